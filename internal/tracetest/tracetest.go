@@ -1,0 +1,87 @@
+// Package tracetest locates the Parallel Workloads Archive traces that live
+// beside the checkout (../shared/traces), for tests, benchmarks and
+// examples. The traces are never copied into the repository.
+//
+// When a trace is missing, tests skip with a message; when the environment
+// has CI=true they fail instead, because CI must run against the traces.
+package tracetest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The traces of ../shared/traces, by their file names.
+const (
+	CTC      = "CTC-SP2-1996-3.1-cln.swf.gz"
+	KTH      = "KTH-SP2-1996-2.1-cln.swf.gz"
+	SDSCSP2  = "SDSC-SP2-1998-4.2-cln.swf.gz"
+	SDSCBlue = "SDSC-BLUE-2000-4.2-cln.swf.gz"
+	LANLCM5  = "LANL-CM5-1994-4.1-cln.swf.gz"
+	CEACurie = "CEA-Curie-2011-2.1-cln.swf.gz"
+	LLNL     = "LLNL-Atlas-2006-2.1-cln.swf.gz"
+	OSC      = "OSC-Clust-2000-3.1-cln.swf.gz"
+	SDSCPar  = "SDSC-Par-1996-3.1-cln.swf.gz"
+	NASA     = "NASA-iPSC-1993-3.1-cln.swf.gz"
+	Lublin   = "lublin_256.swf"
+)
+
+// All lists every shared trace with its job count (the traces README table).
+var All = []struct {
+	Name string
+	Jobs int
+}{
+	{CTC, 77222}, {KTH, 28476}, {SDSCSP2, 59715}, {SDSCBlue, 243306},
+	{LANLCM5, 122060}, {CEACurie, 312826}, {LLNL, 43778}, {OSC, 36097},
+	{SDSCPar, 32135}, {NASA, 18239}, {Lublin, 10000},
+}
+
+// Dir returns the traces directory: $BATCHQ_TRACES if set, else
+// ../shared/traces relative to the module root found from the working
+// directory.
+func Dir() (string, error) {
+	if d := os.Getenv("BATCHQ_TRACES"); d != "" {
+		return d, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return filepath.Join(d, "..", "shared", "traces"), nil
+		}
+		if filepath.Dir(d) == d {
+			return "", errors.New("tracetest: no go.mod above " + wd)
+		}
+	}
+}
+
+// Find returns the path of a trace, or an error when it is not present.
+func Find(name string) (string, error) {
+	d, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(d, name)
+	if _, err := os.Stat(p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// Path returns the path of a trace for a test or benchmark. It skips tb when
+// the trace is absent, or fails it when CI=true.
+func Path(tb testing.TB, name string) string {
+	tb.Helper()
+	p, err := Find(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("trace %s required in CI: %v", name, err)
+		}
+		tb.Skipf("trace %s not available (%v); skipping", name, err)
+	}
+	return p
+}

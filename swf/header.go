@@ -1,0 +1,232 @@
+package swf
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Header holds the header comments of an SWF file. The standard keys are
+// parsed into typed fields (numeric fields are 0 when absent); Lines keeps
+// every raw comment line, in order, so that a Writer reproduces the header
+// byte for byte. Repeated keys (Queue, Partition, Note, Information) collect
+// one entry per occurrence; an indented continuation line (";    more text")
+// is appended to the previous multi-line entry with a newline.
+type Header struct {
+	Version        string
+	Computer       string
+	Installation   string
+	Acknowledge    string
+	Information    []string
+	Conversion     string
+	MaxJobs        int64
+	MaxRecords     int64
+	Preemption     string
+	UnixStartTime  int64
+	TimeZone       int64 // seconds east of UTC; deprecated by TimeZoneString
+	TimeZoneString string
+	StartTime      string
+	EndTime        string
+	MaxNodes       int64
+	MaxProcs       int64
+	MaxRuntime     int64
+	MaxMemory      int64
+	AllowOveruse   string
+	MaxQueues      int64
+	Queues         string   // free-text description of the queues
+	Queue          []string // one entry per "Queue:" line, e.g. "1 express"
+	MaxPartitions  int64
+	Partitions     string
+	Partition      []string
+	Note           []string
+	// Other holds "Key: value" lines whose key is not standard, in order.
+	Other []KeyValue
+	// Lines is every comment line of the file (with its leading ';'), in
+	// order. When it is nil the Writer generates the header from the fields.
+	Lines []string
+}
+
+// KeyValue is one nonstandard header entry.
+type KeyValue struct{ Key, Value string }
+
+// ErrNoMachineSize is returned by MachineSize when the header has neither
+// MaxProcs nor MaxNodes.
+var ErrNoMachineSize = errors.New("swf: header has neither MaxProcs nor MaxNodes")
+
+// MachineSize returns the machine size in processors: MaxProcs, else
+// MaxNodes (which the definition allows when each node is one processor).
+func (h *Header) MachineSize() (int64, error) {
+	if h.MaxProcs > 0 {
+		return h.MaxProcs, nil
+	}
+	if h.MaxNodes > 0 {
+		return h.MaxNodes, nil
+	}
+	return 0, ErrNoMachineSize
+}
+
+// headerField describes how a standard key is stored.
+type headerField struct {
+	num   func(h *Header) *int64
+	text  func(h *Header) *string
+	multi func(h *Header) *[]string
+}
+
+var headerFields = map[string]headerField{
+	"Version":        {text: func(h *Header) *string { return &h.Version }},
+	"Computer":       {text: func(h *Header) *string { return &h.Computer }},
+	"Installation":   {text: func(h *Header) *string { return &h.Installation }},
+	"Acknowledge":    {text: func(h *Header) *string { return &h.Acknowledge }},
+	"Information":    {multi: func(h *Header) *[]string { return &h.Information }},
+	"Conversion":     {text: func(h *Header) *string { return &h.Conversion }},
+	"MaxJobs":        {num: func(h *Header) *int64 { return &h.MaxJobs }},
+	"MaxRecords":     {num: func(h *Header) *int64 { return &h.MaxRecords }},
+	"Preemption":     {text: func(h *Header) *string { return &h.Preemption }},
+	"UnixStartTime":  {num: func(h *Header) *int64 { return &h.UnixStartTime }},
+	"TimeZone":       {num: func(h *Header) *int64 { return &h.TimeZone }},
+	"TimeZoneString": {text: func(h *Header) *string { return &h.TimeZoneString }},
+	"StartTime":      {text: func(h *Header) *string { return &h.StartTime }},
+	"EndTime":        {text: func(h *Header) *string { return &h.EndTime }},
+	"MaxNodes":       {num: func(h *Header) *int64 { return &h.MaxNodes }},
+	"MaxProcs":       {num: func(h *Header) *int64 { return &h.MaxProcs }},
+	"MaxRuntime":     {num: func(h *Header) *int64 { return &h.MaxRuntime }},
+	"MaxMemory":      {num: func(h *Header) *int64 { return &h.MaxMemory }},
+	"AllowOveruse":   {text: func(h *Header) *string { return &h.AllowOveruse }},
+	"MaxQueues":      {num: func(h *Header) *int64 { return &h.MaxQueues }},
+	"Queues":         {text: func(h *Header) *string { return &h.Queues }},
+	"Queue":          {multi: func(h *Header) *[]string { return &h.Queue }},
+	"MaxPartitions":  {num: func(h *Header) *int64 { return &h.MaxPartitions }},
+	"Partitions":     {text: func(h *Header) *string { return &h.Partitions }},
+	"Partition":      {multi: func(h *Header) *[]string { return &h.Partition }},
+	"Note":           {multi: func(h *Header) *[]string { return &h.Note }},
+}
+
+// headerOrder is the order in which a generated header writes the keys.
+var headerOrder = []string{
+	"Version", "Computer", "Installation", "Acknowledge", "Information", "Conversion",
+	"MaxJobs", "MaxRecords", "Preemption", "UnixStartTime", "TimeZone", "TimeZoneString",
+	"StartTime", "EndTime", "MaxNodes", "MaxProcs", "MaxRuntime", "MaxMemory", "AllowOveruse",
+	"MaxQueues", "Queues", "Queue", "MaxPartitions", "Partitions", "Partition", "Note",
+}
+
+// headerParser folds comment lines into a Header, remembering which
+// multi-line entry an indented continuation line belongs to.
+type headerParser struct {
+	h    *Header
+	cont *string // the entry a continuation line extends, or nil
+}
+
+// add parses one comment line (without its line terminator). It returns an
+// error naming the key when a numeric key has no leading integer.
+func (p *headerParser) add(line string) error {
+	p.h.Lines = append(p.h.Lines, line)
+	body := strings.TrimPrefix(line, ";")
+	key, value, ok := splitKey(body)
+	if !ok {
+		// A continuation line is indented and non-empty; a bare ";" ends
+		// the block.
+		text := strings.TrimSpace(body)
+		if text == "" {
+			p.cont = nil
+		} else if p.cont != nil {
+			*p.cont += "\n" + text
+		}
+		return nil
+	}
+	p.cont = nil
+	f, std := headerFields[key]
+	switch {
+	case !std:
+		p.h.Other = append(p.h.Other, KeyValue{key, value})
+		p.cont = &p.h.Other[len(p.h.Other)-1].Value
+	case f.num != nil:
+		n, err := leadingInt(value)
+		if err != nil {
+			return &ParseError{Key: key, Value: value, Err: err}
+		}
+		*f.num(p.h) = n
+	case f.text != nil:
+		*f.text(p.h) = value
+		p.cont = f.text(p.h)
+	default:
+		s := f.multi(p.h)
+		*s = append(*s, value)
+		p.cont = &(*s)[len(*s)-1]
+	}
+	return nil
+}
+
+// splitKey recognizes " Key: value" where Key is one word starting at the
+// first non-blank character.
+func splitKey(body string) (key, value string, ok bool) {
+	s := strings.TrimLeft(body, " \t")
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	key = s[:i]
+	for _, c := range key {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return "", "", false
+		}
+	}
+	return key, strings.TrimSpace(s[i+1:]), true
+}
+
+// leadingInt reads the integer at the start of s and ignores trailing prose,
+// as in "338 (batch partition; 512 total)".
+func leadingInt(s string) (int64, error) {
+	end := 0
+	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	digits := end
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == digits {
+		return 0, ErrSyntax
+	}
+	n, err := strconv.ParseInt(s[:end], 10, 64)
+	if err != nil {
+		return 0, ErrRange
+	}
+	return n, nil
+}
+
+// generate renders the typed fields as comment lines, for headers built in
+// code (Lines == nil).
+func (h *Header) generate() []string {
+	var out []string
+	emit := func(key, value string) {
+		first, rest, _ := strings.Cut(value, "\n")
+		out = append(out, fmt.Sprintf("; %s: %s", key, first))
+		for _, r := range strings.Split(rest, "\n") {
+			if rest != "" {
+				out = append(out, ";       "+r)
+			}
+		}
+	}
+	for _, key := range headerOrder {
+		f := headerFields[key]
+		switch {
+		case f.num != nil:
+			if n := *f.num(h); n != 0 {
+				emit(key, strconv.FormatInt(n, 10))
+			}
+		case f.text != nil:
+			if s := *f.text(h); s != "" {
+				emit(key, s)
+			}
+		default:
+			for _, s := range *f.multi(h) {
+				emit(key, s)
+			}
+		}
+	}
+	for _, kv := range h.Other {
+		emit(kv.Key, kv.Value)
+	}
+	return out
+}

@@ -1,0 +1,83 @@
+package swf
+
+// Unknown is the value SWF uses for a missing or meaningless field.
+const Unknown = -1
+
+// Status is SWF field 11. The standard defines 0, 1 and 5 (and -1 for
+// unknown); some archive logs use 2, 3 and 4 for partial executions of
+// checkpointed jobs. Other values are accepted by the Reader as they are.
+type Status int64
+
+// The status values of the SWF definition.
+const (
+	StatusUnknown   Status = -1
+	StatusFailed    Status = 0 // the job failed or was killed
+	StatusCompleted Status = 1 // the job completed normally
+	StatusPartial   Status = 2 // a partial execution, to be continued
+	StatusLastPart  Status = 3 // the last partial execution, completed
+	StatusLastFail  Status = 4 // the last partial execution, failed
+	StatusCancelled Status = 5 // cancelled before (or while) running
+)
+
+// Job is one line of an SWF trace: the 18 fields of the Standard Workload
+// Format, in order, with Unknown (-1) for missing values. Times are int64
+// seconds; field 6 is a float because archive logs write fractional
+// averages (e.g. "142.00"), and the memory fields are floats for the same
+// reason.
+type Job struct {
+	ID           int64   // 1: job number, a counter from 1; cleaned logs keep the original numbers, so it has gaps
+	Submit       int64   // 2: submit time, seconds from the start of the log
+	Wait         int64   // 3: wait time in the queue, seconds
+	RunTime      int64   // 4: run time (wall clock), seconds
+	AllocProcs   int64   // 5: number of allocated processors
+	AvgCPUTime   float64 // 6: average CPU time used per processor, seconds
+	UsedMemory   float64 // 7: average used memory per processor, kilobytes
+	ReqProcs     int64   // 8: requested number of processors
+	ReqTime      int64   // 9: requested time (the user's runtime estimate, also the kill time), seconds
+	ReqMemory    float64 // 10: requested memory per processor, kilobytes
+	Status       Status  // 11: completion status, see the Status constants
+	User         int64   // 12: user id, a natural number
+	Group        int64   // 13: group id
+	Executable   int64   // 14: executable (application) number
+	Queue        int64   // 15: queue number (0 conventionally means interactive)
+	Partition    int64   // 16: partition number
+	PrecedingJob int64   // 17: the job number this job depends on
+	ThinkTime    int64   // 18: think time from the preceding job's end, seconds
+}
+
+// NumFields is the number of fields in an SWF job line.
+const NumFields = 18
+
+// FieldNames are the standard names of the 18 fields, indexed from 0 (field 1
+// is FieldNames[0]). Parse errors use them to name the offending field.
+var FieldNames = [NumFields]string{
+	"job number", "submit time", "wait time", "run time", "allocated processors",
+	"average CPU time", "used memory", "requested processors", "requested time",
+	"requested memory", "status", "user id", "group id", "executable",
+	"queue", "partition", "preceding job", "think time",
+}
+
+// Size is the job's processor count: allocated processors (field 5), or,
+// when that is unknown, the requested processors (field 8). It returns
+// Unknown when neither is known. This is the thesis's rule (Tsafrir A5).
+func (j *Job) Size() int64 {
+	if j.AllocProcs > 0 {
+		return j.AllocProcs
+	}
+	if j.ReqProcs > 0 {
+		return j.ReqProcs
+	}
+	return Unknown
+}
+
+// Start is the logged start time (submit + wait), or Unknown when the wait
+// is unknown.
+func (j *Job) Start() int64 {
+	if j.Wait < 0 || j.Submit < 0 {
+		return Unknown
+	}
+	return j.Submit + j.Wait
+}
+
+// HasEstimate reports whether the job carries a user runtime estimate.
+func (j *Job) HasEstimate() bool { return j.ReqTime > 0 }

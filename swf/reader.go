@@ -1,0 +1,379 @@
+package swf
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"iter"
+	"math"
+	"strconv"
+)
+
+// DefaultMaxErrors is how many parse errors a lenient Reader keeps.
+const DefaultMaxErrors = 100
+
+// Reader reads an SWF trace one job at a time, in O(1) memory. Its shape
+// follows encoding/csv: set the option fields before the first call, then
+// call Read until io.EOF, or use All or ReadAll.
+//
+// Header comment lines are collected as they are met; Header reads ahead to
+// the first job line to return them. Comment lines that appear after the
+// first job are appended to the header too (they are counted in
+// Stats.LateComments), so nothing is lost.
+//
+// A Reader is not safe for concurrent use.
+type Reader struct {
+	// Lenient makes Read skip malformed lines instead of failing. Skipped
+	// lines are counted and the first MaxErrors errors are kept (Stats).
+	Lenient bool
+	// MaxErrors bounds the errors kept in lenient mode; 0 means
+	// DefaultMaxErrors.
+	MaxErrors int
+
+	br      *bufio.Reader
+	long    []byte // reassembles lines longer than the buffer
+	line    int
+	header  Header
+	hp      headerParser
+	pending bool // job holds a parsed line that Header read ahead
+	job     Job
+	stats   Stats
+	last    int64 // largest submit time seen so far
+	seen    bool
+	err     error // sticky error (strict mode) or io.EOF
+}
+
+// Stats describes what a Reader has read so far.
+type Stats struct {
+	Jobs         int           // job lines returned
+	Skipped      int           // malformed lines skipped (lenient mode)
+	Errors       []*ParseError // the first MaxErrors errors behind Skipped
+	OutOfOrder   int           // jobs whose submit time is earlier than a previous job's
+	LateComments int           // comment lines after the first job line
+}
+
+// NewReader returns a Reader reading from r.
+func NewReader(r io.Reader) *Reader {
+	rd := &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+	rd.hp.h = &rd.header
+	return rd
+}
+
+// Header returns the header comments. It reads ahead to the first job line
+// (which the next Read returns), so call it before or after reading jobs.
+func (r *Reader) Header() (*Header, error) {
+	if !r.seen && !r.pending && r.err == nil {
+		job, err := r.next()
+		switch {
+		case err == nil:
+			r.job, r.pending = job, true
+		case err != io.EOF:
+			return &r.header, err
+		}
+	}
+	return &r.header, nil
+}
+
+// Stats reports counts of what has been read so far.
+func (r *Reader) Stats() Stats { return r.stats }
+
+// Read returns the next job, or io.EOF after the last one. In strict mode
+// the first malformed line ends reading with a *ParseError.
+func (r *Reader) Read() (Job, error) {
+	if r.pending {
+		r.pending = false
+		r.count(&r.job)
+		return r.job, nil
+	}
+	job, err := r.next()
+	if err != nil {
+		return Job{}, err
+	}
+	r.count(&job)
+	return job, nil
+}
+
+func (r *Reader) count(j *Job) {
+	r.stats.Jobs++
+	if r.stats.Jobs > 1 && j.Submit < r.last {
+		r.stats.OutOfOrder++
+	}
+	r.last = max(r.last, j.Submit)
+}
+
+// All iterates over the remaining jobs. Iteration stops after yielding an
+// error.
+func (r *Reader) All() iter.Seq2[Job, error] {
+	return func(yield func(Job, error) bool) {
+		for {
+			j, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(j, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// ReadAll reads the remaining jobs.
+func (r *Reader) ReadAll() ([]Job, error) {
+	var jobs []Job
+	for {
+		j, err := r.Read()
+		if err == io.EOF {
+			return jobs, nil
+		}
+		if err != nil {
+			return jobs, err
+		}
+		jobs = append(jobs, j)
+	}
+}
+
+// next parses lines until it has a job, handling comments and blank lines.
+func (r *Reader) next() (Job, error) {
+	for r.err == nil {
+		line, err := r.readLine()
+		if err != nil {
+			r.err = err
+			break
+		}
+		r.line++
+		line = bytes.TrimRight(line, " \t\r\n")
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) == 0 {
+			continue
+		}
+		if trimmed[0] == ';' {
+			if r.seen {
+				r.stats.LateComments++
+			}
+			if herr := r.hp.add(string(line)); herr != nil {
+				herr.(*ParseError).Line = r.line
+				if r.fail(herr.(*ParseError)) {
+					return Job{}, r.err
+				}
+			}
+			continue
+		}
+		r.seen = true
+		job, perr := parseJob(trimmed)
+		if perr != nil {
+			perr.Line = r.line
+			if r.fail(perr) {
+				return Job{}, r.err
+			}
+			continue
+		}
+		return job, nil
+	}
+	return Job{}, r.err
+}
+
+// fail records e; it reports whether reading must stop (strict mode).
+func (r *Reader) fail(e *ParseError) bool {
+	if !r.Lenient {
+		r.err = e
+		return true
+	}
+	r.stats.Skipped++
+	limit := r.MaxErrors
+	if limit == 0 {
+		limit = DefaultMaxErrors
+	}
+	if len(r.stats.Errors) < limit {
+		r.stats.Errors = append(r.stats.Errors, e)
+	}
+	return false
+}
+
+// readLine returns the next line without allocating unless it is longer
+// than the buffer. The slice is valid until the next call.
+func (r *Reader) readLine() ([]byte, error) {
+	line, err := r.br.ReadSlice('\n')
+	if err == nil || (err == io.EOF && len(line) > 0) {
+		return line, nil
+	}
+	if err != bufio.ErrBufferFull {
+		return nil, err
+	}
+	r.long = append(r.long[:0], line...)
+	for {
+		line, err = r.br.ReadSlice('\n')
+		r.long = append(r.long, line...)
+		if err == nil || err == io.EOF {
+			return r.long, nil
+		}
+		if err != bufio.ErrBufferFull {
+			return nil, err
+		}
+	}
+}
+
+// floatField marks the fields that archive logs write with decimals.
+var floatField = [NumFields]bool{5: true, 6: true, 9: true}
+
+// parseJob parses the 18 fields of a trimmed, non-empty job line.
+func parseJob(line []byte) (Job, *ParseError) {
+	var ints [NumFields]int64
+	var floats [NumFields]float64
+	n := 0
+	for i := 0; i < len(line); {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		start := i
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		if n == NumFields {
+			return Job{}, &ParseError{Err: fieldCountError(line)}
+		}
+		tok := line[start:i]
+		var err error
+		if floatField[n] {
+			floats[n], err = parseFloat(tok)
+		} else {
+			ints[n], err = parseInt(tok)
+		}
+		if err != nil {
+			return Job{}, &ParseError{Field: n + 1, Value: string(tok), Err: err}
+		}
+		n++
+	}
+	if n != NumFields {
+		return Job{}, &ParseError{Err: fieldCountError(line)}
+	}
+	return Job{
+		ID: ints[0], Submit: ints[1], Wait: ints[2], RunTime: ints[3], AllocProcs: ints[4],
+		AvgCPUTime: floats[5], UsedMemory: floats[6], ReqProcs: ints[7], ReqTime: ints[8],
+		ReqMemory: floats[9], Status: Status(ints[10]), User: ints[11], Group: ints[12],
+		Executable: ints[13], Queue: ints[14], Partition: ints[15], PrecedingJob: ints[16],
+		ThinkTime: ints[17],
+	}, nil
+}
+
+func fieldCountError(line []byte) error {
+	return fieldCount{n: len(bytes.Fields(line))}
+}
+
+type fieldCount struct{ n int }
+
+func (f fieldCount) Error() string {
+	return "wrong number of fields: " + strconv.Itoa(f.n) + ", want 18"
+}
+func (f fieldCount) Is(target error) bool { return target == ErrFieldCount }
+
+// parseInt parses a decimal integer; SWF allows -1 (unknown) and natural
+// numbers, so anything below -1 is out of range.
+func parseInt(b []byte) (int64, error) {
+	neg := false
+	i := 0
+	if b[0] == '-' || b[0] == '+' {
+		neg = b[0] == '-'
+		i++
+	}
+	if i == len(b) {
+		return 0, ErrSyntax
+	}
+	var v uint64
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			if b[i] == '.' {
+				// "35100.00" style integers occur in converted logs;
+				// accept them when the fraction is zero.
+				return integralFloat(b)
+			}
+			return 0, ErrSyntax
+		}
+		if v > (math.MaxInt64-uint64(c))/10 {
+			return 0, ErrRange
+		}
+		v = v*10 + uint64(c)
+	}
+	x := int64(v)
+	if neg {
+		x = -x
+	}
+	if x < -1 {
+		return 0, ErrRange
+	}
+	return x, nil
+}
+
+func integralFloat(b []byte) (int64, error) {
+	f, err := parseFloat(b)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || f > math.MaxInt64/2 {
+		return 0, ErrSyntax
+	}
+	return int64(f), nil
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// parseFloat parses a decimal number. Plain "ddd.ddd" with at most 15
+// significant digits takes an exact fast path (mantissa and power of ten are
+// both exact in float64, so one division rounds correctly); anything else
+// goes through strconv.
+func parseFloat(b []byte) (float64, error) {
+	neg := false
+	i := 0
+	if b[0] == '-' || b[0] == '+' {
+		neg = b[0] == '-'
+		i++
+	}
+	var mant uint64
+	digits, frac := 0, -1
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			digits = 99 // not plain: let strconv decide
+			i = len(b)
+		}
+	}
+	var f float64
+	if digits == 0 {
+		return 0, ErrSyntax
+	}
+	if digits <= 15 {
+		f = float64(mant)
+		if frac > 0 {
+			f /= pow10[frac]
+		}
+		if neg {
+			f = -f
+		}
+	} else {
+		var err error
+		f, err = strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			if errors.Is(err, strconv.ErrRange) {
+				return 0, ErrRange
+			}
+			return 0, ErrSyntax
+		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < -1 {
+		return 0, ErrRange
+	}
+	return f, nil
+}

@@ -1,0 +1,68 @@
+package swf
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// Writer writes SWF. Call WriteHeader once (optionally), then Write for
+// each job, then Flush. Reading what it wrote gives back the same header
+// fields and the same jobs.
+//
+// A Writer is not safe for concurrent use.
+type Writer struct {
+	w   *bufio.Writer
+	buf []byte
+}
+
+// NewWriter returns a Writer writing to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
+
+// WriteHeader writes h.Lines verbatim, or, when h.Lines is nil, comment
+// lines generated from the typed fields.
+func (w *Writer) WriteHeader(h *Header) error {
+	lines := h.Lines
+	if lines == nil {
+		lines = h.generate()
+	}
+	for _, l := range lines {
+		if _, err := w.w.WriteString(l); err != nil {
+			return err
+		}
+		if err := w.w.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Write writes one job line.
+func (w *Writer) Write(j *Job) error {
+	w.buf = AppendJob(w.buf[:0], j)
+	w.buf = append(w.buf, '\n')
+	_, err := w.w.Write(w.buf)
+	return err
+}
+
+// Flush writes buffered data to the underlying writer.
+func (w *Writer) Flush() error { return w.w.Flush() }
+
+// AppendJob appends j's 18 fields, space separated, to b.
+func AppendJob(b []byte, j *Job) []byte {
+	fields := [NumFields]int64{j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, 0, 0,
+		j.ReqProcs, j.ReqTime, 0, int64(j.Status), j.User, j.Group, j.Executable,
+		j.Queue, j.Partition, j.PrecedingJob, j.ThinkTime}
+	floats := [NumFields]float64{5: j.AvgCPUTime, 6: j.UsedMemory, 9: j.ReqMemory}
+	for i, v := range fields {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if floatField[i] {
+			b = strconv.AppendFloat(b, floats[i], 'f', -1, 64)
+		} else {
+			b = strconv.AppendInt(b, v, 10)
+		}
+	}
+	return b
+}
