@@ -1,0 +1,90 @@
+// Package sanitize prepares real workload logs for simulation: the "sane"
+// predicate of Tsafrir's thesis (Ch. 2–5 use only sane jobs), archive
+// filters, flurry detection, reordering and input shaking (Ch. 6, §7.4).
+package sanitize
+
+import (
+	"fmt"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// Reason says why a job is not sane. The zero value means it is sane.
+type Reason int
+
+// The reasons of the sane predicate, in the order they are tested.
+const (
+	SaneJob           Reason = iota
+	NoSubmit                 // submit time unknown (< 0)
+	NoRunTime                // run time unknown (< 0)
+	NoSize                   // neither allocated nor requested processors (> 0)
+	LargerThanMachine        // size exceeds the machine
+)
+
+var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine"}
+
+func (r Reason) String() string {
+	if r < 0 || int(r) >= len(reasonNames) {
+		return fmt.Sprintf("Reason(%d)", int(r))
+	}
+	return reasonNames[r]
+}
+
+// Check applies the exact sane predicate (thesis §1.4 item 2, spec A4 and
+// A5): a job is dropped if its submit time or run time is unknown, if its
+// size (allocated processors, else requested) is not positive, or if it is
+// larger than the machine of machineSize processors. A run time of 0 is
+// kept.
+func Check(j *swf.Job, machineSize int64) Reason {
+	switch {
+	case j.Submit < 0:
+		return NoSubmit
+	case j.RunTime < 0:
+		return NoRunTime
+	case j.Size() <= 0:
+		return NoSize
+	case j.Size() > machineSize:
+		return LargerThanMachine
+	}
+	return SaneJob
+}
+
+// Excluded is a job that Sane removed, with the reason.
+type Excluded struct {
+	Index  int // position in the input slice
+	ID     int64
+	Reason Reason
+}
+
+// Report lists every job Sane removed.
+type Report struct {
+	Kept     int
+	Excluded []Excluded
+}
+
+// Count returns how many jobs were excluded for reason r.
+func (r *Report) Count(reason Reason) int {
+	n := 0
+	for _, e := range r.Excluded {
+		if e.Reason == reason {
+			n++
+		}
+	}
+	return n
+}
+
+// Sane returns the sane jobs of jobs (in their original order, in a new
+// slice) and a report of every job it excluded.
+func Sane(jobs []swf.Job, machineSize int64) ([]swf.Job, Report) {
+	kept := make([]swf.Job, 0, len(jobs))
+	var rep Report
+	for i := range jobs {
+		if r := Check(&jobs[i], machineSize); r != SaneJob {
+			rep.Excluded = append(rep.Excluded, Excluded{Index: i, ID: jobs[i].ID, Reason: r})
+			continue
+		}
+		kept = append(kept, jobs[i])
+	}
+	rep.Kept = len(kept)
+	return kept, rep
+}
