@@ -123,7 +123,10 @@ func (p *headerParser) add(line string) error {
 	p.h.Lines = append(p.h.Lines, line)
 	body := strings.TrimPrefix(line, ";")
 	key, value, ok := splitKey(body)
-	if !ok {
+	// Inside a multi-line block, an indented line is a continuation even if
+	// it looks like "word: text" (e.g. "Note: ...\n;   filter: user=5").
+	indented := len(body)-len(strings.TrimLeft(body, " \t")) > 2
+	if !ok || (p.cont != nil && indented) {
 		// A continuation line is indented and non-empty; a bare ";" ends
 		// the block.
 		text := strings.TrimSpace(body)
@@ -166,6 +169,9 @@ func splitKey(body string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = s[:i]
+	if i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
+		return "", "", false // "http://..." is prose, not a key
+	}
 	for _, c := range key {
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
 			return "", "", false

@@ -142,8 +142,7 @@ func (r *Reader) next() (Job, error) {
 			break
 		}
 		r.line++
-		line = bytes.TrimRight(line, " \t\r\n")
-		trimmed := bytes.TrimLeft(line, " \t")
+		trimmed := bytes.Trim(line, " \t\r\n")
 		if len(trimmed) == 0 {
 			continue
 		}
@@ -151,7 +150,10 @@ func (r *Reader) next() (Job, error) {
 			if r.seen {
 				r.stats.LateComments++
 			}
-			if herr := r.hp.add(string(line)); herr != nil {
+			// Keep the comment as written (minus its newline) so that a
+			// Writer reproduces the header byte for byte.
+			raw := bytes.TrimSuffix(bytes.TrimLeft(line, " \t"), []byte("\n"))
+			if herr := r.hp.add(string(raw)); herr != nil {
 				herr.(*ParseError).Line = r.line
 				if r.fail(herr.(*ParseError)) {
 					return Job{}, r.err

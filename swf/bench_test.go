@@ -1,0 +1,83 @@
+package swf_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/swf"
+)
+
+// loadPlain returns SDSC-BLUE uncompressed, in memory, so that the plain
+// benchmark measures parsing and not the disk.
+func loadPlain(b *testing.B) []byte {
+	f, err := os.Open(tracetest.Path(b, tracetest.SDSCBlue))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+func countJobs(b *testing.B, r *swf.Reader) int {
+	n := 0
+	for _, err := range r.All() {
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	return n
+}
+
+// BenchmarkReadPlain reports jobs/s and MB/s parsing SDSC-BLUE from memory;
+// allocs/op divided by the 243,306 jobs gives allocations per job.
+func BenchmarkReadPlain(b *testing.B) {
+	data := loadPlain(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	jobs := 0
+	for b.Loop() {
+		jobs = countJobs(b, swf.NewReader(bytes.NewReader(data)))
+	}
+	b.ReportMetric(float64(jobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkReadGzip parses SDSC-BLUE from its .gz file.
+func BenchmarkReadGzip(b *testing.B) {
+	path := tracetest.Path(b, tracetest.SDSCBlue)
+	b.ReportAllocs()
+	jobs := 0
+	for b.Loop() {
+		f, err := swf.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		jobs = countJobs(b, f.Reader)
+		f.Close()
+	}
+	b.ReportMetric(float64(jobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkGunzipOnly is the floor for BenchmarkReadGzip: decompression
+// alone.
+func BenchmarkGunzipOnly(b *testing.B) {
+	path := tracetest.Path(b, tracetest.SDSCBlue)
+	for b.Loop() {
+		f, _ := os.Open(path)
+		zr, _ := gzip.NewReader(f)
+		io.Copy(io.Discard, zr)
+		f.Close()
+	}
+}

@@ -1,0 +1,210 @@
+package swf
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func genJob() *rapid.Generator[Job] {
+	i := func() int64 { return 0 }
+	_ = i
+	return rapid.Custom(func(t *rapid.T) Job {
+		n := func(label string) int64 { return rapid.Int64Range(-1, math.MaxInt64/4).Draw(t, label) }
+		f := func(label string) float64 {
+			// Values as logs write them: -1 or a decimal with few digits.
+			return float64(rapid.Int64Range(-100, 1e9).Draw(t, label)) / 100
+		}
+		fr := func(label string) float64 {
+			v := f(label)
+			if v < -1 {
+				v = -1
+			}
+			return v
+		}
+		return Job{
+			ID: n("id"), Submit: n("submit"), Wait: n("wait"), RunTime: n("run"), AllocProcs: n("alloc"),
+			AvgCPUTime: fr("cpu"), UsedMemory: fr("mem"), ReqProcs: n("reqp"), ReqTime: n("reqt"),
+			ReqMemory: fr("reqm"), Status: Status(rapid.Int64Range(-1, 5).Draw(t, "status")),
+			User: n("user"), Group: n("group"), Executable: n("exe"), Queue: n("queue"),
+			Partition: n("part"), PrecedingJob: n("prec"), ThinkTime: n("think"),
+		}
+	})
+}
+
+var textGen = rapid.StringMatching(`[A-Za-z0-9][A-Za-z0-9 ./()-]{0,30}[A-Za-z0-9.)]`)
+
+func genHeader() *rapid.Generator[Header] {
+	return rapid.Custom(func(t *rapid.T) Header {
+		opt := func(label string) string {
+			if rapid.Bool().Draw(t, label+"?") {
+				return textGen.Draw(t, label)
+			}
+			return ""
+		}
+		num := func(label string) int64 { return rapid.Int64Range(0, 1<<40).Draw(t, label) }
+		list := func(label string) []string {
+			return rapid.SliceOfN(textGen, 0, 3).Draw(t, label)
+		}
+		h := Header{
+			Version: opt("version"), Computer: opt("computer"), Installation: opt("inst"),
+			Acknowledge: opt("ack"), Information: list("info"), Conversion: opt("conv"),
+			MaxJobs: num("maxjobs"), MaxRecords: num("maxrec"), Preemption: opt("pre"),
+			UnixStartTime: num("unix"), TimeZone: rapid.Int64Range(-50000, 50000).Draw(t, "tz"),
+			TimeZoneString: opt("tzs"), StartTime: opt("start"), EndTime: opt("end"),
+			MaxNodes: num("nodes"), MaxProcs: num("procs"), MaxRuntime: num("maxrt"),
+			MaxMemory: num("maxmem"), AllowOveruse: opt("over"), MaxQueues: num("maxq"),
+			Queues: opt("queues"), Queue: list("queue"), MaxPartitions: num("maxp"),
+			Partitions: opt("parts"), Partition: list("part"), Note: list("note"),
+		}
+		if len(h.Information) == 0 {
+			h.Information = nil
+		}
+		if len(h.Queue) == 0 {
+			h.Queue = nil
+		}
+		if len(h.Partition) == 0 {
+			h.Partition = nil
+		}
+		if len(h.Note) == 0 {
+			h.Note = nil
+		}
+		return h
+	})
+}
+
+// Read(Write(h, jobs)) gives back h's fields and the jobs.
+func TestRoundTripProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := genHeader().Draw(t, "header")
+		jobs := rapid.SliceOf(genJob()).Draw(t, "jobs")
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		if err := w.WriteHeader(&h); err != nil {
+			t.Fatal(err)
+		}
+		for i := range jobs {
+			if err := w.Write(&jobs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Flush()
+		r := NewReader(&buf)
+		got, err := r.Header()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		gotJobs, err := r.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := *got
+		g.Lines = nil
+		if !headersEqual(g, h) {
+			t.Fatalf("header round trip:\n got %+v\nwant %+v", g, h)
+		}
+		if len(gotJobs) != len(jobs) {
+			t.Fatalf("%d jobs, want %d", len(gotJobs), len(jobs))
+		}
+		for i := range jobs {
+			if gotJobs[i] != jobs[i] {
+				t.Fatalf("job %d: got %+v want %+v", i, gotJobs[i], jobs[i])
+			}
+		}
+	})
+}
+
+func headersEqual(a, b Header) bool {
+	eq := func(x, y []string) bool { return strings.Join(x, "\x00") == strings.Join(y, "\x00") && len(x) == len(y) }
+	sa, sb := a, b
+	sa.Information, sa.Queue, sa.Partition, sa.Note, sa.Other = nil, nil, nil, nil, nil
+	sb.Information, sb.Queue, sb.Partition, sb.Note, sb.Other = nil, nil, nil, nil, nil
+	return eq(a.Information, b.Information) && eq(a.Queue, b.Queue) && eq(a.Partition, b.Partition) &&
+		eq(a.Note, b.Note) && len(a.Other) == len(b.Other) &&
+		sa.Version == sb.Version && sa.Computer == sb.Computer && sa.Installation == sb.Installation &&
+		sa.Acknowledge == sb.Acknowledge && sa.Conversion == sb.Conversion && sa.MaxJobs == sb.MaxJobs &&
+		sa.MaxRecords == sb.MaxRecords && sa.Preemption == sb.Preemption && sa.UnixStartTime == sb.UnixStartTime &&
+		sa.TimeZone == sb.TimeZone && sa.TimeZoneString == sb.TimeZoneString && sa.StartTime == sb.StartTime &&
+		sa.EndTime == sb.EndTime && sa.MaxNodes == sb.MaxNodes && sa.MaxProcs == sb.MaxProcs &&
+		sa.MaxRuntime == sb.MaxRuntime && sa.MaxMemory == sb.MaxMemory && sa.AllowOveruse == sb.AllowOveruse &&
+		sa.MaxQueues == sb.MaxQueues && sa.Queues == sb.Queues && sa.MaxPartitions == sb.MaxPartitions &&
+		sa.Partitions == sb.Partitions
+}
+
+// In lenient mode every valid line among garbage comes through, in order.
+func TestLenientKeepsValidLines(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		jobs := rapid.SliceOf(genJob()).Draw(t, "jobs")
+		garbage := rapid.SliceOfN(rapid.SampledFrom([]string{
+			"x", "1 2 3", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 -7", "\t\t", "",
+		}), len(jobs)+1, len(jobs)+1).Draw(t, "garbage")
+		var b []byte
+		bad := 0
+		for i := range jobs {
+			b = append(b, garbage[i]...)
+			b = append(b, '\n')
+			if strings.TrimSpace(garbage[i]) != "" {
+				bad++
+			}
+			b = AppendJob(b, &jobs[i])
+			b = append(b, '\n')
+		}
+		r := NewReader(bytes.NewReader(b))
+		r.Lenient = true
+		got, err := r.ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(jobs) || r.Stats().Skipped != bad {
+			t.Fatalf("got %d jobs (want %d), skipped %d (want %d)", len(got), len(jobs), r.Stats().Skipped, bad)
+		}
+		for i := range jobs {
+			if got[i] != jobs[i] {
+				t.Fatalf("job %d changed", i)
+			}
+		}
+	})
+}
+
+func FuzzReader(f *testing.F) {
+	f.Add([]byte("; Version: 2.2\n; MaxProcs: 12 (x)\n" + goodLine + "\n"))
+	f.Add([]byte(goodLine + "\r\n1 2\n"))
+	f.Add([]byte("1 0 0 1.5e3 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, lenient := range []bool{false, true} {
+			r := NewReader(bytes.NewReader(data))
+			r.Lenient = lenient
+			if _, err := r.Header(); err != nil {
+				checkErr(t, err)
+				continue
+			}
+			for {
+				_, err := r.Read()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					checkErr(t, err)
+					break
+				}
+			}
+			for _, e := range r.Stats().Errors {
+				checkErr(t, e)
+			}
+		}
+	})
+}
+
+func checkErr(t *testing.T, err error) {
+	pe, ok := err.(*ParseError)
+	if !ok {
+		t.Fatalf("error %v is not a *ParseError", err)
+	}
+	if pe.Line < 1 {
+		t.Fatalf("error %v names line %d", err, pe.Line)
+	}
+}
