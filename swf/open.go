@@ -48,7 +48,9 @@ func decompress(r io.Reader) (io.Reader, []io.Closer, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return zr, []io.Closer{zr}, nil
+		async := newAsyncReader(zr)
+		// Closers run in reverse: stop the goroutine before closing zr.
+		return async, []io.Closer{zr, async}, nil
 	}
 	return br, nil, nil
 }
