@@ -1,0 +1,198 @@
+package ibl
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Job is what the feature builder needs to know about one job. Times are
+// seconds; ReqTime ≤ 0 means the user gave no run-time limit.
+type Job struct {
+	ID      int64
+	Queue   string
+	User    string // Table IV only; "" = unknown
+	Project string // Table IV only
+	Name    string // Table IV only
+	Cores   int64
+	ReqTime int64
+	Submit  int64
+}
+
+// NotQueuedFeatures is Table III, the experience of a job not yet
+// submitted (no System feature: bases are kept per system, §3 [S]).
+var NotQueuedFeatures = []Feature{
+	{"Queue", Nominal}, {"Cores", Linear}, {"RequestedRunTime", Linear},
+	{"Count", Linear}, {"Work", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+}
+
+// QueuedFeatures is Table IV, the experience of a job already queued,
+// without Simulated Wait Time: this package runs no scheduling
+// simulation (spec K4), so that feature is left out rather than faked.
+var QueuedFeatures = []Feature{
+	{"JobName", Nominal}, {"User", Nominal}, {"Project", Nominal}, {"Queue", Nominal},
+	{"Cores", Linear}, {"RequestedRunTime", Linear}, {"Count", Linear}, {"Work", Linear},
+	{"UserCount", Linear}, {"UserWork", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+}
+
+type tracked struct {
+	Job
+	start int64 // -1 while waiting
+}
+
+// System is the current state of one machine — its waiting jobs in
+// scheduler order and its running jobs — from which the features of §4.1
+// are computed. Scheduler order is taken to be submit order (then id):
+// SWF traces do not record the scheduler's priority order, which Karnak
+// read from each snapshot.
+//
+// A System is not safe for concurrent use.
+type System struct {
+	waiting []*tracked // submit order
+	running map[int64]*tracked
+	byID    map[int64]*tracked
+}
+
+// NewSystem returns an empty machine.
+func NewSystem() *System {
+	return &System{running: map[int64]*tracked{}, byID: map[int64]*tracked{}}
+}
+
+// Submit records a job entering the queue.
+func (s *System) Submit(j Job) error {
+	if _, dup := s.byID[j.ID]; dup {
+		return fmt.Errorf("ibl: job %d submitted twice", j.ID)
+	}
+	t := &tracked{Job: j, start: -1}
+	s.byID[j.ID] = t
+	i := len(s.waiting)
+	for i > 0 && after(s.waiting[i-1], t) {
+		i--
+	}
+	s.waiting = slices.Insert(s.waiting, i, t)
+	return nil
+}
+
+func after(a, b *tracked) bool {
+	return a.Submit > b.Submit || (a.Submit == b.Submit && a.ID > b.ID)
+}
+
+// Start moves a waiting job to the running set at time t.
+func (s *System) Start(id, t int64) error {
+	j, ok := s.byID[id]
+	if !ok || j.start >= 0 {
+		return fmt.Errorf("ibl: job %d started but not waiting", id)
+	}
+	i := slices.Index(s.waiting, j)
+	s.waiting = slices.Delete(s.waiting, i, i+1)
+	j.start = t
+	s.running[id] = j
+	return nil
+}
+
+// End forgets a job (running, or cancelled while waiting).
+func (s *System) End(id int64) error {
+	j, ok := s.byID[id]
+	if !ok {
+		return fmt.Errorf("ibl: job %d ended but unknown", id)
+	}
+	delete(s.byID, id)
+	if j.start >= 0 {
+		delete(s.running, id)
+		return nil
+	}
+	i := slices.Index(s.waiting, j)
+	s.waiting = slices.Delete(s.waiting, i, i+1)
+	return nil
+}
+
+// Waiting returns the waiting jobs in scheduler order.
+func (s *System) Waiting() []Job {
+	out := make([]Job, len(s.waiting))
+	for i, t := range s.waiting {
+		out[i] = t.Job
+	}
+	return out
+}
+
+// Lookup returns a known job and its start time (-1 while waiting).
+func (s *System) Lookup(id int64) (Job, int64, bool) {
+	t, ok := s.byID[id]
+	if !ok {
+		return Job{}, 0, false
+	}
+	return t.Job, t.start, true
+}
+
+// Running is the number of running jobs and the cores they hold.
+func (s *System) Running() (jobs int, cores int64) {
+	for _, t := range s.running {
+		cores += t.Cores
+	}
+	return len(s.running), cores
+}
+
+// ahead sums Count and Work (§4.1 [S]) over the running jobs and the
+// waiting jobs before position stop, in total and for one user.
+type ahead struct {
+	count, work, userCount, userWork float64
+}
+
+func (s *System) ahead(stop int, user string, now int64) ahead {
+	var a ahead
+	add := func(t *tracked, remaining int64) {
+		w := float64(t.Cores) * float64(max(remaining, 0))
+		a.count++
+		a.work += w
+		if user != "" && t.User == user {
+			a.userCount++
+			a.userWork += w
+		}
+	}
+	for _, t := range s.running {
+		req := max(t.ReqTime, 0) // no limit given: contributes no work
+		add(t, req-min(now-t.start, req))
+	}
+	for _, t := range s.waiting[:stop] {
+		add(t, t.ReqTime)
+	}
+	return a
+}
+
+// NotQueued returns the Table III query for a job about to be submitted at
+// now: every running and waiting job is ahead of it.
+func (s *System) NotQueued(j Job, now int64) []Value {
+	a := s.ahead(len(s.waiting), "", now)
+	return []Value{
+		Str(j.Queue), Num(float64(j.Cores)), reqTime(j.ReqTime),
+		Num(a.count), Num(a.work), Flag(len(s.running) > 0), Num(float64(now)),
+	}
+}
+
+// Queued returns the Table IV query for a waiting job at now, or false
+// when the job is not waiting.
+func (s *System) Queued(id, now int64) ([]Value, bool) {
+	t, ok := s.byID[id]
+	if !ok || t.start >= 0 {
+		return nil, false
+	}
+	a := s.ahead(slices.Index(s.waiting, t), t.User, now)
+	return []Value{
+		opt(t.Name), opt(t.User), opt(t.Project), Str(t.Queue),
+		Num(float64(t.Cores)), reqTime(t.ReqTime), Num(a.count), Num(a.work),
+		Num(a.userCount), Num(a.userWork), Flag(len(s.running) > 0), Num(float64(now)),
+	}, true
+}
+
+func reqTime(r int64) Value {
+	if r <= 0 {
+		return Value{}
+	}
+	return Num(float64(r))
+}
+
+func opt(s string) Value {
+	if s == "" {
+		return Value{}
+	}
+	return Str(s)
+}

@@ -1,0 +1,218 @@
+package ibl
+
+import (
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// §4.2 [R] worked example: x = (normal, 64, 3600), y = (development, 128,
+// 7200), core range 1024, run-time range 172,800 s, unit weights.
+func TestHEOMSpecExample(t *testing.T) {
+	kinds := []Kind{Nominal, Linear, Linear}
+	x := []Value{Str("normal"), Num(64), Num(3600)}
+	y := []Value{Str("development"), Num(128), Num(7200)}
+	r := []Range{{}, {0, 1024}, {0, 172800}}
+	got := HEOM(kinds, x, y, []float64{1, 1, 1}, r)
+	if math.Abs(got-1.0021678) > 1e-7 {
+		t.Fatalf("HEOM = %.7f, spec 1.0021678", got)
+	}
+}
+
+func TestHEOMUnknownAndEmptyRange(t *testing.T) {
+	kinds := []Kind{Linear, Bool, Linear}
+	x := []Value{{}, Flag(true), Num(5)}
+	y := []Value{Num(1), Flag(false), Num(9)}
+	r := []Range{{0, 10}, {}, {3, 3}}
+	// unknown → 1, bools differ → 1, empty range → 0.
+	if got := HEOM(kinds, x, y, []float64{1, 4, 1}, r); math.Abs(got-math.Sqrt(5)) > 1e-12 {
+		t.Fatalf("HEOM = %v, want √5", got)
+	}
+}
+
+// §4.4 worked example: D = (0.1, 0.2, 0.4), waits (600, 1200, 3600) s,
+// k = 0.5 → E = 1494.43 s, σ = 1165.73 s, 90% CI ±1923.46 s.
+func TestKernelRegressionSpecExample(t *testing.T) {
+	nb := []neighbor{{0.1, 600}, {0.2, 1200}, {0.4, 3600}}
+	p := estimate(nb, 0.5, 90, Normal)
+	if math.Abs(p.Wait-1494.43) > 0.01 {
+		t.Errorf("E = %.2f, spec 1494.43", p.Wait)
+	}
+	if math.Abs(p.HalfWidth/1.65-1165.73) > 0.01 {
+		t.Errorf("σ = %.2f, spec 1165.73", p.HalfWidth/1.65)
+	}
+	if math.Abs(p.HalfWidth-1923.46) > 0.02 {
+		t.Errorf("half-width = %.2f, spec 1923.46", p.HalfWidth)
+	}
+}
+
+func TestKernelUnderflowFallsBackToMean(t *testing.T) {
+	p := estimate([]neighbor{{100, 10}, {200, 30}}, 0.01, 90, Normal)
+	if p.Wait != 20 {
+		t.Fatalf("E = %v, want the plain mean 20", p.Wait)
+	}
+}
+
+// §5.1 checks: (3600, 1800) → 0.5; (1800, 3600) → 0.5; (0, 0) → 1;
+// E = 60, A = 0 → 0.
+func TestAccuracyPaperChecks(t *testing.T) {
+	for _, c := range []struct{ e, a, want float64 }{{3600, 1800, 0.5}, {1800, 3600, 0.5}, {0, 0, 1}, {60, 0, 0}, {0, 60, 0}} {
+		if got := Accuracy(c.e, c.a); got != c.want {
+			t.Errorf("Accuracy(%v, %v) = %v, paper %v", c.e, c.a, got, c.want)
+		}
+	}
+}
+
+func TestZTable(t *testing.T) {
+	for l, want := range map[int]float64{95: 1.96, 99: 1.96, 90: 1.65, 85: 1.44, 80: 1.28, 75: 1.15, 10: 1.15} {
+		if Z(l) != want {
+			t.Errorf("Z(%d) = %v, want %v", l, Z(l), want)
+		}
+	}
+}
+
+var oneLinear = []Feature{{"x", Linear}}
+
+func TestRadiusFallsBackToNearest(t *testing.T) {
+	b, err := New(Config{Features: oneLinear, Mode: Radius, R: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range []float64{100, 200, 300} {
+		if err := b.Insert(Experience{In: []Value{Num(float64(i * 10))}, Wait: w}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := b.Predict([]Value{Num(14)}, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Neighbors != 1 || p.Wait != 200 {
+		t.Fatalf("got %+v, want the single nearest (wait 200)", p)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	bad := []Config{
+		{},
+		{Features: oneLinear, Weights: []float64{1, 2}},
+		{Features: oneLinear, Weights: []float64{-1}},
+		{Features: oneLinear, KernelWidth: math.NaN()},
+		{Features: oneLinear, Mode: Radius},
+		{Features: oneLinear, N: -1},
+		{Features: oneLinear, MaxSize: -1},
+		{Features: oneLinear, Mode: 7},
+		{Features: oneLinear, Interval: 9},
+		{Features: []Feature{{"x", 5}}},
+	}
+	for i, c := range bad {
+		if c.Validate() == nil {
+			t.Errorf("case %d: %+v validated", i, c)
+		}
+	}
+	if err := (Config{Features: oneLinear}).Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPredictErrors(t *testing.T) {
+	b, _ := New(Config{Features: oneLinear})
+	if _, err := b.Predict([]Value{Num(1)}, 90); err != ErrEmpty {
+		t.Fatalf("empty base: %v", err)
+	}
+	if b.Insert(Experience{In: []Value{Num(1)}, Wait: -1}) == nil {
+		t.Fatal("negative wait accepted")
+	}
+	if b.Insert(Experience{In: nil, Wait: 1}) == nil {
+		t.Fatal("short experience accepted")
+	}
+	_ = b.Insert(Experience{In: []Value{Num(1)}, Wait: 1})
+	if _, err := b.Predict([]Value{Num(1)}, 100); err == nil {
+		t.Fatal("level 100 accepted")
+	}
+}
+
+// Invariants: the base never exceeds MaxSize; its ranges equal the ranges
+// over its current contents (spec K11); the estimate lies within the
+// neighbours' waits; the half-width is ≥ 0; HEOM is symmetric and obeys
+// the triangle inequality.
+func TestBaseProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		capacity := rapid.IntRange(1, 20).Draw(t, "max")
+		iv := Interval(rapid.IntRange(0, 1).Draw(t, "interval"))
+		b, err := New(Config{Features: []Feature{{"q", Nominal}, {"x", Linear}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Interval: iv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []Experience
+		for i, n := 0, rapid.IntRange(1, 60).Draw(t, "inserts"); i < n; i++ {
+			e := Experience{In: []Value{Str(rapid.SampledFrom([]string{"a", "b"}).Draw(t, "q")), Num(rapid.Float64Range(-1e6, 1e6).Draw(t, "x"))}, Wait: rapid.Float64Range(0, 1e5).Draw(t, "w")}
+			if err := b.Insert(e); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, e)
+		}
+		kept := all[max(0, len(all)-capacity):]
+		if b.Len() != len(kept) {
+			t.Fatalf("Len = %d, want %d", b.Len(), len(kept))
+		}
+		lo, hi, wlo, whi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, e := range kept {
+			lo, hi = math.Min(lo, e.In[1].F), math.Max(hi, e.In[1].F)
+			wlo, whi = math.Min(wlo, e.Wait), math.Max(whi, e.Wait)
+		}
+		if r := b.Ranges()[1]; r.Min != lo || r.Max != hi {
+			t.Fatalf("range %+v, contents [%v, %v]", r, lo, hi)
+		}
+		q := []Value{Str("a"), Num(rapid.Float64Range(-1e6, 1e6).Draw(t, "qx"))}
+		p, err := b.Predict(q, rapid.IntRange(10, 95).Draw(t, "level"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Wait < wlo-1e-6 || p.Wait > whi+1e-6 || !(p.HalfWidth >= 0) {
+			t.Fatalf("prediction %+v outside waits [%v, %v]", p, wlo, whi)
+		}
+		kinds, w, r := []Kind{Nominal, Linear}, []float64{1, 0.5}, b.Ranges()
+		x, y, z := kept[0].In, kept[len(kept)-1].In, q
+		dxy, dyx := HEOM(kinds, x, y, w, r), HEOM(kinds, y, x, w, r)
+		if dxy != dyx || dxy > HEOM(kinds, x, z, w, r)+HEOM(kinds, z, y, w, r)+1e-9 {
+			t.Fatalf("HEOM not a metric: d(x,y)=%v d(y,x)=%v", dxy, dyx)
+		}
+	})
+}
+
+func TestSystemFeatures(t *testing.T) {
+	s := NewSystem()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Submit(Job{ID: 1, Queue: "normal", User: "u1", Cores: 4, ReqTime: 100, Submit: 0}))
+	must(s.Submit(Job{ID: 2, Queue: "normal", User: "u2", Cores: 2, ReqTime: 50, Submit: 1}))
+	must(s.Submit(Job{ID: 3, Queue: "normal", User: "u1", Cores: 1, ReqTime: 10, Submit: 2}))
+	must(s.Start(1, 10))
+	// At t=30 job 1 has run 20 of 100 s: work 4·80; job 2 waits: 2·50.
+	q := s.NotQueued(Job{Queue: "normal", Cores: 8, ReqTime: 60}, 30)
+	if q[3].F != 3 || q[4].F != 4*80+2*50+1*10 || !q[5].B || q[6].F != 30 {
+		t.Fatalf("Table III features %+v", q)
+	}
+	// Job 3 (user u1): ahead are running 1 (u1) and waiting 2 (u2).
+	v, ok := s.Queued(3, 30)
+	if !ok || v[6].F != 2 || v[7].F != 320+100 || v[8].F != 1 || v[9].F != 320 {
+		t.Fatalf("Table IV features %+v", v)
+	}
+	if _, ok := s.Queued(1, 30); ok {
+		t.Fatal("running job has queued features")
+	}
+	must(s.End(2))
+	must(s.End(1))
+	if n, c := s.Running(); n != 0 || c != 0 || len(s.Waiting()) != 1 {
+		t.Fatalf("after ends: running %d/%d, waiting %d", n, c, len(s.Waiting()))
+	}
+	if s.Start(1, 40) == nil || s.Submit(Job{ID: 3}) == nil || s.End(99) == nil {
+		t.Fatal("bad transitions accepted")
+	}
+}
