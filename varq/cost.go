@@ -1,0 +1,35 @@
+package varq
+
+// Cost is the allocation a plan commits to, in node-seconds (processors ×
+// seconds when the machine counts processors).
+type Cost struct {
+	// Required is the work the user asked for, N·W.
+	Required int64
+	// WorstExtra is the most the padding can cost on top, N·(D − s), paid
+	// when the job starts the moment it is submitted. It is the only
+	// overhead VARQ reports in advance (thesis L803).
+	WorstExtra int64
+}
+
+// Cost returns the plan's required and worst-case extra allocation; both
+// are zero for NOT_POSSIBLE.
+func (p Plan) Cost() Cost {
+	if !p.Possible {
+		return Cost{}
+	}
+	return Cost{
+		Required:   int64(p.Nodes) * p.Request.Walltime,
+		WorstExtra: int64(p.Nodes) * (p.Start - p.Submit),
+	}
+}
+
+// ActualExtra is the overhead actually paid when the submitted job started
+// at start: N·(D − start) while it spins until D. A job starting after D
+// missed the reservation and spins for nothing, so its extra is 0; what a
+// missed job is charged is the caller's policy (A17).
+func (p Plan) ActualExtra(start int64) int64 {
+	if !p.Possible || start > p.Start {
+		return 0
+	}
+	return int64(p.Nodes) * (p.Start - start)
+}

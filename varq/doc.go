@@ -1,0 +1,34 @@
+// Package varq makes virtual advance reservations on best-effort batch
+// queues (VARQ, Nurmi's thesis Ch. 5; spec qbets-varq-coalloc §3, §5.4,
+// §6.4–6.5, ambiguities A14–A17, A24).
+//
+// A user wants Nodes processors for Walltime seconds starting at the
+// absolute time Start (D), on a machine that offers no reservations. VARQ
+// submits an ordinary job at some time s ≤ D, padded to Walltime + (D − s)
+// seconds: whenever it starts in [s, D] it can hold its nodes until D and
+// then run for Walltime. The job spins until D, so the user pays for the
+// occupancy from the actual start.
+//
+// To choose s, VARQ asks a Forecaster (the inverted QBETS query of §2.7:
+// the probability that a job of this shape starts within t seconds) about
+// every candidate s = now, now+30 s, …, < D, assuming today's predictions
+// still hold then (bounds stability, thesis L711–727). That probability
+// Trajectory is not monotone: a later submission asks for a shorter,
+// easier-to-backfill job but leaves less time to start. PlanLatest picks the
+// latest s whose probability meets the user's target (least worst-case
+// overhead); PlanMax picks the most probable s. When no s qualifies, the
+// answer is a NOT_POSSIBLE plan — a refusal, like a denied hard reservation,
+// not an error.
+//
+// Cost model: a plan requires N·W node-seconds, may cost at worst N·(D − s)
+// more (the job starts at submission), and actually costs N·(D − t_start)
+// more when it starts at t_start ≤ D. The thesis's printed 9480 node-s for
+// its Figure 5.4 example is an arithmetic slip; the formula gives 10920
+// (A14), which is what the tests pin.
+//
+// A Replanner recomputes the plan while it waits to submit (A16), so that
+// change points in the queue move the submission time.
+//
+// Nothing in this package is safe for concurrent use unless it says so;
+// the plan functions are pure.
+package varq

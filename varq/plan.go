@@ -1,0 +1,62 @@
+package varq
+
+import "fmt"
+
+// Plan is VARQ's answer for one Request: submit a job of Request.Nodes
+// processors asking for Walltime seconds at the absolute time Submit; it
+// will be running by Request.Start with predicted probability Prob.
+//
+// A Plan with Possible false is NOT_POSSIBLE: no submission time meets the
+// target. It is a normal answer (the analogue of a denied hard
+// reservation), not an error; its other fields are zero apart from
+// Request. The zero Plan is NOT_POSSIBLE.
+type Plan struct {
+	Request
+	Possible bool
+	Submit   int64   // absolute submission time, < Request.Start
+	Walltime int64   // padded walltime W + (D − Submit)
+	Prob     float64 // predicted probability of running by Request.Start
+}
+
+// String is "NOT_POSSIBLE" or a one-line summary.
+func (p Plan) String() string {
+	if !p.Possible {
+		return "NOT_POSSIBLE"
+	}
+	return fmt.Sprintf("submit at %d: %d nodes × %d s, p=%.2f, worst-case extra %d node-s",
+		p.Submit, p.Nodes, p.Walltime, p.Prob, p.Cost().WorstExtra)
+}
+
+// PlanLatest is the default "min-overhead" mode of §3: the latest point of
+// traj whose probability is at least reqProb, which minimises the
+// worst-case overhead among the plans meeting the target. It returns
+// NOT_POSSIBLE when no point qualifies.
+func PlanLatest(traj []Point, r Request, reqProb float64) Plan {
+	for i := len(traj) - 1; i >= 0; i-- {
+		if traj[i].Prob >= reqProb {
+			return planAt(r, traj[i])
+		}
+	}
+	return Plan{Request: r}
+}
+
+// PlanMax is the "max-probability" mode of §3: the point of traj with the
+// highest probability, the latest one on ties (it costs the least). A
+// trajectory that is empty or all zero gives NOT_POSSIBLE: no submission
+// has any chance.
+func PlanMax(traj []Point, r Request) Plan {
+	best := -1
+	for i, pt := range traj {
+		if pt.Prob > 0 && (best < 0 || pt.Prob >= traj[best].Prob) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return Plan{Request: r}
+	}
+	return planAt(r, traj[best])
+}
+
+func planAt(r Request, pt Point) Plan {
+	return Plan{Request: r, Possible: true, Submit: pt.Submit, Walltime: r.Padded(pt.Submit), Prob: pt.Prob}
+}

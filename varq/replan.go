@@ -1,0 +1,179 @@
+package varq
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Mode chooses how a plan is read off a trajectory.
+type Mode int
+
+const (
+	// MinOverhead is PlanLatest: the latest submission meeting the target
+	// probability (the thesis's default).
+	MinOverhead Mode = iota
+	// MaxProbability is PlanMax: the most probable submission.
+	MaxProbability
+)
+
+// Infeasible says what a Replanner does when a request it accepted can no
+// longer meet its target (A16).
+type Infeasible int
+
+const (
+	// SubmitAtMax falls back to the most probable submission of the new
+	// trajectory (PlanMax); if none has any chance, it aborts.
+	SubmitAtMax Infeasible = iota
+	// Abort gives the reservation up and reports failure.
+	Abort
+)
+
+// ReplanConfig configures a Replanner. The zero value plus a ReqProb is the
+// thesis's behaviour: min-overhead plans on 30 s trajectories, recomputed
+// every 30 s while waiting, falling back to the most probable submission
+// if the target becomes unreachable.
+type ReplanConfig struct {
+	Mode    Mode
+	ReqProb float64 // target probability, in (0, 1]; ignored by MaxProbability
+	Step    int64   // trajectory step; 0 means DefaultStep
+	// Every is how often the plan is recomputed while waiting; 0 means
+	// every Step. OnlyAtSubmit recomputes it only when the planned
+	// submission time arrives (cheap, for large simulations).
+	Every        int64
+	OnlyAtSubmit bool
+	OnInfeasible Infeasible
+}
+
+// Validate reports a configuration out of range.
+func (c ReplanConfig) Validate() error {
+	if c.Mode != MinOverhead && c.Mode != MaxProbability {
+		return fmt.Errorf("varq: unknown Mode %d", c.Mode)
+	}
+	if c.Mode == MinOverhead && !(c.ReqProb > 0 && c.ReqProb <= 1) {
+		return fmt.Errorf("varq: ReqProb %v outside (0, 1]", c.ReqProb)
+	}
+	if c.Step < 0 || c.Every < 0 {
+		return errors.New("varq: negative Step or Every")
+	}
+	if c.OnInfeasible != SubmitAtMax && c.OnInfeasible != Abort {
+		return fmt.Errorf("varq: unknown Infeasible policy %d", c.OnInfeasible)
+	}
+	return nil
+}
+
+// Action is what a Replanner tells its driver to do now.
+type Action int
+
+const (
+	// Wait: call Decide again at Decision.Next.
+	Wait Action = iota
+	// Submit: submit Decision.Plan now (its Walltime is padded for now).
+	Submit
+	// Refuse: the first plan was NOT_POSSIBLE; the request is not accepted.
+	Refuse
+	// Drop: an accepted request became infeasible (policy Abort, or no
+	// submission has any chance) or its start time passed; it fails.
+	Drop
+)
+
+func (a Action) String() string {
+	switch a {
+	case Wait:
+		return "wait"
+	case Submit:
+		return "submit"
+	case Refuse:
+		return "refuse"
+	case Drop:
+		return "drop"
+	}
+	return fmt.Sprintf("Action(%d)", int(a))
+}
+
+// Decision is a Replanner's answer at one instant.
+type Decision struct {
+	Action Action
+	Plan   Plan  // the current plan (NOT_POSSIBLE for Refuse/Drop)
+	Next   int64 // for Wait: when to call Decide again
+}
+
+// Replanner is the re-planning agent of A16 for one request: while waiting
+// to submit, it recomputes the trajectory as new waits become visible to
+// its Forecaster and moves the planned submission time. Drive it with
+// Decide(now) from a clock (real or simulated), at the times it asks for.
+// It never submits at or after the request's start time. Not safe for
+// concurrent use.
+type Replanner struct {
+	f        Forecaster
+	req      Request
+	cfg      ReplanConfig
+	accepted bool
+	done     bool
+	plan     Plan
+	traj     []Point
+}
+
+// NewReplanner checks the request and the configuration.
+func NewReplanner(f Forecaster, r Request, cfg ReplanConfig) (*Replanner, error) {
+	if f == nil {
+		return nil, errors.New("varq: nil Forecaster")
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Replanner{f: f, req: r, cfg: cfg}, nil
+}
+
+// Plan returns the latest plan computed.
+func (rp *Replanner) Plan() Plan { return rp.plan }
+
+// Decide recomputes the plan at now and says what to do. After a Submit,
+// Refuse or Drop the replanner is finished and Decide returns an error.
+func (rp *Replanner) Decide(now int64) (Decision, error) {
+	if rp.done {
+		return Decision{}, errors.New("varq: Decide called on a finished Replanner")
+	}
+	var err error
+	rp.traj, err = AppendTrajectory(rp.traj[:0], rp.f, rp.req, now, rp.cfg.Step)
+	if err != nil {
+		return Decision{}, err
+	}
+	var p Plan
+	if rp.cfg.Mode == MaxProbability {
+		p = PlanMax(rp.traj, rp.req)
+	} else {
+		p = PlanLatest(rp.traj, rp.req, rp.cfg.ReqProb)
+	}
+	if !p.Possible && rp.accepted && rp.cfg.OnInfeasible == SubmitAtMax {
+		p = PlanMax(rp.traj, rp.req)
+	}
+	rp.plan = p
+	switch {
+	case !p.Possible && !rp.accepted:
+		rp.done = true
+		return Decision{Action: Refuse, Plan: p}, nil
+	case !p.Possible:
+		rp.done = true
+		return Decision{Action: Drop, Plan: p}, nil
+	}
+	rp.accepted = true
+	if p.Submit <= now {
+		rp.done = true
+		return Decision{Action: Submit, Plan: p}, nil
+	}
+	next := p.Submit
+	if !rp.cfg.OnlyAtSubmit {
+		every := rp.cfg.Every
+		if every == 0 {
+			every = rp.cfg.Step
+		}
+		if every == 0 {
+			every = DefaultStep
+		}
+		next = min(next, now+every)
+	}
+	return Decision{Action: Wait, Plan: p, Next: next}, nil
+}
