@@ -1,0 +1,168 @@
+package coalloc
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Table holds p_{i,r}: Table[i][r] is the probability that one VARQ
+// request for reservation i on resource r succeeds. Every row has one
+// entry per resource.
+type Table [][]float64
+
+// Validate checks the shape and that every entry is a probability.
+func (t Table) Validate() error {
+	if len(t) == 0 {
+		return errors.New("coalloc: empty probability table")
+	}
+	for i, row := range t {
+		if len(row) != len(t[0]) {
+			return fmt.Errorf("coalloc: table row %d has %d resources, row 0 has %d", i, len(row), len(t[0]))
+		}
+		for r, p := range row {
+			if !(p >= 0 && p <= 1) {
+				return fmt.Errorf("coalloc: p[%d][%d] = %v is not a probability", i, r, p)
+			}
+		}
+	}
+	return nil
+}
+
+// Config holds the planner's options. The zero value is the thesis's
+// procedure as the spec resolves it.
+type Config struct {
+	// Step is the VARQ trajectory step; 0 means varq.DefaultStep.
+	Step int64
+	// AllowReuse lets one resource serve several reservations (A19); by
+	// default a drawn resource leaves the pool, which matches Figure 6.1
+	// (2 + 3 requests on the 5 machines of Table 6.1).
+	AllowReuse bool
+	// StopOnProduct stops drawing as soon as Π P_res_i ≥ P_all, instead of
+	// waiting for every P_res_i ≥ P_indep (A20).
+	StopOnProduct bool
+}
+
+// Validate reports an option out of range.
+func (c Config) Validate() error {
+	if c.Step < 0 {
+		return fmt.Errorf("coalloc: negative Step %d", c.Step)
+	}
+	return nil
+}
+
+// Boosted is the outcome of greedy boosting over a Table.
+type Boosted struct {
+	PAll, PIndep float64
+	// Sets[i] lists the resources drawn for reservation i, in draw order.
+	Sets [][]int
+	// PRes[i] = 1 − Π_{r ∈ Sets[i]} (1 − p_{i,r}).
+	PRes []float64
+	// PExpected = Π PRes[i], the plan's expected joint probability.
+	PExpected float64
+	// OK is false when the pool ran out before the stop rule was met: the
+	// co-allocation is not possible now.
+	OK bool
+}
+
+// Requests is the number of VARQ requests the plan launches, Σ|S_i|.
+func (b Boosted) Requests() int {
+	n := 0
+	for _, s := range b.Sets {
+		n += len(s)
+	}
+	return n
+}
+
+// Boost runs CO-VARQ's greedy boosting (§4 step 3) for the joint target
+// pAll: round-robin over the reservations in input order, each one still
+// below P_indep draws the resource with the highest p_{i,r} it does not
+// hold yet (ties: the lower index) from the pool. Resources with p = 0
+// cannot help and are never drawn.
+func Boost(t Table, pAll float64, cfg Config) (Boosted, error) {
+	if err := t.Validate(); err != nil {
+		return Boosted{}, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return Boosted{}, err
+	}
+	if !(pAll > 0 && pAll <= 1) {
+		return Boosted{}, fmt.Errorf("coalloc: P_all %v outside (0, 1]", pAll)
+	}
+	count, nres := len(t), len(t[0])
+	b := Boosted{PAll: pAll, PIndep: PIndep(pAll, count), Sets: make([][]int, count), PRes: make([]float64, count)}
+	fail := make([]float64, count) // Π(1 − p) per reservation
+	for i := range fail {
+		fail[i] = 1
+	}
+	taken := make([]bool, nres)   // drawn by anyone (without replacement)
+	held := make([][]bool, count) // drawn by reservation i (with reuse)
+	for i := range held {
+		held[i] = make([]bool, nres)
+	}
+	met := func(i int) bool { return 1-fail[i] >= b.PIndep }
+	done := func() bool {
+		if cfg.StopOnProduct && b.expected() >= pAll {
+			return true
+		}
+		for i := range count {
+			if !met(i) {
+				return false
+			}
+		}
+		return true
+	}
+	for !done() {
+		drew := false
+		for i := range count {
+			if met(i) {
+				continue
+			}
+			best := -1
+			for r := range nres {
+				if held[i][r] || (!cfg.AllowReuse && taken[r]) || t[i][r] == 0 {
+					continue
+				}
+				if best < 0 || t[i][r] > t[i][best] {
+					best = r
+				}
+			}
+			if best < 0 {
+				if cfg.StopOnProduct {
+					continue // another reservation may still lift the product
+				}
+				b.finish(fail)
+				return b, nil
+			}
+			taken[best], held[i][best] = true, true
+			b.Sets[i] = append(b.Sets[i], best)
+			fail[i] *= 1 - t[i][best]
+			b.PRes[i] = 1 - fail[i]
+			drew = true
+			if done() {
+				break
+			}
+		}
+		if !drew {
+			b.finish(fail)
+			return b, nil
+		}
+	}
+	b.finish(fail)
+	b.OK = true
+	return b, nil
+}
+
+func (b *Boosted) finish(fail []float64) {
+	for i, f := range fail {
+		b.PRes[i] = 1 - f
+	}
+	b.PExpected = b.expected()
+}
+
+func (b *Boosted) expected() float64 {
+	e := 1.0
+	for _, p := range b.PRes {
+		e *= p
+	}
+	return e
+}

@@ -1,0 +1,26 @@
+// Package coalloc plans statistical co-allocations across machines without
+// reservations (CO-VARQ, Nurmi's thesis Ch. 6; spec qbets-varq-coalloc §4,
+// §5.5, §6.6, ambiguities A18–A20).
+//
+// A co-allocation is COUNT reservations (varq.Request: N nodes, W seconds,
+// start D) that must all be running at their start times. If each were one
+// VARQ request, the joint probability would be the product of theirs, which
+// falls fast. CO-VARQ instead asks each reservation to reach
+//
+//	P_indep = P_all^(1/COUNT)
+//
+// and boosts a reservation that cannot reach it on one machine with
+// redundant VARQ requests on others: if its requests succeed independently
+// with probabilities p_r, at least one succeeds with 1 − Π(1 − p_r)
+// (Eq. 6.1: two requests at 0.9 give 0.99). The planner fills a table of
+// p_{i,r} (the best VARQ can offer for reservation i on resource r: the
+// trajectory maximum, A18), then draws resources greedily, round-robin over
+// the reservations in input order, each reservation still below P_indep
+// taking the remaining resource it rates highest, without replacement
+// (A19), until every reservation reaches P_indep (A20) or the pool runs out
+// (the plan fails; the thesis retried 10 min later). The plan's expected
+// joint probability is P_expected = Π_i P_res_i.
+//
+// Executing a plan launches every VARQ request and cancels a reservation's
+// redundant requests as soon as one of them is running by its start time.
+package coalloc

@@ -1,0 +1,83 @@
+package coalloc
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/batchq/batchq/varq"
+)
+
+// Resource is a machine/queue pair CO-VARQ may submit to, with the
+// forecaster (QBETS) that monitors it.
+type Resource struct {
+	Name       string
+	Forecaster varq.Forecaster
+}
+
+// Assignment is one VARQ request of a plan: reservation Reservation on
+// resource Resource, submitted as VARQ planned it.
+type Assignment struct {
+	Reservation, Resource int
+	VARQ                  varq.Plan
+}
+
+// Plan is a CO-VARQ plan: the boosting outcome, and for each reservation
+// the VARQ requests to launch, Launch[i] aligned with Sets[i].
+type Plan struct {
+	Boosted
+	Launch [][]Assignment
+}
+
+// ProbTable fills the table of §4 step 2: for each reservation and
+// resource, the best VARQ plan (the trajectory maximum, latest argmax;
+// A18) as seen at now, and its probability. A resource whose trajectory is
+// all zero gets p = 0 and a NOT_POSSIBLE plan.
+func ProbTable(reqs []varq.Request, res []Resource, now int64, cfg Config) (Table, [][]varq.Plan, error) {
+	if len(reqs) == 0 || len(res) == 0 {
+		return nil, nil, errors.New("coalloc: need at least one reservation and one resource")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	t := make(Table, len(reqs))
+	plans := make([][]varq.Plan, len(reqs))
+	var traj []varq.Point
+	for i, q := range reqs {
+		if q.Start <= now {
+			return nil, nil, fmt.Errorf("coalloc: reservation %d starts at %d, not after now (%d)", i, q.Start, now)
+		}
+		t[i] = make([]float64, len(res))
+		plans[i] = make([]varq.Plan, len(res))
+		for r, rs := range res {
+			var err error
+			traj, err = varq.AppendTrajectory(traj[:0], rs.Forecaster, q, now, cfg.Step)
+			if err != nil {
+				return nil, nil, fmt.Errorf("coalloc: reservation %d on %s: %w", i, rs.Name, err)
+			}
+			p := varq.PlanMax(traj, q)
+			plans[i][r], t[i][r] = p, p.Prob
+		}
+	}
+	return t, plans, nil
+}
+
+// New plans a co-allocation of reqs over res at time now with joint target
+// pAll: ProbTable, then Boost. A plan with OK false is CO-VARQ's "not
+// possible now"; errors are bad input.
+func New(reqs []varq.Request, res []Resource, pAll float64, now int64, cfg Config) (Plan, error) {
+	t, plans, err := ProbTable(reqs, res, now, cfg)
+	if err != nil {
+		return Plan{}, err
+	}
+	b, err := Boost(t, pAll, cfg)
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Boosted: b, Launch: make([][]Assignment, len(reqs))}
+	for i, set := range b.Sets {
+		for _, r := range set {
+			p.Launch[i] = append(p.Launch[i], Assignment{Reservation: i, Resource: r, VARQ: plans[i][r]})
+		}
+	}
+	return p, nil
+}
