@@ -90,6 +90,12 @@ func TestPlanProperties(t *testing.T) {
 			t.Fatalf("PlanLatest = %v, latest feasible point %+v", lat, traj[latest])
 		}
 
+		// Latest computes the same plan lazily.
+		lazy, err := Latest(f, r, now, step, reqProb)
+		if err != nil || lazy != lat {
+			t.Fatalf("Latest = %v, %v; PlanLatest = %v", lazy, err, lat)
+		}
+
 		// PlanMax has the highest probability and no later point ties it.
 		mx := PlanMax(traj, r)
 		for _, pt := range traj {

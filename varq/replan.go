@@ -136,19 +136,9 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 	if rp.done {
 		return Decision{}, errors.New("varq: Decide called on a finished Replanner")
 	}
-	var err error
-	rp.traj, err = AppendTrajectory(rp.traj[:0], rp.f, rp.req, now, rp.cfg.Step)
+	p, err := rp.compute(now)
 	if err != nil {
 		return Decision{}, err
-	}
-	var p Plan
-	if rp.cfg.Mode == MaxProbability {
-		p = PlanMax(rp.traj, rp.req)
-	} else {
-		p = PlanLatest(rp.traj, rp.req, rp.cfg.ReqProb)
-	}
-	if !p.Possible && rp.accepted && rp.cfg.OnInfeasible == SubmitAtMax {
-		p = PlanMax(rp.traj, rp.req)
 	}
 	rp.plan = p
 	switch {
@@ -176,4 +166,21 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 		next = min(next, now+every)
 	}
 	return Decision{Action: Wait, Plan: p, Next: next}, nil
+}
+
+// compute is the plan at now in the configured mode, with the fallback to
+// the argmax for an accepted request that lost its target.
+func (rp *Replanner) compute(now int64) (Plan, error) {
+	if rp.cfg.Mode == MinOverhead {
+		p, err := Latest(rp.f, rp.req, now, rp.cfg.Step, rp.cfg.ReqProb)
+		if err != nil || p.Possible || !rp.accepted || rp.cfg.OnInfeasible != SubmitAtMax {
+			return p, err
+		}
+	}
+	var err error
+	rp.traj, err = AppendTrajectory(rp.traj[:0], rp.f, rp.req, now, rp.cfg.Step)
+	if err != nil {
+		return Plan{}, err
+	}
+	return PlanMax(rp.traj, rp.req), nil
 }

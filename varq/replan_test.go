@@ -107,6 +107,15 @@ func TestTrajectoryErrors(t *testing.T) {
 	if traj, err := Trajectory(ok, r, 600, 0); err != nil || len(traj) != 0 {
 		t.Errorf("trajectory at the start time: %v, %v", traj, err)
 	}
+	if _, err := Latest(nil, r, 0, 0, 0.5); err == nil {
+		t.Error("Latest with a nil forecaster accepted")
+	}
+	if _, err := Latest(bad, r, 0, 0, 0.5); err == nil {
+		t.Error("Latest accepted probability 1.2")
+	}
+	if p, err := Latest(ok, r, 600, 0, 0.5); err != nil || p.Possible {
+		t.Errorf("Latest at the start time: %v, %v", p, err)
+	}
 	if traj, _ := Trajectory(ok, r, 0, 0); len(traj) != 20 {
 		t.Errorf("10 min at 30 s: %d points, want 20", len(traj))
 	}

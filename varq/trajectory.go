@@ -1,6 +1,9 @@
 package varq
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // DefaultStep is the spacing of trajectory points, 30 s as in the thesis
 // (Figure 5.3).
@@ -29,17 +32,11 @@ func Trajectory(f Forecaster, r Request, now, step int64) ([]Point, error) {
 // AppendTrajectory is Trajectory appending to dst, so that a caller
 // planning many requests can reuse one buffer.
 func AppendTrajectory(dst []Point, f Forecaster, r Request, now, step int64) ([]Point, error) {
-	if f == nil {
-		return dst, fmt.Errorf("varq: nil Forecaster")
-	}
-	if err := r.Validate(); err != nil {
+	if err := checkArgs(f, r, step); err != nil {
 		return dst, err
 	}
 	if step == 0 {
 		step = DefaultStep
-	}
-	if step < 0 {
-		return dst, fmt.Errorf("varq: negative trajectory step %d", step)
 	}
 	if now >= r.Start {
 		return dst, nil
@@ -47,10 +44,9 @@ func AppendTrajectory(dst []Point, f Forecaster, r Request, now, step int64) ([]
 	n := (r.Start - now + step - 1) / step
 	dst = growPoints(dst, int(n))
 	for s := now; s < r.Start; s += step {
-		within := r.Start - s
-		p := f.ProbWithin(r.Nodes, r.Walltime+within, within)
-		if !(p >= 0 && p <= 1) {
-			return dst, fmt.Errorf("varq: forecaster returned probability %v for submission at %d", p, s)
+		p, err := forecast(f, r, s)
+		if err != nil {
+			return dst, err
 		}
 		dst = append(dst, Point{Submit: s, Prob: p})
 	}
@@ -64,4 +60,25 @@ func growPoints(dst []Point, n int) []Point {
 	grown := make([]Point, len(dst), len(dst)+n)
 	copy(grown, dst)
 	return grown
+}
+
+func checkArgs(f Forecaster, r Request, step int64) error {
+	if f == nil {
+		return errors.New("varq: nil Forecaster")
+	}
+	if step < 0 {
+		return fmt.Errorf("varq: negative trajectory step %d", step)
+	}
+	return r.Validate()
+}
+
+// forecast asks f about submitting r at s: a job padded to W + (D − s)
+// that must start within D − s.
+func forecast(f Forecaster, r Request, s int64) (float64, error) {
+	within := r.Start - s
+	p := f.ProbWithin(r.Nodes, r.Walltime+within, within)
+	if !(p >= 0 && p <= 1) {
+		return 0, fmt.Errorf("varq: forecaster returned probability %v for submission at %d", p, s)
+	}
+	return p, nil
 }
