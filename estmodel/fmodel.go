@@ -1,0 +1,90 @@
+package estmodel
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// FModel is the f-model of artificial inaccuracy (thesis Ch. 3, spec §5.1):
+// with badness f ≥ 0 and F = f + 1, the random model draws e ~ U[r, F·r], the
+// deterministic model sets e = F·r. With EMax > 0 the estimate is truncated to
+// min(e, EMax) (the truncated f-model, which the thesis prefers as a "quick
+// and dirty" substitute). In the thesis's figures the random model with f is
+// compared with the deterministic one with f/2 (same mean estimate).
+//
+// The thesis's point is that this is not a model of user inaccuracy: larger f
+// improves EASY, while real estimates are modal and make it worse.
+type FModel struct {
+	F             float64 // the badness f ≥ 0 (not F = f + 1)
+	Deterministic bool
+	EMax          int64 // > 0: truncate estimates to it
+}
+
+// Validate reports whether the model is usable.
+func (m FModel) Validate() error {
+	if m.F < 0 || math.IsNaN(m.F) || math.IsInf(m.F, 0) {
+		return errors.New("estmodel: f-model badness must be a finite f ≥ 0")
+	}
+	if m.EMax < 0 {
+		return errors.New("estmodel: negative E_max")
+	}
+	return nil
+}
+
+// Estimate returns the estimate for run time r (seconds, rounded to the
+// second). rng is used only by the random model.
+func (m FModel) Estimate(r int64, rng *rand.Rand) int64 {
+	factor := m.F + 1
+	if !m.Deterministic {
+		factor = 1 + rng.Float64()*m.F
+	}
+	return truncate(toSeconds(float64(r)*factor), m.EMax)
+}
+
+// Apply sets field 9 of every job from its run time (unknown run times count
+// as 0).
+func (m FModel) Apply(jobs []swf.Job, rng *rand.Rand) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	for i := range jobs {
+		jobs[i].ReqTime = m.Estimate(max(0, jobs[i].RunTime), rng)
+	}
+	return nil
+}
+
+// XReal multiplies the jobs' real estimates by F (X_real(F), §5.1), truncating
+// to eMax when it is positive. Jobs without an estimate are left alone and
+// counted.
+func XReal(jobs []swf.Job, factor float64, eMax int64) (skipped int, err error) {
+	if factor <= 0 || math.IsNaN(factor) || math.IsInf(factor, 0) {
+		return 0, errors.New("estmodel: X_real factor must be positive and finite")
+	}
+	for i := range jobs {
+		if !jobs[i].HasEstimate() {
+			skipped++
+			continue
+		}
+		jobs[i].ReqTime = truncate(toSeconds(float64(jobs[i].ReqTime)*factor), eMax)
+	}
+	return skipped, nil
+}
+
+// toSeconds rounds to whole seconds, saturating far below overflow.
+func toSeconds(x float64) int64 {
+	const ceiling = 1 << 52
+	if x >= ceiling {
+		return ceiling
+	}
+	return int64(math.Round(x))
+}
+
+func truncate(e, eMax int64) int64 {
+	if eMax > 0 && e > eMax {
+		return eMax
+	}
+	return e
+}

@@ -1,0 +1,133 @@
+package estmodel
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+)
+
+// Bin is one mode of a generated estimate distribution: an estimate value
+// and how many jobs use it.
+type Bin struct {
+	Time    int64   // the estimate, seconds
+	Jobs    int     // number of jobs with this estimate
+	Percent float64 // the model's percentage before rounding to jobs
+	Head    bool    // one of the (up to 20) popular head values
+	User    bool    // given by the caller as a UserBin
+}
+
+// Distribution is the output of the modal model: the bins (ascending by
+// time, job counts summing to N) and what each step decided, for reports.
+type Distribution struct {
+	Bins []Bin
+	// N is the number of jobs; K the number of distinct estimates requested
+	// (step 1) and A the time-curve parameter (step 2).
+	N, K int
+	A    float64
+	// HeadTimes are in time-rank order (E_max first); HeadRanks[ttr] is the
+	// popularity rank the pool algorithm gave to HeadTimes[ttr].
+	HeadTimes []int64
+	HeadRanks []int
+	// TailDropped counts tail values lost to collisions (A24), PoolFallbacks
+	// pool picks from an empty pool, EmptyBins bins that got 0 jobs in step 7
+	// and were left out of Bins.
+	TailDropped, PoolFallbacks, EmptyBins int
+}
+
+// Generate runs the modal model (thesis Ch. 5, spec §7.2–7.8): K, the head
+// times, the tail times, the head and tail sizes, the user bins, the pool
+// mapping of head times to sizes, the random pairing of tail times with tail
+// sizes, and the conversion to job counts. The result depends only on cfg and
+// the state of rng.
+func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	p := cfg.params()
+	d := &Distribution{N: cfg.N, K: cfg.numEstimates()}
+	d.A = TimeCurveA(d.K, p)
+
+	userPct := map[int64]float64{}
+	userJobs := map[int64]int{}
+	var userTimes []int64
+	for _, b := range cfg.Bins {
+		userTimes = append(userTimes, b.Time)
+		userPct[b.Time] = b.percent(cfg.N)
+		userJobs[b.Time] = b.jobs(cfg.N)
+	}
+	head := EmbedUserTimes(HeadTimes(cfg.EMax), userTimes)
+	head = truncateHead(head, max(d.K, len(cfg.Bins)+1), userPct)
+	d.HeadTimes = head
+
+	var tail []int64
+	if cfg.Tail == TailThesis {
+		tail, d.TailDropped = TailTimesThesis(d.K, cfg.EMax, d.A, head)
+	} else {
+		tail, d.TailDropped = TailTimes(max(0, d.K-len(head)), cfg.EMax, d.A, head)
+	}
+
+	plan := EmbedUserSizes(head, userPct, p)
+	pool := PoolMap(len(head), plan.Fixed, rng)
+	d.HeadRanks, d.PoolFallbacks = pool.Rank, pool.Fallbacks
+
+	bins := make([]Bin, 0, len(head)+len(tail))
+	for ttr, t := range head {
+		_, user := userPct[t]
+		bins = append(bins, Bin{Time: t, Percent: plan.Sizes[pool.Rank[ttr]-1], Head: true, User: user})
+	}
+	if len(tail) == 0 && plan.TailMass > 0 {
+		// No tail values (tiny K): the head takes the tail's share too.
+		scale := 100 / (100 - plan.TailMass)
+		for i := range bins {
+			bins[i].Percent *= scale
+		}
+	}
+	tailSizes := TailSizes(len(head)+1, len(tail), plan.TailMass, p)
+	rng.Shuffle(len(tailSizes), func(i, j int) { tailSizes[i], tailSizes[j] = tailSizes[j], tailSizes[i] })
+	for i, t := range tail {
+		bins = append(bins, Bin{Time: t, Percent: tailSizes[i]})
+	}
+
+	pct := make([]float64, len(bins))
+	fixed := make([]int, len(bins))
+	for i, b := range bins {
+		pct[i], fixed[i] = b.Percent, -1
+		if b.User {
+			fixed[i] = userJobs[b.Time]
+		}
+	}
+	jobs, err := Counts(pct, fixed, cfg.N)
+	if err != nil {
+		return nil, err
+	}
+	for i := range bins {
+		bins[i].Jobs = jobs[i]
+	}
+	d.Bins = slices.DeleteFunc(bins, func(b Bin) bool { return b.Jobs == 0 })
+	d.EmptyBins = len(bins) - len(d.Bins)
+	slices.SortFunc(d.Bins, func(a, b Bin) int { return cmp.Compare(a.Time, b.Time) })
+	return d, nil
+}
+
+// truncateHead keeps at most k head times when K is smaller than the head
+// (A25): E_max and the user times stay, the largest other times go first.
+func truncateHead(head []int64, k int, user map[int64]float64) []int64 {
+	for i := len(head) - 1; len(head) > k && i >= 1; i-- {
+		if _, ok := user[head[i]]; !ok {
+			head = slices.Delete(head, i, i+1)
+		}
+	}
+	return head
+}
+
+// Estimates returns the N estimates of the distribution, one per job,
+// in descending order (the input Assign expects).
+func (d *Distribution) Estimates() []int64 {
+	out := make([]int64, 0, d.N)
+	for i := len(d.Bins) - 1; i >= 0; i-- {
+		for range d.Bins[i].Jobs {
+			out = append(out, d.Bins[i].Time)
+		}
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package estmodel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Params are the fitted constants of the modal model (thesis Ch. 5; spec §7.1).
+// Two sets exist: the rounded values printed in the thesis (ThesisParams) and
+// the full-precision values of the author's reference implementation
+// (RefParams, the default, because the spec's check values — e.g. the time
+// curve a = 1.355 for CTC — are computed with them).
+type Params struct {
+	// KPowerAlpha and KPowerBeta: the optional power model K = α·N^β (Fig 5.4).
+	KPowerAlpha, KPowerBeta float64
+	// HeadAlpha, HeadBeta, HeadGamma: head popularity p_j = α·e^(β·j) + γ, j = 2..20 (§5.9).
+	HeadAlpha, HeadBeta, HeadGamma float64
+	// HeadMass is H, the percentage of jobs held by the head (top-20) modes.
+	HeadMass float64
+	// TailOmega and TailRho: tail popularity ∝ ω·j^ρ, j = 21..K.
+	TailOmega, TailRho float64
+	// TimeC and TimeD: the time curve parameter a = 1 + C·K^(−D) (Fig 5.6).
+	TimeC, TimeD float64
+}
+
+// RefParams are the full-precision parameters of the reference implementation.
+var RefParams = Params{
+	KPowerAlpha: 0.653566, KPowerBeta: 0.547761,
+	HeadAlpha: 14.0491, HeadBeta: -0.177531, HeadGamma: 0.462513,
+	HeadMass:  89.0,
+	TailOmega: 795.6, TailRho: -2.267,
+	TimeC: 12.1039, TimeD: 0.6026,
+}
+
+// ThesisParams are the rounded parameters printed in the thesis.
+var ThesisParams = Params{
+	KPowerAlpha: 1.1, KPowerBeta: 0.5,
+	HeadAlpha: 14.05, HeadBeta: -0.18, HeadGamma: 0.46,
+	HeadMass:  89,
+	TailOmega: 795.6, TailRho: -2.27,
+	TimeC: 12.1, TimeD: 0.6,
+}
+
+// KModel selects how the number of distinct estimates K is derived from N.
+type KModel int
+
+const (
+	// KLinear is the piecewise-linear model of Tab 5.3 (the default).
+	KLinear KModel = iota
+	// KPower is the power model K = α·N^β of Fig 5.4.
+	KPower
+)
+
+// TailMethod selects how the non-head estimate values are generated (A24).
+type TailMethod int
+
+const (
+	// TailRef generates K − |head| tail values on x = i/K_tail and resolves
+	// minute collisions with ±30/20/10 s offsets (reference implementation;
+	// the spec's recommendation and the default).
+	TailRef TailMethod = iota
+	// TailThesis generates all K values on x = i/K and replaces the ones
+	// closest to the head times with the head times (thesis §5.10).
+	TailThesis
+)
+
+// UserBin is a user-supplied mode (§7.7): a time and either an exact job
+// count or a percentage of the N jobs. The share of jobs at E_max, the model's
+// "semi-mandatory" third parameter, is passed as the bin (E_max, x).
+type UserBin struct {
+	Time    int64   // seconds, 0 < Time ≤ E_max
+	Jobs    int     // exact number of jobs; when 0, Percent is used
+	Percent float64 // percentage of N, used when Jobs is 0
+}
+
+// ModalConfig configures the modal model. N and EMax are mandatory; every
+// other zero field means the spec's recommended default.
+type ModalConfig struct {
+	N    int   // number of estimates to produce (jobs)
+	EMax int64 // maximal estimate, seconds; at least one hour (reference implementation check)
+	// Bins are up to 20 user-supplied modes, at most 19 of them below E_max.
+	Bins []UserBin
+	// K, when positive, fixes the number of distinct estimates.
+	K int
+	// KModel chooses the K model when K is 0.
+	KModel KModel
+	// KExtrapolate continues the linear K model beyond N = 250,000 with slope
+	// 1/800 instead of clamping at 565 (A23; clamping is the default).
+	KExtrapolate bool
+	// Params are the fitted constants; nil means RefParams.
+	Params *Params
+	// Tail chooses how tail times are generated (A24).
+	Tail TailMethod
+}
+
+func (c *ModalConfig) params() Params {
+	if c.Params == nil {
+		return RefParams
+	}
+	return *c.Params
+}
+
+// Validate reports whether the configuration is usable.
+func (c *ModalConfig) Validate() error {
+	if c.N <= 0 {
+		return errors.New("estmodel: N must be positive")
+	}
+	if c.EMax < 3600 {
+		return fmt.Errorf("estmodel: E_max = %d s is below one hour", c.EMax)
+	}
+	if c.K < 0 {
+		return errors.New("estmodel: K must not be negative")
+	}
+	if c.KModel != KLinear && c.KModel != KPower {
+		return fmt.Errorf("estmodel: unknown K model %d", c.KModel)
+	}
+	if c.Tail != TailRef && c.Tail != TailThesis {
+		return fmt.Errorf("estmodel: unknown tail method %d", c.Tail)
+	}
+	if len(c.Bins) > 20 {
+		return fmt.Errorf("estmodel: %d user bins, at most 20", len(c.Bins))
+	}
+	seen := map[int64]bool{}
+	below, jobs, pct := 0, 0, 0.0
+	for i, b := range c.Bins {
+		if b.Time <= 0 || b.Time > c.EMax {
+			return fmt.Errorf("estmodel: user bin %d: time %d outside (0, E_max=%d]", i, b.Time, c.EMax)
+		}
+		if seen[b.Time] {
+			return fmt.Errorf("estmodel: user bin %d: time %d given twice", i, b.Time)
+		}
+		seen[b.Time] = true
+		if b.Time < c.EMax {
+			below++
+		}
+		switch {
+		case b.Jobs < 0 || b.Percent < 0:
+			return fmt.Errorf("estmodel: user bin %d: negative size", i)
+		case b.Jobs == 0 && b.Percent == 0:
+			return fmt.Errorf("estmodel: user bin %d: neither jobs nor percent given", i)
+		case b.Jobs > 0 && b.Percent > 0:
+			return fmt.Errorf("estmodel: user bin %d: both jobs and percent given", i)
+		}
+		jobs += b.Jobs
+		pct += b.Percent
+	}
+	if below > 19 {
+		return fmt.Errorf("estmodel: %d user bins below E_max, at most 19", below)
+	}
+	if jobs > c.N || pct+100*float64(jobs)/float64(c.N) > 100+1e-9 {
+		return errors.New("estmodel: user bins hold more than all N jobs")
+	}
+	p := c.params()
+	if p.HeadMass <= 0 || p.HeadMass >= 100 {
+		return fmt.Errorf("estmodel: head mass %g outside (0, 100)", p.HeadMass)
+	}
+	return nil
+}
+
+// percent returns the bin's share of n jobs in percent.
+func (b UserBin) percent(n int) float64 {
+	if b.Jobs > 0 {
+		return 100 * float64(b.Jobs) / float64(n)
+	}
+	return b.Percent
+}
+
+// jobs returns the bin's exact job count out of n: Jobs, or the rounded
+// percentage (at least one job).
+func (b UserBin) jobs(n int) int {
+	if b.Jobs > 0 {
+		return b.Jobs
+	}
+	return max(1, int(math.Round(b.Percent*float64(n)/100)))
+}
