@@ -1,0 +1,217 @@
+// Command estimates adds user runtime estimates (SWF field 9) to a trace with
+// the modal model of Tsafrir's thesis (Ch. 5) or one of its comparators, and
+// validates the model with the EASY simulator (§5.12.3).
+//
+//	go run ./examples/estimates -trace lublin_256.swf -emax 18h -share 20 -out model.swf
+//	go run ./examples/estimates -trace ctc -out ctc-model.swf           # E_max and share from the log
+//	go run ./examples/estimates -trace kth -model f -f 3 -out kth-f3.swf
+//	go run ./examples/estimates -validate -seeds 100 > table.md         # the README table
+//
+// -trace takes a path or one of the short names ctc, kth, sdsc, blue (the
+// shared traces). Only sane jobs are kept (thesis A4/A5). Without -emax the
+// log's largest estimate is used, and without -share the log's share of jobs
+// at it; a log without estimates needs -emax (the share is then optional).
+// -bin 15m:10.6 adds a user mode (repeatable). Run times above E_max are
+// truncated to E_max and reported.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/swf"
+)
+
+type binList []estmodel.UserBin
+
+func (b *binList) String() string { return fmt.Sprint(*b) }
+
+func (b *binList) Set(s string) error {
+	t, p, ok := strings.Cut(s, ":")
+	if !ok {
+		return errors.New("want time:percent, e.g. 15m:10.6")
+	}
+	d, err := parseDuration(t)
+	if err != nil {
+		return err
+	}
+	pct, err := strconv.ParseFloat(p, 64)
+	if err != nil {
+		return err
+	}
+	*b = append(*b, estmodel.UserBin{Time: d, Percent: pct})
+	return nil
+}
+
+// parseDuration accepts Go durations (18h, 1h30m) or plain seconds.
+func parseDuration(s string) (int64, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	return int64(d / time.Second), nil
+}
+
+type options struct {
+	trace, out, model string
+	procs             int64
+	eMax              string
+	share, f, phi     float64
+	bins              binList
+	seed              uint64
+	validate          bool
+	seeds, fSeeds     int
+	logs              string
+	workers           int
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.trace, "trace", "", "input trace: a path or ctc, kth, sdsc, blue")
+	flag.StringVar(&o.out, "out", "-", "output SWF path (- for stdout)")
+	flag.StringVar(&o.model, "model", "modal", "estimate model: modal, f, fdet, phi, shuffle")
+	flag.Int64Var(&o.procs, "procs", 0, "machine size for the sane filter (0: the header's; ctc: 512)")
+	flag.StringVar(&o.eMax, "emax", "", "E_max (e.g. 18h or seconds); default: the log's largest estimate")
+	flag.Float64Var(&o.share, "share", -1, "percent of jobs at E_max; default: the log's (none for a log without estimates)")
+	flag.Var(&o.bins, "bin", "user mode time:percent, e.g. 15m:10.6 (repeatable)")
+	flag.Float64Var(&o.f, "f", 3, "badness f of the f-model")
+	flag.Float64Var(&o.phi, "phi", estmodel.DefaultPhi, "Φ of the Φ-model")
+	flag.Uint64Var(&o.seed, "seed", 1, "random seed")
+	flag.BoolVar(&o.validate, "validate", false, "run the §5.12 validation with EASY and print the markdown table")
+	flag.IntVar(&o.seeds, "seeds", 100, "validation: seeds of the modal model")
+	flag.IntVar(&o.fSeeds, "fseeds", 100, "validation: seeds of each random f-model")
+	flag.StringVar(&o.logs, "logs", "ctc,kth,sdsc,blue", "validation: logs to use")
+	flag.IntVar(&o.workers, "workers", 2, "validation: simulations run in parallel")
+	flag.Parse()
+	var err error
+	if o.validate {
+		err = runValidation(os.Stdout, os.Stderr, o)
+	} else {
+		err = runAssign(os.Stderr, o)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "estimates:", err)
+		os.Exit(1)
+	}
+}
+
+// runAssign reads the trace, replaces field 9 with the chosen model and
+// writes the result.
+func runAssign(log io.Writer, o options) error {
+	if o.trace == "" {
+		return errors.New("-trace is required")
+	}
+	hdr, jobs, procs, srep, err := loadTrace(o.trace, o.procs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane)\n", o.trace, len(jobs), procs, len(srep.Excluded))
+	set := vanilla(o.trace, jobs)
+	if o.eMax != "" {
+		if set.EMax, err = parseDuration(o.eMax); err != nil {
+			return fmt.Errorf("-emax: %w", err)
+		}
+		set.Bins = nil
+		if set.Missing < len(jobs) { // the log has estimates: its share at the new E_max
+			set.Bins = []estmodel.UserBin{{Time: set.EMax, Percent: shareAt(jobs, set.EMax)}}
+		}
+	}
+	if set.EMax <= 0 {
+		return errors.New("the log has no estimates: give -emax")
+	}
+	if o.share >= 0 {
+		set.Bins = nil
+		if o.share > 0 {
+			set.Bins = []estmodel.UserBin{{Time: set.EMax, Percent: o.share}}
+		}
+	}
+	set.Bins = append(set.Bins, o.bins...)
+	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
+	rep, err := applyModel(jobs, o.model, set, o.f, o.phi, rng)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "model %s: E_max %d s, bins %v; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
+		o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short)
+	return writeSWF(o.out, hdr, jobs, o)
+}
+
+func shareAt(jobs []swf.Job, t int64) float64 {
+	n := 0
+	for i := range jobs {
+		if jobs[i].ReqTime == t {
+			n++
+		}
+	}
+	return 100 * float64(n) / float64(len(jobs))
+}
+
+// applyModel replaces the estimates of jobs by the named model.
+func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rng *rand.Rand) (estmodel.AssignReport, error) {
+	rep := estmodel.AssignReport{Jobs: len(jobs)}
+	truncate := func() {
+		for i := range jobs {
+			if jobs[i].RunTime > set.EMax {
+				rep.Truncated = append(rep.Truncated, jobs[i].ID)
+				jobs[i].RunTime = set.EMax
+			}
+		}
+	}
+	switch model {
+	case "modal":
+		d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}, rng)
+		if err != nil {
+			return rep, err
+		}
+		return estmodel.Assign(jobs, d, estmodel.AssignConfig{}, rng)
+	case "shuffle":
+		fillMissing(jobs, set.EMax)
+		return estmodel.Shuffle(jobs, estmodel.AssignConfig{}, rng)
+	case "f", "fdet":
+		truncate()
+		return rep, estmodel.FModel{F: f, Deterministic: model == "fdet"}.Apply(jobs, rng)
+	case "phi":
+		truncate()
+		if phi == 0 {
+			phi = estmodel.ExactNone
+		}
+		return rep, estmodel.PhiModel{Phi: phi, EMax: set.EMax}.Apply(jobs, rng)
+	}
+	return rep, fmt.Errorf("unknown model %q", model)
+}
+
+func writeSWF(path string, hdr *swf.Header, jobs []swf.Job, o options) error {
+	var out io.Writer = os.Stdout
+	if path != "-" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	h := *hdr
+	h.Lines = nil // regenerate the header from the fields, with our note
+	h.Note = append(h.Note, fmt.Sprintf("field 9 replaced by batchq estmodel %s model (seed %d); sane jobs only", o.model, o.seed))
+	w := swf.NewWriter(out)
+	if err := w.WriteHeader(&h); err != nil {
+		return err
+	}
+	for i := range jobs {
+		if err := w.Write(&jobs[i]); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
+)
+
+// shortNames maps the names used on the command line to shared traces and
+// the machine size the thesis simulates (0: the header's).
+var shortNames = map[string]struct {
+	file  string
+	procs int64
+}{
+	"ctc":  {tracetest.CTC, 512}, // A32: the thesis uses 512, not the ~430 batch nodes
+	"kth":  {tracetest.KTH, 0},
+	"sdsc": {tracetest.SDSCSP2, 0},
+	"blue": {tracetest.SDSCBlue, 0},
+}
+
+// loadTrace reads a trace given as a path or a short name (ctc, kth, sdsc,
+// blue), keeps its sane jobs (thesis A4/A5) and returns them with the machine
+// size. procs > 0 overrides the machine size.
+func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitize.Report, error) {
+	path := name
+	if s, ok := shortNames[strings.ToLower(name)]; ok {
+		p, err := tracetest.Find(s.file)
+		if err != nil {
+			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("trace %s: %w", name, err)
+		}
+		path = p
+		if procs == 0 {
+			procs = s.procs
+		}
+	} else if _, err := os.Stat(path); err != nil {
+		if p, err2 := tracetest.Find(name); err2 == nil {
+			path = p
+		} else {
+			return nil, nil, 0, sanitize.Report{}, err
+		}
+	}
+	hdr, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return nil, nil, 0, sanitize.Report{}, err
+	}
+	if procs == 0 {
+		if procs, err = hdr.MachineSize(); err != nil {
+			return nil, nil, 0, sanitize.Report{}, err
+		}
+	}
+	sane, rep := sanitize.Sane(jobs, procs)
+	return hdr, sane, procs, rep, nil
+}
+
+// logSetting is what the modal model is told about a log in the thesis's
+// "vanilla" setting (§5.12.1): E_max, N and the share of jobs at E_max, taken
+// from the log itself; for SDSC-BLUE also the (2 h, x%) bin that makes 2 h its
+// effective maximum (01:59 merged into 2 h, as Tab 5.5 does).
+type logSetting struct {
+	EMax    int64
+	Share   float64 // % of jobs at E_max
+	Bins    []estmodel.UserBin
+	Missing int // jobs without an estimate (given E_max, A6)
+}
+
+func vanilla(name string, jobs []swf.Job) logSetting {
+	var s logSetting
+	for i := range jobs {
+		if jobs[i].HasEstimate() {
+			s.EMax = max(s.EMax, jobs[i].ReqTime)
+		} else {
+			s.Missing++
+		}
+	}
+	at, twoH := 0, 0
+	for i := range jobs {
+		switch e := jobs[i].ReqTime; {
+		case e == s.EMax || !jobs[i].HasEstimate():
+			at++
+		case e == 7140 || e == 7200:
+			twoH++
+		}
+	}
+	n := float64(len(jobs))
+	s.Share = 100 * float64(at) / n
+	s.Bins = []estmodel.UserBin{{Time: s.EMax, Percent: s.Share}}
+	if strings.EqualFold(name, "blue") {
+		s.Bins = append(s.Bins, estmodel.UserBin{Time: 7200, Percent: 100 * float64(twoH) / n})
+	}
+	return s
+}
+
+// fillMissing gives jobs without an estimate the log's E_max (A6) and
+// truncates run times above E_max to it (as the thesis does for every
+// estimate model, §5.1), returning how many of each it changed.
+func fillMissing(jobs []swf.Job, eMax int64) (filled, truncated int) {
+	for i := range jobs {
+		if !jobs[i].HasEstimate() {
+			jobs[i].ReqTime = eMax
+			filled++
+		}
+		if jobs[i].RunTime > eMax {
+			jobs[i].RunTime = eMax
+			truncated++
+		}
+	}
+	return filled, truncated
+}
