@@ -5,7 +5,8 @@
 //	go run ./examples/estimates -trace lublin_256.swf -emax 18h -share 20 -out model.swf
 //	go run ./examples/estimates -trace ctc -out ctc-model.swf           # E_max and share from the log
 //	go run ./examples/estimates -trace kth -model f -f 3 -out kth-f3.swf
-//	go run ./examples/estimates -validate -seeds 100 > table.md         # the README table
+//	go run ./examples/estimates -fit -seeds 100 > fit.md               # distribution fit (§5.12.1)
+//	go run ./examples/estimates -validate -seeds 100 > table.md         # EASY validation (§5.12.3)
 //
 // -trace takes a path or one of the short names ctc, kth, sdsc, blue (the
 // shared traces). Only sane jobs are kept (thesis A4/A5). Without -emax the
@@ -70,7 +71,7 @@ type options struct {
 	share, f, phi     float64
 	bins              binList
 	seed              uint64
-	validate          bool
+	validate, fit     bool
 	seeds, fSeeds     int
 	logs              string
 	workers           int
@@ -89,15 +90,19 @@ func main() {
 	flag.Float64Var(&o.phi, "phi", estmodel.DefaultPhi, "Φ of the Φ-model")
 	flag.Uint64Var(&o.seed, "seed", 1, "random seed")
 	flag.BoolVar(&o.validate, "validate", false, "run the §5.12 validation with EASY and print the markdown table")
+	flag.BoolVar(&o.fit, "fit", false, "compare the model's estimate distribution with the four modelled logs (§5.12.1) and print markdown")
 	flag.IntVar(&o.seeds, "seeds", 100, "validation: seeds of the modal model")
 	flag.IntVar(&o.fSeeds, "fseeds", 100, "validation: seeds of each random f-model")
 	flag.StringVar(&o.logs, "logs", "ctc,kth,sdsc,blue", "validation: logs to use")
 	flag.IntVar(&o.workers, "workers", 2, "validation: simulations run in parallel")
 	flag.Parse()
 	var err error
-	if o.validate {
+	switch {
+	case o.fit:
+		err = runFit(os.Stdout, os.Stderr, o.seeds)
+	case o.validate:
 		err = runValidation(os.Stdout, os.Stderr, o)
-	} else {
+	default:
 		err = runAssign(os.Stderr, o)
 	}
 	if err != nil {
