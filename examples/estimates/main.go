@@ -75,6 +75,7 @@ type options struct {
 	seeds, fSeeds     int
 	logs              string
 	workers           int
+	noExtra           bool
 }
 
 func main() {
@@ -95,6 +96,7 @@ func main() {
 	flag.IntVar(&o.fSeeds, "fseeds", 100, "validation: seeds of each random f-model")
 	flag.StringVar(&o.logs, "logs", "ctc,kth,sdsc,blue", "validation: logs to use")
 	flag.IntVar(&o.workers, "workers", 2, "validation: simulations run in parallel")
+	flag.BoolVar(&o.noExtra, "noextra", false, "validation: leave out the improved model, shfl and Φ")
 	flag.Parse()
 	var err error
 	switch {

@@ -1,10 +1,299 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"hash/fnv"
 	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/swf"
 )
 
-func runValidation(out, log io.Writer, o options) error {
-	return errors.New("validation needs package sched (not yet available)")
+// variant is one way of giving the jobs estimates (§5.12.3).
+type variant struct {
+	name  string
+	seeds int // 1 for deterministic variants
+	apply func(jobs []swf.Job, rng *rand.Rand) error
+}
+
+// outcome is the EASY result of one variant: mean and mean absolute
+// deviation over its seeds (the thesis's error bars in Ch. 5).
+type outcome struct {
+	name                         string
+	runs                         int
+	wait, waitMAD, bsld, bsldMAD float64 // wait in minutes
+}
+
+// logValidation is the §5.12.3 experiment on one log.
+type logValidation struct {
+	log               string
+	jobs              int
+	procs             int64
+	set               logSetting
+	filled, truncated int
+	real              outcome
+	rows              []outcome
+}
+
+// thesisEASY is the EASY baseline with real estimates on the sane logs
+// (spec §9 item 1: wait in minutes / bounded slowdown).
+var thesisEASY = map[string][2]float64{
+	"sdsc": {363, 99}, "ctc": {21, 4.6}, "kth": {114, 90}, "blue": {130, 35},
+}
+
+// fValues are the badness values of Fig 5.13 (after Mu'alem & Feitelson).
+var fValues = []float64{0, 1, 3, 10, 100, 300}
+
+// variants lists the estimate models compared on a log.
+func variants(set logSetting, impr []estmodel.UserBin, seeds, fSeeds int, extra bool) []variant {
+	modal := func(bins []estmodel.UserBin) func([]swf.Job, *rand.Rand) error {
+		return func(jobs []swf.Job, rng *rand.Rand) error {
+			d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: bins}, rng)
+			if err != nil {
+				return err
+			}
+			_, err = estmodel.Assign(jobs, d, estmodel.AssignConfig{}, rng)
+			return err
+		}
+	}
+	vs := []variant{{"model (vanl)", seeds, modal(set.Bins)}}
+	if extra {
+		vs = append(vs, variant{"model (impr)", seeds, modal(append(slices.Clone(set.Bins), impr...))},
+			variant{"shfl", seeds, func(jobs []swf.Job, rng *rand.Rand) error {
+				_, err := estmodel.Shuffle(jobs, estmodel.AssignConfig{}, rng)
+				return err
+			}})
+	}
+	for _, f := range fValues {
+		n := fSeeds
+		if f == 0 {
+			n = 1 // e = r exactly
+		}
+		m := estmodel.FModel{F: f}
+		vs = append(vs, variant{fmt.Sprintf("f=%g", f), n, func(jobs []swf.Job, rng *rand.Rand) error { return m.Apply(jobs, rng) }})
+	}
+	if extra {
+		phi := estmodel.PhiModel{EMax: set.EMax}
+		vs = append(vs, variant{"Φ (10%)", seeds, func(jobs []swf.Job, rng *rand.Rand) error { return phi.Apply(jobs, rng) }})
+	}
+	return vs
+}
+
+// easyFunc runs EASY on the jobs (sane, estimates in field 9) and returns
+// the mean wait in minutes and the mean bounded slowdown.
+type easyFunc func(ctx context.Context, jobs []swf.Job, procs int64) (wait, bsld float64, err error)
+
+// validateLog runs the experiment on one log with workers parallel simulations.
+func validateLog(ctx context.Context, name string, o options, easy easyFunc, progress io.Writer) (*logValidation, error) {
+	_, jobs, procs, _, err := loadTrace(name, o.procs)
+	if err != nil {
+		return nil, err
+	}
+	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs)}
+	// The improved setting (§5.12.1): BLUE's two exceptional modes, else the
+	// three most popular estimates besides E_max.
+	impr := topModes(3)(jobs, lv.set.EMax)
+	if name == "blue" {
+		impr = fixedModes(900, 1800)(jobs, lv.set.EMax)
+	}
+	// Every variant sees the same run times: missing estimates become E_max
+	// (A6) and run times above E_max are truncated to it (§5.1).
+	lv.filled, lv.truncated = fillMissing(jobs, lv.set.EMax)
+
+	type task struct {
+		v    int
+		seed int
+	}
+	vs := append([]variant{{"real", 1, func([]swf.Job, *rand.Rand) error { return nil }}},
+		variants(lv.set, impr, o.seeds, o.fSeeds, !o.noExtra)...)
+	var tasks []task
+	for i, v := range vs {
+		for s := range v.seeds {
+			tasks = append(tasks, task{i, s})
+		}
+	}
+	type res struct{ wait, bsld float64 }
+	results := make([][]res, len(vs))
+	for i, v := range vs {
+		results[i] = make([]res, v.seeds)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		done     int
+		wg       sync.WaitGroup
+	)
+	next := make(chan task)
+	for range max(1, o.workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work := make([]swf.Job, len(jobs))
+			for t := range next {
+				copy(work, jobs)
+				v := vs[t.v]
+				rng := rand.New(rand.NewPCG(uint64(t.seed), nameHash(v.name)))
+				err := v.apply(work, rng)
+				var w, b float64
+				if err == nil {
+					w, b, err = easy(ctx, work, procs)
+				}
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s %s seed %d: %w", name, v.name, t.seed, err)
+					cancel()
+				}
+				results[t.v][t.seed] = res{w, b}
+				done++
+				if progress != nil && done%20 == 0 {
+					fmt.Fprintf(progress, "\r%s: %d/%d simulations", name, done, len(tasks))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, t := range tasks {
+		select {
+		case next <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if progress != nil {
+		fmt.Fprintf(progress, "\r%s: %d/%d simulations\n", name, done, len(tasks))
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	for i, v := range vs {
+		w := make([]float64, len(results[i]))
+		b := make([]float64, len(results[i]))
+		for s, r := range results[i] {
+			w[s], b[s] = r.wait, r.bsld
+		}
+		oc := outcome{name: v.name, runs: v.seeds}
+		oc.wait, oc.waitMAD = meanMAD(w)
+		oc.bsld, oc.bsldMAD = meanMAD(b)
+		if i == 0 {
+			lv.real = oc
+		} else {
+			lv.rows = append(lv.rows, oc)
+		}
+	}
+	return lv, nil
+}
+
+func nameHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// distance is how far an outcome lies from the real-estimate run: the mean
+// of the relative differences of wait and bounded slowdown.
+func (lv *logValidation) distance(o outcome) float64 {
+	return (math.Abs(o.wait-lv.real.wait)/lv.real.wait + math.Abs(o.bsld-lv.real.bsld)/lv.real.bsld) / 2
+}
+
+func (lv *logValidation) row(name string) (outcome, bool) {
+	for _, o := range lv.rows {
+		if o.name == name {
+			return o, true
+		}
+	}
+	return outcome{}, false
+}
+
+// modelBeatsF reports, for each f > 0, whether the vanilla model lands
+// closer to the real-estimate result than the f-model, and whether it beats
+// all of them.
+func (lv *logValidation) modelBeatsF() (beats map[float64]bool, all bool) {
+	m, _ := lv.row("model (vanl)")
+	beats, all = map[float64]bool{}, true
+	for _, f := range fValues[1:] {
+		o, ok := lv.row(fmt.Sprintf("f=%g", f))
+		if !ok {
+			continue
+		}
+		beats[f] = lv.distance(m) < lv.distance(o)
+		all = all && beats[f]
+	}
+	return beats, all
+}
+
+func (lv *logValidation) write(out io.Writer) {
+	th := thesisEASY[lv.log]
+	fmt.Fprintf(out, "\n### %s (%d sane jobs, %d processors; E_max %s, %.1f%% of jobs at E_max%s)\n\n",
+		strings.ToUpper(lv.log), lv.jobs, lv.procs, hms(lv.set.EMax), lv.set.Share, extraBins(lv.set))
+	fmt.Fprintf(out, "%d jobs without an estimate got E_max (A6); %d run times above E_max were truncated to it in every run.\n\n", lv.filled, lv.truncated)
+	fmt.Fprintln(out, "| estimates | runs | wait (min) ± MAD | bsld ± MAD | Δwait vs real | Δbsld vs real | distance |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
+	fmt.Fprintf(out, "| real | 1 | %.1f (thesis %.0f) | %.1f (thesis %.1f) | | | |\n", lv.real.wait, th[0], lv.real.bsld, th[1])
+	for _, o := range lv.rows {
+		fmt.Fprintf(out, "| %s | %d | %.1f ± %.1f | %.1f ± %.1f | %+.0f%% | %+.0f%% | %.2f |\n", o.name, o.runs, o.wait, o.waitMAD, o.bsld, o.bsldMAD,
+			100*(o.wait/lv.real.wait-1), 100*(o.bsld/lv.real.bsld-1), lv.distance(o))
+	}
+}
+
+func extraBins(s logSetting) string {
+	if len(s.Bins) <= 1 {
+		return ""
+	}
+	return "; bins " + binsString(s.Bins)
+}
+
+// runValidation runs the experiment on every log of o.logs and prints the
+// markdown report.
+func runValidation(out, progress io.Writer, o options) error {
+	return validateAll(context.Background(), out, progress, o, runEASY)
+}
+
+func validateAll(ctx context.Context, out, progress io.Writer, o options, easy easyFunc) error {
+	var all []*logValidation
+	for _, name := range strings.Split(o.logs, ",") {
+		lv, err := validateLog(ctx, strings.TrimSpace(name), o, easy, progress)
+		if err != nil {
+			return err
+		}
+		all = append(all, lv)
+	}
+	fmt.Fprintf(out, "EASY with real estimates vs model estimates (%d seeds) vs the random f-model (%d seeds per f > 0); mean ± mean absolute deviation over seeds. distance = mean relative difference of wait and bsld from the real-estimate run.\n", o.seeds, o.fSeeds)
+	for _, lv := range all {
+		lv.write(out)
+	}
+	fmt.Fprint(out, "\n### Is the model closer to real estimates than the f-model?\n\n")
+	fmt.Fprintln(out, "| log | f=1 | f=3 | f=10 | f=100 | f=300 | model beats every f > 0 |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
+	wins := 0
+	for _, lv := range all {
+		beats, every := lv.modelBeatsF()
+		cells := make([]string, 0, 5)
+		for _, f := range fValues[1:] {
+			cells = append(cells, yesNo(beats[f]))
+		}
+		if every {
+			wins++
+		}
+		fmt.Fprintf(out, "| %s | %s | %s |\n", strings.ToUpper(lv.log), strings.Join(cells, " | "), yesNo(every))
+	}
+	fmt.Fprintf(out, "\nThe model is closer than the f-model at every f > 0 on %d of %d logs (thesis, Fig 5.13: on all four).\n", wins, len(all))
+	return nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

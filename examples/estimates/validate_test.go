@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/swf"
+)
+
+// fakeEASY stands in for the simulator to test the experiment's plumbing:
+// "wait" is the mean estimate, "bsld" the mean estimate/run time.
+func fakeEASY(_ context.Context, jobs []swf.Job, _ int64) (float64, float64, error) {
+	var w, b float64
+	for _, j := range jobs {
+		w += float64(j.ReqTime) / 60
+		b += float64(j.ReqTime+1) / float64(j.RunTime+1)
+	}
+	return w / float64(len(jobs)), b / float64(len(jobs)), nil
+}
+
+func TestValidatePlumbing(t *testing.T) {
+	tracetest.Path(t, tracetest.KTH)
+	o := options{logs: "kth", seeds: 3, fSeeds: 2, workers: 2}
+	var a, b bytes.Buffer
+	if err := validateAll(context.Background(), &a, nil, o, fakeEASY); err != nil {
+		t.Fatal(err)
+	}
+	if err := validateAll(context.Background(), &b, nil, o, fakeEASY); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Error("same seeds, different tables")
+	}
+	for _, want := range []string{"| real | 1 |", "| model (vanl) | 3 |", "| f=0 | 1 |", "| f=300 | 2 |", "| Φ (10%) | 3 |", "| shfl | 3 |"} {
+		if !strings.Contains(a.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, a.String())
+		}
+	}
+}
