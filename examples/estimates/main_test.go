@@ -82,3 +82,16 @@ func TestFit(t *testing.T) {
 		}
 	}
 }
+
+// The -bin flag parser never panics and accepts only time:percent.
+func FuzzBinFlag(f *testing.F) {
+	for _, s := range []string{"15m:10.6", "300:25", "18h:", ":3", "1h30m:2.5", "x:y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var b binList
+		if err := b.Set(s); err == nil && (len(b) != 1 || !strings.Contains(s, ":")) {
+			t.Fatalf("%q parsed to %v", s, b)
+		}
+	})
+}
