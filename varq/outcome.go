@@ -4,13 +4,19 @@ package varq
 // run): what was predicted, whether the job was running by the start time,
 // and what it cost.
 type Outcome struct {
-	Plan     Plan  // the plan the job was submitted by (NOT_POSSIBLE: refused)
-	Submit   int64 // actual submission time
-	Started  int64 // actual start time; meaningful when Ran
-	Ran      bool  // the job started (it may have been cancelled in the queue)
-	Success  bool  // it was running at or before Plan.Start
-	Required int64 // N·W node-seconds
-	Used     int64 // node-seconds actually occupied (spinning included)
+	// Plan is the plan VARQ accepted the request with (its probability is
+	// the promise made to the user); NOT_POSSIBLE when it was refused.
+	Plan     Plan
+	Accepted bool
+	// Submitted is the plan the job was finally submitted by, after
+	// re-planning (NOT_POSSIBLE when it was dropped before submission).
+	Submitted Plan
+	Submit    int64 // actual submission time
+	Started   int64 // actual start time; meaningful when Ran
+	Ran       bool  // the job started (it may have been cancelled in the queue)
+	Success   bool  // it was running at or before Plan.Start
+	Required  int64 // N·W node-seconds
+	Used      int64 // node-seconds actually occupied (spinning included)
 }
 
 // Summary aggregates the accepted requests of one experiment cell, the
