@@ -1,96 +1,11 @@
 package varq
 
 import (
-	"container/heap"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq/varqtest"
 )
-
-// fakeMachine starts every job a fixed delay after its submission (no
-// contention) and ends it after its runtime or when cancelled; it records
-// each job's occupancy so the agent's accounting can be checked.
-type fakeMachine struct {
-	now    int64
-	delay  int64
-	events eventHeap
-	seq    int
-	jobs   []*fakeJob
-	agent  *SimAgent
-}
-
-type fakeJob struct {
-	nodes                   int
-	walltime, runtime       int64
-	submit, start, end      int64
-	started, ended, removed bool
-}
-
-type event struct {
-	t   int64
-	seq int
-	fn  func()
-}
-type eventHeap []event
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	return h[i].t < h[j].t || h[i].t == h[j].t && h[i].seq < h[j].seq
-}
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return e
-}
-
-func (m *fakeMachine) Now() int64 { return m.now }
-func (m *fakeMachine) At(t int64, fn func()) {
-	if t < m.now {
-		panic("At in the past")
-	}
-	m.seq++
-	heap.Push(&m.events, event{t, m.seq, fn})
-}
-func (m *fakeMachine) Submit(nodes int, walltime, runtime int64) (JobID, error) {
-	j := &fakeJob{nodes: nodes, walltime: walltime, runtime: runtime, submit: m.now}
-	id := JobID(len(m.jobs))
-	m.jobs = append(m.jobs, j)
-	m.At(m.now+m.delay, func() {
-		if j.removed {
-			return
-		}
-		j.started, j.start = true, m.now
-		m.At(m.now+min(runtime, walltime), func() { m.end(j) })
-		if m.agent != nil {
-			m.agent.Started(id, m.now)
-		}
-	})
-	return id, nil
-}
-func (m *fakeMachine) end(j *fakeJob) {
-	if !j.ended {
-		j.ended, j.end = true, m.now
-	}
-}
-func (m *fakeMachine) Cancel(id JobID) error {
-	j := m.jobs[id]
-	if j.started {
-		m.end(j)
-	} else {
-		j.removed = true
-	}
-	return nil
-}
-func (m *fakeMachine) run() {
-	for m.events.Len() > 0 {
-		e := heap.Pop(&m.events).(event)
-		m.now = e.t
-		e.fn()
-	}
-}
 
 func TestSimAgentAccounting(t *testing.T) {
 	// Submissions at least 600 s before the start succeed with 0.8.
@@ -116,17 +31,17 @@ func TestSimAgentAccounting(t *testing.T) {
 		{"refused", 100, 0.9, false, false, 0, 1100 + 1800},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := &fakeMachine{delay: c.delay}
+			m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return c.delay }}
 			a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Replan: ReplanConfig{ReqProb: c.reqProb, OnlyAtSubmit: true}, CancelMissed: c.cancel})
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.agent = a
+			m.OnStart = a.Started
 			if !a.Select() {
 				t.Fatal("Fraction 1 did not select")
 			}
 			m.At(job.Submit, func() { a.Arrive(job) })
-			m.run()
+			m.Run()
 			if a.Err() != nil {
 				t.Fatal(a.Err())
 			}
@@ -134,25 +49,25 @@ func TestSimAgentAccounting(t *testing.T) {
 			if o.Success != c.success || o.Used != c.used || o.Required != 8*1800 {
 				t.Errorf("outcome %+v", o)
 			}
-			j := m.jobs[0]
-			if c.end < 0 && j.started || c.end >= 0 && j.end != c.end {
+			j := m.Jobs[0]
+			if c.end < 0 && j.Started || c.end >= 0 && j.End != c.end {
 				t.Errorf("job %+v, want end %d", j, c.end)
 			}
 			// The machine's occupancy matches the agent's accounting (a
 			// refused job is ordinary work, outside it).
-			occupied := int64(j.nodes) * (j.end - j.start)
+			occupied := j.Occupancy()
 			if c.name == "refused" && occupied != 8*1800 || c.name != "refused" && c.end >= 0 && occupied != c.used {
 				t.Errorf("machine occupancy %d, agent says %d", occupied, c.used)
 			}
-			if c.name != "refused" && (o.Submit != 20980 || j.walltime != 3600+620 || o.Plan.Prob != 0.8) {
-				t.Errorf("submitted at %d with walltime %d, plan %v", o.Submit, j.walltime, o.Plan)
+			if c.name != "refused" && (o.Submit != 20980 || j.Walltime != 3600+620 || o.Plan.Prob != 0.8) {
+				t.Errorf("submitted at %d with walltime %d, plan %v", o.Submit, j.Walltime, o.Plan)
 			}
 		})
 	}
 }
 
 func TestSimAgentSelectionAndStarts(t *testing.T) {
-	m := &fakeMachine{}
+	m := &varqtest.FakeMachine{}
 	f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
 	a, err := NewSimAgent(m, f, SimConfig{Fraction: 0.3, Replan: ReplanConfig{ReqProb: 0.5}, Seed: 7})
 	if err != nil {

@@ -1,0 +1,248 @@
+package coalloc
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/batchq/batchq/varq"
+)
+
+// Site is a resource CO-VARQ executes on: its name and forecaster (as in
+// Resource) and the machine to submit to. In simulation, the sites' machines
+// are separate simulations advanced together on one time axis.
+type Site struct {
+	Name       string
+	Forecaster varq.Forecaster
+	Machine    varq.Machine
+}
+
+// Executor launches CO-VARQ plans on sites and watches their jobs: as soon
+// as one VARQ job of a reservation is running by the reservation's start,
+// the reservation's other requests are cancelled, queued or not yet
+// submitted (§4 step 4). The driver reports every job start with Started.
+// Not safe for concurrent use.
+type Executor struct {
+	sites []Site
+	jobs  map[siteJob]*execJob
+	err   error
+}
+
+type siteJob struct {
+	site int
+	id   varq.JobID
+}
+
+type execJob struct {
+	x        *Execution
+	res      int
+	site     int
+	id       varq.JobID
+	walltime int64
+	queued   bool
+	skipped  bool // cancelled before submission
+}
+
+// Execution is one co-allocation being carried out.
+type Execution struct {
+	e         *Executor
+	plan      Plan
+	reqs      []varq.Request
+	satisfied []bool
+	jobs      [][]*execJob
+	submitted int
+	used      int64
+}
+
+// Result is the outcome of one executed co-allocation.
+type Result struct {
+	PExpected float64
+	Success   bool   // every reservation had a job running by its start
+	Satisfied []bool // per reservation
+	Planned   int    // VARQ requests in the plan, Σ|S_i|
+	Submitted int    // of those, actually submitted (redundant ones may be cancelled first)
+	Required  int64  // Σ N·W node-seconds
+	Used      int64  // node-seconds occupied by the plan's jobs, spinning included
+}
+
+// OverAllocation is Used/Required.
+func (r Result) OverAllocation() float64 {
+	if r.Required == 0 {
+		return 0
+	}
+	return float64(r.Used) / float64(r.Required)
+}
+
+// NewExecutor checks the sites.
+func NewExecutor(sites []Site) (*Executor, error) {
+	if len(sites) == 0 {
+		return nil, errors.New("coalloc: no sites")
+	}
+	for i, s := range sites {
+		if s.Forecaster == nil || s.Machine == nil {
+			return nil, fmt.Errorf("coalloc: site %d (%s) lacks a forecaster or a machine", i, s.Name)
+		}
+	}
+	return &Executor{sites: sites, jobs: map[siteJob]*execJob{}}, nil
+}
+
+// Resources lists the sites as planning resources, in order.
+func (e *Executor) Resources() []Resource {
+	rs := make([]Resource, len(e.sites))
+	for i, s := range e.sites {
+		rs[i] = Resource{Name: s.Name, Forecaster: s.Forecaster}
+	}
+	return rs
+}
+
+// Err returns the first error a machine returned during execution.
+func (e *Executor) Err() error { return e.err }
+
+func (e *Executor) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// Execute launches plan p, made for reqs over e.Resources(): each VARQ
+// request is submitted at its planned time on its site unless its
+// reservation is already served. A plan that is not OK is not executed.
+func (e *Executor) Execute(p Plan, reqs []varq.Request) (*Execution, error) {
+	if !p.OK {
+		return nil, errors.New("coalloc: executing a plan that is not possible")
+	}
+	if len(reqs) != len(p.Launch) {
+		return nil, fmt.Errorf("coalloc: plan has %d reservations, %d requests given", len(p.Launch), len(reqs))
+	}
+	x := &Execution{e: e, plan: p, reqs: reqs, satisfied: make([]bool, len(reqs)), jobs: make([][]*execJob, len(reqs))}
+	for i, launch := range p.Launch {
+		for _, a := range launch {
+			if a.Resource < 0 || a.Resource >= len(e.sites) {
+				return nil, fmt.Errorf("coalloc: plan uses resource %d of %d", a.Resource, len(e.sites))
+			}
+			j := &execJob{x: x, res: i, site: a.Resource}
+			x.jobs[i] = append(x.jobs[i], j)
+			m := e.sites[a.Resource].Machine
+			v := a.VARQ
+			m.At(max(v.Submit, m.Now()), func() { x.submit(j, v) })
+		}
+		// At the start time a reservation still unserved has failed:
+		// its requests are useless.
+		for _, s := range uniqueSites(launch) {
+			m := e.sites[s].Machine
+			m.At(max(reqs[i].Start, m.Now()), func() { x.drop(i, s) })
+		}
+	}
+	return x, nil
+}
+
+func uniqueSites(launch []Assignment) []int {
+	var s []int
+	seen := map[int]bool{}
+	for _, a := range launch {
+		if !seen[a.Resource] {
+			seen[a.Resource] = true
+			s = append(s, a.Resource)
+		}
+	}
+	return s
+}
+
+func (x *Execution) submit(j *execJob, v varq.Plan) {
+	if x.satisfied[j.res] || j.skipped {
+		j.skipped = true
+		return
+	}
+	m := x.e.sites[j.site].Machine
+	r := x.reqs[j.res]
+	if m.Now() >= r.Start {
+		j.skipped = true
+		return
+	}
+	// The walltime is padded for the actual submission instant.
+	w := r.Padded(m.Now())
+	id, err := m.Submit(r.Nodes, w, w)
+	if err != nil {
+		x.e.fail(err)
+		return
+	}
+	j.id, j.walltime, j.queued = id, w, true
+	x.submitted++
+	x.e.jobs[siteJob{j.site, id}] = j
+}
+
+// drop cancels reservation i's requests on site s at its start time if
+// the reservation is still unserved.
+func (x *Execution) drop(i, s int) {
+	if x.satisfied[i] {
+		return
+	}
+	for _, j := range x.jobs[i] {
+		if j.site == s {
+			x.cancel(j)
+		}
+	}
+}
+
+func (x *Execution) cancel(j *execJob) {
+	if !j.queued {
+		j.skipped = true
+		return
+	}
+	j.queued = false
+	delete(x.e.jobs, siteJob{j.site, j.id})
+	if err := x.e.sites[j.site].Machine.Cancel(j.id); err != nil {
+		x.e.fail(err)
+	}
+}
+
+// Started reports that job id started on site at t. Jobs that are not
+// part of an execution are ignored.
+func (e *Executor) Started(site int, id varq.JobID, t int64) {
+	j, ok := e.jobs[siteJob{site, id}]
+	if !ok {
+		return
+	}
+	x, r := j.x, j.x.reqs[j.res]
+	if x.satisfied[j.res] || t > r.Start {
+		// Redundant (a sibling started at the same instant) or late:
+		// cancelled at once, it occupied nothing.
+		x.cancel(j)
+		return
+	}
+	j.queued = false
+	delete(e.jobs, siteJob{site, id})
+	x.satisfied[j.res] = true
+	end := r.Start + r.Walltime
+	x.used += int64(r.Nodes) * (end - t)
+	if end < t+j.walltime { // else the walltime limit ends it
+		m := e.sites[site].Machine
+		m.At(end, func() {
+			if err := m.Cancel(id); err != nil {
+				e.fail(err)
+			}
+		})
+	}
+	for _, o := range x.jobs[j.res] {
+		if o != j {
+			x.cancel(o)
+		}
+	}
+}
+
+// Result reports the execution's outcome; it is final once every
+// reservation's start time has passed.
+func (x *Execution) Result() Result {
+	res := Result{
+		PExpected: x.plan.PExpected,
+		Success:   true,
+		Satisfied: append([]bool(nil), x.satisfied...),
+		Planned:   x.plan.Requests(),
+		Submitted: x.submitted,
+		Used:      x.used,
+	}
+	for i, r := range x.reqs {
+		res.Required += int64(r.Nodes) * r.Walltime
+		res.Success = res.Success && x.satisfied[i]
+	}
+	return res
+}

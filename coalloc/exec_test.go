@@ -1,0 +1,136 @@
+package coalloc
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/varqtest"
+)
+
+func constant(p float64) varq.Forecaster {
+	return varq.ForecasterFunc(func(int, int64, int64) float64 { return p })
+}
+
+// fakeSites builds sites on fake machines; delays[i] is site i's queue
+// wait (negative: jobs never start).
+func fakeSites(t *testing.T, probs []float64, delays []int64) (*Executor, []*varqtest.FakeMachine) {
+	t.Helper()
+	var sites []Site
+	var ms []*varqtest.FakeMachine
+	for i, p := range probs {
+		d := delays[i]
+		m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return d }}
+		ms = append(ms, m)
+		sites = append(sites, Site{Name: string(rune('A' + i)), Forecaster: constant(p), Machine: m})
+	}
+	e, err := NewExecutor(sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms {
+		m.OnStart = func(id, at int64) { e.Started(i, id, at) }
+	}
+	return e, ms
+}
+
+// lockstep advances the fake machines together, as simulations of
+// different machines on one time axis.
+func lockstep(ms []*varqtest.FakeMachine, until, step int64) {
+	for t := int64(0); t <= until; t += step {
+		for _, m := range ms {
+			m.RunUntil(t)
+		}
+	}
+}
+
+func TestExecuteCancelsRedundant(t *testing.T) {
+	const lead = 4 * 3600
+	r := varq.Request{Nodes: 4, Walltime: 3600, Start: lead}
+	reqs := []varq.Request{r, r}
+	for _, c := range []struct {
+		name    string
+		delays  []int64
+		success bool
+		used    int64
+	}{
+		// The plan (see Example): res1 on A (0.90) + B (0.80), res2 on C
+		// (0.85) + D (0.70); every request is submitted at the latest
+		// argmax, 14370, with walltime 3630. A starts at 14380 and C at
+		// 14390: B and D are cancelled in the queue.
+		{"served", []int64{10, -1, 20, 5000}, true, 4*(18000-14380) + 4*(18000-14390)},
+		// Nothing of res2 starts by the start time: both its requests are
+		// cancelled at 14400 and the co-allocation fails.
+		{"missed", []int64{10, -1, -1, 5000}, false, 4 * (18000 - 14380)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, ms := fakeSites(t, []float64{0.90, 0.80, 0.85, 0.70}, c.delays)
+			p, err := New(reqs, e.Resources(), 0.90, 0, Config{})
+			if err != nil || !p.OK || p.Requests() != 4 {
+				t.Fatalf("plan %+v, %v", p, err)
+			}
+			x, err := e.Execute(p, reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lockstep(ms, 30000, 30)
+			if e.Err() != nil {
+				t.Fatal(e.Err())
+			}
+			res := x.Result()
+			if res.Success != c.success || res.Used != c.used || res.Required != 2*4*3600 || res.Planned != 4 || res.Submitted != 4 {
+				t.Errorf("result %+v", res)
+			}
+			occupied := int64(0)
+			for _, m := range ms {
+				for _, j := range m.Jobs {
+					occupied += j.Occupancy()
+					if j.Submit != 14370 || j.Walltime != 3630 {
+						t.Errorf("job %+v, want submitted at 14370 for 3630 s", j)
+					}
+					if !j.Started && !j.Cancelled {
+						t.Errorf("job %+v neither ran nor was cancelled", j)
+					}
+				}
+			}
+			if occupied != c.used {
+				t.Errorf("machines occupied %d node-s, execution says %d", occupied, c.used)
+			}
+		})
+	}
+}
+
+func TestTrialsProtocol(t *testing.T) {
+	cfg := TrialConfig{Nodes: 4, Walltime: 3600, Lead: 4 * 3600, PAll: 0.90}
+	// Possible every time: one request per Lead+Walltime = 18000 s.
+	e, ms := fakeSites(t, []float64{0.90, 0.80, 0.85, 0.70}, []int64{10, 10, 10, 10})
+	tr, err := e.StartTrials(cfg, 0, 90001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockstep(ms, 120000, 30)
+	if e.Err() != nil {
+		t.Fatal(e.Err())
+	}
+	s := tr.Summary()
+	if tr.Attempts() != 6 || s.Executed != 6 || s.PAchieved != 1 || s.RequestsPerRes != 2 || s.SubmittedPerRes != 2 {
+		t.Errorf("attempts %d, summary %+v", tr.Attempts(), s)
+	}
+	if s.OverAllocation() <= 1 || s.OverAllocation() > 1.01 {
+		t.Errorf("over-allocation %v: jobs start 20 s before the start time", s.OverAllocation())
+	}
+	// Never possible: a retry every 600 s, nothing executed.
+	e2, ms2 := fakeSites(t, []float64{0.5, 0.5}, []int64{10, 10})
+	tr2, err := e2.StartTrials(cfg, 0, 6000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockstep(ms2, 7000, 30)
+	if tr2.Attempts() != 10 || len(tr2.Results()) != 0 {
+		t.Errorf("attempts %d, results %d; want 10, 0", tr2.Attempts(), len(tr2.Results()))
+	}
+	for _, bad := range []TrialConfig{{}, {Nodes: 1, Walltime: 1, Lead: 1, PAll: 2}} {
+		if _, err := e.StartTrials(bad, 0, 1); err == nil {
+			t.Errorf("trial %+v accepted", bad)
+		}
+	}
+}
