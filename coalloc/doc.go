@@ -21,6 +21,10 @@
 // (the plan fails; the thesis retried 10 min later). The plan's expected
 // joint probability is P_expected = Π_i P_res_i.
 //
-// Executing a plan launches every VARQ request and cancels a reservation's
-// redundant requests as soon as one of them is running by its start time.
+// An Executor carries plans out on Sites (machines with their forecasters):
+// it launches every VARQ request at its planned time and cancels a
+// reservation's redundant requests, queued or not yet submitted, as soon as
+// one of them is running by its start time, recording success and the
+// allocation used. Trials repeats the §5.5 protocol (one co-allocation at a
+// time, a retry 10 min after a refusal) for the rows of Table 6.2.
 package coalloc

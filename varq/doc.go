@@ -26,8 +26,14 @@
 // its Figure 5.4 example is an arithmetic slip; the formula gives 10920
 // (A14), which is what the tests pin.
 //
-// A Replanner recomputes the plan while it waits to submit (A16), so that
-// change points in the queue move the submission time.
+// Latest computes PlanLatest lazily, backwards from the start time, for
+// callers that plan thousands of requests. A Replanner recomputes the plan
+// while it waits to submit (A16), so that change points in the queue move
+// the submission time. A SimAgent drives a simulated Machine the way §5.4
+// (Table 5.6) does: a fraction of a trace's jobs become VARQ requests for
+// start times every 6 h, and each request's outcome (predicted
+// probability, success, allocation used against required) is recorded and
+// summarised.
 //
 // Nothing in this package is safe for concurrent use unless it says so;
 // the plan functions are pure.
