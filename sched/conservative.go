@@ -1,0 +1,6 @@
+package sched
+
+func (s *Sim) scheduleConservative() {}
+func (s *Sim) reserveNew(*job)       {}
+
+type profile struct{}

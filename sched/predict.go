@@ -1,0 +1,78 @@
+package sched
+
+import "github.com/batchq/batchq/swf"
+
+// RuntimePredictor gives the simulator the prediction p it schedules with
+// (§2.3). Predict is called once at arrival; j.ReqTime holds the estimate e
+// the simulator uses (missing estimates already replaced, A6), and j.RunTime
+// must not be looked at except by oracle predictors. Terminated is called
+// when a job ends normally (not when it is cancelled). Implementations in
+// package estmodel: UserEstimate, Perfect, UserHistory, X2.
+//
+// A predictor that also has a method Propagates() bool returning true gets
+// its waiting jobs of the same user re-predicted after each termination.
+type RuntimePredictor interface {
+	Predict(j *swf.Job, now int64) int64
+	Terminated(j *swf.Job, now int64)
+}
+
+// Corrector computes a new prediction for a running job that is still alive
+// at start + p (§6.3). p is the expired prediction, e the correction target
+// (the estimate, or 2e for X2+), n the number of corrections this job has
+// had, k the number of those made with p ≥ e (post-estimate, A15). The result
+// must exceed p; the simulator forces p+1 otherwise.
+type Corrector interface {
+	Correct(p, e int64, n, k int) int64
+}
+
+// EstimateCorrector is the thesis's default (§6.3): jump to e, then add
+// 1 min, then 15·2^(k−2) min for the k-th post-estimate correction.
+type EstimateCorrector struct{}
+
+// Correct implements Corrector.
+func (EstimateCorrector) Correct(p, e int64, _, k int) int64 {
+	if p < e {
+		return e
+	}
+	return p + postEstimate(k+1)
+}
+
+// postEstimate is the k-th (1-based) post-estimate increment in seconds.
+func postEstimate(k int) int64 {
+	if k <= 1 {
+		return 60
+	}
+	if k > 40 {
+		k = 40
+	}
+	return 15 * 60 << (k - 2)
+}
+
+// GradualCorrector (§6.6 "gradual", A15) adds 1 min, 15 min, 30 min, 1 h, …
+// from the first correction, capped at e until e is reached, then continues
+// as post-estimate corrections.
+type GradualCorrector struct{}
+
+// Correct implements Corrector.
+func (GradualCorrector) Correct(p, e int64, n, k int) int64 {
+	if p < e {
+		return min(e, p+postEstimate(n+1))
+	}
+	return p + postEstimate(k+1)
+}
+
+// ExponentialCorrector (§6.6 "exponential", A15) multiplies p by Factor
+// (0 means 1.2), capped at e until e is reached, then post-estimate steps.
+type ExponentialCorrector struct{ Factor float64 }
+
+// Correct implements Corrector.
+func (c ExponentialCorrector) Correct(p, e int64, _, k int) int64 {
+	if p < e {
+		f := c.Factor
+		if f <= 1 {
+			f = 1.2
+		}
+		return min(e, max(p+1, int64(float64(p)*f)))
+	}
+	return p + postEstimate(k+1)
+}

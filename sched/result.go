@@ -1,0 +1,259 @@
+package sched
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
+)
+
+// Record is what happened to one sane job.
+type Record struct {
+	Job        swf.Job // as simulated: ReqTime is the effective estimate, Wait the simulated wait
+	Start, End int64   // -1 if it never started / ended
+	Wait       int64   // Start − Submit
+	BSLD       float64 // bounded slowdown max(1, (w+r)/max(τ, r))
+	Slowdown   float64 // (w+r)/r, +Inf for r = 0
+	Prediction int64   // prediction at arrival
+	Final      int64   // prediction at the end (after corrections)
+	Accuracy   float64 // time-weighted from submission (§3.4)
+	Backfilled bool
+	// Corrections counts every correction; PostEstimate those made with p ≥ e (A15).
+	Corrections, PostEstimate int
+	// FirstReservation is the first reservation time, -1 if none (§3.5).
+	FirstReservation int64
+	EstimateFilled   bool // the log had no estimate (A6)
+	Cancelled        bool
+	Included         bool // in the averaged set (A7)
+}
+
+// Result is the outcome of a simulation.
+type Result struct {
+	Records  []Record // in Load/Submit order
+	Rejected sanitize.Report
+	Summary  Summary
+}
+
+// Summary holds the §3 metrics averaged over the included jobs (A7: all
+// completed jobs but the first 1% in termination order and those ending
+// after the last arrival).
+type Summary struct {
+	Jobs      int // completed jobs
+	Included  int // averaged
+	Excluded  int // warm-up and cool-down
+	Cancelled int
+	Rejected  int // not sane
+	Filled    int // estimates filled in (A6)
+
+	MeanWait     float64 // seconds
+	MeanResponse float64 // seconds
+	MeanSlowdown float64 // jobs with r > 0 only
+	MeanBSLD     float64
+	Accuracy     float64 // mean time-weighted accuracy, 0..1
+	BackfillRate float64 // fraction backfilled
+	// MeanCorrections and SDCorrections per job.
+	MeanCorrections, SDCorrections float64
+	// Utilization is the §3.6 load of the simulated schedule over
+	// [WindowStart, WindowEnd] (end of the last warm-up job, last arrival).
+	Utilization            float64
+	WindowStart, WindowEnd int64
+	Predictability         Predictability
+}
+
+// Predictability is §3.5 over the included jobs that got a reservation.
+type Predictability struct {
+	Rate                            float64 // fraction of included jobs with a reservation
+	AbsMean, AbsMedian, AbsSD       float64 // |start − R| in seconds
+	DelayRate                       float64 // fraction of included jobs with start > R
+	DelayMean, DelayMedian, DelaySD float64
+}
+
+func (s *Sim) result() *Result {
+	res := &Result{Records: make([]Record, len(s.jobs)), Rejected: s.rejected}
+	tau := s.cfg.bsldThreshold()
+	for i, jb := range s.jobs {
+		rec := &res.Records[i]
+		rec.Job = jb.j
+		rec.Start, rec.End = jb.start, jb.end
+		rec.Final = jb.p
+		rec.Backfilled = jb.backfill
+		rec.Corrections, rec.PostEstimate = jb.nCorr, jb.kPost
+		rec.FirstReservation = jb.firstRes
+		rec.EstimateFilled = jb.filled
+		rec.Cancelled = jb.state == cancelled
+		if jb.start >= 0 {
+			rec.Wait = jb.start - jb.j.Submit
+			rec.Job.Wait = rec.Wait
+			resp := float64(rec.Wait + jb.r)
+			rec.BSLD = max(1, resp/float64(max(tau, jb.r)))
+			rec.Slowdown = resp / float64(jb.r)
+		}
+		if jb.state == done {
+			if d := jb.end - jb.j.Submit; d > 0 {
+				rec.Accuracy = jb.accSum / float64(d)
+			} else {
+				rec.Accuracy = accuracy(jb.p, jb.r)
+			}
+		}
+	}
+	s.firstPredictions(res)
+	res.Summary = summarize(res.Records, s.cfg.MachineSize, s.lastSub)
+	res.Summary.Rejected = len(s.rejected.Excluded)
+	return res
+}
+
+// firstPredictions fills Record.Prediction: the prediction at arrival is the
+// final one undone by the corrections, which the simulator does not keep, so
+// it is recorded at arrival instead.
+func (s *Sim) firstPredictions(res *Result) {
+	for i, jb := range s.jobs {
+		res.Records[i].Prediction = jb.p0
+	}
+}
+
+// summarize applies the A7 rule and computes the §3 metrics.
+func summarize(recs []Record, P, lastSubmit int64) Summary {
+	var sum Summary
+	var ended []int
+	for i := range recs {
+		r := &recs[i]
+		switch {
+		case r.Cancelled:
+			sum.Cancelled++
+		case r.End >= 0:
+			ended = append(ended, i)
+		}
+		if r.EstimateFilled {
+			sum.Filled++
+		}
+	}
+	sum.Jobs = len(ended)
+	sort.SliceStable(ended, func(a, b int) bool { return recs[ended[a]].End < recs[ended[b]].End })
+	warm := len(ended) / 100
+	sum.WindowEnd = lastSubmit
+	if warm > 0 {
+		sum.WindowStart = recs[ended[warm-1]].End
+	} else if len(ended) > 0 {
+		sum.WindowStart = math.MaxInt64
+		for _, i := range ended {
+			sum.WindowStart = min(sum.WindowStart, recs[i].Job.Submit)
+		}
+	}
+	var corr []float64
+	var reserved, delayed []float64
+	for k, i := range ended {
+		r := &recs[i]
+		if k < warm || r.End > lastSubmit {
+			continue
+		}
+		r.Included = true
+		sum.Included++
+		sum.MeanWait += float64(r.Wait)
+		sum.MeanResponse += float64(r.Wait + r.Job.RunTime)
+		if r.Job.RunTime > 0 {
+			sum.MeanSlowdown += r.Slowdown
+		}
+		sum.MeanBSLD += r.BSLD
+		sum.Accuracy += r.Accuracy
+		if r.Backfilled {
+			sum.BackfillRate++
+		}
+		corr = append(corr, float64(r.Corrections))
+		if r.FirstReservation >= 0 {
+			d := float64(r.Start - r.FirstReservation)
+			reserved = append(reserved, math.Abs(d))
+			if d > 0 {
+				delayed = append(delayed, d)
+			}
+		}
+	}
+	sum.Excluded = sum.Jobs - sum.Included
+	if n := float64(sum.Included); n > 0 {
+		var pos float64
+		for _, i := range ended {
+			if recs[i].Included && recs[i].Job.RunTime > 0 {
+				pos++
+			}
+		}
+		sum.MeanWait /= n
+		sum.MeanResponse /= n
+		if pos > 0 {
+			sum.MeanSlowdown /= pos
+		}
+		sum.MeanBSLD /= n
+		sum.Accuracy /= n
+		sum.BackfillRate /= n
+		sum.MeanCorrections, sum.SDCorrections = meanSD(corr)
+		pr := &sum.Predictability
+		pr.Rate = float64(len(reserved)) / n
+		pr.AbsMean, pr.AbsSD = meanSD(reserved)
+		pr.AbsMedian = median(reserved)
+		pr.DelayRate = float64(len(delayed)) / n
+		pr.DelayMean, pr.DelaySD = meanSD(delayed)
+		pr.DelayMedian = median(delayed)
+	}
+	sum.Utilization = Load(recs, P, sum.WindowStart, sum.WindowEnd)
+	return sum
+}
+
+// Load is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records that started,
+// each clipped to [start, end].
+func Load(recs []Record, P, start, end int64) float64 {
+	if end <= start || P <= 0 {
+		return 0
+	}
+	var area float64
+	for i := range recs {
+		r := &recs[i]
+		if r.Start < 0 || r.End < 0 {
+			continue
+		}
+		if l := min(end, r.End) - max(start, r.Start); l > 0 {
+			area += float64(r.Job.Size()) * float64(l)
+		}
+	}
+	return area / (float64(P) * float64(end-start))
+}
+
+func meanSD(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+// Run simulates jobs (the sane ones; the rest are counted in
+// Result.Rejected) under cfg and returns per-job records and the summary.
+func Run(ctx context.Context, cfg Config, jobs []swf.Job) (*Result, error) {
+	s, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Load(jobs); err != nil {
+		return nil, err
+	}
+	return s.finish(ctx)
+}

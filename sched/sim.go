@@ -1,0 +1,528 @@
+package sched
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
+	"github.com/google/btree"
+)
+
+type jobState uint8
+
+const (
+	pending jobState = iota // loaded, not yet arrived
+	waiting
+	running
+	done
+	cancelled
+)
+
+// job is the simulator's view of one sane job.
+type job struct {
+	j        swf.Job // copy; ReqTime holds the effective estimate
+	idx      int     // index in Sim.jobs (= Record index)
+	seq      int64   // arrival order
+	n, e, r  int64
+	p        int64 // current prediction
+	p0       int64 // prediction at arrival
+	start    int64
+	end      int64
+	state    jobState
+	nCorr    int
+	kPost    int
+	filled   bool // estimate was missing (A6)
+	backfill bool
+	firstRes int64 // first reservation (holder or conservative), -1 none
+	res      int64 // current reservation, -1 none
+	accSum   float64
+	accT     int64
+	prio     float64 // LXF&W priority of the current pass
+}
+
+func (j *job) predEnd() int64 { return j.start + j.p }
+
+// event kinds in the same-timestamp order of A1.
+const (
+	evTerm = iota
+	evExpiry
+	evWake
+)
+
+type event struct {
+	t    int64
+	kind int
+	seq  int64
+	job  *job
+	nc   int // expiry: correction count when armed (stale if changed)
+	fn   func(now int64)
+}
+
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(a, b int) bool {
+	x, y := &h[a], &h[b]
+	if x.t != y.t {
+		return x.t < y.t
+	}
+	if x.kind != y.kind {
+		return x.kind < y.kind
+	}
+	return x.seq < y.seq
+}
+func (h eventHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Observer is told what happens in a simulation, synchronously, from inside
+// the event loop. Its methods may call Sim.Submit, Sim.Cancel and Sim.At.
+type Observer interface {
+	OnSubmit(now int64, j *swf.Job)
+	OnStart(now int64, j *swf.Job, backfilled bool)
+	// OnEnd is called when a job terminates or is cancelled.
+	OnEnd(now int64, j *swf.Job, cancelled bool)
+	// OnReservation is called when a waiting job gets a reservation or its
+	// reservation time changes.
+	OnReservation(now int64, j *swf.Job, at int64)
+}
+
+// Sim is one discrete-event simulation (§2.1). It is not safe for concurrent
+// use; run many Sims in parallel, or advance several in lockstep with
+// RunUntil.
+type Sim struct {
+	cfg    Config
+	pred   RuntimePredictor
+	propag bool
+	now    int64
+	free   int64
+	jobs   []*job // every sane job, in Load/Submit order
+	arr    []*job // loaded jobs not yet arrived, sorted by (submit, ID, idx)
+	arrI   int
+	events eventHeap
+	evSeq  int64
+	seq    int64
+	obs    []Observer
+	byID   map[int64]*job
+
+	waitFCFS *btree.BTreeG[*job] // by seq
+	waitSJ   *btree.BTreeG[*job] // by (p, seq); SJBF and SJF only
+	run      *btree.BTreeG[*job] // by (predEnd, start, ID, idx)
+
+	inBatch  bool
+	inPass   bool
+	dirty    bool
+	rejected sanitize.Report
+	maxEst   int64
+	lastSub  int64
+	buf      []*job
+	prof     profile // conservative only
+}
+
+func lessSeq(a, b *job) bool { return a.seq < b.seq }
+func lessShort(a, b *job) bool {
+	if a.p != b.p {
+		return a.p < b.p
+	}
+	return a.seq < b.seq
+}
+func lessEnd(a, b *job) bool {
+	if x, y := a.predEnd(), b.predEnd(); x != y {
+		return x < y
+	}
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	if a.j.ID != b.j.ID {
+		return a.j.ID < b.j.ID
+	}
+	return a.idx < b.idx
+}
+
+// New returns an empty simulation at time 0 (or at the first loaded arrival).
+func New(cfg Config) (*Sim, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Sim{
+		cfg:      cfg,
+		pred:     cfg.Predictor,
+		free:     cfg.MachineSize,
+		byID:     make(map[int64]*job),
+		waitFCFS: btree.NewG(16, lessSeq),
+		run:      btree.NewG(16, lessEnd),
+		maxEst:   cfg.MaxEstimate,
+	}
+	if s.pred == nil {
+		s.pred = estimatePredictor{}
+	}
+	if pp, ok := s.pred.(interface{ Propagates() bool }); ok {
+		s.propag = pp.Propagates()
+	}
+	if cfg.Backfill == BackfillSJBF || cfg.Policy == SJFPolicy {
+		s.waitSJ = btree.NewG(16, lessShort)
+	}
+	return s, nil
+}
+
+type estimatePredictor struct{}
+
+func (estimatePredictor) Predict(j *swf.Job, _ int64) int64 { return j.ReqTime }
+func (estimatePredictor) Terminated(*swf.Job, int64)        {}
+
+// Observe registers an observer.
+func (s *Sim) Observe(o Observer) { s.obs = append(s.obs, o) }
+
+// Now returns the simulation clock (the time of the last processed event or
+// RunUntil target).
+func (s *Sim) Now() int64 { return s.now }
+
+// Load adds future arrivals. Unsane jobs (sanitize.Check) are rejected and
+// counted in Result.Rejected; jobs submitted before Now are an error.
+// Missing estimates become MaxEstimate or the largest estimate seen (A6).
+func (s *Sim) Load(jobs []swf.Job) error {
+	for i := range jobs {
+		if jobs[i].Submit < s.now && jobs[i].Submit >= 0 {
+			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, jobs[i].Submit, s.now)
+		}
+	}
+	if s.cfg.MaxEstimate == 0 {
+		for i := range jobs {
+			s.maxEst = max(s.maxEst, jobs[i].ReqTime)
+		}
+	}
+	rest := s.arr[s.arrI:]
+	for i := range jobs {
+		if r := sanitize.Check(&jobs[i], s.cfg.MachineSize); r != sanitize.SaneJob {
+			s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: i, ID: jobs[i].ID, Reason: r})
+			continue
+		}
+		jb := s.newJob(jobs[i])
+		rest = append(rest, jb)
+	}
+	s.rejected.Kept = len(s.jobs)
+	slices.SortStableFunc(rest, func(a, b *job) int {
+		if a.j.Submit != b.j.Submit {
+			return cmpInt(a.j.Submit, b.j.Submit)
+		}
+		if a.j.ID != b.j.ID {
+			return cmpInt(a.j.ID, b.j.ID)
+		}
+		return a.idx - b.idx
+	})
+	s.arr, s.arrI = rest, 0
+	return nil
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (s *Sim) newJob(sj swf.Job) *job {
+	jb := &job{j: sj, idx: len(s.jobs), n: sj.Size(), r: sj.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	s.jobs = append(s.jobs, jb)
+	return jb
+}
+
+// Submit makes j arrive now (its Submit field is set to Now). Returns false
+// and counts it if the job is not sane.
+func (s *Sim) Submit(j swf.Job) bool {
+	j.Submit = s.Now()
+	if r := sanitize.Check(&j, s.cfg.MachineSize); r != sanitize.SaneJob {
+		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: -1, ID: j.ID, Reason: r})
+		return false
+	}
+	if s.cfg.MaxEstimate == 0 {
+		s.maxEst = max(s.maxEst, j.ReqTime)
+	}
+	jb := s.newJob(j)
+	s.rejected.Kept = len(s.jobs)
+	s.arrive(jb)
+	s.afterExternal()
+	return true
+}
+
+// Cancel removes the waiting job with this ID or kills it if it runs. It
+// returns false if no such job waits or runs.
+func (s *Sim) Cancel(id int64) bool {
+	jb := s.byID[id]
+	if jb == nil {
+		return false
+	}
+	switch jb.state {
+	case waiting:
+		s.removeWaiting(jb)
+	case running:
+		s.run.Delete(jb)
+		s.free += jb.n
+	default:
+		return false
+	}
+	jb.state = cancelled
+	jb.end = s.now
+	delete(s.byID, id)
+	for _, o := range s.obs {
+		o.OnEnd(s.now, &jb.j, true)
+	}
+	s.afterExternal()
+	return true
+}
+
+// afterExternal runs a scheduling pass when Submit or Cancel is called from
+// outside the event loop; inside it, the batch's pass does it.
+func (s *Sim) afterExternal() {
+	if s.inBatch {
+		s.dirty = true
+		return
+	}
+	s.schedule()
+}
+
+// At wakes fn at time t (≥ Now), after the terminations, expiries and
+// arrivals of t and before t's scheduling pass.
+func (s *Sim) At(t int64, fn func(now int64)) {
+	s.push(event{t: max(t, s.Now()), kind: evWake, fn: fn})
+}
+
+func (s *Sim) push(e event) {
+	e.seq = s.evSeq
+	s.evSeq++
+	heap.Push(&s.events, e)
+}
+
+// nextTime returns the time of the next event or arrival.
+func (s *Sim) nextTime() (int64, bool) {
+	t, ok := int64(0), false
+	if len(s.events) > 0 {
+		t, ok = s.events[0].t, true
+	}
+	if s.arrI < len(s.arr) {
+		if a := s.arr[s.arrI].j.Submit; !ok || a < t {
+			t, ok = a, true
+		}
+	}
+	return t, ok
+}
+
+// RunUntil processes every event at or before t and sets the clock to t.
+func (s *Sim) RunUntil(t int64) error { return s.runUntil(context.Background(), t) }
+
+func (s *Sim) runUntil(ctx context.Context, t int64) error {
+	for n := 0; ; n++ {
+		if n&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		nt, ok := s.nextTime()
+		if !ok || nt > t {
+			break
+		}
+		s.batch(nt)
+	}
+	if t > s.now {
+		s.now = t
+	}
+	return nil
+}
+
+const never = int64(1<<63 - 1)
+
+// Finish runs the simulation until no event is left and returns the result.
+func (s *Sim) Finish() (*Result, error) { return s.finish(context.Background()) }
+
+func (s *Sim) finish(ctx context.Context) (*Result, error) {
+	if err := s.runUntil(ctx, never-1); err != nil {
+		return nil, err
+	}
+	return s.result(), nil
+}
+
+// batch processes all events at time t in the A1 order, then schedules.
+func (s *Sim) batch(t int64) {
+	s.now, s.inBatch = t, true
+	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
+		e := heap.Pop(&s.events).(event)
+		if e.kind == evTerm {
+			s.terminate(e.job)
+		} else {
+			s.expire(e.job, e.nc)
+		}
+		if s.cfg.PerEventPass {
+			s.schedule()
+		}
+	}
+	for s.arrI < len(s.arr) && s.arr[s.arrI].j.Submit == t {
+		jb := s.arr[s.arrI]
+		s.arr[s.arrI] = nil
+		s.arrI++
+		s.arrive(jb)
+		if s.cfg.PerEventPass {
+			s.schedule()
+		}
+	}
+	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind == evWake {
+		e := heap.Pop(&s.events).(event)
+		e.fn(t)
+	}
+	s.inBatch = false
+	s.schedule()
+}
+
+func (s *Sim) arrive(jb *job) {
+	if jb.j.ReqTime <= 0 {
+		jb.filled = true
+		if s.maxEst > 0 {
+			jb.j.ReqTime = s.maxEst
+		} else {
+			jb.j.ReqTime = jb.r
+		}
+	}
+	jb.e = jb.j.ReqTime
+	jb.p = s.pred.Predict(&jb.j, s.now)
+	jb.p0 = jb.p
+	jb.accT = jb.j.Submit
+	jb.seq = s.seq
+	s.seq++
+	jb.state = waiting
+	s.lastSub = max(s.lastSub, jb.j.Submit)
+	s.byID[jb.j.ID] = jb
+	s.waitFCFS.ReplaceOrInsert(jb)
+	if s.waitSJ != nil {
+		s.waitSJ.ReplaceOrInsert(jb)
+	}
+	for _, o := range s.obs {
+		o.OnSubmit(s.now, &jb.j)
+	}
+	if s.cfg.Policy == ConservativePolicy {
+		s.reserveNew(jb)
+	}
+}
+
+func (s *Sim) removeWaiting(jb *job) {
+	s.waitFCFS.Delete(jb)
+	if s.waitSJ != nil {
+		s.waitSJ.Delete(jb)
+	}
+}
+
+func (s *Sim) startJob(jb *job, backfilled bool) {
+	s.removeWaiting(jb)
+	jb.state = running
+	jb.start = s.now
+	jb.backfill = backfilled
+	s.free -= jb.n
+	s.run.ReplaceOrInsert(jb)
+	s.push(event{t: s.now + jb.r, kind: evTerm, job: jb})
+	s.armExpiry(jb)
+	for _, o := range s.obs {
+		o.OnStart(s.now, &jb.j, backfilled)
+	}
+}
+
+// armExpiry schedules the correction of a job that will outlive p.
+func (s *Sim) armExpiry(jb *job) {
+	if s.cfg.Corrector != nil && jb.p < jb.r {
+		s.push(event{t: jb.start + jb.p, kind: evExpiry, job: jb, nc: jb.nCorr})
+	}
+}
+
+func (s *Sim) terminate(jb *job) {
+	if jb.state != running {
+		return // cancelled
+	}
+	s.run.Delete(jb)
+	s.free += jb.n
+	jb.state = done
+	jb.end = s.now
+	s.accumulate(jb, s.now)
+	delete(s.byID, jb.j.ID)
+	s.pred.Terminated(&jb.j, s.now)
+	if s.propag {
+		s.repredict(jb.j.User)
+	}
+	for _, o := range s.obs {
+		o.OnEnd(s.now, &jb.j, false)
+	}
+}
+
+// repredict recomputes the predictions of a user's waiting jobs (§6.6
+// propagation). It scans the queue: propagation is an option, not the default.
+func (s *Sim) repredict(user int64) {
+	s.buf = s.buf[:0]
+	s.waitFCFS.Ascend(func(w *job) bool {
+		if w.j.User == user {
+			s.buf = append(s.buf, w)
+		}
+		return true
+	})
+	for _, w := range s.buf {
+		if s.waitSJ != nil {
+			s.waitSJ.Delete(w)
+		}
+		s.accumulate(w, s.now)
+		w.p = s.pred.Predict(&w.j, s.now)
+		if s.waitSJ != nil {
+			s.waitSJ.ReplaceOrInsert(w)
+		}
+	}
+}
+
+func (s *Sim) expire(jb *job, nc int) {
+	if jb.state != running || jb.nCorr != nc {
+		return
+	}
+	target := jb.e
+	if s.cfg.CorrectionTarget > 1 {
+		target *= s.cfg.CorrectionTarget
+	}
+	s.run.Delete(jb)
+	s.accumulate(jb, s.now)
+	np := s.cfg.Corrector.Correct(jb.p, target, jb.nCorr, jb.kPost)
+	if np <= jb.p {
+		np = jb.p + 1
+	}
+	if jb.p >= target {
+		jb.kPost++
+	}
+	jb.nCorr++
+	jb.p = np
+	s.run.ReplaceOrInsert(jb)
+	s.armExpiry(jb)
+}
+
+// accumulate adds the accuracy of the prediction in force since accT (§3.4).
+func (s *Sim) accumulate(jb *job, t int64) {
+	if t > jb.accT {
+		jb.accSum += accuracy(jb.p, jb.r) * float64(t-jb.accT)
+		jb.accT = t
+	}
+}
+
+// accuracy of prediction p for runtime r (§3.4).
+func accuracy(p, r int64) float64 {
+	switch {
+	case p == r:
+		return 1
+	case p > r:
+		return float64(r) / float64(p)
+	case r <= 0:
+		return 0
+	default:
+		return float64(max(p, 0)) / float64(r)
+	}
+}
