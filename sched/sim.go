@@ -408,9 +408,6 @@ func (s *Sim) arrive(jb *job) {
 	for _, o := range s.obs {
 		o.OnSubmit(s.now, &jb.j)
 	}
-	if s.cfg.Policy == ConservativePolicy {
-		s.reserveNew(jb)
-	}
 }
 
 func (s *Sim) removeWaiting(jb *job) {
