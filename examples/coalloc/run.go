@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/batchq/batchq/coalloc"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
+)
+
+// machine is one simulated site: its trace shifted to start at 0.
+type machine struct {
+	name string
+	size int64
+	jobs []swf.Job
+	span int64 // last submit after the shift
+}
+
+func loadMachine(path string) (machine, error) {
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return machine{}, err
+	}
+	size, err := h.MachineSize()
+	if err != nil {
+		return machine{}, fmt.Errorf("%s: %w", path, err)
+	}
+	sane, _ := sanitize.Sane(jobs, size)
+	if len(sane) == 0 {
+		return machine{}, fmt.Errorf("%s: no sane jobs", path)
+	}
+	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
+	t0 := sane[0].Submit
+	for i := range sane {
+		sane[i].Submit -= t0
+	}
+	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit}, nil
+}
+
+// siteObserver feeds a machine's starts to its forecaster and to the
+// executor.
+type siteObserver struct {
+	site int
+	fc   *forecaster
+	x    **coalloc.Executor
+}
+
+func (o *siteObserver) OnSubmit(int64, *swf.Job) {}
+func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
+	o.fc.observe(j.Submit, now, j.Size(), j.ReqTime)
+	(*o.x).Started(o.site, j.ID, now)
+}
+func (o *siteObserver) OnEnd(int64, *swf.Job, bool)          {}
+func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
+
+// runTrial simulates every machine over the period and runs one trial's
+// protocol on them.
+func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error) {
+	until := opt.days * 86400
+	var sites []coalloc.Site
+	var sims []*sched.Sim
+	var x *coalloc.Executor
+	for i, mc := range ms {
+		s, err := sched.New(sched.EASY(mc.size))
+		if err != nil {
+			return coalloc.TrialSummary{}, err
+		}
+		var maxID int64
+		n := 0
+		for _, j := range mc.jobs {
+			maxID = max(maxID, j.ID)
+			if j.Submit <= until+2*tr.Lead {
+				n++
+			}
+		}
+		if err := s.Load(mc.jobs[:n]); err != nil {
+			return coalloc.TrialSummary{}, err
+		}
+		fc := newForecaster()
+		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
+		sims = append(sims, s)
+		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: fc, Machine: varq.NewSchedMachine(s, maxID+1)})
+	}
+	x, err := coalloc.NewExecutor(sites)
+	if err != nil {
+		return coalloc.TrialSummary{}, err
+	}
+	// The first week warms QBETS up on every machine.
+	const warmup = 7 * 86400
+	cfg := coalloc.TrialConfig{Count: opt.count, Nodes: tr.Nodes, Walltime: tr.Walltime, Lead: tr.Lead, PAll: tr.PAll}
+	trials, err := x.StartTrials(cfg, warmup, until)
+	if err != nil {
+		return coalloc.TrialSummary{}, err
+	}
+	end := until + tr.Lead + tr.Walltime + opt.step
+	for t := int64(0); t <= end; t += opt.step {
+		for _, s := range sims {
+			if err := s.RunUntil(t); err != nil {
+				return coalloc.TrialSummary{}, err
+			}
+		}
+		if x.Err() != nil {
+			return coalloc.TrialSummary{}, x.Err()
+		}
+	}
+	return trials.Summary(), nil
+}
+
+func run(out io.Writer, opt options) error {
+	if opt.trials == nil {
+		opt.trials = table62
+	}
+	var ms []machine
+	for _, p := range opt.paths {
+		m, err := loadMachine(p)
+		if err != nil {
+			return err
+		}
+		ms = append(ms, m)
+	}
+	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d:", len(ms), opt.days, opt.count)
+	for _, m := range ms {
+		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
+	}
+	fmt.Fprint(out, "\n\n")
+	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | thesis | executed | attempts | requests/res | submitted/res | over-allocation |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, tr := range opt.trials {
+		t0 := time.Now()
+		s, err := runTrial(ms, tr, opt)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f |\n",
+			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, tr.Expected, s.PAchieved, tr.Achvd,
+			s.Executed, s.Attempts, s.RequestsPerRes, s.SubmittedPerRes, s.OverAllocation())
+		if opt.progress != nil {
+			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
+)
+
+// workload is one trace prepared for simulation.
+type workload struct {
+	name     string
+	size     int64
+	jobs     []swf.Job
+	excluded int // not sane
+	cut      int // sane jobs beyond -jobs
+}
+
+func loadWorkload(path string, limit int) (workload, error) {
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return workload{}, err
+	}
+	size, err := h.MachineSize()
+	if err != nil {
+		return workload{}, fmt.Errorf("%s: %w", path, err)
+	}
+	sane, rep := sanitize.Sane(jobs, size)
+	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
+	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded)}
+	if limit > 0 && len(sane) > limit {
+		w.cut = len(sane) - limit
+		sane = sane[:limit]
+	}
+	w.jobs = sane
+	return w, nil
+}
+
+// cell is the outcome of one simulation.
+type cell struct {
+	fraction, target float64
+	varq.Summary
+	dropped  int     // accepted, then given up before submission
+	makespan int64   // last job end − first submit
+	wait     float64 // mean wait of all jobs in the simulation
+	elapsed  time.Duration
+}
+
+// simulate runs one cell: EASY on the machine's real size, the selected
+// jobs handed to VARQ at their submit times, QBETS fed by every simulated
+// start.
+func simulate(w workload, fraction, target float64, opt options) (cell, error) {
+	t0 := time.Now()
+	s, err := sched.New(sched.EASY(w.size))
+	if err != nil {
+		return cell{}, err
+	}
+	var maxID int64
+	for _, j := range w.jobs {
+		maxID = max(maxID, j.ID)
+	}
+	m := varq.NewSchedMachine(s, maxID+1)
+	fc := newForecaster()
+	cfg := varq.SimConfig{
+		Fraction: fraction,
+		Replan:   varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
+		Seed:     opt.seed,
+	}
+	agent, err := varq.NewSimAgent(m, fc, cfg)
+	if err != nil {
+		return cell{}, err
+	}
+	normal := make([]swf.Job, 0, len(w.jobs))
+	for _, j := range w.jobs {
+		if !agent.Select() {
+			normal = append(normal, j)
+			continue
+		}
+		s.At(j.Submit, func(int64) { agent.Arrive(j) })
+	}
+	if err := s.Load(normal); err != nil {
+		return cell{}, err
+	}
+	s.Observe(&observer{fc: fc, agent: agent})
+	res, err := s.Finish()
+	if err != nil {
+		return cell{}, err
+	}
+	if err := agent.Err(); err != nil {
+		return cell{}, err
+	}
+	c := cell{fraction: fraction, target: target, Summary: varq.Summarize(agent.Outcomes()), elapsed: time.Since(t0)}
+	for _, o := range agent.Outcomes() {
+		if o.Accepted && !o.Submitted.Possible {
+			c.dropped++
+		}
+	}
+	first, last, n := int64(-1), int64(0), 0
+	for _, r := range res.Records {
+		if r.Start < 0 {
+			continue
+		}
+		if first < 0 || r.Job.Submit < first {
+			first = r.Job.Submit
+		}
+		last = max(last, r.End)
+		c.wait += float64(r.Wait)
+		n++
+	}
+	if n > 0 {
+		c.makespan, c.wait = last-first, c.wait/float64(n)
+	}
+	return c, nil
+}
+
+// observer feeds every simulated start to the forecaster (QBETS sees the
+// queue it predicts) and to the agent.
+type observer struct {
+	fc    *forecaster
+	agent *varq.SimAgent
+}
+
+func (o *observer) OnSubmit(int64, *swf.Job) {}
+func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
+	o.fc.observe(j.Submit, now, j.Size(), j.ReqTime)
+	o.agent.Started(j.ID, now)
+}
+func (o *observer) OnEnd(int64, *swf.Job, bool)          {}
+func (o *observer) OnReservation(int64, *swf.Job, int64) {}
+
+func run(out io.Writer, opt options) error {
+	if opt.fractions == nil {
+		opt.fractions = fractions
+	}
+	if opt.targets == nil {
+		opt.targets = targets
+	}
+	for _, p := range opt.paths {
+		w, err := loadWorkload(p, opt.jobs)
+		if err != nil {
+			return err
+		}
+		base, err := simulate(w, 0, 0.5, opt)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
+			w.name, w.size, len(w.jobs), w.excluded, w.cut)
+		fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
+		fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
+		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+		for fi, f := range opt.fractions {
+			for ti, q := range opt.targets {
+				c, err := simulate(w, f, q, opt)
+				if err != nil {
+					return err
+				}
+				th, ok := thesisFor(f, q, fi, ti)
+				tp, ta, tn := "–", "–", "–"
+				if ok {
+					tp, ta, tn = fmt.Sprintf("%.2f", th.Pred), fmt.Sprintf("%.2f", th.Act), fmt.Sprint(th.Count)
+				}
+				fmt.Fprintf(out, "| %.0f | %.2f | %.2f | %s | %.2f | %s | %d | %s | %d | %.2f | %+.1f%% | %.0f s |\n",
+					100*f, q, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(),
+					100*(float64(c.makespan)/float64(base.makespan)-1), c.wait)
+				if opt.progress != nil {
+					fmt.Fprintf(opt.progress, "%s %.0f%% %.2f: %d accepted, %d refused, %d dropped, %v\n",
+						w.name, 100*f, q, c.Count, c.Refused, c.dropped, c.elapsed.Round(time.Millisecond))
+				}
+			}
+		}
+		fmt.Fprintln(out)
+	}
+	return nil
+}
+
+func thesisFor(f, q float64, fi, ti int) (thesisCell, bool) {
+	if fi < len(fractions) && ti < len(targets) && fractions[fi] == f && targets[ti] == q {
+		return table56[fi][ti], true
+	}
+	return thesisCell{}, false
+}
