@@ -1,0 +1,76 @@
+package sched
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// OfferedLoad is the §3.6 load of a log's own schedule (A8): each job runs
+// from submit+wait for its runtime; the window starts at the end of the
+// first 1% of jobs in termination order and ends at the last arrival. Jobs
+// without a logged wait, runtime or size are skipped and counted.
+func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
+	recs := make([]Record, 0, len(jobs))
+	var last int64
+	for i := range jobs {
+		j := &jobs[i]
+		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 {
+			skipped++
+			continue
+		}
+		last = max(last, j.Submit)
+		st := j.Submit + j.Wait
+		recs = append(recs, Record{Job: *j, Start: st, End: st + j.RunTime})
+	}
+	if len(recs) == 0 {
+		return 0, skipped
+	}
+	ends := make([]int64, len(recs))
+	for i := range recs {
+		ends[i] = recs[i].End
+	}
+	slices.Sort(ends)
+	start := recs[0].Job.Submit
+	if w := len(ends) / 100; w > 0 {
+		start = ends[w-1]
+	}
+	return Load(recs, P, start, last), skipped
+}
+
+// ScaleArrivals multiplies every inter-arrival time by c (§4):
+// t' = t0 + c·(t − t0), t0 the first submit time. Runtimes, sizes and
+// estimates are untouched. It returns a new slice.
+func ScaleArrivals(jobs []swf.Job, c float64) ([]swf.Job, error) {
+	if !(c > 0) {
+		return nil, errors.New("sched: scale factor must be positive")
+	}
+	out := slices.Clone(jobs)
+	if len(out) == 0 {
+		return out, nil
+	}
+	t0 := out[0].Submit
+	for i := range out {
+		t0 = min(t0, out[i].Submit)
+	}
+	for i := range out {
+		out[i].Submit = t0 + int64(float64(out[i].Submit-t0)*c+0.5)
+	}
+	return out, nil
+}
+
+// ScaleToLoad scales arrivals from offered load from to target (c =
+// from/target, §4). Pass from = 0 to compute it with OfferedLoad.
+func ScaleToLoad(jobs []swf.Job, P int64, from, target float64) ([]swf.Job, error) {
+	if !(target > 0) {
+		return nil, errors.New("sched: target load must be positive")
+	}
+	if from == 0 {
+		from, _ = OfferedLoad(jobs, P)
+	}
+	if !(from > 0) {
+		return nil, errors.New("sched: cannot compute the offered load")
+	}
+	return ScaleArrivals(jobs, from/target)
+}
