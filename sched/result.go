@@ -16,7 +16,7 @@ type Record struct {
 	Start, End int64   // -1 if it never started / ended
 	Wait       int64   // Start − Submit
 	BSLD       float64 // bounded slowdown max(1, (w+r)/max(τ, r))
-	Slowdown   float64 // (w+r)/r, +Inf for r = 0
+	Slowdown   float64 // (w+r)/max(r, 1 s)
 	Prediction int64   // prediction at arrival
 	Final      int64   // prediction at the end (after corrections)
 	Accuracy   float64 // time-weighted from submission (§3.4)
@@ -89,7 +89,7 @@ func (s *Sim) result() *Result {
 			rec.Job.Wait = rec.Wait
 			resp := float64(rec.Wait + jb.r)
 			rec.BSLD = max(1, resp/float64(max(tau, jb.r)))
-			rec.Slowdown = resp / float64(jb.r)
+			rec.Slowdown = resp / float64(max(jb.r, 1))
 		}
 		if jb.state == done {
 			if d := jb.end - jb.j.Submit; d > 0 {

@@ -1,0 +1,189 @@
+package sched_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
+)
+
+func genJobs(t *rapid.T, P int64) []swf.Job {
+	n := rapid.IntRange(1, 60).Draw(t, "n")
+	jobs := make([]swf.Job, n)
+	var sub int64
+	for i := range jobs {
+		sub += rapid.Int64Range(0, 50).Draw(t, "gap")
+		r := rapid.Int64Range(0, 200).Draw(t, "run")
+		e := r + rapid.Int64Range(-20, 200).Draw(t, "slack") // some overrun
+		if e <= 0 {
+			e = 1
+		}
+		jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
+		jobs[i].User = rapid.Int64Range(1, 3).Draw(t, "user")
+	}
+	return jobs
+}
+
+// capacity checks that running jobs never exceed the machine.
+type capacity struct {
+	t    *rapid.T
+	P    int64
+	used int64
+	size map[int64]int64
+}
+
+func (c *capacity) OnSubmit(int64, *swf.Job) {}
+func (c *capacity) OnStart(now int64, j *swf.Job, _ bool) {
+	c.used += j.Size()
+	if c.used > c.P {
+		c.t.Fatalf("t=%d: %d processors in use on a machine of %d", now, c.used, c.P)
+	}
+}
+func (c *capacity) OnEnd(_ int64, j *swf.Job, _ bool)    { c.used -= j.Size() }
+func (c *capacity) OnReservation(int64, *swf.Job, int64) {}
+
+var variantNames = []string{"FCFS", "EASY", "EASY_PRED", "EASY_PCOR", "EASY_SJBF", "EASY+", "EASY++",
+	"PERFECT++", "X2", "X2+", "SJF", "SJF+", "LXF&W", "Conservative"}
+
+func TestPropertiesRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 16).Draw(t, "P")
+		jobs := genJobs(t, P)
+		name := rapid.SampledFrom(variantNames).Draw(t, "variant")
+		cfg := sched.Variants[name](P)
+		cfg.PerEventPass = rapid.Bool().Draw(t, "perEvent")
+		s, err := sched.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Observe(&capacity{t: t, P: P})
+		if err := s.Load(jobs); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Records {
+			if r.Start < r.Job.Submit {
+				t.Fatalf("job %d starts at %d before its arrival %d", r.Job.ID, r.Start, r.Job.Submit)
+			}
+			if r.End != r.Start+r.Job.RunTime {
+				t.Fatalf("job %d runs %d, not its runtime %d", r.Job.ID, r.End-r.Start, r.Job.RunTime)
+			}
+		}
+		if name == "FCFS" {
+			for i := 1; i < len(res.Records); i++ {
+				if res.Records[i].Start < res.Records[i-1].Start {
+					t.Fatalf("FCFS reordered jobs %d and %d", res.Records[i-1].Job.ID, res.Records[i].Job.ID)
+				}
+			}
+		}
+		// determinism: a second run with a fresh config gives the same records.
+		cfg2 := sched.Variants[name](P)
+		cfg2.PerEventPass = cfg.PerEventPass
+		res2, err := sched.Run(context.Background(), cfg2, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Records, res2.Records) {
+			t.Fatal("two runs differ")
+		}
+	})
+}
+
+// With exact predictions, EASY never starts the holder after its (first)
+// reservation.
+func TestEASYExactReservationRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 16).Draw(t, "P")
+		jobs := genJobs(t, P)
+		cfg := sched.PerfectPlusPlus(P)
+		if rapid.Bool().Draw(t, "fcfsOrder") {
+			cfg.Backfill = sched.BackfillFCFS
+		}
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Records {
+			if r.FirstReservation >= 0 && r.Start > r.FirstReservation {
+				t.Fatalf("job %d reserved at %d started at %d", r.Job.ID, r.FirstReservation, r.Start)
+			}
+		}
+	})
+}
+
+// Agents: a job submitted by an agent at t arrives at t, and cancelling a
+// waiting job removes it.
+func TestAgentSubmitCancel(t *testing.T) {
+	s, err := sched.New(sched.EASY(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load([]swf.Job{job(1, 0, 100, 4, 100)}); err != nil {
+		t.Fatal(err)
+	}
+	s.At(10, func(now int64) {
+		s.Submit(job(2, -1, 50, 4, 50))
+		s.Submit(job(3, -1, 50, 4, 50))
+	})
+	s.At(20, func(now int64) {
+		if !s.Cancel(2) {
+			t.Error("cancel of waiting job 2 failed")
+		}
+	})
+	if err := s.RunUntil(50); err != nil {
+		t.Fatal(err)
+	}
+	q := s.Queue()
+	if s.Now() != 50 || len(q.Waiting) != 1 || q.Waiting[0].ID != 3 || len(q.Running) != 1 || q.Free != 0 {
+		t.Fatalf("at 50: %+v", q)
+	}
+	res, err := s.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]int64{}
+	for _, r := range res.Records {
+		got[r.Job.ID] = r.Start
+		if r.Job.ID == 2 && !r.Cancelled {
+			t.Error("job 2 not marked cancelled")
+		}
+	}
+	if got[1] != 0 || got[2] != -1 || got[3] != 100 {
+		t.Fatalf("starts %v", got)
+	}
+	if res.Summary.Cancelled != 1 {
+		t.Fatalf("cancelled %d", res.Summary.Cancelled)
+	}
+}
+
+// Lockstep RunUntil in small steps gives the same schedule as Run.
+func TestLockstepEqualsRun(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 16).Draw(t, "P")
+		jobs := genJobs(t, P)
+		want, err := sched.Run(context.Background(), sched.EASYPlusPlus(P), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := sched.New(sched.EASYPlusPlus(P))
+		if err := s.Load(jobs); err != nil {
+			t.Fatal(err)
+		}
+		step := rapid.Int64Range(1, 100).Draw(t, "step")
+		for now := int64(0); now < 10000; now += step {
+			if err := s.RunUntil(now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _ := s.Finish()
+		if !reflect.DeepEqual(want.Records, got.Records) {
+			t.Fatal("lockstep differs from Run")
+		}
+	})
+}
