@@ -1,0 +1,109 @@
+package estmodel_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/swf"
+)
+
+func pj(user, submit, run, est int64) *swf.Job {
+	return &swf.Job{ID: submit, User: user, Submit: submit, RunTime: run, ReqTime: est}
+}
+
+func TestUserHistoryDefault(t *testing.T) {
+	h, err := estmodel.NewUserHistory(estmodel.HistoryConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := h.Predict(pj(1, 10, 0, 1000), 10); p != 1000 {
+		t.Errorf("no history: %d, want the estimate 1000", p)
+	}
+	h.Terminated(pj(1, 2, 100, 1000), 100)
+	if p := h.Predict(pj(1, 10, 0, 1000), 100); p != 1000 {
+		t.Errorf("one job, full window of 2: %d, want 1000", p)
+	}
+	h.Terminated(pj(1, 5, 300, 1000), 300)
+	if p := h.Predict(pj(1, 400, 0, 1000), 400); p != 200 {
+		t.Errorf("window {100,300}: %d, want 200", p)
+	}
+	if p := h.Predict(pj(1, 400, 0, 150), 400); p != 150 {
+		t.Errorf("prediction above the estimate: %d, want 150", p)
+	}
+	if p := h.Predict(pj(2, 400, 0, 1000), 400); p != 1000 {
+		t.Errorf("other user: %d, want 1000", p)
+	}
+	// A job submitted before both kept ones does not enter the window.
+	h.Terminated(pj(1, 1, 10, 1000), 500)
+	if p := h.Predict(pj(1, 600, 0, 1000), 600); p != 200 {
+		t.Errorf("older job replaced a newer one: %d, want 200", p)
+	}
+	// A newer one replaces the oldest (submit 2, run 100).
+	h.Terminated(pj(1, 20, 500, 1000), 700)
+	if p := h.Predict(pj(1, 800, 0, 1000), 800); p != 400 {
+		t.Errorf("window {300,500}: %d, want 400", p)
+	}
+}
+
+func TestUserHistoryVariants(t *testing.T) {
+	hist := []*swf.Job{pj(1, 0, 100, 1000), pj(1, 1, 400, 2000), pj(1, 2, 700, 1000), pj(1, 3, 50, 1000)}
+	cases := []struct {
+		cfg  estmodel.HistoryConfig
+		est  int64
+		want int64
+	}{
+		{estmodel.HistoryConfig{Window: 3}, 1000, (400 + 700 + 50) / 3},
+		{estmodel.HistoryConfig{Window: 3, Metric: estmodel.MetricMedian}, 5000, 400},
+		{estmodel.HistoryConfig{Window: 4, Metric: estmodel.MetricMedian}, 5000, (100 + 400) / 2},
+		{estmodel.HistoryConfig{Window: 3, Metric: estmodel.MetricMin}, 5000, 50},
+		{estmodel.HistoryConfig{Window: 3, Metric: estmodel.MetricMax}, 5000, 700},
+		{estmodel.HistoryConfig{Window: 6}, 5000, 5000}, // full window needed
+		{estmodel.HistoryConfig{Window: 6, Partial: true}, 5000, (100 + 400 + 700 + 50) / 4},
+		{estmodel.HistoryConfig{Window: 2, Type: estmodel.WindowImmediate}, 1000, (700 + 50) / 2},
+		{estmodel.HistoryConfig{Window: 3, Type: estmodel.WindowImmediate}, 1000, 1000}, // 2000 in the last 3
+		{estmodel.HistoryConfig{Window: 3, Type: estmodel.WindowExtended}, 1000, (100 + 700 + 50) / 3},
+		{estmodel.HistoryConfig{Window: 2, Type: estmodel.WindowExtended}, 2000, 2000}, // one job with 2000
+		// relative: mean accuracy (0.1+0.2+0.7+0.05)/4 = 0.2625 of e
+		{estmodel.HistoryConfig{Window: 6, Fallback: estmodel.FallbackRelative}, 4000, 1050},
+	}
+	for i, c := range cases {
+		h, err := estmodel.NewUserHistory(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range hist {
+			h.Terminated(j, 10)
+		}
+		if p := h.Predict(pj(1, 20, 0, c.est), 20); p != c.want {
+			t.Errorf("case %d %+v: %d, want %d", i, c.cfg, p, c.want)
+		}
+	}
+	if _, err := estmodel.NewUserHistory(estmodel.HistoryConfig{Window: -1}); err == nil {
+		t.Error("negative window accepted")
+	}
+}
+
+func TestSimplePredictors(t *testing.T) {
+	j := pj(1, 0, 30, 100)
+	if estmodel.UserEstimate.Predict(estmodel.UserEstimate{}, j, 0) != 100 ||
+		(estmodel.Perfect{}).Predict(j, 0) != 30 ||
+		(estmodel.X2{}).Predict(j, 0) != 200 ||
+		(estmodel.X2{P: estmodel.Perfect{}}).Predict(j, 0) != 60 {
+		t.Error("estimate/perfect/X2 predictions wrong")
+	}
+}
+
+// The EASY++ predictor: the average runtime of the user's last two
+// terminated jobs, or the estimate until there are two.
+func ExampleUserHistory() {
+	h, _ := estmodel.NewUserHistory(estmodel.HistoryConfig{}) // window 2, all, average, full
+	job := &swf.Job{User: 7, Submit: 100, ReqTime: 3600}
+	fmt.Println(h.Predict(job, 100))
+	h.Terminated(&swf.Job{User: 7, Submit: 0, RunTime: 600, ReqTime: 3600}, 600)
+	h.Terminated(&swf.Job{User: 7, Submit: 10, RunTime: 1200, ReqTime: 3600}, 1210)
+	fmt.Println(h.Predict(job, 1300))
+	// Output:
+	// 3600
+	// 900
+}
