@@ -32,7 +32,6 @@ type capacity struct {
 	t    *rapid.T
 	P    int64
 	used int64
-	size map[int64]int64
 }
 
 func (c *capacity) OnSubmit(int64, *swf.Job) {}
