@@ -81,7 +81,35 @@ func run(ctx context.Context, w io.Writer, dir, only string) error {
 	}
 	fmt.Fprintln(w)
 	writeTables(w, res)
+	writeGaps(w, res)
 	return nil
+}
+
+// writeGaps lists every cell where ours and the thesis differ by more than
+// 15% (each variant once, across all tables).
+func writeGaps(w io.Writer, res []outcome) {
+	fmt.Fprintln(w, "### Cells more than 15% from the thesis")
+	fmt.Fprintln(w)
+	n := 0
+	for _, l := range logs {
+		for _, v := range allVariants {
+			s, ok := find(res, l.Name, v)
+			if !ok {
+				continue
+			}
+			for _, m := range metrics {
+				ours, theirs := m.ours(s), m.paper(paper[l.Name][v])
+				if d := ours/theirs - 1; d > 0.15 || d < -0.15 {
+					fmt.Fprintf(w, "- %s %s %s: ours %s, thesis %s (%+.0f%%)\n", l.Name, v, m.name, m.format(ours), m.format(theirs), 100*d)
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "- none")
+	}
+	fmt.Fprintln(w)
 }
 
 func locate(dir, file string) (string, error) {
