@@ -17,7 +17,7 @@ type Record struct {
 	Wait       int64   // Start − Submit
 	BSLD       float64 // bounded slowdown max(1, (w+r)/max(τ, r))
 	Slowdown   float64 // (w+r)/max(r, 1 s)
-	Prediction int64   // prediction at arrival
+	Prediction int64   // prediction before any correction (at arrival, or the last propagated one)
 	Final      int64   // prediction at the end (after corrections)
 	Accuracy   float64 // time-weighted from submission (§3.4)
 	Backfilled bool

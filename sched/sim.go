@@ -473,6 +473,7 @@ func (s *Sim) repredict(user int64) {
 		}
 		s.accumulate(w, s.now)
 		w.p = s.pred.Predict(&w.j, s.now)
+		w.p0 = w.p
 		if s.waitSJ != nil {
 			s.waitSJ.ReplaceOrInsert(w)
 		}

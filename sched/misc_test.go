@@ -1,0 +1,136 @@
+package sched_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+func TestWriteSWF(t *testing.T) {
+	res, err := sched.Run(context.Background(), sched.EASY(10), scenario1())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.WriteSWF(&buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := swf.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 7 {
+		t.Fatalf("%d jobs written", len(jobs))
+	}
+	// job 3 waited from 10 to 100.
+	if jobs[2].ID != 3 || jobs[2].Wait != 90 {
+		t.Errorf("job %d wait %d, want 3 and 90", jobs[2].ID, jobs[2].Wait)
+	}
+}
+
+func TestScaleArrivals(t *testing.T) {
+	jobs := []swf.Job{job(1, 100, 10, 1, 10), job(2, 200, 10, 1, 10), job(3, 400, 10, 1, 10)}
+	got, err := sched.ScaleArrivals(jobs, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{100, 150, 250} {
+		if got[i].Submit != want {
+			t.Errorf("job %d submit %d, want %d", i+1, got[i].Submit, want)
+		}
+	}
+	if jobs[1].Submit != 200 {
+		t.Error("input modified")
+	}
+	if _, err := sched.ScaleArrivals(jobs, 0); err == nil {
+		t.Error("zero factor accepted")
+	}
+	// from load 0.6 to 0.8: c = 0.75
+	got, _ = sched.ScaleToLoad(jobs, 1, 0.6, 0.8)
+	if got[2].Submit != 100+225 {
+		t.Errorf("scaled to load: %d", got[2].Submit)
+	}
+}
+
+func TestLoadFormula(t *testing.T) {
+	// Two processors, window [0,100]: one job of 2 procs over [50,150]
+	// contributes 2·50, one of 1 proc over [0,100] contributes 100.
+	recs := []sched.Record{
+		{Job: job(1, 0, 100, 2, 100), Start: 50, End: 150},
+		{Job: job(2, 0, 100, 1, 100), Start: 0, End: 100},
+	}
+	if got := sched.Load(recs, 2, 0, 100); got != 1.0 {
+		t.Errorf("load %v, want 1", got)
+	}
+}
+
+func TestOtherCorrectors(t *testing.T) {
+	g := sched.GradualCorrector{}
+	if got := g.Correct(100, 10000, 0, 0); got != 160 {
+		t.Errorf("gradual 1st: %d", got)
+	}
+	if got := g.Correct(160, 10000, 1, 0); got != 1060 {
+		t.Errorf("gradual 2nd: %d", got)
+	}
+	if got := g.Correct(9000, 10000, 3, 0); got != 10000 {
+		t.Errorf("gradual capped at e: %d", got)
+	}
+	x := sched.ExponentialCorrector{}
+	if got := x.Correct(1000, 10000, 0, 0); got != 1200 {
+		t.Errorf("exponential: %d", got)
+	}
+	if got := x.Correct(10000, 10000, 1, 0); got != 10060 {
+		t.Errorf("exponential post-estimate: %d", got)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	if err := (sched.Config{}).Validate(); err == nil {
+		t.Error("zero machine size accepted")
+	}
+	if err := (sched.Config{MachineSize: 4, Policy: 99}).Validate(); err == nil {
+		t.Error("unknown policy accepted")
+	}
+	for name, mk := range sched.Variants {
+		if err := mk(8).Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestRejectedAndFilled(t *testing.T) {
+	jobs := []swf.Job{job(1, 0, 10, 1, 100), job(2, 0, -1, 1, 100), job(3, 0, 10, 99, 100), job(4, 1, 10, 1, -1)}
+	res, err := sched.Run(context.Background(), sched.EASY(4), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Summary.Rejected != 2 || len(res.Records) != 2 || res.Summary.Filled != 1 {
+		t.Fatalf("rejected %d records %d filled %d", res.Summary.Rejected, len(res.Records), res.Summary.Filled)
+	}
+	if res.Records[1].Job.ReqTime != 100 {
+		t.Errorf("missing estimate filled with %d, want the largest estimate 100", res.Records[1].Job.ReqTime)
+	}
+}
+
+// Propagation: a waiting job's prediction follows its user's history.
+func TestPropagation(t *testing.T) {
+	h, _ := estmodel.NewUserHistory(estmodel.HistoryConfig{Window: 1, Propagate: true})
+	cfg := sched.Config{MachineSize: 2, Predictor: h, Corrector: sched.EstimateCorrector{}}
+	jobs := []swf.Job{
+		job(1, 0, 50, 1, 1000), // history of user 1 once it ends at 50
+		job(2, 0, 500, 2, 1000),
+	}
+	jobs[1].User = 2
+	jobs = append(jobs, job(3, 10, 30, 2, 1000)) // waits behind job 2; re-predicted to 50 at t=50
+	res, err := sched.Run(context.Background(), cfg, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Records[2]; r.Prediction != 50 {
+		t.Errorf("job 3 prediction %d, want 50 (propagated)", r.Prediction)
+	}
+}
