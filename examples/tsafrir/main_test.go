@@ -15,6 +15,14 @@ import (
 // EASY++ is better than EASY+ on bounded slowdown, and EASY+ accuracy is
 // between 55% and 70%.
 func TestClaims(t *testing.T) {
+	defer func(v bool) { perEvent = v }(perEvent)
+	for _, pe := range []bool{true, false} {
+		perEvent = pe
+		t.Run(map[bool]string{true: "per-event", false: "per-timestamp"}[pe], claims)
+	}
+}
+
+func claims(t *testing.T) {
 	var all []outcome
 	for _, l := range logs {
 		path := tracetest.Path(t, l.File)
