@@ -134,3 +134,17 @@ func TestPropagation(t *testing.T) {
 		t.Errorf("job 3 prediction %d, want 50 (propagated)", r.Prediction)
 	}
 }
+
+// Estimate-safe backfilling (§2.4): job 3 would end by its prediction (p=r,
+// PERFECT) before the shadow but not by its estimate, so it is not backfilled.
+func TestEstimateSafeBackfill(t *testing.T) {
+	jobs := []swf.Job{
+		job(1, 0, 100, 4, 100), // runs 0–100, 4 of 6 procs
+		job(2, 1, 50, 6, 50),   // head, reservation at 100
+		job(3, 2, 20, 2, 500),  // ends at 22 by p = r, at 502 by e
+	}
+	cfg := sched.Config{MachineSize: 6, Predictor: estmodel.Perfect{}}
+	check(t, "predictions", cfg, jobs, want{3: 2})
+	cfg.EstimateSafeBackfill = true
+	check(t, "estimate-safe", cfg, jobs, want{3: 150})
+}
