@@ -3,16 +3,31 @@ package sched
 import "github.com/google/btree"
 
 // profile is the free-processor profile of conservative backfilling: a
-// step function kept as points (t, free) in a B-tree, free holding from t
-// to the next point; the last point extends forever.
+// step function kept as points (t, free) in a B-tree ordered by t, free
+// holding from t to the next point; the last point extends forever. Points
+// are pointers so that allocating processors changes free in place; they
+// are recycled between re-plans.
 type profile struct {
-	pts *btree.BTreeG[point]
-	buf []point
+	pts  *btree.BTreeG[*point]
+	pool []*point
+	used int
+	lo   point // scratch search keys, so that lookups do not allocate
+	hi   point
 }
 
 type point struct{ t, free int64 }
 
-func lessPoint(a, b point) bool { return a.t < b.t }
+func lessPoint(a, b *point) bool { return a.t < b.t }
+
+func (p *profile) newPoint(t, free int64) *point {
+	if p.used == len(p.pool) {
+		p.pool = append(p.pool, new(point))
+	}
+	q := p.pool[p.used]
+	p.used++
+	q.t, q.free = t, free
+	return q
+}
 
 // reset makes the profile: free processors now, plus each running job's
 // processors released at its predicted end (clamped to after now: a stale
@@ -22,21 +37,28 @@ func (p *profile) reset(now, free int64, release func(yield func(t, n int64))) {
 		p.pts = btree.NewG(32, lessPoint)
 	}
 	p.pts.Clear(true)
-	p.pts.ReplaceOrInsert(point{now, free})
+	p.used = 0
+	last := p.newPoint(now, free)
+	p.pts.ReplaceOrInsert(last)
 	release(func(t, n int64) {
 		t = max(t, now+1)
 		free += n
-		p.pts.ReplaceOrInsert(point{t, free})
+		if t == last.t {
+			last.free = free
+			return
+		}
+		last = p.newPoint(t, free)
+		p.pts.ReplaceOrInsert(last)
 	})
 }
 
 // fit returns the earliest time ≥ now at which n processors stay free for d
-// seconds. The last point always has the whole machine free.
+// seconds. The last point always has the whole machine free, so a
+// candidate still open at the end fits.
 func (p *profile) fit(n, d int64) int64 {
-	cand, found := int64(-1), false
-	p.pts.Ascend(func(q point) bool {
+	cand := int64(-1)
+	p.pts.Ascend(func(q *point) bool {
 		if cand >= 0 && q.t >= cand+d {
-			found = true
 			return false
 		}
 		if q.free >= n {
@@ -48,7 +70,6 @@ func (p *profile) fit(n, d int64) int64 {
 		}
 		return true
 	})
-	_ = found
 	return cand
 }
 
@@ -56,23 +77,19 @@ func (p *profile) fit(n, d int64) int64 {
 func (p *profile) allocate(t, d, n int64) {
 	p.split(t)
 	p.split(t + d)
-	p.buf = p.buf[:0]
-	p.pts.AscendRange(point{t: t}, point{t: t + d}, func(q point) bool {
-		p.buf = append(p.buf, q)
+	p.lo.t, p.hi.t = t, t+d
+	p.pts.AscendRange(&p.lo, &p.hi, func(q *point) bool {
+		q.free -= n
 		return true
 	})
-	for _, q := range p.buf {
-		q.free -= n
-		p.pts.ReplaceOrInsert(q)
-	}
 }
 
 // split makes sure a point exists at t (t ≥ the first point).
 func (p *profile) split(t int64) {
-	if _, ok := p.pts.Get(point{t: t}); ok {
-		return
+	var prev *point
+	p.lo.t = t
+	p.pts.DescendLessOrEqual(&p.lo, func(q *point) bool { prev = q; return false })
+	if prev.t != t {
+		p.pts.ReplaceOrInsert(p.newPoint(t, prev.free))
 	}
-	var prev point
-	p.pts.DescendLessOrEqual(point{t: t}, func(q point) bool { prev = q; return false })
-	p.pts.ReplaceOrInsert(point{t, prev.free})
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"pgregory.net/rapid"
@@ -183,6 +184,26 @@ func TestLockstepEqualsRun(t *testing.T) {
 		got, _ := s.Finish()
 		if !reflect.DeepEqual(want.Records, got.Records) {
 			t.Fatal("lockstep differs from Run")
+		}
+	})
+}
+
+// With exact predictions, conservative backfilling never starts a job after
+// its first reservation: every reservation is a guarantee.
+func TestConservativeExactReservationRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 16).Draw(t, "P")
+		jobs := genJobs(t, P)
+		cfg := sched.Conservative(P)
+		cfg.Predictor = estmodel.Perfect{}
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Records {
+			if r.FirstReservation >= 0 && r.Start > r.FirstReservation {
+				t.Fatalf("job %d reserved at %d started at %d", r.Job.ID, r.FirstReservation, r.Start)
+			}
 		}
 	})
 }
