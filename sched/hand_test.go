@@ -33,17 +33,29 @@ func check(t *testing.T, name string, cfg sched.Config, jobs []swf.Job, w want) 
 //	t=50  2 ends; 4 (2 procs, e=40) backfills by condition (i): 50+40 ≤ 100.
 //	t=60  6 (2 procs, e=200) backfills by condition (ii): extra = 2 (5, 3 procs,
 //	      does not fit the 2 free).
-//	t=100 1 ends, 3 starts. t=200 3 ends, 5 and 7 start.
+//	t=100 1 ends, 3 starts. t=200 3 ends, 5 and 7 start (4 free).
+//	t=205 8 (6 procs) waits: shadow 220 (7 at 210 → 5, 5 at 220 → 8), extra 2.
+//	t=206 9 (3 procs, e=50) cannot: 256 > 220 and 3 > extra 2.
+//	t=207 10 (2 procs, e=10) backfills by (i): 217 ≤ 220.
+//	t=220 5 ends, 8 starts (2 free); 9 holds: shadow 260 (6 ends), extra 1.
+//	t=230 11 (1 proc, e=20) backfills by (i): 250 ≤ 260.
+//	t=240 12 (2 procs) does not fit the 1 free; at 250 (11 ends) it backfills
+//	      by (i): 255 ≤ 260. t=260 6 ends, 9 starts.
 //
 // Conservative gives the same starts: 4 fits [50,90) before 3's reservation,
-// 6 fits 2 procs beside 3 over [100,200) and beside 5 at 200.
+// 6 fits 2 procs beside 3 over [100,200) and beside 5 at 200; 8 is reserved
+// at 220, 9 at 260 (only 2 free over [220,260) beside 8); 10 fits [207,217),
+// 11 [230,250) with 1 proc beside 8 and 6, and 12 is reserved at 250.
 func scenario1() []swf.Job {
 	return []swf.Job{
 		job(1, 0, 100, 6, 100), job(2, 0, 50, 4, 60), job(3, 10, 100, 8, 100),
 		job(4, 20, 30, 2, 40), job(5, 55, 20, 3, 20), job(6, 60, 200, 2, 200),
-		job(7, 110, 10, 1, 10),
+		job(7, 110, 10, 1, 10), job(8, 205, 100, 6, 100), job(9, 206, 50, 3, 50),
+		job(10, 207, 10, 2, 10), job(11, 230, 20, 1, 20), job(12, 240, 5, 2, 5),
 	}
 }
+
+var scenario1Starts = want{1: 0, 2: 0, 3: 100, 4: 50, 5: 200, 6: 60, 7: 200, 8: 220, 9: 260, 10: 207, 11: 230, 12: 250}
 
 // Scenario 2, P = 6: EASY backfills E by extra processors at t=3 (C holds
 // the reservation at 100 and leaves 2 extra), which delays D (not the head
@@ -59,9 +71,9 @@ func scenario2() []swf.Job {
 }
 
 func TestHandEASY(t *testing.T) {
-	res := check(t, "scenario1", sched.EASY(10), scenario1(), want{1: 0, 2: 0, 3: 100, 4: 50, 5: 200, 6: 60, 7: 200})
+	res := check(t, "scenario1", sched.EASY(10), scenario1(), scenario1Starts)
 	for _, r := range res.Records {
-		bf := r.Job.ID == 4 || r.Job.ID == 6
+		bf := r.Job.ID == 4 || r.Job.ID == 6 || r.Job.ID >= 10
 		if r.Backfilled != bf {
 			t.Errorf("job %d backfilled=%v", r.Job.ID, r.Backfilled)
 		}
@@ -70,7 +82,7 @@ func TestHandEASY(t *testing.T) {
 }
 
 func TestHandConservative(t *testing.T) {
-	check(t, "scenario1", sched.Conservative(10), scenario1(), want{1: 0, 2: 0, 3: 100, 4: 50, 5: 200, 6: 60, 7: 200})
+	check(t, "scenario1", sched.Conservative(10), scenario1(), scenario1Starts)
 	check(t, "scenario2", sched.Conservative(6), scenario2(), want{1: 0, 2: 100, 3: 200, 4: 300})
 }
 

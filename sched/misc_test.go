@@ -23,7 +23,7 @@ func TestWriteSWF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(jobs) != 7 {
+	if len(jobs) != 12 {
 		t.Fatalf("%d jobs written", len(jobs))
 	}
 	// job 3 waited from 10 to 100.
