@@ -1,0 +1,83 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Config configures a Generator. The zero value is the paper's model: typed
+// (batch and interactive), 128 nodes, start at midnight, seed 0, the default
+// arrival rate (offered load ≈ 0.40), no estimates.
+type Config struct {
+	// Machine is the machine size P in nodes (0 means 128). The per-type
+	// size bounds are derived from it by the spec's §7 rule.
+	Machine int64
+	// Typeless selects the single whole-log parameter set (§2.2).
+	Typeless bool
+	// Batch, Interactive and Whole override the parameter sets (nil means
+	// the defaults scaled to Machine).
+	Batch, Interactive, Whole *TypeParams
+	// StartHour (0–23) is the clock hour of time 0.
+	StartHour int
+	// Seed seeds the PCG generator.
+	Seed uint64
+	// TargetLoad, when positive, sets the offered load Σ r·n / (P·span) by
+	// scaling the arrival shape of every type (§8). ArrivalShapeScale sets
+	// the factor directly (0 means 1); it is ignored when TargetLoad is set.
+	TargetLoad        float64
+	ArrivalShapeScale float64
+	// Estimates fills field 9 with modal-model user estimates in Jobs and
+	// WriteSWF; EstimateMax is E_max (0 means max(longest run time, 3600)).
+	Estimates   bool
+	EstimateMax int64
+}
+
+func (c *Config) machine() int64 {
+	if c.Machine == 0 {
+		return 128
+	}
+	return c.Machine
+}
+
+// params returns the parameter sets in use: slot 0 interactive, slot 1 batch
+// (the SWF queue numbers). In typeless mode both slots hold Whole.
+func (c *Config) params() [2]TypeParams {
+	p := c.machine()
+	if c.Typeless {
+		w := Typeless().scaleTo(p, 0, 2.5)
+		if c.Whole != nil {
+			w = *c.Whole
+		}
+		return [2]TypeParams{w, w}
+	}
+	b, i := Batch().scaleTo(p, 0, 2), Interactive().scaleTo(p, 1.5, 4)
+	if c.Batch != nil {
+		b = *c.Batch
+	}
+	if c.Interactive != nil {
+		i = *c.Interactive
+	}
+	return [2]TypeParams{i, b}
+}
+
+// Validate reports whether the configuration is usable.
+func (c *Config) Validate() error {
+	if c.Machine < 0 || c.Machine == 1 {
+		return fmt.Errorf("synth: machine size %d, need at least 2", c.Machine)
+	}
+	if c.StartHour < 0 || c.StartHour > 23 {
+		return fmt.Errorf("synth: start hour %d outside 0–23", c.StartHour)
+	}
+	if c.TargetLoad < 0 || c.ArrivalShapeScale < 0 {
+		return errors.New("synth: TargetLoad and ArrivalShapeScale must not be negative")
+	}
+	if c.EstimateMax != 0 && c.EstimateMax < 3600 {
+		return fmt.Errorf("synth: EstimateMax %d below one hour", c.EstimateMax)
+	}
+	for _, p := range c.params() {
+		if err := p.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,25 @@
+// Package synth generates synthetic rigid-job workloads with the model of
+// Lublin and Feitelson, "The workload on parallel supercomputers: modeling
+// the characteristics of rigid jobs", JPDC 63(11), 2003 (the PWA "Lublin99"
+// model; spec /work/shared/spec/lublin99.md §1–§8), written as SWF.
+//
+// Each job has a type (batch or interactive, SWF field 15 = 1 or 0), an
+// arrival from its type's gamma log-inter-arrival stream stretched by a
+// 48-bucket daily cycle (§3.4), a size (serial, power-of-two or other
+// parallel, log2 size from a two-stage uniform, §3.2) and a run time whose
+// log is a hyper-gamma mixture with a size-dependent mixing probability
+// (§3.3). Typeless mode uses the single whole-log parameter set (§2.2).
+// TargetLoad scales the arrival shape of both types by the factor that gives
+// the requested offered load (§8, the authors' documented knob).
+//
+// Deviations from the reference C, as the spec recommends: a floating clock
+// (the C's integer clock drifts and erases the daily cycle, §9), math/rand/v2
+// instead of drand48 (so no bit compatibility with the C), and per-type size
+// bounds derived from the machine size (§7).
+//
+// Optionally field 9 is filled with user estimates from the modal model of
+// package estmodel (Tsafrir 2005; E_max = max(longest run time, 1 h) as the
+// parallelworkloads wrapper does, spec §13).
+//
+// A Generator is not safe for concurrent use.
+package synth

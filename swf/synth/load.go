@@ -1,0 +1,102 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+)
+
+// MeanInterArrival is E[e^G | G ≤ 13] for G ~ Gamma(a, b), the long-run mean
+// gap of one type's stream whatever the daily weights (§8 closed form).
+func MeanInterArrival(a, b float64) float64 {
+	return math.Pow(1-b, -a) * gammaCDF(maxLogInterval, a, b/(1-b)) / gammaCDF(maxLogInterval, a, b)
+}
+
+// meanRuntime is E[floor(e^h)] for a job of n nodes (§8; −0.5 for the floor).
+func meanRuntime(p *TypeParams, n float64) float64 {
+	prob := min(max(p.PA*n+p.PB, 0), 1)
+	m := func(a, b float64) float64 {
+		return math.Pow(1-b, -a) * gammaCDF(maxLogRuntime, a, b/(1-b))
+	}
+	f1, f2 := gammaCDF(maxLogRuntime, p.A1, p.B1), gammaCDF(maxLogRuntime, p.A2, p.B2)
+	return (prob*m(p.A1, p.B1)+(1-prob)*m(p.A2, p.B2))/(prob*f1+(1-prob)*f2) - 0.5
+}
+
+// stageMass is the probability that the two-stage uniform falls in [x, y).
+func stageMass(p *TypeParams, x, y float64) float64 {
+	seg := func(lo, hi, w float64) float64 {
+		if hi <= lo {
+			if x <= lo && lo < y {
+				return w
+			}
+			return 0
+		}
+		a, b := max(x, lo), min(y, hi)
+		if b <= a {
+			return 0
+		}
+		return w * (b - a) / (hi - lo)
+	}
+	return seg(p.ULow, p.UMed, p.UProb) + seg(p.UMed, p.UHi, 1-p.UProb)
+}
+
+// SizePMF returns P(size = n) for n = 0..machine under p, with the machine caps.
+func SizePMF(p *TypeParams, machine int64) []float64 {
+	pmf := make([]float64, machine+1)
+	pmf[1] += p.SerialProb
+	pow2Cap := int64(1) << uint(math.Floor(math.Log2(float64(machine))))
+	for j := 0; float64(j) <= p.UHi+1; j++ {
+		m := stageMass(p, float64(j)-0.5, float64(j)+0.5)
+		n := min(int64(math.Floor(math.Pow(2, float64(j))+0.5)), pow2Cap)
+		pmf[n] += p.Pow2Prob * m
+	}
+	other := 1 - p.SerialProb - p.Pow2Prob
+	for n := int64(1); float64(n) <= math.Pow(2, p.UHi)+1; n++ {
+		m := stageMass(p, math.Log2(float64(n)-0.5), math.Log2(float64(n)+0.5))
+		pmf[min(n, machine)] += other * m
+	}
+	return pmf
+}
+
+// MeanWork is E[run time · size] of one type (node-seconds per job).
+func MeanWork(p *TypeParams, machine int64) float64 {
+	var w float64
+	for n, q := range SizePMF(p, machine) {
+		if q > 0 {
+			w += q * float64(n) * meanRuntime(p, float64(n))
+		}
+	}
+	return w
+}
+
+// OfferedLoad is the model's offered load ρ = Σ_t E_t[r·n] / (P·E[IA_t])
+// when the arrival shapes are multiplied by scale (§8).
+func OfferedLoad(params [2]TypeParams, typeless bool, machine int64, scale float64) float64 {
+	var rho float64
+	for t, p := range params {
+		if typeless && t == batchType {
+			continue
+		}
+		rho += MeanWork(&p, machine) / (float64(machine) * MeanInterArrival(p.AArr*p.ARAR*scale, p.BArr))
+	}
+	return rho
+}
+
+// ShapeScaleForLoad solves OfferedLoad(k) = target for k by bisection on
+// log k in [1/8, 8]; the load falls as k grows.
+func ShapeScaleForLoad(params [2]TypeParams, typeless bool, machine int64, target float64) (float64, error) {
+	lo, hi := math.Log(1.0/8), math.Log(8)
+	f := func(x float64) float64 { return OfferedLoad(params, typeless, machine, math.Exp(x)) - target }
+	if f(lo) < 0 || f(hi) > 0 {
+		return 0, fmt.Errorf("synth: target load %v outside the reachable range [%.3g, %.3g]",
+			target, f(hi)+target, f(lo)+target)
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if f(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Exp((lo + hi) / 2), nil
+}

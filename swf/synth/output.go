@@ -1,0 +1,97 @@
+package synth
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/swf"
+)
+
+// Jobs returns the next n jobs; with Config.Estimates field 9 holds
+// modal-model estimates (every estimate ≥ its job's run time).
+func (g *Generator) Jobs(n int) ([]swf.Job, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("synth: %d jobs requested", n)
+	}
+	jobs := make([]swf.Job, n)
+	for i := range jobs {
+		jobs[i] = g.Next()
+	}
+	if g.cfg.Estimates {
+		if err := g.assignEstimates(jobs); err != nil {
+			return nil, err
+		}
+	}
+	return jobs, nil
+}
+
+func (g *Generator) assignEstimates(jobs []swf.Job) error {
+	eMax := g.cfg.EstimateMax
+	if eMax == 0 {
+		eMax = 3600
+		for i := range jobs {
+			eMax = max(eMax, jobs[i].RunTime)
+		}
+	}
+	d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: eMax}, g.rng)
+	if err != nil {
+		return err
+	}
+	_, err = estmodel.Assign(jobs, d, estmodel.AssignConfig{}, g.rng)
+	return err
+}
+
+// Header returns the SWF header for n jobs: the reference's lines plus
+// MaxProcs and a Note naming the model and its settings.
+func (g *Generator) Header(n int) *swf.Header {
+	mode := "typed (batch queue 1, interactive queue 0)"
+	if g.cfg.Typeless {
+		mode = "typeless"
+	}
+	p := g.s
+	note := fmt.Sprintf("Lublin-Feitelson 2003 rigid-job model (Lublin99), %s, seed %d, start hour %d, arrival shape scale %.6g, model offered load %.4f",
+		mode, g.cfg.Seed, g.cfg.StartHour, g.scale, OfferedLoad([2]TypeParams{p[0].p, p[1].p}, g.cfg.Typeless, g.machine, g.scale))
+	notes := []string{note}
+	for t, name := range []string{"interactive", "batch"} {
+		if g.cfg.Typeless && t == batchType {
+			break
+		}
+		if g.cfg.Typeless {
+			name = "whole"
+		}
+		q := p[t].p
+		notes = append(notes, fmt.Sprintf("%s: serial %g pow2 %g ulow %g umed %g uhi %g uprob %g a1 %g b1 %g a2 %g b2 %g pa %g pb %g aarr %g barr %g arar %g anum %g bnum %g",
+			name, q.SerialProb, q.Pow2Prob, q.ULow, q.UMed, q.UHi, q.UProb, q.A1, q.B1, q.A2, q.B2, q.PA, q.PB, q.AArr, q.BArr, q.ARAR, q.ANum, q.BNum))
+	}
+	if g.cfg.Estimates {
+		notes = append(notes, "field 9: Tsafrir modal-model user estimates (package estmodel)")
+	}
+	return &swf.Header{
+		Version:     "2",
+		Acknowledge: "Uri Lublin, Hebrew University",
+		Information: []string{"http://www.cs.huji.ac.il/labs/parallel/workload"},
+		MaxJobs:     int64(n), MaxRecords: int64(n),
+		MaxNodes: g.machine, MaxProcs: g.machine, MaxRuntime: MaxRuntime,
+		Note: slices.Clip(notes),
+	}
+}
+
+// WriteSWF writes a header and the next n jobs to w.
+func (g *Generator) WriteSWF(w io.Writer, n int) error {
+	jobs, err := g.Jobs(n)
+	if err != nil {
+		return err
+	}
+	sw := swf.NewWriter(w)
+	if err := sw.WriteHeader(g.Header(n)); err != nil {
+		return err
+	}
+	for i := range jobs {
+		if err := sw.Write(&jobs[i]); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}

@@ -1,0 +1,69 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+)
+
+// TypeParams are the model parameters of one job type (spec §2).
+type TypeParams struct {
+	SerialProb, Pow2Prob float64 // P(size 1); absolute share of power-of-two jobs
+	ULow, UMed, UHi      float64 // two-stage uniform on log2(size)
+	UProb                float64 // P(first stage [ULow, UMed])
+	A1, B1, A2, B2       float64 // the two gammas of ln(run time), shape and scale
+	PA, PB               float64 // mixing probability p = PA·size + PB, clamped to [0,1]
+	AArr, BArr, ARAR     float64 // ln(inter-arrival) gamma; effective shape AArr·ARAR
+	ANum, BNum           float64 // daily-cycle gamma (half-hour abscissa)
+}
+
+// Batch returns the batch parameters for a 128-node machine (§2.1).
+func Batch() TypeParams {
+	return TypeParams{0.2927, 0.6686, 1.2, 5, 7, 0.875, 6.57, 0.823, 639.1, 0.0156,
+		-0.003, 0.6986, 6.0415, 0.8531, 1.0519, 6.1271, 5.2740}
+}
+
+// Interactive returns the interactive parameters for 128 nodes (§2.1).
+func Interactive() TypeParams {
+	return TypeParams{0.1541, 0.625, 1, 3, 5.5, 0.705, 3.8351, 0.6605, 7.073, 0.6856,
+		-0.0118, 0.9156, 6.5510, 0.6621, 0.9797, 8.9186, 3.6680}
+}
+
+// Typeless returns the whole-log parameters for 128 nodes (§2.2).
+func Typeless() TypeParams {
+	return TypeParams{0.244, 0.576, 0.8, 4.5, 7, 0.86, 4.2, 0.94, 312, 0.03,
+		-0.0054, 0.78, 10.2303, 0.4871, 1.0225, 8.1737, 3.9631}
+}
+
+// scaleTo applies the spec's recommended machine-size rule (§7): the default
+// offsets below L = log2(P) are kept, clamped so that ULow ≤ UMed ≤ UHi.
+func (p TypeParams) scaleTo(machine int64, hiOff, medOff float64) TypeParams {
+	l := math.Log2(float64(machine))
+	p.UHi = max(l-hiOff, p.ULow)
+	p.UMed = min(max(l-medOff, p.ULow), p.UHi)
+	return p
+}
+
+// Validate reports whether p is usable.
+func (p TypeParams) Validate() error {
+	probs := []float64{p.SerialProb, p.Pow2Prob, p.UProb}
+	for _, v := range probs {
+		if !(v >= 0 && v <= 1) {
+			return fmt.Errorf("synth: probability %v outside [0,1]", v)
+		}
+	}
+	if p.SerialProb+p.Pow2Prob > 1 {
+		return fmt.Errorf("synth: SerialProb+Pow2Prob = %v > 1", p.SerialProb+p.Pow2Prob)
+	}
+	if !(p.ULow >= 0 && p.ULow <= p.UMed && p.UMed <= p.UHi) {
+		return fmt.Errorf("synth: need 0 ≤ ULow ≤ UMed ≤ UHi, have %v %v %v", p.ULow, p.UMed, p.UHi)
+	}
+	for _, v := range []float64{p.A1, p.B1, p.A2, p.B2, p.AArr, p.BArr, p.ARAR, p.ANum, p.BNum} {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("synth: gamma parameter %v must be positive", v)
+		}
+	}
+	if p.BArr >= 1 || p.B1 >= 1 || p.B2 >= 1 {
+		return fmt.Errorf("synth: gamma scales must be below 1 for finite means")
+	}
+	return nil
+}
