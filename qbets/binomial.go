@@ -1,0 +1,77 @@
+package qbets
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// tol absorbs floating-point rounding at exact boundaries such as the
+// lower bound at q = C = 0.95, n = 1 (spec §2.1 footnote).
+const tol = 1e-12
+
+// binomCDF is P(Bin(n, q) ≤ m), via the regularized incomplete beta so it
+// stays exact for n in the millions.
+func binomCDF(m, n int, q float64) float64 {
+	switch {
+	case m < 0:
+		return 0
+	case m >= n:
+		return 1
+	}
+	return mathext.RegIncBeta(float64(n-m), float64(m+1), 1-q)
+}
+
+// UpperIndex is the 1-based ascending index i of the order statistic x(i)
+// that is an upper level-c confidence bound on the q-quantile of n i.i.d.
+// observations: the smallest i with P(Bin(n,q) ≤ i−1) ≥ c (spec §2.1).
+// ok is false when n is too small (1 − q^n < c).
+func UpperIndex(n int, q, c float64) (i int, ok bool) {
+	if n < 1 || binomCDF(n-1, n, q) < c-tol {
+		return 0, false
+	}
+	i = normalGuess(n, q, c)
+	// Step to the smallest i in 1..n with CDF(i−1) ≥ c.
+	for i < n && binomCDF(i-1, n, q) < c-tol {
+		i++
+	}
+	for i > 1 && binomCDF(i-2, n, q) >= c-tol {
+		i--
+	}
+	return i, true
+}
+
+// LowerIndex is the 1-based ascending index of the lower level-c bound:
+// the largest i with P(Bin(n,q) ≥ i) ≥ c. ok is false when 1 − (1−q)^n < c.
+func LowerIndex(n int, q, c float64) (i int, ok bool) {
+	if n < 1 || 1-binomCDF(0, n, q) < c-tol {
+		return 0, false
+	}
+	i = normalGuess(n, q, 1-c)
+	for i > 1 && 1-binomCDF(i-1, n, q) < c-tol {
+		i--
+	}
+	for i < n && 1-binomCDF(i, n, q) >= c-tol {
+		i++
+	}
+	return i, true
+}
+
+// normalGuess starts the index search near nq + z·sqrt(nq(1−q)), clamped.
+func normalGuess(n int, q, c float64) int {
+	z := math.Sqrt2 * math.Erfinv(2*c-1)
+	nf := float64(n)
+	g := int(math.Ceil(nf*q+z*math.Sqrt(nf*q*(1-q)))) + 1
+	return min(max(g, 1), n)
+}
+
+// MinHistory is the smallest history size for which an upper bound exists
+// (59 at q = C = 0.95).
+func MinHistory(q, c float64) int {
+	return int(math.Ceil(math.Log(1-c)/math.Log(q) - tol))
+}
+
+// MinHistoryLower is the smallest history size for which a lower bound exists.
+func MinHistoryLower(q, c float64) int {
+	return max(1, int(math.Ceil(math.Log(1-c)/math.Log(1-q)-tol)))
+}

@@ -1,0 +1,82 @@
+package qbets
+
+import "testing"
+
+// Spec §2.1 test vectors (1-based ascending index; 0 = no bound).
+func TestUpperIndexVectors(t *testing.T) {
+	cases := []struct {
+		q    float64
+		want map[int]int
+	}{
+		{0.95, map[int]int{58: 0, 59: 59, 92: 92, 93: 92, 100: 99, 150: 148, 200: 196, 500: 484, 1000: 962, 2000: 1917, 5000: 4776}},
+		{0.50, map[int]int{5: 5, 10: 9, 20: 15, 59: 37, 100: 59, 1000: 527}},
+		{0.75, map[int]int{20: 19, 59: 51, 100: 83, 1000: 773}},
+		{0.99, map[int]int{298: 0, 300: 300, 500: 499, 1000: 996}},
+	}
+	for _, tc := range cases {
+		for n, want := range tc.want {
+			got, ok := UpperIndex(n, tc.q, 0.95)
+			if !ok {
+				got = 0
+			}
+			if got != want {
+				t.Errorf("UpperIndex(%d, %.2f, .95) = %d, spec %d", n, tc.q, got, want)
+			}
+		}
+	}
+}
+
+func TestLowerIndexVectors(t *testing.T) {
+	for n, want := range map[int]int{5: 1, 10: 2, 20: 6, 100: 42, 1000: 474} {
+		if got, _ := LowerIndex(n, 0.5, 0.95); got != want {
+			t.Errorf("LowerIndex(%d, .5, .95) = %d, spec %d", n, got, want)
+		}
+	}
+}
+
+// The top-k count (n − i_up) steps up at these n (spec §2.1).
+func TestTopKSteps(t *testing.T) {
+	steps := []int{59, 93, 124, 153, 181, 208, 234, 260, 286, 311, 336, 361, 386}
+	for k, n := range steps {
+		i, _ := UpperIndex(n, 0.95, 0.95)
+		j, _ := UpperIndex(n-1, 0.95, 0.95)
+		if n-i != k || (k > 0 && n-1-j != k-1) {
+			t.Errorf("n=%d: top-k %d (n-1: %d), spec step to %d", n, n-i, n-1-j, k)
+		}
+	}
+}
+
+func TestMinHistoryTable(t *testing.T) {
+	qs := []float64{0.5, 0.75, 0.9, 0.95, 0.99}
+	cs := []float64{0.9, 0.95, 0.99}
+	upper := [][]int{{4, 5, 7}, {9, 11, 17}, {22, 29, 44}, {45, 59, 90}, {230, 299, 459}}
+	lower := [][]int{{4, 5, 7}, {2, 3, 4}, {1, 2, 2}, {1, 1, 2}, {1, 1, 1}}
+	for a, q := range qs {
+		for b, c := range cs {
+			if got := MinHistory(q, c); got != upper[a][b] {
+				t.Errorf("MinHistory(%v,%v)=%d spec %d", q, c, got, upper[a][b])
+			}
+			if got := MinHistoryLower(q, c); got != lower[a][b] {
+				t.Errorf("MinHistoryLower(%v,%v)=%d spec %d", q, c, got, lower[a][b])
+			}
+			n := upper[a][b]
+			if _, ok := UpperIndex(n, q, c); !ok {
+				t.Errorf("UpperIndex(%d,%v,%v) none at min history", n, q, c)
+			}
+			if _, ok := UpperIndex(n-1, q, c); ok {
+				t.Errorf("UpperIndex(%d,%v,%v) exists below min history", n-1, q, c)
+			}
+			if _, ok := LowerIndex(lower[a][b], q, c); !ok {
+				t.Errorf("LowerIndex(%d,%v,%v) none at min history", lower[a][b], q, c)
+			}
+		}
+	}
+}
+
+func TestUpperIndexMillions(t *testing.T) {
+	i, ok := UpperIndex(2_000_000, 0.95, 0.95)
+	// nq + 1.645·sqrt(nq(1−q)) ≈ 1900000 + 507 — the exact index lies within a few of it.
+	if !ok || i < 1900490 || i > 1900530 {
+		t.Fatalf("UpperIndex(2e6) = %d, %v", i, ok)
+	}
+}
