@@ -9,11 +9,19 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
+// MinEstimateJobs is the fewest jobs the modal estimate model is used for
+// (the parallelworkloads wrapper's limit: below it the model has no tail).
+const MinEstimateJobs = 200
+
 // Jobs returns the next n jobs; with Config.Estimates field 9 holds
-// modal-model estimates (every estimate ≥ its job's run time).
+// modal-model estimates (an estimate below its run time only when the model leaves none
+// legal; counted in ShortEstimates).
 func (g *Generator) Jobs(n int) ([]swf.Job, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("synth: %d jobs requested", n)
+	}
+	if g.cfg.Estimates && n < MinEstimateJobs {
+		return nil, fmt.Errorf("synth: model estimates need at least %d jobs, asked for %d", MinEstimateJobs, n)
 	}
 	jobs := make([]swf.Job, n)
 	for i := range jobs {
@@ -39,7 +47,8 @@ func (g *Generator) assignEstimates(jobs []swf.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = estmodel.Assign(jobs, d, estmodel.AssignConfig{}, g.rng)
+	rep, err := estmodel.Assign(jobs, d, estmodel.AssignConfig{}, g.rng)
+	g.ShortEstimates += rep.Short
 	return err
 }
 
