@@ -21,5 +21,8 @@
 // package estmodel (Tsafrir 2005; E_max = max(longest run time, 1 h) as the
 // parallelworkloads wrapper does, spec §13).
 //
+// examples/synth/README.md tabulates the model statistics against the
+// spec and against the Lublin 256-node log of the reference C.
+//
 // A Generator is not safe for concurrent use.
 package synth
