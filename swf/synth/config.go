@@ -3,6 +3,7 @@ package synth
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 )
 
 // Config configures a Generator. The zero value is the paper's model: typed
@@ -21,6 +22,13 @@ type Config struct {
 	StartHour int
 	// Seed seeds the PCG generator.
 	Seed uint64
+	// Source, when set, replaces the PCG generator (e.g. NewDrand48 for
+	// golden tests against the reference C).
+	Source rand.Source
+	// CompatClock truncates each type's clock to whole seconds after every
+	// arrival, as the C's unsigned long clock does (§9: the truncation drifts
+	// and flattens the daily cycle on long runs; only for golden tests).
+	CompatClock bool
 	// TargetLoad, when positive, sets the offered load Σ r·n / (P·span) by
 	// scaling the arrival shape of every type (§8). ArrivalShapeScale sets
 	// the factor directly (0 means 1); it is ignored when TargetLoad is set.

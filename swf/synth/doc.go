@@ -13,9 +13,10 @@
 // the requested offered load (§8, the authors' documented knob).
 //
 // Deviations from the reference C, as the spec recommends: a floating clock
-// (the C's integer clock drifts and erases the daily cycle, §9), math/rand/v2
-// instead of drand48 (so no bit compatibility with the C), and per-type size
-// bounds derived from the machine size (§7).
+// (the C's integer clock drifts and erases the daily cycle, §9), a PCG
+// generator from math/rand/v2, and per-type size bounds derived from the
+// machine size (§7). With Source: NewDrand48(seed) and CompatClock the
+// output is the C's, bit for bit (the spec's §10.3 golden vectors are tests).
 //
 // Optionally field 9 is filled with user estimates from the modal model of
 // package estmodel (Tsafrir 2005; E_max = max(longest run time, 1 h) as the

@@ -49,7 +49,11 @@ func New(cfg Config) (*Generator, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &Generator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)), machine: cfg.machine()}
+	var src rand.Source = rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)
+	if cfg.Source != nil {
+		src = cfg.Source
+	}
+	g := &Generator{cfg: cfg, rng: rand.New(src), machine: cfg.machine()}
 	g.pow2Cap = int64(1) << uint(math.Floor(math.Log2(float64(g.machine))))
 	params := cfg.params()
 	g.scale = 1
@@ -119,6 +123,9 @@ func (g *Generator) advance(s *stream) {
 	s.remain = r
 	s.bucket = b
 	s.clock += delta
+	if g.cfg.CompatClock {
+		s.clock = math.Trunc(s.clock)
+	}
 }
 
 // size draws a job size (§3.2), capped at the machine (§7 safety net).
