@@ -1,0 +1,102 @@
+package qbets
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// The parametric comparators of spec §2.2, used by the evaluator. All fit
+// on w+1 and subtract 1 after back-transforming, because zero waits are
+// common.
+
+// LogNormalBound is the upper level-c confidence bound on the q-quantile of
+// a log-normal fitted to n values of ln(w+1) with mean m and standard
+// deviation s: exp(m + K·s) − 1 with the Natrella tolerance factor K.
+// ok is false when n < 2 or the factor is undefined.
+func LogNormalBound(n int, m, s, q, c float64) (float64, bool) {
+	if n < 2 {
+		return 0, false
+	}
+	zq := distuv.UnitNormal.Quantile(q)
+	zc := distuv.UnitNormal.Quantile(c)
+	nf := float64(n)
+	a := 1 - zc*zc/(2*(nf-1))
+	b := zq*zq - zc*zc/nf
+	if a <= 0 || zq*zq-a*b < 0 {
+		return 0, false
+	}
+	k := (zq + math.Sqrt(zq*zq-a*b)) / a
+	return math.Exp(m+k*s) - 1, true
+}
+
+// LogUniformQuantile is the q-quantile of ln(w+1) ~ U[ln(lo+1), ln(hi+1)],
+// the MLE fit from the smallest and largest wait.
+func LogUniformQuantile(lo, hi int64, q float64) float64 {
+	a, b := math.Log1p(float64(lo)), math.Log1p(float64(hi))
+	return math.Exp(a+q*(b-a)) - 1
+}
+
+// WeibullFit is the MLE (shape k, scale λ) of a Weibull fitted to w+1,
+// by Newton iteration on the shape equation. ok is false when the data
+// are degenerate (fewer than 2 values or all equal).
+func WeibullFit(waits []int64) (k, lambda float64, ok bool) {
+	n := len(waits)
+	if n < 2 {
+		return 0, 0, false
+	}
+	xs := make([]float64, n)
+	lx := make([]float64, n)
+	var meanL, sumL2 float64
+	for i, w := range waits {
+		xs[i] = float64(w) + 1
+		lx[i] = math.Log(xs[i])
+		meanL += lx[i]
+	}
+	meanL /= float64(n)
+	for _, l := range lx {
+		sumL2 += (l - meanL) * (l - meanL)
+	}
+	if sumL2 == 0 {
+		return 0, 0, false
+	}
+	maxL := lx[0]
+	for _, l := range lx {
+		maxL = max(maxL, l)
+	}
+	k = 1.2 / math.Sqrt(sumL2/float64(n)) // moment guess: sd(ln x) ≈ π/(k√6)
+	for range 100 {
+		// f(k) = A/B − 1/k − meanL with A = Σ x^k ln x, B = Σ x^k; scale by max to avoid overflow.
+		var A, B, C float64
+		for i := range xs {
+			e := math.Exp(k * (lx[i] - maxL))
+			A += e * lx[i]
+			B += e
+			C += e * lx[i] * lx[i]
+		}
+		f := A/B - 1/k - meanL
+		df := (C/B - (A/B)*(A/B)) + 1/(k*k)
+		step := f / df
+		next := k - step
+		if next <= 0 {
+			next = k / 2
+		}
+		if math.Abs(next-k) < 1e-10*k {
+			k = next
+			break
+		}
+		k = next
+	}
+	var s float64
+	for _, l := range lx {
+		s += math.Exp(k * (l - maxL))
+	}
+	lambda = math.Exp(maxL) * math.Pow(s/float64(n), 1/k)
+	return k, lambda, !math.IsNaN(k) && !math.IsNaN(lambda) && k > 0
+}
+
+// WeibullQuantile is the q-quantile of the fitted Weibull, minus the 1 added
+// before fitting.
+func WeibullQuantile(k, lambda, q float64) float64 {
+	return lambda*math.Pow(-math.Log(1-q), 1/k) - 1
+}
