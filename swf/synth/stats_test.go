@@ -54,11 +54,12 @@ func near(t *testing.T, name string, got, want, tol float64) {
 // suggested tolerances: fractions ±0.003, mean size ±1%, mean run time ±3%,
 // mean IA ±5%, hourly shares ±0.003).
 func TestTypedStatisticsMatchSpec(t *testing.T) {
-	n := 1_000_000
 	if testing.Short() {
-		n = 200_000
+		// The spec's tolerances hold for 10^6 jobs; fewer jobs put the
+		// daily-cycle shares outside them by sampling error alone.
+		t.Skip("needs 10^6 jobs; runs in the normal (non-short) test")
 	}
-	s := collect(t, Config{Seed: 1}, n)
+	s := collect(t, Config{Seed: 1}, 1_000_000)
 	f := func(a int, b int) float64 { return float64(a) / float64(b) }
 	all := s.jobs[0] + s.jobs[1]
 	near(t, "serial share batch", f(s.serial[1], s.jobs[1]), 0.2927, 0.003)
