@@ -45,9 +45,16 @@ type Result struct {
 	NotQueued, Queued Score
 }
 
+const (
+	evEnd = iota
+	evSubmit
+	evStart
+	evEndZero
+)
+
 type event struct {
 	t    int64
-	kind int // 0 end, 1 start, 2 submit: at equal times ends go first, then starts, then submits
+	kind int // at equal times: ends of jobs that ran, submits, starts, ends of zero-length runs
 	j    *TraceJob
 }
 
@@ -83,7 +90,11 @@ func Evaluate(jobs []TraceJob, cfg EvalConfig) (Result, error) {
 		if j.Start < j.Submit || j.RunTime < 0 {
 			return Result{}, fmt.Errorf("ibl: job %d: start %d before submit %d or run time %d < 0", j.ID, j.Start, j.Submit, j.RunTime)
 		}
-		evs = append(evs, event{j.Submit, 2, j}, event{j.Start, 1, j}, event{j.Start + j.RunTime, 0, j})
+		end := evEnd
+		if j.RunTime == 0 {
+			end = evEndZero
+		}
+		evs = append(evs, event{j.Submit, evSubmit, j}, event{j.Start, evStart, j}, event{j.Start + j.RunTime, end, j})
 	}
 	slices.SortFunc(evs, func(a, b event) int {
 		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.kind, b.kind), cmp.Compare(a.j.ID, b.j.ID))
@@ -131,7 +142,7 @@ func Evaluate(jobs []TraceJob, cfg EvalConfig) (Result, error) {
 		}
 		j := e.j
 		switch e.kind {
-		case 2:
+		case evSubmit:
 			q := sys.NotQueued(j.Job, e.t)
 			if pr, err := nq.Predict(q, level); err == nil {
 				res.NotQueued.add(pr, float64(j.Start-j.Submit))
@@ -143,7 +154,7 @@ func Evaluate(jobs []TraceJob, cfg EvalConfig) (Result, error) {
 			}
 			open[j] = &pending{inNQ: q}
 			fresh = append(fresh, j)
-		case 1:
+		case evStart:
 			p := open[j]
 			if err := nq.Insert(Experience{In: p.inNQ, Wait: float64(j.Start - j.Submit)}); err != nil {
 				return res, err
@@ -156,7 +167,7 @@ func Evaluate(jobs []TraceJob, cfg EvalConfig) (Result, error) {
 			if err := sys.Start(j.ID, e.t); err != nil {
 				return res, err
 			}
-		case 0:
+		case evEnd, evEndZero:
 			delete(open, j)
 			if err := sys.End(j.ID); err != nil {
 				return res, err
