@@ -1,6 +1,7 @@
 package estmodel
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -108,19 +109,9 @@ func TestHeadSizes(t *testing.T) {
 		t.Errorf("head mass %.6f, want 89", s)
 	}
 	tail := TailSizes(21, 300, 11, RefParams)
-	if s := sum(tail); math.Abs(s-11) > 1e-9 || !slices.IsSortedFunc(tail, func(a, b float64) int { return -cmpF(a, b) }) {
+	if s := sum(tail); math.Abs(s-11) > 1e-9 || !slices.IsSortedFunc(tail, func(a, b float64) int { return -cmp.Compare(a, b) }) {
 		t.Errorf("tail sums to %.6f (want 11) or is not decreasing", s)
 	}
-}
-
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func sum(x []float64) float64 {

@@ -1,6 +1,7 @@
 package estmodel
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -43,7 +44,7 @@ func TestEmbedUserSizes(t *testing.T) {
 	if s := sum(plan.Sizes); math.Abs(s-89) > 1e-9 || math.Abs(plan.TailMass-11) > 1e-9 {
 		t.Errorf("head %.4f tail %.4f", s, plan.TailMass)
 	}
-	if !slices.IsSortedFunc(plan.Sizes, func(a, b float64) int { return cmpF(b, a) }) {
+	if !slices.IsSortedFunc(plan.Sizes, func(a, b float64) int { return cmp.Compare(b, a) }) {
 		t.Errorf("sizes not descending: %v", plan.Sizes)
 	}
 	r := plan.Fixed[0]

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"fmt"
@@ -211,25 +212,15 @@ func (s *Sim) Load(jobs []swf.Job) error {
 	s.rejected.Kept = len(s.jobs)
 	slices.SortStableFunc(rest, func(a, b *job) int {
 		if a.j.Submit != b.j.Submit {
-			return cmpInt(a.j.Submit, b.j.Submit)
+			return cmp.Compare(a.j.Submit, b.j.Submit)
 		}
 		if a.j.ID != b.j.ID {
-			return cmpInt(a.j.ID, b.j.ID)
+			return cmp.Compare(a.j.ID, b.j.ID)
 		}
 		return a.idx - b.idx
 	})
 	s.arr, s.arrI = rest, 0
 	return nil
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (s *Sim) newJob(sj swf.Job) *job {

@@ -14,20 +14,7 @@ import (
 // loadPlain returns SDSC-BLUE uncompressed, in memory, so that the plain
 // benchmark measures parsing and not the disk.
 func loadPlain(b *testing.B) []byte {
-	f, err := os.Open(tracetest.Path(b, tracetest.SDSCBlue))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return data
+	return gunzip(b, tracetest.Path(b, tracetest.SDSCBlue))
 }
 
 func countJobs(b *testing.B, r *swf.Reader) int {

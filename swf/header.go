@@ -206,10 +206,10 @@ func leadingInt(s string) (int64, error) {
 func (h *Header) generate() []string {
 	var out []string
 	emit := func(key, value string) {
-		first, rest, _ := strings.Cut(value, "\n")
+		first, rest, more := strings.Cut(value, "\n")
 		out = append(out, fmt.Sprintf("; %s: %s", key, first))
-		for _, r := range strings.Split(rest, "\n") {
-			if rest != "" {
+		if more {
+			for _, r := range strings.Split(rest, "\n") {
 				out = append(out, ";       "+r)
 			}
 		}

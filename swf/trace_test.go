@@ -105,25 +105,31 @@ func TestTraceRoundTrip(t *testing.T) {
 
 // readRawHeader returns the leading comment lines of a gzip trace as stored.
 func readRawHeader(t *testing.T, path string) []byte {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []byte
-	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+	for _, l := range bytes.SplitAfter(gunzip(t, path), []byte("\n")) {
 		if len(l) == 0 || l[0] != ';' {
 			break
 		}
 		out = append(out, l...)
 	}
 	return out
+}
+
+// gunzip returns the uncompressed content of a gzip file, independently of
+// the package's own Open.
+func gunzip(tb testing.TB, path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }

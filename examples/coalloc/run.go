@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/coalloc"
+	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -47,13 +48,13 @@ func loadMachine(path string) (machine, error) {
 // executor.
 type siteObserver struct {
 	site int
-	fc   *forecaster
+	fc   *qbets.Predictor
 	x    **coalloc.Executor
 }
 
 func (o *siteObserver) OnSubmit(int64, *swf.Job) {}
 func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
-	o.fc.observe(j.Submit, now, j.Size(), j.ReqTime)
+	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(j.Size()), Walltime: j.ReqTime})
 	(*o.x).Started(o.site, j.ID, now)
 }
 func (o *siteObserver) OnEnd(int64, *swf.Job, bool)          {}
@@ -82,7 +83,12 @@ func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error)
 		if err := s.Load(mc.jobs[:n]); err != nil {
 			return coalloc.TrialSummary{}, err
 		}
-		fc := newForecaster()
+		// QBETS fed by the simulated queue's own starts (thesis §6.5). It
+		// has no clustering yet, so one bound covers every job shape.
+		fc, err := qbets.New(qbets.Config{})
+		if err != nil {
+			return coalloc.TrialSummary{}, err
+		}
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
 		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: fc, Machine: varq.NewSchedMachine(s, maxID+1)})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -66,7 +67,12 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		maxID = max(maxID, j.ID)
 	}
 	m := varq.NewSchedMachine(s, maxID+1)
-	fc := newForecaster()
+	// QBETS fed by the simulated queue's own starts (thesis §6.5). It
+	// has no clustering yet, so one bound covers every job shape.
+	fc, err := qbets.New(qbets.Config{})
+	if err != nil {
+		return cell{}, err
+	}
 	cfg := varq.SimConfig{
 		Fraction: fraction,
 		Replan:   varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
@@ -122,13 +128,13 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 // observer feeds every simulated start to the forecaster (QBETS sees the
 // queue it predicts) and to the agent.
 type observer struct {
-	fc    *forecaster
+	fc    *qbets.Predictor
 	agent *varq.SimAgent
 }
 
 func (o *observer) OnSubmit(int64, *swf.Job) {}
 func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
-	o.fc.observe(j.Submit, now, j.Size(), j.ReqTime)
+	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(j.Size()), Walltime: j.ReqTime})
 	o.agent.Started(j.ID, now)
 }
 func (o *observer) OnEnd(int64, *swf.Job, bool)          {}

@@ -1,6 +1,7 @@
 package ibl
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -152,7 +153,7 @@ func weightedResidualQuantile(nb []neighbor, k []float64, e, q float64) float64 
 		rs[i] = rw{math.Abs(n.wait - e), k[i]}
 		total += k[i]
 	}
-	slices.SortFunc(rs, func(a, b rw) int { return cmpFloat(a.r, b.r) })
+	slices.SortFunc(rs, func(a, b rw) int { return cmp.Compare(a.r, b.r) })
 	var c float64
 	for _, x := range rs {
 		c += x.w
@@ -161,16 +162,6 @@ func weightedResidualQuantile(nb []neighbor, k []float64, e, q float64) float64 
 		}
 	}
 	return rs[len(rs)-1].r
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Accuracy is the paper's per-job score (§V): 1 when the estimate equals
