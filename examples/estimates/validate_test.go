@@ -40,3 +40,33 @@ func TestValidatePlumbing(t *testing.T) {
 		}
 	}
 }
+
+// The thesis's claim (§5.12.3, Fig 5.13) on the real simulator: the modal
+// model lands closer to the real-estimate EASY result than the f-model at
+// every f > 0 on most of the four logs. A few seeds keep the test short; the
+// README's table has 100.
+func TestModelCloserThanFModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates EASY 80 times on the four logs")
+	}
+	for _, s := range shortNames {
+		tracetest.Path(t, s.file)
+	}
+	o := options{seeds: 3, fSeeds: 3, workers: 2, noExtra: true}
+	wins := 0
+	for _, name := range []string{"ctc", "kth", "sdsc", "blue"} {
+		lv, err := validateLog(context.Background(), name, o, runEASY, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		beats, every := lv.modelBeatsF()
+		m, _ := lv.row("model (vanl)")
+		t.Logf("%s: model distance %.3f, beats f>0: %v", name, lv.distance(m), beats)
+		if every {
+			wins++
+		}
+	}
+	if wins < 3 {
+		t.Errorf("the model beats every f > 0 on %d of 4 logs; the thesis claims all four", wins)
+	}
+}
