@@ -1,0 +1,231 @@
+// Command apq reproduces the evaluation of Hariharan, Murali, Pasari and
+// Vadhiyar, "End-to-End Predictions-Based Resource Management Framework for
+// Supercomputer Jobs" (spec apq-rangeset-molding §6–7) on the traces of
+// ../shared/traces that the paper also uses (SDSC-BLUE, SDSC-SP2, CEA-Curie,
+// SDSC Paragon), and prints its tables with the paper's numbers beside ours:
+//
+//	V     queue-wait AAE and scaled AAE of QBETS, IBL and APQ (table5.go)
+//	VI    execution-time range sets: success rate and coverage
+//	VII   execution-time point AAE
+//	VIII  job molding
+//	IX    delayed submission
+//
+// Each table lives in its own file and registers itself in tables from an
+// init function; main only loads the traces once and runs the registered
+// tables in order V..IX.
+package main
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// tableFunc prints one table of the paper for every trace in env.
+type tableFunc func(w io.Writer, env *env) error
+
+// tables holds the registered tables by their roman number ("V", "VI", ...).
+// Files add to it from init.
+var tables = map[string]tableFunc{}
+
+// tableOrder is the order in which registered tables are printed.
+var tableOrder = []string{"V", "VI", "VII", "VIII", "IX"}
+
+// trace is one loaded log.
+type trace struct {
+	// Name is the paper's name of the log ("SDSC Blue", ...), the key of
+	// the paper-number tables.
+	Name string
+	// File is the base name of the SWF file.
+	File   string
+	Header *swf.Header
+	// Procs is the machine size (header MaxProcs, else MaxNodes).
+	Procs int64
+	// Jobs are the completed jobs the paper keeps (§1: status 1, or run > 0
+	// when the log has no status), in file (submit) order, with Submit ≥ 0,
+	// Wait ≥ 0 and RunTime ≥ 0. Limited to env.MaxJobs when that is set.
+	Jobs []swf.Job
+	// Dropped counts the jobs of the file that Jobs leaves out (failed,
+	// cancelled, or with an unknown submit, wait or run time).
+	Dropped int
+}
+
+// env is what every table gets: the loaded traces and the common flags.
+type env struct {
+	Traces []*trace
+	// MaxJobs, when > 0, caps each trace at its first MaxJobs kept jobs
+	// (for quick runs and tests). Tables that need the paper's job ranges
+	// (e.g. test jobs #20001–60000) must shrink them to fit.
+	MaxJobs int
+	// Quick asks tables for a fast, smaller run (used by the tests).
+	Quick bool
+	// Seed is for any randomness a table needs.
+	Seed uint64
+	// Log receives progress lines; never nil (io.Discard when quiet).
+	Log io.Writer
+}
+
+// paperTraces are the logs of the paper's Table III present in
+// ../shared/traces, in the paper's order.
+var paperTraces = []struct{ Name, File string }{
+	{"CEA Curie", "CEA-Curie-2011-2.1-cln.swf.gz"},
+	{"SDSC Blue", "SDSC-BLUE-2000-4.2-cln.swf.gz"},
+	{"SDSC Paragon", "SDSC-Par-1996-3.1-cln.swf.gz"},
+	{"SDSC SP2", "SDSC-SP2-1998-4.2-cln.swf.gz"},
+}
+
+func main() {
+	dir := flag.String("traces", "/work/shared/traces", "directory of the SWF logs")
+	only := flag.String("only", "", "comma-separated substrings of trace file names to run (default: all four)")
+	which := flag.String("tables", "", "comma-separated tables to print, e.g. V,VIII (default: all registered)")
+	maxJobs := flag.Int("jobs", 0, "use only the first N completed jobs of each trace (0 = all)")
+	quick := flag.Bool("quick", false, "smaller, faster runs")
+	seed := flag.Uint64("seed", 1, "random seed")
+	verbose := flag.Bool("v", false, "progress on stderr")
+	flag.Parse()
+	if err := run(os.Stdout, options{Dir: *dir, Only: *only, Tables: *which, MaxJobs: *maxJobs,
+		Quick: *quick, Seed: *seed, Verbose: *verbose}); err != nil {
+		fmt.Fprintln(os.Stderr, "apq:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	Dir, Only, Tables string
+	MaxJobs           int
+	Quick             bool
+	Seed              uint64
+	Verbose           bool
+}
+
+func run(w io.Writer, o options) error {
+	if o.MaxJobs < 0 {
+		return fmt.Errorf("-jobs = %d, want ≥ 0", o.MaxJobs)
+	}
+	names, err := selectTables(o.Tables)
+	if err != nil {
+		return err
+	}
+	e := &env{MaxJobs: o.MaxJobs, Quick: o.Quick, Seed: o.Seed, Log: io.Discard}
+	if o.Verbose {
+		e.Log = os.Stderr
+	}
+	for _, pt := range paperTraces {
+		if !matches(pt.File, o.Only) {
+			continue
+		}
+		path := filepath.Join(o.Dir, pt.File)
+		if _, err := os.Stat(path); err != nil {
+			fmt.Fprintf(w, "trace %s not found in %s; skipped\n", pt.File, o.Dir)
+			continue
+		}
+		t0 := time.Now()
+		tr, err := loadTrace(path, pt.Name, o.MaxJobs)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.Log, "loaded %s: %d jobs kept, %d dropped (%v)\n", tr.File, len(tr.Jobs), tr.Dropped, time.Since(t0).Round(time.Millisecond))
+		e.Traces = append(e.Traces, tr)
+	}
+	if len(e.Traces) == 0 {
+		return fmt.Errorf("no trace of the paper found in %s (want one of %s)", o.Dir, traceFiles())
+	}
+	for _, name := range names {
+		fmt.Fprintf(w, "## Table %s\n\n", name)
+		if err := tables[name](w, e); err != nil {
+			return fmt.Errorf("table %s: %w", name, err)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// selectTables returns the registered tables to print, in order.
+func selectTables(list string) ([]string, error) {
+	var names []string
+	for _, n := range tableOrder {
+		if tables[n] != nil {
+			names = append(names, n)
+		}
+	}
+	// Tables registered under names outside tableOrder still run, last.
+	var extra []string
+	for n := range tables {
+		if !slices.Contains(tableOrder, n) {
+			extra = append(extra, n)
+		}
+	}
+	slices.Sort(extra)
+	names = append(names, extra...)
+	if list == "" {
+		return names, nil
+	}
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		n = strings.ToUpper(strings.TrimSpace(n))
+		if tables[n] == nil {
+			return nil, fmt.Errorf("-tables: table %q is not registered (have %s)", n, strings.Join(names, ","))
+		}
+		out = append(out, n)
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		return cmp.Compare(slices.Index(names, a), slices.Index(names, b))
+	})
+	return slices.Compact(out), nil
+}
+
+func matches(file, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, s := range strings.Split(only, ",") {
+		if s = strings.TrimSpace(s); s != "" && strings.Contains(strings.ToLower(file), strings.ToLower(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+func traceFiles() string {
+	var fs []string
+	for _, pt := range paperTraces {
+		fs = append(fs, pt.File)
+	}
+	return strings.Join(fs, ", ")
+}
+
+// loadTrace reads one log and keeps the completed jobs (§1 of the spec):
+// status 1, or, in a log without status, a positive run time. Jobs with an
+// unknown submit time, wait or run time are dropped too (they cannot be
+// replayed) and counted.
+func loadTrace(path, name string, maxJobs int) (*trace, error) {
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	procs, err := h.MachineSize()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	tr := &trace{Name: name, File: filepath.Base(path), Header: h, Procs: procs}
+	for _, j := range jobs {
+		if maxJobs > 0 && len(tr.Jobs) == maxJobs {
+			break
+		}
+		completed := j.Status == 1 || (j.Status == swf.StatusUnknown && j.RunTime > 0)
+		if !completed || j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 {
+			tr.Dropped++
+			continue
+		}
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	return tr, nil
+}
