@@ -68,27 +68,46 @@ func TestCoverage(t *testing.T) {
 }
 
 // Trimming never leaves fewer than n_min observations, and never happens
-// without a run of misses at the threshold.
+// without a run of misses at the threshold for the history's lag-1
+// autocorrelation (spec §2.3).
 func TestTrimInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p, _ := New(Config{})
+		nMin := MinHistory(0.95, 0.95)
+		h := newHistory(true, nMin, newIndexTable(0.95, 0.95))
 		steps := rapid.IntRange(60, 600).Draw(t, "steps")
-		for i := range steps {
-			w := rapid.Int64Range(0, 100000).Draw(t, "w")
-			lenBefore, trimsBefore := p.Len(), p.Trims()
-			p.mu.Lock()
-			runBefore := p.run
-			p.mu.Unlock()
-			p.Observe(Observation{Submit: int64(i), Start: int64(i) + w})
-			if p.Trims() > trimsBefore {
-				if p.Len() != p.nMin || runBefore+1 < 3 {
-					t.Fatalf("trim to %d from %d with run %d", p.Len(), lenBefore+1, runBefore+1)
+		scale := rapid.Int64Range(1, 100000).Draw(t, "scale")
+		for range steps {
+			w := rapid.Int64Range(0, scale).Draw(t, "w")
+			lenBefore, trimsBefore, runBefore := h.len(), h.trims, h.run
+			b, ok := h.bound()
+			rho := h.rhoAfter(w)
+			h.add(w)
+			if h.trims > trimsBefore {
+				run := runBefore + 1
+				if !ok || w <= b || run < RunThreshold(rho) || run < 3 {
+					t.Fatalf("trim with run %d (threshold %d at rho %.3f), wait %d bound %d/%v", run, RunThreshold(rho), rho, w, b, ok)
 				}
-			} else if p.Len() != lenBefore+1 {
-				t.Fatalf("len %d after %d", p.Len(), lenBefore)
+				if h.len() != nMin || h.len() > lenBefore+1 {
+					t.Fatalf("trimmed to %d from %d", h.len(), lenBefore+1)
+				}
+			} else if h.len() != lenBefore+1 {
+				t.Fatalf("len %d after %d", h.len(), lenBefore)
+			}
+			if h.len() < min(nMin, lenBefore+1) {
+				t.Fatalf("history %d below n_min %d", h.len(), nMin)
 			}
 		}
 	})
+}
+
+// rhoAfter is lag1 of ln(1+w) over the history with w appended: the
+// autocorrelation the trim decision of add(w) sees.
+func (h *history) rhoAfter(w int64) float64 {
+	xs := make([]float64, 0, len(h.recent)+1)
+	for _, v := range append(slices.Clone(h.recent), w) {
+		xs = append(xs, math.Log1p(float64(v)))
+	}
+	return lag1(xs)
 }
 
 func TestRunThresholdTable(t *testing.T) {

@@ -1,0 +1,105 @@
+package qbets
+
+// availability infers that the machine may be down (spec §2.5, thesis
+// §4.2.5) from two series, each bounded by the Binomial Method at
+// q = C = 0.95 with trimming and no clustering:
+//
+//   - the number of job arrivals between successive release events: when
+//     the arrivals since the last release exceed its bound, the machine is
+//     DOWN from that arrival until the next release ("the queue grew too
+//     long");
+//   - the time between successive release events: when the time since the
+//     last release exceeds its bound B, the machine is DOWN from
+//     lastRelease+B+1 until the next release ("too long since anything
+//     started").
+//
+// Releases sharing a timestamp are one release event (A11). Closed DOWN
+// periods are kept so that jobs submitted during them can be kept out of
+// the prediction history when they are released (their waits are
+// inflated by the outage).
+type availability struct {
+	cnt, gap    *history
+	released    bool
+	lastRelease int64
+	arrivals    int64 // arrivals since the last release event
+	down        bool  // DOWN by the arrival count since downFrom
+	downFrom    int64
+	periods     []downPeriod // closed DOWN periods, ascending and disjoint
+}
+
+// downPeriod is the half-open DOWN interval [from, to): to is the release
+// that ended it, and jobs submitted at that instant arrive after it.
+type downPeriod struct{ from, to int64 }
+
+func newAvailability() *availability {
+	tab := newIndexTable(0.95, 0.95)
+	n := MinHistory(0.95, 0.95)
+	return &availability{cnt: newHistory(true, n, tab), gap: newHistory(true, n, tab)}
+}
+
+// release processes a job start at t (starts arrive in nondecreasing
+// order; an earlier or equal t belongs to the last release event).
+func (a *availability) release(t int64) {
+	if a.released && t <= a.lastRelease {
+		return
+	}
+	if a.released {
+		from, isDown := a.downFrom, a.down
+		if b, ok := a.gap.bound(); ok && t-a.lastRelease > b {
+			if g := a.lastRelease + b + 1; !isDown || g < from {
+				from = g
+			}
+			isDown = true
+		}
+		if isDown && from < t {
+			a.periods = append(a.periods, downPeriod{from, t})
+		}
+		a.gap.add(t - a.lastRelease)
+		a.cnt.add(a.arrivals)
+	}
+	a.released = true
+	a.lastRelease = t
+	a.arrivals = 0
+	a.down = false
+}
+
+// arrive counts a job arrival at t, including it in the count it is
+// judged by (A11).
+func (a *availability) arrive(t int64) {
+	a.arrivals++
+	if a.down || !a.released {
+		return
+	}
+	if b, ok := a.cnt.bound(); ok && a.arrivals > b {
+		a.down = true
+		a.downFrom = max(t, a.lastRelease)
+	}
+}
+
+// downAt reports whether the machine is DOWN at time t ≥ the last release.
+func (a *availability) downAt(t int64) bool {
+	if a.down {
+		return true
+	}
+	if !a.released {
+		return false
+	}
+	b, ok := a.gap.bound()
+	return ok && t-a.lastRelease > b
+}
+
+// submittedDown reports whether a job submitted at t fell in a closed
+// DOWN period.
+func (a *availability) submittedDown(t int64) bool {
+	ps := a.periods
+	lo, hi := 0, len(ps)
+	for lo < hi { // first period with to > t
+		m := int(uint(lo+hi) >> 1)
+		if ps[m].to <= t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(ps) && ps[lo].from <= t
+}
