@@ -1,0 +1,75 @@
+package sanitize
+
+import (
+	"slices"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// Reordering (thesis §7.4, spec §1.1): simulators consume arrivals in
+// submit order, but archive logs are in job-number order and a few jobs
+// are logged out of submit order. Reorder sorts by submit time and says
+// what it moved, so that nothing changes silently.
+
+// Duplicate is a job number that occurs more than once.
+type Duplicate struct {
+	ID      int64
+	Indices []int // positions in the input
+}
+
+// ReorderReport says what Reorder changed.
+type ReorderReport struct {
+	// OutOfOrder counts jobs submitted before the job logged just before
+	// them (the count swf.Stats.OutOfOrder also gives).
+	OutOfOrder int
+	// Moved counts jobs whose position changed.
+	Moved int
+	// Duplicates lists every job number used more than once, in order of
+	// first occurrence. Reorder keeps all of them; job-number filters
+	// would match each.
+	Duplicates []Duplicate
+}
+
+// Reorder returns the jobs sorted by submit time (a new slice; ties keep
+// their input order, so a sorted log comes back unchanged) and a report.
+func Reorder(jobs []swf.Job) ([]swf.Job, ReorderReport) {
+	var rep ReorderReport
+	idx := make([]int, len(jobs))
+	for i := range idx {
+		idx[i] = i
+		if i > 0 && jobs[i].Submit < jobs[i-1].Submit {
+			rep.OutOfOrder++
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case jobs[a].Submit < jobs[b].Submit:
+			return -1
+		case jobs[a].Submit > jobs[b].Submit:
+			return 1
+		}
+		return 0
+	})
+	out := make([]swf.Job, len(jobs))
+	for k, i := range idx {
+		out[k] = jobs[i]
+		if k != i {
+			rep.Moved++
+		}
+	}
+	first := map[int64]int{} // ID → index into rep.Duplicates, or -1-position
+	for i := range jobs {
+		id := jobs[i].ID
+		d, seen := first[id]
+		switch {
+		case !seen:
+			first[id] = -1 - i
+		case d < 0:
+			rep.Duplicates = append(rep.Duplicates, Duplicate{ID: id, Indices: []int{-1 - d, i}})
+			first[id] = len(rep.Duplicates) - 1
+		default:
+			rep.Duplicates[d].Indices = append(rep.Duplicates[d].Indices, i)
+		}
+	}
+	return out, rep
+}
