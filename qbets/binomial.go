@@ -75,3 +75,25 @@ func MinHistory(q, c float64) int {
 func MinHistoryLower(q, c float64) int {
 	return max(1, int(math.Ceil(math.Log(1-c)/math.Log(1-q)-tol)))
 }
+
+// TwoSidedIndex returns the 1-based ascending indices (lo, hi) of a
+// two-sided level-c confidence interval [x(lo), x(hi)] on the q-quantile:
+// each side is a one-sided bound at confidence (1+c)/2, so the two
+// non-coverage probabilities (each ≤ (1−c)/2) add to at most 1−c (spec §2.1,
+// A2). ok is false when either side has no bound for n.
+func TwoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
+	side := (1 + c) / 2
+	lo, okLo := LowerIndex(n, q, side)
+	hi, okHi := UpperIndex(n, q, side)
+	if !okLo || !okHi {
+		return 0, 0, false
+	}
+	return lo, hi, true
+}
+
+// MinHistoryTwoSided is the smallest history size for which both sides of
+// the two-sided interval exist.
+func MinHistoryTwoSided(q, c float64) int {
+	side := (1 + c) / 2
+	return max(MinHistory(q, side), MinHistoryLower(q, side))
+}

@@ -80,3 +80,60 @@ func TestUpperIndexMillions(t *testing.T) {
 		t.Fatalf("UpperIndex(2e6) = %d, %v", i, ok)
 	}
 }
+
+// A two-sided 0.90 interval is the pair of one-sided 0.95 bounds, so the
+// §2.1 q = 0.5 vectors pin it: n=100 → [x(42), x(59)], n=1000 → [x(474), x(527)].
+func TestTwoSidedIndex(t *testing.T) {
+	for n, want := range map[int][2]int{100: {42, 59}, 1000: {474, 527}, 10: {2, 9}, 20: {6, 15}} {
+		lo, hi, ok := TwoSidedIndex(n, 0.5, 0.90)
+		if !ok || lo != want[0] || hi != want[1] {
+			t.Errorf("TwoSidedIndex(%d, .5, .90) = %d, %d, %v; spec [%d, %d]", n, lo, hi, ok, want[0], want[1])
+		}
+	}
+	// q = C = 0.95 two-sided: each side at 0.975, so the upper side needs
+	// ⌈ln .025 / ln .95⌉ = 72 observations, the lower side 2.
+	if got := MinHistoryTwoSided(0.95, 0.95); got != 72 {
+		t.Errorf("MinHistoryTwoSided(.95, .95) = %d, want 72", got)
+	}
+	if _, _, ok := TwoSidedIndex(71, 0.95, 0.95); ok {
+		t.Error("two-sided interval exists at n = 71")
+	}
+	if lo, hi, ok := TwoSidedIndex(72, 0.95, 0.95); !ok || hi != 72 || lo < 1 {
+		t.Errorf("TwoSidedIndex(72, .95, .95) = %d, %d, %v", lo, hi, ok)
+	}
+}
+
+// Exactness for huge n: the chosen index satisfies the defining inequality
+// and its predecessor does not (checked with the same exact CDF), for upper
+// and lower bounds at n up to 5 million.
+func TestIndexDefinitionLargeN(t *testing.T) {
+	for _, n := range []int{100_000, 1_000_000, 5_000_000} {
+		for _, q := range []float64{0.5, 0.95, 0.99} {
+			i, ok := UpperIndex(n, q, 0.95)
+			if !ok || binomCDF(i-1, n, q) < 0.95-tol || binomCDF(i-2, n, q) >= 0.95-tol {
+				t.Errorf("UpperIndex(%d, %v) = %d not minimal", n, q, i)
+			}
+			j, ok := LowerIndex(n, q, 0.95)
+			if !ok || 1-binomCDF(j-1, n, q) < 0.95-tol || 1-binomCDF(j, n, q) >= 0.95-tol {
+				t.Errorf("LowerIndex(%d, %v) = %d not maximal", n, q, j)
+			}
+		}
+	}
+}
+
+// Brevik et al. 2006 note §2.4 vectors (computed with scipy there): 1-based
+// order statistic for (q, C, n).
+func TestUpperIndexBrevikVectors(t *testing.T) {
+	cases := []struct {
+		q, c    float64
+		n, want int
+	}{
+		{0.95, 0.95, 60, 60}, {0.95, 0.95, 77, 77}, {0.95, 0.95, 10000, 9537},
+		{0.95, 0.99, 93, 93}, {0.95, 0.99, 1000, 966},
+	}
+	for _, tc := range cases {
+		if got, ok := UpperIndex(tc.n, tc.q, tc.c); !ok || got != tc.want {
+			t.Errorf("UpperIndex(%d, %v, %v) = %d, note %d", tc.n, tc.q, tc.c, got, tc.want)
+		}
+	}
+}
