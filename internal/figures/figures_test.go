@@ -1,0 +1,131 @@
+package figures
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// checkFiles asserts that paths are a non-empty PNG and a non-empty SVG.
+func checkFiles(t *testing.T, paths []string) {
+	t.Helper()
+	if len(paths) != 2 {
+		t.Fatalf("got %d files, want png and svg: %v", len(paths), paths)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.HasSuffix(p, ".png"):
+			if !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) || len(b) < 2000 {
+				t.Errorf("%s: not a PNG or nearly empty (%d bytes)", p, len(b))
+			}
+		case strings.HasSuffix(p, ".svg"):
+			if !bytes.Contains(b[:min(len(b), 200)], []byte("<svg")) || !bytes.Contains(b, []byte("</svg>")) || len(b) < 2000 {
+				t.Errorf("%s: not an SVG or nearly empty (%d bytes)", p, len(b))
+			}
+		default:
+			t.Errorf("unexpected file %s", p)
+		}
+	}
+}
+
+// out is where the tests write; BATCHQ_FIGURES_DIR keeps the files for a
+// look.
+func out(t *testing.T) string {
+	if d := os.Getenv("BATCHQ_FIGURES_DIR"); d != "" {
+		return d
+	}
+	return t.TempDir()
+}
+
+func TestWaits(t *testing.T) {
+	s := WaitSeries{Title: "test queue", Submit: []int64{0, 3600, 7200, 86400, 90000}, Wait: []int64{0, 30, 4000, 100, 90000},
+		Bounds: []Bounds{{Name: "trimmed", Bound: []int64{-1, 600, 600, 5000, 5000}}, {Name: "full", Bound: []int64{-1, -1, 900, 900, 1200}}}}
+	paths, err := Waits(out(t), "waits", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, paths)
+
+	bad := s
+	bad.Bounds = []Bounds{{Name: "short", Bound: []int64{1}}}
+	if _, err := Waits(t.TempDir(), "w", bad); err == nil || !strings.Contains(err.Error(), "short") {
+		t.Errorf("mismatched bounds: err = %v", err)
+	}
+	bad = s
+	bad.Submit = []int64{5, 4, 3, 2, 1}
+	if _, err := Waits(t.TempDir(), "w", bad); err == nil || !strings.Contains(err.Error(), "Submit[1]") {
+		t.Errorf("unsorted submits: err = %v", err)
+	}
+	if _, err := Waits(t.TempDir(), "../escape", s); err == nil {
+		t.Error("a name with a directory was accepted")
+	}
+}
+
+func TestSteps(t *testing.T) {
+	x := func(v int64) float64 { return float64(v) }
+	got := steps([]int64{0, 1, 2, 3, 4, 5, 6}, []int64{-1, 5, 5, 7, -1, 2, 2}, x)
+	// Runs [1,3] and [5,6]; each keeps its change points and its last point.
+	if len(got) != 2 || len(got[0]) != 3 || len(got[1]) != 2 {
+		t.Fatalf("steps = %v", got)
+	}
+	if got[0][0].X != 1 || got[0][1].X != 3 || got[0][2].X != 3 || got[1][0].Y != 2 {
+		t.Errorf("steps = %v", got)
+	}
+}
+
+func TestSchedulers(t *testing.T) {
+	var rs []SchedResult
+	for i, log := range []string{"SDSC", "KTH"} {
+		for j, v := range []string{"EASY", "EASY+", "EASY++", "PERFECT++"} {
+			rs = append(rs, SchedResult{Log: log, Variant: v, MeanWait: float64(6000 * (4 - j) * (i + 1)), MeanBSLD: float64(20 * (5 - j)), PaperWait: 5000, PaperBSLD: 40})
+		}
+	}
+	paths, err := Schedulers(out(t), "sched", "Table 4.3", rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, paths)
+	if _, err := Schedulers(t.TempDir(), "s", "", []SchedResult{{Log: "x", Variant: "y", MeanWait: -1}}); err == nil {
+		t.Error("a negative wait was accepted")
+	}
+	if _, err := Schedulers(t.TempDir(), "s", "", nil); err == nil {
+		t.Error("no results was accepted")
+	}
+}
+
+func TestTrajectories(t *testing.T) {
+	tr := Trajectory{Title: "4 nodes, 1 h, 12 h ahead", Now: 1000, Start: 1000 + 43200, Target: 0.5, Chosen: 1000 + 40470, Method: "latest ≥ target"}
+	for s := tr.Now; s < tr.Start; s += 30 {
+		tr.At = append(tr.At, s)
+		tr.Prob = append(tr.Prob, 0.9*float64(tr.Start-s)/43200)
+	}
+	paths, err := Trajectories(out(t), "traj", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, paths)
+	tr.Prob[3] = 1.5
+	if _, err := Trajectories(t.TempDir(), "traj", tr); err == nil || !strings.Contains(err.Error(), "Prob[3]") {
+		t.Errorf("probability 1.5: err = %v", err)
+	}
+}
+
+func TestActivities(t *testing.T) {
+	a := Activity{Title: "weekly arrivals", Jobs: []float64{100, 120, 900, 110, 90}, Procs: []float64{800, 900, 1200, 5000, 700},
+		Users:    []UserWeeks{{User: "374", Jobs: []float64{0, 5, 800, 0, 0}, Procs: []float64{0, 5, 800, 0, 0}}},
+		Flurries: []Flurry{{User: "374", From: 2, To: 2}, {User: "9", From: 3, To: 3, Procs: true}}}
+	paths, err := Activities(out(t), "activity", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, paths)
+	a.Flurries = append(a.Flurries, Flurry{User: "1", From: 4, To: 5})
+	if _, err := Activities(t.TempDir(), "activity", a); err == nil || !strings.Contains(err.Error(), "Flurries[2]") {
+		t.Errorf("flurry beyond the weeks: err = %v", err)
+	}
+}

@@ -1,0 +1,121 @@
+package figures
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// WaitSeries is one queue's jobs in submission order with the wait bounds
+// predictors made for them at submission (Nurmi's thesis Figure 4.1).
+type WaitSeries struct {
+	Title string
+	// Origin is the time shown as day 0 (seconds, e.g. the first submit or
+	// the trace start).
+	Origin int64
+	Submit []int64 // seconds, ascending
+	Wait   []int64 // seconds
+	Bounds []Bounds
+}
+
+// Bounds is one predictor's bound for each job of a WaitSeries.
+type Bounds struct {
+	Name  string  // the method, shown in the legend (e.g. "QBETS, trimming")
+	Bound []int64 // seconds; negative: no bound (history too short)
+}
+
+// Validate reports mismatched lengths, unsorted submits or a nameless bound.
+func (s *WaitSeries) Validate() error {
+	if len(s.Submit) == 0 {
+		return fmt.Errorf("figures: WaitSeries %q: %w (no jobs)", s.Title, errEmpty)
+	}
+	if len(s.Wait) != len(s.Submit) {
+		return fmt.Errorf("figures: WaitSeries %q: %d waits for %d submits", s.Title, len(s.Wait), len(s.Submit))
+	}
+	for i := 1; i < len(s.Submit); i++ {
+		if s.Submit[i] < s.Submit[i-1] {
+			return fmt.Errorf("figures: WaitSeries %q: Submit[%d] = %d before Submit[%d] = %d", s.Title, i, s.Submit[i], i-1, s.Submit[i-1])
+		}
+	}
+	for k, b := range s.Bounds {
+		if b.Name == "" {
+			return fmt.Errorf("figures: WaitSeries %q: Bounds[%d] has no name", s.Title, k)
+		}
+		if len(b.Bound) != len(s.Submit) {
+			return fmt.Errorf("figures: WaitSeries %q: Bounds[%d] (%s) has %d values for %d jobs", s.Title, k, b.Name, len(b.Bound), len(s.Submit))
+		}
+	}
+	return nil
+}
+
+// Waits draws every job's wait as a dot at its submission time and each
+// predictor's bound as a step line, on a log scale of seconds (waits and
+// bounds under 1 s are drawn at 1 s), and writes dir/name.png and .svg.
+func Waits(dir, name string, s WaitSeries) ([]string, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	day := func(t int64) float64 { return float64(t-s.Origin) / 86400 }
+	p := newPlot(s.Title, "submission time (days)", "wait (log scale)")
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = durationTicks{}
+	p.Legend.Top, p.Legend.Left = true, true
+
+	dots := make(plotter.XYs, len(s.Submit))
+	for i := range s.Submit {
+		dots[i] = plotter.XY{X: day(s.Submit[i]), Y: float64(max(s.Wait[i], 1))}
+	}
+	sc, err := plotter.NewScatter(dots)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: black, Radius: vg.Points(0.9), Shape: draw.CircleGlyph{}}
+	p.Add(sc)
+	p.Legend.Add("job wait", sc)
+
+	for k, b := range s.Bounds {
+		style := draw.LineStyle{Color: colorOf(k), Width: vg.Points(1.4)}
+		for i, seg := range steps(s.Submit, b.Bound, day) {
+			l, err := plotter.NewLine(seg)
+			if err != nil {
+				return nil, err
+			}
+			l.StepStyle = plotter.PostStep
+			l.LineStyle = style
+			p.Add(l)
+			if i == 0 {
+				p.Legend.Add(b.Name, l)
+			}
+		}
+	}
+	return render(dir, name, 9*vg.Inch, 4.5*vg.Inch, func(dc draw.Canvas) { p.Draw(dc) })
+}
+
+// steps cuts a bound series into runs where a bound exists and keeps only
+// the points where the bound changes (and each run's last point), so that a
+// long trace draws as a few hundred segments instead of one per job.
+func steps(submit, bound []int64, x func(int64) float64) []plotter.XYs {
+	var out []plotter.XYs
+	var cur plotter.XYs
+	flush := func(last int) {
+		if len(cur) > 0 {
+			cur = append(cur, plotter.XY{X: x(submit[last]), Y: float64(max(bound[last], 1))})
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	for i, b := range bound {
+		if b < 0 {
+			flush(i - 1)
+			continue
+		}
+		if len(cur) == 0 || bound[i-1] != b {
+			cur = append(cur, plotter.XY{X: x(submit[i]), Y: float64(max(b, 1))})
+		}
+	}
+	flush(len(bound) - 1)
+	return out
+}
