@@ -3,24 +3,33 @@ package ibl
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Base is an experience base (§4.5): a FIFO of at most MaxSize experiences
 // with the per-feature ranges the distance needs, kept equal to the ranges
 // over the current contents (spec K11). Search is brute force, which the
-// spec allows for tens of thousands of experiences.
+// spec allows for tens of thousands of experiences; the inputs are stored
+// column by column as float64 (strings interned, unknown = NaN) so one
+// search is a few tight loops over contiguous memory.
 //
 // A Base is not safe for concurrent use; callers that share one guard it
 // with a sync.RWMutex (Predict only reads).
 type Base struct {
-	cfg     Config
-	kinds   []Kind
-	ring    []Experience // FIFO: ring[head] is the oldest once full
-	head    int
-	ranges  []Range
-	stale   bool // an evicted value sat on a range end; recompute before use
-	added   int64
-	dropped int64
+	cfg   Config
+	kinds []Kind
+	cols  [][]float64 // cols[f][slot]; slot = sequence number mod MaxSize
+	waits []float64
+	n     int   // experiences held
+	added int64 // sequence number of the next insert
+	names map[string]float64
+	// lo[f] and hi[f] are monotonic deques of sequence numbers whose
+	// fronts hold the minimum and maximum of linear feature f over the
+	// window: FIFO eviction then costs O(1) amortized, where a rescan
+	// would cost O(n·F) every time the oldest experience held an extreme
+	// (always, for the Time feature).
+	lo, hi  []deque
+	scratch sync.Pool // *[]float64, one per concurrent Predict
 }
 
 // New returns an empty experience base with the given configuration.
@@ -29,34 +38,27 @@ func New(cfg Config) (*Base, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	kinds := make([]Kind, len(cfg.Features))
+	nf := len(cfg.Features)
+	b := &Base{cfg: cfg, kinds: make([]Kind, nf), cols: make([][]float64, nf),
+		names: map[string]float64{}, lo: make([]deque, nf), hi: make([]deque, nf)}
 	for i, f := range cfg.Features {
-		kinds[i] = f.Kind
+		b.kinds[i] = f.Kind
 	}
-	return &Base{cfg: cfg, kinds: kinds, ranges: emptyRanges(len(kinds))}, nil
-}
-
-func emptyRanges(n int) []Range {
-	r := make([]Range, n)
-	for i := range r {
-		r[i] = Range{Min: math.Inf(1), Max: math.Inf(-1)}
-	}
-	return r
+	return b, nil
 }
 
 // Config returns the configuration with defaults filled in.
 func (b *Base) Config() Config { return b.cfg }
 
 // Len is the number of experiences held.
-func (b *Base) Len() int { return len(b.ring) }
+func (b *Base) Len() int { return b.n }
 
 // Added and Dropped count experiences inserted and evicted by FIFO.
 func (b *Base) Added() int64   { return b.added }
-func (b *Base) Dropped() int64 { return b.dropped }
+func (b *Base) Dropped() int64 { return b.added - int64(b.n) }
 
 // Insert adds an experience, evicting the oldest when the base is full.
-// The experience must have one value per feature and a finite wait ≥ 0;
-// the values are copied.
+// The experience must have one value per feature and a finite wait ≥ 0.
 func (b *Base) Insert(e Experience) error {
 	if len(e.In) != len(b.kinds) {
 		return fmt.Errorf("ibl: experience has %d inputs for %d features", len(e.In), len(b.kinds))
@@ -64,58 +66,118 @@ func (b *Base) Insert(e Experience) error {
 	if !(e.Wait >= 0) || math.IsInf(e.Wait, 0) {
 		return fmt.Errorf("ibl: experience wait %v, want a finite value ≥ 0", e.Wait)
 	}
-	e.In = append([]Value(nil), e.In...)
-	b.added++
-	if len(b.ring) < b.cfg.MaxSize {
-		b.ring = append(b.ring, e)
-	} else {
-		old := b.ring[b.head]
-		b.ring[b.head] = e
-		b.head = (b.head + 1) % len(b.ring)
-		b.dropped++
-		b.noteEvicted(old)
+	seq := b.added
+	slot := int(seq % int64(b.cfg.MaxSize))
+	if b.n < b.cfg.MaxSize {
+		for f := range b.cols {
+			b.cols[f] = append(b.cols[f], 0)
+		}
+		b.waits = append(b.waits, 0)
+		b.n++
 	}
-	b.widen(e)
-	b.refresh()
+	first := seq - int64(b.n) + 1 // oldest sequence number still held after this insert
+	for f, k := range b.kinds {
+		v := b.encode(k, e.In[f], true)
+		b.cols[f][slot] = v
+		if k != Linear {
+			continue
+		}
+		col := b.cols[f]
+		b.lo[f].expire(first)
+		b.hi[f].expire(first)
+		if !math.IsNaN(v) {
+			b.lo[f].push(seq, func(s int64) bool { return col[b.slot(s)] >= v })
+			b.hi[f].push(seq, func(s int64) bool { return col[b.slot(s)] <= v })
+		}
+	}
+	b.waits[slot] = e.Wait
+	b.added++
 	return nil
 }
 
-func (b *Base) widen(e Experience) {
-	for f, k := range b.kinds {
-		if k != Linear || !e.In[f].Known {
-			continue
-		}
-		v := e.In[f].F
-		b.ranges[f].Min = math.Min(b.ranges[f].Min, v)
-		b.ranges[f].Max = math.Max(b.ranges[f].Max, v)
-	}
-}
+func (b *Base) slot(seq int64) int { return int(seq % int64(b.cfg.MaxSize)) }
 
-// noteEvicted marks the ranges stale when the evicted experience held a
-// minimum or maximum, so Insert rescans the contents: O(n·F), but only
-// when an extreme leaves, and it keeps Predict free of writes.
-func (b *Base) noteEvicted(e Experience) {
-	for f, k := range b.kinds {
-		if k == Linear && e.In[f].Known && (e.In[f].F <= b.ranges[f].Min || e.In[f].F >= b.ranges[f].Max) {
-			b.stale = true
-			return
-		}
+// encode maps a value to its stored float: NaN when unknown, the interned
+// id of a string (a query's string the base has never seen gets −1, equal
+// to nothing stored), 0/1 for a bool.
+func (b *Base) encode(k Kind, v Value, intern bool) float64 {
+	if !v.Known {
+		return math.NaN()
 	}
+	switch k {
+	case Nominal:
+		id, ok := b.names[v.S]
+		if !ok {
+			if !intern {
+				return -1
+			}
+			id = float64(len(b.names))
+			b.names[v.S] = id
+		}
+		return id
+	case Bool:
+		if v.B {
+			return 1
+		}
+		return 0
+	}
+	return v.F
 }
 
 // Ranges returns the current per-feature ranges (linear features only;
 // others are zero). A feature with no known value has Min > Max.
 func (b *Base) Ranges() []Range {
-	return append([]Range(nil), b.ranges...)
+	r := make([]Range, len(b.kinds))
+	for f, k := range b.kinds {
+		if k == Linear {
+			r[f] = b.rangeOf(f)
+		}
+	}
+	return r
 }
 
-func (b *Base) refresh() {
-	if !b.stale {
-		return
+func (b *Base) rangeOf(f int) Range {
+	first := b.added - int64(b.n)
+	lo, okl := b.lo[f].front(first)
+	hi, okh := b.hi[f].front(first)
+	if !okl || !okh {
+		return Range{Min: math.Inf(1), Max: math.Inf(-1)}
 	}
-	b.ranges = emptyRanges(len(b.kinds))
-	for _, e := range b.ring {
-		b.widen(e)
+	return Range{Min: b.cols[f][b.slot(lo)], Max: b.cols[f][b.slot(hi)]}
+}
+
+// deque is a monotonic queue of sequence numbers (sliding-window
+// extreme); s[h:] is live.
+type deque struct {
+	s []int64
+	h int
+}
+
+// push drops from the back every entry the new one dominates, then appends.
+func (d *deque) push(seq int64, dominated func(int64) bool) {
+	for len(d.s) > d.h && dominated(d.s[len(d.s)-1]) {
+		d.s = d.s[:len(d.s)-1]
 	}
-	b.stale = false
+	d.s = append(d.s, seq)
+}
+
+// expire drops entries older than first, compacting once half is dead so
+// the slice stays O(window).
+func (d *deque) expire(first int64) {
+	for d.h < len(d.s) && d.s[d.h] < first {
+		d.h++
+	}
+	if d.h > 64 && 2*d.h > len(d.s) {
+		d.s = append(d.s[:0], d.s[d.h:]...)
+		d.h = 0
+	}
+}
+
+func (d *deque) front(first int64) (int64, bool) {
+	for _, s := range d.s[d.h:] {
+		if s >= first {
+			return s, true
+		}
+	}
+	return 0, false
 }

@@ -35,71 +35,131 @@ func (b *Base) Predict(q []Value, level int) (Prediction, error) {
 	if level < 1 || level > 99 {
 		return Prediction{}, fmt.Errorf("ibl: confidence level %d, want 1–99", level)
 	}
-	if len(b.ring) == 0 {
+	if b.n == 0 {
 		return Prediction{}, ErrEmpty
 	}
-	nb := b.neighbors(q)
+	buf, _ := b.scratch.Get().(*[]float64)
+	if buf == nil {
+		buf = new([]float64)
+	}
+	d2 := b.distances(q, (*buf)[:0])
+	nb := b.neighbors(d2)
+	*buf = d2
+	b.scratch.Put(buf)
 	return estimate(nb, b.cfg.KernelWidth, level, b.cfg.Interval), nil
 }
 
-// neighbors selects by §4.3: the N nearest, or all within R (1-NN when
-// none is).
-func (b *Base) neighbors(q []Value) []neighbor {
-	all := make([]neighbor, len(b.ring))
-	for i := range b.ring {
-		all[i] = neighbor{HEOM(b.kinds, q, b.ring[i].In, b.cfg.Weights, b.ranges), b.ring[i].Wait}
-	}
-	if b.cfg.Mode == Radius {
-		in := all[:0:0]
-		best := 0
-		for i, n := range all {
-			if n.d <= b.cfg.R {
-				in = append(in, n)
+// distances returns the squared HEOM distance of q to every held
+// experience, by slot. It computes the same sum as HEOM, one feature (one
+// contiguous column) at a time.
+func (b *Base) distances(q []Value, d2 []float64) []float64 {
+	d2 = append(d2, make([]float64, b.n)...)
+	for f, k := range b.kinds {
+		w := b.cfg.Weights[f]
+		if w == 0 {
+			continue
+		}
+		col := b.cols[f]
+		x := b.encode(k, q[f], false)
+		if math.IsNaN(x) { // unknown query value: d_f = 1 for all
+			for i := range d2 {
+				d2[i] += w
 			}
-			if n.d < all[best].d {
+			continue
+		}
+		if k != Linear {
+			// Branch-free overlap metric: the bit patterns differ iff the
+			// values do (ids are small non-negative integers; an unknown
+			// NaN differs from every id, so it costs w too). A data-dependent
+			// branch here mispredicts about half the time.
+			xb := math.Float64bits(x)
+			for i, y := range col {
+				m := math.Float64bits(y) ^ xb
+				d2[i] += w * float64((m|-m)>>63)
+			}
+			continue
+		}
+		r := b.rangeOf(f)
+		inv := 0.0 // empty range: d_f = 0 between known values
+		if r.Max > r.Min {
+			inv = 1 / (r.Max - r.Min)
+		}
+		for i, y := range col {
+			if y != y {
+				d2[i] += w
+				continue
+			}
+			t := (y - x) * inv
+			d2[i] += w * t * t
+		}
+	}
+	return d2
+}
+
+// neighbors selects by §4.3 from the squared distances: the N nearest, or
+// all within R (1-NN when none is).
+func (b *Base) neighbors(d2 []float64) []neighbor {
+	if b.cfg.Mode == Radius {
+		r2 := b.cfg.R * b.cfg.R
+		var in []neighbor
+		best := 0
+		for i, d := range d2 {
+			if d <= r2 {
+				in = append(in, neighbor{math.Sqrt(d), b.waits[i]})
+			}
+			if d < d2[best] {
 				best = i
 			}
 		}
 		if len(in) == 0 {
-			return all[best : best+1]
+			return []neighbor{{math.Sqrt(d2[best]), b.waits[best]}}
 		}
 		return in
 	}
-	if len(all) <= b.cfg.N {
-		return all
+	n := min(b.cfg.N, len(d2))
+	// A max-heap of the n best so far: most candidates lose to its top in
+	// one comparison, so selection is one pass with no copying.
+	h := make([]neighbor, 0, n)
+	for i, d := range d2 {
+		if len(h) < n {
+			h = append(h, neighbor{d, b.waits[i]})
+			up(h, len(h)-1)
+		} else if d < h[0].d {
+			h[0] = neighbor{d, b.waits[i]}
+			down(h, 0)
+		}
 	}
-	selectSmallest(all, b.cfg.N)
-	return all[:b.cfg.N]
+	for i := range h {
+		h[i].d = math.Sqrt(h[i].d)
+	}
+	return h
 }
 
-// selectSmallest moves the k smallest distances to all[:k] (quickselect,
-// O(n) expected); their order is unspecified, which the sums ignore.
-func selectSmallest(a []neighbor, k int) {
-	lo, hi := 0, len(a)-1
-	for lo < hi {
-		p := a[lo+(hi-lo)/2].d
-		i, j := lo, hi
-		for i <= j {
-			for a[i].d < p {
-				i++
-			}
-			for a[j].d > p {
-				j--
-			}
-			if i <= j {
-				a[i], a[j] = a[j], a[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k-1 <= j:
-			hi = j
-		case k-1 >= i:
-			lo = i
-		default:
+func up(h []neighbor, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].d >= h[i].d {
 			return
 		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func down(h []neighbor, i int) {
+	for {
+		l, m := 2*i+1, i
+		if l < len(h) && h[l].d > h[m].d {
+			m = l
+		}
+		if r := l + 1; r < len(h) && h[r].d > h[m].d {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
 }
 

@@ -38,15 +38,15 @@ func fromSWF(jobs []swf.Job) (out []ibl.TraceJob, skipped int) {
 // configuration and checks only what the method guarantees by
 // construction; the measured numbers are logged and tabulated in doc.go.
 func TestEvaluateTraces(t *testing.T) {
-	// The full table (3 traces × 2 interval rules) takes about 8 minutes
-	// here; the normal run keeps KTH with Karnak's rule (about 30 s).
+	// The full table (3 traces × 2 interval rules) takes about 2 minutes
+	// here; the normal run keeps KTH with Karnak's rule (about 6 s).
 	traces, rules := []string{tracetest.KTH}, []ibl.Interval{ibl.Normal}
 	if os.Getenv("BATCHQ_IBL_FULL") != "" {
 		traces = []string{tracetest.KTH, tracetest.SDSCSP2, tracetest.CTC}
 		rules = append(rules, ibl.Empirical)
 	}
 	if testing.Short() {
-		t.Skip("trace replay skipped in -short (about 30 s)")
+		t.Skip("trace replay skipped in -short (about 6 s)")
 	}
 	for _, name := range traces {
 		for _, iv := range rules {
