@@ -1,0 +1,285 @@
+package varq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// Strategy is how the jobs of the treated window are submitted in
+// RunStrategy.
+type Strategy int
+
+const (
+	// Baseline submits every job as the trace has it.
+	Baseline Strategy = iota
+	// Molding molds every treated job at its arrival (§IV-A).
+	Molding
+	// Delayed molds and may hold treated jobs (§IV-B): a held job and the
+	// jobs arriving while it is held are submitted later, keeping their
+	// relative offsets.
+	Delayed
+)
+
+func (s Strategy) String() string {
+	switch s {
+	case Baseline:
+		return "baseline"
+	case Molding:
+		return "molding"
+	case Delayed:
+		return "delayed"
+	}
+	return fmt.Sprintf("Strategy(%d)", int(s))
+}
+
+// StrategyConfig configures RunStrategy. The zero value plus Strategy is
+// the paper's evaluation (§V): the first 10,000 jobs run as they are and
+// build the history, the next 20,000 (molding) or 6,000 (delayed) are
+// treated.
+type StrategyConfig struct {
+	Strategy Strategy
+	History  int // jobs before the treated window (0: 10000)
+	Window   int // treated jobs (0: 20000 for Baseline and Molding, 6000 for Delayed)
+	Mold     MoldConfig
+	Delay    DelayConfig
+	Funcs    []estmodel.LoadFunc
+}
+
+// Validate names the first parameter out of range.
+func (c StrategyConfig) Validate() error {
+	if c.Strategy < Baseline || c.Strategy > Delayed {
+		return fmt.Errorf("varq: StrategyConfig.Strategy = %d, unknown", c.Strategy)
+	}
+	if c.History < 0 || c.Window < 0 {
+		return fmt.Errorf("varq: StrategyConfig History %d / Window %d, need ≥ 0", c.History, c.Window)
+	}
+	if err := c.Mold.Validate(); err != nil {
+		return err
+	}
+	return c.Delay.Validate()
+}
+
+func (c StrategyConfig) withDefaults() StrategyConfig {
+	if c.History == 0 {
+		c.History = 10000
+	}
+	if c.Window == 0 {
+		c.Window = 20000
+		if c.Strategy == Delayed {
+			c.Window = 6000
+		}
+	}
+	return c
+}
+
+// StrategyResult summarises the treated window. Times are seconds; waits
+// and responses count from each job's original arrival, so a held job's
+// holding time is part of its wait (spec §5 [R]).
+type StrategyResult struct {
+	Jobs                            int // treated jobs that ran
+	MeanWait, MeanExec, MeanResp    float64
+	Utilization                     float64 // sched.Load over the window's arrivals
+	Molded, Grown, Shrunk, Unmolded int     // decisions (Unmolded: no history for the key)
+	Delayed, Held                   int     // head jobs delayed; jobs held behind them
+	Rejected                        int     // treated jobs the simulator refused (not sane)
+}
+
+// RunStrategy simulates jobs (sorted by submit time) on the scheduler sc
+// with the strategy of cfg applied to the treated window, and summarises
+// the window. wait is asked about hypothetical jobs; if it is also a
+// sched.Observer it is registered with the simulation so that it learns
+// from it.
+func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait WaitPredictor, cfg StrategyConfig) (*StrategyResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if len(jobs) < cfg.History+1 {
+		return nil, fmt.Errorf("varq: RunStrategy: %d jobs, need more than the %d history jobs", len(jobs), cfg.History)
+	}
+	end := min(cfg.History+cfg.Window, len(jobs))
+	hist, treated := jobs[:cfg.History], jobs[cfg.History:end]
+	sim, err := sched.New(sc)
+	if err != nil {
+		return nil, err
+	}
+	m, err := NewMolder(sc.MachineSize, cfg.Funcs, wait, cfg.Mold)
+	if err != nil {
+		return nil, err
+	}
+	m.TrackRunning = cfg.Strategy == Delayed
+	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}}
+	if o, ok := wait.(sched.Observer); ok {
+		sim.Observe(o)
+	}
+	sim.Observe(r)
+	if err := sim.Load(hist); err != nil {
+		return nil, err
+	}
+	for i := range treated {
+		j := treated[i]
+		if i > 0 && j.Submit < treated[i-1].Submit {
+			return nil, fmt.Errorf("varq: RunStrategy: job %d submitted before its predecessor", j.ID)
+		}
+		if j.Submit < sim.Now() {
+			return nil, fmt.Errorf("varq: RunStrategy: job %d submitted at %d, before the history's start", j.ID, j.Submit)
+		}
+		sim.At(j.Submit, func(now int64) { r.arrive(j, now) })
+	}
+	res, err := sim.Finish()
+	if err != nil {
+		return nil, err
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := r.res
+	var sw, se float64
+	for _, rec := range res.Records {
+		a, ok := r.arrival[rec.Job.ID]
+		if !ok || rec.Start < 0 || rec.Cancelled {
+			continue
+		}
+		sw += float64(rec.Start - a)
+		se += float64(rec.End - rec.Start)
+		out.Jobs++
+	}
+	if out.Jobs == 0 {
+		return nil, errors.New("varq: RunStrategy: no treated job ran")
+	}
+	n := float64(out.Jobs)
+	out.MeanWait, out.MeanExec = sw/n, se/n
+	out.MeanResp = out.MeanWait + out.MeanExec
+	if len(treated) > 1 {
+		out.Utilization = sched.Load(res.Records, sc.MachineSize, treated[0].Submit, treated[len(treated)-1].Submit)
+	}
+	return out, nil
+}
+
+// runner is the agent between the trace and the simulation.
+type runner struct {
+	ctx     context.Context
+	sim     *sched.Sim
+	m       *Molder
+	cfg     StrategyConfig
+	res     *StrategyResult
+	arrival map[int64]int64 // treated job → original arrival
+	// The hold queue: jobs arriving in (holdFrom, holdTo) are held and
+	// released at holdTo + (arrival − holdFrom).
+	holdFrom, holdTo int64
+	holding          bool
+	err              error
+}
+
+func (r *runner) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *runner) arrive(j swf.Job, now int64) {
+	if r.err != nil {
+		return
+	}
+	if r.err = r.ctx.Err(); r.err != nil {
+		return
+	}
+	r.arrival[j.ID] = now
+	j.Submit = now
+	switch r.cfg.Strategy {
+	case Baseline:
+		r.submit(j)
+	case Molding:
+		r.submit(r.mold(j))
+	case Delayed:
+		if r.holding && now > r.holdFrom && now < r.holdTo {
+			r.res.Held++
+			at := r.holdTo + (now - r.holdFrom)
+			r.sim.At(at, func(t int64) {
+				j.Submit = t
+				r.submit(r.mold(j))
+			})
+			return
+		}
+		dd, ok, err := r.m.DecideDelay(j, r.sim.Queue(), r.cfg.Delay)
+		if err != nil {
+			r.fail(err)
+			return
+		}
+		if !ok {
+			r.res.Unmolded++
+			r.submit(j)
+			return
+		}
+		if !dd.Delay {
+			r.count(dd.Now, j)
+			r.submit(dd.Now.Job)
+			return
+		}
+		r.res.Delayed++
+		r.count(dd.Future, j)
+		r.holding, r.holdFrom, r.holdTo = true, now, dd.At
+		fj := dd.Future.Job
+		r.sim.At(dd.At, func(t int64) {
+			fj.Submit = t
+			r.submit(fj)
+		})
+	}
+}
+
+// mold molds j at the current time and counts the decision.
+func (r *runner) mold(j swf.Job) swf.Job {
+	d, ok, err := r.m.Decide(j, r.sim.Queue(), r.m.PredictedLoad(j.Submit))
+	if err != nil {
+		r.fail(err)
+		return j
+	}
+	if !ok {
+		r.res.Unmolded++
+		return j
+	}
+	r.count(d, j)
+	return d.Job
+}
+
+func (r *runner) count(d MoldDecision, orig swf.Job) {
+	r.res.Molded++
+	switch {
+	case d.Job.Size() > orig.Size():
+		r.res.Grown++
+	case d.Job.Size() < orig.Size():
+		r.res.Shrunk++
+	}
+}
+
+func (r *runner) submit(j swf.Job) {
+	if !r.sim.Submit(j) {
+		r.res.Rejected++
+		delete(r.arrival, j.ID)
+	}
+}
+
+// OnSubmit is part of sched.Observer.
+func (r *runner) OnSubmit(int64, *swf.Job) {}
+
+// OnStart feeds the Molder.
+func (r *runner) OnStart(now int64, j *swf.Job, _ bool) {
+	if err := r.m.Started(j, now); err != nil {
+		r.fail(err)
+	}
+}
+
+// OnEnd feeds the Molder.
+func (r *runner) OnEnd(now int64, j *swf.Job, cancelled bool) {
+	if err := r.m.Ended(j, now); err != nil {
+		r.fail(err)
+	}
+}
+
+// OnReservation is part of sched.Observer.
+func (r *runner) OnReservation(int64, *swf.Job, int64) {}
