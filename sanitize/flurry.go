@@ -176,6 +176,8 @@ type Candidate struct {
 	MedianRunTime           int64
 	RunTimeShare            float64
 	Filter                  Filter // removes exactly the Jobs above
+
+	reach int64 // the growth limit: candidates of one kind closer than this merge
 }
 
 // Span returns Last − First.
@@ -355,34 +357,28 @@ func grow(jobs []swf.Job, idx []int, core flag, cfg FlurryConfig) (Candidate, bo
 	}
 	sz, rq := modes(jobs, idx[a:b])
 	kind := func(i int) bool { return size(&jobs[i]) == sz && jobs[i].ReqTime == rq }
-	// The pace: the median gap between consecutive jobs of the kind in the
-	// core. Growth continues while the next such job is within 10 gaps
-	// (at least an hour, at most a day): a pause of that length ends it.
-	var gaps []int64
-	prev := int64(math.MinInt64)
-	for _, i := range idx[a:b] {
-		if kind(i) {
-			if prev != math.MinInt64 {
-				gaps = append(gaps, jobs[i].Submit-prev)
-			}
-			prev = jobs[i].Submit
-		}
-	}
-	slices.Sort(gaps)
-	var g int64
-	if len(gaps) > 0 {
-		g = gaps[len(gaps)/2]
-	}
-	limit := min(max(10*g, Hour), Day)
-	first, last := -1, -1
+	first, last, n := -1, -1, 0
 	for k := a; k < b; k++ {
 		if kind(idx[k]) {
 			if first < 0 {
 				first = k
 			}
 			last = k
+			n++
 		}
 	}
+	// The pace: the mean gap between consecutive jobs of the kind in the
+	// core. Growth continues while the next such job is within 20 mean
+	// gaps (at least an hour, at most a day); a longer pause ends it.
+	// Twenty: were the flurry's arrivals Poisson, a gap that long has
+	// probability e⁻²⁰ ≈ 2·10⁻⁹, so even a 10⁴-job flurry is not cut by
+	// chance; a mean rather than a median because the median of
+	// exponential gaps is only 0.69 of the mean.
+	var g int64
+	if n > 1 {
+		g = (jobs[idx[last]].Submit - jobs[idx[first]].Submit) / int64(n-1)
+	}
+	limit := min(max(20*g, Hour), Day)
 	for k := first - 1; k >= 0 && jobs[idx[first]].Submit-jobs[idx[k]].Submit <= limit; k-- {
 		if kind(idx[k]) {
 			first = k
@@ -396,6 +392,7 @@ func grow(jobs []swf.Job, idx []int, core flag, cfg FlurryConfig) (Candidate, bo
 	c := Candidate{
 		User: jobs[idx[first]].User, First: jobs[idx[first]].Submit, Last: jobs[idx[last]].Submit,
 		Peak: core.ratio, PeakBin: core.bin, PeakBy: core.by, By: core.by, Size: sz, ReqTime: rq,
+		reach: limit,
 	}
 	describe(jobs, idx, &c)
 	return c, c.SizeShare >= cfg.Homogeneity && c.ReqTimeShare >= cfg.Homogeneity
@@ -473,8 +470,8 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 }
 
 // mergeCandidates merges candidates of the same user and kind whose spans
-// overlap (a flurry flagged at several bin widths, or two cores that grew
-// into each other).
+// overlap or are closer than their growth limit (a flurry flagged at
+// several bin widths, or in pieces where busy bins diluted its share).
 func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates) Candidates {
 	slices.SortFunc(cs, func(a, b Candidate) int {
 		return cmp.Or(cmp.Compare(a.User, b.User), cmp.Compare(a.Size, b.Size), cmp.Compare(a.ReqTime, b.ReqTime), cmp.Compare(a.First, b.First))
@@ -483,8 +480,9 @@ func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates) Cand
 	for _, c := range cs {
 		if n := len(out); n > 0 {
 			m := &out[n-1]
-			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First <= m.Last {
+			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First-m.Last <= max(m.reach, c.reach) {
 				m.Last = max(m.Last, c.Last)
+				m.reach = max(m.reach, c.reach)
 				m.By |= c.By
 				if c.Peak > m.Peak {
 					m.Peak, m.PeakBin, m.PeakBy = c.Peak, c.PeakBin, c.PeakBy

@@ -44,10 +44,14 @@ func (s *Synthetic) Validate() error {
 // Inject returns jobs plus the synthetic flurry, sorted by submit time
 // (a new slice; ties keep the original jobs first), and the job numbers
 // given to the injected jobs: consecutive, after the largest in jobs, so
-// they never collide with a real job.
+// they never collide with a real job. rng draws the run times and random
+// submit times; nil means a fixed seed.
 func Inject(jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, error) {
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
+	}
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(0, 0))
 	}
 	next := int64(0)
 	for i := range jobs {
