@@ -1,0 +1,190 @@
+package apq
+
+import (
+	"fmt"
+	"math"
+)
+
+// Representation selects the state distance used to classify the
+// neighbourhood, by DBSCAN and by SDM (§2.5). Ridge regression and the k-NN
+// fallback always use the feature summaries.
+type Representation uint8
+
+const (
+	// Summary is the feature-summary distance of Eqs. 3–4 (16 features).
+	Summary Representation = iota
+	// Distribution is the distribution-based distance of Eq. 2: request
+	// size, ERT and the χ² distances of the six histograms.
+	Distribution
+)
+
+func (r Representation) String() string {
+	switch r {
+	case Summary:
+		return "summary"
+	case Distribution:
+		return "distribution"
+	}
+	return fmt.Sprintf("Representation(%d)", uint8(r))
+}
+
+// ChiNorm selects how the six χ² histogram distances are scaled into [0, 1]
+// before they enter Eq. 2 (spec §8-A2).
+type ChiNorm uint8
+
+const (
+	// ColumnMax divides each distribution's χ² by its maximum over the
+	// history for this target (the spec's [R] reading).
+	ColumnMax ChiNorm = iota
+	// RowMax divides a history job's six values by the largest of them
+	// (the paper read literally).
+	RowMax
+	// Fixed2 divides by 2, the largest χ² of two normalized histograms.
+	Fixed2
+)
+
+// WaitScale selects the wait axis of the DBSCAN points (spec §8-A7).
+type WaitScale uint8
+
+const (
+	// LinearWait uses the wait in seconds, min–max normalized within N_k.
+	LinearWait WaitScale = iota
+	// LogWait uses log(1+wait), min–max normalized within N_k.
+	LogWait
+)
+
+// The defaults of spec §2.10: the middle of each Table IV range, and the
+// validation history of 6000 jobs.
+const (
+	DefaultHistory      = 6000
+	DefaultBins         = 20
+	DefaultKPct         = 3
+	DefaultOutlierFrac  = 0.5
+	DefaultEps          = 0.075
+	DefaultMinPts       = 3
+	DefaultSDMWindow    = 0.05
+	DefaultSDMDistThr   = 0.45
+	DefaultRidgeMaxDist = 0.7
+	DefaultRidgeLambda  = 1.0
+	DefaultKNN          = 10
+	DefaultKernelWidth  = 1.0
+)
+
+// Config holds every APQ parameter. The zero value means the defaults
+// above (spec §2.10), the Summary representation, ColumnMax χ²
+// normalization, linear waits for DBSCAN and Spearman weights recomputed on
+// every history change, as the paper does.
+type Config struct {
+	// History is the FIFO history size H (Table IV: 2000–6000).
+	History int
+	// Bins is the histogram bin count B (Table IV: 5–50).
+	Bins int
+	// KPct is the closest fraction of the history, in percent, that DBSCAN
+	// looks at (Table IV: 1–5).
+	KPct float64
+	// OutlierFrac is f: the neighbourhood is Case B when fewer than
+	// f·|N_k| of the DBSCAN points are noise (Table IV: 0.10–0.90).
+	OutlierFrac float64
+	// Eps and MinPts are DBSCAN's ε (0.05–0.1, on unit-scaled axes) and
+	// minPts (2–5).
+	Eps    float64
+	MinPts int
+	// SDMWindow is the SDM window width w on the distance axis (0.01–0.1).
+	SDMWindow float64
+	// SDMDistThr is SDM's maximum distance T_dist (0.3–0.6).
+	SDMDistThr float64
+	// FarThr is the Case-A threshold on the mean distance of N_k; 0 means
+	// SDMDistThr (spec §8-A5).
+	FarThr float64
+	// RidgeMaxDist is the summary distance within which history jobs train
+	// the ridge regression (0.4–1.0).
+	RidgeMaxDist float64
+	// RidgeLambda is the ridge penalty λ (not given by the paper).
+	RidgeLambda float64
+	// KNN is k of the weighted-average fallback (1–20).
+	KNN int
+	// KernelWidth is b of the kernel K(d) = exp(−(d/b)²) of SDM and k-NN.
+	KernelWidth float64
+	// Rep, ChiNorm and WaitScale: see their types.
+	Rep       Representation
+	ChiNorm   ChiNorm
+	WaitScale WaitScale
+	// WeightRefresh recomputes the Spearman weights after this many history
+	// additions; 0 or 1 means after every addition (§2.4). Larger values
+	// trade fidelity for speed: each refresh sorts the history 22 times.
+	WeightRefresh int
+	// PerQueue restricts the system state (Q and R) to the target's queue;
+	// false means system-wide (spec §1 [R]).
+	PerQueue bool
+}
+
+// Validate reports the first invalid parameter by name.
+func (c Config) Validate() error {
+	posInt := func(name string, v, lo, hi int) error {
+		if v != 0 && (v < lo || v > hi) {
+			return fmt.Errorf("apq: Config.%s = %d, want %d..%d (or 0 for the default)", name, v, lo, hi)
+		}
+		return nil
+	}
+	frac := func(name string, v, lo, hi float64) error {
+		if math.IsNaN(v) || (v != 0 && (v < lo || v > hi)) {
+			return fmt.Errorf("apq: Config.%s = %v, want in [%v, %v] (or 0 for the default)", name, v, lo, hi)
+		}
+		return nil
+	}
+	for _, err := range []error{
+		posInt("History", c.History, 2, 1<<24),
+		posInt("Bins", c.Bins, 1, 1000),
+		frac("KPct", c.KPct, 1e-9, 100),
+		frac("OutlierFrac", c.OutlierFrac, 1e-9, 1),
+		frac("Eps", c.Eps, 1e-9, 1),
+		posInt("MinPts", c.MinPts, 1, 1000),
+		frac("SDMWindow", c.SDMWindow, 1e-9, 1),
+		frac("SDMDistThr", c.SDMDistThr, 1e-9, 1),
+		frac("FarThr", c.FarThr, 1e-9, 1),
+		frac("RidgeMaxDist", c.RidgeMaxDist, 1e-9, 1),
+		frac("RidgeLambda", c.RidgeLambda, 1e-12, 1e12),
+		posInt("KNN", c.KNN, 1, 1<<20),
+		frac("KernelWidth", c.KernelWidth, 1e-9, 1e9),
+		posInt("WeightRefresh", c.WeightRefresh, 1, 1<<30),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if c.Rep > Distribution {
+		return fmt.Errorf("apq: Config.Rep = %d, want Summary or Distribution", c.Rep)
+	}
+	if c.ChiNorm > Fixed2 {
+		return fmt.Errorf("apq: Config.ChiNorm = %d, want ColumnMax, RowMax or Fixed2", c.ChiNorm)
+	}
+	if c.WaitScale > LogWait {
+		return fmt.Errorf("apq: Config.WaitScale = %d, want LinearWait or LogWait", c.WaitScale)
+	}
+	return nil
+}
+
+func or[T int | float64](v, d T) T {
+	if v == 0 {
+		return d
+	}
+	return v
+}
+
+func (c Config) withDefaults() Config {
+	c.History = or(c.History, DefaultHistory)
+	c.Bins = or(c.Bins, DefaultBins)
+	c.KPct = or(c.KPct, DefaultKPct)
+	c.OutlierFrac = or(c.OutlierFrac, DefaultOutlierFrac)
+	c.Eps = or(c.Eps, DefaultEps)
+	c.MinPts = or(c.MinPts, DefaultMinPts)
+	c.SDMWindow = or(c.SDMWindow, DefaultSDMWindow)
+	c.SDMDistThr = or(c.SDMDistThr, DefaultSDMDistThr)
+	c.FarThr = or(c.FarThr, c.SDMDistThr)
+	c.RidgeMaxDist = or(c.RidgeMaxDist, DefaultRidgeMaxDist)
+	c.RidgeLambda = or(c.RidgeLambda, DefaultRidgeLambda)
+	c.KNN = or(c.KNN, DefaultKNN)
+	c.KernelWidth = or(c.KernelWidth, DefaultKernelWidth)
+	c.WeightRefresh = or(c.WeightRefresh, 1)
+	return c
+}

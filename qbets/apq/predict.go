@@ -1,0 +1,189 @@
+package apq
+
+import (
+	"math"
+)
+
+// Predict returns the APQ point prediction of the wait of a job whose
+// Point at submission is pt (spec §2.11):
+//
+//  1. distances to every history job in the configured representation;
+//  2. N_k = the closest k% (at least MinPts+1 jobs); Case A if their mean
+//     distance exceeds FarThr → ridge;
+//  3. DBSCAN on N_k's unit-scaled (distance, wait) points; Case B if fewer
+//     than OutlierFrac of them are noise → SDM, falling back to ridge when
+//     SDM has no admissible window; otherwise Case C → ridge;
+//  4. ridge trains on the history within RidgeMaxDist (summary distance),
+//     or on all of it when fewer than 17 jobs qualify; a negative ridge
+//     prediction is replaced by the k-NN weighted average.
+func (p *Predictor) Predict(pt Point) (Prediction, error) {
+	n := len(p.slots)
+	if n == 0 {
+		return Prediction{}, ErrEmpty
+	}
+	p.refresh()
+	dS := p.summaryDistances(&pt)
+	d := dS
+	if p.cfg.Rep == Distribution {
+		d = p.distributionDistances(&pt)
+	}
+
+	k := int(math.Ceil(p.cfg.KPct / 100 * float64(n)))
+	k = min(max(k, p.cfg.MinPts+1), n)
+	nk := nearest(d, k)
+	var mean float64
+	for _, i := range nk {
+		mean += d[i]
+	}
+	mean /= float64(len(nk))
+	if mean > p.cfg.FarThr {
+		return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseA}), nil
+	}
+
+	if p.noiseFraction(nk, d) < p.cfg.OutlierFrac {
+		if w, ok := SDM(d, p.waits, p.cfg.SDMWindow, p.cfg.SDMDistThr, p.cfg.KernelWidth); ok {
+			return Prediction{Wait: w, Method: MethodSDM, Case: CaseB}, nil
+		}
+		return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseB, SDMFallback: true}), nil
+	}
+	return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseC}), nil
+}
+
+// noiseFraction runs DBSCAN on the points (d, wait) of the jobs nk, each
+// axis min–max scaled to [0, 1] within nk (spec §8-A7), and returns the
+// share of noise points.
+func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
+	x := make([]float64, len(nk))
+	y := make([]float64, len(nk))
+	for j, i := range nk {
+		x[j] = d[i]
+		y[j] = p.waits[i]
+		if p.cfg.WaitScale == LogWait {
+			y[j] = math.Log1p(y[j])
+		}
+	}
+	unitScale(x)
+	unitScale(y)
+	noise := 0
+	for _, l := range DBSCAN(x, y, p.cfg.Eps, p.cfg.MinPts) {
+		if l == Noise {
+			noise++
+		}
+	}
+	return float64(noise) / float64(len(nk))
+}
+
+// unitScale maps v linearly onto [0, 1]; a constant v becomes all 0.
+func unitScale(v []float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	for i, x := range v {
+		if hi > lo {
+			v[i] = (x - lo) / (hi - lo)
+		} else {
+			v[i] = 0
+		}
+	}
+}
+
+func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Prediction {
+	pr.Method = MethodRidge
+	var rows [][]float64
+	var ys []float64
+	for i, x := range dS {
+		if x <= p.cfg.RidgeMaxDist {
+			rows = append(rows, p.rows[i])
+			ys = append(ys, p.waits[i])
+		}
+	}
+	if len(rows) < NumFeatures+1 {
+		rows, ys = p.rows, p.waits
+	}
+	w, err := Ridge(rows, ys, pt.F[:], p.cfg.RidgeLambda)
+	if err != nil || w < 0 {
+		// err cannot happen with λ > 0 and a non-empty history; treat it
+		// like a negative prediction rather than fail the caller.
+		pr.Method = MethodKNN
+		w = KNNAverage(dS, p.waits, p.cfg.KNN, p.cfg.KernelWidth)
+	}
+	pr.Wait = w
+	return pr
+}
+
+// summaryDistances returns the Eq. 3–4 distance from pt to every history
+// job, by slot, with the ranges over the history plus pt.
+func (p *Predictor) summaryDistances(pt *Point) []float64 {
+	var inv [NumFeatures]float64
+	for i := 1; i < NumFeatures; i++ {
+		lo, hi := min(p.fmin[i], pt.F[i]), max(p.fmax[i], pt.F[i])
+		if hi > lo {
+			inv[i] = 1 / (hi - lo)
+		}
+	}
+	w := weightsOrOnes(p.wF[:])
+	d := make([]float64, len(p.slots))
+	for s := range p.slots {
+		d[s] = summaryDist(&pt.F, &p.slots[s].pt.F, w, &inv)
+	}
+	return d
+}
+
+// distributionDistances returns the Eq. 2 distance from pt to every history
+// job, by slot: the target's histograms use the window's edges (values
+// outside them fall in the end bins), and the χ² values are normalized by
+// ChiNorm.
+func (p *Predictor) distributionDistances(pt *Point) []float64 {
+	n, b := len(p.slots), p.cfg.Bins
+	tc := make([]float64, NumDists*b)
+	for i := range NumDists {
+		pt.d[i].rebin(tc[i*b:(i+1)*b], p.edges[i])
+	}
+	chi := make([][NumDists]float64, n)
+	var colMax [NumDists]float64
+	for s := range p.slots {
+		c := p.slots[s].coarse
+		for i := range NumDists {
+			x := ChiSquare(tc[i*b:(i+1)*b], c[i*b:(i+1)*b])
+			chi[s][i] = x
+			colMax[i] = max(colMax[i], x)
+		}
+	}
+	ertLo, ertHi := min(p.fmin[1], pt.F[1]), max(p.fmax[1], pt.F[1])
+	d := make([]float64, n)
+	for s := range p.slots {
+		h := &p.slots[s].pt
+		c := &chi[s]
+		switch p.cfg.ChiNorm {
+		case ColumnMax:
+			for i := range c {
+				if colMax[i] > 0 {
+					c[i] /= colMax[i]
+				} else {
+					c[i] = 0
+				}
+			}
+		case RowMax:
+			m := 0.0
+			for _, x := range c {
+				m = max(m, x)
+			}
+			for i := range c {
+				if m > 0 {
+					c[i] /= m
+				}
+			}
+		case Fixed2:
+			for i := range c {
+				c[i] /= 2
+			}
+		}
+		var ertNorm float64
+		if ertHi > ertLo {
+			ertNorm = math.Abs(pt.F[1]-h.F[1]) / (ertHi - ertLo)
+		}
+		d[s] = DistributionDistance(pt.F[0] != h.F[0], ertNorm, c, p.wF[0], p.wF[1], &p.wD)
+	}
+	return d
+}

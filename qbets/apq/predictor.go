@@ -1,0 +1,239 @@
+package apq
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrEmpty is returned by Predict before any job has entered the history.
+var ErrEmpty = errors.New("apq: history is empty")
+
+// Method is the model that produced a prediction.
+type Method uint8
+
+const (
+	MethodSDM   Method = iota // Standard Deviation Minimizer (Case B)
+	MethodRidge               // ridge regression (Cases A and C)
+	MethodKNN                 // k-NN weighted average (ridge went negative)
+)
+
+func (m Method) String() string {
+	return [...]string{"SDM", "ridge", "k-NN"}[m]
+}
+
+// Case is the neighbourhood pattern of §II-C1.
+type Case uint8
+
+const (
+	CaseA Case = iota // most history jobs are far from the target
+	CaseB             // a dense cluster of near jobs: DBSCAN finds few outliers
+	CaseC             // near jobs whose waits disagree
+)
+
+func (c Case) String() string { return [...]string{"A", "B", "C"}[c] }
+
+// Prediction is one APQ point prediction of a queue wait.
+type Prediction struct {
+	Wait   float64 // seconds, ≥ 0 unless ridge and k-NN both are negative (never: waits are ≥ 0)
+	Method Method
+	Case   Case
+	// SDMFallback is true in Case B when SDM found no admissible window and
+	// ridge was used instead (spec §2.6 step 6).
+	SDMFallback bool
+}
+
+// entry is one history job: its Point at submission and its actual wait.
+type entry struct {
+	pt     Point
+	wait   float64
+	coarse []float64         // NumDists·Bins normalized histograms under the current edges
+	ver    [NumDists]uint32 // edge version coarse[i] was computed for (0 = never)
+}
+
+// Predictor is the APQ wait predictor (§II) over a FIFO history of the
+// last H started jobs. Add a job when it starts (its wait becomes known);
+// Predict a target from its Point at submission.
+//
+// A Predictor is not safe for concurrent use: Predict refreshes cached
+// weights and histogram edges.
+type Predictor struct {
+	cfg   Config
+	slots []entry // ring of capacity cfg.History, physical order
+	next  int     // slot the next Add writes
+	added int64
+
+	dirty     bool // history changed since the last refresh of the caches below
+	sinceW    int  // additions since the weights were computed
+	haveW     bool
+	wF        [NumFeatures]float64
+	wD        [NumDists]float64
+	fmin      [NumFeatures]float64 // over the history window
+	fmax      [NumFeatures]float64
+	edges     [NumDists]edges
+	edgeVer   [NumDists]uint32
+	waits     []float64 // by slot
+	rows      [][]float64
+	rankOrder []int
+	rankW     []float64
+	rankX     []float64
+	col       []float64
+}
+
+// New returns an empty Predictor for cfg.
+func New(cfg Config) (*Predictor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	return &Predictor{cfg: cfg, slots: make([]entry, 0, cfg.History), edgeVer: [NumDists]uint32{1, 1, 1, 1, 1, 1}}, nil
+}
+
+// Config returns the configuration with defaults filled in.
+func (p *Predictor) Config() Config { return p.cfg }
+
+// Len returns the number of history jobs.
+func (p *Predictor) Len() int { return len(p.slots) }
+
+// Added returns the number of jobs ever added.
+func (p *Predictor) Added() int64 { return p.added }
+
+// Describe computes a target's Point with the Predictor's PerQueue setting.
+func (p *Predictor) Describe(target Job, now int64, st State) Point {
+	return Describe(target, now, st, p.cfg.PerQueue)
+}
+
+// Add puts a started job in the history: pt is its Point at submission and
+// wait its actual queue wait in seconds (≥ 0). When the history is full
+// the oldest job leaves.
+func (p *Predictor) Add(pt Point, wait float64) error {
+	if !(wait >= 0) || math.IsInf(wait, 0) {
+		return fmt.Errorf("apq: Add: wait = %v, want a finite value ≥ 0", wait)
+	}
+	e := entry{pt: pt, wait: wait}
+	if len(p.slots) < p.cfg.History {
+		p.slots = append(p.slots, e)
+		p.waits = append(p.waits, wait)
+		p.rows = append(p.rows, nil)
+	} else {
+		e.coarse = p.slots[p.next].coarse // reuse the buffer
+		p.slots[p.next] = e
+		p.waits[p.next] = wait
+	}
+	p.rows[p.next] = p.slots[p.next].pt.F[:]
+	p.next = (p.next + 1) % p.cfg.History
+	p.added++
+	p.sinceW++
+	p.dirty = true
+	return nil
+}
+
+// Weights returns the current Spearman weights of the 16 features and the
+// six distributions (§2.4), refreshing them if due.
+func (p *Predictor) Weights() (features [NumFeatures]float64, dists [NumDists]float64) {
+	p.refresh()
+	return p.wF, p.wD
+}
+
+// refresh brings the window ranges, histogram edges and weights up to date.
+func (p *Predictor) refresh() {
+	if len(p.slots) == 0 {
+		return
+	}
+	if p.dirty {
+		p.updateRanges()
+		if p.cfg.Rep == Distribution {
+			p.updateEdges()
+		}
+		p.dirty = false
+	}
+	if !p.haveW || p.sinceW >= p.cfg.WeightRefresh {
+		p.updateWeights()
+		p.haveW, p.sinceW = true, 0
+	}
+}
+
+func (p *Predictor) updateRanges() {
+	for i := range NumFeatures {
+		p.fmin[i], p.fmax[i] = math.Inf(1), math.Inf(-1)
+	}
+	for s := range p.slots {
+		for i, v := range p.slots[s].pt.F {
+			p.fmin[i] = min(p.fmin[i], v)
+			p.fmax[i] = max(p.fmax[i], v)
+		}
+	}
+}
+
+// updateEdges recomputes the shared bin edges of each distribution over
+// the window and re-bins the history jobs whose edges changed.
+func (p *Predictor) updateEdges() {
+	b := p.cfg.Bins
+	for i := range NumDists {
+		var e edges
+		for s := range p.slots {
+			h := &p.slots[s].pt.d[i]
+			if h.n == 0 {
+				continue
+			}
+			if !e.ok {
+				e = edges{lo: h.lo, hi: h.hi, ok: true}
+			} else {
+				e.lo, e.hi = min(e.lo, h.lo), max(e.hi, h.hi)
+			}
+		}
+		if e != p.edges[i] {
+			p.edges[i] = e
+			p.edgeVer[i]++
+		}
+	}
+	for s := range p.slots {
+		en := &p.slots[s]
+		if en.coarse == nil {
+			en.coarse = make([]float64, NumDists*b)
+		}
+		for i := range NumDists {
+			if en.ver[i] != p.edgeVer[i] {
+				en.pt.d[i].rebin(en.coarse[i*b:(i+1)*b], p.edges[i])
+				en.ver[i] = p.edgeVer[i]
+			}
+		}
+	}
+}
+
+// updateWeights computes |ρ_Spearman| of each feature, and of the L² norm
+// of each histogram, against the waits over the history (§2.4). A zero
+// weight sum gives every weight 1.
+func (p *Predictor) updateWeights() {
+	n := len(p.slots)
+	p.rankW = ranks(p.waits, p.rankW, p.rankOrder)
+	p.col = append(p.col[:0], make([]float64, n)...)
+	var sum float64
+	for i := range NumFeatures {
+		for s := range p.slots {
+			p.col[s] = p.slots[s].pt.F[i]
+		}
+		p.rankX = ranks(p.col, p.rankX, p.rankOrder)
+		p.wF[i] = math.Abs(pearson(p.rankX, p.rankW))
+		sum += p.wF[i]
+	}
+	if sum == 0 {
+		for i := range p.wF {
+			p.wF[i] = 1
+		}
+	}
+	p.wD = [NumDists]float64{}
+	if p.cfg.Rep != Distribution {
+		return
+	}
+	b := p.cfg.Bins
+	for i := range NumDists {
+		for s := range p.slots {
+			p.col[s] = l2(p.slots[s].coarse[i*b : (i+1)*b])
+		}
+		p.rankX = ranks(p.col, p.rankX, p.rankOrder)
+		p.wD[i] = math.Abs(pearson(p.rankX, p.rankW))
+	}
+	// A zero sum for Eq. 2 is handled where the weights are used, so that
+	// the summary weights stay as they are.
+}
