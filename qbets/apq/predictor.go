@@ -47,7 +47,7 @@ type Prediction struct {
 type entry struct {
 	pt     Point
 	wait   float64
-	coarse []float64         // NumDists·Bins normalized histograms under the current edges
+	coarse []float64        // NumDists·Bins normalized histograms under the current edges
 	ver    [NumDists]uint32 // edge version coarse[i] was computed for (0 = never)
 }
 

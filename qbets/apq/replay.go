@@ -88,4 +88,3 @@ func Replay(jobs []TraceJob, fn func(ev Event, i int, sys *System) error) error 
 	}
 	return nil
 }
-
