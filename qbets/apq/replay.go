@@ -23,6 +23,8 @@ const (
 	// Started: the job has just moved to the running list; its wait,
 	// Start − Submit, is now known.
 	Started
+	// Ended: the job has just left the running list.
+	Ended
 )
 
 const (
@@ -41,7 +43,7 @@ type replayEvent struct {
 
 // Replay is the paper's replay simulator (§6): it plays the submit, start
 // and end events of jobs in time order through a System and calls fn with the
-// job's index at each submission and start. At equal times, jobs that ran end first, then
+// job's index at each submission, start and end. At equal times, jobs that ran end first, then
 // jobs that waited start, then arrivals are submitted (in input order),
 // then jobs that did not wait start, then jobs that did not run end — so a
 // job never sees itself and never starts before it is submitted. fn's
@@ -80,7 +82,9 @@ func Replay(jobs []TraceJob, fn func(ev Event, i int, sys *System) error) error 
 				err = fn(Started, e.i, sys)
 			}
 		default:
-			err = sys.End(j.ID)
+			if err = sys.End(j.ID); err == nil {
+				err = fn(Ended, e.i, sys)
+			}
 		}
 		if err != nil {
 			return err

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/apq"
+	"github.com/batchq/batchq/qbets/ibl"
+)
+
+func init() { tables["V"] = table5 }
+
+// paperV is Table V: scaled AAE (unitless) and AAE (hours) of QBETS, IBL
+// and APQ, for the logs we have.
+var paperV = map[string][6]float64{
+	"CEA Curie":    {2444.03, 19.19, 18.21, 3.10, 20.35, 2.65},
+	"SDSC Blue":    {319.93, 29.44, 3.56, 5.30, 3.56, 4.83},
+	"SDSC Paragon": {1078.39, 14.99, 6.63, 0.88, 2.87, 0.69},
+	"SDSC SP2":     {391.61, 44.37, 51.48, 9.42, 11.81, 7.84},
+}
+
+// apqWeightRefresh is how often (in history additions) Table V recomputes
+// the Spearman weights. The paper recomputes them on every addition; every
+// 10 keeps the full run affordable on two shared cores and changes the
+// weights by at most 10 jobs out of 6000.
+const apqWeightRefresh = 10
+
+// v5Run is the outcome of Table V on one trace.
+type v5Run struct {
+	from, to, valFrom       int
+	qbets, ibl              apq.Score
+	qbetsNone               int
+	apqVal, apqTest         [2]apq.Score // by Representation
+	methods, cases          [2][3]int
+	chosen                  apq.Representation
+	elapsed                 time.Duration
+	apqTime                 [2]time.Duration
+	predictions, apqPredict int
+}
+
+func table5(w io.Writer, e *env) error {
+	fmt.Fprintln(w, "Queue-wait prediction error on the paper's test jobs (#20001–60000 of the completed jobs; fewer when the log is shorter).")
+	fmt.Fprintln(w, "Each cell: ours (paper). AAE in hours; scaled AAE = mean |error| / response time. QBETS is its 0.95-quantile, 0.95-confidence bound used as a point;")
+	fmt.Fprintln(w, "IBL is Karnak's instance-based learner (qbets/ibl, pre-submission features, untuned); APQ uses the representation with the lower validation AAE (jobs #16001–20000).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| log | test jobs | mean wait (h) | QBETS scaled | QBETS AAE | IBL scaled | IBL AAE | APQ scaled | APQ AAE | APQ rep | APQ summary / distribution AAE |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	var runs []*v5Run
+	for _, tr := range e.Traces {
+		r, err := runTable5(e, tr)
+		if err != nil {
+			return fmt.Errorf("%s: %w", tr.File, err)
+		}
+		runs = append(runs, r)
+		p := paperV[tr.Name]
+		c := int(r.chosen)
+		fmt.Fprintf(w, "| %s | %d | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f / %.2f |\n", tr.Name, r.apqTest[c].Jobs, r.apqTest[c].MeanWait(),
+			cell(r.qbets.ScaledAAE(), p[0]), cell(r.qbets.AAE(), p[1]),
+			cell(r.ibl.ScaledAAE(), p[2]), cell(r.ibl.AAE(), p[3]),
+			cell(r.apqTest[c].ScaledAAE(), p[4]), cell(r.apqTest[c].AAE(), p[5]), r.chosen,
+			r.apqTest[apq.Summary].AAE(), r.apqTest[apq.Distribution].AAE())
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Details: QBETS jobs without a bound (too little history in the queue) are left out of its averages only. Validation AAE (h) decides the APQ representation.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| log | test range | QBETS no bound | APQ val. AAE summary / distribution | APQ cases A/B/C | APQ methods SDM/ridge/k-NN | APQ time per prediction summary / distribution | replay wall time |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for i, r := range runs {
+		c := int(r.chosen)
+		fmt.Fprintf(w, "| %s | #%d–%d | %d | %.2f / %.2f | %d/%d/%d | %d/%d/%d | %v / %v | %v |\n", e.Traces[i].Name, r.from+1, r.to, r.qbetsNone,
+			r.apqVal[0].AAE(), r.apqVal[1].AAE(),
+			r.cases[c][0], r.cases[c][1], r.cases[c][2], r.methods[c][0], r.methods[c][1], r.methods[c][2],
+			perPred(r.apqTime[0], r.apqPredict), perPred(r.apqTime[1], r.apqPredict), r.elapsed.Round(time.Second))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "AAE (h) by actual-wait class (Fig. 5 shape), QBETS / IBL / APQ:")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| log | 0–100 s | 100–1000 s | 1000–10⁴ s | 10⁴–10⁵ s | >10⁵ s |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for i, r := range runs {
+		fmt.Fprintf(w, "| %s |", e.Traces[i].Name)
+		for k := range apq.WaitClasses {
+			n, a := r.apqTest[r.chosen].Class(k)
+			_, q := r.qbets.Class(k)
+			_, b := r.ibl.Class(k)
+			fmt.Fprintf(w, " %.2f / %.2f / %.2f (n=%d) |", q, b, a, n)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func cell(ours, paper float64) string {
+	return fmt.Sprintf("%.2f (%.2f)", ours, paper)
+}
+
+func perPred(d time.Duration, n int) time.Duration {
+	if n == 0 {
+		return 0
+	}
+	return (d / time.Duration(n)).Round(time.Microsecond)
+}
+
+// testRange returns the validation start and the test range [from, to) for
+// n jobs: the paper's #16001–20000 and #20001–60000 when the log is long
+// enough, else the last third as test and the 4000 jobs before it (or the
+// half before it) as validation. Quick runs test 1000 jobs.
+func testRange(n int, quick bool) (valFrom, from, to int) {
+	from, to = apq.PaperTestFrom, min(apq.PaperTestTo, n)
+	if n < from+1000 {
+		from, to = n*2/3, n
+	}
+	if quick {
+		to = min(to, from+1000)
+	}
+	valFrom = max(from-4000, from/2)
+	return valFrom, from, to
+}
+
+// runTable5 replays one trace once, feeding the same events to QBETS (one
+// predictor per queue, SWF field 15), IBL and two APQ predictors (summary
+// and distribution representations), and scores all of them on the same
+// jobs.
+func runTable5(e *env, tr *trace) (*v5Run, error) {
+	t0 := time.Now()
+	jobs := apqJobs(tr)
+	r := &v5Run{}
+	r.valFrom, r.from, r.to = testRange(len(jobs), e.Quick)
+	var preds [2]*apq.Predictor
+	for rep := range preds {
+		p, err := apq.New(apq.Config{Rep: apq.Representation(rep), WeightRefresh: apqWeightRefresh})
+		if err != nil {
+			return nil, err
+		}
+		preds[rep] = p
+	}
+	base, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures})
+	if err != nil {
+		return nil, err
+	}
+	isys := ibl.NewSystem()
+	qb := map[int64]*qbets.Predictor{}
+	points := map[int64]apq.Point{}
+	iblIn := map[int64][]ibl.Value{}
+
+	err = apq.Replay(jobs[:r.to], func(ev apq.Event, i int, sys *apq.System) error {
+		j := &jobs[i]
+		ij := ibl.Job{ID: j.ID, Queue: strconv.FormatInt(j.Queue, 10), User: strconv.FormatInt(j.User, 10), Cores: j.Req, ReqTime: j.ERT, Submit: j.Submit}
+		wait, run := float64(j.Start-j.Submit), float64(j.Run)
+		switch ev {
+		case apq.Submitted:
+			pt := apq.Describe(j.Job, j.Submit, sys, false)
+			points[j.ID] = pt
+			q := isys.NotQueued(ij, j.Submit)
+			iblIn[j.ID] = q
+			if err := isys.Submit(ij); err != nil {
+				return err
+			}
+			if i < r.valFrom {
+				return nil
+			}
+			for rep, p := range preds {
+				t := time.Now()
+				pr, err := p.Predict(pt)
+				r.apqTime[rep] += time.Since(t)
+				if err != nil {
+					return err
+				}
+				if i < r.from {
+					r.apqVal[rep].Add(pr.Wait, wait, run)
+					continue
+				}
+				r.apqTest[rep].Add(pr.Wait, wait, run)
+				r.methods[rep][pr.Method]++
+				r.cases[rep][pr.Case]++
+			}
+			r.apqPredict++
+			if i < r.from {
+				return nil
+			}
+			if pq := qb[j.Queue]; pq != nil {
+				if b, ok := pq.Predict(int(j.Req), j.ERT); ok {
+					r.qbets.Add(float64(b), wait, run)
+				} else {
+					r.qbetsNone++
+				}
+			} else {
+				r.qbetsNone++
+			}
+			pr, err := base.Predict(q, ibl.DefaultLevel)
+			if err != nil {
+				pr.Wait = 0 // empty base: cannot happen after 20000 jobs
+			}
+			r.ibl.Add(pr.Wait, wait, run)
+			if n := i - r.from + 1; n%2000 == 0 {
+				fmt.Fprintf(e.Log, "%s: table V %d/%d test jobs (%v)\n", tr.File, n, r.to-r.from, time.Since(t0).Round(time.Second))
+			}
+		case apq.Started:
+			for _, p := range preds {
+				if err := p.Add(points[j.ID], wait); err != nil {
+					return err
+				}
+			}
+			delete(points, j.ID)
+			if err := base.Insert(ibl.Experience{In: iblIn[j.ID], Wait: wait}); err != nil {
+				return err
+			}
+			delete(iblIn, j.ID)
+			if err := isys.Start(j.ID, j.Start); err != nil {
+				return err
+			}
+			pq := qb[j.Queue]
+			if pq == nil {
+				var err error
+				if pq, err = qbets.New(qbets.Config{}); err != nil {
+					return err
+				}
+				qb[j.Queue] = pq
+			}
+			pq.Observe(qbets.Observation{Submit: j.Submit, Start: j.Start, Nodes: int(j.Req), Walltime: j.ERT})
+		case apq.Ended:
+			return isys.End(j.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if r.apqVal[apq.Distribution].Jobs > 0 && r.apqVal[apq.Distribution].AAE() < r.apqVal[apq.Summary].AAE() {
+		r.chosen = apq.Distribution
+	}
+	r.elapsed = time.Since(t0)
+	return r, nil
+}
+
+// apqJobs converts a trace's kept jobs for qbets/apq. The request size is
+// the requested processors, else the allocated ones (swf.Job.Size).
+func apqJobs(tr *trace) []apq.TraceJob {
+	out := make([]apq.TraceJob, len(tr.Jobs))
+	for i, j := range tr.Jobs {
+		out[i] = apq.TraceJob{Job: apq.Job{ID: j.ID, Submit: j.Submit, Start: j.Submit + j.Wait,
+			Req: j.Size(), ERT: j.ReqTime, User: j.User, Queue: j.Queue}, Run: j.RunTime}
+	}
+	return out
+}
