@@ -1,0 +1,143 @@
+// Command flurries runs the workload-flurry experiments of issue 6 on the
+// shared PWA traces (Tsafrir's thesis Ch. 6): detection quality on cleaned
+// logs with injected flurries, what the detector finds on the cleaned logs
+// and on LANL-CM5, and the butterfly effect on SDSC-SP2. See README.md for
+// the recorded results beside the thesis's numbers.
+//
+//	go run ./examples/flurries                 # everything
+//	go run ./examples/flurries -exp inject     # one experiment: native, inject, sweep, lanl, butterfly
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
+)
+
+func main() {
+	exp := flag.String("exp", "all", "experiment: all, native, inject, sweep, lanl, butterfly")
+	dir := flag.String("traces", "", "traces directory (default: ../shared/traces beside the module)")
+	flag.Parse()
+	if *dir == "" {
+		d, err := tracetest.Dir()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "flurries:", err)
+			os.Exit(1)
+		}
+		*dir = d
+	}
+	if err := run(context.Background(), os.Stdout, *dir, *exp); err != nil {
+		fmt.Fprintln(os.Stderr, "flurries:", err)
+		os.Exit(1)
+	}
+}
+
+// The four Tsafrir logs, cleaned.
+var cleaned = []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetest.SDSCBlue}
+
+func load(dir, name string) ([]swf.Job, error) {
+	_, jobs, err := swf.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	jobs, _ = sanitize.Reorder(jobs)
+	return jobs, nil
+}
+
+func short(name string) string {
+	return strings.SplitN(name, "-", 2)[0] + "-" + strings.SplitN(strings.SplitN(name, "-", 2)[1], "-", 2)[0]
+}
+
+func run(ctx context.Context, w io.Writer, dir, exp string) error {
+	all := exp == "all"
+	known := false
+	if all || exp == "native" {
+		known = true
+		if err := nativeExp(w, dir, cleaned); err != nil {
+			return err
+		}
+	}
+	if all || exp == "inject" {
+		known = true
+		if err := injectExp(w, dir, cleaned, []shape{flurry375, multiWeek(2)}); err != nil {
+			return err
+		}
+	}
+	if all || exp == "sweep" {
+		known = true
+		if err := injectExp(w, dir, cleaned, []shape{multiWeek(1), multiWeek(1.5), multiWeek(3)}); err != nil {
+			return err
+		}
+	}
+	if all || exp == "lanl" {
+		known = true
+		if err := nativeExp(w, dir, []string{tracetest.LANLCM5}); err != nil {
+			return err
+		}
+	}
+	if all || exp == "butterfly" {
+		known = true
+		if err := butterflyExp(ctx, w, dir); err != nil {
+			return err
+		}
+	}
+	if !known {
+		return fmt.Errorf("unknown experiment %q (want all, native, inject, sweep, lanl, butterfly)", exp)
+	}
+	return nil
+}
+
+func injectExp(w io.Writer, dir string, logs []string, shapes []shape) error {
+	fmt.Fprintln(w, "\n| log | injected flurry | trials | right | recall | precision | min coverage | min peak | native candidates with peak ≥ it |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, name := range logs {
+		jobs, err := load(dir, name)
+		if err != nil {
+			return err
+		}
+		if _, err := injectLog(w, short(name), jobs, shapes, sanitize.FlurryConfig{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nativeExp lists the candidates on uninjected logs.
+func nativeExp(w io.Writer, dir string, logs []string) error {
+	for _, name := range logs {
+		jobs, err := load(dir, name)
+		if err != nil {
+			return err
+		}
+		cs, err := sanitize.DetectFlurries(jobs, sanitize.FlurryConfig{})
+		if err != nil {
+			return err
+		}
+		years := float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / (365.25 * 86400)
+		fmt.Fprintf(w, "\n%s: %d jobs, %.2f years, %d candidates (%.1f per year)\n\n", short(name), len(jobs), years, len(cs), float64(len(cs))/years)
+		printCandidates(w, jobs[0].Submit, cs)
+	}
+	return nil
+}
+
+func printCandidates(w io.Writer, t0 int64, cs sanitize.Candidates) {
+	if len(cs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "| user | day | span h | jobs | share jobs/procs | peak | by | size (share) | estimate s (share) | median run s (±2×) | filter |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---|---|---|---|---|---|---|")
+	for _, c := range cs {
+		fmt.Fprintf(w, "| %d | %.1f | %.1f | %d | %.2f / %.2f | %.1f @ %dh | %v | %d (%.2f) | %d (%.2f) | %d (%.2f) | `%s` |\n",
+			c.User, float64(c.First-t0)/86400, float64(c.Span())/3600, c.Jobs, c.JobShare, c.ProcShare,
+			c.Peak, c.PeakBin/3600, c.By, c.Size, c.SizeShare, c.ReqTime, c.ReqTimeShare, c.MedianRunTime, c.RunTimeShare,
+			strings.SplitN(c.Filter.String(), " #", 2)[0])
+	}
+}
