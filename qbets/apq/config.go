@@ -91,6 +91,11 @@ type Config struct {
 	MinPts int
 	// SDMWindow is the SDM window width w on the distance axis (0.01–0.1).
 	SDMWindow float64
+	// SDMMinJobs is the fewest jobs an SDM window needs to be admissible;
+	// 0 means 2 (spec §2.7 [R]). With thousands of history jobs a two-job
+	// window of equal waits has standard deviation 0 and wins by chance;
+	// a larger minimum makes the window's std a real estimate.
+	SDMMinJobs int
 	// SDMDistThr is SDM's maximum distance T_dist (0.3–0.6).
 	SDMDistThr float64
 	// FarThr is the Case-A threshold on the mean distance of N_k; 0 means
@@ -145,6 +150,7 @@ func (c Config) Validate() error {
 		frac("RidgeMaxDist", c.RidgeMaxDist, 1e-9, 1),
 		frac("RidgeLambda", c.RidgeLambda, 1e-12, 1e12),
 		posInt("KNN", c.KNN, 1, 1<<20),
+		posInt("SDMMinJobs", c.SDMMinJobs, 2, 1<<20),
 		frac("KernelWidth", c.KernelWidth, 1e-9, 1e9),
 		posInt("WeightRefresh", c.WeightRefresh, 1, 1<<30),
 	} {
@@ -180,6 +186,7 @@ func (c Config) withDefaults() Config {
 	c.MinPts = or(c.MinPts, DefaultMinPts)
 	c.SDMWindow = or(c.SDMWindow, DefaultSDMWindow)
 	c.SDMDistThr = or(c.SDMDistThr, DefaultSDMDistThr)
+	c.SDMMinJobs = or(c.SDMMinJobs, 2)
 	c.FarThr = or(c.FarThr, c.SDMDistThr)
 	c.RidgeMaxDist = or(c.RidgeMaxDist, DefaultRidgeMaxDist)
 	c.RidgeLambda = or(c.RidgeLambda, DefaultRidgeLambda)

@@ -41,7 +41,7 @@ func (p *Predictor) Predict(pt Point) (Prediction, error) {
 	}
 
 	if p.noiseFraction(nk, d) < p.cfg.OutlierFrac {
-		if w, ok := SDM(d, p.waits, p.cfg.SDMWindow, p.cfg.SDMDistThr, p.cfg.KernelWidth); ok {
+		if w, ok := SDM(d, p.waits, p.cfg.SDMWindow, p.cfg.SDMDistThr, p.cfg.KernelWidth, p.cfg.SDMMinJobs); ok {
 			return Prediction{Wait: w, Method: MethodSDM, Case: CaseB}, nil
 		}
 		return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseB, SDMFallback: true}), nil

@@ -11,11 +11,12 @@ func Kernel(d, b float64) float64 {
 
 // SDM is the Standard Deviation Minimizer (§II-C2, spec §2.7). It splits
 // the distance axis into windows [m·w, (m+1)·w) from 0, over the history
-// jobs with distance d < thr; among the windows holding at least two jobs
+// jobs with distance d < thr; among the windows holding at least minJobs
+// (and at least two) jobs
 // it picks the one whose waits have the smallest population standard
 // deviation (ties: the nearer window), and returns the kernel-weighted mean
 // of that window's waits. ok is false when no window qualifies.
-func SDM(d, wait []float64, w, thr, b float64) (pred float64, ok bool) {
+func SDM(d, wait []float64, w, thr, b float64, minJobs int) (pred float64, ok bool) {
 	nw := int(math.Ceil(thr / w))
 	if nw <= 0 {
 		return 0, false
@@ -43,7 +44,7 @@ func SDM(d, wait []float64, w, thr, b float64) (pred float64, ok bool) {
 	}
 	best, bestStd := -1, math.Inf(1)
 	for m := range nw {
-		if cnt[m] < 2 {
+		if cnt[m] < max(minJobs, 2) {
 			continue
 		}
 		if s := math.Sqrt(ss[m] / float64(cnt[m])); s < bestStd {

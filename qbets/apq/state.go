@@ -67,13 +67,14 @@ func (s *System) Submit(j Job) error {
 
 // Start moves a waiting job to the running list at time t.
 func (s *System) Start(id, t int64) error {
-	j, ok := s.wait.remove(id)
+	i, ok := s.wait.at[id]
 	if !ok {
 		return fmt.Errorf("apq: System.Start: job %d is not waiting", id)
 	}
-	if t < j.Submit {
-		return fmt.Errorf("apq: System.Start: job %d starts at %d before its submit time %d", id, t, j.Submit)
+	if sub := s.wait.jobs[i].Submit; t < sub {
+		return fmt.Errorf("apq: System.Start: job %d starts at %d before its submit time %d", id, t, sub)
 	}
+	j, _ := s.wait.remove(id)
 	j.Start = t
 	s.run.add(j)
 	return nil

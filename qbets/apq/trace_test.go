@@ -1,16 +1,15 @@
 package apq
 
 import (
-	"os"
+	"math"
 	"testing"
-	"time"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
 
-// loadTrace reads a shared trace and keeps the completed jobs as the paper
-// does (status 1, or a positive run time when the log has no status).
+// loadTrace reads a shared trace and keeps the jobs that ran and did not
+// fail (the paper's SDSC-SP2 count, 54,006, matches these 54,034 jobs).
 func loadTrace(tb testing.TB, name string) []TraceJob {
 	tb.Helper()
 	_, jobs, err := swf.ReadFile(tracetest.Path(tb, name))
@@ -19,7 +18,7 @@ func loadTrace(tb testing.TB, name string) []TraceJob {
 	}
 	var out []TraceJob
 	for _, j := range jobs {
-		if !(j.Status == 1 || (j.Status == swf.StatusUnknown && j.RunTime > 0)) || j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 {
+		if j.RunTime <= 0 || j.Status == 0 || j.Submit < 0 || j.Wait < 0 {
 			continue
 		}
 		out = append(out, TraceJob{Job: Job{ID: j.ID, Submit: j.Submit, Start: j.Submit + j.Wait,
@@ -28,17 +27,53 @@ func loadTrace(tb testing.TB, name string) []TraceJob {
 	return out
 }
 
-func TestEvaluateScratch(t *testing.T) {
-	if os.Getenv("APQ_SCRATCH") == "" {
-		t.Skip()
+// TestEvaluateSDSCSP2 runs APQ on 1000 of the paper's SDSC-SP2 test jobs
+// (#20001–21000, history of 6000, both representations) and checks it
+// against the simplest causal predictor, the mean wait of the same
+// 6000-job history: APQ must have the lower AAE. (On the full test range
+// examples/apq measures 7.7 h against the paper's 7.84 h; see its README.)
+func TestEvaluateSDSCSP2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-trace run; skipped in -short mode")
 	}
 	jobs := loadTrace(t, tracetest.SDSCSP2)
+	from, to := PaperTestFrom, PaperTestFrom+1000
+	var naive Score
+	var ring []float64
+	err := Replay(jobs[:to], func(ev Event, i int, _ *System) error {
+		j := &jobs[i]
+		switch {
+		case ev == Submitted && i >= from:
+			var m float64
+			for _, w := range ring {
+				m += w
+			}
+			naive.Add(m/float64(len(ring)), float64(j.Start-j.Submit), float64(j.Run))
+		case ev == Started:
+			ring = append(ring, float64(j.Start-j.Submit))
+			if len(ring) > DefaultHistory {
+				ring = ring[1:]
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := math.Inf(1)
 	for _, rep := range []Representation{Summary, Distribution} {
-		t0 := time.Now()
-		res, err := Evaluate(jobs, EvalConfig{Config: Config{Rep: rep, WeightRefresh: 50}, TestFrom: 20000, TestTo: 22000})
+		res, err := Evaluate(jobs, EvalConfig{Config: Config{Rep: rep, WeightRefresh: 10}, TestFrom: from, TestTo: to})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%v: %d jobs AAE %.2f h scaled %.2f meanwait %.2f methods %v cases %v (%v)", rep, res.Jobs, res.AAE(), res.ScaledAAE(), res.MeanWait(), res.Methods, res.Cases, time.Since(t0))
+		t.Logf("%v: %d jobs, AAE %.2f h (history mean %.2f h), scaled %.2f (%.2f), cases A/B/C %v, methods SDM/ridge/k-NN %v",
+			rep, res.Jobs, res.AAE(), naive.AAE(), res.ScaledAAE(), naive.ScaledAAE(), res.Cases, res.Methods)
+		if res.Jobs != to-from || res.NoPrediction != 0 {
+			t.Errorf("%v: scored %d jobs (%d without prediction), want %d", rep, res.Jobs, res.NoPrediction, to-from)
+		}
+		best = min(best, res.AAE())
+	}
+	if best >= naive.AAE() {
+		t.Errorf("best APQ AAE %.2f h is not below the history mean's %.2f h", best, naive.AAE())
 	}
 }

@@ -1,0 +1,343 @@
+package apq
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func near(t *testing.T, name string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.6f, want %.6f (±%g)", name, got, want, tol)
+	}
+}
+
+// The spec's §2.3 example.
+func TestChiSquare(t *testing.T) {
+	near(t, "χ²", ChiSquare([]float64{.5, .5, 0}, []float64{.25, .25, .5}), 0.666667, 1e-6)
+	near(t, "χ² of equal", ChiSquare([]float64{.2, .8}, []float64{.2, .8}), 0, 0)
+	near(t, "χ² of disjoint", ChiSquare([]float64{1, 0}, []float64{0, 1}), 2, 0)
+	near(t, "χ² of empty", ChiSquare([]float64{0, 0}, []float64{0, 0}), 0, 0)
+}
+
+func TestSpearman(t *testing.T) {
+	// Ranks of y with a tie: [1, 2, 3.5, 5, 3.5]; ρ = 8/√95.
+	near(t, "ρ with tie", Spearman([]float64{1, 2, 3, 4, 5}, []float64{5, 6, 7, 8, 7}), 8/math.Sqrt(95), 1e-12)
+	near(t, "ρ monotone", Spearman([]float64{1, 10, 100}, []float64{3, 2, 1}), -1, 1e-12)
+	near(t, "ρ constant", Spearman([]float64{4, 4, 4}, []float64{1, 2, 3}), 0, 0)
+	near(t, "ρ of one point", Spearman([]float64{1}, []float64{2}), 0, 0)
+}
+
+func TestSummaryDistance(t *testing.T) {
+	var a, b, w, lo, hi [NumFeatures]float64
+	w[0], w[1], w[2] = 1, 1, 2
+	a[0], a[1], a[2] = 4, 100, 10
+	b[0], b[1], b[2] = 8, 300, 30
+	lo[1], hi[1] = 100, 500
+	lo[2], hi[2] = 0, 40
+	lo[3], hi[3] = 7, 7 // zero range: term 0 even with a weight
+	a[3], b[3] = 7, 7
+	// [1·1 + 1·200/400 + 2·20/40] / 4
+	near(t, "d", SummaryDistance(&a, &b, &w, &lo, &hi), 0.625, 1e-12)
+	b[0] = 4
+	near(t, "d same size", SummaryDistance(&a, &b, &w, &lo, &hi), 0.375, 1e-12)
+	// Zero weights count as one each: only features 1 and 2 (index 1, 2)
+	// differ, 0.5 + 0.5 over 16.
+	var zero [NumFeatures]float64
+	near(t, "d zero weights", SummaryDistance(&a, &b, &zero, &lo, &hi), 1.0/16, 1e-12)
+}
+
+func TestDistributionDistance(t *testing.T) {
+	chi := [NumDists]float64{1, 0, 0.5, 0, 0, 0}
+	ones := [NumDists]float64{1, 1, 1, 1, 1, 1}
+	// (0 + 0.5 + 1 + 0.5) / 8
+	near(t, "d", DistributionDistance(false, 0.5, &chi, 1, 1, &ones), 0.25, 1e-12)
+	// (2·1 + 0 + 1·1 + 1·0.5) / (2+0+6)
+	near(t, "d weighted", DistributionDistance(true, 0.5, &chi, 2, 0, &ones), 3.5/8, 1e-12)
+	var zero [NumDists]float64
+	near(t, "d zero weights", DistributionDistance(true, 0.5, &chi, 0, 0, &zero), 3.0/8, 1e-12)
+}
+
+func TestWeights(t *testing.T) {
+	p, err := New(Config{History: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := [][4]float64{
+		2: {1, 2, 3, 4}, // rank-identical to the waits: 1
+		3: {1, 1, 1, 1}, // constant: 0
+		4: {4, 3, 2, 1}, // reversed: |−1|
+		5: {1, 2, 1, 2}, // ranks 1.5, 3.5, 1.5, 3.5: 2/√20
+	}
+	for i, wait := range []float64{10, 20, 30, 40} {
+		var pt Point
+		for f, c := range cols {
+			if len(cols[f]) > 0 {
+				pt.F[f] = c[i]
+			}
+		}
+		if err := p.Add(pt, wait); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wf, _ := p.Weights()
+	near(t, "w[2]", wf[2], 1, 1e-12)
+	near(t, "w[3]", wf[3], 0, 0)
+	near(t, "w[4]", wf[4], 1, 1e-12)
+	near(t, "w[5]", wf[5], 2/math.Sqrt(20), 1e-12)
+	near(t, "w[0] (constant request size)", wf[0], 0, 0)
+}
+
+func TestRidge(t *testing.T) {
+	// y = 2x + 1 at x = 0..3, plus a constant column. The z-scored slope
+	// is Σz·(y−ȳ)/(Σz² + λ) = (10/s)/(4+λ) with s² = 1.25, so at x = 4
+	// (z = 2.5/s): ȳ + 25/(1.25·(4+λ)) = 4 + 20/(4+λ) → 8 at λ = 1 and
+	// the least-squares 9 as λ → 0.
+	x := [][]float64{{0, 5}, {1, 5}, {2, 5}, {3, 5}}
+	y := []float64{1, 3, 5, 7}
+	got, err := Ridge(x, y, []float64{4, 5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "ridge λ=1", got, 8, 1e-9)
+	got, _ = Ridge(x, y, []float64{4, 5}, 1e-9)
+	near(t, "ridge λ→0", got, 9, 1e-6)
+	if _, err := Ridge(nil, nil, []float64{1}, 1); err == nil {
+		t.Error("Ridge on no rows: no error")
+	}
+	if _, err := Ridge([][]float64{{1}}, []float64{1}, []float64{1, 2}, 1); err == nil {
+		t.Error("Ridge with a short row: no error")
+	}
+}
+
+func TestSDM(t *testing.T) {
+	// Window 0 holds waits 100, 300 (std 100); window 1 holds 50, 50, 60
+	// (std 4.71); 0.5 is beyond T_dist. Window 1 wins; its kernel-weighted
+	// mean is (50·e^−.0036 + 50·e^−.0049 + 60·e^−.0064)/(Σ) = 53.3285.
+	d := []float64{0.01, 0.02, 0.06, 0.07, 0.08, 0.5}
+	w := []float64{100, 300, 50, 50, 60, 1000}
+	got, ok := SDM(d, w, 0.05, 0.45, 1, 2)
+	if !ok {
+		t.Fatal("SDM found no window")
+	}
+	near(t, "SDM", got, 53.3285, 1e-4)
+	// Every window has fewer than two jobs: no prediction.
+	if _, ok := SDM([]float64{0.01, 0.3, 0.5}, []float64{1, 2, 3}, 0.05, 0.45, 1, 2); ok {
+		t.Error("SDM with single-job windows: ok")
+	}
+	// Equal stds: the nearer window.
+	got, _ = SDM([]float64{0.01, 0.02, 0.11, 0.12}, []float64{5, 5, 9, 9}, 0.05, 0.45, 1, 2)
+	near(t, "SDM tie", got, 5, 1e-12)
+}
+
+func TestKNNAverage(t *testing.T) {
+	// k = 2 nearest: d 0 and 1, weights 1 and e^−1.
+	got := KNNAverage([]float64{2, 0, 1}, []float64{30, 10, 20}, 2, 1)
+	near(t, "kNN", got, (10+20*math.Exp(-1))/(1+math.Exp(-1)), 1e-12)
+	near(t, "kNN empty", KNNAverage(nil, nil, 3, 1), 0, 0)
+}
+
+func TestDBSCAN(t *testing.T) {
+	x := []float64{0, 0.05, 0.1, 0.18, 1}
+	y := []float64{0, 0, 0, 0, 1}
+	// ε = 0.075, minPts 3: 0.05 is core (0, 0.05, 0.1); 0 and 0.1 are
+	// border points; 0.18 is 0.08 from 0.1 (not reached); 1 is far.
+	got := DBSCAN(x, y, 0.075, 3)
+	want := []int{0, 0, 0, Noise, Noise}
+	if !slices.Equal(got, want) {
+		t.Errorf("labels = %v, want %v", got, want)
+	}
+	got = DBSCAN([]float64{0, 0.01, 0.5, 0.51}, []float64{0, 0, 0, 0}, 0.05, 2)
+	if want := []int{0, 0, 1, 1}; !slices.Equal(got, want) {
+		t.Errorf("two clusters: labels = %v, want %v", got, want)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	d := []float64{3, 1, 2, 1, 0, 5}
+	if got, want := nearest(d, 3), []int{4, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("nearest = %v, want %v", got, want)
+	}
+	if got := nearest(d, 10); len(got) != 6 || got[5] != 5 {
+		t.Errorf("nearest(all) = %v", got)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	st := Snapshot{
+		Wait: []Job{
+			{ID: 1, Submit: 50, Req: 4, ERT: 100, User: 7},
+			{ID: 2, Submit: 80, Req: 2, ERT: 300, User: 8},
+			{ID: 3, Submit: 100, Req: 9, ERT: 9, User: 7}, // submitted at T: not in Q
+		},
+		Run: []Job{
+			{ID: 4, Submit: 0, Start: 10, Req: 16, ERT: 1000, User: 7},
+			{ID: 5, Submit: 0, Start: 90, Req: 8, ERT: -1, User: 9}, // unknown ERT counts 0
+		},
+	}
+	p := Describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: 7}, 100, st, false)
+	want := [NumFeatures]float64{
+		32, 60,
+		6, 400, 50 + 20,
+		24, 1000, 90 + 10,
+		400, 4, 100, 1,
+		16000, 16, 1000, 1,
+	}
+	if p.F != want {
+		t.Errorf("features\n got %v\nwant %v", p.F, want)
+	}
+	// Elapsed run of the running jobs: 90 and 10 s, far apart on log(1+x):
+	// with 2 bins each lands in its own end bin.
+	if h := p.Hist(5, 2); h[0] != 0.5 || h[1] != 0.5 {
+		t.Errorf("elapsed-run histogram = %v, want [0.5 0.5]", h)
+	}
+	if h := p.Hist(0, 3); h[0]+h[1]+h[2] != 1 {
+		t.Errorf("histogram %v does not sum to 1", h)
+	}
+	empty := Describe(Job{ID: 1}, 0, Snapshot{}, false)
+	if h := empty.Hist(2, 4); slices.Max(h) != 0 {
+		t.Errorf("empty histogram = %v", h)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		name string
+	}{
+		{Config{History: 1}, "History"},
+		{Config{Bins: -3}, "Bins"},
+		{Config{KPct: 150}, "KPct"},
+		{Config{OutlierFrac: 2}, "OutlierFrac"},
+		{Config{Eps: math.NaN()}, "Eps"},
+		{Config{MinPts: -1}, "MinPts"},
+		{Config{SDMWindow: -0.1}, "SDMWindow"},
+		{Config{RidgeLambda: -1}, "RidgeLambda"},
+		{Config{KNN: -2}, "KNN"},
+		{Config{Rep: 7}, "Rep"},
+		{Config{ChiNorm: 9}, "ChiNorm"},
+	} {
+		err := c.cfg.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%+v: error %v does not name %s", c.cfg, err, c.name)
+		}
+		if _, err := New(c.cfg); err == nil {
+			t.Errorf("New(%+v): no error", c.cfg)
+		}
+	}
+	if err := (Config{}).Validate(); err != nil {
+		t.Errorf("zero Config: %v", err)
+	}
+}
+
+func TestPredictorErrors(t *testing.T) {
+	p, _ := New(Config{})
+	if _, err := p.Predict(Point{}); err != ErrEmpty {
+		t.Errorf("empty history: err = %v, want ErrEmpty", err)
+	}
+	if err := p.Add(Point{}, -1); err == nil {
+		t.Error("negative wait accepted")
+	}
+	if err := p.Add(Point{}, math.NaN()); err == nil {
+		t.Error("NaN wait accepted")
+	}
+}
+
+// A target identical to a tight group of history jobs lands in Case B and
+// SDM returns the group's wait, with either representation.
+func TestPredictCaseB(t *testing.T) {
+	for _, rep := range []Representation{Summary, Distribution} {
+		p, err := New(Config{History: 200, Rep: rep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := Snapshot{Wait: []Job{{ID: 100, Submit: 0, Req: 4, ERT: 600}}}
+		for i := range 200 {
+			// Half the history resembles the target and waited 300 s; the
+			// rest is a different load that waited much longer.
+			j := Job{ID: int64(i + 1000), Submit: 10, Req: 8, ERT: 3600}
+			wait := 300.0
+			s := st
+			if i%2 == 1 {
+				j.Req, j.ERT = 64, 86400
+				s = Snapshot{Wait: slices.Repeat(st.Wait, 1+i%7)}
+				wait = 20000 + float64(i)
+			}
+			if err := p.Add(Describe(j, 10, s, false), wait); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pr, err := p.Predict(Describe(Job{ID: 1, Submit: 10, Req: 8, ERT: 3600}, 10, st, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Case != CaseB || pr.Method != MethodSDM {
+			t.Errorf("%v: case %v method %v, want B and SDM", rep, pr.Case, pr.Method)
+		}
+		near(t, rep.String()+" wait", pr.Wait, 300, 1e-9)
+	}
+}
+
+func TestSystem(t *testing.T) {
+	s := NewSystem()
+	if err := s.Submit(Job{ID: 1, Submit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(Job{ID: 1, Submit: 6}); err == nil {
+		t.Error("duplicate submit accepted")
+	}
+	if err := s.Start(1, 4); err == nil {
+		t.Error("start before submit accepted")
+	}
+	if err := s.Start(2, 9); err == nil {
+		t.Error("start of an unknown job accepted")
+	}
+	if err := s.Start(1, 9); err != nil {
+		t.Fatal(err)
+	}
+	if w, r := s.Len(); w != 0 || r != 1 {
+		t.Errorf("Len = %d, %d", w, r)
+	}
+	for j := range s.Running() {
+		if j.Start != 9 {
+			t.Errorf("running job start = %d", j.Start)
+		}
+	}
+	if err := s.End(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.End(1); err == nil {
+		t.Error("double end accepted")
+	}
+}
+
+// Replay's event order at equal times: a job that waited 0 s starts after
+// its own submission, and a job submitted when another ends does not see
+// the ended one.
+func TestReplayOrder(t *testing.T) {
+	jobs := []TraceJob{
+		{Job: Job{ID: 1, Submit: 0, Start: 0}, Run: 10},
+		{Job: Job{ID: 2, Submit: 10, Start: 10}, Run: 0},
+		{Job: Job{ID: 3, Submit: 5, Start: 10}, Run: 5},
+	}
+	var log []string
+	err := Replay(jobs, func(ev Event, i int, sys *System) error {
+		w, r := sys.Len()
+		log = append(log, string("SBE"[ev])+string(rune('0'+jobs[i].ID))+string(rune('0'+w))+string(rune('0'+r)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At t = 10: job 1 ends (job 3 still waiting), job 3 starts, job 2
+	// arrives (sees job 3 running), starts and ends (zero run).
+	want := []string{"S100", "B101", "S301", "E110", "B301", "S201", "B202", "E201", "E300"}
+	if !slices.Equal(log, want) {
+		t.Errorf("events\n got %v\nwant %v", log, want)
+	}
+	if err := Replay([]TraceJob{{Job: Job{ID: 1, Submit: 5, Start: 4}}}, nil); err == nil {
+		t.Error("start before submit accepted")
+	}
+}
