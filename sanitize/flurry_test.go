@@ -265,3 +265,17 @@ func ExampleDetectFlurries() {
 	// user 42: 300 jobs in 5 h, 91% of the jobs then, by jobs+procs
 	// [user=42 submit=691200..709200]
 }
+
+func BenchmarkDetectFlurriesBlue(b *testing.B) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.SDSCBlue))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := DetectFlurries(jobs, FlurryConfig{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}

@@ -194,7 +194,10 @@ func butterflyExp(ctx context.Context, w io.Writer, dir string) error {
 		fmt.Fprintf(w, "| %d | %v | %d (%d of 375) | %.2f [%.2f] | %.2f [%.2f] | %+.2f%% |\n", r.hour, r.detected, r.removedJobs, r.removedInjected,
 			r.removed.all, r.removed.included, r.removedCut.all, r.removedCut.included, pct(r.removed.all, r.removedCut.all))
 	}
-	return sweepExp(ctx, w, jobs)
+	if err := sweepExp(ctx, w, jobs); err != nil {
+		return err
+	}
+	return shakeExp(ctx, w, jobs)
 }
 
 func pct(a, b float64) float64 { return 100 * (b - a) / a }
@@ -203,24 +206,26 @@ func pct(a, b float64) float64 { return 100 * (b - a) / a }
 var sweepOffsets = []int64{-10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 
 // spread simulates jobs with every offset of job 64,241 and returns the
-// range of the mean bsld over all jobs and of the flurry jobs' mean.
-func spread(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (lo, hi, flo, fhi float64, err error) {
+// range of the mean bsld over all jobs, of the flurry jobs' mean and of
+// the other jobs' mean.
+func spread(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (all, fl, other [2]float64, err error) {
 	for k, off := range sweepOffsets {
 		j, err := shorten(jobs, butterflyJob, 60*off)
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return all, fl, other, err
 		}
 		b, err := simulate(ctx, j, flurry)
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return all, fl, other, err
 		}
 		if k == 0 {
-			lo, hi, flo, fhi = b.all, b.all, b.flurry, b.flurry
+			all, fl, other = [2]float64{b.all, b.all}, [2]float64{b.flurry, b.flurry}, [2]float64{b.other, b.other}
 		}
-		lo, hi = min(lo, b.all), max(hi, b.all)
-		flo, fhi = min(flo, b.flurry), max(fhi, b.flurry)
+		all = [2]float64{min(all[0], b.all), max(all[1], b.all)}
+		fl = [2]float64{min(fl[0], b.flurry), max(fl[1], b.flurry)}
+		other = [2]float64{min(other[0], b.other), max(other[1], b.other)}
 	}
-	return lo, hi, flo, fhi, nil
+	return all, fl, other, nil
 }
 
 // sweepExp is the Fig. 6.3 / 6.14 experiment: the run time of job 64,241
@@ -228,13 +233,13 @@ func spread(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (lo, hi,
 // flurry (and with it removed by the detector's filter).
 func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 	fmt.Fprintf(w, "\nFig. 6.3 analogue: run time of job %d offset by −10..+10 min (21 runs each); range of mean bsld over all jobs\n\n", butterflyJob)
-	fmt.Fprintln(w, "| input | min | max | range | flurry jobs' mean min..max |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
-	lo, hi, _, _, err := spread(ctx, jobs, nil)
+	fmt.Fprintln(w, "| input | min | max | range | flurry jobs' mean min..max | other jobs' mean min..max |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	a, _, _, err := spread(ctx, jobs, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "| cln, no flurry | %.2f | %.2f | %.2f (%.1f%%) | – |\n", lo, hi, hi-lo, 100*(hi-lo)/lo)
+	fmt.Fprintf(w, "| cln, no flurry | %.2f | %.2f | %.2f (%.1f%%) | – | %.2f..%.2f |\n", a[0], a[1], a[1]-a[0], 100*(a[1]-a[0])/a[0], a[0], a[1])
 	for _, h := range butterflyHours {
 		s := flurry581(h)
 		inj, ids, err := sanitize.Inject(jobs, s, rand.New(rand.NewPCG(581, uint64(h))))
@@ -245,11 +250,11 @@ func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 		for _, id := range ids {
 			fl[id] = true
 		}
-		lo, hi, flo, fhi, err := spread(ctx, inj, fl)
+		a, f, o, err := spread(ctx, inj, fl)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "| cln + flurry at +%d h | %.2f | %.2f | %.2f (%.1f%%) | %.0f..%.0f |\n", h, lo, hi, hi-lo, 100*(hi-lo)/lo, flo, fhi)
+		fmt.Fprintf(w, "| cln + flurry at +%d h | %.2f | %.2f | %.2f (%.1f%%) | %.0f..%.0f | %.2f..%.2f |\n", h, a[0], a[1], a[1]-a[0], 100*(a[1]-a[0])/a[0], f[0], f[1], o[0], o[1])
 	}
 	return nil
 }
