@@ -2,6 +2,7 @@ package apq
 
 import (
 	"math"
+	"slices"
 )
 
 // Predict returns the APQ point prediction of the wait of a job whose
@@ -90,14 +91,14 @@ func unitScale(v []float64) {
 
 func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Prediction {
 	pr.Method = MethodRidge
-	var rows [][]float64
-	var ys []float64
+	rows, ys := p.trainRows[:0], p.trainY[:0]
 	for i, x := range dS {
 		if x <= p.cfg.RidgeMaxDist {
 			rows = append(rows, p.rows[i])
 			ys = append(ys, p.waits[i])
 		}
 	}
+	p.trainRows, p.trainY = rows, ys
 	if len(rows) < NumFeatures+1 {
 		rows, ys = p.rows, p.waits
 	}
@@ -123,7 +124,8 @@ func (p *Predictor) summaryDistances(pt *Point) []float64 {
 		}
 	}
 	w := weightsOrOnes(p.wF[:])
-	d := make([]float64, len(p.slots))
+	d := slices.Grow(p.dS[:0], len(p.slots))[:len(p.slots)]
+	p.dS = d
 	for s := range p.slots {
 		d[s] = summaryDist(&pt.F, &p.slots[s].pt.F, w, &inv)
 	}
@@ -151,7 +153,8 @@ func (p *Predictor) distributionDistances(pt *Point) []float64 {
 		}
 	}
 	ertLo, ertHi := min(p.fmin[1], pt.F[1]), max(p.fmax[1], pt.F[1])
-	d := make([]float64, n)
+	d := slices.Grow(p.dD[:0], n)[:n]
+	p.dD = d
 	for s := range p.slots {
 		h := &p.slots[s].pt
 		c := &chi[s]

@@ -74,7 +74,10 @@ type Predictor struct {
 	edgeVer   [NumDists]uint32
 	waits     []float64 // by slot
 	rows      [][]float64
-	rankOrder []int
+	rankOrder []rankPair
+	dS, dD    []float64 // distances by slot, reused
+	trainRows [][]float64
+	trainY    []float64
 	rankW     []float64
 	rankX     []float64
 	col       []float64

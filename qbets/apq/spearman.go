@@ -1,7 +1,6 @@
 package apq
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -17,27 +16,42 @@ func Spearman(x, y []float64) float64 {
 }
 
 // ranks writes the average ranks (1-based) of x into out and returns it;
-// order is scratch space (both may be nil).
-func ranks(x, out []float64, order []int) []float64 {
+// scratch is reused space for the sort (both may be nil).
+func ranks(x, out []float64, scratch []rankPair) []float64 {
 	n := len(x)
 	out = slices.Grow(out[:0], n)[:n]
-	order = slices.Grow(order[:0], n)[:n]
-	for i := range order {
-		order[i] = i
+	ps := slices.Grow(scratch[:0], n)[:n]
+	for i, v := range x {
+		ps[i] = rankPair{v, int32(i)}
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
+	// Sorting (value, index) pairs keeps the comparisons in cache; the
+	// index breaks no ties that matter, since equal values share a rank.
+	slices.SortFunc(ps, func(a, b rankPair) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return 0
+	})
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && x[order[j]] == x[order[i]] {
+		for j < n && ps[j].v == ps[i].v {
 			j++
 		}
 		r := float64(i+j+1) / 2 // mean of ranks i+1..j
 		for k := i; k < j; k++ {
-			out[order[k]] = r
+			out[ps[k].i] = r
 		}
 		i = j
 	}
 	return out
+}
+
+type rankPair struct {
+	v float64
+	i int32
 }
 
 func pearson(x, y []float64) float64 {
