@@ -20,7 +20,25 @@ type RangeConfig struct {
 	// make every prediction walk its whole past.
 	MaxRelevant int
 	Merge       MergeConfig
+	// Shift is how a load function carries a history job to the target's
+	// load: ShiftAdditive, the paper's, or ShiftRatio (not in the paper).
+	Shift ShiftMode
 }
+
+// ShiftMode selects how a load function moves a history job's runtime
+// from its load to the target's.
+type ShiftMode int
+
+const (
+	// ShiftAdditive is the paper's: e_h − f(L_h) + f(L̂). A function
+	// learned on hour-long jobs then moves a one-minute job by the same
+	// number of seconds.
+	ShiftAdditive ShiftMode = iota
+	// ShiftRatio is NOT in the paper: e_h · f(L̂)/f(L_h), the function's
+	// relative change applied to the history job (the additive shift
+	// when f(L_h) ≤ 0).
+	ShiftRatio
+)
 
 // Validate names the first parameter out of range.
 func (c RangeConfig) Validate() error {
@@ -33,6 +51,8 @@ func (c RangeConfig) Validate() error {
 		return fmt.Errorf("estmodel: RangeConfig.CompactPct = %v, need ≥ 0", c.CompactPct)
 	case c.MaxRelevant < 0:
 		return fmt.Errorf("estmodel: RangeConfig.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
+	case c.Shift != ShiftAdditive && c.Shift != ShiftRatio:
+		return fmt.Errorf("estmodel: RangeConfig.Shift = %d, unknown", c.Shift)
 	case c.MaxRelevant > 0 && c.Recent > c.MaxRelevant:
 		return fmt.Errorf("estmodel: RangeConfig.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
 	}
@@ -174,6 +194,9 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 			// Shift f through the history job's (load, runtime), read
 			// it at the target's load.
 			preds[i] = f.At(l) + (h.Runtime - f.At(h.Load))
+			if fh := f.At(h.Load); cfg.Shift == ShiftRatio && fh > 0 {
+				preds[i] = h.Runtime * max(f.At(l), 0) / fh
+			}
 		}
 		ranges = append(ranges, compact(preds, cfg.CompactPct))
 	}
