@@ -150,7 +150,8 @@ func overlapPct(top, r Range) float64 {
 // (§3.5): sorted by Lo, each range is merged into the top of the stack when
 // their overlap exceeds OverlapPct, else pushed. A pushed range that still
 // overlaps the top is cut with it at the midpoint of the overlap, so the
-// result is disjoint (A16). Then, while there are more than MaxRanges, the
+// result is disjoint (A16); one lying inside the top is merged, since no
+// cut can separate it (this matters only for thresholds near 100%). Then, while there are more than MaxRanges, the
 // adjacent pair with the smallest gap is merged. Probabilities are left at
 // 0 (see AssignProbabilities). The input is not modified.
 func MergeRanges(in []Range, cfg MergeConfig) (RangeSet, error) {
@@ -178,9 +179,9 @@ func MergeRanges(in []Range, cfg MergeConfig) (RangeSet, error) {
 			continue
 		}
 		top := &st[len(st)-1]
-		if overlapPct(*top, r) > cfg.OverlapPct || r.Lo == top.Lo {
-			// Equal starts merge whatever the threshold: cutting them
-			// would leave a zero-length piece at the same point.
+		if overlapPct(*top, r) > cfg.OverlapPct || r.Lo == top.Lo || r.Hi <= top.Hi && r.Lo < top.Hi {
+			// A range inside the top (or starting with it) merges
+			// whatever the threshold: no midpoint cut can separate it.
 			top.Hi = max(top.Hi, r.Hi)
 			continue
 		}

@@ -107,7 +107,9 @@ func TestMoldedEstimateAndRuntime(t *testing.T) {
 // sizeWait predicts a fixed wait per size.
 type sizeWait map[int64]float64
 
-func (w sizeWait) PredictWait(j swf.Job, _ sched.QueueState) (float64, error) { return w[j.Size()], nil }
+func (w sizeWait) PredictWait(j swf.Job, _ sched.QueueState) (float64, error) {
+	return w[j.Size()], nil
+}
 
 func job(id, submit, run, size, ert, user int64) swf.Job {
 	return swf.Job{ID: id, Submit: submit, Wait: -1, RunTime: run, AllocProcs: size, ReqProcs: size,
