@@ -21,9 +21,10 @@ import (
 //     Factor × the Quantile (default: the 90th percentile) of the all-user
 //     activity per bin, i.e. one user brings as much as a busy bin of the
 //     whole machine. A quantile is robust: flurries are rare (a few bins
-//     of a long log), so they cannot move it, unlike the mean or the max. Activity is counted twice:
-//     jobs, and processes (Σ sizes), since a process flurry such as the
-//     375-job SDSC-SP2 one of §6.2 may be invisible in job counts.
+//     of a long log), so they cannot move it, unlike the mean or the max.
+//     Activity is counted twice: jobs, and processes (Σ sizes), since a
+//     process flurry such as the 375-job SDSC-SP2 one of §6.2 may be
+//     invisible in job counts.
 //  2. Caused by one user. The user must also supply at least Share of the
 //     bin's activity: a flurry dominates its period, a busy week of many
 //     users is not a flurry.
@@ -38,11 +39,18 @@ import (
 //     jobs in the span must share one size and one estimate (A30 step 3);
 //     heavy but varied work of one user is left alone.
 //
-// Finally a candidate must hold at least MinJobs jobs of its kind. Each candidate carries the
-// filter, in the filter language, that removes its jobs (user, submit
-// window, shared size and estimate: "remove the matching jobs and only
-// those", §8.2 step 3). Nothing is removed unless the caller applies the
-// filters (Candidates.Filters, Filters.Apply).
+// Finally a candidate must hold at least MinJobs jobs of its kind. Each
+// candidate carries the filter, in the filter language, that removes its
+// jobs (user, submit window, shared size and estimate: "remove the matching
+// jobs and only those", §8.2 step 3). Nothing is removed unless the caller
+// applies the filters (Candidates.Filters, Filters.Apply).
+//
+// Measured on the cleaned PWA logs (examples/flurries/README.md): injected
+// flurries of the thesis's shapes are found with recall 1.00 on CTC, KTH,
+// SDSC-SP2 and SDSC-BLUE; a user who merely doubles the weekly activity is
+// not. The cleaned logs themselves still yield 0–9 candidates per year,
+// single-user bursts of hundreds of identical jobs that the PWA filters
+// left in.
 
 // Measure says which activity count flagged a candidate.
 type Measure int
@@ -204,13 +212,17 @@ type flag struct {
 }
 
 // DetectFlurries returns the candidate flurries in jobs (any order; only
-// submit time, user, size, estimate and run time are read). It never
-// modifies jobs. Cost: O(n log n) per bin width.
+// submit time, user, size, estimate and run time are read; jobs with an
+// unknown submit time are ignored). It never modifies jobs and is safe to
+// call concurrently. Cost: O(n log n) per bin width.
 func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	if slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.Submit < 0 }) {
+		jobs = slices.DeleteFunc(slices.Clone(jobs), func(j swf.Job) bool { return j.Submit < 0 })
+	}
 	if len(jobs) == 0 {
 		return nil, nil
 	}
@@ -356,7 +368,7 @@ func grow(jobs []swf.Job, idx []int, core flag, cfg FlurryConfig) (Candidate, bo
 		return Candidate{}, false
 	}
 	sz, rq := modes(jobs, idx[a:b])
-	kind := func(i int) bool { return size(&jobs[i]) == sz && jobs[i].ReqTime == rq }
+	kind := func(i int) bool { return jobs[i].Size() == sz && jobs[i].ReqTime == rq }
 	first, last, n := -1, -1, 0
 	for k := a; k < b; k++ {
 		if kind(idx[k]) {
@@ -408,7 +420,7 @@ func modes(jobs []swf.Job, idx []int) (sz, rq int64) {
 	var best kind
 	bn := -1
 	for _, i := range idx {
-		k := kind{size(&jobs[i]), jobs[i].ReqTime}
+		k := kind{jobs[i].Size(), jobs[i].ReqTime}
 		n[k]++
 	}
 	for k, c := range n {
@@ -431,13 +443,13 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 	var runs []int64
 	for _, i := range idx[a:b] {
 		j := &jobs[i]
-		if size(j) == c.Size {
+		if j.Size() == c.Size {
 			ns++
 		}
 		if j.ReqTime == c.ReqTime {
 			nr++
 		}
-		if size(j) == c.Size && j.ReqTime == c.ReqTime {
+		if j.Size() == c.Size && j.ReqTime == c.ReqTime {
 			c.Jobs++
 			c.Procs += size(j)
 			c.FirstID = min(c.FirstID, j.ID)

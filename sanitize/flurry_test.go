@@ -279,3 +279,35 @@ func BenchmarkDetectFlurriesBlue(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// Arbitrary (also nonsensical) jobs never make the detector panic, and
+// every candidate it returns is consistent with its filter.
+func TestDetectArbitraryJobs(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 400).Draw(t, "n")
+		jobs := make([]swf.Job, n)
+		for i := range jobs {
+			jobs[i] = swf.Job{
+				ID: rapid.Int64Range(-1, 50).Draw(t, "id"), Submit: rapid.Int64Range(-1, 3*Day).Draw(t, "s"),
+				RunTime: rapid.Int64Range(-1, 100).Draw(t, "r"), AllocProcs: rapid.Int64Range(-1, 4).Draw(t, "p"),
+				ReqProcs: rapid.Int64Range(-1, 4).Draw(t, "q"), ReqTime: rapid.Int64Range(-1, 2).Draw(t, "e"), User: rapid.Int64Range(-1, 3).Draw(t, "u"),
+			}
+		}
+		cfg := FlurryConfig{MinJobs: rapid.IntRange(1, 50).Draw(t, "min"), Bins: []int64{rapid.Int64Range(1, Day).Draw(t, "bin")}}
+		cs, err := DetectFlurries(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			m := 0
+			for i := range jobs {
+				if c.Filter.Match(&jobs[i]) {
+					m++
+				}
+			}
+			if m != c.Jobs || c.Jobs < cfg.MinJobs || c.First > c.Last {
+				t.Fatalf("filter matches %d, candidate %+v", m, c)
+			}
+		}
+	})
+}
