@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+)
+
+// TestTable5 runs Table V on the first 6000 jobs of SDSC-SP2 in quick mode
+// (test jobs #4001–5000), through the same path as the command.
+func TestTable5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-trace run; skipped in -short mode")
+	}
+	p := tracetest.Path(t, tracetest.SDSCSP2)
+	dir := t.TempDir()
+	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := run(&b, options{Dir: dir, Only: "SP2", Tables: "V", MaxJobs: 6000, Quick: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	t.Log("\n" + out)
+	for _, want := range []string{"## Table V", "| SDSC SP2 | 1000 |", "(7.84)", "#4001–5000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := run(&strings.Builder{}, options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "no trace") {
+		t.Errorf("empty directory: err = %v", err)
+	}
+	if err := run(&strings.Builder{}, options{Dir: dir, MaxJobs: -1}); err == nil || !strings.Contains(err.Error(), "-jobs") {
+		t.Errorf("negative -jobs: err = %v", err)
+	}
+	if err := run(&strings.Builder{}, options{Dir: dir, Filter: "x"}); err == nil || !strings.Contains(err.Error(), "-filter") {
+		t.Errorf("bad -filter: err = %v", err)
+	}
+	if err := run(&strings.Builder{}, options{Dir: dir, Tables: "XL"}); err == nil || !strings.Contains(err.Error(), "-tables") {
+		t.Errorf("unknown table: err = %v", err)
+	}
+}
+
+func TestSelectTables(t *testing.T) {
+	got, err := selectTables("v, V")
+	if err != nil || len(got) != 1 || got[0] != "V" {
+		t.Errorf("selectTables(v, V) = %v, %v", got, err)
+	}
+	all, _ := selectTables("")
+	if len(all) == 0 || all[0] != "V" {
+		t.Errorf("registered tables = %v, want V first", all)
+	}
+}
