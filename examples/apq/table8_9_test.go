@@ -1,0 +1,29 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+)
+
+type swfJob = swf.Job
+
+func job6(user, size, ert, run int64) swf.Job {
+	return swf.Job{ID: run, Submit: 0, Wait: 0, RunTime: run, AllocProcs: size, ReqProcs: size, ReqTime: ert,
+		Status: 1, User: user, Group: 1, Queue: 1}
+}
+
+// TestTable8And9 runs molding and delayed submission on 3000 jobs of
+// SDSC-SP2 (2000 history, 1000 treated) through the command's path.
+func TestTable8And9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five EASY simulations with APQ; skipped in -short mode")
+	}
+	out := runQuick(t, "VIII,IX")
+	for _, want := range []string{"## Table VIII", "## Table IX", "| SDSC SP2 | 1000 |", "(245)", "(232)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
