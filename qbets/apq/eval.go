@@ -90,7 +90,21 @@ type Result struct {
 // Only jobs[:TestTo] are replayed, since later jobs cannot affect the
 // state a test job meets.
 func Evaluate(jobs []TraceJob, cfg EvalConfig) (Result, error) {
-	from, to := cfg.TestFrom, cfg.TestTo
+	rs, err := EvaluateMany(jobs, []Config{cfg.Config}, cfg.TestFrom, cfg.TestTo, cfg.Progress)
+	if err != nil {
+		return Result{}, err
+	}
+	return rs[0], nil
+}
+
+// EvaluateMany is Evaluate for several configurations at once: one replay
+// describes each job once and feeds the same Points to one Predictor per
+// configuration. All configurations must share PerQueue (it changes the
+// description). from and to are as EvalConfig's TestFrom and TestTo.
+func EvaluateMany(jobs []TraceJob, cfgs []Config, from, to int, progress func(done, total int)) ([]Result, error) {
+	if len(cfgs) == 0 {
+		return nil, fmt.Errorf("apq: EvaluateMany: no configuration")
+	}
 	if to == 0 {
 		to = min(PaperTestTo, len(jobs))
 		if from == 0 {
@@ -98,41 +112,56 @@ func Evaluate(jobs []TraceJob, cfg EvalConfig) (Result, error) {
 		}
 	}
 	if from < 0 || to > len(jobs) || from >= to {
-		return Result{}, fmt.Errorf("apq: EvalConfig test range [%d, %d) is empty or outside the %d jobs", from, to, len(jobs))
+		return nil, fmt.Errorf("apq: test range [%d, %d) is empty or outside the %d jobs", from, to, len(jobs))
 	}
-	p, err := New(cfg.Config)
-	if err != nil {
-		return Result{}, err
+	ps := make([]*Predictor, len(cfgs))
+	for i, c := range cfgs {
+		if c.PerQueue != cfgs[0].PerQueue {
+			return nil, fmt.Errorf("apq: EvaluateMany: configuration %d has PerQueue = %v, configuration 0 has %v", i, c.PerQueue, cfgs[0].PerQueue)
+		}
+		p, err := New(c)
+		if err != nil {
+			return nil, fmt.Errorf("apq: configuration %d: %w", i, err)
+		}
+		ps[i] = p
 	}
-	var res Result
+	res := make([]Result, len(cfgs))
 	pending := map[int64]Point{}
-	err = Replay(jobs[:to], func(ev Event, pos int, sys *System) error {
+	done := 0
+	err := Replay(jobs[:to], func(ev Event, pos int, sys *System) error {
 		j := &jobs[pos]
 		switch ev {
 		case Submitted:
-			pt := p.Describe(j.Job, j.Submit, sys)
+			pt := ps[0].Describe(j.Job, j.Submit, sys)
 			pending[j.ID] = pt
 			if pos < from {
 				return nil
 			}
-			pr, err := p.Predict(pt)
-			if err != nil {
-				res.NoPrediction++
-				return nil
+			for i, p := range ps {
+				pr, err := p.Predict(pt)
+				if err != nil {
+					res[i].NoPrediction++
+					continue
+				}
+				res[i].Add(pr.Wait, float64(j.Start-j.Submit), float64(j.Run))
+				res[i].Methods[pr.Method]++
+				res[i].Cases[pr.Case]++
 			}
-			res.Add(pr.Wait, float64(j.Start-j.Submit), float64(j.Run))
-			res.Methods[pr.Method]++
-			res.Cases[pr.Case]++
-			if cfg.Progress != nil {
-				cfg.Progress(res.Jobs, to-from)
+			done++
+			if progress != nil {
+				progress(done, to-from)
 			}
 		case Started:
 			pt, ok := pending[j.ID]
 			if !ok {
-				return fmt.Errorf("apq: Evaluate: job %d started without a submission", j.ID)
+				return fmt.Errorf("apq: job %d started without a submission", j.ID)
 			}
 			delete(pending, j.ID)
-			return p.Add(pt, float64(j.Start-j.Submit))
+			for _, p := range ps {
+				if err := p.Add(pt, float64(j.Start-j.Submit)); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})

@@ -77,3 +77,50 @@ func TestEvaluateSDSCSP2(t *testing.T) {
 		t.Errorf("best APQ AAE %.2f h is not below the history mean's %.2f h", best, naive.AAE())
 	}
 }
+
+// Tune on a small slice of SDSC-SP2: each kept value is the grid value
+// with the lowest validation AAE, and the returned configuration carries
+// them.
+func TestTune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-trace run; skipped in -short mode")
+	}
+	jobs := loadTrace(t, tracetest.SDSCSP2)[:3000]
+	var params []Param
+	for _, p := range TableIV() {
+		if p.Name == "KNN" || p.Name == "SDMWindow" {
+			params = append(params, p)
+		}
+	}
+	cfg, steps, err := Tune(jobs, Config{History: 1000}, params, 2500, 3000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 2 {
+		t.Fatalf("steps = %+v", steps)
+	}
+	for _, st := range steps {
+		t.Logf("%s: AAE %v → %v", st.Param, st.AAE, st.Best)
+		var vals []float64
+		for _, p := range params {
+			if p.Name == st.Param {
+				vals = p.Values
+			}
+		}
+		best := 0
+		for i, a := range st.AAE {
+			if a < st.AAE[best] {
+				best = i
+			}
+		}
+		if vals[best] != st.Best {
+			t.Errorf("%s: kept %v, lowest AAE at %v", st.Param, st.Best, vals[best])
+		}
+	}
+	if float64(cfg.KNN) != steps[1].Best || cfg.SDMWindow != steps[0].Best {
+		t.Errorf("config %+v does not carry the kept values %+v", cfg, steps)
+	}
+	if _, _, err := Tune(jobs, Config{}, []Param{{Name: "x"}}, 2500, 3000); err == nil {
+		t.Error("parameter without setter accepted")
+	}
+}
