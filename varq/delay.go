@@ -17,6 +17,10 @@ import (
 type DelayConfig struct {
 	Threshold float64 // required relative improvement (0: 0.3)
 	Horizon   float64 // completions within (t, t+Horizon·t] move t (0: 0.05)
+	// HoldOnlyHead is NOT the paper's: RunStrategy holds only the delayed
+	// job itself, and jobs arriving meanwhile are decided on their own,
+	// instead of queueing behind it (spec §5 step 5).
+	HoldOnlyHead bool
 }
 
 // Validate names the first parameter out of range.

@@ -87,6 +87,14 @@ type StrategyResult struct {
 	Molded, Grown, Shrunk, Unmolded int     // decisions (Unmolded: no history for the key)
 	Delayed, Held                   int     // head jobs delayed; jobs held behind them
 	Rejected                        int     // treated jobs the simulator refused (not sane)
+	// For the molded jobs, by outcome (0 same size, 1 grown, 2 shrunk):
+	// how many, and the means of the predicted wait (at the chosen size,
+	// from submission), the simulated wait from submission, and the
+	// response from arrival.
+	ByOutcome [3]struct {
+		N                           int
+		PredWait, SimWait, MeanResp float64
+	}
 }
 
 // RunStrategy simulates jobs (sorted by submit time) on the scheduler sc
@@ -113,7 +121,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		return nil, err
 	}
 	m.TrackRunning = cfg.Strategy == Delayed
-	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}}
+	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}, pred: map[int64]outcomePred{}}
 	if o, ok := wait.(sched.Observer); ok {
 		sim.Observe(o)
 	}
@@ -148,6 +156,19 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		sw += float64(rec.Start - a)
 		se += float64(rec.End - rec.Start)
 		out.Jobs++
+		if p, ok := r.pred[rec.Job.ID]; ok {
+			b := &out.ByOutcome[p.class]
+			b.N++
+			b.PredWait += p.wait
+			b.SimWait += float64(rec.Start - rec.Job.Submit)
+			b.MeanResp += float64(rec.End - a)
+		}
+	}
+	for i := range out.ByOutcome {
+		if b := &out.ByOutcome[i]; b.N > 0 {
+			n := float64(b.N)
+			b.PredWait, b.SimWait, b.MeanResp = b.PredWait/n, b.SimWait/n, b.MeanResp/n
+		}
 	}
 	if out.Jobs == 0 {
 		return nil, errors.New("varq: RunStrategy: no treated job ran")
@@ -161,6 +182,12 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	return out, nil
 }
 
+// outcomePred is a molded job's outcome class and predicted wait.
+type outcomePred struct {
+	class int
+	wait  float64
+}
+
 // runner is the agent between the trace and the simulation.
 type runner struct {
 	ctx     context.Context
@@ -169,6 +196,7 @@ type runner struct {
 	cfg     StrategyConfig
 	res     *StrategyResult
 	arrival map[int64]int64 // treated job → original arrival
+	pred    map[int64]outcomePred
 	// The hold queue: jobs arriving in (holdFrom, holdTo) are held and
 	// released at holdTo + (arrival − holdFrom).
 	holdFrom, holdTo int64
@@ -197,7 +225,7 @@ func (r *runner) arrive(j swf.Job, now int64) {
 	case Molding:
 		r.submit(r.mold(j))
 	case Delayed:
-		if r.holding && now > r.holdFrom && now < r.holdTo {
+		if r.holding && !r.cfg.Delay.HoldOnlyHead && now > r.holdFrom && now < r.holdTo {
 			r.res.Held++
 			at := r.holdTo + (now - r.holdFrom)
 			r.sim.At(at, func(t int64) {
@@ -249,12 +277,16 @@ func (r *runner) mold(j swf.Job) swf.Job {
 
 func (r *runner) count(d MoldDecision, orig swf.Job) {
 	r.res.Molded++
+	c := 0
 	switch {
 	case d.Job.Size() > orig.Size():
 		r.res.Grown++
+		c = 1
 	case d.Job.Size() < orig.Size():
 		r.res.Shrunk++
+		c = 2
 	}
+	r.pred[orig.ID] = outcomePred{c, d.Wait}
 }
 
 func (r *runner) submit(j swf.Job) {
