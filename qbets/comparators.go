@@ -1,10 +1,6 @@
 package qbets
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
-)
+import "math"
 
 // The parametric comparators of spec §2.2, used by the evaluator. All fit
 // on w+1 and subtract 1 after back-transforming, because zero waits are
@@ -12,22 +8,21 @@ import (
 
 // LogNormalBound is the upper level-c confidence bound on the q-quantile of
 // a log-normal fitted to n values of ln(w+1) with mean m and standard
-// deviation s: exp(m + K·s) − 1 with the Natrella tolerance factor K.
-// ok is false when n < 2 or the factor is undefined.
+// deviation s (the n−1 form: the MLE σ would make the bound slightly
+// anti-conservative, Brevik note B7): exp(m + K·s) − 1 with the exact
+// non-central t tolerance factor K (ToleranceFactor). ok is false when
+// n < 2. Use LogNormalBoundK with a ToleranceFactors memo in loops.
 func LogNormalBound(n int, m, s, q, c float64) (float64, bool) {
-	if n < 2 {
+	k, ok := ToleranceFactor(n, q, c)
+	if !ok {
 		return 0, false
 	}
-	zq := distuv.UnitNormal.Quantile(q)
-	zc := distuv.UnitNormal.Quantile(c)
-	nf := float64(n)
-	a := 1 - zc*zc/(2*(nf-1))
-	b := zq*zq - zc*zc/nf
-	if a <= 0 || zq*zq-a*b < 0 {
-		return 0, false
-	}
-	k := (zq + math.Sqrt(zq*zq-a*b)) / a
-	return math.Exp(m+k*s) - 1, true
+	return LogNormalBoundK(k, m, s), true
+}
+
+// LogNormalBoundK is exp(m + k·s) − 1 for a precomputed tolerance factor k.
+func LogNormalBoundK(k, m, s float64) float64 {
+	return math.Expm1(m + k*s)
 }
 
 // LogUniformQuantile is the q-quantile of ln(w+1) ~ U[ln(lo+1), ln(hi+1)],
