@@ -67,6 +67,9 @@ type env struct {
 	MaxJobs int
 	// Quick asks tables for a fast, smaller run (used by the tests).
 	Quick bool
+	// Tune asks for the paper's one-at-a-time parameter search on the
+	// validation jobs (slow: about 40 extra validation runs per trace).
+	Tune bool
 	// Seed is for any randomness a table needs.
 	Seed uint64
 	// Log receives progress lines; never nil (io.Discard when quiet).
@@ -89,11 +92,12 @@ func main() {
 	maxJobs := flag.Int("jobs", 0, "use only the first N completed jobs of each trace (0 = all)")
 	filter := flag.String("filter", filterRan, "which jobs to keep: "+filterRan+" (run time > 0 and not failed; matches the paper's SDSC-SP2 count) or "+filterStatus1+" (SWF status 1 only, spec §1 [R])")
 	quick := flag.Bool("quick", false, "smaller, faster runs")
+	tune := flag.Bool("tune", false, "Table V: also tune APQ one parameter at a time on the validation jobs (slow)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	verbose := flag.Bool("v", false, "progress on stderr")
 	flag.Parse()
 	if err := run(os.Stdout, options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,
-		Quick: *quick, Seed: *seed, Verbose: *verbose}); err != nil {
+		Quick: *quick, Tune: *tune, Seed: *seed, Verbose: *verbose}); err != nil {
 		fmt.Fprintln(os.Stderr, "apq:", err)
 		os.Exit(1)
 	}
@@ -103,7 +107,7 @@ type options struct {
 	Dir, Only, Tables string
 	Filter            string // "" means filterRan
 	MaxJobs           int
-	Quick             bool
+	Quick, Tune       bool
 	Seed              uint64
 	Verbose           bool
 }
@@ -122,7 +126,7 @@ func run(w io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	e := &env{MaxJobs: o.MaxJobs, Quick: o.Quick, Seed: o.Seed, Log: io.Discard}
+	e := &env{MaxJobs: o.MaxJobs, Quick: o.Quick, Tune: o.Tune, Seed: o.Seed, Log: io.Discard}
 	if o.Verbose {
 		e.Log = os.Stderr
 	}
