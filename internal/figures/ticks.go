@@ -10,7 +10,9 @@ import (
 // durationTicks marks a log-scale axis of seconds at human durations (1 s,
 // 10 s, 1 min, 10 min, 1 h, 10 h, 1 d, 1 w, ...), which read faster than
 // powers of ten for queue waits.
-type durationTicks struct{}
+type durationTicks struct {
+	max float64 // no ticks above (0: the axis maximum)
+}
 
 var durations = []struct {
 	s     float64
@@ -21,7 +23,10 @@ var durations = []struct {
 }
 
 // Ticks implements plot.Ticker.
-func (durationTicks) Ticks(lo, hi float64) []plot.Tick {
+func (d durationTicks) Ticks(lo, hi float64) []plot.Tick {
+	if d.max > 0 {
+		hi = min(hi, d.max*1.5)
+	}
 	var ts []plot.Tick
 	for _, d := range durations {
 		if d.s >= lo && d.s <= hi {
@@ -53,6 +58,33 @@ func (intTicks) Ticks(lo, hi float64) []plot.Tick {
 	for i := range ts {
 		if ts[i].Label != "" {
 			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
+}
+
+// dayTicks marks a time axis in days at whole multiples of 1, 2 or 5 × 10^k
+// days, at most about ten of them.
+type dayTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (dayTicks) Ticks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if span <= 0 {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := math.Pow(10, math.Floor(math.Log10(span/10)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if span/(step*m) <= 10 {
+			step *= m
+			break
+		}
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		if minor := v + step/2; minor <= hi {
+			ts = append(ts, plot.Tick{Value: minor})
 		}
 	}
 	return ts

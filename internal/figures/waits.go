@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -61,7 +62,7 @@ func Waits(dir, name string, s WaitSeries) ([]string, error) {
 	day := func(t int64) float64 { return float64(t-s.Origin) / 86400 }
 	p := newPlot(s.Title, "submission time (days)", "wait (log scale)")
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = durationTicks{}
+	p.X.Tick.Marker = dayTicks{}
 	p.Legend.Top, p.Legend.Left = true, true
 
 	dots := make(plotter.XYs, len(s.Submit))
@@ -75,6 +76,18 @@ func Waits(dir, name string, s WaitSeries) ([]string, error) {
 	sc.GlyphStyle = draw.GlyphStyle{Color: black, Radius: vg.Points(0.9), Shape: draw.CircleGlyph{}}
 	p.Add(sc)
 	p.Legend.Add("job wait", sc)
+
+	// Headroom above the data for the legend: a quarter more decades,
+	// with ticks only up to the data.
+	top := 1.0
+	for i := range s.Wait {
+		top = max(top, float64(s.Wait[i]))
+		for _, b := range s.Bounds {
+			top = max(top, float64(b.Bound[i]))
+		}
+	}
+	p.Y.Min, p.Y.Max = 1, math.Pow(top, 1.3)*2
+	p.Y.Tick.Marker = durationTicks{max: top}
 
 	for k, b := range s.Bounds {
 		style := draw.LineStyle{Color: colorOf(k), Width: vg.Points(1.4)}

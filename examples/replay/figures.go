@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/batchq/batchq/internal/figures"
+)
+
+// maxWaitJobs is the most jobs the waits figure shows: Figure 4.1 is a
+// short stretch of one queue, and a whole log would be an unreadable blot.
+const maxWaitJobs = 3000
+
+// writeFigures draws the run's figures into dir.
+func writeFigures(dir string, r *result) ([]string, error) {
+	var files []string
+	add := func(fs []string, err error) error {
+		files = append(files, fs...)
+		return err
+	}
+	q := r.q
+	lo, hi := waitWindow(q)
+	title := fmt.Sprintf("0.95-quantile wait bounds with and without trimming, simulated EASY waits (%s)", r.w.short())
+	if lo > 0 || hi < len(q.jobs) {
+		title = fmt.Sprintf("Wait bounds with and without trimming, %s, simulated EASY, jobs %d–%d of %d", r.w.short(), lo+1, hi, len(q.jobs))
+	}
+	s := figures.WaitSeries{Title: title}
+	for i := lo; i < hi; i++ {
+		s.Submit = append(s.Submit, q.jobs[i].submit)
+		s.Wait = append(s.Wait, q.jobs[i].wait)
+	}
+	s.Bounds = []figures.Bounds{
+		{Name: fmt.Sprintf("%s (%.1f%% held overall)", methods[mTrim].name, 100*q.scores[mTrim].correctness()), Bound: q.bounds[mTrim][lo:hi]},
+		{Name: fmt.Sprintf("%s (%.1f%% held overall)", methods[mFull].name, 100*q.scores[mFull].correctness()), Bound: q.bounds[mFull][lo:hi]},
+	}
+	if err := add(figures.Waits(dir, "waits", s)); err != nil {
+		return nil, err
+	}
+
+	var rs []figures.SchedResult
+	for _, v := range variants {
+		sum := r.sims[v].Summary
+		rs = append(rs, figures.SchedResult{Log: r.w.short(), Variant: v, MeanWait: sum.MeanWait, MeanBSLD: sum.MeanBSLD})
+	}
+	if err := add(figures.Schedulers(dir, "schedulers", "EASY variants", rs)); err != nil {
+		return nil, err
+	}
+
+	p := q.plan
+	if len(p.traj) > 0 {
+		t := figures.Trajectory{
+			Title:  fmt.Sprintf("VARQ trajectory: %d nodes for %s, %s ahead, at %s", p.req.Nodes, dur(float64(p.req.Walltime)), dur(float64(p.req.Start-p.now)), clock(p.now)),
+			Now:    p.now,
+			Start:  p.req.Start,
+			Target: p.target,
+			Chosen: -1,
+			Method: "latest meeting the target",
+		}
+		for _, pt := range p.traj {
+			t.At = append(t.At, pt.Submit)
+			t.Prob = append(t.Prob, pt.Prob)
+		}
+		if p.plan.Possible {
+			t.Chosen = p.plan.Submit
+		}
+		if err := add(figures.Trajectories(dir, "varq", t)); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// waitWindow picks the maxWaitJobs consecutive jobs where the trimmed
+// bound held and the full-history bound did not most often (minus the
+// reverse): the stretch Figure 4.1 is about.
+func waitWindow(q *qbetsRun) (lo, hi int) {
+	n := len(q.jobs)
+	if n <= maxWaitJobs {
+		return 0, n
+	}
+	gain := func(i int) int {
+		w := q.jobs[i].wait
+		bt, bf := q.bounds[mTrim][i], q.bounds[mFull][i]
+		t := bt >= 0 && w <= bt
+		f := bf >= 0 && w <= bf
+		switch {
+		case t && !f:
+			return 1
+		case f && !t:
+			return -1
+		}
+		return 0
+	}
+	sum := 0
+	for i := range maxWaitJobs {
+		sum += gain(i)
+	}
+	best, at := sum, 0
+	for i := maxWaitJobs; i < n; i++ {
+		sum += gain(i) - gain(i-maxWaitJobs)
+		if sum > best {
+			best, at = sum, i-maxWaitJobs+1
+		}
+	}
+	return at, at + maxWaitJobs
+}

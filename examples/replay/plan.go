@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
+)
+
+// request is the VARQ reservation the run plans: the shape of the thesis's
+// Figure 5.4 example (4 nodes for 1 hour, 12 hours ahead, target 0.5).
+type request struct {
+	nodes    int
+	walltime int64   // seconds
+	ahead    int64   // start time minus planning time, seconds
+	target   float64 // requested probability
+}
+
+var defaultRequest = request{nodes: 4, walltime: 3600, ahead: 12 * 3600, target: 0.5}
+
+// planResult is the plan and what happened when it was carried out.
+type planResult struct {
+	now    int64
+	req    varq.Request
+	target float64
+	traj   []varq.Point
+	plan   varq.Plan // latest submission meeting the target (thesis default)
+	best   varq.Plan // most probable submission
+	// Filled by check: whether the submitted job started, when, and
+	// whether that was by the reservation's start.
+	checked, ran, success bool
+	started               int64
+}
+
+// planVARQ computes the 30 s probability trajectory from now to the start
+// time with f (the trimmed QBETS predictor at now) and reads both plans off
+// it.
+func planVARQ(f varq.Forecaster, now int64, r request, machine int64) (planResult, error) {
+	req := varq.Request{Nodes: int(min(int64(r.nodes), machine)), Walltime: r.walltime, Start: now + r.ahead}
+	traj, err := varq.Trajectory(f, req, now, varq.DefaultStep)
+	if err != nil {
+		return planResult{}, err
+	}
+	return planResult{now: now, req: req, target: r.target, traj: traj,
+		plan: varq.PlanLatest(traj, req, r.target), best: varq.PlanMax(traj, req)}, nil
+}
+
+// check replays the workload under EASY with the planned job submitted at
+// its planned time and records when it started. The job asks for the padded
+// walltime and is given that run time: when it starts does not depend on
+// its run time (the scheduler plans with the request), only the jobs after
+// it do, so this is the worst case for the others.
+func (p *planResult) check(ctx context.Context, machine int64, jobs []swf.Job) error {
+	if !p.plan.Possible {
+		return nil
+	}
+	s, err := sched.New(sched.EASY(machine))
+	if err != nil {
+		return err
+	}
+	if err := s.Load(jobs); err != nil {
+		return err
+	}
+	var id int64
+	for _, j := range jobs {
+		id = max(id, j.ID)
+	}
+	id++
+	job := swf.Job{ID: id, Submit: p.plan.Submit, Wait: swf.Unknown, RunTime: p.plan.Walltime,
+		AllocProcs: int64(p.plan.Nodes), ReqProcs: int64(p.plan.Nodes), ReqTime: p.plan.Walltime,
+		AvgCPUTime: swf.Unknown, UsedMemory: swf.Unknown, ReqMemory: swf.Unknown, Status: swf.StatusCompleted,
+		User: swf.Unknown, Group: swf.Unknown, Executable: swf.Unknown, Queue: swf.Unknown,
+		Partition: swf.Unknown, PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown}
+	var submitted bool
+	s.At(p.plan.Submit, func(int64) { submitted = s.Submit(job) })
+	w := &startWatch{id: id, start: -1}
+	s.Observe(w)
+	// Nothing after the reservation's start can change the answer.
+	if err := s.RunUntil(p.req.Start); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !submitted {
+		return fmt.Errorf("varq check: the planned job (%d nodes, %d s) was rejected by the simulator", p.plan.Nodes, p.plan.Walltime)
+	}
+	p.checked, p.ran, p.started = true, w.start >= 0, w.start
+	p.success = p.ran && w.start <= p.req.Start
+	return nil
+}
+
+// startWatch records when one job starts.
+type startWatch struct {
+	id, start int64
+}
+
+func (w *startWatch) OnSubmit(int64, *swf.Job) {}
+func (w *startWatch) OnStart(now int64, j *swf.Job, _ bool) {
+	if j.ID == w.id {
+		w.start = now
+	}
+}
+func (w *startWatch) OnEnd(int64, *swf.Job, bool)          {}
+func (w *startWatch) OnReservation(int64, *swf.Job, int64) {}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// report prints the run's findings in a few readable blocks.
+func report(w io.Writer, r *result, files []string) {
+	fmt.Fprintf(w, "batchq replay — %s\n\n", r.w.desc)
+
+	easy := r.sims["EASY"].Summary
+	fmt.Fprintf(w, "Schedulers (package sched; Tsafrir's thesis Table 4.3), %d jobs averaged (first 1%% and those ending after the last arrival excluded):\n", easy.Included)
+	fmt.Fprintf(w, "  %-10s %10s %9s %8s %12s %9s\n", "variant", "mean wait", "vs EASY", "bsld", "utilization", "accuracy")
+	for _, v := range variants {
+		s := r.sims[v].Summary
+		vs := ""
+		if v != "EASY" && easy.MeanWait > 0 {
+			vs = fmt.Sprintf("%+.0f%%", 100*(s.MeanWait/easy.MeanWait-1))
+		}
+		fmt.Fprintf(w, "  %-10s %10s %9s %8.1f %12.2f %8.0f%%\n", v, dur(s.MeanWait), vs, s.MeanBSLD, s.Utilization, 100*s.Accuracy)
+	}
+	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
+		fmt.Fprintf(w, "  (%s not sane, not simulated)\n", plural(len(rej.Excluded), "job"))
+	}
+	fmt.Fprintln(w)
+
+	q := r.q
+	fmt.Fprintf(w, "QBETS over the simulated EASY waits (package qbets; q = C = 0.95; the first %d of %d jobs only train):\n", q.train, len(q.jobs))
+	for k, m := range methods {
+		c := q.scores[k]
+		fmt.Fprintf(w, "  %-44s %5.1f%% of %d bounds held, median bound %s, RMS over-prediction %s, %s",
+			m.name, 100*c.correctness(), c.predicted, dur(median(q.bounds[k][q.train:])), dur(c.rms), plural(c.changePoints, "change point"))
+		if c.noPrediction > 0 {
+			fmt.Fprintf(w, ", %d jobs without a bound", c.noPrediction)
+		}
+		fmt.Fprintln(w)
+	}
+	if q.down > 0 {
+		fmt.Fprintf(w, "  (full QBETS judged the machine possibly down for %d of its jobs without a bound: availability inference, §2.5)\n", q.down)
+	}
+	fmt.Fprintln(w, "  The target is 95% of bounds held (q = 0.95 quantile, C = 0.95 confidence).")
+	fmt.Fprintln(w)
+
+	p := q.plan
+	fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5), planned at %s with full QBETS as it was then:\n", clock(p.now))
+	fmt.Fprintf(w, "  request: %d nodes for %s from %s (%s ahead), target probability %.2f\n",
+		p.req.Nodes, dur(float64(p.req.Walltime)), clock(p.req.Start), dur(float64(p.req.Start-p.now)), p.target)
+	if len(p.traj) > 0 {
+		fmt.Fprintf(w, "  trajectory: %d submissions 30 s apart, probability %.2f submitting now, %.2f at the last moment\n",
+			len(p.traj), p.traj[0].Prob, p.traj[len(p.traj)-1].Prob)
+	}
+	if !p.plan.Possible {
+		fmt.Fprintln(w, "  plan: NOT_POSSIBLE (no submission time reaches the target; a refusal, like a denied reservation)")
+	} else {
+		c := p.plan.Cost()
+		fmt.Fprintf(w, "  plan: submit at +%s asking %s, predicted probability %.2f; worst-case extra %d node-s on %d required\n",
+			dur(float64(p.plan.Submit-p.now)), dur(float64(p.plan.Walltime)), p.plan.Prob, c.WorstExtra, c.Required)
+	}
+	if p.best.Possible {
+		fmt.Fprintf(w, "  most probable submission: +%s with %.2f (worst-case extra %d node-s)\n",
+			dur(float64(p.best.Submit-p.now)), p.best.Prob, p.best.Cost().WorstExtra)
+	}
+	switch {
+	case !p.checked:
+	case !p.ran:
+		fmt.Fprintf(w, "  carried out under EASY: still waiting at the start time: failure\n")
+	case p.success:
+		fmt.Fprintf(w, "  carried out under EASY: started at +%s, %s before the start: success (spinning costs %d node-s extra)\n",
+			dur(float64(p.started-p.now)), dur(float64(p.req.Start-p.started)), p.plan.ActualExtra(p.started))
+	default:
+		fmt.Fprintf(w, "  carried out under EASY: started at +%s, after the start: failure\n", dur(float64(p.started-p.now)))
+	}
+	fmt.Fprintln(w)
+	if len(files) > 0 {
+		fmt.Fprintln(w, "Figures:")
+		for _, f := range files {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Done in %s.\n", r.elapsed.Round(10*time.Millisecond))
+}
+
+// dur formats seconds in the unit a reader expects for that size.
+func dur(s float64) string {
+	switch {
+	case s < 0:
+		return "none"
+	case s < 100:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 6000:
+		return fmt.Sprintf("%.1f min", s/60)
+	case s < 2*86400:
+		return fmt.Sprintf("%.2f h", s/3600)
+	default:
+		return fmt.Sprintf("%.1f d", s/86400)
+	}
+}
+
+// clock formats a trace time as day and time of day since the trace's
+// time 0.
+func clock(t int64) string {
+	return fmt.Sprintf("day %d %02d:%02d", t/86400, t%86400/3600, t%3600/60)
+}
+
+// median of the non-negative values (bounds that exist), -1 if none.
+func median(xs []int64) float64 {
+	var v []int64
+	for _, x := range xs {
+		if x >= 0 {
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return -1
+	}
+	slices.Sort(v)
+	return float64(v[len(v)/2])
+}
+
+// plural is "1 job", "2 jobs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

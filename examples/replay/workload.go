@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/synth"
+)
+
+// workload is the job stream the run simulates.
+type workload struct {
+	name    string // a few words, for figure titles
+	desc    string // one line for the report
+	machine int64
+	jobs    []swf.Job // in submit order
+}
+
+// synthetic generates days of the Lublin–Feitelson model with modal-model
+// user estimates (package swf/synth). The model has no job count for a
+// span, so a first pass counts the jobs submitted within it and a second,
+// identically seeded, generates them with estimates (the estimate model
+// needs the whole batch to place its modes).
+func synthetic(days float64, machine int64, load float64, seed uint64) (workload, error) {
+	if days <= 0 {
+		return workload{}, fmt.Errorf("-days %v: must be positive", days)
+	}
+	cfg := synth.Config{Machine: machine, TargetLoad: load, Seed: seed}
+	g, err := synth.New(cfg)
+	if err != nil {
+		return workload{}, err
+	}
+	span := int64(days * 86400)
+	n := 0
+	for g.Next().Submit < span {
+		n++
+	}
+	if n < synth.MinEstimateJobs {
+		return workload{}, fmt.Errorf("-days %v gives %d jobs; the estimate model needs at least %d", days, n, synth.MinEstimateJobs)
+	}
+	cfg.Estimates = true
+	if g, err = synth.New(cfg); err != nil {
+		return workload{}, err
+	}
+	jobs, err := g.Jobs(n)
+	if err != nil {
+		return workload{}, err
+	}
+	loadDesc := fmt.Sprintf("target offered load %.2f", load)
+	if load == 0 {
+		loadDesc = "the model's own load"
+	}
+	return workload{
+		name: fmt.Sprintf("synthetic, %d nodes", machine),
+		desc: fmt.Sprintf("synthetic: Lublin–Feitelson model, %d nodes, %s, seed %d, %.1f days, %d jobs, modal-model user estimates",
+			machine, loadDesc, seed, days, n),
+		machine: machine,
+		jobs:    jobs,
+	}, nil
+}
+
+// fromTrace reads an SWF log (plain or gzip); machine 0 takes the size from
+// the header.
+func fromTrace(path string, machine int64) (workload, error) {
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return workload{}, err
+	}
+	if machine == 0 {
+		if machine, err = h.MachineSize(); err != nil {
+			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
+		}
+	}
+	if len(jobs) == 0 {
+		return workload{}, fmt.Errorf("%s: no jobs", path)
+	}
+	slices.SortStableFunc(jobs, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
+	days := float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / 86400
+	return workload{
+		name:    filepath.Base(path),
+		desc:    fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days),
+		machine: machine,
+		jobs:    jobs,
+	}, nil
+}
+
+func (w workload) short() string { return w.name }
