@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,6 +75,17 @@ func TestRun(t *testing.T) {
 	for _, want := range []string{"### Table 4.1", "### Table 4.7", "| KTH | bsld |", "(114)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	defer func(d string) { plotDir = d }(plotDir)
+	plotDir = t.TempDir()
+	buf.Reset()
+	if err := run(context.Background(), &buf, "", "KTH"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if st, err := os.Stat(filepath.Join(plotDir, "table43"+ext)); err != nil || st.Size() < 1000 {
+			t.Errorf("table43%s: %v", ext, err)
 		}
 	}
 	if err := run(context.Background(), &buf, "", "nope"); err == nil {

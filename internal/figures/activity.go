@@ -84,7 +84,7 @@ func Activities(dir, name string, a Activity) ([]string, error) {
 			top = max(top, v)
 		}
 		p.Y.Min, p.Y.Max = 0, 1.05*max(top, 1)
-		p.Y.Tick.Marker = intTicks{}
+		p.Y.Tick.Marker = plainTicks{}
 		for _, f := range a.Flurries {
 			if f.Procs != procs {
 				continue

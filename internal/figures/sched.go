@@ -99,7 +99,8 @@ func Schedulers(dir, name, title string, rs []SchedResult) ([]string, error) {
 					p.Legend.Top = true
 				}
 			}
-			p.Y.Min, p.Y.Max = 0, 1.2*top
+			p.Y.Tick.Marker = plainTicks{}
+			p.Y.Min, p.Y.Max = 0, 1.35*top
 			if top == 0 {
 				p.Y.Max = 1
 			}

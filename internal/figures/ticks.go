@@ -48,12 +48,12 @@ func num(x float64) string {
 	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
-// intTicks is plot.DefaultTicks with integer labels (counts per week need
-// no decimals).
-type intTicks struct{}
+// plainTicks is plot.DefaultTicks with labels in their shortest form
+// ("2.5", "100", not "2.50", "100.00").
+type plainTicks struct{}
 
 // Ticks implements plot.Ticker.
-func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ts {
 		if ts[i].Label != "" {
