@@ -12,6 +12,7 @@ type Outcome struct {
 	// re-planning (NOT_POSSIBLE when it was dropped before submission).
 	Submitted Plan
 	Submit    int64 // actual submission time
+	Job       JobID // the padded job submitted, when Submitted is possible
 	Started   int64 // actual start time; meaningful when Ran
 	Ran       bool  // the job started (it may have been cancelled in the queue)
 	Success   bool  // it was running at or before Plan.Start
@@ -40,7 +41,9 @@ func (s Summary) Ratio() float64 {
 }
 
 // Summarize aggregates outcomes; refused requests are counted apart and
-// do not enter the means, as in the thesis's tables.
+// do not enter the means, as in the thesis's tables. A request accepted
+// and then dropped before submission counts as a failure but enters
+// neither allocation sum: its work ran as an ordinary job.
 func Summarize(outs []Outcome) Summary {
 	var s Summary
 	var pred float64
@@ -55,8 +58,10 @@ func Summarize(outs []Outcome) Summary {
 		if o.Success {
 			ok++
 		}
-		s.Required += o.Required
-		s.Used += o.Used
+		if o.Submitted.Possible {
+			s.Required += o.Required
+			s.Used += o.Used
+		}
 	}
 	if s.Count > 0 {
 		s.MeanPred = pred / float64(s.Count)

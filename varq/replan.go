@@ -72,7 +72,8 @@ const (
 	// Refuse: the first plan was NOT_POSSIBLE; the request is not accepted.
 	Refuse
 	// Drop: an accepted request became infeasible (policy Abort, or no
-	// submission has any chance) or its start time passed; it fails.
+	// submission has any chance while the forecaster still answers) or
+	// its start time passed; it fails.
 	Drop
 )
 
@@ -127,6 +128,15 @@ func NewReplanner(f Forecaster, r Request, cfg ReplanConfig) (*Replanner, error)
 	return &Replanner{f: f, req: r, cfg: cfg}, nil
 }
 
+// A silent forecaster answers 0 for every submission from now to the
+// start time. QBETS does that while its availability inference thinks the
+// machine may be down (§2.5: "no prediction"), and for a request accepted
+// earlier that is the absence of a forecast, not evidence against the
+// plan: a Replanner keeps its current plan through such a spell (submitting
+// when its time comes) instead of dropping the reservation. A request that
+// meets a silent forecaster at its arrival is refused: there is nothing to
+// promise.
+
 // Plan returns the latest plan computed.
 func (rp *Replanner) Plan() Plan { return rp.plan }
 
@@ -139,6 +149,12 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 	p, err := rp.compute(now)
 	if err != nil {
 		return Decision{}, err
+	}
+	if !p.Possible && rp.accepted && rp.silent(now) {
+		p = rp.plan
+		if p.Submit < now { // the planned time passed while silent: submit now
+			p.Submit, p.Walltime = now, rp.req.Padded(now)
+		}
 	}
 	rp.plan = p
 	switch {
@@ -166,6 +182,22 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 		next = min(next, now+every)
 	}
 	return Decision{Action: Wait, Plan: p, Next: next}, nil
+}
+
+// silent reports whether the forecaster gives every submission from now
+// to the start time probability 0 (and there is such a submission).
+func (rp *Replanner) silent(now int64) bool {
+	var err error
+	rp.traj, err = AppendTrajectory(rp.traj[:0], rp.f, rp.req, now, rp.cfg.Step)
+	if err != nil || len(rp.traj) == 0 {
+		return false
+	}
+	for _, pt := range rp.traj {
+		if pt.Prob > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // compute is the plan at now in the configured mode, with the fallback to

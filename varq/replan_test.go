@@ -120,3 +120,42 @@ func TestTrajectoryErrors(t *testing.T) {
 		t.Errorf("10 min at 30 s: %d points, want 20", len(traj))
 	}
 }
+
+// A forecaster that goes silent (0 everywhere, QBETS's "machine may be
+// down") after the request was accepted does not cost the reservation: the
+// plan is kept and submitted at its time. Silent at arrival, it is refused.
+func TestReplannerKeepsPlanThroughSilence(t *testing.T) {
+	const T = 1000000
+	r := Request{Nodes: 16, Walltime: 1800, Start: T + 6*3600}
+	for _, onlyAtSubmit := range []bool{false, true} {
+		f := &shiftingForecaster{cut: 3600, hi: 0.8, lo: 0.3}
+		rp, err := NewReplanner(f, r, ReplanConfig{ReqProb: 0.75, OnlyAtSubmit: onlyAtSubmit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := rp.Decide(T)
+		if err != nil || d.Action != Wait {
+			t.Fatalf("first decision %+v, %v", d, err)
+		}
+		accepted := d.Plan
+		f.hi, f.lo = 0, 0 // silent from now on
+		now := d.Next
+		for d.Action == Wait {
+			if d, err = rp.Decide(now); err != nil {
+				t.Fatal(err)
+			}
+			now = d.Next
+		}
+		if d.Action != Submit || d.Plan != accepted {
+			t.Errorf("OnlyAtSubmit=%v: %v %v, want submit of the accepted plan %v", onlyAtSubmit, d.Action, d.Plan, accepted)
+		}
+	}
+	f := &shiftingForecaster{}
+	rp, err := NewReplanner(f, r, ReplanConfig{ReqProb: 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := rp.Decide(T); err != nil || d.Action != Refuse {
+		t.Errorf("silent at arrival: %+v, %v; want refuse", d, err)
+	}
+}

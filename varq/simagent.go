@@ -30,6 +30,12 @@ type SimConfig struct {
 	CancelMissed bool
 	// Seed drives the selection of VARQ jobs.
 	Seed uint64
+	// Unsynchronized gives each request its own start time, its arrival
+	// plus a uniform draw in (0, Period]: the same lead times as the
+	// thesis's common start times every Period, without the VARQ jobs of
+	// one period contending for the same instant. A diagnostic, not the
+	// thesis's set-up.
+	Unsynchronized bool
 }
 
 // DefaultPeriod is the spacing of reservation start times in §5.4.
@@ -61,6 +67,7 @@ type SimAgent struct {
 	f    Forecaster
 	cfg  SimConfig
 	rng  *rand.Rand
+	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
 	live map[JobID]*simRequest
 	err  error
@@ -86,7 +93,8 @@ func NewSimAgent(m Machine, f Forecaster, cfg SimConfig) (*SimAgent, error) {
 	if cfg.Period == 0 {
 		cfg.Period = DefaultPeriod
 	}
-	return &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)), live: map[JobID]*simRequest{}}, nil
+	return &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
+		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[JobID]*simRequest{}}, nil
 }
 
 // Select draws, for each job in submit order, whether it becomes a VARQ
@@ -117,7 +125,11 @@ func (a *SimAgent) Arrive(j swf.Job) {
 	if w <= 0 {
 		w = j.RunTime
 	}
-	r := Request{Nodes: int(j.Size()), Walltime: max(w, 1), Start: a.NextStart(now)}
+	start := a.NextStart(now)
+	if a.cfg.Unsynchronized {
+		start = now + 1 + a.lead.Int64N(a.cfg.Period)
+	}
+	r := Request{Nodes: int(j.Size()), Walltime: max(w, 1), Start: start}
 	s := &simRequest{out: len(a.outs), req: r, work: min(max(j.RunTime, 0), r.Walltime)}
 	a.outs = append(a.outs, Outcome{Plan: Plan{Request: r}, Required: int64(r.Nodes) * s.work})
 	rp, err := NewReplanner(a.f, r, a.cfg.Replan)
@@ -153,7 +165,7 @@ func (a *SimAgent) decide(s *simRequest) {
 			a.fail(err)
 			return
 		}
-		s.id = id
+		s.id, o.Job = id, id
 		a.live[id] = s
 		if a.cfg.CancelMissed {
 			a.m.At(s.req.Start+1, func() { a.cancelIfQueued(s) })

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -28,10 +29,24 @@ func main() {
 	jobs := flag.Int("jobs", 0, "use only the first n sane jobs of each trace (0: all)")
 	seed := flag.Uint64("seed", 1, "seed of the VARQ job selection")
 	every := flag.Int64("every", 0, "re-plan every n seconds while waiting (0: only at the planned submission)")
+	diag := flag.Bool("diag", false, "print, per cell, the forecaster's coverage at submission and the plans' drift (stderr)")
+	unsync := flag.Bool("unsync", false, "diagnostic: give each request its own start time (arrival + U(0, 6 h]) instead of the common 6-h grid")
+	fracs := flag.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
+	targs := flag.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
 	flag.Parse()
 	paths, err := tracePaths(*traces)
+	opt := options{paths: paths, jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, progress: os.Stderr}
+	if *diag {
+		opt.diag = os.Stderr
+	}
+	if err == nil && *fracs != "" {
+		opt.fractions, err = parseList("fractions", *fracs)
+	}
+	if err == nil && *targs != "" {
+		opt.targets, err = parseList("targets", *targs)
+	}
 	if err == nil {
-		err = run(os.Stdout, options{paths: paths, jobs: *jobs, seed: *seed, every: *every, progress: os.Stderr})
+		err = run(os.Stdout, opt)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "varq:", err)
@@ -54,12 +69,27 @@ func tracePaths(flagValue string) ([]string, error) {
 	return paths, nil
 }
 
+// parseList reads a comma-separated list of numbers in (0, 1].
+func parseList(name, v string) ([]float64, error) {
+	var xs []float64
+	for _, f := range strings.Split(v, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(x > 0 && x <= 1) {
+			return nil, fmt.Errorf("-%s: %q is not a number in (0, 1]", name, f)
+		}
+		xs = append(xs, x)
+	}
+	return xs, nil
+}
+
 type options struct {
 	paths    []string
 	jobs     int
 	seed     uint64
 	every    int64
 	progress io.Writer // nil: quiet
+	diag     io.Writer // nil: no diagnosis
+	unsync   bool      // varq.SimConfig.Unsynchronized (a diagnostic)
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
 }

@@ -67,16 +67,18 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		maxID = max(maxID, j.ID)
 	}
 	m := varq.NewSchedMachine(s, maxID+1)
-	// QBETS fed by the simulated queue's own starts (thesis §6.5). It
-	// has no clustering yet, so one bound covers every job shape.
+	// Full QBETS (clustering, trimming, availability) fed by the
+	// simulated queue's own arrivals and starts (thesis §6.5), the VARQ
+	// jobs' included: they are ordinary jobs to the scheduler.
 	fc, err := qbets.New(qbets.Config{})
 	if err != nil {
 		return cell{}, err
 	}
 	cfg := varq.SimConfig{
-		Fraction: fraction,
-		Replan:   varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
-		Seed:     opt.seed,
+		Fraction:       fraction,
+		Replan:         varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
+		Seed:           opt.seed,
+		Unsynchronized: opt.unsync,
 	}
 	agent, err := varq.NewSimAgent(m, fc, cfg)
 	if err != nil {
@@ -93,7 +95,13 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if err := s.Load(normal); err != nil {
 		return cell{}, err
 	}
-	s.Observe(&observer{fc: fc, agent: agent})
+	var diag *diagObserver
+	if opt.diag != nil {
+		diag = newDiag(observer{fc: fc, agent: agent}, fc, target)
+		s.Observe(diag)
+	} else {
+		s.Observe(&observer{fc: fc, agent: agent})
+	}
 	res, err := s.Finish()
 	if err != nil {
 		return cell{}, err
@@ -102,6 +110,11 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		return cell{}, err
 	}
 	c := cell{fraction: fraction, target: target, Summary: varq.Summarize(agent.Outcomes()), elapsed: time.Since(t0)}
+	if diag != nil && fraction > 0 {
+		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
+			w.name, 100*fraction, target, target)
+		diag.report(opt.diag, agent.Outcomes())
+	}
 	for _, o := range agent.Outcomes() {
 		if o.Accepted && !o.Submitted.Possible {
 			c.dropped++
@@ -132,7 +145,7 @@ type observer struct {
 	agent *varq.SimAgent
 }
 
-func (o *observer) OnSubmit(int64, *swf.Job) {}
+func (o *observer) OnSubmit(now int64, _ *swf.Job) { o.fc.Submit(now) }
 func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
 	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(j.Size()), Walltime: j.ReqTime})
 	o.agent.Started(j.ID, now)
@@ -161,13 +174,13 @@ func run(out io.Writer, opt options) error {
 		fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
 		fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
 		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
-		for fi, f := range opt.fractions {
-			for ti, q := range opt.targets {
+		for _, f := range opt.fractions {
+			for _, q := range opt.targets {
 				c, err := simulate(w, f, q, opt)
 				if err != nil {
 					return err
 				}
-				th, ok := thesisFor(f, q, fi, ti)
+				th, ok := thesisFor(f, q)
 				tp, ta, tn := "–", "–", "–"
 				if ok {
 					tp, ta, tn = fmt.Sprintf("%.2f", th.Pred), fmt.Sprintf("%.2f", th.Act), fmt.Sprint(th.Count)
@@ -186,9 +199,11 @@ func run(out io.Writer, opt options) error {
 	return nil
 }
 
-func thesisFor(f, q float64, fi, ti int) (thesisCell, bool) {
-	if fi < len(fractions) && ti < len(targets) && fractions[fi] == f && targets[ti] == q {
-		return table56[fi][ti], true
+// thesisFor is the thesis's cell for fraction f and target q, if it has one.
+func thesisFor(f, q float64) (thesisCell, bool) {
+	fi, ti := slices.Index(fractions, f), slices.Index(targets, q)
+	if fi < 0 || ti < 0 {
+		return thesisCell{}, false
 	}
-	return thesisCell{}, false
+	return table56[fi][ti], true
 }
