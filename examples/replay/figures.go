@@ -66,6 +66,10 @@ func writeFigures(dir string, r *result) ([]string, error) {
 			return nil, err
 		}
 	}
+	fs, _, _, err := activityFigure(dir, r.w.short(), r.w.jobs)
+	if err := add(fs, err); err != nil {
+		return nil, err
+	}
 	return files, nil
 }
 

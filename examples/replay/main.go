@@ -121,7 +121,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bar.Stage("QBETS", 2)
 	planAt := w.jobs[len(w.jobs)/2].Submit
 	res.q, err = replayQBETS(easy.Records, planAt, func(f *qbets.Predictor, now int64) (planResult, error) {
-		return planVARQ(f, now, defaultRequest, w.machine)
+		p, err := planVARQ(f, now, defaultRequest, w.machine)
+		// Say why when QBETS has no bound at all for the request then.
+		if fc := f.Forecast(qbets.Request{Nodes: p.req.Nodes, Walltime: p.req.Walltime}); !fc.OK {
+			p.noBound = fc.Reason.String()
+		}
+		return p, err
 	}, bar.Set)
 	if err != nil {
 		return err

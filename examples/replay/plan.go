@@ -28,6 +28,9 @@ type planResult struct {
 	traj   []varq.Point
 	plan   varq.Plan // latest submission meeting the target (thesis default)
 	best   varq.Plan // most probable submission
+	// noBound is QBETS's reason for having no bound for the request at
+	// planning time ("" when it has one).
+	noBound string
 	// Filled by check: whether the submitted job started, when, and
 	// whether that was by the reservation's start.
 	checked, ran, success bool

@@ -48,6 +48,9 @@ func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5), planned at %s with full QBETS as it was then:\n", clock(p.now))
 	fmt.Fprintf(w, "  request: %d nodes for %s from %s (%s ahead), target probability %.2f\n",
 		p.req.Nodes, dur(float64(p.req.Walltime)), clock(p.req.Start), dur(float64(p.req.Start-p.now)), p.target)
+	if p.noBound != "" {
+		fmt.Fprintf(w, "  QBETS has no bound for this job shape right now: %s\n", p.noBound)
+	}
 	if len(p.traj) > 0 {
 		fmt.Fprintf(w, "  trajectory: %d submissions 30 s apart, probability %.2f submitting now, %.2f at the last moment\n",
 			len(p.traj), p.traj[0].Prob, p.traj[len(p.traj)-1].Prob)
