@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Event is one state change of a job on a monitored system, the unit the
+// archiver of Karnak derives from queue snapshots (§3): a job was
+// submitted, started or ended. A "queue" event declares a queue and its
+// limits (Karnak read them from GLUE 2); jobs may only be submitted to
+// declared queues, so that requests can be validated against the limits
+// (§2.3). Times are Unix seconds.
+type Event struct {
+	Kind   string `json:"kind"` // queue | submit | start | end
+	System string `json:"system"`
+	Job    int64  `json:"job,omitempty"`
+	Time   int64  `json:"time"`
+	Queue  string `json:"queue,omitempty"` // queue, submit
+	// Cores is the job's size (submit) or the queue's maximum (queue).
+	Cores int64 `json:"cores,omitempty"`
+	// WallTime is the job's requested run time (submit; 0 = none given) or
+	// the queue's maximum (queue), seconds.
+	WallTime int64  `json:"wallTime,omitempty"`
+	User     string `json:"user,omitempty"`
+	Project  string `json:"project,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+// check validates the fields an event of its kind needs, independent of
+// the service state; the error names the field.
+func (e *Event) check() error {
+	if !validName(e.System) {
+		return fmt.Errorf("system: %q is not a name (1–64 letters, digits, '.', '_', '-')", e.System)
+	}
+	if e.Time < 0 {
+		return fmt.Errorf("time: %d < 0", e.Time)
+	}
+	switch e.Kind {
+	case "queue":
+		if !validName(e.Queue) || e.Queue == allJobs {
+			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
+		}
+		if e.Cores < 1 {
+			return fmt.Errorf("cores: %d, want the queue's maximum ≥ 1", e.Cores)
+		}
+		if e.WallTime < 1 {
+			return fmt.Errorf("wallTime: %d, want the queue's maximum ≥ 1 s", e.WallTime)
+		}
+	case "submit":
+		if !validName(e.Queue) {
+			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
+		}
+		if e.Cores < 1 {
+			return fmt.Errorf("cores: %d, want ≥ 1", e.Cores)
+		}
+		if e.WallTime < 0 {
+			return fmt.Errorf("wallTime: %d, want ≥ 0 (0 = none requested)", e.WallTime)
+		}
+	case "start", "end":
+	default:
+		return fmt.Errorf("kind: %q, want queue, submit, start or end", e.Kind)
+	}
+	return nil
+}
+
+// allJobs is the pseudo-queue of a whole system in summaries (§2.3).
+const allJobs = "all_jobs"
+
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
+	}) < 0
+}

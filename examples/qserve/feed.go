@@ -1,0 +1,169 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// simClock is a replay's simulated clock: trace time advances speed times
+// faster than wall time from (wall0, t0).
+type simClock struct {
+	mu    sync.Mutex
+	t0    int64
+	wall0 time.Time
+	speed float64
+}
+
+func (c *simClock) now() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t0 + int64(time.Since(c.wall0).Seconds()*c.speed)
+}
+
+// TraceEvents turns an SWF trace into the event sequence of a system:
+// one queue declaration per SWF queue number ("q<n>", or "default"
+// when the trace has none), then submit, start
+// and end of every job with a known submit time, wait, run time and size,
+// in time order (at equal times: ends of jobs that ran, submits, starts,
+// ends of zero-length jobs — the causal order of ibl.Evaluate). Times are
+// shifted to Unix time by the header's UnixStartTime. A queue's limits
+// are the header's MaxProcs (else MaxNodes) and MaxRuntime, or, where the
+// header has none, the largest size and requested or actual run time the
+// trace shows in that queue. skipped counts unusable jobs.
+func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, skipped int) {
+	base := h.UnixStartTime
+	type limits struct{ cores, wall int64 }
+	lim := map[string]*limits{}
+	type ev struct {
+		Event
+		order int
+	}
+	var out []ev
+	first := int64(math.MaxInt64)
+	for i := range jobs {
+		j := &jobs[i]
+		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 {
+			skipped++
+			continue
+		}
+		q := fmt.Sprint("q", j.Queue)
+		if j.Queue < 0 {
+			q = "default" // the trace does not record queues
+		}
+		l := lim[q]
+		if l == nil {
+			l = &limits{}
+			lim[q] = l
+		}
+		l.cores = max(l.cores, j.Size())
+		l.wall = max(l.wall, j.ReqTime, j.RunTime)
+		req := max(j.ReqTime, 0)
+		sub, start := base+j.Submit, base+j.Submit+j.Wait
+		first = min(first, sub)
+		endOrder := 0
+		if j.RunTime == 0 {
+			endOrder = 3
+		}
+		out = append(out,
+			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), WallTime: req,
+				User: fmt.Sprint("u", j.User), Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable)}, 1},
+			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2},
+			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder})
+	}
+	slices.SortFunc(out, func(a, b ev) int {
+		return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.order, b.order), cmp.Compare(a.Job, b.Job))
+	})
+	names := make([]string, 0, len(lim))
+	for n := range lim {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		l := lim[n]
+		if m := cmp.Or(h.MaxProcs, h.MaxNodes); m > 0 {
+			l.cores = max(l.cores, m)
+		}
+		if h.MaxRuntime > 0 {
+			l.wall = max(l.wall, h.MaxRuntime)
+		}
+		evs = append(evs, Event{Kind: "queue", System: system, Time: first, Queue: n, Cores: l.cores, WallTime: max(l.wall, 1)})
+	}
+	for _, e := range out {
+		evs = append(evs, e.Event)
+	}
+	return evs, skipped
+}
+
+// Replay feeds a trace into the service as system name at speed times
+// real time, on a simulated clock that starts at the first event (or, on
+// a restart, resumes after the events of this system already stored).
+// Each tick ingests, in one stored batch, every event whose time has
+// come. It returns when the trace is done or ctx is cancelled.
+func (s *Service) Replay(ctx context.Context, path, name string, speed float64, logf func(string, ...any)) error {
+	if !(speed > 0) {
+		return fmt.Errorf("speed: %v, want > 0", speed)
+	}
+	if !validName(name) {
+		return fmt.Errorf("system: %q is not a name", name)
+	}
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	evs, skipped := TraceEvents(h, jobs, name)
+	if len(evs) == 0 {
+		return fmt.Errorf("%s: no usable jobs", path)
+	}
+	done := 0
+	if s.store != nil {
+		if done, err = s.store.Count(name); err != nil {
+			return err
+		}
+		done = min(done, len(evs))
+	}
+	sys, err := s.systemFor(name)
+	if err != nil {
+		return err
+	}
+	t0 := evs[0].Time
+	if done > 0 {
+		t0 = evs[done-1].Time
+	}
+	clk := &simClock{t0: t0, wall0: time.Now(), speed: speed}
+	sys.mu.Lock()
+	sys.sim = clk
+	sys.mu.Unlock()
+	logf("replay %s as %q: %d jobs (%d unusable), %d events, %d already stored, speed ×%g",
+		path, name, len(jobs), skipped, len(evs), done, speed)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	const maxBatch = 10000
+	for done < len(evs) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+		now := clk.now()
+		n := done
+		for n < len(evs) && n-done < maxBatch && evs[n].Time <= now {
+			n++
+		}
+		if n == done {
+			continue
+		}
+		if err := s.Ingest(evs[done:n]); err != nil {
+			return fmt.Errorf("replay %s: %w", name, err)
+		}
+		done = n
+	}
+	logf("replay %s: all %d events applied", name, len(evs))
+	return nil
+}

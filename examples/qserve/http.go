@@ -1,0 +1,432 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Handler returns the REST interface (spec karnak-ibl-service §2.3), with
+// a .txt or .json representation chosen by the resource's extension:
+//
+//	GET  /karnak/system/status.{fmt}                              ksystems
+//	GET  /karnak/system/{sys}/status.{fmt}                        ksystem
+//	GET  /karnak/system/{sys}/queue/{queue}/summary.{fmt}         kqueue (queue all_jobs = whole system)
+//	GET  /karnak/system/{sys}/job/waiting.{fmt}                   kjobs
+//	GET  /karnak/system/{sys}/job/{id}/prediction/waittime.{fmt}  kwait   ?quantile=95&confidence=90&within=hh:mm:ss
+//	GET  /karnak/system/{sys}/job/{id}/prediction/starttime.{fmt} kstart
+//	POST /karnak/waittime/prediction/?format={fmt}                kwouldwait  (JSON or text body)
+//	POST /karnak/starttime/prediction/?format={fmt}               kwouldstart
+//	POST /karnak/events                                           ingest (one JSON event or an array)
+//	GET  /karnak/stats.{fmt}                                      cache hits and misses
+//
+// Karnak answered a POST with the path of a prediction resource to GET
+// next; here the POST answers with the predictions directly (one round
+// trip instead of two).
+func (s *Service) Handler() http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /karnak/system/{file}", s.handle("status", s.systemsStatus))
+	m.HandleFunc("GET /karnak/system/{sys}/{file}", s.handle("status", s.systemStatus))
+	m.HandleFunc("GET /karnak/system/{sys}/queue/{queue}/{file}", s.handle("summary", s.queueSummary))
+	m.HandleFunc("GET /karnak/system/{sys}/job/{file}", s.handle("waiting", s.waitingJobs))
+	m.HandleFunc("GET /karnak/system/{sys}/job/{id}/prediction/{file}", s.jobPrediction)
+	m.HandleFunc("POST /karnak/{what}/prediction/{$}", s.hypothetical)
+	m.HandleFunc("POST /karnak/events", s.ingest)
+	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
+	return m
+}
+
+// render writes v as JSON or calls text to write it as plain text.
+type render struct {
+	json any
+	text func(w io.Writer)
+}
+
+// format splits "name.ext" and checks both.
+func format(file, want string) (string, error) {
+	name, ext, _ := strings.Cut(file, ".")
+	if name != want {
+		return "", notFound("%q is not a resource here, want %s.txt or %s.json", file, want, want)
+	}
+	if ext != "txt" && ext != "json" {
+		return "", notFound("format: %q, want txt or json", ext)
+	}
+	return ext, nil
+}
+
+func (s *Service) handle(want string, f func(r *http.Request) (render, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ext, err := format(r.PathValue("file"), want)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		out, err := f(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		write(w, ext, out)
+	}
+}
+
+func write(w http.ResponseWriter, ext string, out render) {
+	if ext == "json" {
+		w.Header().Set("Content-Type", "application/json")
+		b, err := json.Marshal(out.json)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Write(append(b, '\n')) //nolint:errcheck // the client went away
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	out.text(w)
+}
+
+// writeError answers with the error's status (4xx for bad requests) and
+// its message, which names the offending field.
+func writeError(w http.ResponseWriter, err error) {
+	http.Error(w, err.Error(), statusOf(err))
+}
+
+// SystemStatus is one line of ksystems / the head of ksystem.
+type SystemStatus struct {
+	System    string `json:"system"`
+	Now       int64  `json:"now"`
+	Running   int    `json:"running"`
+	Waiting   int    `json:"waiting"`
+	UsedCores int64  `json:"usedCores"`
+}
+
+// QueueStatus is one line of ksystem.
+type QueueStatus struct {
+	Queue       string `json:"queue"`
+	MaxCores    int64  `json:"maxCores"`
+	MaxWallTime int64  `json:"maxWallTime"`
+	Running     int    `json:"running"`
+	Waiting     int    `json:"waiting"`
+	UsedCores   int64  `json:"usedCores"`
+}
+
+func (s *Service) statusOf(sys *system) (SystemStatus, []QueueStatus) {
+	sys.mu.RLock()
+	defer sys.mu.RUnlock()
+	st := SystemStatus{System: sys.name, Now: s.clockOf(sys)}
+	qs := make([]QueueStatus, 0, len(sys.queues))
+	for _, q := range sys.queues {
+		st.Running += q.running
+		st.Waiting += q.waiting
+		st.UsedCores += q.usedCores
+		qs = append(qs, QueueStatus{q.name, q.maxCores, q.maxWall, q.running, q.waiting, q.usedCores})
+	}
+	sortBy(qs, func(q QueueStatus) string { return q.Queue })
+	return st, qs
+}
+
+func (s *Service) systemsStatus(*http.Request) (render, error) {
+	var all []SystemStatus
+	for _, n := range s.systemNames() {
+		sys, err := s.lookup(n)
+		if err != nil {
+			return render{}, err
+		}
+		st, _ := s.statusOf(sys)
+		all = append(all, st)
+	}
+	return render{all, func(w io.Writer) {
+		fmt.Fprintf(w, "%-16s %8s %8s %10s\n", "system", "running", "waiting", "used cores")
+		for _, st := range all {
+			fmt.Fprintf(w, "%-16s %8d %8d %10d\n", st.System, st.Running, st.Waiting, st.UsedCores)
+		}
+	}}, nil
+}
+
+func (s *Service) systemStatus(r *http.Request) (render, error) {
+	sys, err := s.lookup(r.PathValue("sys"))
+	if err != nil {
+		return render{}, err
+	}
+	st, qs := s.statusOf(sys)
+	v := struct {
+		SystemStatus
+		Queues []QueueStatus `json:"queues"`
+	}{st, qs}
+	return render{v, func(w io.Writer) {
+		fmt.Fprintf(w, "system %s at %s: %d running, %d waiting, %d cores used\n", st.System, stamp(st.Now), st.Running, st.Waiting, st.UsedCores)
+		fmt.Fprintf(w, "%-16s %8s %8s %10s %9s %12s\n", "queue", "running", "waiting", "used cores", "max cores", "max walltime")
+		for _, q := range qs {
+			fmt.Fprintf(w, "%-16s %8d %8d %10d %9d %12s\n", q.Queue, q.Running, q.Waiting, q.UsedCores, q.MaxCores, hms(q.MaxWallTime))
+		}
+	}}, nil
+}
+
+// QueueSummary is kqueue: the current state and the historical windows.
+type QueueSummary struct {
+	System    string        `json:"system"`
+	Queue     string        `json:"queue"`
+	Now       int64         `json:"now"`
+	Running   int           `json:"running"`
+	Waiting   int           `json:"waiting"`
+	UsedCores int64         `json:"usedCores"`
+	History   []WindowStats `json:"history"`
+}
+
+func (s *Service) queueSummary(r *http.Request) (render, error) {
+	sys, err := s.lookup(r.PathValue("sys"))
+	if err != nil {
+		return render{}, err
+	}
+	qn := r.PathValue("queue")
+	sys.mu.RLock()
+	now := s.clockOf(sys)
+	v := QueueSummary{System: sys.name, Queue: qn, Now: now}
+	if qn == allJobs {
+		for _, q := range sys.queues {
+			v.Running += q.running
+			v.Waiting += q.waiting
+			v.UsedCores += q.usedCores
+		}
+		v.History = sys.all.summarize(now)
+	} else if q := sys.queues[qn]; q != nil {
+		v.Running, v.Waiting, v.UsedCores = q.running, q.waiting, q.usedCores
+		v.History = q.hist.summarize(now)
+	} else {
+		sys.mu.RUnlock()
+		return render{}, notFound("queue: %q is not a queue of system %q (or %s)", qn, sys.name, allJobs)
+	}
+	sys.mu.RUnlock()
+	return render{v, func(w io.Writer) {
+		fmt.Fprintf(w, "queue %s@%s at %s: %d running, %d waiting, %d cores used\n", v.Queue, v.System, stamp(now), v.Running, v.Waiting, v.UsedCores)
+		fmt.Fprintf(w, "%-6s %8s %10s %12s %10s   %8s %10s %12s %10s\n", "last", "started", "mean cores", "mean req.", "mean wait", "ended", "mean cores", "mean req.", "mean run")
+		for _, h := range v.History {
+			fmt.Fprintf(w, "%-6s %8d %10.1f %12s %10s   %8d %10.1f %12s %10s\n", h.Window,
+				h.Started, h.MeanCores, hms(int64(h.MeanReqTime)), hms(int64(h.MeanWait)),
+				h.Ended, h.MeanEndCores, hms(int64(h.MeanEndReq)), hms(int64(h.MeanRunTime)))
+		}
+	}}, nil
+}
+
+// WaitingJob is one line of kjobs.
+type WaitingJob struct {
+	Job      int64  `json:"job"`
+	Queue    string `json:"queue"`
+	Submit   int64  `json:"submit"`
+	Cores    int64  `json:"cores"`
+	WallTime int64  `json:"wallTime"`
+}
+
+func (s *Service) waitingJobs(r *http.Request) (render, error) {
+	sys, err := s.lookup(r.PathValue("sys"))
+	if err != nil {
+		return render{}, err
+	}
+	sys.mu.RLock()
+	var js []WaitingJob
+	for _, j := range sys.feat.Waiting() {
+		js = append(js, WaitingJob{j.ID, j.Queue, j.Submit, j.Cores, j.ReqTime})
+	}
+	sys.mu.RUnlock()
+	return render{js, func(w io.Writer) {
+		fmt.Fprintf(w, "%-10s %-12s %-20s %8s %12s\n", "job", "queue", "submitted", "cores", "req. time")
+		for _, j := range js {
+			fmt.Fprintf(w, "%-10d %-12s %-20s %8d %12s\n", j.Job, j.Queue, stamp(j.Submit), j.Cores, hms(j.WallTime))
+		}
+	}}, nil
+}
+
+func (s *Service) stats(*http.Request) (render, error) {
+	s.cache.mu.Lock()
+	v := struct {
+		Hits   int64 `json:"cacheHits"`
+		Misses int64 `json:"cacheMisses"`
+	}{s.cache.hits, s.cache.misses}
+	s.cache.mu.Unlock()
+	return render{v, func(w io.Writer) { fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses) }}, nil
+}
+
+// queryParams reads quantile, confidence and within from the URL query,
+// with the same ranges as a hypothetical request.
+func queryParams(r *http.Request) (q, c int, within int64, err error) {
+	q, c = defaultQuantile, defaultConfidence
+	v := r.URL.Query()
+	if s := v.Get("quantile"); s != "" {
+		if q, err = strconv.Atoi(s); err != nil || q < 1 || q > 99 {
+			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", s)
+		}
+	}
+	if s := v.Get("confidence"); s != "" {
+		if c, err = strconv.Atoi(s); err != nil || c < 10 || c > 95 {
+			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", s)
+		}
+	}
+	if s := v.Get("within"); s != "" {
+		if within, err = parseDuration(s); err != nil {
+			return 0, 0, 0, badRequest("within: %v", err)
+		}
+	}
+	return q, c, within, nil
+}
+
+func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
+	file := r.PathValue("file")
+	what, _, _ := strings.Cut(file, ".")
+	if what != "waittime" && what != "starttime" {
+		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json} or starttime.{txt,json}", file))
+		return
+	}
+	ext, err := format(file, what)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		writeError(w, badRequest("jobId: %q is not an integer", r.PathValue("id")))
+		return
+	}
+	q, c, within, err := queryParams(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	p, err := s.PredictJob(r.PathValue("sys"), id, q, c, within)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	write(w, ext, render{p, func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
+}
+
+// maxBody bounds a request body (a hypothetical request or a batch of
+// events).
+const maxBody = 8 << 20
+
+func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
+	what := r.PathValue("what")
+	if what != "waittime" && what != "starttime" {
+		writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", what))
+		return
+	}
+	ext := r.URL.Query().Get("format")
+	switch ext {
+	case "":
+		ext = "txt"
+		if strings.Contains(r.Header.Get("Accept"), "application/json") {
+			ext = "json"
+		}
+	case "txt", "json":
+	default:
+		writeError(w, badRequest("format: %q, want txt or json", ext))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	if err != nil {
+		writeError(w, badRequest("body: %v", err))
+		return
+	}
+	req, err := DecodePredictRequest(r.Header.Get("Content-Type"), body)
+	if err != nil {
+		writeError(w, badRequest("%v", err))
+		return
+	}
+	ps, err := s.PredictHypothetical(req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	write(w, ext, render{ps, func(w io.Writer) {
+		for i := range ps {
+			textPrediction(w, &ps[i], what == "starttime")
+		}
+	}})
+}
+
+func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		writeError(w, badRequest("body: %v", err))
+		return
+	}
+	evs, err := decodeEvents(body)
+	if err != nil {
+		writeError(w, badRequest("%v", err))
+		return
+	}
+	if err := s.Ingest(evs); err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "accepted %d events\n", len(evs))
+}
+
+// decodeEvents reads one event object or an array of them, rejecting
+// unknown fields.
+func decodeEvents(body []byte) ([]Event, error) {
+	trim := strings.TrimSpace(string(body))
+	d := json.NewDecoder(strings.NewReader(trim))
+	d.DisallowUnknownFields()
+	var evs []Event
+	if strings.HasPrefix(trim, "[") {
+		if err := d.Decode(&evs); err != nil {
+			return nil, fmt.Errorf("body: malformed JSON: %v", err)
+		}
+	} else {
+		var e Event
+		if err := d.Decode(&e); err != nil {
+			return nil, fmt.Errorf("body: malformed JSON: %v", err)
+		}
+		evs = []Event{e}
+	}
+	if d.More() {
+		return nil, fmt.Errorf("body: trailing data after the JSON value")
+	}
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("body: no events")
+	}
+	return evs, nil
+}
+
+// textPrediction is one block of kwait/kstart/kwouldwait/kwouldstart output.
+func textPrediction(w io.Writer, p *Prediction, start bool) {
+	head := p.Queue + "@" + p.System
+	if p.Job != nil {
+		head = fmt.Sprintf("job %d (%s, submitted %s)", *p.Job, head, stamp(p.Submit))
+	}
+	fmt.Fprintf(w, "%s: %d cores, %s requested, at %s\n", head, p.Cores, hms(p.WallTime), stamp(p.Now))
+	switch {
+	case p.QBETS == nil:
+		fmt.Fprintf(w, "  QBETS  %s\n", p.QBETSReason)
+	case start:
+		fmt.Fprintf(w, "  QBETS  starts by %s (%d%% quantile, %d%% confidence)\n", stamp(p.QBETS.Start), p.Quantile, p.Confidence)
+	default:
+		fmt.Fprintf(w, "  QBETS  waits at most %s (%d%% quantile, %d%% confidence)\n", hms(p.QBETS.Wait), p.Quantile, p.Confidence)
+	}
+	if p.ProbWithin != nil {
+		fmt.Fprintf(w, "  QBETS  probability of starting within %s: %.2f\n", hms(p.Within), *p.ProbWithin)
+	}
+	switch {
+	case p.IBL == nil:
+		fmt.Fprintf(w, "  IBL    %s\n", p.IBLReason)
+	case start:
+		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %d neighbours)\n", stamp(p.IBL.Start), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
+	default:
+		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %d neighbours)\n", hms(int64(p.IBL.Wait)), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
+	}
+}
+
+func halfText(h float64) string {
+	if h < 0 {
+		return "± unbounded"
+	}
+	return "±" + hms(int64(h+0.5))
+}
+
+// stamp formats Unix seconds in UTC.
+func stamp(t int64) string { return time.Unix(t, 0).UTC().Format("2006-01-02 15:04:05") }

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/ibl"
+)
+
+// Prediction answers kwait/kstart (a queued job) or kwouldwait/kwouldstart
+// (a hypothetical job at one location). Waits are seconds from Now; starts
+// are Unix seconds on the system's clock. Each method's part is nil when
+// it could not predict, with the reason given instead.
+type Prediction struct {
+	System     string `json:"system"`
+	Queue      string `json:"queue"`
+	Job        *int64 `json:"job,omitempty"`
+	Submit     int64  `json:"submit,omitempty"` // queued job only
+	Cores      int64  `json:"cores"`
+	WallTime   int64  `json:"wallTime"`
+	Now        int64  `json:"now"`
+	Quantile   int    `json:"quantile"`
+	Confidence int    `json:"confidence"`
+
+	// QBETS (spec qbets-varq-coalloc §2): an upper bound, at the given
+	// confidence, on the quantile of the wait. For a queued job it is the
+	// bound on its total wait, so the start bound is Submit + bound.
+	QBETS       *BoundPart `json:"qbets,omitempty"`
+	QBETSReason string     `json:"qbetsReason,omitempty"`
+	// Within and ProbWithin (§2.7): the largest quantile whose bound is ≤
+	// Within. For a queued job the bound is on the wait counted from
+	// submission, Now − Submit + Within (not conditioned on having waited
+	// so far).
+	Within     int64    `json:"within,omitempty"`
+	ProbWithin *float64 `json:"probWithin,omitempty"`
+	// IBL (Karnak, spec karnak-ibl-service §4): the kernel-regression
+	// estimate with a Confidence% interval ±HalfWidth.
+	IBL       *EstimatePart `json:"ibl,omitempty"`
+	IBLReason string        `json:"iblReason,omitempty"`
+}
+
+// BoundPart is the QBETS bound as a wait from now and as a start time.
+type BoundPart struct {
+	Wait  int64 `json:"wait"`
+	Start int64 `json:"start"`
+}
+
+// EstimatePart is the IBL estimate as a wait from now and a start time.
+type EstimatePart struct {
+	Wait      float64 `json:"wait"`
+	Start     int64   `json:"start"`
+	HalfWidth float64 `json:"halfWidth"` // +Inf is written as -1 in JSON
+	Neighbors int     `json:"neighbors"`
+}
+
+// Defaults of a prediction request (Karnak: confidence 90; QBETS: the
+// 0.95 quantile).
+const (
+	defaultConfidence = 90
+	defaultQuantile   = 95
+)
+
+// predCache memoizes predictions per system state: the key holds the
+// system's event generation and the minute of its clock, so an entry is
+// used only until the next event on the system or the next minute. A
+// gateway polling the same few configurations many times a second (the
+// issue's users) costs one computation per minute and state change.
+// Karnak itself refreshed its predictor every 2–15 minutes (§3 [S]).
+type predCache struct {
+	mu sync.Mutex
+	m  map[predKey]Prediction
+	// hits and misses are reported by /karnak/stats.
+	hits, misses int64
+	off          bool
+}
+
+type predKey struct {
+	sys         *system
+	gen         uint64
+	minute      int64
+	job         int64
+	queued      bool
+	queue       string
+	cores, wall int64
+	q, c        int
+	within      int64
+}
+
+const cacheMax = 1 << 16
+
+func (c *predCache) get(k predKey) (Prediction, bool) {
+	if c.off {
+		return Prediction{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.m[k]
+	if ok {
+		c.hits++
+	} else {
+		c.misses++
+	}
+	return p, ok
+}
+
+func (c *predCache) put(k predKey, p Prediction) {
+	if c.off {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= cacheMax {
+		c.m = make(map[predKey]Prediction) // stale keys are never hit; drop all
+	}
+	c.m[k] = p
+}
+
+// Location is one queue@system pair of a hypothetical request.
+type Location struct {
+	System string `json:"system"`
+	Queue  string `json:"queue"`
+}
+
+func (l Location) String() string { return l.Queue + "@" + l.System }
+
+// PredictRequest is a hypothetical job (kwouldwait / kwouldstart).
+type PredictRequest struct {
+	Cores      int64
+	WallTime   int64 // seconds
+	Confidence int   // percent, 10–95
+	Quantile   int   // percent, 1–99
+	Within     int64 // seconds; 0 = no probability asked
+	Locations  []Location
+}
+
+// PredictHypothetical answers every location of r, or fails on the first
+// location that is unknown or whose limits r exceeds (the error names
+// the location's index).
+func (s *Service) PredictHypothetical(r *PredictRequest) ([]Prediction, error) {
+	out := make([]Prediction, 0, len(r.Locations))
+	for i, loc := range r.Locations {
+		p, err := s.predictAt(loc, r)
+		if err != nil {
+			return nil, wrapField(err, fmt.Sprintf("locations[%d] (%s)", i, loc))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func wrapField(err error, prefix string) error {
+	var he *httpError
+	if errors.As(err, &he) {
+		return &httpError{he.status, prefix + ": " + he.msg}
+	}
+	return fmt.Errorf("%s: %w", prefix, err)
+}
+
+func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error) {
+	sys, err := s.lookup(loc.System)
+	if err != nil {
+		return Prediction{}, err
+	}
+	key := qbKey{r.Quantile, r.Confidence}
+	sys.mu.RLock()
+	q := sys.queues[loc.Queue]
+	if q == nil {
+		sys.mu.RUnlock()
+		return Prediction{}, notFound("queue: %q is not a queue of system %q", loc.Queue, loc.System)
+	}
+	if r.Cores > q.maxCores {
+		sys.mu.RUnlock()
+		return Prediction{}, badRequest("cores: %d exceeds queue %s's maximum %d", r.Cores, loc, q.maxCores)
+	}
+	if r.WallTime > q.maxWall {
+		sys.mu.RUnlock()
+		return Prediction{}, badRequest("wallTime: %s exceeds queue %s's maximum %s", hms(r.WallTime), loc, hms(q.maxWall))
+	}
+	pred, err := s.qbetsFor(sys, q, key)
+	if err != nil {
+		return Prediction{}, err
+	}
+	defer sys.mu.RUnlock()
+	now := s.clockOf(sys)
+	ck := predKey{sys: sys, gen: sys.gen, minute: now / 60, queue: q.name, cores: r.Cores, wall: r.WallTime, q: r.Quantile, c: r.Confidence, within: r.Within}
+	if p, ok := s.cache.get(ck); ok {
+		return p, nil
+	}
+	p := Prediction{System: sys.name, Queue: q.name, Cores: r.Cores, WallTime: r.WallTime, Now: now,
+		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
+	if b, ok := pred.Predict(int(r.Cores), r.WallTime); ok {
+		p.QBETS = &BoundPart{Wait: b, Start: now + b}
+	} else {
+		p.QBETSReason = noHistory(q, key)
+	}
+	if r.Within > 0 {
+		pw := pred.ProbWithin(int(r.Cores), r.WallTime, r.Within)
+		p.ProbWithin = &pw
+	}
+	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
+	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
+	s.cache.put(ck, p)
+	return p, nil
+}
+
+// qbetsFor returns the queue's predictor for key. It is called with
+// sys.mu read-locked and returns with it read-locked, but may release it
+// for a moment to build a missing predictor under the write lock.
+func (s *Service) qbetsFor(sys *system, q *queue, key qbKey) (*qbets.Predictor, error) {
+	if p, ok := q.preds[key]; ok {
+		return p, nil
+	}
+	sys.mu.RUnlock()
+	sys.mu.Lock()
+	p, err := q.predictor(key)
+	sys.mu.Unlock()
+	sys.mu.RLock()
+	if err != nil {
+		sys.mu.RUnlock()
+		return nil, badRequest("quantile/confidence: %v", err)
+	}
+	return p, nil
+}
+
+func noHistory(q *queue, k qbKey) string {
+	return fmt.Sprintf("no QBETS bound: queue %s has %d observed waits, the %d%% bound at %d%% confidence needs %d",
+		q.name, len(q.obs), k.q, k.c, qbets.MinHistory(float64(k.q)/100, float64(k.c)/100))
+}
+
+func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePart, string) {
+	pr, err := b.Predict(in, level)
+	if err != nil {
+		if errors.Is(err, ibl.ErrEmpty) {
+			return nil, "no IBL estimate: no job has started on this system yet"
+		}
+		return nil, "no IBL estimate: " + err.Error()
+	}
+	half := pr.HalfWidth
+	if math.IsInf(half, 1) {
+		half = -1 // JSON has no infinity; -1 means "unbounded"
+	}
+	return &EstimatePart{Wait: pr.Wait, Start: now + int64(math.Round(pr.Wait)), HalfWidth: half, Neighbors: pr.Neighbors}, ""
+}
+
+// PredictJob answers kwait / kstart for a waiting job.
+func (s *Service) PredictJob(system string, id int64, quantile, confidence int, within int64) (Prediction, error) {
+	sys, err := s.lookup(system)
+	if err != nil {
+		return Prediction{}, err
+	}
+	key := qbKey{quantile, confidence}
+	sys.mu.RLock()
+	j := sys.jobs[id]
+	if j == nil || j.start >= 0 {
+		sys.mu.RUnlock()
+		return Prediction{}, notFound("jobId: %d is not waiting on system %q", id, system)
+	}
+	q := sys.queues[j.Queue]
+	pred, err := s.qbetsFor(sys, q, key)
+	if err != nil {
+		return Prediction{}, err
+	}
+	defer sys.mu.RUnlock()
+	if j = sys.jobs[id]; j == nil || j.start >= 0 { // the lock was released
+		return Prediction{}, notFound("jobId: %d is not waiting on system %q", id, system)
+	}
+	now := s.clockOf(sys)
+	ck := predKey{sys: sys, gen: sys.gen, minute: now / 60, job: id, queued: true, q: quantile, c: confidence, within: within}
+	if p, ok := s.cache.get(ck); ok {
+		return p, nil
+	}
+	jid := id
+	p := Prediction{System: sys.name, Queue: q.name, Job: &jid, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime,
+		Now: now, Quantile: quantile, Confidence: confidence, Within: within}
+	if b, ok := pred.Predict(int(j.Cores), j.ReqTime); ok {
+		p.QBETS = &BoundPart{Wait: max(j.Submit+b-now, 0), Start: max(j.Submit+b, now)}
+	} else {
+		p.QBETSReason = noHistory(q, key)
+	}
+	if within > 0 {
+		pw := pred.ProbWithin(int(j.Cores), j.ReqTime, now-j.Submit+within)
+		p.ProbWithin = &pw
+	}
+	if in, ok := sys.feat.Queued(id, now); ok {
+		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
+	}
+	s.cache.put(ck, p)
+	return p, nil
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// maxLocations bounds one hypothetical request (TeraGrid had 10–15
+// systems with a few queues each).
+const maxLocations = 100
+
+// jsonRequest is the JSON body of POST /karnak/{waittime|starttime}/prediction/.
+// wallTime and within are "hh:mm:ss" strings or seconds; locations are
+// "queue@system" strings.
+type jsonRequest struct {
+	Cores      *int64          `json:"cores"`
+	WallTime   json.RawMessage `json:"wallTime"`
+	Confidence *int            `json:"confidence"`
+	Quantile   *int            `json:"quantile"`
+	Within     json.RawMessage `json:"within"`
+	Locations  []string        `json:"locations"`
+}
+
+// DecodePredictRequest parses a hypothetical-job request, JSON when the
+// content type says so (or the body starts with '{'), else Karnak's text
+// form (§2.3):
+//
+//	processors 16
+//	requestedWallTime 01:00:00
+//	confidence 90
+//	quantile 95
+//	within 00:30:00
+//	location <system> <queue>     (repeatable)
+//
+// and validates it; errors name the field.
+func DecodePredictRequest(contentType string, body []byte) (*PredictRequest, error) {
+	r := &PredictRequest{Confidence: defaultConfidence, Quantile: defaultQuantile}
+	var err error
+	if strings.HasPrefix(contentType, "application/json") || bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+		err = decodeJSON(body, r)
+	} else {
+		err = decodeText(body, r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, r.validate()
+}
+
+func decodeJSON(body []byte, r *PredictRequest) error {
+	var j jsonRequest
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&j); err != nil {
+		return fmt.Errorf("body: malformed JSON: %v", err)
+	}
+	if d.More() {
+		return fmt.Errorf("body: trailing data after the JSON object")
+	}
+	if j.Cores == nil {
+		return fmt.Errorf("cores: missing")
+	}
+	r.Cores = *j.Cores
+	if j.WallTime == nil {
+		return fmt.Errorf("wallTime: missing")
+	}
+	var err error
+	if r.WallTime, err = jsonDuration(j.WallTime); err != nil {
+		return fmt.Errorf("wallTime: %v", err)
+	}
+	if j.Within != nil {
+		if r.Within, err = jsonDuration(j.Within); err != nil {
+			return fmt.Errorf("within: %v", err)
+		}
+	}
+	if j.Confidence != nil {
+		r.Confidence = *j.Confidence
+	}
+	if j.Quantile != nil {
+		r.Quantile = *j.Quantile
+	}
+	for i, l := range j.Locations {
+		q, sys, ok := strings.Cut(l, "@")
+		if !ok {
+			return fmt.Errorf("locations[%d]: %q, want queue@system", i, l)
+		}
+		r.Locations = append(r.Locations, Location{System: sys, Queue: q})
+	}
+	return nil
+}
+
+func jsonDuration(m json.RawMessage) (int64, error) {
+	var s string
+	if json.Unmarshal(m, &s) == nil {
+		return parseDuration(s)
+	}
+	var n int64
+	if err := json.Unmarshal(m, &n); err != nil {
+		return 0, fmt.Errorf("%s, want \"hh:mm:ss\" or whole seconds", m)
+	}
+	return n, nil
+}
+
+func decodeText(body []byte, r *PredictRequest) error {
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	seen := map[string]bool{}
+	for line := 1; sc.Scan(); line++ {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		key := f[0]
+		if key != "location" && seen[key] {
+			return fmt.Errorf("line %d: %s: given twice", line, key)
+		}
+		seen[key] = true
+		want := 2
+		if key == "location" {
+			want = 3
+		}
+		if len(f) != want {
+			return fmt.Errorf("line %d: %s: want %d values, got %d", line, key, want-1, len(f)-1)
+		}
+		var err error
+		switch key {
+		case "processors":
+			r.Cores, err = strconv.ParseInt(f[1], 10, 64)
+		case "requestedWallTime":
+			r.WallTime, err = parseDuration(f[1])
+		case "within":
+			r.Within, err = parseDuration(f[1])
+		case "confidence":
+			r.Confidence, err = strconv.Atoi(f[1])
+		case "quantile":
+			r.Quantile, err = strconv.Atoi(f[1])
+		case "location":
+			r.Locations = append(r.Locations, Location{System: f[1], Queue: f[2]})
+		default:
+			return fmt.Errorf("line %d: %q is not a field (processors, requestedWallTime, confidence, quantile, within, location)", line, key)
+		}
+		if err != nil {
+			return fmt.Errorf("line %d: %s: %v", line, key, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("body: %v", err)
+	}
+	if !seen["processors"] {
+		return fmt.Errorf("processors: missing")
+	}
+	if !seen["requestedWallTime"] {
+		return fmt.Errorf("requestedWallTime: missing")
+	}
+	return nil
+}
+
+// validate applies §2.3: confidence an integer in [10, 95], cores ≥ 1,
+// wall time ≥ 1 s (the per-queue maxima are checked against each
+// location), and our own quantile in [1, 99].
+func (r *PredictRequest) validate() error {
+	if r.Cores < 1 {
+		return fmt.Errorf("cores: %d, want ≥ 1", r.Cores)
+	}
+	if r.WallTime < 1 {
+		return fmt.Errorf("wallTime: %d s, want ≥ 1 s", r.WallTime)
+	}
+	if r.Confidence < 10 || r.Confidence > 95 {
+		return fmt.Errorf("confidence: %d, want an integer in [10, 95]", r.Confidence)
+	}
+	if r.Quantile < 1 || r.Quantile > 99 {
+		return fmt.Errorf("quantile: %d, want an integer percent in [1, 99]", r.Quantile)
+	}
+	if r.Within < 0 {
+		return fmt.Errorf("within: %d s, want ≥ 0", r.Within)
+	}
+	if len(r.Locations) == 0 {
+		return fmt.Errorf("locations: none given, want at least one queue@system")
+	}
+	if len(r.Locations) > maxLocations {
+		return fmt.Errorf("locations: %d given, at most %d", len(r.Locations), maxLocations)
+	}
+	for i, l := range r.Locations {
+		if !validName(l.System) || !validName(l.Queue) {
+			return fmt.Errorf("locations[%d]: %q is not queue@system", i, l.String())
+		}
+	}
+	return nil
+}
+
+// parseDuration reads "hh:mm:ss", "mm:ss" or whole seconds.
+func parseDuration(s string) (int64, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, fmt.Errorf("%q, want hh:mm:ss", s)
+	}
+	var total int64
+	for i, p := range parts {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 0 || (i > 0 && n > 59) || n > 1e9 {
+			return 0, fmt.Errorf("%q, want hh:mm:ss", s)
+		}
+		total = total*60 + n
+	}
+	return total, nil
+}
+
+// hms formats seconds as hh:mm:ss (hours may exceed 24).
+func hms(s int64) string {
+	sign := ""
+	if s < 0 {
+		sign, s = "-", -s
+	}
+	return fmt.Sprintf("%s%02d:%02d:%02d", sign, s/3600, s/60%60, s%60)
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Service is the prediction and statistics service: the systems, the
+// event store, and the clock. It is safe for concurrent use.
+type Service struct {
+	mu      sync.RWMutex // guards systems (the map, not the systems)
+	systems map[string]*system
+	store   *Store // nil: in memory only
+	// now is the service clock for systems without a simulated clock.
+	now   func() int64
+	cache predCache
+	// ingestMu serializes writers so that the store's order is the order
+	// in which events are applied.
+	ingestMu sync.Mutex
+}
+
+// NewService opens the service over a store (nil for memory only) and
+// rebuilds every system by re-applying the stored events in order.
+func NewService(st *Store, now func() int64) (*Service, error) {
+	if now == nil {
+		now = func() int64 { return time.Now().Unix() }
+	}
+	s := &Service{systems: map[string]*system{}, store: st, now: now}
+	if st == nil {
+		return s, nil
+	}
+	err := st.Each(func(e *Event) error {
+		sys, err := s.systemFor(e.System)
+		if err != nil {
+			return err
+		}
+		if err := sys.validate(e); err != nil {
+			return fmt.Errorf("stored event %+v: %w", *e, err)
+		}
+		return sys.apply(e)
+	})
+	return s, err
+}
+
+// httpError carries the status a handler should answer with.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(format string, a ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
+}
+
+func notFound(format string, a ...any) error {
+	return &httpError{http.StatusNotFound, fmt.Sprintf(format, a...)}
+}
+
+func statusOf(err error) int {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status
+	}
+	return http.StatusInternalServerError
+}
+
+func (s *Service) systemFor(name string) (*system, error) {
+	s.mu.RLock()
+	sys := s.systems[name]
+	s.mu.RUnlock()
+	if sys != nil {
+		return sys, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sys = s.systems[name]; sys == nil {
+		var err error
+		if sys, err = newSystem(name); err != nil {
+			return nil, err
+		}
+		s.systems[name] = sys
+	}
+	return sys, nil
+}
+
+func (s *Service) lookup(name string) (*system, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sys := s.systems[name]
+	if sys == nil {
+		return nil, notFound("system: %q is not a known system", name)
+	}
+	return sys, nil
+}
+
+func (s *Service) systemNames() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	names := make([]string, 0, len(s.systems))
+	for n := range s.systems {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Ingest validates a batch of events, stores it in one transaction, and
+// only then applies it: an event is acknowledged (Ingest returns nil)
+// only once it is on disk. The batch is all or nothing; the error names
+// the index and the field of the first bad event.
+func (s *Service) Ingest(evs []Event) error {
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	// Validate the whole batch against a dry run of the job bookkeeping
+	// it implies, so a bad event late in the batch rejects all of it.
+	for i := range evs {
+		if err := evs[i].check(); err != nil {
+			return badRequest("events[%d].%v", i, err)
+		}
+	}
+	if err := s.dryRun(evs); err != nil {
+		return err
+	}
+	if s.store != nil {
+		if err := s.store.Append(evs); err != nil {
+			return err
+		}
+	}
+	for i := range evs {
+		sys, err := s.systemFor(evs[i].System)
+		if err != nil {
+			return err
+		}
+		sys.mu.Lock()
+		err = sys.apply(&evs[i])
+		sys.mu.Unlock()
+		if err != nil {
+			// Validated above; reaching here is a bug, and the stored
+			// event will fail the same way at the next start.
+			return fmt.Errorf("events[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// dryRun checks the batch in order against each system's current state
+// as amended by the batch's own earlier events (declared queues, jobs
+// submitted, started or ended), without changing anything.
+func (s *Service) dryRun(evs []Event) error {
+	type jobState struct{ known, started bool }
+	type view struct {
+		clock  int64
+		queues map[string]int64 // max cores
+		jobs   map[int64]jobState
+	}
+	views := map[string]*view{}
+	for i := range evs {
+		e := &evs[i]
+		fail := func(format string, a ...any) error {
+			return badRequest("events[%d].%s", i, fmt.Sprintf(format, a...))
+		}
+		v := views[e.System]
+		if v == nil {
+			v = &view{queues: map[string]int64{}, jobs: map[int64]jobState{}}
+			s.mu.RLock()
+			sys := s.systems[e.System]
+			s.mu.RUnlock()
+			if sys != nil {
+				// Copy what the batch may touch: the clock and the queue
+				// limits, and lazily the jobs (below).
+				sys.mu.RLock()
+				v.clock = sys.clock
+				for n, q := range sys.queues {
+					v.queues[n] = q.maxCores
+				}
+				for _, f := range evs[i:] {
+					if f.System != e.System || f.Kind == "queue" {
+						continue
+					}
+					if j, ok := sys.jobs[f.Job]; ok {
+						v.jobs[f.Job] = jobState{known: true, started: j.start >= 0}
+					}
+				}
+				sys.mu.RUnlock()
+			}
+			views[e.System] = v
+		}
+		if e.Time < v.clock {
+			return fail("time: %d is before the last event of %q (%d); events must arrive in time order", e.Time, e.System, v.clock)
+		}
+		v.clock = e.Time
+		j := v.jobs[e.Job]
+		switch e.Kind {
+		case "queue":
+			v.queues[e.Queue] = e.Cores
+		case "submit":
+			maxCores, ok := v.queues[e.Queue]
+			if !ok {
+				return fail("queue: %q is not declared on system %q (send a queue event first)", e.Queue, e.System)
+			}
+			if e.Cores > maxCores {
+				return fail("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
+			}
+			if j.known {
+				return fail("job: %d is already known on %q", e.Job, e.System)
+			}
+			v.jobs[e.Job] = jobState{known: true}
+		case "start":
+			if !j.known || j.started {
+				return fail("job: %d is not waiting on %q", e.Job, e.System)
+			}
+			v.jobs[e.Job] = jobState{known: true, started: true}
+		case "end":
+			if !j.known {
+				return fail("job: %d is not known on %q", e.Job, e.System)
+			}
+			delete(v.jobs, e.Job)
+		}
+	}
+	return nil
+}
+
+// clockOf is "now" on a system: its simulated clock during a replay, else
+// the service clock. The caller holds sys.mu.
+func (s *Service) clockOf(sys *system) int64 {
+	if sys.sim != nil {
+		return sys.sim.now()
+	}
+	return max(s.now(), sys.clock)
+}

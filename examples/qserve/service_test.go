@@ -1,0 +1,274 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// testNow is the fixed service clock of the tests.
+const testNow = 1_000_000
+
+// testEvents is a small deterministic live feed on system "s1": queue
+// "normal" (64 cores, 24 h) and "debug" (8 cores, 1 h); 120 jobs that
+// started and ended (waits 60·(i mod 17) s, enough history for a QBETS
+// bound), and 3 still waiting.
+func testEvents() []Event {
+	evs := []Event{
+		{Kind: "queue", System: "s1", Time: 0, Queue: "normal", Cores: 64, WallTime: 86400},
+		{Kind: "queue", System: "s1", Time: 0, Queue: "debug", Cores: 8, WallTime: 3600},
+	}
+	t := int64(10)
+	for i := int64(1); i <= 120; i++ {
+		q := "normal"
+		if i%4 == 0 {
+			q = "debug"
+		}
+		evs = append(evs,
+			Event{Kind: "submit", System: "s1", Job: i, Time: t, Queue: q, Cores: 1 << (i % 4), WallTime: 600 * (1 + i%5), User: fmt.Sprint("u", i%3)},
+			Event{Kind: "start", System: "s1", Job: i, Time: t + 60*(i%17)},
+			Event{Kind: "end", System: "s1", Job: i, Time: t + 60*(i%17) + 300})
+		t += 60*(i%17) + 400
+	}
+	for i := int64(1001); i <= 1003; i++ {
+		evs = append(evs, Event{Kind: "submit", System: "s1", Job: i, Time: t, Queue: "normal", Cores: 4, WallTime: 3600, User: "u1"})
+		t += 10
+	}
+	return evs
+}
+
+func newTestServer(t *testing.T) (*Service, *httptest.Server) {
+	t.Helper()
+	s, err := NewService(nil, func() int64 { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+func do(t *testing.T, method, url, ctype, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// Every endpoint in both representations answers 200 with the expected
+// content.
+func TestEndpoints(t *testing.T) {
+	_, srv := newTestServer(t)
+	u := srv.URL + "/karnak"
+	hypo := `{"cores": 4, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1", "debug@s1"]}`
+	text := "processors 4\nrequestedWallTime 01:00:00\nconfidence 80\nlocation s1 normal\n"
+	for _, c := range []struct {
+		method, path, ctype, body string
+		want                      []string
+	}{
+		{"GET", "/system/status.txt", "", "", []string{"s1", "3"}},
+		{"GET", "/system/status.json", "", "", []string{`"system":"s1"`, `"waiting":3`}},
+		{"GET", "/system/s1/status.txt", "", "", []string{"normal", "debug"}},
+		{"GET", "/system/s1/status.json", "", "", []string{`"queue":"debug"`, `"maxCores":8`}},
+		{"GET", "/system/s1/queue/normal/summary.txt", "", "", []string{"1w", "mean wait"}},
+		{"GET", "/system/s1/queue/all_jobs/summary.json", "", "", []string{`"window":"1h"`, `"window":"1w"`}},
+		{"GET", "/system/s1/job/waiting.txt", "", "", []string{"1001", "1003"}},
+		{"GET", "/system/s1/job/waiting.json", "", "", []string{`"job":1002`}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.txt?within=00:30:00", "", "", []string{"job 1002", "QBETS  waits at most", "IBL    waits", "within 00:30:00"}},
+		{"GET", "/system/s1/job/1002/prediction/starttime.json?confidence=80&quantile=75", "", "", []string{`"job":1002`, `"confidence":80`, `"quantile":75`, `"ibl":{`}},
+		{"POST", "/waittime/prediction/?format=json", "application/json", hypo, []string{`"queue":"normal"`, `"queue":"debug"`, `"probWithin"`}},
+		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "80% interval"}},
+		{"POST", "/events", "application/json", `{"kind":"submit","system":"s1","job":2000,"time":999999,"queue":"debug","cores":2,"wallTime":60}`, []string{"accepted 1"}},
+		{"GET", "/stats.json", "", "", []string{"cacheHits"}},
+	} {
+		code, body := do(t, c.method, u+c.path, c.ctype, c.body)
+		if code != 200 {
+			t.Errorf("%s %s: %d %s", c.method, c.path, code, body)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s %s: %q not in\n%s", c.method, c.path, w, body)
+			}
+		}
+		if strings.HasSuffix(c.path, ".json") || strings.Contains(c.path, "format=json") {
+			var v any
+			if err := json.Unmarshal([]byte(body), &v); err != nil {
+				t.Errorf("%s: invalid JSON: %v", c.path, err)
+			}
+		}
+	}
+}
+
+// A prediction has what the issue asks: the QBETS bound (120 waits ≥ the
+// 59 needed), the probability of starting within t, and the IBL estimate
+// with its interval; waits and starts agree.
+func TestPredictionContent(t *testing.T) {
+	s, _ := newTestServer(t)
+	ps, err := s.PredictHypothetical(&PredictRequest{Cores: 4, WallTime: 3600, Confidence: 90, Quantile: 95, Within: 600, Locations: []Location{{"s1", "normal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps[0]
+	if p.QBETS == nil || p.IBL == nil || p.ProbWithin == nil {
+		t.Fatalf("missing parts: %+v", p)
+	}
+	// The normal queue's waits are 60·(i mod 17) ≤ 960 s: the 95% bound
+	// lies in that range, and so does the estimate.
+	if p.QBETS.Wait < 0 || p.QBETS.Wait > 960 || p.QBETS.Start != p.Now+p.QBETS.Wait {
+		t.Errorf("QBETS %+v", *p.QBETS)
+	}
+	if p.IBL.Wait < 0 || p.IBL.Wait > 960 || !(p.IBL.HalfWidth >= 0) {
+		t.Errorf("IBL %+v", *p.IBL)
+	}
+	if pw := *p.ProbWithin; pw < 0 || pw > 0.99 {
+		t.Errorf("probWithin %v", pw)
+	}
+}
+
+// Every bad request is a 4xx whose message names the field.
+func TestErrors(t *testing.T) {
+	_, srv := newTestServer(t)
+	u := srv.URL + "/karnak"
+	post := func(body string) (string, string, string, string) {
+		return "POST", "/waittime/prediction/", "application/json", body
+	}
+	for _, c := range []struct {
+		method, path, ctype, body string
+		status                    int
+		field                     string
+	}{
+		{"GET", "/system/nope/status.txt", "", "", 404, "system"},
+		{"GET", "/system/s1/queue/nope/summary.txt", "", "", 404, "queue"},
+		{"GET", "/system/s1/status.xml", "", "", 404, "format"},
+		{"GET", "/system/s1/job/77/prediction/waittime.txt", "", "", 404, "jobId"},
+		{"GET", "/system/s1/job/x/prediction/waittime.txt", "", "", 400, "jobId"},
+		{"GET", "/system/s1/job/1001/prediction/waittime.txt?confidence=9", "", "", 400, "confidence"},
+		{"GET", "/system/s1/job/1001/prediction/waittime.txt?confidence=96", "", "", 400, "confidence"},
+		{"GET", "/system/s1/job/1001/prediction/waittime.txt?quantile=100", "", "", 400, "quantile"},
+		{"GET", "/system/s1/job/1001/prediction/waittime.txt?within=1:99:00", "", "", 400, "within"},
+		{"GET", "/system/s1/job/1001/prediction/runtime.txt", "", "", 404, "prediction"},
+	} {
+		code, body := do(t, c.method, u+c.path, c.ctype, c.body)
+		if code != c.status || !strings.Contains(body, c.field) {
+			t.Errorf("%s %s: %d %q, want %d naming %q", c.method, c.path, code, body, c.status, c.field)
+		}
+	}
+	for _, c := range []struct {
+		body   string
+		status int
+		field  string
+	}{
+		{`{"cores": 4, "wallTime": 60, "locations": ["normal@s1"]`, 400, "malformed JSON"},
+		{`{"cores": "four", "wallTime": 60, "locations": ["normal@s1"]}`, 400, "malformed JSON"},
+		{`{"cores": 4, "wallTime": 60, "locations": ["normal@s1"], "extra": 1}`, 400, "extra"},
+		{`{"wallTime": 60, "locations": ["normal@s1"]}`, 400, "cores"},
+		{`{"cores": 0, "wallTime": 60, "locations": ["normal@s1"]}`, 400, "cores"},
+		{`{"cores": 65, "wallTime": 60, "locations": ["normal@s1"]}`, 400, "cores"},
+		{`{"cores": 9, "wallTime": 60, "locations": ["normal@s1", "debug@s1"]}`, 400, "locations[1] (debug@s1): cores"},
+		{`{"cores": 4, "wallTime": "25:00:00", "locations": ["normal@s1"]}`, 400, "wallTime"},
+		{`{"cores": 4, "wallTime": "1h", "locations": ["normal@s1"]}`, 400, "wallTime"},
+		{`{"cores": 4, "wallTime": 0, "locations": ["normal@s1"]}`, 400, "wallTime"},
+		{`{"cores": 4, "wallTime": 60, "confidence": 5, "locations": ["normal@s1"]}`, 400, "confidence"},
+		{`{"cores": 4, "wallTime": 60, "confidence": 99, "locations": ["normal@s1"]}`, 400, "confidence"},
+		{`{"cores": 4, "wallTime": 60, "quantile": 0, "locations": ["normal@s1"]}`, 400, "quantile"},
+		{`{"cores": 4, "wallTime": 60, "locations": []}`, 400, "locations"},
+		{`{"cores": 4, "wallTime": 60, "locations": ["normal"]}`, 400, "locations[0]"},
+		{`{"cores": 4, "wallTime": 60, "locations": ["normal@nope"]}`, 404, "system"},
+		{`{"cores": 4, "wallTime": 60, "locations": ["nope@s1"]}`, 404, "queue"},
+	} {
+		m, p, ct, _ := post("")
+		code, body := do(t, m, u+p, ct, c.body)
+		if code != c.status || !strings.Contains(body, c.field) {
+			t.Errorf("%s: %d %q, want %d naming %q", c.body, code, body, c.status, c.field)
+		}
+	}
+	// Text form.
+	for _, c := range []struct{ body, field string }{
+		{"processors 4\nlocation s1 normal\n", "requestedWallTime"},
+		{"processors four\nrequestedWallTime 1:00:00\nlocation s1 normal\n", "processors"},
+		{"processors 4\nrequestedWallTime 1:00:00\nconfidence 100\nlocation s1 normal\n", "confidence"},
+		{"processors 4\nrequestedWallTime 1:00:00\ncolour blue\n", "colour"},
+		{"processors 4\nprocessors 5\n", "given twice"},
+	} {
+		code, body := do(t, "POST", u+"/waittime/prediction/", "text/plain", c.body)
+		if code != 400 || !strings.Contains(body, c.field) {
+			t.Errorf("%q: %d %q, want 400 naming %q", c.body, code, body, c.field)
+		}
+	}
+	// Ingest.
+	for _, c := range []struct{ body, field string }{
+		{`{"kind":"submit"`, "malformed JSON"},
+		{`{"kind":"launch","system":"s1","time":999999}`, "kind"},
+		{`{"kind":"submit","system":"s1","job":5000,"time":999999,"queue":"nope","cores":1}`, "queue"},
+		{`{"kind":"submit","system":"s1","job":5000,"time":999999,"queue":"debug","cores":9}`, "cores"},
+		{`{"kind":"submit","system":"s1","job":1001,"time":999999,"queue":"debug","cores":1}`, "job"},
+		{`{"kind":"start","system":"s1","job":42,"time":999999}`, "job"},
+		{`{"kind":"start","system":"s1","job":1001,"time":5}`, "time"},
+		{`{"kind":"submit","system":"bad name","job":1,"time":5,"queue":"q","cores":1}`, "system"},
+		{`[{"kind":"queue","system":"s2","time":5,"queue":"q","cores":4,"wallTime":60},{"kind":"submit","system":"s2","job":1,"time":6,"queue":"q","cores":1},{"kind":"start","system":"s2","job":1,"time":4}]`, "events[2].time"},
+		{`[]`, "no events"},
+	} {
+		code, body := do(t, "POST", u+"/events", "application/json", c.body)
+		if code != 400 || !strings.Contains(body, c.field) {
+			t.Errorf("%s: %d %q, want 400 naming %q", c.body, code, body, c.field)
+		}
+	}
+	// A rejected batch changed nothing: s2 was never created.
+	if code, _ := do(t, "GET", u+"/system/s2/status.txt", "", ""); code != 404 {
+		t.Errorf("rejected batch created system s2 (%d)", code)
+	}
+}
+
+// FuzzDecodePredictRequest: decoding never panics, and what it accepts
+// satisfies the §2.3 ranges.
+func FuzzDecodePredictRequest(f *testing.F) {
+	f.Add("application/json", `{"cores": 4, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1"]}`)
+	f.Add("application/json", `{"cores": 4, "wallTime": 60, "confidence": 95, "quantile": 50, "locations": ["a@b","c@d"]}`)
+	f.Add("text/plain", "processors 4\nrequestedWallTime 01:00:00\nconfidence 80\nlocation s1 normal\n")
+	f.Add("text/plain", "processors 4\nrequestedWallTime 1:0:0\nwithin 99\nquantile 5\nlocation s1 normal\nlocation s2 q\n")
+	f.Fuzz(func(t *testing.T, ctype, body string) {
+		r, err := DecodePredictRequest(ctype, []byte(body))
+		if err != nil {
+			return
+		}
+		if r.Cores < 1 || r.WallTime < 1 || r.Confidence < 10 || r.Confidence > 95 || r.Quantile < 1 || r.Quantile > 99 ||
+			r.Within < 0 || len(r.Locations) == 0 || len(r.Locations) > maxLocations {
+			t.Fatalf("accepted out-of-range request %+v", r)
+		}
+	})
+}
+
+func TestDurations(t *testing.T) {
+	for in, want := range map[string]int64{"01:00:00": 3600, "1:30": 90, "45": 45, "100:00:00": 360000} {
+		if got, err := parseDuration(in); err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1:60", "a", "-5", "1:2:3:4", "1::2"} {
+		if _, err := parseDuration(in); err == nil {
+			t.Errorf("parseDuration(%q) accepted", in)
+		}
+	}
+	if hms(90061) != "25:01:01" {
+		t.Errorf("hms = %s", hms(90061))
+	}
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/ibl"
+)
+
+// snapshotEvery is the interval of the simulated queue snapshots that
+// produce queued-job experiences (Karnak's were "several minutes" apart,
+// §3; the same 5 minutes as ibl.Evaluate).
+const snapshotEvery = 300
+
+// system is the state of one monitored machine: its jobs, its queues, the
+// two IBL experience bases (not yet queued, queued) and, per queue, the
+// QBETS history. All of it is a function of the event sequence, so a
+// restart that re-applies the stored events rebuilds it exactly.
+//
+// mu guards everything; requests take it for reading, events for
+// writing.
+type system struct {
+	name string
+	mu   sync.RWMutex
+
+	feat      *ibl.System
+	notQueued *ibl.Base
+	queued    *ibl.Base
+	queues    map[string]*queue
+	jobs      map[int64]*job
+	all       history // the all_jobs pseudo-queue
+
+	fresh    []int64 // submitted since the last snapshot
+	nextSnap int64
+	clock    int64  // time of the last event
+	gen      uint64 // bumped by every applied event (cache key)
+
+	// sim, when set, is the simulated clock of a trace replay; otherwise
+	// "now" is the service clock.
+	sim *simClock
+}
+
+type job struct {
+	ibl.Job
+	start  int64 // -1 while waiting
+	inNQ   []ibl.Value
+	inQ    []ibl.Value
+	snapAt int64
+}
+
+type queue struct {
+	name              string
+	maxCores, maxWall int64
+	running, waiting  int
+	usedCores         int64
+	hist              history
+	obs               []qbets.Observation // every start, in start order
+	preds             map[qbKey]*qbets.Predictor
+}
+
+// qbKey selects a QBETS predictor: quantile and confidence in percent.
+type qbKey struct{ q, c int }
+
+// maxPredictors bounds the lazily built predictors per queue; beyond it
+// the least useful (any but the default) is dropped and rebuilt on demand.
+const maxPredictors = 16
+
+func newSystem(name string) (*system, error) {
+	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures})
+	if err != nil {
+		return nil, err
+	}
+	qd, err := ibl.New(ibl.Config{Features: ibl.QueuedFeatures})
+	if err != nil {
+		return nil, err
+	}
+	return &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
+		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1}, nil
+}
+
+// validate reports whether e can be applied now, without changing
+// anything, so that a rejected event is never stored. The caller holds
+// mu.
+func (s *system) validate(e *Event) error {
+	if e.Time < s.clock {
+		return fmt.Errorf("time: %d is before the system's last event (%d); events must arrive in time order", e.Time, s.clock)
+	}
+	switch e.Kind {
+	case "submit":
+		q, ok := s.queues[e.Queue]
+		if !ok {
+			return fmt.Errorf("queue: %q is not declared on system %q (send a queue event first)", e.Queue, s.name)
+		}
+		if _, dup := s.jobs[e.Job]; dup {
+			return fmt.Errorf("job: %d is already known on %q", e.Job, s.name)
+		}
+		if e.Cores > q.maxCores {
+			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, q.name, q.maxCores)
+		}
+	case "start":
+		j, ok := s.jobs[e.Job]
+		if !ok || j.start >= 0 {
+			return fmt.Errorf("job: %d is not waiting on %q", e.Job, s.name)
+		}
+	case "end":
+		if _, ok := s.jobs[e.Job]; !ok {
+			return fmt.Errorf("job: %d is not known on %q", e.Job, s.name)
+		}
+	}
+	return nil
+}
+
+// apply changes the state by a validated event. The caller holds mu.
+func (s *system) apply(e *Event) error {
+	if s.nextSnap < 0 {
+		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
+	}
+	// A snapshot at t sees every event at times ≤ t (as ibl.Evaluate).
+	for s.nextSnap < e.Time {
+		s.snapshot(s.nextSnap)
+		s.nextSnap += snapshotEvery
+	}
+	s.clock = e.Time
+	s.gen++
+	switch e.Kind {
+	case "queue":
+		q := s.queues[e.Queue]
+		if q == nil {
+			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}}
+			s.queues[e.Queue] = q
+		}
+		q.maxCores, q.maxWall = e.Cores, e.WallTime
+	case "submit":
+		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
+			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
+		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time)}
+		if err := s.feat.Submit(ij); err != nil {
+			return err
+		}
+		s.jobs[e.Job] = j
+		s.fresh = append(s.fresh, e.Job)
+		q := s.queues[e.Queue]
+		q.waiting++
+	case "start":
+		j := s.jobs[e.Job]
+		if err := s.feat.Start(e.Job, e.Time); err != nil {
+			return err
+		}
+		j.start = e.Time
+		q := s.queues[j.Queue]
+		q.waiting--
+		q.running++
+		q.usedCores += j.Cores
+		wait := e.Time - j.Submit
+		rec := record{at: e.Time, cores: j.Cores, req: j.ReqTime, dur: wait}
+		q.hist.started = q.hist.started.add(rec)
+		s.all.started = s.all.started.add(rec)
+		o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
+		q.obs = append(q.obs, o)
+		for _, p := range q.preds {
+			p.Observe(o)
+		}
+		if err := s.notQueued.Insert(ibl.Experience{In: j.inNQ, Wait: float64(wait)}); err != nil {
+			return err
+		}
+		if j.inQ != nil {
+			if err := s.queued.Insert(ibl.Experience{In: j.inQ, Wait: float64(e.Time - j.snapAt)}); err != nil {
+				return err
+			}
+		}
+		j.inNQ, j.inQ = nil, nil
+	case "end":
+		j := s.jobs[e.Job]
+		if err := s.feat.End(e.Job); err != nil {
+			return err
+		}
+		delete(s.jobs, e.Job)
+		q := s.queues[j.Queue]
+		if j.start < 0 {
+			q.waiting-- // cancelled while waiting: no wait was observed
+			break
+		}
+		q.running--
+		q.usedCores -= j.Cores
+		rec := record{at: e.Time, cores: j.Cores, req: j.ReqTime, dur: e.Time - j.start}
+		q.hist.ended = q.hist.ended.add(rec)
+		s.all.ended = s.all.ended.add(rec)
+	}
+	return nil
+}
+
+// snapshot records the Table IV features of every job submitted since the
+// previous snapshot and still waiting: Karnak's queued-job experience is
+// built from the first snapshot that shows the job (§3 [S]).
+func (s *system) snapshot(now int64) {
+	for _, id := range s.fresh {
+		j := s.jobs[id]
+		if j == nil || j.start >= 0 || j.inQ != nil {
+			continue
+		}
+		if q, ok := s.feat.Queued(id, now); ok {
+			j.inQ, j.snapAt = q, now
+		}
+	}
+	s.fresh = s.fresh[:0]
+}
+
+// predictor returns the queue's QBETS predictor for k, building it from
+// the queue's start history on first use. The caller holds mu for
+// writing.
+func (q *queue) predictor(k qbKey) (*qbets.Predictor, error) {
+	if p, ok := q.preds[k]; ok {
+		return p, nil
+	}
+	p, err := qbets.New(qbets.Config{Quantile: float64(k.q) / 100, Confidence: float64(k.c) / 100})
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range q.obs {
+		p.Observe(o)
+	}
+	if len(q.preds) >= maxPredictors {
+		for old := range q.preds {
+			if old != (qbKey{defaultQuantile, defaultConfidence}) {
+				delete(q.preds, old)
+				break
+			}
+		}
+	}
+	q.preds[k] = p
+	return p, nil
+}
