@@ -55,6 +55,7 @@ type Execution struct {
 
 // Result is the outcome of one executed co-allocation.
 type Result struct {
+	Plan      Plan // what was executed
 	PExpected float64
 	Success   bool   // every reservation had a job running by its start
 	Satisfied []bool // per reservation
@@ -125,11 +126,13 @@ func (e *Executor) Execute(p Plan, reqs []varq.Request) (*Execution, error) {
 			v := a.VARQ
 			m.At(max(v.Submit, m.Now()), func() { x.submit(j, v) })
 		}
-		// At the start time a reservation still unserved has failed:
-		// its requests are useless.
+		// After the start time a reservation still unserved has failed:
+		// its requests are useless. The drop runs one second after the
+		// start, since timers fire before a second's scheduling pass and a
+		// job starting at the start time itself is a success (start ≤ D).
 		for _, s := range uniqueSites(launch) {
 			m := e.sites[s].Machine
-			m.At(max(reqs[i].Start, m.Now()), func() { x.drop(i, s) })
+			m.At(max(reqs[i].Start+1, m.Now()), func() { x.drop(i, s) })
 		}
 	}
 	return x, nil
@@ -233,6 +236,7 @@ func (e *Executor) Started(site int, id varq.JobID, t int64) {
 // reservation's start time has passed.
 func (x *Execution) Result() Result {
 	res := Result{
+		Plan:      x.plan,
 		PExpected: x.plan.PExpected,
 		Success:   true,
 		Satisfied: append([]bool(nil), x.satisfied...),

@@ -58,6 +58,9 @@ func TestExecuteCancelsRedundant(t *testing.T) {
 		// argmax, 14370, with walltime 3630. A starts at 14380 and C at
 		// 14390: B and D are cancelled in the queue.
 		{"served", []int64{10, -1, 20, 5000}, true, 4*(18000-14380) + 4*(18000-14390)},
+		// A starts exactly at the start time, 14400: a success (start ≤
+		// D), not a miss cancelled by the start-time drop.
+		{"at the start", []int64{30, -1, 20, 5000}, true, 4*(18000-14400) + 4*(18000-14390)},
 		// Nothing of res2 starts by the start time: both its requests are
 		// cancelled at 14400 and the co-allocation fails.
 		{"missed", []int64{10, -1, -1, 5000}, false, 4 * (18000 - 14380)},

@@ -1,6 +1,11 @@
 package varq
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchq/batchq/qbets"
+)
 
 // BenchmarkTrajectory12h measures a 12 h trajectory at 30 s steps (1440
 // points) over a cheap forecaster; the DESIGN budget is ≤ 1 ms.
@@ -12,6 +17,40 @@ func BenchmarkTrajectory12h(b *testing.B) {
 	for b.Loop() {
 		var err error
 		buf, err = AppendTrajectory(buf[:0], f, r, 0, 0)
+		if err != nil || len(buf) != 1440 {
+			b.Fatal(len(buf), err)
+		}
+		_ = PlanLatest(buf, r, 0.5)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/trajectory")
+}
+
+// BenchmarkTrajectory12hQBETS is the same trajectory over full QBETS
+// (clustering, trimming, availability) holding 20000 waits of jobs of
+// mixed shapes: the forecaster VARQ really uses.
+func BenchmarkTrajectory12hQBETS(b *testing.B) {
+	p, err := qbets.New(qbets.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	t := int64(0)
+	for range 20000 {
+		t += rng.Int64N(600)
+		p.Submit(t)
+		nodes := 1 << rng.IntN(8)
+		wall := int64(600 * (1 + rng.IntN(48)))
+		wait := int64(rng.ExpFloat64() * float64(wall) / 4)
+		p.Observe(qbets.Observation{Submit: t - wait, Start: t, Nodes: nodes, Walltime: wall})
+	}
+	r := Request{Nodes: 4, Walltime: 3600, Start: t + 43200}
+	buf := make([]Point, 0, 1440)
+	if buf, err = AppendTrajectory(buf, p, r, t, 0); err != nil || PlanMax(buf, r).Prob < 0.5 {
+		b.Fatalf("the benchmark's forecaster is silent or pessimistic: %v, %v", PlanMax(buf, r), err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, err = AppendTrajectory(buf[:0], p, r, t, 0)
 		if err != nil || len(buf) != 1440 {
 			b.Fatal(len(buf), err)
 		}

@@ -28,6 +28,7 @@ func main() {
 	days := flag.Int64("days", 120, "simulated days of co-allocation requests")
 	count := flag.Int("count", 2, "reservations per co-allocation (the thesis does not report it; Figure 6.1 has 2)")
 	step := flag.Int64("step", 10, "lockstep granularity of the machines, seconds")
+	diag := flag.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
 	flag.Parse()
 	var paths []string
 	if *traces != "" {
@@ -43,6 +44,9 @@ func main() {
 		}
 	}
 	opt := options{paths: paths, days: *days, count: *count, step: *step, progress: os.Stderr}
+	if *diag {
+		opt.diag = os.Stderr
+	}
 	if err := run(os.Stdout, opt); err != nil {
 		fmt.Fprintln(os.Stderr, "coalloc:", err)
 		os.Exit(1)
@@ -55,5 +59,6 @@ type options struct {
 	count    int
 	step     int64
 	progress io.Writer
-	trials   []trial // default table62
+	diag     io.Writer // nil: no per-site diagnosis
+	trials   []trial   // default table62
 }

@@ -44,15 +44,16 @@ func loadMachine(path string) (machine, error) {
 	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit}, nil
 }
 
-// siteObserver feeds a machine's starts to its forecaster and to the
-// executor.
+// siteObserver feeds a machine's arrivals and starts to its forecaster
+// (QBETS re-clusters on arrivals and watches them for availability) and
+// its starts to the executor.
 type siteObserver struct {
 	site int
 	fc   *qbets.Predictor
 	x    **coalloc.Executor
 }
 
-func (o *siteObserver) OnSubmit(int64, *swf.Job) {}
+func (o *siteObserver) OnSubmit(now int64, _ *swf.Job) { o.fc.Submit(now) }
 func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
 	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(j.Size()), Walltime: j.ReqTime})
 	(*o.x).Started(o.site, j.ID, now)
@@ -63,6 +64,45 @@ func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
 // runTrial simulates every machine over the period and runs one trial's
 // protocol on them.
 func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error) {
+	s, results, err := simulateTrial(ms, tr, opt)
+	if err == nil && opt.diag != nil {
+		fmt.Fprintf(opt.diag, "diagnosis (%d, %d, %d), P_all %.2f:\n", tr.Nodes, tr.Walltime, tr.Lead, tr.PAll)
+		printSites(opt.diag, ms, results)
+	}
+	return s, err
+}
+
+// printSites calibrates each site's VARQ promise: over the reservations
+// served by a single request there (no redundancy to censor it), the mean
+// promised probability against the fraction running by the start time.
+func printSites(out io.Writer, ms []machine, results []coalloc.Result) {
+	type stat struct {
+		n, ok int
+		p     float64
+	}
+	st := make([]stat, len(ms))
+	for _, r := range results {
+		for i, launch := range r.Plan.Launch {
+			if len(launch) != 1 {
+				continue
+			}
+			s := &st[launch[0].Resource]
+			s.n++
+			s.p += launch[0].VARQ.Prob
+			if r.Satisfied[i] {
+				s.ok++
+			}
+		}
+	}
+	for i, s := range st {
+		if s.n > 0 {
+			fmt.Fprintf(out, "  %s: %d single-request reservations, promised %.3f, achieved %.3f\n",
+				ms[i].name, s.n, s.p/float64(s.n), float64(s.ok)/float64(s.n))
+		}
+	}
+}
+
+func simulateTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, []coalloc.Result, error) {
 	until := opt.days * 86400
 	var sites []coalloc.Site
 	var sims []*sched.Sim
@@ -70,7 +110,7 @@ func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error)
 	for i, mc := range ms {
 		s, err := sched.New(sched.EASY(mc.size))
 		if err != nil {
-			return coalloc.TrialSummary{}, err
+			return coalloc.TrialSummary{}, nil, err
 		}
 		var maxID int64
 		n := 0
@@ -81,13 +121,14 @@ func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error)
 			}
 		}
 		if err := s.Load(mc.jobs[:n]); err != nil {
-			return coalloc.TrialSummary{}, err
+			return coalloc.TrialSummary{}, nil, err
 		}
-		// QBETS fed by the simulated queue's own starts (thesis §6.5). It
-		// has no clustering yet, so one bound covers every job shape.
+		// Full QBETS (clustering, trimming, availability) fed by the
+		// simulated queue's own arrivals and starts, CO-VARQ's jobs
+		// included.
 		fc, err := qbets.New(qbets.Config{})
 		if err != nil {
-			return coalloc.TrialSummary{}, err
+			return coalloc.TrialSummary{}, nil, err
 		}
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
@@ -95,27 +136,27 @@ func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error)
 	}
 	x, err := coalloc.NewExecutor(sites)
 	if err != nil {
-		return coalloc.TrialSummary{}, err
+		return coalloc.TrialSummary{}, nil, err
 	}
 	// The first week warms QBETS up on every machine.
 	const warmup = 7 * 86400
 	cfg := coalloc.TrialConfig{Count: opt.count, Nodes: tr.Nodes, Walltime: tr.Walltime, Lead: tr.Lead, PAll: tr.PAll}
 	trials, err := x.StartTrials(cfg, warmup, until)
 	if err != nil {
-		return coalloc.TrialSummary{}, err
+		return coalloc.TrialSummary{}, nil, err
 	}
 	end := until + tr.Lead + tr.Walltime + opt.step
 	for t := int64(0); t <= end; t += opt.step {
 		for _, s := range sims {
 			if err := s.RunUntil(t); err != nil {
-				return coalloc.TrialSummary{}, err
+				return coalloc.TrialSummary{}, nil, err
 			}
 		}
 		if x.Err() != nil {
-			return coalloc.TrialSummary{}, x.Err()
+			return coalloc.TrialSummary{}, nil, x.Err()
 		}
 	}
-	return trials.Summary(), nil
+	return trials.Summary(), trials.Results(), nil
 }
 
 func run(out io.Writer, opt options) error {
