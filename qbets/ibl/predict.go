@@ -119,8 +119,14 @@ func (b *Base) neighbors(d2 []float64) []neighbor {
 	n := min(b.cfg.N, len(d2))
 	// A max-heap of the n best so far: most candidates lose to its top in
 	// one comparison, so selection is one pass with no copying.
+	// The scan runs from the newest experience back: with the Time
+	// feature the recent ones tend to be the nearest, so the heap fills
+	// with good candidates early and later ones are mostly rejected
+	// (oldest-first, nearly every candidate displaced the top).
 	h := make([]neighbor, 0, n)
-	for i, d := range d2 {
+	newest := b.slot(b.added - 1)
+	visit := func(i int) {
+		d := d2[i]
 		if len(h) < n {
 			h = append(h, neighbor{d, b.waits[i]})
 			up(h, len(h)-1)
@@ -128,6 +134,12 @@ func (b *Base) neighbors(d2 []float64) []neighbor {
 			h[0] = neighbor{d, b.waits[i]}
 			down(h, 0)
 		}
+	}
+	for i := newest; i >= 0; i-- {
+		visit(i)
+	}
+	for i := len(d2) - 1; i > newest; i-- {
+		visit(i)
 	}
 	for i := range h {
 		h[i].d = math.Sqrt(h[i].d)

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary run as the qserve command, so the restart
+// test can kill a real server process.
+func TestMain(m *testing.M) {
+	if os.Getenv("QSERVE_CHILD") == "1" {
+		if err := run(strings.Fields(os.Getenv("QSERVE_ARGS")), os.Stdout, os.Stderr); err != nil {
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// startChild runs "qserve serve" in a subprocess on a free loopback port
+// and returns its base URL once it listens.
+func startChild(t *testing.T, db string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "QSERVE_CHILD=1",
+		"QSERVE_ARGS=serve -addr 127.0.0.1:0 -db "+db+" -now 1000000")
+	errs, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // already dead is fine
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(errs)
+		for sc.Scan() {
+			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				found <- strings.TrimSuffix(url, "/karnak/")
+			}
+		}
+	}()
+	select {
+	case url := <-found:
+		return cmd, url
+	case <-time.After(60 * time.Second):
+		t.Fatal("child server did not start")
+	}
+	return nil, ""
+}
+
+// Events are acknowledged only once stored: ingest, kill the server with
+// SIGKILL (no shutdown, no close), restart on the same database, and get
+// byte-identical predictions and statistics.
+func TestRestartSamePredictions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts subprocesses")
+	}
+	db := filepath.Join(t.TempDir(), "q.db")
+	cmd, url := startChild(t, db)
+	evs := testEvents()
+	for i := 0; i < len(evs); i += 50 { // several acknowledged batches
+		b, _ := json.Marshal(evs[i:min(i+50, len(evs))])
+		if code, body := do(t, "POST", url+"/karnak/events", "application/json", string(b)); code != 200 {
+			t.Fatalf("ingest: %d %s", code, body)
+		}
+	}
+	queries := []struct{ method, path, ctype, body string }{
+		{"GET", "/karnak/system/s1/job/1002/prediction/waittime.json?within=00:10:00", "", ""},
+		{"GET", "/karnak/system/s1/job/1003/prediction/starttime.json?confidence=80", "", ""},
+		{"POST", "/karnak/waittime/prediction/?format=json", "application/json", `{"cores": 4, "wallTime": 3600, "within": 600, "locations": ["normal@s1", "debug@s1"]}`},
+		{"GET", "/karnak/system/s1/queue/all_jobs/summary.json", "", ""},
+		{"GET", "/karnak/system/s1/job/waiting.json", "", ""},
+	}
+	answers := func(url string) []string {
+		var out []string
+		for _, q := range queries {
+			code, body := do(t, q.method, url+q.path, q.ctype, q.body)
+			if code != 200 {
+				t.Fatalf("%s: %d %s", q.path, code, body)
+			}
+			out = append(out, body)
+		}
+		return out
+	}
+	before := answers(url)
+	if !strings.Contains(before[0], `"qbets":{`) || !strings.Contains(before[0], `"ibl":{`) {
+		t.Fatalf("prediction lacks a part: %s", before[0])
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait() //nolint:errcheck // killed
+	_, url = startChild(t, db)
+	after := answers(url)
+	for i := range before {
+		if before[i] != after[i] {
+			t.Errorf("%s differs after restart:\nbefore %s\nafter  %s", queries[i].path, before[i], after[i])
+		}
+	}
+}
