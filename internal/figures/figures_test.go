@@ -129,3 +129,13 @@ func TestActivities(t *testing.T) {
 		t.Errorf("flurry beyond the weeks: err = %v", err)
 	}
 }
+
+func TestDedupe(t *testing.T) {
+	x := func(v int64) float64 { return float64(v) }
+	// Three zero waits at nearly the same time collapse into one dot; a
+	// different wait or a distant time keeps its own.
+	got := dedupe([]int64{0, 0, 1, 1000, 100000}, []int64{0, 0, 0, 0, 3600}, x)
+	if len(got) != 3 {
+		t.Errorf("dedupe kept %d dots, want 3: %v", len(got), got)
+	}
+}

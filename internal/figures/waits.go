@@ -64,11 +64,9 @@ func Waits(dir, name string, s WaitSeries) ([]string, error) {
 	p.Y.Scale = plot.LogScale{}
 	p.X.Tick.Marker = dayTicks{}
 	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.YOffs = -vg.Millimeter
 
-	dots := make(plotter.XYs, len(s.Submit))
-	for i := range s.Submit {
-		dots[i] = plotter.XY{X: day(s.Submit[i]), Y: float64(max(s.Wait[i], 1))}
-	}
+	dots := dedupe(s.Submit, s.Wait, day)
 	sc, err := plotter.NewScatter(dots)
 	if err != nil {
 		return nil, err
@@ -131,4 +129,24 @@ func steps(submit, bound []int64, x func(int64) float64) []plotter.XYs {
 	}
 	flush(len(bound) - 1)
 	return out
+}
+
+// dedupe returns the wait dots, leaving out a dot that would land on an
+// already drawn one (same 1/2000 of the time range, same 1/500 of the
+// log-wait range): the many zero waits otherwise make the SVG large for
+// no visible difference.
+func dedupe(submit, wait []int64, x func(int64) float64) plotter.XYs {
+	span := max(x(submit[len(submit)-1])-x(submit[0]), 1e-9)
+	type cell struct{ x, y int }
+	seen := map[cell]bool{}
+	var dots plotter.XYs
+	for i := range submit {
+		xv, yv := x(submit[i]), float64(max(wait[i], 1))
+		c := cell{int((xv - x(submit[0])) / span * 2000), int(math.Log10(yv) * 100)}
+		if !seen[c] {
+			seen[c] = true
+			dots = append(dots, plotter.XY{X: xv, Y: yv})
+		}
+	}
+	return dots
 }
