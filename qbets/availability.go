@@ -31,8 +31,12 @@ type availability struct {
 // that ended it, and jobs submitted at that instant arrive after it.
 type downPeriod struct{ from, to int64 }
 
-func newAvailability() *availability {
-	tab := newIndexTable(0.95, 0.95)
+// newAvailability uses tab when it is for q = C = 0.95 (the Predictor's
+// default), else its own.
+func newAvailability(tab *indexTable) *availability {
+	if tab.q != 0.95 || tab.c != 0.95 {
+		tab = newIndexTable(0.95, 0.95)
+	}
 	n := MinHistory(0.95, 0.95)
 	return &availability{cnt: newHistory(true, n, tab), gap: newHistory(true, n, tab)}
 }

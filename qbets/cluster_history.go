@@ -6,37 +6,80 @@ import (
 )
 
 // indexTable caches the Binomial-Method indices by history size for one
-// (q, C). The upper index is nondecreasing in n and grows by 0 or 1 per
-// added observation (spec §2.1 Numerics), so extending the table costs one
-// binomial CDF per new size; replaying a cluster's history after
-// re-clustering would otherwise pay a full index search per job.
+// (q, C). Replaying a cluster's history after re-clustering needs the
+// upper index at every size, and a binomial CDF costs about a
+// microsecond at large n, so the table stores only where the count of
+// skipped top values k(n) = n − i_up(n) steps up: i_up(n+1) ≤ i_up(n)+1
+// (spec §2.1 Numerics), so k is nondecreasing and each step is found by
+// a galloping search, a handful of CDFs per step instead of one per size.
 type indexTable struct {
 	q, c  float64
-	up    []int // up[n] = i_up(n), 0 = no bound
+	nMin  int   // smallest n with a bound
+	steps []int // steps[j] = smallest n with k(n) > j, i.e. x(n−j−1) bounds
 	lower map[int]int
 }
 
 func newIndexTable(q, c float64) *indexTable {
-	return &indexTable{q: q, c: c, up: []int{0}, lower: map[int]int{}}
+	t := &indexTable{q: q, c: c, lower: map[int]int{}}
+	t.nMin = max(1, MinHistory(q, c)-1)
+	for !t.enough(t.nMin, t.nMin) {
+		t.nMin++
+	}
+	return t
 }
+
+// enough reports whether x(i) is an upper bound at size n:
+// P(Bin(n, q) ≤ i−1) ≥ C, with UpperIndex's tolerance.
+func (t *indexTable) enough(n, i int) bool { return binomCDF(i-1, n, t.q) >= t.c-tol }
 
 // upper returns i_up(n), or 0 when n is below the minimum history.
 func (t *indexTable) upper(n int) int {
-	for len(t.up) <= n {
-		m := len(t.up)
-		prev := t.up[m-1]
-		var i int
-		if prev == 0 {
-			i, _ = UpperIndex(m, t.q, t.c)
-		} else {
-			i = prev
-			for i < m && binomCDF(i-1, m, t.q) < t.c-tol {
-				i++
-			}
-		}
-		t.up = append(t.up, i)
+	if n < t.nMin {
+		return 0
 	}
-	return t.up[n]
+	for len(t.steps) == 0 || t.steps[len(t.steps)-1] <= n {
+		t.addStep()
+	}
+	return n - upperBound32(t.steps, n)
+}
+
+// addStep finds the next n at which k(n) exceeds len(steps): the
+// smallest n at which x(n−k−1) is already an upper bound.
+func (t *indexTable) addStep() {
+	k := len(t.steps)
+	lo := t.nMin // k(lo) = k: x(lo−k−1) is not a bound yet
+	if k > 0 {
+		lo = t.steps[k-1]
+	}
+	step := 1
+	hi := lo + step
+	for !t.enough(hi, hi-k-1) {
+		lo = hi
+		step *= 2
+		hi = lo + step
+	}
+	for hi-lo > 1 { // invariant: not enough at lo, enough at hi
+		m := lo + (hi-lo)/2
+		if t.enough(m, m-k-1) {
+			hi = m
+		} else {
+			lo = m
+		}
+	}
+	t.steps = append(t.steps, hi)
+}
+
+func upperBound32(xs []int, v int) int {
+	lo, hi := 0, len(xs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if xs[m] <= v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // lowerIdx returns i_lo(n), or 0 when there is no lower bound.

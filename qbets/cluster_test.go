@@ -27,3 +27,25 @@ func TestSyntheticClusters(t *testing.T) {
 		t.Logf("seed %d: k=%d uppers %v", seed, c.K, c.Uppers)
 	}
 }
+
+// The step table agrees with UpperIndex at every size.
+func TestIndexTable(t *testing.T) {
+	for _, qc := range [][2]float64{{0.95, 0.95}, {0.5, 0.95}, {0.75, 0.9}, {0.99, 0.95}, {0.05, 0.99}} {
+		tab := newIndexTable(qc[0], qc[1])
+		for n := 0; n <= 3000; n++ {
+			want, ok := UpperIndex(n, qc[0], qc[1])
+			if !ok {
+				want = 0
+			}
+			if got := tab.upper(n); got != want {
+				t.Fatalf("q=%v C=%v n=%d: table %d, UpperIndex %d", qc[0], qc[1], n, got, want)
+			}
+		}
+		for _, n := range []int{10000, 54321, 200000} {
+			want, _ := UpperIndex(n, qc[0], qc[1])
+			if got := tab.upper(n); got != want {
+				t.Fatalf("q=%v C=%v n=%d: table %d, UpperIndex %d", qc[0], qc[1], n, got, want)
+			}
+		}
+	}
+}

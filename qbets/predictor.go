@@ -163,7 +163,7 @@ func New(cfg Config) (*Predictor, error) {
 		p.queue = newHistory(!cfg.NoTrim, p.nMin, p.tab)
 	}
 	if !cfg.NoAvailability {
-		p.avail = newAvailability()
+		p.avail = newAvailability(p.tab)
 	}
 	return p, nil
 }
