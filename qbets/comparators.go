@@ -36,17 +36,27 @@ func LogUniformQuantile(lo, hi int64, q float64) float64 {
 // by Newton iteration on the shape equation. ok is false when the data
 // are degenerate (fewer than 2 values or all equal).
 func WeibullFit(waits []int64) (k, lambda float64, ok bool) {
-	n := len(waits)
+	lx := make([]float64, len(waits))
+	for i, w := range waits {
+		lx[i] = math.Log1p(float64(w))
+	}
+	return WeibullFitLog(lx, 0)
+}
+
+// WeibullFitLog is WeibullFit on lx = ln(w+1), starting Newton's method
+// from shape k0 (0: a moment guess). A replay that refits a growing
+// history passes the previous shape, which cuts the iterations to two or
+// three.
+func WeibullFitLog(lx []float64, k0 float64) (k, lambda float64, ok bool) {
+	n := len(lx)
 	if n < 2 {
 		return 0, 0, false
 	}
-	xs := make([]float64, n)
-	lx := make([]float64, n)
 	var meanL, sumL2 float64
-	for i, w := range waits {
-		xs[i] = float64(w) + 1
-		lx[i] = math.Log(xs[i])
-		meanL += lx[i]
+	maxL := lx[0]
+	for _, l := range lx {
+		meanL += l
+		maxL = max(maxL, l)
 	}
 	meanL /= float64(n)
 	for _, l := range lx {
@@ -55,24 +65,22 @@ func WeibullFit(waits []int64) (k, lambda float64, ok bool) {
 	if sumL2 == 0 {
 		return 0, 0, false
 	}
-	maxL := lx[0]
-	for _, l := range lx {
-		maxL = max(maxL, l)
+	k = k0
+	if !(k > 0) {
+		k = 1.2 / math.Sqrt(sumL2/float64(n)) // moment guess: sd(ln x) ≈ π/(k√6)
 	}
-	k = 1.2 / math.Sqrt(sumL2/float64(n)) // moment guess: sd(ln x) ≈ π/(k√6)
 	for range 100 {
 		// f(k) = A/B − 1/k − meanL with A = Σ x^k ln x, B = Σ x^k; scale by max to avoid overflow.
 		var A, B, C float64
-		for i := range xs {
-			e := math.Exp(k * (lx[i] - maxL))
-			A += e * lx[i]
+		for _, l := range lx {
+			e := math.Exp(k * (l - maxL))
+			A += e * l
 			B += e
-			C += e * lx[i] * lx[i]
+			C += e * l * l
 		}
 		f := A/B - 1/k - meanL
 		df := (C/B - (A/B)*(A/B)) + 1/(k*k)
-		step := f / df
-		next := k - step
+		next := k - f/df
 		if next <= 0 {
 			next = k / 2
 		}

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"fmt"
 
+	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
 )
 
@@ -14,7 +15,21 @@ func Example() {
 	for i := range jobs {
 		jobs[i] = replay.Job{Submit: int64(60 * i), Wait: 30, Nodes: 1}
 	}
-	r, _ := replay.Replay(jobs, replay.Config{TrainFraction: 0.5})
+	r, _ := replay.Replay(jobs, replay.Config{
+		Experiment:    replay.Plain,
+		TrainFraction: 0.5,
+		Comparators:   true,
+		Predictor:     qbets.Config{},
+	})
 	fmt.Println(r.Scored, r.Correct, r.NoPrediction, r.RMS)
-	// Output: 100 100 0 0
+	for _, m := range replay.Methods {
+		s := r.Score(m)
+		fmt.Printf("%v %d/%d\n", m, s.Correct, s.Predicted)
+	}
+	// Output:
+	// 100 100 0 0
+	// BM 100/100
+	// LogN 100/100
+	// LogU 100/100
+	// Weib 100/100
 }

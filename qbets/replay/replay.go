@@ -1,16 +1,33 @@
 // Package replay scores QBETS wait predictions by replaying a trace
 // causally, one queue at a time (Nurmi's thesis §4.3; spec
-// qbets-varq-coalloc §5.1–5.2): at each arrival, every job whose start is
-// at or before the arrival time enters the history in start order, then
-// the predictor is asked for the new job's bound. The job's own wait stays
-// hidden until it starts. Predictions during the training period (the
-// first 10% of jobs by default) are not scored.
+// qbets-varq-coalloc §5.1–5.2). Jobs arrive in submit order; before each
+// arrival at t, every pending job whose start is ≤ t is released to the
+// predictor in start order (Observe), then the arrival is announced
+// (Submit) and the job is forecast. Its own wait stays hidden until it
+// starts. Predictions in the training period (the first 10% of jobs by
+// default) are not scored.
+//
+// Two experiments, as the thesis's Tables 4.1 and 4.2:
+//
+//   - Plain: the four predictors (BM, log-normal, log-uniform, Weibull) on
+//     the full history — no trimming, clustering or availability.
+//   - QBETS: full QBETS (trimming + two-level clustering + availability).
+//     BM is the qbets.Predictor itself; each comparator runs inside the same
+//     pipeline (the Predictor's clusters, its queue-level fallback, its
+//     availability decisions) with trimming driven by its own bound, as the
+//     thesis varies "only the predictor used during the simulation".
+//
+// A correct prediction is bound ≥ wait; the RMS over-prediction of each
+// method is over its own correct predictions (A21); ratios are
+// RMS_BM / RMS_X (higher = X tighter).
 package replay
 
 import (
 	"container/heap"
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/batchq/batchq/qbets"
@@ -24,45 +41,127 @@ type Job struct {
 	Walltime     int64
 }
 
-// Config selects the predictor and the training period.
+// Experiment selects the table.
+type Experiment int
+
+const (
+	// QBETS is Table 4.2: trimming, clustering and availability (the
+	// Predictor config as given, zero = full QBETS).
+	QBETS Experiment = iota
+	// Plain is Table 4.1: full history, no trimming, clustering or
+	// availability (those Predictor switches are forced off).
+	Plain
+)
+
+func (e Experiment) String() string {
+	if e == Plain {
+		return "plain (Table 4.1)"
+	}
+	return "QBETS (Table 4.2)"
+}
+
+// Config selects the experiment, the BM predictor and the training period.
 type Config struct {
+	Experiment Experiment
+	// Predictor configures the qbets.Predictor (BM). Its zero value is
+	// full QBETS; Plain overrides NoTrim, Cluster and NoAvailability.
+	// TrainArrivals 0 means the training length, so the first clustering
+	// happens at the end of training (A10).
 	Predictor     qbets.Config
 	TrainFraction float64 // 0 means 0.10 (spec §5.1 [S003])
+	// Comparators adds LogN, LogU and Weibull (and a BM run of the same
+	// mirror pipeline, as a cross-check) to the result.
+	Comparators bool
 }
 
 // Validate checks the training fraction and the predictor config.
 func (c Config) Validate() error {
-	if c.TrainFraction < 0 || c.TrainFraction >= 1 {
-		return errors.New("replay: TrainFraction must be in [0, 1)")
+	if c.TrainFraction < 0 || c.TrainFraction >= 1 || math.IsNaN(c.TrainFraction) {
+		return fmt.Errorf("replay: TrainFraction %v must be in [0, 1)", c.TrainFraction)
+	}
+	if c.Experiment != QBETS && c.Experiment != Plain {
+		return fmt.Errorf("replay: unknown Experiment %d", int(c.Experiment))
 	}
 	return c.Predictor.Validate()
 }
 
-// Result is the score of one queue.
-type Result struct {
-	Jobs         int     // jobs replayed
-	Scored       int     // jobs after the training period
+// Score is one method's score on one queue.
+type Score struct {
+	Method       Method
 	Predicted    int     // scored jobs that got a bound
-	NoPrediction int     // scored jobs without a bound (history too short)
+	NoPrediction int     // scored jobs without a bound (history too short or machine down)
 	Correct      int     // predicted jobs with wait ≤ bound
-	RMS          float64 // RMS over-prediction over correct jobs, seconds (spec §5.2)
-	ChangePoints int     // trims performed
+	RMS          float64 // RMS over-prediction over this method's correct jobs, seconds
+	ChangePoints int     // trims of this method's cluster histories
 }
 
 // Correctness is the fraction of predicted jobs whose wait was within the bound.
-func (r Result) Correctness() float64 {
-	if r.Predicted == 0 {
+func (s Score) Correctness() float64 {
+	if s.Predicted == 0 {
 		return 0
 	}
-	return float64(r.Correct) / float64(r.Predicted)
+	return float64(s.Correct) / float64(s.Predicted)
 }
 
-type pending []Job // min-heap on start time
+// Result is the score of one queue. The top-level counts are BM's (the
+// qbets.Predictor).
+type Result struct {
+	Jobs         int     // jobs replayed
+	Scored       int     // jobs after the training period
+	Predicted    int     // scored jobs that got a BM bound
+	NoPrediction int     // = NoHistory + Down
+	NoHistory    int     // scored jobs refused for too short a history
+	Down         int     // scored jobs refused because the machine may be down (§2.5)
+	Correct      int     // predicted jobs with wait ≤ bound
+	RMS          float64 // BM RMS over-prediction over its correct jobs, seconds (spec §5.2)
+	ChangePoints int     // BM change points
+	Stats        qbets.Stats
+	Clusters     []qbets.ClusterInfo // at the end of the replay
+	// Scores has one entry per method (index = Method) when
+	// Config.Comparators is set; Scores[BM] is the mirror pipeline's BM,
+	// which must agree with the Predictor (a cross-check of the mirror).
+	Scores []Score
+}
 
-func (h pending) Len() int           { return len(h) }
-func (h pending) Less(i, j int) bool { return h[i].Submit+h[i].Wait < h[j].Submit+h[j].Wait }
-func (h pending) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *pending) Push(x any)        { *h = append(*h, x.(Job)) }
+// Correctness is the fraction of predicted jobs whose wait was within the BM bound.
+func (r Result) Correctness() float64 {
+	return r.BMScore().Correctness()
+}
+
+// BMScore is the qbets.Predictor's score as a Score.
+func (r Result) BMScore() Score {
+	return Score{Method: BM, Predicted: r.Predicted, NoPrediction: r.NoPrediction, Correct: r.Correct, RMS: r.RMS, ChangePoints: r.ChangePoints}
+}
+
+// Score returns method m's score (BM: the Predictor's).
+func (r Result) Score(m Method) Score {
+	if m == BM || int(m) >= len(r.Scores) {
+		return r.BMScore()
+	}
+	return r.Scores[m]
+}
+
+// Ratio is the thesis's accuracy ratio RMS_BM / RMS_m (higher = m
+// tighter); +Inf when m never over-predicts, NaN when either has no
+// correct prediction.
+func (r Result) Ratio(m Method) float64 {
+	s := r.Score(m)
+	if r.Correct == 0 || s.Correct == 0 {
+		return math.NaN()
+	}
+	return r.RMS / s.RMS
+}
+
+type pend struct{ job Job }
+
+type pending []pend // min-heap on start time
+
+func (h pending) Len() int { return len(h) }
+func (h pending) Less(i, j int) bool {
+	return h[i].job.Submit+h[i].job.Wait < h[j].job.Submit+h[j].job.Wait
+}
+func (h pending) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *pending) Push(x any)   { *h = append(*h, x.(pend)) }
 func (h *pending) Pop() any {
 	old := *h
 	j := old[len(old)-1]
@@ -70,51 +169,139 @@ func (h *pending) Pop() any {
 	return j
 }
 
-// Replay runs one queue's jobs (any order; they are sorted by submit time).
+type tally struct {
+	Score
+	sq float64
+}
+
+func (t *tally) score(b float64, ok bool, wait int64) {
+	if !ok {
+		t.NoPrediction++
+		return
+	}
+	t.Predicted++
+	if float64(wait) <= b {
+		t.Correct++
+		d := b - float64(wait)
+		t.sq += d * d
+	}
+}
+
+func (t *tally) done() Score {
+	if t.Correct > 0 {
+		t.RMS = math.Sqrt(t.sq / float64(t.Correct))
+	}
+	return t.Score
+}
+
+// Replay runs one queue's jobs (any order; they are sorted by submit
+// time, stably). Jobs with a negative wait are an error: Queues drops them.
 func Replay(jobs []Job, cfg Config) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
+	for i, j := range jobs {
+		if j.Wait < 0 {
+			return Result{}, fmt.Errorf("replay: job %d has negative wait %d", i, j.Wait)
+		}
+	}
 	if cfg.TrainFraction == 0 {
 		cfg.TrainFraction = 0.10
-	}
-	p, err := qbets.New(cfg.Predictor)
-	if err != nil {
-		return Result{}, err
 	}
 	js := append([]Job(nil), jobs...)
 	sort.SliceStable(js, func(a, b int) bool { return js[a].Submit < js[b].Submit })
 	train := int(float64(len(js)) * cfg.TrainFraction)
-	var h pending
-	var r Result
-	var sq float64
-	for i, j := range js {
-		for len(h) > 0 && h[0].Submit+h[0].Wait <= j.Submit {
-			d := heap.Pop(&h).(Job)
-			p.Observe(qbets.Observation{Submit: d.Submit, Start: d.Submit + d.Wait, Nodes: d.Nodes, Walltime: d.Walltime})
+	pc := cfg.Predictor
+	if cfg.Experiment == Plain {
+		pc.NoTrim, pc.Cluster, pc.NoAvailability = true, qbets.ClusterNone, true
+	}
+	if pc.TrainArrivals == 0 && train > 0 {
+		pc.TrainArrivals = train
+	}
+	p, err := qbets.New(pc)
+	if err != nil {
+		return Result{}, err
+	}
+	q, c := pc.Quantile, pc.Confidence
+	if q == 0 {
+		q = 0.95
+	}
+	if c == 0 {
+		c = 0.95
+	}
+	var mirrors []*mirror
+	if cfg.Comparators {
+		e := newEnv(q, c, !pc.NoTrim)
+		for _, m := range Methods {
+			mirrors = append(mirrors, newMirror(m, e, pc.Cluster != qbets.ClusterNone))
 		}
-		b, ok := p.Predict(j.Nodes, j.Walltime)
+	}
+	var (
+		h       pending
+		r       Result
+		bm      tally
+		tallies = make([]tally, len(mirrors))
+		all     []Job // released, not excluded: the full history H_all
+		reclust int
+	)
+	for i, j := range js {
+		for len(h) > 0 && h[0].job.Submit+h[0].job.Wait <= j.Submit {
+			d := heap.Pop(&h).(pend)
+			before := 0
+			if mirrors != nil {
+				before = p.Stats().DownExcluded
+			}
+			p.Observe(qbets.Observation{Submit: d.job.Submit, Start: d.job.Submit + d.job.Wait, Nodes: d.job.Nodes, Walltime: d.job.Walltime})
+			if mirrors != nil && p.Stats().DownExcluded == before {
+				all = append(all, d.job)
+				for _, mi := range mirrors {
+					mi.add(d.job)
+				}
+			}
+		}
+		p.Submit(j.Submit)
+		if mirrors != nil {
+			if st := p.Stats(); st.Reclusterings != reclust {
+				reclust = st.Reclusterings
+				boxes := p.Clusters()
+				for _, mi := range mirrors {
+					mi.recluster(boxes, all)
+				}
+			}
+		}
+		f := p.Forecast(qbets.Request{Nodes: j.Nodes, Walltime: j.Walltime, At: j.Submit})
+		down := !f.OK && f.Reason == qbets.MachineDown
 		if i >= train {
 			r.Scored++
 			switch {
-			case !ok:
-				r.NoPrediction++
-			case j.Wait <= b:
-				r.Predicted++
-				r.Correct++
-				d := float64(b - j.Wait)
-				sq += d * d
-			default:
-				r.Predicted++
+			case down:
+				r.Down++
+			case !f.OK:
+				r.NoHistory++
+			}
+			bm.score(float64(f.Upper), f.OK, j.Wait)
+			for k, mi := range mirrors {
+				if down {
+					tallies[k].score(0, false, j.Wait)
+					continue
+				}
+				b, ok := mi.predict(j.Nodes, j.Walltime)
+				tallies[k].score(b, ok, j.Wait)
 			}
 		}
-		heap.Push(&h, j)
+		heap.Push(&h, pend{job: j})
 	}
+	s := bm.done()
 	r.Jobs = len(js)
-	if r.Correct > 0 {
-		r.RMS = math.Sqrt(sq / float64(r.Correct))
+	r.Predicted, r.NoPrediction, r.Correct, r.RMS = s.Predicted, s.NoPrediction, s.Correct, s.RMS
+	r.Stats = p.Stats()
+	r.ChangePoints = r.Stats.ChangePoints
+	r.Clusters = p.Clusters()
+	for k, mi := range mirrors {
+		tallies[k].Method = mi.m
+		tallies[k].ChangePoints = mi.trims
+		r.Scores = append(r.Scores, tallies[k].done())
 	}
-	r.ChangePoints = p.Trims()
 	return r, nil
 }
 
@@ -131,4 +318,24 @@ func Queues(jobs []swf.Job) (byQueue map[int64][]Job, skipped int) {
 		byQueue[j.Queue] = append(byQueue[j.Queue], Job{Submit: j.Submit, Wait: j.Wait, Nodes: int(j.Size()), Walltime: j.ReqTime})
 	}
 	return byQueue, skipped
+}
+
+var errNoJobs = errors.New("replay: no jobs")
+
+// All merges every queue of a split log into one (the thesis's "/ALL").
+func All(byQueue map[int64][]Job) ([]Job, error) {
+	qs := make([]int64, 0, len(byQueue))
+	for q := range byQueue {
+		qs = append(qs, q)
+	}
+	slices.Sort(qs) // a fixed order, so equal submit times tie the same way every run
+	var out []Job
+	for _, q := range qs {
+		out = append(out, byQueue[q]...)
+	}
+	if len(out) == 0 {
+		return nil, errNoJobs
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Submit < out[b].Submit })
+	return out, nil
 }
