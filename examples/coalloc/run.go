@@ -64,9 +64,11 @@ func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
 // runTrial simulates every machine over the period and runs one trial's
 // protocol on them.
 func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error) {
+	if opt.diag != nil {
+		fmt.Fprintf(opt.diag, "diagnosis (%d, %d, %d), P_all %.2f:\n", tr.Nodes, tr.Walltime, tr.Lead, tr.PAll)
+	}
 	s, results, err := simulateTrial(ms, tr, opt)
 	if err == nil && opt.diag != nil {
-		fmt.Fprintf(opt.diag, "diagnosis (%d, %d, %d), P_all %.2f:\n", tr.Nodes, tr.Walltime, tr.Lead, tr.PAll)
 		printSites(opt.diag, ms, results)
 	}
 	return s, err
@@ -102,11 +104,44 @@ func printSites(out io.Writer, ms []machine, results []coalloc.Result) {
 	}
 }
 
+// reforecast asks the site's forecaster again, at each CO-VARQ
+// submission, the probability that this padded job (walltime W + (D − now))
+// starts within D − now: the plan's promise made at request time against
+// the forecast the same submission gets when it happens.
+type reforecast struct {
+	varq.Machine
+	fc   varq.Forecaster
+	w    int64
+	stat *reforecastStat
+}
+
+type reforecastStat struct {
+	n int
+	p float64
+}
+
+func (r *reforecast) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
+	r.stat.n++
+	r.stat.p += r.fc.ProbWithin(nodes, walltime, walltime-r.w)
+	return r.Machine.Submit(nodes, walltime, runtime)
+}
+
 func simulateTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, []coalloc.Result, error) {
 	until := opt.days * 86400
 	var sites []coalloc.Site
 	var sims []*sched.Sim
 	var x *coalloc.Executor
+	refc := make([]reforecastStat, len(ms))
+	defer func() {
+		if opt.diag != nil {
+			for i, r := range refc {
+				if r.n > 0 {
+					fmt.Fprintf(opt.diag, "  %s: %d submissions, forecast at submission (same job, same start) %.3f\n",
+						ms[i].name, r.n, r.p/float64(r.n))
+				}
+			}
+		}
+	}()
 	for i, mc := range ms {
 		s, err := sched.New(sched.EASY(mc.size))
 		if err != nil {
@@ -132,7 +167,11 @@ func simulateTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, [
 		}
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
-		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: fc, Machine: varq.NewSchedMachine(s, maxID+1)})
+		var m varq.Machine = varq.NewSchedMachine(s, maxID+1)
+		if opt.diag != nil {
+			m = &reforecast{Machine: m, fc: fc, w: tr.Walltime, stat: &refc[i]}
+		}
+		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: fc, Machine: m})
 	}
 	x, err := coalloc.NewExecutor(sites)
 	if err != nil {
