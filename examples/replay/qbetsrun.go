@@ -89,7 +89,11 @@ func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor
 	ps := make([]*qbets.Predictor, len(methods))
 	sq := make([]float64, len(methods))
 	for k, m := range methods {
-		p, err := qbets.New(m.cfg)
+		// The first clustering happens when training ends, as package
+		// qbets/replay does it (spec A10).
+		cfg := m.cfg
+		cfg.TrainArrivals = max(out.train, 1)
+		p, err := qbets.New(cfg)
 		if err != nil {
 			return nil, err
 		}
