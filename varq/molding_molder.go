@@ -32,7 +32,24 @@ type MoldConfig struct {
 	MaxLimit int64
 	// Seed drives the roulette-wheel runtime draws.
 	Seed uint64
+	// Runtime is how a molded job's actual runtime is made up.
+	Runtime RuntimeMode
 }
+
+// RuntimeMode selects the actual runtime given to a job molded to a new
+// size (the simulation needs one; the trace has only the original).
+type RuntimeMode int
+
+const (
+	// RuntimeRoulette is the paper's (§VI-C): a uniform draw over the
+	// user's previous runtimes at the new size. The job's work is not
+	// conserved: it becomes whatever the user ran at that size.
+	RuntimeRoulette RuntimeMode = iota
+	// RuntimeScaled is NOT the paper's: the job's own runtime times the
+	// ratio of the user's mean runtimes at the new and the original size,
+	// so a job keeps its length relative to the user's other jobs.
+	RuntimeScaled
+)
 
 // Validate names the first parameter out of range.
 func (c MoldConfig) Validate() error {
@@ -45,6 +62,9 @@ func (c MoldConfig) Validate() error {
 	if c.Score != ScorePaper && c.Score != ScoreProbWeighted {
 		return fmt.Errorf("varq: MoldConfig.Score = %d, unknown", c.Score)
 	}
+	if c.Runtime != RuntimeRoulette && c.Runtime != RuntimeScaled {
+		return fmt.Errorf("varq: MoldConfig.Runtime = %d, unknown", c.Runtime)
+	}
 	if c.MaxLimit < 0 {
 		return fmt.Errorf("varq: MoldConfig.MaxLimit = %d, need ≥ 0", c.MaxLimit)
 	}
@@ -56,7 +76,10 @@ func (c MoldConfig) Validate() error {
 type userSize struct {
 	maxERT   int64
 	runtimes []int64
+	sum      float64 // of runtimes
 }
+
+func (u *userSize) mean() float64 { return u.sum / float64(len(u.runtimes)) }
 
 type userSizeKey struct{ user, size int64 }
 
@@ -160,6 +183,7 @@ func (m *Molder) Ended(j *swf.Job, t int64) error {
 	}
 	u.maxERT = max(u.maxERT, j.ReqTime)
 	u.runtimes = append(u.runtimes, t-start)
+	u.sum += float64(t - start)
 	m.maxERT = max(m.maxERT, j.ReqTime)
 	return nil
 }
@@ -231,14 +255,25 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 		Wait: cands[best].Wait, Exec: cands[best].Exec, Candidates: len(cands)}
 	if d.Changed {
 		u := m.us[userSizeKey{j.User, cands[best].Size}]
+		uo := m.us[userSizeKey{j.User, orig}]
 		var prev []int64
 		if u != nil {
 			prev = u.runtimes
 		}
-		if r, ok := MoldedRuntime(m.rng, prev, d.Job.ReqTime); ok {
+		switch r, ok := MoldedRuntime(m.rng, prev, d.Job.ReqTime); {
+		case m.cfg.Runtime == RuntimeScaled && u != nil && uo != nil && uo.mean() > 0:
+			r := int64(math.Round(float64(j.RunTime) * u.mean() / uo.mean()))
+			if d.Job.ReqTime > 0 {
+				r = min(r, d.Job.ReqTime)
+			}
 			d.Job.RunTime = r
-		} else {
-			d.Job.RunTime = min(j.RunTime, d.Job.ReqTime)
+		case ok:
+			d.Job.RunTime = r
+		default:
+			d.Job.RunTime = j.RunTime
+			if d.Job.ReqTime > 0 {
+				d.Job.RunTime = min(j.RunTime, d.Job.ReqTime)
+			}
 		}
 	}
 	return d, true, nil

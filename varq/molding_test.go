@@ -181,3 +181,31 @@ func TestRunStrategyMolding(t *testing.T) {
 		}
 	}
 }
+
+// RuntimeScaled: the user's mean runtimes are 100 s at size 2 and 20 s at
+// size 8, so a 50 s job molded from 2 to 8 runs 50·20/100 = 10 s.
+func TestMolderScaledRuntime(t *testing.T) {
+	m, err := NewMolder(10, nil, sizeWait{}, MoldConfig{Runtime: RuntimeScaled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1)
+	for _, j := range []*swf.Job{&a, &b} {
+		if err := m.Started(j, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Ended(&b, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Ended(&a, 100); err != nil {
+		t.Fatal(err)
+	}
+	d, ok, err := m.Decide(job(3, 200, 50, 2, 200, 1), sched.QueueState{Now: 200, Free: 10}, 0)
+	if err != nil || !ok || d.Job.Size() != 8 || d.Job.RunTime != 10 {
+		t.Errorf("size %d runtime %d (ok %v, err %v), want size 8 and 10 s", d.Job.Size(), d.Job.RunTime, ok, err)
+	}
+	if _, err := NewMolder(10, nil, sizeWait{}, MoldConfig{Runtime: 7}); err == nil {
+		t.Error("unknown RuntimeMode accepted")
+	}
+}
