@@ -10,7 +10,7 @@ import (
 )
 
 // TestTable5 runs Table V on the first 6000 jobs of SDSC-SP2 in quick mode
-// (test jobs #4001–5000), through the same path as the command.
+// (validation #3501–4000, test #4001–4500), through the same path as the command.
 func TestTable5(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-trace run; skipped in -short mode")
@@ -26,7 +26,7 @@ func TestTable5(t *testing.T) {
 	}
 	out := b.String()
 	t.Log("\n" + out)
-	for _, want := range []string{"## Table V", "| SDSC SP2 | 1000 |", "(7.84)", "#4001–5000"} {
+	for _, want := range []string{"## Table V", "| SDSC SP2 | 500 |", "(7.84)", "#4001–4500"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}

@@ -113,16 +113,18 @@ func perPred(d time.Duration, n int) time.Duration {
 // testRange returns the validation start and the test range [from, to) for
 // n jobs: the paper's #16001–20000 and #20001–60000 when the log is long
 // enough, else the last third as test and the 4000 jobs before it (or the
-// half before it) as validation. Quick runs test 1000 jobs.
+// half before it) as validation. Quick runs validate and test on 500 jobs
+// each.
 func testRange(n int, quick bool) (valFrom, from, to int) {
 	from, to = apq.PaperTestFrom, min(apq.PaperTestTo, n)
 	if n < from+1000 {
 		from, to = n*2/3, n
 	}
-	if quick {
-		to = min(to, from+1000)
-	}
 	valFrom = max(from-4000, from/2)
+	if quick {
+		to = min(to, from+500)
+		valFrom = from - 500
+	}
 	return valFrom, from, to
 }
 
