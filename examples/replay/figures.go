@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/internal/figures/fromlib"
 )
 
 // maxWaitJobs is the most jobs the waits figure shows: Figure 4.1 is a
@@ -39,7 +40,7 @@ func writeFigures(dir string, r *result) ([]string, error) {
 	var rs []figures.SchedResult
 	for _, v := range variants {
 		sum := r.sims[v].Summary
-		rs = append(rs, figures.SchedResult{Log: r.w.short(), Variant: v, MeanWait: sum.MeanWait, MeanBSLD: sum.MeanBSLD})
+		rs = append(rs, fromlib.SchedResult(r.w.short(), v, sum, fromlib.Paper{}))
 	}
 	if err := add(figures.Schedulers(dir, "schedulers", "EASY variants", rs)); err != nil {
 		return nil, err
@@ -47,27 +48,13 @@ func writeFigures(dir string, r *result) ([]string, error) {
 
 	p := q.plan
 	if len(p.traj) > 0 {
-		t := figures.Trajectory{
-			Title:  fmt.Sprintf("VARQ trajectory: %d nodes for %s, %s ahead, at %s", p.req.Nodes, dur(float64(p.req.Walltime)), dur(float64(p.req.Start-p.now)), clock(p.now)),
-			Now:    p.now,
-			Start:  p.req.Start,
-			Target: p.target,
-			Chosen: -1,
-			Method: "latest meeting the target",
-		}
-		for _, pt := range p.traj {
-			t.At = append(t.At, pt.Submit)
-			t.Prob = append(t.Prob, pt.Prob)
-		}
-		if p.plan.Possible {
-			t.Chosen = p.plan.Submit
-		}
+		title := fmt.Sprintf("VARQ trajectory: %d nodes for %s, %s ahead, at %s", p.req.Nodes, dur(float64(p.req.Walltime)), dur(float64(p.req.Start-p.now)), clock(p.now))
+		t := fromlib.Trajectory(title, p.now, p.req, p.traj, p.plan, p.target)
 		if err := add(figures.Trajectories(dir, "varq", t)); err != nil {
 			return nil, err
 		}
 	}
-	fs, _, _, err := activityFigure(dir, r.w.short(), r.w.jobs)
-	if err := add(fs, err); err != nil {
+	if err := add(activityFigure(dir, r.w.short(), r.w.jobs)); err != nil {
 		return nil, err
 	}
 	return files, nil

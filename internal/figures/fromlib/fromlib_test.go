@@ -1,0 +1,68 @@
+package fromlib
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
+)
+
+// TestActivity builds a log of 20 quiet weeks and one week in which user 7
+// submits 600 identical jobs, and checks that the figure data has the
+// weeks, the user's line and a shaded flurry in that week, and renders.
+func TestActivity(t *testing.T) {
+	var jobs []swf.Job
+	id := int64(1)
+	add := func(submit, user, size int64) {
+		jobs = append(jobs, swf.Job{ID: id, Submit: submit, Wait: 0, RunTime: 60, AllocProcs: size, ReqProcs: size, ReqTime: 300, User: user, Status: swf.StatusCompleted,
+			AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Group: -1, Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1})
+		id++
+	}
+	for w := int64(0); w < 20; w++ {
+		for k := int64(0); k < 50; k++ {
+			add(w*sanitize.Week+k*3600, k%10, 1+k%8)
+		}
+		if w == 12 {
+			for k := int64(0); k < 600; k++ {
+				add(w*sanitize.Week+k*600, 7, 32)
+			}
+		}
+	}
+	a, cands, ok, err := Activity(jobs, "test log", sanitize.FlurryConfig{}, 3)
+	if err != nil || !ok {
+		t.Fatalf("ok %v, err %v", ok, err)
+	}
+	if len(a.Jobs) != 20 || len(cands) == 0 || len(a.Users) == 0 || a.Users[0].User != "7" || a.Users[0].Jobs[12] < 600 {
+		t.Fatalf("weeks %d, candidates %d, users %+v", len(a.Jobs), len(cands), a.Users)
+	}
+	found := false
+	for _, f := range a.Flurries {
+		found = found || (f.User == "7" && f.From <= 12 && f.To >= 12)
+	}
+	if !found {
+		t.Errorf("no flurry of user 7 over week 12: %+v", a.Flurries)
+	}
+	if _, err := figures.Activities(t.TempDir(), "activity", a); err != nil {
+		t.Error(err)
+	}
+	for i := range jobs {
+		jobs[i].User = -1
+	}
+	if _, _, ok, err := Activity(jobs, "no users", sanitize.FlurryConfig{}, 3); ok || err != nil {
+		t.Errorf("a log without users: ok %v, err %v", ok, err)
+	}
+}
+
+func TestTrajectory(t *testing.T) {
+	r := varq.Request{Nodes: 4, Walltime: 3600, Start: 3600}
+	traj := []varq.Point{{Submit: 0, Prob: 0.9}, {Submit: 1800, Prob: 0.6}}
+	tr := Trajectory("x", 0, r, traj, varq.PlanLatest(traj, r, 0.5), 0.5)
+	if tr.Chosen != 1800 || len(tr.At) != 2 {
+		t.Errorf("chosen %d, %d points", tr.Chosen, len(tr.At))
+	}
+	if tr := Trajectory("x", 0, r, traj, varq.Plan{}, 0.5); tr.Chosen != -1 {
+		t.Errorf("NOT_POSSIBLE plan drawn at %d", tr.Chosen)
+	}
+}
