@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -52,7 +54,7 @@ func TestRealTracesFullQBETS(t *testing.T) {
 		}
 		logResult(t, name+" full QBETS", full)
 		if full.Correctness() < 0.95 {
-			t.Errorf("%s: full QBETS BM correctness %.3f < 0.95", name, full.Correctness())
+			t.Errorf("%s: full QBETS BM correctness %.3f < 0.95%s", name, full.Correctness(), diagnose(jobs))
 		}
 		if name == tracetest.KTH {
 			continue
@@ -89,30 +91,33 @@ func TestSDSCBlueQueues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		logResult(t, "SDSC-BLUE queue "+itoa(q), r)
+		logResult(t, "SDSC-BLUE queue "+strconv.FormatInt(q, 10), r)
 		if r.Correctness() < 0.95 {
-			t.Errorf("SDSC-BLUE queue %d: correctness %.3f < 0.95", q, r.Correctness())
+			t.Errorf("SDSC-BLUE queue %d: correctness %.3f < 0.95%s", q, r.Correctness(), diagnose(jobs))
 		}
 	}
 }
 
-func itoa(q int64) string {
-	b := []byte{}
-	neg := q < 0
-	if neg {
-		q = -q
-	}
-	for {
-		b = append([]byte{byte('0' + q%10)}, b...)
-		q /= 10
-		if q == 0 {
-			break
+// diagnose replays a failing queue with one QBETS feature at a time, so
+// the failure message says which feature costs the correctness.
+func diagnose(jobs []Job) string {
+	out := "; BM correctness by feature:"
+	for _, c := range []struct {
+		label string
+		cfg   qbets.Config
+	}{
+		{"trimming only", qbets.Config{Cluster: qbets.ClusterNone, NoAvailability: true}},
+		{"+availability", qbets.Config{Cluster: qbets.ClusterNone}},
+		{"+two-level clustering", qbets.Config{NoAvailability: true}},
+		{"+node clustering", qbets.Config{Cluster: qbets.ClusterNodes, NoAvailability: true}},
+	} {
+		r, err := Replay(jobs, Config{Predictor: c.cfg})
+		if err != nil {
+			return out + " " + err.Error()
 		}
+		out += fmt.Sprintf(" %s %.3f (%d clusters);", c.label, r.Correctness(), len(r.Clusters))
 	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
+	return out
 }
 
 // Acceptance: where BM and log-uniform are both correct under full QBETS,
@@ -133,7 +138,7 @@ func TestBMTighterThanLogUniform(t *testing.T) {
 	}
 	for q, js := range load(t, tracetest.SDSCBlue) {
 		if len(js) >= 2000 {
-			traces = append(traces, tr{"SDSC-BLUE/" + itoa(q), js})
+			traces = append(traces, tr{"SDSC-BLUE/" + strconv.FormatInt(q, 10), js})
 		}
 	}
 	both, bmWins := 0, 0
