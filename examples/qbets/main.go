@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -49,7 +50,7 @@ func run(w, progress io.Writer, dir string, minJobs int) error {
 	var noWaits []string
 	small := 0
 	for _, p := range paths {
-		_, jobs, err := swf.ReadFile(p)
+		hdr, jobs, err := swf.ReadFile(p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
@@ -76,7 +77,7 @@ func run(w, progress io.Writer, dir string, minJobs int) error {
 				small++
 				continue
 			}
-			sets = append(sets, set{fmt.Sprintf("%s/%d", base, q), byQ[q]})
+			sets = append(sets, set{fmt.Sprintf("%s/%d%s", base, q, queueName(hdr, q)), byQ[q]})
 		}
 		if len(qs) > 1 {
 			all, err := replay.All(byQ)
@@ -103,6 +104,20 @@ func run(w, progress io.Writer, dir string, minJobs int) error {
 	fmt.Fprintf(w, "\nTraces without waits: %s. %d queues with fewer than %d jobs skipped.\n", strings.Join(noWaits, ", "), small, minJobs)
 	failures(w, rows[1])
 	return nil
+}
+
+// queueName is " name" from the header's "Queue: <n> <name>" lines, or "".
+func queueName(h *swf.Header, q int64) string {
+	if h == nil {
+		return ""
+	}
+	for _, l := range h.Queue {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == strconv.FormatInt(q, 10) {
+			return " " + strings.Join(f[1:], " ")
+		}
+	}
+	return ""
 }
 
 // table prints correctness and accuracy ratio (RMS_BM / RMS_X) per method,
