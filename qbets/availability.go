@@ -25,6 +25,9 @@ type availability struct {
 	down        bool  // DOWN by the arrival count since downFrom
 	downFrom    int64
 	periods     []downPeriod // closed DOWN periods, ascending and disjoint
+	noCount     bool         // arrival-count detector off
+	noGap       bool         // inter-release detector off
+	atRelease   bool         // judge the count when it is complete, at the release
 }
 
 // downPeriod is the half-open DOWN interval [from, to): to is the release
@@ -49,7 +52,7 @@ func (a *availability) release(t int64) {
 	}
 	if a.released {
 		from, isDown := a.downFrom, a.down
-		if b, ok := a.gap.bound(); ok && t-a.lastRelease > b {
+		if b, ok := a.gap.bound(); ok && !a.noGap && t-a.lastRelease > b {
 			if g := a.lastRelease + b + 1; !isDown || g < from {
 				from = g
 			}
@@ -59,7 +62,13 @@ func (a *availability) release(t int64) {
 			a.periods = append(a.periods, downPeriod{from, t})
 		}
 		a.gap.add(t - a.lastRelease)
+		b, ok := a.cnt.bound()
 		a.cnt.add(a.arrivals)
+		if a.atRelease && !a.noCount && ok && a.arrivals > b {
+			a.released, a.lastRelease, a.arrivals = true, t, 0
+			a.down, a.downFrom = true, t
+			return
+		}
 	}
 	a.released = true
 	a.lastRelease = t
@@ -71,7 +80,7 @@ func (a *availability) release(t int64) {
 // judged by (A11).
 func (a *availability) arrive(t int64) {
 	a.arrivals++
-	if a.down || !a.released {
+	if a.down || !a.released || a.noCount || a.atRelease {
 		return
 	}
 	if b, ok := a.cnt.bound(); ok && a.arrivals > b {
@@ -85,7 +94,7 @@ func (a *availability) downAt(t int64) bool {
 	if a.down {
 		return true
 	}
-	if !a.released {
+	if !a.released || a.noGap {
 		return false
 	}
 	b, ok := a.gap.bound()

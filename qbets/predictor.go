@@ -35,6 +35,12 @@ type Config struct {
 	// NoAvailability disables availability inference (§2.5): no DOWN
 	// periods, no refused forecasts, no excluded jobs.
 	NoAvailability bool
+	// CountAtRelease judges the arrival count when it is complete, at the
+	// release that ends it (DOWN until the next release), the literal
+	// reading of thesis §4.2.5 "as each count is generated … when a count
+	// exceeds this upper bound"; by default (A11) the count is judged at
+	// every arrival, including it.
+	CountAtRelease bool
 }
 
 // Validate reports an out-of-range parameter, naming it.
@@ -164,6 +170,7 @@ func New(cfg Config) (*Predictor, error) {
 	}
 	if !cfg.NoAvailability {
 		p.avail = newAvailability(p.tab)
+		p.avail.atRelease = cfg.CountAtRelease
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package qbets
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -99,4 +100,105 @@ func Example() {
 	b, ok := p.Predict(64, 7200)
 	fmt.Println(b, ok, p.ProbWithin(64, 7200, 1990))
 	// Output: 1950 true 0.98
+}
+
+// After every re-clustering, each cluster's history is exactly what a
+// fresh replay of the detector over its jobs gives (A9), whether the
+// cluster was kept or rebuilt.
+func TestReclusterRebuildsState(t *testing.T) {
+	p, _ := New(Config{NoAvailability: true, ReclusterEvery: 300})
+	r := rand.New(rand.NewPCG(5, 5))
+	for i := range 5000 {
+		nodes := 1 << r.IntN(7)
+		wall := int64(600 * (1 + r.IntN(12)))
+		w := int64(r.ExpFloat64() * float64(nodes) * float64(wall) / 50)
+		if i > 2500 {
+			w *= 20 // a regime change, so trims happen
+		}
+		p.Observe(Observation{Submit: int64(i), Start: int64(i) + w, Nodes: nodes, Walltime: wall})
+		if (i+1)%300 != 0 {
+			continue
+		}
+		for c, h := range p.hists {
+			fresh := newHistory(true, p.nMin, p.tab)
+			for _, rec := range p.all {
+				if p.part.index(rec.nodes, rec.wall) == c {
+					fresh.add(rec.wait)
+				}
+			}
+			if !slices.Equal(fresh.recent, h.recent) || fresh.run != h.run {
+				t.Fatalf("after %d jobs, cluster %d: live %d values run %d, replay %d values run %d",
+					i+1, c, len(h.recent), h.run, len(fresh.recent), fresh.run)
+			}
+		}
+	}
+	st := p.Stats()
+	if st.Reclusterings != 16 || st.Clusters < 2 || st.ChangePoints == 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	// The clusters partition the jobs: their boxes cover every job once.
+	total := 0
+	for _, c := range p.Clusters() {
+		total += c.Jobs
+	}
+	if total != 5000 {
+		t.Fatalf("clusters hold %d jobs, want 5000", total)
+	}
+}
+
+func TestForecastReasons(t *testing.T) {
+	p, _ := New(Config{NoAvailability: true, Cluster: ClusterFixedProcs})
+	if f := p.Forecast(Request{Nodes: 1}); f.OK || f.Reason != NoHistory || f.Reason.String() == "" {
+		t.Fatalf("empty: %+v", f)
+	}
+	// 1000 one-node jobs with short waits, then 40 jobs of 128 nodes: their
+	// cluster holds fewer than 59, so they fall back to the queue-level
+	// history (A13), which the run of long waits has trimmed.
+	for i := range 1000 {
+		p.Observe(Observation{Submit: int64(i), Start: int64(i + i%7), Nodes: 1, Walltime: 600})
+	}
+	for i := range 40 {
+		p.Observe(Observation{Submit: int64(1000 + i), Start: int64(1000 + i + 5000), Nodes: 128, Walltime: 600})
+	}
+	small := p.Forecast(Request{Nodes: 1, Walltime: 600})
+	big := p.Forecast(Request{Nodes: 128, Walltime: 600})
+	if !small.OK || small.Fallback || small.Upper != 6 || small.History != 1000 || !small.LowerOK || small.Lower > small.Upper {
+		t.Fatalf("small job: %+v", small)
+	}
+	if !big.OK || !big.Fallback || big.Cluster != 3 || big.Upper != 5000 || big.History < 59 || big.History >= 1040 {
+		t.Fatalf("big job: %+v", big)
+	}
+}
+
+// Without Submit calls, releases drive re-clustering.
+func TestReclusterWithoutSubmit(t *testing.T) {
+	p, _ := New(Config{NoAvailability: true, TrainArrivals: 500})
+	feed(p, make([]int64, 2600))
+	if got := p.Stats().Reclusterings; got != 3 { // at 500, 1500, 2500
+		t.Fatalf("reclusterings %d, want 3", got)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, c := range []Config{
+		{Quantile: 1}, {Confidence: -0.1}, {Cluster: 99}, {MaxClusters: -1}, {TrainArrivals: -1},
+		{ReclusterEvery: -5}, {Cluster: ClusterFixedProcs, FixedUppers: []int64{4, 4}}, {FixedUppers: []int64{4}},
+	} {
+		if _, err := New(c); err == nil {
+			t.Errorf("%+v: no error", c)
+		} else {
+			t.Log(err)
+		}
+	}
+}
+
+func TestFixedProcs(t *testing.T) {
+	p, _ := New(Config{Cluster: ClusterFixedProcs, NoAvailability: true})
+	cs := p.Clusters()
+	if len(cs) != 4 || cs[0].Nodes.Hi != 4 || cs[1].Nodes != (KeyRange{5, 16}) || cs[3].Nodes.Hi != Full.Hi {
+		t.Fatalf("fixed partition %+v", cs)
+	}
+	if f := p.Forecast(Request{Nodes: 20}); f.Cluster != 2 {
+		t.Fatalf("20 nodes in cluster %d", f.Cluster)
+	}
 }

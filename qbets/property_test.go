@@ -118,3 +118,71 @@ func TestRunThresholdTable(t *testing.T) {
 		}
 	}
 }
+
+// Clustering always yields a partition covering every key, each cluster
+// holding at least minSize samples (unless there are fewer in all), with
+// the BIC-chosen k in range and the best BIC of the eligible k (§2.4).
+func TestClusterPartitionProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		minSize := rapid.IntRange(1, 80).Draw(t, "minSize")
+		kMax := rapid.IntRange(1, 12).Draw(t, "kMax")
+		n := rapid.IntRange(0, 1500).Draw(t, "n")
+		keys := rapid.Int64Range(1, 300).Draw(t, "keys")
+		seed := rapid.Uint64().Draw(t, "seed")
+		r := rand.New(rand.NewPCG(seed, 3))
+		xs := make([]Sample, n)
+		for i := range xs {
+			k := r.Int64N(keys)
+			// waits whose scale depends on the key, so there is structure to find
+			xs[i] = Sample{Key: k * 7, Wait: int64(r.ExpFloat64() * float64(1+k%5) * 100)}
+		}
+		c := ClusterIntervals(xs, minSize, kMax)
+		if c.K != len(c.Uppers)+1 || len(c.Sizes) != c.K || c.N != n {
+			t.Fatalf("K %d, uppers %v, sizes %v, N %d", c.K, c.Uppers, c.Sizes, c.N)
+		}
+		for i := 1; i < len(c.Uppers); i++ {
+			if c.Uppers[i] <= c.Uppers[i-1] {
+				t.Fatalf("uppers not ascending: %v", c.Uppers)
+			}
+		}
+		sizes := make([]int, c.K)
+		for _, x := range xs {
+			sizes[c.Index(x.Key)]++
+		}
+		if !slices.Equal(sizes, c.Sizes) {
+			t.Fatalf("sizes by Index %v, reported %v", sizes, c.Sizes)
+		}
+		if n < minSize {
+			if c.K != 1 {
+				t.Fatalf("%d samples < minSize %d but K = %d", n, minSize, c.K)
+			}
+			return
+		}
+		if c.K < 1 || c.K > min(kMax, n/minSize) {
+			t.Fatalf("K = %d outside [1, min(%d, %d/%d)]", c.K, kMax, n, minSize)
+		}
+		for j, s := range c.Sizes {
+			if s < minSize {
+				t.Fatalf("cluster %d holds %d < %d", j, s, minSize)
+			}
+		}
+		for k, b := range c.BICs {
+			if !math.IsNaN(b) && b > c.BIC {
+				t.Fatalf("BIC at k=%d is %v > chosen %v (k=%d)", k+1, b, c.BIC, c.K)
+			}
+		}
+		// The BIC is the exponential log-likelihood of the chosen
+		// clusters (waits + 1) less the penalty.
+		var logL float64
+		sum := make([]float64, c.K)
+		for _, x := range xs {
+			sum[c.Index(x.Key)] += float64(x.Wait) + 1
+		}
+		for j := range sum {
+			logL += ell(c.Sizes[j], sum[j])
+		}
+		if math.Abs(logL-c.LogL) > 1e-6*math.Abs(logL) {
+			t.Fatalf("logL %v, recomputed %v", c.LogL, logL)
+		}
+	})
+}
