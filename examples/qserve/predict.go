@@ -42,10 +42,27 @@ type Prediction struct {
 	IBLReason string        `json:"iblReason,omitempty"`
 }
 
-// BoundPart is the QBETS bound as a wait from now and as a start time.
+// BoundPart is the QBETS upper bound as a wait from now and as a start
+// time, with the lower confidence bound on the same quantile when the
+// history allows one, and where the bound came from.
 type BoundPart struct {
-	Wait  int64 `json:"wait"`
-	Start int64 `json:"start"`
+	Wait      int64  `json:"wait"`
+	Start     int64  `json:"start"`
+	LowerWait *int64 `json:"lowerWait,omitempty"`
+	Cluster   int    `json:"cluster"`
+	Fallback  bool   `json:"fallback,omitempty"` // queue-level history: the cluster's was too short
+	History   int    `json:"history"`            // waits the bound was taken from
+}
+
+// bound turns a Forecast for a job submitted at submit (now for a
+// hypothetical job) into the wait left from now.
+func bound(f qbets.Forecast, submit, now int64) *BoundPart {
+	b := &BoundPart{Wait: max(submit+f.Upper-now, 0), Start: max(submit+f.Upper, now), Cluster: f.Cluster, Fallback: f.Fallback, History: f.History}
+	if f.LowerOK {
+		lw := max(submit+f.Lower-now, 0)
+		b.LowerWait = &lw
+	}
+	return b
 }
 
 // EstimatePart is the IBL estimate as a wait from now and a start time.
@@ -191,10 +208,10 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	}
 	p := Prediction{System: sys.name, Queue: q.name, Cores: r.Cores, WallTime: r.WallTime, Now: now,
 		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
-	if b, ok := pred.Predict(int(r.Cores), r.WallTime); ok {
-		p.QBETS = &BoundPart{Wait: b, Start: now + b}
+	if f := pred.Forecast(qbets.Request{Nodes: int(r.Cores), Walltime: r.WallTime, At: now}); f.OK {
+		p.QBETS = bound(f, now, now)
 	} else {
-		p.QBETSReason = noHistory(q, key)
+		p.QBETSReason = noBound(q, key, f.Reason)
 	}
 	if r.Within > 0 {
 		pw := pred.ProbWithin(int(r.Cores), r.WallTime, r.Within)
@@ -225,9 +242,12 @@ func (s *Service) qbetsFor(sys *system, q *queue, key qbKey) (*qbets.Predictor, 
 	return p, nil
 }
 
-func noHistory(q *queue, k qbKey) string {
-	return fmt.Sprintf("no QBETS bound: queue %s has %d observed waits, the %d%% bound at %d%% confidence needs %d",
-		q.name, len(q.obs), k.q, k.c, qbets.MinHistory(float64(k.q)/100, float64(k.c)/100))
+func noBound(q *queue, k qbKey, r qbets.Reason) string {
+	if r == qbets.MachineDown {
+		return "no QBETS bound: availability inference marks the machine as possibly down (no job has started for unusually long)"
+	}
+	return fmt.Sprintf("no QBETS bound (%v): queue %s has %d observed waits, the %d%% bound at %d%% confidence needs %d",
+		r, q.name, q.started, k.q, k.c, qbets.MinHistory(float64(k.q)/100, float64(k.c)/100))
 }
 
 func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePart, string) {
@@ -275,10 +295,10 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	jid := id
 	p := Prediction{System: sys.name, Queue: q.name, Job: &jid, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime,
 		Now: now, Quantile: quantile, Confidence: confidence, Within: within}
-	if b, ok := pred.Predict(int(j.Cores), j.ReqTime); ok {
-		p.QBETS = &BoundPart{Wait: max(j.Submit+b-now, 0), Start: max(j.Submit+b, now)}
+	if f := pred.Forecast(qbets.Request{Nodes: int(j.Cores), Walltime: j.ReqTime, At: now}); f.OK {
+		p.QBETS = bound(f, j.Submit, now)
 	} else {
-		p.QBETSReason = noHistory(q, key)
+		p.QBETSReason = noBound(q, key, f.Reason)
 	}
 	if within > 0 {
 		pw := pred.ProbWithin(int(j.Cores), j.ReqTime, now-j.Submit+within)

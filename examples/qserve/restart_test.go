@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,7 @@ func startChild(t *testing.T, db string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "QSERVE_CHILD=1",
-		"QSERVE_ARGS=serve -addr 127.0.0.1:0 -db "+db+" -now 1000000")
+		fmt.Sprintf("QSERVE_ARGS=serve -addr 127.0.0.1:0 -db %s -now %d", db, testNow))
 	errs, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,22 +1,26 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// testNow is the fixed service clock of the tests.
-const testNow = 1_000_000
+// testNow is the fixed service clock of the tests: a minute after the
+// last test event (much later, QBETS's availability inference would
+// rightly call the machine possibly down).
+var testNow = func() int64 { e := testEvents(); return e[len(e)-1].Time + 60 }()
 
 // testEvents is a small deterministic live feed on system "s1": queue
 // "normal" (64 cores, 24 h) and "debug" (8 cores, 1 h); 120 jobs that
 // started and ended (waits 60·(i mod 17) s, enough history for a QBETS
-// bound), and 3 still waiting.
+// bound), and 3 submitted alongside job 100 that are still waiting.
 func testEvents() []Event {
 	evs := []Event{
 		{Kind: "queue", System: "s1", Time: 0, Queue: "normal", Cores: 64, WallTime: 86400},
@@ -32,12 +36,14 @@ func testEvents() []Event {
 			Event{Kind: "submit", System: "s1", Job: i, Time: t, Queue: q, Cores: 1 << (i % 4), WallTime: 600 * (1 + i%5), User: fmt.Sprint("u", i%3)},
 			Event{Kind: "start", System: "s1", Job: i, Time: t + 60*(i%17)},
 			Event{Kind: "end", System: "s1", Job: i, Time: t + 60*(i%17) + 300})
+		if i == 100 {
+			for k := int64(1001); k <= 1003; k++ {
+				evs = append(evs, Event{Kind: "submit", System: "s1", Job: k, Time: t + k - 1000, Queue: "normal", Cores: 4, WallTime: 3600, User: "u1"})
+			}
+		}
 		t += 60*(i%17) + 400
 	}
-	for i := int64(1001); i <= 1003; i++ {
-		evs = append(evs, Event{Kind: "submit", System: "s1", Job: i, Time: t, Queue: "normal", Cores: 4, WallTime: 3600, User: "u1"})
-		t += 10
-	}
+	slices.SortStableFunc(evs, func(a, b Event) int { return cmp.Compare(a.Time, b.Time) })
 	return evs
 }
 
@@ -57,6 +63,7 @@ func newTestServer(t *testing.T) (*Service, *httptest.Server) {
 
 func do(t *testing.T, method, url, ctype, body string) (int, string) {
 	t.Helper()
+	body = strings.ReplaceAll(body, "%NOW%", fmt.Sprint(testNow))
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +103,7 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/system/s1/job/1002/prediction/starttime.json?confidence=80&quantile=75", "", "", []string{`"job":1002`, `"confidence":80`, `"quantile":75`, `"ibl":{`}},
 		{"POST", "/waittime/prediction/?format=json", "application/json", hypo, []string{`"queue":"normal"`, `"queue":"debug"`, `"probWithin"`}},
 		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "80% interval"}},
-		{"POST", "/events", "application/json", `{"kind":"submit","system":"s1","job":2000,"time":999999,"queue":"debug","cores":2,"wallTime":60}`, []string{"accepted 1"}},
+		{"POST", "/events", "application/json", `{"kind":"submit","system":"s1","job":2000,"time":%NOW%,"queue":"debug","cores":2,"wallTime":60}`, []string{"accepted 1"}},
 		{"GET", "/stats.json", "", "", []string{"cacheHits"}},
 	} {
 		code, body := do(t, c.method, u+c.path, c.ctype, c.body)
@@ -217,11 +224,11 @@ func TestErrors(t *testing.T) {
 	// Ingest.
 	for _, c := range []struct{ body, field string }{
 		{`{"kind":"submit"`, "malformed JSON"},
-		{`{"kind":"launch","system":"s1","time":999999}`, "kind"},
-		{`{"kind":"submit","system":"s1","job":5000,"time":999999,"queue":"nope","cores":1}`, "queue"},
-		{`{"kind":"submit","system":"s1","job":5000,"time":999999,"queue":"debug","cores":9}`, "cores"},
-		{`{"kind":"submit","system":"s1","job":1001,"time":999999,"queue":"debug","cores":1}`, "job"},
-		{`{"kind":"start","system":"s1","job":42,"time":999999}`, "job"},
+		{`{"kind":"launch","system":"s1","time":%NOW%}`, "kind"},
+		{`{"kind":"submit","system":"s1","job":5000,"time":%NOW%,"queue":"nope","cores":1}`, "queue"},
+		{`{"kind":"submit","system":"s1","job":5000,"time":%NOW%,"queue":"debug","cores":9}`, "cores"},
+		{`{"kind":"submit","system":"s1","job":1001,"time":%NOW%,"queue":"debug","cores":1}`, "job"},
+		{`{"kind":"start","system":"s1","job":42,"time":%NOW%}`, "job"},
 		{`{"kind":"start","system":"s1","job":1001,"time":5}`, "time"},
 		{`{"kind":"submit","system":"bad name","job":1,"time":5,"queue":"q","cores":1}`, "system"},
 		{`[{"kind":"queue","system":"s2","time":5,"queue":"q","cores":4,"wallTime":60},{"kind":"submit","system":"s2","job":1,"time":6,"queue":"q","cores":1},{"kind":"start","system":"s2","job":1,"time":4}]`, "events[2].time"},

@@ -55,8 +55,17 @@ type queue struct {
 	running, waiting  int
 	usedCores         int64
 	hist              history
-	obs               []qbets.Observation // every start, in start order
-	preds             map[qbKey]*qbets.Predictor
+	// feed is every arrival and start, in time order, to build a
+	// predictor for a new quantile/confidence from the same history.
+	feed    []feedItem
+	preds   map[qbKey]*qbets.Predictor
+	started int // observed waits
+}
+
+// feedItem is a QBETS arrival (obs.Start == 0) or start.
+type feedItem struct {
+	submit int64
+	obs    qbets.Observation
 }
 
 // qbKey selects a QBETS predictor: quantile and confidence in percent.
@@ -129,6 +138,11 @@ func (s *system) apply(e *Event) error {
 		if q == nil {
 			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}}
 			s.queues[e.Queue] = q
+			// The default predictor is kept up to date from the start, so
+			// the common request never waits for a history replay.
+			if _, err := q.predictor(qbKey{defaultQuantile, defaultConfidence}); err != nil {
+				return err
+			}
 		}
 		q.maxCores, q.maxWall = e.Cores, e.WallTime
 	case "submit":
@@ -142,6 +156,10 @@ func (s *system) apply(e *Event) error {
 		s.fresh = append(s.fresh, e.Job)
 		q := s.queues[e.Queue]
 		q.waiting++
+		q.feed = append(q.feed, feedItem{submit: e.Time})
+		for _, p := range q.preds {
+			p.Submit(e.Time)
+		}
 	case "start":
 		j := s.jobs[e.Job]
 		if err := s.feat.Start(e.Job, e.Time); err != nil {
@@ -157,7 +175,8 @@ func (s *system) apply(e *Event) error {
 		q.hist.started = q.hist.started.add(rec)
 		s.all.started = s.all.started.add(rec)
 		o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
-		q.obs = append(q.obs, o)
+		q.feed = append(q.feed, feedItem{obs: o})
+		q.started++
 		for _, p := range q.preds {
 			p.Observe(o)
 		}
@@ -217,8 +236,12 @@ func (q *queue) predictor(k qbKey) (*qbets.Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range q.obs {
-		p.Observe(o)
+	for _, f := range q.feed {
+		if f.obs.Start == 0 && f.submit != 0 {
+			p.Submit(f.submit)
+		} else {
+			p.Observe(f.obs)
+		}
 	}
 	if len(q.preds) >= maxPredictors {
 		for old := range q.preds {
