@@ -25,8 +25,10 @@
 //
 // Every parameter of Table IV is in Config, with the spec's [R] defaults.
 // Choices the paper leaves open follow the spec's §8 (A1–A10, A24):
-// histogram edges shared over the window on log(1+x) (stored at a fine
-// resolution of 1/16 in log units, so an edge is placed within about 6%),
+// histogram edges shared over the history window on log(1+x), the
+// target's values clamped into them rather than widening them (stored at a
+// fine resolution of 1/16 in log units, so an edge is placed within about
+// 6%),
 // column-wise χ² normalization, FarThr = SDM's threshold, min–max scaled
 // DBSCAN axes, K(d) = exp(−(d/b)²), ridge λ = 1 on z-scored features with
 // an unpenalized intercept. Evaluate replays a trace the paper's way and
