@@ -13,6 +13,14 @@
 //     (Tsafrir's thesis Figures 6.8 and 6.9).
 //
 // Each function writes dir/name.png and dir/name.svg and returns their paths.
+// Package fromlib converts batchq results (sanitize activity and flurries,
+// VARQ trajectories and plans, sched summaries) into these inputs.
+//
+// Which example draws what: examples/replay -out (all four), examples/tsafrir
+// -plot (Schedulers with the thesis values); for the others' -plot flags:
+// examples/qbets → Waits (per-job bounds of a queue, full history and
+// trimmed), examples/varq and examples/coalloc → Trajectories
+// (fromlib.Trajectory), examples/flurries → Activities (fromlib.Activity).
 // Bad input (mismatched slice lengths, nothing to draw) is an error naming
 // the field. Nothing here is safe for concurrent writes to the same files.
 package figures
