@@ -165,7 +165,7 @@ func (h *history) insert(w int64) {
 
 // flush merges the insert buffer into the sorted base.
 func (h *history) flush() {
-	out := h.spare[:0]
+	out := slices.Grow(h.spare[:0], len(h.base)+len(h.buf))
 	a, b := h.base, h.buf
 	for len(a) > 0 && len(b) > 0 {
 		if a[0] <= b[0] {

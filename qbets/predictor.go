@@ -80,9 +80,8 @@ type Observation struct {
 
 // record is one job of the full history H_all.
 type record struct {
-	nodes int
-	wall  int64
-	wait  int64
+	wait int64
+	pair int32 // index into Predictor.pairs: its (nodes, walltime)
 }
 
 // Stats are the Predictor's counters.
@@ -204,7 +203,7 @@ func (p *Predictor) Observe(o Observation) {
 	if excluded {
 		p.st.DownExcluded++
 	} else {
-		p.record(record{nodes: o.Nodes, wall: o.Walltime, wait: w})
+		p.record(o.Nodes, o.Walltime, w)
 	}
 	if !p.sawSubmit {
 		p.tick()
@@ -213,22 +212,22 @@ func (p *Predictor) Observe(o Observation) {
 
 // record appends r to the full history and to its cluster's and the
 // queue's trimmed histories.
-func (p *Predictor) record(r record) {
-	p.all = append(p.all, r)
-	k := [2]int64{int64(r.nodes), r.wall}
+func (p *Predictor) record(nodes int, wall, wait int64) {
+	k := [2]int64{int64(nodes), wall}
 	i, ok := p.pairI[k]
 	if !ok {
 		i = len(p.pairs)
 		p.pairI[k] = i
-		p.pairs = append(p.pairs, pairStat{nodes: r.nodes, wall: r.wall})
+		p.pairs = append(p.pairs, pairStat{nodes: nodes, wall: wall})
 	}
+	p.all = append(p.all, record{wait: wait, pair: int32(i)})
 	p.pairs[i].n++
-	p.pairs[i].s += float64(r.wait) + 1
-	if p.hists[p.part.index(r.nodes, r.wall)].add(r.wait) {
+	p.pairs[i].s += float64(wait) + 1
+	if p.hists[p.part.index(nodes, wall)].add(wait) {
 		p.st.ChangePoints++
 	}
 	if p.queue != nil {
-		p.queue.add(r.wait)
+		p.queue.add(wait)
 	}
 }
 
@@ -270,9 +269,28 @@ func (p *Predictor) recluster() {
 		need = true
 	}
 	if need {
+		// Each distinct (nodes, walltime) pair maps to one cluster, so
+		// the scan of the full history is a table lookup per job.
+		of := make([]int32, len(p.pairs))
+		size := make([]int, np.k)
+		for i, x := range p.pairs {
+			of[i] = int32(np.index(x.nodes, x.wall))
+			size[of[i]] += x.n
+		}
+		ws := make([][]int64, np.k)
+		for j := range hs {
+			if replay[j] {
+				ws[j] = make([]int64, 0, size[j])
+			}
+		}
 		for _, r := range p.all {
-			if j := np.index(r.nodes, r.wall); replay[j] {
-				hs[j].add(r.wait)
+			if j := of[r.pair]; replay[j] {
+				ws[j] = append(ws[j], r.wait)
+			}
+		}
+		for j, h := range hs {
+			if replay[j] {
+				h.replay(ws[j])
 			}
 		}
 	}

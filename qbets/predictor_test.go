@@ -80,18 +80,6 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-func BenchmarkPredict100k(b *testing.B) {
-	p, _ := New(Config{NoTrim: true})
-	r := rand.New(rand.NewPCG(1, 1))
-	for i := range 100000 {
-		p.Observe(Observation{Submit: int64(i), Start: int64(i) + int64(r.ExpFloat64()*1000)})
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		p.Predict(1, 0)
-	}
-}
-
 func Example() {
 	p, _ := New(Config{NoTrim: true}) // q = C = 0.95; a rising series would trigger trimming
 	for i := range 200 {
@@ -122,7 +110,7 @@ func TestReclusterRebuildsState(t *testing.T) {
 		for c, h := range p.hists {
 			fresh := newHistory(true, p.nMin, p.tab)
 			for _, rec := range p.all {
-				if p.part.index(rec.nodes, rec.wall) == c {
+				if x := p.pairs[rec.pair]; p.part.index(x.nodes, x.wall) == c {
 					fresh.add(rec.wait)
 				}
 			}

@@ -186,3 +186,32 @@ func TestClusterPartitionProperties(t *testing.T) {
 		}
 	})
 }
+
+// The fast replay after re-clustering ends in the same state as adding
+// the waits one by one (A9).
+func TestReplayMatchesAdd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tab := newIndexTable(0.95, 0.95)
+		trim := rapid.Bool().Draw(t, "trim")
+		ws := rapid.SliceOfN(rapid.Int64Range(0, 5000), 0, 1500).Draw(t, "ws")
+		// A level shift part-way makes change points likely.
+		shift := rapid.IntRange(0, len(ws)).Draw(t, "shift")
+		for i := shift; i < len(ws); i++ {
+			ws[i] += 100000
+		}
+		a, b := newHistory(trim, 59, tab), newHistory(trim, 59, tab)
+		for _, w := range ws {
+			a.add(w)
+		}
+		b.replay(ws)
+		if !slices.Equal(a.recent, b.recent) || a.run != b.run || a.trims != b.trims {
+			t.Fatalf("add: %d values run %d trims %d; replay: %d values run %d trims %d",
+				len(a.recent), a.run, a.trims, len(b.recent), b.run, b.trims)
+		}
+		ba, oka := a.bound()
+		bb, okb := b.bound()
+		if ba != bb || oka != okb {
+			t.Fatalf("bounds %d/%v vs %d/%v", ba, oka, bb, okb)
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package qbets
+
+import "math"
+
+// replay feeds ws (one cluster's waits in release order) into an empty
+// history, with the same outcome as calling add for each (the change-point
+// detector replayed after re-clustering, A9), but faster: the pre-insert
+// bound comes from two heaps split at the upper index — the i_up smallest
+// values in a max-heap, the rest in a min-heap — so each step is O(log n)
+// without moving memory, and the sorted set is built once at the end.
+func (h *history) replay(ws []int64) {
+	var lo, hi intHeap // lo holds −value (a max-heap of the smallest), hi the rest
+	h.recent = h.recent[:0]
+	h.sx, h.sxx, h.sxy = 0, 0, 0
+	for _, w := range ws {
+		n := len(h.recent)
+		if h.trim {
+			if i := h.tab.upper(n); i > 0 && w > -lo.top() {
+				h.run++
+			} else {
+				h.run = 0
+			}
+		}
+		if lo.len() == 0 || w <= -lo.top() {
+			lo.push(-w)
+		} else {
+			hi.push(w)
+		}
+		target := h.tab.upper(n + 1)
+		if target == 0 {
+			target = n + 1
+		}
+		for lo.len() > target {
+			hi.push(-lo.pop())
+		}
+		for lo.len() < target {
+			lo.push(-hi.pop())
+		}
+		x := math.Log1p(float64(w))
+		if n > 0 {
+			h.sxy += x * math.Log1p(float64(h.recent[n-1]))
+		}
+		h.recent = append(h.recent, w)
+		h.sx += x
+		h.sxx += x * x
+		if h.trim && h.run >= 3 && h.run >= RunThreshold(h.rho()) {
+			h.trims++
+			h.run = 0
+			h.recent = append(h.recent[:0], h.recent[len(h.recent)-h.nMin:]...)
+			lo, hi = lo[:0], hi[:0]
+			h.sx, h.sxx, h.sxy = 0, 0, 0
+			for i, v := range h.recent {
+				x := math.Log1p(float64(v))
+				h.sx += x
+				h.sxx += x * x
+				if i > 0 {
+					h.sxy += x * math.Log1p(float64(h.recent[i-1]))
+				}
+				lo = append(lo, -v)
+			}
+			lo.init()
+			for lo.len() > h.tab.upper(len(h.recent)) {
+				hi.push(-lo.pop())
+			}
+		}
+	}
+	h.rebuild()
+}
+
+// intHeap is a binary min-heap of int64.
+type intHeap []int64
+
+func (q intHeap) len() int      { return len(q) }
+func (q intHeap) top() int64    { return q[0] }
+func (q *intHeap) push(v int64) { *q = append(*q, v); q.up(len(*q) - 1) }
+
+func (q *intHeap) pop() int64 {
+	old := *q
+	v := old[0]
+	n := len(old) - 1
+	old[0] = old[n]
+	*q = old[:n]
+	q.down(0)
+	return v
+}
+
+func (q intHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if q[p] <= q[i] {
+			return
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+}
+
+func (q intHeap) down(i int) {
+	n := len(q)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && q[r] < q[l] {
+			m = r
+		}
+		if q[i] <= q[m] {
+			return
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+}
+
+func (q intHeap) init() {
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+}
