@@ -214,8 +214,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 		p.QBETSReason = noBound(q, key, f.Reason)
 	}
 	if r.Within > 0 {
-		pw := pred.ProbWithin(int(r.Cores), r.WallTime, r.Within)
-		p.ProbWithin = &pw
+		p.ProbWithin = probWithin(pred, p.QBETSReason != "" && p.QBETS == nil, int(r.Cores), r.WallTime, r.Within)
 	}
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
@@ -240,6 +239,17 @@ func (s *Service) qbetsFor(sys *system, q *queue, key qbKey) (*qbets.Predictor, 
 		return nil, badRequest("quantile/confidence: %v", err)
 	}
 	return p, nil
+}
+
+// probWithin is ProbWithin, or 0 when the Forecast at the system's clock
+// had no bound: ProbWithin judges availability at the last start it saw,
+// which may be earlier than now, and the two answers should agree.
+func probWithin(pred *qbets.Predictor, noBound bool, nodes int, wall, within int64) *float64 {
+	pw := 0.0
+	if !noBound {
+		pw = pred.ProbWithin(nodes, wall, within)
+	}
+	return &pw
 }
 
 func noBound(q *queue, k qbKey, r qbets.Reason) string {
@@ -301,8 +311,7 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 		p.QBETSReason = noBound(q, key, f.Reason)
 	}
 	if within > 0 {
-		pw := pred.ProbWithin(int(j.Cores), j.ReqTime, now-j.Submit+within)
-		p.ProbWithin = &pw
+		p.ProbWithin = probWithin(pred, p.QBETS == nil, int(j.Cores), j.ReqTime, now-j.Submit+within)
 	}
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
