@@ -109,6 +109,13 @@ func TestTrajectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFiles(t, paths)
+	refused := tr
+	refused.Chosen = -1
+	paths, err = Trajectories(out(t), "traj-refused", refused)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, paths)
 	tr.Prob[3] = 1.5
 	if _, err := Trajectories(t.TempDir(), "traj", tr); err == nil || !strings.Contains(err.Error(), "Prob[3]") {
 		t.Errorf("probability 1.5: err = %v", err)

@@ -82,6 +82,10 @@ func Trajectories(dir, name string, t Trajectory) ([]string, error) {
 		p.Add(tl)
 		p.Legend.Add(fmt.Sprintf("target probability %s", num(t.Target)), tl)
 	}
+	if t.Chosen < 0 && t.Target > 0 {
+		// A refusal is an answer too: say so where the chosen time would be.
+		p.Legend.Add(fmt.Sprintf("NOT_POSSIBLE: no submission reaches %s", num(t.Target)))
+	}
 	if t.Chosen >= 0 {
 		x := hour(t.Chosen)
 		cl, _ := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: 1}})
