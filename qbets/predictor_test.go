@@ -67,14 +67,20 @@ func TestConcurrent(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 2000 {
-			p.Observe(Observation{Submit: int64(i), Start: int64(i + i%97)})
+			p.Submit(int64(i))
+			p.Observe(Observation{Submit: int64(i), Start: int64(i + i%97), Nodes: 1 + i%64, Walltime: int64(60 * (i % 13))})
 		}
 	}()
 	go func() {
 		defer wg.Done()
-		for range 2000 {
+		for i := range 2000 {
 			p.Predict(1, 0)
 			p.ProbWithin(1, 0, 50)
+			p.Forecast(Request{Nodes: i % 64, Walltime: 600})
+			if i%100 == 0 {
+				p.Clusters()
+				p.Stats()
+			}
 		}
 	}()
 	wg.Wait()
