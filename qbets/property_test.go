@@ -215,3 +215,56 @@ func TestReplayMatchesAdd(t *testing.T) {
 		}
 	})
 }
+
+// Any event sequence, including odd values (negative walltimes as in SWF's
+// −1, zero nodes, starts out of order, starts before submits), leaves a
+// consistent Predictor: the clusters partition the full history, every
+// bound is one of the observed waits, Lower ≤ Upper, and a refusal
+// carries a reason.
+func TestPredictorAnyEvents(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := Config{
+			Cluster:        ClusterMode(rapid.IntRange(0, int(numClusterModes)-1).Draw(t, "mode")),
+			NoTrim:         rapid.Bool().Draw(t, "notrim"),
+			NoAvailability: rapid.Bool().Draw(t, "noavail"),
+			ReclusterEvery: rapid.IntRange(0, 200).Draw(t, "every"),
+			CountAtRelease: rapid.Bool().Draw(t, "atrelease"),
+		}
+		p, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int64]bool{}
+		now := int64(0)
+		steps := rapid.IntRange(0, 800).Draw(t, "steps")
+		for range steps {
+			now += rapid.Int64Range(-5, 100).Draw(t, "dt")
+			nodes := rapid.IntRange(-1, 300).Draw(t, "nodes")
+			wall := rapid.Int64Range(-1, 100000).Draw(t, "wall")
+			switch rapid.IntRange(0, 2).Draw(t, "op") {
+			case 0:
+				p.Submit(now)
+			case 1:
+				sub := now - rapid.Int64Range(-10, 5000).Draw(t, "wait")
+				seen[max(now-sub, 0)] = true
+				p.Observe(Observation{Submit: sub, Start: now, Nodes: nodes, Walltime: wall})
+			default:
+				f := p.Forecast(Request{Nodes: nodes, Walltime: wall})
+				if f.OK != (f.Reason == OK) {
+					t.Fatalf("forecast %+v", f)
+				}
+				if f.OK && (!seen[f.Upper] || (f.LowerOK && f.Lower > f.Upper)) {
+					t.Fatalf("forecast %+v not an observed wait / inverted", f)
+				}
+			}
+		}
+		st := p.Stats()
+		total := 0
+		for _, c := range p.Clusters() {
+			total += c.Jobs
+		}
+		if total != st.Jobs || st.Jobs+st.DownExcluded != st.Releases || len(p.Clusters()) != st.Clusters {
+			t.Fatalf("clusters hold %d, stats %+v", total, st)
+		}
+	})
+}
