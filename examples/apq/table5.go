@@ -30,18 +30,18 @@ const apqWeightRefresh = 10
 
 // v5Run is the outcome of Table V on one trace.
 type v5Run struct {
-	from, to, valFrom       int
-	qbets, ibl              apq.Score
-	qbetsNone               int
-	apqVal, apqTest         [2]apq.Score // by Representation
-	methods, cases          [2][3]int
-	chosen                  apq.Representation
-	elapsed                 time.Duration
-	apqTime                 [2]time.Duration
-	predictions, apqPredict int
-	tuned                   *apq.Score
-	tunedCfg                apq.Config
-	steps                   []apq.TuneStep
+	from, to, valFrom int
+	qbets, ibl        apq.Score
+	qbetsNone         int
+	apqVal, apqTest   [2]apq.Score // by Representation
+	methods, cases    [2][3]int
+	chosen            apq.Representation
+	elapsed           time.Duration
+	apqTime           [2]time.Duration
+	apqPredict        int
+	tuned             *apq.Score
+	tunedCfg          apq.Config
+	steps             []apq.TuneStep
 }
 
 func table5(w io.Writer, e *env) error {
