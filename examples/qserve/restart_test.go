@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -105,5 +106,33 @@ func TestRestartSamePredictions(t *testing.T) {
 		if before[i] != after[i] {
 			t.Errorf("%s differs after restart:\nbefore %s\nafter  %s", queries[i].path, before[i], after[i])
 		}
+	}
+}
+
+// SIGTERM shuts the server down gracefully: it stops listening, finishes
+// requests in flight and exits 0; what it acknowledged is on disk.
+func TestGracefulShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts subprocesses")
+	}
+	db := filepath.Join(t.TempDir(), "q.db")
+	cmd, url := startChild(t, db)
+	b, _ := json.Marshal(testEvents()[:10])
+	if code, body := do(t, "POST", url+"/karnak/events", "application/json", string(b)); code != 200 {
+		t.Fatalf("ingest: %d %s", code, body)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+	st, err := OpenStore(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, err := st.Count("s1"); err != nil || n != 10 {
+		t.Fatalf("stored %d events (%v), want 10", n, err)
 	}
 }

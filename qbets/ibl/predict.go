@@ -125,21 +125,17 @@ func (b *Base) neighbors(d2 []float64) []neighbor {
 	// (oldest-first, nearly every candidate displaced the top).
 	h := make([]neighbor, 0, n)
 	newest := b.slot(b.added - 1)
-	visit := func(i int) {
-		d := d2[i]
-		if len(h) < n {
-			h = append(h, neighbor{d, b.waits[i]})
-			up(h, len(h)-1)
-		} else if d < h[0].d {
-			h[0] = neighbor{d, b.waits[i]}
-			down(h, 0)
+	for _, span := range [2][2]int{{newest, 0}, {len(d2) - 1, newest + 1}} {
+		for i := span[0]; i >= span[1]; i-- {
+			d := d2[i]
+			if len(h) < n {
+				h = append(h, neighbor{d, b.waits[i]})
+				up(h, len(h)-1)
+			} else if d < h[0].d {
+				h[0] = neighbor{d, b.waits[i]}
+				down(h, 0)
+			}
 		}
-	}
-	for i := newest; i >= 0; i-- {
-		visit(i)
-	}
-	for i := len(d2) - 1; i > newest; i-- {
-		visit(i)
 	}
 	for i := range h {
 		h[i].d = math.Sqrt(h[i].d)
