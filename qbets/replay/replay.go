@@ -23,7 +23,6 @@
 package replay
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math"
@@ -152,21 +151,47 @@ func (r Result) Ratio(m Method) float64 {
 	return r.RMS / s.RMS
 }
 
-type pend struct{ job Job }
+// pending is a binary min-heap of queued jobs on start time, written out
+// rather than through container/heap so a push does not box the Job.
+type pending []Job
 
-type pending []pend // min-heap on start time
+func start(j Job) int64 { return j.Submit + j.Wait }
 
-func (h pending) Len() int { return len(h) }
-func (h pending) Less(i, j int) bool {
-	return h[i].job.Submit+h[i].job.Wait < h[j].job.Submit+h[j].job.Wait
+func (h *pending) push(j Job) {
+	*h = append(*h, j)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if start(a[p]) <= start(a[i]) {
+			break
+		}
+		a[p], a[i] = a[i], a[p]
+		i = p
+	}
 }
-func (h pending) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pending) Push(x any)   { *h = append(*h, x.(pend)) }
-func (h *pending) Pop() any {
-	old := *h
-	j := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return j
+
+func (h *pending) pop() Job {
+	a := *h
+	top := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && start(a[l]) < start(a[m]) {
+			m = l
+		}
+		if l+1 < n && start(a[l+1]) < start(a[m]) {
+			m = l + 1
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return top
 }
 
 type tally struct {
@@ -245,17 +270,17 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 		reclust int
 	)
 	for i, j := range js {
-		for len(h) > 0 && h[0].job.Submit+h[0].job.Wait <= j.Submit {
-			d := heap.Pop(&h).(pend)
+		for len(h) > 0 && start(h[0]) <= j.Submit {
+			d := h.pop()
 			before := 0
 			if mirrors != nil {
 				before = p.Stats().DownExcluded
 			}
-			p.Observe(qbets.Observation{Submit: d.job.Submit, Start: d.job.Submit + d.job.Wait, Nodes: d.job.Nodes, Walltime: d.job.Walltime})
+			p.Observe(qbets.Observation{Submit: d.Submit, Start: d.Submit + d.Wait, Nodes: d.Nodes, Walltime: d.Walltime})
 			if mirrors != nil && p.Stats().DownExcluded == before {
-				all = append(all, d.job)
+				all = append(all, d)
 				for _, mi := range mirrors {
-					mi.add(d.job)
+					mi.add(d)
 				}
 			}
 		}
@@ -289,7 +314,7 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 				tallies[k].score(b, ok, j.Wait)
 			}
 		}
-		heap.Push(&h, pend{job: j})
+		h.push(j)
 	}
 	s := bm.done()
 	r.Jobs = len(js)
