@@ -32,7 +32,8 @@
 // base stored column by column, about 100 µs of CPU (266 µs wall measured
 // on the shared 2-core machine, load ≈ 6); one insertion with FIFO
 // eviction is 63 ns, the ranges being sliding-window extremes (spec K11).
-// The whole KTH evaluation runs in 6 s.
+// The KTH evaluation runs in 6 s, the full table above in 3 minutes on
+// the loaded machine (8 before); the numbers are unchanged.
 //
 // A Base is not safe for concurrent use; guard it with a sync.RWMutex
 // (Predict does not write, so concurrent Predicts under RLock are fine).
