@@ -120,7 +120,7 @@ func TestClusterModesOnTraces(t *testing.T) {
 	}
 	for _, name := range []string{tracetest.KTH, tracetest.SDSCSP2} {
 		jobs := loadTrace(t, name)
-		for m := ClusterTwoLevel; m < numClusterModes; m++ {
+		for m := ClusterMode(0); m < numClusterModes; m++ {
 			p, _ := New(Config{Cluster: m, NoAvailability: true})
 			s := replayJobs(p, jobs, len(jobs)/10)
 			st := p.Stats()

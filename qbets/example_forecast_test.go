@@ -7,8 +7,8 @@ import (
 )
 
 // A queue where one-node jobs wait seconds and 64-node jobs wait hours:
-// after the first clustering the forecast depends on what the job asks
-// for.
+// the default clusters (processor ranges 1–4, 5–16, 17–64, 65+) keep
+// their histories apart, so the forecast depends on what the job asks for.
 func ExamplePredictor_Forecast() {
 	p, _ := qbets.New(qbets.Config{NoAvailability: true})
 	for i := range int64(2000) {
@@ -25,7 +25,7 @@ func ExamplePredictor_Forecast() {
 	fmt.Println("1 node:", small.Upper, "s; 64 nodes:", big.Upper, "s")
 	fmt.Printf("P(64-node job starts within 70 min) ≥ %.2f\n", p.ProbWithin(64, 3600, 4200))
 	// Output:
-	// 2 clusters
+	// 4 clusters
 	// 1 node: 28 s; 64 nodes: 4181 s
 	// P(64-node job starts within 70 min) ≥ 0.99
 }

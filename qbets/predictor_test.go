@@ -100,7 +100,7 @@ func Example() {
 // fresh replay of the detector over its jobs gives (A9), whether the
 // cluster was kept or rebuilt.
 func TestReclusterRebuildsState(t *testing.T) {
-	p, _ := New(Config{NoAvailability: true, ReclusterEvery: 300})
+	p, _ := New(Config{Cluster: ClusterTwoLevel, NoAvailability: true, ReclusterEvery: 300})
 	r := rand.New(rand.NewPCG(5, 5))
 	for i := range 5000 {
 		nodes := 1 << r.IntN(7)
@@ -166,7 +166,7 @@ func TestForecastReasons(t *testing.T) {
 
 // Without Submit calls, releases drive re-clustering.
 func TestReclusterWithoutSubmit(t *testing.T) {
-	p, _ := New(Config{NoAvailability: true, TrainArrivals: 500})
+	p, _ := New(Config{Cluster: ClusterTwoLevel, NoAvailability: true, TrainArrivals: 500})
 	feed(p, make([]int64, 2600))
 	if got := p.Stats().Reclusterings; got != 3 { // at 500, 1500, 2500
 		t.Fatalf("reclusterings %d, want 3", got)
@@ -176,7 +176,7 @@ func TestReclusterWithoutSubmit(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	for _, c := range []Config{
 		{Quantile: 1}, {Confidence: -0.1}, {Cluster: 99}, {MaxClusters: -1}, {TrainArrivals: -1},
-		{ReclusterEvery: -5}, {Cluster: ClusterFixedProcs, FixedUppers: []int64{4, 4}}, {FixedUppers: []int64{4}},
+		{ReclusterEvery: -5}, {Cluster: ClusterFixedProcs, FixedUppers: []int64{4, 4}}, {Cluster: ClusterNone, FixedUppers: []int64{4}},
 	} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%+v: no error", c)

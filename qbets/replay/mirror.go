@@ -21,11 +21,14 @@ type mirror struct {
 	trims int   // change points of cluster histories
 }
 
-// newMirror starts with one box; clustered adds the queue-level history
-// from the start, as the Predictor keeps one whenever it clusters.
-func newMirror(m Method, e *env, clustered bool) *mirror {
-	mi := &mirror{m: m, env: e, boxes: []qbets.ClusterInfo{{Nodes: qbets.Full, Walltime: qbets.Full, NodeSeconds: qbets.Full}},
-		hists: []*hist{newHist(m, e)}}
+// newMirror starts with the Predictor's initial boxes (one, or the fixed
+// processor ranges); clustered adds the queue-level history from the
+// start, as the Predictor keeps one whenever it clusters.
+func newMirror(m Method, e *env, boxes []qbets.ClusterInfo, clustered bool) *mirror {
+	mi := &mirror{m: m, env: e, boxes: boxes, hists: make([]*hist, len(boxes))}
+	for i := range mi.hists {
+		mi.hists[i] = newHist(m, e)
+	}
 	if clustered {
 		mi.queue = newHist(m, e)
 	}

@@ -11,7 +11,8 @@
 //
 //   - Plain: the four predictors (BM, log-normal, log-uniform, Weibull) on
 //     the full history — no trimming, clustering or availability.
-//   - QBETS: full QBETS (trimming + two-level clustering + availability).
+//   - QBETS: full QBETS as qbets.Config{} runs it (trimming, fixed
+//     processor-count clusters, availability; Config.Predictor selects others).
 //     BM is the qbets.Predictor itself; each comparator runs inside the same
 //     pipeline (the Predictor's clusters, its queue-level fallback, its
 //     availability decisions) with trimming driven by its own bound, as the
@@ -258,7 +259,7 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 	if cfg.Comparators {
 		e := newEnv(q, c, !pc.NoTrim)
 		for _, m := range Methods {
-			mirrors = append(mirrors, newMirror(m, e, pc.Cluster != qbets.ClusterNone))
+			mirrors = append(mirrors, newMirror(m, e, p.Clusters(), pc.Cluster != qbets.ClusterNone))
 		}
 	}
 	var (

@@ -108,7 +108,8 @@ func diagnose(jobs []Job) string {
 	}{
 		{"trimming only", qbets.Config{Cluster: qbets.ClusterNone, NoAvailability: true}},
 		{"+availability", qbets.Config{Cluster: qbets.ClusterNone}},
-		{"+two-level clustering", qbets.Config{NoAvailability: true}},
+		{"+two-level clustering", qbets.Config{Cluster: qbets.ClusterTwoLevel, NoAvailability: true}},
+		{"+fixed processor ranges", qbets.Config{NoAvailability: true}},
 		{"+node clustering", qbets.Config{Cluster: qbets.ClusterNodes, NoAvailability: true}},
 	} {
 		r, err := Replay(jobs, Config{Predictor: c.cfg})
