@@ -269,7 +269,10 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePar
 		return nil, "no IBL estimate: " + err.Error()
 	}
 	half := pr.HalfWidth
-	if math.IsInf(half, 1) {
+	// One neighbour has no spread: the library's weighted σ is then 0,
+	// but an interval of ±0 would promise certainty; Karnak reported an
+	// infinite interval when σ was undefined (§4.4 [S]), and so do we.
+	if math.IsInf(half, 1) || pr.Neighbors < 2 {
 		half = -1 // JSON has no infinity; -1 means "unbounded"
 	}
 	return &EstimatePart{Wait: pr.Wait, Start: now + int64(math.Round(pr.Wait)), HalfWidth: half, Neighbors: pr.Neighbors}, ""
