@@ -72,6 +72,13 @@ type Config struct {
 	// Comparators adds LogN, LogU and Weibull (and a BM run of the same
 	// mirror pipeline, as a cross-check) to the result.
 	Comparators bool
+	// OnForecast, when not nil, is called once per job, in replay (submit)
+	// order, training jobs included, with the job and the Predictor's (BM)
+	// forecast for it, so that a caller can draw per-job bounds (thesis
+	// Figure 4.1) without a second replay. It sees the job's true wait, but
+	// the forecast was made before that wait was released. It does not
+	// change the scoring.
+	OnForecast func(j Job, f qbets.Forecast)
 }
 
 // Validate checks the training fraction and the predictor config.
@@ -296,6 +303,9 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 			}
 		}
 		f := p.Forecast(qbets.Request{Nodes: j.Nodes, Walltime: j.Walltime, At: j.Submit})
+		if cfg.OnForecast != nil {
+			cfg.OnForecast(j, f)
+		}
 		down := !f.OK && f.Reason == qbets.MachineDown
 		if i >= train {
 			r.Scored++

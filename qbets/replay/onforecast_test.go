@@ -1,0 +1,73 @@
+package replay
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/qbets"
+)
+
+// OnForecast is called exactly once per job, in submit order, and its
+// forecasts are the ones scored: recounting the scored part from the hook
+// gives the Result's counts, and the Result is the same as without the hook.
+func TestOnForecast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	jobs := make([]Job, 3000)
+	for i := range jobs {
+		// Shuffled submits (Replay sorts them) and a regime shift half way,
+		// so that trimming and misses both happen.
+		wait := int64(rng.ExpFloat64() * 600)
+		if i > len(jobs)/2 {
+			wait *= 20
+		}
+		jobs[i] = Job{Submit: int64(rng.IntN(30 * 86400)), Wait: wait, Nodes: 1 + rng.IntN(64), Walltime: 3600}
+	}
+	for _, exp := range []Experiment{Plain, QBETS} {
+		cfg := Config{Experiment: exp}
+		want, err := Replay(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var (
+			calls, predicted, correct, refused int
+			last                               int64 = -1
+		)
+		train := int(float64(len(jobs)) * 0.10)
+		cfg.OnForecast = func(j Job, f qbets.Forecast) {
+			if j.Submit < last {
+				t.Fatalf("%v: call %d: submit %d after %d (not in submit order)", exp, calls, j.Submit, last)
+			}
+			last = j.Submit
+			if calls >= train {
+				switch {
+				case !f.OK:
+					refused++
+				case j.Wait <= f.Upper:
+					predicted++
+					correct++
+				default:
+					predicted++
+				}
+			}
+			calls++
+		}
+		got, err := Replay(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Predicted == 0 || got.Correct == got.Predicted {
+			t.Errorf("%v: vacuous workload: %d predicted, %d correct", exp, got.Predicted, got.Correct)
+		}
+		if calls != len(jobs) {
+			t.Errorf("%v: OnForecast called %d times for %d jobs", exp, calls, len(jobs))
+		}
+		if predicted != got.Predicted || correct != got.Correct || refused != got.NoPrediction {
+			t.Errorf("%v: hook recount predicted %d correct %d refused %d; Result %d %d %d",
+				exp, predicted, correct, refused, got.Predicted, got.Correct, got.NoPrediction)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: the hook changed the result:\n%+v\nwant\n%+v", exp, got, want)
+		}
+	}
+}
