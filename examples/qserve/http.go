@@ -396,6 +396,10 @@ func decodeEvents(body []byte) ([]Event, error) {
 // textPrediction is one block of kwait/kstart/kwouldwait/kwouldstart output.
 func textPrediction(w io.Writer, p *Prediction, start bool) {
 	head := p.Queue + "@" + p.System
+	if p.Error != "" {
+		fmt.Fprintf(w, "%s: %d cores, %s requested\n  error  %s\n", head, p.Cores, hms(p.WallTime), p.Error)
+		return
+	}
 	if p.Job != nil {
 		head = fmt.Sprintf("job %d (%s, submitted %s)", *p.Job, head, stamp(p.Submit))
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/batchq/batchq/qbets"
@@ -40,6 +41,10 @@ type Prediction struct {
 	// estimate with a Confidence% interval ±HalfWidth.
 	IBL       *EstimatePart `json:"ibl,omitempty"`
 	IBLReason string        `json:"iblReason,omitempty"`
+
+	// Error, for one location of a hypothetical request, says why it has
+	// no prediction (§2.3); the other fields then echo the request.
+	Error string `json:"error,omitempty"`
 }
 
 // BoundPart is the QBETS upper bound as a wait from now and as a start
@@ -153,17 +158,33 @@ type PredictRequest struct {
 	Locations  []Location
 }
 
-// PredictHypothetical answers every location of r, or fails on the first
-// location that is unknown or whose limits r exceeds (the error names
-// the location's index).
+// PredictHypothetical answers every location of r. As in Karnak (§2.3),
+// a location that fails (unknown system or queue, cores or wall time
+// beyond the queue's limits) gets an error message instead of a
+// prediction, naming the location's index and the field, and the others
+// are still answered: a gateway asking about ten machines should not
+// lose nine answers to one queue's limit. Only when every location
+// fails is the request an error, with the first failure's status and
+// every location's message.
 func (s *Service) PredictHypothetical(r *PredictRequest) ([]Prediction, error) {
 	out := make([]Prediction, 0, len(r.Locations))
+	var errs []string
+	status := 0
 	for i, loc := range r.Locations {
 		p, err := s.predictAt(loc, r)
 		if err != nil {
-			return nil, wrapField(err, fmt.Sprintf("locations[%d] (%s)", i, loc))
+			err = wrapField(err, fmt.Sprintf("locations[%d] (%s)", i, loc))
+			if status == 0 {
+				status = statusOf(err)
+			}
+			errs = append(errs, err.Error())
+			p = Prediction{System: loc.System, Queue: loc.Queue, Cores: r.Cores, WallTime: r.WallTime,
+				Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within, Error: err.Error()}
 		}
 		out = append(out, p)
+	}
+	if len(errs) == len(out) {
+		return nil, &httpError{status, strings.Join(errs, "; ")}
 	}
 	return out, nil
 }

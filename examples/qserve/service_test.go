@@ -190,7 +190,9 @@ func TestErrors(t *testing.T) {
 		{`{"wallTime": 60, "locations": ["normal@s1"]}`, 400, "cores"},
 		{`{"cores": 0, "wallTime": 60, "locations": ["normal@s1"]}`, 400, "cores"},
 		{`{"cores": 65, "wallTime": 60, "locations": ["normal@s1"]}`, 400, "cores"},
-		{`{"cores": 9, "wallTime": 60, "locations": ["normal@s1", "debug@s1"]}`, 400, "locations[1] (debug@s1): cores"},
+		{`{"cores": 9, "wallTime": 60, "locations": ["debug@s1", "nope@s1"]}`, 400, "locations[0] (debug@s1): cores: 9 exceeds"},
+		{`{"cores": 9, "wallTime": 60, "locations": ["debug@s1", "nope@s1"]}`, 400, "locations[1] (nope@s1): queue"},
+		{`{"cores": 4, "wallTime": 7200, "locations": ["debug@s1", "debug@nope"]}`, 400, "locations[0] (debug@s1): wallTime"},
 		{`{"cores": 4, "wallTime": "25:00:00", "locations": ["normal@s1"]}`, 400, "wallTime"},
 		{`{"cores": 4, "wallTime": "1h", "locations": ["normal@s1"]}`, 400, "wallTime"},
 		{`{"cores": 4, "wallTime": 0, "locations": ["normal@s1"]}`, 400, "wallTime"},
@@ -242,6 +244,36 @@ func TestErrors(t *testing.T) {
 	// A rejected batch changed nothing: s2 was never created.
 	if code, _ := do(t, "GET", u+"/system/s2/status.txt", "", ""); code != 404 {
 		t.Errorf("rejected batch created system s2 (%d)", code)
+	}
+}
+
+// A location that fails gets an error instead of a prediction (§2.3);
+// the others are still answered, with status 200.
+func TestPartialLocations(t *testing.T) {
+	_, srv := newTestServer(t)
+	body := `{"cores": 9, "wallTime": 60, "locations": ["normal@s1", "debug@s1", "normal@nope", "x@s1"]}`
+	code, out := do(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", body)
+	if code != 200 {
+		t.Fatalf("%d %s", code, out)
+	}
+	var ps []Prediction
+	if err := json.Unmarshal([]byte(out), &ps); err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 4 {
+		t.Fatalf("%d answers for 4 locations: %s", len(ps), out)
+	}
+	if ps[0].Error != "" || ps[0].IBL == nil {
+		t.Errorf("normal@s1 should be predicted: %+v", ps[0])
+	}
+	for i, want := range []string{"", "locations[1] (debug@s1): cores: 9 exceeds", "locations[2] (normal@nope): system", "locations[3] (x@s1): queue"} {
+		if want != "" && (!strings.Contains(ps[i].Error, want) || ps[i].QBETS != nil || ps[i].IBL != nil) {
+			t.Errorf("location %d: error %q, want it to contain %q and no prediction", i, ps[i].Error, want)
+		}
+	}
+	code, out = do(t, "POST", srv.URL+"/karnak/starttime/prediction/", "text/plain", "processors 9\nrequestedWallTime 60\nlocation s1 normal\nlocation s1 debug\n")
+	if code != 200 || !strings.Contains(out, "debug@s1: 9 cores, 00:01:00 requested\n  error  locations[1] (debug@s1): cores") || !strings.Contains(out, "normal@s1: 9 cores") {
+		t.Errorf("text: %d\n%s", code, out)
 	}
 }
 

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// The command-line client's seven Karnak queries (and ksystem) against an
+// in-process server, found from -server or $KARNAK_HOST/$KARNAK_PORT.
+func TestClientCommands(t *testing.T) {
+	_, srv := newTestServer(t)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"ksystems"}, []string{"s1", "running"}},
+		{[]string{"ksystem", "s1"}, []string{"system s1", "debug", "normal"}},
+		{[]string{"kqueue", "s1"}, []string{"queue all_jobs@s1", "1h", "4h", "1d", "1w"}},
+		{[]string{"kqueue", "normal@s1"}, []string{"queue normal@s1"}},
+		{[]string{"kjobs", "s1"}, []string{"1001", "1002", "1003"}},
+		{[]string{"kwait", "s1", "1002"}, []string{"job 1002", "QBETS  waits at most", "IBL    waits"}},
+		{[]string{"kstart", "-c", "80", "-within", "00:30:00", "s1", "1003"}, []string{"job 1003", "starts by", "80% interval", "within 00:30:00"}},
+		{[]string{"kwouldwait", "4", "01:00:00", "normal@s1", "debug@s1"}, []string{"normal@s1: 4 cores", "debug@s1: 4 cores", "IBL    waits"}},
+		{[]string{"kwouldstart", "-json", "-q", "75", "4", "01:00:00", "normal@s1"}, []string{`"quantile":75`, `"qbets":{`}},
+	} {
+		var out, errb strings.Builder
+		args := append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...)
+		if err := run(args, &out, &errb); err != nil {
+			t.Errorf("%v: %v\n%s", c.args, err, errb.String())
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: %q not in\n%s", c.args, w, out.String())
+			}
+		}
+	}
+	// $KARNAK_HOST and $KARNAK_PORT, as Karnak's clients.
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KARNAK_HOST", u.Hostname())
+	t.Setenv("KARNAK_PORT", u.Port())
+	var out, errb strings.Builder
+	if err := run([]string{"ksystems"}, &out, &errb); err != nil || !strings.Contains(out.String(), "s1") {
+		t.Errorf("ksystems via $KARNAK_HOST: %v %q", err, out.String())
+	}
+	// Server-side errors come back with the status and the field.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"kwait", "s1", "77"}, "404 Not Found: jobId"},
+		{[]string{"kwouldwait", "-c", "99", "4", "01:00:00", "normal@s1"}, "400 Bad Request: confidence"},
+		{[]string{"kwouldwait", "4", "01:00:00", "normal"}, "location"},
+		{[]string{"kwouldwait", "four", "01:00:00", "normal@s1"}, "cores"},
+		{[]string{"kjobs"}, "wrong number of arguments"},
+		{[]string{"kfoo"}, "unknown command"},
+	} {
+		var out, errb strings.Builder
+		err := run(append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...), &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.want)
+		}
+	}
+}
