@@ -25,7 +25,14 @@ import (
 func main() {
 	dir := flag.String("traces", "/work/shared/traces", "directory of SWF logs")
 	minJobs := flag.Int("min", 1000, "skip queues with fewer jobs (counted)")
+	plotFlags()
 	flag.Parse()
+	if plotDir != "" {
+		exitOn(plotWaits(os.Stdout, *dir, plotDir, plotQueues, plotDays))
+	}
+	if !tables {
+		return
+	}
 	if err := run(os.Stdout, os.Stderr, *dir, *minJobs); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

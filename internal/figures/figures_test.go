@@ -2,6 +2,7 @@ package figures
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -76,6 +77,25 @@ func TestSteps(t *testing.T) {
 	if got[0][0].X != 1 || got[0][1].X != 3 || got[0][2].X != 3 || got[1][0].Y != 2 {
 		t.Errorf("steps = %v", got)
 	}
+	// A bound creeping up by 1 s per job keeps a point only when it has
+	// moved stepTol decades, and the drawn step never strays further.
+	submit, bound := make([]int64, 2000), make([]int64, 2000)
+	for i := range submit {
+		submit[i], bound[i] = int64(i), int64(1000+i)
+	}
+	got = steps(submit, bound, x)
+	if len(got) != 1 || len(got[0]) > 200 {
+		t.Fatalf("creeping bound: %d runs, %d points", len(got), len(got[0]))
+	}
+	k := 0
+	for i, b := range bound {
+		for k+1 < len(got[0]) && got[0][k+1].X <= float64(submit[i]) {
+			k++
+		}
+		if d := math.Abs(math.Log10(float64(b) / got[0][k].Y)); d > stepTol+1e-12 && i != len(bound)-1 {
+			t.Fatalf("job %d: bound %d drawn at %v (%.4f decades off)", i, b, got[0][k].Y, d)
+		}
+	}
 }
 
 func TestSchedulers(t *testing.T) {
@@ -141,8 +161,18 @@ func TestDedupe(t *testing.T) {
 	x := func(v int64) float64 { return float64(v) }
 	// Three zero waits at nearly the same time collapse into one dot; a
 	// different wait or a distant time keeps its own.
-	got := dedupe([]int64{0, 0, 1, 1000, 100000}, []int64{0, 0, 0, 0, 3600}, x)
-	if len(got) != 3 {
-		t.Errorf("dedupe kept %d dots, want 3: %v", len(got), got)
+	got, every := dedupe([]int64{0, 0, 1, 1000, 100000}, []int64{0, 0, 0, 0, 3600}, x)
+	if len(got) != 3 || every != 1 {
+		t.Errorf("dedupe kept %d dots (every %d), want 3 (every 1): %v", len(got), every, got)
+	}
+	// Beyond maxDots distinct dots, a systematic sample of the jobs.
+	n := 3 * maxDots
+	submit, wait := make([]int64, n), make([]int64, n)
+	for i := range n {
+		submit[i], wait[i] = int64(i), int64(1+i%1000)*int64(1+i%7)
+	}
+	got, every = dedupe(submit, wait, x)
+	if len(got) > maxDots || every < 2 || got[1].X != float64(every) {
+		t.Errorf("dedupe of %d distinct dots: %d dots, every %d, second at x = %v", n, len(got), every, got[1].X)
 	}
 }

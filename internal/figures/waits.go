@@ -66,14 +66,18 @@ func Waits(dir, name string, s WaitSeries) ([]string, error) {
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.YOffs = -vg.Millimeter
 
-	dots := dedupe(s.Submit, s.Wait, day)
+	dots, every := dedupe(s.Submit, s.Wait, day)
 	sc, err := plotter.NewScatter(dots)
 	if err != nil {
 		return nil, err
 	}
 	sc.GlyphStyle = draw.GlyphStyle{Color: black, Radius: vg.Points(0.9), Shape: draw.CircleGlyph{}}
 	p.Add(sc)
-	p.Legend.Add("job wait", sc)
+	if every > 1 {
+		p.Legend.Add(fmt.Sprintf("job wait (every %d%s of %d jobs)", every, ordinal(every), len(s.Submit)), sc)
+	} else {
+		p.Legend.Add("job wait", sc)
+	}
 
 	// Headroom above the data for the legend: a quarter more decades,
 	// with ticks only up to the data.
@@ -105,9 +109,15 @@ func Waits(dir, name string, s WaitSeries) ([]string, error) {
 	return render(dir, name, 9*vg.Inch, 4.5*vg.Inch, func(dc draw.Canvas) { p.Draw(dc) })
 }
 
+// stepTol is the change of a bound, in decades, below which steps does not
+// start a new step: a fifth of a pixel of the figure's log axis.
+const stepTol = 0.003
+
 // steps cuts a bound series into runs where a bound exists and keeps only
-// the points where the bound changes (and each run's last point), so that a
-// long trace draws as a few hundred segments instead of one per job.
+// the points where the bound changes by more than stepTol from the last
+// kept value (and each run's last point), so that a long trace draws as a
+// few hundred segments instead of one per job, each within stepTol of the
+// true bound.
 func steps(submit, bound []int64, x func(int64) float64) []plotter.XYs {
 	var out []plotter.XYs
 	var cur plotter.XYs
@@ -123,30 +133,57 @@ func steps(submit, bound []int64, x func(int64) float64) []plotter.XYs {
 			flush(i - 1)
 			continue
 		}
-		if len(cur) == 0 || bound[i-1] != b {
-			cur = append(cur, plotter.XY{X: x(submit[i]), Y: float64(max(b, 1))})
+		y := float64(max(b, 1))
+		if len(cur) == 0 || math.Abs(math.Log10(y/cur[len(cur)-1].Y)) > stepTol {
+			cur = append(cur, plotter.XY{X: x(submit[i]), Y: y})
 		}
 	}
 	flush(len(bound) - 1)
 	return out
 }
 
+// maxDots caps the wait dots of one figure: an SVG circle costs about a
+// hundred bytes, so a whole multi-year queue (tens of thousands of jobs)
+// would otherwise make a multi-megabyte SVG.
+const maxDots = 2500
+
 // dedupe returns the wait dots, leaving out a dot that would land on an
-// already drawn one (same 1/2000 of the time range, same 1/500 of the
-// log-wait range): the many zero waits otherwise make the SVG large for
-// no visible difference.
-func dedupe(submit, wait []int64, x func(int64) float64) plotter.XYs {
+// already drawn one (same 1/2000 of the time range, same 1/100 of a decade
+// of wait): the many zero waits otherwise make the SVG large for no visible
+// difference. When more than maxDots remain, only every every-th job is
+// drawn (every a power of two): a systematic sample keeps the waits'
+// spread over time, where a coarser grid would draw a lattice.
+func dedupe(submit, wait []int64, x func(int64) float64) (dots plotter.XYs, every int) {
 	span := max(x(submit[len(submit)-1])-x(submit[0]), 1e-9)
-	type cell struct{ x, y int }
-	seen := map[cell]bool{}
-	var dots plotter.XYs
-	for i := range submit {
-		xv, yv := x(submit[i]), float64(max(wait[i], 1))
-		c := cell{int((xv - x(submit[0])) / span * 2000), int(math.Log10(yv) * 100)}
-		if !seen[c] {
-			seen[c] = true
-			dots = append(dots, plotter.XY{X: xv, Y: yv})
+	for every = 1; ; every *= 2 {
+		type cell struct{ x, y int }
+		seen := map[cell]bool{}
+		dots = dots[:0]
+		for i := 0; i < len(submit); i += every {
+			xv, yv := x(submit[i]), float64(max(wait[i], 1))
+			c := cell{int((xv - x(submit[0])) / span * 2000), int(math.Log10(yv) * 100)}
+			if !seen[c] {
+				seen[c] = true
+				dots = append(dots, plotter.XY{X: xv, Y: yv})
+			}
+		}
+		if len(dots) <= maxDots {
+			return dots, every
 		}
 	}
-	return dots
+}
+
+// ordinal is the English suffix of n ("st", "nd", "rd", "th").
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return "th"
+	case n%10 == 1:
+		return "st"
+	case n%10 == 2:
+		return "nd"
+	case n%10 == 3:
+		return "rd"
+	}
+	return "th"
 }

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// The -plot flags: Nurmi's thesis Figure 4.1 (waits and BM bounds with and
+// without history trimming) for a few queues.
+var (
+	plotDir    string
+	plotQueues string
+	plotDays   int
+	tables     bool
+)
+
+func plotFlags() {
+	flag.StringVar(&plotDir, "plot", "", "directory to write thesis Figure 4.1 to (waits and BM bounds with and without trimming; PNG and SVG)")
+	flag.StringVar(&plotQueues, "plot-queues", "SDSC-BLUE/3,SDSC-SP2/ALL", "queues to plot with -plot: comma-separated TRACE/QUEUE, TRACE a prefix of one trace's file name, QUEUE a number (SWF field 15) or ALL")
+	flag.IntVar(&plotDays, "plot-days", 30, "length of the zoomed figure's window, days (the window where trimming changes the most outcomes)")
+	flag.BoolVar(&tables, "tables", true, "print Tables 4.1 and 4.2 (false with -plot: figures only, a few seconds per queue)")
+}
+
+// waitRun is one queue replayed with one BM configuration: the bound of
+// every job in submit order (negative: none) and the score.
+type waitRun struct {
+	name   string
+	bounds []int64
+	r      replay.Result
+}
+
+// The two BM configurations of Figure 4.1. The thesis compares BM "without
+// QBETS enhancements" with BM in QBETS; we isolate the enhancement the
+// figure is about, trimming: both run on one queue-level history, without
+// availability inference, so each bound is one step line (full QBETS's
+// per-cluster bounds interleave four histories and would draw as a zigzag).
+var waitConfigs = []struct {
+	name string
+	cfg  replay.Config
+}{
+	{"BM, full history (no trimming)", replay.Config{Experiment: replay.Plain}},
+	{"BM, change-point trimming", replay.Config{Experiment: replay.QBETS, Predictor: qbets.Config{Cluster: qbets.ClusterNone, NoAvailability: true}}},
+}
+
+// plotWaits draws Figure 4.1 for every queue of spec (see -plot-queues)
+// into outDir: the whole queue and a days-long window.
+func plotWaits(w io.Writer, traces, outDir, spec string, days int) error {
+	if days <= 0 {
+		return fmt.Errorf("-plot-days %d: must be positive", days)
+	}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		files, err := plotQueue(traces, outDir, item, days)
+		if err != nil {
+			return fmt.Errorf("-plot-queues %q: %w", item, err)
+		}
+		fmt.Fprintf(w, "Figure 4.1, %s: %s\n", item, strings.Join(files, ", "))
+	}
+	return nil
+}
+
+// plotQueue replays one queue twice (without and with trimming), recording
+// every job's bound through replay.Config.OnForecast, and draws it.
+func plotQueue(traces, outDir, item string, days int) ([]string, error) {
+	prefix, queue, ok := strings.Cut(item, "/")
+	if !ok || prefix == "" || queue == "" {
+		return nil, fmt.Errorf("want TRACE/QUEUE (e.g. SDSC-BLUE/3 or SDSC-SP2/ALL)")
+	}
+	path, err := findTrace(traces, prefix)
+	if err != nil {
+		return nil, err
+	}
+	hdr, all, err := swf.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	byQ, _ := replay.Queues(all)
+	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".swf")
+	var jobs []replay.Job
+	name := base + "/" + queue
+	if strings.EqualFold(queue, "ALL") {
+		queue = "all"
+		name = base + "/ALL"
+		if jobs, err = replay.All(byQ); err != nil {
+			return nil, err
+		}
+	} else {
+		q, err := strconv.ParseInt(queue, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("queue %q: not a number or ALL", queue)
+		}
+		if jobs = byQ[q]; len(jobs) == 0 {
+			return nil, fmt.Errorf("%s has no queue %d with known waits", base, q)
+		}
+		name += queueName(hdr, q)
+	}
+	var runs []waitRun
+	var submit, wait []int64
+	for k, c := range waitConfigs {
+		run := waitRun{name: c.name}
+		cfg := c.cfg
+		cfg.OnForecast = func(j replay.Job, f qbets.Forecast) {
+			b := int64(-1)
+			if f.OK {
+				b = f.Upper
+			}
+			run.bounds = append(run.bounds, b)
+			if k == 0 {
+				submit, wait = append(submit, j.Submit), append(wait, j.Wait)
+			}
+		}
+		if run.r, err = replay.Replay(jobs, cfg); err != nil {
+			return nil, err
+		}
+		runs = append(runs, run)
+	}
+	slug := strings.ToLower(shortName(base) + "-" + queue)
+	train := len(submit) - runs[0].r.Scored
+	series := func(title string, lo, hi int) figures.WaitSeries {
+		s := figures.WaitSeries{Title: title, Submit: submit[lo:hi], Wait: wait[lo:hi]}
+		for _, r := range runs {
+			label := fmt.Sprintf("%s: %.1f%% of %d scored bounds held", r.name, 100*r.r.Correctness(), r.r.Predicted)
+			if lo > 0 || hi < len(submit) {
+				held, n := heldIn(wait, r.bounds, max(lo, train), hi)
+				label = fmt.Sprintf("%s: %.1f%% of %d held here, %.1f%% overall", r.name, 100*float64(held)/float64(max(n, 1)), n, 100*r.r.Correctness())
+			}
+			s.Bounds = append(s.Bounds, figures.Bounds{Name: label, Bound: r.bounds[lo:hi]})
+		}
+		return s
+	}
+	whole := fmt.Sprintf("%s: %d jobs, waits and 0.95-quantile BM bounds (Nurmi's Figure 4.1; first %d jobs train)", name, len(submit), train)
+	files, err := figures.Waits(outDir, "qbets-"+slug+"-waits", series(whole, 0, len(submit)))
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := trimWindow(submit, wait, runs[0].bounds, runs[1].bounds, train, int64(days)*86400)
+	zoom := fmt.Sprintf("%s: the %d days where trimming changes the most outcomes (jobs %d–%d)", name, days, lo+1, hi)
+	more, err := figures.Waits(outDir, "qbets-"+slug+"-waits-zoom", series(zoom, lo, hi))
+	return append(files, more...), err
+}
+
+// trimWindow returns the jobs [lo, hi) of the span-seconds window (among
+// the scored jobs) where the trimmed bound held and the full-history bound
+// did not most often, minus the reverse: the stretch Figure 4.1 shows.
+func trimWindow(submit, wait, full, trimmed []int64, from int, span int64) (lo, hi int) {
+	gain := func(i int) int {
+		f := full[i] >= 0 && wait[i] <= full[i]
+		t := trimmed[i] >= 0 && wait[i] <= trimmed[i]
+		switch {
+		case t && !f:
+			return 1
+		case f && !t:
+			return -1
+		}
+		return 0
+	}
+	best, bestLo, bestHi := -1<<62, from, len(submit)
+	sum, l := 0, from
+	for r := from; r < len(submit); r++ {
+		sum += gain(r)
+		for submit[r]-submit[l] >= span {
+			sum -= gain(l)
+			l++
+		}
+		if sum > best {
+			best, bestLo, bestHi = sum, l, r+1
+		}
+	}
+	// Extend to the whole window, so the figure spans the days it says.
+	for bestHi < len(submit) && submit[bestHi]-submit[bestLo] < span {
+		bestHi++
+	}
+	return bestLo, bestHi
+}
+
+// heldIn counts the jobs of [lo, hi) with a bound (n) and those whose wait
+// was within it (held).
+func heldIn(wait, bound []int64, lo, hi int) (held, n int) {
+	for i := lo; i < hi; i++ {
+		if bound[i] >= 0 {
+			n++
+			if wait[i] <= bound[i] {
+				held++
+			}
+		}
+	}
+	return held, n
+}
+
+// findTrace is the one trace in dir whose file name starts with prefix
+// (case-insensitive).
+func findTrace(dir, prefix string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
+	if err != nil {
+		return "", err
+	}
+	var hits []string
+	for _, p := range paths {
+		if strings.HasPrefix(strings.ToLower(filepath.Base(p)), strings.ToLower(prefix)) {
+			hits = append(hits, p)
+		}
+	}
+	slices.Sort(hits)
+	switch len(hits) {
+	case 0:
+		return "", fmt.Errorf("no trace in %s starts with %q", dir, prefix)
+	case 1:
+		return hits[0], nil
+	}
+	return "", fmt.Errorf("%d traces in %s start with %q: %s", len(hits), dir, prefix, strings.Join(hits, ", "))
+}
+
+// shortName is the machine part of an archive name: "SDSC-BLUE" for
+// "SDSC-BLUE-2000-4.2-cln".
+func shortName(base string) string {
+	f := strings.SplitN(base, "-", 3)
+	if len(f) < 2 {
+		return base
+	}
+	return f[0] + "-" + f[1]
+}
+
+// exitOn prints err and exits 1 when err is not nil.
+func exitOn(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
