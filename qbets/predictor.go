@@ -7,9 +7,11 @@ import (
 )
 
 // Config selects the quantile, the confidence and the features. The zero
-// value is full QBETS as the thesis runs it (§2.6): q = C = 0.95,
-// change-point trimming, two-level model-based clustering re-fitted every
-// 1000 arrivals, and availability inference.
+// value is full QBETS (§2.6): q = C = 0.95, change-point trimming, jobs
+// clustered by the fixed processor ranges {1–4, 5–16, 17–64, 65+}, and
+// availability inference. Cluster: ClusterTwoLevel selects the thesis's
+// model-based clustering, re-fitted every 1000 arrivals; the package doc
+// says why it is not the default.
 type Config struct {
 	Quantile   float64 // q; 0 means 0.95
 	Confidence float64 // C; 0 means 0.95

@@ -39,8 +39,8 @@ type method struct {
 	cfg  qbets.Config
 }
 
-// methods are compared on the simulated queue: full QBETS as the thesis
-// runs it (trimming, two-level clustering, availability inference), the
+// methods are compared on the simulated queue: full QBETS as the library
+// runs it by default (trimming, processor-range clusters, availability), the
 // Binomial Method with trimming only, and the Binomial Method on the full
 // history (Nurmi's Figure 4.1 compares the last two).
 var methods = []method{
