@@ -32,7 +32,8 @@ const apqWeightRefresh = 10
 type v5Run struct {
 	from, to, valFrom int
 	qbets, ibl        apq.Score
-	qbetsNone         int
+	qbetsNone         int // no history in the job's queue
+	qbetsDown         int // refused: the availability detectors say the machine may be down
 	apqVal, apqTest   [2]apq.Score // by Representation
 	methods, cases    [2][3]int
 	chosen            apq.Representation
@@ -67,13 +68,13 @@ func table5(w io.Writer, e *env) error {
 			r.apqTest[apq.Summary].AAE(), r.apqTest[apq.Distribution].AAE())
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Details: QBETS jobs without a bound (too little history in the queue) are left out of its averages only. Validation AAE (h) decides the APQ representation.")
+	fmt.Fprintln(w, "Details: QBETS jobs without a bound (too little history in the queue, or refused because its availability detectors say the machine may be down) are left out of its averages only. Validation AAE (h) decides the APQ representation.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| log | test range | QBETS no bound | APQ val. AAE summary / distribution | APQ cases A/B/C | APQ methods SDM/ridge/k-NN | APQ time per prediction summary / distribution | replay wall time |")
+	fmt.Fprintln(w, "| log | test range | QBETS no bound: no history / machine down | APQ val. AAE summary / distribution | APQ cases A/B/C | APQ methods SDM/ridge/k-NN | APQ time per prediction summary / distribution | replay wall time |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for i, r := range runs {
 		c := int(r.chosen)
-		fmt.Fprintf(w, "| %s | #%d–%d | %d | %.2f / %.2f | %d/%d/%d | %d/%d/%d | %v / %v | %v |\n", e.Traces[i].Name, r.from+1, r.to, r.qbetsNone,
+		fmt.Fprintf(w, "| %s | #%d–%d | %d / %d | %.2f / %.2f | %d/%d/%d | %d/%d/%d | %v / %v | %v |\n", e.Traces[i].Name, r.from+1, r.to, r.qbetsNone, r.qbetsDown,
 			r.apqVal[0].AAE(), r.apqVal[1].AAE(),
 			r.cases[c][0], r.cases[c][1], r.cases[c][2], r.methods[c][0], r.methods[c][1], r.methods[c][2],
 			perPred(r.apqTime[0], r.apqPredict), perPred(r.apqTime[1], r.apqPredict), r.elapsed.Round(time.Second))
@@ -150,7 +151,7 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 		return nil, err
 	}
 	isys := ibl.NewSystem()
-	qb := map[int64]*qbets.Predictor{}
+	qb := qbetsQueues{}
 	points := map[int64]apq.Point{}
 	iblIn := map[int64][]ibl.Value{}
 
@@ -160,6 +161,13 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 		wait, run := float64(j.Start-j.Submit), float64(j.Run)
 		switch ev {
 		case apq.Submitted:
+			// Full QBETS counts arrivals: they drive its arrival-count
+			// availability detector and date the forecast (qbets doc).
+			pq, err := qb.get(j.Queue)
+			if err != nil {
+				return err
+			}
+			pq.Submit(j.Submit)
 			pt := apq.Describe(j.Job, j.Submit, sys, false)
 			points[j.ID] = pt
 			q := isys.NotQueued(ij, j.Submit)
@@ -189,12 +197,11 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 			if i < r.from {
 				return nil
 			}
-			if pq := qb[j.Queue]; pq != nil {
-				if b, ok := pq.Predict(int(j.Req), j.ERT); ok {
-					r.qbets.Add(float64(b), wait, run)
-				} else {
-					r.qbetsNone++
-				}
+			f := pq.Forecast(qbets.Request{Nodes: int(j.Req), Walltime: j.ERT, At: j.Submit})
+			if f.OK {
+				r.qbets.Add(float64(f.Upper), wait, run)
+			} else if f.Reason == qbets.MachineDown {
+				r.qbetsDown++
 			} else {
 				r.qbetsNone++
 			}
@@ -220,13 +227,9 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 			if err := isys.Start(j.ID, j.Start); err != nil {
 				return err
 			}
-			pq := qb[j.Queue]
-			if pq == nil {
-				var err error
-				if pq, err = qbets.New(qbets.Config{}); err != nil {
-					return err
-				}
-				qb[j.Queue] = pq
+			pq, err := qb.get(j.Queue)
+			if err != nil {
+				return err
 			}
 			pq.Observe(qbets.Observation{Submit: j.Submit, Start: j.Start, Nodes: int(j.Req), Walltime: j.ERT})
 		case apq.Ended:
@@ -309,4 +312,20 @@ func apqJobs(tr *trace) []apq.TraceJob {
 			Req: j.Size(), ERT: j.ReqTime, User: j.User, Queue: j.Queue}, Run: j.RunTime}
 	}
 	return out
+}
+
+// qbetsQueues is full QBETS (qbets.New(qbets.Config{}), the package
+// default) per queue, SWF field 15, created at the queue's first event.
+type qbetsQueues map[int64]*qbets.Predictor
+
+func (q qbetsQueues) get(queue int64) (*qbets.Predictor, error) {
+	p := q[queue]
+	if p == nil {
+		var err error
+		if p, err = qbets.New(qbets.Config{}); err != nil {
+			return nil, err
+		}
+		q[queue] = p
+	}
+	return p, nil
 }
