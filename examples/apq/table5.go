@@ -32,8 +32,8 @@ const apqWeightRefresh = 10
 type v5Run struct {
 	from, to, valFrom int
 	qbets, ibl        apq.Score
-	qbetsNone         int // no history in the job's queue
-	qbetsDown         int // refused: the availability detectors say the machine may be down
+	qbetsNone         int          // no history in the job's queue
+	qbetsDown         int          // refused: the availability detectors say the machine may be down
 	apqVal, apqTest   [2]apq.Score // by Representation
 	methods, cases    [2][3]int
 	chosen            apq.Representation
