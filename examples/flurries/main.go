@@ -6,6 +6,7 @@
 //
 //	go run ./examples/flurries                 # everything
 //	go run ./examples/flurries -exp inject     # one experiment: native, inject, sweep, lanl, butterfly
+//	go run ./examples/flurries -plot docs/figures -exp none   # only the weekly activity figures
 package main
 
 import (
@@ -23,8 +24,9 @@ import (
 )
 
 func main() {
-	exp := flag.String("exp", "all", "experiment: all, native, inject, sweep, lanl, butterfly")
+	exp := flag.String("exp", "all", "experiment: all, native, inject, sweep, lanl, butterfly; none (with -plot: figures only)")
 	dir := flag.String("traces", "", "traces directory (default: ../shared/traces beside the module)")
+	plotFlags()
 	flag.Parse()
 	if *dir == "" {
 		d, err := tracetest.Dir()
@@ -33,6 +35,12 @@ func main() {
 			os.Exit(1)
 		}
 		*dir = d
+	}
+	if plotDir != "" {
+		exitOn(plotActivity(os.Stdout, *dir, plotDir, plotLogs))
+	}
+	if *exp == "none" {
+		return
 	}
 	if err := run(context.Background(), os.Stdout, *dir, *exp); err != nil {
 		fmt.Fprintln(os.Stderr, "flurries:", err)

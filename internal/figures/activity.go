@@ -85,12 +85,14 @@ func Activities(dir, name string, a Activity) ([]string, error) {
 		}
 		p.Y.Min, p.Y.Max = 0, 1.05*max(top, 1)
 		p.Y.Tick.Marker = plainTicks{}
+		var others *plotter.Polygon // a flurry of a user without a line
 		for _, f := range a.Flurries {
 			if f.Procs != procs {
 				continue
 			}
 			var c color.Color = light
-			if i := userIndex(f.User); i >= 0 {
+			i := userIndex(f.User)
+			if i >= 0 {
 				c = tint(colorOf(i))
 			}
 			x0, x1 := float64(f.From), float64(f.To+1)
@@ -100,6 +102,9 @@ func Activities(dir, name string, a Activity) ([]string, error) {
 			}
 			poly.Color, poly.LineStyle.Width = c, 0
 			p.Add(poly)
+			if i < 0 {
+				others = poly
+			}
 		}
 		add := func(ys []float64, c any, label string) error {
 			// One point per week start plus the end of the last week, so
@@ -132,6 +137,11 @@ func Activities(dir, name string, a Activity) ([]string, error) {
 			if err := add(per(u), i, "user "+u.User); err != nil {
 				return nil, err
 			}
+		}
+		if others != nil {
+			// Listed users' flurries are shaded in their colour; say what
+			// the grey ones are.
+			p.Legend.Add("flurry of another user", others)
 		}
 		p.Legend.Top = true
 		return p, nil

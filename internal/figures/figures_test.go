@@ -151,6 +151,10 @@ func TestActivities(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFiles(t, paths)
+	// User 9 has a flurry but no line: its grey band is in the legend.
+	if b, err := os.ReadFile(paths[1]); err != nil || !bytes.Contains(b, []byte("flurry of another user")) {
+		t.Errorf("%s lacks the legend of other users' flurries (err %v)", paths[1], err)
+	}
 	a.Flurries = append(a.Flurries, Flurry{User: "1", From: 4, To: 5})
 	if _, err := Activities(t.TempDir(), "activity", a); err == nil || !strings.Contains(err.Error(), "Flurries[2]") {
 		t.Errorf("flurry beyond the weeks: err = %v", err)

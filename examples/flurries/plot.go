@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/sanitize"
+)
+
+// The -plot flags: weekly jobs and processes per user with the detected
+// flurries marked (Tsafrir's thesis Figures 6.8 and 6.9).
+var (
+	plotDir  string
+	plotLogs string
+)
+
+func plotFlags() {
+	flag.StringVar(&plotDir, "plot", "", "directory to write the weekly activity figures to (jobs and processes per week, flurries shaded; PNG and SVG)")
+	flag.StringVar(&plotLogs, "plot-logs", "SDSC-SP2,LANL-CM5", "logs to plot with -plot: comma-separated prefixes of trace file names")
+}
+
+// plotUsers is how many flurry users get their own line: the users with
+// the most flurry jobs. More lines make the weeks unreadable.
+const plotUsers = 5
+
+// plotActivity draws the weekly activity of each log of spec into outDir.
+func plotActivity(w io.Writer, traces, outDir, spec string) error {
+	for _, prefix := range strings.Split(spec, ",") {
+		prefix = strings.TrimSpace(prefix)
+		if prefix == "" {
+			continue
+		}
+		files, err := plotLog(traces, outDir, prefix)
+		if err != nil {
+			return fmt.Errorf("-plot-logs %q: %w", prefix, err)
+		}
+		fmt.Fprintf(w, "Weekly activity, %s: %s\n", prefix, strings.Join(files, ", "))
+	}
+	return nil
+}
+
+// plotLog draws one log: its weekly arrivals, the plotUsers users with the
+// most flurry jobs, and every flurry DetectFlurries (at its defaults, as
+// the experiments run it) suspects.
+func plotLog(traces, outDir, prefix string) ([]string, error) {
+	path, err := findTrace(traces, prefix)
+	if err != nil {
+		return nil, err
+	}
+	name := filepath.Base(path)
+	jobs, err := load(traces, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+short(name), sanitize.FlurryConfig{}, plotUsers)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s has no user IDs: no flurries to attribute", name)
+	}
+	return figures.Activities(outDir, "flurries-"+strings.ToLower(short(name))+"-activity", a)
+}
+
+// findTrace is the one trace in dir whose file name starts with prefix
+// (case-insensitive).
+func findTrace(dir, prefix string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
+	if err != nil {
+		return "", err
+	}
+	var hits []string
+	for _, p := range paths {
+		if strings.HasPrefix(strings.ToLower(filepath.Base(p)), strings.ToLower(prefix)) {
+			hits = append(hits, p)
+		}
+	}
+	slices.Sort(hits)
+	switch len(hits) {
+	case 0:
+		return "", fmt.Errorf("no trace in %s starts with %q", dir, prefix)
+	case 1:
+		return hits[0], nil
+	}
+	return "", fmt.Errorf("%d traces in %s start with %q: %s", len(hits), dir, prefix, strings.Join(hits, ", "))
+}
+
+// exitOn prints err and exits 1 when err is not nil.
+func exitOn(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "flurries:", err)
+		os.Exit(1)
+	}
+}
