@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -206,8 +207,8 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 		fmt.Fprintf(w, "%-6s %8s %10s %12s %10s   %8s %10s %12s %10s\n", "last", "started", "mean cores", "mean req.", "mean wait", "ended", "mean cores", "mean req.", "mean run")
 		for _, h := range v.History {
 			fmt.Fprintf(w, "%-6s %8d %10.1f %12s %10s   %8d %10.1f %12s %10s\n", h.Window,
-				h.Started, h.MeanCores, hms(int64(h.MeanReqTime)), hms(int64(h.MeanWait)),
-				h.Ended, h.MeanEndCores, hms(int64(h.MeanEndReq)), hms(int64(h.MeanRunTime)))
+				h.Started, h.MeanCores, hms(int64(math.Round(h.MeanReqTime))), hms(int64(math.Round(h.MeanWait))),
+				h.Ended, h.MeanEndCores, hms(int64(math.Round(h.MeanEndReq))), hms(int64(math.Round(h.MeanRunTime))))
 		}
 	}}, nil
 }
@@ -421,7 +422,7 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 	case start:
 		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %d neighbours)\n", stamp(p.IBL.Start), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
 	default:
-		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %d neighbours)\n", hms(int64(p.IBL.Wait)), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
+		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %d neighbours)\n", hms(int64(math.Round(p.IBL.Wait))), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
 	}
 }
 

@@ -28,7 +28,8 @@ import (
 // trace hour per second (QSERVE_LOAD_SPEED=86400 for a day per second:
 // ~470 events/s, so the prediction cache rarely hits). Clients mix 80% hypothetical predictions (POST,
 // JSON, sizes 1–64 cores, 10 min–12 h) and 20% queued-job predictions
-// (GET, a job waiting at the time). The run is bounded: 2 s (0.5 s in
+// (GET, a job waiting at the time), from 32 concurrent clients
+// (QSERVE_LOAD_WORKERS=n for n). The run is bounded: 2 s (0.5 s in
 // -short); QSERVE_LOAD=30s runs longer, QSERVE_LOAD_STRICT=1 fails
 // below the target (5,000 requests/s, p99 < 20 ms), which otherwise
 // is only logged, because the machine is shared.
@@ -56,6 +57,12 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("QSERVE_LOAD_SPEED: %v", err)
 		}
 	}
+	workers := 32
+	if v := os.Getenv("QSERVE_LOAD_WORKERS"); v != "" {
+		if _, err := fmt.Sscan(v, &workers); err != nil || workers < 1 {
+			t.Fatalf("QSERVE_LOAD_WORKERS: %q, want a count ≥ 1", v)
+		}
+	}
 	for _, cached := range []bool{true, false} {
 		t.Run(fmt.Sprintf("cache=%v", cached), func(t *testing.T) {
 			st, err := OpenStore(filepath.Join(t.TempDir(), "load.db"))
@@ -81,15 +88,15 @@ func TestLoad(t *testing.T) {
 				replayDone <- svc.ReplayEvents(ctx, evs, "kth", speed, func(string, ...any) {})
 			}()
 			cpu0 := cpuTime()
-			res := load(t, svc, srv.URL, dur, 32)
+			res := load(t, svc, srv.URL, dur, workers)
 			cpu := cpuTime() - cpu0
 			cancel()
 			if err := <-replayDone; err != nil && err != context.Canceled {
 				t.Fatalf("replay: %v", err)
 			}
 			applied, _ := st.Count("kth")
-			t.Logf("speed ×%g, cache=%v: %d requests in %v = %.0f req/s; latency p50 %v p99 %v max %v; %d queued jobs gone before their query (404); %d events replayed during the run; cache %d hits / %d misses; process CPU %v = %.0f µs per request (client + server + replay) = %.0f req/s per fully available core; load average %s",
-				speed, cached, res.n, res.elapsed.Round(time.Millisecond), res.rate(), res.p50, res.p99, res.max, res.gone, applied-warm, svc.cache.hits, svc.cache.misses,
+			t.Logf("speed ×%g, cache=%v, %d clients: %d requests in %v = %.0f req/s; latency p50 %v p99 %v max %v; %d queued jobs gone before their query (404); %d events replayed during the run; cache %d hits / %d misses; process CPU %v = %.0f µs per request (client + server + replay) = %.0f req/s per fully available core; load average %s",
+				speed, cached, workers, res.n, res.elapsed.Round(time.Millisecond), res.rate(), res.p50, res.p99, res.max, res.gone, applied-warm, svc.cache.hits, svc.cache.misses,
 				cpu.Round(time.Millisecond), float64(cpu.Microseconds())/float64(max(res.n, 1)), float64(res.n)/cpu.Seconds(), loadAvg())
 			if res.errs > 0 {
 				t.Fatalf("%d failed requests (first: %s)", res.errs, res.firstErr)

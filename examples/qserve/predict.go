@@ -290,9 +290,9 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePar
 		return nil, "no IBL estimate: " + err.Error()
 	}
 	half := pr.HalfWidth
-	// One neighbour has no spread: the library's weighted σ is then 0,
-	// but an interval of ±0 would promise certainty; Karnak reported an
-	// infinite interval when σ was undefined (§4.4 [S]), and so do we.
+	// The library reports +Inf when the spread is undefined (one
+	// neighbour: an interval of ±0 would promise certainty), as Karnak
+	// did (§4.4 [S]); the Neighbors test keeps that promise here too.
 	if math.IsInf(half, 1) || pr.Neighbors < 2 {
 		half = -1 // JSON has no infinity; -1 means "unbounded"
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -309,5 +310,33 @@ func TestDurations(t *testing.T) {
 	}
 	if hms(90061) != "25:01:01" {
 		t.Errorf("hms = %s", hms(90061))
+	}
+}
+
+// With one experience the IBL interval is unbounded (-1 in JSON, "±
+// unbounded" in text), never ±0.
+func TestOneExperienceUnbounded(t *testing.T) {
+	s, err := NewService(nil, func() int64 { return 1000 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest([]Event{
+		{Kind: "queue", System: "x", Time: 0, Queue: "q", Cores: 8, WallTime: 3600},
+		{Kind: "submit", System: "x", Job: 1, Time: 10, Queue: "q", Cores: 2, WallTime: 600},
+		{Kind: "start", System: "x", Job: 1, Time: 70},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.PredictHypothetical(&PredictRequest{Cores: 2, WallTime: 600, Confidence: 90, Quantile: 95, Locations: []Location{{"x", "q"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ps[0]; p.IBL == nil || p.IBL.Neighbors != 1 || math.Abs(p.IBL.Wait-60) > 1e-9 || p.IBL.HalfWidth != -1 {
+		t.Fatalf("IBL %+v, want 60 s from 1 neighbour, unbounded", p.IBL)
+	}
+	var b strings.Builder
+	textPrediction(&b, &ps[0], false)
+	if !strings.Contains(b.String(), "IBL    waits 00:01:00 ± unbounded") {
+		t.Errorf("text:\n%s", b.String())
 	}
 }

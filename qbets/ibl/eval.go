@@ -35,8 +35,9 @@ type Score struct {
 	MeanWait   float64 // hours, of the scored jobs
 	Accuracy   float64 // mean of Accuracy(E, A)
 	RelError   float64 // mean |E − A| / mean A
-	MeanHalf   float64 // mean CI half-width, hours (spec K8)
-	InInterval float64 // percent of actual waits within E ± half-width
+	MeanHalf   float64 // mean CI half-width, hours (spec K8), of the bounded intervals
+	InInterval float64 // percent of actual waits within E ± half-width (an unbounded interval holds it)
+	Unbounded  int     // predictions with an unbounded interval (one neighbour), not in MeanHalf
 	sumAbs     float64
 }
 
@@ -184,7 +185,11 @@ func (s *Score) add(p Prediction, actual float64) {
 	s.MeanWait += actual
 	s.Accuracy += Accuracy(p.Wait, actual)
 	s.sumAbs += math.Abs(p.Wait - actual)
-	s.MeanHalf += p.HalfWidth
+	if math.IsInf(p.HalfWidth, 1) {
+		s.Unbounded++
+	} else {
+		s.MeanHalf += p.HalfWidth
+	}
 	if math.Abs(p.Wait-actual) <= p.HalfWidth {
 		s.InInterval++
 	}
@@ -200,6 +205,8 @@ func (s *Score) finish() {
 	}
 	s.MeanWait /= n * 3600
 	s.Accuracy /= n
-	s.MeanHalf /= n * 3600
+	if b := n - float64(s.Unbounded); b > 0 {
+		s.MeanHalf /= b * 3600
+	}
 	s.InInterval *= 100 / n
 }

@@ -91,6 +91,17 @@ func TestRadiusFallsBackToNearest(t *testing.T) {
 	if p.Neighbors != 1 || p.Wait != 200 {
 		t.Fatalf("got %+v, want the single nearest (wait 200)", p)
 	}
+	// One neighbour has no spread to build an interval from: unbounded
+	// (Karnak's +∞ for an undefined σ), under both rules, not ±0.
+	for _, iv := range []Interval{Normal, Empirical} {
+		b, _ := New(Config{Features: oneLinear, Interval: iv})
+		if err := b.Insert(Experience{In: []Value{Num(1)}, Wait: 60}); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := b.Predict([]Value{Num(1)}, 90); !math.IsInf(p.HalfWidth, 1) || p.Wait != 60 {
+			t.Errorf("interval %d, one experience: %+v, want wait 60 ± +Inf", iv, p)
+		}
+	}
 }
 
 func TestConfigValidate(t *testing.T) {

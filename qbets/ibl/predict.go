@@ -13,7 +13,7 @@ import (
 // [Wait − HalfWidth, Wait + HalfWidth] Level percent of the time.
 type Prediction struct {
 	Wait      float64 // seconds, ≥ 0
-	HalfWidth float64 // seconds; +Inf when the spread is undefined
+	HalfWidth float64 // seconds; +Inf when the spread is undefined (one neighbour)
 	Level     int     // percent
 	Neighbors int     // experiences used
 }
@@ -193,6 +193,15 @@ func estimate(nb []neighbor, width float64, level int, iv Interval) Prediction {
 	}
 	e := skw / sk
 	p := Prediction{Wait: math.Max(e, 0), Level: level, Neighbors: len(nb)}
+	if len(nb) < 2 {
+		// One neighbour has no spread: both rules would give ±0, a promise
+		// of certainty from a single observation. Karnak's interval is +∞
+		// when σ is undefined (§4.4 [S]), as a sample deviation of one
+		// value is. This happens with a base of one experience, or in
+		// Radius mode when the 1-NN fallback is taken.
+		p.HalfWidth = math.Inf(1)
+		return p
+	}
 	switch iv {
 	case Empirical:
 		p.HalfWidth = weightedResidualQuantile(nb, k, e, float64(level)/100)
