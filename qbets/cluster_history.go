@@ -183,7 +183,7 @@ func (h *history) flush() {
 }
 
 // rho is the lag-1 autocorrelation of ln(1+wait) over recent; it equals
-// lag1 of the same values up to rounding.
+// Lag1 of the same values up to rounding.
 func (h *history) rho() float64 {
 	n := len(h.recent)
 	if n < 3 {

@@ -107,7 +107,7 @@ func (h *history) rhoAfter(w int64) float64 {
 	for _, v := range append(slices.Clone(h.recent), w) {
 		xs = append(xs, math.Log1p(float64(v)))
 	}
-	return lag1(xs)
+	return Lag1(xs)
 }
 
 func TestRunThresholdTable(t *testing.T) {

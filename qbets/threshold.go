@@ -21,8 +21,10 @@ func RunThreshold(rho float64) int {
 	return r
 }
 
-// lag1 is the lag-1 autocorrelation of xs (0 when undefined).
-func lag1(xs []float64) float64 {
+// Lag1 is the lag-1 autocorrelation of xs (0 when undefined), the ρ that
+// RunThreshold takes; the detector computes it on ln(1+wait) of a
+// history (spec §2.3 [R]).
+func Lag1(xs []float64) float64 {
 	n := len(xs)
 	if n < 3 {
 		return 0

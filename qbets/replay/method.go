@@ -150,7 +150,7 @@ func (h *hist) add(w int64) bool {
 	h.recent = append(h.recent, w)
 	h.logs = append(h.logs, math.Log1p(float64(w)))
 	h.insert(w)
-	if h.env.trim && h.run >= 3 && h.run >= qbets.RunThreshold(lag1(h.logs)) {
+	if h.env.trim && h.run >= 3 && h.run >= qbets.RunThreshold(qbets.Lag1(h.logs)) {
 		h.trims++
 		h.run = 0
 		h.recent = append([]int64(nil), h.recent[len(h.recent)-h.env.nMin:]...)
@@ -184,29 +184,4 @@ func (h *hist) rebuild() {
 		h.recent = keep[:i+1]
 		h.insert(w)
 	}
-}
-
-// lag1 is the lag-1 autocorrelation of xs, here ln(1+w) (spec §2.3 [R]).
-func lag1(xs []float64) float64 {
-	n := len(xs)
-	if n < 3 {
-		return 0
-	}
-	var mean float64
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(n)
-	var num, den float64
-	for i, x := range xs {
-		d := x - mean
-		den += d * d
-		if i > 0 {
-			num += d * (xs[i-1] - mean)
-		}
-	}
-	if den == 0 {
-		return 0
-	}
-	return num / den
 }
