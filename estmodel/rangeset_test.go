@@ -174,3 +174,43 @@ func TestPredictHand(t *testing.T) {
 		t.Error("NaN load accepted")
 	}
 }
+
+// Property, end to end: whatever the key's history, the load functions
+// (including decreasing ones that shift below zero) and the target load,
+// a prediction is a valid range set — sorted, disjoint, at most 25 ranges,
+// probabilities summing to 1 — in both shift modes.
+func TestRangePredictorProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		h := NewRangeHistory()
+		k := RangeKey{User: 1, Size: 8}
+		n := rapid.IntRange(1, 80).Draw(t, "n")
+		for range n {
+			s := LoadSample{Key: k, Runtime: rapid.Float64Range(0, 1e5).Draw(t, "run"), Load: rapid.Float64Range(0, 1).Draw(t, "load")}
+			if err := h.Add(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fs := make([]LoadFunc, rapid.IntRange(0, 25).Draw(t, "funcs"))
+		for i := range fs {
+			fs[i] = LoadFunc{A: rapid.Float64Range(-1e4, 1e5).Draw(t, "a"), B: rapid.Float64Range(-1e3, 1e4).Draw(t, "b")}
+		}
+		cfg := RangeConfig{}
+		if rapid.Bool().Draw(t, "ratio") {
+			cfg.Shift = ShiftRatio
+		}
+		p := RangePredictor{Funcs: fs, History: h, Config: cfg}
+		rs, ok, err := p.Predict(k, rapid.Float64Range(0, 1).Draw(t, "target load"))
+		if err != nil || !ok {
+			t.Fatalf("ok %v, err %v", ok, err)
+		}
+		if len(rs) == 0 || len(rs) > 25 {
+			t.Fatalf("%d ranges", len(rs))
+		}
+		if err := rs.Check(1e-9); err != nil {
+			t.Fatalf("%v: %v", rs, err)
+		}
+		if rs[0].Lo < 0 {
+			t.Fatalf("negative runtime range %v", rs[0])
+		}
+	})
+}
