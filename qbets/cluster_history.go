@@ -40,7 +40,7 @@ func (t *indexTable) upper(n int) int {
 	for len(t.steps) == 0 || t.steps[len(t.steps)-1] <= n {
 		t.addStep()
 	}
-	return n - upperBound32(t.steps, n)
+	return n - upperBound(t.steps, n)
 }
 
 // addStep finds the next n at which k(n) exceeds len(steps): the
@@ -67,19 +67,6 @@ func (t *indexTable) addStep() {
 		}
 	}
 	t.steps = append(t.steps, hi)
-}
-
-func upperBound32(xs []int, v int) int {
-	lo, hi := 0, len(xs)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if xs[m] <= v {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // lowerIdx returns i_lo(n), or 0 when there is no lower bound.
@@ -264,7 +251,8 @@ func (h *history) countLE(v int64) int {
 	return upperBound(h.base, v) + upperBound(h.buf, v)
 }
 
-func upperBound(xs []int64, v int64) int {
+// upperBound is the number of values of the sorted xs that are ≤ v.
+func upperBound[T int | int64](xs []T, v T) int {
 	lo, hi := 0, len(xs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
