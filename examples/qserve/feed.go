@@ -140,7 +140,19 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 		if done, err = s.store.Count(name); err != nil {
 			return err
 		}
-		done = min(done, len(evs))
+		// Resuming assumes the stored events of this system are a prefix
+		// of the trace's: check the last one, so that a database holding
+		// live events (or another trace) under the same name is refused
+		// rather than silently mixed.
+		if done > 0 {
+			last, err := s.store.Last(name)
+			if err != nil {
+				return err
+			}
+			if done > len(evs) || *last != evs[done-1] {
+				return fmt.Errorf("replay %s: the %d events stored for system %q are not a prefix of this trace (replay it under another name, or use another -db)", name, done, name)
+			}
+		}
 	}
 	sys, err := s.systemFor(name)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo needed
@@ -88,6 +89,23 @@ func (s *Store) Count(system string) (int, error) {
 	var n int
 	err := s.db.QueryRow(`SELECT COUNT(*) FROM events WHERE system = ?`, system).Scan(&n)
 	return n, err
+}
+
+// Last is the last stored event of one system, nil when there is none.
+func (s *Store) Last(system string) (*Event, error) {
+	var body string
+	err := s.db.QueryRow(`SELECT body FROM events WHERE system = ? ORDER BY seq DESC LIMIT 1`, system).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var e Event
+	if err := json.Unmarshal([]byte(body), &e); err != nil {
+		return nil, fmt.Errorf("last stored event of %q: %w", system, err)
+	}
+	return &e, nil
 }
 
 // Close closes the database.

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A replay resumes after the events of its system already stored, and
+// refuses a database whose events for that name are not the trace's
+// prefix.
+func TestReplayResume(t *testing.T) {
+	evs := testEvents()
+	st, err := OpenStore(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := NewService(st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(evs[:100]); err != nil { // as if the last run stopped here
+		t.Fatal(err)
+	}
+	s, err = NewService(st, nil) // restart
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	logf := func(f string, a ...any) { log.WriteString(strings.TrimSpace(fmt.Sprintf(f, a...)) + "\n") }
+	if err := s.ReplayEvents(context.Background(), evs, "s1", 1e9, logf); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := st.Count("s1"); n != len(evs) || !strings.Contains(log.String(), "100 of ") {
+		t.Errorf("stored %d of %d events; log:\n%s", n, len(evs), log.String())
+	}
+	// A different history under the same name is refused.
+	other := append([]Event(nil), evs...)
+	other[len(other)-1].Time++
+	s, err = NewService(st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.ReplayEvents(context.Background(), other, "s1", 1e9, logf)
+	if err == nil || !strings.Contains(err.Error(), "not a prefix") {
+		t.Errorf("mismatched resume: %v", err)
+	}
+}
