@@ -96,17 +96,31 @@ func (d *diagObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 // walltime and size) and of the padded VARQ jobs; refused VARQ requests
 // resubmitted as ordinary jobs count as ordinary.
 func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) {
-	padded := map[int64]bool{}
+	padded, success := map[int64]bool{}, map[int64]bool{}
 	for _, o := range outs {
 		if o.Submitted.Possible {
 			padded[o.Job] = true
+			success[o.Job] = o.Success
 		}
 	}
+	// Success of the padded jobs split by whether QBETS gave a bound at
+	// their submission: the Replanner keeps its plan through QBETS's
+	// silence (suspected downtime, §2.5), and those submissions go to a
+	// queue that has not released a job for a while.
+	var answered, silent struct{ n, ok int }
 	var ordinary, vq covStat
 	byWall, bySize := map[string]*covStat{}, map[string]*covStat{}
 	for _, s := range d.scored {
 		if padded[s.id] {
 			vq.add(s.bound, s.wait)
+			b := &answered
+			if s.bound < 0 {
+				b = &silent
+			}
+			b.n++
+			if success[s.id] {
+				b.ok++
+			}
 			continue
 		}
 		ordinary.add(s.bound, s.wait)
@@ -117,6 +131,14 @@ func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) {
 	printStats(out, "ordinary, walltime", byWall)
 	printStats(out, "ordinary, size", bySize)
 	fmt.Fprintf(out, "  padded VARQ jobs: %v\n", vq)
+	for _, b := range []struct {
+		name  string
+		n, ok int
+	}{{"with a bound", answered.n, answered.ok}, {"while QBETS was silent (no bound)", silent.n, silent.ok}} {
+		if b.n > 0 {
+			fmt.Fprintf(out, "  padded VARQ jobs submitted %s: %d jobs, achieved %.3f\n", b.name, b.n, float64(b.ok)/float64(b.n))
+		}
+	}
 	printOutcomes(out, outs, d.q)
 	printContention(out, outs)
 }

@@ -6,6 +6,7 @@
 //
 //	go run ./examples/varq                        # SDSC-BLUE and CTC-SP2, all nine cells each
 //	go run ./examples/varq -trace x.swf.gz -jobs 50000
+//	go run ./examples/varq -jobs 50000 -plot docs/figures   # also Figure 5.4's trajectory per log
 //
 // For each (fraction of VARQ jobs, target probability) it prints the mean
 // predicted probability, the achieved success fraction, the accepted count
@@ -33,9 +34,11 @@ func main() {
 	unsync := flag.Bool("unsync", false, "diagnostic: give each request its own start time (arrival + U(0, 6 h]) instead of the common 6-h grid")
 	fracs := flag.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
 	targs := flag.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
+	noAvail := flag.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
+	plot := flag.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	flag.Parse()
 	paths, err := tracePaths(*traces)
-	opt := options{paths: paths, jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, progress: os.Stderr}
+	opt := options{paths: paths, jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: os.Stderr}
 	if *diag {
 		opt.diag = os.Stderr
 	}
@@ -90,6 +93,9 @@ type options struct {
 	progress io.Writer // nil: quiet
 	diag     io.Writer // nil: no diagnosis
 	unsync   bool      // varq.SimConfig.Unsynchronized (a diagnostic)
+	noAvail  bool      // qbets.Config.NoAvailability (a diagnostic)
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
+	plot               string     // directory for the -plot figure ("": none)
+	probe              *trajProbe // set by run for the cell that draws it
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,4 +80,33 @@ func blueSlice(t *testing.T, n int) workload {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// -plot draws the Figure 5.4 request's trajectory from the first VARQ cell
+// and names the log in the file.
+func TestPlotWritesTheTrajectory(t *testing.T) {
+	p := tracetest.Path(t, tracetest.SDSCBlue)
+	dir := t.TempDir()
+	opt := options{paths: []string{p}, jobs: 2000, seed: 1, fractions: []float64{0.10}, targets: []float64{0.75}, plot: dir}
+	if err := run(io.Discard, opt); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		f := filepath.Join(dir, "varq-sdsc-blue-trajectory"+ext)
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestShortName(t *testing.T) {
+	for in, want := range map[string]string{
+		"/x/SDSC-BLUE-2000-4.2-cln.swf.gz": "SDSC-BLUE",
+		"CTC-SP2-1996-3.1-cln.swf.gz":      "CTC-SP2",
+		"lublin_256.swf":                   "lublin_256",
+	} {
+		if got := shortName(in); got != want {
+			t.Errorf("shortName(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/qbets"
@@ -70,7 +71,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	// Full QBETS (clustering, trimming, availability) fed by the
 	// simulated queue's own arrivals and starts (thesis §6.5), the VARQ
 	// jobs' included: they are ordinary jobs to the scheduler.
-	fc, err := qbets.New(qbets.Config{})
+	fc, err := qbets.New(qbets.Config{NoAvailability: opt.noAvail})
 	if err != nil {
 		return cell{}, err
 	}
@@ -94,6 +95,9 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	}
 	if err := s.Load(normal); err != nil {
 		return cell{}, err
+	}
+	if opt.probe != nil {
+		opt.probe.schedule(s, fc, w)
 	}
 	var diag *diagObserver
 	if opt.diag != nil {
@@ -174,11 +178,28 @@ func run(out io.Writer, opt options) error {
 		fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
 		fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
 		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+		plotted := opt.plot == ""
 		for _, f := range opt.fractions {
 			for _, q := range opt.targets {
-				c, err := simulate(w, f, q, opt)
+				copt := opt
+				if !plotted && f > 0 {
+					// The figure is drawn from the first cell with VARQ
+					// jobs: the queue VARQ plans against includes them.
+					copt.probe = &trajProbe{}
+				}
+				c, err := simulate(w, f, q, copt)
 				if err != nil {
 					return err
+				}
+				if copt.probe != nil {
+					plotted = true
+					files, err := copt.probe.write(opt.plot, w.name, fmt.Sprintf("%.0f %% VARQ jobs", 100*f))
+					if err != nil {
+						return err
+					}
+					if opt.progress != nil {
+						fmt.Fprintf(opt.progress, "%s: figure 5.4 request: %s\n  wrote %s\n", w.name, copt.probe.summary(), strings.Join(files, ", "))
+					}
 				}
 				th, ok := thesisFor(f, q)
 				tp, ta, tn := "–", "–", "–"
