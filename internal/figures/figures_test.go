@@ -3,9 +3,13 @@ package figures
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // checkFiles asserts that paths are a non-empty PNG and a non-empty SVG.
@@ -64,6 +68,50 @@ func TestWaits(t *testing.T) {
 	}
 	if _, err := Waits(t.TempDir(), "../escape", s); err == nil {
 		t.Error("a name with a directory was accepted")
+	}
+}
+
+// A whole multi-year queue (60,000 jobs, bounds moving at every job) stays
+// within the 300 KB SVG budget of docs/figures.
+func TestWaitsLongQueueSVGSize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 60000
+	s := WaitSeries{Title: "long queue", Submit: make([]int64, n), Wait: make([]int64, n),
+		Bounds: []Bounds{{Name: "slow", Bound: make([]int64, n)}, {Name: "jumpy", Bound: make([]int64, n)}}}
+	slow, jumpy := 3600.0, 3600.0
+	for i := range n {
+		s.Submit[i] = int64(i) * 1500
+		s.Wait[i] = int64(rng.ExpFloat64() * 20000 * (1 + float64(i%5000)/1000))
+		slow *= 1 + 0.00005*rng.NormFloat64()
+		jumpy *= 1 + 0.01*rng.NormFloat64()
+		s.Bounds[0].Bound[i], s.Bounds[1].Bound[i] = int64(slow), int64(jumpy)
+	}
+	paths, err := Waits(out(t), "waits-long", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiles(t, paths)
+	st, err := os.Stat(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > 300<<10 {
+		t.Errorf("%s: %d bytes, over 300 KB", paths[1], st.Size())
+	}
+}
+
+// Many points in one column reduce to first, lowest, highest, last, in
+// order; sparse points are kept as they are.
+func TestDecimate(t *testing.T) {
+	var line plotter.XYs
+	for i := range 100 {
+		line = append(line, plotter.XY{X: float64(i) / 1e6, Y: float64(50 + (i*37+13)%100)})
+	}
+	line = append(line, plotter.XY{X: 0.5, Y: 7}, plotter.XY{X: 1, Y: 8})
+	got := decimate(line, 0, 1)
+	want := plotter.XYs{line[0], line[51], line[78], line[99], {X: 0.5, Y: 7}, {X: 1, Y: 8}}
+	if !slices.Equal(got, want) {
+		t.Errorf("decimate = %v, want %v", got, want)
 	}
 }
 
