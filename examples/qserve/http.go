@@ -359,6 +359,15 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("%v", err))
 		return
 	}
+	// A system fed by a trace replay takes no live events: they would
+	// interleave with the trace's times, and the replay, stopped by the
+	// first out-of-order batch, would stop the service.
+	for i := range evs {
+		if s.replaying(evs[i].System) {
+			writeError(w, &httpError{http.StatusConflict, fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			return
+		}
+	}
 	if err := s.Ingest(evs); err != nil {
 		writeError(w, err)
 		return

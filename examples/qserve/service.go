@@ -226,6 +226,19 @@ func (s *Service) dryRun(evs []Event) error {
 	return nil
 }
 
+// replaying reports whether a trace replay feeds the named system.
+func (s *Service) replaying(name string) bool {
+	s.mu.RLock()
+	sys := s.systems[name]
+	s.mu.RUnlock()
+	if sys == nil {
+		return false
+	}
+	sys.mu.RLock()
+	defer sys.mu.RUnlock()
+	return sys.sim != nil
+}
+
 // clockOf is "now" on a system: its simulated clock during a replay, else
 // the service clock. The caller holds sys.mu.
 func (s *Service) clockOf(sys *system) int64 {
