@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -82,14 +83,6 @@ func Inject(jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, er
 			PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown,
 		})
 	}
-	slices.SortStableFunc(out, func(a, b swf.Job) int {
-		switch {
-		case a.Submit < b.Submit:
-			return -1
-		case a.Submit > b.Submit:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	return out, ids, nil
 }

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -79,14 +80,6 @@ func Shake(jobs []swf.Job, cfg ShakeConfig) ([]swf.Job, ShakeReport, error) {
 		}
 		rep.Shifted++
 	}
-	slices.SortStableFunc(out, func(a, b swf.Job) int {
-		switch {
-		case a.Submit < b.Submit:
-			return -1
-		case a.Submit > b.Submit:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	return out, rep, nil
 }
