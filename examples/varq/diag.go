@@ -96,51 +96,71 @@ func (d *diagObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 // walltime and size) and of the padded VARQ jobs; refused VARQ requests
 // resubmitted as ordinary jobs count as ordinary.
 func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) {
-	padded, success := map[int64]bool{}, map[int64]bool{}
+	padded := map[int64]bool{}
 	for _, o := range outs {
 		if o.Submitted.Possible {
 			padded[o.Job] = true
-			success[o.Job] = o.Success
 		}
 	}
-	// Success of the padded jobs split by whether QBETS gave a bound at
-	// their submission: the Replanner keeps its plan through QBETS's
-	// silence (suspected downtime, §2.5), and those submissions go to a
-	// queue that has not released a job for a while.
-	var answered, silent struct{ n, ok int }
 	var ordinary, vq covStat
 	byWall, bySize := map[string]*covStat{}, map[string]*covStat{}
 	for _, s := range d.scored {
 		if padded[s.id] {
 			vq.add(s.bound, s.wait)
-			b := &answered
-			if s.bound < 0 {
-				b = &silent
-			}
-			b.n++
-			if success[s.id] {
-				b.ok++
-			}
 			continue
 		}
 		ordinary.add(s.bound, s.wait)
 		stat(byWall, wallBucket(s.wall)).add(s.bound, s.wait)
 		stat(bySize, sizeBucket(s.size)).add(s.bound, s.wait)
 	}
+	answered, silent := d.silenceSplit(outs)
 	fmt.Fprintf(out, "  ordinary jobs: %v\n", ordinary)
 	printStats(out, "ordinary, walltime", byWall)
 	printStats(out, "ordinary, size", bySize)
 	fmt.Fprintf(out, "  padded VARQ jobs: %v\n", vq)
 	for _, b := range []struct {
-		name  string
-		n, ok int
-	}{{"with a bound", answered.n, answered.ok}, {"while QBETS was silent (no bound)", silent.n, silent.ok}} {
+		name string
+		tally
+	}{{"with a bound", answered}, {"while QBETS was silent (no bound)", silent}} {
 		if b.n > 0 {
-			fmt.Fprintf(out, "  padded VARQ jobs submitted %s: %d jobs, achieved %.3f\n", b.name, b.n, float64(b.ok)/float64(b.n))
+			fmt.Fprintf(out, "  padded VARQ jobs submitted %s: %d jobs, achieved %.3f\n", b.name, b.n, b.rate())
 		}
 	}
 	printOutcomes(out, outs, d.q)
 	printContention(out, outs)
+}
+
+// tally counts successes among n jobs.
+type tally struct{ n, ok int }
+
+func (t tally) rate() float64 { return float64(t.ok) / float64(t.n) }
+
+// silenceSplit is the success of the padded VARQ jobs that started, split
+// by whether QBETS gave a bound at their submission. The Replanner keeps
+// its plan through QBETS's silence (suspected downtime, §2.5), and those
+// submissions go to a queue that has not released a job for a while.
+func (d *diagObserver) silenceSplit(outs []varq.Outcome) (answered, silent tally) {
+	success := map[int64]bool{}
+	for _, o := range outs {
+		if o.Submitted.Possible {
+			success[o.Job] = o.Success
+		}
+	}
+	for _, s := range d.scored {
+		ok, padded := success[s.id]
+		if !padded {
+			continue
+		}
+		t := &answered
+		if s.bound < 0 {
+			t = &silent
+		}
+		t.n++
+		if ok {
+			t.ok++
+		}
+	}
+	return answered, silent
 }
 
 func stat(m map[string]*covStat, k string) *covStat {

@@ -52,6 +52,9 @@ type cell struct {
 	makespan int64   // last job end − first submit
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
+	// With -diag: success of the padded jobs submitted with a QBETS bound
+	// and while QBETS was silent.
+	answered, silent tally
 }
 
 // simulate runs one cell: EASY on the machine's real size, the selected
@@ -118,6 +121,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
 			w.name, 100*fraction, target, target)
 		diag.report(opt.diag, agent.Outcomes())
+		c.answered, c.silent = diag.silenceSplit(agent.Outcomes())
 	}
 	for _, o := range agent.Outcomes() {
 		if o.Accepted && !o.Submitted.Possible {
