@@ -125,8 +125,15 @@ func better(s float64, size int64, bs float64, bsize int64, original int64) bool
 // maxPrevious (the largest ERT the user gave at that size) and maxLimit
 // (the machine's runtime limit) that exceeds the original ERT, else the
 // original (A23); growing or keeping the size keeps the original ERT.
+//
+// A job without an estimate (origERT ≤ 0, e.g. every job of SDSC Paragon)
+// keeps none: §VI-C presumes the user gave one. Inventing one for molded
+// jobs only would also change every other job's simulated estimate, since
+// sched fills missing estimates with the largest estimate seen (A6): the
+// unmolded jobs of such a log would lose the exact estimates they get from
+// their run times.
 func MoldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {
-	if size >= origSize {
+	if size >= origSize || origERT <= 0 {
 		return origERT
 	}
 	e := int64(-1)

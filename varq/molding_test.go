@@ -87,6 +87,10 @@ func TestMoldedEstimateAndRuntime(t *testing.T) {
 	if e := MoldedEstimate(4, 8, 3600, 99999, 99999); e != 3600 {
 		t.Errorf("grow: %d", e)
 	}
+	// No estimate in the log: none is invented.
+	if e := MoldedEstimate(8, 4, -1, 7200, 18000); e != -1 {
+		t.Errorf("shrink without an estimate: %d", e)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[int64]bool{}
 	for range 200 {
