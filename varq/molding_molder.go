@@ -34,6 +34,10 @@ type MoldConfig struct {
 	Seed uint64
 	// Runtime is how a molded job's actual runtime is made up.
 	Runtime RuntimeMode
+	// NoGrow is NOT the paper's: a diagnostic that drops the candidate
+	// sizes above the original, to tell the effect of growing jobs (whose
+	// waits a size-blind wait predictor underestimates) from the rest.
+	NoGrow bool
 }
 
 // RuntimeMode selects the actual runtime given to a job molded to a new
@@ -227,6 +231,9 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 	var cands []MoldCandidate
 	var jobs []swf.Job
 	for _, s := range sizes {
+		if m.cfg.NoGrow && s > orig {
+			continue
+		}
 		k := origKey
 		k.Size = s
 		rs, ok, err := m.pred.Predict(k, load)

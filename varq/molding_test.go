@@ -126,10 +126,12 @@ func job(id, submit, run, size, ert, user int64) swf.Job {
 // size 8 size 2 wins.
 func TestMolderDecideHand(t *testing.T) {
 	for _, c := range []struct {
-		wait sizeWait
-		want int64
-	}{{sizeWait{}, 8}, {sizeWait{8: 500}, 2}} {
-		m, err := NewMolder(10, nil, c.wait, MoldConfig{})
+		wait   sizeWait
+		noGrow bool
+		want   int64
+		cands  int
+	}{{sizeWait{}, false, 8, 2}, {sizeWait{8: 500}, false, 2, 2}, {sizeWait{}, true, 2, 1}} {
+		m, err := NewMolder(10, nil, c.wait, MoldConfig{NoGrow: c.noGrow})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +151,8 @@ func TestMolderDecideHand(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
-		if d.Job.Size() != c.want || d.Candidates != 2 {
-			t.Errorf("wait %v: chose size %d of %d candidates, want %d", c.wait, d.Job.Size(), d.Candidates, c.want)
+		if d.Job.Size() != c.want || d.Candidates != c.cands {
+			t.Errorf("wait %v, no-grow %v: chose size %d of %d candidates, want %d of %d", c.wait, c.noGrow, d.Job.Size(), d.Candidates, c.want, c.cands)
 		}
 		if c.want == 8 && (d.Job.RunTime != 20 || d.Job.ReqTime != 200 || !d.Changed) {
 			t.Errorf("grown job: runtime %d (want the previous 20), ERT %d (want the original 200)", d.Job.RunTime, d.Job.ReqTime)

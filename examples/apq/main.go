@@ -70,6 +70,9 @@ type env struct {
 	// Tune asks for the paper's one-at-a-time parameter search on the
 	// validation jobs (slow: about 40 extra validation runs per trace).
 	Tune bool
+	// NoGrow molds to the original size or smaller only in Tables VIII
+	// and IX (varq.MoldConfig.NoGrow, a diagnostic, NOT the paper's).
+	NoGrow bool
 	// Seed is for any randomness a table needs.
 	Seed uint64
 	// Log receives progress lines; never nil (io.Discard when quiet).
@@ -93,11 +96,12 @@ func main() {
 	filter := flag.String("filter", filterRan, "which jobs to keep: "+filterRan+" (run time > 0 and not failed; matches the paper's SDSC-SP2 count) or "+filterStatus1+" (SWF status 1 only, spec §1 [R])")
 	quick := flag.Bool("quick", false, "smaller, faster runs")
 	tune := flag.Bool("tune", false, "Table V: also tune APQ one parameter at a time on the validation jobs (slow)")
+	noGrow := flag.Bool("nogrow", false, "Tables VIII, IX: never mold a job to a larger size (diagnostic, not the paper's)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	verbose := flag.Bool("v", false, "progress on stderr")
 	flag.Parse()
 	if err := run(os.Stdout, options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,
-		Quick: *quick, Tune: *tune, Seed: *seed, Verbose: *verbose}); err != nil {
+		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Seed: *seed, Verbose: *verbose}); err != nil {
 		fmt.Fprintln(os.Stderr, "apq:", err)
 		os.Exit(1)
 	}
@@ -108,6 +112,7 @@ type options struct {
 	Filter            string // "" means filterRan
 	MaxJobs           int
 	Quick, Tune       bool
+	NoGrow            bool
 	Seed              uint64
 	Verbose           bool
 }
@@ -126,7 +131,7 @@ func run(w io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	e := &env{MaxJobs: o.MaxJobs, Quick: o.Quick, Tune: o.Tune, Seed: o.Seed, Log: io.Discard}
+	e := &env{MaxJobs: o.MaxJobs, Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Seed: o.Seed, Log: io.Discard}
 	if o.Verbose {
 		e.Log = os.Stderr
 	}

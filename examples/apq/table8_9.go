@@ -54,6 +54,7 @@ type strategyRun struct {
 
 func table8(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "Job molding on EASY backfilling (sched), first 10,000 jobs as history, the next 20,000 molded (fewer with -quick). Minutes; each cell ours (paper).")
+	noGrowNote(w, e)
 	fmt.Fprintln(w, "Waits and responses count from each job's arrival; molded jobs get §VI-C estimates and a roulette-wheel runtime from the user's previous runs at the new size.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The paper's roulette-wheel runtimes do not conserve a job's work (utilization column); the scaled variant (NOT the paper's) gives a molded job")
@@ -79,12 +80,12 @@ func table8(w io.Writer, e *env) error {
 		if err != nil {
 			return fmt.Errorf("%s baseline: %w", tr.File, err)
 		}
-		ours, err := runStrategy(e, tr, varq.StrategyConfig{Strategy: varq.Molding, History: hist, Window: win, Funcs: funcs, Mold: varq.MoldConfig{Seed: e.Seed}})
+		ours, err := runStrategy(e, tr, varq.StrategyConfig{Strategy: varq.Molding, History: hist, Window: win, Funcs: funcs, Mold: varq.MoldConfig{Seed: e.Seed, NoGrow: e.NoGrow}})
 		if err != nil {
 			return fmt.Errorf("%s molding: %w", tr.File, err)
 		}
 		scaled, err := runStrategy(e, tr, varq.StrategyConfig{Strategy: varq.Molding, History: hist, Window: win, Funcs: funcs,
-			Mold: varq.MoldConfig{Seed: e.Seed, Runtime: varq.RuntimeScaled}})
+			Mold: varq.MoldConfig{Seed: e.Seed, Runtime: varq.RuntimeScaled, NoGrow: e.NoGrow}})
 		if err != nil {
 			return fmt.Errorf("%s molding, scaled runtimes: %w", tr.File, err)
 		}
@@ -127,6 +128,7 @@ func outcomeTable(w io.Writer, e *env, res func(i int) *varq.StrategyResult) {
 
 func table9(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "Delayed submission (with molding at the chosen time) on EASY backfilling, first 10,000 jobs as history, the next 6,000 treated (fewer with -quick). Minutes; each cell ours (paper).")
+	noGrowNote(w, e)
 	fmt.Fprintln(w, "A held job's holding time counts in its wait. 'molding alone' is Table VIII's strategy on these same 6,000 jobs. The paper's hold queue (spec §5 step 5)")
 	fmt.Fprintln(w, "holds every job arriving while a job is held; the last column holds only the delayed job itself (not the paper's).")
 	fmt.Fprintln(w)
@@ -150,7 +152,7 @@ func table9(w io.Writer, e *env) error {
 			head bool
 		}{{varq.Baseline, &r.base, false}, {varq.Molding, &r.mold, false}, {varq.Delayed, &r.ours, false}, {varq.Delayed, &r.head, true}} {
 			*c.out, err = runStrategy(e, tr, varq.StrategyConfig{Strategy: c.s, History: hist, Window: win, Funcs: funcs,
-				Mold: varq.MoldConfig{Seed: e.Seed}, Delay: varq.DelayConfig{HoldOnlyHead: c.head}})
+				Mold: varq.MoldConfig{Seed: e.Seed, NoGrow: e.NoGrow}, Delay: varq.DelayConfig{HoldOnlyHead: c.head}})
 			if err != nil {
 				return fmt.Errorf("%s %v: %w", tr.File, c.s, err)
 			}
@@ -286,4 +288,10 @@ func (a *apqWait) PredictWait(j swf.Job, st sched.QueueState) (float64, error) {
 		return 0, err
 	}
 	return pred.Wait, nil
+}
+
+func noGrowNote(w io.Writer, e *env) {
+	if e.NoGrow {
+		fmt.Fprintln(w, "-nogrow: jobs are molded to their original size or smaller only (a diagnostic, NOT the paper's).")
+	}
 }
