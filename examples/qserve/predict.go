@@ -85,24 +85,39 @@ const (
 	defaultQuantile   = 95
 )
 
-// predCache memoizes predictions per system state: the key holds the
-// system's event generation and the minute of its clock, so an entry is
-// used only until the next event on the system or the next minute. A
-// gateway polling the same few configurations many times a second (the
-// issue's users) costs one computation per minute and state change.
-// Karnak itself refreshed its predictor every 2–15 minutes (§3 [S]).
+// predCache memoizes predictions per system state: an entry is used
+// only until the next event on the system or the next minute of its
+// clock. A gateway polling the same few configurations many times a
+// second (the users) costs one computation per minute and state
+// change. Karnak itself refreshed its predictor every 2–15 minutes (§3
+// [S]). A system's state only moves forward, so entries of an earlier
+// state are never hit again: each system keeps only the entries of its
+// current state, and the first entry of a newer state drops the rest.
 type predCache struct {
 	mu sync.Mutex
-	m  map[predKey]Prediction
+	m  map[*system]*stateCache
 	// hits and misses are reported by /karnak/stats.
 	hits, misses int64
 	off          bool
 }
 
+// stateCache holds one system's predictions for one state.
+type stateCache struct {
+	gen    uint64
+	minute int64
+	m      map[reqKey]Prediction
+}
+
+// predKey is the state of a system (its event generation and the minute
+// of its clock) and a request.
 type predKey struct {
-	sys         *system
-	gen         uint64
-	minute      int64
+	sys    *system
+	gen    uint64
+	minute int64
+	req    reqKey
+}
+
+type reqKey struct {
 	job         int64
 	queued      bool
 	queue       string
@@ -111,7 +126,9 @@ type predKey struct {
 	within      int64
 }
 
-const cacheMax = 1 << 16
+// cacheMax bounds the entries of one state (distinct requests within one
+// minute and state); beyond it predictions are computed but not kept.
+const cacheMax = 1 << 14
 
 func (c *predCache) get(k predKey) (Prediction, bool) {
 	if c.off {
@@ -119,7 +136,11 @@ func (c *predCache) get(k predKey) (Prediction, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p, ok := c.m[k]
+	var p Prediction
+	ok := false
+	if sc := c.m[k.sys]; sc != nil && sc.gen == k.gen && sc.minute == k.minute {
+		p, ok = sc.m[k.req]
+	}
 	if ok {
 		c.hits++
 	} else {
@@ -134,10 +155,20 @@ func (c *predCache) put(k predKey, p Prediction) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= cacheMax {
-		c.m = make(map[predKey]Prediction) // stale keys are never hit; drop all
+	if c.m == nil {
+		c.m = map[*system]*stateCache{}
 	}
-	c.m[k] = p
+	sc := c.m[k.sys]
+	switch {
+	case sc == nil || k.gen > sc.gen || k.gen == sc.gen && k.minute > sc.minute:
+		sc = &stateCache{gen: k.gen, minute: k.minute, m: map[reqKey]Prediction{}}
+		c.m[k.sys] = sc
+	case k.gen != sc.gen || k.minute != sc.minute:
+		return // computed for a state already left behind
+	case len(sc.m) >= cacheMax:
+		return
+	}
+	sc.m[k.req] = p
 }
 
 // Location is one queue@system pair of a hypothetical request.
@@ -223,7 +254,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	}
 	defer sys.mu.RUnlock()
 	now := s.clockOf(sys)
-	ck := predKey{sys: sys, gen: sys.gen, minute: now / 60, queue: q.name, cores: r.Cores, wall: r.WallTime, q: r.Quantile, c: r.Confidence, within: r.Within}
+	ck := predKey{sys, sys.gen, now / 60, reqKey{queue: q.name, cores: r.Cores, wall: r.WallTime, q: r.Quantile, c: r.Confidence, within: r.Within}}
 	if p, ok := s.cache.get(ck); ok {
 		return p, nil
 	}
@@ -322,7 +353,7 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 		return Prediction{}, notFound("jobId: %d is not waiting on system %q", id, system)
 	}
 	now := s.clockOf(sys)
-	ck := predKey{sys: sys, gen: sys.gen, minute: now / 60, job: id, queued: true, q: quantile, c: confidence, within: within}
+	ck := predKey{sys, sys.gen, now / 60, reqKey{job: id, queued: true, q: quantile, c: confidence, within: within}}
 	if p, ok := s.cache.get(ck); ok {
 		return p, nil
 	}
