@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"net/url"
 	"strings"
 	"testing"
@@ -63,6 +65,32 @@ func TestClientCommands(t *testing.T) {
 		err := run(append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...), &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+// -h documents every flag of the server and of each client command, and
+// is not an error.
+func TestHelpDocumentsFlags(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		flags []string
+	}{
+		{[]string{"-h"}, []string{"serve", "ksystems", "ksystem", "kqueue", "kjobs", "kwait", "kstart", "kwouldwait", "kwouldstart"}},
+		{[]string{"serve", "-h"}, []string{"-addr", "-db", "-speed", "-nocache", "-now", "-grace", "-replay"}},
+		{[]string{"ksystems", "-h"}, []string{"-server", "-json"}},
+		{[]string{"kwait", "-h"}, []string{"-server", "-json", "-c", "-q", "-within"}},
+		{[]string{"kwouldstart", "-h"}, []string{"-server", "-json", "-c", "-q", "-within", "<cores> <hh:mm:ss> <queue@system>"}},
+	} {
+		var out, errb strings.Builder
+		err := run(c.args, &out, &errb)
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%v: %v, want flag.ErrHelp (exit 0)", c.args, err)
+		}
+		for _, f := range c.flags {
+			if !strings.Contains(errb.String(), f) {
+				t.Errorf("%v: %q not in\n%s", c.args, f, errb.String())
+			}
 		}
 	}
 }
