@@ -429,10 +429,17 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 	case p.IBL == nil:
 		fmt.Fprintf(w, "  IBL    %s\n", p.IBLReason)
 	case start:
-		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %d neighbours)\n", stamp(p.IBL.Start), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
+		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %s)\n", stamp(p.IBL.Start), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
 	default:
-		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %d neighbours)\n", hms(int64(math.Round(p.IBL.Wait))), halfText(p.IBL.HalfWidth), p.Confidence, p.IBL.Neighbors)
+		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %s)\n", hms(int64(math.Round(p.IBL.Wait))), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
 	}
+}
+
+func neighbours(n int) string {
+	if n == 1 {
+		return "1 neighbour"
+	}
+	return fmt.Sprint(n, " neighbours")
 }
 
 func halfText(h float64) string {

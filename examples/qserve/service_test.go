@@ -336,7 +336,7 @@ func TestOneExperienceUnbounded(t *testing.T) {
 	}
 	var b strings.Builder
 	textPrediction(&b, &ps[0], false)
-	if !strings.Contains(b.String(), "IBL    waits 00:01:00 ± unbounded") {
+	if !strings.Contains(b.String(), "IBL    waits 00:01:00 ± unbounded (90% interval, 1 neighbour)") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
