@@ -7,6 +7,7 @@
 //	go run ./examples/estimates -trace kth -model f -f 3 -out kth-f3.swf
 //	go run ./examples/estimates -fit -seeds 100 > fit.md               # distribution fit (§5.12.1)
 //	go run ./examples/estimates -validate -seeds 100 > table.md         # EASY validation (§5.12.3)
+//	go run ./examples/estimates -validate -seeds 3 -plot figures       # also Fig 5.13 as bars
 //
 // -trace takes a path or one of the short names ctc, kth, sdsc, blue (the
 // shared traces). Only sane jobs are kept (thesis A4/A5). Without -emax the
@@ -76,6 +77,7 @@ type options struct {
 	logs              string
 	workers           int
 	noExtra           bool
+	plot              string
 }
 
 func main() {
@@ -96,6 +98,7 @@ func main() {
 	flag.IntVar(&o.fSeeds, "fseeds", 100, "validation: seeds of each random f-model")
 	flag.StringVar(&o.logs, "logs", "ctc,kth,sdsc,blue", "validation: logs to use")
 	flag.IntVar(&o.workers, "workers", 2, "validation: simulations run in parallel")
+	flag.StringVar(&o.plot, "plot", "", "validation: directory to write the EASY results as bars to (estimates-easy.png, .svg; Fig 5.13)")
 	flag.BoolVar(&o.noExtra, "noextra", false, "validation: leave out the improved model, shfl and Φ")
 	flag.Parse()
 	var err error

@@ -288,6 +288,16 @@ func validateAll(ctx context.Context, out, progress io.Writer, o options, easy e
 		fmt.Fprintf(out, "| %s | %s | %s |\n", strings.ToUpper(lv.log), strings.Join(cells, " | "), yesNo(every))
 	}
 	fmt.Fprintf(out, "\nThe model is closer than the f-model at every f > 0 on %d of %d logs (thesis, Fig 5.13: on all four).\n", wins, len(all))
+	if o.plot == "" {
+		return nil
+	}
+	files, err := plotValidation(o.plot, all)
+	if err != nil {
+		return fmt.Errorf("-plot: %w", err)
+	}
+	if progress != nil {
+		fmt.Fprintf(progress, "wrote %s\n", strings.Join(files, ", "))
+	}
 	return nil
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,8 +30,14 @@ func TestValidatePlumbing(t *testing.T) {
 	if err := validateAll(context.Background(), &a, nil, o, fakeEASY); err != nil {
 		t.Fatal(err)
 	}
+	o.plot = t.TempDir() // the same run also draws Fig 5.13's bars
 	if err := validateAll(context.Background(), &b, nil, o, fakeEASY); err != nil {
 		t.Fatal(err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if fi, err := os.Stat(filepath.Join(o.plot, "estimates-easy"+ext)); err != nil || fi.Size() == 0 {
+			t.Errorf("-plot: estimates-easy%s not written (%v)", ext, err)
+		}
 	}
 	if a.String() != b.String() {
 		t.Error("same seeds, different tables")
