@@ -67,8 +67,9 @@ func TestEvaluateTraces(t *testing.T) {
 					s    ibl.Score
 				}{{"not queued", res.NotQueued}, {"queued", res.Queued}} {
 					s := w.s
-					t.Logf("%s interval=%d %-10s jobs %6d (skipped %d unusable, %d cold) mean wait %.2f h accuracy %.2f rel.err %.2f mean CI ±%.2f h (%d unbounded) in CI %.1f%%",
-						name, iv, w.name, s.Jobs, skipped, s.Skipped, s.MeanWait, s.Accuracy, s.RelError, s.MeanHalf, s.Unbounded, s.InInterval)
+					t.Logf("%s interval=%d %-10s jobs %6d (skipped %d unusable, %d cold) mean wait %.2f h accuracy %.2f rel.err %.2f mean CI ±%.2f h (%d unbounded) in CI %.1f%%; waits ≥ 10 min: %d jobs, accuracy %.2f (%+.2f)",
+						name, iv, w.name, s.Jobs, skipped, s.Skipped, s.MeanWait, s.Accuracy, s.RelError, s.MeanHalf, s.Unbounded, s.InInterval,
+						s.LongJobs, s.AccuracyLong, s.AccuracyLong-s.Accuracy)
 					if s.Jobs == 0 || s.Accuracy < 0 || s.Accuracy > 1 || s.InInterval < 0 || s.InInterval > 100 {
 						t.Errorf("%s: implausible score %+v", w.name, s)
 					}
