@@ -26,8 +26,8 @@ func TestScoreWorked(t *testing.T) {
 		}
 	}
 	// Normalising by maxResp = 10 scales the bounds: same scores for ×10.
-	if got, _ := Score(one.Shift(0), 1, ScorePaper); math.Abs(got-0.6) > 1e-12 {
-		t.Error(got)
+	if got, _ := Score(estmodel.RangeSet{{Lo: 3, Hi: 5, P: 1}}, 10, ScorePaper); math.Abs(got-0.6) > 1e-12 {
+		t.Errorf("[3, 5) over maxResp 10: score %v, want 0.6", got)
 	}
 	// Points: 1 − mean point. Probability-weighted: Σ p·(1 − mid).
 	if got, _ := Score(estmodel.RangeSet{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, ScorePaper); math.Abs(got-0.8) > 1e-12 {
