@@ -13,13 +13,20 @@ import (
 // quick mode, through the same path as the command.
 func runQuick(t *testing.T, tables string) string {
 	t.Helper()
+	return runQuickWith(t, tables, options{})
+}
+
+// runQuickWith is runQuick with o's other options (NoGrow, ...).
+func runQuickWith(t *testing.T, tables string, o options) string {
+	t.Helper()
 	p := tracetest.Path(t, tracetest.SDSCSP2)
 	dir := t.TempDir()
 	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := run(&b, options{Dir: dir, Only: "SP2", Tables: tables, MaxJobs: 6000, Quick: true}); err != nil {
+	o.Dir, o.Only, o.Tables, o.MaxJobs, o.Quick = dir, "SP2", tables, 6000, true
+	if err := run(&b, o); err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + b.String())

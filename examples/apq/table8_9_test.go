@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,5 +26,20 @@ func TestTable8And9(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+}
+
+// TestTable8NoGrow: with -nogrow no job is molded to a larger size (the
+// detail row's grown count is 0) and the table says it is not the paper's.
+func TestTable8NoGrow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three EASY simulations with APQ; skipped in -short mode")
+	}
+	out := runQuickWith(t, "VIII", options{NoGrow: true})
+	if !strings.Contains(out, "-nogrow:") {
+		t.Error("output does not flag the -nogrow diagnostic")
+	}
+	if !regexp.MustCompile(`\| SDSC SP2 \| \d+ \| \d+ / 0 / \d+ / \d+ \|`).MatchString(out) {
+		t.Error("grown jobs with -nogrow, or no detail row")
 	}
 }
