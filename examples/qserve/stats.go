@@ -57,47 +57,35 @@ func (h *history) summarize(now int64) []WindowStats {
 	for i, w := range windows {
 		ws := &out[i]
 		ws.Window = w.name
-		var sc, sr, sd float64
-		var nr int
-		for k := len(h.started) - 1; k >= 0 && h.started[k].at > now-w.secs; k-- {
-			r := h.started[k]
-			if r.at > now {
-				continue
-			}
-			ws.Started++
-			sc += float64(r.cores)
-			sd += float64(r.dur)
-			if r.req > 0 {
-				sr += float64(r.req)
-				nr++
-			}
-		}
-		if ws.Started > 0 {
-			ws.MeanCores, ws.MeanWait = sc/float64(ws.Started), sd/float64(ws.Started)
-		}
-		if nr > 0 {
-			ws.MeanReqTime = sr / float64(nr)
-		}
-		sc, sr, sd, nr = 0, 0, 0, 0
-		for k := len(h.ended) - 1; k >= 0 && h.ended[k].at > now-w.secs; k-- {
-			r := h.ended[k]
-			if r.at > now {
-				continue
-			}
-			ws.Ended++
-			sc += float64(r.cores)
-			sd += float64(r.dur)
-			if r.req > 0 {
-				sr += float64(r.req)
-				nr++
-			}
-		}
-		if ws.Ended > 0 {
-			ws.MeanEndCores, ws.MeanRunTime = sc/float64(ws.Ended), sd/float64(ws.Ended)
-		}
-		if nr > 0 {
-			ws.MeanEndReq = sr / float64(nr)
-		}
+		ws.Started, ws.MeanCores, ws.MeanReqTime, ws.MeanWait = h.started.means(now, w.secs)
+		ws.Ended, ws.MeanEndCores, ws.MeanEndReq, ws.MeanRunTime = h.ended.means(now, w.secs)
 	}
 	return out
+}
+
+// means counts the records in (now−secs, now] and averages their cores,
+// requested time (over the records that have one) and duration; a mean
+// over no records is 0.
+func (rs records) means(now, secs int64) (n int, cores, req, dur float64) {
+	var nr int
+	for k := len(rs) - 1; k >= 0 && rs[k].at > now-secs; k-- {
+		r := rs[k]
+		if r.at > now {
+			continue
+		}
+		n++
+		cores += float64(r.cores)
+		dur += float64(r.dur)
+		if r.req > 0 {
+			req += float64(r.req)
+			nr++
+		}
+	}
+	if n > 0 {
+		cores, dur = cores/float64(n), dur/float64(n)
+	}
+	if nr > 0 {
+		req /= float64(nr)
+	}
+	return n, cores, req, dur
 }
