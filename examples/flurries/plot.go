@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/batchq/batchq/internal/figures"
 	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 )
 
@@ -50,7 +50,7 @@ func plotActivity(w io.Writer, traces, outDir, spec string) error {
 // most flurry jobs, and every flurry DetectFlurries (at its defaults, as
 // the experiments run it) suspects.
 func plotLog(traces, outDir, prefix string) ([]string, error) {
-	path, err := findTrace(traces, prefix)
+	path, err := tracetest.FindPrefix(traces, prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -67,29 +67,6 @@ func plotLog(traces, outDir, prefix string) ([]string, error) {
 		return nil, fmt.Errorf("%s has no user IDs: no flurries to attribute", name)
 	}
 	return figures.Activities(outDir, "flurries-"+strings.ToLower(short(name))+"-activity", a)
-}
-
-// findTrace is the one trace in dir whose file name starts with prefix
-// (case-insensitive).
-func findTrace(dir, prefix string) (string, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
-	if err != nil {
-		return "", err
-	}
-	var hits []string
-	for _, p := range paths {
-		if strings.HasPrefix(strings.ToLower(filepath.Base(p)), strings.ToLower(prefix)) {
-			hits = append(hits, p)
-		}
-	}
-	slices.Sort(hits)
-	switch len(hits) {
-	case 0:
-		return "", fmt.Errorf("no trace in %s starts with %q", dir, prefix)
-	case 1:
-		return hits[0], nil
-	}
-	return "", fmt.Errorf("%d traces in %s start with %q: %s", len(hits), dir, prefix, strings.Join(hits, ", "))
 }
 
 // exitOn prints err and exits 1 when err is not nil.

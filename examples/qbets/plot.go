@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/swf"
@@ -80,7 +80,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 	if !ok || prefix == "" || queue == "" {
 		return nil, fmt.Errorf("want TRACE/QUEUE (e.g. SDSC-BLUE/3 or SDSC-SP2/ALL)")
 	}
-	path, err := findTrace(traces, prefix)
+	path, err := tracetest.FindPrefix(traces, prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -199,29 +199,6 @@ func heldIn(wait, bound []int64, lo, hi int) (held, n int) {
 		}
 	}
 	return held, n
-}
-
-// findTrace is the one trace in dir whose file name starts with prefix
-// (case-insensitive).
-func findTrace(dir, prefix string) (string, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
-	if err != nil {
-		return "", err
-	}
-	var hits []string
-	for _, p := range paths {
-		if strings.HasPrefix(strings.ToLower(filepath.Base(p)), strings.ToLower(prefix)) {
-			hits = append(hits, p)
-		}
-	}
-	slices.Sort(hits)
-	switch len(hits) {
-	case 0:
-		return "", fmt.Errorf("no trace in %s starts with %q", dir, prefix)
-	case 1:
-		return hits[0], nil
-	}
-	return "", fmt.Errorf("%d traces in %s start with %q: %s", len(hits), dir, prefix, strings.Join(hits, ", "))
 }
 
 // shortName is the machine part of an archive name: "SDSC-BLUE" for

@@ -8,8 +8,11 @@ package tracetest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +73,30 @@ func Find(name string) (string, error) {
 		return "", err
 	}
 	return p, nil
+}
+
+// FindPrefix returns the one trace (*.swf*) in dir whose file name starts
+// with prefix, case-insensitively, so that examples can take short names
+// such as "SDSC-BLUE"; none or several matches are an error naming them.
+func FindPrefix(dir, prefix string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
+	if err != nil {
+		return "", err
+	}
+	var hits []string
+	for _, p := range paths {
+		if strings.HasPrefix(strings.ToLower(filepath.Base(p)), strings.ToLower(prefix)) {
+			hits = append(hits, p)
+		}
+	}
+	slices.Sort(hits)
+	switch len(hits) {
+	case 0:
+		return "", fmt.Errorf("no trace in %s starts with %q", dir, prefix)
+	case 1:
+		return hits[0], nil
+	}
+	return "", fmt.Errorf("%d traces in %s start with %q: %s", len(hits), dir, prefix, strings.Join(hits, ", "))
 }
 
 // Path returns the path of a trace for a test or benchmark. It skips tb when
