@@ -69,7 +69,12 @@ func Activity(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
 	}
-	o := origin(jobs)
+	return activity(jobs, origin(jobs), bin), nil
+}
+
+// activity is Activity for bins of width bin from origin o (DetectFlurries
+// also counts from shifted origins).
+func activity(jobs []swf.Job, o, bin int64) []WeekActivity {
 	type key struct {
 		b int
 		u int64
@@ -96,7 +101,7 @@ func Activity(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
 		}
 		return out[a].User < out[b].User
 	})
-	return out, nil
+	return out
 }
 
 // Totals returns the all-user series, one row per bin from the first
