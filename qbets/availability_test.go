@@ -1,6 +1,7 @@
 package qbets
 
 import (
+	"cmp"
 	"container/heap"
 	"slices"
 	"testing"
@@ -43,7 +44,7 @@ func (s replayScore) correctness() float64 {
 // is submitted and forecast.
 func replayJobs(p *Predictor, jobs []tjob, train int) replayScore {
 	js := slices.Clone(jobs)
-	slices.SortStableFunc(js, func(a, b tjob) int { return cmpInt64(a.submit, b.submit) })
+	slices.SortStableFunc(js, func(a, b tjob) int { return cmp.Compare(a.submit, b.submit) })
 	var h startHeap
 	var s replayScore
 	for i, j := range js {

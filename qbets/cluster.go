@@ -1,6 +1,7 @@
 package qbets
 
 import (
+	"cmp"
 	"container/heap"
 	"math"
 	"slices"
@@ -57,15 +58,7 @@ func clusterIndex(uppers []int64, key int64) int {
 // O(U log U) for U distinct keys.
 func ClusterIntervals(samples []Sample, minSize, kMax int) Clustering {
 	xs := slices.Clone(samples)
-	slices.SortFunc(xs, func(a, b Sample) int {
-		switch {
-		case a.Key < b.Key:
-			return -1
-		case a.Key > b.Key:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(xs, func(a, b Sample) int { return cmp.Compare(a.Key, b.Key) })
 	var groups []keyStat
 	for _, s := range xs {
 		w := float64(max(s.Wait, 0)) + 1

@@ -1,6 +1,7 @@
 package qbets
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -181,10 +182,10 @@ func fitPartition(mode ClusterMode, pairs []pairStat, fixed []int64, nMin, kMax 
 	ps := slices.Clone(pairs)
 	key := func(x pairStat) int64 { return p.key1(x.nodes, x.wall) }
 	slices.SortFunc(ps, func(a, b pairStat) int {
-		if c := cmpInt64(key(a), key(b)); c != 0 {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
-		return cmpInt64(a.wall, b.wall)
+		return cmp.Compare(a.wall, b.wall)
 	})
 	p.outer = fitIntervals(fold(ps, key), nMin, kMax).Uppers
 	p.k = len(p.outer) + 1
@@ -204,7 +205,7 @@ func fitPartition(mode ClusterMode, pairs []pairStat, fixed []int64, nMin, kMax 
 		}
 		sub := slices.Clone(ps[lo:hi])
 		wall := func(x pairStat) int64 { return x.wall }
-		slices.SortFunc(sub, func(a, b pairStat) int { return cmpInt64(a.wall, b.wall) })
+		slices.SortFunc(sub, func(a, b pairStat) int { return cmp.Compare(a.wall, b.wall) })
 		p.inner[o] = fitIntervals(fold(sub, wall), nMin, kMax).Uppers
 		p.first[o] = p.k
 		p.k += len(p.inner[o]) + 1
@@ -226,14 +227,4 @@ func fold(ps []pairStat, key func(pairStat) int64) []keyStat {
 		out = append(out, keyStat{key: k, n: x.n, s: x.s})
 	}
 	return out
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
