@@ -34,16 +34,8 @@ func (c Clustering) Index(key int64) int { return clusterIndex(c.Uppers, key) }
 
 // clusterIndex is the j with Uppers[j−1] < key ≤ Uppers[j].
 func clusterIndex(uppers []int64, key int64) int {
-	lo, hi := 0, len(uppers)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if uppers[m] < key {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	j, _ := slices.BinarySearch(uppers, key) // first upper ≥ key
+	return j
 }
 
 // ClusterIntervals partitions samples into contiguous intervals of Key
