@@ -121,6 +121,29 @@ func job(id, submit, run, size, ert, user int64) swf.Job {
 		ReqMemory: -1, Executable: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
 }
 
+// twoSizeMolder is a 10-processor Molder fed by hand: user 1 ran size 2
+// for 100 s (ERT 200) and size 8 for 20 s (ERT 50), both started at 0.
+func twoSizeMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig) *Molder {
+	t.Helper()
+	m, err := NewMolder(10, nil, wait, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1)
+	for _, j := range []*swf.Job{&a, &b} {
+		if err := m.Started(j, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Ended(&b, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Ended(&a, 100); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // A Molder fed by hand: user 1 ran size 2 for 100 s and size 8 for 20 s.
 // With no waits, size 8 has the better response; with a 500 s wait at
 // size 8 size 2 wins.
@@ -131,22 +154,7 @@ func TestMolderDecideHand(t *testing.T) {
 		want   int64
 		cands  int
 	}{{sizeWait{}, false, 8, 2}, {sizeWait{8: 500}, false, 2, 2}, {sizeWait{}, true, 2, 1}} {
-		m, err := NewMolder(10, nil, c.wait, MoldConfig{NoGrow: c.noGrow})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1)
-		for _, j := range []*swf.Job{&a, &b} {
-			if err := m.Started(j, 0); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := m.Ended(&b, 20); err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Ended(&a, 100); err != nil {
-			t.Fatal(err)
-		}
+		m := twoSizeMolder(t, c.wait, MoldConfig{NoGrow: c.noGrow})
 		d, ok, err := m.Decide(job(3, 200, 100, 2, 200, 1), sched.QueueState{Now: 200, Free: 10}, 0)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
@@ -191,22 +199,7 @@ func TestRunStrategyMolding(t *testing.T) {
 // RuntimeScaled: the user's mean runtimes are 100 s at size 2 and 20 s at
 // size 8, so a 50 s job molded from 2 to 8 runs 50·20/100 = 10 s.
 func TestMolderScaledRuntime(t *testing.T) {
-	m, err := NewMolder(10, nil, sizeWait{}, MoldConfig{Runtime: RuntimeScaled})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1)
-	for _, j := range []*swf.Job{&a, &b} {
-		if err := m.Started(j, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := m.Ended(&b, 20); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Ended(&a, 100); err != nil {
-		t.Fatal(err)
-	}
+	m := twoSizeMolder(t, sizeWait{}, MoldConfig{Runtime: RuntimeScaled})
 	d, ok, err := m.Decide(job(3, 200, 50, 2, 200, 1), sched.QueueState{Now: 200, Free: 10}, 0)
 	if err != nil || !ok || d.Job.Size() != 8 || d.Job.RunTime != 10 {
 		t.Errorf("size %d runtime %d (ok %v, err %v), want size 8 and 10 s", d.Job.Size(), d.Job.RunTime, ok, err)
