@@ -29,6 +29,24 @@ func background(rng *rand.Rand, weeks int, perWeek int) []swf.Job {
 	return jobs
 }
 
+// injectDetect injects s into jobs and detects the flurries of the result
+// with the default configuration. t is a *testing.T or a *rapid.T.
+func injectDetect(t interface {
+	Helper()
+	Fatal(...any)
+}, jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, Candidates) {
+	t.Helper()
+	inj, ids, err := Inject(jobs, s, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := DetectFlurries(inj, FlurryConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inj, ids, cs
+}
+
 func TestDetectInjectedSynthetic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	jobs := background(rng, 20, 300)
@@ -40,14 +58,7 @@ func TestDetectInjectedSynthetic(t *testing.T) {
 		t.Errorf("steady random workload: %d candidates, want 0: %+v", len(base), base)
 	}
 	s := Synthetic{User: 999, Jobs: 375, Start: 8*Week + 3*Hour, Duration: 10 * Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
-	inj, ids, err := Inject(jobs, s, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := DetectFlurries(inj, FlurryConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	if len(cs) != 1 {
 		t.Fatalf("%d candidates, want 1: %+v", len(cs), cs)
 	}
@@ -102,14 +113,7 @@ func TestDetectMultiWeek(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	jobs := background(rng, 30, 300)
 	s := Synthetic{User: 7, Jobs: 1800, Start: 10 * Week, Duration: 3 * Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
-	inj, ids, err := Inject(jobs, s, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := DetectFlurries(inj, FlurryConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	var hit *Candidate
 	for i := range cs {
 		if cs[i].User == 7 {
@@ -138,14 +142,7 @@ func TestProcessFlurry(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	jobs := background(rng, 20, 300)
 	s := Synthetic{User: 5000, Jobs: 120, Start: 12 * Week, Duration: 20 * Hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
-	inj, _, err := Inject(jobs, s, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := DetectFlurries(inj, FlurryConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, cs := injectDetect(t, jobs, s, rng)
 	if len(cs) != 1 || cs[0].User != 5000 || cs[0].By&ByProcs == 0 || cs[0].Jobs != 120 {
 		t.Fatalf("candidates %+v", cs)
 	}
@@ -171,14 +168,7 @@ func TestDetectProperties(t *testing.T) {
 		jobs := background(rng, 4, 100)
 		s := Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*Week).Draw(t, "at"),
 			Duration: rapid.Int64Range(0, 3*Day).Draw(t, "dur"), Size: 4, ReqTime: 60, RunMin: 1, RunMax: 10}
-		inj, _, err := Inject(jobs, s, rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cs, err := DetectFlurries(inj, FlurryConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		inj, _, cs := injectDetect(t, jobs, s, rng)
 		shuffled := slices.Clone(inj)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 		cs2, err := DetectFlurries(shuffled, FlurryConfig{})
@@ -216,14 +206,7 @@ func TestDetectSDSCSP2Injected(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Synthetic{User: 328, Jobs: 375, Start: 580*Day + 8*Hour, Duration: 10 * Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
-	inj, ids, err := Inject(jobs, s, rand.New(rand.NewPCG(581, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := DetectFlurries(inj, FlurryConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, ids, cs := injectDetect(t, jobs, s, rand.New(rand.NewPCG(581, 0)))
 	if len(cs) != len(base)+1 {
 		t.Errorf("%d candidates after injection, %d before; want one more", len(cs), len(base))
 	}
