@@ -112,3 +112,16 @@ func Path(tb testing.TB, name string) string {
 	}
 	return p
 }
+
+// DirOf returns a fresh temporary directory holding only the named trace
+// (a symbolic link to it), for tests of examples that take a traces
+// directory. It skips or fails tb like Path.
+func DirOf(tb testing.TB, name string) string {
+	tb.Helper()
+	p := Path(tb, name)
+	dir := tb.TempDir()
+	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}

@@ -24,3 +24,17 @@ func TestFindPrefix(t *testing.T) {
 		t.Errorf("non-trace file matched: %v", err)
 	}
 }
+
+func TestDirOf(t *testing.T) {
+	dir := DirOf(t, KTH)
+	p, err := FindPrefix(dir, "KTH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := Find(KTH); p != filepath.Join(dir, KTH) || want == "" {
+		t.Errorf("DirOf: %q, want the link %s to %s", p, filepath.Join(dir, KTH), want)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Errorf("link does not resolve: %v", err)
+	}
+}
