@@ -128,13 +128,7 @@ func (h *history) add(w int64) bool {
 		}
 	}
 	h.insert(w)
-	x := math.Log1p(float64(w))
-	if n := len(h.recent); n > 0 {
-		h.sxy += x * math.Log1p(float64(h.recent[n-1]))
-	}
-	h.recent = append(h.recent, w)
-	h.sx += x
-	h.sxx += x * x
+	h.appendRecent(w)
 	if h.trim && h.run >= 3 && h.run >= RunThreshold(h.rho()) {
 		h.trimTo(h.nMin)
 		return true
@@ -167,6 +161,32 @@ func (h *history) flush() {
 	h.spare = h.base
 	h.base = out
 	h.buf = h.buf[:0]
+}
+
+// appendRecent appends w to recent and updates the running sums.
+func (h *history) appendRecent(w int64) {
+	x := math.Log1p(float64(w))
+	if n := len(h.recent); n > 0 {
+		h.sxy += x * math.Log1p(float64(h.recent[n-1]))
+	}
+	h.recent = append(h.recent, w)
+	h.sx += x
+	h.sxx += x * x
+}
+
+// resum recomputes the running sums from recent (after a trim).
+func (h *history) resum() {
+	h.sx, h.sxx, h.sxy = 0, 0, 0
+	prev := 0.0
+	for i, w := range h.recent {
+		x := math.Log1p(float64(w))
+		h.sx += x
+		h.sxx += x * x
+		if i > 0 {
+			h.sxy += x * prev
+		}
+		prev = x
+	}
 }
 
 // rho is the lag-1 autocorrelation of ln(1+wait) over recent; it equals
@@ -204,17 +224,7 @@ func (h *history) rebuild() {
 	slices.Sort(h.base)
 	h.buf = h.buf[:0]
 	h.spare = nil
-	h.sx, h.sxx, h.sxy = 0, 0, 0
-	prev := 0.0
-	for i, w := range h.recent {
-		x := math.Log1p(float64(w))
-		h.sx += x
-		h.sxx += x * x
-		if i > 0 {
-			h.sxy += x * prev
-		}
-		prev = x
-	}
+	h.resum()
 	h.boundN = -1
 	h.probN = -1
 }

@@ -1,7 +1,5 @@
 package qbets
 
-import "math"
-
 // replay feeds ws (one cluster's waits in release order) into an empty
 // history, with the same outcome as calling add for each (the change-point
 // detector replayed after re-clustering, A9), but faster: the pre-insert
@@ -36,26 +34,14 @@ func (h *history) replay(ws []int64) {
 		for lo.len() < target {
 			lo.push(-hi.pop())
 		}
-		x := math.Log1p(float64(w))
-		if n > 0 {
-			h.sxy += x * math.Log1p(float64(h.recent[n-1]))
-		}
-		h.recent = append(h.recent, w)
-		h.sx += x
-		h.sxx += x * x
+		h.appendRecent(w)
 		if h.trim && h.run >= 3 && h.run >= RunThreshold(h.rho()) {
 			h.trims++
 			h.run = 0
 			h.recent = append(h.recent[:0], h.recent[len(h.recent)-h.nMin:]...)
+			h.resum()
 			lo, hi = lo[:0], hi[:0]
-			h.sx, h.sxx, h.sxy = 0, 0, 0
-			for i, v := range h.recent {
-				x := math.Log1p(float64(v))
-				h.sx += x
-				h.sxx += x * x
-				if i > 0 {
-					h.sxy += x * math.Log1p(float64(h.recent[i-1]))
-				}
+			for _, v := range h.recent {
 				lo = append(lo, -v)
 			}
 			lo.init()
