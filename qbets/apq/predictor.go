@@ -43,10 +43,10 @@ type Prediction struct {
 	SDMFallback bool
 }
 
-// entry is one history job: its Point at submission and its actual wait.
+// entry is one history job: its Point at submission (its actual wait is
+// in Predictor.waits, by slot).
 type entry struct {
 	pt     Point
-	wait   float64
 	coarse []float64        // NumDists·Bins normalized histograms under the current edges
 	ver    [NumDists]uint32 // edge version coarse[i] was computed for (0 = never)
 }
@@ -113,7 +113,7 @@ func (p *Predictor) Add(pt Point, wait float64) error {
 	if !(wait >= 0) || math.IsInf(wait, 0) {
 		return fmt.Errorf("apq: Add: wait = %v, want a finite value ≥ 0", wait)
 	}
-	e := entry{pt: pt, wait: wait}
+	e := entry{pt: pt}
 	if len(p.slots) < p.cfg.History {
 		p.slots = append(p.slots, e)
 		p.waits = append(p.waits, wait)
