@@ -128,15 +128,6 @@ func NewReplanner(f Forecaster, r Request, cfg ReplanConfig) (*Replanner, error)
 	return &Replanner{f: f, req: r, cfg: cfg}, nil
 }
 
-// A silent forecaster answers 0 for every submission from now to the
-// start time. QBETS does that while its availability inference thinks the
-// machine may be down (§2.5: "no prediction"), and for a request accepted
-// earlier that is the absence of a forecast, not evidence against the
-// plan: a Replanner keeps its current plan through such a spell (submitting
-// when its time comes) instead of dropping the reservation. A request that
-// meets a silent forecaster at its arrival is refused: there is nothing to
-// promise.
-
 // Plan returns the latest plan computed.
 func (rp *Replanner) Plan() Plan { return rp.plan }
 
@@ -185,24 +176,32 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 }
 
 // silent reports whether the forecaster gives every submission from now
-// to the start time probability 0 (and there is such a submission).
+// to the start time probability 0 (and there is such a submission): PlanMax
+// finds nothing on a trajectory that is not empty. It reuses the
+// trajectory compute left for now, if any.
+//
+// A silent forecaster answers 0 for every submission from now to the
+// start time. QBETS does that while its availability inference thinks the
+// machine may be down (§2.5: "no prediction"), and for a request accepted
+// earlier that is the absence of a forecast, not evidence against the
+// plan: a Replanner keeps its current plan through such a spell (submitting
+// when its time comes) instead of dropping the reservation. A request that
+// meets a silent forecaster at its arrival is refused: there is nothing to
+// promise.
 func (rp *Replanner) silent(now int64) bool {
-	var err error
-	rp.traj, err = AppendTrajectory(rp.traj[:0], rp.f, rp.req, now, rp.cfg.Step)
-	if err != nil || len(rp.traj) == 0 {
-		return false
-	}
-	for _, pt := range rp.traj {
-		if pt.Prob > 0 {
+	if len(rp.traj) == 0 {
+		var err error
+		if rp.traj, err = AppendTrajectory(rp.traj, rp.f, rp.req, now, rp.cfg.Step); err != nil {
 			return false
 		}
 	}
-	return true
+	return len(rp.traj) > 0 && !PlanMax(rp.traj, rp.req).Possible
 }
 
 // compute is the plan at now in the configured mode, with the fallback to
 // the argmax for an accepted request that lost its target.
 func (rp *Replanner) compute(now int64) (Plan, error) {
+	rp.traj = rp.traj[:0] // filled below only when the argmax is needed
 	if rp.cfg.Mode == MinOverhead {
 		p, err := Latest(rp.f, rp.req, now, rp.cfg.Step, rp.cfg.ReqProb)
 		if err != nil || p.Possible || !rp.accepted || rp.cfg.OnInfeasible != SubmitAtMax {
@@ -210,7 +209,7 @@ func (rp *Replanner) compute(now int64) (Plan, error) {
 		}
 	}
 	var err error
-	rp.traj, err = AppendTrajectory(rp.traj[:0], rp.f, rp.req, now, rp.cfg.Step)
+	rp.traj, err = AppendTrajectory(rp.traj, rp.f, rp.req, now, rp.cfg.Step)
 	if err != nil {
 		return Plan{}, err
 	}
