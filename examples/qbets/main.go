@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,13 +73,7 @@ func run(w, progress io.Writer, dir string, minJobs int) error {
 			js   []replay.Job
 		}
 		var sets []set
-		qs := slices.Sorted(func(yield func(int64) bool) {
-			for q := range byQ {
-				if !yield(q) {
-					return
-				}
-			}
-		})
+		qs := slices.Sorted(maps.Keys(byQ))
 		for _, q := range qs {
 			if len(byQ[q]) < minJobs {
 				small++

@@ -26,6 +26,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -360,13 +361,8 @@ var errNoJobs = errors.New("replay: no jobs")
 
 // All merges every queue of a split log into one (the thesis's "/ALL").
 func All(byQueue map[int64][]Job) ([]Job, error) {
-	qs := make([]int64, 0, len(byQueue))
-	for q := range byQueue {
-		qs = append(qs, q)
-	}
-	slices.Sort(qs) // a fixed order, so equal submit times tie the same way every run
 	var out []Job
-	for _, q := range qs {
+	for _, q := range slices.Sorted(maps.Keys(byQueue)) { // a fixed order, so equal submit times tie the same way every run
 		out = append(out, byQueue[q]...)
 	}
 	if len(out) == 0 {
