@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"testing"
@@ -71,14 +72,7 @@ func TestRealTracesFullQBETS(t *testing.T) {
 // by full QBETS.
 func TestSDSCBlueQueues(t *testing.T) {
 	byQ := load(t, tracetest.SDSCBlue)
-	qs := slices.Sorted(func(yield func(int64) bool) {
-		for q := range byQ {
-			if !yield(q) {
-				return
-			}
-		}
-	})
-	for _, q := range qs {
+	for _, q := range slices.Sorted(maps.Keys(byQ)) {
 		jobs := byQ[q]
 		if len(jobs) < 2000 {
 			t.Logf("queue %d: %d jobs, below 2000, not asserted", q, len(jobs))
