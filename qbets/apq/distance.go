@@ -60,10 +60,22 @@ func weightsOrOnes(w []float64) *[NumFeatures]float64 {
 // and 2, wd those of the six distributions; the whole sum is divided by the
 // weight sum (spec §8-A3), all weights counting 1 when they sum to 0.
 func DistributionDistance(reqDiffers bool, ertNorm float64, chi *[NumDists]float64, wReq, wERT float64, wd *[NumDists]float64) float64 {
+	return distributionDist(reqDiffers, ertNorm, chi, distributionWeights(wReq, wERT, wd))
+}
+
+// distributionWeights are Eq. 2's weights (request size, ERT, the six
+// distributions) normalized to sum 1, in ws[0..7].
+func distributionWeights(wReq, wERT float64, wd *[NumDists]float64) *[NumFeatures]float64 {
 	w := make([]float64, 0, 2+NumDists)
 	w = append(w, wReq, wERT)
 	w = append(w, wd[:]...)
-	ws := weightsOrOnes(w)
+	return weightsOrOnes(w)
+}
+
+// distributionDist is DistributionDistance with the weights already
+// normalized (distributionWeights), so that a prediction normalizes them
+// once rather than once per history job.
+func distributionDist(reqDiffers bool, ertNorm float64, chi *[NumDists]float64, ws *[NumFeatures]float64) float64 {
 	var d float64
 	if reqDiffers {
 		d = ws[0]

@@ -142,7 +142,8 @@ func (p *Predictor) distributionDistances(pt *Point) []float64 {
 	for i := range NumDists {
 		pt.d[i].rebin(tc[i*b:(i+1)*b], p.edges[i])
 	}
-	chi := make([][NumDists]float64, n)
+	chi := slices.Grow(p.chi[:0], n)[:n]
+	p.chi = chi
 	var colMax [NumDists]float64
 	for s := range p.slots {
 		c := p.slots[s].coarse
@@ -153,6 +154,7 @@ func (p *Predictor) distributionDistances(pt *Point) []float64 {
 		}
 	}
 	ertLo, ertHi := min(p.fmin[1], pt.F[1]), max(p.fmax[1], pt.F[1])
+	ws := distributionWeights(p.wF[0], p.wF[1], &p.wD)
 	d := slices.Grow(p.dD[:0], n)[:n]
 	p.dD = d
 	for s := range p.slots {
@@ -186,7 +188,7 @@ func (p *Predictor) distributionDistances(pt *Point) []float64 {
 		if ertHi > ertLo {
 			ertNorm = math.Abs(pt.F[1]-h.F[1]) / (ertHi - ertLo)
 		}
-		d[s] = DistributionDistance(pt.F[0] != h.F[0], ertNorm, c, p.wF[0], p.wF[1], &p.wD)
+		d[s] = distributionDist(pt.F[0] != h.F[0], ertNorm, c, ws)
 	}
 	return d
 }

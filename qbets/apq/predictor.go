@@ -76,6 +76,7 @@ type Predictor struct {
 	rows      [][]float64
 	rankOrder []rankPair
 	dS, dD    []float64 // distances by slot, reused
+	chi       [][NumDists]float64
 	trainRows [][]float64
 	trainY    []float64
 	rankW     []float64
