@@ -1,12 +1,8 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // TestTable5 runs Table V on the first 6000 jobs of SDSC-SP2 in quick mode
@@ -15,17 +11,7 @@ func TestTable5(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-trace run; skipped in -short mode")
 	}
-	p := tracetest.Path(t, tracetest.SDSCSP2)
-	dir := t.TempDir()
-	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	if err := run(&b, options{Dir: dir, Only: "SP2", Tables: "V", MaxJobs: 6000, Quick: true}); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	t.Log("\n" + out)
+	out := runQuick(t, "V")
 	for _, want := range []string{"## Table V", "| SDSC SP2 | 500 |", "(7.84)", "#4001–4500"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
