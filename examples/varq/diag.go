@@ -94,26 +94,34 @@ func (d *diagObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 
 // report prints the coverage of the ordinary jobs (the trace's, by
 // walltime and size) and of the padded VARQ jobs; refused VARQ requests
-// resubmitted as ordinary jobs count as ordinary.
-func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) {
-	padded := map[int64]bool{}
+// resubmitted as ordinary jobs count as ordinary. It returns the success
+// of the padded VARQ jobs that started, split by whether QBETS gave a
+// bound at their submission: the Replanner keeps its plan through QBETS's
+// silence (suspected downtime, §2.5), and those submissions go to a queue
+// that has not released a job for a while.
+func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) (answered, silent tally) {
+	success := map[int64]bool{} // by job, the padded VARQ jobs submitted
 	for _, o := range outs {
 		if o.Submitted.Possible {
-			padded[o.Job] = true
+			success[o.Job] = o.Success
 		}
 	}
 	var ordinary, vq covStat
 	byWall, bySize := map[string]*covStat{}, map[string]*covStat{}
 	for _, s := range d.scored {
-		if padded[s.id] {
+		if ok, padded := success[s.id]; padded {
 			vq.add(s.bound, s.wait)
+			if s.bound < 0 {
+				silent.add(ok)
+			} else {
+				answered.add(ok)
+			}
 			continue
 		}
 		ordinary.add(s.bound, s.wait)
 		stat(byWall, wallBucket(s.wall)).add(s.bound, s.wait)
 		stat(bySize, sizeBucket(s.size)).add(s.bound, s.wait)
 	}
-	answered, silent := d.silenceSplit(outs)
 	fmt.Fprintf(out, "  ordinary jobs: %v\n", ordinary)
 	printStats(out, "ordinary, walltime", byWall)
 	printStats(out, "ordinary, size", bySize)
@@ -128,40 +136,20 @@ func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) {
 	}
 	printOutcomes(out, outs, d.q)
 	printContention(out, outs)
+	return answered, silent
 }
 
 // tally counts successes among n jobs.
 type tally struct{ n, ok int }
 
-func (t tally) rate() float64 { return float64(t.ok) / float64(t.n) }
-
-// silenceSplit is the success of the padded VARQ jobs that started, split
-// by whether QBETS gave a bound at their submission. The Replanner keeps
-// its plan through QBETS's silence (suspected downtime, §2.5), and those
-// submissions go to a queue that has not released a job for a while.
-func (d *diagObserver) silenceSplit(outs []varq.Outcome) (answered, silent tally) {
-	success := map[int64]bool{}
-	for _, o := range outs {
-		if o.Submitted.Possible {
-			success[o.Job] = o.Success
-		}
+func (t *tally) add(ok bool) {
+	t.n++
+	if ok {
+		t.ok++
 	}
-	for _, s := range d.scored {
-		ok, padded := success[s.id]
-		if !padded {
-			continue
-		}
-		t := &answered
-		if s.bound < 0 {
-			t = &silent
-		}
-		t.n++
-		if ok {
-			t.ok++
-		}
-	}
-	return answered, silent
 }
+
+func (t tally) rate() float64 { return float64(t.ok) / float64(t.n) }
 
 func stat(m map[string]*covStat, k string) *covStat {
 	if m[k] == nil {
@@ -208,8 +196,7 @@ func printStats(out io.Writer, title string, m map[string]*covStat) {
 // printOutcomes summarises how the accepted plans fared: calibration of
 // the promised probability and the drift between acceptance and submission.
 func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
-	type bucket struct{ n, ok int }
-	var cal [5]bucket
+	var cal [5]tally
 	var fellBack, fellBackOK, dropped, exact int
 	var promised, submitted float64
 	n := 0
@@ -235,10 +222,7 @@ func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
 		}
 		k := min(int((o.Submitted.Prob-0.5)*10), 4)
 		if k >= 0 {
-			cal[k].n++
-			if o.Success {
-				cal[k].ok++
-			}
+			cal[k].add(o.Success)
 		}
 	}
 	if n == 0 {
@@ -251,7 +235,7 @@ func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
 	for k, b := range cal {
 		if b.n > 0 {
 			fmt.Fprintf(out, "  submitted with p in [%.1f, %.1f): %d jobs, achieved %.3f\n",
-				0.5+0.1*float64(k), 0.6+0.1*float64(k), b.n, float64(b.ok)/float64(b.n))
+				0.5+0.1*float64(k), 0.6+0.1*float64(k), b.n, b.rate())
 		}
 	}
 }
@@ -261,8 +245,7 @@ func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
 // thesis's start times are common to all requests of a period, so these
 // jobs compete with each other for the same instant.
 func printContention(out io.Writer, outs []varq.Outcome) {
-	type bucket struct{ n, ok int }
-	var by [4]bucket
+	var by [4]tally
 	for i, o := range outs {
 		if !o.Submitted.Possible {
 			continue
@@ -275,10 +258,7 @@ func printContention(out io.Writer, outs []varq.Outcome) {
 			}
 		}
 		k := min(ahead, 3)
-		by[k].n++
-		if o.Success {
-			by[k].ok++
-		}
+		by[k].add(o.Success)
 	}
 	for k, b := range by {
 		if b.n > 0 {
@@ -287,7 +267,7 @@ func printContention(out io.Writer, outs []varq.Outcome) {
 				more = "+"
 			}
 			fmt.Fprintf(out, "  submitted with %d%s VARQ jobs of the same start already queued: %d jobs, achieved %.3f\n",
-				k, more, b.n, float64(b.ok)/float64(b.n))
+				k, more, b.n, b.rate())
 		}
 	}
 }

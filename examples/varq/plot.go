@@ -65,24 +65,16 @@ func (p *trajProbe) schedule(s *sched.Sim, fc *qbets.Predictor, w workload) {
 		if err != nil {
 			return // the request is valid by construction; nothing to draw
 		}
-		if silent(traj) && p.tries < probeTries {
+		best := varq.PlanMax(traj, r) // NOT_POSSIBLE: no probability anywhere
+		if !best.Possible && p.tries < probeTries {
 			s.At(now+varq.DefaultPeriod, try)
 			return
 		}
 		p.now, p.req, p.traj = now, r, traj
 		p.plan = varq.PlanLatest(traj, r, probeTarget)
-		p.best = varq.PlanMax(traj, r)
+		p.best = best
 	}
 	s.At(at, try)
-}
-
-func silent(traj []varq.Point) bool {
-	for _, pt := range traj {
-		if pt.Prob > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // write draws the probe into dir as varq-<log>-trajectory.png and .svg.

@@ -120,8 +120,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if diag != nil && fraction > 0 {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
 			w.name, 100*fraction, target, target)
-		diag.report(opt.diag, agent.Outcomes())
-		c.answered, c.silent = diag.silenceSplit(agent.Outcomes())
+		c.answered, c.silent = diag.report(opt.diag, agent.Outcomes())
 	}
 	for _, o := range agent.Outcomes() {
 		if o.Accepted && !o.Submitted.Possible {
