@@ -120,13 +120,9 @@ type butterflyRow struct {
 func butterflyRun(ctx context.Context, jobs []swf.Job, hour int64) (butterflyRow, error) {
 	row := butterflyRow{hour: hour}
 	s := flurry581(hour)
-	inj, ids, err := sanitize.Inject(jobs, s, rand.New(rand.NewPCG(581, uint64(hour))))
+	inj, flurry, err := injected(jobs, hour)
 	if err != nil {
 		return row, err
-	}
-	flurry := map[int64]bool{}
-	for _, id := range ids {
-		flurry[id] = true
 	}
 	if row.with, row.withCut, row.changed, row.maxH, err = pair(ctx, inj, flurry); err != nil {
 		return row, err
@@ -241,14 +237,9 @@ func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 	}
 	fmt.Fprintf(w, "| cln, no flurry | %.2f | %.2f | %.2f (%.1f%%) | – | %.2f..%.2f |\n", a[0], a[1], a[1]-a[0], 100*(a[1]-a[0])/a[0], a[0], a[1])
 	for _, h := range butterflyHours {
-		s := flurry581(h)
-		inj, ids, err := sanitize.Inject(jobs, s, rand.New(rand.NewPCG(581, uint64(h))))
+		inj, fl, err := injected(jobs, h)
 		if err != nil {
 			return err
-		}
-		fl := map[int64]bool{}
-		for _, id := range ids {
-			fl[id] = true
 		}
 		a, f, o, err := spread(ctx, inj, fl)
 		if err != nil {
@@ -264,4 +255,20 @@ func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 func flurry581(h int64) sanitize.Synthetic {
 	return sanitize.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*sanitize.Day + h*sanitize.Hour, Duration: 10 * sanitize.Hour,
 		Size: butterflySize, ReqTime: 300, RunMin: 60, RunMax: 120}
+}
+
+// injected returns jobs with flurry581(h) injected, its run times drawn
+// from a seed of h so that the butterfly, sweep and shaking experiments
+// (and the tests) see the same flurry for the same hour, and the set of
+// the injected job IDs.
+func injected(jobs []swf.Job, h int64) ([]swf.Job, map[int64]bool, error) {
+	inj, ids, err := sanitize.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
+	if err != nil {
+		return nil, nil, err
+	}
+	fl := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		fl[id] = true
+	}
+	return inj, fl, nil
 }

@@ -93,13 +93,9 @@ func TestButterfly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inj, ids, err := sanitize.Inject(jobs, flurry581(0), nil)
+	inj, fl, err := injected(jobs, 0)
 	if err != nil {
 		t.Fatal(err)
-	}
-	fl := map[int64]bool{}
-	for _, id := range ids {
-		fl[id] = true
 	}
 	with, _, _, err := spread(ctx, inj, fl)
 	if err != nil {

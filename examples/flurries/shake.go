@@ -50,7 +50,7 @@ func shakeExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 	fmt.Fprintf(w, "\nInput shaking (%d runs, 10%% of arrivals ±U[0,60] s): mean bsld over all jobs, mean ± 95%% CI\n\n", shakeRuns)
 	fmt.Fprintln(w, "| input | original | job 64,241 cut 30 s |")
 	fmt.Fprintln(w, "|---|---:|---:|")
-	inj, _, err := sanitize.Inject(jobs, flurry581(0), nil)
+	inj, _, err := injected(jobs, 0)
 	if err != nil {
 		return err
 	}
