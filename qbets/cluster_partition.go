@@ -75,8 +75,9 @@ type ClusterInfo struct {
 	History                      int // current (trimmed) history size
 }
 
-// nodeSeconds is the node-seconds key, saturating instead of overflowing.
-func nodeSeconds(nodes int, wall int64) int64 {
+// NodeSeconds is the ClusterNodeSeconds key, nodes × walltime,
+// saturating at math.MaxInt64 instead of overflowing.
+func NodeSeconds(nodes int, wall int64) int64 {
 	n := int64(nodes)
 	if n > 0 && wall > math.MaxInt64/n {
 		return math.MaxInt64
@@ -112,7 +113,7 @@ func (p *partition) key1(nodes int, wall int64) int64 {
 	case ClusterReqTime:
 		return wall
 	case ClusterNodeSeconds:
-		return nodeSeconds(nodes, wall)
+		return NodeSeconds(nodes, wall)
 	}
 	return int64(nodes)
 }

@@ -1,10 +1,6 @@
 package replay
 
-import (
-	"math"
-
-	"github.com/batchq/batchq/qbets"
-)
+import "github.com/batchq/batchq/qbets"
 
 // mirror runs one method inside the QBETS pipeline of the evaluated
 // qbets.Predictor (spec §2.6): the same clusters (read from the Predictor
@@ -42,10 +38,7 @@ func (mi *mirror) index(nodes int, wall int64) int {
 	if len(mi.boxes) == 1 {
 		return 0
 	}
-	ns := int64(nodes) * wall
-	if nodes > 0 && wall > math.MaxInt64/int64(nodes) {
-		ns = math.MaxInt64 // saturate as the Predictor does
-	}
+	ns := qbets.NodeSeconds(nodes, wall)
 	for i, b := range mi.boxes {
 		if inRange(b.Nodes, int64(nodes)) && inRange(b.Walltime, wall) && (b.NodeSeconds == qbets.Full || inRange(b.NodeSeconds, ns)) {
 			return i
