@@ -62,7 +62,7 @@ func run(w, progress io.Writer, dir string, minJobs int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".gz"), ".swf")
+		base := traceBase(p)
 		byQ, skipped := replay.Queues(jobs)
 		if skipped == len(jobs) {
 			noWaits = append(noWaits, base)
@@ -106,6 +106,11 @@ func run(w, progress io.Writer, dir string, minJobs int) error {
 	fmt.Fprintf(w, "\nTraces without waits: %s. %d queues with fewer than %d jobs skipped.\n", strings.Join(noWaits, ", "), small, minJobs)
 	failures(w, rows[1])
 	return nil
+}
+
+// traceBase is a trace's file name without .swf or .swf.gz.
+func traceBase(path string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".swf")
 }
 
 // queueName is " name" from the header's "Queue: <n> <name>" lines, or "".

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -89,7 +88,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	byQ, _ := replay.Queues(all)
-	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".swf")
+	base := traceBase(path)
 	var jobs []replay.Job
 	name := base + "/" + queue
 	if strings.EqualFold(queue, "ALL") {
