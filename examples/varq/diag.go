@@ -245,20 +245,26 @@ func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
 // thesis's start times are common to all requests of a period, so these
 // jobs compete with each other for the same instant.
 func printContention(out io.Writer, outs []varq.Outcome) {
+	// Only jobs of one start time compete: grouped by it, the count is
+	// quadratic in a period's jobs, not in the whole run's.
+	byStart := map[int64][]int{}
+	for i := range outs {
+		if o := &outs[i]; o.Submitted.Possible {
+			byStart[o.Plan.Start] = append(byStart[o.Plan.Start], i)
+		}
+	}
 	var by [4]tally
-	for i, o := range outs {
-		if !o.Submitted.Possible {
-			continue
-		}
-		ahead := 0
-		for j, p := range outs {
-			if j != i && p.Submitted.Possible && p.Plan.Start == o.Plan.Start && p.Submit <= o.Submit &&
-				(!p.Ran || p.Started > o.Submit) {
-				ahead++
+	for _, group := range byStart {
+		for _, i := range group {
+			o := &outs[i]
+			ahead := 0
+			for _, j := range group {
+				if p := &outs[j]; j != i && p.Submit <= o.Submit && (!p.Ran || p.Started > o.Submit) {
+					ahead++
+				}
 			}
+			by[min(ahead, 3)].add(o.Success)
 		}
-		k := min(ahead, 3)
-		by[k].add(o.Success)
 	}
 	for k, b := range by {
 		if b.n > 0 {
