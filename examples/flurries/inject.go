@@ -54,11 +54,11 @@ type outcome struct {
 	peak     float64 // the right candidate's Peak
 }
 
-// trial injects s at position pos (fraction of the span) under user u
-// (fresh: a new user id; otherwise the busiest user of the weeks around
-// pos) and scores the detector.
-func trial(jobs []swf.Job, base sanitize.Candidates, sh shape, pos float64, fresh bool, seed uint64, cfg sanitize.FlurryConfig) (outcome, error) {
-	medWeek := medianWeek(jobs)
+// trial injects sh (sized for the log's median weekly job count medWeek)
+// at position pos (fraction of the span) under user u (fresh: a new user
+// id; otherwise the busiest user of the weeks around pos) and scores the
+// detector.
+func trial(jobs []swf.Job, medWeek float64, base sanitize.Candidates, sh shape, pos float64, fresh bool, seed uint64, cfg sanitize.FlurryConfig) (outcome, error) {
 	s := sh.spec(medWeek)
 	first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
 	s.Start = first + int64(pos*float64(last-first-s.Duration))
@@ -185,12 +185,13 @@ func injectLog(w io.Writer, name string, jobs []swf.Job, shapes []shape, cfg san
 	if err != nil {
 		return nil, err
 	}
+	medWeek := medianWeek(jobs)
 	res := map[string]score{}
 	for _, sh := range shapes {
 		var sc score
 		for _, pos := range positions {
 			for _, fresh := range []bool{true, false} {
-				o, err := trial(jobs, base, sh, pos, fresh, 1, cfg)
+				o, err := trial(jobs, medWeek, base, sh, pos, fresh, 1, cfg)
 				if err != nil {
 					return nil, err
 				}
