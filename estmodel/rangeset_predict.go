@@ -73,10 +73,11 @@ func (c RangeConfig) withDefaults() RangeConfig {
 	return c
 }
 
-// keyHist is one key's finished jobs, oldest first, with the extremes of
-// their runtimes.
+// keyHist is one key's finished jobs, oldest first, with their runtimes
+// alone (for AssignProbabilities, on every prediction) and their extremes.
 type keyHist struct {
 	s      []LoadSample
+	rt     []float64
 	lo, hi float64
 }
 
@@ -101,6 +102,7 @@ func (h *RangeHistory) Add(s LoadSample) error {
 		h.byKey[s.Key] = k
 	}
 	k.s = append(k.s, s)
+	k.rt = append(k.rt, s.Runtime)
 	k.lo, k.hi = min(k.lo, s.Runtime), max(k.hi, s.Runtime)
 	return nil
 }
@@ -189,13 +191,18 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 	}
 	ranges := make([]Range, 0, len(rel))
 	preds := make([]float64, len(funcs))
+	at := make([]float64, len(funcs)) // each function at the target's load
+	for i, f := range funcs {
+		at[i] = f.At(l)
+	}
 	for _, h := range rel {
 		for i, f := range funcs {
 			// Shift f through the history job's (load, runtime), read
 			// it at the target's load.
-			preds[i] = f.At(l) + (h.Runtime - f.At(h.Load))
 			if fh := f.At(h.Load); cfg.Shift == ShiftRatio && fh > 0 {
-				preds[i] = h.Runtime * max(f.At(l), 0) / fh
+				preds[i] = h.Runtime * max(at[i], 0) / fh
+			} else {
+				preds[i] = at[i] + (h.Runtime - fh)
 			}
 		}
 		ranges = append(ranges, compact(preds, cfg.CompactPct))
@@ -204,20 +211,15 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 	if err != nil {
 		return nil, false, err
 	}
-	all := p.History.Samples(k)
-	hist := make([]float64, len(all))
-	for i, s := range all {
-		hist[i] = s.Runtime
-	}
-	AssignProbabilities(rs, hist)
+	AssignProbabilities(rs, p.History.byKey[k].rt)
 	return rs, true, nil
 }
 
 // compact turns one history job's predictions into its range: [min, max],
 // narrowed to within pct% of the median c, centred on c, when wider (A15),
-// and never below 0.
+// and never below 0. It sorts preds (the caller's scratch) in place.
 func compact(preds []float64, pct float64) Range {
-	s := slices.Clone(preds)
+	s := preds
 	slices.Sort(s)
 	lo, hi := s[0], s[len(s)-1]
 	c := s[len(s)/2]
