@@ -260,14 +260,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	}
 	p := Prediction{System: sys.name, Queue: q.name, Cores: r.Cores, WallTime: r.WallTime, Now: now,
 		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
-	if f := pred.Forecast(qbets.Request{Nodes: int(r.Cores), Walltime: r.WallTime, At: now}); f.OK {
-		p.QBETS = bound(f, now, now)
-	} else {
-		p.QBETSReason = noBound(q, key, f.Reason)
-	}
-	if r.Within > 0 {
-		p.ProbWithin = probWithin(pred, p.QBETSReason != "" && p.QBETS == nil, int(r.Cores), r.WallTime, r.Within)
-	}
+	qbetsPart(&p, pred, q, key, now)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
 	s.cache.put(ck, p)
@@ -293,15 +286,26 @@ func (s *Service) qbetsFor(sys *system, q *queue, key qbKey) (*qbets.Predictor, 
 	return p, nil
 }
 
-// probWithin is ProbWithin, or 0 when the Forecast at the system's clock
-// had no bound: ProbWithin judges availability at the last start it saw,
-// which may be earlier than now, and the two answers should agree.
-func probWithin(pred *qbets.Predictor, noBound bool, nodes int, wall, within int64) *float64 {
-	pw := 0.0
-	if !noBound {
-		pw = pred.ProbWithin(nodes, wall, within)
+// qbetsPart fills p's QBETS bound, or the reason it has none, for a job
+// of p's shape submitted at submit (p.Now for a hypothetical job), and,
+// when p.Within is asked, the probability of a wait from submission of at
+// most p.Now − submit + p.Within. That probability is 0 when the Forecast
+// at the system's clock had no bound: ProbWithin judges availability at
+// the last start it saw, which may be earlier than now, and the two
+// answers should agree.
+func qbetsPart(p *Prediction, pred *qbets.Predictor, q *queue, key qbKey, submit int64) {
+	if f := pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now}); f.OK {
+		p.QBETS = bound(f, submit, p.Now)
+	} else {
+		p.QBETSReason = noBound(q, key, f.Reason)
 	}
-	return &pw
+	if p.Within > 0 {
+		pw := 0.0
+		if p.QBETS != nil {
+			pw = pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
+		}
+		p.ProbWithin = &pw
+	}
 }
 
 func noBound(q *queue, k qbKey, r qbets.Reason) string {
@@ -323,8 +327,8 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePar
 	half := pr.HalfWidth
 	// The library reports +Inf when the spread is undefined (one
 	// neighbour: an interval of ±0 would promise certainty), as Karnak
-	// did (§4.4 [S]); the Neighbors test keeps that promise here too.
-	if math.IsInf(half, 1) || pr.Neighbors < 2 {
+	// did (§4.4 [S]).
+	if math.IsInf(half, 1) {
 		half = -1 // JSON has no infinity; -1 means "unbounded"
 	}
 	return &EstimatePart{Wait: pr.Wait, Start: now + int64(math.Round(pr.Wait)), HalfWidth: half, Neighbors: pr.Neighbors}, ""
@@ -360,14 +364,7 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	jid := id
 	p := Prediction{System: sys.name, Queue: q.name, Job: &jid, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime,
 		Now: now, Quantile: quantile, Confidence: confidence, Within: within}
-	if f := pred.Forecast(qbets.Request{Nodes: int(j.Cores), Walltime: j.ReqTime, At: now}); f.OK {
-		p.QBETS = bound(f, j.Submit, now)
-	} else {
-		p.QBETSReason = noBound(q, key, f.Reason)
-	}
-	if within > 0 {
-		p.ProbWithin = probWithin(pred, p.QBETS == nil, int(j.Cores), j.ReqTime, now-j.Submit+within)
-	}
+	qbetsPart(&p, pred, q, key, j.Submit)
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
 	}
