@@ -8,6 +8,8 @@ import (
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Input shaking (thesis §6.5.5, spec §8.4): instead of one run per input,
@@ -33,17 +35,9 @@ func shaken(ctx context.Context, jobs []swf.Job) (mean, half float64, err error)
 		}
 		xs[s] = b.all
 	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := math.Sqrt(ss / float64(len(xs)-1))
-	const t19 = 2.093 // Student t, 0.975 quantile, 19 degrees of freedom
-	return mean, t19 * sd / math.Sqrt(float64(len(xs))), nil
+	mean, sd := stat.MeanStdDev(xs, nil)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
+	return mean, t * sd / math.Sqrt(float64(len(xs))), nil
 }
 
 func shakeExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
