@@ -33,13 +33,14 @@ func newMirror(m Method, e *env, boxes []qbets.ClusterInfo, clustered bool) *mir
 
 func inRange(r qbets.KeyRange, v int64) bool { return r.Lo <= v && v <= r.Hi }
 
-// index is the box holding a job, −1 if none does.
-func (mi *mirror) index(nodes int, wall int64) int {
-	if len(mi.boxes) == 1 {
+// boxIndex is the box holding a job, −1 if none does. Every mirror holds
+// the same boxes, so Replay computes it once per job for all of them.
+func boxIndex(boxes []qbets.ClusterInfo, nodes int, wall int64) int {
+	if len(boxes) == 1 {
 		return 0
 	}
 	ns := qbets.NodeSeconds(nodes, wall)
-	for i, b := range mi.boxes {
+	for i, b := range boxes {
 		if inRange(b.Nodes, int64(nodes)) && inRange(b.Walltime, wall) && (b.NodeSeconds == qbets.Full || inRange(b.NodeSeconds, ns)) {
 			return i
 		}
@@ -47,19 +48,20 @@ func (mi *mirror) index(nodes int, wall int64) int {
 	return -1
 }
 
-func (mi *mirror) add(j Job) {
-	if i := mi.index(j.Nodes, j.Walltime); i >= 0 && mi.hists[i].add(j.Wait) {
+// add records a released wait of a job in box i (boxIndex).
+func (mi *mirror) add(i int, wait int64) {
+	if i >= 0 && mi.hists[i].add(wait) {
 		mi.trims++
 	}
 	if mi.queue != nil {
-		mi.queue.add(j.Wait)
+		mi.queue.add(wait)
 	}
 }
 
-// predict is the method's bound for a job: its cluster's, else the
-// queue-level history's.
-func (mi *mirror) predict(nodes int, wall int64) (float64, bool) {
-	if i := mi.index(nodes, wall); i >= 0 {
+// predict is the method's bound for a job in box i: its cluster's, else
+// the queue-level history's.
+func (mi *mirror) predict(i int) (float64, bool) {
+	if i >= 0 {
 		if b, ok := mi.hists[i].bound(); ok {
 			return b, true
 		}
@@ -73,34 +75,41 @@ func (mi *mirror) predict(nodes int, wall int64) (float64, bool) {
 // recluster adopts the Predictor's new boxes: a box seen before keeps its
 // history and detector state; a new box is rebuilt by replaying the
 // detector over its jobs of the full history in release order (A9), as
-// the Predictor does.
-func (mi *mirror) recluster(boxes []qbets.ClusterInfo, all []Job) {
+// the Predictor does. of is the box of each job of all under boxes,
+// computed on first need (nil until then) and returned for the next
+// mirror.
+func (mi *mirror) recluster(boxes []qbets.ClusterInfo, all []Job, of []int) []int {
 	old := map[[6]int64]*hist{}
 	for i, b := range mi.boxes {
 		old[boxKey(b)] = mi.hists[i]
 	}
 	mi.boxes = boxes
 	mi.hists = make([]*hist, len(boxes))
-	var fresh []int
+	isFresh := make([]bool, len(boxes))
+	fresh := false
 	for i, b := range boxes {
 		if h, ok := old[boxKey(b)]; ok {
 			mi.hists[i] = h
 			continue
 		}
 		mi.hists[i] = newHist(mi.m, mi.env)
-		fresh = append(fresh, i)
+		isFresh[i], fresh = true, true
 	}
-	if len(fresh) > 0 {
-		isFresh := make([]bool, len(boxes))
-		for _, i := range fresh {
-			isFresh[i] = true
-		}
-		for _, j := range all {
-			if i := mi.index(j.Nodes, j.Walltime); i >= 0 && isFresh[i] {
-				mi.hists[i].add(j.Wait)
-			}
+	if !fresh {
+		return of
+	}
+	if of == nil {
+		of = make([]int, len(all))
+		for k, j := range all {
+			of[k] = boxIndex(boxes, j.Nodes, j.Walltime)
 		}
 	}
+	for k, j := range all {
+		if i := of[k]; i >= 0 && isFresh[i] {
+			mi.hists[i].add(j.Wait)
+		}
+	}
+	return of
 }
 
 func boxKey(b qbets.ClusterInfo) [6]int64 {

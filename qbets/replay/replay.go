@@ -288,8 +288,9 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 			p.Observe(qbets.Observation{Submit: d.Submit, Start: d.Submit + d.Wait, Nodes: d.Nodes, Walltime: d.Walltime})
 			if mirrors != nil && p.Stats().DownExcluded == before {
 				all = append(all, d)
+				bi := boxIndex(mirrors[0].boxes, d.Nodes, d.Walltime)
 				for _, mi := range mirrors {
-					mi.add(d)
+					mi.add(bi, d.Wait)
 				}
 			}
 		}
@@ -298,8 +299,9 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 			if st := p.Stats(); st.Reclusterings != reclust {
 				reclust = st.Reclusterings
 				boxes := p.Clusters()
+				var of []int
 				for _, mi := range mirrors {
-					mi.recluster(boxes, all)
+					of = mi.recluster(boxes, all, of)
 				}
 			}
 		}
@@ -317,12 +319,16 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 				r.NoHistory++
 			}
 			bm.score(float64(f.Upper), f.OK, j.Wait)
+			bi := -1
+			if mirrors != nil && !down {
+				bi = boxIndex(mirrors[0].boxes, j.Nodes, j.Walltime)
+			}
 			for k, mi := range mirrors {
 				if down {
 					tallies[k].score(0, false, j.Wait)
 					continue
 				}
-				b, ok := mi.predict(j.Nodes, j.Walltime)
+				b, ok := mi.predict(bi)
 				tallies[k].score(b, ok, j.Wait)
 			}
 		}
