@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -118,8 +119,7 @@ func plotTable43(dir string, res []outcome) ([]string, error) {
 				continue
 			}
 			p := paper[l.Name][v]
-			rs = append(rs, figures.SchedResult{Log: l.Name, Variant: v, MeanWait: s.MeanWait, MeanBSLD: s.MeanBSLD,
-				PaperWait: 60 * p.Wait, PaperBSLD: p.BSLD})
+			rs = append(rs, fromlib.SchedResult(l.Name, v, s, fromlib.Paper{Wait: 60 * p.Wait, BSLD: p.BSLD}))
 		}
 	}
 	return figures.Schedulers(dir, "table43", "Tsafrir's Table 4.3: ours (bars) and the thesis (rings)", rs)
