@@ -340,3 +340,34 @@ func TestOneExperienceUnbounded(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
+
+// A predictor built on demand from a queue's feed has seen what the live
+// default predictor saw, arrivals at time 0 included (not taken for a
+// start).
+func TestPredictorRebuiltFromFeed(t *testing.T) {
+	s, err := NewService(nil, func() int64 { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := testEvents()
+	evs = slices.Insert(evs, 2, Event{Kind: "submit", System: "s1", Job: 5000, Time: 0, Queue: "normal", Cores: 2, WallTime: 600},
+		Event{Kind: "start", System: "s1", Job: 5000, Time: 5})
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := s.lookup("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.mu.Lock()
+	defer sys.mu.Unlock()
+	q := sys.queues["normal"]
+	live := q.preds[qbKey{defaultQuantile, defaultConfidence}].Stats()
+	rebuilt, err := q.predictor(qbKey{50, 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rebuilt.Stats(); got.Arrivals != live.Arrivals || got.Releases != live.Releases || got.Jobs != live.Jobs {
+		t.Errorf("rebuilt predictor saw %+v, the live one %+v", got, live)
+	}
+}

@@ -62,10 +62,13 @@ type queue struct {
 	started int // observed waits
 }
 
-// feedItem is a QBETS arrival (obs.Start == 0) or start.
+// feedItem is a QBETS arrival at submit, or a start. The kind is a flag,
+// not a zero time: events at Unix time 0 are valid (a trace without a
+// start time in its header begins there).
 type feedItem struct {
-	submit int64
-	obs    qbets.Observation
+	arrival bool
+	submit  int64
+	obs     qbets.Observation
 }
 
 // qbKey selects a QBETS predictor: quantile and confidence in percent.
@@ -156,7 +159,7 @@ func (s *system) apply(e *Event) error {
 		s.fresh = append(s.fresh, e.Job)
 		q := s.queues[e.Queue]
 		q.waiting++
-		q.feed = append(q.feed, feedItem{submit: e.Time})
+		q.feed = append(q.feed, feedItem{arrival: true, submit: e.Time})
 		for _, p := range q.preds {
 			p.Submit(e.Time)
 		}
@@ -237,7 +240,7 @@ func (q *queue) predictor(k qbKey) (*qbets.Predictor, error) {
 		return nil, err
 	}
 	for _, f := range q.feed {
-		if f.obs.Start == 0 && f.submit != 0 {
+		if f.arrival {
 			p.Submit(f.submit)
 		} else {
 			p.Observe(f.obs)
