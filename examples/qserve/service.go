@@ -38,7 +38,7 @@ func NewService(st *Store, now func() int64) (*Service, error) {
 		if err != nil {
 			return err
 		}
-		if err := sys.validate(e); err != nil {
+		if err := checkState(e, sys.name, sys); err != nil {
 			return fmt.Errorf("stored event %+v: %w", *e, err)
 		}
 		return sys.apply(e)
@@ -153,27 +153,18 @@ func (s *Service) Ingest(evs []Event) error {
 // as amended by the batch's own earlier events (declared queues, jobs
 // submitted, started or ended), without changing anything.
 func (s *Service) dryRun(evs []Event) error {
-	type jobState struct{ known, started bool }
-	type view struct {
-		clock  int64
-		queues map[string]int64 // max cores
-		jobs   map[int64]jobState
-	}
-	views := map[string]*view{}
+	views := map[string]*batchView{}
 	for i := range evs {
 		e := &evs[i]
-		fail := func(format string, a ...any) error {
-			return badRequest("events[%d].%s", i, fmt.Sprintf(format, a...))
-		}
 		v := views[e.System]
 		if v == nil {
-			v = &view{queues: map[string]int64{}, jobs: map[int64]jobState{}}
+			v = &batchView{queues: map[string]int64{}, jobs: map[int64]jobState{}}
 			s.mu.RLock()
 			sys := s.systems[e.System]
 			s.mu.RUnlock()
 			if sys != nil {
 				// Copy what the batch may touch: the clock and the queue
-				// limits, and lazily the jobs (below).
+				// limits, and the jobs it names.
 				sys.mu.RLock()
 				v.clock = sys.clock
 				for n, q := range sys.queues {
@@ -183,47 +174,51 @@ func (s *Service) dryRun(evs []Event) error {
 					if f.System != e.System || f.Kind == "queue" {
 						continue
 					}
-					if j, ok := sys.jobs[f.Job]; ok {
-						v.jobs[f.Job] = jobState{known: true, started: j.start >= 0}
+					if known, started := sys.job(f.Job); known {
+						v.jobs[f.Job] = jobState{known: true, started: started}
 					}
 				}
 				sys.mu.RUnlock()
 			}
 			views[e.System] = v
 		}
-		if e.Time < v.clock {
-			return fail("time: %d is before the last event of %q (%d); events must arrive in time order", e.Time, e.System, v.clock)
+		if err := checkState(e, e.System, v); err != nil {
+			return badRequest("events[%d].%v", i, err)
 		}
 		v.clock = e.Time
-		j := v.jobs[e.Job]
 		switch e.Kind {
 		case "queue":
 			v.queues[e.Queue] = e.Cores
 		case "submit":
-			maxCores, ok := v.queues[e.Queue]
-			if !ok {
-				return fail("queue: %q is not declared on system %q (send a queue event first)", e.Queue, e.System)
-			}
-			if e.Cores > maxCores {
-				return fail("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
-			}
-			if j.known {
-				return fail("job: %d is already known on %q", e.Job, e.System)
-			}
 			v.jobs[e.Job] = jobState{known: true}
 		case "start":
-			if !j.known || j.started {
-				return fail("job: %d is not waiting on %q", e.Job, e.System)
-			}
 			v.jobs[e.Job] = jobState{known: true, started: true}
 		case "end":
-			if !j.known {
-				return fail("job: %d is not known on %q", e.Job, e.System)
-			}
 			delete(v.jobs, e.Job)
 		}
 	}
 	return nil
+}
+
+// batchView is a system as a batch's earlier events would leave it.
+type batchView struct {
+	clock  int64
+	queues map[string]int64 // max cores
+	jobs   map[int64]jobState
+}
+
+type jobState struct{ known, started bool }
+
+func (v *batchView) lastEvent() int64 { return v.clock }
+
+func (v *batchView) queueMax(name string) (int64, bool) {
+	c, ok := v.queues[name]
+	return c, ok
+}
+
+func (v *batchView) job(id int64) (known, started bool) {
+	j := v.jobs[id]
+	return j.known, j.started
 }
 
 // replaying reports whether a trace replay feeds the named system.

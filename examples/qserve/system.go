@@ -91,36 +91,61 @@ func newSystem(name string) (*system, error) {
 		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1}, nil
 }
 
-// validate reports whether e can be applied now, without changing
-// anything, so that a rejected event is never stored. The caller holds
-// mu.
-func (s *system) validate(e *Event) error {
-	if e.Time < s.clock {
-		return fmt.Errorf("time: %d is before the system's last event (%d); events must arrive in time order", e.Time, s.clock)
+// stateView is what an event's validity depends on: a system's last
+// event time, its declared queues and its jobs. A system is one; Ingest's
+// dry run of a batch is another (the system as the batch's earlier events
+// would leave it).
+type stateView interface {
+	lastEvent() int64
+	queueMax(name string) (cores int64, ok bool)
+	job(id int64) (known, started bool)
+}
+
+// checkState reports whether e can be applied to the system named name in
+// state v, without changing anything, so that a rejected event is never
+// stored. The error names the field.
+func checkState(e *Event, name string, v stateView) error {
+	if last := v.lastEvent(); e.Time < last {
+		return fmt.Errorf("time: %d is before the last event of %q (%d); events must arrive in time order", e.Time, name, last)
 	}
+	known, started := v.job(e.Job)
 	switch e.Kind {
 	case "submit":
-		q, ok := s.queues[e.Queue]
+		maxCores, ok := v.queueMax(e.Queue)
 		if !ok {
-			return fmt.Errorf("queue: %q is not declared on system %q (send a queue event first)", e.Queue, s.name)
+			return fmt.Errorf("queue: %q is not declared on system %q (send a queue event first)", e.Queue, name)
 		}
-		if _, dup := s.jobs[e.Job]; dup {
-			return fmt.Errorf("job: %d is already known on %q", e.Job, s.name)
+		if known {
+			return fmt.Errorf("job: %d is already known on %q", e.Job, name)
 		}
-		if e.Cores > q.maxCores {
-			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, q.name, q.maxCores)
+		if e.Cores > maxCores {
+			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
 		}
 	case "start":
-		j, ok := s.jobs[e.Job]
-		if !ok || j.start >= 0 {
-			return fmt.Errorf("job: %d is not waiting on %q", e.Job, s.name)
+		if !known || started {
+			return fmt.Errorf("job: %d is not waiting on %q", e.Job, name)
 		}
 	case "end":
-		if _, ok := s.jobs[e.Job]; !ok {
-			return fmt.Errorf("job: %d is not known on %q", e.Job, s.name)
+		if !known {
+			return fmt.Errorf("job: %d is not known on %q", e.Job, name)
 		}
 	}
 	return nil
+}
+
+// The stateView of a system; the caller holds mu.
+func (s *system) lastEvent() int64 { return s.clock }
+
+func (s *system) queueMax(name string) (int64, bool) {
+	if q := s.queues[name]; q != nil {
+		return q.maxCores, true
+	}
+	return 0, false
+}
+
+func (s *system) job(id int64) (known, started bool) {
+	j := s.jobs[id]
+	return j != nil, j != nil && j.start >= 0
 }
 
 // apply changes the state by a validated event. The caller holds mu.
