@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/batchq/batchq/sched"
@@ -70,16 +71,11 @@ func (p *planResult) check(ctx context.Context, machine int64, jobs []swf.Job) e
 	for _, j := range jobs {
 		id = max(id, j.ID)
 	}
-	id++
-	job := swf.Job{ID: id, Submit: p.plan.Submit, Wait: swf.Unknown, RunTime: p.plan.Walltime,
-		AllocProcs: int64(p.plan.Nodes), ReqProcs: int64(p.plan.Nodes), ReqTime: p.plan.Walltime,
-		AvgCPUTime: swf.Unknown, UsedMemory: swf.Unknown, ReqMemory: swf.Unknown, Status: swf.StatusCompleted,
-		User: swf.Unknown, Group: swf.Unknown, Executable: swf.Unknown, Queue: swf.Unknown,
-		Partition: swf.Unknown, PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown}
-	var submitted bool
-	s.At(p.plan.Submit, func(int64) { submitted = s.Submit(job) })
-	w := &startWatch{id: id, start: -1}
+	m := varq.NewSchedMachine(s, id+1)
+	w := &startWatch{id: id + 1, start: -1}
 	s.Observe(w)
+	serr := errors.New("not submitted by the reservation's start")
+	m.At(p.plan.Submit, func() { _, serr = m.Submit(p.plan.Nodes, p.plan.Walltime, p.plan.Walltime) })
 	// Nothing after the reservation's start can change the answer.
 	if err := s.RunUntil(p.req.Start); err != nil {
 		return err
@@ -87,8 +83,8 @@ func (p *planResult) check(ctx context.Context, machine int64, jobs []swf.Job) e
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if !submitted {
-		return fmt.Errorf("varq check: the planned job (%d nodes, %d s) was rejected by the simulator", p.plan.Nodes, p.plan.Walltime)
+	if serr != nil {
+		return fmt.Errorf("varq check: the planned job (%d nodes, %d s): %w", p.plan.Nodes, p.plan.Walltime, serr)
 	}
 	p.checked, p.ran, p.started = true, w.start >= 0, w.start
 	p.success = p.ran && w.start <= p.req.Start
