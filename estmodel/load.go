@@ -81,10 +81,16 @@ func (lp *LoadProfile) Add(t, delta int64) error {
 	return nil
 }
 
+// step is the index of the last change point at or before t, −1 when t
+// is before the first.
+func (lp *LoadProfile) step(t int64) int {
+	return sort.Search(len(lp.times), func(i int) bool { return lp.times[i] > t }) - 1
+}
+
 // integral is the processor-seconds on (−∞, t): the busy level after the
 // last change extends to the right.
 func (lp *LoadProfile) integral(t int64) float64 {
-	i := sort.Search(len(lp.times), func(i int) bool { return lp.times[i] > t }) - 1
+	i := lp.step(t)
 	if i < 0 {
 		return 0
 	}
@@ -110,7 +116,7 @@ func (lp *LoadProfile) Load(a, b int64) float64 {
 
 // Busy is the number of busy processors at t.
 func (lp *LoadProfile) Busy(t int64) int64 {
-	i := sort.Search(len(lp.times), func(i int) bool { return lp.times[i] > t }) - 1
+	i := lp.step(t)
 	if i < 0 {
 		return 0
 	}
@@ -186,7 +192,7 @@ func (lp *LoadProfile) PredictedLoad(t int64, w LoadWindow) float64 {
 // Trim drops the change points before t, keeping what is needed to
 // integrate from t on; long online simulations call it to bound memory.
 func (lp *LoadProfile) Trim(t int64) {
-	i := sort.Search(len(lp.times), func(i int) bool { return lp.times[i] > t }) - 1
+	i := lp.step(t)
 	if i <= 0 {
 		return
 	}

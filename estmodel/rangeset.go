@@ -31,14 +31,22 @@ func (r Range) Contains(x float64) bool {
 type RangeSet []Range
 
 // Contains reports whether any range contains x.
-func (rs RangeSet) Contains(x float64) bool {
+func (rs RangeSet) Contains(x float64) bool { return rs.index(x) >= 0 }
+
+// index is the index of the range containing x, or −1. Ranges are sorted
+// and disjoint: the last range starting at or before x is the only one
+// that can hold it.
+func (rs RangeSet) index(x float64) int {
 	i, _ := slices.BinarySearchFunc(rs, x, func(r Range, x float64) int {
 		if r.Lo <= x {
 			return -1
 		}
 		return 1
 	})
-	return i > 0 && rs[i-1].Contains(x)
+	if i > 0 && rs[i-1].Contains(x) {
+		return i - 1
+	}
+	return -1
 }
 
 // Coverage is the total length of the ranges.
@@ -219,16 +227,8 @@ func AssignProbabilities(rs RangeSet, history []float64) {
 	}
 	counts := make([]int, len(rs))
 	for _, x := range history {
-		// Ranges are sorted and disjoint: the last range starting at or
-		// before x is the only one that can hold it.
-		i, _ := slices.BinarySearchFunc(rs, x, func(r Range, x float64) int {
-			if r.Lo <= x {
-				return -1
-			}
-			return 1
-		})
-		if i > 0 && rs[i-1].Contains(x) {
-			counts[i-1]++
+		if i := rs.index(x); i >= 0 {
+			counts[i]++
 		}
 	}
 	old, newN := 0, 0
