@@ -48,9 +48,9 @@ type Config struct {
 // Validate reports an out-of-range parameter, naming it.
 func (c Config) Validate() error {
 	switch {
-	case c.Quantile < 0 || c.Quantile >= 1:
+	case !(c.Quantile >= 0 && c.Quantile < 1): // also NaN
 		return fmt.Errorf("qbets: Quantile %v must be in (0, 1)", c.Quantile)
-	case c.Confidence < 0 || c.Confidence >= 1:
+	case !(c.Confidence >= 0 && c.Confidence < 1):
 		return fmt.Errorf("qbets: Confidence %v must be in (0, 1)", c.Confidence)
 	case c.Cluster < 0 || c.Cluster >= numClusterModes:
 		return fmt.Errorf("qbets: unknown Cluster mode %d", int(c.Cluster))

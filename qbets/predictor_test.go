@@ -2,6 +2,7 @@ package qbets
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -177,6 +178,7 @@ func TestConfigErrors(t *testing.T) {
 	for _, c := range []Config{
 		{Quantile: 1}, {Confidence: -0.1}, {Cluster: 99}, {MaxClusters: -1}, {TrainArrivals: -1},
 		{ReclusterEvery: -5}, {Cluster: ClusterFixedProcs, FixedUppers: []int64{4, 4}}, {Cluster: ClusterNone, FixedUppers: []int64{4}},
+		{Quantile: math.NaN()}, {Confidence: math.NaN()},
 	} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%+v: no error", c)
