@@ -20,9 +20,9 @@ func writeFigures(dir string, r *result) ([]string, error) {
 	}
 	q := r.q
 	lo, hi := waitWindow(q)
-	title := fmt.Sprintf("0.95-quantile wait bounds with and without trimming, simulated EASY waits (%s)", r.w.short())
+	title := fmt.Sprintf("0.95-quantile wait bounds with and without trimming, simulated EASY waits (%s)", r.w.name)
 	if lo > 0 || hi < len(q.jobs) {
-		title = fmt.Sprintf("Wait bounds with and without trimming, %s, simulated EASY, jobs %d–%d of %d", r.w.short(), lo+1, hi, len(q.jobs))
+		title = fmt.Sprintf("Wait bounds with and without trimming, %s, simulated EASY, jobs %d–%d of %d", r.w.name, lo+1, hi, len(q.jobs))
 	}
 	s := figures.WaitSeries{Title: title}
 	for i := lo; i < hi; i++ {
@@ -40,7 +40,7 @@ func writeFigures(dir string, r *result) ([]string, error) {
 	var rs []figures.SchedResult
 	for _, v := range variants {
 		sum := r.sims[v].Summary
-		rs = append(rs, fromlib.SchedResult(r.w.short(), v, sum, fromlib.Paper{}))
+		rs = append(rs, fromlib.SchedResult(r.w.name, v, sum, fromlib.Paper{}))
 	}
 	if err := add(figures.Schedulers(dir, "schedulers", "EASY variants", rs)); err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func writeFigures(dir string, r *result) ([]string, error) {
 			return nil, err
 		}
 	}
-	if err := add(activityFigure(dir, r.w.short(), r.w.jobs)); err != nil {
+	if err := add(activityFigure(dir, r.w.name, r.w.jobs)); err != nil {
 		return nil, err
 	}
 	return files, nil

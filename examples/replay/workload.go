@@ -84,5 +84,3 @@ func fromTrace(path string, machine int64) (workload, error) {
 		jobs:    jobs,
 	}, nil
 }
-
-func (w workload) short() string { return w.name }
