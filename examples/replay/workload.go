@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/synth"
 )
@@ -75,7 +75,7 @@ func fromTrace(path string, machine int64) (workload, error) {
 	if len(jobs) == 0 {
 		return workload{}, fmt.Errorf("%s: no jobs", path)
 	}
-	slices.SortStableFunc(jobs, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
+	jobs, _ = sanitize.Reorder(jobs)
 	days := float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / 86400
 	return workload{
 		name:    filepath.Base(path),
