@@ -1,9 +1,8 @@
 package figures
 
 import (
-	"image/color"
-
 	"fmt"
+	"image/color"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -106,7 +105,7 @@ func Activities(dir, name string, a Activity) ([]string, error) {
 				others = poly
 			}
 		}
-		add := func(ys []float64, c any, label string) error {
+		add := func(ys []float64, c color.Color, label string) error {
 			// One point per week start plus the end of the last week, so
 			// that the last step has its width.
 			xy := make(plotter.XYs, len(ys)+1)
@@ -119,22 +118,16 @@ func Activities(dir, name string, a Activity) ([]string, error) {
 				return err
 			}
 			l.StepStyle = plotter.PostStep
-			l.LineStyle.Width = vg.Points(1.2)
-			switch c := c.(type) {
-			case int:
-				l.LineStyle.Color = colorOf(c)
-			default:
-				l.LineStyle.Color = black
-			}
+			l.LineStyle.Width, l.LineStyle.Color = vg.Points(1.2), c
 			p.Add(l)
 			p.Legend.Add(label, l)
 			return nil
 		}
-		if err := add(total, nil, "all users"); err != nil {
+		if err := add(total, black, "all users"); err != nil {
 			return nil, err
 		}
 		for i, u := range a.Users {
-			if err := add(per(u), i, "user "+u.User); err != nil {
+			if err := add(per(u), colorOf(i), "user "+u.User); err != nil {
 				return nil, err
 			}
 		}

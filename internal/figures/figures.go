@@ -124,8 +124,7 @@ func grid(dc draw.Canvas, plots [][]*plot.Plot) {
 	}
 }
 
-// newPlot returns a plot with the common style: title, axis labels, a light
-// grid.
+// newPlot returns a plot with a title and axis labels.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
