@@ -44,42 +44,46 @@ func Describe(target Job, now int64, st State, perQueue bool) Point {
 		if j.ID == target.ID || j.Submit >= now || (perQueue && j.Queue != target.Queue) {
 			continue
 		}
-		req, ert, el := float64(j.Req), j.ert(), float64(now-j.Submit)
-		f[2] += req
-		f[3] += ert
-		f[4] += el
-		if j.User == target.User {
-			f[8] += req * ert
-			f[9] += req
-			f[10] += ert
-			f[11]++
-		}
-		idx[0] = append(idx[0], fineIndex(req))
-		idx[1] = append(idx[1], fineIndex(ert))
-		idx[2] = append(idx[2], fineIndex(el))
+		count(f, &idx, waitingGroup, j, target.User, float64(now-j.Submit))
 	}
 	for j := range st.Running() {
 		if j.ID == target.ID || j.Start > now || (perQueue && j.Queue != target.Queue) {
 			continue
 		}
-		req, ert, el := float64(j.Req), j.ert(), float64(now-j.Start)
-		f[5] += req
-		f[6] += ert
-		f[7] += el
-		if j.User == target.User {
-			f[12] += req * ert
-			f[13] += req
-			f[14] += ert
-			f[15]++
-		}
-		idx[3] = append(idx[3], fineIndex(req))
-		idx[4] = append(idx[4], fineIndex(ert))
-		idx[5] = append(idx[5], fineIndex(el))
+		count(f, &idx, runningGroup, j, target.User, float64(now-j.Start))
 	}
 	for i := range idx {
 		p.d[i] = newFineHist(idx[i])
 	}
 	return p
+}
+
+// The two groups of Tables I–II: the waiting jobs (Q) and the running
+// jobs (R). Group g's three summaries are features 2+3g.., the target
+// user's four are 8+4g.., and its three distributions are 3g.. .
+const (
+	waitingGroup = 0
+	runningGroup = 1
+)
+
+// count adds job j of group g, with elapsed time el (since submission for
+// a waiting job, since start for a running one), to the summaries f and
+// the distributions' fine indices idx; user is the target's user.
+func count(f *[NumFeatures]float64, idx *[NumDists][]uint16, g int, j Job, user int64, el float64) {
+	req, ert := float64(j.Req), j.ert()
+	s, u, d := 2+3*g, 8+4*g, 3*g
+	f[s] += req
+	f[s+1] += ert
+	f[s+2] += el
+	if j.User == user {
+		f[u] += req * ert
+		f[u+1] += req
+		f[u+2] += ert
+		f[u+3]++
+	}
+	idx[d] = append(idx[d], fineIndex(req))
+	idx[d+1] = append(idx[d+1], fineIndex(ert))
+	idx[d+2] = append(idx[d+2], fineIndex(el))
 }
 
 // Hist returns distribution i (0..5) of p as a normalized histogram of
