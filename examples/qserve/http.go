@@ -257,14 +257,17 @@ func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	q, c = defaultQuantile, defaultConfidence
 	v := r.URL.Query()
 	if s := v.Get("quantile"); s != "" {
-		if q, err = strconv.Atoi(s); err != nil || q < 1 || q > 99 {
+		if q, err = strconv.Atoi(s); err != nil {
 			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", s)
 		}
 	}
 	if s := v.Get("confidence"); s != "" {
-		if c, err = strconv.Atoi(s); err != nil || c < 10 || c > 95 {
+		if c, err = strconv.Atoi(s); err != nil {
 			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", s)
 		}
+	}
+	if err := checkLevels(q, c); err != nil {
+		return 0, 0, 0, badRequest("%v", err)
 	}
 	if s := v.Get("within"); s != "" {
 		if within, err = parseDuration(s); err != nil {

@@ -168,11 +168,8 @@ func (r *PredictRequest) validate() error {
 	if r.WallTime < 1 {
 		return fmt.Errorf("wallTime: %d s, want ≥ 1 s", r.WallTime)
 	}
-	if r.Confidence < 10 || r.Confidence > 95 {
-		return fmt.Errorf("confidence: %d, want an integer in [10, 95]", r.Confidence)
-	}
-	if r.Quantile < 1 || r.Quantile > 99 {
-		return fmt.Errorf("quantile: %d, want an integer percent in [1, 99]", r.Quantile)
+	if err := checkLevels(r.Quantile, r.Confidence); err != nil {
+		return err
 	}
 	if r.Within < 0 {
 		return fmt.Errorf("within: %d s, want ≥ 0", r.Within)
@@ -187,6 +184,19 @@ func (r *PredictRequest) validate() error {
 		if !validName(l.System) || !validName(l.Queue) {
 			return fmt.Errorf("locations[%d]: %q is not queue@system", i, l.String())
 		}
+	}
+	return nil
+}
+
+// checkLevels applies the ranges of a prediction's levels, in a
+// hypothetical request or a queued job's query: confidence an integer in
+// [10, 95] (§2.3), our quantile in [1, 99].
+func checkLevels(quantile, confidence int) error {
+	if confidence < 10 || confidence > 95 {
+		return fmt.Errorf("confidence: %d, want an integer in [10, 95]", confidence)
+	}
+	if quantile < 1 || quantile > 99 {
+		return fmt.Errorf("quantile: %d, want an integer percent in [1, 99]", quantile)
 	}
 	return nil
 }
