@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/batchq/batchq/swf"
 )
 
 // Load functions (Hariharan et al. §III-B; spec §3.2): generic linear
@@ -23,8 +25,8 @@ type RangeKey struct{ User, Size, Queue, Group int64 }
 
 // KeyOf is the RangeKey of an SWF job (its size is swf.Job.Size: allocated,
 // else requested processors).
-func KeyOf(user, size, queue, group int64) RangeKey {
-	return RangeKey{User: user, Size: size, Queue: queue, Group: group}
+func KeyOf(j *swf.Job) RangeKey {
+	return RangeKey{User: j.User, Size: j.Size(), Queue: j.Queue, Group: j.Group}
 }
 
 // LoadSample is one finished job: its key, actual runtime (s) and actual

@@ -136,10 +136,6 @@ func (m *Molder) Profile() *estmodel.LoadProfile { return m.prof }
 // PredictedLoad is the predicted load of a job submitted at t (§3.1).
 func (m *Molder) PredictedLoad(t int64) float64 { return m.prof.PredictedLoad(t, m.cfg.Load) }
 
-func keyOf(j *swf.Job) estmodel.RangeKey {
-	return estmodel.KeyOf(j.User, j.Size(), j.Queue, j.Group)
-}
-
 // Started records that j started at t.
 func (m *Molder) Started(j *swf.Job, t int64) error {
 	if err := m.prof.Add(t, j.Size()); err != nil {
@@ -148,7 +144,7 @@ func (m *Molder) Started(j *swf.Job, t int64) error {
 	m.starts[j.ID] = t
 	if m.TrackRunning {
 		p := float64(j.ReqTime)
-		if rs, ok, err := m.pred.Predict(keyOf(j), m.PredictedLoad(t)); err != nil {
+		if rs, ok, err := m.pred.Predict(estmodel.KeyOf(j), m.PredictedLoad(t)); err != nil {
 			return err
 		} else if ok {
 			p = rs.Point()
@@ -174,7 +170,7 @@ func (m *Molder) Ended(j *swf.Job, t int64) error {
 		return err
 	}
 	load := m.prof.JobLoad(estmodel.Execution{Start: start, End: t, Procs: j.Size()})
-	k := keyOf(j)
+	k := estmodel.KeyOf(j)
 	if err := m.pred.History.Add(estmodel.LoadSample{Key: k, Runtime: float64(t - start), Load: load}); err != nil {
 		return err
 	}
@@ -219,7 +215,7 @@ func (d MoldDecision) Point() float64 { return d.Wait + d.Exec.Point() }
 // it is.
 func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDecision, ok bool, err error) {
 	orig := j.Size()
-	origKey := keyOf(&j)
+	origKey := estmodel.KeyOf(&j)
 	if m.pred.History.Len(origKey) == 0 {
 		return MoldDecision{Job: j}, false, nil
 	}

@@ -151,8 +151,6 @@ func table7(w io.Writer, e *env) error {
 
 func rsCell(ours, paper float64) string { return fmt.Sprintf("%.1f (%.0f)", ours, paper) }
 
-func jobKey(j *swf.Job) estmodel.RangeKey { return estmodel.KeyOf(j.User, j.Size(), j.Queue, j.Group) }
-
 func execOf(j *swf.Job) estmodel.Execution {
 	s := j.Submit + j.Wait
 	return estmodel.Execution{Start: s, End: s + j.RunTime, Procs: j.Size()}
@@ -172,7 +170,7 @@ func loadSamples(tr *trace, prof *estmodel.LoadProfile, from, to int) []estmodel
 	var ss []estmodel.LoadSample
 	for i := from; i < min(to, len(tr.Jobs)); i++ {
 		j := &tr.Jobs[i]
-		ss = append(ss, estmodel.LoadSample{Key: jobKey(j), Runtime: float64(j.RunTime), Load: prof.JobLoad(execOf(j))})
+		ss = append(ss, estmodel.LoadSample{Key: estmodel.KeyOf(j), Runtime: float64(j.RunTime), Load: prof.JobLoad(execOf(j))})
 	}
 	return ss
 }
@@ -236,7 +234,7 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		T := j.Submit
 		for ; next < len(byEnd) && end(byEnd[next]) <= T; next++ {
 			h := &tr.Jobs[byEnd[next]]
-			k := jobKey(h)
+			k := estmodel.KeyOf(h)
 			if err := hist.Add(estmodel.LoadSample{Key: k, Runtime: float64(h.RunTime), Load: prof.JobLoad(execOf(h))}); err != nil {
 				return nil, err
 			}
@@ -257,7 +255,7 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 			smith.add(h)
 			li.add(byEnd[next] - histFrom)
 		}
-		k := jobKey(j)
+		k := estmodel.KeyOf(j)
 		g := guess{smith.predict(j), li.predict(j)}
 		guesses[i] = g
 		if i < testFrom {
