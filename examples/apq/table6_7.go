@@ -48,20 +48,19 @@ const (
 // rsRun is the outcome of the exec-time evaluation on one trace; it is
 // computed once and shared by Tables VI and VII.
 type rsRun struct {
-	funcs             int
-	from, to, tested  int // test range and jobs with a same-key history
-	noHist            int
-	sr                [4]float64 // baseline, Smith, Li, ours: success counts
-	cov               [4]float64 // coverage ratios summed over covN jobs
-	covN              int
-	aae               [3]float64 // Smith, Li, ours: Σ|error| (s)
-	ranges            float64    // Σ ranges per set
-	covTot            [4]float64 // Σ range lengths over covN jobs (baseline in [0])
-	covAll            [4][]float64
-	fs                []estmodel.LoadFunc
-	ratioSR, ratioAAE float64 // the ShiftRatio variant (not in the paper)
-	ratioCov          []float64
-	elapsed           time.Duration
+	from, to, tested int // test range and jobs with a same-key history
+	noHist           int
+	sr               [4]float64 // baseline, Smith, Li, ours: success counts
+	cov              [4]float64 // coverage ratios summed over covN jobs
+	covN             int
+	aae              [3]float64 // Smith, Li, ours: Σ|error| (s)
+	ranges           float64    // Σ ranges per set
+	covTot           [4]float64 // Σ range lengths over covN jobs (baseline in [0])
+	covAll           [4][]float64
+	fs               []estmodel.LoadFunc // the load functions learned
+	ratioSR          float64             // the ShiftRatio variant (not in the paper)
+	ratioCov         []float64
+	elapsed          time.Duration
 }
 
 var rsCache = map[*trace]*rsRun{}
@@ -110,7 +109,7 @@ func table6(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "| log | test range | load functions | jobs without same-key history (skipped) | jobs with a nonzero baseline (C averaged over) | mean ranges per set | wall time |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for i, r := range runs {
-		fmt.Fprintf(w, "| %s | #%d–%d | %d | %d | %d | %.1f | %v |\n", e.Traces[i].Name, r.from+1, r.to, r.funcs, r.noHist, r.covN,
+		fmt.Fprintf(w, "| %s | #%d–%d | %d | %d | %d | %.1f | %v |\n", e.Traces[i].Name, r.from+1, r.to, len(r.fs), r.noHist, r.covN,
 			r.ranges/float64(max(r.tested, 1)), r.elapsed.Round(time.Millisecond))
 	}
 	fmt.Fprintln(w)
@@ -204,7 +203,7 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &rsRun{funcs: len(funcs), from: testFrom, to: testTo, fs: funcs}
+	r := &rsRun{from: testFrom, to: testTo, fs: funcs}
 	hist := estmodel.NewRangeHistory()
 	pred := &estmodel.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
 	ratioCfg := rsConfig
@@ -266,11 +265,12 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 			r.noHist++
 			continue
 		}
-		rs, _, err := pred.Predict(k, prof.PredictedLoad(T, estmodel.LoadWindow{}))
+		load := prof.PredictedLoad(T, estmodel.LoadWindow{})
+		rs, _, err := pred.Predict(k, load)
 		if err != nil {
 			return nil, err
 		}
-		rr, _, err := ratio.Predict(k, prof.PredictedLoad(T, estmodel.LoadWindow{}))
+		rr, _, err := ratio.Predict(k, load)
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +278,6 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		if rr.Contains(x) {
 			r.ratioSR++
 		}
-		r.ratioAAE += math.Abs(rr.Point() - x)
 		if hi > lo {
 			r.ratioCov = append(r.ratioCov, rr.Coverage()/(hi-lo))
 		}
