@@ -37,9 +37,10 @@
 //
 // which is inside the paper's 0.34–0.57 and 0.33–0.45. In these traces
 // 23% (KTH), 51% (SDSC-SP2) and 31% (CTC) of the jobs wait under a minute
-// (41–58% under 10 minutes); a kernel average over 56 neighbours that
-// include a few long waits estimates minutes to hours for them, which the
-// accuracy metric scores near 0 (E = 1800 s for A = 30 s scores 0.017).
+// (41–58% under 10 minutes; TestEvaluateTraces logs both); a kernel
+// average over 56 neighbours that include a few long waits estimates
+// minutes to hours for them, which the accuracy metric scores near 0
+// (E = 1800 s for A = 30 s scores 0.017).
 //
 // Cost (BenchmarkPredict/BenchmarkInsert, a full base of 10,000 Table III
 // experiences, N = 56): one prediction is a brute-force pass over the

@@ -57,6 +57,19 @@ func TestEvaluateTraces(t *testing.T) {
 					t.Fatal(err)
 				}
 				tj, skipped := fromSWF(jobs)
+				// The short waits, which the accuracy metric scores near 0
+				// for any estimate of minutes or more (doc.go).
+				var underMin, underLong int
+				for _, j := range tj {
+					if w := j.Start - j.Submit; w < 60 {
+						underMin++
+						underLong++
+					} else if w < ibl.LongWait {
+						underLong++
+					}
+				}
+				t.Logf("%s: %d usable jobs, %.1f%% wait under a minute, %.1f%% under 10 min", name, len(tj),
+					100*float64(underMin)/float64(len(tj)), 100*float64(underLong)/float64(len(tj)))
 				t0 := time.Now()
 				res, err := ibl.Evaluate(tj, ibl.EvalConfig{NotQueued: ibl.Config{Interval: iv}, Queued: ibl.Config{Interval: iv}})
 				if err != nil {
