@@ -69,12 +69,7 @@ func Activity(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
 	}
-	return activity(jobs, origin(jobs), bin), nil
-}
-
-// activity is Activity for bins of width bin from origin o (DetectFlurries
-// also counts from shifted origins).
-func activity(jobs []swf.Job, o, bin int64) []WeekActivity {
+	o := origin(jobs)
 	type key struct {
 		b int
 		u int64
@@ -101,7 +96,7 @@ func activity(jobs []swf.Job, o, bin int64) []WeekActivity {
 		}
 		return out[a].User < out[b].User
 	})
-	return out
+	return out, nil
 }
 
 // Totals returns the all-user series, one row per bin from the first

@@ -297,23 +297,45 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 	tot := totals(jobs, o, bin)
 	normJ := quantileOf(tot, cfg.Quantile, func(a WeekActivity) float64 { return float64(a.Jobs) })
 	normP := quantileOf(tot, cfg.Quantile, func(a WeekActivity) float64 { return float64(a.Procs) })
-	for _, c := range activity(jobs, o, bin) {
-		t := tot[c.Week]
+	type key struct {
+		b int
+		u int64
+	}
+	type count struct {
+		jobs  int
+		procs int64
+	}
+	// The same count as Activity's, kept apart: a smaller map value and no
+	// sort, because this runs six times per detection (sharing Activity's
+	// loop made BenchmarkDetectFlurriesBlue 30–40% slower).
+	per := map[key]*count{}
+	for i := range jobs {
+		k := key{binOf(jobs[i].Submit, o, bin), jobs[i].User}
+		c := per[k]
+		if c == nil {
+			c = &count{}
+			per[k] = c
+		}
+		c.jobs++
+		c.procs += size(&jobs[i])
+	}
+	for k, c := range per {
+		t := tot[k.b]
 		var by Measure
 		ratio := 0.0
 		// A normal level of 0 (a sparse log at a fine bin) makes every
 		// bin "above normal"; the share and the size floor still apply,
 		// so use 1 job or 1 process as the floor of the level.
-		if rj := float64(c.Jobs) / max(normJ, 1); rj >= cfg.Factor && float64(c.Jobs) >= cfg.Share*float64(t.Jobs) {
+		if rj := float64(c.jobs) / max(normJ, 1); rj >= cfg.Factor && float64(c.jobs) >= cfg.Share*float64(t.Jobs) {
 			by |= ByJobs
 			ratio = rj
 		}
-		if rp := float64(c.Procs) / max(normP, 1); rp >= cfg.Factor && float64(c.Procs) >= cfg.Share*float64(t.Procs) {
+		if rp := float64(c.procs) / max(normP, 1); rp >= cfg.Factor && float64(c.procs) >= cfg.Share*float64(t.Procs) {
 			by |= ByProcs
 			ratio = max(ratio, rp)
 		}
 		if by != 0 {
-			flags[c.User] = append(flags[c.User], flag{start: t.Start, end: t.Start + bin, ratio: ratio, bin: bin, by: by})
+			flags[k.u] = append(flags[k.u], flag{start: t.Start, end: t.Start + bin, ratio: ratio, bin: bin, by: by})
 		}
 	}
 }
