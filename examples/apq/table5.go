@@ -157,7 +157,6 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 
 	err = apq.Replay(jobs[:r.to], func(ev apq.Event, i int, sys *apq.System) error {
 		j := &jobs[i]
-		ij := ibl.Job{ID: j.ID, Queue: strconv.FormatInt(j.Queue, 10), User: strconv.FormatInt(j.User, 10), Cores: j.Req, ReqTime: j.ERT, Submit: j.Submit}
 		wait, run := float64(j.Start-j.Submit), float64(j.Run)
 		switch ev {
 		case apq.Submitted:
@@ -170,6 +169,7 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 			pq.Submit(j.Submit)
 			pt := apq.Describe(j.Job, j.Submit, sys, false)
 			points[j.ID] = pt
+			ij := ibl.Job{ID: j.ID, Queue: strconv.FormatInt(j.Queue, 10), User: strconv.FormatInt(j.User, 10), Cores: j.Req, ReqTime: j.ERT, Submit: j.Submit}
 			q := isys.NotQueued(ij, j.Submit)
 			iblIn[j.ID] = q
 			if err := isys.Submit(ij); err != nil {
@@ -304,7 +304,7 @@ func printTuned(w io.Writer, e *env, runs []*v5Run) {
 }
 
 // apqJobs converts a trace's kept jobs for qbets/apq. The request size is
-// the requested processors, else the allocated ones (swf.Job.Size).
+// swf.Job.Size: the allocated processors, else the requested ones.
 func apqJobs(tr *trace) []apq.TraceJob {
 	out := make([]apq.TraceJob, len(tr.Jobs))
 	for i, j := range tr.Jobs {
