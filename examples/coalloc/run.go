@@ -67,8 +67,18 @@ func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error)
 	if opt.diag != nil {
 		fmt.Fprintf(opt.diag, "diagnosis (%d, %d, %d), P_all %.2f:\n", tr.Nodes, tr.Walltime, tr.Lead, tr.PAll)
 	}
-	s, results, err := simulateTrial(ms, tr, opt)
+	var refc []reforecastStat // per site; nil: no re-forecast at submission
+	if opt.diag != nil {
+		refc = make([]reforecastStat, len(ms))
+	}
+	s, results, err := simulateTrial(ms, tr, opt, refc)
 	if err == nil && opt.diag != nil {
+		for i, r := range refc {
+			if r.n > 0 {
+				fmt.Fprintf(opt.diag, "  %s: %d submissions, forecast at submission (same job, same start) %.3f\n",
+					ms[i].name, r.n, r.p/float64(r.n))
+			}
+		}
 		printSites(opt.diag, ms, results)
 	}
 	return s, err
@@ -126,22 +136,13 @@ func (r *reforecast) Submit(nodes int, walltime, runtime int64) (varq.JobID, err
 	return r.Machine.Submit(nodes, walltime, runtime)
 }
 
-func simulateTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, []coalloc.Result, error) {
+// simulateTrial runs one trial; with refc (one per site) each site's
+// submissions are re-forecast into it.
+func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (coalloc.TrialSummary, []coalloc.Result, error) {
 	until := opt.days * 86400
 	var sites []coalloc.Site
 	var sims []*sched.Sim
 	var x *coalloc.Executor
-	refc := make([]reforecastStat, len(ms))
-	defer func() {
-		if opt.diag != nil {
-			for i, r := range refc {
-				if r.n > 0 {
-					fmt.Fprintf(opt.diag, "  %s: %d submissions, forecast at submission (same job, same start) %.3f\n",
-						ms[i].name, r.n, r.p/float64(r.n))
-				}
-			}
-		}
-	}()
 	for i, mc := range ms {
 		s, err := sched.New(sched.EASY(mc.size))
 		if err != nil {
@@ -168,7 +169,7 @@ func simulateTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, [
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
 		var m varq.Machine = varq.NewSchedMachine(s, maxID+1)
-		if opt.diag != nil {
+		if refc != nil {
 			m = &reforecast{Machine: m, fc: fc, w: tr.Walltime, stat: &refc[i]}
 		}
 		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: fc, Machine: m})
