@@ -17,7 +17,7 @@ import (
 // queue-level history on CTC and SDSC-SP2.
 func TestClusterModeAblation(t *testing.T) {
 	if testing.Short() {
-		t.Skip("54 whole-log replays (~10 s)")
+		t.Skip("78 whole-log replays (~15 s)")
 	}
 	type set struct {
 		name string
@@ -41,6 +41,15 @@ func TestClusterModeAblation(t *testing.T) {
 		{"nodes≤5", qbets.Config{Cluster: qbets.ClusterNodes, MaxClusters: 5}},
 		{"reqtime≤5", qbets.Config{Cluster: qbets.ClusterReqTime, MaxClusters: 5}},
 		{"two-level", qbets.Config{Cluster: qbets.ClusterTwoLevel}},
+		// examples/qbets/README.md's "More settings" table.
+		{"two-level≤3", qbets.Config{Cluster: qbets.ClusterTwoLevel, MaxClusters: 3}},
+		{"two-level≤5", qbets.Config{Cluster: qbets.ClusterTwoLevel, MaxClusters: 5}},
+		{"two-level, count at release", qbets.Config{Cluster: qbets.ClusterTwoLevel, CountAtRelease: true}},
+		{"reqtime", qbets.Config{Cluster: qbets.ClusterReqTime}},
+		// The one-feature-at-a-time table ("none" is trimming + availability).
+		{"trimming only", qbets.Config{Cluster: qbets.ClusterNone, NoAvailability: true}},
+		{"trimming + two-level", qbets.Config{Cluster: qbets.ClusterTwoLevel, NoAvailability: true}},
+		{"trimming + nodes", qbets.Config{Cluster: qbets.ClusterNodes, NoAvailability: true}},
 	}
 	res := make([][]Result, len(sets))
 	for i, s := range sets {
