@@ -3,21 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
 )
 
-func traces(t *testing.T) string {
+// loadTrace loads a shared trace as the experiments do; without it the
+// test skips (or fails under CI).
+func loadTrace(t *testing.T, name string) []swf.Job {
 	t.Helper()
-	tracetest.Path(t, tracetest.KTH) // skips (or fails under CI) without traces
-	d, err := tracetest.Dir()
+	jobs, err := load(filepath.Dir(tracetest.Path(t, name)), name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d
+	return jobs
 }
 
 func TestUnknownExperiment(t *testing.T) {
@@ -30,10 +33,7 @@ func TestUnknownExperiment(t *testing.T) {
 // 0.95 for both thesis-shaped flurries at all positions, and no candidate
 // created by an injection other than the right one.
 func TestInjectKTH(t *testing.T) {
-	jobs, err := load(traces(t), tracetest.KTH)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := loadTrace(t, tracetest.KTH)
 	var out bytes.Buffer
 	res, err := injectLog(&out, "KTH", jobs, []shape{flurry375, multiWeek(2)}, sanitize.FlurryConfig{})
 	if err != nil {
@@ -51,12 +51,8 @@ func TestInjectAll(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 30 s")
 	}
-	dir := traces(t)
 	for _, name := range []string{tracetest.CTC, tracetest.SDSCSP2, tracetest.SDSCBlue} {
-		jobs, err := load(dir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		jobs := loadTrace(t, name)
 		var out bytes.Buffer
 		res, err := injectLog(&out, short(name), jobs, []shape{flurry375, multiWeek(2)}, sanitize.FlurryConfig{})
 		if err != nil {
@@ -77,10 +73,7 @@ func TestButterfly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 10 s of EASY runs")
 	}
-	jobs, err := load(traces(t), tracetest.SDSCSP2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs := loadTrace(t, tracetest.SDSCSP2)
 	ctx := context.Background()
 	row, err := butterflyRun(ctx, jobs, 0)
 	if err != nil {
@@ -110,8 +103,7 @@ func TestButterfly(t *testing.T) {
 
 func TestLANL(t *testing.T) {
 	var out bytes.Buffer
-	dir := traces(t)
-	tracetest.Path(t, tracetest.LANLCM5)
+	dir := filepath.Dir(tracetest.Path(t, tracetest.LANLCM5))
 	if err := run(context.Background(), &out, dir, "lanl"); err != nil {
 		t.Fatal(err)
 	}
