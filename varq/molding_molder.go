@@ -263,21 +263,19 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 		if u != nil {
 			prev = u.runtimes
 		}
-		switch r, ok := MoldedRuntime(m.rng, prev, d.Job.ReqTime); {
+		// The wheel is drawn in every mode (the scaled runtime may
+		// override it), so the random stream does not depend on Runtime.
+		r := j.RunTime
+		switch draw, ok := MoldedRuntime(m.rng, prev, d.Job.ReqTime); {
 		case m.cfg.Runtime == RuntimeScaled && u != nil && uo != nil && uo.mean() > 0:
-			r := int64(math.Round(float64(j.RunTime) * u.mean() / uo.mean()))
-			if d.Job.ReqTime > 0 {
-				r = min(r, d.Job.ReqTime)
-			}
-			d.Job.RunTime = r
+			r = int64(math.Round(float64(j.RunTime) * u.mean() / uo.mean()))
 		case ok:
-			d.Job.RunTime = r
-		default:
-			d.Job.RunTime = j.RunTime
-			if d.Job.ReqTime > 0 {
-				d.Job.RunTime = min(j.RunTime, d.Job.ReqTime)
-			}
+			r = draw
 		}
+		if d.Job.ReqTime > 0 {
+			r = min(r, d.Job.ReqTime) // EASY kills a job at its estimate
+		}
+		d.Job.RunTime = r
 	}
 	return d, true, nil
 }
