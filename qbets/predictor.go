@@ -397,6 +397,10 @@ func (p *Predictor) Trims() int {
 	return p.st.ChangePoints
 }
 
+// Config returns the configuration in effect, with every zero field
+// replaced by its default (q, C, re-clustering cadence, ...).
+func (p *Predictor) Config() Config { return p.cfg }
+
 // Stats returns the counters.
 func (p *Predictor) Stats() Stats {
 	p.mu.Lock()

@@ -256,16 +256,10 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	q, c := pc.Quantile, pc.Confidence
-	if q == 0 {
-		q = 0.95
-	}
-	if c == 0 {
-		c = 0.95
-	}
 	var mirrors []*mirror
 	if cfg.Comparators {
-		e := newEnv(q, c, !pc.NoTrim)
+		eff := p.Config()
+		e := newEnv(eff.Quantile, eff.Confidence, !pc.NoTrim)
 		for _, m := range Methods {
 			mirrors = append(mirrors, newMirror(m, e, p.Clusters(), pc.Cluster != qbets.ClusterNone))
 		}
