@@ -202,6 +202,32 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// With perQueue only the target's queue counts: jobs 2 and 5 of
+// TestDescribe's state move to queue 2 and drop out of every summary.
+func TestDescribePerQueue(t *testing.T) {
+	st := Snapshot{
+		Wait: []Job{
+			{ID: 1, Submit: 50, Req: 4, ERT: 100, User: 7},
+			{ID: 2, Submit: 80, Req: 2, ERT: 300, User: 8, Queue: 2},
+		},
+		Run: []Job{
+			{ID: 4, Submit: 0, Start: 10, Req: 16, ERT: 1000, User: 7},
+			{ID: 5, Submit: 0, Start: 90, Req: 8, ERT: -1, User: 9, Queue: 2},
+		},
+	}
+	p := Describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: 7}, 100, st, true)
+	want := [NumFeatures]float64{
+		32, 60,
+		4, 100, 50,
+		16, 1000, 90,
+		400, 4, 100, 1,
+		16000, 16, 1000, 1,
+	}
+	if p.F != want {
+		t.Errorf("features\n got %v\nwant %v", p.F, want)
+	}
+}
+
 func TestConfigValidate(t *testing.T) {
 	for _, c := range []struct {
 		cfg  Config
