@@ -45,15 +45,15 @@ type trace struct {
 	// the paper-number tables.
 	Name string
 	// File is the base name of the SWF file.
-	File   string
-	Header *swf.Header
+	File string
 	// Procs is the machine size (header MaxProcs, else MaxNodes).
 	Procs int64
 	// Jobs are the jobs kept by the -filter flag (see keep), in file
 	// (submit) order, with Submit ≥ 0, Wait ≥ 0 and RunTime ≥ 0. Limited to
-	// env.MaxJobs when that is set.
+	// the first -jobs kept jobs when that is set (tables that need the
+	// paper's job ranges, e.g. test jobs #20001–60000, shrink them to fit).
 	Jobs []swf.Job
-	// Dropped counts the jobs of the file (up to the MaxJobs cut) that Jobs
+	// Dropped counts the jobs of the file (up to the -jobs cut) that Jobs
 	// leaves out.
 	Dropped int
 }
@@ -61,10 +61,6 @@ type trace struct {
 // env is what every table gets: the loaded traces and the common flags.
 type env struct {
 	Traces []*trace
-	// MaxJobs, when > 0, caps each trace at its first MaxJobs kept jobs
-	// (for quick runs and tests). Tables that need the paper's job ranges
-	// (e.g. test jobs #20001–60000) must shrink them to fit.
-	MaxJobs int
 	// Quick asks tables for a fast, smaller run (used by the tests).
 	Quick bool
 	// Tune asks for the paper's one-at-a-time parameter search on the
@@ -131,7 +127,7 @@ func run(w io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	e := &env{MaxJobs: o.MaxJobs, Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Seed: o.Seed, Log: io.Discard}
+	e := &env{Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Seed: o.Seed, Log: io.Discard}
 	if o.Verbose {
 		e.Log = os.Stderr
 	}
@@ -251,7 +247,7 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	tr := &trace{Name: name, File: filepath.Base(path), Header: h, Procs: procs}
+	tr := &trace{Name: name, File: filepath.Base(path), Procs: procs}
 	for i := range jobs {
 		if maxJobs > 0 && len(tr.Jobs) == maxJobs {
 			break
