@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -194,7 +195,7 @@ func load(t *testing.T, svc *Service, url string, dur time.Duration, workers int
 				resp, err := client.Do(req)
 				if err != nil {
 					errs++
-					first = cmpOr(first, err.Error())
+					first = cmp.Or(first, err.Error())
 					continue
 				}
 				b, _ := io.ReadAll(resp.Body)
@@ -206,14 +207,14 @@ func load(t *testing.T, svc *Service, url string, dur time.Duration, workers int
 					gone++
 				default:
 					errs++
-					first = cmpOr(first, fmt.Sprintf("%d %s", resp.StatusCode, b))
+					first = cmp.Or(first, fmt.Sprintf("%d %s", resp.StatusCode, b))
 				}
 			}
 			mu.Lock()
 			lats = append(lats, my...)
 			res.gone += gone
 			res.errs += errs
-			res.firstErr = cmpOr(res.firstErr, first)
+			res.firstErr = cmp.Or(res.firstErr, first)
 			mu.Unlock()
 		}()
 	}
@@ -225,13 +226,6 @@ func load(t *testing.T, svc *Service, url string, dur time.Duration, workers int
 		res.p50, res.p99, res.max = lats[res.n/2], lats[res.n*99/100], lats[res.n-1]
 	}
 	return res
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // cpuTime is the process's user + system CPU time.
