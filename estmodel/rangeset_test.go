@@ -167,6 +167,17 @@ func TestPredictHand(t *testing.T) {
 	if len(rs) != 1 || math.Abs(rs[0].Lo-153) > 1e-9 || math.Abs(rs[0].Hi-187) > 1e-9 || rs[0].P != 1 {
 		t.Errorf("got %v, want [153, 187) P=1 (a new range alone gets 1)", rs)
 	}
+	// ShiftRatio: 150·160/120 = 200 and 150·50/50 = 150, median 175,
+	// narrowed to ±17.5.
+	p.Config.Shift = ShiftRatio
+	rs, ok, err = p.Predict(k, 0.6)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if len(rs) != 1 || math.Abs(rs[0].Lo-157.5) > 1e-9 || math.Abs(rs[0].Hi-192.5) > 1e-9 || rs[0].P != 1 {
+		t.Errorf("ratio shift: got %v, want [157.5, 192.5) P=1", rs)
+	}
+	p.Config.Shift = ShiftAdditive
 	if _, ok, _ := p.Predict(RangeKey{User: 8}, 0.5); ok {
 		t.Error("unknown key predicted")
 	}
