@@ -55,8 +55,7 @@ type Execution struct {
 
 // Result is the outcome of one executed co-allocation.
 type Result struct {
-	Plan      Plan // what was executed
-	PExpected float64
+	Plan      Plan   // what was executed; Plan.PExpected is its promise
 	Success   bool   // every reservation had a job running by its start
 	Satisfied []bool // per reservation
 	Planned   int    // VARQ requests in the plan, Σ|S_i|
@@ -237,7 +236,6 @@ func (e *Executor) Started(site int, id varq.JobID, t int64) {
 func (x *Execution) Result() Result {
 	res := Result{
 		Plan:      x.plan,
-		PExpected: x.plan.PExpected,
 		Success:   true,
 		Satisfied: append([]bool(nil), x.satisfied...),
 		Planned:   x.plan.Requests(),

@@ -136,7 +136,7 @@ func (tr *Trials) Summary() TrialSummary {
 	res := 0
 	for _, r := range tr.Results() {
 		s.Executed++
-		s.PExpected += r.PExpected
+		s.PExpected += r.Plan.PExpected
 		if r.Success {
 			s.PAchieved++
 		}
