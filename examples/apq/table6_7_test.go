@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,11 +17,7 @@ func runQuick(t *testing.T, tables string) string {
 // runQuickWith is runQuick with o's other options (NoGrow, ...).
 func runQuickWith(t *testing.T, tables string, o options) string {
 	t.Helper()
-	p := tracetest.Path(t, tracetest.SDSCSP2)
-	dir := t.TempDir()
-	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tracetest.DirOf(t, tracetest.SDSCSP2)
 	var b strings.Builder
 	o.Dir, o.Only, o.Tables, o.MaxJobs, o.Quick = dir, "SP2", tables, 6000, true
 	if err := run(&b, o); err != nil {
