@@ -17,6 +17,9 @@ import (
 // EASY++ is better than EASY+ on bounded slowdown, and EASY+ accuracy is
 // between 55% and 70%.
 func TestClaims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("72 EASY runs on the four logs: about 12 s, over 2 min under -race")
+	}
 	defer func(v bool) { perEvent = v }(perEvent)
 	for _, pe := range []bool{true, false} {
 		perEvent = pe
