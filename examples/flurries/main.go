@@ -60,10 +60,6 @@ func load(dir, name string) ([]swf.Job, error) {
 	return jobs, nil
 }
 
-func short(name string) string {
-	return strings.SplitN(name, "-", 2)[0] + "-" + strings.SplitN(strings.SplitN(name, "-", 2)[1], "-", 2)[0]
-}
-
 func run(ctx context.Context, w io.Writer, dir, exp string) error {
 	all := exp == "all"
 	known := false
@@ -111,7 +107,7 @@ func injectExp(w io.Writer, dir string, logs []string, shapes []shape) error {
 		if err != nil {
 			return err
 		}
-		if _, err := injectLog(w, short(name), jobs, shapes, sanitize.FlurryConfig{}); err != nil {
+		if _, err := injectLog(w, tracetest.ShortName(name), jobs, shapes, sanitize.FlurryConfig{}); err != nil {
 			return err
 		}
 	}
@@ -130,7 +126,7 @@ func nativeExp(w io.Writer, dir string, logs []string) error {
 			return err
 		}
 		years := float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / (365.25 * 86400)
-		fmt.Fprintf(w, "\n%s: %d jobs, %.2f years, %d candidates (%.1f per year)\n\n", short(name), len(jobs), years, len(cs), float64(len(cs))/years)
+		fmt.Fprintf(w, "\n%s: %d jobs, %.2f years, %d candidates (%.1f per year)\n\n", tracetest.ShortName(name), len(jobs), years, len(cs), float64(len(cs))/years)
 		printCandidates(w, jobs[0].Submit, cs)
 	}
 	return nil

@@ -54,7 +54,7 @@ func TestInjectAll(t *testing.T) {
 	for _, name := range []string{tracetest.CTC, tracetest.SDSCSP2, tracetest.SDSCBlue} {
 		jobs := loadTrace(t, name)
 		var out bytes.Buffer
-		res, err := injectLog(&out, short(name), jobs, []shape{flurry375, multiWeek(2)}, sanitize.FlurryConfig{})
+		res, err := injectLog(&out, tracetest.ShortName(name), jobs, []shape{flurry375, multiWeek(2)}, sanitize.FlurryConfig{})
 		if err != nil {
 			t.Fatal(err)
 		}

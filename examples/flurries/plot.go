@@ -59,14 +59,14 @@ func plotLog(traces, outDir, prefix string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+short(name), sanitize.FlurryConfig{}, plotUsers)
+	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+tracetest.ShortName(name), sanitize.FlurryConfig{}, plotUsers)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, fmt.Errorf("%s has no user IDs: no flurries to attribute", name)
 	}
-	return figures.Activities(outDir, "flurries-"+strings.ToLower(short(name))+"-activity", a)
+	return figures.Activities(outDir, "flurries-"+strings.ToLower(tracetest.ShortName(name))+"-activity", a)
 }
 
 // exitOn prints err and exits 1 when err is not nil.

@@ -127,7 +127,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 		}
 		runs = append(runs, run)
 	}
-	slug := strings.ToLower(shortName(base) + "-" + queue)
+	slug := strings.ToLower(tracetest.ShortName(base) + "-" + queue)
 	train := len(submit) - runs[0].r.Scored
 	series := func(title string, lo, hi int) figures.WaitSeries {
 		s := figures.WaitSeries{Title: title, Submit: submit[lo:hi], Wait: wait[lo:hi]}
@@ -198,16 +198,6 @@ func heldIn(wait, bound []int64, lo, hi int) (held, n int) {
 		}
 	}
 	return held, n
-}
-
-// shortName is the machine part of an archive name: "SDSC-BLUE" for
-// "SDSC-BLUE-2000-4.2-cln".
-func shortName(base string) string {
-	f := strings.SplitN(base, "-", 3)
-	if len(f) < 2 {
-		return base
-	}
-	return f[0] + "-" + f[1]
 }
 
 // exitOn prints err and exits 1 when err is not nil.

@@ -99,18 +99,6 @@ func TestPlotWritesTheTrajectory(t *testing.T) {
 	}
 }
 
-func TestShortName(t *testing.T) {
-	for in, want := range map[string]string{
-		"/x/SDSC-BLUE-2000-4.2-cln.swf.gz": "SDSC-BLUE",
-		"CTC-SP2-1996-3.1-cln.swf.gz":      "CTC-SP2",
-		"lublin_256.swf":                   "lublin_256",
-	} {
-		if got := shortName(in); got != want {
-			t.Errorf("shortName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Diagnosis 2 of README.md: where QBETS gives a bound at submission, the
 // padded VARQ jobs are calibrated (achieved ≥ target − 0.05 at 0.50 and
 // 0.75); the ones submitted while it was silent succeed far less. 10 000

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/batchq/batchq/internal/figures"
 	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/varq"
@@ -82,29 +82,12 @@ func (p *trajProbe) write(dir, logName, cellName string) ([]string, error) {
 	if len(p.traj) == 0 {
 		return nil, fmt.Errorf("-plot: no trajectory was computed on %s (the simulation ended first)", logName)
 	}
-	short := shortName(logName)
+	short := tracetest.ShortName(logName)
 	title := fmt.Sprintf("%s, simulated EASY, %s, day %.0f: %d processors × 1 h starting in 12 h",
 		short, cellName, float64(p.now-p.first)/86400, p.req.Nodes)
 	t := fromlib.Trajectory(title, p.now, p.req, p.traj, p.plan, probeTarget)
 	t.Method = "min-overhead: latest meeting the target"
 	return figures.Trajectories(dir, "varq-"+strings.ToLower(short)+"-trajectory", t)
-}
-
-// shortName is the log's name without the archive's version and suffix:
-// SDSC-BLUE-2000-4.2-cln.swf.gz → SDSC-BLUE.
-func shortName(logName string) string {
-	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(logName), ".gz"), ".swf")
-	var keep []string
-	for _, part := range strings.Split(base, "-") {
-		if part != "" && part[0] >= '0' && part[0] <= '9' {
-			break
-		}
-		keep = append(keep, part)
-	}
-	if len(keep) == 0 {
-		return base
-	}
-	return strings.Join(keep, "-")
 }
 
 // summary is one line for the progress output: what the figure shows.

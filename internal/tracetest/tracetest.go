@@ -75,6 +75,24 @@ func Find(name string) (string, error) {
 	return p, nil
 }
 
+// ShortName is a trace's name without the archive's version and suffix,
+// for labels and file names: SDSC-BLUE-2000-4.2-cln.swf.gz → SDSC-BLUE,
+// lublin_256.swf → lublin_256.
+func ShortName(path string) string {
+	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".swf")
+	var keep []string
+	for _, part := range strings.Split(base, "-") {
+		if part != "" && part[0] >= '0' && part[0] <= '9' {
+			break
+		}
+		keep = append(keep, part)
+	}
+	if len(keep) == 0 {
+		return base
+	}
+	return strings.Join(keep, "-")
+}
+
 // FindPrefix returns the one trace (*.swf*) in dir whose file name starts
 // with prefix, case-insensitively, so that examples can take short names
 // such as "SDSC-BLUE"; none or several matches are an error naming them.

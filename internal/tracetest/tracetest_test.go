@@ -38,3 +38,17 @@ func TestDirOf(t *testing.T) {
 		t.Errorf("link does not resolve: %v", err)
 	}
 }
+
+func TestShortName(t *testing.T) {
+	for in, want := range map[string]string{
+		"/x/SDSC-BLUE-2000-4.2-cln.swf.gz": "SDSC-BLUE",
+		"CTC-SP2-1996-3.1-cln.swf.gz":      "CTC-SP2",
+		"SDSC-SP2-1998-4.2-cln":            "SDSC-SP2",
+		"lublin_256.swf":                   "lublin_256",
+		"nodash":                           "nodash",
+	} {
+		if got := ShortName(in); got != want {
+			t.Errorf("ShortName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
