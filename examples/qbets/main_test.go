@@ -2,8 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,11 +12,7 @@ func TestRunOnKTH(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays KTH four ways, twice (~10 s)")
 	}
-	p := tracetest.Path(t, tracetest.KTH)
-	dir := t.TempDir()
-	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tracetest.DirOf(t, tracetest.KTH)
 	var b strings.Builder
 	if err := run(&b, io.Discard, dir, 1000); err != nil {
 		t.Fatal(err)

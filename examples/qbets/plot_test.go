@@ -13,11 +13,7 @@ func TestPlotWaitsKTH(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays KTH twice (~2 s)")
 	}
-	p := tracetest.Path(t, tracetest.KTH)
-	dir := t.TempDir()
-	if err := os.Symlink(p, filepath.Join(dir, filepath.Base(p))); err != nil {
-		t.Fatal(err)
-	}
+	dir := tracetest.DirOf(t, tracetest.KTH)
 	out := t.TempDir()
 	var b strings.Builder
 	if err := plotWaits(&b, dir, out, "kth/ALL", 20); err != nil {
