@@ -91,12 +91,12 @@ type FlurryConfig struct {
 	// k = 1: one user alone brings as much as a busy normal bin (one
 	// busier than 90% of the log's bins). A quantile rather than A30's
 	// "k ≈ 2 × median" because the spread of normal bins depends on the
-	// bin width: on the four Tsafrir logs the 90th percentile is 1.3–1.65×
-	// the median for weekly totals, 1.6–2.2× for daily and 2.7–3.7× for
-	// 6-hour ones (diurnal and weekly cycles), so one multiple of the
-	// median is either blind at the week or noisy at 6 h. At the week,
-	// q90 matches the low end of the thesis's 2×–10× (a user adding
-	// 1.3–1.65 normal weeks makes the week 2.3–2.65× normal).
+	// bin width: on the four Tsafrir logs the 90th percentile of jobs per
+	// bin is 1.3–1.7× the median for weekly totals, 1.6–2.2× for daily and
+	// 2.7–3.7× for 6-hour ones (diurnal and weekly cycles; TestBinSpread),
+	// so one multiple of the median is either blind at the week or noisy
+	// at 6 h. At the week, q90 matches the low end of the thesis's 2×–10×
+	// (a user adding 1.3–1.7 normal weeks makes the week 2.3–2.7× normal).
 	Quantile, Factor float64
 	// Share: the user's fraction of the bin's activity. Default 0.5
 	// (the user supplies most of it, A30).
