@@ -55,9 +55,11 @@ type queue struct {
 	running, waiting  int
 	usedCores         int64
 	hist              history
-	// feed is every arrival and start, in time order, to build a
-	// predictor for a new quantile/confidence from the same history.
+	// feed is the arrivals and starts, in time order, to build a
+	// predictor for a new quantile/confidence from the same history. It
+	// keeps the last feedCap to feedCap·2 items (see remember).
 	feed    []feedItem
+	feedCap int
 	preds   map[qbKey]*qbets.Predictor
 	started int // observed waits
 }
@@ -69,6 +71,22 @@ type feedItem struct {
 	arrival bool
 	submit  int64
 	obs     qbets.Observation
+}
+
+// maxFeed bounds a queue's replay feed: a service that runs for years
+// must not keep every job it has seen. 2^20 items (about 500,000 jobs,
+// ~50 MB per queue at most) is years of a busy queue; a predictor built
+// lazily for a new quantile/confidence learns from those, while the ones
+// already built (the default among them) keep learning from every event.
+const maxFeed = 1 << 20
+
+// remember appends f to the feed, dropping the oldest half of it when it
+// reaches twice its cap (amortized O(1) per event).
+func (q *queue) remember(f feedItem) {
+	if len(q.feed) >= 2*q.feedCap {
+		q.feed = append(q.feed[:0], q.feed[len(q.feed)-q.feedCap:]...)
+	}
+	q.feed = append(q.feed, f)
 }
 
 // qbKey selects a QBETS predictor: quantile and confidence in percent.
@@ -164,7 +182,7 @@ func (s *system) apply(e *Event) error {
 	case "queue":
 		q := s.queues[e.Queue]
 		if q == nil {
-			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}}
+			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}, feedCap: maxFeed}
 			s.queues[e.Queue] = q
 			// The default predictor is kept up to date from the start, so
 			// the common request never waits for a history replay.
@@ -184,7 +202,7 @@ func (s *system) apply(e *Event) error {
 		s.fresh = append(s.fresh, e.Job)
 		q := s.queues[e.Queue]
 		q.waiting++
-		q.feed = append(q.feed, feedItem{arrival: true, submit: e.Time})
+		q.remember(feedItem{arrival: true, submit: e.Time})
 		for _, p := range q.preds {
 			p.Submit(e.Time)
 		}
@@ -203,7 +221,7 @@ func (s *system) apply(e *Event) error {
 		q.hist.started = q.hist.started.add(rec)
 		s.all.started = s.all.started.add(rec)
 		o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
-		q.feed = append(q.feed, feedItem{obs: o})
+		q.remember(feedItem{obs: o})
 		q.started++
 		for _, p := range q.preds {
 			p.Observe(o)

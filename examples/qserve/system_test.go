@@ -1,0 +1,68 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/qbets"
+)
+
+// A queue's replay feed keeps between feedCap and 2·feedCap of the latest
+// items, in order, so a long-lived service does not grow without bound;
+// a predictor built from it sees exactly the kept suffix.
+func TestFeedIsBounded(t *testing.T) {
+	s, err := newSystem("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(e Event) {
+		t.Helper()
+		if err := s.apply(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply(Event{Kind: "queue", Queue: "q", Cores: 8, WallTime: 3600, Time: 0})
+	q := s.queues["q"]
+	q.feedCap = 4
+	for id := int64(1); id <= 10; id++ {
+		apply(Event{Kind: "submit", Queue: "q", Job: id, Cores: 1, WallTime: 60, Time: 10 * id})
+		apply(Event{Kind: "start", Job: id, Time: 10*id + id})
+		if n := len(q.feed); n > 2*q.feedCap {
+			t.Fatalf("after job %d the feed holds %d items, cap %d", id, n, q.feedCap)
+		}
+	}
+	last := q.feed[len(q.feed)-1]
+	if last.arrival || last.obs.Start != 110 {
+		t.Fatalf("last item %+v, want the start of job 10 at 110", last)
+	}
+	for i := 1; i < len(q.feed); i++ {
+		at := func(f feedItem) int64 {
+			if f.arrival {
+				return f.submit
+			}
+			return f.obs.Start
+		}
+		if at(q.feed[i]) < at(q.feed[i-1]) {
+			t.Fatalf("feed out of order at %d: %+v", i, q.feed)
+		}
+	}
+	p, err := q.predictor(qbKey{50, 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := qbets.New(qbets.Config{Quantile: 0.5, Confidence: 0.5})
+	for _, f := range q.feed {
+		if f.arrival {
+			want.Submit(f.submit)
+		} else {
+			want.Observe(f.obs)
+		}
+	}
+	if got, exp := p.Len(), want.Len(); got != exp || got == 10 {
+		t.Fatalf("rebuilt predictor holds %d observations, want %d (the kept feed, not all 10 waits)", got, exp)
+	}
+	gb, gok := p.Predict(1, 60)
+	wb, wok := want.Predict(1, 60)
+	if gb != wb || gok != wok {
+		t.Fatalf("rebuilt predictor bound %d/%v, want %d/%v", gb, gok, wb, wok)
+	}
+}
