@@ -26,12 +26,12 @@ func writeFigures(dir string, r *result) ([]string, error) {
 	}
 	s := figures.WaitSeries{Title: title}
 	for i := lo; i < hi; i++ {
-		s.Submit = append(s.Submit, q.jobs[i].submit)
-		s.Wait = append(s.Wait, q.jobs[i].wait)
+		s.Submit = append(s.Submit, q.jobs[i].Submit)
+		s.Wait = append(s.Wait, q.jobs[i].Wait)
 	}
 	s.Bounds = []figures.Bounds{
-		{Name: fmt.Sprintf("%s (%.1f%% held overall)", methods[mTrim].name, 100*q.scores[mTrim].correctness()), Bound: q.bounds[mTrim][lo:hi]},
-		{Name: fmt.Sprintf("%s (%.1f%% held overall)", methods[mFull].name, 100*q.scores[mFull].correctness()), Bound: q.bounds[mFull][lo:hi]},
+		{Name: fmt.Sprintf("%s (%.1f%% held overall)", methods[mTrim].name, 100*q.scores[mTrim].Correctness()), Bound: q.bounds[mTrim][lo:hi]},
+		{Name: fmt.Sprintf("%s (%.1f%% held overall)", methods[mFull].name, 100*q.scores[mFull].Correctness()), Bound: q.bounds[mFull][lo:hi]},
 	}
 	if err := add(figures.Waits(dir, "waits", s)); err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func waitWindow(q *qbetsRun) (lo, hi int) {
 		return 0, n
 	}
 	gain := func(i int) int {
-		w := q.jobs[i].wait
+		w := q.jobs[i].Wait
 		bt, bf := q.bounds[mTrim][i], q.bounds[mFull][i]
 		t := bt >= 0 && w <= bt
 		f := bf >= 0 && w <= bf

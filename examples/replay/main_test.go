@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/qbets/replay"
 )
 
 // TestSmall runs the program on two synthetic days with figures and checks
@@ -34,41 +33,6 @@ func TestSmall(t *testing.T) {
 			if st, err := os.Stat(filepath.Join(dir, f+ext)); err != nil || st.Size() < 1000 {
 				t.Errorf("%s%s: %v", f, ext, err)
 			}
-		}
-	}
-}
-
-// TestSameAsReplayPackage checks the example's causal loop against
-// qbets/replay on the same simulated waits: the binomial method with and
-// without trimming must score identically.
-func TestSameAsReplayPackage(t *testing.T) {
-	w, err := synthetic(3, 128, 0.7, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := simulate(context.Background(), "EASY", w.machine, w.jobs, func(float64) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := replayQBETS(res.Records, 1<<62, nil, func(float64) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js []replay.Job
-	for _, r := range res.Records {
-		if r.Start >= 0 {
-			js = append(js, replay.Job{Submit: r.Job.Submit, Wait: r.Wait, Nodes: int(r.Job.Size()), Walltime: r.Job.ReqTime})
-		}
-	}
-	for _, k := range []int{mTrim, mFull} {
-		want, err := replay.Replay(js, replay.Config{Predictor: methods[k].cfg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := q.scores[k]
-		if got.predicted != want.Predicted || got.correct != want.Correct || got.noPrediction != want.NoPrediction {
-			t.Errorf("%s: ours %d/%d held (%d without), qbets/replay %d/%d (%d without)",
-				methods[k].name, got.correct, got.predicted, got.noPrediction, want.Correct, want.Predicted, want.NoPrediction)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -69,5 +70,46 @@ func TestOnForecast(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%v: the hook changed the result:\n%+v\nwant\n%+v", exp, got, want)
 		}
+	}
+}
+
+// BeforeArrival sees the live Predictor at each arrival, before the job is
+// submitted and after every wait released by then, in submit order; it
+// does not change the result, and its error ends the replay.
+func TestBeforeArrival(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	jobs := make([]Job, 500)
+	for i := range jobs {
+		jobs[i] = Job{Submit: int64(i * 60), Wait: int64(rng.ExpFloat64() * 900), Nodes: 1 + rng.IntN(8), Walltime: 3600}
+	}
+	want, err := Replay(jobs, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	got, err := Replay(jobs, Config{BeforeArrival: func(p *qbets.Predictor, j Job) error {
+		st := p.Stats()
+		released := 0
+		for _, o := range jobs {
+			if o.Submit+o.Wait <= j.Submit && o.Submit < j.Submit {
+				released++
+			}
+		}
+		if st.Arrivals != calls || st.Releases != released {
+			t.Fatalf("job %d (submit %d): predictor has %d arrivals, %d releases; want %d, %d",
+				calls, j.Submit, st.Arrivals, st.Releases, calls, released)
+		}
+		calls++
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(jobs) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%d calls for %d jobs; result changed: %v", calls, len(jobs), !reflect.DeepEqual(got, want))
+	}
+	stop := errors.New("stop")
+	if _, err := Replay(jobs, Config{BeforeArrival: func(*qbets.Predictor, Job) error { return stop }}); !errors.Is(err, stop) {
+		t.Fatalf("error %v, want the hook's", err)
 	}
 }

@@ -80,6 +80,13 @@ type Config struct {
 	// the forecast was made before that wait was released. It does not
 	// change the scoring.
 	OnForecast func(j Job, f qbets.Forecast)
+	// BeforeArrival, when not nil, is called at each job's arrival, after
+	// every wait released by then has been observed and before the job is
+	// submitted, with the live Predictor: a caller can ask it other
+	// questions mid-replay (plan a VARQ request, say) without a second
+	// replay. It must not feed the Predictor. A non-nil error ends the
+	// replay with that error.
+	BeforeArrival func(p *qbets.Predictor, j Job) error
 }
 
 // Validate checks the training fraction and the predictor config.
@@ -286,6 +293,11 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 				for _, mi := range mirrors {
 					mi.add(bi, d.Wait)
 				}
+			}
+		}
+		if cfg.BeforeArrival != nil {
+			if err := cfg.BeforeArrival(p, j); err != nil {
+				return Result{}, err
 			}
 		}
 		p.Submit(j.Submit)
