@@ -1,0 +1,170 @@
+package varq
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// floorKey is what a cached profile depends on besides the state.
+type floorKey struct {
+	p           int64
+	runningOnly bool
+}
+
+// ProfileFloor is a size-aware wait for molding (NOT the paper's): it
+// returns max(Inner's wait, the profile wait), where the profile wait is
+// how long job j would wait for a place in a conservative-backfilling
+// schedule built from what the resource manager sees in the QueueState.
+//
+// Why: APQ (the paper's predictor) sees request size as one nominal term
+// of its distance, so a hypothetical larger request gets nearly the same
+// predicted wait as the original and the molder sees growing as free
+// (examples/apq README, Tables VIII–IX). The profile knows that a job of s
+// processors cannot start before s processors are free.
+//
+// The profile: the free processors now; each running job releases its
+// processors at Start + Estimate (its kill time; Now if that is past);
+// then, unless RunningOnly, the waiting jobs in arrival order each take the
+// earliest slot where they fit for their estimates without moving an
+// earlier one (conservative backfilling); then j, for its own estimate,
+// from max(Now, j.Submit). A job without an estimate (ReqTime ≤ 0, e.g.
+// every SDSC Paragon job) is placed for 1 s: the earliest moment its
+// processors are free at all.
+//
+// It is a floor, not a prediction: running jobs usually end before their
+// estimates, and EASY (which the examples simulate) lets a job backfill
+// ahead of reservations that conservative backfilling would respect. But
+// a job never starts while fewer processors than it asks for are free,
+// which is the cost the inner predictor misses.
+//
+// If Inner is a sched.Observer, ProfileFloor forwards the simulation's
+// events to it, so that RunStrategy still lets Inner learn. Not safe for
+// concurrent use (it caches the last state's profile: Molder.Decide asks
+// about every candidate size in the same state).
+type ProfileFloor struct {
+	Inner WaitPredictor
+	// P is the machine's processor count.
+	P int64
+	// RunningOnly ignores the waiting jobs: a cheaper and lower floor.
+	RunningOnly bool
+
+	prof   freeProfile
+	cached sched.QueueState // the state prof was built for (copied slices)
+	key    floorKey         // and the settings it was built with
+	valid  bool
+	rel    []step
+}
+
+// PredictWait returns max(Inner's wait, the profile wait) in seconds. A
+// job of size ≤ 0 or > P, or a state inconsistent with P, is an error
+// naming the field.
+func (f *ProfileFloor) PredictWait(j swf.Job, st sched.QueueState) (float64, error) {
+	floor, err := f.Floor(j, st)
+	if err != nil {
+		return 0, err
+	}
+	w, err := f.Inner.PredictWait(j, st)
+	if err != nil {
+		return 0, err
+	}
+	return max(w, float64(floor)), nil
+}
+
+// Floor is the profile wait alone (seconds from max(st.Now, j.Submit)).
+func (f *ProfileFloor) Floor(j swf.Job, st sched.QueueState) (int64, error) {
+	if f.Inner == nil {
+		return 0, errors.New("varq: ProfileFloor.Inner is nil")
+	}
+	if f.P <= 0 {
+		return 0, fmt.Errorf("varq: ProfileFloor.P = %d, need > 0", f.P)
+	}
+	n := j.Size()
+	if n <= 0 || n > f.P {
+		return 0, fmt.Errorf("varq: ProfileFloor: job %d size %d (ReqProcs %d, AllocProcs %d), need 1..P = %d", j.ID, n, j.ReqProcs, j.AllocProcs, f.P)
+	}
+	if err := f.build(st); err != nil {
+		return 0, err
+	}
+	from := max(st.Now, j.Submit)
+	t, ok := f.prof.fit(n, max(j.ReqTime, 1), from)
+	if !ok { // cannot happen: build checked that the profile ends with P free
+		return 0, fmt.Errorf("varq: ProfileFloor: job %d of %d processors never fits", j.ID, n)
+	}
+	return t - from, nil
+}
+
+// build makes the profile of st (running jobs, then the queue unless
+// RunningOnly), reusing the last one when st is the same state.
+func (f *ProfileFloor) build(st sched.QueueState) error {
+	key := floorKey{f.P, f.RunningOnly}
+	if f.valid && f.key == key && f.cached.Now == st.Now && f.cached.Free == st.Free &&
+		slices.Equal(f.cached.Running, st.Running) && (f.RunningOnly || slices.Equal(f.cached.Waiting, st.Waiting)) {
+		return nil
+	}
+	f.valid = false
+	if st.Free < 0 {
+		return fmt.Errorf("varq: ProfileFloor: QueueState.Free = %d, need ≥ 0", st.Free)
+	}
+	busy := int64(0)
+	f.rel = f.rel[:0]
+	for i, r := range st.Running {
+		if r.Size <= 0 {
+			return fmt.Errorf("varq: ProfileFloor: QueueState.Running[%d] (job %d) Size = %d, need > 0", i, r.ID, r.Size)
+		}
+		busy += r.Size
+		f.rel = append(f.rel, step{r.Start + max(r.Estimate, 0), r.Size})
+	}
+	if st.Free+busy != f.P {
+		return fmt.Errorf("varq: ProfileFloor: QueueState.Free %d + running %d = %d processors, P = %d", st.Free, busy, st.Free+busy, f.P)
+	}
+	f.prof.reset(st.Now, st.Free, f.rel)
+	if !f.RunningOnly {
+		for i, w := range st.Waiting {
+			if w.Size <= 0 || w.Size > f.P {
+				return fmt.Errorf("varq: ProfileFloor: QueueState.Waiting[%d] (job %d) Size = %d, need 1..P = %d", i, w.ID, w.Size, f.P)
+			}
+			d := max(w.Estimate, 1)
+			t, _ := f.prof.fit(w.Size, d, st.Now) // fits: the profile ends with P free
+			f.prof.allocate(t, d, w.Size)
+		}
+	}
+	f.cached = sched.QueueState{Now: st.Now, Free: st.Free,
+		Running: append(f.cached.Running[:0], st.Running...), Waiting: f.cached.Waiting[:0]}
+	if !f.RunningOnly {
+		f.cached.Waiting = append(f.cached.Waiting, st.Waiting...)
+	}
+	f.key, f.valid = key, true
+	return nil
+}
+
+// OnSubmit forwards to Inner if it is a sched.Observer.
+func (f *ProfileFloor) OnSubmit(now int64, j *swf.Job) {
+	if o, ok := f.Inner.(sched.Observer); ok {
+		o.OnSubmit(now, j)
+	}
+}
+
+// OnStart forwards to Inner if it is a sched.Observer.
+func (f *ProfileFloor) OnStart(now int64, j *swf.Job, backfilled bool) {
+	if o, ok := f.Inner.(sched.Observer); ok {
+		o.OnStart(now, j, backfilled)
+	}
+}
+
+// OnEnd forwards to Inner if it is a sched.Observer.
+func (f *ProfileFloor) OnEnd(now int64, j *swf.Job, cancelled bool) {
+	if o, ok := f.Inner.(sched.Observer); ok {
+		o.OnEnd(now, j, cancelled)
+	}
+}
+
+// OnReservation forwards to Inner if it is a sched.Observer.
+func (f *ProfileFloor) OnReservation(now int64, j *swf.Job, at int64) {
+	if o, ok := f.Inner.(sched.Observer); ok {
+		o.OnReservation(now, j, at)
+	}
+}
