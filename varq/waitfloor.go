@@ -11,8 +11,8 @@ import (
 
 // floorKey is what a cached profile depends on besides the state.
 type floorKey struct {
-	p           int64
-	runningOnly bool
+	p     int64
+	queue bool
 }
 
 // ProfileFloor is a size-aware wait for molding (NOT the paper's): it
@@ -28,18 +28,27 @@ type floorKey struct {
 //
 // The profile: the free processors now; each running job releases its
 // processors at Start + Estimate (its kill time; Now if that is past);
-// then, unless RunningOnly, the waiting jobs in arrival order each take the
+// with Queue, the waiting jobs in arrival order then each take the
 // earliest slot where they fit for their estimates without moving an
 // earlier one (conservative backfilling); then j, for its own estimate,
 // from max(Now, j.Submit). A job without an estimate (ReqTime ≤ 0, e.g.
 // every SDSC Paragon job) is placed for 1 s: the earliest moment its
 // processors are free at all.
 //
-// It is a floor, not a prediction: running jobs usually end before their
-// estimates, and EASY (which the examples simulate) lets a job backfill
-// ahead of reservations that conservative backfilling would respect. But
-// a job never starts while fewer processors than it asks for are free,
-// which is the cost the inner predictor misses.
+// The default (Queue false) uses the running jobs only, because that is
+// the part of the wait the inner predictor cannot see: the time until the
+// running jobs, at their kill times, leave s processors free. Queueing
+// delay is what APQ's features (queue lengths, demands, elapsed times)
+// already describe, and the Queue profile re-predicts it pessimistically —
+// every waiting job is assumed to run to its estimate (SDSC SP2's are far
+// above its runtimes) and no job may pass a reservation, while EASY, the
+// examples' scheduler, lets jobs backfill past every reservation but the
+// head's. So Queue turns the floor into a second, pessimistic prediction
+// that overrides APQ at every size instead of only where size matters.
+//
+// Neither is a strict lower bound (running jobs usually end before their
+// estimates), but a job never starts while fewer processors than it asks
+// for are free, which is the cost the inner predictor misses.
 //
 // If Inner is a sched.Observer, ProfileFloor forwards the simulation's
 // events to it, so that RunStrategy still lets Inner learn. Not safe for
@@ -49,8 +58,9 @@ type ProfileFloor struct {
 	Inner WaitPredictor
 	// P is the machine's processor count.
 	P int64
-	// RunningOnly ignores the waiting jobs: a cheaper and lower floor.
-	RunningOnly bool
+	// Queue also places the waiting jobs (conservative backfilling by
+	// their estimates) before j: a costlier and higher floor.
+	Queue bool
 
 	prof   freeProfile
 	cached sched.QueueState // the state prof was built for (copied slices)
@@ -98,11 +108,11 @@ func (f *ProfileFloor) Floor(j swf.Job, st sched.QueueState) (int64, error) {
 }
 
 // build makes the profile of st (running jobs, then the queue unless
-// RunningOnly), reusing the last one when st is the same state.
+// Queue), reusing the last one when st is the same state.
 func (f *ProfileFloor) build(st sched.QueueState) error {
-	key := floorKey{f.P, f.RunningOnly}
+	key := floorKey{f.P, f.Queue}
 	if f.valid && f.key == key && f.cached.Now == st.Now && f.cached.Free == st.Free &&
-		slices.Equal(f.cached.Running, st.Running) && (f.RunningOnly || slices.Equal(f.cached.Waiting, st.Waiting)) {
+		slices.Equal(f.cached.Running, st.Running) && (!f.Queue || slices.Equal(f.cached.Waiting, st.Waiting)) {
 		return nil
 	}
 	f.valid = false
@@ -122,7 +132,7 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 		return fmt.Errorf("varq: ProfileFloor: QueueState.Free %d + running %d = %d processors, P = %d", st.Free, busy, st.Free+busy, f.P)
 	}
 	f.prof.reset(st.Now, st.Free, f.rel)
-	if !f.RunningOnly {
+	if f.Queue {
 		for i, w := range st.Waiting {
 			if w.Size <= 0 || w.Size > f.P {
 				return fmt.Errorf("varq: ProfileFloor: QueueState.Waiting[%d] (job %d) Size = %d, need 1..P = %d", i, w.ID, w.Size, f.P)
@@ -134,7 +144,7 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 	}
 	f.cached = sched.QueueState{Now: st.Now, Free: st.Free,
 		Running: append(f.cached.Running[:0], st.Running...), Waiting: f.cached.Waiting[:0]}
-	if !f.RunningOnly {
+	if f.Queue {
 		f.cached.Waiting = append(f.cached.Waiting, st.Waiting...)
 	}
 	f.key, f.valid = key, true
