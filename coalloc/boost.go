@@ -40,12 +40,32 @@ type Config struct {
 	// StopOnProduct stops drawing as soon as Π P_res_i ≥ P_all, instead of
 	// waiting for every P_res_i ≥ P_indep (A20).
 	StopOnProduct bool
+	// Point is the trajectory point each request is planned at; the zero
+	// value is the thesis's maximum (A18).
+	Point PointRule
+	// Reboost makes the Executor re-plan while it executes (A16 carried to
+	// CO-VARQ, see reboost.go): every ReboostEvery seconds it re-forecasts
+	// each unserved reservation's live requests and, when their joint
+	// chance falls below P_indep, draws redundant requests on further
+	// resources. Off, the plan is executed as made (the thesis).
+	Reboost bool
+	// ReboostEvery is the re-forecast period; 0 means Step (30 s).
+	ReboostEvery int64
+	// DropDead makes re-boosting cancel a request whose live probability
+	// fell to 0 when another of its reservation's requests still has a
+	// chance. Off by default: measured, it costs successes (reboost.go).
+	DropDead bool
 }
 
 // Validate reports an option out of range.
 func (c Config) Validate() error {
-	if c.Step < 0 {
+	switch {
+	case c.Step < 0:
 		return fmt.Errorf("coalloc: negative Step %d", c.Step)
+	case c.ReboostEvery < 0:
+		return fmt.Errorf("coalloc: negative ReboostEvery %d", c.ReboostEvery)
+	case c.Point != AtMax && c.Point != LatestMeeting:
+		return fmt.Errorf("coalloc: unknown Point rule %d", int(c.Point))
 	}
 	return nil
 }

@@ -32,14 +32,25 @@ type siteJob struct {
 	id   varq.JobID
 }
 
+// jobState is where one VARQ request of an execution stands.
+type jobState int
+
+const (
+	pending jobState = iota // waiting for its submission time
+	queued                  // submitted, not started
+	running                 // started by its reservation's start: it serves it
+	gone                    // cancelled (queued or not yet submitted), or late
+)
+
 type execJob struct {
 	x        *Execution
 	res      int
 	site     int
+	plan     varq.Plan // the VARQ plan it was launched with
 	id       varq.JobID
-	walltime int64
-	queued   bool
-	skipped  bool // cancelled before submission
+	walltime int64 // as submitted
+	state    jobState
+	live     float64 // latest re-forecast (Reboost), else the plan's
 }
 
 // Execution is one co-allocation being carried out.
@@ -49,7 +60,10 @@ type Execution struct {
 	reqs      []varq.Request
 	satisfied []bool
 	jobs      [][]*execJob
+	taken     []bool // resources drawn so far, for sampling without replacement
 	submitted int
+	reboosts  int // requests added while executing
+	dropped   int // requests given up for a live probability of 0
 	used      int64
 }
 
@@ -59,7 +73,9 @@ type Result struct {
 	Success   bool   // every reservation had a job running by its start
 	Satisfied []bool // per reservation
 	Planned   int    // VARQ requests in the plan, Σ|S_i|
-	Submitted int    // of those, actually submitted (redundant ones may be cancelled first)
+	Reboosts  int    // redundant requests added while executing (Config.Reboost)
+	Dropped   int    // requests cancelled because their live probability fell to 0
+	Submitted int    // requests actually submitted (redundant ones may be cancelled first)
 	Required  int64  // Σ N·W node-seconds
 	Used      int64  // node-seconds occupied by the plan's jobs, spinning included
 }
@@ -113,51 +129,56 @@ func (e *Executor) Execute(p Plan, reqs []varq.Request) (*Execution, error) {
 	if len(reqs) != len(p.Launch) {
 		return nil, fmt.Errorf("coalloc: plan has %d reservations, %d requests given", len(p.Launch), len(reqs))
 	}
-	x := &Execution{e: e, plan: p, reqs: reqs, satisfied: make([]bool, len(reqs)), jobs: make([][]*execJob, len(reqs))}
+	x := &Execution{e: e, plan: p, reqs: reqs, satisfied: make([]bool, len(reqs)),
+		jobs: make([][]*execJob, len(reqs)), taken: make([]bool, len(e.sites))}
 	for i, launch := range p.Launch {
 		for _, a := range launch {
 			if a.Resource < 0 || a.Resource >= len(e.sites) {
 				return nil, fmt.Errorf("coalloc: plan uses resource %d of %d", a.Resource, len(e.sites))
 			}
-			j := &execJob{x: x, res: i, site: a.Resource}
-			x.jobs[i] = append(x.jobs[i], j)
-			m := e.sites[a.Resource].Machine
-			v := a.VARQ
-			m.At(max(v.Submit, m.Now()), func() { x.submit(j, v) })
 		}
-		// After the start time a reservation still unserved has failed:
-		// its requests are useless. The drop runs one second after the
-		// start, since timers fire before a second's scheduling pass and a
-		// job starting at the start time itself is a success (start ≤ D).
-		for _, s := range uniqueSites(launch) {
-			m := e.sites[s].Machine
-			m.At(max(reqs[i].Start+1, m.Now()), func() { x.drop(i, s) })
+		for _, a := range launch {
+			x.launch(i, a.Resource, a.VARQ)
 		}
+	}
+	if p.Config.Reboost {
+		x.watchFrom(e.sites[0].Machine.Now())
 	}
 	return x, nil
 }
 
-func uniqueSites(launch []Assignment) []int {
-	var s []int
-	seen := map[int]bool{}
-	for _, a := range launch {
-		if !seen[a.Resource] {
-			seen[a.Resource] = true
-			s = append(s, a.Resource)
-		}
+// launch adds a VARQ request for reservation i on site s, to be submitted
+// at its planned time. The first request of i on s also schedules the
+// drop: after the start time a reservation still unserved has failed and
+// its requests are useless. The drop runs one second after the start,
+// since timers fire before a second's scheduling pass and a job starting
+// at the start time itself is a success (start ≤ D).
+func (x *Execution) launch(i, s int, v varq.Plan) {
+	first := true
+	for _, o := range x.jobs[i] {
+		first = first && o.site != s
 	}
-	return s
+	j := &execJob{x: x, res: i, site: s, plan: v, live: v.Prob}
+	x.jobs[i] = append(x.jobs[i], j)
+	x.taken[s] = true
+	m := x.e.sites[s].Machine
+	m.At(max(v.Submit, m.Now()), func() { x.submit(j) })
+	if first {
+		m.At(max(x.reqs[i].Start+1, m.Now()), func() { x.drop(i, s) })
+	}
 }
 
-func (x *Execution) submit(j *execJob, v varq.Plan) {
-	if x.satisfied[j.res] || j.skipped {
-		j.skipped = true
+func (x *Execution) submit(j *execJob) {
+	if x.satisfied[j.res] || j.state != pending {
+		if j.state == pending {
+			j.state = gone
+		}
 		return
 	}
 	m := x.e.sites[j.site].Machine
 	r := x.reqs[j.res]
 	if m.Now() >= r.Start {
-		j.skipped = true
+		j.state = gone
 		return
 	}
 	// The walltime is padded for the actual submission instant.
@@ -167,7 +188,7 @@ func (x *Execution) submit(j *execJob, v varq.Plan) {
 		x.e.fail(err)
 		return
 	}
-	j.id, j.walltime, j.queued = id, w, true
+	j.id, j.walltime, j.state = id, w, queued
 	x.submitted++
 	x.e.jobs[siteJob{j.site, id}] = j
 }
@@ -185,12 +206,17 @@ func (x *Execution) drop(i, s int) {
 	}
 }
 
+// cancel gives up a request that is pending or queued; a running or gone
+// one is left alone.
 func (x *Execution) cancel(j *execJob) {
-	if !j.queued {
-		j.skipped = true
+	switch j.state {
+	case pending:
+		j.state = gone
+		return
+	case running, gone:
 		return
 	}
-	j.queued = false
+	j.state = gone
 	delete(x.e.jobs, siteJob{j.site, j.id})
 	if err := x.e.sites[j.site].Machine.Cancel(j.id); err != nil {
 		x.e.fail(err)
@@ -211,7 +237,7 @@ func (e *Executor) Started(site int, id varq.JobID, t int64) {
 		x.cancel(j)
 		return
 	}
-	j.queued = false
+	j.state = running
 	delete(e.jobs, siteJob{site, id})
 	x.satisfied[j.res] = true
 	end := r.Start + r.Walltime
@@ -239,6 +265,8 @@ func (x *Execution) Result() Result {
 		Success:   true,
 		Satisfied: append([]bool(nil), x.satisfied...),
 		Planned:   x.plan.Requests(),
+		Reboosts:  x.reboosts,
+		Dropped:   x.dropped,
 		Submitted: x.submitted,
 		Used:      x.used,
 	}

@@ -22,17 +22,21 @@ type Assignment struct {
 }
 
 // Plan is a CO-VARQ plan: the boosting outcome, and for each reservation
-// the VARQ requests to launch, Launch[i] aligned with Sets[i].
+// the VARQ requests to launch, Launch[i] aligned with Sets[i]. Config is
+// the configuration it was made with; the Executor re-boosts by it.
 type Plan struct {
 	Boosted
 	Launch [][]Assignment
+	Config Config
 }
 
 // ProbTable fills the table of §4 step 2: for each reservation and
-// resource, the best VARQ plan (the trajectory maximum, latest argmax;
-// A18) as seen at now, and its probability. A resource whose trajectory is
-// all zero gets p = 0 and a NOT_POSSIBLE plan.
-func ProbTable(reqs []varq.Request, res []Resource, now int64, cfg Config) (Table, [][]varq.Plan, error) {
+// resource, the VARQ plan that cfg.Point reads off its trajectory as seen
+// at now (by default the trajectory maximum, latest argmax; A18), and its
+// probability. target is the per-reservation target LatestMeeting plans
+// for (P_indep). A resource whose trajectory is all zero gets p = 0 and a
+// NOT_POSSIBLE plan.
+func ProbTable(reqs []varq.Request, res []Resource, target float64, now int64, cfg Config) (Table, [][]varq.Plan, error) {
 	if len(reqs) == 0 || len(res) == 0 {
 		return nil, nil, errors.New("coalloc: need at least one reservation and one resource")
 	}
@@ -54,7 +58,7 @@ func ProbTable(reqs []varq.Request, res []Resource, now int64, cfg Config) (Tabl
 			if err != nil {
 				return nil, nil, fmt.Errorf("coalloc: reservation %d on %s: %w", i, rs.Name, err)
 			}
-			p := varq.PlanMax(traj, q)
+			p := pointPlan(traj, q, target, cfg.Point)
 			plans[i][r], t[i][r] = p, p.Prob
 		}
 	}
@@ -65,7 +69,10 @@ func ProbTable(reqs []varq.Request, res []Resource, now int64, cfg Config) (Tabl
 // pAll: ProbTable, then Boost. A plan with OK false is CO-VARQ's "not
 // possible now"; errors are bad input.
 func New(reqs []varq.Request, res []Resource, pAll float64, now int64, cfg Config) (Plan, error) {
-	t, plans, err := ProbTable(reqs, res, now, cfg)
+	if !(pAll > 0 && pAll <= 1) {
+		return Plan{}, fmt.Errorf("coalloc: P_all %v outside (0, 1]", pAll)
+	}
+	t, plans, err := ProbTable(reqs, res, PIndep(pAll, len(reqs)), now, cfg)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -73,7 +80,7 @@ func New(reqs []varq.Request, res []Resource, pAll float64, now int64, cfg Confi
 	if err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Boosted: b, Launch: make([][]Assignment, len(reqs))}
+	p := Plan{Boosted: b, Launch: make([][]Assignment, len(reqs)), Config: cfg}
 	for i, set := range b.Sets {
 		for _, r := range set {
 			p.Launch[i] = append(p.Launch[i], Assignment{Reservation: i, Resource: r, VARQ: plans[i][r]})

@@ -117,8 +117,10 @@ type TrialSummary struct {
 	Attempts, Executed int
 	PExpected          float64 // mean over executed co-allocations
 	PAchieved          float64 // fraction of executed co-allocations that succeeded
-	RequestsPerRes     float64 // planned VARQ requests per reservation
-	SubmittedPerRes    float64 // of which actually submitted
+	RequestsPerRes     float64 // VARQ requests per reservation, planned and re-boosted
+	ReboostsPerRes     float64 // of which added while executing (Config.Reboost)
+	DroppedPerRes      float64 // requests cancelled for a live probability of 0
+	SubmittedPerRes    float64 // requests actually submitted
 	Required, Used     int64   // node-seconds
 }
 
@@ -140,7 +142,9 @@ func (tr *Trials) Summary() TrialSummary {
 		if r.Success {
 			s.PAchieved++
 		}
-		s.RequestsPerRes += float64(r.Planned)
+		s.RequestsPerRes += float64(r.Planned + r.Reboosts)
+		s.ReboostsPerRes += float64(r.Reboosts)
+		s.DroppedPerRes += float64(r.Dropped)
 		s.SubmittedPerRes += float64(r.Submitted)
 		res += len(r.Satisfied)
 		s.Required += r.Required
@@ -150,6 +154,8 @@ func (tr *Trials) Summary() TrialSummary {
 		s.PExpected /= float64(s.Executed)
 		s.PAchieved /= float64(s.Executed)
 		s.RequestsPerRes /= float64(res)
+		s.ReboostsPerRes /= float64(res)
+		s.DroppedPerRes /= float64(res)
 		s.SubmittedPerRes /= float64(res)
 	}
 	return s

@@ -7,7 +7,13 @@
 // redundant requests cancelled, and success and over-allocation are
 // recorded.
 //
-//	go run ./examples/coalloc                 # five machines, 120 days
+// By default both remedies of README.md are on: each request is planned
+// at the latest point meeting P_indep instead of its trajectory maximum,
+// and the executor re-boosts a reservation whose live forecasts fell below
+// P_indep. -remedy none is the thesis's procedure.
+//
+//	go run ./examples/coalloc                 # five machines, 120 days, both remedies
+//	go run ./examples/coalloc -remedy none    # the thesis's plan, executed as made
 //	go run ./examples/coalloc -days 30 -count 3
 package main
 
@@ -18,6 +24,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/batchq/batchq/coalloc"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -28,6 +35,8 @@ func main() {
 	days := flag.Int64("days", 120, "simulated days of co-allocation requests")
 	count := flag.Int("count", 2, "reservations per co-allocation (the thesis does not report it; Figure 6.1 has 2)")
 	step := flag.Int64("step", 10, "lockstep granularity of the machines, seconds")
+	remedy := flag.String("remedy", "both", "none (the thesis's plan), reboost (re-plan while executing), latest (plan at the latest point meeting P_indep), or both")
+	drop := flag.Bool("drop", false, "with re-boosting, cancel a request whose live probability fell to 0 when its reservation has another chance (coalloc.Config.DropDead)")
 	diag := flag.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
 	flag.Parse()
 	var paths []string
@@ -43,7 +52,13 @@ func main() {
 			paths = append(paths, p)
 		}
 	}
-	opt := options{paths: paths, days: *days, count: *count, step: *step, progress: os.Stderr}
+	plan, err := remedyConfig(*remedy)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "coalloc:", err)
+		os.Exit(2)
+	}
+	plan.DropDead = *drop
+	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: os.Stderr}
 	if *diag {
 		opt.diag = os.Stderr
 	}
@@ -58,7 +73,23 @@ type options struct {
 	days     int64
 	count    int
 	step     int64
+	plan     coalloc.Config // the planner's options: which remedies
 	progress io.Writer
 	diag     io.Writer // nil: no per-site diagnosis
 	trials   []trial   // default table62
+}
+
+// remedyConfig maps -remedy to the planner's options.
+func remedyConfig(name string) (coalloc.Config, error) {
+	switch name {
+	case "none":
+		return coalloc.Config{}, nil
+	case "reboost":
+		return coalloc.Config{Reboost: true}, nil
+	case "latest":
+		return coalloc.Config{Point: coalloc.LatestMeeting}, nil
+	case "both":
+		return coalloc.Config{Reboost: true, Point: coalloc.LatestMeeting}, nil
+	}
+	return coalloc.Config{}, fmt.Errorf("-remedy %q: want none, reboost, latest or both", name)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"time"
@@ -42,6 +43,18 @@ func loadMachine(path string) (machine, error) {
 		sane[i].Submit -= t0
 	}
 	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit}, nil
+}
+
+func loadMachines(paths []string) ([]machine, error) {
+	var ms []machine
+	for _, p := range paths {
+		m, err := loadMachine(p)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
 }
 
 // siteObserver feeds a machine's arrivals and starts to its forecaster
@@ -180,7 +193,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 	}
 	// The first week warms QBETS up on every machine.
 	const warmup = 7 * 86400
-	cfg := coalloc.TrialConfig{Count: opt.count, Nodes: tr.Nodes, Walltime: tr.Walltime, Lead: tr.Lead, PAll: tr.PAll}
+	cfg := coalloc.TrialConfig{Count: opt.count, Nodes: tr.Nodes, Walltime: tr.Walltime, Lead: tr.Lead, PAll: tr.PAll, Plan: opt.plan}
 	trials, err := x.StartTrials(cfg, warmup, until)
 	if err != nil {
 		return coalloc.TrialSummary{}, nil, err
@@ -203,33 +216,42 @@ func run(out io.Writer, opt options) error {
 	if opt.trials == nil {
 		opt.trials = table62
 	}
-	var ms []machine
-	for _, p := range opt.paths {
-		m, err := loadMachine(p)
-		if err != nil {
-			return err
-		}
-		ms = append(ms, m)
+	ms, err := loadMachines(opt.paths)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d:", len(ms), opt.days, opt.count)
+	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %v, re-boost %v, drop %v:",
+		len(ms), opt.days, opt.count, opt.plan.Point, opt.plan.Reboost, opt.plan.DropDead)
 	for _, m := range ms {
 		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
 	}
 	fmt.Fprint(out, "\n\n")
-	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | thesis | executed | attempts | requests/res | submitted/res | over-allocation |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | ± s.e. | thesis | executed | attempts | requests/res | re-boosts/res | submitted/res | over-allocation |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, tr := range opt.trials {
 		t0 := time.Now()
 		s, err := runTrial(ms, tr, opt)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f |\n",
-			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, tr.Expected, s.PAchieved, tr.Achvd,
-			s.Executed, s.Attempts, s.RequestsPerRes, s.SubmittedPerRes, s.OverAllocation())
+		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
+			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, tr.Expected, s.PAchieved, stdErr(s), tr.Achvd,
+			s.Executed, s.Attempts, s.RequestsPerRes, s.ReboostsPerRes, s.SubmittedPerRes, s.OverAllocation())
 		if opt.progress != nil {
 			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond))
 		}
 	}
 	return nil
+}
+
+// stdErr is the binomial standard error of P_achieved, taking the trial's
+// co-allocations as independent: sqrt(p (1 − p) / executed). They are not
+// quite independent (one follows the other on the same queues), so it is
+// a lower bound on the noise.
+func stdErr(s coalloc.TrialSummary) float64 {
+	if s.Executed == 0 {
+		return math.NaN()
+	}
+	p := s.PAchieved
+	return math.Sqrt(p * (1 - p) / float64(s.Executed))
 }

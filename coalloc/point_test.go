@@ -1,0 +1,64 @@
+package coalloc
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/varq"
+)
+
+// stepped answers 0.99 for a window of at least 3 h, 0.96 for 1–3 h and
+// 0.5 below: submitting earlier is likelier, as with the fixed processor
+// ranges of qbets, where padding does not change the cluster.
+var stepped = varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+	switch {
+	case within >= 3*3600:
+		return 0.99
+	case within >= 3600:
+		return 0.96
+	}
+	return 0.5
+})
+
+func TestPointRule(t *testing.T) {
+	r := varq.Request{Nodes: 4, Walltime: 3600, Start: 4 * 3600}
+	res := []Resource{{Name: "stepped", Forecaster: stepped}, {Name: "low", Forecaster: constant(0.7)}}
+	target := PIndep(0.90, 2) // 0.9487
+	for _, c := range []struct {
+		rule   PointRule
+		submit []int64
+		prob   []float64
+	}{
+		// The maximum: the latest point of the 0.99 plateau, 3 h before
+		// the start; the constant site at its last point.
+		{AtMax, []int64{3600, 14370}, []float64{0.99, 0.7}},
+		// The latest point meeting 0.9487: 1 h before the start, at 0.96;
+		// the constant site never meets it and falls back to its maximum.
+		{LatestMeeting, []int64{10800, 14370}, []float64{0.96, 0.7}},
+	} {
+		tab, plans, err := ProbTable([]varq.Request{r}, res, target, 0, Config{Point: c.rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := range res {
+			if p := plans[0][s]; !p.Possible || p.Submit != c.submit[s] || p.Prob != c.prob[s] || tab[0][s] != p.Prob {
+				t.Errorf("%v on %s: plan %v, table %v; want submit at %d, p %v",
+					c.rule, res[s].Name, p, tab[0][s], c.submit[s], c.prob[s])
+			}
+		}
+	}
+	// Lower worst-case overhead is the point of the rule: 4·(14400 −
+	// 10800) node-s instead of 4·(14400 − 3600).
+	_, plans, _ := ProbTable([]varq.Request{r}, res, target, 0, Config{Point: LatestMeeting})
+	if got := plans[0][0].Cost().WorstExtra; got != 4*3600 {
+		t.Errorf("worst-case extra %d, want %d", got, 4*3600)
+	}
+	if _, err := New([]varq.Request{r}, res, 0.9, 0, Config{Point: 7}); err == nil {
+		t.Error("unknown point rule accepted")
+	}
+	if _, err := New([]varq.Request{r}, res, 1.5, 0, Config{}); err == nil {
+		t.Error("P_all 1.5 accepted")
+	}
+	if AtMax.String() != "max" || LatestMeeting.String() != "latest" || PointRule(7).String() != "PointRule(7)" {
+		t.Error("PointRule.String")
+	}
+}
