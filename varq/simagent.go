@@ -36,6 +36,10 @@ type SimConfig struct {
 	// one period contending for the same instant. A diagnostic, not the
 	// thesis's set-up.
 	Unsynchronized bool
+	// Crowd makes each request plan as if the agent's other outstanding
+	// requests for its start time were part of it (see CrowdMode); the
+	// zero value is the thesis's method.
+	Crowd CrowdMode
 }
 
 // DefaultPeriod is the spacing of reservation start times in §5.4.
@@ -48,6 +52,9 @@ func (c SimConfig) Validate() error {
 	}
 	if c.Period < 0 {
 		return fmt.Errorf("varq: negative Period %d", c.Period)
+	}
+	if c.Crowd < CrowdOff || c.Crowd > CrowdPlanned {
+		return fmt.Errorf("varq: unknown Crowd mode %d", c.Crowd)
 	}
 	return c.Replan.Validate()
 }
@@ -70,6 +77,7 @@ type SimAgent struct {
 	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
 	live map[JobID]*simRequest
+	crwd *crowd // nil under CrowdOff
 	err  error
 }
 
@@ -93,8 +101,12 @@ func NewSimAgent(m Machine, f Forecaster, cfg SimConfig) (*SimAgent, error) {
 	if cfg.Period == 0 {
 		cfg.Period = DefaultPeriod
 	}
-	return &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
-		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[JobID]*simRequest{}}, nil
+	a := &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
+		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[JobID]*simRequest{}}
+	if cfg.Crowd != CrowdOff {
+		a.crwd = newCrowd(cfg.Crowd)
+	}
+	return a, nil
 }
 
 // Select draws, for each job in submit order, whether it becomes a VARQ
@@ -132,7 +144,11 @@ func (a *SimAgent) Arrive(j swf.Job) {
 	r := Request{Nodes: int(j.Size()), Walltime: max(w, 1), Start: start}
 	s := &simRequest{out: len(a.outs), req: r, work: min(max(j.RunTime, 0), r.Walltime)}
 	a.outs = append(a.outs, Outcome{Plan: Plan{Request: r}, Required: int64(r.Nodes) * s.work})
-	rp, err := NewReplanner(a.f, r, a.cfg.Replan)
+	var f Forecaster = a.f
+	if a.crwd != nil {
+		f = crowdForecaster{f: a.f, c: a.crwd, self: s}
+	}
+	rp, err := NewReplanner(f, r, a.cfg.Replan)
 	if err != nil {
 		a.fail(err)
 		return
@@ -153,11 +169,16 @@ func (a *SimAgent) decide(s *simRequest) {
 	case Wait:
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
+			if a.crwd != nil {
+				a.crwd.accepted(s)
+			}
 		}
 		a.m.At(d.Next, func() { a.decide(s) })
 	case Submit:
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
+		} else if a.crwd != nil {
+			a.crwd.unpend(s)
 		}
 		o.Submitted, o.Submit = d.Plan, now
 		id, err := a.m.Submit(s.req.Nodes, d.Plan.Walltime, d.Plan.Walltime)
@@ -167,6 +188,9 @@ func (a *SimAgent) decide(s *simRequest) {
 		}
 		s.id, o.Job = id, id
 		a.live[id] = s
+		if a.crwd != nil {
+			a.crwd.queue(s)
+		}
 		if a.cfg.CancelMissed {
 			a.m.At(s.req.Start+1, func() { a.cancelIfQueued(s) })
 		}
@@ -180,6 +204,9 @@ func (a *SimAgent) decide(s *simRequest) {
 		// occupied nothing. The trace's work is still done, as an
 		// ordinary job outside the VARQ accounting.
 		o.Submitted = d.Plan
+		if a.crwd != nil {
+			a.crwd.unpend(s)
+		}
 		if _, err := a.m.Submit(s.req.Nodes, s.req.Walltime, s.work); err != nil {
 			a.fail(err)
 		}
@@ -191,6 +218,9 @@ func (a *SimAgent) cancelIfQueued(s *simRequest) {
 		return
 	}
 	delete(a.live, s.id)
+	if a.crwd != nil {
+		a.crwd.dequeue(s)
+	}
 	if err := a.m.Cancel(s.id); err != nil {
 		a.fail(err)
 	}
@@ -205,6 +235,9 @@ func (a *SimAgent) Started(id JobID, t int64) {
 	}
 	delete(a.live, id)
 	s.started = true
+	if a.crwd != nil {
+		a.crwd.dequeue(s)
+	}
 	o := &a.outs[s.out]
 	o.Ran, o.Started = true, t
 	end := t + s.work

@@ -7,6 +7,7 @@
 //	go run ./examples/varq                        # SDSC-BLUE and CTC-SP2, all nine cells each
 //	go run ./examples/varq -trace x.swf.gz -jobs 50000
 //	go run ./examples/varq -jobs 50000 -plot docs/figures   # also Figure 5.4's trajectory per log
+//	go run ./examples/varq -crowd queued          # beyond the thesis: crowd-aware planning
 //
 // For each (fraction of VARQ jobs, target probability) it prints the mean
 // predicted probability, the achieved success fraction, the accepted count
@@ -23,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/varq"
 )
 
 func main() {
@@ -35,12 +37,16 @@ func main() {
 	fracs := flag.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
 	targs := flag.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
 	noAvail := flag.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
+	crowd := flag.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started) or planned (also accepted ones planned to submit earlier); see varq.CrowdMode")
 	plot := flag.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	flag.Parse()
 	paths, err := tracePaths(*traces)
 	opt := options{paths: paths, jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: os.Stderr}
 	if *diag {
 		opt.diag = os.Stderr
+	}
+	if err == nil {
+		opt.crowd, err = varq.ParseCrowdMode(*crowd)
 	}
 	if err == nil && *fracs != "" {
 		opt.fractions, err = parseList("fractions", *fracs)
@@ -94,6 +100,7 @@ type options struct {
 	diag     io.Writer // nil: no diagnosis
 	unsync   bool      // varq.SimConfig.Unsynchronized (a diagnostic)
 	noAvail  bool      // qbets.Config.NoAvailability (a diagnostic)
+	crowd    varq.CrowdMode
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
 	plot               string     // directory for the -plot figure ("": none)

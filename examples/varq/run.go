@@ -83,6 +83,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		Replan:         varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
 		Seed:           opt.seed,
 		Unsynchronized: opt.unsync,
+		Crowd:          opt.crowd,
 	}
 	agent, err := varq.NewSimAgent(m, fc, cfg)
 	if err != nil {
@@ -179,6 +180,9 @@ func run(out io.Writer, opt options) error {
 		fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
 			w.name, w.size, len(w.jobs), w.excluded, w.cut)
 		fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
+		if opt.crowd != varq.CrowdOff {
+			fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", opt.crowd)
+		}
 		fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
 		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 		plotted := opt.plot == ""

@@ -1,0 +1,151 @@
+package varq
+
+import "fmt"
+
+// CrowdMode says whether a SimAgent plans each request as if its own
+// outstanding requests for the same start time were part of it. It is an
+// extension beyond the thesis, whose method (CrowdOff) stays the default.
+//
+// Why: requests that must all be running at the same instant D compete for
+// the same nodes at the same moment, which is like one job of their
+// combined size. A wait-history forecaster (QBETS) cannot see that
+// self-inflicted crowd coming, but the service that holds the requests
+// knows it. With a crowd mode the agent asks its forecaster about a job of
+// the request's own nodes plus the crowd's; as the Replanner re-plans
+// while it waits, the crowd is re-read as it changes.
+type CrowdMode int
+
+const (
+	// CrowdOff asks about the request's own size (the thesis).
+	CrowdOff CrowdMode = iota
+	// CrowdQueued adds the nodes of the agent's other requests for the
+	// same start time that are submitted but not yet started: they sit in
+	// the queue and want nodes at the same moment. Started ones already
+	// hold their nodes and no longer compete for a start.
+	CrowdQueued
+	// CrowdPlanned also adds the accepted requests for the same start time
+	// that are not yet submitted but whose current plan submits no later
+	// than the candidate submission: by then they will be queued ahead of
+	// it. Those planned to submit later join the queue behind it, so they
+	// are left out (under FCFS order they wait for it, not it for them).
+	CrowdPlanned
+)
+
+func (m CrowdMode) String() string {
+	switch m {
+	case CrowdOff:
+		return "off"
+	case CrowdQueued:
+		return "queued"
+	case CrowdPlanned:
+		return "planned"
+	}
+	return fmt.Sprintf("CrowdMode(%d)", int(m))
+}
+
+// ParseCrowdMode reads the String form of a CrowdMode.
+func ParseCrowdMode(s string) (CrowdMode, error) {
+	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned} {
+		if s == m.String() {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("varq: unknown crowd mode %q (want off, queued or planned)", s)
+}
+
+// crowd is the agent's ledger of its own outstanding requests, by start
+// time: the nodes queued (submitted, not started) and the requests
+// accepted but not yet submitted.
+type crowd struct {
+	mode   CrowdMode
+	groups map[int64]*crowdGroup
+}
+
+type crowdGroup struct {
+	queued  int           // nodes submitted and not started
+	pending []*simRequest // accepted, not yet submitted
+}
+
+func newCrowd(mode CrowdMode) *crowd {
+	return &crowd{mode: mode, groups: map[int64]*crowdGroup{}}
+}
+
+func (c *crowd) group(start int64) *crowdGroup {
+	g := c.groups[start]
+	if g == nil {
+		g = &crowdGroup{}
+		c.groups[start] = g
+	}
+	return g
+}
+
+// tidy forgets an empty group, so the ledger holds only live start times.
+func (c *crowd) tidy(start int64) {
+	if g := c.groups[start]; g != nil && g.queued == 0 && len(g.pending) == 0 {
+		delete(c.groups, start)
+	}
+}
+
+// accepted records s as accepted and not yet submitted.
+func (c *crowd) accepted(s *simRequest) {
+	g := c.group(s.req.Start)
+	g.pending = append(g.pending, s)
+}
+
+// unpend removes s from the accepted-not-submitted list (it was submitted
+// or dropped).
+func (c *crowd) unpend(s *simRequest) {
+	g := c.groups[s.req.Start]
+	if g == nil {
+		return
+	}
+	for i, p := range g.pending {
+		if p == s {
+			g.pending = append(g.pending[:i], g.pending[i+1:]...)
+			break
+		}
+	}
+	c.tidy(s.req.Start)
+}
+
+// queue and dequeue move s's nodes in and out of the queued count.
+func (c *crowd) queue(s *simRequest) { c.group(s.req.Start).queued += s.req.Nodes }
+
+func (c *crowd) dequeue(s *simRequest) {
+	if g := c.groups[s.req.Start]; g != nil {
+		g.queued -= s.req.Nodes
+		c.tidy(s.req.Start)
+	}
+}
+
+// nodes is the crowd self meets if it is submitted at time submit: the
+// queued nodes for its start time and, in CrowdPlanned, the other pending
+// requests planned to submit at or before submit.
+func (c *crowd) nodes(self *simRequest, submit int64) int {
+	g := c.groups[self.req.Start]
+	if g == nil {
+		return 0
+	}
+	n := g.queued
+	if c.mode == CrowdPlanned {
+		for _, p := range g.pending {
+			if p != self && p.rp.Plan().Submit <= submit {
+				n += p.req.Nodes
+			}
+		}
+	}
+	return n
+}
+
+// crowdForecaster is the forecaster one request plans with under a crowd
+// mode: it asks the agent's forecaster about a job of the request's nodes
+// plus the crowd it would meet at the candidate submission D − within.
+type crowdForecaster struct {
+	f    Forecaster
+	c    *crowd
+	self *simRequest
+}
+
+func (cf crowdForecaster) ProbWithin(nodes int, walltime, within int64) float64 {
+	return cf.f.ProbWithin(nodes+cf.c.nodes(cf.self, cf.self.req.Start-within), walltime, within)
+}
