@@ -27,4 +27,13 @@
 // one of them is running by its start time, recording success and the
 // allocation used. Trials repeats the §5.5 protocol (one co-allocation at a
 // time, a retry 10 min after a refusal) for the rows of Table 6.2.
+//
+// Two options depart from the thesis, because on simulated machines its
+// plan promises more than it achieves (examples/coalloc/README.md):
+// Config.Point = LatestMeeting plans each request at the latest point of
+// its trajectory meeting P_indep instead of the maximum, which does not
+// select on noise and spins less; Config.Reboost makes the Executor
+// re-forecast an unserved reservation's requests while it waits and draw
+// redundant requests on further resources when their joint chance falls
+// below P_indep (reboost.go).
 package coalloc

@@ -121,7 +121,10 @@ func (e *Executor) fail(err error) {
 
 // Execute launches plan p, made for reqs over e.Resources(): each VARQ
 // request is submitted at its planned time on its site unless its
-// reservation is already served. A plan that is not OK is not executed.
+// reservation is already served. With p.Config.Reboost the execution also
+// re-boosts reservations whose live forecasts fall (reboost.go), on the
+// clock of the first site's machine. A plan that is not OK is not
+// executed.
 func (e *Executor) Execute(p Plan, reqs []varq.Request) (*Execution, error) {
 	if !p.OK {
 		return nil, errors.New("coalloc: executing a plan that is not possible")
