@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/varq"
+	"pgregory.net/rapid"
 )
 
 // stepped answers 0.99 for a window of at least 3 h, 0.96 for 1–3 h and
@@ -61,4 +62,47 @@ func TestPointRule(t *testing.T) {
 	if AtMax.String() != "max" || LatestMeeting.String() != "latest" || PointRule(7).String() != "PointRule(7)" {
 		t.Error("PointRule.String")
 	}
+}
+
+// TestPointRuleProperties: on random trajectories, LatestMeeting plans at
+// the latest point meeting the target when there is one, and otherwise at
+// the maximum, which is what AtMax always picks.
+func TestPointRuleProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 50).Draw(t, "n")
+		probs := rapid.SliceOfN(rapid.Float64Range(0, 1), n, n).Draw(t, "probs")
+		target := rapid.Float64Range(0.01, 1).Draw(t, "target")
+		r := varq.Request{Nodes: 1, Walltime: 60, Start: int64(n) * 30}
+		traj := make([]varq.Point, n)
+		for i, p := range probs {
+			traj[i] = varq.Point{Submit: int64(i) * 30, Prob: p}
+		}
+		latest, best := -1, -1
+		for i, pt := range traj {
+			if pt.Prob >= target {
+				latest = i
+			}
+			if pt.Prob > 0 && (best < 0 || pt.Prob >= traj[best].Prob) {
+				best = i
+			}
+		}
+		mx := pointPlan(traj, r, target, AtMax)
+		lm := pointPlan(traj, r, target, LatestMeeting)
+		switch {
+		case best < 0:
+			if mx.Possible || lm.Possible {
+				t.Fatalf("all-zero trajectory planned: %v, %v", mx, lm)
+			}
+			return
+		case mx.Submit != traj[best].Submit:
+			t.Fatalf("AtMax at %d, latest argmax at %d", mx.Submit, traj[best].Submit)
+		case latest >= 0 && (lm.Submit != traj[latest].Submit || lm.Prob < target):
+			t.Fatalf("LatestMeeting at %d (p %v), latest feasible at %d", lm.Submit, lm.Prob, traj[latest].Submit)
+		case latest < 0 && lm.Submit != mx.Submit:
+			t.Fatalf("LatestMeeting without a feasible point at %d, maximum at %d", lm.Submit, mx.Submit)
+		}
+		if lm.Submit < mx.Submit && latest >= 0 {
+			t.Fatalf("the latest feasible point %d is before the argmax %d, which is feasible too", lm.Submit, mx.Submit)
+		}
+	})
 }
