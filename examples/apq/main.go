@@ -69,6 +69,13 @@ type env struct {
 	// NoGrow molds to the original size or smaller only in Tables VIII
 	// and IX (varq.MoldConfig.NoGrow, a diagnostic, NOT the paper's).
 	NoGrow bool
+	// Floor is the size-aware wait of the extra Tables VIII–IX columns
+	// (varq.ProfileFloor, NOT the paper's): floorRunning, floorQueue or
+	// floorOff (no such column).
+	Floor string
+	// FloorOnly runs only the baseline and the size-aware columns of
+	// Tables VIII–IX (the paper's method's cells print "—").
+	FloorOnly bool
 	// Seed is for any randomness a table needs.
 	Seed uint64
 	// Log receives progress lines; never nil (io.Discard when quiet).
@@ -93,11 +100,13 @@ func main() {
 	quick := flag.Bool("quick", false, "smaller, faster runs")
 	tune := flag.Bool("tune", false, "Table V: also tune APQ one parameter at a time on the validation jobs (slow)")
 	noGrow := flag.Bool("nogrow", false, "Tables VIII, IX: never mold a job to a larger size (diagnostic, not the paper's)")
+	floor := flag.String("floor", floorRunning, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorRunning+" (APQ floored by when the running jobs, at their estimates, free the job's processors), "+floorQueue+" (a conservative-backfilling profile with the waiting jobs too) or "+floorOff)
+	floorOnly := flag.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	verbose := flag.Bool("v", false, "progress on stderr")
 	flag.Parse()
 	if err := run(os.Stdout, options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,
-		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Seed: *seed, Verbose: *verbose}); err != nil {
+		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Floor: *floor, FloorOnly: *floorOnly, Seed: *seed, Verbose: *verbose}); err != nil {
 		fmt.Fprintln(os.Stderr, "apq:", err)
 		os.Exit(1)
 	}
@@ -109,6 +118,8 @@ type options struct {
 	MaxJobs           int
 	Quick, Tune       bool
 	NoGrow            bool
+	Floor             string // "" means floorRunning
+	FloorOnly         bool
 	Seed              uint64
 	Verbose           bool
 }
@@ -123,11 +134,17 @@ func run(w io.Writer, o options) error {
 	if o.Filter != filterRan && o.Filter != filterStatus1 {
 		return fmt.Errorf("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
 	}
+	if o.Floor == "" {
+		o.Floor = floorRunning
+	}
+	if o.Floor != floorQueue && o.Floor != floorRunning && o.Floor != floorOff {
+		return fmt.Errorf("-floor = %q, want %q, %q or %q", o.Floor, floorQueue, floorRunning, floorOff)
+	}
 	names, err := selectTables(o.Tables)
 	if err != nil {
 		return err
 	}
-	e := &env{Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Seed: o.Seed, Log: io.Discard}
+	e := &env{Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Floor: o.Floor, FloorOnly: o.FloorOnly, Seed: o.Seed, Log: io.Discard}
 	if o.Verbose {
 		e.Log = os.Stderr
 	}

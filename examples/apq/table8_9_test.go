@@ -22,7 +22,7 @@ func TestTable8And9(t *testing.T) {
 		t.Skip("five EASY simulations with APQ; skipped in -short mode")
 	}
 	out := runQuick(t, "VIII,IX")
-	for _, want := range []string{"## Table VIII", "## Table IX", "| SDSC SP2 | 1000 |", "(245)", "(232)"} {
+	for _, want := range []string{"## Table VIII", "## Table IX", "| SDSC SP2 | 1000 |", "(245)", "(232)", "Size-aware wait", "Molded jobs by outcome (delayed submission, size-aware wait)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
@@ -41,5 +41,29 @@ func TestTable8NoGrow(t *testing.T) {
 	}
 	if !regexp.MustCompile(`\| SDSC SP2 \| \d+ \| \d+ / 0 / \d+ / \d+ \|`).MatchString(out) {
 		t.Error("grown jobs with -nogrow, or no detail row")
+	}
+}
+
+func TestFloorFlag(t *testing.T) {
+	err := run(&strings.Builder{}, options{Dir: t.TempDir(), Floor: "both"})
+	if err == nil || !strings.Contains(err.Error(), "-floor") {
+		t.Errorf("bad -floor: err = %v", err)
+	}
+}
+
+// TestTable8FloorOnly: -flooronly runs the baseline and the size-aware
+// column only (the paper's cells print —), with the default floor.
+func TestTable8FloorOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two EASY simulations with APQ; skipped in -short mode")
+	}
+	out := runQuickWith(t, "VIII", options{FloorOnly: true})
+	for _, want := range []string{"-flooronly:", "-floor running", "| SDSC SP2 | 1000 | ", "— (245) | — (-26.0%) | — |", "Molded jobs by outcome (size-aware wait)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "Molded jobs by outcome (paper's method)") {
+		t.Error("outcome table of the paper's method, which did not run")
 	}
 }
