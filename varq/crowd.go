@@ -146,6 +146,6 @@ type crowdForecaster struct {
 	self *simRequest
 }
 
-func (cf crowdForecaster) ProbWithin(nodes int, walltime, within int64) float64 {
+func (cf *crowdForecaster) ProbWithin(nodes int, walltime, within int64) float64 {
 	return cf.f.ProbWithin(nodes+cf.c.nodes(cf.self, cf.self.req.Start-within), walltime, within)
 }

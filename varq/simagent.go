@@ -146,7 +146,7 @@ func (a *SimAgent) Arrive(j swf.Job) {
 	a.outs = append(a.outs, Outcome{Plan: Plan{Request: r}, Required: int64(r.Nodes) * s.work})
 	var f Forecaster = a.f
 	if a.crwd != nil {
-		f = crowdForecaster{f: a.f, c: a.crwd, self: s}
+		f = &crowdForecaster{f: a.f, c: a.crwd, self: s}
 	}
 	rp, err := NewReplanner(f, r, a.cfg.Replan)
 	if err != nil {

@@ -1,0 +1,30 @@
+package varq
+
+import "testing"
+
+// BenchmarkTrajectory12hCrowd is BenchmarkTrajectory12h through the
+// crowd-aware wrapper in CrowdPlanned mode, with 64 queued nodes and 20
+// other accepted requests for the same start time (a busy 10 % period has
+// a few; 95 % has up to about 180): each forecast scans them.
+func BenchmarkTrajectory12hCrowd(b *testing.B) {
+	r := Request{Nodes: 4, Walltime: 3600, Start: 43200}
+	c := newCrowd(CrowdPlanned)
+	self := &simRequest{req: r}
+	c.group(r.Start).queued = 64
+	for i := range int64(20) {
+		c.accepted(&simRequest{req: Request{Nodes: 8, Walltime: 600, Start: r.Start},
+			rp: &Replanner{plan: Plan{Possible: true, Submit: i * 2000}}})
+	}
+	f := &crowdForecaster{f: &shiftingForecaster{cut: 21600, hi: 0.7, lo: 0.3}, c: c, self: self}
+	buf := make([]Point, 0, 1440)
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		buf, err = AppendTrajectory(buf[:0], f, r, 0, 0)
+		if err != nil || len(buf) != 1440 {
+			b.Fatal(len(buf), err)
+		}
+		_ = PlanLatest(buf, r, 0.5)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/trajectory")
+}
