@@ -47,7 +47,9 @@ type Config struct {
 	// CO-VARQ, see reboost.go): every ReboostEvery seconds it re-forecasts
 	// each unserved reservation's live requests and, when their joint
 	// chance falls below P_indep, draws redundant requests on further
-	// resources. Off, the plan is executed as made (the thesis).
+	// resources. Off, the plan is executed as made (the thesis). The
+	// target is per reservation even with StopOnProduct, so such a plan
+	// may be re-boosted at its first review.
 	Reboost bool
 	// ReboostEvery is the re-forecast period; 0 means Step (30 s).
 	ReboostEvery int64
