@@ -11,8 +11,8 @@ import (
 
 // floorKey is what a cached profile depends on besides the state.
 type floorKey struct {
-	p     int64
-	queue bool
+	p           int64
+	runningOnly bool
 }
 
 // ProfileFloor is a size-aware wait for molding (NOT the paper's): it
@@ -28,23 +28,25 @@ type floorKey struct {
 //
 // The profile: the free processors now; each running job releases its
 // processors at Start + Estimate (its kill time; Now if that is past);
-// with Queue, the waiting jobs in arrival order then each take the
+// unless RunningOnly, the waiting jobs in arrival order then each take the
 // earliest slot where they fit for their estimates without moving an
 // earlier one (conservative backfilling); then j, for its own estimate,
 // from max(Now, j.Submit). A job without an estimate (ReqTime ≤ 0, e.g.
 // every SDSC Paragon job) is placed for 1 s: the earliest moment its
 // processors are free at all.
 //
-// The default (Queue false) uses the running jobs only, because that is
-// the part of the wait the inner predictor cannot see: the time until the
-// running jobs, at their kill times, leave s processors free. Queueing
-// delay is what APQ's features (queue lengths, demands, elapsed times)
-// already describe, and the Queue profile re-predicts it pessimistically —
-// every waiting job is assumed to run to its estimate (SDSC SP2's are far
-// above its runtimes) and no job may pass a reservation, while EASY, the
-// examples' scheduler, lets jobs backfill past every reservation but the
-// head's. So Queue turns the floor into a second, pessimistic prediction
-// that overrides APQ at every size instead of only where size matters.
+// The default places the queue because the queue is part of what size
+// costs: a job that arrives behind waiting jobs starts early only by
+// backfilling into a hole of s processors, and a grown job rarely finds
+// one, so it waits until the jobs ahead of it have started and s
+// processors are free. APQ misses that for the same reason it misses the
+// rest (size is one nominal term), and a running-only profile leaves it
+// out. The queue profile's error is a different one: every job is assumed
+// to run to its estimate, and conservative backfilling lets no job pass a
+// reservation while EASY passes all but the head's, so where estimates are
+// far above runtimes (SDSC SP2, Blue) it overpredicts. RunningOnly is the
+// cheaper, lower floor: the time until the running jobs, at their kill
+// times, leave s processors free.
 //
 // Neither is a strict lower bound (running jobs usually end before their
 // estimates), but a job never starts while fewer processors than it asks
@@ -58,9 +60,8 @@ type ProfileFloor struct {
 	Inner WaitPredictor
 	// P is the machine's processor count.
 	P int64
-	// Queue also places the waiting jobs (conservative backfilling by
-	// their estimates) before j: a costlier and higher floor.
-	Queue bool
+	// RunningOnly leaves the waiting jobs out: a cheaper, lower floor.
+	RunningOnly bool
 
 	prof   freeProfile
 	cached sched.QueueState // the state prof was built for (copied slices)
@@ -108,11 +109,11 @@ func (f *ProfileFloor) Floor(j swf.Job, st sched.QueueState) (int64, error) {
 }
 
 // build makes the profile of st (running jobs, then the queue unless
-// Queue), reusing the last one when st is the same state.
+// RunningOnly), reusing the last one when st is the same state.
 func (f *ProfileFloor) build(st sched.QueueState) error {
-	key := floorKey{f.P, f.Queue}
+	key := floorKey{f.P, f.RunningOnly}
 	if f.valid && f.key == key && f.cached.Now == st.Now && f.cached.Free == st.Free &&
-		slices.Equal(f.cached.Running, st.Running) && (!f.Queue || slices.Equal(f.cached.Waiting, st.Waiting)) {
+		slices.Equal(f.cached.Running, st.Running) && (f.RunningOnly || slices.Equal(f.cached.Waiting, st.Waiting)) {
 		return nil
 	}
 	f.valid = false
@@ -132,7 +133,7 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 		return fmt.Errorf("varq: ProfileFloor: QueueState.Free %d + running %d = %d processors, P = %d", st.Free, busy, st.Free+busy, f.P)
 	}
 	f.prof.reset(st.Now, st.Free, f.rel)
-	if f.Queue {
+	if !f.RunningOnly {
 		for i, w := range st.Waiting {
 			if w.Size <= 0 || w.Size > f.P {
 				return fmt.Errorf("varq: ProfileFloor: QueueState.Waiting[%d] (job %d) Size = %d, need 1..P = %d", i, w.ID, w.Size, f.P)
@@ -144,7 +145,7 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 	}
 	f.cached = sched.QueueState{Now: st.Now, Free: st.Free,
 		Running: append(f.cached.Running[:0], st.Running...), Waiting: f.cached.Waiting[:0]}
-	if f.Queue {
+	if !f.RunningOnly {
 		f.cached.Waiting = append(f.cached.Waiting, st.Waiting...)
 	}
 	f.key, f.valid = key, true

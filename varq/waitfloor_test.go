@@ -56,7 +56,7 @@ func TestProfileFloorHand(t *testing.T) {
 		{10, 0, 1020, 50, "no estimate: placed for 1 s"},
 	} {
 		for _, runningOnly := range []bool{false, true} {
-			f := &ProfileFloor{Inner: constWait(0), P: 10, Queue: !runningOnly}
+			f := &ProfileFloor{Inner: constWait(0), P: 10, RunningOnly: runningOnly}
 			want := c.queue
 			if runningOnly {
 				want = c.running
@@ -71,7 +71,7 @@ func TestProfileFloorHand(t *testing.T) {
 	// submitted at 1000 waits until 1120.
 	j := floorJob(9, 10)
 	j.Submit = 1000
-	if got, err := (&ProfileFloor{Inner: constWait(0), P: 10, Queue: true}).Floor(j, st); err != nil || got != 120 {
+	if got, err := (&ProfileFloor{Inner: constWait(0), P: 10}).Floor(j, st); err != nil || got != 120 {
 		t.Errorf("submitted at 1000: floor %d, %v; want 120", got, err)
 	}
 }
@@ -79,7 +79,7 @@ func TestProfileFloorHand(t *testing.T) {
 // The wrapper returns the inner prediction when it is above the floor and
 // the floor otherwise; the cached profile follows state changes.
 func TestProfileFloorMax(t *testing.T) {
-	f := &ProfileFloor{Inner: constWait(500), P: 10, Queue: true}
+	f := &ProfileFloor{Inner: constWait(500), P: 10}
 	st := handState()
 	for _, c := range []struct {
 		size int64
@@ -113,7 +113,7 @@ func TestProfileFloorErrors(t *testing.T) {
 		{&ProfileFloor{Inner: constWait(0), P: 10}, floorJob(-3, 10), st, "ReqProcs -3"},
 		{&ProfileFloor{Inner: constWait(0), P: 10}, floorJob(11, 10), st, "size 11"},
 		{&ProfileFloor{Inner: constWait(0), P: 12}, floorJob(4, 10), st, "QueueState.Free 3 + running 7"},
-		{&ProfileFloor{Inner: constWait(0), P: 10, Queue: true}, floorJob(4, 10), func() sched.QueueState {
+		{&ProfileFloor{Inner: constWait(0), P: 10}, floorJob(4, 10), func() sched.QueueState {
 			s := handState()
 			s.Waiting[1].Size = 11
 			return s
@@ -155,8 +155,8 @@ func TestProfileFloorProperties(t *testing.T) {
 				Estimate: rapid.Int64Range(0, 2000).Draw(t, "west"), Start: -1})
 		}
 		est := rapid.Int64Range(0, 3000).Draw(t, "est")
-		q := &ProfileFloor{Inner: constWait(0), P: P, Queue: true}
-		r := &ProfileFloor{Inner: constWait(0), P: P}
+		q := &ProfileFloor{Inner: constWait(0), P: P}
+		r := &ProfileFloor{Inner: constWait(0), P: P, RunningOnly: true}
 		prev := int64(0)
 		for s := int64(1); s <= P; s++ {
 			j := swf.Job{ID: 1000, Submit: now, ReqProcs: s, AllocProcs: s, ReqTime: est}

@@ -70,7 +70,7 @@ type env struct {
 	// and IX (varq.MoldConfig.NoGrow, a diagnostic, NOT the paper's).
 	NoGrow bool
 	// Floor is the size-aware wait of the extra Tables VIII–IX columns
-	// (varq.ProfileFloor, NOT the paper's): floorRunning, floorQueue or
+	// (varq.ProfileFloor, NOT the paper's): floorQueue, floorRunning or
 	// floorOff (no such column).
 	Floor string
 	// FloorOnly runs only the baseline and the size-aware columns of
@@ -100,7 +100,7 @@ func main() {
 	quick := flag.Bool("quick", false, "smaller, faster runs")
 	tune := flag.Bool("tune", false, "Table V: also tune APQ one parameter at a time on the validation jobs (slow)")
 	noGrow := flag.Bool("nogrow", false, "Tables VIII, IX: never mold a job to a larger size (diagnostic, not the paper's)")
-	floor := flag.String("floor", floorRunning, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorRunning+" (APQ floored by when the running jobs, at their estimates, free the job's processors), "+floorQueue+" (a conservative-backfilling profile with the waiting jobs too) or "+floorOff)
+	floor := flag.String("floor", floorQueue, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorQueue+" (APQ floored by the job's earliest start in a conservative-backfilling profile of the running and waiting jobs), "+floorRunning+" (running jobs only) or "+floorOff)
 	floorOnly := flag.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	verbose := flag.Bool("v", false, "progress on stderr")
@@ -118,7 +118,7 @@ type options struct {
 	MaxJobs           int
 	Quick, Tune       bool
 	NoGrow            bool
-	Floor             string // "" means floorRunning
+	Floor             string // "" means floorQueue
 	FloorOnly         bool
 	Seed              uint64
 	Verbose           bool
@@ -135,7 +135,7 @@ func run(w io.Writer, o options) error {
 		return fmt.Errorf("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
 	}
 	if o.Floor == "" {
-		o.Floor = floorRunning
+		o.Floor = floorQueue
 	}
 	if o.Floor != floorQueue && o.Floor != floorRunning && o.Floor != floorOff {
 		return fmt.Errorf("-floor = %q, want %q, %q or %q", o.Floor, floorQueue, floorRunning, floorOff)

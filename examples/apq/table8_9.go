@@ -324,7 +324,7 @@ func runStrategy(e *env, tr *trace, cfg varq.StrategyConfig, floor string) (stra
 	var wait varq.WaitPredictor = aw
 	if floor != floorOff {
 		// ProfileFloor forwards the simulation's events to aw.
-		wait = &varq.ProfileFloor{Inner: aw, P: tr.Procs, Queue: floor == floorQueue}
+		wait = &varq.ProfileFloor{Inner: aw, P: tr.Procs, RunningOnly: floor == floorRunning}
 	}
 	jobs := tr.Jobs[:min(len(tr.Jobs), cfg.History+cfg.Window)]
 	res, err := varq.RunStrategy(context.Background(), sched.EASY(tr.Procs), jobs, wait, cfg)
@@ -419,10 +419,10 @@ func floorNote(w io.Writer, e *env) {
 	switch e.Floor {
 	case floorOff:
 		fmt.Fprintln(w, "-floor off: no size-aware wait column.")
-	case floorQueue:
-		fmt.Fprintln(w, "Size-aware wait (NOT the paper's, -floor queue): APQ's wait floored by the earliest start in a conservative-backfilling profile: running jobs released at start + estimate, waiting jobs placed FCFS by their estimates.")
-	default:
+	case floorRunning:
 		fmt.Fprintln(w, "Size-aware wait (NOT the paper's, -floor running): APQ's wait floored by the earliest time the running jobs, released at start + estimate, leave the job's processors free; the queue is left to APQ.")
+	default:
+		fmt.Fprintln(w, "Size-aware wait (NOT the paper's, -floor queue): APQ's wait floored by the earliest start in a conservative-backfilling profile: running jobs released at start + estimate, waiting jobs placed FCFS by their estimates.")
 	}
 	if e.FloorOnly {
 		fmt.Fprintln(w, "-flooronly: the paper's method was not run (its cells show —).")

@@ -58,7 +58,7 @@ func TestTable8FloorOnly(t *testing.T) {
 		t.Skip("two EASY simulations with APQ; skipped in -short mode")
 	}
 	out := runQuickWith(t, "VIII", options{FloorOnly: true})
-	for _, want := range []string{"-flooronly:", "-floor running", "| SDSC SP2 | 1000 | ", "— (245) | — (-26.0%) | — |", "Molded jobs by outcome (size-aware wait)"} {
+	for _, want := range []string{"-flooronly:", "-floor queue", "| SDSC SP2 | 1000 | ", "— (245) | — (-26.0%) | — |", "Molded jobs by outcome (size-aware wait)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
