@@ -29,6 +29,11 @@ const (
 	// it. Those planned to submit later join the queue behind it, so they
 	// are left out (under FCFS order they wait for it, not it for them).
 	CrowdPlanned
+	// CrowdAccepted adds every accepted request for the same start time
+	// not yet submitted, whenever it plans to submit: the upper bound on
+	// the crowd, kept to measure what CrowdPlanned's ordering argument is
+	// worth.
+	CrowdAccepted
 )
 
 func (m CrowdMode) String() string {
@@ -39,18 +44,20 @@ func (m CrowdMode) String() string {
 		return "queued"
 	case CrowdPlanned:
 		return "planned"
+	case CrowdAccepted:
+		return "accepted"
 	}
 	return fmt.Sprintf("CrowdMode(%d)", int(m))
 }
 
 // ParseCrowdMode reads the String form of a CrowdMode.
 func ParseCrowdMode(s string) (CrowdMode, error) {
-	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned} {
+	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
 		if s == m.String() {
 			return m, nil
 		}
 	}
-	return 0, fmt.Errorf("varq: unknown crowd mode %q (want off, queued or planned)", s)
+	return 0, fmt.Errorf("varq: unknown crowd mode %q (want off, queued, planned or accepted)", s)
 }
 
 // crowd is the agent's ledger of its own outstanding requests, by start
@@ -120,16 +127,17 @@ func (c *crowd) dequeue(s *simRequest) {
 
 // nodes is the crowd self meets if it is submitted at time submit: the
 // queued nodes for its start time and, in CrowdPlanned, the other pending
-// requests planned to submit at or before submit.
+// requests planned to submit at or before submit (in CrowdAccepted, all of
+// them).
 func (c *crowd) nodes(self *simRequest, submit int64) int {
 	g := c.groups[self.req.Start]
 	if g == nil {
 		return 0
 	}
 	n := g.queued
-	if c.mode == CrowdPlanned {
+	if c.mode == CrowdPlanned || c.mode == CrowdAccepted {
 		for _, p := range g.pending {
-			if p != self && p.rp.Plan().Submit <= submit {
+			if p != self && (c.mode == CrowdAccepted || p.rp.Plan().Submit <= submit) {
 				n += p.req.Nodes
 			}
 		}

@@ -132,17 +132,25 @@ func TestCrowdPlannedCountsEarlierPlans(t *testing.T) {
 			t.Errorf("at %d, candidate %d: asked for sizes %v, want only %d", c.at, c.submit, got, c.want)
 		}
 	}
-	// CrowdQueued leaves pending requests out.
-	log = crowdRun(t, CrowdQueued, 30, jobs)
-	if got := log.sizesAt(30, 21600-21570); len(got) != 1 || !got[8] {
-		t.Errorf("CrowdQueued at 30 asked for sizes %v, want only 8", got)
+	// CrowdQueued leaves pending requests out; CrowdAccepted counts them
+	// whenever they plan to submit.
+	for _, c := range []struct {
+		mode CrowdMode
+		want int
+	}{{CrowdQueued, 8}, {CrowdAccepted, 8 + 4}} {
+		log = crowdRun(t, c.mode, 30, jobs)
+		for _, submit := range []int64{21570, 1590} {
+			if got := log.sizesAt(30, 21600-submit); len(got) != 1 || !got[c.want] {
+				t.Errorf("%v at 30, candidate %d: asked for sizes %v, want only %d", c.mode, submit, got, c.want)
+			}
+		}
 	}
 }
 
 // The ledger empties as requests start, are dropped or refused: nothing
 // is left once the machine is idle, whatever the crowd mode.
 func TestCrowdLedgerEmpties(t *testing.T) {
-	for _, mode := range []CrowdMode{CrowdQueued, CrowdPlanned} {
+	for _, mode := range []CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted} {
 		m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 { return int64(nodes) * 10 }}
 		f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
 		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Replan: ReplanConfig{ReqProb: 0.75}})
@@ -157,6 +165,11 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 		m.Run()
 		if a.Err() != nil || len(a.crwd.groups) != 0 {
 			t.Errorf("%v: err %v, ledger left %d start times", mode, a.Err(), len(a.crwd.groups))
+		}
+	}
+	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
+		if got, err := ParseCrowdMode(m.String()); got != m || err != nil {
+			t.Errorf("ParseCrowdMode(%q) = %v, %v", m, got, err)
 		}
 	}
 	if _, err := ParseCrowdMode("crowded"); err == nil {
@@ -178,7 +191,7 @@ func TestCrowdAgentNeverSubmitsLate(t *testing.T) {
 		delays := rapid.SliceOfN(rapid.Int64Range(-1, 30000), 1, 20).Draw(t, "delays")
 		k := 0
 		m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { k++; return delays[k%len(delays)] }}
-		mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned}).Draw(t, "mode")
+		mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted}).Draw(t, "mode")
 		every := rapid.Int64Range(0, 3600).Draw(t, "every")
 		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Period: 7200,
 			Replan: ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})

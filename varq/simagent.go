@@ -53,7 +53,7 @@ func (c SimConfig) Validate() error {
 	if c.Period < 0 {
 		return fmt.Errorf("varq: negative Period %d", c.Period)
 	}
-	if c.Crowd < CrowdOff || c.Crowd > CrowdPlanned {
+	if c.Crowd < CrowdOff || c.Crowd > CrowdAccepted {
 		return fmt.Errorf("varq: unknown Crowd mode %d", c.Crowd)
 	}
 	return c.Replan.Validate()

@@ -37,7 +37,7 @@ func main() {
 	fracs := flag.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
 	targs := flag.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
 	noAvail := flag.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
-	crowd := flag.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started) or planned (also accepted ones planned to submit earlier); see varq.CrowdMode")
+	crowd := flag.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see varq.CrowdMode")
 	plot := flag.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	flag.Parse()
 	paths, err := tracePaths(*traces)
