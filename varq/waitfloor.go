@@ -52,6 +52,11 @@ type floorKey struct {
 // estimates), but a job never starts while fewer processors than it asks
 // for are free, which is the cost the inner predictor misses.
 //
+// Cost per new state: O(r log r) for r running jobs, plus O(q·(r + q))
+// to place q waiting jobs on the slice profile (BenchmarkProfileFloor:
+// 0.22 ms for q = 200, 3.8 ms for q = 1000); each further candidate size
+// in the same state is one O(r + q) scan.
+//
 // If Inner is a sched.Observer, ProfileFloor forwards the simulation's
 // events to it, so that RunStrategy still lets Inner learn. Not safe for
 // concurrent use (it caches the last state's profile: Molder.Decide asks
