@@ -71,5 +71,9 @@ func TestRunStrategyDelayed(t *testing.T) {
 		if s == Delayed && (res.Delayed != 1 || res.Held != 1) {
 			t.Errorf("delayed %d held %d, want 1 and 1", res.Delayed, res.Held)
 		}
+		// Job 4 is held 2500 → 3000; job 5, held behind it, responds in 600.
+		if s == Delayed && (res.MeanHold != 500 || res.HeldResp != 600) {
+			t.Errorf("mean hold %v, held jobs' response %v; want 500 and 600", res.MeanHold, res.HeldResp)
+		}
 	}
 }

@@ -86,7 +86,11 @@ type StrategyResult struct {
 	Utilization                     float64 // sched.Load over the window's arrivals
 	Molded, Grown, Shrunk, Unmolded int     // decisions (Unmolded: no history for the key)
 	Delayed, Held                   int     // head jobs delayed; jobs held behind them
-	Rejected                        int     // treated jobs the simulator refused (not sane)
+	// MeanHold is the mean hold of the delayed head jobs (s); HeldResp
+	// the mean response, from arrival, of the jobs held behind them: what
+	// the paper's hold queue costs the jobs that did not ask for it.
+	MeanHold, HeldResp float64
+	Rejected           int // treated jobs the simulator refused (not sane)
 	// For the molded jobs, by outcome (0 same size, 1 grown, 2 shrunk):
 	// how many, and the means of the predicted wait (at the chosen size,
 	// from submission), the simulated wait from submission, and the
@@ -121,7 +125,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		return nil, err
 	}
 	m.TrackRunning = cfg.Strategy == Delayed
-	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}, pred: map[int64]outcomePred{}}
+	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
 	if o, ok := wait.(sched.Observer); ok {
 		sim.Observe(o)
 	}
@@ -148,6 +152,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	}
 	out := r.res
 	var sw, se float64
+	nHeld := 0
 	for _, rec := range res.Records {
 		a, ok := r.arrival[rec.Job.ID]
 		if !ok || rec.Start < 0 || rec.Cancelled {
@@ -156,6 +161,10 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		sw += float64(rec.Start - a)
 		se += float64(rec.End - rec.Start)
 		out.Jobs++
+		if r.held[rec.Job.ID] {
+			nHeld++
+			out.HeldResp += float64(rec.End - a)
+		}
 		if p, ok := r.pred[rec.Job.ID]; ok {
 			b := &out.ByOutcome[p.class]
 			b.N++
@@ -169,6 +178,12 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 			n := float64(b.N)
 			b.PredWait, b.SimWait, b.MeanResp = b.PredWait/n, b.SimWait/n, b.MeanResp/n
 		}
+	}
+	if nHeld > 0 {
+		out.HeldResp /= float64(nHeld)
+	}
+	if out.Delayed > 0 {
+		out.MeanHold /= float64(out.Delayed)
 	}
 	if out.Jobs == 0 {
 		return nil, errors.New("varq: RunStrategy: no treated job ran")
@@ -197,6 +212,7 @@ type runner struct {
 	res     *StrategyResult
 	arrival map[int64]int64 // treated job → original arrival
 	pred    map[int64]outcomePred
+	held    map[int64]bool // jobs held behind a delayed one
 	// The hold queue: jobs arriving in (holdFrom, holdTo) are held and
 	// released at holdTo + (arrival − holdFrom).
 	holdFrom, holdTo int64
@@ -227,6 +243,7 @@ func (r *runner) arrive(j swf.Job, now int64) {
 	case Delayed:
 		if r.holding && !r.cfg.Delay.HoldOnlyHead && now > r.holdFrom && now < r.holdTo {
 			r.res.Held++
+			r.held[j.ID] = true
 			at := r.holdTo + (now - r.holdFrom)
 			r.sim.At(at, func(t int64) {
 				j.Submit = t
@@ -250,6 +267,7 @@ func (r *runner) arrive(j swf.Job, now int64) {
 			return
 		}
 		r.res.Delayed++
+		r.res.MeanHold += float64(dd.At - now) // a sum until RunStrategy divides
 		r.count(dd.Future, j)
 		r.holding, r.holdFrom, r.holdTo = true, now, dd.At
 		fj := dd.Future.Job

@@ -219,7 +219,7 @@ func table9(w io.Writer, e *env) error {
 		strategyRow(w, tr.Name, b, runs[2].res, paperIX[tr.Name], resp(b, runs[1].res), resp(b, runs[3].res), resp(b, runs[4].res), wer(b, runs[5].res), resp(b, runs[6].res))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| log | delayed (head jobs) / held behind them: paper's method | same, size-aware wait | molded / grown / shrunk / not molded: paper's method | same, size-aware wait | utilization base / paper's / size-aware | wall time base / molding / delayed / head alone / size-aware: molding / delayed / head alone |")
+	fmt.Fprintln(w, "| log | delayed (head jobs) / held behind them (mean hold, held jobs' mean response; min): paper's method | same, size-aware wait | molded / grown / shrunk / not molded: paper's method | same, size-aware wait | utilization base / paper's / size-aware | wall time base / molding / delayed / head alone / size-aware: molding / delayed / head alone |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for i, r := range rows {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s / %s / %s / %s / %s |\n", e.Traces[i].Name, held(r[2].res), held(r[5].res),
@@ -285,7 +285,7 @@ func held(r *varq.StrategyResult) string {
 	if r == nil {
 		return "—"
 	}
-	return fmt.Sprintf("%d / %d", r.Delayed, r.Held)
+	return fmt.Sprintf("%d / %d (hold %.0f, held jobs' resp %.1f)", r.Delayed, r.Held, r.MeanHold/60, r.HeldResp/60)
 }
 
 func wall(r strategyRun) string {
