@@ -62,7 +62,7 @@ func ParseCrowdMode(s string) (CrowdMode, error) {
 
 // crowd is the agent's ledger of its own outstanding requests, by start
 // time: the nodes queued (submitted, not started) and the requests
-// accepted but not yet submitted.
+// accepted but not yet submitted. A nil *crowd (CrowdOff) records nothing.
 type crowd struct {
 	mode   CrowdMode
 	groups map[int64]*crowdGroup
@@ -95,6 +95,9 @@ func (c *crowd) tidy(start int64) {
 
 // accepted records s as accepted and not yet submitted.
 func (c *crowd) accepted(s *simRequest) {
+	if c == nil {
+		return
+	}
 	g := c.group(s.req.Start)
 	g.pending = append(g.pending, s)
 }
@@ -102,6 +105,9 @@ func (c *crowd) accepted(s *simRequest) {
 // unpend removes s from the accepted-not-submitted list (it was submitted
 // or dropped).
 func (c *crowd) unpend(s *simRequest) {
+	if c == nil {
+		return
+	}
 	g := c.groups[s.req.Start]
 	if g == nil {
 		return
@@ -116,9 +122,16 @@ func (c *crowd) unpend(s *simRequest) {
 }
 
 // queue and dequeue move s's nodes in and out of the queued count.
-func (c *crowd) queue(s *simRequest) { c.group(s.req.Start).queued += s.req.Nodes }
+func (c *crowd) queue(s *simRequest) {
+	if c != nil {
+		c.group(s.req.Start).queued += s.req.Nodes
+	}
+}
 
 func (c *crowd) dequeue(s *simRequest) {
+	if c == nil {
+		return
+	}
 	if g := c.groups[s.req.Start]; g != nil {
 		g.queued -= s.req.Nodes
 		c.tidy(s.req.Start)

@@ -77,7 +77,7 @@ type SimAgent struct {
 	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
 	live map[JobID]*simRequest
-	crwd *crowd // nil under CrowdOff
+	crwd *crowd // nil under CrowdOff: its bookkeeping methods do nothing
 	err  error
 }
 
@@ -169,15 +169,13 @@ func (a *SimAgent) decide(s *simRequest) {
 	case Wait:
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
-			if a.crwd != nil {
-				a.crwd.accepted(s)
-			}
+			a.crwd.accepted(s)
 		}
 		a.m.At(d.Next, func() { a.decide(s) })
 	case Submit:
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
-		} else if a.crwd != nil {
+		} else { // accepted at an earlier decision: no longer pending
 			a.crwd.unpend(s)
 		}
 		o.Submitted, o.Submit = d.Plan, now
@@ -188,9 +186,7 @@ func (a *SimAgent) decide(s *simRequest) {
 		}
 		s.id, o.Job = id, id
 		a.live[id] = s
-		if a.crwd != nil {
-			a.crwd.queue(s)
-		}
+		a.crwd.queue(s)
 		if a.cfg.CancelMissed {
 			a.m.At(s.req.Start+1, func() { a.cancelIfQueued(s) })
 		}
@@ -204,9 +200,7 @@ func (a *SimAgent) decide(s *simRequest) {
 		// occupied nothing. The trace's work is still done, as an
 		// ordinary job outside the VARQ accounting.
 		o.Submitted = d.Plan
-		if a.crwd != nil {
-			a.crwd.unpend(s)
-		}
+		a.crwd.unpend(s)
 		if _, err := a.m.Submit(s.req.Nodes, s.req.Walltime, s.work); err != nil {
 			a.fail(err)
 		}
@@ -218,9 +212,7 @@ func (a *SimAgent) cancelIfQueued(s *simRequest) {
 		return
 	}
 	delete(a.live, s.id)
-	if a.crwd != nil {
-		a.crwd.dequeue(s)
-	}
+	a.crwd.dequeue(s)
 	if err := a.m.Cancel(s.id); err != nil {
 		a.fail(err)
 	}
@@ -235,9 +227,7 @@ func (a *SimAgent) Started(id JobID, t int64) {
 	}
 	delete(a.live, id)
 	s.started = true
-	if a.crwd != nil {
-		a.crwd.dequeue(s)
-	}
+	a.crwd.dequeue(s)
 	o := &a.outs[s.out]
 	o.Ran, o.Started = true, t
 	end := t + s.work
