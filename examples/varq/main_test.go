@@ -156,3 +156,30 @@ func TestCrowdAwareRaisesTheTenPercentCells(t *testing.T) {
 		}
 	}
 }
+
+// Issue #7's acceptance, with crowd-aware planning: at 10 % VARQ jobs the
+// achieved fraction is at least the target − 0.05 at every target, on
+// SDSC-BLUE (its first 10,000 sane jobs, to keep the test short; the
+// README has the 50,000-job and whole-log runs) and SDSC-SP2 (whole log).
+// CTC-SP2 and KTH-SP2 miss the 0.95 target (README); they are not here.
+func TestCrowdAwareMeetsTheTenPercentTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trace simulation")
+	}
+	sp2, err := loadWorkload(tracetest.Path(t, tracetest.SDSCSP2), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []workload{blueSlice(t, 10000), sp2} {
+		for _, q := range targets {
+			r, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: varq.CrowdPlanned})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s target %.2f: achieved %.3f (%d accepted, used/req %.2f)", w.name, q, r.Success, r.Count, r.Ratio())
+			if r.Success < q-0.05 {
+				t.Errorf("%s target %.2f: crowd-aware achieves %.3f", w.name, q, r.Success)
+			}
+		}
+	}
+}
