@@ -42,9 +42,9 @@ type floorKey struct {
 // processors are free. APQ misses that for the same reason it misses the
 // rest (size is one nominal term), and a running-only profile leaves it
 // out. The queue profile's error is a different one: every job is assumed
-// to run to its estimate, and conservative backfilling lets no job pass a
-// reservation while EASY passes all but the head's, so where estimates are
-// far above runtimes (SDSC SP2, Blue) it overpredicts. RunningOnly is the
+// to run to its estimate, and conservative backfilling lets no job delay
+// any waiting job's reservation while EASY protects only the head's, so
+// where estimates are far above runtimes (SDSC SP2, Blue) it overpredicts. RunningOnly is the
 // cheaper, lower floor: the time until the running jobs, at their kill
 // times, leave s processors free.
 //
