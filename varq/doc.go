@@ -33,7 +33,16 @@
 // (Table 5.6) does: a fraction of a trace's jobs become VARQ requests for
 // start times every 6 h, and each request's outcome (predicted
 // probability, success, allocation used against required) is recorded and
-// summarised.
+// summarised. SimConfig.Crowd (beyond the thesis) plans each request as
+// one job with the agent's own same-start requests that will be queued
+// ahead of it: QBETS learns only from history and cannot see that
+// self-made crowd, which is what breaks the promise when many requests
+// share a start time (examples/varq).
+//
+// Job molding and delayed submission (Hariharan et al., molding*.go,
+// delay.go) choose a request size and a submission time from predicted
+// response-time range sets; ProfileFloor gives the molder a size-aware
+// wait, since APQ's is nearly blind to the request size (examples/apq).
 //
 // Nothing in this package is safe for concurrent use unless it says so;
 // the plan functions are pure.
