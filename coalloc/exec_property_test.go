@@ -31,8 +31,8 @@ func TestExecuteProperties(t *testing.T) {
 			DropDead:   rapid.Bool().Draw(t, "drop"),
 		}
 		var ms []*varqtest.FakeMachine
-		var sites []Site
-		for i := range nsites {
+		var fcs []varq.Forecaster
+		for range nsites {
 			delay := rapid.Int64Range(-1, 4*3600).Draw(t, "delay")
 			m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return delay }}
 			// p for windows of at least cut seconds, pShort below; from
@@ -55,15 +55,11 @@ func TestExecuteProperties(t *testing.T) {
 				}
 				return q
 			})
-			ms = append(ms, m)
-			sites = append(sites, Site{Name: string(rune('A' + i)), Forecaster: fc, Machine: m})
+			ms, fcs = append(ms, m), append(fcs, fc)
 		}
-		e, err := NewExecutor(sites)
+		e, err := fakeExecutor(ms, fcs)
 		if err != nil {
 			t.Fatal(err)
-		}
-		for i, m := range ms {
-			m.OnStart = func(id, at int64) { e.Started(i, id, at) }
 		}
 		reqs := make([]varq.Request, count)
 		for i := range reqs {

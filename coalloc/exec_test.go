@@ -15,22 +15,43 @@ func constant(p float64) varq.Forecaster {
 // wait (negative: jobs never start).
 func fakeSites(t *testing.T, probs []float64, delays []int64) (*Executor, []*varqtest.FakeMachine) {
 	t.Helper()
-	var sites []Site
-	var ms []*varqtest.FakeMachine
+	ms := delayMachines(delays)
+	fcs := make([]varq.Forecaster, len(probs))
 	for i, p := range probs {
-		d := delays[i]
-		m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return d }}
-		ms = append(ms, m)
-		sites = append(sites, Site{Name: string(rune('A' + i)), Forecaster: constant(p), Machine: m})
+		fcs[i] = constant(p)
+	}
+	e, err := fakeExecutor(ms, fcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, ms
+}
+
+// delayMachines makes one fake machine per delay (negative: jobs never
+// start).
+func delayMachines(delays []int64) []*varqtest.FakeMachine {
+	ms := make([]*varqtest.FakeMachine, len(delays))
+	for i, d := range delays {
+		ms[i] = &varqtest.FakeMachine{Delay: func(int, int64) int64 { return d }}
+	}
+	return ms
+}
+
+// fakeExecutor makes sites A, B, … of machine ms[i] and forecaster fcs[i],
+// and tells the Executor when their jobs start.
+func fakeExecutor(ms []*varqtest.FakeMachine, fcs []varq.Forecaster) (*Executor, error) {
+	sites := make([]Site, len(ms))
+	for i, m := range ms {
+		sites[i] = Site{Name: string(rune('A' + i)), Forecaster: fcs[i], Machine: m}
 	}
 	e, err := NewExecutor(sites)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for i, m := range ms {
 		m.OnStart = func(id, at int64) { e.Started(i, id, at) }
 	}
-	return e, ms
+	return e, nil
 }
 
 // lockstep advances the fake machines together, as simulations of

@@ -23,21 +23,10 @@ func dropping(m *varqtest.FakeMachine, at int64, high, low float64) varq.Forecas
 // B and C answer 0.90 and 0.80 throughout.
 func reboostSites(t *testing.T, dropAt int64, aLow float64, delays []int64) (*Executor, []*varqtest.FakeMachine) {
 	t.Helper()
-	var ms []*varqtest.FakeMachine
-	for _, d := range delays {
-		ms = append(ms, &varqtest.FakeMachine{Delay: func(int, int64) int64 { return d }})
-	}
-	fcs := []varq.Forecaster{dropping(ms[0], dropAt, 0.95, aLow), constant(0.90), constant(0.80)}
-	var sites []Site
-	for i, m := range ms {
-		sites = append(sites, Site{Name: string(rune('A' + i)), Forecaster: fcs[i], Machine: m})
-	}
-	e, err := NewExecutor(sites)
+	ms := delayMachines(delays)
+	e, err := fakeExecutor(ms, []varq.Forecaster{dropping(ms[0], dropAt, 0.95, aLow), constant(0.90), constant(0.80)})
 	if err != nil {
 		t.Fatal(err)
-	}
-	for i, m := range ms {
-		m.OnStart = func(id, at int64) { e.Started(i, id, at) }
 	}
 	return e, ms
 }
@@ -128,16 +117,8 @@ func TestReboostWithoutReplacement(t *testing.T) {
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: lead}
 	// Forecasts: A 0.99 → 0.50 at 3600, B 0.99, C 0.80. The two
 	// reservations (P_indep = √0.9 = 0.949) are planned on A and B.
-	var ms []*varqtest.FakeMachine
-	for range 3 {
-		ms = append(ms, &varqtest.FakeMachine{Delay: func(int, int64) int64 { return -1 }})
-	}
-	fcs := []varq.Forecaster{dropping(ms[0], 3600, 0.99, 0.50), constant(0.99), constant(0.80)}
-	var sites []Site
-	for i, m := range ms {
-		sites = append(sites, Site{Name: string(rune('A' + i)), Forecaster: fcs[i], Machine: m})
-	}
-	e, err := NewExecutor(sites)
+	ms := delayMachines([]int64{-1, -1, -1})
+	e, err := fakeExecutor(ms, []varq.Forecaster{dropping(ms[0], 3600, 0.99, 0.50), constant(0.99), constant(0.80)})
 	if err != nil {
 		t.Fatal(err)
 	}
