@@ -16,15 +16,5 @@ func BenchmarkTrajectory12hCrowd(b *testing.B) {
 			rp: &Replanner{plan: Plan{Possible: true, Submit: i * 2000}}})
 	}
 	f := &crowdForecaster{f: &shiftingForecaster{cut: 21600, hi: 0.7, lo: 0.3}, c: c, self: self}
-	buf := make([]Point, 0, 1440)
-	b.ReportAllocs()
-	for b.Loop() {
-		var err error
-		buf, err = AppendTrajectory(buf[:0], f, r, 0, 0)
-		if err != nil || len(buf) != 1440 {
-			b.Fatal(len(buf), err)
-		}
-		_ = PlanLatest(buf, r, 0.5)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/trajectory")
+	benchTrajectory(b, f, r, 0)
 }
