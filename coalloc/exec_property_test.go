@@ -73,14 +73,7 @@ func TestExecuteProperties(t *testing.T) {
 		if !p.OK {
 			return
 		}
-		x, err := e.Execute(p, reqs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lockstep(ms, 12*3600, 30)
-		if e.Err() != nil {
-			t.Fatal(e.Err())
-		}
+		x := execute(t, e, p, reqs, ms, 12*3600)
 		res := x.Result()
 		var occupied int64
 		perSite := make([]int, nsites)

@@ -54,6 +54,25 @@ func fakeExecutor(ms []*varqtest.FakeMachine, fcs []varq.Forecaster) (*Executor,
 	return e, nil
 }
 
+// execute carries plan p of reqs out on the fake machines ms until the
+// given time and fails the test on any executor error. t is a
+// *testing.T or a *rapid.T.
+func execute(t interface {
+	Helper()
+	Fatal(...any)
+}, e *Executor, p Plan, reqs []varq.Request, ms []*varqtest.FakeMachine, until int64) *Execution {
+	t.Helper()
+	x, err := e.Execute(p, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockstep(ms, until, 30)
+	if e.Err() != nil {
+		t.Fatal(e.Err())
+	}
+	return x
+}
+
 // lockstep advances the fake machines together, as simulations of
 // different machines on one time axis.
 func lockstep(ms []*varqtest.FakeMachine, until, step int64) {
@@ -92,14 +111,7 @@ func TestExecuteCancelsRedundant(t *testing.T) {
 			if err != nil || !p.OK || p.Requests() != 4 {
 				t.Fatalf("plan %+v, %v", p, err)
 			}
-			x, err := e.Execute(p, reqs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lockstep(ms, 30000, 30)
-			if e.Err() != nil {
-				t.Fatal(e.Err())
-			}
+			x := execute(t, e, p, reqs, ms, 30000)
 			res := x.Result()
 			if res.Success != c.success || res.Used != c.used || res.Required != 2*4*3600 || res.Planned != 4 || res.Submitted != 4 {
 				t.Errorf("result %+v", res)

@@ -74,14 +74,7 @@ func TestReboost(t *testing.T) {
 			if err != nil || !p.OK || p.Requests() != 1 || p.Sets[0][0] != 0 {
 				t.Fatalf("plan %+v, %v; want A alone", p, err)
 			}
-			x, err := e.Execute(p, []varq.Request{r})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lockstep(ms, 30000, 30)
-			if e.Err() != nil {
-				t.Fatal(e.Err())
-			}
+			x := execute(t, e, p, []varq.Request{r}, ms, 30000)
 			res := x.Result()
 			if res.Reboosts != c.reboosts || res.Dropped != c.dropped {
 				t.Errorf("reboosts %d, dropped %d; want %d, %d", res.Reboosts, res.Dropped, c.reboosts, c.dropped)
@@ -126,11 +119,7 @@ func TestReboostWithoutReplacement(t *testing.T) {
 	if err != nil || !p.OK || p.Sets[0][0] != 0 || p.Sets[1][0] != 1 || p.Requests() != 2 {
 		t.Fatalf("plan %+v, %v", p, err)
 	}
-	x, err := e.Execute(p, []varq.Request{r, r})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lockstep(ms, 30000, 30)
+	x := execute(t, e, p, []varq.Request{r, r}, ms, 30000)
 	// Reservation 0 falls to 0.50 and draws C: 1 − 0.5·0.2 = 0.90 <
 	// 0.949 still, but B is the other reservation's, so it stops there,
 	// and the later reviews find nothing to draw either.
