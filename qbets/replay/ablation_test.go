@@ -17,20 +17,9 @@ import (
 // queue-level history on CTC and SDSC-SP2.
 func TestClusterModeAblation(t *testing.T) {
 	if testing.Short() {
-		t.Skip("78 whole-log replays (~15 s)")
+		t.Skip("117 whole-log and queue replays (~12 s)")
 	}
-	type set struct {
-		name string
-		jobs []Job
-	}
-	var sets []set
-	for _, n := range []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2} {
-		sets = append(sets, set{n, mustAll(t, load(t, n))})
-	}
-	blue := load(t, tracetest.SDSCBlue)
-	for _, q := range []int64{2, 3, 4} {
-		sets = append(sets, set{fmt.Sprintf("SDSC-BLUE/%d", q), blue[q]})
-	}
+	sets := acceptanceSet(t)
 	modes := []struct {
 		name string
 		cfg  qbets.Config

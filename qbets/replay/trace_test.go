@@ -30,6 +30,28 @@ func mustAll(t testing.TB, q map[int64][]Job) []Job {
 	return js
 }
 
+// namedJobs is one queue history of the acceptance set.
+type namedJobs struct {
+	name string
+	jobs []Job
+}
+
+// acceptanceSet is issue 4's acceptance set: CTC, KTH and SDSC-SP2 as
+// whole logs, then every SDSC-BLUE queue with ≥ 2000 jobs, by queue.
+func acceptanceSet(t testing.TB) []namedJobs {
+	var set []namedJobs
+	for _, name := range []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2} {
+		set = append(set, namedJobs{name, mustAll(t, load(t, name))})
+	}
+	blue := load(t, tracetest.SDSCBlue)
+	for _, q := range slices.Sorted(maps.Keys(blue)) {
+		if len(blue[q]) >= 2000 {
+			set = append(set, namedJobs{"SDSC-BLUE/" + strconv.FormatInt(q, 10), blue[q]})
+		}
+	}
+	return set
+}
+
 func logResult(t *testing.T, label string, r Result) {
 	t.Helper()
 	t.Logf("%s: BM %.3f (RMS %.0f s, %d change points, %d clusters, no prediction %d short history + %d down of %d scored)",
@@ -123,19 +145,7 @@ func TestBMTighterThanLogUniform(t *testing.T) {
 	if testing.Short() {
 		t.Skip("comparator replays of four logs (~30 s)")
 	}
-	type tr struct {
-		name string
-		jobs []Job
-	}
-	var traces []tr
-	for _, name := range []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2} {
-		traces = append(traces, tr{name, mustAll(t, load(t, name))})
-	}
-	for q, js := range load(t, tracetest.SDSCBlue) {
-		if len(js) >= 2000 {
-			traces = append(traces, tr{"SDSC-BLUE/" + strconv.FormatInt(q, 10), js})
-		}
-	}
+	traces := acceptanceSet(t)
 	both, bmWins := 0, 0
 	for _, x := range traces {
 		r, err := Replay(x.jobs, Config{Comparators: true})
