@@ -156,17 +156,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 // the scored jobs) where the trimmed bound held and the full-history bound
 // did not most often, minus the reverse: the stretch Figure 4.1 shows.
 func trimWindow(submit, wait, full, trimmed []int64, from int, span int64) (lo, hi int) {
-	gain := func(i int) int {
-		f := full[i] >= 0 && wait[i] <= full[i]
-		t := trimmed[i] >= 0 && wait[i] <= trimmed[i]
-		switch {
-		case t && !f:
-			return 1
-		case f && !t:
-			return -1
-		}
-		return 0
-	}
+	gain := func(i int) int { return figures.TrimGain(wait[i], full[i], trimmed[i]) }
 	best, bestLo, bestHi := -1<<62, from, len(submit)
 	sum, l := 0, from
 	for r := from; r < len(submit); r++ {

@@ -68,19 +68,7 @@ func waitWindow(q *qbetsRun) (lo, hi int) {
 	if n <= maxWaitJobs {
 		return 0, n
 	}
-	gain := func(i int) int {
-		w := q.jobs[i].Wait
-		bt, bf := q.bounds[mTrim][i], q.bounds[mFull][i]
-		t := bt >= 0 && w <= bt
-		f := bf >= 0 && w <= bf
-		switch {
-		case t && !f:
-			return 1
-		case f && !t:
-			return -1
-		}
-		return 0
-	}
+	gain := func(i int) int { return figures.TrimGain(q.jobs[i].Wait, q.bounds[mFull][i], q.bounds[mTrim][i]) }
 	sum := 0
 	for i := range maxWaitJobs {
 		sum += gain(i)

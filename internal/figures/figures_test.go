@@ -228,3 +228,21 @@ func TestDedupe(t *testing.T) {
 		t.Errorf("dedupe of %d distinct dots: %d dots, every %d, second at x = %v", n, len(got), every, got[1].X)
 	}
 }
+
+func TestTrimGain(t *testing.T) {
+	for _, c := range []struct {
+		wait, full, trimmed int64
+		want                int
+	}{
+		{10, 5, 20, 1},  // trimmed held, full missed
+		{10, 20, 5, -1}, // the reverse
+		{10, 20, 20, 0}, // both held
+		{10, 5, 5, 0},   // both missed
+		{10, -1, 20, 1}, // no full bound: it did not hold
+		{10, 20, -1, -1},
+	} {
+		if got := TrimGain(c.wait, c.full, c.trimmed); got != c.want {
+			t.Errorf("TrimGain(%d, %d, %d) = %d, want %d", c.wait, c.full, c.trimmed, got, c.want)
+		}
+	}
+}

@@ -232,3 +232,19 @@ func ordinal(n int) string {
 	}
 	return "th"
 }
+
+// TrimGain scores one job for choosing which stretch of a queue to draw as
+// Figure 4.1: +1 when the trimmed bound held and the full-history bound did
+// not, −1 for the reverse, 0 otherwise. A negative bound is none (it did
+// not hold).
+func TrimGain(wait, full, trimmed int64) int {
+	f := full >= 0 && wait <= full
+	t := trimmed >= 0 && wait <= trimmed
+	switch {
+	case t && !f:
+		return 1
+	case f && !t:
+		return -1
+	}
+	return 0
+}
