@@ -74,8 +74,9 @@ type feedItem struct {
 }
 
 // maxFeed bounds a queue's replay feed: a service that runs for years
-// must not keep every job it has seen. 2^20 items (about 500,000 jobs,
-// ~50 MB per queue at most) is years of a busy queue; a predictor built
+// must not keep every job it has seen. 2^20 items (about 500,000 jobs;
+// 48 bytes an item, so 50–100 MB per queue, the feed holding 2^20–2^21)
+// is years of a busy queue; a predictor built
 // lazily for a new quantile/confidence learns from those, while the ones
 // already built (the default among them) keep learning from every event.
 const maxFeed = 1 << 20
