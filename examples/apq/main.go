@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +38,11 @@ type tableFunc func(w io.Writer, env *env) error
 var tables = map[string]tableFunc{}
 
 // tableOrder is the order in which registered tables are printed.
-var tableOrder = []string{"V", "VI", "VII", "VIII", "IX"}
+var tableOrder = []string{"V", "VI", "VII", "VIII", "IX", "SEEDS"}
+
+// onRequest holds the tables that run only when -tables names them (slow
+// extras such as the seed sweep).
+var onRequest = map[string]bool{}
 
 // trace is one loaded log.
 type trace struct {
@@ -78,6 +83,10 @@ type env struct {
 	FloorOnly bool
 	// Seed is for any randomness a table needs.
 	Seed uint64
+	// Seeds is how many seeds from Seed on the seed sweep runs.
+	Seeds int
+	// Par is how many simulations the seed sweep runs at once.
+	Par int
 	// Log receives progress lines; never nil (io.Discard when quiet).
 	Log io.Writer
 }
@@ -103,10 +112,12 @@ func main() {
 	floor := flag.String("floor", floorQueue, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorQueue+" (APQ floored by the job's earliest start in a conservative-backfilling profile of the running and waiting jobs), "+floorRunning+" (running jobs only) or "+floorOff)
 	floorOnly := flag.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
 	seed := flag.Uint64("seed", 1, "random seed")
+	nSeeds := flag.Int("nseeds", 8, "table SEEDS: how many seeds from -seed on")
+	par := flag.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once")
 	verbose := flag.Bool("v", false, "progress on stderr")
 	flag.Parse()
 	if err := run(os.Stdout, options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,
-		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Floor: *floor, FloorOnly: *floorOnly, Seed: *seed, Verbose: *verbose}); err != nil {
+		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Floor: *floor, FloorOnly: *floorOnly, Seed: *seed, Seeds: *nSeeds, Par: *par, Verbose: *verbose}); err != nil {
 		fmt.Fprintln(os.Stderr, "apq:", err)
 		os.Exit(1)
 	}
@@ -121,6 +132,7 @@ type options struct {
 	Floor             string // "" means floorQueue
 	FloorOnly         bool
 	Seed              uint64
+	Seeds, Par        int
 	Verbose           bool
 }
 
@@ -130,6 +142,12 @@ func run(w io.Writer, o options) error {
 	}
 	if o.Filter == "" {
 		o.Filter = filterRan
+	}
+	if o.Seeds < 0 || o.Par < 0 {
+		return fmt.Errorf("-nseeds = %d, -par = %d, want ≥ 0", o.Seeds, o.Par)
+	}
+	if o.Seeds == 0 {
+		o.Seeds = 8
 	}
 	if o.Filter != filterRan && o.Filter != filterStatus1 {
 		return fmt.Errorf("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
@@ -144,7 +162,7 @@ func run(w io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	e := &env{Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Floor: o.Floor, FloorOnly: o.FloorOnly, Seed: o.Seed, Log: io.Discard}
+	e := &env{Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Floor: o.Floor, FloorOnly: o.FloorOnly, Seed: o.Seed, Seeds: o.Seeds, Par: o.Par, Log: io.Discard}
 	if o.Verbose {
 		e.Log = os.Stderr
 	}
@@ -182,14 +200,14 @@ func run(w io.Writer, o options) error {
 func selectTables(list string) ([]string, error) {
 	var names []string
 	for _, n := range tableOrder {
-		if tables[n] != nil {
+		if tables[n] != nil && (list != "" || !onRequest[n]) {
 			names = append(names, n)
 		}
 	}
 	// Tables registered under names outside tableOrder still run, last.
 	var extra []string
 	for n := range tables {
-		if !slices.Contains(tableOrder, n) {
+		if !slices.Contains(tableOrder, n) && (list != "" || !onRequest[n]) {
 			extra = append(extra, n)
 		}
 	}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/batchq/batchq/varq"
+)
+
+// The seed sweep (table SEEDS, on request only): Tables VIII–IX's
+// strategies over -nseeds seeds from -seed on. The seed draws the molded
+// jobs' roulette-wheel runtimes (§VI-C), so each seed is another workload
+// after molding, and one run per log (the paper's) can land on either side
+// of the baseline where the schedule is sensitive (SDSC Paragon). The
+// baseline does not depend on the seed.
+
+func init() {
+	tables["SEEDS"] = tableSeeds
+	onRequest["SEEDS"] = true
+}
+
+// sweepColumn is one strategy of the sweep: which table's window it runs
+// in and how it is set up.
+type sweepColumn struct {
+	name   string
+	window int // treated jobs after the 10,000 history jobs
+	s      varq.Strategy
+	head   bool
+}
+
+var sweepColumns = []sweepColumn{
+	{"VIII molding", 20000, varq.Molding, false},
+	{"IX molding alone", 6000, varq.Molding, false},
+	{"IX delayed (paper's hold queue)", 6000, varq.Delayed, false},
+	{"IX delayed, head held alone", 6000, varq.Delayed, true},
+}
+
+func tableSeeds(w io.Writer, e *env) error {
+	method := "the size-aware wait (-floor " + e.Floor + ", NOT the paper's)"
+	if e.Floor == floorOff {
+		method = "the paper's method (APQ alone)"
+	}
+	fmt.Fprintf(w, "Response change against the baseline over %d seeds (%d..%d), %s; mean ± 95%% t-interval over seeds, worst seed, seeds above the baseline.\n",
+		e.Seeds, e.Seed, e.Seed+uint64(e.Seeds)-1, method)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| log | strategy | baseline resp (min) | per seed | mean change | worst | seeds worse than baseline |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, tr := range e.Traces {
+		hist := 10000
+		if e.Quick {
+			hist = 2000
+		}
+		funcs, err := strategyFuncs(tr, hist)
+		if err != nil {
+			return err
+		}
+		for _, col := range sweepColumns {
+			win := col.window
+			if e.Quick {
+				win = 1000
+			}
+			cfg := func(s varq.Strategy, seed uint64) varq.StrategyConfig {
+				return varq.StrategyConfig{Strategy: s, History: hist, Window: win, Funcs: funcs,
+					Mold: varq.MoldConfig{Seed: seed, NoGrow: e.NoGrow}, Delay: varq.DelayConfig{HoldOnlyHead: col.head}}
+			}
+			base, err := runStrategy(e, tr, cfg(varq.Baseline, e.Seed), floorOff)
+			if err != nil {
+				return err
+			}
+			changes := make([]float64, e.Seeds)
+			errs := make([]error, e.Seeds)
+			var wg sync.WaitGroup
+			sem := make(chan struct{}, max(e.Par, 1))
+			for i := range changes {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					r, err := runStrategy(e, tr, cfg(col.s, e.Seed+uint64(i)), e.Floor)
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					changes[i] = change(base.res, r.res)
+				}()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(w, "| %s | %s | %.1f | %s | %s | %+.1f%% | %d of %d |\n", tr.Name, col.name, base.res.MeanResp/60,
+				perSeed(changes), meanCI(changes), worst(changes), above(changes), len(changes))
+		}
+	}
+	return nil
+}
+
+func perSeed(xs []float64) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%+.0f", x)
+	}
+	return s + " %"
+}
+
+// meanCI is the mean with the half-width of its 95% Student-t interval.
+func meanCI(xs []float64) string {
+	m, sd := stat.MeanStdDev(xs, nil)
+	if len(xs) < 2 {
+		return fmt.Sprintf("%+.1f%%", m)
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
+	return fmt.Sprintf("%+.1f%% ± %.1f", m, t*sd/math.Sqrt(float64(len(xs))))
+}
+
+func worst(xs []float64) float64 {
+	w := math.Inf(-1)
+	for _, x := range xs {
+		w = max(w, x)
+	}
+	return w
+}
+
+func above(xs []float64) int {
+	n := 0
+	for _, x := range xs {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
+}
