@@ -75,5 +75,17 @@ func TestRunStrategyDelayed(t *testing.T) {
 		if s == Delayed && (res.MeanHold != 500 || res.HeldResp != 600) {
 			t.Errorf("mean hold %v, held jobs' response %v; want 500 and 600", res.MeanHold, res.HeldResp)
 		}
+		held := 0
+		for _, tj := range res.Treated {
+			if tj.End-tj.Arrival != 600 {
+				t.Errorf("%v: job %d arrived %d, ended %d; want a 600 s response", s, tj.ID, tj.Arrival, tj.End)
+			}
+			if tj.Held {
+				held++
+			}
+		}
+		if len(res.Treated) != 2 || (s == Delayed) != (held == 1) {
+			t.Errorf("%v: %d treated jobs, %d held", s, len(res.Treated), held)
+		}
 	}
 }

@@ -131,7 +131,8 @@ func better(s float64, size int64, bs float64, bsize int64, original int64) bool
 // jobs only would also change every other job's simulated estimate, since
 // sched fills missing estimates with the largest estimate seen (A6): the
 // unmolded jobs of such a log would lose the exact estimates they get from
-// their run times.
+// their run times. Molder.Decide still limits such a job's molded runtime
+// by this rule read with run times (Molder.impliedEstimate).
 func MoldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {
 	if size >= origSize || origERT <= 0 {
 		return origERT

@@ -102,6 +102,7 @@ type Molder struct {
 	ends   map[int64]int64   // running job → predicted end (TrackRunning)
 	rng    *rand.Rand
 	maxERT int64
+	maxRun int64 // longest runtime ended so far
 	// TrackRunning predicts every job's runtime at its start, so that
 	// delayed submission knows when running jobs should end.
 	TrackRunning bool
@@ -185,6 +186,7 @@ func (m *Molder) Ended(j *swf.Job, t int64) error {
 	u.runtimes = append(u.runtimes, t-start)
 	u.sum += float64(t - start)
 	m.maxERT = max(m.maxERT, j.ReqTime)
+	m.maxRun = max(m.maxRun, t-start)
 	return nil
 }
 
@@ -263,21 +265,46 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 		if u != nil {
 			prev = u.runtimes
 		}
+		kill := d.Job.ReqTime // EASY kills a job at its estimate
+		if j.ReqTime <= 0 {
+			kill = m.impliedEstimate(j, cands[best].Size, prev)
+		}
 		// The wheel is drawn in every mode (the scaled runtime may
 		// override it), so the random stream does not depend on Runtime.
 		r := j.RunTime
-		switch draw, ok := MoldedRuntime(m.rng, prev, d.Job.ReqTime); {
+		switch draw, ok := MoldedRuntime(m.rng, prev, kill); {
 		case m.cfg.Runtime == RuntimeScaled && u != nil && uo != nil && uo.mean() > 0:
 			r = int64(math.Round(float64(j.RunTime) * u.mean() / uo.mean()))
 		case ok:
 			r = draw
 		}
-		if d.Job.ReqTime > 0 {
-			r = min(r, d.Job.ReqTime) // EASY kills a job at its estimate
+		if kill > 0 {
+			r = min(r, kill)
 		}
 		d.Job.RunTime = r
 	}
 	return d, true, nil
+}
+
+// impliedEstimate is the runtime limit of job j molded to size s on a
+// log without estimates (j.ReqTime ≤ 0, e.g. SDSC Paragon), where the
+// simulator's estimate of every job is its run time (e := r, A6): §VI-C's
+// ERT rule read with run times. A grown job keeps the original's limit,
+// its run time, so the roulette wheel cannot turn it into one of the
+// user's long runs at that size (a user's 50-s jobs into 3.5-h jobs on
+// SDSC Paragon); a shrunk one may run up to the longest the user ran at
+// that size (the draw never exceeds it) or the machine's longest run. The
+// molded job itself keeps no estimate (see MoldedEstimate).
+func (m *Molder) impliedEstimate(j swf.Job, s int64, prev []int64) int64 {
+	limit := m.cfg.MaxLimit
+	if limit == 0 {
+		limit = m.maxRun
+	}
+	var maxPrev int64
+	if len(prev) > 0 {
+		maxPrev = slices.Max(prev)
+	}
+	return MoldedEstimate(j.Size(), s, j.RunTime, maxPrev, limit)
 }
 
 // resize is j at size s with the ERT of §VI-C (runtime still the

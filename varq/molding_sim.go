@@ -99,7 +99,33 @@ type StrategyResult struct {
 		N                           int
 		PredWait, SimWait, MeanResp float64
 	}
+	// Treated is every treated job that ran, in the simulator's record
+	// order: for comparing strategies job by job (the means above hide
+	// where in the window a change comes from).
+	Treated []TreatedJob
 }
+
+// TreatedJob is one treated job's fate in a RunStrategy simulation.
+type TreatedJob struct {
+	ID       int64
+	OrigSize int64 // the trace's size
+	Size     int64 // as submitted (molded)
+	// Arrival is the trace's submit time; Start and End are simulated.
+	// Wait and response count from Arrival.
+	Arrival, Start, End int64
+	Outcome             MoldOutcome
+	Held                bool // held behind a delayed job (paper's hold queue)
+}
+
+// MoldOutcome is what molding did to a job.
+type MoldOutcome int
+
+const (
+	NotMolded  MoldOutcome = iota // baseline, or no history for its key
+	MoldedSame                    // molding kept the trace's size
+	MoldedGrown
+	MoldedShrunk
+)
 
 // RunStrategy simulates jobs (sorted by submit time) on the scheduler sc
 // with the strategy of cfg applied to the treated window, and summarises
@@ -125,7 +151,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		return nil, err
 	}
 	m.TrackRunning = cfg.Strategy == Delayed
-	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
+	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}, origSize: map[int64]int64{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
 	if o, ok := wait.(sched.Observer); ok {
 		sim.Observe(o)
 	}
@@ -161,17 +187,21 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		sw += float64(rec.Start - a)
 		se += float64(rec.End - rec.Start)
 		out.Jobs++
+		tj := TreatedJob{ID: rec.Job.ID, OrigSize: r.origSize[rec.Job.ID], Size: rec.Job.Size(), Arrival: a,
+			Start: rec.Start, End: rec.End, Held: r.held[rec.Job.ID]}
 		if r.held[rec.Job.ID] {
 			nHeld++
 			out.HeldResp += float64(rec.End - a)
 		}
 		if p, ok := r.pred[rec.Job.ID]; ok {
+			tj.Outcome = MoldedSame + MoldOutcome(p.class)
 			b := &out.ByOutcome[p.class]
 			b.N++
 			b.PredWait += p.wait
 			b.SimWait += float64(rec.Start - rec.Job.Submit)
 			b.MeanResp += float64(rec.End - a)
 		}
+		out.Treated = append(out.Treated, tj)
 	}
 	for i := range out.ByOutcome {
 		if b := &out.ByOutcome[i]; b.N > 0 {
@@ -211,8 +241,10 @@ type runner struct {
 	cfg     StrategyConfig
 	res     *StrategyResult
 	arrival map[int64]int64 // treated job → original arrival
-	pred    map[int64]outcomePred
-	held    map[int64]bool // jobs held behind a delayed one
+	// origSize is each treated job's size in the trace.
+	origSize map[int64]int64
+	pred     map[int64]outcomePred
+	held     map[int64]bool // jobs held behind a delayed one
 	// The hold queue: jobs arriving in (holdFrom, holdTo) are held and
 	// released at holdTo + (arrival − holdFrom).
 	holdFrom, holdTo int64
@@ -234,6 +266,7 @@ func (r *runner) arrive(j swf.Job, now int64) {
 		return
 	}
 	r.arrival[j.ID] = now
+	r.origSize[j.ID] = j.Size()
 	j.Submit = now
 	switch r.cfg.Strategy {
 	case Baseline:

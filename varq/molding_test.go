@@ -1,9 +1,11 @@
 package varq
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/estmodel"
@@ -172,6 +174,57 @@ func TestMolderDecideHand(t *testing.T) {
 	}
 }
 
+// feedAtZero starts every job of hist at 0 and ends each after its run
+// time, in time order.
+func feedAtZero(t *testing.T, m *Molder, hist []swf.Job) {
+	t.Helper()
+	for i := range hist {
+		if err := m.Started(&hist[i], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.SortFunc(hist, func(a, b swf.Job) int { return cmp.Compare(a.RunTime, b.RunTime) })
+	for i := range hist {
+		if err := m.Ended(&hist[i], hist[i].RunTime); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// On a log without estimates a grown job's runtime is limited to the
+// original's run time (e := r, the simulator's estimate): user 1 ran
+// 2 processors for 100 s and 8 processors for 20 s and for 5000 s; a new
+// 100-s job grown to 8 processors draws 20 or 5000 s and runs 20 or 100,
+// never 5000. Shrunk back from 8 to 2 processors it may run as long as
+// the user ran at 2 (100 s). The molded jobs keep no estimate.
+func TestMolderNoEstimateLimit(t *testing.T) {
+	for seed := range uint64(20) {
+		m, err := NewMolder(10, nil, sizeWait{2: 1e5, 8: 0}, MoldConfig{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist := []swf.Job{job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1), job(3, 0, 5000, 8, -1, 1)}
+		feedAtZero(t, m, hist)
+		d, ok, err := m.Decide(job(4, 6000, 100, 2, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
+		if err != nil || !ok || d.Job.Size() != 8 {
+			t.Fatalf("seed %d: %v %v size %d, want grown to 8", seed, ok, err, d.Job.Size())
+		}
+		if (d.Job.RunTime != 20 && d.Job.RunTime != 100) || d.Job.ReqTime != -1 {
+			t.Errorf("seed %d: grown job runs %d s with estimate %d; want 20 or 100 s, no estimate", seed, d.Job.RunTime, d.Job.ReqTime)
+		}
+	}
+	m, err := NewMolder(10, nil, sizeWait{2: 0, 8: 1e6}, MoldConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := []swf.Job{job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1)}
+	feedAtZero(t, m, hist)
+	d, ok, err := m.Decide(job(3, 6000, 20, 8, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
+	if err != nil || !ok || d.Job.Size() != 2 || d.Job.RunTime != 100 {
+		t.Errorf("shrunk: %v %v size %d runtime %d, want size 2 running 100 s", ok, err, d.Job.Size(), d.Job.RunTime)
+	}
+}
+
 // RunStrategy end to end: user 1 ran 1-processor jobs for 1000 s and
 // 10-processor jobs for 100 s on an empty 10-processor machine; a new
 // 1-processor job is molded to 10 processors and runs 100 s (response 100
@@ -192,6 +245,13 @@ func TestRunStrategyMolding(t *testing.T) {
 		}
 		if res.Jobs != 1 || res.MeanResp != c.resp {
 			t.Errorf("%v: %d jobs, response %v, want %v", c.s, res.Jobs, res.MeanResp, c.resp)
+		}
+		want := TreatedJob{ID: 3, OrigSize: 1, Size: 1, Arrival: 5000, Start: 5000, End: 6000, Outcome: NotMolded}
+		if c.s == Molding {
+			want.Size, want.End, want.Outcome = 10, 5100, MoldedGrown
+		}
+		if len(res.Treated) != 1 || res.Treated[0] != want {
+			t.Errorf("%v: treated %+v, want %+v", c.s, res.Treated, want)
 		}
 	}
 }
