@@ -6,9 +6,7 @@ import (
 	"math"
 	"sync"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
+	"github.com/batchq/batchq/internal/interval"
 	"github.com/batchq/batchq/varq"
 )
 
@@ -116,12 +114,11 @@ func perSeed(xs []float64) string {
 
 // meanCI is the mean with the half-width of its 95% Student-t interval.
 func meanCI(xs []float64) string {
-	m, sd := stat.MeanStdDev(xs, nil)
-	if len(xs) < 2 {
+	m, half := interval.Mean95(xs)
+	if math.IsNaN(half) {
 		return fmt.Sprintf("%+.1f%%", m)
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
-	return fmt.Sprintf("%+.1f%% ± %.1f", m, t*sd/math.Sqrt(float64(len(xs))))
+	return fmt.Sprintf("%+.1f%% ± %.1f", m, half)
 }
 
 func worst(xs []float64) float64 {

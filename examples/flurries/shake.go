@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
+	"github.com/batchq/batchq/internal/interval"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Input shaking (thesis §6.5.5, spec §8.4): instead of one run per input,
@@ -35,9 +33,8 @@ func shaken(ctx context.Context, jobs []swf.Job) (mean, half float64, err error)
 		}
 		xs[s] = b.all
 	}
-	mean, sd := stat.MeanStdDev(xs, nil)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
-	return mean, t * sd / math.Sqrt(float64(len(xs))), nil
+	mean, half = interval.Mean95(xs)
+	return mean, half, nil
 }
 
 func shakeExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
