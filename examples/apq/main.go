@@ -9,6 +9,7 @@
 //	VII   execution-time point AAE
 //	VIII  job molding
 //	IX    delayed submission
+//	SEEDS Tables VIII–IX's strategies over several seeds (only when -tables names it)
 //
 // Each table lives in its own file and registers itself in tables from an
 // init function; main only loads the traces once and runs the registered

@@ -13,8 +13,9 @@ import (
 // The seed sweep (table SEEDS, on request only): Tables VIII–IX's
 // strategies over -nseeds seeds from -seed on. The seed draws the molded
 // jobs' roulette-wheel runtimes (§VI-C), so each seed is another workload
-// after molding, and one run per log (the paper's) can land on either side
-// of the baseline where the schedule is sensitive (SDSC Paragon). The
+// after molding, and one run per log (the paper's) says nothing about how
+// far another draw would land (SDSC Paragon swung from −14% to +69% this
+// way before molded runtimes were limited on logs without estimates). The
 // baseline does not depend on the seed.
 
 func init() {
