@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -58,6 +59,7 @@ func tableSeeds(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
+		bases := map[int]*varq.StrategyResult{} // by window
 		for _, col := range sweepColumns {
 			win := col.window
 			if e.Quick {
@@ -67,39 +69,48 @@ func tableSeeds(w io.Writer, e *env) error {
 				return varq.StrategyConfig{Strategy: s, History: hist, Window: win, Funcs: funcs,
 					Mold: varq.MoldConfig{Seed: seed, NoGrow: e.NoGrow}, Delay: varq.DelayConfig{HoldOnlyHead: col.head}}
 			}
-			base, err := runStrategy(e, tr, cfg(varq.Baseline, e.Seed), floorOff)
-			if err != nil {
-				return err
-			}
-			changes := make([]float64, e.Seeds)
-			errs := make([]error, e.Seeds)
-			var wg sync.WaitGroup
-			sem := make(chan struct{}, max(e.Par, 1))
-			for i := range changes {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					sem <- struct{}{}
-					defer func() { <-sem }()
-					r, err := runStrategy(e, tr, cfg(col.s, e.Seed+uint64(i)), e.Floor)
-					if err != nil {
-						errs[i] = err
-						return
-					}
-					changes[i] = change(base.res, r.res)
-				}()
-			}
-			wg.Wait()
-			for _, err := range errs {
+			if bases[win] == nil {
+				b, err := runStrategy(e, tr, cfg(varq.Baseline, e.Seed), floorOff)
 				if err != nil {
 					return err
 				}
+				bases[win] = b.res
 			}
-			fmt.Fprintf(w, "| %s | %s | %.1f | %s | %s | %+.1f%% | %d of %d |\n", tr.Name, col.name, base.res.MeanResp/60,
+			changes, err := sweepSeeds(e, func(seed uint64) (float64, error) {
+				r, err := runStrategy(e, tr, cfg(col.s, seed), e.Floor)
+				if err != nil {
+					return 0, err
+				}
+				return change(bases[win], r.res), nil
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "| %s | %s | %.1f | %s | %s | %+.1f%% | %d of %d |\n", tr.Name, col.name, bases[win].MeanResp/60,
 				perSeed(changes), meanCI(changes), worst(changes), above(changes), len(changes))
 		}
 	}
 	return nil
+}
+
+// sweepSeeds runs one simulation per seed, e.Par at a time, and returns
+// their results in seed order, with every error joined.
+func sweepSeeds(e *env, run func(seed uint64) (float64, error)) ([]float64, error) {
+	out := make([]float64, e.Seeds)
+	errs := make([]error, e.Seeds)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(e.Par, 1))
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i], errs[i] = run(e.Seed + uint64(i))
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 func perSeed(xs []float64) string {
