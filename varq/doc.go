@@ -43,6 +43,11 @@
 // delay.go) choose a request size and a submission time from predicted
 // response-time range sets; ProfileFloor gives the molder a size-aware
 // wait, since APQ's is nearly blind to the request size (examples/apq).
+// RunStrategy drives them on a sched simulation and reports means, the
+// decisions made and every treated job's fate (StrategyResult.Treated). On
+// a log without estimates a molded job's runtime is limited by §VI-C's
+// ERT rule read with run times, as the simulator's estimate is the run
+// time (Molder.Decide).
 //
 // Nothing in this package is safe for concurrent use unless it says so;
 // the plan functions are pure.
