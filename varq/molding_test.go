@@ -127,21 +127,27 @@ func job(id, submit, run, size, ert, user int64) swf.Job {
 // for 100 s (ERT 200) and size 8 for 20 s (ERT 50), both started at 0.
 func twoSizeMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig) *Molder {
 	t.Helper()
+	return fedMolder(t, wait, cfg, job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1))
+}
+
+// fedMolder is a 10-processor Molder that has seen every job of hist
+// start at 0 and end after its run time, in time order.
+func fedMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig, hist ...swf.Job) *Molder {
+	t.Helper()
 	m, err := NewMolder(10, nil, wait, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1)
-	for _, j := range []*swf.Job{&a, &b} {
-		if err := m.Started(j, 0); err != nil {
+	for i := range hist {
+		if err := m.Started(&hist[i], 0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := m.Ended(&b, 20); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Ended(&a, 100); err != nil {
-		t.Fatal(err)
+	slices.SortFunc(hist, func(a, b swf.Job) int { return cmp.Compare(a.RunTime, b.RunTime) })
+	for i := range hist {
+		if err := m.Ended(&hist[i], hist[i].RunTime); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return m
 }
@@ -174,23 +180,6 @@ func TestMolderDecideHand(t *testing.T) {
 	}
 }
 
-// feedAtZero starts every job of hist at 0 and ends each after its run
-// time, in time order.
-func feedAtZero(t *testing.T, m *Molder, hist []swf.Job) {
-	t.Helper()
-	for i := range hist {
-		if err := m.Started(&hist[i], 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	slices.SortFunc(hist, func(a, b swf.Job) int { return cmp.Compare(a.RunTime, b.RunTime) })
-	for i := range hist {
-		if err := m.Ended(&hist[i], hist[i].RunTime); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // On a log without estimates a grown job's runtime is limited to the
 // original's run time (e := r, the simulator's estimate): user 1 ran
 // 2 processors for 100 s and 8 processors for 20 s and for 5000 s; a new
@@ -199,12 +188,8 @@ func feedAtZero(t *testing.T, m *Molder, hist []swf.Job) {
 // the user ran at 2 (100 s). The molded jobs keep no estimate.
 func TestMolderNoEstimateLimit(t *testing.T) {
 	for seed := range uint64(20) {
-		m, err := NewMolder(10, nil, sizeWait{2: 1e5, 8: 0}, MoldConfig{Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist := []swf.Job{job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1), job(3, 0, 5000, 8, -1, 1)}
-		feedAtZero(t, m, hist)
+		m := fedMolder(t, sizeWait{2: 1e5, 8: 0}, MoldConfig{Seed: seed},
+			job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1), job(3, 0, 5000, 8, -1, 1))
 		d, ok, err := m.Decide(job(4, 6000, 100, 2, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
 		if err != nil || !ok || d.Job.Size() != 8 {
 			t.Fatalf("seed %d: %v %v size %d, want grown to 8", seed, ok, err, d.Job.Size())
@@ -213,12 +198,7 @@ func TestMolderNoEstimateLimit(t *testing.T) {
 			t.Errorf("seed %d: grown job runs %d s with estimate %d; want 20 or 100 s, no estimate", seed, d.Job.RunTime, d.Job.ReqTime)
 		}
 	}
-	m, err := NewMolder(10, nil, sizeWait{2: 0, 8: 1e6}, MoldConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hist := []swf.Job{job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1)}
-	feedAtZero(t, m, hist)
+	m := fedMolder(t, sizeWait{2: 0, 8: 1e6}, MoldConfig{}, job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1))
 	d, ok, err := m.Decide(job(3, 6000, 20, 8, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
 	if err != nil || !ok || d.Job.Size() != 2 || d.Job.RunTime != 100 {
 		t.Errorf("shrunk: %v %v size %d runtime %d, want size 2 running 100 s", ok, err, d.Job.Size(), d.Job.RunTime)
