@@ -151,7 +151,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		return nil, err
 	}
 	m.TrackRunning = cfg.Strategy == Delayed
-	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]int64{}, origSize: map[int64]int64{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
+	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]arrival{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
 	if o, ok := wait.(sched.Observer); ok {
 		sim.Observe(o)
 	}
@@ -180,14 +180,15 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	var sw, se float64
 	nHeld := 0
 	for _, rec := range res.Records {
-		a, ok := r.arrival[rec.Job.ID]
+		ar, ok := r.arrival[rec.Job.ID]
+		a := ar.at
 		if !ok || rec.Start < 0 || rec.Cancelled {
 			continue
 		}
 		sw += float64(rec.Start - a)
 		se += float64(rec.End - rec.Start)
 		out.Jobs++
-		tj := TreatedJob{ID: rec.Job.ID, OrigSize: r.origSize[rec.Job.ID], Size: rec.Job.Size(), Arrival: a,
+		tj := TreatedJob{ID: rec.Job.ID, OrigSize: ar.size, Size: rec.Job.Size(), Arrival: a,
 			Start: rec.Start, End: rec.End, Held: r.held[rec.Job.ID]}
 		if r.held[rec.Job.ID] {
 			nHeld++
@@ -233,6 +234,9 @@ type outcomePred struct {
 	wait  float64
 }
 
+// arrival is a treated job's submit time and size in the trace.
+type arrival struct{ at, size int64 }
+
 // runner is the agent between the trace and the simulation.
 type runner struct {
 	ctx     context.Context
@@ -240,11 +244,9 @@ type runner struct {
 	m       *Molder
 	cfg     StrategyConfig
 	res     *StrategyResult
-	arrival map[int64]int64 // treated job → original arrival
-	// origSize is each treated job's size in the trace.
-	origSize map[int64]int64
-	pred     map[int64]outcomePred
-	held     map[int64]bool // jobs held behind a delayed one
+	arrival map[int64]arrival // treated job → its arrival as in the trace
+	pred    map[int64]outcomePred
+	held    map[int64]bool // jobs held behind a delayed one
 	// The hold queue: jobs arriving in (holdFrom, holdTo) are held and
 	// released at holdTo + (arrival − holdFrom).
 	holdFrom, holdTo int64
@@ -265,8 +267,7 @@ func (r *runner) arrive(j swf.Job, now int64) {
 	if r.err = r.ctx.Err(); r.err != nil {
 		return
 	}
-	r.arrival[j.ID] = now
-	r.origSize[j.ID] = j.Size()
+	r.arrival[j.ID] = arrival{now, j.Size()}
 	j.Submit = now
 	switch r.cfg.Strategy {
 	case Baseline:
