@@ -134,12 +134,16 @@ func (e *Executor) Execute(p Plan, reqs []varq.Request) (*Execution, error) {
 	}
 	x := &Execution{e: e, plan: p, reqs: reqs, satisfied: make([]bool, len(reqs)),
 		jobs: make([][]*execJob, len(reqs)), taken: make([]bool, len(e.sites))}
-	for i, launch := range p.Launch {
+	// Check the whole plan first: a bad resource must not leave the
+	// reservations before it launched on the machines.
+	for _, launch := range p.Launch {
 		for _, a := range launch {
 			if a.Resource < 0 || a.Resource >= len(e.sites) {
 				return nil, fmt.Errorf("coalloc: plan uses resource %d of %d", a.Resource, len(e.sites))
 			}
 		}
+	}
+	for i, launch := range p.Launch {
 		for _, a := range launch {
 			x.launch(i, a.Resource, a.VARQ)
 		}

@@ -170,3 +170,26 @@ func TestTrialsProtocol(t *testing.T) {
 		}
 	}
 }
+
+// A plan naming a resource the executor does not have is refused whole:
+// no reservation before the bad one reaches a machine.
+func TestExecuteRefusesBadPlanWhole(t *testing.T) {
+	const lead = 4 * 3600
+	r := varq.Request{Nodes: 4, Walltime: 3600, Start: lead}
+	reqs := []varq.Request{r, r}
+	e, ms := fakeSites(t, []float64{0.90, 0.80, 0.85, 0.70}, []int64{10, 10, 10, 10})
+	p, err := New(reqs, e.Resources(), 0.90, 0, Config{})
+	if err != nil || !p.OK {
+		t.Fatalf("plan %+v, %v", p, err)
+	}
+	p.Launch[1][0].Resource = len(ms)
+	if _, err := e.Execute(p, reqs); err == nil {
+		t.Fatal("a plan with resource out of range was executed")
+	}
+	lockstep(ms, 30000, 30)
+	for i, m := range ms {
+		if len(m.Jobs) != 0 {
+			t.Errorf("site %d got %d jobs from a refused plan", i, len(m.Jobs))
+		}
+	}
+}
