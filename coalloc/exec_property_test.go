@@ -25,10 +25,11 @@ func TestExecuteProperties(t *testing.T) {
 		count := rapid.IntRange(1, 3).Draw(t, "count")
 		static := rapid.Bool().Draw(t, "static")
 		cfg := Config{
-			Point:      PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
-			Reboost:    rapid.Bool().Draw(t, "reboost"),
-			AllowReuse: rapid.Bool().Draw(t, "reuse"),
-			DropDead:   rapid.Bool().Draw(t, "drop"),
+			Point:         PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
+			Reboost:       rapid.Bool().Draw(t, "reboost"),
+			AllowReuse:    rapid.Bool().Draw(t, "reuse"),
+			DropDead:      rapid.Bool().Draw(t, "drop"),
+			StopOnProduct: rapid.Bool().Draw(t, "stop"),
 		}
 		var ms []*varqtest.FakeMachine
 		var fcs []varq.Forecaster
