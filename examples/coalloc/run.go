@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/coalloc"
@@ -228,18 +229,23 @@ func run(out io.Writer, opt options) error {
 	fmt.Fprint(out, "\n\n")
 	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | ± s.e. | thesis | executed | attempts | requests/res | re-boosts/res | submitted/res | over-allocation |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var dropped []string // DroppedPerRes by trial, printed under the table with -drop
 	for _, tr := range opt.trials {
 		t0 := time.Now()
 		s, err := runTrial(ms, tr, opt)
 		if err != nil {
 			return err
 		}
+		dropped = append(dropped, fmt.Sprintf("(%d, %dh, %dh) %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, s.DroppedPerRes))
 		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
 			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, tr.Expected, s.PAchieved, stdErr(s), tr.Achvd,
 			s.Executed, s.Attempts, s.RequestsPerRes, s.ReboostsPerRes, s.SubmittedPerRes, s.OverAllocation())
 		if opt.progress != nil {
 			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond))
 		}
+	}
+	if opt.plan.DropDead {
+		fmt.Fprintf(out, "\nRequests dropped for a live probability of 0, per reservation: %s.\n", strings.Join(dropped, "; "))
 	}
 	return nil
 }
