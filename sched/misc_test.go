@@ -148,3 +148,25 @@ func TestEstimateSafeBackfill(t *testing.T) {
 	cfg.EstimateSafeBackfill = true
 	check(t, "estimate-safe", cfg, jobs, want{3: 150})
 }
+
+// EstimateFor: a job's own estimate; without one the largest seen so far,
+// or its run time while no job had one (a log without estimates).
+func TestEstimateFor(t *testing.T) {
+	s, err := sched.New(sched.EASY(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noEst, withEst := job(1, 0, 30, 1, -1), job(2, 0, 10, 1, 500)
+	if got := s.EstimateFor(&withEst); got != 500 {
+		t.Errorf("own estimate: %d, want 500", got)
+	}
+	if got := s.EstimateFor(&noEst); got != 30 {
+		t.Errorf("no estimate seen yet: %d, want the run time 30", got)
+	}
+	if !s.Submit(withEst) {
+		t.Fatal("job 2 refused")
+	}
+	if got := s.EstimateFor(&noEst); got != 500 {
+		t.Errorf("after an estimate of 500: %d, want 500", got)
+	}
+}

@@ -374,14 +374,23 @@ func (s *Sim) batch(t int64) {
 	s.schedule()
 }
 
+// EstimateFor is the estimate the simulation plans job j with if it
+// arrives now: its own; without one (A6), the largest estimate seen so far,
+// or its run time on a log without estimates.
+func (s *Sim) EstimateFor(j *swf.Job) int64 {
+	switch {
+	case j.ReqTime > 0:
+		return j.ReqTime
+	case s.maxEst > 0:
+		return s.maxEst
+	}
+	return j.RunTime
+}
+
 func (s *Sim) arrive(jb *job) {
 	if jb.j.ReqTime <= 0 {
 		jb.filled = true
-		if s.maxEst > 0 {
-			jb.j.ReqTime = s.maxEst
-		} else {
-			jb.j.ReqTime = jb.r
-		}
+		jb.j.ReqTime = s.EstimateFor(&jb.j)
 	}
 	jb.e = jb.j.ReqTime
 	jb.p = s.pred.Predict(&jb.j, s.now)

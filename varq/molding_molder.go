@@ -102,10 +102,14 @@ type Molder struct {
 	ends   map[int64]int64   // running job → predicted end (TrackRunning)
 	rng    *rand.Rand
 	maxERT int64
-	maxRun int64 // longest runtime ended so far
 	// TrackRunning predicts every job's runtime at its start, so that
 	// delayed submission knows when running jobs should end.
 	TrackRunning bool
+	// Estimate is the estimate the scheduler gives a job without one
+	// (sched.Sim.EstimateFor; RunStrategy sets it); nil means its run
+	// time, the rule of a log without estimates. It limits a molded job's
+	// runtime as a real estimate would (Decide).
+	Estimate func(j *swf.Job) int64
 }
 
 // NewMolder returns a Molder for a machine of P processors with the given
@@ -186,7 +190,6 @@ func (m *Molder) Ended(j *swf.Job, t int64) error {
 	u.runtimes = append(u.runtimes, t-start)
 	u.sum += float64(t - start)
 	m.maxERT = max(m.maxERT, j.ReqTime)
-	m.maxRun = max(m.maxRun, t-start)
 	return nil
 }
 
@@ -267,7 +270,7 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 		}
 		kill := d.Job.ReqTime // EASY kills a job at its estimate
 		if j.ReqTime <= 0 {
-			kill = m.impliedEstimate(j, cands[best].Size, prev)
+			kill = m.impliedEstimate(j, cands[best].Size)
 		}
 		// The wheel is drawn in every mode (the scaled runtime may
 		// override it), so the random stream does not depend on Runtime.
@@ -286,30 +289,25 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 	return d, true, nil
 }
 
-// impliedEstimate is the runtime limit of job j molded to size s on a
-// log without estimates (j.ReqTime ≤ 0, e.g. SDSC Paragon), where the
-// simulator's estimate of every job is its run time (e := r, A6): §VI-C's
-// ERT rule read with run times. A grown job keeps the original's limit,
-// its run time, so the roulette wheel cannot turn it into one of the
-// user's long runs at that size (a user's 50-s jobs into 3.5-h jobs on
-// SDSC Paragon); a shrunk one may run up to the longest the user ran at
-// that size (the draw never exceeds it) or the machine's longest run. The
-// molded job itself keeps no estimate (see MoldedEstimate).
-func (m *Molder) impliedEstimate(j swf.Job, s int64, prev []int64) int64 {
-	limit := m.cfg.MaxLimit
-	if limit == 0 {
-		limit = m.maxRun
+// impliedEstimate is the runtime limit of job j, which has no estimate,
+// molded to size s: §VI-C's ERT rule applied to the estimate the scheduler
+// gives j (Estimate; on a log without estimates its run time, e := r, A6).
+// A grown job keeps that limit, so the roulette wheel cannot turn it into
+// one of the user's long runs at that size (a user's 50-s jobs into 3.5-h
+// jobs on SDSC Paragon). The molded job itself keeps no estimate (see
+// MoldedEstimate).
+func (m *Molder) impliedEstimate(j swf.Job, s int64) int64 {
+	est := j.RunTime
+	if m.Estimate != nil {
+		est = m.Estimate(&j)
 	}
-	var maxPrev int64
-	if len(prev) > 0 {
-		maxPrev = slices.Max(prev)
-	}
-	return MoldedEstimate(j.Size(), s, j.RunTime, maxPrev, limit)
+	return m.moldedEstimate(j, s, est)
 }
 
-// resize is j at size s with the ERT of §VI-C (runtime still the
-// original's; Decide draws the molded one only for the chosen size).
-func (m *Molder) resize(j swf.Job, s int64) swf.Job {
+// moldedEstimate is §VI-C's ERT of j, whose estimate is origERT, molded to
+// size s: the user's largest estimate at s and the machine's limit are the
+// candidates (MoldedEstimate).
+func (m *Molder) moldedEstimate(j swf.Job, s, origERT int64) int64 {
 	var maxPrev int64
 	if u := m.us[userSizeKey{j.User, s}]; u != nil {
 		maxPrev = u.maxERT
@@ -318,8 +316,14 @@ func (m *Molder) resize(j swf.Job, s int64) swf.Job {
 	if limit == 0 {
 		limit = m.maxERT
 	}
+	return MoldedEstimate(j.Size(), s, origERT, maxPrev, limit)
+}
+
+// resize is j at size s with the ERT of §VI-C (runtime still the
+// original's; Decide draws the molded one only for the chosen size).
+func (m *Molder) resize(j swf.Job, s int64) swf.Job {
 	h := j
 	h.ReqProcs, h.AllocProcs = s, s
-	h.ReqTime = MoldedEstimate(j.Size(), s, j.ReqTime, maxPrev, limit)
+	h.ReqTime = m.moldedEstimate(j, s, j.ReqTime)
 	return h
 }

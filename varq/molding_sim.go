@@ -151,6 +151,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		return nil, err
 	}
 	m.TrackRunning = cfg.Strategy == Delayed
+	m.Estimate = sim.EstimateFor
 	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]arrival{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
 	if o, ok := wait.(sched.Observer); ok {
 		sim.Observe(o)

@@ -181,15 +181,16 @@ func TestMolderDecideHand(t *testing.T) {
 }
 
 // On a log without estimates a grown job's runtime is limited to the
-// original's run time (e := r, the simulator's estimate): user 1 ran
-// 2 processors for 100 s and 8 processors for 20 s and for 5000 s; a new
-// 100-s job grown to 8 processors draws 20 or 5000 s and runs 20 or 100,
-// never 5000. Shrunk back from 8 to 2 processors it may run as long as
-// the user ran at 2 (100 s). The molded jobs keep no estimate.
+// original's run time (e := r, the simulator's estimate; the history jobs
+// carry it as their estimate, as sched hands them to observers): user 1
+// ran 2 processors for 100 s and 8 processors for 20 s and for 5000 s; a
+// new 100-s job grown to 8 processors draws 20 or 5000 s and runs 20 or
+// 100, never 5000. Shrunk back from 8 to 2 processors it may run as long
+// as the user ran at 2 (100 s). The molded jobs keep no estimate.
 func TestMolderNoEstimateLimit(t *testing.T) {
 	for seed := range uint64(20) {
 		m := fedMolder(t, sizeWait{2: 1e5, 8: 0}, MoldConfig{Seed: seed},
-			job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1), job(3, 0, 5000, 8, -1, 1))
+			job(1, 0, 100, 2, 100, 1), job(2, 0, 20, 8, 20, 1), job(3, 0, 5000, 8, 5000, 1))
 		d, ok, err := m.Decide(job(4, 6000, 100, 2, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
 		if err != nil || !ok || d.Job.Size() != 8 {
 			t.Fatalf("seed %d: %v %v size %d, want grown to 8", seed, ok, err, d.Job.Size())
@@ -198,7 +199,7 @@ func TestMolderNoEstimateLimit(t *testing.T) {
 			t.Errorf("seed %d: grown job runs %d s with estimate %d; want 20 or 100 s, no estimate", seed, d.Job.RunTime, d.Job.ReqTime)
 		}
 	}
-	m := fedMolder(t, sizeWait{2: 0, 8: 1e6}, MoldConfig{}, job(1, 0, 100, 2, -1, 1), job(2, 0, 20, 8, -1, 1))
+	m := fedMolder(t, sizeWait{2: 0, 8: 1e6}, MoldConfig{}, job(1, 0, 100, 2, 100, 1), job(2, 0, 20, 8, 20, 1))
 	d, ok, err := m.Decide(job(3, 6000, 20, 8, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
 	if err != nil || !ok || d.Job.Size() != 2 || d.Job.RunTime != 100 {
 		t.Errorf("shrunk: %v %v size %d runtime %d, want size 2 running 100 s", ok, err, d.Job.Size(), d.Job.RunTime)
