@@ -41,6 +41,9 @@ var tables = map[string]tableFunc{}
 // tableOrder is the order in which registered tables are printed.
 var tableOrder = []string{"V", "VI", "VII", "VIII", "IX", "SEEDS"}
 
+// defaultSeeds is how many seeds the seed sweep runs unless -nseeds says.
+const defaultSeeds = 8
+
 // onRequest holds the tables that run only when -tables names them (slow
 // extras such as the seed sweep).
 var onRequest = map[string]bool{}
@@ -113,7 +116,7 @@ func main() {
 	floor := flag.String("floor", floorQueue, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorQueue+" (APQ floored by the job's earliest start in a conservative-backfilling profile of the running and waiting jobs), "+floorRunning+" (running jobs only) or "+floorOff)
 	floorOnly := flag.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
 	seed := flag.Uint64("seed", 1, "random seed")
-	nSeeds := flag.Int("nseeds", 8, "table SEEDS: how many seeds from -seed on")
+	nSeeds := flag.Int("nseeds", defaultSeeds, "table SEEDS: how many seeds from -seed on")
 	par := flag.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once")
 	verbose := flag.Bool("v", false, "progress on stderr")
 	flag.Parse()
@@ -148,7 +151,10 @@ func run(w io.Writer, o options) error {
 		return fmt.Errorf("-nseeds = %d, -par = %d, want ≥ 0", o.Seeds, o.Par)
 	}
 	if o.Seeds == 0 {
-		o.Seeds = 8
+		o.Seeds = defaultSeeds
+	}
+	if o.FloorOnly && o.Floor == floorOff {
+		return fmt.Errorf("-flooronly with -floor %s runs nothing but the baseline", floorOff)
 	}
 	if o.Filter != filterRan && o.Filter != filterStatus1 {
 		return fmt.Errorf("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)

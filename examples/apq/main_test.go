@@ -33,6 +33,9 @@ func TestRunErrors(t *testing.T) {
 	if err := run(&strings.Builder{}, options{Dir: dir, Tables: "XL"}); err == nil || !strings.Contains(err.Error(), "-tables") {
 		t.Errorf("unknown table: err = %v", err)
 	}
+	if err := run(&strings.Builder{}, options{Dir: dir, FloorOnly: true, Floor: floorOff}); err == nil || !strings.Contains(err.Error(), "-flooronly") {
+		t.Errorf("-flooronly -floor off: err = %v", err)
+	}
 }
 
 func TestSelectTables(t *testing.T) {

@@ -235,12 +235,11 @@ func table9(w io.Writer, e *env) error {
 // run) with the paper's cells, the response change, then extra cells.
 func strategyRow(w io.Writer, name string, b, o *varq.StrategyResult, p [6]float64, extra ...string) {
 	c := func(ours, paper float64) string { return fmt.Sprintf("%.1f (%.0f)", ours/60, paper) }
-	ch := func(a, b float64) float64 { return 100 * (b - a) / a }
 	fmt.Fprintf(w, "| %s | %d | %s | %s | %s |", name, b.Jobs, c(b.MeanWait, p[0]), c(b.MeanExec, p[1]), c(b.MeanResp, p[2]))
 	if o != nil {
-		fmt.Fprintf(w, " %s | %s | %s | %+.1f%% (%+.1f%%) |", c(o.MeanWait, p[3]), c(o.MeanExec, p[4]), c(o.MeanResp, p[5]), ch(b.MeanResp, o.MeanResp), ch(p[2], p[5]))
+		fmt.Fprintf(w, " %s | %s | %s | %+.1f%% (%+.1f%%) |", c(o.MeanWait, p[3]), c(o.MeanExec, p[4]), c(o.MeanResp, p[5]), change(b, o), pctChange(p[2], p[5]))
 	} else {
-		fmt.Fprintf(w, " — (%.0f) | — (%.0f) | — (%.0f) | — (%+.1f%%) |", p[3], p[4], p[5], ch(p[2], p[5]))
+		fmt.Fprintf(w, " — (%.0f) | — (%.0f) | — (%.0f) | — (%+.1f%%) |", p[3], p[4], p[5], pctChange(p[2], p[5]))
 	}
 	for _, x := range extra {
 		fmt.Fprintf(w, " %s |", x)
@@ -249,7 +248,10 @@ func strategyRow(w io.Writer, name string, b, o *varq.StrategyResult, p [6]float
 }
 
 // change is the response change of r against the baseline b, in percent.
-func change(b, r *varq.StrategyResult) float64 { return 100 * (r.MeanResp - b.MeanResp) / b.MeanResp }
+func change(b, r *varq.StrategyResult) float64 { return pctChange(b.MeanResp, r.MeanResp) }
+
+// pctChange is the change from a to b in percent of a.
+func pctChange(a, b float64) float64 { return 100 * (b - a) / a }
 
 // wer is r's wait / exec / response in minutes with the response change.
 func wer(b, r *varq.StrategyResult) string {
