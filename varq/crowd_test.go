@@ -181,8 +181,8 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 }
 
 // Whatever the forecaster, the queue and the crowd, a crowd-aware agent
-// submits every padded job strictly before its start time and no earlier
-// than its arrival.
+// submits every padded job strictly before its start time and no more
+// than one period (SimConfig.Period, 7200 s here) before it.
 func TestCrowdAgentNeverSubmitsLate(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		probs := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50).Draw(t, "probs")

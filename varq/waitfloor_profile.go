@@ -8,10 +8,12 @@ import (
 // freeProfile is the free-processor profile of conservative backfilling as
 // the resource manager sees it: a step function kept as points (t, free),
 // ascending in t, free holding from t to the next point; the last point
-// extends forever. sched has its own (B-tree, unexported, tied to its job
-// type); this one is a plain slice because the profiles a wait floor
-// builds are small (the running jobs plus the queue) and are built once
-// per machine state.
+// extends forever. sched has the same algorithm, unexported, on a B-tree
+// with recycled points, clamping stale releases to after now and searching
+// from now only; this one is a plain slice that searches from any time,
+// because the profiles a wait floor builds are small (the running jobs
+// plus the queue) and are built once per machine state. One shared
+// internal profile for both is possible and not done.
 type freeProfile struct{ pts []step }
 
 type step struct{ t, free int64 }
