@@ -3,7 +3,6 @@ package main
 import (
 	"testing"
 
-	"github.com/batchq/batchq/coalloc"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -21,19 +20,17 @@ func TestRemediesMeetPAll(t *testing.T) {
 	for _, name := range defaultMachines {
 		paths = append(paths, tracetest.Path(t, name))
 	}
-	for _, c := range []struct {
-		name string
-		plan coalloc.Config
-	}{
-		{"reboost", coalloc.Config{Reboost: true}},
-		{"both", coalloc.Config{Reboost: true, Point: coalloc.LatestMeeting}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			ms, err := loadMachines(paths)
+	ms, err := loadMachines(paths) // runs reuse machines, as main does across trials
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, remedy := range []string{"reboost", "both"} {
+		t.Run(remedy, func(t *testing.T) {
+			plan, err := remedyConfig(remedy)
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := options{days: 120, count: 2, step: 10, plan: c.plan}
+			opt := options{days: 120, count: 2, step: 10, plan: plan}
 			for _, tr := range table62 {
 				s, err := runTrial(ms, tr, opt)
 				if err != nil {
