@@ -115,14 +115,25 @@ func native(base sanitize.Candidates, c sanitize.Candidate) bool {
 	return false
 }
 
-func medianWeek(jobs []swf.Job) float64 {
+// medianWeek is the median over the log's weeks (7-day bins of the submit
+// time from 0) of the jobs and of the processes (Σ sizes) submitted.
+func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
 	tot, _ := sanitize.Totals(jobs, sanitize.Week)
-	v := make([]int, len(tot))
+	nj, np := make([]int64, len(tot)), make([]int64, len(tot))
 	for i := range tot {
-		v[i] = tot[i].Jobs
+		nj[i], np[i] = int64(tot[i].Jobs), tot[i].Procs
 	}
-	slices.Sort(v)
-	return float64(v[len(v)/2])
+	slices.Sort(nj)
+	slices.Sort(np)
+	return float64(nj[len(nj)/2]), float64(np[len(np)/2])
+}
+
+// weekScale is how much synthetic flurry f lifts a median week of the log,
+// in jobs and in processes: the thesis's §8.1 scale (observed flurries run
+// at 2×–10× the average weekly rate).
+func weekScale(jobs []swf.Job, f sanitize.Synthetic) (medJobs, medProcs, jobsX, procsX float64) {
+	medJobs, medProcs = medianWeek(jobs)
+	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(int64(f.Jobs)*f.Size)) / medProcs
 }
 
 func maxUser(jobs []swf.Job) int64 {
@@ -185,7 +196,7 @@ func injectLog(w io.Writer, name string, jobs []swf.Job, shapes []shape, cfg san
 	if err != nil {
 		return nil, err
 	}
-	medWeek := medianWeek(jobs)
+	medWeek, _ := medianWeek(jobs)
 	res := map[string]score{}
 	for _, sh := range shapes {
 		var sc score

@@ -100,6 +100,7 @@ func run(ctx context.Context, w io.Writer, dir, exp string) error {
 }
 
 func injectExp(w io.Writer, dir string, logs []string, shapes []shape) error {
+	var scale []string // rows of the week-scale table
 	fmt.Fprintln(w, "\n| log | injected flurry | trials | right | recall | precision | min coverage | min peak | native candidates with peak ≥ it |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, name := range logs {
@@ -110,7 +111,13 @@ func injectExp(w io.Writer, dir string, logs []string, shapes []shape) error {
 		if _, err := injectLog(w, tracetest.ShortName(name), jobs, shapes, sanitize.FlurryConfig{}); err != nil {
 			return err
 		}
+		mj, mp, jx, px := weekScale(jobs, flurry375.spec(0))
+		scale = append(scale, fmt.Sprintf("| %s | %.0f / %.0f | %.2f× | %.2f× |", tracetest.ShortName(name), mj, mp, jx, px))
 	}
+	fmt.Fprintf(w, "\nThe %s flurry added to a median week (§8.1 scale: observed flurries are 2×–10×):\n\n", flurry375.name)
+	fmt.Fprintln(w, "| log | median week: jobs / processes | week with the flurry: jobs | processes |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, strings.Join(scale, "\n"))
 	return nil
 }
 
