@@ -34,10 +34,10 @@ type sweepColumn struct {
 }
 
 var sweepColumns = []sweepColumn{
-	{"VIII molding", 20000, varq.Molding, false},
-	{"IX molding alone", 6000, varq.Molding, false},
-	{"IX delayed (paper's hold queue)", 6000, varq.Delayed, false},
-	{"IX delayed, head held alone", 6000, varq.Delayed, true},
+	{"VIII molding", table8Window, varq.Molding, false},
+	{"IX molding alone", table9Window, varq.Molding, false},
+	{"IX delayed (paper's hold queue)", table9Window, varq.Delayed, false},
+	{"IX delayed, head held alone", table9Window, varq.Delayed, true},
 }
 
 func tableSeeds(w io.Writer, e *env) error {
@@ -51,24 +51,16 @@ func tableSeeds(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "| log | strategy | baseline resp (min) | per seed | mean change | worst | seeds worse than baseline |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, tr := range e.Traces {
-		hist := 10000
-		if e.Quick {
-			hist = 2000
-		}
-		funcs, err := strategyFuncs(tr, hist)
+		set, err := newStrategySetup(e, tr)
 		if err != nil {
 			return err
 		}
 		bases := map[int]*varq.StrategyResult{} // by window
 		for _, col := range sweepColumns {
-			win := col.window
-			if e.Quick {
-				win = 1000
-			}
 			cfg := func(s varq.Strategy, seed uint64) varq.StrategyConfig {
-				return varq.StrategyConfig{Strategy: s, History: hist, Window: win, Funcs: funcs,
-					Mold: varq.MoldConfig{Seed: seed, NoGrow: e.NoGrow}, Delay: varq.DelayConfig{HoldOnlyHead: col.head}}
+				return set.config(s, col.window, seed, varq.RuntimeRoulette, col.head)
 			}
+			win := cfg(varq.Baseline, e.Seed).Window
 			if bases[win] == nil {
 				b, err := runStrategy(e, tr, cfg(varq.Baseline, e.Seed), floorOff)
 				if err != nil {

@@ -111,16 +111,12 @@ func table8(w io.Writer, e *env) error {
 	}
 	var rows []row
 	for _, tr := range e.Traces {
-		hist, win := 10000, 20000
-		if e.Quick {
-			hist, win = 2000, 1000
-		}
-		funcs, err := strategyFuncs(tr, hist)
+		set, err := newStrategySetup(e, tr)
 		if err != nil {
 			return err
 		}
 		c := func(s varq.Strategy, rt varq.RuntimeMode) varq.StrategyConfig {
-			return varq.StrategyConfig{Strategy: s, History: hist, Window: win, Funcs: funcs, Mold: varq.MoldConfig{Seed: e.Seed, Runtime: rt, NoGrow: e.NoGrow}}
+			return set.config(s, table8Window, e.Seed, rt, false)
 		}
 		runs, err := runVariants(e, tr, []variant{
 			{cfg: c(varq.Baseline, varq.RuntimeRoulette)},
@@ -131,7 +127,7 @@ func table8(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, row{runs, len(funcs)})
+		rows = append(rows, row{runs, len(set.funcs)})
 		b := runs[0].res
 		strategyRow(w, tr.Name, b, runs[1].res, paperVIII[tr.Name], wer(b, runs[2].res), wer(b, runs[3].res),
 			fmt.Sprintf("%s / %s / %s / %s", util(b), util(runs[1].res), util(runs[2].res), util(runs[3].res)))
@@ -190,17 +186,12 @@ func table9(w io.Writer, e *env) error {
 	// size-aware wait
 	var rows [][]strategyRun
 	for _, tr := range e.Traces {
-		hist, win := 10000, 6000
-		if e.Quick {
-			hist, win = 2000, 1000
-		}
-		funcs, err := strategyFuncs(tr, hist)
+		set, err := newStrategySetup(e, tr)
 		if err != nil {
 			return err
 		}
 		c := func(s varq.Strategy, head bool) varq.StrategyConfig {
-			return varq.StrategyConfig{Strategy: s, History: hist, Window: win, Funcs: funcs,
-				Mold: varq.MoldConfig{Seed: e.Seed, NoGrow: e.NoGrow}, Delay: varq.DelayConfig{HoldOnlyHead: head}}
+			return set.config(s, table9Window, e.Seed, varq.RuntimeRoulette, head)
 		}
 		runs, err := runVariants(e, tr, []variant{
 			{cfg: c(varq.Baseline, false)},
@@ -312,6 +303,41 @@ func strategyFuncs(tr *trace, hist int) ([]estmodel.LoadFunc, error) {
 		return nil, err
 	}
 	return estmodel.BuildLoadFuncs(loadSamples(tr, prof, 0, hist), estmodel.LoadFuncConfig{})
+}
+
+// The treated windows after the history: Table VIII treats 20,000 jobs,
+// Table IX 6,000 (the paper's).
+const (
+	table8Window = 20000
+	table9Window = 6000
+)
+
+// strategySetup is one log's set-up shared by Tables VIII, IX and SEEDS:
+// the first 10,000 jobs as history (2,000 with -quick) and the load
+// functions built on them.
+type strategySetup struct {
+	e     *env
+	hist  int
+	funcs []estmodel.LoadFunc
+}
+
+func newStrategySetup(e *env, tr *trace) (strategySetup, error) {
+	hist := 10000
+	if e.Quick {
+		hist = 2000
+	}
+	funcs, err := strategyFuncs(tr, hist)
+	return strategySetup{e: e, hist: hist, funcs: funcs}, err
+}
+
+// config is one strategy's run over win treated jobs (1,000 with -quick).
+func (s strategySetup) config(st varq.Strategy, win int, seed uint64, rt varq.RuntimeMode, holdOnlyHead bool) varq.StrategyConfig {
+	if s.e.Quick {
+		win = 1000
+	}
+	return varq.StrategyConfig{Strategy: st, History: s.hist, Window: win, Funcs: s.funcs,
+		Mold:  varq.MoldConfig{Seed: seed, Runtime: rt, NoGrow: s.e.NoGrow},
+		Delay: varq.DelayConfig{HoldOnlyHead: holdOnlyHead}}
 }
 
 // runStrategy runs one simulation with APQ as the wait predictor, floored
