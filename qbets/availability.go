@@ -16,18 +16,29 @@ package qbets
 // Releases sharing a timestamp are one release event (A11). Closed DOWN
 // periods are kept so that jobs submitted during them can be kept out of
 // the prediction history when they are released (their waits are
-// inflated by the outage).
+// inflated by the outage). AvailabilityReading selects the other
+// readings.
 type availability struct {
 	cnt, gap    *history
 	released    bool
 	lastRelease int64
-	arrivals    int64 // arrivals since the last release event
+	arrivals    int64 // arrivals (or arrival seconds, countEvents) since the last release event
+	lastArrival int64 // time of the latest arrival counted in arrivals
 	down        bool  // DOWN by the arrival count since downFrom
 	downFrom    int64
+	pending     bool         // predictFirst: the count exceeded its bound; DOWN from the next arrival
 	periods     []downPeriod // closed DOWN periods, ascending and disjoint
 	noCount     bool         // arrival-count detector off
 	noGap       bool         // inter-release detector off
 	atRelease   bool         // judge the count when it is complete, at the release
+	countEvents bool         // arrivals in the same second count once
+	merge       bool         // releases without an arrival between them are one event
+	predFirst   bool         // the arriving job is judged before its own arrival counts
+
+	// Measurement knobs, not thesis readings (TestAvailabilityOnTraces
+	// sets them to show how far each is from the thesis's "< 1%").
+	window   int   // > 0: both series keep about their last window values (trimmed to window at 2·window)
+	eventGap int64 // countEvents: arrivals this many seconds or less after the previous one join its event
 }
 
 // downPeriod is the half-open DOWN interval [from, to): to is the release
@@ -44,10 +55,24 @@ func newAvailability(tab *indexTable) *availability {
 	return &availability{cnt: newHistory(true, n, tab), gap: newHistory(true, n, tab)}
 }
 
+// setReading applies r (before any event).
+func (a *availability) setReading(r AvailabilityReading) {
+	a.noCount, a.noGap = r.NoCount, r.NoGap
+	a.cnt.trim, a.gap.trim = !r.NoTrim, !r.NoTrim
+	a.countEvents, a.merge, a.predFirst = r.CountEvents, r.MergeReleases, r.PredictFirst
+}
+
 // release processes a job start at t (starts arrive in nondecreasing
 // order; an earlier or equal t belongs to the last release event).
 func (a *availability) release(t int64) {
 	if a.released && t <= a.lastRelease {
+		return
+	}
+	if a.released && a.merge && a.arrivals == 0 {
+		// Part of the previous release event: no arrival saw the release
+		// before this one, so no interval ended there (and no job was
+		// submitted in a DOWN spell since).
+		a.lastRelease = t
 		return
 	}
 	if a.released {
@@ -64,26 +89,40 @@ func (a *availability) release(t int64) {
 		a.gap.add(t - a.lastRelease)
 		b, ok := a.cnt.bound()
 		a.cnt.add(a.arrivals)
+		if a.window > 0 && a.cnt.len() > 2*a.window {
+			a.cnt.trimTo(a.window)
+			a.gap.trimTo(a.window)
+		}
 		if a.atRelease && !a.noCount && ok && a.arrivals > b {
 			a.released, a.lastRelease, a.arrivals = true, t, 0
-			a.down, a.downFrom = true, t
+			a.down, a.downFrom, a.pending = true, t, false
 			return
 		}
 	}
 	a.released = true
 	a.lastRelease = t
 	a.arrivals = 0
-	a.down = false
+	a.down, a.pending = false, false
 }
 
 // arrive counts a job arrival at t, including it in the count it is
-// judged by (A11).
+// judged by (A11), or not (predFirst).
 func (a *availability) arrive(t int64) {
-	a.arrivals++
-	if a.down || !a.released || a.noCount || a.atRelease {
+	if a.pending && !a.down {
+		a.down, a.downFrom = true, max(t, a.lastRelease)
+	}
+	if !a.countEvents || a.arrivals == 0 || t-a.lastArrival > a.eventGap {
+		a.arrivals++
+	}
+	a.lastArrival = t
+	if a.down || a.pending || !a.released || a.noCount || a.atRelease {
 		return
 	}
 	if b, ok := a.cnt.bound(); ok && a.arrivals > b {
+		if a.predFirst {
+			a.pending = true
+			return
+		}
 		a.down = true
 		a.downFrom = max(t, a.lastRelease)
 	}
