@@ -64,17 +64,64 @@
 // q = C = 0.95. While either is exceeded the machine may be down:
 // Forecast says MachineDown, and jobs submitted then are kept out of the
 // history when they start (Stats.DownExcluded). The thesis reports
-// "usually less than 1%" of jobs refused; with the spec's reading (A11:
-// the count judged at each arrival) we measure far more on the PWA logs,
-// mostly from the arrival-count detector during submission flurries
-// (causal replay of the whole log, first 10% training; TestAvailabilityOnTraces):
+// "usually less than 1%" of jobs refused (§4.2.5). No reading of its text
+// gets near that on the PWA logs. Share of the scored jobs refused as
+// MachineDown / BM correctness of full QBETS, causal replay of the whole
+// log, first 10% training (TestAvailabilityOnTraces):
 //
-//	log        both detectors  count only  count at release  gap only
-//	KTH-SP2    11.7%           9.4%        3.5%              3.4%
-//	CTC-SP2    25.5%           22.1%       7.3%              10.0%
+//	reading                          KTH-SP2       CTC-SP2       SDSC-SP2      SDSC-BLUE
+//	thesis (all its traces)          "usually less than 1%"
+//	spec (A11), Config{}             11.7% / .967  25.5% / .968  19.2% / .958  15.5% / .967
+//	  count only                      9.4% / .971  22.1% / .969  16.4% / .958  13.0% / .967
+//	  gap only                        3.4% / .971  10.0% / .968   5.0% / .963   5.3% / .965
+//	NoTrim                           12.4% / .967  29.5% / .965  24.0% / .960  19.5% / .967
+//	CountEvents                      11.5% / .967  25.6% / .968  19.3% / .958  15.4% / .967
+//	PredictFirst                      8.5% / .970  22.5% / .967  16.3% / .958  12.9% / .967
+//	MergeReleases                     7.9% / .969  16.1% / .968  13.0% / .964  11.4% / .966
+//	MergeReleases+PredictFirst        6.2% / .970  14.5% / .969  11.5% / .964   9.8% / .966
+//	  + CountEvents                   6.1% / .970  14.5% / .969  11.5% / .963   9.8% / .966
+//	CountAtRelease                    6.9% / .972  16.1% / .966  10.3% / .966  10.6% / .965
+//	CountAtRelease+MergeReleases      6.9% / .972  12.1% / .969   9.3% / .965   9.6% / .965
+//	NoAvailability                    0    / .970   0    / .965   0    / .963   0    / .964
 //
-// Config.CountAtRelease selects the literal thesis reading ("as each count
-// is generated"), which refuses a third as many.
+// (The thesis's ctc/ALL and sdscblue queues are probably CTC-SP2 and
+// SDSC-BLUE; its figure is not given per trace.)
+// Readings (AvailabilityReading, set with Predictor.SetAvailabilityReading):
+// CountEvents counts jobs submitted in the same second once; MergeReleases
+// makes releases with no arrival between them one release event, as the
+// thesis's simulator sees them (it moves started jobs into the history
+// only at the next arrival, §4.3.1), so the count series has no zeros;
+// PredictFirst forecasts a job before its arrival updates the detector
+// (§4.3.1's order); Config.CountAtRelease judges a count only once it is
+// complete, at its release ("as each count is generated … when a count
+// exceeds this upper bound"). MergeReleases+PredictFirst is the closest
+// faithful reading (the simulator's), and halves the refusals; all
+// readings keep BM correct (≥ 0.958).
+//
+// Why not 1%. (1) A floor: on a memoryless machine (Poisson arrivals and
+// releases, equal rates) the count since the last release is geometric,
+// P(count ≥ k) = 2^−k, its 0.95 bound is 4, and 1/16 of the arrivals come
+// after the 4th of their interval; PredictFirst, CountAtRelease and
+// MergeReleases each halve that, MergeReleases+PredictFirst refuses 1/64,
+// and the gap detector 5% (TestPoissonRefusalFloor reproduces all six
+// within 4%). A q = 0.95 bound on a per-interval series refuses about the
+// 5% tail of the intervals, and the long ones hold many arrivals. (2) The
+// logs are burstier: the longest refusal spells are scripted flurries
+// (CTC: 100 jobs in 200–1000 s, counts 20× the bound of 4–6), spread over
+// seconds to minutes, so same-second CountEvents changes nothing.
+// Measurement knobs, not readings (MergeReleases+PredictFirst plus):
+// arrivals ≤ 60 s apart counted once 4.5/8.7/6.7/5.7%; both bounds at
+// q = 0.99 1.1/6.7/5.3/4.3%; bounds over the last 59–118 values only
+// 3.1/7.4/5.7/5.7%. Only KTH at q = 0.99 reaches ~1%. (3) Per queue or per
+// machine does not explain it (TestAvailabilityPerQueue): per-queue
+// predictors refuse 25.9% (CTC), 19.4% (SDSC-SP2), 16.2% (SDSC-BLUE) of
+// the jobs of their ≥ 2000-job queues under the spec's reading, 14.0%,
+// 12.1%, 9.7% under MergeReleases+PredictFirst; judging a queue's arrivals
+// against the whole machine's releases gives 0.8–13.0% per queue with
+// MergeReleases+PredictFirst (the interactive SDSC-BLUE queue 0 is the
+// 0.8%). The thesis's traces (TeraGrid, 2007–08) are not public, so
+// whether their load was smoother cannot be checked. The jobs kept out of
+// the history track the refused ones (0.95–1.17 of them).
 //
 // Performance (2-core shared machine): Predict with 100k observations has
 // a median of about 50 ns (TestPredictMedian; budget 2 µs) and does not
