@@ -95,6 +95,10 @@ func serve(args []string, stderr io.Writer) error {
 	noCache := fs.Bool("nocache", false, "compute every prediction (disable the per-state, per-minute prediction cache)")
 	fixed := fs.Int64("now", 0, "fix the service clock at this Unix time for live systems (for tests; 0 = the wall clock)")
 	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for requests in flight")
+	history := fs.Int("history", maxFeed, "arrivals and starts per queue the QBETS predictors learn from (the last `n` to 2n); the store keeps about as much")
+	pruneEvery := fs.Int("prune-every", defaultPruneEvery, "delete the events a restart no longer needs every `n` stored events (< 0: never)")
+	neighbors := neighborsFlag{}
+	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
 	var replays replayFlags
 	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable); resumes after the events already stored")
 	fs.Usage = func() {
@@ -121,7 +125,10 @@ func serve(args []string, stderr io.Writer) error {
 	if *fixed != 0 {
 		clock = func() int64 { return *fixed }
 	}
-	svc, err := NewService(st, clock)
+	if *history < 1 {
+		return fmt.Errorf("history: %d, want ≥ 1", *history)
+	}
+	svc, err := NewServiceWith(st, clock, Options{History: *history, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf})
 	if err != nil {
 		return err
 	}

@@ -297,7 +297,7 @@ func qbetsPart(p *Prediction, pred *qbets.Predictor, q *queue, key qbKey, submit
 	if f := pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now}); f.OK {
 		p.QBETS = bound(f, submit, p.Now)
 	} else {
-		p.QBETSReason = noBound(q, key, f.Reason)
+		p.QBETSReason = noBound(q, pred, key, f.Reason)
 	}
 	if p.Within > 0 {
 		pw := 0.0
@@ -308,12 +308,14 @@ func qbetsPart(p *Prediction, pred *qbets.Predictor, q *queue, key qbKey, submit
 	}
 }
 
-func noBound(q *queue, k qbKey, r qbets.Reason) string {
+// noBound says why there is no bound; the waits counted are the ones the
+// predictor has learned from (its feed: Options.History).
+func noBound(q *queue, pred *qbets.Predictor, k qbKey, r qbets.Reason) string {
 	if r == qbets.MachineDown {
 		return "no QBETS bound: availability inference marks the machine as possibly down (no job has started for unusually long)"
 	}
 	return fmt.Sprintf("no QBETS bound (%v): queue %s has %d observed waits, the %d%% bound at %d%% confidence needs %d",
-		r, q.name, q.started, k.q, k.c, qbets.MinHistory(float64(k.q)/100, float64(k.c)/100))
+		r, q.name, pred.Stats().Releases, k.q, k.c, qbets.MinHistory(float64(k.q)/100, float64(k.c)/100))
 }
 
 func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePart, string) {

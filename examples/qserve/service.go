@@ -19,21 +19,41 @@ type Service struct {
 	now   func() int64
 	cache predCache
 	// ingestMu serializes writers so that the store's order is the order
-	// in which events are applied.
+	// in which events are applied; it also guards the fields below.
 	ingestMu sync.Mutex
+	opt      Options
+	seq      int64 // the last event's sequence number, without a store
+	// feedFrom is each system's queues' first fed event, from the store.
+	feedFrom   map[string]map[string]int64
+	sincePrune int              // events stored since the last pruning
+	cuts       map[string]int64 // each system's last cut
 }
 
-// NewService opens the service over a store (nil for memory only) and
-// rebuilds every system by re-applying the stored events in order.
+// NewService opens the default service over a store (nil for memory
+// only); see NewServiceWith.
 func NewService(st *Store, now func() int64) (*Service, error) {
+	return NewServiceWith(st, now, Options{})
+}
+
+// NewServiceWith opens the service with options o over a store (nil for
+// memory only) and rebuilds every system by re-applying the stored events
+// in order.
+func NewServiceWith(st *Store, now func() int64, o Options) (*Service, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 	if now == nil {
 		now = func() int64 { return time.Now().Unix() }
 	}
-	s := &Service{systems: map[string]*system{}, store: st, now: now}
+	s := &Service{systems: map[string]*system{}, store: st, now: now, opt: o, cuts: map[string]int64{}}
 	if st == nil {
 		return s, nil
 	}
-	err := st.Each(func(e *Event) error {
+	if s.feedFrom, err = st.FeedStarts(); err != nil {
+		return nil, err
+	}
+	err = st.Each(func(seq int64, e *Event) error {
 		sys, err := s.systemFor(e.System)
 		if err != nil {
 			return err
@@ -41,7 +61,7 @@ func NewService(st *Store, now func() int64) (*Service, error) {
 		if err := checkState(e, sys.name, sys); err != nil {
 			return fmt.Errorf("stored event %+v: %w", *e, err)
 		}
-		return sys.apply(e)
+		return sys.apply(e, seq)
 	})
 	return s, err
 }
@@ -81,7 +101,7 @@ func (s *Service) systemFor(name string) (*system, error) {
 	defer s.mu.Unlock()
 	if sys = s.systems[name]; sys == nil {
 		var err error
-		if sys, err = newSystem(name); err != nil {
+		if sys, err = newSystem(name, &s.opt, s.feedFrom[name]); err != nil {
 			return nil, err
 		}
 		s.systems[name] = sys
@@ -127,18 +147,27 @@ func (s *Service) Ingest(evs []Event) error {
 	if err := s.dryRun(evs); err != nil {
 		return err
 	}
+	var seqs []int64
 	if s.store != nil {
-		if err := s.store.Append(evs); err != nil {
+		var err error
+		if seqs, err = s.store.Append(evs); err != nil {
 			return err
 		}
+	} else {
+		seqs = make([]int64, len(evs))
+		for i := range seqs {
+			s.seq++
+			seqs[i] = s.seq
+		}
 	}
+	defer s.maybePrune(len(evs))
 	for i := range evs {
 		sys, err := s.systemFor(evs[i].System)
 		if err != nil {
 			return err
 		}
 		sys.mu.Lock()
-		err = sys.apply(&evs[i])
+		err = sys.apply(&evs[i], seqs[i])
 		sys.mu.Unlock()
 		if err != nil {
 			// Validated above; reaching here is a bug, and the stored
@@ -147,6 +176,43 @@ func (s *Service) Ingest(evs []Event) error {
 		}
 	}
 	return nil
+}
+
+// maybePrune prunes the store (retain.go) once Options.PruneEvery events
+// have been stored since the last time. The events are acknowledged
+// whatever happens here, so an error is logged, not returned: the store
+// then keeps more than it needs until the next pruning. The caller holds
+// ingestMu, so no event is applied meanwhile.
+func (s *Service) maybePrune(n int) {
+	if s.store == nil || s.opt.PruneEvery < 0 {
+		return
+	}
+	if s.sincePrune += n; s.sincePrune < s.opt.PruneEvery {
+		return
+	}
+	s.sincePrune = 0
+	for _, name := range s.systemNames() {
+		sys, err := s.lookup(name)
+		if err != nil {
+			continue
+		}
+		sys.mu.RLock()
+		cut, feedFrom := sys.retainFrom()
+		sys.mu.RUnlock()
+		if cut <= s.cuts[name] {
+			continue // nothing new to prune
+		}
+		t0 := time.Now()
+		deleted, err := s.store.Prune(name, cut, feedFrom)
+		if err != nil {
+			s.opt.Logf("pruning the store of %q: %v", name, err)
+			continue
+		}
+		s.cuts[name] = cut
+		if deleted > 0 {
+			s.opt.Logf("pruned %d events of %q before event %d in %v", deleted, name, cut, time.Since(t0).Round(time.Millisecond))
+		}
+	}
 }
 
 // dryRun checks the batch in order against each system's current state

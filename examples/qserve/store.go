@@ -9,9 +9,10 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo needed
 )
 
-// Store is the append-only event log in an embedded SQLite database. The
-// service state is a function of the log, so the log is all that is
-// persisted; predictors are rebuilt from it at start.
+// Store is the event log in an embedded SQLite database. The service
+// state is a function of the log, so the log is all that is persisted;
+// predictors are rebuilt from it at start. Events are appended, and the
+// ones a restart no longer needs are deleted (Prune, retain.go).
 type Store struct {
 	db *sql.DB
 }
@@ -25,18 +26,33 @@ func OpenStore(path string) (*Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1) // one writer; reads happen only at start
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS events (
+	// pruned counts each system's deleted events, so that a replay
+	// still knows how far into its trace it is; feeds holds each queue's
+	// first fed event (see Prune).
+	for _, ddl := range []string{`CREATE TABLE IF NOT EXISTS events (
 		seq    INTEGER PRIMARY KEY AUTOINCREMENT,
 		system TEXT NOT NULL,
-		body   TEXT NOT NULL)`); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("store %s: %w", path, err)
+		body   TEXT NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS pruned (system TEXT PRIMARY KEY, n INTEGER NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS feeds (system TEXT NOT NULL, queue TEXT NOT NULL, seq INTEGER NOT NULL,
+			PRIMARY KEY (system, queue))`,
+	} {
+		if _, err := db.Exec(ddl); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
 	}
 	return &Store{db: db}, nil
 }
 
-// Append stores a batch of events in one transaction.
-func (s *Store) Append(evs []Event) error {
+// Append stores a batch of events in one transaction and returns their
+// sequence numbers.
+func (s *Store) Append(evs []Event) ([]int64, error) {
+	seqs := make([]int64, len(evs))
+	return seqs, s.append(evs, seqs)
+}
+
+func (s *Store) append(evs []Event, seqs []int64) error {
 	tx, err := s.db.Begin()
 	if err != nil {
 		return err
@@ -52,15 +68,20 @@ func (s *Store) Append(evs []Event) error {
 		if err != nil {
 			return err
 		}
-		if _, err := st.Exec(evs[i].System, string(b)); err != nil {
+		res, err := st.Exec(evs[i].System, string(b))
+		if err != nil {
+			return err
+		}
+		if seqs[i], err = res.LastInsertId(); err != nil {
 			return err
 		}
 	}
 	return tx.Commit()
 }
 
-// Each calls f for every stored event in the order stored.
-func (s *Store) Each(f func(*Event) error) error {
+// Each calls f for every stored event in the order stored, with its
+// sequence number.
+func (s *Store) Each(f func(seq int64, e *Event) error) error {
 	rows, err := s.db.Query(`SELECT seq, body FROM events ORDER BY seq`)
 	if err != nil {
 		return err
@@ -76,19 +97,121 @@ func (s *Store) Each(f func(*Event) error) error {
 		if err := json.Unmarshal([]byte(body), &e); err != nil {
 			return fmt.Errorf("stored event %d: %w", seq, err)
 		}
-		if err := f(&e); err != nil {
+		if err := f(seq, &e); err != nil {
 			return fmt.Errorf("stored event %d: %w", seq, err)
 		}
 	}
 	return rows.Err()
 }
 
-// Count is the number of stored events of one system (a replay resumes
-// after them).
+// Count is the number of events of one system ever stored, pruned ones
+// included (a replay resumes after them).
 func (s *Store) Count(system string) (int, error) {
 	var n int
-	err := s.db.QueryRow(`SELECT COUNT(*) FROM events WHERE system = ?`, system).Scan(&n)
+	err := s.db.QueryRow(`SELECT (SELECT COUNT(*) FROM events WHERE system = ?) +
+		COALESCE((SELECT n FROM pruned WHERE system = ?), 0)`, system, system).Scan(&n)
 	return n, err
+}
+
+// Rows is the number of events held (for tests and measurements).
+func (s *Store) Rows() (int, error) {
+	var n int
+	err := s.db.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n)
+	return n, err
+}
+
+// FeedStarts is, per system and queue, the first event a restart feeds
+// to the queue's QBETS predictors (absent: all).
+func (s *Store) FeedStarts() (map[string]map[string]int64, error) {
+	rows, err := s.db.Query(`SELECT system, queue, seq FROM feeds`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]map[string]int64{}
+	for rows.Next() {
+		var sys, q string
+		var seq int64
+		if err := rows.Scan(&sys, &q, &seq); err != nil {
+			return nil, err
+		}
+		if out[sys] == nil {
+			out[sys] = map[string]int64{}
+		}
+		out[sys][q] = seq
+	}
+	return out, rows.Err()
+}
+
+// Prune deletes the events of system before cut that keepBefore does not
+// keep, and records feedFrom (each queue's first fed event), in one
+// transaction: a crash leaves the store before or after, both of which a
+// restart rebuilds exactly. It returns the number of events deleted.
+func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64) (int, error) {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback() //nolint:errcheck // no-op after Commit
+	rows, err := tx.Query(`SELECT seq, body FROM events WHERE system = ? AND seq < ? ORDER BY seq`, system, cut)
+	if err != nil {
+		return 0, err
+	}
+	var old []storedEvent
+	for rows.Next() {
+		var e storedEvent
+		var body string
+		if err := rows.Scan(&e.seq, &body); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		if err := json.Unmarshal([]byte(body), &e.ev); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("stored event %d: %w", e.seq, err)
+		}
+		old = append(old, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	keep := keepBefore(old)
+	if len(keep) == len(old) {
+		return 0, nil
+	}
+	// Delete the runs between kept events: few statements, each a range
+	// of the primary key.
+	del, err := tx.Prepare(`DELETE FROM events WHERE system = ? AND seq > ? AND seq < ?`)
+	if err != nil {
+		return 0, err
+	}
+	defer del.Close()
+	from := int64(-1)
+	for _, k := range append(keep, cut) {
+		if k > from+1 {
+			if _, err := del.Exec(system, from, k); err != nil {
+				return 0, err
+			}
+		}
+		from = k
+	}
+	n := len(old) - len(keep)
+	if _, err := tx.Exec(`INSERT INTO pruned(system, n) VALUES (?, ?)
+		ON CONFLICT(system) DO UPDATE SET n = n + excluded.n`, system, n); err != nil {
+		return 0, err
+	}
+	up, err := tx.Prepare(`INSERT INTO feeds(system, queue, seq) VALUES (?, ?, ?)
+		ON CONFLICT(system, queue) DO UPDATE SET seq = excluded.seq`)
+	if err != nil {
+		return 0, err
+	}
+	defer up.Close()
+	for q, seq := range feedFrom {
+		if _, err := up.Exec(system, q, seq); err != nil {
+			return 0, err
+		}
+	}
+	return n, tx.Commit()
 }
 
 // Last is the last stored event of one system, nil when there is none.

@@ -36,6 +36,17 @@ type system struct {
 	clock    int64  // time of the last event
 	gen      uint64 // bumped by every applied event (cache key)
 
+	// What the store must keep for a restart (retain.go): the submit
+	// sequence numbers of the experiences in each IBL base, hourly marks
+	// of the event sequence, the last event's sequence number, the
+	// feed cap, and each queue's first feed item after a restart.
+	nqSubs, qSubs seqRing
+	marks         []mark
+	lastSeq       int64
+	feedCap       int
+	feedFrom      map[string]int64
+	ignore        string // Options.ignore
+
 	// sim, when set, is the simulated clock of a trace replay; otherwise
 	// "now" is the service clock.
 	sim *simClock
@@ -47,6 +58,7 @@ type job struct {
 	inNQ   []ibl.Value
 	inQ    []ibl.Value
 	snapAt int64
+	subSeq int64 // store sequence number of the submit (retain.go)
 }
 
 type queue struct {
@@ -55,13 +67,15 @@ type queue struct {
 	running, waiting  int
 	usedCores         int64
 	hist              history
-	// feed is the arrivals and starts, in time order, to build a
-	// predictor for a new quantile/confidence from the same history. It
-	// keeps the last feedCap to feedCap·2 items (see remember).
-	feed    []feedItem
-	feedCap int
-	preds   map[qbKey]*qbets.Predictor
-	started int // observed waits
+	// feed is the arrivals and starts, in time order, that every QBETS
+	// predictor of the queue has learned from, to build one for a new
+	// quantile/confidence from the same history. It keeps the last
+	// feedCap to feedCap·2 items (see remember). Events before feedFrom
+	// (a restart from a pruned store) are not fed.
+	feed     []feedItem
+	feedCap  int
+	feedFrom int64
+	preds    map[qbKey]*qbets.Predictor
 }
 
 // feedItem is a QBETS arrival at submit, or a start. The kind is a flag,
@@ -71,23 +85,32 @@ type feedItem struct {
 	arrival bool
 	submit  int64
 	obs     qbets.Observation
+	seq     int64 // the event's store sequence number
 }
 
-// maxFeed bounds a queue's replay feed: a service that runs for years
-// must not keep every job it has seen. 2^20 items (about 500,000 jobs;
-// 48 bytes an item, so 50–100 MB per queue, the feed holding 2^20–2^21)
-// is years of a busy queue; a predictor built
-// lazily for a new quantile/confidence learns from those, while the ones
-// already built (the default among them) keep learning from every event.
+// maxFeed bounds a queue's feed by default (Options.History): a service
+// that runs for years must not keep every job it has seen, nor every
+// event in its store. 2^20 items (about 500,000 jobs; 56 bytes an item,
+// so 56–112 MB per queue, the feed holding 2^20–2^21) is years of a busy
+// queue.
 const maxFeed = 1 << 20
 
 // remember appends f to the feed, dropping the oldest half of it when it
-// reaches twice its cap (amortized O(1) per event).
-func (q *queue) remember(f feedItem) {
+// reaches twice its cap (amortized O(1) per event). The predictors then
+// forget it too: the default is rebuilt from the kept half and the others
+// are dropped (rebuilt on demand), so that every predictor is a function
+// of the feed alone, which a restart from the pruned store rebuilds
+// exactly (retain.go). The caller feeds f to the predictors afterwards.
+func (q *queue) remember(f feedItem) error {
 	if len(q.feed) >= 2*q.feedCap {
 		q.feed = append(q.feed[:0], q.feed[len(q.feed)-q.feedCap:]...)
+		clear(q.preds)
+		if _, err := q.predictor(qbKey{defaultQuantile, defaultConfidence}); err != nil {
+			return err
+		}
 	}
 	q.feed = append(q.feed, f)
+	return nil
 }
 
 // qbKey selects a QBETS predictor: quantile and confidence in percent.
@@ -97,17 +120,23 @@ type qbKey struct{ q, c int }
 // the least useful (any but the default) is dropped and rebuilt on demand.
 const maxPredictors = 16
 
-func newSystem(name string) (*system, error) {
-	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures})
+// newSystem returns an empty system with o's settings (o has its
+// defaults); feedFrom is each queue's first fed event after a restart
+// (nil when new).
+func newSystem(name string, o *Options, feedFrom map[string]int64) (*system, error) {
+	n := o.neighborsFor(name)
+	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures, N: n, MaxSize: o.baseSize})
 	if err != nil {
 		return nil, err
 	}
-	qd, err := ibl.New(ibl.Config{Features: ibl.QueuedFeatures})
+	qd, err := ibl.New(ibl.Config{Features: ibl.QueuedFeatures, N: n, MaxSize: o.baseSize})
 	if err != nil {
 		return nil, err
 	}
 	return &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
-		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1}, nil
+		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1,
+		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
+		feedCap: o.History, feedFrom: feedFrom, ignore: o.ignore}, nil
 }
 
 // stateView is what an event's validity depends on: a system's last
@@ -167,8 +196,9 @@ func (s *system) job(id int64) (known, started bool) {
 	return j != nil, j != nil && j.start >= 0
 }
 
-// apply changes the state by a validated event. The caller holds mu.
-func (s *system) apply(e *Event) error {
+// apply changes the state by a validated event, the seq-th of the store
+// (of the service, without a store). The caller holds mu.
+func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
@@ -179,11 +209,13 @@ func (s *system) apply(e *Event) error {
 	}
 	s.clock = e.Time
 	s.gen++
+	s.lastSeq = seq
+	s.markEvent(e.Time, seq)
 	switch e.Kind {
 	case "queue":
 		q := s.queues[e.Queue]
 		if q == nil {
-			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}, feedCap: maxFeed}
+			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}, feedCap: s.feedCap, feedFrom: s.feedFrom[e.Queue]}
 			s.queues[e.Queue] = q
 			// The default predictor is kept up to date from the start, so
 			// the common request never waits for a history replay.
@@ -195,7 +227,7 @@ func (s *system) apply(e *Event) error {
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
-		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time)}
+		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq}
 		if err := s.feat.Submit(ij); err != nil {
 			return err
 		}
@@ -203,9 +235,13 @@ func (s *system) apply(e *Event) error {
 		s.fresh = append(s.fresh, e.Job)
 		q := s.queues[e.Queue]
 		q.waiting++
-		q.remember(feedItem{arrival: true, submit: e.Time})
-		for _, p := range q.preds {
-			p.Submit(e.Time)
+		if seq >= q.feedFrom {
+			if err := q.remember(feedItem{arrival: true, submit: e.Time, seq: seq}); err != nil {
+				return err
+			}
+			for _, p := range q.preds {
+				p.Submit(e.Time)
+			}
 		}
 	case "start":
 		j := s.jobs[e.Job]
@@ -221,19 +257,24 @@ func (s *system) apply(e *Event) error {
 		rec := record{at: e.Time, cores: j.Cores, req: j.ReqTime, dur: wait}
 		q.hist.started = q.hist.started.add(rec)
 		s.all.started = s.all.started.add(rec)
-		o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
-		q.remember(feedItem{obs: o})
-		q.started++
-		for _, p := range q.preds {
-			p.Observe(o)
+		if seq >= q.feedFrom {
+			o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
+			if err := q.remember(feedItem{obs: o, seq: seq}); err != nil {
+				return err
+			}
+			for _, p := range q.preds {
+				p.Observe(o)
+			}
 		}
 		if err := s.notQueued.Insert(ibl.Experience{In: j.inNQ, Wait: float64(wait)}); err != nil {
 			return err
 		}
+		s.nqSubs.push(j.subSeq)
 		if j.inQ != nil {
 			if err := s.queued.Insert(ibl.Experience{In: j.inQ, Wait: float64(e.Time - j.snapAt)}); err != nil {
 				return err
 			}
+			s.qSubs.push(j.subSeq)
 		}
 		j.inNQ, j.inQ = nil, nil
 	case "end":

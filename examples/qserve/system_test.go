@@ -6,23 +6,29 @@ import (
 	"github.com/batchq/batchq/qbets"
 )
 
-// A queue's replay feed keeps between feedCap and 2·feedCap of the latest
-// items, in order, so a long-lived service does not grow without bound;
-// a predictor built from it sees exactly the kept suffix.
+// A queue's feed keeps between feedCap and 2·feedCap of the latest items,
+// in order, so a long-lived service does not grow without bound; a
+// predictor built from it sees exactly the kept suffix, and so does the
+// default one, rebuilt when the feed halves.
 func TestFeedIsBounded(t *testing.T) {
-	s, err := newSystem("s")
+	o, err := Options{History: 4}.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
+	s, err := newSystem("s", &o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seq int64
 	apply := func(e Event) {
 		t.Helper()
-		if err := s.apply(&e); err != nil {
+		seq++
+		if err := s.apply(&e, seq); err != nil {
 			t.Fatal(err)
 		}
 	}
 	apply(Event{Kind: "queue", Queue: "q", Cores: 8, WallTime: 3600, Time: 0})
 	q := s.queues["q"]
-	q.feedCap = 4
 	for id := int64(1); id <= 10; id++ {
 		apply(Event{Kind: "submit", Queue: "q", Job: id, Cores: 1, WallTime: 60, Time: 10 * id})
 		apply(Event{Kind: "start", Job: id, Time: 10*id + id})
@@ -64,5 +70,19 @@ func TestFeedIsBounded(t *testing.T) {
 	wb, wok := want.Predict(1, 60)
 	if gb != wb || gok != wok {
 		t.Fatalf("rebuilt predictor bound %d/%v, want %d/%v", gb, gok, wb, wok)
+	}
+	// The default predictor, built when the queue was declared, forgot
+	// what the feed dropped: it is a predictor fed the kept feed.
+	def := q.preds[qbKey{defaultQuantile, defaultConfidence}]
+	wantDef, _ := qbets.New(qbets.Config{Quantile: defaultQuantile / 100.0, Confidence: defaultConfidence / 100.0})
+	for _, f := range q.feed {
+		if f.arrival {
+			wantDef.Submit(f.submit)
+		} else {
+			wantDef.Observe(f.obs)
+		}
+	}
+	if def.Stats() != wantDef.Stats() || def.Len() == 10 {
+		t.Fatalf("default predictor %+v, want %+v (the kept feed)", def.Stats(), wantDef.Stats())
 	}
 }

@@ -1,0 +1,187 @@
+package main
+
+import "math"
+
+// Retention: which stored events a restart needs.
+//
+// The state is a function of the event log, but only of a recent part of
+// it: the IBL bases hold the last baseSize experiences, the statistics the
+// last week, the QBETS predictors the queue's feed (Options.History), and
+// the job table the jobs still alive. A system's cut is the first event
+// from which a replay rebuilds all of that exactly; every later event is
+// kept, and of the events before it only
+//
+//   - the submit and start of each job alive at the cut (submitted before
+//     it, not ended before it): the job table and the feature state at
+//     the cut, and
+//   - each queue's declaration in force before the oldest event kept, and
+//     the later ones: the queues and their limits.
+//
+// The cut is the earliest of
+//
+//   - the submit of every waiting job: its experience, inserted when it
+//     starts, has the features of the state at its submission (Table III)
+//     and at the first snapshot after it (Table IV), which a replay from
+//     the cut rebuilds only for jobs submitted after the cut;
+//   - the submit of every experience still in either IBL base, for the
+//     same reason (older experiences were evicted, and a replay evicts
+//     them again: every base holds the newest experiences, inserted by
+//     starts after the cut in the same order);
+//   - the first event of the last week (kqueue's widest window);
+//   - each queue's first feed item: a restart feeds the QBETS
+//     predictors only from it on (Store.FeedStarts), so they and the
+//     feed, and hence the feed's later halvings, are the same.
+//
+// The service prunes every Options.PruneEvery events (Service.prune), so
+// the store keeps about what the feeds hold (2^20–2^21 arrivals and starts
+// per queue by default) plus the events of the jobs still alive.
+
+// seqRing holds the submit sequence numbers of the experiences in an IBL
+// base, in the base's FIFO order and with its capacity.
+type seqRing struct {
+	s    []int64
+	next int
+}
+
+func newSeqRing(capacity int) seqRing { return seqRing{s: make([]int64, 0, capacity)} }
+
+func (r *seqRing) push(seq int64) {
+	if len(r.s) < cap(r.s) {
+		r.s = append(r.s, seq)
+		return
+	}
+	r.s[r.next] = seq
+	r.next = (r.next + 1) % len(r.s)
+}
+
+// min is the oldest submit among the held experiences (start order is not
+// submit order), math.MaxInt64 when empty.
+func (r *seqRing) min() int64 {
+	m := int64(math.MaxInt64)
+	for _, s := range r.s {
+		m = min(m, s)
+	}
+	return m
+}
+
+// mark is the first event of an hour of a system's clock: every later
+// event has a later time and a larger sequence number, so the last mark
+// at least a week old bounds the week's events from below.
+type mark struct{ time, seq int64 }
+
+// markEvery is the marks' spacing: a cut at most this much earlier than
+// needed keeps an hour more of events, and a week needs 168 marks.
+const markEvery = 3600
+
+func (s *system) markEvent(t, seq int64) {
+	if n := len(s.marks); n == 0 || t/markEvery != s.marks[n-1].time/markEvery {
+		s.marks = append(s.marks, mark{t, seq})
+	}
+	// Forget the marks the week no longer needs (all but the last one
+	// at least a week old).
+	i := 0
+	for i+1 < len(s.marks) && s.marks[i+1].time <= s.clock-week {
+		i++
+	}
+	if i > 0 && 2*i > len(s.marks) {
+		s.marks = append(s.marks[:0], s.marks[i:]...)
+	}
+}
+
+// retainFrom is the system's cut (see above) and each queue's first feed
+// item. The caller holds mu.
+func (s *system) retainFrom() (cut int64, feedFrom map[string]int64) {
+	cut = s.lastSeq + 1
+	if s.ignore != "waiting" {
+		for _, j := range s.jobs {
+			if j.start < 0 {
+				cut = min(cut, j.subSeq)
+			}
+		}
+	}
+	if s.ignore != "bases" {
+		cut = min(cut, s.nqSubs.min(), s.qSubs.min())
+	}
+	from := int64(math.MinInt64) // no mark a week old: keep everything
+	for _, m := range s.marks {
+		if m.time > s.clock-week {
+			break
+		}
+		from = m.seq
+	}
+	if from == math.MinInt64 && len(s.marks) > 0 {
+		from = s.marks[0].seq
+	}
+	if s.ignore != "week" {
+		cut = min(cut, from)
+	}
+	feedFrom = map[string]int64{}
+	for name, q := range s.queues {
+		if len(q.feed) > 0 {
+			feedFrom[name] = q.feed[0].seq
+			if s.ignore != "feed" {
+				cut = min(cut, q.feed[0].seq)
+			}
+		}
+	}
+	return cut, feedFrom
+}
+
+// storedEvent is an event as the store holds it.
+type storedEvent struct {
+	seq int64
+	ev  Event
+}
+
+// keepBefore returns, of a system's stored events before its cut (in
+// store order), the sequence numbers to keep: the submit and start of the
+// jobs alive at the cut and the queue declarations in force from the
+// oldest kept event on (see above).
+func keepBefore(evs []storedEvent) []int64 {
+	type alive struct{ submit, start int64 }
+	jobs := map[int64]*alive{}
+	for _, e := range evs {
+		switch e.ev.Kind {
+		case "submit":
+			jobs[e.ev.Job] = &alive{submit: e.seq, start: -1}
+		case "start":
+			if j := jobs[e.ev.Job]; j != nil {
+				j.start = e.seq
+			}
+		case "end":
+			delete(jobs, e.ev.Job)
+		}
+	}
+	keep := map[int64]bool{}
+	first := int64(math.MaxInt64)
+	for _, j := range jobs {
+		keep[j.submit] = true
+		first = min(first, j.submit)
+		if j.start >= 0 {
+			keep[j.start] = true
+		}
+	}
+	// Each queue's last declaration before the first kept job event, and
+	// every later one (until the cut).
+	last := map[string]int64{}
+	for _, e := range evs {
+		if e.ev.Kind != "queue" {
+			continue
+		}
+		if e.seq < first {
+			last[e.ev.Queue] = e.seq
+		} else {
+			keep[e.seq] = true
+		}
+	}
+	for _, seq := range last {
+		keep[seq] = true
+	}
+	var out []int64
+	for _, e := range evs {
+		if keep[e.seq] {
+			out = append(out, e.seq)
+		}
+	}
+	return out
+}
