@@ -68,9 +68,24 @@ type crowd struct {
 	groups map[int64]*crowdGroup
 }
 
+// crowdGroup holds one start time's outstanding requests. The pending ones
+// are kept sorted by their current planned submission time, with running
+// sums of their nodes, so that the crowd a candidate submission meets is a
+// binary search rather than a scan: a trajectory asks for it up to 1440
+// times, and a busy period has up to about 180 pending requests. The agent
+// re-keys a request whenever its Replanner moves its plan (replanned).
 type crowdGroup struct {
-	queued  int           // nodes submitted and not started
-	pending []*simRequest // accepted, not yet submitted
+	queued  int            // nodes submitted and not started
+	pending []pendingEntry // accepted, not yet submitted, by planned submission
+	sums    []int          // sums[i]: the nodes of pending[:i+1]
+}
+
+// pendingEntry is one accepted request not yet submitted, under the
+// planned submission time it was last filed with (its Replanner's current
+// plan: plans change only inside Decide, and the agent re-files after it).
+type pendingEntry struct {
+	submit int64
+	s      *simRequest
 }
 
 func newCrowd(mode CrowdMode) *crowd {
@@ -93,13 +108,80 @@ func (c *crowd) tidy(start int64) {
 	}
 }
 
-// accepted records s as accepted and not yet submitted.
+// upTo is the number of pending entries planned to submit at or before t.
+func (g *crowdGroup) upTo(t int64) int {
+	lo, hi := 0, len(g.pending)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if g.pending[mid].submit <= t {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// sumTo is the nodes of the first k pending entries.
+func (g *crowdGroup) sumTo(k int) int {
+	if k == 0 {
+		return 0
+	}
+	return g.sums[k-1]
+}
+
+// insert files s under submit, after any entries with the same time.
+func (g *crowdGroup) insert(s *simRequest, submit int64) {
+	i := g.upTo(submit)
+	g.pending = append(g.pending, pendingEntry{})
+	copy(g.pending[i+1:], g.pending[i:])
+	g.pending[i] = pendingEntry{submit: submit, s: s}
+	g.sums = append(g.sums, 0)
+	g.resum(i)
+	s.filed, s.pending = submit, true
+}
+
+// remove takes s out of the pending entries, if it is there.
+func (g *crowdGroup) remove(s *simRequest) {
+	if !s.pending {
+		return
+	}
+	for i := g.upTo(s.filed - 1); i < len(g.pending) && g.pending[i].submit == s.filed; i++ {
+		if g.pending[i].s == s {
+			g.pending = append(g.pending[:i], g.pending[i+1:]...)
+			g.sums = g.sums[:len(g.pending)]
+			g.resum(i)
+			s.pending = false
+			return
+		}
+	}
+}
+
+// resum recomputes the running sums from entry i on.
+func (g *crowdGroup) resum(i int) {
+	for ; i < len(g.pending); i++ {
+		g.sums[i] = g.sumTo(i) + g.pending[i].s.req.Nodes
+	}
+}
+
+// accepted records s as accepted and not yet submitted, under its current
+// plan.
 func (c *crowd) accepted(s *simRequest) {
 	if c == nil {
 		return
 	}
-	g := c.group(s.req.Start)
-	g.pending = append(g.pending, s)
+	c.group(s.req.Start).insert(s, s.rp.Plan().Submit)
+}
+
+// replanned re-files a pending s after its Replanner decided again: its
+// planned submission may have moved.
+func (c *crowd) replanned(s *simRequest) {
+	if c == nil || !s.pending || s.filed == s.rp.Plan().Submit {
+		return
+	}
+	g := c.groups[s.req.Start]
+	g.remove(s)
+	g.insert(s, s.rp.Plan().Submit)
 }
 
 // unpend removes s from the accepted-not-submitted list (it was submitted
@@ -112,12 +194,7 @@ func (c *crowd) unpend(s *simRequest) {
 	if g == nil {
 		return
 	}
-	for i, p := range g.pending {
-		if p == s {
-			g.pending = append(g.pending[:i], g.pending[i+1:]...)
-			break
-		}
-	}
+	g.remove(s)
 	c.tidy(s.req.Start)
 }
 
@@ -141,18 +218,23 @@ func (c *crowd) dequeue(s *simRequest) {
 // nodes is the crowd self meets if it is submitted at time submit: the
 // queued nodes for its start time and, in CrowdPlanned, the other pending
 // requests planned to submit at or before submit (in CrowdAccepted, all of
-// them).
+// them). It costs a binary search (CrowdPlanned) or nothing.
 func (c *crowd) nodes(self *simRequest, submit int64) int {
 	g := c.groups[self.req.Start]
 	if g == nil {
 		return 0
 	}
 	n := g.queued
-	if c.mode == CrowdPlanned || c.mode == CrowdAccepted {
-		for _, p := range g.pending {
-			if p != self && (c.mode == CrowdAccepted || p.rp.Plan().Submit <= submit) {
-				n += p.req.Nodes
-			}
+	switch c.mode {
+	case CrowdPlanned:
+		n += g.sumTo(g.upTo(submit))
+		if self.pending && self.filed <= submit {
+			n -= self.req.Nodes
+		}
+	case CrowdAccepted:
+		n += g.sumTo(len(g.pending))
+		if self.pending {
+			n -= self.req.Nodes
 		}
 	}
 	return n

@@ -5,7 +5,8 @@ import "testing"
 // BenchmarkTrajectory12hCrowd is BenchmarkTrajectory12h through the
 // crowd-aware wrapper in CrowdPlanned mode, with 64 queued nodes and 20
 // other accepted requests for the same start time (a busy 10 % period has
-// a few; 95 % has up to about 180): each forecast scans them.
+// a few; 95 % has up to about 180): each forecast finds the crowd by a
+// binary search over them (a scan before).
 func BenchmarkTrajectory12hCrowd(b *testing.B) {
 	r := Request{Nodes: 4, Walltime: 3600, Start: 43200}
 	c := newCrowd(CrowdPlanned)

@@ -88,6 +88,10 @@ type simRequest struct {
 	rp      *Replanner
 	id      JobID
 	started bool
+	// In the crowd ledger (crowd.go): whether s is accepted and not yet
+	// submitted, and the planned submission time it is filed under.
+	pending bool
+	filed   int64
 }
 
 // NewSimAgent checks the configuration.
@@ -170,6 +174,8 @@ func (a *SimAgent) decide(s *simRequest) {
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
 			a.crwd.accepted(s)
+		} else {
+			a.crwd.replanned(s)
 		}
 		a.m.At(d.Next, func() { a.decide(s) })
 	case Submit:
