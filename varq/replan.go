@@ -96,6 +96,10 @@ type Decision struct {
 	Action Action
 	Plan   Plan  // the current plan (NOT_POSSIBLE for Refuse/Drop)
 	Next   int64 // for Wait: when to call Decide again
+	// Kept: no submission had any chance and the forecaster was judged
+	// silent, so the Wait or Submit is of the plan accepted earlier (see
+	// Replanner.silent).
+	Kept bool
 }
 
 // Replanner is the re-planning agent of A16 for one request: while waiting
@@ -141,7 +145,8 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	if !p.Possible && rp.accepted && rp.silent(now) {
+	kept := !p.Possible && rp.accepted && rp.silent(now)
+	if kept {
 		p = rp.plan
 		if p.Submit < now { // the planned time passed while silent: submit now
 			p.Submit, p.Walltime = now, rp.req.Padded(now)
@@ -159,7 +164,7 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 	rp.accepted = true
 	if p.Submit <= now {
 		rp.done = true
-		return Decision{Action: Submit, Plan: p}, nil
+		return Decision{Action: Submit, Plan: p, Kept: kept}, nil
 	}
 	next := p.Submit
 	if !rp.cfg.OnlyAtSubmit {
@@ -172,7 +177,7 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 		}
 		next = min(next, now+every)
 	}
-	return Decision{Action: Wait, Plan: p, Next: next}, nil
+	return Decision{Action: Wait, Plan: p, Next: next, Kept: kept}, nil
 }
 
 // silent reports whether the forecaster gives every submission from now
@@ -196,6 +201,22 @@ func (rp *Replanner) silent(now int64) bool {
 		}
 	}
 	return len(rp.traj) > 0 && !PlanMax(rp.traj, rp.req).Possible
+}
+
+// anyChance reports whether f gives some submission of r on the grid from
+// now to the start time a probability above 0. It stops at the first one,
+// so a forecaster that answers costs one question. Errors count as no
+// chance.
+func anyChance(f Forecaster, r Request, now, step int64) bool {
+	if step == 0 {
+		step = DefaultStep
+	}
+	for s := now; s < r.Start; s += step {
+		if p, err := forecast(f, r, s); err == nil && p > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // compute is the plan at now in the configured mode, with the fallback to

@@ -78,7 +78,23 @@ type SimAgent struct {
 	outs []Outcome
 	live map[JobID]*simRequest
 	crwd *crowd // nil under CrowdOff: its bookkeeping methods do nothing
+	st   SimStats
 	err  error
+}
+
+// SimStats counts what the agent's Replanners decided on the way, beyond
+// the outcomes.
+type SimStats struct {
+	// Kept is the number of decisions on accepted requests that found no
+	// submission with any chance and kept the plan, judging the forecaster
+	// silent (QBETS's "machine may be down", §2.5); KeptRequests the
+	// requests submitted by a plan so kept.
+	Kept, KeptRequests int
+	// CrowdZeros is the number of decisions on accepted requests, under a
+	// crowd mode, at which the crowd-aware question had no chance at any
+	// submission while the request's own size still had one: the zeros
+	// were the crowd's, not silence.
+	CrowdZeros int
 }
 
 type simRequest struct {
@@ -168,6 +184,7 @@ func (a *SimAgent) decide(s *simRequest) {
 		a.fail(err)
 		return
 	}
+	a.count(s, d, now)
 	o := &a.outs[s.out]
 	switch d.Action {
 	case Wait:
@@ -210,6 +227,20 @@ func (a *SimAgent) decide(s *simRequest) {
 		if _, err := a.m.Submit(s.req.Nodes, s.req.Walltime, s.work); err != nil {
 			a.fail(err)
 		}
+	}
+}
+
+// count adds decision d on s to the agent's SimStats.
+func (a *SimAgent) count(s *simRequest, d Decision, now int64) {
+	if d.Kept {
+		a.st.Kept++
+		if d.Action == Submit {
+			a.st.KeptRequests++
+		}
+	}
+	if a.crwd != nil && (d.Kept || d.Action == Drop) && s.pending &&
+		anyChance(a.f, s.req, now, a.cfg.Replan.Step) && !anyChance(s.rp.f, s.req, now, a.cfg.Replan.Step) {
+		a.st.CrowdZeros++
 	}
 }
 
@@ -259,6 +290,9 @@ func (a *SimAgent) fail(err error) {
 
 // Err returns the first error met while the simulation ran.
 func (a *SimAgent) Err() error { return a.err }
+
+// Stats returns the counts of the decisions so far.
+func (a *SimAgent) Stats() SimStats { return a.st }
 
 // Outcomes returns one record per VARQ request, in arrival order.
 func (a *SimAgent) Outcomes() []Outcome { return a.outs }

@@ -48,7 +48,8 @@ func loadWorkload(path string, limit int) (workload, error) {
 type cell struct {
 	fraction, target float64
 	varq.Summary
-	dropped  int     // accepted, then given up before submission
+	dropped  int // accepted, then given up before submission
+	stats    varq.SimStats
 	makespan int64   // last job end − first submit
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
@@ -117,7 +118,8 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if err := agent.Err(); err != nil {
 		return cell{}, err
 	}
-	c := cell{fraction: fraction, target: target, Summary: varq.Summarize(agent.Outcomes()), elapsed: time.Since(t0)}
+	c := cell{fraction: fraction, target: target, Summary: varq.Summarize(agent.Outcomes()), stats: agent.Stats(),
+		elapsed: time.Since(t0)}
 	if diag != nil && fraction > 0 {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
 			w.name, 100*fraction, target, target)
@@ -217,8 +219,10 @@ func run(out io.Writer, opt options) error {
 					100*f, q, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(),
 					100*(float64(c.makespan)/float64(base.makespan)-1), c.wait)
 				if opt.progress != nil {
-					fmt.Fprintf(opt.progress, "%s %.0f%% %.2f: %d accepted, %d refused, %d dropped, %v\n",
-						w.name, 100*f, q, c.Count, c.Refused, c.dropped, c.elapsed.Round(time.Millisecond))
+					fmt.Fprintf(opt.progress, "%s %.0f%% %.2f: %d accepted, %d refused, %d dropped, "+
+						"plan kept through silence %d times (%d submitted so), crowd-made zeros %d, %v\n",
+						w.name, 100*f, q, c.Count, c.Refused, c.dropped, c.stats.Kept, c.stats.KeptRequests,
+						c.stats.CrowdZeros, c.elapsed.Round(time.Millisecond))
 				}
 			}
 		}
