@@ -8,12 +8,20 @@ import "math"
 // it: the IBL bases hold the last baseSize experiences, the statistics the
 // last week, the QBETS predictors the queue's feed (Options.History), and
 // the job table the jobs still alive. A system's cut is the first event
-// from which a replay rebuilds all of that exactly; every later event is
-// kept, and of the events before it only
+// from which a replay rebuilds the IBL bases, the statistics and the job
+// table exactly; every later event is kept, and of the events before it
+// only
 //
 //   - the submit and start of each job alive at the cut (submitted before
 //     it, not ended before it): the job table and the feature state at
-//     the cut, and
+//     the cut;
+//   - the submit, start and end of each job of a queue that has an item
+//     in that queue's feed (its arrival or its start): a restart feeds
+//     the QBETS predictors only from the feed's first item on
+//     (Store.FeedStarts), so they and the feed, and hence the feed's
+//     later halvings, are the same; the whole job, so that it is gone
+//     again by the cut. A quiet queue's feed may reach years back; it
+//     keeps its own jobs, not the whole system's events;
 //   - each queue's declaration in force before the oldest event kept, and
 //     the later ones: the queues and their limits.
 //
@@ -26,15 +34,15 @@ import "math"
 //   - the submit of every experience still in either IBL base, for the
 //     same reason (older experiences were evicted, and a replay evicts
 //     them again: every base holds the newest experiences, inserted by
-//     starts after the cut in the same order);
-//   - the first event of the last week (kqueue's widest window);
-//   - each queue's first feed item: a restart feeds the QBETS
-//     predictors only from it on (Store.FeedStarts), so they and the
-//     feed, and hence the feed's later halvings, are the same.
+//     starts after the cut in the same order; the extra jobs replayed
+//     before the cut only add older experiences, evicted in turn);
+//   - the first event of the last week (kqueue's widest window; the
+//     extra jobs' records are older).
 //
-// The service prunes every Options.PruneEvery events (Service.prune), so
-// the store keeps about what the feeds hold (2^20–2^21 arrivals and starts
-// per queue by default) plus the events of the jobs still alive.
+// The service prunes every Options.PruneEvery events (Service.maybePrune),
+// so the store keeps each queue's feed window (2^20–2^21 arrivals and
+// starts by default, Options.History), the last week, the jobs of the
+// last baseSize experiences, and the jobs still alive.
 
 // seqRing holds the submit sequence numbers of the experiences in an IBL
 // base, in the base's FIFO order and with its capacity.
@@ -119,9 +127,6 @@ func (s *system) retainFrom() (cut int64, feedFrom map[string]int64) {
 	for name, q := range s.queues {
 		if len(q.feed) > 0 {
 			feedFrom[name] = q.feed[0].seq
-			if s.ignore != "feed" {
-				cut = min(cut, q.feed[0].seq)
-			}
 		}
 	}
 	return cut, feedFrom
@@ -134,32 +139,51 @@ type storedEvent struct {
 }
 
 // keepBefore returns, of a system's stored events before its cut (in
-// store order), the sequence numbers to keep: the submit and start of the
-// jobs alive at the cut and the queue declarations in force from the
-// oldest kept event on (see above).
-func keepBefore(evs []storedEvent) []int64 {
-	type alive struct{ submit, start int64 }
-	jobs := map[int64]*alive{}
-	for _, e := range evs {
-		switch e.ev.Kind {
-		case "submit":
-			jobs[e.ev.Job] = &alive{submit: e.seq, start: -1}
-		case "start":
-			if j := jobs[e.ev.Job]; j != nil {
-				j.start = e.seq
-			}
-		case "end":
-			delete(jobs, e.ev.Job)
-		}
+// store order), the sequence numbers to keep (see above): the submit and
+// start of the jobs alive at the cut, every event of the jobs with an
+// item in their queue's feed (feedFrom: each queue's first feed item; a
+// queue absent has none), and the queue declarations in force from the
+// oldest kept event on.
+func keepBefore(evs []storedEvent, feedFrom map[string]int64) []int64 {
+	type life struct {
+		queue              string
+		submit, start, end int64
 	}
 	keep := map[int64]bool{}
 	first := int64(math.MaxInt64)
-	for _, j := range jobs {
-		keep[j.submit] = true
-		first = min(first, j.submit)
-		if j.start >= 0 {
-			keep[j.start] = true
+	keepJob := func(j *life) {
+		for _, seq := range []int64{j.submit, j.start, j.end} {
+			if seq >= 0 {
+				keep[seq] = true
+			}
 		}
+		first = min(first, j.submit)
+	}
+	fed := func(j *life, seq int64) bool {
+		from, ok := feedFrom[j.queue]
+		return ok && seq >= from
+	}
+	alive := map[int64]*life{}
+	for _, e := range evs {
+		switch e.ev.Kind {
+		case "submit":
+			alive[e.ev.Job] = &life{queue: e.ev.Queue, submit: e.seq, start: -1, end: -1}
+		case "start":
+			if j := alive[e.ev.Job]; j != nil {
+				j.start = e.seq
+			}
+		case "end":
+			if j := alive[e.ev.Job]; j != nil {
+				j.end = e.seq
+				if fed(j, j.submit) || j.start >= 0 && fed(j, j.start) {
+					keepJob(j)
+				}
+			}
+			delete(alive, e.ev.Job)
+		}
+	}
+	for _, j := range alive {
+		keepJob(j)
 	}
 	// Each queue's last declaration before the first kept job event, and
 	// every later one (until the cut).

@@ -267,25 +267,40 @@ func TestSeqRing(t *testing.T) {
 	}
 }
 
-// keepBefore keeps the submit and start of the jobs alive at the cut and
-// the queue declarations in force from the first of them on.
+// keepBefore keeps the submit and start of the jobs alive at the cut,
+// every event of the jobs with an item in their queue's feed, and the
+// queue declarations in force from the first kept job event on.
 func TestKeepBefore(t *testing.T) {
 	evs := []storedEvent{
 		{1, Event{Kind: "queue", Queue: "a"}},
 		{2, Event{Kind: "queue", Queue: "b"}},
-		{3, Event{Kind: "queue", Queue: "a"}}, // in force at 5
-		{4, Event{Kind: "submit", Job: 1}},    // ended at 8
-		{5, Event{Kind: "submit", Job: 2}},    // alive: started
-		{6, Event{Kind: "submit", Job: 3}},    // alive: waiting
-		{7, Event{Kind: "start", Job: 2}},
-		{8, Event{Kind: "end", Job: 1}},
-		{9, Event{Kind: "queue", Queue: "b"}}, // after the first kept job event
-		{10, Event{Kind: "submit", Job: 4}},   // cancelled
-		{11, Event{Kind: "end", Job: 4}},
+		{3, Event{Kind: "queue", Queue: "a"}},           // in force at 5
+		{4, Event{Kind: "submit", Job: 1, Queue: "a"}},  // ended at 8
+		{5, Event{Kind: "submit", Job: 2, Queue: "a"}},  // alive: started
+		{6, Event{Kind: "submit", Job: 3, Queue: "a"}},  // alive: waiting
+		{7, Event{Kind: "start", Job: 2}},               //
+		{8, Event{Kind: "end", Job: 1}},                 //
+		{9, Event{Kind: "queue", Queue: "b"}},           // after the first kept job event
+		{10, Event{Kind: "submit", Job: 4, Queue: "a"}}, // cancelled
+		{11, Event{Kind: "end", Job: 4}},                //
+		{12, Event{Kind: "submit", Job: 5, Queue: "b"}}, // b's feed from 15: its start is fed
+		{13, Event{Kind: "submit", Job: 6, Queue: "b"}}, // not fed: ended waiting
+		{14, Event{Kind: "end", Job: 6}},                //
+		{15, Event{Kind: "start", Job: 5}},              //
+		{16, Event{Kind: "end", Job: 5}},                //
+		{17, Event{Kind: "submit", Job: 7, Queue: "b"}}, // fed arrival
+		{18, Event{Kind: "end", Job: 7}},                //
 	}
-	got := keepBefore(evs)
-	want := []int64{2, 3, 5, 6, 7, 9}
-	if !slices.Equal(got, want) {
-		t.Fatalf("keepBefore = %v, want %v", got, want)
+	for _, c := range []struct {
+		feeds map[string]int64
+		want  []int64
+	}{
+		{nil, []int64{2, 3, 5, 6, 7, 9}},
+		{map[string]int64{"b": 15}, []int64{2, 3, 5, 6, 7, 9, 12, 15, 16, 17, 18}},
+		{map[string]int64{"a": 8, "b": 17}, []int64{2, 3, 5, 6, 7, 9, 10, 11, 17, 18}},
+	} {
+		if got := keepBefore(evs, c.feeds); !slices.Equal(got, c.want) {
+			t.Errorf("keepBefore(feeds %v) = %v, want %v", c.feeds, got, c.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sync"
@@ -25,8 +26,9 @@ type Service struct {
 	seq      int64 // the last event's sequence number, without a store
 	// feedFrom is each system's queues' first fed event, from the store.
 	feedFrom   map[string]map[string]int64
-	sincePrune int              // events stored since the last pruning
-	cuts       map[string]int64 // each system's last cut
+	sincePrune int                         // events stored since the last pruning
+	cuts       map[string]int64            // each system's last cut
+	feeds      map[string]map[string]int64 // and the feeds' starts then
 }
 
 // NewService opens the default service over a store (nil for memory
@@ -46,7 +48,7 @@ func NewServiceWith(st *Store, now func() int64, o Options) (*Service, error) {
 	if now == nil {
 		now = func() int64 { return time.Now().Unix() }
 	}
-	s := &Service{systems: map[string]*system{}, store: st, now: now, opt: o, cuts: map[string]int64{}}
+	s := &Service{systems: map[string]*system{}, store: st, now: now, opt: o, cuts: map[string]int64{}, feeds: map[string]map[string]int64{}}
 	if st == nil {
 		return s, nil
 	}
@@ -199,16 +201,16 @@ func (s *Service) maybePrune(n int) {
 		sys.mu.RLock()
 		cut, feedFrom := sys.retainFrom()
 		sys.mu.RUnlock()
-		if cut <= s.cuts[name] {
+		if cut <= s.cuts[name] && maps.Equal(feedFrom, s.feeds[name]) {
 			continue // nothing new to prune
 		}
 		t0 := time.Now()
-		deleted, err := s.store.Prune(name, cut, feedFrom)
+		deleted, err := s.store.Prune(name, cut, feedFrom, s.opt.ignore != "feed")
 		if err != nil {
 			s.opt.Logf("pruning the store of %q: %v", name, err)
 			continue
 		}
-		s.cuts[name] = cut
+		s.cuts[name], s.feeds[name] = cut, feedFrom
 		if deleted > 0 {
 			s.opt.Logf("pruned %d events of %q before event %d in %v", deleted, name, cut, time.Since(t0).Round(time.Millisecond))
 		}

@@ -144,10 +144,12 @@ func (s *Store) FeedStarts() (map[string]map[string]int64, error) {
 }
 
 // Prune deletes the events of system before cut that keepBefore does not
-// keep, and records feedFrom (each queue's first fed event), in one
-// transaction: a crash leaves the store before or after, both of which a
-// restart rebuilds exactly. It returns the number of events deleted.
-func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64) (int, error) {
+// keep, and records feedFrom (each queue's first fed event; the events
+// it needs are kept unless keepFed is false, which only the test that
+// shows they are needed sets), in one transaction: a crash leaves the
+// store before or after, both of which a restart rebuilds exactly. It
+// returns the number of events deleted.
+func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64, keepFed bool) (int, error) {
 	tx, err := s.db.Begin()
 	if err != nil {
 		return 0, err
@@ -175,7 +177,11 @@ func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64) (int,
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
-	keep := keepBefore(old)
+	fed := feedFrom
+	if !keepFed {
+		fed = nil
+	}
+	keep := keepBefore(old, fed)
 	if len(keep) == len(old) {
 		return 0, nil
 	}
