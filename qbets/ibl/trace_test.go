@@ -3,6 +3,8 @@ package ibl_test
 import (
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,49 +48,65 @@ func TestEvaluateTraces(t *testing.T) {
 		traces = []string{tracetest.KTH, tracetest.SDSCSP2, tracetest.CTC}
 		rules = append(rules, ibl.Empirical)
 	}
+	// BATCHQ_IBL_N=1,5,56 repeats every replay at those neighbour counts
+	// (both bases), for choosing examples/qserve's -neighbors; unset, the
+	// default N only.
+	ns := []int{0}
+	if v := os.Getenv("BATCHQ_IBL_N"); v != "" {
+		ns = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				t.Fatalf("BATCHQ_IBL_N: %q is not a neighbour count ≥ 1", f)
+			}
+			ns = append(ns, n)
+		}
+	}
 	if testing.Short() {
 		t.Skip("trace replay skipped in -short (about 6 s)")
 	}
 	for _, name := range traces {
 		for _, iv := range rules {
-			t.Run(fmt.Sprintf("%s/%d", name, iv), func(t *testing.T) {
-				_, jobs, err := swf.ReadFile(tracetest.Path(t, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				tj, skipped := fromSWF(jobs)
-				// The short waits, which the accuracy metric scores near 0
-				// for any estimate of minutes or more (doc.go).
-				var underMin, underLong int
-				for _, j := range tj {
-					if w := j.Start - j.Submit; w < 60 {
-						underMin++
-						underLong++
-					} else if w < ibl.LongWait {
-						underLong++
+			for _, n := range ns {
+				t.Run(fmt.Sprintf("%s/%d/N=%d", name, iv, n), func(t *testing.T) {
+					_, jobs, err := swf.ReadFile(tracetest.Path(t, name))
+					if err != nil {
+						t.Fatal(err)
 					}
-				}
-				t.Logf("%s: %d usable jobs, %.1f%% wait under a minute, %.1f%% under 10 min", name, len(tj),
-					100*float64(underMin)/float64(len(tj)), 100*float64(underLong)/float64(len(tj)))
-				t0 := time.Now()
-				res, err := ibl.Evaluate(tj, ibl.EvalConfig{NotQueued: ibl.Config{Interval: iv}, Queued: ibl.Config{Interval: iv}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, w := range []struct {
-					name string
-					s    ibl.Score
-				}{{"not queued", res.NotQueued}, {"queued", res.Queued}} {
-					s := w.s
-					t.Logf("%s interval=%d %-10s jobs %6d (skipped %d unusable, %d cold) mean wait %.2f h accuracy %.2f rel.err %.2f mean CI ±%.2f h (%d unbounded) in CI %.1f%%; waits ≥ 10 min: %d jobs, accuracy %.2f (%+.2f)",
-						name, iv, w.name, s.Jobs, skipped, s.Skipped, s.MeanWait, s.Accuracy, s.RelError, s.MeanHalf, s.Unbounded, s.InInterval,
-						s.LongJobs, s.AccuracyLong, s.AccuracyLong-s.Accuracy)
-					if s.Jobs == 0 || s.Accuracy < 0 || s.Accuracy > 1 || s.InInterval < 0 || s.InInterval > 100 {
-						t.Errorf("%s: implausible score %+v", w.name, s)
+					tj, skipped := fromSWF(jobs)
+					// The short waits, which the accuracy metric scores near 0
+					// for any estimate of minutes or more (doc.go).
+					var underMin, underLong int
+					for _, j := range tj {
+						if w := j.Start - j.Submit; w < 60 {
+							underMin++
+							underLong++
+						} else if w < ibl.LongWait {
+							underLong++
+						}
 					}
-				}
-				t.Logf("%s: %v", name, time.Since(t0))
-			})
+					t.Logf("%s: %d usable jobs, %.1f%% wait under a minute, %.1f%% under 10 min", name, len(tj),
+						100*float64(underMin)/float64(len(tj)), 100*float64(underLong)/float64(len(tj)))
+					t0 := time.Now()
+					res, err := ibl.Evaluate(tj, ibl.EvalConfig{NotQueued: ibl.Config{Interval: iv, N: n}, Queued: ibl.Config{Interval: iv, N: n}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, w := range []struct {
+						name string
+						s    ibl.Score
+					}{{"not queued", res.NotQueued}, {"queued", res.Queued}} {
+						s := w.s
+						t.Logf("%s N=%d interval=%d %-10s jobs %6d (skipped %d unusable, %d cold) mean wait %.2f h accuracy %.2f rel.err %.2f mean CI ±%.2f h (%d unbounded) in CI %.1f%%; waits ≥ 10 min: %d jobs, accuracy %.2f (%+.2f)",
+							name, n, iv, w.name, s.Jobs, skipped, s.Skipped, s.MeanWait, s.Accuracy, s.RelError, s.MeanHalf, s.Unbounded, s.InInterval,
+							s.LongJobs, s.AccuracyLong, s.AccuracyLong-s.Accuracy)
+						if s.Jobs == 0 || s.Accuracy < 0 || s.Accuracy > 1 || s.InInterval < 0 || s.InInterval > 100 {
+							t.Errorf("%s: implausible score %+v", w.name, s)
+						}
+					}
+					t.Logf("%s: %v", name, time.Since(t0))
+				})
+			}
 		}
 	}
 }
