@@ -60,6 +60,20 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outco
 	return a, outs
 }
 
+// Once the 6-node request is queued, the 5-node one's crowd-aware question
+// (11 nodes) has no chance at any submission, but the forecaster still
+// answers for 5 nodes: that is no silence, so the accepted request cannot
+// keep its plan; with nothing to fall back to, it is dropped (A16).
+func TestCrowdZerosAreNotSilence(t *testing.T) {
+	a, outs := silenceRun(t, &capForecaster{max: 10}, nil)
+	if o := outs[0]; o.Submitted.Possible {
+		t.Errorf("the 5-node request was submitted at %d by its plan %v; want dropped", o.Submit, o.Submitted)
+	}
+	if st := a.Stats(); st.Kept != 0 || st.CrowdZeros != 1 {
+		t.Errorf("stats %+v, want no plan kept and one crowd-made zero", st)
+	}
+}
+
 // Real silence (the forecaster answers 0 whatever the size) still keeps
 // the plan under a crowd mode: the request is submitted at 1590 as
 // planned.

@@ -72,8 +72,8 @@ const (
 	// Refuse: the first plan was NOT_POSSIBLE; the request is not accepted.
 	Refuse
 	// Drop: an accepted request became infeasible (policy Abort, or no
-	// submission has any chance while the forecaster still answers) or
-	// its start time passed; it fails.
+	// submission has any chance while the forecaster still answers for
+	// the request's own size) or its start time passed; it fails.
 	Drop
 )
 
@@ -109,7 +109,13 @@ type Decision struct {
 // It never submits at or after the request's start time. Not safe for
 // concurrent use.
 type Replanner struct {
-	f        Forecaster
+	f Forecaster
+	// own, if set, judges silence instead of f: the forecaster asked
+	// about the request alone, when f is a wrapper that asks about
+	// something larger (the SimAgent's crowd-aware forecaster). A zero
+	// the wrapper makes, for a size with no history or no room, is an
+	// answer, not the forecaster's silence.
+	own      Forecaster
 	req      Request
 	cfg      ReplanConfig
 	accepted bool
@@ -181,9 +187,9 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 }
 
 // silent reports whether the forecaster gives every submission from now
-// to the start time probability 0 (and there is such a submission): PlanMax
-// finds nothing on a trajectory that is not empty. It reuses the
-// trajectory compute left for now, if any.
+// to the start time probability 0 (and there is such a submission). It
+// asks own, the forecaster about the request alone, when there is one;
+// otherwise it reuses the trajectory compute left for now, if any.
 //
 // A silent forecaster answers 0 for every submission from now to the
 // start time. QBETS does that while its availability inference thinks the
@@ -193,30 +199,40 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 // when its time comes) instead of dropping the reservation. A request that
 // meets a silent forecaster at its arrival is refused: there is nothing to
 // promise.
+//
+// Silence is judged on the request's own size: QBETS falls silent for
+// every size at once. A crowd-aware question (own nodes plus the crowd's)
+// can be all zero while the forecaster answers for the request alone, for
+// instance for a sum no job of the history had; that is a forecast that no
+// submission has any chance, and the request is dropped (A16) rather than
+// kept on a stale plan.
 func (rp *Replanner) silent(now int64) bool {
-	if len(rp.traj) == 0 {
-		var err error
-		if rp.traj, err = AppendTrajectory(rp.traj, rp.f, rp.req, now, rp.cfg.Step); err != nil {
-			return false
-		}
+	if rp.own != nil {
+		return silentOn(rp.own, rp.req, now, rp.cfg.Step)
 	}
-	return len(rp.traj) > 0 && !PlanMax(rp.traj, rp.req).Possible
+	if len(rp.traj) > 0 {
+		return !PlanMax(rp.traj, rp.req).Possible
+	}
+	return silentOn(rp.f, rp.req, now, rp.cfg.Step)
 }
 
-// anyChance reports whether f gives some submission of r on the grid from
-// now to the start time a probability above 0. It stops at the first one,
-// so a forecaster that answers costs one question. Errors count as no
-// chance.
-func anyChance(f Forecaster, r Request, now, step int64) bool {
+// silentOn reports whether f gives every submission of r on the grid from
+// now to the start time probability 0, and there is such a submission. It
+// stops at the first answer above 0, so a forecaster that answers costs
+// one question. An error is not silence.
+func silentOn(f Forecaster, r Request, now, step int64) bool {
 	if step == 0 {
 		step = DefaultStep
 	}
+	if now >= r.Start {
+		return false
+	}
 	for s := now; s < r.Start; s += step {
-		if p, err := forecast(f, r, s); err == nil && p > 0 {
-			return true
+		if p, err := forecast(f, r, s); err != nil || p > 0 {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // compute is the plan at now in the configured mode, with the fallback to

@@ -173,6 +173,9 @@ func (a *SimAgent) Arrive(j swf.Job) {
 		a.fail(err)
 		return
 	}
+	if a.crwd != nil {
+		rp.own = a.f // silence is QBETS's, at the request's own size
+	}
 	s.rp = rp
 	a.decide(s)
 }
@@ -239,7 +242,7 @@ func (a *SimAgent) count(s *simRequest, d Decision, now int64) {
 		}
 	}
 	if a.crwd != nil && (d.Kept || d.Action == Drop) && s.pending &&
-		anyChance(a.f, s.req, now, a.cfg.Replan.Step) && !anyChance(s.rp.f, s.req, now, a.cfg.Replan.Step) {
+		!silentOn(a.f, s.req, now, a.cfg.Replan.Step) && silentOn(s.rp.f, s.req, now, a.cfg.Replan.Step) {
 		a.st.CrowdZeros++
 	}
 }
