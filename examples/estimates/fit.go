@@ -30,7 +30,7 @@ var coverLevels = []float64{10, 50, 75, 90, 95, 98, 99, 100}
 var fitLogs = []fitLog{
 	{"SDSC-106", "sdsc", withoutOwnedModes, 53673, 339, 9.8, []int{1, 6, 12, 22, 39, 77, 116, 339}, topModes(3)},
 	{"CTC", "ctc", nil, 77222, 265, 23.8, []int{1, 4, 10, 22, 36, 62, 89, 265}, topModes(3)},
-	{"KTH4H", "kth", estimateAtMost(4 * 3600), 23070, 106, 12.5, []int{1, 6, 12, 21, 28, 36, 43, 106}, aggregateUpTo(300)},
+	{"KTH4H", "kth4h", nil, 23070, 106, 12.5, []int{1, 6, 12, 21, 28, 36, 43, 106}, aggregateUpTo(300)},
 	{"BLUE", "blue", nil, 223407, 525, 1.1, []int{1, 3, 8, 23, 42, 76, 116, 563}, fixedModes(900, 1800)},
 }
 
@@ -165,9 +165,6 @@ func meanMAD(x []float64) (mean, mad float64) {
 // fitSettings returns the vanilla and improved model settings of a log.
 func fitSettings(l fitLog, jobs []swf.Job) (vanl, impr estmodel.ModalConfig) {
 	set := vanilla(l.trace, jobs)
-	if l.name == "KTH4H" {
-		set = vanilla("", jobs) // its own maximum, 4 h
-	}
 	vanl = estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}
 	impr = vanl
 	impr.Bins = append(slices.Clone(set.Bins), l.improved(jobs, set.EMax)...)

@@ -51,8 +51,11 @@ func TestValidatePlumbing(t *testing.T) {
 
 // The thesis's claim (§5.12.3, Fig 5.13) on the real simulator: the modal
 // model lands closer to the real-estimate EASY result than the f-model at
-// every f > 0 on most of the four logs. A few seeds keep the test short; the
-// README's table has 100.
+// every f > 0 on the four logs of Ch. 5 (KTH as KTH4H, its 4-hour part; the
+// whole KTH log fails, see TestKTHIllegalPairings). A few seeds keep the
+// test short, so it asks for 3 of 4 and KTH4H among them: at 100 seeds
+// (README) all four win, but SDSC's margin over f = 100 and 300 (distance
+// 0.05 vs 0.06) is within the noise of 3 seeds.
 func TestModelCloserThanFModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates EASY 80 times on the four logs")
@@ -62,7 +65,7 @@ func TestModelCloserThanFModel(t *testing.T) {
 	}
 	o := options{seeds: 3, fSeeds: 3, workers: 2, noExtra: true}
 	wins := 0
-	for _, name := range []string{"ctc", "kth", "sdsc", "blue"} {
+	for _, name := range []string{"ctc", "kth4h", "sdsc", "blue"} {
 		lv, err := validateLog(context.Background(), name, o, runEASY, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -72,6 +75,8 @@ func TestModelCloserThanFModel(t *testing.T) {
 		t.Logf("%s: model distance %.3f, beats f>0: %v", name, lv.distance(m), beats)
 		if every {
 			wins++
+		} else if name == "kth4h" {
+			t.Errorf("kth4h: the model is not closer than every f > 0: %v", beats)
 		}
 	}
 	if wins < 3 {
