@@ -39,6 +39,13 @@ type Pairing struct {
 // smallest remaining estimate, the one least useful to the others, and is
 // counted in Short. estimates and runtimes must have the same length;
 // estimates is not modified.
+//
+// A simulator runs a Short job past its estimate, often by most of its run
+// time, which a backfilling scheduler does not expect: on the whole KTH log
+// (E_max 60 h, 0.1% of the jobs at it) the vanilla model leaves about 48
+// jobs short in 91 of 100 seeds, some by 60 h, and EASY's mean wait rises by
+// half (examples/estimates README). Experiments should use Strict or check
+// Short.
 func AssignEstimates(estimates, runtimes []int64, strict bool, rng *rand.Rand) (Pairing, error) {
 	n := len(runtimes)
 	if len(estimates) != n {
@@ -93,7 +100,8 @@ func AssignEstimates(estimates, runtimes []int64, strict bool, rng *rand.Rand) (
 // AssignConfig configures Assign. The zero value is the default.
 type AssignConfig struct {
 	// Strict fails with ErrInfeasible instead of giving a job an estimate
-	// below its run time (the reference implementation's behaviour).
+	// below its run time (the reference implementation's behaviour, spec
+	// §7.9 step 4: raise E_max or supply its share).
 	Strict bool
 	// KeepRuntimes leaves field 4 alone. By default a run time above the
 	// largest estimate is truncated to it in the output, as the thesis does
