@@ -44,7 +44,7 @@ type Pairing struct {
 // time, which a backfilling scheduler does not expect: on the whole KTH log
 // (E_max 60 h, 0.1% of the jobs at it) the vanilla model leaves about 48
 // jobs short in 91 of 100 seeds, some by 60 h, and EASY's mean wait rises by
-// half (examples/estimates README). Experiments should use Strict or check
+// 58% (examples/estimates README). Experiments should use Strict or check
 // Short.
 func AssignEstimates(estimates, runtimes []int64, strict bool, rng *rand.Rand) (Pairing, error) {
 	n := len(runtimes)
