@@ -15,23 +15,20 @@ import (
 // fitLog is one of the four logs the thesis models (Tab 5.1), with its
 // published numbers.
 type fitLog struct {
-	name   string
-	trace  string // short name of the source trace
-	filter func([]swf.Job) []swf.Job
-	n, k   int     // Tab 5.1: sane jobs and distinct estimates
-	share  float64 // Tab 5.5: % at E_max (BLUE: at 36 h)
-	cover  []int   // Tab 5.2 row
-	// improved returns the extra bins of the "improved" setting (§5.12.1).
-	improved func(jobs []swf.Job, eMax int64) []estmodel.UserBin
+	name  string
+	trace string  // short name of the trace (the Ch. 5 variants select their jobs)
+	n, k  int     // Tab 5.1: sane jobs and distinct estimates
+	share float64 // Tab 5.5: % at E_max (BLUE: at 36 h)
+	cover []int   // Tab 5.2 row
 }
 
 var coverLevels = []float64{10, 50, 75, 90, 95, 98, 99, 100}
 
 var fitLogs = []fitLog{
-	{"SDSC-106", "sdsc", withoutOwnedModes, 53673, 339, 9.8, []int{1, 6, 12, 22, 39, 77, 116, 339}, topModes(3)},
-	{"CTC", "ctc", nil, 77222, 265, 23.8, []int{1, 4, 10, 22, 36, 62, 89, 265}, topModes(3)},
-	{"KTH4H", "kth4h", nil, 23070, 106, 12.5, []int{1, 6, 12, 21, 28, 36, 43, 106}, aggregateUpTo(300)},
-	{"BLUE", "blue", nil, 223407, 525, 1.1, []int{1, 3, 8, 23, 42, 76, 116, 563}, fixedModes(900, 1800)},
+	{"SDSC-106", "sdsc106", 53673, 339, 9.8, []int{1, 6, 12, 22, 39, 77, 116, 339}},
+	{"CTC", "ctc", 77222, 265, 23.8, []int{1, 4, 10, 22, 36, 62, 89, 265}},
+	{"KTH4H", "kth4h", 23070, 106, 12.5, []int{1, 6, 12, 21, 28, 36, 43, 106}},
+	{"BLUE", "blue", 223407, 525, 1.1, []int{1, 3, 8, 23, 42, 76, 116, 563}},
 }
 
 // withoutOwnedModes is the SDSC-106 cleaning (§5.6): the user who "owns"
@@ -167,7 +164,7 @@ func fitSettings(l fitLog, jobs []swf.Job) (vanl, impr estmodel.ModalConfig) {
 	set := vanilla(l.trace, jobs)
 	vanl = estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}
 	impr = vanl
-	impr.Bins = append(slices.Clone(set.Bins), l.improved(jobs, set.EMax)...)
+	impr.Bins = append(slices.Clone(set.Bins), improved(l.trace)(jobs, set.EMax)...)
 	return vanl, impr
 }
 
@@ -190,9 +187,6 @@ func fitRows(seeds int) ([]fitRow, error) {
 		_, jobs, _, _, err := loadTrace(l.trace, 0)
 		if err != nil {
 			return nil, err
-		}
-		if l.filter != nil {
-			jobs = l.filter(jobs)
 		}
 		real := estmodel.Histogram(estimates(jobs))
 		r := fitRow{log: l, n: len(jobs), k: len(real), cover: coverOf(real)}

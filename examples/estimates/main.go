@@ -9,9 +9,10 @@
 //	go run ./examples/estimates -validate -seeds 100 > table.md         # EASY validation (§5.12.3)
 //	go run ./examples/estimates -validate -seeds 3 -plot figures       # also Fig 5.13 as bars
 //
-// -trace takes a path or one of the short names ctc, kth, kth4h, sdsc, blue
-// (the shared traces; kth4h is KTH's jobs with estimates ≤ 4 h, the thesis's
-// Ch. 5 KTH). Only sane jobs are kept (thesis A4/A5). Without -emax the
+// -trace takes a path or one of the short names ctc, kth, kth4h, sdsc,
+// sdsc106, blue (the shared traces; kth4h is KTH's jobs with estimates ≤ 4 h,
+// the thesis's Ch. 5 KTH; sdsc106 is SDSC without its most inventive user's
+// own estimate values, §5.5). Only sane jobs are kept (thesis A4/A5). Without -emax the
 // log's largest estimate is used, and without -share the log's share of jobs
 // at it; a log without estimates needs -emax (the share is then optional).
 // -bin 15m:10.6 adds a user mode (repeatable). Run times above E_max are
@@ -83,7 +84,7 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.trace, "trace", "", "input trace: a path or ctc, kth, kth4h, sdsc, blue")
+	flag.StringVar(&o.trace, "trace", "", "input trace: a path or ctc, kth, kth4h, sdsc, sdsc106, blue")
 	flag.StringVar(&o.out, "out", "-", "output SWF path (- for stdout)")
 	flag.StringVar(&o.model, "model", "modal", "estimate model: modal, f, fdet, phi, shuffle")
 	flag.Int64Var(&o.procs, "procs", 0, "machine size for the sane filter (0: the header's; ctc: 512)")

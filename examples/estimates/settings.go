@@ -29,10 +29,13 @@ var shortNames = map[string]struct {
 	// KTH4H (§5.5, A12): KTH's weekday 4-hour-limit jobs, the KTH workload
 	// of Ch. 5, on the same 100-processor machine.
 	"kth4h": {tracetest.KTH, 0, 4 * 3600, estimateAtMost(4 * 3600)},
+	// SDSC-106 (§5.5): SDSC without the estimate values its most inventive
+	// user alone used.
+	"sdsc106": {tracetest.SDSCSP2, 0, 18 * 3600, withoutOwnedModes},
 }
 
 // loadTrace reads a trace given as a path or a short name (ctc, kth, kth4h,
-// sdsc, blue), keeps its sane jobs (thesis A4/A5) and returns them with the
+// sdsc, sdsc106, blue), keeps its sane jobs (thesis A4/A5) and returns them with the
 // machine size. procs > 0 overrides the machine size.
 func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitize.Report, error) {
 	path := name
