@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -148,8 +149,48 @@ func TestProcessFlurry(t *testing.T) {
 	}
 }
 
+// §8.1's scale: a burst that dominates its day but adds only a third of a
+// normal week is not a flurry by default (WeekLift 1), and is reported
+// with the test off; a burst that adds more than a normal week is.
+func TestWeekLift(t *testing.T) {
+	// 10 users, one job each every 2 h for 6 weeks: 840 jobs and 4,620
+	// processes a week.
+	var jobs []swf.Job
+	for k := int64(0); k < 6*Week/(2*Hour); k++ {
+		for u := int64(1); u <= 10; u++ {
+			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*Hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
+		}
+	}
+	small := Synthetic{User: 41, Jobs: 300, Start: Week + Day, Duration: 5 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	big := Synthetic{User: 42, Jobs: 1000, Start: 4*Week + Day, Duration: 10 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	jobs, _, _ = Inject(jobs, small, nil)
+	jobs, _, _ = Inject(jobs, big, nil)
+	users := func(cfg FlurryConfig) map[int64]float64 {
+		cs, err := DetectFlurries(jobs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[int64]float64{}
+		for _, c := range cs {
+			out[c.User] = c.WeekLift
+		}
+		return out
+	}
+	def := users(FlurryConfig{})
+	if len(def) != 1 || math.Abs(def[42]-1000.0/840) > 1e-9 {
+		t.Errorf("default: candidates (user: week lift) %v, want only user 42 at %.3f", def, 1000.0/840)
+	}
+	off := users(FlurryConfig{WeekLift: -1})
+	if len(off) != 2 || math.Abs(off[41]-300.0/840) > 1e-9 {
+		t.Errorf("WeekLift off: candidates %v, want users 41 (%.3f) and 42", off, 300.0/840)
+	}
+	if strict := users(FlurryConfig{WeekLift: 1.5}); len(strict) != 0 {
+		t.Errorf("WeekLift 1.5: candidates %v, want none", strict)
+	}
+}
+
 func TestFlurryConfigValidate(t *testing.T) {
-	for _, c := range []FlurryConfig{{Bins: []int64{0}}, {Quantile: 1.5}, {Factor: -1}, {Share: 2}, {Homogeneity: -0.1}, {MinJobs: -1}} {
+	for _, c := range []FlurryConfig{{Bins: []int64{0}}, {Quantile: 1.5}, {Factor: -1}, {Share: 2}, {Homogeneity: -0.1}, {MinJobs: -1}, {WeekLift: math.NaN()}, {WeekLift: math.Inf(1)}} {
 		if _, err := DetectFlurries([]swf.Job{{Submit: 1}}, c); err == nil {
 			t.Errorf("%+v: no error", c)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -21,15 +22,32 @@ import (
 // shape is a synthetic flurry shape, relative to the log it goes into.
 type shape struct {
 	name string
-	// spec builds the flurry for a log whose median weekly job count is
-	// medWeek.
-	spec func(medWeek float64) sanitize.Synthetic
+	// spec builds the flurry for a log whose median week carries medJobs
+	// jobs and medProcs processes (Σ sizes).
+	spec func(medJobs, medProcs float64) sanitize.Synthetic
 }
 
 // flurry375 is the thesis's §6.2 flurry: 375 jobs of one user, size 32,
 // estimate 5 min, run 1–2 min, submitted sequentially over 10 h.
-var flurry375 = shape{"375 jobs/10 h", func(float64) sanitize.Synthetic {
+var flurry375 = shape{"375 jobs/10 h", func(float64, float64) sanitize.Synthetic {
 	return sanitize.Synthetic{Jobs: 375, Duration: 10 * sanitize.Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+}}
+
+// sp2Lift is how much the 375-job flurry adds to a median week of the
+// cleaned SDSC-SP2 log, the log it came from: 375 × 32 processes over a
+// median week of 6,299 (medianWeek; printed by -exp inject). It is a
+// process flurry there: its week carries 2.9× the median processes.
+const sp2Lift = 375 * 32 / 6299.0
+
+// flurry375Scaled is the same flurry sized to be as strong on each log as
+// on SDSC-SP2 (§8.1 measures flurries against the normal weekly rate): its
+// processes are sp2Lift × the log's median week of processes, so its job
+// count follows the machine (SDSC-SP2 375, KTH 269, CTC 1,016, SDSC-BLUE
+// 4,293). On a big machine the original 375 jobs are an ordinary busy day.
+var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs float64) sanitize.Synthetic {
+	f := flurry375.spec(0, 0)
+	f.Jobs = int(math.Round(sp2Lift * medProcs / float64(f.Size)))
+	return f
 }}
 
 // multiWeek is a long flurry of small jobs (like SDSC-SP2 user 374 or
@@ -38,7 +56,7 @@ var flurry375 = shape{"375 jobs/10 h", func(float64) sanitize.Synthetic {
 // (intensity 2: the weeks carry about 3× normal activity, inside the
 // thesis's 2×–10×).
 func multiWeek(intensity float64) shape {
-	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med float64) sanitize.Synthetic {
+	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med, _ float64) sanitize.Synthetic {
 		return sanitize.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * sanitize.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	}}
 }
@@ -51,15 +69,15 @@ type outcome struct {
 	right    bool
 	coverage float64 // best coverage by a candidate naming the user
 	wrong    int     // new candidates that are not the right one
-	peak     float64 // the right candidate's Peak
+	lift     float64 // the right candidate's WeekLift
 }
 
-// trial injects sh (sized for the log's median weekly job count medWeek)
+// trial injects sh (sized for the log's median week medJobs, medProcs)
 // at position pos (fraction of the span) under user u (fresh: a new user
 // id; otherwise the busiest user of the weeks around pos) and scores the
 // detector.
-func trial(jobs []swf.Job, medWeek float64, base sanitize.Candidates, sh shape, pos float64, fresh bool, seed uint64, cfg sanitize.FlurryConfig) (outcome, error) {
-	s := sh.spec(medWeek)
+func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, sh shape, pos float64, fresh bool, seed uint64, cfg sanitize.FlurryConfig) (outcome, error) {
+	s := sh.spec(medJobs, medProcs)
 	first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
 	s.Start = first + int64(pos*float64(last-first-s.Duration))
 	if fresh {
@@ -93,7 +111,7 @@ func trial(jobs []swf.Job, medWeek float64, base sanitize.Candidates, sh shape, 
 			o.coverage = max(o.coverage, cov)
 			if cov >= 0.9 && !o.right {
 				o.right = true
-				o.peak = c.Peak
+				o.lift = c.WeekLift
 				continue
 			}
 		}
@@ -164,15 +182,15 @@ func busiest(jobs []swf.Job, a, b int64) int64 {
 // score is recall and precision over a set of trials.
 type score struct {
 	trials, right, wrong int
-	minCov, minPeak      float64
+	minCov, minLift      float64
 }
 
 func (s *score) add(o outcome) {
 	if s.trials == 0 || o.coverage < s.minCov {
 		s.minCov = o.coverage
 	}
-	if o.right && (s.minPeak == 0 || o.peak < s.minPeak) {
-		s.minPeak = o.peak
+	if o.right && (s.minLift == 0 || o.lift < s.minLift) {
+		s.minLift = o.lift
 	}
 	s.trials++
 	if o.right {
@@ -196,13 +214,13 @@ func injectLog(w io.Writer, name string, jobs []swf.Job, shapes []shape, cfg san
 	if err != nil {
 		return nil, err
 	}
-	medWeek, _ := medianWeek(jobs)
+	medJobs, medProcs := medianWeek(jobs)
 	res := map[string]score{}
 	for _, sh := range shapes {
 		var sc score
 		for _, pos := range positions {
 			for _, fresh := range []bool{true, false} {
-				o, err := trial(jobs, medWeek, base, sh, pos, fresh, 1, cfg)
+				o, err := trial(jobs, medJobs, medProcs, base, sh, pos, fresh, 1, cfg)
 				if err != nil {
 					return nil, err
 				}
@@ -215,11 +233,11 @@ func injectLog(w io.Writer, name string, jobs []swf.Job, shapes []shape, cfg san
 		// injection cannot be blind to them.
 		stronger := 0
 		for _, c := range base {
-			if c.Peak >= sc.minPeak && sc.minPeak > 0 {
+			if c.WeekLift >= sc.minLift && sc.minLift > 0 {
 				stronger++
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %d of %d |\n", name, sh.name, sc.trials, sc.right, sc.recall(), sc.precision(), sc.minCov, sc.minPeak, stronger, len(base))
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %d of %d |\n", name, sh.name, sc.trials, sc.right, sc.recall(), sc.precision(), sc.minCov, sc.minLift, stronger, len(base))
 	}
 	return res, nil
 }
