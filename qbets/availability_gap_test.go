@@ -42,11 +42,8 @@ func runSlots(p *Predictor, slots []slot, warm, cycles int) (refused int) {
 
 func newReading(t *testing.T, r AvailabilityReading, atRelease bool) *Predictor {
 	t.Helper()
-	p, err := New(Config{CountAtRelease: atRelease})
+	p, err := New(Config{CountAtRelease: atRelease, Availability: r})
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.SetAvailabilityReading(r); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -135,18 +132,6 @@ func TestMergeReleasesGap(t *testing.T) {
 	}
 	if a.downAt(t0+50+60) || !a.downAt(t0+50+61) {
 		t.Fatal("DOWN must start 61 s after the merged event's last release")
-	}
-}
-
-func TestSetAvailabilityReadingErrors(t *testing.T) {
-	p, _ := New(Config{NoAvailability: true})
-	if err := p.SetAvailabilityReading(AvailabilityReading{}); err == nil {
-		t.Error("no error without availability inference")
-	}
-	p, _ = New(Config{})
-	p.Submit(1)
-	if err := p.SetAvailabilityReading(AvailabilityReading{}); err == nil {
-		t.Error("no error after the first Submit")
 	}
 }
 

@@ -82,8 +82,8 @@ func TestAvailabilityPerQueue(t *testing.T) {
 			line := ""
 			for _, q := range qs {
 				js := byQ[q]
-				p, _ := New(Config{})
-				if err := p.SetAvailabilityReading(v.r); err != nil {
+				p, err := New(Config{Availability: v.r})
+				if err != nil {
 					t.Fatal(err)
 				}
 				s := replayJobs(p, js, len(js)/10)

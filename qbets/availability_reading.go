@@ -1,14 +1,12 @@
 package qbets
 
-import "errors"
-
 // AvailabilityReading selects among readings of thesis §4.2.5 that the
 // text leaves open (spec §2.5, A11). The zero value is the spec's reading,
 // which Config{} runs: every job counts as one arrival, every release
 // event (releases sharing a second are one) ends an interval of the two
 // series, and the arrival count is judged at each arrival, including it.
-// Each field is opt-in; the package doc tabulates what each one refuses
-// on the PWA logs.
+// Each field is opt-in (Config.Availability); the package doc tabulates
+// what each one refuses on the PWA logs.
 type AvailabilityReading struct {
 	// CountEvents counts the jobs submitted in the same second as one
 	// arrival, in the series and in the running count: a flurry of jobs a
@@ -32,20 +30,4 @@ type AvailabilityReading struct {
 	// NoCount and NoGap switch off the arrival-count and the
 	// time-since-last-release detector.
 	NoCount, NoGap bool
-}
-
-// SetAvailabilityReading selects the reading of availability inference.
-// Call it before the first Submit or Observe; it fails on a Predictor
-// without availability inference or after the first event.
-func (p *Predictor) SetAvailabilityReading(r AvailabilityReading) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case p.avail == nil:
-		return errors.New("qbets: SetAvailabilityReading on a Predictor with NoAvailability")
-	case p.st.Arrivals > 0 || p.st.Releases > 0:
-		return errors.New("qbets: SetAvailabilityReading after the first Submit or Observe")
-	}
-	p.avail.setReading(r)
-	return nil
 }

@@ -128,11 +128,11 @@ func TestAvailabilityOnTraces(t *testing.T) {
 	for _, name := range logs {
 		jobs := loadTrace(t, name)
 		for i, v := range rs {
-			p, _ := New(Config{NoAvailability: v.off, CountAtRelease: v.atRelease})
+			p, err := New(Config{NoAvailability: v.off, CountAtRelease: v.atRelease, Availability: v.r})
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !v.off {
-				if err := p.SetAvailabilityReading(v.r); err != nil {
-					t.Fatal(err)
-				}
 				if v.q != 0 {
 					tab, n := newIndexTable(v.q, 0.95), MinHistory(v.q, 0.95)
 					p.avail.cnt, p.avail.gap = newHistory(!v.r.NoTrim, n, tab), newHistory(!v.r.NoTrim, n, tab)

@@ -86,7 +86,7 @@
 //
 // (The thesis's ctc/ALL and sdscblue queues are probably CTC-SP2 and
 // SDSC-BLUE; its figure is not given per trace.)
-// Readings (AvailabilityReading, set with Predictor.SetAvailabilityReading):
+// Readings (Config.Availability, an AvailabilityReading):
 // CountEvents counts jobs submitted in the same second once; MergeReleases
 // makes releases with no arrival between them one release event, as the
 // thesis's simulator sees them (it moves started jobs into the history

@@ -43,6 +43,10 @@ type Config struct {
 	// exceeds this upper bound"; by default (A11) the count is judged at
 	// every arrival, including it.
 	CountAtRelease bool
+	// Availability selects further readings of availability inference
+	// that the thesis leaves open (the zero value is the spec's, A11).
+	// Like CountAtRelease, it has no effect with NoAvailability.
+	Availability AvailabilityReading
 }
 
 // Validate reports an out-of-range parameter, naming it.
@@ -172,6 +176,7 @@ func New(cfg Config) (*Predictor, error) {
 	if !cfg.NoAvailability {
 		p.avail = newAvailability(p.tab)
 		p.avail.atRelease = cfg.CountAtRelease
+		p.avail.setReading(cfg.Availability)
 	}
 	return p, nil
 }
