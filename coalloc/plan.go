@@ -53,12 +53,10 @@ func ProbTable(reqs []varq.Request, res []Resource, target float64, now int64, c
 		t[i] = make([]float64, len(res))
 		plans[i] = make([]varq.Plan, len(res))
 		for r, rs := range res {
-			var err error
-			traj, err = varq.AppendTrajectory(traj[:0], rs.Forecaster, q, now, cfg.Step)
+			p, err := pointPlan(&traj, rs.Forecaster, q, now, cfg.Step, target, cfg.Point)
 			if err != nil {
 				return nil, nil, fmt.Errorf("coalloc: reservation %d on %s: %w", i, rs.Name, err)
 			}
-			p := pointPlan(traj, q, target, cfg.Point)
 			plans[i][r], t[i][r] = p, p.Prob
 		}
 	}

@@ -2,6 +2,7 @@ package coalloc
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/batchq/batchq/varq"
 )
@@ -34,14 +35,49 @@ func (p PointRule) String() string {
 	return fmt.Sprintf("PointRule(%d)", int(p))
 }
 
-// pointPlan reads the plan off trajectory traj of request r by rule, for
-// the per-reservation target target (used by LatestMeeting only). A
-// trajectory that is all zero gives NOT_POSSIBLE.
-func pointPlan(traj []varq.Point, r varq.Request, target float64, rule PointRule) varq.Plan {
-	if rule == LatestMeeting {
-		if p := varq.PlanLatest(traj, r, target); p.Possible {
-			return p
-		}
+// pointPlan plans request r on forecaster f at now (trajectory step
+// step) by rule, for the per-reservation target (used by LatestMeeting
+// only): PlanLatest, or PlanMax as its fallback or as AtMax, over
+// Trajectory(f, r, now, step), without asking f about more of the
+// trajectory than the rule needs. A trajectory that is all zero gives
+// NOT_POSSIBLE. buf is scratch space for the trajectory, reused between
+// calls.
+//
+// varq.Latest asks about the latest submissions first and stops at the
+// first meeting its target, which is then the rule's point: for
+// LatestMeeting by definition, and for AtMax with the target 1, since no
+// probability exceeds 1, the latest point at 1 is the latest argmax. Only
+// when no point meets the target does the rule need the maximum of the
+// whole trajectory, and then Latest has asked about every point: f is
+// wrapped to record its answers, so the maximum is read off them and no
+// point is asked twice. The plan is the one the full trajectory gives
+// (TestPointPlanIsFullTrajectory). Unlike the full trajectory, an answer
+// outside [0, 1] at a point the rule does not reach goes unreported.
+func pointPlan(buf *[]varq.Point, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
+	if rule == AtMax {
+		target = 1
 	}
-	return varq.PlanMax(traj, r)
+	rec := &recorder{f: f, start: r.Start, traj: (*buf)[:0]}
+	p, err := varq.Latest(rec, r, now, step, target)
+	*buf = rec.traj
+	if err != nil || p.Possible {
+		return p, err
+	}
+	slices.Reverse(rec.traj) // asked latest first
+	return varq.PlanMax(rec.traj, r), nil
+}
+
+// recorder is a forecaster that keeps the trajectory points it was asked
+// about: varq asks about submitting at s as a job that must start within
+// start − s.
+type recorder struct {
+	f     varq.Forecaster
+	start int64
+	traj  []varq.Point
+}
+
+func (c *recorder) ProbWithin(nodes int, walltime, within int64) float64 {
+	p := c.f.ProbWithin(nodes, walltime, within)
+	c.traj = append(c.traj, varq.Point{Submit: c.start - within, Prob: p})
+	return p
 }

@@ -64,6 +64,14 @@ func TestPointRule(t *testing.T) {
 	}
 }
 
+// trajectoryOf is a forecaster whose trajectory for r from now at step is
+// probs: submitting at now + i·step has probability probs[i].
+func trajectoryOf(probs []float64, r varq.Request, now, step int64) varq.Forecaster {
+	return varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+		return probs[(r.Start-within-now)/step]
+	})
+}
+
 // TestPointRuleProperties: on random trajectories, LatestMeeting plans at
 // the latest point meeting the target when there is one, and otherwise at
 // the maximum, which is what AtMax always picks.
@@ -86,8 +94,16 @@ func TestPointRuleProperties(t *testing.T) {
 				best = i
 			}
 		}
-		mx := pointPlan(traj, r, target, AtMax)
-		lm := pointPlan(traj, r, target, LatestMeeting)
+		f := trajectoryOf(probs, r, 0, 30)
+		var buf []varq.Point
+		mx, err := pointPlan(&buf, f, r, 0, 30, target, AtMax)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lm, err := pointPlan(&buf, f, r, 0, 30, target, LatestMeeting)
+		if err != nil {
+			t.Fatal(err)
+		}
 		switch {
 		case best < 0:
 			if mx.Possible || lm.Possible {
@@ -105,4 +121,61 @@ func TestPointRuleProperties(t *testing.T) {
 			t.Fatalf("the latest feasible point %d is before the argmax %d, which is feasible too", lm.Submit, mx.Submit)
 		}
 	})
+}
+
+// TestPointPlanIsFullTrajectory: pointPlan, which asks only what its
+// rule needs, plans exactly as reading the rule off the whole trajectory
+// (PlanLatest, falling back to PlanMax, or PlanMax), on any grid, with
+// probabilities that often tie or reach 1, and asks no point twice.
+func TestPointPlanIsFullTrajectory(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 60).Draw(t, "n")
+		step := rapid.Int64Range(1, 90).Draw(t, "step")
+		now := rapid.Int64Range(0, 1000).Draw(t, "now")
+		// The start is after the last point, not necessarily one step.
+		r := varq.Request{Nodes: 1, Walltime: 60, Start: now + int64(n-1)*step + rapid.Int64Range(1, step).Draw(t, "gap")}
+		// Few distinct values: ties, zeros and ones are common.
+		probs := rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.3, 0.87, 0.9, 0.95, 1}), n, n).Draw(t, "probs")
+		target := rapid.SampledFrom([]float64{0.3, 0.866, 0.9, 0.9487, 1}).Draw(t, "target")
+		rule := rapid.SampledFrom([]PointRule{AtMax, LatestMeeting}).Draw(t, "rule")
+		asked := map[int64]bool{}
+		f := trajectoryOf(probs, r, now, step)
+		counted := varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+			if asked[within] {
+				t.Fatalf("asked twice about submitting at %d", r.Start-within)
+			}
+			asked[within] = true
+			return f.ProbWithin(nodes, walltime, within)
+		})
+		buf := make([]varq.Point, rapid.IntRange(0, 5).Draw(t, "stale")) // reused scratch
+		got, err := pointPlan(&buf, counted, r, now, step, target, rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		traj, err := varq.Trajectory(f, r, now, step)
+		if err != nil || len(traj) != n {
+			t.Fatalf("trajectory of %d points, %v; want %d", len(traj), err, n)
+		}
+		want := varq.PlanMax(traj, r)
+		if rule == LatestMeeting {
+			if p := varq.PlanLatest(traj, r, target); p.Possible {
+				want = p
+			}
+		}
+		if got != want {
+			t.Fatalf("%v: pointPlan %+v, full trajectory %+v", rule, got, want)
+		}
+	})
+}
+
+// A forecaster answering outside [0, 1] at a point the rule reaches is an
+// error, as it is for the whole trajectory.
+func TestPointPlanBadForecast(t *testing.T) {
+	r := varq.Request{Nodes: 1, Walltime: 60, Start: 3600}
+	var buf []varq.Point
+	for _, rule := range []PointRule{AtMax, LatestMeeting} {
+		if _, err := pointPlan(&buf, constant(1.5), r, 0, 30, 0.9, rule); err == nil {
+			t.Errorf("%v: probability 1.5 accepted", rule)
+		}
+	}
 }

@@ -150,12 +150,11 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 		if held[s] || (!cfg.AllowReuse && x.taken[s]) {
 			continue
 		}
-		var err error
-		traj, err = varq.AppendTrajectory(traj[:0], site.Forecaster, r, now, cfg.Step)
+		v, err := pointPlan(&traj, site.Forecaster, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
 		if err != nil {
 			return fmt.Errorf("coalloc: re-boosting reservation %d on %s: %w", i, site.Name, err)
 		}
-		if v := pointPlan(traj, r, x.plan.PIndep, cfg.Point); v.Possible {
+		if v.Possible {
 			cands, sites = append(cands, v), append(sites, s)
 		}
 	}
