@@ -85,7 +85,9 @@ func TestValidateReportsIllegalPairings(t *testing.T) {
 // pair some of them with a short estimate, and those jobs, running up to
 // 60 h past their estimate, are what raises EASY's wait; its long
 // over-estimates are not. Giving the short jobs e = r lands the model
-// beside shfl; clipping every estimate above 4 h to max(4 h, r) does not.
+// beside shfl; clipping every estimate above 4 h to max(4 h, r) does not;
+// a larger E_max share (the reference code's advice) makes every pairing
+// legal.
 func TestKTHIllegalPairings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 80 EASY runs on KTH")
@@ -148,5 +150,26 @@ func TestKTHIllegalPairings(t *testing.T) {
 	t.Logf("estimates above 4 h clipped: wait %.1f min", m)
 	if m < 1.25*lv.real.wait {
 		t.Errorf("clipping the long estimates brought the wait to %.1f min (real %.1f): long over-estimates matter after all", m, lv.real.wait)
+	}
+
+	// The reference code's remedy (§7.9 step 4: supply a larger E_max
+	// share) works: with the share of jobs running more than 50 h at E_max,
+	// every seed pairs legally.
+	long := 0
+	for i := range jobs {
+		if jobs[i].RunTime > 50*3600 {
+			long++
+		}
+	}
+	share := 100 * float64(long) / float64(len(jobs))
+	for s := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(s), nameHash("model (vanl)")))
+		d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: lv.set.EMax, Bins: []estmodel.UserBin{{Time: lv.set.EMax, Percent: share}}}, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := estmodel.Assign(slices.Clone(jobs), d, estmodel.AssignConfig{}, rng); err != nil || rep.Short > 0 {
+			t.Errorf("E_max share %.2f%%, seed %d: %d jobs short (%v)", share, s, rep.Short, err)
+		}
 	}
 }
