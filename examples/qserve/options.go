@@ -33,6 +33,9 @@ type Options struct {
 	// ignore names one bound on the cut that retainFrom leaves out, for
 	// the test that shows each is needed; "" in the service.
 	ignore string
+	// eager prunes every PruneEvery events, however many the last
+	// pruning read (tests: more prunings, more chances to go wrong).
+	eager bool
 }
 
 const defaultPruneEvery = 10000

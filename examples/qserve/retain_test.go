@@ -162,7 +162,7 @@ func pruneRun(t *testing.T, evs []Event, o Options) (diff string, rows, pruned i
 		t.Fatal(err)
 	}
 	waiting := map[string]map[int64]bool{"s1": {}, "s2": {}}
-	const batch, every = 23, 1200
+	const batch, every = 23, 6 * 23
 	for i := 0; i < len(evs); i += batch {
 		b := evs[i:min(i+batch, len(evs))]
 		for _, s := range []*Service{want, got} {
@@ -229,13 +229,17 @@ func TestPruneRestartSamePredictions(t *testing.T) {
 		jobs = 1500
 	}
 	evs := retainEvents(jobs)
-	diff, rows, pruned := pruneRun(t, evs, retainOptions())
-	if diff != "" {
-		t.Fatal(diff)
-	}
-	t.Logf("%d events, %d kept in the store at the end; %d checkpoints found pruned events", len(evs), rows, pruned)
-	if rows > len(evs)/3 || pruned == 0 {
-		t.Fatalf("the store keeps %d of %d events: pruning did not bound it", rows, len(evs))
+	for _, eager := range []bool{false, true} {
+		o := retainOptions()
+		o.eager = eager
+		diff, rows, pruned := pruneRun(t, evs, o)
+		if diff != "" {
+			t.Fatalf("pruning every %d events (eager %v): %s", o.PruneEvery, eager, diff)
+		}
+		t.Logf("eager %v: %d events, %d kept in the store at the end; %d checkpoints found pruned events", eager, len(evs), rows, pruned)
+		if rows > len(evs)/3 || pruned == 0 {
+			t.Fatalf("the store keeps %d of %d events: pruning did not bound it", rows, len(evs))
+		}
 	}
 	if testing.Short() {
 		return // the four runs below take as long again
@@ -243,7 +247,7 @@ func TestPruneRestartSamePredictions(t *testing.T) {
 	for _, bound := range []string{"waiting", "bases", "week", "feed"} {
 		t.Run("without/"+bound, func(t *testing.T) {
 			o := retainOptions()
-			o.ignore = bound
+			o.ignore, o.eager = bound, true
 			diff, _, _ := pruneRun(t, evs, o)
 			if diff == "" {
 				t.Fatalf("pruning past the %s bound changed no answer: the test cannot tell it is needed", bound)

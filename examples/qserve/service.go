@@ -25,10 +25,16 @@ type Service struct {
 	opt      Options
 	seq      int64 // the last event's sequence number, without a store
 	// feedFrom is each system's queues' first fed event, from the store.
-	feedFrom   map[string]map[string]int64
-	sincePrune int                         // events stored since the last pruning
-	cuts       map[string]int64            // each system's last cut
-	feeds      map[string]map[string]int64 // and the feeds' starts then
+	feedFrom map[string]map[string]int64
+	prunes   map[string]*pruneState
+}
+
+// pruneState is what the service knows of a system's last pruning.
+type pruneState struct {
+	since int              // events stored since
+	kept  int              // events before its cut it kept (the next one reads them again)
+	cut   int64            // its cut
+	feeds map[string]int64 // and the feeds' starts then
 }
 
 // NewService opens the default service over a store (nil for memory
@@ -48,7 +54,7 @@ func NewServiceWith(st *Store, now func() int64, o Options) (*Service, error) {
 	if now == nil {
 		now = func() int64 { return time.Now().Unix() }
 	}
-	s := &Service{systems: map[string]*system{}, store: st, now: now, opt: o, cuts: map[string]int64{}, feeds: map[string]map[string]int64{}}
+	s := &Service{systems: map[string]*system{}, store: st, now: now, opt: o, prunes: map[string]*pruneState{}}
 	if st == nil {
 		return s, nil
 	}
@@ -63,6 +69,9 @@ func NewServiceWith(st *Store, now func() int64, o Options) (*Service, error) {
 		if err := checkState(e, sys.name, sys); err != nil {
 			return fmt.Errorf("stored event %+v: %w", *e, err)
 		}
+		// The stored events count as not yet pruned: a service restarted
+		// more often than every PruneEvery events still prunes.
+		s.pruneState(e.System).since++
 		return sys.apply(e, seq)
 	})
 	return s, err
@@ -162,7 +171,7 @@ func (s *Service) Ingest(evs []Event) error {
 			seqs[i] = s.seq
 		}
 	}
-	defer s.maybePrune(len(evs))
+	defer s.maybePrune(evs)
 	for i := range evs {
 		sys, err := s.systemFor(evs[i].System)
 		if err != nil {
@@ -180,20 +189,30 @@ func (s *Service) Ingest(evs []Event) error {
 	return nil
 }
 
-// maybePrune prunes the store (retain.go) once Options.PruneEvery events
-// have been stored since the last time. The events are acknowledged
+// maybePrune prunes the store of each system of evs (retain.go) once
+// Options.PruneEvery events of it have been stored since the last time,
+// and as many as the last pruning kept before its cut: a pruning reads
+// every stored event before the cut, the ones kept the last time again,
+// so waiting for as many new events keeps the reading O(1) per event
+// (amortized). The events are acknowledged
 // whatever happens here, so an error is logged, not returned: the store
 // then keeps more than it needs until the next pruning. The caller holds
 // ingestMu, so no event is applied meanwhile.
-func (s *Service) maybePrune(n int) {
+func (s *Service) maybePrune(evs []Event) {
 	if s.store == nil || s.opt.PruneEvery < 0 {
 		return
 	}
-	if s.sincePrune += n; s.sincePrune < s.opt.PruneEvery {
-		return
-	}
-	s.sincePrune = 0
-	for _, name := range s.systemNames() {
+	for i := range evs {
+		name := evs[i].System
+		ps := s.pruneState(name)
+		wait := max(s.opt.PruneEvery, ps.kept)
+		if s.opt.eager {
+			wait = s.opt.PruneEvery
+		}
+		if ps.since++; ps.since < wait {
+			continue
+		}
+		ps.since = 0
 		sys, err := s.lookup(name)
 		if err != nil {
 			continue
@@ -201,20 +220,29 @@ func (s *Service) maybePrune(n int) {
 		sys.mu.RLock()
 		cut, feedFrom := sys.retainFrom()
 		sys.mu.RUnlock()
-		if cut <= s.cuts[name] && maps.Equal(feedFrom, s.feeds[name]) {
+		if cut <= ps.cut && maps.Equal(feedFrom, ps.feeds) {
 			continue // nothing new to prune
 		}
 		t0 := time.Now()
-		deleted, err := s.store.Prune(name, cut, feedFrom, s.opt.ignore != "feed")
+		deleted, scanned, err := s.store.Prune(name, cut, feedFrom, s.opt.ignore != "feed")
 		if err != nil {
 			s.opt.Logf("pruning the store of %q: %v", name, err)
 			continue
 		}
-		s.cuts[name], s.feeds[name] = cut, feedFrom
+		ps.cut, ps.feeds, ps.kept = cut, feedFrom, scanned-deleted
 		if deleted > 0 {
-			s.opt.Logf("pruned %d events of %q before event %d in %v", deleted, name, cut, time.Since(t0).Round(time.Millisecond))
+			s.opt.Logf("pruned %d of the %d events of %q before event %d in %v", deleted, scanned, name, cut, time.Since(t0).Round(time.Millisecond))
 		}
 	}
+}
+
+func (s *Service) pruneState(system string) *pruneState {
+	ps := s.prunes[system]
+	if ps == nil {
+		ps = &pruneState{}
+		s.prunes[system] = ps
+	}
+	return ps
 }
 
 // dryRun checks the batch in order against each system's current state

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo needed
 )
@@ -148,16 +149,17 @@ func (s *Store) FeedStarts() (map[string]map[string]int64, error) {
 // it needs are kept unless keepFed is false, which only the test that
 // shows they are needed sets), in one transaction: a crash leaves the
 // store before or after, both of which a restart rebuilds exactly. It
-// returns the number of events deleted.
-func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64, keepFed bool) (int, error) {
+// returns the number of events deleted and the number read (the events
+// before the cut).
+func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64, keepFed bool) (deleted, scanned int, err error) {
 	tx, err := s.db.Begin()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
 	rows, err := tx.Query(`SELECT seq, body FROM events WHERE system = ? AND seq < ? ORDER BY seq`, system, cut)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var old []storedEvent
 	for rows.Next() {
@@ -165,17 +167,17 @@ func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64, keepF
 		var body string
 		if err := rows.Scan(&e.seq, &body); err != nil {
 			rows.Close()
-			return 0, err
+			return 0, 0, err
 		}
 		if err := json.Unmarshal([]byte(body), &e.ev); err != nil {
 			rows.Close()
-			return 0, fmt.Errorf("stored event %d: %w", e.seq, err)
+			return 0, 0, fmt.Errorf("stored event %d: %w", e.seq, err)
 		}
 		old = append(old, e)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	fed := feedFrom
 	if !keepFed {
@@ -183,41 +185,55 @@ func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64, keepF
 	}
 	keep := keepBefore(old, fed)
 	if len(keep) == len(old) {
-		return 0, nil
+		return 0, len(old), nil
 	}
-	// Delete the runs between kept events: few statements, each a range
-	// of the primary key.
-	del, err := tx.Prepare(`DELETE FROM events WHERE system = ? AND seq > ? AND seq < ?`)
-	if err != nil {
-		return 0, err
+	// Delete by lists of sequence numbers: kept events interleave with
+	// the deleted ones (one statement per run between them cost 11 s for
+	// 167,000 deletions among 142,000 kept on BLUE).
+	kept := make(map[int64]bool, len(keep))
+	for _, k := range keep {
+		kept[k] = true
 	}
-	defer del.Close()
-	from := int64(-1)
-	for _, k := range append(keep, cut) {
-		if k > from+1 {
-			if _, err := del.Exec(system, from, k); err != nil {
-				return 0, err
+	var del []any
+	flush := func() error {
+		if len(del) == 0 {
+			return nil
+		}
+		q := "DELETE FROM events WHERE seq IN (?" + strings.Repeat(",?", len(del)-1) + ")"
+		_, err := tx.Exec(q, del...)
+		del = del[:0]
+		return err
+	}
+	for _, e := range old {
+		if kept[e.seq] {
+			continue
+		}
+		if del = append(del, e.seq); len(del) == 500 {
+			if err := flush(); err != nil {
+				return 0, 0, err
 			}
 		}
-		from = k
+	}
+	if err := flush(); err != nil {
+		return 0, 0, err
 	}
 	n := len(old) - len(keep)
 	if _, err := tx.Exec(`INSERT INTO pruned(system, n) VALUES (?, ?)
 		ON CONFLICT(system) DO UPDATE SET n = n + excluded.n`, system, n); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	up, err := tx.Prepare(`INSERT INTO feeds(system, queue, seq) VALUES (?, ?, ?)
 		ON CONFLICT(system, queue) DO UPDATE SET seq = excluded.seq`)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer up.Close()
 	for q, seq := range feedFrom {
 		if _, err := up.Exec(system, q, seq); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	return n, tx.Commit()
+	return n, len(old), tx.Commit()
 }
 
 // Last is the last stored event of one system, nil when there is none.

@@ -70,12 +70,16 @@ type queue struct {
 	// feed is the arrivals and starts, in time order, that every QBETS
 	// predictor of the queue has learned from, to build one for a new
 	// quantile/confidence from the same history. It keeps the last
-	// feedCap to feedCap·2 items (see remember). Events before feedFrom
+	// feedCap to feedCap·2 items (see learn). Events before feedFrom
 	// (a restart from a pruned store) are not fed.
 	feed     []feedItem
 	feedCap  int
 	feedFrom int64
 	preds    map[qbKey]*qbets.Predictor
+	// shadows, one per predictor, have learned from feed[feedCap:]: the
+	// half the next halving keeps, whose predictors they become then (nil
+	// while the feed is shorter than feedCap).
+	shadows map[qbKey]*qbets.Predictor
 }
 
 // feedItem is a QBETS arrival at submit, or a start. The kind is a flag,
@@ -95,22 +99,57 @@ type feedItem struct {
 // queue.
 const maxFeed = 1 << 20
 
-// remember appends f to the feed, dropping the oldest half of it when it
-// reaches twice its cap (amortized O(1) per event). The predictors then
-// forget it too: the default is rebuilt from the kept half and the others
-// are dropped (rebuilt on demand), so that every predictor is a function
-// of the feed alone, which a restart from the pruned store rebuilds
-// exactly (retain.go). The caller feeds f to the predictors afterwards.
-func (q *queue) remember(f feedItem) error {
+// learn appends f to the feed and feeds it to the predictors. The feed
+// drops its oldest half when it reaches twice its cap (amortized O(1) per
+// event), and the predictors forget it too: each is replaced by its
+// shadow, which has learned from the kept half alone. So every predictor
+// is a function of the feed, which a restart from the pruned store
+// rebuilds exactly (retain.go), and forgetting costs no rebuild (2^20
+// items took 12 s) while requests wait for the lock; it costs feeding the
+// shadows in the second half of each cycle.
+func (q *queue) learn(f feedItem) error {
 	if len(q.feed) >= 2*q.feedCap {
 		q.feed = append(q.feed[:0], q.feed[len(q.feed)-q.feedCap:]...)
-		clear(q.preds)
-		if _, err := q.predictor(qbKey{defaultQuantile, defaultConfidence}); err != nil {
-			return err
+		q.preds, q.shadows = q.shadows, nil // made when the feed held feedCap
+	}
+	if len(q.feed) == q.feedCap {
+		q.shadows = map[qbKey]*qbets.Predictor{}
+		for k := range q.preds {
+			p, err := newPredictor(k, nil)
+			if err != nil {
+				return err
+			}
+			q.shadows[k] = p
 		}
 	}
 	q.feed = append(q.feed, f)
+	for _, p := range q.preds {
+		f.feed(p)
+	}
+	for _, p := range q.shadows {
+		f.feed(p)
+	}
 	return nil
+}
+
+func (f *feedItem) feed(p *qbets.Predictor) {
+	if f.arrival {
+		p.Submit(f.submit)
+	} else {
+		p.Observe(f.obs)
+	}
+}
+
+// newPredictor is a predictor for k that has learned from items.
+func newPredictor(k qbKey, items []feedItem) (*qbets.Predictor, error) {
+	p, err := qbets.New(qbets.Config{Quantile: float64(k.q) / 100, Confidence: float64(k.c) / 100})
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		items[i].feed(p)
+	}
+	return p, nil
 }
 
 // qbKey selects a QBETS predictor: quantile and confidence in percent.
@@ -236,11 +275,8 @@ func (s *system) apply(e *Event, seq int64) error {
 		q := s.queues[e.Queue]
 		q.waiting++
 		if seq >= q.feedFrom {
-			if err := q.remember(feedItem{arrival: true, submit: e.Time, seq: seq}); err != nil {
+			if err := q.learn(feedItem{arrival: true, submit: e.Time, seq: seq}); err != nil {
 				return err
-			}
-			for _, p := range q.preds {
-				p.Submit(e.Time)
 			}
 		}
 	case "start":
@@ -259,11 +295,8 @@ func (s *system) apply(e *Event, seq int64) error {
 		s.all.started = s.all.started.add(rec)
 		if seq >= q.feedFrom {
 			o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
-			if err := q.remember(feedItem{obs: o, seq: seq}); err != nil {
+			if err := q.learn(feedItem{obs: o, seq: seq}); err != nil {
 				return err
-			}
-			for _, p := range q.preds {
-				p.Observe(o)
 			}
 		}
 		if err := s.notQueued.Insert(ibl.Experience{In: j.inNQ, Wait: float64(wait)}); err != nil {
@@ -320,21 +353,22 @@ func (q *queue) predictor(k qbKey) (*qbets.Predictor, error) {
 	if p, ok := q.preds[k]; ok {
 		return p, nil
 	}
-	p, err := qbets.New(qbets.Config{Quantile: float64(k.q) / 100, Confidence: float64(k.c) / 100})
+	p, err := newPredictor(k, q.feed)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range q.feed {
-		if f.arrival {
-			p.Submit(f.submit)
-		} else {
-			p.Observe(f.obs)
+	if q.shadows != nil {
+		sh, err := newPredictor(k, q.feed[q.feedCap:])
+		if err != nil {
+			return nil, err
 		}
+		q.shadows[k] = sh
 	}
 	if len(q.preds) >= maxPredictors {
 		for old := range q.preds {
 			if old != (qbKey{defaultQuantile, defaultConfidence}) {
 				delete(q.preds, old)
+				delete(q.shadows, old)
 				break
 			}
 		}

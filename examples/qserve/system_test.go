@@ -35,6 +35,24 @@ func TestFeedIsBounded(t *testing.T) {
 		if n := len(q.feed); n > 2*q.feedCap {
 			t.Fatalf("after job %d the feed holds %d items, cap %d", id, n, q.feedCap)
 		}
+		if id == 3 || id == 6 { // built on demand, before and during a shadow cycle
+			if _, err := q.predictor(qbKey{75 + int(id), 80}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Every predictor is always one fed the current feed alone.
+		for k, p := range q.preds {
+			want, err := newPredictor(k, q.feed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Stats() != want.Stats() {
+				t.Fatalf("after job %d predictor %v: %+v, want %+v (the kept feed)", id, k, p.Stats(), want.Stats())
+			}
+		}
+	}
+	if len(q.preds) != 3 {
+		t.Fatalf("predictors %v, want the default, 78/80 and 81/80", q.preds)
 	}
 	last := q.feed[len(q.feed)-1]
 	if last.arrival || last.obs.Start != 110 {
