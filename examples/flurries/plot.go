@@ -11,7 +11,6 @@ import (
 	"github.com/batchq/batchq/internal/figures"
 	"github.com/batchq/batchq/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/sanitize"
 )
 
 // The -plot flags: weekly jobs and processes per user with the detected
@@ -59,7 +58,7 @@ func plotLog(traces, outDir, prefix string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+tracetest.ShortName(name), sanitize.FlurryConfig{}, plotUsers)
+	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+tracetest.ShortName(name), detector, plotUsers)
 	if err != nil {
 		return nil, err
 	}
