@@ -9,7 +9,8 @@
 // The server keeps, per system, the jobs and queues fed to it (trace
 // replays at a speed factor, and live events POSTed to /karnak/events),
 // persists every event in an embedded SQLite database before
-// acknowledging it, and answers REST queries (see Handler) with QBETS
+// acknowledging it (deleting later the ones a restart no longer needs:
+// retain.go), and answers REST queries (see Handler) with QBETS
 // bounds (package qbets) and instance-based estimates (package qbets/ibl).
 // See README.md.
 package main

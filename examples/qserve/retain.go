@@ -97,8 +97,12 @@ func (s *system) markEvent(t, seq int64) {
 }
 
 // retainFrom is the system's cut (see above) and each queue's first feed
-// item. The caller holds mu.
-func (s *system) retainFrom() (cut int64, feedFrom map[string]int64) {
+// item, and whether a pruning may delete anything: not while no queue's
+// feed has dropped an item, since every job then has an item in its
+// queue's feed (which is the case of every archive trace with the default
+// Options.History), so a pruning would only read the whole store for
+// nothing. The caller holds mu.
+func (s *system) retainFrom() (cut int64, feedFrom map[string]int64, prunable bool) {
 	cut = s.lastSeq + 1
 	if s.ignore != "waiting" {
 		for _, j := range s.jobs {
@@ -128,8 +132,9 @@ func (s *system) retainFrom() (cut int64, feedFrom map[string]int64) {
 		if len(q.feed) > 0 {
 			feedFrom[name] = q.feed[0].seq
 		}
+		prunable = prunable || q.halved
 	}
-	return cut, feedFrom
+	return cut, feedFrom, prunable
 }
 
 // storedEvent is an event as the store holds it.

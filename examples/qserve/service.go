@@ -218,10 +218,10 @@ func (s *Service) maybePrune(evs []Event) {
 			continue
 		}
 		sys.mu.RLock()
-		cut, feedFrom := sys.retainFrom()
+		cut, feedFrom, prunable := sys.retainFrom()
 		sys.mu.RUnlock()
-		if cut <= ps.cut && maps.Equal(feedFrom, ps.feeds) {
-			continue // nothing new to prune
+		if !prunable || cut <= ps.cut && maps.Equal(feedFrom, ps.feeds) {
+			continue // nothing (new) to prune
 		}
 		t0 := time.Now()
 		deleted, scanned, err := s.store.Prune(name, cut, feedFrom, s.opt.ignore != "feed")

@@ -80,6 +80,10 @@ type queue struct {
 	// half the next halving keeps, whose predictors they become then (nil
 	// while the feed is shorter than feedCap).
 	shadows map[qbKey]*qbets.Predictor
+	// halved: the feed has dropped items (here, or before the restart
+	// from a pruned store): only then may a pruning find jobs no feed
+	// needs (retain.go).
+	halved bool
 }
 
 // feedItem is a QBETS arrival at submit, or a start. The kind is a flag,
@@ -111,6 +115,7 @@ func (q *queue) learn(f feedItem) error {
 	if len(q.feed) >= 2*q.feedCap {
 		q.feed = append(q.feed[:0], q.feed[len(q.feed)-q.feedCap:]...)
 		q.preds, q.shadows = q.shadows, nil // made when the feed held feedCap
+		q.halved = true
 	}
 	if len(q.feed) == q.feedCap {
 		q.shadows = map[qbKey]*qbets.Predictor{}
@@ -254,7 +259,7 @@ func (s *system) apply(e *Event, seq int64) error {
 	case "queue":
 		q := s.queues[e.Queue]
 		if q == nil {
-			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}, feedCap: s.feedCap, feedFrom: s.feedFrom[e.Queue]}
+			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}, feedCap: s.feedCap, feedFrom: s.feedFrom[e.Queue], halved: s.feedFrom[e.Queue] > 0}
 			s.queues[e.Queue] = q
 			// The default predictor is kept up to date from the start, so
 			// the common request never waits for a history replay.
