@@ -139,15 +139,7 @@ func Boost(t Table, pAll float64, cfg Config) (Boosted, error) {
 			if met(i) {
 				continue
 			}
-			best := -1
-			for r := range nres {
-				if held[i][r] || (!cfg.AllowReuse && taken[r]) || t[i][r] == 0 {
-					continue
-				}
-				if best < 0 || t[i][r] > t[i][best] {
-					best = r
-				}
-			}
+			best := drawBest(t[i], func(r int) bool { return !held[i][r] && (cfg.AllowReuse || !taken[r]) })
 			if best < 0 {
 				if cfg.StopOnProduct {
 					continue // another reservation may still lift the product
@@ -172,6 +164,22 @@ func Boost(t Table, pAll float64, cfg Config) (Boosted, error) {
 	b.finish(fail)
 	b.OK = true
 	return b, nil
+}
+
+// drawBest is the draw of boosting and re-boosting: the resource r with
+// the highest probability row[r] among those free(r) allows, the lower
+// index on ties, or −1 when none of them has p > 0 (it cannot help).
+func drawBest(row []float64, free func(r int) bool) int {
+	best := -1
+	for r, p := range row {
+		if p == 0 || !free(r) {
+			continue
+		}
+		if best < 0 || p > row[best] {
+			best = r
+		}
+	}
+	return best
 }
 
 func (b *Boosted) finish(fail []float64) {

@@ -81,11 +81,14 @@ type Result struct {
 }
 
 // OverAllocation is Used/Required.
-func (r Result) OverAllocation() float64 {
-	if r.Required == 0 {
+func (r Result) OverAllocation() float64 { return overAllocation(r.Used, r.Required) }
+
+// overAllocation is used/required, 0 when nothing was required.
+func overAllocation(used, required int64) float64 {
+	if required == 0 {
 		return 0
 	}
-	return float64(r.Used) / float64(r.Required)
+	return float64(used) / float64(required)
 }
 
 // NewExecutor checks the sites.

@@ -143,8 +143,10 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 	for _, j := range x.jobs[i] {
 		held[j.site] = true
 	}
-	var cands []varq.Plan
-	var sites []int
+	// A new plan on every free site; p = 0 (not possible, or not free)
+	// is never drawn.
+	plans := make([]varq.Plan, len(x.e.sites))
+	probs := make([]float64, len(x.e.sites))
 	var traj []varq.Point
 	for s, site := range x.e.sites {
 		if held[s] || (!cfg.AllowReuse && x.taken[s]) {
@@ -154,24 +156,17 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 		if err != nil {
 			return fmt.Errorf("coalloc: re-boosting reservation %d on %s: %w", i, site.Name, err)
 		}
-		if v.Possible {
-			cands, sites = append(cands, v), append(sites, s)
-		}
+		plans[s], probs[s] = v, v.Prob
 	}
 	for 1-fail < x.plan.PIndep {
-		best := -1
-		for k, v := range cands {
-			if v.Possible && (best < 0 || v.Prob > cands[best].Prob) {
-				best = k
-			}
-		}
+		best := drawBest(probs, func(s int) bool { return !held[s] })
 		if best < 0 {
 			return nil
 		}
-		x.launch(i, sites[best], cands[best])
+		x.launch(i, best, plans[best])
+		held[best] = true
 		x.reboosts++
-		fail *= 1 - cands[best].Prob
-		cands[best].Possible = false
+		fail *= 1 - probs[best]
 	}
 	return nil
 }

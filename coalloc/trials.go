@@ -125,12 +125,7 @@ type TrialSummary struct {
 }
 
 // OverAllocation is Used/Required.
-func (s TrialSummary) OverAllocation() float64 {
-	if s.Required == 0 {
-		return 0
-	}
-	return float64(s.Used) / float64(s.Required)
-}
+func (s TrialSummary) OverAllocation() float64 { return overAllocation(s.Used, s.Required) }
 
 // Summary aggregates the trial.
 func (tr *Trials) Summary() TrialSummary {
