@@ -14,15 +14,14 @@ func (s *Sim) scheduleConservative() {
 	if s.waitFCFS.Len() == 0 {
 		return
 	}
-	s.prof.reset(s.now, s.free, func(yield func(t, n int64)) {
-		s.run.Ascend(func(r *job) bool { yield(r.predEnd(), r.n); return true })
-	})
+	s.prof.Reset(s.now, s.free)
+	s.run.Ascend(func(r *job) bool { s.prof.Release(max(r.predEnd(), s.now+1), r.n); return true })
 	s.buf = s.buf[:0]
 	s.waitFCFS.Ascend(func(j *job) bool {
 		s.buf = append(s.buf, j)
 		if j.res >= 0 {
 			j.res = max(j.res, s.now)
-			s.prof.allocate(j.res, max(j.p, 1), j.n)
+			s.prof.Allocate(j.res, max(j.p, 1), j.n)
 		}
 		return true
 	})
@@ -31,10 +30,10 @@ func (s *Sim) scheduleConservative() {
 	for _, j := range s.buf {
 		d := max(j.p, 1)
 		if j.res >= 0 {
-			s.prof.allocate(j.res, d, -j.n)
+			s.prof.Allocate(j.res, d, -j.n)
 		}
-		t := s.prof.fit(j.n, d)
-		s.prof.allocate(t, d, j.n)
+		t, _ := s.prof.Fit(j.n, d, s.now)
+		s.prof.Allocate(t, d, j.n)
 		if t == s.now {
 			j.backfill = blocked
 			start = append(start, j)

@@ -58,8 +58,9 @@
 // holder's processors accumulate and the waiting queue only while
 // processors are free, so EASY and EASY++ simulate SDSC-BLUE (243k jobs) in
 // about 0.3 s on one core. Conservative backfilling re-plans every waiting
-// job against the B-tree profile at each pass, O(q·profile); about 9 s on
-// SDSC-BLUE. LXF&W sorts the queue at each pass, as its definition requires.
+// job against the free-processor Profile at each pass, O(q·profile); about
+// four times EASY's time on SDSC-BLUE. LXF&W sorts the queue at each pass,
+// as its definition requires.
 //
 // Predictions come from a RuntimePredictor (package estmodel implements the
 // thesis's predictors without importing sched) and are corrected by a

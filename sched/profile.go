@@ -1,95 +1,121 @@
 package sched
 
-import "github.com/google/btree"
-
-// profile is the free-processor profile of conservative backfilling: a
-// step function kept as points (t, free) in a B-tree ordered by t, free
-// holding from t to the next point; the last point extends forever. Points
-// are pointers so that allocating processors changes free in place; they
-// are recycled between re-plans.
-type profile struct {
-	pts  *btree.BTreeG[*point]
-	pool []*point
-	used int
-	lo   point // scratch search keys, so that lookups do not allocate
-	hi   point
+// Profile is a free-processor profile, the availability profile of
+// conservative backfilling: how many processors are free from each moment
+// on, given the running jobs' expected ends and the slots already promised.
+// Conservative backfilling places every waiting job with Fit and Allocate;
+// package varq builds one from a QueueState for its size-aware wait floor.
+//
+// It is a step function kept as points (t, free) in a slice ascending in
+// t, free holding from t to the next point; the last point extends
+// forever. A slice, not a search tree: every Fit scans the points in order
+// anyway, and a slice scan plus the memmove of an insert cost less than a
+// B-tree's per-point callbacks (conservative backfilling on SDSC-BLUE,
+// BenchmarkBlueConservative, ran 3.3x faster than on a B-tree, same
+// schedule). Reset keeps the slice, so re-planning does not allocate.
+//
+// The zero Profile is empty until Reset: Fit reports false, Release and
+// Allocate do nothing. A Profile is not safe for concurrent use.
+type Profile struct {
+	pts []point
 }
 
 type point struct{ t, free int64 }
 
-func lessPoint(a, b *point) bool { return a.t < b.t }
-
-func (p *profile) newPoint(t, free int64) *point {
-	if p.used == len(p.pool) {
-		p.pool = append(p.pool, new(point))
-	}
-	q := p.pool[p.used]
-	p.used++
-	q.t, q.free = t, free
-	return q
+// Reset empties the profile and starts it at now with free processors free
+// from now on. Release then adds the running jobs' processors.
+func (p *Profile) Reset(now, free int64) {
+	p.pts = append(p.pts[:0], point{now, free})
 }
 
-// reset makes the profile: free processors now, plus each running job's
-// processors released at its predicted end (clamped to after now: a stale
-// prediction still holds its processors, A3). ends must be ascending.
-func (p *profile) reset(now, free int64, release func(yield func(t, n int64))) {
-	if p.pts == nil {
-		p.pts = btree.NewG(32, lessPoint)
+// Release frees n more processors from t on (a running job ending at t).
+// Releases must come in ascending t after Reset and before any Allocate; a
+// t before the previous release, or before now, counts as that time, so a
+// release already due counts from now. The caller decides what a stale
+// end means: sched releases a job that outlived its prediction at now+1
+// (its processors are still held, A3).
+func (p *Profile) Release(t, n int64) {
+	if len(p.pts) == 0 {
+		return
 	}
-	p.pts.Clear(true)
-	p.used = 0
-	last := p.newPoint(now, free)
-	p.pts.ReplaceOrInsert(last)
-	release(func(t, n int64) {
-		t = max(t, now+1)
-		free += n
-		if t == last.t {
-			last.free = free
-			return
-		}
-		last = p.newPoint(t, free)
-		p.pts.ReplaceOrInsert(last)
-	})
+	last := &p.pts[len(p.pts)-1]
+	if t <= last.t {
+		last.free += n
+		return
+	}
+	p.pts = append(p.pts, point{t, last.free + n})
 }
 
-// fit returns the earliest time ≥ now at which n processors stay free for d
-// seconds. The last point always has the whole machine free, so a
-// candidate still open at the end fits.
-func (p *profile) fit(n, d int64) int64 {
-	cand := int64(-1)
-	p.pts.Ascend(func(q *point) bool {
-		if cand >= 0 && q.t >= cand+d {
-			return false
+// Fit returns the earliest time ≥ max(from, now) from which n processors
+// stay free for d seconds, or 0, false if there is none (n is more than
+// the last point frees). A d below 1 counts as 1: a job needs its
+// processors free when it starts.
+func (p *Profile) Fit(n, d, from int64) (int64, bool) {
+	if len(p.pts) == 0 {
+		return 0, false
+	}
+	d = max(d, 1)
+	pts := p.pts
+	if from > pts[0].t { // start at the step that holds at from
+		pts = pts[p.search(from+1)-1:]
+	}
+	cand, open := int64(0), false
+	for _, q := range pts {
+		t := max(q.t, from)
+		if open && t >= cand+d {
+			break
 		}
 		if q.free >= n {
-			if cand < 0 {
-				cand = q.t
+			if !open {
+				cand, open = t, true
 			}
 		} else {
-			cand = -1
+			open = false
 		}
-		return true
-	})
-	return cand
-}
-
-// allocate takes n processors over [t, t+d).
-func (p *profile) allocate(t, d, n int64) {
-	p.split(t)
-	p.split(t + d)
-	p.lo.t, p.hi.t = t, t+d
-	p.pts.AscendRange(&p.lo, &p.hi, func(q *point) bool {
-		q.free -= n
-		return true
-	})
-}
-
-// split makes sure a point exists at t (t ≥ the first point).
-func (p *profile) split(t int64) {
-	var prev *point
-	p.lo.t = t
-	p.pts.DescendLessOrEqual(&p.lo, func(q *point) bool { prev = q; return false })
-	if prev.t != t {
-		p.pts.ReplaceOrInsert(p.newPoint(t, prev.free))
 	}
+	if !open {
+		return 0, false
+	}
+	return cand, true
+}
+
+// Allocate takes n processors over [t, t+d); the part before now is
+// ignored. A negative n gives processors back (undoes an Allocate).
+func (p *Profile) Allocate(t, d, n int64) {
+	end := t + d
+	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
+		return
+	}
+	i := p.split(max(t, p.pts[0].t))
+	j := p.split(end)
+	for k := i; k < j; k++ {
+		p.pts[k].free -= n
+	}
+}
+
+// split makes sure a point exists at t (t ≥ the first point) and returns
+// its index.
+func (p *Profile) split(t int64) int {
+	i := p.search(t)
+	if i < len(p.pts) && p.pts[i].t == t {
+		return i
+	}
+	p.pts = append(p.pts, point{})
+	copy(p.pts[i+1:], p.pts[i:])
+	p.pts[i] = point{t, p.pts[i-1].free}
+	return i
+}
+
+// search returns the index of the first point at or after t.
+func (p *Profile) search(t int64) int {
+	i, j := 0, len(p.pts)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if p.pts[h].t < t {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
 }

@@ -125,7 +125,7 @@ type Sim struct {
 	maxEst   int64
 	lastSub  int64
 	buf      []*job
-	prof     profile // conservative only
+	prof     Profile // conservative only
 }
 
 func lessSeq(a, b *job) bool { return a.seq < b.seq }
