@@ -1,6 +1,7 @@
 package varq
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -52,10 +53,11 @@ type floorKey struct {
 // estimates), but a job never starts while fewer processors than it asks
 // for are free, which is the cost the inner predictor misses.
 //
-// Cost per new state: O(r log r) for r running jobs, plus O(q·(r + q))
-// to place q waiting jobs on the slice profile (BenchmarkProfileFloor:
-// 44 µs for q = 200, 0.92 ms for q = 1000 on a quiet machine); each further candidate size
-// in the same state is one O(r + q) scan.
+// The profile is sched.Profile, the one conservative backfilling plans
+// with. Cost per new state: O(r log r) for r running jobs, plus
+// O(q·(r + q)) to place q waiting jobs (BenchmarkProfileFloor, on a busy
+// 2-core machine: 50 µs for q = 200, 1.3 ms for q = 1000); each further
+// candidate size in the same state is one O(r + q) scan.
 //
 // If Inner is a sched.Observer, ProfileFloor forwards the simulation's
 // events to it, so that RunStrategy still lets Inner learn. Not safe for
@@ -68,12 +70,15 @@ type ProfileFloor struct {
 	// RunningOnly leaves the waiting jobs out: a cheaper, lower floor.
 	RunningOnly bool
 
-	prof   freeProfile
+	prof   sched.Profile
 	cached sched.QueueState // the state prof was built for (copied slices)
 	key    floorKey         // and the settings it was built with
 	valid  bool
-	rel    []step
+	rel    []release
 }
+
+// release is a running job's processors, freed at its kill time.
+type release struct{ t, n int64 }
 
 // PredictWait returns max(Inner's wait, the profile wait) in seconds. A
 // job of size ≤ 0 or > P, or a state inconsistent with P, is an error
@@ -106,7 +111,7 @@ func (f *ProfileFloor) Floor(j swf.Job, st sched.QueueState) (int64, error) {
 		return 0, err
 	}
 	from := max(st.Now, j.Submit)
-	t, ok := f.prof.fit(n, max(j.ReqTime, 1), from)
+	t, ok := f.prof.Fit(n, max(j.ReqTime, 1), from)
 	if !ok { // cannot happen: build checked that the profile ends with P free
 		return 0, fmt.Errorf("varq: ProfileFloor: job %d of %d processors never fits", j.ID, n)
 	}
@@ -132,20 +137,27 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 			return fmt.Errorf("varq: ProfileFloor: QueueState.Running[%d] (job %d) Size = %d, need > 0", i, r.ID, r.Size)
 		}
 		busy += r.Size
-		f.rel = append(f.rel, step{r.Start + max(r.Estimate, 0), r.Size})
+		f.rel = append(f.rel, release{r.Start + max(r.Estimate, 0), r.Size})
 	}
 	if st.Free+busy != f.P {
 		return fmt.Errorf("varq: ProfileFloor: QueueState.Free %d + running %d = %d processors, P = %d", st.Free, busy, st.Free+busy, f.P)
 	}
-	f.prof.reset(st.Now, st.Free, f.rel)
+	// Kill times already past count as now: the scheduler kills a job at
+	// its estimate (sched, planning with predictions, releases a stale one
+	// at now+1 instead).
+	slices.SortFunc(f.rel, func(a, b release) int { return cmp.Compare(a.t, b.t) })
+	f.prof.Reset(st.Now, st.Free)
+	for _, r := range f.rel {
+		f.prof.Release(max(r.t, st.Now), r.n)
+	}
 	if !f.RunningOnly {
 		for i, w := range st.Waiting {
 			if w.Size <= 0 || w.Size > f.P {
 				return fmt.Errorf("varq: ProfileFloor: QueueState.Waiting[%d] (job %d) Size = %d, need 1..P = %d", i, w.ID, w.Size, f.P)
 			}
 			d := max(w.Estimate, 1)
-			t, _ := f.prof.fit(w.Size, d, st.Now) // fits: the profile ends with P free
-			f.prof.allocate(t, d, w.Size)
+			t, _ := f.prof.Fit(w.Size, d, st.Now) // fits: the profile ends with P free
+			f.prof.Allocate(t, d, w.Size)
 		}
 	}
 	f.cached = sched.QueueState{Now: st.Now, Free: st.Free,

@@ -176,18 +176,13 @@ func TestProfileFloorProperties(t *testing.T) {
 			}
 			// The slot is free for the whole estimate, with no negative
 			// free anywhere (the queue placement never overbooks).
-			start, end := now+fq, now+fq+max(est, 1)
-			for i, p := range q.prof.pts {
-				if p.free < 0 {
-					t.Fatalf("profile point %d: free %d", i, p.free)
-				}
-				next := int64(1 << 62)
-				if i+1 < len(q.prof.pts) {
-					next = q.prof.pts[i+1].t
-				}
-				if p.t < end && next > start && p.free < s {
-					t.Fatalf("size %d placed at %d..%d, but only %d free from %d", s, start, end, p.free, p.t)
-				}
+			// sched.Profile's own test checks Fit against a per-second
+			// array.
+			if at, ok := q.prof.Fit(0, 1<<40, now); !ok || at != now {
+				t.Fatalf("size %d: the queue profile is overbooked after %d", s, at)
+			}
+			if at, ok := q.prof.Fit(s, est, now+fq); !ok || at != now+fq {
+				t.Fatalf("size %d placed at %d, but the profile fits it at %d, %v", s, now+fq, at, ok)
 			}
 			prev = fq
 		}
