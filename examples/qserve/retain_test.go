@@ -308,3 +308,65 @@ func TestKeepBefore(t *testing.T) {
 		}
 	}
 }
+
+// A replay resumes at the right place in its trace after the store was
+// pruned: the deleted events still count.
+func TestReplayResumesAfterPruning(t *testing.T) {
+	var evs []Event
+	for _, e := range retainEvents(1200) {
+		if e.System == "s1" {
+			evs = append(evs, e)
+		}
+	}
+	st, err := OpenStore(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := retainOptions()
+	s, err := NewServiceWith(st, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := len(evs) / 2
+	for i := 0; i < half; i += 23 { // as if the last run stopped here
+		if err := s.Ingest(evs[i:min(i+23, half)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _ := st.Rows(); n >= half {
+		t.Fatalf("the store holds %d of %d events: nothing was pruned", n, half)
+	}
+	if n, _ := st.Count("s1"); n != half {
+		t.Fatalf("Count = %d, want %d (stored and pruned)", n, half)
+	}
+	if s, err = NewServiceWith(st, nil, o); err != nil { // restart
+		t.Fatal(err)
+	}
+	if err := s.ReplayEvents(t.Context(), evs, "s1", 1e12, func(string, ...any) {}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := st.Count("s1"); n != len(evs) {
+		t.Fatalf("after the replay Count = %d, want %d", n, len(evs))
+	}
+	ref := o
+	ref.PruneEvery = -1
+	want, err := NewServiceWith(nil, nil, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := want.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	// Compare at the replay's simulated clock, which both now share.
+	sys, _ := s.lookup("s1")
+	sys.mu.Lock()
+	sys.sim = nil
+	sys.mu.Unlock()
+	now := evs[len(evs)-1].Time + 60
+	s.now, want.now = func() int64 { return now }, func() int64 { return now }
+	s.cache.off, want.cache.off = true, true
+	if a, b := answers(t, want, nil), answers(t, s, nil); a != b {
+		t.Fatal("the resumed replay answers differently from a service fed the whole trace")
+	}
+}
