@@ -69,30 +69,47 @@ func BenchmarkPlan12hLatest(b *testing.B) {
 // BenchmarkReboost12h executes a one-reservation plan 12 h ahead on five
 // fake sites with re-boosting every 30 s: A's forecast falls from 0.95 to
 // 0.5 an hour in, and the other four answer 0 throughout (a silent QBETS),
-// so every review until the start re-plans them and finds nothing.
+// so every review until the start re-plans them and finds nothing. With
+// versioned, the forecasters say when they change (Versioned: A at 1 h,
+// the others never), so the re-plans answer from the memo.
 func BenchmarkReboost12h(b *testing.B) {
 	const lead = 12 * 3600
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: lead}
-	for _, point := range []PointRule{AtMax, LatestMeeting} {
-		b.Run(point.String(), func(b *testing.B) {
-			n := 0
-			for b.Loop() {
-				ms := delayMachines([]int64{-1, -1, -1, -1, -1})
-				fcs := []varq.Forecaster{dropping(ms[0], 3600, 0.95, 0.5), constant(0), constant(0), constant(0), constant(0)}
-				for i, f := range fcs {
-					fcs[i] = counted(f, &n)
-				}
-				e, err := fakeExecutor(ms, fcs)
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, err := New([]varq.Request{r}, e.Resources(), 0.9, 0, Config{Reboost: true, Point: point})
-				if err != nil || !p.OK {
-					b.Fatalf("plan %+v, %v", p, err)
-				}
-				execute(b, e, p, []varq.Request{r}, ms, lead+60)
+	for _, versioned := range []bool{false, true} {
+		for _, point := range []PointRule{AtMax, LatestMeeting} {
+			name := point.String()
+			if versioned {
+				name += "/versioned"
 			}
-			b.ReportMetric(float64(n)/float64(b.N), "forecasts/op")
-		})
+			b.Run(name, func(b *testing.B) {
+				n := 0
+				for b.Loop() {
+					ms := delayMachines([]int64{-1, -1, -1, -1, -1})
+					fcs := []varq.Forecaster{dropping(ms[0], 3600, 0.95, 0.5), constant(0), constant(0), constant(0), constant(0)}
+					for i, f := range fcs {
+						fcs[i] = counted(f, &n)
+						if versioned {
+							m := ms[0]
+							fcs[i] = versionedFunc{fcs[i].ProbWithin, func() uint64 {
+								if i == 0 && m.Now() >= 3600 {
+									return 1
+								}
+								return 0
+							}}
+						}
+					}
+					e, err := fakeExecutor(ms, fcs)
+					if err != nil {
+						b.Fatal(err)
+					}
+					p, err := New([]varq.Request{r}, e.Resources(), 0.9, 0, Config{Reboost: true, Point: point})
+					if err != nil || !p.OK {
+						b.Fatalf("plan %+v, %v", p, err)
+					}
+					execute(b, e, p, []varq.Request{r}, ms, lead+60)
+				}
+				b.ReportMetric(float64(n)/float64(b.N), "forecasts/op")
+			})
+		}
 	}
 }

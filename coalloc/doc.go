@@ -35,5 +35,7 @@
 // select on noise and spins less; Config.Reboost makes the Executor
 // re-forecast an unserved reservation's requests while it waits and draw
 // redundant requests on further resources when their joint chance falls
-// below P_indep (reboost.go).
+// below P_indep (reboost.go). A site forecaster that implements Versioned
+// (memo.go) is not asked again, at the next review, what it answered
+// while unchanged.
 package coalloc

@@ -60,7 +60,9 @@ type Execution struct {
 	reqs      []varq.Request
 	satisfied []bool
 	jobs      [][]*execJob
-	taken     []bool // resources drawn so far, for sampling without replacement
+	taken     []bool       // resources drawn so far, for sampling without replacement
+	memos     [][]memo     // per reservation and site: re-boosting's answers (memo.go)
+	traj      []varq.Point // re-boosting's scratch trajectory
 	submitted int
 	reboosts  int // requests added while executing
 	dropped   int // requests given up for a live probability of 0
@@ -152,6 +154,7 @@ func (e *Executor) Execute(p Plan, reqs []varq.Request) (*Execution, error) {
 		}
 	}
 	if p.Config.Reboost {
+		x.memos = make([][]memo, len(reqs))
 		x.watchFrom(e.sites[0].Machine.Now())
 	}
 	return x, nil

@@ -23,7 +23,9 @@ import (
 //     reservation of this co-allocation has drawn (sampling without
 //     replacement; with AllowReuse, each one this reservation does not
 //     hold) by the plan's point rule, and draws them best first until the
-//     reservation is back at P_indep (the stop rule) or none is left;
+//     reservation is back at P_indep (the stop rule) or none is left. A
+//     site whose forecaster is Versioned and unchanged since the last
+//     review is not asked again about the same submissions (memo.go);
 //  3. with DropDead, cancels a request whose live probability is 0 if
 //     another of the reservation's live requests has a chance (a
 //     replacement exists); otherwise it keeps it, since a forecaster that
@@ -62,6 +64,7 @@ func (x *Execution) watchFrom(now int64) {
 		active := false
 		for i, r := range x.reqs {
 			if x.satisfied[i] || t >= r.Start {
+				x.memos[i] = nil // never re-boosted again
 				continue
 			}
 			active = true
@@ -72,6 +75,8 @@ func (x *Execution) watchFrom(now int64) {
 		}
 		if active {
 			m.At(t+every, tick)
+		} else {
+			x.traj = nil
 		}
 	}
 	m.At(now+every, tick)
@@ -147,12 +152,15 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 	// is never drawn.
 	plans := make([]varq.Plan, len(x.e.sites))
 	probs := make([]float64, len(x.e.sites))
-	var traj []varq.Point
+	if x.memos[i] == nil {
+		x.memos[i] = make([]memo, len(x.e.sites))
+	}
 	for s, site := range x.e.sites {
 		if held[s] || (!cfg.AllowReuse && x.taken[s]) {
 			continue
 		}
-		v, err := pointPlan(&traj, site.Forecaster, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
+		f := x.memos[i][s].forecaster(site.Forecaster, r, now, cfg.Step)
+		v, err := pointPlan(&x.traj, f, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
 		if err != nil {
 			return fmt.Errorf("coalloc: re-boosting reservation %d on %s: %w", i, site.Name, err)
 		}

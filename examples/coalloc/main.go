@@ -76,6 +76,7 @@ type options struct {
 	plan     coalloc.Config // the planner's options: which remedies
 	progress io.Writer
 	diag     io.Writer // nil: no per-site diagnosis
+	asked    *int64    // if not nil, counts the forecasts CO-VARQ asks the sites
 	trials   []trial   // default table62
 }
 

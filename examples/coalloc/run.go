@@ -75,6 +75,28 @@ func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
 func (o *siteObserver) OnEnd(int64, *swf.Job, bool)          {}
 func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
 
+// versioned is a site's QBETS as a coalloc.Versioned forecaster: its
+// answers change only when it is fed, and every Submit and Observe counts
+// an arrival or a release, so re-boosting re-plans a site that was not fed
+// since its last review from the answers it already has. It counts the
+// forecasts CO-VARQ asks in *asked, if not nil (the progress line).
+type versioned struct {
+	*qbets.Predictor
+	asked *int64
+}
+
+func (v versioned) Version() uint64 {
+	s := v.Stats()
+	return uint64(s.Arrivals) + uint64(s.Releases)
+}
+
+func (v versioned) ProbWithin(nodes int, walltime, within int64) float64 {
+	if v.asked != nil {
+		*v.asked++
+	}
+	return v.Predictor.ProbWithin(nodes, walltime, within)
+}
+
 // runTrial simulates every machine over the period and runs one trial's
 // protocol on them.
 func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error) {
@@ -186,7 +208,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		if refc != nil {
 			m = &reforecast{Machine: m, fc: fc, w: tr.Walltime, stat: &refc[i]}
 		}
-		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: fc, Machine: m})
+		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: versioned{fc, opt.asked}, Machine: m})
 	}
 	x, err := coalloc.NewExecutor(sites)
 	if err != nil {
@@ -232,6 +254,8 @@ func run(out io.Writer, opt options) error {
 	var dropped []string // DroppedPerRes by trial, printed under the table with -drop
 	for _, tr := range opt.trials {
 		t0 := time.Now()
+		var asked int64
+		opt.asked = &asked
 		s, err := runTrial(ms, tr, opt)
 		if err != nil {
 			return err
@@ -241,7 +265,7 @@ func run(out io.Writer, opt options) error {
 			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, tr.Expected, s.PAchieved, stdErr(s), tr.Achvd,
 			s.Executed, s.Attempts, s.RequestsPerRes, s.ReboostsPerRes, s.SubmittedPerRes, s.OverAllocation())
 		if opt.progress != nil {
-			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond))
+			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v, %d forecasts\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond), asked)
 		}
 	}
 	if opt.plan.DropDead {

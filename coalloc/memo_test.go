@@ -1,0 +1,106 @@
+package coalloc
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/varqtest"
+	"pgregory.net/rapid"
+)
+
+// versionedFunc is a Versioned forecaster for tests.
+type versionedFunc struct {
+	varq.ForecasterFunc
+	version func() uint64
+}
+
+func (v versionedFunc) Version() uint64 { return v.version() }
+
+// TestReboostMemoProperties: re-boosting on Versioned forecasters, which
+// answers from its memo while a site's version is unchanged, executes
+// exactly as asking every time (the same jobs, submitted at the same
+// times, the same result) and asks no more forecasts. Each site's
+// forecast changes every period seconds (its version is the number of
+// periods passed) and with the window, from a small table of values that
+// includes 0 and 1.
+func TestReboostMemoProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		nsites := rapid.IntRange(1, 8).Draw(t, "sites")
+		count := rapid.IntRange(1, 3).Draw(t, "count")
+		cfg := Config{
+			Point:         PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
+			Reboost:       true,
+			AllowReuse:    rapid.Bool().Draw(t, "reuse"),
+			DropDead:      rapid.Bool().Draw(t, "drop"),
+			StopOnProduct: rapid.Bool().Draw(t, "stop"),
+			ReboostEvery:  rapid.SampledFrom([]int64{0, 30, 45, 90}).Draw(t, "every"),
+		}
+		type site struct {
+			delay, period, cut int64
+			table              []float64
+		}
+		sites := make([]site, nsites)
+		for i := range sites {
+			sites[i] = site{
+				delay:  rapid.Int64Range(-1, 4*3600).Draw(t, "delay"),
+				period: rapid.Int64Range(30, 4*3600).Draw(t, "period"),
+				cut:    rapid.Int64Range(60, 4*3600).Draw(t, "cut"),
+				table:  rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.2, 0.5, 0.8, 0.9, 0.95, 0.99, 1}), 1, 6).Draw(t, "table"),
+			}
+		}
+		reqs := make([]varq.Request, count)
+		for i := range reqs {
+			reqs[i] = varq.Request{Nodes: 4, Walltime: 3600, Start: rapid.Int64Range(600, 6*3600).Draw(t, "start")}
+		}
+		pAll := rapid.Float64Range(0.05, 1).Draw(t, "pAll")
+		var results []Result
+		var jobs [][]varqtest.Job
+		var asked [2]int
+		for k, versioned := range []bool{false, true} {
+			var ms []*varqtest.FakeMachine
+			var fcs []varq.Forecaster
+			for _, s := range sites {
+				m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return s.delay }}
+				version := func() uint64 { return uint64(m.Now() / s.period) }
+				fc := varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+					asked[k]++
+					return s.table[(version()+uint64(within/s.cut))%uint64(len(s.table))]
+				})
+				var f varq.Forecaster = fc
+				if versioned {
+					f = versionedFunc{fc, version}
+				}
+				ms, fcs = append(ms, m), append(fcs, f)
+			}
+			e, err := fakeExecutor(ms, fcs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := New(reqs, e.Resources(), pAll, 0, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.OK {
+				return
+			}
+			results = append(results, execute(t, e, p, reqs, ms, 12*3600).Result())
+			var js []varqtest.Job
+			for _, m := range ms {
+				for _, j := range m.Jobs {
+					js = append(js, *j)
+				}
+			}
+			jobs = append(jobs, js)
+		}
+		if !reflect.DeepEqual(results[0], results[1]) {
+			t.Fatalf("asking every time: %+v\nfrom the memo: %+v", results[0], results[1])
+		}
+		if !reflect.DeepEqual(jobs[0], jobs[1]) {
+			t.Fatalf("jobs asking every time: %+v\nfrom the memo: %+v", jobs[0], jobs[1])
+		}
+		if asked[1] > asked[0] {
+			t.Fatalf("the memo asked %d forecasts, asking every time %d", asked[1], asked[0])
+		}
+	})
+}
