@@ -129,9 +129,9 @@ const (
 
 // RunStrategy simulates jobs (sorted by submit time) on the scheduler sc
 // with the strategy of cfg applied to the treated window, and summarises
-// the window. wait is asked about hypothetical jobs; if it is also a
-// sched.Observer it is registered with the simulation so that it learns
-// from it.
+// the window. wait is asked about hypothetical jobs; if it, or a predictor
+// it wraps (Unwrap() WaitPredictor, as ProfileFloor), is a sched.Observer,
+// it is registered with the simulation so that it learns from it.
 func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait WaitPredictor, cfg StrategyConfig) (*StrategyResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -153,8 +153,15 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	m.TrackRunning = cfg.Strategy == Delayed
 	m.Estimate = sim.EstimateFor
 	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]arrival{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
-	if o, ok := wait.(sched.Observer); ok {
-		sim.Observe(o)
+	for p := wait; p != nil; {
+		if o, ok := p.(sched.Observer); ok {
+			sim.Observe(o)
+		}
+		u, ok := p.(interface{ Unwrap() WaitPredictor })
+		if !ok {
+			break
+		}
+		p = u.Unwrap()
 	}
 	sim.Observe(r)
 	if err := sim.Load(hist); err != nil {

@@ -59,8 +59,8 @@ type floorKey struct {
 // 2-core machine: 50 µs for q = 200, 1.3 ms for q = 1000); each further
 // candidate size in the same state is one O(r + q) scan.
 //
-// If Inner is a sched.Observer, ProfileFloor forwards the simulation's
-// events to it, so that RunStrategy still lets Inner learn. Not safe for
+// If Inner is a sched.Observer, RunStrategy registers it through Unwrap,
+// so that Inner still learns from the simulation. Not safe for
 // concurrent use (it caches the last state's profile: Molder.Decide asks
 // about every candidate size in the same state).
 type ProfileFloor struct {
@@ -169,30 +169,6 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 	return nil
 }
 
-// OnSubmit forwards to Inner if it is a sched.Observer.
-func (f *ProfileFloor) OnSubmit(now int64, j *swf.Job) {
-	if o, ok := f.Inner.(sched.Observer); ok {
-		o.OnSubmit(now, j)
-	}
-}
-
-// OnStart forwards to Inner if it is a sched.Observer.
-func (f *ProfileFloor) OnStart(now int64, j *swf.Job, backfilled bool) {
-	if o, ok := f.Inner.(sched.Observer); ok {
-		o.OnStart(now, j, backfilled)
-	}
-}
-
-// OnEnd forwards to Inner if it is a sched.Observer.
-func (f *ProfileFloor) OnEnd(now int64, j *swf.Job, cancelled bool) {
-	if o, ok := f.Inner.(sched.Observer); ok {
-		o.OnEnd(now, j, cancelled)
-	}
-}
-
-// OnReservation forwards to Inner if it is a sched.Observer.
-func (f *ProfileFloor) OnReservation(now int64, j *swf.Job, at int64) {
-	if o, ok := f.Inner.(sched.Observer); ok {
-		o.OnReservation(now, j, at)
-	}
-}
+// Unwrap returns Inner: RunStrategy registers every sched.Observer along a
+// chain of wrappers, so that Inner still learns from the simulation.
+func (f *ProfileFloor) Unwrap() WaitPredictor { return f.Inner }

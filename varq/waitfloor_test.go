@@ -1,6 +1,7 @@
 package varq
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -187,4 +188,38 @@ func TestProfileFloorProperties(t *testing.T) {
 			prev = fq
 		}
 	})
+}
+
+// learningWait is a WaitPredictor that counts the simulation events it sees.
+type learningWait struct {
+	sizeWait
+	submits, starts, ends int
+}
+
+func (w *learningWait) OnSubmit(int64, *swf.Job)             { w.submits++ }
+func (w *learningWait) OnStart(int64, *swf.Job, bool)        { w.starts++ }
+func (w *learningWait) OnEnd(int64, *swf.Job, bool)          { w.ends++ }
+func (w *learningWait) OnReservation(int64, *swf.Job, int64) {}
+
+// A predictor wrapped in ProfileFloor still learns from RunStrategy's
+// simulation (through Unwrap), as it does unwrapped.
+func TestProfileFloorInnerLearns(t *testing.T) {
+	jobs := []swf.Job{
+		job(1, 0, 1000, 1, 2000, 1),
+		job(2, 2000, 100, 10, 200, 1),
+		job(3, 5000, 1000, 1, 2000, 1),
+	}
+	for _, wrap := range []bool{false, true} {
+		inner := &learningWait{sizeWait: sizeWait{}}
+		var wait WaitPredictor = inner
+		if wrap {
+			wait = &ProfileFloor{Inner: inner, P: 10}
+		}
+		if _, err := RunStrategy(context.Background(), sched.EASY(10), jobs, wait, StrategyConfig{Strategy: Molding, History: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if inner.submits != 3 || inner.starts != 3 || inner.ends != 3 {
+			t.Errorf("wrapped %v: inner saw %d submits, %d starts, %d ends; want 3 each", wrap, inner.submits, inner.starts, inner.ends)
+		}
+	}
 }

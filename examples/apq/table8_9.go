@@ -351,7 +351,7 @@ func runStrategy(e *env, tr *trace, cfg varq.StrategyConfig, floor string) (stra
 	aw := &apqWait{p: p, sys: apq.NewSystem(), pts: map[int64]apq.Point{}}
 	var wait varq.WaitPredictor = aw
 	if floor != floorOff {
-		// ProfileFloor forwards the simulation's events to aw.
+		// RunStrategy registers aw as an observer through Unwrap.
 		wait = &varq.ProfileFloor{Inner: aw, P: tr.Procs, RunningOnly: floor == floorRunning}
 	}
 	jobs := tr.Jobs[:min(len(tr.Jobs), cfg.History+cfg.Window)]
