@@ -60,9 +60,9 @@ type Execution struct {
 	reqs      []varq.Request
 	satisfied []bool
 	jobs      [][]*execJob
-	taken     []bool       // resources drawn so far, for sampling without replacement
-	memos     [][]memo     // per reservation and site: re-boosting's answers (memo.go)
-	traj      []varq.Point // re-boosting's scratch trajectory
+	taken     []bool   // resources drawn so far, for sampling without replacement
+	memos     [][]memo // per reservation and site: re-boosting's answers (memo.go)
+	rec       recorder // re-boosting's scratch trajectory
 	submitted int
 	reboosts  int // requests added while executing
 	dropped   int // requests given up for a live probability of 0

@@ -24,13 +24,7 @@ func TestExecuteProperties(t *testing.T) {
 		nsites := rapid.IntRange(1, 5).Draw(t, "sites")
 		count := rapid.IntRange(1, 3).Draw(t, "count")
 		static := rapid.Bool().Draw(t, "static")
-		cfg := Config{
-			Point:         PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
-			Reboost:       rapid.Bool().Draw(t, "reboost"),
-			AllowReuse:    rapid.Bool().Draw(t, "reuse"),
-			DropDead:      rapid.Bool().Draw(t, "drop"),
-			StopOnProduct: rapid.Bool().Draw(t, "stop"),
-		}
+		cfg := drawConfig(t)
 		var ms []*varqtest.FakeMachine
 		var fcs []varq.Forecaster
 		for range nsites {
@@ -58,23 +52,11 @@ func TestExecuteProperties(t *testing.T) {
 			})
 			ms, fcs = append(ms, m), append(fcs, fc)
 		}
-		e, err := fakeExecutor(ms, fcs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reqs := make([]varq.Request, count)
-		for i := range reqs {
-			reqs[i] = varq.Request{Nodes: 4, Walltime: 3600, Start: rapid.Int64Range(600, 6*3600).Draw(t, "start")}
-		}
-		pAll := rapid.Float64Range(0.05, 1).Draw(t, "pAll")
-		p, err := New(reqs, e.Resources(), pAll, 0, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !p.OK {
+		reqs, pAll := drawRequests(t, count)
+		x := planAndExecute(t, ms, fcs, reqs, pAll, cfg)
+		if x == nil {
 			return
 		}
-		x := execute(t, e, p, reqs, ms, 12*3600)
 		res := x.Result()
 		var occupied int64
 		perSite := make([]int, nsites)
@@ -117,7 +99,45 @@ func TestExecuteProperties(t *testing.T) {
 			t.Fatalf("%d re-boosts without Reboost", res.Reboosts)
 		}
 		if static && !cfg.StopOnProduct && res.Reboosts != 0 {
-			t.Fatalf("%d re-boosts with forecasts that never change: %+v", res.Reboosts, p)
+			t.Fatalf("%d re-boosts with forecasts that never change: %+v", res.Reboosts, x.plan)
 		}
 	})
+}
+
+// drawConfig draws every option combination of the planner and executor.
+func drawConfig(t *rapid.T) Config {
+	return Config{
+		Point:         PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
+		Reboost:       rapid.Bool().Draw(t, "reboost"),
+		AllowReuse:    rapid.Bool().Draw(t, "reuse"),
+		DropDead:      rapid.Bool().Draw(t, "drop"),
+		StopOnProduct: rapid.Bool().Draw(t, "stop"),
+	}
+}
+
+// drawRequests draws count reservations of 4 nodes × 1 h starting within
+// 6 h, and their joint target.
+func drawRequests(t *rapid.T, count int) ([]varq.Request, float64) {
+	reqs := make([]varq.Request, count)
+	for i := range reqs {
+		reqs[i] = varq.Request{Nodes: 4, Walltime: 3600, Start: rapid.Int64Range(600, 6*3600).Draw(t, "start")}
+	}
+	return reqs, rapid.Float64Range(0.05, 1).Draw(t, "pAll")
+}
+
+// planAndExecute plans reqs at 0 on fake sites (machines ms, forecasters
+// fcs) and executes the plan for 12 h; nil when no plan is possible.
+func planAndExecute(t *rapid.T, ms []*varqtest.FakeMachine, fcs []varq.Forecaster, reqs []varq.Request, pAll float64, cfg Config) *Execution {
+	e, err := fakeExecutor(ms, fcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(reqs, e.Resources(), pAll, 0, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.OK {
+		return nil
+	}
+	return execute(t, e, p, reqs, ms, 12*3600)
 }

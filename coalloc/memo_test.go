@@ -28,14 +28,9 @@ func TestReboostMemoProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nsites := rapid.IntRange(1, 8).Draw(t, "sites")
 		count := rapid.IntRange(1, 3).Draw(t, "count")
-		cfg := Config{
-			Point:         PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
-			Reboost:       true,
-			AllowReuse:    rapid.Bool().Draw(t, "reuse"),
-			DropDead:      rapid.Bool().Draw(t, "drop"),
-			StopOnProduct: rapid.Bool().Draw(t, "stop"),
-			ReboostEvery:  rapid.SampledFrom([]int64{0, 30, 45, 90}).Draw(t, "every"),
-		}
+		cfg := drawConfig(t)
+		cfg.Reboost = true
+		cfg.ReboostEvery = rapid.SampledFrom([]int64{0, 30, 45, 90}).Draw(t, "every")
 		type site struct {
 			delay, period, cut int64
 			table              []float64
@@ -49,11 +44,7 @@ func TestReboostMemoProperties(t *testing.T) {
 				table:  rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.2, 0.5, 0.8, 0.9, 0.95, 0.99, 1}), 1, 6).Draw(t, "table"),
 			}
 		}
-		reqs := make([]varq.Request, count)
-		for i := range reqs {
-			reqs[i] = varq.Request{Nodes: 4, Walltime: 3600, Start: rapid.Int64Range(600, 6*3600).Draw(t, "start")}
-		}
-		pAll := rapid.Float64Range(0.05, 1).Draw(t, "pAll")
+		reqs, pAll := drawRequests(t, count)
 		var results []Result
 		var jobs [][]varqtest.Job
 		var asked [2]int
@@ -73,18 +64,11 @@ func TestReboostMemoProperties(t *testing.T) {
 				}
 				ms, fcs = append(ms, m), append(fcs, f)
 			}
-			e, err := fakeExecutor(ms, fcs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := New(reqs, e.Resources(), pAll, 0, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !p.OK {
+			x := planAndExecute(t, ms, fcs, reqs, pAll, cfg)
+			if x == nil {
 				return
 			}
-			results = append(results, execute(t, e, p, reqs, ms, 12*3600).Result())
+			results = append(results, x.Result())
 			var js []varqtest.Job
 			for _, m := range ms {
 				for _, j := range m.Jobs {

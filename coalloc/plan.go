@@ -45,7 +45,7 @@ func ProbTable(reqs []varq.Request, res []Resource, target float64, now int64, c
 	}
 	t := make(Table, len(reqs))
 	plans := make([][]varq.Plan, len(reqs))
-	var traj []varq.Point
+	var rec recorder
 	for i, q := range reqs {
 		if q.Start <= now {
 			return nil, nil, fmt.Errorf("coalloc: reservation %d starts at %d, not after now (%d)", i, q.Start, now)
@@ -53,7 +53,7 @@ func ProbTable(reqs []varq.Request, res []Resource, target float64, now int64, c
 		t[i] = make([]float64, len(res))
 		plans[i] = make([]varq.Plan, len(res))
 		for r, rs := range res {
-			p, err := pointPlan(&traj, rs.Forecaster, q, now, cfg.Step, target, cfg.Point)
+			p, err := pointPlan(&rec, rs.Forecaster, q, now, cfg.Step, target, cfg.Point)
 			if err != nil {
 				return nil, nil, fmt.Errorf("coalloc: reservation %d on %s: %w", i, rs.Name, err)
 			}

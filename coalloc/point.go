@@ -1,6 +1,7 @@
 package coalloc
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -40,26 +41,31 @@ func (p PointRule) String() string {
 // only): PlanLatest, or PlanMax as its fallback or as AtMax, over
 // Trajectory(f, r, now, step), without asking f about more of the
 // trajectory than the rule needs. A trajectory that is all zero gives
-// NOT_POSSIBLE. buf is scratch space for the trajectory, reused between
-// calls.
+// NOT_POSSIBLE. rec is scratch space, reused between calls.
 //
 // varq.Latest asks about the latest submissions first and stops at the
 // first meeting its target, which is then the rule's point: for
 // LatestMeeting by definition, and for AtMax with the target 1, since no
-// probability exceeds 1, the latest point at 1 is the latest argmax. Only
+// probability exceeds 1, the latest point at 1 is the latest argmax (QBETS
+// answers at most 0.99, so with it AtMax still asks every point). Only
 // when no point meets the target does the rule need the maximum of the
 // whole trajectory, and then Latest has asked about every point: f is
 // wrapped to record its answers, so the maximum is read off them and no
 // point is asked twice. The plan is the one the full trajectory gives
 // (TestPointPlanIsFullTrajectory). Unlike the full trajectory, an answer
 // outside [0, 1] at a point the rule does not reach goes unreported.
-func pointPlan(buf *[]varq.Point, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
+func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
 	if rule == AtMax {
 		target = 1
 	}
-	rec := &recorder{f: f, start: r.Start, traj: (*buf)[:0]}
+	// Room for the whole trajectory at once, as varq.AppendTrajectory
+	// makes, rather than growing it point by point.
+	n := 0
+	if s := cmp.Or(step, varq.DefaultStep); s > 0 && now < r.Start {
+		n = int((r.Start - now + s - 1) / s)
+	}
+	rec.f, rec.start, rec.traj = f, r.Start, slices.Grow(rec.traj[:0], n)
 	p, err := varq.Latest(rec, r, now, step, target)
-	*buf = rec.traj
 	if err != nil || p.Possible {
 		return p, err
 	}
@@ -67,9 +73,9 @@ func pointPlan(buf *[]varq.Point, f varq.Forecaster, r varq.Request, now, step i
 	return varq.PlanMax(rec.traj, r), nil
 }
 
-// recorder is a forecaster that keeps the trajectory points it was asked
-// about: varq asks about submitting at s as a job that must start within
-// start − s.
+// recorder is f as a forecaster that keeps the trajectory points it was
+// asked about: varq asks about submitting at s as a job that must start
+// within start − s.
 type recorder struct {
 	f     varq.Forecaster
 	start int64

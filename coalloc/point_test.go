@@ -95,12 +95,12 @@ func TestPointRuleProperties(t *testing.T) {
 			}
 		}
 		f := trajectoryOf(probs, r, 0, 30)
-		var buf []varq.Point
-		mx, err := pointPlan(&buf, f, r, 0, 30, target, AtMax)
+		var rec recorder
+		mx, err := pointPlan(&rec, f, r, 0, 30, target, AtMax)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lm, err := pointPlan(&buf, f, r, 0, 30, target, LatestMeeting)
+		lm, err := pointPlan(&rec, f, r, 0, 30, target, LatestMeeting)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,8 +147,8 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 			asked[within] = true
 			return f.ProbWithin(nodes, walltime, within)
 		})
-		buf := make([]varq.Point, rapid.IntRange(0, 5).Draw(t, "stale")) // reused scratch
-		got, err := pointPlan(&buf, counted, r, now, step, target, rule)
+		rec := &recorder{traj: make([]varq.Point, rapid.IntRange(0, 5).Draw(t, "stale"))} // reused scratch
+		got, err := pointPlan(rec, counted, r, now, step, target, rule)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,9 +172,9 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 // error, as it is for the whole trajectory.
 func TestPointPlanBadForecast(t *testing.T) {
 	r := varq.Request{Nodes: 1, Walltime: 60, Start: 3600}
-	var buf []varq.Point
+	var rec recorder
 	for _, rule := range []PointRule{AtMax, LatestMeeting} {
-		if _, err := pointPlan(&buf, constant(1.5), r, 0, 30, 0.9, rule); err == nil {
+		if _, err := pointPlan(&rec, constant(1.5), r, 0, 30, 0.9, rule); err == nil {
 			t.Errorf("%v: probability 1.5 accepted", rule)
 		}
 	}

@@ -76,7 +76,7 @@ func (x *Execution) watchFrom(now int64) {
 		if active {
 			m.At(t+every, tick)
 		} else {
-			x.traj = nil
+			x.rec = recorder{}
 		}
 	}
 	m.At(now+every, tick)
@@ -160,7 +160,7 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 			continue
 		}
 		f := x.memos[i][s].forecaster(site.Forecaster, r, now, cfg.Step)
-		v, err := pointPlan(&x.traj, f, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
+		v, err := pointPlan(&x.rec, f, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
 		if err != nil {
 			return fmt.Errorf("coalloc: re-boosting reservation %d on %s: %w", i, site.Name, err)
 		}
