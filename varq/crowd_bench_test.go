@@ -7,14 +7,20 @@ import "testing"
 // other accepted requests for the same start time (a busy 10 % period has
 // a few; 95 % has up to about 180): each forecast finds the crowd by a
 // binary search over them (a scan before).
-func BenchmarkTrajectory12hCrowd(b *testing.B) {
+func BenchmarkTrajectory12hCrowd(b *testing.B) { benchCrowd(b, 20) }
+
+// BenchmarkTrajectory12hCrowd180 is the same with 180 accepted requests,
+// a busy 95 % period: the binary search makes it cost about what 20 do.
+func BenchmarkTrajectory12hCrowd180(b *testing.B) { benchCrowd(b, 180) }
+
+func benchCrowd(b *testing.B, pending int64) {
 	r := Request{Nodes: 4, Walltime: 3600, Start: 43200}
 	c := newCrowd(CrowdPlanned)
 	self := &simRequest{req: r}
 	c.group(r.Start).queued = 64
-	for i := range int64(20) {
+	for i := range pending {
 		c.accepted(&simRequest{req: Request{Nodes: 8, Walltime: 600, Start: r.Start},
-			rp: &Replanner{plan: Plan{Possible: true, Submit: i * 2000}}})
+			rp: &Replanner{plan: Plan{Possible: true, Submit: i * 40000 / pending}}})
 	}
 	f := &crowdForecaster{f: &shiftingForecaster{cut: 21600, hi: 0.7, lo: 0.3}, c: c, self: self}
 	benchTrajectory(b, f, r, 0)

@@ -37,7 +37,12 @@
 // one job with the agent's own same-start requests that will be queued
 // ahead of it: QBETS learns only from history and cannot see that
 // self-made crowd, which is what breaks the promise when many requests
-// share a start time (examples/varq).
+// share a start time (examples/varq). The crowd a candidate submission
+// meets is a binary search in a ledger sorted by planned submission
+// (crowd.go). A Replanner keeps an accepted plan through QBETS's silence;
+// a crowd-aware one judges silence at the request's own size, so a zero
+// the summed size alone gets is an answer (the request is dropped), not
+// silence.
 //
 // Job molding and delayed submission (Hariharan et al., molding*.go,
 // delay.go) choose a request size and a submission time from predicted
