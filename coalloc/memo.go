@@ -1,6 +1,7 @@
 package coalloc
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/batchq/batchq/varq"
@@ -15,8 +16,9 @@ import (
 // now is the earlier one without its first points: the same questions.
 // On a Versioned site the Executor keeps the answers it got for the
 // reservation and asks the site only what it did not ask at this version,
-// so a site whose forecaster was not fed in between costs no forecast.
-// The plans are those of asking every time.
+// so a site whose forecaster was not fed in between costs no forecast,
+// and it keeps the plan it read off them while that plan's submission is
+// still ahead. The plans are those of asking every time.
 //
 // A qbets.Predictor changes only when it is fed: its Stats().Arrivals +
 // Stats().Releases, which every Submit or Observe raises, is a version
@@ -27,57 +29,73 @@ type Versioned interface {
 }
 
 // memo is one site's answers about one reservation's trajectory, valid at
-// one version of the site's forecaster. It is asked only trajectory
-// questions of its reservation r: submitting at s is the job of r.Nodes
-// padded to r.Padded(s) that must start within r.Start − s, so s names
-// the question. p[k] is the answer for submitting at from + k·step (NaN:
-// not asked yet); questions off that grid, which a review period that is
-// not a multiple of the step asks, are passed through.
+// one version of the site's forecaster, and the last plan read off them.
+// It is asked only trajectory questions of its reservation r: submitting
+// at s is the job of r.Nodes padded to r.Padded(s) that must start within
+// r.Start − s, so s names the question. p[k] is the answer for submitting
+// at from + k·step (NaN: not asked yet); questions off that grid, which a
+// review period that is not a multiple of the step asks, are passed
+// through.
 type memo struct {
+	f          varq.Forecaster
+	start      int64
 	ver        uint64
 	from, step int64
 	p          []float64
+
+	planned bool      // plan is the plan made at planAt at this version
+	plan    varq.Plan // for target and rule
+	planAt  int64
+	target  float64
+	rule    PointRule
 }
 
-// forecaster returns f answering reservation r's trajectory questions
-// from now on (step step, 0 meaning varq.DefaultStep) from m where m holds
-// the answer, after starting m afresh from now if f's version changed. A
-// forecaster that is not Versioned is returned as it is: it is asked
-// every time.
-func (m *memo) forecaster(f varq.Forecaster, r varq.Request, now, step int64) varq.Forecaster {
+// pointPlan is pointPlan(rec, f, r, now, step, target, rule), answered
+// from m where it can when f is Versioned; m starts afresh when f's
+// version changed. It reuses m's last plan, made at this version from an
+// earlier point of the same grid, when that plan's submission has not
+// passed or it had none: the trajectory from now is the earlier one
+// without the points before now, so the latest point meeting the target
+// and the latest argmax are the same ones if they are still in it, and an
+// all-zero trajectory stays all zero. Otherwise it reads the plan off the
+// answers m holds, asking f only the questions m has not asked.
+func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
 	v, ok := f.(Versioned)
 	if !ok {
-		return f
+		return pointPlan(rec, f, r, now, step, target, rule)
 	}
-	if step == 0 {
-		step = varq.DefaultStep
-	}
-	if ver := v.Version(); m.p == nil || ver != m.ver || step != m.step {
-		m.ver, m.from, m.step = ver, now, step
+	step = cmp.Or(step, varq.DefaultStep)
+	if ver := v.Version(); m.p == nil || ver != m.ver || step != m.step || r.Start != m.start {
+		m.ver, m.from, m.step, m.start = ver, now, step, r.Start
 		m.p = m.p[:0]
 		for s := now; s < r.Start; s += step {
 			m.p = append(m.p, math.NaN())
 		}
+		m.planned = false
 	}
-	return memoized{f: f, m: m, start: r.Start}
+	if m.planned && target == m.target && rule == m.rule && now >= m.planAt && (now-m.planAt)%step == 0 &&
+		(!m.plan.Possible || m.plan.Submit >= now) {
+		return m.plan, nil
+	}
+	m.f = f
+	p, err := pointPlan(rec, m, r, now, step, target, rule)
+	if err != nil {
+		return p, err
+	}
+	m.planned, m.plan, m.planAt, m.target, m.rule = true, p, now, target, rule
+	return p, nil
 }
 
-type memoized struct {
-	f     varq.Forecaster
-	m     *memo
-	start int64
-}
-
-func (c memoized) ProbWithin(nodes int, walltime, within int64) float64 {
-	m := c.m
-	s := c.start - within
+// ProbWithin answers a trajectory question from m, or asks m.f and keeps
+// the answer.
+func (m *memo) ProbWithin(nodes int, walltime, within int64) float64 {
+	s := m.start - within
 	k := (s - m.from) / m.step
 	if s < m.from || (s-m.from)%m.step != 0 || k >= int64(len(m.p)) {
-		return c.f.ProbWithin(nodes, walltime, within)
+		return m.f.ProbWithin(nodes, walltime, within)
 	}
-	if !math.IsNaN(m.p[k]) {
-		return m.p[k]
+	if math.IsNaN(m.p[k]) {
+		m.p[k] = m.f.ProbWithin(nodes, walltime, within)
 	}
-	m.p[k] = c.f.ProbWithin(nodes, walltime, within)
 	return m.p[k]
 }

@@ -88,3 +88,41 @@ func TestReboostMemoProperties(t *testing.T) {
 		}
 	})
 }
+
+// TestMemoPointPlanProperties: a memo's plans, over a sequence of reviews
+// at later times on and off the grid with the forecaster's version
+// changing now and then, are those of asking the forecaster every time.
+func TestMemoPointPlanProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		step := rapid.Int64Range(1, 60).Draw(t, "step")
+		r := varq.Request{Nodes: 1, Walltime: 60, Start: rapid.Int64Range(1, 80).Draw(t, "points") * step}
+		table := rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.3, 0.87, 0.9, 0.95, 1}), 1, 8).Draw(t, "table")
+		target := rapid.SampledFrom([]float64{0.3, 0.866, 0.9, 1}).Draw(t, "target")
+		rule := rapid.SampledFrom([]PointRule{AtMax, LatestMeeting}).Draw(t, "rule")
+		var ver uint64
+		fc := varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+			return table[(uint64(within/step)+ver)%uint64(len(table))]
+		})
+		f := versionedFunc{fc, func() uint64 { return ver }}
+		var m memo
+		var rec, rec2 recorder
+		now := int64(0)
+		for range rapid.IntRange(1, 20).Draw(t, "reviews") {
+			got, err := m.pointPlan(&rec, f, r, now, step, target, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := pointPlan(&rec2, fc, r, now, step, target, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("at %d, version %d: memo %+v, asked %+v", now, ver, got, want)
+			}
+			now += rapid.SampledFrom([]int64{step, 2 * step, 5 * step, step/2 + 1}).Draw(t, "later")
+			if rapid.IntRange(0, 3).Draw(t, "change") == 0 {
+				ver++
+			}
+		}
+	})
+}

@@ -159,8 +159,7 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 		if held[s] || (!cfg.AllowReuse && x.taken[s]) {
 			continue
 		}
-		f := x.memos[i][s].forecaster(site.Forecaster, r, now, cfg.Step)
-		v, err := pointPlan(&x.rec, f, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
+		v, err := x.memos[i][s].pointPlan(&x.rec, site.Forecaster, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
 		if err != nil {
 			return fmt.Errorf("coalloc: re-boosting reservation %d on %s: %w", i, site.Name, err)
 		}
