@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/batchq/batchq/varq/varqtest"
 	"pgregory.net/rapid"
 )
 
@@ -147,31 +146,11 @@ func (f *crowdChecker) ProbWithin(nodes int, w, within int64) float64 {
 func TestCrowdLedgerMatchesScanInSimulation(t *testing.T) {
 	total := 0
 	rapid.Check(t, func(t *rapid.T) {
-		probs := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50).Draw(t, "probs")
-		f := &crowdChecker{sizedForecaster: sizedForecaster{tableForecaster{rapid.Int64Range(30, 900).Draw(t, "step"), probs}}, t: t}
-		delays := rapid.SliceOfN(rapid.Int64Range(-1, 30000), 1, 20).Draw(t, "delays")
-		k := 0
-		m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { k++; return delays[k%len(delays)] }}
-		mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted}).Draw(t, "mode")
-		every := rapid.Int64Range(0, 3600).Draw(t, "every")
-		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Period: 7200,
-			Replan: ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.a = a
-		m.OnStart = a.Started
-		arrival := int64(0)
-		for i := range rapid.IntRange(1, 40).Draw(t, "jobs") {
-			arrival += rapid.Int64Range(0, 2000).Draw(t, "gap")
-			j := crowdJob(arrival, int64(rapid.IntRange(1, 64).Draw(t, "procs")))
-			j.ID = int64(i)
-			m.At(j.Submit, func() { a.Arrive(j) })
-		}
-		m.Run()
-		if a.Err() != nil {
-			t.Fatal(a.Err())
-		}
+		var f *crowdChecker
+		runRandomCrowdAgent(t, func(sf sizedForecaster) Forecaster {
+			f = &crowdChecker{sizedForecaster: sf, t: t}
+			return f
+		}, func(a *SimAgent) { f.a = a })
 		total += f.checks
 	})
 	if total == 0 {

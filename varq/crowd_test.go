@@ -185,38 +185,52 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 // than one period (SimConfig.Period, 7200 s here) before it.
 func TestCrowdAgentNeverSubmitsLate(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		probs := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50).Draw(t, "probs")
-		step := rapid.Int64Range(30, 900).Draw(t, "step")
-		f := sizedForecaster{tableForecaster{step, probs}}
-		delays := rapid.SliceOfN(rapid.Int64Range(-1, 30000), 1, 20).Draw(t, "delays")
-		k := 0
-		m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { k++; return delays[k%len(delays)] }}
-		mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted}).Draw(t, "mode")
-		every := rapid.Int64Range(0, 3600).Draw(t, "every")
-		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Period: 7200,
-			Replan: ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.OnStart = a.Started
-		n := rapid.IntRange(1, 40).Draw(t, "jobs")
-		arrival := int64(0)
-		for i := range n {
-			arrival += rapid.Int64Range(0, 2000).Draw(t, "gap")
-			j := crowdJob(arrival, int64(rapid.IntRange(1, 64).Draw(t, "procs")))
-			j.ID = int64(i)
-			m.At(j.Submit, func() { a.Arrive(j) })
-		}
-		m.Run()
-		if a.Err() != nil {
-			t.Fatal(a.Err())
-		}
+		a := runRandomCrowdAgent(t, nil, nil)
 		for _, o := range a.Outcomes() {
 			if o.Submitted.Possible && (o.Submit >= o.Plan.Start || o.Submit < o.Plan.Start-7200) {
 				t.Fatalf("submitted at %d for start %d: %+v", o.Submit, o.Plan.Start, o)
 			}
 		}
 	})
+}
+
+// runRandomCrowdAgent draws a forecaster (a sizedForecaster, handed to
+// wrap if wrap is not nil), a machine, a crowd mode, a re-planning period
+// and up to 40 jobs, runs a crowd-aware agent (period 7200 s) over them and
+// returns it; ready sees the agent before the run.
+func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) Forecaster, ready func(*SimAgent)) *SimAgent {
+	probs := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50).Draw(t, "probs")
+	step := rapid.Int64Range(30, 900).Draw(t, "step")
+	var f Forecaster = sizedForecaster{tableForecaster{step, probs}}
+	if wrap != nil {
+		f = wrap(f.(sizedForecaster))
+	}
+	delays := rapid.SliceOfN(rapid.Int64Range(-1, 30000), 1, 20).Draw(t, "delays")
+	k := 0
+	m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { k++; return delays[k%len(delays)] }}
+	mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted}).Draw(t, "mode")
+	every := rapid.Int64Range(0, 3600).Draw(t, "every")
+	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Period: 7200,
+		Replan: ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ready != nil {
+		ready(a)
+	}
+	m.OnStart = a.Started
+	arrival := int64(0)
+	for i := range rapid.IntRange(1, 40).Draw(t, "jobs") {
+		arrival += rapid.Int64Range(0, 2000).Draw(t, "gap")
+		j := crowdJob(arrival, int64(rapid.IntRange(1, 64).Draw(t, "procs")))
+		j.ID = int64(i)
+		m.At(j.Submit, func() { a.Arrive(j) })
+	}
+	m.Run()
+	if a.Err() != nil {
+		t.Fatal(a.Err())
+	}
+	return a
 }
 
 // sizedForecaster lowers the table's probability for larger jobs, so the
