@@ -29,9 +29,10 @@ func (p *Profile) Reset(now, free int64) {
 }
 
 // Release frees n more processors from t on (a running job ending at t).
-// Releases must come in ascending t after Reset and before any Allocate; a
-// t before the previous release, or before now, counts as that time, so a
-// release already due counts from now. The caller decides what a stale
+// Call it after Reset and before any Allocate (a Release after an Allocate
+// would miscount the allocation), ideally in ascending t: a t before the
+// previous release, or before now, is tolerated and counts as that time,
+// so a release already due counts from now. The caller decides what a stale
 // end means: sched releases a job that outlived its prediction at now+1
 // (its processors are still held, A3).
 func (p *Profile) Release(t, n int64) {
