@@ -124,8 +124,8 @@ type FlurryConfig struct {
 	// default 1 is §8.1's lower bound: observed flurries run at 2×–10×
 	// the normal weekly rate, i.e. the flurry alone adds at least a normal
 	// week. A burst of a few hundred jobs on a big machine (the 375-job
-	// SDSC-SP2 flurry replayed on SDSC-BLUE lifts its week 1.2×) is then
-	// an ordinary busy day, not a flurry. A negative value turns the test
+	// SDSC-SP2 flurry replayed on SDSC-BLUE adds 0.21 of a median week) is
+	// then an ordinary busy day, not a flurry. A negative value turns the test
 	// off: every dominant single-user burst of MinJobs similar jobs is
 	// reported (0–9 per log-year on the cleaned PWA logs).
 	WeekLift float64
@@ -200,7 +200,8 @@ type Candidate struct {
 	By      Measure
 	// WeekLift is the candidate's activity per week (over max(span, one
 	// week)) relative to the median week of all users, the larger of the
-	// job and the process ratio: 1 means the flurry adds a normal week.
+	// job and the process ratio: 1 means the flurry adds a normal week. A
+	// candidate merged from pieces has the largest of theirs and its own.
 	WeekLift float64
 	// Homogeneity of the user's jobs in the span: the modal size and
 	// estimate with their shares, the median run time and the fraction of
@@ -269,23 +270,24 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 		}
 	}
 
+	week := totals(jobs, o, Week)
+	med := medianWeek{
+		jobs:  quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Jobs) }),
+		procs: quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Procs) }),
+	}
 	var out Candidates
 	for u, fl := range flags {
 		for _, core := range mergeFlags(fl) {
 			c, ok := grow(jobs, byUser[u], core, cfg)
 			if ok {
+				c.WeekLift = med.lift(&c)
 				out = append(out, c)
 			}
 		}
 	}
-	out = mergeCandidates(jobs, byUser, out)
-	week := totals(jobs, o, Week)
-	medJ := quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Jobs) })
-	medP := quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Procs) })
+	out = mergeCandidates(jobs, byUser, out, med, cfg.Homogeneity)
 	kept := out[:0]
 	for _, c := range out {
-		weeks := float64(max(c.Span(), Week)) / float64(Week)
-		c.WeekLift = max(float64(c.Jobs)/max(medJ, 1), float64(c.Procs)/max(medP, 1)) / weeks
 		if c.Jobs >= cfg.MinJobs && (cfg.WeekLift < 0 || c.WeekLift >= cfg.WeekLift) {
 			kept = append(kept, c)
 		}
@@ -515,9 +517,12 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 // mergeCandidates merges candidates of the same user and kind less than a
 // week apart: a flurry flagged at several bin widths, in pieces where busy
 // bins diluted its share, or paused for a few days (SDSC-SP2 user 24's
-// 280 and 840 jobs of one kind, 3.7 days apart) is one flurry, and is
-// judged by its weekly rate as a whole (§8.1: flurries last days to weeks).
-func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates) Candidates {
+// 280 and 840 jobs of one kind, 3.7 days apart) is one flurry (§8.1:
+// flurries last days to weeks). Pieces merge only if the whole stays
+// homogeneous (the user's other work in the gap may not dilute it below
+// homogeneity), and the whole keeps the largest WeekLift of its pieces and
+// itself: joining a weaker piece never hides a strong one.
+func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates, med medianWeek, homogeneity float64) Candidates {
 	slices.SortFunc(cs, func(a, b Candidate) int {
 		return cmp.Or(cmp.Compare(a.User, b.User), cmp.Compare(a.Size, b.Size), cmp.Compare(a.ReqTime, b.ReqTime), cmp.Compare(a.First, b.First))
 	})
@@ -526,18 +531,33 @@ func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates) Cand
 		if n := len(out); n > 0 {
 			m := &out[n-1]
 			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First-m.Last < Week {
-				m.Last = max(m.Last, c.Last)
-				m.By |= c.By
-				if c.Peak > m.Peak {
-					m.Peak, m.PeakBin, m.PeakBy = c.Peak, c.PeakBin, c.PeakBy
+				w := *m
+				w.Last = max(m.Last, c.Last)
+				w.By |= c.By
+				if c.Peak > w.Peak {
+					w.Peak, w.PeakBin, w.PeakBy = c.Peak, c.PeakBin, c.PeakBy
 				}
-				describe(jobs, byUser[m.User], m)
-				continue
+				describe(jobs, byUser[w.User], &w)
+				if w.SizeShare >= homogeneity && w.ReqTimeShare >= homogeneity {
+					w.WeekLift = max(m.WeekLift, c.WeekLift, med.lift(&w))
+					*m = w
+					continue
+				}
 			}
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// medianWeek is the median week's activity of all users.
+type medianWeek struct{ jobs, procs float64 }
+
+// lift is c's activity per week over max(its span, one week), relative to
+// the median week: the larger of the job and the process ratio.
+func (m medianWeek) lift(c *Candidate) float64 {
+	weeks := float64(max(c.Span(), Week)) / float64(Week)
+	return max(float64(c.Jobs)/max(m.jobs, 1), float64(c.Procs)/max(m.procs, 1)) / weeks
 }
 
 // shares sets the candidate's fraction of all activity in its span. order

@@ -153,14 +153,7 @@ func TestProcessFlurry(t *testing.T) {
 // normal week is not a flurry by default (WeekLift 1), and is reported
 // with the test off; a burst that adds more than a normal week is.
 func TestWeekLift(t *testing.T) {
-	// 10 users, one job each every 2 h for 6 weeks: 840 jobs and 4,620
-	// processes a week.
-	var jobs []swf.Job
-	for k := int64(0); k < 6*Week/(2*Hour); k++ {
-		for u := int64(1); u <= 10; u++ {
-			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*Hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
-		}
-	}
+	jobs := quietLog(6)
 	small := Synthetic{User: 41, Jobs: 300, Start: Week + Day, Duration: 5 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
 	big := Synthetic{User: 42, Jobs: 1000, Start: 4*Week + Day, Duration: 10 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
 	jobs, _, _ = Inject(jobs, small, nil)
@@ -187,6 +180,77 @@ func TestWeekLift(t *testing.T) {
 	if strict := users(FlurryConfig{WeekLift: 1.5}); len(strict) != 0 {
 		t.Errorf("WeekLift 1.5: candidates %v, want none", strict)
 	}
+}
+
+// Two bursts of one kind five days apart are one flurry, unless the user's
+// varied work between them would make the whole inhomogeneous: then they
+// stay two candidates, each of one kind (A30 step 3 holds for what is
+// reported).
+func TestMergeKeepsHomogeneity(t *testing.T) {
+	base := quietLog(6)
+	burst := func(start int64) Synthetic {
+		return Synthetic{User: 41, Jobs: 150, Start: start, Duration: 3 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	}
+	jobs, _, _ := Inject(base, burst(2*Week), nil)
+	jobs, _, _ = Inject(jobs, burst(2*Week+5*Day), nil)
+	cs, err := DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Jobs != 300 {
+		t.Fatalf("two same-kind bursts 5 days apart: %d candidates %+v, want one of 300 jobs", len(cs), cs)
+	}
+	// 400 varied jobs of the same user in the gap.
+	for k := int64(0); k < 400; k++ {
+		jobs = append(jobs, swf.Job{ID: 100000 + k, Submit: 2*Week + Day + k*600, RunTime: 600, AllocProcs: 2 + k%7, ReqTime: 600 * (1 + k%5), User: 41})
+	}
+	slices.SortStableFunc(jobs, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
+	cs, err = DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 {
+		t.Fatalf("with varied work between them: %d candidates %+v, want the two bursts apart", len(cs), cs)
+	}
+	for _, c := range cs {
+		if c.Jobs != 150 || c.SizeShare < 0.8 || c.ReqTimeShare < 0.8 {
+			t.Errorf("candidate %+v, want 150 jobs of one kind", c)
+		}
+	}
+}
+
+// A strong burst joined by weaker ones of the same kind 6 days before and
+// after is still reported: the merged span's rate (1,300 jobs over 12 days,
+// 0.87 of a median week per week) would fall below WeekLift 1, but the
+// whole keeps its strongest piece's lift (here the first two pieces, 1,150
+// jobs within a week: 1.37).
+func TestMergeKeepsStrongestLift(t *testing.T) {
+	jobs := quietLog(6)
+	for _, b := range []struct {
+		start int64
+		n     int
+	}{{Week, 150}, {Week + 6*Day, 1000}, {Week + 12*Day, 150}} {
+		jobs, _, _ = Inject(jobs, Synthetic{User: 41, Jobs: b.n, Start: b.start, Duration: 10 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
+	}
+	cs, err := DetectFlurries(jobs, FlurryConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Jobs != 1300 || cs[0].WeekLift < 1000.0/840 {
+		t.Fatalf("candidates %+v, want one of 1300 jobs with at least the strong piece's lift %.3f", cs, 1000.0/840)
+	}
+}
+
+// quietLog is 10 users submitting one job each every 2 h for the given
+// weeks: 840 jobs and 4,620 processes a week, varied sizes and estimates.
+func quietLog(weeks int64) []swf.Job {
+	var jobs []swf.Job
+	for k := int64(0); k < weeks*Week/(2*Hour); k++ {
+		for u := int64(1); u <= 10; u++ {
+			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*Hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
+		}
+	}
+	return jobs
 }
 
 func TestFlurryConfigValidate(t *testing.T) {
