@@ -42,7 +42,7 @@ const sp2Lift = 375 * 32 / 6299.0
 // flurry375Scaled is the same flurry sized to be as strong on each log as
 // on SDSC-SP2 (§8.1 measures flurries against the normal weekly rate): its
 // processes are sp2Lift × the log's median week of processes, so its job
-// count follows the machine (SDSC-SP2 375, KTH 269, CTC 1,016, SDSC-BLUE
+// count follows the machine (SDSC-SP2 375, KTH 269, CTC 1,018, SDSC-BLUE
 // 4,293). On a big machine the original 375 jobs are an ordinary busy day.
 var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs float64) sanitize.Synthetic {
 	f := flurry375.spec(0, 0)

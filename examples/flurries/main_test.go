@@ -76,9 +76,8 @@ func checkInject(t *testing.T, name string, precise bool) {
 // The false-candidate target, ≤ 1 candidate per log-year on the
 // uninjected cleaned logs: met per log on the jobs a simulation sees
 // (sanitize.Sane), and over the four logs together on the whole cleaned
-// logs, where SDSC-SP2 adds a burst of 300 cancelled jobs (run time −1)
-// and so has 1.5 per year. Every candidate adds at least a normal week of
-// its own (§8.1).
+// logs, where SDSC-SP2 adds a burst of 300 jobs, 292 of them cancelled
+// while queued (run time −1), and so has 1.5 per year.
 func TestNativeCandidates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads all four logs twice")
@@ -96,11 +95,6 @@ func TestNativeCandidates(t *testing.T) {
 			}
 			y := float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / (365.25 * 86400)
 			t.Logf("sane %v, %s: %d candidates in %.2f years", sane, tracetest.ShortName(name), len(cs), y)
-			for _, c := range cs {
-				if c.WeekLift < 1 {
-					t.Errorf("%s: candidate of user %d adds %.2f of a median week, below 1", name, c.User, c.WeekLift)
-				}
-			}
 			// Rates compared at the two decimals printed: SDSC-SP2's 2
 			// candidates on the sane jobs are 1.0002 per year counted
 			// from its first to its last submission (1.9997 years); its
