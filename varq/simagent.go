@@ -90,10 +90,11 @@ type SimStats struct {
 	// silent (QBETS's "machine may be down", §2.5); KeptRequests the
 	// requests submitted by a plan so kept.
 	Kept, KeptRequests int
-	// CrowdZeros is the number of decisions on accepted requests, under a
-	// crowd mode, at which the crowd-aware question had no chance at any
+	// CrowdZeros is the number of accepted requests dropped, under a crowd
+	// mode, because the crowd-aware question had no chance at any
 	// submission while the request's own size still had one: the zeros
-	// were the crowd's, not silence.
+	// were the crowd's, not silence (a plan is kept through silence only
+	// when the request's own size has no chance either).
 	CrowdZeros int
 }
 
@@ -241,7 +242,7 @@ func (a *SimAgent) count(s *simRequest, d Decision, now int64) {
 			a.st.KeptRequests++
 		}
 	}
-	if a.crwd != nil && (d.Kept || d.Action == Drop) && s.pending &&
+	if a.crwd != nil && d.Action == Drop && s.pending &&
 		!silentOn(a.f, s.req, now, a.cfg.Replan.Step) && silentOn(s.rp.f, s.req, now, a.cfg.Replan.Step) {
 		a.st.CrowdZeros++
 	}
