@@ -191,3 +191,24 @@ func checkErr(t *testing.T, err error) {
 		t.Fatalf("error %v names line %d", err, pe.Line)
 	}
 }
+
+// WriteAll writes the header (none when nil) and every job, in order.
+func TestWriteAll(t *testing.T) {
+	jobs := []Job{{ID: 1, Submit: 0, RunTime: 10, AllocProcs: 2, User: 3}, {ID: 2, Submit: 5, RunTime: 20, AllocProcs: 4, User: 3}}
+	for _, h := range []*Header{nil, {MaxProcs: 8}} {
+		var buf bytes.Buffer
+		if err := WriteAll(&buf, h, jobs); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.HasPrefix(buf.String(), ";"); got != (h != nil) {
+			t.Errorf("header %v: output starts with a comment %v:\n%s", h, got, buf.String())
+		}
+		back, err := NewReader(&buf).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back) != 2 || back[0].ID != 1 || back[1].AllocProcs != 4 {
+			t.Errorf("header %v: read back %+v", h, back)
+		}
+	}
+}

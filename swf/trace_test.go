@@ -61,16 +61,7 @@ func TestTraceRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	w := swf.NewWriter(&buf)
-	if err := w.WriteHeader(h); err != nil {
-		t.Fatal(err)
-	}
-	for i := range jobs {
-		if err := w.Write(&jobs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
+	if err := swf.WriteAll(&buf, h, jobs); err != nil {
 		t.Fatal(err)
 	}
 	r := swf.NewReader(&buf)

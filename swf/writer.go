@@ -48,6 +48,22 @@ func (w *Writer) Write(j *Job) error {
 // Flush writes buffered data to the underlying writer.
 func (w *Writer) Flush() error { return w.w.Flush() }
 
+// WriteAll writes h (if not nil) and jobs to w as one SWF file.
+func WriteAll(w io.Writer, h *Header, jobs []Job) error {
+	sw := NewWriter(w)
+	if h != nil {
+		if err := sw.WriteHeader(h); err != nil {
+			return err
+		}
+	}
+	for i := range jobs {
+		if err := sw.Write(&jobs[i]); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}
+
 // AppendJob appends j's 18 fields, space separated, to b.
 func AppendJob(b []byte, j *Job) []byte {
 	fields := [NumFields]int64{j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, 0, 0,

@@ -24,16 +24,7 @@ func writeTrace(t *testing.T, jobs []swf.Job, procs int64) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w := swf.NewWriter(f)
-	if err := w.WriteHeader(&swf.Header{MaxProcs: procs}); err != nil {
-		t.Fatal(err)
-	}
-	for i := range jobs {
-		if err := w.Write(&jobs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
+	if err := swf.WriteAll(f, &swf.Header{MaxProcs: procs}, jobs); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -217,14 +217,5 @@ func writeSWF(path string, hdr *swf.Header, jobs []swf.Job, o options) error {
 	h := *hdr
 	h.Lines = nil // regenerate the header from the fields, with our note
 	h.Note = append(h.Note, fmt.Sprintf("field 9 replaced by batchq estmodel %s model (seed %d); sane jobs only", o.model, o.seed))
-	w := swf.NewWriter(out)
-	if err := w.WriteHeader(&h); err != nil {
-		return err
-	}
-	for i := range jobs {
-		if err := w.Write(&jobs[i]); err != nil {
-			return err
-		}
-	}
-	return w.Flush()
+	return swf.WriteAll(out, &h, jobs)
 }

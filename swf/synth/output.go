@@ -93,14 +93,5 @@ func (g *Generator) WriteSWF(w io.Writer, n int) error {
 	if err != nil {
 		return err
 	}
-	sw := swf.NewWriter(w)
-	if err := sw.WriteHeader(g.Header(n)); err != nil {
-		return err
-	}
-	for i := range jobs {
-		if err := sw.Write(&jobs[i]); err != nil {
-			return err
-		}
-	}
-	return sw.Flush()
+	return swf.WriteAll(w, g.Header(n), jobs)
 }
