@@ -1,5 +1,7 @@
 package sched
 
+import "sort"
+
 // Profile is a free-processor profile, the availability profile of
 // conservative backfilling: how many processors are free from each moment
 // on, given the running jobs' expected ends and the slots already promised.
@@ -109,14 +111,5 @@ func (p *Profile) split(t int64) int {
 
 // search returns the index of the first point at or after t.
 func (p *Profile) search(t int64) int {
-	i, j := 0, len(p.pts)
-	for i < j {
-		h := int(uint(i+j) >> 1)
-		if p.pts[h].t < t {
-			i = h + 1
-		} else {
-			j = h
-		}
-	}
-	return i
+	return sort.Search(len(p.pts), func(i int) bool { return p.pts[i].t >= t })
 }

@@ -1,6 +1,9 @@
 package varq
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // CrowdMode says whether a SimAgent plans each request as if its own
 // outstanding requests for the same start time were part of it. It is an
@@ -110,16 +113,7 @@ func (c *crowd) tidy(start int64) {
 
 // upTo is the number of pending entries planned to submit at or before t.
 func (g *crowdGroup) upTo(t int64) int {
-	lo, hi := 0, len(g.pending)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if g.pending[mid].submit <= t {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
+	return sort.Search(len(g.pending), func(i int) bool { return g.pending[i].submit > t })
 }
 
 // sumTo is the nodes of the first k pending entries.
