@@ -36,13 +36,8 @@
 // model reproduces the real badness. examples/estimates validates this with
 // the EASY simulator of package sched on four logs (its README has the table).
 //
-// # Runtime predictors
-//
-// The predictors in predict*.go (written separately) give a scheduler a run
-// time prediction per job (thesis Ch. 4 §4.2, §4.6: the user estimate, the
-// perfect prediction, the user-history window family of EASY++, the X2
-// wrapper) and satisfy sched's RuntimePredictor and Corrector interfaces
-// structurally, without importing sched. The load-aware range sets of
+// The runtime predictors of EASY+/EASY++ (thesis Ch. 4) live next to the
+// simulator, in package sched/predict. The load-aware range sets of
 // Hariharan et al. live in rangeset*.go.
 //
 // Nothing in this package keeps global state; the model types are plain

@@ -19,9 +19,16 @@ const (
 	NoRunTime                // run time unknown (< 0)
 	NoSize                   // neither allocated nor requested processors (> 0)
 	LargerThanMachine        // size exceeds the machine
+	TimeOutOfRange           // submit time, run time or estimate above MaxTime
 )
 
-var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine"}
+// MaxTime bounds the submit time, run time and estimate of a sane job:
+// 2^40 s, about 35,000 years. Larger values are typing errors (milliseconds
+// for seconds) or hostile input, and a simulator adding two of them must
+// not wrap around int64.
+const MaxTime = 1 << 40
+
+var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range"}
 
 func (r Reason) String() string {
 	if r < 0 || int(r) >= len(reasonNames) {
@@ -34,7 +41,8 @@ func (r Reason) String() string {
 // A5): a job is dropped if its submit time or run time is unknown, if its
 // size (allocated processors, else requested) is not positive, or if it is
 // larger than the machine of machineSize processors. A run time of 0 is
-// kept.
+// kept. Beyond the thesis, a job whose submit time, run time or estimate
+// exceeds MaxTime is not sane either.
 func Check(j *swf.Job, machineSize int64) Reason {
 	switch {
 	case j.Submit < 0:
@@ -45,6 +53,8 @@ func Check(j *swf.Job, machineSize int64) Reason {
 		return NoSize
 	case j.Size() > machineSize:
 		return LargerThanMachine
+	case j.Submit > MaxTime || j.RunTime > MaxTime || j.ReqTime > MaxTime:
+		return TimeOutOfRange
 	}
 	return SaneJob
 }

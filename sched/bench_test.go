@@ -18,7 +18,7 @@ func benchBlue(b *testing.B, variant string) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := sched.Run(context.Background(), sched.Variants[variant](1152), jobs); err != nil {
+		if _, err := sched.Run(context.Background(), preset(variant)(1152), jobs); err != nil {
 			b.Fatal(err)
 		}
 	}

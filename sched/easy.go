@@ -1,42 +1,80 @@
 package sched
 
-// schedule runs scheduling passes until no observer has submitted or
-// cancelled a job during the last one. Re-entrant calls only mark it dirty.
-func (s *Sim) schedule() {
-	if s.inPass {
-		s.dirty = true
-		return
-	}
-	s.inPass = true
-	for {
-		s.dirty = false
-		s.pass()
-		if !s.dirty {
-			break
-		}
-	}
-	s.inPass = false
+import (
+	"fmt"
+	"slices"
+)
+
+// Order is an order of the waiting queue for the built-in schedulers.
+type Order int
+
+const (
+	// ByArrival is first come, first served. The default.
+	ByArrival Order = iota
+	// ByPrediction is ascending current prediction, ties by arrival order
+	// then job ID (A14): shortest job first.
+	ByPrediction
+	// ByLXFW is descending LXF&W priority (w+e)/e + 0.02·w, w the wait and
+	// e the estimate in hours (Ch.3 §3.10, A31), recomputed at every pass;
+	// ties by arrival order. It sorts the whole queue at every pass, as its
+	// definition requires.
+	ByLXFW
+)
+
+// EASYScheduler is aggressive backfilling with one reservation (§2.2):
+// while the first waiting job in Queue order fits, it starts; the first
+// one that does not fit holds a reservation at the shadow time, and the
+// other waiting jobs, visited in Backfill order, start if they end by the
+// shadow (by their prediction) or fit in the extra processors. The zero
+// value is vanilla EASY; EASYScheduler{Backfill: ByPrediction} is SJBF
+// (EASY++'s order), {Queue: ByPrediction, Backfill: ByPrediction} is SJF,
+// {Queue: ByLXFW, Backfill: ByLXFW} is LXF&W.
+type EASYScheduler struct {
+	Queue, Backfill Order
+	// EstimateSafe admits a backfill by its time only if the job's
+	// user-estimated end is also before the shadow, so a reservation made
+	// with predictions is never violated (§4.3, §6.5).
+	EstimateSafe bool
 }
 
-// pass is one scheduling pass (§2.2): start holders while they fit,
-// then give the holder a reservation and backfill around it.
-func (s *Sim) pass() {
-	switch s.cfg.Policy {
-	case ConservativePolicy:
-		s.scheduleConservative()
-		return
-	case LXFWPolicy:
+// Validate reports an unknown order.
+func (e EASYScheduler) Validate() error {
+	for _, o := range []Order{e.Queue, e.Backfill} {
+		if o < ByArrival || o > ByLXFW {
+			return fmt.Errorf("sched: unknown order %d", o)
+		}
+	}
+	return nil
+}
+
+// Schedule implements Scheduler.
+func (e EASYScheduler) Schedule(p *Pass) { p.s.easyPass(e) }
+
+// FCFSScheduler starts waiting jobs in arrival order while the first one
+// fits, and never backfills.
+type FCFSScheduler struct{}
+
+// Schedule implements Scheduler.
+func (FCFSScheduler) Schedule(p *Pass) {
+	s := p.s
+	for h, _ := s.waitFCFS.Min(); h != nil && h.n <= s.free; h, _ = s.waitFCFS.Min() {
+		s.startJob(h, false)
+	}
+}
+
+// easyPass is one EASY pass (§2.2): start holders while they fit, then
+// give the holder a reservation and backfill around it.
+func (s *Sim) easyPass(e EASYScheduler) {
+	if e.Queue == ByLXFW || e.Backfill == ByLXFW {
 		s.computePriorities()
 	}
 	for {
-		h := s.holder()
+		h := s.holder(e.Queue)
 		if h == nil {
 			return
 		}
 		if h.n > s.free {
-			if s.cfg.Policy != FCFSPolicy {
-				s.backfill(h)
-			}
+			s.backfill(h, e)
 			return
 		}
 		s.startJob(h, false)
@@ -44,13 +82,13 @@ func (s *Sim) pass() {
 }
 
 // holder is the waiting job that gets the reservation.
-func (s *Sim) holder() *job {
-	var h *job
-	switch s.cfg.Policy {
-	case SJFPolicy:
-		h, _ = s.waitSJ.Min()
-	case LXFWPolicy:
-		s.waitFCFS.Ascend(func(j *job) bool {
+func (s *Sim) holder(o Order) *Job {
+	var h *Job
+	switch o {
+	case ByPrediction:
+		h, _ = s.byPrediction().Min()
+	case ByLXFW:
+		s.waitFCFS.Ascend(func(j *Job) bool {
 			if h == nil || j.prio > h.prio {
 				h = j
 			}
@@ -64,15 +102,24 @@ func (s *Sim) holder() *job {
 
 // shadow returns the holder's reservation (the predicted end at which
 // enough processors accumulate) and the extra processors then (§2.2 step 3;
-// ties in predicted end ordered by start then ID, A2).
+// ties in predicted end ordered by start then ID, A2; with ShadowTies the
+// other jobs ending at the shadow add to extra).
 func (s *Sim) shadow(n int64) (shadow, extra int64) {
 	avail := s.free
 	shadow = never
-	s.run.Ascend(func(r *job) bool {
+	found := false
+	s.run.Ascend(func(r *Job) bool {
+		if found {
+			if r.predEnd() != shadow {
+				return false
+			}
+			extra += r.n
+			return true
+		}
 		avail += r.n
 		if avail >= n {
-			shadow, extra = r.predEnd(), avail-n
-			return false
+			shadow, extra, found = r.predEnd(), avail-n, true
+			return s.cfg.ShadowTies
 		}
 		return true
 	})
@@ -80,7 +127,7 @@ func (s *Sim) shadow(n int64) (shadow, extra int64) {
 }
 
 // backfill starts other waiting jobs that do not delay h (§2.2 step 4).
-func (s *Sim) backfill(h *job) {
+func (s *Sim) backfill(h *Job, e EASYScheduler) {
 	shadow, extra := s.shadow(h.n)
 	s.reserve(h, shadow)
 	if s.free == 0 {
@@ -88,11 +135,11 @@ func (s *Sim) backfill(h *job) {
 	}
 	s.buf = s.buf[:0]
 	free := s.free
-	visit := func(k *job) bool {
+	visit := func(k *Job) bool {
 		if k == h || k.n > free {
 			return true
 		}
-		viaTime := s.now+k.p <= shadow && (!s.cfg.EstimateSafeBackfill || s.now+k.e <= shadow)
+		viaTime := s.now+k.p <= shadow && (!e.EstimateSafe || s.now+k.e <= shadow)
 		switch {
 		case viaTime:
 		case k.n <= extra:
@@ -104,11 +151,11 @@ func (s *Sim) backfill(h *job) {
 		s.buf = append(s.buf, k)
 		return free > 0
 	}
-	switch {
-	case s.cfg.Policy == LXFWPolicy:
+	switch e.Backfill {
+	case ByLXFW:
 		s.ascendPriority(visit)
-	case s.cfg.Backfill == BackfillSJBF || s.cfg.Policy == SJFPolicy:
-		s.waitSJ.Ascend(visit)
+	case ByPrediction:
+		s.byPrediction().Ascend(visit)
 	default:
 		s.waitFCFS.Ascend(visit)
 	}
@@ -117,8 +164,8 @@ func (s *Sim) backfill(h *job) {
 	}
 }
 
-// reserve records the holder's reservation for the predictability metrics.
-func (s *Sim) reserve(h *job, at int64) {
+// reserve records a job's reservation for the predictability metrics.
+func (s *Sim) reserve(h *Job, at int64) {
 	if h.res == at {
 		return
 	}
@@ -128,5 +175,89 @@ func (s *Sim) reserve(h *job, at int64) {
 	}
 	for _, o := range s.obs {
 		o.OnReservation(s.now, &h.j, at)
+	}
+}
+
+func (s *Sim) computePriorities() {
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		w := float64(s.now-j.j.Submit) / 3600
+		e := float64(max(j.e, 1)) / 3600
+		j.prio = (w+e)/e + 0.02*w
+		return true
+	})
+}
+
+// ascendPriority visits waiting jobs by descending priority (ties by arrival).
+func (s *Sim) ascendPriority(visit func(*Job) bool) {
+	var all []*Job
+	s.waitFCFS.Ascend(func(j *Job) bool { all = append(all, j); return true })
+	slices.SortStableFunc(all, func(a, b *Job) int {
+		switch {
+		case a.prio > b.prio:
+			return -1
+		case a.prio < b.prio:
+			return 1
+		}
+		return 0
+	})
+	for _, j := range all {
+		if !visit(j) {
+			return
+		}
+	}
+}
+
+// ConservativeScheduler is conservative backfilling with compression
+// (Mu'alem & Feitelson): every waiting job holds a reservation in the
+// free-processor profile. At each pass the profile is rebuilt from the
+// running jobs and all current reservations; then, in arrival order, each
+// job gives up its reservation and takes the earliest slot where it fits
+// for its prediction without touching anyone else's (never later than its
+// old one, unless a running job outlived its prediction), and starts if
+// that slot is now. New arrivals are placed after all earlier arrivals. A
+// job started while an earlier arrival still waits counts as backfilled.
+// Cost per pass: O(q · profile) for q waiting jobs.
+//
+// A running job that outlived its prediction frees its processors at
+// now+1 in the profile (A3): the profile must not promise now processors
+// that are still held. EASY's shadow in the past acts the same way: no job
+// backfills by its time, only into processors free now.
+type ConservativeScheduler struct{}
+
+// Schedule implements Scheduler.
+func (ConservativeScheduler) Schedule(p *Pass) {
+	s := p.s
+	if s.waitFCFS.Len() == 0 {
+		return
+	}
+	prof := p.Profile()
+	s.buf = s.buf[:0]
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		s.buf = append(s.buf, j)
+		if j.res >= 0 {
+			j.res = max(j.res, s.now)
+			prof.Allocate(j.res, max(j.p, 1), j.n)
+		}
+		return true
+	})
+	var start []*Job
+	blocked := false
+	for _, j := range s.buf {
+		d := max(j.p, 1)
+		if j.res >= 0 {
+			prof.Allocate(j.res, d, -j.n)
+		}
+		t, _ := prof.Fit(j.n, d, s.now)
+		prof.Allocate(t, d, j.n)
+		if t == s.now {
+			j.backfill = blocked
+			start = append(start, j)
+			continue
+		}
+		blocked = true
+		s.reserve(j, t)
+	}
+	for _, j := range start {
+		s.startJob(j, j.backfill)
 	}
 }

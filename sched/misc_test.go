@@ -5,8 +5,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -92,12 +92,15 @@ func TestConfigValidate(t *testing.T) {
 	if err := (sched.Config{}).Validate(); err == nil {
 		t.Error("zero machine size accepted")
 	}
-	if err := (sched.Config{MachineSize: 4, Policy: 99}).Validate(); err == nil {
-		t.Error("unknown policy accepted")
+	if err := (sched.Config{MachineSize: 4, Scheduler: sched.EASYScheduler{Queue: 99}}).Validate(); err == nil {
+		t.Error("unknown order accepted")
 	}
-	for name, mk := range sched.Variants {
-		if err := mk(8).Validate(); err != nil {
-			t.Errorf("%s: %v", name, err)
+	if err := (sched.Config{MachineSize: 4, Peer: 7}).Validate(); err == nil {
+		t.Error("unknown peer accepted")
+	}
+	for _, pr := range sched.Presets() {
+		if err := pr.New(8).Validate(); err != nil {
+			t.Errorf("%s: %v", pr.Name, err)
 		}
 	}
 }
@@ -118,7 +121,7 @@ func TestRejectedAndFilled(t *testing.T) {
 
 // Propagation: a waiting job's prediction follows its user's history.
 func TestPropagation(t *testing.T) {
-	h, _ := estmodel.NewUserHistory(estmodel.HistoryConfig{Window: 1, Propagate: true})
+	h, _ := predict.NewUserHistory(predict.HistoryConfig{Window: 1, Propagate: true})
 	cfg := sched.Config{MachineSize: 2, Predictor: h, Corrector: sched.EstimateCorrector{}}
 	jobs := []swf.Job{
 		job(1, 0, 50, 1, 1000), // history of user 1 once it ends at 50
@@ -143,9 +146,9 @@ func TestEstimateSafeBackfill(t *testing.T) {
 		job(2, 1, 50, 6, 50),   // head, reservation at 100
 		job(3, 2, 20, 2, 500),  // ends at 22 by p = r, at 502 by e
 	}
-	cfg := sched.Config{MachineSize: 6, Predictor: estmodel.Perfect{}}
+	cfg := sched.Config{MachineSize: 6, Predictor: predict.Perfect{}}
 	check(t, "predictions", cfg, jobs, want{3: 2})
-	cfg.EstimateSafeBackfill = true
+	cfg.Scheduler = sched.EASYScheduler{EstimateSafe: true}
 	check(t, "estimate-safe", cfg, jobs, want{3: 150})
 }
 

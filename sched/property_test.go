@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
 	"pgregory.net/rapid"
 )
@@ -53,7 +53,7 @@ func TestPropertiesRapid(t *testing.T) {
 		P := rapid.Int64Range(1, 16).Draw(t, "P")
 		jobs := genJobs(t, P)
 		name := rapid.SampledFrom(variantNames).Draw(t, "variant")
-		cfg := sched.Variants[name](P)
+		cfg := preset(name)(P)
 		cfg.PerEventPass = rapid.Bool().Draw(t, "perEvent")
 		s, err := sched.New(cfg)
 		if err != nil {
@@ -83,7 +83,7 @@ func TestPropertiesRapid(t *testing.T) {
 			}
 		}
 		// determinism: a second run with a fresh config gives the same records.
-		cfg2 := sched.Variants[name](P)
+		cfg2 := preset(name)(P)
 		cfg2.PerEventPass = cfg.PerEventPass
 		res2, err := sched.Run(context.Background(), cfg2, jobs)
 		if err != nil {
@@ -103,7 +103,7 @@ func TestEASYExactReservationRapid(t *testing.T) {
 		jobs := genJobs(t, P)
 		cfg := sched.PerfectPlusPlus(P)
 		if rapid.Bool().Draw(t, "fcfsOrder") {
-			cfg.Backfill = sched.BackfillFCFS
+			cfg.Scheduler = sched.EASYScheduler{}
 		}
 		res, err := sched.Run(context.Background(), cfg, jobs)
 		if err != nil {
@@ -195,7 +195,7 @@ func TestConservativeExactReservationRapid(t *testing.T) {
 		P := rapid.Int64Range(1, 16).Draw(t, "P")
 		jobs := genJobs(t, P)
 		cfg := sched.Conservative(P)
-		cfg.Predictor = estmodel.Perfect{}
+		cfg.Predictor = predict.Perfect{}
 		res, err := sched.Run(context.Background(), cfg, jobs)
 		if err != nil {
 			t.Fatal(err)
@@ -206,4 +206,14 @@ func TestConservativeExactReservationRapid(t *testing.T) {
 			}
 		}
 	})
+}
+
+// preset returns the constructor of a named preset; it panics on a typo in
+// a test.
+func preset(name string) func(int64) sched.Config {
+	p, ok := sched.LookupPreset(name)
+	if !ok {
+		panic("unknown preset " + name)
+	}
+	return p.New
 }

@@ -21,15 +21,15 @@ type QueueState struct {
 // Queue returns the current state. It allocates; call it when an agent needs it.
 func (s *Sim) Queue() QueueState {
 	q := QueueState{Now: s.now, Free: s.free}
-	view := func(j *job) JobView {
+	view := func(j *Job) JobView {
 		st := int64(-1)
 		if j.state == running {
 			st = j.start
 		}
 		return JobView{ID: j.j.ID, User: j.j.User, Size: j.n, Submit: j.j.Submit, Estimate: j.e, Prediction: j.p, Start: st}
 	}
-	s.waitFCFS.Ascend(func(j *job) bool { q.Waiting = append(q.Waiting, view(j)); return true })
-	s.run.Ascend(func(j *job) bool { q.Running = append(q.Running, view(j)); return true })
+	s.waitFCFS.Ascend(func(j *Job) bool { q.Waiting = append(q.Waiting, view(j)); return true })
+	s.run.Ascend(func(j *Job) bool { q.Running = append(q.Running, view(j)); return true })
 	return q
 }
 

@@ -27,7 +27,10 @@ type Record struct {
 	FirstReservation int64
 	EstimateFilled   bool // the log had no estimate (A6)
 	Cancelled        bool
-	Included         bool // in the averaged set (A7)
+	// Killed: the job reached its estimate and was ended there
+	// (Config.KillAtEstimate); Job.RunTime is then the estimate.
+	Killed   bool
+	Included bool // in the averaged set (A7)
 }
 
 // Result is the outcome of a simulation.
@@ -47,6 +50,12 @@ type Summary struct {
 	Cancelled int
 	Rejected  int // not sane
 	Filled    int // estimates filled in (A6)
+	Killed    int // ended at their estimate (Config.KillAtEstimate)
+	// Overran counts the started jobs that ran more than twice their
+	// estimate. Each one holds processors long after every prediction of
+	// it expired (A3), which a backfilling scheduler cannot plan around: if
+	// there are many, consider Config.KillAtEstimate.
+	Overran int
 
 	MeanWait     float64 // seconds
 	MeanResponse float64 // seconds
@@ -84,6 +93,11 @@ func (s *Sim) result() *Result {
 		rec.FirstReservation = jb.firstRes
 		rec.EstimateFilled = jb.filled
 		rec.Cancelled = jb.state == cancelled
+		rec.Killed = jb.killed
+		rec.Job.RunTime = jb.r
+		if jb.killed {
+			rec.Job.Status = swf.StatusFailed
+		}
 		if jb.start >= 0 {
 			rec.Wait = jb.start - jb.j.Submit
 			rec.Job.Wait = rec.Wait
@@ -100,7 +114,7 @@ func (s *Sim) result() *Result {
 		}
 	}
 	s.firstPredictions(res)
-	res.Summary = summarize(res.Records, s.cfg.MachineSize, s.lastSub)
+	res.Summary = Summarize(res.Records, s.cfg.MachineSize)
 	res.Summary.Rejected = len(s.rejected.Excluded)
 	return res
 }
@@ -114,12 +128,27 @@ func (s *Sim) firstPredictions(res *Result) {
 	}
 }
 
-// summarize applies the A7 rule and computes the §3 metrics.
-func summarize(recs []Record, P, lastSubmit int64) Summary {
+// Summarize applies the A7 rule to records of one simulation on a machine
+// of P processors (it sets each Record.Included) and computes the §3
+// metrics over the included jobs. The last arrival is the largest submit
+// time among the records. Summary.Rejected is left 0: records hold only
+// simulated jobs. Result.Summary is Summarize(Result.Records, P) plus the
+// rejections; call it again after changing records, e.g. to score a
+// schedule made elsewhere.
+func Summarize(recs []Record, P int64) Summary {
 	var sum Summary
 	var ended []int
+	var lastSubmit int64
 	for i := range recs {
 		r := &recs[i]
+		r.Included = false
+		lastSubmit = max(lastSubmit, r.Job.Submit)
+		if r.Killed {
+			sum.Killed++
+		}
+		if r.Start >= 0 && r.Job.ReqTime > 0 && r.End-r.Start > 2*r.Job.ReqTime {
+			sum.Overran++
+		}
 		switch {
 		case r.Cancelled:
 			sum.Cancelled++

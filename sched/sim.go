@@ -22,29 +22,7 @@ const (
 	cancelled
 )
 
-// job is the simulator's view of one sane job.
-type job struct {
-	j        swf.Job // copy; ReqTime holds the effective estimate
-	idx      int     // index in Sim.jobs (= Record index)
-	seq      int64   // arrival order
-	n, e, r  int64
-	p        int64 // current prediction
-	p0       int64 // prediction at arrival
-	start    int64
-	end      int64
-	state    jobState
-	nCorr    int
-	kPost    int
-	filled   bool // estimate was missing (A6)
-	backfill bool
-	firstRes int64 // first reservation (holder or conservative), -1 none
-	res      int64 // current reservation, -1 none
-	accSum   float64
-	accT     int64
-	prio     float64 // LXF&W priority of the current pass
-}
-
-func (j *job) predEnd() int64 { return j.start + j.p }
+func (j *Job) predEnd() int64 { return j.start + j.p }
 
 // event kinds in the same-timestamp order of A1.
 const (
@@ -57,7 +35,7 @@ type event struct {
 	t    int64
 	kind int
 	seq  int64
-	job  *job
+	job  *Job
 	nc   int // expiry: correction count when armed (stale if changed)
 	fn   func(now int64)
 }
@@ -101,41 +79,43 @@ type Observer interface {
 // RunUntil.
 type Sim struct {
 	cfg    Config
+	sched  Scheduler
+	view   Pass
 	pred   RuntimePredictor
 	propag bool
 	now    int64
 	free   int64
-	jobs   []*job // every sane job, in Load/Submit order
-	arr    []*job // loaded jobs not yet arrived, sorted by (submit, ID, idx)
+	jobs   []*Job // every sane job, in Load/Submit order
+	arr    []*Job // loaded jobs not yet arrived, sorted by (submit, ID, idx)
 	arrI   int
 	events eventHeap
 	evSeq  int64
 	seq    int64
 	obs    []Observer
-	byID   map[int64]*job
+	byID   map[int64]*Job
 
-	waitFCFS *btree.BTreeG[*job] // by seq
-	waitSJ   *btree.BTreeG[*job] // by (p, seq); SJBF and SJF only
-	run      *btree.BTreeG[*job] // by (predEnd, start, ID, idx)
+	waitFCFS *btree.BTreeG[*Job] // by seq
+	waitSJ   *btree.BTreeG[*Job] // by (p, seq); built on first use
+	run      *btree.BTreeG[*Job] // by (predEnd, start, ID, idx)
 
 	inBatch  bool
 	inPass   bool
 	dirty    bool
 	rejected sanitize.Report
 	maxEst   int64
-	lastSub  int64
-	buf      []*job
-	prof     Profile // conservative only
+	buf      []*Job
+	prof     Profile // Pass.Profile
+	killed   int
 }
 
-func lessSeq(a, b *job) bool { return a.seq < b.seq }
-func lessShort(a, b *job) bool {
+func lessSeq(a, b *Job) bool { return a.seq < b.seq }
+func lessShort(a, b *Job) bool {
 	if a.p != b.p {
 		return a.p < b.p
 	}
 	return a.seq < b.seq
 }
-func lessEnd(a, b *job) bool {
+func lessEnd(a, b *Job) bool {
 	if x, y := a.predEnd(), b.predEnd(); x != y {
 		return x < y
 	}
@@ -157,7 +137,7 @@ func New(cfg Config) (*Sim, error) {
 		cfg:      cfg,
 		pred:     cfg.Predictor,
 		free:     cfg.MachineSize,
-		byID:     make(map[int64]*job),
+		byID:     make(map[int64]*Job),
 		waitFCFS: btree.NewG(16, lessSeq),
 		run:      btree.NewG(16, lessEnd),
 		maxEst:   cfg.MaxEstimate,
@@ -168,9 +148,11 @@ func New(cfg Config) (*Sim, error) {
 	if pp, ok := s.pred.(interface{ Propagates() bool }); ok {
 		s.propag = pp.Propagates()
 	}
-	if cfg.Backfill == BackfillSJBF || cfg.Policy == SJFPolicy {
-		s.waitSJ = btree.NewG(16, lessShort)
+	s.sched = cfg.Scheduler
+	if s.sched == nil {
+		s.sched = EASYScheduler{}
 	}
+	s.view = Pass{s}
 	return s, nil
 }
 
@@ -197,20 +179,18 @@ func (s *Sim) Load(jobs []swf.Job) error {
 	}
 	if s.cfg.MaxEstimate == 0 {
 		for i := range jobs {
-			s.maxEst = max(s.maxEst, jobs[i].ReqTime)
+			if e := jobs[i].ReqTime; e <= sanitize.MaxTime {
+				s.maxEst = max(s.maxEst, e)
+			}
 		}
 	}
 	rest := s.arr[s.arrI:]
 	for i := range jobs {
-		if r := sanitize.Check(&jobs[i], s.cfg.MachineSize); r != sanitize.SaneJob {
-			s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: i, ID: jobs[i].ID, Reason: r})
-			continue
+		if jb := s.admit(jobs[i], i); jb != nil {
+			rest = append(rest, jb)
 		}
-		jb := s.newJob(jobs[i])
-		rest = append(rest, jb)
 	}
-	s.rejected.Kept = len(s.jobs)
-	slices.SortStableFunc(rest, func(a, b *job) int {
+	slices.SortStableFunc(rest, func(a, b *Job) int {
 		if a.j.Submit != b.j.Submit {
 			return cmp.Compare(a.j.Submit, b.j.Submit)
 		}
@@ -223,9 +203,20 @@ func (s *Sim) Load(jobs []swf.Job) error {
 	return nil
 }
 
-func (s *Sim) newJob(sj swf.Job) *job {
-	jb := &job{j: sj, idx: len(s.jobs), n: sj.Size(), r: sj.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+// admit builds the simulator's job from an SWF line (Config.Peer's way,
+// if set), or counts its rejection by the sane predicate and returns nil.
+// index is the line's position in Load's slice, -1 for Submit.
+func (s *Sim) admit(sj swf.Job, index int) *Job {
+	if s.cfg.Peer != PeerNone {
+		peerJob(&sj, s.cfg.Peer, s.cfg.MachineSize)
+	}
+	if r := sanitize.Check(&sj, s.cfg.MachineSize); r != sanitize.SaneJob {
+		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
+		return nil
+	}
+	jb := &Job{j: sj, idx: len(s.jobs), n: sj.Size(), r: sj.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
 	s.jobs = append(s.jobs, jb)
+	s.rejected.Kept = len(s.jobs)
 	return jb
 }
 
@@ -233,15 +224,13 @@ func (s *Sim) newJob(sj swf.Job) *job {
 // and counts it if the job is not sane.
 func (s *Sim) Submit(j swf.Job) bool {
 	j.Submit = s.Now()
-	if r := sanitize.Check(&j, s.cfg.MachineSize); r != sanitize.SaneJob {
-		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: -1, ID: j.ID, Reason: r})
+	jb := s.admit(j, -1)
+	if jb == nil {
 		return false
 	}
 	if s.cfg.MaxEstimate == 0 {
-		s.maxEst = max(s.maxEst, j.ReqTime)
+		s.maxEst = max(s.maxEst, jb.j.ReqTime)
 	}
-	jb := s.newJob(j)
-	s.rejected.Kept = len(s.jobs)
 	s.arrive(jb)
 	s.afterExternal()
 	return true
@@ -271,6 +260,26 @@ func (s *Sim) Cancel(id int64) bool {
 	}
 	s.afterExternal()
 	return true
+}
+
+// schedule runs scheduling passes until no observer has submitted or
+// cancelled a job during the last one. Re-entrant calls only mark it dirty.
+func (s *Sim) schedule() {
+	if s.inPass {
+		s.dirty = true
+		return
+	}
+	s.inPass = true
+	for {
+		s.dirty = false
+		if s.waitFCFS.Len() > 0 {
+			s.sched.Schedule(&s.view)
+		}
+		if !s.dirty {
+			break
+		}
+	}
+	s.inPass = false
 }
 
 // afterExternal runs a scheduling pass when Submit or Cancel is called from
@@ -314,7 +323,7 @@ func (s *Sim) RunUntil(t int64) error { return s.runUntil(context.Background(), 
 
 func (s *Sim) runUntil(ctx context.Context, t int64) error {
 	for n := 0; ; n++ {
-		if n&4095 == 4095 {
+		if n&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -387,7 +396,7 @@ func (s *Sim) EstimateFor(j *swf.Job) int64 {
 	return j.RunTime
 }
 
-func (s *Sim) arrive(jb *job) {
+func (s *Sim) arrive(jb *Job) {
 	if jb.j.ReqTime <= 0 {
 		jb.filled = true
 		jb.j.ReqTime = s.EstimateFor(&jb.j)
@@ -399,7 +408,6 @@ func (s *Sim) arrive(jb *job) {
 	jb.seq = s.seq
 	s.seq++
 	jb.state = waiting
-	s.lastSub = max(s.lastSub, jb.j.Submit)
 	s.byID[jb.j.ID] = jb
 	s.waitFCFS.ReplaceOrInsert(jb)
 	if s.waitSJ != nil {
@@ -410,18 +418,22 @@ func (s *Sim) arrive(jb *job) {
 	}
 }
 
-func (s *Sim) removeWaiting(jb *job) {
+func (s *Sim) removeWaiting(jb *Job) {
 	s.waitFCFS.Delete(jb)
 	if s.waitSJ != nil {
 		s.waitSJ.Delete(jb)
 	}
 }
 
-func (s *Sim) startJob(jb *job, backfilled bool) {
+func (s *Sim) startJob(jb *Job, backfilled bool) {
 	s.removeWaiting(jb)
 	jb.state = running
 	jb.start = s.now
 	jb.backfill = backfilled
+	if s.cfg.KillAtEstimate && jb.r > jb.e {
+		jb.r, jb.killed = jb.e, true
+		s.killed++
+	}
 	s.free -= jb.n
 	s.run.ReplaceOrInsert(jb)
 	s.push(event{t: s.now + jb.r, kind: evTerm, job: jb})
@@ -432,13 +444,13 @@ func (s *Sim) startJob(jb *job, backfilled bool) {
 }
 
 // armExpiry schedules the correction of a job that will outlive p.
-func (s *Sim) armExpiry(jb *job) {
+func (s *Sim) armExpiry(jb *Job) {
 	if s.cfg.Corrector != nil && jb.p < jb.r {
 		s.push(event{t: jb.start + jb.p, kind: evExpiry, job: jb, nc: jb.nCorr})
 	}
 }
 
-func (s *Sim) terminate(jb *job) {
+func (s *Sim) terminate(jb *Job) {
 	if jb.state != running {
 		return // cancelled
 	}
@@ -461,7 +473,7 @@ func (s *Sim) terminate(jb *job) {
 // propagation). It scans the queue: propagation is an option, not the default.
 func (s *Sim) repredict(user int64) {
 	s.buf = s.buf[:0]
-	s.waitFCFS.Ascend(func(w *job) bool {
+	s.waitFCFS.Ascend(func(w *Job) bool {
 		if w.j.User == user {
 			s.buf = append(s.buf, w)
 		}
@@ -480,7 +492,7 @@ func (s *Sim) repredict(user int64) {
 	}
 }
 
-func (s *Sim) expire(jb *job, nc int) {
+func (s *Sim) expire(jb *Job, nc int) {
 	if jb.state != running || jb.nCorr != nc {
 		return
 	}
@@ -504,7 +516,7 @@ func (s *Sim) expire(jb *job, nc int) {
 }
 
 // accumulate adds the accuracy of the prediction in force since accT (§3.4).
-func (s *Sim) accumulate(jb *job, t int64) {
+func (s *Sim) accumulate(jb *Job, t int64) {
 	if t > jb.accT {
 		jb.accSum += accuracy(jb.p, jb.r) * float64(t-jb.accT)
 		jb.accT = t

@@ -17,7 +17,11 @@ var variants = []string{"EASY", "EASY+", "EASY++", "PERFECT++"}
 // simulate runs one variant step-wise, in 50 slices of simulated time, so
 // that long traces move the progress bar.
 func simulate(ctx context.Context, variant string, machine int64, jobs []swf.Job, set func(float64)) (*sched.Result, error) {
-	s, err := sched.New(sched.Variants[variant](machine))
+	pr, ok := sched.LookupPreset(variant)
+	if !ok {
+		return nil, fmt.Errorf("unknown scheduler %q", variant)
+	}
+	s, err := sched.New(pr.New(machine))
 	if err != nil {
 		return nil, err
 	}

@@ -170,7 +170,11 @@ func simulate(ctx context.Context, path string, l logSpec) ([]outcome, int, erro
 	sane := 0
 	for _, v := range allVariants {
 		t0 := time.Now()
-		cfg := sched.Variants[v](l.P)
+		pr, ok := sched.LookupPreset(v)
+		if !ok {
+			return nil, 0, fmt.Errorf("unknown scheduler %q", v)
+		}
+		cfg := pr.New(l.P)
 		cfg.PerEventPass = perEvent
 		r, err := sched.Run(ctx, cfg, jobs)
 		if err != nil {

@@ -1,10 +1,10 @@
-package estmodel_test
+package predict_test
 
 import (
 	"fmt"
 	"testing"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -13,7 +13,7 @@ func pj(user, submit, run, est int64) *swf.Job {
 }
 
 func TestUserHistoryDefault(t *testing.T) {
-	h, err := estmodel.NewUserHistory(estmodel.HistoryConfig{})
+	h, err := predict.NewUserHistory(predict.HistoryConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,26 +49,26 @@ func TestUserHistoryDefault(t *testing.T) {
 func TestUserHistoryVariants(t *testing.T) {
 	hist := []*swf.Job{pj(1, 0, 100, 1000), pj(1, 1, 400, 2000), pj(1, 2, 700, 1000), pj(1, 3, 50, 1000)}
 	cases := []struct {
-		cfg  estmodel.HistoryConfig
+		cfg  predict.HistoryConfig
 		est  int64
 		want int64
 	}{
-		{estmodel.HistoryConfig{Window: 3}, 1000, (400 + 700 + 50) / 3},
-		{estmodel.HistoryConfig{Window: 3, Metric: estmodel.MetricMedian}, 5000, 400},
-		{estmodel.HistoryConfig{Window: 4, Metric: estmodel.MetricMedian}, 5000, (100 + 400) / 2},
-		{estmodel.HistoryConfig{Window: 3, Metric: estmodel.MetricMin}, 5000, 50},
-		{estmodel.HistoryConfig{Window: 3, Metric: estmodel.MetricMax}, 5000, 700},
-		{estmodel.HistoryConfig{Window: 6}, 5000, 5000}, // full window needed
-		{estmodel.HistoryConfig{Window: 6, Partial: true}, 5000, (100 + 400 + 700 + 50) / 4},
-		{estmodel.HistoryConfig{Window: 2, Type: estmodel.WindowImmediate}, 1000, (700 + 50) / 2},
-		{estmodel.HistoryConfig{Window: 3, Type: estmodel.WindowImmediate}, 1000, 1000}, // 2000 in the last 3
-		{estmodel.HistoryConfig{Window: 3, Type: estmodel.WindowExtended}, 1000, (100 + 700 + 50) / 3},
-		{estmodel.HistoryConfig{Window: 2, Type: estmodel.WindowExtended}, 2000, 2000}, // one job with 2000
+		{predict.HistoryConfig{Window: 3}, 1000, (400 + 700 + 50) / 3},
+		{predict.HistoryConfig{Window: 3, Metric: predict.MetricMedian}, 5000, 400},
+		{predict.HistoryConfig{Window: 4, Metric: predict.MetricMedian}, 5000, (100 + 400) / 2},
+		{predict.HistoryConfig{Window: 3, Metric: predict.MetricMin}, 5000, 50},
+		{predict.HistoryConfig{Window: 3, Metric: predict.MetricMax}, 5000, 700},
+		{predict.HistoryConfig{Window: 6}, 5000, 5000}, // full window needed
+		{predict.HistoryConfig{Window: 6, Partial: true}, 5000, (100 + 400 + 700 + 50) / 4},
+		{predict.HistoryConfig{Window: 2, Type: predict.WindowImmediate}, 1000, (700 + 50) / 2},
+		{predict.HistoryConfig{Window: 3, Type: predict.WindowImmediate}, 1000, 1000}, // 2000 in the last 3
+		{predict.HistoryConfig{Window: 3, Type: predict.WindowExtended}, 1000, (100 + 700 + 50) / 3},
+		{predict.HistoryConfig{Window: 2, Type: predict.WindowExtended}, 2000, 2000}, // one job with 2000
 		// relative: mean accuracy (0.1+0.2+0.7+0.05)/4 = 0.2625 of e
-		{estmodel.HistoryConfig{Window: 6, Fallback: estmodel.FallbackRelative}, 4000, 1050},
+		{predict.HistoryConfig{Window: 6, Fallback: predict.FallbackRelative}, 4000, 1050},
 	}
 	for i, c := range cases {
-		h, err := estmodel.NewUserHistory(c.cfg)
+		h, err := predict.NewUserHistory(c.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,17 +79,17 @@ func TestUserHistoryVariants(t *testing.T) {
 			t.Errorf("case %d %+v: %d, want %d", i, c.cfg, p, c.want)
 		}
 	}
-	if _, err := estmodel.NewUserHistory(estmodel.HistoryConfig{Window: -1}); err == nil {
+	if _, err := predict.NewUserHistory(predict.HistoryConfig{Window: -1}); err == nil {
 		t.Error("negative window accepted")
 	}
 }
 
 func TestSimplePredictors(t *testing.T) {
 	j := pj(1, 0, 30, 100)
-	if estmodel.UserEstimate.Predict(estmodel.UserEstimate{}, j, 0) != 100 ||
-		(estmodel.Perfect{}).Predict(j, 0) != 30 ||
-		(estmodel.X2{}).Predict(j, 0) != 200 ||
-		(estmodel.X2{P: estmodel.Perfect{}}).Predict(j, 0) != 60 {
+	if predict.UserEstimate.Predict(predict.UserEstimate{}, j, 0) != 100 ||
+		(predict.Perfect{}).Predict(j, 0) != 30 ||
+		(predict.X2{}).Predict(j, 0) != 200 ||
+		(predict.X2{P: predict.Perfect{}}).Predict(j, 0) != 60 {
 		t.Error("estimate/perfect/X2 predictions wrong")
 	}
 }
@@ -97,7 +97,7 @@ func TestSimplePredictors(t *testing.T) {
 // The EASY++ predictor: the average runtime of the user's last two
 // terminated jobs, or the estimate until there are two.
 func ExampleUserHistory() {
-	h, _ := estmodel.NewUserHistory(estmodel.HistoryConfig{}) // window 2, all, average, full
+	h, _ := predict.NewUserHistory(predict.HistoryConfig{}) // window 2, all, average, full
 	job := &swf.Job{User: 7, Submit: 100, ReqTime: 3600}
 	fmt.Println(h.Predict(job, 100))
 	h.Terminated(&swf.Job{User: 7, Submit: 0, RunTime: 600, ReqTime: 3600}, 600)

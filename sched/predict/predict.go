@@ -1,4 +1,21 @@
-package estmodel
+// Package predict holds the runtime predictors of Tsafrir's thesis Ch. 4
+// (§4.2, §4.6): the value a backfilling scheduler uses in place of the
+// user's estimate in EASY+, EASY++ and their relatives. UserEstimate is
+// vanilla EASY (p = e), Perfect the oracle p = r, UserHistory the
+// user-history window of EASY++ (last two terminated jobs, averaged, capped
+// at the estimate) with its §4.6 family of variants, and X2 doubles any
+// other predictor.
+//
+// Each satisfies sched.RuntimePredictor:
+//
+//	Predict(j *swf.Job, now int64) int64  // at arrival; j.ReqTime is the estimate e the simulator uses
+//	Terminated(j *swf.Job, now int64)     // when j ends; j.RunTime is its actual run time
+//
+// Package sched builds its presets (sched.EASYPlusPlus and the others) from
+// these; a user passes their own in sched.Config.Predictor. Predictors keep
+// per-simulation state and are not safe for concurrent use: one per
+// simulation.
+package predict
 
 import (
 	"fmt"
@@ -6,23 +23,6 @@ import (
 
 	"github.com/batchq/batchq/swf"
 )
-
-// Runtime predictors of Tsafrir's thesis Ch. 4 (spec §6): the value a
-// backfilling scheduler uses in place of the user's estimate. They satisfy
-// sched.RuntimePredictor structurally:
-//
-//	Predict(j *swf.Job, now int64) int64  // at arrival; j.ReqTime is the estimate e (filled in by the simulator)
-//	Terminated(j *swf.Job, now int64)     // when j ends; j.RunTime is its actual runtime
-//
-// Predictors are not safe for concurrent use: one per simulation.
-
-// RuntimePredictor is the interface every predictor here implements; it is
-// the same method set as sched.RuntimePredictor, declared again so that X2 can
-// wrap any predictor without importing sched.
-type RuntimePredictor interface {
-	Predict(j *swf.Job, now int64) int64
-	Terminated(j *swf.Job, now int64)
-}
 
 // UserEstimate predicts the user's estimate e (vanilla EASY).
 type UserEstimate struct{}
@@ -47,7 +47,14 @@ func (Perfect) Terminated(*swf.Job, int64) {}
 // al.): X2{UserEstimate{}} predicts 2e, X2{history} predicts 2·(history
 // prediction) and falls back to 2e like its inner predictor. A nil P means
 // UserEstimate.
-type X2 struct{ P RuntimePredictor }
+type X2 struct {
+	// P is any sched.RuntimePredictor (spelt out so that this package need
+	// not import sched, which builds its presets from it).
+	P interface {
+		Predict(j *swf.Job, now int64) int64
+		Terminated(j *swf.Job, now int64)
+	}
+}
 
 // Predict returns twice the inner prediction.
 func (x X2) Predict(j *swf.Job, now int64) int64 {
@@ -64,19 +71,11 @@ func (x X2) Terminated(j *swf.Job, now int64) {
 	}
 }
 
-// check that the predictors implement the interface.
-var (
-	_ RuntimePredictor = UserEstimate{}
-	_ RuntimePredictor = Perfect{}
-	_ RuntimePredictor = X2{}
-	_ RuntimePredictor = (*UserHistory)(nil)
-)
-
 // validateWindow reports a window size outside 1..30 (the §4.6 tuning range is
 // 1–30; larger windows are allowed up to 1000 for experiments).
 func validateWindow(n int) error {
 	if n < 0 || n > 1000 {
-		return fmt.Errorf("estmodel: history window %d outside 1..1000", n)
+		return fmt.Errorf("predict: history window %d outside 1..1000", n)
 	}
 	return nil
 }

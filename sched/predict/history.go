@@ -1,4 +1,4 @@
-package estmodel
+package predict
 
 import (
 	"fmt"
@@ -11,7 +11,8 @@ import (
 type WindowType int
 
 const (
-	// WindowAll uses the user's last N terminated jobs (by submit time). Default.
+	// WindowAll uses the user's last N terminated jobs (by submit time, or
+	// by termination time with HistoryConfig.ByTermination). Default.
 	WindowAll WindowType = iota
 	// WindowImmediate uses the last N only if all have the new job's estimate;
 	// otherwise it falls back.
@@ -56,6 +57,10 @@ type HistoryConfig struct {
 	// when one of their user's jobs terminates (§6.6 "propagation"). The
 	// simulator reads it through the Propagates method.
 	Propagate bool
+	// ByTermination orders the window by termination time: the user's last
+	// N jobs to terminate, as pyss's EASY++ keeps them. The default orders
+	// by submit time among the terminated jobs (A11).
+	ByTermination bool
 }
 
 // Validate reports an invalid configuration.
@@ -64,13 +69,13 @@ func (c HistoryConfig) Validate() error {
 		return err
 	}
 	if c.Type < WindowAll || c.Type > WindowExtended {
-		return fmt.Errorf("estmodel: unknown window type %d", c.Type)
+		return fmt.Errorf("predict: unknown window type %d", c.Type)
 	}
 	if c.Metric < MetricAverage || c.Metric > MetricMax {
-		return fmt.Errorf("estmodel: unknown history metric %d", c.Metric)
+		return fmt.Errorf("predict: unknown history metric %d", c.Metric)
 	}
 	if c.Fallback < FallbackEstimate || c.Fallback > FallbackRelative {
-		return fmt.Errorf("estmodel: unknown fallback %d", c.Fallback)
+		return fmt.Errorf("predict: unknown fallback %d", c.Fallback)
 	}
 	return nil
 }
@@ -83,9 +88,10 @@ type UserHistory struct {
 	users map[int64]*userState
 }
 
-// A window holds up to n runtimes ordered by the submit time of their jobs.
+// A window holds up to n runtimes ordered by key (their jobs' submit or
+// termination time).
 type window struct {
-	submit, run, est []int64
+	key, run, est []int64
 }
 
 type userState struct {
@@ -105,6 +111,9 @@ func NewUserHistory(cfg HistoryConfig) (*UserHistory, error) {
 	}
 	return &UserHistory{cfg: cfg, users: make(map[int64]*userState)}, nil
 }
+
+// Config returns the configuration h was built with (defaults filled in).
+func (h *UserHistory) Config() HistoryConfig { return h.cfg }
 
 // Propagates reports whether waiting jobs' predictions should be recomputed
 // when their user's history changes.
@@ -153,13 +162,17 @@ func (h *UserHistory) fallback(u *userState, e int64) int64 {
 }
 
 // Terminated adds j to its user's history.
-func (h *UserHistory) Terminated(j *swf.Job, _ int64) {
+func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 	u := h.users[j.User]
 	if u == nil {
 		u = &userState{}
 		h.users[j.User] = u
 	}
-	u.all.add(h.cfg.Window, j)
+	key := j.Submit
+	if h.cfg.ByTermination {
+		key = now
+	}
+	u.all.add(h.cfg.Window, key, j)
 	if h.cfg.Type == WindowExtended {
 		if u.byEst == nil {
 			u.byEst = make(map[int64]*window)
@@ -169,7 +182,7 @@ func (h *UserHistory) Terminated(j *swf.Job, _ int64) {
 			w = &window{}
 			u.byEst[j.ReqTime] = w
 		}
-		w.add(h.cfg.Window, j)
+		w.add(h.cfg.Window, key, j)
 	}
 	if h.cfg.Fallback == FallbackRelative && j.ReqTime > 0 {
 		a := float64(j.RunTime) / float64(j.ReqTime)
@@ -178,22 +191,23 @@ func (h *UserHistory) Terminated(j *swf.Job, _ int64) {
 	}
 }
 
-// add keeps the n most recently submitted terminated jobs: a job submitted
-// earlier than all kept ones in a full window is ignored (§6.2).
-func (w *window) add(n int, j *swf.Job) {
-	if len(w.submit) == n {
-		if j.Submit < w.submit[0] {
+// add keeps the n terminated jobs of largest key (submit time, or
+// termination time): a job whose key is below all kept ones in a full window
+// is ignored (§6.2).
+func (w *window) add(n int, key int64, j *swf.Job) {
+	if len(w.key) == n {
+		if key < w.key[0] {
 			return
 		}
-		w.submit = append(w.submit[:0], w.submit[1:]...)
+		w.key = append(w.key[:0], w.key[1:]...)
 		w.run = append(w.run[:0], w.run[1:]...)
 		w.est = append(w.est[:0], w.est[1:]...)
 	}
-	i := len(w.submit)
-	for i > 0 && w.submit[i-1] > j.Submit {
+	i := len(w.key)
+	for i > 0 && w.key[i-1] > key {
 		i--
 	}
-	w.submit = insert(w.submit, i, j.Submit)
+	w.key = insert(w.key, i, key)
 	w.run = insert(w.run, i, j.RunTime)
 	w.est = insert(w.est, i, j.ReqTime)
 }

@@ -1,0 +1,116 @@
+package sched
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched/predict"
+	"github.com/batchq/batchq/swf"
+)
+
+// Peer names a peer simulator whose way of building jobs from SWF lines
+// Config.Peer reproduces, so that a schedule can be checked job by job
+// against the tool a researcher trusts.
+type Peer int
+
+const (
+	// PeerNone builds jobs by the thesis's rules: sane jobs only (A4),
+	// size from field 5 else field 8 (A5), missing estimates filled (A6),
+	// logged run times (A9). The default.
+	PeerNone Peer = iota
+	// PeerPyss builds jobs as pyss (2007, Tsafrir and Feitelson's
+	// simulator) does: estimate = max(requested, run, 1), run =
+	// max(min(requested, run), 1) (a job that overran its estimate runs
+	// only until it), processors from field 5 clamped to the machine, and
+	// a line with an unknown run time or processor count simulated as a
+	// 1-second, 1-processor job with estimate 1, so every line is in the
+	// schedule.
+	PeerPyss
+	// PeerPredictsim is PeerPyss with processors from field 8 (requested),
+	// as predictsim (a 2024 descendant of pyss) reads them.
+	PeerPredictsim
+)
+
+var peerNames = [...]string{"none", "pyss", "predictsim"}
+
+func (p Peer) String() string {
+	if p < 0 || int(p) >= len(peerNames) {
+		return fmt.Sprintf("Peer(%d)", int(p))
+	}
+	return peerNames[p]
+}
+
+// ParsePeer returns the peer of this name ("none", "pyss", "predictsim";
+// case-insensitive; "" is none).
+func ParsePeer(name string) (Peer, error) {
+	for i, n := range peerNames {
+		if strings.EqualFold(name, n) {
+			return Peer(i), nil
+		}
+	}
+	if name == "" {
+		return PeerNone, nil
+	}
+	return 0, fmt.Errorf("sched: unknown peer %q (want none, pyss or predictsim)", name)
+}
+
+// WithPeer returns c set up to reproduce peer's schedules: its job
+// construction (Config.Peer), its tie rule at the shadow (ShadowTies, both
+// peers), its pass granularity (one pass per event for pyss, per timestamp
+// for predictsim) and, for a user-history predictor of the presets, pyss's
+// window of the last jobs by termination time. The options stay separate
+// fields so that each one's effect can be measured alone.
+func (c Config) WithPeer(peer Peer) Config {
+	c.Peer = peer
+	if peer == PeerNone {
+		return c
+	}
+	c.ShadowTies = true
+	c.PerEventPass = peer == PeerPyss
+	c.Predictor = byTermination(c.Predictor)
+	return c
+}
+
+// byTermination returns a user-history predictor (bare or doubled by X2)
+// rebuilt to order its window by termination time; other predictors are
+// returned as they are.
+func byTermination(p RuntimePredictor) RuntimePredictor {
+	switch h := p.(type) {
+	case *predict.UserHistory:
+		cfg := h.Config()
+		cfg.ByTermination = true
+		n, err := predict.NewUserHistory(cfg)
+		if err != nil {
+			return p
+		}
+		return n
+	case predict.X2:
+		if inner, ok := h.P.(RuntimePredictor); ok && inner != nil {
+			return predict.X2{P: byTermination(inner)}
+		}
+	}
+	return p
+}
+
+// peerJob rewrites j the way peer builds jobs. A line with an unknown
+// submit time is left for the sane predicate to reject: it has no place in
+// time.
+func peerJob(j *swf.Job, peer Peer, machine int64) {
+	n := j.AllocProcs
+	if peer == PeerPredictsim {
+		n = j.ReqProcs
+	}
+	if j.Submit < 0 || j.Submit > sanitize.MaxTime {
+		return // rejected by the sane predicate
+	}
+	if j.RunTime < 0 || n <= 0 {
+		j.RunTime, j.ReqTime, n = 1, 1, 1
+	} else {
+		req := j.ReqTime
+		j.ReqTime = max(req, j.RunTime, 1)
+		j.RunTime = max(min(req, j.RunTime), 1)
+		n = min(n, machine)
+	}
+	j.AllocProcs, j.ReqProcs = n, n
+}
