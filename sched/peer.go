@@ -58,8 +58,9 @@ func ParsePeer(name string) (Peer, error) {
 // WithPeer returns c set up to reproduce peer's schedules: its job
 // construction (Config.Peer), its tie rule at the shadow (ShadowTies, both
 // peers), its pass granularity (one pass per event for pyss, per timestamp
-// for predictsim) and, for a user-history predictor of the presets, pyss's
-// window of the last jobs by termination time. The options stay separate
+// for predictsim) and, for pyss and a user-history predictor, pyss's
+// history: the last jobs by termination time, re-predicting waiting jobs
+// as it changes. The options stay separate
 // fields so that each one's effect can be measured alone.
 func (c Config) WithPeer(peer Peer) Config {
 	c.Peer = peer
@@ -68,18 +69,22 @@ func (c Config) WithPeer(peer Peer) Config {
 	}
 	c.ShadowTies = true
 	c.PerEventPass = peer == PeerPyss
-	c.Predictor = byTermination(c.Predictor)
+	if peer == PeerPyss {
+		c.Predictor = pyssHistory(c.Predictor)
+	}
 	return c
 }
 
-// byTermination returns a user-history predictor (bare or doubled by X2)
-// rebuilt to order its window by termination time; other predictors are
-// returned as they are.
-func byTermination(p RuntimePredictor) RuntimePredictor {
+// pyssHistory returns a user-history predictor (bare or doubled by X2)
+// rebuilt the way pyss's EASY++ keeps its history: the window holds the
+// user's last jobs by termination time, and waiting jobs are re-predicted
+// whenever it changes (pyss re-predicts every waiting job at every pass).
+// Other predictors are returned as they are.
+func pyssHistory(p RuntimePredictor) RuntimePredictor {
 	switch h := p.(type) {
 	case *predict.UserHistory:
 		cfg := h.Config()
-		cfg.ByTermination = true
+		cfg.ByTermination, cfg.Propagate = true, true
 		n, err := predict.NewUserHistory(cfg)
 		if err != nil {
 			return p
@@ -87,7 +92,7 @@ func byTermination(p RuntimePredictor) RuntimePredictor {
 		return n
 	case predict.X2:
 		if inner, ok := h.P.(RuntimePredictor); ok && inner != nil {
-			return predict.X2{P: byTermination(inner)}
+			return predict.X2{P: pyssHistory(inner)}
 		}
 	}
 	return p

@@ -355,6 +355,10 @@ func (s *Sim) finish(ctx context.Context) (*Result, error) {
 // batch processes all events at time t in the A1 order, then schedules.
 func (s *Sim) batch(t int64) {
 	s.now, s.inBatch = t, true
+	pyss := s.cfg.Peer == PeerPyss
+	if pyss && s.cfg.PerEventPass {
+		s.terminateAsPredicted()
+	}
 	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
 		e := heap.Pop(&s.events).(event)
 		if e.kind == evTerm {
@@ -362,7 +366,8 @@ func (s *Sim) batch(t int64) {
 		} else {
 			s.expire(e.job, e.nc)
 		}
-		if s.cfg.PerEventPass {
+		// pyss handles a prediction expiry without a scheduling pass.
+		if s.cfg.PerEventPass && (e.kind == evTerm || !pyss) {
 			s.schedule()
 		}
 	}
@@ -375,12 +380,39 @@ func (s *Sim) batch(t int64) {
 			s.schedule()
 		}
 	}
+	woke := false
 	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind == evWake {
 		e := heap.Pop(&s.events).(event)
 		e.fn(t)
+		woke = true
 	}
 	s.inBatch = false
-	s.schedule()
+	// With a pass per event, the batch's own pass is needed only for what
+	// the wake-ups did.
+	if !s.cfg.PerEventPass || woke || s.dirty {
+		s.schedule()
+	}
+}
+
+// terminateAsPredicted ends, before the instant's first event, every job
+// that ends now and was predicted to: pyss plans on a processor snapshot
+// in which such jobs are already gone when it handles the instant's first
+// event, whichever that is. Their termination events still come in their
+// turn, each followed by its pass, as in pyss.
+func (s *Sim) terminateAsPredicted() {
+	s.buf = s.buf[:0]
+	s.run.Ascend(func(r *Job) bool {
+		if r.predEnd() > s.now {
+			return false
+		}
+		if r.predEnd() == s.now && r.start+r.r == s.now {
+			s.buf = append(s.buf, r)
+		}
+		return true
+	})
+	for _, r := range s.buf {
+		s.terminate(r)
+	}
 }
 
 // EstimateFor is the estimate the simulation plans job j with if it
