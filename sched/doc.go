@@ -1,47 +1,79 @@
 // Package sched is a discrete-event simulator of batch schedulers for
-// parallel machines: FCFS, EASY backfilling and its variants EASY+, EASY++,
-// SJBF, X2, SJF, LXF&W, and conservative backfilling, as specified in
-// Tsafrir's PhD thesis (2006) Ch. 2 §2.2–2.5, Ch. 3 §3.10 and Ch. 4 (spec
-// sched-estmodel-sanitize §2, §3, §4, §6 and the A-items of §10).
+// parallel machines, as specified in Tsafrir's PhD thesis (2006) Ch. 2
+// §2.2–2.5, Ch. 3 §3.10 and Ch. 4: FCFS, EASY backfilling and its variants
+// (EASY+, EASY++, SJBF, X2, SJF, LXF&W), conservative backfilling, and any
+// policy a user writes.
 //
-// # Pinned semantics
+// # Start
 //
-// Every ambiguity the thesis leaves is fixed and documented: events with the
-// same timestamp are processed as terminations, then prediction expiries,
-// then arrivals in (submit, ID) order, then agent wake-ups (At), and one
-// scheduling pass follows the batch (Config.PerEventPass: one per event)
-// (A1). Ties in predicted end are broken by start, then ID (A2). Stale
-// predictions are used as they are (A3). Jobs run exactly their logged
-// runtime and are never killed early (A9). Jobs that are not sane
-// (sanitize.Check, A4/A5) are rejected and counted; missing estimates become
-// the largest estimate in the load (A6). The averaged set excludes the first
-// 1% of jobs in termination order and every job ending after the last
-// arrival (A7).
-//
-// # API
-//
-// One-shot:
-//
-//	res, err := sched.Run(ctx, sched.EASYPlusPlus(128), jobs)
+//	_, jobs, _ := swf.ReadFile("KTH-SP2-1996-2.1-cln.swf.gz")
+//	res, err := sched.Run(ctx, sched.EASYPlusPlus(100), jobs)
 //	res.Summary.MeanWait, res.Summary.MeanBSLD, res.Records[i].Start ...
 //
 // Config's zero value plus a MachineSize is vanilla EASY with user
-// estimates. The Tab 4.4 variants have constructors (EASY, EASYPred,
-// EASYPCor, EASYSJBF, EASYPlus, EASYPlusPlus, PerfectPlusPlus, X2, X2Plus,
-// X2PlusPlus, X2Perf, X2PlusPlusPerf, SJF, SJFPlus, SJFPerf, LXFW, FCFS,
-// Conservative) and are listed by name in Variants. Each call returns a
-// fresh Config: predictors keep per-simulation state.
+// estimates. The thesis's Tab 4.4 variants have constructors (EASY,
+// EASYPlusPlus, Conservative, …), listed with one line each by Presets and
+// found by name with LookupPreset. Each call returns a fresh Config:
+// predictors keep per-simulation state.
 //
-// Step-wise, for agents (VARQ, CO-VARQ) that submit and cancel jobs while the
-// simulation runs, and for advancing several machines in lockstep:
+// # Writing a policy
+//
+// A Scheduler decides at each scheduling pass which waiting jobs start.
+// It sees the pass through a *Pass: the clock, the free processors, the
+// waiting jobs in arrival order (Waiting) and by prediction
+// (ByPrediction), the running jobs by predicted end (Running), EASY's
+// shadow and extra processors (Shadow) and the free-processor Profile for
+// reservation-based policies; it acts with Start, Backfill and Reserve.
+// The simulator does the rest, so a user's policy gets the same waits,
+// slowdowns, A7 exclusions, accuracy, backfill flags, observer calls and
+// SWF output as a built-in. ExampleScheduler is pyss's EASY-SJBF in about
+// 35 lines; the built-ins are EASYScheduler (FCFS, SJBF, SJF and LXF&W
+// orders), FCFSScheduler and ConservativeScheduler, with fast paths of
+// their own.
+//
+// # Pinned semantics, each documented beside its decision (A-item)
+//
+//   - A1: events with the same timestamp are processed as terminations,
+//     then prediction expiries, then arrivals in (submit, ID) order, then
+//     agent wake-ups (At); one scheduling pass follows the batch
+//     (Config.PerEventPass: one per event).
+//   - A2: ties in predicted end are broken by start, then ID; EASY's shadow
+//     is fixed by the first running job after which enough processors are
+//     free (Config.ShadowTies: every job ending at that instant adds to
+//     the extra processors, as pyss and predictsim do).
+//   - A3: a prediction that has expired without correction is used as it
+//     is; EASY's shadow may then lie in the past and conservative
+//     backfilling frees the job's processors at now+1 (both: nothing
+//     backfills by its time, only into processors free now).
+//     Summary.Overran counts jobs that ran more than twice their estimate.
+//   - A4–A6: jobs that are not sane (sanitize.Check) are rejected and
+//     counted in Result.Rejected; missing estimates become the largest
+//     estimate in the load.
+//   - A7: the averaged set excludes the first 1% of jobs in termination
+//     order and every job ending after the last arrival (Summarize).
+//   - A9: jobs run their logged run time (Config.KillAtEstimate: end them
+//     at their estimate, as production schedulers do; Summary.Killed).
+//
+// # Checking against peers
+//
+// Config.WithPeer(PeerPyss) or (PeerPredictsim) builds jobs the way pyss
+// or predictsim does and sets their tie rule, pass granularity and history
+// order. On KTH-SP2 and SDSC-SP2 the per-job waits then equal pyss's and
+// predictsim's EASY schedules for 100% of jobs; EASY++ equals pyss's for
+// 99.7% of KTH's jobs (peer_test.go says where SDSC-SP2 departs).
+//
+// # Step-wise, for agents
+//
+// Agents (VARQ, CO-VARQ) submit and cancel jobs while the simulation runs,
+// and several machines can advance in lockstep:
 //
 //	s, _ := sched.New(cfg)
-//	s.Observe(obs)          // OnSubmit, OnStart, OnEnd, OnReservation
-//	s.Load(trace)           // future arrivals
+//	s.Observe(sched.Hooks{Start: ...}) // or any Observer
+//	s.Load(trace)                      // future arrivals
 //	s.At(t, func(now int64) { s.Submit(job); s.Cancel(id) })
-//	s.RunUntil(t)           // every event ≤ t, then Now() == t
-//	q := s.Queue()          // waiting and running jobs, free processors
-//	res, _ := s.Finish()    // run to the end
+//	s.RunUntil(t)                      // every event ≤ t, then Now() == t
+//	q := s.Queue()                     // waiting and running jobs, free processors
+//	res, _ := s.Finish()               // run to the end
 //
 // Submit and Cancel may be called from At callbacks and Observer methods;
 // the batch's scheduling pass (or another pass, if called during one) takes
@@ -51,21 +83,19 @@
 // Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals and
 // ScaleToLoad (§4), Load (the §3.6 formula on any schedule), and
 // Result.WriteSWF (the simulated schedule as SWF, waits filled in).
+// Runtime predictors are in package sched/predict; a Corrector changes a
+// running job's prediction when it outlives it (§6.3).
 //
 // # Cost
 //
 // Events cost O(log n); an EASY pass walks the running jobs only until the
 // holder's processors accumulate and the waiting queue only while
-// processors are free, so EASY and EASY++ simulate SDSC-BLUE (243k jobs) in
-// about 0.3 s on one core. Conservative backfilling re-plans every waiting
-// job against the free-processor Profile at each pass, O(q·profile); about
-// five times EASY's time on SDSC-BLUE (BenchmarkBlueConservative 2.6–2.8 s
-// beside BenchmarkBlueEASY 0.5–0.8 s, same busy machine). LXF&W sorts the
-// queue at each pass, as its definition requires.
-//
-// Predictions come from a RuntimePredictor (package estmodel implements the
-// thesis's predictors without importing sched) and are corrected by a
-// Corrector when a job outlives them (§6.3).
+// processors are free. Measured on one core (go test -bench Blue -cpu 1,
+// SDSC-BLUE, 243k jobs, parse excluded): see BenchmarkBlueEASY and the
+// figures below. Conservative backfilling re-plans every waiting job
+// against the free-processor Profile at each pass, O(q·profile), about
+// five times EASY's time. LXF&W sorts the queue at each pass, as its
+// definition requires.
 //
 // A Sim is not safe for concurrent use; run independent Sims in parallel.
 package sched

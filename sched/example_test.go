@@ -33,3 +33,62 @@ func ExampleRun() {
 	// 2 100 150 false
 	// 3 100 130 false
 }
+
+// sjbf is pyss's EASY with shortest-job-backfilled-first written as a user
+// policy: the first waiting job starts while it fits; the first one that
+// does not fit holds a reservation at the shadow time, and the others, by
+// ascending prediction, start if they end by the shadow or fit in the
+// processors the holder leaves over.
+type sjbf struct{}
+
+func (sjbf) Schedule(p *sched.Pass) {
+	var holder *sched.Job
+	for j := range p.Waiting() {
+		if p.Start(j) != nil {
+			holder = j
+			break
+		}
+	}
+	if holder == nil {
+		return
+	}
+	shadow, extra := p.Shadow(holder.Size())
+	p.Reserve(holder, shadow)
+	for j := range p.ByPrediction() {
+		if j == holder || j.Size() > p.Free() {
+			continue
+		}
+		switch {
+		case p.Now()+j.Prediction() <= shadow: // ends before the holder starts
+		case j.Size() <= extra: // uses processors the holder does not need
+			extra -= j.Size()
+		default:
+			continue
+		}
+		p.Backfill(j)
+	}
+}
+
+func ExampleScheduler() {
+	jobs := []swf.Job{
+		job(1, 0, 100, 6, 100), // 6 of 8 processors until 100
+		job(2, 10, 50, 8, 50),  // the whole machine: reservation at 100, no extra
+		job(3, 20, 90, 2, 90),  // would end at 110: too late for 2's reservation
+		job(4, 30, 60, 2, 60),  // ends by 100: backfilled
+	}
+	cfg := sched.EASY(8)
+	cfg.Scheduler = sjbf{}
+	res, err := sched.Run(context.Background(), cfg, jobs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Records {
+		fmt.Printf("job %d: wait %d, backfilled %v\n", r.Job.ID, r.Wait, r.Backfilled)
+	}
+	// Output:
+	// job 1: wait 0, backfilled false
+	// job 2: wait 90, backfilled false
+	// job 3: wait 130, backfilled false
+	// job 4: wait 0, backfilled true
+}

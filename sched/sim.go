@@ -62,18 +62,6 @@ func (h *eventHeap) Pop() any {
 	return x
 }
 
-// Observer is told what happens in a simulation, synchronously, from inside
-// the event loop. Its methods may call Sim.Submit, Sim.Cancel and Sim.At.
-type Observer interface {
-	OnSubmit(now int64, j *swf.Job)
-	OnStart(now int64, j *swf.Job, backfilled bool)
-	// OnEnd is called when a job terminates or is cancelled.
-	OnEnd(now int64, j *swf.Job, cancelled bool)
-	// OnReservation is called when a waiting job gets a reservation or its
-	// reservation time changes.
-	OnReservation(now int64, j *swf.Job, at int64)
-}
-
 // Sim is one discrete-event simulation (§2.1). It is not safe for concurrent
 // use; run many Sims in parallel, or advance several in lockstep with
 // RunUntil.

@@ -1,0 +1,54 @@
+package sched
+
+import "github.com/batchq/batchq/swf"
+
+// Observer is told what happens in a simulation, synchronously, from inside
+// the event loop. Its methods may call Sim.Submit, Sim.Cancel and Sim.At.
+type Observer interface {
+	OnSubmit(now int64, j *swf.Job)
+	OnStart(now int64, j *swf.Job, backfilled bool)
+	// OnEnd is called when a job terminates or is cancelled.
+	OnEnd(now int64, j *swf.Job, cancelled bool)
+	// OnReservation is called when a waiting job gets a reservation or its
+	// reservation time changes.
+	OnReservation(now int64, j *swf.Job, at int64)
+}
+
+// Hooks is an Observer built from optional funcs: set the ones you need,
+// the others do nothing.
+//
+//	s.Observe(sched.Hooks{Start: func(now int64, j *swf.Job, bf bool) { ... }})
+type Hooks struct {
+	Submit      func(now int64, j *swf.Job)
+	Start       func(now int64, j *swf.Job, backfilled bool)
+	End         func(now int64, j *swf.Job, cancelled bool)
+	Reservation func(now int64, j *swf.Job, at int64)
+}
+
+// OnSubmit calls h.Submit if set.
+func (h Hooks) OnSubmit(now int64, j *swf.Job) {
+	if h.Submit != nil {
+		h.Submit(now, j)
+	}
+}
+
+// OnStart calls h.Start if set.
+func (h Hooks) OnStart(now int64, j *swf.Job, backfilled bool) {
+	if h.Start != nil {
+		h.Start(now, j, backfilled)
+	}
+}
+
+// OnEnd calls h.End if set.
+func (h Hooks) OnEnd(now int64, j *swf.Job, cancelled bool) {
+	if h.End != nil {
+		h.End(now, j, cancelled)
+	}
+}
+
+// OnReservation calls h.Reservation if set.
+func (h Hooks) OnReservation(now int64, j *swf.Job, at int64) {
+	if h.Reservation != nil {
+		h.Reservation(now, j, at)
+	}
+}
