@@ -1,7 +1,11 @@
 package sched_test
 
 import (
+	"compress/gzip"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -28,3 +32,45 @@ func benchBlue(b *testing.B, variant string) {
 func BenchmarkBlueEASY(b *testing.B)         { benchBlue(b, "EASY") }
 func BenchmarkBlueEASYPlusPlus(b *testing.B) { benchBlue(b, "EASY++") }
 func BenchmarkBlueConservative(b *testing.B) { benchBlue(b, "Conservative") }
+
+// benchParseAndRun is the budget's measure: parse the plain (decompressed)
+// file and simulate, per iteration; it also reports bytes allocated per
+// job.
+func benchParseAndRun(b *testing.B, trace string, P int64, variant string) {
+	plain := filepath.Join(b.TempDir(), "trace.swf")
+	gz, err := os.Open(tracetest.Path(b, trace))
+	if err != nil {
+		b.Fatal(err)
+	}
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := os.Create(plain)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		b.Fatal(err)
+	}
+	out.Close()
+	gz.Close()
+	n := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		_, jobs, err := swf.ReadFile(plain)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := sched.Run(context.Background(), preset(variant)(P), jobs); err != nil {
+			b.Fatal(err)
+		}
+		n = len(jobs)
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+func BenchmarkParseAndEASYCTC(b *testing.B)    { benchParseAndRun(b, tracetest.CTC, 512, "EASY") }
+func BenchmarkParseAndEASYBlue(b *testing.B)   { benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY") }
+func BenchmarkParseAndEASYPPBlue(b *testing.B) { benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY++") }
