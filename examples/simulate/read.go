@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -28,12 +29,16 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 		t.name = "standard input"
 		in, err := maybeGunzip(stdin)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.name, err)
+			return nil, fmt.Errorf("%s: %w", t.name, readError(err))
 		}
 		r = swf.NewReader(in)
 	} else {
-		f, err := swf.Open(path) // the error names the file
+		f, err := swf.Open(path)
 		if err != nil {
+			var pe *fs.PathError
+			if !errors.As(err, &pe) { // a gzip header error does not name the file
+				err = fmt.Errorf("%s: %w", path, readError(err))
+			}
 			return nil, err
 		}
 		defer f.Close()
@@ -42,7 +47,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 	r.Lenient = lenient
 	h, err := r.Header()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.name, err)
+		return nil, fmt.Errorf("%s: %w", t.name, readError(err))
 	}
 	t.header = h
 	expect := h.MaxRecords
@@ -55,7 +60,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.name, err)
+			return nil, fmt.Errorf("%s: %w", t.name, readError(err))
 		}
 		t.jobs = append(t.jobs, j)
 		if expect > 0 && len(t.jobs)&4095 == 0 {
@@ -81,4 +86,12 @@ func maybeGunzip(r io.Reader) (io.Reader, error) {
 		return gzip.NewReader(br)
 	}
 	return br, nil
+}
+
+// readError explains the bare io.ErrUnexpectedEOF of a cut gzip stream.
+func readError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("truncated or corrupt gzip data: %w", err)
+	}
+	return err
 }
