@@ -56,7 +56,7 @@ func warnings(info *runInfo) []string {
 	return ws
 }
 
-// options renders the simulated configuration's options.
+// optionsText renders the options of the simulated configuration.
 func optionsText(info *runInfo) string {
 	c := info.cfg
 	onOff := func(b bool) string {

@@ -14,7 +14,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// run is one simulation: its inputs, its configuration and its outcome.
+// runInfo is one simulation: its inputs, its configuration and its outcome.
 type runInfo struct {
 	trace       *trace
 	policy      sched.Preset
