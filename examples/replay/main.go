@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
 )
@@ -60,7 +61,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.load, "load", 0.7, "synthetic target offered load (0: the model's own, about 0.40 on 128 nodes)")
 	fs.Uint64Var(&o.seed, "seed", 1, "synthetic workload seed")
 	fs.StringVar(&o.out, "out", "", "directory to write the figures to (PNG and SVG)")
-	fs.BoolVar(&o.progress, "progress", isTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -94,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.out != "" {
 		figures = 1
 	}
-	bar := newProgress(stderr, o.progress, 1+float64(len(variants))+2+1+figures)
+	bar := progress.New(stderr, o.progress, 1+float64(len(variants))+2+1+figures)
 	defer bar.Done()
 
 	bar.Stage("workload", 1)

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// writeFile creates path and has write fill it, through gzip when the name
+// ends in .gz. On failure the partial file is removed and the error names
+// the file.
+func writeFile(path string, write func(io.Writer) error) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err // names the file
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("%s: %w", path, cerr)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	var w io.Writer = f
+	var zw *gzip.Writer
+	if strings.HasSuffix(path, ".gz") {
+		zw = gzip.NewWriter(f)
+		w = zw
+	}
+	if err := write(w); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// moduleVersion is the batchq module's version from the build information,
+// "(devel)" for a build inside the module's own tree.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	const mod = "github.com/batchq/batchq"
+	if bi.Main.Path == mod && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	for _, d := range bi.Deps {
+		if d.Path == mod {
+			return d.Version
+		}
+	}
+	return "(devel)"
+}
+
+// scheduleHeader is the header of the -out file: it says that the file is
+// a simulation, of what, under which policy and options, and keeps the
+// source's identification and time reference.
+func scheduleHeader(info *runInfo) *swf.Header {
+	src := info.trace.header
+	n := int64(0)
+	for i := range info.res.Records {
+		if info.res.Records[i].Start >= 0 {
+			n++
+		}
+	}
+	return &swf.Header{
+		Version:        "2.2",
+		Computer:       src.Computer,
+		Installation:   src.Installation,
+		Conversion:     "batchq examples/simulate, module github.com/batchq/batchq " + moduleVersion(),
+		MaxJobs:        n,
+		MaxRecords:     n,
+		UnixStartTime:  src.UnixStartTime,
+		TimeZone:       src.TimeZone,
+		TimeZoneString: src.TimeZoneString,
+		StartTime:      src.StartTime,
+		MaxProcs:       info.cfg.MachineSize,
+		Note: []string{
+			"SIMULATED SCHEDULE, not a log: field 3 (wait time) is the simulated wait",
+			fmt.Sprintf("policy: %s: %s", info.policy.Name, info.policy.Doc),
+			fmt.Sprintf("machine: %d processors (%s)", info.cfg.MachineSize, info.machineFrom),
+			"options: " + optionsText(info),
+			fmt.Sprintf("source trace: %s (%d job lines, %d simulated, %d rejected as not sane)",
+				filepath.Base(info.trace.name), len(info.trace.jobs), len(info.res.Records), len(info.res.Rejected.Excluded)),
+			"fields 4 and 9 are the run time and estimate as simulated; a job killed at its estimate has status 0",
+		},
+	}
+}
+
+// writeSchedule writes the simulated schedule as SWF: every simulated job,
+// in input order, with its job number and its simulated wait.
+func writeSchedule(w io.Writer, info *runInfo) error {
+	for i := range info.res.Records {
+		if info.res.Records[i].Start < 0 {
+			// Result.WriteSWF writes only started jobs; without
+			// cancellations every simulated job starts.
+			return errors.New("internal error: a simulated job never started")
+		}
+	}
+	return info.res.WriteSWF(w, scheduleHeader(info))
+}
+
+var csvHeader = []string{"id", "submit", "wait", "start", "end", "run", "procs", "estimate", "prediction",
+	"final_prediction", "backfilled", "included", "killed", "cancelled", "estimate_filled",
+	"bsld", "slowdown", "accuracy", "corrections", "first_reservation", "user"}
+
+// writeJobsCSV writes one row per simulated job (csvHeader), in input order.
+// Times are seconds; start, end and first_reservation are -1 when absent.
+func writeJobsCSV(w io.Writer, res *sched.Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	row := make([]string, len(csvHeader))
+	i64 := strconv.FormatInt
+	f64 := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	for i := range res.Records {
+		r := &res.Records[i]
+		j := &r.Job
+		row = append(row[:0],
+			i64(j.ID, 10), i64(j.Submit, 10), i64(r.Wait, 10), i64(r.Start, 10), i64(r.End, 10),
+			i64(j.RunTime, 10), i64(j.Size(), 10), i64(j.ReqTime, 10), i64(r.Prediction, 10),
+			i64(r.Final, 10), strconv.FormatBool(r.Backfilled), strconv.FormatBool(r.Included),
+			strconv.FormatBool(r.Killed), strconv.FormatBool(r.Cancelled), strconv.FormatBool(r.EstimateFilled),
+			f64(r.BSLD), f64(r.Slowdown), f64(r.Accuracy), strconv.Itoa(r.Corrections),
+			i64(r.FirstReservation, 10), i64(j.User, 10))
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

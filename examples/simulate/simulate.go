@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// runInfo is one simulation: its inputs, its configuration and its outcome.
+type runInfo struct {
+	trace       *trace
+	policy      sched.Preset
+	cfg         sched.Config // as simulated (preset, then -compat, then the single options)
+	machineFrom string       // "-machine", "MaxProcs" or "MaxNodes"
+	res         *sched.Result
+	readTime    time.Duration
+	simTime     time.Duration
+	wall        time.Duration
+	outputs     []string // files written
+}
+
+// config builds the simulated configuration: the preset, then the peer's
+// options (-compat), then the single options, which can only switch an
+// option on.
+func config(o options, machine int64) sched.Config {
+	cfg := o.policy.New(machine)
+	if o.compat != sched.PeerNone {
+		cfg = cfg.WithPeer(o.compat)
+	}
+	cfg.PerEventPass = cfg.PerEventPass || o.perEvent
+	cfg.KillAtEstimate = cfg.KillAtEstimate || o.kill
+	cfg.ShadowTies = cfg.ShadowTies || o.ties
+	return cfg
+}
+
+// machineSize is -machine, else the header's.
+func machineSize(o options, h *swf.Header, name string) (int64, string, error) {
+	if o.machine > 0 {
+		return o.machine, "-machine", nil
+	}
+	p, err := h.MachineSize()
+	if err != nil {
+		return 0, "", fmt.Errorf("%s: machine size unknown (the header has neither MaxProcs nor MaxNodes); pass -machine P", name)
+	}
+	if h.MaxProcs > 0 {
+		return p, "header MaxProcs", nil
+	}
+	return p, "header MaxNodes", nil
+}
+
+func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) error {
+	t0 := time.Now()
+	weights := 1.0 + 4.0
+	if o.out != "" || o.jobsOut != "" {
+		weights++
+	}
+	bar := progress.New(stderr, o.progress, weights)
+	defer bar.Done()
+
+	bar.Stage("read", 1)
+	tr, err := readTrace(o.trace, stdin, o.lenient, bar.Set)
+	if err != nil {
+		return err
+	}
+	info := &runInfo{trace: tr, policy: o.policy, readTime: time.Since(t0)}
+	machine, from, err := machineSize(o, tr.header, tr.name)
+	if err != nil {
+		return err
+	}
+	info.machineFrom = from
+	info.cfg = config(o, machine)
+
+	bar.Stage("simulate "+o.policy.Name, 4)
+	t1 := time.Now()
+	if info.res, err = runSteps(ctx, info.cfg, tr.jobs, bar.Set); err != nil {
+		return err
+	}
+	info.simTime = time.Since(t1)
+
+	if o.out != "" || o.jobsOut != "" {
+		bar.Stage("write", 1)
+	}
+	if o.out != "" {
+		if err := writeFile(o.out, func(w io.Writer) error { return writeSchedule(w, info) }); err != nil {
+			return err
+		}
+		info.outputs = append(info.outputs, o.out)
+	}
+	if o.jobsOut != "" {
+		if err := writeFile(o.jobsOut, func(w io.Writer) error { return writeJobsCSV(w, info.res) }); err != nil {
+			return err
+		}
+		info.outputs = append(info.outputs, o.jobsOut)
+	}
+	bar.Done()
+	info.wall = time.Since(t0)
+	if o.json {
+		return writeJSON(stdout, jsonReport(info))
+	}
+	return textReport(stdout, info)
+}
+
+// runSteps simulates jobs under cfg step-wise, in slices of the arrival
+// span, so that a long run moves the progress bar; the result is the one
+// sched.Run gives.
+func runSteps(ctx context.Context, cfg sched.Config, jobs []swf.Job, set func(float64)) (*sched.Result, error) {
+	s, err := sched.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Load(jobs); err != nil {
+		return nil, err
+	}
+	// The arrival span of the jobs that can be simulated (the sane
+	// predicate rejects the others).
+	first, last := int64(math.MaxInt64), int64(-1)
+	for i := range jobs {
+		if t := jobs[i].Submit; t >= 0 && t <= sanitize.MaxTime {
+			first, last = min(first, t), max(last, t)
+		}
+	}
+	const slices = 100
+	if last >= 0 {
+		for k := 1; k <= slices; k++ {
+			if err := ctx.Err(); err != nil {
+				return nil, interrupted(err)
+			}
+			if err := s.RunUntil(first + (last-first)*int64(k)/slices); err != nil {
+				return nil, err
+			}
+			set(0.9 * float64(k) / slices) // the rest: jobs running after the last arrival
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
+	return s.Finish()
+}
+
+func interrupted(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted")
+	}
+	return err
+}
