@@ -71,6 +71,8 @@ func benchParseAndRun(b *testing.B, trace string, P int64, variant string) {
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
 
-func BenchmarkParseAndEASYCTC(b *testing.B)    { benchParseAndRun(b, tracetest.CTC, 512, "EASY") }
-func BenchmarkParseAndEASYBlue(b *testing.B)   { benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY") }
-func BenchmarkParseAndEASYPPBlue(b *testing.B) { benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY++") }
+func BenchmarkParseAndEASYCTC(b *testing.B)  { benchParseAndRun(b, tracetest.CTC, 512, "EASY") }
+func BenchmarkParseAndEASYBlue(b *testing.B) { benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY") }
+func BenchmarkParseAndEASYPPBlue(b *testing.B) {
+	benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY++")
+}

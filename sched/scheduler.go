@@ -17,7 +17,8 @@ import (
 // Pass.Reserve, so a user's policy gets exactly the waits, slowdowns,
 // exclusions and flags a built-in gets.
 //
-// Schedule may be called many times at the same instant (one pass per
+// Schedule is called only while some job waits. It may be called many
+// times at the same instant (one pass per
 // event with Config.PerEventPass, or again when an observer submitted or
 // cancelled a job during the pass). It must not keep the Pass or its jobs
 // beyond the call, except by ID. A Scheduler may keep state of its own; the
