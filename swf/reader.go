@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -39,19 +41,36 @@ type Reader struct {
 	pending bool // job holds a parsed line that Header read ahead
 	job     Job
 	stats   Stats
-	last    int64 // largest submit time seen so far
+	last    int64 // largest known submit time seen so far (0 before any)
 	seen    bool
 	err     error // sticky error (strict mode) or io.EOF
 }
 
 // Stats describes what a Reader has read so far.
 type Stats struct {
-	Jobs         int           // job lines returned
-	Skipped      int           // malformed lines skipped (lenient mode)
-	Errors       []*ParseError // the first MaxErrors errors behind Skipped
-	OutOfOrder   int           // jobs whose submit time is earlier than a previous job's
-	LateComments int           // comment lines after the first job line
+	Jobs    int           // job lines returned
+	Skipped int           // malformed lines skipped (lenient mode)
+	Errors  []*ParseError // the first MaxErrors errors behind Skipped
+	// OutOfOrder counts jobs whose known submit time is earlier than a
+	// previous job's known submit time. Unknown submit times (-1) are
+	// never compared: they are counted in UnknownSubmit instead, so that a
+	// log with missing submits does not look unsorted.
+	OutOfOrder    int
+	UnknownSubmit int // jobs whose submit time is -1 (unknown)
+	LateComments  int // comment lines after the first job line
+	// OtherStatus counts jobs whose status (field 11) is outside the
+	// standard -1..5, such as -2, -4 or 6 in some archive logs. Such jobs
+	// are returned with their status as written, in strict and lenient
+	// mode alike; callers decide what the value means.
+	OtherStatus int
+	// OtherStatusCounts splits OtherStatus by value, for the first
+	// maxStatusValues (64) distinct values, so that memory stays bounded
+	// on any input; jobs with further values are only in OtherStatus.
+	OtherStatusCounts map[Status]int
 }
+
+// maxStatusValues bounds Stats.OtherStatusCounts.
+const maxStatusValues = 64
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
@@ -75,8 +94,14 @@ func (r *Reader) Header() (*Header, error) {
 	return &r.header, nil
 }
 
-// Stats reports counts of what has been read so far.
-func (r *Reader) Stats() Stats { return r.stats }
+// Stats reports counts of what has been read so far. The result is a
+// snapshot: reading on does not change it.
+func (r *Reader) Stats() Stats {
+	st := r.stats
+	st.Errors = slices.Clip(st.Errors)
+	st.OtherStatusCounts = maps.Clone(st.OtherStatusCounts)
+	return st
+}
 
 // Read returns the next job, or io.EOF after the last one. In strict mode
 // the first malformed line ends reading with a *ParseError.
@@ -96,10 +121,31 @@ func (r *Reader) Read() (Job, error) {
 
 func (r *Reader) count(j *Job) {
 	r.stats.Jobs++
-	if r.stats.Jobs > 1 && j.Submit < r.last {
-		r.stats.OutOfOrder++
+	if j.Submit < 0 {
+		r.stats.UnknownSubmit++
+	} else {
+		// last starts at 0 and submits here are >= 0, so the first known
+		// submit is never out of order.
+		if j.Submit < r.last {
+			r.stats.OutOfOrder++
+		}
+		r.last = max(r.last, j.Submit)
 	}
-	r.last = max(r.last, j.Submit)
+	if uint64(j.Status-StatusUnknown) > uint64(StatusCancelled-StatusUnknown) {
+		r.countStatus(j.Status)
+	}
+}
+
+func (r *Reader) countStatus(s Status) {
+	r.stats.OtherStatus++
+	m := r.stats.OtherStatusCounts
+	if m == nil {
+		m = make(map[Status]int)
+		r.stats.OtherStatusCounts = m
+	}
+	if _, ok := m[s]; ok || len(m) < maxStatusValues {
+		m[s]++
+	}
 }
 
 // All iterates over the remaining jobs. Iteration stops after yielding an
@@ -218,6 +264,10 @@ func (r *Reader) readLine() ([]byte, error) {
 // floatField marks the fields that archive logs write with decimals.
 var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 
+// statusField is the index of field 11, the only field that may hold any
+// integer.
+const statusField = 10
+
 // parseJob parses the 18 fields of a trimmed, non-empty job line.
 func parseJob(line []byte) (Job, *ParseError) {
 	var ints [NumFields]int64
@@ -241,8 +291,16 @@ func parseJob(line []byte) (Job, *ParseError) {
 		var err error
 		if floatField[n] {
 			floats[n], err = parseFloat(tok)
+			if err == nil && floats[n] < -1 {
+				err = ErrRange
+			}
 		} else {
 			ints[n], err = parseInt(tok)
+			// SWF allows -1 (unknown) and natural numbers, except for the
+			// status, where archive logs use other negative codes.
+			if err == nil && ints[n] < -1 && n != statusField {
+				err = ErrRange
+			}
 		}
 		if err != nil {
 			return Job{}, &ParseError{Field: n + 1, Value: string(tok), Err: err}
@@ -272,8 +330,7 @@ func (f fieldCount) Error() string {
 }
 func (f fieldCount) Is(target error) bool { return target == ErrFieldCount }
 
-// parseInt parses a decimal integer; SWF allows -1 (unknown) and natural
-// numbers, so anything below -1 is out of range.
+// parseInt parses a decimal integer; the caller checks the range.
 func parseInt(b []byte) (int64, error) {
 	neg := false
 	i := 0
@@ -304,9 +361,6 @@ func parseInt(b []byte) (int64, error) {
 	if neg {
 		x = -x
 	}
-	if x < -1 {
-		return 0, ErrRange
-	}
 	return x, nil
 }
 
@@ -315,7 +369,7 @@ func integralFloat(b []byte) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f != math.Trunc(f) || f > math.MaxInt64/2 {
+	if f != math.Trunc(f) || math.Abs(f) > math.MaxInt64/2 {
 		return 0, ErrSyntax
 	}
 	return int64(f), nil
@@ -323,7 +377,8 @@ func integralFloat(b []byte) (int64, error) {
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// parseFloat parses a decimal number. Plain "ddd.ddd" with at most 15
+// parseFloat parses a finite decimal number; the caller checks the range.
+// Plain "ddd.ddd" with at most 15
 // significant digits takes an exact fast path (mantissa and power of ten are
 // both exact in float64, so one division rounds correctly); anything else
 // goes through strconv.
@@ -374,7 +429,7 @@ func parseFloat(b []byte) (float64, error) {
 			return 0, ErrSyntax
 		}
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f < -1 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, ErrRange
 	}
 	return f, nil
