@@ -21,8 +21,10 @@ const DefaultMaxErrors = 100
 //
 // Header comment lines are collected as they are met; Header reads ahead to
 // the first job line to return them. Comment lines that appear after the
-// first job are appended to the header too (they are counted in
-// Stats.LateComments), so nothing is lost.
+// first job are appended to Header.Lines too (they are counted in
+// Stats.LateComments), so nothing is lost, but they change no typed field.
+// Header values that bend the format are warnings (Stats.Warnings), never
+// errors; see Header.
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
@@ -58,6 +60,12 @@ type Stats struct {
 	OutOfOrder    int
 	UnknownSubmit int // jobs whose submit time is -1 (unknown)
 	LateComments  int // comment lines after the first job line
+	// Warnings lists, in order, every header line that did not set what it
+	// names: a numeric value kept as text (wrapping ErrSyntax or ErrRange),
+	// a repeated key (ErrRepeatedKey), a key after the first job line
+	// (ErrLateHeader). They never stop reading, in strict mode either.
+	// Each comes from a comment line, all of which Header.Lines keeps too.
+	Warnings []*ParseError
 	// OtherStatus counts jobs whose status (field 11) is outside the
 	// standard -1..5, such as -2, -4 or 6 in some archive logs. Such jobs
 	// are returned with their status as written, in strict and lenient
@@ -99,6 +107,7 @@ func (r *Reader) Header() (*Header, error) {
 func (r *Reader) Stats() Stats {
 	st := r.stats
 	st.Errors = slices.Clip(st.Errors)
+	st.Warnings = slices.Clip(st.Warnings)
 	st.OtherStatusCounts = maps.Clone(st.OtherStatusCounts)
 	return st
 }
@@ -199,11 +208,9 @@ func (r *Reader) next() (Job, error) {
 			// Keep the comment as written (minus its newline) so that a
 			// Writer reproduces the header byte for byte.
 			raw := bytes.TrimSuffix(bytes.TrimLeft(line, " \t"), []byte("\n"))
-			if herr := r.hp.add(string(raw)); herr != nil {
-				herr.(*ParseError).Line = r.line
-				if r.fail(herr.(*ParseError)) {
-					return Job{}, r.err
-				}
+			if w := r.hp.add(string(raw), r.seen); w != nil {
+				w.Line = r.line
+				r.stats.Warnings = append(r.stats.Warnings, w)
 			}
 			continue
 		}
@@ -303,7 +310,7 @@ func parseJob(line []byte) (Job, *ParseError) {
 			}
 		}
 		if err != nil {
-			return Job{}, &ParseError{Field: n + 1, Value: string(tok), Err: err}
+			return Job{}, &ParseError{Field: n + 1, Value: clip(tok), Err: err}
 		}
 		n++
 	}

@@ -2,8 +2,10 @@ package swf
 
 import (
 	"bytes"
+	"errors"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,120 @@ func TestStatsSnapshot(t *testing.T) {
 	}
 	if st.OtherStatusCounts[-2] != 1 || r.Stats().OtherStatusCounts[-2] != 2 {
 		t.Errorf("snapshot %v, now %v", st.OtherStatusCounts, r.Stats().OtherStatusCounts)
+	}
+}
+
+// A header value that is not a number (Sandia-Ross: "MaxRuntime: N/A") is
+// kept as text in Other and reported as a warning naming line and key, in
+// strict mode too; the jobs are all read.
+func TestHeaderNotANumberWarns(t *testing.T) {
+	for _, lenient := range []bool{false, true} {
+		h, jobs, st := readTestdata(t, "ross-like.swf", lenient)
+		if len(jobs) != 6 {
+			t.Fatalf("lenient=%v: %d jobs, want 6", lenient, len(jobs))
+		}
+		if h.MaxRuntime != 0 || h.MaxMemory != 0 || h.MaxProcs != 1524 {
+			t.Errorf("MaxRuntime %d MaxMemory %d MaxProcs %d", h.MaxRuntime, h.MaxMemory, h.MaxProcs)
+		}
+		wantOther := []KeyValue{{"MaxRuntime", "N/A"}, {"MaxMemory", "unknown, not recorded"}}
+		if !slices.Equal(h.Other, wantOther) {
+			t.Errorf("Other = %q, want %q", h.Other, wantOther)
+		}
+		if len(st.Warnings) != 2 || st.Skipped != 0 {
+			t.Fatalf("warnings %v, skipped %d", st.Warnings, st.Skipped)
+		}
+		w := st.Warnings[0]
+		if w.Line != 8 || w.Key != "MaxRuntime" || w.Value != "N/A" || !errors.Is(w, ErrSyntax) {
+			t.Errorf("warning %+v", w)
+		}
+		if msg := w.Error(); !strings.Contains(msg, "line 8") || !strings.Contains(msg, "MaxRuntime") || !strings.Contains(msg, "kept as text") {
+			t.Errorf("warning text %q", msg)
+		}
+		if st.Warnings[1].Line != 9 || st.Warnings[1].Key != "MaxMemory" {
+			t.Errorf("second warning %+v", st.Warnings[1])
+		}
+	}
+	// An integer too large for int64 is a warning too.
+	r := NewReader(strings.NewReader("; MaxProcs: 99999999999999999999999\n; MaxNodes: 8\n" + goodLine + "\n"))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := h.MachineSize(); n != 8 || len(r.Stats().Warnings) != 1 || !errors.Is(r.Stats().Warnings[0], ErrRange) {
+		t.Errorf("machine size %d, warnings %v", n, r.Stats().Warnings)
+	}
+}
+
+// A single-valued key given twice keeps its first value, with a warning;
+// keys meant to repeat (Queue, Note, ...) and nonstandard keys collect every
+// entry without one.
+func TestHeaderRepeatedKeyFirstWins(t *testing.T) {
+	in := `; MaxProcs: 128
+; Version: 2.2
+; Queue: 1 batch
+; Queue: 2 debug
+; Site: a
+; Site: b
+; MaxProcs: 64
+; Version: 2.1
+; Conversion: first
+; Conversion: second
+;       filter: user=5
+; Note: kept
+` + goodLine + "\n"
+	for _, lenient := range []bool{false, true} {
+		r := NewReader(strings.NewReader(in))
+		r.Lenient = lenient
+		h, err := r.Header()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.MaxProcs != 128 || h.Version != "2.2" || h.Conversion != "first" || len(h.Queue) != 2 || len(h.Other) != 2 || len(h.Note) != 1 {
+			t.Errorf("header %+v", h)
+		}
+		var lines []int
+		for _, w := range r.Stats().Warnings {
+			if !errors.Is(w, ErrRepeatedKey) {
+				t.Errorf("warning %v is not ErrRepeatedKey", w)
+			}
+			lines = append(lines, w.Line)
+		}
+		if !slices.Equal(lines, []int{7, 8, 10}) {
+			t.Errorf("warnings on lines %v, want [7 8 10]", lines)
+		}
+		if w := r.Stats().Warnings[0]; w.Key != "MaxProcs" || w.Value != "64" {
+			t.Errorf("warning %+v", w)
+		}
+		if len(h.Lines) != 12 {
+			t.Errorf("%d raw lines, want 12", len(h.Lines))
+		}
+	}
+}
+
+// Header keys after the first job line change no field (the machine size
+// a caller read from Header stays right), are kept in Lines and warned
+// about, one warning each.
+func TestHeaderAfterJobsIgnored(t *testing.T) {
+	in := "; MaxProcs: 8\n" + goodLine + "\n; MaxProcs: 4\n; MaxNodes: 2\n; Site: x\n; just prose\n" + goodLine + "\n"
+	r := NewReader(strings.NewReader(in))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := r.ReadAll()
+	if err != nil || len(jobs) != 2 {
+		t.Fatalf("%d jobs, %v", len(jobs), err)
+	}
+	st := r.Stats()
+	if h.MaxProcs != 8 || h.MaxNodes != 0 || len(h.Other) != 0 || len(h.Lines) != 5 || st.LateComments != 4 {
+		t.Errorf("header %+v, LateComments %d", h, st.LateComments)
+	}
+	if len(st.Warnings) != 3 {
+		t.Fatalf("warnings %v, want 3", st.Warnings)
+	}
+	for i, w := range st.Warnings {
+		if !errors.Is(w, ErrLateHeader) || w.Line != 3+i {
+			t.Errorf("warning %d: %v", i, w)
+		}
 	}
 }
