@@ -56,8 +56,8 @@ type Header struct {
 	// Other holds "Key: value" lines whose key is not standard, and those
 	// of numeric standard keys whose value is not a number, in order.
 	Other []KeyValue
-	// Lines is every comment line of the file (with its leading ';'), in
-	// order. When it is nil the Writer generates the header from the fields.
+	// Lines is every comment line of the file (with its leading ';',
+	// without its line terminator), in order. When it is nil the Writer generates the header from the fields.
 	Lines []string
 }
 

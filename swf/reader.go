@@ -1,7 +1,6 @@
 package swf
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -35,8 +34,13 @@ type Reader struct {
 	// DefaultMaxErrors.
 	MaxErrors int
 
-	br      *bufio.Reader
-	long    []byte // reassembles lines longer than the buffer
+	src     io.Reader
+	buf     []byte // input; buf[rpos:wpos] is not consumed yet
+	rpos    int
+	wpos    int
+	srcErr  error // what ended src; returned once buf is drained
+	cr      bool  // a lone '\r' ended a line: search for '\r' first
+	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
 	line    int
 	header  Header
 	hp      headerParser
@@ -82,7 +86,7 @@ const maxStatusValues = 64
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	rd := &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+	rd := &Reader{src: r, buf: make([]byte, 64<<10)}
 	rd.hp.h = &rd.header
 	return rd
 }
@@ -197,7 +201,7 @@ func (r *Reader) next() (Job, error) {
 			break
 		}
 		r.line++
-		trimmed := bytes.Trim(line, " \t\r\n")
+		trimmed := bytes.Trim(line, " \t")
 		if len(trimmed) == 0 {
 			continue
 		}
@@ -205,9 +209,10 @@ func (r *Reader) next() (Job, error) {
 			if r.seen {
 				r.stats.LateComments++
 			}
-			// Keep the comment as written (minus its newline) so that a
-			// Writer reproduces the header byte for byte.
-			raw := bytes.TrimSuffix(bytes.TrimLeft(line, " \t"), []byte("\n"))
+			// Keep the comment as written (minus its line terminator) so
+			// that a Writer reproduces the header byte for byte ("\n"
+			// files) or line for line.
+			raw := bytes.TrimLeft(line, " \t")
 			if w := r.hp.add(string(raw), r.seen); w != nil {
 				w.Line = r.line
 				r.stats.Warnings = append(r.stats.Warnings, w)
@@ -245,28 +250,104 @@ func (r *Reader) fail(e *ParseError) bool {
 	return false
 }
 
-// readLine returns the next line without allocating unless it is longer
-// than the buffer. The slice is valid until the next call.
+// readLine returns the next line without its terminator, which is "\n",
+// "\r\n" or a lone "\r" (old Mac files), in any mix. It does not allocate
+// unless a line is longer than the buffer, which then grows to hold it. The
+// slice is valid until the next call. A partial last line is returned at
+// io.EOF, but dropped before any other read error, which is returned
+// instead (it explains the cut).
 func (r *Reader) readLine() ([]byte, error) {
-	line, err := r.br.ReadSlice('\n')
-	if err == nil || (err == io.EOF && len(line) > 0) {
-		return line, nil
-	}
-	if err != bufio.ErrBufferFull {
-		return nil, err
-	}
-	r.long = append(r.long[:0], line...)
 	for {
-		line, err = r.br.ReadSlice('\n')
-		r.long = append(r.long, line...)
-		if err == nil || err == io.EOF {
-			return r.long, nil
+		data := r.buf[r.rpos:r.wpos]
+		if r.skipLF && len(data) > 0 {
+			r.skipLF = false
+			if data[0] == '\n' {
+				r.rpos++
+				data = data[1:]
+			}
 		}
-		if err != bufio.ErrBufferFull {
-			return nil, err
+		if line, n, ok := r.cut(data); ok {
+			r.rpos += n
+			return line, nil
 		}
+		if r.srcErr != nil {
+			if r.srcErr != io.EOF || len(data) == 0 {
+				return nil, r.srcErr
+			}
+			r.rpos = r.wpos
+			return bytes.TrimSuffix(data, []byte{'\r'}), nil
+		}
+		r.fill()
 	}
 }
+
+// cut finds the first complete line in data: it returns the line without
+// its terminator, the bytes it takes up with the terminator, and whether a
+// line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
+// the line (the check for a lone '\r'); after the first lone '\r', '\r' is
+// searched for first, so that CR files do not scan to the end of the
+// buffer for each line.
+func (r *Reader) cut(data []byte) ([]byte, int, bool) {
+	if r.cr {
+		i := bytes.IndexByte(data, '\r')
+		if i < 0 {
+			i = len(data)
+		}
+		if k := bytes.IndexByte(data[:i], '\n'); k >= 0 {
+			return data[:k], k + 1, true
+		}
+		if i == len(data) {
+			return nil, 0, false
+		}
+		r.skipLF = true
+		return data[:i], i + 1, true
+	}
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		i = len(data)
+	}
+	j := bytes.IndexByte(data[:i], '\r')
+	switch {
+	case j >= 0 && j+1 < len(data) && data[j+1] != '\n':
+		r.cr = true // a lone '\r'
+		return data[:j], j + 1, true
+	case i == len(data):
+		return nil, 0, false // no terminator yet, or '\r' last
+	case j >= 0:
+		return data[:j], i + 1, true // "\r\n"
+	}
+	return data[:i], i + 1, true
+}
+
+// fill moves the unread bytes to the front of buf, grows buf when they
+// fill it, and reads more.
+func (r *Reader) fill() {
+	if r.rpos > 0 {
+		r.wpos = copy(r.buf, r.buf[r.rpos:r.wpos])
+		r.rpos = 0
+	}
+	if r.wpos == len(r.buf) {
+		r.buf = append(r.buf, make([]byte, len(r.buf))...)
+	}
+	for range 100 {
+		n, err := r.src.Read(r.buf[r.wpos:])
+		if n < 0 || n > len(r.buf)-r.wpos {
+			r.srcErr = errBadRead
+			return
+		}
+		r.wpos += n
+		if err != nil {
+			r.srcErr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	r.srcErr = io.ErrNoProgress
+}
+
+var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
 
 // floatField marks the fields that archive logs write with decimals.
 var floatField = [NumFields]bool{5: true, 6: true, 9: true}
