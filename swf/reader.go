@@ -408,7 +408,19 @@ func parseJob(line []byte) (Job, *ParseError) {
 }
 
 func fieldCountError(line []byte) error {
-	return fieldCount{n: len(bytes.Fields(line))}
+	n := 0
+	for i := 0; i < len(line); n++ {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+	}
+	return fieldCount{n: n}
 }
 
 type fieldCount struct{ n int }
@@ -429,6 +441,10 @@ func parseInt(b []byte) (int64, error) {
 	if i == len(b) {
 		return 0, ErrSyntax
 	}
+	limit := uint64(math.MaxInt64)
+	if neg {
+		limit++ // math.MinInt64
+	}
 	var v uint64
 	for ; i < len(b); i++ {
 		c := b[i] - '0'
@@ -440,7 +456,7 @@ func parseInt(b []byte) (int64, error) {
 			}
 			return 0, ErrSyntax
 		}
-		if v > (math.MaxInt64-uint64(c))/10 {
+		if v > (limit-uint64(c))/10 {
 			return 0, ErrRange
 		}
 		v = v*10 + uint64(c)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // readTestdata reads a file of testdata in the given mode, failing on any
@@ -218,5 +219,52 @@ func TestHeaderAfterJobsIgnored(t *testing.T) {
 		if !errors.Is(w, ErrLateHeader) || w.Line != 3+i {
 			t.Errorf("warning %d: %v", i, w)
 		}
+	}
+}
+
+// Errors and warnings quote at most about 64 bytes of a bad value, cut at
+// a rune boundary, so a hostile line cannot make a megabyte error.
+func TestErrorValueClipped(t *testing.T) {
+	huge := strings.Repeat("é", 500000)
+	for _, in := range []string{
+		"1 0 0 " + huge + " 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n",
+		"; MaxProcs: " + huge + "\n" + goodLine + "\n",
+		"; Version: 1\n; Version: " + huge + "\n" + goodLine + "\n",
+		goodLine + "\n; MaxProcs: " + huge + "\n",
+	} {
+		r := NewReader(strings.NewReader(in))
+		_, err := r.ReadAll()
+		var pe *ParseError
+		if err == nil {
+			if len(r.Stats().Warnings) != 1 {
+				t.Fatalf("no error and warnings %d", len(r.Stats().Warnings))
+			}
+			pe = r.Stats().Warnings[0]
+		} else if !errors.As(err, &pe) {
+			t.Fatalf("%v is not a *ParseError", err)
+		}
+		if len(pe.Value) > maxValue || !strings.HasSuffix(pe.Value, "…") || !utf8.ValidString(pe.Value) {
+			t.Errorf("Value %q: %d bytes", pe.Value, len(pe.Value))
+		}
+		if msg := pe.Error(); len(msg) > 200 {
+			t.Errorf("error is %d bytes: %.100s…", len(msg), msg)
+		}
+	}
+	// A ParseError built by hand is clipped too, and a bad Field does not
+	// panic.
+	pe := &ParseError{Line: 1, Field: 99, Value: huge, Err: ErrSyntax}
+	if msg := pe.Error(); len(msg) > 200 || !strings.Contains(msg, "field 99") {
+		t.Errorf("error %.100q", msg)
+	}
+	if got := clip("short"); got != "short" {
+		t.Errorf("clip(short) = %q", got)
+	}
+}
+
+// A line with very many fields is reported by count, without quoting it.
+func TestFieldCountHuge(t *testing.T) {
+	_, err := NewReader(strings.NewReader(strings.Repeat("1 ", 1000000))).ReadAll()
+	if !errors.Is(err, ErrFieldCount) || !strings.Contains(err.Error(), "1000000") || len(err.Error()) > 100 {
+		t.Errorf("got %v", err)
 	}
 }
