@@ -127,3 +127,29 @@ func readAllErr(path string, lenient bool) error {
 	_, err = f.ReadAll()
 	return err
 }
+
+// FuzzOpen: whatever bytes a file holds (gzip or not), Open and reading it
+// never panic, and every error is a *ParseError or names the file.
+func FuzzOpen(f *testing.F) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("; MaxProcs: 8\n" + goodLine + "\n" + goodLine + "\n"))
+	zw.Close()
+	f.Add(gz.Bytes())
+	f.Add(gz.Bytes()[:gz.Len()/2])
+	f.Add([]byte{0x1f, 0x8b})
+	f.Add([]byte(goodLine + "\r" + goodLine))
+	p := filepath.Join(f.TempDir(), "fuzz.swf.gz")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, lenient := range []bool{false, true} {
+			err := readAllErr(p, lenient)
+			var pe *ParseError
+			if err != nil && !errors.As(err, &pe) && !strings.Contains(err.Error(), p) {
+				t.Fatalf("error %v names neither a line nor the file", err)
+			}
+		}
+	})
+}
