@@ -75,13 +75,13 @@ type Stats struct {
 	// are returned with their status as written, in strict and lenient
 	// mode alike; callers decide what the value means.
 	OtherStatus int
-	// OtherStatusCounts splits OtherStatus by value, for the first
-	// maxStatusValues (64) distinct values, so that memory stays bounded
-	// on any input; jobs with further values are only in OtherStatus.
+	// OtherStatusCounts splits OtherStatus by value, for the first 64
+	// distinct values, so that memory stays bounded on any input; jobs
+	// with further values are only in OtherStatus.
 	OtherStatusCounts map[Status]int
 }
 
-// maxStatusValues bounds Stats.OtherStatusCounts.
+// maxStatusValues bounds Stats.OtherStatusCounts (its doc says 64).
 const maxStatusValues = 64
 
 // NewReader returns a Reader reading from r.
