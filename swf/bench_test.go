@@ -41,6 +41,22 @@ func BenchmarkReadPlain(b *testing.B) {
 	b.ReportMetric(float64(jobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
 
+// BenchmarkReadPlainCR is BenchmarkReadPlain with lone "\r" line ends (old
+// Mac files), which must not be slower.
+func BenchmarkReadPlainCR(b *testing.B) {
+	data := bytes.ReplaceAll(loadPlain(b), []byte("\n"), []byte("\r"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	jobs := 0
+	for b.Loop() {
+		jobs = countJobs(b, swf.NewReader(bytes.NewReader(data)))
+	}
+	if jobs != 243306 {
+		b.Fatalf("%d jobs, want 243306", jobs)
+	}
+	b.ReportMetric(float64(jobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
 // BenchmarkReadGzip parses SDSC-BLUE from its .gz file.
 func BenchmarkReadGzip(b *testing.B) {
 	path := tracetest.Path(b, tracetest.SDSCBlue)

@@ -5,13 +5,20 @@
 //
 // An SWF file is text: header comment lines "; Key: value", then one line
 // per job with 18 whitespace-separated numeric fields, -1 meaning unknown.
-// Reader streams jobs one at a time in O(1) memory (≥ 1M jobs/s, no
+// Reader streams jobs one at a time in O(1) memory (≥ 2M jobs/s, no
 // allocation per job), Writer writes them back, and Read → Write → Read is
 // the identity on the header and the jobs. Open detects gzip by its magic
-// bytes.
+// bytes; its gzip errors name the file and say "truncated" or "corrupt".
 //
 // Parse errors are *ParseError values naming the line, the field and the
-// offending text. The default strict mode stops at the first error;
-// Reader.Lenient skips bad lines and counts them. Nothing is reordered:
-// out-of-order submit times are only counted (Stats.OutOfOrder).
+// offending text (cut to about 64 bytes). The default strict mode stops at
+// the first error; Reader.Lenient skips bad lines and counts them.
+//
+// Real archive logs are read as they are, in either mode: lines may end in
+// "\n", "\r\n" or a lone "\r"; status codes outside -1..5 are kept and
+// counted per value (Stats.OtherStatus); header values that are not
+// numbers, repeated keys and keys after the jobs are warnings
+// (Stats.Warnings, rules on Header), never errors. Nothing is reordered:
+// out-of-order submit times are only counted (Stats.OutOfOrder), and
+// unknown ones (-1) apart from them (Stats.UnknownSubmit).
 package swf

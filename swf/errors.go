@@ -3,6 +3,7 @@ package swf
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Errors wrapped by ParseError.
@@ -12,9 +13,24 @@ var (
 	ErrRange      = errors.New("value out of range")
 )
 
-// ParseError reports a malformed line. Line counts from 1. Field is the
-// 1-based SWF field number (0 when the error concerns the whole line or a
-// header key); Key is the header key for header errors.
+// Warnings wrapped by the ParseErrors in Stats.Warnings, besides ErrSyntax
+// and ErrRange for a numeric header value kept as text. See Header for the
+// rules.
+var (
+	// ErrRepeatedKey: a single-valued header key given again; the first
+	// value is kept and this one ignored.
+	ErrRepeatedKey = errors.New("repeated header key ignored, the first value is kept")
+	// ErrLateHeader: a "Key: value" comment after the first job line; it is
+	// kept in Header.Lines but changes no field.
+	ErrLateHeader = errors.New("header key after the first job line ignored")
+)
+
+// ParseError reports a malformed line, or, in Stats.Warnings, a header line
+// that was kept but not applied. Line counts from 1. Field is the 1-based
+// SWF field number (0 when the error concerns the whole line or a header
+// key); Key is the header key for header errors. Value is the offending
+// text, cut to about 64 bytes (ending in "…" when cut) so that a hostile
+// line cannot make a huge error.
 type ParseError struct {
 	Line  int
 	Field int
@@ -26,12 +42,30 @@ type ParseError struct {
 func (e *ParseError) Error() string {
 	switch {
 	case e.Key != "":
-		return fmt.Sprintf("swf: line %d, header %s: %q: %v", e.Line, e.Key, e.Value, e.Err)
+		return fmt.Sprintf("swf: line %d, header %s: %q: %v", e.Line, clip(e.Key), clip(e.Value), e.Err)
+	case e.Field > 0 && e.Field <= NumFields:
+		return fmt.Sprintf("swf: line %d, field %d (%s): %q: %v", e.Line, e.Field, FieldNames[e.Field-1], clip(e.Value), e.Err)
 	case e.Field > 0:
-		return fmt.Sprintf("swf: line %d, field %d (%s): %q: %v", e.Line, e.Field, FieldNames[e.Field-1], e.Value, e.Err)
+		return fmt.Sprintf("swf: line %d, field %d: %q: %v", e.Line, e.Field, clip(e.Value), e.Err)
 	default:
 		return fmt.Sprintf("swf: line %d: %v", e.Line, e.Err)
 	}
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// maxValue is about the most bytes of a bad value that an error quotes.
+const maxValue = 64
+
+// clip returns s, or its first bytes (cut at a rune boundary) and "…" when
+// s is longer than maxValue.
+func clip[T string | []byte](s T) string {
+	if len(s) <= maxValue {
+		return string(s)
+	}
+	n := maxValue - len("…")
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return string(s[:n]) + "…"
+}

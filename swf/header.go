@@ -9,10 +9,23 @@ import (
 
 // Header holds the header comments of an SWF file. The standard keys are
 // parsed into typed fields (numeric fields are 0 when absent); Lines keeps
-// every raw comment line, in order, so that a Writer reproduces the header
-// byte for byte. Repeated keys (Queue, Partition, Note, Information) collect
-// one entry per occurrence; an indented continuation line (";    more text")
-// is appended to the previous multi-line entry with a newline.
+// every raw comment line, in order, so that a Writer reproduces the header.
+// Repeated keys (Queue, Partition, Note, Information) collect one entry per
+// occurrence; an indented continuation line (";    more text") is appended
+// to the previous multi-line entry with a newline.
+//
+// Real archive logs bend the format, and a Reader accepts them, reporting
+// each bend as a warning in Stats.Warnings rather than failing, in strict
+// mode too:
+//
+//   - A numeric key whose value does not start with an integer (as in
+//     Sandia-Ross's "MaxRuntime: N/A") leaves its field 0 and is kept as
+//     text in Other.
+//   - A single-valued key given twice keeps its first value: the machine
+//     size cannot change halfway through a header.
+//   - "Key: value" comments after the first job line are kept in Lines but
+//     do not change any field, so the Header that Reader.Header returns
+//     (which reads ahead to the first job) is final.
 type Header struct {
 	Version        string
 	Computer       string
@@ -40,10 +53,11 @@ type Header struct {
 	Partitions     string
 	Partition      []string
 	Note           []string
-	// Other holds "Key: value" lines whose key is not standard, in order.
+	// Other holds "Key: value" lines whose key is not standard, and those
+	// of numeric standard keys whose value is not a number, in order.
 	Other []KeyValue
-	// Lines is every comment line of the file (with its leading ';'), in
-	// order. When it is nil the Writer generates the header from the fields.
+	// Lines is every comment line of the file (with its leading ';',
+	// without its line terminator), in order. When it is nil the Writer generates the header from the fields.
 	Lines []string
 }
 
@@ -113,13 +127,16 @@ var headerOrder = []string{
 // headerParser folds comment lines into a Header, remembering which
 // multi-line entry an indented continuation line belongs to.
 type headerParser struct {
-	h    *Header
-	cont *string // the entry a continuation line extends, or nil
+	h       *Header
+	cont    *string         // the entry a continuation line extends, or nil
+	set     map[string]bool // single-valued standard keys met so far
+	ignored string          // collects continuations of an ignored entry
 }
 
-// add parses one comment line (without its line terminator). It returns an
-// error naming the key when a numeric key has no leading integer.
-func (p *headerParser) add(line string) error {
+// add parses one comment line (without its line terminator). late says
+// that job lines came before it. It returns a warning (Line unset) when the
+// line does not set what it names; the line is kept in Lines regardless.
+func (p *headerParser) add(line string, late bool) *ParseError {
 	p.h.Lines = append(p.h.Lines, line)
 	body := strings.TrimPrefix(line, ";")
 	key, value, ok := splitKey(body)
@@ -138,15 +155,29 @@ func (p *headerParser) add(line string) error {
 		return nil
 	}
 	p.cont = nil
+	if late {
+		p.ignore()
+		return &ParseError{Key: key, Value: clip(value), Err: ErrLateHeader}
+	}
 	f, std := headerFields[key]
+	if std && f.multi == nil {
+		if p.set[key] {
+			p.ignore()
+			return &ParseError{Key: key, Value: clip(value), Err: ErrRepeatedKey}
+		}
+		if p.set == nil {
+			p.set = make(map[string]bool)
+		}
+		p.set[key] = true
+	}
 	switch {
 	case !std:
-		p.h.Other = append(p.h.Other, KeyValue{key, value})
-		p.cont = &p.h.Other[len(p.h.Other)-1].Value
+		p.other(key, value)
 	case f.num != nil:
 		n, err := leadingInt(value)
 		if err != nil {
-			return &ParseError{Key: key, Value: value, Err: err}
+			p.other(key, value)
+			return &ParseError{Key: key, Value: clip(value), Err: keptAsText{err}}
 		}
 		*f.num(p.h) = n
 	case f.text != nil:
@@ -159,6 +190,26 @@ func (p *headerParser) add(line string) error {
 	}
 	return nil
 }
+
+// other appends an entry to Header.Other; continuation lines extend it.
+func (p *headerParser) other(key, value string) {
+	p.h.Other = append(p.h.Other, KeyValue{key, value})
+	p.cont = &p.h.Other[len(p.h.Other)-1].Value
+}
+
+// ignore makes the continuation lines of an ignored entry go nowhere, so
+// that they are not read as keys of their own.
+func (p *headerParser) ignore() {
+	p.ignored = ""
+	p.cont = &p.ignored
+}
+
+// keptAsText is the warning for a numeric header value that is not a
+// number; it wraps ErrSyntax or ErrRange.
+type keptAsText struct{ err error }
+
+func (k keptAsText) Error() string { return k.err.Error() + "; kept as text in Header.Other" }
+func (k keptAsText) Unwrap() error { return k.err }
 
 // splitKey recognizes " Key: value" where Key is one word starting at the
 // first non-blank character.

@@ -5,7 +5,8 @@ const Unknown = -1
 
 // Status is SWF field 11. The standard defines 0, 1 and 5 (and -1 for
 // unknown); some archive logs use 2, 3 and 4 for partial executions of
-// checkpointed jobs. Other values are accepted by the Reader as they are.
+// checkpointed jobs. Other values (Sandia-Ross has -2 and -4) are accepted
+// by the Reader as they are and counted in Stats.OtherStatus.
 type Status int64
 
 // The status values of the SWF definition.

@@ -2,7 +2,10 @@ package swf
 
 import (
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 )
@@ -25,13 +28,16 @@ func (f *File) Close() error {
 }
 
 // Open opens an SWF file, plain or gzip-compressed. Compression is detected
-// by the gzip magic bytes, not by the file name.
+// by the gzip magic bytes, not by the file name. Errors of the gzip stream,
+// from Open or later from Read, name the file and say "truncated" (the
+// stream ends early; errors.Is(err, io.ErrUnexpectedEOF)) or "corrupt" (a
+// bad checksum, header or deflate data).
 func Open(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	r, closers, err := decompress(f)
+	r, closers, err := decompress(f, path)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -40,15 +46,19 @@ func Open(path string) (*File, error) {
 }
 
 // decompress wraps r in a gzip reader when it starts with the gzip magic.
-func decompress(r io.Reader) (io.Reader, []io.Closer, error) {
+// Gzip errors name path.
+func decompress(r io.Reader, path string) (io.Reader, []io.Closer, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, nil, err
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF // the magic bytes, then nothing
+			}
+			return nil, nil, gzipError(path, err)
 		}
-		async := newAsyncReader(zr)
+		async := newAsyncReader(gzipErrors{zr, path})
 		// Closers run in reverse: stop the goroutine before closing zr.
 		return async, []io.Closer{zr, async}, nil
 	}
@@ -71,4 +81,34 @@ func ReadFile(path string) (*Header, []Job, error) {
 		return nil, nil, err
 	}
 	return h, jobs, nil
+}
+
+// gzipErrors makes the errors of a gzip stream name the file and say
+// whether it is truncated or corrupt.
+type gzipErrors struct {
+	r    io.Reader
+	path string
+}
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = gzipError(g.path, err)
+	}
+	return n, err
+}
+
+// gzipError describes a gzip error: io.ErrUnexpectedEOF means the file
+// was cut short (an interrupted download or copy), a bad checksum, header
+// or deflate block means its bytes are damaged. The cause stays wrapped
+// for errors.Is.
+func gzipError(path string, err error) error {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("swf: %s: gzip data truncated (the file ends early): %w", path, err)
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
+		return fmt.Errorf("swf: %s: gzip data corrupt: %w", path, err)
+	}
+	return fmt.Errorf("swf: %s: %w", path, err)
 }

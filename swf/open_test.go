@@ -3,6 +3,8 @@ package swf
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,4 +55,101 @@ func TestOpenCorruptGzip(t *testing.T) {
 	if _, _, err := ReadFile(p); err == nil {
 		t.Error("corrupt gzip read without error")
 	}
+}
+
+// Gzip errors name the file and tell a truncated file (an interrupted
+// download) from a corrupt one, whether they show at Open or while reading.
+func TestOpenGzipErrors(t *testing.T) {
+	text := "; MaxProcs: 8\n" + strings.Repeat(goodLine+"\n", 20000)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	good := gz.Bytes()
+	flip := func(i int) []byte {
+		b := bytes.Clone(good)
+		b[i] ^= 0xff
+		return b
+	}
+	cases := []struct {
+		name string
+		data []byte
+		word string
+		is   error
+	}{
+		{"magic only", good[:2], "truncated", io.ErrUnexpectedEOF},
+		{"header cut", good[:6], "truncated", io.ErrUnexpectedEOF},
+		{"data cut", good[:len(good)/2], "truncated", io.ErrUnexpectedEOF},
+		{"trailer cut", good[:len(good)-4], "truncated", io.ErrUnexpectedEOF},
+		{"bad crc", flip(len(good) - 8), "corrupt", gzip.ErrChecksum},
+		{"bad size", flip(len(good) - 1), "corrupt", gzip.ErrChecksum},
+		{"bad method", flip(2), "corrupt", gzip.ErrHeader},
+		{"trailing garbage", append(bytes.Clone(good), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), "corrupt", gzip.ErrHeader},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".swf.gz")
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, lenient := range []bool{false, true} {
+			err := readAllErr(p, lenient)
+			if err == nil {
+				t.Errorf("%s: read without error", c.name)
+				continue
+			}
+			if msg := err.Error(); !strings.Contains(msg, p) || !strings.Contains(msg, c.word) {
+				t.Errorf("%s: error %q does not name the file and say %q", c.name, msg, c.word)
+			}
+			if !errors.Is(err, c.is) {
+				t.Errorf("%s: error %v is not %v", c.name, err, c.is)
+			}
+		}
+	}
+	// Corrupt deflate data: a damaged block or a bad checksum, never a
+	// silent success.
+	for i := 10; i < len(good)-8; i += len(good) / 7 {
+		p := filepath.Join(dir, "flip.swf.gz")
+		os.WriteFile(p, flip(i), 0o644)
+		if err := readAllErr(p, true); err == nil || !strings.Contains(err.Error(), "corrupt") && !strings.Contains(err.Error(), "truncated") {
+			t.Errorf("byte %d flipped: %v", i, err)
+		}
+	}
+}
+
+func readAllErr(path string, lenient bool) error {
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	f.Lenient = lenient
+	_, err = f.ReadAll()
+	return err
+}
+
+// FuzzOpen: whatever bytes a file holds (gzip or not), Open and reading it
+// never panic, and every error is a *ParseError or names the file.
+func FuzzOpen(f *testing.F) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("; MaxProcs: 8\n" + goodLine + "\n" + goodLine + "\n"))
+	zw.Close()
+	f.Add(gz.Bytes())
+	f.Add(gz.Bytes()[:gz.Len()/2])
+	f.Add([]byte{0x1f, 0x8b})
+	f.Add([]byte(goodLine + "\r" + goodLine))
+	p := filepath.Join(f.TempDir(), "fuzz.swf.gz")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, lenient := range []bool{false, true} {
+			err := readAllErr(p, lenient)
+			var pe *ParseError
+			if err != nil && !errors.As(err, &pe) && !strings.Contains(err.Error(), p) {
+				t.Fatalf("error %v names neither a line nor the file", err)
+			}
+		}
+	})
 }

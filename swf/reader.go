@@ -1,12 +1,13 @@
 package swf
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
 	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -19,8 +20,10 @@ const DefaultMaxErrors = 100
 //
 // Header comment lines are collected as they are met; Header reads ahead to
 // the first job line to return them. Comment lines that appear after the
-// first job are appended to the header too (they are counted in
-// Stats.LateComments), so nothing is lost.
+// first job are appended to Header.Lines too (they are counted in
+// Stats.LateComments), so nothing is lost, but they change no typed field.
+// Header values that bend the format are warnings (Stats.Warnings), never
+// errors; see Header.
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
@@ -31,31 +34,59 @@ type Reader struct {
 	// DefaultMaxErrors.
 	MaxErrors int
 
-	br      *bufio.Reader
-	long    []byte // reassembles lines longer than the buffer
+	src     io.Reader
+	buf     []byte // input; buf[rpos:wpos] is not consumed yet
+	rpos    int
+	wpos    int
+	srcErr  error // what ended src; returned once buf is drained
+	cr      bool  // a lone '\r' ended a line: search for '\r' first
+	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
 	line    int
 	header  Header
 	hp      headerParser
 	pending bool // job holds a parsed line that Header read ahead
 	job     Job
 	stats   Stats
-	last    int64 // largest submit time seen so far
+	last    int64 // largest known submit time seen so far (0 before any)
 	seen    bool
 	err     error // sticky error (strict mode) or io.EOF
 }
 
 // Stats describes what a Reader has read so far.
 type Stats struct {
-	Jobs         int           // job lines returned
-	Skipped      int           // malformed lines skipped (lenient mode)
-	Errors       []*ParseError // the first MaxErrors errors behind Skipped
-	OutOfOrder   int           // jobs whose submit time is earlier than a previous job's
-	LateComments int           // comment lines after the first job line
+	Jobs    int           // job lines returned
+	Skipped int           // malformed lines skipped (lenient mode)
+	Errors  []*ParseError // the first MaxErrors errors behind Skipped
+	// OutOfOrder counts jobs whose known submit time is earlier than a
+	// previous job's known submit time. Unknown submit times (-1) are
+	// never compared: they are counted in UnknownSubmit instead, so that a
+	// log with missing submits does not look unsorted.
+	OutOfOrder    int
+	UnknownSubmit int // jobs whose submit time is -1 (unknown)
+	LateComments  int // comment lines after the first job line
+	// Warnings lists, in order, every header line that did not set what it
+	// names: a numeric value kept as text (wrapping ErrSyntax or ErrRange),
+	// a repeated key (ErrRepeatedKey), a key after the first job line
+	// (ErrLateHeader). They never stop reading, in strict mode either.
+	// Each comes from a comment line, all of which Header.Lines keeps too.
+	Warnings []*ParseError
+	// OtherStatus counts jobs whose status (field 11) is outside the
+	// standard -1..5, such as -2, -4 or 6 in some archive logs. Such jobs
+	// are returned with their status as written, in strict and lenient
+	// mode alike; callers decide what the value means.
+	OtherStatus int
+	// OtherStatusCounts splits OtherStatus by value, for the first 64
+	// distinct values, so that memory stays bounded on any input; jobs
+	// with further values are only in OtherStatus.
+	OtherStatusCounts map[Status]int
 }
+
+// maxStatusValues bounds Stats.OtherStatusCounts (its doc says 64).
+const maxStatusValues = 64
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
-	rd := &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+	rd := &Reader{src: r, buf: make([]byte, 64<<10)}
 	rd.hp.h = &rd.header
 	return rd
 }
@@ -75,8 +106,15 @@ func (r *Reader) Header() (*Header, error) {
 	return &r.header, nil
 }
 
-// Stats reports counts of what has been read so far.
-func (r *Reader) Stats() Stats { return r.stats }
+// Stats reports counts of what has been read so far. The result is a
+// snapshot: reading on does not change it.
+func (r *Reader) Stats() Stats {
+	st := r.stats
+	st.Errors = slices.Clip(st.Errors)
+	st.Warnings = slices.Clip(st.Warnings)
+	st.OtherStatusCounts = maps.Clone(st.OtherStatusCounts)
+	return st
+}
 
 // Read returns the next job, or io.EOF after the last one. In strict mode
 // the first malformed line ends reading with a *ParseError.
@@ -96,10 +134,31 @@ func (r *Reader) Read() (Job, error) {
 
 func (r *Reader) count(j *Job) {
 	r.stats.Jobs++
-	if r.stats.Jobs > 1 && j.Submit < r.last {
-		r.stats.OutOfOrder++
+	if j.Submit < 0 {
+		r.stats.UnknownSubmit++
+	} else {
+		// last starts at 0 and submits here are >= 0, so the first known
+		// submit is never out of order.
+		if j.Submit < r.last {
+			r.stats.OutOfOrder++
+		}
+		r.last = max(r.last, j.Submit)
 	}
-	r.last = max(r.last, j.Submit)
+	if uint64(j.Status-StatusUnknown) > uint64(StatusCancelled-StatusUnknown) {
+		r.countStatus(j.Status)
+	}
+}
+
+func (r *Reader) countStatus(s Status) {
+	r.stats.OtherStatus++
+	m := r.stats.OtherStatusCounts
+	if m == nil {
+		m = make(map[Status]int)
+		r.stats.OtherStatusCounts = m
+	}
+	if _, ok := m[s]; ok || len(m) < maxStatusValues {
+		m[s]++
+	}
 }
 
 // All iterates over the remaining jobs. Iteration stops after yielding an
@@ -142,7 +201,7 @@ func (r *Reader) next() (Job, error) {
 			break
 		}
 		r.line++
-		trimmed := bytes.Trim(line, " \t\r\n")
+		trimmed := bytes.Trim(line, " \t")
 		if len(trimmed) == 0 {
 			continue
 		}
@@ -150,14 +209,13 @@ func (r *Reader) next() (Job, error) {
 			if r.seen {
 				r.stats.LateComments++
 			}
-			// Keep the comment as written (minus its newline) so that a
-			// Writer reproduces the header byte for byte.
-			raw := bytes.TrimSuffix(bytes.TrimLeft(line, " \t"), []byte("\n"))
-			if herr := r.hp.add(string(raw)); herr != nil {
-				herr.(*ParseError).Line = r.line
-				if r.fail(herr.(*ParseError)) {
-					return Job{}, r.err
-				}
+			// Keep the comment as written (minus its line terminator) so
+			// that a Writer reproduces the header byte for byte ("\n"
+			// files) or line for line.
+			raw := bytes.TrimLeft(line, " \t")
+			if w := r.hp.add(string(raw), r.seen); w != nil {
+				w.Line = r.line
+				r.stats.Warnings = append(r.stats.Warnings, w)
 			}
 			continue
 		}
@@ -192,31 +250,111 @@ func (r *Reader) fail(e *ParseError) bool {
 	return false
 }
 
-// readLine returns the next line without allocating unless it is longer
-// than the buffer. The slice is valid until the next call.
+// readLine returns the next line without its terminator, which is "\n",
+// "\r\n" or a lone "\r" (old Mac files), in any mix. It does not allocate
+// unless a line is longer than the buffer, which then grows to hold it. The
+// slice is valid until the next call. A partial last line is returned at
+// io.EOF, but dropped before any other read error, which is returned
+// instead (it explains the cut).
 func (r *Reader) readLine() ([]byte, error) {
-	line, err := r.br.ReadSlice('\n')
-	if err == nil || (err == io.EOF && len(line) > 0) {
-		return line, nil
-	}
-	if err != bufio.ErrBufferFull {
-		return nil, err
-	}
-	r.long = append(r.long[:0], line...)
 	for {
-		line, err = r.br.ReadSlice('\n')
-		r.long = append(r.long, line...)
-		if err == nil || err == io.EOF {
-			return r.long, nil
+		data := r.buf[r.rpos:r.wpos]
+		if r.skipLF && len(data) > 0 {
+			r.skipLF = false
+			if data[0] == '\n' {
+				r.rpos++
+				data = data[1:]
+			}
 		}
-		if err != bufio.ErrBufferFull {
-			return nil, err
+		if line, n, ok := r.cut(data); ok {
+			r.rpos += n
+			return line, nil
 		}
+		if r.srcErr != nil {
+			if r.srcErr != io.EOF || len(data) == 0 {
+				return nil, r.srcErr
+			}
+			r.rpos = r.wpos
+			return bytes.TrimSuffix(data, []byte{'\r'}), nil
+		}
+		r.fill()
 	}
 }
 
+// cut finds the first complete line in data: it returns the line without
+// its terminator, the bytes it takes up with the terminator, and whether a
+// line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
+// the line (the check for a lone '\r'); after the first lone '\r', '\r' is
+// searched for first, so that CR files do not scan to the end of the
+// buffer for each line.
+func (r *Reader) cut(data []byte) ([]byte, int, bool) {
+	if r.cr {
+		i := bytes.IndexByte(data, '\r')
+		if i < 0 {
+			i = len(data)
+		}
+		if k := bytes.IndexByte(data[:i], '\n'); k >= 0 {
+			return data[:k], k + 1, true
+		}
+		if i == len(data) {
+			return nil, 0, false
+		}
+		r.skipLF = true
+		return data[:i], i + 1, true
+	}
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		i = len(data)
+	}
+	j := bytes.IndexByte(data[:i], '\r')
+	switch {
+	case j >= 0 && j+1 < len(data) && data[j+1] != '\n':
+		r.cr = true // a lone '\r'
+		return data[:j], j + 1, true
+	case i == len(data):
+		return nil, 0, false // no terminator yet, or '\r' last
+	case j >= 0:
+		return data[:j], i + 1, true // "\r\n"
+	}
+	return data[:i], i + 1, true
+}
+
+// fill moves the unread bytes to the front of buf, grows buf when they
+// fill it, and reads more.
+func (r *Reader) fill() {
+	if r.rpos > 0 {
+		r.wpos = copy(r.buf, r.buf[r.rpos:r.wpos])
+		r.rpos = 0
+	}
+	if r.wpos == len(r.buf) {
+		r.buf = append(r.buf, make([]byte, len(r.buf))...)
+	}
+	for range 100 {
+		n, err := r.src.Read(r.buf[r.wpos:])
+		if n < 0 || n > len(r.buf)-r.wpos {
+			r.srcErr = errBadRead
+			return
+		}
+		r.wpos += n
+		if err != nil {
+			r.srcErr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	r.srcErr = io.ErrNoProgress
+}
+
+var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
+
 // floatField marks the fields that archive logs write with decimals.
 var floatField = [NumFields]bool{5: true, 6: true, 9: true}
+
+// statusField is the index of field 11, the only field that may hold any
+// integer.
+const statusField = 10
 
 // parseJob parses the 18 fields of a trimmed, non-empty job line.
 func parseJob(line []byte) (Job, *ParseError) {
@@ -241,11 +379,19 @@ func parseJob(line []byte) (Job, *ParseError) {
 		var err error
 		if floatField[n] {
 			floats[n], err = parseFloat(tok)
+			if err == nil && floats[n] < -1 {
+				err = ErrRange
+			}
 		} else {
 			ints[n], err = parseInt(tok)
+			// SWF allows -1 (unknown) and natural numbers, except for the
+			// status, where archive logs use other negative codes.
+			if err == nil && ints[n] < -1 && n != statusField {
+				err = ErrRange
+			}
 		}
 		if err != nil {
-			return Job{}, &ParseError{Field: n + 1, Value: string(tok), Err: err}
+			return Job{}, &ParseError{Field: n + 1, Value: clip(tok), Err: err}
 		}
 		n++
 	}
@@ -262,7 +408,19 @@ func parseJob(line []byte) (Job, *ParseError) {
 }
 
 func fieldCountError(line []byte) error {
-	return fieldCount{n: len(bytes.Fields(line))}
+	n := 0
+	for i := 0; i < len(line); n++ {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+	}
+	return fieldCount{n: n}
 }
 
 type fieldCount struct{ n int }
@@ -272,8 +430,7 @@ func (f fieldCount) Error() string {
 }
 func (f fieldCount) Is(target error) bool { return target == ErrFieldCount }
 
-// parseInt parses a decimal integer; SWF allows -1 (unknown) and natural
-// numbers, so anything below -1 is out of range.
+// parseInt parses a decimal integer; the caller checks the range.
 func parseInt(b []byte) (int64, error) {
 	neg := false
 	i := 0
@@ -283,6 +440,10 @@ func parseInt(b []byte) (int64, error) {
 	}
 	if i == len(b) {
 		return 0, ErrSyntax
+	}
+	limit := uint64(math.MaxInt64)
+	if neg {
+		limit++ // math.MinInt64
 	}
 	var v uint64
 	for ; i < len(b); i++ {
@@ -295,7 +456,7 @@ func parseInt(b []byte) (int64, error) {
 			}
 			return 0, ErrSyntax
 		}
-		if v > (math.MaxInt64-uint64(c))/10 {
+		if v > (limit-uint64(c))/10 {
 			return 0, ErrRange
 		}
 		v = v*10 + uint64(c)
@@ -303,9 +464,6 @@ func parseInt(b []byte) (int64, error) {
 	x := int64(v)
 	if neg {
 		x = -x
-	}
-	if x < -1 {
-		return 0, ErrRange
 	}
 	return x, nil
 }
@@ -315,7 +473,7 @@ func integralFloat(b []byte) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f != math.Trunc(f) || f > math.MaxInt64/2 {
+	if f != math.Trunc(f) || math.Abs(f) > math.MaxInt64/2 {
 		return 0, ErrSyntax
 	}
 	return int64(f), nil
@@ -323,7 +481,8 @@ func integralFloat(b []byte) (int64, error) {
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// parseFloat parses a decimal number. Plain "ddd.ddd" with at most 15
+// parseFloat parses a finite decimal number; the caller checks the range.
+// Plain "ddd.ddd" with at most 15
 // significant digits takes an exact fast path (mantissa and power of ten are
 // both exact in float64, so one division rounds correctly); anything else
 // goes through strconv.
@@ -374,7 +533,7 @@ func parseFloat(b []byte) (float64, error) {
 			return 0, ErrSyntax
 		}
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) || f < -1 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, ErrRange
 	}
 	return f, nil

@@ -27,7 +27,6 @@ func TestReaderMalformed(t *testing.T) {
 		{"nan", "1 0 0 100 4 NaN -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 6, ErrRange},
 		{"fractional int", "1 0 0 100.5 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 4, ErrSyntax},
 		{"lone sign", "1 0 0 - 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n", 1, 4, ErrSyntax},
-		{"bad header number", "; MaxProcs: many\n" + goodLine + "\n", 1, 0, ErrSyntax},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -12,11 +12,21 @@ import (
 )
 
 // Every shared trace parses in strict mode, with the job count of the
-// traces README and a machine size from its header.
+// traces README, a machine size from its header, and none of the warnings
+// or counts meant for quirkier logs: the header rules do not misfire.
 func TestTracesParseStrict(t *testing.T) {
 	for _, tr := range tracetest.All {
 		t.Run(tr.Name, func(t *testing.T) {
-			h, jobs, err := swf.ReadFile(tracetest.Path(t, tr.Name))
+			f, err := swf.Open(tracetest.Path(t, tr.Name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			h, err := f.Header()
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs, err := f.ReadAll()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -25,6 +35,11 @@ func TestTracesParseStrict(t *testing.T) {
 			}
 			if _, err := h.MachineSize(); err != nil {
 				t.Error(err)
+			}
+			st := f.Stats()
+			if len(st.Warnings) != 0 || st.OtherStatus != 0 || st.UnknownSubmit != 0 || st.LateComments != 0 {
+				t.Errorf("warnings %v, other status %d, unknown submits %d, late comments %d",
+					st.Warnings, st.OtherStatus, st.UnknownSubmit, st.LateComments)
 			}
 		})
 	}

@@ -1,12 +1,15 @@
 // Command swfstat summarizes an SWF trace: jobs, span, machine size,
 // offered load, per-queue counts, how many jobs carry a user estimate and
-// how many ran past it, and how many submit times are out of order.
+// how many ran past it, how many submit times are out of order or unknown,
+// and which status codes fall outside the SWF standard.
 //
 //	go run ./examples/swfstat                 # the small synthetic trace embedded here
 //	go run ./examples/swfstat trace.swf[.gz]  # any SWF file, plain or gzip
 //
 // Parsing is strict unless -lenient is given; then malformed lines are
-// skipped, counted, and the first ones printed.
+// skipped, counted, and the first ones printed. Header lines the reader kept
+// but did not apply (a value such as "MaxRuntime: N/A", a repeated key, a
+// key after the jobs) are printed as warnings in both modes.
 package main
 
 import (
@@ -17,6 +20,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -72,6 +76,7 @@ type summary struct {
 	machineErr         error
 	jobs               int
 	firstSubmit, last  int64
+	known              bool    // some submit time is known
 	procSeconds        float64 // Σ size × run time over jobs with both known
 	withEstimate, over int
 	queues             map[int64]int
@@ -87,10 +92,14 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s.jobs == 0 || j.Submit < s.firstSubmit {
+		// The span covers known submit times only (-1 is unknown).
+		if j.Submit >= 0 && (!s.known || j.Submit < s.firstSubmit) {
 			s.firstSubmit = j.Submit
 		}
-		s.last = max(s.last, j.Submit)
+		if j.Submit >= 0 {
+			s.known = true
+			s.last = max(s.last, j.Submit)
+		}
 		s.jobs++
 		if j.Size() > 0 && j.RunTime > 0 {
 			s.procSeconds += float64(j.Size()) * float64(j.RunTime)
@@ -138,6 +147,15 @@ func (s *summary) print(out io.Writer, name string) {
 	fmt.Fprintf(w, "with user estimate\t%d (%s)\n", s.withEstimate, pct(s.withEstimate, s.jobs))
 	fmt.Fprintf(w, "run time > estimate\t%d (%s of jobs with estimates)\n", s.over, pct(s.over, s.withEstimate))
 	fmt.Fprintf(w, "out-of-order submits\t%d\n", s.stats.OutOfOrder)
+	if s.stats.UnknownSubmit > 0 {
+		fmt.Fprintf(w, "unknown submit times\t%d (not counted as out of order)\n", s.stats.UnknownSubmit)
+	}
+	if s.stats.OtherStatus > 0 {
+		fmt.Fprintf(w, "status outside -1..5\t%d (%s)\n", s.stats.OtherStatus, statusCounts(s.stats.OtherStatusCounts))
+	}
+	if n := len(s.stats.Warnings); n > 0 {
+		fmt.Fprintf(w, "header warnings\t%d\n", n)
+	}
 	if s.stats.Skipped > 0 {
 		fmt.Fprintf(w, "malformed lines skipped\t%d\n", s.stats.Skipped)
 	}
@@ -160,7 +178,28 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "  queue %d\t%d\t%s\t\n", q, s.queues[q], pct(s.queues[q], s.jobs))
 	}
 	w.Flush()
+	for _, e := range s.stats.Warnings {
+		fmt.Fprintln(out, "warning:", e)
+	}
 	for _, e := range s.stats.Errors {
 		fmt.Fprintln(out, "skipped:", e)
 	}
+}
+
+// statusCounts lists status values and their job counts in value order,
+// e.g. "-4: 1, -2: 2".
+func statusCounts(m map[swf.Status]int) string {
+	keys := make([]swf.Status, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d: %d", k, m[k])
+	}
+	return b.String()
 }

@@ -54,3 +54,25 @@ func TestMalformed(t *testing.T) {
 func has(out, want string) bool {
 	return strings.Contains(strings.Join(strings.Fields(out), " "), want)
 }
+
+// A log shaped like Sandia-Ross (header "MaxRuntime: N/A", statuses -2 and
+// -4, unknown submit times) is read in strict mode, with its oddities
+// reported.
+func TestRealLogQuirks(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "ross.swf")
+	os.WriteFile(p, []byte("; MaxProcs: 4\r; MaxRuntime: N/A\r"+
+		"1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\r"+
+		"2 -1 0 1 1 -1 -1 1 1 -1 -2 1 1 1 1 1 1 1\r"+
+		"3 5 0 1 1 -1 -1 1 1 -1 -4 1 1 1 1 1 1 1\r"+
+		"4 7 0 1 1 -1 -1 1 1 -1 -2 1 1 1 1 1 1 1\r"), 0o644)
+	var out bytes.Buffer
+	if err := run(&out, []string{p}, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"jobs 4", "submit span 7 s", "machine size 4 processors", "out-of-order submits 0", "unknown submit times 1",
+		"status outside -1..5 3 (-4: 1, -2: 2)", "header warnings 1", `warning: swf: line 2, header MaxRuntime: "N/A"`} {
+		if !has(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
