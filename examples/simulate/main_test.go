@@ -494,3 +494,23 @@ func dropTimes(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// A real log's oddities (header N/A, statuses -2 and -4, unknown submits,
+// CR-only line ends) are read, simulated and reported, never fatal.
+func TestOddLog(t *testing.T) {
+	dir := t.TempDir()
+	odd := writeTrace(t, dir, "odd.swf", "; MaxProcs: 8\r; MaxRuntime: N/A\r"+
+		"1 0 0 10 2 -1 -1 2 20 -1 -2 1 1 -1 -1 -1 -1 -1\r"+
+		"2 5 0 10 2 -1 -1 2 20 -1 -4 1 1 -1 -1 -1 -1 -1\r"+
+		"3 -1 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\r")
+	code, out, errOut := runCmd(t, odd)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"jobs read         3", "simulated         2", "no submit time  1",
+		"MaxRuntime", "1×-2, 1×-4", "1 job lines with an unknown submit time"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

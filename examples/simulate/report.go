@@ -45,6 +45,21 @@ func warnings(info *runInfo) []string {
 	if st.LateComments > 0 {
 		ws = append(ws, fmt.Sprintf("%d comment lines after the first job line", st.LateComments))
 	}
+	for _, w := range st.Warnings {
+		ws = append(ws, "header: "+w.Error())
+	}
+	if st.UnknownSubmit > 0 {
+		ws = append(ws, fmt.Sprintf("%d job lines with an unknown submit time (-1)", st.UnknownSubmit))
+	}
+	if st.OtherStatus > 0 {
+		vals := make([]string, 0, len(st.OtherStatusCounts))
+		for v, n := range st.OtherStatusCounts {
+			vals = append(vals, fmt.Sprintf("%d×%d", n, v))
+		}
+		slices.Sort(vals)
+		ws = append(ws, fmt.Sprintf("%d job lines with a status outside the SWF standard (kept and simulated): %s",
+			st.OtherStatus, strings.Join(vals, ", ")))
+	}
 	sum := &info.res.Summary
 	if len(info.res.Records) == 0 {
 		ws = append(ws, "no job was simulated: every line was rejected")
