@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
@@ -75,4 +77,30 @@ func BenchmarkParseAndEASYCTC(b *testing.B)  { benchParseAndRun(b, tracetest.CTC
 func BenchmarkParseAndEASYBlue(b *testing.B) { benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY") }
 func BenchmarkParseAndEASYPPBlue(b *testing.B) {
 	benchParseAndRun(b, tracetest.SDSCBlue, 1152, "EASY++")
+}
+
+// BenchmarkBlueRetained reports the memory a finished EASY simulation of
+// SDSC-BLUE keeps per simulated job (its Result), beside the trace's own
+// 144 bytes per job, which the Records point into.
+func BenchmarkBlueRetained(b *testing.B) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.SDSCBlue))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	var kept int
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		res, err := sched.Run(context.Background(), sched.EASY(1152), jobs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		kept = len(res.Records)
+		runtime.KeepAlive(res)
+	}
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(kept), "B/job-retained")
+	b.ReportMetric(float64(unsafe.Sizeof(swf.Job{})), "B/job-trace")
 }

@@ -22,7 +22,7 @@ func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
 		}
 		last = max(last, j.Submit)
 		st := j.Submit + j.Wait
-		recs = append(recs, Record{Job: *j, Start: st, End: st + j.RunTime})
+		recs = append(recs, Record{Job: j, Size: j.Size(), RunTime: j.RunTime, Start: st, End: st + j.RunTime})
 	}
 	if len(recs) == 0 {
 		return 0, skipped

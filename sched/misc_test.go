@@ -60,8 +60,8 @@ func TestLoadFormula(t *testing.T) {
 	// Two processors, window [0,100]: one job of 2 procs over [50,150]
 	// contributes 2·50, one of 1 proc over [0,100] contributes 100.
 	recs := []sched.Record{
-		{Job: job(1, 0, 100, 2, 100), Start: 50, End: 150},
-		{Job: job(2, 0, 100, 1, 100), Start: 0, End: 100},
+		{Size: 2, Start: 50, End: 150},
+		{Size: 1, Start: 0, End: 100},
 	}
 	if got := sched.Load(recs, 2, 0, 100); got != 1.0 {
 		t.Errorf("load %v, want 1", got)
@@ -114,8 +114,8 @@ func TestRejectedAndFilled(t *testing.T) {
 	if res.Summary.Rejected != 2 || len(res.Records) != 2 || res.Summary.Filled != 1 {
 		t.Fatalf("rejected %d records %d filled %d", res.Summary.Rejected, len(res.Records), res.Summary.Filled)
 	}
-	if res.Records[1].Job.ReqTime != 100 {
-		t.Errorf("missing estimate filled with %d, want the largest estimate 100", res.Records[1].Job.ReqTime)
+	if res.Records[1].Estimate != 100 {
+		t.Errorf("missing estimate filled with %d, want the largest estimate 100", res.Records[1].Estimate)
 	}
 }
 

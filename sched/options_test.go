@@ -36,7 +36,7 @@ func TestKillAtEstimate(t *testing.T) {
 	cfg.KillAtEstimate = true
 	res = check(t, "killed", cfg, jobs, want{2: 100})
 	r := res.Records[0]
-	if !r.Killed || r.End != 100 || r.Job.RunTime != 100 || r.Job.Status != swf.StatusFailed || res.Summary.Killed != 1 {
+	if !r.Killed || r.End != 100 || r.RunTime != 100 || r.SWF().Status != swf.StatusFailed || r.Job.RunTime != 1000 || res.Summary.Killed != 1 {
 		t.Errorf("killed job: %+v, summary killed %d", r, res.Summary.Killed)
 	}
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // WriteSWF writes the simulated schedule as an SWF trace: every record that
-// started, in input order, with Wait filled with the simulated wait (and
-// ReqTime with the effective estimate). h may be nil.
+// started, in input order, as Record.SWF gives it (the simulated wait,
+// estimate, run time and processors). h may be nil.
 func (r *Result) WriteSWF(w io.Writer, h *swf.Header) error {
 	sw := swf.NewWriter(w)
 	if h != nil {
@@ -21,7 +21,8 @@ func (r *Result) WriteSWF(w io.Writer, h *swf.Header) error {
 		if rec.Start < 0 {
 			continue
 		}
-		if err := sw.Write(&rec.Job); err != nil {
+		j := rec.SWF()
+		if err := sw.Write(&j); err != nil {
 			return err
 		}
 	}

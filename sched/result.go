@@ -1,10 +1,10 @@
 package sched
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -12,25 +12,51 @@ import (
 
 // Record is what happened to one sane job.
 type Record struct {
-	Job        swf.Job // as simulated: ReqTime is the effective estimate, Wait the simulated wait
-	Start, End int64   // -1 if it never started / ended
-	Wait       int64   // Start − Submit
-	BSLD       float64 // bounded slowdown max(1, (w+r)/max(τ, r))
-	Slowdown   float64 // (w+r)/max(r, 1 s)
-	Prediction int64   // prediction before any correction (at arrival, or the last propagated one)
-	Final      int64   // prediction at the end (after corrections)
-	Accuracy   float64 // time-weighted from submission (§3.4)
-	Backfilled bool
+	// Job is the trace line given to Load (a copy of the one given to
+	// Submit, with its submit time): the log's values, unchanged. The
+	// simulated ones are the fields below; SWF combines both.
+	Job *swf.Job
+	// Size, Estimate and RunTime are the job as simulated: processors
+	// (A5), the estimate used (A6 filled in), the run time (the estimate
+	// if killed), each as Config.Peer builds them if set.
+	Size, Estimate, RunTime int64
+	Start, End              int64   // -1 if it never started / ended
+	Wait                    int64   // Start − Submit
+	BSLD                    float64 // bounded slowdown max(1, (w+r)/max(τ, r))
+	Slowdown                float64 // (w+r)/max(r, 1 s)
+	Prediction              int64   // prediction before any correction (at arrival, or the last propagated one)
+	Final                   int64   // prediction at the end (after corrections)
+	Accuracy                float64 // time-weighted from submission (§3.4)
 	// Corrections counts every correction; PostEstimate those made with p ≥ e (A15).
 	Corrections, PostEstimate int
 	// FirstReservation is the first reservation time, -1 if none (§3.5).
 	FirstReservation int64
+	Backfilled       bool
 	EstimateFilled   bool // the log had no estimate (A6)
 	Cancelled        bool
 	// Killed: the job reached its estimate and was ended there
-	// (Config.KillAtEstimate); Job.RunTime is then the estimate.
+	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
 	Included bool // in the averaged set (A7)
+}
+
+// SWF returns the job's line as simulated: the log's line with the
+// simulated wait (−1 if it never started), the estimate, run time and
+// processors used, and status 0 (failed) if it was killed.
+func (r *Record) SWF() swf.Job {
+	j := *r.Job
+	j.Wait = swf.Unknown
+	if r.Start >= 0 {
+		j.Wait = r.Wait
+	}
+	j.ReqTime, j.RunTime, j.AllocProcs = r.Estimate, r.RunTime, r.Size
+	if j.ReqProcs <= 0 {
+		j.ReqProcs = r.Size
+	}
+	if r.Killed {
+		j.Status = swf.StatusFailed
+	}
+	return j
 }
 
 // Result is the outcome of a simulation.
@@ -81,50 +107,41 @@ type Predictability struct {
 }
 
 func (s *Sim) result() *Result {
-	res := &Result{Records: make([]Record, len(s.jobs)), Rejected: s.rejected}
-	tau := s.cfg.bsldThreshold()
-	for i, jb := range s.jobs {
-		rec := &res.Records[i]
-		rec.Job = jb.j
-		rec.Start, rec.End = jb.start, jb.end
-		rec.Final = jb.p
-		rec.Backfilled = jb.backfill
-		rec.Corrections, rec.PostEstimate = jb.nCorr, jb.kPost
-		rec.FirstReservation = jb.firstRes
-		rec.EstimateFilled = jb.filled
-		rec.Cancelled = jb.state == cancelled
-		rec.Killed = jb.killed
-		rec.Job.RunTime = jb.r
-		if jb.killed {
-			rec.Job.Status = swf.StatusFailed
-		}
-		if jb.start >= 0 {
-			rec.Wait = jb.start - jb.j.Submit
-			rec.Job.Wait = rec.Wait
-			resp := float64(rec.Wait + jb.r)
-			rec.BSLD = max(1, resp/float64(max(tau, jb.r)))
-			rec.Slowdown = resp / float64(max(jb.r, 1))
-		}
-		if jb.state == done {
-			if d := jb.end - jb.j.Submit; d > 0 {
-				rec.Accuracy = jb.accSum / float64(d)
-			} else {
-				rec.Accuracy = accuracy(jb.p, jb.r)
-			}
-		}
-	}
-	s.firstPredictions(res)
+	// Jobs still waiting or running (none after Finish) keep what they have.
+	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
+	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
+	res := &Result{Records: s.recs, Rejected: s.rejected}
 	res.Summary = Summarize(res.Records, s.cfg.MachineSize)
 	res.Summary.Rejected = len(s.rejected.Excluded)
 	return res
 }
 
-// firstPredictions fills Record.Prediction: the prediction at arrival is the
-// final one undone by the corrections, which the simulator does not keep, so
-// it is recorded at arrival instead.
-func (s *Sim) firstPredictions(res *Result) {
-	for i, jb := range s.jobs {
-		res.Records[i].Prediction = jb.p0
+// close writes a live job's outcome into its record, when it ends or is
+// cancelled.
+func (s *Sim) close(jb *Job) {
+	rec := &s.recs[jb.idx]
+	rec.Estimate, rec.RunTime = jb.e, jb.r
+	rec.Start, rec.End = jb.start, jb.end
+	rec.Prediction, rec.Final = jb.p0, jb.p
+	rec.Backfilled = jb.backfill
+	rec.Corrections, rec.PostEstimate = jb.nCorr, jb.kPost
+	rec.FirstReservation = jb.firstRes
+	rec.EstimateFilled = jb.filled
+	rec.Cancelled = jb.state == cancelled
+	rec.Killed = jb.killed
+	if jb.start >= 0 {
+		tau := s.cfg.bsldThreshold()
+		rec.Wait = jb.start - jb.j.Submit
+		resp := float64(rec.Wait + jb.r)
+		rec.BSLD = max(1, resp/float64(max(tau, jb.r)))
+		rec.Slowdown = resp / float64(max(jb.r, 1))
+	}
+	if jb.state == done {
+		if d := jb.end - jb.j.Submit; d > 0 {
+			rec.Accuracy = jb.accSum / float64(d)
+		} else {
+			rec.Accuracy = accuracy(jb.p, jb.r)
+		}
 	}
 }
 
@@ -137,7 +154,13 @@ func (s *Sim) firstPredictions(res *Result) {
 // schedule made elsewhere.
 func Summarize(recs []Record, P int64) Summary {
 	var sum Summary
-	var ended []int
+	// ended holds the completed jobs' (end, index), sorted into
+	// termination order below (ties by index: a stable order).
+	type endIdx struct {
+		end int64
+		i   int
+	}
+	ended := make([]endIdx, 0, len(recs))
 	var lastSubmit int64
 	for i := range recs {
 		r := &recs[i]
@@ -146,43 +169,48 @@ func Summarize(recs []Record, P int64) Summary {
 		if r.Killed {
 			sum.Killed++
 		}
-		if r.Start >= 0 && r.Job.ReqTime > 0 && r.End-r.Start > 2*r.Job.ReqTime {
+		if r.Start >= 0 && r.Estimate > 0 && r.End-r.Start > 2*r.Estimate {
 			sum.Overran++
 		}
 		switch {
 		case r.Cancelled:
 			sum.Cancelled++
 		case r.End >= 0:
-			ended = append(ended, i)
+			ended = append(ended, endIdx{r.End, i})
 		}
 		if r.EstimateFilled {
 			sum.Filled++
 		}
 	}
 	sum.Jobs = len(ended)
-	sort.SliceStable(ended, func(a, b int) bool { return recs[ended[a]].End < recs[ended[b]].End })
+	slices.SortFunc(ended, func(a, b endIdx) int {
+		if c := cmp.Compare(a.end, b.end); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
 	warm := len(ended) / 100
 	sum.WindowEnd = lastSubmit
 	if warm > 0 {
-		sum.WindowStart = recs[ended[warm-1]].End
+		sum.WindowStart = ended[warm-1].end
 	} else if len(ended) > 0 {
 		sum.WindowStart = math.MaxInt64
-		for _, i := range ended {
-			sum.WindowStart = min(sum.WindowStart, recs[i].Job.Submit)
+		for _, e := range ended {
+			sum.WindowStart = min(sum.WindowStart, recs[e.i].Job.Submit)
 		}
 	}
 	var corr []float64
 	var reserved, delayed []float64
-	for k, i := range ended {
-		r := &recs[i]
+	for k, e := range ended {
+		r := &recs[e.i]
 		if k < warm || r.End > lastSubmit {
 			continue
 		}
 		r.Included = true
 		sum.Included++
 		sum.MeanWait += float64(r.Wait)
-		sum.MeanResponse += float64(r.Wait + r.Job.RunTime)
-		if r.Job.RunTime > 0 {
+		sum.MeanResponse += float64(r.Wait + r.RunTime)
+		if r.RunTime > 0 {
 			sum.MeanSlowdown += r.Slowdown
 		}
 		sum.MeanBSLD += r.BSLD
@@ -202,8 +230,8 @@ func Summarize(recs []Record, P int64) Summary {
 	sum.Excluded = sum.Jobs - sum.Included
 	if n := float64(sum.Included); n > 0 {
 		var pos float64
-		for _, i := range ended {
-			if recs[i].Included && recs[i].Job.RunTime > 0 {
+		for _, e := range ended {
+			if recs[e.i].Included && recs[e.i].RunTime > 0 {
 				pos++
 			}
 		}
@@ -241,7 +269,7 @@ func Load(recs []Record, P, start, end int64) float64 {
 			continue
 		}
 		if l := min(end, r.End) - max(start, r.Start); l > 0 {
-			area += float64(r.Job.Size()) * float64(l)
+			area += float64(r.Size) * float64(l)
 		}
 	}
 	return area / (float64(P) * float64(end-start))

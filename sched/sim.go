@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
@@ -73,8 +74,8 @@ type Sim struct {
 	propag bool
 	now    int64
 	free   int64
-	jobs   []*Job // every sane job, in Load/Submit order
-	arr    []*Job // loaded jobs not yet arrived, sorted by (submit, ID, idx)
+	recs   []Record // every sane job, in Load/Submit order
+	arr    []int32  // records of loaded jobs by arrival (submit, ID, index); arr[arrI:] not arrived yet
 	arrI   int
 	events eventHeap
 	evSeq  int64
@@ -93,7 +94,6 @@ type Sim struct {
 	maxEst   int64
 	buf      []*Job
 	prof     Profile // Pass.Profile
-	killed   int
 }
 
 func lessSeq(a, b *Job) bool { return a.seq < b.seq }
@@ -159,11 +159,18 @@ func (s *Sim) Now() int64 { return s.now }
 // Load adds future arrivals. Unsane jobs (sanitize.Check) are rejected and
 // counted in Result.Rejected; jobs submitted before Now are an error.
 // Missing estimates become MaxEstimate or the largest estimate seen (A6).
+//
+// The simulator keeps a pointer to each sane job (Record.Job) instead of a
+// copy, so that every job is held once: jobs must not change until the
+// Result is no longer used.
 func (s *Sim) Load(jobs []swf.Job) error {
 	for i := range jobs {
 		if jobs[i].Submit < s.now && jobs[i].Submit >= 0 {
 			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, jobs[i].Submit, s.now)
 		}
+	}
+	if len(s.recs)+len(jobs) > math.MaxInt32 {
+		return fmt.Errorf("sched: %d jobs, more than one simulation holds (2^31)", len(s.recs)+len(jobs))
 	}
 	if s.cfg.MaxEstimate == 0 {
 		for i := range jobs {
@@ -172,50 +179,69 @@ func (s *Sim) Load(jobs []swf.Job) error {
 			}
 		}
 	}
-	rest := s.arr[s.arrI:]
+	s.recs = slices.Grow(s.recs, len(jobs))
+	rest := slices.Grow(s.arr[s.arrI:], len(jobs))
 	for i := range jobs {
-		if jb := s.admit(jobs[i], i); jb != nil {
-			rest = append(rest, jb)
+		if k, ok := s.admit(&jobs[i], i); ok {
+			rest = append(rest, k)
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b *Job) int {
-		if a.j.Submit != b.j.Submit {
-			return cmp.Compare(a.j.Submit, b.j.Submit)
+	slices.SortStableFunc(rest, func(a, b int32) int {
+		x, y := s.recs[a].Job, s.recs[b].Job
+		if x.Submit != y.Submit {
+			return cmp.Compare(x.Submit, y.Submit)
 		}
-		if a.j.ID != b.j.ID {
-			return cmp.Compare(a.j.ID, b.j.ID)
+		if x.ID != y.ID {
+			return cmp.Compare(x.ID, y.ID)
 		}
-		return a.idx - b.idx
+		return cmp.Compare(a, b)
 	})
 	s.arr, s.arrI = rest, 0
 	return nil
 }
 
-// admit builds the simulator's job from an SWF line (Config.Peer's way,
-// if set), or counts its rejection by the sane predicate and returns nil.
-// index is the line's position in Load's slice, -1 for Submit.
-func (s *Sim) admit(sj swf.Job, index int) *Job {
+// simulated returns the job as the simulator uses it: the line itself, or
+// rebuilt the way Config.Peer builds it.
+func (s *Sim) simulated(line *swf.Job) swf.Job {
+	sj := *line
 	if s.cfg.Peer != PeerNone {
 		peerJob(&sj, s.cfg.Peer, s.cfg.MachineSize)
 	}
+	return sj
+}
+
+// admit adds a record for an SWF line, or counts its rejection by the sane
+// predicate. index is the line's position in Load's slice, -1 for Submit.
+func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
+	sj := s.simulated(line)
 	if r := sanitize.Check(&sj, s.cfg.MachineSize); r != sanitize.SaneJob {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
-		return nil
+		return 0, false
 	}
-	jb := &Job{j: sj, idx: len(s.jobs), n: sj.Size(), r: sj.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
-	s.jobs = append(s.jobs, jb)
-	s.rejected.Kept = len(s.jobs)
-	return jb
+	s.recs = append(s.recs, Record{Job: line, Size: sj.Size(), Estimate: sj.ReqTime, RunTime: sj.RunTime,
+		Start: -1, End: -1, FirstReservation: -1})
+	s.rejected.Kept = len(s.recs)
+	return int32(len(s.recs) - 1), true
+}
+
+// activate builds the live state of record k's job at its arrival. Live
+// jobs exist only while they wait or run; their record keeps the outcome.
+func (s *Sim) activate(k int32) *Job {
+	rec := &s.recs[k]
+	return &Job{j: s.simulated(rec.Job), idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
 }
 
 // Submit makes j arrive now (its Submit field is set to Now). Returns false
 // and counts it if the job is not sane.
 func (s *Sim) Submit(j swf.Job) bool {
-	j.Submit = s.Now()
-	jb := s.admit(j, -1)
-	if jb == nil {
+	line := new(swf.Job)
+	*line = j
+	line.Submit = s.Now()
+	k, ok := s.admit(line, -1)
+	if !ok {
 		return false
 	}
+	jb := s.activate(k)
 	if s.cfg.MaxEstimate == 0 {
 		s.maxEst = max(s.maxEst, jb.j.ReqTime)
 	}
@@ -243,6 +269,7 @@ func (s *Sim) Cancel(id int64) bool {
 	jb.state = cancelled
 	jb.end = s.now
 	delete(s.byID, id)
+	s.close(jb)
 	for _, o := range s.obs {
 		o.OnEnd(s.now, &jb.j, true)
 	}
@@ -299,7 +326,7 @@ func (s *Sim) nextTime() (int64, bool) {
 		t, ok = s.events[0].t, true
 	}
 	if s.arrI < len(s.arr) {
-		if a := s.arr[s.arrI].j.Submit; !ok || a < t {
+		if a := s.recs[s.arr[s.arrI]].Job.Submit; !ok || a < t {
 			t, ok = a, true
 		}
 	}
@@ -359,9 +386,8 @@ func (s *Sim) batch(t int64) {
 			s.schedule()
 		}
 	}
-	for s.arrI < len(s.arr) && s.arr[s.arrI].j.Submit == t {
-		jb := s.arr[s.arrI]
-		s.arr[s.arrI] = nil
+	for s.arrI < len(s.arr) && s.recs[s.arr[s.arrI]].Job.Submit == t {
+		jb := s.activate(s.arr[s.arrI])
 		s.arrI++
 		s.arrive(jb)
 		if s.cfg.PerEventPass {
@@ -452,7 +478,6 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	jb.backfill = backfilled
 	if s.cfg.KillAtEstimate && jb.r > jb.e {
 		jb.r, jb.killed = jb.e, true
-		s.killed++
 	}
 	s.free -= jb.n
 	s.run.ReplaceOrInsert(jb)
@@ -480,6 +505,7 @@ func (s *Sim) terminate(jb *Job) {
 	jb.end = s.now
 	s.accumulate(jb, s.now)
 	delete(s.byID, jb.j.ID)
+	s.close(jb)
 	s.pred.Terminated(&jb.j, s.now)
 	if s.propag {
 		s.repredict(jb.j.User)

@@ -196,7 +196,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		sw += float64(rec.Start - a)
 		se += float64(rec.End - rec.Start)
 		out.Jobs++
-		tj := TreatedJob{ID: rec.Job.ID, OrigSize: ar.size, Size: rec.Job.Size(), Arrival: a,
+		tj := TreatedJob{ID: rec.Job.ID, OrigSize: ar.size, Size: rec.Size, Arrival: a,
 			Start: rec.Start, End: rec.End, Held: r.held[rec.Job.ID]}
 		if r.held[rec.Job.ID] {
 			nHeld++

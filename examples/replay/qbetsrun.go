@@ -53,7 +53,7 @@ func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor
 	var js []replay.Job
 	for _, r := range recs {
 		if r.Start >= 0 {
-			js = append(js, replay.Job{Submit: r.Job.Submit, Wait: r.Wait, Nodes: int(r.Job.Size()), Walltime: r.Job.ReqTime})
+			js = append(js, replay.Job{Submit: r.Job.Submit, Wait: r.Wait, Nodes: int(r.Size), Walltime: r.Estimate})
 		}
 	}
 	// Replay sorts stably by submit time; the bounds are kept in that order.

@@ -132,10 +132,10 @@ func writeJobsCSV(w io.Writer, res *sched.Result) error {
 	f64 := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	for i := range res.Records {
 		r := &res.Records[i]
-		j := &r.Job
+		j := r.Job
 		row = append(row[:0],
 			i64(j.ID, 10), i64(j.Submit, 10), i64(r.Wait, 10), i64(r.Start, 10), i64(r.End, 10),
-			i64(j.RunTime, 10), i64(j.Size(), 10), i64(j.ReqTime, 10), i64(r.Prediction, 10),
+			i64(r.RunTime, 10), i64(r.Size, 10), i64(r.Estimate, 10), i64(r.Prediction, 10),
 			i64(r.Final, 10), strconv.FormatBool(r.Backfilled), strconv.FormatBool(r.Included),
 			strconv.FormatBool(r.Killed), strconv.FormatBool(r.Cancelled), strconv.FormatBool(r.EstimateFilled),
 			f64(r.BSLD), f64(r.Slowdown), f64(r.Accuracy), strconv.Itoa(r.Corrections),
