@@ -4,6 +4,8 @@ import "github.com/batchq/batchq/swf"
 
 // Observer is told what happens in a simulation, synchronously, from inside
 // the event loop. Its methods may call Sim.Submit, Sim.Cancel and Sim.At.
+// The *swf.Job they get is valid during the call only (the simulator
+// reuses it): copy what you keep.
 type Observer interface {
 	OnSubmit(now int64, j *swf.Job)
 	OnStart(now int64, j *swf.Job, backfilled bool)

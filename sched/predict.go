@@ -6,8 +6,9 @@ import "github.com/batchq/batchq/swf"
 // (§2.3). Predict is called once at arrival; j.ReqTime holds the estimate e
 // the simulator uses (missing estimates already replaced, A6), and j.RunTime
 // must not be looked at except by oracle predictors. Terminated is called
-// when a job ends normally (not when it is cancelled). Implementations in
-// package estmodel: UserEstimate, Perfect, UserHistory, X2.
+// when a job ends normally (not when it is cancelled). The *swf.Job is
+// valid during the call only. Implementations in package sched/predict:
+// UserEstimate, Perfect, UserHistory, X2.
 //
 // A predictor that also has a method Propagates() bool returning true gets
 // its waiting jobs of the same user re-predicted after each termination.

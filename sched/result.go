@@ -183,12 +183,7 @@ func Summarize(recs []Record, P int64) Summary {
 		}
 	}
 	sum.Jobs = len(ended)
-	slices.SortFunc(ended, func(a, b endIdx) int {
-		if c := cmp.Compare(a.end, b.end); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
+	slices.SortStableFunc(ended, func(a, b endIdx) int { return cmp.Compare(a.end, b.end) })
 	warm := len(ended) / 100
 	sum.WindowEnd = lastSubmit
 	if warm > 0 {

@@ -94,6 +94,7 @@ type Sim struct {
 	maxEst   int64
 	buf      []*Job
 	prof     Profile // Pass.Profile
+	spare    []*Job  // live states of ended jobs, for reuse
 }
 
 func lessSeq(a, b *Job) bool { return a.seq < b.seq }
@@ -213,8 +214,12 @@ func (s *Sim) simulated(line *swf.Job) swf.Job {
 // admit adds a record for an SWF line, or counts its rejection by the sane
 // predicate. index is the line's position in Load's slice, -1 for Submit.
 func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
-	sj := s.simulated(line)
-	if r := sanitize.Check(&sj, s.cfg.MachineSize); r != sanitize.SaneJob {
+	sj := line
+	if s.cfg.Peer != PeerNone {
+		peer := s.simulated(line)
+		sj = &peer
+	}
+	if r := sanitize.Check(sj, s.cfg.MachineSize); r != sanitize.SaneJob {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, false
 	}
@@ -227,8 +232,15 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 // activate builds the live state of record k's job at its arrival. Live
 // jobs exist only while they wait or run; their record keeps the outcome.
 func (s *Sim) activate(k int32) *Job {
+	var jb *Job
+	if n := len(s.spare); n > 0 {
+		jb, s.spare = s.spare[n-1], s.spare[:n-1]
+	} else {
+		jb = new(Job)
+	}
 	rec := &s.recs[k]
-	return &Job{j: s.simulated(rec.Job), idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	*jb = Job{j: s.simulated(rec.Job), idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	return jb
 }
 
 // Submit makes j arrive now (its Submit field is set to Now). Returns false
@@ -378,6 +390,9 @@ func (s *Sim) batch(t int64) {
 		e := heap.Pop(&s.events).(event)
 		if e.kind == evTerm {
 			s.terminate(e.job)
+			// The termination event is the last reference to a job: its
+			// expiries are all earlier. Its live state can be reused.
+			s.spare = append(s.spare, e.job)
 		} else {
 			s.expire(e.job, e.nc)
 		}
