@@ -59,8 +59,9 @@
 // Config.WithPeer(PeerPyss) or (PeerPredictsim) builds jobs the way pyss
 // or predictsim does and sets their tie rule, pass granularity and history
 // order. On KTH-SP2 and SDSC-SP2 the per-job waits then equal pyss's and
-// predictsim's EASY schedules for 100% of jobs; EASY++ equals pyss's for
-// 99.7% of KTH's jobs (peer_test.go says where SDSC-SP2 departs).
+// predictsim's EASY schedules, and pyss's EASY++ schedule, for 100% of
+// jobs (peer_test.go; peer.go and sim.go's pyssInstant say which pyss
+// behaviours that takes).
 //
 // # Step-wise, for agents
 //

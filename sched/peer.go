@@ -22,10 +22,11 @@ const (
 	// PeerPyss builds jobs as pyss (2007, Tsafrir and Feitelson's
 	// simulator) does: estimate = max(requested, run, 1), run =
 	// max(min(requested, run), 1) (a job that overran its estimate runs
-	// only until it), processors from field 5 clamped to the machine, and
-	// a line with an unknown run time or processor count simulated as a
+	// only until it), processors from field 5 clamped to the machine, a
+	// line with an unknown run time or processor count simulated as a
 	// 1-second, 1-processor job with estimate 1, so every line is in the
-	// schedule.
+	// schedule, and a line with run time 0 as a 1-second job with
+	// estimate 1 on its processors (pyss's test is run time <= 0).
 	PeerPyss
 	// PeerPredictsim is PeerPyss with processors from field 8 (requested),
 	// as predictsim (a 2024 descendant of pyss) reads them.
@@ -61,7 +62,10 @@ func ParsePeer(name string) (Peer, error) {
 // for predictsim) and, for pyss and a user-history predictor, pyss's
 // history: the last jobs by termination time, re-predicting waiting jobs
 // as it changes. The options stay separate
-// fields so that each one's effect can be measured alone.
+// fields so that each one's effect can be measured alone. With PeerPyss
+// and PerEventPass the events of one instant also come in pyss's order:
+// prediction expiries, then arrivals, then terminations, a pass after each
+// arrival and termination.
 func (c Config) WithPeer(peer Peer) Config {
 	c.Peer = peer
 	if peer == PeerNone {
@@ -109,9 +113,17 @@ func peerJob(j *swf.Job, peer Peer, machine int64) {
 	if j.Submit < 0 || j.Submit > sanitize.MaxTime {
 		return // rejected by the sane predicate
 	}
-	if j.RunTime < 0 || n <= 0 {
+	switch {
+	case j.RunTime < 0 || n <= 0:
 		j.RunTime, j.ReqTime, n = 1, 1, 1
-	} else {
+	case j.RunTime == 0:
+		// Both peers treat a zero run time as a problem line too (pyss
+		// tests run time <= 0): a 1-second job with estimate 1, but on the
+		// processors the line gives (KTH job 6608: pyss and predictsim
+		// both run it with estimate 1 on 4 processors).
+		j.RunTime, j.ReqTime = 1, 1
+		n = min(n, machine)
+	default:
 		req := j.ReqTime
 		j.ReqTime = max(req, j.RunTime, 1)
 		j.RunTime = max(min(req, j.RunTime), 1)

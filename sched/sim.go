@@ -384,30 +384,22 @@ func (s *Sim) batch(t int64) {
 	s.now, s.inBatch = t, true
 	pyss := s.cfg.Peer == PeerPyss
 	if pyss && s.cfg.PerEventPass {
-		s.terminateAsPredicted()
-	}
-	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
-		e := heap.Pop(&s.events).(event)
-		if e.kind == evTerm {
-			s.terminate(e.job)
-			// The termination event is the last reference to a job: its
-			// expiries are all earlier. Its live state can be reused.
-			s.spare = append(s.spare, e.job)
-		} else {
-			s.expire(e.job, e.nc)
+		s.pyssInstant(t)
+	} else {
+		for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
+			e := heap.Pop(&s.events).(event)
+			if e.kind == evTerm {
+				s.terminate(e.job)
+				s.recycle(e.job)
+			} else {
+				s.expire(e.job, e.nc)
+			}
+			// pyss handles a prediction expiry without a scheduling pass.
+			if s.cfg.PerEventPass && (e.kind == evTerm || !pyss) {
+				s.schedule()
+			}
 		}
-		// pyss handles a prediction expiry without a scheduling pass.
-		if s.cfg.PerEventPass && (e.kind == evTerm || !pyss) {
-			s.schedule()
-		}
-	}
-	for s.arrI < len(s.arr) && s.recs[s.arr[s.arrI]].Job.Submit == t {
-		jb := s.activate(s.arr[s.arrI])
-		s.arrI++
-		s.arrive(jb)
-		if s.cfg.PerEventPass {
-			s.schedule()
-		}
+		s.arrivals(t)
 	}
 	woke := false
 	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind == evWake {
@@ -423,24 +415,81 @@ func (s *Sim) batch(t int64) {
 	}
 }
 
-// terminateAsPredicted ends, before the instant's first event, every job
-// that ends now and was predicted to: pyss plans on a processor snapshot
-// in which such jobs are already gone when it handles the instant's first
-// event, whichever that is. Their termination events still come in their
-// turn, each followed by its pass, as in pyss.
+// arrivals makes the jobs submitted at t arrive, in load order; with a
+// pass per event, each one is followed by a pass.
+func (s *Sim) arrivals(t int64) {
+	for s.arrI < len(s.arr) && s.recs[s.arr[s.arrI]].Job.Submit == t {
+		jb := s.activate(s.arr[s.arrI])
+		s.arrI++
+		s.arrive(jb)
+		if s.cfg.PerEventPass {
+			s.schedule()
+		}
+	}
+}
+
+// pyssInstant processes the events of instant t in pyss's order (the
+// tie rule JobEvent.EVENTS_ORDER of pyss's base/prototype.py: prediction
+// over, then submission, then termination):
+//   - first, every job that ends now as predicted leaves pyss's processor
+//     snapshot (the instant's first submission or termination archives the
+//     slices that end by now), but its user's history learns its run time
+//     only at its own termination event (terminateAsPredicted);
+//   - then every prediction expiry (JobPredictionIsOverEvent: pyss extends
+//     the job's slices to its estimate, no pass);
+//   - then every arrival, each followed by a pass;
+//   - then every termination, each followed by a pass (EASY++'s
+//     new_events_on_job_termination records the run time, then schedules,
+//     re-predicting every waiting job).
+func (s *Sim) pyssInstant(t int64) {
+	s.terminateAsPredicted()
+	var terms []*Job
+	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
+		e := heap.Pop(&s.events).(event)
+		if e.kind == evTerm {
+			terms = append(terms, e.job)
+		} else {
+			s.expire(e.job, e.nc)
+		}
+	}
+	s.arrivals(t)
+	for _, jb := range terms {
+		if jb.state == done { // left the snapshot early, not yet learnt
+			s.learn(jb)
+		} else {
+			s.terminate(jb)
+		}
+		s.recycle(jb)
+		s.schedule()
+	}
+}
+
+// recycle keeps the live state of a job whose termination event has been
+// handled, for reuse by a later arrival: that event was the last reference
+// to it (its prediction expiries all come earlier).
+func (s *Sim) recycle(jb *Job) { s.spare = append(s.spare, jb) }
+
+// terminateAsPredicted releases, before the instant's first event, every
+// job that ends now and was predicted to: pyss plans on a processor
+// snapshot in which such jobs are already gone when it handles the
+// instant's first event, whichever that is. Their termination events still
+// come in their turn, each adding the job to the history (learn) before
+// its pass, as in pyss.
 func (s *Sim) terminateAsPredicted() {
-	s.buf = s.buf[:0]
+	// Not s.buf: learn re-predicts through it (propagation).
+	var ends []*Job
 	s.run.Ascend(func(r *Job) bool {
 		if r.predEnd() > s.now {
 			return false
 		}
 		if r.predEnd() == s.now && r.start+r.r == s.now {
-			s.buf = append(s.buf, r)
+			ends = append(ends, r)
 		}
 		return true
 	})
-	for _, r := range s.buf {
-		s.terminate(r)
+	for _, r := range ends {
+		s.release(r)
+		s.notifyEnd(r)
 	}
 }
 
@@ -514,6 +563,13 @@ func (s *Sim) terminate(jb *Job) {
 	if jb.state != running {
 		return // cancelled
 	}
+	s.release(jb)
+	s.learn(jb)
+	s.notifyEnd(jb)
+}
+
+// release frees a terminating job's processors.
+func (s *Sim) release(jb *Job) {
 	s.run.Delete(jb)
 	s.free += jb.n
 	jb.state = done
@@ -521,10 +577,17 @@ func (s *Sim) terminate(jb *Job) {
 	s.accumulate(jb, s.now)
 	delete(s.byID, jb.j.ID)
 	s.close(jb)
+}
+
+// learn tells the predictor a job terminated.
+func (s *Sim) learn(jb *Job) {
 	s.pred.Terminated(&jb.j, s.now)
 	if s.propag {
 		s.repredict(jb.j.User)
 	}
+}
+
+func (s *Sim) notifyEnd(jb *Job) {
 	for _, o := range s.obs {
 		o.OnEnd(s.now, &jb.j, false)
 	}
