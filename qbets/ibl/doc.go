@@ -3,8 +3,8 @@
 // karnak-ibl-service.md §4): experiences with the features of Tables III
 // and IV, the weighted HEOM distance, N-nearest or radius neighbours,
 // kernel-regression estimates with a z·σ (or empirical) confidence
-// interval, and a FIFO experience base of bounded size. Evaluate replays a
-// trace as §V does.
+// interval, and a FIFO experience base of bounded size. qbets/replay's IBL
+// replays a trace through it as §V does (replay.NewIBL, 5-minute snapshots).
 //
 // Measured with the default, untuned configuration (N = 56, k = 1, unit
 // weights, 10,000 experiences, 5-minute snapshots; no genetic-algorithm

@@ -297,3 +297,64 @@ func All(byQueue map[int64][]swf.Job) ([]swf.Job, error) {
 	slices.SortStableFunc(out, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	return out, nil
 }
+
+// NewQBETS returns full QBETS (cfg; zero: the qbets default) as a
+// Predictor for Run: one qbets.Predictor per queue (SWF field 15, created
+// at the queue's first arrival) with perQueue, else one for all jobs. It
+// answers with the upper bound at arrival, or declines with the
+// qbets.Reason. Replay is the same for one queue with the thesis's
+// training period and comparators.
+func NewQBETS(cfg qbets.Config, perQueue bool) (Predictor, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &qbetsQueues{cfg: cfg, perQueue: perQueue, m: map[int64]*qbets.Predictor{}}, nil
+}
+
+type qbetsQueues struct {
+	cfg      qbets.Config
+	perQueue bool
+	m        map[int64]*qbets.Predictor
+}
+
+func (q *qbetsQueues) get(j *swf.Job) (*qbets.Predictor, error) {
+	k := int64(0)
+	if q.perQueue {
+		k = j.Queue
+	}
+	p := q.m[k]
+	if p == nil {
+		var err error
+		if p, err = qbets.New(q.cfg); err != nil {
+			return nil, err
+		}
+		q.m[k] = p
+	}
+	return p, nil
+}
+
+func (q *qbetsQueues) Observe(ev Event, j *swf.Job) error {
+	if ev == End {
+		return nil
+	}
+	p, err := q.get(j)
+	if err != nil {
+		return err
+	}
+	if ev == Arrive {
+		return submit(p, j)
+	}
+	return observe(p, j)
+}
+
+func (q *qbetsQueues) Predict(j *swf.Job, now int64) (Prediction, error) {
+	p, err := q.get(j)
+	if err != nil {
+		return Prediction{}, err
+	}
+	f := p.Forecast(qbets.Request{Nodes: nodes(j), Walltime: j.ReqTime, At: now})
+	if !f.OK {
+		return Prediction{Reason: f.Reason.String()}, nil
+	}
+	return Bound(float64(f.Upper)), nil
+}

@@ -84,10 +84,11 @@ type Options struct {
 	PredictAll bool
 	// Snapshot, when > 0, takes a queue snapshot every Snapshot seconds
 	// (at multiples of it, the first after the first arrival): a snapshot
-	// at s sees every event at times ≤ s, and each job submitted since the
-	// previous snapshot that is still waiting is predicted again at s and
-	// scored in Score.Queued against its remaining wait Start − s (Karnak's
-	// "queued" predictions, spec karnak-ibl-service §5.1).
+	// at s sees every event at times ≤ s, and each job submitted before s
+	// (and since the previous snapshot) that is still waiting is predicted
+	// again at s and scored in Score.Queued against its remaining wait
+	// Start − s (Karnak's "queued" predictions, spec karnak-ibl-service
+	// §5.1). A job submitted at s is left to the next snapshot.
 	Snapshot int64
 	// BeforeArrival, when not nil, is called at each arrival after every
 	// start and end up to then has been observed and before the job is
@@ -275,19 +276,25 @@ func (r *runner) observe(ev Event, j *swf.Job) error {
 	return nil
 }
 
-// snapshot predicts, at s, every job submitted since the last snapshot
-// that is still waiting.
+// snapshot predicts, at s, every job submitted before s (and since the
+// last snapshot) that is still waiting. A job submitted at s waits for the
+// next snapshot, so that a question at now > Submit is always a queued one.
 func (r *runner) snapshot(s int64) error {
+	keep := r.fresh[:0]
 	for _, i := range r.fresh {
 		j := &r.js[i]
-		if j.Submit+j.Wait <= s {
-			continue // started before any snapshot saw it waiting
-		}
-		if err := r.predict(int(i), j, s, true); err != nil {
-			return err
+		switch {
+		case j.Submit >= s:
+			keep = append(keep, i)
+		case j.Submit+j.Wait <= s:
+			// started before any snapshot saw it waiting
+		default:
+			if err := r.predict(int(i), j, s, true); err != nil {
+				return err
+			}
 		}
 	}
-	r.fresh = r.fresh[:0]
+	r.fresh = keep
 	return nil
 }
 
