@@ -147,8 +147,11 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 			return nil, fmt.Errorf("replay: job %d (index %d): unknown submit %d or wait %d", j.ID, i, j.Submit, j.Wait)
 		}
 	}
-	js := slices.Clone(jobs)
-	slices.SortStableFunc(js, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	js := make([]*swf.Job, len(jobs)) // the caller's jobs, not copies, in submit order
+	for i := range jobs {
+		js[i] = &jobs[i]
+	}
+	slices.SortStableFunc(js, func(a, b *swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	from, to := opt.From, opt.To
 	if to == 0 {
 		to = len(js)
@@ -175,7 +178,7 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 				opt.Progress(i, len(js))
 			}
 		}
-		j := &js[i]
+		j := js[i]
 		if err := r.advance(j.Submit); err != nil {
 			return nil, err
 		}
@@ -210,7 +213,7 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 
 // runner is one Run's state.
 type runner struct {
-	js       []swf.Job
+	js       []*swf.Job
 	ps       []Predictor
 	opt      Options
 	scores   []Score
@@ -251,13 +254,13 @@ func (r *runner) release(t int64) error {
 		}
 		if e <= s {
 			i, _ := r.ends.pop()
-			if err := r.observe(End, &r.js[i]); err != nil {
+			if err := r.observe(End, r.js[i]); err != nil {
 				return err
 			}
 			continue
 		}
 		i, _ := r.starts.pop()
-		j := &r.js[i]
+		j := r.js[i]
 		if err := r.observe(Start, j); err != nil {
 			return err
 		}
@@ -282,7 +285,7 @@ func (r *runner) observe(ev Event, j *swf.Job) error {
 func (r *runner) snapshot(s int64) error {
 	keep := r.fresh[:0]
 	for _, i := range r.fresh {
-		j := &r.js[i]
+		j := r.js[i]
 		switch {
 		case j.Submit >= s:
 			keep = append(keep, i)

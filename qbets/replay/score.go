@@ -5,13 +5,13 @@ import (
 	"slices"
 )
 
-// Outcome is one answered, scored prediction and what happened: Wait is
-// the actual wait from the time of the prediction (at arrival, the job's
-// wait; at a snapshot, what was left of it), Run the job's run time
-// (negative: unknown).
+// Outcome is one answered, scored prediction (as in Prediction) and what
+// happened: Wait is the actual wait from the time of the prediction (at
+// arrival, the job's wait; at a snapshot, what was left of it), Run the
+// job's run time (negative: unknown).
 type Outcome struct {
-	Prediction
-	Wait, Run int64
+	Point, Lower, Upper float64
+	Wait, Run           int64
 }
 
 // Score is one predictor's record over the scored jobs. Its metrics are
@@ -36,7 +36,7 @@ func (s *Score) Add(p Prediction, wait, run int64) {
 		s.Refused[p.Reason]++
 		return
 	}
-	s.Answers = append(s.Answers, Outcome{p, wait, run})
+	s.Answers = append(s.Answers, Outcome{p.Point, p.Lower, p.Upper, wait, run})
 }
 
 // Answered is the number of answered predictions.
