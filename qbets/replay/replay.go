@@ -132,8 +132,8 @@ var errNoJobs = errors.New("replay: no jobs")
 // starts in start order — so a job that started at t (even one submitted
 // at t just before) is visible to an arrival at t. Then the job arrives
 // (Observe(Arrive)), is predicted, and its own start and end stay hidden
-// until their time. After the last arrival the remaining starts and ends
-// are observed. Jobs with equal start times are released in the order of
+// until their time. The replay ends after the last arrival (nothing later
+// is scored), or with Snapshot once no snapshot can be due. Jobs with equal start times are released in the order of
 // a binary heap on start time (deterministic, not necessarily input order).
 func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]Score, error) {
 	if err := opt.Validate(); err != nil {
@@ -202,8 +202,10 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 		}
 		r.starts.push(int32(i), j.Submit+j.Wait)
 	}
-	if err := r.advance(math.MaxInt64); err != nil {
-		return nil, err
+	if opt.Snapshot > 0 { // queued predictions may still be due
+		if err := r.advance(math.MaxInt64); err != nil {
+			return nil, err
+		}
 	}
 	if opt.Progress != nil {
 		opt.Progress(len(js), len(js))
