@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"strconv"
+	"math"
 	"time"
 
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/apq"
 	"github.com/batchq/batchq/qbets/ibl"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
 )
 
 func init() { tables["V"] = table5 }
@@ -38,17 +41,17 @@ var iblNeighbours = []int{1, 5, 20, ibl.DefaultN}
 // v5Run is the outcome of Table V on one trace.
 type v5Run struct {
 	from, to, valFrom int
-	qbets, ibl        apq.Score
-	iblN              []apq.Score  // by iblNeighbours; ibl is the last
-	qbetsNone         int          // no history in the job's queue
-	qbetsDown         int          // refused: the availability detectors say the machine may be down
-	apqVal, apqTest   [2]apq.Score // by Representation
+	qbets, ibl        replay.Score
+	iblN              []replay.Score  // by iblNeighbours; ibl is the last
+	qbetsNone         int             // no history in the job's queue
+	qbetsDown         int             // refused: the availability detectors say the machine may be down
+	apqVal, apqTest   [2]replay.Score // by Representation
 	methods, cases    [2][3]int
 	chosen            apq.Representation
 	elapsed           time.Duration
 	apqTime           [2]time.Duration
 	apqPredict        int
-	tuned             *apq.Score
+	tuned             *replay.Score
 	tunedCfg          apq.Config
 	steps             []apq.TuneStep
 }
@@ -69,11 +72,11 @@ func table5(w io.Writer, e *env) error {
 		runs = append(runs, r)
 		p := paperV[tr.Name]
 		c := int(r.chosen)
-		fmt.Fprintf(w, "| %s | %d | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f / %.2f |\n", tr.Name, r.apqTest[c].Jobs, r.apqTest[c].MeanWait(),
-			cell(r.qbets.ScaledAAE(), p[0]), cell(r.qbets.AAE(), p[1]),
-			cell(r.ibl.ScaledAAE(), p[2]), cell(r.ibl.AAE(), p[3]),
-			cell(r.apqTest[c].ScaledAAE(), p[4]), cell(r.apqTest[c].AAE(), p[5]), r.chosen,
-			r.apqTest[apq.Summary].AAE(), r.apqTest[apq.Distribution].AAE())
+		fmt.Fprintf(w, "| %s | %d | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f / %.2f |\n", tr.Name, r.apqTest[c].Answered(), r.apqTest[c].MeanWait()/3600,
+			cell(r.qbets.ScaledAAE(), p[0]), cell(aae(&r.qbets), p[1]),
+			cell(r.ibl.ScaledAAE(), p[2]), cell(aae(&r.ibl), p[3]),
+			cell(r.apqTest[c].ScaledAAE(), p[4]), cell(aae(&r.apqTest[c]), p[5]), r.chosen,
+			aae(&r.apqTest[apq.Summary]), aae(&r.apqTest[apq.Distribution]))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Details: QBETS jobs without a bound (too little history in the queue, or refused because its availability detectors say the machine may be down) are left out of its averages only. Validation AAE (h) decides the APQ representation.")
@@ -83,7 +86,7 @@ func table5(w io.Writer, e *env) error {
 	for i, r := range runs {
 		c := int(r.chosen)
 		fmt.Fprintf(w, "| %s | #%d–%d | %d / %d | %.2f / %.2f | %d/%d/%d | %d/%d/%d | %v / %v | %v |\n", e.Traces[i].Name, r.from+1, r.to, r.qbetsNone, r.qbetsDown,
-			r.apqVal[0].AAE(), r.apqVal[1].AAE(),
+			aae(&r.apqVal[0]), aae(&r.apqVal[1]),
 			r.cases[c][0], r.cases[c][1], r.cases[c][2], r.methods[c][0], r.methods[c][1], r.methods[c][2],
 			perPred(r.apqTime[0], r.apqPredict), perPred(r.apqTime[1], r.apqPredict), r.elapsed.Round(time.Second))
 	}
@@ -106,7 +109,7 @@ func table5(w io.Writer, e *env) error {
 	for i, r := range runs {
 		fmt.Fprintf(w, "| %s |", e.Traces[i].Name)
 		for _, sc := range append(r.iblN, r.apqTest[r.chosen]) {
-			fmt.Fprintf(w, " %.2f / %.2f |", sc.AAE(), sc.ScaledAAE())
+			fmt.Fprintf(w, " %.2f / %.2f |", aae(&sc), sc.ScaledAAE())
 		}
 		p := paperV[e.Traces[i].Name]
 		fmt.Fprintf(w, " %.2f / %.2f |\n", p[3], p[5])
@@ -119,9 +122,9 @@ func table5(w io.Writer, e *env) error {
 	for i, r := range runs {
 		fmt.Fprintf(w, "| %s |", e.Traces[i].Name)
 		for k := range apq.WaitClasses {
-			n, a := r.apqTest[r.chosen].Class(k)
-			_, q := r.qbets.Class(k)
-			_, b := r.ibl.Class(k)
+			n, a := classAAE(&r.apqTest[r.chosen], k)
+			_, q := classAAE(&r.qbets, k)
+			_, b := classAAE(&r.ibl, k)
 			fmt.Fprintf(w, " %.2f / %.2f / %.2f (n=%d) |", q, b, a, n)
 		}
 		fmt.Fprintln(w)
@@ -158,144 +161,156 @@ func testRange(n int, quick bool) (valFrom, from, to int) {
 	return valFrom, from, to
 }
 
-// runTable5 replays one trace once, feeding the same events to QBETS (one
-// predictor per queue, SWF field 15), IBL and two APQ predictors (summary
-// and distribution representations), and scores all of them on the same
-// jobs.
+// timed measures the CPU time of a Predictor's Predict calls.
+type timed struct {
+	replay.Predictor
+	d time.Duration
+}
+
+func (t *timed) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	t0 := time.Now()
+	p, err := t.Predictor.Predict(j, now)
+	t.d += time.Since(t0)
+	return p, err
+}
+
+// runTable5 replays one trace once through qbets/replay, feeding the same
+// events to QBETS (one predictor per queue, SWF field 15), IBL at each
+// neighbour count and two APQ predictors (summary and distribution
+// representations), and scores all of them on the same jobs.
 func runTable5(e *env, tr *trace) (*v5Run, error) {
 	t0 := time.Now()
-	jobs := apqJobs(tr)
+	jobs := tr.Jobs
 	r := &v5Run{}
 	r.valFrom, r.from, r.to = testRange(len(jobs), e.Quick)
-	var preds [2]*apq.Predictor
-	for rep := range preds {
-		p, err := apq.New(apq.Config{Rep: apq.Representation(rep), WeightRefresh: apqWeightRefresh})
-		if err != nil {
-			return nil, err
-		}
-		preds[rep] = p
-	}
-	bases := make([]*ibl.Base, len(iblNeighbours))
-	r.iblN = make([]apq.Score, len(iblNeighbours))
-	for k, n := range iblNeighbours {
-		var err error
-		if bases[k], err = ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures, N: n}); err != nil {
-			return nil, err
-		}
-	}
-	isys := ibl.NewSystem()
-	qb := qbetsQueues{}
-	points := map[int64]apq.Point{}
-	iblIn := map[int64][]ibl.Value{}
-
-	err := apq.Replay(jobs[:r.to], func(ev apq.Event, i int, sys *apq.System) error {
-		j := &jobs[i]
-		wait, run := float64(j.Start-j.Submit), float64(j.Run)
-		switch ev {
-		case apq.Submitted:
-			// Full QBETS counts arrivals: they drive its arrival-count
-			// availability detector and date the forecast (qbets doc).
-			pq, err := qb.get(j.Queue)
-			if err != nil {
-				return err
-			}
-			pq.Submit(j.Submit)
-			pt := apq.Describe(j.Job, j.Submit, sys, false)
-			points[j.ID] = pt
-			ij := ibl.Job{ID: j.ID, Queue: strconv.FormatInt(j.Queue, 10), User: strconv.FormatInt(j.User, 10), Cores: j.Req, ReqTime: j.ERT, Submit: j.Submit}
-			q := isys.NotQueued(ij, j.Submit)
-			iblIn[j.ID] = q
-			if err := isys.Submit(ij); err != nil {
-				return err
-			}
-			if i < r.valFrom {
-				return nil
-			}
-			for rep, p := range preds {
-				t := time.Now()
-				pr, err := p.Predict(pt)
-				r.apqTime[rep] += time.Since(t)
-				if err != nil {
-					return err
-				}
-				if i < r.from {
-					r.apqVal[rep].Add(pr.Wait, wait, run)
-					continue
-				}
-				r.apqTest[rep].Add(pr.Wait, wait, run)
-				r.methods[rep][pr.Method]++
-				r.cases[rep][pr.Case]++
-			}
-			r.apqPredict++
-			if i < r.from {
-				return nil
-			}
-			f := pq.Forecast(qbets.Request{Nodes: int(j.Req), Walltime: j.ERT, At: j.Submit})
-			if f.OK {
-				r.qbets.Add(float64(f.Upper), wait, run)
-			} else if f.Reason == qbets.MachineDown {
-				r.qbetsDown++
-			} else {
-				r.qbetsNone++
-			}
-			for k, b := range bases {
-				pr, err := b.Predict(q, ibl.DefaultLevel)
-				if err != nil {
-					pr.Wait = 0 // empty base: cannot happen after 20000 jobs
-				}
-				r.iblN[k].Add(pr.Wait, wait, run)
-			}
-			if n := i - r.from + 1; n%2000 == 0 {
-				fmt.Fprintf(e.Log, "%s: table V %d/%d test jobs (%v)\n", tr.File, n, r.to-r.from, time.Since(t0).Round(time.Second))
-			}
-		case apq.Started:
-			for _, p := range preds {
-				if err := p.Add(points[j.ID], wait); err != nil {
-					return err
-				}
-			}
-			delete(points, j.ID)
-			for _, b := range bases {
-				if err := b.Insert(ibl.Experience{In: iblIn[j.ID], Wait: wait}); err != nil {
-					return err
-				}
-			}
-			delete(iblIn, j.ID)
-			if err := isys.Start(j.ID, j.Start); err != nil {
-				return err
-			}
-			pq, err := qb.get(j.Queue)
-			if err != nil {
-				return err
-			}
-			pq.Observe(qbets.Observation{Submit: j.Submit, Start: j.Start, Nodes: int(j.Req), Walltime: j.ERT})
-		case apq.Ended:
-			return isys.End(j.ID)
-		}
-		return nil
-	})
+	// Full QBETS counts arrivals: they drive its arrival-count
+	// availability detector and date the forecast (qbets doc).
+	qb, err := replay.NewQBETS(qbets.Config{}, true)
 	if err != nil {
 		return nil, err
 	}
+	ps := []replay.Predictor{qb}
+	const firstIBL = 1
+	for _, n := range iblNeighbours {
+		b, err := replay.NewIBL(ibl.Config{N: n}, ibl.Config{}, ibl.DefaultLevel)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, b)
+	}
+	firstAPQ := len(ps)
+	var aps [2]*replay.APQ
+	var tps [2]*timed
+	for rep := range aps {
+		a, err := replay.NewAPQ(apq.Config{Rep: apq.Representation(rep), WeightRefresh: apqWeightRefresh})
+		if err != nil {
+			return nil, err
+		}
+		aps[rep], tps[rep] = a, &timed{Predictor: a}
+		ps = append(ps, tps[rep])
+	}
+	r.iblN = make([]replay.Score, len(iblNeighbours))
+	opt := replay.Options{From: r.valFrom, To: r.to, OnPredict: func(i int, j *swf.Job, now int64, ans []replay.Prediction) {
+		wait, run := j.Wait, j.RunTime
+		if i < r.from {
+			for rep := range aps {
+				r.apqVal[rep].Add(ans[firstAPQ+rep], wait, run)
+			}
+			return
+		}
+		for rep, a := range aps {
+			r.apqTest[rep].Add(ans[firstAPQ+rep], wait, run)
+			if ans[firstAPQ+rep].OK {
+				pr := a.Last()
+				r.methods[rep][pr.Method]++
+				r.cases[rep][pr.Case]++
+			}
+		}
+		r.qbets.Add(ans[0], wait, run)
+		for k := range iblNeighbours {
+			r.iblN[k].Add(ans[firstIBL+k], wait, run)
+		}
+		if n := i - r.from + 1; n%2000 == 0 {
+			fmt.Fprintf(e.Log, "%s: table V %d/%d test jobs (%v)\n", tr.File, n, r.to-r.from, time.Since(t0).Round(time.Second))
+		}
+	}}
+	if _, err := replay.Run(context.Background(), jobs, opt, ps...); err != nil {
+		return nil, err
+	}
+	r.apqPredict = r.to - r.valFrom
+	for rep := range tps {
+		r.apqTime[rep] = tps[rep].d
+	}
+	r.qbetsDown = r.qbets.Refused[qbets.MachineDown.String()]
+	r.qbetsNone = r.qbets.Refused[qbets.NoHistory.String()]
 	r.ibl = r.iblN[len(r.iblN)-1] // ibl.DefaultN
-	if r.apqVal[apq.Distribution].Jobs > 0 && r.apqVal[apq.Distribution].AAE() < r.apqVal[apq.Summary].AAE() {
+	if r.apqVal[apq.Distribution].Answered() > 0 && aae(&r.apqVal[apq.Distribution]) < aae(&r.apqVal[apq.Summary]) {
 		r.chosen = apq.Distribution
 	}
 	if e.Tune {
 		base := apq.Config{Rep: r.chosen, WeightRefresh: apqWeightRefresh}
-		cfg, steps, err := apq.Tune(jobs, base, apq.TableIV(), r.valFrom, r.from)
+		cfg, steps, err := apq.Tune(base, apq.TableIV(), func(cfgs []apq.Config) ([]float64, error) {
+			s, err := runAPQ(jobs, cfgs, r.valFrom, r.from)
+			out := make([]float64, len(s))
+			for i := range s {
+				out[i] = aae(&s[i])
+			}
+			return out, err
+		})
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(e.Log, "%s: tuned %+v (%v)\n", tr.File, cfg, time.Since(t0).Round(time.Second))
-		res, err := apq.Evaluate(jobs, apq.EvalConfig{Config: cfg, TestFrom: r.from, TestTo: r.to})
+		s, err := runAPQ(jobs, []apq.Config{cfg}, r.from, r.to)
 		if err != nil {
 			return nil, err
 		}
-		r.tuned, r.tunedCfg, r.steps = &res.Score, cfg, steps
+		r.tuned, r.tunedCfg, r.steps = &s[0], cfg, steps
 	}
 	r.elapsed = time.Since(t0)
 	return r, nil
+}
+
+// runAPQ scores one APQ predictor per configuration on the jobs [from, to)
+// in one replay.
+func runAPQ(jobs []swf.Job, cfgs []apq.Config, from, to int) ([]replay.Score, error) {
+	var ps []replay.Predictor
+	for _, c := range cfgs {
+		a, err := replay.NewAPQ(c)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, a)
+	}
+	return replay.Run(context.Background(), jobs, replay.Options{From: from, To: to}, ps...)
+}
+
+// aae is a score's AAE in hours.
+func aae(s *replay.Score) float64 { return s.AAE() / 3600 }
+
+// classAAE is the number of answers whose actual wait is in wait class c
+// (apq.WaitClasses) and their AAE in hours.
+func classAAE(s *replay.Score, c int) (n int, h float64) {
+	lo := 0.0
+	if c > 0 {
+		lo = apq.WaitClasses[c-1]
+	}
+	sum := 0.0
+	for _, o := range s.Answers {
+		w := float64(o.Wait)
+		if (c == 0 || w > lo) && w <= apq.WaitClasses[c] {
+			est := o.Point
+			if math.IsNaN(est) {
+				est = o.Upper
+			}
+			sum += math.Abs(est - w)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return n, sum / float64(n) / 3600
 }
 
 // printTuned prints the outcome of -tune: the kept value of each parameter
@@ -336,34 +351,7 @@ func printTuned(w io.Writer, e *env, runs []*v5Run) {
 			bestVal = min(bestVal, a)
 		}
 		c := r.chosen
-		fmt.Fprintf(w, " %.2f → %.2f | %.2f → %.2f (%.2f) | %.2f → %.2f |\n", r.apqVal[c].AAE(), bestVal,
-			r.apqTest[c].AAE(), r.tuned.AAE(), paperV[e.Traces[i].Name][5], r.apqTest[c].ScaledAAE(), r.tuned.ScaledAAE())
+		fmt.Fprintf(w, " %.2f → %.2f | %.2f → %.2f (%.2f) | %.2f → %.2f |\n", aae(&r.apqVal[c]), bestVal,
+			aae(&r.apqTest[c]), aae(r.tuned), paperV[e.Traces[i].Name][5], r.apqTest[c].ScaledAAE(), r.tuned.ScaledAAE())
 	}
-}
-
-// apqJobs converts a trace's kept jobs for qbets/apq. The request size is
-// swf.Job.Size: the allocated processors, else the requested ones.
-func apqJobs(tr *trace) []apq.TraceJob {
-	out := make([]apq.TraceJob, len(tr.Jobs))
-	for i, j := range tr.Jobs {
-		out[i] = apq.TraceJob{Job: apq.Job{ID: j.ID, Submit: j.Submit, Start: j.Submit + j.Wait,
-			Req: j.Size(), ERT: j.ReqTime, User: j.User, Queue: j.Queue}, Run: j.RunTime}
-	}
-	return out
-}
-
-// qbetsQueues is full QBETS (qbets.New(qbets.Config{}), the package
-// default) per queue, SWF field 15, created at the queue's first event.
-type qbetsQueues map[int64]*qbets.Predictor
-
-func (q qbetsQueues) get(queue int64) (*qbets.Predictor, error) {
-	p := q[queue]
-	if p == nil {
-		var err error
-		if p, err = qbets.New(qbets.Config{}); err != nil {
-			return nil, err
-		}
-		q[queue] = p
-	}
-	return p, nil
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -15,20 +14,20 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// The -plot flags: Nurmi's thesis Figure 4.1 (waits and BM bounds with and
-// without history trimming) for a few queues.
-var (
-	plotDir    string
-	plotQueues string
-	plotDays   int
-	tables     bool
-)
+// plotOptions are the -plot flags: Nurmi's thesis Figure 4.1 (waits and
+// BM bounds with and without history trimming) for a few queues.
+type plotOptions struct {
+	dir    string
+	queues string
+	days   int
+	tables bool
+}
 
-func plotFlags() {
-	flag.StringVar(&plotDir, "plot", "", "directory to write thesis Figure 4.1 to (waits and BM bounds with and without trimming; PNG and SVG)")
-	flag.StringVar(&plotQueues, "plot-queues", "SDSC-BLUE/3,SDSC-SP2/ALL", "queues to plot with -plot: comma-separated TRACE/QUEUE, TRACE a prefix of one trace's file name, QUEUE a number (SWF field 15) or ALL")
-	flag.IntVar(&plotDays, "plot-days", 30, "length of the zoomed figure's window, days (the window where trimming changes the most outcomes)")
-	flag.BoolVar(&tables, "tables", true, "print Tables 4.1 and 4.2 (false with -plot: figures only, a few seconds per queue)")
+func (o *plotOptions) flags(fs *flag.FlagSet) {
+	fs.StringVar(&o.dir, "plot", "", "directory to write thesis Figure 4.1 to (waits and BM bounds with and without trimming; PNG and SVG)")
+	fs.StringVar(&o.queues, "plot-queues", "SDSC-BLUE/3,SDSC-SP2/ALL", "queues to plot with -plot: comma-separated TRACE/QUEUE, TRACE a prefix of one trace's file name, QUEUE a number (SWF field 15) or ALL")
+	fs.IntVar(&o.days, "plot-days", 30, "length of the zoomed figure's window, days (the window where trimming changes the most outcomes)")
+	fs.BoolVar(&o.tables, "tables", true, "print Tables 4.1 and 4.2 (false with -plot: figures only, a few seconds per queue)")
 }
 
 // waitRun is one queue replayed with one BM configuration: the bound of
@@ -53,8 +52,9 @@ var waitConfigs = []struct {
 }
 
 // plotWaits draws Figure 4.1 for every queue of spec (see -plot-queues)
-// into outDir: the whole queue and a days-long window.
-func plotWaits(w io.Writer, traces, outDir, spec string, days int) error {
+// into o.dir: the whole queue and a days-long window.
+func plotWaits(w io.Writer, traces string, o plotOptions) error {
+	outDir, spec, days := o.dir, o.queues, o.days
 	if days <= 0 {
 		return fmt.Errorf("-plot-days %d: must be positive", days)
 	}
@@ -89,7 +89,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 	}
 	byQ, _ := replay.Queues(all)
 	base := traceBase(path)
-	var jobs []replay.Job
+	var jobs []swf.Job
 	name := base + "/" + queue
 	if strings.EqualFold(queue, "ALL") {
 		queue = "all"
@@ -112,7 +112,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 	for k, c := range waitConfigs {
 		run := waitRun{name: c.name}
 		cfg := c.cfg
-		cfg.OnForecast = func(j replay.Job, f qbets.Forecast) {
+		cfg.OnForecast = func(j *swf.Job, f qbets.Forecast) {
 			b := int64(-1)
 			if f.OK {
 				b = f.Upper
@@ -132,7 +132,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 	series := func(title string, lo, hi int) figures.WaitSeries {
 		s := figures.WaitSeries{Title: title, Submit: submit[lo:hi], Wait: wait[lo:hi]}
 		for _, r := range runs {
-			label := fmt.Sprintf("%s: %.1f%% of %d scored bounds held", r.name, 100*r.r.Correctness(), r.r.Predicted)
+			label := fmt.Sprintf("%s: %.1f%% of %d scored bounds held", r.name, 100*r.r.Correctness(), r.r.Answered())
 			if lo > 0 || hi < len(submit) {
 				held, n := heldIn(wait, r.bounds, max(lo, train), hi)
 				label = fmt.Sprintf("%s: %.1f%% of %d held here, %.1f%% overall", r.name, 100*float64(held)/float64(max(n, 1)), n, 100*r.r.Correctness())
@@ -188,12 +188,4 @@ func heldIn(wait, bound []int64, lo, hi int) (held, n int) {
 		}
 	}
 	return held, n
-}
-
-// exitOn prints err and exits 1 when err is not nil.
-func exitOn(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 }

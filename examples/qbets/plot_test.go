@@ -16,7 +16,7 @@ func TestPlotWaitsKTH(t *testing.T) {
 	dir := tracetest.DirOf(t, tracetest.KTH)
 	out := t.TempDir()
 	var b strings.Builder
-	if err := plotWaits(&b, dir, out, "kth/ALL", 20); err != nil {
+	if err := plotWaits(&b, dir, plotOptions{dir: out, queues: "kth/ALL", days: 20}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"qbets-kth-sp2-all-waits.png", "qbets-kth-sp2-all-waits.svg", "qbets-kth-sp2-all-waits-zoom.png", "qbets-kth-sp2-all-waits-zoom.svg"} {
@@ -47,7 +47,7 @@ func TestPlotWaitsBadSpec(t *testing.T) {
 		"A/1":   "2 traces in",
 		"A-1/x": "empty", // an empty file is an SWF error, named by swf
 	} {
-		err := plotWaits(&strings.Builder{}, dir, t.TempDir(), spec, 30)
+		err := plotWaits(&strings.Builder{}, dir, plotOptions{dir: t.TempDir(), queues: spec, days: 30})
 		if err == nil || !strings.Contains(err.Error(), spec) {
 			t.Errorf("spec %q: err = %v, want it named", spec, err)
 			continue
@@ -56,7 +56,7 @@ func TestPlotWaitsBadSpec(t *testing.T) {
 			t.Errorf("spec %q: err = %v, want %q", spec, err, want)
 		}
 	}
-	if err := plotWaits(&strings.Builder{}, dir, t.TempDir(), "A-1/1", 0); err == nil || !strings.Contains(err.Error(), "-plot-days") {
+	if err := plotWaits(&strings.Builder{}, dir, plotOptions{dir: t.TempDir(), queues: "A-1/1", days: 0}); err == nil || !strings.Contains(err.Error(), "-plot-days") {
 		t.Errorf("zero days: err = %v", err)
 	}
 }

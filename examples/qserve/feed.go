@@ -32,7 +32,7 @@ func (c *simClock) now() int64 {
 // when the trace has none), then submit, start
 // and end of every job with a known submit time, wait, run time and size,
 // in time order (at equal times: ends of jobs that ran, submits, starts,
-// ends of zero-length jobs — the causal order of ibl.Evaluate). Times are
+// ends of zero-length jobs — the order the former ibl.Evaluate replayed). Times are
 // shifted to Unix time by the header's UnixStartTime. A queue's limits
 // are the header's MaxProcs (else MaxNodes) and MaxRuntime, or, where the
 // header has none, the largest size and requested or actual run time the

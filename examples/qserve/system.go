@@ -10,7 +10,7 @@ import (
 
 // snapshotEvery is the interval of the simulated queue snapshots that
 // produce queued-job experiences (Karnak's were "several minutes" apart,
-// §3; the same 5 minutes as ibl.Evaluate).
+// §3; the same 5 minutes as qbets/replay scores IBL with).
 const snapshotEvery = 300
 
 // system is the state of one monitored machine: its jobs, its queues, the
@@ -246,7 +246,7 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
-	// A snapshot at t sees every event at times ≤ t (as ibl.Evaluate).
+	// A snapshot at t sees every event at times ≤ t.
 	for s.nextSnap < e.Time {
 		s.snapshot(s.nextSnap)
 		s.nextSnap += snapshotEvery

@@ -7,6 +7,7 @@ import (
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
 )
 
 // method is one predictor configuration of the replay.
@@ -36,7 +37,7 @@ const (
 // each method's bound, the scores, and the VARQ plan made at planAt with
 // the full QBETS predictor as it was then.
 type qbetsRun struct {
-	jobs   []replay.Job
+	jobs   []swf.Job
 	bounds [][]int64 // [method][job]: bound at submission; -1: none
 	scores []replay.Result
 	down   int // scored jobs full QBETS refused as "machine may be down"
@@ -50,18 +51,18 @@ type qbetsRun struct {
 // the figures. At the first arrival at or after planAt, before that job
 // is seen, the VARQ request is planned against full QBETS.
 func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor, now int64) (planResult, error), set func(float64)) (*qbetsRun, error) {
-	var js []replay.Job
+	var js []swf.Job
 	for _, r := range recs {
 		if r.Start >= 0 {
-			js = append(js, replay.Job{Submit: r.Job.Submit, Wait: r.Wait, Nodes: int(r.Size), Walltime: r.Estimate})
+			js = append(js, r.SWF()) // as simulated: the wait is the simulated one
 		}
 	}
 	// Replay sorts stably by submit time; the bounds are kept in that order.
-	slices.SortStableFunc(js, func(a, b replay.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	slices.SortStableFunc(js, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	out := &qbetsRun{jobs: js}
 	for k, m := range methods {
 		bounds := make([]int64, 0, len(js))
-		cfg := replay.Config{Predictor: m.cfg, OnForecast: func(_ replay.Job, f qbets.Forecast) {
+		cfg := replay.Config{Predictor: m.cfg, OnForecast: func(_ *swf.Job, f qbets.Forecast) {
 			b := f.Upper
 			if !f.OK {
 				b = -1
@@ -73,7 +74,7 @@ func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor
 		}}
 		if k == mQBETS && plan != nil {
 			planned := false
-			cfg.BeforeArrival = func(p *qbets.Predictor, j replay.Job) error {
+			cfg.BeforeArrival = func(p *qbets.Predictor, j *swf.Job) error {
 				if planned || j.Submit < planAt {
 					return nil
 				}

@@ -35,9 +35,9 @@ func report(w io.Writer, r *result, files []string) {
 	for k, m := range methods {
 		c := q.scores[k]
 		fmt.Fprintf(w, "  %-44s %5.1f%% of %d bounds held, median bound %s, RMS over-prediction %s, %s",
-			m.name, 100*c.Correctness(), c.Predicted, dur(median(q.bounds[k][q.train:])), dur(c.RMS), plural(c.ChangePoints, "change point"))
-		if c.NoPrediction > 0 {
-			fmt.Fprintf(w, ", %d jobs without a bound", c.NoPrediction)
+			m.name, 100*c.Correctness(), c.Answered(), dur(median(q.bounds[k][q.train:])), dur(c.RMS()), plural(c.ChangePoints, "change point"))
+		if c.Declined() > 0 {
+			fmt.Fprintf(w, ", %d jobs without a bound", c.Declined())
 		}
 		fmt.Fprintln(w)
 	}

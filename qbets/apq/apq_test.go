@@ -338,32 +338,3 @@ func TestSystem(t *testing.T) {
 		t.Error("double end accepted")
 	}
 }
-
-// Replay's event order at equal times: a job that waited 0 s starts after
-// its own submission, and a job submitted when another ends does not see
-// the ended one.
-func TestReplayOrder(t *testing.T) {
-	jobs := []TraceJob{
-		{Job: Job{ID: 1, Submit: 0, Start: 0}, Run: 10},
-		{Job: Job{ID: 2, Submit: 10, Start: 10}, Run: 0},
-		{Job: Job{ID: 3, Submit: 5, Start: 10}, Run: 5},
-	}
-	var log []string
-	err := Replay(jobs, func(ev Event, i int, sys *System) error {
-		w, r := sys.Len()
-		log = append(log, string("SBE"[ev])+string(rune('0'+jobs[i].ID))+string(rune('0'+w))+string(rune('0'+r)))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// At t = 10: job 1 ends (job 3 still waiting), job 3 starts, job 2
-	// arrives (sees job 3 running), starts and ends (zero run).
-	want := []string{"S100", "B101", "S301", "E110", "B301", "S201", "B202", "E201", "E300"}
-	if !slices.Equal(log, want) {
-		t.Errorf("events\n got %v\nwant %v", log, want)
-	}
-	if err := Replay([]TraceJob{{Job: Job{ID: 1, Submit: 5, Start: 4}}}, nil); err == nil {
-		t.Error("start before submit accepted")
-	}
-}

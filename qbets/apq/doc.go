@@ -6,8 +6,9 @@
 // A job is described at its submission by the system state it meets
 // (Describe): the 16 feature summaries of Table II and the six
 // distributions of Table I over the waiting (Q) and running (R) jobs. The
-// state comes from a State: System replays a trace's events (Replay drives
-// it), Snapshot is a plain value a simulator fills. A Predictor keeps a
+// state comes from a State: System follows a trace's submit, start and end
+// events (qbets/replay's APQ drives it), Snapshot is a plain value a
+// simulator fills. A Predictor keeps a
 // FIFO history of the last H started jobs with their Points and waits and,
 // for a target:
 //
@@ -31,8 +32,9 @@
 // 6%),
 // column-wise χ² normalization, FarThr = SDM's threshold, min–max scaled
 // DBSCAN axes, K(d) = exp(−(d/b)²), ridge λ = 1 on z-scored features with
-// an unpenalized intercept. Evaluate replays a trace the paper's way and
-// scores AAE, scaled AAE and the per-class AAE of §6.
+// an unpenalized intercept. qbets/replay replays a trace causally through
+// APQ (replay.NewAPQ) and scores AAE and scaled AAE; examples/apq adds
+// the per-class AAE of §6. Tune is the paper's parameter search.
 //
 // Measured by examples/apq (Table V, test jobs #20001–60000, untuned
 // defaults, representation chosen on the validation jobs), AAE in hours

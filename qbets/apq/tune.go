@@ -39,11 +39,13 @@ type TuneStep struct {
 // Tune is the paper's one-at-a-time parameter search (§6, spec §2.10,
 // A25): starting from base, each parameter of params in turn is set to
 // every grid value, the others fixed, and the value with the lowest AAE on
-// the validation jobs [from, to) is kept. Each sweep is one EvaluateMany
-// replay. Bins only matters to the Distribution representation and is
-// skipped for Summary. A zero-valued base field means its default, so the
-// sweep of a parameter always includes the current value's neighbours.
-func Tune(jobs []TraceJob, base Config, params []Param, from, to int) (Config, []TuneStep, error) {
+// the validation jobs is kept. aae scores a sweep: the validation AAE of
+// each configuration (qbets/replay replays a trace through several APQ
+// predictors at once; examples/apq shows how). Bins only matters to the
+// Distribution representation and is skipped for Summary. A zero-valued
+// base field means its default, so the sweep of a parameter always
+// includes the current value's neighbours.
+func Tune(base Config, params []Param, aae func(cfgs []Config) ([]float64, error)) (Config, []TuneStep, error) {
 	if err := base.Validate(); err != nil {
 		return base, nil, err
 	}
@@ -61,15 +63,18 @@ func Tune(jobs []TraceJob, base Config, params []Param, from, to int) (Config, [
 			cfgs[i] = cur
 			prm.set(&cfgs[i], v)
 		}
-		rs, err := EvaluateMany(jobs, cfgs, from, to, nil)
+		rs, err := aae(cfgs)
+		if err == nil && len(rs) != len(cfgs) {
+			err = fmt.Errorf("%d AAEs for %d configurations", len(rs), len(cfgs))
+		}
 		if err != nil {
 			return cur, steps, fmt.Errorf("apq: Tune %s: %w", prm.Name, err)
 		}
 		st := TuneStep{Param: prm.Name}
 		best := 0
 		for i := range rs {
-			st.AAE = append(st.AAE, rs[i].AAE())
-			if rs[i].AAE() < rs[best].AAE() {
+			st.AAE = append(st.AAE, rs[i])
+			if rs[i] < rs[best] {
 				best = i
 			}
 		}

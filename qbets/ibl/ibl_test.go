@@ -229,41 +229,6 @@ func TestSystemFeatures(t *testing.T) {
 	}
 }
 
-// Evaluate on three jobs, followed by hand (5-minute snapshots at
-// multiples of 300 s):
-//
-//	job  submit  start  wait
-//	1    0       1000   1000   queued at the 300 s snapshot (700 s left)
-//	2    2000    2100    100   started before the 2100 s snapshot saw it waiting
-//	3    3000    3700    700   queued at the 3000 s snapshot (which sees its submission)
-//
-// Not queued: job 1 finds an empty base (skipped); job 2 has one
-// neighbour (job 1: estimate 1000 s, unbounded interval, accuracy 0.1);
-// job 3 is the only wait ≥ 10 min. Queued: job 1 skipped, job 3
-// predicted from job 1's queued experience alone (1000 − 300 = 700 s),
-// which happens to be exact.
-func TestEvaluateByHand(t *testing.T) {
-	job := func(id, submit, start int64) TraceJob {
-		return TraceJob{Job: Job{ID: id, Queue: "q", Cores: 1, ReqTime: 60, Submit: submit}, Start: start, RunTime: 10}
-	}
-	res, err := Evaluate([]TraceJob{job(3, 3000, 3700), job(1, 0, 1000), job(2, 2000, 2100)}, EvalConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	nq, q := res.NotQueued, res.Queued
-	if nq.Jobs != 2 || nq.Skipped != 1 || nq.Unbounded != 1 || nq.LongJobs != 1 || math.Abs(nq.MeanWait-800.0/2/3600) > 1e-12 {
-		t.Errorf("not queued: %+v", nq)
-	}
-	// The mean over both jobs is job 2's 0.1 and job 3's accuracy.
-	if math.Abs(2*nq.Accuracy-0.1-nq.AccuracyLong) > 1e-12 || nq.AccuracyLong <= 0 || nq.AccuracyLong > 1 {
-		t.Errorf("not queued accuracies %v (all) and %v (≥ 10 min) disagree", nq.Accuracy, nq.AccuracyLong)
-	}
-	if q.Jobs != 1 || q.Skipped != 1 || q.Unbounded != 1 || q.LongJobs != 1 || math.Abs(q.Accuracy-1) > 1e-12 ||
-		math.Abs(q.MeanWait-700.0/3600) > 1e-12 || q.InInterval != 100 {
-		t.Errorf("queued: %+v", q)
-	}
-}
-
 // Base.distances re-implements HEOM column by column (and branch-free for
 // nominal features) for speed; the two must agree on every input,
 // including unknown values, a query string the base has never seen, a

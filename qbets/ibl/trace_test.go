@@ -1,7 +1,9 @@
 package ibl_test
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -10,27 +12,110 @@ import (
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets/ibl"
+	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/swf"
 )
 
-// fromSWF converts the jobs that have a known submit, wait, run time and
+// usable keeps the jobs that have a known submit, wait, run time and
 // size; the rest are counted as skipped.
-func fromSWF(jobs []swf.Job) (out []ibl.TraceJob, skipped int) {
+func usable(jobs []swf.Job) (out []swf.Job, skipped int) {
 	for _, j := range jobs {
 		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 {
 			skipped++
 			continue
 		}
-		out = append(out, ibl.TraceJob{
-			Job: ibl.Job{
-				ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: fmt.Sprint("u", j.User),
-				Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable),
-				Cores: j.Size(), ReqTime: j.ReqTime, Submit: j.Submit,
-			},
-			Start: j.Submit + j.Wait, RunTime: j.RunTime,
-		})
+		out = append(out, j)
 	}
 	return out, skipped
+}
+
+// score is one workload's row of Tables I/II, plus the relative mean error.
+type score struct {
+	Jobs       int     // predicted and scored
+	Skipped    int     // no experience yet when the prediction was due
+	MeanWait   float64 // hours, of the scored jobs
+	Accuracy   float64 // mean of Accuracy(E, A)
+	RelError   float64 // mean |E − A| / mean A
+	MeanHalf   float64 // mean CI half-width, hours (spec K8), of the bounded intervals
+	InInterval float64 // percent of actual waits within E ± half-width (an unbounded interval holds it)
+	Unbounded  int     // predictions with an unbounded interval (one neighbour), not in MeanHalf
+	// AccuracyLong is the mean accuracy over the LongJobs jobs that
+	// waited at least ibl.LongWait.
+	AccuracyLong float64
+	LongJobs     int
+}
+
+// iblScore computes the paper's metrics from a replay score.
+func iblScore(s *replay.Score) score {
+	r := score{Jobs: s.Answered(), Skipped: s.Declined(), InInterval: 100 * s.Coverage(), RelError: s.AAE() / s.MeanWait()}
+	half, bounded := 0.0, 0
+	for _, o := range s.Answers {
+		a := float64(o.Wait)
+		acc := ibl.Accuracy(o.Point, a)
+		r.Accuracy += acc
+		if a >= ibl.LongWait {
+			r.LongJobs++
+			r.AccuracyLong += acc
+		}
+		if math.IsInf(o.Upper, 1) {
+			r.Unbounded++
+		} else {
+			half += (o.Upper - o.Lower) / 2
+			bounded++
+		}
+	}
+	r.MeanWait = s.MeanWait() / 3600
+	r.Accuracy /= max(float64(r.Jobs), 1)
+	r.AccuracyLong /= max(float64(r.LongJobs), 1)
+	r.MeanHalf = half / max(float64(bounded), 1) / 3600
+	return r
+}
+
+// evaluate replays jobs through IBL with 5-minute snapshots, scoring every
+// job: the not-queued and the queued workload.
+func evaluate(jobs []swf.Job, nq, q ibl.Config) (score, score, error) {
+	b, err := replay.NewIBL(nq, q, 0)
+	if err != nil {
+		return score{}, score{}, err
+	}
+	s, err := replay.Run(context.Background(), jobs, replay.Options{From: 0, To: len(jobs), Snapshot: 300}, b)
+	if err != nil {
+		return score{}, score{}, err
+	}
+	return iblScore(&s[0]), iblScore(s[0].Queued), nil
+}
+
+// Three jobs, followed by hand (5-minute snapshots at multiples of 300 s):
+//
+//	job  submit  start  wait
+//	1    0       1000   1000   queued at the 300 s snapshot (700 s left)
+//	2    2000    2100    100   started before the 2100 s snapshot saw it waiting
+//	3    2950    3700    750   queued at the 3000 s snapshot (700 s left)
+//
+// Not queued: job 1 finds an empty base (skipped); job 2 has one
+// neighbour (job 1: estimate 1000 s, unbounded interval, accuracy 0.1);
+// job 3 is the only wait ≥ 10 min. Queued: job 1 skipped, job 3
+// predicted from job 1's queued experience alone (1000 − 300 = 700 s),
+// which happens to be exact.
+func TestReplayByHand(t *testing.T) {
+	job := func(id, submit, start int64) swf.Job {
+		return swf.Job{ID: id, Queue: 1, AllocProcs: 1, ReqTime: 60, Submit: submit, Wait: start - submit, RunTime: 10}
+	}
+	nq, q, err := evaluate([]swf.Job{job(3, 2950, 3700), job(1, 0, 1000), job(2, 2000, 2100)}, ibl.Config{}, ibl.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nq.Jobs != 2 || nq.Skipped != 1 || nq.Unbounded != 1 || nq.LongJobs != 1 || math.Abs(nq.MeanWait-850.0/2/3600) > 1e-12 {
+		t.Errorf("not queued: %+v", nq)
+	}
+	// The mean over both jobs is job 2's 0.1 and job 3's accuracy.
+	if math.Abs(2*nq.Accuracy-0.1-nq.AccuracyLong) > 1e-12 || nq.AccuracyLong <= 0 || nq.AccuracyLong > 1 {
+		t.Errorf("not queued accuracies %v (all) and %v (≥ 10 min) disagree", nq.Accuracy, nq.AccuracyLong)
+	}
+	if q.Jobs != 1 || q.Skipped != 1 || q.Unbounded != 1 || q.LongJobs != 1 || math.Abs(q.Accuracy-1) > 1e-12 ||
+		math.Abs(q.MeanWait-700.0/3600) > 1e-12 || q.InInterval != 100 {
+		t.Errorf("queued: %+v", q)
+	}
 }
 
 // The paper's Tables I and II (TeraGrid, August 2010) give, for 90%
@@ -73,12 +158,12 @@ func TestEvaluateTraces(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					tj, skipped := fromSWF(jobs)
+					tj, skipped := usable(jobs)
 					// The short waits, which the accuracy metric scores near 0
 					// for any estimate of minutes or more (doc.go).
 					var underMin, underLong int
 					for _, j := range tj {
-						if w := j.Start - j.Submit; w < 60 {
+						if w := j.Wait; w < 60 {
 							underMin++
 							underLong++
 						} else if w < ibl.LongWait {
@@ -88,14 +173,14 @@ func TestEvaluateTraces(t *testing.T) {
 					t.Logf("%s: %d usable jobs, %.1f%% wait under a minute, %.1f%% under 10 min", name, len(tj),
 						100*float64(underMin)/float64(len(tj)), 100*float64(underLong)/float64(len(tj)))
 					t0 := time.Now()
-					res, err := ibl.Evaluate(tj, ibl.EvalConfig{NotQueued: ibl.Config{Interval: iv, N: n}, Queued: ibl.Config{Interval: iv, N: n}})
+					nq, q, err := evaluate(tj, ibl.Config{Interval: iv, N: n}, ibl.Config{Interval: iv, N: n})
 					if err != nil {
 						t.Fatal(err)
 					}
 					for _, w := range []struct {
 						name string
-						s    ibl.Score
-					}{{"not queued", res.NotQueued}, {"queued", res.Queued}} {
+						s    score
+					}{{"not queued", nq}, {"queued", q}} {
 						s := w.s
 						t.Logf("%s N=%d interval=%d %-10s jobs %6d (skipped %d unusable, %d cold) mean wait %.2f h accuracy %.2f rel.err %.2f mean CI ±%.2f h (%d unbounded) in CI %.1f%%; waits ≥ 10 min: %d jobs, accuracy %.2f (%+.2f)",
 							name, n, iv, w.name, s.Jobs, skipped, s.Skipped, s.MeanWait, s.Accuracy, s.RelError, s.MeanHalf, s.Unbounded, s.InInterval,

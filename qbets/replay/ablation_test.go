@@ -49,7 +49,7 @@ func TestClusterModeAblation(t *testing.T) {
 				t.Fatal(err)
 			}
 			res[i] = append(res[i], r)
-			line += fmt.Sprintf(" %s %.3f (RMS %.0f s, %d clusters)", m.name, r.Correctness(), r.RMS, len(r.Clusters))
+			line += fmt.Sprintf(" %s %.3f (RMS %.0f s, %d clusters)", m.name, r.Correctness(), r.RMS(), len(r.Clusters))
 		}
 		t.Log(line)
 	}
@@ -62,8 +62,8 @@ func TestClusterModeAblation(t *testing.T) {
 		if two.Correctness() < 0.95 {
 			twoLevelFails++
 		}
-		if slices.Contains([]string{tracetest.CTC, tracetest.SDSCSP2}, s.name) && fixed.RMS >= none.RMS {
-			t.Errorf("%s: fixed ranges RMS %.0f s not below one history's %.0f s", s.name, fixed.RMS, none.RMS)
+		if slices.Contains([]string{tracetest.CTC, tracetest.SDSCSP2}, s.name) && fixed.RMS() >= none.RMS() {
+			t.Errorf("%s: fixed ranges RMS %.0f s not below one history's %.0f s", s.name, fixed.RMS(), none.RMS())
 		}
 	}
 	if twoLevelFails == 0 {

@@ -78,7 +78,7 @@ func (mi *mirror) predict(i int) (float64, bool) {
 // the Predictor does. of is the box of each job of all under boxes,
 // computed on first need (nil until then) and returned for the next
 // mirror.
-func (mi *mirror) recluster(boxes []qbets.ClusterInfo, all []Job, of []int) []int {
+func (mi *mirror) recluster(boxes []qbets.ClusterInfo, all []held, of []int) []int {
 	old := map[[6]int64]*hist{}
 	for i, b := range mi.boxes {
 		old[boxKey(b)] = mi.hists[i]
@@ -101,12 +101,12 @@ func (mi *mirror) recluster(boxes []qbets.ClusterInfo, all []Job, of []int) []in
 	if of == nil {
 		of = make([]int, len(all))
 		for k, j := range all {
-			of[k] = boxIndex(boxes, j.Nodes, j.Walltime)
+			of[k] = boxIndex(boxes, j.nodes, j.wall)
 		}
 	}
 	for k, j := range all {
 		if i := of[k]; i >= 0 && isFresh[i] {
-			mi.hists[i].add(j.Wait)
+			mi.hists[i].add(j.wait)
 		}
 	}
 	return of

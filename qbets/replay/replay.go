@@ -1,385 +1,381 @@
-// Package replay scores QBETS wait predictions by replaying a trace
-// causally, one queue at a time (Nurmi's thesis §4.3; spec
-// qbets-varq-coalloc §5.1–5.2). Jobs arrive in submit order; before each
-// arrival at t, every pending job whose start is ≤ t is released to the
-// predictor in start order (Observe), then the arrival is announced
-// (Submit) and the job is forecast. Its own wait stays hidden until it
-// starts. Predictions in the training period (the first 10% of jobs by
-// default) are not scored.
-//
-// Two experiments, as the thesis's Tables 4.1 and 4.2:
-//
-//   - Plain: the four predictors (BM, log-normal, log-uniform, Weibull) on
-//     the full history — no trimming, clustering or availability.
-//   - QBETS: full QBETS as qbets.Config{} runs it (trimming, fixed
-//     processor-count clusters, availability; Config.Predictor selects others).
-//     BM is the qbets.Predictor itself; each comparator runs inside the same
-//     pipeline (the Predictor's clusters, its queue-level fallback, its
-//     availability decisions) with trimming driven by its own bound, as the
-//     thesis varies "only the predictor used during the simulation".
-//
-// A correct prediction is bound ≥ wait; the RMS over-prediction of each
-// method is over its own correct predictions (A21); ratios are
-// RMS_BM / RMS_X (higher = X tighter).
 package replay
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
-	"sort"
 
-	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/swf"
 )
 
-// Job is one job of a queue as the replay needs it.
-type Job struct {
-	Submit, Wait int64
-	Nodes        int
-	Walltime     int64
-}
-
-// Experiment selects the table.
-type Experiment int
+// Event is what happens to a job during a replay.
+type Event uint8
 
 const (
-	// QBETS is Table 4.2: trimming, clustering and availability (the
-	// Predictor config as given, zero = full QBETS).
-	QBETS Experiment = iota
-	// Plain is Table 4.1: full history, no trimming, clustering or
-	// availability (those Predictor switches are forced off).
-	Plain
+	// Arrive: the job is submitted (at Submit). Its wait is still hidden.
+	Arrive Event = iota
+	// Start: the job starts (at Submit + Wait); its wait is now known.
+	Start
+	// End: the job ends (at Submit + Wait + RunTime). Jobs whose RunTime
+	// is unknown (negative) never end.
+	End
 )
 
-func (e Experiment) String() string {
-	if e == Plain {
-		return "plain (Table 4.1)"
+func (e Event) String() string {
+	switch e {
+	case Arrive:
+		return "arrive"
+	case Start:
+		return "start"
+	case End:
+		return "end"
 	}
-	return "QBETS (Table 4.2)"
+	return fmt.Sprintf("Event(%d)", int(e))
 }
 
-// Config selects the experiment, the BM predictor and the training period.
-type Config struct {
-	Experiment Experiment
-	// Predictor configures the qbets.Predictor (BM). Its zero value is
-	// full QBETS; Plain overrides NoTrim, Cluster and NoAvailability.
-	// TrainArrivals 0 means the training length, so the first clustering
-	// happens at the end of training (A10).
-	Predictor     qbets.Config
-	TrainFraction float64 // 0 means 0.10 (spec §5.1 [S003])
-	// Comparators adds LogN, LogU and Weibull (and a BM run of the same
-	// mirror pipeline, as a cross-check) to the result.
-	Comparators bool
-	// OnForecast, when not nil, is called once per job, in replay (submit)
-	// order, training jobs included, with the job and the Predictor's (BM)
-	// forecast for it, so that a caller can draw per-job bounds (thesis
-	// Figure 4.1) without a second replay. It sees the job's true wait, but
-	// the forecast was made before that wait was released. It does not
-	// change the scoring.
-	OnForecast func(j Job, f qbets.Forecast)
-	// BeforeArrival, when not nil, is called at each job's arrival, after
-	// every wait released by then has been observed and before the job is
-	// submitted, with the live Predictor: a caller can ask it other
-	// questions mid-replay (plan a VARQ request, say) without a second
-	// replay. It must not feed the Predictor. A non-nil error ends the
-	// replay with that error.
-	BeforeArrival func(p *qbets.Predictor, j Job) error
+// Predictor is a wait predictor the replay drives: Observe is told every
+// arrival, start and end in causal order; Predict is asked for the wait of
+// a job at its arrival (now = j.Submit, after Observe(Arrive, j)) and,
+// with Options.Snapshot, again at the first snapshot that finds it waiting
+// (now > j.Submit; the wait asked for is then Start − now). The job is
+// read only and must not be kept. An error from either ends the replay.
+type Predictor interface {
+	Observe(ev Event, j *swf.Job) error
+	Predict(j *swf.Job, now int64) (Prediction, error)
 }
 
-// Validate checks the training fraction and the predictor config.
-func (c Config) Validate() error {
-	if c.TrainFraction < 0 || c.TrainFraction >= 1 || math.IsNaN(c.TrainFraction) {
-		return fmt.Errorf("replay: TrainFraction %v must be in [0, 1)", c.TrainFraction)
+// Prediction is a predictor's answer, in seconds. A point predictor sets
+// Point (and Lower = Upper = NaN unless it gives an interval); a bound
+// predictor sets Upper (Lower 0 for a one-sided bound, Point NaN); an
+// interval predictor sets all three. NaN means "not given", ±Inf an
+// unbounded end.
+type Prediction struct {
+	OK     bool   // false: the predictor declines (too little history, machine down, …)
+	Reason string // why, when !OK
+	Point  float64
+	Lower  float64
+	Upper  float64
+}
+
+// Bound is a one-sided upper bound b, as QBETS gives.
+func Bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN(), Upper: b} }
+
+// PointEstimate is a point estimate without an interval.
+func PointEstimate(w float64) Prediction {
+	return Prediction{OK: true, Point: w, Lower: math.NaN(), Upper: math.NaN()}
+}
+
+// Options select the scored jobs and hook into a Run. The zero value
+// scores every job after the first 10% (the thesis's training period).
+type Options struct {
+	// Train is the fraction of jobs (in submit order) that only train: they
+	// are replayed but not scored. 0 means 0.10 (spec §5.1 [S003]).
+	Train float64
+	// From and To, when To > 0, select the scored jobs by position in
+	// submit order instead: [From, To). Jobs from To on are not replayed
+	// (they cannot change what a scored job meets).
+	From, To int
+	// PredictAll asks every predictor for every job, training jobs
+	// included (OnPredict sees them; they are not scored). By default only
+	// scored jobs are predicted.
+	PredictAll bool
+	// Snapshot, when > 0, takes a queue snapshot every Snapshot seconds
+	// (at multiples of it, the first after the first arrival): a snapshot
+	// at s sees every event at times ≤ s, and each job submitted before s
+	// (and since the previous snapshot) that is still waiting is predicted
+	// again at s and scored in Score.Queued against its remaining wait
+	// Start − s (Karnak's "queued" predictions, spec karnak-ibl-service
+	// §5.1). A job submitted at s is left to the next snapshot.
+	Snapshot int64
+	// BeforeArrival, when not nil, is called at each arrival after every
+	// start and end up to then has been observed and before the job is
+	// announced; i is the job's position in submit order. Its error ends
+	// the replay.
+	BeforeArrival func(i int, j *swf.Job) error
+	// OnPredict, when not nil, is called after every prediction round with
+	// the job, the time and each predictor's answer (in the order given
+	// to Run). It sees the job's true wait; the answers were made without it.
+	OnPredict func(i int, j *swf.Job, now int64, p []Prediction)
+	// Progress, when not nil, is called every 1024 arrivals and at the end.
+	Progress func(done, total int)
+}
+
+// Validate checks the ranges.
+func (o Options) Validate() error {
+	if o.Train < 0 || o.Train >= 1 || math.IsNaN(o.Train) {
+		return fmt.Errorf("replay: Train %v must be in [0, 1)", o.Train)
 	}
-	if c.Experiment != QBETS && c.Experiment != Plain {
-		return fmt.Errorf("replay: unknown Experiment %d", int(c.Experiment))
+	if o.From < 0 || o.To < 0 || (o.To > 0 && o.From >= o.To) {
+		return fmt.Errorf("replay: scored range [%d, %d) is empty", o.From, o.To)
 	}
-	return c.Predictor.Validate()
-}
-
-// Score is one method's score on one queue.
-type Score struct {
-	Method       Method
-	Predicted    int     // scored jobs that got a bound
-	NoPrediction int     // scored jobs without a bound (history too short or machine down)
-	Correct      int     // predicted jobs with wait ≤ bound
-	RMS          float64 // RMS over-prediction over this method's correct jobs, seconds
-	ChangePoints int     // trims of this method's cluster histories
-}
-
-// Correctness is the fraction of predicted jobs whose wait was within the bound.
-func (s Score) Correctness() float64 {
-	if s.Predicted == 0 {
-		return 0
+	if o.Snapshot < 0 {
+		return fmt.Errorf("replay: Snapshot %d must be ≥ 0", o.Snapshot)
 	}
-	return float64(s.Correct) / float64(s.Predicted)
+	return nil
 }
 
-// Result is the score of one queue. The top-level counts are BM's (the
-// qbets.Predictor).
-type Result struct {
-	Jobs         int     // jobs replayed
-	Scored       int     // jobs after the training period
-	Predicted    int     // scored jobs that got a BM bound
-	NoPrediction int     // = NoHistory + Down
-	NoHistory    int     // scored jobs refused for too short a history
-	Down         int     // scored jobs refused because the machine may be down (§2.5)
-	Correct      int     // predicted jobs with wait ≤ bound
-	RMS          float64 // BM RMS over-prediction over its correct jobs, seconds (spec §5.2)
-	ChangePoints int     // BM change points
-	Stats        qbets.Stats
-	Clusters     []qbets.ClusterInfo // at the end of the replay
-	// Scores has one entry per method (index = Method) when
-	// Config.Comparators is set; Scores[BM] is the mirror pipeline's BM,
-	// which must agree with the Predictor (a cross-check of the mirror).
-	Scores []Score
-}
+// errNoJobs is returned for an empty replay.
+var errNoJobs = errors.New("replay: no jobs")
 
-// Correctness is the fraction of predicted jobs whose wait was within the BM bound.
-func (r Result) Correctness() float64 {
-	return r.BMScore().Correctness()
-}
-
-// BMScore is the qbets.Predictor's score as a Score.
-func (r Result) BMScore() Score {
-	return Score{Method: BM, Predicted: r.Predicted, NoPrediction: r.NoPrediction, Correct: r.Correct, RMS: r.RMS, ChangePoints: r.ChangePoints}
-}
-
-// Score returns method m's score (BM: the Predictor's).
-func (r Result) Score(m Method) Score {
-	if m == BM || int(m) >= len(r.Scores) {
-		return r.BMScore()
+// Run replays jobs causally through every predictor and scores each (one
+// Score per predictor, in order). The jobs need Submit ≥ 0 and Wait ≥ 0
+// (SWF's unknown −1 is an error: drop those first, as Queues does);
+// RunTime < 0 means the job never ends. They are taken in submit order
+// (sorted stably, so equal submit times keep their input order).
+//
+// The causal order is the thesis's (spec qbets-varq-coalloc §5.1 and its
+// tie rule): before the arrival of a job at t, every start and end at a
+// time ≤ t is observed, in time order — ends before starts at equal times,
+// starts in start order — so a job that started at t (even one submitted
+// at t just before) is visible to an arrival at t. Then the job arrives
+// (Observe(Arrive)), is predicted, and its own start and end stay hidden
+// until their time. The replay ends after the last arrival (nothing later
+// is scored), or with Snapshot once no snapshot can be due. Jobs with equal start times are released in the order of
+// a binary heap on start time (deterministic, not necessarily input order).
+func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]Score, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
 	}
-	return r.Scores[m]
-}
-
-// Ratio is the thesis's accuracy ratio RMS_BM / RMS_m (higher = m
-// tighter); +Inf when m never over-predicts, NaN when either has no
-// correct prediction.
-func (r Result) Ratio(m Method) float64 {
-	s := r.Score(m)
-	if r.Correct == 0 || s.Correct == 0 {
-		return math.NaN()
+	if len(jobs) == 0 {
+		return nil, errNoJobs
 	}
-	return r.RMS / s.RMS
+	for i := range jobs {
+		if j := &jobs[i]; j.Wait < 0 || j.Submit < 0 {
+			return nil, fmt.Errorf("replay: job %d (index %d): unknown submit %d or wait %d", j.ID, i, j.Submit, j.Wait)
+		}
+	}
+	js := make([]*swf.Job, len(jobs)) // the caller's jobs, not copies, in submit order
+	for i := range jobs {
+		js[i] = &jobs[i]
+	}
+	slices.SortStableFunc(js, func(a, b *swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	from, to := opt.From, opt.To
+	if to == 0 {
+		to = len(js)
+		from = int(float64(len(js)) * cmp.Or(opt.Train, 0.10))
+	}
+	if to > len(js) {
+		return nil, fmt.Errorf("replay: scored range [%d, %d) outside the %d jobs", from, to, len(js))
+	}
+	js = js[:to]
+	r := runner{js: js, ps: ps, opt: opt, scores: make([]Score, len(ps)), ans: make([]Prediction, len(ps))}
+	if opt.Snapshot > 0 {
+		for k := range r.scores {
+			r.scores[k].Queued = &Score{}
+		}
+		t := js[0].Submit
+		r.nextSnap = t - t%opt.Snapshot + opt.Snapshot
+	}
+	for i := range js {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if opt.Progress != nil && i > 0 {
+				opt.Progress(i, len(js))
+			}
+		}
+		j := js[i]
+		if err := r.advance(j.Submit); err != nil {
+			return nil, err
+		}
+		if opt.BeforeArrival != nil {
+			if err := opt.BeforeArrival(i, j); err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range ps {
+			if err := p.Observe(Arrive, j); err != nil {
+				return nil, err
+			}
+		}
+		if i >= from || opt.PredictAll {
+			if err := r.predict(i, j, j.Submit, i >= from); err != nil {
+				return nil, err
+			}
+		}
+		if opt.Snapshot > 0 {
+			r.fresh = append(r.fresh, int32(i))
+		}
+		r.starts.push(int32(i), j.Submit+j.Wait)
+	}
+	if opt.Snapshot > 0 { // queued predictions may still be due
+		if err := r.advance(math.MaxInt64); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Progress != nil {
+		opt.Progress(len(js), len(js))
+	}
+	return r.scores, nil
 }
 
-// pending is a binary min-heap of queued jobs on start time, written out
-// rather than through container/heap so a push does not box the Job.
-type pending []Job
+// runner is one Run's state.
+type runner struct {
+	js       []*swf.Job
+	ps       []Predictor
+	opt      Options
+	scores   []Score
+	ans      []Prediction
+	starts   heap // pending jobs on start time
+	ends     heap // running jobs on end time
+	fresh    []int32
+	nextSnap int64
+}
 
-func start(j Job) int64 { return j.Submit + j.Wait }
-
-func (h *pending) push(j Job) {
-	*h = append(*h, j)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if start(a[p]) <= start(a[i]) {
+// advance observes every end and start at times ≤ t, taking the
+// snapshots due before t on the way. After the last arrival (t =
+// MaxInt64) a snapshot is taken only while some event is still to come.
+func (r *runner) advance(t int64) error {
+	for r.opt.Snapshot > 0 && r.nextSnap < t {
+		s := r.nextSnap
+		if err := r.release(s); err != nil {
+			return err
+		}
+		if t == math.MaxInt64 && len(r.starts) == 0 && len(r.ends) == 0 {
 			break
 		}
-		a[p], a[i] = a[i], a[p]
-		i = p
+		if err := r.snapshot(s); err != nil {
+			return err
+		}
+		r.nextSnap += r.opt.Snapshot
+	}
+	return r.release(t)
+}
+
+// release observes every end and start at times ≤ t, in time order, ends
+// before starts at equal times.
+func (r *runner) release(t int64) error {
+	for {
+		s, e := r.starts.min(), r.ends.min()
+		if min(s, e) > t || len(r.starts)+len(r.ends) == 0 {
+			return nil
+		}
+		if e <= s {
+			i, _ := r.ends.pop()
+			if err := r.observe(End, r.js[i]); err != nil {
+				return err
+			}
+			continue
+		}
+		i, _ := r.starts.pop()
+		j := r.js[i]
+		if err := r.observe(Start, j); err != nil {
+			return err
+		}
+		if j.RunTime >= 0 {
+			r.ends.push(i, j.Submit+j.Wait+j.RunTime)
+		}
 	}
 }
 
-func (h *pending) pop() Job {
+func (r *runner) observe(ev Event, j *swf.Job) error {
+	for _, p := range r.ps {
+		if err := p.Observe(ev, j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// snapshot predicts, at s, every job submitted before s (and since the
+// last snapshot) that is still waiting. A job submitted at s waits for the
+// next snapshot, so that a question at now > Submit is always a queued one.
+func (r *runner) snapshot(s int64) error {
+	keep := r.fresh[:0]
+	for _, i := range r.fresh {
+		j := r.js[i]
+		switch {
+		case j.Submit >= s:
+			keep = append(keep, i)
+		case j.Submit+j.Wait <= s:
+			// started before any snapshot saw it waiting
+		default:
+			if err := r.predict(int(i), j, s, true); err != nil {
+				return err
+			}
+		}
+	}
+	r.fresh = keep
+	return nil
+}
+
+// predict asks every predictor about job i at now and scores the answers
+// when scored is set.
+func (r *runner) predict(i int, j *swf.Job, now int64, scored bool) error {
+	for k, p := range r.ps {
+		a, err := p.Predict(j, now)
+		if err != nil {
+			return err
+		}
+		r.ans[k] = a
+		if !scored {
+			continue
+		}
+		s := &r.scores[k]
+		if now != j.Submit {
+			s = s.Queued
+		}
+		s.Add(a, j.Submit+j.Wait-now, j.RunTime)
+	}
+	if r.opt.OnPredict != nil {
+		r.opt.OnPredict(i, j, now, r.ans)
+	}
+	return nil
+}
+
+// heap is a binary min-heap of job indexes on a time, written out rather
+// than through container/heap so a push does not box.
+type heap []heapItem
+
+type heapItem struct {
+	t int64
+	i int32
+}
+
+func (h heap) min() int64 {
+	if len(h) == 0 {
+		return math.MaxInt64
+	}
+	return h[0].t
+}
+
+func (h *heap) push(i int32, t int64) {
+	*h = append(*h, heapItem{t, i})
+	a := *h
+	for k := len(a) - 1; k > 0; {
+		p := (k - 1) / 2
+		if a[p].t <= a[k].t {
+			break
+		}
+		a[p], a[k] = a[k], a[p]
+		k = p
+	}
+}
+
+func (h *heap) pop() (int32, int64) {
 	a := *h
 	top := a[0]
 	n := len(a) - 1
 	a[0] = a[n]
 	a = a[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && start(a[l]) < start(a[m]) {
+	for k := 0; ; {
+		l, m := 2*k+1, k
+		if l < n && a[l].t < a[m].t {
 			m = l
 		}
-		if l+1 < n && start(a[l+1]) < start(a[m]) {
+		if l+1 < n && a[l+1].t < a[m].t {
 			m = l + 1
 		}
-		if m == i {
+		if m == k {
 			break
 		}
-		a[i], a[m] = a[m], a[i]
-		i = m
+		a[k], a[m] = a[m], a[k]
+		k = m
 	}
 	*h = a
-	return top
-}
-
-type tally struct {
-	Score
-	sq float64
-}
-
-func (t *tally) score(b float64, ok bool, wait int64) {
-	if !ok {
-		t.NoPrediction++
-		return
-	}
-	t.Predicted++
-	if float64(wait) <= b {
-		t.Correct++
-		d := b - float64(wait)
-		t.sq += d * d
-	}
-}
-
-func (t *tally) done() Score {
-	if t.Correct > 0 {
-		t.RMS = math.Sqrt(t.sq / float64(t.Correct))
-	}
-	return t.Score
-}
-
-// Replay runs one queue's jobs (any order; they are sorted by submit
-// time, stably). Jobs with a negative wait are an error: Queues drops them.
-func Replay(jobs []Job, cfg Config) (Result, error) {
-	if err := cfg.Validate(); err != nil {
-		return Result{}, err
-	}
-	for i, j := range jobs {
-		if j.Wait < 0 {
-			return Result{}, fmt.Errorf("replay: job %d has negative wait %d", i, j.Wait)
-		}
-	}
-	if cfg.TrainFraction == 0 {
-		cfg.TrainFraction = 0.10
-	}
-	js := append([]Job(nil), jobs...)
-	sort.SliceStable(js, func(a, b int) bool { return js[a].Submit < js[b].Submit })
-	train := int(float64(len(js)) * cfg.TrainFraction)
-	pc := cfg.Predictor
-	if cfg.Experiment == Plain {
-		pc.NoTrim, pc.Cluster, pc.NoAvailability = true, qbets.ClusterNone, true
-	}
-	if pc.TrainArrivals == 0 && train > 0 {
-		pc.TrainArrivals = train
-	}
-	p, err := qbets.New(pc)
-	if err != nil {
-		return Result{}, err
-	}
-	var mirrors []*mirror
-	if cfg.Comparators {
-		eff := p.Config()
-		e := newEnv(eff.Quantile, eff.Confidence, !pc.NoTrim)
-		for _, m := range Methods {
-			mirrors = append(mirrors, newMirror(m, e, p.Clusters(), pc.Cluster != qbets.ClusterNone))
-		}
-	}
-	var (
-		h       pending
-		r       Result
-		bm      tally
-		tallies = make([]tally, len(mirrors))
-		all     []Job // released, not excluded: the full history H_all
-		reclust int
-	)
-	for i, j := range js {
-		for len(h) > 0 && start(h[0]) <= j.Submit {
-			d := h.pop()
-			before := 0
-			if mirrors != nil {
-				before = p.Stats().DownExcluded
-			}
-			p.Observe(qbets.Observation{Submit: d.Submit, Start: d.Submit + d.Wait, Nodes: d.Nodes, Walltime: d.Walltime})
-			if mirrors != nil && p.Stats().DownExcluded == before {
-				all = append(all, d)
-				bi := boxIndex(mirrors[0].boxes, d.Nodes, d.Walltime)
-				for _, mi := range mirrors {
-					mi.add(bi, d.Wait)
-				}
-			}
-		}
-		if cfg.BeforeArrival != nil {
-			if err := cfg.BeforeArrival(p, j); err != nil {
-				return Result{}, err
-			}
-		}
-		p.Submit(j.Submit)
-		if mirrors != nil {
-			if st := p.Stats(); st.Reclusterings != reclust {
-				reclust = st.Reclusterings
-				boxes := p.Clusters()
-				var of []int
-				for _, mi := range mirrors {
-					of = mi.recluster(boxes, all, of)
-				}
-			}
-		}
-		f := p.Forecast(qbets.Request{Nodes: j.Nodes, Walltime: j.Walltime, At: j.Submit})
-		if cfg.OnForecast != nil {
-			cfg.OnForecast(j, f)
-		}
-		down := !f.OK && f.Reason == qbets.MachineDown
-		if i >= train {
-			r.Scored++
-			switch {
-			case down:
-				r.Down++
-			case !f.OK:
-				r.NoHistory++
-			}
-			bm.score(float64(f.Upper), f.OK, j.Wait)
-			bi := -1
-			if mirrors != nil && !down {
-				bi = boxIndex(mirrors[0].boxes, j.Nodes, j.Walltime)
-			}
-			for k, mi := range mirrors {
-				if down {
-					tallies[k].score(0, false, j.Wait)
-					continue
-				}
-				b, ok := mi.predict(bi)
-				tallies[k].score(b, ok, j.Wait)
-			}
-		}
-		h.push(j)
-	}
-	s := bm.done()
-	r.Jobs = len(js)
-	r.Predicted, r.NoPrediction, r.Correct, r.RMS = s.Predicted, s.NoPrediction, s.Correct, s.RMS
-	r.Stats = p.Stats()
-	r.ChangePoints = r.Stats.ChangePoints
-	r.Clusters = p.Clusters()
-	for k, mi := range mirrors {
-		tallies[k].Method = mi.m
-		tallies[k].ChangePoints = mi.trims
-		r.Scores = append(r.Scores, tallies[k].done())
-	}
-	return r, nil
-}
-
-// Queues splits an SWF log by queue (field 15), keeping jobs with a known
-// wait; skipped counts jobs dropped for an unknown (negative) wait or
-// submit time. A log without queue numbers yields one queue, -1.
-func Queues(jobs []swf.Job) (byQueue map[int64][]Job, skipped int) {
-	byQueue = map[int64][]Job{}
-	for _, j := range jobs {
-		if j.Wait < 0 || j.Submit < 0 {
-			skipped++
-			continue
-		}
-		byQueue[j.Queue] = append(byQueue[j.Queue], Job{Submit: j.Submit, Wait: j.Wait, Nodes: int(j.Size()), Walltime: j.ReqTime})
-	}
-	return byQueue, skipped
-}
-
-var errNoJobs = errors.New("replay: no jobs")
-
-// All merges every queue of a split log into one (the thesis's "/ALL").
-func All(byQueue map[int64][]Job) ([]Job, error) {
-	var out []Job
-	for _, q := range slices.Sorted(maps.Keys(byQueue)) { // a fixed order, so equal submit times tie the same way every run
-		out = append(out, byQueue[q]...)
-	}
-	if len(out) == 0 {
-		return nil, errNoJobs
-	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Submit < out[b].Submit })
-	return out, nil
+	return top.i, top.t
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-func load(t testing.TB, name string) map[int64][]Job {
+func load(t testing.TB, name string) map[int64][]swf.Job {
 	_, jobs, err := swf.ReadFile(tracetest.Path(t, name))
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +22,7 @@ func load(t testing.TB, name string) map[int64][]Job {
 	return q
 }
 
-func mustAll(t testing.TB, q map[int64][]Job) []Job {
+func mustAll(t testing.TB, q map[int64][]swf.Job) []swf.Job {
 	js, err := All(q)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func mustAll(t testing.TB, q map[int64][]Job) []Job {
 // namedJobs is one queue history of the acceptance set.
 type namedJobs struct {
 	name string
-	jobs []Job
+	jobs []swf.Job
 }
 
 // acceptanceSet is issue 4's acceptance set: CTC, KTH and SDSC-SP2 as
@@ -55,9 +55,11 @@ func acceptanceSet(t testing.TB) []namedJobs {
 func logResult(t *testing.T, label string, r Result) {
 	t.Helper()
 	t.Logf("%s: BM %.3f (RMS %.0f s, %d change points, %d clusters, no prediction %d short history + %d down of %d scored)",
-		label, r.Correctness(), r.RMS, r.ChangePoints, len(r.Clusters), r.NoHistory, r.Down, r.Scored)
-	for _, s := range r.Scores {
-		t.Logf("  %-4v %.3f RMS %.0f ratio %.2f (%d change points)", s.Method, s.Correctness(), s.RMS, r.Ratio(s.Method), s.ChangePoints)
+		label, r.Correctness(), r.RMS(), r.ChangePoints, len(r.Clusters), r.NoHistory, r.Down, r.Scored)
+	for k := range r.Methods {
+		m := Methods[k]
+		s := r.Of(m)
+		t.Logf("  %-4v %.3f RMS %.0f ratio %.2f (%d change points)", m, s.Correctness(), s.RMS(), r.Ratio(m), r.Trims[k])
 	}
 }
 
@@ -116,7 +118,7 @@ func TestSDSCBlueQueues(t *testing.T) {
 
 // diagnose replays a failing queue with one QBETS feature at a time, so
 // the failure message says which feature costs the correctness.
-func diagnose(jobs []Job) string {
+func diagnose(jobs []swf.Job) string {
 	out := "; BM correctness by feature:"
 	for _, c := range []struct {
 		label string
@@ -153,10 +155,10 @@ func TestBMTighterThanLogUniform(t *testing.T) {
 			t.Fatal(err)
 		}
 		logResult(t, x.name, r)
-		bm, lu := r.Score(BM), r.Score(LogUniform)
+		bm, lu := r.Of(BM), r.Of(LogUniform)
 		if bm.Correctness() >= 0.95 && lu.Correctness() >= 0.95 {
 			both++
-			if bm.RMS < lu.RMS {
+			if bm.RMS() < lu.RMS() {
 				bmWins++
 			}
 		}
@@ -181,8 +183,8 @@ func TestMirrorMatchesPredictorKTH(t *testing.T) {
 			t.Fatal(err)
 		}
 		logResult(t, "KTH "+e.String(), r)
-		if m := r.Scores[BM]; m.Correct != r.Correct || m.Predicted != r.Predicted || m.RMS != r.RMS {
-			t.Errorf("%v: mirror BM %d/%d RMS %.1f, Predictor %d/%d RMS %.1f", e, m.Correct, m.Predicted, m.RMS, r.Correct, r.Predicted, r.RMS)
+		if m := &r.Methods[BM]; m.Correct() != r.Correct() || m.Answered() != r.Answered() || m.RMS() != r.RMS() {
+			t.Errorf("%v: mirror BM %d/%d RMS %.1f, Predictor %d/%d RMS %.1f", e, m.Correct(), m.Answered(), m.RMS(), r.Correct(), r.Answered(), r.RMS())
 		}
 	}
 }

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// queueScore is one queue of a scored log, as -json prints it. Shares are
+// in [0, 1]; the medians are null when no bound was given.
+type queueScore struct {
+	Trace        string   `json:"trace"`
+	Queue        int64    `json:"queue"` // SWF field 15; -1 when the log has none
+	Name         string   `json:"queue_name,omitempty"`
+	Jobs         int      `json:"jobs"`
+	Scored       int      `json:"scored"`   // after the training period (first 10%)
+	Answered     float64  `json:"answered"` // share of the scored jobs that got a bound
+	Correct      float64  `json:"correct"`  // share of the bounds that held
+	Down         int      `json:"refused_down"`
+	MedianBound  *float64 `json:"median_bound_s"`
+	MedianRatio  *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
+	Quantile     float64  `json:"q"`
+	Confidence   float64  `json:"c"`
+	SkippedJobs  int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
+	RMSOverPred  float64  `json:"rms_over_s"`
+	NoHistory    int      `json:"refused_no_history"`
+	ChangePoints int      `json:"change_points"`
+}
+
+// scoreLogs scores every log of o.files per queue with full QBETS at
+// (o.q, o.c). A log that cannot be read is reported and the others still
+// print; the errors are returned together at the end.
+func scoreLogs(w, stderr io.Writer, o options) error {
+	cfg := replay.Config{Predictor: qbets.Config{Quantile: o.q, Confidence: o.c}}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	bad := 0
+	for _, path := range o.files {
+		rows, err := scoreLog(path, cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "qbets: %s: %v\n", path, err)
+			bad++
+			continue
+		}
+		if o.json {
+			enc := json.NewEncoder(w)
+			for _, r := range rows {
+				if err := enc.Encode(r); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		printScores(w, path, rows)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d logs could not be scored", bad, len(o.files))
+	}
+	return nil
+}
+
+// scoreLog replays one log per queue.
+func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
+	hdr, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	byQ, skipped := replay.Queues(jobs)
+	if len(byQ) == 0 {
+		return nil, fmt.Errorf("no job with a known wait (%d jobs)", len(jobs))
+	}
+	var out []queueScore
+	for _, q := range slices.Sorted(maps.Keys(byQ)) {
+		r, err := replay.Replay(byQ[q], cfg)
+		if err != nil {
+			return nil, fmt.Errorf("queue %d: %w", q, err)
+		}
+		eff := cfg.Predictor
+		out = append(out, queueScore{
+			Trace: traceBase(path), Queue: q, Name: strings.TrimSpace(queueName(hdr, q)),
+			Jobs: r.Jobs, Scored: r.Scored,
+			Answered: share(r.Answered(), r.Scored), Correct: r.Correctness(),
+			Down: r.Down, NoHistory: r.NoHistory,
+			MedianBound: finite(r.MedianBound()), MedianRatio: finite(r.MedianRatio()),
+			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped,
+			RMSOverPred: r.RMS(), ChangePoints: r.ChangePoints,
+		})
+	}
+	return out, nil
+}
+
+func share(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// printScores prints one log's queues as a Markdown table.
+func printScores(w io.Writer, path string, rows []queueScore) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s: full QBETS, q = %g, C = %g, first 10%% of each queue trains", traceBase(path), rows[0].Quantile, rows[0].Confidence)
+	if rows[0].SkippedJobs > 0 {
+		fmt.Fprintf(w, " (%d jobs without a known wait skipped)", rows[0].SkippedJobs)
+	}
+	fmt.Fprint(w, "\n\n| queue | jobs | answered | correct | median bound | median bound/wait | refused: no history / down |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		name := fmt.Sprint(r.Queue)
+		if r.Name != "" {
+			name += " " + r.Name
+		}
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %d / %d |\n", name, r.Jobs, 100*r.Answered, 100*r.Correct,
+			seconds(r.MedianBound), ratioCell(r.MedianRatio), r.NoHistory, r.Down)
+	}
+}
+
+func seconds(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f s", *v)
+}
+
+func ratioCell(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", *v)
+}

@@ -1,0 +1,124 @@
+package replay
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/batchq/batchq/qbets/ibl"
+	"github.com/batchq/batchq/swf"
+)
+
+// IBL is Karnak's instance-based predictor (package qbets/ibl) as a
+// Predictor, with its two experience bases (§5.1): at a job's arrival a
+// "not queued" prediction (Table III features), and at a snapshot that
+// finds it waiting (Options.Snapshot) a "queued" one (Table IV features,
+// the wait counted from the snapshot); each experience enters its base
+// when the job starts. The answer is the estimate as Point and the
+// confidence interval as [Lower, Upper] (±Inf when unbounded). Symbolic
+// features: Queue, User, Group as Project and Executable as job name, each
+// a distinct value per SWF number. Jobs need unique IDs.
+type IBL struct {
+	nq, qd *ibl.Base
+	level  int
+	sys    *ibl.System
+	open   map[int64]*iblOpen
+	last   ibl.Prediction
+}
+
+type iblOpen struct {
+	inNQ, inQ []ibl.Value
+	snapAt    int64
+}
+
+// NewIBL returns an IBL predictor: notQueued and queued configure the two
+// bases (nil Features: Table III and Table IV), level is the interval's
+// level in percent (0: ibl.DefaultLevel, 90).
+func NewIBL(notQueued, queued ibl.Config, level int) (*IBL, error) {
+	if notQueued.Features == nil {
+		notQueued.Features = ibl.NotQueuedFeatures
+	}
+	if queued.Features == nil {
+		queued.Features = ibl.QueuedFeatures
+	}
+	nq, err := ibl.New(notQueued)
+	if err != nil {
+		return nil, err
+	}
+	qd, err := ibl.New(queued)
+	if err != nil {
+		return nil, err
+	}
+	return &IBL{nq: nq, qd: qd, level: cmp.Or(level, ibl.DefaultLevel), sys: ibl.NewSystem(), open: map[int64]*iblOpen{}}, nil
+}
+
+func iblJob(j *swf.Job) ibl.Job {
+	return ibl.Job{
+		ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: fmt.Sprint("u", j.User),
+		Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable),
+		Cores: j.Size(), ReqTime: j.ReqTime, Submit: j.Submit,
+	}
+}
+
+// Observe feeds the event to the System and the bases.
+func (b *IBL) Observe(ev Event, j *swf.Job) error {
+	switch ev {
+	case Arrive:
+		ij := iblJob(j)
+		b.open[j.ID] = &iblOpen{inNQ: b.sys.NotQueued(ij, j.Submit)}
+		return b.sys.Submit(ij)
+	case Start:
+		o := b.open[j.ID]
+		if o == nil {
+			return fmt.Errorf("replay: IBL: job %d started without arriving", j.ID)
+		}
+		if err := b.nq.Insert(ibl.Experience{In: o.inNQ, Wait: float64(j.Wait)}); err != nil {
+			return err
+		}
+		if o.inQ != nil {
+			if err := b.qd.Insert(ibl.Experience{In: o.inQ, Wait: float64(j.Submit + j.Wait - o.snapAt)}); err != nil {
+				return err
+			}
+		}
+		return b.sys.Start(j.ID, j.Submit+j.Wait)
+	case End:
+		delete(b.open, j.ID)
+		return b.sys.End(j.ID)
+	}
+	return nil
+}
+
+// Predict answers from the not-queued base at arrival and from the queued
+// base at a snapshot; it declines while the base is empty.
+func (b *IBL) Predict(j *swf.Job, now int64) (Prediction, error) {
+	o := b.open[j.ID]
+	if o == nil {
+		return Prediction{}, fmt.Errorf("replay: IBL: job %d predicted before it arrived", j.ID)
+	}
+	base, q := b.nq, o.inNQ
+	if now != j.Submit {
+		in, ok := b.sys.Queued(j.ID, now)
+		if !ok {
+			return Prediction{Reason: "not waiting"}, nil
+		}
+		o.inQ, o.snapAt = in, now
+		base, q = b.qd, in
+	}
+	pr, err := base.Predict(q, b.level)
+	if errors.Is(err, ibl.ErrEmpty) {
+		return Prediction{Reason: err.Error()}, nil
+	}
+	if err != nil {
+		return Prediction{}, err
+	}
+	b.last = pr
+	lo, hi := pr.Wait-pr.HalfWidth, pr.Wait+pr.HalfWidth
+	if math.IsInf(pr.HalfWidth, 1) {
+		lo, hi = math.Inf(-1), math.Inf(1)
+	}
+	return Prediction{OK: true, Point: pr.Wait, Lower: lo, Upper: hi}, nil
+}
+
+// Last is the last prediction IBL answered (its half-width and neighbours).
+func (b *IBL) Last() ibl.Prediction { return b.last }
