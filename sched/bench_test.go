@@ -3,7 +3,10 @@ package sched_test
 import (
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -103,4 +106,46 @@ func BenchmarkBlueRetained(b *testing.B) {
 	}
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(kept), "B/job-retained")
 	b.ReportMetric(float64(unsafe.Sizeof(swf.Job{})), "B/job-trace")
+}
+
+// synthetic returns n jobs on a machine of 1,024 processors at an offered
+// load of about 0.7: Poisson arrivals, log-uniform run times from 1 s to
+// 1 day, power-of-two sizes, estimates 1–5 times the run time.
+func synthetic(n int) []swf.Job {
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	jobs := make([]swf.Job, n)
+	var t float64
+	for i := range jobs {
+		run := int64(math.Exp(rng.Float64() * math.Log(86400)))
+		size := int64(1) << rng.IntN(9)
+		// mean area ≈ 51 × 7,500 s; arrivals spaced for a load near 0.7.
+		t += rng.ExpFloat64() * 530
+		jobs[i] = swf.Job{ID: int64(i + 1), Submit: int64(t), Wait: -1, RunTime: run, AllocProcs: size, ReqProcs: size,
+			ReqTime: run * (1 + rng.Int64N(5)), User: rng.Int64N(500), Status: 1}
+	}
+	return jobs
+}
+
+// BenchmarkSyntheticEASY shows EASY's cost per job from 100k to 5M jobs
+// (linear if ns/job stays flat) and the memory a result keeps per job.
+func BenchmarkSyntheticEASY(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000, 5_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			jobs := synthetic(n)
+			var before, after runtime.MemStats
+			for b.Loop() {
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				res, err := sched.Run(context.Background(), sched.EASY(1024), jobs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(res)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/job")
+			b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "B/job-retained")
+		})
+	}
 }
