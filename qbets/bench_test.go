@@ -78,13 +78,13 @@ func BenchmarkObserve(b *testing.B) {
 }
 
 // BenchmarkClusterSDSCBlue: one two-level clustering of the whole
-// SDSC-BLUE history (243k jobs), and one single-level ClusterIntervals
+// SDSC-BLUE history (243k jobs), and one single-level clusterIntervals
 // on node counts.
 func BenchmarkClusterSDSCBlue(b *testing.B) {
 	jobs := loadTrace(b, tracetest.SDSCBlue)
 	idx := map[[2]int64]int{}
 	var pairs []pairStat
-	samples := make([]Sample, len(jobs))
+	samples := make([]sample, len(jobs))
 	for i, j := range jobs {
 		k := [2]int64{int64(j.nodes), j.wall}
 		x, ok := idx[k]
@@ -95,7 +95,7 @@ func BenchmarkClusterSDSCBlue(b *testing.B) {
 		}
 		pairs[x].n++
 		pairs[x].s += float64(j.wait) + 1
-		samples[i] = Sample{Key: int64(j.nodes), Wait: j.wait}
+		samples[i] = sample{Key: int64(j.nodes), Wait: j.wait}
 	}
 	b.Run("two-level", func(b *testing.B) {
 		var p *partition
@@ -106,9 +106,9 @@ func BenchmarkClusterSDSCBlue(b *testing.B) {
 		b.ReportMetric(float64(len(pairs)), "pairs")
 	})
 	b.Run("nodes-samples", func(b *testing.B) {
-		var c Clustering
+		var c clustering
 		for b.Loop() {
-			c = ClusterIntervals(samples, 0, 0)
+			c = clusterIntervals(samples, 0, 0)
 		}
 		b.ReportMetric(float64(c.K), "clusters")
 	})

@@ -71,7 +71,9 @@ type Config struct {
 	Predictor     qbets.Config
 	TrainFraction float64 // 0 means 0.10 (spec §5.1 [S003])
 	// Comparators adds LogN, LogU and Weibull (and a BM run of the same
-	// mirror pipeline, as a cross-check) to the result.
+	// mirror pipeline, as a cross-check) to the result. The pipeline is
+	// then the thesis's: no forecast while the machine may be down
+	// (qbets.Config.Withhold).
 	Comparators bool
 	// OnForecast, when not nil, is called once per job, in replay (submit)
 	// order, training jobs included, with the job and the Predictor's (BM)
@@ -256,6 +258,9 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 	if cfg.Experiment == Plain {
 		pc.NoTrim, pc.Cluster, pc.NoAvailability = true, qbets.ClusterNone, true
 	}
+	if cfg.Comparators {
+		pc.Withhold = true // the mirrors have no history of the DOWN-submitted jobs to answer from
+	}
 	if pc.TrainArrivals == 0 && train > 0 {
 		pc.TrainArrivals = train
 	}
@@ -286,7 +291,9 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 			if mirrors != nil {
 				before = p.Stats().DownExcluded
 			}
-			p.Observe(qbets.Observation{Submit: d.Submit, Start: d.Submit + d.Wait, Nodes: d.Nodes, Walltime: d.Walltime})
+			if err := p.Observe(qbets.Observation{Submit: d.Submit, Start: d.Submit + d.Wait, Nodes: d.Nodes, Walltime: d.Walltime}); err != nil {
+				return Result{}, err
+			}
 			if mirrors != nil && p.Stats().DownExcluded == before {
 				all = append(all, d)
 				bi := boxIndex(mirrors[0].boxes, d.Nodes, d.Walltime)
@@ -300,7 +307,9 @@ func Replay(jobs []Job, cfg Config) (Result, error) {
 				return Result{}, err
 			}
 		}
-		p.Submit(j.Submit)
+		if err := p.Submit(j.Submit); err != nil {
+			return Result{}, err
+		}
 		if mirrors != nil {
 			if st := p.Stats(); st.Reclusterings != reclust {
 				reclust = st.Reclusterings
@@ -364,7 +373,8 @@ func Queues(jobs []swf.Job) (byQueue map[int64][]Job, skipped int) {
 			skipped++
 			continue
 		}
-		byQueue[j.Queue] = append(byQueue[j.Queue], Job{Submit: j.Submit, Wait: j.Wait, Nodes: int(j.Size()), Walltime: j.ReqTime})
+		// An unknown (−1) size or requested time is 0 to the predictor.
+		byQueue[j.Queue] = append(byQueue[j.Queue], Job{Submit: j.Submit, Wait: j.Wait, Nodes: int(max(j.Size(), 0)), Walltime: max(j.ReqTime, 0)})
 	}
 	return byQueue, skipped
 }

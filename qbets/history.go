@@ -82,26 +82,22 @@ func (t *indexTable) lowerIdx(n int) int {
 	return i
 }
 
-// history is one trimmed wait history (spec §2.3): the values kept since
-// the last change point, in release order and sorted, with the run of
-// misses against the current upper bound. The sorted multiset is a large
+// history is one wait history (spec §2.3): the values kept since the last
+// change point, in release order and sorted. The sorted multiset is a large
 // sorted slice plus a small sorted insert buffer merged into it when it
 // reaches about √n: k-th smallest and rank cost O(log n), an insert
 // amortized O(√n) word moves, and — unlike a tree — a replayed history is
 // rebuilt with one sort. It is not safe for concurrent use.
 type history struct {
-	trim   bool
+	tr     Trimmer // nil: no trimming
 	nMin   int
+	cap    int // > 0: keep at most about cap values (the oldest go)
 	tab    *indexTable
 	base   []int64 // sorted
 	buf    []int64 // sorted, len ≤ bufLimit
 	spare  []int64 // merge scratch
 	recent []int64 // release order since the last trim
-	run    int     // consecutive misses of the pre-insert bound
 	trims  int
-	// Running sums of x = ln(1+wait) over recent, for the lag-1
-	// autocorrelation in O(1) (the threshold lookup of §2.3).
-	sx, sxx, sxy float64
 
 	boundN   int // history size the cached bound is for
 	boundV   int64
@@ -111,27 +107,31 @@ type history struct {
 	probConf float64
 }
 
-func newHistory(trim bool, nMin int, tab *indexTable) *history {
-	return &history{trim: trim, nMin: nMin, tab: tab, boundN: -1, probN: -1}
+func newHistory(tr Trimmer, nMin int, tab *indexTable) *history {
+	return &history{tr: tr, nMin: nMin, tab: tab, boundN: -1, probN: -1}
 }
 
 func (h *history) len() int { return len(h.base) + len(h.buf) }
 
 // add records one released wait in release order and reports whether it
-// triggered a change point (the history was then trimmed to n_min).
+// triggered a change point (the history was then trimmed).
 func (h *history) add(w int64) bool {
-	if h.trim {
-		if b, ok := h.bound(); ok && w > b {
-			h.run++
-		} else {
-			h.run = 0
-		}
+	miss := false
+	if h.tr != nil {
+		b, ok := h.bound()
+		miss = ok && w > b
 	}
 	h.insert(w)
-	h.appendRecent(w)
-	if h.trim && h.run >= 3 && h.run >= RunThreshold(h.rho()) {
-		h.trimTo(h.nMin)
-		return true
+	h.recent = append(h.recent, w)
+	if h.tr != nil {
+		if keep := h.tr.Observe(w, miss); keep > 0 {
+			h.trimTo(max(keep, h.nMin))
+			h.trims++
+			return true
+		}
+	}
+	if h.cap > 0 && len(h.recent) > h.cap+max(h.cap/8, 1) {
+		h.trimTo(h.cap)
 	}
 	return false
 }
@@ -163,70 +163,32 @@ func (h *history) flush() {
 	h.buf = h.buf[:0]
 }
 
-// appendRecent appends w to recent and updates the running sums.
-func (h *history) appendRecent(w int64) {
-	x := math.Log1p(float64(w))
-	if n := len(h.recent); n > 0 {
-		h.sxy += x * math.Log1p(float64(h.recent[n-1]))
-	}
-	h.recent = append(h.recent, w)
-	h.sx += x
-	h.sxx += x * x
-}
-
-// resum recomputes the running sums from recent (after a trim).
-func (h *history) resum() {
-	h.sx, h.sxx, h.sxy = 0, 0, 0
-	prev := 0.0
-	for i, w := range h.recent {
-		x := math.Log1p(float64(w))
-		h.sx += x
-		h.sxx += x * x
-		if i > 0 {
-			h.sxy += x * prev
-		}
-		prev = x
-	}
-}
-
-// rho is the lag-1 autocorrelation of ln(1+wait) over recent; it equals
-// Lag1 of the same values up to rounding.
-func (h *history) rho() float64 {
-	n := len(h.recent)
-	if n < 3 {
-		return 0
-	}
-	nf := float64(n)
-	m := h.sx / nf
-	den := h.sxx - nf*m*m
-	if den <= 1e-9*h.sxx || den <= 0 {
-		return 0
-	}
-	first := math.Log1p(float64(h.recent[0]))
-	last := math.Log1p(float64(h.recent[n-1]))
-	num := h.sxy - m*(2*h.sx-first-last) + (nf-1)*m*m
-	return num / den
-}
-
-// trimTo keeps the most recent n values (the change point of §2.3).
+// trimTo keeps the most recent n values.
 func (h *history) trimTo(n int) {
-	h.trims++
-	h.run = 0
 	if len(h.recent) > n {
-		h.recent = slices.Clone(h.recent[len(h.recent)-n:])
+		h.recent = append(h.recent[:0], h.recent[len(h.recent)-n:]...)
 	}
 	h.rebuild()
 }
 
-// rebuild recomputes the sorted set and the sums from recent.
+// rebuild recomputes the sorted set from recent.
 func (h *history) rebuild() {
 	h.base = append(h.base[:0], h.recent...)
 	slices.Sort(h.base)
 	h.buf = h.buf[:0]
 	h.spare = nil
-	h.resum()
 	h.boundN = -1
 	h.probN = -1
+}
+
+// reset empties the history and its trimmer.
+func (h *history) reset() {
+	h.recent = h.recent[:0]
+	h.trims = 0
+	if h.tr != nil {
+		h.tr.Reset()
+	}
+	h.rebuild()
 }
 
 // kth is the k-th smallest value, 1 ≤ k ≤ len.
@@ -334,4 +296,10 @@ func (h *history) probWithin(within int64, c float64) float64 {
 		}
 	}
 	return float64(lo) / 100
+}
+
+// ok reports whether the history holds enough values for an upper bound.
+func (h *history) ok() bool {
+	_, ok := h.bound()
+	return ok
 }
