@@ -35,35 +35,55 @@ func TestIndexMonotone(t *testing.T) {
 	})
 }
 
-// For i.i.d. samples of a random continuous distribution, x(i_up) covers the
-// true q-quantile in at least C of trials, within binomial error.
+// For i.i.d. samples of a random continuous distribution, at q, C ∈ {0.5,
+// 0.9, 0.95, 0.99}: x(i_up) is ≥ the true q-quantile, x(i_lo) ≤ it, and
+// the two-sided interval [x(lo), x(hi)] holds it, each in at least C of
+// trials, within binomial error (spec §2.1, A2).
 func TestCoverage(t *testing.T) {
+	lv := []float64{0.5, 0.9, 0.95, 0.99}
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(59, 2000).Draw(t, "n")
+		q := rapid.SampledFrom(lv).Draw(t, "q")
+		c := rapid.SampledFrom(lv).Draw(t, "C")
+		nMin := max(MinHistory(q, c), MinHistoryLower(q, c), MinHistoryTwoSided(q, c))
+		n := rapid.IntRange(nMin, nMin+1500).Draw(t, "n")
 		shape := rapid.Float64Range(0.2, 5).Draw(t, "shape")
 		seed := rapid.Uint64().Draw(t, "seed")
 		r := rand.New(rand.NewPCG(seed, 7))
-		// Weibull(shape, 1): true 0.95-quantile (−ln 0.05)^{1/shape}.
-		trueQ := math.Pow(-math.Log(0.05), 1/shape)
-		i, ok := UpperIndex(n, 0.95, 0.95)
-		if !ok {
-			t.Fatalf("no bound at n=%d", n)
+		// Weibull(shape, 1): true q-quantile (−ln(1−q))^{1/shape}.
+		trueQ := math.Pow(-math.Log(1-q), 1/shape)
+		up, okUp := UpperIndex(n, q, c)
+		lo, okLo := LowerIndex(n, q, c)
+		tlo, thi, ok2 := TwoSidedIndex(n, q, c)
+		if !okUp || !okLo || !ok2 || lo > up || tlo > thi {
+			t.Fatalf("n=%d: indices up %d/%v lo %d/%v two-sided %d–%d/%v", n, up, okUp, lo, okLo, tlo, thi, ok2)
 		}
-		const trials = 400
-		covered := 0
+		const trials = 300
+		var cUp, cLo, c2 int
 		xs := make([]float64, n)
 		for range trials {
 			for j := range xs {
 				xs[j] = math.Pow(-math.Log(1-r.Float64()), 1/shape)
 			}
 			slices.Sort(xs)
-			if xs[i-1] >= trueQ {
-				covered++
+			if xs[up-1] >= trueQ {
+				cUp++
+			}
+			if xs[lo-1] <= trueQ {
+				cLo++
+			}
+			if xs[tlo-1] <= trueQ && trueQ <= xs[thi-1] {
+				c2++
 			}
 		}
-		// 4 binomial standard deviations below 0.95.
-		if lim := 0.95 - 4*math.Sqrt(0.95*0.05/trials); float64(covered)/trials < lim {
-			t.Fatalf("coverage %d/%d below %.3f", covered, trials, lim)
+		// 4 binomial standard deviations below C.
+		lim := c - 4*math.Sqrt(c*(1-c)/trials)
+		for _, x := range []struct {
+			name    string
+			covered int
+		}{{"upper", cUp}, {"lower", cLo}, {"two-sided", c2}} {
+			if float64(x.covered)/trials < lim {
+				t.Fatalf("q %v C %v n %d: %s coverage %d/%d below %.3f", q, c, n, x.name, x.covered, trials, lim)
+			}
 		}
 	})
 }
