@@ -51,7 +51,12 @@ func (t *indexTable) addStep() {
 	if k > 0 {
 		lo = t.steps[k-1]
 	}
+	// Gallop from the previous gap between steps (k(n) grows about
+	// linearly, so the next step is usually about as far).
 	step := 1
+	if k > 1 {
+		step = max(1, t.steps[k-1]-t.steps[k-2])
+	}
 	hi := lo + step
 	for !t.enough(hi, hi-k-1) {
 		lo = hi
