@@ -24,7 +24,7 @@ const (
 	ClusterFixedProcs ClusterMode = iota
 	// ClusterTwoLevel is the thesis's model-based clustering as A6
 	// recommends: node count, then requested time inside each node
-	// cluster, both by ClusterIntervals with the minimum-size guard (the
+	// cluster, both by the 1-D interval clusterer with the minimum-size guard (the
 	// thesis names both keys but says which it used only "for ease of
 	// exposition").
 	ClusterTwoLevel

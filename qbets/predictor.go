@@ -282,6 +282,7 @@ func New(cfg Config) (*Predictor, error) {
 		p.avail = newAvailability(p.levels[0].tab)
 		p.avail.atRelease = cfg.CountAtRelease
 		p.avail.setReading(cfg.Availability)
+		p.avail.cnt.cap, p.avail.gap.cap = cfg.MaxHistory, cfg.MaxHistory
 	}
 	return p, nil
 }

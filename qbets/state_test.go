@@ -184,7 +184,7 @@ func TestMaxHistory(t *testing.T) {
 		t.Fatalf("stats %+v", st)
 	}
 	for _, l := range p.levels {
-		for _, h := range append(l.hists, l.queue, l.down) {
+		for _, h := range append(l.hists, l.queue, l.down, p.avail.cnt, p.avail.gap) {
 			if h.len() > 500*9/8+1 {
 				t.Fatalf("a history holds %d", h.len())
 			}
