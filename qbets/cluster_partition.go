@@ -93,8 +93,10 @@ type ClusterInfo struct {
 // fits it on the full history of released jobs at the end of training and
 // every Config.ReclusterEvery arrivals; minSize is the minimum history for
 // a bound at the Predictor's (q, C) (a smaller cluster falls back to the
-// queue-level history). Fit must not modify or keep jobs. The built-ins are
-// the ClusterMode values; qbetstest.Clusterer checks an implementation.
+// queue-level history). Fit must not modify or keep jobs, and should be
+// deterministic (a restored Predictor fits again). The Predictor calls it,
+// and its Partition, under its own lock. The built-ins are the
+// ClusterMode values; qbetstest.Clusterer checks an implementation.
 type Clusterer interface {
 	Fit(jobs []Observation, minSize int) Partition
 }

@@ -8,6 +8,35 @@ import (
 	"github.com/batchq/batchq/qbets"
 )
 
+// The default Predictor (full QBETS, q = C = 0.95) fed one queue's
+// arrivals and starts in time order, then asked about a new job.
+func Example() {
+	p, err := qbets.New(qbets.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := range int64(300) {
+		start := 1000 * (i + 1) // one job starts every 1000 s
+		wait := (i * 37) % 600  // after waiting 0..599 s
+		if err := p.Submit(start - wait); err != nil {
+			fmt.Println(err)
+			return
+		}
+		if err := p.Observe(qbets.Observation{Submit: start - wait, Start: start, Nodes: 4, Walltime: 3600}); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	f := p.Forecast(qbets.Request{Nodes: 4, Walltime: 3600})
+	fmt.Println("bound:", f.Upper, "s, from", f.History, "waits; may be down:", f.MayBeDown)
+	prob, ok := p.ProbWithin(4, 3600, 300)
+	fmt.Println("P(start within 5 min) ≥", prob, ok)
+	// Output:
+	// bound: 583 s, from 300 waits; may be down: false
+	// P(start within 5 min) ≥ 0.46 true
+}
+
 // A queue where one-node jobs wait seconds and 64-node jobs wait about an
 // hour: the default clusters (processor ranges 1–4, 5–16, 17–64, 65+) keep
 // their histories apart, so the forecast depends on what the job asks for.

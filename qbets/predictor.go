@@ -3,6 +3,7 @@ package qbets
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -236,6 +237,7 @@ func New(cfg Config) (*Predictor, error) {
 	}
 	lv := cfg.levels()
 	cfg.Quantile, cfg.Confidence = lv[0].Quantile, lv[0].Confidence
+	cfg.Levels, cfg.FixedUppers = slices.Clone(cfg.Levels), slices.Clone(cfg.FixedUppers)
 	if cfg.ReclusterEvery == 0 {
 		cfg.ReclusterEvery = 1000
 	}
@@ -247,7 +249,7 @@ func New(cfg Config) (*Predictor, error) {
 			cfg.MaxClusters = 10
 		}
 		if cfg.Cluster == ClusterFixedProcs && cfg.FixedUppers == nil {
-			cfg.FixedUppers = defaultFixedUppers
+			cfg.FixedUppers = slices.Clone(defaultFixedUppers)
 		}
 	}
 	p := &Predictor{cfg: cfg, pairI: map[[2]int64]int{}, nextCluster: cfg.TrainArrivals}
@@ -672,7 +674,11 @@ func (p *Predictor) Len() int {
 
 // Config returns the configuration in effect, with every zero field
 // replaced by its default (q, C, re-clustering cadence, ...).
-func (p *Predictor) Config() Config { return p.cfg }
+func (p *Predictor) Config() Config {
+	c := p.cfg
+	c.Levels, c.FixedUppers = slices.Clone(c.Levels), slices.Clone(c.FixedUppers)
+	return c
+}
 
 // Stats returns the counters.
 func (p *Predictor) Stats() Stats {

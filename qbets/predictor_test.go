@@ -1,7 +1,6 @@
 package qbets
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -113,17 +112,6 @@ func TestConcurrent(t *testing.T) {
 		}
 	}()
 	wg.Wait()
-}
-
-func Example() {
-	p, _ := New(Config{NoTrim: true}) // q = C = 0.95; a rising series would trigger trimming
-	for i := range 200 {
-		p.Observe(Observation{Submit: 0, Start: int64(i * 10)}) // waits 0..1990
-	}
-	b, ok := p.Predict(64, 7200)
-	prob, _ := p.ProbWithin(64, 7200, 1990)
-	fmt.Println(b, ok, prob)
-	// Output: 1950 true 0.98
 }
 
 // After every re-clustering, each cluster's history is exactly what a

@@ -197,3 +197,29 @@ func TestMaxHistory(t *testing.T) {
 		t.Fatalf("no bound: %+v", f)
 	}
 }
+
+// FuzzUnmarshalBinary: any input restores or fails with an error; never a
+// panic, and a restored Predictor answers.
+func FuzzUnmarshalBinary(f *testing.F) {
+	for _, cfg := range []Config{{}, {Cluster: ClusterTwoLevel, ReclusterEvery: 200}} {
+		p, _ := New(cfg)
+		for _, e := range synthFeed(400, 5) {
+			apply(f, p, e)
+		}
+		b, _ := p.MarshalBinary()
+		f.Add(b)
+	}
+	f.Add([]byte(stateMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, cfg := range []Config{{}, {Cluster: ClusterTwoLevel, ReclusterEvery: 200}} {
+			p, _ := New(cfg)
+			if p.UnmarshalBinary(b) == nil {
+				p.Forecast(Request{Nodes: 3, Walltime: 60})
+				p.ProbWithin(3, 60, 100)
+				p.Clusters()
+				_ = p.Submit(1 << 40)
+				_ = p.Observe(Observation{Submit: 1 << 40, Start: 1<<40 + 5, Nodes: 2, Walltime: 60})
+			}
+		}
+	})
+}

@@ -21,6 +21,9 @@ import (
 // that minimum. qbetstest.Trimmer checks an implementation against the
 // invariants of the thesis's detector.
 //
+// The Predictor calls a Trimmer under its own lock: an implementation
+// need not be safe for concurrent use.
+//
 // A Trimmer that also implements encoding.BinaryMarshaler and
 // encoding.BinaryUnmarshaler is saved and restored with its Predictor;
 // otherwise restoring resets it and feeds it the kept history again.

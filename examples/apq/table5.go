@@ -352,15 +352,18 @@ func apqJobs(tr *trace) []apq.TraceJob {
 	return out
 }
 
-// qbetsQueues is full QBETS (qbets.New(qbets.Config{}), the package
-// default) per queue, SWF field 15, created at the queue's first event.
+// qbetsQueues is full QBETS with the thesis's refusal while the machine
+// may be down (qbets.Config{Withhold: true}) per queue, SWF field 15,
+// created at the queue's first event.
 type qbetsQueues map[int64]*qbets.Predictor
 
 func (q qbetsQueues) get(queue int64) (*qbets.Predictor, error) {
 	p := q[queue]
 	if p == nil {
 		var err error
-		if p, err = qbets.New(qbets.Config{}); err != nil {
+		// Withhold: the thesis's refusal while the machine may be down
+		// (the "machine down" column), as the README's Table V was made.
+		if p, err = qbets.New(qbets.Config{Withhold: true}); err != nil {
 			return nil, err
 		}
 		q[queue] = p

@@ -199,7 +199,9 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		// Full QBETS (clustering, trimming, availability) fed by the
 		// simulated queue's own arrivals and starts, CO-VARQ's jobs
 		// included.
-		fc, err := qbets.New(qbets.Config{})
+		// Withhold: the thesis's QBETS (no forecast while the machine may
+		// be down), as the README's tables were made.
+		fc, err := qbets.New(qbets.Config{Withhold: true})
 		if err != nil {
 			return coalloc.TrialSummary{}, nil, err
 		}

@@ -75,7 +75,10 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	// Full QBETS (clustering, trimming, availability) fed by the
 	// simulated queue's own arrivals and starts (thesis §6.5), the VARQ
 	// jobs' included: they are ordinary jobs to the scheduler.
-	fc, err := qbets.New(qbets.Config{NoAvailability: opt.noAvail})
+	// Withhold: the thesis's QBETS, silent (probability 0) while the
+	// machine may be down, as the README's tables were made; the qbets
+	// default would answer then.
+	fc, err := qbets.New(qbets.Config{NoAvailability: opt.noAvail, Withhold: !opt.noAvail})
 	if err != nil {
 		return cell{}, err
 	}
