@@ -203,7 +203,7 @@ func TestMaxHistory(t *testing.T) {
 func FuzzUnmarshalBinary(f *testing.F) {
 	for _, cfg := range []Config{{}, {Cluster: ClusterTwoLevel, ReclusterEvery: 200}} {
 		p, _ := New(cfg)
-		for _, e := range synthFeed(400, 5) {
+		for _, e := range synthFeed(150, 5) {
 			apply(f, p, e)
 		}
 		b, _ := p.MarshalBinary()
