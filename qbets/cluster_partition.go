@@ -154,6 +154,16 @@ func (b builtin) fit(pairs []pairStat, minSize int) *partition {
 	if minSize <= 0 {
 		minSize = MinHistory(0.95, 0.95)
 	}
+	if b.mode != ClusterNone && b.mode != ClusterFixedProcs {
+		// Pairs whose jobs were all forgotten (MaxHistory) do not count.
+		live := pairs[:0:0]
+		for _, x := range pairs {
+			if x.n > 0 {
+				live = append(live, x)
+			}
+		}
+		pairs = live
+	}
 	return fitPartition(b.mode, pairs, fixed, minSize, kMax)
 }
 
