@@ -1,7 +1,6 @@
 package qbets
 
 import (
-	"math"
 	"slices"
 )
 
@@ -88,19 +87,16 @@ func (t *indexTable) lowerIdx(n int) int {
 }
 
 // history is one wait history (spec §2.3): the values kept since the last
-// change point, in release order and sorted. The sorted multiset is a large
-// sorted slice plus a small sorted insert buffer merged into it when it
-// reaches about √n: k-th smallest and rank cost O(log n), an insert
-// amortized O(√n) word moves, and — unlike a tree — a replayed history is
-// rebuilt with one sort. It is not safe for concurrent use.
+// change point, in release order and sorted (a multiset of sorted blocks:
+// k-th smallest and rank cost O(log n), an insert O(log n) plus a move of
+// at most 512 words, and a replayed history is rebuilt with one sort). It
+// is not safe for concurrent use.
 type history struct {
 	tr     Trimmer // nil: no trimming
 	nMin   int
 	cap    int // > 0: keep at most about cap values (the oldest go)
 	tab    *indexTable
-	base   []int64 // sorted
-	buf    []int64 // sorted, len ≤ bufLimit
-	spare  []int64 // merge scratch
+	set    multiset
 	recent []int64 // release order since the last trim
 	trims  int
 
@@ -116,7 +112,7 @@ func newHistory(tr Trimmer, nMin int, tab *indexTable) *history {
 	return &history{tr: tr, nMin: nMin, tab: tab, boundN: -1, probN: -1}
 }
 
-func (h *history) len() int { return len(h.base) + len(h.buf) }
+func (h *history) len() int { return h.set.len() }
 
 // add records one released wait in release order and reports whether it
 // triggered a change point (the history was then trimmed).
@@ -141,32 +137,7 @@ func (h *history) add(w int64) bool {
 	return false
 }
 
-func (h *history) insert(w int64) {
-	i, _ := slices.BinarySearch(h.buf, w)
-	h.buf = slices.Insert(h.buf, i, w)
-	if len(h.buf) > max(64, int(math.Sqrt(float64(len(h.base))))) {
-		h.flush()
-	}
-}
-
-// flush merges the insert buffer into the sorted base.
-func (h *history) flush() {
-	out := slices.Grow(h.spare[:0], len(h.base)+len(h.buf))
-	a, b := h.base, h.buf
-	for len(a) > 0 && len(b) > 0 {
-		if a[0] <= b[0] {
-			out = append(out, a[0])
-			a = a[1:]
-		} else {
-			out = append(out, b[0])
-			b = b[1:]
-		}
-	}
-	out = append(append(out, a...), b...)
-	h.spare = h.base
-	h.base = out
-	h.buf = h.buf[:0]
-}
+func (h *history) insert(w int64) { h.set.insert(w) }
 
 // trimTo keeps the most recent n values.
 func (h *history) trimTo(n int) {
@@ -178,10 +149,7 @@ func (h *history) trimTo(n int) {
 
 // rebuild recomputes the sorted set from recent.
 func (h *history) rebuild() {
-	h.base = append(h.base[:0], h.recent...)
-	slices.Sort(h.base)
-	h.buf = h.buf[:0]
-	h.spare = nil
+	h.set.build(slices.Clone(h.recent))
 	h.boundN = -1
 	h.probN = -1
 }
@@ -197,36 +165,10 @@ func (h *history) reset() {
 }
 
 // kth is the k-th smallest value, 1 ≤ k ≤ len.
-func (h *history) kth(k int) int64 {
-	a, b := h.buf, h.base
-	if len(a) == 0 {
-		return b[k-1]
-	}
-	// Take i values from a and k−i from b: the smallest i with
-	// a[i] ≥ b[k−i−1].
-	lo, hi := max(0, k-len(b)), min(k, len(a))
-	for lo < hi {
-		i := int(uint(lo+hi) >> 1)
-		if a[i] < b[k-i-1] {
-			lo = i + 1
-		} else {
-			hi = i
-		}
-	}
-	i, j := lo, k-lo
-	switch {
-	case i == 0:
-		return b[j-1]
-	case j == 0:
-		return a[i-1]
-	}
-	return max(a[i-1], b[j-1])
-}
+func (h *history) kth(k int) int64 { return h.set.kth(k) }
 
 // countLE is the number of values ≤ v.
-func (h *history) countLE(v int64) int {
-	return upperBound(h.base, v) + upperBound(h.buf, v)
-}
+func (h *history) countLE(v int64) int { return h.set.countLE(v) }
 
 // upperBound is the number of values of the sorted xs that are ≤ v.
 func upperBound[T int | int64](xs []T, v T) int {
