@@ -178,9 +178,10 @@
 // Performance (2-core shared machine): Predict with 100k observations has
 // a median of about 50 ns (TestPredictMedian; budget 2 µs) and does not
 // allocate; the whole SDSC-BLUE log (243k jobs) replays through full
-// QBETS in about 0.35 s (BenchmarkReplaySDSCBlueAll; budget 2 s). Histories
-// are a sorted slice plus a √n insert buffer; the Binomial-Method index is
-// tabulated where k(n) = n − i_up(n) steps.
+// QBETS in 0.35–0.5 s (BenchmarkReplaySDSCBlueAll; budget 2 s). Histories
+// are sorted blocks of 256–512 waits with a Fenwick index over the block
+// sizes; the Binomial-Method index is tabulated where k(n) = n − i_up(n)
+// steps.
 //
 // The parametric comparators of the thesis's evaluation (§2.2) live with
 // the replay evaluator (qbets/replay), not here. A Predictor is safe for
