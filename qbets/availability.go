@@ -52,13 +52,15 @@ func newAvailability(tab *indexTable) *availability {
 		tab = newIndexTable(0.95, 0.95)
 	}
 	n := MinHistory(0.95, 0.95)
-	return &availability{cnt: newHistory(true, n, tab), gap: newHistory(true, n, tab)}
+	return &availability{cnt: newHistory(RunLength(n), n, tab), gap: newHistory(RunLength(n), n, tab)}
 }
 
 // setReading applies r (before any event).
 func (a *availability) setReading(r AvailabilityReading) {
 	a.noCount, a.noGap = r.NoCount, r.NoGap
-	a.cnt.trim, a.gap.trim = !r.NoTrim, !r.NoTrim
+	if r.NoTrim {
+		a.cnt.tr, a.gap.tr = nil, nil
+	}
 	a.countEvents, a.merge, a.predFirst = r.CountEvents, r.MergeReleases, r.PredictFirst
 }
 
@@ -126,6 +128,21 @@ func (a *availability) arrive(t int64) {
 		a.down = true
 		a.downFrom = max(t, a.lastRelease)
 	}
+}
+
+// evidence is what the detectors see at t ≥ the last release.
+func (a *availability) evidence(t int64) DownEvidence {
+	e := DownEvidence{Arrivals: a.arrivals, ArrivalBound: -1, IdleBound: -1}
+	if b, ok := a.cnt.bound(); ok && !a.noCount {
+		e.ArrivalBound = b
+	}
+	if a.released {
+		e.Idle = max(t-a.lastRelease, 0)
+		if b, ok := a.gap.bound(); ok && !a.noGap {
+			e.IdleBound = b
+		}
+	}
+	return e
 }
 
 // downAt reports whether the machine is DOWN at time t ≥ the last release.

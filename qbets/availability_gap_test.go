@@ -42,7 +42,7 @@ func runSlots(p *Predictor, slots []slot, warm, cycles int) (refused int) {
 
 func newReading(t *testing.T, r AvailabilityReading, atRelease bool) *Predictor {
 	t.Helper()
-	p, err := New(Config{CountAtRelease: atRelease, Availability: r})
+	p, err := New(Config{Withhold: true, CountAtRelease: atRelease, Availability: r})
 	if err != nil {
 		t.Fatal(err)
 	}

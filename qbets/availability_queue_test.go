@@ -23,7 +23,7 @@ func queueJobs(t testing.TB, name string) (all []tjob, byQ map[int64][]tjob) {
 		if j.Wait < 0 || j.Submit < 0 {
 			continue
 		}
-		tj := tjob{submit: j.Submit, wait: j.Wait, nodes: int(j.Size()), wall: j.ReqTime}
+		tj := tjob{submit: j.Submit, wait: j.Wait, nodes: int(max(j.Size(), 0)), wall: max(j.ReqTime, 0)}
 		all = append(all, tj)
 		byQ[j.Queue] = append(byQ[j.Queue], tj)
 	}
@@ -82,7 +82,7 @@ func TestAvailabilityPerQueue(t *testing.T) {
 			line := ""
 			for _, q := range qs {
 				js := byQ[q]
-				p, err := New(Config{Availability: v.r})
+				p, err := New(Config{Withhold: true, Availability: v.r})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -52,9 +52,13 @@ func replayJobs(p *Predictor, jobs []tjob, train int) replayScore {
 	for i, j := range js {
 		for len(h) > 0 && h[0].submit+h[0].wait <= j.submit {
 			d := heap.Pop(&h).(tjob)
-			p.Observe(Observation{Submit: d.submit, Start: d.submit + d.wait, Nodes: d.nodes, Walltime: d.wall})
+			if err := p.Observe(Observation{Submit: d.submit, Start: d.submit + d.wait, Nodes: d.nodes, Walltime: d.wall}); err != nil {
+				panic(err)
+			}
 		}
-		p.Submit(j.submit)
+		if err := p.Submit(j.submit); err != nil {
+			panic(err)
+		}
 		f := p.Forecast(Request{Nodes: j.nodes, Walltime: j.wall, At: j.submit})
 		if i >= train {
 			s.scored++
@@ -82,7 +86,7 @@ func loadTrace(t testing.TB, name string) []tjob {
 		if j.Wait < 0 || j.Submit < 0 {
 			continue
 		}
-		out = append(out, tjob{submit: j.Submit, wait: j.Wait, nodes: int(j.Size()), wall: j.ReqTime})
+		out = append(out, tjob{submit: j.Submit, wait: j.Wait, nodes: int(max(j.Size(), 0)), wall: max(j.ReqTime, 0)})
 	}
 	return out
 }
@@ -128,14 +132,14 @@ func TestAvailabilityOnTraces(t *testing.T) {
 	for _, name := range logs {
 		jobs := loadTrace(t, name)
 		for i, v := range rs {
-			p, err := New(Config{NoAvailability: v.off, CountAtRelease: v.atRelease, Availability: v.r})
+			p, err := New(Config{Withhold: true, NoAvailability: v.off, CountAtRelease: v.atRelease, Availability: v.r})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !v.off {
 				if v.q != 0 {
 					tab, n := newIndexTable(v.q, 0.95), MinHistory(v.q, 0.95)
-					p.avail.cnt, p.avail.gap = newHistory(!v.r.NoTrim, n, tab), newHistory(!v.r.NoTrim, n, tab)
+					p.avail.cnt, p.avail.gap = testHistory(!v.r.NoTrim, n, tab), testHistory(!v.r.NoTrim, n, tab)
 				}
 				p.avail.window, p.avail.eventGap = v.window, v.eventGap
 			}
@@ -178,7 +182,7 @@ func TestClusterModesOnTraces(t *testing.T) {
 func feedRegular(p *Predictor, n int) int64 {
 	var t int64
 	for i := range n {
-		t = int64(i) * 10
+		t = int64(i)*10 + 10
 		p.Submit(t - 5)
 		p.Observe(Observation{Submit: t - 5, Start: t, Nodes: 1, Walltime: 60})
 	}
@@ -186,7 +190,7 @@ func feedRegular(p *Predictor, n int) int64 {
 }
 
 func TestGapDetector(t *testing.T) {
-	p, _ := New(Config{Cluster: ClusterNone})
+	p, _ := New(Config{Cluster: ClusterNone, Withhold: true})
 	last := feedRegular(p, 200)
 	// Every gap was 10 s, so the bound is 10: DOWN once more than 10 s pass.
 	if f := p.Forecast(Request{Nodes: 1, Walltime: 60, At: last + 10}); !f.OK {
@@ -214,7 +218,7 @@ func TestGapDetector(t *testing.T) {
 
 func TestArrivalCountDetector(t *testing.T) {
 	for _, atRelease := range []bool{false, true} {
-		p, _ := New(Config{Cluster: ClusterNone, CountAtRelease: atRelease})
+		p, _ := New(Config{Cluster: ClusterNone, Withhold: true, CountAtRelease: atRelease})
 		last := feedRegular(p, 200)
 		// One arrival per release so far: the second arrival without a
 		// release exceeds the bound of 1.

@@ -17,8 +17,14 @@ func filled(n int) *Predictor {
 	for i := range n {
 		nodes := 1 << r.IntN(8)
 		wall := int64(600 * (1 + r.IntN(24)))
-		p.Submit(int64(i))
-		p.Observe(Observation{Submit: int64(i), Start: int64(i) + int64(r.ExpFloat64()*float64(wall)), Nodes: nodes, Walltime: wall})
+		start := int64(1e9 + i) // starts in order; waits end at them
+		submit := start - int64(r.ExpFloat64()*float64(wall))
+		if err := p.Submit(submit); err != nil {
+			panic(err)
+		}
+		if err := p.Observe(Observation{Submit: submit, Start: start, Nodes: nodes, Walltime: wall}); err != nil {
+			panic(err)
+		}
 	}
 	return p
 }
@@ -78,13 +84,13 @@ func BenchmarkObserve(b *testing.B) {
 }
 
 // BenchmarkClusterSDSCBlue: one two-level clustering of the whole
-// SDSC-BLUE history (243k jobs), and one single-level ClusterIntervals
+// SDSC-BLUE history (243k jobs), and one single-level clusterIntervals
 // on node counts.
 func BenchmarkClusterSDSCBlue(b *testing.B) {
 	jobs := loadTrace(b, tracetest.SDSCBlue)
 	idx := map[[2]int64]int{}
 	var pairs []pairStat
-	samples := make([]Sample, len(jobs))
+	samples := make([]sample, len(jobs))
 	for i, j := range jobs {
 		k := [2]int64{int64(j.nodes), j.wall}
 		x, ok := idx[k]
@@ -95,7 +101,7 @@ func BenchmarkClusterSDSCBlue(b *testing.B) {
 		}
 		pairs[x].n++
 		pairs[x].s += float64(j.wait) + 1
-		samples[i] = Sample{Key: int64(j.nodes), Wait: j.wait}
+		samples[i] = sample{Key: int64(j.nodes), Wait: j.wait}
 	}
 	b.Run("two-level", func(b *testing.B) {
 		var p *partition
@@ -106,9 +112,9 @@ func BenchmarkClusterSDSCBlue(b *testing.B) {
 		b.ReportMetric(float64(len(pairs)), "pairs")
 	})
 	b.Run("nodes-samples", func(b *testing.B) {
-		var c Clustering
+		var c clustering
 		for b.Loop() {
-			c = ClusterIntervals(samples, 0, 0)
+			c = clusterIntervals(samples, 0, 0)
 		}
 		b.ReportMetric(float64(c.K), "clusters")
 	})
@@ -122,5 +128,51 @@ func BenchmarkReplaySDSCBlueAll(b *testing.B) {
 	for b.Loop() {
 		p, _ := New(Config{})
 		replayJobs(p, jobs, len(jobs)/10)
+	}
+}
+
+// BenchmarkFeedLevels: the feed of 100k jobs (Submit + Observe, full
+// QBETS) into one Predictor answering one (q, C) pair, and into one
+// answering four (Config.Levels). Budget: four pairs ≤ 2× one.
+func BenchmarkFeedLevels(b *testing.B) {
+	evs := synthFeed(100000, 9)
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"1", Config{}},
+		{"4", Config{Levels: []Level{{0.5, 0.95}, {0.9, 0.9}, {0.99, 0.99}}}},
+	} {
+		b.Run("pairs="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p, _ := New(c.cfg)
+				for _, e := range evs {
+					apply(b, p, e)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100000, "ns/job")
+		})
+	}
+}
+
+// BenchmarkReplaySDSCBlueLevels: the whole SDSC-BLUE replay (forecasts
+// included) with one (q, C) pair and with four.
+func BenchmarkReplaySDSCBlueLevels(b *testing.B) {
+	jobs := loadTrace(b, tracetest.SDSCBlue)
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"1", Config{}},
+		{"4", Config{Levels: []Level{{0.5, 0.95}, {0.9, 0.9}, {0.99, 0.99}}}},
+	} {
+		b.Run("pairs="+c.name, func(b *testing.B) {
+			for b.Loop() {
+				p, _ := New(c.cfg)
+				replayJobs(p, jobs, len(jobs)/10)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(jobs)), "ns/job")
+		})
 	}
 }

@@ -7,18 +7,18 @@ import (
 	"slices"
 )
 
-// Sample is one job as the interval clusterer sees it: the value of its
+// sample is one job as the interval clusterer sees it: the value of its
 // explanatory key (known at submit time: nodes, requested time, ...) and
 // its wait in seconds (the response).
-type Sample struct {
+type sample struct {
 	Key, Wait int64
 }
 
-// Clustering is the result of ClusterIntervals: K contiguous intervals of
+// clustering is the result of clusterIntervals: K contiguous intervals of
 // the key. Cluster j covers (Uppers[j−1], Uppers[j]]; the first starts at
 // −∞ and the last (which has no entry in Uppers) extends to +∞, so every
 // key value, seen or not, belongs to exactly one cluster (spec §2.4 step 5).
-type Clustering struct {
+type clustering struct {
 	Uppers []int64    // K−1 breakpoints, ascending
 	Sizes  []int      // jobs per cluster
 	LogL   float64    // exponential log-likelihood of the chosen clustering
@@ -30,7 +30,7 @@ type Clustering struct {
 }
 
 // Index returns the cluster of key.
-func (c Clustering) Index(key int64) int { return clusterIndex(c.Uppers, key) }
+func (c clustering) Index(key int64) int { return clusterIndex(c.Uppers, key) }
 
 // clusterIndex is the j with Uppers[j−1] < key ≤ Uppers[j].
 func clusterIndex(uppers []int64, key int64) int {
@@ -38,7 +38,7 @@ func clusterIndex(uppers []int64, key int64) int {
 	return j
 }
 
-// ClusterIntervals partitions samples into contiguous intervals of Key
+// clusterIntervals partitions samples into contiguous intervals of Key
 // whose waits are each modelled as exponential (spec §2.4 b, thesis
 // §4.2.4): agglomerative merging of adjacent intervals by largest
 // log-likelihood, the number of clusters chosen by BIC in
@@ -48,9 +48,9 @@ func clusterIndex(uppers []int64, key int64) int {
 // likelihood as wait+1 so that zero waits are allowed (A8); negative waits
 // count as 0. It costs O(n log n) for n samples (the sort), then
 // O(U log U) for U distinct keys.
-func ClusterIntervals(samples []Sample, minSize, kMax int) Clustering {
+func clusterIntervals(samples []sample, minSize, kMax int) clustering {
 	xs := slices.Clone(samples)
-	slices.SortFunc(xs, func(a, b Sample) int { return cmp.Compare(a.Key, b.Key) })
+	slices.SortFunc(xs, func(a, b sample) int { return cmp.Compare(a.Key, b.Key) })
 	var groups []keyStat
 	for _, s := range xs {
 		w := float64(max(s.Wait, 0)) + 1
@@ -117,7 +117,7 @@ func (h *candHeap) Pop() any {
 // sequence is nested, so one greedy pass visits every k; the best BIC seen
 // among eligible k (all clusters ≥ minSize, k ≤ kMax) wins, and ties go to
 // the smaller k (seen later in the pass).
-func fitIntervals(groups []keyStat, minSize, kMax int) Clustering {
+func fitIntervals(groups []keyStat, minSize, kMax int) clustering {
 	if minSize <= 0 {
 		minSize = MinHistory(0.95, 0.95)
 	}
@@ -129,7 +129,7 @@ func fitIntervals(groups []keyStat, minSize, kMax int) Clustering {
 	for _, g := range groups {
 		total += g.n
 	}
-	res := Clustering{N: total, BICs: make([]float64, kMax)}
+	res := clustering{N: total, BICs: make([]float64, kMax)}
 	for i := range res.BICs {
 		res.BICs[i] = math.NaN()
 	}

@@ -24,7 +24,7 @@ const (
 	ClusterFixedProcs ClusterMode = iota
 	// ClusterTwoLevel is the thesis's model-based clustering as A6
 	// recommends: node count, then requested time inside each node
-	// cluster, both by ClusterIntervals with the minimum-size guard (the
+	// cluster, both by the 1-D interval clusterer with the minimum-size guard (the
 	// thesis names both keys but says which it used only "for ease of
 	// exposition").
 	ClusterTwoLevel
@@ -61,23 +61,115 @@ func (m ClusterMode) String() string {
 var defaultFixedUppers = []int64{4, 16, 64}
 
 // KeyRange is an inclusive range of a key; math.MinInt64 and
-// math.MaxInt64 stand for the open ends of the partition.
+// math.MaxInt64 stand for the open ends of a partition.
 type KeyRange struct{ Lo, Hi int64 }
 
 // Full is the range of every value.
 var Full = KeyRange{math.MinInt64, math.MaxInt64}
 
-// ClusterInfo describes one current cluster: the box of explanatory keys
-// it covers (a key the mode does not use spans Full) and its sizes.
-type ClusterInfo struct {
+func (r KeyRange) has(v int64) bool { return r.Lo <= v && v <= r.Hi }
+
+// Box is the set of requests a cluster covers: the jobs whose nodes,
+// walltime and nodes × walltime (saturating) lie in the ranges. A key a
+// partition does not use spans Full.
+type Box struct {
 	Nodes, Walltime, NodeSeconds KeyRange
-	Jobs                         int // released jobs of the full history in the cluster
-	History                      int // current (trimmed) history size
 }
 
-// NodeSeconds is the ClusterNodeSeconds key, nodes × walltime,
+// Contains reports whether a request of nodes and walltime lies in b.
+func (b Box) Contains(nodes int, walltime int64) bool {
+	return b.Nodes.has(int64(nodes)) && b.Walltime.has(walltime) &&
+		(b.NodeSeconds == Full || b.NodeSeconds.has(nodeSeconds(nodes, walltime)))
+}
+
+// ClusterInfo describes one current cluster: its box and its sizes.
+type ClusterInfo struct {
+	Box
+	Jobs    int // released jobs of the full history in the cluster
+	History int // current (trimmed) history size
+}
+
+// Clusterer groups jobs by what they request (spec §2.4). The Predictor
+// fits it on the full history of released jobs at the end of training and
+// every Config.ReclusterEvery arrivals; minSize is the minimum history for
+// a bound at the Predictor's (q, C) (a smaller cluster falls back to the
+// queue-level history). Fit must not modify or keep jobs, and should be
+// deterministic (a restored Predictor fits again). The Predictor calls it,
+// and its Partition, under its own lock. The built-ins are the
+// ClusterMode values; qbetstest.Clusterer checks an implementation.
+type Clusterer interface {
+	Fit(jobs []Observation, minSize int) Partition
+}
+
+// Partition maps every request to one cluster. Clusters are numbered
+// 0..len(Boxes())−1; Cluster must return a number in that range for any
+// nodes ≥ 0 and walltime ≥ 0, and Boxes()[Cluster(n, w)].Contains(n, w).
+// After a re-fit, a cluster whose box is unchanged keeps its trimmed
+// history; every other one is rebuilt from the full history (A9).
+type Partition interface {
+	Cluster(nodes int, walltime int64) int
+	Boxes() []Box
+}
+
+// Fit makes m a Clusterer: the fixed processor ranges {1–4, 5–16, 17–64,
+// 65+} for ClusterFixedProcs, one cluster for ClusterNone, else the
+// thesis's model-based clustering on m's key with at most 10 clusters per
+// level (Config.FixedUppers and Config.MaxClusters change those).
+func (m ClusterMode) Fit(jobs []Observation, minSize int) Partition {
+	return builtin{mode: m}.Fit(jobs, minSize)
+}
+
+// builtin is a ClusterMode with its parameters.
+type builtin struct {
+	mode  ClusterMode
+	fixed []int64 // nil: defaultFixedUppers
+	kMax  int     // 0: 10
+}
+
+func (b builtin) Fit(jobs []Observation, minSize int) Partition {
+	idx := map[[2]int64]int{}
+	var pairs []pairStat
+	for _, o := range jobs {
+		k := [2]int64{int64(o.Nodes), o.Walltime}
+		i, ok := idx[k]
+		if !ok {
+			i = len(pairs)
+			idx[k] = i
+			pairs = append(pairs, pairStat{nodes: o.Nodes, wall: o.Walltime})
+		}
+		pairs[i].n++
+		pairs[i].s += float64(max(o.Start-o.Submit, 0)) + 1
+	}
+	return b.fit(pairs, minSize)
+}
+
+func (b builtin) fit(pairs []pairStat, minSize int) *partition {
+	fixed, kMax := b.fixed, b.kMax
+	if fixed == nil {
+		fixed = defaultFixedUppers
+	}
+	if kMax <= 0 {
+		kMax = 10
+	}
+	if minSize <= 0 {
+		minSize = MinHistory(0.95, 0.95)
+	}
+	if b.mode != ClusterNone && b.mode != ClusterFixedProcs {
+		// Pairs whose jobs were all forgotten (MaxHistory) do not count.
+		live := pairs[:0:0]
+		for _, x := range pairs {
+			if x.n > 0 {
+				live = append(live, x)
+			}
+		}
+		pairs = live
+	}
+	return fitPartition(b.mode, pairs, fixed, minSize, kMax)
+}
+
+// nodeSeconds is the ClusterNodeSeconds key, nodes × walltime,
 // saturating at math.MaxInt64 instead of overflowing.
-func NodeSeconds(nodes int, wall int64) int64 {
+func nodeSeconds(nodes int, wall int64) int64 {
 	n := int64(nodes)
 	if n > 0 && wall > math.MaxInt64/n {
 		return math.MaxInt64
@@ -106,20 +198,18 @@ type partition struct {
 	k     int
 }
 
-func onePartition(mode ClusterMode) *partition { return &partition{mode: mode, k: 1} }
-
 func (p *partition) key1(nodes int, wall int64) int64 {
 	switch p.mode {
 	case ClusterReqTime:
 		return wall
 	case ClusterNodeSeconds:
-		return NodeSeconds(nodes, wall)
+		return nodeSeconds(nodes, wall)
 	}
 	return int64(nodes)
 }
 
-// index is the flat cluster index of a job.
-func (p *partition) index(nodes int, wall int64) int {
+// Cluster is the flat cluster index of a job.
+func (p *partition) Cluster(nodes int, wall int64) int {
 	if p.k == 1 {
 		return 0
 	}
@@ -142,14 +232,14 @@ func span(uppers []int64, j int) KeyRange {
 	return r
 }
 
-// boxes lists each flat cluster's key box, in index order.
-func (p *partition) boxes() []ClusterInfo {
-	out := make([]ClusterInfo, 0, p.k)
+// Boxes lists each flat cluster's key box, in index order.
+func (p *partition) Boxes() []Box {
+	out := make([]Box, 0, p.k)
 	if p.k == 1 && p.mode != ClusterFixedProcs {
-		return append(out, ClusterInfo{Nodes: Full, Walltime: Full, NodeSeconds: Full})
+		return append(out, Box{Nodes: Full, Walltime: Full, NodeSeconds: Full})
 	}
 	for o := 0; o <= len(p.outer); o++ {
-		ci := ClusterInfo{Nodes: Full, Walltime: Full, NodeSeconds: Full}
+		ci := Box{Nodes: Full, Walltime: Full, NodeSeconds: Full}
 		r := span(p.outer, o)
 		switch p.mode {
 		case ClusterReqTime:
@@ -175,7 +265,7 @@ func (p *partition) boxes() []ClusterInfo {
 func fitPartition(mode ClusterMode, pairs []pairStat, fixed []int64, nMin, kMax int) *partition {
 	switch mode {
 	case ClusterNone:
-		return onePartition(mode)
+		return &partition{mode: mode, k: 1}
 	case ClusterFixedProcs:
 		return &partition{mode: mode, outer: fixed, k: len(fixed) + 1}
 	}

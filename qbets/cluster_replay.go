@@ -9,15 +9,29 @@ package qbets
 func (h *history) replay(ws []int64) {
 	var lo, hi intHeap // lo holds −value (a max-heap of the smallest), hi the rest
 	h.recent = h.recent[:0]
-	h.sx, h.sxx, h.sxy = 0, 0, 0
+	h.trims = 0
+	if h.tr != nil {
+		h.tr.Reset()
+	}
+	rebuild := func() {
+		lo, hi = lo[:0], hi[:0]
+		for _, v := range h.recent {
+			lo = append(lo, -v)
+		}
+		lo.init()
+		target := h.tab.upper(len(h.recent))
+		if target == 0 {
+			target = len(h.recent)
+		}
+		for lo.len() > target {
+			hi.push(-lo.pop())
+		}
+	}
 	for _, w := range ws {
 		n := len(h.recent)
-		if h.trim {
-			if i := h.tab.upper(n); i > 0 && w > -lo.top() {
-				h.run++
-			} else {
-				h.run = 0
-			}
+		miss := false
+		if h.tr != nil {
+			miss = h.tab.upper(n) > 0 && w > -lo.top()
 		}
 		if lo.len() == 0 || w <= -lo.top() {
 			lo.push(-w)
@@ -34,20 +48,21 @@ func (h *history) replay(ws []int64) {
 		for lo.len() < target {
 			lo.push(-hi.pop())
 		}
-		h.appendRecent(w)
-		if h.trim && h.run >= 3 && h.run >= RunThreshold(h.rho()) {
-			h.trims++
-			h.run = 0
-			h.recent = append(h.recent[:0], h.recent[len(h.recent)-h.nMin:]...)
-			h.resum()
-			lo, hi = lo[:0], hi[:0]
-			for _, v := range h.recent {
-				lo = append(lo, -v)
+		h.recent = append(h.recent, w)
+		if h.tr != nil {
+			if keep := h.tr.Observe(w, miss); keep > 0 {
+				keep = max(keep, h.nMin)
+				h.trims++
+				if len(h.recent) > keep {
+					h.recent = append(h.recent[:0], h.recent[len(h.recent)-keep:]...)
+				}
+				rebuild()
+				continue
 			}
-			lo.init()
-			for lo.len() > h.tab.upper(len(h.recent)) {
-				hi.push(-lo.pop())
-			}
+		}
+		if h.cap > 0 && len(h.recent) > h.cap+max(h.cap/8, 1) {
+			h.recent = append(h.recent[:0], h.recent[len(h.recent)-h.cap:]...)
+			rebuild()
 		}
 	}
 	h.rebuild()

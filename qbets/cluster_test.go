@@ -10,13 +10,13 @@ import (
 // times 1..500, perKey jobs at each, log-normal waits (σ = 1) whose median
 // changes at requested times 100, 200, 300, 400. The thesis does not give
 // its parameters; adjacent medians here differ by a factor of 3 to 30.
-func synthetic(seed uint64, perKey int, medians [5]float64) []Sample {
+func synthetic(seed uint64, perKey int, medians [5]float64) []sample {
 	r := rand.New(rand.NewPCG(seed, 99))
-	var xs []Sample
+	var xs []sample
 	for key := int64(1); key <= 500; key++ {
 		m := math.Log(medians[(key-1)/100])
 		for range perKey {
-			xs = append(xs, Sample{Key: key, Wait: int64(math.Exp(m + r.NormFloat64()))})
+			xs = append(xs, sample{Key: key, Wait: int64(math.Exp(m + r.NormFloat64()))})
 		}
 	}
 	return xs
@@ -43,7 +43,7 @@ func TestSyntheticClusters(t *testing.T) {
 	for _, med := range designs {
 		worst, ks := 0, map[int]int{}
 		for seed := uint64(1); seed <= 40; seed++ {
-			c := ClusterIntervals(synthetic(seed, 10, med), 0, 0)
+			c := clusterIntervals(synthetic(seed, 10, med), 0, 0)
 			ks[c.K]++
 			for _, b := range []int64{100, 200, 300, 400} {
 				d := int64(math.MaxInt64)

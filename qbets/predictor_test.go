@@ -1,7 +1,6 @@
 package qbets
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,9 +8,32 @@ import (
 	"testing"
 )
 
+// testHistory is a history with the thesis's trimmer, or none.
+func testHistory(trim bool, nMin int, tab *indexTable) *history {
+	var tr Trimmer
+	if trim {
+		tr = RunLength(nMin)
+	}
+	return newHistory(tr, nMin, tab)
+}
+
+// trimState is the saved state of h's trimmer.
+func trimState(h *history) string {
+	if h.tr == nil {
+		return ""
+	}
+	b, _ := h.tr.(*runLength).MarshalBinary()
+	return string(b)
+}
+
+// feed observes one-node jobs with the given waits, each submitted at the
+// previous job's start, so starts come in order.
 func feed(p *Predictor, waits []int64) {
-	for i, w := range waits {
-		p.Observe(Observation{Submit: int64(i), Start: int64(i) + w, Nodes: 1})
+	for _, w := range waits {
+		t := p.lastStart
+		if err := p.Observe(Observation{Submit: t, Start: t + w, Nodes: 1}); err != nil {
+			panic(err)
+		}
 	}
 }
 
@@ -31,14 +53,17 @@ func TestPredictIsOrderStatistic(t *testing.T) {
 		t.Fatalf("Predict = %d, %v; want 99", b, ok)
 	}
 	// B(0.95) = 99 ≤ 99, and B(0.97) at n=100 is the max (100) per §2.7.
-	if got := p.ProbWithin(1, 0, 99); got < 0.95 || got >= 0.97 {
-		t.Fatalf("ProbWithin(99) = %v", got)
+	if got, ok := p.ProbWithin(1, 0, 99); !ok || got < 0.95 || got >= 0.97 {
+		t.Fatalf("ProbWithin(99) = %v, %v", got, ok)
 	}
-	if got := p.ProbWithin(1, 0, 100); got != 0.97 {
+	if got, ok := p.ProbWithin(1, 0, 100); !ok || got != 0.97 {
 		t.Fatalf("ProbWithin(100) = %v, spec max at n=100 is 0.97", got)
 	}
-	if got := p.ProbWithin(1, 0, 0); got != 0 {
-		t.Fatalf("ProbWithin(0) = %v", got)
+	if got, ok := p.ProbWithin(1, 0, 0); !ok || got != 0 {
+		t.Fatalf("ProbWithin(0) = %v, %v", got, ok)
+	}
+	if _, ok := p.ProbWithin(-1, 0, 10); ok {
+		t.Fatal("ProbWithin with negative nodes answered")
 	}
 }
 
@@ -53,8 +78,8 @@ func TestTrimAfterShift(t *testing.T) {
 		waits = append(waits, 100000+int64(r.ExpFloat64()*100))
 	}
 	feed(p, waits)
-	if p.Trims() == 0 || p.Len() >= 1100 || p.Len() < 59 {
-		t.Fatalf("trims %d len %d", p.Trims(), p.Len())
+	if p.Stats().ChangePoints == 0 || p.Len() >= 1100 || p.Len() < 59 {
+		t.Fatalf("trims %d len %d", p.Stats().ChangePoints, p.Len())
 	}
 	if b, _ := p.Predict(1, 0); b < 100000 {
 		t.Fatalf("bound %d did not follow the shift", b)
@@ -69,7 +94,9 @@ func TestConcurrent(t *testing.T) {
 		defer wg.Done()
 		for i := range 2000 {
 			p.Submit(int64(i))
-			p.Observe(Observation{Submit: int64(i), Start: int64(i + i%97), Nodes: 1 + i%64, Walltime: int64(60 * (i % 13))})
+			if err := p.Observe(Observation{Submit: int64(97 * i), Start: int64(97*i + i%97), Nodes: 1 + i%64, Walltime: int64(60 * (i % 13))}); err != nil {
+				panic(err)
+			}
 		}
 	}()
 	go func() {
@@ -87,16 +114,6 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-func Example() {
-	p, _ := New(Config{NoTrim: true}) // q = C = 0.95; a rising series would trigger trimming
-	for i := range 200 {
-		p.Observe(Observation{Submit: 0, Start: int64(i * 10)}) // waits 0..1990
-	}
-	b, ok := p.Predict(64, 7200)
-	fmt.Println(b, ok, p.ProbWithin(64, 7200, 1990))
-	// Output: 1950 true 0.98
-}
-
 // After every re-clustering, each cluster's history is exactly what a
 // fresh replay of the detector over its jobs gives (A9), whether the
 // cluster was kept or rebuilt.
@@ -110,20 +127,24 @@ func TestReclusterRebuildsState(t *testing.T) {
 		if i > 2500 {
 			w *= 20 // a regime change, so trims happen
 		}
-		p.Observe(Observation{Submit: int64(i), Start: int64(i) + w, Nodes: nodes, Walltime: wall})
+		t0 := p.lastStart
+		if err := p.Observe(Observation{Submit: t0, Start: t0 + w, Nodes: nodes, Walltime: wall}); err != nil {
+			t.Fatal(err)
+		}
 		if (i+1)%300 != 0 {
 			continue
 		}
-		for c, h := range p.hists {
-			fresh := newHistory(true, p.nMin, p.tab)
-			for _, rec := range p.all {
-				if x := p.pairs[rec.pair]; p.part.index(x.nodes, x.wall) == c {
-					fresh.add(rec.wait)
+		l := p.levels[0]
+		for c, h := range l.hists {
+			fresh := testHistory(true, l.nMin, l.tab)
+			for _, o := range p.all {
+				if p.cluster(o.Nodes, o.Walltime) == c {
+					fresh.add(o.Start - o.Submit)
 				}
 			}
-			if !slices.Equal(fresh.recent, h.recent) || fresh.run != h.run {
-				t.Fatalf("after %d jobs, cluster %d: live %d values run %d, replay %d values run %d",
-					i+1, c, len(h.recent), h.run, len(fresh.recent), fresh.run)
+			if !slices.Equal(fresh.recent, h.recent) || trimState(fresh) != trimState(h) {
+				t.Fatalf("after %d jobs, cluster %d: live %d values, replay %d values, or trimmer states differ",
+					i+1, c, len(h.recent), len(fresh.recent))
 			}
 		}
 	}
@@ -150,10 +171,10 @@ func TestForecastReasons(t *testing.T) {
 	// cluster holds fewer than 59, so they fall back to the queue-level
 	// history (A13), which the run of long waits has trimmed.
 	for i := range 1000 {
-		p.Observe(Observation{Submit: int64(i), Start: int64(i + i%7), Nodes: 1, Walltime: 600})
+		p.Observe(Observation{Submit: int64(7 * i), Start: int64(7*i + i%7), Nodes: 1, Walltime: 600})
 	}
 	for i := range 40 {
-		p.Observe(Observation{Submit: int64(1000 + i), Start: int64(1000 + i + 5000), Nodes: 128, Walltime: 600})
+		p.Observe(Observation{Submit: int64(7000 + i), Start: int64(7000 + i + 5000), Nodes: 128, Walltime: 600})
 	}
 	small := p.Forecast(Request{Nodes: 1, Walltime: 600})
 	big := p.Forecast(Request{Nodes: 128, Walltime: 600})
@@ -179,6 +200,9 @@ func TestConfigErrors(t *testing.T) {
 		{Quantile: 1}, {Confidence: -0.1}, {Cluster: 99}, {MaxClusters: -1}, {TrainArrivals: -1},
 		{ReclusterEvery: -5}, {Cluster: ClusterFixedProcs, FixedUppers: []int64{4, 4}}, {Cluster: ClusterNone, FixedUppers: []int64{4}},
 		{Quantile: math.NaN()}, {Confidence: math.NaN()},
+		{Levels: []Level{{0.5, 0}}}, {Levels: []Level{{1.5, 0.9}}}, {MaxHistory: -1}, {MaxHistory: 58},
+		{NoTrim: true, Trimmer: RunLength}, {Clusterer: ClusterNodes, Cluster: ClusterNodes},
+		{Clusterer: ClusterNodes, MaxClusters: 3},
 	} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%+v: no error", c)

@@ -1,6 +1,7 @@
 package qbets
 
 import (
+	"github.com/batchq/batchq/internal/runlen"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -34,35 +35,55 @@ func TestIndexMonotone(t *testing.T) {
 	})
 }
 
-// For i.i.d. samples of a random continuous distribution, x(i_up) covers the
-// true q-quantile in at least C of trials, within binomial error.
+// For i.i.d. samples of a random continuous distribution, at q, C ∈ {0.5,
+// 0.9, 0.95, 0.99}: x(i_up) is ≥ the true q-quantile, x(i_lo) ≤ it, and
+// the two-sided interval [x(lo), x(hi)] holds it, each in at least C of
+// trials, within binomial error (spec §2.1, A2).
 func TestCoverage(t *testing.T) {
+	lv := []float64{0.5, 0.9, 0.95, 0.99}
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(59, 2000).Draw(t, "n")
+		q := rapid.SampledFrom(lv).Draw(t, "q")
+		c := rapid.SampledFrom(lv).Draw(t, "C")
+		nMin := max(MinHistory(q, c), MinHistoryLower(q, c), MinHistoryTwoSided(q, c))
+		n := rapid.IntRange(nMin, nMin+1500).Draw(t, "n")
 		shape := rapid.Float64Range(0.2, 5).Draw(t, "shape")
 		seed := rapid.Uint64().Draw(t, "seed")
 		r := rand.New(rand.NewPCG(seed, 7))
-		// Weibull(shape, 1): true 0.95-quantile (−ln 0.05)^{1/shape}.
-		trueQ := math.Pow(-math.Log(0.05), 1/shape)
-		i, ok := UpperIndex(n, 0.95, 0.95)
-		if !ok {
-			t.Fatalf("no bound at n=%d", n)
+		// Weibull(shape, 1): true q-quantile (−ln(1−q))^{1/shape}.
+		trueQ := math.Pow(-math.Log(1-q), 1/shape)
+		up, okUp := UpperIndex(n, q, c)
+		lo, okLo := LowerIndex(n, q, c)
+		tlo, thi, ok2 := TwoSidedIndex(n, q, c)
+		if !okUp || !okLo || !ok2 || lo > up || tlo > thi {
+			t.Fatalf("n=%d: indices up %d/%v lo %d/%v two-sided %d–%d/%v", n, up, okUp, lo, okLo, tlo, thi, ok2)
 		}
-		const trials = 400
-		covered := 0
+		const trials = 300
+		var cUp, cLo, c2 int
 		xs := make([]float64, n)
 		for range trials {
 			for j := range xs {
 				xs[j] = math.Pow(-math.Log(1-r.Float64()), 1/shape)
 			}
 			slices.Sort(xs)
-			if xs[i-1] >= trueQ {
-				covered++
+			if xs[up-1] >= trueQ {
+				cUp++
+			}
+			if xs[lo-1] <= trueQ {
+				cLo++
+			}
+			if xs[tlo-1] <= trueQ && trueQ <= xs[thi-1] {
+				c2++
 			}
 		}
-		// 4 binomial standard deviations below 0.95.
-		if lim := 0.95 - 4*math.Sqrt(0.95*0.05/trials); float64(covered)/trials < lim {
-			t.Fatalf("coverage %d/%d below %.3f", covered, trials, lim)
+		// 4 binomial standard deviations below C.
+		lim := c - 4*math.Sqrt(c*(1-c)/trials)
+		for _, x := range []struct {
+			name    string
+			covered int
+		}{{"upper", cUp}, {"lower", cLo}, {"two-sided", c2}} {
+			if float64(x.covered)/trials < lim {
+				t.Fatalf("q %v C %v n %d: %s coverage %d/%d below %.3f", q, c, n, x.name, x.covered, trials, lim)
+			}
 		}
 	})
 }
@@ -73,19 +94,19 @@ func TestCoverage(t *testing.T) {
 func TestTrimInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nMin := MinHistory(0.95, 0.95)
-		h := newHistory(true, nMin, newIndexTable(0.95, 0.95))
+		h := testHistory(true, nMin, newIndexTable(0.95, 0.95))
 		steps := rapid.IntRange(60, 600).Draw(t, "steps")
 		scale := rapid.Int64Range(1, 100000).Draw(t, "scale")
 		for range steps {
 			w := rapid.Int64Range(0, scale).Draw(t, "w")
-			lenBefore, trimsBefore, runBefore := h.len(), h.trims, h.run
+			lenBefore, trimsBefore, runBefore := h.len(), h.trims, h.tr.(*runLength).run
 			b, ok := h.bound()
 			rho := h.rhoAfter(w)
 			h.add(w)
 			if h.trims > trimsBefore {
 				run := runBefore + 1
-				if !ok || w <= b || run < RunThreshold(rho) || run < 3 {
-					t.Fatalf("trim with run %d (threshold %d at rho %.3f), wait %d bound %d/%v", run, RunThreshold(rho), rho, w, b, ok)
+				if !ok || w <= b || run < runlen.RunThreshold(rho) || run < 3 {
+					t.Fatalf("trim with run %d (threshold %d at rho %.3f), wait %d bound %d/%v", run, runlen.RunThreshold(rho), rho, w, b, ok)
 				}
 				if h.len() != nMin || h.len() > lenBefore+1 {
 					t.Fatalf("trimmed to %d from %d", h.len(), lenBefore+1)
@@ -107,19 +128,19 @@ func (h *history) rhoAfter(w int64) float64 {
 	for _, v := range append(slices.Clone(h.recent), w) {
 		xs = append(xs, math.Log1p(float64(v)))
 	}
-	return Lag1(xs)
+	return runlen.Lag1(xs)
 }
 
 func TestRunThresholdTable(t *testing.T) {
 	want := map[float64]int{-0.5: 3, 0: 3, 0.05: 3, 0.1: 4, 0.25: 4, 0.3: 5, 0.5: 6, 0.6: 7, 0.7: 9, 0.75: 10, 0.8: 12, 0.85: 16, 0.9: 23, 0.99: 23}
 	for rho, r := range want {
-		if got := RunThreshold(rho); got != r {
+		if got := runlen.RunThreshold(rho); got != r {
 			t.Errorf("RunThreshold(%v)=%d, spec %d", rho, got, r)
 		}
 	}
 }
 
-// Clustering always yields a partition covering every key, each cluster
+// clustering always yields a partition covering every key, each cluster
 // holding at least minSize samples (unless there are fewer in all), with
 // the BIC-chosen k in range and the best BIC of the eligible k (§2.4).
 func TestClusterPartitionProperties(t *testing.T) {
@@ -130,13 +151,13 @@ func TestClusterPartitionProperties(t *testing.T) {
 		keys := rapid.Int64Range(1, 300).Draw(t, "keys")
 		seed := rapid.Uint64().Draw(t, "seed")
 		r := rand.New(rand.NewPCG(seed, 3))
-		xs := make([]Sample, n)
+		xs := make([]sample, n)
 		for i := range xs {
 			k := r.Int64N(keys)
 			// waits whose scale depends on the key, so there is structure to find
-			xs[i] = Sample{Key: k * 7, Wait: int64(r.ExpFloat64() * float64(1+k%5) * 100)}
+			xs[i] = sample{Key: k * 7, Wait: int64(r.ExpFloat64() * float64(1+k%5) * 100)}
 		}
-		c := ClusterIntervals(xs, minSize, kMax)
+		c := clusterIntervals(xs, minSize, kMax)
 		if c.K != len(c.Uppers)+1 || len(c.Sizes) != c.K || c.N != n {
 			t.Fatalf("K %d, uppers %v, sizes %v, N %d", c.K, c.Uppers, c.Sizes, c.N)
 		}
@@ -199,14 +220,14 @@ func TestReplayMatchesAdd(t *testing.T) {
 		for i := shift; i < len(ws); i++ {
 			ws[i] += 100000
 		}
-		a, b := newHistory(trim, 59, tab), newHistory(trim, 59, tab)
+		a, b := testHistory(trim, 59, tab), testHistory(trim, 59, tab)
 		for _, w := range ws {
 			a.add(w)
 		}
 		b.replay(ws)
-		if !slices.Equal(a.recent, b.recent) || a.run != b.run || a.trims != b.trims {
-			t.Fatalf("add: %d values run %d trims %d; replay: %d values run %d trims %d",
-				len(a.recent), a.run, a.trims, len(b.recent), b.run, b.trims)
+		if !slices.Equal(a.recent, b.recent) || trimState(a) != trimState(b) || a.trims != b.trims {
+			t.Fatalf("add: %d values trims %d; replay: %d values trims %d",
+				len(a.recent), a.trims, len(b.recent), b.trims)
 		}
 		ba, oka := a.bound()
 		bb, okb := b.bound()
@@ -218,9 +239,9 @@ func TestReplayMatchesAdd(t *testing.T) {
 
 // Any event sequence, including odd values (negative walltimes as in SWF's
 // −1, zero nodes, starts out of order, starts before submits), leaves a
-// consistent Predictor: the clusters partition the full history, every
-// bound is one of the observed waits, Lower ≤ Upper, and a refusal
-// carries a reason.
+// consistent Predictor: bad events are errors and change nothing, the
+// clusters partition the full history, every bound is one of the observed
+// waits, Lower ≤ Upper, and a refusal carries a reason.
 func TestPredictorAnyEvents(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := Config{
@@ -236,6 +257,7 @@ func TestPredictorAnyEvents(t *testing.T) {
 		}
 		seen := map[int64]bool{}
 		now := int64(0)
+		lastStart, started, releases := int64(0), false, 0
 		steps := rapid.IntRange(0, 800).Draw(t, "steps")
 		for range steps {
 			now += rapid.Int64Range(-5, 100).Draw(t, "dt")
@@ -243,11 +265,21 @@ func TestPredictorAnyEvents(t *testing.T) {
 			wall := rapid.Int64Range(-1, 100000).Draw(t, "wall")
 			switch rapid.IntRange(0, 2).Draw(t, "op") {
 			case 0:
-				p.Submit(now)
+				if err := p.Submit(now); (err != nil) != (now < 0) {
+					t.Fatalf("Submit(%d): %v", now, err)
+				}
 			case 1:
 				sub := now - rapid.Int64Range(-10, 5000).Draw(t, "wait")
-				seen[max(now-sub, 0)] = true
-				p.Observe(Observation{Submit: sub, Start: now, Nodes: nodes, Walltime: wall})
+				err := p.Observe(Observation{Submit: sub, Start: now, Nodes: nodes, Walltime: wall})
+				bad := nodes < 0 || wall < 0 || sub < 0 || now < sub || (started && now < lastStart)
+				if (err != nil) != bad {
+					t.Fatalf("Observe(submit %d, start %d, nodes %d, wall %d) after start %d: %v", sub, now, nodes, wall, lastStart, err)
+				}
+				if err == nil {
+					seen[now-sub] = true
+					lastStart, started = now, true
+					releases++
+				}
 			default:
 				f := p.Forecast(Request{Nodes: nodes, Walltime: wall})
 				if f.OK != (f.Reason == OK) {
@@ -263,7 +295,7 @@ func TestPredictorAnyEvents(t *testing.T) {
 		for _, c := range p.Clusters() {
 			total += c.Jobs
 		}
-		if total != st.Jobs || st.Jobs+st.DownExcluded != st.Releases || len(p.Clusters()) != st.Clusters {
+		if total != st.Jobs || st.Jobs+st.DownExcluded != st.Releases || st.Releases != releases || len(p.Clusters()) != st.Clusters {
 			t.Fatalf("clusters hold %d, stats %+v", total, st)
 		}
 	})

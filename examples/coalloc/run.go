@@ -69,7 +69,7 @@ type siteObserver struct {
 
 func (o *siteObserver) OnSubmit(now int64, _ *swf.Job) { o.fc.Submit(now) }
 func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
-	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(j.Size()), Walltime: j.ReqTime})
+	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(max(j.Size(), 0)), Walltime: max(j.ReqTime, 0)})
 	(*o.x).Started(o.site, j.ID, now)
 }
 func (o *siteObserver) OnEnd(int64, *swf.Job, bool)          {}
@@ -94,7 +94,8 @@ func (v versioned) ProbWithin(nodes int, walltime, within int64) float64 {
 	if v.asked != nil {
 		*v.asked++
 	}
-	return v.Predictor.ProbWithin(nodes, walltime, within)
+	p, _ := v.Predictor.ProbWithin(nodes, walltime, within) // no history: 0
+	return p
 }
 
 // runTrial simulates every machine over the period and runs one trial's
@@ -198,7 +199,9 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		// Full QBETS (clustering, trimming, availability) fed by the
 		// simulated queue's own arrivals and starts, CO-VARQ's jobs
 		// included.
-		fc, err := qbets.New(qbets.Config{})
+		// Withhold: the thesis's QBETS (no forecast while the machine may
+		// be down), as the README's tables were made.
+		fc, err := qbets.New(qbets.Config{Withhold: true})
 		if err != nil {
 			return coalloc.TrialSummary{}, nil, err
 		}
@@ -206,7 +209,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		sims = append(sims, s)
 		var m varq.Machine = varq.NewSchedMachine(s, maxID+1)
 		if refc != nil {
-			m = &reforecast{Machine: m, fc: fc, w: tr.Walltime, stat: &refc[i]}
+			m = &reforecast{Machine: m, fc: versioned{fc, nil}, w: tr.Walltime, stat: &refc[i]}
 		}
 		sites = append(sites, coalloc.Site{Name: mc.name, Forecaster: versioned{fc, opt.asked}, Machine: m})
 	}

@@ -302,7 +302,7 @@ func qbetsPart(p *Prediction, pred *qbets.Predictor, q *queue, key qbKey, submit
 	if p.Within > 0 {
 		pw := 0.0
 		if p.QBETS != nil {
-			pw = pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
+			pw, _ = pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
 		}
 		p.ProbWithin = &pw
 	}

@@ -61,7 +61,7 @@ func (p *trajProbe) schedule(s *sched.Sim, fc *qbets.Predictor, w workload) {
 	try = func(now int64) {
 		p.tries++
 		r := varq.Request{Nodes: probeNodes, Walltime: probeWall, Start: now + probeAhead}
-		traj, err := varq.Trajectory(fc, r, now, varq.DefaultStep)
+		traj, err := varq.Trajectory(forecaster(fc), r, now, varq.DefaultStep)
 		if err != nil {
 			return // the request is valid by construction; nothing to draw
 		}

@@ -75,7 +75,10 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	// Full QBETS (clustering, trimming, availability) fed by the
 	// simulated queue's own arrivals and starts (thesis §6.5), the VARQ
 	// jobs' included: they are ordinary jobs to the scheduler.
-	fc, err := qbets.New(qbets.Config{NoAvailability: opt.noAvail})
+	// Withhold: the thesis's QBETS, silent (probability 0) while the
+	// machine may be down, as the README's tables were made; the qbets
+	// default would answer then.
+	fc, err := qbets.New(qbets.Config{NoAvailability: opt.noAvail, Withhold: !opt.noAvail})
 	if err != nil {
 		return cell{}, err
 	}
@@ -86,7 +89,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		Unsynchronized: opt.unsync,
 		Crowd:          opt.crowd,
 	}
-	agent, err := varq.NewSimAgent(m, fc, cfg)
+	agent, err := varq.NewSimAgent(m, forecaster(fc), cfg)
 	if err != nil {
 		return cell{}, err
 	}
@@ -106,7 +109,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	}
 	var diag *diagObserver
 	if opt.diag != nil {
-		diag = newDiag(observer{fc: fc, agent: agent}, fc, target)
+		diag = newDiag(observer{fc: fc, agent: agent}, forecaster(fc), target)
 		s.Observe(diag)
 	} else {
 		s.Observe(&observer{fc: fc, agent: agent})
@@ -157,7 +160,7 @@ type observer struct {
 
 func (o *observer) OnSubmit(now int64, _ *swf.Job) { o.fc.Submit(now) }
 func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
-	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(j.Size()), Walltime: j.ReqTime})
+	o.fc.Observe(qbets.Observation{Submit: j.Submit, Start: now, Nodes: int(max(j.Size(), 0)), Walltime: max(j.ReqTime, 0)})
 	o.agent.Started(j.ID, now)
 }
 func (o *observer) OnEnd(int64, *swf.Job, bool)          {}
@@ -238,4 +241,13 @@ func thesisFor(f, q float64) (thesisCell, bool) {
 		return thesisCell{}, false
 	}
 	return table56[fi][ti], true
+}
+
+// forecaster is VARQ's view of the predictor: the probability of starting
+// within a time, 0 where QBETS has no history to answer from.
+func forecaster(p *qbets.Predictor) varq.Forecaster {
+	return varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+		prob, _ := p.ProbWithin(nodes, walltime, within)
+		return prob
+	})
 }

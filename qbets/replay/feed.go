@@ -10,16 +10,18 @@ import (
 
 // submit announces j's arrival to p.
 func submit(p *qbets.Predictor, j *swf.Job) error {
-	p.Submit(j.Submit)
-	return nil
+	return p.Submit(j.Submit)
 }
 
 // observe releases j's wait to p.
 func observe(p *qbets.Predictor, j *swf.Job) error {
-	p.Observe(qbets.Observation{Submit: j.Submit, Start: j.Submit + j.Wait, Nodes: nodes(j), Walltime: j.ReqTime})
-	return nil
+	return p.Observe(qbets.Observation{Submit: j.Submit, Start: j.Submit + j.Wait, Nodes: nodes(j), Walltime: walltime(j)})
 }
 
 // nodes is the job's size as QBETS clusters it: swf.Job.Size (allocated,
-// else requested processors; −1 unknown).
-func nodes(j *swf.Job) int { return int(j.Size()) }
+// else requested processors); an unknown (−1) size is 0 to the predictor,
+// which rejects negative sizes.
+func nodes(j *swf.Job) int { return int(max(j.Size(), 0)) }
+
+// walltime is the job's requested time; an unknown (−1) one is 0.
+func walltime(j *swf.Job) int64 { return max(j.ReqTime, 0) }

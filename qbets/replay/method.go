@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/batchq/batchq/internal/ordstat"
+	"github.com/batchq/batchq/internal/parametric"
+	"github.com/batchq/batchq/internal/runlen"
 	"github.com/batchq/batchq/qbets"
 )
 
@@ -72,12 +74,12 @@ type env struct {
 	q, c  float64
 	nMin  int
 	trim  bool
-	tf    qbets.ToleranceFactors
+	tf    parametric.ToleranceFactors
 	upIdx []int // UpperIndex by n, 0 = not yet computed, −1 = none
 }
 
 func newEnv(q, c float64, trim bool) *env {
-	return &env{q: q, c: c, nMin: qbets.MinHistory(q, c), trim: trim, tf: qbets.ToleranceFactors{Q: q, C: c}}
+	return &env{q: q, c: c, nMin: qbets.MinHistory(q, c), trim: trim, tf: parametric.ToleranceFactors{Q: q, C: c}}
 }
 
 func (e *env) upperIndex(n int) int {
@@ -121,18 +123,18 @@ func (h *hist) bound() (float64, bool) {
 		m := h.sy / nf
 		s := math.Sqrt(max(h.syy-nf*m*m, 0) / (nf - 1))
 		k, ok := h.env.tf.K(n)
-		return qbets.LogNormalBoundK(k, m, s), ok
+		return parametric.LogNormalBoundK(k, m, s), ok
 	case LogUniform:
-		return qbets.LogUniformQuantile(h.lo, h.hi, h.env.q), true
+		return parametric.LogUniformQuantile(h.lo, h.hi, h.env.q), true
 	case Weibull:
 		if h.fitN == 0 || float64(n-h.fitN) >= weibullRefit*float64(h.fitN) {
-			h.k, h.lam, h.fitOK = qbets.WeibullFitLog(h.logs, h.k)
+			h.k, h.lam, h.fitOK = parametric.WeibullFitLog(h.logs, h.k)
 			h.fitN = n
 		}
 		if !h.fitOK {
 			return 0, false
 		}
-		return qbets.WeibullQuantile(h.k, h.lam, h.env.q), true
+		return parametric.WeibullQuantile(h.k, h.lam, h.env.q), true
 	}
 	return 0, false
 }
@@ -150,7 +152,7 @@ func (h *hist) add(w int64) bool {
 	h.recent = append(h.recent, w)
 	h.logs = append(h.logs, math.Log1p(float64(w)))
 	h.insert(w)
-	if h.env.trim && h.run >= 3 && h.run >= qbets.RunThreshold(qbets.Lag1(h.logs)) {
+	if h.env.trim && h.run >= 3 && h.run >= runlen.RunThreshold(runlen.Lag1(h.logs)) {
 		h.trims++
 		h.run = 0
 		h.recent = append([]int64(nil), h.recent[len(h.recent)-h.env.nMin:]...)

@@ -39,9 +39,8 @@ func boxIndex(boxes []qbets.ClusterInfo, nodes int, wall int64) int {
 	if len(boxes) == 1 {
 		return 0
 	}
-	ns := qbets.NodeSeconds(nodes, wall)
 	for i, b := range boxes {
-		if inRange(b.Nodes, int64(nodes)) && inRange(b.Walltime, wall) && (b.NodeSeconds == qbets.Full || inRange(b.NodeSeconds, ns)) {
+		if b.Contains(nodes, wall) {
 			return i
 		}
 	}

@@ -42,7 +42,9 @@ type Config struct {
 	Predictor     qbets.Config
 	TrainFraction float64 // 0 means 0.10 (spec §5.1 [S003])
 	// Comparators adds LogN, LogU and Weibull (and a BM run of the same
-	// mirror pipeline, as a cross-check) to the result.
+	// mirror pipeline, as a cross-check) to the result; the pipeline is
+	// then the thesis's: no forecast while the machine may be down
+	// (qbets.Config.Withhold).
 	Comparators bool
 	// OnForecast, when not nil, is called once per job, in replay (submit)
 	// order, training jobs included, with the job and the Predictor's (BM)
@@ -176,6 +178,9 @@ func newQBETSRun(cfg Config, train int) (*qbetsRun, error) {
 	if cfg.Experiment == Plain {
 		pc.NoTrim, pc.Cluster, pc.NoAvailability = true, qbets.ClusterNone, true
 	}
+	if cfg.Comparators {
+		pc.Withhold = true // the mirrors have no history of the DOWN-submitted jobs to answer from
+	}
 	if pc.TrainArrivals == 0 && train > 0 {
 		pc.TrainArrivals = train
 	}
@@ -232,7 +237,7 @@ func (q *qbetsRun) Observe(ev Event, j *swf.Job) error {
 }
 
 func (q *qbetsRun) Predict(j *swf.Job, now int64) (Prediction, error) {
-	f := q.p.Forecast(qbets.Request{Nodes: nodes(j), Walltime: j.ReqTime, At: now})
+	f := q.p.Forecast(qbets.Request{Nodes: nodes(j), Walltime: walltime(j), At: now})
 	if q.onForecast != nil {
 		q.onForecast(j, f)
 	}
@@ -352,7 +357,7 @@ func (q *qbetsQueues) Predict(j *swf.Job, now int64) (Prediction, error) {
 	if err != nil {
 		return Prediction{}, err
 	}
-	f := p.Forecast(qbets.Request{Nodes: nodes(j), Walltime: j.ReqTime, At: now})
+	f := p.Forecast(qbets.Request{Nodes: nodes(j), Walltime: walltime(j), At: now})
 	if !f.OK {
 		return Prediction{Reason: f.Reason.String()}, nil
 	}

@@ -1,4 +1,26 @@
-package qbets
+// Package runlen holds the run-length table of QBETS's change-point
+// detector (spec qbets-varq-coalloc §2.3): the smallest run of consecutive
+// misses that is as rare under lag-1 autocorrelation ρ as a run of 3 is in
+// an i.i.d. series, and the lag-1 autocorrelation it is looked up by.
+package runlen
+
+// tol absorbs rounding at the grid points.
+const tol = 1e-12
+
+// Row is one row of the table.
+type Row struct {
+	Rho float64
+	R   int
+}
+
+// Table returns the shipped table (spec §2.3).
+func Table() []Row {
+	out := make([]Row, len(runThresholdGrid))
+	for i, g := range runThresholdGrid {
+		out[i] = Row{g.rho, g.r}
+	}
+	return out
+}
 
 // runThresholdGrid is the spec §2.3 table: the smallest run of consecutive
 // exceedances of the 0.95 quantile as rare (≤ 0.05³) in a Gaussian AR(1)

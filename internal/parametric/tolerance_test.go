@@ -1,4 +1,4 @@
-package qbets
+package parametric
 
 import (
 	"math"

@@ -1,7 +1,6 @@
 package qbets
 
 import (
-	"math"
 	"slices"
 )
 
@@ -51,7 +50,12 @@ func (t *indexTable) addStep() {
 	if k > 0 {
 		lo = t.steps[k-1]
 	}
+	// Gallop from the previous gap between steps (k(n) grows about
+	// linearly, so the next step is usually about as far).
 	step := 1
+	if k > 1 {
+		step = max(1, t.steps[k-1]-t.steps[k-2])
+	}
 	hi := lo + step
 	for !t.enough(hi, hi-k-1) {
 		lo = hi
@@ -82,26 +86,19 @@ func (t *indexTable) lowerIdx(n int) int {
 	return i
 }
 
-// history is one trimmed wait history (spec §2.3): the values kept since
-// the last change point, in release order and sorted, with the run of
-// misses against the current upper bound. The sorted multiset is a large
-// sorted slice plus a small sorted insert buffer merged into it when it
-// reaches about √n: k-th smallest and rank cost O(log n), an insert
-// amortized O(√n) word moves, and — unlike a tree — a replayed history is
-// rebuilt with one sort. It is not safe for concurrent use.
+// history is one wait history (spec §2.3): the values kept since the last
+// change point, in release order and sorted (a multiset of sorted blocks:
+// k-th smallest and rank cost O(log n), an insert O(log n) plus a move of
+// at most 512 words, and a replayed history is rebuilt with one sort). It
+// is not safe for concurrent use.
 type history struct {
-	trim   bool
+	tr     Trimmer // nil: no trimming
 	nMin   int
+	cap    int // > 0: keep at most about cap values (the oldest go)
 	tab    *indexTable
-	base   []int64 // sorted
-	buf    []int64 // sorted, len ≤ bufLimit
-	spare  []int64 // merge scratch
+	set    multiset
 	recent []int64 // release order since the last trim
-	run    int     // consecutive misses of the pre-insert bound
 	trims  int
-	// Running sums of x = ln(1+wait) over recent, for the lag-1
-	// autocorrelation in O(1) (the threshold lookup of §2.3).
-	sx, sxx, sxy float64
 
 	boundN   int // history size the cached bound is for
 	boundV   int64
@@ -111,155 +108,67 @@ type history struct {
 	probConf float64
 }
 
-func newHistory(trim bool, nMin int, tab *indexTable) *history {
-	return &history{trim: trim, nMin: nMin, tab: tab, boundN: -1, probN: -1}
+func newHistory(tr Trimmer, nMin int, tab *indexTable) *history {
+	return &history{tr: tr, nMin: nMin, tab: tab, boundN: -1, probN: -1}
 }
 
-func (h *history) len() int { return len(h.base) + len(h.buf) }
+func (h *history) len() int { return h.set.len() }
 
 // add records one released wait in release order and reports whether it
-// triggered a change point (the history was then trimmed to n_min).
+// triggered a change point (the history was then trimmed).
 func (h *history) add(w int64) bool {
-	if h.trim {
-		if b, ok := h.bound(); ok && w > b {
-			h.run++
-		} else {
-			h.run = 0
-		}
+	miss := false
+	if h.tr != nil {
+		b, ok := h.bound()
+		miss = ok && w > b
 	}
 	h.insert(w)
-	h.appendRecent(w)
-	if h.trim && h.run >= 3 && h.run >= RunThreshold(h.rho()) {
-		h.trimTo(h.nMin)
-		return true
+	h.recent = append(h.recent, w)
+	if h.tr != nil {
+		if keep := h.tr.Observe(w, miss); keep > 0 {
+			h.trimTo(max(keep, h.nMin))
+			h.trims++
+			return true
+		}
+	}
+	if h.cap > 0 && len(h.recent) > h.cap+max(h.cap/8, 1) {
+		h.trimTo(h.cap)
 	}
 	return false
 }
 
-func (h *history) insert(w int64) {
-	i, _ := slices.BinarySearch(h.buf, w)
-	h.buf = slices.Insert(h.buf, i, w)
-	if len(h.buf) > max(64, int(math.Sqrt(float64(len(h.base))))) {
-		h.flush()
-	}
-}
+func (h *history) insert(w int64) { h.set.insert(w) }
 
-// flush merges the insert buffer into the sorted base.
-func (h *history) flush() {
-	out := slices.Grow(h.spare[:0], len(h.base)+len(h.buf))
-	a, b := h.base, h.buf
-	for len(a) > 0 && len(b) > 0 {
-		if a[0] <= b[0] {
-			out = append(out, a[0])
-			a = a[1:]
-		} else {
-			out = append(out, b[0])
-			b = b[1:]
-		}
-	}
-	out = append(append(out, a...), b...)
-	h.spare = h.base
-	h.base = out
-	h.buf = h.buf[:0]
-}
-
-// appendRecent appends w to recent and updates the running sums.
-func (h *history) appendRecent(w int64) {
-	x := math.Log1p(float64(w))
-	if n := len(h.recent); n > 0 {
-		h.sxy += x * math.Log1p(float64(h.recent[n-1]))
-	}
-	h.recent = append(h.recent, w)
-	h.sx += x
-	h.sxx += x * x
-}
-
-// resum recomputes the running sums from recent (after a trim).
-func (h *history) resum() {
-	h.sx, h.sxx, h.sxy = 0, 0, 0
-	prev := 0.0
-	for i, w := range h.recent {
-		x := math.Log1p(float64(w))
-		h.sx += x
-		h.sxx += x * x
-		if i > 0 {
-			h.sxy += x * prev
-		}
-		prev = x
-	}
-}
-
-// rho is the lag-1 autocorrelation of ln(1+wait) over recent; it equals
-// Lag1 of the same values up to rounding.
-func (h *history) rho() float64 {
-	n := len(h.recent)
-	if n < 3 {
-		return 0
-	}
-	nf := float64(n)
-	m := h.sx / nf
-	den := h.sxx - nf*m*m
-	if den <= 1e-9*h.sxx || den <= 0 {
-		return 0
-	}
-	first := math.Log1p(float64(h.recent[0]))
-	last := math.Log1p(float64(h.recent[n-1]))
-	num := h.sxy - m*(2*h.sx-first-last) + (nf-1)*m*m
-	return num / den
-}
-
-// trimTo keeps the most recent n values (the change point of §2.3).
+// trimTo keeps the most recent n values.
 func (h *history) trimTo(n int) {
-	h.trims++
-	h.run = 0
 	if len(h.recent) > n {
-		h.recent = slices.Clone(h.recent[len(h.recent)-n:])
+		h.recent = append(h.recent[:0], h.recent[len(h.recent)-n:]...)
 	}
 	h.rebuild()
 }
 
-// rebuild recomputes the sorted set and the sums from recent.
+// rebuild recomputes the sorted set from recent.
 func (h *history) rebuild() {
-	h.base = append(h.base[:0], h.recent...)
-	slices.Sort(h.base)
-	h.buf = h.buf[:0]
-	h.spare = nil
-	h.resum()
+	h.set.build(slices.Clone(h.recent))
 	h.boundN = -1
 	h.probN = -1
 }
 
-// kth is the k-th smallest value, 1 ≤ k ≤ len.
-func (h *history) kth(k int) int64 {
-	a, b := h.buf, h.base
-	if len(a) == 0 {
-		return b[k-1]
+// reset empties the history and its trimmer.
+func (h *history) reset() {
+	h.recent = h.recent[:0]
+	h.trims = 0
+	if h.tr != nil {
+		h.tr.Reset()
 	}
-	// Take i values from a and k−i from b: the smallest i with
-	// a[i] ≥ b[k−i−1].
-	lo, hi := max(0, k-len(b)), min(k, len(a))
-	for lo < hi {
-		i := int(uint(lo+hi) >> 1)
-		if a[i] < b[k-i-1] {
-			lo = i + 1
-		} else {
-			hi = i
-		}
-	}
-	i, j := lo, k-lo
-	switch {
-	case i == 0:
-		return b[j-1]
-	case j == 0:
-		return a[i-1]
-	}
-	return max(a[i-1], b[j-1])
+	h.rebuild()
 }
 
+// kth is the k-th smallest value, 1 ≤ k ≤ len.
+func (h *history) kth(k int) int64 { return h.set.kth(k) }
+
 // countLE is the number of values ≤ v.
-func (h *history) countLE(v int64) int {
-	return upperBound(h.base, v) + upperBound(h.buf, v)
-}
+func (h *history) countLE(v int64) int { return h.set.countLE(v) }
 
 // upperBound is the number of values of the sorted xs that are ≤ v.
 func upperBound[T int | int64](xs []T, v T) int {
@@ -334,4 +243,10 @@ func (h *history) probWithin(within int64, c float64) float64 {
 		}
 	}
 	return float64(lo) / 100
+}
+
+// ok reports whether the history holds enough values for an upper bound.
+func (h *history) ok() bool {
+	_, ok := h.bound()
+	return ok
 }

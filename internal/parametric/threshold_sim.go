@@ -1,7 +1,13 @@
-package qbets
+// Package parametric holds the parametric comparators of QBETS's
+// evaluation (spec qbets-varq-coalloc §2.2: log-normal with the
+// non-central-t tolerance bound, log-uniform, Weibull) and the Monte Carlo
+// study behind the run-length table of §2.3. They are used by the replay
+// evaluator and its tests, not by the predictor.
+package parametric
 
 import (
 	"errors"
+	"github.com/batchq/batchq/internal/runlen"
 	"math"
 	"math/rand/v2"
 
@@ -44,11 +50,11 @@ func (e RunTailEstimate) Threshold(crit float64) int {
 // has correlation rho.
 func SimulateRunTail(rho float64, steps, maxRun int, seed uint64) (RunTailEstimate, error) {
 	if rho <= -1 || rho >= 1 || math.IsNaN(rho) {
-		return RunTailEstimate{}, errors.New("qbets: SimulateRunTail rho must be in (−1, 1)")
+		return RunTailEstimate{}, errors.New("parametric: SimulateRunTail rho must be in (−1, 1)")
 	}
 	const batches = 50 // batch means: 50 batches make the SE itself accurate to about ±10%
 	if steps < batches || maxRun < 1 {
-		return RunTailEstimate{}, errors.New("qbets: SimulateRunTail needs steps ≥ 50 and maxRun ≥ 1")
+		return RunTailEstimate{}, errors.New("parametric: SimulateRunTail needs steps ≥ 50 and maxRun ≥ 1")
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(math.Float64bits(rho))))
 	z := distuv.UnitNormal.Quantile(0.95)
@@ -93,20 +99,13 @@ func SimulateRunTail(rho float64, steps, maxRun int, seed uint64) (RunTailEstima
 }
 
 // RunThresholdRow is one row of the run-threshold table.
-type RunThresholdRow struct {
-	Rho float64
-	R   int
-}
+type RunThresholdRow = runlen.Row
 
-// RunThresholdTable returns the shipped table (spec §2.3): for each lag-1
-// correlation on the grid, the run length RunThreshold uses.
-func RunThresholdTable() []RunThresholdRow {
-	out := make([]RunThresholdRow, len(runThresholdGrid))
-	for i, g := range runThresholdGrid {
-		out[i] = RunThresholdRow{g.rho, g.r}
-	}
-	return out
-}
+// RunThresholdTable returns the shipped table (spec §2.3).
+func RunThresholdTable() []RunThresholdRow { return runlen.Table() }
+
+// RunThreshold is the shipped table's lookup.
+func RunThreshold(rho float64) int { return runlen.RunThreshold(rho) }
 
 // SimulateRunThresholdTable recomputes the table by simulation: for each
 // grid correlation, the smallest r with estimated P(run ≥ r) ≤
@@ -115,14 +114,15 @@ func RunThresholdTable() []RunThresholdRow {
 // about 3% at ρ = 0 and 10–20% at ρ ≥ 0.8 (long runs cluster), which is why
 // neighbouring r can swap where P(run ≥ r) changes slowly in r.
 func SimulateRunThresholdTable(steps int, seed uint64) ([]RunThresholdRow, []RunTailEstimate, error) {
-	rows := make([]RunThresholdRow, len(runThresholdGrid))
-	ests := make([]RunTailEstimate, len(runThresholdGrid))
-	for i, g := range runThresholdGrid {
-		e, err := SimulateRunTail(g.rho, steps, 40, seed)
+	grid := runlen.Table()
+	rows := make([]RunThresholdRow, len(grid))
+	ests := make([]RunTailEstimate, len(grid))
+	for i, g := range grid {
+		e, err := SimulateRunTail(g.Rho, steps, 40, seed)
 		if err != nil {
 			return nil, nil, err
 		}
-		rows[i] = RunThresholdRow{g.rho, e.Threshold(RunThresholdCriterion)}
+		rows[i] = RunThresholdRow{Rho: g.Rho, R: e.Threshold(RunThresholdCriterion)}
 		ests[i] = e
 	}
 	return rows, ests, nil

@@ -1,0 +1,70 @@
+package qbetstest_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/qbetstest"
+)
+
+func TestRunLength(t *testing.T) { qbetstest.Trimmer(t, qbets.RunLength) }
+
+func TestBuiltinClusterers(t *testing.T) {
+	for _, m := range []qbets.ClusterMode{qbets.ClusterFixedProcs, qbets.ClusterTwoLevel, qbets.ClusterNone,
+		qbets.ClusterNodes, qbets.ClusterReqTime, qbets.ClusterNodeSeconds} {
+		t.Run(m.String(), func(t *testing.T) { qbetstest.Clusterer(t, m) })
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	t.Run("default", func(t *testing.T) { qbetstest.Coverage(t, qbets.Config{}) })
+	if testing.Short() {
+		return
+	}
+	t.Run("no trimming", func(t *testing.T) { qbetstest.Coverage(t, qbets.Config{NoTrim: true}) })
+	t.Run("window", func(t *testing.T) { qbetstest.Coverage(t, qbets.Config{Trimmer: newWindow}) })
+}
+
+// A trimmer that keeps the minimum history after any run of 3 misses (the
+// thesis's detector without the autocorrelation lookup) passes; one that
+// trims on a single miss, or below the minimum, fails.
+func TestWindowTrimmer(t *testing.T) { qbetstest.Trimmer(t, newWindow) }
+
+// window trims to the minimum history after 3 consecutive misses.
+type window struct{ min, run int }
+
+func newWindow(minHistory int) qbets.Trimmer { return &window{min: minHistory} }
+
+func (w *window) Observe(_ int64, miss bool) int {
+	if !miss {
+		w.run = 0
+		return 0
+	}
+	if w.run++; w.run < 3 {
+		return 0
+	}
+	w.run = 0
+	return w.min
+}
+
+func (w *window) Reset() { w.run = 0 }
+
+// A user's change-point detector plugs into qbets.Config; its test is one
+// line: qbetstest.Trimmer(t, newWindow). Here the default (the thesis's
+// RunLength) and the window trimmer answer the same stationary feed.
+func Example() {
+	for _, cfg := range []qbets.Config{{}, {Trimmer: newWindow}} {
+		p, _ := qbets.New(cfg)
+		for i := range int64(500) {
+			start := 1000 + i*10
+			p.Submit(start - i%60)
+			p.Observe(qbets.Observation{Submit: start - i%60, Start: start, Nodes: 1, Walltime: 600})
+		}
+		f := p.Forecast(qbets.Request{Nodes: 1, Walltime: 600})
+		fmt.Println(f.Upper, f.OK, f.History)
+	}
+	// Output:
+	// 57 true 500
+	// 57 true 500
+}
