@@ -180,6 +180,14 @@ func (r *Reader) All() iter.Seq2[Job, error] {
 // ReadAll reads the remaining jobs.
 func (r *Reader) ReadAll() ([]Job, error) {
 	var jobs []Job
+	// Size the slice from the header's counts when it has them (bounded,
+	// so a hostile header cannot reserve much): growing a 243k-job slice by
+	// appends alone allocates about five times its final size.
+	if h, err := r.Header(); err == nil {
+		if n := max(h.MaxRecords, h.MaxJobs); n > 0 {
+			jobs = make([]Job, 0, min(n, 1<<22))
+		}
+	}
 	for {
 		j, err := r.Read()
 		if err == io.EOF {
