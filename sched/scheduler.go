@@ -47,7 +47,9 @@ func (p *Pass) MachineSize() int64 { return p.s.cfg.MachineSize }
 
 // Waiting yields the waiting jobs in arrival order.
 func (p *Pass) Waiting() iter.Seq[*Job] {
-	return func(yield func(*Job) bool) { ascendLive(p.s.waitFCFS, waiting, yield) }
+	return func(yield func(*Job) bool) {
+		p.s.waitFCFS.Ascend(func(j *Job) bool { return j.state != waiting || yield(j) })
+	}
 }
 
 // ByPrediction yields the waiting jobs by ascending current prediction,
@@ -124,6 +126,7 @@ type Job struct {
 	accSum   float64
 	accT     int64
 	prio     float64 // LXF&W priority of the current pass
+	pos      int     // index in the waiting queue's slice
 }
 
 // ID is the job number (SWF field 1).

@@ -83,7 +83,7 @@ type Sim struct {
 	obs    []Observer
 	byID   map[int64]*Job
 
-	waitFCFS *btree.BTreeG[*Job] // by seq
+	waitFCFS fifo                // by arrival
 	waitSJ   *btree.BTreeG[*Job] // by (p, seq); built on first use
 	run      *btree.BTreeG[*Job] // by (predEnd, start, ID, idx)
 
@@ -127,7 +127,6 @@ func New(cfg Config) (*Sim, error) {
 		pred:     cfg.Predictor,
 		free:     cfg.MachineSize,
 		byID:     make(map[int64]*Job),
-		waitFCFS: btree.NewG(16, lessSeq),
 		run:      btree.NewG(16, lessEnd),
 		maxEst:   cfg.MaxEstimate,
 	}
