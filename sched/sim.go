@@ -123,12 +123,12 @@ func New(cfg Config) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{
-		cfg:      cfg,
-		pred:     cfg.Predictor,
-		free:     cfg.MachineSize,
-		byID:     make(map[int64]*Job),
-		run:      btree.NewG(16, lessEnd),
-		maxEst:   cfg.MaxEstimate,
+		cfg:    cfg,
+		pred:   cfg.Predictor,
+		free:   cfg.MachineSize,
+		byID:   make(map[int64]*Job),
+		run:    btree.NewG(16, lessEnd),
+		maxEst: cfg.MaxEstimate,
 	}
 	if s.pred == nil {
 		s.pred = estimatePredictor{}
