@@ -68,13 +68,23 @@ func (s *Sim) easyPass(e EASYScheduler) {
 	if e.Queue == ByLXFW || e.Backfill == ByLXFW {
 		s.computePriorities()
 	}
+	if m := &s.memo; m.ok && m.epoch == s.epoch && e.Queue == ByArrival && e.Backfill != ByLXFW && m.e == e {
+		// Only arrivals since the last pass: it rejected every job that
+		// was waiting then, and nothing has made one of them fit.
+		if h, _ := s.waitFCFS.Min(); h == m.holder && s.free == m.free {
+			s.backfillFrom(h, e, m.shadow, m.extra, m.next)
+			return
+		}
+	}
 	for {
 		h := s.holder(e.Queue)
 		if h == nil {
 			return
 		}
 		if h.n > s.free {
-			s.backfill(h, e)
+			shadow, extra := s.shadow(h.n)
+			s.reserve(h, shadow)
+			s.backfillFrom(h, e, shadow, extra, 0)
 			return
 		}
 		s.startJob(h, false)
@@ -126,15 +136,32 @@ func (s *Sim) shadow(n int64) (shadow, extra int64) {
 	return shadow, extra
 }
 
-// backfill starts other waiting jobs that do not delay h (§2.2 step 4).
-func (s *Sim) backfill(h *Job, e EASYScheduler) {
-	shadow, extra := s.shadow(h.n)
-	s.reserve(h, shadow)
-	if s.free == 0 {
-		return
-	}
+// easyMemo is what the last EASY pass left: when the next pass finds that
+// only arrivals happened since (no start, end, correction, cancellation or
+// re-prediction: the same epoch), the same holder and free processors, it
+// has the same shadow and extra processors, and every job that waited then
+// still fails both backfilling tests (the clock only moved forward), so
+// only the new arrivals need a look. The memo holds for FCFS holders and
+// FCFS or SJBF backfilling.
+type easyMemo struct {
+	ok            bool
+	e             EASYScheduler
+	epoch         uint64
+	holder        *Job
+	free          int64
+	shadow, extra int64
+	next          int64 // the first arrival (seq) the pass did not see
+}
+
+// backfillFrom starts other waiting jobs that do not delay h (§2.2 step
+// 4), given the shadow and extra processors, among the jobs that arrived
+// at or after seq from (0: all).
+func (s *Sim) backfillFrom(h *Job, e EASYScheduler, shadow, extra, from int64) {
 	s.buf = s.buf[:0]
 	free := s.free
+	// A job started by its time that ends exactly at the shadow may join
+	// the tie there and change the next pass's extra processors: no memo.
+	tie := false
 	visit := func(k *Job) bool {
 		if k == h || k.n > free {
 			return true
@@ -142,6 +169,7 @@ func (s *Sim) backfill(h *Job, e EASYScheduler) {
 		viaTime := s.now+k.p <= shadow && (!e.EstimateSafe || s.now+k.e <= shadow)
 		switch {
 		case viaTime:
+			tie = tie || s.now+k.p == shadow
 		case k.n <= extra:
 			extra -= k.n
 		default:
@@ -151,10 +179,13 @@ func (s *Sim) backfill(h *Job, e EASYScheduler) {
 		s.buf = append(s.buf, k)
 		return free > 0
 	}
-	switch e.Backfill {
-	case ByLXFW:
+	switch {
+	case free == 0:
+	case from > 0:
+		s.visitNew(from, e.Backfill == ByPrediction, visit)
+	case e.Backfill == ByLXFW:
 		s.ascendPriority(visit)
-	case ByPrediction:
+	case e.Backfill == ByPrediction:
 		s.byPrediction().Ascend(visit)
 	default:
 		s.waitFCFS.Ascend(visit)
@@ -162,6 +193,37 @@ func (s *Sim) backfill(h *Job, e EASYScheduler) {
 	for _, k := range s.buf {
 		s.startJob(k, true)
 	}
+	s.memo = easyMemo{ok: !tie, e: e, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
+}
+
+// visitNew visits the waiting jobs that arrived at or after seq from, in
+// arrival order or by prediction.
+func (s *Sim) visitNew(from int64, byPrediction bool, visit func(*Job) bool) {
+	q := &s.waitFCFS
+	i := len(q.items)
+	for i > q.head && (q.items[i-1] == nil || q.items[i-1].seq >= from) {
+		i--
+	}
+	fresh := s.fresh[:0]
+	for _, j := range q.items[i:] {
+		if j != nil {
+			fresh = append(fresh, j)
+		}
+	}
+	if byPrediction {
+		slices.SortFunc(fresh, func(a, b *Job) int {
+			if lessShort(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
+	for _, j := range fresh {
+		if !visit(j) {
+			break
+		}
+	}
+	s.fresh = fresh[:0]
 }
 
 // reserve records a job's reservation for the predictability metrics.

@@ -126,6 +126,11 @@ type Sim struct {
 	buf      []*Job
 	prof     Profile // Pass.Profile
 	spare    []*Job  // live states of ended jobs, for reuse
+	fresh    []*Job  // visitNew's scratch
+	// epoch counts every change but an arrival: a start, an end, a
+	// correction, a cancellation, a re-prediction (see easyMemo).
+	epoch uint64
+	memo  easyMemo
 }
 
 func lessSeq(a, b *Job) bool { return a.seq < b.seq }
@@ -299,6 +304,7 @@ func (s *Sim) Cancel(id int64) bool {
 	if jb == nil {
 		return false
 	}
+	s.epoch++
 	switch jb.state {
 	case waiting:
 		s.removeWaiting(jb)
@@ -566,6 +572,7 @@ func (s *Sim) removeWaiting(jb *Job) {
 }
 
 func (s *Sim) startJob(jb *Job, backfilled bool) {
+	s.epoch++
 	s.removeWaiting(jb)
 	jb.state = running
 	jb.start = s.now
@@ -600,6 +607,7 @@ func (s *Sim) terminate(jb *Job) {
 
 // release frees a terminating job's processors.
 func (s *Sim) release(jb *Job) {
+	s.epoch++
 	s.run.Delete(jb)
 	s.free += jb.n
 	jb.state = done
@@ -626,6 +634,7 @@ func (s *Sim) notifyEnd(jb *Job) {
 // repredict recomputes the predictions of a user's waiting jobs (§6.6
 // propagation). It scans the queue: propagation is an option, not the default.
 func (s *Sim) repredict(user int64) {
+	s.epoch++
 	s.buf = s.buf[:0]
 	s.waitFCFS.Ascend(func(w *Job) bool {
 		if w.j.User == user {
@@ -650,6 +659,7 @@ func (s *Sim) expire(jb *Job, nc int) {
 	if jb.state != running || jb.nCorr != nc {
 		return
 	}
+	s.epoch++
 	target := jb.e
 	if s.cfg.CorrectionTarget > 1 {
 		target *= s.cfg.CorrectionTarget

@@ -151,11 +151,20 @@ func TestUserPoliciesMatchBuiltins(t *testing.T) {
 			jobs = jobs[:5000]
 		}
 		for name, user := range users {
-			for _, perEvent := range []bool{false, true} {
-				want := preset(name)(tc.P)
-				want.PerEventPass = perEvent
-				got := preset(name)(tc.P)
-				got.PerEventPass = perEvent
+			// Pass granularity, and the options that change which jobs
+			// can backfill (kill at estimate, ties at the shadow): the
+			// built-ins' shortcuts (EASY's memo of its last pass) must
+			// give what the plain rewrite gives.
+			for mode := range 4 {
+				perEvent := mode%2 == 1
+				opts := func(c sched.Config) sched.Config {
+					c.PerEventPass = perEvent
+					c.KillAtEstimate = mode == 2
+					c.ShadowTies = mode == 3
+					return c
+				}
+				want := opts(preset(name)(tc.P))
+				got := opts(preset(name)(tc.P))
 				got.Scheduler = user
 				a, err := sched.Run(context.Background(), want, jobs)
 				if err != nil {
@@ -167,13 +176,13 @@ func TestUserPoliciesMatchBuiltins(t *testing.T) {
 				}
 				for i := range a.Records {
 					if a.Records[i].Start != b.Records[i].Start {
-						t.Errorf("%s %s per-event=%v: job %d starts at %d, built-in at %d", tracetest.ShortName(tc.trace), name, perEvent,
+						t.Errorf("%s %s mode %d: job %d starts at %d, built-in at %d", tracetest.ShortName(tc.trace), name, mode,
 							a.Records[i].Job.ID, b.Records[i].Start, a.Records[i].Start)
 						break
 					}
 				}
 				if a.Summary.MeanWait != b.Summary.MeanWait || a.Summary.MeanBSLD != b.Summary.MeanBSLD {
-					t.Errorf("%s %s per-event=%v: summary differs", tracetest.ShortName(tc.trace), name, perEvent)
+					t.Errorf("%s %s mode %d: summary differs", tracetest.ShortName(tc.trace), name, mode)
 				}
 			}
 		}
