@@ -38,4 +38,7 @@
 // below P_indep (reboost.go). A site forecaster that implements Versioned
 // (memo.go) is not asked again, at the next review, what it answered
 // while unchanged.
+//
+// Decisions cited as A16…A20 and sections cited as spec §N are those of
+// docs/decisions.md (the Nurmi register and section map).
 package coalloc

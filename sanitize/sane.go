@@ -1,6 +1,9 @@
 // Package sanitize prepares real workload logs for simulation: the "sane"
 // predicate of Tsafrir's thesis (Ch. 2–5 use only sane jobs), archive
 // filters, flurry detection, reordering and input shaking (Ch. 6, §7.4).
+//
+// Decisions cited as A4, A5, A6 and A30, and sections cited as spec §N,
+// are those of docs/decisions.md (the Tsafrir register and section map).
 package sanitize
 
 import (

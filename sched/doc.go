@@ -110,4 +110,7 @@
 // (BenchmarkSyntheticEASY).
 //
 // A Sim is not safe for concurrent use; run independent Sims in parallel.
+//
+// Decisions cited as A1…A32 and sections cited as spec §N are those of
+// docs/decisions.md (the Tsafrir register and section map).
 package sched

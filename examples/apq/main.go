@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -105,7 +106,7 @@ var paperTraces = []struct{ Name, File string }{
 }
 
 func main() {
-	dir := flag.String("traces", "/work/shared/traces", "directory of the SWF logs")
+	dir := flag.String("traces", defaultTraces(), "directory of the SWF logs (default $BATCHQ_TRACES, else ../shared/traces beside the repository)")
 	only := flag.String("only", "", "comma-separated substrings of trace file names to run (default: all four)")
 	which := flag.String("tables", "", "comma-separated tables to print, e.g. V,VIII (default: all registered)")
 	maxJobs := flag.Int("jobs", 0, "use only the first N completed jobs of each trace (0 = all)")
@@ -301,4 +302,14 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		tr.Jobs = append(tr.Jobs, jobs[i])
 	}
 	return tr, nil
+}
+
+// defaultTraces is $BATCHQ_TRACES, else ../shared/traces beside the
+// repository (the traces are never part of it).
+func defaultTraces() string {
+	d, err := tracetest.Dir()
+	if err != nil {
+		return filepath.Join("..", "shared", "traces")
+	}
+	return d
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures"
 )
 
 // plotValidation draws the EASY validation as the thesis's Fig 5.13 does:

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/batchq/batchq/internal/figures"
-	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/examples/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"

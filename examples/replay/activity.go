@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/batchq/batchq/internal/figures"
-	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/examples/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/batchq/batchq/internal/figures"
-	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/examples/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 )
 
 // maxWaitJobs is the most jobs the waits figure shows: Figure 4.1 is a

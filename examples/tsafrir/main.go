@@ -21,8 +21,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/batchq/batchq/internal/figures"
-	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/examples/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -68,7 +68,7 @@ func main() {
 // EASY_PRED 758 min vs 757, batch passes give 774).
 var perEvent = true
 
-// plotDir, when set, receives Table 4.3 as bars (internal/figures).
+// plotDir, when set, receives Table 4.3 as bars (examples/internal/figures).
 var plotDir string
 
 func run(ctx context.Context, w io.Writer, dir, only string) error {

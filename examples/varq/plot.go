@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/batchq/batchq/internal/figures"
-	"github.com/batchq/batchq/internal/figures/fromlib"
+	"github.com/batchq/batchq/examples/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"

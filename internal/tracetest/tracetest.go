@@ -42,8 +42,10 @@ var All = []struct {
 }
 
 // Dir returns the traces directory: $BATCHQ_TRACES if set, else
-// ../shared/traces relative to the module root found from the working
-// directory.
+// ../shared/traces beside the repository root. The root is the nearest
+// directory above the working directory whose go.mod is the library's
+// (module github.com/batchq/batchq), so the examples module, nested in the
+// repository, finds the same traces; failing that, the nearest go.mod.
 func Dir() (string, error) {
 	if d := os.Getenv("BATCHQ_TRACES"); d != "" {
 		return d, nil
@@ -52,14 +54,35 @@ func Dir() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	nearest := ""
 	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return filepath.Join(d, "..", "shared", "traces"), nil
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			if isLibraryModule(b) {
+				return filepath.Join(d, "..", "shared", "traces"), nil
+			}
+			if nearest == "" {
+				nearest = d
+			}
 		}
 		if filepath.Dir(d) == d {
+			if nearest != "" {
+				return filepath.Join(nearest, "..", "shared", "traces"), nil
+			}
 			return "", errors.New("tracetest: no go.mod above " + wd)
 		}
 	}
+}
+
+// isLibraryModule reports whether a go.mod file declares the library's
+// module path.
+func isLibraryModule(gomod []byte) bool {
+	for line := range strings.Lines(string(gomod)) {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == "github.com/batchq/batchq"
+		}
+	}
+	return false
 }
 
 // Find returns the path of a trace, or an error when it is not present.

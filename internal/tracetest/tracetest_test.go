@@ -52,3 +52,30 @@ func TestShortName(t *testing.T) {
 		}
 	}
 }
+
+// TestDirNestedModule checks that a working directory inside the examples
+// module (its own go.mod, nested in the repository) finds the traces beside
+// the repository root, not beside the examples directory.
+func TestDirNestedModule(t *testing.T) {
+	t.Setenv("BATCHQ_TRACES", "")
+	root := t.TempDir()
+	ex := filepath.Join(root, "repo", "examples", "replay")
+	if err := os.MkdirAll(ex, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir, mod string) {
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+mod+"\n\ngo 1.26\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "repo"), "github.com/batchq/batchq")
+	write(filepath.Join(root, "repo", "examples"), "github.com/batchq/batchq/examples")
+	t.Chdir(ex)
+	d, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(root, "repo", "..", "shared", "traces"); d != want {
+		t.Errorf("Dir() = %q, want %q", d, want)
+	}
+}

@@ -55,4 +55,8 @@
 //
 // A Predictor is not safe for concurrent use (Predict refreshes cached
 // weights and edges); a System likewise. The free functions are pure.
+//
+// Decisions cited as A1…A25 and sections cited as spec §N are those of
+// docs/decisions.md (the Hariharan register and section map); the paper's
+// own sections are cited as §II, §III, ….
 package apq

@@ -36,4 +36,7 @@
 // qbets/ibl as Predictors.
 //
 // Nothing here is safe for concurrent use; run one replay per goroutine.
+//
+// Decisions cited as A1…A24 and sections cited as spec §N are those of
+// docs/decisions.md (the Nurmi register and section map).
 package replay

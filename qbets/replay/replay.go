@@ -72,7 +72,7 @@ func PointEstimate(w float64) Prediction {
 // scores every job after the first 10% (the thesis's training period).
 type Options struct {
 	// Train is the fraction of jobs (in submit order) that only train: they
-	// are replayed but not scored. 0 means 0.10 (spec §5.1 [S003]).
+	// are replayed but not scored. 0 means 0.10 (Nurmi §5.1 and A12 in docs/decisions.md, after Brevik et al.).
 	Train float64
 	// From and To, when To > 0, select the scored jobs by position in
 	// submit order instead: [From, To). Jobs from To on are not replayed

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"

@@ -3,7 +3,7 @@ package fromlib
 import (
 	"testing"
 
-	"github.com/batchq/batchq/internal/figures"
+	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
