@@ -6,11 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/karnak"
+	"github.com/batchq/batchq/qbets/karnak/karnaktest"
 )
 
 // testNow is the fixed service clock of the tests: a minute after the
@@ -97,4 +99,15 @@ func doAuth(t *testing.T, method, url, ctype, token, body string) (int, string) 
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+func TestSQLiteStoreConforms(t *testing.T) {
+	karnaktest.Store(t, func(t *testing.T) karnak.Store {
+		st, err := OpenStore(filepath.Join(t.TempDir(), "c.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	})
 }
