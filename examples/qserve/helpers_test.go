@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -111,3 +112,5 @@ func TestSQLiteStoreConforms(t *testing.T) {
 		return st
 	})
 }
+
+func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o600) }
