@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -52,7 +54,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, _ := TraceEvents(h, jobs, "kth")
+	evs, _ := karnak.TraceEvents(h, jobs, "kth")
 	const warm = 30000
 	speed := 3600.0 // trace seconds per second: ~10 events/s on KTH
 	if v := os.Getenv("QSERVE_LOAD_SPEED"); v != "" {
@@ -73,11 +75,13 @@ func TestLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			svc, err := NewService(st, nil)
+			svc, err := karnak.New(st, karnak.Config{NoCache: !cached})
 			if err != nil {
 				t.Fatal(err)
 			}
-			svc.cache.off = !cached
+			if err := svc.Load(t.Context()); err != nil {
+				t.Fatal(err)
+			}
 			for i := 0; i < warm; i += 10000 {
 				if err := svc.Ingest(evs[i:min(i+10000, warm)]); err != nil {
 					t.Fatal(err)
@@ -104,9 +108,10 @@ func TestLoad(t *testing.T) {
 			if err := <-replayDone; err != nil && err != context.Canceled {
 				t.Fatalf("replay: %v", err)
 			}
-			applied, _ := st.Count("kth")
-			t.Logf("speed ×%g, cache=%v, %d clients: %d requests in %v = %.0f req/s; latency p50 %v p99 %v max %v; %d queued jobs gone before their query (404); %d events replayed during the run; cache %d hits / %d misses; %d connections; process CPU %v = %.0f µs per request (client + server + replay) = %.0f req/s per fully available core; load average %s",
-				speed, cached, workers, res.n, res.elapsed.Round(time.Millisecond), res.rate(), res.p50, res.p99, res.max, res.gone, applied-warm, svc.cache.hits, svc.cache.misses, conns.Load(),
+			last, _ := svc.Last("kth")
+			applied := slices.Index(evs, last.Event) + 1
+			t.Logf("speed ×%g, cache=%v, %d clients: %d requests in %v = %.0f req/s; latency p50 %v p99 %v max %v; %d queued jobs gone before their query (404); %d events replayed during the run; %s; %d connections; process CPU %v = %.0f µs per request (client + server + replay) = %.0f req/s per fully available core; load average %s",
+				speed, cached, workers, res.n, res.elapsed.Round(time.Millisecond), res.rate(), res.p50, res.p99, res.max, res.gone, applied-warm, cacheStats(srv.URL), conns.Load(),
 				cpu.Round(time.Millisecond), float64(cpu.Microseconds())/float64(max(res.n, 1)), float64(res.n)/cpu.Seconds(), loadAvg())
 			if res.errs > 0 {
 				t.Fatalf("%d failed requests (first: %s)", res.errs, res.firstErr)
@@ -132,23 +137,26 @@ type loadResult struct {
 
 func (r loadResult) rate() float64 { return float64(r.n) / r.elapsed.Seconds() }
 
-func load(t *testing.T, svc *Service, url string, dur time.Duration, workers int) loadResult {
+func load(t *testing.T, svc *karnak.Service, url string, dur time.Duration, workers int) loadResult {
 	tr := &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	// Waiting job ids, refreshed as the replay moves on.
 	var waiting atomic.Pointer[[]int64]
 	refresh := func() {
-		sys, err := svc.lookup("kth")
+		resp, err := http.Get(url + "/karnak/system/kth/job/waiting.json")
 		if err != nil {
 			return
 		}
-		sys.mu.RLock()
-		var ids []int64
-		for _, j := range sys.feat.Waiting() {
-			ids = append(ids, j.ID)
+		defer resp.Body.Close()
+		var js []struct{ Job int64 }
+		if json.NewDecoder(resp.Body).Decode(&js) != nil {
+			return
 		}
-		sys.mu.RUnlock()
+		ids := make([]int64, len(js))
+		for i, j := range js {
+			ids[i] = j.Job
+		}
 		waiting.Store(&ids)
 	}
 	refresh()
@@ -226,6 +234,17 @@ func load(t *testing.T, svc *Service, url string, dur time.Duration, workers int
 		res.p50, res.p99, res.max = lats[res.n/2], lats[res.n*99/100], lats[res.n-1]
 	}
 	return res
+}
+
+// cacheStats reads the prediction cache's counts from /karnak/stats.
+func cacheStats(url string) string {
+	resp, err := http.Get(url + "/karnak/stats.txt")
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return strings.TrimSpace(string(b))
 }
 
 // cpuTime is the process's user + system CPU time.

@@ -26,11 +26,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/batchq/batchq/qbets/karnak"
 )
 
 func main() {
@@ -80,11 +83,77 @@ func (r *replayFlags) String() string { return fmt.Sprint(*r) }
 
 func (r *replayFlags) Set(v string) error {
 	name, path, ok := strings.Cut(v, "=")
-	if !ok || !validName(name) || path == "" {
+	if !ok || name == "" || path == "" {
 		return fmt.Errorf("%q, want system=path.swf[.gz]", v)
 	}
 	*r = append(*r, struct{ name, path string }{name, path})
 	return nil
+}
+
+// neighborsFlag is serve's repeatable -neighbors: "N" for every system,
+// "system=N" for one.
+type neighborsFlag map[string]int
+
+func (f neighborsFlag) String() string {
+	parts := make([]string, 0, len(f))
+	for name, n := range f {
+		if name == "" {
+			parts = append(parts, strconv.Itoa(n))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s=%d", name, n))
+		}
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func (f neighborsFlag) Set(v string) error {
+	name, num, ok := strings.Cut(v, "=")
+	if !ok {
+		name, num = "", v
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil {
+		return fmt.Errorf("%q, want N or system=N with N an integer", v)
+	}
+	if err := (karnak.Config{Neighbors: map[string]int{name: n}}).Validate(); err != nil {
+		return err
+	}
+	f[name] = n
+	return nil
+}
+
+// readTokens reads a token file: one token a line, "name secret
+// systems [admin]", systems a comma-separated list or *; # comments.
+func readTokens(path string) ([]karnak.Token, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []karnak.Token
+	for i, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if len(f) < 3 || len(f) > 4 || len(f) == 4 && f[3] != "admin" {
+			return nil, fmt.Errorf("%s:%d: want \"name secret systems [admin]\"", path, i+1)
+		}
+		out = append(out, karnak.Token{Name: f[0], Secret: f[1], Systems: strings.Split(f[2], ","), Admin: len(f) == 4})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no tokens", path)
+	}
+	return out, nil
+}
+
+// timeouts are the http.Server's; every one is set, so that slow bodies
+// and idle connections are dropped.
+type timeouts struct{ header, read, write, idle time.Duration }
+
+func newServer(h http.Handler, t timeouts) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.header, ReadTimeout: t.read, WriteTimeout: t.write, IdleTimeout: t.idle,
+		MaxHeaderBytes: 64 << 10}
 }
 
 func serve(args []string, stderr io.Writer) error {
@@ -96,12 +165,24 @@ func serve(args []string, stderr io.Writer) error {
 	noCache := fs.Bool("nocache", false, "compute every prediction (disable the per-state, per-minute prediction cache)")
 	fixed := fs.Int64("now", 0, "fix the service clock at this Unix time for live systems (for tests; 0 = the wall clock)")
 	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for requests in flight")
-	history := fs.Int("history", maxFeed, "arrivals and starts per queue the QBETS predictors learn from (the last `n` to 2n); the store keeps about as much")
-	pruneEvery := fs.Int("prune-every", defaultPruneEvery, "delete the events a restart no longer needs every `n` stored events (< 0: never)")
+	history := fs.Int("history", 0, "arrivals and starts per queue the QBETS predictors learn from (the last `n` to 2n; 0 = 2^20); the store keeps about as much")
+	pruneEvery := fs.Int("prune-every", 0, "delete the events a restart no longer needs every `n` stored events (0 = 10000, < 0: never)")
 	neighbors := neighborsFlag{}
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
 	var replays replayFlags
 	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable); resumes after the events already stored")
+	tokens := fs.String("tokens", "", "bearer tokens `file`: lines \"name secret systems [admin]\" (systems: a,b or *); required on writes when given. Without it keep -addr on loopback or behind an authenticating proxy")
+	cert := fs.String("tls-cert", "", "TLS certificate `file` (PEM); with -tls-key serves HTTPS")
+	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
+	rate := fs.Float64("rate", 0, "per-client request limit, requests/s (0 = none); beyond it 429")
+	burst := fs.Int("burst", 0, "per-client burst (0 = 2×rate)")
+	skew := fs.Duration("max-skew", 7*24*time.Hour, "how far ahead of the wall clock an event's time may be")
+	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (raised to it); 0 = strict time order")
+	var to timeouts
+	fs.DurationVar(&to.header, "header-timeout", 10*time.Second, "time to read a request's headers")
+	fs.DurationVar(&to.read, "read-timeout", 30*time.Second, "time to read a whole request, body included")
+	fs.DurationVar(&to.write, "write-timeout", 60*time.Second, "time to write a response")
+	fs.DurationVar(&to.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection is kept")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: qserve serve [flags]\n\nRuns the service until SIGINT/SIGTERM. Flags:")
 		fs.PrintDefaults()
@@ -112,54 +193,83 @@ func serve(args []string, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
 	}
-	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
-	var st *Store
-	if *db != "" {
-		var err error
-		if st, err = OpenStore(*db); err != nil {
-			return err
-		}
-		defer st.Close()
+	if (*cert == "") != (*key == "") {
+		return errors.New("serve: -tls-cert and -tls-key go together")
 	}
-	t0 := time.Now()
-	var clock func() int64
-	if *fixed != 0 {
-		clock = func() int64 { return *fixed }
-	}
-	if *history < 1 {
+	if *history < 0 {
 		return fmt.Errorf("history: %d, want ≥ 1", *history)
 	}
-	svc, err := NewServiceWith(st, clock, Options{History: *history, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf})
+	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
+	cfg := karnak.Config{History: *history, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
+		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds())}
+	if *fixed != 0 {
+		cfg.Now = func() int64 { return *fixed }
+	}
+	if *tokens != "" {
+		var err error
+		if cfg.Tokens, err = readTokens(*tokens); err != nil {
+			return err
+		}
+	}
+	var st karnak.Store
+	if *db != "" {
+		sq, err := OpenStore(*db)
+		if err != nil {
+			return err
+		}
+		defer sq.Close()
+		st = sq
+	}
+	svc, err := karnak.New(st, cfg)
 	if err != nil {
 		return err
 	}
-	svc.cache.off = *noCache
-	logger.Printf("state rebuilt from %q in %v: %d systems", *db, time.Since(t0).Round(time.Millisecond), len(svc.systemNames()))
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Listen at once: until the state is rebuilt the handler answers 503
+	// with Retry-After.
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	var wg sync.WaitGroup
-	errc := make(chan error, len(replays)+1)
-	for _, r := range replays {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := svc.Replay(ctx, r.path, r.name, *speed, logger.Printf); err != nil && !errors.Is(err, context.Canceled) {
-				errc <- err
-			}
-		}()
-	}
+	srv := newServer(svc.Handler(), to)
+	errc := make(chan error, len(replays)+2)
 	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		var err error
+		if *cert != "" {
+			err = srv.ServeTLS(ln, *cert, *key)
+		} else {
+			err = srv.Serve(ln)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
 		}
 	}()
-	logger.Printf("listening on http://%s/karnak/", ln.Addr())
+	scheme := "http"
+	if *cert != "" {
+		scheme = "https"
+	}
+	logger.Printf("listening on %s://%s/karnak/", scheme, ln.Addr())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t0 := time.Now()
+		if err := svc.Load(ctx); err != nil {
+			errc <- fmt.Errorf("rebuilding the state from %q: %w", *db, err)
+			return
+		}
+		logger.Printf("state rebuilt from %q in %v", *db, time.Since(t0).Round(time.Millisecond))
+		for _, r := range replays {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := svc.Replay(ctx, r.path, r.name, *speed, logger.Printf); err != nil && !errors.Is(err, context.Canceled) {
+					errc <- err
+				}
+			}()
+		}
+	}()
 	select {
 	case <-ctx.Done():
 		logger.Printf("shutting down")
@@ -181,7 +291,7 @@ func splitQueue(a string) (queue, system string) {
 	if q, s, ok := strings.Cut(a, "@"); ok {
 		return q, s
 	}
-	return allJobs, a
+	return "all_jobs", a
 }
 
 func client(cmd string, args []string, stdout, stderr io.Writer) error {
@@ -210,8 +320,8 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unknown command %q", cmd)
 	}
 	if strings.HasPrefix(cmd, "kw") || cmd == "kstart" {
-		conf = fs.Int("c", defaultConfidence, "confidence in percent, 10–95 (the IBL interval and the QBETS bound)")
-		quant = fs.Int("q", defaultQuantile, "QBETS quantile in percent, 1–99")
+		conf = fs.Int("c", 90, "confidence in percent, 10–95 (the IBL interval and the QBETS bound)")
+		quant = fs.Int("q", 95, "QBETS quantile in percent, 1–99")
 		within = fs.String("within", "", "also give the probability of starting within this time (hh:mm:ss)")
 	}
 	fs.Usage = func() {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,11 +52,29 @@ func startChild(t *testing.T, db string) (*exec.Cmd, string) {
 	}()
 	select {
 	case url := <-found:
+		waitReady(t, url)
 		return cmd, url
 	case <-time.After(60 * time.Second):
 		t.Fatal("child server did not start")
 	}
 	return nil, ""
+}
+
+// waitReady polls the server until it no longer answers 503 (the state
+// is being rebuilt; it listens at once).
+func waitReady(t *testing.T, url string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		resp, err := http.Get(url + "/karnak/system/status.txt")
+		if err != nil {
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			return
+		}
+	}
+	t.Fatal("the server answered 503 for 60 s")
 }
 
 // Events are acknowledged only once stored: ingest, kill the server with
@@ -132,7 +151,7 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if n, err := st.Count("s1"); err != nil || n != 10 {
+	if n, err := st.Rows(); err != nil || n != 10 {
 		t.Fatalf("stored %d events (%v), want 10", n, err)
 	}
 }

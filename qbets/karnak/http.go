@@ -1,11 +1,15 @@
-package main
+package karnak
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,25 +24,54 @@ import (
 //	GET  /karnak/system/{sys}/job/waiting.{fmt}                   kjobs
 //	GET  /karnak/system/{sys}/job/{id}/prediction/waittime.{fmt}  kwait   ?quantile=95&confidence=90&within=hh:mm:ss
 //	GET  /karnak/system/{sys}/job/{id}/prediction/starttime.{fmt} kstart
+//	GET  /karnak/system/{sys}/event/last.{fmt}                    the last stored event and its sequence number
 //	POST /karnak/waittime/prediction/?format={fmt}                kwouldwait  (JSON or text body)
 //	POST /karnak/starttime/prediction/?format={fmt}               kwouldstart
-//	POST /karnak/events                                           ingest (one JSON event or an array)
+//	POST /karnak/events                                           ingest (JSON: one event, an array, or {"batch": id, "events": [...]})
+//	POST /karnak/admin/system/{sys}/drop                          repair: Drop (admin token)
+//	POST /karnak/admin/system/{sys}/rewind?time=T                 repair: Rewind to Unix time T (admin token)
 //	GET  /karnak/stats.{fmt}                                      cache hits and misses
 //
 // Karnak answered a POST with the path of a prediction resource to GET
 // next; here the POST answers with the predictions directly (one round
 // trip instead of two).
+//
+// Ingest answers 200 with the Ack as JSON once the batch is stored (a
+// retried batch id gets the same 200 and Ack); 400 naming the event and
+// field; 401/403 without a token that may feed the batch's systems (when
+// Config.Tokens are set); 409 for a batch id reused with other events;
+// 413 beyond 4 MiB or 20,000 events; 415 unless the body is
+// application/json. Every request may get 429 (Config.Rate, with
+// Retry-After) and, until Load is done, 503 with Retry-After. The handler
+// sets no timeouts: the http.Server that serves it should (ReadTimeout,
+// WriteTimeout, IdleTimeout), as examples/qserve does.
 func (s *Service) Handler() http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /karnak/system/{file}", s.handle("status", s.systemsStatus))
 	m.HandleFunc("GET /karnak/system/{sys}/{file}", s.handle("status", s.systemStatus))
 	m.HandleFunc("GET /karnak/system/{sys}/queue/{queue}/{file}", s.handle("summary", s.queueSummary))
 	m.HandleFunc("GET /karnak/system/{sys}/job/{file}", s.handle("waiting", s.waitingJobs))
+	m.HandleFunc("GET /karnak/system/{sys}/event/{file}", s.handle("last", s.lastEvent))
 	m.HandleFunc("GET /karnak/system/{sys}/job/{id}/prediction/{file}", s.jobPrediction)
 	m.HandleFunc("POST /karnak/{what}/prediction/{$}", s.hypothetical)
 	m.HandleFunc("POST /karnak/events", s.ingest)
+	m.HandleFunc("POST /karnak/admin/system/{sys}/{op}", s.admin)
 	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
-	return m
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.limiter != nil {
+			if ok, wait := s.limiter.allow(clientOf(r)); !ok {
+				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+				http.Error(w, "rate limit: too many requests from "+clientOf(r), http.StatusTooManyRequests)
+				return
+			}
+		}
+		if !s.ready.Load() {
+			w.Header().Set("Retry-After", "5")
+			writeError(w, errNotReady)
+			return
+		}
+		m.ServeHTTP(w, r)
+	})
 }
 
 // render writes v as JSON or calls text to write it as plain text.
@@ -93,7 +126,30 @@ func write(w http.ResponseWriter, ext string, out render) {
 // writeError answers with the error's status (4xx for bad requests) and
 // its message, which names the offending field.
 func writeError(w http.ResponseWriter, err error) {
-	http.Error(w, err.Error(), statusOf(err))
+	code := statusOf(err)
+	if code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "5")
+	}
+	http.Error(w, err.Error(), code)
+}
+
+// readBody reads a POST body of at most limit bytes whose media type is
+// one of types: 415 for another type, 413 beyond the limit.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...string) ([]byte, string, error) {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || !slices.Contains(types, mt) {
+		return nil, "", &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type: %q, want %s", ct, strings.Join(types, " or "))}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, "", &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("body: larger than %d bytes", limit)}
+		}
+		return nil, "", badRequest("body: %v", err)
+	}
+	return body, mt, nil
 }
 
 // SystemStatus is one line of ksystems / the head of ksystem.
@@ -307,10 +363,6 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	write(w, ext, render{p, func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
 }
 
-// maxBody bounds a request body (a hypothetical request or a batch of
-// events).
-const maxBody = 8 << 20
-
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	what := r.PathValue("what")
 	if what != "waittime" && what != "starttime" {
@@ -329,12 +381,12 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("format: %q, want txt or json", ext))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
+	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
 	if err != nil {
-		writeError(w, badRequest("body: %v", err))
+		writeError(w, err)
 		return
 	}
-	req, err := DecodePredictRequest(r.Header.Get("Content-Type"), body)
+	req, err := DecodePredictRequest(mt, body)
 	if err != nil {
 		writeError(w, badRequest("%v", err))
 		return
@@ -352,14 +404,29 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	body, _, err := readBody(w, r, maxBody, "application/json")
 	if err != nil {
-		writeError(w, badRequest("body: %v", err))
+		writeError(w, err)
 		return
 	}
-	evs, err := decodeEvents(body)
+	batch, evs, err := decodeEvents(body)
 	if err != nil {
-		writeError(w, badRequest("%v", err))
+		writeError(w, err)
+		return
+	}
+	if k := r.Header.Get("Idempotency-Key"); k != "" {
+		if batch != "" && batch != k {
+			writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", batch, k))
+			return
+		}
+		batch = k
+	}
+	systems := make([]string, len(evs))
+	for i := range evs {
+		systems[i] = evs[i].System
+	}
+	if err := s.authorize(r, systems, false); err != nil {
+		writeError(w, err)
 		return
 	}
 	// A system fed by a trace replay takes no live events: they would
@@ -371,39 +438,106 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := s.Ingest(evs); err != nil {
+	ack, err := s.IngestBatch(batch, evs)
+	if err != nil {
 		writeError(w, err)
 		return
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintf(w, "accepted %d events\n", len(evs))
+	write(w, "json", render{json: ack})
 }
 
-// decodeEvents reads one event object or an array of them, rejecting
-// unknown fields.
-func decodeEvents(body []byte) ([]Event, error) {
-	trim := strings.TrimSpace(string(body))
-	d := json.NewDecoder(strings.NewReader(trim))
+// decodeEvents reads one event object, an array of them, or a batch
+// object {"batch": id, "events": [...]}, rejecting unknown fields; errors
+// are 400 and name the field, 413 beyond maxEvents.
+func decodeEvents(body []byte) (string, []Event, error) {
+	trim := bytes.TrimSpace(body)
+	d := json.NewDecoder(bytes.NewReader(trim))
 	d.DisallowUnknownFields()
 	var evs []Event
-	if strings.HasPrefix(trim, "[") {
+	var batch string
+	switch {
+	case bytes.HasPrefix(trim, []byte("[")):
 		if err := d.Decode(&evs); err != nil {
-			return nil, fmt.Errorf("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %v", err)
 		}
-	} else {
+	case bytes.Contains(trim, []byte(`"events"`)):
+		var b struct {
+			Batch  string  `json:"batch"`
+			Events []Event `json:"events"`
+		}
+		if err := d.Decode(&b); err != nil {
+			return "", nil, badRequest("body: malformed JSON: %v", err)
+		}
+		batch, evs = b.Batch, b.Events
+	default:
 		var e Event
 		if err := d.Decode(&e); err != nil {
-			return nil, fmt.Errorf("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %v", err)
 		}
 		evs = []Event{e}
 	}
 	if d.More() {
-		return nil, fmt.Errorf("body: trailing data after the JSON value")
+		return "", nil, badRequest("body: trailing data after the JSON value")
 	}
 	if len(evs) == 0 {
-		return nil, fmt.Errorf("body: no events")
+		return "", nil, badRequest("body: no events")
 	}
-	return evs, nil
+	if len(evs) > maxEvents {
+		return "", nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
+	}
+	return batch, evs, nil
+}
+
+func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
+	sys, op := r.PathValue("sys"), r.PathValue("op")
+	if err := s.authorize(r, nil, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	var err error
+	switch op {
+	case "drop":
+		err = s.Drop(sys)
+	case "rewind":
+		v := r.URL.Query().Get("time")
+		t, perr := strconv.ParseInt(v, 10, 64)
+		if perr != nil {
+			writeError(w, badRequest("time: %q, want Unix seconds", v))
+			return
+		}
+		err = s.Rewind(sys, t)
+	default:
+		err = notFound("%q is not a repair, want drop or rewind", op)
+	}
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	last, _ := s.Last(sys)
+	write(w, "json", render{json: struct {
+		System string  `json:"system"`
+		Op     string  `json:"op"`
+		Last   *Record `json:"last,omitempty"`
+	}{sys, op, recordOrNil(last)}})
+}
+
+func recordOrNil(r Record) *Record {
+	if r.Seq == 0 {
+		return nil
+	}
+	return &r
+}
+
+func (s *Service) lastEvent(r *http.Request) (render, error) {
+	name := r.PathValue("sys")
+	last, ok := s.Last(name)
+	if !ok {
+		return render{}, notFound("system: %q has no stored event", name)
+	}
+	return render{last, func(w io.Writer) {
+		e := last.Event
+		fmt.Fprintf(w, "system %s: last event %d at %s: %s job %d queue %s\n", name, last.Seq, stamp(e.Time), e.Kind, e.Job, e.Queue)
+	}}, nil
 }
 
 // textPrediction is one block of kwait/kstart/kwouldwait/kwouldstart output.

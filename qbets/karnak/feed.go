@@ -1,4 +1,4 @@
-package main
+package karnak
 
 import (
 	"cmp"
@@ -132,29 +132,25 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 
-// ReplayEvents is Replay over events already made by TraceEvents.
+// ReplayEvents is Replay over events already made by TraceEvents. On a
+// restart it resumes after the system's last stored event, which must be
+// one of evs (else the store holds another history under that name, and
+// the replay is refused rather than mixed).
 func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, speed float64, logf func(string, ...any)) error {
-	done := 0
-	var err error
-	if s.store != nil {
-		if done, err = s.store.Count(name); err != nil {
-			return err
-		}
-		// Resuming assumes the stored events of this system are a prefix
-		// of the trace's: check the last one, so that a database holding
-		// live events (or another trace) under the same name is refused
-		// rather than silently mixed.
-		if done > 0 {
-			last, err := s.store.Last(name)
-			if err != nil {
-				return err
-			}
-			if done > len(evs) || *last != evs[done-1] {
-				return fmt.Errorf("replay %s: the %d events stored for system %q are not a prefix of this trace (replay it under another name, or use another -db)", name, done, name)
-			}
-		}
+	if !s.ready.Load() {
+		return errNotReady
 	}
-	sys, err := s.systemFor(name)
+	done := 0
+	if last, ok := s.Last(name); ok {
+		i, _ := slices.BinarySearchFunc(evs, last.Event.Time, func(e Event, t int64) int { return cmp.Compare(e.Time, t) })
+		for ; i < len(evs) && evs[i].Time == last.Event.Time && evs[i] != last.Event; i++ {
+		}
+		if i == len(evs) || evs[i] != last.Event {
+			return fmt.Errorf("replay %s: the last event stored for system %q is not one of this trace's (replay it under another name, or use another store)", name, name)
+		}
+		done = i + 1
+	}
+	sys, err := s.systemFor(name, false)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package karnak
 
 // record is one job in a queue's recent history: when it started (or
 // ended), its size and requested time, and its wait (or run time).

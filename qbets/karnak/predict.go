@@ -1,4 +1,4 @@
-package main
+package karnak
 
 import (
 	"errors"
@@ -147,6 +147,13 @@ func (c *predCache) get(k predKey) (Prediction, bool) {
 		c.misses++
 	}
 	return p, ok
+}
+
+// drop forgets a system's entries (it was dropped or rewound).
+func (c *predCache) drop(sys *system) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, sys)
 }
 
 func (c *predCache) put(k predKey, p Prediction) {
@@ -309,7 +316,7 @@ func qbetsPart(p *Prediction, pred *qbets.Predictor, q *queue, key qbKey, submit
 }
 
 // noBound says why there is no bound; the waits counted are the ones the
-// predictor has learned from (its feed: Options.History).
+// predictor has learned from (its feed: Config.History).
 func noBound(q *queue, pred *qbets.Predictor, k qbKey, r qbets.Reason) string {
 	if r == qbets.MachineDown {
 		return "no QBETS bound: availability inference marks the machine as possibly down (no job has started for unusually long)"

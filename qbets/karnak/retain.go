@@ -1,12 +1,15 @@
-package main
+package karnak
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Retention: which stored events a restart needs.
 //
 // The state is a function of the event log, but only of a recent part of
 // it: the IBL bases hold the last baseSize experiences, the statistics the
-// last week, the QBETS predictors the queue's feed (Options.History), and
+// last week, the QBETS predictors the queue's feed (Config.History), and
 // the job table the jobs still alive. A system's cut is the first event
 // from which a replay rebuilds the IBL bases, the statistics and the job
 // table exactly; every later event is kept, and of the events before it
@@ -39,9 +42,9 @@ import "math"
 //   - the first event of the last week (kqueue's widest window; the
 //     extra jobs' records are older).
 //
-// The service prunes every Options.PruneEvery events (Service.maybePrune),
+// The service prunes every Config.PruneEvery events (Service.maybePrune),
 // so the store keeps each queue's feed window (2^20–2^21 arrivals and
-// starts by default, Options.History), the last week, the jobs of the
+// starts by default, Config.History), the last week, the jobs of the
 // last baseSize experiences, and the jobs still alive.
 
 // seqRing holds the submit sequence numbers of the experiences in an IBL
@@ -100,7 +103,7 @@ func (s *system) markEvent(t, seq int64) {
 // item, and whether a pruning may delete anything: not while no queue's
 // feed has dropped an item, since every job then has an item in its
 // queue's feed (which is the case of every archive trace with the default
-// Options.History), so a pruning would only read the whole store for
+// Config.History), so a pruning would only read the whole store for
 // nothing. The caller holds mu.
 func (s *system) retainFrom() (cut int64, feedFrom map[string]int64, prunable bool) {
 	cut = s.lastSeq + 1
@@ -213,4 +216,88 @@ func keepBefore(evs []storedEvent, feedFrom map[string]int64) []int64 {
 		}
 	}
 	return out
+}
+
+// prune deletes the events of sys before cut that keepBefore does not
+// keep, and notes feedFrom (each queue's first fed event; the events it
+// needs are kept unless keepFed is false, which only the test that shows
+// they are needed sets) on each queue's first stored declaration, in one
+// Store.Rewrite: a crash leaves the store before or after, both of which
+// a restart rebuilds exactly (Load reads the note on the first
+// declaration, which precedes every event of its queue). It returns the
+// number of events deleted and the number read (the events before the
+// cut). The caller holds ingestMu, so no event is applied meanwhile.
+func (s *Service) prune(sys *system, cut int64, feedFrom map[string]int64, keepFed bool) (deleted, scanned int, err error) {
+	var old []storedEvent
+	declRecs := map[int64]Record{}
+	err = s.store.Scan(sys.name, cut, func(r *Record) error {
+		old = append(old, storedEvent{seq: r.Seq, ev: Event{Kind: r.Event.Kind, Job: r.Event.Job, Queue: r.Event.Queue}})
+		if r.Event.Kind == "queue" {
+			declRecs[r.Seq] = *r
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	fed := feedFrom
+	if !keepFed {
+		fed = nil
+	}
+	keep := keepBefore(old, fed)
+	kept := make(map[int64]bool, len(keep))
+	for _, k := range keep {
+		kept[k] = true
+	}
+	var del []int64
+	firstKept := map[string]Record{} // each queue's first kept declaration before the cut
+	for _, e := range old {
+		if !kept[e.seq] {
+			del = append(del, e.seq)
+			continue
+		}
+		if e.ev.Kind == "queue" {
+			if _, ok := firstKept[e.ev.Queue]; !ok {
+				firstKept[e.ev.Queue] = declRecs[e.seq]
+			}
+		}
+	}
+	sys.mu.RLock()
+	decls := map[string]Record{}
+	for name, q := range sys.queues {
+		decls[name] = q.decl
+	}
+	sys.mu.RUnlock()
+	// Each queue's first stored declaration after the pruning: its first
+	// kept one before the cut, else the one it had (after the cut: a
+	// queue declared before the cut keeps a declaration).
+	var put []Record
+	for name, d := range decls {
+		nd := d
+		if k, ok := firstKept[name]; ok {
+			nd = k
+			nd.Feed = d.Feed
+		}
+		if from, ok := feedFrom[name]; ok {
+			nd.Feed = from
+		}
+		if nd.Seq != d.Seq || nd.Feed != d.Feed {
+			put = append(put, nd)
+			decls[name] = nd
+		}
+	}
+	if len(del) == 0 && len(put) == 0 {
+		return 0, len(old), nil
+	}
+	if err := s.store.Rewrite(sys.name, del, put); err != nil {
+		return 0, 0, fmt.Errorf("rewriting the store of %q: %w", sys.name, err)
+	}
+	sys.mu.Lock()
+	for name, d := range decls {
+		if q := sys.queues[name]; q != nil {
+			q.decl = d
+		}
+	}
+	sys.mu.Unlock()
+	return len(del), len(old), nil
 }

@@ -1,4 +1,4 @@
-package main
+package karnak
 
 import (
 	"strings"
@@ -19,38 +19,17 @@ func TestNeighborsSetting(t *testing.T) {
 		{map[string]int{"s1": 10001}, "neighbors[s1]: 10001"},
 		{map[string]int{"bad name": 5}, `neighbors: "bad name" is not a system name`},
 	} {
-		_, err := NewServiceWith(nil, nil, Options{Neighbors: c.set})
+		_, err := NewServiceWith(nil, nil, Config{Neighbors: c.set})
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("Neighbors %v: error %v, want %q", c.set, err, c.want)
 		}
 	}
-	for _, c := range []struct{ flags, want string }{
-		{"-neighbors 5 -neighbors s1=1", ""},
-		{"-neighbors s1=x", `"s1=x", want N or system=N`},
-		{"-neighbors s1=0", "neighbors[s1]: 0"},
-		{"-neighbors 0", "neighbors: 0"},
-		{"-history -1", "history: -1"},
-	} {
-		f := neighborsFlag{}
-		var err error
-		args := strings.Fields(c.flags)
-		for i := 0; i+1 < len(args) && err == nil; i += 2 {
-			if args[i] == "-history" {
-				_, err = NewServiceWith(nil, nil, Options{History: -1})
-				continue
-			}
-			err = f.Set(args[i+1])
-		}
-		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
-			t.Errorf("%s: error %v, want %q", c.flags, err, c.want)
-		}
-		if c.want == "" && (f[""] != 5 || f["s1"] != 1 || f.String() != "5,s1=1") {
-			t.Errorf("%s: parsed %v (%s)", c.flags, map[string]int(f), f)
-		}
+	if _, err := NewServiceWith(nil, nil, Config{History: -1}); err == nil || !strings.Contains(err.Error(), "history: -1") {
+		t.Errorf("History -1: %v", err)
 	}
 	// s1 estimates from its 3 nearest experiences, s2 (not named) from
 	// the default for all, 7.
-	s, err := NewServiceWith(nil, func() int64 { return testNow }, Options{Neighbors: map[string]int{"s1": 3, "": 7}})
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Neighbors: map[string]int{"s1": 3, "": 7}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package karnak
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ import (
 // predictor built from it sees exactly the kept suffix, and so does the
 // default one, rebuilt when the feed halves.
 func TestFeedIsBounded(t *testing.T) {
-	o, err := Options{History: 4}.withDefaults()
+	o, err := Config{History: 4}.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}

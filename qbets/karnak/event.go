@@ -1,8 +1,9 @@
-package main
+package karnak
 
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Event is one state change of a job on a monitored system, the unit the
@@ -33,8 +34,22 @@ func (e *Event) check() error {
 	if !validName(e.System) {
 		return fmt.Errorf("system: %q is not a name (1–64 letters, digits, '.', '_', '-')", e.System)
 	}
-	if e.Time < 0 {
-		return fmt.Errorf("time: %d < 0", e.Time)
+	if e.Time < 0 || e.Time > maxSpan {
+		return fmt.Errorf("time: %d, want Unix seconds in 0–%d", e.Time, int64(maxSpan))
+	}
+	for _, f := range []struct{ name, v string }{{"user", e.User}, {"project", e.Project}, {"name", e.Name}} {
+		if len(f.v) > maxField {
+			return fmt.Errorf("%s: %d bytes, at most %d", f.name, len(f.v), maxField)
+		}
+		if !utf8.ValidString(f.v) {
+			return fmt.Errorf("%s: not valid UTF-8", f.name)
+		}
+	}
+	if e.Cores < 0 || e.Cores > maxSpan {
+		return fmt.Errorf("cores: %d, want 0–%d", e.Cores, int64(maxSpan))
+	}
+	if e.WallTime < 0 || e.WallTime > maxSpan {
+		return fmt.Errorf("wallTime: %d, want 0–%d seconds", e.WallTime, int64(maxSpan))
 	}
 	switch e.Kind {
 	case "queue":
@@ -63,6 +78,14 @@ func (e *Event) check() error {
 	}
 	return nil
 }
+
+// Bounds on an event's fields: times, sizes and durations at most 2^40
+// (Unix seconds until the year 36812; a sum of 2^20 of them cannot
+// overflow), free-text fields at most 256 bytes, names 64 (validName).
+const (
+	maxSpan  = 1 << 40
+	maxField = 256
+)
 
 // allJobs is the pseudo-queue of a whole system in summaries (§2.3).
 const allJobs = "all_jobs"

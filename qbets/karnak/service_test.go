@@ -1,4 +1,4 @@
-package main
+package karnak
 
 import (
 	"cmp"
@@ -104,7 +104,7 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/system/s1/job/1002/prediction/starttime.json?confidence=80&quantile=75", "", "", []string{`"job":1002`, `"confidence":80`, `"quantile":75`, `"ibl":{`}},
 		{"POST", "/waittime/prediction/?format=json", "application/json", hypo, []string{`"queue":"normal"`, `"queue":"debug"`, `"probWithin"`}},
 		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "80% interval"}},
-		{"POST", "/events", "application/json", `{"kind":"submit","system":"s1","job":2000,"time":%NOW%,"queue":"debug","cores":2,"wallTime":60}`, []string{"accepted 1"}},
+		{"POST", "/events", "application/json", `{"kind":"submit","system":"s1","job":2000,"time":%NOW%,"queue":"debug","cores":2,"wallTime":60}`, []string{`"events":1`}},
 		{"GET", "/stats.json", "", "", []string{"cacheHits"}},
 	} {
 		code, body := do(t, c.method, u+c.path, c.ctype, c.body)

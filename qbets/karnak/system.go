@@ -1,4 +1,4 @@
-package main
+package karnak
 
 import (
 	"fmt"
@@ -35,6 +35,7 @@ type system struct {
 	nextSnap int64
 	clock    int64  // time of the last event
 	gen      uint64 // bumped by every applied event (cache key)
+	last     Event  // the last event applied
 
 	// What the store must keep for a restart (retain.go): the submit
 	// sequence numbers of the experiences in each IBL base, hourly marks
@@ -45,7 +46,7 @@ type system struct {
 	lastSeq       int64
 	feedCap       int
 	feedFrom      map[string]int64
-	ignore        string // Options.ignore
+	ignore        string // Config.ignore
 
 	// sim, when set, is the simulated clock of a trace replay; otherwise
 	// "now" is the service clock.
@@ -63,6 +64,7 @@ type job struct {
 
 type queue struct {
 	name              string
+	decl              Record // its first stored declaration: carries the feed's start (retain.go)
 	maxCores, maxWall int64
 	running, waiting  int
 	usedCores         int64
@@ -96,7 +98,7 @@ type feedItem struct {
 	seq     int64 // the event's store sequence number
 }
 
-// maxFeed bounds a queue's feed by default (Options.History): a service
+// maxFeed bounds a queue's feed by default (Config.History): a service
 // that runs for years must not keep every job it has seen, nor every
 // event in its store. 2^20 items (about 500,000 jobs; 56 bytes an item,
 // so 56–112 MB per queue, the feed holding 2^20–2^21) is years of a busy
@@ -167,7 +169,7 @@ const maxPredictors = 16
 // newSystem returns an empty system with o's settings (o has its
 // defaults); feedFrom is each queue's first fed event after a restart
 // (nil when new).
-func newSystem(name string, o *Options, feedFrom map[string]int64) (*system, error) {
+func newSystem(name string, o *Config, feedFrom map[string]int64) (*system, error) {
 	n := o.neighborsFor(name)
 	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures, N: n, MaxSize: o.baseSize})
 	if err != nil {
@@ -188,7 +190,9 @@ func newSystem(name string, o *Options, feedFrom map[string]int64) (*system, err
 // dry run of a batch is another (the system as the batch's earlier events
 // would leave it).
 type stateView interface {
-	lastEvent() int64
+	lastEvent() int64 // -1: no event yet
+	liveJobs() int
+	queueCount() int
 	queueMax(name string) (cores int64, ok bool)
 	job(id int64) (known, started bool)
 }
@@ -196,12 +200,24 @@ type stateView interface {
 // checkState reports whether e can be applied to the system named name in
 // state v, without changing anything, so that a rejected event is never
 // stored. The error names the field.
-func checkState(e *Event, name string, v stateView) error {
+//
+// o, when not nil, caps the system's queues and live jobs; a store being
+// rebuilt passes nil (what was stored is rebuilt whatever the caps are
+// now).
+func checkState(e *Event, name string, v stateView, o *Config) error {
 	if last := v.lastEvent(); e.Time < last {
-		return fmt.Errorf("time: %d is before the last event of %q (%d); events must arrive in time order", e.Time, name, last)
+		back := "events must arrive in time order"
+		if o != nil && o.MaxBackstep > 0 {
+			back = fmt.Sprintf("at most %d s earlier is accepted (MaxBackstep)", o.MaxBackstep)
+		}
+		return fmt.Errorf("time: %d is before the last event of %q (%d); %s", e.Time, name, last, back)
 	}
 	known, started := v.job(e.Job)
 	switch e.Kind {
+	case "queue":
+		if _, ok := v.queueMax(e.Queue); !ok && o != nil && v.queueCount() >= o.MaxQueues {
+			return fmt.Errorf("queue: %q would be queue %d of %q, at most %d (MaxQueues)", e.Queue, v.queueCount()+1, name, o.MaxQueues)
+		}
 	case "submit":
 		maxCores, ok := v.queueMax(e.Queue)
 		if !ok {
@@ -212,6 +228,9 @@ func checkState(e *Event, name string, v stateView) error {
 		}
 		if e.Cores > maxCores {
 			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
+		}
+		if o != nil && v.liveJobs() >= o.MaxLiveJobs {
+			return fmt.Errorf("job: %d would be live job %d of %q (submitted, not ended), at most %d (MaxLiveJobs)", e.Job, v.liveJobs()+1, name, o.MaxLiveJobs)
 		}
 	case "start":
 		if !known || started {
@@ -226,7 +245,16 @@ func checkState(e *Event, name string, v stateView) error {
 }
 
 // The stateView of a system; the caller holds mu.
-func (s *system) lastEvent() int64 { return s.clock }
+func (s *system) lastEvent() int64 {
+	if s.nextSnap < 0 {
+		return -1
+	}
+	return s.clock
+}
+
+func (s *system) liveJobs() int { return len(s.jobs) }
+
+func (s *system) queueCount() int { return len(s.queues) }
 
 func (s *system) queueMax(name string) (int64, bool) {
 	if q := s.queues[name]; q != nil {
@@ -246,12 +274,16 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
-	// A snapshot at t sees every event at times ≤ t.
-	for s.nextSnap < e.Time {
+	// A snapshot at t sees every event at times ≤ t. Only the first
+	// snapshot after the previous event can find jobs (it takes every
+	// fresh one), so the later ones up to e.Time are skipped: the cost
+	// is O(1) per event whatever the gap.
+	if s.nextSnap < e.Time {
 		s.snapshot(s.nextSnap)
-		s.nextSnap += snapshotEvery
+		s.nextSnap += (e.Time - s.nextSnap + snapshotEvery - 1) / snapshotEvery * snapshotEvery
 	}
 	s.clock = e.Time
+	s.last = *e
 	s.gen++
 	s.lastSeq = seq
 	s.markEvent(e.Time, seq)
@@ -259,7 +291,7 @@ func (s *system) apply(e *Event, seq int64) error {
 	case "queue":
 		q := s.queues[e.Queue]
 		if q == nil {
-			q = &queue{name: e.Queue, preds: map[qbKey]*qbets.Predictor{}, feedCap: s.feedCap, feedFrom: s.feedFrom[e.Queue], halved: s.feedFrom[e.Queue] > 0}
+			q = &queue{name: e.Queue, decl: Record{Seq: seq, Event: *e, Feed: s.feedFrom[e.Queue]}, preds: map[qbKey]*qbets.Predictor{}, feedCap: s.feedCap, feedFrom: s.feedFrom[e.Queue], halved: s.feedFrom[e.Queue] > 0}
 			s.queues[e.Queue] = q
 			// The default predictor is kept up to date from the start, so
 			// the common request never waits for a history replay.

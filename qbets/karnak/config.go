@@ -1,0 +1,176 @@
+package karnak
+
+import (
+	"fmt"
+	"log"
+	"slices"
+	"time"
+
+	"github.com/batchq/batchq/qbets/ibl"
+)
+
+// Config is the service's settings; the zero value is the default
+// service. New validates it (Validate) and fills in the defaults.
+type Config struct {
+	// Now is the service's wall clock in Unix seconds: "now" for live
+	// systems and the reference of MaxSkew; nil means time.Now.
+	Now func() int64
+	// NoCache computes every prediction (no per-state, per-minute cache).
+	NoCache bool
+
+	// Bounds on what clients may store (0 means the default shown).
+	//
+	// MaxSkew: how far an event's time may be ahead of Now, seconds
+	// (7 days). MaxBackstep: how far an event may go back before its
+	// system's last event, seconds (0: events must arrive in time
+	// order); such an event is stored and applied at the last event's
+	// time. MaxSystems (256), MaxQueues per system (64) and MaxLiveJobs,
+	// the jobs submitted and not ended per system (262,144).
+	MaxSkew, MaxBackstep               int64
+	MaxSystems, MaxQueues, MaxLiveJobs int
+
+	// Tokens, when any is given, are required on the write path: an
+	// event batch needs a token scoped to each of its systems, the
+	// repair operations (Drop, Rewind) an admin token. Without tokens
+	// anyone who reaches the handler may write: keep it on loopback or
+	// behind an authenticating proxy.
+	Tokens []Token
+	// Rate limits each client (by remote IP) to Rate requests per second
+	// with bursts of Burst (default 2·Rate), answering 429; 0: no limit.
+	Rate  float64
+	Burst int
+
+	// History is how many of a queue's latest arrivals and starts its
+	// QBETS predictors learn from: the feed keeps History to 2·History
+	// items, and every predictor is rebuilt from the kept ones when the
+	// feed drops its oldest half. 0 means maxFeed (2^20).
+	History int
+	// Neighbors is the IBL neighbour count N per system, both experience
+	// bases; the key "" applies to every system not named. A system in
+	// neither gets ibl.DefaultN (Karnak's 56).
+	Neighbors map[string]int
+	// PruneEvery is the number of stored events between two prunings of
+	// the store (retain.go); 0 means 10,000, < 0 never prunes.
+	PruneEvery int
+	// Logf reports what the service does in the background (prunings and
+	// their errors); nil means log.Printf.
+	Logf func(format string, a ...any)
+
+	baseSize int // IBL experience-base capacity; 0 = ibl.DefaultMaxSize (tests shrink it)
+	// ignore names one bound on the cut that retainFrom leaves out, for
+	// the test that shows each is needed; "" in the service.
+	ignore string
+	// eager prunes every PruneEvery events, however many the last
+	// pruning read (tests: more prunings, more chances to go wrong).
+	eager bool
+}
+
+const defaultPruneEvery = 10000
+
+// Validate reports the first bad setting, naming it.
+func (o Config) Validate() error {
+	_, err := o.withDefaults()
+	return err
+}
+
+// withDefaults validates o and fills in the defaults; errors name the
+// setting (its serve flag).
+func (o Config) withDefaults() (Config, error) {
+	if o.History < 0 {
+		return o, fmt.Errorf("history: %d, want ≥ 1 arrivals and starts per queue (0 = %d)", o.History, maxFeed)
+	}
+	if o.History == 0 {
+		o.History = maxFeed
+	}
+	if o.PruneEvery == 0 {
+		o.PruneEvery = defaultPruneEvery
+	}
+	if o.baseSize == 0 {
+		o.baseSize = ibl.DefaultMaxSize
+	}
+	if o.Logf == nil {
+		o.Logf = log.Printf
+	}
+	if o.Now == nil {
+		o.Now = func() int64 { return time.Now().Unix() }
+	}
+	for _, d := range []struct {
+		name string
+		v    *int64
+		def  int64
+	}{{"MaxSkew", &o.MaxSkew, week}, {"MaxBackstep", &o.MaxBackstep, 0}} {
+		if *d.v < 0 || *d.v > maxSpan {
+			return o, fmt.Errorf("%s: %d, want 0–%d seconds", d.name, *d.v, int64(maxSpan))
+		}
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	for _, d := range []struct {
+		name string
+		v    *int
+		def  int
+	}{{"MaxSystems", &o.MaxSystems, 256}, {"MaxQueues", &o.MaxQueues, 64}, {"MaxLiveJobs", &o.MaxLiveJobs, 1 << 18}} {
+		if *d.v < 0 {
+			return o, fmt.Errorf("%s: %d, want ≥ 0", d.name, *d.v)
+		}
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	if !(o.Rate >= 0) || o.Burst < 0 {
+		return o, fmt.Errorf("Rate, Burst: %v, %d, want ≥ 0", o.Rate, o.Burst)
+	}
+	if o.Rate > 0 && o.Burst == 0 {
+		o.Burst = max(int(2*o.Rate), 1)
+	}
+	for i, tk := range o.Tokens {
+		if len(tk.Secret) < 16 {
+			return o, fmt.Errorf("Tokens[%d].Secret: %d bytes, want at least 16", i, len(tk.Secret))
+		}
+		for _, sys := range tk.Systems {
+			if sys != "*" && !validName(sys) {
+				return o, fmt.Errorf("Tokens[%d].Systems: %q is not a system name (or *)", i, sys)
+			}
+		}
+	}
+	names := make([]string, 0, len(o.Neighbors))
+	for name := range o.Neighbors {
+		names = append(names, name)
+	}
+	slices.Sort(names) // the first bad one, deterministically
+	for _, name := range names {
+		if err := checkNeighbors(name, o.Neighbors[name], o.baseSize); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// checkNeighbors validates one neighbour count: at least 1, and at most
+// the experience base's capacity (beyond it every estimate would average
+// the whole base).
+func checkNeighbors(system string, n, baseSize int) error {
+	field := "neighbors"
+	if system != "" {
+		if !validName(system) {
+			return fmt.Errorf("neighbors: %q is not a system name", system)
+		}
+		field = "neighbors[" + system + "]"
+	}
+	if n < 1 || n > baseSize {
+		return fmt.Errorf("%s: %d, want a neighbour count in 1–%d (the experience base's size)", field, n, baseSize)
+	}
+	return nil
+}
+
+// neighborsFor is the IBL neighbour count of a system.
+func (o *Config) neighborsFor(system string) int {
+	if n, ok := o.Neighbors[system]; ok {
+		return n
+	}
+	if n, ok := o.Neighbors[""]; ok {
+		return n
+	}
+	return ibl.DefaultN
+}

@@ -1,0 +1,36 @@
+// Package karnak is a queue prediction and job statistics service in the
+// manner of Karnak on TeraGrid (Smith, GCE 2010; spec
+// karnak-ibl-service §1–§3), as a library: feed it the state changes of
+// the jobs on your systems (Event: a queue declared, a job submitted,
+// started, ended) and ask it how long a job would wait on each queue, or
+// when a queued job will start. Every prediction carries a QBETS bound
+// (package qbets) and an instance-based estimate with its confidence
+// interval (package qbets/ibl, §4), and per-queue statistics over the
+// last hour, 4 hours, day and week (kqueue, §2.2).
+//
+// Start here:
+//
+//	svc, err := karnak.New(nil, karnak.Config{})       // nil: a MemStore; see Store
+//	err = svc.Load(ctx)                                // rebuild from the store
+//	ack, err := svc.IngestBatch("site-a/42", events)   // stored, then applied; a retry gets the same Ack
+//	ps, err := svc.PredictHypothetical(&karnak.PredictRequest{Cores: 16, WallTime: 3600,
+//		Confidence: 90, Quantile: 95, Locations: []karnak.Location{{System: "s1", Queue: "normal"}}})
+//	http.ListenAndServe(addr, svc.Handler())           // the REST resources of §2.3; set timeouts (see Handler)
+//
+// Persistence is a Store, an append-only event log of three methods; the
+// state is a function of the log and is rebuilt from it by Load, and
+// the service deletes the events a restart no longer needs (a queue's
+// QBETS feed, the IBL bases, a week of statistics and the live jobs).
+// MemStore keeps the log in memory; examples/qserve has one on SQLite,
+// and package karnaktest checks an implementation.
+//
+// Safe on an open network: events are validated before they are stored
+// (times at most Config.MaxSkew ahead of the clock and in order per
+// system up to Config.MaxBackstep, sizes and durations at most 2^40,
+// names at most 64 bytes and free text 256, at most MaxSystems systems,
+// MaxQueues queues and MaxLiveJobs live jobs per system); no work grows
+// with a gap in time; writes need a bearer token scoped to the systems
+// when Config.Tokens are set; Drop and Rewind repair a system fed bad
+// events; the handler answers 413, 415, 429 and 503 where they apply, and
+// every 4xx names the field. A Service is safe for concurrent use.
+package karnak

@@ -1,0 +1,386 @@
+package karnak
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func doReq(t *testing.T, method, url, ctype, token, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// Events far from the clock are refused before they are stored, at once,
+// and the service keeps answering; an event a few days ahead (within
+// MaxSkew) after a long gap costs O(1), not one snapshot per 300 s.
+func TestFarFutureRejected(t *testing.T) {
+	s, srv := newTestServer(t)
+	u := srv.URL + "/karnak"
+	for _, tm := range []int64{testNow * 1000, math.MaxInt64, math.MaxInt64 - 1, 1 << 41, testNow + week + 1} {
+		t0 := time.Now()
+		body := fmt.Sprintf(`{"kind":"submit","system":"s1","job":7000,"time":%d,"queue":"debug","cores":1}`, tm)
+		code, out := do(t, "POST", u+"/events", "application/json", body)
+		if code != 400 || !strings.Contains(out, "events[0].time") {
+			t.Errorf("time %d: %d %q, want 400 naming events[0].time", tm, code, out)
+		}
+		if d := time.Since(t0); d > time.Second {
+			t.Errorf("time %d: refused in %v", tm, d)
+		}
+	}
+	if code, out := do(t, "GET", u+"/system/s1/job/1002/prediction/waittime.json", "", ""); code != 200 {
+		t.Fatalf("after the far-future events: %d %s", code, out)
+	}
+	// A system silent for a long time, then an event 6 days ahead of the
+	// clock (allowed): applied at once.
+	t0 := time.Now()
+	gap := []Event{
+		{Kind: "queue", System: "g", Time: 0, Queue: "q", Cores: 8, WallTime: 60},
+		{Kind: "submit", System: "g", Job: 1, Time: 1, Queue: "q", Cores: 1},
+		{Kind: "start", System: "g", Job: 1, Time: testNow + 6*24*3600},
+	}
+	if err := s.Ingest(gap); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("a gap of %d s took %v", testNow, d)
+	}
+	if last, ok := s.Last("g"); !ok || last.Event != gap[2] {
+		t.Errorf("Last(g) = %+v, %v", last, ok)
+	}
+}
+
+// A crash and restart (the store closed and reopened by a new service)
+// after a far-future event was attempted: the event was never stored, so
+// the restart rebuilds the same state, at once. A system poisoned by an
+// event within MaxSkew but ahead of its real time is repaired by Rewind
+// (admin token), and Drop forgets a system.
+func TestRestartAfterHostileEvent(t *testing.T) {
+	st := &MemStore{}
+	admin := Token{Name: "ops", Secret: "admin-secret-0123456789", Admin: true}
+	site := Token{Name: "site", Secret: "site-secret-0123456789", Systems: []string{"s1", "s2"}}
+	cfg := Config{Tokens: []Token{admin, site}}
+	a, err := NewServiceWith(st, func() int64 { return testNow }, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Ingest([]Event{{Kind: "submit", System: "s1", Job: 9, Time: testNow * 1000, Queue: "debug", Cores: 1}}); err == nil {
+		t.Fatal("far-future event accepted")
+	}
+	n := st.Len()
+	r := &PredictRequest{Cores: 4, WallTime: 600, Confidence: 90, Quantile: 95, Within: 60, Locations: []Location{{"s1", "normal"}}}
+	before, _ := a.PredictHypothetical(r)
+	// Crash: a is abandoned; a new service opens the same store.
+	t0 := time.Now()
+	b, err := NewServiceWith(st, func() int64 { return testNow }, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := b.PredictHypothetical(r)
+	jb, _ := json.Marshal(before)
+	ja, _ := json.Marshal(after)
+	if string(ja) != string(jb) || st.Len() != n {
+		t.Fatalf("restart differs (store %d → %d events):\n%s\n%s", n, st.Len(), jb, ja)
+	}
+	t.Logf("restart in %v", time.Since(t0))
+
+	// Poison s1 with an event 6 days ahead: real events are now refused.
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	u := srv.URL + "/karnak"
+	ahead := testNow + 6*24*3600
+	post := func(tok, body string) (int, string) {
+		resp, out := doReq(t, "POST", u+"/events", "application/json", tok, body)
+		return resp.StatusCode, out
+	}
+	if code, out := post(site.Secret, fmt.Sprintf(`{"kind":"submit","system":"s1","job":8000,"time":%d,"queue":"debug","cores":1}`, ahead)); code != 200 {
+		t.Fatalf("poison: %d %s", code, out)
+	}
+	real := fmt.Sprintf(`{"kind":"submit","system":"s1","job":8001,"time":%d,"queue":"debug","cores":1}`, testNow)
+	if code, out := post(site.Secret, real); code != 400 || !strings.Contains(out, "before the last event") {
+		t.Fatalf("real event after the poison: %d %s", code, out)
+	}
+	rewind := fmt.Sprintf("%s/admin/system/s1/rewind?time=%d", u, testNow)
+	if resp, out := doReq(t, "POST", rewind, "", site.Secret, ""); resp.StatusCode != 403 {
+		t.Fatalf("rewind with a site token: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := doReq(t, "POST", rewind, "", "", ""); resp.StatusCode != 401 {
+		t.Fatalf("rewind without a token: %d %s", resp.StatusCode, out)
+	}
+	if resp, out := doReq(t, "POST", rewind, "", admin.Secret, ""); resp.StatusCode != 200 {
+		t.Fatalf("rewind: %d %s", resp.StatusCode, out)
+	}
+	if code, out := post(site.Secret, real); code != 200 {
+		t.Fatalf("real event after the rewind: %d %s", code, out)
+	}
+	if resp, out := doReq(t, "GET", u+"/system/s1/event/last.json", "", "", ""); resp.StatusCode != 200 || !strings.Contains(out, `"job":8001`) {
+		t.Fatalf("last event: %d %s", resp.StatusCode, out)
+	}
+	// The rewound state is the one a restart rebuilds.
+	c, err := NewServiceWith(st, func() int64 { return testNow }, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := b.PredictHypothetical(r)
+	y, _ := c.PredictHypothetical(r)
+	jx, _ := json.Marshal(x)
+	jy, _ := json.Marshal(y)
+	if string(jx) != string(jy) {
+		t.Fatalf("rewound and restarted differ:\n%s\n%s", jx, jy)
+	}
+	if resp, out := doReq(t, "POST", u+"/admin/system/s1/drop", "", admin.Secret, ""); resp.StatusCode != 200 {
+		t.Fatalf("drop: %d %s", resp.StatusCode, out)
+	}
+	if resp, _ := doReq(t, "GET", u+"/system/s1/status.json", "", "", ""); resp.StatusCode != 404 || st.Len() != 0 {
+		t.Fatalf("after drop: %d, %d events stored", resp.StatusCode, st.Len())
+	}
+}
+
+// A retried batch (its acknowledgement lost) is acknowledged again with
+// the same answer and stored once, also after a restart; the same id
+// with other events is a conflict.
+func TestRetriedBatch(t *testing.T) {
+	st := &MemStore{}
+	s, err := NewService(st, func() int64 { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	evs, _ := json.Marshal(testEvents())
+	body := `{"batch": "site-a/1", "events": ` + string(evs) + `}`
+	code1, ack1 := do(t, "POST", srv.URL+"/karnak/events", "application/json", body)
+	n := st.Len()
+	code2, ack2 := do(t, "POST", srv.URL+"/karnak/events", "application/json", body)
+	if code1 != 200 || code2 != 200 || ack1 != ack2 || st.Len() != n {
+		t.Fatalf("retry: %d %s / %d %s; stored %d then %d", code1, ack1, code2, ack2, n, st.Len())
+	}
+	// With the Idempotency-Key header instead.
+	one := fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7000,"time":%d,"queue":"debug","cores":1}]`, testNow)
+	for range 2 {
+		req, _ := http.NewRequest("POST", srv.URL+"/karnak/events", strings.NewReader(one))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", "site-a/2")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || st.Len() != n+1 {
+			t.Fatalf("Idempotency-Key retry: %d, %d stored", resp.StatusCode, st.Len())
+		}
+	}
+	// After a restart.
+	s2, err := NewService(st, func() int64 { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ack, err := s2.IngestBatch("site-a/1", testEvents()); err != nil || ack.Events != len(testEvents()) || st.Len() != n+1 {
+		t.Fatalf("retry after restart: %+v %v, %d stored", ack, err, st.Len())
+	}
+	other := testEvents()[:3]
+	if _, err := s2.IngestBatch("site-a/1", other); err == nil || statusOf(err) != 409 || !strings.Contains(err.Error(), "batch") {
+		t.Fatalf("reused id: %v", err)
+	}
+}
+
+// Tokens are required on the write path when configured and scoped to
+// systems; reads stay open.
+func TestTokensEnforced(t *testing.T) {
+	site := Token{Name: "site", Secret: "site-secret-0123456789", Systems: []string{"s1"}}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Tokens: []Token{site}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	evs, _ := json.Marshal(testEvents()[:2])
+	s2 := strings.ReplaceAll(string(evs), `"s1"`, `"s2"`)
+	for _, c := range []struct {
+		token, body string
+		code        int
+		want        string
+	}{
+		{"", string(evs), 401, "authorization"},
+		{"wrong-token-0123456789", string(evs), 401, "unknown token"},
+		{site.Secret, s2, 403, "events[0].system"},
+		{site.Secret, string(evs), 200, `"events":2`},
+	} {
+		resp, out := doReq(t, "POST", srv.URL+"/karnak/events", "application/json", c.token, c.body)
+		if resp.StatusCode != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("token %q: %d %q, want %d naming %q", c.token, resp.StatusCode, out, c.code, c.want)
+		}
+	}
+	if resp, _ := doReq(t, "GET", srv.URL+"/karnak/system/s1/status.json", "", "", ""); resp.StatusCode != 200 {
+		t.Errorf("read without a token: %d", resp.StatusCode)
+	}
+	if _, err := New(nil, Config{Tokens: []Token{{Secret: "short"}}}); err == nil {
+		t.Error("a 5-byte secret accepted")
+	}
+}
+
+// Bounded inputs: a 7 MB field is refused before it is read whole (413);
+// fields beyond their limits, sizes beyond 2^40, other content types, and
+// the caps on systems, queues and live jobs answer 4xx naming the field.
+func TestBoundedInputs(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{MaxSystems: 2, MaxQueues: 2, MaxLiveJobs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	u := srv.URL + "/karnak/events"
+	ev := func(extra string) string {
+		return fmt.Sprintf(`{"kind":"submit","system":"s1","job":7000,"time":%d,"queue":"debug","cores":1%s}`, testNow, extra)
+	}
+	big := ev(`,"name":"` + strings.Repeat("x", 7<<20) + `"`)
+	for _, c := range []struct {
+		ctype, body string
+		code        int
+		want        string
+	}{
+		{"application/json", big, 413, "body"},
+		{"application/json", ev(`,"name":"` + strings.Repeat("x", 257) + `"`), 400, "events[0].name"},
+		{"application/json", ev(`,"user":"` + strings.Repeat("é", 200) + `"`), 400, "events[0].user"},
+		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":2199023255553`, 1), 400, "events[0].cores"},
+		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":1,"wallTime":9223372036854775807`, 1), 400, "events[0].wallTime"},
+		{"text/plain", ev(""), 415, "Content-Type"},
+		{"", ev(""), 415, "Content-Type"},
+		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "MaxQueues"},
+		{"application/json", fmt.Sprintf(`[{"kind":"queue","system":"n2","time":%[1]d,"queue":"q","cores":1,"wallTime":60},{"kind":"queue","system":"n3","time":%[1]d,"queue":"q","cores":1,"wallTime":60}]`, testNow), 403, "MaxSystems"},
+		{"application/json", fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7001,"time":%[1]d,"queue":"debug","cores":1},{"kind":"submit","system":"s1","job":7002,"time":%[1]d,"queue":"debug","cores":1}]`, testNow), 400, "MaxLiveJobs"},
+	} {
+		resp, out := doReq(t, "POST", u, c.ctype, "", c.body)
+		if resp.StatusCode != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%.80s: %d %.200q, want %d naming %q", c.body, resp.StatusCode, out, c.code, c.want)
+		}
+	}
+	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/", "application/xml", "", "<x/>"); resp.StatusCode != 415 {
+		t.Errorf("xml prediction request: %d %s", resp.StatusCode, out)
+	}
+}
+
+// The rate limit answers 429 with Retry-After; before Load the handler
+// answers 503 with Retry-After.
+func TestRateLimitAndNotReady(t *testing.T) {
+	s, err := New(nil, Config{Rate: 1, Burst: 2, Now: func() int64 { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	resp, _ := doReq(t, "GET", srv.URL+"/karnak/system/status.json", "", "", "")
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("before Load: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if err := s.Ingest(testEvents()); err == nil || statusOf(err) != 503 {
+		t.Fatalf("Ingest before Load: %v", err)
+	}
+	if err := s.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	resp, _ = doReq(t, "GET", srv.URL+"/karnak/system/status.json", "", "", "")
+	if resp.StatusCode != 200 {
+		t.Fatalf("after Load: %d", resp.StatusCode)
+	}
+	resp, _ = doReq(t, "GET", srv.URL+"/karnak/system/status.json", "", "", "")
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("beyond the burst: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+// FuzzDecodeEvents: decoding never panics; whatever it returns is
+// bounded, and an event it returns that passes check has its fields
+// within their limits.
+func FuzzDecodeEvents(f *testing.F) {
+	f.Add(`{"kind":"submit","system":"s1","job":1,"time":5,"queue":"q","cores":1}`)
+	f.Add(`[{"kind":"queue","system":"s","time":0,"queue":"q","cores":4,"wallTime":60}]`)
+	f.Add(`{"batch":"b","events":[{"kind":"end","system":"s","job":1,"time":9}]}`)
+	f.Add(`{"kind":"start","system":"s","job":1,"time":9223372036854775807}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		batch, evs, err := decodeEvents([]byte(body))
+		if err != nil {
+			if c := statusOf(err); c != 400 && c != 413 {
+				t.Fatalf("status %d for %v", c, err)
+			}
+			return
+		}
+		if len(evs) == 0 || len(evs) > maxEvents || len(batch) > len(body) {
+			t.Fatalf("%d events, batch %q", len(evs), batch)
+		}
+		for i := range evs {
+			e := &evs[i]
+			if e.check() == nil && (e.Time < 0 || e.Time > maxSpan || e.Cores > maxSpan || e.WallTime > maxSpan ||
+				len(e.Name) > maxField || len(e.User) > maxField || len(e.Project) > maxField) {
+				t.Fatalf("checked event out of bounds: %+v", e)
+			}
+		}
+	})
+}
+
+// FuzzIngest: any body POSTed to the events resource of a running
+// service answers a 2xx or 4xx (never 5xx, never a panic, never a hang),
+// and the service still answers afterwards with sane statistics.
+func FuzzIngest(f *testing.F) {
+	f.Add(fmt.Sprintf(`{"kind":"submit","system":"s1","job":7000,"time":%d,"queue":"debug","cores":1}`, testNow))
+	f.Add(fmt.Sprintf(`[{"kind":"start","system":"s1","job":1001,"time":%d}]`, testNow))
+	f.Add(fmt.Sprintf(`{"batch":"x","events":[{"kind":"end","system":"s1","job":1002,"time":%d}]}`, testNow))
+	f.Add(`[{"kind":"queue","system":"z","time":1,"queue":"q","cores":1099511627776,"wallTime":1099511627776},{"kind":"submit","system":"z","job":1,"time":2,"queue":"q","cores":1099511627776},{"kind":"start","system":"z","job":1,"time":3}]`)
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{MaxBackstep: 60})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		f.Fatal(err)
+	}
+	h := s.Handler()
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("POST", "/karnak/events", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 || rec.Code < 200 {
+			t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+		}
+		for _, name := range s.systemNames() {
+			st, qs := s.statusOf(s.systems[name])
+			if st.Running < 0 || st.Waiting < 0 || st.UsedCores < 0 {
+				t.Fatalf("system %s: %+v", name, st)
+			}
+			for _, q := range qs {
+				if q.UsedCores < 0 || q.Running < 0 || q.Waiting < 0 {
+					t.Fatalf("queue %+v", q)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,543 @@
+package karnak
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// Service is the prediction and statistics service: the systems, the
+// event store, and the clock. It is safe for concurrent use.
+type Service struct {
+	mu      sync.RWMutex // guards systems (the map, not the systems)
+	systems map[string]*system
+	store   Store
+	// now is the service clock for systems without a simulated clock.
+	now   func() int64
+	cache predCache
+	ready atomic.Bool // Load is done
+	// ingestMu serializes writers so that the store's order is the order
+	// in which events are applied; it also guards the fields below.
+	ingestMu sync.Mutex
+	opt      Config
+	prunes   map[string]*pruneState
+	batches  batchLog
+	tokens   map[[32]byte]*Token
+	limiter  *limiter
+}
+
+// pruneState is what the service knows of a system's last pruning.
+type pruneState struct {
+	since int              // events stored since
+	kept  int              // events before its cut it kept (the next one reads them again)
+	cut   int64            // its cut
+	feeds map[string]int64 // and the feeds' starts then
+}
+
+// New returns a service over st (nil: a new MemStore) with the settings
+// of cfg. It does no work: call Load to rebuild the state from the store;
+// until then the handler answers 503 and Ingest fails.
+func New(st Store, cfg Config) (*Service, error) {
+	o, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		st = &MemStore{}
+	}
+	s := &Service{systems: map[string]*system{}, store: st, now: o.Now, opt: o, prunes: map[string]*pruneState{},
+		tokens: map[[32]byte]*Token{}}
+	s.cache.off = o.NoCache
+	s.batches.init(maxBatches)
+	for i := range o.Tokens {
+		s.tokens[sha256.Sum256([]byte(o.Tokens[i].Secret))] = &o.Tokens[i]
+	}
+	if o.Rate > 0 {
+		s.limiter = newLimiter(o.Rate, o.Burst, maxClients)
+	}
+	return s, nil
+}
+
+// Load rebuilds every system by re-applying the stored events in order,
+// then opens the service. It is called once; ctx stops it early.
+func (s *Service) Load(ctx context.Context) error {
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	if s.ready.Load() {
+		return errors.New("karnak: Load called twice")
+	}
+	n := 0
+	err := s.store.Scan("", 0, func(r *Record) error {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := s.reapply(r); err != nil {
+			return fmt.Errorf("stored event %d: %w", r.Seq, err)
+		}
+		// The stored events count as not yet pruned: a service restarted
+		// more often than PruneEvery events still prunes.
+		s.pruneState(r.Event.System).since++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.ready.Store(true)
+	return nil
+}
+
+// reapply applies a stored record again (Load, Rewind), checking it as a
+// new event would be (a store edited by hand may hold anything), except
+// for the clock: its time may be anything the store accepted.
+func (s *Service) reapply(r *Record) error {
+	e := &r.Event
+	if err := e.check(); err != nil {
+		return err
+	}
+	sys, err := s.systemFor(e.System, true)
+	if err != nil {
+		return err
+	}
+	if err := checkState(e, sys.name, sys, &s.opt); err != nil {
+		return err
+	}
+	if e.Kind == "queue" && r.Feed > 0 && sys.queues[e.Queue] == nil {
+		sys.feedFrom[e.Queue] = r.Feed
+	}
+	if r.Batch != "" {
+		s.batches.add(r.Batch, r.Digest, e.System)
+	}
+	return sys.apply(e, r.Seq)
+}
+
+// httpError carries the status a handler should answer with.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(format string, a ...any) error {
+	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
+}
+
+func notFound(format string, a ...any) error {
+	return &httpError{http.StatusNotFound, fmt.Sprintf(format, a...)}
+}
+
+func statusOf(err error) int {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status
+	}
+	return http.StatusInternalServerError
+}
+
+// systemFor returns the named system, made if new (an error beyond
+// MaxSystems unless stored, which is true while rebuilding).
+func (s *Service) systemFor(name string, stored bool) (*system, error) {
+	s.mu.RLock()
+	sys := s.systems[name]
+	s.mu.RUnlock()
+	if sys != nil {
+		return sys, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sys = s.systems[name]; sys == nil {
+		if !stored && len(s.systems) >= s.opt.MaxSystems {
+			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
+		}
+		var err error
+		if sys, err = newSystem(name, &s.opt, map[string]int64{}); err != nil {
+			return nil, err
+		}
+		s.systems[name] = sys
+	}
+	return sys, nil
+}
+
+func (s *Service) lookup(name string) (*system, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sys := s.systems[name]
+	if sys == nil {
+		return nil, notFound("system: %q is not a known system", name)
+	}
+	return sys, nil
+}
+
+func (s *Service) systemNames() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	names := make([]string, 0, len(s.systems))
+	for n := range s.systems {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Ingest stores and applies a batch of events without a batch id; see
+// IngestBatch.
+func (s *Service) Ingest(evs []Event) error {
+	_, err := s.IngestBatch("", evs)
+	return err
+}
+
+// Ack acknowledges a stored batch: its id (if the client gave one) and
+// how many events it held. A retried batch gets the same Ack.
+type Ack struct {
+	Batch  string `json:"batch,omitempty"`
+	Events int    `json:"events"`
+}
+
+// IngestBatch validates a batch of events, stores it in one transaction,
+// and only then applies it: an event is acknowledged (the Ack returned
+// with a nil error) only once it is stored. The batch is all or nothing;
+// the error names the index and the field of the first bad event.
+//
+// batch, when not "", is the client's id of the batch (at most 128
+// bytes): a batch with the id of one already stored is acknowledged
+// again with the same Ack and stores nothing, if it holds the same
+// events (a retry after a lost acknowledgement), and is a conflict
+// otherwise. The service remembers the last 65,536 ids (a restart
+// rebuilds them from the store, while their events are kept).
+func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
+	if !s.ready.Load() {
+		return Ack{}, errNotReady
+	}
+	if len(batch) > maxBatchID || !utf8.ValidString(batch) {
+		return Ack{}, badRequest("batch: %d bytes, want a UTF-8 id of at most %d", len(batch), maxBatchID)
+	}
+	if len(evs) == 0 {
+		return Ack{}, badRequest("events: none")
+	}
+	if len(evs) > maxEvents {
+		return Ack{}, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
+	}
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	digest := digestOf(evs)
+	ack := Ack{Batch: batch, Events: len(evs)}
+	if batch != "" {
+		if d, ok := s.batches.get(batch); ok {
+			if d != digest {
+				return Ack{}, &httpError{http.StatusConflict, fmt.Sprintf("batch: %q was already stored with other events", batch)}
+			}
+			return ack, nil
+		}
+	}
+	// Validate the whole batch against a dry run of the job bookkeeping
+	// it implies, so a bad event late in the batch rejects all of it.
+	now := s.now()
+	for i := range evs {
+		if err := evs[i].check(); err != nil {
+			return Ack{}, badRequest("events[%d].%v", i, err)
+		}
+		if evs[i].Time > now+s.opt.MaxSkew {
+			return Ack{}, badRequest("events[%d].time: %d is %s ahead of the service's clock (%d); at most %s (MaxSkew)",
+				i, evs[i].Time, hms(evs[i].Time-now), now, hms(s.opt.MaxSkew))
+		}
+	}
+	evs = slices.Clone(evs) // dryRun raises times within MaxBackstep
+	if err := s.dryRun(evs); err != nil {
+		return Ack{}, err
+	}
+	recs := make([]Record, len(evs))
+	for i := range evs {
+		recs[i] = Record{Batch: batch, Event: evs[i]}
+		if batch != "" {
+			recs[i].Digest = digest
+		}
+	}
+	if err := s.store.Append(recs); err != nil {
+		return Ack{}, err
+	}
+	if batch != "" {
+		for i := range evs {
+			s.batches.add(batch, digest, evs[i].System)
+		}
+	}
+	defer s.maybePrune(evs)
+	for i := range recs {
+		sys, err := s.systemFor(recs[i].Event.System, true)
+		if err != nil {
+			return Ack{}, err
+		}
+		sys.mu.Lock()
+		err = sys.apply(&recs[i].Event, recs[i].Seq)
+		sys.mu.Unlock()
+		if err != nil {
+			// Validated above; reaching here is a bug, and the stored
+			// event will fail the same way at the next start.
+			return Ack{}, fmt.Errorf("events[%d]: %w", i, err)
+		}
+	}
+	return ack, nil
+}
+
+// maybePrune prunes the store of each system of evs (retain.go) once
+// Config.PruneEvery events of it have been stored since the last time,
+// and as many as the last pruning kept before its cut: a pruning reads
+// every stored event before the cut, the ones kept the last time again,
+// so waiting for as many new events keeps the reading O(1) per event
+// (amortized). The events are acknowledged
+// whatever happens here, so an error is logged, not returned: the store
+// then keeps more than it needs until the next pruning. The caller holds
+// ingestMu, so no event is applied meanwhile.
+func (s *Service) maybePrune(evs []Event) {
+	if s.store == nil || s.opt.PruneEvery < 0 {
+		return
+	}
+	for i := range evs {
+		name := evs[i].System
+		ps := s.pruneState(name)
+		wait := max(s.opt.PruneEvery, ps.kept)
+		if s.opt.eager {
+			wait = s.opt.PruneEvery
+		}
+		if ps.since++; ps.since < wait {
+			continue
+		}
+		ps.since = 0
+		sys, err := s.lookup(name)
+		if err != nil {
+			continue
+		}
+		sys.mu.RLock()
+		cut, feedFrom, prunable := sys.retainFrom()
+		sys.mu.RUnlock()
+		if !prunable || cut <= ps.cut && maps.Equal(feedFrom, ps.feeds) {
+			continue // nothing (new) to prune
+		}
+		t0 := time.Now()
+		deleted, scanned, err := s.prune(sys, cut, feedFrom, s.opt.ignore != "feed")
+		if err != nil {
+			s.opt.Logf("pruning the store of %q: %v", name, err)
+			continue
+		}
+		ps.cut, ps.feeds, ps.kept = cut, feedFrom, scanned-deleted
+		if deleted > 0 {
+			s.opt.Logf("pruned %d of the %d events of %q before event %d in %v", deleted, scanned, name, cut, time.Since(t0).Round(time.Millisecond))
+		}
+	}
+}
+
+func (s *Service) pruneState(system string) *pruneState {
+	ps := s.prunes[system]
+	if ps == nil {
+		ps = &pruneState{}
+		s.prunes[system] = ps
+	}
+	return ps
+}
+
+// dryRun checks the batch in order against each system's current state
+// as amended by the batch's own earlier events (declared queues, jobs
+// submitted, started or ended), without changing anything but the times
+// of events within MaxBackstep before their system's clock, which it
+// raises to that clock.
+func (s *Service) dryRun(evs []Event) error {
+	views := map[string]*batchView{}
+	s.mu.RLock()
+	nsys := len(s.systems)
+	s.mu.RUnlock()
+	for i := range evs {
+		e := &evs[i]
+		v := views[e.System]
+		if v == nil {
+			v = &batchView{queues: map[string]int64{}, jobs: map[int64]jobState{}}
+			s.mu.RLock()
+			sys := s.systems[e.System]
+			s.mu.RUnlock()
+			if sys != nil {
+				// Copy what the batch may touch: the clock and the queue
+				// limits, and the jobs it names.
+				sys.mu.RLock()
+				v.clock, v.live = sys.clock, len(sys.jobs)
+				for n, q := range sys.queues {
+					v.queues[n] = q.maxCores
+				}
+				for _, f := range evs[i:] {
+					if f.System != e.System || f.Kind == "queue" {
+						continue
+					}
+					if known, started := sys.job(f.Job); known {
+						v.jobs[f.Job] = jobState{known: true, started: started}
+					}
+				}
+				sys.mu.RUnlock()
+			} else {
+				if nsys++; nsys > s.opt.MaxSystems {
+					return &httpError{http.StatusForbidden, fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
+				}
+				v.clock = -1
+			}
+			views[e.System] = v
+		}
+		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep {
+			e.Time = v.clock
+		}
+		if err := checkState(e, e.System, v, &s.opt); err != nil {
+			return badRequest("events[%d].%v", i, err)
+		}
+		v.clock = e.Time
+		switch e.Kind {
+		case "queue":
+			v.queues[e.Queue] = e.Cores
+		case "submit":
+			v.jobs[e.Job] = jobState{known: true}
+			v.live++
+		case "start":
+			v.jobs[e.Job] = jobState{known: true, started: true}
+		case "end":
+			delete(v.jobs, e.Job)
+			v.live--
+		}
+	}
+	return nil
+}
+
+// batchView is a system as a batch's earlier events would leave it.
+type batchView struct {
+	clock  int64 // -1: a new system
+	live   int
+	queues map[string]int64 // max cores
+	jobs   map[int64]jobState
+}
+
+type jobState struct{ known, started bool }
+
+func (v *batchView) lastEvent() int64 { return v.clock }
+
+func (v *batchView) liveJobs() int { return v.live }
+
+func (v *batchView) queueCount() int { return len(v.queues) }
+
+func (v *batchView) queueMax(name string) (int64, bool) {
+	c, ok := v.queues[name]
+	return c, ok
+}
+
+func (v *batchView) job(id int64) (known, started bool) {
+	j := v.jobs[id]
+	return j.known, j.started
+}
+
+// replaying reports whether a trace replay feeds the named system.
+func (s *Service) replaying(name string) bool {
+	s.mu.RLock()
+	sys := s.systems[name]
+	s.mu.RUnlock()
+	if sys == nil {
+		return false
+	}
+	sys.mu.RLock()
+	defer sys.mu.RUnlock()
+	return sys.sim != nil
+}
+
+// clockOf is "now" on a system: its simulated clock during a replay, else
+// the service clock. The caller holds sys.mu.
+func (s *Service) clockOf(sys *system) int64 {
+	if sys.sim != nil {
+		return sys.sim.now()
+	}
+	return max(s.now(), sys.clock)
+}
+
+// Last is the last stored event of a system, with its sequence number;
+// false when the system is unknown.
+func (s *Service) Last(system string) (Record, bool) {
+	s.mu.RLock()
+	sys := s.systems[system]
+	s.mu.RUnlock()
+	if sys == nil {
+		return Record{}, false
+	}
+	sys.mu.RLock()
+	defer sys.mu.RUnlock()
+	if sys.nextSnap < 0 {
+		return Record{}, false
+	}
+	return Record{Seq: sys.lastSeq, Event: sys.last}, true
+}
+
+// Drop deletes a system: its stored events and its state. A system
+// poisoned by bad events (say, times a year ahead) is repaired by
+// dropping it and feeding it again, or by Rewind.
+func (s *Service) Drop(system string) error {
+	return s.repair(system, -1)
+}
+
+// Rewind deletes a system's stored events later than t (Unix seconds)
+// and rebuilds its state from the ones left, as if the later events had
+// never been sent. The system's clock goes back to its last kept event.
+func (s *Service) Rewind(system string, t int64) error {
+	if t < 0 {
+		return badRequest("time: %d, want ≥ 0", t)
+	}
+	return s.repair(system, t)
+}
+
+// repair drops the events of system after t (all when t < 0) and
+// rebuilds it from the rest.
+func (s *Service) repair(system string, t int64) error {
+	if !s.ready.Load() {
+		return errNotReady
+	}
+	s.ingestMu.Lock()
+	defer s.ingestMu.Unlock()
+	s.mu.RLock()
+	old := s.systems[system]
+	s.mu.RUnlock()
+	if old == nil {
+		return notFound("system: %q is not a known system", system)
+	}
+	old.mu.RLock()
+	replaying := old.sim != nil
+	old.mu.RUnlock()
+	if replaying {
+		return &httpError{http.StatusConflict, fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
+	}
+	var del []int64
+	err := s.store.Scan(system, 0, func(r *Record) error {
+		if t < 0 || r.Event.Time > t {
+			del = append(del, r.Seq)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.store.Rewrite(system, del, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.systems, system)
+	s.mu.Unlock()
+	s.cache.drop(old)
+	delete(s.prunes, system)
+	s.batches.forget(system)
+	if t < 0 {
+		return nil
+	}
+	// Rebuild from what is left; the old state answers no more requests.
+	return s.store.Scan(system, 0, func(r *Record) error {
+		if err := s.reapply(r); err != nil {
+			return fmt.Errorf("stored event %d: %w", r.Seq, err)
+		}
+		s.pruneState(system).since++
+		return nil
+	})
+}
