@@ -154,16 +154,6 @@ func (h *history) rebuild() {
 	h.probN = -1
 }
 
-// reset empties the history and its trimmer.
-func (h *history) reset() {
-	h.recent = h.recent[:0]
-	h.trims = 0
-	if h.tr != nil {
-		h.tr.Reset()
-	}
-	h.rebuild()
-}
-
 // kth is the k-th smallest value, 1 ≤ k ≤ len.
 func (h *history) kth(k int) int64 { return h.set.kth(k) }
 

@@ -133,7 +133,6 @@ type Sim struct {
 	memo  easyMemo
 }
 
-func lessSeq(a, b *Job) bool { return a.seq < b.seq }
 func lessShort(a, b *Job) bool {
 	if a.p != b.p {
 		return a.p < b.p

@@ -44,11 +44,6 @@ const (
 	exitUsage = 2
 )
 
-// run is the command with the process's standard input.
-func run(args []string, stdout, stderr io.Writer) int {
-	return runContext(context.Background(), args, os.Stdin, stdout, stderr)
-}
-
 // options are the parsed command line.
 type options struct {
 	policy   sched.Preset

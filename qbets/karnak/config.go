@@ -119,7 +119,7 @@ func (o Config) withDefaults() (Config, error) {
 		}
 	}
 	if !(o.Rate >= 0) || o.Burst < 0 {
-		return o, fmt.Errorf("Rate, Burst: %v, %d, want ≥ 0", o.Rate, o.Burst)
+		return o, fmt.Errorf("karnak: rate %v and burst %d, want ≥ 0", o.Rate, o.Burst)
 	}
 	if o.Rate > 0 && o.Burst == 0 {
 		o.Burst = max(int(2*o.Rate), 1)

@@ -31,8 +31,6 @@ func newMirror(m Method, e *env, boxes []qbets.ClusterInfo, clustered bool) *mir
 	return mi
 }
 
-func inRange(r qbets.KeyRange, v int64) bool { return r.Lo <= v && v <= r.Hi }
-
 // boxIndex is the box holding a job, −1 if none does. Every mirror holds
 // the same boxes, so Replay computes it once per job for all of them.
 func boxIndex(boxes []qbets.ClusterInfo, nodes int, wall int64) int {
