@@ -1,4 +1,6 @@
-package varq
+package agent
+
+import "github.com/batchq/batchq/varq"
 
 // Outcome is what happened to one VARQ request in a simulation (or a live
 // run): what was predicted, whether the job was running by the start time,
@@ -6,18 +8,18 @@ package varq
 type Outcome struct {
 	// Plan is the plan VARQ accepted the request with (its probability is
 	// the promise made to the user); NOT_POSSIBLE when it was refused.
-	Plan     Plan
+	Plan     varq.Plan
 	Accepted bool
 	// Submitted is the plan the job was finally submitted by, after
 	// re-planning (NOT_POSSIBLE when it was dropped before submission).
-	Submitted Plan
-	Submit    int64 // actual submission time
-	Job       JobID // the padded job submitted, when Submitted is possible
-	Started   int64 // actual start time; meaningful when Ran
-	Ran       bool  // the job started (it may have been cancelled in the queue)
-	Success   bool  // it was running at or before Plan.Start
-	Required  int64 // N·W node-seconds
-	Used      int64 // node-seconds actually occupied (spinning included)
+	Submitted varq.Plan
+	Submit    int64      // actual submission time
+	Job       varq.JobID // the padded job submitted, when Submitted is possible
+	Started   int64      // actual start time; meaningful when Ran
+	Ran       bool       // the job started (it may have been cancelled in the queue)
+	Success   bool       // it was running at or before Plan.Start
+	Required  int64      // N·W node-seconds
+	Used      int64      // node-seconds actually occupied (spinning included)
 }
 
 // Summary aggregates the accepted requests of one experiment cell, the

@@ -1,9 +1,10 @@
-package varq
+package agent
 
 import (
 	"testing"
 
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
 	"github.com/batchq/batchq/varq/varqtest"
 )
 
@@ -16,14 +17,14 @@ type capForecaster struct {
 	down bool
 }
 
-func (f *capForecaster) ProbWithin(nodes int, _, within int64) float64 {
+func (f *capForecaster) ProbWithin(nodes int, _, within int64) (float64, bool) {
 	switch {
 	case f.down || nodes > f.max:
-		return 0
+		return 0, true
 	case within >= 20000:
-		return 0.8
+		return 0.8, true
 	}
-	return 0.3
+	return 0.3, true
 }
 
 // silenceRun hands a 5-node request (arriving at 0, planned at 1590) and
@@ -38,7 +39,7 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outco
 		}
 		return 0
 	}}
-	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: CrowdQueued, Replan: ReplanConfig{ReqProb: 0.75, Every: 30}})
+	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: CrowdQueued, Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package varq
+package agent
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/batchq/batchq/varq"
 	"pgregory.net/rapid"
 )
 
@@ -15,7 +16,7 @@ func crowdScan(mode CrowdMode, queued int, pending []*simRequest, self *simReque
 	n := queued
 	if mode == CrowdPlanned || mode == CrowdAccepted {
 		for _, p := range pending {
-			if p != self && (mode == CrowdAccepted || p.rp.Plan().Submit <= submit) {
+			if p != self && (mode == CrowdAccepted || p.planned <= submit) {
 				n += p.req.Nodes
 			}
 		}
@@ -36,7 +37,7 @@ func TestCrowdLedgerMatchesScan(t *testing.T) {
 		pending := map[int64][]*simRequest{}
 		queued := map[int64]int{}
 		state := map[*simRequest]int{} // 0 new, 1 pending, 2 queued, 3 done
-		plan := func(s *simRequest, at int64) { s.rp.plan = Plan{Possible: true, Submit: at} }
+		plan := func(s *simRequest, at int64) { s.planned = at }
 		// Plans on a coarse grid, so that ties are common.
 		drawSubmit := func(label string) int64 { return 30 * rapid.Int64Range(0, 20).Draw(t, label) }
 		pick := func(want int) *simRequest {
@@ -54,8 +55,8 @@ func TestCrowdLedgerMatchesScan(t *testing.T) {
 		for range rapid.IntRange(1, 120).Draw(t, "ops") {
 			switch rapid.IntRange(0, 5).Draw(t, "op") {
 			case 0: // a request arrives and is accepted
-				s := &simRequest{req: Request{Nodes: rapid.IntRange(1, 64).Draw(t, "nodes"), Walltime: 60,
-					Start: rapid.SampledFrom(starts).Draw(t, "start")}, rp: &Replanner{}}
+				s := &simRequest{req: varq.Request{Nodes: rapid.IntRange(1, 64).Draw(t, "nodes"), Walltime: 60,
+					Start: rapid.SampledFrom(starts).Draw(t, "start")}}
 				plan(s, drawSubmit("plan"))
 				reqs = append(reqs, s)
 				if rapid.Bool().Draw(t, "accept") { // otherwise refused, never filed
@@ -86,7 +87,7 @@ func TestCrowdLedgerMatchesScan(t *testing.T) {
 					state[s] = 3
 				}
 			case 5: // someone asks
-				self := &simRequest{req: Request{Nodes: 3, Start: rapid.SampledFrom(starts).Draw(t, "askStart")}}
+				self := &simRequest{req: varq.Request{Nodes: 3, Start: rapid.SampledFrom(starts).Draw(t, "askStart")}}
 				if len(reqs) > 0 && rapid.Bool().Draw(t, "known") {
 					self = rapid.SampledFrom(reqs).Draw(t, "self")
 				}
@@ -118,17 +119,17 @@ type crowdChecker struct {
 	checks int
 }
 
-func (f *crowdChecker) ProbWithin(nodes int, w, within int64) float64 {
+func (f *crowdChecker) ProbWithin(nodes int, w, within int64) (float64, bool) {
 	c := f.a.crwd
 	for d, g := range c.groups {
 		var pend []*simRequest
 		for i, e := range g.pending {
-			if e.submit != e.s.rp.Plan().Submit || !e.s.pending || (i > 0 && g.pending[i-1].submit > e.submit) {
-				f.t.Fatalf("start %d: entry %d filed at %d, plan %d, pending %v", d, i, e.submit, e.s.rp.Plan().Submit, e.s.pending)
+			if e.submit != e.s.planned || !e.s.pending || (i > 0 && g.pending[i-1].submit > e.submit) {
+				f.t.Fatalf("start %d: entry %d filed at %d, plan %d, pending %v", d, i, e.submit, e.s.planned, e.s.pending)
 			}
 			pend = append(pend, e.s)
 		}
-		asks := append(slices.Clone(pend), &simRequest{req: Request{Nodes: 1, Start: d}})
+		asks := append(slices.Clone(pend), &simRequest{req: varq.Request{Nodes: 1, Start: d}})
 		for _, self := range asks {
 			for _, s := range []int64{d - within, d - within - 30, d - within + 30} {
 				if got, want := c.nodes(self, s), crowdScan(c.mode, g.queued, pend, self, s); got != want {
@@ -147,7 +148,7 @@ func TestCrowdLedgerMatchesScanInSimulation(t *testing.T) {
 	total := 0
 	rapid.Check(t, func(t *rapid.T) {
 		var f *crowdChecker
-		runRandomCrowdAgent(t, func(sf sizedForecaster) Forecaster {
+		runRandomCrowdAgent(t, func(sf sizedForecaster) varq.Forecaster {
 			f = &crowdChecker{sizedForecaster: sf, t: t}
 			return f
 		}, func(a *SimAgent) { f.a = a })

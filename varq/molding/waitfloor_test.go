@@ -1,4 +1,4 @@
-package varq
+package molding
 
 import (
 	"context"

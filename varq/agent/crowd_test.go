@@ -1,9 +1,10 @@
-package varq
+package agent
 
 import (
 	"testing"
 
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
 	"github.com/batchq/batchq/varq/varqtest"
 	"pgregory.net/rapid"
 )
@@ -24,12 +25,12 @@ type ask struct {
 	within int64
 }
 
-func (l *askLog) ProbWithin(nodes int, _, within int64) float64 {
+func (l *askLog) ProbWithin(nodes int, _, within int64) (float64, bool) {
 	l.asks = append(l.asks, ask{l.m.Now(), nodes, within})
 	if within >= l.cut {
-		return 0.8
+		return 0.8, true
 	}
-	return 0.1
+	return 0.1, true
 }
 
 // sizesAt is the set of sizes asked at clock time t about a submission
@@ -66,7 +67,7 @@ func crowdRun(t *testing.T, mode CrowdMode, every int64, jobs []swf.Job) *askLog
 	}}
 	log := &askLog{m: m, cut: 20000}
 	a, err := NewSimAgent(m, log, SimConfig{Fraction: 1, Crowd: mode,
-		Replan: ReplanConfig{ReqProb: 0.75, Every: every, OnlyAtSubmit: every == 0}})
+		Replan: varq.ReplanConfig{ReqProb: 0.75, Every: every, OnlyAtSubmit: every == 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 	for _, mode := range []CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted} {
 		m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 { return int64(nodes) * 10 }}
 		f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
-		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Replan: ReplanConfig{ReqProb: 0.75}})
+		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Replan: varq.ReplanConfig{ReqProb: 0.75}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +176,7 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 	if _, err := ParseCrowdMode("crowded"); err == nil {
 		t.Error("ParseCrowdMode accepted an unknown mode")
 	}
-	if _, err := NewSimAgent(&varqtest.FakeMachine{}, &shiftingForecaster{}, SimConfig{Crowd: 7, Replan: ReplanConfig{ReqProb: 0.5}}); err == nil {
+	if _, err := NewSimAgent(&varqtest.FakeMachine{}, &shiftingForecaster{}, SimConfig{Crowd: 7, Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
 		t.Error("unknown crowd mode accepted")
 	}
 }
@@ -198,10 +199,10 @@ func TestCrowdAgentNeverSubmitsLate(t *testing.T) {
 // wrap if wrap is not nil), a machine, a crowd mode, a re-planning period
 // and up to 40 jobs, runs a crowd-aware agent (period 7200 s) over them and
 // returns it; ready sees the agent before the run.
-func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) Forecaster, ready func(*SimAgent)) *SimAgent {
+func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) varq.Forecaster, ready func(*SimAgent)) *SimAgent {
 	probs := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50).Draw(t, "probs")
 	step := rapid.Int64Range(30, 900).Draw(t, "step")
-	var f Forecaster = sizedForecaster{tableForecaster{step, probs}}
+	var f varq.Forecaster = sizedForecaster{tableForecaster{step, probs}}
 	if wrap != nil {
 		f = wrap(f.(sizedForecaster))
 	}
@@ -212,12 +213,12 @@ func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) Forecaster, read
 	// Re-planning every 0 (only at the planned submission) or 30–3600 s:
 	// more often than the trajectory's 30-s step asks nothing new, and a
 	// 1-s period made one run in a few take 40 s under -race.
-	every := rapid.Int64Range(DefaultStep-1, 3600).Draw(t, "every")
-	if every < DefaultStep {
+	every := rapid.Int64Range(varq.DefaultStep-1, 3600).Draw(t, "every")
+	if every < varq.DefaultStep {
 		every = 0
 	}
 	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Period: 7200,
-		Replan: ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
+		Replan: varq.ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +244,7 @@ func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) Forecaster, read
 // crowd changes the plans.
 type sizedForecaster struct{ tableForecaster }
 
-func (f sizedForecaster) ProbWithin(nodes int, w, within int64) float64 {
-	return f.tableForecaster.ProbWithin(nodes, w, within) * 16 / float64(16+nodes)
+func (f sizedForecaster) ProbWithin(nodes int, w, within int64) (float64, bool) {
+	p, ok := f.tableForecaster.ProbWithin(nodes, w, within)
+	return p * 16 / float64(16+nodes), ok
 }

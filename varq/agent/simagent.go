@@ -1,4 +1,4 @@
-package varq
+package agent
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
 )
 
 // SimConfig configures the generality simulation of §5.4 (Table 5.6). The
@@ -20,7 +21,7 @@ type SimConfig struct {
 	// The thesis recomputed every 30 s (A16); OnlyAtSubmit recomputes only
 	// at the planned submission time, which is what large simulations can
 	// afford.
-	Replan ReplanConfig
+	Replan varq.ReplanConfig
 	// Period separates the reservation start times; each request targets
 	// the next multiple of Period after its arrival. 0 means 21600 s.
 	Period int64
@@ -70,13 +71,13 @@ func (c SimConfig) Validate() error {
 // simulated queue); the agent does not feed it. Not safe for concurrent
 // use: simulations are single-goroutine.
 type SimAgent struct {
-	m    Machine
-	f    Forecaster
+	m    varq.Machine
+	f    varq.Forecaster
 	cfg  SimConfig
 	rng  *rand.Rand
 	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
-	live map[JobID]*simRequest
+	live map[varq.JobID]*simRequest
 	crwd *crowd // nil under CrowdOff: its bookkeeping methods do nothing
 	st   SimStats
 	err  error
@@ -100,10 +101,12 @@ type SimStats struct {
 
 type simRequest struct {
 	out     int // index into outs
-	req     Request
+	req     varq.Request
 	work    int64 // the trace job's run time, capped at its walltime
-	rp      *Replanner
-	id      JobID
+	rp      *varq.Replanner
+	f       varq.Forecaster // what rp plans with
+	planned int64           // the submission time of rp's current plan
+	id      varq.JobID
 	started bool
 	// In the crowd ledger (crowd.go): whether s is accepted and not yet
 	// submitted, and the planned submission time it is filed under.
@@ -112,7 +115,7 @@ type simRequest struct {
 }
 
 // NewSimAgent checks the configuration.
-func NewSimAgent(m Machine, f Forecaster, cfg SimConfig) (*SimAgent, error) {
+func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, error) {
 	if m == nil || f == nil {
 		return nil, errors.New("varq: SimAgent needs a Machine and a Forecaster")
 	}
@@ -123,7 +126,7 @@ func NewSimAgent(m Machine, f Forecaster, cfg SimConfig) (*SimAgent, error) {
 		cfg.Period = DefaultPeriod
 	}
 	a := &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
-		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[JobID]*simRequest{}}
+		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[varq.JobID]*simRequest{}}
 	if cfg.Crowd != CrowdOff {
 		a.crwd = newCrowd(cfg.Crowd)
 	}
@@ -162,22 +165,23 @@ func (a *SimAgent) Arrive(j swf.Job) {
 	if a.cfg.Unsynchronized {
 		start = now + 1 + a.lead.Int64N(a.cfg.Period)
 	}
-	r := Request{Nodes: int(j.Size()), Walltime: max(w, 1), Start: start}
+	r := varq.Request{Nodes: int(j.Size()), Walltime: max(w, 1), Start: start}
 	s := &simRequest{out: len(a.outs), req: r, work: min(max(j.RunTime, 0), r.Walltime)}
-	a.outs = append(a.outs, Outcome{Plan: Plan{Request: r}, Required: int64(r.Nodes) * s.work})
-	var f Forecaster = a.f
+	a.outs = append(a.outs, Outcome{Plan: varq.Plan{Request: r}, Required: int64(r.Nodes) * s.work})
+	var f varq.Forecaster = a.f
 	if a.crwd != nil {
 		f = &crowdForecaster{f: a.f, c: a.crwd, self: s}
 	}
-	rp, err := NewReplanner(f, r, a.cfg.Replan)
+	rcfg := a.cfg.Replan
+	if a.crwd != nil {
+		rcfg.Own = a.f // silence is QBETS's, at the request's own size
+	}
+	rp, err := varq.NewReplanner(f, r, rcfg)
 	if err != nil {
 		a.fail(err)
 		return
 	}
-	if a.crwd != nil {
-		rp.own = a.f // silence is QBETS's, at the request's own size
-	}
-	s.rp = rp
+	s.rp, s.f = rp, f
 	a.decide(s)
 }
 
@@ -188,10 +192,11 @@ func (a *SimAgent) decide(s *simRequest) {
 		a.fail(err)
 		return
 	}
+	s.planned = d.Plan.Submit
 	a.count(s, d, now)
 	o := &a.outs[s.out]
 	switch d.Action {
-	case Wait:
+	case varq.Wait:
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
 			a.crwd.accepted(s)
@@ -199,7 +204,7 @@ func (a *SimAgent) decide(s *simRequest) {
 			a.crwd.replanned(s)
 		}
 		a.m.At(d.Next, func() { a.decide(s) })
-	case Submit:
+	case varq.Submit:
 		if !o.Accepted {
 			o.Accepted, o.Plan = true, d.Plan
 		} else { // accepted at an earlier decision: no longer pending
@@ -217,12 +222,12 @@ func (a *SimAgent) decide(s *simRequest) {
 		if a.cfg.CancelMissed {
 			a.m.At(s.req.Start+1, func() { a.cancelIfQueued(s) })
 		}
-	case Refuse:
+	case varq.Refuse:
 		// §5.4 [R]: a refused job is submitted as an ordinary job.
 		if _, err := a.m.Submit(s.req.Nodes, s.req.Walltime, s.work); err != nil {
 			a.fail(err)
 		}
-	case Drop:
+	case varq.Drop:
 		// Accepted, then given up before submission: a failure that
 		// occupied nothing. The trace's work is still done, as an
 		// ordinary job outside the VARQ accounting.
@@ -235,15 +240,15 @@ func (a *SimAgent) decide(s *simRequest) {
 }
 
 // count adds decision d on s to the agent's SimStats.
-func (a *SimAgent) count(s *simRequest, d Decision, now int64) {
+func (a *SimAgent) count(s *simRequest, d varq.Decision, now int64) {
 	if d.Kept {
 		a.st.Kept++
-		if d.Action == Submit {
+		if d.Action == varq.Submit {
 			a.st.KeptRequests++
 		}
 	}
-	if a.crwd != nil && d.Action == Drop && s.pending &&
-		!silentOn(a.f, s.req, now, a.cfg.Replan.Step) && silentOn(s.rp.f, s.req, now, a.cfg.Replan.Step) {
+	if a.crwd != nil && d.Action == varq.Drop && s.pending &&
+		!silentOn(a.f, s.req, now, a.cfg.Replan.Step) && silentOn(s.f, s.req, now, a.cfg.Replan.Step) {
 		a.st.CrowdZeros++
 	}
 }
@@ -261,7 +266,7 @@ func (a *SimAgent) cancelIfQueued(s *simRequest) {
 
 // Started tells the agent that job id started at t; jobs that are not
 // VARQ jobs are ignored.
-func (a *SimAgent) Started(id JobID, t int64) {
+func (a *SimAgent) Started(id varq.JobID, t int64) {
 	s, ok := a.live[id]
 	if !ok {
 		return
@@ -300,3 +305,22 @@ func (a *SimAgent) Stats() SimStats { return a.st }
 
 // Outcomes returns one record per VARQ request, in arrival order.
 func (a *SimAgent) Outcomes() []Outcome { return a.outs }
+
+// silentOn reports whether f gives every submission of r on the grid from
+// now to the start time probability 0 (ok = false counts as 0), and there
+// is such a submission; as the Replanner judges silence.
+func silentOn(f varq.Forecaster, r varq.Request, now, step int64) bool {
+	if step == 0 {
+		step = varq.DefaultStep
+	}
+	if now >= r.Start {
+		return false
+	}
+	for s := now; s < r.Start; s += step {
+		within := r.Start - s
+		if p, ok := f.ProbWithin(r.Nodes, r.Walltime+within, within); ok && p != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,8 +1,10 @@
-package varq
+package agent
 
 import (
 	"fmt"
 	"sort"
+
+	"github.com/batchq/batchq/varq"
 )
 
 // CrowdMode says whether a SimAgent plans each request as if its own
@@ -164,18 +166,18 @@ func (c *crowd) accepted(s *simRequest) {
 	if c == nil {
 		return
 	}
-	c.group(s.req.Start).insert(s, s.rp.Plan().Submit)
+	c.group(s.req.Start).insert(s, s.planned)
 }
 
 // replanned re-files a pending s after its Replanner decided again: its
 // planned submission may have moved.
 func (c *crowd) replanned(s *simRequest) {
-	if c == nil || !s.pending || s.filed == s.rp.Plan().Submit {
+	if c == nil || !s.pending || s.filed == s.planned {
 		return
 	}
 	g := c.groups[s.req.Start]
 	g.remove(s)
-	g.insert(s, s.rp.Plan().Submit)
+	g.insert(s, s.planned)
 }
 
 // unpend removes s from the accepted-not-submitted list (it was submitted
@@ -238,11 +240,11 @@ func (c *crowd) nodes(self *simRequest, submit int64) int {
 // mode: it asks the agent's forecaster about a job of the request's nodes
 // plus the crowd it would meet at the candidate submission D − within.
 type crowdForecaster struct {
-	f    Forecaster
+	f    varq.Forecaster
 	c    *crowd
 	self *simRequest
 }
 
-func (cf *crowdForecaster) ProbWithin(nodes int, walltime, within int64) float64 {
+func (cf *crowdForecaster) ProbWithin(nodes int, walltime, within int64) (float64, bool) {
 	return cf.f.ProbWithin(nodes+cf.c.nodes(cf.self, cf.self.req.Start-within), walltime, within)
 }

@@ -1,10 +1,11 @@
-package varq
+package agent
 
 import (
 	"fmt"
 
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
 )
 
 // SchedMachine is a Machine over a sched simulation: the jobs it submits
@@ -23,7 +24,7 @@ func NewSchedMachine(s *sched.Sim, firstID int64) *SchedMachine {
 }
 
 // Owns reports whether id is a job this machine submitted.
-func (m *SchedMachine) Owns(id JobID) bool { return id >= m.first && id < m.nextID }
+func (m *SchedMachine) Owns(id varq.JobID) bool { return id >= m.first && id < m.nextID }
 
 // Now is the simulation clock.
 func (m *SchedMachine) Now() int64 { return m.Sim.Now() }
@@ -33,7 +34,7 @@ func (m *SchedMachine) At(t int64, fn func()) { m.Sim.At(t, func(int64) { fn() }
 
 // Submit makes a job of nodes processors arrive now, asking walltime
 // seconds (its user estimate) and running runtime seconds.
-func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (JobID, error) {
+func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
 	id := m.nextID
 	j := swf.Job{
 		ID: id, Submit: m.Sim.Now(), Wait: swf.Unknown, RunTime: runtime,
@@ -50,7 +51,7 @@ func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (JobID, error)
 }
 
 // Cancel removes the queued job id or kills it if it runs.
-func (m *SchedMachine) Cancel(id JobID) error {
+func (m *SchedMachine) Cancel(id varq.JobID) error {
 	if !m.Sim.Cancel(id) {
 		return fmt.Errorf("varq: no job %d waits or runs", id)
 	}

@@ -1,10 +1,10 @@
-package varq_test
+package molding_test
 
 import (
 	"fmt"
 
 	"github.com/batchq/batchq/estmodel"
-	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/molding"
 )
 
 // Molding compares response-time range sets, not points: 64 processors
@@ -12,11 +12,11 @@ import (
 // mean midpoint of the response ranges over the largest response (6000 s):
 // 1 − 4660/6000 and 1 − 5050/6000.
 func ExampleChooseSize() {
-	cands := []varq.MoldCandidate{
+	cands := []molding.MoldCandidate{
 		{Size: 16, Wait: 600, Exec: estmodel.RangeSet{{Lo: 3000, Hi: 3600, P: 0.7}, {Lo: 5000, Hi: 5400, P: 0.3}}},
 		{Size: 64, Wait: 4000, Exec: estmodel.RangeSet{{Lo: 900, Hi: 1200, P: 1}}},
 	}
-	best, scores, err := varq.ChooseSize(cands, 64, varq.ScorePaper)
+	best, scores, err := molding.ChooseSize(cands, 64, molding.ScorePaper)
 	if err != nil {
 		fmt.Println(err)
 		return
