@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/qbets/apq"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -297,12 +297,12 @@ func preds(r strategyRun) string {
 
 // strategyFuncs learns the load functions from the history jobs' own
 // schedule in the trace (the jobs before the treated window).
-func strategyFuncs(tr *trace, hist int) ([]estmodel.LoadFunc, error) {
+func strategyFuncs(tr *trace, hist int) ([]rangeset.LoadFunc, error) {
 	prof, err := traceProfile(tr)
 	if err != nil {
 		return nil, err
 	}
-	return estmodel.BuildLoadFuncs(loadSamples(tr, prof, 0, hist), estmodel.LoadFuncConfig{})
+	return rangeset.BuildLoadFuncs(loadSamples(tr, prof, 0, hist), rangeset.LoadFuncConfig{})
 }
 
 // The treated windows after the history: Table VIII treats 20,000 jobs,
@@ -318,7 +318,7 @@ const (
 type strategySetup struct {
 	e     *env
 	hist  int
-	funcs []estmodel.LoadFunc
+	funcs []rangeset.LoadFunc
 }
 
 func newStrategySetup(e *env, tr *trace) (strategySetup, error) {

@@ -1,4 +1,4 @@
-package estmodel
+package rangeset
 
 import (
 	"cmp"
@@ -117,10 +117,10 @@ type MergeConfig struct {
 // Validate names the first parameter out of range.
 func (c MergeConfig) Validate() error {
 	if !(c.OverlapPct >= 0 && c.OverlapPct <= 100) {
-		return fmt.Errorf("estmodel: MergeConfig.OverlapPct = %v, need in [0, 100]", c.OverlapPct)
+		return fmt.Errorf("rangeset: MergeConfig.OverlapPct = %v, need in [0, 100]", c.OverlapPct)
 	}
 	if c.MaxRanges < 0 {
-		return fmt.Errorf("estmodel: MergeConfig.MaxRanges = %d, need ≥ 0", c.MaxRanges)
+		return fmt.Errorf("rangeset: MergeConfig.MaxRanges = %d, need ≥ 0", c.MaxRanges)
 	}
 	return nil
 }
@@ -170,7 +170,7 @@ func MergeRanges(in []Range, cfg MergeConfig) (RangeSet, error) {
 	rs := make([]Range, 0, len(in))
 	for i, r := range in {
 		if math.IsNaN(r.Lo) || math.IsNaN(r.Hi) || r.Lo > r.Hi {
-			return nil, fmt.Errorf("estmodel: MergeRanges range %d is [%v, %v)", i, r.Lo, r.Hi)
+			return nil, fmt.Errorf("rangeset: MergeRanges range %d is [%v, %v)", i, r.Lo, r.Hi)
 		}
 		rs = append(rs, Range{Lo: r.Lo, Hi: r.Hi})
 	}

@@ -1,4 +1,4 @@
-package estmodel
+package rangeset
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ type LoadProfile struct {
 // nothing and are ignored.
 func NewLoadProfile(P int64, ex []Execution) (*LoadProfile, error) {
 	if P <= 0 {
-		return nil, fmt.Errorf("estmodel: LoadProfile machine size P = %d, need > 0", P)
+		return nil, fmt.Errorf("rangeset: LoadProfile machine size P = %d, need > 0", P)
 	}
 	type ev struct{ t, d int64 }
 	evs := make([]ev, 0, 2*len(ex))
@@ -63,7 +63,7 @@ func (lp *LoadProfile) P() int64 { return lp.p }
 func (lp *LoadProfile) Add(t, delta int64) error {
 	n := len(lp.times)
 	if n > 0 && t < lp.times[n-1] {
-		return fmt.Errorf("estmodel: LoadProfile.Add at %d before the last change %d", t, lp.times[n-1])
+		return fmt.Errorf("rangeset: LoadProfile.Add at %d before the last change %d", t, lp.times[n-1])
 	}
 	if n > 0 && t == lp.times[n-1] {
 		lp.busy[n-1] += delta
@@ -145,13 +145,13 @@ type LoadWindow struct {
 // window.
 func (w LoadWindow) Validate() error {
 	if w.Window < 0 {
-		return fmt.Errorf("estmodel: LoadWindow.Window = %d, need ≥ 0", w.Window)
+		return fmt.Errorf("rangeset: LoadWindow.Window = %d, need ≥ 0", w.Window)
 	}
 	if w.Slot < 0 {
-		return fmt.Errorf("estmodel: LoadWindow.Slot = %d, need ≥ 0", w.Slot)
+		return fmt.Errorf("rangeset: LoadWindow.Slot = %d, need ≥ 0", w.Slot)
 	}
 	if w.Window > 0 && w.Slot > w.Window {
-		return fmt.Errorf("estmodel: LoadWindow.Slot %d longer than Window %d", w.Slot, w.Window)
+		return fmt.Errorf("rangeset: LoadWindow.Slot %d longer than Window %d", w.Slot, w.Window)
 	}
 	return nil
 }

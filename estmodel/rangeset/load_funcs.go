@@ -1,4 +1,4 @@
-package estmodel
+package rangeset
 
 import (
 	"cmp"
@@ -56,19 +56,19 @@ type LoadFuncConfig struct {
 func (c LoadFuncConfig) Validate() error {
 	switch {
 	case c.Tuples < 0:
-		return fmt.Errorf("estmodel: LoadFuncConfig.Tuples = %d, need ≥ 0", c.Tuples)
+		return fmt.Errorf("rangeset: LoadFuncConfig.Tuples = %d, need ≥ 0", c.Tuples)
 	case c.MinJobs < 0:
-		return fmt.Errorf("estmodel: LoadFuncConfig.MinJobs = %d, need ≥ 0", c.MinJobs)
+		return fmt.Errorf("rangeset: LoadFuncConfig.MinJobs = %d, need ≥ 0", c.MinJobs)
 	case !(c.MinSpread >= 0 && c.MinSpread <= 1):
-		return fmt.Errorf("estmodel: LoadFuncConfig.MinSpread = %v, need in [0, 1]", c.MinSpread)
+		return fmt.Errorf("rangeset: LoadFuncConfig.MinSpread = %v, need in [0, 1]", c.MinSpread)
 	case !(c.MaxStepPct >= 0) || math.IsInf(c.MaxStepPct, 0):
-		return fmt.Errorf("estmodel: LoadFuncConfig.MaxStepPct = %v, need ≥ 0", c.MaxStepPct)
+		return fmt.Errorf("rangeset: LoadFuncConfig.MaxStepPct = %v, need ≥ 0", c.MaxStepPct)
 	case !(c.BinWidth >= 0 && c.BinWidth <= 1):
-		return fmt.Errorf("estmodel: LoadFuncConfig.BinWidth = %v, need in [0, 1]", c.BinWidth)
+		return fmt.Errorf("rangeset: LoadFuncConfig.BinWidth = %v, need in [0, 1]", c.BinWidth)
 	case !(c.EpsFrac >= 0) || math.IsInf(c.EpsFrac, 0):
-		return fmt.Errorf("estmodel: LoadFuncConfig.EpsFrac = %v, need ≥ 0", c.EpsFrac)
+		return fmt.Errorf("rangeset: LoadFuncConfig.EpsFrac = %v, need ≥ 0", c.EpsFrac)
 	case c.MinPts < 0:
-		return fmt.Errorf("estmodel: LoadFuncConfig.MinPts = %d, need ≥ 0", c.MinPts)
+		return fmt.Errorf("rangeset: LoadFuncConfig.MinPts = %d, need ≥ 0", c.MinPts)
 	}
 	return nil
 }
@@ -109,7 +109,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	groups := map[RangeKey][]LoadSample{}
 	for i, s := range samples {
 		if math.IsNaN(s.Runtime) || math.IsNaN(s.Load) || s.Runtime < 0 || s.Load < 0 {
-			return nil, fmt.Errorf("estmodel: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
+			return nil, fmt.Errorf("rangeset: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
 		}
 		groups[s.Key] = append(groups[s.Key], s)
 	}

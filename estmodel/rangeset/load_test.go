@@ -1,4 +1,4 @@
-package estmodel
+package rangeset
 
 import (
 	"math"

@@ -1,9 +1,9 @@
-package estmodel_test
+package rangeset_test
 
 import (
 	"fmt"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 )
 
 // A user's 8-processor job ran 100–130 s at low load and 190–200 s at
@@ -12,15 +12,15 @@ import (
 // the next job; each run gives a range, the overlapping ones merge, and
 // ranges holding past runtimes get most of the probability.
 func ExampleRangePredictor() {
-	h := estmodel.NewRangeHistory()
-	k := estmodel.RangeKey{User: 7, Size: 8}
+	h := rangeset.NewRangeHistory()
+	k := rangeset.RangeKey{User: 7, Size: 8}
 	for _, s := range []struct{ rt, load float64 }{{100, 0.2}, {130, 0.25}, {190, 0.8}, {200, 0.85}} {
-		if err := h.Add(estmodel.LoadSample{Key: k, Runtime: s.rt, Load: s.load}); err != nil {
+		if err := h.Add(rangeset.LoadSample{Key: k, Runtime: s.rt, Load: s.load}); err != nil {
 			fmt.Println(err)
 			return
 		}
 	}
-	p := estmodel.RangePredictor{Funcs: []estmodel.LoadFunc{{A: 166.7, B: 66.7}, {A: 50, B: 150}}, History: h}
+	p := rangeset.RangePredictor{Funcs: []rangeset.LoadFunc{{A: 166.7, B: 66.7}, {A: 50, B: 150}}, History: h}
 	rs, _, err := p.Predict(k, 0.8)
 	if err != nil {
 		fmt.Println(err)

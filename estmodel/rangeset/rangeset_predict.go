@@ -1,4 +1,4 @@
-package estmodel
+package rangeset
 
 import (
 	"fmt"
@@ -44,17 +44,17 @@ const (
 func (c RangeConfig) Validate() error {
 	switch {
 	case c.Recent < 0:
-		return fmt.Errorf("estmodel: RangeConfig.Recent = %d, need ≥ 0", c.Recent)
+		return fmt.Errorf("rangeset: RangeConfig.Recent = %d, need ≥ 0", c.Recent)
 	case !(c.SpanFrac >= 0 && c.SpanFrac <= 1):
-		return fmt.Errorf("estmodel: RangeConfig.SpanFrac = %v, need in [0, 1]", c.SpanFrac)
+		return fmt.Errorf("rangeset: RangeConfig.SpanFrac = %v, need in [0, 1]", c.SpanFrac)
 	case !(c.CompactPct >= 0) || math.IsInf(c.CompactPct, 0):
-		return fmt.Errorf("estmodel: RangeConfig.CompactPct = %v, need ≥ 0", c.CompactPct)
+		return fmt.Errorf("rangeset: RangeConfig.CompactPct = %v, need ≥ 0", c.CompactPct)
 	case c.MaxRelevant < 0:
-		return fmt.Errorf("estmodel: RangeConfig.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
+		return fmt.Errorf("rangeset: RangeConfig.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
 	case c.Shift != ShiftAdditive && c.Shift != ShiftRatio:
-		return fmt.Errorf("estmodel: RangeConfig.Shift = %d, unknown", c.Shift)
+		return fmt.Errorf("rangeset: RangeConfig.Shift = %d, unknown", c.Shift)
 	case c.MaxRelevant > 0 && c.Recent > c.MaxRelevant:
-		return fmt.Errorf("estmodel: RangeConfig.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
+		return fmt.Errorf("rangeset: RangeConfig.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
 	}
 	return c.Merge.Validate()
 }
@@ -94,7 +94,7 @@ func NewRangeHistory() *RangeHistory { return &RangeHistory{byKey: map[RangeKey]
 // Add appends a finished job; negative or NaN values are an error.
 func (h *RangeHistory) Add(s LoadSample) error {
 	if !(s.Runtime >= 0) || !(s.Load >= 0) || math.IsInf(s.Runtime, 0) || math.IsInf(s.Load, 0) {
-		return fmt.Errorf("estmodel: RangeHistory.Add: runtime %v, load %v", s.Runtime, s.Load)
+		return fmt.Errorf("rangeset: RangeHistory.Add: runtime %v, load %v", s.Runtime, s.Load)
 	}
 	k := h.byKey[s.Key]
 	if k == nil {
@@ -178,7 +178,7 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 		return nil, false, err
 	}
 	if math.IsNaN(l) || l < 0 {
-		return nil, false, fmt.Errorf("estmodel: RangePredictor.Predict: predicted load %v", l)
+		return nil, false, fmt.Errorf("rangeset: RangePredictor.Predict: predicted load %v", l)
 	}
 	cfg := p.Config.withDefaults()
 	rel := p.History.Relevant(k, cfg)
