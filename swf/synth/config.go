@@ -80,7 +80,7 @@ func (c *Config) params() [2]TypeParams {
 }
 
 // Validate reports whether the configuration is usable.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	if c.Machine < 0 || c.Machine == 1 {
 		return fmt.Errorf("synth: machine size %d, need at least 2", c.Machine)
 	}

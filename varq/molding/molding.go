@@ -7,7 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 )
 
 // Job molding (Hariharan et al. §IV-A; spec apq-rangeset-molding §4): for
@@ -33,7 +33,7 @@ const (
 // of the normalised midpoints. When the coverage is 0 (all ranges are
 // points) the limit, 1 − the mean normalised point, is returned. An empty
 // set or a non-positive maxResp is an error.
-func Score(rs estmodel.RangeSet, maxResp float64, mode ScoreMode) (float64, error) {
+func Score(rs rangeset.RangeSet, maxResp float64, mode ScoreMode) (float64, error) {
 	if len(rs) == 0 {
 		return 0, errors.New("varq: Score of an empty range set")
 	}
@@ -68,11 +68,11 @@ func Score(rs estmodel.RangeSet, maxResp float64, mode ScoreMode) (float64, erro
 type MoldCandidate struct {
 	Size int64
 	Wait float64
-	Exec estmodel.RangeSet
+	Exec rangeset.RangeSet
 }
 
 // Response is the candidate's response-time range set (§3.8).
-func (c MoldCandidate) Response() estmodel.RangeSet { return c.Exec.Shift(c.Wait) }
+func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait) }
 
 // ChooseSize scores every candidate's response range set, normalised by
 // the largest upper bound over all of them (so scores are comparable), and

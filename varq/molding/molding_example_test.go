@@ -3,7 +3,7 @@ package molding_test
 import (
 	"fmt"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/varq/molding"
 )
 
@@ -13,8 +13,8 @@ import (
 // 1 − 4660/6000 and 1 − 5050/6000.
 func ExampleChooseSize() {
 	cands := []molding.MoldCandidate{
-		{Size: 16, Wait: 600, Exec: estmodel.RangeSet{{Lo: 3000, Hi: 3600, P: 0.7}, {Lo: 5000, Hi: 5400, P: 0.3}}},
-		{Size: 64, Wait: 4000, Exec: estmodel.RangeSet{{Lo: 900, Hi: 1200, P: 1}}},
+		{Size: 16, Wait: 600, Exec: rangeset.RangeSet{{Lo: 3000, Hi: 3600, P: 0.7}, {Lo: 5000, Hi: 5400, P: 0.3}}},
+		{Size: 64, Wait: 4000, Exec: rangeset.RangeSet{{Lo: 900, Hi: 1200, P: 1}}},
 	}
 	best, scores, err := molding.ChooseSize(cands, 64, molding.ScorePaper)
 	if err != nil {

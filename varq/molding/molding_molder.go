@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -21,11 +21,11 @@ type WaitPredictor interface {
 }
 
 // MoldConfig configures a Molder. The zero value is the paper's set-up as
-// the spec resolves it: range sets per estmodel.RangeConfig's defaults,
+// the spec resolves it: range sets per rangeset.RangeConfig's defaults,
 // loads predicted from the previous week in 30-minute slots, Eq. 5 scores.
 type MoldConfig struct {
-	Range estmodel.RangeConfig
-	Load  estmodel.LoadWindow
+	Range rangeset.RangeConfig
+	Load  rangeset.LoadWindow
 	Score ScoreMode
 	// MaxLimit is the machine's runtime limit (the maxLimit of §VI-C);
 	// 0 means the largest ERT seen so far.
@@ -93,8 +93,8 @@ type userSizeKey struct{ user, size int64 }
 // in time order. Not safe for concurrent use.
 type Molder struct {
 	cfg    MoldConfig
-	prof   *estmodel.LoadProfile
-	pred   estmodel.RangePredictor
+	prof   *rangeset.LoadProfile
+	pred   rangeset.RangePredictor
 	wait   WaitPredictor
 	us     map[userSizeKey]*userSize
 	sizes  map[int64][]int64 // user → sizes, in first-use order
@@ -114,21 +114,21 @@ type Molder struct {
 
 // NewMolder returns a Molder for a machine of P processors with the given
 // load functions and wait predictor.
-func NewMolder(P int64, funcs []estmodel.LoadFunc, wait WaitPredictor, cfg MoldConfig) (*Molder, error) {
+func NewMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldConfig) (*Molder, error) {
 	if wait == nil {
 		return nil, errors.New("varq: NewMolder needs a WaitPredictor")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	prof, err := estmodel.NewOnlineProfile(P)
+	prof, err := rangeset.NewOnlineProfile(P)
 	if err != nil {
 		return nil, err
 	}
 	return &Molder{
 		cfg:  cfg,
 		prof: prof,
-		pred: estmodel.RangePredictor{Funcs: funcs, History: estmodel.NewRangeHistory(), Config: cfg.Range},
+		pred: rangeset.RangePredictor{Funcs: funcs, History: rangeset.NewRangeHistory(), Config: cfg.Range},
 		wait: wait, us: map[userSizeKey]*userSize{}, sizes: map[int64][]int64{},
 		starts: map[int64]int64{}, ends: map[int64]int64{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x4d4f4c44)),
@@ -136,7 +136,7 @@ func NewMolder(P int64, funcs []estmodel.LoadFunc, wait WaitPredictor, cfg MoldC
 }
 
 // Profile is the machine's load profile as fed so far.
-func (m *Molder) Profile() *estmodel.LoadProfile { return m.prof }
+func (m *Molder) Profile() *rangeset.LoadProfile { return m.prof }
 
 // PredictedLoad is the predicted load of a job submitted at t (§3.1).
 func (m *Molder) PredictedLoad(t int64) float64 { return m.prof.PredictedLoad(t, m.cfg.Load) }
@@ -149,7 +149,7 @@ func (m *Molder) Started(j *swf.Job, t int64) error {
 	m.starts[j.ID] = t
 	if m.TrackRunning {
 		p := float64(j.ReqTime)
-		if rs, ok, err := m.pred.Predict(estmodel.KeyOf(j), m.PredictedLoad(t)); err != nil {
+		if rs, ok, err := m.pred.Predict(rangeset.KeyOf(j), m.PredictedLoad(t)); err != nil {
 			return err
 		} else if ok {
 			p = rs.Point()
@@ -174,9 +174,9 @@ func (m *Molder) Ended(j *swf.Job, t int64) error {
 	if err := m.prof.Add(t, -j.Size()); err != nil {
 		return err
 	}
-	load := m.prof.JobLoad(estmodel.Execution{Start: start, End: t, Procs: j.Size()})
-	k := estmodel.KeyOf(j)
-	if err := m.pred.History.Add(estmodel.LoadSample{Key: k, Runtime: float64(t - start), Load: load}); err != nil {
+	load := m.prof.JobLoad(rangeset.Execution{Start: start, End: t, Procs: j.Size()})
+	k := rangeset.KeyOf(j)
+	if err := m.pred.History.Add(rangeset.LoadSample{Key: k, Runtime: float64(t - start), Load: load}); err != nil {
 		return err
 	}
 	uk := userSizeKey{j.User, j.Size()}
@@ -205,7 +205,7 @@ type MoldDecision struct {
 	Changed    bool    // a size other than the original was chosen
 	Score      float64
 	Wait       float64           // predicted wait at the chosen size (s)
-	Exec       estmodel.RangeSet // predicted runtime range set at the chosen size
+	Exec       rangeset.RangeSet // predicted runtime range set at the chosen size
 	Candidates int
 }
 
@@ -220,7 +220,7 @@ func (d MoldDecision) Point() float64 { return d.Wait + d.Exec.Point() }
 // it is.
 func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDecision, ok bool, err error) {
 	orig := j.Size()
-	origKey := estmodel.KeyOf(&j)
+	origKey := rangeset.KeyOf(&j)
 	if m.pred.History.Len(origKey) == 0 {
 		return MoldDecision{Job: j}, false, nil
 	}

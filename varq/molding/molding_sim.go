@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -47,7 +47,7 @@ type StrategyConfig struct {
 	Window   int // treated jobs (0: 20000 for Baseline and Molding, 6000 for Delayed)
 	Mold     MoldConfig
 	Delay    DelayConfig
-	Funcs    []estmodel.LoadFunc
+	Funcs    []rangeset.LoadFunc
 }
 
 // Validate names the first parameter out of range.

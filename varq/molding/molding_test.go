@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -16,10 +16,10 @@ import (
 // The spec's worked scores (§4 step 4): [0.1,0.2] and [0.5,0.6] → raw
 // 0.13 over coverage 0.2 = 0.65; a single [0.3,0.5] → 0.12/0.2 = 0.60.
 func TestScoreWorked(t *testing.T) {
-	two := estmodel.RangeSet{{Lo: 0.1, Hi: 0.2, P: 0.5}, {Lo: 0.5, Hi: 0.6, P: 0.5}}
-	one := estmodel.RangeSet{{Lo: 0.3, Hi: 0.5, P: 1}}
+	two := rangeset.RangeSet{{Lo: 0.1, Hi: 0.2, P: 0.5}, {Lo: 0.5, Hi: 0.6, P: 0.5}}
+	one := rangeset.RangeSet{{Lo: 0.3, Hi: 0.5, P: 1}}
 	for _, c := range []struct {
-		rs   estmodel.RangeSet
+		rs   rangeset.RangeSet
 		want float64
 	}{{two, 0.65}, {one, 0.60}} {
 		got, err := Score(c.rs, 1, ScorePaper)
@@ -28,11 +28,11 @@ func TestScoreWorked(t *testing.T) {
 		}
 	}
 	// Normalising by maxResp = 10 scales the bounds: same scores for ×10.
-	if got, _ := Score(estmodel.RangeSet{{Lo: 3, Hi: 5, P: 1}}, 10, ScorePaper); math.Abs(got-0.6) > 1e-12 {
+	if got, _ := Score(rangeset.RangeSet{{Lo: 3, Hi: 5, P: 1}}, 10, ScorePaper); math.Abs(got-0.6) > 1e-12 {
 		t.Errorf("[3, 5) over maxResp 10: score %v, want 0.6", got)
 	}
 	// Points: 1 − mean point. Probability-weighted: Σ p·(1 − mid).
-	if got, _ := Score(estmodel.RangeSet{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, ScorePaper); math.Abs(got-0.8) > 1e-12 {
+	if got, _ := Score(rangeset.RangeSet{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, ScorePaper); math.Abs(got-0.8) > 1e-12 {
 		t.Errorf("point score %v, want 0.8", got)
 	}
 	if got, _ := Score(two, 1, ScoreProbWeighted); math.Abs(got-(0.5*0.85+0.5*0.45)) > 1e-12 {
@@ -51,8 +51,8 @@ func TestChooseSize(t *testing.T) {
 	// Size 8: runtime [50,100) + wait 500 → [550,600). Max 600.
 	// Scores 1 − 150/600 = 0.75 and 1 − 575/600 → size 4 wins.
 	cands := []MoldCandidate{
-		{Size: 4, Wait: 0, Exec: estmodel.RangeSet{{Lo: 100, Hi: 200, P: 1}}},
-		{Size: 8, Wait: 500, Exec: estmodel.RangeSet{{Lo: 50, Hi: 100, P: 1}}},
+		{Size: 4, Wait: 0, Exec: rangeset.RangeSet{{Lo: 100, Hi: 200, P: 1}}},
+		{Size: 8, Wait: 500, Exec: rangeset.RangeSet{{Lo: 50, Hi: 100, P: 1}}},
 	}
 	best, scores, err := ChooseSize(cands, 8, ScorePaper)
 	if err != nil || best != 0 || math.Abs(scores[0]-0.75) > 1e-12 {
@@ -60,9 +60,9 @@ func TestChooseSize(t *testing.T) {
 	}
 	// Equal scores: the original size wins, else the smaller.
 	tie := []MoldCandidate{
-		{Size: 2, Exec: estmodel.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
-		{Size: 4, Exec: estmodel.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
-		{Size: 8, Exec: estmodel.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
+		{Size: 2, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
+		{Size: 4, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
+		{Size: 8, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
 	}
 	if best, _, _ := ChooseSize(tie, 8, ScorePaper); best != 2 {
 		t.Errorf("tie with original 8: chose %d", tie[best].Size)
