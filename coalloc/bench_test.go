@@ -9,7 +9,7 @@ import (
 // counted counts the forecasts asked of f in *n: the benchmarks report
 // forecasts/op, which unlike ns/op does not depend on the machine's load.
 func counted(f varq.Forecaster, n *int) varq.Forecaster {
-	return varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+	return varq.ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
 		*n++
 		return f.ProbWithin(nodes, walltime, within)
 	})
@@ -23,11 +23,11 @@ func benchResources(n *int) []Resource {
 	var res []Resource
 	for i, p := range []float64{0.9, 0.8, 0.85, 0.7, 0.6} {
 		cut := int64(3600 * (i + 1))
-		res = append(res, Resource{Name: "m", Forecaster: counted(varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+		res = append(res, Resource{Name: "m", Forecaster: counted(varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
 			if within >= cut {
-				return p
+				return p, true
 			}
-			return p / 2
+			return p / 2, true
 		}), n)})
 	}
 	return res
@@ -50,7 +50,7 @@ func BenchmarkPlan12h(b *testing.B) {
 			n := 0
 			res := benchResources(&n)
 			for b.Loop() {
-				if _, err := New(reqs, res, c.pAll, 0, Config{Point: c.point}); err != nil {
+				if _, err := NewPlan(reqs, res, c.pAll, 0, Config{Point: c.point}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -95,7 +95,7 @@ func BenchmarkReboost12h(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					p, err := New([]varq.Request{r}, e.Resources(), 0.9, 0, Config{Reboost: true, Point: point})
+					p, err := NewPlan([]varq.Request{r}, e.Resources(), 0.9, 0, Config{Reboost: true, Point: point})
 					if err != nil || !p.OK {
 						b.Fatalf("plan %+v, %v", p, err)
 					}

@@ -12,7 +12,7 @@ import (
 // starting within the lead time.
 func Example() {
 	constant := func(p float64) varq.Forecaster {
-		return varq.ForecasterFunc(func(int, int64, int64) float64 { return p })
+		return varq.ForecasterFunc(func(int, int64, int64) (float64, bool) { return p, true })
 	}
 	res := []coalloc.Resource{
 		{Name: "alpha", Forecaster: constant(0.90)},
@@ -22,7 +22,7 @@ func Example() {
 	}
 	now := int64(0)
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: now + 4*3600}
-	plan, err := coalloc.New([]varq.Request{r, r}, res, 0.90, now, coalloc.Config{})
+	plan, err := coalloc.NewPlan([]varq.Request{r, r}, res, 0.90, now, coalloc.Config{})
 	if err != nil {
 		fmt.Println(err)
 		return

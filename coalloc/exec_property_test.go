@@ -40,7 +40,7 @@ func TestExecuteProperties(t *testing.T) {
 			if static { // one probability for every window, at every time
 				cut, fall = 0, 1
 			}
-			fc := varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+			fc := varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
 				q := pShort
 				if within >= cut {
 					q = p
@@ -48,7 +48,7 @@ func TestExecuteProperties(t *testing.T) {
 				if m.Now() >= at {
 					q *= fall
 				}
-				return q
+				return q, true
 			})
 			ms, fcs = append(ms, m), append(fcs, fc)
 		}
@@ -132,7 +132,7 @@ func planAndExecute(t *rapid.T, ms []*varqtest.FakeMachine, fcs []varq.Forecaste
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(reqs, e.Resources(), pAll, 0, cfg)
+	p, err := NewPlan(reqs, e.Resources(), pAll, 0, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

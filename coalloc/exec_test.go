@@ -8,7 +8,7 @@ import (
 )
 
 func constant(p float64) varq.Forecaster {
-	return varq.ForecasterFunc(func(int, int64, int64) float64 { return p })
+	return varq.ForecasterFunc(func(int, int64, int64) (float64, bool) { return p, true })
 }
 
 // fakeSites builds sites on fake machines; delays[i] is site i's queue
@@ -107,7 +107,7 @@ func TestExecuteCancelsRedundant(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, ms := fakeSites(t, []float64{0.90, 0.80, 0.85, 0.70}, c.delays)
-			p, err := New(reqs, e.Resources(), 0.90, 0, Config{})
+			p, err := NewPlan(reqs, e.Resources(), 0.90, 0, Config{})
 			if err != nil || !p.OK || p.Requests() != 4 {
 				t.Fatalf("plan %+v, %v", p, err)
 			}
@@ -178,7 +178,7 @@ func TestExecuteRefusesBadPlanWhole(t *testing.T) {
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: lead}
 	reqs := []varq.Request{r, r}
 	e, ms := fakeSites(t, []float64{0.90, 0.80, 0.85, 0.70}, []int64{10, 10, 10, 10})
-	p, err := New(reqs, e.Resources(), 0.90, 0, Config{})
+	p, err := NewPlan(reqs, e.Resources(), 0.90, 0, Config{})
 	if err != nil || !p.OK {
 		t.Fatalf("plan %+v, %v", p, err)
 	}

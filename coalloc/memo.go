@@ -41,7 +41,8 @@ type memo struct {
 	start      int64
 	ver        uint64
 	from, step int64
-	p          []float64
+	p          []float64 // NaN: not asked yet
+	ok         []bool
 
 	planned bool      // plan is the plan made at planAt at this version
 	plan    varq.Plan // for target and rule
@@ -67,9 +68,9 @@ func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, 
 	step = cmp.Or(step, varq.DefaultStep)
 	if ver := v.Version(); m.p == nil || ver != m.ver || step != m.step || r.Start != m.start {
 		m.ver, m.from, m.step, m.start = ver, now, step, r.Start
-		m.p = m.p[:0]
+		m.p, m.ok = m.p[:0], m.ok[:0]
 		for s := now; s < r.Start; s += step {
-			m.p = append(m.p, math.NaN())
+			m.p, m.ok = append(m.p, math.NaN()), append(m.ok, false)
 		}
 		m.planned = false
 	}
@@ -88,14 +89,14 @@ func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, 
 
 // ProbWithin answers a trajectory question from m, or asks m.f and keeps
 // the answer.
-func (m *memo) ProbWithin(nodes int, walltime, within int64) float64 {
+func (m *memo) ProbWithin(nodes int, walltime, within int64) (float64, bool) {
 	s := m.start - within
 	k := (s - m.from) / m.step
 	if s < m.from || (s-m.from)%m.step != 0 || k >= int64(len(m.p)) {
 		return m.f.ProbWithin(nodes, walltime, within)
 	}
 	if math.IsNaN(m.p[k]) {
-		m.p[k] = m.f.ProbWithin(nodes, walltime, within)
+		m.p[k], m.ok[k] = m.f.ProbWithin(nodes, walltime, within)
 	}
-	return m.p[k]
+	return m.p[k], m.ok[k]
 }

@@ -54,9 +54,9 @@ func TestReboostMemoProperties(t *testing.T) {
 			for _, s := range sites {
 				m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return s.delay }}
 				version := func() uint64 { return uint64(m.Now() / s.period) }
-				fc := varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+				fc := varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
 					asked[k]++
-					return s.table[(version()+uint64(within/s.cut))%uint64(len(s.table))]
+					return s.table[(version()+uint64(within/s.cut))%uint64(len(s.table))], true
 				})
 				var f varq.Forecaster = fc
 				if versioned {
@@ -100,8 +100,8 @@ func TestMemoPointPlanProperties(t *testing.T) {
 		target := rapid.SampledFrom([]float64{0.3, 0.866, 0.9, 1}).Draw(t, "target")
 		rule := rapid.SampledFrom([]PointRule{AtMax, LatestMeeting}).Draw(t, "rule")
 		var ver uint64
-		fc := varq.ForecasterFunc(func(_ int, _, within int64) float64 {
-			return table[(uint64(within/step)+ver)%uint64(len(table))]
+		fc := varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
+			return table[(uint64(within/step)+ver)%uint64(len(table))], true
 		})
 		f := versionedFunc{fc, func() uint64 { return ver }}
 		var m memo

@@ -63,10 +63,10 @@ func ProbTable(reqs []varq.Request, res []Resource, target float64, now int64, c
 	return t, plans, nil
 }
 
-// New plans a co-allocation of reqs over res at time now with joint target
+// NewPlan plans a co-allocation of reqs over res at time now with joint target
 // pAll: ProbTable, then Boost. A plan with OK false is CO-VARQ's "not
 // possible now"; errors are bad input.
-func New(reqs []varq.Request, res []Resource, pAll float64, now int64, cfg Config) (Plan, error) {
+func NewPlan(reqs []varq.Request, res []Resource, pAll float64, now int64, cfg Config) (Plan, error) {
 	if !(pAll > 0 && pAll <= 1) {
 		return Plan{}, fmt.Errorf("coalloc: P_all %v outside (0, 1]", pAll)
 	}

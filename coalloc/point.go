@@ -82,8 +82,12 @@ type recorder struct {
 	traj  []varq.Point
 }
 
-func (c *recorder) ProbWithin(nodes int, walltime, within int64) float64 {
-	p := c.f.ProbWithin(nodes, walltime, within)
-	c.traj = append(c.traj, varq.Point{Submit: c.start - within, Prob: p})
-	return p
+func (c *recorder) ProbWithin(nodes int, walltime, within int64) (float64, bool) {
+	p, ok := c.f.ProbWithin(nodes, walltime, within)
+	pt := varq.Point{Submit: c.start - within, Prob: p}
+	if !ok {
+		pt.Prob = 0 // as varq reads it
+	}
+	c.traj = append(c.traj, pt)
+	return p, ok
 }

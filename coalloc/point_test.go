@@ -10,14 +10,14 @@ import (
 // stepped answers 0.99 for a window of at least 3 h, 0.96 for 1–3 h and
 // 0.5 below: submitting earlier is likelier, as with the fixed processor
 // ranges of qbets, where padding does not change the cluster.
-var stepped = varq.ForecasterFunc(func(_ int, _, within int64) float64 {
+var stepped = varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
 	switch {
 	case within >= 3*3600:
-		return 0.99
+		return 0.99, true
 	case within >= 3600:
-		return 0.96
+		return 0.96, true
 	}
-	return 0.5
+	return 0.5, true
 })
 
 func TestPointRule(t *testing.T) {
@@ -53,10 +53,10 @@ func TestPointRule(t *testing.T) {
 	if got := plans[0][0].Cost().WorstExtra; got != 4*3600 {
 		t.Errorf("worst-case extra %d, want %d", got, 4*3600)
 	}
-	if _, err := New([]varq.Request{r}, res, 0.9, 0, Config{Point: 7}); err == nil {
+	if _, err := NewPlan([]varq.Request{r}, res, 0.9, 0, Config{Point: 7}); err == nil {
 		t.Error("unknown point rule accepted")
 	}
-	if _, err := New([]varq.Request{r}, res, 1.5, 0, Config{}); err == nil {
+	if _, err := NewPlan([]varq.Request{r}, res, 1.5, 0, Config{}); err == nil {
 		t.Error("P_all 1.5 accepted")
 	}
 	if AtMax.String() != "max" || LatestMeeting.String() != "latest" || PointRule(7).String() != "PointRule(7)" {
@@ -67,8 +67,8 @@ func TestPointRule(t *testing.T) {
 // trajectoryOf is a forecaster whose trajectory for r from now at step is
 // probs: submitting at now + i·step has probability probs[i].
 func trajectoryOf(probs []float64, r varq.Request, now, step int64) varq.Forecaster {
-	return varq.ForecasterFunc(func(_ int, _, within int64) float64 {
-		return probs[(r.Start-within-now)/step]
+	return varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
+		return probs[(r.Start-within-now)/step], true
 	})
 }
 
@@ -140,7 +140,7 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 		rule := rapid.SampledFrom([]PointRule{AtMax, LatestMeeting}).Draw(t, "rule")
 		asked := map[int64]bool{}
 		f := trajectoryOf(probs, r, now, step)
-		counted := varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+		counted := varq.ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
 			if asked[within] {
 				t.Fatalf("asked twice about submitting at %d", r.Start-within)
 			}

@@ -132,7 +132,10 @@ func (x *Execution) liveProb(j *execJob, now int64) (float64, error) {
 		return 0, nil
 	}
 	site := x.e.sites[j.site]
-	p := site.Forecaster.ProbWithin(r.Nodes, walltime, r.Start-s)
+	p, ok := site.Forecaster.ProbWithin(r.Nodes, walltime, r.Start-s)
+	if !ok {
+		return 0, nil // no forecast: no chance counted, as in planning
+	}
 	if !(p >= 0 && p <= 1) {
 		return 0, fmt.Errorf("coalloc: %s's forecaster returned probability %v", site.Name, p)
 	}

@@ -10,11 +10,11 @@ import (
 // dropping is a forecaster that answers high until the clock of m reaches
 // at, and low from then on: a queue that got worse after the plan.
 func dropping(m *varqtest.FakeMachine, at int64, high, low float64) varq.Forecaster {
-	return varq.ForecasterFunc(func(int, int64, int64) float64 {
+	return varq.ForecasterFunc(func(int, int64, int64) (float64, bool) {
 		if m.Now() >= at {
-			return low
+			return low, true
 		}
-		return high
+		return high, true
 	})
 }
 
@@ -70,7 +70,7 @@ func TestReboost(t *testing.T) {
 			// Every job waits 10 s except A's, which never starts, so
 			// the reservation is served by B if B is drawn.
 			e, ms := reboostSites(t, c.dropAt, c.aLow, []int64{-1, 10, 10})
-			p, err := New([]varq.Request{r}, e.Resources(), 0.90, 0, c.cfg)
+			p, err := NewPlan([]varq.Request{r}, e.Resources(), 0.90, 0, c.cfg)
 			if err != nil || !p.OK || p.Requests() != 1 || p.Sets[0][0] != 0 {
 				t.Fatalf("plan %+v, %v; want A alone", p, err)
 			}
@@ -115,7 +115,7 @@ func TestReboostWithoutReplacement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New([]varq.Request{r, r}, e.Resources(), 0.90, 0, Config{Reboost: true})
+	p, err := NewPlan([]varq.Request{r, r}, e.Resources(), 0.90, 0, Config{Reboost: true})
 	if err != nil || !p.OK || p.Sets[0][0] != 0 || p.Sets[1][0] != 1 || p.Requests() != 2 {
 		t.Fatalf("plan %+v, %v", p, err)
 	}

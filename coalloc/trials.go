@@ -79,7 +79,7 @@ func (tr *Trials) request() {
 	for i := range reqs {
 		reqs[i] = r
 	}
-	p, err := New(reqs, tr.e.Resources(), tr.cfg.PAll, now, tr.cfg.Plan)
+	p, err := NewPlan(reqs, tr.e.Resources(), tr.cfg.PAll, now, tr.cfg.Plan)
 	if err != nil {
 		tr.e.fail(err)
 		return

@@ -14,8 +14,8 @@ import (
 // estimate at least its (truncated) run time: raise E_max or give its share.
 var ErrInfeasible = errors.New("estmodel: estimates cannot cover the run times; raise E_max or supply the E_max share")
 
-// Pairing is the result of AssignEstimates.
-type Pairing struct {
+// pairing is the result of assignEstimates.
+type pairing struct {
 	// Estimate[i] is the estimate given to job i.
 	Estimate []int64
 	// Truncated counts run times above the largest estimate, which were
@@ -27,7 +27,7 @@ type Pairing struct {
 	Short int
 }
 
-// AssignEstimates is step 8 (§5.12.2, the "random shuffle" of the reference
+// assignEstimates is step 8 (§5.12.2, the "random shuffle" of the reference
 // implementation, A28): it pairs estimates with run times at random under the
 // constraint estimate ≥ run time. Run times above the largest estimate are
 // truncated to it; both lists are sorted descending; walking the jobs from the
@@ -46,12 +46,12 @@ type Pairing struct {
 // jobs short in 91 of 100 seeds, some by 60 h, and EASY's mean wait rises by
 // 58% (examples/estimates README). Experiments should use Strict or check
 // Short.
-func AssignEstimates(estimates, runtimes []int64, strict bool, rng *rand.Rand) (Pairing, error) {
+func assignEstimates(estimates, runtimes []int64, strict bool, rng *rand.Rand) (pairing, error) {
 	n := len(runtimes)
 	if len(estimates) != n {
-		return Pairing{}, fmt.Errorf("estmodel: %d estimates for %d jobs", len(estimates), n)
+		return pairing{}, fmt.Errorf("estmodel: %d estimates for %d jobs", len(estimates), n)
 	}
-	res := Pairing{Estimate: make([]int64, n)}
+	res := pairing{Estimate: make([]int64, n)}
 	if n == 0 {
 		return res, nil
 	}
@@ -82,7 +82,7 @@ func AssignEstimates(estimates, runtimes []int64, strict bool, rng *rand.Rand) (
 		}
 		if hi < lo {
 			if strict {
-				return Pairing{}, ErrInfeasible
+				return pairing{}, ErrInfeasible
 			}
 			res.Estimate[jb.idx] = e[last]
 			last--
@@ -120,7 +120,7 @@ type AssignReport struct {
 }
 
 // Assign fills field 9 (ReqTime) of jobs with the estimates of d, paired with
-// the jobs' run times by AssignEstimates. d must hold exactly len(jobs)
+// the jobs' run times by assignEstimates. d must hold exactly len(jobs)
 // estimates. Jobs with an unknown run time are treated as running 0 s.
 func Assign(jobs []swf.Job, d *Distribution, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
 	if d.N != len(jobs) {
@@ -149,7 +149,7 @@ func assignValues(jobs []swf.Job, est []int64, cfg AssignConfig, rng *rand.Rand)
 	for i := range jobs {
 		run[i] = max(0, jobs[i].RunTime)
 	}
-	pr, err := AssignEstimates(est, run, cfg.Strict, rng)
+	pr, err := assignEstimates(est, run, cfg.Strict, rng)
 	if err != nil {
 		return AssignReport{}, err
 	}

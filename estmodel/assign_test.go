@@ -44,7 +44,7 @@ func TestAssignEstimatesRapid(t *testing.T) {
 		est := rapid.SliceOfN(rapid.Int64Range(0, 1000), n, n).Draw(t, "est")
 		run := rapid.SliceOfN(rapid.Int64Range(0, 1200), n, n).Draw(t, "run")
 		seed := rapid.Uint64().Draw(t, "seed")
-		p, err := AssignEstimates(est, run, false, rand.New(rand.NewPCG(seed, 0)))
+		p, err := assignEstimates(est, run, false, rand.New(rand.NewPCG(seed, 0)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestAssignEstimatesRapid(t *testing.T) {
 		if want := minShort(est, run); short != want {
 			t.Fatalf("%d jobs short, the least possible is %d", short, want)
 		}
-		_, err = AssignEstimates(est, run, true, rand.New(rand.NewPCG(seed, 0)))
+		_, err = assignEstimates(est, run, true, rand.New(rand.NewPCG(seed, 0)))
 		if (err != nil) != (short > 0) {
 			t.Fatalf("strict mode: err %v with %d short", err, short)
 		}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/batchq/batchq/swf"
 )
 
 // Bin is one mode of a generated estimate distribution: an estimate value
@@ -45,7 +47,7 @@ func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 	}
 	p := cfg.params()
 	d := &Distribution{N: cfg.N, K: cfg.numEstimates()}
-	d.A = TimeCurveA(d.K, p)
+	d.A = timeCurveA(d.K, p)
 
 	userPct := map[int64]float64{}
 	userJobs := map[int64]int{}
@@ -55,19 +57,19 @@ func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 		userPct[b.Time] = b.percent(cfg.N)
 		userJobs[b.Time] = b.jobs(cfg.N)
 	}
-	head := EmbedUserTimes(HeadTimes(cfg.EMax), userTimes)
+	head := embedUserTimes(headTimes(cfg.EMax), userTimes)
 	head = truncateHead(head, max(d.K, len(cfg.Bins)+1), userPct)
 	d.HeadTimes = head
 
 	var tail []int64
 	if cfg.Tail == TailThesis {
-		tail, d.TailDropped = TailTimesThesis(d.K, cfg.EMax, d.A, head)
+		tail, d.TailDropped = tailTimesThesis(d.K, cfg.EMax, d.A, head)
 	} else {
-		tail, d.TailDropped = TailTimes(max(0, d.K-len(head)), cfg.EMax, d.A, head)
+		tail, d.TailDropped = tailTimes(max(0, d.K-len(head)), cfg.EMax, d.A, head)
 	}
 
-	plan := EmbedUserSizes(head, userPct, p)
-	pool := PoolMap(len(head), plan.Fixed, rng)
+	plan := embedUserSizes(head, userPct, p)
+	pool := poolMap(len(head), plan.Fixed, rng)
 	d.HeadRanks, d.PoolFallbacks = pool.Rank, pool.Fallbacks
 
 	bins := make([]Bin, 0, len(head)+len(tail))
@@ -82,10 +84,10 @@ func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 			bins[i].Percent *= scale
 		}
 	}
-	tailSizes := TailSizes(len(head)+1, len(tail), plan.TailMass, p)
-	rng.Shuffle(len(tailSizes), func(i, j int) { tailSizes[i], tailSizes[j] = tailSizes[j], tailSizes[i] })
+	tsizes := tailSizes(len(head)+1, len(tail), plan.TailMass, p)
+	rng.Shuffle(len(tsizes), func(i, j int) { tsizes[i], tsizes[j] = tsizes[j], tsizes[i] })
 	for i, t := range tail {
-		bins = append(bins, Bin{Time: t, Percent: tailSizes[i]})
+		bins = append(bins, Bin{Time: t, Percent: tsizes[i]})
 	}
 
 	pct := make([]float64, len(bins))
@@ -96,7 +98,7 @@ func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 			fixed[i] = userJobs[b.Time]
 		}
 	}
-	jobs, err := Counts(pct, fixed, cfg.N)
+	jobs, err := counts(pct, fixed, cfg.N)
 	if err != nil {
 		return nil, err
 	}
@@ -130,4 +132,52 @@ func (d *Distribution) Estimates() []int64 {
 		}
 	}
 	return out
+}
+
+// Modal is the modal model as one step, the shape FModel and PhiModel
+// share: Apply generates a distribution for the jobs (Generate) and pairs
+// it with their run times (Assign). The zero value is the spec's default:
+// N is the number of jobs, E_max is the longest run time but at least one
+// hour, and run times above E_max are truncated to it.
+type Modal struct {
+	// Config configures Generate; N 0 means len(jobs) and EMax 0 means
+	// max(longest run time, 3600).
+	Config ModalConfig
+	Assign AssignConfig
+}
+
+// Validate reports whether the model is usable for some set of jobs.
+func (m Modal) Validate() error {
+	c := m.Config
+	c.N = max(c.N, 1)
+	c.EMax = cmp.Or(c.EMax, 3600)
+	return c.Validate()
+}
+
+// Apply sets field 9 of every job to a modal-model estimate (and, unless
+// Assign.KeepRuntimes, truncates run times above E_max). Use Generate and
+// Assign for the distribution and the report.
+func (m Modal) Apply(jobs []swf.Job, rng *rand.Rand) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	c := m.Config
+	c.N = cmp.Or(c.N, len(jobs))
+	if c.EMax == 0 {
+		c.EMax = 3600
+		for i := range jobs {
+			c.EMax = max(c.EMax, jobs[i].RunTime)
+		}
+	}
+	d, err := Generate(c, rng)
+	if err != nil {
+		return err
+	}
+	_, err = Assign(jobs, d, m.Assign, rng)
+	return err
+}
+
+// String names the model, for notes in SWF headers.
+func (m Modal) String() string {
+	return "Tsafrir modal-model user estimates (package estmodel)"
 }

@@ -7,17 +7,17 @@ import (
 	"slices"
 )
 
-// ErrCounts is returned when the fixed (user) job counts alone exceed N.
-var ErrCounts = errors.New("estmodel: user bins hold more jobs than N")
+// errCounts is returned when the fixed (user) job counts alone exceed N.
+var errCounts = errors.New("estmodel: user bins hold more jobs than N")
 
-// Counts is step 7 (§7.8, from the reference implementation; the thesis
+// counts is step 7 (§7.8, from the reference implementation; the thesis
 // stops at percentages): it turns percentages into job counts summing to n.
 // fixed[i] ≥ 0 is an exact count (a user bin given in jobs) and is never
 // changed; every other bin gets max(1, round(p·n/100)). The difference to n is
 // then removed from the non-fixed bins, largest first, in passes that run
 // until it is zero: a proportional pass (ceil(|d|/total·jobs) per bin), ±1 per
 // bin, down to 1 per bin, down to 0 per bin. fixed may be nil.
-func Counts(percent []float64, fixed []int, n int) ([]int, error) {
+func counts(percent []float64, fixed []int, n int) ([]int, error) {
 	jobs := make([]int, len(percent))
 	var free []int // indices of the adjustable bins
 	total := 0
@@ -73,7 +73,7 @@ func Counts(percent []float64, fixed []int, n int) ([]int, error) {
 		}
 	}
 	if diff != 0 {
-		return nil, ErrCounts
+		return nil, errCounts
 	}
 	return jobs, nil
 }

@@ -7,9 +7,9 @@ const (
 	hour   = 3600
 )
 
-// JointTimes are the 15 estimates found among the top-20 modes of all four
+// jointTimes are the 15 estimates found among the top-20 modes of all four
 // logs the thesis models (§5.10.2; above 4 h KTH4H is ignored).
-var JointTimes = []int64{
+var jointTimes = []int64{
 	5 * minute, 10 * minute, 15 * minute, 20 * minute, 30 * minute,
 	1 * hour, 2 * hour, 3 * hour, 4 * hour, 5 * hour, 6 * hour, 8 * hour, 10 * hour, 12 * hour, 18 * hour,
 }
@@ -21,16 +21,16 @@ var headRoundings = []int64{
 	20 * minute, 10 * minute, 5 * minute,
 }
 
-// MaxHead is the number of head (top) modes.
-const MaxHead = 20
+// maxHead is the number of head (top) modes.
+const maxHead = 20
 
-// HeadTimes is step 3 of the model (§5.10.2): the up to 20 popular estimate
+// headTimes is step 3 of the model (§5.10.2): the up to 20 popular estimate
 // values for a given E_max, in time-rank order: E_max first (ttr 0), then the
 // others ascending (ttr 1..). It takes E_max, every joint time below it, then
 // walks the multiples of 200h, 100h, 50h, 10h, 5h, 2h, 1h, 20m, 10m, 5m
 // downward from E_max until 20 values are present. A small E_max gives fewer
 // than 20 values (A25: E_max = 1 h gives 12).
-func HeadTimes(eMax int64) []int64 {
+func headTimes(eMax int64) []int64 {
 	set := map[int64]bool{eMax: true}
 	var others []int64
 	add := func(t int64) {
@@ -39,7 +39,7 @@ func HeadTimes(eMax int64) []int64 {
 			others = append(others, t)
 		}
 	}
-	for _, t := range JointTimes {
+	for _, t := range jointTimes {
 		if t < eMax {
 			add(t)
 		}
@@ -47,7 +47,7 @@ func HeadTimes(eMax int64) []int64 {
 fill:
 	for _, r := range headRoundings {
 		for m := eMax / r * r; m > 0; m -= r {
-			if len(others)+1 >= MaxHead {
+			if len(others)+1 >= maxHead {
 				break fill
 			}
 			add(m)
@@ -58,4 +58,4 @@ fill:
 }
 
 // isJoint reports whether t is one of the joint times.
-func isJoint(t int64) bool { return slices.Contains(JointTimes, t) }
+func isJoint(t int64) bool { return slices.Contains(jointTimes, t) }

@@ -10,11 +10,11 @@ var (
 	kLinearSlope = [...]float64{1.0 / 2, 1.0 / 18, 1.0 / 53, 1.0 / 164, 1.0 / 240, 1.0 / 800}
 )
 
-// NumEstimatesLinear is step 1 of the model (§5.7, Tab 5.3): the number of
+// numEstimatesLinear is step 1 of the model (§5.7, Tab 5.3): the number of
 // distinct estimates K among n jobs, K = K_{k−1} + round((n − N_{k−1})·slope_k)
 // on the segment holding n. Beyond 250,000 jobs K is clamped at 565 unless
 // extrapolate is set, which continues with the last slope (A23).
-func NumEstimatesLinear(n int, extrapolate bool) int {
+func numEstimatesLinear(n int, extrapolate bool) int {
 	if n <= 0 {
 		return 0
 	}
@@ -29,8 +29,8 @@ func NumEstimatesLinear(n int, extrapolate bool) int {
 	return kLinearK[k-1] + int(math.Round(float64(n-kLinearN[k-1])*kLinearSlope[k-1]))
 }
 
-// NumEstimatesPower is the optional power model K = round(α·n^β) (Fig 5.4).
-func NumEstimatesPower(n int, alpha, beta float64) int {
+// numEstimatesPower is the optional power model K = round(α·n^β) (Fig 5.4).
+func numEstimatesPower(n int, alpha, beta float64) int {
 	if n <= 0 {
 		return 0
 	}
@@ -39,13 +39,13 @@ func NumEstimatesPower(n int, alpha, beta float64) int {
 
 // numEstimates applies the configured K rule. The power model never yields
 // fewer values than there are user bins (reference implementation).
-func (c *ModalConfig) numEstimates() int {
+func (c ModalConfig) numEstimates() int {
 	if c.K > 0 {
 		return c.K
 	}
 	if c.KModel == KPower {
 		p := c.params()
-		return max(len(c.Bins), NumEstimatesPower(c.N, p.KPowerAlpha, p.KPowerBeta))
+		return max(len(c.Bins), numEstimatesPower(c.N, p.KPowerAlpha, p.KPowerBeta))
 	}
-	return NumEstimatesLinear(c.N, c.KExtrapolate)
+	return numEstimatesLinear(c.N, c.KExtrapolate)
 }

@@ -7,9 +7,9 @@ import (
 )
 
 // Params are the fitted constants of the modal model (thesis Ch. 5; spec §7.1).
-// Two sets exist: the rounded values printed in the thesis (ThesisParams) and
+// Two sets exist: the rounded values printed in the thesis (ThesisParams()) and
 // the full-precision values of the author's reference implementation
-// (RefParams, the default, because the spec's check values — e.g. the time
+// (RefParams(), the default, because the spec's check values — e.g. the time
 // curve a = 1.355 for CTC — are computed with them).
 type Params struct {
 	// KPowerAlpha and KPowerBeta: the optional power model K = α·N^β (Fig 5.4).
@@ -24,22 +24,26 @@ type Params struct {
 	TimeC, TimeD float64
 }
 
-// RefParams are the full-precision parameters of the reference implementation.
-var RefParams = Params{
-	KPowerAlpha: 0.653566, KPowerBeta: 0.547761,
-	HeadAlpha: 14.0491, HeadBeta: -0.177531, HeadGamma: 0.462513,
-	HeadMass:  89.0,
-	TailOmega: 795.6, TailRho: -2.267,
-	TimeC: 12.1039, TimeD: 0.6026,
+// RefParams() are the full-precision parameters of the reference implementation.
+func RefParams() Params {
+	return Params{
+		KPowerAlpha: 0.653566, KPowerBeta: 0.547761,
+		HeadAlpha: 14.0491, HeadBeta: -0.177531, HeadGamma: 0.462513,
+		HeadMass:  89.0,
+		TailOmega: 795.6, TailRho: -2.267,
+		TimeC: 12.1039, TimeD: 0.6026,
+	}
 }
 
-// ThesisParams are the rounded parameters printed in the thesis.
-var ThesisParams = Params{
-	KPowerAlpha: 1.1, KPowerBeta: 0.5,
-	HeadAlpha: 14.05, HeadBeta: -0.18, HeadGamma: 0.46,
-	HeadMass:  89,
-	TailOmega: 795.6, TailRho: -2.27,
-	TimeC: 12.1, TimeD: 0.6,
+// ThesisParams() are the rounded parameters printed in the thesis.
+func ThesisParams() Params {
+	return Params{
+		KPowerAlpha: 1.1, KPowerBeta: 0.5,
+		HeadAlpha: 14.05, HeadBeta: -0.18, HeadGamma: 0.46,
+		HeadMass:  89,
+		TailOmega: 795.6, TailRho: -2.27,
+		TimeC: 12.1, TimeD: 0.6,
+	}
 }
 
 // KModel selects how the number of distinct estimates K is derived from N.
@@ -88,21 +92,21 @@ type ModalConfig struct {
 	// KExtrapolate continues the linear K model beyond N = 250,000 with slope
 	// 1/800 instead of clamping at 565 (A23; clamping is the default).
 	KExtrapolate bool
-	// Params are the fitted constants; nil means RefParams.
+	// Params are the fitted constants; nil means RefParams().
 	Params *Params
 	// Tail chooses how tail times are generated (A24).
 	Tail TailMethod
 }
 
-func (c *ModalConfig) params() Params {
+func (c ModalConfig) params() Params {
 	if c.Params == nil {
-		return RefParams
+		return RefParams()
 	}
 	return *c.Params
 }
 
 // Validate reports whether the configuration is usable.
-func (c *ModalConfig) Validate() error {
+func (c ModalConfig) Validate() error {
 	if c.N <= 0 {
 		return errors.New("estmodel: N must be positive")
 	}

@@ -2,10 +2,10 @@ package estmodel
 
 import "math/rand/v2"
 
-// LogRanks is Tab 5.6: for each top-20 time rank (ttr 0 = E_max, ttr 1..19 the
+// logRanks is Tab 5.6: for each top-20 time rank (ttr 0 = E_max, ttr 1..19 the
 // other head times ascending), the popularity rank that time has in each of
 // the four modelled logs, in the order SDSC-106, CTC, KTH4H, BLUE.
-var LogRanks = [MaxHead][4]int{
+var logRanks = [maxHead][4]int{
 	{3, 1, 1, 1},
 	{1, 3, 4, 6},
 	{4, 4, 10, 5},
@@ -29,9 +29,9 @@ var LogRanks = [MaxHead][4]int{
 }
 
 // rankBounds returns bound[R]: the largest ttr at which any log maps to rank R.
-func rankBounds() [MaxHead + 1]int {
-	var b [MaxHead + 1]int
-	for ttr, row := range LogRanks {
+func rankBounds() [maxHead + 1]int {
+	var b [maxHead + 1]int
+	for ttr, row := range logRanks {
 		for _, r := range row {
 			b[r] = max(b[r], ttr)
 		}
@@ -39,8 +39,8 @@ func rankBounds() [MaxHead + 1]int {
 	return b
 }
 
-// PoolResult is the outcome of the pool algorithm.
-type PoolResult struct {
+// poolResult is the outcome of the pool algorithm.
+type poolResult struct {
 	// Rank[ttr] is the popularity rank (1-based) given to the head time of
 	// time rank ttr.
 	Rank []int
@@ -49,7 +49,7 @@ type PoolResult struct {
 	Fallbacks int
 }
 
-// PoolMap is step 5 for the head (§5.10, reference semantics A26): it maps
+// poolMap is step 5 for the head (§5.10, reference semantics A26): it maps
 // each of the h head time ranks to a distinct popularity rank 1..h. fixed maps
 // a ttr to the rank a user bin gave it; those ranks are reserved. For ttr =
 // 0..h−1 it inserts the ranks the four logs use at that ttr into a pool
@@ -57,19 +57,19 @@ type PoolResult struct {
 // else the smallest free rank R whose bound (the last ttr at which a log put
 // R) has passed; else the smaller of two uniform draws from the pool. Ranks
 // above h are ignored (A25).
-func PoolMap(h int, fixed map[int]int, rng *rand.Rand) PoolResult {
-	h = min(h, MaxHead)
+func poolMap(h int, fixed map[int]int, rng *rand.Rand) poolResult {
+	h = min(h, maxHead)
 	bound := rankBounds()
-	taken := make([]bool, MaxHead+1) // chosen or reserved
+	taken := make([]bool, maxHead+1) // chosen or reserved
 	for _, r := range fixed {
-		if r >= 1 && r <= MaxHead {
+		if r >= 1 && r <= maxHead {
 			taken[r] = true
 		}
 	}
-	res := PoolResult{Rank: make([]int, h)}
+	res := poolResult{Rank: make([]int, h)}
 	var pool []int
 	for ttr := 0; ttr < h; ttr++ {
-		for _, r := range LogRanks[ttr] {
+		for _, r := range logRanks[ttr] {
 			if r <= h && !taken[r] {
 				pool = append(pool, r)
 			}

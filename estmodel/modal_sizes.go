@@ -2,11 +2,11 @@ package estmodel
 
 import "math"
 
-// HeadSizes is step 4 for the head (§5.9): the percentages of the h most
+// headSizes is step 4 for the head (§5.9): the percentages of the h most
 // popular ranks. Ranks 2..h follow p_j = α·e^(β·j) + γ; rank 1, reserved for
 // E_max, gets what is left of the head mass H: p_1 = H − Σ_{j=2}^{h} p_j.
 // With the thesis parameters p_1 = 22.70%, with the reference ones 21.73%.
-func HeadSizes(h int, p Params) []float64 {
+func headSizes(h int, p Params) []float64 {
 	if h <= 0 {
 		return nil
 	}
@@ -20,10 +20,10 @@ func HeadSizes(h int, p Params) []float64 {
 	return s
 }
 
-// TailSizes is step 4 for the tail (§5.9): the percentages of popularity
+// tailSizes is step 4 for the tail (§5.9): the percentages of popularity
 // ranks first..first+n−1, proportional to ω·j^ρ and scaled to sum to mass
 // (100 − H unless user bins took more than H, A27).
-func TailSizes(first, n int, mass float64, p Params) []float64 {
+func tailSizes(first, n int, mass float64, p Params) []float64 {
 	if n <= 0 {
 		return nil
 	}

@@ -25,30 +25,30 @@ var kChecks = []struct {
 
 func TestNumEstimatesLinear(t *testing.T) {
 	for _, c := range kChecks {
-		if got := NumEstimatesLinear(c.n, false); got != c.k {
+		if got := numEstimatesLinear(c.n, false); got != c.k {
 			t.Errorf("%s: K(%d) = %d, thesis/spec %d", c.log, c.n, got, c.k)
 		}
-		if got := TimeCurveA(c.k, RefParams); math.Abs(got-c.a) > 0.0005 {
+		if got := timeCurveA(c.k, RefParams()); math.Abs(got-c.a) > 0.0005 {
 			t.Errorf("%s: a(K=%d) = %.4f, spec %.3f", c.log, c.k, got, c.a)
 		}
 	}
 	// The breakpoints of Tab 5.3, and the A23 clamp.
 	for i, n := range kLinearN {
-		if got := NumEstimatesLinear(n, false); got != kLinearK[i] {
+		if got := numEstimatesLinear(n, false); got != kLinearK[i] {
 			t.Errorf("K(%d) = %d, Tab 5.3 %d", n, got, kLinearK[i])
 		}
 	}
-	if got := NumEstimatesLinear(1_000_000, false); got != 565 {
+	if got := numEstimatesLinear(1_000_000, false); got != 565 {
 		t.Errorf("clamped K(1e6) = %d, want 565", got)
 	}
-	if got := NumEstimatesLinear(330_000, true); got != 565+100 {
+	if got := numEstimatesLinear(330_000, true); got != 565+100 {
 		t.Errorf("extrapolated K(330,000) = %d, want 665", got)
 	}
 }
 
 func TestNumEstimatesPower(t *testing.T) {
 	// K = 1.1·N^0.5 (thesis Fig 5.4): 1.1·√77222 = 305.7.
-	if got := NumEstimatesPower(77222, ThesisParams.KPowerAlpha, ThesisParams.KPowerBeta); got != 306 {
+	if got := numEstimatesPower(77222, ThesisParams().KPowerAlpha, ThesisParams().KPowerBeta); got != 306 {
 		t.Errorf("power K(77,222) = %d, want 306", got)
 	}
 }
@@ -71,13 +71,13 @@ func TestHeadTimes(t *testing.T) {
 		{hm(60, 0), append(slices.Clone(joint), hm(18, 0), hm(20, 0), hm(30, 0), hm(40, 0), hm(50, 0))},
 	}
 	for _, c := range cases {
-		got := HeadTimes(c.eMax)
+		got := headTimes(c.eMax)
 		want := append([]int64{c.eMax}, c.others...)
 		if !slices.Equal(got, want) {
-			t.Errorf("HeadTimes(%dh):\n got %v\nwant %v", c.eMax/hour, got, want)
+			t.Errorf("headTimes(%dh):\n got %v\nwant %v", c.eMax/hour, got, want)
 		}
 	}
-	if n := len(HeadTimes(hour)); n != 12 { // A25
+	if n := len(headTimes(hour)); n != 12 { // A25
 		t.Errorf("E_max = 1h gives %d head times, spec 12", n)
 	}
 }
@@ -85,7 +85,7 @@ func TestHeadTimes(t *testing.T) {
 func TestHeadSizes(t *testing.T) {
 	thesis := []float64{22.70, 10.262, 8.648, 7.299, 6.172, 5.231, 4.445, 3.789, 3.240, 2.782, 2.400, 2.080,
 		1.813, 1.590, 1.404, 1.249, 1.119, 1.010, 0.920, 0.844}
-	got := HeadSizes(20, ThesisParams)
+	got := headSizes(20, ThesisParams())
 	for j := range thesis {
 		tol := 0.0015
 		if j == 0 {
@@ -95,7 +95,7 @@ func TestHeadSizes(t *testing.T) {
 			t.Errorf("thesis p_%d = %.4f, spec %.3f", j+1, got[j], thesis[j])
 		}
 	}
-	ref := HeadSizes(20, RefParams)
+	ref := headSizes(20, RefParams())
 	for _, c := range []struct {
 		j    int
 		want float64
@@ -108,7 +108,7 @@ func TestHeadSizes(t *testing.T) {
 	if s := sum(got); math.Abs(s-89) > 1e-9 {
 		t.Errorf("head mass %.6f, want 89", s)
 	}
-	tail := TailSizes(21, 300, 11, RefParams)
+	tail := tailSizes(21, 300, 11, RefParams())
 	if s := sum(tail); math.Abs(s-11) > 1e-9 || !slices.IsSortedFunc(tail, func(a, b float64) int { return -cmp.Compare(a, b) }) {
 		t.Errorf("tail sums to %.6f (want 11) or is not decreasing", s)
 	}
@@ -152,15 +152,15 @@ func TestLogRanksMatchTable55(t *testing.T) {
 		slices.Sort(times)
 		times = append([]int64{c.eMax}, times...)
 		for ttr, tm := range times {
-			if LogRanks[ttr][c.col] != c.rank[tm] {
-				t.Errorf("Tab 5.6 column %d ttr %d = %d, Tab 5.5 says %d", c.col, ttr, LogRanks[ttr][c.col], c.rank[tm])
+			if logRanks[ttr][c.col] != c.rank[tm] {
+				t.Errorf("Tab 5.6 column %d ttr %d = %d, Tab 5.5 says %d", c.col, ttr, logRanks[ttr][c.col], c.rank[tm])
 			}
 		}
 	}
 	for col := range 4 {
 		seen := map[int]bool{}
-		for ttr := range LogRanks {
-			seen[LogRanks[ttr][col]] = true
+		for ttr := range logRanks {
+			seen[logRanks[ttr][col]] = true
 		}
 		for r := 1; r <= 20; r++ {
 			if !seen[r] {
@@ -174,7 +174,7 @@ func TestPoolMapIsPermutation(t *testing.T) {
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		for _, h := range []int{20, 12, 5} {
-			res := PoolMap(h, nil, rng)
+			res := poolMap(h, nil, rng)
 			if res.Rank[0] != 1 {
 				t.Fatalf("E_max got rank %d", res.Rank[0])
 			}
@@ -189,7 +189,7 @@ func TestPoolMapIsPermutation(t *testing.T) {
 			}
 		}
 		fixed := map[int]int{0: 4, 6: 1}
-		res := PoolMap(20, fixed, rng)
+		res := poolMap(20, fixed, rng)
 		if res.Rank[0] != 4 || res.Rank[6] != 1 {
 			t.Errorf("fixed ranks not honoured: %v", res.Rank)
 		}
@@ -201,7 +201,7 @@ func TestPoolMapIsPermutation(t *testing.T) {
 func TestPoolMapBoundRule(t *testing.T) {
 	bound := rankBounds()
 	for seed := range uint64(500) {
-		res := PoolMap(20, nil, rand.New(rand.NewPCG(seed, 2)))
+		res := poolMap(20, nil, rand.New(rand.NewPCG(seed, 2)))
 		taken := map[int]bool{}
 		for ttr, r := range res.Rank {
 			due := 0
@@ -222,16 +222,16 @@ func TestPoolMapBoundRule(t *testing.T) {
 func TestCounts(t *testing.T) {
 	pct := []float64{50, 30, 19.9, 0.05, 0.05}
 	for _, n := range []int{1, 3, 7, 100, 1001} {
-		jobs, err := Counts(pct, nil, n)
+		jobs, err := counts(pct, nil, n)
 		if err != nil || sumI(jobs) != n {
 			t.Errorf("N=%d: %v, sum %d", n, jobs, sumI(jobs))
 		}
 	}
-	jobs, err := Counts([]float64{10, 80, 10}, []int{-1, 5, -1}, 10)
+	jobs, err := counts([]float64{10, 80, 10}, []int{-1, 5, -1}, 10)
 	if err != nil || jobs[1] != 5 || sumI(jobs) != 10 {
 		t.Errorf("fixed bin: %v %v", jobs, err)
 	}
-	if _, err := Counts([]float64{10, 90}, []int{-1, 11}, 10); err == nil {
+	if _, err := counts([]float64{10, 90}, []int{-1, 11}, 10); err == nil {
 		t.Error("fixed jobs above N accepted")
 	}
 }
@@ -261,7 +261,7 @@ func TestGenerateDefaults(t *testing.T) {
 	if top.Time != cfg.EMax || math.Abs(top.Percent-21.73) > 0.01 {
 		t.Errorf("E_max bin %+v, want 18h at p_1 = 21.73%%", top)
 	}
-	if !slices.Equal(d.HeadTimes, HeadTimes(cfg.EMax)) {
+	if !slices.Equal(d.HeadTimes, headTimes(cfg.EMax)) {
 		t.Errorf("head %v", d.HeadTimes)
 	}
 	again, _ := Generate(cfg, rand.New(rand.NewPCG(1, 2)))
@@ -273,7 +273,8 @@ func TestGenerateDefaults(t *testing.T) {
 		t.Error("different seeds, same distribution")
 	}
 
-	cfg.Params = &ThesisParams
+	tp := ThesisParams()
+	cfg.Params = &tp
 	d, err = Generate(cfg, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)

@@ -5,15 +5,15 @@ import (
 	"slices"
 )
 
-// TimeCurveA is the time-curve parameter a = 1 + C·K^(−D) (Fig 5.6). Larger K
+// timeCurveA is the time-curve parameter a = 1 + C·K^(−D) (Fig 5.6). Larger K
 // gives a closer to 1, which pushes the generated values toward short times.
-func TimeCurveA(k int, p Params) float64 {
+func timeCurveA(k int, p Params) float64 {
 	return 1 + p.TimeC*math.Pow(float64(k), -p.TimeD)
 }
 
-// TimeCurve is F_tim of step 2 (§5.8): the value of normalized rank x = i/k,
-// E_max·(a−1)·x/(a−x), in seconds (not rounded). TimeCurve(k, k) = E_max.
-func TimeCurve(i, k int, eMax int64, a float64) float64 {
+// timeCurve is F_tim of step 2 (§5.8): the value of normalized rank x = i/k,
+// E_max·(a−1)·x/(a−x), in seconds (not rounded). timeCurve(k, k) = E_max.
+func timeCurve(i, k int, eMax int64, a float64) float64 {
 	x := float64(i) / float64(k)
 	return float64(eMax) * (a - 1) * x / (a - x)
 }
@@ -24,18 +24,18 @@ func roundMinute(t float64) int64 { return int64(math.Round(t/minute)) * minute 
 // collisionOffsets are tried, in order, when a rounded tail value is taken.
 var collisionOffsets = []int64{0, 30, -30, 20, -20, 10, -10}
 
-// TailTimes is step 2 as the reference implementation does it (A24, the
+// tailTimes is step 2 as the reference implementation does it (A24, the
 // default): kTail values on x = i/kTail, each rounded to the minute; a value
 // that collides with a head time or an earlier tail value, or leaves
 // (0, E_max), is moved by +30, −30, +20, −20, +10, −10 s, in that order, and
 // dropped if all fail. It returns the values ascending and the number dropped.
-func TailTimes(kTail int, eMax int64, a float64, head []int64) (tail []int64, dropped int) {
+func tailTimes(kTail int, eMax int64, a float64, head []int64) (tail []int64, dropped int) {
 	taken := make(map[int64]bool, len(head)+kTail)
 	for _, h := range head {
 		taken[h] = true
 	}
 	for i := 1; i <= kTail; i++ {
-		t := roundMinute(TimeCurve(i, kTail, eMax, a))
+		t := roundMinute(timeCurve(i, kTail, eMax, a))
 		ok := false
 		for _, d := range collisionOffsets {
 			if v := t + d; v > 0 && v < eMax && !taken[v] {
@@ -52,17 +52,17 @@ func TailTimes(kTail int, eMax int64, a float64, head []int64) (tail []int64, dr
 	return tail, dropped
 }
 
-// TailTimesThesis is step 2 as the thesis describes it (§5.8, §5.10.2): k
+// tailTimesThesis is step 2 as the thesis describes it (§5.8, §5.10.2): k
 // values on x = i/k, rounded to the minute unless that collides with an
 // earlier value (then to the second), after which, for each head time in turn,
 // the closest value not yet replaced is replaced by that head time. The values
 // not replaced (and not equal to a head time) are the tail, returned ascending
 // with the number dropped.
-func TailTimesThesis(k int, eMax int64, a float64, head []int64) (tail []int64, dropped int) {
+func tailTimesThesis(k int, eMax int64, a float64, head []int64) (tail []int64, dropped int) {
 	vals := make([]int64, 0, k)
 	seen := make(map[int64]bool, k)
 	for i := 1; i <= k; i++ {
-		raw := TimeCurve(i, k, eMax, a)
+		raw := timeCurve(i, k, eMax, a)
 		v := roundMinute(raw)
 		if seen[v] || v <= 0 {
 			v = int64(math.Round(raw))

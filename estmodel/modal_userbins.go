@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// EmbedUserTimes is the time half of step 6 (§5.10.4): it puts the user bin
+// embedUserTimes is the time half of step 6 (§5.10.4): it puts the user bin
 // times into the head. head is in time-rank order (E_max first). A user time
 // already in the head changes nothing; the others replace default head times
 // (never E_max, never a time a user gave) only as far as needed to keep at
@@ -13,7 +13,7 @@ import (
 // greedily: non-joint ("round") defaults before joint ones, then by the
 // smallest distance, ties to the smaller user time and the smaller default.
 // The result is again in time-rank order.
-func EmbedUserTimes(head []int64, user []int64) []int64 {
+func embedUserTimes(head []int64, user []int64) []int64 {
 	if len(head) == 0 {
 		return nil
 	}
@@ -30,7 +30,7 @@ func EmbedUserTimes(head []int64, user []int64) []int64 {
 		}
 	}
 	defaults := slices.Clone(head[1:])
-	for need := len(head) + len(fresh) - MaxHead; need > 0; need-- {
+	for need := len(head) + len(fresh) - maxHead; need > 0; need-- {
 		bu, bd := -1, -1
 		better := func(u, d int) bool {
 			if bu < 0 {
@@ -68,9 +68,9 @@ func b2i(b bool) int {
 	return 0
 }
 
-// HeadPlan is the head after step 6: sizes by popularity rank, the ranks the
+// headPlan is the head after step 6: sizes by popularity rank, the ranks the
 // user bins fixed, and the mass left for the tail.
-type HeadPlan struct {
+type headPlan struct {
 	// Sizes[r−1] is the percentage of jobs of popularity rank r.
 	Sizes []float64
 	// Fixed maps the time rank of each user bin to its popularity rank; the
@@ -81,16 +81,16 @@ type HeadPlan struct {
 	TailMass float64
 }
 
-// EmbedUserSizes is the size half of step 6 (§5.10.4). times is the head in
-// time-rank order (after EmbedUserTimes) and user maps a head time to its
-// user percentage. Starting from HeadSizes(len(times)), the user bins, largest
+// embedUserSizes is the size half of step 6 (§5.10.4). times is the head in
+// time-rank order (after embedUserTimes) and user maps a head time to its
+// user percentage. Starting from headSizes(len(times)), the user bins, largest
 // first, replace the closest default size (E_max's slot, the largest, only by
 // the bin at E_max); the other head sizes are rescaled so that the head holds
 // H (or zeroed when the user bins alone reach H); the sizes are re-sorted
 // descending with E_max's slot kept first unless a user gave it.
-func EmbedUserSizes(times []int64, user map[int64]float64, p Params) HeadPlan {
+func embedUserSizes(times []int64, user map[int64]float64, p Params) headPlan {
 	h := len(times)
-	val := HeadSizes(h, p)
+	val := headSizes(h, p)
 	slotTime := make([]int64, h)
 	slotUser := make([]bool, h)
 	eMax := times[0]
@@ -152,7 +152,7 @@ func EmbedUserSizes(times []int64, user map[int64]float64, p Params) HeadPlan {
 	for i, t := range times {
 		ttrOf[t] = i
 	}
-	plan := HeadPlan{Sizes: make([]float64, h), Fixed: map[int]int{}, TailMass: max(0, 100-head)}
+	plan := headPlan{Sizes: make([]float64, h), Fixed: map[int]int{}, TailMass: max(0, 100-head)}
 	for pos, s := range order {
 		plan.Sizes[pos] = val[s]
 		if slotUser[s] {

@@ -50,9 +50,9 @@ func BenchmarkTrajectory12hQBETS(b *testing.B) {
 		wait := int64(rng.ExpFloat64() * float64(wall) / 4)
 		p.Observe(qbets.Observation{Submit: t - wait, Start: t, Nodes: nodes, Walltime: wall})
 	}
-	f := ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+	f := ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
 		prob, _ := p.ProbWithin(nodes, walltime, within)
-		return prob
+		return prob, true
 	})
 	r := Request{Nodes: 4, Walltime: 3600, Start: t + 43200}
 	buf := make([]Point, 0, 1440)

@@ -12,8 +12,8 @@
 // To choose s, VARQ asks a Forecaster (the inverted QBETS query of §2.7:
 // the probability that a job of this shape starts within t seconds) about
 // every candidate s = now, now+30 s, …, < D, assuming today's predictions
-// still hold then (bounds stability, thesis L711–727). That probability
-// Trajectory is not monotone: a later submission asks for a shorter,
+// still hold then (bounds stability, thesis L711–727). That
+// ProbabilityTrajectory is not monotone: a later submission asks for a shorter,
 // easier-to-backfill job but leaves less time to start. PlanLatest picks the
 // latest s whose probability meets the user's target (least worst-case
 // overhead); PlanMax picks the most probable s. When no s qualifies, the
@@ -29,31 +29,20 @@
 // Latest computes PlanLatest lazily, backwards from the start time, for
 // callers that plan thousands of requests. A Replanner recomputes the plan
 // while it waits to submit (A16), so that change points in the queue move
-// the submission time. A SimAgent drives a simulated Machine the way §5.4
-// (Table 5.6) does: a fraction of a trace's jobs become VARQ requests for
-// start times every 6 h, and each request's outcome (predicted
-// probability, success, allocation used against required) is recorded and
-// summarised. SimConfig.Crowd (beyond the thesis) plans each request as
-// one job with the agent's own same-start requests that will be queued
-// ahead of it: QBETS learns only from history and cannot see that
-// self-made crowd, which is what breaks the promise when many requests
-// share a start time (examples/varq). The crowd a candidate submission
-// meets is a binary search in a ledger sorted by planned submission
-// (crowd.go). A Replanner keeps an accepted plan through QBETS's silence;
-// a crowd-aware one judges silence at the request's own size, so a zero
-// the summed size alone gets is an answer (the request is dropped), not
-// silence.
+// the submission time; it keeps an accepted plan through the forecaster's
+// silence (QBETS's "machine may be down").
 //
-// Job molding and delayed submission (Hariharan et al., molding*.go,
-// delay.go) choose a request size and a submission time from predicted
-// response-time range sets; ProfileFloor gives the molder a size-aware
-// wait, since APQ's is nearly blind to the request size (examples/apq).
-// RunStrategy drives them on a sched simulation and reports means, the
-// decisions made and every treated job's fate (StrategyResult.Treated). On
-// a log without estimates a molded job's runtime is limited by §VI-C's
-// ERT rule read with run times, as the simulator's estimate is the run
-// time (Molder.Decide).
+// Forecaster is the one plug point: *qbets.Predictor satisfies it, and
+// ForecasterFunc adapts anything else. A forecast with ok = false (no
+// history, or the machine may be down) is read as probability 0.
+//
+// This package imports nothing else of batchq. Two subpackages build on
+// it: varq/agent drives VARQ requests on a simulated machine (§5.4) and
+// varq/molding holds Hariharan et al.'s job molding and delayed
+// submission.
 //
 // Nothing in this package is safe for concurrent use unless it says so;
 // the plan functions are pure.
+//
+// Start with Trajectory and PlanLatest (see the example), or Latest.
 package varq

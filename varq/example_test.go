@@ -10,14 +10,14 @@ import (
 // whose forecaster says short jobs start within an hour with probability
 // 0.9 and long (padded) jobs rarely do.
 func Example() {
-	f := varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+	f := varq.ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
 		switch {
 		case walltime <= 4*3600 && within >= 3600:
-			return 0.9
+			return 0.9, true
 		case walltime <= 4*3600:
-			return 0.4
+			return 0.4, true
 		default:
-			return 0.2
+			return 0.2, true
 		}
 	})
 	now := int64(0)

@@ -25,7 +25,7 @@ var figure54Knots = []struct {
 	{0, 0.39}, {21570, 0.25}, {21600, 0.70}, {40470, 0.50}, {43170, 0.0},
 }
 
-func (f figure54) ProbWithin(nodes int, walltime, within int64) float64 {
+func (f figure54) ProbWithin(nodes int, walltime, within int64) (float64, bool) {
 	if nodes != f.r.Nodes || walltime != f.r.Walltime+within {
 		f.t.Errorf("query (%d nodes, %d s) does not pad %v for a start within %d s", nodes, walltime, f.r, within)
 	}
@@ -34,10 +34,10 @@ func (f figure54) ProbWithin(nodes int, walltime, within int64) float64 {
 	for i := 1; i < len(k); i++ {
 		if at <= k[i].at {
 			frac := float64(at-k[i-1].at) / float64(k[i].at-k[i-1].at)
-			return k[i-1].p + frac*(k[i].p-k[i-1].p)
+			return k[i-1].p + frac*(k[i].p-k[i-1].p), true
 		}
 	}
-	return 0
+	return 0, true
 }
 
 func TestFigure54WorkedExample(t *testing.T) {

@@ -31,11 +31,9 @@ func (p Plan) String() string {
 // traj whose probability is at least reqProb, which minimises the
 // worst-case overhead among the plans meeting the target. It returns
 // NOT_POSSIBLE when no point qualifies.
-func PlanLatest(traj []Point, r Request, reqProb float64) Plan {
-	for i := len(traj) - 1; i >= 0; i-- {
-		if traj[i].Prob >= reqProb {
-			return planAt(r, traj[i])
-		}
+func PlanLatest(traj ProbabilityTrajectory, r Request, reqProb float64) Plan {
+	if pt, ok := traj.Latest(reqProb); ok {
+		return planAt(r, pt)
 	}
 	return Plan{Request: r}
 }
@@ -44,17 +42,11 @@ func PlanLatest(traj []Point, r Request, reqProb float64) Plan {
 // highest probability, the latest one on ties (it costs the least). A
 // trajectory that is empty or all zero gives NOT_POSSIBLE: no submission
 // has any chance.
-func PlanMax(traj []Point, r Request) Plan {
-	best := -1
-	for i, pt := range traj {
-		if pt.Prob > 0 && (best < 0 || pt.Prob >= traj[best].Prob) {
-			best = i
-		}
+func PlanMax(traj ProbabilityTrajectory, r Request) Plan {
+	if pt, ok := traj.Max(); ok {
+		return planAt(r, pt)
 	}
-	if best < 0 {
-		return Plan{Request: r}
-	}
-	return planAt(r, traj[best])
+	return Plan{Request: r}
 }
 
 func planAt(r Request, pt Point) Plan {

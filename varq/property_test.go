@@ -14,12 +14,12 @@ type tableForecaster struct {
 	probs []float64
 }
 
-func (f tableForecaster) ProbWithin(_ int, _, within int64) float64 {
+func (f tableForecaster) ProbWithin(_ int, _, within int64) (float64, bool) {
 	i := int((within - 1) / f.step)
 	if i >= len(f.probs) {
-		return f.probs[len(f.probs)-1]
+		return f.probs[len(f.probs)-1], true
 	}
-	return f.probs[i]
+	return f.probs[i], true
 }
 
 func drawCase(t *rapid.T) (tableForecaster, Request, int64, int64) {
@@ -128,7 +128,7 @@ func TestReplannerNeverLate(t *testing.T) {
 		}
 		tables := rapid.SliceOfN(rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50), 1, 20).Draw(t, "tables")
 		call := 0
-		f := ForecasterFunc(func(nodes int, walltime, within int64) float64 {
+		f := ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
 			tf := tableForecaster{step, tables[call%len(tables)]}
 			return tf.ProbWithin(nodes, walltime, within)
 		})

@@ -42,6 +42,12 @@ type ReplanConfig struct {
 	Every        int64
 	OnlyAtSubmit bool
 	OnInfeasible Infeasible
+	// Own, if set, judges the forecaster's silence (see Replanner) by
+	// asking about the request alone, for a planning forecaster that
+	// wraps it and asks about something larger (a crowd of requests). A
+	// zero the wrapper makes is then an answer, not silence. Nil means the
+	// planning forecaster judges.
+	Own Forecaster
 }
 
 // Validate reports a configuration out of range.
@@ -98,7 +104,7 @@ type Decision struct {
 	Next   int64 // for Wait: when to call Decide again
 	// Kept: no submission had any chance and the forecaster was judged
 	// silent, so the Wait or Submit is of the plan accepted earlier (see
-	// Replanner.silent).
+	// Replanner).
 	Kept bool
 }
 
@@ -106,22 +112,28 @@ type Decision struct {
 // to submit, it recomputes the trajectory as new waits become visible to
 // its Forecaster and moves the planned submission time. Drive it with
 // Decide(now) from a clock (real or simulated), at the times it asks for.
-// It never submits at or after the request's start time. Not safe for
-// concurrent use.
+// It never submits at or after the request's start time.
+//
+// The forecaster is silent when it gives every submission from now to the
+// start time probability 0 (ok = false counts as 0). QBETS is silent while
+// its availability inference thinks the machine may be down (§2.5: "no
+// prediction"). For a request accepted earlier that is the absence of a
+// forecast, not evidence against the plan: the Replanner keeps its plan
+// through such a spell (Decision.Kept), submitting when its time comes,
+// instead of dropping the reservation. A request that meets a silent
+// forecaster at its arrival is refused: there is nothing to promise.
+// Silence is judged at the request's own size (ReplanConfig.Own).
+//
+// Not safe for concurrent use.
 type Replanner struct {
-	f Forecaster
-	// own, if set, judges silence instead of f: the forecaster asked
-	// about the request alone, when f is a wrapper that asks about
-	// something larger (the SimAgent's crowd-aware forecaster). A zero
-	// the wrapper makes, for a size with no history or no room, is an
-	// answer, not the forecaster's silence.
-	own      Forecaster
+	f        Forecaster
+	own      Forecaster // ReplanConfig.Own
 	req      Request
 	cfg      ReplanConfig
 	accepted bool
 	done     bool
 	plan     Plan
-	traj     []Point
+	traj     ProbabilityTrajectory
 }
 
 // NewReplanner checks the request and the configuration.
@@ -135,7 +147,7 @@ func NewReplanner(f Forecaster, r Request, cfg ReplanConfig) (*Replanner, error)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Replanner{f: f, req: r, cfg: cfg}, nil
+	return &Replanner{f: f, own: cfg.Own, req: r, cfg: cfg}, nil
 }
 
 // Plan returns the latest plan computed.

@@ -10,11 +10,11 @@ type shiftingForecaster struct {
 	hi, lo float64
 }
 
-func (f *shiftingForecaster) ProbWithin(_ int, _, within int64) float64 {
+func (f *shiftingForecaster) ProbWithin(_ int, _, within int64) (float64, bool) {
 	if within >= f.cut {
-		return f.hi
+		return f.hi, true
 	}
-	return f.lo
+	return f.lo, true
 }
 
 func TestReplannerFollowsChangePoint(t *testing.T) {
@@ -96,11 +96,11 @@ func TestReplannerRefusesAndValidates(t *testing.T) {
 
 func TestTrajectoryErrors(t *testing.T) {
 	r := Request{Nodes: 1, Walltime: 60, Start: 600}
-	bad := ForecasterFunc(func(int, int64, int64) float64 { return 1.2 })
+	bad := ForecasterFunc(func(int, int64, int64) (float64, bool) { return 1.2, true })
 	if _, err := Trajectory(bad, r, 0, 0); err == nil {
 		t.Error("probability 1.2 accepted")
 	}
-	ok := ForecasterFunc(func(int, int64, int64) float64 { return 0.5 })
+	ok := ForecasterFunc(func(int, int64, int64) (float64, bool) { return 0.5, true })
 	if _, err := Trajectory(ok, r, 0, -30); err == nil {
 		t.Error("negative step accepted")
 	}

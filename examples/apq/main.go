@@ -77,10 +77,10 @@ type env struct {
 	// validation jobs (slow: about 40 extra validation runs per trace).
 	Tune bool
 	// NoGrow molds to the original size or smaller only in Tables VIII
-	// and IX (varq.MoldConfig.NoGrow, a diagnostic, NOT the paper's).
+	// and IX (molding.MoldConfig.NoGrow, a diagnostic, NOT the paper's).
 	NoGrow bool
 	// Floor is the size-aware wait of the extra Tables VIII–IX columns
-	// (varq.ProfileFloor, NOT the paper's): floorQueue, floorRunning or
+	// (molding.ProfileFloor, NOT the paper's): floorQueue, floorRunning or
 	// floorOff (no such column).
 	Floor string
 	// FloorOnly runs only the baseline and the size-aware columns of

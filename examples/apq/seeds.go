@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/batchq/batchq/internal/interval"
-	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/molding"
 )
 
 // The seed sweep (table SEEDS, on request only): Tables VIII–IX's
@@ -29,15 +29,15 @@ func init() {
 type sweepColumn struct {
 	name   string
 	window int // treated jobs after the 10,000 history jobs
-	s      varq.Strategy
+	s      molding.Strategy
 	head   bool
 }
 
 var sweepColumns = []sweepColumn{
-	{"VIII molding", table8Window, varq.Molding, false},
-	{"IX molding alone", table9Window, varq.Molding, false},
-	{"IX delayed (paper's hold queue)", table9Window, varq.Delayed, false},
-	{"IX delayed, head held alone", table9Window, varq.Delayed, true},
+	{"VIII molding", table8Window, molding.Molding, false},
+	{"IX molding alone", table9Window, molding.Molding, false},
+	{"IX delayed (paper's hold queue)", table9Window, molding.Delayed, false},
+	{"IX delayed, head held alone", table9Window, molding.Delayed, true},
 }
 
 func tableSeeds(w io.Writer, e *env) error {
@@ -55,14 +55,14 @@ func tableSeeds(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		bases := map[int]*varq.StrategyResult{} // by window
+		bases := map[int]*molding.StrategyResult{} // by window
 		for _, col := range sweepColumns {
-			cfg := func(s varq.Strategy, seed uint64) varq.StrategyConfig {
-				return set.config(s, col.window, seed, varq.RuntimeRoulette, col.head)
+			cfg := func(s molding.Strategy, seed uint64) molding.StrategyConfig {
+				return set.config(s, col.window, seed, molding.RuntimeRoulette, col.head)
 			}
-			win := cfg(varq.Baseline, e.Seed).Window
+			win := cfg(molding.Baseline, e.Seed).Window
 			if bases[win] == nil {
-				b, err := runStrategy(e, tr, cfg(varq.Baseline, e.Seed), floorOff)
+				b, err := runStrategy(e, tr, cfg(molding.Baseline, e.Seed), floorOff)
 				if err != nil {
 					return err
 				}

@@ -53,7 +53,7 @@ type v5Run struct {
 	apqPredict        int
 	tuned             *replay.Score
 	tunedCfg          apq.Config
-	steps             []apq.TuneStep
+	steps             []tuneStep
 }
 
 func table5(w io.Writer, e *env) error {
@@ -121,7 +121,7 @@ func table5(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for i, r := range runs {
 		fmt.Fprintf(w, "| %s |", e.Traces[i].Name)
-		for k := range apq.WaitClasses {
+		for k := range waitClasses {
 			n, a := classAAE(&r.apqTest[r.chosen], k)
 			_, q := classAAE(&r.qbets, k)
 			_, b := classAAE(&r.ibl, k)
@@ -149,7 +149,7 @@ func perPred(d time.Duration, n int) time.Duration {
 // half before it) as validation. Quick runs validate and test on 500 jobs
 // each.
 func testRange(n int, quick bool) (valFrom, from, to int) {
-	from, to = apq.PaperTestFrom, min(apq.PaperTestTo, n)
+	from, to = paperTestFrom, min(paperTestTo, n)
 	if n < from+1000 {
 		from, to = n*2/3, n
 	}
@@ -251,7 +251,7 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 	}
 	if e.Tune {
 		base := apq.Config{Rep: r.chosen, WeightRefresh: apqWeightRefresh}
-		cfg, steps, err := apq.Tune(base, apq.TableIV(), func(cfgs []apq.Config) ([]float64, error) {
+		cfg, steps, err := tune(base, tableIV(), func(cfgs []apq.Config) ([]float64, error) {
 			s, err := runAPQ(jobs, cfgs, r.valFrom, r.from)
 			out := make([]float64, len(s))
 			for i := range s {
@@ -291,16 +291,16 @@ func runAPQ(jobs []swf.Job, cfgs []apq.Config, from, to int) ([]replay.Score, er
 func aae(s *replay.Score) float64 { return s.AAE() / 3600 }
 
 // classAAE is the number of answers whose actual wait is in wait class c
-// (apq.WaitClasses) and their AAE in hours.
+// (waitClasses) and their AAE in hours.
 func classAAE(s *replay.Score, c int) (n int, h float64) {
 	lo := 0.0
 	if c > 0 {
-		lo = apq.WaitClasses[c-1]
+		lo = waitClasses[c-1]
 	}
 	sum := 0.0
 	for _, o := range s.Answers {
 		w := float64(o.Wait)
-		if (c == 0 || w > lo) && w <= apq.WaitClasses[c] {
+		if (c == 0 || w > lo) && w <= waitClasses[c] {
 			est := o.Point
 			if math.IsNaN(est) {
 				est = o.Upper
@@ -322,12 +322,12 @@ func printTuned(w io.Writer, e *env, runs []*v5Run) {
 	fmt.Fprintln(w, "APQ tuned one parameter at a time on the validation jobs (Table IV grids, in this order; values kept):")
 	fmt.Fprintln(w)
 	fmt.Fprint(w, "| log |")
-	for _, p := range apq.TableIV() {
+	for _, p := range tableIV() {
 		fmt.Fprintf(w, " %s |", p.Name)
 	}
 	fmt.Fprintln(w, " val. AAE default → tuned | test AAE default → tuned (paper) | test scaled default → tuned |")
 	fmt.Fprint(w, "|---|")
-	for range apq.TableIV() {
+	for range tableIV() {
 		fmt.Fprint(w, "---|")
 	}
 	fmt.Fprintln(w, "---|---|---|")
@@ -336,11 +336,11 @@ func printTuned(w io.Writer, e *env, runs []*v5Run) {
 			continue
 		}
 		fmt.Fprintf(w, "| %s |", e.Traces[i].Name)
-		kept := map[string]apq.TuneStep{}
+		kept := map[string]tuneStep{}
 		for _, st := range r.steps {
 			kept[st.Param] = st
 		}
-		for _, p := range apq.TableIV() {
+		for _, p := range tableIV() {
 			if st, ok := kept[p.Name]; ok {
 				fmt.Fprintf(w, " %g |", st.Best)
 			} else {

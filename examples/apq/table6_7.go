@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -57,7 +57,7 @@ type rsRun struct {
 	ranges           float64    // Σ ranges per set
 	covTot           [4]float64 // Σ range lengths over covN jobs (baseline in [0])
 	covAll           [4][]float64
-	fs               []estmodel.LoadFunc // the load functions learned
+	fs               []rangeset.LoadFunc // the load functions learned
 	ratioSR          float64             // the ShiftRatio variant (not in the paper)
 	ratioCov         []float64
 	elapsed          time.Duration
@@ -66,7 +66,7 @@ type rsRun struct {
 var rsCache = map[*trace]*rsRun{}
 
 // rsConfig is the range-set configuration of the tables (the paper's).
-var rsConfig = estmodel.RangeConfig{}
+var rsConfig = rangeset.RangeConfig{}
 
 func rsFor(e *env, tr *trace) (*rsRun, error) {
 	if r := rsCache[tr]; r != nil {
@@ -150,26 +150,26 @@ func table7(w io.Writer, e *env) error {
 
 func rsCell(ours, paper float64) string { return fmt.Sprintf("%.1f (%.0f)", ours, paper) }
 
-func execOf(j *swf.Job) estmodel.Execution {
+func execOf(j *swf.Job) rangeset.Execution {
 	s := j.Submit + j.Wait
-	return estmodel.Execution{Start: s, End: s + j.RunTime, Procs: j.Size()}
+	return rangeset.Execution{Start: s, End: s + j.RunTime, Procs: j.Size()}
 }
 
 // traceProfile is the load profile of the trace's own schedule.
-func traceProfile(tr *trace) (*estmodel.LoadProfile, error) {
-	ex := make([]estmodel.Execution, len(tr.Jobs))
+func traceProfile(tr *trace) (*rangeset.LoadProfile, error) {
+	ex := make([]rangeset.Execution, len(tr.Jobs))
 	for i := range tr.Jobs {
 		ex[i] = execOf(&tr.Jobs[i])
 	}
-	return estmodel.NewLoadProfile(tr.Procs, ex)
+	return rangeset.NewLoadProfile(tr.Procs, ex)
 }
 
 // loadSamples are the jobs [from, to) as load-function training samples.
-func loadSamples(tr *trace, prof *estmodel.LoadProfile, from, to int) []estmodel.LoadSample {
-	var ss []estmodel.LoadSample
+func loadSamples(tr *trace, prof *rangeset.LoadProfile, from, to int) []rangeset.LoadSample {
+	var ss []rangeset.LoadSample
 	for i := from; i < min(to, len(tr.Jobs)); i++ {
 		j := &tr.Jobs[i]
-		ss = append(ss, estmodel.LoadSample{Key: estmodel.KeyOf(j), Runtime: float64(j.RunTime), Load: prof.JobLoad(execOf(j))})
+		ss = append(ss, rangeset.LoadSample{Key: rangeset.KeyOf(j), Runtime: float64(j.RunTime), Load: prof.JobLoad(execOf(j))})
 	}
 	return ss
 }
@@ -199,22 +199,22 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	funcs, err := estmodel.BuildLoadFuncs(loadSamples(tr, prof, valFrom, valTo), estmodel.LoadFuncConfig{})
+	funcs, err := rangeset.BuildLoadFuncs(loadSamples(tr, prof, valFrom, valTo), rangeset.LoadFuncConfig{})
 	if err != nil {
 		return nil, err
 	}
 	r := &rsRun{from: testFrom, to: testTo, fs: funcs}
-	hist := estmodel.NewRangeHistory()
-	pred := &estmodel.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
+	hist := rangeset.NewRangeHistory()
+	pred := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
 	ratioCfg := rsConfig
-	ratioCfg.Shift = estmodel.ShiftRatio
-	ratio := &estmodel.RangePredictor{Funcs: funcs, History: hist, Config: ratioCfg}
+	ratioCfg.Shift = rangeset.ShiftRatio
+	ratio := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: ratioCfg}
 	smith := newSmith()
 	li := newLi(tr.Jobs[histFrom:testTo])
 	// Per key, the absolute errors of the comparators' predictions for
 	// the key's finished jobs (their AAE sets the range length).
 	type keyErr struct{ smith, li float64 }
-	errs := map[estmodel.RangeKey]*struct {
+	errs := map[rangeset.RangeKey]*struct {
 		n   int
 		sum keyErr
 	}{}
@@ -233,8 +233,8 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		T := j.Submit
 		for ; next < len(byEnd) && end(byEnd[next]) <= T; next++ {
 			h := &tr.Jobs[byEnd[next]]
-			k := estmodel.KeyOf(h)
-			if err := hist.Add(estmodel.LoadSample{Key: k, Runtime: float64(h.RunTime), Load: prof.JobLoad(execOf(h))}); err != nil {
+			k := rangeset.KeyOf(h)
+			if err := hist.Add(rangeset.LoadSample{Key: k, Runtime: float64(h.RunTime), Load: prof.JobLoad(execOf(h))}); err != nil {
 				return nil, err
 			}
 			if g, ok := guesses[byEnd[next]]; ok {
@@ -254,7 +254,7 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 			smith.add(h)
 			li.add(byEnd[next] - histFrom)
 		}
-		k := estmodel.KeyOf(j)
+		k := rangeset.KeyOf(j)
 		g := guess{smith.predict(j), li.predict(j)}
 		guesses[i] = g
 		if i < testFrom {
@@ -265,7 +265,7 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 			r.noHist++
 			continue
 		}
-		load := prof.PredictedLoad(T, estmodel.LoadWindow{})
+		load := prof.PredictedLoad(T, rangeset.LoadWindow{})
 		rs, _, err := pred.Predict(k, load)
 		if err != nil {
 			return nil, err

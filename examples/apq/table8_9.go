@@ -7,11 +7,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/qbets/apq"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/molding"
 )
 
 // Tables VIII and IX: job molding and delayed submission on the EASY
@@ -45,7 +45,7 @@ var (
 // every 10 keeps five simulations per trace affordable.
 const moldAPQRefresh = 10
 
-// The size-aware wait modes of the -floor flag (varq.ProfileFloor).
+// The size-aware wait modes of the -floor flag (molding.ProfileFloor).
 const (
 	floorQueue   = "queue"
 	floorRunning = "running"
@@ -55,7 +55,7 @@ const (
 // strategyRun is one simulation's summary and cost; res is nil for a
 // column that was not run (-flooronly, -floor off).
 type strategyRun struct {
-	res     *varq.StrategyResult
+	res     *molding.StrategyResult
 	elapsed time.Duration
 	preds   int
 }
@@ -63,7 +63,7 @@ type strategyRun struct {
 // variant is one simulation of a table: the strategy and its settings,
 // whether it is the size-aware column, and whether it runs at all.
 type variant struct {
-	cfg   varq.StrategyConfig
+	cfg   molding.StrategyConfig
 	floor bool
 	skip  bool
 }
@@ -115,14 +115,14 @@ func table8(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		c := func(s varq.Strategy, rt varq.RuntimeMode) varq.StrategyConfig {
+		c := func(s molding.Strategy, rt molding.RuntimeMode) molding.StrategyConfig {
 			return set.config(s, table8Window, e.Seed, rt, false)
 		}
 		runs, err := runVariants(e, tr, []variant{
-			{cfg: c(varq.Baseline, varq.RuntimeRoulette)},
-			{cfg: c(varq.Molding, varq.RuntimeRoulette), skip: paperSkipped(e)},
-			{cfg: c(varq.Molding, varq.RuntimeScaled), skip: paperSkipped(e)},
-			{cfg: c(varq.Molding, varq.RuntimeRoulette), floor: true, skip: floorSkipped(e)},
+			{cfg: c(molding.Baseline, molding.RuntimeRoulette)},
+			{cfg: c(molding.Molding, molding.RuntimeRoulette), skip: paperSkipped(e)},
+			{cfg: c(molding.Molding, molding.RuntimeScaled), skip: paperSkipped(e)},
+			{cfg: c(molding.Molding, molding.RuntimeRoulette), floor: true, skip: floorSkipped(e)},
 		})
 		if err != nil {
 			return err
@@ -139,15 +139,15 @@ func table8(w io.Writer, e *env) error {
 		fmt.Fprintf(w, "| %s | %d | %s | %s | %s / %s / %s | %s / %s |\n", e.Traces[i].Name, r.funcs,
 			decisions(r.runs[1].res), decisions(r.runs[3].res), wall(r.runs[0]), wall(r.runs[1]), wall(r.runs[3]), preds(r.runs[1]), preds(r.runs[3]))
 	}
-	outcomeTable(w, e, "paper's method", func(i int) *varq.StrategyResult { return rows[i].runs[1].res })
-	outcomeTable(w, e, "size-aware wait", func(i int) *varq.StrategyResult { return rows[i].runs[3].res })
+	outcomeTable(w, e, "paper's method", func(i int) *molding.StrategyResult { return rows[i].runs[1].res })
+	outcomeTable(w, e, "size-aware wait", func(i int) *molding.StrategyResult { return rows[i].runs[3].res })
 	return nil
 }
 
 // outcomeTable splits the molded jobs by what molding did to them, with
 // the predicted wait at the chosen size beside the simulated one: the
 // evidence for where a response-time change comes from.
-func outcomeTable(w io.Writer, e *env, label string, res func(i int) *varq.StrategyResult) {
+func outcomeTable(w io.Writer, e *env, label string, res func(i int) *molding.StrategyResult) {
 	ran := false
 	for i := range e.Traces {
 		ran = ran || res(i) != nil
@@ -190,17 +190,17 @@ func table9(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		c := func(s varq.Strategy, head bool) varq.StrategyConfig {
-			return set.config(s, table9Window, e.Seed, varq.RuntimeRoulette, head)
+		c := func(s molding.Strategy, head bool) molding.StrategyConfig {
+			return set.config(s, table9Window, e.Seed, molding.RuntimeRoulette, head)
 		}
 		runs, err := runVariants(e, tr, []variant{
-			{cfg: c(varq.Baseline, false)},
-			{cfg: c(varq.Molding, false), skip: paperSkipped(e)},
-			{cfg: c(varq.Delayed, false), skip: paperSkipped(e)},
-			{cfg: c(varq.Delayed, true), skip: paperSkipped(e)},
-			{cfg: c(varq.Molding, false), floor: true, skip: floorSkipped(e)},
-			{cfg: c(varq.Delayed, false), floor: true, skip: floorSkipped(e)},
-			{cfg: c(varq.Delayed, true), floor: true, skip: floorSkipped(e)},
+			{cfg: c(molding.Baseline, false)},
+			{cfg: c(molding.Molding, false), skip: paperSkipped(e)},
+			{cfg: c(molding.Delayed, false), skip: paperSkipped(e)},
+			{cfg: c(molding.Delayed, true), skip: paperSkipped(e)},
+			{cfg: c(molding.Molding, false), floor: true, skip: floorSkipped(e)},
+			{cfg: c(molding.Delayed, false), floor: true, skip: floorSkipped(e)},
+			{cfg: c(molding.Delayed, true), floor: true, skip: floorSkipped(e)},
 		})
 		if err != nil {
 			return err
@@ -217,14 +217,14 @@ func table9(w io.Writer, e *env) error {
 			decisions(r[2].res), decisions(r[5].res), util(r[0].res), util(r[2].res), util(r[5].res),
 			wall(r[0]), wall(r[1]), wall(r[2]), wall(r[3]), wall(r[4]), wall(r[5]), wall(r[6]))
 	}
-	outcomeTable(w, e, "paper's delayed submission", func(i int) *varq.StrategyResult { return rows[i][2].res })
-	outcomeTable(w, e, "delayed submission, size-aware wait", func(i int) *varq.StrategyResult { return rows[i][5].res })
+	outcomeTable(w, e, "paper's delayed submission", func(i int) *molding.StrategyResult { return rows[i][2].res })
+	outcomeTable(w, e, "delayed submission, size-aware wait", func(i int) *molding.StrategyResult { return rows[i][5].res })
 	return nil
 }
 
 // strategyRow prints one log's row: baseline and ours (o, "—" when not
 // run) with the paper's cells, the response change, then extra cells.
-func strategyRow(w io.Writer, name string, b, o *varq.StrategyResult, p [6]float64, extra ...string) {
+func strategyRow(w io.Writer, name string, b, o *molding.StrategyResult, p [6]float64, extra ...string) {
 	c := func(ours, paper float64) string { return fmt.Sprintf("%.1f (%.0f)", ours/60, paper) }
 	fmt.Fprintf(w, "| %s | %d | %s | %s | %s |", name, b.Jobs, c(b.MeanWait, p[0]), c(b.MeanExec, p[1]), c(b.MeanResp, p[2]))
 	if o != nil {
@@ -239,13 +239,13 @@ func strategyRow(w io.Writer, name string, b, o *varq.StrategyResult, p [6]float
 }
 
 // change is the response change of r against the baseline b, in percent.
-func change(b, r *varq.StrategyResult) float64 { return pctChange(b.MeanResp, r.MeanResp) }
+func change(b, r *molding.StrategyResult) float64 { return pctChange(b.MeanResp, r.MeanResp) }
 
 // pctChange is the change from a to b in percent of a.
 func pctChange(a, b float64) float64 { return 100 * (b - a) / a }
 
 // wer is r's wait / exec / response in minutes with the response change.
-func wer(b, r *varq.StrategyResult) string {
+func wer(b, r *molding.StrategyResult) string {
 	if r == nil {
 		return "—"
 	}
@@ -253,28 +253,28 @@ func wer(b, r *varq.StrategyResult) string {
 }
 
 // resp is r's response in minutes with the change against b.
-func resp(b, r *varq.StrategyResult) string {
+func resp(b, r *molding.StrategyResult) string {
 	if r == nil {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f (%+.1f%%)", r.MeanResp/60, change(b, r))
 }
 
-func util(r *varq.StrategyResult) string {
+func util(r *molding.StrategyResult) string {
 	if r == nil {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f%%", 100*r.Utilization)
 }
 
-func decisions(r *varq.StrategyResult) string {
+func decisions(r *molding.StrategyResult) string {
 	if r == nil {
 		return "—"
 	}
 	return fmt.Sprintf("%d / %d / %d / %d", r.Molded, r.Grown, r.Shrunk, r.Unmolded)
 }
 
-func held(r *varq.StrategyResult) string {
+func held(r *molding.StrategyResult) string {
 	if r == nil {
 		return "—"
 	}
@@ -297,12 +297,12 @@ func preds(r strategyRun) string {
 
 // strategyFuncs learns the load functions from the history jobs' own
 // schedule in the trace (the jobs before the treated window).
-func strategyFuncs(tr *trace, hist int) ([]estmodel.LoadFunc, error) {
+func strategyFuncs(tr *trace, hist int) ([]rangeset.LoadFunc, error) {
 	prof, err := traceProfile(tr)
 	if err != nil {
 		return nil, err
 	}
-	return estmodel.BuildLoadFuncs(loadSamples(tr, prof, 0, hist), estmodel.LoadFuncConfig{})
+	return rangeset.BuildLoadFuncs(loadSamples(tr, prof, 0, hist), rangeset.LoadFuncConfig{})
 }
 
 // The treated windows after the history: Table VIII treats 20,000 jobs,
@@ -318,7 +318,7 @@ const (
 type strategySetup struct {
 	e     *env
 	hist  int
-	funcs []estmodel.LoadFunc
+	funcs []rangeset.LoadFunc
 }
 
 func newStrategySetup(e *env, tr *trace) (strategySetup, error) {
@@ -331,31 +331,31 @@ func newStrategySetup(e *env, tr *trace) (strategySetup, error) {
 }
 
 // config is one strategy's run over win treated jobs (1,000 with -quick).
-func (s strategySetup) config(st varq.Strategy, win int, seed uint64, rt varq.RuntimeMode, holdOnlyHead bool) varq.StrategyConfig {
+func (s strategySetup) config(st molding.Strategy, win int, seed uint64, rt molding.RuntimeMode, holdOnlyHead bool) molding.StrategyConfig {
 	if s.e.Quick {
 		win = 1000
 	}
-	return varq.StrategyConfig{Strategy: st, History: s.hist, Window: win, Funcs: s.funcs,
-		Mold:  varq.MoldConfig{Seed: seed, Runtime: rt, NoGrow: s.e.NoGrow},
-		Delay: varq.DelayConfig{HoldOnlyHead: holdOnlyHead}}
+	return molding.StrategyConfig{Strategy: st, History: s.hist, Window: win, Funcs: s.funcs,
+		Mold:  molding.MoldConfig{Seed: seed, Runtime: rt, NoGrow: s.e.NoGrow},
+		Delay: molding.DelayConfig{HoldOnlyHead: holdOnlyHead}}
 }
 
 // runStrategy runs one simulation with APQ as the wait predictor, floored
-// by varq.ProfileFloor unless floor is floorOff (the paper's method).
-func runStrategy(e *env, tr *trace, cfg varq.StrategyConfig, floor string) (strategyRun, error) {
+// by molding.ProfileFloor unless floor is floorOff (the paper's method).
+func runStrategy(e *env, tr *trace, cfg molding.StrategyConfig, floor string) (strategyRun, error) {
 	t0 := time.Now()
 	p, err := apq.New(apq.Config{WeightRefresh: moldAPQRefresh})
 	if err != nil {
 		return strategyRun{}, err
 	}
 	aw := &apqWait{p: p, sys: apq.NewSystem(), pts: map[int64]apq.Point{}}
-	var wait varq.WaitPredictor = aw
+	var wait molding.WaitPredictor = aw
 	if floor != floorOff {
 		// RunStrategy registers aw as an observer through Unwrap.
-		wait = &varq.ProfileFloor{Inner: aw, P: tr.Procs, RunningOnly: floor == floorRunning}
+		wait = &molding.ProfileFloor{Inner: aw, P: tr.Procs, RunningOnly: floor == floorRunning}
 	}
 	jobs := tr.Jobs[:min(len(tr.Jobs), cfg.History+cfg.Window)]
-	res, err := varq.RunStrategy(context.Background(), sched.EASY(tr.Procs), jobs, wait, cfg)
+	res, err := molding.RunStrategy(context.Background(), sched.EASY(tr.Procs), jobs, wait, cfg)
 	if err == nil {
 		err = aw.err
 	}
@@ -368,7 +368,7 @@ func runStrategy(e *env, tr *trace, cfg varq.StrategyConfig, floor string) (stra
 	return r, nil
 }
 
-// apqWait is APQ as a varq.WaitPredictor on a sched simulation: it
+// apqWait is APQ as a molding.WaitPredictor on a sched simulation: it
 // replays the simulated submits, starts and ends into an apq.System, adds
 // each job to the history when it starts (with the Point of its own
 // submission), and predicts hypothetical jobs against the machine state it

@@ -8,7 +8,7 @@ import (
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/molding"
 )
 
 type swfJob = swf.Job
@@ -94,9 +94,9 @@ func TestSizeAwareMoldingSP2(t *testing.T) {
 	resp := map[string]float64{}
 	for _, c := range []struct {
 		name, floor string
-		s           varq.Strategy
-	}{{"baseline", floorOff, varq.Baseline}, {"paper", floorOff, varq.Molding}, {"size-aware", floorQueue, varq.Molding}} {
-		r, err := runStrategy(e, tr, varq.StrategyConfig{Strategy: c.s, History: 10000, Window: 6000, Funcs: funcs, Mold: varq.MoldConfig{Seed: e.Seed}}, c.floor)
+		s           molding.Strategy
+	}{{"baseline", floorOff, molding.Baseline}, {"paper", floorOff, molding.Molding}, {"size-aware", floorQueue, molding.Molding}} {
+		r, err := runStrategy(e, tr, molding.StrategyConfig{Strategy: c.s, History: 10000, Window: 6000, Funcs: funcs, Mold: molding.MoldConfig{Seed: e.Seed}}, c.floor)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 // machine is one simulated site: its trace shifted to start at 0.
@@ -90,12 +91,11 @@ func (v versioned) Version() uint64 {
 	return uint64(s.Arrivals) + uint64(s.Releases)
 }
 
-func (v versioned) ProbWithin(nodes int, walltime, within int64) float64 {
+func (v versioned) ProbWithin(nodes int, walltime, within int64) (float64, bool) {
 	if v.asked != nil {
 		*v.asked++
 	}
-	p, _ := v.Predictor.ProbWithin(nodes, walltime, within) // no history: 0
-	return p
+	return v.Predictor.ProbWithin(nodes, walltime, within) // no history: read as 0
 }
 
 // runTrial simulates every machine over the period and runs one trial's
@@ -169,7 +169,8 @@ type reforecastStat struct {
 
 func (r *reforecast) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
 	r.stat.n++
-	r.stat.p += r.fc.ProbWithin(nodes, walltime, walltime-r.w)
+	p, _ := r.fc.ProbWithin(nodes, walltime, walltime-r.w) // no history: 0
+	r.stat.p += p
 	return r.Machine.Submit(nodes, walltime, runtime)
 }
 
@@ -207,7 +208,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		}
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
-		var m varq.Machine = varq.NewSchedMachine(s, maxID+1)
+		var m varq.Machine = agent.NewSchedMachine(s, maxID+1)
 		if refc != nil {
 			m = &reforecast{Machine: m, fc: versioned{fc, nil}, w: tr.Walltime, stat: &refc[i]}
 		}

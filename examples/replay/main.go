@@ -28,7 +28,6 @@ import (
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
-	"github.com/batchq/batchq/varq"
 )
 
 func main() {
@@ -123,11 +122,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bar.Stage("QBETS", 2)
 	planAt := w.jobs[len(w.jobs)/2].Submit
 	res.q, err = replayQBETS(easy.Records, planAt, func(f *qbets.Predictor, now int64) (planResult, error) {
-		prob := varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
-			x, _ := f.ProbWithin(nodes, walltime, within) // no history: 0
-			return x
-		})
-		p, err := planVARQ(prob, now, defaultRequest, w.machine)
+		p, err := planVARQ(f, now, defaultRequest, w.machine)
 		// Say why when QBETS has no bound at all for the request then.
 		if fc := f.Forecast(qbets.Request{Nodes: p.req.Nodes, Walltime: p.req.Walltime}); !fc.OK {
 			p.noBound = fc.Reason.String()

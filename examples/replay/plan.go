@@ -8,6 +8,7 @@ import (
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 // request is the VARQ reservation the run plans: the shape of the thesis's
@@ -71,7 +72,7 @@ func (p *planResult) check(ctx context.Context, machine int64, jobs []swf.Job) e
 	for _, j := range jobs {
 		id = max(id, j.ID)
 	}
-	m := varq.NewSchedMachine(s, id+1)
+	m := agent.NewSchedMachine(s, id+1)
 	w := &startWatch{id: id + 1, start: -1}
 	s.Observe(w)
 	serr := errors.New("not submitted by the reservation's start")

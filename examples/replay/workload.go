@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/synth"
@@ -39,7 +40,7 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 	if n < synth.MinEstimateJobs {
 		return workload{}, fmt.Errorf("-days %v gives %d jobs; the estimate model needs at least %d", days, n, synth.MinEstimateJobs)
 	}
-	cfg.Estimates = true
+	cfg.Estimator = estmodel.Modal{}
 	if g, err = synth.New(cfg); err != nil {
 		return workload{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/swf/synth"
 )
 
@@ -35,8 +36,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	g, err := synth.New(synth.Config{Machine: *machine, TargetLoad: *load, Seed: *seed,
-		Typeless: *typeless, StartHour: *start, Estimates: *est})
+	var estimator synth.Estimator
+	if *est {
+		estimator = estmodel.Modal{}
+	}
+	g, err := synth.New(synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
+		Typeless: *typeless, StartHour: *start})
 	if err != nil {
 		return err
 	}

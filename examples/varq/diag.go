@@ -7,6 +7,7 @@ import (
 
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 // The diagnosis (-diag) explains a cell's shortfall. VARQ promises
@@ -24,13 +25,13 @@ import (
 // no t up to hi reaches q.
 func boundAt(f varq.Forecaster, nodes int, walltime int64, q float64) int64 {
 	const hi = 1 << 26 // 2 years: beyond any wait in the logs
-	if f.ProbWithin(nodes, walltime, hi) < q {
+	if p, _ := f.ProbWithin(nodes, walltime, hi); p < q {
 		return -1
 	}
 	lo, up := int64(0), int64(hi)
 	for lo < up {
 		mid := (lo + up) / 2
-		if f.ProbWithin(nodes, walltime, mid) >= q {
+		if p, _ := f.ProbWithin(nodes, walltime, mid); p >= q {
 			up = mid
 		} else {
 			lo = mid + 1
@@ -99,7 +100,7 @@ func (d *diagObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 // bound at their submission: the Replanner keeps its plan through QBETS's
 // silence (suspected downtime, §2.5), and those submissions go to a queue
 // that has not released a job for a while.
-func (d *diagObserver) report(out io.Writer, outs []varq.Outcome) (answered, silent tally) {
+func (d *diagObserver) report(out io.Writer, outs []agent.Outcome) (answered, silent tally) {
 	success := map[int64]bool{} // by job, the padded VARQ jobs submitted
 	for _, o := range outs {
 		if o.Submitted.Possible {
@@ -195,7 +196,7 @@ func printStats(out io.Writer, title string, m map[string]*covStat) {
 
 // printOutcomes summarises how the accepted plans fared: calibration of
 // the promised probability and the drift between acceptance and submission.
-func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
+func printOutcomes(out io.Writer, outs []agent.Outcome, target float64) {
 	var cal [5]tally
 	var fellBack, fellBackOK, dropped, exact int
 	var promised, submitted float64
@@ -244,7 +245,7 @@ func printOutcomes(out io.Writer, outs []varq.Outcome, target float64) {
 // the same start time were already queued when they were submitted: the
 // thesis's start times are common to all requests of a period, so these
 // jobs compete with each other for the same instant.
-func printContention(out io.Writer, outs []varq.Outcome) {
+func printContention(out io.Writer, outs []agent.Outcome) {
 	// Only jobs of one start time compete: grouped by it, the count is
 	// quadratic in a period's jobs, not in the whole run's.
 	byStart := map[int64][]int{}

@@ -24,7 +24,7 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 func main() {
@@ -37,7 +37,7 @@ func main() {
 	fracs := flag.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
 	targs := flag.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
 	noAvail := flag.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
-	crowd := flag.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see varq.CrowdMode")
+	crowd := flag.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.CrowdMode")
 	plot := flag.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	flag.Parse()
 	paths, err := tracePaths(*traces)
@@ -46,7 +46,7 @@ func main() {
 		opt.diag = os.Stderr
 	}
 	if err == nil {
-		opt.crowd, err = varq.ParseCrowdMode(*crowd)
+		opt.crowd, err = agent.ParseCrowdMode(*crowd)
 	}
 	if err == nil && *fracs != "" {
 		opt.fractions, err = parseList("fractions", *fracs)
@@ -98,9 +98,9 @@ type options struct {
 	every    int64
 	progress io.Writer // nil: quiet
 	diag     io.Writer // nil: no diagnosis
-	unsync   bool      // varq.SimConfig.Unsynchronized (a diagnostic)
+	unsync   bool      // agent.SimConfig.Unsynchronized (a diagnostic)
 	noAvail  bool      // qbets.Config.NoAvailability (a diagnostic)
-	crowd    varq.CrowdMode
+	crowd    agent.CrowdMode
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
 	plot               string     // directory for the -plot figure ("": none)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 func TestRunsOnATraceSlice(t *testing.T) {
@@ -51,7 +51,7 @@ func TestAchievedDegradesWithFraction(t *testing.T) {
 
 // The diagnosis of README.md: at 10 % the gap to the target comes from the
 // common start times. Giving each request its own start time (the same
-// lead-time distribution, varq.SimConfig.Unsynchronized) raises the
+// lead-time distribution, agent.SimConfig.Unsynchronized) raises the
 // achieved fraction by more than 0.05 at every target.
 func TestCommonStartTimesCauseTheGap(t *testing.T) {
 	if testing.Short() {
@@ -131,7 +131,7 @@ func TestSilentSubmissionsCarryTheShortfall(t *testing.T) {
 	}
 }
 
-// Crowd-aware planning (varq.CrowdPlanned, beyond the thesis): planning
+// Crowd-aware planning (agent.CrowdPlanned, beyond the thesis): planning
 // each request as one job with the agent's other requests for its start
 // time that are queued or planned to submit earlier raises the 10 % cells
 // of 10 000 SDSC-BLUE jobs by more than 0.05 at every target.
@@ -145,7 +145,7 @@ func TestCrowdAwareRaisesTheTenPercentCells(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		crowd, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: varq.CrowdPlanned})
+		crowd, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: agent.CrowdPlanned})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestCrowdAwareMeetsTheTenPercentTargets(t *testing.T) {
 	}
 	for _, w := range []workload{blueSlice(t, 10000), sp2} {
 		for _, q := range targets {
-			r, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: varq.CrowdPlanned})
+			r, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: agent.CrowdPlanned})
 			if err != nil {
 				t.Fatal(err)
 			}

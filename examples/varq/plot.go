@@ -10,6 +10,7 @@ import (
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 // The -plot figure is the request of the thesis's Figure 5.4 (4 nodes for
@@ -67,7 +68,7 @@ func (p *trajProbe) schedule(s *sched.Sim, fc *qbets.Predictor, w workload) {
 		}
 		best := varq.PlanMax(traj, r) // NOT_POSSIBLE: no probability anywhere
 		if !best.Possible && p.tries < probeTries {
-			s.At(now+varq.DefaultPeriod, try)
+			s.At(now+agent.DefaultPeriod, try)
 			return
 		}
 		p.now, p.req, p.traj = now, r, traj

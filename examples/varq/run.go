@@ -13,6 +13,7 @@ import (
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
+	"github.com/batchq/batchq/varq/agent"
 )
 
 // workload is one trace prepared for simulation.
@@ -47,9 +48,9 @@ func loadWorkload(path string, limit int) (workload, error) {
 // cell is the outcome of one simulation.
 type cell struct {
 	fraction, target float64
-	varq.Summary
+	agent.Summary
 	dropped  int // accepted, then given up before submission
-	stats    varq.SimStats
+	stats    agent.SimStats
 	makespan int64   // last job end − first submit
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
@@ -71,7 +72,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	for _, j := range w.jobs {
 		maxID = max(maxID, j.ID)
 	}
-	m := varq.NewSchedMachine(s, maxID+1)
+	m := agent.NewSchedMachine(s, maxID+1)
 	// Full QBETS (clustering, trimming, availability) fed by the
 	// simulated queue's own arrivals and starts (thesis §6.5), the VARQ
 	// jobs' included: they are ordinary jobs to the scheduler.
@@ -82,24 +83,24 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if err != nil {
 		return cell{}, err
 	}
-	cfg := varq.SimConfig{
+	cfg := agent.SimConfig{
 		Fraction:       fraction,
 		Replan:         varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
 		Seed:           opt.seed,
 		Unsynchronized: opt.unsync,
 		Crowd:          opt.crowd,
 	}
-	agent, err := varq.NewSimAgent(m, forecaster(fc), cfg)
+	ag, err := agent.NewSimAgent(m, forecaster(fc), cfg)
 	if err != nil {
 		return cell{}, err
 	}
 	normal := make([]swf.Job, 0, len(w.jobs))
 	for _, j := range w.jobs {
-		if !agent.Select() {
+		if !ag.Select() {
 			normal = append(normal, j)
 			continue
 		}
-		s.At(j.Submit, func(int64) { agent.Arrive(j) })
+		s.At(j.Submit, func(int64) { ag.Arrive(j) })
 	}
 	if err := s.Load(normal); err != nil {
 		return cell{}, err
@@ -109,26 +110,26 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	}
 	var diag *diagObserver
 	if opt.diag != nil {
-		diag = newDiag(observer{fc: fc, agent: agent}, forecaster(fc), target)
+		diag = newDiag(observer{fc: fc, agent: ag}, forecaster(fc), target)
 		s.Observe(diag)
 	} else {
-		s.Observe(&observer{fc: fc, agent: agent})
+		s.Observe(&observer{fc: fc, agent: ag})
 	}
 	res, err := s.Finish()
 	if err != nil {
 		return cell{}, err
 	}
-	if err := agent.Err(); err != nil {
+	if err := ag.Err(); err != nil {
 		return cell{}, err
 	}
-	c := cell{fraction: fraction, target: target, Summary: varq.Summarize(agent.Outcomes()), stats: agent.Stats(),
+	c := cell{fraction: fraction, target: target, Summary: agent.Summarize(ag.Outcomes()), stats: ag.Stats(),
 		elapsed: time.Since(t0)}
 	if diag != nil && fraction > 0 {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
 			w.name, 100*fraction, target, target)
-		c.answered, c.silent = diag.report(opt.diag, agent.Outcomes())
+		c.answered, c.silent = diag.report(opt.diag, ag.Outcomes())
 	}
-	for _, o := range agent.Outcomes() {
+	for _, o := range ag.Outcomes() {
 		if o.Accepted && !o.Submitted.Possible {
 			c.dropped++
 		}
@@ -155,7 +156,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 // queue it predicts) and to the agent.
 type observer struct {
 	fc    *qbets.Predictor
-	agent *varq.SimAgent
+	agent *agent.SimAgent
 }
 
 func (o *observer) OnSubmit(now int64, _ *swf.Job) { o.fc.Submit(now) }
@@ -185,7 +186,7 @@ func run(out io.Writer, opt options) error {
 		fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
 			w.name, w.size, len(w.jobs), w.excluded, w.cut)
 		fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
-		if opt.crowd != varq.CrowdOff {
+		if opt.crowd != agent.CrowdOff {
 			fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", opt.crowd)
 		}
 		fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
@@ -246,8 +247,5 @@ func thesisFor(f, q float64) (thesisCell, bool) {
 // forecaster is VARQ's view of the predictor: the probability of starting
 // within a time, 0 where QBETS has no history to answer from.
 func forecaster(p *qbets.Predictor) varq.Forecaster {
-	return varq.ForecasterFunc(func(nodes int, walltime, within int64) float64 {
-		prob, _ := p.ProbWithin(nodes, walltime, within)
-		return prob
-	})
+	return p // ok false (no history, machine may be down) reads as 0
 }

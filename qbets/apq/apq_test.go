@@ -16,22 +16,22 @@ func near(t *testing.T, name string, got, want, tol float64) {
 
 // The spec's §2.3 example.
 func TestChiSquare(t *testing.T) {
-	near(t, "χ²", ChiSquare([]float64{.5, .5, 0}, []float64{.25, .25, .5}), 0.666667, 1e-6)
-	near(t, "χ² of equal", ChiSquare([]float64{.2, .8}, []float64{.2, .8}), 0, 0)
-	near(t, "χ² of disjoint", ChiSquare([]float64{1, 0}, []float64{0, 1}), 2, 0)
-	near(t, "χ² of empty", ChiSquare([]float64{0, 0}, []float64{0, 0}), 0, 0)
+	near(t, "χ²", chiSquare([]float64{.5, .5, 0}, []float64{.25, .25, .5}), 0.666667, 1e-6)
+	near(t, "χ² of equal", chiSquare([]float64{.2, .8}, []float64{.2, .8}), 0, 0)
+	near(t, "χ² of disjoint", chiSquare([]float64{1, 0}, []float64{0, 1}), 2, 0)
+	near(t, "χ² of empty", chiSquare([]float64{0, 0}, []float64{0, 0}), 0, 0)
 }
 
 func TestSpearman(t *testing.T) {
 	// Ranks of y with a tie: [1, 2, 3.5, 5, 3.5]; ρ = 8/√95.
-	near(t, "ρ with tie", Spearman([]float64{1, 2, 3, 4, 5}, []float64{5, 6, 7, 8, 7}), 8/math.Sqrt(95), 1e-12)
-	near(t, "ρ monotone", Spearman([]float64{1, 10, 100}, []float64{3, 2, 1}), -1, 1e-12)
-	near(t, "ρ constant", Spearman([]float64{4, 4, 4}, []float64{1, 2, 3}), 0, 0)
-	near(t, "ρ of one point", Spearman([]float64{1}, []float64{2}), 0, 0)
+	near(t, "ρ with tie", spearman([]float64{1, 2, 3, 4, 5}, []float64{5, 6, 7, 8, 7}), 8/math.Sqrt(95), 1e-12)
+	near(t, "ρ monotone", spearman([]float64{1, 10, 100}, []float64{3, 2, 1}), -1, 1e-12)
+	near(t, "ρ constant", spearman([]float64{4, 4, 4}, []float64{1, 2, 3}), 0, 0)
+	near(t, "ρ of one point", spearman([]float64{1}, []float64{2}), 0, 0)
 }
 
 func TestSummaryDistance(t *testing.T) {
-	var a, b, w, lo, hi [NumFeatures]float64
+	var a, b, w, lo, hi [numFeatures]float64
 	w[0], w[1], w[2] = 1, 1, 2
 	a[0], a[1], a[2] = 4, 100, 10
 	b[0], b[1], b[2] = 8, 300, 30
@@ -40,24 +40,24 @@ func TestSummaryDistance(t *testing.T) {
 	lo[3], hi[3] = 7, 7 // zero range: term 0 even with a weight
 	a[3], b[3] = 7, 7
 	// [1·1 + 1·200/400 + 2·20/40] / 4
-	near(t, "d", SummaryDistance(&a, &b, &w, &lo, &hi), 0.625, 1e-12)
+	near(t, "d", summaryDistance(&a, &b, &w, &lo, &hi), 0.625, 1e-12)
 	b[0] = 4
-	near(t, "d same size", SummaryDistance(&a, &b, &w, &lo, &hi), 0.375, 1e-12)
+	near(t, "d same size", summaryDistance(&a, &b, &w, &lo, &hi), 0.375, 1e-12)
 	// Zero weights count as one each: only features 1 and 2 (index 1, 2)
 	// differ, 0.5 + 0.5 over 16.
-	var zero [NumFeatures]float64
-	near(t, "d zero weights", SummaryDistance(&a, &b, &zero, &lo, &hi), 1.0/16, 1e-12)
+	var zero [numFeatures]float64
+	near(t, "d zero weights", summaryDistance(&a, &b, &zero, &lo, &hi), 1.0/16, 1e-12)
 }
 
 func TestDistributionDistance(t *testing.T) {
-	chi := [NumDists]float64{1, 0, 0.5, 0, 0, 0}
-	ones := [NumDists]float64{1, 1, 1, 1, 1, 1}
+	chi := [numDists]float64{1, 0, 0.5, 0, 0, 0}
+	ones := [numDists]float64{1, 1, 1, 1, 1, 1}
 	// (0 + 0.5 + 1 + 0.5) / 8
-	near(t, "d", DistributionDistance(false, 0.5, &chi, 1, 1, &ones), 0.25, 1e-12)
+	near(t, "d", distributionDistance(false, 0.5, &chi, 1, 1, &ones), 0.25, 1e-12)
 	// (2·1 + 0 + 1·1 + 1·0.5) / (2+0+6)
-	near(t, "d weighted", DistributionDistance(true, 0.5, &chi, 2, 0, &ones), 3.5/8, 1e-12)
-	var zero [NumDists]float64
-	near(t, "d zero weights", DistributionDistance(true, 0.5, &chi, 0, 0, &zero), 3.0/8, 1e-12)
+	near(t, "d weighted", distributionDistance(true, 0.5, &chi, 2, 0, &ones), 3.5/8, 1e-12)
+	var zero [numDists]float64
+	near(t, "d zero weights", distributionDistance(true, 0.5, &chi, 0, 0, &zero), 3.0/8, 1e-12)
 }
 
 func TestWeights(t *testing.T) {
@@ -97,18 +97,18 @@ func TestRidge(t *testing.T) {
 	// the least-squares 9 as λ → 0.
 	x := [][]float64{{0, 5}, {1, 5}, {2, 5}, {3, 5}}
 	y := []float64{1, 3, 5, 7}
-	got, err := Ridge(x, y, []float64{4, 5}, 1)
+	got, err := ridge(x, y, []float64{4, 5}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	near(t, "ridge λ=1", got, 8, 1e-9)
-	got, _ = Ridge(x, y, []float64{4, 5}, 1e-9)
+	got, _ = ridge(x, y, []float64{4, 5}, 1e-9)
 	near(t, "ridge λ→0", got, 9, 1e-6)
-	if _, err := Ridge(nil, nil, []float64{1}, 1); err == nil {
-		t.Error("Ridge on no rows: no error")
+	if _, err := ridge(nil, nil, []float64{1}, 1); err == nil {
+		t.Error("ridge on no rows: no error")
 	}
-	if _, err := Ridge([][]float64{{1}}, []float64{1}, []float64{1, 2}, 1); err == nil {
-		t.Error("Ridge with a short row: no error")
+	if _, err := ridge([][]float64{{1}}, []float64{1}, []float64{1, 2}, 1); err == nil {
+		t.Error("ridge with a short row: no error")
 	}
 }
 
@@ -118,25 +118,25 @@ func TestSDM(t *testing.T) {
 	// mean is (50·e^−.0036 + 50·e^−.0049 + 60·e^−.0064)/(Σ) = 53.3285.
 	d := []float64{0.01, 0.02, 0.06, 0.07, 0.08, 0.5}
 	w := []float64{100, 300, 50, 50, 60, 1000}
-	got, ok := SDM(d, w, 0.05, 0.45, 1, 2)
+	got, ok := sdm(d, w, 0.05, 0.45, 1, 2)
 	if !ok {
-		t.Fatal("SDM found no window")
+		t.Fatal("sdm found no window")
 	}
-	near(t, "SDM", got, 53.3285, 1e-4)
+	near(t, "sdm", got, 53.3285, 1e-4)
 	// Every window has fewer than two jobs: no prediction.
-	if _, ok := SDM([]float64{0.01, 0.3, 0.5}, []float64{1, 2, 3}, 0.05, 0.45, 1, 2); ok {
-		t.Error("SDM with single-job windows: ok")
+	if _, ok := sdm([]float64{0.01, 0.3, 0.5}, []float64{1, 2, 3}, 0.05, 0.45, 1, 2); ok {
+		t.Error("sdm with single-job windows: ok")
 	}
 	// Equal stds: the nearer window.
-	got, _ = SDM([]float64{0.01, 0.02, 0.11, 0.12}, []float64{5, 5, 9, 9}, 0.05, 0.45, 1, 2)
-	near(t, "SDM tie", got, 5, 1e-12)
+	got, _ = sdm([]float64{0.01, 0.02, 0.11, 0.12}, []float64{5, 5, 9, 9}, 0.05, 0.45, 1, 2)
+	near(t, "sdm tie", got, 5, 1e-12)
 }
 
 func TestKNNAverage(t *testing.T) {
 	// k = 2 nearest: d 0 and 1, weights 1 and e^−1.
-	got := KNNAverage([]float64{2, 0, 1}, []float64{30, 10, 20}, 2, 1)
+	got := kNNAverage([]float64{2, 0, 1}, []float64{30, 10, 20}, 2, 1)
 	near(t, "kNN", got, (10+20*math.Exp(-1))/(1+math.Exp(-1)), 1e-12)
-	near(t, "kNN empty", KNNAverage(nil, nil, 3, 1), 0, 0)
+	near(t, "kNN empty", kNNAverage(nil, nil, 3, 1), 0, 0)
 }
 
 func TestDBSCAN(t *testing.T) {
@@ -144,12 +144,12 @@ func TestDBSCAN(t *testing.T) {
 	y := []float64{0, 0, 0, 0, 1}
 	// ε = 0.075, minPts 3: 0.05 is core (0, 0.05, 0.1); 0 and 0.1 are
 	// border points; 0.18 is 0.08 from 0.1 (not reached); 1 is far.
-	got := DBSCAN(x, y, 0.075, 3)
-	want := []int{0, 0, 0, Noise, Noise}
+	got := dbscan(x, y, 0.075, 3)
+	want := []int{0, 0, 0, noise, noise}
 	if !slices.Equal(got, want) {
 		t.Errorf("labels = %v, want %v", got, want)
 	}
-	got = DBSCAN([]float64{0, 0.01, 0.5, 0.51}, []float64{0, 0, 0, 0}, 0.05, 2)
+	got = dbscan([]float64{0, 0.01, 0.5, 0.51}, []float64{0, 0, 0, 0}, 0.05, 2)
 	if want := []int{0, 0, 1, 1}; !slices.Equal(got, want) {
 		t.Errorf("two clusters: labels = %v, want %v", got, want)
 	}
@@ -177,8 +177,8 @@ func TestDescribe(t *testing.T) {
 			{ID: 5, Submit: 0, Start: 90, Req: 8, ERT: -1, User: 9}, // unknown ERT counts 0
 		},
 	}
-	p := Describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: 7}, 100, st, false)
-	want := [NumFeatures]float64{
+	p := describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: 7}, 100, st, false)
+	want := [numFeatures]float64{
 		32, 60,
 		6, 400, 50 + 20,
 		24, 1000, 90 + 10,
@@ -196,7 +196,7 @@ func TestDescribe(t *testing.T) {
 	if h := p.Hist(0, 3); h[0]+h[1]+h[2] != 1 {
 		t.Errorf("histogram %v does not sum to 1", h)
 	}
-	empty := Describe(Job{ID: 1}, 0, Snapshot{}, false)
+	empty := describe(Job{ID: 1}, 0, Snapshot{}, false)
 	if h := empty.Hist(2, 4); slices.Max(h) != 0 {
 		t.Errorf("empty histogram = %v", h)
 	}
@@ -215,8 +215,8 @@ func TestDescribePerQueue(t *testing.T) {
 			{ID: 5, Submit: 0, Start: 90, Req: 8, ERT: -1, User: 9, Queue: 2},
 		},
 	}
-	p := Describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: 7}, 100, st, true)
-	want := [NumFeatures]float64{
+	p := describe(Job{ID: 9, Submit: 100, Req: 32, ERT: 60, User: 7}, 100, st, true)
+	want := [numFeatures]float64{
 		32, 60,
 		4, 100, 50,
 		16, 1000, 90,
@@ -272,7 +272,7 @@ func TestPredictorErrors(t *testing.T) {
 }
 
 // A target identical to a tight group of history jobs lands in Case B and
-// SDM returns the group's wait, with either representation.
+// sdm returns the group's wait, with either representation.
 func TestPredictCaseB(t *testing.T) {
 	for _, rep := range []Representation{Summary, Distribution} {
 		p, err := New(Config{History: 200, Rep: rep})
@@ -291,16 +291,16 @@ func TestPredictCaseB(t *testing.T) {
 				s = Snapshot{Wait: slices.Repeat(st.Wait, 1+i%7)}
 				wait = 20000 + float64(i)
 			}
-			if err := p.Add(Describe(j, 10, s, false), wait); err != nil {
+			if err := p.Add(describe(j, 10, s, false), wait); err != nil {
 				t.Fatal(err)
 			}
 		}
-		pr, err := p.Predict(Describe(Job{ID: 1, Submit: 10, Req: 8, ERT: 3600}, 10, st, false))
+		pr, err := p.Predict(describe(Job{ID: 1, Submit: 10, Req: 8, ERT: 3600}, 10, st, false))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if pr.Case != CaseB || pr.Method != MethodSDM {
-			t.Errorf("%v: case %v method %v, want B and SDM", rep, pr.Case, pr.Method)
+			t.Errorf("%v: case %v method %v, want B and sdm", rep, pr.Case, pr.Method)
 		}
 		near(t, rep.String()+" wait", pr.Wait, 300, 1e-9)
 	}

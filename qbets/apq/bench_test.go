@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkPredict measures one APQ prediction against a full history of
-// 10,000 SDSC-SP2 jobs (the Spearman weights are cached; their refresh is
+// 10,000 SDSC-SP2 jobs (the spearman weights are cached; their refresh is
 // BenchmarkWeights).
 func BenchmarkPredict(b *testing.B) {
 	jobs := loadTrace(b, tracetest.SDSCSP2)
@@ -30,7 +30,7 @@ func BenchmarkPredict(b *testing.B) {
 	}
 }
 
-// BenchmarkWeights measures one recomputation of the 22 Spearman weights
+// BenchmarkWeights measures one recomputation of the 22 spearman weights
 // over a 10,000-job history (the paper does one per history change).
 func BenchmarkWeights(b *testing.B) {
 	jobs := loadTrace(b, tracetest.SDSCSP2)

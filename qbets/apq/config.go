@@ -6,7 +6,7 @@ import (
 )
 
 // Representation selects the state distance used to classify the
-// neighbourhood, by DBSCAN and by SDM (§2.5). Ridge regression and the k-NN
+// neighbourhood, by dbscan and by sdm (§2.5). ridge regression and the k-NN
 // fallback always use the feature summaries.
 type Representation uint8
 
@@ -43,7 +43,7 @@ const (
 	Fixed2
 )
 
-// WaitScale selects the wait axis of the DBSCAN points (spec §8-A7).
+// WaitScale selects the wait axis of the dbscan points (spec §8-A7).
 type WaitScale uint8
 
 const (
@@ -56,47 +56,47 @@ const (
 // The defaults of spec §2.10: the middle of each Table IV range, and the
 // validation history of 6000 jobs.
 const (
-	DefaultHistory      = 6000
-	DefaultBins         = 20
-	DefaultKPct         = 3
-	DefaultOutlierFrac  = 0.5
-	DefaultEps          = 0.075
-	DefaultMinPts       = 3
-	DefaultSDMWindow    = 0.05
-	DefaultSDMDistThr   = 0.45
-	DefaultRidgeMaxDist = 0.7
-	DefaultRidgeLambda  = 1.0
-	DefaultKNN          = 10
-	DefaultKernelWidth  = 1.0
+	defaultHistory      = 6000
+	defaultBins         = 20
+	defaultKPct         = 3
+	defaultOutlierFrac  = 0.5
+	defaultEps          = 0.075
+	defaultMinPts       = 3
+	defaultSDMWindow    = 0.05
+	defaultSDMDistThr   = 0.45
+	defaultRidgeMaxDist = 0.7
+	defaultRidgeLambda  = 1.0
+	defaultKNN          = 10
+	defaultKernelWidth  = 1.0
 )
 
 // Config holds every APQ parameter. The zero value means the defaults
 // above (spec §2.10), the Summary representation, ColumnMax χ²
-// normalization, linear waits for DBSCAN and Spearman weights recomputed on
+// normalization, linear waits for dbscan and spearman weights recomputed on
 // every history change, as the paper does.
 type Config struct {
 	// History is the FIFO history size H (Table IV: 2000–6000).
 	History int
 	// Bins is the histogram bin count B (Table IV: 5–50).
 	Bins int
-	// KPct is the closest fraction of the history, in percent, that DBSCAN
+	// KPct is the closest fraction of the history, in percent, that dbscan
 	// looks at (Table IV: 1–5).
 	KPct float64
 	// OutlierFrac is f: the neighbourhood is Case B when fewer than
-	// f·|N_k| of the DBSCAN points are noise (Table IV: 0.10–0.90).
+	// f·|N_k| of the dbscan points are noise (Table IV: 0.10–0.90).
 	OutlierFrac float64
-	// Eps and MinPts are DBSCAN's ε (0.05–0.1, on unit-scaled axes) and
+	// Eps and MinPts are dbscan's ε (0.05–0.1, on unit-scaled axes) and
 	// minPts (2–5).
 	Eps    float64
 	MinPts int
-	// SDMWindow is the SDM window width w on the distance axis (0.01–0.1).
+	// SDMWindow is the sdm window width w on the distance axis (0.01–0.1).
 	SDMWindow float64
-	// SDMMinJobs is the fewest jobs an SDM window needs to be admissible;
+	// SDMMinJobs is the fewest jobs an sdm window needs to be admissible;
 	// 0 means 2 (spec §2.7 [R]). With thousands of history jobs a two-job
 	// window of equal waits has standard deviation 0 and wins by chance;
 	// a larger minimum makes the window's std a real estimate.
 	SDMMinJobs int
-	// SDMDistThr is SDM's maximum distance T_dist (0.3–0.6).
+	// SDMDistThr is sdm's maximum distance T_dist (0.3–0.6).
 	SDMDistThr float64
 	// FarThr is the Case-A threshold on the mean distance of N_k; 0 means
 	// SDMDistThr (spec §8-A5).
@@ -108,13 +108,13 @@ type Config struct {
 	RidgeLambda float64
 	// KNN is k of the weighted-average fallback (1–20).
 	KNN int
-	// KernelWidth is b of the kernel K(d) = exp(−(d/b)²) of SDM and k-NN.
+	// KernelWidth is b of the kernel K(d) = exp(−(d/b)²) of sdm and k-NN.
 	KernelWidth float64
 	// Rep, ChiNorm and WaitScale: see their types.
 	Rep       Representation
 	ChiNorm   ChiNorm
 	WaitScale WaitScale
-	// WeightRefresh recomputes the Spearman weights after this many history
+	// WeightRefresh recomputes the spearman weights after this many history
 	// additions; 0 or 1 means after every addition (§2.4). Larger values
 	// trade fidelity for speed: each refresh sorts the history 22 times.
 	WeightRefresh int
@@ -178,20 +178,20 @@ func or[T int | float64](v, d T) T {
 }
 
 func (c Config) withDefaults() Config {
-	c.History = or(c.History, DefaultHistory)
-	c.Bins = or(c.Bins, DefaultBins)
-	c.KPct = or(c.KPct, DefaultKPct)
-	c.OutlierFrac = or(c.OutlierFrac, DefaultOutlierFrac)
-	c.Eps = or(c.Eps, DefaultEps)
-	c.MinPts = or(c.MinPts, DefaultMinPts)
-	c.SDMWindow = or(c.SDMWindow, DefaultSDMWindow)
-	c.SDMDistThr = or(c.SDMDistThr, DefaultSDMDistThr)
+	c.History = or(c.History, defaultHistory)
+	c.Bins = or(c.Bins, defaultBins)
+	c.KPct = or(c.KPct, defaultKPct)
+	c.OutlierFrac = or(c.OutlierFrac, defaultOutlierFrac)
+	c.Eps = or(c.Eps, defaultEps)
+	c.MinPts = or(c.MinPts, defaultMinPts)
+	c.SDMWindow = or(c.SDMWindow, defaultSDMWindow)
+	c.SDMDistThr = or(c.SDMDistThr, defaultSDMDistThr)
 	c.SDMMinJobs = or(c.SDMMinJobs, 2)
 	c.FarThr = or(c.FarThr, c.SDMDistThr)
-	c.RidgeMaxDist = or(c.RidgeMaxDist, DefaultRidgeMaxDist)
-	c.RidgeLambda = or(c.RidgeLambda, DefaultRidgeLambda)
-	c.KNN = or(c.KNN, DefaultKNN)
-	c.KernelWidth = or(c.KernelWidth, DefaultKernelWidth)
+	c.RidgeMaxDist = or(c.RidgeMaxDist, defaultRidgeMaxDist)
+	c.RidgeLambda = or(c.RidgeLambda, defaultRidgeLambda)
+	c.KNN = or(c.KNN, defaultKNN)
+	c.KernelWidth = or(c.KernelWidth, defaultKernelWidth)
 	c.WeightRefresh = or(c.WeightRefresh, 1)
 	return c
 }

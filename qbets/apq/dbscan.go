@@ -1,15 +1,15 @@
 package apq
 
-// Noise is the DBSCAN label of a point in no cluster.
-const Noise = -1
+// noise is the dbscan label of a point in no cluster.
+const noise = -1
 
-// DBSCAN clusters the 2-D points (x[i], y[i]) by density (Ester et al.
+// dbscan clusters the 2-D points (x[i], y[i]) by density (Ester et al.
 // 1996) with Euclidean distance and returns one label per point: a cluster
-// number from 0, or Noise. N_ε(p) includes p; p is a core point when
+// number from 0, or noise. N_ε(p) includes p; p is a core point when
 // |N_ε(p)| ≥ minPts; a border point joins the first cluster that reaches
 // it (spec §2.6). It costs O(n²), which is fine for the closest k% of the
 // history (a few hundred points).
-func DBSCAN(x, y []float64, eps float64, minPts int) []int {
+func dbscan(x, y []float64, eps float64, minPts int) []int {
 	n := len(x)
 	const unvisited = -2
 	labels := make([]int, n)
@@ -35,7 +35,7 @@ func DBSCAN(x, y []float64, eps float64, minPts int) []int {
 		}
 		nb = neigh(p, nb)
 		if len(nb) < minPts {
-			labels[p] = Noise // may become a border point later
+			labels[p] = noise // may become a border point later
 			continue
 		}
 		labels[p] = cluster
@@ -43,7 +43,7 @@ func DBSCAN(x, y []float64, eps float64, minPts int) []int {
 		for len(queue) > 0 {
 			q := queue[len(queue)-1]
 			queue = queue[:len(queue)-1]
-			if labels[q] == Noise {
+			if labels[q] == noise {
 				labels[q] = cluster // border point
 			}
 			if labels[q] != unvisited {

@@ -4,7 +4,7 @@
 // apq-rangeset-molding §1–2).
 //
 // A job is described at its submission by the system state it meets
-// (Describe): the 16 feature summaries of Table II and the six
+// (Predictor.Describe): the 16 feature summaries of Table II and the six
 // distributions of Table I over the waiting (Q) and running (R) jobs. The
 // state comes from a State: System follows a trace's submit, start and end
 // events (qbets/replay's APQ drives it), Snapshot is a plain value a
@@ -13,16 +13,15 @@
 // for a target:
 //
 //   - weighs features by |Spearman ρ| with the waits over the history
-//     (Spearman; the histogram weights use their L² norms);
+//     (the histogram weights use their L² norms);
 //   - measures the distance to each history job with the feature-summary
-//     distance (SummaryDistance, Eqs. 3–4) or the distribution distance
-//     (DistributionDistance, Eq. 2, with the χ² histogram distance
-//     ChiSquare of Eq. 1);
+//     distance (Eqs. 3–4) or the distribution distance (Eq. 2, with the
+//     χ² histogram distance of Eq. 1);
 //   - classifies the neighbourhood of the closest k%: far (Case A), a
 //     tight DBSCAN cluster (Case B) or scattered (Case C);
-//   - predicts with SDM in Case B, else ridge regression (Ridge) on the
-//     feature summaries of the near history, falling back to the
-//     kernel-weighted k-NN average (KNNAverage) when ridge goes negative.
+//   - predicts with the Standard Deviation Minimizer in Case B, else ridge
+//     regression on the feature summaries of the near history, falling
+//     back to the kernel-weighted k-NN average when ridge goes negative.
 //
 // Every parameter of Table IV is in Config, with the spec's [R] defaults.
 // Choices the paper leaves open follow the spec's §8 (A1–A10, A24):
@@ -30,11 +29,12 @@
 // target's values clamped into them rather than widening them (stored at a
 // fine resolution of 1/16 in log units, so an edge is placed within about
 // 6%),
-// column-wise χ² normalization, FarThr = SDM's threshold, min–max scaled
+// column-wise χ² normalization, FarThr = the SDM's threshold, min–max scaled
 // DBSCAN axes, K(d) = exp(−(d/b)²), ridge λ = 1 on z-scored features with
 // an unpenalized intercept. qbets/replay replays a trace causally through
 // APQ (replay.NewAPQ) and scores AAE and scaled AAE; examples/apq adds
-// the per-class AAE of §6. Tune is the paper's parameter search.
+// the per-class AAE of §6 and the paper's one-at-a-time parameter search
+// (Table IV).
 //
 // Measured by examples/apq (Table V, test jobs #20001–60000, untuned
 // defaults, representation chosen on the validation jobs), AAE in hours
@@ -54,7 +54,10 @@
 // runtime estimates and is likely not the paper's. See the README there.
 //
 // A Predictor is not safe for concurrent use (Predict refreshes cached
-// weights and edges); a System likewise. The free functions are pure.
+// weights and edges); a System likewise.
+//
+// To start: New(Config{}) (the defaults), then Add each started job's
+// Describe'd Point with its wait and Predict a new job's (see the example).
 //
 // Decisions cited as A1…A25 and sections cited as spec §N are those of
 // docs/decisions.md (the Hariharan register and section map); the paper's

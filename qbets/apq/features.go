@@ -1,15 +1,15 @@
 package apq
 
-// NumFeatures and NumDists are the sizes of Table II (feature summaries)
+// numFeatures and numDists are the sizes of Table II (feature summaries)
 // and Table I (distributions).
 const (
-	NumFeatures = 16
-	NumDists    = 6
+	numFeatures = 16
+	numDists    = 6
 )
 
-// FeatureNames names the 16 feature summaries of Table II, in order
+// featureNames names the 16 feature summaries of Table II, in order
 // (index 0 is the paper's feature 1).
-var FeatureNames = [NumFeatures]string{
+var featureNames = [numFeatures]string{
 	"req size", "ERT",
 	"Σ req waiting", "Σ ERT waiting", "Σ elapsed wait",
 	"Σ req running", "Σ ERT running", "Σ elapsed run",
@@ -17,8 +17,8 @@ var FeatureNames = [NumFeatures]string{
 	"user Σ req·ERT running", "user Σ req running", "user Σ ERT running", "user # running",
 }
 
-// DistNames names the six distributions of Table I, in order.
-var DistNames = [NumDists]string{
+// distNames names the six distributions of Table I, in order.
+var distNames = [numDists]string{
 	"req waiting", "ERT waiting", "elapsed wait", "req running", "ERT running", "elapsed run",
 }
 
@@ -27,19 +27,19 @@ var DistNames = [NumDists]string{
 // distributions. A history job keeps the Point of its own submission.
 type Point struct {
 	Req, Queue int64
-	F          [NumFeatures]float64
-	d          [NumDists]fineHist
+	F          [numFeatures]float64
+	d          [numDists]fineHist
 }
 
-// Describe computes the Point of target submitted at now in state st
+// describe computes the Point of target submitted at now in state st
 // (Tables I and II). Waiting jobs count when submitted strictly before now,
 // running jobs when started at or before now (spec §1); the target itself
 // is skipped by ID. With perQueue only the target's queue counts.
-func Describe(target Job, now int64, st State, perQueue bool) Point {
+func describe(target Job, now int64, st State, perQueue bool) Point {
 	p := Point{Req: target.Req, Queue: target.Queue}
 	f := &p.F
 	f[0], f[1] = float64(target.Req), target.ert()
-	var idx [NumDists][]uint16
+	var idx [numDists][]uint16
 	for j := range st.Waiting() {
 		if j.ID == target.ID || j.Submit >= now || (perQueue && j.Queue != target.Queue) {
 			continue
@@ -69,7 +69,7 @@ const (
 // count adds job j of group g, with elapsed time el (since submission for
 // a waiting job, since start for a running one), to the summaries f and
 // the distributions' fine indices idx; user is the target's user.
-func count(f *[NumFeatures]float64, idx *[NumDists][]uint16, g int, j Job, user int64, el float64) {
+func count(f *[numFeatures]float64, idx *[numDists][]uint16, g int, j Job, user int64, el float64) {
 	req, ert := float64(j.Req), j.ert()
 	s, u, d := 2+3*g, 8+4*g, 3*g
 	f[s] += req

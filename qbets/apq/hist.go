@@ -83,10 +83,10 @@ func (h *fineHist) rebin(dst []float64, e edges) {
 	}
 }
 
-// ChiSquare is the histogram distance of Eq. 1, Σ (P[i]−Q[i])² / (P[i]+Q[i])
+// chiSquare is the histogram distance of Eq. 1, Σ (P[i]−Q[i])² / (P[i]+Q[i])
 // without the ½ factor, skipping bins where P[i]+Q[i] = 0 (spec §2.3). For
 // normalized histograms it lies in [0, 2]. P and Q must have equal length.
-func ChiSquare(p, q []float64) float64 {
+func chiSquare(p, q []float64) float64 {
 	var s float64
 	for i, a := range p {
 		b := q[i]

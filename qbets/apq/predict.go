@@ -11,9 +11,9 @@ import (
 //  1. distances to every history job in the configured representation;
 //  2. N_k = the closest k% (at least MinPts+1 jobs); Case A if their mean
 //     distance exceeds FarThr → ridge;
-//  3. DBSCAN on N_k's unit-scaled (distance, wait) points; Case B if fewer
-//     than OutlierFrac of them are noise → SDM, falling back to ridge when
-//     SDM has no admissible window; otherwise Case C → ridge;
+//  3. dbscan on N_k's unit-scaled (distance, wait) points; Case B if fewer
+//     than OutlierFrac of them are noise → sdm, falling back to ridge when
+//     sdm has no admissible window; otherwise Case C → ridge;
 //  4. ridge trains on the history within RidgeMaxDist (summary distance),
 //     or on all of it when fewer than 17 jobs qualify; a negative ridge
 //     prediction is replaced by the k-NN weighted average.
@@ -42,7 +42,7 @@ func (p *Predictor) Predict(pt Point) (Prediction, error) {
 	}
 
 	if p.noiseFraction(nk, d) < p.cfg.OutlierFrac {
-		if w, ok := SDM(d, p.waits, p.cfg.SDMWindow, p.cfg.SDMDistThr, p.cfg.KernelWidth, p.cfg.SDMMinJobs); ok {
+		if w, ok := sdm(d, p.waits, p.cfg.SDMWindow, p.cfg.SDMDistThr, p.cfg.KernelWidth, p.cfg.SDMMinJobs); ok {
 			return Prediction{Wait: w, Method: MethodSDM, Case: CaseB}, nil
 		}
 		return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseB, SDMFallback: true}), nil
@@ -50,7 +50,7 @@ func (p *Predictor) Predict(pt Point) (Prediction, error) {
 	return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseC}), nil
 }
 
-// noiseFraction runs DBSCAN on the points (d, wait) of the jobs nk, each
+// noiseFraction runs dbscan on the points (d, wait) of the jobs nk, each
 // axis min–max scaled to [0, 1] within nk (spec §8-A7), and returns the
 // share of noise points.
 func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
@@ -66,8 +66,8 @@ func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
 	unitScale(x)
 	unitScale(y)
 	noise := 0
-	for _, l := range DBSCAN(x, y, p.cfg.Eps, p.cfg.MinPts) {
-		if l == Noise {
+	for _, l := range dbscan(x, y, p.cfg.Eps, p.cfg.MinPts) {
+		if l == noise {
 			noise++
 		}
 	}
@@ -99,15 +99,15 @@ func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Predictio
 		}
 	}
 	p.trainRows, p.trainY = rows, ys
-	if len(rows) < NumFeatures+1 {
+	if len(rows) < numFeatures+1 {
 		rows, ys = p.rows, p.waits
 	}
-	w, err := Ridge(rows, ys, pt.F[:], p.cfg.RidgeLambda)
+	w, err := ridge(rows, ys, pt.F[:], p.cfg.RidgeLambda)
 	if err != nil || w < 0 {
 		// err cannot happen with λ > 0 and a non-empty history; treat it
 		// like a negative prediction rather than fail the caller.
 		pr.Method = MethodKNN
-		w = KNNAverage(dS, p.waits, p.cfg.KNN, p.cfg.KernelWidth)
+		w = kNNAverage(dS, p.waits, p.cfg.KNN, p.cfg.KernelWidth)
 	}
 	pr.Wait = w
 	return pr
@@ -116,8 +116,8 @@ func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Predictio
 // summaryDistances returns the Eq. 3–4 distance from pt to every history
 // job, by slot, with the ranges over the history plus pt.
 func (p *Predictor) summaryDistances(pt *Point) []float64 {
-	var inv [NumFeatures]float64
-	for i := 1; i < NumFeatures; i++ {
+	var inv [numFeatures]float64
+	for i := 1; i < numFeatures; i++ {
 		lo, hi := min(p.fmin[i], pt.F[i]), max(p.fmax[i], pt.F[i])
 		if hi > lo {
 			inv[i] = 1 / (hi - lo)
@@ -138,17 +138,17 @@ func (p *Predictor) summaryDistances(pt *Point) []float64 {
 // ChiNorm.
 func (p *Predictor) distributionDistances(pt *Point) []float64 {
 	n, b := len(p.slots), p.cfg.Bins
-	tc := make([]float64, NumDists*b)
-	for i := range NumDists {
+	tc := make([]float64, numDists*b)
+	for i := range numDists {
 		pt.d[i].rebin(tc[i*b:(i+1)*b], p.edges[i])
 	}
 	chi := slices.Grow(p.chi[:0], n)[:n]
 	p.chi = chi
-	var colMax [NumDists]float64
+	var colMax [numDists]float64
 	for s := range p.slots {
 		c := p.slots[s].coarse
-		for i := range NumDists {
-			x := ChiSquare(tc[i*b:(i+1)*b], c[i*b:(i+1)*b])
+		for i := range numDists {
+			x := chiSquare(tc[i*b:(i+1)*b], c[i*b:(i+1)*b])
 			chi[s][i] = x
 			colMax[i] = max(colMax[i], x)
 		}

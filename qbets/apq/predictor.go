@@ -27,7 +27,7 @@ type Case uint8
 
 const (
 	CaseA Case = iota // most history jobs are far from the target
-	CaseB             // a dense cluster of near jobs: DBSCAN finds few outliers
+	CaseB             // a dense cluster of near jobs: dbscan finds few outliers
 	CaseC             // near jobs whose waits disagree
 )
 
@@ -38,7 +38,7 @@ type Prediction struct {
 	Wait   float64 // seconds, ≥ 0 unless ridge and k-NN both are negative (never: waits are ≥ 0)
 	Method Method
 	Case   Case
-	// SDMFallback is true in Case B when SDM found no admissible window and
+	// SDMFallback is true in Case B when sdm found no admissible window and
 	// ridge was used instead (spec §2.6 step 6).
 	SDMFallback bool
 }
@@ -47,8 +47,8 @@ type Prediction struct {
 // in Predictor.waits, by slot).
 type entry struct {
 	pt     Point
-	coarse []float64        // NumDists·Bins normalized histograms under the current edges
-	ver    [NumDists]uint32 // edge version coarse[i] was computed for (0 = never)
+	coarse []float64        // numDists·Bins normalized histograms under the current edges
+	ver    [numDists]uint32 // edge version coarse[i] was computed for (0 = never)
 }
 
 // Predictor is the APQ wait predictor (§II) over a FIFO history of the
@@ -66,17 +66,17 @@ type Predictor struct {
 	dirty     bool // history changed since the last refresh of the caches below
 	sinceW    int  // additions since the weights were computed
 	haveW     bool
-	wF        [NumFeatures]float64
-	wD        [NumDists]float64
-	fmin      [NumFeatures]float64 // over the history window
-	fmax      [NumFeatures]float64
-	edges     [NumDists]edges
-	edgeVer   [NumDists]uint32
+	wF        [numFeatures]float64
+	wD        [numDists]float64
+	fmin      [numFeatures]float64 // over the history window
+	fmax      [numFeatures]float64
+	edges     [numDists]edges
+	edgeVer   [numDists]uint32
 	waits     []float64 // by slot
 	rows      [][]float64
 	rankOrder []rankPair
 	dS, dD    []float64 // distances by slot, reused
-	chi       [][NumDists]float64
+	chi       [][numDists]float64
 	trainRows [][]float64
 	trainY    []float64
 	rankW     []float64
@@ -90,7 +90,7 @@ func New(cfg Config) (*Predictor, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	return &Predictor{cfg: cfg, slots: make([]entry, 0, cfg.History), edgeVer: [NumDists]uint32{1, 1, 1, 1, 1, 1}}, nil
+	return &Predictor{cfg: cfg, slots: make([]entry, 0, cfg.History), edgeVer: [numDists]uint32{1, 1, 1, 1, 1, 1}}, nil
 }
 
 // Config returns the configuration with defaults filled in.
@@ -102,9 +102,9 @@ func (p *Predictor) Len() int { return len(p.slots) }
 // Added returns the number of jobs ever added.
 func (p *Predictor) Added() int64 { return p.added }
 
-// Describe computes a target's Point with the Predictor's PerQueue setting.
+// describe computes a target's Point with the Predictor's PerQueue setting.
 func (p *Predictor) Describe(target Job, now int64, st State) Point {
-	return Describe(target, now, st, p.cfg.PerQueue)
+	return describe(target, now, st, p.cfg.PerQueue)
 }
 
 // Add puts a started job in the history: pt is its Point at submission and
@@ -134,7 +134,7 @@ func (p *Predictor) Add(pt Point, wait float64) error {
 
 // Weights returns the current Spearman weights of the 16 features and the
 // six distributions (§2.4), refreshing them if due.
-func (p *Predictor) Weights() (features [NumFeatures]float64, dists [NumDists]float64) {
+func (p *Predictor) Weights() (features [numFeatures]float64, dists [numDists]float64) {
 	p.refresh()
 	return p.wF, p.wD
 }
@@ -158,7 +158,7 @@ func (p *Predictor) refresh() {
 }
 
 func (p *Predictor) updateRanges() {
-	for i := range NumFeatures {
+	for i := range numFeatures {
 		p.fmin[i], p.fmax[i] = math.Inf(1), math.Inf(-1)
 	}
 	for s := range p.slots {
@@ -173,7 +173,7 @@ func (p *Predictor) updateRanges() {
 // the window and re-bins the history jobs whose edges changed.
 func (p *Predictor) updateEdges() {
 	b := p.cfg.Bins
-	for i := range NumDists {
+	for i := range numDists {
 		var e edges
 		for s := range p.slots {
 			h := &p.slots[s].pt.d[i]
@@ -194,9 +194,9 @@ func (p *Predictor) updateEdges() {
 	for s := range p.slots {
 		en := &p.slots[s]
 		if en.coarse == nil {
-			en.coarse = make([]float64, NumDists*b)
+			en.coarse = make([]float64, numDists*b)
 		}
-		for i := range NumDists {
+		for i := range numDists {
 			if en.ver[i] != p.edgeVer[i] {
 				en.pt.d[i].rebin(en.coarse[i*b:(i+1)*b], p.edges[i])
 				en.ver[i] = p.edgeVer[i]
@@ -213,7 +213,7 @@ func (p *Predictor) updateWeights() {
 	p.rankW = ranks(p.waits, p.rankW, p.rankOrder)
 	p.col = append(p.col[:0], make([]float64, n)...)
 	var sum float64
-	for i := range NumFeatures {
+	for i := range numFeatures {
 		for s := range p.slots {
 			p.col[s] = p.slots[s].pt.F[i]
 		}
@@ -226,12 +226,12 @@ func (p *Predictor) updateWeights() {
 			p.wF[i] = 1
 		}
 	}
-	p.wD = [NumDists]float64{}
+	p.wD = [numDists]float64{}
 	if p.cfg.Rep != Distribution {
 		return
 	}
 	b := p.cfg.Bins
-	for i := range NumDists {
+	for i := range numDists {
 		for s := range p.slots {
 			p.col[s] = l2(p.slots[s].coarse[i*b : (i+1)*b])
 		}

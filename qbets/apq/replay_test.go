@@ -11,6 +11,12 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
+// The paper's APQ test set (§6): jobs #20001–60000 of the log.
+const (
+	paperTestFrom = 20000
+	paperTestTo   = 60000
+)
+
 // ranJobs reads a shared trace and keeps the jobs that ran and did not
 // fail (the paper's SDSC-SP2 count, 54,006, matches these 54,034 jobs).
 func ranJobs(tb testing.TB, name string) []swf.Job {
@@ -29,13 +35,13 @@ func ranJobs(tb testing.TB, name string) []swf.Job {
 	return out
 }
 
-// meanWait predicts the mean of the last apq.DefaultHistory waits: the
+// meanWait predicts the mean of the last 6000 waits (APQ's default history): the
 // simplest causal predictor.
 type meanWait struct{ ring []float64 }
 
 func (m *meanWait) Observe(ev replay.Event, j *swf.Job) error {
 	if ev == replay.Start {
-		if m.ring = append(m.ring, float64(j.Wait)); len(m.ring) > apq.DefaultHistory {
+		if m.ring = append(m.ring, float64(j.Wait)); len(m.ring) > 6000 {
 			m.ring = m.ring[1:]
 		}
 	}
@@ -60,7 +66,7 @@ func TestReplaySDSCSP2(t *testing.T) {
 		t.Skip("real-trace run; skipped in -short mode")
 	}
 	jobs := ranJobs(t, tracetest.SDSCSP2)
-	from, to := apq.PaperTestFrom, apq.PaperTestFrom+1000
+	from, to := paperTestFrom, paperTestFrom+1000
 	var ps []replay.Predictor
 	var aps []*replay.APQ
 	for _, rep := range []apq.Representation{apq.Summary, apq.Distribution} {
@@ -91,76 +97,6 @@ func TestReplaySDSCSP2(t *testing.T) {
 	}
 }
 
-// tuneAAE scores each configuration's validation AAE [from, to) in one replay.
-func tuneAAE(jobs []swf.Job, from, to int) func([]apq.Config) ([]float64, error) {
-	return func(cfgs []apq.Config) ([]float64, error) {
-		var ps []replay.Predictor
-		for _, c := range cfgs {
-			a, err := replay.NewAPQ(c)
-			if err != nil {
-				return nil, err
-			}
-			ps = append(ps, a)
-		}
-		s, err := replay.Run(context.Background(), jobs, replay.Options{From: from, To: to}, ps...)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, len(s))
-		for i := range s {
-			out[i] = s[i].AAE() / 3600
-		}
-		return out, nil
-	}
-}
-
-// Tune on a small slice of SDSC-SP2: each kept value is the grid value
-// with the lowest validation AAE, and the returned configuration carries
-// them.
-func TestTune(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-trace run; skipped in -short mode")
-	}
-	jobs := ranJobs(t, tracetest.SDSCSP2)[:3000]
-	var params []apq.Param
-	for _, p := range apq.TableIV() {
-		if p.Name == "KNN" || p.Name == "SDMWindow" {
-			params = append(params, p)
-		}
-	}
-	cfg, steps, err := apq.Tune(apq.Config{History: 1000}, params, tuneAAE(jobs, 2500, 3000))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(steps) != 2 {
-		t.Fatalf("steps = %+v", steps)
-	}
-	for _, st := range steps {
-		t.Logf("%s: AAE %v → %v", st.Param, st.AAE, st.Best)
-		var vals []float64
-		for _, p := range params {
-			if p.Name == st.Param {
-				vals = p.Values
-			}
-		}
-		best := 0
-		for i, a := range st.AAE {
-			if a < st.AAE[best] {
-				best = i
-			}
-		}
-		if vals[best] != st.Best {
-			t.Errorf("%s: kept %v, lowest AAE at %v", st.Param, st.Best, vals[best])
-		}
-	}
-	if float64(cfg.KNN) != steps[1].Best || cfg.SDMWindow != steps[0].Best {
-		t.Errorf("config %+v does not carry the kept values %+v", cfg, steps)
-	}
-	if _, _, err := apq.Tune(apq.Config{}, []apq.Param{{Name: "x"}}, tuneAAE(jobs, 2500, 3000)); err == nil {
-		t.Error("parameter without setter accepted")
-	}
-}
-
 // BenchmarkReplay is a full evaluation run per trace through qbets/replay:
 // the paper's test jobs #20001–60000 (or the last third of a shorter log)
 // predicted with the distribution representation after a causal replay
@@ -169,8 +105,8 @@ func BenchmarkReplay(b *testing.B) {
 	for _, name := range []string{tracetest.SDSCSP2, tracetest.SDSCPar, tracetest.SDSCBlue, tracetest.CEACurie} {
 		b.Run(name[:9], func(b *testing.B) {
 			jobs := ranJobs(b, name)
-			from, to := apq.PaperTestFrom, min(apq.PaperTestTo, len(jobs))
-			if len(jobs) < apq.PaperTestFrom+1000 {
+			from, to := paperTestFrom, min(paperTestTo, len(jobs))
+			if len(jobs) < paperTestFrom+1000 {
 				from, to = len(jobs)*2/3, len(jobs)
 			}
 			b.ResetTimer()

@@ -7,13 +7,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Ridge fits a ridge regression of y on the rows of x (all of length p)
+// ridge fits a ridge regression of y on the rows of x (all of length p)
 // and evaluates it at target (spec §2.8): every column is z-scored with the
 // training mean and population standard deviation (a constant column
 // becomes 0), y is centred, β = (ZᵀZ + λI)⁻¹Zᵀy, and the intercept, the
 // mean of y, is not penalized. It fails on an empty training set or
 // mismatched lengths.
-func Ridge(x [][]float64, y, target []float64, lambda float64) (float64, error) {
+func ridge(x [][]float64, y, target []float64, lambda float64) (float64, error) {
 	n := len(x)
 	if n == 0 || len(y) != n {
 		return 0, fmt.Errorf("apq: Ridge: %d rows for %d targets", n, len(y))

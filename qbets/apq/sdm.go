@@ -2,21 +2,21 @@ package apq
 
 import "math"
 
-// Kernel is the Gaussian kernel K(d) = exp(−(d/b)²) of SDM and the k-NN
+// kernel is the Gaussian kernel K(d) = exp(−(d/b)²) of sdm and the k-NN
 // average (spec §2.7 [R], the paper's "e^{d^{-2}}" read so that nearer jobs
 // weigh more).
-func Kernel(d, b float64) float64 {
+func kernel(d, b float64) float64 {
 	return math.Exp(-(d / b) * (d / b))
 }
 
-// SDM is the Standard Deviation Minimizer (§II-C2, spec §2.7). It splits
+// sdm is the Standard Deviation Minimizer (§II-C2, spec §2.7). It splits
 // the distance axis into windows [m·w, (m+1)·w) from 0, over the history
 // jobs with distance d < thr; among the windows holding at least minJobs
 // (and at least two) jobs
 // it picks the one whose waits have the smallest population standard
 // deviation (ties: the nearer window), and returns the kernel-weighted mean
 // of that window's waits. ok is false when no window qualifies.
-func SDM(d, wait []float64, w, thr, b float64, minJobs int) (pred float64, ok bool) {
+func sdm(d, wait []float64, w, thr, b float64, minJobs int) (pred float64, ok bool) {
 	nw := int(math.Ceil(thr / w))
 	if nw <= 0 {
 		return 0, false
@@ -57,7 +57,7 @@ func SDM(d, wait []float64, w, thr, b float64, minJobs int) (pred float64, ok bo
 	var sw, swy, plain float64
 	for i, x := range d {
 		if win(x) == best {
-			k := Kernel(x, b)
+			k := kernel(x, b)
 			sw += k
 			swy += k * wait[i]
 			plain += wait[i]
@@ -69,18 +69,18 @@ func SDM(d, wait []float64, w, thr, b float64, minJobs int) (pred float64, ok bo
 	return swy / sw, true
 }
 
-// KNNAverage is the weighted-average fallback (§II-C4, spec §2.9): the
+// kNNAverage is the weighted-average fallback (§II-C4, spec §2.9): the
 // kernel-weighted mean wait of the k history jobs nearest by d, or their
 // plain mean when every weight underflows. It returns 0 for an empty
 // history.
-func KNNAverage(d, wait []float64, k int, b float64) float64 {
+func kNNAverage(d, wait []float64, k int, b float64) float64 {
 	idx := nearest(d, k)
 	if len(idx) == 0 {
 		return 0
 	}
 	var sw, swy, plain float64
 	for _, i := range idx {
-		kw := Kernel(d[i], b)
+		kw := kernel(d[i], b)
 		sw += kw
 		swy += kw * wait[i]
 		plain += wait[i]

@@ -5,11 +5,11 @@ import (
 	"slices"
 )
 
-// Spearman is the rank correlation of x and y (equal lengths): the Pearson
+// spearman is the rank correlation of x and y (equal lengths): the Pearson
 // correlation of their ranks, ties given their average rank (spec §2.4
 // [R]). It is 0 when either series is constant or shorter than 2, so a
 // constant feature gets weight 0.
-func Spearman(x, y []float64) float64 {
+func spearman(x, y []float64) float64 {
 	rx := ranks(x, nil, nil)
 	ry := ranks(y, nil, nil)
 	return pearson(rx, ry)

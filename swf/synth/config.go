@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/batchq/batchq/swf"
 )
 
 // Config configures a Generator. The zero value is the paper's model: typed
@@ -34,10 +36,19 @@ type Config struct {
 	// the factor directly (0 means 1); it is ignored when TargetLoad is set.
 	TargetLoad        float64
 	ArrivalShapeScale float64
-	// Estimates fills field 9 with modal-model user estimates in Jobs and
-	// WriteSWF; EstimateMax is E_max (0 means max(longest run time, 3600)).
-	Estimates   bool
-	EstimateMax int64
+	// Estimator, if set, fills field 9 (user estimates) of the jobs of
+	// Jobs and WriteSWF, drawing from the generator's random source; nil
+	// leaves it unknown. estmodel.Modal{} is Tsafrir's modal model with
+	// E_max = max(longest run time, 1 h); estmodel.FModel and
+	// estmodel.PhiModel fit as well.
+	Estimator Estimator
+}
+
+// Estimator sets field 9 (ReqTime) of jobs from their other fields. The
+// estimate models of package estmodel implement it; a type that also
+// implements fmt.Stringer names itself in the SWF header's notes.
+type Estimator interface {
+	Apply(jobs []swf.Job, rng *rand.Rand) error
 }
 
 func (c *Config) machine() int64 {
@@ -69,7 +80,7 @@ func (c *Config) params() [2]TypeParams {
 }
 
 // Validate reports whether the configuration is usable.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	if c.Machine < 0 || c.Machine == 1 {
 		return fmt.Errorf("synth: machine size %d, need at least 2", c.Machine)
 	}
@@ -79,8 +90,10 @@ func (c *Config) Validate() error {
 	if c.TargetLoad < 0 || c.ArrivalShapeScale < 0 {
 		return errors.New("synth: TargetLoad and ArrivalShapeScale must not be negative")
 	}
-	if c.EstimateMax != 0 && c.EstimateMax < 3600 {
-		return fmt.Errorf("synth: EstimateMax %d below one hour", c.EstimateMax)
+	if v, ok := c.Estimator.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("synth: Estimator: %w", err)
+		}
 	}
 	for _, p := range c.params() {
 		if err := p.Validate(); err != nil {

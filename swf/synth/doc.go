@@ -18,9 +18,10 @@
 // machine size (§7). With Source: NewDrand48(seed) and CompatClock the
 // output is the C's, bit for bit (the spec's §10.3 golden vectors are tests).
 //
-// Optionally field 9 is filled with user estimates from the modal model of
-// package estmodel (Tsafrir 2005; E_max = max(longest run time, 1 h) as the
-// parallelworkloads wrapper does, spec §13).
+// Optionally field 9 is filled with user estimates by a Config.Estimator, a
+// one-method interface this package declares and does not implement:
+// estmodel.Modal{} is the modal model (Tsafrir 2005; E_max = max(longest
+// run time, 1 h) as the parallelworkloads wrapper does, spec §13).
 //
 // examples/synth/README.md tabulates the model statistics against the
 // spec and against the Lublin 256-node log of the reference C.

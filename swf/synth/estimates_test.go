@@ -3,13 +3,15 @@ package synth
 import (
 	"math"
 	"testing"
+
+	"github.com/batchq/batchq/estmodel"
 )
 
 // With model estimates the most popular value is E_max = the longest run
 // time (≥ 1 h), holding 21.7329% of the jobs (spec §13: rank 1 of the head);
 // every estimate covers its run time.
 func TestModelEstimates(t *testing.T) {
-	g, err := New(Config{Seed: 4, Estimates: true})
+	g, err := New(Config{Seed: 4, Estimator: estmodel.Modal{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,8 +39,8 @@ type Generator struct {
 	pow2Cap int64
 	scale   float64
 	next    int64
-	// ShortEstimates counts jobs given a model estimate below their run
-	// time because no legal estimate was left (estmodel.AssignReport.Short).
+	// ShortEstimates counts jobs the Config.Estimator gave an estimate
+	// below their run time.
 	ShortEstimates int
 }
 

@@ -5,29 +5,30 @@ import (
 	"io"
 	"slices"
 
-	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/swf"
 )
 
-// MinEstimateJobs is the fewest jobs the modal estimate model is used for
-// (the parallelworkloads wrapper's limit: below it the model has no tail).
+// MinEstimateJobs is the fewest jobs Jobs gives a Config.Estimator (the
+// parallelworkloads wrapper's limit for the modal model: below it the model
+// has no tail).
 const MinEstimateJobs = 200
 
-// Jobs returns the next n jobs; with Config.Estimates field 9 holds
-// modal-model estimates (an estimate below its run time only when the model leaves none
-// legal; counted in ShortEstimates).
+// Jobs returns the next n jobs; with a Config.Estimator field 9 holds its
+// estimates (jobs whose estimate is below their run time are counted in
+// ShortEstimates; the modal model gives one only when it leaves no legal
+// estimate).
 func (g *Generator) Jobs(n int) ([]swf.Job, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("synth: %d jobs requested", n)
 	}
-	if g.cfg.Estimates && n < MinEstimateJobs {
+	if g.cfg.Estimator != nil && n < MinEstimateJobs {
 		return nil, fmt.Errorf("synth: model estimates need at least %d jobs, asked for %d", MinEstimateJobs, n)
 	}
 	jobs := make([]swf.Job, n)
 	for i := range jobs {
 		jobs[i] = g.Next()
 	}
-	if g.cfg.Estimates {
+	if g.cfg.Estimator != nil {
 		if err := g.assignEstimates(jobs); err != nil {
 			return nil, err
 		}
@@ -36,20 +37,15 @@ func (g *Generator) Jobs(n int) ([]swf.Job, error) {
 }
 
 func (g *Generator) assignEstimates(jobs []swf.Job) error {
-	eMax := g.cfg.EstimateMax
-	if eMax == 0 {
-		eMax = 3600
-		for i := range jobs {
-			eMax = max(eMax, jobs[i].RunTime)
-		}
-	}
-	d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: eMax}, g.rng)
-	if err != nil {
+	if err := g.cfg.Estimator.Apply(jobs, g.rng); err != nil {
 		return err
 	}
-	rep, err := estmodel.Assign(jobs, d, estmodel.AssignConfig{}, g.rng)
-	g.ShortEstimates += rep.Short
-	return err
+	for i := range jobs {
+		if jobs[i].ReqTime < jobs[i].RunTime {
+			g.ShortEstimates++
+		}
+	}
+	return nil
 }
 
 // Header returns the SWF header for n jobs: the reference's lines plus
@@ -74,8 +70,12 @@ func (g *Generator) Header(n int) *swf.Header {
 		notes = append(notes, fmt.Sprintf("%s: serial %g pow2 %g ulow %g umed %g uhi %g uprob %g a1 %g b1 %g a2 %g b2 %g pa %g pb %g aarr %g barr %g arar %g anum %g bnum %g",
 			name, q.SerialProb, q.Pow2Prob, q.ULow, q.UMed, q.UHi, q.UProb, q.A1, q.B1, q.A2, q.B2, q.PA, q.PB, q.AArr, q.BArr, q.ARAR, q.ANum, q.BNum))
 	}
-	if g.cfg.Estimates {
-		notes = append(notes, "field 9: Tsafrir modal-model user estimates (package estmodel)")
+	if e := g.cfg.Estimator; e != nil {
+		name := fmt.Sprintf("%T", e)
+		if s, ok := e.(fmt.Stringer); ok {
+			name = s.String()
+		}
+		notes = append(notes, "field 9: "+name)
 	}
 	return &swf.Header{
 		Version:     "2",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 	"pgregory.net/rapid"
@@ -18,7 +19,10 @@ func TestPropJobsSane(t *testing.T) {
 			Typeless:  rapid.Bool().Draw(t, "typeless"),
 			StartHour: rapid.IntRange(0, 23).Draw(t, "start"),
 			Seed:      rapid.Uint64().Draw(t, "seed"),
-			Estimates: rapid.Bool().Draw(t, "estimates"),
+		}
+		estimates := rapid.Bool().Draw(t, "estimates")
+		if estimates {
+			cfg.Estimator = estmodel.Modal{}
 		}
 		if rapid.Bool().Draw(t, "load") {
 			cfg.TargetLoad = rapid.Float64Range(0.3, 1.2).Draw(t, "target")
@@ -28,7 +32,7 @@ func TestPropJobsSane(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := rapid.IntRange(1, 600).Draw(t, "n")
-		if cfg.Estimates {
+		if estimates {
 			n = rapid.IntRange(MinEstimateJobs, 600).Draw(t, "n")
 		}
 		jobs, err := g.Jobs(n)
@@ -44,10 +48,10 @@ func TestPropJobsSane(t *testing.T) {
 			if j.Submit < last || j.RunTime < 1 || j.RunTime > MaxRuntime {
 				t.Fatalf("job %+v: submit before %d or run time out of range", j, last)
 			}
-			if cfg.Estimates && j.ReqTime < j.RunTime && g.ShortEstimates == 0 {
+			if estimates && j.ReqTime < j.RunTime && g.ShortEstimates == 0 {
 				t.Fatalf("job %+v: estimate below run time", j)
 			}
-			if !cfg.Estimates && j.ReqTime != swf.Unknown {
+			if !estimates && j.ReqTime != swf.Unknown {
 				t.Fatalf("job %+v: estimate without Estimates", j)
 			}
 			last = j.Submit
@@ -57,7 +61,7 @@ func TestPropJobsSane(t *testing.T) {
 
 // The written file reads back with the same jobs and a usable header.
 func TestWriteSWFRoundTrip(t *testing.T) {
-	g, _ := New(Config{Seed: 9, Machine: 256, Estimates: true})
+	g, _ := New(Config{Seed: 9, Machine: 256, Estimator: estmodel.Modal{}})
 	var buf bytes.Buffer
 	if err := g.WriteSWF(&buf, 2000); err != nil {
 		t.Fatal(err)
@@ -74,7 +78,7 @@ func TestWriteSWFRoundTrip(t *testing.T) {
 	if p, err := h.MachineSize(); err != nil || p != 256 || len(jobs) != 2000 || len(h.Note) == 0 {
 		t.Fatalf("header %+v, %d jobs, err %v", h, len(jobs), err)
 	}
-	g2, _ := New(Config{Seed: 9, Machine: 256, Estimates: true})
+	g2, _ := New(Config{Seed: 9, Machine: 256, Estimator: estmodel.Modal{}})
 	again, _ := g2.Jobs(2000)
 	for i := range jobs {
 		if jobs[i] != again[i] {
@@ -84,7 +88,7 @@ func TestWriteSWFRoundTrip(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	bad := []Config{{Machine: 1}, {Machine: -5}, {StartHour: 24}, {TargetLoad: -1}, {EstimateMax: 60},
+	bad := []Config{{Machine: 1}, {Machine: -5}, {StartHour: 24}, {TargetLoad: -1}, {Estimator: estmodel.Modal{Config: estmodel.ModalConfig{EMax: 60}}},
 		{Batch: &TypeParams{}}}
 	for _, c := range bad {
 		if err := c.Validate(); err == nil {

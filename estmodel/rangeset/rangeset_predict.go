@@ -1,0 +1,236 @@
+package rangeset
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// RangeConfig holds the parameters of the range-set predictor. The zero
+// value is the paper's: start from the 10 most recent same-key jobs and
+// extend back until they span 90% of the key's whole runtime range (§3.3),
+// compact per-job ranges wider than 20% of their median (§3.4, A15), merge
+// per MergeConfig's defaults.
+type RangeConfig struct {
+	Recent     int     // relevant history starts with this many jobs (0: 10)
+	SpanFrac   float64 // stop extending at this share of the key's full range (0: 0.9)
+	CompactPct float64 // widest per-job range, % of its median (0: 20)
+	// MaxRelevant caps the relevant history (0: no cap, as in the paper);
+	// a key with thousands of jobs whose extremes are old would otherwise
+	// make every prediction walk its whole past.
+	MaxRelevant int
+	Merge       MergeConfig
+	// Shift is how a load function carries a history job to the target's
+	// load: ShiftAdditive, the paper's, or ShiftRatio (not in the paper).
+	Shift ShiftMode
+}
+
+// ShiftMode selects how a load function moves a history job's runtime
+// from its load to the target's.
+type ShiftMode int
+
+const (
+	// ShiftAdditive is the paper's: e_h − f(L_h) + f(L̂). A function
+	// learned on hour-long jobs then moves a one-minute job by the same
+	// number of seconds.
+	ShiftAdditive ShiftMode = iota
+	// ShiftRatio is NOT in the paper: e_h · f(L̂)/f(L_h), the function's
+	// relative change applied to the history job (the additive shift
+	// when f(L_h) ≤ 0).
+	ShiftRatio
+)
+
+// Validate names the first parameter out of range.
+func (c RangeConfig) Validate() error {
+	switch {
+	case c.Recent < 0:
+		return fmt.Errorf("rangeset: RangeConfig.Recent = %d, need ≥ 0", c.Recent)
+	case !(c.SpanFrac >= 0 && c.SpanFrac <= 1):
+		return fmt.Errorf("rangeset: RangeConfig.SpanFrac = %v, need in [0, 1]", c.SpanFrac)
+	case !(c.CompactPct >= 0) || math.IsInf(c.CompactPct, 0):
+		return fmt.Errorf("rangeset: RangeConfig.CompactPct = %v, need ≥ 0", c.CompactPct)
+	case c.MaxRelevant < 0:
+		return fmt.Errorf("rangeset: RangeConfig.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
+	case c.Shift != ShiftAdditive && c.Shift != ShiftRatio:
+		return fmt.Errorf("rangeset: RangeConfig.Shift = %d, unknown", c.Shift)
+	case c.MaxRelevant > 0 && c.Recent > c.MaxRelevant:
+		return fmt.Errorf("rangeset: RangeConfig.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
+	}
+	return c.Merge.Validate()
+}
+
+func (c RangeConfig) withDefaults() RangeConfig {
+	if c.Recent == 0 {
+		c.Recent = 10
+	}
+	if c.SpanFrac == 0 {
+		c.SpanFrac = 0.9
+	}
+	if c.CompactPct == 0 {
+		c.CompactPct = 20
+	}
+	c.Merge = c.Merge.withDefaults()
+	return c
+}
+
+// keyHist is one key's finished jobs, oldest first, with their runtimes
+// alone (for AssignProbabilities, on every prediction) and their extremes.
+type keyHist struct {
+	s      []LoadSample
+	rt     []float64
+	lo, hi float64
+}
+
+// RangeHistory is the runtime history the predictor draws on: every
+// finished job (runtime and actual load) grouped by key, in the order
+// added. Not safe for concurrent use.
+type RangeHistory struct {
+	byKey map[RangeKey]*keyHist
+}
+
+// NewRangeHistory returns an empty history.
+func NewRangeHistory() *RangeHistory { return &RangeHistory{byKey: map[RangeKey]*keyHist{}} }
+
+// Add appends a finished job; negative or NaN values are an error.
+func (h *RangeHistory) Add(s LoadSample) error {
+	if !(s.Runtime >= 0) || !(s.Load >= 0) || math.IsInf(s.Runtime, 0) || math.IsInf(s.Load, 0) {
+		return fmt.Errorf("rangeset: RangeHistory.Add: runtime %v, load %v", s.Runtime, s.Load)
+	}
+	k := h.byKey[s.Key]
+	if k == nil {
+		k = &keyHist{lo: s.Runtime, hi: s.Runtime}
+		h.byKey[s.Key] = k
+	}
+	k.s = append(k.s, s)
+	k.rt = append(k.rt, s.Runtime)
+	k.lo, k.hi = min(k.lo, s.Runtime), max(k.hi, s.Runtime)
+	return nil
+}
+
+// Len is the number of finished jobs of key k.
+func (h *RangeHistory) Len(k RangeKey) int {
+	if kh := h.byKey[k]; kh != nil {
+		return len(kh.s)
+	}
+	return 0
+}
+
+// Span is [min, max] of key k's runtimes (the paper's baseline range);
+// ok is false when the key has no history.
+func (h *RangeHistory) Span(k RangeKey) (lo, hi float64, ok bool) {
+	kh := h.byKey[k]
+	if kh == nil {
+		return 0, 0, false
+	}
+	return kh.lo, kh.hi, true
+}
+
+// Samples returns key k's history, oldest first (shared: do not modify).
+func (h *RangeHistory) Samples(k RangeKey) []LoadSample {
+	if kh := h.byKey[k]; kh != nil {
+		return kh.s
+	}
+	return nil
+}
+
+// Relevant is key k's relevant history (§3.3, spec [R]): the most recent
+// Recent jobs, extended one job at a time into the past until their
+// runtimes span SpanFrac of the key's whole range (or the history, or
+// MaxRelevant, is exhausted). A key whose runtimes are all equal stops at
+// the first Recent jobs.
+func (h *RangeHistory) Relevant(k RangeKey, cfg RangeConfig) []LoadSample {
+	cfg = cfg.withDefaults()
+	kh := h.byKey[k]
+	if kh == nil {
+		return nil
+	}
+	n := len(kh.s)
+	i := max(n-cfg.Recent, 0)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range kh.s[i:] {
+		lo, hi = min(lo, s.Runtime), max(hi, s.Runtime)
+	}
+	full := kh.hi - kh.lo
+	for full > 0 && i > 0 && (hi-lo) < cfg.SpanFrac*full {
+		if cfg.MaxRelevant > 0 && n-i >= cfg.MaxRelevant {
+			break
+		}
+		i--
+		lo, hi = min(lo, kh.s[i].Runtime), max(hi, kh.s[i].Runtime)
+	}
+	return kh.s[i:]
+}
+
+// RangePredictor predicts a runtime range set for a job of a key at a
+// predicted load (§3.4–3.6). Funcs are the load functions (BuildLoadFuncs);
+// with none, every history job predicts its own runtime (runtime does not
+// depend on load). Not safe for concurrent use with History.Add.
+type RangePredictor struct {
+	Funcs   []LoadFunc
+	History *RangeHistory
+	Config  RangeConfig
+}
+
+// Predict returns the range set of key k at predicted load l; ok is false
+// when the key has no history (the caller decides what to do then).
+func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, err error) {
+	if err := p.Config.Validate(); err != nil {
+		return nil, false, err
+	}
+	if math.IsNaN(l) || l < 0 {
+		return nil, false, fmt.Errorf("rangeset: RangePredictor.Predict: predicted load %v", l)
+	}
+	cfg := p.Config.withDefaults()
+	rel := p.History.Relevant(k, cfg)
+	if len(rel) == 0 {
+		return nil, false, nil
+	}
+	funcs := p.Funcs
+	if len(funcs) == 0 {
+		funcs = []LoadFunc{{}}
+	}
+	ranges := make([]Range, 0, len(rel))
+	preds := make([]float64, len(funcs))
+	at := make([]float64, len(funcs)) // each function at the target's load
+	for i, f := range funcs {
+		at[i] = f.At(l)
+	}
+	for _, h := range rel {
+		for i, f := range funcs {
+			// Shift f through the history job's (load, runtime), read
+			// it at the target's load.
+			if fh := f.At(h.Load); cfg.Shift == ShiftRatio && fh > 0 {
+				preds[i] = h.Runtime * max(at[i], 0) / fh
+			} else {
+				preds[i] = at[i] + (h.Runtime - fh)
+			}
+		}
+		ranges = append(ranges, compact(preds, cfg.CompactPct))
+	}
+	rs, err = MergeRanges(ranges, cfg.Merge)
+	if err != nil {
+		return nil, false, err
+	}
+	AssignProbabilities(rs, p.History.byKey[k].rt)
+	return rs, true, nil
+}
+
+// compact turns one history job's predictions into its range: [min, max],
+// narrowed to within pct% of the median c, centred on c, when wider (A15),
+// and never below 0. It sorts preds (the caller's scratch) in place.
+func compact(preds []float64, pct float64) Range {
+	s := preds
+	slices.Sort(s)
+	lo, hi := s[0], s[len(s)-1]
+	c := s[len(s)/2]
+	if len(s)%2 == 0 {
+		c = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	if hi-lo > pct/100*c {
+		h := pct / 200 * c
+		lo, hi = max(lo, c-h), min(hi, c+h)
+	}
+	lo = max(lo, 0)
+	hi = max(hi, lo)
+	return Range{Lo: lo, Hi: hi}
+}

@@ -1,0 +1,73 @@
+package agent
+
+import "github.com/batchq/batchq/varq"
+
+// Outcome is what happened to one VARQ request in a simulation (or a live
+// run): what was predicted, whether the job was running by the start time,
+// and what it cost.
+type Outcome struct {
+	// Plan is the plan VARQ accepted the request with (its probability is
+	// the promise made to the user); NOT_POSSIBLE when it was refused.
+	Plan     varq.Plan
+	Accepted bool
+	// Submitted is the plan the job was finally submitted by, after
+	// re-planning (NOT_POSSIBLE when it was dropped before submission).
+	Submitted varq.Plan
+	Submit    int64      // actual submission time
+	Job       varq.JobID // the padded job submitted, when Submitted is possible
+	Started   int64      // actual start time; meaningful when Ran
+	Ran       bool       // the job started (it may have been cancelled in the queue)
+	Success   bool       // it was running at or before Plan.Start
+	Required  int64      // N·W node-seconds
+	Used      int64      // node-seconds actually occupied (spinning included)
+}
+
+// Summary aggregates the accepted requests of one experiment cell, the
+// columns of Tables 5.2–5.6: mean predicted probability, achieved success
+// fraction, count, and allocation used against required (Table 5.5).
+type Summary struct {
+	Count    int
+	MeanPred float64
+	Success  float64 // fraction of accepted requests that succeeded
+	Refused  int
+	Required int64 // node-seconds
+	Used     int64
+}
+
+// Ratio is used/required allocation, 0 when nothing was required.
+func (s Summary) Ratio() float64 {
+	if s.Required == 0 {
+		return 0
+	}
+	return float64(s.Used) / float64(s.Required)
+}
+
+// Summarize aggregates outcomes; refused requests are counted apart and
+// do not enter the means, as in the thesis's tables. A request accepted
+// and then dropped before submission counts as a failure but enters
+// neither allocation sum: its work ran as an ordinary job.
+func Summarize(outs []Outcome) Summary {
+	var s Summary
+	var pred float64
+	ok := 0
+	for _, o := range outs {
+		if !o.Plan.Possible {
+			s.Refused++
+			continue
+		}
+		s.Count++
+		pred += o.Plan.Prob
+		if o.Success {
+			ok++
+		}
+		if o.Submitted.Possible {
+			s.Required += o.Required
+			s.Used += o.Used
+		}
+	}
+	if s.Count > 0 {
+		s.MeanPred = pred / float64(s.Count)
+		s.Success = float64(ok) / float64(s.Count)
+	}
+	return s
+}

@@ -1,0 +1,59 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
+)
+
+// SchedMachine is a Machine over a sched simulation: the jobs it submits
+// get IDs counting up from a base above the trace's, so the caller's
+// observer can tell them apart. Not safe for concurrent use.
+type SchedMachine struct {
+	Sim    *sched.Sim
+	nextID int64
+	first  int64
+}
+
+// NewSchedMachine wraps s; the jobs it submits are numbered from firstID
+// on (choose it above every ID the simulation loads).
+func NewSchedMachine(s *sched.Sim, firstID int64) *SchedMachine {
+	return &SchedMachine{Sim: s, nextID: firstID, first: firstID}
+}
+
+// Owns reports whether id is a job this machine submitted.
+func (m *SchedMachine) Owns(id varq.JobID) bool { return id >= m.first && id < m.nextID }
+
+// Now is the simulation clock.
+func (m *SchedMachine) Now() int64 { return m.Sim.Now() }
+
+// At wakes fn at t, before t's scheduling pass.
+func (m *SchedMachine) At(t int64, fn func()) { m.Sim.At(t, func(int64) { fn() }) }
+
+// Submit makes a job of nodes processors arrive now, asking walltime
+// seconds (its user estimate) and running runtime seconds.
+func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
+	id := m.nextID
+	j := swf.Job{
+		ID: id, Submit: m.Sim.Now(), Wait: swf.Unknown, RunTime: runtime,
+		AllocProcs: int64(nodes), ReqProcs: int64(nodes), ReqTime: walltime,
+		AvgCPUTime: swf.Unknown, UsedMemory: swf.Unknown, ReqMemory: swf.Unknown,
+		Status: swf.StatusUnknown, User: swf.Unknown, Group: swf.Unknown, Executable: swf.Unknown,
+		Queue: swf.Unknown, Partition: swf.Unknown, PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown,
+	}
+	if !m.Sim.Submit(j) {
+		return 0, fmt.Errorf("varq: simulator rejected a %d-processor job", nodes)
+	}
+	m.nextID++
+	return id, nil
+}
+
+// Cancel removes the queued job id or kills it if it runs.
+func (m *SchedMachine) Cancel(id varq.JobID) error {
+	if !m.Sim.Cancel(id) {
+		return fmt.Errorf("varq: no job %d waits or runs", id)
+	}
+	return nil
+}

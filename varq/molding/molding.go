@@ -1,0 +1,165 @@
+package molding
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/batchq/batchq/estmodel/rangeset"
+)
+
+// Job molding (Hariharan et al. §IV-A; spec apq-rangeset-molding §4): for
+// each request size the user has used before, predict the response time as
+// a range set (the runtime range set at that size shifted by the predicted
+// wait), score every range set with the gain f(t) = 1 − t over the
+// normalised response time, and submit with the best-scoring size.
+
+// ScoreMode selects how a response range set is scored.
+type ScoreMode int
+
+const (
+	// ScorePaper is Eq. 5 divided by the total coverage, as written:
+	// probabilities are not used (A18).
+	ScorePaper ScoreMode = iota
+	// ScoreProbWeighted is Σ p_i · (mean gain over range i), a variant
+	// that is NOT in the paper: it lets the range probabilities count.
+	ScoreProbWeighted
+)
+
+// Score is Eq. 5 over rs normalised by maxResp, divided by the total
+// coverage: Σ[(u−l) − (u²−l²)/2] / Σ(u−l) = 1 − the coverage-weighted mean
+// of the normalised midpoints. When the coverage is 0 (all ranges are
+// points) the limit, 1 − the mean normalised point, is returned. An empty
+// set or a non-positive maxResp is an error.
+func Score(rs rangeset.RangeSet, maxResp float64, mode ScoreMode) (float64, error) {
+	if len(rs) == 0 {
+		return 0, errors.New("varq: Score of an empty range set")
+	}
+	if !(maxResp > 0) || math.IsInf(maxResp, 0) {
+		return 0, fmt.Errorf("varq: Score maxResp = %v, need > 0", maxResp)
+	}
+	switch mode {
+	case ScorePaper:
+		var raw, cov, pts float64
+		for _, r := range rs {
+			l, u := r.Lo/maxResp, r.Hi/maxResp
+			raw += (u - l) - (u*u-l*l)/2
+			cov += u - l
+			pts += l
+		}
+		if cov == 0 {
+			return 1 - pts/float64(len(rs)), nil
+		}
+		return raw / cov, nil
+	case ScoreProbWeighted:
+		var s float64
+		for _, r := range rs {
+			s += r.P * (1 - r.Mid()/maxResp)
+		}
+		return s, nil
+	}
+	return 0, fmt.Errorf("varq: unknown ScoreMode %d", mode)
+}
+
+// MoldCandidate is one request size with its predicted wait (s) and
+// runtime range set.
+type MoldCandidate struct {
+	Size int64
+	Wait float64
+	Exec rangeset.RangeSet
+}
+
+// Response is the candidate's response-time range set (§3.8).
+func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait) }
+
+// ChooseSize scores every candidate's response range set, normalised by
+// the largest upper bound over all of them (so scores are comparable), and
+// returns the index of the best and every score. Ties go to the original
+// size, then to the smaller size (spec §4 step 5).
+func ChooseSize(cands []MoldCandidate, original int64, mode ScoreMode) (best int, scores []float64, err error) {
+	if len(cands) == 0 {
+		return -1, nil, errors.New("varq: ChooseSize without candidates")
+	}
+	maxResp := 0.0
+	for i, c := range cands {
+		if len(c.Exec) == 0 {
+			return -1, nil, fmt.Errorf("varq: candidate %d (size %d) has no range", i, c.Size)
+		}
+		if math.IsNaN(c.Wait) || c.Wait < 0 {
+			return -1, nil, fmt.Errorf("varq: candidate %d (size %d) wait %v", i, c.Size, c.Wait)
+		}
+		maxResp = max(maxResp, c.Exec[len(c.Exec)-1].Hi+c.Wait)
+	}
+	if maxResp == 0 {
+		maxResp = 1 // every response is 0: all score 1, ties decide
+	}
+	scores = make([]float64, len(cands))
+	best = -1
+	for i, c := range cands {
+		if scores[i], err = Score(c.Response(), maxResp, mode); err != nil {
+			return -1, nil, err
+		}
+		if best < 0 || better(scores[i], c.Size, scores[best], cands[best].Size, original) {
+			best = i
+		}
+	}
+	return best, scores, nil
+}
+
+// better orders (score, size) pairs: higher score, then the original size,
+// then the smaller size.
+func better(s float64, size int64, bs float64, bsize int64, original int64) bool {
+	if s != bs {
+		return s > bs
+	}
+	if (size == original) != (bsize == original) {
+		return size == original
+	}
+	return cmp.Less(size, bsize)
+}
+
+// MoldedEstimate is the user estimate (ERT) a job molded from origSize to
+// size gets (§VI-C, spec §4.1): shrinking asks for longer — the smallest of
+// maxPrevious (the largest ERT the user gave at that size) and maxLimit
+// (the machine's runtime limit) that exceeds the original ERT, else the
+// original (A23); growing or keeping the size keeps the original ERT.
+//
+// A job without an estimate (origERT ≤ 0, e.g. every job of SDSC Paragon)
+// keeps none: §VI-C presumes the user gave one. Inventing one for molded
+// jobs only would also change every other job's simulated estimate, since
+// sched fills missing estimates with the largest estimate seen (A6): the
+// unmolded jobs of such a log would lose the exact estimates they get from
+// their run times. Molder.Decide still limits such a job's molded runtime
+// by this rule read with run times (Molder.impliedEstimate).
+func MoldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {
+	if size >= origSize || origERT <= 0 {
+		return origERT
+	}
+	e := int64(-1)
+	for _, v := range []int64{maxPrevious, maxLimit} {
+		if v > origERT && (e < 0 || v < e) {
+			e = v
+		}
+	}
+	if e < 0 {
+		return origERT
+	}
+	return e
+}
+
+// MoldedRuntime is the actual runtime of a molded job: a roulette-wheel
+// draw over the user's previous runtimes at the new size, one slot per
+// job (so uniform over jobs), clamped to the job's ERT since EASY kills a
+// job at its estimate (spec §4.1). ok is false without previous runtimes.
+func MoldedRuntime(rng *rand.Rand, previous []int64, ert int64) (r int64, ok bool) {
+	if len(previous) == 0 {
+		return 0, false
+	}
+	r = previous[rng.IntN(len(previous))]
+	if ert > 0 {
+		r = min(r, ert)
+	}
+	return max(r, 0), true
+}
