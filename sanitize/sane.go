@@ -2,6 +2,10 @@
 // predicate of Tsafrir's thesis (Ch. 2–5 use only sane jobs), archive
 // filters, flurry detection, reordering and input shaking (Ch. 6, §7.4).
 //
+// The flurry detector is DetectFlurries with a FlurryConfig (its zero
+// value is the thesis's observations): it returns Candidates for review and
+// never changes the jobs; the filters apply a reviewed list.
+//
 // Decisions cited as A4, A5, A6 and A30, and sections cited as spec §N,
 // are those of docs/decisions.md (the Tsafrir register and section map).
 package sanitize
