@@ -417,8 +417,7 @@ func (s *Sim) finish(ctx context.Context) (*Result, error) {
 // batch processes all events at time t in the A1 order, then schedules.
 func (s *Sim) batch(t int64) {
 	s.now, s.inBatch = t, true
-	pyss := s.cfg.Peer == PeerPyss
-	if pyss && s.cfg.PerEventPass {
+	if s.cfg.Peer == PeerPyss && s.cfg.PerEventPass {
 		s.pyssInstant(t)
 	} else {
 		for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
@@ -429,8 +428,7 @@ func (s *Sim) batch(t int64) {
 			} else {
 				s.expire(e.job, e.nc)
 			}
-			// pyss handles a prediction expiry without a scheduling pass.
-			if s.cfg.PerEventPass && (e.kind == evTerm || !pyss) {
+			if s.cfg.PerEventPass {
 				s.schedule()
 			}
 		}
