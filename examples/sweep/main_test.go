@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // synthTrace writes a small deterministic SWF trace (n jobs, 8 users, a
@@ -390,4 +392,76 @@ func writeTemp(t testing.TB, s string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestReadme regenerates the README's tables from the committed results
+// (testdata: merged with -trim) and compares them with the README regions.
+// Regenerate with: go run ./examples/sweep report -spec specs/NAME.json
+// -readme examples/sweep/README.md testdata/NAME.jsonl.gz
+func TestReadme(t *testing.T) {
+	doc := read(t, "README.md")
+	for _, name := range []string{"table48", "fig43", "study-subset"} {
+		spec, err := ReadSpec(filepath.Join("specs", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readmeRegion(doc, name)
+		if err != nil {
+			t.Fatalf("README.md: %v", err)
+		}
+		data := filepath.Join("testdata", name+".jsonl.gz")
+		if _, err := os.Stat(data); err != nil && len(got) == 0 {
+			t.Logf("%s: no results committed and an empty README region", name)
+			continue
+		}
+		byRun, err := loadComplete(spec, []string{data})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		lines := make([]Line, len(byRun))
+		for i, l := range byRun {
+			lines[i] = l.line
+		}
+		var buf bytes.Buffer
+		if err := report(&buf, spec, lines); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, buf.Bytes()) {
+			t.Errorf("README.md region %s differs from the report of testdata/%s.jsonl.gz; regenerate with report -readme", name, name)
+		}
+	}
+}
+
+// TestCommittedResults re-runs KTH's runs of Table 4.8 on the real trace
+// and compares them, trimmed, with the committed lines byte for byte.
+func TestCommittedResults(t *testing.T) {
+	tracetest.Path(t, tracetest.KTH)
+	spec, err := ReadSpec(filepath.Join("specs", "table48.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun, err := loadComplete(spec, []string{filepath.Join("testdata", "table48.jsonl.gz")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kth []Run
+	for _, r := range spec.Expand() {
+		if r.Trace == "KTH" {
+			kth = append(kth, r)
+		}
+	}
+	cache := newTraceCache("", kth)
+	for _, r := range kth {
+		b, err := simulateRun(context.Background(), cache, spec.Hash(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l Line
+		if err := json.Unmarshal(b, &l); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := trim(l), byRun[r.N].raw; !bytes.Equal(got, want) {
+			t.Errorf("run %d (%s %s):\n got %s\nwant %s", r.N, r.Trace, r.Policy, got, want)
+		}
+	}
 }

@@ -77,15 +77,24 @@ func region(name string) (begin, end string) {
 	return "<!-- sweep:" + name + " -->\n", "<!-- /sweep:" + name + " -->"
 }
 
-// readmeRegion returns the text between a report's markers.
-func readmeRegion(doc []byte, name string) ([]byte, error) {
+// regionSpan returns the offsets of the text between a report's markers.
+func regionSpan(doc []byte, name string) (int, int, error) {
 	begin, end := region(name)
 	i := bytes.Index(doc, []byte(begin))
 	j := bytes.Index(doc, []byte(end))
-	if i < 0 || j < i {
-		return nil, fmt.Errorf("no region %q…%q", strings.TrimSpace(begin), end)
+	if i < 0 || j < i+len(begin) {
+		return 0, 0, fmt.Errorf("no region %q…%q", strings.TrimSpace(begin), end)
 	}
-	return doc[i+len(begin) : j], nil
+	return i + len(begin), j, nil
+}
+
+// readmeRegion returns the text between a report's markers.
+func readmeRegion(doc []byte, name string) ([]byte, error) {
+	i, j, err := regionSpan(doc, name)
+	if err != nil {
+		return nil, err
+	}
+	return doc[i:j], nil
 }
 
 func replaceRegion(path, name string, text []byte) error {
@@ -93,13 +102,11 @@ func replaceRegion(path, name string, text []byte) error {
 	if err != nil {
 		return err
 	}
-	old, err := readmeRegion(doc, name)
+	i, j, err := regionSpan(doc, name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	i := bytes.Index(doc, old)
-	out := slices.Concat(doc[:i], text, doc[i+len(old):])
-	return os.WriteFile(path, out, 0o644)
+	return os.WriteFile(path, slices.Concat(doc[:i], text, doc[j:]), 0o644)
 }
 
 func report(w io.Writer, spec *Spec, lines []Line) error {
