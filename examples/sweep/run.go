@@ -237,12 +237,13 @@ type Sidecar struct {
 	Workers    int       `json:"workers"`
 	Started    time.Time `json:"started"`
 	Wall       float64   `json:"wall_s"`
-	Runs       int       `json:"runs"`        // in the shard
-	Skipped    int       `json:"skipped"`     // already done (resumed)
-	Ran        int       `json:"ran"`         // this invocation
-	CPU        float64   `json:"sim_cpu_s"`   // sum of the run times of the runs made
-	Parse      float64   `json:"parse_cpu_s"` // reading the traces
-	RunsPerSec float64   `json:"runs_per_s"`  // Ran / Wall
+	Runs       int       `json:"runs"`       // in the shard
+	Skipped    int       `json:"skipped"`    // already done (resumed)
+	Ran        int       `json:"ran"`        // this invocation
+	RunTime    float64   `json:"run_s"`      // sum of the runs' elapsed times (parsing included)
+	Parse      float64   `json:"parse_s"`    // reading the traces
+	CPU        float64   `json:"cpu_s"`      // CPU time of the process (user + system; 0 where not measured)
+	RunsPerSec float64   `json:"runs_per_s"` // Ran / Wall
 }
 
 // runOptions are the run command's settings.
@@ -452,7 +453,7 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 // runShard makes the shard's runs that the result file does not hold yet,
 // K at a time, and appends their lines to the file in run order.
 func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, error) {
-	t0 := time.Now()
+	t0, cpu0 := time.Now(), processCPU()
 	hash := o.spec.Hash()
 	all := o.spec.Expand()
 	mine := o.shard.Select(all)
@@ -481,7 +482,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 	defer f.Close()
 	if len(todo) > 0 {
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
-		side.CPU, side.Ran = cpu.sim.Seconds(), cpu.ran
+		side.RunTime, side.Ran = cpu.sim.Seconds(), cpu.ran
 		side.Parse = cpu.parse.Seconds()
 		if err != nil {
 			return side, err
@@ -491,6 +492,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 		return side, err
 	}
 	side.Wall = time.Since(t0).Seconds()
+	side.CPU = (processCPU() - cpu0).Seconds()
 	if side.Wall > 0 {
 		side.RunsPerSec = float64(side.Ran) / side.Wall
 	}
