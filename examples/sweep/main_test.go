@@ -465,3 +465,24 @@ func TestCommittedResults(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyReport runs a miniature parameter study on two synthetic logs
+// and checks the report's tables.
+func TestStudyReport(t *testing.T) {
+	tr := synthTrace(t, 400)
+	specPath := writeTemp(t, fmt.Sprintf(`{"name": "mini", "report": "study",
+		"traces": [{"name": "A", "file": %q, "machine": 64}, {"name": "B", "file": %q, "machine": 48}],
+		"policies": ["EASY++"], "options": {"per_event": [true]},
+		"predictor": {"window": [1, 2, 11], "type": ["all", "immediate"], "correction": ["estimate", "gradual"], "partial": [false, true], "propagate": [false, true]}}`, tr, tr))
+	d := t.TempDir()
+	mustRun(t, "run", "-spec", specPath, "-out", d)
+	out := mustRun(t, "report", "-spec", specPath, d)
+	if os.Getenv("SWEEP_SHOW") != "" {
+		t.Log(out)
+	}
+	for _, want := range []string{"48 configurations × 2 logs", "#### Table 4.12", "| 1 / 1 |", "/ 8640 |", "#### Table 4.13", "| average |", "#### Table 4.9", "The EASY++ default (2, all, full, avg, est, no, estimate): our rank", "rank 1 (11, all, partial, avg, est, yes, estimate): our rank"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}

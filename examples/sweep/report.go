@@ -357,7 +357,7 @@ func study(w io.Writer, lines []Line) error {
 	// Table 4.12.
 	fmt.Fprintln(w, "#### Table 4.12 — top configurations, ours and the thesis's")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| rank | ours: avg degr. | window | type | fullness | metric | fallback | propagation | correction | thesis: avg degr. | window | type | fullness | metric | fallback | propagation | correction |")
+	fmt.Fprintln(w, "| rank ours / thesis | ours: avg degr. | window | type | fullness | metric | fallback | propagation | correction | thesis: avg degr. | window | type | fullness | metric | fallback | propagation | correction |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	full := func(p bool) string {
 		if p {
@@ -466,7 +466,10 @@ func study(w io.Writer, lines []Line) error {
 		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 		for _, l := range logs {
 			a, b := vals[imm][l], vals[all][l]
-			p := paper49[l]
+			p, ok := paper49[l]
+			if !ok {
+				p = map[string][3]float64{"immediate": {nan, nan, nan}, "all": {nan, nan, nan}}
+			}
 			fmt.Fprintf(w, "| %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %s |\n", l,
 				num(a.MeanWait/60), num(p["immediate"][0]), num(b.MeanWait/60), num(p["all"][0]),
 				num(a.MeanBSLD), num(p["immediate"][1]), num(b.MeanBSLD), num(p["all"][1]),
