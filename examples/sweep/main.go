@@ -223,6 +223,11 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	traces := fs.String("traces", "", "traces `DIR` (default: $BATCHQ_TRACES, else ../shared/traces)")
 	bar := fs.Bool("progress", progress.IsTerminal(stderr), "progress bar on stderr (default: when stderr is a terminal)")
 	asJSON := fs.Bool("json", false, "print the shard's record (the sidecar) as JSON")
+	var reuse []string
+	fs.Func("reuse", "copy runs with the same parameters from the result files of another spec in `DIR|FILE` (repeatable; same sched version only) instead of simulating them", func(v string) error {
+		reuse = append(reuse, v)
+		return nil
+	})
 	pos, spec, err := common(fs, args, specPath)
 	if err != nil {
 		return err
@@ -237,6 +242,11 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		return usageError{fmt.Sprintf("-shards %d: want at least 1", *shards)}
 	}
 	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: *bar}
+	if len(reuse) > 0 {
+		if o.reuse, err = loadReuse(reuse); err != nil {
+			return err
+		}
+	}
 	if *shard != "" {
 		if o.shard, err = ParseShard(*shard); err != nil {
 			return usageError{err.Error()}

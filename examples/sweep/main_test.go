@@ -250,6 +250,19 @@ func TestRunBytes(t *testing.T) {
 		"run", "-spec", specPath, "-out", c); code != 0 {
 		t.Fatal(errs)
 	}
+	// -reuse: a spec with one more seed copies the 28 runs it shares and
+	// simulates the others; the result equals a fresh run.
+	bigger := writeTemp(t, strings.Replace(string(read(t, specPath)), `"seeds": [0, 7]`, `"seeds": [0, 3, 7]`, 1))
+	r1, r2 := t.TempDir(), t.TempDir()
+	out := mustRun(t, "run", "-spec", bigger, "-out", r1, "-reuse", a, "-json")
+	mustRun(t, "run", "-spec", bigger, "-out", r2)
+	var rs Sidecar
+	if err := json.Unmarshal([]byte(out), &rs); err != nil || rs.Reused != n || rs.Ran != n*3/2 {
+		t.Errorf("-reuse: %+v %v, want %d reused of %d", rs, err, n, n*3/2)
+	}
+	if !bytes.Equal(read(t, filepath.Join(r1, "small.shard-0-of-1.jsonl")), read(t, filepath.Join(r2, "small.shard-0-of-1.jsonl"))) {
+		t.Error("-reuse gives other bytes than simulating")
+	}
 	merged := mustRun(t, "merge", c, "-spec", specPath) // flags after the argument
 	if merged != string(fa) {
 		t.Error("merged shards differ from the single shard")

@@ -240,6 +240,7 @@ type Sidecar struct {
 	Runs       int       `json:"runs"`       // in the shard
 	Skipped    int       `json:"skipped"`    // already done (resumed)
 	Ran        int       `json:"ran"`        // this invocation
+	Reused     int       `json:"reused"`     // of which copied from -reuse
 	RunTime    float64   `json:"run_s"`      // sum of the runs' elapsed times (parsing included)
 	Parse      float64   `json:"parse_s"`    // reading the traces
 	CPU        float64   `json:"cpu_s"`      // CPU time of the process (user + system; 0 where not measured)
@@ -255,6 +256,46 @@ type runOptions struct {
 	workers   int
 	traces    string // directory ("" : tracetest.Dir)
 	progress  bool
+	// reuse holds the metrics of runs made for other specs, by their
+	// parameters (paramKey): a run found there is copied, not simulated.
+	reuse map[string]Metrics
+}
+
+// paramKey is the canonical JSON of a run's parameters.
+func paramKey(p Params) string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// loadReuse reads result lines of any spec from files and directories and
+// indexes their metrics by parameters. Lines are only worth reusing when
+// they were made by the same version of package sched.
+func loadReuse(args []string) (map[string]Metrics, error) {
+	files, err := resultFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]Metrics{}
+	for _, f := range files {
+		b, err := readMaybeGz(f)
+		if err != nil {
+			return nil, err
+		}
+		for k, ln := range bytes.Split(b, []byte{'\n'}) {
+			if len(bytes.TrimSpace(ln)) == 0 {
+				continue
+			}
+			var l Line
+			if err := json.Unmarshal(ln, &l); err != nil {
+				if k == bytes.Count(b, []byte{'\n'}) {
+					break // a truncated last line
+				}
+				return nil, fmt.Errorf("%s:%d: not a result line: %v", f, k+1, err)
+			}
+			m[paramKey(l.Params)] = l.Summary
+		}
+	}
+	return m, nil
 }
 
 // resume reads the finished runs of an existing result file. A last line
@@ -482,7 +523,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 	defer f.Close()
 	if len(todo) > 0 {
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
-		side.RunTime, side.Ran = cpu.sim.Seconds(), cpu.ran
+		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
 		side.Parse = cpu.parse.Seconds()
 		if err != nil {
 			return side, err
@@ -501,8 +542,8 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 }
 
 type cpuUse struct {
-	sim, parse time.Duration
-	ran        int
+	sim, parse  time.Duration
+	ran, reused int
 }
 
 // execute runs todo on o.workers goroutines; lines are written in run order
@@ -512,10 +553,11 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	defer cancel()
 	cache := newTraceCache(o.traces, todo)
 	type result struct {
-		k    int
-		line []byte
-		d    time.Duration
-		err  error
+		k      int
+		line   []byte
+		d      time.Duration
+		err    error
+		reused bool
 	}
 	jobs := make(chan int)
 	results := make(chan result)
@@ -526,8 +568,13 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 			defer wg.Done()
 			for k := range jobs {
 				t := time.Now()
+				if m, ok := o.reuse[paramKey(todo[k].Params)]; ok {
+					cache.release(todo[k].Params)
+					results <- result{k, encodeLine(Line{Run: todo[k].N, Spec: hash, Params: todo[k].Params, Summary: m}), 0, nil, true}
+					continue
+				}
 				line, err := simulateRun(ctx, cache, hash, todo[k])
-				results <- result{k, line, time.Since(t), err}
+				results <- result{k, line, time.Since(t), err, false}
 			}
 		}()
 	}
@@ -560,6 +607,9 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 			continue
 		}
 		use.sim += res.d
+		if res.reused {
+			use.reused++
+		}
 		pending[res.k] = res.line
 		for pending[next] != nil && firstErr == nil {
 			bw.Write(pending[next])
