@@ -53,7 +53,7 @@ const usage = `usage: sweep COMMAND [flags] [args]   (flags may come before or a
 
 Commands:
   list   -spec F [-json]                     print the numbered runs of a spec
-  run    -spec F [-shard i/N | -shards N] [-out DIR] [-j K] [-traces DIR]
+  run    -spec F [-shard i/N | -shards N] [-out DIR] [-j K] [-traces DIR] [-reuse DIR]
                                              make one shard's runs (resumable)
   merge  -spec F [-o FILE] DIR|FILE...       combine shards in run order
   report -spec F [-plot DIR] [-readme FILE] [-json] DIR|FILE...
