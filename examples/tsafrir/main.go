@@ -23,6 +23,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/examples/internal/figures/fromlib"
+	"github.com/batchq/batchq/internal/thesislogs"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -30,18 +31,9 @@ import (
 
 // logSpec is one of the four logs: its archive file and the machine size
 // the thesis uses (Tab 2.1; CTC is simulated with 512 processors, A32).
-type logSpec struct {
-	Name, File string
-	P          int64
-	SaneJobs   int // Tab 2.1
-}
+type logSpec = thesislogs.Log
 
-var logs = []logSpec{
-	{"SDSC", tracetest.SDSCSP2, 128, 54053},
-	{"CTC", tracetest.CTC, 512, 77222},
-	{"KTH", tracetest.KTH, 100, 28490},
-	{"BLUE", tracetest.SDSCBlue, 1152, 243314},
-}
+var logs = thesislogs.Logs
 
 // outcome is one simulation: a log under a variant.
 type outcome struct {

@@ -1,0 +1,636 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// Shard is task Index of Count (0 ≤ Index < Count). Shard i holds the runs
+// whose number n has n mod Count = i (round-robin: every shard gets every
+// trace and policy, so shards take about the same time).
+type Shard struct{ Index, Count int }
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Has reports whether run n belongs to the shard.
+func (s Shard) Has(n int) bool { return n%s.Count == s.Index }
+
+// Select returns the shard's runs, in run order.
+func (s Shard) Select(runs []Run) []Run {
+	var out []Run
+	for _, r := range runs {
+		if s.Has(r.N) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// FileName is the shard's result file in a directory.
+func (s Shard) FileName(spec *Spec) string {
+	return fmt.Sprintf("%s.shard-%d-of-%d.jsonl", spec.Name, s.Index, s.Count)
+}
+
+// ParseShard reads "i/N".
+func ParseShard(v string) (Shard, error) {
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("-shard %q: want i/N with 0 ≤ i < N", v)
+	}
+	return Shard{i, n}, nil
+}
+
+// ShardFromEnv finds the shard from an array job's environment when
+// -shard is not given:
+//
+//   - Slurm: with -shards N, SLURM_ARRAY_TASK_ID is the shard number (as
+//     the generated script does, so that failed tasks can be resubmitted
+//     with --array=3,7); without, SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN
+//     of SLURM_ARRAY_TASK_COUNT (any contiguous --array range, step 1);
+//   - Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX of count (-shards or
+//     SWEEP_SHARDS; set it to the Job's completions);
+//   - PBS Pro / OpenPBS: PBS_ARRAY_INDEX − SWEEP_SHARD_MIN (default 0) of
+//     count (-shards or SWEEP_SHARDS).
+//
+// count is -shards (0: not given). With none of these variables, the
+// shard is 0/1 (the whole sweep). src names the variables used.
+func ShardFromEnv(getenv func(string) string, count int) (sh Shard, src string, err error) {
+	num := func(name string) (int, error) {
+		v := getenv(name)
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q is not an integer", name, v)
+		}
+		return n, nil
+	}
+	countOf := func(who string) (int, error) {
+		if count > 0 {
+			return count, nil
+		}
+		if getenv("SWEEP_SHARDS") == "" {
+			return 0, fmt.Errorf("%s gives the task index but not the number of tasks: pass -shards N or set SWEEP_SHARDS", who)
+		}
+		return num("SWEEP_SHARDS")
+	}
+	check := func(i, n int, src string) (Shard, string, error) {
+		if n < 1 || i < 0 || i >= n {
+			return Shard{}, src, fmt.Errorf("%s: task %d of %d is out of range (want 0 ≤ index < count)", src, i, n)
+		}
+		return Shard{i, n}, src, nil
+	}
+	switch {
+	case getenv("SLURM_ARRAY_TASK_ID") != "":
+		src = "SLURM_ARRAY_TASK_ID"
+		id, err := num("SLURM_ARRAY_TASK_ID")
+		if err != nil {
+			return sh, src, err
+		}
+		if count > 0 {
+			// The task IDs are the shard numbers (the generated script:
+			// --array=0-N-1, or a resubmission of some of them).
+			return check(id, count, src)
+		}
+		lo := 0
+		if getenv("SLURM_ARRAY_TASK_MIN") != "" {
+			if lo, err = num("SLURM_ARRAY_TASK_MIN"); err != nil {
+				return sh, src, err
+			}
+		}
+		if getenv("SLURM_ARRAY_TASK_COUNT") == "" {
+			return sh, src, errors.New("SLURM_ARRAY_TASK_ID without SLURM_ARRAY_TASK_COUNT: pass -shards N")
+		}
+		n, err := num("SLURM_ARRAY_TASK_COUNT")
+		if err != nil {
+			return sh, src, err
+		}
+		if getenv("SLURM_ARRAY_TASK_MAX") != "" {
+			hi, err := num("SLURM_ARRAY_TASK_MAX")
+			if err != nil {
+				return sh, src, err
+			}
+			step := 1
+			if getenv("SLURM_ARRAY_TASK_STEP") != "" {
+				if step, err = num("SLURM_ARRAY_TASK_STEP"); err != nil {
+					return sh, src, err
+				}
+			}
+			if step != 1 || hi-lo+1 != n {
+				return sh, src, fmt.Errorf("Slurm array %d-%d:%d with %d tasks is not contiguous: use --array=0-%d, or pass -shards N to take the task IDs as shard numbers", lo, hi, step, n, n-1)
+			}
+		}
+		return check(id-lo, n, src)
+	case getenv("JOB_COMPLETION_INDEX") != "":
+		src = "JOB_COMPLETION_INDEX"
+		i, err := num("JOB_COMPLETION_INDEX")
+		if err != nil {
+			return sh, src, err
+		}
+		n, err := countOf("JOB_COMPLETION_INDEX")
+		if err != nil {
+			return sh, src, err
+		}
+		return check(i, n, src)
+	case getenv("PBS_ARRAY_INDEX") != "":
+		src = "PBS_ARRAY_INDEX"
+		i, err := num("PBS_ARRAY_INDEX")
+		if err != nil {
+			return sh, src, err
+		}
+		if getenv("SWEEP_SHARD_MIN") != "" {
+			lo, err := num("SWEEP_SHARD_MIN")
+			if err != nil {
+				return sh, src, err
+			}
+			i -= lo
+		}
+		n, err := countOf("PBS_ARRAY_INDEX")
+		if err != nil {
+			return sh, src, err
+		}
+		return check(i, n, src)
+	}
+	if count > 1 {
+		return sh, "", fmt.Errorf("-shards %d without a task index: pass -shard i/%d or run as an array task", count, count)
+	}
+	return Shard{0, 1}, "", nil
+}
+
+// Line is one result line: the run number, the spec's hash, the run's
+// parameters and its metrics. Nothing in it depends on the machine or the
+// time it ran: the same spec and run number give the same bytes anywhere.
+type Line struct {
+	Run     int     `json:"run"`
+	Spec    string  `json:"spec"`
+	Params  Params  `json:"params"`
+	Summary Metrics `json:"summary"`
+}
+
+// Metrics are sched.Summary's fields, named for JSON.
+type Metrics struct {
+	Jobs            int     `json:"jobs"`
+	Included        int     `json:"included"`
+	Rejected        int     `json:"rejected"`
+	Killed          int     `json:"killed"`
+	Overran         int     `json:"overran"`
+	MeanWait        float64 `json:"mean_wait_s"`
+	MeanResponse    float64 `json:"mean_response_s"`
+	MeanSlowdown    float64 `json:"mean_slowdown"`
+	MeanBSLD        float64 `json:"mean_bsld"`
+	Accuracy        float64 `json:"accuracy"`
+	BackfillRate    float64 `json:"backfill_rate"`
+	MeanCorrections float64 `json:"mean_corrections"`
+	Utilization     float64 `json:"utilization"`
+	PredRate        float64 `json:"pred_rate"`
+	PredAbsMean     float64 `json:"pred_abs_mean_s"`
+	PredAbsMedian   float64 `json:"pred_abs_median_s"`
+	DelayRate       float64 `json:"delay_rate"`
+	DelayMean       float64 `json:"delay_mean_s"`
+	DelayMedian     float64 `json:"delay_median_s"`
+}
+
+func metricsOf(s sched.Summary) Metrics {
+	p := s.Predictability
+	return Metrics{s.Jobs, s.Included, s.Rejected, s.Killed, s.Overran, s.MeanWait, s.MeanResponse, s.MeanSlowdown,
+		s.MeanBSLD, s.Accuracy, s.BackfillRate, s.MeanCorrections, s.Utilization,
+		p.Rate, p.AbsMean, p.AbsMedian, p.DelayRate, p.DelayMean, p.DelayMedian}
+}
+
+// encodeLine is the canonical bytes of a line, newline included.
+func encodeLine(l Line) []byte {
+	b, err := json.Marshal(l)
+	if err != nil {
+		panic(err) // only plain values: cannot fail except for NaN
+	}
+	return append(b, '\n')
+}
+
+// Sidecar is the shard's machine-dependent record, kept beside the result
+// file (FILE.meta.json), never in it.
+type Sidecar struct {
+	Spec       string    `json:"spec"`
+	Shard      string    `json:"shard"`
+	ShardFrom  string    `json:"shard_from,omitempty"`
+	Host       string    `json:"host"`
+	GoOS       string    `json:"goos"`
+	GoArch     string    `json:"goarch"`
+	GoVersion  string    `json:"go_version"`
+	Workers    int       `json:"workers"`
+	Started    time.Time `json:"started"`
+	Wall       float64   `json:"wall_s"`
+	Runs       int       `json:"runs"`       // in the shard
+	Skipped    int       `json:"skipped"`    // already done (resumed)
+	Ran        int       `json:"ran"`        // this invocation
+	Reused     int       `json:"reused"`     // of which copied from -reuse
+	RunTime    float64   `json:"run_s"`      // sum of the runs' elapsed times (parsing included)
+	Parse      float64   `json:"parse_s"`    // reading the traces
+	CPU        float64   `json:"cpu_s"`      // CPU time of the process (user + system; 0 where not measured)
+	RunsPerSec float64   `json:"runs_per_s"` // Ran / Wall
+}
+
+// runOptions are the run command's settings.
+type runOptions struct {
+	spec      *Spec
+	shard     Shard
+	shardFrom string
+	out       string
+	workers   int
+	traces    string // directory ("" : tracetest.Dir)
+	progress  bool
+	// reuse holds the metrics of runs made for other specs, by their
+	// parameters (paramKey): a run found there is copied, not simulated.
+	reuse map[string]Metrics
+}
+
+// paramKey is the canonical JSON of a run's parameters.
+func paramKey(p Params) string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// loadReuse reads result lines of any spec from files and directories and
+// indexes their metrics by parameters. Lines are only worth reusing when
+// they were made by the same version of package sched.
+func loadReuse(args []string) (map[string]Metrics, error) {
+	files, err := resultFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]Metrics{}
+	for _, f := range files {
+		b, err := readMaybeGz(f)
+		if err != nil {
+			return nil, err
+		}
+		for k, ln := range bytes.Split(b, []byte{'\n'}) {
+			if len(bytes.TrimSpace(ln)) == 0 {
+				continue
+			}
+			var l Line
+			if err := json.Unmarshal(ln, &l); err != nil {
+				if k == bytes.Count(b, []byte{'\n'}) {
+					break // a truncated last line
+				}
+				return nil, fmt.Errorf("%s:%d: not a result line: %v", f, k+1, err)
+			}
+			m[paramKey(l.Params)] = l.Summary
+		}
+	}
+	return m, nil
+}
+
+// resume reads the finished runs of an existing result file. A last line
+// without its newline (an interrupted write) is cut off the file. Lines of
+// another spec or shard, or that do not parse, are an error.
+func resume(path string, spec *Spec, hash string, sh Shard, nruns int) (map[int]bool, error) {
+	done := map[int]bool{}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return done, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	keep := bytes.LastIndexByte(b, '\n') + 1
+	lines := bytes.Split(b[:keep], []byte{'\n'})
+	for k, ln := range lines {
+		if len(ln) == 0 {
+			continue
+		}
+		var l Line
+		if err := json.Unmarshal(ln, &l); err != nil {
+			return nil, fmt.Errorf("%s:%d: not a result line: %v", path, k+1, err)
+		}
+		if l.Spec != hash {
+			return nil, fmt.Errorf("%s:%d: run %d is from spec %s, not %s (%s): use another -out directory", path, k+1, l.Run, l.Spec, hash, spec.Name)
+		}
+		if l.Run < 0 || l.Run >= nruns || !sh.Has(l.Run) {
+			return nil, fmt.Errorf("%s:%d: run %d is not in shard %s", path, k+1, l.Run, sh)
+		}
+		if done[l.Run] {
+			return nil, fmt.Errorf("%s:%d: run %d twice", path, k+1, l.Run)
+		}
+		done[l.Run] = true
+	}
+	if keep < len(b) {
+		if err := os.Truncate(path, int64(keep)); err != nil {
+			return nil, err
+		}
+	}
+	return done, nil
+}
+
+// traceCache parses each trace once per process and keeps each (trace,
+// load, seed) input while runs still need it: refs counts the pending runs
+// of each key, and the last one releases it.
+type traceCache struct {
+	dir string
+	mu  sync.Mutex
+	raw map[string]*entry // by trace name
+	in  map[inputKey]*entry
+	// pending runs per trace and per input
+	rawRefs map[string]int
+	inRefs  map[inputKey]int
+	parse   time.Duration
+}
+
+type inputKey struct {
+	trace string
+	load  float64
+	seed  uint64
+}
+
+type entry struct {
+	once    sync.Once
+	jobs    []swf.Job
+	machine int64
+	offered float64
+	err     error
+}
+
+func newTraceCache(dir string, runs []Run) *traceCache {
+	c := &traceCache{dir: dir, raw: map[string]*entry{}, in: map[inputKey]*entry{}, rawRefs: map[string]int{}, inRefs: map[inputKey]int{}}
+	for _, r := range runs {
+		c.rawRefs[r.Trace]++
+		c.inRefs[inputKey{r.Trace, r.Load, r.Seed}]++
+	}
+	return c
+}
+
+func (c *traceCache) path(file string) (string, error) {
+	if filepath.IsAbs(file) {
+		return file, nil
+	}
+	dir := c.dir
+	if dir == "" {
+		d, err := tracetest.Dir()
+		if err != nil {
+			return "", err
+		}
+		dir = d
+	}
+	return filepath.Join(dir, file), nil
+}
+
+// input returns the jobs of a run (shared: read only) and the machine size.
+func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
+	c.mu.Lock()
+	raw := c.raw[p.Trace]
+	if raw == nil {
+		raw = &entry{}
+		c.raw[p.Trace] = raw
+	}
+	key := inputKey{p.Trace, p.Load, p.Seed}
+	in := c.in[key]
+	if in == nil {
+		in = &entry{}
+		c.in[key] = in
+	}
+	c.mu.Unlock()
+	raw.once.Do(func() {
+		t0 := time.Now()
+		path, err := c.path(p.File)
+		if err != nil {
+			raw.err = err
+			return
+		}
+		h, jobs, err := swf.ReadFile(path)
+		if err != nil {
+			raw.err = fmt.Errorf("trace %s: %w", p.Trace, err)
+			return
+		}
+		raw.jobs, raw.machine = jobs, p.Machine
+		if raw.machine == 0 {
+			if raw.machine, err = h.MachineSize(); err != nil {
+				raw.err = fmt.Errorf("trace %s: machine size unknown (set \"machine\" in the spec): %w", p.Trace, err)
+				return
+			}
+		}
+		raw.offered, _ = sched.OfferedLoad(jobs, raw.machine)
+		c.mu.Lock()
+		c.parse += time.Since(t0)
+		c.mu.Unlock()
+	})
+	if raw.err != nil {
+		return nil, 0, raw.err
+	}
+	in.once.Do(func() {
+		jobs := raw.jobs
+		if p.Seed != 0 {
+			shaken, _, err := sanitize.Shake(jobs, sanitize.ShakeConfig{Seed: p.Seed})
+			if err != nil {
+				in.err = err
+				return
+			}
+			jobs = shaken
+		}
+		if p.Load != 0 {
+			if !(raw.offered > 0) {
+				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v", p.Trace, p.Load)
+				return
+			}
+			scaled, err := sched.ScaleArrivals(jobs, raw.offered/p.Load)
+			if err != nil {
+				in.err = err
+				return
+			}
+			jobs = scaled
+		}
+		in.jobs = jobs
+	})
+	return in.jobs, raw.machine, in.err
+}
+
+// release drops a run's claim on its inputs.
+func (c *traceCache) release(p Params) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := inputKey{p.Trace, p.Load, p.Seed}
+	if c.inRefs[key]--; c.inRefs[key] == 0 {
+		delete(c.in, key)
+	}
+	if c.rawRefs[p.Trace]--; c.rawRefs[p.Trace] == 0 {
+		delete(c.raw, p.Trace)
+	}
+}
+
+// simulate makes one run and returns its line.
+func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte, error) {
+	defer c.release(r.Params)
+	jobs, machine, err := c.input(r.Params)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := r.Config(machine)
+	if err != nil {
+		return nil, fmt.Errorf("run %d: %w", r.N, err)
+	}
+	res, err := sched.Run(ctx, cfg, jobs)
+	if err != nil {
+		return nil, fmt.Errorf("run %d (%s %s): %w", r.N, r.Trace, r.Policy, err)
+	}
+	return encodeLine(Line{Run: r.N, Spec: hash, Params: r.Params, Summary: metricsOf(res.Summary)}), nil
+}
+
+// runShard makes the shard's runs that the result file does not hold yet,
+// K at a time, and appends their lines to the file in run order.
+func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, error) {
+	t0, cpu0 := time.Now(), processCPU()
+	hash := o.spec.Hash()
+	all := o.spec.Expand()
+	mine := o.shard.Select(all)
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(o.out, o.shard.FileName(o.spec))
+	done, err := resume(path, o.spec, hash, o.shard, len(all))
+	if err != nil {
+		return nil, err
+	}
+	var todo []Run
+	for _, r := range mine {
+		if !done[r.N] {
+			todo = append(todo, r)
+		}
+	}
+	host, _ := os.Hostname()
+	side := &Sidecar{Spec: hash, Shard: o.shard.String(), ShardFrom: o.shardFrom, Host: host, GoOS: runtime.GOOS,
+		GoArch: runtime.GOARCH, GoVersion: runtime.Version(), Workers: o.workers, Started: t0.UTC().Truncate(time.Second),
+		Runs: len(mine), Skipped: len(mine) - len(todo)}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if len(todo) > 0 {
+		cpu, err := execute(ctx, o, hash, todo, f, stderr)
+		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
+		side.Parse = cpu.parse.Seconds()
+		if err != nil {
+			return side, err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return side, err
+	}
+	side.Wall = time.Since(t0).Seconds()
+	side.CPU = (processCPU() - cpu0).Seconds()
+	if side.Wall > 0 {
+		side.RunsPerSec = float64(side.Ran) / side.Wall
+	}
+	b, _ := json.MarshalIndent(side, "", "  ")
+	return side, os.WriteFile(path+".meta.json", append(b, '\n'), 0o644)
+}
+
+type cpuUse struct {
+	sim, parse  time.Duration
+	ran, reused int
+}
+
+// execute runs todo on o.workers goroutines; lines are written in run order
+// as soon as every earlier run of todo is written.
+func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Writer, stderr io.Writer) (cpuUse, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cache := newTraceCache(o.traces, todo)
+	type result struct {
+		k      int
+		line   []byte
+		d      time.Duration
+		err    error
+		reused bool
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range max(1, o.workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				t := time.Now()
+				if m, ok := o.reuse[paramKey(todo[k].Params)]; ok {
+					cache.release(todo[k].Params)
+					results <- result{k, encodeLine(Line{Run: todo[k].N, Spec: hash, Params: todo[k].Params, Summary: m}), 0, nil, true}
+					continue
+				}
+				line, err := simulateRun(ctx, cache, hash, todo[k])
+				results <- result{k, line, time.Since(t), err, false}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for k := range todo {
+			select {
+			case jobs <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	bar := progress.New(stderr, o.progress, 1)
+	defer bar.Done()
+	bar.Stage(fmt.Sprintf("%s %s", o.spec.Name, o.shard), 1)
+	var use cpuUse
+	var firstErr error
+	pending := map[int][]byte{}
+	next := 0
+	bw := bufio.NewWriter(w)
+	for res := range results {
+		if res.err != nil {
+			if firstErr == nil {
+				firstErr = res.err
+				cancel()
+			}
+			continue
+		}
+		use.sim += res.d
+		if res.reused {
+			use.reused++
+		}
+		pending[res.k] = res.line
+		for pending[next] != nil && firstErr == nil {
+			bw.Write(pending[next])
+			delete(pending, next)
+			next++
+			use.ran++
+			// One flush per line: an interruption leaves at most one partial
+			// line, which resume cuts off.
+			if err := bw.Flush(); err != nil {
+				firstErr = err
+				cancel()
+			}
+		}
+		bar.Set(float64(next) / float64(len(todo)))
+	}
+	use.parse = cache.parse
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	if errors.Is(firstErr, context.Canceled) {
+		firstErr = fmt.Errorf("interrupted after %d of %d runs (run again to resume)", next, len(todo))
+	}
+	return use, firstErr
+}
