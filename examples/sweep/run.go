@@ -135,7 +135,7 @@ func ShardFromEnv(getenv func(string) string, count int) (sh Shard, src string, 
 				}
 			}
 			if step != 1 || hi-lo+1 != n {
-				return sh, src, fmt.Errorf("Slurm array %d-%d:%d with %d tasks is not contiguous: use --array=0-%d, or pass -shards N to take the task IDs as shard numbers", lo, hi, step, n, n-1)
+				return sh, src, fmt.Errorf("the Slurm array %d-%d:%d with %d tasks is not contiguous: use --array=0-%d, or pass -shards N to take the task IDs as shard numbers", lo, hi, step, n, n-1)
 			}
 		}
 		return check(id-lo, n, src)

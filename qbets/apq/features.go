@@ -7,21 +7,6 @@ const (
 	numDists    = 6
 )
 
-// featureNames names the 16 feature summaries of Table II, in order
-// (index 0 is the paper's feature 1).
-var featureNames = [numFeatures]string{
-	"req size", "ERT",
-	"Σ req waiting", "Σ ERT waiting", "Σ elapsed wait",
-	"Σ req running", "Σ ERT running", "Σ elapsed run",
-	"user Σ req·ERT waiting", "user Σ req waiting", "user Σ ERT waiting", "user # waiting",
-	"user Σ req·ERT running", "user Σ req running", "user Σ ERT running", "user # running",
-}
-
-// distNames names the six distributions of Table I, in order.
-var distNames = [numDists]string{
-	"req waiting", "ERT waiting", "elapsed wait", "req running", "ERT running", "elapsed run",
-}
-
 // Point is a job's description at its submission time: the job itself and
 // the system state it met, as the 16 feature summaries and the six
 // distributions. A history job keeps the Point of its own submission.
