@@ -2,6 +2,7 @@ package coalloc
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -55,6 +56,9 @@ func (p PointRule) String() string {
 // (TestPointPlanIsFullTrajectory). Unlike the full trajectory, an answer
 // outside [0, 1] at a point the rule does not reach goes unreported.
 func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
+	if f == nil {
+		return varq.Plan{}, errors.New("coalloc: nil Forecaster")
+	}
 	if rule == AtMax {
 		target = 1
 	}
