@@ -63,3 +63,30 @@ func TestDuplicateIDRejected(t *testing.T) {
 			len(res2.Records), res2.Rejected.Count(sanitize.DuplicateID))
 	}
 }
+
+// IDs that do not rise are checked through the records: unique ones are
+// all kept, and a repeat of a held one is rejected.
+func TestDuplicateIDNotRising(t *testing.T) {
+	s, err := sched.New(sched.EASY(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load([]swf.Job{job(5, 0, 100, 2, 100), job(3, 1, 100, 2, 100), job(4, 2, 100, 2, 100), job(3, 3, 1, 2, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	s.At(50, func(int64) {
+		if s.Submit(job(4, -1, 5, 1, 5)) {
+			t.Error("Submit of job 4 accepted while job 4 runs")
+		}
+		if !s.Submit(job(2, -1, 5, 1, 5)) {
+			t.Error("Submit of a new job 2 rejected")
+		}
+	})
+	res, err := s.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 4 || res.Rejected.Count(sanitize.DuplicateID) != 2 {
+		t.Errorf("%d records, %d duplicates; want 4 and 2", len(res.Records), res.Rejected.Count(sanitize.DuplicateID))
+	}
+}

@@ -113,10 +113,15 @@ type Sim struct {
 	seq    int64
 	obs    []Observer
 	byID   map[int64]*Job
-	// held holds the IDs of the jobs admitted and not yet ended or
-	// cancelled (to arrive, waiting or running): a job with one of them
-	// is rejected as sanitize.DuplicateID, so an ID names one job.
-	held map[int64]struct{}
+	// An ID of a job admitted and not yet ended or cancelled (to arrive,
+	// waiting or running) is held: a job with one of them is rejected as
+	// sanitize.DuplicateID, so an ID names one job. While every admitted
+	// ID exceeds the one before (real traces), an ID above hiID cannot be
+	// held and held stays nil; the first other ID builds held from the
+	// records, and from then on it is kept (see holds).
+	held  map[int64]struct{}
+	hiID  int64
+	anyID bool
 
 	waitFCFS fifo                // by arrival
 	waitSJ   *btree.BTreeG[*Job] // by (p, seq); built on first use
@@ -166,7 +171,6 @@ func New(cfg Config) (*Sim, error) {
 		pred:   cfg.Predictor,
 		free:   cfg.MachineSize,
 		byID:   make(map[int64]*Job),
-		held:   make(map[int64]struct{}),
 		run:    btree.NewG(16, lessEnd),
 		maxEst: cfg.MaxEstimate,
 	}
@@ -262,18 +266,39 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 		sj = &peer
 	}
 	r := sanitize.Check(sj, s.cfg.MachineSize)
-	if _, dup := s.held[sj.ID]; r == sanitize.SaneJob && dup {
+	if r == sanitize.SaneJob && s.holds(sj.ID) {
 		r = sanitize.DuplicateID
 	}
 	if r != sanitize.SaneJob {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, false
 	}
-	s.held[sj.ID] = struct{}{}
+	if s.held != nil {
+		s.held[sj.ID] = struct{}{}
+	}
+	s.hiID, s.anyID = max(s.hiID, sj.ID), true
 	s.recs = append(s.recs, Record{Job: line, Size: sj.Size(), Estimate: sj.ReqTime, RunTime: sj.RunTime,
 		Start: -1, End: -1, FirstReservation: -1})
 	s.rejected.Kept = len(s.recs)
 	return int32(len(s.recs) - 1), true
+}
+
+// holds reports whether a job with this ID is still to arrive, waiting
+// or running. IDs rising from job to job answer without a map.
+func (s *Sim) holds(id int64) bool {
+	if s.held == nil {
+		if !s.anyID || id > s.hiID {
+			return false
+		}
+		s.held = make(map[int64]struct{})
+		for k := range s.recs {
+			if s.recs[k].End < 0 { // not ended or cancelled
+				s.held[s.recs[k].Job.ID] = struct{}{}
+			}
+		}
+	}
+	_, ok := s.held[id]
+	return ok
 }
 
 // activate builds the live state of record k's job at its arrival. Live
