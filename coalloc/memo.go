@@ -65,6 +65,9 @@ func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, 
 	if !ok {
 		return pointPlan(rec, f, r, now, step, target, rule)
 	}
+	if _, err := varq.TrajectoryLen(r, now, step); err != nil {
+		return varq.Plan{}, err // before making room for the answers
+	}
 	step = cmp.Or(step, varq.DefaultStep)
 	if ver := v.Version(); m.p == nil || ver != m.ver || step != m.step || r.Start != m.start {
 		m.ver, m.from, m.step, m.start = ver, now, step, r.Start

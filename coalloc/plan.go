@@ -35,13 +35,19 @@ type Plan struct {
 // at now (by default the trajectory maximum, latest argmax; A18), and its
 // probability. target is the per-reservation target LatestMeeting plans
 // for (P_indep). A resource whose trajectory is all zero gets p = 0 and a
-// NOT_POSSIBLE plan.
+// NOT_POSSIBLE plan. A resource with a nil Forecaster is an error naming
+// it.
 func ProbTable(reqs []varq.Request, res []Resource, target float64, now int64, cfg Config) (Table, [][]varq.Plan, error) {
 	if len(reqs) == 0 || len(res) == 0 {
 		return nil, nil, errors.New("coalloc: need at least one reservation and one resource")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
+	}
+	for r, rs := range res {
+		if rs.Forecaster == nil {
+			return nil, nil, fmt.Errorf("coalloc: resource %d (%s) has a nil Forecaster", r, rs.Name)
+		}
 	}
 	t := make(Table, len(reqs))
 	plans := make([][]varq.Plan, len(reqs))

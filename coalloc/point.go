@@ -1,7 +1,7 @@
 package coalloc
 
 import (
-	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -55,14 +55,18 @@ func (p PointRule) String() string {
 // (TestPointPlanIsFullTrajectory). Unlike the full trajectory, an answer
 // outside [0, 1] at a point the rule does not reach goes unreported.
 func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
+	if f == nil {
+		return varq.Plan{}, errors.New("coalloc: nil Forecaster")
+	}
 	if rule == AtMax {
 		target = 1
 	}
 	// Room for the whole trajectory at once, as varq.AppendTrajectory
-	// makes, rather than growing it point by point.
-	n := 0
-	if s := cmp.Or(step, varq.DefaultStep); s > 0 && now < r.Start {
-		n = int((r.Start - now + s - 1) / s)
+	// makes, rather than growing it point by point; the arguments are
+	// checked against varq's limits (at most varq.MaxPoints) first.
+	n, err := varq.TrajectoryLen(r, now, step)
+	if err != nil {
+		return varq.Plan{}, err
 	}
 	rec.f, rec.start, rec.traj = f, r.Start, slices.Grow(rec.traj[:0], n)
 	p, err := varq.Latest(rec, r, now, step, target)

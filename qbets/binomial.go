@@ -25,9 +25,10 @@ func binomCDF(m, n int, q float64) float64 {
 // UpperIndex is the 1-based ascending index i of the order statistic x(i)
 // that is an upper level-c confidence bound on the q-quantile of n i.i.d.
 // observations: the smallest i with P(Bin(n,q) ≤ i−1) ≥ c (spec §2.1).
-// ok is false when n is too small (1 − q^n < c).
+// ok is false when n is too small (1 − q^n < c), and when q or c is
+// outside (0, 1) or NaN: there is no bound to index.
 func UpperIndex(n int, q, c float64) (i int, ok bool) {
-	if n < 1 || binomCDF(n-1, n, q) < c-tol {
+	if !inUnit(q) || !inUnit(c) || n < 1 || binomCDF(n-1, n, q) < c-tol {
 		return 0, false
 	}
 	i = normalGuess(n, q, c)
@@ -42,9 +43,10 @@ func UpperIndex(n int, q, c float64) (i int, ok bool) {
 }
 
 // LowerIndex is the 1-based ascending index of the lower level-c bound:
-// the largest i with P(Bin(n,q) ≥ i) ≥ c. ok is false when 1 − (1−q)^n < c.
+// the largest i with P(Bin(n,q) ≥ i) ≥ c. ok is false when 1 − (1−q)^n < c,
+// and when q or c is outside (0, 1) or NaN.
 func LowerIndex(n int, q, c float64) (i int, ok bool) {
-	if n < 1 || 1-binomCDF(0, n, q) < c-tol {
+	if !inUnit(q) || !inUnit(c) || n < 1 || 1-binomCDF(0, n, q) < c-tol {
 		return 0, false
 	}
 	i = normalGuess(n, q, 1-c)
@@ -65,23 +67,57 @@ func normalGuess(n int, q, c float64) int {
 	return min(max(g, 1), n)
 }
 
-// MinHistory is the smallest history size for which an upper bound exists
-// (59 at q = C = 0.95).
-func MinHistory(q, c float64) int {
-	return int(math.Ceil(math.Log(1-c)/math.Log(q) - tol))
+// inUnit reports whether x is in the open interval (0, 1), NaN excluded:
+// the quantiles and confidence levels the index functions accept.
+func inUnit(x float64) bool { return x > 0 && x < 1 }
+
+// noSize (−1) is what the MinHistory functions return when no history
+// size gives a bound: q or c outside (0, 1) or NaN, or a size beyond 2^53.
+const noSize = -1
+
+// minHistory is ⌈log(1−c)/log(base)⌉ as an int, or noSize when it is
+// not finite or too large to count.
+func minHistory(base, c float64) int {
+	v := math.Ceil(math.Log(1-c)/math.Log(base) - tol)
+	if !(v >= 0 && v <= 1<<53) {
+		return noSize
+	}
+	return int(v)
 }
 
-// MinHistoryLower is the smallest history size for which a lower bound exists.
+// MinHistory is the smallest history size for which an upper bound exists
+// (59 at q = C = 0.95). It returns −1 when q or c is outside
+// (0, 1) or NaN, where UpperIndex has no bound for any n.
+func MinHistory(q, c float64) int {
+	if !inUnit(q) || !inUnit(c) {
+		return noSize
+	}
+	return minHistory(q, c)
+}
+
+// MinHistoryLower is the smallest history size for which a lower bound
+// exists; −1 when q or c is outside (0, 1) or NaN.
 func MinHistoryLower(q, c float64) int {
-	return max(1, int(math.Ceil(math.Log(1-c)/math.Log(1-q)-tol)))
+	if !inUnit(q) || !inUnit(c) {
+		return noSize
+	}
+	n := minHistory(1-q, c)
+	if n == noSize {
+		return noSize
+	}
+	return max(1, n)
 }
 
 // TwoSidedIndex returns the 1-based ascending indices (lo, hi) of a
 // two-sided level-c confidence interval [x(lo), x(hi)] on the q-quantile:
 // each side is a one-sided bound at confidence (1+c)/2, so the two
 // non-coverage probabilities (each ≤ (1−c)/2) add to at most 1−c (spec §2.1,
-// A2). ok is false when either side has no bound for n.
+// A2). ok is false when either side has no bound for n, and when q or c
+// is outside (0, 1) or NaN.
 func TwoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
+	if !inUnit(q) || !inUnit(c) {
+		return 0, 0, false
+	}
 	side := (1 + c) / 2
 	lo, okLo := LowerIndex(n, q, side)
 	hi, okHi := UpperIndex(n, q, side)
@@ -92,8 +128,16 @@ func TwoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
 }
 
 // MinHistoryTwoSided is the smallest history size for which both sides of
-// the two-sided interval exist.
+// the two-sided interval exist; −1 when q or c is outside
+// (0, 1) or NaN.
 func MinHistoryTwoSided(q, c float64) int {
+	if !inUnit(q) || !inUnit(c) {
+		return noSize
+	}
 	side := (1 + c) / 2
-	return max(MinHistory(q, side), MinHistoryLower(q, side))
+	up, lo := MinHistory(q, side), MinHistoryLower(q, side)
+	if up == noSize || lo == noSize {
+		return noSize
+	}
+	return max(up, lo)
 }

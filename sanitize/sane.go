@@ -27,6 +27,10 @@ const (
 	NoSize                   // neither allocated nor requested processors (> 0)
 	LargerThanMachine        // size exceeds the machine
 	TimeOutOfRange           // submit time, run time or estimate above MaxTime
+	// DuplicateID is not a reason of Check: sched's simulator counts a job
+	// under it when another job with the same ID is still to arrive,
+	// waiting or running, so that an ID names one live job (Sim.Cancel).
+	DuplicateID
 )
 
 // MaxTime bounds the submit time, run time and estimate of a sane job:
@@ -35,7 +39,7 @@ const (
 // not wrap around int64.
 const MaxTime = 1 << 40
 
-var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range"}
+var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range", "duplicate ID"}
 
 func (r Reason) String() string {
 	if r < 0 || int(r) >= len(reasonNames) {

@@ -74,7 +74,7 @@ type Summary struct {
 	Included  int // averaged
 	Excluded  int // warm-up and cool-down
 	Cancelled int
-	Rejected  int // not sane
+	Rejected  int // not sane, or a duplicate ID (sanitize.DuplicateID)
 	Filled    int // estimates filled in (A6)
 	Killed    int // ended at their estimate (Config.KillAtEstimate)
 	// Overran counts the started jobs that ran more than twice their

@@ -113,6 +113,15 @@ type Sim struct {
 	seq    int64
 	obs    []Observer
 	byID   map[int64]*Job
+	// An ID of a job admitted and not yet ended or cancelled (to arrive,
+	// waiting or running) is held: a job with one of them is rejected as
+	// sanitize.DuplicateID, so an ID names one job. While every admitted
+	// ID exceeds the one before (real traces), an ID above hiID cannot be
+	// held and held stays nil; the first other ID builds held from the
+	// records, and from then on it is kept (see holds).
+	held  map[int64]struct{}
+	hiID  int64
+	anyID bool
 
 	waitFCFS fifo                // by arrival
 	waitSJ   *btree.BTreeG[*Job] // by (p, seq); built on first use
@@ -192,7 +201,10 @@ func (s *Sim) Observe(o Observer) { s.obs = append(s.obs, o) }
 func (s *Sim) Now() int64 { return s.now }
 
 // Load adds future arrivals. Unsane jobs (sanitize.Check) are rejected and
-// counted in Result.Rejected; jobs submitted before Now are an error.
+// counted in Result.Rejected, and so is a job whose ID is that of a job
+// still to arrive, waiting or running (sanitize.DuplicateID; the first
+// one loaded is kept), so that Cancel names one job; jobs submitted
+// before Now are an error.
 // Missing estimates become MaxEstimate or the largest estimate seen (A6).
 //
 // The simulator keeps a pointer to each sane job (Record.Job) instead of a
@@ -253,14 +265,40 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 		peer := s.simulated(line)
 		sj = &peer
 	}
-	if r := sanitize.Check(sj, s.cfg.MachineSize); r != sanitize.SaneJob {
+	r := sanitize.Check(sj, s.cfg.MachineSize)
+	if r == sanitize.SaneJob && s.holds(sj.ID) {
+		r = sanitize.DuplicateID
+	}
+	if r != sanitize.SaneJob {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, false
 	}
+	if s.held != nil {
+		s.held[sj.ID] = struct{}{}
+	}
+	s.hiID, s.anyID = max(s.hiID, sj.ID), true
 	s.recs = append(s.recs, Record{Job: line, Size: sj.Size(), Estimate: sj.ReqTime, RunTime: sj.RunTime,
 		Start: -1, End: -1, FirstReservation: -1})
 	s.rejected.Kept = len(s.recs)
 	return int32(len(s.recs) - 1), true
+}
+
+// holds reports whether a job with this ID is still to arrive, waiting
+// or running. IDs rising from job to job answer without a map.
+func (s *Sim) holds(id int64) bool {
+	if s.held == nil {
+		if !s.anyID || id > s.hiID {
+			return false
+		}
+		s.held = make(map[int64]struct{})
+		for k := range s.recs {
+			if s.recs[k].End < 0 { // not ended or cancelled
+				s.held[s.recs[k].Job.ID] = struct{}{}
+			}
+		}
+	}
+	_, ok := s.held[id]
+	return ok
 }
 
 // activate builds the live state of record k's job at its arrival. Live
@@ -278,7 +316,8 @@ func (s *Sim) activate(k int32) *Job {
 }
 
 // Submit makes j arrive now (its Submit field is set to Now). Returns false
-// and counts it if the job is not sane.
+// and counts it if the job is not sane or its ID is that of a job still to
+// arrive, waiting or running (sanitize.DuplicateID).
 func (s *Sim) Submit(j swf.Job) bool {
 	line := new(swf.Job)
 	*line = j
@@ -316,6 +355,7 @@ func (s *Sim) Cancel(id int64) bool {
 	jb.state = cancelled
 	jb.end = s.now
 	delete(s.byID, id)
+	delete(s.held, id)
 	s.close(jb)
 	for _, o := range s.obs {
 		o.OnEnd(s.now, &jb.j, true)
@@ -611,6 +651,7 @@ func (s *Sim) release(jb *Job) {
 	jb.end = s.now
 	s.accumulate(jb, s.now)
 	delete(s.byID, jb.j.ID)
+	delete(s.held, jb.j.ID)
 	s.close(jb)
 }
 

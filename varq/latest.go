@@ -5,9 +5,14 @@ package varq
 // submissions first and stops at the first that meets reqProb, so an
 // accepted request usually costs a few forecasts instead of the whole
 // trajectory. Simulations that plan thousands of requests use it; the
-// result is identical to the two-step form.
+// result is identical to the two-step form. Unlike PlanLatest it checks
+// reqProb: a target outside (0, 1], or NaN, is an error, as in
+// ReplanConfig. The limits of Trajectory apply (MaxTime, MaxPoints).
 func Latest(f Forecaster, r Request, now, step int64, reqProb float64) (Plan, error) {
-	if err := checkArgs(f, r, step); err != nil {
+	if _, err := checkArgs(f, r, now, step); err != nil {
+		return Plan{}, err
+	}
+	if err := checkProb("reqProb", reqProb); err != nil {
 		return Plan{}, err
 	}
 	if step == 0 {

@@ -55,11 +55,16 @@ func (c ReplanConfig) Validate() error {
 	if c.Mode != MinOverhead && c.Mode != MaxProbability {
 		return fmt.Errorf("varq: unknown Mode %d", c.Mode)
 	}
-	if c.Mode == MinOverhead && !(c.ReqProb > 0 && c.ReqProb <= 1) {
-		return fmt.Errorf("varq: ReqProb %v outside (0, 1]", c.ReqProb)
+	if c.Mode == MinOverhead {
+		if err := checkProb("ReqProb", c.ReqProb); err != nil {
+			return err
+		}
 	}
 	if c.Step < 0 || c.Every < 0 {
 		return errors.New("varq: negative Step or Every")
+	}
+	if c.Step > MaxTime || c.Every > MaxTime {
+		return errors.New("varq: Step or Every above MaxTime (2^40 s)")
 	}
 	if c.OnInfeasible != SubmitAtMax && c.OnInfeasible != Abort {
 		return fmt.Errorf("varq: unknown Infeasible policy %d", c.OnInfeasible)

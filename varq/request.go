@@ -11,13 +11,16 @@ type Request struct {
 	Start    int64
 }
 
-// Validate reports a request that cannot be planned.
+// Validate reports a request that cannot be planned: Nodes ≤ 0, Walltime
+// outside (0, MaxTime] or Start outside [−MaxTime, MaxTime].
 func (r Request) Validate() error {
 	switch {
 	case r.Nodes <= 0:
 		return fmt.Errorf("varq: request needs Nodes > 0, got %d", r.Nodes)
-	case r.Walltime <= 0:
-		return fmt.Errorf("varq: request needs Walltime > 0, got %d", r.Walltime)
+	case r.Walltime <= 0 || r.Walltime > MaxTime:
+		return fmt.Errorf("varq: request needs Walltime in (0, MaxTime = 2^40], got %d", r.Walltime)
+	case r.Start < -MaxTime || r.Start > MaxTime:
+		return fmt.Errorf("varq: request Start %d outside [-MaxTime, MaxTime] (±2^40 s)", r.Start)
 	}
 	return nil
 }

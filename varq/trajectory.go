@@ -69,7 +69,8 @@ func (t ProbabilityTrajectory) Max() (pt Point, ok bool) {
 // corrected): for s = now, now+step, … while s < r.Start, the probability
 // that a job of r.Nodes processors padded to r.Padded(s) seconds, submitted
 // at s, starts within r.Start − s seconds. A step of 0 means DefaultStep.
-// A 12 h request has 1440 points.
+// A 12 h request has 1440 points. Arguments out of the package limits
+// (MaxTime, and at most MaxPoints points) are errors; see TrajectoryLen.
 //
 // The result is empty when now ≥ r.Start: there is no time left to submit.
 // Probabilities outside [0, 1] (or NaN) from the forecaster are errors; a
@@ -81,17 +82,14 @@ func Trajectory(f Forecaster, r Request, now, step int64) (ProbabilityTrajectory
 // AppendTrajectory is Trajectory appending to dst, so that a caller
 // planning many requests can reuse one buffer.
 func AppendTrajectory(dst ProbabilityTrajectory, f Forecaster, r Request, now, step int64) (ProbabilityTrajectory, error) {
-	if err := checkArgs(f, r, step); err != nil {
+	n, err := checkArgs(f, r, now, step)
+	if err != nil {
 		return dst, err
 	}
 	if step == 0 {
 		step = DefaultStep
 	}
-	if now >= r.Start {
-		return dst, nil
-	}
-	n := (r.Start - now + step - 1) / step
-	dst = growPoints(dst, int(n))
+	dst = growPoints(dst, n)
 	for s := now; s < r.Start; s += step {
 		p, err := forecast(f, r, s)
 		if err != nil {
@@ -111,14 +109,13 @@ func growPoints(dst ProbabilityTrajectory, n int) ProbabilityTrajectory {
 	return grown
 }
 
-func checkArgs(f Forecaster, r Request, step int64) error {
+// checkArgs checks the arguments of a trajectory computation and returns
+// its number of points (TrajectoryLen).
+func checkArgs(f Forecaster, r Request, now, step int64) (int, error) {
 	if f == nil {
-		return errors.New("varq: nil Forecaster")
+		return 0, errors.New("varq: nil Forecaster")
 	}
-	if step < 0 {
-		return fmt.Errorf("varq: negative trajectory step %d", step)
-	}
-	return r.Validate()
+	return TrajectoryLen(r, now, step)
 }
 
 // forecast asks f about submitting r at s: a job padded to W + (D − s)
