@@ -449,6 +449,23 @@ func parseInt(b []byte) (int64, error) {
 	if i == len(b) {
 		return 0, ErrSyntax
 	}
+	if len(b)-i <= 18 { // below 10^18: no overflow possible, no check per digit
+		var v int64
+		for _, ch := range b[i:] {
+			c := ch - '0'
+			if c > 9 {
+				if ch == '.' {
+					return integralFloat(b)
+				}
+				return 0, ErrSyntax
+			}
+			v = v*10 + int64(c)
+		}
+		if neg {
+			v = -v
+		}
+		return v, nil
+	}
 	limit := uint64(math.MaxInt64)
 	if neg {
 		limit++ // math.MinInt64
