@@ -99,13 +99,14 @@
 // EASY's time; LXF&W sorts the queue at each pass, as its definition
 // requires.
 //
-// Measured on a quiet 2-core machine, one core (go test -bench . -cpu 1):
-// EASY on SDSC-BLUE (243k jobs) 0.15–0.16 s, 48 MB and under 1,000
-// allocations per run, parse of the plain file included 0.23 s; EASY++
-// 0.23 s (0.30 s with the parse); conservative 2.1 s; EASY on CTC-SP2 with
-// its parse 0.072 s. A Result keeps 128–140 bytes per simulated job beside
-// the caller's 144-byte swf.Job, and live state exists only for waiting
-// and running jobs; 100k to 5M synthetic jobs cost 1.0–1.2 µs per job
+// Measured on a quiet 2-core machine, one core (go test -bench . -cpu 1;
+// ranges over runs and hours): EASY on SDSC-BLUE (243k jobs) 0.15–0.18 s,
+// 48 MB and under 1,000 allocations per run, parse of the plain file
+// included 0.23–0.25 s; EASY++ 0.23 s (0.30 s with the parse);
+// conservative 2.1 s; EASY on CTC-SP2 with its parse 0.072–0.080 s. A
+// Result keeps 128–140 bytes per simulated job beside the caller's
+// 144-byte swf.Job, and live state exists only for waiting and running
+// jobs; 100k to 5M synthetic jobs cost 1.0–1.2 µs per job
 // (BenchmarkSyntheticEASY).
 //
 // A Sim is not safe for concurrent use; run independent Sims in parallel.
