@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
 	"github.com/google/btree"
 )
@@ -175,7 +176,7 @@ func New(cfg Config) (*Sim, error) {
 		maxEst: cfg.MaxEstimate,
 	}
 	if s.pred == nil {
-		s.pred = estimatePredictor{}
+		s.pred = predict.UserEstimate{}
 	}
 	if pp, ok := s.pred.(interface{ Propagates() bool }); ok {
 		s.propag = pp.Propagates()
@@ -187,11 +188,6 @@ func New(cfg Config) (*Sim, error) {
 	s.view = Pass{s}
 	return s, nil
 }
-
-type estimatePredictor struct{}
-
-func (estimatePredictor) Predict(j *swf.Job, _ int64) int64 { return j.ReqTime }
-func (estimatePredictor) Terminated(*swf.Job, int64)        {}
 
 // Observe registers an observer.
 func (s *Sim) Observe(o Observer) { s.obs = append(s.obs, o) }

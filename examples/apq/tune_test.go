@@ -10,24 +10,6 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// tuneJobs reads a shared trace and keeps the jobs that ran and did not
-// fail (the paper's SDSC-SP2 count, 54,006, matches these 54,034 jobs).
-func tuneJobs(tb testing.TB, name string) []swf.Job {
-	tb.Helper()
-	_, jobs, err := swf.ReadFile(tracetest.Path(tb, name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []swf.Job
-	for _, j := range jobs {
-		if j.RunTime <= 0 || j.Status == 0 || j.Submit < 0 || j.Wait < 0 {
-			continue
-		}
-		out = append(out, j)
-	}
-	return out
-}
-
 // tuneAAE scores each configuration's validation AAE [from, to) in one replay.
 func tuneAAE(jobs []swf.Job, from, to int) func([]apq.Config) ([]float64, error) {
 	return func(cfgs []apq.Config) ([]float64, error) {
@@ -58,7 +40,7 @@ func TestTune(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-trace run; skipped in -short mode")
 	}
-	jobs := tuneJobs(t, tracetest.SDSCSP2)[:3000]
+	jobs := tracetest.RanJobs(t, tracetest.SDSCSP2)[:3000]
 	var params []param
 	for _, p := range tableIV() {
 		if p.Name == "KNN" || p.Name == "SDMWindow" {

@@ -13,7 +13,7 @@ import (
 // 10,000 SDSC-SP2 jobs (the spearman weights are cached; their refresh is
 // BenchmarkWeights).
 func BenchmarkPredict(b *testing.B) {
-	jobs := loadTrace(b, tracetest.SDSCSP2)
+	jobs := tracetest.RanJobs(b, tracetest.SDSCSP2)
 	for _, rep := range []Representation{Summary, Distribution} {
 		b.Run(rep.String(), func(b *testing.B) {
 			p, targets := history10k(b, jobs, rep)
@@ -33,7 +33,7 @@ func BenchmarkPredict(b *testing.B) {
 // BenchmarkWeights measures one recomputation of the 22 spearman weights
 // over a 10,000-job history (the paper does one per history change).
 func BenchmarkWeights(b *testing.B) {
-	jobs := loadTrace(b, tracetest.SDSCSP2)
+	jobs := tracetest.RanJobs(b, tracetest.SDSCSP2)
 	p, _ := history10k(b, jobs, Distribution)
 	b.ResetTimer()
 	for b.Loop() {
@@ -87,22 +87,4 @@ func history10k(b *testing.B, jobs []swf.Job, rep Representation) (*Predictor, [
 	}
 	b.Fatal("history of 10,000 not reached")
 	return nil, nil
-}
-
-// loadTrace reads a shared trace and keeps the jobs that ran and did not
-// fail (the paper's SDSC-SP2 count, 54,006, matches these 54,034 jobs).
-func loadTrace(tb testing.TB, name string) []swf.Job {
-	tb.Helper()
-	_, jobs, err := swf.ReadFile(tracetest.Path(tb, name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []swf.Job
-	for _, j := range jobs {
-		if j.RunTime <= 0 || j.Status == 0 || j.Submit < 0 || j.Wait < 0 {
-			continue
-		}
-		out = append(out, j)
-	}
-	return out
 }

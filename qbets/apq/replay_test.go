@@ -17,24 +17,6 @@ const (
 	paperTestTo   = 60000
 )
 
-// ranJobs reads a shared trace and keeps the jobs that ran and did not
-// fail (the paper's SDSC-SP2 count, 54,006, matches these 54,034 jobs).
-func ranJobs(tb testing.TB, name string) []swf.Job {
-	tb.Helper()
-	_, jobs, err := swf.ReadFile(tracetest.Path(tb, name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []swf.Job
-	for _, j := range jobs {
-		if j.RunTime <= 0 || j.Status == 0 || j.Submit < 0 || j.Wait < 0 {
-			continue
-		}
-		out = append(out, j)
-	}
-	return out
-}
-
 // meanWait predicts the mean of the last 6000 waits (APQ's default history): the
 // simplest causal predictor.
 type meanWait struct{ ring []float64 }
@@ -65,7 +47,7 @@ func TestReplaySDSCSP2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-trace run; skipped in -short mode")
 	}
-	jobs := ranJobs(t, tracetest.SDSCSP2)
+	jobs := tracetest.RanJobs(t, tracetest.SDSCSP2)
 	from, to := paperTestFrom, paperTestFrom+1000
 	var ps []replay.Predictor
 	var aps []*replay.APQ
@@ -104,7 +86,7 @@ func TestReplaySDSCSP2(t *testing.T) {
 func BenchmarkReplay(b *testing.B) {
 	for _, name := range []string{tracetest.SDSCSP2, tracetest.SDSCPar, tracetest.SDSCBlue, tracetest.CEACurie} {
 		b.Run(name[:9], func(b *testing.B) {
-			jobs := ranJobs(b, name)
+			jobs := tracetest.RanJobs(b, name)
 			from, to := paperTestFrom, min(paperTestTo, len(jobs))
 			if len(jobs) < paperTestFrom+1000 {
 				from, to = len(jobs)*2/3, len(jobs)
