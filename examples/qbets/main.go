@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/swf"
@@ -64,17 +65,11 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "when scoring a log: one JSON object per queue per line")
 	fs.IntVar(&o.minJobs, "min", 1000, "tables: skip queues with fewer jobs (counted)")
 	o.plot.flags(fs)
-	for {
-		if err := fs.Parse(args); err != nil {
-			return o, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		o.files = append(o.files, args[0])
-		args = args[1:]
+	files, err := cli.Parse(fs, args)
+	if err != nil {
+		return o, err
 	}
+	o.files = append(o.files, files...)
 	if !(o.q > 0 && o.q < 1) {
 		return o, fmt.Errorf("-q %v: must be in (0, 1)", o.q)
 	}

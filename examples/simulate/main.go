@@ -26,6 +26,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/sched"
 )
@@ -94,28 +95,15 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.lenient, "lenient", false, "skip malformed trace lines (counted and reported) instead of failing")
 	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
 
-	var pos []string
-	for {
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageHead)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return o, err
-		}
-		if err != nil {
-			return o, usageError{err.Error()}
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			pos = append(pos, rest...)
-			break
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := cli.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usageHead)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return o, err
+	}
+	if err != nil {
+		return o, usageError{err.Error()}
 	}
 
 	if o.list {

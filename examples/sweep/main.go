@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 )
 
@@ -68,24 +69,11 @@ Run "sweep COMMAND -help" for a command's flags.
 // arguments ("--" ends the flags), and returns the positional ones.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{fs.Name() + ": " + err.Error()}
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+	pos, err := cli.Parse(fs, args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return nil, usageError{fs.Name() + ": " + err.Error()}
 	}
+	return pos, err
 }
 
 func printHelp(w io.Writer, fs *flag.FlagSet) {
