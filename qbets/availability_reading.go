@@ -5,7 +5,7 @@ package qbets
 // which Config{} runs: every job counts as one arrival, every release
 // event (releases sharing a second are one) ends an interval of the two
 // series, and the arrival count is judged at each arrival, including it.
-// Each field is opt-in (Config.Availability); the package doc tabulates
+// Each field is opt-in (Config.Availability); examples/qbets/README.md tabulates
 // what each one refuses on the PWA logs.
 type AvailabilityReading struct {
 	// CountEvents counts the jobs submitted in the same second as one

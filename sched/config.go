@@ -51,8 +51,9 @@ type Config struct {
 	// logs already reflect their own kills.
 	KillAtEstimate bool
 	// Peer builds jobs from SWF lines the way a peer simulator does (see
-	// Peer), so that schedules can be compared job by job. It changes only
-	// the jobs; WithPeer also sets the peer's other options.
+	// Peer), so that schedules can be compared job by job. With PeerPyss
+	// and PerEventPass it also handles each instant's events in pyss's
+	// order (see Peer); WithPeer sets the peer's other options too.
 	Peer Peer
 }
 

@@ -95,7 +95,7 @@
 // accumulate and the waiting queue only while processors are free, and a
 // pass after arrivals alone looks only at the new jobs (easyMemo).
 // Conservative backfilling re-plans every waiting job against the
-// free-processor Profile at each pass, O(q·profile), about seven times
+// free-processor Profile at each pass, O(q·profile), about 12–14 times
 // EASY's time; LXF&W sorts the queue at each pass, as its definition
 // requires.
 //
@@ -106,7 +106,7 @@
 // conservative 2.1 s; EASY on CTC-SP2 with its parse 0.072–0.080 s. A
 // Result keeps 128–140 bytes per simulated job beside the caller's
 // 144-byte swf.Job, and live state exists only for waiting and running
-// jobs; 100k to 5M synthetic jobs cost 1.0–1.2 µs per job
+// jobs; 100k to 5M synthetic jobs cost 0.67–0.71 µs per job, flat
 // (BenchmarkSyntheticEASY).
 //
 // A Sim is not safe for concurrent use; run independent Sims in parallel.

@@ -289,9 +289,6 @@ type ConservativeScheduler struct{}
 // Schedule implements Scheduler.
 func (ConservativeScheduler) Schedule(p *Pass) {
 	s := p.s
-	if s.waitFCFS.Len() == 0 {
-		return
-	}
 	prof := p.Profile()
 	s.buf = s.buf[:0]
 	s.waitFCFS.Ascend(func(j *Job) bool {

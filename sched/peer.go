@@ -95,8 +95,8 @@ func pyssHistory(p RuntimePredictor) RuntimePredictor {
 		}
 		return n
 	case predict.X2:
-		if inner, ok := h.P.(RuntimePredictor); ok && inner != nil {
-			return predict.X2{P: pyssHistory(inner)}
+		if h.P != nil {
+			return predict.X2{P: pyssHistory(h.P)}
 		}
 	}
 	return p
@@ -122,12 +122,11 @@ func peerJob(j *swf.Job, peer Peer, machine int64) {
 		// processors the line gives (KTH job 6608: pyss and predictsim
 		// both run it with estimate 1 on 4 processors).
 		j.RunTime, j.ReqTime = 1, 1
-		n = min(n, machine)
 	default:
 		req := j.ReqTime
 		j.ReqTime = max(req, j.RunTime, 1)
 		j.RunTime = max(min(req, j.RunTime), 1)
-		n = min(n, machine)
 	}
+	n = min(n, machine)
 	j.AllocProcs, j.ReqProcs = n, n
 }

@@ -136,12 +136,13 @@ var presets = []Preset{
 // each call).
 func Presets() []Preset { return append([]Preset(nil), presets...) }
 
+// presetPunct is what preset names may differ by ("EASY_SJBF", "easy-sjbf").
+var presetPunct = strings.NewReplacer("&", "", "_", "", "-", "")
+
 // LookupPreset finds a preset by name, case-insensitively ("easy++",
 // "Conservative", "lxf&w"; "lxfw" and "perfect" work too).
 func LookupPreset(name string) (Preset, bool) {
-	norm := func(s string) string {
-		return strings.NewReplacer("&", "", "_", "", "-", "").Replace(strings.ToLower(s))
-	}
+	norm := func(s string) string { return presetPunct.Replace(strings.ToLower(s)) }
 	for _, p := range presets {
 		if norm(p.Name) == norm(name) {
 			return p, true

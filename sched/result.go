@@ -169,7 +169,7 @@ func Summarize(recs []Record, P int64) Summary {
 		if r.Killed {
 			sum.Killed++
 		}
-		if r.Start >= 0 && r.Estimate > 0 && r.End-r.Start > 2*r.Estimate {
+		if r.Start >= 0 && r.Estimate > 0 && r.RunTime > 2*r.Estimate {
 			sum.Overran++
 		}
 		switch {

@@ -48,7 +48,7 @@ func (p *Pass) MachineSize() int64 { return p.s.cfg.MachineSize }
 // Waiting yields the waiting jobs in arrival order.
 func (p *Pass) Waiting() iter.Seq[*Job] {
 	return func(yield func(*Job) bool) {
-		p.s.waitFCFS.Ascend(func(j *Job) bool { return j.state != waiting || yield(j) })
+		p.s.waitFCFS.Ascend(yield) // a job started meanwhile left a hole, which Ascend skips
 	}
 }
 
@@ -108,7 +108,7 @@ func (p *Pass) Profile() *Profile {
 // that yielded it.
 type Job struct {
 	j        swf.Job // copy; ReqTime holds the effective estimate
-	idx      int     // index in Sim.jobs (= Record index)
+	idx      int     // index in Sim.recs
 	seq      int64   // arrival order
 	n, e, r  int64
 	p        int64 // current prediction
@@ -147,7 +147,7 @@ func (j *Job) Prediction() int64 { return j.p }
 
 // Started is the start time of a running job, -1 for a waiting one.
 func (j *Job) Started() int64 {
-	if j.state == waiting || j.state == pending {
+	if j.state == waiting {
 		return -1
 	}
 	return j.start

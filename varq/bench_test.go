@@ -50,10 +50,7 @@ func BenchmarkTrajectory12hQBETS(b *testing.B) {
 		wait := int64(rng.ExpFloat64() * float64(wall) / 4)
 		p.Observe(qbets.Observation{Submit: t - wait, Start: t, Nodes: nodes, Walltime: wall})
 	}
-	f := ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
-		prob, _ := p.ProbWithin(nodes, walltime, within)
-		return prob, true
-	})
+	f := p // a *qbets.Predictor is a Forecaster
 	r := Request{Nodes: 4, Walltime: 3600, Start: t + 43200}
 	buf := make([]Point, 0, 1440)
 	if buf, err = AppendTrajectory(buf, f, r, t, 0); err != nil || PlanMax(buf, r).Prob < 0.5 {

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mathext"
+
 	"github.com/batchq/batchq/qbets"
 	"pgregory.net/rapid"
 )
@@ -247,7 +249,8 @@ func Coverage(t *testing.T, cfg qbets.Config) {
 	}
 }
 
-// coverOK fails tb when covered/n is more than 4 standard errors below c.
+// coverOK fails tb when covering only covered of n would happen with
+// probability below 1e-6 if each covered with probability c.
 func coverOK(tb interface{ Fatalf(string, ...any) }, what string, q, c float64, covered, n int) {
 	if n == 0 {
 		return
@@ -261,20 +264,11 @@ func coverOK(tb interface{ Fatalf(string, ...any) }, what string, q, c float64, 
 	}
 }
 
-// binomialCDF is P(X ≤ k) for X ~ Binomial(n, p).
+// binomialCDF is P(X ≤ k) for X ~ Binomial(n, p), as the regularized
+// incomplete beta function I_{1−p}(n−k, k+1).
 func binomialCDF(k, n int, p float64) float64 {
 	if k >= n {
 		return 1
 	}
-	var sum float64
-	for i := 0; i <= k; i++ {
-		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1)
-		sum += math.Exp(lg + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
-	}
-	return min(sum, 1)
-}
-
-func lgamma(x int) float64 {
-	v, _ := math.Lgamma(float64(x))
-	return v
+	return mathext.RegIncBeta(float64(n-k), float64(k+1), 1-p)
 }

@@ -62,7 +62,7 @@ func ParseCrowdMode(s string) (CrowdMode, error) {
 			return m, nil
 		}
 	}
-	return 0, fmt.Errorf("varq: unknown crowd mode %q (want off, queued, planned or accepted)", s)
+	return 0, fmt.Errorf("agent: unknown crowd mode %q (want off, queued, planned or accepted)", s)
 }
 
 // crowd is the agent's ledger of its own outstanding requests, by start

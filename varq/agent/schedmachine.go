@@ -44,7 +44,7 @@ func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (varq.JobID, e
 		Queue: swf.Unknown, Partition: swf.Unknown, PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown,
 	}
 	if !m.Sim.Submit(j) {
-		return 0, fmt.Errorf("varq: simulator rejected a %d-processor job", nodes)
+		return 0, fmt.Errorf("agent: simulator rejected a %d-processor job", nodes)
 	}
 	m.nextID++
 	return id, nil
@@ -53,7 +53,7 @@ func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (varq.JobID, e
 // Cancel removes the queued job id or kills it if it runs.
 func (m *SchedMachine) Cancel(id varq.JobID) error {
 	if !m.Sim.Cancel(id) {
-		return fmt.Errorf("varq: no job %d waits or runs", id)
+		return fmt.Errorf("agent: no job %d waits or runs", id)
 	}
 	return nil
 }

@@ -49,13 +49,13 @@ const DefaultPeriod = 21600
 // Validate reports a configuration out of range.
 func (c SimConfig) Validate() error {
 	if !(c.Fraction >= 0 && c.Fraction <= 1) {
-		return fmt.Errorf("varq: Fraction %v outside [0, 1]", c.Fraction)
+		return fmt.Errorf("agent: Fraction %v outside [0, 1]", c.Fraction)
 	}
 	if c.Period < 0 {
-		return fmt.Errorf("varq: negative Period %d", c.Period)
+		return fmt.Errorf("agent: negative Period %d", c.Period)
 	}
 	if c.Crowd < CrowdOff || c.Crowd > CrowdAccepted {
-		return fmt.Errorf("varq: unknown Crowd mode %d", c.Crowd)
+		return fmt.Errorf("agent: unknown Crowd mode %d", c.Crowd)
 	}
 	return c.Replan.Validate()
 }
@@ -117,7 +117,7 @@ type simRequest struct {
 // NewSimAgent checks the configuration.
 func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, error) {
 	if m == nil || f == nil {
-		return nil, errors.New("varq: SimAgent needs a Machine and a Forecaster")
+		return nil, errors.New("agent: SimAgent needs a Machine and a Forecaster")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

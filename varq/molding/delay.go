@@ -26,10 +26,10 @@ type DelayConfig struct {
 // Validate names the first parameter out of range.
 func (c DelayConfig) Validate() error {
 	if !(c.Threshold >= 0 && c.Threshold < 1) {
-		return fmt.Errorf("varq: DelayConfig.Threshold = %v, need in [0, 1)", c.Threshold)
+		return fmt.Errorf("molding: DelayConfig.Threshold = %v, need in [0, 1)", c.Threshold)
 	}
 	if !(c.Horizon >= 0 && c.Horizon <= 10) {
-		return fmt.Errorf("varq: DelayConfig.Horizon = %v, need in [0, 10]", c.Horizon)
+		return fmt.Errorf("molding: DelayConfig.Horizon = %v, need in [0, 10]", c.Horizon)
 	}
 	return nil
 }
@@ -122,7 +122,7 @@ func (m *Molder) DecideDelay(j swf.Job, st sched.QueueState, cfg DelayConfig) (d
 		return dd, false, err
 	}
 	if !m.TrackRunning {
-		return dd, false, fmt.Errorf("varq: DecideDelay needs Molder.TrackRunning")
+		return dd, false, fmt.Errorf("molding: DecideDelay needs Molder.TrackRunning")
 	}
 	cfg = cfg.withDefaults()
 	now := j.Submit

@@ -35,10 +35,10 @@ const (
 // set or a non-positive maxResp is an error.
 func Score(rs rangeset.RangeSet, maxResp float64, mode ScoreMode) (float64, error) {
 	if len(rs) == 0 {
-		return 0, errors.New("varq: Score of an empty range set")
+		return 0, errors.New("molding: Score of an empty range set")
 	}
 	if !(maxResp > 0) || math.IsInf(maxResp, 0) {
-		return 0, fmt.Errorf("varq: Score maxResp = %v, need > 0", maxResp)
+		return 0, fmt.Errorf("molding: Score maxResp = %v, need > 0", maxResp)
 	}
 	switch mode {
 	case ScorePaper:
@@ -60,7 +60,7 @@ func Score(rs rangeset.RangeSet, maxResp float64, mode ScoreMode) (float64, erro
 		}
 		return s, nil
 	}
-	return 0, fmt.Errorf("varq: unknown ScoreMode %d", mode)
+	return 0, fmt.Errorf("molding: unknown ScoreMode %d", mode)
 }
 
 // MoldCandidate is one request size with its predicted wait (s) and
@@ -80,15 +80,15 @@ func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait
 // size, then to the smaller size (spec §4 step 5).
 func ChooseSize(cands []MoldCandidate, original int64, mode ScoreMode) (best int, scores []float64, err error) {
 	if len(cands) == 0 {
-		return -1, nil, errors.New("varq: ChooseSize without candidates")
+		return -1, nil, errors.New("molding: ChooseSize without candidates")
 	}
 	maxResp := 0.0
 	for i, c := range cands {
 		if len(c.Exec) == 0 {
-			return -1, nil, fmt.Errorf("varq: candidate %d (size %d) has no range", i, c.Size)
+			return -1, nil, fmt.Errorf("molding: candidate %d (size %d) has no range", i, c.Size)
 		}
 		if math.IsNaN(c.Wait) || c.Wait < 0 {
-			return -1, nil, fmt.Errorf("varq: candidate %d (size %d) wait %v", i, c.Size, c.Wait)
+			return -1, nil, fmt.Errorf("molding: candidate %d (size %d) wait %v", i, c.Size, c.Wait)
 		}
 		maxResp = max(maxResp, c.Exec[len(c.Exec)-1].Hi+c.Wait)
 	}

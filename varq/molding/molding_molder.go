@@ -64,13 +64,13 @@ func (c MoldConfig) Validate() error {
 		return err
 	}
 	if c.Score != ScorePaper && c.Score != ScoreProbWeighted {
-		return fmt.Errorf("varq: MoldConfig.Score = %d, unknown", c.Score)
+		return fmt.Errorf("molding: MoldConfig.Score = %d, unknown", c.Score)
 	}
 	if c.Runtime != RuntimeRoulette && c.Runtime != RuntimeScaled {
-		return fmt.Errorf("varq: MoldConfig.Runtime = %d, unknown", c.Runtime)
+		return fmt.Errorf("molding: MoldConfig.Runtime = %d, unknown", c.Runtime)
 	}
 	if c.MaxLimit < 0 {
-		return fmt.Errorf("varq: MoldConfig.MaxLimit = %d, need ≥ 0", c.MaxLimit)
+		return fmt.Errorf("molding: MoldConfig.MaxLimit = %d, need ≥ 0", c.MaxLimit)
 	}
 	return nil
 }
@@ -116,7 +116,7 @@ type Molder struct {
 // load functions and wait predictor.
 func NewMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldConfig) (*Molder, error) {
 	if wait == nil {
-		return nil, errors.New("varq: NewMolder needs a WaitPredictor")
+		return nil, errors.New("molding: NewMolder needs a WaitPredictor")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -167,7 +167,7 @@ func (m *Molder) Started(j *swf.Job, t int64) error {
 func (m *Molder) Ended(j *swf.Job, t int64) error {
 	start, ok := m.starts[j.ID]
 	if !ok {
-		return fmt.Errorf("varq: Molder: job %d ended without starting", j.ID)
+		return fmt.Errorf("molding: Molder: job %d ended without starting", j.ID)
 	}
 	delete(m.starts, j.ID)
 	delete(m.ends, j.ID)

@@ -53,10 +53,10 @@ type StrategyConfig struct {
 // Validate names the first parameter out of range.
 func (c StrategyConfig) Validate() error {
 	if c.Strategy < Baseline || c.Strategy > Delayed {
-		return fmt.Errorf("varq: StrategyConfig.Strategy = %d, unknown", c.Strategy)
+		return fmt.Errorf("molding: StrategyConfig.Strategy = %d, unknown", c.Strategy)
 	}
 	if c.History < 0 || c.Window < 0 {
-		return fmt.Errorf("varq: StrategyConfig History %d / Window %d, need ≥ 0", c.History, c.Window)
+		return fmt.Errorf("molding: StrategyConfig History %d / Window %d, need ≥ 0", c.History, c.Window)
 	}
 	if err := c.Mold.Validate(); err != nil {
 		return err
@@ -138,7 +138,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	}
 	cfg = cfg.withDefaults()
 	if len(jobs) < cfg.History+1 {
-		return nil, fmt.Errorf("varq: RunStrategy: %d jobs, need more than the %d history jobs", len(jobs), cfg.History)
+		return nil, fmt.Errorf("molding: RunStrategy: %d jobs, need more than the %d history jobs", len(jobs), cfg.History)
 	}
 	end := min(cfg.History+cfg.Window, len(jobs))
 	hist, treated := jobs[:cfg.History], jobs[cfg.History:end]
@@ -170,10 +170,10 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	for i := range treated {
 		j := treated[i]
 		if i > 0 && j.Submit < treated[i-1].Submit {
-			return nil, fmt.Errorf("varq: RunStrategy: job %d submitted before its predecessor", j.ID)
+			return nil, fmt.Errorf("molding: RunStrategy: job %d submitted before its predecessor", j.ID)
 		}
 		if j.Submit < sim.Now() {
-			return nil, fmt.Errorf("varq: RunStrategy: job %d submitted at %d, before the history's start", j.ID, j.Submit)
+			return nil, fmt.Errorf("molding: RunStrategy: job %d submitted at %d, before the history's start", j.ID, j.Submit)
 		}
 		sim.At(j.Submit, func(now int64) { r.arrive(j, now) })
 	}
@@ -225,7 +225,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		out.MeanHold /= float64(out.Delayed)
 	}
 	if out.Jobs == 0 {
-		return nil, errors.New("varq: RunStrategy: no treated job ran")
+		return nil, errors.New("molding: RunStrategy: no treated job ran")
 	}
 	n := float64(out.Jobs)
 	out.MeanWait, out.MeanExec = sw/n, se/n

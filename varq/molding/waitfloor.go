@@ -98,14 +98,14 @@ func (f *ProfileFloor) PredictWait(j swf.Job, st sched.QueueState) (float64, err
 // Floor is the profile wait alone (seconds from max(st.Now, j.Submit)).
 func (f *ProfileFloor) Floor(j swf.Job, st sched.QueueState) (int64, error) {
 	if f.Inner == nil {
-		return 0, errors.New("varq: ProfileFloor.Inner is nil")
+		return 0, errors.New("molding: ProfileFloor.Inner is nil")
 	}
 	if f.P <= 0 {
-		return 0, fmt.Errorf("varq: ProfileFloor.P = %d, need > 0", f.P)
+		return 0, fmt.Errorf("molding: ProfileFloor.P = %d, need > 0", f.P)
 	}
 	n := j.Size()
 	if n <= 0 || n > f.P {
-		return 0, fmt.Errorf("varq: ProfileFloor: job %d size %d (ReqProcs %d, AllocProcs %d), need 1..P = %d", j.ID, n, j.ReqProcs, j.AllocProcs, f.P)
+		return 0, fmt.Errorf("molding: ProfileFloor: job %d size %d (ReqProcs %d, AllocProcs %d), need 1..P = %d", j.ID, n, j.ReqProcs, j.AllocProcs, f.P)
 	}
 	if err := f.build(st); err != nil {
 		return 0, err
@@ -113,7 +113,7 @@ func (f *ProfileFloor) Floor(j swf.Job, st sched.QueueState) (int64, error) {
 	from := max(st.Now, j.Submit)
 	t, ok := f.prof.Fit(n, max(j.ReqTime, 1), from)
 	if !ok { // cannot happen: build checked that the profile ends with P free
-		return 0, fmt.Errorf("varq: ProfileFloor: job %d of %d processors never fits", j.ID, n)
+		return 0, fmt.Errorf("molding: ProfileFloor: job %d of %d processors never fits", j.ID, n)
 	}
 	return t - from, nil
 }
@@ -128,19 +128,19 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 	}
 	f.valid = false
 	if st.Free < 0 {
-		return fmt.Errorf("varq: ProfileFloor: QueueState.Free = %d, need ≥ 0", st.Free)
+		return fmt.Errorf("molding: ProfileFloor: QueueState.Free = %d, need ≥ 0", st.Free)
 	}
 	busy := int64(0)
 	f.rel = f.rel[:0]
 	for i, r := range st.Running {
 		if r.Size <= 0 {
-			return fmt.Errorf("varq: ProfileFloor: QueueState.Running[%d] (job %d) Size = %d, need > 0", i, r.ID, r.Size)
+			return fmt.Errorf("molding: ProfileFloor: QueueState.Running[%d] (job %d) Size = %d, need > 0", i, r.ID, r.Size)
 		}
 		busy += r.Size
 		f.rel = append(f.rel, release{r.Start + max(r.Estimate, 0), r.Size})
 	}
 	if st.Free+busy != f.P {
-		return fmt.Errorf("varq: ProfileFloor: QueueState.Free %d + running %d = %d processors, P = %d", st.Free, busy, st.Free+busy, f.P)
+		return fmt.Errorf("molding: ProfileFloor: QueueState.Free %d + running %d = %d processors, P = %d", st.Free, busy, st.Free+busy, f.P)
 	}
 	// Kill times already past count as now: the scheduler kills a job at
 	// its estimate (sched, planning with predictions, releases a stale one
@@ -153,7 +153,7 @@ func (f *ProfileFloor) build(st sched.QueueState) error {
 	if !f.RunningOnly {
 		for i, w := range st.Waiting {
 			if w.Size <= 0 || w.Size > f.P {
-				return fmt.Errorf("varq: ProfileFloor: QueueState.Waiting[%d] (job %d) Size = %d, need 1..P = %d", i, w.ID, w.Size, f.P)
+				return fmt.Errorf("molding: ProfileFloor: QueueState.Waiting[%d] (job %d) Size = %d, need 1..P = %d", i, w.ID, w.Size, f.P)
 			}
 			d := max(w.Estimate, 1)
 			t, _ := f.prof.Fit(w.Size, d, st.Now) // fits: the profile ends with P free
