@@ -92,3 +92,27 @@ func ExampleScheduler() {
 	// job 3: wait 130, backfilled false
 	// job 4: wait 0, backfilled true
 }
+
+// Hooks observes a simulation through the funcs it sets; here, the
+// backfilled starts.
+func ExampleHooks() {
+	s, err := sched.New(sched.EASY(8))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s.Observe(sched.Hooks{Start: func(now int64, j *swf.Job, backfilled bool) {
+		if backfilled {
+			fmt.Printf("t=%d: job %d backfilled\n", now, j.ID)
+		}
+	}})
+	if err := s.Load([]swf.Job{job(1, 0, 100, 6, 100), job(2, 10, 50, 8, 50), job(3, 30, 60, 2, 60)}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if _, err := s.Finish(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// t=30: job 3 backfilled
+}
