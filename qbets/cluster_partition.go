@@ -64,14 +64,17 @@ var defaultFixedUppers = []int64{4, 16, 64}
 // math.MaxInt64 stand for the open ends of a partition.
 type KeyRange struct{ Lo, Hi int64 }
 
-// Full is the range of every value.
-var Full = KeyRange{math.MinInt64, math.MaxInt64}
+// Full returns the range of every value: the range of an axis a
+// partition does not use.
+func Full() KeyRange { return full }
+
+var full = KeyRange{math.MinInt64, math.MaxInt64}
 
 func (r KeyRange) has(v int64) bool { return r.Lo <= v && v <= r.Hi }
 
 // Box is the set of requests a cluster covers: the jobs whose nodes,
 // walltime and nodes × walltime (saturating) lie in the ranges. A key a
-// partition does not use spans Full.
+// partition does not use spans Full().
 type Box struct {
 	Nodes, Walltime, NodeSeconds KeyRange
 }
@@ -79,7 +82,7 @@ type Box struct {
 // Contains reports whether a request of nodes and walltime lies in b.
 func (b Box) Contains(nodes int, walltime int64) bool {
 	return b.Nodes.has(int64(nodes)) && b.Walltime.has(walltime) &&
-		(b.NodeSeconds == Full || b.NodeSeconds.has(nodeSeconds(nodes, walltime)))
+		(b.NodeSeconds == full || b.NodeSeconds.has(nodeSeconds(nodes, walltime)))
 }
 
 // ClusterInfo describes one current cluster: its box and its sizes.
@@ -222,7 +225,7 @@ func (p *partition) Cluster(nodes int, wall int64) int {
 
 // span is the inclusive range of cluster j of uppers.
 func span(uppers []int64, j int) KeyRange {
-	r := Full
+	r := full
 	if j > 0 {
 		r.Lo = uppers[j-1] + 1
 	}
@@ -236,10 +239,10 @@ func span(uppers []int64, j int) KeyRange {
 func (p *partition) Boxes() []Box {
 	out := make([]Box, 0, p.k)
 	if p.k == 1 && p.mode != ClusterFixedProcs {
-		return append(out, Box{Nodes: Full, Walltime: Full, NodeSeconds: Full})
+		return append(out, Box{Nodes: full, Walltime: full, NodeSeconds: full})
 	}
 	for o := 0; o <= len(p.outer); o++ {
-		ci := Box{Nodes: Full, Walltime: Full, NodeSeconds: Full}
+		ci := Box{Nodes: full, Walltime: full, NodeSeconds: full}
 		r := span(p.outer, o)
 		switch p.mode {
 		case ClusterReqTime:
