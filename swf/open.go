@@ -37,12 +37,24 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, closers, err := decompress(f, path)
+	sf, err := OpenReader(f, path)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &File{Reader: NewReader(r), closers: append([]io.Closer{f}, closers...)}, nil
+	sf.closers = append([]io.Closer{f}, sf.closers...)
+	return sf, nil
+}
+
+// OpenReader reads SWF from r (standard input, a network stream), plain or
+// gzip-compressed, as Open does for a file; name labels its gzip errors.
+// Close stops the decompression but does not close r.
+func OpenReader(r io.Reader, name string) (*File, error) {
+	dr, closers, err := decompress(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Reader: NewReader(dr), closers: closers}, nil
 }
 
 // decompress wraps r in a gzip reader when it starts with the gzip magic.

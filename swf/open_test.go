@@ -153,3 +153,26 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// OpenReader detects gzip from the content of any reader, as Open does.
+func TestOpenReader(t *testing.T) {
+	line := "1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(line))
+	zw.Close()
+	for name, in := range map[string][]byte{"plain": []byte(line), "gzip": gz.Bytes()} {
+		f, err := OpenReader(bytes.NewReader(in), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := f.ReadAll()
+		f.Close()
+		if err != nil || len(jobs) != 1 || jobs[0].RunTime != 10 {
+			t.Errorf("%s: %v, %v", name, jobs, err)
+		}
+	}
+	if _, err := OpenReader(bytes.NewReader(gz.Bytes()[:5]), "cut"); err == nil || !strings.Contains(err.Error(), "cut") {
+		t.Errorf("a cut gzip header: %v, want an error naming it", err)
+	}
+}

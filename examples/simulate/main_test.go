@@ -273,7 +273,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{bad}, []string{"bad.swf", "line 7", "run time"}},
 		{[]string{corrupt}, []string{"corrupt.swf.gz"}},
 		{[]string{truncated}, []string{"truncated.swf.gz", "EOF"}},
-		{[]string{tiny}, []string{"tiny.swf.gz", "truncated or corrupt gzip"}},
+		{[]string{tiny}, []string{"tiny.swf.gz", "gzip data truncated"}},
 		{[]string{empty}, []string{"empty.swf", "no job lines"}},
 		{[]string{"-out", filepath.Join(dir, "no", "such", "dir.swf"), noHeader, "-machine", "8"}, []string{"dir.swf"}},
 	} {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"strings"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -24,30 +21,23 @@ type trace struct {
 // many records to expect.
 func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*trace, error) {
 	t := &trace{name: path}
-	var r *swf.Reader
+	var f *swf.File
+	var err error
 	if path == "-" {
 		t.name = "standard input"
-		in, err := maybeGunzip(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.name, readError(err))
-		}
-		r = swf.NewReader(in)
+		f, err = swf.OpenReader(stdin, t.name)
 	} else {
-		f, err := swf.Open(path)
-		if err != nil {
-			var pe *fs.PathError
-			if !errors.As(err, &pe) { // a gzip header error does not name the file
-				err = fmt.Errorf("%s: %w", path, readError(err))
-			}
-			return nil, err
-		}
-		defer f.Close()
-		r = f.Reader
+		f, err = swf.Open(path)
 	}
+	if err != nil {
+		return nil, t.named(err)
+	}
+	defer f.Close()
+	r := f.Reader
 	r.Lenient = lenient
 	h, err := r.Header()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.name, readError(err))
+		return nil, t.named(err)
 	}
 	t.header = h
 	expect := h.MaxRecords
@@ -60,7 +50,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.name, readError(err))
+			return nil, t.named(err)
 		}
 		t.jobs = append(t.jobs, j)
 		if expect > 0 && len(t.jobs)&4095 == 0 {
@@ -74,24 +64,11 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 	return t, nil
 }
 
-// maybeGunzip decompresses r when it starts with the gzip magic bytes, as
-// swf.Open does for files.
-func maybeGunzip(r io.Reader) (io.Reader, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	magic, err := br.Peek(2)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+// named makes err name the trace, unless it does already (swf's file and
+// gzip errors do; its parse errors name only the line).
+func (t *trace) named(err error) error {
+	if strings.Contains(err.Error(), t.name) {
+		return err
 	}
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		return gzip.NewReader(br)
-	}
-	return br, nil
-}
-
-// readError explains the bare io.ErrUnexpectedEOF of a cut gzip stream.
-func readError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("truncated or corrupt gzip data: %w", err)
-	}
-	return err
+	return fmt.Errorf("%s: %w", t.name, err)
 }
