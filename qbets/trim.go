@@ -19,7 +19,9 @@ import (
 // An implementation should return keep = 0 (keep everything) or keep ≥ the
 // minimum history it was made for; the Predictor raises a smaller keep to
 // that minimum. qbetstest.Trimmer checks an implementation against the
-// invariants of the thesis's detector.
+// stricter invariants of the thesis's detector (a trim only after a run of
+// at least 3 misses, and exactly to the minimum): a detector that keeps
+// more is valid for the Predictor but fails that check.
 //
 // The Predictor calls a Trimmer under its own lock: an implementation
 // need not be safe for concurrent use.

@@ -251,8 +251,9 @@ func (s *Sim) computePriorities() {
 
 // ascendPriority visits waiting jobs by descending priority (ties by arrival).
 func (s *Sim) ascendPriority(visit func(*Job) bool) {
-	var all []*Job
+	all := s.fresh[:0] // the LXF&W pass has no memo, so visitNew's scratch is free
 	s.waitFCFS.Ascend(func(j *Job) bool { all = append(all, j); return true })
+	defer func() { s.fresh = all[:0] }()
 	slices.SortStableFunc(all, func(a, b *Job) int {
 		switch {
 		case a.prio > b.prio:
