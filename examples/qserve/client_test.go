@@ -22,7 +22,7 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"kqueue", "normal@s1"}, []string{"queue normal@s1"}},
 		{[]string{"kjobs", "s1"}, []string{"1001", "1002", "1003"}},
 		{[]string{"kwait", "s1", "1002"}, []string{"job 1002", "QBETS  waits at most", "IBL    waits"}},
-		{[]string{"kstart", "-c", "80", "-within", "00:30:00", "s1", "1003"}, []string{"job 1003", "starts by", "80% interval", "within 00:30:00"}},
+		{[]string{"kstart", "-c", "90", "-q", "75", "-within", "00:30:00", "s1", "1003"}, []string{"job 1003", "starts by", "90% interval", "within 00:30:00"}},
 		{[]string{"kwouldwait", "4", "01:00:00", "normal@s1", "debug@s1"}, []string{"normal@s1: 4 cores", "debug@s1: 4 cores", "IBL    waits"}},
 		{[]string{"kwouldstart", "-json", "-q", "75", "4", "01:00:00", "normal@s1"}, []string{`"quantile":75`, `"qbets":{`}},
 	} {

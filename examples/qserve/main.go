@@ -90,6 +90,35 @@ func (r *replayFlags) Set(v string) error {
 	return nil
 }
 
+// levelsFlag is serve's -levels: comma-separated q/C pairs in percent.
+type levelsFlag []karnak.Level
+
+func (f levelsFlag) String() string {
+	parts := make([]string, len(f))
+	for i, l := range f {
+		parts[i] = l.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *levelsFlag) Set(v string) error {
+	var out []karnak.Level
+	for _, p := range strings.Split(v, ",") {
+		qs, cs, ok := strings.Cut(p, "/")
+		q, err1 := strconv.Atoi(qs)
+		c, err2 := strconv.Atoi(cs)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("%q, want quantile/confidence pairs in percent such as 95/90,50/95", p)
+		}
+		out = append(out, karnak.Level{Quantile: q, Confidence: c})
+	}
+	if err := (karnak.Config{Levels: out}).Validate(); err != nil {
+		return err
+	}
+	*f = out
+	return nil
+}
+
 // neighborsFlag is serve's repeatable -neighbors: "N" for every system,
 // "system=N" for one.
 type neighborsFlag map[string]int
@@ -165,7 +194,9 @@ func serve(args []string, stderr io.Writer) error {
 	noCache := fs.Bool("nocache", false, "compute every prediction (disable the per-state, per-minute prediction cache)")
 	fixed := fs.Int64("now", 0, "fix the service clock at this Unix time for live systems (for tests; 0 = the wall clock)")
 	grace := fs.Duration("grace", 5*time.Second, "how long shutdown waits for requests in flight")
-	history := fs.Int("history", 0, "arrivals and starts per queue the QBETS predictors learn from (the last `n` to 2n; 0 = 2^20); the store keeps about as much")
+	history := fs.Int("history", 0, "started jobs per queue the QBETS predictor remembers (the last `n` to 9n/8; 0 = 2^19)")
+	var levels levelsFlag
+	fs.Var(&levels, "levels", "QBETS quantile/confidence `pairs` in percent the predictions answer, e.g. 95/90,50/95 (the -within probability is at the first one's confidence; default "+levelsFlag(karnak.DefaultLevels()).String()+")")
 	pruneEvery := fs.Int("prune-every", 0, "delete the events a restart no longer needs every `n` stored events (0 = 10000, < 0: never)")
 	neighbors := neighborsFlag{}
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
@@ -200,7 +231,7 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("history: %d, want ≥ 1", *history)
 	}
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
-	cfg := karnak.Config{History: *history, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
+	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
 		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds())}
 	if *fixed != 0 {
 		cfg.Now = func() int64 { return *fixed }

@@ -11,7 +11,8 @@ import (
 )
 
 // Store is the event log in an embedded SQLite database, a karnak.Store.
-// The service state is a function of the log, so the log is all that is
+// The service state is a function of the log (and of the QBETS states
+// saved on queue declarations, column state), so the log is all that is
 // persisted; the state is rebuilt from it at start (karnak.Service.Load).
 // Events are appended, and the ones a restart no longer needs are
 // deleted (Rewrite).
@@ -42,7 +43,7 @@ func OpenStore(path string) (*Store, error) {
 		}
 	}
 	// Columns added since the first version.
-	for _, col := range []string{"batch TEXT NOT NULL DEFAULT ''", "digest TEXT NOT NULL DEFAULT ''", "feed INTEGER NOT NULL DEFAULT 0"} {
+	for _, col := range []string{"batch TEXT NOT NULL DEFAULT ''", "digest TEXT NOT NULL DEFAULT ''", "feed INTEGER NOT NULL DEFAULT 0", "state BLOB"} {
 		if _, err := db.Exec("ALTER TABLE events ADD COLUMN " + col); err != nil && !strings.Contains(err.Error(), "duplicate column") {
 			db.Close()
 			return nil, fmt.Errorf("store %s: %w", path, err)
@@ -58,7 +59,7 @@ func (s *Store) Append(recs []karnak.Record) error {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // no-op after Commit
-	st, err := tx.Prepare(`INSERT INTO events(system, body, batch, digest, feed) VALUES (?, ?, ?, ?, ?)`)
+	st, err := tx.Prepare(`INSERT INTO events(system, body, batch, digest, feed, state) VALUES (?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func (s *Store) Append(recs []karnak.Record) error {
 		if err != nil {
 			return err
 		}
-		res, err := st.Exec(recs[i].Event.System, string(b), recs[i].Batch, recs[i].Digest, recs[i].Feed)
+		res, err := st.Exec(recs[i].Event.System, string(b), recs[i].Batch, recs[i].Digest, recs[i].Feed, recs[i].State)
 		if err != nil {
 			return err
 		}
@@ -88,7 +89,7 @@ func (s *Store) Append(recs []karnak.Record) error {
 
 // Scan implements karnak.Store.
 func (s *Store) Scan(system string, before int64, f func(*karnak.Record) error) error {
-	q := `SELECT seq, body, batch, digest, feed FROM events WHERE 1`
+	q := `SELECT seq, body, batch, digest, feed, state FROM events WHERE 1`
 	var args []any
 	if system != "" {
 		q += ` AND system = ?`
@@ -106,7 +107,7 @@ func (s *Store) Scan(system string, before int64, f func(*karnak.Record) error) 
 	for rows.Next() {
 		var r karnak.Record
 		var body string
-		if err := rows.Scan(&r.Seq, &body, &r.Batch, &r.Digest, &r.Feed); err != nil {
+		if err := rows.Scan(&r.Seq, &body, &r.Batch, &r.Digest, &r.Feed, &r.State); err != nil {
 			return err
 		}
 		if err := json.Unmarshal([]byte(body), &r.Event); err != nil {
@@ -151,8 +152,8 @@ func (s *Store) Rewrite(system string, del []int64, put []karnak.Record) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`UPDATE events SET body = ?, batch = ?, digest = ?, feed = ? WHERE system = ? AND seq = ?`,
-			string(b), r.Batch, r.Digest, r.Feed, system, r.Seq); err != nil {
+		if _, err := tx.Exec(`UPDATE events SET body = ?, batch = ?, digest = ?, feed = ?, state = ? WHERE system = ? AND seq = ?`,
+			string(b), r.Batch, r.Digest, r.Feed, r.State, system, r.Seq); err != nil {
 			return err
 		}
 	}

@@ -561,6 +561,8 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 	}
 	if p.ProbWithin != nil {
 		fmt.Fprintf(w, "  QBETS  probability of starting within %s: %.2f\n", hms(p.Within), *p.ProbWithin)
+	} else if p.ProbWithinReason != "" {
+		fmt.Fprintf(w, "  QBETS  no probability of starting within %s: %s\n", hms(p.Within), p.ProbWithinReason)
 	}
 	switch {
 	case p.IBL == nil:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,11 +33,14 @@ type Prediction struct {
 	QBETS       *BoundPart `json:"qbets,omitempty"`
 	QBETSReason string     `json:"qbetsReason,omitempty"`
 	// Within and ProbWithin (§2.7): the largest quantile whose bound is ≤
-	// Within. For a queued job the bound is on the wait counted from
+	// Within, at the confidence of the service's first level
+	// (Config.Levels; ProbWithinReason says why there is none at another
+	// confidence). For a queued job the bound is on the wait counted from
 	// submission, Now − Submit + Within (not conditioned on having waited
 	// so far).
-	Within     int64    `json:"within,omitempty"`
-	ProbWithin *float64 `json:"probWithin,omitempty"`
+	Within           int64    `json:"within,omitempty"`
+	ProbWithin       *float64 `json:"probWithin,omitempty"`
+	ProbWithinReason string   `json:"probWithinReason,omitempty"`
 	// IBL (Karnak, spec karnak-ibl-service §4): the kernel-regression
 	// estimate with a Confidence% interval ±HalfWidth.
 	IBL       *EstimatePart `json:"ibl,omitempty"`
@@ -240,26 +244,18 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	if err != nil {
 		return Prediction{}, err
 	}
-	key := qbKey{r.Quantile, r.Confidence}
 	sys.mu.RLock()
+	defer sys.mu.RUnlock()
 	q := sys.queues[loc.Queue]
 	if q == nil {
-		sys.mu.RUnlock()
 		return Prediction{}, notFound("queue: %q is not a queue of system %q", loc.Queue, loc.System)
 	}
 	if r.Cores > q.maxCores {
-		sys.mu.RUnlock()
 		return Prediction{}, badRequest("cores: %d exceeds queue %s's maximum %d", r.Cores, loc, q.maxCores)
 	}
 	if r.WallTime > q.maxWall {
-		sys.mu.RUnlock()
 		return Prediction{}, badRequest("wallTime: %s exceeds queue %s's maximum %s", hms(r.WallTime), loc, hms(q.maxWall))
 	}
-	pred, err := s.qbetsFor(sys, q, key)
-	if err != nil {
-		return Prediction{}, err
-	}
-	defer sys.mu.RUnlock()
 	now := s.clockOf(sys)
 	ck := predKey{sys, sys.gen, now / 60, reqKey{queue: q.name, cores: r.Cores, wall: r.WallTime, q: r.Quantile, c: r.Confidence, within: r.Within}}
 	if p, ok := s.cache.get(ck); ok {
@@ -267,62 +263,57 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	}
 	p := Prediction{System: sys.name, Queue: q.name, Cores: r.Cores, WallTime: r.WallTime, Now: now,
 		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
-	qbetsPart(&p, pred, q, key, now)
+	s.qbetsPart(&p, q, now)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
 	s.cache.put(ck, p)
 	return p, nil
 }
 
-// qbetsFor returns the queue's predictor for key. It is called with
-// sys.mu read-locked and returns with it read-locked, but may release it
-// for a moment to build a missing predictor under the write lock.
-func (s *Service) qbetsFor(sys *system, q *queue, key qbKey) (*qbets.Predictor, error) {
-	if p, ok := q.preds[key]; ok {
-		return p, nil
-	}
-	sys.mu.RUnlock()
-	sys.mu.Lock()
-	p, err := q.predictor(key)
-	sys.mu.Unlock()
-	sys.mu.RLock()
-	if err != nil {
-		sys.mu.RUnlock()
-		return nil, badRequest("quantile/confidence: %v", err)
-	}
-	return p, nil
-}
-
 // qbetsPart fills p's QBETS bound, or the reason it has none, for a job
-// of p's shape submitted at submit (p.Now for a hypothetical job), and,
-// when p.Within is asked, the probability of a wait from submission of at
-// most p.Now − submit + p.Within. That probability is 0 when the Forecast
-// at the system's clock had no bound: ProbWithin judges availability at
-// the last start it saw, which may be earlier than now, and the two
-// answers should agree.
-func qbetsPart(p *Prediction, pred *qbets.Predictor, q *queue, key qbKey, submit int64) {
-	if f := pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now}); f.OK {
-		p.QBETS = bound(f, submit, p.Now)
+// of p's shape submitted at submit (p.Now for a hypothetical job) at the
+// level p asks for, and, when p.Within is asked, the probability of a
+// wait from submission of at most p.Now − submit + p.Within. That
+// probability is 0 when the Forecast at the system's clock had no bound:
+// ProbWithin judges availability at the last start it saw, which may be
+// earlier than now, and the two answers should agree. The caller holds
+// the system's lock.
+func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
+	lv := Level{p.Quantile, p.Confidence}
+	first := s.opt.Levels[0]
+	if !slices.Contains(s.opt.Levels, lv) {
+		p.QBETSReason = fmt.Sprintf("no QBETS bound: the service answers the quantile/confidence pairs %v, not %v (Config.Levels)", s.opt.Levels, lv)
 	} else {
-		p.QBETSReason = noBound(q, pred, key, f.Reason)
-	}
-	if p.Within > 0 {
-		pw := 0.0
-		if p.QBETS != nil {
-			pw, _ = pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
+		qf, cf := lv.fractions()
+		if f := q.pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now, Quantile: qf, Confidence: cf}); f.OK {
+			p.QBETS = bound(f, submit, p.Now)
+		} else {
+			p.QBETSReason = noBound(q, lv, f.Reason)
 		}
-		p.ProbWithin = &pw
 	}
+	if p.Within <= 0 {
+		return
+	}
+	if p.Confidence != first.Confidence {
+		p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at %d%% confidence only (the first of Config.Levels)", first.Confidence)
+		return
+	}
+	pw := 0.0
+	if p.QBETS != nil {
+		pw, _ = q.pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
+	}
+	p.ProbWithin = &pw
 }
 
 // noBound says why there is no bound; the waits counted are the ones the
-// predictor has learned from (its feed: Config.History).
-func noBound(q *queue, pred *qbets.Predictor, k qbKey, r qbets.Reason) string {
+// predictor has learned from.
+func noBound(q *queue, lv Level, r qbets.Reason) string {
 	if r == qbets.MachineDown {
 		return "no QBETS bound: availability inference marks the machine as possibly down (no job has started for unusually long)"
 	}
+	qf, cf := lv.fractions()
 	return fmt.Sprintf("no QBETS bound (%v): queue %s has %d observed waits, the %d%% bound at %d%% confidence needs %d",
-		r, q.name, pred.Stats().Releases, k.q, k.c, qbets.MinHistory(float64(k.q)/100, float64(k.c)/100))
+		r, q.name, q.pred.Stats().Releases, lv.Quantile, lv.Confidence, qbets.MinHistory(qf, cf))
 }
 
 func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePart, string) {
@@ -349,22 +340,13 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	if err != nil {
 		return Prediction{}, err
 	}
-	key := qbKey{quantile, confidence}
 	sys.mu.RLock()
+	defer sys.mu.RUnlock()
 	j := sys.jobs[id]
 	if j == nil || j.start >= 0 {
-		sys.mu.RUnlock()
 		return Prediction{}, notFound("jobId: %d is not waiting on system %q", id, system)
 	}
 	q := sys.queues[j.Queue]
-	pred, err := s.qbetsFor(sys, q, key)
-	if err != nil {
-		return Prediction{}, err
-	}
-	defer sys.mu.RUnlock()
-	if j = sys.jobs[id]; j == nil || j.start >= 0 { // the lock was released
-		return Prediction{}, notFound("jobId: %d is not waiting on system %q", id, system)
-	}
 	now := s.clockOf(sys)
 	ck := predKey{sys, sys.gen, now / 60, reqKey{job: id, queued: true, q: quantile, c: confidence, within: within}}
 	if p, ok := s.cache.get(ck); ok {
@@ -373,7 +355,7 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	jid := id
 	p := Prediction{System: sys.name, Queue: q.name, Job: &jid, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime,
 		Now: now, Quantile: quantile, Confidence: confidence, Within: within}
-	qbetsPart(&p, pred, q, key, j.Submit)
+	s.qbetsPart(&p, q, j.Submit)
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
 	}

@@ -9,22 +9,19 @@ import (
 //
 // The state is a function of the event log, but only of a recent part of
 // it: the IBL bases hold the last baseSize experiences, the statistics the
-// last week, the QBETS predictors the queue's feed (Config.History), and
-// the job table the jobs still alive. A system's cut is the first event
-// from which a replay rebuilds the IBL bases, the statistics and the job
-// table exactly; every later event is kept, and of the events before it
-// only
+// last week, and the job table the jobs still alive. The QBETS predictor
+// of each queue is saved instead (qbets.Predictor.MarshalBinary), on the
+// queue's first stored declaration (Record.State), with the first event
+// it has not learned from (Record.Feed): a restart restores it and feeds
+// it the later events only, so it needs none of the earlier ones. A
+// system's cut is the first event from which a replay rebuilds the IBL
+// bases, the statistics and the job table exactly; every later event is
+// kept, and of the events before it only
 //
 //   - the submit and start of each job alive at the cut (submitted before
 //     it, not ended before it): the job table and the feature state at
-//     the cut;
-//   - the submit, start and end of each job of a queue that has an item
-//     in that queue's feed (its arrival or its start): a restart feeds
-//     the QBETS predictors only from the feed's first item on
-//     (Store.FeedStarts), so they and the feed, and hence the feed's
-//     later halvings, are the same; the whole job, so that it is gone
-//     again by the cut. A quiet queue's feed may reach years back; it
-//     keeps its own jobs, not the whole system's events;
+//     the cut (and the submit time of a job whose start a restored
+//     predictor learns from);
 //   - each queue's declaration in force before the oldest event kept, and
 //     the later ones: the queues and their limits.
 //
@@ -42,10 +39,11 @@ import (
 //   - the first event of the last week (kqueue's widest window; the
 //     extra jobs' records are older).
 //
-// The service prunes every Config.PruneEvery events (Service.maybePrune),
-// so the store keeps each queue's feed window (2^20–2^21 arrivals and
-// starts by default, Config.History), the last week, the jobs of the
-// last baseSize experiences, and the jobs still alive.
+// The service prunes every Config.PruneEvery events (Service.maybePrune)
+// and saves, in the same Store.Rewrite, the state of every predictor that
+// learned since its last one: the store keeps the last week, the jobs of
+// the last baseSize experiences, the jobs still alive, and one saved
+// state per queue (bounded by Config.History).
 
 // seqRing holds the submit sequence numbers of the experiences in an IBL
 // base, in the base's FIFO order and with its capacity.
@@ -99,13 +97,8 @@ func (s *system) markEvent(t, seq int64) {
 	}
 }
 
-// retainFrom is the system's cut (see above) and each queue's first feed
-// item, and whether a pruning may delete anything: not while no queue's
-// feed has dropped an item, since every job then has an item in its
-// queue's feed (which is the case of every archive trace with the default
-// Config.History), so a pruning would only read the whole store for
-// nothing. The caller holds mu.
-func (s *system) retainFrom() (cut int64, feedFrom map[string]int64, prunable bool) {
+// retainFrom is the system's cut (see above). The caller holds mu.
+func (s *system) retainFrom() (cut int64) {
 	cut = s.lastSeq + 1
 	if s.ignore != "waiting" {
 		for _, j := range s.jobs {
@@ -130,14 +123,27 @@ func (s *system) retainFrom() (cut int64, feedFrom map[string]int64, prunable bo
 	if s.ignore != "week" {
 		cut = min(cut, from)
 	}
-	feedFrom = map[string]int64{}
+	return cut
+}
+
+// saveStates is each queue's saved QBETS state as its first stored
+// declaration should carry it: a new one for the queues whose predictor
+// learned since its last saved state, the one it has for the others. The
+// caller holds mu.
+func (s *system) saveStates() (map[string]savedQueue, error) {
+	out := make(map[string]savedQueue, len(s.queues))
 	for name, q := range s.queues {
-		if len(q.feed) > 0 {
-			feedFrom[name] = q.feed[0].seq
+		sv := savedQueue{feed: q.decl.Feed, state: q.decl.State}
+		if q.lastFed > 0 && q.lastFed >= sv.feed && s.ignore != "state" {
+			b, err := q.pred.MarshalBinary()
+			if err != nil {
+				return nil, fmt.Errorf("saving the QBETS state of queue %q: %w", name, err)
+			}
+			sv = savedQueue{feed: q.lastFed + 1, state: b}
 		}
-		prunable = prunable || q.halved
+		out[name] = sv
 	}
-	return cut, feedFrom, prunable
+	return out, nil
 }
 
 // storedEvent is an event as the store holds it.
@@ -148,50 +154,31 @@ type storedEvent struct {
 
 // keepBefore returns, of a system's stored events before its cut (in
 // store order), the sequence numbers to keep (see above): the submit and
-// start of the jobs alive at the cut, every event of the jobs with an
-// item in their queue's feed (feedFrom: each queue's first feed item; a
-// queue absent has none), and the queue declarations in force from the
-// oldest kept event on.
-func keepBefore(evs []storedEvent, feedFrom map[string]int64) []int64 {
-	type life struct {
-		queue              string
-		submit, start, end int64
-	}
+// start of the jobs alive at the cut, and the queue declarations in force
+// from the oldest kept event on.
+func keepBefore(evs []storedEvent) []int64 {
+	type life struct{ submit, start int64 }
 	keep := map[int64]bool{}
 	first := int64(math.MaxInt64)
-	keepJob := func(j *life) {
-		for _, seq := range []int64{j.submit, j.start, j.end} {
-			if seq >= 0 {
-				keep[seq] = true
-			}
-		}
-		first = min(first, j.submit)
-	}
-	fed := func(j *life, seq int64) bool {
-		from, ok := feedFrom[j.queue]
-		return ok && seq >= from
-	}
 	alive := map[int64]*life{}
 	for _, e := range evs {
 		switch e.ev.Kind {
 		case "submit":
-			alive[e.ev.Job] = &life{queue: e.ev.Queue, submit: e.seq, start: -1, end: -1}
+			alive[e.ev.Job] = &life{submit: e.seq, start: -1}
 		case "start":
 			if j := alive[e.ev.Job]; j != nil {
 				j.start = e.seq
 			}
 		case "end":
-			if j := alive[e.ev.Job]; j != nil {
-				j.end = e.seq
-				if fed(j, j.submit) || j.start >= 0 && fed(j, j.start) {
-					keepJob(j)
-				}
-			}
 			delete(alive, e.ev.Job)
 		}
 	}
 	for _, j := range alive {
-		keepJob(j)
+		keep[j.submit] = true
+		if j.start >= 0 {
+			keep[j.start] = true
+		}
+		first = min(first, j.submit)
 	}
 	// Each queue's last declaration before the first kept job event, and
 	// every later one (until the cut).
@@ -219,15 +206,14 @@ func keepBefore(evs []storedEvent, feedFrom map[string]int64) []int64 {
 }
 
 // prune deletes the events of sys before cut that keepBefore does not
-// keep, and notes feedFrom (each queue's first fed event; the events it
-// needs are kept unless keepFed is false, which only the test that shows
-// they are needed sets) on each queue's first stored declaration, in one
-// Store.Rewrite: a crash leaves the store before or after, both of which
-// a restart rebuilds exactly (Load reads the note on the first
-// declaration, which precedes every event of its queue). It returns the
-// number of events deleted and the number read (the events before the
-// cut). The caller holds ingestMu, so no event is applied meanwhile.
-func (s *Service) prune(sys *system, cut int64, feedFrom map[string]int64, keepFed bool) (deleted, scanned int, err error) {
+// keep and saves the QBETS states (saveStates) on each queue's first
+// stored declaration, in one Store.Rewrite: a crash leaves the store
+// before or after, both of which a restart rebuilds exactly (Load reads
+// the state on the first declaration, which precedes every event of its
+// queue). It returns the number of events deleted and the number read
+// (the events before the cut). The caller holds ingestMu, so no event is
+// applied meanwhile.
+func (s *Service) prune(sys *system, cut int64) (deleted, scanned int, err error) {
 	var old []storedEvent
 	declRecs := map[int64]Record{}
 	err = s.store.Scan(sys.name, cut, func(r *Record) error {
@@ -240,11 +226,7 @@ func (s *Service) prune(sys *system, cut int64, feedFrom map[string]int64, keepF
 	if err != nil {
 		return 0, 0, err
 	}
-	fed := feedFrom
-	if !keepFed {
-		fed = nil
-	}
-	keep := keepBefore(old, fed)
+	keep := keepBefore(old)
 	kept := make(map[int64]bool, len(keep))
 	for _, k := range keep {
 		kept[k] = true
@@ -262,32 +244,35 @@ func (s *Service) prune(sys *system, cut int64, feedFrom map[string]int64, keepF
 			}
 		}
 	}
+	if len(del) == 0 {
+		return 0, len(old), nil // nothing a predictor learned from goes
+	}
 	sys.mu.RLock()
 	decls := map[string]Record{}
 	for name, q := range sys.queues {
 		decls[name] = q.decl
 	}
+	states, err := sys.saveStates()
 	sys.mu.RUnlock()
+	if err != nil {
+		return 0, 0, err
+	}
 	// Each queue's first stored declaration after the pruning: its first
 	// kept one before the cut, else the one it had (after the cut: a
-	// queue declared before the cut keeps a declaration).
+	// queue declared before the cut keeps a declaration), with the state.
 	var put []Record
 	for name, d := range decls {
 		nd := d
 		if k, ok := firstKept[name]; ok {
 			nd = k
-			nd.Feed = d.Feed
 		}
-		if from, ok := feedFrom[name]; ok {
-			nd.Feed = from
-		}
+		sv := states[name]
+		nd.Feed, nd.State = sv.feed, sv.state
+		// A new state has a later Feed than the one it replaces.
 		if nd.Seq != d.Seq || nd.Feed != d.Feed {
 			put = append(put, nd)
 			decls[name] = nd
 		}
-	}
-	if len(del) == 0 && len(put) == 0 {
-		return 0, len(old), nil
 	}
 	if err := s.store.Rewrite(sys.name, del, put); err != nil {
 		return 0, 0, fmt.Errorf("rewriting the store of %q: %w", sys.name, err)

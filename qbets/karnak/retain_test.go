@@ -91,7 +91,7 @@ func retainEvents(jobs int) []Event {
 // answers is everything the service says about its systems at the fixed
 // clock: status, queue summaries, waiting jobs, and predictions of
 // hypothetical and of every waiting job at three quantile/confidence
-// pairs (the default one and two built on demand from the feed).
+// pairs (the default one, another level, and one not among the levels).
 func answers(t *testing.T, s *Service, waiting map[string][]int64) string {
 	t.Helper()
 	var b strings.Builder
@@ -128,8 +128,9 @@ func answers(t *testing.T, s *Service, waiting map[string][]int64) string {
 	return b.String()
 }
 
-// retainOptions are small enough for the feeds, the IBL bases and the
-// week each to bound the cut at some time of retainEvents.
+// retainOptions are small enough for the IBL bases and the week each to
+// bound the cut at some time of retainEvents, and for the QBETS
+// predictors to forget jobs (History, the least DefaultLevels allow).
 func retainOptions() Config {
 	return Config{History: 60, PruneEvery: 150, baseSize: 50, Logf: func(string, ...any) {}}
 }
@@ -233,7 +234,7 @@ func TestPruneRestartSamePredictions(t *testing.T) {
 	if testing.Short() {
 		return // the four runs below take as long again
 	}
-	for _, bound := range []string{"waiting", "bases", "week", "feed"} {
+	for _, bound := range []string{"waiting", "bases", "week", "state"} {
 		t.Run("without/"+bound, func(t *testing.T) {
 			o := retainOptions()
 			o.ignore, o.eager = bound, true
@@ -260,9 +261,8 @@ func TestSeqRing(t *testing.T) {
 	}
 }
 
-// keepBefore keeps the submit and start of the jobs alive at the cut,
-// every event of the jobs with an item in their queue's feed, and the
-// queue declarations in force from the first kept job event on.
+// keepBefore keeps the submit and start of the jobs alive at the cut and
+// the queue declarations in force from the first kept job event on.
 func TestKeepBefore(t *testing.T) {
 	evs := []storedEvent{
 		{1, Event{Kind: "queue", Queue: "a"}},
@@ -276,25 +276,12 @@ func TestKeepBefore(t *testing.T) {
 		{9, Event{Kind: "queue", Queue: "b"}},           // after the first kept job event
 		{10, Event{Kind: "submit", Job: 4, Queue: "a"}}, // cancelled
 		{11, Event{Kind: "end", Job: 4}},                //
-		{12, Event{Kind: "submit", Job: 5, Queue: "b"}}, // b's feed from 15: its start is fed
-		{13, Event{Kind: "submit", Job: 6, Queue: "b"}}, // not fed: ended waiting
-		{14, Event{Kind: "end", Job: 6}},                //
-		{15, Event{Kind: "start", Job: 5}},              //
-		{16, Event{Kind: "end", Job: 5}},                //
-		{17, Event{Kind: "submit", Job: 7, Queue: "b"}}, // fed arrival
-		{18, Event{Kind: "end", Job: 7}},                //
+		{12, Event{Kind: "submit", Job: 5, Queue: "b"}}, // ran and ended
+		{13, Event{Kind: "start", Job: 5}},              //
+		{14, Event{Kind: "end", Job: 5}},                //
 	}
-	for _, c := range []struct {
-		feeds map[string]int64
-		want  []int64
-	}{
-		{nil, []int64{2, 3, 5, 6, 7, 9}},
-		{map[string]int64{"b": 15}, []int64{2, 3, 5, 6, 7, 9, 12, 15, 16, 17, 18}},
-		{map[string]int64{"a": 8, "b": 17}, []int64{2, 3, 5, 6, 7, 9, 10, 11, 17, 18}},
-	} {
-		if got := keepBefore(evs, c.feeds); !slices.Equal(got, c.want) {
-			t.Errorf("keepBefore(feeds %v) = %v, want %v", c.feeds, got, c.want)
-		}
+	if got, want := keepBefore(evs), []int64{2, 3, 5, 6, 7, 9}; !slices.Equal(got, want) {
+		t.Errorf("keepBefore = %v, want %v", got, want)
 	}
 }
 

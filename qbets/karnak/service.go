@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"sync"
@@ -36,10 +35,9 @@ type Service struct {
 
 // pruneState is what the service knows of a system's last pruning.
 type pruneState struct {
-	since int              // events stored since
-	kept  int              // events before its cut it kept (the next one reads them again)
-	cut   int64            // its cut
-	feeds map[string]int64 // and the feeds' starts then
+	since int // events stored since
+	kept  int // events before its cut it kept (the next one reads them again)
+	cut   int64 // its cut
 }
 
 // New returns a service over st (nil: a new MemStore) with the settings
@@ -109,8 +107,8 @@ func (s *Service) reapply(r *Record) error {
 	if err := checkState(e, sys.name, sys, &s.opt); err != nil {
 		return err
 	}
-	if e.Kind == "queue" && r.Feed > 0 && sys.queues[e.Queue] == nil {
-		sys.feedFrom[e.Queue] = r.Feed
+	if e.Kind == "queue" && (r.Feed > 0 || r.State != nil) && sys.queues[e.Queue] == nil {
+		sys.saved[e.Queue] = savedQueue{feed: r.Feed, state: r.State}
 	}
 	if r.Batch != "" {
 		s.batches.add(r.Batch, r.Digest, e.System)
@@ -158,7 +156,7 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
 		}
 		var err error
-		if sys, err = newSystem(name, &s.opt, map[string]int64{}); err != nil {
+		if sys, err = newSystem(name, &s.opt); err != nil {
 			return nil, err
 		}
 		s.systems[name] = sys
@@ -315,18 +313,18 @@ func (s *Service) maybePrune(evs []Event) {
 			continue
 		}
 		sys.mu.RLock()
-		cut, feedFrom, prunable := sys.retainFrom()
+		cut := sys.retainFrom()
 		sys.mu.RUnlock()
-		if !prunable || cut <= ps.cut && maps.Equal(feedFrom, ps.feeds) {
-			continue // nothing (new) to prune
+		if cut <= ps.cut {
+			continue // nothing new to prune
 		}
 		t0 := time.Now()
-		deleted, scanned, err := s.prune(sys, cut, feedFrom, s.opt.ignore != "feed")
+		deleted, scanned, err := s.prune(sys, cut)
 		if err != nil {
 			s.opt.Logf("pruning the store of %q: %v", name, err)
 			continue
 		}
-		ps.cut, ps.feeds, ps.kept = cut, feedFrom, scanned-deleted
+		ps.cut, ps.kept = cut, scanned-deleted
 		if deleted > 0 {
 			s.opt.Logf("pruned %d of the %d events of %q before event %d in %v", deleted, scanned, name, cut, time.Since(t0).Round(time.Millisecond))
 		}
@@ -511,16 +509,29 @@ func (s *Service) repair(system string, t int64) error {
 		return &httpError{http.StatusConflict, fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
 	}
 	var del []int64
+	var saved []Record // queue declarations with a saved QBETS state
 	err := s.store.Scan(system, 0, func(r *Record) error {
 		if t < 0 || r.Event.Time > t {
 			del = append(del, r.Seq)
+		} else if r.Feed > 0 || r.State != nil {
+			saved = append(saved, *r)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if err := s.store.Rewrite(system, del, nil); err != nil {
+	// A saved state that has learned from a deleted event (times, hence
+	// sequence numbers, only grow) is dropped: the predictor then learns
+	// from the events left, and forgets what the state held before them.
+	var put []Record
+	for _, r := range saved {
+		if len(del) > 0 && r.Feed > del[0] {
+			r.Feed, r.State = 0, nil
+			put = append(put, r)
+		}
+	}
+	if err := s.store.Rewrite(system, del, put); err != nil {
 		return err
 	}
 	s.mu.Lock()

@@ -87,7 +87,7 @@ func TestEndpoints(t *testing.T) {
 	_, srv := newTestServer(t)
 	u := srv.URL + "/karnak"
 	hypo := `{"cores": 4, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1", "debug@s1"]}`
-	text := "processors 4\nrequestedWallTime 01:00:00\nconfidence 80\nlocation s1 normal\n"
+	text := "processors 4\nrequestedWallTime 01:00:00\nconfidence 95\nlocation s1 normal\n"
 	for _, c := range []struct {
 		method, path, ctype, body string
 		want                      []string
@@ -102,8 +102,10 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/system/s1/job/waiting.json", "", "", []string{`"job":1002`}},
 		{"GET", "/system/s1/job/1002/prediction/waittime.txt?within=00:30:00", "", "", []string{"job 1002", "QBETS  waits at most", "IBL    waits", "within 00:30:00"}},
 		{"GET", "/system/s1/job/1002/prediction/starttime.json?confidence=80&quantile=75", "", "", []string{`"job":1002`, `"confidence":80`, `"quantile":75`, `"ibl":{`}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?confidence=95&within=600", "", "", []string{`"qbets":{`, `"probWithinReason":"the probability of starting within a time is answered at 90% confidence only`}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=80&quantile=50", "", "", []string{"no QBETS bound: the service answers the quantile/confidence pairs [95/90 50/90", "not 50/80 (Config.Levels)"}},
 		{"POST", "/waittime/prediction/?format=json", "application/json", hypo, []string{`"queue":"normal"`, `"queue":"debug"`, `"probWithin"`}},
-		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "80% interval"}},
+		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "95% interval"}},
 		{"POST", "/events", "application/json", `{"kind":"submit","system":"s1","job":2000,"time":%NOW%,"queue":"debug","cores":2,"wallTime":60}`, []string{`"events":1`}},
 		{"GET", "/stats.json", "", "", []string{"cacheHits"}},
 	} {
@@ -338,36 +340,5 @@ func TestOneExperienceUnbounded(t *testing.T) {
 	textPrediction(&b, &ps[0], false)
 	if !strings.Contains(b.String(), "IBL    waits 00:01:00 ± unbounded (90% interval, 1 neighbour)") {
 		t.Errorf("text:\n%s", b.String())
-	}
-}
-
-// A predictor built on demand from a queue's feed has seen what the live
-// default predictor saw, arrivals at time 0 included (not taken for a
-// start).
-func TestPredictorRebuiltFromFeed(t *testing.T) {
-	s, err := NewService(nil, func() int64 { return testNow })
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs := testEvents()
-	evs = slices.Insert(evs, 2, Event{Kind: "submit", System: "s1", Job: 5000, Time: 0, Queue: "normal", Cores: 2, WallTime: 600},
-		Event{Kind: "start", System: "s1", Job: 5000, Time: 5})
-	if err := s.Ingest(evs); err != nil {
-		t.Fatal(err)
-	}
-	sys, err := s.lookup("s1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys.mu.Lock()
-	defer sys.mu.Unlock()
-	q := sys.queues["normal"]
-	live := q.preds[qbKey{defaultQuantile, defaultConfidence}].Stats()
-	rebuilt, err := q.predictor(qbKey{50, 90})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rebuilt.Stats(); got.Arrivals != live.Arrivals || got.Releases != live.Releases || got.Jobs != live.Jobs {
-		t.Errorf("rebuilt predictor saw %+v, the live one %+v", got, live)
 	}
 }

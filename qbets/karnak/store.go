@@ -9,13 +9,18 @@ import (
 // Record is one stored event, with what the service needs to rebuild its
 // state from the log: the sequence number the store gave it, the client's
 // batch id and the batch's digest (so that a retried batch is recognised
-// after a restart), and, on a queue declaration, the service's note of
-// the queue's first fed event (Feed, 0 = none; see retain.go).
+// after a restart), and, on a queue's first stored declaration, the
+// service's saved state of the queue's QBETS predictor (State, from
+// qbets.Predictor.MarshalBinary; nil = none) with the first event to
+// feed it after a restart (Feed; 0 = every one). The service writes
+// State and Feed with Rewrite when it prunes the store (retain.go); a
+// store keeps them as opaque values.
 type Record struct {
 	Seq    int64  `json:"seq"`
 	Batch  string `json:"batch,omitempty"`
 	Digest string `json:"digest,omitempty"`
 	Feed   int64  `json:"feed,omitempty"`
+	State  []byte `json:"state,omitempty"`
 	Event  Event  `json:"event"`
 }
 

@@ -15,8 +15,10 @@ const snapshotEvery = 300
 
 // system is the state of one monitored machine: its jobs, its queues, the
 // two IBL experience bases (not yet queued, queued) and, per queue, the
-// QBETS history. All of it is a function of the event sequence, so a
-// restart that re-applies the stored events rebuilds it exactly.
+// QBETS predictor. All of it is a function of the event sequence (and,
+// for a predictor restored from a saved state, of the events that state
+// was saved after), so a restart that re-applies the stored events
+// rebuilds it exactly.
 //
 // mu guards everything; requests take it for reading, events for
 // writing.
@@ -39,13 +41,14 @@ type system struct {
 
 	// What the store must keep for a restart (retain.go): the submit
 	// sequence numbers of the experiences in each IBL base, hourly marks
-	// of the event sequence, the last event's sequence number, the
-	// feed cap, and each queue's first feed item after a restart.
+	// of the event sequence, the last event's sequence number, and each
+	// queue's saved QBETS state after a restart.
 	nqSubs, qSubs seqRing
 	marks         []mark
 	lastSeq       int64
-	feedCap       int
-	feedFrom      map[string]int64
+	saved         map[string]savedQueue
+	qcfg          qbets.Config // of every queue's predictor
+	logf          func(string, ...any)
 	ignore        string // Config.ignore
 
 	// sim, when set, is the simulated clock of a trace replay; otherwise
@@ -64,112 +67,68 @@ type job struct {
 
 type queue struct {
 	name              string
-	decl              Record // its first stored declaration: carries the feed's start (retain.go)
+	decl              Record // its first stored declaration: carries the saved QBETS state (retain.go)
 	maxCores, maxWall int64
 	running, waiting  int
 	usedCores         int64
 	hist              history
-	// feed is the arrivals and starts, in time order, that every QBETS
-	// predictor of the queue has learned from, to build one for a new
-	// quantile/confidence from the same history. It keeps the last
-	// feedCap to feedCap·2 items (see learn). Events before feedFrom
-	// (a restart from a pruned store) are not fed.
-	feed     []feedItem
-	feedCap  int
-	feedFrom int64
-	preds    map[qbKey]*qbets.Predictor
-	// shadows, one per predictor, have learned from feed[feedCap:]: the
-	// half the next halving keeps, whose predictors they become then (nil
-	// while the feed is shorter than feedCap).
-	shadows map[qbKey]*qbets.Predictor
-	// halved: the feed has dropped items (here, or before the restart
-	// from a pruned store): only then may a pruning find jobs no feed
-	// needs (retain.go).
-	halved bool
+	// pred is the queue's QBETS predictor, answering every pair of
+	// Config.Levels. It has learned from the queue's arrivals and starts
+	// from feedFrom on; the earlier ones are in the state it was restored
+	// from (a restart from a pruned store), and lastFed is the sequence
+	// number of the last event it learned from.
+	pred              *qbets.Predictor
+	feedFrom, lastFed int64
 }
 
-// feedItem is a QBETS arrival at submit, or a start. The kind is a flag,
-// not a zero time: events at Unix time 0 are valid (a trace without a
-// start time in its header begins there).
-type feedItem struct {
-	arrival bool
-	submit  int64
-	obs     qbets.Observation
-	seq     int64 // the event's store sequence number
+// savedQueue is a queue's QBETS state as its declaration's Record
+// carries it: the predictor's saved state (nil: none, an empty
+// predictor) and the first event fed after it.
+type savedQueue struct {
+	feed  int64
+	state []byte
 }
 
-// maxFeed bounds a queue's feed by default (Config.History): a service
-// that runs for years must not keep every job it has seen, nor every
-// event in its store. 2^20 items (about 500,000 jobs; 56 bytes an item,
-// so 56–112 MB per queue, the feed holding 2^20–2^21) is years of a busy
-// queue.
-const maxFeed = 1 << 20
-
-// learn appends f to the feed and feeds it to the predictors. The feed
-// drops its oldest half when it reaches twice its cap (amortized O(1) per
-// event), and the predictors forget it too: each is replaced by its
-// shadow, which has learned from the kept half alone. So every predictor
-// is a function of the feed, which a restart from the pruned store
-// rebuilds exactly (retain.go), and forgetting costs no rebuild (2^20
-// items took 12 s) while requests wait for the lock; it costs feeding the
-// shadows in the second half of each cycle.
-func (q *queue) learn(f feedItem) error {
-	if len(q.feed) >= 2*q.feedCap {
-		q.feed = append(q.feed[:0], q.feed[len(q.feed)-q.feedCap:]...)
-		q.preds, q.shadows = q.shadows, nil // made when the feed held feedCap
-		q.halved = true
-	}
-	if len(q.feed) == q.feedCap {
-		q.shadows = map[qbKey]*qbets.Predictor{}
-		for k := range q.preds {
-			p, err := newPredictor(k, nil)
-			if err != nil {
-				return err
-			}
-			q.shadows[k] = p
-		}
-	}
-	q.feed = append(q.feed, f)
-	for _, p := range q.preds {
-		f.feed(p)
-	}
-	for _, p := range q.shadows {
-		f.feed(p)
-	}
-	return nil
-}
-
-func (f *feedItem) feed(p *qbets.Predictor) {
-	if f.arrival {
-		p.Submit(f.submit)
-	} else {
-		p.Observe(f.obs)
-	}
-}
-
-// newPredictor is a predictor for k that has learned from items.
-func newPredictor(k qbKey, items []feedItem) (*qbets.Predictor, error) {
-	p, err := qbets.New(qbets.Config{Quantile: float64(k.q) / 100, Confidence: float64(k.c) / 100})
+// newQueue declares a queue at its first stored declaration decl,
+// restoring its predictor from the state saved on it (decl.State and
+// decl.Feed), if any. A state
+// that cannot be restored (the Levels or History changed since it was
+// saved) is logged, and the predictor learns from the stored events of
+// the queue alone.
+func (s *system) newQueue(decl Record) (*queue, error) {
+	p, err := qbets.New(s.qcfg)
 	if err != nil {
 		return nil, err
 	}
-	for i := range items {
-		items[i].feed(p)
+	q := &queue{name: decl.Event.Queue, decl: decl, pred: p, feedFrom: decl.Feed}
+	if decl.State != nil {
+		if err := p.UnmarshalBinary(decl.State); err != nil {
+			s.logf("system %q queue %q: the saved QBETS state is not restored (%v); its predictor learns from the stored events only", s.name, q.name, err)
+			if p, err = qbets.New(s.qcfg); err != nil {
+				return nil, err
+			}
+			q.pred, q.feedFrom = p, 0
+			q.decl.Feed, q.decl.State = 0, nil // the next pruning saves a new one
+		}
 	}
-	return p, nil
+	return q, nil
 }
 
-// qbKey selects a QBETS predictor: quantile and confidence in percent.
-type qbKey struct{ q, c int }
-
-// maxPredictors bounds the lazily built predictors per queue; beyond it
-// the least useful (any but the default) is dropped and rebuilt on demand.
-const maxPredictors = 16
+// learns reports whether the queue's predictor learns from the event
+// seq (an arrival or a start): not when its saved state already holds
+// it. Events come in time order per system, so starts come in order, as
+// qbets requires.
+func (q *queue) learns(seq int64) bool {
+	if seq < q.feedFrom {
+		return false
+	}
+	q.lastFed = seq
+	return true
+}
 
 // newSystem returns an empty system with o's settings (o has its
-// defaults); feedFrom is each queue's first fed event after a restart
-// (nil when new).
-func newSystem(name string, o *Config, feedFrom map[string]int64) (*system, error) {
+// defaults).
+func newSystem(name string, o *Config) (*system, error) {
 	n := o.neighborsFor(name)
 	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures, N: n, MaxSize: o.baseSize})
 	if err != nil {
@@ -182,7 +141,7 @@ func newSystem(name string, o *Config, feedFrom map[string]int64) (*system, erro
 	return &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
 		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1,
 		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
-		feedCap: o.History, feedFrom: feedFrom, ignore: o.ignore}, nil
+		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}, nil
 }
 
 // stateView is what an event's validity depends on: a system's last
@@ -291,13 +250,13 @@ func (s *system) apply(e *Event, seq int64) error {
 	case "queue":
 		q := s.queues[e.Queue]
 		if q == nil {
-			q = &queue{name: e.Queue, decl: Record{Seq: seq, Event: *e, Feed: s.feedFrom[e.Queue]}, preds: map[qbKey]*qbets.Predictor{}, feedCap: s.feedCap, feedFrom: s.feedFrom[e.Queue], halved: s.feedFrom[e.Queue] > 0}
-			s.queues[e.Queue] = q
-			// The default predictor is kept up to date from the start, so
-			// the common request never waits for a history replay.
-			if _, err := q.predictor(qbKey{defaultQuantile, defaultConfidence}); err != nil {
+			sv := s.saved[e.Queue]
+			delete(s.saved, e.Queue) // read once: the state may be large
+			var err error
+			if q, err = s.newQueue(Record{Seq: seq, Event: *e, Feed: sv.feed, State: sv.state}); err != nil {
 				return err
 			}
+			s.queues[e.Queue] = q
 		}
 		q.maxCores, q.maxWall = e.Cores, e.WallTime
 	case "submit":
@@ -311,8 +270,8 @@ func (s *system) apply(e *Event, seq int64) error {
 		s.fresh = append(s.fresh, e.Job)
 		q := s.queues[e.Queue]
 		q.waiting++
-		if seq >= q.feedFrom {
-			if err := q.learn(feedItem{arrival: true, submit: e.Time, seq: seq}); err != nil {
+		if q.learns(seq) {
+			if err := q.pred.Submit(e.Time); err != nil {
 				return err
 			}
 		}
@@ -330,9 +289,9 @@ func (s *system) apply(e *Event, seq int64) error {
 		rec := record{at: e.Time, cores: j.Cores, req: j.ReqTime, dur: wait}
 		q.hist.started = q.hist.started.add(rec)
 		s.all.started = s.all.started.add(rec)
-		if seq >= q.feedFrom {
+		if q.learns(seq) {
 			o := qbets.Observation{Submit: j.Submit, Start: e.Time, Nodes: int(j.Cores), Walltime: j.ReqTime}
-			if err := q.learn(feedItem{obs: o, seq: seq}); err != nil {
+			if err := q.pred.Observe(o); err != nil {
 				return err
 			}
 		}
@@ -381,35 +340,4 @@ func (s *system) snapshot(now int64) {
 		}
 	}
 	s.fresh = s.fresh[:0]
-}
-
-// predictor returns the queue's QBETS predictor for k, building it from
-// the queue's start history on first use. The caller holds mu for
-// writing.
-func (q *queue) predictor(k qbKey) (*qbets.Predictor, error) {
-	if p, ok := q.preds[k]; ok {
-		return p, nil
-	}
-	p, err := newPredictor(k, q.feed)
-	if err != nil {
-		return nil, err
-	}
-	if q.shadows != nil {
-		sh, err := newPredictor(k, q.feed[q.feedCap:])
-		if err != nil {
-			return nil, err
-		}
-		q.shadows[k] = sh
-	}
-	if len(q.preds) >= maxPredictors {
-		for old := range q.preds {
-			if old != (qbKey{defaultQuantile, defaultConfidence}) {
-				delete(q.preds, old)
-				delete(q.shadows, old)
-				break
-			}
-		}
-	}
-	q.preds[k] = p
-	return p, nil
 }

@@ -1,7 +1,8 @@
 // Package karnaktest checks a karnak.Store implementation against what
 // the service relies on: Append sets increasing sequence numbers and is
 // seen by Scan in order; Scan filters by system and by sequence number;
-// Rewrite deletes and replaces the records of one system only.
+// Rewrite deletes and replaces the records of one system only, State
+// bytes and all.
 package karnaktest
 
 import (
@@ -53,6 +54,7 @@ func Store(t *testing.T, open func(t *testing.T) karnak.Store) {
 	}
 	put := recs[2]
 	put.Feed = 99
+	put.State = []byte{0, 1, 2, 255} // opaque bytes, kept as they are
 	if err := st.Rewrite("a", []int64{recs[0].Seq, recs[1].Seq}, []karnak.Record{put}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,117 @@
+package karnak
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/swf"
+)
+
+// discard is a ResponseWriter that keeps only the status, so that a
+// benchmark measures the handler and not a recorder.
+type discard struct {
+	h    http.Header
+	code int
+	n    int
+}
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) WriteHeader(code int)        { d.code = code }
+func (d *discard) Write(b []byte) (int, error) { d.n += len(b); return len(b), nil }
+
+// benchService is a service fed the first 30,000 events of KTH (as the
+// load test of examples/qserve), its clock a minute after the last one,
+// and the ids of the jobs waiting then.
+func benchService(b *testing.B, cfg Config) (*Service, []int64) {
+	b.Helper()
+	h, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.KTH))
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs, _ := TraceEvents(h, jobs, "kth")
+	evs = evs[:30000]
+	now := evs[len(evs)-1].Time + 60
+	s, err := NewServiceWith(nil, func() int64 { return now }, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < len(evs); i += 10000 {
+		if err := s.Ingest(evs[i:min(i+10000, len(evs))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sys, _ := s.lookup("kth")
+	var waiting []int64
+	for _, j := range sys.feat.Waiting() {
+		waiting = append(waiting, j.ID)
+	}
+	if len(waiting) == 0 {
+		b.Fatal("no waiting job")
+	}
+	return s, waiting
+}
+
+// BenchmarkHandler is the cost of one prediction request through the
+// handler (no network): the load test's mix of hypothetical POSTs (28
+// shapes: 1–64 cores, 10 min–12 h, with within) and queued-job GETs, with
+// the prediction cache on (every shape hits after the first round) and
+// off (every request computes its prediction: QBETS and a 10,000-experience
+// IBL search).
+//
+//	go test ./qbets/karnak -run '^$' -bench Handler -benchmem
+func BenchmarkHandler(b *testing.B) {
+	for _, cached := range []bool{true, false} {
+		s, waiting := benchService(b, Config{NoCache: !cached})
+		h := s.Handler()
+		walls := []int{600, 3600, 4 * 3600, 12 * 3600}
+		var posts [][]byte
+		for c := range 7 {
+			for _, w := range walls {
+				posts = append(posts, fmt.Appendf(nil, `{"cores": %d, "wallTime": %d, "within": 1800, "locations": ["default@kth"]}`, 1<<c, w))
+			}
+		}
+		var gets []string
+		for _, id := range waiting {
+			gets = append(gets, fmt.Sprintf("/karnak/system/kth/job/%d/prediction/waittime.json?within=01:00:00", id))
+		}
+		run := func(b *testing.B, req func(i int) *http.Request) {
+			w := &discard{h: http.Header{}}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				clear(w.h)
+				w.code = 200
+				h.ServeHTTP(w, req(i))
+				if w.code != 200 {
+					b.Fatalf("status %d", w.code)
+				}
+			}
+		}
+		b.Run(fmt.Sprintf("hypothetical/cache=%v", cached), func(b *testing.B) {
+			reqs := make([]*http.Request, len(posts))
+			for i, p := range posts {
+				reqs[i] = httptest.NewRequest("POST", "/karnak/waittime/prediction/?format=json", nil)
+				reqs[i].Header.Set("Content-Type", "application/json")
+				_ = p
+			}
+			body := &bytes.Reader{}
+			run(b, func(i int) *http.Request {
+				r := reqs[i%len(reqs)]
+				body.Reset(posts[i%len(posts)])
+				r.Body = io.NopCloser(body)
+				return r
+			})
+		})
+		b.Run(fmt.Sprintf("job/cache=%v", cached), func(b *testing.B) {
+			reqs := make([]*http.Request, len(gets))
+			for i, g := range gets {
+				reqs[i] = httptest.NewRequest("GET", g, nil)
+			}
+			run(b, func(i int) *http.Request { return reqs[i%len(reqs)] })
+		})
+	}
+}
