@@ -35,8 +35,8 @@ type Service struct {
 
 // pruneState is what the service knows of a system's last pruning.
 type pruneState struct {
-	since int // events stored since
-	kept  int // events before its cut it kept (the next one reads them again)
+	since int   // events stored since
+	kept  int   // events before its cut it kept (the next one reads them again)
 	cut   int64 // its cut
 }
 
