@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,8 +14,11 @@ import (
 )
 
 // The SQLite store keeps the QBETS states the service saves when it
-// prunes: a restart from the pruned database restores them, reads a
-// fraction of the events, and answers byte for byte as before.
+// prunes: a restart from the pruned database restores them (one that
+// does not decode is reported), reads a fraction of the events, and
+// answers byte for byte as before. (That the answers need the saved
+// states is shown in qbets/karnak, TestPruneRestartSamePredictions; on
+// KTH the trimmed histories lie within the events kept.)
 func TestSavedStateRestart(t *testing.T) {
 	h, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.KTH))
 	if err != nil {
@@ -24,7 +28,9 @@ func TestSavedStateRestart(t *testing.T) {
 	// its 16,931 and bounds the cut until then.
 	evs, _ := karnak.TraceEvents(h, jobs, "kth")
 	now := evs[len(evs)-1].Time + 60
-	cfg := karnak.Config{Now: func() int64 { return now }, PruneEvery: 2000, NoCache: true, Logf: func(string, ...any) {}}
+	var logs strings.Builder
+	cfg := karnak.Config{Now: func() int64 { return now }, PruneEvery: 2000, NoCache: true,
+		Logf: func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }}
 	db := filepath.Join(t.TempDir(), "q.db")
 	st, err := OpenStore(db)
 	if err != nil {
@@ -70,5 +76,20 @@ func TestSavedStateRestart(t *testing.T) {
 		if a != before[i] {
 			t.Errorf("after the restart:\n%s\nbefore:\n%s", a, before[i])
 		}
+	}
+	var states int
+	if err := st.db.QueryRow(`SELECT COUNT(*) FROM events WHERE state IS NOT NULL`).Scan(&states); err != nil || states != 1 {
+		t.Fatalf("%d saved states (%v), want 1 (KTH has one queue)", states, err)
+	}
+	if strings.Contains(logs.String(), "not restored") {
+		t.Fatalf("log: %s", logs.String())
+	}
+	// A damaged state is reported, and the service still starts.
+	if _, err := st.db.Exec(`UPDATE events SET state = x'00' WHERE state IS NOT NULL`); err != nil {
+		t.Fatal(err)
+	}
+	newService(t, st, cfg)
+	if !strings.Contains(logs.String(), `queue "default": the saved QBETS state is not restored`) {
+		t.Fatalf("a damaged state was not reported; log:\n%s", logs.String())
 	}
 }
