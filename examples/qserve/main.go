@@ -17,6 +17,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -185,6 +186,25 @@ func newServer(h http.Handler, t timeouts) *http.Server {
 		MaxHeaderBytes: 64 << 10}
 }
 
+// loadTLS reads a PEM certificate (chain) and its private key for serve
+// -tls-cert/-tls-key; the server then speaks TLS 1.2 or later only.
+func loadTLS(certFile, keyFile string) (*tls.Config, error) {
+	c, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("serve: -tls-cert %s / -tls-key %s: %w", certFile, keyFile, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{c}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// serveOn serves srv on ln until it is shut down: HTTPS when
+// srv.TLSConfig is set (loadTLS), else plain HTTP.
+func serveOn(srv *http.Server, ln net.Listener) error {
+	if srv.TLSConfig != nil {
+		return srv.ServeTLS(ln, "", "")
+	}
+	return srv.Serve(ln)
+}
+
 func serve(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -227,6 +247,13 @@ func serve(args []string, stderr io.Writer) error {
 	if (*cert == "") != (*key == "") {
 		return errors.New("serve: -tls-cert and -tls-key go together")
 	}
+	var tlsCfg *tls.Config
+	if *cert != "" {
+		var err error
+		if tlsCfg, err = loadTLS(*cert, *key); err != nil {
+			return err
+		}
+	}
 	if *history < 0 {
 		return fmt.Errorf("history: %d, want ≥ 1", *history)
 	}
@@ -264,20 +291,15 @@ func serve(args []string, stderr io.Writer) error {
 		return err
 	}
 	srv := newServer(svc.Handler(), to)
+	srv.TLSConfig = tlsCfg
 	errc := make(chan error, len(replays)+2)
 	go func() {
-		var err error
-		if *cert != "" {
-			err = srv.ServeTLS(ln, *cert, *key)
-		} else {
-			err = srv.Serve(ln)
-		}
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := serveOn(srv, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errc <- err
 		}
 	}()
 	scheme := "http"
-	if *cert != "" {
+	if tlsCfg != nil {
 		scheme = "https"
 	}
 	logger.Printf("listening on %s://%s/karnak/", scheme, ln.Addr())

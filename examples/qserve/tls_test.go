@@ -1,0 +1,127 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"io"
+	"log"
+	"math/big"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// selfSigned writes a self-signed certificate for 127.0.0.1 and its key
+// as PEM files in dir and returns their paths and the certificate.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string, cert *x509.Certificate) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "qserve test"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cert, err = x509.ParseCertificate(der); err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := writeFile(certFile, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(keyFile, string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}))); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile, cert
+}
+
+// serve -tls-cert/-tls-key: the server set up as serve does (loadTLS,
+// newServer, serveOn) on 127.0.0.1 answers a client that trusts its
+// certificate; a plain-HTTP client, a client that does not trust it and
+// one limited to TLS 1.1 get no answer; unreadable files are an error
+// naming them.
+func TestServeTLS(t *testing.T) {
+	s, _ := newTestServer(t)
+	dir := t.TempDir()
+	certFile, keyFile, cert := selfSigned(t, dir)
+	cfg, err := loadTLS(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 5 * time.Second})
+	srv.TLSConfig = cfg
+	srv.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes below
+	done := make(chan error, 1)
+	go func() { done <- serveOn(srv, ln) }()
+	defer func() {
+		srv.Close()
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("serveOn: %v", err)
+		}
+	}()
+	addr := ln.Addr().String()
+	client := func(tc *tls.Config) *http.Client {
+		return &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: tc}}
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	get := func(c *http.Client, url string) (int, string, error) {
+		resp, err := c.Get(url)
+		if err != nil {
+			return 0, "", err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), nil
+	}
+	code, body, err := get(client(&tls.Config{RootCAs: pool}), "https://"+addr+"/karnak/system/status.txt")
+	if err != nil || code != 200 || !strings.Contains(body, "s1") {
+		t.Fatalf("trusting client: %d %q %v", code, body, err)
+	}
+	// Plain HTTP on the TLS port: Go's server answers 400 in plain text
+	// and nothing of the service.
+	code, body, err = get(client(nil), "http://"+addr+"/karnak/system/status.txt")
+	if err == nil && (code == 200 || strings.Contains(body, "s1")) {
+		t.Fatalf("plain HTTP client got an answer: %d %q", code, body)
+	}
+	t.Logf("plain HTTP: %d %q %v", code, strings.TrimSpace(body), err)
+	if _, _, err := get(client(&tls.Config{}), "https://"+addr+"/karnak/system/status.txt"); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("client not trusting the certificate: %v, want a certificate error", err)
+	}
+	if _, _, err := get(client(&tls.Config{RootCAs: pool, MaxVersion: tls.VersionTLS11}), "https://"+addr+"/karnak/system/status.txt"); err == nil {
+		t.Fatal("a TLS 1.1 client was served")
+	}
+	if _, err := loadTLS(filepath.Join(dir, "missing.pem"), keyFile); err == nil || !strings.Contains(err.Error(), "missing.pem") {
+		t.Fatalf("missing certificate: %v", err)
+	}
+	if _, err := loadTLS(keyFile, certFile); err == nil || !strings.Contains(err.Error(), "-tls-cert") {
+		t.Fatalf("swapped files: %v", err)
+	}
+}
