@@ -1,6 +1,10 @@
 package karnak
 
-import "testing"
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
 
 // The cache answers only for the state it was filled in, keeps only each
 // system's current state, and ignores predictions computed for a state
@@ -32,5 +36,42 @@ func TestPredCache(t *testing.T) {
 	}
 	if c.hits != 3 || c.misses != 3 {
 		t.Errorf("hits %d misses %d, want 3 and 3", c.hits, c.misses)
+	}
+}
+
+// A prediction from the cache is written as the same JSON as one
+// computed afresh (the cache keeps its encoding, Prediction.MarshalJSON).
+func TestCachedEncodingSame(t *testing.T) {
+	var out [2]string
+	for i, noCache := range []bool{false, true} {
+		s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{NoCache: noCache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Ingest(testEvents()); err != nil {
+			t.Fatal(err)
+		}
+		h := s.Handler()
+		for range 2 { // the second round hits the cache
+			for _, path := range []string{"/karnak/system/s1/job/1002/prediction/waittime.json?within=600", "/karnak/system/s1/job/1003/prediction/starttime.json?confidence=95"} {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+				out[i] += w.Body.String()
+			}
+			w := httptest.NewRecorder()
+			req := httptest.NewRequest("POST", "/karnak/waittime/prediction/?format=json", strings.NewReader(`{"cores": 4, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1", "debug@s1", "nope@s1"]}`))
+			req.Header.Set("Content-Type", "application/json")
+			h.ServeHTTP(w, req)
+			out[i] += w.Body.String()
+		}
+		if noCache {
+			break
+		}
+		if s.cache.hits == 0 {
+			t.Fatal("no cache hit")
+		}
+	}
+	if out[0] != out[1] {
+		t.Fatalf("with the cache:\n%s\nwithout:\n%s", out[0], out[1])
 	}
 }

@@ -137,7 +137,10 @@ func writeError(w http.ResponseWriter, err error) {
 // one of types: 415 for another type, 413 beyond the limit.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...string) ([]byte, string, error) {
 	ct := r.Header.Get("Content-Type")
-	mt, _, err := mime.ParseMediaType(ct)
+	mt, err := ct, error(nil)
+	if !slices.Contains(types, ct) { // a bare media type needs no parsing
+		mt, _, err = mime.ParseMediaType(ct)
+	}
 	if err != nil || !slices.Contains(types, mt) {
 		return nil, "", &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type: %q, want %s", ct, strings.Join(types, " or "))}
 	}
@@ -311,7 +314,7 @@ func (s *Service) stats(*http.Request) (render, error) {
 // with the same ranges as a hypothetical request.
 func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	q, c = defaultQuantile, defaultConfidence
-	v := r.URL.Query()
+	v := query(r.URL.RawQuery)
 	if s := v.Get("quantile"); s != "" {
 		if q, err = strconv.Atoi(s); err != nil {
 			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", s)

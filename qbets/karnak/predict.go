@@ -1,6 +1,7 @@
 package karnak
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -49,6 +50,24 @@ type Prediction struct {
 	// Error, for one location of a hypothetical request, says why it has
 	// no prediction (§2.3); the other fields then echo the request.
 	Error string `json:"error,omitempty"`
+
+	// enc is the JSON encoding of the fields above, made once for a
+	// prediction the cache keeps, so that its hits are not encoded again
+	// (MarshalJSON).
+	enc []byte
+}
+
+// plainPrediction is Prediction without its methods: the default
+// encoding of its fields.
+type plainPrediction Prediction
+
+// MarshalJSON is the default encoding of p's fields (the json tags
+// above), made once for a prediction from the cache.
+func (p Prediction) MarshalJSON() ([]byte, error) {
+	if p.enc != nil {
+		return p.enc, nil
+	}
+	return json.Marshal(plainPrediction(p))
 }
 
 // BoundPart is the QBETS upper bound as a wait from now and as a start
@@ -160,10 +179,12 @@ func (c *predCache) drop(sys *system) {
 	delete(c.m, sys)
 }
 
-func (c *predCache) put(k predKey, p Prediction) {
+// put keeps p for k, encoded (MarshalJSON), and returns it so encoded.
+func (c *predCache) put(k predKey, p Prediction) Prediction {
 	if c.off {
-		return
+		return p
 	}
+	p.enc, _ = json.Marshal(plainPrediction(p)) // cannot fail: plain fields
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
@@ -175,11 +196,12 @@ func (c *predCache) put(k predKey, p Prediction) {
 		sc = &stateCache{gen: k.gen, minute: k.minute, m: map[reqKey]Prediction{}}
 		c.m[k.sys] = sc
 	case k.gen != sc.gen || k.minute != sc.minute:
-		return // computed for a state already left behind
+		return p // computed for a state already left behind
 	case len(sc.m) >= cacheMax:
-		return
+		return p
 	}
 	sc.m[k.req] = p
+	return p
 }
 
 // Location is one queue@system pair of a hypothetical request.
@@ -266,8 +288,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	s.qbetsPart(&p, q, now)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
-	s.cache.put(ck, p)
-	return p, nil
+	return s.cache.put(ck, p), nil
 }
 
 // qbetsPart fills p's QBETS bound, or the reason it has none, for a job
@@ -359,6 +380,5 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
 	}
-	s.cache.put(ck, p)
-	return p, nil
+	return s.cache.put(ck, p), nil
 }

@@ -53,13 +53,16 @@ func DecodePredictRequest(contentType string, body []byte) (*PredictRequest, err
 
 func decodeJSON(body []byte, r *PredictRequest) error {
 	var j jsonRequest
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&j); err != nil {
-		return fmt.Errorf("body: malformed JSON: %v", err)
-	}
-	if d.More() {
-		return fmt.Errorf("body: trailing data after the JSON object")
+	if !scanRequest(body, &j) {
+		j = jsonRequest{}
+		d := json.NewDecoder(bytes.NewReader(body))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&j); err != nil {
+			return fmt.Errorf("body: malformed JSON: %v", err)
+		}
+		if d.More() {
+			return fmt.Errorf("body: trailing data after the JSON object")
+		}
 	}
 	if j.Cores == nil {
 		return fmt.Errorf("cores: missing")
@@ -94,6 +97,16 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 }
 
 func jsonDuration(m json.RawMessage) (int64, error) {
+	// The common forms without a second decoding: a string without
+	// escapes, or digits.
+	if n := len(m); n >= 2 && m[0] == '"' && m[n-1] == '"' && bytes.IndexByte(m, '\\') < 0 {
+		return parseDuration(string(m[1 : n-1]))
+	}
+	if len(m) > 0 && len(m) <= 18 && m[0] >= '0' && m[0] <= '9' {
+		if n, err := strconv.ParseInt(string(m), 10, 64); err == nil {
+			return n, nil
+		}
+	}
 	var s string
 	if json.Unmarshal(m, &s) == nil {
 		return parseDuration(s)
@@ -203,19 +216,22 @@ func checkLevels(quantile, confidence int) error {
 
 // parseDuration reads "hh:mm:ss", "mm:ss" or whole seconds.
 func parseDuration(s string) (int64, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) > 3 {
+	if strings.Count(s, ":") > 2 {
 		return 0, fmt.Errorf("%q, want hh:mm:ss", s)
 	}
 	var total int64
-	for i, p := range parts {
+	for i, rest := 0, s; ; i++ {
+		p, more, _ := strings.Cut(rest, ":")
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 || (i > 0 && n > 59) || n > 1e9 {
 			return 0, fmt.Errorf("%q, want hh:mm:ss", s)
 		}
 		total = total*60 + n
+		if len(p) == len(rest) {
+			return total, nil
+		}
+		rest = more
 	}
-	return total, nil
 }
 
 // hms formats seconds as hh:mm:ss (hours may exceed 24).
