@@ -17,12 +17,18 @@
 //		Confidence: 90, Quantile: 95, Locations: []karnak.Location{{System: "s1", Queue: "normal"}}})
 //	http.ListenAndServe(addr, svc.Handler())           // the REST resources of §2.3; set timeouts (see Handler)
 //
+// Each queue has one QBETS predictor, fed once and answering every
+// (quantile, confidence) pair of Config.Levels; it remembers the last
+// Config.History started jobs (qbets.Config.MaxHistory).
+//
 // Persistence is a Store, an append-only event log of three methods; the
 // state is a function of the log and is rebuilt from it by Load, and
-// the service deletes the events a restart no longer needs (a queue's
-// QBETS feed, the IBL bases, a week of statistics and the live jobs).
-// MemStore keeps the log in memory; examples/qserve has one on SQLite,
-// and package karnaktest checks an implementation.
+// the service deletes the events a restart no longer needs (it keeps
+// those of the IBL bases, a week of statistics and the live jobs), saving
+// each queue's QBETS predictor (qbets.Predictor.MarshalBinary) on the
+// queue's declaration instead, so a restart restores it rather than
+// replaying its history. MemStore keeps the log in memory; examples/qserve
+// has one on SQLite, and package karnaktest checks an implementation.
 //
 // Safe on an open network: events are validated before they are stored
 // (times at most Config.MaxSkew ahead of the clock and in order per
