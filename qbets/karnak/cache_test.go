@@ -3,6 +3,7 @@ package karnak
 import (
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -70,6 +71,25 @@ func TestCachedEncodingSame(t *testing.T) {
 		if s.cache.hits == 0 {
 			t.Fatal("no cache hit")
 		}
+		// Concurrent hits on one entry each get the whole answer (and,
+		// under -race, share nothing they write).
+		var wg sync.WaitGroup
+		path := "/karnak/system/s1/job/1002/prediction/waittime.json?within=600"
+		want := httptest.NewRecorder()
+		h.ServeHTTP(want, httptest.NewRequest("GET", path, nil))
+		for range 4 {
+			wg.Go(func() {
+				for range 50 {
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+					if w.Body.String() != want.Body.String() {
+						t.Errorf("concurrent hit: %q, want %q", w.Body.String(), want.Body.String())
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
 	}
 	if out[0] != out[1] {
 		t.Fatalf("with the cache:\n%s\nwithout:\n%s", out[0], out[1])

@@ -111,7 +111,7 @@ func (s *Service) handle(want string, f func(r *http.Request) (render, error)) h
 func write(w http.ResponseWriter, ext string, out render) {
 	if ext == "json" {
 		w.Header().Set("Content-Type", "application/json")
-		b, err := json.Marshal(out.json)
+		b, err := marshalJSON(out.json)
 		if err != nil {
 			writeError(w, err)
 			return
