@@ -63,12 +63,7 @@ type plainPrediction Prediction
 
 // MarshalJSON is the default encoding of p's fields (the json tags
 // above), made once for a prediction from the cache.
-func (p Prediction) MarshalJSON() ([]byte, error) {
-	if p.enc != nil {
-		return p.enc, nil
-	}
-	return json.Marshal(plainPrediction(p))
-}
+func (p Prediction) MarshalJSON() ([]byte, error) { return p.encoded() }
 
 // BoundPart is the QBETS upper bound as a wait from now and as a start
 // time, with the lower confidence bound on the same quantile when the
@@ -179,35 +174,47 @@ func (c *predCache) drop(sys *system) {
 	delete(c.m, sys)
 }
 
-// marshalJSON is json.Marshal(v), but a cached prediction, or a list of
-// them, is written from its encoding as it is: json.Marshal would scan
-// and copy it again (compacting a Marshaler's output), which was a third
-// of the cost of a cached answer.
+// marshalJSON is json.Marshal(v), but a prediction, or a list of them,
+// is written from its own encoding (the cache's, or one made here) as
+// it is: json.Marshal would call MarshalJSON and scan and copy its
+// result again (compacting a Marshaler's output), which was a third of
+// the cost of a cached answer.
 func marshalJSON(v any) ([]byte, error) {
 	switch v := v.(type) {
 	case Prediction:
 		if v.enc != nil {
 			return v.enc, nil
 		}
+		return json.Marshal(plainPrediction(v))
 	case []Prediction:
-		n := 2
+		encs := make([][]byte, len(v))
+		n := 2 + len(v)
 		for i := range v {
-			if v[i].enc == nil {
-				return json.Marshal(v)
+			var err error
+			if encs[i], err = v[i].encoded(); err != nil {
+				return nil, err
 			}
-			n += len(v[i].enc) + 1
+			n += len(encs[i])
 		}
 		b := make([]byte, 0, n)
 		b = append(b, '[')
-		for i := range v {
+		for i, e := range encs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, v[i].enc...)
+			b = append(b, e...)
 		}
 		return append(b, ']'), nil
 	}
 	return json.Marshal(v)
+}
+
+// encoded is p's JSON encoding: the cache's, else made now.
+func (p *Prediction) encoded() ([]byte, error) {
+	if p.enc != nil {
+		return p.enc, nil
+	}
+	return json.Marshal((*plainPrediction)(p))
 }
 
 // put keeps p for k, encoded (MarshalJSON), and returns it so encoded.
