@@ -23,7 +23,8 @@ type Spec struct {
 	// Name labels the sweep (result file names, the Slurm job name).
 	Name string `json:"name"`
 	// Report selects what the report command prints from the results:
-	// "table48", "fig43", "study" or "" (a plain table of every run).
+	// "table48", "table410" (Tables 4.10 and 4.11), "fig43", "study" or ""
+	// (a plain table of every run).
 	Report string `json:"report,omitempty"`
 	// Traces are the logs. {"log": "KTH"} is one of the thesis's four
 	// (SDSC, CTC, KTH, BLUE, with the thesis's machine sizes); otherwise
@@ -45,6 +46,9 @@ type Spec struct {
 	Seeds []uint64 `json:"seeds,omitempty"`
 	// Options are sched.Config switches, each an axis.
 	Options OptionAxes `json:"options,omitempty"`
+	// HeelToe adds the heel-and-toe measure (HeelToe, Table 4.11) to every
+	// run's summary.
+	HeelToe bool `json:"heel_toe,omitempty"`
 }
 
 // Trace is one log of a sweep.
@@ -124,6 +128,7 @@ type Params struct {
 	Compat    string           `json:"compat"`
 	Policy    string           `json:"policy"`
 	Predictor *PredictorParams `json:"predictor,omitempty"`
+	HeelToe   bool             `json:"heel_toe,omitempty"`
 }
 
 // PredictorParams is one point of PredictorAxes.
@@ -192,9 +197,9 @@ func (s *Spec) normalize() error {
 		}
 	}
 	switch s.Report {
-	case "", "table48", "fig43", "study":
+	case "", "table48", "table410", "fig43", "study":
 	default:
-		return fmt.Errorf("spec: report %q: want table48, fig43, study or nothing", s.Report)
+		return fmt.Errorf("spec: report %q: want table48, table410, fig43, study or nothing", s.Report)
 	}
 	if len(s.Traces) == 0 {
 		return errors.New("spec: traces: at least one trace is required")
@@ -380,7 +385,7 @@ func (s *Spec) Expand() []Run {
 							for _, c := range o.Compat {
 								for _, pol := range s.Policies {
 									p := Params{Trace: t.Name, File: t.File, Machine: t.Machine, Load: l, Seed: seed,
-										PerEvent: pe, Ties: ti, Kill: k, Compat: c, Policy: pol}
+										PerEvent: pe, Ties: ti, Kill: k, Compat: c, Policy: pol, HeelToe: s.HeelToe}
 									if preds == nil || !hasHistory(pol) {
 										runs = append(runs, Run{len(runs), p})
 										continue
