@@ -23,7 +23,7 @@ type job struct {
 	end       int64 // when ended
 	started   bool
 	ended     bool
-	estimate  int64 // Slurm's expected start while pending (0 = none)
+	estimate  int64  // Slurm's expected start while pending (0 = none)
 	bad       string // why the record cannot be fed ("" = it can)
 }
 
