@@ -15,59 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/slurmtest"
 	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
-
-// clusterScript is the script the README names; tests start the same cluster.
-const clusterScript = "../../scripts/slurm-cluster.sh"
-
-// startCluster starts a single-node Slurm cluster on loopback in a temporary
-// directory with scripts/slurm-cluster.sh and stops it (by pid) when the
-// test ends. Without Slurm installed, or without root, the test is skipped,
-// and fails when CI=true.
-func startCluster(t *testing.T) (dir string, env []string) {
-	t.Helper()
-	missing := ""
-	for _, b := range []string{"slurmctld", "slurmd", "slurmdbd", "munged", "mariadbd", "sbatch", "sacct"} {
-		if _, err := exec.LookPath(b); err != nil {
-			missing = b + " is not on PATH (scripts/slurm-cluster.sh install)"
-			break
-		}
-	}
-	if missing == "" && os.Geteuid() != 0 {
-		missing = "the cluster needs root (slurmd launches jobs as their user)"
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and no Slurm: %s", missing)
-		}
-		t.Skip("no Slurm: " + missing)
-	}
-	// A short path: the munge and MariaDB sockets live in it (108 bytes at most).
-	dir, err := os.MkdirTemp("", "slurm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		out, err := exec.Command(clusterScript, "down", dir).CombinedOutput()
-		if err != nil {
-			t.Errorf("slurm-cluster.sh down: %v\n%s", err, out)
-			return
-		}
-		if !t.Failed() {
-			os.RemoveAll(dir)
-		} else {
-			t.Logf("cluster directory kept for its logs: %s", dir)
-		}
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, clusterScript, "up", dir).CombinedOutput(); err != nil {
-		t.Fatalf("slurm-cluster.sh up: %v\n%s", err, out)
-	}
-	return dir, append(os.Environ(), "SLURM_CONF="+filepath.Join(dir, "etc", "slurm.conf"))
-}
 
 // envRunner runs the Slurm commands with the cluster's SLURM_CONF.
 type envRunner struct{ env []string }
@@ -137,7 +88,11 @@ func TestLiveSlurm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the live Slurm test takes about three minutes")
 	}
-	dir, env := startCluster(t)
+	dir, env := slurmtest.Start(t)
+	script, err := slurmtest.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc, err := karnak.New(nil, karnak.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +117,7 @@ func TestLiveSlurm(t *testing.T) {
 
 	ctx1, stop1 := context.WithCancel(context.Background())
 	_, done1 := collect(ctx1)
-	wl := exec.Command(clusterScript, "workload", dir)
+	wl := exec.Command(script, "workload", dir)
 	wl.Env = env
 	var wlOut bytes.Buffer
 	wl.Stdout, wl.Stderr = &wlOut, &wlOut
@@ -410,10 +365,17 @@ func checkScores(t *testing.T, r slurmfeed.Report, jobs map[string]sacctJob) {
 			t.Errorf("job %s: scored wait %d from %d, sacct says %d from %d", s.Job, s.Wait, s.Submit, j.start-j.submit, j.submit)
 		}
 	}
-	for _, m := range r.Methods {
+	// Slurm and QBETS answer from the first waits on; IBL's queued-job
+	// base learns only from jobs a 5-minute snapshot of the service saw
+	// waiting (Karnak's archiver, spec karnak-ibl-service §3), and this
+	// workload lasts two minutes: whether one falls inside is the clock's.
+	for _, m := range r.Methods[:2] {
 		if m.Jobs == 0 {
 			t.Errorf("%s predicted no job", m.Name)
 		}
+	}
+	if r.Methods[2].Jobs == 0 {
+		t.Logf("IBL predicted no job (no 5-minute snapshot of the service fell while jobs waited)")
 	}
 	if int(r.Methods[0].Jobs+r.Methods[0].Missing) != len(r.Jobs) {
 		t.Errorf("Slurm: %d predicted + %d missing, %d jobs scored", r.Methods[0].Jobs, r.Methods[0].Missing, len(r.Jobs))
