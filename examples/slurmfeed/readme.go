@@ -43,19 +43,20 @@ func summary(r *slurmfeed.Report) string {
 	}
 	fmt.Fprintf(&b, "\n%d started jobs had no prediction at all (they waited less than the reorder delay plus a poll).\n", r.Unpredicted)
 	if len(r.Jobs) > 0 {
-		fmt.Fprintf(&b, "\n| job | queue | predicted at (s after submit) | wait (s) | Slurm | QBETS bound | IBL |\n|---|---|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "\nJob by job: the wait, then each method's predicted wait and, in brackets, how long after submission it was made (s).\n\n")
+		fmt.Fprintf(&b, "| job | queue | wait | Slurm | QBETS bound | IBL |\n|---|---|---:|---:|---:|---:|\n")
 		for _, s := range r.Jobs {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %s | %s | %s |\n", s.Job, s.Queue, s.PredictedAt-s.Submit, s.Wait, secs(s.Slurm), secs(s.QBETS), secs(s.IBL))
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s |\n", s.Job, s.Queue, s.Wait, guess(s.Slurm, s.Submit), guess(s.QBETS, s.Submit), guess(s.IBL, s.Submit))
 		}
 	}
 	return b.String()
 }
 
-func secs(p *int64) string {
-	if p == nil {
+func guess(g *slurmfeed.Guess, submit int64) string {
+	if g == nil {
 		return "–"
 	}
-	return fmt.Sprint(*p)
+	return fmt.Sprintf("%d (%d)", g.Wait, g.At-submit)
 }
 
 // The README's generated section lies between these markers.

@@ -99,7 +99,7 @@ func TestFeed(t *testing.T) {
 		t.Errorf("report %+v", r)
 	}
 	// Task 0 waited 33 s; Slurm expected it at t0+100 (97 s).
-	if len(r.Jobs) != 1 || r.Jobs[0].Job != "3_0" || r.Jobs[0].Wait != 33 || r.Jobs[0].Slurm == nil || *r.Jobs[0].Slurm != 97 {
+	if len(r.Jobs) != 1 || r.Jobs[0].Job != "3_0" || r.Jobs[0].Wait != 33 || r.Jobs[0].Slurm == nil || r.Jobs[0].Slurm.Wait != 97 || r.Jobs[0].Slurm.At != t0+30 {
 		t.Fatalf("scores %+v", r.Jobs)
 	}
 	if r.Unpredicted != 1 { // job 1 started before it was seen waiting

@@ -53,19 +53,25 @@ type Method struct {
 	NWithin2     int64   `json:"nWithin2"`
 }
 
-// Score is one started job: its actual wait and each method's predicted
-// wait (nil: that method made none), seconds from submission, and when
-// the first prediction was made.
+// Score is one started job: its actual wait and each method's prediction
+// (nil: that method made none).
 type Score struct {
-	Job         string `json:"job"` // Slurm's id: 123, or 120_3 for an array task
-	Queue       string `json:"queue"`
-	Submit      int64  `json:"submit"`
-	PredictedAt int64  `json:"predictedAt"`
-	Start       int64  `json:"start"`
-	Wait        int64  `json:"wait"`
-	Slurm       *int64 `json:"slurm,omitempty"`
-	QBETS       *int64 `json:"qbets,omitempty"`
-	IBL         *int64 `json:"ibl,omitempty"`
+	Job    string `json:"job"` // Slurm's id: 123, or 120_3 for an array task
+	Queue  string `json:"queue"`
+	Submit int64  `json:"submit"`
+	Start  int64  `json:"start"`
+	Wait   int64  `json:"wait"`
+	Slurm  *Guess `json:"slurm,omitempty"`
+	QBETS  *Guess `json:"qbets,omitempty"`
+	IBL    *Guess `json:"ibl,omitempty"`
+}
+
+// Guess is one method's predicted wait, seconds from submission, and when
+// it was made (Unix seconds): the first poll at which the method answered
+// while the job waited.
+type Guess struct {
+	Wait int64 `json:"wait"`
+	At   int64 `json:"at"`
 }
 
 const maxScores = 1000
@@ -87,16 +93,14 @@ func (c *Collector) score(key string, st *jobState) {
 		}
 		predicted = true
 		w := st.Wait[m]
+		g := &Guess{Wait: w, At: st.At[m]}
 		switch m {
 		case mSlurm:
-			s.Slurm = &w
+			s.Slurm = g
 		case mQBETS:
-			s.QBETS = &w
+			s.QBETS = g
 		case mIBL:
-			s.IBL = &w
-		}
-		if s.PredictedAt == 0 || st.At[m] < s.PredictedAt {
-			s.PredictedAt = st.At[m]
+			s.IBL = g
 		}
 		e := math.Abs(math.Log10(float64(max(w, 1)) / float64(max(s.Wait, 1))))
 		me := &r.Methods[m]
