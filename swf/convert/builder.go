@@ -1,0 +1,357 @@
+package convert
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// Reasons in Report.Skipped and Report.Anomalies (the package
+// documentation lists them with their meaning).
+const (
+	skipMalformed   = "malformed record"
+	skipUnfinished  = "not finished at dump"
+	skipRequeued    = "requeued, pending again at dump"
+	skipRevoked     = "revoked federated copy"
+	skipNoSubmit    = "no submit time"
+	skipArrayRange  = "pending array tasks"
+	skipArrayParent = "array parent record"
+
+	noteUnlimited     = "time limit UNLIMITED"
+	notePartLimit     = "time limit Partition_Limit, partition limit unknown"
+	notePartLimitUsed = "time limit Partition_Limit, partition limit from Options"
+	noteNullLimit     = "time limit null (UNLIMITED or Partition_Limit)"
+	noteInvalidLimit  = "time limit INVALID"
+	noteNoLimit       = "no time limit"
+	noteStartBefore   = "start before submit"
+	noteEndBefore     = "end before start"
+	noteNoEnd         = "no end time"
+	noteNoAlloc       = "allocated processors unknown"
+	noteNeverStarted  = "ended without starting"
+	noteUnknownState  = "unknown state"
+	noteIDReused      = "job id reused"
+	noteHet           = "heterogeneous job component"
+	noteFailedExit0   = "FAILED with exit code 0"
+	noteCancelledRun  = "cancelled while running"
+	noteTimeout       = "killed at its time limit"
+)
+
+// record is one job as a parser read it, in absolute times, before the
+// jobs are sorted and numbered.
+type record struct {
+	id    string // the scheduler's id as printed ("123_4", "127", "12.srv")
+	key   string // the id attempts of one requeued job share (JobIDRaw)
+	line  int
+	order int
+	state string // the scheduler's final state word, for Report.States
+	skip  string // not a job to write, with this reason
+	again bool   // a later record with the same key is another attempt of this job
+
+	started            bool
+	status             swf.Status
+	submit, start, end int64   // epoch seconds, -1 unknown
+	elapsed            int64   // seconds, -1 unknown
+	limit              int64   // requested time, seconds, -1 unknown
+	partLimit          string  // the limit is the partition's: this note if Options has none
+	alloc, req         int64   // processors, -1 unknown
+	cpu                float64 // total CPU seconds, -1 unknown
+	cpuSteps           bool    // cpu is the sum of the steps' (the job's own was unknown)
+	usedKB, reqKB      float64 // memory per processor, kilobytes, -1 unknown
+
+	user, group, queue, exe string
+	notes                   []string
+}
+
+func newRecord(line int) record {
+	return record{line: line, status: swf.StatusUnknown, submit: -1, start: -1, end: -1,
+		elapsed: -1, limit: -1, alloc: -1, req: -1, cpu: -1, usedKB: -1, reqKB: -1}
+}
+
+// note marks r with an anomaly, once per reason.
+func (r *record) note(reason string) {
+	if !slices.Contains(r.notes, reason) {
+		r.notes = append(r.notes, reason)
+	}
+}
+
+// builder collects records, replaces requeued attempts and makes the
+// Result.
+type builder struct {
+	format string
+	opt    *Options
+	rep    Report
+	recs   []record
+	latest map[string]int // key → index in recs of its latest record
+	gone   []bool         // recs[i] was replaced by a later attempt
+}
+
+func newBuilder(format string, opt *Options) *builder {
+	return &builder{format: format, opt: opt, latest: map[string]int{},
+		rep: Report{Format: format, States: map[string]int{}, Skipped: map[string]int{}, Anomalies: map[string]int{}}}
+}
+
+// fail records a parse error: in strict mode it is returned, otherwise
+// kept (up to MaxErrors) and nil returned so that the caller goes on.
+func (b *builder) fail(line int, field, value string, err error) error {
+	pe := &ParseError{Format: b.format, Line: line, Field: field, Value: clip(value), Err: err}
+	if b.opt.Strict {
+		return pe
+	}
+	if len(b.rep.Errors) < b.opt.maxErrors() {
+		b.rep.Errors = append(b.rep.Errors, pe)
+	}
+	return nil
+}
+
+// malformed skips a whole record.
+func (b *builder) malformed(line int, field, value string, err error) error {
+	b.rep.Skipped[skipMalformed]++
+	return b.fail(line, field, value, err)
+}
+
+// fieldError sets nothing (the caller leaves the field -1) but notes the
+// unreadable field on r.
+func (b *builder) fieldError(r *record, field, value string, err error) error {
+	r.note("unreadable " + field)
+	return b.fail(r.line, field, value, err)
+}
+
+// skip counts a record that is not a job to write.
+func (b *builder) skip(reason string) { b.rep.Skipped[reason]++ }
+
+// add files r. A record whose key has an earlier record marked again
+// (a requeued attempt) replaces it; any other repeated key is a reused
+// job id and both are kept.
+func (b *builder) add(r record) {
+	r.order = len(b.recs)
+	if r.key != "" {
+		if i, ok := b.latest[r.key]; ok {
+			if b.recs[i].again {
+				b.gone[i] = true
+				b.rep.Requeued++
+			} else {
+				r.note(noteIDReused)
+			}
+		}
+		b.latest[r.key] = len(b.recs)
+	}
+	b.recs = append(b.recs, r)
+	b.gone = append(b.gone, false)
+}
+
+// last returns the latest record with key, or nil.
+func (b *builder) last(key string) *record {
+	if i, ok := b.latest[key]; ok {
+		return &b.recs[i]
+	}
+	return nil
+}
+
+// finish sorts the records by submit time, numbers them from 1, maps
+// names to numbers and builds the header.
+func (b *builder) finish() (*Result, error) {
+	var live []*record
+	for i := range b.recs {
+		r := &b.recs[i]
+		switch {
+		case b.gone[i]:
+		case r.skip != "":
+			b.rep.Skipped[r.skip]++
+		case r.submit < 0:
+			b.rep.Skipped[skipNoSubmit]++
+		default:
+			live = append(live, r)
+		}
+	}
+	slices.SortStableFunc(live, func(x, y *record) int {
+		return cmp.Or(cmp.Compare(x.submit, y.submit), cmp.Compare(x.order, y.order))
+	})
+	res := &Result{Jobs: make([]swf.Job, len(live)), IDs: make([]string, len(live))}
+	users, groups, queues, exes := newNames(), newNames(), newNames(), newNames()
+	var base, last, maxAlloc int64
+	if len(live) > 0 {
+		base = live[0].submit
+		last = base
+	}
+	for k, r := range live {
+		j := b.job(r, base)
+		j.ID = int64(k + 1)
+		j.User, j.Group = users.number(r.user), groups.number(r.group)
+		j.Queue, j.Executable = queues.number(r.queue), exes.number(r.exe)
+		res.Jobs[k], res.IDs[k] = j, r.id
+		b.rep.States[r.state]++
+		for _, n := range r.notes {
+			b.rep.Anomalies[n]++
+		}
+		last = max(last, r.submit, r.start, r.end)
+		maxAlloc = max(maxAlloc, j.AllocProcs)
+	}
+	b.rep.Jobs = len(live)
+	res.Header = b.header(base, last, maxAlloc, users, groups, queues, exes)
+	res.Report = b.rep
+	return res, nil
+}
+
+// job makes r's SWF line, submit relative to base, names still unmapped.
+func (b *builder) job(r *record, base int64) swf.Job {
+	j := swf.Job{Submit: r.submit - base, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
+		UsedMemory: -1, ReqProcs: -1, ReqTime: -1, ReqMemory: -1, Status: r.status,
+		Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	if r.started {
+		if r.start >= r.submit {
+			j.Wait = r.start - r.submit
+		} else {
+			r.note(noteStartBefore)
+		}
+		switch {
+		case r.end >= r.start:
+			j.RunTime = r.end - r.start
+		case r.end >= 0:
+			r.note(noteEndBefore)
+		case r.elapsed >= 0:
+			j.RunTime = r.elapsed
+		default:
+			r.note(noteNoEnd)
+		}
+		if r.alloc > 0 {
+			j.AllocProcs = r.alloc
+			if r.cpu > 0 {
+				j.AvgCPUTime = math.Round(r.cpu/float64(r.alloc)*100) / 100
+			}
+		} else {
+			r.note(noteNoAlloc)
+		}
+		if r.usedKB > 0 {
+			j.UsedMemory = math.Round(r.usedKB)
+		}
+	} else if r.status != swf.StatusCancelled && r.status != swf.StatusUnknown {
+		r.note(noteNeverStarted)
+	}
+	if r.req > 0 {
+		j.ReqProcs = r.req
+	}
+	j.ReqTime = r.limit
+	if r.partLimit != "" {
+		if s := b.opt.PartitionLimits[r.queue]; s > 0 {
+			j.ReqTime = s
+			r.note(notePartLimitUsed)
+		} else {
+			r.note(r.partLimit)
+		}
+	}
+	if r.reqKB > 0 {
+		j.ReqMemory = math.Round(r.reqKB)
+	}
+	return j
+}
+
+// names numbers distinct names from 1 in order of first use.
+type names struct {
+	num  map[string]int64
+	list []string
+}
+
+func newNames() *names { return &names{num: map[string]int64{}} }
+
+func (n *names) number(s string) int64 {
+	if s == "" {
+		return swf.Unknown
+	}
+	if k, ok := n.num[s]; ok {
+		return k
+	}
+	n.list = append(n.list, s)
+	n.num[s] = int64(len(n.list))
+	return int64(len(n.list))
+}
+
+// mapping renders "k name" entries for the header, names made safe for a
+// comment line (no control characters, at most about 64 bytes).
+func (n *names) mapping() []string {
+	out := make([]string, len(n.list))
+	for i, s := range n.list {
+		out[i] = strconv.Itoa(i+1) + " " + headerSafe(s)
+	}
+	return out
+}
+
+func headerSafe(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == 0xfffd {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+	if s = strings.TrimSpace(s); s == "" {
+		return "?"
+	}
+	return clip(s)
+}
+
+// formats names each input format in the header's Conversion line.
+var formats = map[string]string{
+	"sacct":      "Slurm sacct --parsable2",
+	"sacct-json": "Slurm sacct --json",
+	"jobcomp":    "Slurm jobcomp/filetxt",
+	"pbs":        "PBS/Torque accounting log",
+}
+
+// statusNotes say how each format's job states became SWF statuses.
+var statusNotes = map[string]string{
+	"slurm": "Status from the job state, never the exit code: 1 COMPLETED; 0 FAILED, NODE_FAIL, OUT_OF_MEMORY, " +
+		"TIMEOUT (killed at its limit; run time kept), PREEMPTED, BOOT_FAIL, DEADLINE; 5 CANCELLED " +
+		"(before start: wait, run time and processors -1; after start: times kept)",
+	"pbs": "Status from the record that ended the job: 1 E with Exit_status 0; 0 E with another exit status " +
+		"(including -11, walltime exceeded); 5 D (deleted) or A (aborted), before or after the start",
+}
+
+func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes *names) *swf.Header {
+	loc := b.opt.location()
+	h := &swf.Header{
+		Version:      "2.2",
+		Computer:     b.opt.Computer,
+		Installation: b.opt.Installation,
+		Conversion:   "batchq swf/convert from a " + formats[b.format],
+		MaxJobs:      int64(b.rep.Jobs),
+		MaxRecords:   int64(b.rep.Jobs),
+		MaxProcs:     b.opt.MaxProcs,
+		MaxQueues:    int64(len(queues.list)),
+		Queue:        queues.mapping(),
+	}
+	if b.rep.Jobs > 0 {
+		t0 := time.Unix(base, 0).In(loc)
+		_, off := t0.Zone()
+		h.UnixStartTime, h.TimeZone, h.TimeZoneString = base, int64(off), loc.String()
+		h.StartTime = t0.Format("Mon Jan 02 15:04:05 MST 2006")
+		h.EndTime = time.Unix(last, 0).In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
+	}
+	h.Note = append(h.Note,
+		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
+			"Queue is the partition (queue) numbered from 1; User, Group and Executable (the job name) are numbered "+
+			"from 1 in order of first use. Processors are CPUs (cores), never nodes. Memory is per processor, in KB.")
+	if b.format == "pbs" {
+		h.Note = append(h.Note, statusNotes["pbs"])
+	} else {
+		h.Note = append(h.Note, statusNotes["slurm"])
+	}
+	if b.opt.MaxProcs == 0 {
+		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest job was allocated %d processors.", maxAlloc))
+	}
+	if !b.opt.HideNames {
+		for _, kv := range []struct {
+			key string
+			n   *names
+		}{{"User", users}, {"Group", groups}, {"Executable", exes}} {
+			for _, m := range kv.n.mapping() {
+				h.Other = append(h.Other, swf.KeyValue{Key: kv.key, Value: m})
+			}
+		}
+	}
+	return h
+}
