@@ -169,8 +169,12 @@ func (b *builder) finish() (*Result, error) {
 			live = append(live, r)
 		}
 	}
+	// Jobs submitted in the same second go in job id order (the order
+	// Slurm and PBS number them in), array tasks by task id.
 	slices.SortStableFunc(live, func(x, y *record) int {
-		return cmp.Or(cmp.Compare(x.submit, y.submit), cmp.Compare(x.order, y.order))
+		xa, xt := idOrder(x.id)
+		ya, yt := idOrder(y.id)
+		return cmp.Or(cmp.Compare(x.submit, y.submit), cmp.Compare(xa, ya), cmp.Compare(xt, yt), cmp.Compare(x.order, y.order))
 	})
 	res := &Result{Jobs: make([]swf.Job, len(live)), IDs: make([]string, len(live))}
 	users, groups, queues, exes := newNames(), newNames(), newNames(), newNames()
@@ -198,6 +202,29 @@ func (b *builder) finish() (*Result, error) {
 	return res, nil
 }
 
+// idOrder reads the leading number of a job id and the number after its
+// "_", "+" or "[" (array task, heterogeneous component, PBS array index):
+// "123_4" → 123, 4; "127.server" → 127, -1.
+func idOrder(id string) (int64, int64) {
+	lead := func(s string) (int64, string) {
+		i := 0
+		for i < len(s) && i < 18 && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			return -1, s
+		}
+		n, _ := strconv.ParseInt(s[:i], 10, 64)
+		return n, s[i:]
+	}
+	a, rest := lead(id)
+	if rest == "" || !strings.ContainsRune("_+[", rune(rest[0])) {
+		return a, -1
+	}
+	t, _ := lead(rest[1:])
+	return a, t
+}
+
 // job makes r's SWF line, submit relative to base, names still unmapped.
 func (b *builder) job(r *record, base int64) swf.Job {
 	j := swf.Job{Submit: r.submit - base, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
@@ -222,7 +249,7 @@ func (b *builder) job(r *record, base int64) swf.Job {
 		if r.alloc > 0 {
 			j.AllocProcs = r.alloc
 			if r.cpu > 0 {
-				j.AvgCPUTime = math.Round(r.cpu/float64(r.alloc)*100) / 100
+				j.AvgCPUTime = math.Round(r.cpu/float64(r.alloc)*1000) / 1000
 			}
 		} else {
 			r.note(noteNoAlloc)

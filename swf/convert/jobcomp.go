@@ -142,18 +142,24 @@ func jobcompRecord(b *builder, line string, num int) error {
 	if err := slurmLimit(b, &r, "TimeLimit", kv["TimeLimit"], false); err != nil {
 		return err
 	}
+	// ProcCnt is the job's CPU count: allocated once it ran (NodeList
+	// set), the request while it was pending.
+	var procs int64 = -1
+	if v := kv["ProcCnt"]; v != "" {
+		n, err := parseCount(v)
+		if err != nil {
+			if err := b.fieldError(&r, "ProcCnt", v, err); err != nil {
+				return err
+			}
+		} else {
+			procs = n
+		}
+	}
 	nodes := kv["NodeList"]
 	if nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned" {
-		if v := kv["ProcCnt"]; v != "" {
-			n, err := parseCount(v)
-			if err != nil {
-				if err := b.fieldError(&r, "ProcCnt", v, err); err != nil {
-					return err
-				}
-			} else {
-				r.alloc = n
-			}
-		}
+		r.alloc = procs
+	} else {
+		r.req = procs
 	}
 	if v, ok := tresValue(kv["Tres"], "mem"); ok {
 		total, err := parseSize(v, 1<<20)
@@ -161,15 +167,8 @@ func jobcompRecord(b *builder, line string, num int) error {
 			if err := b.fieldError(&r, "Tres", v, err); err != nil {
 				return err
 			}
-		} else if r.alloc > 0 {
-			r.reqKB = total / 1024 / float64(r.alloc)
-		}
-	}
-	if r.alloc <= 0 && r.state != "CANCELLED" {
-		if v, ok := tresValue(kv["Tres"], "cpu"); ok {
-			if n, err := parseCount(v); err == nil {
-				r.alloc = n
-			}
+		} else if procs > 0 {
+			r.reqKB = total / 1024 / float64(procs)
 		}
 	}
 	finishSlurm(&r)

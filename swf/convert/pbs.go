@@ -264,11 +264,14 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 	}
 	var chunkMem float64
 	switch {
-	case kv["Resource_List.ncpus"] != "" && kv["Resource_List.select"] != "":
-		r.req = p.count(r, kv, "Resource_List.ncpus")
 	case kv["Resource_List.select"] != "":
+		// PBS Pro: ncpus is the total it computed from the select.
 		r.req, chunkMem = p.spec(r, "Resource_List.select", kv["Resource_List.select"], "ncpus")
+		if n := p.count(r, kv, "Resource_List.ncpus"); n > 0 {
+			r.req = n
+		}
 	case kv["Resource_List.nodes"] != "":
+		// Torque: nodes × ppn, plus procs (processors on any nodes).
 		r.req, _ = p.spec(r, "Resource_List.nodes", kv["Resource_List.nodes"], "ppn")
 		if n := p.count(r, kv, "Resource_List.procs"); n > 0 {
 			r.req += n

@@ -63,8 +63,9 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 			if err := dec.Decode(&v); err != nil {
 				return nil, bad(err)
 			}
-			if key == "errors" && len(v) > 2 && string(v) != "null" {
-				b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(v)))
+			var list []json.RawMessage
+			if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
+				b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
 			}
 			continue
 		}
