@@ -148,9 +148,11 @@ func TestSacct(t *testing.T) {
 		!slices.Equal(h.Queue, []string{"1 batch", "2 debug", "3 long"}) {
 		t.Errorf("header %+v", h)
 	}
-	want := []swf.KeyValue{{"User", "1 alice"}, {"User", "2 bob"}, {"User", "3 carol"}, {"User", "4 dave"}, {"User", "5 erin"},
-		{"Group", "1 physics"}, {"Group", "2 chem"}, {"Group", "3 bio"}, {"Executable", "1 relax"}, {"Executable", "2 md run"}}
-	if !slices.Equal(h.Other[:len(want)], want) || h.Other[len(h.Other)-1] != (swf.KeyValue{"Executable", "11 a|b"}) {
+	kv := func(k, v string) swf.KeyValue { return swf.KeyValue{Key: k, Value: v} }
+	want := []swf.KeyValue{kv("User", "1 alice"), kv("User", "2 bob"), kv("User", "3 carol"), kv("User", "4 dave"),
+		kv("User", "5 erin"), kv("Group", "1 physics"), kv("Group", "2 chem"), kv("Group", "3 bio"),
+		kv("Executable", "1 relax"), kv("Executable", "2 md run")}
+	if !slices.Equal(h.Other[:len(want)], want) || h.Other[len(h.Other)-1] != kv("Executable", "11 a|b") {
 		t.Errorf("name mapping %v", h.Other)
 	}
 }

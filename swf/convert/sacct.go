@@ -84,7 +84,7 @@ func Sacct(r io.Reader, opt Options) (*Result, error) {
 		}
 	}
 	if p.col == nil {
-		return nil, &ParseError{Format: "sacct", Line: lr.line, Err: errors.New("no header line (run sacct without --noheader)")}
+		return nil, &ParseError{Format: "sacct", Line: max(lr.line, 1), Err: errors.New("no header line (run sacct without --noheader)")}
 	}
 	if p.orphans > 0 {
 		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d steps of jobs not in the input ignored", p.orphans))

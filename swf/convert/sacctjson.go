@@ -40,9 +40,12 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 	lc := &lineCounter{r: lim}
 	dec := json.NewDecoder(lc)
 	dec.UseNumber()
+	// line is the line of the next value: the lines read, less those still
+	// buffered ahead of it (behind blanks and a separating comma).
 	line := func() int {
 		rest, _ := io.ReadAll(dec.Buffered())
-		return 1 + lc.lines - bytes.Count(rest, []byte("\n"))
+		ahead := bytes.TrimLeft(rest, " \t\r\n,")
+		return 1 + lc.lines - bytes.Count(ahead, []byte("\n"))
 	}
 	bad := func(err error) error {
 		return &ParseError{Format: "sacct-json", Line: line(), Err: err}
