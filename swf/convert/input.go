@@ -91,3 +91,43 @@ func (l *lineReader) next() ([]byte, error) {
 		return bytes.TrimSuffix(frag, []byte("\r")), nil
 	}
 }
+
+// begin validates opt and opens r (plain or gzip) for a conversion into
+// the format's builder; done releases the input.
+func begin(r io.Reader, opt *Options, format string) (in io.Reader, done func() error, b *builder, err error) {
+	if err := opt.Validate(); err != nil {
+		return nil, nil, nil, err
+	}
+	in, done, err = decompress(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return in, done, newBuilder(format, opt), nil
+}
+
+// eachLine calls record for each non-blank line, counting it in
+// Report.Records; a line too long is a malformed record.
+func eachLine(in io.Reader, b *builder, record func(line string, num int) error) error {
+	lr := newLineReader(in)
+	for {
+		line, err := lr.next()
+		switch {
+		case err == io.EOF:
+			return nil
+		case err == errLineTooLong:
+			b.rep.Records++
+			if err := b.malformed(lr.line, "", "", err); err != nil {
+				return err
+			}
+			continue
+		case err != nil:
+			return err
+		case len(bytes.TrimSpace(line)) == 0:
+			continue
+		}
+		b.rep.Records++
+		if err := record(string(line), lr.line); err != nil {
+			return err
+		}
+	}
+}

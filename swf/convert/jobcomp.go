@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"io"
@@ -36,38 +35,13 @@ var jobcompKeys = map[string]bool{
 // allocated one (Slurm allocates the memory asked for). A job requeued
 // has a line per attempt; the last one is the job.
 func Jobcomp(r io.Reader, opt Options) (*Result, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	in, closeIn, err := decompress(r)
+	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
 		return nil, err
 	}
-	defer closeIn()
-	b := newBuilder("jobcomp", &opt)
-	lr := newLineReader(in)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err == errLineTooLong {
-			b.rep.Records++
-			if err := b.malformed(lr.line, "", "", err); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		b.rep.Records++
-		if err := jobcompRecord(b, string(line), lr.line); err != nil {
-			return nil, err
-		}
+	defer done()
+	if err := eachLine(in, b, func(line string, num int) error { return jobcompRecord(b, line, num) }); err != nil {
+		return nil, err
 	}
 	return b.finish()
 }

@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"io"
@@ -27,39 +26,14 @@ import (
 // count. A job started again (a second S record, after a rerun) is counted
 // in Report.Requeued and written once, with its last start.
 func PBS(r io.Reader, opt Options) (*Result, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	in, closeIn, err := decompress(r)
+	in, done, b, err := begin(r, &opt, "pbs")
 	if err != nil {
 		return nil, err
 	}
-	defer closeIn()
-	b := newBuilder("pbs", &opt)
+	defer done()
 	p := &pbsParser{b: b, jobs: map[string]*pbsJob{}}
-	lr := newLineReader(in)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err == errLineTooLong {
-			b.rep.Records++
-			if err := b.malformed(lr.line, "", "", err); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		b.rep.Records++
-		if err := p.record(string(line), lr.line); err != nil {
-			return nil, err
-		}
+	if err := eachLine(in, b, p.record); err != nil {
+		return nil, err
 	}
 	for _, id := range p.order {
 		if j := p.jobs[id]; j != nil {

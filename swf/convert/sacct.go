@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -43,48 +42,26 @@ var sacctColumns = []struct{ name, feeds string }{
 // their job its used memory (and its CPU time when the job line has
 // none). See the package documentation for the field rules.
 func Sacct(r io.Reader, opt Options) (*Result, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	in, closeIn, err := decompress(r)
+	in, done, b, err := begin(r, &opt, "sacct")
 	if err != nil {
 		return nil, err
 	}
-	defer closeIn()
-	b := newBuilder("sacct", &opt)
+	defer done()
 	p := &sacctParser{b: b}
-	lr := newLineReader(in)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err == errLineTooLong {
-			b.rep.Records++
-			if err := b.malformed(lr.line, "", "", err); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	lines := 0
+	err = eachLine(in, b, func(line string, num int) error {
+		lines = num
 		if p.col == nil {
-			if err := p.header(string(line), lr.line); err != nil {
-				return nil, err
-			}
-			continue
+			b.rep.Records-- // the header line is not a record
+			return p.header(line, num)
 		}
-		b.rep.Records++
-		if err := p.record(string(line), lr.line); err != nil {
-			return nil, err
-		}
+		return p.record(line, num)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if p.col == nil {
-		return nil, &ParseError{Format: "sacct", Line: max(lr.line, 1), Err: errors.New("no header line (run sacct without --noheader)")}
+		return nil, &ParseError{Format: "sacct", Line: max(lines, 1), Err: errors.New("no header line (run sacct without --noheader)")}
 	}
 	if p.orphans > 0 {
 		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d steps of jobs not in the input ignored", p.orphans))

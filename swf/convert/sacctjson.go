@@ -27,15 +27,11 @@ const maxJSONJob = 64 << 20
 // status (Slurm 22.05 reports 0 for a job that failed with code 3); a
 // FAILED job with exit code 0 is only counted as an anomaly.
 func SacctJSON(r io.Reader, opt Options) (*Result, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	in, closeIn, err := decompress(r)
+	in, done, b, err := begin(r, &opt, "sacct-json")
 	if err != nil {
 		return nil, err
 	}
-	defer closeIn()
-	b := newBuilder("sacct-json", &opt)
+	defer done()
 	lim := &limitReader{r: in}
 	lc := &lineCounter{r: lim}
 	dec := json.NewDecoder(lc)
