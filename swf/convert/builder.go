@@ -87,12 +87,13 @@ type builder struct {
 	opt    *Options
 	rep    Report
 	recs   []record
-	latest map[string]int // key → index in recs of its latest record
-	gone   []bool         // recs[i] was replaced by a later attempt
+	latest map[string]int    // key → index in recs of its latest record
+	gone   []bool            // recs[i] was replaced by a later attempt
+	names  map[string]string // one copy of each user, group, queue, job name, state
 }
 
 func newBuilder(format string, opt *Options) *builder {
-	return &builder{format: format, opt: opt, latest: map[string]int{},
+	return &builder{format: format, opt: opt, latest: map[string]int{}, names: map[string]string{},
 		rep: Report{Format: format, States: map[string]int{}, Skipped: map[string]int{}, Anomalies: map[string]int{}}}
 }
 
@@ -130,6 +131,11 @@ func (b *builder) skip(reason string) { b.rep.Skipped[reason]++ }
 // job id and both are kept.
 func (b *builder) add(r record) {
 	r.order = len(b.recs)
+	// The strings are cut from the input line: keep copies, not the lines.
+	r.id, r.key = strings.Clone(r.id), strings.Clone(r.key)
+	for _, s := range []*string{&r.user, &r.group, &r.queue, &r.exe, &r.state} {
+		*s = b.intern(*s)
+	}
 	if r.key != "" {
 		if i, ok := b.latest[r.key]; ok {
 			if b.recs[i].again {
@@ -143,6 +149,15 @@ func (b *builder) add(r record) {
 	}
 	b.recs = append(b.recs, r)
 	b.gone = append(b.gone, false)
+}
+
+func (b *builder) intern(s string) string {
+	if c, ok := b.names[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	b.names[c] = c
+	return c
 }
 
 // last returns the latest record with key, or nil.
