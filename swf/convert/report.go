@@ -18,12 +18,14 @@ type Result struct {
 }
 
 // Report says what a conversion read, wrote and left out, and why. Every
-// input record is accounted for: for the Slurm formats,
+// input record is accounted for: for sacct and jobcomp,
 //
 //	Records = Jobs + Steps + Requeued + Σ Skipped
 //
-// (a PBS job spans several log records, so there Records only counts
-// lines). Reasons are short phrases, listed in the package documentation.
+// for sacct --json, whose steps sit inside their job's record,
+// Records = Jobs + Requeued + Σ Skipped; a PBS job spans several log
+// records, so there Records only counts lines. Reasons are short phrases,
+// listed in the package documentation.
 type Report struct {
 	Format   string `json:"format"`
 	Records  int    `json:"records"`  // input records read (lines, or jobs of sacct --json)
