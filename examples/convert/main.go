@@ -10,7 +10,8 @@
 //	go run ./examples/convert -from pbs /var/spool/torque/server_priv/accounting/2024* -o pbs.swf
 //	go run ./examples/convert -from jobcomp jobcomp.log -json -o out.swf    # report as JSON
 //
-// Several input files are read as one log, in the order given. Flags may
+// Several input files are read as one log, in the order given (not for
+// sacct-json, one JSON document); each sacct file keeps its header line. Flags may
 // come before or after them. Exit status: 0 ok, 1 a run error (unreadable
 // input, a malformed record with -strict, unwritable output), 2 a usage
 // error.
@@ -111,6 +112,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	if slices.Contains(pos, "-") && len(pos) > 1 {
 		return o, usageError{"'-' (standard input) must be the only input"}
+	}
+	if o.from == "sacct-json" && len(pos) > 1 {
+		return o, usageError{"-from sacct-json reads one JSON document: give one input"}
 	}
 	o.inputs = pos
 	if o.json && o.out == "" {

@@ -122,6 +122,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-nope"}, exitUsage, "not defined"},
 		{[]string{"-from", "sacct", "x", "-json"}, exitUsage, "-o"},
 		{[]string{"-from", "sacct", "-", "x"}, exitUsage, "only input"},
+		{[]string{"-from", "sacct-json", "a", "b"}, exitUsage, "one input"},
 		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
 		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},

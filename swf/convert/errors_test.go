@@ -169,3 +169,24 @@ func TestValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestConcatenated(t *testing.T) {
+	// Two sacct outputs, the second with its columns in another order.
+	head := strings.ReplaceAll(SacctFormat, ",", "|")
+	cols := strings.Split(head, "|")
+	line := strings.Split(strings.TrimSuffix(sacctLine(good("2")), "\n"), "|")
+	for i, j := 0, len(cols)-1; i < j; i, j = i+1, j-1 {
+		cols[i], cols[j] = cols[j], cols[i]
+		line[i], line[j] = line[j], line[i]
+	}
+	in := head + "\n" + sacctLine(good("1")) + strings.Join(cols, "|") + "\n" + strings.Join(line, "|") + "\n"
+	res, err := Sacct(strings.NewReader(in), Options{})
+	if err != nil || len(res.Jobs) != 2 || res.Jobs[1].ReqTime != 300 || res.Report.Records != 2 || len(res.Report.Notes) != 1 {
+		t.Errorf("%v %+v %+v", err, res.Jobs, res.Report)
+	}
+	// Two JSON documents are not one log.
+	doc := `{"jobs": []}`
+	if _, err := SacctJSON(strings.NewReader(doc+doc), Options{}); err == nil || !strings.Contains(err.Error(), "more after") {
+		t.Errorf("two JSON documents: %v", err)
+	}
+}

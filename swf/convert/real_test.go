@@ -115,3 +115,15 @@ func TestRealSlurm(t *testing.T) {
 		}
 	}
 }
+
+// TestRealSlurmMidRun converts sacct --json taken while the workload ran
+// (run2, 6 s in): the finished job is written, the others skipped with
+// their state, the array's pending tasks ("task": "0x3C") as one record.
+func TestRealSlurmMidRun(t *testing.T) {
+	res := convertFile(t, "sacct-json", "testdata/slurm-22.05/run2-midrun-sacct.json.gz", Options{})
+	if len(res.Jobs) != 1 || res.IDs[0] != "3" || res.Jobs[0].Status != 0 {
+		t.Errorf("jobs %v %+v", res.IDs, res.Jobs)
+	}
+	checkCounts(t, "skipped", res.Report.Skipped, map[string]int{"not finished at dump (RUNNING)": 5,
+		"not finished at dump (PENDING)": 4, "pending array tasks": 1})
+}

@@ -51,8 +51,14 @@ func Sacct(r io.Reader, opt Options) (*Result, error) {
 	lines := 0
 	err = eachLine(in, b, func(line string, num int) error {
 		lines = num
-		if p.col == nil {
-			b.rep.Records-- // the header line is not a record
+		if p.col == nil || isSacctHeader(line) {
+			// The header line is not a record. A header after job lines
+			// starts another sacct output (files concatenated): its column
+			// order holds from there on.
+			b.rep.Records--
+			if p.col != nil {
+				b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
+			}
 			return p.header(line, num)
 		}
 		return p.record(line, num)
@@ -76,6 +82,7 @@ type sacctParser struct {
 	n        int            // number of columns
 	trailing bool           // --parsable: every line ends in a delimiter
 	orphans  int            // steps whose job line was not seen
+	headers  int            // header lines read
 }
 
 func (p *sacctParser) header(line string, num int) error {
@@ -93,6 +100,9 @@ func (p *sacctParser) header(line string, num int) error {
 		return &ParseError{Format: "sacct", Line: num, Value: clip(line),
 			Err: errors.New("header lacks JobID (or JobIDRaw), State or Submit; use --format " + SacctFormat)}
 	}
+	if p.headers++; p.headers > 1 {
+		return nil // absent columns are noted at the first header
+	}
 	for _, c := range sacctColumns {
 		if !p.has(c.name) && c.feeds != "" {
 			p.b.rep.Notes = append(p.b.rep.Notes, "column "+c.name+" absent: "+c.feeds)
@@ -102,6 +112,17 @@ func (p *sacctParser) header(line string, num int) error {
 		p.b.rep.Notes = append(p.b.rep.Notes, "column TimelimitRaw (or Timelimit) absent: no requested time")
 	}
 	return nil
+}
+
+// isSacctHeader tells a header line among job lines: it names the State
+// and Submit columns.
+func isSacctHeader(line string) bool {
+	var state, submit bool
+	for f := range strings.SplitSeq(strings.ToLower(line), "|") {
+		state = state || f == "state"
+		submit = submit || f == "submit"
+	}
+	return state && submit
 }
 
 func (p *sacctParser) has(name string) bool { _, ok := p.col[strings.ToLower(name)]; return ok }

@@ -100,6 +100,12 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 	if !found {
 		return nil, bad(errors.New(`no "jobs" list (want sacct --json output)`))
 	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, bad(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, bad(errors.New("more after the JSON object (one sacct --json output per conversion)"))
+	}
 	return b.finish()
 }
 
