@@ -5,7 +5,9 @@
 //
 // swf reads and writes the Standard Workload Format of the Parallel
 // Workloads Archive: a streaming Reader with typed fields and errors that
-// name the line and field, a Writer, and gzip detection.
+// name the line and field, a Writer, and gzip detection. swf/convert turns
+// scheduler accounting logs into SWF: Slurm's sacct (text and JSON) and
+// jobcomp file, PBS/Torque and PBS Pro accounting logs.
 //
 // sanitize prepares real logs for simulation: the "sane" predicate,
 // archive filters as data, flurry detection, reordering and input shaking
