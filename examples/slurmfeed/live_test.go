@@ -18,6 +18,8 @@ import (
 	"github.com/batchq/batchq/examples/internal/slurmtest"
 	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
 )
 
 // envRunner runs the Slurm commands with the cluster's SLURM_CONF.
@@ -175,8 +177,8 @@ func TestLiveSlurm(t *testing.T) {
 	if err := os.WriteFile(sacctPath, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	checkSacctSWF(t, sacctPath)
 	jobs := sacctJobs(t, out)
+	checkSacctSWF(t, sacctPath, jobs)
 
 	checkEvents(t, tp, jobs, r)
 	checkScores(t, r, jobs)
@@ -204,17 +206,56 @@ func TestLiveSlurm(t *testing.T) {
 	t.Logf("report:\n%s", summary(&r))
 }
 
-// checkSacctSWF converts the workload's sacct output to SWF and checks
-// every job and field.
-//
-// TODO(lead): wire swf/convert here once the converter's branch is merged:
-// convert the file at path (sacct --parsable2 -o sacctColumns) and check
-// each job's submit, wait, run time, processors, requested time and status
-// (TIMEOUT, FAILED with exit 3, the two CANCELLED, the 6 array tasks)
-// against sacctJobs.
-func checkSacctSWF(t *testing.T, path string) {
+// checkSacctSWF converts the workload's sacct output to SWF with
+// swf/convert, strictly, and checks every job and field that sacct gives
+// against the allocation lines read here on their own: one SWF job per
+// allocation line (steps are not jobs), submit relative to the header's
+// UnixStartTime, wait and run time for the jobs that started (-1 for the
+// one cancelled while pending), processors, requested time from the time
+// limit, and the status from the job state (TIMEOUT and FAILED with exit 3
+// are 0, CANCELLED is 5), never from the exit code.
+func checkSacctSWF(t *testing.T, path string, jobs map[string]sacctJob) {
 	t.Helper()
-	t.Logf("sacct --parsable2 output for the SWF check: %s", path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := convert.Sacct(f, convert.Options{Location: time.Local, Strict: true})
+	if err != nil {
+		t.Fatalf("sacct → SWF: %v", err)
+	}
+	if len(res.Jobs) != len(jobs) {
+		t.Errorf("sacct → SWF: %d jobs, want %d (one per allocation line)", len(res.Jobs), len(jobs))
+	}
+	t0 := res.Header.UnixStartTime
+	for k := range res.Jobs {
+		j, id := &res.Jobs[k], res.IDs[k]
+		sj, ok := jobs[id]
+		if !ok {
+			t.Errorf("SWF job %d: id %q is not an allocation line of sacct", j.ID, id)
+			continue
+		}
+		want := swf.Job{Submit: sj.submit - t0, Wait: -1, RunTime: -1, AllocProcs: -1, ReqTime: sj.limit}
+		if sj.start != 0 && sj.cpus > 0 {
+			want.Wait, want.RunTime, want.AllocProcs = sj.start-sj.submit, sj.end-sj.start, sj.cpus
+		}
+		want.Status = map[string]swf.Status{"COMPLETED": 1, "FAILED": 0, "TIMEOUT": 0, "CANCELLED": 5}[strings.Fields(sj.state)[0]]
+		got := swf.Job{Submit: j.Submit, Wait: j.Wait, RunTime: j.RunTime, AllocProcs: j.AllocProcs, ReqTime: j.ReqTime, Status: j.Status}
+		if got != want {
+			t.Errorf("SWF job %d (%s %s, %s): got %+v, want %+v", j.ID, id, sj.name, sj.state, got, want)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	var buf bytes.Buffer
+	if err := swf.WriteAll(&buf, res.Header, res.Jobs); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := swf.NewReader(&buf).ReadAll(); err != nil || len(back) != len(res.Jobs) {
+		t.Errorf("the SWF does not read back strictly: %d jobs, %v", len(back), err)
+	}
 }
 
 // sacctJob is one allocation line of sacct --parsable2 (steps left out).
@@ -222,6 +263,7 @@ type sacctJob struct {
 	id, name, partition, state string
 	submit, start, end         int64 // Unix seconds; 0 = none
 	cpus                       int64
+	limit                      int64 // the time limit in seconds; -1 = none
 }
 
 func sacctJobs(t *testing.T, out []byte) map[string]sacctJob {
@@ -259,8 +301,14 @@ func sacctJobs(t *testing.T, out []byte) map[string]sacctJob {
 			continue // a step
 		}
 		cpus, _ := strconv.ParseInt(col(f, "AllocCPUS"), 10, 64)
+		limit, err := strconv.ParseInt(col(f, "TimelimitRaw"), 10, 64)
+		if err != nil {
+			limit = -1
+		} else {
+			limit *= 60
+		}
 		jobs[id] = sacctJob{id: id, name: col(f, "JobName"), partition: col(f, "Partition"), state: col(f, "State"),
-			submit: at(col(f, "Submit")), start: at(col(f, "Start")), end: at(col(f, "End")), cpus: cpus}
+			submit: at(col(f, "Submit")), start: at(col(f, "Start")), end: at(col(f, "End")), cpus: cpus, limit: limit}
 	}
 	if len(jobs) != 19 {
 		t.Errorf("sacct shows %d jobs, want 19 (8 jobs, 6 array tasks, 5 of the second wave)", len(jobs))
