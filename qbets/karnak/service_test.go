@@ -166,7 +166,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"GET", "/system/nope/status.txt", "", "", 404, "system"},
 		{"GET", "/system/s1/queue/nope/summary.txt", "", "", 404, "queue"},
-		{"GET", "/system/s1/status.xml", "", "", 404, "format"},
+		{"GET", "/system/s1/status.pdf", "", "", 404, "format"},
 		{"GET", "/system/s1/job/77/prediction/waittime.txt", "", "", 404, "jobId"},
 		{"GET", "/system/s1/job/x/prediction/waittime.txt", "", "", 400, "jobId"},
 		{"GET", "/system/s1/job/1001/prediction/waittime.txt?confidence=9", "", "", 400, "confidence"},
