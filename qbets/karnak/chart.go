@@ -85,17 +85,17 @@ func frame(b *bytes.Buffer, p *plot, ticks []timedLabel) {
 			x0, y, x1, x0-chartTick, y+4, html.EscapeString(t.label))
 	}
 	// One tick a day at midnight UTC, labelled with the date; the
-	// rightmost label is the chart's end.
+	// rightmost label is the chart's end, now.
 	day := int64(24 * 3600)
 	for t := p.from - p.from%day + day; t < p.to; t += day {
 		x := p.x(t)
-		if x > x1-40 {
+		if x > x1-45 {
 			break
 		}
 		fmt.Fprintf(b, `<path class="axis" d="M%.1f %.1fv%d"/><text class="tick" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`,
 			x, y0, chartTick, x, y0+16, time.Unix(t, 0).UTC().Format("Jan 2"))
 	}
-	fmt.Fprintf(b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s UTC</text>`, x1, y0+16, time.Unix(p.to, 0).UTC().Format("Jan 2 15:04"))
+	fmt.Fprintf(b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">now</text>`, x1, y0+16)
 }
 
 type timedLabel struct {

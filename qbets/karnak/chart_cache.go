@@ -86,8 +86,8 @@ func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 	// Waits are recorded at the start; drawn at the submission.
 	slices.SortFunc(wc.waits, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
 	slices.SortFunc(wc.preds, func(a, b predSample) int { return cmp.Compare(a.at, b.at) })
-	wc.title = "Waits on " + name + ": the last 7 days, with the predictions made at submission"
-	cc.title = "Cores on " + name + ": running and waiting, the last 7 days"
+	wc.title = "Waits on " + name + ": the 7 days to " + stamp(now) + " UTC, with the predictions made at submission"
+	cc.title = "Cores on " + name + ": running and waiting, the 7 days to " + stamp(now) + " UTC"
 	var b bytes.Buffer
 	b.WriteString(`<figure class="chart">`)
 	drawWaits(&b, &wc)

@@ -75,11 +75,12 @@ type link struct{ Href, Text string }
 // error (the "field" template).
 type fieldView struct{ Name, Label, Help, Value, Err, Mode string }
 
-// handleHTML adds the routes that exist only in HTML: the stylesheet,
-// the form for a hypothetical job, and /karnak/ itself (to the list of
-// systems).
+// handleHTML adds the routes that exist only for the pages: the
+// stylesheet and the icon, the form for a hypothetical job, and /karnak/
+// itself (to the list of systems).
 func (s *Service) handleHTML(m *http.ServeMux) {
-	m.HandleFunc("GET /karnak/style.css", serveStyle)
+	m.HandleFunc("GET /karnak/style.css", serveFile("style.css", "text/css; charset=utf-8"))
+	m.HandleFunc("GET /karnak/favicon.svg", serveFile("favicon.svg", "image/svg+xml"))
 	m.HandleFunc("GET /karnak/waittime/predict.html", s.predictPage)
 	m.HandleFunc("GET /karnak/starttime/predict.html", s.predictPage)
 	m.HandleFunc("GET /karnak/{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -87,16 +88,19 @@ func (s *Service) handleHTML(m *http.ServeMux) {
 	})
 }
 
-func serveStyle(w http.ResponseWriter, _ *http.Request) {
-	b, err := templateFS.ReadFile("templates/style.css")
-	if err != nil {
-		writeError(w, err)
-		return
+// serveFile serves an embedded file (the stylesheet, the icon).
+func serveFile(name, ctype string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		b, err := templateFS.ReadFile("templates/" + name)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Write(b) //nolint:errcheck // the client went away
 	}
-	w.Header().Set("Content-Type", "text/css; charset=utf-8")
-	w.Header().Set("Cache-Control", "max-age=3600")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Write(b) //nolint:errcheck // the client went away
 }
 
 // writeHTML renders a resource's value (the one its JSON shows) as the
