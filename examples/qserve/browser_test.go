@@ -51,11 +51,7 @@ func chromium(t *testing.T) string {
 // service's clock, a minute after that cut.
 func browserTrace(t *testing.T) ([]karnak.Event, int64) {
 	t.Helper()
-	h, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.SDSCSP2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, _ := karnak.TraceEvents(h, jobs[:4000], "sdsc")
+	evs := browserEvents(t)
 	subs, cut := 0, int64(0)
 	for i, e := range evs {
 		if e.Kind == "submit" {
@@ -67,6 +63,18 @@ func browserTrace(t *testing.T) ([]karnak.Event, int64) {
 		}
 	}
 	return evs, cut + 60
+}
+
+// browserEvents is the events of SDSC-SP2's first 4,000 jobs as system
+// "sdsc".
+func browserEvents(t *testing.T) []karnak.Event {
+	t.Helper()
+	h, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.SDSCSP2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, _ := karnak.TraceEvents(h, jobs[:4000], "sdsc")
+	return evs
 }
 
 // TestBrowser opens the service in headless Chromium: the queue page with

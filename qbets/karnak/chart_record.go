@@ -130,11 +130,11 @@ func (c *charts) observe(sys *system, e *Event) {
 }
 
 func (ss *sysSeries) queue(name string) *queueSeries {
-	qs := ss.queues[name]
-	if qs == nil {
-		qs = &queueSeries{}
-		ss.queues[name] = qs
+	if qs, ok := ss.queues[name]; ok {
+		return qs
 	}
+	qs := &queueSeries{}
+	ss.queues[name] = qs
 	return qs
 }
 

@@ -151,6 +151,7 @@ func (s *Service) renderPage(w http.ResponseWriter, status int, name string, p *
 		return
 	}
 	var b bytes.Buffer
+	b.Grow(len(p.Charts) + 16<<10) // one allocation for the page
 	if err := t.ExecuteTemplate(&b, name+".html", p); err != nil {
 		writeError(w, err)
 		return

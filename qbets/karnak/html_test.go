@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -15,20 +16,10 @@ import (
 // get fetches url with an Accept header (none when "").
 func get(t *testing.T, url, accept string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest("GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
+	if accept == "" {
+		return doReq(t, "GET", url, "", "", "")
 	}
-	if accept != "" {
-		req.Header.Set("Accept", accept)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
+	return doReq(t, "GET", url, "", "", "", "Accept", accept)
 }
 
 // wellFormed checks that a page is well-formed XML (the pages are
@@ -322,4 +313,27 @@ func TestHTMLEscapes(t *testing.T) {
 	if !strings.Contains(body, "&lt;img src=x onerror=alert(1)&gt;") || !strings.Contains(body, "&#34;&gt;&lt;script&gt;x&lt;/script&gt;") {
 		t.Errorf("not escaped:\n%s", body)
 	}
+}
+
+// BenchmarkQueuePageHTML is the server's side of a queue page view with
+// its charts (cached after the first view), without the network.
+func BenchmarkQueuePageHTML(b *testing.B) {
+	s, err := NewService(nil, func() int64 { return testNow })
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	req := httptest.NewRequest("GET", "/karnak/system/s1/queue/normal/summary.html", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }
