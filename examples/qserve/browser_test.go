@@ -187,14 +187,14 @@ func TestBrowser(t *testing.T) {
 	if stroke != "rgb(207, 34, 46)" {
 		t.Errorf("QBETS bound stroke %q: the stylesheet did not apply", stroke)
 	}
-	shot("queue.png")
+	shot("qserve-queue.png")
 	// At a phone's width the page does not scroll sideways (wide tables
 	// scroll inside their box).
 	run("phone", chromedp.EmulateViewport(390, 844), chromedp.Navigate(base+"/system/sdsc/queue/q3/summary.html"), chromedp.WaitVisible(chromedp.CSS("figure.chart svg")))
 	if w, err := chromedp.Run(tctx, chromedp.Evaluate[int]("document.documentElement.scrollWidth")); err != nil || w > 390 {
 		t.Errorf("at 390 px the page is %d px wide (%v)", w, err)
 	}
-	shot("queue-phone.png")
+	shot("qserve-queue-phone.png")
 	run("desktop", chromedp.EmulateViewport(1000, 900))
 
 	// The form, from the keyboard: a bad value first (its error beside
@@ -215,7 +215,7 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(loc, "cores=16") || !strings.Contains(loc, "loc=q2%40sdsc") || !strings.Contains(loc, "loc=q3%40sdsc") {
 		t.Errorf("the form asked %s", loc)
 	}
-	shot("form.png")
+	shot("qserve-form.png")
 	answers := text("#answers")
 	// The API's answer for the same job, at the same (fixed) clock.
 	ps, err := svc.PredictHypothetical(&karnak.PredictRequest{Cores: 16, WallTime: 7200, Quantile: 95, Confidence: 90, Within: 3600,
