@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"math"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -248,4 +250,48 @@ func TestThin(t *testing.T) {
 			t.Errorf("niceStep(%v) = %v, want %v", c.peak, got, c.step)
 		}
 	}
+}
+
+// Pages and charts are read while events are ingested and the minute
+// turns (run with -race).
+func TestChartsDuringIngest(t *testing.T) {
+	var clock atomic.Int64
+	s, err := NewService(nil, func() int64 { return clock.Load() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	evs := testEvents()
+	clock.Store(evs[0].Time)
+	if err := s.Ingest(evs[:10]); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, path := range []string{"/karnak/system/s1/queue/normal/summary.html", "/karnak/system/s1/queue/all_jobs/summary.html",
+		"/karnak/waittime/predict.html?cores=2&wallTime=600&loc=normal@s1&loc=debug@s1"} {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+				if w.Code != 200 && w.Code != 404 && w.Code != 400 {
+					t.Errorf("%s: %d %s", path, w.Code, w.Body)
+					return
+				}
+			}
+		})
+	}
+	for i := 10; i < len(evs); i += 7 {
+		clock.Store(evs[min(i+7, len(evs))-1].Time)
+		if err := s.Ingest(evs[i:min(i+7, len(evs))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	wg.Wait()
 }

@@ -337,3 +337,18 @@ func BenchmarkQueuePageHTML(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 }
+
+// With tokens configured the pages need none (they only read), and the
+// write path still refuses a request without one.
+func TestPagesReadOnlyWithTokens(t *testing.T) {
+	_, srv := newTestServer(t, Config{Tokens: []Token{{Name: "site", Secret: "0123456789abcdef", Systems: []string{"s1"}}}})
+	for _, p := range []string{"/system/s1/queue/normal/summary.html", "/waittime/predict.html?cores=1&wallTime=60&loc=normal@s1"} {
+		if resp, body := get(t, srv.URL+"/karnak"+p, ""); resp.StatusCode != 200 {
+			t.Errorf("%s without a token: %d %s", p, resp.StatusCode, body)
+		}
+	}
+	ev := `{"kind":"submit","system":"s1","job":3000,"time":%NOW%,"queue":"debug","cores":1}`
+	if code, _ := do(t, "POST", srv.URL+"/karnak/events", "application/json", ev); code != http.StatusUnauthorized {
+		t.Errorf("an event without a token: %d, want 401", code)
+	}
+}

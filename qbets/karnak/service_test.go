@@ -48,9 +48,11 @@ func testEvents() []Event {
 	return evs
 }
 
-func newTestServer(t *testing.T) (*Service, *httptest.Server) {
+// newTestServer serves the test events at testNow, with the settings o
+// (at most one; none: the defaults).
+func newTestServer(t *testing.T, o ...Config) (*Service, *httptest.Server) {
 	t.Helper()
-	s, err := NewService(nil, func() int64 { return testNow })
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, append(o, Config{})[0])
 	if err != nil {
 		t.Fatal(err)
 	}
