@@ -37,6 +37,12 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 		"secs":       func(s float64) string { return hms(int64(math.Round(s))) },
 		"half":       halfText,
 		"neighbours": neighbours,
+		"cores": func(n int64) string {
+			if n == 1 {
+				return "1 core"
+			}
+			return fmt.Sprint(n, " cores")
+		},
 		"f1":         func(f float64) string { return fmt.Sprintf("%.1f", f) },
 		"pct":        func(p *float64) string { return fmt.Sprintf("%.0f%%", 100**p) },
 		"lower":      func(p *int64) string { return hms(*p) },

@@ -67,11 +67,16 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	f := &predictForm{Action: r.URL.Path, Cores: "1", WallTime: "01:00:00", Quantile: itoa(defaultQuantile),
 		Confidence: itoa(defaultConfidence), Errors: map[string]string{}}
 	status := http.StatusOK
-	locs := v["loc"]
+	// Karnak's own form named the locations queue=queue@system and the
+	// wall time hours= and minutes= (spec §2.3); both are understood.
+	locs := append(v["loc"], v["queue"]...)
 	if _, asked := v["cores"]; asked {
 		// Levels left empty (or not sent, as from a link) keep their
 		// defaults; the job's size and time must be given.
 		f.Cores, f.WallTime, f.Within = v.Get("cores"), v.Get("wallTime"), v.Get("within")
+		if !v.Has("wallTime") && (v.Has("hours") || v.Has("minutes")) {
+			f.WallTime = cmp.Or(v.Get("hours"), "0") + ":" + fmt.Sprintf("%02s", cmp.Or(v.Get("minutes"), "0")) + ":00"
+		}
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
 		req := f.validate(locs)

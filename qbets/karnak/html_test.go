@@ -253,6 +253,11 @@ func TestPredictForm(t *testing.T) {
 	if resp.StatusCode != 404 || !strings.Contains(body, `<p class="error" id="loc-err">locations[0] (nope@s1): queue`) {
 		t.Errorf("all locations failing: %d\n%s", resp.StatusCode, body)
 	}
+	// Karnak's own parameter names.
+	if resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?system=s1&queue=normal@s1&cores=1&hours=1&minutes=5&confidence=90", ""); resp.StatusCode != 200 ||
+		!strings.Contains(body, `value="1:05:00"`) || !strings.Contains(body, "01:05:00 requested") {
+		t.Errorf("Karnak's form parameters: %d\n%s", resp.StatusCode, body)
+	}
 	// Bounded inputs.
 	many := url.Values{"cores": {"1"}, "wallTime": {"60"}}
 	for i := range maxLocations + 1 {
