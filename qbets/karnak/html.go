@@ -43,10 +43,10 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 			}
 			return fmt.Sprint(n, " cores")
 		},
-		"f1":         func(f float64) string { return fmt.Sprintf("%.1f", f) },
-		"pct":        func(p *float64) string { return fmt.Sprintf("%.0f%%", 100**p) },
-		"lower":      func(p *int64) string { return hms(*p) },
-		"job":        func(p *int64) int64 { return *p },
+		"f1":    func(f float64) string { return fmt.Sprintf("%.1f", f) },
+		"pct":   func(p *float64) string { return fmt.Sprintf("%.0f%%", 100**p) },
+		"lower": func(p *int64) string { return hms(*p) },
+		"job":   func(p *int64) int64 { return *p },
 		"predictFor": func(system string, qs []QueueStatus) string {
 			locs := make([]string, len(qs))
 			for i, q := range qs {
