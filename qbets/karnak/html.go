@@ -70,7 +70,6 @@ type page struct {
 	Alt    []link // the same resource as text, JSON and XML
 	Data   any
 	Charts template.HTML // the queue page's SVG charts (chart.go)
-	Start  bool          // a prediction page asked for starts (kstart, kwouldstart)
 	Form   *predictForm  // the hypothetical-job form and its answer
 	Query  *levelsForm   // a queued job's levels (prediction page)
 }
@@ -137,12 +136,10 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 		p.Title, p.Crumbs = "Prediction cache", []link{systems}
 	case "prediction":
 		what := strings.TrimSuffix(path.Base(r.URL.Path), path.Ext(r.URL.Path))
-		p.Start = what == "starttime"
-		p.Title = "Job " + r.PathValue("id") + " on " + sys + map[bool]string{true: ": predicted start", false: ": predicted wait"}[p.Start]
+		p.Title = "Job " + r.PathValue("id") + " on " + sys + ": predicted " + map[bool]string{true: "start", false: "wait"}[what == "starttime"]
 		p.Crumbs = []link{systems, sysLink, {"/karnak/system/" + sys + "/job/waiting.html", "waiting jobs"}}
 		p.Query = levelsOf(r)
 	case "predictions":
-		p.Start = r.PathValue("what") == "starttime"
 		p.Title, p.Crumbs, p.Alt = "Predictions for a hypothetical job", []link{systems}, nil
 	}
 	s.renderPage(w, http.StatusOK, name, p)

@@ -92,7 +92,7 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.Systems = s.locationChoices(locs)
-	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Start: start, Form: f}
+	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
 	if start {
 		p.Title = "Predict a job's start"
 	}
