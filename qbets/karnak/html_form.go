@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,8 +22,8 @@ type predictForm struct {
 	Results                                       []Prediction
 }
 
-// locGroup is the queues of one system, as checkboxes; Other holds the
-// locations asked for that the service does not know.
+// locGroup is the queues of one system as checkboxes (or, last, the
+// locations asked for that the service does not know).
 type locGroup struct {
 	System string
 	Queues []locChoice
@@ -69,13 +70,13 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	// Karnak's own form named the locations queue=queue@system and the
 	// wall time hours= and minutes= (spec §2.3); both are understood.
-	locs := append(v["loc"], v["queue"]...)
+	locs := slices.Concat(v["loc"], v["queue"])
 	if _, asked := v["cores"]; asked {
 		// Levels left empty (or not sent, as from a link) keep their
 		// defaults; the job's size and time must be given.
 		f.Cores, f.WallTime, f.Within = v.Get("cores"), v.Get("wallTime"), v.Get("within")
 		if !v.Has("wallTime") && (v.Has("hours") || v.Has("minutes")) {
-			f.WallTime = cmp.Or(v.Get("hours"), "0") + ":" + fmt.Sprintf("%02s", cmp.Or(v.Get("minutes"), "0")) + ":00"
+			f.WallTime = cmp.Or(v.Get("hours"), "0") + ":" + cmp.Or(v.Get("minutes"), "0") + ":00"
 		}
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)

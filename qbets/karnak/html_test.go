@@ -255,7 +255,7 @@ func TestPredictForm(t *testing.T) {
 	}
 	// Karnak's own parameter names.
 	if resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?system=s1&queue=normal@s1&cores=1&hours=1&minutes=5&confidence=90", ""); resp.StatusCode != 200 ||
-		!strings.Contains(body, `value="1:05:00"`) || !strings.Contains(body, "01:05:00 requested") {
+		!strings.Contains(body, `value="1:5:00"`) || !strings.Contains(body, "01:05:00 requested") {
 		t.Errorf("Karnak's form parameters: %d\n%s", resp.StatusCode, body)
 	}
 	// Bounded inputs.
