@@ -45,36 +45,28 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browserTrace is the short replayed trace of the browser test: SDSC-SP2's
-// first 3,000 submissions (about a month, five queues) as system "sdsc",
-// cut at the last of them, so that jobs are still waiting; and the
-// service's clock, a minute after that cut.
-func browserTrace(t *testing.T) ([]karnak.Event, int64) {
-	t.Helper()
-	evs := browserEvents(t)
-	subs, cut := 0, int64(0)
-	for i, e := range evs {
-		if e.Kind == "submit" {
-			if subs++; subs == 3000 {
-				cut = e.Time
-				evs = evs[:i+1]
-				break
-			}
-		}
-	}
-	return evs, cut + 60
-}
-
-// browserEvents is the events of SDSC-SP2's first 4,000 jobs as system
-// "sdsc".
-func browserEvents(t *testing.T) []karnak.Event {
+// browserTrace is the short replayed trace of the browser test: the
+// events of SDSC-SP2's first 4,000 jobs as system "sdsc" (about a month,
+// five queues), of which the first n reach its 3,000th submission, and
+// the service's clock, a minute after that; the test replays the first n,
+// so that jobs are still waiting.
+func browserTrace(t *testing.T) (evs []karnak.Event, n int, now int64) {
 	t.Helper()
 	h, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.SDSCSP2))
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, _ := karnak.TraceEvents(h, jobs[:4000], "sdsc")
-	return evs
+	evs, _ = karnak.TraceEvents(h, jobs[:4000], "sdsc")
+	subs := 0
+	for i, e := range evs {
+		if e.Kind == "submit" {
+			if subs++; subs == 3000 {
+				return evs, i + 1, e.Time + 60
+			}
+		}
+	}
+	t.Fatal("SDSC-SP2: fewer than 3,000 submissions in its first 4,000 jobs")
+	return nil, 0, 0
 }
 
 // TestBrowser opens the service in headless Chromium: the queue page with
@@ -89,12 +81,10 @@ func TestBrowser(t *testing.T) {
 		t.Skip("the browser test starts Chromium; not in -short")
 	}
 	exe := chromium(t)
-	evs, now := browserTrace(t)
+	evs, n, now := browserTrace(t)
 	svc := newService(t, nil, karnak.Config{Now: func() int64 { return now }})
-	for i := 0; i < len(evs); i += 10000 {
-		if err := svc.Ingest(evs[i:min(i+10000, len(evs))]); err != nil {
-			t.Fatal(err)
-		}
+	if err := svc.Ingest(evs[:n]); err != nil {
+		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
