@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,8 +49,8 @@ func chromium(t *testing.T) string {
 // browserTrace is the short replayed trace of the browser test: the
 // events of SDSC-SP2's first 4,000 jobs as system "sdsc" (about a month,
 // five queues), of which the first n reach its 3,000th submission, and
-// the service's clock, a minute after that; the test replays the first n,
-// so that jobs are still waiting.
+// the service's clock, a minute after that; the test replays the first n
+// (ingestAsLive), so that jobs are still waiting.
 func browserTrace(t *testing.T) (evs []karnak.Event, n int, now int64) {
 	t.Helper()
 	h, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.SDSCSP2))
@@ -69,6 +70,24 @@ func browserTrace(t *testing.T) (evs []karnak.Event, n int, now int64) {
 	return nil, 0, 0
 }
 
+// ingestAsLive feeds evs a minute of trace time at a time, with the
+// service's clock at the minute's last event, as they would arrive from a
+// live system (so the charts' samples are taken at their submissions).
+func ingestAsLive(t *testing.T, svc *karnak.Service, clock *atomic.Int64, evs []karnak.Event) {
+	t.Helper()
+	for i := 0; i < len(evs); {
+		j := i + 1
+		for j < len(evs) && evs[j].Time/60 == evs[i].Time/60 {
+			j++
+		}
+		clock.Store(evs[j-1].Time)
+		if err := svc.Ingest(evs[i:j]); err != nil {
+			t.Fatal(err)
+		}
+		i = j
+	}
+}
+
 // TestBrowser opens the service in headless Chromium: the queue page with
 // its charts (also at a phone's width), and the form for a hypothetical
 // job, filled in and submitted from the keyboard; the answer on the
@@ -82,10 +101,10 @@ func TestBrowser(t *testing.T) {
 	}
 	exe := chromium(t)
 	evs, n, now := browserTrace(t)
-	svc := newService(t, nil, karnak.Config{Now: func() int64 { return now }})
-	if err := svc.Ingest(evs[:n]); err != nil {
-		t.Fatal(err)
-	}
+	var clock atomic.Int64
+	svc := newService(t, nil, karnak.Config{Now: clock.Load})
+	ingestAsLive(t, svc, &clock, evs[:n])
+	clock.Store(now)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

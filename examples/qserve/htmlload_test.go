@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -30,10 +31,10 @@ import (
 func TestHTMLLoad(t *testing.T) {
 	dur, workers := loadSettings(t, "QSERVE_HTML_LOAD", "QSERVE_HTML_LOAD_WORKERS", 8)
 	evs, n, _ := browserTrace(t)
-	svc := newService(t, nil, karnak.Config{Now: func() int64 { return time.Now().Unix() }})
-	if err := svc.Ingest(evs[:n]); err != nil {
-		t.Fatal(err)
-	}
+	var clock atomic.Int64 // the trace's time while it is fed, then the wall clock
+	svc := newService(t, nil, karnak.Config{Now: func() int64 { return cmp.Or(clock.Load(), time.Now().Unix()) }})
+	ingestAsLive(t, svc, &clock, evs[:n])
+	clock.Store(0)
 	srv := httptest.NewServer(svc.Handler())
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -24,7 +24,7 @@ const (
 )
 
 // waitChart is the data of the waits chart of a queue: the started jobs'
-// waits and the predictions made at submission, over [from, to].
+// waits and the predictions sampled at submissions, over [from, to].
 type waitChart struct {
 	id, title string
 	from, to  int64
@@ -139,8 +139,8 @@ func thin[T any](xs []T, n int) []T {
 }
 
 // drawWaits draws the waits chart: each started job's wait at its
-// submission (a dot), and at each sampled submission the QBETS bound (a
-// dash) and the IBL estimate (a dot with its interval as a whisker).
+// submission (a dot), and at each sampled answer the QBETS bound (a dash)
+// and the IBL estimate (a dot with its interval as a whisker).
 func drawWaits(b *bytes.Buffer, c *waitChart) {
 	top := waitScale(3600)
 	bounds, ests := 0, 0
@@ -157,7 +157,7 @@ func drawWaits(b *bytes.Buffer, c *waitChart) {
 			top = max(top, waitScale(p.est))
 		}
 	}
-	desc := fmt.Sprintf("%d jobs started, drawn at their submission at the height of their wait; %d QBETS bounds (%s) and %d IBL estimates with their interval, given at submission. Wait axis: logarithmic in (1 + wait in minutes).",
+	desc := fmt.Sprintf("%d jobs started, drawn at their submission at the height of their wait; %d QBETS bounds (%s) and %d IBL estimates with their interval, as the service gave them for a job just submitted. Wait axis: logarithmic in (1 + wait in minutes).",
 		len(c.waits), bounds, c.level, ests)
 	head(b, c.id, c.title, desc)
 	p := &plot{from: c.from, to: c.to, top: top, scale: waitScale}
@@ -180,7 +180,7 @@ func drawWaits(b *bytes.Buffer, c *waitChart) {
 		}
 		if s.est >= 0 {
 			fmt.Fprintf(&est, "M%.1f %.1fh0", x, p.y(s.est))
-			if !math.IsInf(s.half, 1) {
+			if s.half >= 0 { // -1: unbounded (a single neighbour)
 				fmt.Fprintf(&ci, "M%.1f %.1fV%.1f", x, p.y(s.est-s.half), p.y(s.est+s.half))
 			}
 		}

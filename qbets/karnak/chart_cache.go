@@ -52,8 +52,9 @@ func (s *Service) queueCharts(sys *system, queue string) template.HTML {
 	return d.svg
 }
 
-// drawQueueCharts copies a queue's series of the last chartWindow under
-// the system's read lock, and draws them after releasing it.
+// drawQueueCharts copies a queue's waits of the last chartWindow under
+// the system's read lock and its series under the charts' lock, and draws
+// them after releasing both.
 func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 	wc := waitChart{id: "waits", level: "95% quantile at 90% confidence"}
 	cc := coresChart{id: "cores"}
@@ -71,7 +72,9 @@ func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 			wc.waits = append(wc.waits, timed{sub, float64(r.dur)})
 		}
 	}
-	if ss := s.charts.peek(sys); ss != nil {
+	sys.mu.RUnlock()
+	s.charts.mu.Lock()
+	if ss := s.charts.series[sys]; ss != nil {
 		if queue == allJobs {
 			for _, qs := range ss.queues {
 				wc.preds = append(wc.preds, window(qs.preds, from, now, func(p predSample) int64 { return p.at })...)
@@ -82,7 +85,7 @@ func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 			cc.cores = window(qs.cores, from, now, func(c coreSample) int64 { return c.at })
 		}
 	}
-	sys.mu.RUnlock()
+	s.charts.mu.Unlock()
 	// Waits are recorded at the start; drawn at the submission.
 	slices.SortFunc(wc.waits, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
 	slices.SortFunc(wc.preds, func(a, b predSample) int { return cmp.Compare(a.at, b.at) })
@@ -91,7 +94,7 @@ func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 	var b bytes.Buffer
 	b.WriteString(`<figure class="chart">`)
 	drawWaits(&b, &wc)
-	b.WriteString(`<figcaption>Wait of each job that started, at its submission, with the QBETS bound (95% quantile, 90% confidence) and the IBL estimate with its 90% interval that the service gave at a submission (one every 5 minutes).</figcaption></figure><figure class="chart">`)
+	b.WriteString(`<figcaption>Wait of each job that started, at its submission; and the QBETS bound (95% quantile, 90% confidence) and the IBL estimate with its 90% interval that the service gave, at most every 5 minutes, for a job of the shape of one just submitted.</figcaption></figure><figure class="chart">`)
 	drawCores(&b, &cc)
 	b.WriteString(`<figcaption>Cores of the running jobs and cores asked for by the waiting jobs, every 10 minutes.</figcaption></figure>`)
 	return template.HTML(b.String()) //nolint:gosec // drawn here; every text in it is escaped

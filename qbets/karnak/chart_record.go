@@ -1,11 +1,6 @@
 package karnak
 
-import (
-	"math"
-	"sync"
-
-	"github.com/batchq/batchq/qbets"
-)
+import "sync"
 
 // What the queue charts show (chart.go) that the state does not keep:
 // the QBETS bound and the IBL estimate the service gave jobs when they
@@ -25,7 +20,8 @@ const (
 // O(1) per event and a week of them is at most 2,016 + 1,008 samples per
 // queue. They are kept in memory only: a restart (Load) and a repair
 // (Drop, Rewind) start them anew, and the charts show predictions from
-// then on (the waits, rebuilt with the statistics, are all there).
+// then on (the waits, rebuilt with the statistics, are all there). mu
+// guards everything here.
 type charts struct {
 	mu     sync.Mutex
 	series map[*system]*sysSeries
@@ -33,9 +29,7 @@ type charts struct {
 	draws  int64 // charts drawn since the start (tests)
 }
 
-// sysSeries is one system's series. Its content is guarded by the
-// system's mu: written under the write lock by observe, read under the
-// read lock when a chart is drawn.
+// sysSeries is one system's series.
 type sysSeries struct {
 	nextCores int64
 	queues    map[string]*queueSeries
@@ -48,21 +42,20 @@ type queueSeries struct {
 	cores    []coreSample
 }
 
-// predSample is what the service predicted for a job at its submission
-// with the default levels (95% quantile, 90% confidence).
+// predSample is what the service answered, with the default levels (95%
+// quantile, 90% confidence), for a hypothetical job of the shape of a job
+// just submitted, right after its submission.
 type predSample struct {
-	at    int64   // the submission
+	at    int64   // when it answered (the system's clock)
 	bound float64 // QBETS upper bound on the wait, seconds; -1: none
 	est   float64 // IBL estimate, seconds; -1: none
-	half  float64 // its interval's half-width, seconds; +Inf: unbounded
+	half  float64 // its interval's half-width, seconds; -1: unbounded
 }
 
 type coreSample struct{ at, running, waiting int64 }
 
-// series returns sys's series, made when new.
+// seriesOf returns sys's series, made when new. The caller holds mu.
 func (c *charts) seriesOf(sys *system) *sysSeries {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.series == nil {
 		c.series = map[*system]*sysSeries{}
 	}
@@ -72,13 +65,6 @@ func (c *charts) seriesOf(sys *system) *sysSeries {
 		c.series[sys] = ss
 	}
 	return ss
-}
-
-// peek returns sys's series, nil when it has none yet.
-func (c *charts) peek(sys *system) *sysSeries {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.series[sys]
 }
 
 // drop forgets a system's series and charts (it was dropped or rewound).
@@ -93,38 +79,88 @@ func (c *charts) drop(sys *system) {
 	}
 }
 
-// observe samples the series after e was applied to sys. The caller
-// holds sys.mu for writing.
-func (c *charts) observe(sys *system, e *Event) {
-	ss := c.seriesOf(sys)
+// observeForCharts samples the series after e was applied to sys. It is
+// called by IngestBatch with ingestMu held and sys.mu released, so the
+// state is the one e left, and it asks the service as a client would
+// (PredictHypothetical) for the prediction it samples: the answer at the
+// system's clock, which is the submission's time when events arrive as
+// they happen (a backlog sent late is answered, and drawn, at the clock).
+func (s *Service) observeForCharts(sys *system, e *Event) {
+	now := int64(0)
 	if e.Kind == "submit" {
-		qs := ss.queue(e.Queue)
-		if e.Time >= qs.nextPred {
-			qs.nextPred = e.Time - e.Time%predictEvery + predictEvery
-			if p, ok := predictionAtSubmit(sys, e); ok {
-				qs.preds = appendRecent(qs.preds, p, func(p predSample) int64 { return p.at })
-			}
+		sys.mu.RLock()
+		now = s.clockOf(sys)
+		sys.mu.RUnlock()
+	}
+	c := &s.charts
+	c.mu.Lock()
+	ss := c.seriesOf(sys)
+	qs := ss.queue(e.Queue)
+	predict := e.Kind == "submit" && now >= qs.nextPred
+	if predict {
+		qs.nextPred = now - now%predictEvery + predictEvery
+	}
+	cores := e.Time >= ss.nextCores
+	if cores {
+		ss.nextCores = e.Time - e.Time%coresEvery + coresEvery
+	}
+	c.mu.Unlock()
+	if predict {
+		if p, ok := s.predictionAtSubmit(sys, e); ok {
+			c.mu.Lock()
+			qs.preds = appendRecent(qs.preds, p, func(p predSample) int64 { return p.at })
+			c.mu.Unlock()
 		}
 	}
-	if e.Time < ss.nextCores {
-		return
+	if cores {
+		s.sampleCores(sys, ss, e.Time)
 	}
-	ss.nextCores = e.Time - e.Time%coresEvery + coresEvery
-	// Waiting cores are not kept by the state: one pass over the live
-	// jobs, once per coresEvery of the system's clock.
+}
+
+// predictionAtSubmit is the service's answer for a hypothetical job of
+// the shape of the job e submitted, at the default levels (computed, and
+// counted by the prediction cache, as a client's request would be).
+func (s *Service) predictionAtSubmit(sys *system, e *Event) (predSample, bool) {
+	ps, err := s.PredictHypothetical(&PredictRequest{Cores: e.Cores, WallTime: e.WallTime, Quantile: defaultQuantile,
+		Confidence: defaultConfidence, Locations: []Location{{System: sys.name, Queue: e.Queue}}})
+	if err != nil || len(ps) != 1 {
+		return predSample{}, false // beyond the queue's limits: no answer to draw
+	}
+	p := predSample{at: ps[0].Now, bound: -1, est: -1, half: -1}
+	if b := ps[0].QBETS; b != nil {
+		p.bound = float64(b.Wait)
+	}
+	if est := ps[0].IBL; est != nil {
+		p.est, p.half = est.Wait, est.HalfWidth
+	}
+	return p, true
+}
+
+// sampleCores records every queue's running and waiting cores at t.
+// Waiting cores are not kept by the state: one pass over the live jobs,
+// once per coresEvery of the system's clock.
+func (s *Service) sampleCores(sys *system, ss *sysSeries, t int64) {
 	waiting := map[string]int64{}
+	running := map[string]int64{}
+	sys.mu.RLock()
 	for _, j := range sys.jobs {
 		if j.start < 0 {
 			waiting[j.Queue] += j.Cores
 		}
 	}
-	all := coreSample{at: e.Time}
 	for name, q := range sys.queues {
-		s := coreSample{at: e.Time, running: q.usedCores, waiting: waiting[name]}
+		running[name] = q.usedCores
+	}
+	sys.mu.RUnlock()
+	s.charts.mu.Lock()
+	defer s.charts.mu.Unlock()
+	all := coreSample{at: t}
+	for name, r := range running {
+		cs := coreSample{at: t, running: r, waiting: waiting[name]}
 		qs := ss.queue(name)
-		qs.cores = appendRecent(qs.cores, s, func(s coreSample) int64 { return s.at })
-		all.running += s.running
-		all.waiting += s.waiting
+		qs.cores = appendRecent(qs.cores, cs, func(s coreSample) int64 { return s.at })
+		all.running += cs.running
+		all.waiting += cs.waiting
 	}
 	ss.all.cores = appendRecent(ss.all.cores, all, func(s coreSample) int64 { return s.at })
 }
@@ -136,28 +172,6 @@ func (ss *sysSeries) queue(name string) *queueSeries {
 	qs := &queueSeries{}
 	ss.queues[name] = qs
 	return qs
-}
-
-// predictionAtSubmit is the QBETS bound (the queue's default predictor)
-// and the IBL estimate (the not-queued base, the job's features at its
-// submission) for the job e just submitted.
-func predictionAtSubmit(sys *system, e *Event) (predSample, bool) {
-	j, q := sys.jobs[e.Job], sys.queues[e.Queue]
-	if j == nil || q == nil {
-		return predSample{}, false
-	}
-	p := predSample{at: e.Time, bound: -1, est: -1, half: math.Inf(1)}
-	if pred := q.preds[qbKey{defaultQuantile, defaultConfidence}]; pred != nil {
-		if f := pred.Forecast(qbets.Request{Nodes: int(e.Cores), Walltime: e.WallTime, At: e.Time}); f.OK {
-			p.bound = float64(f.Upper)
-		}
-	}
-	if j.inNQ != nil {
-		if pr, err := sys.notQueued.Predict(j.inNQ, defaultConfidence); err == nil {
-			p.est, p.half = pr.Wait, pr.HalfWidth
-		}
-	}
-	return p, true
 }
 
 // appendRecent appends v to a time-ordered series and forgets what is

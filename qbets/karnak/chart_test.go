@@ -4,20 +4,23 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"math"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"github.com/batchq/batchq/qbets/ibl"
 )
 
-// The samples are what the service answered when each job was submitted:
-// the IBL estimate of the not-queued base for the job's features just
-// before its submission, and the QBETS bound of a hypothetical job of its
-// shape once the submission is known (the bound the API gave then).
+// peek is sys's series (tests).
+func (c *charts) peek(sys *system) *sysSeries {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.series[sys]
+}
+
+// The samples are what the service answered, at the default levels, for
+// a hypothetical job of the shape of each job sampled, right after its
+// submission: the API's QBETS bound and IBL estimate then.
 func TestChartSamplesArePredictionsAtSubmit(t *testing.T) {
 	var clock atomic.Int64
 	s, err := NewService(nil, func() int64 { return clock.Load() })
@@ -34,33 +37,26 @@ func TestChartSamplesArePredictionsAtSubmit(t *testing.T) {
 	next := map[string]int64{}
 	for _, e := range testEvents() {
 		clock.Store(e.Time)
-		w := want{at: e.Time, queue: e.Queue, bound: -1, est: -1, half: math.Inf(1)}
-		sampled := e.Kind == "submit" && e.Time >= next[e.Queue]
-		if sampled {
-			next[e.Queue] = e.Time - e.Time%predictEvery + predictEvery
-			if sys, err := s.lookup("s1"); err == nil {
-				sys.mu.RLock()
-				in := sys.feat.NotQueued(ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name, Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}, e.Time)
-				if pr, err := sys.notQueued.Predict(in, defaultConfidence); err == nil {
-					w.est, w.half = pr.Wait, pr.HalfWidth
-				}
-				sys.mu.RUnlock()
-			}
-		}
 		if err := s.Ingest([]Event{e}); err != nil {
 			t.Fatal(err)
 		}
-		if sampled {
-			ps, err := s.PredictHypothetical(&PredictRequest{Cores: e.Cores, WallTime: e.WallTime, Quantile: defaultQuantile, Confidence: defaultConfidence,
-				Locations: []Location{{"s1", e.Queue}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ps[0].QBETS != nil {
-				w.bound = float64(ps[0].QBETS.Wait)
-			}
-			wants = append(wants, w)
+		if e.Kind != "submit" || e.Time < next[e.Queue] {
+			continue
 		}
+		next[e.Queue] = e.Time - e.Time%predictEvery + predictEvery
+		ps, err := s.PredictHypothetical(&PredictRequest{Cores: e.Cores, WallTime: e.WallTime, Quantile: defaultQuantile, Confidence: defaultConfidence,
+			Locations: []Location{{"s1", e.Queue}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want{at: ps[0].Now, queue: e.Queue, bound: -1, est: -1, half: -1}
+		if ps[0].QBETS != nil {
+			w.bound = float64(ps[0].QBETS.Wait)
+		}
+		if ps[0].IBL != nil {
+			w.est, w.half = ps[0].IBL.Wait, ps[0].IBL.HalfWidth
+		}
+		wants = append(wants, w)
 	}
 	sys, _ := s.lookup("s1")
 	ss := s.charts.peek(sys)
@@ -76,7 +72,7 @@ func TestChartSamplesArePredictionsAtSubmit(t *testing.T) {
 		}
 		p := ps[0]
 		got[w.queue] = ps[1:]
-		if p.at != w.at || p.bound != w.bound || p.est != w.est || p.half != w.half {
+		if p != (predSample{w.at, w.bound, w.est, w.half}) {
 			t.Errorf("queue %s at %d: sample %+v, want %+v", w.queue, w.at, p, w)
 		}
 		if p.bound >= 0 {
@@ -88,7 +84,7 @@ func TestChartSamplesArePredictionsAtSubmit(t *testing.T) {
 			t.Errorf("queue %s: %d samples more than submissions sampled", q, len(rest))
 		}
 	}
-	if bounds == 0 || len(wants) < 100 {
+	if bounds == 0 || len(wants) < 100 || wants[0].at != testEvents()[2].Time {
 		t.Errorf("%d samples, %d with a bound: the feed should give both", len(wants), bounds)
 	}
 }

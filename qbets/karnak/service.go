@@ -279,15 +279,13 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		}
 		sys.mu.Lock()
 		err = sys.apply(&recs[i].Event, recs[i].Seq)
-		if err == nil {
-			s.charts.observe(sys, &recs[i].Event)
-		}
 		sys.mu.Unlock()
 		if err != nil {
 			// Validated above; reaching here is a bug, and the stored
 			// event will fail the same way at the next start.
 			return Ack{}, fmt.Errorf("events[%d]: %w", i, err)
 		}
+		s.observeForCharts(sys, &recs[i].Event)
 	}
 	return ack, nil
 }
