@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -216,11 +217,19 @@ func TestPredictForm(t *testing.T) {
 	if d := ps[1]; d.QBETS != nil || !strings.Contains(body, d.QBETSReason) || !strings.Contains(body, "none without a QBETS bound") {
 		t.Errorf("debug@s1 has no bound (%v); the page should say why", d.QBETS)
 	}
-	// Other levels are passed on.
+	// Other levels are passed on: the page says what the API says.
 	q.Set("quantile", "75")
 	q.Set("confidence", "80")
-	if resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?"+q.Encode(), ""); resp.StatusCode != 200 || !strings.Contains(body, "75% quantile at 80% confidence") || !strings.Contains(body, "80% interval") {
-		t.Errorf("levels 75/80: %d\n%s", resp.StatusCode, body)
+	ps, err = s.PredictHypothetical(&PredictRequest{Cores: 4, WallTime: 3600, Quantile: 75, Confidence: 80, Within: 1800, Locations: []Location{{"s1", "normal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := html.EscapeString(ps[0].QBETSReason)
+	if ps[0].QBETS != nil {
+		want = "waits at most <strong>" + hms(ps[0].QBETS.Wait) + "</strong>, so starts by " + stamp(ps[0].QBETS.Start) + " UTC"
+	}
+	if resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?"+q.Encode(), ""); resp.StatusCode != 200 || !strings.Contains(body, want) || !strings.Contains(body, "80% interval") {
+		t.Errorf("levels 75/80: %d, %q not in\n%s", resp.StatusCode, want, body)
 	}
 
 	// Each invalid field gets its error beside it, and the page is a 400.
