@@ -17,6 +17,11 @@
 //		Confidence: 90, Quantile: 95, Locations: []karnak.Location{{System: "s1", Queue: "normal"}}})
 //	http.ListenAndServe(addr, svc.Handler())           // the REST resources of §2.3; set timeouts (see Handler)
 //
+// Every resource is text, JSON, XML or an HTML page (§2.1); the pages
+// (html.go) work without JavaScript, include a form for a hypothetical
+// job, and show each queue's waits, bounds, estimates and cores as SVG
+// charts drawn once per minute (chart.go).
+//
 // Persistence is a Store, an append-only event log of three methods; the
 // state is a function of the log and is rebuilt from it by Load, and
 // the service deletes the events a restart no longer needs (a queue's

@@ -48,9 +48,11 @@ func testEvents() []Event {
 	return evs
 }
 
-func newTestServer(t *testing.T) (*Service, *httptest.Server) {
+// newTestServer serves the test events at testNow, with the settings o
+// (at most one; none: the defaults).
+func newTestServer(t *testing.T, o ...Config) (*Service, *httptest.Server) {
 	t.Helper()
-	s, err := NewService(nil, func() int64 { return testNow })
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, append(o, Config{})[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +168,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"GET", "/system/nope/status.txt", "", "", 404, "system"},
 		{"GET", "/system/s1/queue/nope/summary.txt", "", "", 404, "queue"},
-		{"GET", "/system/s1/status.xml", "", "", 404, "format"},
+		{"GET", "/system/s1/status.pdf", "", "", 404, "format"},
 		{"GET", "/system/s1/job/77/prediction/waittime.txt", "", "", 404, "jobId"},
 		{"GET", "/system/s1/job/x/prediction/waittime.txt", "", "", 400, "jobId"},
 		{"GET", "/system/s1/job/1001/prediction/waittime.txt?confidence=9", "", "", 400, "confidence"},
