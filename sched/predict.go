@@ -48,32 +48,3 @@ func postEstimate(k int) int64 {
 	}
 	return 15 * 60 << (k - 2)
 }
-
-// GradualCorrector (§6.6 "gradual", A15) adds 1 min, 15 min, 30 min, 1 h, …
-// from the first correction, capped at e until e is reached, then continues
-// as post-estimate corrections.
-type GradualCorrector struct{}
-
-// Correct implements Corrector.
-func (GradualCorrector) Correct(p, e int64, n, k int) int64 {
-	if p < e {
-		return min(e, p+postEstimate(n+1))
-	}
-	return p + postEstimate(k+1)
-}
-
-// ExponentialCorrector (§6.6 "exponential", A15) multiplies p by Factor
-// (0 means 1.2), capped at e until e is reached, then post-estimate steps.
-type ExponentialCorrector struct{ Factor float64 }
-
-// Correct implements Corrector.
-func (c ExponentialCorrector) Correct(p, e int64, _, k int) int64 {
-	if p < e {
-		f := c.Factor
-		if f <= 1 {
-			f = 1.2
-		}
-		return min(e, max(p+1, int64(float64(p)*f)))
-	}
-	return p + postEstimate(k+1)
-}

@@ -36,8 +36,9 @@ type Spec struct {
 	// corrector of every policy that has one (EASY_PRED, EASY+, EASY++,
 	// X2+, X2++, SJF+). Policies without one run once, unchanged.
 	Predictor *PredictorAxes `json:"predictor,omitempty"`
-	// Loads are target offered loads (sched.ScaleToLoad from the log's own
-	// offered load); 0 is the log as recorded. Default [0].
+	// Loads are target offered loads (arrivals scaled by sched.ScaleArrivals
+	// from the log's own sched.OfferedLoad); 0 is the log as recorded.
+	// Default [0].
 	Loads []float64 `json:"loads,omitempty"`
 	// Seeds: 0 is the log as recorded; s > 0 shakes the arrivals with
 	// sanitize.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
@@ -147,7 +148,7 @@ var (
 	windowTypes = map[string]predict.WindowType{"all": predict.WindowAll, "immediate": predict.WindowImmediate, "extended": predict.WindowExtended}
 	metricNames = map[string]predict.HistoryMetric{"avg": predict.MetricAverage, "median": predict.MetricMedian, "min": predict.MetricMin, "max": predict.MetricMax}
 	fallbacks   = map[string]predict.Fallback{"estimate": predict.FallbackEstimate, "relative": predict.FallbackRelative}
-	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": sched.GradualCorrector{}, "exponential": sched.ExponentialCorrector{}, "none": nil}
+	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": gradualCorrector{}, "exponential": exponentialCorrector{}, "none": nil}
 )
 
 // ReadSpec reads and validates a spec file.
@@ -264,8 +265,8 @@ func (s *Spec) normalize() error {
 		o.Compat = []string{"none"}
 	}
 	for i, c := range o.Compat {
-		p, err := sched.ParsePeer(c)
-		if err != nil {
+		var p sched.Peer
+		if err := p.UnmarshalText([]byte(c)); err != nil {
 			return fmt.Errorf("spec: options.compat[%d]: %q: want none, pyss or predictsim", i, c)
 		}
 		o.Compat[i] = p.String()
@@ -419,8 +420,8 @@ func (p Params) Config(P int64) (sched.Config, error) {
 		cfg.Predictor = np
 		cfg.Corrector = correctors[pp.Correction]
 	}
-	peer, err := sched.ParsePeer(p.Compat)
-	if err != nil {
+	var peer sched.Peer
+	if err := peer.UnmarshalText([]byte(p.Compat)); err != nil {
 		return sched.Config{}, err
 	}
 	if peer != sched.PeerNone {
