@@ -10,12 +10,12 @@ import (
 // Week is the thesis's activity bin (Figs. 6.8, 6.9): seven days, in seconds.
 const Week int64 = 7 * 24 * 3600
 
-// AllUsers is the User of the rows of Totals, which sum over every user.
-const AllUsers int64 = -1
+// allUsers is the User of the rows of Totals, which sum over every user.
+const allUsers int64 = -1
 
 // WeekActivity is one point of an activity series (thesis §7.4 step 1,
 // spec §8.2): the jobs and processes (Σ sizes) submitted in bin Week,
-// which covers [Start, Start+bin), by User (or by everyone, AllUsers). The
+// which covers [Start, Start+bin), by User (or by everyone: −1). The
 // name follows the thesis's weekly plots; the bin width is the caller's.
 type WeekActivity struct {
 	Week  int   // bin index from the origin
@@ -101,7 +101,7 @@ func Activity(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
 
 // Totals returns the all-user series, one row per bin from the first
 // submission to the last, empty bins included (a plot and a median need
-// the quiet weeks too). User is AllUsers.
+// the quiet weeks too). User is −1.
 func Totals(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func totals(jobs []swf.Job, o, bin int64) []WeekActivity {
 	}
 	out := make([]WeekActivity, last+1)
 	for b := range out {
-		out[b] = WeekActivity{Week: b, Start: o + int64(b)*bin, User: AllUsers}
+		out[b] = WeekActivity{Week: b, Start: o + int64(b)*bin, User: allUsers}
 	}
 	for i := range jobs {
 		b := binOf(jobs[i].Submit, o, bin)

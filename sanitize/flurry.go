@@ -78,16 +78,16 @@ func (m Measure) String() string {
 	return fmt.Sprintf("Measure(%d)", int(m))
 }
 
-// Hour and Day in seconds.
+// hour and day in seconds.
 const (
-	Hour int64 = 3600
-	Day  int64 = 24 * Hour
+	hour int64 = 3600
+	day  int64 = 24 * hour
 )
 
 // FlurryConfig tunes DetectFlurries. The zero value means the defaults,
 // which follow the thesis's observations (see each field).
 type FlurryConfig struct {
-	// Bins are the bin widths scanned, seconds. Default {Week, Day,
+	// Bins are the bin widths scanned, seconds. Default {Week, 1 day,
 	// 6 h}: the thesis's weekly plots plus the scales of its shortest
 	// flurry (10 h).
 	Bins []int64
@@ -157,7 +157,7 @@ func (c *FlurryConfig) Validate() error {
 
 func (c FlurryConfig) withDefaults() FlurryConfig {
 	if len(c.Bins) == 0 {
-		c.Bins = []int64{Week, Day, 6 * Hour}
+		c.Bins = []int64{Week, day, 6 * hour}
 	}
 	if c.Quantile == 0 {
 		c.Quantile = 0.9
@@ -424,7 +424,7 @@ func grow(jobs []swf.Job, idx []int, core flag, cfg FlurryConfig) (Candidate, bo
 	if n > 1 {
 		g = (jobs[idx[last]].Submit - jobs[idx[first]].Submit) / int64(n-1)
 	}
-	limit := min(max(20*g, Hour), Day)
+	limit := min(max(20*g, hour), day)
 	for k := first - 1; k >= 0 && jobs[idx[first]].Submit-jobs[idx[k]].Submit <= limit; k-- {
 		if kind(idx[k]) {
 			first = k
@@ -506,11 +506,11 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 		}
 		c.RunTimeShare = float64(near) / float64(len(runs))
 	}
-	c.Filter = Filter{Clauses: []Clause{
-		{Field: FieldUser, Lo: c.User, Hi: c.User},
-		{Field: FieldSubmit, Lo: c.First, Hi: c.Last},
-		{Field: FieldSize, Lo: c.Size, Hi: c.Size},
-		{Field: FieldReqTime, Lo: c.ReqTime, Hi: c.ReqTime},
+	c.Filter = Filter{clauses: []clause{
+		{field: fieldUser, lo: c.User, hi: c.User},
+		{field: fieldSubmit, lo: c.First, hi: c.Last},
+		{field: fieldSize, lo: c.Size, hi: c.Size},
+		{field: fieldReqTime, lo: c.ReqTime, hi: c.ReqTime},
 	}, Comment: fmt.Sprintf("flurry? %d jobs of user %d, jobs %d..%d", c.Jobs, c.User, c.FirstID, c.LastID)}
 }
 

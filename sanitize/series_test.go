@@ -33,7 +33,7 @@ func TestActivityAndTotals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tot) != 4 || tot[2].Jobs != 0 || tot[0].Procs != 12 || tot[3].User != AllUsers {
+	if len(tot) != 4 || tot[2].Jobs != 0 || tot[0].Procs != 12 || tot[3].User != allUsers {
 		t.Errorf("Totals = %+v", tot)
 	}
 	if _, err := Activity(jobs, 0); err == nil {
@@ -52,7 +52,7 @@ func TestActivitySumsToTotals(t *testing.T) {
 		for i := range jobs {
 			jobs[i] = swf.Job{Submit: rapid.Int64Range(0, 10*Week).Draw(t, "s"), User: rapid.Int64Range(1, 5).Draw(t, "u"), AllocProcs: rapid.Int64Range(-1, 64).Draw(t, "p")}
 		}
-		bin := rapid.Int64Range(Hour, 2*Week).Draw(t, "bin") // Totals has one row per bin: keep them few
+		bin := rapid.Int64Range(hour, 2*Week).Draw(t, "bin") // Totals has one row per bin: keep them few
 		per, _ := Activity(jobs, bin)
 		tot, _ := Totals(jobs, bin)
 		sumJ := make([]int, len(tot))

@@ -23,6 +23,9 @@ import (
 // and mean bounded slowdown under EASY is compared: with the flurry,
 // without it, and with the flurry removed by the detector's own filter.
 
+// hourSec and daySec are an hour and a day in seconds, SWF's unit.
+const hourSec, daySec = 3600, 24 * 3600
+
 const (
 	butterflyJob     = 64241
 	butterflyCut     = 30 // seconds
@@ -253,7 +256,7 @@ func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 // flurry581 is the synthetic user-328 flurry starting h hours into the
 // log's 581st day.
 func flurry581(h int64) sanitize.Synthetic {
-	return sanitize.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*sanitize.Day + h*sanitize.Hour, Duration: 10 * sanitize.Hour,
+	return sanitize.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*daySec + h*hourSec, Duration: 10 * hourSec,
 		Size: butterflySize, ReqTime: 300, RunMin: 60, RunMax: 120}
 }
 

@@ -30,7 +30,7 @@ type shape struct {
 // flurry375 is the thesis's §6.2 flurry: 375 jobs of one user, size 32,
 // estimate 5 min, run 1–2 min, submitted sequentially over 10 h.
 var flurry375 = shape{"375 jobs/10 h", func(float64, float64) sanitize.Synthetic {
-	return sanitize.Synthetic{Jobs: 375, Duration: 10 * sanitize.Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	return sanitize.Synthetic{Jobs: 375, Duration: 10 * hourSec, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 }}
 
 // sp2Lift is how much the 375-job flurry adds to a median week of the
