@@ -10,6 +10,14 @@ import (
 // Site is a resource CO-VARQ executes on: its name and forecaster (as in
 // Resource) and the machine to submit to. In simulation, the sites' machines
 // are separate simulations advanced together on one time axis.
+//
+// A Forecaster that also has a method Version() uint64 says when its
+// answers may change: while Version returns the same value, ProbWithin
+// answers the same question the same way. Re-boosting (Config.Reboost)
+// then asks such a site only what it did not ask at this version. A
+// qbets.Predictor changes only when it is fed: its Stats().Arrivals +
+// Stats().Releases, which every Submit or Observe raises, is a version
+// (examples/coalloc does that).
 type Site struct {
 	Name       string
 	Forecaster varq.Forecaster
