@@ -109,7 +109,7 @@ func newMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldC
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	prof, err := rangeset.NewOnlineProfile(P)
+	prof, err := rangeset.NewLoadProfile(P, nil)
 	if err != nil {
 		return nil, err
 	}
