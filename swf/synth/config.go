@@ -24,8 +24,11 @@ type Config struct {
 	StartHour int
 	// Seed seeds the PCG generator.
 	Seed uint64
-	// Source, when set, replaces the PCG generator (e.g. NewDrand48 for
-	// golden tests against the reference C).
+	// Drand48 draws from the POSIX drand48 generator seeded by
+	// srand48(Seed), as the reference C does, instead of PCG; with
+	// CompatClock the output is the C's, bit for bit (the golden tests).
+	Drand48 bool
+	// Source, when set, replaces the generator.
 	Source rand.Source
 	// CompatClock truncates each type's clock to whole seconds after every
 	// arrival, as the C's unsigned long clock does (§9: the truncation drifts
