@@ -52,7 +52,6 @@ func NewLoadProfile(P int64, ex []Execution) (*LoadProfile, error) {
 	return lp, nil
 }
 
-
 // P is the machine size.
 func (lp *LoadProfile) P() int64 { return lp.p }
 
