@@ -37,7 +37,7 @@ type Executor struct {
 
 type siteJob struct {
 	site int
-	id   varq.JobID
+	id   int64
 }
 
 // jobState is where one VARQ request of an execution stands.
@@ -55,7 +55,7 @@ type execJob struct {
 	res      int
 	site     int
 	plan     varq.Plan // the VARQ plan it was launched with
-	id       varq.JobID
+	id       int64
 	walltime int64 // as submitted
 	state    jobState
 	live     float64 // latest re-forecast (Reboost), else the plan's
@@ -246,7 +246,7 @@ func (x *Execution) cancel(j *execJob) {
 
 // Started reports that job id started on site at t. Jobs that are not
 // part of an execution are ignored.
-func (e *Executor) Started(site int, id varq.JobID, t int64) {
+func (e *Executor) Started(site int, id int64, t int64) {
 	j, ok := e.jobs[siteJob{site, id}]
 	if !ok {
 		return

@@ -32,13 +32,13 @@ func TestFarHorizonIsError(t *testing.T) {
 	reqs := []varq.Request{{Nodes: 1, Walltime: 600, Start: 10 * 365 * 86400}}
 	res := []Resource{{Name: "alpha", Forecaster: constant(0.9)}}
 	_, err := NewPlan(reqs, res, 0.5, 0, Config{Step: 1})
-	if err == nil || !strings.Contains(err.Error(), "MaxPoints") {
-		t.Errorf("NewPlan ten years ahead at 1 s: err = %v, want MaxPoints", err)
+	if err == nil || !strings.Contains(err.Error(), "more than the limit") {
+		t.Errorf("NewPlan ten years ahead at 1 s: err = %v, want the points limit", err)
 	}
 	var m memo
 	var rec recorder
 	_, err = m.pointPlan(&rec, versioned{constant(0.9)}, reqs[0], 0, 1, 0.5, atMax)
-	if err == nil || !strings.Contains(err.Error(), "MaxPoints") || len(m.p) != 0 {
-		t.Errorf("memo ten years ahead at 1 s: err = %v, %d slots, want MaxPoints before any", err, len(m.p))
+	if err == nil || !strings.Contains(err.Error(), "more than the limit") || len(m.p) != 0 {
+		t.Errorf("memo ten years ahead at 1 s: err = %v, %d slots, want the points limit before any", err, len(m.p))
 	}
 }

@@ -50,9 +50,9 @@ func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64
 	if rule == atMax {
 		target = 1
 	}
-	// Room for the whole trajectory at once, as varq.AppendTrajectory
-	// makes, rather than growing it point by point; the arguments are
-	// checked against varq's limits (at most varq.MaxPoints) first.
+	// Room for the whole trajectory at once, as varq.Trajectory makes,
+	// rather than growing it point by point; the arguments are checked
+	// against varq's limits (at most 2^20 points) first.
 	n, err := varq.TrajectoryLen(r, now, step)
 	if err != nil {
 		return varq.Plan{}, err

@@ -36,6 +36,12 @@
 // ForecasterFunc adapts anything else. A forecast with ok = false (no
 // history, or the machine may be down) is read as probability 0.
 //
+// Limits keep every computation in range and bound the work of one call:
+// instants (now, Start), walltimes and steps lie within ±2^40 s (about
+// 35,000 years), and a trajectory has at most 2^20 points (a year ahead at
+// 30 s, 12 days at 1 s), so a call asks the forecaster at most 2^20
+// questions. Arguments beyond them are errors, not minutes-long calls.
+//
 // This package imports nothing else of batchq. Two subpackages build on
 // it: varq/agent drives VARQ requests on a simulated machine (§5.4) and
 // varq/molding holds Hariharan et al.'s job molding and delayed

@@ -168,7 +168,7 @@ type reforecastStat struct {
 	p float64
 }
 
-func (r *reforecast) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
+func (r *reforecast) Submit(nodes int, walltime, runtime int64) (int64, error) {
 	r.stat.n++
 	p, _ := r.fc.ProbWithin(nodes, walltime, walltime-r.w) // no history: 0
 	r.stat.p += p

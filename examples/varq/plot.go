@@ -98,9 +98,9 @@ func (p *trajProbe) summary() string {
 	}
 	first, last := p.traj[0].Prob, p.traj[len(p.traj)-1].Prob
 	s := fmt.Sprintf("%d points, p = %.2f submitting at once, %.2f at the last step; ", len(p.traj), first, last)
-	if p.plan.Possible {
+	if _, extra := p.plan.Cost(); p.plan.Possible {
 		s += fmt.Sprintf("target %.2f: submit at +%.2f h, %d s walltime, p = %.2f, worst-case extra %d node-s",
-			probeTarget, float64(p.plan.Submit-p.now)/3600, p.plan.Walltime, p.plan.Prob, p.plan.Cost().WorstExtra)
+			probeTarget, float64(p.plan.Submit-p.now)/3600, p.plan.Walltime, p.plan.Prob, extra)
 	} else {
 		s += fmt.Sprintf("target %.2f: NOT_POSSIBLE", probeTarget)
 	}
