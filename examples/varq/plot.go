@@ -10,7 +10,6 @@ import (
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/varq"
-	"github.com/batchq/batchq/varq/agent"
 )
 
 // The -plot figure is the request of the thesis's Figure 5.4 (4 nodes for
@@ -68,7 +67,7 @@ func (p *trajProbe) schedule(s *sched.Sim, fc *qbets.Predictor, w workload) {
 		}
 		best := varq.PlanMax(traj, r) // NOT_POSSIBLE: no probability anywhere
 		if !best.Possible && p.tries < probeTries {
-			s.At(now+agent.DefaultPeriod, try)
+			s.At(now+6*3600, try) // the agents' spacing of start times
 			return
 		}
 		p.now, p.req, p.traj = now, r, traj

@@ -43,8 +43,8 @@ type SimConfig struct {
 	Crowd CrowdMode
 }
 
-// DefaultPeriod is the spacing of reservation start times in §5.4.
-const DefaultPeriod = 21600
+// defaultPeriod is the spacing of reservation start times in §5.4.
+const defaultPeriod = 21600
 
 // Validate reports a configuration out of range.
 func (c SimConfig) Validate() error {
@@ -123,7 +123,7 @@ func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, e
 		return nil, err
 	}
 	if cfg.Period == 0 {
-		cfg.Period = DefaultPeriod
+		cfg.Period = defaultPeriod
 	}
 	a := &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
 		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[int64]*simRequest{}}
