@@ -60,11 +60,11 @@ type Prediction struct {
 	Upper  float64
 }
 
-// Bound is a one-sided upper bound b, as QBETS gives.
-func Bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN(), Upper: b} }
+// bound is a one-sided upper bound b, as QBETS gives.
+func bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN(), Upper: b} }
 
-// PointEstimate is a point estimate without an interval.
-func PointEstimate(w float64) Prediction {
+// pointEstimate is a point estimate without an interval.
+func pointEstimate(w float64) Prediction {
 	return Prediction{OK: true, Point: w, Lower: math.NaN(), Upper: math.NaN()}
 }
 
