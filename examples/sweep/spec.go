@@ -147,7 +147,7 @@ type Run struct {
 var (
 	windowTypes = map[string]predict.WindowType{"all": predict.WindowAll, "immediate": predict.WindowImmediate, "extended": predict.WindowExtended}
 	metricNames = map[string]predict.HistoryMetric{"avg": predict.MetricAverage, "median": predict.MetricMedian, "min": predict.MetricMin, "max": predict.MetricMax}
-	fallbacks   = map[string]predict.Fallback{"estimate": predict.FallbackEstimate, "relative": predict.FallbackRelative}
+	fallbacks   = map[string]bool{"estimate": false, "relative": true} // predict.HistoryConfig.RelativeFallback
 	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": gradualCorrector{}, "exponential": exponentialCorrector{}, "none": nil}
 )
 
@@ -412,7 +412,7 @@ func (p Params) Config(P int64) (sched.Config, error) {
 	cfg := pr.New(P)
 	if pp := p.Predictor; pp != nil {
 		hc := predict.HistoryConfig{Window: pp.Window, Type: windowTypes[pp.Type], Metric: metricNames[pp.Metric],
-			Fallback: fallbacks[pp.Fallback], Partial: pp.Partial, Propagate: pp.Propagate}
+			RelativeFallback: fallbacks[pp.Fallback], Partial: pp.Partial, Propagate: pp.Propagate}
 		np, ok := replaceHistory(cfg.Predictor, hc)
 		if !ok {
 			return sched.Config{}, fmt.Errorf("policy %s has no history predictor to configure", p.Policy)

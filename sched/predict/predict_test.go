@@ -65,7 +65,7 @@ func TestUserHistoryVariants(t *testing.T) {
 		{predict.HistoryConfig{Window: 3, Type: predict.WindowExtended}, 1000, (100 + 700 + 50) / 3},
 		{predict.HistoryConfig{Window: 2, Type: predict.WindowExtended}, 2000, 2000}, // one job with 2000
 		// relative: mean accuracy (0.1+0.2+0.7+0.05)/4 = 0.2625 of e
-		{predict.HistoryConfig{Window: 6, Fallback: predict.FallbackRelative}, 4000, 1050},
+		{predict.HistoryConfig{Window: 6, RelativeFallback: true}, 4000, 1050},
 	}
 	for i, c := range cases {
 		h, err := predict.NewUserHistory(c.cfg)
