@@ -18,8 +18,9 @@ func ExampleDetectFlurries() {
 		}
 	}
 	// User 42 submits 300 identical short jobs in 5 hours, 8 days in.
-	flurry := sanitize.Synthetic{User: 42, Jobs: 300, Start: 8 * 24 * hour, Duration: 5 * hour, Size: 16, ReqTime: 300, RunMin: 60, RunMax: 60}
-	jobs, _, _ = sanitize.Inject(jobs, flurry, nil)
+	for k := int64(0); k < 300; k++ {
+		jobs = append(jobs, swf.Job{ID: 2521 + k, Submit: 8*24*hour + 5*hour*k/299, RunTime: 60, AllocProcs: 16, ReqTime: 300, User: 42})
+	}
 	cs, _ := sanitize.DetectFlurries(jobs, sanitize.FlurryConfig{})
 	for _, c := range cs {
 		fmt.Printf("user %d: %d jobs in %.0f h, %.0f%% of the jobs then, by %v\n", c.User, c.Jobs, float64(c.Span())/3600, 100*c.JobShare, c.By)

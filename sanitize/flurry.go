@@ -57,22 +57,28 @@ import (
 // four cleaned logs together yield 3 candidates in 6.5 log-years, all on
 // SDSC-SP2, each at least 1.5 normal weeks of one user's identical jobs.
 
-// Measure says which activity count flagged a candidate.
+// Measure says which activity counts flagged a candidate: job arrivals,
+// process arrivals (Σ sizes), or both.
 type Measure int
 
-// The measures; a candidate may carry both.
 const (
-	ByJobs  Measure = 1 << iota // job arrivals
-	ByProcs                     // process arrivals (Σ sizes)
+	byJobs  Measure = 1 << iota // job arrivals
+	byProcs                     // process arrivals (Σ sizes)
 )
+
+// Jobs reports whether job arrivals flagged it.
+func (m Measure) Jobs() bool { return m&byJobs != 0 }
+
+// Procs reports whether process arrivals (Σ sizes) flagged it.
+func (m Measure) Procs() bool { return m&byProcs != 0 }
 
 func (m Measure) String() string {
 	switch m {
-	case ByJobs:
+	case byJobs:
 		return "jobs"
-	case ByProcs:
+	case byProcs:
 		return "procs"
-	case ByJobs | ByProcs:
+	case byJobs | byProcs:
 		return "jobs+procs"
 	}
 	return fmt.Sprintf("Measure(%d)", int(m))
@@ -358,11 +364,11 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 		// bin "above normal"; the share and the size floor still apply,
 		// so use 1 job or 1 process as the floor of the level.
 		if rj := float64(c.jobs) / max(normJ, 1); rj >= cfg.Factor && float64(c.jobs) >= cfg.Share*float64(t.Jobs) {
-			by |= ByJobs
+			by |= byJobs
 			ratio = rj
 		}
 		if rp := float64(c.procs) / max(normP, 1); rp >= cfg.Factor && float64(c.procs) >= cfg.Share*float64(t.Procs) {
-			by |= ByProcs
+			by |= byProcs
 			ratio = max(ratio, rp)
 		}
 		if by != 0 {

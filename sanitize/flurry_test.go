@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/internal/flurrytest"
+
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 	"pgregory.net/rapid"
@@ -34,9 +36,9 @@ func background(rng *rand.Rand, weeks int, perWeek int) []swf.Job {
 func injectDetect(t interface {
 	Helper()
 	Fatal(...any)
-}, jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, Candidates) {
+}, jobs []swf.Job, s flurrytest.Synthetic, rng *rand.Rand) ([]swf.Job, []int64, Candidates) {
 	t.Helper()
-	inj, ids, err := Inject(jobs, s, rng)
+	inj, ids, err := flurrytest.Inject(jobs, s, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func TestDetectInjectedSynthetic(t *testing.T) {
 	if len(base) != 0 {
 		t.Errorf("steady random workload: %d candidates, want 0: %+v", len(base), base)
 	}
-	s := Synthetic{User: 999, Jobs: 375, Start: 8*Week + 3*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 999, Jobs: 375, Start: 8*Week + 3*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	if len(cs) != 1 {
 		t.Fatalf("%d candidates, want 1: %+v", len(cs), cs)
@@ -112,7 +114,7 @@ func TestHeterogeneousBurstIsNotAFlurry(t *testing.T) {
 func TestDetectMultiWeek(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	jobs := background(rng, 30, 300)
-	s := Synthetic{User: 7, Jobs: 1800, Start: 10 * Week, Duration: 3 * Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
+	s := flurrytest.Synthetic{User: 7, Jobs: 1800, Start: 10 * Week, Duration: 3 * Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	var hit *Candidate
 	for i := range cs {
@@ -132,7 +134,7 @@ func TestDetectMultiWeek(t *testing.T) {
 			n++
 		}
 	}
-	if n != len(ids) || hit.By&ByJobs == 0 {
+	if n != len(ids) || !hit.By.Jobs() {
 		t.Errorf("covers %d of %d injected jobs (by %v)", n, len(ids), hit.By)
 	}
 }
@@ -141,9 +143,9 @@ func TestDetectMultiWeek(t *testing.T) {
 func TestProcessFlurry(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	jobs := background(rng, 20, 300)
-	s := Synthetic{User: 5000, Jobs: 120, Start: 12 * Week, Duration: 20 * hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 5000, Jobs: 120, Start: 12 * Week, Duration: 20 * hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
 	_, _, cs := injectDetect(t, jobs, s, rng)
-	if len(cs) != 1 || cs[0].User != 5000 || cs[0].By&ByProcs == 0 || cs[0].Jobs != 120 {
+	if len(cs) != 1 || cs[0].User != 5000 || !cs[0].By.Procs() || cs[0].Jobs != 120 {
 		t.Fatalf("candidates %+v", cs)
 	}
 }
@@ -153,10 +155,10 @@ func TestProcessFlurry(t *testing.T) {
 // with the test off; a burst that adds more than a normal week is.
 func TestWeekLift(t *testing.T) {
 	jobs := quietLog(6)
-	small := Synthetic{User: 41, Jobs: 300, Start: Week + day, Duration: 5 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
-	big := Synthetic{User: 42, Jobs: 1000, Start: 4*Week + day, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
-	jobs, _, _ = Inject(jobs, small, nil)
-	jobs, _, _ = Inject(jobs, big, nil)
+	small := flurrytest.Synthetic{User: 41, Jobs: 300, Start: Week + day, Duration: 5 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	big := flurrytest.Synthetic{User: 42, Jobs: 1000, Start: 4*Week + day, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	jobs, _, _ = flurrytest.Inject(jobs, small, nil)
+	jobs, _, _ = flurrytest.Inject(jobs, big, nil)
 	users := func(cfg FlurryConfig) map[int64]float64 {
 		cs, err := DetectFlurries(jobs, cfg)
 		if err != nil {
@@ -187,11 +189,11 @@ func TestWeekLift(t *testing.T) {
 // reported).
 func TestMergeKeepsHomogeneity(t *testing.T) {
 	base := quietLog(6)
-	burst := func(start int64) Synthetic {
-		return Synthetic{User: 41, Jobs: 150, Start: start, Duration: 3 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	burst := func(start int64) flurrytest.Synthetic {
+		return flurrytest.Synthetic{User: 41, Jobs: 150, Start: start, Duration: 3 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
 	}
-	jobs, _, _ := Inject(base, burst(2*Week), nil)
-	jobs, _, _ = Inject(jobs, burst(2*Week+5*day), nil)
+	jobs, _, _ := flurrytest.Inject(base, burst(2*Week), nil)
+	jobs, _, _ = flurrytest.Inject(jobs, burst(2*Week+5*day), nil)
 	cs, err := DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +231,7 @@ func TestMergeKeepsStrongestLift(t *testing.T) {
 		start int64
 		n     int
 	}{{Week, 150}, {Week + 6*day, 1000}, {Week + 12*day, 150}} {
-		jobs, _, _ = Inject(jobs, Synthetic{User: 41, Jobs: b.n, Start: b.start, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
+		jobs, _, _ = flurrytest.Inject(jobs, flurrytest.Synthetic{User: 41, Jobs: b.n, Start: b.start, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
 	}
 	cs, err := DetectFlurries(jobs, FlurryConfig{})
 	if err != nil {
@@ -270,7 +272,7 @@ func TestDetectProperties(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		rng := rand.New(rand.NewPCG(seed, 1))
 		jobs := background(rng, 4, 100)
-		s := Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*Week).Draw(t, "at"),
+		s := flurrytest.Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*Week).Draw(t, "at"),
 			Duration: rapid.Int64Range(0, 3*day).Draw(t, "dur"), Size: 4, ReqTime: 60, RunMin: 1, RunMax: 10}
 		inj, _, cs := injectDetect(t, jobs, s, rng)
 		shuffled := slices.Clone(inj)
@@ -309,7 +311,7 @@ func TestDetectSDSCSP2Injected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Synthetic{User: 328, Jobs: 375, Start: 580*day + 8*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 328, Jobs: 375, Start: 580*day + 8*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 	_, ids, cs := injectDetect(t, jobs, s, rand.New(rand.NewPCG(581, 0)))
 	if len(cs) != len(base)+1 {
 		t.Errorf("%d candidates after injection, %d before; want one more", len(cs), len(base))
@@ -320,7 +322,7 @@ func TestDetectSDSCSP2Injected(t *testing.T) {
 			continue
 		}
 		found = true
-		if c.Jobs != 375 || c.FirstID != ids[0] || c.LastID != ids[374] || c.By&ByJobs == 0 || c.By&ByProcs == 0 {
+		if c.Jobs != 375 || c.FirstID != ids[0] || c.LastID != ids[374] || !c.By.Jobs() || !c.By.Procs() {
 			t.Errorf("candidate %+v", c)
 		}
 		if c.JobShare < 0.8 {

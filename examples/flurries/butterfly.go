@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/batchq/batchq/internal/flurrytest"
+
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -255,8 +257,8 @@ func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 
 // flurry581 is the synthetic user-328 flurry starting h hours into the
 // log's 581st day.
-func flurry581(h int64) sanitize.Synthetic {
-	return sanitize.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*daySec + h*hourSec, Duration: 10 * hourSec,
+func flurry581(h int64) flurrytest.Synthetic {
+	return flurrytest.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*daySec + h*hourSec, Duration: 10 * hourSec,
 		Size: butterflySize, ReqTime: 300, RunMin: 60, RunMax: 120}
 }
 
@@ -265,7 +267,7 @@ func flurry581(h int64) sanitize.Synthetic {
 // (and the tests) see the same flurry for the same hour, and the set of
 // the injected job IDs.
 func injected(jobs []swf.Job, h int64) ([]swf.Job, map[int64]bool, error) {
-	inj, ids, err := sanitize.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
+	inj, ids, err := flurrytest.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -67,10 +67,10 @@ func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers 
 	week := func(t int64) int { return min(max(int((t-origin)/sanitize.Week), 0), weeks-1) }
 	for _, c := range cands {
 		f := figures.Flurry{User: strconv.FormatInt(c.User, 10), From: week(c.First), To: week(c.Last)}
-		if c.By&sanitize.ByJobs != 0 {
+		if c.By.Jobs() {
 			a.Flurries = append(a.Flurries, f)
 		}
-		if c.By&sanitize.ByProcs != 0 {
+		if c.By.Procs() {
 			f.Procs = true
 			a.Flurries = append(a.Flurries, f)
 		}
