@@ -13,7 +13,7 @@
 // past runs predicts a RangeSet (§III-C): ranges merged from nearby
 // samples, with probabilities from their shares of the key's history.
 //
-// To start: NewRangeHistory, Add each finished job's LoadSample, then
+// To start: Add each finished job's LoadSample to a RangeHistory, then
 // RangePredictor.Predict (see the example). Package varq/molding uses
 // range sets to mold job sizes and delay submissions. Decisions cited as
 // A-items are those of the APQ, range sets and molding register of

@@ -80,13 +80,11 @@ type keyHist struct {
 
 // RangeHistory is the runtime history the predictor draws on: every
 // finished job (runtime and actual load) grouped by key, in the order
-// added. Not safe for concurrent use.
+// added. The zero RangeHistory is empty and ready to use. Not safe for
+// concurrent use.
 type RangeHistory struct {
 	byKey map[RangeKey]*keyHist
 }
-
-// NewRangeHistory returns an empty history.
-func NewRangeHistory() *RangeHistory { return &RangeHistory{byKey: map[RangeKey]*keyHist{}} }
 
 // Add appends a finished job; negative or NaN values are an error.
 func (h *RangeHistory) Add(s LoadSample) error {
@@ -95,6 +93,9 @@ func (h *RangeHistory) Add(s LoadSample) error {
 	}
 	k := h.byKey[s.Key]
 	if k == nil {
+		if h.byKey == nil {
+			h.byKey = map[RangeKey]*keyHist{}
+		}
 		k = &keyHist{lo: s.Runtime, hi: s.Runtime}
 		h.byKey[s.Key] = k
 	}

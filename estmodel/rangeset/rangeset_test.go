@@ -124,7 +124,7 @@ func TestRangeSetProperties(t *testing.T) {
 }
 
 func TestRelevantHistory(t *testing.T) {
-	h := NewRangeHistory()
+	h := new(RangeHistory)
 	k := RangeKey{User: 1, Size: 4}
 	// 30 jobs: the oldest has runtime 1000, the rest 100..128: the full
 	// range is 999 wide, the last 10 span only 9, so Relevant must reach
@@ -154,7 +154,7 @@ func TestRelevantHistory(t *testing.T) {
 // target load 0.6. Shifted: 100·0.6 + 100 + (150 − 120) = 190 and 150.
 // Median 170; width 40 > 20% of 170 = 34 → [153, 187).
 func TestPredictHand(t *testing.T) {
-	h := NewRangeHistory()
+	h := new(RangeHistory)
 	k := RangeKey{User: 7}
 	if err := h.Add(LoadSample{Key: k, Runtime: 150, Load: 0.2}); err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestPredictHand(t *testing.T) {
 // probabilities summing to 1 — in both shift modes.
 func TestRangePredictorProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		h := NewRangeHistory()
+		h := new(RangeHistory)
 		k := RangeKey{User: 1, Size: 8}
 		n := rapid.IntRange(1, 80).Draw(t, "n")
 		for range n {

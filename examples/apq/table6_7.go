@@ -204,7 +204,7 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		return nil, err
 	}
 	r := &rsRun{from: testFrom, to: testTo, fs: funcs}
-	hist := rangeset.NewRangeHistory()
+	hist := new(rangeset.RangeHistory)
 	pred := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
 	ratioCfg := rsConfig
 	ratioCfg.RatioShift = true

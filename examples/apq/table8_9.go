@@ -349,7 +349,7 @@ func runStrategy(e *env, tr *trace, cfg molding.StrategyConfig, floor string) (s
 	if err != nil {
 		return strategyRun{}, err
 	}
-	aw := &apqWait{p: p, sys: apq.NewSystem(), pts: map[int64]apq.Point{}}
+	aw := &apqWait{p: p, sys: new(apq.System), pts: map[int64]apq.Point{}}
 	var wait molding.WaitPredictor = aw
 	if floor != floorOff {
 		// RunStrategy registers aw as an observer through Unwrap.

@@ -306,7 +306,7 @@ func TestPredictCaseB(t *testing.T) {
 }
 
 func TestSystem(t *testing.T) {
-	s := NewSystem()
+	s := new(System)
 	if err := s.Submit(Job{ID: 1, Submit: 5}); err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func newMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldC
 	return &molder{
 		cfg:  cfg,
 		prof: prof,
-		pred: rangeset.RangePredictor{Funcs: funcs, History: rangeset.NewRangeHistory(), Config: cfg.Range},
+		pred: rangeset.RangePredictor{Funcs: funcs, History: new(rangeset.RangeHistory), Config: cfg.Range},
 		wait: wait, us: map[userSizeKey]*userSize{}, sizes: map[int64][]int64{},
 		starts: map[int64]int64{}, ends: map[int64]int64{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x4d4f4c44)),
