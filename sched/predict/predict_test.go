@@ -86,11 +86,10 @@ func TestUserHistoryVariants(t *testing.T) {
 
 func TestSimplePredictors(t *testing.T) {
 	j := pj(1, 0, 30, 100)
-	if predict.UserEstimate.Predict(predict.UserEstimate{}, j, 0) != 100 ||
-		(predict.Perfect{}).Predict(j, 0) != 30 ||
+	if (predict.Perfect{}).Predict(j, 0) != 30 ||
 		(predict.X2{}).Predict(j, 0) != 200 ||
 		(predict.X2{P: predict.Perfect{}}).Predict(j, 0) != 60 {
-		t.Error("estimate/perfect/X2 predictions wrong")
+		t.Error("perfect/X2 predictions wrong")
 	}
 }
 
