@@ -194,7 +194,7 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 	ps := []replay.Predictor{qb}
 	const firstIBL = 1
 	for _, n := range iblNeighbours {
-		b, err := replay.NewIBL(ibl.Config{N: n}, ibl.Config{}, ibl.DefaultLevel)
+		b, err := replay.NewIBL(ibl.Config{N: n}, ibl.Config{}, 0) // 90% intervals
 		if err != nil {
 			return nil, err
 		}

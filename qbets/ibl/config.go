@@ -14,7 +14,6 @@ const (
 	DefaultN           = 56
 	defaultKernelWidth = 1.0
 	DefaultMaxSize     = 10000
-	DefaultLevel       = 90
 )
 
 // Config is an experience base's prediction configuration. The zero value

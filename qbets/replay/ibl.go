@@ -33,7 +33,7 @@ type iblOpen struct {
 // features: Queue, User, Group as Project and Executable as job name, each
 // a distinct value per SWF number. Jobs need unique IDs. notQueued and
 // queued configure the two bases (nil Features: Table III and Table IV),
-// level is the interval's level in percent (0: ibl.DefaultLevel, 90).
+// level is the interval's level in percent (0: 90, the paper's).
 func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 	if notQueued.Features == nil {
 		notQueued.Features = ibl.NotQueuedFeatures
@@ -49,7 +49,7 @@ func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iblPredictor{nq: nq, qd: qd, level: cmp.Or(level, ibl.DefaultLevel), sys: ibl.NewSystem(), open: map[int64]*iblOpen{}}, nil
+	return &iblPredictor{nq: nq, qd: qd, level: cmp.Or(level, 90), sys: ibl.NewSystem(), open: map[int64]*iblOpen{}}, nil
 }
 
 func iblJob(j *swf.Job) ibl.Job {
