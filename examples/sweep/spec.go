@@ -41,7 +41,7 @@ type Spec struct {
 	// Default [0].
 	Loads []float64 `json:"loads,omitempty"`
 	// Seeds: 0 is the log as recorded; s > 0 shakes the arrivals with
-	// sanitize.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
+	// shake.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
 	// any load scaling. Default [0].
 	Seeds []uint64 `json:"seeds,omitempty"`
 	// Options are sched.Config switches, each an axis.
