@@ -12,7 +12,7 @@ func ExampleDetectFlurries() {
 	// A quiet log: 10 users, one job each every 2 hours for 3 weeks,
 	// varied sizes and estimates.
 	var jobs []swf.Job
-	for k := int64(0); k < 3*sanitize.Week/(2*hour); k++ {
+	for k := int64(0); k < 3*7*24/2; k++ {
 		for u := int64(1); u <= 10; u++ {
 			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
 		}

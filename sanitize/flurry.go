@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/batchq/batchq/internal/activity"
+
 	"github.com/batchq/batchq/swf"
 )
 
@@ -84,16 +86,17 @@ func (m Measure) String() string {
 	return fmt.Sprintf("Measure(%d)", int(m))
 }
 
-// hour and day in seconds.
+// hour, day and week in seconds.
 const (
 	hour int64 = 3600
 	day  int64 = 24 * hour
+	week int64 = 7 * day
 )
 
 // FlurryConfig tunes DetectFlurries. The zero value means the defaults,
 // which follow the thesis's observations (see each field).
 type FlurryConfig struct {
-	// Bins are the bin widths scanned, seconds. Default {Week, 1 day,
+	// Bins are the bin widths scanned, seconds. Default {1 week, 1 day,
 	// 6 h}: the thesis's weekly plots plus the scales of its shortest
 	// flurry (10 h).
 	Bins []int64
@@ -163,7 +166,7 @@ func (c *FlurryConfig) Validate() error {
 
 func (c FlurryConfig) withDefaults() FlurryConfig {
 	if len(c.Bins) == 0 {
-		c.Bins = []int64{Week, day, 6 * hour}
+		c.Bins = []int64{week, day, 6 * hour}
 	}
 	if c.Quantile == 0 {
 		c.Quantile = 0.9
@@ -276,10 +279,10 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 		}
 	}
 
-	week := totals(jobs, o, Week)
+	weeks := activity.TotalsFrom(jobs, o, week)
 	med := medianWeek{
-		jobs:  quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Jobs) }),
-		procs: quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Procs) }),
+		jobs:  quantileOf(weeks, 0.5, func(a activity.Row) float64 { return float64(a.Jobs) }),
+		procs: quantileOf(weeks, 0.5, func(a activity.Row) float64 { return float64(a.Procs) }),
 	}
 	var out Candidates
 	for u, fl := range flags {
@@ -310,7 +313,7 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 
 // quantileOf returns the q-quantile of f over xs (linear interpolation
 // between order statistics; 0 for no bins).
-func quantileOf(xs []WeekActivity, q float64, f func(WeekActivity) float64) float64 {
+func quantileOf(xs []activity.Row, q float64, f func(activity.Row) float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -331,9 +334,9 @@ func quantileOf(xs []WeekActivity, q float64, f func(WeekActivity) float64) floa
 // dominated by that user, for bins of width bin from origin o, for both
 // measures.
 func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]flag) {
-	tot := totals(jobs, o, bin)
-	normJ := quantileOf(tot, cfg.Quantile, func(a WeekActivity) float64 { return float64(a.Jobs) })
-	normP := quantileOf(tot, cfg.Quantile, func(a WeekActivity) float64 { return float64(a.Procs) })
+	tot := activity.TotalsFrom(jobs, o, bin)
+	normJ := quantileOf(tot, cfg.Quantile, func(a activity.Row) float64 { return float64(a.Jobs) })
+	normP := quantileOf(tot, cfg.Quantile, func(a activity.Row) float64 { return float64(a.Procs) })
 	type key struct {
 		b int
 		u int64
@@ -347,14 +350,14 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 	// loop made BenchmarkDetectFlurriesBlue 30–40% slower).
 	per := map[key]*count{}
 	for i := range jobs {
-		k := key{binOf(jobs[i].Submit, o, bin), jobs[i].User}
+		k := key{activity.BinOf(jobs[i].Submit, o, bin), jobs[i].User}
 		c := per[k]
 		if c == nil {
 			c = &count{}
 			per[k] = c
 		}
 		c.jobs++
-		c.procs += size(&jobs[i])
+		c.procs += activity.Size(&jobs[i])
 	}
 	for k, c := range per {
 		t := tot[k.b]
@@ -490,7 +493,7 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 		}
 		if j.Size() == c.Size && j.ReqTime == c.ReqTime {
 			c.Jobs++
-			c.Procs += size(j)
+			c.Procs += activity.Size(j)
 			c.FirstID = min(c.FirstID, j.ID)
 			c.LastID = max(c.LastID, j.ID)
 			runs = append(runs, j.RunTime)
@@ -536,7 +539,7 @@ func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates, med 
 	for _, c := range cs {
 		if n := len(out); n > 0 {
 			m := &out[n-1]
-			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First-m.Last < Week {
+			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First-m.Last < week {
 				w := *m
 				w.Last = max(m.Last, c.Last)
 				w.By |= c.By
@@ -562,7 +565,7 @@ type medianWeek struct{ jobs, procs float64 }
 // lift is c's activity per week over max(its span, one week), relative to
 // the median week: the larger of the job and the process ratio.
 func (m medianWeek) lift(c *Candidate) float64 {
-	weeks := float64(max(c.Span(), Week)) / float64(Week)
+	weeks := float64(max(c.Span(), week)) / float64(week)
 	return max(float64(c.Jobs)/max(m.jobs, 1), float64(c.Procs)/max(m.procs, 1)) / weeks
 }
 
@@ -575,7 +578,7 @@ func shares(jobs []swf.Job, order []int, c *Candidate) {
 	var p int64
 	for _, i := range order[a:b] {
 		n++
-		p += size(&jobs[i])
+		p += activity.Size(&jobs[i])
 	}
 	if n > 0 {
 		c.JobShare = float64(c.Jobs) / float64(n)

@@ -23,7 +23,7 @@ func background(rng *rand.Rand, weeks int, perWeek int) []swf.Job {
 	for i := 0; i < n; i++ {
 		sz := int64(1) << rng.IntN(6)
 		jobs = append(jobs, swf.Job{
-			ID: int64(i + 1), Submit: rng.Int64N(int64(weeks) * Week), RunTime: 60 + rng.Int64N(7200),
+			ID: int64(i + 1), Submit: rng.Int64N(int64(weeks) * week), RunTime: 60 + rng.Int64N(7200),
 			AllocProcs: sz, ReqProcs: sz, ReqTime: 600 * (1 + rng.Int64N(12)), User: 1 + rng.Int64N(50),
 		})
 	}
@@ -59,7 +59,7 @@ func TestDetectInjectedSynthetic(t *testing.T) {
 	if len(base) != 0 {
 		t.Errorf("steady random workload: %d candidates, want 0: %+v", len(base), base)
 	}
-	s := flurrytest.Synthetic{User: 999, Jobs: 375, Start: 8*Week + 3*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 999, Jobs: 375, Start: 8*week + 3*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	if len(cs) != 1 {
 		t.Fatalf("%d candidates, want 1: %+v", len(cs), cs)
@@ -96,7 +96,7 @@ func TestHeterogeneousBurstIsNotAFlurry(t *testing.T) {
 	jobs := background(rng, 20, 300)
 	for k := 0; k < 400; k++ {
 		sz := int64(1) << rng.IntN(7)
-		jobs = append(jobs, swf.Job{ID: int64(10000 + k), Submit: 5*Week + rng.Int64N(day), RunTime: 100, AllocProcs: sz, ReqTime: 60 * (1 + rng.Int64N(100)), User: 777})
+		jobs = append(jobs, swf.Job{ID: int64(10000 + k), Submit: 5*week + rng.Int64N(day), RunTime: 100, AllocProcs: sz, ReqTime: 60 * (1 + rng.Int64N(100)), User: 777})
 	}
 	cs, err := DetectFlurries(jobs, FlurryConfig{})
 	if err != nil {
@@ -114,7 +114,7 @@ func TestHeterogeneousBurstIsNotAFlurry(t *testing.T) {
 func TestDetectMultiWeek(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	jobs := background(rng, 30, 300)
-	s := flurrytest.Synthetic{User: 7, Jobs: 1800, Start: 10 * Week, Duration: 3 * Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
+	s := flurrytest.Synthetic{User: 7, Jobs: 1800, Start: 10 * week, Duration: 3 * week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	var hit *Candidate
 	for i := range cs {
@@ -143,7 +143,7 @@ func TestDetectMultiWeek(t *testing.T) {
 func TestProcessFlurry(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	jobs := background(rng, 20, 300)
-	s := flurrytest.Synthetic{User: 5000, Jobs: 120, Start: 12 * Week, Duration: 20 * hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 5000, Jobs: 120, Start: 12 * week, Duration: 20 * hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
 	_, _, cs := injectDetect(t, jobs, s, rng)
 	if len(cs) != 1 || cs[0].User != 5000 || !cs[0].By.Procs() || cs[0].Jobs != 120 {
 		t.Fatalf("candidates %+v", cs)
@@ -155,8 +155,8 @@ func TestProcessFlurry(t *testing.T) {
 // with the test off; a burst that adds more than a normal week is.
 func TestWeekLift(t *testing.T) {
 	jobs := quietLog(6)
-	small := flurrytest.Synthetic{User: 41, Jobs: 300, Start: Week + day, Duration: 5 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
-	big := flurrytest.Synthetic{User: 42, Jobs: 1000, Start: 4*Week + day, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	small := flurrytest.Synthetic{User: 41, Jobs: 300, Start: week + day, Duration: 5 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	big := flurrytest.Synthetic{User: 42, Jobs: 1000, Start: 4*week + day, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
 	jobs, _, _ = flurrytest.Inject(jobs, small, nil)
 	jobs, _, _ = flurrytest.Inject(jobs, big, nil)
 	users := func(cfg FlurryConfig) map[int64]float64 {
@@ -192,8 +192,8 @@ func TestMergeKeepsHomogeneity(t *testing.T) {
 	burst := func(start int64) flurrytest.Synthetic {
 		return flurrytest.Synthetic{User: 41, Jobs: 150, Start: start, Duration: 3 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
 	}
-	jobs, _, _ := flurrytest.Inject(base, burst(2*Week), nil)
-	jobs, _, _ = flurrytest.Inject(jobs, burst(2*Week+5*day), nil)
+	jobs, _, _ := flurrytest.Inject(base, burst(2*week), nil)
+	jobs, _, _ = flurrytest.Inject(jobs, burst(2*week+5*day), nil)
 	cs, err := DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestMergeKeepsHomogeneity(t *testing.T) {
 	}
 	// 400 varied jobs of the same user in the gap.
 	for k := int64(0); k < 400; k++ {
-		jobs = append(jobs, swf.Job{ID: 100000 + k, Submit: 2*Week + day + k*600, RunTime: 600, AllocProcs: 2 + k%7, ReqTime: 600 * (1 + k%5), User: 41})
+		jobs = append(jobs, swf.Job{ID: 100000 + k, Submit: 2*week + day + k*600, RunTime: 600, AllocProcs: 2 + k%7, ReqTime: 600 * (1 + k%5), User: 41})
 	}
 	slices.SortStableFunc(jobs, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	cs, err = DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
@@ -230,7 +230,7 @@ func TestMergeKeepsStrongestLift(t *testing.T) {
 	for _, b := range []struct {
 		start int64
 		n     int
-	}{{Week, 150}, {Week + 6*day, 1000}, {Week + 12*day, 150}} {
+	}{{week, 150}, {week + 6*day, 1000}, {week + 12*day, 150}} {
 		jobs, _, _ = flurrytest.Inject(jobs, flurrytest.Synthetic{User: 41, Jobs: b.n, Start: b.start, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
 	}
 	cs, err := DetectFlurries(jobs, FlurryConfig{})
@@ -246,7 +246,7 @@ func TestMergeKeepsStrongestLift(t *testing.T) {
 // weeks: 840 jobs and 4,620 processes a week, varied sizes and estimates.
 func quietLog(weeks int64) []swf.Job {
 	var jobs []swf.Job
-	for k := int64(0); k < weeks*Week/(2*hour); k++ {
+	for k := int64(0); k < weeks*week/(2*hour); k++ {
 		for u := int64(1); u <= 10; u++ {
 			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
 		}
@@ -272,7 +272,7 @@ func TestDetectProperties(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		rng := rand.New(rand.NewPCG(seed, 1))
 		jobs := background(rng, 4, 100)
-		s := flurrytest.Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*Week).Draw(t, "at"),
+		s := flurrytest.Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*week).Draw(t, "at"),
 			Duration: rapid.Int64Range(0, 3*day).Draw(t, "dur"), Size: 4, ReqTime: 60, RunMin: 1, RunMax: 10}
 		inj, _, cs := injectDetect(t, jobs, s, rng)
 		shuffled := slices.Clone(inj)

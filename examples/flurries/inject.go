@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/batchq/batchq/internal/activity"
+
 	"github.com/batchq/batchq/internal/flurrytest"
 
 	"github.com/batchq/batchq/sanitize"
@@ -59,7 +61,7 @@ var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs
 // thesis's 2×–10×).
 func multiWeek(intensity float64) shape {
 	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med, _ float64) flurrytest.Synthetic {
-		return flurrytest.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * sanitize.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
+		return flurrytest.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * activity.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	}}
 }
 
@@ -85,7 +87,7 @@ func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, 
 	if fresh {
 		s.User = maxUser(jobs) + 1
 	} else {
-		s.User = busiest(jobs, s.Start-2*sanitize.Week, s.Start+s.Duration+2*sanitize.Week)
+		s.User = busiest(jobs, s.Start-2*activity.Week, s.Start+s.Duration+2*activity.Week)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(pos*1000)))
 	inj, ids, err := flurrytest.Inject(jobs, s, rng)
@@ -138,7 +140,7 @@ func native(base sanitize.Candidates, c sanitize.Candidate) bool {
 // medianWeek is the median over the log's weeks (7-day bins of the submit
 // time from 0) of the jobs and of the processes (Σ sizes) submitted.
 func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
-	tot, _ := sanitize.Totals(jobs, sanitize.Week)
+	tot, _ := activity.Totals(jobs, activity.Week)
 	nj, np := make([]int64, len(tot)), make([]int64, len(tot))
 	for i := range tot {
 		nj[i], np[i] = int64(tot[i].Jobs), tot[i].Procs

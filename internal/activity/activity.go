@@ -1,4 +1,7 @@
-package sanitize
+// Package activity bins a log's submissions per user and in total (Tsafrir's
+// weekly activity, thesis §7.4 step 1, Figs. 6.8 and 6.9): the series
+// sanitize's flurry detector reads and examples/flurries plots.
+package activity
 
 import (
 	"fmt"
@@ -13,11 +16,11 @@ const Week int64 = 7 * 24 * 3600
 // allUsers is the User of the rows of Totals, which sum over every user.
 const allUsers int64 = -1
 
-// WeekActivity is one point of an activity series (thesis §7.4 step 1,
-// spec §8.2): the jobs and processes (Σ sizes) submitted in bin Week,
+// Row is one point of an activity series (thesis §7.4 step 1): the jobs and processes (Σ sizes) submitted in bin Week,
 // which covers [Start, Start+bin), by User (or by everyone: −1). The
-// name follows the thesis's weekly plots; the bin width is the caller's.
-type WeekActivity struct {
+// field name follows the thesis's weekly plots; the bin width is the
+// caller's.
+type Row struct {
 	Week  int   // bin index from the origin
 	Start int64 // first second of the bin
 	User  int64
@@ -25,10 +28,10 @@ type WeekActivity struct {
 	Procs int64 // Σ size (allocated processors, else requested)
 }
 
-// binOf returns the bin index of submit time t for bins of width bin
+// BinOf returns the bin index of submit time t for bins of width bin
 // starting at origin (floor division, so times before origin get negative
 // bins rather than sharing bin 0).
-func binOf(t, origin, bin int64) int {
+func BinOf(t, origin, bin int64) int {
 	d := t - origin
 	if d < 0 {
 		return int((d - bin + 1) / bin)
@@ -38,14 +41,14 @@ func binOf(t, origin, bin int64) int {
 
 func checkBin(bin int64) error {
 	if bin <= 0 {
-		return fmt.Errorf("sanitize: bin width %d s, want > 0", bin)
+		return fmt.Errorf("activity: bin width %d s, want > 0", bin)
 	}
 	return nil
 }
 
-// origin is the first submit time: bins start with the log, as the thesis's
+// Origin is the first submit time: bins start with the log, as the thesis's
 // weeks do. An empty log has origin 0.
-func origin(jobs []swf.Job) int64 {
+func Origin(jobs []swf.Job) int64 {
 	if len(jobs) == 0 {
 		return 0
 	}
@@ -56,37 +59,37 @@ func origin(jobs []swf.Job) int64 {
 	return o
 }
 
-// size is the job's processes for activity counts: unknown sizes count 0
+// Size is the job's processes for activity counts: unknown sizes count 0
 // (the job still counts as a job).
-func size(j *swf.Job) int64 {
+func Size(j *swf.Job) int64 {
 	return max(j.Size(), 0)
 }
 
-// Activity returns the per-user series: one row per (bin, user) with at
+// PerUser returns the per-user series: one row per (bin, user) with at
 // least one submission, sorted by bin and then user. Bins of width bin
 // seconds start at the first submit time. Order of jobs does not matter.
-func Activity(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
+func PerUser(jobs []swf.Job, bin int64) ([]Row, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
 	}
-	o := origin(jobs)
+	o := Origin(jobs)
 	type key struct {
 		b int
 		u int64
 	}
-	m := map[key]*WeekActivity{}
+	m := map[key]*Row{}
 	for i := range jobs {
 		j := &jobs[i]
-		k := key{binOf(j.Submit, o, bin), j.User}
+		k := key{BinOf(j.Submit, o, bin), j.User}
 		a := m[k]
 		if a == nil {
-			a = &WeekActivity{Week: k.b, Start: o + int64(k.b)*bin, User: j.User}
+			a = &Row{Week: k.b, Start: o + int64(k.b)*bin, User: j.User}
 			m[k] = a
 		}
 		a.Jobs++
-		a.Procs += size(j)
+		a.Procs += Size(j)
 	}
-	out := make([]WeekActivity, 0, len(m))
+	out := make([]Row, 0, len(m))
 	for _, a := range m {
 		out = append(out, *a)
 	}
@@ -102,32 +105,33 @@ func Activity(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
 // Totals returns the all-user series, one row per bin from the first
 // submission to the last, empty bins included (a plot and a median need
 // the quiet weeks too). User is −1.
-func Totals(jobs []swf.Job, bin int64) ([]WeekActivity, error) {
+func Totals(jobs []swf.Job, bin int64) ([]Row, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
 	}
-	return totals(jobs, origin(jobs), bin), nil
+	return TotalsFrom(jobs, Origin(jobs), bin), nil
 }
 
-func totals(jobs []swf.Job, o, bin int64) []WeekActivity {
+// TotalsFrom is Totals with bins starting at o, bin > 0 (unchecked).
+func TotalsFrom(jobs []swf.Job, o, bin int64) []Row {
 	if len(jobs) == 0 {
 		return nil
 	}
 	last := 0
 	for i := range jobs {
-		last = max(last, binOf(jobs[i].Submit, o, bin))
+		last = max(last, BinOf(jobs[i].Submit, o, bin))
 	}
-	out := make([]WeekActivity, last+1)
+	out := make([]Row, last+1)
 	for b := range out {
-		out[b] = WeekActivity{Week: b, Start: o + int64(b)*bin, User: allUsers}
+		out[b] = Row{Week: b, Start: o + int64(b)*bin, User: allUsers}
 	}
 	for i := range jobs {
-		b := binOf(jobs[i].Submit, o, bin)
+		b := BinOf(jobs[i].Submit, o, bin)
 		if b < 0 {
 			continue
 		}
 		out[b].Jobs++
-		out[b].Procs += size(&jobs[i])
+		out[b].Procs += Size(&jobs[i])
 	}
 	return out
 }
