@@ -124,9 +124,9 @@ func better(s float64, size int64, bs float64, bsize int64, original int64) bool
 // A job without an estimate (origERT ≤ 0, e.g. every job of SDSC Paragon)
 // keeps none: §VI-C presumes the user gave one. Inventing one for molded
 // jobs only would also change every other job's simulated estimate, since
-// sched fills missing estimates with the largest estimate seen (A6): the
-// unmolded jobs of such a log would lose the exact estimates they get from
-// their run times. molder.Decide still limits such a job's molded runtime
+// sched fills missing estimates with the largest estimate seen (sched's
+// A6): the unmolded jobs of such a log would lose the exact estimates they
+// get from their run times. molder.Decide still limits such a job's molded runtime
 // by this rule read with run times (molder.impliedEstimate).
 func moldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {
 	if size >= origSize || origERT <= 0 {

@@ -279,7 +279,7 @@ func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDec
 
 // impliedEstimate is the runtime limit of job j, which has no estimate,
 // molded to size s: §VI-C's ERT rule applied to the estimate the scheduler
-// gives j (Estimate; on a log without estimates its run time, e := r, A6).
+// gives j (Estimate; on a log without estimates its run time, e := r, sched's A6).
 // A grown job keeps that limit, so the roulette wheel cannot turn it into
 // one of the user's long runs at that size (a user's 50-s jobs into 3.5-h
 // jobs on SDSC Paragon). The molded job itself keeps no estimate (see
