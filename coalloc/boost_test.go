@@ -9,7 +9,7 @@ func TestPIndepAndEq61(t *testing.T) {
 	for _, c := range []struct {
 		pAll  float64
 		count int
-		want  float64 // thesis L1007, L1031, Figure 6.1
+		want  float64 // thesis Ch. 6 (spec §4), Figure 6.1
 	}{
 		{0.90, 2, 0.9487}, {0.95, 2, 0.975}, {0.95, 3, 0.983},
 	} {
@@ -21,8 +21,8 @@ func TestPIndepAndEq61(t *testing.T) {
 	if got := atLeastOne(0.9, 0.9); math.Abs(got-0.99) > 1e-12 {
 		t.Errorf("atLeastOne(0.9, 0.9) = %v, thesis 0.99", got)
 	}
-	// The reverse effect (L985): two reservations at 0.95 both succeed
-	// with 0.903, three with 0.857.
+	// The reverse effect (thesis Ch. 6, spec §4): two reservations at 0.95
+	// both succeed with 0.903, three with 0.857.
 	if p2, p3 := 0.95*0.95, 0.95*0.95*0.95; math.Abs(p2-0.903) > 6e-4 || math.Abs(p3-0.857) > 6e-4 {
 		t.Errorf("joint %v %v", p2, p3)
 	}

@@ -4,8 +4,8 @@ package varq
 // (processors × seconds when the machine counts processors): required is
 // the work the user asked for, N·W, and worstExtra the most the padding
 // can cost on top, N·(D − s), paid when the job starts the moment it is
-// submitted, the only overhead VARQ reports in advance (thesis L803). Both
-// are zero for NOT_POSSIBLE.
+// submitted, the only overhead VARQ reports in advance (thesis Ch. 5,
+// spec §3). Both are zero for NOT_POSSIBLE.
 func (p Plan) Cost() (required, worstExtra int64) {
 	if !p.Possible {
 		return 0, 0

@@ -12,7 +12,7 @@
 // To choose s, VARQ asks a Forecaster (the inverted QBETS query of §2.7:
 // the probability that a job of this shape starts within t seconds) about
 // every candidate s = now, now+30 s, …, < D, assuming today's predictions
-// still hold then (bounds stability, thesis L711–727). That
+// still hold then (bounds stability, thesis Ch. 5, spec §3). That
 // ProbabilityTrajectory is not monotone: a later submission asks for a shorter,
 // easier-to-backfill job but leaves less time to start. PlanLatest picks the
 // latest s whose probability meets the user's target (least worst-case

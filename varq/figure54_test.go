@@ -7,7 +7,7 @@ import (
 
 // figure54 rebuilds the trajectory of the thesis's Figure 5.4 (NCSA
 // TeraGrid "dque", 4 nodes × 1 h, reservation 12 h ahead) from the text's
-// description (L775–803): from T to T+21600 the probability falls from just
+// description (Ch. 5; spec §3): from T to T+21600 the probability falls from just
 // under 0.4 to 0.25; at T+21600 it jumps to about 0.7 (a new cluster); it
 // then decays towards 0, crossing 0.5 just after T+40470, the point the
 // thesis reads off for a 0.5 target. The figure itself is not in the seed,

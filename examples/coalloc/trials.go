@@ -18,7 +18,7 @@ type trialConfig struct {
 	lead     int64 // D in the thesis's (N, W, D)
 	pAll     float64
 	// retry is the wait after a plan that is not possible; 0 means 600 s
-	// (thesis L1052).
+	// (thesis Ch. 6, spec §4).
 	retry int64
 	plan  coalloc.Config
 }
