@@ -8,8 +8,9 @@
 // name the line and field, a Writer, and gzip detection.
 //
 // sanitize prepares real logs for simulation: the "sane" predicate, the
-// archive's filter language, flurry detection and reordering (Tsafrir, "Modeling, Evaluating, and Improving the Performance of
-// Supercomputer Scheduling", PhD thesis, 2006, Ch. 2 and 6).
+// archive's filter language, flurry detection and reordering (Tsafrir,
+// "Modeling, Evaluating, and Improving the Performance of Supercomputer
+// Scheduling", PhD thesis, 2006, Ch. 2 and 6).
 //
 // sched is a deterministic discrete-event batch scheduler simulator: FCFS,
 // EASY backfilling and its variants EASY+, EASY++ and SJBF with system
