@@ -28,7 +28,7 @@ func (c trialConfig) validate() error {
 	case c.count < 0 || c.nodes <= 0 || c.walltime <= 0 || c.lead <= 0 || c.retry < 0:
 		return fmt.Errorf("bad trial %+v", c)
 	case !(c.pAll > 0 && c.pAll <= 1):
-		return fmt.Errorf("P_all %v outside (0, 1]", c.pAll)
+		return fmt.Errorf("trial: P_all %v outside (0, 1]", c.pAll)
 	}
 	return c.plan.Validate()
 }

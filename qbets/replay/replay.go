@@ -63,11 +63,6 @@ type Prediction struct {
 // bound is a one-sided upper bound b, as QBETS gives.
 func bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN(), Upper: b} }
 
-// pointEstimate is a point estimate without an interval.
-func pointEstimate(w float64) Prediction {
-	return Prediction{OK: true, Point: w, Lower: math.NaN(), Upper: math.NaN()}
-}
-
 // Options select the scored jobs and hook into a Run. The zero value
 // scores every job after the first 10% (the thesis's training period).
 type Options struct {
