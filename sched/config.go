@@ -18,8 +18,9 @@ type Config struct {
 	MachineSize int64
 	// Scheduler decides, at each scheduling pass, which waiting jobs start.
 	// nil means EASYScheduler{} (EASY, FCFS backfilling). The built-ins are
-	// EASYScheduler (also SJBF, SJF and LXF&W orders), FCFSScheduler and
-	// ConservativeScheduler; any value implementing Scheduler works.
+	// EASYScheduler (also SJBF, SJF and LXF&W orders) and the schedulers
+	// FCFS(p) and Conservative(p) set; any value implementing Scheduler
+	// works.
 	Scheduler Scheduler
 	// Predictor gives each job's prediction p at arrival. nil means the
 	// user estimate (p = e). Package sched/predict has the thesis's.

@@ -28,8 +28,8 @@
 // slowdowns, A7 exclusions, accuracy, backfill flags, observer calls and
 // SWF output as a built-in. ExampleScheduler is pyss's EASY-SJBF in about
 // 35 lines; the built-ins are EASYScheduler (FCFS, SJBF, SJF and LXF&W
-// orders), FCFSScheduler and ConservativeScheduler, with fast paths of
-// their own.
+// orders) and the schedulers of the FCFS and Conservative presets, with
+// fast paths of their own.
 //
 // # Pinned semantics, each documented beside its decision (A-item)
 //
@@ -81,8 +81,8 @@
 // them into account. Cancel finds waiting and running jobs by ID (IDs should
 // be unique; loaded jobs that have not arrived yet cannot be cancelled).
 //
-// Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals and
-// ScaleToLoad (§4), Load (the §3.6 formula on any schedule), and
+// Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals (§4;
+// by OfferedLoad/target to reach a target load), Load (the §3.6 formula on any schedule), and
 // Result.WriteSWF (the simulated schedule as SWF, waits filled in).
 // Runtime predictors are in package sched/predict; a Corrector changes a
 // running job's prediction when it outlives it (§6.3).

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
-	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
 	"github.com/google/btree"
 )
@@ -176,7 +175,7 @@ func New(cfg Config) (*Sim, error) {
 		maxEst: cfg.MaxEstimate,
 	}
 	if s.pred == nil {
-		s.pred = predict.UserEstimate{}
+		s.pred = userEstimate{}
 	}
 	if pp, ok := s.pred.(interface{ Propagates() bool }); ok {
 		s.propag = pp.Propagates()

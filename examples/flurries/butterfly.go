@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/batchq/batchq/internal/flurrytest"
+
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -22,6 +24,9 @@ import (
 // (18:00:30 on 9 processors, submitted a month before) is shortened by 30 s,
 // and mean bounded slowdown under EASY is compared: with the flurry,
 // without it, and with the flurry removed by the detector's own filter.
+
+// hourSec and daySec are an hour and a day in seconds, SWF's unit.
+const hourSec, daySec = 3600, 24 * 3600
 
 const (
 	butterflyJob     = 64241
@@ -252,8 +257,8 @@ func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
 
 // flurry581 is the synthetic user-328 flurry starting h hours into the
 // log's 581st day.
-func flurry581(h int64) sanitize.Synthetic {
-	return sanitize.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*sanitize.Day + h*sanitize.Hour, Duration: 10 * sanitize.Hour,
+func flurry581(h int64) flurrytest.Synthetic {
+	return flurrytest.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*daySec + h*hourSec, Duration: 10 * hourSec,
 		Size: butterflySize, ReqTime: 300, RunMin: 60, RunMax: 120}
 }
 
@@ -262,7 +267,7 @@ func flurry581(h int64) sanitize.Synthetic {
 // (and the tests) see the same flurry for the same hour, and the set of
 // the injected job IDs.
 func injected(jobs []swf.Job, h int64) ([]swf.Job, map[int64]bool, error) {
-	inj, ids, err := sanitize.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
+	inj, ids, err := flurrytest.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
 	if err != nil {
 		return nil, nil, err
 	}

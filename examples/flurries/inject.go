@@ -7,6 +7,10 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/batchq/batchq/internal/activity"
+
+	"github.com/batchq/batchq/internal/flurrytest"
+
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -24,13 +28,13 @@ type shape struct {
 	name string
 	// spec builds the flurry for a log whose median week carries medJobs
 	// jobs and medProcs processes (Σ sizes).
-	spec func(medJobs, medProcs float64) sanitize.Synthetic
+	spec func(medJobs, medProcs float64) flurrytest.Synthetic
 }
 
 // flurry375 is the thesis's §6.2 flurry: 375 jobs of one user, size 32,
 // estimate 5 min, run 1–2 min, submitted sequentially over 10 h.
-var flurry375 = shape{"375 jobs/10 h", func(float64, float64) sanitize.Synthetic {
-	return sanitize.Synthetic{Jobs: 375, Duration: 10 * sanitize.Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+var flurry375 = shape{"375 jobs/10 h", func(float64, float64) flurrytest.Synthetic {
+	return flurrytest.Synthetic{Jobs: 375, Duration: 10 * hourSec, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 }}
 
 // sp2Lift is how much the 375-job flurry adds to a median week of the
@@ -44,7 +48,7 @@ const sp2Lift = 375 * 32 / 6299.0
 // processes are sp2Lift × the log's median week of processes, so its job
 // count follows the machine (SDSC-SP2 375, KTH 269, CTC 1,018, SDSC-BLUE
 // 4,293). On a big machine the original 375 jobs are an ordinary busy day.
-var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs float64) sanitize.Synthetic {
+var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs float64) flurrytest.Synthetic {
 	f := flurry375.spec(0, 0)
 	f.Jobs = int(math.Round(sp2Lift * medProcs / float64(f.Size)))
 	return f
@@ -56,8 +60,8 @@ var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs
 // (intensity 2: the weeks carry about 3× normal activity, inside the
 // thesis's 2×–10×).
 func multiWeek(intensity float64) shape {
-	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med, _ float64) sanitize.Synthetic {
-		return sanitize.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * sanitize.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
+	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med, _ float64) flurrytest.Synthetic {
+		return flurrytest.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * activity.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	}}
 }
 
@@ -83,10 +87,10 @@ func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, 
 	if fresh {
 		s.User = maxUser(jobs) + 1
 	} else {
-		s.User = busiest(jobs, s.Start-2*sanitize.Week, s.Start+s.Duration+2*sanitize.Week)
+		s.User = busiest(jobs, s.Start-2*activity.Week, s.Start+s.Duration+2*activity.Week)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(pos*1000)))
-	inj, ids, err := sanitize.Inject(jobs, s, rng)
+	inj, ids, err := flurrytest.Inject(jobs, s, rng)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -136,7 +140,7 @@ func native(base sanitize.Candidates, c sanitize.Candidate) bool {
 // medianWeek is the median over the log's weeks (7-day bins of the submit
 // time from 0) of the jobs and of the processes (Σ sizes) submitted.
 func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
-	tot, _ := sanitize.Totals(jobs, sanitize.Week)
+	tot, _ := activity.Totals(jobs, activity.Week)
 	nj, np := make([]int64, len(tot)), make([]int64, len(tot))
 	for i := range tot {
 		nj[i], np[i] = int64(tot[i].Jobs), tot[i].Procs
@@ -149,7 +153,7 @@ func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
 // weekScale is how much synthetic flurry f lifts a median week of the log,
 // in jobs and in processes: the thesis's §8.1 scale (observed flurries run
 // at 2×–10× the average weekly rate).
-func weekScale(jobs []swf.Job, f sanitize.Synthetic) (medJobs, medProcs, jobsX, procsX float64) {
+func weekScale(jobs []swf.Job, f flurrytest.Synthetic) (medJobs, medProcs, jobsX, procsX float64) {
 	medJobs, medProcs = medianWeek(jobs)
 	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(int64(f.Jobs)*f.Size)) / medProcs
 }

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/batchq/batchq/internal/shake"
+
 	"github.com/batchq/batchq/internal/interval"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -23,7 +24,7 @@ const shakeRuns = 20
 func shaken(ctx context.Context, jobs []swf.Job) (mean, half float64, err error) {
 	xs := make([]float64, shakeRuns)
 	for s := range xs {
-		j, _, err := sanitize.Shake(jobs, sanitize.ShakeConfig{Seed: uint64(s)})
+		j, _, err := shake.Shake(jobs, shake.Config{Seed: uint64(s)})
 		if err != nil {
 			return 0, 0, err
 		}

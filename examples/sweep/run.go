@@ -16,9 +16,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/batchq/batchq/internal/shake"
+
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -437,7 +438,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 	in.once.Do(func() {
 		jobs := raw.jobs
 		if p.Seed != 0 {
-			shaken, _, err := sanitize.Shake(jobs, sanitize.ShakeConfig{Seed: p.Seed})
+			shaken, _, err := shake.Shake(jobs, shake.Config{Seed: p.Seed})
 			if err != nil {
 				in.err = err
 				return

@@ -37,11 +37,12 @@ type Spec struct {
 	// corrector of every policy that has one (EASY_PRED, EASY+, EASY++,
 	// X2+, X2++, SJF+). Policies without one run once, unchanged.
 	Predictor *PredictorAxes `json:"predictor,omitempty"`
-	// Loads are target offered loads (sched.ScaleToLoad from the log's own
-	// offered load); 0 is the log as recorded. Default [0].
+	// Loads are target offered loads (arrivals scaled by sched.ScaleArrivals
+	// from the log's own sched.OfferedLoad); 0 is the log as recorded.
+	// Default [0].
 	Loads []float64 `json:"loads,omitempty"`
 	// Seeds: 0 is the log as recorded; s > 0 shakes the arrivals with
-	// sanitize.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
+	// shake.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
 	// any load scaling. Default [0].
 	Seeds []uint64 `json:"seeds,omitempty"`
 	// Options are sched.Config switches, each an axis.
@@ -151,8 +152,8 @@ type Run struct {
 var (
 	windowTypes = map[string]predict.WindowType{"all": predict.WindowAll, "immediate": predict.WindowImmediate, "extended": predict.WindowExtended}
 	metricNames = map[string]predict.HistoryMetric{"avg": predict.MetricAverage, "median": predict.MetricMedian, "min": predict.MetricMin, "max": predict.MetricMax}
-	fallbacks   = map[string]predict.Fallback{"estimate": predict.FallbackEstimate, "relative": predict.FallbackRelative}
-	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": sched.GradualCorrector{}, "exponential": sched.ExponentialCorrector{}, "none": nil}
+	fallbacks   = map[string]bool{"estimate": false, "relative": true} // predict.HistoryConfig.RelativeFallback
+	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": gradualCorrector{}, "exponential": exponentialCorrector{}, "none": nil}
 )
 
 // ReadSpec reads and validates a spec file.
@@ -269,8 +270,8 @@ func (s *Spec) normalize() error {
 		o.Compat = []string{"none"}
 	}
 	for i, c := range o.Compat {
-		p, err := sched.ParsePeer(c)
-		if err != nil {
+		var p sched.Peer
+		if err := p.UnmarshalText([]byte(c)); err != nil {
 			return fmt.Errorf("spec: options.compat[%d]: %q: want none, pyss or predictsim", i, c)
 		}
 		o.Compat[i] = p.String()
@@ -416,7 +417,7 @@ func (p Params) Config(P int64) (sched.Config, error) {
 	cfg := pr.New(P)
 	if pp := p.Predictor; pp != nil {
 		hc := predict.HistoryConfig{Window: pp.Window, Type: windowTypes[pp.Type], Metric: metricNames[pp.Metric],
-			Fallback: fallbacks[pp.Fallback], Partial: pp.Partial, Propagate: pp.Propagate}
+			RelativeFallback: fallbacks[pp.Fallback], Partial: pp.Partial, Propagate: pp.Propagate}
 		np, ok := replaceHistory(cfg.Predictor, hc)
 		if !ok {
 			return sched.Config{}, fmt.Errorf("policy %s has no history predictor to configure", p.Policy)
@@ -424,8 +425,8 @@ func (p Params) Config(P int64) (sched.Config, error) {
 		cfg.Predictor = np
 		cfg.Corrector = correctors[pp.Correction]
 	}
-	peer, err := sched.ParsePeer(p.Compat)
-	if err != nil {
+	var peer sched.Peer
+	if err := peer.UnmarshalText([]byte(p.Compat)); err != nil {
 		return sched.Config{}, err
 	}
 	if peer != sched.PeerNone {

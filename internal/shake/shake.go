@@ -1,4 +1,6 @@
-package sanitize
+// Package shake perturbs a log's arrivals (Tsafrir's input shaking): the
+// evaluation method examples/flurries and examples/sweep average over.
+package shake
 
 import (
 	"cmp"
@@ -10,35 +12,35 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// Input shaking (thesis §6.5.5, spec §8.4): instead of removing flurries,
+// Input shaking (Tsafrir's thesis §6.5.5): instead of removing flurries,
 // run many simulations on slightly perturbed copies of the log and report
 // mean ± confidence interval. A perturbed log is as representative as the
 // original, and averaging over perturbations defeats the chaotic
 // sensitivity that flurries cause (the butterfly effect of §6.2), without
 // having to identify them.
 
-// ShakeConfig says how to perturb arrivals. The zero value is the thesis's
+// Config says how to perturb arrivals. The zero value is the thesis's
 // example: 10% of the jobs, each moved by ±u seconds with u uniform in
 // [0, 60], seed 0.
-type ShakeConfig struct {
+type Config struct {
 	Share    float64 // fraction of jobs perturbed, (0, 1]; default 0.1
 	MaxShift int64   // U: shifts are uniform integers in [−U, U] seconds; default 60
 	Seed     uint64  // same seed, same perturbation
 }
 
 // Validate reports a parameter out of range.
-func (c *ShakeConfig) Validate() error {
+func (c *Config) Validate() error {
 	if c.Share < 0 || c.Share > 1 || math.IsNaN(c.Share) {
-		return fmt.Errorf("sanitize: shake Share %v, want in (0, 1] (0 = default 0.1)", c.Share)
+		return fmt.Errorf("shake: Share %v, want in (0, 1] (0 = default 0.1)", c.Share)
 	}
 	if c.MaxShift < 0 {
-		return fmt.Errorf("sanitize: shake MaxShift %d s, want ≥ 0 (0 = default 60)", c.MaxShift)
+		return fmt.Errorf("shake: MaxShift %d s, want ≥ 0 (0 = default 60)", c.MaxShift)
 	}
 	return nil
 }
 
-// ShakeReport says what Shake did.
-type ShakeReport struct {
+// Report says what Shake did.
+type Report struct {
 	Shifted int // jobs whose submit time was drawn anew (a draw of 0 counts)
 	Clamped int // shifts that would have made a submit time negative; set to 0
 }
@@ -48,8 +50,8 @@ type ShakeReport struct {
 // at random, have their submit time moved by a uniform integer in
 // [−MaxShift, MaxShift]. Only submit times change. Unknown submit times
 // (< 0) are never chosen.
-func Shake(jobs []swf.Job, cfg ShakeConfig) ([]swf.Job, ShakeReport, error) {
-	var rep ShakeReport
+func Shake(jobs []swf.Job, cfg Config) ([]swf.Job, Report, error) {
+	var rep Report
 	if err := cfg.Validate(); err != nil {
 		return nil, rep, err
 	}

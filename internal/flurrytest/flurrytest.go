@@ -1,4 +1,8 @@
-package sanitize
+// Package flurrytest injects synthetic workload flurries into a log: how
+// sanitize's flurry detector is validated (recall on logs with a known
+// flurry, in its tests and in examples/flurries) and how the butterfly
+// effect of Tsafrir's thesis §6.2 is reproduced on a cleaned log.
+package flurrytest
 
 import (
 	"cmp"
@@ -31,13 +35,13 @@ type Synthetic struct {
 func (s *Synthetic) Validate() error {
 	switch {
 	case s.Jobs <= 0:
-		return fmt.Errorf("sanitize: synthetic flurry Jobs %d, want > 0", s.Jobs)
+		return fmt.Errorf("flurrytest: synthetic flurry Jobs %d, want > 0", s.Jobs)
 	case s.Start < 0 || s.Duration < 0:
-		return fmt.Errorf("sanitize: synthetic flurry window [%d, +%d], want ≥ 0", s.Start, s.Duration)
+		return fmt.Errorf("flurrytest: synthetic flurry window [%d, +%d], want ≥ 0", s.Start, s.Duration)
 	case s.Size <= 0:
-		return fmt.Errorf("sanitize: synthetic flurry Size %d, want > 0", s.Size)
+		return fmt.Errorf("flurrytest: synthetic flurry Size %d, want > 0", s.Size)
 	case s.RunMin < 0 || s.RunMax < s.RunMin:
-		return fmt.Errorf("sanitize: synthetic flurry run times [%d, %d], want 0 ≤ min ≤ max", s.RunMin, s.RunMax)
+		return fmt.Errorf("flurrytest: synthetic flurry run times [%d, %d], want 0 ≤ min ≤ max", s.RunMin, s.RunMax)
 	}
 	return nil
 }
