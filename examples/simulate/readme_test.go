@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,4 +33,23 @@ func TestReadme(t *testing.T) {
 		fmt.Fprintf(&b, "| `%s` | %.0f | %.1f | %.2f | %.0f |\n", strings.Join(args, " "), m["jobs_simulated"], m["mean_wait_s"].(float64)/60, m["mean_bsld"], m["killed"])
 	}
 	readme.Check(t, "README.md", "kth-variants", []byte(b.String()))
+
+	out := filepath.Join(t.TempDir(), "sched.swf")
+	if code, _, errs := runCmd(t, p, "-policy", "easy++", "-out", out); code != 0 {
+		t.Fatalf("-out: exit %d: %s", code, errs)
+	}
+	f, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hdr strings.Builder
+	hdr.WriteString("```\n")
+	for _, l := range strings.SplitAfter(string(f), "\n") {
+		if !strings.HasPrefix(l, ";") {
+			break
+		}
+		hdr.WriteString(l)
+	}
+	hdr.WriteString("```\n")
+	readme.Check(t, "README.md", "out-header", []byte(hdr.String()))
 }
