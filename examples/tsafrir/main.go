@@ -199,15 +199,7 @@ func plotTable43(dir string, res []outcome) ([]string, error) {
 func writeThesisJobSet(w io.Writer, r *report) {
 	fmt.Fprintln(w, "Cells: ours (thesis).")
 	fmt.Fprintln(w)
-	fmt.Fprint(w, "| job set | metric |")
-	for _, v := range allVariants {
-		fmt.Fprintf(w, " %s |", v)
-	}
-	fmt.Fprint(w, "\n|---|---|")
-	for range allVariants {
-		fmt.Fprint(w, "---|")
-	}
-	fmt.Fprintln(w)
+	writeHeader(w, "job set", allVariants)
 	for _, set := range []struct {
 		name string
 		res  []outcome

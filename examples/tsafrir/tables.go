@@ -52,15 +52,7 @@ func writeTables(w io.Writer, res []outcome) {
 // being the change relative to the first variant.
 func writeTable(w io.Writer, res []outcome, variants []string, ms []metric, corrections bool) {
 	fmt.Fprintf(w, "Cells: ours (thesis); Δ = change vs %s, ours / thesis.\n\n", variants[0])
-	fmt.Fprint(w, "| log | metric |")
-	for _, v := range variants {
-		fmt.Fprintf(w, " %s |", v)
-	}
-	fmt.Fprint(w, "\n|---|---|")
-	for range variants {
-		fmt.Fprint(w, "---|")
-	}
-	fmt.Fprintln(w)
+	writeHeader(w, "log", variants)
 	for _, l := range logs {
 		base, ok := find(res, l.Name, variants[0])
 		if !ok {
@@ -98,6 +90,13 @@ func writeTable(w io.Writer, res []outcome, variants []string, ms []metric, corr
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// writeHeader starts a table of rows "first | metric" and one column per
+// variant.
+func writeHeader(w io.Writer, first string, variants []string) {
+	fmt.Fprintf(w, "| %s | metric | %s |\n", first, strings.Join(variants, " | "))
+	fmt.Fprintf(w, "|---|---|%s\n", strings.Repeat("---|", len(variants)))
 }
 
 // pct is the change of x relative to base in percent, "n/a" without a base.
