@@ -41,11 +41,11 @@ type readmeRun struct {
 
 var readmeResults readmeRun
 
-// results computes the README's runs once (about 40 s of CPU).
+// results computes the README's runs once (about 50 s of CPU).
 func results(t *testing.T) *readmeRun {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("the README's experiments: about 40 s of CPU")
+		t.Skip("the README's experiments: about 50 s of CPU")
 	}
 	for _, name := range append(cleaned, tracetest.LANLCM5) {
 		tracetest.Path(t, name)
