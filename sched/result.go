@@ -136,7 +136,7 @@ func (s *Sim) close(jb *Job) {
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
 	rec.Cancelled = jb.state == cancelled
-	rec.Killed = jb.killed
+	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
 	if jb.start >= 0 {
 		tau := s.cfg.bsldThreshold()
 		rec.Wait = jb.start - jb.j.Submit

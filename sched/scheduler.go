@@ -119,7 +119,7 @@ type Job struct {
 	kPost    int
 	filled   bool // estimate was missing (A6)
 	backfill bool
-	killed   bool
+	killed   bool  // run time cut to the estimate (KillAtEstimate)
 	firstRes int64 // first reservation, -1 none
 	res      int64 // current reservation, -1 none
 	accSum   float64

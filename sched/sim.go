@@ -33,9 +33,8 @@ const (
 type event struct {
 	t   int64
 	ord uint64 // kind<<56 | push sequence: the A1 order, then push order
-	job *Job
-	nc  int // expiry: correction count when armed (stale if changed)
-	fn  func(now int64)
+	job *Job   // termination, expiry
+	n   int    // expiry: correction count when armed (stale if changed); wake: key in Sim.wakes
 }
 
 func (e *event) kind() int { return int(e.ord >> 56) }
@@ -44,7 +43,8 @@ func (e *event) before(f *event) bool { return e.t < f.t || e.t == f.t && e.ord 
 
 // eventHeap is a binary min-heap of events by (t, ord), written out
 // rather than through container/heap, whose interface calls cost a tenth
-// of an EASY run; sifts move a hole instead of swapping.
+// of an EASY run; sifts move a hole instead of swapping. Events are 32
+// bytes (At's callbacks wait in Sim.wakes).
 type eventHeap []event
 
 func (h *eventHeap) push(e event) {
@@ -113,6 +113,8 @@ type Sim struct {
 	arrI   int
 	events eventHeap
 	evSeq  uint64
+	wakes  map[int]func(int64) // At's callbacks by event.n
+	wakeN  int
 	seq    int64
 	obs    []Observer
 	// live maps the ID of every job admitted and not yet ended or
@@ -205,7 +207,7 @@ func (s *Sim) Now() int64 { return s.now }
 // copy, so that every job is held once: jobs must not change until the
 // Result is no longer used.
 func (s *Sim) Load(jobs []swf.Job) error {
-	for i := range jobs {
+	for i := 0; i < len(jobs) && s.now > 0; i++ { // (the clock never goes below 0)
 		if jobs[i].Submit < s.now && jobs[i].Submit >= 0 {
 			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, jobs[i].Submit, s.now)
 		}
@@ -412,7 +414,12 @@ func (s *Sim) afterExternal() {
 // At wakes fn at time t (≥ Now), after the terminations, expiries and
 // arrivals of t and before t's scheduling pass.
 func (s *Sim) At(t int64, fn func(now int64)) {
-	s.push(evWake, event{t: max(t, s.Now()), fn: fn})
+	if s.wakes == nil {
+		s.wakes = make(map[int]func(int64))
+	}
+	s.wakes[s.wakeN] = fn
+	s.push(evWake, event{t: max(t, s.Now()), n: s.wakeN})
+	s.wakeN++
 }
 
 func (s *Sim) push(kind int, e event) {
@@ -481,7 +488,7 @@ func (s *Sim) batch(t int64) {
 				s.terminate(e.job)
 				s.recycle(e.job)
 			} else {
-				s.expire(e.job, e.nc)
+				s.expire(e.job, e.n)
 			}
 			if s.cfg.PerEventPass {
 				s.schedule()
@@ -492,7 +499,9 @@ func (s *Sim) batch(t int64) {
 	woke := false
 	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind() == evWake {
 		e := s.events.pop()
-		e.fn(t)
+		fn := s.wakes[e.n]
+		delete(s.wakes, e.n)
+		fn(t)
 		woke = true
 	}
 	s.inBatch = false
@@ -537,7 +546,7 @@ func (s *Sim) pyssInstant(t int64) {
 		if e.kind() == evTerm {
 			terms = append(terms, e.job)
 		} else {
-			s.expire(e.job, e.nc)
+			s.expire(e.job, e.n)
 		}
 	}
 	s.arrivals(t)
@@ -600,6 +609,11 @@ func (s *Sim) arrive(jb *Job) {
 		jb.j.ReqTime = s.EstimateFor(&jb.j)
 	}
 	jb.e = jb.j.ReqTime
+	if s.cfg.KillAtEstimate && jb.r > jb.e {
+		// The run the scheduler will see, from the start: an oracle
+		// predicts it and a history learns it (see KillAtEstimate).
+		jb.r, jb.j.RunTime, jb.killed = jb.e, jb.e, true
+	}
 	jb.p = s.pred.Predict(&jb.j, s.now)
 	jb.p0 = jb.p
 	jb.accT = jb.j.Submit
@@ -631,9 +645,6 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	jb.state = running
 	jb.start = s.now
 	jb.backfill = backfilled
-	if s.cfg.KillAtEstimate && jb.r > jb.e {
-		jb.r, jb.killed = jb.e, true
-	}
 	s.free -= jb.n
 	s.run.ReplaceOrInsert(jb)
 	s.push(evTerm, event{t: s.now + jb.r, job: jb})
@@ -646,7 +657,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 // armExpiry schedules the correction of a job that will outlive p.
 func (s *Sim) armExpiry(jb *Job) {
 	if s.cfg.Corrector != nil && jb.p < jb.r {
-		s.push(evExpiry, event{t: jb.start + jb.p, job: jb, nc: jb.nCorr})
+		s.push(evExpiry, event{t: jb.start + jb.p, job: jb, n: jb.nCorr})
 	}
 }
 

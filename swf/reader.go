@@ -408,8 +408,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 			return &ParseError{Err: fieldCountError(line)}
 		}
 		start := i
-		neg := line[i] == '-'
-		if neg {
+		if line[i] == '-' {
 			i++
 		}
 		var v uint64
@@ -421,51 +420,60 @@ func parseJob(line []byte, j *Job) *ParseError {
 			}
 			v = v*10 + uint64(c)
 		}
-		digits, frac := i-d, -1
-		if floatField[n] && digits > 0 && i < len(line) && line[i] == '.' {
-			i++
-			f := i
-			for ; i < len(line); i++ {
-				c := line[i] - '0'
-				if c > 9 {
-					break
+		nd := i - d
+		if !floatField[n] {
+			if uint(nd-1) < 18 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+				x := int64(v)
+				if start != d {
+					// SWF allows -1 (unknown) and natural numbers, except
+					// for the status, where archive logs use other
+					// negative codes.
+					if x > 1 && n != statusField {
+						return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+					}
+					x = -x
 				}
-				v = v*10 + uint64(c)
+				ints[n] = x
+				continue
 			}
-			frac = i - f
-			digits += frac
-		}
-		plain := digits > 0 && (i == len(line) || line[i] == ' ' || line[i] == '\t')
-		var err error
-		switch {
-		case floatField[n] && plain && digits <= 15:
-			// as parseFloat computes it
-			x := float64(v)
-			if frac > 0 {
-				x /= pow10[frac]
-			}
-			if neg {
-				x = -x
-			}
-			floats[n] = x
-		case !floatField[n] && plain && digits <= 18:
-			x := int64(v)
-			if neg {
-				x = -x
-			}
-			ints[n] = x
-		default:
-			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		} else if nd > 0 {
+			frac := 0
+			if i < len(line) && line[i] == '.' {
 				i++
+				f := i
+				for ; i < len(line); i++ {
+					c := line[i] - '0'
+					if c > 9 {
+						break
+					}
+					v = v*10 + uint64(c)
+				}
+				frac = i - f
+				nd += frac
 			}
-			if floatField[n] {
-				floats[n], err = parseFloat(line[start:i])
-			} else {
-				ints[n], err = parseInt(line[start:i])
+			if nd <= 15 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+				x := float64(v) // as parseFloat computes it
+				if frac > 0 {
+					x /= pow10[frac]
+				}
+				if start != d {
+					if x = -x; x < -1 {
+						return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+					}
+				}
+				floats[n] = x
+				continue
 			}
 		}
-		// SWF allows -1 (unknown) and natural numbers, except for the
-		// status, where archive logs use other negative codes.
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		var err error
+		if floatField[n] {
+			floats[n], err = parseFloat(line[start:i])
+		} else {
+			ints[n], err = parseInt(line[start:i])
+		}
 		if err == nil && (floats[n] < -1 || ints[n] < -1 && n != statusField) {
 			err = ErrRange
 		}
