@@ -381,6 +381,19 @@ func blanks(line []byte, i int) int {
 	return i
 }
 
+// digits appends the decimal digits from line[i] on to v and returns v and
+// the index after them (v wraps around past 19 digits: callers count).
+func digits(line []byte, i int, v uint64) (uint64, int) {
+	for ; i < len(line); i++ {
+		c := line[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + uint64(c)
+	}
+	return v, i
+}
+
 // floatField marks the fields that archive logs write with decimals.
 var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 
@@ -411,15 +424,9 @@ func parseJob(line []byte, j *Job) *ParseError {
 		if line[i] == '-' {
 			i++
 		}
-		var v uint64
 		d := i
-		for ; i < len(line); i++ {
-			c := line[i] - '0'
-			if c > 9 {
-				break
-			}
-			v = v*10 + uint64(c)
-		}
+		var v uint64
+		v, i = digits(line, i, 0)
 		nd := i - d
 		if !floatField[n] {
 			if uint(nd-1) < 18 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
@@ -439,15 +446,8 @@ func parseJob(line []byte, j *Job) *ParseError {
 		} else if nd > 0 {
 			frac := 0
 			if i < len(line) && line[i] == '.' {
-				i++
-				f := i
-				for ; i < len(line); i++ {
-					c := line[i] - '0'
-					if c > 9 {
-						break
-					}
-					v = v*10 + uint64(c)
-				}
+				f := i + 1
+				v, i = digits(line, f, v)
 				frac = i - f
 				nd += frac
 			}
