@@ -50,6 +50,14 @@ type Config struct {
 	// Killed jobs are counted in Summary.Killed and written with status 0.
 	// The default runs every job for its logged run time (A9): the archive
 	// logs already reflect their own kills.
+	//
+	// The cut run time is the job's run time from its arrival on, for all
+	// that may look at it: an oracle predictor (predict.Perfect, X2_perf)
+	// predicts the run that will happen, not the logged one; a history
+	// predictor learns it at termination, as a real scheduler would; the
+	// accuracy of predictions (§3.4) is measured against it; and
+	// Observers and Job.SWF see it in RunTime. A job cancelled before it
+	// started is not counted as killed.
 	KillAtEstimate bool
 	// Peer builds jobs from SWF lines the way a peer simulator does (see
 	// Peer), so that schedules can be compared job by job. With PeerPyss
