@@ -53,15 +53,25 @@ func TestSlurmArray(t *testing.T) {
 	}
 	jobID := strings.TrimSpace(string(out))
 
-	// Every task ran and completed, as slurmdbd saw it.
-	sa := exec.CommandContext(ctx, "sacct", "-j", jobID, "-X", "-n", "-P", "-o", "JobID,State")
-	sa.Env = env
-	acct, err := sa.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lines := strings.Fields(string(acct)); len(lines) != 4 || strings.Count(string(acct), "|COMPLETED") != 4 {
-		t.Errorf("sacct -j %s: %q, want 4 COMPLETED array tasks", jobID, acct)
+	// Every task ran and completed, as slurmdbd saw it. slurmctld sends
+	// the tasks' records to slurmdbd after sbatch --wait returns (on a
+	// loaded machine seconds later, the array showing as one job "1"
+	// until then), so ask for up to 60 s.
+	var acct []byte
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		sa := exec.CommandContext(ctx, "sacct", "-j", jobID, "-X", "-n", "-P", "-o", "JobID,State")
+		sa.Env = env
+		if acct, err = sa.Output(); err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Fields(string(acct)); len(lines) == 4 && strings.Count(string(acct), "|COMPLETED") == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("sacct -j %s: %q, want 4 COMPLETED array tasks", jobID, acct)
+			break
+		}
+		time.Sleep(time.Second)
 	}
 
 	merged := mustRun(t, "merge", "-spec", specPath, results)
