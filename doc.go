@@ -5,12 +5,14 @@
 //
 // swf reads and writes the Standard Workload Format of the Parallel
 // Workloads Archive: a streaming Reader with typed fields and errors that
-// name the line and field, a Writer, and gzip detection.
+// name the line and field, a Writer, and gzip detection. swf/convert turns
+// scheduler accounting logs into SWF: Slurm's sacct (text and JSON) and
+// jobcomp file, PBS/Torque and PBS Pro accounting logs.
 //
-// sanitize prepares real logs for simulation: the "sane" predicate,
-// archive filters as data, flurry detection, reordering and input shaking
-// (Tsafrir, "Modeling, Evaluating, and Improving the Performance of
-// Supercomputer Scheduling", PhD thesis, 2006, Ch. 2 and 6).
+// sanitize prepares real logs for simulation: the "sane" predicate, the
+// archive's filter language, flurry detection and reordering (Tsafrir,
+// "Modeling, Evaluating, and Improving the Performance of Supercomputer
+// Scheduling", PhD thesis, 2006, Ch. 2 and 6).
 //
 // sched is a deterministic discrete-event batch scheduler simulator: FCFS,
 // EASY backfilling and its variants EASY+, EASY++ and SJBF with system
@@ -18,8 +20,8 @@
 // SJF and LXF&W, with the thesis's metrics (Tsafrir, Ch. 2–4).
 //
 // estmodel models user runtime estimates (Tsafrir's modal model, the
-// f-model and the Φ-model, Ch. 3 and 5) and predicts runtimes (the
-// user-history predictors of EASY++, Ch. 4).
+// f-model and the Φ-model, Ch. 3 and 5); sched/predict holds the runtime
+// predictors of EASY++ (the user-history window, Ch. 4).
 //
 // qbets bounds queue waits: binomial confidence bounds on wait quantiles,
 // change-point trimming, model-based clustering and availability inference

@@ -44,13 +44,13 @@ func BenchmarkPlan12h(b *testing.B) {
 	reqs := []varq.Request{r, r}
 	for _, c := range []struct {
 		pAll  float64
-		point PointRule
-	}{{0.9, AtMax}, {0.75, LatestMeeting}} {
+		point pointRule
+	}{{0.9, atMax}, {0.75, latestMeeting}} {
 		b.Run(c.point.String(), func(b *testing.B) {
 			n := 0
 			res := benchResources(&n)
 			for b.Loop() {
-				if _, err := NewPlan(reqs, res, c.pAll, 0, Config{Point: c.point}); err != nil {
+				if _, err := NewPlan(reqs, res, c.pAll, 0, Config{LatestMeeting: c.point == latestMeeting}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -63,13 +63,13 @@ func BenchmarkPlan12h(b *testing.B) {
 // fake sites with re-boosting every 30 s: A's forecast falls from 0.95 to
 // 0.5 an hour in, and the other four answer 0 throughout (a silent QBETS),
 // so every review until the start re-plans them and finds nothing. With
-// versioned, the forecasters say when they change (Versioned: A at 1 h,
+// versioned, the forecasters say when they change (versionedForecaster: A at 1 h,
 // the others never), so the re-plans answer from the memo.
 func BenchmarkReboost12h(b *testing.B) {
 	const lead = 12 * 3600
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: lead}
 	for _, versioned := range []bool{false, true} {
-		for _, point := range []PointRule{AtMax, LatestMeeting} {
+		for _, point := range []pointRule{atMax, latestMeeting} {
 			name := point.String()
 			if versioned {
 				name += "/versioned"
@@ -95,7 +95,7 @@ func BenchmarkReboost12h(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					p, err := NewPlan([]varq.Request{r}, e.Resources(), 0.9, 0, Config{Reboost: true, Point: point})
+					p, err := NewPlan([]varq.Request{r}, e.Resources(), 0.9, 0, Config{Reboost: true, LatestMeeting: point == latestMeeting})
 					if err != nil || !p.OK {
 						b.Fatalf("plan %+v, %v", p, err)
 					}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 )
 
-// Table holds p_{i,r}: Table[i][r] is the probability that one VARQ
+// table holds p_{i,r}: table[i][r] is the probability that one VARQ
 // request for reservation i on resource r succeeds. Every row has one
 // entry per resource.
-type Table [][]float64
+type table [][]float64
 
 // Validate checks the shape and that every entry is a probability.
-func (t Table) Validate() error {
+func (t table) Validate() error {
 	if len(t) == 0 {
 		return errors.New("coalloc: empty probability table")
 	}
@@ -40,9 +40,17 @@ type Config struct {
 	// StopOnProduct stops drawing as soon as Π P_res_i ≥ P_all, instead of
 	// waiting for every P_res_i ≥ P_indep (A20).
 	StopOnProduct bool
-	// Point is the trajectory point each request is planned at; the zero
-	// value is the thesis's maximum (A18).
-	Point PointRule
+	// LatestMeeting plans each request at the latest point of its
+	// trajectory whose probability meets the per-reservation target
+	// P_indep, VARQ's min-overhead rule (§3), falling back to the maximum
+	// on a site where no point meets it. By default a request is planned
+	// at the trajectory maximum, the latest argmax: the best VARQ can offer
+	// (A18, the thesis's procedure). The maximum of 480–1440 noisy
+	// forecasts is biased upward, and boosting then keeps the sites with
+	// the highest maxima: the promise is a winner's curse. The latest
+	// meeting point does not pick the highest of many estimates, so it
+	// selects less on noise, and it submits later, so it spins less.
+	LatestMeeting bool
 	// Reboost makes the Executor re-plan while it executes (A16 carried to
 	// CO-VARQ, see reboost.go): every ReboostEvery seconds it re-forecasts
 	// each unserved reservation's live requests and, when their joint
@@ -59,6 +67,14 @@ type Config struct {
 	DropDead bool
 }
 
+// point is the trajectory point rule c plans requests at.
+func (c Config) point() pointRule {
+	if c.LatestMeeting {
+		return latestMeeting
+	}
+	return atMax
+}
+
 // Validate reports an option out of range.
 func (c Config) Validate() error {
 	switch {
@@ -66,28 +82,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("coalloc: negative Step %d", c.Step)
 	case c.ReboostEvery < 0:
 		return fmt.Errorf("coalloc: negative ReboostEvery %d", c.ReboostEvery)
-	case c.Point != AtMax && c.Point != LatestMeeting:
-		return fmt.Errorf("coalloc: unknown Point rule %d", int(c.Point))
 	}
 	return nil
 }
 
-// Boosted is the outcome of greedy boosting over a Table.
-type Boosted struct {
-	PAll, PIndep float64
-	// Sets[i] lists the resources drawn for reservation i, in draw order.
-	Sets [][]int
-	// PRes[i] = 1 − Π_{r ∈ Sets[i]} (1 − p_{i,r}).
-	PRes []float64
-	// PExpected = Π PRes[i], the plan's expected joint probability.
-	PExpected float64
-	// OK is false when the pool ran out before the stop rule was met: the
-	// co-allocation is not possible now.
-	OK bool
-}
-
 // Requests is the number of VARQ requests the plan launches, Σ|S_i|.
-func (b Boosted) Requests() int {
+func (b Plan) Requests() int {
 	n := 0
 	for _, s := range b.Sets {
 		n += len(s)
@@ -95,23 +95,23 @@ func (b Boosted) Requests() int {
 	return n
 }
 
-// Boost runs CO-VARQ's greedy boosting (§4 step 3) for the joint target
+// boost runs CO-VARQ's greedy boosting (§4 step 3) for the joint target
 // pAll: round-robin over the reservations in input order, each one still
 // below P_indep draws the resource with the highest p_{i,r} it does not
 // hold yet (ties: the lower index) from the pool. Resources with p = 0
 // cannot help and are never drawn.
-func Boost(t Table, pAll float64, cfg Config) (Boosted, error) {
+func boost(t table, pAll float64, cfg Config) (Plan, error) {
 	if err := t.Validate(); err != nil {
-		return Boosted{}, err
+		return Plan{}, err
 	}
 	if err := cfg.Validate(); err != nil {
-		return Boosted{}, err
+		return Plan{}, err
 	}
 	if !(pAll > 0 && pAll <= 1) {
-		return Boosted{}, fmt.Errorf("coalloc: P_all %v outside (0, 1]", pAll)
+		return Plan{}, fmt.Errorf("coalloc: P_all %v outside (0, 1]", pAll)
 	}
 	count, nres := len(t), len(t[0])
-	b := Boosted{PAll: pAll, PIndep: PIndep(pAll, count), Sets: make([][]int, count), PRes: make([]float64, count)}
+	b := Plan{PAll: pAll, PIndep: pIndep(pAll, count), Sets: make([][]int, count), PRes: make([]float64, count)}
 	fail := make([]float64, count) // Π(1 − p) per reservation
 	for i := range fail {
 		fail[i] = 1
@@ -182,14 +182,14 @@ func drawBest(row []float64, free func(r int) bool) int {
 	return best
 }
 
-func (b *Boosted) finish(fail []float64) {
+func (b *Plan) finish(fail []float64) {
 	for i, f := range fail {
 		b.PRes[i] = 1 - f
 	}
 	b.PExpected = b.expected()
 }
 
-func (b *Boosted) expected() float64 {
+func (b *Plan) expected() float64 {
 	e := 1.0
 	for _, p := range b.PRes {
 		e *= p

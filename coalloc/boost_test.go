@@ -9,24 +9,24 @@ func TestPIndepAndEq61(t *testing.T) {
 	for _, c := range []struct {
 		pAll  float64
 		count int
-		want  float64 // thesis L1007, L1031, Figure 6.1
+		want  float64 // thesis Ch. 6 (spec §4), Figure 6.1
 	}{
 		{0.90, 2, 0.9487}, {0.95, 2, 0.975}, {0.95, 3, 0.983},
 	} {
-		if got := PIndep(c.pAll, c.count); math.Abs(got-c.want) > 5e-4 {
-			t.Errorf("PIndep(%v, %d) = %.4f, thesis %v", c.pAll, c.count, got, c.want)
+		if got := pIndep(c.pAll, c.count); math.Abs(got-c.want) > 5e-4 {
+			t.Errorf("pIndep(%v, %d) = %.4f, thesis %v", c.pAll, c.count, got, c.want)
 		}
 	}
 	// Eq. 6.1: two requests at 0.90 → 1 − 0.1² = 0.99.
-	if got := AtLeastOne(0.9, 0.9); math.Abs(got-0.99) > 1e-12 {
-		t.Errorf("AtLeastOne(0.9, 0.9) = %v, thesis 0.99", got)
+	if got := atLeastOne(0.9, 0.9); math.Abs(got-0.99) > 1e-12 {
+		t.Errorf("atLeastOne(0.9, 0.9) = %v, thesis 0.99", got)
 	}
-	// The reverse effect (L985): two reservations at 0.95 both succeed
-	// with 0.903, three with 0.857.
+	// The reverse effect (thesis Ch. 6, spec §4): two reservations at 0.95
+	// both succeed with 0.903, three with 0.857.
 	if p2, p3 := 0.95*0.95, 0.95*0.95*0.95; math.Abs(p2-0.903) > 6e-4 || math.Abs(p3-0.857) > 6e-4 {
 		t.Errorf("joint %v %v", p2, p3)
 	}
-	if !math.IsNaN(PIndep(0.9, 0)) || AtLeastOne() != 0 {
+	if !math.IsNaN(pIndep(0.9, 0)) || atLeastOne() != 0 {
 		t.Error("degenerate inputs")
 	}
 }
@@ -39,13 +39,13 @@ func TestPIndepAndEq61(t *testing.T) {
 // 1 − 0.20·0.24 = 0.952, and 0.765, 0.60, 0.50 give 1 − 0.235·0.40·0.50 =
 // 0.953.
 var figure61Names = []string{"datastar", "ucteragrid", "cnsidell", "ncsateragrid", "sdscteragrid"}
-var figure61 = Table{
+var figure61 = table{
 	{0.50, 0.80, 0.60, 0.76, 0.70},
 	{0.50, 0.90, 0.60, 0.30, 0.765},
 }
 
 func TestFigure61Structure(t *testing.T) {
-	b, err := Boost(figure61, 0.90, Config{})
+	b, err := boost(figure61, 0.90, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,36 +84,36 @@ func TestFigure61Structure(t *testing.T) {
 	}
 
 	// Without sdscteragrid the pool runs out: not possible now.
-	four := Table{figure61[0][:4], figure61[1][:4]}
-	if f, err := Boost(four, 0.90, Config{}); err != nil || f.OK {
+	four := table{figure61[0][:4], figure61[1][:4]}
+	if f, err := boost(four, 0.90, Config{}); err != nil || f.OK {
 		t.Errorf("4-machine plan %+v, %v; want not OK", f, err)
 	}
 	// With reuse, Res2 takes ucteragrid (0.90) too.
-	if r, _ := Boost(figure61, 0.90, Config{AllowReuse: true}); !r.OK || r.Sets[1][0] != 1 {
+	if r, _ := boost(figure61, 0.90, Config{AllowReuse: true}); !r.OK || r.Sets[1][0] != 1 {
 		t.Errorf("reuse plan %+v", r)
 	}
 	// Stopping on the product can only need fewer requests.
-	if p, _ := Boost(figure61, 0.90, Config{StopOnProduct: true}); !p.OK || p.Requests() > 5 || p.PExpected < 0.90 {
+	if p, _ := boost(figure61, 0.90, Config{StopOnProduct: true}); !p.OK || p.Requests() > 5 || p.PExpected < 0.90 {
 		t.Errorf("product-stop plan %+v", p)
 	}
 }
 
 func TestBoostErrors(t *testing.T) {
 	for _, c := range []struct {
-		t    Table
+		t    table
 		pAll float64
 	}{
-		{nil, 0.9}, {Table{{0.5}, {0.5, 0.4}}, 0.9}, {Table{{1.5}}, 0.9}, {Table{{0.5}}, 0}, {Table{{0.5}}, 1.1},
+		{nil, 0.9}, {table{{0.5}, {0.5, 0.4}}, 0.9}, {table{{1.5}}, 0.9}, {table{{0.5}}, 0}, {table{{0.5}}, 1.1},
 	} {
-		if _, err := Boost(c.t, c.pAll, Config{}); err == nil {
-			t.Errorf("Boost(%v, %v) accepted", c.t, c.pAll)
+		if _, err := boost(c.t, c.pAll, Config{}); err == nil {
+			t.Errorf("boost(%v, %v) accepted", c.t, c.pAll)
 		}
 	}
-	if _, err := Boost(Table{{0.5}}, 0.5, Config{Step: -1}); err == nil {
+	if _, err := boost(table{{0.5}}, 0.5, Config{Step: -1}); err == nil {
 		t.Error("negative step accepted")
 	}
 	// Zero-probability resources are never drawn.
-	b, _ := Boost(Table{{0, 0.3}}, 0.9, Config{})
+	b, _ := boost(table{{0, 0.3}}, 0.9, Config{})
 	if b.OK || len(b.Sets[0]) != 1 || b.Sets[0][0] != 1 {
 		t.Errorf("plan %+v", b)
 	}

@@ -25,19 +25,20 @@
 // it launches every VARQ request at its planned time and cancels a
 // reservation's redundant requests, queued or not yet submitted, as soon as
 // one of them is running by its start time, recording success and the
-// allocation used. Trials repeats the §5.5 protocol (one co-allocation at a
-// time, a retry 10 min after a refusal) for the rows of Table 6.2.
+// allocation used. examples/coalloc repeats the thesis's protocol (one
+// co-allocation at a time, a retry 10 min after a refusal) for the rows of
+// Table 6.2.
 //
 // Two options depart from the thesis, because on simulated machines its
 // plan promises more than it achieves (examples/coalloc/README.md):
-// Config.Point = LatestMeeting plans each request at the latest point of
-// its trajectory meeting P_indep instead of the maximum, which does not
-// select on noise and spins less; Config.Reboost makes the Executor
-// re-forecast an unserved reservation's requests while it waits and draw
-// redundant requests on further resources when their joint chance falls
-// below P_indep (reboost.go). A site forecaster that implements Versioned
-// (memo.go) is not asked again, at the next review, what it answered
-// while unchanged.
+// Config.LatestMeeting plans each request at the latest point of its
+// trajectory meeting P_indep instead of the maximum, which does not select
+// on noise and spins less; Config.Reboost makes the Executor re-forecast
+// an unserved reservation's requests while it waits and draw redundant
+// requests on further resources when their joint chance falls below
+// P_indep (reboost.go). A site forecaster with a Version method (see Site)
+// is not asked again, at the next review, what it answered while
+// unchanged.
 //
 // Decisions cited as A16…A20 and sections cited as spec §N are those of
 // docs/decisions.md (the Nurmi register and section map).

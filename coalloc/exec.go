@@ -10,6 +10,14 @@ import (
 // Site is a resource CO-VARQ executes on: its name and forecaster (as in
 // Resource) and the machine to submit to. In simulation, the sites' machines
 // are separate simulations advanced together on one time axis.
+//
+// A Forecaster that also has a method Version() uint64 says when its
+// answers may change: while Version returns the same value, ProbWithin
+// answers the same question the same way. Re-boosting (Config.Reboost)
+// then asks such a site only what it did not ask at this version. A
+// qbets.Predictor changes only when it is fed: its Stats().Arrivals +
+// Stats().Releases, which every Submit or Observe raises, is a version
+// (examples/coalloc does that).
 type Site struct {
 	Name       string
 	Forecaster varq.Forecaster
@@ -29,7 +37,7 @@ type Executor struct {
 
 type siteJob struct {
 	site int
-	id   varq.JobID
+	id   int64
 }
 
 // jobState is where one VARQ request of an execution stands.
@@ -47,7 +55,7 @@ type execJob struct {
 	res      int
 	site     int
 	plan     varq.Plan // the VARQ plan it was launched with
-	id       varq.JobID
+	id       int64
 	walltime int64 // as submitted
 	state    jobState
 	live     float64 // latest re-forecast (Reboost), else the plan's
@@ -238,7 +246,7 @@ func (x *Execution) cancel(j *execJob) {
 
 // Started reports that job id started on site at t. Jobs that are not
 // part of an execution are ignored.
-func (e *Executor) Started(site int, id varq.JobID, t int64) {
+func (e *Executor) Started(site int, id int64, t int64) {
 	j, ok := e.jobs[siteJob{site, id}]
 	if !ok {
 		return

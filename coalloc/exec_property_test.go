@@ -107,7 +107,7 @@ func TestExecuteProperties(t *testing.T) {
 // drawConfig draws every option combination of the planner and executor.
 func drawConfig(t *rapid.T) Config {
 	return Config{
-		Point:         PointRule(rapid.IntRange(0, 1).Draw(t, "point")),
+		LatestMeeting: rapid.Bool().Draw(t, "latest"),
 		Reboost:       rapid.Bool().Draw(t, "reboost"),
 		AllowReuse:    rapid.Bool().Draw(t, "reuse"),
 		DropDead:      rapid.Bool().Draw(t, "drop"),

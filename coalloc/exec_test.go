@@ -135,42 +135,6 @@ func TestExecuteCancelsRedundant(t *testing.T) {
 	}
 }
 
-func TestTrialsProtocol(t *testing.T) {
-	cfg := TrialConfig{Nodes: 4, Walltime: 3600, Lead: 4 * 3600, PAll: 0.90}
-	// Possible every time: one request per Lead+Walltime = 18000 s.
-	e, ms := fakeSites(t, []float64{0.90, 0.80, 0.85, 0.70}, []int64{10, 10, 10, 10})
-	tr, err := e.StartTrials(cfg, 0, 90001)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lockstep(ms, 120000, 30)
-	if e.Err() != nil {
-		t.Fatal(e.Err())
-	}
-	s := tr.Summary()
-	if tr.Attempts() != 6 || s.Executed != 6 || s.PAchieved != 1 || s.RequestsPerRes != 2 || s.SubmittedPerRes != 2 {
-		t.Errorf("attempts %d, summary %+v", tr.Attempts(), s)
-	}
-	if s.OverAllocation() <= 1 || s.OverAllocation() > 1.01 {
-		t.Errorf("over-allocation %v: jobs start 20 s before the start time", s.OverAllocation())
-	}
-	// Never possible: a retry every 600 s, nothing executed.
-	e2, ms2 := fakeSites(t, []float64{0.5, 0.5}, []int64{10, 10})
-	tr2, err := e2.StartTrials(cfg, 0, 6000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lockstep(ms2, 7000, 30)
-	if tr2.Attempts() != 10 || len(tr2.Results()) != 0 {
-		t.Errorf("attempts %d, results %d; want 10, 0", tr2.Attempts(), len(tr2.Results()))
-	}
-	for _, bad := range []TrialConfig{{}, {Nodes: 1, Walltime: 1, Lead: 1, PAll: 2}} {
-		if _, err := e.StartTrials(bad, 0, 1); err == nil {
-			t.Errorf("trial %+v accepted", bad)
-		}
-	}
-}
-
 // A plan naming a resource the executor does not have is refused whole:
 // no reservation before the bad one reaches a machine.
 func TestExecuteRefusesBadPlanWhole(t *testing.T) {

@@ -39,7 +39,7 @@ func FuzzNewPlan(f *testing.F) {
 		}
 		cfg := Config{Step: step, AllowReuse: reuse}
 		if latest {
-			cfg.Point = LatestMeeting
+			cfg.LatestMeeting = true
 		}
 		p, err := NewPlan(reqs, res, pAll, now, cfg)
 		if err != nil {

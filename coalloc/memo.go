@@ -7,14 +7,14 @@ import (
 	"github.com/batchq/batchq/varq"
 )
 
-// Versioned is a Forecaster that says when its answers may change: while
-// Version returns the same value, ProbWithin answers the same question
-// the same way. Site forecasters may implement it.
+// versionedForecaster is a Forecaster that says when its answers may
+// change: while Version returns the same value, ProbWithin answers the same
+// question the same way. Site forecasters may implement it (see Site).
 //
 // Re-boosting (reboost.go) plans a reservation on every free site at each
 // review, ReboostEvery seconds apart, and the trajectory from the later
 // now is the earlier one without its first points: the same questions.
-// On a Versioned site the Executor keeps the answers it got for the
+// On a versioned site the Executor keeps the answers it got for the
 // reservation and asks the site only what it did not ask at this version,
 // so a site whose forecaster was not fed in between costs no forecast,
 // and it keeps the plan it read off them while that plan's submission is
@@ -23,7 +23,7 @@ import (
 // A qbets.Predictor changes only when it is fed: its Stats().Arrivals +
 // Stats().Releases, which every Submit or Observe raises, is a version
 // (examples/coalloc does that).
-type Versioned interface {
+type versionedForecaster interface {
 	varq.Forecaster
 	Version() uint64
 }
@@ -48,11 +48,11 @@ type memo struct {
 	plan    varq.Plan // for target and rule
 	planAt  int64
 	target  float64
-	rule    PointRule
+	rule    pointRule
 }
 
 // pointPlan is pointPlan(rec, f, r, now, step, target, rule), answered
-// from m where it can when f is Versioned; m starts afresh when f's
+// from m where it can when f is versionedForecaster; m starts afresh when f's
 // version changed. It reuses m's last plan, made at this version from an
 // earlier point of the same grid, when that plan's submission has not
 // passed or it had none: the trajectory from now is the earlier one
@@ -60,8 +60,8 @@ type memo struct {
 // and the latest argmax are the same ones if they are still in it, and an
 // all-zero trajectory stays all zero. Otherwise it reads the plan off the
 // answers m holds, asking f only the questions m has not asked.
-func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
-	v, ok := f.(Versioned)
+func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule pointRule) (varq.Plan, error) {
+	v, ok := f.(versionedForecaster)
 	if !ok {
 		return pointPlan(rec, f, r, now, step, target, rule)
 	}

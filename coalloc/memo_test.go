@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// versionedFunc is a Versioned forecaster for tests.
+// versionedFunc is a versionedForecaster forecaster for tests.
 type versionedFunc struct {
 	varq.ForecasterFunc
 	version func() uint64
@@ -17,7 +17,7 @@ type versionedFunc struct {
 
 func (v versionedFunc) Version() uint64 { return v.version() }
 
-// TestReboostMemoProperties: re-boosting on Versioned forecasters, which
+// TestReboostMemoProperties: re-boosting on versionedForecaster forecasters, which
 // answers from its memo while a site's version is unchanged, executes
 // exactly as asking every time (the same jobs, submitted at the same
 // times, the same result) and asks no more forecasts. Each site's
@@ -98,7 +98,7 @@ func TestMemoPointPlanProperties(t *testing.T) {
 		r := varq.Request{Nodes: 1, Walltime: 60, Start: rapid.Int64Range(1, 80).Draw(t, "points") * step}
 		table := rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.3, 0.87, 0.9, 0.95, 1}), 1, 8).Draw(t, "table")
 		target := rapid.SampledFrom([]float64{0.3, 0.866, 0.9, 1}).Draw(t, "target")
-		rule := rapid.SampledFrom([]PointRule{AtMax, LatestMeeting}).Draw(t, "rule")
+		rule := rapid.SampledFrom([]pointRule{atMax, latestMeeting}).Draw(t, "rule")
 		var ver uint64
 		fc := varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
 			return table[(uint64(within/step)+ver)%uint64(len(table))], true

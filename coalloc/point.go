@@ -2,68 +2,57 @@ package coalloc
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/batchq/batchq/varq"
 )
 
-// PointRule chooses the point of a request's probability trajectory that
-// CO-VARQ plans it at, and so the p_{i,r} it believes.
-type PointRule int
+// pointRule chooses the point of a request's probability trajectory that
+// CO-VARQ plans it at, and so the p_{i,r} it believes (see
+// Config.LatestMeeting).
+type pointRule int
 
 const (
-	// AtMax plans at the trajectory maximum, the latest argmax: the best
-	// VARQ can offer (A18, the thesis's procedure). The maximum of
-	// 480–1440 noisy forecasts is biased upward, and boosting then keeps
-	// the sites with the highest maxima: the promise is a winner's curse.
-	AtMax PointRule = iota
-	// LatestMeeting plans at the latest point whose probability meets the
-	// per-reservation target P_indep, VARQ's min-overhead rule (§3), and
-	// falls back to AtMax on a site where no point meets it. It does not
-	// pick the highest of many estimates, so it selects less on noise,
-	// and it submits later, so it spins less.
-	LatestMeeting
+	atMax         pointRule = iota // the trajectory maximum, the latest argmax (A18)
+	latestMeeting                  // the latest point meeting P_indep, else atMax
 )
 
-func (p PointRule) String() string {
-	switch p {
-	case AtMax:
-		return "max"
-	case LatestMeeting:
+// String names the rule, as benchmarks and reports do.
+func (p pointRule) String() string {
+	if p == latestMeeting {
 		return "latest"
 	}
-	return fmt.Sprintf("PointRule(%d)", int(p))
+	return "max"
 }
 
 // pointPlan plans request r on forecaster f at now (trajectory step
-// step) by rule, for the per-reservation target (used by LatestMeeting
-// only): PlanLatest, or PlanMax as its fallback or as AtMax, over
+// step) by rule, for the per-reservation target (used by latestMeeting
+// only): PlanLatest, or PlanMax as its fallback or as atMax, over
 // Trajectory(f, r, now, step), without asking f about more of the
 // trajectory than the rule needs. A trajectory that is all zero gives
 // NOT_POSSIBLE. rec is scratch space, reused between calls.
 //
 // varq.Latest asks about the latest submissions first and stops at the
 // first meeting its target, which is then the rule's point: for
-// LatestMeeting by definition, and for AtMax with the target 1, since no
+// latestMeeting by definition, and for atMax with the target 1, since no
 // probability exceeds 1, the latest point at 1 is the latest argmax (QBETS
-// answers at most 0.99, so with it AtMax still asks every point). Only
+// answers at most 0.99, so with it atMax still asks every point). Only
 // when no point meets the target does the rule need the maximum of the
 // whole trajectory, and then Latest has asked about every point: f is
 // wrapped to record its answers, so the maximum is read off them and no
 // point is asked twice. The plan is the one the full trajectory gives
 // (TestPointPlanIsFullTrajectory). Unlike the full trajectory, an answer
 // outside [0, 1] at a point the rule does not reach goes unreported.
-func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule PointRule) (varq.Plan, error) {
+func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64, target float64, rule pointRule) (varq.Plan, error) {
 	if f == nil {
 		return varq.Plan{}, errors.New("coalloc: nil Forecaster")
 	}
-	if rule == AtMax {
+	if rule == atMax {
 		target = 1
 	}
-	// Room for the whole trajectory at once, as varq.AppendTrajectory
-	// makes, rather than growing it point by point; the arguments are
-	// checked against varq's limits (at most varq.MaxPoints) first.
+	// Room for the whole trajectory at once, as varq.Trajectory makes,
+	// rather than growing it point by point; the arguments are checked
+	// against varq's limits (at most 2^20 points) first.
 	n, err := varq.TrajectoryLen(r, now, step)
 	if err != nil {
 		return varq.Plan{}, err

@@ -23,20 +23,20 @@ var stepped = varq.ForecasterFunc(func(_ int, _, within int64) (float64, bool) {
 func TestPointRule(t *testing.T) {
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: 4 * 3600}
 	res := []Resource{{Name: "stepped", Forecaster: stepped}, {Name: "low", Forecaster: constant(0.7)}}
-	target := PIndep(0.90, 2) // 0.9487
+	target := pIndep(0.90, 2) // 0.9487
 	for _, c := range []struct {
-		rule   PointRule
+		rule   pointRule
 		submit []int64
 		prob   []float64
 	}{
 		// The maximum: the latest point of the 0.99 plateau, 3 h before
 		// the start; the constant site at its last point.
-		{AtMax, []int64{3600, 14370}, []float64{0.99, 0.7}},
+		{atMax, []int64{3600, 14370}, []float64{0.99, 0.7}},
 		// The latest point meeting 0.9487: 1 h before the start, at 0.96;
 		// the constant site never meets it and falls back to its maximum.
-		{LatestMeeting, []int64{10800, 14370}, []float64{0.96, 0.7}},
+		{latestMeeting, []int64{10800, 14370}, []float64{0.96, 0.7}},
 	} {
-		tab, plans, err := ProbTable([]varq.Request{r}, res, target, 0, Config{Point: c.rule})
+		tab, plans, err := probTable([]varq.Request{r}, res, target, 0, Config{LatestMeeting: c.rule == latestMeeting})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,18 +49,12 @@ func TestPointRule(t *testing.T) {
 	}
 	// Lower worst-case overhead is the point of the rule: 4·(14400 −
 	// 10800) node-s instead of 4·(14400 − 3600).
-	_, plans, _ := ProbTable([]varq.Request{r}, res, target, 0, Config{Point: LatestMeeting})
-	if got := plans[0][0].Cost().WorstExtra; got != 4*3600 {
+	_, plans, _ := probTable([]varq.Request{r}, res, target, 0, Config{LatestMeeting: true})
+	if _, got := plans[0][0].Cost(); got != 4*3600 {
 		t.Errorf("worst-case extra %d, want %d", got, 4*3600)
-	}
-	if _, err := NewPlan([]varq.Request{r}, res, 0.9, 0, Config{Point: 7}); err == nil {
-		t.Error("unknown point rule accepted")
 	}
 	if _, err := NewPlan([]varq.Request{r}, res, 1.5, 0, Config{}); err == nil {
 		t.Error("P_all 1.5 accepted")
-	}
-	if AtMax.String() != "max" || LatestMeeting.String() != "latest" || PointRule(7).String() != "PointRule(7)" {
-		t.Error("PointRule.String")
 	}
 }
 
@@ -72,9 +66,9 @@ func trajectoryOf(probs []float64, r varq.Request, now, step int64) varq.Forecas
 	})
 }
 
-// TestPointRuleProperties: on random trajectories, LatestMeeting plans at
+// TestPointRuleProperties: on random trajectories, latestMeeting plans at
 // the latest point meeting the target when there is one, and otherwise at
-// the maximum, which is what AtMax always picks.
+// the maximum, which is what atMax always picks.
 func TestPointRuleProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 50).Draw(t, "n")
@@ -96,11 +90,11 @@ func TestPointRuleProperties(t *testing.T) {
 		}
 		f := trajectoryOf(probs, r, 0, 30)
 		var rec recorder
-		mx, err := pointPlan(&rec, f, r, 0, 30, target, AtMax)
+		mx, err := pointPlan(&rec, f, r, 0, 30, target, atMax)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lm, err := pointPlan(&rec, f, r, 0, 30, target, LatestMeeting)
+		lm, err := pointPlan(&rec, f, r, 0, 30, target, latestMeeting)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,11 +105,11 @@ func TestPointRuleProperties(t *testing.T) {
 			}
 			return
 		case mx.Submit != traj[best].Submit:
-			t.Fatalf("AtMax at %d, latest argmax at %d", mx.Submit, traj[best].Submit)
+			t.Fatalf("atMax at %d, latest argmax at %d", mx.Submit, traj[best].Submit)
 		case latest >= 0 && (lm.Submit != traj[latest].Submit || lm.Prob < target):
-			t.Fatalf("LatestMeeting at %d (p %v), latest feasible at %d", lm.Submit, lm.Prob, traj[latest].Submit)
+			t.Fatalf("latestMeeting at %d (p %v), latest feasible at %d", lm.Submit, lm.Prob, traj[latest].Submit)
 		case latest < 0 && lm.Submit != mx.Submit:
-			t.Fatalf("LatestMeeting without a feasible point at %d, maximum at %d", lm.Submit, mx.Submit)
+			t.Fatalf("latestMeeting without a feasible point at %d, maximum at %d", lm.Submit, mx.Submit)
 		}
 		if lm.Submit < mx.Submit && latest >= 0 {
 			t.Fatalf("the latest feasible point %d is before the argmax %d, which is feasible too", lm.Submit, mx.Submit)
@@ -137,7 +131,7 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 		// Few distinct values: ties, zeros and ones are common.
 		probs := rapid.SliceOfN(rapid.SampledFrom([]float64{0, 0.3, 0.87, 0.9, 0.95, 1}), n, n).Draw(t, "probs")
 		target := rapid.SampledFrom([]float64{0.3, 0.866, 0.9, 0.9487, 1}).Draw(t, "target")
-		rule := rapid.SampledFrom([]PointRule{AtMax, LatestMeeting}).Draw(t, "rule")
+		rule := rapid.SampledFrom([]pointRule{atMax, latestMeeting}).Draw(t, "rule")
 		asked := map[int64]bool{}
 		f := trajectoryOf(probs, r, now, step)
 		counted := varq.ForecasterFunc(func(nodes int, walltime, within int64) (float64, bool) {
@@ -157,7 +151,7 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 			t.Fatalf("trajectory of %d points, %v; want %d", len(traj), err, n)
 		}
 		want := varq.PlanMax(traj, r)
-		if rule == LatestMeeting {
+		if rule == latestMeeting {
 			if p := varq.PlanLatest(traj, r, target); p.Possible {
 				want = p
 			}
@@ -173,7 +167,7 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 func TestPointPlanBadForecast(t *testing.T) {
 	r := varq.Request{Nodes: 1, Walltime: 60, Start: 3600}
 	var rec recorder
-	for _, rule := range []PointRule{AtMax, LatestMeeting} {
+	for _, rule := range []pointRule{atMax, latestMeeting} {
 		if _, err := pointPlan(&rec, constant(1.5), r, 0, 30, 0.9, rule); err == nil {
 			t.Errorf("%v: probability 1.5 accepted", rule)
 		}

@@ -11,13 +11,13 @@ func TestBoostProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		count := rapid.IntRange(1, 5).Draw(t, "count")
 		nres := rapid.IntRange(1, 8).Draw(t, "nres")
-		tab := make(Table, count)
+		tab := make(table, count)
 		for i := range tab {
 			tab[i] = rapid.SliceOfN(rapid.Float64Range(0, 1), nres, nres).Draw(t, "row")
 		}
 		pAll := rapid.Float64Range(0.01, 1).Draw(t, "pAll")
 		cfg := Config{AllowReuse: rapid.Bool().Draw(t, "reuse"), StopOnProduct: rapid.Bool().Draw(t, "product")}
-		b, err := Boost(tab, pAll, cfg)
+		b, err := boost(tab, pAll, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,12 +33,12 @@ func TestBoostProperties(t *testing.T) {
 				mine[r], used[r] = true, true
 				ps = append(ps, tab[i][r])
 			}
-			if math.Abs(b.PRes[i]-AtLeastOne(ps...)) > 1e-12 {
-				t.Fatalf("P_res%d = %v, Eq. 6.1 gives %v", i, b.PRes[i], AtLeastOne(ps...))
+			if math.Abs(b.PRes[i]-atLeastOne(ps...)) > 1e-12 {
+				t.Fatalf("P_res%d = %v, Eq. 6.1 gives %v", i, b.PRes[i], atLeastOne(ps...))
 			}
 			// A reservation stops drawing once it reaches P_indep: all
 			// but its last draw left it below target.
-			if n := len(set); n > 1 && AtLeastOne(ps[:n-1]...) >= b.PIndep {
+			if n := len(set); n > 1 && atLeastOne(ps[:n-1]...) >= b.PIndep {
 				t.Fatalf("reservation %d kept drawing after reaching P_indep: %+v", i, b)
 			}
 			expected *= b.PRes[i]

@@ -24,8 +24,9 @@ import (
 //     replacement; with AllowReuse, each one this reservation does not
 //     hold) by the plan's point rule, and draws them best first until the
 //     reservation is back at P_indep (the stop rule) or none is left. A
-//     site whose forecaster is Versioned and unchanged since the last
-//     review is not asked again about the same submissions (memo.go);
+//     site whose forecaster is versioned (versionedForecaster) and
+//     unchanged since the last review is not asked again about the same
+//     submissions (memo.go);
 //  3. with DropDead, cancels a request whose live probability is 0 if
 //     another of the reservation's live requests has a chance (a
 //     replacement exists); otherwise it keeps it, since a forecaster that
@@ -162,7 +163,7 @@ func (x *Execution) reboost(i int, now int64, fail float64) error {
 		if held[s] || (!cfg.AllowReuse && x.taken[s]) {
 			continue
 		}
-		v, err := x.memos[i][s].pointPlan(&x.rec, site.Forecaster, r, now, cfg.Step, x.plan.PIndep, cfg.Point)
+		v, err := x.memos[i][s].pointPlan(&x.rec, site.Forecaster, r, now, cfg.Step, x.plan.PIndep, cfg.point())
 		if err != nil {
 			return fmt.Errorf("coalloc: re-boosting reservation %d on %s: %w", i, site.Name, err)
 		}

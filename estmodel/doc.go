@@ -16,10 +16,11 @@
 //     UserBins), then Assign, the random shuffle that pairs estimates with
 //     run times so that no job gets an estimate below its run time when a
 //     legal one is left. Shuffle applies that pairing to a trace's real
-//     estimates ("shfl"). RefParams and ThesisParams are the reference
-//     implementation's constants and the thesis's rounded ones.
+//     estimates ("shfl"). The fitted constants are the reference
+//     implementation's, or the thesis's rounded ones
+//     (ModalConfig.ThesisParams).
 //   - FModel: the f-model e ~ U[r, (f+1)r], deterministic and truncated
-//     variants; XReal multiplies real estimates by F.
+//     variants.
 //   - PhiModel: the Φ-model of Mu'alem & Feitelson.
 //
 // The thesis shows that the f-model makes EASY look better as f grows,

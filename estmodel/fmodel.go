@@ -56,23 +56,6 @@ func (m FModel) Apply(jobs []swf.Job, rng *rand.Rand) error {
 	return nil
 }
 
-// XReal multiplies the jobs' real estimates by F (X_real(F), §5.1), truncating
-// to eMax when it is positive. Jobs without an estimate are left alone and
-// counted.
-func XReal(jobs []swf.Job, factor float64, eMax int64) (skipped int, err error) {
-	if factor <= 0 || math.IsNaN(factor) || math.IsInf(factor, 0) {
-		return 0, errors.New("estmodel: X_real factor must be positive and finite")
-	}
-	for i := range jobs {
-		if !jobs[i].HasEstimate() {
-			skipped++
-			continue
-		}
-		jobs[i].ReqTime = truncate(toSeconds(float64(jobs[i].ReqTime)*factor), eMax)
-	}
-	return skipped, nil
-}
-
 // toSeconds rounds to whole seconds, saturating far below overflow.
 func toSeconds(x float64) int64 {
 	const ceiling = 1 << 52

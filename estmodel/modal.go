@@ -62,7 +62,7 @@ func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 	d.HeadTimes = head
 
 	var tail []int64
-	if cfg.Tail == TailThesis {
+	if cfg.ThesisTail {
 		tail, d.TailDropped = tailTimesThesis(d.K, cfg.EMax, d.A, head)
 	} else {
 		tail, d.TailDropped = tailTimes(max(0, d.K-len(head)), cfg.EMax, d.A, head)

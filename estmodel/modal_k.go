@@ -43,7 +43,7 @@ func (c ModalConfig) numEstimates() int {
 	if c.K > 0 {
 		return c.K
 	}
-	if c.KModel == KPower {
+	if c.KPower {
 		p := c.params()
 		return max(len(c.Bins), numEstimatesPower(c.N, p.KPowerAlpha, p.KPowerBeta))
 	}

@@ -6,12 +6,12 @@ import (
 	"math"
 )
 
-// Params are the fitted constants of the modal model (thesis Ch. 5; spec §7.1).
-// Two sets exist: the rounded values printed in the thesis (ThesisParams()) and
+// params are the fitted constants of the modal model (thesis Ch. 5; spec §7.1).
+// Two sets exist: the rounded values printed in the thesis (thesisParams) and
 // the full-precision values of the author's reference implementation
-// (RefParams(), the default, because the spec's check values — e.g. the time
+// (refParams, the default, because the spec's check values — e.g. the time
 // curve a = 1.355 for CTC — are computed with them).
-type Params struct {
+type params struct {
 	// KPowerAlpha and KPowerBeta: the optional power model K = α·N^β (Fig 5.4).
 	KPowerAlpha, KPowerBeta float64
 	// HeadAlpha, HeadBeta, HeadGamma: head popularity p_j = α·e^(β·j) + γ, j = 2..20 (§5.9).
@@ -24,9 +24,9 @@ type Params struct {
 	TimeC, TimeD float64
 }
 
-// RefParams() are the full-precision parameters of the reference implementation.
-func RefParams() Params {
-	return Params{
+// refParams are the full-precision parameters of the reference implementation.
+func refParams() params {
+	return params{
 		KPowerAlpha: 0.653566, KPowerBeta: 0.547761,
 		HeadAlpha: 14.0491, HeadBeta: -0.177531, HeadGamma: 0.462513,
 		HeadMass:  89.0,
@@ -35,9 +35,9 @@ func RefParams() Params {
 	}
 }
 
-// ThesisParams() are the rounded parameters printed in the thesis.
-func ThesisParams() Params {
-	return Params{
+// thesisParams are the rounded parameters printed in the thesis.
+func thesisParams() params {
+	return params{
 		KPowerAlpha: 1.1, KPowerBeta: 0.5,
 		HeadAlpha: 14.05, HeadBeta: -0.18, HeadGamma: 0.46,
 		HeadMass:  89,
@@ -45,29 +45,6 @@ func ThesisParams() Params {
 		TimeC: 12.1, TimeD: 0.6,
 	}
 }
-
-// KModel selects how the number of distinct estimates K is derived from N.
-type KModel int
-
-const (
-	// KLinear is the piecewise-linear model of Tab 5.3 (the default).
-	KLinear KModel = iota
-	// KPower is the power model K = α·N^β of Fig 5.4.
-	KPower
-)
-
-// TailMethod selects how the non-head estimate values are generated (A24).
-type TailMethod int
-
-const (
-	// TailRef generates K − |head| tail values on x = i/K_tail and resolves
-	// minute collisions with ±30/20/10 s offsets (reference implementation;
-	// the spec's recommendation and the default).
-	TailRef TailMethod = iota
-	// TailThesis generates all K values on x = i/K and replaces the ones
-	// closest to the head times with the head times (thesis §5.10).
-	TailThesis
-)
 
 // UserBin is a user-supplied mode (§7.7): a time and either an exact job
 // count or a percentage of the N jobs. The share of jobs at E_max, the model's
@@ -87,22 +64,31 @@ type ModalConfig struct {
 	Bins []UserBin
 	// K, when positive, fixes the number of distinct estimates.
 	K int
-	// KModel chooses the K model when K is 0.
-	KModel KModel
+	// KPower, when K is 0, derives K from N by the power model K = α·N^β
+	// of Fig 5.4 instead of the piecewise-linear model of Tab 5.3 (the
+	// default).
+	KPower bool
 	// KExtrapolate continues the linear K model beyond N = 250,000 with slope
 	// 1/800 instead of clamping at 565 (A23; clamping is the default).
 	KExtrapolate bool
-	// Params are the fitted constants; nil means RefParams().
-	Params *Params
-	// Tail chooses how tail times are generated (A24).
-	Tail TailMethod
+	// ThesisParams uses the rounded fitted constants printed in the thesis
+	// instead of the full-precision ones of the author's reference
+	// implementation (the default, because the spec's check values — e.g.
+	// the time curve a = 1.355 for CTC — are computed with them).
+	ThesisParams bool
+	// ThesisTail generates the tail times as the thesis does (§5.10): all K
+	// values on x = i/K, the ones closest to the head times replaced by the
+	// head times. The default is the reference implementation's (A24): K −
+	// |head| tail values on x = i/K_tail, minute collisions resolved with
+	// ±30/20/10 s offsets, the spec's recommendation.
+	ThesisTail bool
 }
 
-func (c ModalConfig) params() Params {
-	if c.Params == nil {
-		return RefParams()
+func (c ModalConfig) params() params {
+	if c.ThesisParams {
+		return thesisParams()
 	}
-	return *c.Params
+	return refParams()
 }
 
 // Validate reports whether the configuration is usable.
@@ -115,12 +101,6 @@ func (c ModalConfig) Validate() error {
 	}
 	if c.K < 0 {
 		return errors.New("estmodel: K must not be negative")
-	}
-	if c.KModel != KLinear && c.KModel != KPower {
-		return fmt.Errorf("estmodel: unknown K model %d", c.KModel)
-	}
-	if c.Tail != TailRef && c.Tail != TailThesis {
-		return fmt.Errorf("estmodel: unknown tail method %d", c.Tail)
 	}
 	if len(c.Bins) > 20 {
 		return fmt.Errorf("estmodel: %d user bins, at most 20", len(c.Bins))

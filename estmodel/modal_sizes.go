@@ -6,7 +6,7 @@ import "math"
 // popular ranks. Ranks 2..h follow p_j = α·e^(β·j) + γ; rank 1, reserved for
 // E_max, gets what is left of the head mass H: p_1 = H − Σ_{j=2}^{h} p_j.
 // With the thesis parameters p_1 = 22.70%, with the reference ones 21.73%.
-func headSizes(h int, p Params) []float64 {
+func headSizes(h int, p params) []float64 {
 	if h <= 0 {
 		return nil
 	}
@@ -23,7 +23,7 @@ func headSizes(h int, p Params) []float64 {
 // tailSizes is step 4 for the tail (§5.9): the percentages of popularity
 // ranks first..first+n−1, proportional to ω·j^ρ and scaled to sum to mass
 // (100 − H unless user bins took more than H, A27).
-func tailSizes(first, n int, mass float64, p Params) []float64 {
+func tailSizes(first, n int, mass float64, p params) []float64 {
 	if n <= 0 {
 		return nil
 	}

@@ -28,7 +28,7 @@ func TestNumEstimatesLinear(t *testing.T) {
 		if got := numEstimatesLinear(c.n, false); got != c.k {
 			t.Errorf("%s: K(%d) = %d, thesis/spec %d", c.log, c.n, got, c.k)
 		}
-		if got := timeCurveA(c.k, RefParams()); math.Abs(got-c.a) > 0.0005 {
+		if got := timeCurveA(c.k, refParams()); math.Abs(got-c.a) > 0.0005 {
 			t.Errorf("%s: a(K=%d) = %.4f, spec %.3f", c.log, c.k, got, c.a)
 		}
 	}
@@ -48,7 +48,7 @@ func TestNumEstimatesLinear(t *testing.T) {
 
 func TestNumEstimatesPower(t *testing.T) {
 	// K = 1.1·N^0.5 (thesis Fig 5.4): 1.1·√77222 = 305.7.
-	if got := numEstimatesPower(77222, ThesisParams().KPowerAlpha, ThesisParams().KPowerBeta); got != 306 {
+	if got := numEstimatesPower(77222, thesisParams().KPowerAlpha, thesisParams().KPowerBeta); got != 306 {
 		t.Errorf("power K(77,222) = %d, want 306", got)
 	}
 }
@@ -85,7 +85,7 @@ func TestHeadTimes(t *testing.T) {
 func TestHeadSizes(t *testing.T) {
 	thesis := []float64{22.70, 10.262, 8.648, 7.299, 6.172, 5.231, 4.445, 3.789, 3.240, 2.782, 2.400, 2.080,
 		1.813, 1.590, 1.404, 1.249, 1.119, 1.010, 0.920, 0.844}
-	got := headSizes(20, ThesisParams())
+	got := headSizes(20, thesisParams())
 	for j := range thesis {
 		tol := 0.0015
 		if j == 0 {
@@ -95,7 +95,7 @@ func TestHeadSizes(t *testing.T) {
 			t.Errorf("thesis p_%d = %.4f, spec %.3f", j+1, got[j], thesis[j])
 		}
 	}
-	ref := headSizes(20, RefParams())
+	ref := headSizes(20, refParams())
 	for _, c := range []struct {
 		j    int
 		want float64
@@ -108,7 +108,7 @@ func TestHeadSizes(t *testing.T) {
 	if s := sum(got); math.Abs(s-89) > 1e-9 {
 		t.Errorf("head mass %.6f, want 89", s)
 	}
-	tail := tailSizes(21, 300, 11, RefParams())
+	tail := tailSizes(21, 300, 11, refParams())
 	if s := sum(tail); math.Abs(s-11) > 1e-9 || !slices.IsSortedFunc(tail, func(a, b float64) int { return -cmp.Compare(a, b) }) {
 		t.Errorf("tail sums to %.6f (want 11) or is not decreasing", s)
 	}
@@ -273,8 +273,7 @@ func TestGenerateDefaults(t *testing.T) {
 		t.Error("different seeds, same distribution")
 	}
 
-	tp := ThesisParams()
-	cfg.Params = &tp
+	cfg.ThesisParams = true
 	d, err = Generate(cfg, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +281,7 @@ func TestGenerateDefaults(t *testing.T) {
 	if top := d.Bins[len(d.Bins)-1]; math.Abs(top.Percent-22.70) > 0.01 {
 		t.Errorf("thesis parameters: p_1 = %.3f, want 22.70", top.Percent)
 	}
-	cfg.Tail = TailThesis
+	cfg.ThesisTail = true
 	d, err = Generate(cfg, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 
 // timeCurveA is the time-curve parameter a = 1 + C·K^(−D) (Fig 5.6). Larger K
 // gives a closer to 1, which pushes the generated values toward short times.
-func timeCurveA(k int, p Params) float64 {
+func timeCurveA(k int, p params) float64 {
 	return 1 + p.TimeC*math.Pow(float64(k), -p.TimeD)
 }
 

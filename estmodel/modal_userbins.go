@@ -88,7 +88,7 @@ type headPlan struct {
 // the bin at E_max); the other head sizes are rescaled so that the head holds
 // H (or zeroed when the user bins alone reach H); the sizes are re-sorted
 // descending with E_max's slot kept first unless a user gave it.
-func embedUserSizes(times []int64, user map[int64]float64, p Params) headPlan {
+func embedUserSizes(times []int64, user map[int64]float64, p params) headPlan {
 	h := len(times)
 	val := headSizes(h, p)
 	slotTime := make([]int64, h)

@@ -40,7 +40,7 @@ func TestEmbedUserTimes(t *testing.T) {
 
 func TestEmbedUserSizes(t *testing.T) {
 	head := headTimes(18 * hour)
-	plan := embedUserSizes(head, map[int64]float64{18 * hour: 9.8}, RefParams())
+	plan := embedUserSizes(head, map[int64]float64{18 * hour: 9.8}, refParams())
 	if s := sum(plan.Sizes); math.Abs(s-89) > 1e-9 || math.Abs(plan.TailMass-11) > 1e-9 {
 		t.Errorf("head %.4f tail %.4f", s, plan.TailMass)
 	}
@@ -52,17 +52,17 @@ func TestEmbedUserSizes(t *testing.T) {
 		t.Errorf("E_max at rank %d has %.3f", r, plan.Sizes[r-1])
 	}
 	// The non-user sizes are the defaults scaled by (H − x)/(H − p_1).
-	def := headSizes(20, RefParams())
+	def := headSizes(20, refParams())
 	if want := def[1] * (89 - 9.8) / (89 - def[0]); math.Abs(plan.Sizes[0]-want) > 1e-9 {
 		t.Errorf("largest size %.4f, want %.4f", plan.Sizes[0], want)
 	}
 	// User bins above H: the others are zeroed, the tail takes the rest (A27).
-	plan = embedUserSizes(head, map[int64]float64{18 * hour: 60, hour: 35}, RefParams())
+	plan = embedUserSizes(head, map[int64]float64{18 * hour: 60, hour: 35}, refParams())
 	if plan.Sizes[0] != 60 || plan.Sizes[1] != 35 || sum(plan.Sizes) != 95 || math.Abs(plan.TailMass-5) > 1e-9 {
 		t.Errorf("over H: %v tail %.3f", plan.Sizes, plan.TailMass)
 	}
 	// Without a user E_max, E_max keeps rank 1 even when a user bin is larger.
-	plan = embedUserSizes(head, map[int64]float64{hour: 50}, RefParams())
+	plan = embedUserSizes(head, map[int64]float64{hour: 50}, refParams())
 	if plan.Fixed[6] != 2 || plan.Sizes[1] != 50 {
 		t.Errorf("user 1h: fixed %v sizes %v", plan.Fixed, plan.Sizes[:3])
 	}

@@ -7,8 +7,8 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// DefaultPhi is the share of exact estimates Mu'alem and Feitelson hard-coded.
-const DefaultPhi = 0.10
+// defaultPhi is the share of exact estimates Mu'alem and Feitelson hard-coded.
+const defaultPhi = 0.10
 
 // PhiModel is the Φ-model (Mu'alem & Feitelson; named by Zhang et al.; spec
 // §5.1): with probability Φ the estimate equals the run time (the peak of
@@ -16,22 +16,20 @@ const DefaultPhi = 0.10
 // shorter than 90 s get 10·e (the failed-at-startup hump); finally the
 // "outrageous" values are truncated to EMax.
 type PhiModel struct {
-	// Phi is the probability of an exact estimate; 0 means DefaultPhi. Use
-	// ExactNone for a model without exact estimates.
+	// Phi is the probability of an exact estimate; 0 means 0.10, the share
+	// Mu'alem and Feitelson hard-coded, and a negative value means none
+	// (Φ = 0).
 	Phi float64
 	// EMax is the upper bound (the spec recommends the log's E_max); 0 means
 	// no bound.
 	EMax int64
 }
 
-// ExactNone as PhiModel.Phi means Φ = 0.
-const ExactNone = -1
-
 func (m PhiModel) phi() float64 {
-	switch m.Phi {
-	case 0:
-		return DefaultPhi
-	case ExactNone:
+	switch {
+	case m.Phi == 0:
+		return defaultPhi
+	case m.Phi < 0:
 		return 0
 	}
 	return m.Phi
@@ -39,8 +37,8 @@ func (m PhiModel) phi() float64 {
 
 // Validate reports whether the model is usable.
 func (m PhiModel) Validate() error {
-	if p := m.phi(); p < 0 || p > 1 {
-		return errors.New("estmodel: Φ outside [0, 1]")
+	if p := m.phi(); !(p >= 0 && p <= 1) {
+		return errors.New("estmodel: Φ above 1 or NaN")
 	}
 	if m.EMax < 0 {
 		return errors.New("estmodel: negative E_max")

@@ -42,10 +42,10 @@ func UpperIndex(n int, q, c float64) (i int, ok bool) {
 	return i, true
 }
 
-// LowerIndex is the 1-based ascending index of the lower level-c bound:
+// lowerIndex is the 1-based ascending index of the lower level-c bound:
 // the largest i with P(Bin(n,q) ≥ i) ≥ c. ok is false when 1 − (1−q)^n < c,
 // and when q or c is outside (0, 1) or NaN.
-func LowerIndex(n int, q, c float64) (i int, ok bool) {
+func lowerIndex(n int, q, c float64) (i int, ok bool) {
 	if !inUnit(q) || !inUnit(c) || n < 1 || 1-binomCDF(0, n, q) < c-tol {
 		return 0, false
 	}
@@ -95,9 +95,9 @@ func MinHistory(q, c float64) int {
 	return minHistory(q, c)
 }
 
-// MinHistoryLower is the smallest history size for which a lower bound
+// minHistoryLower is the smallest history size for which a lower bound
 // exists; −1 when q or c is outside (0, 1) or NaN.
-func MinHistoryLower(q, c float64) int {
+func minHistoryLower(q, c float64) int {
 	if !inUnit(q) || !inUnit(c) {
 		return noSize
 	}
@@ -108,18 +108,18 @@ func MinHistoryLower(q, c float64) int {
 	return max(1, n)
 }
 
-// TwoSidedIndex returns the 1-based ascending indices (lo, hi) of a
+// twoSidedIndex returns the 1-based ascending indices (lo, hi) of a
 // two-sided level-c confidence interval [x(lo), x(hi)] on the q-quantile:
 // each side is a one-sided bound at confidence (1+c)/2, so the two
 // non-coverage probabilities (each ≤ (1−c)/2) add to at most 1−c (spec §2.1,
 // A2). ok is false when either side has no bound for n, and when q or c
 // is outside (0, 1) or NaN.
-func TwoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
+func twoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
 	if !inUnit(q) || !inUnit(c) {
 		return 0, 0, false
 	}
 	side := (1 + c) / 2
-	lo, okLo := LowerIndex(n, q, side)
+	lo, okLo := lowerIndex(n, q, side)
 	hi, okHi := UpperIndex(n, q, side)
 	if !okLo || !okHi {
 		return 0, 0, false
@@ -127,15 +127,15 @@ func TwoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
 	return lo, hi, true
 }
 
-// MinHistoryTwoSided is the smallest history size for which both sides of
+// minHistoryTwoSided is the smallest history size for which both sides of
 // the two-sided interval exist; −1 when q or c is outside
 // (0, 1) or NaN.
-func MinHistoryTwoSided(q, c float64) int {
+func minHistoryTwoSided(q, c float64) int {
 	if !inUnit(q) || !inUnit(c) {
 		return noSize
 	}
 	side := (1 + c) / 2
-	up, lo := MinHistory(q, side), MinHistoryLower(q, side)
+	up, lo := MinHistory(q, side), minHistoryLower(q, side)
 	if up == noSize || lo == noSize {
 		return noSize
 	}

@@ -28,8 +28,8 @@ func TestUpperIndexVectors(t *testing.T) {
 
 func TestLowerIndexVectors(t *testing.T) {
 	for n, want := range map[int]int{5: 1, 10: 2, 20: 6, 100: 42, 1000: 474} {
-		if got, _ := LowerIndex(n, 0.5, 0.95); got != want {
-			t.Errorf("LowerIndex(%d, .5, .95) = %d, spec %d", n, got, want)
+		if got, _ := lowerIndex(n, 0.5, 0.95); got != want {
+			t.Errorf("lowerIndex(%d, .5, .95) = %d, spec %d", n, got, want)
 		}
 	}
 }
@@ -56,8 +56,8 @@ func TestMinHistoryTable(t *testing.T) {
 			if got := MinHistory(q, c); got != upper[a][b] {
 				t.Errorf("MinHistory(%v,%v)=%d spec %d", q, c, got, upper[a][b])
 			}
-			if got := MinHistoryLower(q, c); got != lower[a][b] {
-				t.Errorf("MinHistoryLower(%v,%v)=%d spec %d", q, c, got, lower[a][b])
+			if got := minHistoryLower(q, c); got != lower[a][b] {
+				t.Errorf("minHistoryLower(%v,%v)=%d spec %d", q, c, got, lower[a][b])
 			}
 			n := upper[a][b]
 			if _, ok := UpperIndex(n, q, c); !ok {
@@ -66,8 +66,8 @@ func TestMinHistoryTable(t *testing.T) {
 			if _, ok := UpperIndex(n-1, q, c); ok {
 				t.Errorf("UpperIndex(%d,%v,%v) exists below min history", n-1, q, c)
 			}
-			if _, ok := LowerIndex(lower[a][b], q, c); !ok {
-				t.Errorf("LowerIndex(%d,%v,%v) none at min history", lower[a][b], q, c)
+			if _, ok := lowerIndex(lower[a][b], q, c); !ok {
+				t.Errorf("lowerIndex(%d,%v,%v) none at min history", lower[a][b], q, c)
 			}
 		}
 	}
@@ -85,21 +85,21 @@ func TestUpperIndexMillions(t *testing.T) {
 // §2.1 q = 0.5 vectors pin it: n=100 → [x(42), x(59)], n=1000 → [x(474), x(527)].
 func TestTwoSidedIndex(t *testing.T) {
 	for n, want := range map[int][2]int{100: {42, 59}, 1000: {474, 527}, 10: {2, 9}, 20: {6, 15}} {
-		lo, hi, ok := TwoSidedIndex(n, 0.5, 0.90)
+		lo, hi, ok := twoSidedIndex(n, 0.5, 0.90)
 		if !ok || lo != want[0] || hi != want[1] {
-			t.Errorf("TwoSidedIndex(%d, .5, .90) = %d, %d, %v; spec [%d, %d]", n, lo, hi, ok, want[0], want[1])
+			t.Errorf("twoSidedIndex(%d, .5, .90) = %d, %d, %v; spec [%d, %d]", n, lo, hi, ok, want[0], want[1])
 		}
 	}
 	// q = C = 0.95 two-sided: each side at 0.975, so the upper side needs
 	// ⌈ln .025 / ln .95⌉ = 72 observations, the lower side 2.
-	if got := MinHistoryTwoSided(0.95, 0.95); got != 72 {
-		t.Errorf("MinHistoryTwoSided(.95, .95) = %d, want 72", got)
+	if got := minHistoryTwoSided(0.95, 0.95); got != 72 {
+		t.Errorf("minHistoryTwoSided(.95, .95) = %d, want 72", got)
 	}
-	if _, _, ok := TwoSidedIndex(71, 0.95, 0.95); ok {
+	if _, _, ok := twoSidedIndex(71, 0.95, 0.95); ok {
 		t.Error("two-sided interval exists at n = 71")
 	}
-	if lo, hi, ok := TwoSidedIndex(72, 0.95, 0.95); !ok || hi != 72 || lo < 1 {
-		t.Errorf("TwoSidedIndex(72, .95, .95) = %d, %d, %v", lo, hi, ok)
+	if lo, hi, ok := twoSidedIndex(72, 0.95, 0.95); !ok || hi != 72 || lo < 1 {
+		t.Errorf("twoSidedIndex(72, .95, .95) = %d, %d, %v", lo, hi, ok)
 	}
 }
 
@@ -113,9 +113,9 @@ func TestIndexDefinitionLargeN(t *testing.T) {
 			if !ok || binomCDF(i-1, n, q) < 0.95-tol || binomCDF(i-2, n, q) >= 0.95-tol {
 				t.Errorf("UpperIndex(%d, %v) = %d not minimal", n, q, i)
 			}
-			j, ok := LowerIndex(n, q, 0.95)
+			j, ok := lowerIndex(n, q, 0.95)
 			if !ok || 1-binomCDF(j-1, n, q) < 0.95-tol || 1-binomCDF(j, n, q) >= 0.95-tol {
-				t.Errorf("LowerIndex(%d, %v) = %d not maximal", n, q, j)
+				t.Errorf("lowerIndex(%d, %v) = %d not maximal", n, q, j)
 			}
 		}
 	}

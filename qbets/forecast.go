@@ -52,8 +52,8 @@ type Forecast struct {
 	// starts within Upper", made with confidence C.
 	Upper int64
 	// Lower is the level-C lower confidence bound on the same quantile;
-	// LowerOK is false when the history is too short for one
-	// (MinHistoryLower).
+	// LowerOK is false when the history is too short for one (it needs
+	// 1 − (1−q)^n ≥ C: one wait at q = C = 0.95).
 	Lower   int64
 	LowerOK bool
 	OK      bool   // Upper is valid

@@ -77,7 +77,7 @@ func (t *indexTable) addStep() {
 func (t *indexTable) lowerIdx(n int) int {
 	i, ok := t.lower[n]
 	if !ok {
-		i, _ = LowerIndex(n, t.q, t.c)
+		i, _ = lowerIndex(n, t.q, t.c)
 		if len(t.lower) > 1<<12 {
 			clear(t.lower) // sizes move on; keep the cache small
 		}

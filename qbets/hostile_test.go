@@ -16,14 +16,14 @@ func TestIndexHelpersRejectBadLevels(t *testing.T) {
 			if i, ok := UpperIndex(100, q, c); ok {
 				t.Errorf("UpperIndex(100, %v, %v) = %d, true; want ok false", q, c, i)
 			}
-			if i, ok := LowerIndex(100, q, c); ok {
-				t.Errorf("LowerIndex(100, %v, %v) = %d, true; want ok false", q, c, i)
+			if i, ok := lowerIndex(100, q, c); ok {
+				t.Errorf("lowerIndex(100, %v, %v) = %d, true; want ok false", q, c, i)
 			}
-			if lo, hi, ok := TwoSidedIndex(100, q, c); ok {
-				t.Errorf("TwoSidedIndex(100, %v, %v) = %d, %d, true; want ok false", q, c, lo, hi)
+			if lo, hi, ok := twoSidedIndex(100, q, c); ok {
+				t.Errorf("twoSidedIndex(100, %v, %v) = %d, %d, true; want ok false", q, c, lo, hi)
 			}
 			for name, f := range map[string]func(float64, float64) int{
-				"MinHistory": MinHistory, "MinHistoryLower": MinHistoryLower, "MinHistoryTwoSided": MinHistoryTwoSided,
+				"MinHistory": MinHistory, "minHistoryLower": minHistoryLower, "minHistoryTwoSided": minHistoryTwoSided,
 			} {
 				if n := f(q, c); n != -1 {
 					t.Errorf("%s(%v, %v) = %d, want -1", name, q, c, n)

@@ -27,8 +27,8 @@ func TestIndexMonotone(t *testing.T) {
 		if ok12 && (!ok11 || i11 > i12) {
 			t.Fatalf("upper not monotone in C: %d %d", i11, i12)
 		}
-		l1, okl1 := LowerIndex(n, q1, c1)
-		l2, okl2 := LowerIndex(n, q1, c2)
+		l1, okl1 := lowerIndex(n, q1, c1)
+		l2, okl2 := lowerIndex(n, q1, c2)
 		if okl2 && (!okl1 || l2 > l1) {
 			t.Fatalf("lower not antitone in C: %d %d", l1, l2)
 		}
@@ -44,7 +44,7 @@ func TestCoverage(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		q := rapid.SampledFrom(lv).Draw(t, "q")
 		c := rapid.SampledFrom(lv).Draw(t, "C")
-		nMin := max(MinHistory(q, c), MinHistoryLower(q, c), MinHistoryTwoSided(q, c))
+		nMin := max(MinHistory(q, c), minHistoryLower(q, c), minHistoryTwoSided(q, c))
 		n := rapid.IntRange(nMin, nMin+1500).Draw(t, "n")
 		shape := rapid.Float64Range(0.2, 5).Draw(t, "shape")
 		seed := rapid.Uint64().Draw(t, "seed")
@@ -52,8 +52,8 @@ func TestCoverage(t *testing.T) {
 		// Weibull(shape, 1): true q-quantile (−ln(1−q))^{1/shape}.
 		trueQ := math.Pow(-math.Log(1-q), 1/shape)
 		up, okUp := UpperIndex(n, q, c)
-		lo, okLo := LowerIndex(n, q, c)
-		tlo, thi, ok2 := TwoSidedIndex(n, q, c)
+		lo, okLo := lowerIndex(n, q, c)
+		tlo, thi, ok2 := twoSidedIndex(n, q, c)
 		if !okUp || !okLo || !ok2 || lo > up || tlo > thi {
 			t.Fatalf("n=%d: indices up %d/%v lo %d/%v two-sided %d–%d/%v", n, up, okUp, lo, okLo, tlo, thi, ok2)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/batchq/batchq/internal/activity"
+
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
@@ -20,7 +22,7 @@ func TestBinSpread(t *testing.T) {
 	widths := []struct {
 		name string
 		bin  int64
-	}{{"week", Week}, {"day", 24 * 3600}, {"6 h", 6 * 3600}}
+	}{{"week", week}, {"day", 24 * 3600}, {"6 h", 6 * 3600}}
 	for _, name := range []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetest.SDSCBlue} {
 		_, jobs, err := swf.ReadFile(tracetest.Path(t, name))
 		if err != nil {
@@ -29,12 +31,12 @@ func TestBinSpread(t *testing.T) {
 		line := fmt.Sprintf("%-30s", name)
 		prev := 0.0
 		for _, w := range widths {
-			tot, err := Totals(jobs, w.bin)
+			tot, err := activity.Totals(jobs, w.bin)
 			if err != nil {
 				t.Fatal(err)
 			}
-			jobsOf := func(a WeekActivity) float64 { return float64(a.Jobs) }
-			procsOf := func(a WeekActivity) float64 { return float64(a.Procs) }
+			jobsOf := func(a activity.Row) float64 { return float64(a.Jobs) }
+			procsOf := func(a activity.Row) float64 { return float64(a.Procs) }
 			rj := quantileOf(tot, 0.9, jobsOf) / quantileOf(tot, 0.5, jobsOf)
 			rp := quantileOf(tot, 0.9, procsOf) / quantileOf(tot, 0.5, procsOf)
 			line += fmt.Sprintf("  %s q90/median jobs %.2f procs %.2f", w.name, rj, rp)

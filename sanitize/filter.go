@@ -24,84 +24,86 @@ import (
 //	user=374 job=14969..28552   # SDSC-SP2 start-of-log flurry
 //	user=328 submit=50000000.. size=32 reqtime=300
 
-// Field is a job attribute a clause can test.
-type Field int
+// field is a job attribute a clause can test.
+type field int
 
 // The fields of the filter language, with their keys.
 const (
-	FieldUser      Field = iota // "user"
-	FieldJob                    // "job": job number (SWF field 1)
-	FieldSubmit                 // "submit": submit time, seconds
-	FieldGroup                  // "group"
-	FieldExec                   // "exec": executable number
-	FieldQueue                  // "queue"
-	FieldPartition              // "partition"
-	FieldSize                   // "size": allocated processors, else requested
-	FieldReqTime                // "reqtime": the user's runtime estimate
-	FieldRunTime                // "runtime"
-	FieldStatus                 // "status"
+	fieldUser      field = iota // "user"
+	fieldJob                    // "job": job number (SWF field 1)
+	fieldSubmit                 // "submit": submit time, seconds
+	fieldGroup                  // "group"
+	fieldExec                   // "exec": executable number
+	fieldQueue                  // "queue"
+	fieldPartition              // "partition"
+	fieldSize                   // "size": allocated processors, else requested
+	fieldReqTime                // "reqtime": the user's runtime estimate
+	fieldRunTime                // "runtime"
+	fieldStatus                 // "status"
 	numFields
 )
 
 var fieldKeys = [numFields]string{"user", "job", "submit", "group", "exec", "queue", "partition", "size", "reqtime", "runtime", "status"}
 
-func (f Field) String() string {
+func (f field) String() string {
 	if f < 0 || f >= numFields {
-		return fmt.Sprintf("Field(%d)", int(f))
+		return fmt.Sprintf("field(%d)", int(f))
 	}
 	return fieldKeys[f]
 }
 
-func (f Field) value(j *swf.Job) int64 {
+func (f field) value(j *swf.Job) int64 {
 	switch f {
-	case FieldJob:
+	case fieldJob:
 		return j.ID
-	case FieldSubmit:
+	case fieldSubmit:
 		return j.Submit
-	case FieldUser:
+	case fieldUser:
 		return j.User
-	case FieldGroup:
+	case fieldGroup:
 		return j.Group
-	case FieldExec:
+	case fieldExec:
 		return j.Executable
-	case FieldQueue:
+	case fieldQueue:
 		return j.Queue
-	case FieldPartition:
+	case fieldPartition:
 		return j.Partition
-	case FieldSize:
+	case fieldSize:
 		return j.Size()
-	case FieldReqTime:
+	case fieldReqTime:
 		return j.ReqTime
-	case FieldRunTime:
+	case fieldRunTime:
 		return j.RunTime
-	case FieldStatus:
+	case fieldStatus:
 		return int64(j.Status)
 	}
 	return 0
 }
 
-// Clause holds when Lo <= field <= Hi. Open ends are math.MinInt64 and
+// clause holds when lo <= field <= hi. Open ends are math.MinInt64 and
 // math.MaxInt64.
-type Clause struct {
-	Field  Field
-	Lo, Hi int64
+type clause struct {
+	field  field
+	lo, hi int64
 }
 
-// Filter is a conjunction of clauses. Comment is kept for round trips.
+// Filter is one line of the filter language, a conjunction of clauses, as
+// ParseFilters reads it or DetectFlurries proposes it; String formats it
+// back. Comment is kept for round trips.
 type Filter struct {
-	Clauses []Clause
+	clauses []clause
 	Comment string
 }
 
 // Match reports whether every clause of f holds for j. A filter with no
 // clauses matches nothing (an empty line must not delete the log).
 func (f *Filter) Match(j *swf.Job) bool {
-	if len(f.Clauses) == 0 {
+	if len(f.clauses) == 0 {
 		return false
 	}
-	for _, c := range f.Clauses {
-		v := c.Field.value(j)
-		if v < c.Lo || v > c.Hi {
+	for _, c := range f.clauses {
+		v := c.field.value(j)
+		if v < c.lo || v > c.hi {
 			return false
 		}
 	}
@@ -110,8 +112,8 @@ func (f *Filter) Match(j *swf.Job) bool {
 
 // String formats f in the filter language.
 func (f Filter) String() string {
-	parts := make([]string, 0, len(f.Clauses)+1)
-	for _, c := range f.Clauses {
+	parts := make([]string, 0, len(f.clauses)+1)
+	for _, c := range f.clauses {
 		parts = append(parts, c.String())
 	}
 	s := strings.Join(parts, " ")
@@ -124,16 +126,16 @@ func (f Filter) String() string {
 	return s
 }
 
-func (c Clause) String() string {
+func (c clause) String() string {
 	switch {
-	case c.Lo == c.Hi:
-		return fmt.Sprintf("%s=%d", c.Field, c.Lo)
-	case c.Lo == math.MinInt64:
-		return fmt.Sprintf("%s=..%d", c.Field, c.Hi)
-	case c.Hi == math.MaxInt64:
-		return fmt.Sprintf("%s=%d..", c.Field, c.Lo)
+	case c.lo == c.hi:
+		return fmt.Sprintf("%s=%d", c.field, c.lo)
+	case c.lo == math.MinInt64:
+		return fmt.Sprintf("%s=..%d", c.field, c.hi)
+	case c.hi == math.MaxInt64:
+		return fmt.Sprintf("%s=%d..", c.field, c.lo)
 	}
-	return fmt.Sprintf("%s=%d..%d", c.Field, c.Lo, c.Hi)
+	return fmt.Sprintf("%s=%d..%d", c.field, c.lo, c.hi)
 }
 
 // Filters is a filter file: a job is removed if any filter matches.
@@ -175,19 +177,20 @@ func (fs Filters) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// ParseFilters reads a filter file. A malformed line gives an error naming
-// the line number. Comment-only lines are dropped.
+// ParseFilters reads a filter file (one line: strings.NewReader(line)). A
+// malformed line gives an error naming the line number. Comment-only lines
+// are dropped.
 func ParseFilters(r io.Reader) (Filters, error) {
 	var fs Filters
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
 		line++
-		f, err := ParseFilter(sc.Text())
+		f, err := parseFilter(sc.Text())
 		if err != nil {
 			return nil, fmt.Errorf("sanitize: filter line %d: %w", line, err)
 		}
-		if len(f.Clauses) > 0 {
+		if len(f.clauses) > 0 {
 			fs = append(fs, f)
 		}
 	}
@@ -197,23 +200,23 @@ func ParseFilters(r io.Reader) (Filters, error) {
 	return fs, nil
 }
 
-// ParseFilter parses one line of the filter language.
-func ParseFilter(s string) (Filter, error) {
+// parseFilter parses one line of the filter language.
+func parseFilter(s string) (Filter, error) {
 	var f Filter
 	if i := strings.IndexByte(s, '#'); i >= 0 {
 		f.Comment = strings.TrimSpace(s[i+1:])
 		s = s[:i]
 	}
-	seen := map[Field]bool{}
+	seen := map[field]bool{}
 	for _, tok := range strings.Fields(s) {
 		key, rng, ok := strings.Cut(tok, "=")
 		if !ok {
 			return Filter{}, fmt.Errorf("clause %q: want key=range", tok)
 		}
-		fld := Field(-1)
+		fld := field(-1)
 		for i, k := range fieldKeys {
 			if k == key {
-				fld = Field(i)
+				fld = field(i)
 			}
 		}
 		if fld < 0 {
@@ -227,14 +230,14 @@ func ParseFilter(s string) (Filter, error) {
 		if err != nil {
 			return Filter{}, fmt.Errorf("clause %q: %w", tok, err)
 		}
-		f.Clauses = append(f.Clauses, Clause{Field: fld, Lo: lo, Hi: hi})
+		f.clauses = append(f.clauses, clause{field: fld, lo: lo, hi: hi})
 	}
-	if len(f.Clauses) == 0 {
+	if len(f.clauses) == 0 {
 		// A comment without clauses is not a filter; keep no comment so
 		// that round trips stay exact.
 		f.Comment = ""
 	}
-	sort.SliceStable(f.Clauses, func(a, b int) bool { return f.Clauses[a].Field < f.Clauses[b].Field })
+	sort.SliceStable(f.clauses, func(a, b int) bool { return f.clauses[a].field < f.clauses[b].field })
 	return f, nil
 }
 

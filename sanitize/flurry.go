@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/batchq/batchq/internal/activity"
+
 	"github.com/batchq/batchq/swf"
 )
 
@@ -57,37 +59,44 @@ import (
 // four cleaned logs together yield 3 candidates in 6.5 log-years, all on
 // SDSC-SP2, each at least 1.5 normal weeks of one user's identical jobs.
 
-// Measure says which activity count flagged a candidate.
+// Measure says which activity counts flagged a candidate: job arrivals,
+// process arrivals (Σ sizes), or both.
 type Measure int
 
-// The measures; a candidate may carry both.
 const (
-	ByJobs  Measure = 1 << iota // job arrivals
-	ByProcs                     // process arrivals (Σ sizes)
+	byJobs  Measure = 1 << iota // job arrivals
+	byProcs                     // process arrivals (Σ sizes)
 )
+
+// Jobs reports whether job arrivals flagged it.
+func (m Measure) Jobs() bool { return m&byJobs != 0 }
+
+// Procs reports whether process arrivals (Σ sizes) flagged it.
+func (m Measure) Procs() bool { return m&byProcs != 0 }
 
 func (m Measure) String() string {
 	switch m {
-	case ByJobs:
+	case byJobs:
 		return "jobs"
-	case ByProcs:
+	case byProcs:
 		return "procs"
-	case ByJobs | ByProcs:
+	case byJobs | byProcs:
 		return "jobs+procs"
 	}
 	return fmt.Sprintf("Measure(%d)", int(m))
 }
 
-// Hour and Day in seconds.
+// hour, day and week in seconds.
 const (
-	Hour int64 = 3600
-	Day  int64 = 24 * Hour
+	hour int64 = 3600
+	day  int64 = 24 * hour
+	week int64 = 7 * day
 )
 
 // FlurryConfig tunes DetectFlurries. The zero value means the defaults,
 // which follow the thesis's observations (see each field).
 type FlurryConfig struct {
-	// Bins are the bin widths scanned, seconds. Default {Week, Day,
+	// Bins are the bin widths scanned, seconds. Default {1 week, 1 day,
 	// 6 h}: the thesis's weekly plots plus the scales of its shortest
 	// flurry (10 h).
 	Bins []int64
@@ -157,7 +166,7 @@ func (c *FlurryConfig) Validate() error {
 
 func (c FlurryConfig) withDefaults() FlurryConfig {
 	if len(c.Bins) == 0 {
-		c.Bins = []int64{Week, Day, 6 * Hour}
+		c.Bins = []int64{week, day, 6 * hour}
 	}
 	if c.Quantile == 0 {
 		c.Quantile = 0.9
@@ -270,10 +279,10 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 		}
 	}
 
-	week := totals(jobs, o, Week)
+	weeks := activity.TotalsFrom(jobs, o, week)
 	med := medianWeek{
-		jobs:  quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Jobs) }),
-		procs: quantileOf(week, 0.5, func(a WeekActivity) float64 { return float64(a.Procs) }),
+		jobs:  quantileOf(weeks, 0.5, func(a activity.Row) float64 { return float64(a.Jobs) }),
+		procs: quantileOf(weeks, 0.5, func(a activity.Row) float64 { return float64(a.Procs) }),
 	}
 	var out Candidates
 	for u, fl := range flags {
@@ -304,7 +313,7 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 
 // quantileOf returns the q-quantile of f over xs (linear interpolation
 // between order statistics; 0 for no bins).
-func quantileOf(xs []WeekActivity, q float64, f func(WeekActivity) float64) float64 {
+func quantileOf(xs []activity.Row, q float64, f func(activity.Row) float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
@@ -325,9 +334,9 @@ func quantileOf(xs []WeekActivity, q float64, f func(WeekActivity) float64) floa
 // dominated by that user, for bins of width bin from origin o, for both
 // measures.
 func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]flag) {
-	tot := totals(jobs, o, bin)
-	normJ := quantileOf(tot, cfg.Quantile, func(a WeekActivity) float64 { return float64(a.Jobs) })
-	normP := quantileOf(tot, cfg.Quantile, func(a WeekActivity) float64 { return float64(a.Procs) })
+	tot := activity.TotalsFrom(jobs, o, bin)
+	normJ := quantileOf(tot, cfg.Quantile, func(a activity.Row) float64 { return float64(a.Jobs) })
+	normP := quantileOf(tot, cfg.Quantile, func(a activity.Row) float64 { return float64(a.Procs) })
 	type key struct {
 		b int
 		u int64
@@ -341,14 +350,14 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 	// loop made BenchmarkDetectFlurriesBlue 30–40% slower).
 	per := map[key]*count{}
 	for i := range jobs {
-		k := key{binOf(jobs[i].Submit, o, bin), jobs[i].User}
+		k := key{activity.BinOf(jobs[i].Submit, o, bin), jobs[i].User}
 		c := per[k]
 		if c == nil {
 			c = &count{}
 			per[k] = c
 		}
 		c.jobs++
-		c.procs += size(&jobs[i])
+		c.procs += activity.Size(&jobs[i])
 	}
 	for k, c := range per {
 		t := tot[k.b]
@@ -358,11 +367,11 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 		// bin "above normal"; the share and the size floor still apply,
 		// so use 1 job or 1 process as the floor of the level.
 		if rj := float64(c.jobs) / max(normJ, 1); rj >= cfg.Factor && float64(c.jobs) >= cfg.Share*float64(t.Jobs) {
-			by |= ByJobs
+			by |= byJobs
 			ratio = rj
 		}
 		if rp := float64(c.procs) / max(normP, 1); rp >= cfg.Factor && float64(c.procs) >= cfg.Share*float64(t.Procs) {
-			by |= ByProcs
+			by |= byProcs
 			ratio = max(ratio, rp)
 		}
 		if by != 0 {
@@ -424,7 +433,7 @@ func grow(jobs []swf.Job, idx []int, core flag, cfg FlurryConfig) (Candidate, bo
 	if n > 1 {
 		g = (jobs[idx[last]].Submit - jobs[idx[first]].Submit) / int64(n-1)
 	}
-	limit := min(max(20*g, Hour), Day)
+	limit := min(max(20*g, hour), day)
 	for k := first - 1; k >= 0 && jobs[idx[first]].Submit-jobs[idx[k]].Submit <= limit; k-- {
 		if kind(idx[k]) {
 			first = k
@@ -484,7 +493,7 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 		}
 		if j.Size() == c.Size && j.ReqTime == c.ReqTime {
 			c.Jobs++
-			c.Procs += size(j)
+			c.Procs += activity.Size(j)
 			c.FirstID = min(c.FirstID, j.ID)
 			c.LastID = max(c.LastID, j.ID)
 			runs = append(runs, j.RunTime)
@@ -506,11 +515,11 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 		}
 		c.RunTimeShare = float64(near) / float64(len(runs))
 	}
-	c.Filter = Filter{Clauses: []Clause{
-		{Field: FieldUser, Lo: c.User, Hi: c.User},
-		{Field: FieldSubmit, Lo: c.First, Hi: c.Last},
-		{Field: FieldSize, Lo: c.Size, Hi: c.Size},
-		{Field: FieldReqTime, Lo: c.ReqTime, Hi: c.ReqTime},
+	c.Filter = Filter{clauses: []clause{
+		{field: fieldUser, lo: c.User, hi: c.User},
+		{field: fieldSubmit, lo: c.First, hi: c.Last},
+		{field: fieldSize, lo: c.Size, hi: c.Size},
+		{field: fieldReqTime, lo: c.ReqTime, hi: c.ReqTime},
 	}, Comment: fmt.Sprintf("flurry? %d jobs of user %d, jobs %d..%d", c.Jobs, c.User, c.FirstID, c.LastID)}
 }
 
@@ -530,7 +539,7 @@ func mergeCandidates(jobs []swf.Job, byUser map[int64][]int, cs Candidates, med 
 	for _, c := range cs {
 		if n := len(out); n > 0 {
 			m := &out[n-1]
-			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First-m.Last < Week {
+			if m.User == c.User && m.Size == c.Size && m.ReqTime == c.ReqTime && c.First-m.Last < week {
 				w := *m
 				w.Last = max(m.Last, c.Last)
 				w.By |= c.By
@@ -556,7 +565,7 @@ type medianWeek struct{ jobs, procs float64 }
 // lift is c's activity per week over max(its span, one week), relative to
 // the median week: the larger of the job and the process ratio.
 func (m medianWeek) lift(c *Candidate) float64 {
-	weeks := float64(max(c.Span(), Week)) / float64(Week)
+	weeks := float64(max(c.Span(), week)) / float64(week)
 	return max(float64(c.Jobs)/max(m.jobs, 1), float64(c.Procs)/max(m.procs, 1)) / weeks
 }
 
@@ -569,7 +578,7 @@ func shares(jobs []swf.Job, order []int, c *Candidate) {
 	var p int64
 	for _, i := range order[a:b] {
 		n++
-		p += size(&jobs[i])
+		p += activity.Size(&jobs[i])
 	}
 	if n > 0 {
 		c.JobShare = float64(c.Jobs) / float64(n)

@@ -1,13 +1,14 @@
 package sanitize
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/internal/flurrytest"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
@@ -22,7 +23,7 @@ func background(rng *rand.Rand, weeks int, perWeek int) []swf.Job {
 	for i := 0; i < n; i++ {
 		sz := int64(1) << rng.IntN(6)
 		jobs = append(jobs, swf.Job{
-			ID: int64(i + 1), Submit: rng.Int64N(int64(weeks) * Week), RunTime: 60 + rng.Int64N(7200),
+			ID: int64(i + 1), Submit: rng.Int64N(int64(weeks) * week), RunTime: 60 + rng.Int64N(7200),
 			AllocProcs: sz, ReqProcs: sz, ReqTime: 600 * (1 + rng.Int64N(12)), User: 1 + rng.Int64N(50),
 		})
 	}
@@ -35,9 +36,9 @@ func background(rng *rand.Rand, weeks int, perWeek int) []swf.Job {
 func injectDetect(t interface {
 	Helper()
 	Fatal(...any)
-}, jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, Candidates) {
+}, jobs []swf.Job, s flurrytest.Synthetic, rng *rand.Rand) ([]swf.Job, []int64, Candidates) {
 	t.Helper()
-	inj, ids, err := Inject(jobs, s, rng)
+	inj, ids, err := flurrytest.Inject(jobs, s, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestDetectInjectedSynthetic(t *testing.T) {
 	if len(base) != 0 {
 		t.Errorf("steady random workload: %d candidates, want 0: %+v", len(base), base)
 	}
-	s := Synthetic{User: 999, Jobs: 375, Start: 8*Week + 3*Hour, Duration: 10 * Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 999, Jobs: 375, Start: 8*week + 3*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	if len(cs) != 1 {
 		t.Fatalf("%d candidates, want 1: %+v", len(cs), cs)
@@ -95,7 +96,7 @@ func TestHeterogeneousBurstIsNotAFlurry(t *testing.T) {
 	jobs := background(rng, 20, 300)
 	for k := 0; k < 400; k++ {
 		sz := int64(1) << rng.IntN(7)
-		jobs = append(jobs, swf.Job{ID: int64(10000 + k), Submit: 5*Week + rng.Int64N(Day), RunTime: 100, AllocProcs: sz, ReqTime: 60 * (1 + rng.Int64N(100)), User: 777})
+		jobs = append(jobs, swf.Job{ID: int64(10000 + k), Submit: 5*week + rng.Int64N(day), RunTime: 100, AllocProcs: sz, ReqTime: 60 * (1 + rng.Int64N(100)), User: 777})
 	}
 	cs, err := DetectFlurries(jobs, FlurryConfig{})
 	if err != nil {
@@ -113,7 +114,7 @@ func TestHeterogeneousBurstIsNotAFlurry(t *testing.T) {
 func TestDetectMultiWeek(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	jobs := background(rng, 30, 300)
-	s := Synthetic{User: 7, Jobs: 1800, Start: 10 * Week, Duration: 3 * Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
+	s := flurrytest.Synthetic{User: 7, Jobs: 1800, Start: 10 * week, Duration: 3 * week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	inj, ids, cs := injectDetect(t, jobs, s, rng)
 	var hit *Candidate
 	for i := range cs {
@@ -133,7 +134,7 @@ func TestDetectMultiWeek(t *testing.T) {
 			n++
 		}
 	}
-	if n != len(ids) || hit.By&ByJobs == 0 {
+	if n != len(ids) || !hit.By.Jobs() {
 		t.Errorf("covers %d of %d injected jobs (by %v)", n, len(ids), hit.By)
 	}
 }
@@ -142,9 +143,9 @@ func TestDetectMultiWeek(t *testing.T) {
 func TestProcessFlurry(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	jobs := background(rng, 20, 300)
-	s := Synthetic{User: 5000, Jobs: 120, Start: 12 * Week, Duration: 20 * Hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 5000, Jobs: 120, Start: 12 * week, Duration: 20 * hour, Size: 128, ReqTime: 300, RunMin: 60, RunMax: 120}
 	_, _, cs := injectDetect(t, jobs, s, rng)
-	if len(cs) != 1 || cs[0].User != 5000 || cs[0].By&ByProcs == 0 || cs[0].Jobs != 120 {
+	if len(cs) != 1 || cs[0].User != 5000 || !cs[0].By.Procs() || cs[0].Jobs != 120 {
 		t.Fatalf("candidates %+v", cs)
 	}
 }
@@ -154,10 +155,10 @@ func TestProcessFlurry(t *testing.T) {
 // with the test off; a burst that adds more than a normal week is.
 func TestWeekLift(t *testing.T) {
 	jobs := quietLog(6)
-	small := Synthetic{User: 41, Jobs: 300, Start: Week + Day, Duration: 5 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
-	big := Synthetic{User: 42, Jobs: 1000, Start: 4*Week + Day, Duration: 10 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
-	jobs, _, _ = Inject(jobs, small, nil)
-	jobs, _, _ = Inject(jobs, big, nil)
+	small := flurrytest.Synthetic{User: 41, Jobs: 300, Start: week + day, Duration: 5 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	big := flurrytest.Synthetic{User: 42, Jobs: 1000, Start: 4*week + day, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	jobs, _, _ = flurrytest.Inject(jobs, small, nil)
+	jobs, _, _ = flurrytest.Inject(jobs, big, nil)
 	users := func(cfg FlurryConfig) map[int64]float64 {
 		cs, err := DetectFlurries(jobs, cfg)
 		if err != nil {
@@ -188,11 +189,11 @@ func TestWeekLift(t *testing.T) {
 // reported).
 func TestMergeKeepsHomogeneity(t *testing.T) {
 	base := quietLog(6)
-	burst := func(start int64) Synthetic {
-		return Synthetic{User: 41, Jobs: 150, Start: start, Duration: 3 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
+	burst := func(start int64) flurrytest.Synthetic {
+		return flurrytest.Synthetic{User: 41, Jobs: 150, Start: start, Duration: 3 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}
 	}
-	jobs, _, _ := Inject(base, burst(2*Week), nil)
-	jobs, _, _ = Inject(jobs, burst(2*Week+5*Day), nil)
+	jobs, _, _ := flurrytest.Inject(base, burst(2*week), nil)
+	jobs, _, _ = flurrytest.Inject(jobs, burst(2*week+5*day), nil)
 	cs, err := DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +203,7 @@ func TestMergeKeepsHomogeneity(t *testing.T) {
 	}
 	// 400 varied jobs of the same user in the gap.
 	for k := int64(0); k < 400; k++ {
-		jobs = append(jobs, swf.Job{ID: 100000 + k, Submit: 2*Week + Day + k*600, RunTime: 600, AllocProcs: 2 + k%7, ReqTime: 600 * (1 + k%5), User: 41})
+		jobs = append(jobs, swf.Job{ID: 100000 + k, Submit: 2*week + day + k*600, RunTime: 600, AllocProcs: 2 + k%7, ReqTime: 600 * (1 + k%5), User: 41})
 	}
 	slices.SortStableFunc(jobs, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	cs, err = DetectFlurries(jobs, FlurryConfig{WeekLift: -1})
@@ -229,8 +230,8 @@ func TestMergeKeepsStrongestLift(t *testing.T) {
 	for _, b := range []struct {
 		start int64
 		n     int
-	}{{Week, 150}, {Week + 6*Day, 1000}, {Week + 12*Day, 150}} {
-		jobs, _, _ = Inject(jobs, Synthetic{User: 41, Jobs: b.n, Start: b.start, Duration: 10 * Hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
+	}{{week, 150}, {week + 6*day, 1000}, {week + 12*day, 150}} {
+		jobs, _, _ = flurrytest.Inject(jobs, flurrytest.Synthetic{User: 41, Jobs: b.n, Start: b.start, Duration: 10 * hour, Size: 1, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
 	}
 	cs, err := DetectFlurries(jobs, FlurryConfig{})
 	if err != nil {
@@ -245,9 +246,9 @@ func TestMergeKeepsStrongestLift(t *testing.T) {
 // weeks: 840 jobs and 4,620 processes a week, varied sizes and estimates.
 func quietLog(weeks int64) []swf.Job {
 	var jobs []swf.Job
-	for k := int64(0); k < weeks*Week/(2*Hour); k++ {
+	for k := int64(0); k < weeks*week/(2*hour); k++ {
 		for u := int64(1); u <= 10; u++ {
-			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*Hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
+			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
 		}
 	}
 	return jobs
@@ -271,8 +272,8 @@ func TestDetectProperties(t *testing.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
 		rng := rand.New(rand.NewPCG(seed, 1))
 		jobs := background(rng, 4, 100)
-		s := Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*Week).Draw(t, "at"),
-			Duration: rapid.Int64Range(0, 3*Day).Draw(t, "dur"), Size: 4, ReqTime: 60, RunMin: 1, RunMax: 10}
+		s := flurrytest.Synthetic{User: 90, Jobs: rapid.IntRange(1, 400).Draw(t, "n"), Start: rapid.Int64Range(0, 3*week).Draw(t, "at"),
+			Duration: rapid.Int64Range(0, 3*day).Draw(t, "dur"), Size: 4, ReqTime: 60, RunMin: 1, RunMax: 10}
 		inj, _, cs := injectDetect(t, jobs, s, rng)
 		shuffled := slices.Clone(inj)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
@@ -310,7 +311,7 @@ func TestDetectSDSCSP2Injected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Synthetic{User: 328, Jobs: 375, Start: 580*Day + 8*Hour, Duration: 10 * Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+	s := flurrytest.Synthetic{User: 328, Jobs: 375, Start: 580*day + 8*hour, Duration: 10 * hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 	_, ids, cs := injectDetect(t, jobs, s, rand.New(rand.NewPCG(581, 0)))
 	if len(cs) != len(base)+1 {
 		t.Errorf("%d candidates after injection, %d before; want one more", len(cs), len(base))
@@ -321,7 +322,7 @@ func TestDetectSDSCSP2Injected(t *testing.T) {
 			continue
 		}
 		found = true
-		if c.Jobs != 375 || c.FirstID != ids[0] || c.LastID != ids[374] || c.By&ByJobs == 0 || c.By&ByProcs == 0 {
+		if c.Jobs != 375 || c.FirstID != ids[0] || c.LastID != ids[374] || !c.By.Jobs() || !c.By.Procs() {
 			t.Errorf("candidate %+v", c)
 		}
 		if c.JobShare < 0.8 {
@@ -331,27 +332,6 @@ func TestDetectSDSCSP2Injected(t *testing.T) {
 	if !found {
 		t.Fatalf("user 328 not found among %d candidates", len(cs))
 	}
-}
-
-func ExampleDetectFlurries() {
-	// A quiet log: 10 users, one job each every 2 hours for 3 weeks,
-	// varied sizes and estimates.
-	var jobs []swf.Job
-	for k := int64(0); k < 3*Week/(2*Hour); k++ {
-		for u := int64(1); u <= 10; u++ {
-			jobs = append(jobs, swf.Job{ID: k*10 + u, Submit: k*2*Hour + u*60, RunTime: 600, AllocProcs: u, ReqTime: 600 * u, User: u})
-		}
-	}
-	// User 42 submits 300 identical short jobs in 5 hours.
-	jobs, _, _ = Inject(jobs, Synthetic{User: 42, Jobs: 300, Start: Week + Day, Duration: 5 * Hour, Size: 16, ReqTime: 300, RunMin: 60, RunMax: 60}, nil)
-	cs, _ := DetectFlurries(jobs, FlurryConfig{})
-	for _, c := range cs {
-		fmt.Printf("user %d: %d jobs in %.0f h, %.0f%% of the jobs then, by %v\n", c.User, c.Jobs, float64(c.Span())/3600, 100*c.JobShare, c.By)
-		fmt.Println(c.Filter.Clauses[:2])
-	}
-	// Output:
-	// user 42: 300 jobs in 5 h, 91% of the jobs then, by jobs+procs
-	// [user=42 submit=691200..709200]
 }
 
 func BenchmarkDetectFlurriesBlue(b *testing.B) {
@@ -376,12 +356,12 @@ func TestDetectArbitraryJobs(t *testing.T) {
 		jobs := make([]swf.Job, n)
 		for i := range jobs {
 			jobs[i] = swf.Job{
-				ID: rapid.Int64Range(-1, 50).Draw(t, "id"), Submit: rapid.Int64Range(-1, 3*Day).Draw(t, "s"),
+				ID: rapid.Int64Range(-1, 50).Draw(t, "id"), Submit: rapid.Int64Range(-1, 3*day).Draw(t, "s"),
 				RunTime: rapid.Int64Range(-1, 100).Draw(t, "r"), AllocProcs: rapid.Int64Range(-1, 4).Draw(t, "p"),
 				ReqProcs: rapid.Int64Range(-1, 4).Draw(t, "q"), ReqTime: rapid.Int64Range(-1, 2).Draw(t, "e"), User: rapid.Int64Range(-1, 3).Draw(t, "u"),
 			}
 		}
-		cfg := FlurryConfig{MinJobs: rapid.IntRange(1, 50).Draw(t, "min"), Bins: []int64{rapid.Int64Range(1, Day).Draw(t, "bin")}}
+		cfg := FlurryConfig{MinJobs: rapid.IntRange(1, 50).Draw(t, "min"), Bins: []int64{rapid.Int64Range(1, day).Draw(t, "bin")}}
 		cs, err := DetectFlurries(jobs, cfg)
 		if err != nil {
 			t.Fatal(err)

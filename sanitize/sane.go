@@ -1,6 +1,6 @@
 // Package sanitize prepares real workload logs for simulation: the "sane"
 // predicate of Tsafrir's thesis (Ch. 2–5 use only sane jobs), archive
-// filters, flurry detection, reordering and input shaking (Ch. 6, §7.4).
+// filters, flurry detection and reordering (Ch. 6, §7.4).
 //
 // The flurry detector is DetectFlurries with a FlurryConfig (its zero
 // value is the thesis's observations): it returns Candidates for review and

@@ -18,8 +18,9 @@ type Config struct {
 	MachineSize int64
 	// Scheduler decides, at each scheduling pass, which waiting jobs start.
 	// nil means EASYScheduler{} (EASY, FCFS backfilling). The built-ins are
-	// EASYScheduler (also SJBF, SJF and LXF&W orders), FCFSScheduler and
-	// ConservativeScheduler; any value implementing Scheduler works.
+	// EASYScheduler (also SJBF, SJF and LXF&W orders) and the schedulers
+	// FCFS(p) and Conservative(p) set; any value implementing Scheduler
+	// works.
 	Scheduler Scheduler
 	// Predictor gives each job's prediction p at arrival. nil means the
 	// user estimate (p = e). Package sched/predict has the thesis's.
@@ -49,6 +50,14 @@ type Config struct {
 	// Killed jobs are counted in Summary.Killed and written with status 0.
 	// The default runs every job for its logged run time (A9): the archive
 	// logs already reflect their own kills.
+	//
+	// The cut run time is the job's run time from its arrival on, for all
+	// that may look at it: an oracle predictor (predict.Perfect, X2_perf)
+	// predicts the run that will happen, not the logged one; a history
+	// predictor learns it at termination, as a real scheduler would; the
+	// accuracy of predictions (§3.4) is measured against it; and
+	// Observers and Job.SWF see it in RunTime. A job cancelled before it
+	// started is not counted as killed.
 	KillAtEstimate bool
 	// Peer builds jobs from SWF lines the way a peer simulator does (see
 	// Peer), so that schedules can be compared job by job. With PeerPyss

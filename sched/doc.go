@@ -28,8 +28,8 @@
 // slowdowns, A7 exclusions, accuracy, backfill flags, observer calls and
 // SWF output as a built-in. ExampleScheduler is pyss's EASY-SJBF in about
 // 35 lines; the built-ins are EASYScheduler (FCFS, SJBF, SJF and LXF&W
-// orders), FCFSScheduler and ConservativeScheduler, with fast paths of
-// their own.
+// orders) and the schedulers of the FCFS and Conservative presets, with
+// fast paths of their own.
 //
 // # Pinned semantics, each documented beside its decision (A-item)
 //
@@ -81,32 +81,41 @@
 // them into account. Cancel finds waiting and running jobs by ID (IDs should
 // be unique; loaded jobs that have not arrived yet cannot be cancelled).
 //
-// Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals and
-// ScaleToLoad (§4), Load (the §3.6 formula on any schedule), and
+// Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals (§4;
+// by OfferedLoad/target to reach a target load), Load (the §3.6 formula on any schedule), and
 // Result.WriteSWF (the simulated schedule as SWF, waits filled in).
 // Runtime predictors are in package sched/predict; a Corrector changes a
 // running job's prediction when it outlives it (§6.3).
 //
 // # Cost
 //
-// Events cost O(log n) (a B-tree of running jobs by predicted end, a
-// slice of waiting jobs in arrival order, a binary heap of events); an
-// EASY pass walks the running jobs only until the holder's processors
-// accumulate and the waiting queue only while processors are free, and a
-// pass after arrivals alone looks only at the new jobs (easyMemo).
-// Conservative backfilling re-plans every waiting job against the
-// free-processor Profile at each pass, O(q·profile), about 12–14 times
+// Events cost O(log n): the running jobs are a sorted list by predicted end
+// cut into chunks of at most 128 (a binary search and a short copy per
+// start or end), the waiting jobs a slice in arrival order, the events a
+// binary heap; an EASY pass walks the running jobs only until the
+// holder's processors accumulate and the waiting queue only while
+// processors are free, and a pass after arrivals alone looks only at the
+// new jobs (easyMemo). Summarize's termination order comes from the run
+// itself. Conservative backfilling re-plans every waiting job against the
+// free-processor Profile at each pass, O(q·profile), about 18 times
 // EASY's time; LXF&W sorts the queue at each pass, as its definition
 // requires.
 //
-// Measured on a quiet 2-core machine, one core (go test -bench . -cpu 1;
-// ranges over runs and hours): EASY on SDSC-BLUE (243k jobs) 0.15–0.18 s,
-// 48 MB and under 1,000 allocations per run, parse of the plain file
-// included 0.23–0.25 s; EASY++ 0.23 s (0.30 s with the parse);
-// conservative 2.1 s; EASY on CTC-SP2 with its parse 0.072–0.080 s. A
-// Result keeps 128–140 bytes per simulated job beside the caller's
-// 144-byte swf.Job, and live state exists only for waiting and running
-// jobs; 100k to 5M synthetic jobs cost 0.67–0.71 µs per job, flat
+// Measured with go test -bench 'ParseAndEASY|Blue' -benchmem -cpu 1 on a
+// 2-core machine shared with other work (load average 7–10), as CPU time
+// per iteration (perf stat's task-clock between 5 and 25 iterations, min to
+// max of 3 runs), since wall time there is not the program's own: EASY on
+// CTC-SP2 with the parse of the plain file 41–46 ms (the same measure gave
+// 73–76 ms for an earlier version that took 0.072–0.080 s of wall time on a
+// quiet machine: the two agree), 24 MB and 297 allocations per run; EASY on
+// SDSC-BLUE (243k jobs) 101–117 ms, 40 MB and 661 allocations, 144–149 ms
+// with the parse; EASY++ 146 ms (198 ms with the parse); conservative
+// 2.0 s. Instructions for swf.ReadFile of the plain file and one EASY Run
+// (valgrind --tool=callgrind, GODEBUG=asyncpreemptoff=1): CTC-SP2 437M,
+// 192M of them the parse; SDSC-BLUE 1,536M, 599M the parse. A Result keeps
+// 128–136 bytes per simulated job beside the caller's 144-byte swf.Job, and
+// live state exists only for waiting and running jobs; 100k to 5M synthetic
+// jobs cost 0.73–0.87 µs per job under that load, flat
 // (BenchmarkSyntheticEASY).
 //
 // A Sim is not safe for concurrent use; run independent Sims in parallel.

@@ -50,12 +50,12 @@ func (e EASYScheduler) Validate() error {
 // Schedule implements Scheduler.
 func (e EASYScheduler) Schedule(p *Pass) { p.s.easyPass(e) }
 
-// FCFSScheduler starts waiting jobs in arrival order while the first one
+// fcfsScheduler starts waiting jobs in arrival order while the first one
 // fits, and never backfills.
-type FCFSScheduler struct{}
+type fcfsScheduler struct{}
 
 // Schedule implements Scheduler.
-func (FCFSScheduler) Schedule(p *Pass) {
+func (fcfsScheduler) Schedule(p *Pass) {
 	s := p.s
 	for h, _ := s.waitFCFS.Min(); h != nil && h.n <= s.free; h, _ = s.waitFCFS.Min() {
 		s.startJob(h, false)
@@ -270,7 +270,7 @@ func (s *Sim) ascendPriority(visit func(*Job) bool) {
 	}
 }
 
-// ConservativeScheduler is conservative backfilling with compression
+// conservativeScheduler is conservative backfilling with compression
 // (Mu'alem & Feitelson): every waiting job holds a reservation in the
 // free-processor profile. At each pass the profile is rebuilt from the
 // running jobs and all current reservations; then, in arrival order, each
@@ -285,10 +285,10 @@ func (s *Sim) ascendPriority(visit func(*Job) bool) {
 // now+1 in the profile (A3): the profile must not promise now processors
 // that are still held. EASY's shadow in the past acts the same way: no job
 // backfills by its time, only into processors free now.
-type ConservativeScheduler struct{}
+type conservativeScheduler struct{}
 
 // Schedule implements Scheduler.
-func (ConservativeScheduler) Schedule(p *Pass) {
+func (conservativeScheduler) Schedule(p *Pass) {
 	s := p.s
 	prof := p.Profile()
 	s.buf = s.buf[:0]

@@ -31,7 +31,7 @@ func (q *fifo) Delete(j *Job) {
 	for q.head < len(q.items) && q.items[q.head] == nil {
 		q.head++
 	}
-	if q.iter == 0 && len(q.items)-q.n > max(q.n, 64) {
+	if q.iter == 0 && len(q.items)-q.n > max(q.n, 8) {
 		q.squeeze()
 	}
 }

@@ -100,7 +100,7 @@ func TestHandCorrection(t *testing.T) {
 		job(3, 200, 300, 4, 1000), // predicted (100+100)/2 = 100, corrected at 300 to 1000
 		job(4, 210, 100, 4, 2000), // waits for 3: ends at 500
 	}
-	res := check(t, "correction", sched.EASYPlus(4), jobs, want{1: 0, 2: 0, 3: 200, 4: 500})
+	res := check(t, "correction", preset("EASY+")(4), jobs, want{1: 0, 2: 0, 3: 200, 4: 500})
 	r := res.Records[2]
 	if r.Prediction != 100 || r.Final != 1000 || r.Corrections != 1 || r.PostEstimate != 0 {
 		t.Errorf("job 3: prediction %d final %d corrections %d/%d, want 100 1000 1/0", r.Prediction, r.Final, r.Corrections, r.PostEstimate)

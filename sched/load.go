@@ -59,18 +59,3 @@ func ScaleArrivals(jobs []swf.Job, c float64) ([]swf.Job, error) {
 	}
 	return out, nil
 }
-
-// ScaleToLoad scales arrivals from offered load from to target (c =
-// from/target, §4). Pass from = 0 to compute it with OfferedLoad.
-func ScaleToLoad(jobs []swf.Job, P int64, from, target float64) ([]swf.Job, error) {
-	if !(target > 0) {
-		return nil, errors.New("sched: target load must be positive")
-	}
-	if from == 0 {
-		from, _ = OfferedLoad(jobs, P)
-	}
-	if !(from > 0) {
-		return nil, errors.New("sched: cannot compute the offered load")
-	}
-	return ScaleArrivals(jobs, from/target)
-}

@@ -49,11 +49,6 @@ func TestScaleArrivals(t *testing.T) {
 	if _, err := sched.ScaleArrivals(jobs, 0); err == nil {
 		t.Error("zero factor accepted")
 	}
-	// from load 0.6 to 0.8: c = 0.75
-	got, _ = sched.ScaleToLoad(jobs, 1, 0.6, 0.8)
-	if got[2].Submit != 100+225 {
-		t.Errorf("scaled to load: %d", got[2].Submit)
-	}
 }
 
 func TestLoadFormula(t *testing.T) {
@@ -65,26 +60,6 @@ func TestLoadFormula(t *testing.T) {
 	}
 	if got := sched.Load(recs, 2, 0, 100); got != 1.0 {
 		t.Errorf("load %v, want 1", got)
-	}
-}
-
-func TestOtherCorrectors(t *testing.T) {
-	g := sched.GradualCorrector{}
-	if got := g.Correct(100, 10000, 0, 0); got != 160 {
-		t.Errorf("gradual 1st: %d", got)
-	}
-	if got := g.Correct(160, 10000, 1, 0); got != 1060 {
-		t.Errorf("gradual 2nd: %d", got)
-	}
-	if got := g.Correct(9000, 10000, 3, 0); got != 10000 {
-		t.Errorf("gradual capped at e: %d", got)
-	}
-	x := sched.ExponentialCorrector{}
-	if got := x.Correct(1000, 10000, 0, 0); got != 1200 {
-		t.Errorf("exponential: %d", got)
-	}
-	if got := x.Correct(10000, 10000, 1, 0); got != 10060 {
-		t.Errorf("exponential post-estimate: %d", got)
 	}
 }
 

@@ -41,6 +41,54 @@ func TestKillAtEstimate(t *testing.T) {
 	}
 }
 
+// With KillAtEstimate an oracle predicts the run that happens, the one cut
+// at the estimate (P = 4): job 1 (2 procs, logged 1000 s, e = 100) is
+// predicted to end at 100, job 2 (4 procs) reserves 100, and job 3 (2
+// procs, 500 s) cannot backfill before it. Predicting the logged 1000 s
+// would let job 3 backfill at 2 and delay job 2 to 502. A history
+// predictor learns the cut run time, and a job cancelled while it waits
+// is not counted as killed.
+func TestKillAtEstimateOracle(t *testing.T) {
+	jobs := []swf.Job{job(1, 0, 1000, 2, 100), job(2, 1, 10, 4, 10), job(3, 2, 500, 2, 500)}
+	for preset, pred := range map[string]int64{"PERFECT++": 100, "X2_perf": 200, "SJF_perf": 100} {
+		p, _ := sched.LookupPreset(preset)
+		cfg := p.New(4)
+		cfg.KillAtEstimate = true
+		res := check(t, preset, cfg, jobs, want{1: 0, 2: 100, 3: 110})
+		if r := res.Records[0]; !r.Killed || r.RunTime != 100 || r.Prediction != pred {
+			t.Errorf("%s: job 1 %+v, want killed, run 100, predicted %d", preset, r, pred)
+		}
+	}
+	var learnt []int64
+	cfg := sched.EASY(4)
+	cfg.KillAtEstimate = true
+	cfg.Predictor = learner{&learnt}
+	s, err := sched.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(append(jobs, job(4, 3, 900, 2, 300))); err != nil {
+		t.Fatal(err)
+	}
+	s.At(50, func(int64) { s.Cancel(4) })
+	res, err := s.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(learnt) != 3 || learnt[0] != 100 {
+		t.Errorf("run times learnt %v, want 100 first", learnt)
+	}
+	if r := res.Records[3]; !r.Cancelled || r.Killed || res.Summary.Killed != 1 {
+		t.Errorf("job 4 cancelled while waiting: %+v, %d killed", r, res.Summary.Killed)
+	}
+}
+
+// learner predicts the estimate and records the run times it learns.
+type learner struct{ runs *[]int64 }
+
+func (l learner) Predict(j *swf.Job, _ int64) int64 { return j.ReqTime }
+func (l learner) Terminated(j *swf.Job, _ int64)    { *l.runs = append(*l.runs, j.RunTime) }
+
 // A cancelled context stops Run before the first event.
 func TestRunCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -42,19 +42,25 @@ func (p Peer) String() string {
 	return peerNames[p]
 }
 
-// ParsePeer returns the peer of this name ("none", "pyss", "predictsim";
-// case-insensitive; "" is none).
-func ParsePeer(name string) (Peer, error) {
+// UnmarshalText sets p to the peer of this name ("none", "pyss",
+// "predictsim"; case-insensitive; "" is none), so that a Peer works with
+// flag.TextVar and encoding/json.
+func (p *Peer) UnmarshalText(name []byte) error {
 	for i, n := range peerNames {
-		if strings.EqualFold(name, n) {
-			return Peer(i), nil
+		if strings.EqualFold(string(name), n) {
+			*p = Peer(i)
+			return nil
 		}
 	}
-	if name == "" {
-		return PeerNone, nil
+	if len(name) == 0 {
+		*p = PeerNone
+		return nil
 	}
-	return 0, fmt.Errorf("sched: unknown peer %q (want none, pyss or predictsim)", name)
+	return fmt.Errorf("sched: unknown peer %q (want none, pyss or predictsim)", name)
 }
+
+// MarshalText returns the peer's name.
+func (p Peer) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // WithPeer returns c set up to reproduce peer's schedules: its job
 // construction (Config.Peer), its tie rule at the shadow (ShadowTies, both

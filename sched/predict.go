@@ -7,8 +7,9 @@ import "github.com/batchq/batchq/swf"
 // the simulator uses (missing estimates already replaced, A6), and j.RunTime
 // must not be looked at except by oracle predictors. Terminated is called
 // when a job ends normally (not when it is cancelled). The *swf.Job is
-// valid during the call only. Implementations in package sched/predict:
-// UserEstimate, Perfect, UserHistory, X2.
+// valid during the call only. nil in Config.Predictor means the user's
+// estimate (p = e); implementations in package sched/predict: Perfect,
+// UserHistory, X2.
 //
 // A predictor that also has a method Propagates() bool returning true gets
 // its waiting jobs of the same user re-predicted after each termination.
@@ -16,6 +17,12 @@ type RuntimePredictor interface {
 	Predict(j *swf.Job, now int64) int64
 	Terminated(j *swf.Job, now int64)
 }
+
+// userEstimate is the predictor of a nil Config.Predictor: p = e.
+type userEstimate struct{}
+
+func (userEstimate) Predict(j *swf.Job, _ int64) int64 { return j.ReqTime }
+func (userEstimate) Terminated(*swf.Job, int64)        {}
 
 // Corrector computes a new prediction for a running job that is still alive
 // at start + p (§6.3). p is the expired prediction, e the correction target
@@ -47,33 +54,4 @@ func postEstimate(k int) int64 {
 		k = 40
 	}
 	return 15 * 60 << (k - 2)
-}
-
-// GradualCorrector (§6.6 "gradual", A15) adds 1 min, 15 min, 30 min, 1 h, …
-// from the first correction, capped at e until e is reached, then continues
-// as post-estimate corrections.
-type GradualCorrector struct{}
-
-// Correct implements Corrector.
-func (GradualCorrector) Correct(p, e int64, n, k int) int64 {
-	if p < e {
-		return min(e, p+postEstimate(n+1))
-	}
-	return p + postEstimate(k+1)
-}
-
-// ExponentialCorrector (§6.6 "exponential", A15) multiplies p by Factor
-// (0 means 1.2), capped at e until e is reached, then post-estimate steps.
-type ExponentialCorrector struct{ Factor float64 }
-
-// Correct implements Corrector.
-func (c ExponentialCorrector) Correct(p, e int64, _, k int) int64 {
-	if p < e {
-		f := c.Factor
-		if f <= 1 {
-			f = 1.2
-		}
-		return min(e, max(p+1, int64(float64(p)*f)))
-	}
-	return p + postEstimate(k+1)
 }

@@ -6,9 +6,11 @@ import (
 	"github.com/batchq/batchq/sched/predict"
 )
 
-// The named variants of the thesis's Tab 4.4 (spec §2.4). Each returns a
-// fresh Config: predictors keep per-simulation state, so never share one
-// between Sims.
+// The named variants of the thesis's Tab 4.4 (spec §2.4). The four common
+// ones have constructors (EASY, EASYPlusPlus, Conservative, FCFS); every
+// variant, those four included, is a Preset (Presets, LookupPreset). Each
+// returns a fresh Config: predictors keep per-simulation state, so never
+// share one between Sims.
 
 // history returns EASY++'s default user-history predictor.
 func history() RuntimePredictor {
@@ -20,87 +22,87 @@ func history() RuntimePredictor {
 func EASY(p int64) Config { return Config{MachineSize: p} }
 
 // FCFS never backfills.
-func FCFS(p int64) Config { return Config{MachineSize: p, Scheduler: FCFSScheduler{}} }
+func FCFS(p int64) Config { return Config{MachineSize: p, Scheduler: fcfsScheduler{}} }
 
 // Conservative gives every waiting job a reservation (user estimates).
 func Conservative(p int64) Config {
-	return Config{MachineSize: p, Scheduler: ConservativeScheduler{}}
+	return Config{MachineSize: p, Scheduler: conservativeScheduler{}}
 }
 
-// EASYPred is EASY with the user-history predictor and no correction.
-func EASYPred(p int64) Config { return Config{MachineSize: p, Predictor: history()} }
+// easyPred is EASY with the user-history predictor and no correction.
+func easyPred(p int64) Config { return Config{MachineSize: p, Predictor: history()} }
 
-// EASYPCor is EASY with p = e and correction (only post-estimate steps act).
-func EASYPCor(p int64) Config { return Config{MachineSize: p, Corrector: EstimateCorrector{}} }
+// easyPCor is EASY with p = e and correction (only post-estimate steps act).
+func easyPCor(p int64) Config { return Config{MachineSize: p, Corrector: EstimateCorrector{}} }
 
-// EASYSJBF is EASY with p = e and shortest-job-backfilled-first.
-func EASYSJBF(p int64) Config { return Config{MachineSize: p, Scheduler: sjbf} }
+// easySJBF is EASY with p = e and shortest-job-backfilled-first.
+func easySJBF(p int64) Config { return Config{MachineSize: p, Scheduler: sjbf} }
 
 var sjbf = EASYScheduler{Backfill: ByPrediction}
 
-// EASYPlus is EASY+: user-history predictions with correction.
-func EASYPlus(p int64) Config {
+// easyPlus is EASY+: user-history predictions with correction.
+func easyPlus(p int64) Config {
 	return Config{MachineSize: p, Predictor: history(), Corrector: EstimateCorrector{}}
 }
 
 // EASYPlusPlus is EASY++: EASY+ with SJBF.
 func EASYPlusPlus(p int64) Config {
-	c := EASYPlus(p)
+	c := easyPlus(p)
 	c.Scheduler = sjbf
 	return c
 }
 
-// PerfectPlusPlus is PERFECT++: p = r with SJBF.
-func PerfectPlusPlus(p int64) Config {
+// perfectPlusPlus is PERFECT++: p = r with SJBF.
+func perfectPlusPlus(p int64) Config {
 	return Config{MachineSize: p, Predictor: predict.Perfect{}, Scheduler: sjbf}
 }
 
-// X2 predicts 2e, no correction.
-func X2(p int64) Config { return Config{MachineSize: p, Predictor: predict.X2{}} }
+// x2 predicts 2e, no correction.
+func x2(p int64) Config { return Config{MachineSize: p, Predictor: predict.X2{}} }
 
-// X2Plus predicts 2·(history prediction), falling back to 2e, with
+// x2Plus predicts 2·(history prediction), falling back to 2e, with
 // correction towards 2e (A16).
-func X2Plus(p int64) Config {
+func x2Plus(p int64) Config {
 	return Config{MachineSize: p, Predictor: predict.X2{P: history()}, Corrector: EstimateCorrector{}, CorrectionTarget: 2}
 }
 
-// X2PlusPlus is X2+ with SJBF.
-func X2PlusPlus(p int64) Config {
-	c := X2Plus(p)
+// x2PlusPlus is X2+ with SJBF.
+func x2PlusPlus(p int64) Config {
+	c := x2Plus(p)
 	c.Scheduler = sjbf
 	return c
 }
 
-// X2Perf predicts 2r.
-func X2Perf(p int64) Config {
+// x2Perf predicts 2r.
+func x2Perf(p int64) Config {
 	return Config{MachineSize: p, Predictor: predict.X2{P: predict.Perfect{}}}
 }
 
-// X2PlusPlusPerf predicts 2r with SJBF.
-func X2PlusPlusPerf(p int64) Config {
-	c := X2Perf(p)
+// x2PlusPlusPerf predicts 2r with SJBF.
+func x2PlusPlusPerf(p int64) Config {
+	c := x2Perf(p)
 	c.Scheduler = sjbf
 	return c
 }
 
 var sjf = EASYScheduler{Queue: ByPrediction, Backfill: ByPrediction}
 
-// SJF gives the reservation to the shortest job by estimate and backfills
+// sjfPreset gives the reservation to the shortest job by estimate and backfills
 // by ascending estimate.
-func SJF(p int64) Config { return Config{MachineSize: p, Scheduler: sjf} }
+func sjfPreset(p int64) Config { return Config{MachineSize: p, Scheduler: sjf} }
 
-// SJFPlus is SJF+ (= SJF++): history predictions with correction.
-func SJFPlus(p int64) Config {
+// sjfPlus is SJF+ (= SJF++): history predictions with correction.
+func sjfPlus(p int64) Config {
 	return Config{MachineSize: p, Scheduler: sjf, Predictor: history(), Corrector: EstimateCorrector{}}
 }
 
-// SJFPerf is SJF by actual runtime.
-func SJFPerf(p int64) Config {
+// sjfPerf is SJF by actual runtime.
+func sjfPerf(p int64) Config {
 	return Config{MachineSize: p, Scheduler: sjf, Predictor: predict.Perfect{}}
 }
 
-// LXFW is LXF&W backfilling with user estimates (Ch.3 §3.10).
-func LXFW(p int64) Config {
+// lxfw is LXF&W backfilling with user estimates (Ch.3 §3.10).
+func lxfw(p int64) Config {
 	return Config{MachineSize: p, Scheduler: EASYScheduler{Queue: ByLXFW, Backfill: ByLXFW}}
 }
 
@@ -114,21 +116,21 @@ type Preset struct {
 var presets = []Preset{
 	{"FCFS", "first come first served, no backfilling", FCFS},
 	{"EASY", "EASY backfilling with user estimates (the default)", EASY},
-	{"EASY_PRED", "EASY with user-history predictions, no correction", EASYPred},
-	{"EASY_PCOR", "EASY with user estimates and post-estimate correction", EASYPCor},
-	{"EASY_SJBF", "EASY, shortest job (by estimate) backfilled first", EASYSJBF},
-	{"EASY+", "EASY with user-history predictions and correction", EASYPlus},
+	{"EASY_PRED", "EASY with user-history predictions, no correction", easyPred},
+	{"EASY_PCOR", "EASY with user estimates and post-estimate correction", easyPCor},
+	{"EASY_SJBF", "EASY, shortest job (by estimate) backfilled first", easySJBF},
+	{"EASY+", "EASY with user-history predictions and correction", easyPlus},
 	{"EASY++", "EASY+ with shortest job (by prediction) backfilled first", EASYPlusPlus},
-	{"PERFECT++", "EASY with exact run times, SJBF (an oracle)", PerfectPlusPlus},
-	{"X2", "EASY with doubled estimates", X2},
-	{"X2+", "EASY+ with doubled predictions, correction towards 2e", X2Plus},
-	{"X2++", "X2+ with SJBF", X2PlusPlus},
-	{"X2_perf", "EASY with doubled exact run times (an oracle)", X2Perf},
-	{"X2++_perf", "X2_perf with SJBF (an oracle)", X2PlusPlusPerf},
-	{"SJF", "shortest job (by estimate) first, backfilling", SJF},
-	{"SJF+", "SJF by user-history prediction with correction", SJFPlus},
-	{"SJF_perf", "SJF by exact run time (an oracle)", SJFPerf},
-	{"LXF&W", "largest expansion factor and wait first, backfilling", LXFW},
+	{"PERFECT++", "EASY with exact run times, SJBF (an oracle)", perfectPlusPlus},
+	{"X2", "EASY with doubled estimates", x2},
+	{"X2+", "EASY+ with doubled predictions, correction towards 2e", x2Plus},
+	{"X2++", "X2+ with SJBF", x2PlusPlus},
+	{"X2_perf", "EASY with doubled exact run times (an oracle)", x2Perf},
+	{"X2++_perf", "X2_perf with SJBF (an oracle)", x2PlusPlusPerf},
+	{"SJF", "shortest job (by estimate) first, backfilling", sjfPreset},
+	{"SJF+", "SJF by user-history prediction with correction", sjfPlus},
+	{"SJF_perf", "SJF by exact run time (an oracle)", sjfPerf},
+	{"LXF&W", "largest expansion factor and wait first, backfilling", lxfw},
 	{"Conservative", "conservative backfilling: every waiting job holds a reservation", Conservative},
 }
 

@@ -101,7 +101,7 @@ func TestEASYExactReservationRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 16).Draw(t, "P")
 		jobs := genJobs(t, P)
-		cfg := sched.PerfectPlusPlus(P)
+		cfg := preset("PERFECT++")(P)
 		if rapid.Bool().Draw(t, "fcfsOrder") {
 			cfg.Scheduler = sched.EASYScheduler{}
 		}

@@ -111,7 +111,15 @@ func (s *Sim) result() *Result {
 	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
 	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
 	res := &Result{Records: s.recs, Rejected: s.rejected}
-	res.Summary = Summarize(res.Records, s.cfg.MachineSize)
+	for _, i := range s.tieRuns { // runs of jobs ending at one instant, into record order
+		end, k := s.recs[s.ended[i]].End, i+1
+		for k < len(s.ended) && s.recs[s.ended[k]].End == end {
+			k++
+		}
+		slices.Sort(s.ended[i:k])
+	}
+	s.tieRuns = s.tieRuns[:0]
+	res.Summary = summarize(res.Records, s.cfg.MachineSize, s.ended, s.lastSubmit)
 	res.Summary.Rejected = len(s.rejected.Excluded)
 	return res
 }
@@ -128,7 +136,7 @@ func (s *Sim) close(jb *Job) {
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
 	rec.Cancelled = jb.state == cancelled
-	rec.Killed = jb.killed
+	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
 	if jb.start >= 0 {
 		tau := s.cfg.bsldThreshold()
 		rec.Wait = jb.start - jb.j.Submit
@@ -153,51 +161,71 @@ func (s *Sim) close(jb *Job) {
 // rejections; call it again after changing records, e.g. to score a
 // schedule made elsewhere.
 func Summarize(recs []Record, P int64) Summary {
-	var sum Summary
-	// ended holds the completed jobs' (end, index), sorted into
-	// termination order below (ties by index: a stable order).
-	type endIdx struct {
-		end int64
-		i   int
+	// the completed jobs in termination order, ties by record order
+	var ended []int32
+	for i := range recs {
+		if !recs[i].Cancelled && recs[i].End >= 0 {
+			ended = append(ended, int32(i))
+		}
 	}
-	ended := make([]endIdx, 0, len(recs))
+	slices.SortFunc(ended, func(a, b int32) int { // a total order: no need for a stable sort
+		if c := cmp.Compare(recs[a].End, recs[b].End); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	var lastSubmit int64
+	for i := range recs {
+		lastSubmit = max(lastSubmit, recs[i].Job.Submit)
+	}
+	return summarize(recs, P, ended, lastSubmit)
+}
+
+// summarize is Summarize given the records of the completed jobs (ended
+// and not cancelled) in termination order, ties by record order, and the
+// largest submit time among the records.
+func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary {
+	var sum Summary
+	sum.Jobs = len(ended)
+	warm := len(ended) / 100
+	sum.WindowEnd = lastSubmit
+	if warm > 0 {
+		sum.WindowStart = recs[ended[warm-1]].End
+	} else if len(ended) > 0 {
+		sum.WindowStart = math.MaxInt64
+		for _, i := range ended {
+			sum.WindowStart = min(sum.WindowStart, recs[i].Job.Submit)
+		}
+	}
+	// One pass in record order: the counts, and Load's area (same order,
+	// same rounding).
+	var area float64
 	for i := range recs {
 		r := &recs[i]
 		r.Included = false
-		lastSubmit = max(lastSubmit, r.Job.Submit)
 		if r.Killed {
 			sum.Killed++
 		}
 		if r.Start >= 0 && r.Estimate > 0 && r.RunTime > 2*r.Estimate {
 			sum.Overran++
 		}
-		switch {
-		case r.Cancelled:
+		if r.Cancelled {
 			sum.Cancelled++
-		case r.End >= 0:
-			ended = append(ended, endIdx{r.End, i})
 		}
 		if r.EstimateFilled {
 			sum.Filled++
 		}
+		area += r.busy(sum.WindowStart, sum.WindowEnd)
 	}
-	sum.Jobs = len(ended)
-	slices.SortStableFunc(ended, func(a, b endIdx) int { return cmp.Compare(a.end, b.end) })
-	warm := len(ended) / 100
-	sum.WindowEnd = lastSubmit
-	if warm > 0 {
-		sum.WindowStart = ended[warm-1].end
-	} else if len(ended) > 0 {
-		sum.WindowStart = math.MaxInt64
-		for _, e := range ended {
-			sum.WindowStart = min(sum.WindowStart, recs[e.i].Job.Submit)
-		}
+	if sum.WindowEnd > sum.WindowStart && P > 0 {
+		sum.Utilization = area / (float64(P) * float64(sum.WindowEnd-sum.WindowStart))
 	}
-	var corr []float64
+	// The sums run in termination order, which fixes their rounding.
+	corr := make([]float64, 0, len(ended))
 	var reserved, delayed []float64
-	for k, e := range ended {
-		r := &recs[e.i]
+	var pos float64 // included jobs with r > 0
+	for k, i := range ended {
+		r := &recs[i]
 		if k < warm || r.End > lastSubmit {
 			continue
 		}
@@ -207,6 +235,7 @@ func Summarize(recs []Record, P int64) Summary {
 		sum.MeanResponse += float64(r.Wait + r.RunTime)
 		if r.RunTime > 0 {
 			sum.MeanSlowdown += r.Slowdown
+			pos++
 		}
 		sum.MeanBSLD += r.BSLD
 		sum.Accuracy += r.Accuracy
@@ -224,12 +253,6 @@ func Summarize(recs []Record, P int64) Summary {
 	}
 	sum.Excluded = sum.Jobs - sum.Included
 	if n := float64(sum.Included); n > 0 {
-		var pos float64
-		for _, e := range ended {
-			if recs[e.i].Included && recs[e.i].RunTime > 0 {
-				pos++
-			}
-		}
 		sum.MeanWait /= n
 		sum.MeanResponse /= n
 		if pos > 0 {
@@ -247,7 +270,6 @@ func Summarize(recs []Record, P int64) Summary {
 		pr.DelayMean, pr.DelaySD = meanSD(delayed)
 		pr.DelayMedian = median(delayed)
 	}
-	sum.Utilization = Load(recs, P, sum.WindowStart, sum.WindowEnd)
 	return sum
 }
 
@@ -259,15 +281,21 @@ func Load(recs []Record, P, start, end int64) float64 {
 	}
 	var area float64
 	for i := range recs {
-		r := &recs[i]
-		if r.Start < 0 || r.End < 0 {
-			continue
-		}
-		if l := min(end, r.End) - max(start, r.Start); l > 0 {
-			area += float64(r.Size) * float64(l)
-		}
+		area += recs[i].busy(start, end)
 	}
 	return area / (float64(P) * float64(end-start))
+}
+
+// busy is the processor-seconds the record's job ran within [start, end]
+// (0 if it never started or ended).
+func (r *Record) busy(start, end int64) float64 {
+	if r.Start < 0 || r.End < 0 {
+		return 0
+	}
+	if l := min(end, r.End) - max(start, r.Start); l > 0 {
+		return float64(r.Size) * float64(l)
+	}
+	return 0
 }
 
 func meanSD(xs []float64) (mean, sd float64) {

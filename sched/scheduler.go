@@ -6,7 +6,6 @@ import (
 	"iter"
 
 	"github.com/batchq/batchq/swf"
-	"github.com/google/btree"
 )
 
 // Scheduler is a scheduling policy: at each scheduling pass it decides
@@ -61,7 +60,7 @@ func (p *Pass) ByPrediction() iter.Seq[*Job] {
 // Running yields the running jobs by ascending predicted end, ties by start
 // time then job ID (A2).
 func (p *Pass) Running() iter.Seq[*Job] {
-	return func(yield func(*Job) bool) { ascendLive(p.s.run, running, yield) }
+	return func(yield func(*Job) bool) { ascendLive(&p.s.run, running, yield) }
 }
 
 // Start starts waiting job j now, as a regular (not backfilled) start. It
@@ -120,13 +119,14 @@ type Job struct {
 	kPost    int
 	filled   bool // estimate was missing (A6)
 	backfill bool
-	killed   bool
+	killed   bool  // run time cut to the estimate (KillAtEstimate)
 	firstRes int64 // first reservation, -1 none
 	res      int64 // current reservation, -1 none
 	accSum   float64
 	accT     int64
 	prio     float64 // LXF&W priority of the current pass
 	pos      int     // index in the waiting queue's slice
+	key      int64   // first sort key in its jobSet (see jobSet.keyOf)
 }
 
 // ID is the job number (SWF field 1).
@@ -168,7 +168,7 @@ func (j *Job) SWF() swf.Job { return j.j }
 // ascendLive yields the elements of t in order, from a cursor that
 // survives insertions and deletions between yields: it reads a batch of
 // elements after the last one yielded and yields those still in state.
-func ascendLive(t *btree.BTreeG[*Job], state jobState, yield func(*Job) bool) {
+func ascendLive(t *jobSet, state jobState, yield func(*Job) bool) {
 	var batch [32]*Job
 	var last *Job
 	for {
@@ -212,9 +212,9 @@ func (s *Sim) startChecked(j *Job, backfilled bool) error {
 
 // byPrediction returns the waiting jobs ordered by (p, arrival), built on
 // first use and kept up to date from then on.
-func (s *Sim) byPrediction() *btree.BTreeG[*Job] {
+func (s *Sim) byPrediction() *jobSet {
 	if s.waitSJ == nil {
-		s.waitSJ = btree.NewG(16, lessShort)
+		s.waitSJ = &jobSet{byShort: true}
 		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
 	}
 	return s.waitSJ

@@ -1,16 +1,13 @@
 package sched
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
-	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
-	"github.com/google/btree"
 )
 
 type jobState uint8
@@ -33,66 +30,70 @@ const (
 )
 
 type event struct {
-	t    int64
-	kind int
-	seq  int64
-	job  *Job
-	nc   int // expiry: correction count when armed (stale if changed)
-	fn   func(now int64)
+	t   int64
+	ord uint64 // kind<<56 | push sequence: the A1 order, then push order
+	job *Job   // termination, expiry
+	n   int    // expiry: correction count when armed (stale if changed); wake: key in Sim.wakes
 }
 
-// eventHeap is a binary min-heap of events by (t, kind, seq), written out
+func (e *event) kind() int { return int(e.ord >> 56) }
+
+func (e *event) before(f *event) bool { return e.t < f.t || e.t == f.t && e.ord < f.ord }
+
+// eventHeap is a binary min-heap of events by (t, ord), written out
 // rather than through container/heap, whose interface calls cost a tenth
-// of an EASY run.
+// of an EASY run; sifts move a hole instead of swapping. Events are 32
+// bytes (At's callbacks wait in Sim.wakes).
 type eventHeap []event
-
-func (h eventHeap) less(a, b int) bool {
-	x, y := &h[a], &h[b]
-	if x.t != y.t {
-		return x.t < y.t
-	}
-	if x.kind != y.kind {
-		return x.kind < y.kind
-	}
-	return x.seq < y.seq
-}
 
 func (h *eventHeap) push(e event) {
 	*h = append(*h, e)
 	q := *h
-	for i := len(q) - 1; i > 0; {
+	i := len(q) - 1
+	for i > 0 {
 		p := (i - 1) / 2
-		if !q.less(i, p) {
+		if !e.before(&q[p]) {
 			break
 		}
-		q[i], q[p] = q[p], q[i]
+		q[i] = q[p]
 		i = p
 	}
+	q[i] = e
 }
 
 func (h *eventHeap) pop() event {
 	q := *h
 	top := q[0]
 	n := len(q) - 1
-	q[0] = q[n]
+	last := q[n]
 	q[n] = event{}
 	q = q[:n]
-	for i := 0; ; {
+	i := 0
+	for {
 		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		if r := c + 1; r < n && q.less(r, c) {
+		if r := c + 1; r < n && q[r].before(&q[c]) {
 			c = r
 		}
-		if !q.less(c, i) {
+		if !q[c].before(&last) {
 			break
 		}
-		q[i], q[c] = q[c], q[i]
+		q[i] = q[c]
 		i = c
+	}
+	if n > 0 {
+		q[i] = last
 	}
 	*h = q
 	return top
+}
+
+// arrival is a loaded job's submit time and record.
+type arrival struct {
+	at int64
+	k  int32
 }
 
 // Sim is one discrete-event simulation (§2.1). It is not safe for concurrent
@@ -106,27 +107,39 @@ type Sim struct {
 	propag bool
 	now    int64
 	free   int64
-	recs   []Record // every sane job, in Load/Submit order
-	arr    []int32  // records of loaded jobs by arrival (submit, ID, index); arr[arrI:] not arrived yet
+	recs   []Record  // every sane job, in Load/Submit order
+	arr    []arrival // loaded jobs by arrival (submit, ID, record); arr[arrI:] not arrived yet
 	arrI   int
 	events eventHeap
-	evSeq  int64
+	evSeq  uint64
+	wakes  map[int]func(int64) // At's callbacks by event.n
+	wakeN  int
 	seq    int64
 	obs    []Observer
-	byID   map[int64]*Job
-	// An ID of a job admitted and not yet ended or cancelled (to arrive,
-	// waiting or running) is held: a job with one of them is rejected as
-	// sanitize.DuplicateID, so an ID names one job. While every admitted
-	// ID exceeds the one before (real traces), an ID above hiID cannot be
-	// held and held stays nil; the first other ID builds held from the
-	// records, and from then on it is kept (see holds).
-	held  map[int64]struct{}
-	hiID  int64
-	anyID bool
+	// live maps the ID of every job admitted and not yet ended or
+	// cancelled to its live state (nil while it is to arrive): a job with
+	// one of these IDs is rejected as sanitize.DuplicateID, so that an ID
+	// names one job, and Cancel finds jobs here. While every admitted ID
+	// exceeds the one before (real traces) and nothing is cancelled, no
+	// lookup is needed and live stays nil; the first other ID or the
+	// first Cancel builds it (liveByID), and from then on it is kept.
+	live  map[int64]*Job
+	hiID  int64 // the largest admitted ID
+	anyID bool  // some job was admitted
+	// ended lists the records of the jobs that terminated, in the order
+	// they did: Summarize's termination order without a sort of all
+	// records. Jobs ending at the same instant must come in record order:
+	// tieRuns holds the start of each such run that does not (see
+	// noteEnd), endedAt and runFrom the current run's instant and start.
+	ended      []int32
+	tieRuns    []int
+	endedAt    int64
+	runFrom    int
+	lastSubmit int64 // the largest submit time of an admitted job (A7's last arrival)
 
-	waitFCFS fifo                // by arrival
-	waitSJ   *btree.BTreeG[*Job] // by (p, seq); built on first use
-	run      *btree.BTreeG[*Job] // by (predEnd, start, ID, idx)
+	waitFCFS fifo    // by arrival
+	waitSJ   *jobSet // by (p, seq); built on first use
+	run      jobSet  // by (predEnd, start, ID, idx)
 
 	inBatch  bool
 	inPass   bool
@@ -149,18 +162,6 @@ func lessShort(a, b *Job) bool {
 	}
 	return a.seq < b.seq
 }
-func lessEnd(a, b *Job) bool {
-	if x, y := a.predEnd(), b.predEnd(); x != y {
-		return x < y
-	}
-	if a.start != b.start {
-		return a.start < b.start
-	}
-	if a.j.ID != b.j.ID {
-		return a.j.ID < b.j.ID
-	}
-	return a.idx < b.idx
-}
 
 // New returns an empty simulation at time 0 (or at the first loaded arrival).
 func New(cfg Config) (*Sim, error) {
@@ -171,12 +172,10 @@ func New(cfg Config) (*Sim, error) {
 		cfg:    cfg,
 		pred:   cfg.Predictor,
 		free:   cfg.MachineSize,
-		byID:   make(map[int64]*Job),
-		run:    btree.NewG(16, lessEnd),
 		maxEst: cfg.MaxEstimate,
 	}
 	if s.pred == nil {
-		s.pred = predict.UserEstimate{}
+		s.pred = userEstimate{}
 	}
 	if pp, ok := s.pred.(interface{ Propagates() bool }); ok {
 		s.propag = pp.Propagates()
@@ -207,7 +206,7 @@ func (s *Sim) Now() int64 { return s.now }
 // copy, so that every job is held once: jobs must not change until the
 // Result is no longer used.
 func (s *Sim) Load(jobs []swf.Job) error {
-	for i := range jobs {
+	for i := 0; i < len(jobs) && s.now > 0; i++ { // (the clock never goes below 0)
 		if jobs[i].Submit < s.now && jobs[i].Submit >= 0 {
 			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, jobs[i].Submit, s.now)
 		}
@@ -215,50 +214,49 @@ func (s *Sim) Load(jobs []swf.Job) error {
 	if len(s.recs)+len(jobs) > math.MaxInt32 {
 		return fmt.Errorf("sched: %d jobs, more than one simulation holds (2^31)", len(s.recs)+len(jobs))
 	}
-	if s.cfg.MaxEstimate == 0 {
-		for i := range jobs {
-			if e := jobs[i].ReqTime; e <= sanitize.MaxTime {
-				s.maxEst = max(s.maxEst, e)
-			}
-		}
-	}
 	s.recs = slices.Grow(s.recs, len(jobs))
+	s.ended = slices.Grow(s.ended, len(jobs))
 	rest := slices.Grow(s.arr[s.arrI:], len(jobs))
+	// Arrival order is (submit, ID, record); traces are usually in it
+	// already, and then need no sort.
+	before := func(a, b arrival) bool {
+		if a.at != b.at {
+			return a.at < b.at
+		}
+		x, y := s.recs[a.k].Job.ID, s.recs[b.k].Job.ID
+		return x < y || x == y && a.k < b.k
+	}
+	sorted := true
 	for i := range jobs {
 		if k, ok := s.admit(&jobs[i], i); ok {
-			rest = append(rest, k)
+			a := arrival{jobs[i].Submit, k}
+			sorted = sorted && (len(rest) == 0 || before(rest[len(rest)-1], a))
+			rest = append(rest, a)
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b int32) int {
-		x, y := s.recs[a].Job, s.recs[b].Job
-		if x.Submit != y.Submit {
-			return cmp.Compare(x.Submit, y.Submit)
-		}
-		if x.ID != y.ID {
-			return cmp.Compare(x.ID, y.ID)
-		}
-		return cmp.Compare(a, b)
-	})
+	if !sorted {
+		slices.SortFunc(rest, func(a, b arrival) int { // (submit, ID, record) is a total order
+			if before(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
 	s.arr, s.arrI = rest, 0
 	return nil
 }
 
-// simulated returns the job as the simulator uses it: the line itself, or
-// rebuilt the way Config.Peer builds it.
-func (s *Sim) simulated(line *swf.Job) swf.Job {
-	sj := *line
-	if s.cfg.Peer != PeerNone {
-		peerJob(&sj, s.cfg.Peer, s.cfg.MachineSize)
-	}
-	return sj
-}
-
 // admit adds a record for an SWF line, or counts its rejection by the sane
 // predicate. index is the line's position in Load's slice, -1 for Submit.
+// Every line's estimate counts towards the largest one (A6).
 func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
+	if e := line.ReqTime; s.cfg.MaxEstimate == 0 && e <= sanitize.MaxTime {
+		s.maxEst = max(s.maxEst, e)
+	}
 	sj := line
 	if s.cfg.Peer != PeerNone {
-		peer := s.simulated(line)
+		peer := *line
+		peerJob(&peer, s.cfg.Peer, s.cfg.MachineSize)
 		sj = &peer
 	}
 	r := sanitize.Check(sj, s.cfg.MachineSize)
@@ -269,12 +267,24 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, false
 	}
-	if s.held != nil {
-		s.held[sj.ID] = struct{}{}
+	if s.live != nil {
+		s.live[sj.ID] = nil
 	}
 	s.hiID, s.anyID = max(s.hiID, sj.ID), true
-	s.recs = append(s.recs, Record{Job: line, Size: sj.Size(), Estimate: sj.ReqTime, RunTime: sj.RunTime,
-		Start: -1, End: -1, FirstReservation: -1})
+	s.lastSubmit = max(s.lastSubmit, line.Submit)
+	// Fill the new record in place: appending or zeroing a Record value
+	// goes through write barriers while a collection runs, which Load's
+	// large allocation of records usually starts. s.recs only ever grows
+	// by append and slices.Grow, so its spare capacity is zeroed memory.
+	n := len(s.recs)
+	if n < cap(s.recs) {
+		s.recs = s.recs[:n+1]
+	} else {
+		s.recs = append(s.recs, Record{})
+	}
+	rec := &s.recs[n]
+	rec.Job, rec.Size, rec.Estimate, rec.RunTime = line, sj.Size(), sj.ReqTime, sj.RunTime
+	rec.Start, rec.End, rec.FirstReservation = -1, -1, -1
 	s.rejected.Kept = len(s.recs)
 	return int32(len(s.recs) - 1), true
 }
@@ -282,23 +292,33 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 // holds reports whether a job with this ID is still to arrive, waiting
 // or running. IDs rising from job to job answer without a map.
 func (s *Sim) holds(id int64) bool {
-	if s.held == nil {
-		if !s.anyID || id > s.hiID {
-			return false
-		}
-		s.held = make(map[int64]struct{})
+	if s.live == nil && (!s.anyID || id > s.hiID) {
+		return false
+	}
+	_, ok := s.liveByID()[id]
+	return ok
+}
+
+// liveByID returns s.live, built on first use from the records not yet
+// ended or cancelled and the waiting and running jobs.
+func (s *Sim) liveByID() map[int64]*Job {
+	if s.live == nil {
+		s.live = make(map[int64]*Job)
 		for k := range s.recs {
-			if s.recs[k].End < 0 { // not ended or cancelled
-				s.held[s.recs[k].Job.ID] = struct{}{}
+			if s.recs[k].End < 0 { // to arrive, waiting or running
+				s.live[s.recs[k].Job.ID] = nil
 			}
 		}
+		s.waitFCFS.Ascend(func(j *Job) bool { s.live[j.j.ID] = j; return true })
+		s.run.Ascend(func(j *Job) bool { s.live[j.j.ID] = j; return true })
 	}
-	_, ok := s.held[id]
-	return ok
+	return s.live
 }
 
 // activate builds the live state of record k's job at its arrival. Live
 // jobs exist only while they wait or run; their record keeps the outcome.
+// The job is its line, with the size, estimate and run time that admit
+// put in the record (as Config.Peer builds them, if set).
 func (s *Sim) activate(k int32) *Job {
 	var jb *Job
 	if n := len(s.spare); n > 0 {
@@ -307,7 +327,10 @@ func (s *Sim) activate(k int32) *Job {
 		jb = new(Job)
 	}
 	rec := &s.recs[k]
-	*jb = Job{j: s.simulated(rec.Job), idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	if s.cfg.Peer != PeerNone { // peerJob sets just these
+		jb.j.AllocProcs, jb.j.ReqProcs, jb.j.ReqTime, jb.j.RunTime = rec.Size, rec.Size, rec.Estimate, rec.RunTime
+	}
 	return jb
 }
 
@@ -322,11 +345,7 @@ func (s *Sim) Submit(j swf.Job) bool {
 	if !ok {
 		return false
 	}
-	jb := s.activate(k)
-	if s.cfg.MaxEstimate == 0 {
-		s.maxEst = max(s.maxEst, jb.j.ReqTime)
-	}
-	s.arrive(jb)
+	s.arrive(s.activate(k))
 	s.afterExternal()
 	return true
 }
@@ -334,7 +353,7 @@ func (s *Sim) Submit(j swf.Job) bool {
 // Cancel removes the waiting job with this ID or kills it if it runs. It
 // returns false if no such job waits or runs.
 func (s *Sim) Cancel(id int64) bool {
-	jb := s.byID[id]
+	jb := s.liveByID()[id]
 	if jb == nil {
 		return false
 	}
@@ -350,8 +369,9 @@ func (s *Sim) Cancel(id int64) bool {
 	}
 	jb.state = cancelled
 	jb.end = s.now
-	delete(s.byID, id)
-	delete(s.held, id)
+	if s.live != nil {
+		delete(s.live, id)
+	}
 	s.close(jb)
 	for _, o := range s.obs {
 		o.OnEnd(s.now, &jb.j, true)
@@ -393,11 +413,16 @@ func (s *Sim) afterExternal() {
 // At wakes fn at time t (≥ Now), after the terminations, expiries and
 // arrivals of t and before t's scheduling pass.
 func (s *Sim) At(t int64, fn func(now int64)) {
-	s.push(event{t: max(t, s.Now()), kind: evWake, fn: fn})
+	if s.wakes == nil {
+		s.wakes = make(map[int]func(int64))
+	}
+	s.wakes[s.wakeN] = fn
+	s.push(evWake, event{t: max(t, s.Now()), n: s.wakeN})
+	s.wakeN++
 }
 
-func (s *Sim) push(e event) {
-	e.seq = s.evSeq
+func (s *Sim) push(kind int, e event) {
+	e.ord = uint64(kind)<<56 | s.evSeq
 	s.evSeq++
 	s.events.push(e)
 }
@@ -409,7 +434,7 @@ func (s *Sim) nextTime() (int64, bool) {
 		t, ok = s.events[0].t, true
 	}
 	if s.arrI < len(s.arr) {
-		if a := s.recs[s.arr[s.arrI]].Job.Submit; !ok || a < t {
+		if a := s.arr[s.arrI].at; !ok || a < t {
 			t, ok = a, true
 		}
 	}
@@ -456,13 +481,13 @@ func (s *Sim) batch(t int64) {
 	if s.cfg.Peer == PeerPyss && s.cfg.PerEventPass {
 		s.pyssInstant(t)
 	} else {
-		for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
+		for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind() <= evExpiry {
 			e := s.events.pop()
-			if e.kind == evTerm {
+			if e.kind() == evTerm {
 				s.terminate(e.job)
 				s.recycle(e.job)
 			} else {
-				s.expire(e.job, e.nc)
+				s.expire(e.job, e.n)
 			}
 			if s.cfg.PerEventPass {
 				s.schedule()
@@ -471,9 +496,11 @@ func (s *Sim) batch(t int64) {
 		s.arrivals(t)
 	}
 	woke := false
-	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind == evWake {
+	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind() == evWake {
 		e := s.events.pop()
-		e.fn(t)
+		fn := s.wakes[e.n]
+		delete(s.wakes, e.n)
+		fn(t)
 		woke = true
 	}
 	s.inBatch = false
@@ -487,8 +514,8 @@ func (s *Sim) batch(t int64) {
 // arrivals makes the jobs submitted at t arrive, in load order; with a
 // pass per event, each one is followed by a pass.
 func (s *Sim) arrivals(t int64) {
-	for s.arrI < len(s.arr) && s.recs[s.arr[s.arrI]].Job.Submit == t {
-		jb := s.activate(s.arr[s.arrI])
+	for s.arrI < len(s.arr) && s.arr[s.arrI].at == t {
+		jb := s.activate(s.arr[s.arrI].k)
 		s.arrI++
 		s.arrive(jb)
 		if s.cfg.PerEventPass {
@@ -513,12 +540,12 @@ func (s *Sim) arrivals(t int64) {
 func (s *Sim) pyssInstant(t int64) {
 	s.terminateAsPredicted()
 	var terms []*Job
-	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind <= evExpiry {
+	for len(s.events) > 0 && s.events[0].t == t && s.events[0].kind() <= evExpiry {
 		e := s.events.pop()
-		if e.kind == evTerm {
+		if e.kind() == evTerm {
 			terms = append(terms, e.job)
 		} else {
-			s.expire(e.job, e.nc)
+			s.expire(e.job, e.n)
 		}
 	}
 	s.arrivals(t)
@@ -581,13 +608,20 @@ func (s *Sim) arrive(jb *Job) {
 		jb.j.ReqTime = s.EstimateFor(&jb.j)
 	}
 	jb.e = jb.j.ReqTime
+	if s.cfg.KillAtEstimate && jb.r > jb.e {
+		// The run the scheduler will see, from the start: an oracle
+		// predicts it and a history learns it (see KillAtEstimate).
+		jb.r, jb.j.RunTime, jb.killed = jb.e, jb.e, true
+	}
 	jb.p = s.pred.Predict(&jb.j, s.now)
 	jb.p0 = jb.p
 	jb.accT = jb.j.Submit
 	jb.seq = s.seq
 	s.seq++
 	jb.state = waiting
-	s.byID[jb.j.ID] = jb
+	if s.live != nil {
+		s.live[jb.j.ID] = jb
+	}
 	s.waitFCFS.ReplaceOrInsert(jb)
 	if s.waitSJ != nil {
 		s.waitSJ.ReplaceOrInsert(jb)
@@ -610,12 +644,9 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	jb.state = running
 	jb.start = s.now
 	jb.backfill = backfilled
-	if s.cfg.KillAtEstimate && jb.r > jb.e {
-		jb.r, jb.killed = jb.e, true
-	}
 	s.free -= jb.n
 	s.run.ReplaceOrInsert(jb)
-	s.push(event{t: s.now + jb.r, kind: evTerm, job: jb})
+	s.push(evTerm, event{t: s.now + jb.r, job: jb})
 	s.armExpiry(jb)
 	for _, o := range s.obs {
 		o.OnStart(s.now, &jb.j, backfilled)
@@ -625,7 +656,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 // armExpiry schedules the correction of a job that will outlive p.
 func (s *Sim) armExpiry(jb *Job) {
 	if s.cfg.Corrector != nil && jb.p < jb.r {
-		s.push(event{t: jb.start + jb.p, kind: evExpiry, job: jb, nc: jb.nCorr})
+		s.push(evExpiry, event{t: jb.start + jb.p, job: jb, n: jb.nCorr})
 	}
 }
 
@@ -646,9 +677,24 @@ func (s *Sim) release(jb *Job) {
 	jb.state = done
 	jb.end = s.now
 	s.accumulate(jb, s.now)
-	delete(s.byID, jb.j.ID)
-	delete(s.held, jb.j.ID)
+	if s.live != nil {
+		delete(s.live, jb.j.ID)
+	}
+	s.noteEnd(int32(jb.idx))
 	s.close(jb)
+}
+
+// noteEnd appends record k, ending now, to s.ended, and notes a run of
+// jobs ending now that is out of record order, for result to sort.
+func (s *Sim) noteEnd(k int32) {
+	n := len(s.ended)
+	switch {
+	case n == 0 || s.endedAt != s.now:
+		s.endedAt, s.runFrom = s.now, n
+	case s.ended[n-1] > k && (len(s.tieRuns) == 0 || s.tieRuns[len(s.tieRuns)-1] != s.runFrom):
+		s.tieRuns = append(s.tieRuns, s.runFrom)
+	}
+	s.ended = append(s.ended, k)
 }
 
 // learn tells the predictor a job terminated.

@@ -5,9 +5,13 @@
 //
 // An SWF file is text: header comment lines "; Key: value", then one line
 // per job with 18 whitespace-separated numeric fields, -1 meaning unknown.
-// Reader streams jobs one at a time in O(1) memory (≥ 2M jobs/s, no
-// allocation per job), Writer writes them back, and Read → Write → Read is
-// the identity on the header and the jobs. Open detects gzip by its magic
+// Reader streams jobs one at a time in O(1) memory (no allocation per
+// job), Writer writes them back, and Read → Write → Read is the identity on
+// the header and the jobs. A job line is converted in one pass per field;
+// BenchmarkReadPlain (SDSC-BLUE from memory, 243k lines, 22.5 MB) takes
+// 34–40 ms of CPU on one core, about 6M jobs/s (go test -bench ReadPlain
+// -cpu 1, perf stat's task-clock, on a shared 2-core machine at load
+// average 9). Open detects gzip by its magic
 // bytes; its gzip errors name the file and say "truncated" or "corrupt".
 //
 // Parse errors are *ParseError values naming the line, the field and the

@@ -2,6 +2,7 @@ package swf
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -40,4 +41,84 @@ func TestParseIntMatchesStrconv(t *testing.T) {
 			t.Errorf("%q: %d, %v; want %d", c, got, err, want)
 		}
 	}
+}
+
+// parseJob's one-pass conversion gives, in every field, what parseInt or
+// parseFloat gives for the same token, value and error alike, on plain
+// tokens (its fast path) and on the others (cut out and handed to them).
+func TestParseJobMatchesParseFields(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	tokens := []string{"0", "-0", "-1", "-2", "+7", "1.", "-1.", ".5", "142.00", "-0.00", "35100.00", "1e3", "-",
+		"999999999999999999", "9999999999999999999", "123456789012345", "1234567890123456", "12345678901234.5",
+		"1234567890123.45", "1.2.3", "1a", "0x10", "--1", "-1.5"}
+	for range 5000 {
+		digits := strconv.FormatInt(r.Int64N(1<<62)>>r.IntN(62), 10)
+		switch r.IntN(4) {
+		case 0:
+			digits = "-" + digits
+		case 1:
+			k := r.IntN(len(digits) + 1)
+			digits = digits[:k] + "." + digits[k:]
+		}
+		tokens = append(tokens, digits)
+	}
+	for field := range NumFields {
+		for _, tok := range tokens {
+			fields := make([]string, NumFields)
+			for i := range fields {
+				fields[i] = "1"
+			}
+			fields[field] = tok
+			// separators of 1 to 20 spaces and tabs
+			var line []byte
+			for i, f := range fields {
+				if i > 0 {
+					for range 1 + r.IntN(20) {
+						line = append(line, " \t"[min(r.IntN(8), 1)])
+					}
+				}
+				line = append(line, f...)
+			}
+			var j Job
+			perr := parseJob(line, &j)
+			want, err := slowParse(fields)
+			switch {
+			case err != nil:
+				if perr == nil || !errors.Is(perr, err) || perr.Field != field+1 || perr.Value != tok {
+					t.Errorf("field %d %q: %v, want %v", field+1, tok, perr, err)
+				}
+			case perr != nil:
+				t.Errorf("field %d %q: %v, want %+v", field+1, tok, perr, want)
+			case fmt.Sprintf("%#v", j) != fmt.Sprintf("%#v", want): // %#v tells -0 from 0
+				t.Errorf("field %d %q: %+v, want %+v", field+1, tok, j, want)
+			}
+		}
+	}
+}
+
+// slowParse converts each field with parseInt or parseFloat.
+func slowParse(fields []string) (Job, error) {
+	var ints [NumFields]int64
+	var floats [NumFields]float64
+	for n, tok := range fields {
+		var err error
+		if floatField[n] {
+			floats[n], err = parseFloat([]byte(tok))
+		} else {
+			ints[n], err = parseInt([]byte(tok))
+		}
+		if err == nil && (floats[n] < -1 || ints[n] < -1 && n != statusField) {
+			err = ErrRange
+		}
+		if err != nil {
+			return Job{}, err
+		}
+	}
+	return Job{
+		ID: ints[0], Submit: ints[1], Wait: ints[2], RunTime: ints[3], AllocProcs: ints[4],
+		AvgCPUTime: floats[5], UsedMemory: floats[6], ReqProcs: ints[7], ReqTime: ints[8],
+		ReqMemory: floats[9], Status: Status(ints[10]), User: ints[11], Group: ints[12],
+		Executable: ints[13], Queue: ints[14], Partition: ints[15], PrecedingJob: ints[16],
+		ThinkTime: ints[17],
+	}, nil
 }

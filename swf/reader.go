@@ -95,10 +95,9 @@ func NewReader(r io.Reader) *Reader {
 // (which the next Read returns), so call it before or after reading jobs.
 func (r *Reader) Header() (*Header, error) {
 	if !r.seen && !r.pending && r.err == nil {
-		job, err := r.next()
-		switch {
+		switch err := r.next(&r.job); {
 		case err == nil:
-			r.job, r.pending = job, true
+			r.pending = true
 		case err != io.EOF:
 			return &r.header, err
 		}
@@ -119,17 +118,24 @@ func (r *Reader) Stats() Stats {
 // Read returns the next job, or io.EOF after the last one. In strict mode
 // the first malformed line ends reading with a *ParseError.
 func (r *Reader) Read() (Job, error) {
-	if r.pending {
-		r.pending = false
-		r.count(&r.job)
-		return r.job, nil
-	}
-	job, err := r.next()
-	if err != nil {
+	var j Job
+	if err := r.readInto(&j); err != nil {
 		return Job{}, err
 	}
-	r.count(&job)
-	return job, nil
+	return j, nil
+}
+
+// readInto is Read into *j, which holds garbage on error: ReadAll parses
+// straight into its slice, without copying each 144-byte Job.
+func (r *Reader) readInto(j *Job) error {
+	if r.pending {
+		r.pending = false
+		*j = r.job
+	} else if err := r.next(j); err != nil {
+		return err
+	}
+	r.count(j)
+	return nil
 }
 
 func (r *Reader) count(j *Job) {
@@ -188,20 +194,31 @@ func (r *Reader) ReadAll() ([]Job, error) {
 			jobs = make([]Job, 0, min(n, 1<<22))
 		}
 	}
+	// Parse into the slice's next free element; only at full capacity
+	// into a local, then appended (which also keeps a trace without jobs
+	// nil, as appends alone leave it).
+	var spare Job
 	for {
-		j, err := r.Read()
-		if err == io.EOF {
+		dst := &spare
+		if n := len(jobs); n < cap(jobs) {
+			dst = &jobs[:n+1][n]
+		}
+		switch err := r.readInto(dst); {
+		case err == io.EOF:
 			return jobs, nil
-		}
-		if err != nil {
+		case err != nil:
 			return jobs, err
+		case dst == &spare:
+			jobs = append(jobs, spare)
+		default:
+			jobs = jobs[:len(jobs)+1]
 		}
-		jobs = append(jobs, j)
 	}
 }
 
-// next parses lines until it has a job, handling comments and blank lines.
-func (r *Reader) next() (Job, error) {
+// next parses lines until it has a job, which it writes into *j (garbage
+// on error), handling comments and blank lines.
+func (r *Reader) next(j *Job) error {
 	for r.err == nil {
 		line, err := r.readLine()
 		if err != nil {
@@ -209,36 +226,34 @@ func (r *Reader) next() (Job, error) {
 			break
 		}
 		r.line++
-		trimmed := bytes.Trim(line, " \t")
-		if len(trimmed) == 0 {
+		line = line[blanks(line, 0):]
+		if len(line) == 0 {
 			continue
 		}
-		if trimmed[0] == ';' {
+		if line[0] == ';' {
 			if r.seen {
 				r.stats.LateComments++
 			}
-			// Keep the comment as written (minus its line terminator) so
-			// that a Writer reproduces the header byte for byte ("\n"
-			// files) or line for line.
-			raw := bytes.TrimLeft(line, " \t")
-			if w := r.hp.add(string(raw), r.seen); w != nil {
+			// Keep the comment as written (minus its line terminator and
+			// leading blanks) so that a Writer reproduces the header byte
+			// for byte ("\n" files) or line for line.
+			if w := r.hp.add(string(line), r.seen); w != nil {
 				w.Line = r.line
 				r.stats.Warnings = append(r.stats.Warnings, w)
 			}
 			continue
 		}
 		r.seen = true
-		job, perr := parseJob(trimmed)
-		if perr != nil {
+		if perr := parseJob(line, j); perr != nil {
 			perr.Line = r.line
 			if r.fail(perr) {
-				return Job{}, r.err
+				return r.err
 			}
 			continue
 		}
-		return job, nil
+		return nil
 	}
-	return Job{}, r.err
+	return r.err
 }
 
 // fail records e; it reports whether reading must stop (strict mode).
@@ -357,6 +372,28 @@ func (r *Reader) fill() {
 
 var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
 
+// blanks returns the index of the first byte at or after i that is not a
+// field separator (space or tab), or len(line).
+func blanks(line []byte, i int) int {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// digits appends the decimal digits from line[i] on to v and returns v and
+// the index after them (v wraps around past 19 digits: callers count).
+func digits(line []byte, i int, v uint64) (uint64, int) {
+	for ; i < len(line); i++ {
+		c := line[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + uint64(c)
+	}
+	return v, i
+}
+
 // floatField marks the fields that archive logs write with decimals.
 var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 
@@ -364,55 +401,97 @@ var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 // integer.
 const statusField = 10
 
-// parseJob parses the 18 fields of a trimmed, non-empty job line.
-func parseJob(line []byte) (Job, *ParseError) {
+// parseJob parses the 18 fields of a job line that starts with a field
+// into j (left partly written on error). Each field is converted as it is
+// scanned: a plain integer ("-1", "35100", up to 18 digits), or in a float
+// field a plain decimal ("142.00", up to 15 digits), takes one pass over its
+// bytes; any other token is cut out and handed to parseInt or parseFloat,
+// which give the same values on the plain forms and decide the rest. The
+// fast path is most of the cost of reading a plain trace.
+func parseJob(line []byte, j *Job) *ParseError {
 	var ints [NumFields]int64
 	var floats [NumFields]float64
 	n := 0
-	for i := 0; i < len(line); {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
+	for i := 0; ; n++ {
+		i = blanks(line, i)
 		if i == len(line) {
 			break
 		}
+		if n == NumFields {
+			return &ParseError{Err: fieldCountError(line)}
+		}
 		start := i
+		if line[i] == '-' {
+			i++
+		}
+		d := i
+		var v uint64
+		v, i = digits(line, i, 0)
+		nd := i - d
+		if !floatField[n] {
+			if uint(nd-1) < 18 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+				x := int64(v)
+				if start != d {
+					// SWF allows -1 (unknown) and natural numbers, except
+					// for the status, where archive logs use other
+					// negative codes.
+					if x > 1 && n != statusField {
+						return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+					}
+					x = -x
+				}
+				ints[n] = x
+				continue
+			}
+		} else if nd > 0 {
+			frac := 0
+			if i < len(line) && line[i] == '.' {
+				f := i + 1
+				v, i = digits(line, f, v)
+				frac = i - f
+				nd += frac
+			}
+			if nd <= 15 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+				x := float64(v) // as parseFloat computes it
+				if frac > 0 {
+					x /= pow10[frac]
+				}
+				if start != d {
+					if x = -x; x < -1 {
+						return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: ErrRange}
+					}
+				}
+				floats[n] = x
+				continue
+			}
+		}
 		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
 			i++
 		}
-		if n == NumFields {
-			return Job{}, &ParseError{Err: fieldCountError(line)}
-		}
-		tok := line[start:i]
 		var err error
 		if floatField[n] {
-			floats[n], err = parseFloat(tok)
-			if err == nil && floats[n] < -1 {
-				err = ErrRange
-			}
+			floats[n], err = parseFloat(line[start:i])
 		} else {
-			ints[n], err = parseInt(tok)
-			// SWF allows -1 (unknown) and natural numbers, except for the
-			// status, where archive logs use other negative codes.
-			if err == nil && ints[n] < -1 && n != statusField {
-				err = ErrRange
-			}
+			ints[n], err = parseInt(line[start:i])
+		}
+		if err == nil && (floats[n] < -1 || ints[n] < -1 && n != statusField) {
+			err = ErrRange
 		}
 		if err != nil {
-			return Job{}, &ParseError{Field: n + 1, Value: clip(tok), Err: err}
+			return &ParseError{Field: n + 1, Value: clip(line[start:i]), Err: err}
 		}
-		n++
 	}
 	if n != NumFields {
-		return Job{}, &ParseError{Err: fieldCountError(line)}
+		return &ParseError{Err: fieldCountError(line)}
 	}
-	return Job{
+	*j = Job{
 		ID: ints[0], Submit: ints[1], Wait: ints[2], RunTime: ints[3], AllocProcs: ints[4],
 		AvgCPUTime: floats[5], UsedMemory: floats[6], ReqProcs: ints[7], ReqTime: ints[8],
 		ReqMemory: floats[9], Status: Status(ints[10]), User: ints[11], Group: ints[12],
 		Executable: ints[13], Queue: ints[14], Partition: ints[15], PrecedingJob: ints[16],
 		ThinkTime: ints[17],
-	}, nil
+	}
+	return nil
 }
 
 func fieldCountError(line []byte) error {

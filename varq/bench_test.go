@@ -23,7 +23,7 @@ func benchTrajectory(b *testing.B, f Forecaster, r Request, now int64) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var err error
-		buf, err = AppendTrajectory(buf[:0], f, r, now, 0)
+		buf, err = appendTrajectory(buf[:0], f, r, now, 0)
 		if err != nil || len(buf) != 1440 {
 			b.Fatal(len(buf), err)
 		}
@@ -53,7 +53,7 @@ func BenchmarkTrajectory12hQBETS(b *testing.B) {
 	f := p // a *qbets.Predictor is a Forecaster
 	r := Request{Nodes: 4, Walltime: 3600, Start: t + 43200}
 	buf := make([]Point, 0, 1440)
-	if buf, err = AppendTrajectory(buf, f, r, t, 0); err != nil || PlanMax(buf, r).Prob < 0.5 {
+	if buf, err = appendTrajectory(buf, f, r, t, 0); err != nil || PlanMax(buf, r).Prob < 0.5 {
 		b.Fatalf("the benchmark's forecaster is silent or pessimistic: %v, %v", PlanMax(buf, r), err)
 	}
 	benchTrajectory(b, f, r, t)

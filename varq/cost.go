@@ -1,26 +1,16 @@
 package varq
 
-// Cost is the allocation a plan commits to, in node-seconds (processors ×
-// seconds when the machine counts processors).
-type Cost struct {
-	// Required is the work the user asked for, N·W.
-	Required int64
-	// WorstExtra is the most the padding can cost on top, N·(D − s), paid
-	// when the job starts the moment it is submitted. It is the only
-	// overhead VARQ reports in advance (thesis L803).
-	WorstExtra int64
-}
-
-// Cost returns the plan's required and worst-case extra allocation; both
-// are zero for NOT_POSSIBLE.
-func (p Plan) Cost() Cost {
+// Cost returns the allocation the plan commits to, in node-seconds
+// (processors × seconds when the machine counts processors): required is
+// the work the user asked for, N·W, and worstExtra the most the padding
+// can cost on top, N·(D − s), paid when the job starts the moment it is
+// submitted, the only overhead VARQ reports in advance (thesis Ch. 5,
+// spec §3). Both are zero for NOT_POSSIBLE.
+func (p Plan) Cost() (required, worstExtra int64) {
 	if !p.Possible {
-		return Cost{}
+		return 0, 0
 	}
-	return Cost{
-		Required:   int64(p.Nodes) * p.Request.Walltime,
-		WorstExtra: int64(p.Nodes) * (p.Start - p.Submit),
-	}
+	return int64(p.Nodes) * p.Request.Walltime, int64(p.Nodes) * (p.Start - p.Submit)
 }
 
 // ActualExtra is the overhead actually paid when the submitted job started

@@ -12,7 +12,7 @@
 // To choose s, VARQ asks a Forecaster (the inverted QBETS query of §2.7:
 // the probability that a job of this shape starts within t seconds) about
 // every candidate s = now, now+30 s, …, < D, assuming today's predictions
-// still hold then (bounds stability, thesis L711–727). That
+// still hold then (bounds stability, thesis Ch. 5, spec §3). That
 // ProbabilityTrajectory is not monotone: a later submission asks for a shorter,
 // easier-to-backfill job but leaves less time to start. PlanLatest picks the
 // latest s whose probability meets the user's target (least worst-case
@@ -35,6 +35,12 @@
 // Forecaster is the one plug point: *qbets.Predictor satisfies it, and
 // ForecasterFunc adapts anything else. A forecast with ok = false (no
 // history, or the machine may be down) is read as probability 0.
+//
+// Limits keep every computation in range and bound the work of one call:
+// instants (now, Start), walltimes and steps lie within ±2^40 s (about
+// 35,000 years), and a trajectory has at most 2^20 points (a year ahead at
+// 30 s, 12 days at 1 s), so a call asks the forecaster at most 2^20
+// questions. Arguments beyond them are errors, not minutes-long calls.
 //
 // This package imports nothing else of batchq. Two subpackages build on
 // it: varq/agent drives VARQ requests on a simulated machine (§5.4) and

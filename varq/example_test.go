@@ -28,10 +28,10 @@ func Example() {
 		return
 	}
 	p := varq.PlanLatest(traj, r, 0.75)
-	c := p.Cost()
+	req, extra := p.Cost()
 	fmt.Println(len(traj), "points")
 	fmt.Printf("wait %d s, submit %d nodes × %d s, p=%.2f\n", p.Submit-now, p.Nodes, p.Walltime, p.Prob)
-	fmt.Printf("required %d node-s, worst-case extra %d node-s\n", c.Required, c.WorstExtra)
+	fmt.Printf("required %d node-s, worst-case extra %d node-s\n", req, extra)
 	fmt.Println(varq.PlanLatest(traj, r, 0.95))
 	// Output:
 	// 1440 points

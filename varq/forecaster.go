@@ -14,7 +14,7 @@ package varq
 // keeps its plan (see Replanner).
 //
 // VARQ asks about future submissions and relies on the answer changing
-// slowly (thesis L711–727). Implementations are queried many times per
+// slowly (thesis Ch. 5, spec §3). Implementations are queried many times per
 // plan (1440 times for a 12 h reservation at 30 s steps), so they should
 // be cheap.
 type Forecaster interface {

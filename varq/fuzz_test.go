@@ -7,7 +7,7 @@ import (
 
 // FuzzPlan plans random requests on a forecaster whose answers come from
 // the input: no panic, errors for arguments out of the limits, at most
-// MaxPoints forecasts, and Latest is PlanLatest over Trajectory.
+// maxPoints forecasts, and Latest is PlanLatest over Trajectory.
 func FuzzPlan(f *testing.F) {
 	f.Add(4, int64(3600), int64(7200), int64(0), int64(30), 0.9, uint64(7))
 	f.Add(1, int64(1), int64(1<<40), int64(-5), int64(1), math.NaN(), uint64(0))
@@ -16,8 +16,8 @@ func FuzzPlan(f *testing.F) {
 		calls := 0
 		fc := ForecasterFunc(func(n int, w, within int64) (float64, bool) {
 			calls++
-			if calls > MaxPoints {
-				t.Fatalf("more than MaxPoints forecasts")
+			if calls > maxPoints {
+				t.Fatalf("more than maxPoints forecasts")
 			}
 			if w != wall+within || within <= 0 {
 				t.Fatalf("asked walltime %d within %d for walltime %d", w, within, wall)

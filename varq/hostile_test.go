@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// bounded is a forecaster that answers 0 and, past MaxPoints questions,
+// bounded is a forecaster that answers 0 and, past maxPoints questions,
 // an invalid probability, so a planner that does not bound its horizon
 // fails fast instead of running for minutes.
 type bounded struct{ calls int }
 
 func (b *bounded) ProbWithin(int, int64, int64) (float64, bool) {
 	b.calls++
-	if b.calls > MaxPoints {
+	if b.calls > maxPoints {
 		return 2, true
 	}
 	return 0, true
@@ -30,24 +30,24 @@ func TestFarHorizonIsError(t *testing.T) {
 	}{
 		{"12 h in ms at 30 s", Request{Nodes: 4, Walltime: 3600, Start: 12 * 3600 * 1000}, 0, 30},
 		{"ten years at 1 s", Request{Nodes: 4, Walltime: 3600, Start: 10 * year}, 0, 1},
-		{"start near MaxTime", Request{Nodes: 1, Walltime: 1, Start: MaxTime}, 0, 0},
+		{"start near maxTime", Request{Nodes: 1, Walltime: 1, Start: maxTime}, 0, 0},
 	}
 	for _, c := range cases {
 		f := &bounded{}
 		_, err := Latest(f, c.r, c.now, c.step, 0.9)
-		if err == nil || !strings.Contains(err.Error(), "MaxPoints") || f.calls != 0 {
-			t.Errorf("%s: Latest: err = %v after %d forecasts, want a MaxPoints error before any", c.name, err, f.calls)
+		if err == nil || !strings.Contains(err.Error(), "more than the limit") || f.calls != 0 {
+			t.Errorf("%s: Latest: err = %v after %d forecasts, want a points-limit error before any", c.name, err, f.calls)
 		}
 		f = &bounded{}
 		_, err = Trajectory(f, c.r, c.now, c.step)
-		if err == nil || !strings.Contains(err.Error(), "MaxPoints") || f.calls != 0 {
-			t.Errorf("%s: Trajectory: err = %v after %d forecasts, want a MaxPoints error before any", c.name, err, f.calls)
+		if err == nil || !strings.Contains(err.Error(), "more than the limit") || f.calls != 0 {
+			t.Errorf("%s: Trajectory: err = %v after %d forecasts, want a points-limit error before any", c.name, err, f.calls)
 		}
 	}
 	// Just inside the bound is planned.
-	r := Request{Nodes: 1, Walltime: 60, Start: MaxPoints}
-	if traj, err := Trajectory(&bounded{}, r, 0, 1); err != nil || len(traj) != MaxPoints {
-		t.Errorf("MaxPoints points: %d points, err %v", len(traj), err)
+	r := Request{Nodes: 1, Walltime: 60, Start: maxPoints}
+	if traj, err := Trajectory(&bounded{}, r, 0, 1); err != nil || len(traj) != maxPoints {
+		t.Errorf("maxPoints points: %d points, err %v", len(traj), err)
 	}
 }
 

@@ -7,7 +7,7 @@ package varq
 // trajectory. Simulations that plan thousands of requests use it; the
 // result is identical to the two-step form. Unlike PlanLatest it checks
 // reqProb: a target outside (0, 1], or NaN, is an error, as in
-// ReplanConfig. The limits of Trajectory apply (MaxTime, MaxPoints).
+// ReplanConfig. The limits of Trajectory apply.
 func Latest(f Forecaster, r Request, now, step int64, reqProb float64) (Plan, error) {
 	if _, err := checkArgs(f, r, now, step); err != nil {
 		return Plan{}, err

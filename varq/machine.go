@@ -1,8 +1,5 @@
 package varq
 
-// JobID names a job submitted to a Machine.
-type JobID = int64
-
 // Machine is the batch machine a simulation agent drives, seen from
 // outside: a clock, timers, and the submit and cancel calls a user has.
 // Simulations provide it with an adapter over a sched simulation; the
@@ -15,7 +12,7 @@ type Machine interface {
 	// Submit queues a job now: nodes processors, walltime seconds
 	// requested (what the scheduler plans with), running runtime seconds
 	// once started unless cancelled earlier.
-	Submit(nodes int, walltime, runtime int64) (JobID, error)
+	Submit(nodes int, walltime, runtime int64) (id int64, err error)
 	// Cancel removes a queued job, or ends a running one now.
-	Cancel(id JobID) error
+	Cancel(id int64) error
 }

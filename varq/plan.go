@@ -23,8 +23,9 @@ func (p Plan) String() string {
 	if !p.Possible {
 		return "NOT_POSSIBLE"
 	}
+	_, extra := p.Cost()
 	return fmt.Sprintf("submit at %d: %d nodes × %d s, p=%.2f, worst-case extra %d node-s",
-		p.Submit, p.Nodes, p.Walltime, p.Prob, p.Cost().WorstExtra)
+		p.Submit, p.Nodes, p.Walltime, p.Prob, extra)
 }
 
 // PlanLatest is the default "min-overhead" mode of §3: the latest point of

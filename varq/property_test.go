@@ -62,14 +62,13 @@ func TestPlanProperties(t *testing.T) {
 			}
 			// The worst-case overhead is exactly N·(D − s), the padding
 			// exactly D − s.
-			c := p.Cost()
-			if c.WorstExtra != int64(r.Nodes)*(r.Start-p.Submit) || c.Required != int64(r.Nodes)*r.Walltime {
-				t.Fatalf("cost %+v for %v", c, p)
+			if req, extra := p.Cost(); extra != int64(r.Nodes)*(r.Start-p.Submit) || req != int64(r.Nodes)*r.Walltime {
+				t.Fatalf("cost %d, %d for %v", req, extra, p)
 			}
 			if p.Walltime != r.Walltime+(r.Start-p.Submit) {
 				t.Fatalf("walltime %d for %v", p.Walltime, p)
 			}
-			if p.ActualExtra(p.Submit) != c.WorstExtra {
+			if _, extra := p.Cost(); p.ActualExtra(p.Submit) != extra {
 				t.Fatalf("starting at submission does not cost the worst case")
 			}
 		}
@@ -119,12 +118,12 @@ func TestReplannerNeverLate(t *testing.T) {
 		now := rapid.Int64Range(0, 1e6).Draw(t, "now")
 		r := Request{Nodes: 8, Walltime: 3600, Start: now + rapid.Int64Range(1, 300*step).Draw(t, "lead")}
 		cfg := ReplanConfig{
-			Mode:         Mode(rapid.IntRange(0, 1).Draw(t, "mode")),
-			ReqProb:      rapid.Float64Range(0.05, 1).Draw(t, "reqProb"),
-			Step:         step,
-			Every:        rapid.Int64Range(0, 1000).Draw(t, "every"),
-			OnlyAtSubmit: rapid.Bool().Draw(t, "onlyAtSubmit"),
-			OnInfeasible: Infeasible(rapid.IntRange(0, 1).Draw(t, "onInfeasible")),
+			MaxProbability: rapid.Bool().Draw(t, "maxProbability"),
+			ReqProb:        rapid.Float64Range(0.05, 1).Draw(t, "reqProb"),
+			Step:           step,
+			Every:          rapid.Int64Range(0, 1000).Draw(t, "every"),
+			OnlyAtSubmit:   rapid.Bool().Draw(t, "onlyAtSubmit"),
+			Abort:          rapid.Bool().Draw(t, "abort"),
 		}
 		tables := rapid.SliceOfN(rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50), 1, 20).Draw(t, "tables")
 		call := 0

@@ -5,43 +5,27 @@ import (
 	"fmt"
 )
 
-// Mode chooses how a plan is read off a trajectory.
-type Mode int
-
-const (
-	// MinOverhead is PlanLatest: the latest submission meeting the target
-	// probability (the thesis's default).
-	MinOverhead Mode = iota
-	// MaxProbability is PlanMax: the most probable submission.
-	MaxProbability
-)
-
-// Infeasible says what a Replanner does when a request it accepted can no
-// longer meet its target (A16).
-type Infeasible int
-
-const (
-	// SubmitAtMax falls back to the most probable submission of the new
-	// trajectory (PlanMax); if none has any chance, it aborts.
-	SubmitAtMax Infeasible = iota
-	// Abort gives the reservation up and reports failure.
-	Abort
-)
-
 // ReplanConfig configures a Replanner. The zero value plus a ReqProb is the
 // thesis's behaviour: min-overhead plans on 30 s trajectories, recomputed
 // every 30 s while waiting, falling back to the most probable submission
 // if the target becomes unreachable.
 type ReplanConfig struct {
-	Mode    Mode
-	ReqProb float64 // target probability, in (0, 1]; ignored by MaxProbability
-	Step    int64   // trajectory step; 0 means DefaultStep
+	// MaxProbability plans at the most probable submission (PlanMax)
+	// instead of the latest one meeting ReqProb (PlanLatest, the thesis's
+	// min-overhead default).
+	MaxProbability bool
+	ReqProb        float64 // target probability, in (0, 1]; ignored by MaxProbability
+	Step           int64   // trajectory step; 0 means DefaultStep
 	// Every is how often the plan is recomputed while waiting; 0 means
 	// every Step. OnlyAtSubmit recomputes it only when the planned
 	// submission time arrives (cheap, for large simulations).
 	Every        int64
 	OnlyAtSubmit bool
-	OnInfeasible Infeasible
+	// Abort gives an accepted request up (Drop) when it can no longer meet
+	// its target (A16); by default the Replanner falls back to the most
+	// probable submission of the new trajectory (PlanMax), and aborts only
+	// if none has any chance.
+	Abort bool
 	// Own, if set, judges the forecaster's silence (see Replanner) by
 	// asking about the request alone, for a planning forecaster that
 	// wraps it and asks about something larger (a crowd of requests). A
@@ -52,10 +36,7 @@ type ReplanConfig struct {
 
 // Validate reports a configuration out of range.
 func (c ReplanConfig) Validate() error {
-	if c.Mode != MinOverhead && c.Mode != MaxProbability {
-		return fmt.Errorf("varq: unknown Mode %d", c.Mode)
-	}
-	if c.Mode == MinOverhead {
+	if !c.MaxProbability {
 		if err := checkProb("ReqProb", c.ReqProb); err != nil {
 			return err
 		}
@@ -63,11 +44,8 @@ func (c ReplanConfig) Validate() error {
 	if c.Step < 0 || c.Every < 0 {
 		return errors.New("varq: negative Step or Every")
 	}
-	if c.Step > MaxTime || c.Every > MaxTime {
-		return errors.New("varq: Step or Every above MaxTime (2^40 s)")
-	}
-	if c.OnInfeasible != SubmitAtMax && c.OnInfeasible != Abort {
-		return fmt.Errorf("varq: unknown Infeasible policy %d", c.OnInfeasible)
+	if c.Step > maxTime || c.Every > maxTime {
+		return errors.New("varq: Step or Every above 2^40 s")
 	}
 	return nil
 }
@@ -82,7 +60,7 @@ const (
 	Submit
 	// Refuse: the first plan was NOT_POSSIBLE; the request is not accepted.
 	Refuse
-	// Drop: an accepted request became infeasible (policy Abort, or no
+	// Drop: an accepted request became infeasible (ReplanConfig.Abort, or no
 	// submission has any chance while the forecaster still answers for
 	// the request's own size) or its start time passed; it fails.
 	Drop
@@ -256,14 +234,14 @@ func silentOn(f Forecaster, r Request, now, step int64) bool {
 // the argmax for an accepted request that lost its target.
 func (rp *Replanner) compute(now int64) (Plan, error) {
 	rp.traj = rp.traj[:0] // filled below only when the argmax is needed
-	if rp.cfg.Mode == MinOverhead {
+	if !rp.cfg.MaxProbability {
 		p, err := Latest(rp.f, rp.req, now, rp.cfg.Step, rp.cfg.ReqProb)
-		if err != nil || p.Possible || !rp.accepted || rp.cfg.OnInfeasible != SubmitAtMax {
+		if err != nil || p.Possible || !rp.accepted || rp.cfg.Abort {
 			return p, err
 		}
 	}
 	var err error
-	rp.traj, err = AppendTrajectory(rp.traj, rp.f, rp.req, now, rp.cfg.Step)
+	rp.traj, err = appendTrajectory(rp.traj, rp.f, rp.req, now, rp.cfg.Step)
 	if err != nil {
 		return Plan{}, err
 	}

@@ -24,22 +24,22 @@ func TestReplannerFollowsChangePoint(t *testing.T) {
 
 	for _, tc := range []struct {
 		name   string
-		policy Infeasible
+		abort  bool
 		newCut int64   // cut after the change point at T+60
 		newHi  float64 // hi after the change point
 		want   Action
 		wantAt int64 // time of the final action
 	}{
 		// Waits of the predictor shrink: the submission can move later.
-		{"later", SubmitAtMax, 600, 0.8, Submit, T + 6*3600 - 600},
+		{"later", false, 600, 0.8, Submit, T + 6*3600 - 600},
 		// The target becomes unreachable: fall back to the latest argmax
 		// (5 h before the start), or give up.
-		{"argmax", SubmitAtMax, 5 * 3600, 0.6, Submit, T + 3600},
-		{"abort", Abort, 5 * 3600, 0.6, Drop, T + 60},
+		{"argmax", false, 5 * 3600, 0.6, Submit, T + 3600},
+		{"abort", true, 5 * 3600, 0.6, Drop, T + 60},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f.cut, f.hi = 3600, 0.8
-			rp, err := NewReplanner(f, r, ReplanConfig{ReqProb: 0.75, OnInfeasible: tc.policy})
+			rp, err := NewReplanner(f, r, ReplanConfig{ReqProb: 0.75, Abort: tc.abort})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestReplannerRefusesAndValidates(t *testing.T) {
 	if d, err := rp.Decide(0); err != nil || d.Action != Refuse || d.Plan.Possible {
 		t.Errorf("decision %+v, %v; want refuse", d, err)
 	}
-	for _, cfg := range []ReplanConfig{{}, {ReqProb: 1.5}, {ReqProb: 0.5, Step: -1}, {ReqProb: 0.5, Mode: 7}, {ReqProb: 0.5, OnInfeasible: 9}} {
+	for _, cfg := range []ReplanConfig{{}, {ReqProb: 1.5}, {ReqProb: 0.5, Step: -1}, {ReqProb: 0.5, Every: 1 << 41}} {
 		if _, err := NewReplanner(f, r, cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
 		}
@@ -89,7 +89,7 @@ func TestReplannerRefusesAndValidates(t *testing.T) {
 		t.Error("nil forecaster accepted")
 	}
 	// MaxProbability mode plans without a target.
-	if _, err := NewReplanner(f, r, ReplanConfig{Mode: MaxProbability}); err != nil {
+	if _, err := NewReplanner(f, r, ReplanConfig{MaxProbability: true}); err != nil {
 		t.Error(err)
 	}
 }

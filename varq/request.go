@@ -12,15 +12,15 @@ type Request struct {
 }
 
 // Validate reports a request that cannot be planned: Nodes ≤ 0, Walltime
-// outside (0, MaxTime] or Start outside [−MaxTime, MaxTime].
+// outside (0, 2^40 s] or Start outside ±2^40 s.
 func (r Request) Validate() error {
 	switch {
 	case r.Nodes <= 0:
 		return fmt.Errorf("varq: request needs Nodes > 0, got %d", r.Nodes)
-	case r.Walltime <= 0 || r.Walltime > MaxTime:
-		return fmt.Errorf("varq: request needs Walltime in (0, MaxTime = 2^40], got %d", r.Walltime)
-	case r.Start < -MaxTime || r.Start > MaxTime:
-		return fmt.Errorf("varq: request Start %d outside [-MaxTime, MaxTime] (±2^40 s)", r.Start)
+	case r.Walltime <= 0 || r.Walltime > maxTime:
+		return fmt.Errorf("varq: request needs Walltime in (0, 2^40 s], got %d", r.Walltime)
+	case r.Start < -maxTime || r.Start > maxTime:
+		return fmt.Errorf("varq: request Start %d outside ±2^40 s", r.Start)
 	}
 	return nil
 }

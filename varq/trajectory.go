@@ -70,18 +70,19 @@ func (t ProbabilityTrajectory) Max() (pt Point, ok bool) {
 // that a job of r.Nodes processors padded to r.Padded(s) seconds, submitted
 // at s, starts within r.Start − s seconds. A step of 0 means DefaultStep.
 // A 12 h request has 1440 points. Arguments out of the package limits
-// (MaxTime, and at most MaxPoints points) are errors; see TrajectoryLen.
+// (times within ±2^40 s, at most 2^20 points) are errors; see
+// TrajectoryLen.
 //
 // The result is empty when now ≥ r.Start: there is no time left to submit.
 // Probabilities outside [0, 1] (or NaN) from the forecaster are errors; a
 // forecaster with nothing to answer from (ok false) gives probability 0.
 func Trajectory(f Forecaster, r Request, now, step int64) (ProbabilityTrajectory, error) {
-	return AppendTrajectory(nil, f, r, now, step)
+	return appendTrajectory(nil, f, r, now, step)
 }
 
-// AppendTrajectory is Trajectory appending to dst, so that a caller
+// appendTrajectory is Trajectory appending to dst, so that a caller
 // planning many requests can reuse one buffer.
-func AppendTrajectory(dst ProbabilityTrajectory, f Forecaster, r Request, now, step int64) (ProbabilityTrajectory, error) {
+func appendTrajectory(dst ProbabilityTrajectory, f Forecaster, r Request, now, step int64) (ProbabilityTrajectory, error) {
 	n, err := checkArgs(f, r, now, step)
 	if err != nil {
 		return dst, err

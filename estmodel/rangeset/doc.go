@@ -1,7 +1,8 @@
 // Package rangeset implements the load-aware runtime range sets of
-// Hariharan et al. (seed 001, §III): a job's run time (or response time)
-// predicted as a few disjoint ranges, each with a probability, from the
-// past runs of similar jobs at a similar system load.
+// Hariharan et al. ("End-to-end predictions-based resource management
+// framework for supercomputer jobs", §III): a job's run time (or response
+// time) predicted as a few disjoint ranges, each with a probability, from
+// the past runs of similar jobs at a similar system load.
 //
 // System load over an interval is the processor-seconds used by executing
 // jobs divided by the interval's length times the machine's processors
@@ -9,11 +10,13 @@
 // the load of any interval or the load predicted for a future time.
 // BuildLoadFuncs fits the load functions of §III-B (how a job's run time
 // grows with load), and a RangePredictor over them and a RangeHistory of
-// past runs predicts a RangeSet (§III-C): ranges merged from nearby samples (MergeRanges) with
-// probabilities from their shares (AssignProbabilities).
+// past runs predicts a RangeSet (§III-C): ranges merged from nearby
+// samples, with probabilities from their shares of the key's history.
 //
-// To start: NewRangeHistory, Add each finished job's LoadSample, then
-// RangePredictor.Predict (see the example). Package varq/molding uses range sets to mold job sizes and
-// delay submissions. Types are plain values or single-goroutine
+// To start: Add each finished job's LoadSample to a RangeHistory, then
+// RangePredictor.Predict (see the example). Package varq/molding uses
+// range sets to mold job sizes and delay submissions. Decisions cited as
+// A-items are those of the APQ, range sets and molding register of
+// docs/decisions.md. Types are plain values or single-goroutine
 // accumulators; nothing here is safe for concurrent use unless it says so.
 package rangeset

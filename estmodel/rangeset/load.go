@@ -19,7 +19,7 @@ type Execution struct {
 // LoadProfile is the number of busy processors as a step function of time,
 // with its running integral, so that the usage of any interval costs
 // O(log n). It is built from a whole trace (NewLoadProfile) or online,
-// event by event, while a simulation runs (Add). Not safe for concurrent
+// event by event, while a simulation runs (NewLoadProfile(P, nil), then Add). Not safe for concurrent
 // use while it is being added to.
 type LoadProfile struct {
 	p     int64
@@ -30,7 +30,8 @@ type LoadProfile struct {
 
 // NewLoadProfile builds the profile of a machine of P processors from
 // executions (in any order). Executions with End ≤ Start or Procs ≤ 0 use
-// nothing and are ignored.
+// nothing and are ignored. With no executions it is an empty profile to be
+// fed with Add as jobs start (+procs) and end (−procs), in time order.
 func NewLoadProfile(P int64, ex []Execution) (*LoadProfile, error) {
 	if P <= 0 {
 		return nil, fmt.Errorf("rangeset: LoadProfile machine size P = %d, need > 0", P)
@@ -50,10 +51,6 @@ func NewLoadProfile(P int64, ex []Execution) (*LoadProfile, error) {
 	}
 	return lp, nil
 }
-
-// NewOnlineProfile returns an empty profile to be fed with Add as jobs
-// start (+procs) and end (−procs), in time order.
-func NewOnlineProfile(P int64) (*LoadProfile, error) { return NewLoadProfile(P, nil) }
 
 // P is the machine size.
 func (lp *LoadProfile) P() int64 { return lp.p }

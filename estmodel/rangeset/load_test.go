@@ -48,7 +48,7 @@ func TestLoadProfileHand(t *testing.T) {
 func TestLoadProfileOnline(t *testing.T) {
 	ex := []Execution{{0, 100, 4}, {50, 150, 6}, {120, 130, 2}}
 	batch, _ := NewLoadProfile(10, ex)
-	on, _ := NewOnlineProfile(10)
+	on, _ := NewLoadProfile(10, nil)
 	for _, e := range [][2]int64{{0, 4}, {50, 6}, {100, -4}, {120, 2}, {130, -2}, {150, -6}} {
 		if err := on.Add(e[0], e[1]); err != nil {
 			t.Fatal(err)

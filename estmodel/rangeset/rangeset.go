@@ -106,26 +106,26 @@ func (rs RangeSet) Check(tol float64) error {
 	return nil
 }
 
-// MergeConfig holds the merging parameters. The zero value is the paper's:
-// merge when the overlap is more than 50% (of the shorter range, A16),
-// and at most 25 ranges.
-type MergeConfig struct {
+// mergeConfig holds the merging parameters (RangeConfig's). The zero value
+// is the paper's: merge when the overlap is more than 50% (of the shorter
+// range, A16), and at most 25 ranges.
+type mergeConfig struct {
 	OverlapPct float64 // merge threshold, % (0: 50)
 	MaxRanges  int     // cap (0: 25)
 }
 
-// Validate names the first parameter out of range.
-func (c MergeConfig) Validate() error {
+// validate names the first parameter out of range.
+func (c mergeConfig) validate() error {
 	if !(c.OverlapPct >= 0 && c.OverlapPct <= 100) {
-		return fmt.Errorf("rangeset: MergeConfig.OverlapPct = %v, need in [0, 100]", c.OverlapPct)
+		return fmt.Errorf("rangeset: RangeConfig.OverlapPct = %v, need in [0, 100]", c.OverlapPct)
 	}
 	if c.MaxRanges < 0 {
-		return fmt.Errorf("rangeset: MergeConfig.MaxRanges = %d, need ≥ 0", c.MaxRanges)
+		return fmt.Errorf("rangeset: RangeConfig.MaxRanges = %d, need ≥ 0", c.MaxRanges)
 	}
 	return nil
 }
 
-func (c MergeConfig) withDefaults() MergeConfig {
+func (c mergeConfig) withDefaults() mergeConfig {
 	if c.OverlapPct == 0 {
 		c.OverlapPct = 50
 	}
@@ -154,23 +154,23 @@ func overlapPct(top, r Range) float64 {
 	return inter / short * 100
 }
 
-// MergeRanges merges overlapping ranges with the paper's stack algorithm
+// mergeRanges merges overlapping ranges with the paper's stack algorithm
 // (§3.5): sorted by Lo, each range is merged into the top of the stack when
 // their overlap exceeds OverlapPct, else pushed. A pushed range that still
 // overlaps the top is cut with it at the midpoint of the overlap, so the
 // result is disjoint (A16); one lying inside the top is merged, since no
 // cut can separate it (this matters only for thresholds near 100%). Then, while there are more than MaxRanges, the
 // adjacent pair with the smallest gap is merged. Probabilities are left at
-// 0 (see AssignProbabilities). The input is not modified.
-func MergeRanges(in []Range, cfg MergeConfig) (RangeSet, error) {
-	if err := cfg.Validate(); err != nil {
+// 0 (see assignProbabilities). The input is not modified.
+func mergeRanges(in []Range, cfg mergeConfig) (RangeSet, error) {
+	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
 	rs := make([]Range, 0, len(in))
 	for i, r := range in {
 		if math.IsNaN(r.Lo) || math.IsNaN(r.Hi) || r.Lo > r.Hi {
-			return nil, fmt.Errorf("rangeset: MergeRanges range %d is [%v, %v)", i, r.Lo, r.Hi)
+			return nil, fmt.Errorf("rangeset: mergeRanges range %d is [%v, %v)", i, r.Lo, r.Hi)
 		}
 		rs = append(rs, Range{Lo: r.Lo, Hi: r.Hi})
 	}
@@ -212,16 +212,16 @@ func MergeRanges(in []Range, cfg MergeConfig) (RangeSet, error) {
 	return st, nil
 }
 
-// NewShare is the total probability given to "new" ranges, those that no
+// newShare is the total probability given to "new" ranges, those that no
 // past runtime falls in (§3.6).
-const NewShare = 0.1
+const newShare = 0.1
 
-// AssignProbabilities sets each range's probability from the key's whole
+// assignProbabilities sets each range's probability from the key's whole
 // history of runtimes (§3.6, A17): the fraction of runtimes inside it, with
-// the ranges that hold none ("new") sharing NewShare equally and the others
-// rescaled to 1 − NewShare (to 1 when there is no new range). When every
+// the ranges that hold none ("new") sharing newShare equally and the others
+// rescaled to 1 − newShare (to 1 when there is no new range). When every
 // range is new, or there is no history, they share 1 equally.
-func AssignProbabilities(rs RangeSet, history []float64) {
+func assignProbabilities(rs RangeSet, history []float64) {
 	if len(rs) == 0 {
 		return
 	}
@@ -246,13 +246,13 @@ func AssignProbabilities(rs RangeSet, history []float64) {
 	}
 	oldShare := 1.0
 	if newN > 0 {
-		oldShare = 1 - NewShare
+		oldShare = 1 - newShare
 	}
 	// Raw p = count/N, then proportional rescaling to oldShare: only the
 	// ratios of counts matter.
 	for i, c := range counts {
 		if c == 0 {
-			rs[i].P = NewShare / float64(newN)
+			rs[i].P = newShare / float64(newN)
 		} else {
 			rs[i].P = oldShare * float64(c) / float64(old)
 		}

@@ -10,7 +10,7 @@ import (
 // back) and 25 load functions.
 func BenchmarkRangeSetPredict(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	h := NewRangeHistory()
+	h := new(RangeHistory)
 	k := RangeKey{User: 1, Size: 64}
 	for range 500 {
 		if err := h.Add(LoadSample{Key: k, Runtime: 100 + 5000*rng.Float64(), Load: rng.Float64()}); err != nil {

@@ -12,7 +12,7 @@ import (
 // the next job; each run gives a range, the overlapping ones merge, and
 // ranges holding past runtimes get most of the probability.
 func ExampleRangePredictor() {
-	h := rangeset.NewRangeHistory()
+	h := new(rangeset.RangeHistory)
 	k := rangeset.RangeKey{User: 7, Size: 8}
 	for _, s := range []struct{ rt, load float64 }{{100, 0.2}, {130, 0.25}, {190, 0.8}, {200, 0.85}} {
 		if err := h.Add(rangeset.LoadSample{Key: k, Runtime: s.rt, Load: s.load}); err != nil {

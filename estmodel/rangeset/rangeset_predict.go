@@ -10,7 +10,8 @@ import (
 // value is the paper's: start from the 10 most recent same-key jobs and
 // extend back until they span 90% of the key's whole runtime range (§3.3),
 // compact per-job ranges wider than 20% of their median (§3.4, A15), merge
-// per MergeConfig's defaults.
+// ranges overlapping by more than 50% (of the shorter range, A16) and keep
+// at most 25.
 type RangeConfig struct {
 	Recent     int     // relevant history starts with this many jobs (0: 10)
 	SpanFrac   float64 // stop extending at this share of the key's full range (0: 0.9)
@@ -19,26 +20,18 @@ type RangeConfig struct {
 	// a key with thousands of jobs whose extremes are old would otherwise
 	// make every prediction walk its whole past.
 	MaxRelevant int
-	Merge       MergeConfig
-	// Shift is how a load function carries a history job to the target's
-	// load: ShiftAdditive, the paper's, or ShiftRatio (not in the paper).
-	Shift ShiftMode
+	// OverlapPct merges two ranges overlapping by more than this share of
+	// the shorter one, in % (0: 50); at most MaxRanges are kept (0: 25).
+	OverlapPct float64
+	MaxRanges  int
+	// RatioShift is NOT in the paper: a load function carries a history
+	// job's runtime to the target's load as e_h · f(L̂)/f(L_h), the
+	// function's relative change (the additive shift when f(L_h) ≤ 0). The
+	// paper's, the default, is additive: e_h − f(L_h) + f(L̂), so a function
+	// learned on hour-long jobs moves a one-minute job by the same number
+	// of seconds.
+	RatioShift bool
 }
-
-// ShiftMode selects how a load function moves a history job's runtime
-// from its load to the target's.
-type ShiftMode int
-
-const (
-	// ShiftAdditive is the paper's: e_h − f(L_h) + f(L̂). A function
-	// learned on hour-long jobs then moves a one-minute job by the same
-	// number of seconds.
-	ShiftAdditive ShiftMode = iota
-	// ShiftRatio is NOT in the paper: e_h · f(L̂)/f(L_h), the function's
-	// relative change applied to the history job (the additive shift
-	// when f(L_h) ≤ 0).
-	ShiftRatio
-)
 
 // Validate names the first parameter out of range.
 func (c RangeConfig) Validate() error {
@@ -51,12 +44,15 @@ func (c RangeConfig) Validate() error {
 		return fmt.Errorf("rangeset: RangeConfig.CompactPct = %v, need ≥ 0", c.CompactPct)
 	case c.MaxRelevant < 0:
 		return fmt.Errorf("rangeset: RangeConfig.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
-	case c.Shift != ShiftAdditive && c.Shift != ShiftRatio:
-		return fmt.Errorf("rangeset: RangeConfig.Shift = %d, unknown", c.Shift)
 	case c.MaxRelevant > 0 && c.Recent > c.MaxRelevant:
 		return fmt.Errorf("rangeset: RangeConfig.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
 	}
-	return c.Merge.Validate()
+	return c.merge().validate()
+}
+
+// merge is c's merging parameters.
+func (c RangeConfig) merge() mergeConfig {
+	return mergeConfig{OverlapPct: c.OverlapPct, MaxRanges: c.MaxRanges}
 }
 
 func (c RangeConfig) withDefaults() RangeConfig {
@@ -69,12 +65,13 @@ func (c RangeConfig) withDefaults() RangeConfig {
 	if c.CompactPct == 0 {
 		c.CompactPct = 20
 	}
-	c.Merge = c.Merge.withDefaults()
+	m := c.merge().withDefaults()
+	c.OverlapPct, c.MaxRanges = m.OverlapPct, m.MaxRanges
 	return c
 }
 
 // keyHist is one key's finished jobs, oldest first, with their runtimes
-// alone (for AssignProbabilities, on every prediction) and their extremes.
+// alone (for assignProbabilities, on every prediction) and their extremes.
 type keyHist struct {
 	s      []LoadSample
 	rt     []float64
@@ -83,13 +80,11 @@ type keyHist struct {
 
 // RangeHistory is the runtime history the predictor draws on: every
 // finished job (runtime and actual load) grouped by key, in the order
-// added. Not safe for concurrent use.
+// added. The zero RangeHistory is empty and ready to use. Not safe for
+// concurrent use.
 type RangeHistory struct {
 	byKey map[RangeKey]*keyHist
 }
-
-// NewRangeHistory returns an empty history.
-func NewRangeHistory() *RangeHistory { return &RangeHistory{byKey: map[RangeKey]*keyHist{}} }
 
 // Add appends a finished job; negative or NaN values are an error.
 func (h *RangeHistory) Add(s LoadSample) error {
@@ -98,6 +93,9 @@ func (h *RangeHistory) Add(s LoadSample) error {
 	}
 	k := h.byKey[s.Key]
 	if k == nil {
+		if h.byKey == nil {
+			h.byKey = map[RangeKey]*keyHist{}
+		}
 		k = &keyHist{lo: s.Runtime, hi: s.Runtime}
 		h.byKey[s.Key] = k
 	}
@@ -199,7 +197,7 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 		for i, f := range funcs {
 			// Shift f through the history job's (load, runtime), read
 			// it at the target's load.
-			if fh := f.At(h.Load); cfg.Shift == ShiftRatio && fh > 0 {
+			if fh := f.At(h.Load); cfg.RatioShift && fh > 0 {
 				preds[i] = h.Runtime * max(at[i], 0) / fh
 			} else {
 				preds[i] = at[i] + (h.Runtime - fh)
@@ -207,11 +205,11 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 		}
 		ranges = append(ranges, compact(preds, cfg.CompactPct))
 	}
-	rs, err = MergeRanges(ranges, cfg.Merge)
+	rs, err = mergeRanges(ranges, cfg.merge())
 	if err != nil {
 		return nil, false, err
 	}
-	AssignProbabilities(rs, p.History.byKey[k].rt)
+	assignProbabilities(rs, p.History.byKey[k].rt)
 	return rs, true, nil
 }
 

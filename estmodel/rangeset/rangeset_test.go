@@ -12,7 +12,7 @@ import (
 // 0.54, 0.18, 0.18, 0.10.
 func TestAssignProbabilitiesWorkedExample(t *testing.T) {
 	rs := RangeSet{{Lo: 10, Hi: 29}, {Lo: 29, Hi: 40}, {Lo: 50, Hi: 60}, {Lo: 70, Hi: 80}}
-	AssignProbabilities(rs, []float64{11, 12, 25, 35, 55, 100})
+	assignProbabilities(rs, []float64{11, 12, 25, 35, 55, 100})
 	want := []float64{0.54, 0.18, 0.18, 0.10}
 	for i, w := range want {
 		if math.Abs(rs[i].P-w) > 1e-12 {
@@ -27,11 +27,11 @@ func TestAssignProbabilitiesWorkedExample(t *testing.T) {
 
 func TestAssignProbabilitiesNoNewOrAllNew(t *testing.T) {
 	rs := RangeSet{{Lo: 0, Hi: 10}, {Lo: 10, Hi: 20}}
-	AssignProbabilities(rs, []float64{1, 2, 15})
+	assignProbabilities(rs, []float64{1, 2, 15})
 	if math.Abs(rs[0].P-2.0/3) > 1e-12 || math.Abs(rs[1].P-1.0/3) > 1e-12 {
 		t.Errorf("no new ranges: got %v, want 2/3, 1/3", rs)
 	}
-	AssignProbabilities(rs, []float64{50})
+	assignProbabilities(rs, []float64{50})
 	if rs[0].P != 0.5 || rs[1].P != 0.5 {
 		t.Errorf("all new: got %v, want 1/2 each", rs)
 	}
@@ -43,24 +43,24 @@ func TestMergeRangesHand(t *testing.T) {
 	cases := []struct {
 		name string
 		in   []Range
-		cfg  MergeConfig
+		cfg  mergeConfig
 		want RangeSet
 	}{
 		// [0,10) and [4,20): overlap 6 of the shorter 10 = 60% > 50 → merged.
-		{"merge", []Range{{Lo: 4, Hi: 20}, {Lo: 0, Hi: 10}}, MergeConfig{}, RangeSet{{Lo: 0, Hi: 20}}},
+		{"merge", []Range{{Lo: 4, Hi: 20}, {Lo: 0, Hi: 10}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 20}}},
 		// [0,10) and [6,20): overlap 4/10 = 40% → kept, cut at 8.
-		{"cut", []Range{{Lo: 0, Hi: 10}, {Lo: 6, Hi: 20}}, MergeConfig{}, RangeSet{{Lo: 0, Hi: 8}, {Lo: 8, Hi: 20}}},
+		{"cut", []Range{{Lo: 0, Hi: 10}, {Lo: 6, Hi: 20}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 8}, {Lo: 8, Hi: 20}}},
 		// Exactly 50% is not "more than 50%": [0,10), [5,15) → cut at 7.5.
-		{"fifty", []Range{{Lo: 0, Hi: 10}, {Lo: 5, Hi: 15}}, MergeConfig{}, RangeSet{{Lo: 0, Hi: 7.5}, {Lo: 7.5, Hi: 15}}},
+		{"fifty", []Range{{Lo: 0, Hi: 10}, {Lo: 5, Hi: 15}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 7.5}, {Lo: 7.5, Hi: 15}}},
 		// A chain: [0,10) absorbs [3,12) (7/9 = 78%), then [11,30): 1/12 → cut at 11.5.
-		{"chain", []Range{{Lo: 0, Hi: 10}, {Lo: 3, Hi: 12}, {Lo: 11, Hi: 30}}, MergeConfig{}, RangeSet{{Lo: 0, Hi: 11.5}, {Lo: 11.5, Hi: 30}}},
+		{"chain", []Range{{Lo: 0, Hi: 10}, {Lo: 3, Hi: 12}, {Lo: 11, Hi: 30}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 11.5}, {Lo: 11.5, Hi: 30}}},
 		// A point inside a range merges; a point outside stays.
-		{"points", []Range{{Lo: 5, Hi: 5}, {Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}, MergeConfig{}, RangeSet{{Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}},
+		{"points", []Range{{Lo: 5, Hi: 5}, {Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}},
 		// Cap 2: gaps 1 (between 1 and 2) and 5 → merge the first pair.
-		{"cap", []Range{{Lo: 0, Hi: 1}, {Lo: 2, Hi: 3}, {Lo: 8, Hi: 9}}, MergeConfig{MaxRanges: 2}, RangeSet{{Lo: 0, Hi: 3}, {Lo: 8, Hi: 9}}},
+		{"cap", []Range{{Lo: 0, Hi: 1}, {Lo: 2, Hi: 3}, {Lo: 8, Hi: 9}}, mergeConfig{MaxRanges: 2}, RangeSet{{Lo: 0, Hi: 3}, {Lo: 8, Hi: 9}}},
 	}
 	for _, c := range cases {
-		got, err := MergeRanges(c.in, c.cfg)
+		got, err := mergeRanges(c.in, c.cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -78,10 +78,10 @@ func TestMergeRangesHand(t *testing.T) {
 }
 
 func TestMergeRangesErrors(t *testing.T) {
-	if _, err := MergeRanges([]Range{{Lo: 2, Hi: 1}}, MergeConfig{}); err == nil {
+	if _, err := mergeRanges([]Range{{Lo: 2, Hi: 1}}, mergeConfig{}); err == nil {
 		t.Error("Lo > Hi accepted")
 	}
-	if _, err := MergeRanges(nil, MergeConfig{OverlapPct: 120}); err == nil {
+	if _, err := mergeRanges(nil, mergeConfig{OverlapPct: 120}); err == nil {
 		t.Error("OverlapPct 120 accepted")
 	}
 }
@@ -101,8 +101,8 @@ func TestRangeSetProperties(t *testing.T) {
 			}
 			in[i] = Range{Lo: lo, Hi: lo + w}
 		}
-		cfg := MergeConfig{OverlapPct: rapid.Float64Range(0, 100).Draw(t, "pct"), MaxRanges: rapid.IntRange(0, 30).Draw(t, "cap")}
-		rs, err := MergeRanges(in, cfg)
+		cfg := mergeConfig{OverlapPct: rapid.Float64Range(0, 100).Draw(t, "pct"), MaxRanges: rapid.IntRange(0, 30).Draw(t, "cap")}
+		rs, err := mergeRanges(in, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestRangeSetProperties(t *testing.T) {
 			t.Fatalf("%d ranges above the cap %d", len(rs), max)
 		}
 		hist := rapid.SliceOf(rapid.Float64Range(0, 1300)).Draw(t, "hist")
-		AssignProbabilities(rs, hist)
+		assignProbabilities(rs, hist)
 		if err := rs.Check(1e-9); err != nil {
 			t.Fatalf("%v: %v", rs, err)
 		}
@@ -124,7 +124,7 @@ func TestRangeSetProperties(t *testing.T) {
 }
 
 func TestRelevantHistory(t *testing.T) {
-	h := NewRangeHistory()
+	h := new(RangeHistory)
 	k := RangeKey{User: 1, Size: 4}
 	// 30 jobs: the oldest has runtime 1000, the rest 100..128: the full
 	// range is 999 wide, the last 10 span only 9, so Relevant must reach
@@ -154,7 +154,7 @@ func TestRelevantHistory(t *testing.T) {
 // target load 0.6. Shifted: 100·0.6 + 100 + (150 − 120) = 190 and 150.
 // Median 170; width 40 > 20% of 170 = 34 → [153, 187).
 func TestPredictHand(t *testing.T) {
-	h := NewRangeHistory()
+	h := new(RangeHistory)
 	k := RangeKey{User: 7}
 	if err := h.Add(LoadSample{Key: k, Runtime: 150, Load: 0.2}); err != nil {
 		t.Fatal(err)
@@ -167,9 +167,9 @@ func TestPredictHand(t *testing.T) {
 	if len(rs) != 1 || math.Abs(rs[0].Lo-153) > 1e-9 || math.Abs(rs[0].Hi-187) > 1e-9 || rs[0].P != 1 {
 		t.Errorf("got %v, want [153, 187) P=1 (a new range alone gets 1)", rs)
 	}
-	// ShiftRatio: 150·160/120 = 200 and 150·50/50 = 150, median 175,
+	// RatioShift: 150·160/120 = 200 and 150·50/50 = 150, median 175,
 	// narrowed to ±17.5.
-	p.Config.Shift = ShiftRatio
+	p.Config.RatioShift = true
 	rs, ok, err = p.Predict(k, 0.6)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
@@ -177,7 +177,7 @@ func TestPredictHand(t *testing.T) {
 	if len(rs) != 1 || math.Abs(rs[0].Lo-157.5) > 1e-9 || math.Abs(rs[0].Hi-192.5) > 1e-9 || rs[0].P != 1 {
 		t.Errorf("ratio shift: got %v, want [157.5, 192.5) P=1", rs)
 	}
-	p.Config.Shift = ShiftAdditive
+	p.Config.RatioShift = false
 	if _, ok, _ := p.Predict(RangeKey{User: 8}, 0.5); ok {
 		t.Error("unknown key predicted")
 	}
@@ -192,7 +192,7 @@ func TestPredictHand(t *testing.T) {
 // probabilities summing to 1 — in both shift modes.
 func TestRangePredictorProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		h := NewRangeHistory()
+		h := new(RangeHistory)
 		k := RangeKey{User: 1, Size: 8}
 		n := rapid.IntRange(1, 80).Draw(t, "n")
 		for range n {
@@ -207,7 +207,7 @@ func TestRangePredictorProperties(t *testing.T) {
 		}
 		cfg := RangeConfig{}
 		if rapid.Bool().Draw(t, "ratio") {
-			cfg.Shift = ShiftRatio
+			cfg.RatioShift = true
 		}
 		p := RangePredictor{Funcs: fs, History: h, Config: cfg}
 		rs, ok, err := p.Predict(k, rapid.Float64Range(0, 1).Draw(t, "target load"))

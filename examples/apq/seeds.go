@@ -58,7 +58,7 @@ func tableSeeds(w io.Writer, e *env) error {
 		bases := map[int]*molding.StrategyResult{} // by window
 		for _, col := range sweepColumns {
 			cfg := func(s molding.Strategy, seed uint64) molding.StrategyConfig {
-				return set.config(s, col.window, seed, molding.RuntimeRoulette, col.head)
+				return set.config(s, col.window, seed, false, col.head)
 			}
 			win := cfg(molding.Baseline, e.Seed).Window
 			if bases[win] == nil {

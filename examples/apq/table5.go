@@ -42,11 +42,11 @@ var iblNeighbours = []int{1, 5, 20, ibl.DefaultN}
 type v5Run struct {
 	from, to, valFrom int
 	qbets, ibl        replay.Score
-	iblN              []replay.Score  // by iblNeighbours; ibl is the last
-	qbetsNone         int             // no history in the job's queue
-	qbetsDown         int             // refused: the availability detectors say the machine may be down
-	apqVal, apqTest   [2]replay.Score // by Representation
-	methods, cases    [2][3]int
+	iblN              []replay.Score    // by iblNeighbours; ibl is the last
+	qbetsNone         int               // no history in the job's queue
+	qbetsDown         int               // refused: the availability detectors say the machine may be down
+	apqVal, apqTest   [2]replay.Score   // by Representation
+	methods, cases    [2]map[string]int // per representation: APQ predictions by model and by neighbourhood case
 	chosen            apq.Representation
 	elapsed           time.Duration
 	apqTime           [2]time.Duration
@@ -87,7 +87,7 @@ func table5(w io.Writer, e *env) error {
 		c := int(r.chosen)
 		fmt.Fprintf(w, "| %s | #%d–%d | %d / %d | %.2f / %.2f | %d/%d/%d | %d/%d/%d | %v / %v | %v |\n", e.Traces[i].Name, r.from+1, r.to, r.qbetsNone, r.qbetsDown,
 			aae(&r.apqVal[0]), aae(&r.apqVal[1]),
-			r.cases[c][0], r.cases[c][1], r.cases[c][2], r.methods[c][0], r.methods[c][1], r.methods[c][2],
+			r.cases[c]["A"], r.cases[c]["B"], r.cases[c]["C"], r.methods[c]["SDM"], r.methods[c]["ridge"], r.methods[c]["k-NN"],
 			perPred(r.apqTime[0], r.apqPredict), perPred(r.apqTime[1], r.apqPredict), r.elapsed.Round(time.Second))
 	}
 	if e.Tune {
@@ -181,7 +181,7 @@ func (t *timed) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 func runTable5(e *env, tr *trace) (*v5Run, error) {
 	t0 := time.Now()
 	jobs := tr.Jobs
-	r := &v5Run{}
+	r := &v5Run{methods: [2]map[string]int{{}, {}}, cases: [2]map[string]int{{}, {}}}
 	r.valFrom, r.from, r.to = testRange(len(jobs), e.Quick)
 	// Full QBETS counts arrivals: they drive its arrival-count
 	// availability detector and date the forecast (qbets doc). Withhold:
@@ -194,7 +194,7 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 	ps := []replay.Predictor{qb}
 	const firstIBL = 1
 	for _, n := range iblNeighbours {
-		b, err := replay.NewIBL(ibl.Config{N: n}, ibl.Config{}, ibl.DefaultLevel)
+		b, err := replay.NewIBL(ibl.Config{N: n}, ibl.Config{}, 0) // 90% intervals
 		if err != nil {
 			return nil, err
 		}

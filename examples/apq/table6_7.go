@@ -58,7 +58,7 @@ type rsRun struct {
 	covTot           [4]float64 // Σ range lengths over covN jobs (baseline in [0])
 	covAll           [4][]float64
 	fs               []rangeset.LoadFunc // the load functions learned
-	ratioSR          float64             // the ShiftRatio variant (not in the paper)
+	ratioSR          float64             // the RatioShift variant (not in the paper)
 	ratioCov         []float64
 	elapsed          time.Duration
 }
@@ -204,10 +204,10 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		return nil, err
 	}
 	r := &rsRun{from: testFrom, to: testTo, fs: funcs}
-	hist := rangeset.NewRangeHistory()
+	hist := new(rangeset.RangeHistory)
 	pred := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
 	ratioCfg := rsConfig
-	ratioCfg.Shift = rangeset.ShiftRatio
+	ratioCfg.RatioShift = true
 	ratio := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: ratioCfg}
 	smith := newSmith()
 	li := newLi(tr.Jobs[histFrom:testTo])

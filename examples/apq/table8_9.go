@@ -115,14 +115,14 @@ func table8(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		c := func(s molding.Strategy, rt molding.RuntimeMode) molding.StrategyConfig {
-			return set.config(s, table8Window, e.Seed, rt, false)
+		c := func(s molding.Strategy, scaled bool) molding.StrategyConfig {
+			return set.config(s, table8Window, e.Seed, scaled, false)
 		}
 		runs, err := runVariants(e, tr, []variant{
-			{cfg: c(molding.Baseline, molding.RuntimeRoulette)},
-			{cfg: c(molding.Molding, molding.RuntimeRoulette), skip: paperSkipped(e)},
-			{cfg: c(molding.Molding, molding.RuntimeScaled), skip: paperSkipped(e)},
-			{cfg: c(molding.Molding, molding.RuntimeRoulette), floor: true, skip: floorSkipped(e)},
+			{cfg: c(molding.Baseline, false)},
+			{cfg: c(molding.Molding, false), skip: paperSkipped(e)},
+			{cfg: c(molding.Molding, true), skip: paperSkipped(e)},
+			{cfg: c(molding.Molding, false), floor: true, skip: floorSkipped(e)},
 		})
 		if err != nil {
 			return err
@@ -191,7 +191,7 @@ func table9(w io.Writer, e *env) error {
 			return err
 		}
 		c := func(s molding.Strategy, head bool) molding.StrategyConfig {
-			return set.config(s, table9Window, e.Seed, molding.RuntimeRoulette, head)
+			return set.config(s, table9Window, e.Seed, false, head)
 		}
 		runs, err := runVariants(e, tr, []variant{
 			{cfg: c(molding.Baseline, false)},
@@ -330,13 +330,14 @@ func newStrategySetup(e *env, tr *trace) (strategySetup, error) {
 	return strategySetup{e: e, hist: hist, funcs: funcs}, err
 }
 
-// config is one strategy's run over win treated jobs (1,000 with -quick).
-func (s strategySetup) config(st molding.Strategy, win int, seed uint64, rt molding.RuntimeMode, holdOnlyHead bool) molding.StrategyConfig {
+// config is one strategy's run over win treated jobs (1,000 with -quick);
+// scaledRuntime sets molding.MoldConfig.ScaledRuntime (not the paper's).
+func (s strategySetup) config(st molding.Strategy, win int, seed uint64, scaledRuntime, holdOnlyHead bool) molding.StrategyConfig {
 	if s.e.Quick {
 		win = 1000
 	}
 	return molding.StrategyConfig{Strategy: st, History: s.hist, Window: win, Funcs: s.funcs,
-		Mold:  molding.MoldConfig{Seed: seed, Runtime: rt, NoGrow: s.e.NoGrow},
+		Mold:  molding.MoldConfig{Seed: seed, ScaledRuntime: scaledRuntime, NoGrow: s.e.NoGrow},
 		Delay: molding.DelayConfig{HoldOnlyHead: holdOnlyHead}}
 }
 
@@ -348,7 +349,7 @@ func runStrategy(e *env, tr *trace, cfg molding.StrategyConfig, floor string) (s
 	if err != nil {
 		return strategyRun{}, err
 	}
-	aw := &apqWait{p: p, sys: apq.NewSystem(), pts: map[int64]apq.Point{}}
+	aw := &apqWait{p: p, sys: new(apq.System), pts: map[int64]apq.Point{}}
 	var wait molding.WaitPredictor = aw
 	if floor != floorOff {
 		// RunStrategy registers aw as an observer through Unwrap.

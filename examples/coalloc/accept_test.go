@@ -37,13 +37,13 @@ func TestRemediesMeetPAll(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Logf("(%d, %d h, %d h) P_all %.2f: expected %.3f, achieved %.3f ± %.3f (thesis %.3f), %d co-allocations, %.2f requests/res (%.2f re-boosted), over-allocation %.2f",
-					tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, s.PAchieved, stdErr(s), tr.Achvd,
-					s.Executed, s.RequestsPerRes, s.ReboostsPerRes, s.OverAllocation())
-				if s.Executed < 100 {
-					t.Errorf("only %d co-allocations executed", s.Executed)
+					tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, s.pAchieved, stdErr(s), tr.Achvd,
+					s.executed, s.requestsPerRes, s.reboostsPerRes, s.overAllocation())
+				if s.executed < 100 {
+					t.Errorf("only %d co-allocations executed", s.executed)
 				}
-				if s.PAchieved < tr.PAll {
-					t.Errorf("(%d, %d h, %d h): achieved %.3f < P_all %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, s.PAchieved, tr.PAll)
+				if s.pAchieved < tr.PAll {
+					t.Errorf("(%d, %d h, %d h): achieved %.3f < P_all %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, s.pAchieved, tr.PAll)
 				}
 			}
 		})

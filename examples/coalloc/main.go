@@ -88,9 +88,9 @@ func remedyConfig(name string) (coalloc.Config, error) {
 	case "reboost":
 		return coalloc.Config{Reboost: true}, nil
 	case "latest":
-		return coalloc.Config{Point: coalloc.LatestMeeting}, nil
+		return coalloc.Config{LatestMeeting: true}, nil
 	case "both":
-		return coalloc.Config{Reboost: true, Point: coalloc.LatestMeeting}, nil
+		return coalloc.Config{Reboost: true, LatestMeeting: true}, nil
 	}
 	return coalloc.Config{}, fmt.Errorf("-remedy %q: want none, reboost, latest or both", name)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -76,7 +77,7 @@ func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
 func (o *siteObserver) OnEnd(int64, *swf.Job, bool)          {}
 func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
 
-// versioned is a site's QBETS as a coalloc.Versioned forecaster: its
+// versioned is a site's QBETS as a versioned forecaster (see coalloc.Site): its
 // answers change only when it is fed, and every Submit and Observe counts
 // an arrival or a release, so re-boosting re-plans a site that was not fed
 // since its last review from the answers it already has. It counts the
@@ -100,7 +101,7 @@ func (v versioned) ProbWithin(nodes int, walltime, within int64) (float64, bool)
 
 // runTrial simulates every machine over the period and runs one trial's
 // protocol on them.
-func runTrial(ms []machine, tr trial, opt options) (coalloc.TrialSummary, error) {
+func runTrial(ms []machine, tr trial, opt options) (trialSummary, error) {
 	if opt.diag != nil {
 		fmt.Fprintf(opt.diag, "diagnosis (%d, %d, %d), P_all %.2f:\n", tr.Nodes, tr.Walltime, tr.Lead, tr.PAll)
 	}
@@ -167,7 +168,7 @@ type reforecastStat struct {
 	p float64
 }
 
-func (r *reforecast) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
+func (r *reforecast) Submit(nodes int, walltime, runtime int64) (int64, error) {
 	r.stat.n++
 	p, _ := r.fc.ProbWithin(nodes, walltime, walltime-r.w) // no history: 0
 	r.stat.p += p
@@ -176,7 +177,7 @@ func (r *reforecast) Submit(nodes int, walltime, runtime int64) (varq.JobID, err
 
 // simulateTrial runs one trial; with refc (one per site) each site's
 // submissions are re-forecast into it.
-func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (coalloc.TrialSummary, []coalloc.Result, error) {
+func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (trialSummary, []coalloc.Result, error) {
 	until := opt.days * 86400
 	var sites []coalloc.Site
 	var sims []*sched.Sim
@@ -184,7 +185,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 	for i, mc := range ms {
 		s, err := sched.New(sched.EASY(mc.size))
 		if err != nil {
-			return coalloc.TrialSummary{}, nil, err
+			return trialSummary{}, nil, err
 		}
 		var maxID int64
 		n := 0
@@ -195,7 +196,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 			}
 		}
 		if err := s.Load(mc.jobs[:n]); err != nil {
-			return coalloc.TrialSummary{}, nil, err
+			return trialSummary{}, nil, err
 		}
 		// Full QBETS (clustering, trimming, availability) fed by the
 		// simulated queue's own arrivals and starts, CO-VARQ's jobs
@@ -204,7 +205,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		// be down), as the README's tables were made.
 		fc, err := qbets.New(qbets.Config{Withhold: true})
 		if err != nil {
-			return coalloc.TrialSummary{}, nil, err
+			return trialSummary{}, nil, err
 		}
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
@@ -216,27 +217,27 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 	}
 	x, err := coalloc.NewExecutor(sites)
 	if err != nil {
-		return coalloc.TrialSummary{}, nil, err
+		return trialSummary{}, nil, err
 	}
 	// The first week warms QBETS up on every machine.
 	const warmup = 7 * 86400
-	cfg := coalloc.TrialConfig{Count: opt.count, Nodes: tr.Nodes, Walltime: tr.Walltime, Lead: tr.Lead, PAll: tr.PAll, Plan: opt.plan}
-	trials, err := x.StartTrials(cfg, warmup, until)
+	cfg := trialConfig{count: opt.count, nodes: tr.Nodes, walltime: tr.Walltime, lead: tr.Lead, pAll: tr.PAll, plan: opt.plan}
+	trials, err := startTrials(x, sites[0].Machine, cfg, warmup, until)
 	if err != nil {
-		return coalloc.TrialSummary{}, nil, err
+		return trialSummary{}, nil, err
 	}
 	end := until + tr.Lead + tr.Walltime + opt.step
 	for t := int64(0); t <= end; t += opt.step {
 		for _, s := range sims {
 			if err := s.RunUntil(t); err != nil {
-				return coalloc.TrialSummary{}, nil, err
+				return trialSummary{}, nil, err
 			}
 		}
-		if x.Err() != nil {
-			return coalloc.TrialSummary{}, nil, x.Err()
+		if err := cmp.Or(x.Err(), trials.err); err != nil {
+			return trialSummary{}, nil, err
 		}
 	}
-	return trials.Summary(), trials.Results(), nil
+	return trials.summary(), trials.results(), nil
 }
 
 func run(out io.Writer, opt options) error {
@@ -247,8 +248,12 @@ func run(out io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %v, re-boost %v, drop %v:",
-		len(ms), opt.days, opt.count, opt.plan.Point, opt.plan.Reboost, opt.plan.DropDead)
+	point := "max"
+	if opt.plan.LatestMeeting {
+		point = "latest"
+	}
+	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %s, re-boost %v, drop %v:",
+		len(ms), opt.days, opt.count, point, opt.plan.Reboost, opt.plan.DropDead)
 	for _, m := range ms {
 		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
 	}
@@ -264,10 +269,10 @@ func run(out io.Writer, opt options) error {
 		if err != nil {
 			return err
 		}
-		dropped = append(dropped, fmt.Sprintf("(%d, %dh, %dh) %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, s.DroppedPerRes))
+		dropped = append(dropped, fmt.Sprintf("(%d, %dh, %dh) %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, s.droppedPerRes))
 		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
-			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.PExpected, tr.Expected, s.PAchieved, stdErr(s), tr.Achvd,
-			s.Executed, s.Attempts, s.RequestsPerRes, s.ReboostsPerRes, s.SubmittedPerRes, s.OverAllocation())
+			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, tr.Expected, s.pAchieved, stdErr(s), tr.Achvd,
+			s.executed, s.attempts, s.requestsPerRes, s.reboostsPerRes, s.submittedPerRes, s.overAllocation())
 		if opt.progress != nil {
 			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v, %d forecasts\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond), asked)
 		}
@@ -282,10 +287,10 @@ func run(out io.Writer, opt options) error {
 // co-allocations as independent: sqrt(p (1 − p) / executed). They are not
 // quite independent (one follows the other on the same queues), so it is
 // a lower bound on the noise.
-func stdErr(s coalloc.TrialSummary) float64 {
-	if s.Executed == 0 {
+func stdErr(s trialSummary) float64 {
+	if s.executed == 0 {
 		return math.NaN()
 	}
-	p := s.PAchieved
-	return math.Sqrt(p * (1 - p) / float64(s.Executed))
+	p := s.pAchieved
+	return math.Sqrt(p * (1 - p) / float64(s.executed))
 }

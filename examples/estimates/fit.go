@@ -70,7 +70,7 @@ func estimateAtMost(e int64) func([]swf.Job) []swf.Job {
 func topModes(k int) func([]swf.Job, int64) []estmodel.UserBin {
 	return func(jobs []swf.Job, eMax int64) []estmodel.UserBin {
 		var bins []estmodel.UserBin
-		for _, b := range estmodel.ByPopularity(estmodel.Histogram(estimates(jobs))) {
+		for _, b := range byPopularity(histogram(estimates(jobs))) {
 			if len(bins) == k {
 				break
 			}
@@ -188,7 +188,7 @@ func fitRows(seeds int) ([]fitRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		real := estmodel.Histogram(estimates(jobs))
+		real := histogram(estimates(jobs))
 		r := fitRow{log: l, n: len(jobs), k: len(real), cover: coverOf(real)}
 		r.vanl, r.impr = fitSettings(l, jobs)
 		r.share = shareAt(jobs, r.vanl.EMax)
@@ -257,7 +257,7 @@ func binsString(bins []estmodel.UserBin) string {
 func coverOf(bins []estmodel.Bin) []int {
 	c := make([]int, len(coverLevels))
 	for i, p := range coverLevels {
-		c[i] = estmodel.BinsCovering(bins, p)
+		c[i] = binsCovering(bins, p)
 	}
 	return c
 }

@@ -92,7 +92,7 @@ func main() {
 	flag.Float64Var(&o.share, "share", -1, "percent of jobs at E_max; default: the log's (none for a log without estimates)")
 	flag.Var(&o.bins, "bin", "user mode time:percent, e.g. 15m:10.6 (repeatable)")
 	flag.Float64Var(&o.f, "f", 3, "badness f of the f-model")
-	flag.Float64Var(&o.phi, "phi", estmodel.DefaultPhi, "Φ of the Φ-model")
+	flag.Float64Var(&o.phi, "phi", 0.10, "Φ of the Φ-model (Mu'alem and Feitelson's 0.10)")
 	flag.Uint64Var(&o.seed, "seed", 1, "random seed")
 	flag.BoolVar(&o.validate, "validate", false, "run the §5.12 validation with EASY and print the markdown table")
 	flag.BoolVar(&o.fit, "fit", false, "compare the model's estimate distribution with the four modelled logs (§5.12.1) and print markdown")
@@ -197,7 +197,7 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 	case "phi":
 		truncate()
 		if phi == 0 {
-			phi = estmodel.ExactNone
+			phi = -1 // PhiModel's "no exact estimates"
 		}
 		return rep, estmodel.PhiModel{Phi: phi, EMax: set.EMax}.Apply(jobs, rng)
 	}

@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/internal/flurrytest"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
@@ -22,6 +26,9 @@ import (
 // (18:00:30 on 9 processors, submitted a month before) is shortened by 30 s,
 // and mean bounded slowdown under EASY is compared: with the flurry,
 // without it, and with the flurry removed by the detector's own filter.
+
+// hourSec and daySec are an hour and a day in seconds, SWF's unit.
+const hourSec, daySec = 3600, 24 * 3600
 
 const (
 	butterflyJob     = 64241
@@ -157,43 +164,153 @@ func butterflyRun(ctx context.Context, jobs []swf.Job, hour int64) (butterflyRow
 // thesis does not give the hour; the effect is chaotic, so all are shown).
 var butterflyHours = []int64{0, 3, 6, 9, 12, 15, 18, 21}
 
-func butterflyExp(ctx context.Context, w io.Writer, dir string) error {
+// butterflyResult is the whole butterfly experiment.
+type butterflyResult struct {
+	base, baseCut bsld
+	changed       int
+	maxH          float64
+	rows          []butterflyRow
+	offsets       []offsetRow
+	shaking       []shakeRow
+}
+
+func butterflySections(ctx context.Context, dir string, _ setup) ([]section, error) {
+	r, err := runButterfly(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return r.sections(), nil
+}
+
+// runButterfly runs the whole experiment on the cleaned SDSC-SP2 log.
+func runButterfly(ctx context.Context, dir string) (*butterflyResult, error) {
 	_, jobs, err := swf.ReadFile(filepath.Join(dir, tracetest.SDSCSP2))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	jobs, _ = sanitize.Reorder(jobs)
-	base, baseCut, changed, maxH, err := pair(ctx, jobs, nil)
-	if err != nil {
-		return err
+	var r butterflyResult
+	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, nil); err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(w, "\nButterfly: SDSC-SP2 cln, EASY, job %d shortened by %d s; mean bsld over all jobs (A7 averaged set in brackets)\n\n", butterflyJob, butterflyCut)
+	for _, h := range butterflyHours {
+		row, err := butterflyRun(ctx, jobs, h)
+		if err != nil {
+			return nil, err
+		}
+		r.rows = append(r.rows, row)
+	}
+	if r.offsets, err = offsetRows(ctx, jobs); err != nil {
+		return nil, err
+	}
+	if r.shaking, err = shakeRows(ctx, jobs); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (r *butterflyResult) sections() []section {
+	return []section{
+		{"butterfly", "## Butterfly: SDSC-SP2 cln, EASY, job 64241 shortened by 30 s", textOf(r.writeCut)},
+		{"butterfly-filter", "### The same, with the flurry removed by the detector's own filter", textOf(r.writeFilter)},
+		{"butterfly-offsets", "### Fig. 6.3 analogue", textOf(func(w io.Writer) { writeOffsets(w, r.offsets) })},
+		{"butterfly-shaking", "### Input shaking", textOf(func(w io.Writer) { writeShaking(w, r.shaking) })},
+		{"butterfly-summary", "### Against the thesis", textOf(r.writeSummary)},
+	}
+}
+
+func (r *butterflyResult) writeCut(w io.Writer) {
+	fmt.Fprintf(w, "Mean bsld over all jobs, the A7 averaged set in brackets; job %d shortened by %d s.\n\n", butterflyJob, butterflyCut)
 	fmt.Fprintln(w, "| log | flurry start (day 581 +h) | original | job cut 30 s | Δ | jobs moved | max move h | flurry jobs orig → cut | other jobs orig → cut |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	fmt.Fprintf(w, "| no flurry | – | %.2f [%.2f] | %.2f [%.2f] | %+.2f%% | %d | %.1f | – | – |\n",
-		base.all, base.included, baseCut.all, baseCut.included, pct(base.all, baseCut.all), changed, maxH)
-	var rows []butterflyRow
-	for _, h := range butterflyHours {
-		r, err := butterflyRun(ctx, jobs, h)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, r)
+		r.base.all, r.base.included, r.baseCut.all, r.baseCut.included, pct(r.base.all, r.baseCut.all), r.changed, r.maxH)
+	for _, x := range r.rows {
 		fmt.Fprintf(w, "| + 375-job flurry | %d | %.2f [%.2f] | %.2f [%.2f] | %+.2f%% | %d | %.1f | %.0f → %.0f | %.2f → %.2f |\n",
-			h, r.with.all, r.with.included, r.withCut.all, r.withCut.included, pct(r.with.all, r.withCut.all),
-			r.changed, r.maxH, r.with.flurry, r.withCut.flurry, r.with.other, r.withCut.other)
+			x.hour, x.with.all, x.with.included, x.withCut.all, x.withCut.included, pct(x.with.all, x.withCut.all),
+			x.changed, x.maxH, x.with.flurry, x.withCut.flurry, x.with.other, x.withCut.other)
 	}
-	fmt.Fprintln(w, "\nThe same, with the flurry removed by the detector's own filter:")
-	fmt.Fprintln(w, "\n| flurry start (day 581 +h) | detected | jobs removed (injected) | original | job cut 30 s | Δ |")
+}
+
+func (r *butterflyResult) writeFilter(w io.Writer) {
+	fmt.Fprintln(w, "| flurry start (day 581 +h) | detected | jobs removed (injected) | original | job cut 30 s | Δ |")
 	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|")
-	for _, r := range rows {
-		fmt.Fprintf(w, "| %d | %v | %d (%d of 375) | %.2f [%.2f] | %.2f [%.2f] | %+.2f%% |\n", r.hour, r.detected, r.removedJobs, r.removedInjected,
-			r.removed.all, r.removed.included, r.removedCut.all, r.removedCut.included, pct(r.removed.all, r.removedCut.all))
+	for _, x := range r.rows {
+		fmt.Fprintf(w, "| %d | %v | %d (%d of 375) | %.2f [%.2f] | %.2f [%.2f] | %+.2f%% |\n", x.hour, x.detected, x.removedJobs, x.removedInjected,
+			x.removed.all, x.removed.included, x.removedCut.all, x.removedCut.included, pct(x.removed.all, x.removedCut.all))
 	}
-	if err := sweepExp(ctx, w, jobs); err != nil {
-		return err
+}
+
+// writeSummary puts the thesis's butterfly numbers (§6.2, Figs. 6.3, 6.14)
+// beside the ranges of ours.
+func (r *butterflyResult) writeSummary(w io.Writer) {
+	rangeOf := func(f func(butterflyRow) float64) (float64, float64) {
+		a, b := f(r.rows[0]), f(r.rows[0])
+		for _, x := range r.rows {
+			a, b = min(a, f(x)), max(b, f(x))
+		}
+		return a, b
 	}
-	return shakeExp(ctx, w, jobs)
+	orig0, orig1 := rangeOf(func(x butterflyRow) float64 { return x.with.all })
+	deltas := map[string][]int64{}
+	var keys []string
+	for _, x := range r.rows {
+		k := fmt.Sprintf("%+.2f%%", pct(x.with.all, x.withCut.all))
+		if deltas[k] == nil {
+			keys = append(keys, k)
+		}
+		deltas[k] = append(deltas[k], x.hour)
+	}
+	var ds []string
+	for _, k := range keys {
+		ds = append(ds, fmt.Sprintf("Δ %s at %d of %d start hours", k, len(deltas[k]), len(r.rows)))
+	}
+	ch0, ch1 := rangeOf(func(x butterflyRow) float64 { return float64(x.changed) })
+	var far []string
+	near := 0.0
+	for _, x := range r.rows {
+		if x.maxH >= 1 {
+			far = append(far, fmt.Sprintf("%.1f h at +%d h", x.maxH, x.hour))
+		} else {
+			near = max(near, x.maxH)
+		}
+	}
+	moves := fmt.Sprintf("%.0f–%.0f (%d without the flurry); largest move ≤ %.1f h", ch0, ch1, r.changed, near)
+	if len(far) > 0 {
+		moves += " except " + strings.Join(far, ", ")
+	}
+	without := r.offsets[0]
+	var rng0, rng1, fl0, fl1, ot0, ot1 float64
+	for i, o := range r.offsets[1:] {
+		rel := 100 * (o.all[1] - o.all[0]) / o.all[0]
+		if i == 0 {
+			rng0, rng1, fl0, fl1, ot0, ot1 = rel, rel, o.flurry[0], o.flurry[1], o.other[0], o.other[1]
+		}
+		rng0, rng1 = min(rng0, rel), max(rng1, rel)
+		fl0, fl1 = min(fl0, o.flurry[0]), max(fl1, o.flurry[1])
+		ot0, ot1 = min(ot0, o.other[0]), max(ot1, o.other[1])
+	}
+	removed := 0
+	for _, x := range r.rows {
+		if x.detected && x.removedJobs == 375 && x.removedInjected == 375 && x.removed.all == r.base.all && x.removedCut.all == r.baseCut.all {
+			removed++
+		}
+	}
+	var shake []string
+	for _, s := range r.shaking {
+		overlap := math.Abs(s.orig-s.cut) < min(s.origHalf, s.cutHalf)
+		shake = append(shake, fmt.Sprintf("%s: original and −30 s within each other's 95%% CI: %v", s.input, overlap))
+	}
+	fmt.Fprintln(w, "| | thesis (raw log) | ours (cln + synthetic flurry, over the start hours) |")
+	fmt.Fprintln(w, "|---|---|---|")
+	fmt.Fprintf(w, "| mean bsld, original → job 64,241 −30 s | 88.16 → 81.38 (−7.7%%) | %.1f–%.1f → %s |\n", orig0, orig1, strings.Join(ds, ", "))
+	fmt.Fprintf(w, "| jobs whose start moved | 2,024, up to ~60 h | %s |\n", moves)
+	fmt.Fprintf(w, "| range of mean bsld over run-time offsets of job 64,241 (Fig. 6.3) | swings of ~8%% | %.1f–%.1f%% with the flurry, %.1f%% without |\n",
+		rng0, rng1, 100*(without.all[1]-without.all[0])/without.all[0])
+	fmt.Fprintf(w, "| flurry jobs' mean over offsets (Fig. 6.14) | 450–1,450 | %.0f–%.0f |\n", fl0, fl1)
+	fmt.Fprintf(w, "| other jobs' mean over offsets (Fig. 6.14) | 79–80 (stable) | %.2f–%.2f |\n", ot0, ot1)
+	fmt.Fprintf(w, "| flurry removed by filter | schedules identical outside days 580–585 | the detector's filter removes exactly the 375 injected jobs and gives the no-flurry result at %d of %d start hours |\n", removed, len(r.rows))
+	fmt.Fprintf(w, "| input shaking (§6.5.5) | \"largely defeats the instability\" | %s |\n", strings.Join(shake, "; "))
 }
 
 func pct(a, b float64) float64 { return 100 * (b - a) / a }
@@ -224,36 +341,52 @@ func spread(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (all, fl
 	return all, fl, other, nil
 }
 
-// sweepExp is the Fig. 6.3 / 6.14 experiment: the run time of job 64,241
-// moved by −10..+10 min; how far the mean moves, with and without the
-// flurry (and with it removed by the detector's filter).
-func sweepExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
-	fmt.Fprintf(w, "\nFig. 6.3 analogue: run time of job %d offset by −10..+10 min (21 runs each); range of mean bsld over all jobs\n\n", butterflyJob)
-	fmt.Fprintln(w, "| input | min | max | range | flurry jobs' mean min..max | other jobs' mean min..max |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
-	a, _, _, err := spread(ctx, jobs, nil)
+// offsetRow is the Fig. 6.3 / 6.14 experiment on one input: the ranges of
+// the mean bsld over all jobs, the flurry's and the other jobs', over the
+// run-time offsets of job 64,241.
+type offsetRow struct {
+	input              string
+	all, flurry, other [2]float64
+}
+
+// offsetRows runs it without the flurry, then with it at each start hour.
+func offsetRows(ctx context.Context, jobs []swf.Job) ([]offsetRow, error) {
+	a, _, o, err := spread(ctx, jobs, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fmt.Fprintf(w, "| cln, no flurry | %.2f | %.2f | %.2f (%.1f%%) | – | %.2f..%.2f |\n", a[0], a[1], a[1]-a[0], 100*(a[1]-a[0])/a[0], a[0], a[1])
+	rows := []offsetRow{{"cln, no flurry", a, [2]float64{-1, -1}, o}}
 	for _, h := range butterflyHours {
 		inj, fl, err := injected(jobs, h)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		a, f, o, err := spread(ctx, inj, fl)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		fmt.Fprintf(w, "| cln + flurry at +%d h | %.2f | %.2f | %.2f (%.1f%%) | %.0f..%.0f | %.2f..%.2f |\n", h, a[0], a[1], a[1]-a[0], 100*(a[1]-a[0])/a[0], f[0], f[1], o[0], o[1])
+		rows = append(rows, offsetRow{fmt.Sprintf("cln + flurry at +%d h", h), a, f, o})
 	}
-	return nil
+	return rows, nil
+}
+
+func writeOffsets(w io.Writer, rows []offsetRow) {
+	fmt.Fprintf(w, "Run time of job %d offset by −10..+10 min (21 runs each); range of mean bsld over all jobs.\n\n", butterflyJob)
+	fmt.Fprintln(w, "| input | min | max | range | flurry jobs' mean min..max | other jobs' mean min..max |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	for _, r := range rows {
+		fl := "–"
+		if r.flurry[0] >= 0 {
+			fl = fmt.Sprintf("%.0f..%.0f", r.flurry[0], r.flurry[1])
+		}
+		fmt.Fprintf(w, "| %s | %.2f | %.2f | %.2f (%.1f%%) | %s | %.2f..%.2f |\n", r.input, r.all[0], r.all[1], r.all[1]-r.all[0], 100*(r.all[1]-r.all[0])/r.all[0], fl, r.other[0], r.other[1])
+	}
 }
 
 // flurry581 is the synthetic user-328 flurry starting h hours into the
 // log's 581st day.
-func flurry581(h int64) sanitize.Synthetic {
-	return sanitize.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*sanitize.Day + h*sanitize.Hour, Duration: 10 * sanitize.Hour,
+func flurry581(h int64) flurrytest.Synthetic {
+	return flurrytest.Synthetic{User: 328, Jobs: 375, Start: butterflyDay*daySec + h*hourSec, Duration: 10 * hourSec,
 		Size: butterflySize, ReqTime: 300, RunMin: 60, RunMax: 120}
 }
 
@@ -262,7 +395,7 @@ func flurry581(h int64) sanitize.Synthetic {
 // (and the tests) see the same flurry for the same hour, and the set of
 // the injected job IDs.
 func injected(jobs []swf.Job, h int64) ([]swf.Job, map[int64]bool, error) {
-	inj, ids, err := sanitize.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
+	inj, ids, err := flurrytest.Inject(jobs, flurry581(h), rand.New(rand.NewPCG(581, uint64(h))))
 	if err != nil {
 		return nil, nil, err
 	}

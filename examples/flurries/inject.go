@@ -6,7 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
+	"github.com/batchq/batchq/internal/activity"
+	"github.com/batchq/batchq/internal/flurrytest"
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -24,13 +28,13 @@ type shape struct {
 	name string
 	// spec builds the flurry for a log whose median week carries medJobs
 	// jobs and medProcs processes (Σ sizes).
-	spec func(medJobs, medProcs float64) sanitize.Synthetic
+	spec func(medJobs, medProcs float64) flurrytest.Synthetic
 }
 
 // flurry375 is the thesis's §6.2 flurry: 375 jobs of one user, size 32,
 // estimate 5 min, run 1–2 min, submitted sequentially over 10 h.
-var flurry375 = shape{"375 jobs/10 h", func(float64, float64) sanitize.Synthetic {
-	return sanitize.Synthetic{Jobs: 375, Duration: 10 * sanitize.Hour, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
+var flurry375 = shape{"375 jobs/10 h", func(float64, float64) flurrytest.Synthetic {
+	return flurrytest.Synthetic{Jobs: 375, Duration: 10 * hourSec, Size: 32, ReqTime: 300, RunMin: 60, RunMax: 120}
 }}
 
 // sp2Lift is how much the 375-job flurry adds to a median week of the
@@ -44,7 +48,7 @@ const sp2Lift = 375 * 32 / 6299.0
 // processes are sp2Lift × the log's median week of processes, so its job
 // count follows the machine (SDSC-SP2 375, KTH 269, CTC 1,018, SDSC-BLUE
 // 4,293). On a big machine the original 375 jobs are an ordinary busy day.
-var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs float64) sanitize.Synthetic {
+var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs float64) flurrytest.Synthetic {
 	f := flurry375.spec(0, 0)
 	f.Jobs = int(math.Round(sp2Lift * medProcs / float64(f.Size)))
 	return f
@@ -56,8 +60,8 @@ var flurry375Scaled = shape{"375-job shape, SDSC-SP2 strength", func(_, medProcs
 // (intensity 2: the weeks carry about 3× normal activity, inside the
 // thesis's 2×–10×).
 func multiWeek(intensity float64) shape {
-	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med, _ float64) sanitize.Synthetic {
-		return sanitize.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * sanitize.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
+	return shape{fmt.Sprintf("3 weeks at %.1f× median week", intensity), func(med, _ float64) flurrytest.Synthetic {
+		return flurrytest.Synthetic{Jobs: int(intensity * med * 3), Duration: 3 * activity.Week, Size: 1, ReqTime: 600, RunMin: 5, RunMax: 60, Random: true}
 	}}
 }
 
@@ -83,10 +87,10 @@ func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, 
 	if fresh {
 		s.User = maxUser(jobs) + 1
 	} else {
-		s.User = busiest(jobs, s.Start-2*sanitize.Week, s.Start+s.Duration+2*sanitize.Week)
+		s.User = busiest(jobs, s.Start-2*activity.Week, s.Start+s.Duration+2*activity.Week)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(pos*1000)))
-	inj, ids, err := sanitize.Inject(jobs, s, rng)
+	inj, ids, err := flurrytest.Inject(jobs, s, rng)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -136,7 +140,7 @@ func native(base sanitize.Candidates, c sanitize.Candidate) bool {
 // medianWeek is the median over the log's weeks (7-day bins of the submit
 // time from 0) of the jobs and of the processes (Σ sizes) submitted.
 func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
-	tot, _ := sanitize.Totals(jobs, sanitize.Week)
+	tot, _ := activity.Totals(jobs, activity.Week)
 	nj, np := make([]int64, len(tot)), make([]int64, len(tot))
 	for i := range tot {
 		nj[i], np[i] = int64(tot[i].Jobs), tot[i].Procs
@@ -149,7 +153,7 @@ func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
 // weekScale is how much synthetic flurry f lifts a median week of the log,
 // in jobs and in processes: the thesis's §8.1 scale (observed flurries run
 // at 2×–10× the average weekly rate).
-func weekScale(jobs []swf.Job, f sanitize.Synthetic) (medJobs, medProcs, jobsX, procsX float64) {
+func weekScale(jobs []swf.Job, f flurrytest.Synthetic) (medJobs, medProcs, jobsX, procsX float64) {
 	medJobs, medProcs = medianWeek(jobs)
 	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(int64(f.Jobs)*f.Size)) / medProcs
 }
@@ -207,15 +211,23 @@ func (s score) precision() float64 {
 	return float64(s.right) / float64(s.right+s.wrong)
 }
 
-// injectLog runs every shape × position × user choice on one log and prints
-// one line per shape.
-func injectLog(w io.Writer, name string, jobs []swf.Job, shapes []shape, cfg sanitize.FlurryConfig) (map[string]score, error) {
+// injectRow is one shape injected into one log: its score and how many of
+// the log's own candidates are at least as strong as the weakest detected
+// injection (a detector that finds the injection cannot be blind to them).
+type injectRow struct {
+	log, shape      string
+	sc              score
+	stronger, nbase int
+}
+
+// injectLog runs every shape × position × user choice on one log.
+func injectLog(name string, jobs []swf.Job, shapes []shape, cfg sanitize.FlurryConfig) ([]injectRow, error) {
 	base, err := sanitize.DetectFlurries(jobs, cfg)
 	if err != nil {
 		return nil, err
 	}
 	medJobs, medProcs := medianWeek(jobs)
-	res := map[string]score{}
+	var rows []injectRow
 	for _, sh := range shapes {
 		var sc score
 		for _, pos := range positions {
@@ -227,17 +239,154 @@ func injectLog(w io.Writer, name string, jobs []swf.Job, shapes []shape, cfg san
 				sc.add(o)
 			}
 		}
-		res[sh.name] = sc
-		// How many native candidates are at least as strong as the
-		// weakest detected injection: a detector that finds the
-		// injection cannot be blind to them.
-		stronger := 0
+		r := injectRow{log: name, shape: sh.name, sc: sc, nbase: len(base)}
 		for _, c := range base {
 			if c.WeekLift >= sc.minLift && sc.minLift > 0 {
-				stronger++
+				r.stronger++
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %d of %d |\n", name, sh.name, sc.trials, sc.right, sc.recall(), sc.precision(), sc.minCov, sc.minLift, stronger, len(base))
+		rows = append(rows, r)
 	}
-	return res, nil
+	return rows, nil
+}
+
+// injectAll injects the shapes into each of the cleaned logs.
+func injectAll(dir string, shapes []shape, st setup) ([]injectRow, error) {
+	var rows []injectRow
+	for _, name := range cleaned {
+		jobs, err := load(dir, name, st.sane)
+		if err != nil {
+			return nil, err
+		}
+		r, err := injectLog(tracetest.ShortName(name), jobs, shapes, st.det)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+func writeInject(w io.Writer, rows []injectRow) {
+	fmt.Fprintln(w, "| log | injected flurry | trials | right | recall | precision | min coverage | min week lift | native candidates with week lift ≥ it |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %.2f | %.2f | %.2f | %.2f | %d of %d |\n", r.log, r.shape, r.sc.trials, r.sc.right,
+			r.sc.recall(), r.sc.precision(), r.sc.minCov, r.sc.minLift, r.stronger, r.nbase)
+	}
+}
+
+// readmeShapes are the shapes of the detection-quality table.
+var readmeShapes = []shape{flurry375, flurry375Scaled, multiWeek(2)}
+
+// injectSections is the detection-quality experiment and, for the default
+// setup, how strong each shape is on each log.
+func injectSections(dir string, st setup) ([]section, error) {
+	rows, err := injectAll(dir, readmeShapes, st)
+	if err != nil {
+		return nil, err
+	}
+	ss := []section{injectSection(rows, st)}
+	if st.suffix() == "" {
+		scale, err := scaleSection(dir, st)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, scale)
+	}
+	return ss, nil
+}
+
+func injectSection(rows []injectRow, st setup) section {
+	return section{"inject" + st.suffix(), "## Detection quality: injected flurries", textOf(func(w io.Writer) { writeInject(w, rows) })}
+}
+
+// sweepSections is the 3-week flurry at other intensities.
+func sweepSections(dir string, st setup) ([]section, error) {
+	rows, err := injectAll(dir, []shape{multiWeek(1), multiWeek(1.5), multiWeek(3)}, st)
+	if err != nil {
+		return nil, err
+	}
+	return []section{{"sweep" + st.suffix(), "## Where detection stops", textOf(func(w io.Writer) { writeInject(w, rows) })}}, nil
+}
+
+// scaleSection is each shape's size and strength on each log, against the
+// log's median week (the thesis's §8.1 scale: observed flurries run at
+// 2×–10× the average weekly rate).
+func scaleSection(dir string, st setup) (section, error) {
+	var rows []string
+	for _, name := range cleaned {
+		jobs, err := load(dir, name, st.sane)
+		if err != nil {
+			return section{}, err
+		}
+		mj, mp, jx, px := weekScale(jobs, flurry375.spec(0, 0))
+		scaled := flurry375Scaled.spec(mj, mp)
+		long := multiWeek(2).spec(mj, mp)
+		rows = append(rows, fmt.Sprintf("| %s | %.0f / %.0f | %.2f× / %.2f× | %d (one every %.1f s) | %d |", tracetest.ShortName(name), mj, mp, jx, px,
+			scaled.Jobs, float64(scaled.Duration)/float64(scaled.Jobs), long.Jobs))
+	}
+	return section{"inject-scale", "### The shapes against a median week", textOf(func(w io.Writer) {
+		fmt.Fprintf(w, "| log | median week: jobs / processes | week with the literal 375 jobs: jobs / processes | jobs of the 375-job shape at SDSC-SP2 strength (%.2f median weeks of processes) | jobs of the 3-week flurry at 2× |\n", sp2Lift)
+		fmt.Fprintln(w, "|---|---|---|---|---|")
+		fmt.Fprintln(w, strings.Join(rows, "\n"))
+	})}, nil
+}
+
+// weekLiftSettings are the detector settings of the trade-off table.
+var weekLiftSettings = []struct {
+	name string
+	det  sanitize.FlurryConfig
+}{
+	{"off (-1)", sanitize.FlurryConfig{WeekLift: -1}},
+	{"off, Factor 2", sanitize.FlurryConfig{WeekLift: -1, Factor: 2}},
+	{"off, Factor 3", sanitize.FlurryConfig{WeekLift: -1, Factor: 3}},
+	{"0.5", sanitize.FlurryConfig{WeekLift: 0.5}},
+	{"0.75", sanitize.FlurryConfig{WeekLift: 0.75}},
+	{"1 (default)", sanitize.FlurryConfig{}},
+	{"1.5", sanitize.FlurryConfig{WeekLift: 1.5}},
+	{"2", sanitize.FlurryConfig{WeekLift: 2}},
+}
+
+// weekLiftSections trades native candidates against the recall of the
+// literal 375-job flurry and of the 3-week flurry, per detector setting
+// (the -bins and -quantile flags still apply).
+func weekLiftSections(dir string, st setup) ([]section, error) {
+	var rows []string
+	for _, set := range weekLiftSettings {
+		s := st
+		s.det.WeekLift, s.det.Factor = set.det.WeekLift, set.det.Factor
+		ns, err := detectNative(dir, cleaned, s)
+		if err != nil {
+			return nil, err
+		}
+		inj, err := injectAll(dir, []shape{flurry375, multiWeek(2)}, s)
+		if err != nil {
+			return nil, err
+		}
+		row := "| " + set.name + " |"
+		for _, l := range ns {
+			row += fmt.Sprintf(" %.1f |", float64(len(l.cs))/l.years)
+		}
+		for _, sh := range []string{flurry375.name, multiWeek(2).name} {
+			var rs []string
+			for _, r := range inj {
+				if r.shape == sh {
+					rs = append(rs, fmt.Sprintf("%.1f", r.sc.recall()))
+				}
+			}
+			row += " " + strings.Join(rs, " / ") + " |"
+		}
+		rows = append(rows, row)
+	}
+	var names []string
+	for _, name := range cleaned {
+		names = append(names, tracetest.ShortName(name))
+	}
+	return []section{{"weeklift" + st.suffix(), "## The weekly test's trade-off", textOf(func(w io.Writer) {
+		fmt.Fprintf(w, "| WeekLift | %s | recall of the literal 375 jobs (%s) | recall of the 3-week flurry at 2× (same order) |\n",
+			strings.Join(names, " | "), strings.Join(names, " / "))
+		fmt.Fprintln(w, "|---|"+strings.Repeat("---:|", len(names))+"---|---|")
+		fmt.Fprintln(w, strings.Join(rows, "\n"))
+	})}}, nil
 }

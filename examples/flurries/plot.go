@@ -30,13 +30,13 @@ func plotFlags() {
 const plotUsers = 5
 
 // plotActivity draws the weekly activity of each log of spec into outDir.
-func plotActivity(w io.Writer, traces, outDir, spec string) error {
+func plotActivity(w io.Writer, traces, outDir, spec string, st setup) error {
 	for _, prefix := range strings.Split(spec, ",") {
 		prefix = strings.TrimSpace(prefix)
 		if prefix == "" {
 			continue
 		}
-		files, err := plotLog(traces, outDir, prefix)
+		files, err := plotLog(traces, outDir, prefix, st)
 		if err != nil {
 			return fmt.Errorf("-plot-logs %q: %w", prefix, err)
 		}
@@ -48,17 +48,17 @@ func plotActivity(w io.Writer, traces, outDir, spec string) error {
 // plotLog draws one log: its weekly arrivals, the plotUsers users with the
 // most flurry jobs, and every flurry DetectFlurries (at its defaults, as
 // the experiments run it) suspects.
-func plotLog(traces, outDir, prefix string) ([]string, error) {
+func plotLog(traces, outDir, prefix string, st setup) ([]string, error) {
 	path, err := tracetest.FindPrefix(traces, prefix)
 	if err != nil {
 		return nil, err
 	}
 	name := filepath.Base(path)
-	jobs, err := load(traces, name)
+	jobs, err := load(traces, name, st.sane)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+tracetest.ShortName(name), detector, plotUsers)
+	a, _, ok, err := fromlib.Activity(jobs, "Weekly arrivals, "+tracetest.ShortName(name), st.det, plotUsers)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ func TestPlotActivityKTH(t *testing.T) {
 	dir := tracetest.DirOf(t, tracetest.KTH)
 	out := t.TempDir()
 	var b strings.Builder
-	if err := plotActivity(&b, dir, out, "kth"); err != nil {
+	if err := plotActivity(&b, dir, out, "kth", setup{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"flurries-kth-sp2-activity.png", "flurries-kth-sp2-activity.svg"} {
@@ -41,7 +41,7 @@ func TestPlotActivityBadLog(t *testing.T) {
 		"A":   "2 traces in",
 		"A-1": "no user IDs",
 	} {
-		err := plotActivity(&strings.Builder{}, dir, t.TempDir(), spec)
+		err := plotActivity(&strings.Builder{}, dir, t.TempDir(), spec, setup{})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `"`+spec+`"`) {
 			t.Errorf("log %q: err = %v, want %q and the log named", spec, err, want)
 		}

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/batchq/batchq/internal/shake"
+
 	"github.com/batchq/batchq/internal/interval"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -23,7 +24,7 @@ const shakeRuns = 20
 func shaken(ctx context.Context, jobs []swf.Job) (mean, half float64, err error) {
 	xs := make([]float64, shakeRuns)
 	for s := range xs {
-		j, _, err := sanitize.Shake(jobs, sanitize.ShakeConfig{Seed: uint64(s)})
+		j, _, err := shake.Shake(jobs, shake.Config{Seed: uint64(s)})
 		if err != nil {
 			return 0, 0, err
 		}
@@ -37,31 +38,43 @@ func shaken(ctx context.Context, jobs []swf.Job) (mean, half float64, err error)
 	return mean, half, nil
 }
 
-func shakeExp(ctx context.Context, w io.Writer, jobs []swf.Job) error {
-	fmt.Fprintf(w, "\nInput shaking (%d runs, 10%% of arrivals ±U[0,60] s): mean bsld over all jobs, mean ± 95%% CI\n\n", shakeRuns)
-	fmt.Fprintln(w, "| input | original | job 64,241 cut 30 s |")
-	fmt.Fprintln(w, "|---|---:|---:|")
+// shakeRow is one input's shaken means, original and with the cut.
+type shakeRow struct {
+	input                        string
+	orig, origHalf, cut, cutHalf float64
+}
+
+func shakeRows(ctx context.Context, jobs []swf.Job) ([]shakeRow, error) {
 	inj, _, err := injected(jobs, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var rows []shakeRow
 	for _, in := range []struct {
 		name string
 		jobs []swf.Job
 	}{{"cln, no flurry", jobs}, {"cln + flurry at +0 h", inj}} {
 		cut, err := shorten(in.jobs, butterflyJob, -butterflyCut)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		m0, h0, err := shaken(ctx, in.jobs)
-		if err != nil {
-			return err
+		r := shakeRow{input: in.name}
+		if r.orig, r.origHalf, err = shaken(ctx, in.jobs); err != nil {
+			return nil, err
 		}
-		m1, h1, err := shaken(ctx, cut)
-		if err != nil {
-			return err
+		if r.cut, r.cutHalf, err = shaken(ctx, cut); err != nil {
+			return nil, err
 		}
-		fmt.Fprintf(w, "| %s | %.2f ± %.2f | %.2f ± %.2f |\n", in.name, m0, h0, m1, h1)
+		rows = append(rows, r)
 	}
-	return nil
+	return rows, nil
+}
+
+func writeShaking(w io.Writer, rows []shakeRow) {
+	fmt.Fprintf(w, "%d runs, 10%% of arrivals moved by ±U[0,60] s: mean bsld over all jobs, mean ± 95%% CI.\n\n", shakeRuns)
+	fmt.Fprintln(w, "| input | original | job 64,241 cut 30 s |")
+	fmt.Fprintln(w, "|---|---:|---:|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %.2f ± %.2f | %.2f ± %.2f |\n", r.input, r.orig, r.origHalf, r.cut, r.cutHalf)
+	}
 }

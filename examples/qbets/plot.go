@@ -47,8 +47,8 @@ var waitConfigs = []struct {
 	name string
 	cfg  replay.Config
 }{
-	{"BM, full history (no trimming)", replay.Config{Experiment: replay.Plain}},
-	{"BM, change-point trimming", replay.Config{Experiment: replay.QBETS, Predictor: qbets.Config{Cluster: qbets.ClusterNone, NoAvailability: true}}},
+	{"BM, full history (no trimming)", replay.Config{Plain: true}},
+	{"BM, change-point trimming", replay.Config{Predictor: qbets.Config{Cluster: qbets.ClusterNone, NoAvailability: true}}},
 }
 
 // plotWaits draws Figure 4.1 for every queue of spec (see -plot-queues)

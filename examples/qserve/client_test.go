@@ -25,6 +25,12 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"kstart", "-c", "90", "-q", "75", "-within", "00:30:00", "s1", "1003"}, []string{"job 1003", "starts by", "90% interval", "within 00:30:00"}},
 		{[]string{"kwouldwait", "4", "01:00:00", "normal@s1", "debug@s1"}, []string{"normal@s1: 4 cores", "debug@s1: 4 cores", "IBL    waits"}},
 		{[]string{"kwouldstart", "-json", "-q", "75", "4", "01:00:00", "normal@s1"}, []string{`"quantile":75`, `"qbets":{`}},
+		{[]string{"ksystems", "-format", "xml"}, []string{`<?xml version="1.0" encoding="UTF-8"?>`, "<Systems><SystemStatus><System>s1</System>"}},
+		{[]string{"kqueue", "-format", "html", "normal@s1"}, []string{"<!DOCTYPE html>", "<h1>Queue normal@s1</h1>", "<svg"}},
+		{[]string{"kjobs", "-format", "json", "s1"}, []string{`"job":1001`}},
+		{[]string{"kwait", "-format", "html", "s1", "1002"}, []string{"Job 1002 on s1: predicted wait", "QBETS bound"}},
+		{[]string{"kwouldwait", "-format", "xml", "-within", "00:30:00", "4", "01:00:00", "normal@s1"}, []string{"<Predictions><Prediction>", "<ProbWithin>"}},
+		{[]string{"kwouldstart", "-format", "html", "4", "01:00:00", "normal@s1"}, []string{"<!DOCTYPE html>", "so starts by"}},
 	} {
 		var out, errb strings.Builder
 		args := append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...)
@@ -60,6 +66,8 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"kwouldwait", "four", "01:00:00", "normal@s1"}, "cores"},
 		{[]string{"kjobs"}, "wrong number of arguments"},
 		{[]string{"kfoo"}, "unknown command"},
+		{[]string{"ksystems", "-format", "pdf"}, "format: \"pdf\""},
+		{[]string{"ksystems", "-json", "-format", "xml"}, "choose one"},
 	} {
 		var out, errb strings.Builder
 		err := run(append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...), &out, &errb)
@@ -78,9 +86,9 @@ func TestHelpDocumentsFlags(t *testing.T) {
 	}{
 		{[]string{"-h"}, []string{"serve", "ksystems", "ksystem", "kqueue", "kjobs", "kwait", "kstart", "kwouldwait", "kwouldstart"}},
 		{[]string{"serve", "-h"}, []string{"-addr", "-db", "-speed", "-nocache", "-now", "-grace", "-replay"}},
-		{[]string{"ksystems", "-h"}, []string{"-server", "-json"}},
-		{[]string{"kwait", "-h"}, []string{"-server", "-json", "-c", "-q", "-within"}},
-		{[]string{"kwouldstart", "-h"}, []string{"-server", "-json", "-c", "-q", "-within", "<cores> <hh:mm:ss> <queue@system>"}},
+		{[]string{"ksystems", "-h"}, []string{"-server", "-json", "-format"}},
+		{[]string{"kwait", "-h"}, []string{"-server", "-json", "-format", "-c", "-q", "-within"}},
+		{[]string{"kwouldstart", "-h"}, []string{"-server", "-json", "-format", "-c", "-q", "-within", "<cores> <hh:mm:ss> <queue@system>"}},
 	} {
 		var out, errb strings.Builder
 		err := run(c.args, &out, &errb)

@@ -60,7 +60,8 @@ commands:
   kwouldwait <cores> <hh:mm:ss> <queue@system>...   predicted wait of a hypothetical job
   kwouldstart <cores> <hh:mm:ss> <queue@system>...  predicted start of a hypothetical job
 
-Every client command takes -h for its flags.
+Every client command takes -h for its flags, and -format text|json|xml|html.
+The service's pages are at http://host:port/karnak/ in a browser.
 `
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -359,7 +360,8 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		port = "8080"
 	}
 	server := fs.String("server", "http://"+net.JoinHostPort(host, port), "service URL (default from $KARNAK_HOST and $KARNAK_PORT)")
-	asJSON := fs.Bool("json", false, "print the JSON representation instead of text")
+	asJSON := fs.Bool("json", false, "print the JSON representation (the same as -format json)")
+	outFormat := fs.String("format", "text", "representation to print: text, json, xml or html (Karnak's four)")
 	var conf, quant *int
 	var within *string
 	operands := map[string]string{
@@ -384,9 +386,17 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	ext := "txt"
-	if *asJSON {
+	ext := *outFormat
+	switch {
+	case *asJSON && ext != "text" && ext != "json":
+		return fmt.Errorf("-json and -format %s: choose one", ext)
+	case *asJSON:
 		ext = "json"
+	case ext == "text":
+		ext = "txt"
+	case ext == "json" || ext == "xml" || ext == "html":
+	default:
+		return fmt.Errorf("format: %q, want text, json, xml or html", ext)
 	}
 	a := fs.Args()
 	need := map[string]int{"ksystems": 0, "ksystem": 1, "kqueue": 1, "kjobs": 1, "kwait": 2, "kstart": 2}

@@ -61,13 +61,13 @@ func report(w io.Writer, r *result, files []string) {
 	if !p.plan.Possible {
 		fmt.Fprintln(w, "  plan: NOT_POSSIBLE (no submission time reaches the target; a refusal, like a denied reservation)")
 	} else {
-		c := p.plan.Cost()
+		req, extra := p.plan.Cost()
 		fmt.Fprintf(w, "  plan: submit at +%s asking %s, predicted probability %.2f; worst-case extra %d node-s on %d required\n",
-			dur(float64(p.plan.Submit-p.now)), dur(float64(p.plan.Walltime)), p.plan.Prob, c.WorstExtra, c.Required)
+			dur(float64(p.plan.Submit-p.now)), dur(float64(p.plan.Walltime)), p.plan.Prob, extra, req)
 	}
-	if p.best.Possible {
+	if _, extra := p.best.Cost(); p.best.Possible {
 		fmt.Fprintf(w, "  most probable submission: +%s with %.2f (worst-case extra %d node-s)\n",
-			dur(float64(p.best.Submit-p.now)), p.best.Prob, p.best.Cost().WorstExtra)
+			dur(float64(p.best.Submit-p.now)), p.best.Prob, extra)
 	}
 	switch {
 	case !p.checked:

@@ -114,8 +114,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, usageError{fmt.Sprintf("unknown policy %q (want one of %s; -list describes them)", policy, presetNames())}
 	}
 	o.policy = pr
-	peer, err := sched.ParsePeer(compat)
-	if err != nil {
+	var peer sched.Peer
+	if err := peer.UnmarshalText([]byte(compat)); err != nil {
 		return o, usageError{fmt.Sprintf("-compat %q: want pyss or predictsim (or none)", compat)}
 	}
 	o.compat = peer

@@ -8,7 +8,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -458,32 +457,6 @@ func TestKTH(t *testing.T) {
 	if m["mean_wait_s"] != ref.Summary.MeanWait || m["mean_bsld"] != ref.Summary.MeanBSLD {
 		t.Errorf("KTH EASY: mean wait %v bsld %v, sched.Run %v %v", m["mean_wait_s"], m["mean_bsld"],
 			ref.Summary.MeanWait, ref.Summary.MeanBSLD)
-	}
-
-	// The figures the README quotes in prose beside the example run.
-	for _, c := range []struct {
-		args              []string
-		waitMin, bsld     float64 // rounded as quoted; bsld 0: not quoted
-		simulated, killed float64 // 0: not quoted
-	}{
-		{[]string{"-policy", "easy"}, 115.1, 90.3, 0, 0},
-		{[]string{"-policy", "easy++", "-kill"}, 93.5, 0, 0, 475},
-		{[]string{"-policy", "easy++", "-compat", "pyss"}, 93.9, 0, 28476, 0},
-	} {
-		m := runJSON(t, append([]string{p}, c.args...)...)
-		round := func(x float64) float64 { return math.Round(x*10) / 10 }
-		if w := round(m["mean_wait_s"].(float64) / 60); w != c.waitMin {
-			t.Errorf("%v: mean wait %v min, README says %v", c.args, w, c.waitMin)
-		}
-		if b := round(m["mean_bsld"].(float64)); c.bsld != 0 && b != c.bsld {
-			t.Errorf("%v: mean bsld %v, README says %v", c.args, b, c.bsld)
-		}
-		if n := m["jobs_simulated"].(float64); c.simulated != 0 && n != c.simulated {
-			t.Errorf("%v: %v jobs simulated, README says %v", c.args, n, c.simulated)
-		}
-		if n := m["killed"].(float64); c.killed != 0 && n != c.killed {
-			t.Errorf("%v: %v killed, README says %v", c.args, n, c.killed)
-		}
 	}
 
 	readme, err := os.ReadFile("README.md")

@@ -413,7 +413,7 @@ func writeTemp(t testing.TB, s string) string {
 // -readme examples/sweep/README.md testdata/NAME.jsonl.gz
 func TestReadme(t *testing.T) {
 	doc := read(t, "README.md")
-	for _, name := range []string{"table48", "fig43", "study-subset"} {
+	for _, name := range []string{"table48", "table410", "fig43", "study-subset"} {
 		spec, err := ReadSpec(filepath.Join("specs", name+".json"))
 		if err != nil {
 			t.Fatal(err)
@@ -445,36 +445,39 @@ func TestReadme(t *testing.T) {
 	}
 }
 
-// TestCommittedResults re-runs KTH's runs of Table 4.8 on the real trace
-// and compares them, trimmed, with the committed lines byte for byte.
+// TestCommittedResults re-runs KTH's runs of Tables 4.8, 4.10 and 4.11 on
+// the real trace and compares them, trimmed, with the committed lines byte
+// for byte.
 func TestCommittedResults(t *testing.T) {
 	tracetest.Path(t, tracetest.KTH)
-	spec, err := ReadSpec(filepath.Join("specs", "table48.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	byRun, err := loadComplete(spec, []string{filepath.Join("testdata", "table48.jsonl.gz")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kth []Run
-	for _, r := range spec.Expand() {
-		if r.Trace == "KTH" {
-			kth = append(kth, r)
-		}
-	}
-	cache := newTraceCache("", kth)
-	for _, r := range kth {
-		b, err := simulateRun(context.Background(), cache, spec.Hash(), r)
+	for _, name := range []string{"table48", "table410"} {
+		spec, err := ReadSpec(filepath.Join("specs", name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var l Line
-		if err := json.Unmarshal(b, &l); err != nil {
+		byRun, err := loadComplete(spec, []string{filepath.Join("testdata", name+".jsonl.gz")})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := trim(l), byRun[r.N].raw; !bytes.Equal(got, want) {
-			t.Errorf("run %d (%s %s):\n got %s\nwant %s", r.N, r.Trace, r.Policy, got, want)
+		var kth []Run
+		for _, r := range spec.Expand() {
+			if r.Trace == "KTH" {
+				kth = append(kth, r)
+			}
+		}
+		cache := newTraceCache("", kth)
+		for _, r := range kth {
+			b, err := simulateRun(context.Background(), cache, spec.Hash(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var l Line
+			if err := json.Unmarshal(b, &l); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := trim(l), byRun[r.N].raw; !bytes.Equal(got, want) {
+				t.Errorf("%s run %d (%s %s):\n got %s\nwant %s", name, r.N, r.Trace, r.Policy, got, want)
+			}
 		}
 	}
 }

@@ -67,7 +67,7 @@ func readMaybeGz(path string) ([]byte, error) {
 func trim(l Line) []byte {
 	s := l.Summary
 	l.Summary = Metrics{MeanWait: s.MeanWait, MeanBSLD: s.MeanBSLD, Accuracy: s.Accuracy, PredRate: s.PredRate,
-		PredAbsMean: s.PredAbsMean, DelayRate: s.DelayRate, DelayMean: s.DelayMean}
+		PredAbsMean: s.PredAbsMean, DelayRate: s.DelayRate, DelayMean: s.DelayMean, HeelToe: s.HeelToe}
 	return encodeLine(l)
 }
 

@@ -113,6 +113,8 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 	switch spec.Report {
 	case "table48":
 		return table48(w, lines)
+	case "table410":
+		return table410(w, lines)
 	case "fig43":
 		return fig43Table(w, lines)
 	case "study":

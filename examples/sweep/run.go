@@ -16,9 +16,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/batchq/batchq/internal/shake"
+
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -187,32 +188,33 @@ type Line struct {
 
 // Metrics are sched.Summary's fields, named for JSON.
 type Metrics struct {
-	Jobs            int     `json:"jobs"`
-	Included        int     `json:"included"`
-	Rejected        int     `json:"rejected"`
-	Killed          int     `json:"killed"`
-	Overran         int     `json:"overran"`
-	MeanWait        float64 `json:"mean_wait_s"`
-	MeanResponse    float64 `json:"mean_response_s"`
-	MeanSlowdown    float64 `json:"mean_slowdown"`
-	MeanBSLD        float64 `json:"mean_bsld"`
-	Accuracy        float64 `json:"accuracy"`
-	BackfillRate    float64 `json:"backfill_rate"`
-	MeanCorrections float64 `json:"mean_corrections"`
-	Utilization     float64 `json:"utilization"`
-	PredRate        float64 `json:"pred_rate"`
-	PredAbsMean     float64 `json:"pred_abs_mean_s"`
-	PredAbsMedian   float64 `json:"pred_abs_median_s"`
-	DelayRate       float64 `json:"delay_rate"`
-	DelayMean       float64 `json:"delay_mean_s"`
-	DelayMedian     float64 `json:"delay_median_s"`
+	Jobs            int      `json:"jobs"`
+	Included        int      `json:"included"`
+	Rejected        int      `json:"rejected"`
+	Killed          int      `json:"killed"`
+	Overran         int      `json:"overran"`
+	MeanWait        float64  `json:"mean_wait_s"`
+	MeanResponse    float64  `json:"mean_response_s"`
+	MeanSlowdown    float64  `json:"mean_slowdown"`
+	MeanBSLD        float64  `json:"mean_bsld"`
+	Accuracy        float64  `json:"accuracy"`
+	BackfillRate    float64  `json:"backfill_rate"`
+	MeanCorrections float64  `json:"mean_corrections"`
+	Utilization     float64  `json:"utilization"`
+	PredRate        float64  `json:"pred_rate"`
+	PredAbsMean     float64  `json:"pred_abs_mean_s"`
+	PredAbsMedian   float64  `json:"pred_abs_median_s"`
+	DelayRate       float64  `json:"delay_rate"`
+	DelayMean       float64  `json:"delay_mean_s"`
+	DelayMedian     float64  `json:"delay_median_s"`
+	HeelToe         *HeelToe `json:"heel_toe,omitempty"`
 }
 
 func metricsOf(s sched.Summary) Metrics {
 	p := s.Predictability
 	return Metrics{s.Jobs, s.Included, s.Rejected, s.Killed, s.Overran, s.MeanWait, s.MeanResponse, s.MeanSlowdown,
 		s.MeanBSLD, s.Accuracy, s.BackfillRate, s.MeanCorrections, s.Utilization,
-		p.Rate, p.AbsMean, p.AbsMedian, p.DelayRate, p.DelayMean, p.DelayMedian}
+		p.Rate, p.AbsMean, p.AbsMedian, p.DelayRate, p.DelayMean, p.DelayMedian, nil}
 }
 
 // encodeLine is the canonical bytes of a line, newline included.
@@ -436,7 +438,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 	in.once.Do(func() {
 		jobs := raw.jobs
 		if p.Seed != 0 {
-			shaken, _, err := sanitize.Shake(jobs, sanitize.ShakeConfig{Seed: p.Seed})
+			shaken, _, err := shake.Shake(jobs, shake.Config{Seed: p.Seed})
 			if err != nil {
 				in.err = err
 				return
@@ -484,11 +486,38 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 	if err != nil {
 		return nil, fmt.Errorf("run %d: %w", r.N, err)
 	}
-	res, err := sched.Run(ctx, cfg, jobs)
+	var ht *heelToeObserver
+	if r.HeelToe {
+		ht = newHeelToeObserver(machine, cfg.KillAtEstimate)
+	}
+	res, err := runObserved(ctx, cfg, jobs, ht)
 	if err != nil {
 		return nil, fmt.Errorf("run %d (%s %s): %w", r.N, r.Trace, r.Policy, err)
 	}
-	return encodeLine(Line{Run: r.N, Spec: hash, Params: r.Params, Summary: metricsOf(res.Summary)}), nil
+	m := metricsOf(res.Summary)
+	if ht != nil {
+		m.HeelToe = &ht.m
+	}
+	return encodeLine(Line{Run: r.N, Spec: hash, Params: r.Params, Summary: m}), nil
+}
+
+// runObserved is sched.Run with an observer when o is not nil.
+func runObserved(ctx context.Context, cfg sched.Config, jobs []swf.Job, o *heelToeObserver) (*sched.Result, error) {
+	if o == nil {
+		return sched.Run(ctx, cfg, jobs)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s, err := sched.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.Observe(o)
+	if err := s.Load(jobs); err != nil {
+		return nil, err
+	}
+	return s.Finish()
 }
 
 // runShard makes the shard's runs that the result file does not hold yet,

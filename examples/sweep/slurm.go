@@ -47,7 +47,8 @@ func cmdSlurm(args []string, w io.Writer) error {
 	fmt.Fprintf(w, "#!/bin/bash\n")
 	fmt.Fprintf(w, "# sweep %s: %d runs in %d array tasks (task i runs shard i/%d: runs n with n mod %d = i, about %d each).\n",
 		spec.Name, runs, n, n, n, (runs+n-1)/n)
-	fmt.Fprintf(w, "# Spec hash %s. Submit with: sbatch THIS_FILE. Failed tasks can be resubmitted alone\n", spec.Hash())
+	fmt.Fprintf(w, "# Spec hash %s. Submit with: mkdir -p %s && sbatch THIS_FILE (Slurm opens --output\n", spec.Hash(), q(*out))
+	fmt.Fprintf(w, "# before the script runs, and does not make its directory). Failed tasks can be resubmitted alone\n")
 	fmt.Fprintf(w, "# (sbatch --array=3,7 THIS_FILE): a task resumes its shard's file. Then:\n")
 	fmt.Fprintf(w, "#   %s merge -spec %s %s > %s.jsonl\n", *bin, *specPath, *out, spec.Name)
 	fmt.Fprintf(w, "#SBATCH --job-name=sweep-%s\n", spec.Name)

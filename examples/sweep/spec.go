@@ -23,7 +23,8 @@ type Spec struct {
 	// Name labels the sweep (result file names, the Slurm job name).
 	Name string `json:"name"`
 	// Report selects what the report command prints from the results:
-	// "table48", "fig43", "study" or "" (a plain table of every run).
+	// "table48", "table410" (Tables 4.10 and 4.11), "fig43", "study" or ""
+	// (a plain table of every run).
 	Report string `json:"report,omitempty"`
 	// Traces are the logs. {"log": "KTH"} is one of the thesis's four
 	// (SDSC, CTC, KTH, BLUE, with the thesis's machine sizes); otherwise
@@ -36,15 +37,19 @@ type Spec struct {
 	// corrector of every policy that has one (EASY_PRED, EASY+, EASY++,
 	// X2+, X2++, SJF+). Policies without one run once, unchanged.
 	Predictor *PredictorAxes `json:"predictor,omitempty"`
-	// Loads are target offered loads (sched.ScaleToLoad from the log's own
-	// offered load); 0 is the log as recorded. Default [0].
+	// Loads are target offered loads (arrivals scaled by sched.ScaleArrivals
+	// from the log's own sched.OfferedLoad); 0 is the log as recorded.
+	// Default [0].
 	Loads []float64 `json:"loads,omitempty"`
 	// Seeds: 0 is the log as recorded; s > 0 shakes the arrivals with
-	// sanitize.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
+	// shake.Shake (10% of jobs by ±60 s, seed s; thesis §6.5.5) before
 	// any load scaling. Default [0].
 	Seeds []uint64 `json:"seeds,omitempty"`
 	// Options are sched.Config switches, each an axis.
 	Options OptionAxes `json:"options,omitempty"`
+	// HeelToe adds the heel-and-toe measure (HeelToe, Table 4.11) to every
+	// run's summary.
+	HeelToe bool `json:"heel_toe,omitempty"`
 }
 
 // Trace is one log of a sweep.
@@ -124,6 +129,7 @@ type Params struct {
 	Compat    string           `json:"compat"`
 	Policy    string           `json:"policy"`
 	Predictor *PredictorParams `json:"predictor,omitempty"`
+	HeelToe   bool             `json:"heel_toe,omitempty"`
 }
 
 // PredictorParams is one point of PredictorAxes.
@@ -146,8 +152,8 @@ type Run struct {
 var (
 	windowTypes = map[string]predict.WindowType{"all": predict.WindowAll, "immediate": predict.WindowImmediate, "extended": predict.WindowExtended}
 	metricNames = map[string]predict.HistoryMetric{"avg": predict.MetricAverage, "median": predict.MetricMedian, "min": predict.MetricMin, "max": predict.MetricMax}
-	fallbacks   = map[string]predict.Fallback{"estimate": predict.FallbackEstimate, "relative": predict.FallbackRelative}
-	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": sched.GradualCorrector{}, "exponential": sched.ExponentialCorrector{}, "none": nil}
+	fallbacks   = map[string]bool{"estimate": false, "relative": true} // predict.HistoryConfig.RelativeFallback
+	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": gradualCorrector{}, "exponential": exponentialCorrector{}, "none": nil}
 )
 
 // ReadSpec reads and validates a spec file.
@@ -192,9 +198,9 @@ func (s *Spec) normalize() error {
 		}
 	}
 	switch s.Report {
-	case "", "table48", "fig43", "study":
+	case "", "table48", "table410", "fig43", "study":
 	default:
-		return fmt.Errorf("spec: report %q: want table48, fig43, study or nothing", s.Report)
+		return fmt.Errorf("spec: report %q: want table48, table410, fig43, study or nothing", s.Report)
 	}
 	if len(s.Traces) == 0 {
 		return errors.New("spec: traces: at least one trace is required")
@@ -264,8 +270,8 @@ func (s *Spec) normalize() error {
 		o.Compat = []string{"none"}
 	}
 	for i, c := range o.Compat {
-		p, err := sched.ParsePeer(c)
-		if err != nil {
+		var p sched.Peer
+		if err := p.UnmarshalText([]byte(c)); err != nil {
 			return fmt.Errorf("spec: options.compat[%d]: %q: want none, pyss or predictsim", i, c)
 		}
 		o.Compat[i] = p.String()
@@ -380,7 +386,7 @@ func (s *Spec) Expand() []Run {
 							for _, c := range o.Compat {
 								for _, pol := range s.Policies {
 									p := Params{Trace: t.Name, File: t.File, Machine: t.Machine, Load: l, Seed: seed,
-										PerEvent: pe, Ties: ti, Kill: k, Compat: c, Policy: pol}
+										PerEvent: pe, Ties: ti, Kill: k, Compat: c, Policy: pol, HeelToe: s.HeelToe}
 									if preds == nil || !hasHistory(pol) {
 										runs = append(runs, Run{len(runs), p})
 										continue
@@ -411,7 +417,7 @@ func (p Params) Config(P int64) (sched.Config, error) {
 	cfg := pr.New(P)
 	if pp := p.Predictor; pp != nil {
 		hc := predict.HistoryConfig{Window: pp.Window, Type: windowTypes[pp.Type], Metric: metricNames[pp.Metric],
-			Fallback: fallbacks[pp.Fallback], Partial: pp.Partial, Propagate: pp.Propagate}
+			RelativeFallback: fallbacks[pp.Fallback], Partial: pp.Partial, Propagate: pp.Propagate}
 		np, ok := replaceHistory(cfg.Predictor, hc)
 		if !ok {
 			return sched.Config{}, fmt.Errorf("policy %s has no history predictor to configure", p.Policy)
@@ -419,8 +425,8 @@ func (p Params) Config(P int64) (sched.Config, error) {
 		cfg.Predictor = np
 		cfg.Corrector = correctors[pp.Correction]
 	}
-	peer, err := sched.ParsePeer(p.Compat)
-	if err != nil {
+	var peer sched.Peer
+	if err := peer.UnmarshalText([]byte(p.Compat)); err != nil {
 		return sched.Config{}, err
 	}
 	if peer != sched.PeerNone {

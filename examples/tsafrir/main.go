@@ -1,32 +1,33 @@
-// Command tsafrir reproduces Tables 4.1, 4.2, 4.3 and 4.7 of Tsafrir's PhD
-// thesis (2006, Ch. 4): EASY, EASY_PRED, EASY_PCOR, EASY+, EASY_SJBF, EASY++,
-// PERFECT++, X2 and SJF on the sane CTC (512 processors, as the thesis),
-// KTH, SDSC-SP2 and SDSC-BLUE logs with their user estimates, and prints
-// markdown tables with the thesis's number beside ours in every cell.
+// Command tsafrir reproduces Tables 4.1, 4.2, 4.3, 4.5, 4.6 and 4.7 of
+// Tsafrir's PhD thesis (2006, Ch. 4): EASY, EASY_PRED, EASY_PCOR, EASY+,
+// EASY_SJBF, EASY++, PERFECT++, X2 and SJF on the sane CTC (512 processors,
+// as the thesis), KTH, SDSC-SP2 and SDSC-BLUE logs with their user
+// estimates, and prints markdown tables with the thesis's number beside ours
+// in every cell.
 //
 //	go run ./examples/tsafrir                  # all four logs from ../shared/traces
 //	go run ./examples/tsafrir -logs KTH,CTC    # a subset
 //	go run ./examples/tsafrir -dir /path/to/traces
 //	go run ./examples/tsafrir -per-event=false # one scheduling pass per timestamp
+//	go run ./examples/tsafrir -easypred        # also the EASY_PRED experiment (KTH, BLUE)
 //	go run ./examples/tsafrir -plot figures    # also Table 4.3 as bars (PNG, SVG)
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/thesislogs"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/sched"
-	"github.com/batchq/batchq/swf"
 )
 
 // logSpec is one of the four logs: its archive file and the machine size
@@ -35,62 +36,138 @@ type logSpec = thesislogs.Log
 
 var logs = thesislogs.Logs
 
-// outcome is one simulation: a log under a variant.
-type outcome struct {
-	Log, Variant string
-	Summary      sched.Summary
-	Elapsed      time.Duration
+// options are the command's flags.
+type options struct {
+	dir, only string
+	// perEvent selects sched.Config.PerEventPass for the main tables. The
+	// thesis's event loop calls schedule() after every arrival and
+	// termination (§2.1); per-event passes reproduce its numbers more
+	// closely. The other mode is run too, for its list of gaps.
+	perEvent bool
+	easyPred bool   // also run the EASY_PRED experiment
+	plotDir  string // when set, receives Table 4.3 as bars
 }
 
 func main() {
-	dir := flag.String("dir", "", "directory holding the traces (default: ../shared/traces)")
-	only := flag.String("logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
-	flag.StringVar(&plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
-	flag.BoolVar(&perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
+	o := options{}
+	flag.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
+	flag.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
+	flag.StringVar(&o.plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
+	flag.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
+	flag.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
 	flag.Parse()
-	if err := run(context.Background(), os.Stdout, *dir, *only); err != nil {
+	if err := run(context.Background(), os.Stdout, o); err != nil {
 		fmt.Fprintln(os.Stderr, "tsafrir:", err)
 		os.Exit(1)
 	}
 }
 
-// perEvent selects sched.Config.PerEventPass for every simulation. The
-// thesis's event loop calls schedule() after every arrival and termination
-// (§2.1); per-event passes reproduce its numbers more closely (e.g. SDSC
-// EASY_PRED 758 min vs 757, batch passes give 774).
-var perEvent = true
+// report is everything the command prints.
+type report struct {
+	perEvent bool
+	logs     []*logData
+	main     []outcome // allVariants and predVariants in the chosen mode
+	other    []outcome // allVariants in the other mode
+	blue     []outcome // allVariants on SDSC-BLUE's thesis job set, chosen mode
+	exp      []expRow  // the EASY_PRED experiment, if run
+}
 
-// plotDir, when set, receives Table 4.3 as bars (examples/internal/figures).
-var plotDir string
-
-func run(ctx context.Context, w io.Writer, dir, only string) error {
+func compute(ctx context.Context, o options) (*report, error) {
 	var sel []logSpec
 	for _, l := range logs {
-		if only == "" || strings.Contains(","+only+",", ","+l.Name+",") {
+		if o.only == "" || strings.Contains(","+strings.ToUpper(o.only)+",", ","+l.Name+",") {
 			sel = append(sel, l)
 		}
 	}
 	if len(sel) == 0 {
-		return fmt.Errorf("no log selected by %q", only)
+		return nil, fmt.Errorf("no log selected by %q (want some of SDSC,CTC,KTH,BLUE)", o.only)
 	}
-	var res []outcome
+	r := &report{perEvent: o.perEvent}
 	for _, l := range sel {
-		path, err := locate(dir, l.File)
+		path, err := locate(o.dir, l.File)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out, n, err := simulate(ctx, path, l)
+		d, err := readLog(path, l)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		fmt.Fprintf(w, "- %s: %s, P=%d, %d sane jobs (thesis %d), per-event passes: %v\n", l.Name, l.File, l.P, n, l.SaneJobs, perEvent)
-		res = append(res, out...)
+		r.logs = append(r.logs, d)
+		out, _, err := runVariants(ctx, l, d.jobs, append(append([]string{}, allVariants...), predVariants[1:]...), o.perEvent, nil)
+		if err != nil {
+			return nil, err
+		}
+		r.main = append(r.main, out...)
+		if out, _, err = runVariants(ctx, l, d.jobs, allVariants, !o.perEvent, nil); err != nil {
+			return nil, err
+		}
+		r.other = append(r.other, out...)
+		if d.alloc != d.sane {
+			if out, _, err = runVariants(ctx, l, thesisJobSet(d.jobs), allVariants, o.perEvent, nil); err != nil {
+				return nil, err
+			}
+			r.blue = append(r.blue, out...)
+		}
 	}
-	fmt.Fprintln(w)
-	writeTables(w, res)
-	writeGaps(w, res)
-	if plotDir != "" {
-		files, err := plotTable43(plotDir, res)
+	if o.easyPred {
+		var err error
+		if r.exp, err = easyPredExperiment(ctx, r.logs); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func mode(perEvent bool) string {
+	if perEvent {
+		return "per-event passes"
+	}
+	return "one pass per timestamp batch"
+}
+
+// A section is one part of the output; README.md holds each as the
+// generated region of the same name (readme_test.go).
+type section struct {
+	name  string
+	title string // printed before the section on the command's output
+	write func(io.Writer)
+}
+
+func (r *report) sections() []section {
+	s := []section{
+		{"jobsets", "## The logs", func(w io.Writer) { writeJobSets(w, r.logs) }},
+		{"tables", "## Tables 4.1, 4.2, 4.3, 4.7 (" + mode(r.perEvent) + ")", func(w io.Writer) { writeTables(w, r.main) }},
+		{"gaps", "### Gaps (" + mode(r.perEvent) + ")", func(w io.Writer) { writeGaps(w, r.main) }},
+		{"gaps-other", "### Gaps (" + mode(!r.perEvent) + ")", func(w io.Writer) { writeGaps(w, r.other) }},
+		{"predictability", "## Predictability (" + mode(r.perEvent) + ")", func(w io.Writer) { writePredictability(w, r.main) }},
+	}
+	if len(r.blue) > 0 {
+		s = append(s, section{"blue-thesis-jobs", "## SDSC-BLUE with the thesis's job set (" + mode(r.perEvent) + ")", func(w io.Writer) { writeThesisJobSet(w, r) }})
+	}
+	if len(r.exp) > 0 {
+		s = append(s, section{"easy-pred", "## The EASY_PRED experiment", func(w io.Writer) { writeEasyPred(w, r.exp) }})
+	}
+	return s
+}
+
+// text is a section's output with exactly one final newline, as a README
+// region holds it.
+func (s section) text() []byte {
+	var b bytes.Buffer
+	s.write(&b)
+	return append(bytes.TrimRight(b.Bytes(), "\n"), '\n')
+}
+
+func run(ctx context.Context, w io.Writer, o options) error {
+	r, err := compute(ctx, o)
+	if err != nil {
+		return err
+	}
+	for _, s := range r.sections() {
+		fmt.Fprintf(w, "%s\n\n%s\n", s.title, s.text())
+	}
+	if o.plotDir != "" {
+		files, err := plotTable43(o.plotDir, r.main)
 		if err != nil {
 			return err
 		}
@@ -117,31 +194,44 @@ func plotTable43(dir string, res []outcome) ([]string, error) {
 	return figures.Schedulers(dir, "table43", "Tsafrir's Table 4.3: ours (bars) and the thesis (rings)", rs)
 }
 
-// writeGaps lists every cell where ours and the thesis differ by more than
-// 15% (each variant once, across all tables).
-func writeGaps(w io.Writer, res []outcome) {
-	fmt.Fprintln(w, "### Cells more than 15% from the thesis")
+// writeThesisJobSet prints every variant on SDSC-BLUE with the sane
+// predicate's job set and with the thesis's (allocated size only).
+func writeThesisJobSet(w io.Writer, r *report) {
+	fmt.Fprintln(w, "Cells: ours (thesis).")
 	fmt.Fprintln(w)
-	n := 0
-	for _, l := range logs {
-		for _, v := range allVariants {
-			s, ok := find(res, l.Name, v)
-			if !ok {
-				continue
+	writeHeader(w, "job set", allVariants)
+	for _, set := range []struct {
+		name string
+		res  []outcome
+	}{{"sane (A5 size fallback)", r.main}, {"allocated size only", r.blue}} {
+		for _, m := range metrics {
+			fmt.Fprintf(w, "| %s | %s |", set.name, m.name)
+			for _, v := range allVariants {
+				s, _ := find(set.res, "BLUE", v)
+				theirs, _ := m.paper("BLUE", v)
+				fmt.Fprintf(w, " %s (%s) |", m.format(m.ours(s)), m.format(theirs))
 			}
-			for _, m := range metrics {
-				ours, theirs := m.ours(s), m.paper(paper[l.Name][v])
-				if d := ours/theirs - 1; d > 0.15 || d < -0.15 {
-					fmt.Fprintf(w, "- %s %s %s: ours %s, thesis %s (%+.0f%%)\n", l.Name, v, m.name, m.format(ours), m.format(theirs), 100*d)
-					n++
-				}
+			fmt.Fprintln(w)
+		}
+	}
+	var closer, further, same int
+	for _, m := range metrics {
+		for _, v := range allVariants {
+			a, _ := find(r.main, "BLUE", v)
+			b, _ := find(r.blue, "BLUE", v)
+			theirs, _ := m.paper("BLUE", v)
+			da, db := math.Abs(m.ours(a)-theirs), math.Abs(m.ours(b)-theirs)
+			switch {
+			case m.format(m.ours(a)) == m.format(m.ours(b)):
+				same++
+			case db < da:
+				closer++
+			default:
+				further++
 			}
 		}
 	}
-	if n == 0 {
-		fmt.Fprintln(w, "- none")
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\nWith the thesis's job set %d of the %d cells are closer to the thesis, %d further, %d unchanged as printed.\n", closer, closer+further+same, further, same)
 }
 
 func locate(dir, file string) (string, error) {
@@ -149,98 +239,4 @@ func locate(dir, file string) (string, error) {
 		return filepath.Join(dir, file), nil
 	}
 	return tracetest.Find(file)
-}
-
-// simulate runs every variant on one log and returns the outcomes and the
-// number of sane jobs.
-func simulate(ctx context.Context, path string, l logSpec) ([]outcome, int, error) {
-	_, jobs, err := swf.ReadFile(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []outcome
-	sane := 0
-	for _, v := range allVariants {
-		t0 := time.Now()
-		pr, ok := sched.LookupPreset(v)
-		if !ok {
-			return nil, 0, fmt.Errorf("unknown scheduler %q", v)
-		}
-		cfg := pr.New(l.P)
-		cfg.PerEventPass = perEvent
-		r, err := sched.Run(ctx, cfg, jobs)
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s %s: %w", l.Name, v, err)
-		}
-		sane = r.Rejected.Kept
-		out = append(out, outcome{l.Name, v, r.Summary, time.Since(t0)})
-	}
-	return out, sane, nil
-}
-
-func find(res []outcome, log, v string) (sched.Summary, bool) {
-	for _, o := range res {
-		if o.Log == log && o.Variant == v {
-			return o.Summary, true
-		}
-	}
-	return sched.Summary{}, false
-}
-
-// writeTables prints each table: per log, per variant, "ours (thesis)" for
-// wait (minutes), bounded slowdown and accuracy (%), and the change vs EASY.
-func writeTables(w io.Writer, res []outcome) {
-	for _, t := range tables {
-		fmt.Fprintf(w, "### %s\n\nCells: ours (thesis); Δ = change vs EASY, ours / thesis.\n\n", t.Name)
-		fmt.Fprint(w, "| log | metric |")
-		for _, v := range t.Variants {
-			fmt.Fprintf(w, " %s |", v)
-		}
-		fmt.Fprint(w, "\n|---|---|")
-		for range t.Variants {
-			fmt.Fprint(w, "---|")
-		}
-		fmt.Fprintln(w)
-		for _, l := range logs {
-			base, ok := find(res, l.Name, "EASY")
-			if !ok {
-				continue
-			}
-			for _, m := range metrics {
-				fmt.Fprintf(w, "| %s | %s |", l.Name, m.name)
-				pb := m.paper(paper[l.Name]["EASY"])
-				for _, v := range t.Variants {
-					s, _ := find(res, l.Name, v)
-					ours, theirs := m.ours(s), m.paper(paper[l.Name][v])
-					cell := fmt.Sprintf(" %s (%s)", m.format(ours), m.format(theirs))
-					if v != "EASY" {
-						cell += fmt.Sprintf(" Δ %+.0f%% / %+.0f%%", 100*(ours/m.ours(base)-1), 100*(theirs/pb-1))
-					}
-					fmt.Fprint(w, cell, " |")
-				}
-				fmt.Fprintln(w)
-			}
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-type metric struct {
-	name   string
-	ours   func(sched.Summary) float64
-	paper  func(paperCell) float64
-	format func(float64) string
-}
-
-var metrics = []metric{
-	{"wait (min)", func(s sched.Summary) float64 { return s.MeanWait / 60 }, func(c paperCell) float64 { return c.Wait }, num},
-	{"bsld", func(s sched.Summary) float64 { return s.MeanBSLD }, func(c paperCell) float64 { return c.BSLD }, num},
-	{"accuracy %", func(s sched.Summary) float64 { return 100 * s.Accuracy }, func(c paperCell) float64 { return c.Acc }, num},
-}
-
-func num(x float64) string {
-	if x < 10 {
-		return fmt.Sprintf("%.1f", x)
-	}
-	return fmt.Sprintf("%.0f", x)
 }

@@ -6,37 +6,48 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
-// TestClaims runs the four logs and asserts what the issue says must hold
-// whatever the log version (Tsafrir Ch. 4): EASY_PRED is worse than EASY,
-// EASY+ and EASY++ are better than EASY on wait and bounded slowdown,
-// EASY++ is better than EASY+ on bounded slowdown, and EASY+ accuracy is
-// between 55% and 70%.
-func TestClaims(t *testing.T) {
-	if testing.Short() {
-		t.Skip("72 EASY runs on the four logs: about 12 s, over 2 min under -race")
-	}
-	defer func(v bool) { perEvent = v }(perEvent)
-	for _, pe := range []bool{true, false} {
-		perEvent = pe
-		t.Run(map[bool]string{true: "per-event", false: "per-timestamp"}[pe], claims)
-	}
+// allLogs is the README's run: the four logs, per-event passes, with the
+// EASY_PRED experiment; computed once for TestClaims and TestReadme.
+var allLogs struct {
+	once sync.Once
+	r    *report
+	err  error
 }
 
-func claims(t *testing.T) {
-	var all []outcome
-	for _, l := range logs {
-		path := tracetest.Path(t, l.File)
-		out, _, err := simulate(context.Background(), path, l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, out...)
+func readmeReport(t *testing.T) *report {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("about 300 simulations on the four logs: 40 s of CPU")
 	}
+	for _, l := range logs {
+		tracetest.Path(t, l.File)
+	}
+	allLogs.once.Do(func() {
+		allLogs.r, allLogs.err = compute(context.Background(), options{perEvent: true, easyPred: true})
+	})
+	if allLogs.err != nil {
+		t.Fatal(allLogs.err)
+	}
+	return allLogs.r
+}
+
+// TestClaims asserts what must hold whatever the log version (Tsafrir
+// Ch. 4), in both pass modes: EASY_PRED is worse than EASY, EASY+ and EASY++
+// are better than EASY on wait and bounded slowdown, EASY++ is better than
+// EASY+ on bounded slowdown, and EASY+ accuracy is between 55% and 70%.
+func TestClaims(t *testing.T) {
+	r := readmeReport(t)
+	t.Run("per-event", func(t *testing.T) { claims(t, r.main) })
+	t.Run("per-timestamp", func(t *testing.T) { claims(t, r.other) })
+}
+
+func claims(t *testing.T, all []outcome) {
 	for _, l := range logs {
 		get := func(v string) (w, b, a float64) {
 			s, ok := find(all, l.Name, v)
@@ -70,25 +81,23 @@ func claims(t *testing.T) {
 // TestRun runs the program on the smallest log and checks the markdown.
 func TestRun(t *testing.T) {
 	tracetest.Path(t, tracetest.KTH)
-	// The same run draws the figure too.
-	defer func(d string) { plotDir = d }(plotDir)
-	plotDir = t.TempDir()
+	o := options{only: "kth", perEvent: true, plotDir: t.TempDir()} // the same run draws the figure too
 	var buf bytes.Buffer
-	if err := run(context.Background(), &buf, "", "KTH"); err != nil {
+	if err := run(context.Background(), &buf, o); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"### Table 4.1", "### Table 4.7", "| KTH | bsld |", "(114)"} {
+	for _, want := range []string{"### Table 4.1", "### Table 4.5", "### Table 4.7", "| KTH | bsld |", "(114)", "| KTH | corrections/job ± s.d. |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if st, err := os.Stat(filepath.Join(plotDir, "table43"+ext)); err != nil || st.Size() < 1000 {
+		if st, err := os.Stat(filepath.Join(o.plotDir, "table43"+ext)); err != nil || st.Size() < 1000 {
 			t.Errorf("table43%s: %v", ext, err)
 		}
 	}
-	if err := run(context.Background(), &buf, "", "nope"); err == nil {
+	if err := run(context.Background(), &buf, options{only: "nope"}); err == nil {
 		t.Error("no error for an unknown log")
 	}
 }

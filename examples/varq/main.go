@@ -46,7 +46,7 @@ func main() {
 		opt.diag = os.Stderr
 	}
 	if err == nil {
-		opt.crowd, err = agent.ParseCrowdMode(*crowd)
+		err = opt.crowd.UnmarshalText([]byte(*crowd))
 	}
 	if err == nil && *fracs != "" {
 		opt.fractions, err = parseList("fractions", *fracs)

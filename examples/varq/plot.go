@@ -10,7 +10,6 @@ import (
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/varq"
-	"github.com/batchq/batchq/varq/agent"
 )
 
 // The -plot figure is the request of the thesis's Figure 5.4 (4 nodes for
@@ -68,7 +67,7 @@ func (p *trajProbe) schedule(s *sched.Sim, fc *qbets.Predictor, w workload) {
 		}
 		best := varq.PlanMax(traj, r) // NOT_POSSIBLE: no probability anywhere
 		if !best.Possible && p.tries < probeTries {
-			s.At(now+agent.DefaultPeriod, try)
+			s.At(now+6*3600, try) // the agents' spacing of start times
 			return
 		}
 		p.now, p.req, p.traj = now, r, traj
@@ -98,9 +97,9 @@ func (p *trajProbe) summary() string {
 	}
 	first, last := p.traj[0].Prob, p.traj[len(p.traj)-1].Prob
 	s := fmt.Sprintf("%d points, p = %.2f submitting at once, %.2f at the last step; ", len(p.traj), first, last)
-	if p.plan.Possible {
+	if _, extra := p.plan.Cost(); p.plan.Possible {
 		s += fmt.Sprintf("target %.2f: submit at +%.2f h, %d s walltime, p = %.2f, worst-case extra %d node-s",
-			probeTarget, float64(p.plan.Submit-p.now)/3600, p.plan.Walltime, p.plan.Prob, p.plan.Cost().WorstExtra)
+			probeTarget, float64(p.plan.Submit-p.now)/3600, p.plan.Walltime, p.plan.Prob, extra)
 	} else {
 		s += fmt.Sprintf("target %.2f: NOT_POSSIBLE", probeTarget)
 	}

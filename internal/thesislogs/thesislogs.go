@@ -14,7 +14,7 @@ import (
 type Log struct {
 	Name, File string
 	P          int64 // processors simulated
-	SaneJobs   int   // Tab 2.1
+	SaneJobs   int   // the thesis's sane (simulated) jobs, Tab 2.1
 }
 
 // Logs are the four logs, in the thesis's order.
@@ -22,7 +22,7 @@ var Logs = []Log{
 	{"SDSC", tracetest.SDSCSP2, 128, 54053},
 	{"CTC", tracetest.CTC, 512, 77222},
 	{"KTH", tracetest.KTH, 100, 28490},
-	{"BLUE", tracetest.SDSCBlue, 1152, 243314},
+	{"BLUE", tracetest.SDSCBlue, 1152, 223407},
 }
 
 // Lookup finds a log by name, case-insensitively.

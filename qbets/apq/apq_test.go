@@ -243,7 +243,6 @@ func TestConfigValidate(t *testing.T) {
 		{Config{RidgeLambda: -1}, "RidgeLambda"},
 		{Config{KNN: -2}, "KNN"},
 		{Config{Rep: 7}, "Rep"},
-		{Config{ChiNorm: 9}, "ChiNorm"},
 	} {
 		err := c.cfg.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.name) {
@@ -299,7 +298,7 @@ func TestPredictCaseB(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pr.Case != CaseB || pr.Method != MethodSDM {
+		if pr.Case != caseB || pr.Method != methodSDM {
 			t.Errorf("%v: case %v method %v, want B and sdm", rep, pr.Case, pr.Method)
 		}
 		near(t, rep.String()+" wait", pr.Wait, 300, 1e-9)
@@ -307,7 +306,7 @@ func TestPredictCaseB(t *testing.T) {
 }
 
 func TestSystem(t *testing.T) {
-	s := NewSystem()
+	s := new(System)
 	if err := s.Submit(Job{ID: 1, Submit: 5}); err != nil {
 		t.Fatal(err)
 	}

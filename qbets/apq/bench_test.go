@@ -49,7 +49,7 @@ func history10k(b *testing.B, jobs []swf.Job, rep Representation) (*Predictor, [
 	if err != nil {
 		b.Fatal(err)
 	}
-	sys := NewSystem()
+	sys := new(System)
 	pending := map[int64]Point{}
 	var started []int // by start time
 	var targets []Point

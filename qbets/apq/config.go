@@ -28,31 +28,6 @@ func (r Representation) String() string {
 	return fmt.Sprintf("Representation(%d)", uint8(r))
 }
 
-// ChiNorm selects how the six χ² histogram distances are scaled into [0, 1]
-// before they enter Eq. 2 (spec §8-A2).
-type ChiNorm uint8
-
-const (
-	// ColumnMax divides each distribution's χ² by its maximum over the
-	// history for this target (the spec's [R] reading).
-	ColumnMax ChiNorm = iota
-	// RowMax divides a history job's six values by the largest of them
-	// (the paper read literally).
-	RowMax
-	// Fixed2 divides by 2, the largest χ² of two normalized histograms.
-	Fixed2
-)
-
-// WaitScale selects the wait axis of the dbscan points (spec §8-A7).
-type WaitScale uint8
-
-const (
-	// LinearWait uses the wait in seconds, min–max normalized within N_k.
-	LinearWait WaitScale = iota
-	// LogWait uses log(1+wait), min–max normalized within N_k.
-	LogWait
-)
-
 // The defaults of spec §2.10: the middle of each Table IV range, and the
 // validation history of 6000 jobs.
 const (
@@ -71,9 +46,10 @@ const (
 )
 
 // Config holds every APQ parameter. The zero value means the defaults
-// above (spec §2.10), the Summary representation, ColumnMax χ²
-// normalization, linear waits for dbscan and spearman weights recomputed on
-// every history change, as the paper does.
+// above (spec §2.10), the Summary representation and spearman weights
+// recomputed on every history change, as the paper does. χ² distances are
+// normalized per distribution by their maximum over the history (A2) and
+// dbscan sees waits in seconds (A7).
 type Config struct {
 	// History is the FIFO history size H (Table IV: 2000–6000).
 	History int
@@ -110,10 +86,8 @@ type Config struct {
 	KNN int
 	// KernelWidth is b of the kernel K(d) = exp(−(d/b)²) of sdm and k-NN.
 	KernelWidth float64
-	// Rep, ChiNorm and WaitScale: see their types.
-	Rep       Representation
-	ChiNorm   ChiNorm
-	WaitScale WaitScale
+	// Rep selects the representation (see its type).
+	Rep Representation
 	// WeightRefresh recomputes the spearman weights after this many history
 	// additions; 0 or 1 means after every addition (§2.4). Larger values
 	// trade fidelity for speed: each refresh sorts the history 22 times.
@@ -160,12 +134,6 @@ func (c Config) Validate() error {
 	}
 	if c.Rep > Distribution {
 		return fmt.Errorf("apq: Config.Rep = %d, want Summary or Distribution", c.Rep)
-	}
-	if c.ChiNorm > Fixed2 {
-		return fmt.Errorf("apq: Config.ChiNorm = %d, want ColumnMax, RowMax or Fixed2", c.ChiNorm)
-	}
-	if c.WaitScale > LogWait {
-		return fmt.Errorf("apq: Config.WaitScale = %d, want LinearWait or LogWait", c.WaitScale)
 	}
 	return nil
 }

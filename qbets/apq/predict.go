@@ -38,16 +38,16 @@ func (p *Predictor) Predict(pt Point) (Prediction, error) {
 	}
 	mean /= float64(len(nk))
 	if mean > p.cfg.FarThr {
-		return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseA}), nil
+		return p.ridgeOrKNN(&pt, dS, Prediction{Case: caseA}), nil
 	}
 
 	if p.noiseFraction(nk, d) < p.cfg.OutlierFrac {
 		if w, ok := sdm(d, p.waits, p.cfg.SDMWindow, p.cfg.SDMDistThr, p.cfg.KernelWidth, p.cfg.SDMMinJobs); ok {
-			return Prediction{Wait: w, Method: MethodSDM, Case: CaseB}, nil
+			return Prediction{Wait: w, Method: methodSDM, Case: caseB}, nil
 		}
-		return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseB, SDMFallback: true}), nil
+		return p.ridgeOrKNN(&pt, dS, Prediction{Case: caseB, SDMFallback: true}), nil
 	}
-	return p.ridgeOrKNN(&pt, dS, Prediction{Case: CaseC}), nil
+	return p.ridgeOrKNN(&pt, dS, Prediction{Case: caseC}), nil
 }
 
 // noiseFraction runs dbscan on the points (d, wait) of the jobs nk, each
@@ -59,9 +59,6 @@ func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
 	for j, i := range nk {
 		x[j] = d[i]
 		y[j] = p.waits[i]
-		if p.cfg.WaitScale == LogWait {
-			y[j] = math.Log1p(y[j])
-		}
 	}
 	unitScale(x)
 	unitScale(y)
@@ -90,7 +87,7 @@ func unitScale(v []float64) {
 }
 
 func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Prediction {
-	pr.Method = MethodRidge
+	pr.Method = methodRidge
 	rows, ys := p.trainRows[:0], p.trainY[:0]
 	for i, x := range dS {
 		if x <= p.cfg.RidgeMaxDist {
@@ -106,7 +103,7 @@ func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Predictio
 	if err != nil || w < 0 {
 		// err cannot happen with λ > 0 and a non-empty history; treat it
 		// like a negative prediction rather than fail the caller.
-		pr.Method = MethodKNN
+		pr.Method = methodKNN
 		w = kNNAverage(dS, p.waits, p.cfg.KNN, p.cfg.KernelWidth)
 	}
 	pr.Wait = w
@@ -134,8 +131,8 @@ func (p *Predictor) summaryDistances(pt *Point) []float64 {
 
 // distributionDistances returns the Eq. 2 distance from pt to every history
 // job, by slot: the target's histograms use the window's edges (values
-// outside them fall in the end bins), and the χ² values are normalized by
-// ChiNorm.
+// outside them fall in the end bins), and each distribution's χ² values are
+// divided by their maximum over the history (A2).
 func (p *Predictor) distributionDistances(pt *Point) []float64 {
 	n, b := len(p.slots), p.cfg.Bins
 	tc := make([]float64, numDists*b)
@@ -160,28 +157,11 @@ func (p *Predictor) distributionDistances(pt *Point) []float64 {
 	for s := range p.slots {
 		h := &p.slots[s].pt
 		c := &chi[s]
-		switch p.cfg.ChiNorm {
-		case ColumnMax:
-			for i := range c {
-				if colMax[i] > 0 {
-					c[i] /= colMax[i]
-				} else {
-					c[i] = 0
-				}
-			}
-		case RowMax:
-			m := 0.0
-			for _, x := range c {
-				m = max(m, x)
-			}
-			for i := range c {
-				if m > 0 {
-					c[i] /= m
-				}
-			}
-		case Fixed2:
-			for i := range c {
-				c[i] /= 2
+		for i := range c {
+			if colMax[i] > 0 {
+				c[i] /= colMax[i]
+			} else {
+				c[i] = 0
 			}
 		}
 		var ertNorm float64

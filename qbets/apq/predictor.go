@@ -9,35 +9,29 @@ import (
 // ErrEmpty is returned by Predict before any job has entered the history.
 var ErrEmpty = errors.New("apq: history is empty")
 
-// Method is the model that produced a prediction.
-type Method uint8
-
+// The models a prediction comes from (Prediction.Method) and the
+// neighbourhood patterns of §II-C1 (Prediction.Case).
 const (
-	MethodSDM   Method = iota // Standard Deviation Minimizer (Case B)
-	MethodRidge               // ridge regression (Cases A and C)
-	MethodKNN                 // k-NN weighted average (ridge went negative)
+	methodSDM   = "SDM"   // Standard Deviation Minimizer (Case B)
+	methodRidge = "ridge" // ridge regression (Cases A and C)
+	methodKNN   = "k-NN"  // k-NN weighted average (ridge went negative)
+
+	caseA = "A" // most history jobs are far from the target
+	caseB = "B" // a dense cluster of near jobs: dbscan finds few outliers
+	caseC = "C" // near jobs whose waits disagree
 )
-
-func (m Method) String() string {
-	return [...]string{"SDM", "ridge", "k-NN"}[m]
-}
-
-// Case is the neighbourhood pattern of §II-C1.
-type Case uint8
-
-const (
-	CaseA Case = iota // most history jobs are far from the target
-	CaseB             // a dense cluster of near jobs: dbscan finds few outliers
-	CaseC             // near jobs whose waits disagree
-)
-
-func (c Case) String() string { return [...]string{"A", "B", "C"}[c] }
 
 // Prediction is one APQ point prediction of a queue wait.
 type Prediction struct {
-	Wait   float64 // seconds, ≥ 0 unless ridge and k-NN both are negative (never: waits are ≥ 0)
-	Method Method
-	Case   Case
+	Wait float64 // seconds, ≥ 0 unless ridge and k-NN both are negative (never: waits are ≥ 0)
+	// Method is the model that made it: "SDM" (the Standard Deviation
+	// Minimizer), "ridge" (ridge regression) or "k-NN" (the weighted
+	// average that replaces a negative ridge prediction).
+	Method string
+	// Case is the neighbourhood pattern of §II-C1: "A" (the history jobs
+	// are far from the target), "B" (a dense cluster of near jobs) or "C"
+	// (near jobs whose waits disagree).
+	Case string
 	// SDMFallback is true in Case B when sdm found no admissible window and
 	// ridge was used instead (spec §2.6 step 6).
 	SDMFallback bool

@@ -35,7 +35,7 @@ func (m *meanWait) Predict(*swf.Job, int64) (replay.Prediction, error) {
 	for _, w := range m.ring {
 		s += w
 	}
-	return replay.PointEstimate(s / float64(len(m.ring))), nil
+	return replay.Prediction{OK: true, Point: s / float64(len(m.ring)), Lower: math.NaN(), Upper: math.NaN()}, nil
 }
 
 // APQ on 1000 of the paper's SDSC-SP2 test jobs (#20001–21000, history of

@@ -46,14 +46,10 @@ func (s Snapshot) Running() iter.Seq[Job] { return slices.Values(s.Run) }
 
 // System is a State maintained from trace events (the paper's replay
 // simulator, §6): Submit puts a job in the waiting list, Start moves it to
-// the running list, End removes it. A System is not safe for concurrent use.
+// the running list, End removes it. The zero System is empty and ready to
+// use. A System is not safe for concurrent use.
 type System struct {
-	wait, run *jobSet
-}
-
-// NewSystem returns an empty system.
-func NewSystem() *System {
-	return &System{wait: newJobSet(), run: newJobSet()}
+	wait, run jobSet
 }
 
 // Submit adds j to the waiting list.
@@ -103,11 +99,12 @@ type jobSet struct {
 	at   map[int64]int
 }
 
-func newJobSet() *jobSet { return &jobSet{at: map[int64]int{}} }
-
 func (s *jobSet) has(id int64) bool { _, ok := s.at[id]; return ok }
 
 func (s *jobSet) add(j Job) {
+	if s.at == nil {
+		s.at = map[int64]int{}
+	}
 	s.at[j.ID] = len(s.jobs)
 	s.jobs = append(s.jobs, j)
 }

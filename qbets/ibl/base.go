@@ -124,10 +124,10 @@ func (b *Base) encode(k Kind, v Value, intern bool) float64 {
 	return v.F
 }
 
-// Ranges returns the current per-feature ranges (linear features only;
+// ranges returns the current per-feature ranges (linear features only;
 // others are zero). A feature with no known value has Min > Max.
-func (b *Base) Ranges() []Range {
-	r := make([]Range, len(b.kinds))
+func (b *Base) ranges() []valueRange {
+	r := make([]valueRange, len(b.kinds))
 	for f, k := range b.kinds {
 		if k == Linear {
 			r[f] = b.rangeOf(f)
@@ -136,14 +136,14 @@ func (b *Base) Ranges() []Range {
 	return r
 }
 
-func (b *Base) rangeOf(f int) Range {
+func (b *Base) rangeOf(f int) valueRange {
 	first := b.added - int64(b.n)
 	lo, okl := b.lo[f].front(first)
 	hi, okh := b.hi[f].front(first)
 	if !okl || !okh {
-		return Range{Min: math.Inf(1), Max: math.Inf(-1)}
+		return valueRange{Min: math.Inf(1), Max: math.Inf(-1)}
 	}
-	return Range{Min: b.cols[f][b.slot(lo)], Max: b.cols[f][b.slot(hi)]}
+	return valueRange{Min: b.cols[f][b.slot(lo)], Max: b.cols[f][b.slot(hi)]}
 }
 
 // deque is a monotonic queue of sequence numbers (sliding-window

@@ -27,8 +27,8 @@ func synthBase(tb testing.TB) (*ibl.Base, *rand.Rand) {
 
 func synthQuery(r *rand.Rand, now int64) []ibl.Value {
 	return []ibl.Value{
-		ibl.Str(fmt.Sprint("q", r.IntN(4))), ibl.Num(float64(int(1) << r.IntN(8))), ibl.Num(float64(int(60) << r.IntN(10))),
-		ibl.Num(float64(r.IntN(200))), ibl.Num(float64(r.IntN(1e7))), ibl.Flag(r.IntN(10) > 0), ibl.Num(float64(now)),
+		str(fmt.Sprint("q", r.IntN(4))), num(float64(int(1) << r.IntN(8))), num(float64(int(60) << r.IntN(10))),
+		num(float64(r.IntN(200))), num(float64(r.IntN(1e7))), flag(r.IntN(10) > 0), num(float64(now)),
 	}
 }
 
@@ -62,9 +62,14 @@ func BenchmarkInsert(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		q := qs[i%len(qs)]
-		q[6] = ibl.Num(float64(int64(2*ibl.DefaultMaxSize+i) * 60))
+		q[6] = num(float64(int64(2*ibl.DefaultMaxSize+i) * 60))
 		if err := base.Insert(ibl.Experience{In: q, Wait: 100}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
+
+// num, str and flag are known values of each kind.
+func num(f float64) ibl.Value { return ibl.Value{F: f, Known: true} }
+func str(s string) ibl.Value  { return ibl.Value{S: s, Known: true} }
+func flag(b bool) ibl.Value   { return ibl.Value{B: b, Known: true} }

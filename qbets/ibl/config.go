@@ -6,63 +6,46 @@ import (
 	"math"
 )
 
-// Mode selects the neighbours used by an estimate (§4.3).
-type Mode uint8
-
-const (
-	// KNN uses the N nearest experiences.
-	KNN Mode = iota
-	// Radius uses every experience within distance R, or the single
-	// nearest one when none is that close (spec K2).
-	Radius
-)
-
-// Interval selects how the confidence-interval half-width is computed
-// (§4.4, spec K1).
-type Interval uint8
-
-const (
-	// Normal is Karnak's rule: d = z·σ with σ the kernel-weighted standard
-	// deviation of the neighbours' waits and z from the code's table
-	// (1.96, 1.65, 1.44, 1.28, 1.15).
-	Normal Interval = iota
-	// Empirical is the spec's alternative: d = the kernel-weighted
-	// level-quantile of the neighbours' absolute residuals |wait − E|.
-	// It does not assume normal, symmetric waits.
-	Empirical
-)
-
 // The defaults. N and KernelWidth are the Lonestar values in Karnak's
 // predict/notes.txt (k = 56, kw = 1.0); MaxSize is the one setting the
 // paper's GA tunes for which no value is published: 10,000 is inside its
 // [1k, 50k] range and keeps brute-force search near 100 µs.
 const (
 	DefaultN           = 56
-	DefaultKernelWidth = 1.0
+	defaultKernelWidth = 1.0
 	DefaultMaxSize     = 10000
-	DefaultLevel       = 90
 )
 
 // Config is an experience base's prediction configuration. The zero value
-// means the defaults above, unit weights, KNN mode and the Normal
-// interval.
+// means the defaults above, unit weights, the N nearest neighbours and
+// Karnak's interval.
 type Config struct {
 	// Features is the schema of the inputs (required): Table III or IV
 	// come from NotQueuedFeatures and QueuedFeatures.
 	Features []Feature
 	// Weights w_f, one per feature, each ≥ 0; nil means all 1.
 	Weights []float64
-	// KernelWidth k of K(d) = exp(−(d/k)²); 0 means DefaultKernelWidth.
+	// KernelWidth k of K(d) = exp(−(d/k)²); 0 means 1.0 (Karnak's
+	// Lonestar value).
 	KernelWidth float64
-	Mode        Mode
-	// N is the neighbour count in KNN mode; 0 means DefaultN.
+	// N is the neighbour count (§4.3); 0 means DefaultN. It is not used in
+	// radius mode.
 	N int
-	// R is the radius in Radius mode (required there, > 0).
+	// R > 0 selects radius mode (spec K2): an estimate uses every
+	// experience within distance R, or the single nearest one when none is
+	// that close. 0 means the N nearest.
 	R float64
 	// MaxSize is the experience-base capacity; the oldest experience is
 	// dropped first (FIFO, §4.5). 0 means DefaultMaxSize.
-	MaxSize  int
-	Interval Interval
+	MaxSize int
+	// Empirical computes the interval's half-width as the kernel-weighted
+	// level-quantile of the neighbours' absolute residuals |wait − E|, the
+	// spec's alternative (K1), which does not assume normal, symmetric
+	// waits. By default it is Karnak's rule (§4.4): d = z·σ, σ the
+	// kernel-weighted standard deviation of the neighbours' waits and z
+	// from the code's table (1.96, 1.65, 1.44, 1.28, 1.15 at levels ≥ 95,
+	// 90, 85, 80 and below).
+	Empirical bool
 }
 
 // Validate reports the first invalid field.
@@ -88,23 +71,14 @@ func (c Config) Validate() error {
 	if !(c.KernelWidth >= 0) || math.IsInf(c.KernelWidth, 0) {
 		return fmt.Errorf("ibl: Config.KernelWidth = %v, want > 0 (or 0 for the default)", c.KernelWidth)
 	}
-	switch c.Mode {
-	case KNN:
-		if c.N < 0 {
-			return fmt.Errorf("ibl: Config.N = %d, want ≥ 1 (or 0 for the default)", c.N)
-		}
-	case Radius:
-		if !(c.R > 0) || math.IsInf(c.R, 0) {
-			return fmt.Errorf("ibl: Config.R = %v, want > 0 in Radius mode", c.R)
-		}
-	default:
-		return fmt.Errorf("ibl: Config.Mode = %d, want KNN or Radius", c.Mode)
+	if c.N < 0 {
+		return fmt.Errorf("ibl: Config.N = %d, want ≥ 1 (or 0 for the default)", c.N)
+	}
+	if !(c.R >= 0) || math.IsInf(c.R, 0) {
+		return fmt.Errorf("ibl: Config.R = %v, want > 0 for radius mode (or 0 for the N nearest)", c.R)
 	}
 	if c.MaxSize < 0 {
 		return fmt.Errorf("ibl: Config.MaxSize = %d, want ≥ 1 (or 0 for the default)", c.MaxSize)
-	}
-	if c.Interval > Empirical {
-		return fmt.Errorf("ibl: Config.Interval = %d, want Normal or Empirical", c.Interval)
 	}
 	return nil
 }
@@ -117,7 +91,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	if c.KernelWidth == 0 {
-		c.KernelWidth = DefaultKernelWidth
+		c.KernelWidth = defaultKernelWidth
 	}
 	if c.N == 0 {
 		c.N = DefaultN
@@ -128,10 +102,10 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Z is Karnak's normal multiplier for a confidence level in percent
+// z is Karnak's normal multiplier for a confidence level in percent
 // (Confidence.getIntervalSize): 1.96 at ≥ 95, 1.65 at ≥ 90, 1.44 at ≥ 85,
 // 1.28 at ≥ 80, and 1.15 below.
-func Z(level int) float64 {
+func z(level int) float64 {
 	switch {
 	case level >= 95:
 		return 1.96

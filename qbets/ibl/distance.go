@@ -2,11 +2,11 @@ package ibl
 
 import "math"
 
-// Range is the span of a linear feature over the experience base; the HEOM
+// valueRange is the span of a linear feature over the experience base; the HEOM
 // distance divides differences by Max − Min (§4.2).
-type Range struct{ Min, Max float64 }
+type valueRange struct{ Min, Max float64 }
 
-// HEOM is the weighted Heterogeneous Euclidean-Overlap Metric of §4.2:
+// heom is the weighted Heterogeneous Euclidean-Overlap Metric of §4.2:
 //
 //	D(x,y) = sqrt( Σ_f w_f · d_f(x,y)² )
 //
@@ -14,7 +14,7 @@ type Range struct{ Min, Max float64 }
 // for nominal and bool features, and |x−y| / (max−min) for linear ones
 // (0 when the range is empty). x, y, w, kinds and ranges are indexed by
 // feature and must have the same length.
-func HEOM(kinds []Kind, x, y []Value, w []float64, ranges []Range) float64 {
+func heom(kinds []Kind, x, y []Value, w []float64, ranges []valueRange) float64 {
 	var s float64
 	for f, k := range kinds {
 		s += w[f] * sq(featureDistance(k, x[f], y[f], ranges[f].Max-ranges[f].Min))

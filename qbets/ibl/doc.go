@@ -1,7 +1,8 @@
 // Package ibl is Karnak's instance-based wait prediction (Smith, "A
 // Service for Queue Prediction and Job Statistics", GCE 2010, §VI-B):
-// experiences with the features of Tables III and IV, the weighted HEOM distance, N-nearest or radius neighbours,
-// kernel-regression estimates with a z·σ (or empirical) confidence
+// experiences with the features of Tables III and IV, the weighted HEOM
+// distance, N-nearest or radius neighbours (Config.R), kernel-regression
+// estimates with a z·σ (or empirical, Config.Empirical) confidence
 // interval, and a FIFO experience base of bounded size. qbets/replay's IBL
 // replays a trace through it as §V does (replay.NewIBL, 5-minute snapshots).
 //

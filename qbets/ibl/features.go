@@ -163,8 +163,8 @@ func (s *System) ahead(stop int, user string, now int64) ahead {
 func (s *System) NotQueued(j Job, now int64) []Value {
 	a := s.ahead(len(s.waiting), "", now)
 	return []Value{
-		Str(j.Queue), Num(float64(j.Cores)), reqTime(j.ReqTime),
-		Num(a.count), Num(a.work), Flag(len(s.running) > 0), Num(float64(now)),
+		str(j.Queue), num(float64(j.Cores)), reqTime(j.ReqTime),
+		num(a.count), num(a.work), flag(len(s.running) > 0), num(float64(now)),
 	}
 }
 
@@ -177,9 +177,9 @@ func (s *System) Queued(id, now int64) ([]Value, bool) {
 	}
 	a := s.ahead(slices.Index(s.waiting, t), t.User, now)
 	return []Value{
-		opt(t.Name), opt(t.User), opt(t.Project), Str(t.Queue),
-		Num(float64(t.Cores)), reqTime(t.ReqTime), Num(a.count), Num(a.work),
-		Num(a.userCount), Num(a.userWork), Flag(len(s.running) > 0), Num(float64(now)),
+		opt(t.Name), opt(t.User), opt(t.Project), str(t.Queue),
+		num(float64(t.Cores)), reqTime(t.ReqTime), num(a.count), num(a.work),
+		num(a.userCount), num(a.userWork), flag(len(s.running) > 0), num(float64(now)),
 	}, true
 }
 
@@ -187,12 +187,12 @@ func reqTime(r int64) Value {
 	if r <= 0 {
 		return Value{}
 	}
-	return Num(float64(r))
+	return num(float64(r))
 }
 
 func opt(s string) Value {
 	if s == "" {
 		return Value{}
 	}
-	return Str(s)
+	return str(s)
 }

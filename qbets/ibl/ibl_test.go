@@ -12,10 +12,10 @@ import (
 // 7200), core range 1024, run-time range 172,800 s, unit weights.
 func TestHEOMSpecExample(t *testing.T) {
 	kinds := []Kind{Nominal, Linear, Linear}
-	x := []Value{Str("normal"), Num(64), Num(3600)}
-	y := []Value{Str("development"), Num(128), Num(7200)}
-	r := []Range{{}, {0, 1024}, {0, 172800}}
-	got := HEOM(kinds, x, y, []float64{1, 1, 1}, r)
+	x := []Value{str("normal"), num(64), num(3600)}
+	y := []Value{str("development"), num(128), num(7200)}
+	r := []valueRange{{}, {0, 1024}, {0, 172800}}
+	got := heom(kinds, x, y, []float64{1, 1, 1}, r)
 	if math.Abs(got-1.0021678) > 1e-7 {
 		t.Fatalf("HEOM = %.7f, spec 1.0021678", got)
 	}
@@ -23,11 +23,11 @@ func TestHEOMSpecExample(t *testing.T) {
 
 func TestHEOMUnknownAndEmptyRange(t *testing.T) {
 	kinds := []Kind{Linear, Bool, Linear}
-	x := []Value{{}, Flag(true), Num(5)}
-	y := []Value{Num(1), Flag(false), Num(9)}
-	r := []Range{{0, 10}, {}, {3, 3}}
+	x := []Value{{}, flag(true), num(5)}
+	y := []Value{num(1), flag(false), num(9)}
+	r := []valueRange{{0, 10}, {}, {3, 3}}
 	// unknown → 1, bools differ → 1, empty range → 0.
-	if got := HEOM(kinds, x, y, []float64{1, 4, 1}, r); math.Abs(got-math.Sqrt(5)) > 1e-12 {
+	if got := heom(kinds, x, y, []float64{1, 4, 1}, r); math.Abs(got-math.Sqrt(5)) > 1e-12 {
 		t.Fatalf("HEOM = %v, want √5", got)
 	}
 }
@@ -36,7 +36,7 @@ func TestHEOMUnknownAndEmptyRange(t *testing.T) {
 // k = 0.5 → E = 1494.43 s, σ = 1165.73 s, 90% CI ±1923.46 s.
 func TestKernelRegressionSpecExample(t *testing.T) {
 	nb := []neighbor{{0.1, 600}, {0.2, 1200}, {0.4, 3600}}
-	p := estimate(nb, 0.5, 90, Normal)
+	p := estimate(nb, 0.5, 90, false)
 	if math.Abs(p.Wait-1494.43) > 0.01 {
 		t.Errorf("E = %.2f, spec 1494.43", p.Wait)
 	}
@@ -49,26 +49,16 @@ func TestKernelRegressionSpecExample(t *testing.T) {
 }
 
 func TestKernelUnderflowFallsBackToMean(t *testing.T) {
-	p := estimate([]neighbor{{100, 10}, {200, 30}}, 0.01, 90, Normal)
+	p := estimate([]neighbor{{100, 10}, {200, 30}}, 0.01, 90, false)
 	if p.Wait != 20 {
 		t.Fatalf("E = %v, want the plain mean 20", p.Wait)
 	}
 }
 
-// §5.1 checks: (3600, 1800) → 0.5; (1800, 3600) → 0.5; (0, 0) → 1;
-// E = 60, A = 0 → 0.
-func TestAccuracyPaperChecks(t *testing.T) {
-	for _, c := range []struct{ e, a, want float64 }{{3600, 1800, 0.5}, {1800, 3600, 0.5}, {0, 0, 1}, {60, 0, 0}, {0, 60, 0}} {
-		if got := Accuracy(c.e, c.a); got != c.want {
-			t.Errorf("Accuracy(%v, %v) = %v, paper %v", c.e, c.a, got, c.want)
-		}
-	}
-}
-
 func TestZTable(t *testing.T) {
 	for l, want := range map[int]float64{95: 1.96, 99: 1.96, 90: 1.65, 85: 1.44, 80: 1.28, 75: 1.15, 10: 1.15} {
-		if Z(l) != want {
-			t.Errorf("Z(%d) = %v, want %v", l, Z(l), want)
+		if z(l) != want {
+			t.Errorf("z(%d) = %v, want %v", l, z(l), want)
 		}
 	}
 }
@@ -76,16 +66,16 @@ func TestZTable(t *testing.T) {
 var oneLinear = []Feature{{"x", Linear}}
 
 func TestRadiusFallsBackToNearest(t *testing.T) {
-	b, err := New(Config{Features: oneLinear, Mode: Radius, R: 0.01})
+	b, err := New(Config{Features: oneLinear, R: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, w := range []float64{100, 200, 300} {
-		if err := b.Insert(Experience{In: []Value{Num(float64(i * 10))}, Wait: w}); err != nil {
+		if err := b.Insert(Experience{In: []Value{num(float64(i * 10))}, Wait: w}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := b.Predict([]Value{Num(14)}, 90)
+	p, err := b.Predict([]Value{num(14)}, 90)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +84,13 @@ func TestRadiusFallsBackToNearest(t *testing.T) {
 	}
 	// One neighbour has no spread to build an interval from: unbounded
 	// (Karnak's +∞ for an undefined σ), under both rules, not ±0.
-	for _, iv := range []Interval{Normal, Empirical} {
-		b, _ := New(Config{Features: oneLinear, Interval: iv})
-		if err := b.Insert(Experience{In: []Value{Num(1)}, Wait: 60}); err != nil {
+	for _, empirical := range []bool{false, true} {
+		b, _ := New(Config{Features: oneLinear, Empirical: empirical})
+		if err := b.Insert(Experience{In: []Value{num(1)}, Wait: 60}); err != nil {
 			t.Fatal(err)
 		}
-		if p, _ := b.Predict([]Value{Num(1)}, 90); !math.IsInf(p.HalfWidth, 1) || p.Wait != 60 {
-			t.Errorf("interval %d, one experience: %+v, want wait 60 ± +Inf", iv, p)
+		if p, _ := b.Predict([]Value{num(1)}, 90); !math.IsInf(p.HalfWidth, 1) || p.Wait != 60 {
+			t.Errorf("empirical %v, one experience: %+v, want wait 60 ± +Inf", empirical, p)
 		}
 	}
 }
@@ -111,11 +101,10 @@ func TestConfigValidate(t *testing.T) {
 		{Features: oneLinear, Weights: []float64{1, 2}},
 		{Features: oneLinear, Weights: []float64{-1}},
 		{Features: oneLinear, KernelWidth: math.NaN()},
-		{Features: oneLinear, Mode: Radius},
+		{Features: oneLinear, R: -1},
+		{Features: oneLinear, R: math.NaN()},
 		{Features: oneLinear, N: -1},
 		{Features: oneLinear, MaxSize: -1},
-		{Features: oneLinear, Mode: 7},
-		{Features: oneLinear, Interval: 9},
 		{Features: []Feature{{"x", 5}}},
 	}
 	for i, c := range bad {
@@ -130,17 +119,17 @@ func TestConfigValidate(t *testing.T) {
 
 func TestPredictErrors(t *testing.T) {
 	b, _ := New(Config{Features: oneLinear})
-	if _, err := b.Predict([]Value{Num(1)}, 90); err != ErrEmpty {
+	if _, err := b.Predict([]Value{num(1)}, 90); err != ErrEmpty {
 		t.Fatalf("empty base: %v", err)
 	}
-	if b.Insert(Experience{In: []Value{Num(1)}, Wait: -1}) == nil {
+	if b.Insert(Experience{In: []Value{num(1)}, Wait: -1}) == nil {
 		t.Fatal("negative wait accepted")
 	}
 	if b.Insert(Experience{In: nil, Wait: 1}) == nil {
 		t.Fatal("short experience accepted")
 	}
-	_ = b.Insert(Experience{In: []Value{Num(1)}, Wait: 1})
-	if _, err := b.Predict([]Value{Num(1)}, 100); err == nil {
+	_ = b.Insert(Experience{In: []Value{num(1)}, Wait: 1})
+	if _, err := b.Predict([]Value{num(1)}, 100); err == nil {
 		t.Fatal("level 100 accepted")
 	}
 }
@@ -152,14 +141,14 @@ func TestPredictErrors(t *testing.T) {
 func TestBaseProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		capacity := rapid.IntRange(1, 20).Draw(t, "max")
-		iv := Interval(rapid.IntRange(0, 1).Draw(t, "interval"))
-		b, err := New(Config{Features: []Feature{{"q", Nominal}, {"x", Linear}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Interval: iv})
+		empirical := rapid.Bool().Draw(t, "empirical")
+		b, err := New(Config{Features: []Feature{{"q", Nominal}, {"x", Linear}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Empirical: empirical})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var all []Experience
 		for i, n := 0, rapid.IntRange(1, 60).Draw(t, "inserts"); i < n; i++ {
-			e := Experience{In: []Value{Str(rapid.SampledFrom([]string{"a", "b"}).Draw(t, "q")), Num(rapid.Float64Range(-1e6, 1e6).Draw(t, "x"))}, Wait: rapid.Float64Range(0, 1e5).Draw(t, "w")}
+			e := Experience{In: []Value{str(rapid.SampledFrom([]string{"a", "b"}).Draw(t, "q")), num(rapid.Float64Range(-1e6, 1e6).Draw(t, "x"))}, Wait: rapid.Float64Range(0, 1e5).Draw(t, "w")}
 			if err := b.Insert(e); err != nil {
 				t.Fatal(err)
 			}
@@ -174,10 +163,10 @@ func TestBaseProperties(t *testing.T) {
 			lo, hi = math.Min(lo, e.In[1].F), math.Max(hi, e.In[1].F)
 			wlo, whi = math.Min(wlo, e.Wait), math.Max(whi, e.Wait)
 		}
-		if r := b.Ranges()[1]; r.Min != lo || r.Max != hi {
+		if r := b.ranges()[1]; r.Min != lo || r.Max != hi {
 			t.Fatalf("range %+v, contents [%v, %v]", r, lo, hi)
 		}
-		q := []Value{Str("a"), Num(rapid.Float64Range(-1e6, 1e6).Draw(t, "qx"))}
+		q := []Value{str("a"), num(rapid.Float64Range(-1e6, 1e6).Draw(t, "qx"))}
 		p, err := b.Predict(q, rapid.IntRange(10, 95).Draw(t, "level"))
 		if err != nil {
 			t.Fatal(err)
@@ -185,10 +174,10 @@ func TestBaseProperties(t *testing.T) {
 		if p.Wait < wlo-1e-6 || p.Wait > whi+1e-6 || !(p.HalfWidth >= 0) {
 			t.Fatalf("prediction %+v outside waits [%v, %v]", p, wlo, whi)
 		}
-		kinds, w, r := []Kind{Nominal, Linear}, []float64{1, 0.5}, b.Ranges()
+		kinds, w, r := []Kind{Nominal, Linear}, []float64{1, 0.5}, b.ranges()
 		x, y, z := kept[0].In, kept[len(kept)-1].In, q
-		dxy, dyx := HEOM(kinds, x, y, w, r), HEOM(kinds, y, x, w, r)
-		if dxy != dyx || dxy > HEOM(kinds, x, z, w, r)+HEOM(kinds, z, y, w, r)+1e-9 {
+		dxy, dyx := heom(kinds, x, y, w, r), heom(kinds, y, x, w, r)
+		if dxy != dyx || dxy > heom(kinds, x, z, w, r)+heom(kinds, z, y, w, r)+1e-9 {
 			t.Fatalf("HEOM not a metric: d(x,y)=%v d(y,x)=%v", dxy, dyx)
 		}
 	})
@@ -255,11 +244,11 @@ func TestDistancesMatchHEOM(t *testing.T) {
 			}
 			switch k {
 			case Nominal:
-				return Str(rapid.SampledFrom([]string{"a", "b", "c", "new"}).Draw(t, label+"s"))
+				return str(rapid.SampledFrom([]string{"a", "b", "c", "new"}).Draw(t, label+"s"))
 			case Bool:
-				return Flag(rapid.Bool().Draw(t, label+"b"))
+				return flag(rapid.Bool().Draw(t, label+"b"))
 			}
-			return Num(float64(rapid.IntRange(-3, 3).Draw(t, label+"x")))
+			return num(float64(rapid.IntRange(-3, 3).Draw(t, label+"x")))
 		}
 		var held []Experience
 		for i, n := 0, rapid.IntRange(1, 30).Draw(t, "inserts"); i < n; i++ {
@@ -281,9 +270,9 @@ func TestDistancesMatchHEOM(t *testing.T) {
 			q[f] = value(k, "q")
 		}
 		d2 := b.distances(q, nil)
-		ranges := b.Ranges()
+		ranges := b.ranges()
 		for seq := start; seq < len(held); seq++ {
-			want := HEOM(kinds, held[seq].In, q, w, ranges)
+			want := heom(kinds, held[seq].In, q, w, ranges)
 			if got := math.Sqrt(d2[seq%capacity]); math.Abs(got-want) > 1e-12*(1+want) {
 				t.Fatalf("experience %d: distances gives %v, HEOM %v (in %+v, query %+v)", seq, got, want, held[seq].In, q)
 			}

@@ -46,7 +46,7 @@ func (b *Base) Predict(q []Value, level int) (Prediction, error) {
 	nb := b.neighbors(d2)
 	*buf = d2
 	b.scratch.Put(buf)
-	return estimate(nb, b.cfg.KernelWidth, level, b.cfg.Interval), nil
+	return estimate(nb, b.cfg.KernelWidth, level, b.cfg.Empirical), nil
 }
 
 // distances returns the squared HEOM distance of q to every held
@@ -99,7 +99,7 @@ func (b *Base) distances(q []Value, d2 []float64) []float64 {
 // neighbors selects by §4.3 from the squared distances: the N nearest, or
 // all within R (1-NN when none is).
 func (b *Base) neighbors(d2 []float64) []neighbor {
-	if b.cfg.Mode == Radius {
+	if b.cfg.R > 0 {
 		r2 := b.cfg.R * b.cfg.R
 		var in []neighbor
 		best := 0
@@ -174,7 +174,7 @@ func down(h []neighbor, i int) {
 // estimate is the kernel regression of §4.4: E = Σ K·w / Σ K with
 // K(d) = exp(−(d/k)²), falling back to the plain mean when every kernel
 // weight underflows to 0.
-func estimate(nb []neighbor, width float64, level int, iv Interval) Prediction {
+func estimate(nb []neighbor, width float64, level int, empirical bool) Prediction {
 	k := make([]float64, len(nb))
 	var sk, skw float64
 	for i, n := range nb {
@@ -198,14 +198,13 @@ func estimate(nb []neighbor, width float64, level int, iv Interval) Prediction {
 		// of certainty from a single observation. Karnak's interval is +∞
 		// when σ is undefined (§4.4 [S]), as a sample deviation of one
 		// value is. This happens with a base of one experience, or in
-		// Radius mode when the 1-NN fallback is taken.
+		// radius mode when the 1-NN fallback is taken.
 		p.HalfWidth = math.Inf(1)
 		return p
 	}
-	switch iv {
-	case Empirical:
+	if empirical {
 		p.HalfWidth = weightedResidualQuantile(nb, k, e, float64(level)/100)
-	default:
+	} else {
 		var v float64
 		for i, n := range nb {
 			v += k[i] * sq(n.wait-e)
@@ -214,7 +213,7 @@ func estimate(nb []neighbor, width float64, level int, iv Interval) Prediction {
 		if math.IsNaN(sigma) {
 			p.HalfWidth = math.Inf(1)
 		} else {
-			p.HalfWidth = Z(level) * sigma
+			p.HalfWidth = z(level) * sigma
 		}
 	}
 	return p
@@ -239,17 +238,4 @@ func weightedResidualQuantile(nb []neighbor, k []float64, e, q float64) float64 
 		}
 	}
 	return rs[len(rs)-1].r
-}
-
-// Accuracy is the paper's per-job score (§V): 1 when the estimate equals
-// the actual wait, else the smaller over the larger, so it lies in [0, 1]
-// and is 0 when exactly one of them is 0.
-func Accuracy(est, act float64) float64 {
-	if est == act {
-		return 1
-	}
-	if est > act {
-		return act / est
-	}
-	return est / act
 }

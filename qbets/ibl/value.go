@@ -42,14 +42,14 @@ type Value struct {
 	Known bool
 }
 
-// Num is a known linear value.
-func Num(f float64) Value { return Value{F: f, Known: true} }
+// num is a known linear value.
+func num(f float64) Value { return Value{F: f, Known: true} }
 
-// Str is a known nominal value.
-func Str(s string) Value { return Value{S: s, Known: true} }
+// str is a known nominal value.
+func str(s string) Value { return Value{S: s, Known: true} }
 
-// Flag is a known boolean value.
-func Flag(b bool) Value { return Value{B: b, Known: true} }
+// flag is a known boolean value.
+func flag(b bool) Value { return Value{B: b, Known: true} }
 
 // Experience is one observed outcome: the input features as they were when
 // the prediction would have been made, and the wait that followed, in

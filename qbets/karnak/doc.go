@@ -17,6 +17,11 @@
 //		Confidence: 90, Quantile: 95, Locations: []karnak.Location{{System: "s1", Queue: "normal"}}})
 //	http.ListenAndServe(addr, svc.Handler())           // the REST resources of §2.3; set timeouts (see Handler)
 //
+// Every resource is text, JSON, XML or an HTML page (§2.1); the pages
+// (html.go) work without JavaScript, include a form for a hypothetical
+// job, and show each queue's waits, bounds, estimates and cores as SVG
+// charts drawn once per minute (chart.go).
+//
 // Each queue has one QBETS predictor, fed once and answering every
 // (quantile, confidence) pair of Config.Levels; it remembers the last
 // Config.History started jobs (qbets.Config.MaxHistory).

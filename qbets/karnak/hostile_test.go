@@ -13,11 +13,16 @@ import (
 	"time"
 )
 
-func doReq(t *testing.T, method, url, ctype, token, body string) (*http.Response, string) {
+// doReq sends a request with a body of type ctype, a bearer token (none
+// when "") and more headers as name, value pairs.
+func doReq(t *testing.T, method, url, ctype, token, body string, header ...string) (*http.Response, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)

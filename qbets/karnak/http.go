@@ -16,7 +16,9 @@ import (
 )
 
 // Handler returns the REST interface (spec karnak-ibl-service §2.3), with
-// a .txt or .json representation chosen by the resource's extension:
+// a .txt, .json, .xml or .html representation chosen by the resource's
+// extension, or, on the path without one, by the Accept header (a
+// browser gets HTML; see negotiate):
 //
 //	GET  /karnak/system/status.{fmt}                              ksystems
 //	GET  /karnak/system/{sys}/status.{fmt}                        ksystem
@@ -31,6 +33,14 @@ import (
 //	POST /karnak/admin/system/{sys}/drop                          repair: Drop (admin token)
 //	POST /karnak/admin/system/{sys}/rewind?time=T                 repair: Rewind to Unix time T (admin token)
 //	GET  /karnak/stats.{fmt}                                      cache hits and misses
+//	GET  /karnak/waittime/predict.html                            the form for a hypothetical job, and its answer
+//	GET  /karnak/starttime/predict.html                           (the same, Karnak's second name)
+//	GET  /karnak/style.css                                        the pages' stylesheet
+//
+// The HTML pages (html.go) only read, work without JavaScript, and are
+// served with a Content-Security-Policy that allows no script and only
+// the served stylesheet; the queue page embeds SVG charts drawn at most
+// once per queue and minute (chart.go).
 //
 // Karnak answered a POST with the path of a prediction resource to GET
 // next; here the POST answers with the predictions directly (one round
@@ -57,6 +67,7 @@ func (s *Service) Handler() http.Handler {
 	m.HandleFunc("POST /karnak/events", s.ingest)
 	m.HandleFunc("POST /karnak/admin/system/{sys}/{op}", s.admin)
 	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
+	s.handleHTML(m)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.limiter != nil {
 			if ok, wait := s.limiter.allow(clientOf(r)); !ok {
@@ -80,21 +91,25 @@ type render struct {
 	text func(w io.Writer)
 }
 
-// format splits "name.ext" and checks both.
-func format(file, want string) (string, error) {
-	name, ext, _ := strings.Cut(file, ".")
+// format splits "name.ext" and checks both; without an extension the
+// Accept header chooses.
+func format(r *http.Request, file, want string) (string, error) {
+	name, ext, dotted := strings.Cut(file, ".")
 	if name != want {
-		return "", notFound("%q is not a resource here, want %s.txt or %s.json", file, want, want)
+		return "", notFound("%q is not a resource here, want %s.txt, .json, .xml or .html", file, want)
 	}
-	if ext != "txt" && ext != "json" {
-		return "", notFound("format: %q, want txt or json", ext)
+	if !dotted {
+		return negotiate(r.Header.Get("Accept")), nil
+	}
+	if !knownFormat(ext) {
+		return "", notFound("format: %q, want txt, json, xml or html", ext)
 	}
 	return ext, nil
 }
 
 func (s *Service) handle(want string, f func(r *http.Request) (render, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ext, err := format(r.PathValue("file"), want)
+		ext, err := format(r, r.PathValue("file"), want)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -104,7 +119,7 @@ func (s *Service) handle(want string, f func(r *http.Request) (render, error)) h
 			writeError(w, err)
 			return
 		}
-		write(w, ext, out)
+		s.represent(w, r, ext, pageOf(r, want), out)
 	}
 }
 
@@ -340,10 +355,10 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	what, _, _ := strings.Cut(file, ".")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json} or starttime.{txt,json}", file))
+		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", file))
 		return
 	}
-	ext, err := format(file, what)
+	ext, err := format(r, file, what)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -363,7 +378,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	write(w, ext, render{p, func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
+	s.represent(w, r, ext, "prediction", render{p, func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
 }
 
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
@@ -375,13 +390,10 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	ext := r.URL.Query().Get("format")
 	switch ext {
 	case "":
-		ext = "txt"
-		if strings.Contains(r.Header.Get("Accept"), "application/json") {
-			ext = "json"
-		}
-	case "txt", "json":
+		ext = negotiate(r.Header.Get("Accept"))
+	case "txt", "json", "xml", "html":
 	default:
-		writeError(w, badRequest("format: %q, want txt or json", ext))
+		writeError(w, badRequest("format: %q, want txt, json, xml or html", ext))
 		return
 	}
 	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
@@ -399,7 +411,7 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	write(w, ext, render{ps, func(w io.Writer) {
+	s.represent(w, r, ext, "predictions", render{ps, func(w io.Writer) {
 		for i := range ps {
 			textPrediction(w, &ps[i], what == "starttime")
 		}

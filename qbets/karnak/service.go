@@ -22,7 +22,10 @@ type Service struct {
 	// now is the service clock for systems without a simulated clock.
 	now   func() int64
 	cache predCache
-	ready atomic.Bool // Load is done
+	// charts records what the queue charts draw as events are ingested
+	// (chart_record.go) and caches the drawn charts.
+	charts charts
+	ready  atomic.Bool // Load is done
 	// ingestMu serializes writers so that the store's order is the order
 	// in which events are applied; it also guards the fields below.
 	ingestMu sync.Mutex
@@ -280,6 +283,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 			// event will fail the same way at the next start.
 			return Ack{}, fmt.Errorf("events[%d]: %w", i, err)
 		}
+		s.observeForCharts(sys, &recs[i].Event)
 	}
 	return ack, nil
 }
@@ -538,6 +542,7 @@ func (s *Service) repair(system string, t int64) error {
 	delete(s.systems, system)
 	s.mu.Unlock()
 	s.cache.drop(old)
+	s.charts.drop(old)
 	delete(s.prunes, system)
 	s.batches.forget(system)
 	if t < 0 {

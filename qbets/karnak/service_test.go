@@ -48,9 +48,11 @@ func testEvents() []Event {
 	return evs
 }
 
-func newTestServer(t *testing.T) (*Service, *httptest.Server) {
+// newTestServer serves the test events at testNow, with the settings o
+// (at most one; none: the defaults).
+func newTestServer(t *testing.T, o ...Config) (*Service, *httptest.Server) {
 	t.Helper()
-	s, err := NewService(nil, func() int64 { return testNow })
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, append(o, Config{})[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +105,8 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/system/s1/job/1002/prediction/waittime.txt?within=00:30:00", "", "", []string{"job 1002", "QBETS  waits at most", "IBL    waits", "within 00:30:00"}},
 		{"GET", "/system/s1/job/1002/prediction/starttime.json?confidence=80&quantile=75", "", "", []string{`"job":1002`, `"confidence":80`, `"quantile":75`, `"ibl":{`}},
 		{"GET", "/system/s1/job/1002/prediction/waittime.json?confidence=95&within=600", "", "", []string{`"qbets":{`, `"probWithinReason":"the probability of starting within a time is answered at 90% confidence only`}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.html?confidence=95&within=600", "", "", []string{"Probability of starting within 00:10:00", "answered at 90% confidence only"}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=95&within=600", "", "", []string{"no probability of starting within 00:10:00: the probability of starting within a time is answered at 90% confidence only"}},
 		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=80&quantile=50", "", "", []string{"no QBETS bound: the service answers the quantile/confidence pairs [95/90 50/90", "not 50/80 (Config.Levels)"}},
 		{"POST", "/waittime/prediction/?format=json", "application/json", hypo, []string{`"queue":"normal"`, `"queue":"debug"`, `"probWithin"`}},
 		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "95% interval"}},
@@ -168,7 +172,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"GET", "/system/nope/status.txt", "", "", 404, "system"},
 		{"GET", "/system/s1/queue/nope/summary.txt", "", "", 404, "queue"},
-		{"GET", "/system/s1/status.xml", "", "", 404, "format"},
+		{"GET", "/system/s1/status.pdf", "", "", 404, "format"},
 		{"GET", "/system/s1/job/77/prediction/waittime.txt", "", "", 404, "jobId"},
 		{"GET", "/system/s1/job/x/prediction/waittime.txt", "", "", 400, "jobId"},
 		{"GET", "/system/s1/job/1001/prediction/waittime.txt?confidence=9", "", "", 400, "confidence"},

@@ -20,7 +20,7 @@ type Record struct {
 	Batch  string `json:"batch,omitempty"`
 	Digest string `json:"digest,omitempty"`
 	Feed   int64  `json:"feed,omitempty"`
-	State  []byte `json:"state,omitempty"`
+	State  []byte `json:"state,omitempty" xml:",omitempty"`
 	Event  Event  `json:"event"`
 }
 

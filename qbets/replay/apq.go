@@ -28,7 +28,7 @@ func NewAPQ(cfg apq.Config) (*APQ, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &APQ{p: p, sys: apq.NewSystem(), pts: map[int64]apq.Point{}}, nil
+	return &APQ{p: p, sys: new(apq.System), pts: map[int64]apq.Point{}}, nil
 }
 
 func apqJob(j *swf.Job) apq.Job {

@@ -21,9 +21,10 @@
 // Replay scores QBETS on one queue in the two experiments of the thesis's
 // Tables 4.1 and 4.2:
 //
-//   - Plain: the four predictors (BM, log-normal, log-uniform, Weibull) on
-//     the full history — no trimming, clustering or availability.
-//   - QBETS: full QBETS as qbets.Config{} runs it (trimming, fixed
+//   - Config.Plain: the four predictors (BM, log-normal, log-uniform,
+//     Weibull) on the full history — no trimming, clustering or
+//     availability.
+//   - the default: full QBETS as qbets.Config{} runs it (trimming, fixed
 //     processor-count clusters, availability; Config.Predictor selects others).
 //     BM is the qbets.Predictor itself; each comparator runs inside the same
 //     pipeline (the Predictor's clusters, its queue-level fallback, its
@@ -32,8 +33,8 @@
 //
 // A correct prediction is bound ≥ wait; the RMS over-prediction of each
 // method is over its own correct predictions (A21); ratios are
-// RMS_BM / RMS_X (higher = X tighter). APQ and IBL wrap qbets/apq and
-// qbets/ibl as Predictors.
+// RMS_BM / RMS_X (higher = X tighter). NewAPQ and NewIBL wrap qbets/apq
+// and qbets/ibl as Predictors.
 //
 // Nothing here is safe for concurrent use; run one replay per goroutine.
 //

@@ -42,7 +42,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Printf("QBETS: %d of %d answered, correct %.2f, RMS %.0f s\n", r.Answered(), r.Scored, r.Correctness(), r.RMS())
-	for _, m := range replay.Methods {
+	for m := range replay.Weibull + 1 {
 		fmt.Printf("%v %.2f\n", m, r.Of(m).Correctness())
 	}
 	// Output:

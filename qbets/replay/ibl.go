@@ -10,21 +10,12 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// IBL is Karnak's instance-based predictor (package qbets/ibl) as a
-// Predictor, with its two experience bases (§5.1): at a job's arrival a
-// "not queued" prediction (Table III features), and at a snapshot that
-// finds it waiting (Options.Snapshot) a "queued" one (Table IV features,
-// the wait counted from the snapshot); each experience enters its base
-// when the job starts. The answer is the estimate as Point and the
-// confidence interval as [Lower, Upper] (±Inf when unbounded). Symbolic
-// features: Queue, User, Group as Project and Executable as job name, each
-// a distinct value per SWF number. Jobs need unique IDs.
-type IBL struct {
+// iblPredictor is NewIBL's Predictor.
+type iblPredictor struct {
 	nq, qd *ibl.Base
 	level  int
 	sys    *ibl.System
 	open   map[int64]*iblOpen
-	last   ibl.Prediction
 }
 
 type iblOpen struct {
@@ -32,10 +23,18 @@ type iblOpen struct {
 	snapAt    int64
 }
 
-// NewIBL returns an IBL predictor: notQueued and queued configure the two
-// bases (nil Features: Table III and Table IV), level is the interval's
-// level in percent (0: ibl.DefaultLevel, 90).
-func NewIBL(notQueued, queued ibl.Config, level int) (*IBL, error) {
+// NewIBL returns Karnak's instance-based predictor (package qbets/ibl) as a
+// Predictor, with its two experience bases (§5.1): at a job's arrival a
+// "not queued" prediction (Table III features), and at a snapshot that
+// finds it waiting (Options.Snapshot) a "queued" one (Table IV features,
+// the wait counted from the snapshot); each experience enters its base
+// when the job starts. The answer is the estimate as Point and the
+// confidence interval as [Lower, Upper] (±Inf when unbounded). Symbolic
+// features: Queue, User, Group as Project and Executable as job name, each
+// a distinct value per SWF number. Jobs need unique IDs. notQueued and
+// queued configure the two bases (nil Features: Table III and Table IV),
+// level is the interval's level in percent (0: 90, the paper's).
+func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 	if notQueued.Features == nil {
 		notQueued.Features = ibl.NotQueuedFeatures
 	}
@@ -50,7 +49,7 @@ func NewIBL(notQueued, queued ibl.Config, level int) (*IBL, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &IBL{nq: nq, qd: qd, level: cmp.Or(level, ibl.DefaultLevel), sys: ibl.NewSystem(), open: map[int64]*iblOpen{}}, nil
+	return &iblPredictor{nq: nq, qd: qd, level: cmp.Or(level, 90), sys: ibl.NewSystem(), open: map[int64]*iblOpen{}}, nil
 }
 
 func iblJob(j *swf.Job) ibl.Job {
@@ -62,7 +61,7 @@ func iblJob(j *swf.Job) ibl.Job {
 }
 
 // Observe feeds the event to the System and the bases.
-func (b *IBL) Observe(ev Event, j *swf.Job) error {
+func (b *iblPredictor) Observe(ev Event, j *swf.Job) error {
 	switch ev {
 	case Arrive:
 		ij := iblJob(j)
@@ -91,7 +90,7 @@ func (b *IBL) Observe(ev Event, j *swf.Job) error {
 
 // Predict answers from the not-queued base at arrival and from the queued
 // base at a snapshot; it declines while the base is empty.
-func (b *IBL) Predict(j *swf.Job, now int64) (Prediction, error) {
+func (b *iblPredictor) Predict(j *swf.Job, now int64) (Prediction, error) {
 	o := b.open[j.ID]
 	if o == nil {
 		return Prediction{}, fmt.Errorf("replay: IBL: job %d predicted before it arrived", j.ID)
@@ -112,13 +111,9 @@ func (b *IBL) Predict(j *swf.Job, now int64) (Prediction, error) {
 	if err != nil {
 		return Prediction{}, err
 	}
-	b.last = pr
 	lo, hi := pr.Wait-pr.HalfWidth, pr.Wait+pr.HalfWidth
 	if math.IsInf(pr.HalfWidth, 1) {
 		lo, hi = math.Inf(-1), math.Inf(1)
 	}
 	return Prediction{OK: true, Point: pr.Wait, Lower: lo, Upper: hi}, nil
 }
-
-// Last is the last prediction IBL answered (its half-width and neighbours).
-func (b *IBL) Last() ibl.Prediction { return b.last }

@@ -10,7 +10,8 @@ import (
 )
 
 // Method is a quantile predictor the evaluator scores (thesis §4.2.1): the
-// Binomial Method or one of the three parametric comparators of spec §2.2.
+// Binomial Method or one of the three parametric comparators of spec §2.2,
+// in table order (for m := range Weibull + 1 visits them all).
 type Method int
 
 const (
@@ -20,9 +21,6 @@ const (
 	Weibull                  // Weibull MLE, model quantile
 	numMethods
 )
-
-// Methods lists every method in table order.
-var Methods = []Method{BM, LogNormal, LogUniform, Weibull}
 
 func (m Method) String() string {
 	switch m {

@@ -25,8 +25,9 @@ func TestOnForecast(t *testing.T) {
 		}
 		jobs[i] = swf.Job{Submit: int64(rng.IntN(30 * 86400)), Wait: wait, AllocProcs: 1 + rng.Int64N(64), ReqTime: 3600}
 	}
-	for _, exp := range []Experiment{Plain, QBETS} {
-		cfg := Config{Experiment: exp}
+	for _, plain := range []bool{true, false} {
+		exp := map[bool]string{true: "plain", false: "QBETS"}[plain]
+		cfg := Config{Plain: plain}
 		want, err := Replay(jobs, cfg)
 		if err != nil {
 			t.Fatal(err)

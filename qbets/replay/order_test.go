@@ -19,7 +19,7 @@ func (r *recorder) Observe(ev Event, j *swf.Job) error {
 
 func (r *recorder) Predict(j *swf.Job, now int64) (Prediction, error) {
 	r.log = append(r.log, fmt.Sprintf("P%d@%d", j.ID, now))
-	return Bound(0), nil
+	return bound(0), nil
 }
 
 // The causal order at equal times: ends, then starts, then the arrival;

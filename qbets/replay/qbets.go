@@ -12,31 +12,17 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// Experiment selects the table.
-type Experiment int
-
-const (
-	// QBETS is Table 4.2: trimming, clustering and availability (the
-	// Predictor config as given, zero = full QBETS).
-	QBETS Experiment = iota
-	// Plain is Table 4.1: full history, no trimming, clustering or
-	// availability (those Predictor switches are forced off).
-	Plain
-)
-
-func (e Experiment) String() string {
-	if e == Plain {
-		return "plain (Table 4.1)"
-	}
-	return "QBETS (Table 4.2)"
-}
-
 // Config selects the experiment, the BM predictor and the training period
 // of Replay.
 type Config struct {
-	Experiment Experiment
+	// Plain is the experiment of Table 4.1: full history, no trimming,
+	// clustering or availability (it overrides the Predictor's NoTrim,
+	// Cluster and NoAvailability). By default it is Table 4.2's: trimming,
+	// clustering and availability, the Predictor config as given (zero:
+	// full QBETS).
+	Plain bool
 	// Predictor configures the qbets.Predictor (BM). Its zero value is
-	// full QBETS; Plain overrides NoTrim, Cluster and NoAvailability.
+	// full QBETS.
 	// TrainArrivals 0 means the training length, so the first clustering
 	// happens at the end of training (A10).
 	Predictor     qbets.Config
@@ -66,9 +52,6 @@ type Config struct {
 func (c Config) Validate() error {
 	if c.TrainFraction < 0 || c.TrainFraction >= 1 || math.IsNaN(c.TrainFraction) {
 		return fmt.Errorf("replay: TrainFraction %v must be in [0, 1)", c.TrainFraction)
-	}
-	if c.Experiment != QBETS && c.Experiment != Plain {
-		return fmt.Errorf("replay: unknown Experiment %d", int(c.Experiment))
 	}
 	return c.Predictor.Validate()
 }
@@ -175,7 +158,7 @@ type qbetsRun struct {
 
 func newQBETSRun(cfg Config, train int) (*qbetsRun, error) {
 	pc := cfg.Predictor
-	if cfg.Experiment == Plain {
+	if cfg.Plain {
 		pc.NoTrim, pc.Cluster, pc.NoAvailability = true, qbets.ClusterNone, true
 	}
 	if cfg.Comparators {
@@ -192,7 +175,7 @@ func newQBETSRun(cfg Config, train int) (*qbetsRun, error) {
 	if cfg.Comparators {
 		eff := p.Config()
 		e := newEnv(eff.Quantile, eff.Confidence, !pc.NoTrim)
-		for _, m := range Methods {
+		for m := range Weibull + 1 {
 			q.mirrors = append(q.mirrors, newMirror(m, e, p.Clusters(), pc.Cluster != qbets.ClusterNone))
 		}
 	}
@@ -249,7 +232,7 @@ func (q *qbetsRun) Predict(j *swf.Job, now int64) (Prediction, error) {
 	if !f.OK {
 		return Prediction{Reason: f.Reason.String()}, nil
 	}
-	return Bound(float64(f.Upper)), nil
+	return bound(float64(f.Upper)), nil
 }
 
 // mirrorPred scores one mirror: qbetsRun feeds it, and it answers after
@@ -272,7 +255,7 @@ func (m *mirrorPred) Predict(*swf.Job, int64) (Prediction, error) {
 	if !ok {
 		return Prediction{Reason: qbets.NoHistory.String()}, nil
 	}
-	return Bound(b), nil
+	return bound(b), nil
 }
 
 // Queues splits an SWF log by queue (field 15), keeping jobs with a known
@@ -361,5 +344,5 @@ func (q *qbetsQueues) Predict(j *swf.Job, now int64) (Prediction, error) {
 	if !f.OK {
 		return Prediction{Reason: f.Reason.String()}, nil
 	}
-	return Bound(float64(f.Upper)), nil
+	return bound(float64(f.Upper)), nil
 }

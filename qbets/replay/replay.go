@@ -60,13 +60,8 @@ type Prediction struct {
 	Upper  float64
 }
 
-// Bound is a one-sided upper bound b, as QBETS gives.
-func Bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN(), Upper: b} }
-
-// PointEstimate is a point estimate without an interval.
-func PointEstimate(w float64) Prediction {
-	return Prediction{OK: true, Point: w, Lower: math.NaN(), Upper: math.NaN()}
-}
+// bound is a one-sided upper bound b, as QBETS gives.
+func bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN(), Upper: b} }
 
 // Options select the scored jobs and hook into a Run. The zero value
 // scores every job after the first 10% (the thesis's training period).

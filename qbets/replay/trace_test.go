@@ -57,7 +57,7 @@ func logResult(t *testing.T, label string, r Result) {
 	t.Logf("%s: BM %.3f (RMS %.0f s, %d change points, %d clusters, no prediction %d short history + %d down of %d scored)",
 		label, r.Correctness(), r.RMS(), r.ChangePoints, len(r.Clusters), r.NoHistory, r.Down, r.Scored)
 	for k := range r.Methods {
-		m := Methods[k]
+		m := Method(k)
 		s := r.Of(m)
 		t.Logf("  %-4v %.3f RMS %.0f ratio %.2f (%d change points)", m, s.Correctness(), s.RMS(), r.Ratio(m), r.Trims[k])
 	}
@@ -177,12 +177,13 @@ func TestMirrorMatchesPredictorKTH(t *testing.T) {
 	if testing.Short() {
 		jobs = jobs[:8000]
 	}
-	for _, e := range []Experiment{Plain, QBETS} {
-		r, err := Replay(jobs, Config{Experiment: e, Comparators: true})
+	for _, plain := range []bool{true, false} {
+		e := map[bool]string{true: "plain (Table 4.1)", false: "QBETS (Table 4.2)"}[plain]
+		r, err := Replay(jobs, Config{Plain: plain, Comparators: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		logResult(t, "KTH "+e.String(), r)
+		logResult(t, "KTH "+e, r)
 		if m := &r.Methods[BM]; m.Correct() != r.Correct() || m.Answered() != r.Answered() || m.RMS() != r.RMS() {
 			t.Errorf("%v: mirror BM %d/%d RMS %.1f, Predictor %d/%d RMS %.1f", e, m.Correct(), m.Answered(), m.RMS(), r.Correct(), r.Answered(), r.RMS())
 		}

@@ -32,27 +32,19 @@ const (
 	MetricMax
 )
 
-// Fallback is what to predict when the window is not usable.
-type Fallback int
-
-const (
-	// FallbackEstimate predicts the user's estimate e. Default.
-	FallbackEstimate Fallback = iota
-	// FallbackRelative predicts e × the user's mean past accuracy r/e over all
-	// terminated jobs, clipped to (0,1]; e without history. The thesis does
-	// not define it (A17): this is the spec's approximation.
-	FallbackRelative
-)
-
 // HistoryConfig configures UserHistory. The zero value is EASY++'s predictor
 // (Tab 4.13): window 2, type all, full window, average, estimate fallback,
 // no propagation.
 type HistoryConfig struct {
-	Window   int // N, 0 means 2
-	Type     WindowType
-	Partial  bool // use a partly filled window (else the window must be full)
-	Metric   HistoryMetric
-	Fallback Fallback
+	Window  int // N, 0 means 2
+	Type    WindowType
+	Partial bool // use a partly filled window (else the window must be full)
+	Metric  HistoryMetric
+	// RelativeFallback, when the window is not usable, predicts e × the
+	// user's mean past accuracy r/e over all terminated jobs, clipped to
+	// (0,1] (e without history), instead of the user's estimate e. The
+	// thesis does not define it (A17): this is the spec's approximation.
+	RelativeFallback bool
 	// Propagate asks the simulator to recompute waiting jobs' predictions
 	// when one of their user's jobs terminates (§6.6 "propagation"). The
 	// simulator reads it through the Propagates method.
@@ -74,9 +66,6 @@ func (c HistoryConfig) Validate() error {
 	if c.Metric < MetricAverage || c.Metric > MetricMax {
 		return fmt.Errorf("predict: unknown history metric %d", c.Metric)
 	}
-	if c.Fallback < FallbackEstimate || c.Fallback > FallbackRelative {
-		return fmt.Errorf("predict: unknown fallback %d", c.Fallback)
-	}
 	return nil
 }
 
@@ -97,7 +86,7 @@ type window struct {
 type userState struct {
 	all   window
 	byEst map[int64]*window // WindowExtended only
-	accN  int64             // FallbackRelative: number of terminated jobs
+	accN  int64             // RelativeFallback: number of terminated jobs
 	accS  float64           // and the sum of their min(1, r/e)
 }
 
@@ -155,7 +144,7 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 }
 
 func (h *UserHistory) fallback(u *userState, e int64) int64 {
-	if h.cfg.Fallback == FallbackRelative && u != nil && u.accN > 0 {
+	if h.cfg.RelativeFallback && u != nil && u.accN > 0 {
 		return int64(float64(e) * u.accS / float64(u.accN))
 	}
 	return e
@@ -184,7 +173,7 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 		}
 		w.add(h.cfg.Window, key, j)
 	}
-	if h.cfg.Fallback == FallbackRelative && j.ReqTime > 0 {
+	if h.cfg.RelativeFallback && j.ReqTime > 0 {
 		a := float64(j.RunTime) / float64(j.ReqTime)
 		u.accS += min(1, max(0, a))
 		u.accN++

@@ -1,7 +1,8 @@
 // Package predict holds the runtime predictors of Tsafrir's thesis Ch. 4
 // (§4.2, §4.6): the value a backfilling scheduler uses in place of the
-// user's estimate in EASY+, EASY++ and their relatives. UserEstimate is
-// vanilla EASY (p = e), Perfect the oracle p = r, UserHistory the
+// user's estimate in EASY+, EASY++ and their relatives (vanilla EASY's
+// p = e is sched's default, a nil Config.Predictor). Perfect is the oracle
+// p = r, UserHistory the
 // user-history window of EASY++ (last two terminated jobs, averaged, capped
 // at the estimate) with its §4.6 family of variants, and X2 doubles any
 // other predictor.
@@ -24,15 +25,6 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// UserEstimate predicts the user's estimate e (vanilla EASY).
-type UserEstimate struct{}
-
-// Predict returns j.ReqTime.
-func (UserEstimate) Predict(j *swf.Job, _ int64) int64 { return j.ReqTime }
-
-// Terminated does nothing: the estimate needs no history.
-func (UserEstimate) Terminated(*swf.Job, int64) {}
-
 // Perfect predicts the actual runtime r (the PERFECT variants), which no real
 // scheduler knows.
 type Perfect struct{}
@@ -44,9 +36,9 @@ func (Perfect) Predict(j *swf.Job, _ int64) int64 { return j.RunTime }
 func (Perfect) Terminated(*swf.Job, int64) {}
 
 // X2 doubles another predictor (the "X2" family of Tab 4.4, after Zhang et
-// al.): X2{UserEstimate{}} predicts 2e, X2{history} predicts 2·(history
-// prediction) and falls back to 2e like its inner predictor. A nil P means
-// UserEstimate.
+// al.): X2{} predicts 2e (a nil P is the user's estimate), X2{history}
+// predicts 2·(history prediction) and falls back to 2e like its inner
+// predictor.
 type X2 struct {
 	// P is any sched.RuntimePredictor (spelt out so that this package need
 	// not import sched, which builds its presets from it).

@@ -65,7 +65,7 @@ func TestUserHistoryVariants(t *testing.T) {
 		{predict.HistoryConfig{Window: 3, Type: predict.WindowExtended}, 1000, (100 + 700 + 50) / 3},
 		{predict.HistoryConfig{Window: 2, Type: predict.WindowExtended}, 2000, 2000}, // one job with 2000
 		// relative: mean accuracy (0.1+0.2+0.7+0.05)/4 = 0.2625 of e
-		{predict.HistoryConfig{Window: 6, Fallback: predict.FallbackRelative}, 4000, 1050},
+		{predict.HistoryConfig{Window: 6, RelativeFallback: true}, 4000, 1050},
 	}
 	for i, c := range cases {
 		h, err := predict.NewUserHistory(c.cfg)
@@ -86,11 +86,10 @@ func TestUserHistoryVariants(t *testing.T) {
 
 func TestSimplePredictors(t *testing.T) {
 	j := pj(1, 0, 30, 100)
-	if predict.UserEstimate.Predict(predict.UserEstimate{}, j, 0) != 100 ||
-		(predict.Perfect{}).Predict(j, 0) != 30 ||
+	if (predict.Perfect{}).Predict(j, 0) != 30 ||
 		(predict.X2{}).Predict(j, 0) != 200 ||
 		(predict.X2{P: predict.Perfect{}}).Predict(j, 0) != 60 {
-		t.Error("estimate/perfect/X2 predictions wrong")
+		t.Error("perfect/X2 predictions wrong")
 	}
 }
 

@@ -17,15 +17,19 @@ type Config struct {
 	Machine int64
 	// Typeless selects the single whole-log parameter set (§2.2).
 	Typeless bool
-	// Batch, Interactive and Whole override the parameter sets (nil means
-	// the defaults scaled to Machine).
+	// Batch, Interactive and Whole replace the parameter sets, e.g. with
+	// ones fitted to another log; a replacement is used as given. nil means
+	// the paper's sets (§2) with their size bounds scaled to Machine.
 	Batch, Interactive, Whole *TypeParams
 	// StartHour (0–23) is the clock hour of time 0.
 	StartHour int
 	// Seed seeds the PCG generator.
 	Seed uint64
-	// Source, when set, replaces the PCG generator (e.g. NewDrand48 for
-	// golden tests against the reference C).
+	// Drand48 draws from the POSIX drand48 generator seeded by
+	// srand48(Seed), as the reference C does, instead of PCG; with
+	// CompatClock the output is the C's, bit for bit (the golden tests).
+	Drand48 bool
+	// Source, when set, replaces the generator.
 	Source rand.Source
 	// CompatClock truncates each type's clock to whole seconds after every
 	// arrival, as the C's unsigned long clock does (§9: the truncation drifts
@@ -63,13 +67,13 @@ func (c *Config) machine() int64 {
 func (c *Config) params() [2]TypeParams {
 	p := c.machine()
 	if c.Typeless {
-		w := Typeless().scaleTo(p, 0, 2.5)
+		w := typeless().scaleTo(p, 0, 2.5)
 		if c.Whole != nil {
 			w = *c.Whole
 		}
 		return [2]TypeParams{w, w}
 	}
-	b, i := Batch().scaleTo(p, 0, 2), Interactive().scaleTo(p, 1.5, 4)
+	b, i := batch().scaleTo(p, 0, 2), interactive().scaleTo(p, 1.5, 4)
 	if c.Batch != nil {
 		b = *c.Batch
 	}

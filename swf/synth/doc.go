@@ -1,7 +1,9 @@
 // Package synth generates synthetic rigid-job workloads with the model of
 // Lublin and Feitelson, "The workload on parallel supercomputers: modeling
 // the characteristics of rigid jobs", JPDC 63(11), 2003 (the PWA "Lublin99"
-// model; spec /work/shared/spec/lublin99.md §1–§8), written as SWF.
+// model), written as SWF. Sections cited as §N are those of the
+// implementation notes the package was written from, and D1–D12 its
+// decisions; docs/decisions.md maps both to the paper (Lublin–Feitelson).
 //
 // Each job has a type (batch or interactive, SWF field 15 = 1 or 0), an
 // arrival from its type's gamma log-inter-arrival stream stretched by a
@@ -15,7 +17,7 @@
 // Deviations from the reference C, as the spec recommends: a floating clock
 // (the C's integer clock drifts and erases the daily cycle, §9), a PCG
 // generator from math/rand/v2, and per-type size bounds derived from the
-// machine size (§7). With Source: NewDrand48(seed) and CompatClock the
+// machine size (§7). With Source: newDrand48(seed) and CompatClock the
 // output is the C's, bit for bit (the spec's §10.3 golden vectors are tests).
 //
 // Optionally field 9 is filled with user estimates by a Config.Estimator, a

@@ -13,7 +13,7 @@ const (
 	maxLogRuntime   = 12 // TOO_MUCH_TIME
 	maxLogInterval  = 13 // TOO_MUCH_ARRIVE_TIME
 	cyclicDayStart  = 11
-	MaxRuntime      = 162754 // floor(e^12), the longest run time the model produces
+	maxRuntime      = 162754 // floor(e^12), the longest run time the model produces
 	interactiveType = 0
 	batchType       = 1
 )
@@ -50,6 +50,9 @@ func New(cfg Config) (*Generator, error) {
 		return nil, err
 	}
 	var src rand.Source = rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)
+	if cfg.Drand48 {
+		src = newDrand48(int64(cfg.Seed))
+	}
 	if cfg.Source != nil {
 		src = cfg.Source
 	}
@@ -61,7 +64,7 @@ func New(cfg Config) (*Generator, error) {
 		g.scale = cfg.ArrivalShapeScale
 	}
 	if cfg.TargetLoad > 0 {
-		k, err := ShapeScaleForLoad(params, cfg.Typeless, g.machine, cfg.TargetLoad)
+		k, err := shapeScaleForLoad(params, cfg.Typeless, g.machine, cfg.TargetLoad)
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,7 @@ import "testing"
 // Spec §10.3: the reference C's output for typed mode, seed 1 (drand48,
 // integer clock).
 func TestGoldenCompatTypedSeed1(t *testing.T) {
-	g, err := New(Config{Source: NewDrand48(1), CompatClock: true})
+	g, err := New(Config{Seed: 1, Drand48: true, CompatClock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestGoldenCompatTypedSeed1(t *testing.T) {
 
 // Spec §10.3: typeless mode, seed 7.
 func TestGoldenCompatTypelessSeed7(t *testing.T) {
-	g, err := New(Config{Typeless: true, Source: NewDrand48(7), CompatClock: true})
+	g, err := New(Config{Typeless: true, Seed: 7, Drand48: true, CompatClock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestGoldenCompatTypelessSeed7(t *testing.T) {
 // Spec §10.3 (derived): the floating clock with the same drand48 stream;
 // submit times may differ by 1 s where floor flips near an integer.
 func TestGoldenFloatClockTypedSeed1(t *testing.T) {
-	g, err := New(Config{Source: NewDrand48(1)})
+	g, err := New(Config{Seed: 1, Drand48: true})
 	if err != nil {
 		t.Fatal(err)
 	}

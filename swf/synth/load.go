@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// MeanInterArrival is E[e^G | G ≤ 13] for G ~ Gamma(a, b), the long-run mean
+// meanInterArrival is E[e^G | G ≤ 13] for G ~ Gamma(a, b), the long-run mean
 // gap of one type's stream whatever the daily weights (§8 closed form).
-func MeanInterArrival(a, b float64) float64 {
+func meanInterArrival(a, b float64) float64 {
 	return math.Pow(1-b, -a) * gammaCDF(maxLogInterval, a, b/(1-b)) / gammaCDF(maxLogInterval, a, b)
 }
 
@@ -39,8 +39,8 @@ func stageMass(p *TypeParams, x, y float64) float64 {
 	return seg(p.ULow, p.UMed, p.UProb) + seg(p.UMed, p.UHi, 1-p.UProb)
 }
 
-// SizePMF returns P(size = n) for n = 0..machine under p, with the machine caps.
-func SizePMF(p *TypeParams, machine int64) []float64 {
+// sizePMF returns P(size = n) for n = 0..machine under p, with the machine caps.
+func sizePMF(p *TypeParams, machine int64) []float64 {
 	pmf := make([]float64, machine+1)
 	pmf[1] += p.SerialProb
 	pow2Cap := int64(1) << uint(math.Floor(math.Log2(float64(machine))))
@@ -57,10 +57,10 @@ func SizePMF(p *TypeParams, machine int64) []float64 {
 	return pmf
 }
 
-// MeanWork is E[run time · size] of one type (node-seconds per job).
-func MeanWork(p *TypeParams, machine int64) float64 {
+// meanWork is E[run time · size] of one type (node-seconds per job).
+func meanWork(p *TypeParams, machine int64) float64 {
 	var w float64
-	for n, q := range SizePMF(p, machine) {
+	for n, q := range sizePMF(p, machine) {
 		if q > 0 {
 			w += q * float64(n) * meanRuntime(p, float64(n))
 		}
@@ -68,24 +68,24 @@ func MeanWork(p *TypeParams, machine int64) float64 {
 	return w
 }
 
-// OfferedLoad is the model's offered load ρ = Σ_t E_t[r·n] / (P·E[IA_t])
+// offeredLoad is the model's offered load ρ = Σ_t E_t[r·n] / (P·E[IA_t])
 // when the arrival shapes are multiplied by scale (§8).
-func OfferedLoad(params [2]TypeParams, typeless bool, machine int64, scale float64) float64 {
+func offeredLoad(params [2]TypeParams, typeless bool, machine int64, scale float64) float64 {
 	var rho float64
 	for t, p := range params {
 		if typeless && t == batchType {
 			continue
 		}
-		rho += MeanWork(&p, machine) / (float64(machine) * MeanInterArrival(p.AArr*p.ARAR*scale, p.BArr))
+		rho += meanWork(&p, machine) / (float64(machine) * meanInterArrival(p.AArr*p.ARAR*scale, p.BArr))
 	}
 	return rho
 }
 
-// ShapeScaleForLoad solves OfferedLoad(k) = target for k by bisection on
+// shapeScaleForLoad solves offeredLoad(k) = target for k by bisection on
 // log k in [1/8, 8]; the load falls as k grows.
-func ShapeScaleForLoad(params [2]TypeParams, typeless bool, machine int64, target float64) (float64, error) {
+func shapeScaleForLoad(params [2]TypeParams, typeless bool, machine int64, target float64) (float64, error) {
 	lo, hi := math.Log(1.0/8), math.Log(8)
-	f := func(x float64) float64 { return OfferedLoad(params, typeless, machine, math.Exp(x)) - target }
+	f := func(x float64) float64 { return offeredLoad(params, typeless, machine, math.Exp(x)) - target }
 	if f(lo) < 0 || f(hi) > 0 {
 		return 0, fmt.Errorf("synth: target load %v outside the reachable range [%.3g, %.3g]",
 			target, f(hi)+target, f(lo)+target)

@@ -57,7 +57,7 @@ func (g *Generator) Header(n int) *swf.Header {
 	}
 	p := g.s
 	note := fmt.Sprintf("Lublin-Feitelson 2003 rigid-job model (Lublin99), %s, seed %d, start hour %d, arrival shape scale %.6g, model offered load %.4f",
-		mode, g.cfg.Seed, g.cfg.StartHour, g.scale, OfferedLoad([2]TypeParams{p[0].p, p[1].p}, g.cfg.Typeless, g.machine, g.scale))
+		mode, g.cfg.Seed, g.cfg.StartHour, g.scale, offeredLoad([2]TypeParams{p[0].p, p[1].p}, g.cfg.Typeless, g.machine, g.scale))
 	notes := []string{note}
 	for t, name := range []string{"interactive", "batch"} {
 		if g.cfg.Typeless && t == batchType {
@@ -82,7 +82,7 @@ func (g *Generator) Header(n int) *swf.Header {
 		Acknowledge: "Uri Lublin, Hebrew University",
 		Information: []string{"http://www.cs.huji.ac.il/labs/parallel/workload"},
 		MaxJobs:     int64(n), MaxRecords: int64(n),
-		MaxNodes: g.machine, MaxProcs: g.machine, MaxRuntime: MaxRuntime,
+		MaxNodes: g.machine, MaxProcs: g.machine, MaxRuntime: maxRuntime,
 		Note: slices.Clip(notes),
 	}
 }

@@ -16,20 +16,20 @@ type TypeParams struct {
 	ANum, BNum           float64 // daily-cycle gamma (half-hour abscissa)
 }
 
-// Batch returns the batch parameters for a 128-node machine (§2.1).
-func Batch() TypeParams {
+// batch returns the batch parameters for a 128-node machine (§2.1).
+func batch() TypeParams {
 	return TypeParams{0.2927, 0.6686, 1.2, 5, 7, 0.875, 6.57, 0.823, 639.1, 0.0156,
 		-0.003, 0.6986, 6.0415, 0.8531, 1.0519, 6.1271, 5.2740}
 }
 
-// Interactive returns the interactive parameters for 128 nodes (§2.1).
-func Interactive() TypeParams {
+// interactive returns the interactive parameters for 128 nodes (§2.1).
+func interactive() TypeParams {
 	return TypeParams{0.1541, 0.625, 1, 3, 5.5, 0.705, 3.8351, 0.6605, 7.073, 0.6856,
 		-0.0118, 0.9156, 6.5510, 0.6621, 0.9797, 8.9186, 3.6680}
 }
 
-// Typeless returns the whole-log parameters for 128 nodes (§2.2).
-func Typeless() TypeParams {
+// typeless returns the whole-log parameters for 128 nodes (§2.2).
+func typeless() TypeParams {
 	return TypeParams{0.244, 0.576, 0.8, 4.5, 7, 0.86, 4.2, 0.94, 312, 0.03,
 		-0.0054, 0.78, 10.2303, 0.4871, 1.0225, 8.1737, 3.9631}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Every job is sane for its machine, submit times never decrease, run times
-// stay in [1, MaxRuntime], estimates (when on) cover run times.
+// stay in [1, maxRuntime], estimates (when on) cover run times.
 func TestPropJobsSane(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := Config{
@@ -45,7 +45,7 @@ func TestPropJobsSane(t *testing.T) {
 			if r := sanitize.Check(j, g.machine); r != sanitize.SaneJob {
 				t.Fatalf("job %+v not sane on %d: %v", j, g.machine, r)
 			}
-			if j.Submit < last || j.RunTime < 1 || j.RunTime > MaxRuntime {
+			if j.Submit < last || j.RunTime < 1 || j.RunTime > maxRuntime {
 				t.Fatalf("job %+v: submit before %d or run time out of range", j, last)
 			}
 			if estimates && j.ReqTime < j.RunTime && g.ShortEstimates == 0 {

@@ -8,7 +8,7 @@ import (
 // Entries of the spec's §4 table (C output, 17 digits) against our weights,
 // computed with gonum's regularized incomplete gamma.
 func TestCycleWeightsMatchSpecTable(t *testing.T) {
-	b, i, w := Batch(), Interactive(), Typeless()
+	b, i, w := batch(), interactive(), typeless()
 	cases := []struct {
 		name string
 		p    TypeParams

@@ -55,15 +55,20 @@ func (m CrowdMode) String() string {
 	return fmt.Sprintf("CrowdMode(%d)", int(m))
 }
 
-// ParseCrowdMode reads the String form of a CrowdMode.
-func ParseCrowdMode(s string) (CrowdMode, error) {
-	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
-		if s == m.String() {
-			return m, nil
+// UnmarshalText reads the String form of a CrowdMode, so that it works
+// with flag.TextVar and encoding/json.
+func (m *CrowdMode) UnmarshalText(s []byte) error {
+	for _, c := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
+		if string(s) == c.String() {
+			*m = c
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("agent: unknown crowd mode %q (want off, queued, planned or accepted)", s)
+	return fmt.Errorf("agent: unknown crowd mode %q (want off, queued, planned or accepted)", s)
 }
+
+// MarshalText returns the String form.
+func (m CrowdMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // crowd is the agent's ledger of its own outstanding requests, by start
 // time: the nodes queued (submitted, not started) and the requests

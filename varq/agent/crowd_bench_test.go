@@ -32,11 +32,9 @@ func benchCrowd(b *testing.B, pending int64) {
 		}
 		return 0.3, true
 	}), c: c, self: self}
-	buf := make(varq.ProbabilityTrajectory, 0, 1440)
 	b.ReportAllocs()
 	for b.Loop() {
-		var err error
-		buf, err = varq.AppendTrajectory(buf[:0], f, r, 0, 0)
+		buf, err := varq.Trajectory(f, r, 0, 0)
 		if err != nil || len(buf) != 1440 {
 			b.Fatal(len(buf), err)
 		}

@@ -169,11 +169,12 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 		}
 	}
 	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
-		if got, err := ParseCrowdMode(m.String()); got != m || err != nil {
-			t.Errorf("ParseCrowdMode(%q) = %v, %v", m, got, err)
+		var got CrowdMode
+		if err := got.UnmarshalText([]byte(m.String())); got != m || err != nil {
+			t.Errorf("UnmarshalText(%q) = %v, %v", m, got, err)
 		}
 	}
-	if _, err := ParseCrowdMode("crowded"); err == nil {
+	if err := new(CrowdMode).UnmarshalText([]byte("crowded")); err == nil {
 		t.Error("ParseCrowdMode accepted an unknown mode")
 	}
 	if _, err := NewSimAgent(&varqtest.FakeMachine{}, &shiftingForecaster{}, SimConfig{Crowd: 7, Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {

@@ -13,13 +13,13 @@ type Outcome struct {
 	// Submitted is the plan the job was finally submitted by, after
 	// re-planning (NOT_POSSIBLE when it was dropped before submission).
 	Submitted varq.Plan
-	Submit    int64      // actual submission time
-	Job       varq.JobID // the padded job submitted, when Submitted is possible
-	Started   int64      // actual start time; meaningful when Ran
-	Ran       bool       // the job started (it may have been cancelled in the queue)
-	Success   bool       // it was running at or before Plan.Start
-	Required  int64      // N·W node-seconds
-	Used      int64      // node-seconds actually occupied (spinning included)
+	Submit    int64 // actual submission time
+	Job       int64 // the padded job submitted, when Submitted is possible
+	Started   int64 // actual start time; meaningful when Ran
+	Ran       bool  // the job started (it may have been cancelled in the queue)
+	Success   bool  // it was running at or before Plan.Start
+	Required  int64 // N·W node-seconds
+	Used      int64 // node-seconds actually occupied (spinning included)
 }
 
 // Summary aggregates the accepted requests of one experiment cell, the

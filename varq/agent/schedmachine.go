@@ -8,14 +8,16 @@ import (
 	"github.com/batchq/batchq/varq"
 )
 
-// SchedMachine is a Machine over a sched simulation: the jobs it submits
-// get IDs counting up from a base above the trace's, so the caller's
-// observer can tell them apart. Not safe for concurrent use.
+// SchedMachine is a varq.Machine over a sched simulation: the jobs it
+// submits get IDs counting up from a base above the trace's, so the
+// caller's observer can tell them apart. Not safe for concurrent use.
 type SchedMachine struct {
 	Sim    *sched.Sim
 	nextID int64
 	first  int64
 }
+
+var _ varq.Machine = (*SchedMachine)(nil)
 
 // NewSchedMachine wraps s; the jobs it submits are numbered from firstID
 // on (choose it above every ID the simulation loads).
@@ -24,7 +26,7 @@ func NewSchedMachine(s *sched.Sim, firstID int64) *SchedMachine {
 }
 
 // Owns reports whether id is a job this machine submitted.
-func (m *SchedMachine) Owns(id varq.JobID) bool { return id >= m.first && id < m.nextID }
+func (m *SchedMachine) Owns(id int64) bool { return id >= m.first && id < m.nextID }
 
 // Now is the simulation clock.
 func (m *SchedMachine) Now() int64 { return m.Sim.Now() }
@@ -34,7 +36,7 @@ func (m *SchedMachine) At(t int64, fn func()) { m.Sim.At(t, func(int64) { fn() }
 
 // Submit makes a job of nodes processors arrive now, asking walltime
 // seconds (its user estimate) and running runtime seconds.
-func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (varq.JobID, error) {
+func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (int64, error) {
 	id := m.nextID
 	j := swf.Job{
 		ID: id, Submit: m.Sim.Now(), Wait: swf.Unknown, RunTime: runtime,
@@ -51,7 +53,7 @@ func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (varq.JobID, e
 }
 
 // Cancel removes the queued job id or kills it if it runs.
-func (m *SchedMachine) Cancel(id varq.JobID) error {
+func (m *SchedMachine) Cancel(id int64) error {
 	if !m.Sim.Cancel(id) {
 		return fmt.Errorf("agent: no job %d waits or runs", id)
 	}

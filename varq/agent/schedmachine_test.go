@@ -5,7 +5,6 @@ import (
 
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
-	"github.com/batchq/batchq/varq"
 )
 
 type startRecorder struct{ starts map[int64]int64 }
@@ -23,7 +22,7 @@ func TestSchedMachine(t *testing.T) {
 	rec := &startRecorder{starts: map[int64]int64{}}
 	s.Observe(rec)
 	m := NewSchedMachine(s, 1000)
-	var a, b, c varq.JobID
+	var a, b, c int64
 	m.At(100, func() {
 		var err error
 		if a, err = m.Submit(4, 500, 500); err != nil { // runs 100–600

@@ -43,8 +43,8 @@ type SimConfig struct {
 	Crowd CrowdMode
 }
 
-// DefaultPeriod is the spacing of reservation start times in §5.4.
-const DefaultPeriod = 21600
+// defaultPeriod is the spacing of reservation start times in §5.4.
+const defaultPeriod = 21600
 
 // Validate reports a configuration out of range.
 func (c SimConfig) Validate() error {
@@ -77,7 +77,7 @@ type SimAgent struct {
 	rng  *rand.Rand
 	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
-	live map[varq.JobID]*simRequest
+	live map[int64]*simRequest
 	crwd *crowd // nil under CrowdOff: its bookkeeping methods do nothing
 	st   SimStats
 	err  error
@@ -106,7 +106,7 @@ type simRequest struct {
 	rp      *varq.Replanner
 	f       varq.Forecaster // what rp plans with
 	planned int64           // the submission time of rp's current plan
-	id      varq.JobID
+	id      int64
 	started bool
 	// In the crowd ledger (crowd.go): whether s is accepted and not yet
 	// submitted, and the planned submission time it is filed under.
@@ -123,10 +123,10 @@ func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, e
 		return nil, err
 	}
 	if cfg.Period == 0 {
-		cfg.Period = DefaultPeriod
+		cfg.Period = defaultPeriod
 	}
 	a := &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
-		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[varq.JobID]*simRequest{}}
+		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[int64]*simRequest{}}
 	if cfg.Crowd != CrowdOff {
 		a.crwd = newCrowd(cfg.Crowd)
 	}
@@ -266,7 +266,7 @@ func (a *SimAgent) cancelIfQueued(s *simRequest) {
 
 // Started tells the agent that job id started at t; jobs that are not
 // VARQ jobs are ignored.
-func (a *SimAgent) Started(id varq.JobID, t int64) {
+func (a *SimAgent) Started(id int64, t int64) {
 	s, ok := a.live[id]
 	if !ok {
 		return

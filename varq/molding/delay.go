@@ -44,13 +44,13 @@ func (c DelayConfig) withDefaults() DelayConfig {
 	return c
 }
 
-// FutureDelay is the delay t (seconds from now) of §IV-B: the earliest
+// futureDelay is the delay t (seconds from now) of §IV-B: the earliest
 // predicted completion of a running job, then repeatedly the next one if
 // it falls within (t, t + horizon·t]. Predicted ends at or before now are
 // jobs already past their prediction: they give no future moment and are
 // skipped (a delay of 0 would mean "now"). ok is false when no running
 // job is predicted to end after now.
-func FutureDelay(now int64, predEnds []int64, horizon float64) (t int64, ok bool) {
+func futureDelay(now int64, predEnds []int64, horizon float64) (t int64, ok bool) {
 	var ds []int64
 	for _, e := range predEnds {
 		if e > now {
@@ -72,22 +72,22 @@ func FutureDelay(now int64, predEnds []int64, horizon float64) (t int64, ok bool
 	return t, true
 }
 
-// FutureLoad scales the current predicted load by the projected busy
+// futureLoad scales the current predicted load by the projected busy
 // processors (A22): futureLoad = cur · busyThen/busyNow (cur when nothing
 // runs now).
-func FutureLoad(cur float64, busyNow, busyThen int64) float64 {
+func futureLoad(cur float64, busyNow, busyThen int64) float64 {
 	if busyNow <= 0 {
 		return cur
 	}
 	return cur * float64(busyThen) / float64(busyNow)
 }
 
-// FutureState projects st to time at (A22): running jobs predicted to have
+// futureState projects st to time at (A22): running jobs predicted to have
 // ended by then are removed and their processors freed, the waiting jobs
 // stay, and the clock moves (so elapsed times grow by at − st.Now).
 // predEnd gives a running job's predicted end; a job it does not know is
 // kept.
-func FutureState(st sched.QueueState, at int64, predEnd func(id int64) (int64, bool)) sched.QueueState {
+func futureState(st sched.QueueState, at int64, predEnd func(id int64) (int64, bool)) sched.QueueState {
 	out := sched.QueueState{Now: at, Free: st.Free, Waiting: st.Waiting}
 	for _, r := range st.Running {
 		if e, ok := predEnd(r.ID); ok && e <= at {
@@ -99,10 +99,10 @@ func FutureState(st sched.QueueState, at int64, predEnd func(id int64) (int64, b
 	return out
 }
 
-// DelayDecision is what delayed submission chose for one job.
-type DelayDecision struct {
-	Now     MoldDecision // molded for submission now
-	Future  MoldDecision // molded for submission at At (valid when Delay)
+// delayDecision is what delayed submission chose for one job.
+type delayDecision struct {
+	Now     moldDecision // molded for submission now
+	Future  moldDecision // molded for submission at At (valid when Delay)
 	At      int64        // the future submission time
 	Delay   bool
 	CurResp float64 // predicted response submitting now (s)
@@ -114,40 +114,40 @@ type DelayDecision struct {
 // CurResp; at the moment t when running jobs are predicted to finish, with
 // the load and state projected there and the size re-molded, it is
 // (t − now) + the future response. It is delayed iff that is at most
-// (1 − Threshold)·CurResp. The Molder must have TrackRunning set. ok is
+// (1 − Threshold)·CurResp. The molder must have TrackRunning set. ok is
 // false when molding has no opinion (no history for j's key); j is then
 // submitted now, unchanged.
-func (m *Molder) DecideDelay(j swf.Job, st sched.QueueState, cfg DelayConfig) (dd DelayDecision, ok bool, err error) {
+func (m *molder) DecideDelay(j swf.Job, st sched.QueueState, cfg DelayConfig) (dd delayDecision, ok bool, err error) {
 	if err := cfg.Validate(); err != nil {
 		return dd, false, err
 	}
 	if !m.TrackRunning {
-		return dd, false, fmt.Errorf("molding: DecideDelay needs Molder.TrackRunning")
+		return dd, false, fmt.Errorf("molding: DecideDelay needs molder.TrackRunning")
 	}
 	cfg = cfg.withDefaults()
 	now := j.Submit
 	load := m.PredictedLoad(now)
 	cur, ok, err := m.Decide(j, st, load)
 	if err != nil || !ok {
-		return DelayDecision{Now: cur}, ok, err
+		return delayDecision{Now: cur}, ok, err
 	}
-	dd = DelayDecision{Now: cur, CurResp: cur.Point()}
+	dd = delayDecision{Now: cur, CurResp: cur.Point()}
 	ends := make([]int64, 0, len(st.Running))
 	for _, r := range st.Running {
 		if e, ok := m.ends[r.ID]; ok {
 			ends = append(ends, e)
 		}
 	}
-	t, ok := FutureDelay(now, ends, cfg.Horizon)
+	t, ok := futureDelay(now, ends, cfg.Horizon)
 	if !ok {
 		return dd, true, nil
 	}
 	at := now + t
-	fst := FutureState(st, at, m.PredictedEnd)
+	fst := futureState(st, at, m.PredictedEnd)
 	busyNow, busyThen := busy(st), busy(fst)
 	jf := j
 	jf.Submit = at
-	fut, ok, err := m.Decide(jf, fst, FutureLoad(load, busyNow, busyThen))
+	fut, ok, err := m.Decide(jf, fst, futureLoad(load, busyNow, busyThen))
 	if err != nil || !ok {
 		return dd, true, err
 	}

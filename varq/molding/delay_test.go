@@ -12,22 +12,22 @@ import (
 // (within 105), then 110 is beyond 104·1.05 = 109.2 → 104. Ends in the
 // past are skipped.
 func TestFutureDelayHand(t *testing.T) {
-	if d, ok := FutureDelay(1000, []int64{1300, 1110, 1100, 1104, 900}, 0.05); !ok || d != 104 {
-		t.Errorf("FutureDelay = %d, %v; want 104", d, ok)
+	if d, ok := futureDelay(1000, []int64{1300, 1110, 1100, 1104, 900}, 0.05); !ok || d != 104 {
+		t.Errorf("futureDelay = %d, %v; want 104", d, ok)
 	}
-	if _, ok := FutureDelay(1000, []int64{1000, 10}, 0.05); ok {
+	if _, ok := futureDelay(1000, []int64{1000, 10}, 0.05); ok {
 		t.Error("no future end, but a delay")
 	}
-	if l := FutureLoad(0.8, 100, 25); l != 0.2 {
-		t.Errorf("FutureLoad = %v, want 0.2", l)
+	if l := futureLoad(0.8, 100, 25); l != 0.2 {
+		t.Errorf("futureLoad = %v, want 0.2", l)
 	}
-	if l := FutureLoad(0.8, 0, 0); l != 0.8 {
-		t.Errorf("FutureLoad with nothing running = %v", l)
+	if l := futureLoad(0.8, 0, 0); l != 0.8 {
+		t.Errorf("futureLoad with nothing running = %v", l)
 	}
 	st := sched.QueueState{Now: 0, Free: 2, Running: []sched.JobView{{ID: 1, Size: 4}, {ID: 2, Size: 4}}}
-	fs := FutureState(st, 50, func(id int64) (int64, bool) { return 40, id == 1 })
+	fs := futureState(st, 50, func(id int64) (int64, bool) { return 40, id == 1 })
 	if fs.Now != 50 || fs.Free != 6 || len(fs.Running) != 1 || fs.Running[0].ID != 2 {
-		t.Errorf("FutureState = %+v", fs)
+		t.Errorf("futureState = %+v", fs)
 	}
 	if err := (DelayConfig{Threshold: 1}).Validate(); err == nil {
 		t.Error("Threshold 1 accepted")

@@ -16,32 +16,21 @@ import (
 // wait), score every range set with the gain f(t) = 1 − t over the
 // normalised response time, and submit with the best-scoring size.
 
-// ScoreMode selects how a response range set is scored.
-type ScoreMode int
-
-const (
-	// ScorePaper is Eq. 5 divided by the total coverage, as written:
-	// probabilities are not used (A18).
-	ScorePaper ScoreMode = iota
-	// ScoreProbWeighted is Σ p_i · (mean gain over range i), a variant
-	// that is NOT in the paper: it lets the range probabilities count.
-	ScoreProbWeighted
-)
-
-// Score is Eq. 5 over rs normalised by maxResp, divided by the total
+// score is Eq. 5 over rs normalised by maxResp, divided by the total
 // coverage: Σ[(u−l) − (u²−l²)/2] / Σ(u−l) = 1 − the coverage-weighted mean
-// of the normalised midpoints. When the coverage is 0 (all ranges are
-// points) the limit, 1 − the mean normalised point, is returned. An empty
-// set or a non-positive maxResp is an error.
-func Score(rs rangeset.RangeSet, maxResp float64, mode ScoreMode) (float64, error) {
+// of the normalised midpoints; probabilities are not used (A18). When the
+// coverage is 0 (all ranges are points) the limit, 1 − the mean normalised
+// point, is returned. With probWeighted (NOT in the paper) it is
+// Σ p_i · (mean gain over range i) instead, which lets the range
+// probabilities count. An empty set or a non-positive maxResp is an error.
+func score(rs rangeset.RangeSet, maxResp float64, probWeighted bool) (float64, error) {
 	if len(rs) == 0 {
-		return 0, errors.New("molding: Score of an empty range set")
+		return 0, errors.New("molding: score of an empty range set")
 	}
 	if !(maxResp > 0) || math.IsInf(maxResp, 0) {
-		return 0, fmt.Errorf("molding: Score maxResp = %v, need > 0", maxResp)
+		return 0, fmt.Errorf("molding: score maxResp = %v, need > 0", maxResp)
 	}
-	switch mode {
-	case ScorePaper:
+	if !probWeighted {
 		var raw, cov, pts float64
 		for _, r := range rs {
 			l, u := r.Lo/maxResp, r.Hi/maxResp
@@ -53,14 +42,12 @@ func Score(rs rangeset.RangeSet, maxResp float64, mode ScoreMode) (float64, erro
 			return 1 - pts/float64(len(rs)), nil
 		}
 		return raw / cov, nil
-	case ScoreProbWeighted:
-		var s float64
-		for _, r := range rs {
-			s += r.P * (1 - r.Mid()/maxResp)
-		}
-		return s, nil
 	}
-	return 0, fmt.Errorf("molding: unknown ScoreMode %d", mode)
+	var s float64
+	for _, r := range rs {
+		s += r.P * (1 - r.Mid()/maxResp)
+	}
+	return s, nil
 }
 
 // MoldCandidate is one request size with its predicted wait (s) and
@@ -76,9 +63,17 @@ func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait
 
 // ChooseSize scores every candidate's response range set, normalised by
 // the largest upper bound over all of them (so scores are comparable), and
-// returns the index of the best and every score. Ties go to the original
-// size, then to the smaller size (spec §4 step 5).
-func ChooseSize(cands []MoldCandidate, original int64, mode ScoreMode) (best int, scores []float64, err error) {
+// returns the index of the best and every score. A score is Eq. 5 divided
+// by the response set's total coverage, 1 − the coverage-weighted mean of
+// the normalised midpoints, as the paper writes it: the ranges'
+// probabilities are not used (A18). Ties go to the original size, then to
+// the smaller size (spec §4 step 5).
+func ChooseSize(cands []MoldCandidate, original int64) (best int, scores []float64, err error) {
+	return chooseSize(cands, original, false)
+}
+
+// chooseSize is ChooseSize, with MoldConfig.ProbWeighted's score if asked.
+func chooseSize(cands []MoldCandidate, original int64, probWeighted bool) (best int, scores []float64, err error) {
 	if len(cands) == 0 {
 		return -1, nil, errors.New("molding: ChooseSize without candidates")
 	}
@@ -98,7 +93,7 @@ func ChooseSize(cands []MoldCandidate, original int64, mode ScoreMode) (best int
 	scores = make([]float64, len(cands))
 	best = -1
 	for i, c := range cands {
-		if scores[i], err = Score(c.Response(), maxResp, mode); err != nil {
+		if scores[i], err = score(c.Response(), maxResp, probWeighted); err != nil {
 			return -1, nil, err
 		}
 		if best < 0 || better(scores[i], c.Size, scores[best], cands[best].Size, original) {
@@ -120,7 +115,7 @@ func better(s float64, size int64, bs float64, bsize int64, original int64) bool
 	return cmp.Less(size, bsize)
 }
 
-// MoldedEstimate is the user estimate (ERT) a job molded from origSize to
+// moldedEstimate is the user estimate (ERT) a job molded from origSize to
 // size gets (§VI-C, spec §4.1): shrinking asks for longer — the smallest of
 // maxPrevious (the largest ERT the user gave at that size) and maxLimit
 // (the machine's runtime limit) that exceeds the original ERT, else the
@@ -129,11 +124,11 @@ func better(s float64, size int64, bs float64, bsize int64, original int64) bool
 // A job without an estimate (origERT ≤ 0, e.g. every job of SDSC Paragon)
 // keeps none: §VI-C presumes the user gave one. Inventing one for molded
 // jobs only would also change every other job's simulated estimate, since
-// sched fills missing estimates with the largest estimate seen (A6): the
-// unmolded jobs of such a log would lose the exact estimates they get from
-// their run times. Molder.Decide still limits such a job's molded runtime
-// by this rule read with run times (Molder.impliedEstimate).
-func MoldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {
+// sched fills missing estimates with the largest estimate seen (sched's
+// A6): the unmolded jobs of such a log would lose the exact estimates they
+// get from their run times. molder.Decide still limits such a job's molded runtime
+// by this rule read with run times (molder.impliedEstimate).
+func moldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {
 	if size >= origSize || origERT <= 0 {
 		return origERT
 	}
@@ -149,11 +144,11 @@ func MoldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 
 	return e
 }
 
-// MoldedRuntime is the actual runtime of a molded job: a roulette-wheel
+// moldedRuntime is the actual runtime of a molded job: a roulette-wheel
 // draw over the user's previous runtimes at the new size, one slot per
 // job (so uniform over jobs), clamped to the job's ERT since EASY kills a
 // job at its estimate (spec §4.1). ok is false without previous runtimes.
-func MoldedRuntime(rng *rand.Rand, previous []int64, ert int64) (r int64, ok bool) {
+func moldedRuntime(rng *rand.Rand, previous []int64, ert int64) (r int64, ok bool) {
 	if len(previous) == 0 {
 		return 0, false
 	}

@@ -16,7 +16,7 @@ func ExampleChooseSize() {
 		{Size: 16, Wait: 600, Exec: rangeset.RangeSet{{Lo: 3000, Hi: 3600, P: 0.7}, {Lo: 5000, Hi: 5400, P: 0.3}}},
 		{Size: 64, Wait: 4000, Exec: rangeset.RangeSet{{Lo: 900, Hi: 1200, P: 1}}},
 	}
-	best, scores, err := molding.ChooseSize(cands, 64, molding.ScorePaper)
+	best, scores, err := molding.ChooseSize(cands, 64)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -20,40 +20,34 @@ type WaitPredictor interface {
 	PredictWait(j swf.Job, st sched.QueueState) (float64, error)
 }
 
-// MoldConfig configures a Molder. The zero value is the paper's set-up as
+// MoldConfig configures a molder. The zero value is the paper's set-up as
 // the spec resolves it: range sets per rangeset.RangeConfig's defaults,
 // loads predicted from the previous week in 30-minute slots, Eq. 5 scores.
 type MoldConfig struct {
 	Range rangeset.RangeConfig
 	Load  rangeset.LoadWindow
-	Score ScoreMode
+	// ProbWeighted is NOT the paper's: it scores a response range set by
+	// Σ p_i · (mean gain over range i), so that the range probabilities
+	// count (the paper's score ignores them, A18; see ChooseSize).
+	ProbWeighted bool
 	// MaxLimit is the machine's runtime limit (the maxLimit of §VI-C);
 	// 0 means the largest ERT seen so far.
 	MaxLimit int64
 	// Seed drives the roulette-wheel runtime draws.
 	Seed uint64
-	// Runtime is how a molded job's actual runtime is made up.
-	Runtime RuntimeMode
+	// ScaledRuntime is NOT the paper's: a job molded to a new size runs its
+	// own runtime times the ratio of the user's mean runtimes at the new
+	// and the original size, so it keeps its length relative to the
+	// user's other jobs. By default it runs the paper's (§VI-C): a uniform
+	// draw over the user's previous runtimes at the new size (the job's
+	// work is not conserved: it becomes whatever the user ran at that
+	// size). The simulation needs one; the trace has only the original.
+	ScaledRuntime bool
 	// NoGrow is NOT the paper's: a diagnostic that drops the candidate
 	// sizes above the original, to tell the effect of growing jobs (whose
 	// waits a size-blind wait predictor underestimates) from the rest.
 	NoGrow bool
 }
-
-// RuntimeMode selects the actual runtime given to a job molded to a new
-// size (the simulation needs one; the trace has only the original).
-type RuntimeMode int
-
-const (
-	// RuntimeRoulette is the paper's (§VI-C): a uniform draw over the
-	// user's previous runtimes at the new size. The job's work is not
-	// conserved: it becomes whatever the user ran at that size.
-	RuntimeRoulette RuntimeMode = iota
-	// RuntimeScaled is NOT the paper's: the job's own runtime times the
-	// ratio of the user's mean runtimes at the new and the original size,
-	// so a job keeps its length relative to the user's other jobs.
-	RuntimeScaled
-)
 
 // Validate names the first parameter out of range.
 func (c MoldConfig) Validate() error {
@@ -62,12 +56,6 @@ func (c MoldConfig) Validate() error {
 	}
 	if err := c.Load.Validate(); err != nil {
 		return err
-	}
-	if c.Score != ScorePaper && c.Score != ScoreProbWeighted {
-		return fmt.Errorf("molding: MoldConfig.Score = %d, unknown", c.Score)
-	}
-	if c.Runtime != RuntimeRoulette && c.Runtime != RuntimeScaled {
-		return fmt.Errorf("molding: MoldConfig.Runtime = %d, unknown", c.Runtime)
 	}
 	if c.MaxLimit < 0 {
 		return fmt.Errorf("molding: MoldConfig.MaxLimit = %d, need ≥ 0", c.MaxLimit)
@@ -87,11 +75,11 @@ func (u *userSize) mean() float64 { return u.sum / float64(len(u.runtimes)) }
 
 type userSizeKey struct{ user, size int64 }
 
-// Molder holds what molding and delayed submission learn while the machine
+// molder holds what molding and delayed submission learn while the machine
 // runs — the load profile, the runtime range history, each user's sizes —
 // and makes their decisions. Feed it every start and end (Started, Ended),
 // in time order. Not safe for concurrent use.
-type Molder struct {
+type molder struct {
 	cfg    MoldConfig
 	prof   *rangeset.LoadProfile
 	pred   rangeset.RangePredictor
@@ -112,23 +100,23 @@ type Molder struct {
 	Estimate func(j *swf.Job) int64
 }
 
-// NewMolder returns a Molder for a machine of P processors with the given
+// newMolder returns a molder for a machine of P processors with the given
 // load functions and wait predictor.
-func NewMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldConfig) (*Molder, error) {
+func newMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldConfig) (*molder, error) {
 	if wait == nil {
-		return nil, errors.New("molding: NewMolder needs a WaitPredictor")
+		return nil, errors.New("molding: newMolder needs a WaitPredictor")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	prof, err := rangeset.NewOnlineProfile(P)
+	prof, err := rangeset.NewLoadProfile(P, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Molder{
+	return &molder{
 		cfg:  cfg,
 		prof: prof,
-		pred: rangeset.RangePredictor{Funcs: funcs, History: rangeset.NewRangeHistory(), Config: cfg.Range},
+		pred: rangeset.RangePredictor{Funcs: funcs, History: new(rangeset.RangeHistory), Config: cfg.Range},
 		wait: wait, us: map[userSizeKey]*userSize{}, sizes: map[int64][]int64{},
 		starts: map[int64]int64{}, ends: map[int64]int64{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x4d4f4c44)),
@@ -136,13 +124,13 @@ func NewMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldC
 }
 
 // Profile is the machine's load profile as fed so far.
-func (m *Molder) Profile() *rangeset.LoadProfile { return m.prof }
+func (m *molder) Profile() *rangeset.LoadProfile { return m.prof }
 
 // PredictedLoad is the predicted load of a job submitted at t (§3.1).
-func (m *Molder) PredictedLoad(t int64) float64 { return m.prof.PredictedLoad(t, m.cfg.Load) }
+func (m *molder) PredictedLoad(t int64) float64 { return m.prof.PredictedLoad(t, m.cfg.Load) }
 
 // Started records that j started at t.
-func (m *Molder) Started(j *swf.Job, t int64) error {
+func (m *molder) Started(j *swf.Job, t int64) error {
 	if err := m.prof.Add(t, j.Size()); err != nil {
 		return err
 	}
@@ -164,10 +152,10 @@ func (m *Molder) Started(j *swf.Job, t int64) error {
 
 // Ended records that j ended at t: its usage leaves the profile and its
 // runtime and actual load join the history.
-func (m *Molder) Ended(j *swf.Job, t int64) error {
+func (m *molder) Ended(j *swf.Job, t int64) error {
 	start, ok := m.starts[j.ID]
 	if !ok {
-		return fmt.Errorf("molding: Molder: job %d ended without starting", j.ID)
+		return fmt.Errorf("molding: molder: job %d ended without starting", j.ID)
 	}
 	delete(m.starts, j.ID)
 	delete(m.ends, j.ID)
@@ -194,13 +182,13 @@ func (m *Molder) Ended(j *swf.Job, t int64) error {
 }
 
 // PredictedEnd is the predicted end of running job id (TrackRunning).
-func (m *Molder) PredictedEnd(id int64) (int64, bool) {
+func (m *molder) PredictedEnd(id int64) (int64, bool) {
 	e, ok := m.ends[id]
 	return e, ok
 }
 
-// MoldDecision is what molding chose for one job.
-type MoldDecision struct {
+// moldDecision is what molding chose for one job.
+type moldDecision struct {
 	Job        swf.Job // the job to submit: size, ERT and runtime as molded
 	Changed    bool    // a size other than the original was chosen
 	Score      float64
@@ -211,18 +199,18 @@ type MoldDecision struct {
 
 // Point is the decision's point prediction of the response time: the
 // predicted wait plus the runtime range set's Σ p·median (§IV-B).
-func (d MoldDecision) Point() float64 { return d.Wait + d.Exec.Point() }
+func (d moldDecision) Point() float64 { return d.Wait + d.Exec.Point() }
 
 // Decide molds j (submitted at j.Submit into state st, at predicted load
 // load): every size the user has run at is a candidate if its key has a
 // runtime history. ok is false when the original size itself has no
 // history (it cannot be compared), in which case j is to be submitted as
 // it is.
-func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDecision, ok bool, err error) {
+func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDecision, ok bool, err error) {
 	orig := j.Size()
 	origKey := rangeset.KeyOf(&j)
 	if m.pred.History.Len(origKey) == 0 {
-		return MoldDecision{Job: j}, false, nil
+		return moldDecision{Job: j}, false, nil
 	}
 	sizes := slices.Clone(m.sizes[j.User])
 	if !slices.Contains(sizes, orig) {
@@ -255,11 +243,11 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 		cands = append(cands, MoldCandidate{Size: s, Wait: max(w, 0), Exec: rs})
 		jobs = append(jobs, h)
 	}
-	best, scores, err := ChooseSize(cands, orig, m.cfg.Score)
+	best, scores, err := chooseSize(cands, orig, m.cfg.ProbWeighted)
 	if err != nil {
 		return d, false, err
 	}
-	d = MoldDecision{Job: jobs[best], Changed: cands[best].Size != orig, Score: scores[best],
+	d = moldDecision{Job: jobs[best], Changed: cands[best].Size != orig, Score: scores[best],
 		Wait: cands[best].Wait, Exec: cands[best].Exec, Candidates: len(cands)}
 	if d.Changed {
 		u := m.us[userSizeKey{j.User, cands[best].Size}]
@@ -275,8 +263,8 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 		// The wheel is drawn in every mode (the scaled runtime may
 		// override it), so the random stream does not depend on Runtime.
 		r := j.RunTime
-		switch draw, ok := MoldedRuntime(m.rng, prev, kill); {
-		case m.cfg.Runtime == RuntimeScaled && u != nil && uo != nil && uo.mean() > 0:
+		switch draw, ok := moldedRuntime(m.rng, prev, kill); {
+		case m.cfg.ScaledRuntime && u != nil && uo != nil && uo.mean() > 0:
 			r = int64(math.Round(float64(j.RunTime) * u.mean() / uo.mean()))
 		case ok:
 			r = draw
@@ -291,12 +279,12 @@ func (m *Molder) Decide(j swf.Job, st sched.QueueState, load float64) (d MoldDec
 
 // impliedEstimate is the runtime limit of job j, which has no estimate,
 // molded to size s: §VI-C's ERT rule applied to the estimate the scheduler
-// gives j (Estimate; on a log without estimates its run time, e := r, A6).
+// gives j (Estimate; on a log without estimates its run time, e := r, sched's A6).
 // A grown job keeps that limit, so the roulette wheel cannot turn it into
 // one of the user's long runs at that size (a user's 50-s jobs into 3.5-h
 // jobs on SDSC Paragon). The molded job itself keeps no estimate (see
-// MoldedEstimate).
-func (m *Molder) impliedEstimate(j swf.Job, s int64) int64 {
+// moldedEstimate).
+func (m *molder) impliedEstimate(j swf.Job, s int64) int64 {
 	est := j.RunTime
 	if m.Estimate != nil {
 		est = m.Estimate(&j)
@@ -306,8 +294,8 @@ func (m *Molder) impliedEstimate(j swf.Job, s int64) int64 {
 
 // moldedEstimate is §VI-C's ERT of j, whose estimate is origERT, molded to
 // size s: the user's largest estimate at s and the machine's limit are the
-// candidates (MoldedEstimate).
-func (m *Molder) moldedEstimate(j swf.Job, s, origERT int64) int64 {
+// candidates (moldedEstimate).
+func (m *molder) moldedEstimate(j swf.Job, s, origERT int64) int64 {
 	var maxPrev int64
 	if u := m.us[userSizeKey{j.User, s}]; u != nil {
 		maxPrev = u.maxERT
@@ -316,12 +304,12 @@ func (m *Molder) moldedEstimate(j swf.Job, s, origERT int64) int64 {
 	if limit == 0 {
 		limit = m.maxERT
 	}
-	return MoldedEstimate(j.Size(), s, origERT, maxPrev, limit)
+	return moldedEstimate(j.Size(), s, origERT, maxPrev, limit)
 }
 
 // resize is j at size s with the ERT of §VI-C (runtime still the
 // original's; Decide draws the molded one only for the chosen size).
-func (m *Molder) resize(j swf.Job, s int64) swf.Job {
+func (m *molder) resize(j swf.Job, s int64) swf.Job {
 	h := j
 	h.ReqProcs, h.AllocProcs = s, s
 	h.ReqTime = m.moldedEstimate(j, s, j.ReqTime)

@@ -113,19 +113,12 @@ type TreatedJob struct {
 	// Arrival is the trace's submit time; Start and End are simulated.
 	// Wait and response count from Arrival.
 	Arrival, Start, End int64
-	Outcome             MoldOutcome
-	Held                bool // held behind a delayed job (paper's hold queue)
+	// Molded: molding chose its size (Size against OrigSize tells whether
+	// it kept, grew or shrank it); false under Baseline or without
+	// history for its key.
+	Molded bool
+	Held   bool // held behind a delayed job (paper's hold queue)
 }
-
-// MoldOutcome is what molding did to a job.
-type MoldOutcome int
-
-const (
-	NotMolded  MoldOutcome = iota // baseline, or no history for its key
-	MoldedSame                    // molding kept the trace's size
-	MoldedGrown
-	MoldedShrunk
-)
 
 // RunStrategy simulates jobs (sorted by submit time) on the scheduler sc
 // with the strategy of cfg applied to the treated window, and summarises
@@ -146,7 +139,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	if err != nil {
 		return nil, err
 	}
-	m, err := NewMolder(sc.MachineSize, cfg.Funcs, wait, cfg.Mold)
+	m, err := newMolder(sc.MachineSize, cfg.Funcs, wait, cfg.Mold)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +196,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 			out.HeldResp += float64(rec.End - a)
 		}
 		if p, ok := r.pred[rec.Job.ID]; ok {
-			tj.Outcome = MoldedSame + MoldOutcome(p.class)
+			tj.Molded = true
 			b := &out.ByOutcome[p.class]
 			b.N++
 			b.PredWait += p.wait
@@ -249,7 +242,7 @@ type arrival struct{ at, size int64 }
 type runner struct {
 	ctx     context.Context
 	sim     *sched.Sim
-	m       *Molder
+	m       *molder
 	cfg     StrategyConfig
 	res     *StrategyResult
 	arrival map[int64]arrival // treated job → its arrival as in the trace
@@ -335,7 +328,7 @@ func (r *runner) mold(j swf.Job) swf.Job {
 	return d.Job
 }
 
-func (r *runner) count(d MoldDecision, orig swf.Job) {
+func (r *runner) count(d moldDecision, orig swf.Job) {
 	r.res.Molded++
 	c := 0
 	switch {
@@ -359,14 +352,14 @@ func (r *runner) submit(j swf.Job) {
 // OnSubmit is part of sched.Observer.
 func (r *runner) OnSubmit(int64, *swf.Job) {}
 
-// OnStart feeds the Molder.
+// OnStart feeds the molder.
 func (r *runner) OnStart(now int64, j *swf.Job, _ bool) {
 	if err := r.m.Started(j, now); err != nil {
 		r.fail(err)
 	}
 }
 
-// OnEnd feeds the Molder.
+// OnEnd feeds the molder.
 func (r *runner) OnEnd(now int64, j *swf.Job, cancelled bool) {
 	if err := r.m.Ended(j, now); err != nil {
 		r.fail(err)

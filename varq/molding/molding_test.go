@@ -22,26 +22,26 @@ func TestScoreWorked(t *testing.T) {
 		rs   rangeset.RangeSet
 		want float64
 	}{{two, 0.65}, {one, 0.60}} {
-		got, err := Score(c.rs, 1, ScorePaper)
+		got, err := score(c.rs, 1, false)
 		if err != nil || math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("Score(%v) = %v, %v; want %v", c.rs, got, err, c.want)
+			t.Errorf("score(%v) = %v, %v; want %v", c.rs, got, err, c.want)
 		}
 	}
 	// Normalising by maxResp = 10 scales the bounds: same scores for ×10.
-	if got, _ := Score(rangeset.RangeSet{{Lo: 3, Hi: 5, P: 1}}, 10, ScorePaper); math.Abs(got-0.6) > 1e-12 {
+	if got, _ := score(rangeset.RangeSet{{Lo: 3, Hi: 5, P: 1}}, 10, false); math.Abs(got-0.6) > 1e-12 {
 		t.Errorf("[3, 5) over maxResp 10: score %v, want 0.6", got)
 	}
 	// Points: 1 − mean point. Probability-weighted: Σ p·(1 − mid).
-	if got, _ := Score(rangeset.RangeSet{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, ScorePaper); math.Abs(got-0.8) > 1e-12 {
+	if got, _ := score(rangeset.RangeSet{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, false); math.Abs(got-0.8) > 1e-12 {
 		t.Errorf("point score %v, want 0.8", got)
 	}
-	if got, _ := Score(two, 1, ScoreProbWeighted); math.Abs(got-(0.5*0.85+0.5*0.45)) > 1e-12 {
+	if got, _ := score(two, 1, true); math.Abs(got-(0.5*0.85+0.5*0.45)) > 1e-12 {
 		t.Errorf("weighted score %v", got)
 	}
-	if _, err := Score(nil, 1, ScorePaper); err == nil {
+	if _, err := score(nil, 1, false); err == nil {
 		t.Error("empty set scored")
 	}
-	if _, err := Score(one, 0, ScorePaper); err == nil {
+	if _, err := score(one, 0, false); err == nil {
 		t.Error("maxResp 0 accepted")
 	}
 }
@@ -54,7 +54,7 @@ func TestChooseSize(t *testing.T) {
 		{Size: 4, Wait: 0, Exec: rangeset.RangeSet{{Lo: 100, Hi: 200, P: 1}}},
 		{Size: 8, Wait: 500, Exec: rangeset.RangeSet{{Lo: 50, Hi: 100, P: 1}}},
 	}
-	best, scores, err := ChooseSize(cands, 8, ScorePaper)
+	best, scores, err := ChooseSize(cands, 8)
 	if err != nil || best != 0 || math.Abs(scores[0]-0.75) > 1e-12 {
 		t.Errorf("best %d scores %v err %v", best, scores, err)
 	}
@@ -64,10 +64,10 @@ func TestChooseSize(t *testing.T) {
 		{Size: 4, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
 		{Size: 8, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
 	}
-	if best, _, _ := ChooseSize(tie, 8, ScorePaper); best != 2 {
+	if best, _, _ := ChooseSize(tie, 8); best != 2 {
 		t.Errorf("tie with original 8: chose %d", tie[best].Size)
 	}
-	if best, _, _ := ChooseSize(tie, 5, ScorePaper); best != 0 {
+	if best, _, _ := ChooseSize(tie, 5); best != 0 {
 		t.Errorf("tie without original: chose %d", tie[best].Size)
 	}
 }
@@ -75,28 +75,28 @@ func TestChooseSize(t *testing.T) {
 func TestMoldedEstimateAndRuntime(t *testing.T) {
 	// Shrinking from 8 to 4 with ERT 3600: maxPrevious 7200, maxLimit
 	// 18000 → the smaller above 3600 is 7200.
-	if e := MoldedEstimate(8, 4, 3600, 7200, 18000); e != 7200 {
+	if e := moldedEstimate(8, 4, 3600, 7200, 18000); e != 7200 {
 		t.Errorf("shrink: %d", e)
 	}
 	// maxPrevious below the original: only maxLimit is above.
-	if e := MoldedEstimate(8, 4, 3600, 1800, 18000); e != 18000 {
+	if e := moldedEstimate(8, 4, 3600, 1800, 18000); e != 18000 {
 		t.Errorf("shrink, small maxPrevious: %d", e)
 	}
 	// Neither above: keep (A23). Growing: keep.
-	if e := MoldedEstimate(8, 4, 3600, 1800, 3600); e != 3600 {
+	if e := moldedEstimate(8, 4, 3600, 1800, 3600); e != 3600 {
 		t.Errorf("shrink, none above: %d", e)
 	}
-	if e := MoldedEstimate(4, 8, 3600, 99999, 99999); e != 3600 {
+	if e := moldedEstimate(4, 8, 3600, 99999, 99999); e != 3600 {
 		t.Errorf("grow: %d", e)
 	}
 	// No estimate in the log: none is invented.
-	if e := MoldedEstimate(8, 4, -1, 7200, 18000); e != -1 {
+	if e := moldedEstimate(8, 4, -1, 7200, 18000); e != -1 {
 		t.Errorf("shrink without an estimate: %d", e)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[int64]bool{}
 	for range 200 {
-		r, ok := MoldedRuntime(rng, []int64{10, 20, 5000}, 1000)
+		r, ok := moldedRuntime(rng, []int64{10, 20, 5000}, 1000)
 		if !ok || (r != 10 && r != 20 && r != 1000) {
 			t.Fatalf("runtime %d ok %v", r, ok)
 		}
@@ -105,7 +105,7 @@ func TestMoldedEstimateAndRuntime(t *testing.T) {
 	if len(seen) != 3 {
 		t.Errorf("roulette reached %v", seen)
 	}
-	if _, ok := MoldedRuntime(rng, nil, 10); ok {
+	if _, ok := moldedRuntime(rng, nil, 10); ok {
 		t.Error("no previous runtimes, but a draw")
 	}
 }
@@ -123,18 +123,18 @@ func job(id, submit, run, size, ert, user int64) swf.Job {
 		ReqMemory: -1, Executable: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
 }
 
-// twoSizeMolder is a 10-processor Molder fed by hand: user 1 ran size 2
+// twoSizeMolder is a 10-processor molder fed by hand: user 1 ran size 2
 // for 100 s (ERT 200) and size 8 for 20 s (ERT 50), both started at 0.
-func twoSizeMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig) *Molder {
+func twoSizeMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig) *molder {
 	t.Helper()
 	return fedMolder(t, wait, cfg, job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1))
 }
 
-// fedMolder is a 10-processor Molder that has seen every job of hist
+// fedMolder is a 10-processor molder that has seen every job of hist
 // start at 0 and end after its run time, in time order.
-func fedMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig, hist ...swf.Job) *Molder {
+func fedMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig, hist ...swf.Job) *molder {
 	t.Helper()
-	m, err := NewMolder(10, nil, wait, cfg)
+	m, err := newMolder(10, nil, wait, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func fedMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig, hist ...swf.Job
 	return m
 }
 
-// A Molder fed by hand: user 1 ran size 2 for 100 s and size 8 for 20 s.
+// A molder fed by hand: user 1 ran size 2 for 100 s and size 8 for 20 s.
 // With no waits, size 8 has the better response; with a 500 s wait at
 // size 8 size 2 wins.
 func TestMolderDecideHand(t *testing.T) {
@@ -227,9 +227,9 @@ func TestRunStrategyMolding(t *testing.T) {
 		if res.Jobs != 1 || res.MeanResp != c.resp {
 			t.Errorf("%v: %d jobs, response %v, want %v", c.s, res.Jobs, res.MeanResp, c.resp)
 		}
-		want := TreatedJob{ID: 3, OrigSize: 1, Size: 1, Arrival: 5000, Start: 5000, End: 6000, Outcome: NotMolded}
+		want := TreatedJob{ID: 3, OrigSize: 1, Size: 1, Arrival: 5000, Start: 5000, End: 6000, Molded: false}
 		if c.s == Molding {
-			want.Size, want.End, want.Outcome = 10, 5100, MoldedGrown
+			want.Size, want.End, want.Molded = 10, 5100, true
 		}
 		if len(res.Treated) != 1 || res.Treated[0] != want {
 			t.Errorf("%v: treated %+v, want %+v", c.s, res.Treated, want)
@@ -237,15 +237,12 @@ func TestRunStrategyMolding(t *testing.T) {
 	}
 }
 
-// RuntimeScaled: the user's mean runtimes are 100 s at size 2 and 20 s at
+// ScaledRuntime: the user's mean runtimes are 100 s at size 2 and 20 s at
 // size 8, so a 50 s job molded from 2 to 8 runs 50·20/100 = 10 s.
 func TestMolderScaledRuntime(t *testing.T) {
-	m := twoSizeMolder(t, sizeWait{}, MoldConfig{Runtime: RuntimeScaled})
+	m := twoSizeMolder(t, sizeWait{}, MoldConfig{ScaledRuntime: true})
 	d, ok, err := m.Decide(job(3, 200, 50, 2, 200, 1), sched.QueueState{Now: 200, Free: 10}, 0)
 	if err != nil || !ok || d.Job.Size() != 8 || d.Job.RunTime != 10 {
 		t.Errorf("size %d runtime %d (ok %v, err %v), want size 8 and 10 s", d.Job.Size(), d.Job.RunTime, ok, err)
-	}
-	if _, err := NewMolder(10, nil, sizeWait{}, MoldConfig{Runtime: 7}); err == nil {
-		t.Error("unknown RuntimeMode accepted")
 	}
 }

@@ -61,7 +61,7 @@ type floorKey struct {
 //
 // If Inner is a sched.Observer, RunStrategy registers it through Unwrap,
 // so that Inner still learns from the simulation. Not safe for
-// concurrent use (it caches the last state's profile: Molder.Decide asks
+// concurrent use (it caches the last state's profile: molder.Decide asks
 // about every candidate size in the same state).
 type ProfileFloor struct {
 	Inner WaitPredictor

@@ -25,7 +25,7 @@ func benchState(q int) sched.QueueState {
 }
 
 // BenchmarkProfileFloor is the cost of one floor for a new state (the
-// profile is built), by queue length; Molder.Decide then asks for the
+// profile is built), by queue length; molder.Decide then asks for the
 // other candidate sizes from the cached profile.
 func BenchmarkProfileFloor(b *testing.B) {
 	for _, c := range []struct {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/batchq/batchq/internal/activity"
+
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -18,7 +20,7 @@ import (
 )
 
 // Activity computes a log's weekly job and process arrivals
-// (sanitize.Totals and Activity) and the suspected flurries
+// (internal/activity's Totals and PerUser) and the suspected flurries
 // (sanitize.DetectFlurries with cfg), and returns them as a figure with the
 // maxUsers flurry users of most flurry jobs drawn as their own lines. ok is
 // false when the log has no user IDs (nothing to attribute flurries to).
@@ -26,11 +28,11 @@ func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers 
 	if !slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.User >= 0 }) {
 		return a, nil, false, nil
 	}
-	totals, err := sanitize.Totals(jobs, sanitize.Week)
+	totals, err := activity.Totals(jobs, activity.Week)
 	if err != nil || len(totals) == 0 {
 		return a, nil, false, err
 	}
-	per, err := sanitize.Activity(jobs, sanitize.Week)
+	per, err := activity.PerUser(jobs, activity.Week)
 	if err != nil {
 		return a, nil, false, err
 	}
@@ -64,13 +66,13 @@ func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers 
 		}
 		a.Users = append(a.Users, uw)
 	}
-	week := func(t int64) int { return min(max(int((t-origin)/sanitize.Week), 0), weeks-1) }
+	week := func(t int64) int { return min(max(int((t-origin)/activity.Week), 0), weeks-1) }
 	for _, c := range cands {
 		f := figures.Flurry{User: strconv.FormatInt(c.User, 10), From: week(c.First), To: week(c.Last)}
-		if c.By&sanitize.ByJobs != 0 {
+		if c.By.Jobs() {
 			a.Flurries = append(a.Flurries, f)
 		}
-		if c.By&sanitize.ByProcs != 0 {
+		if c.By.Procs() {
 			f.Procs = true
 			a.Flurries = append(a.Flurries, f)
 		}

@@ -3,6 +3,8 @@ package fromlib
 import (
 	"testing"
 
+	"github.com/batchq/batchq/internal/activity"
+
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -22,11 +24,11 @@ func TestActivity(t *testing.T) {
 	}
 	for w := int64(0); w < 20; w++ {
 		for k := int64(0); k < 50; k++ {
-			add(w*sanitize.Week+k*3600, k%10, 1+k%8)
+			add(w*activity.Week+k*3600, k%10, 1+k%8)
 		}
 		if w == 12 {
 			for k := int64(0); k < 600; k++ {
-				add(w*sanitize.Week+k*600, 7, 32)
+				add(w*activity.Week+k*600, 7, 32)
 			}
 		}
 	}

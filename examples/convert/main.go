@@ -1,0 +1,389 @@
+// Command convert turns a scheduler's accounting log into an SWF trace
+// (package swf/convert): Slurm's sacct (--parsable2 or --json), Slurm's
+// jobcomp/filetxt file, or a PBS/Torque accounting log. It prints what it
+// wrote, skipped and could not fill, with reasons.
+//
+//	SLURM_TIME_FORMAT=%s sacct --allusers --duplicates --parsable2 --starttime 2024-01-01 \
+//	    --endtime now --format JobID,JobIDRaw,...  > jobs.txt     (the column set: -columns)
+//	go run ./examples/convert -from sacct jobs.txt -o jobs.swf.gz -procs 4096
+//	sacct -a -D --json -S 2024-01-01 | go run ./examples/convert -from sacct-json - -o jobs.swf
+//	go run ./examples/convert -from pbs /var/spool/torque/server_priv/accounting/2024* -o pbs.swf
+//	go run ./examples/convert -from jobcomp jobcomp.log -json -o out.swf    # report as JSON
+//
+// Several input files are read as one log, in the order given (not for
+// sacct-json, one JSON document); each sacct file keeps its header line. Flags may
+// come before or after them. Exit status: 0 ok, 1 a run error (unreadable
+// input, a malformed record with -strict, unwritable output), 2 a usage
+// error.
+package main
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, error){
+	"sacct": convert.Sacct, "sacct-json": convert.SacctJSON, "jobcomp": convert.Jobcomp, "pbs": convert.PBS,
+}
+
+type options struct {
+	from     string
+	out      string
+	ids      string
+	json     bool
+	columns  bool
+	progress bool
+	inputs   []string
+	opt      convert.Options
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs [flags] IN... [-o OUT.swf[.gz]]
+
+Converts a scheduler accounting log (plain or gzip; '-' is standard input)
+to SWF, on standard output or in OUT (gzip when it ends in .gz), and reports
+what it wrote and skipped on standard error (with -json, on standard output).
+
+`
+
+func parse(args []string, stdout, stderr io.Writer) (options, error) {
+	var o options
+	var tz, limits string
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt) or pbs")
+	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
+	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")
+	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object on standard output (needs -o)")
+	fs.BoolVar(&o.columns, "columns", false, "print the sacct --format column set and exit")
+	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none)")
+	fs.StringVar(&limits, "partition-limit", "", "time limits for jobs with Partition_Limit: `NAME=MINUTES[,NAME=MINUTES...]`")
+	fs.Int64Var(&o.opt.MaxProcs, "procs", 0, "machine size in processors, for the header's MaxProcs")
+	fs.StringVar(&o.opt.Computer, "computer", "", "the header's Computer")
+	fs.StringVar(&o.opt.Installation, "installation", "", "the header's Installation")
+	fs.BoolVar(&o.opt.HideNames, "hide-names", false, "leave user, group and job names out of the header")
+	fs.BoolVar(&o.opt.Strict, "strict", false, "stop at the first malformed record or field instead of skipping and counting it")
+	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+	pos, err := cli.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usageHead)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return o, err
+	}
+	if err != nil {
+		return o, usageError{err.Error()}
+	}
+	if o.columns {
+		return o, nil
+	}
+	if _, ok := formats[o.from]; !ok {
+		return o, usageError{fmt.Sprintf("-from %q: want sacct, sacct-json, jobcomp or pbs", o.from)}
+	}
+	if len(pos) == 0 {
+		return o, usageError{"missing input (usage: convert -from FORMAT IN... [-o OUT]; '-' reads standard input)"}
+	}
+	if slices.Contains(pos, "-") && len(pos) > 1 {
+		return o, usageError{"'-' (standard input) must be the only input"}
+	}
+	if o.from == "sacct-json" && len(pos) > 1 {
+		return o, usageError{"-from sacct-json reads one JSON document: give one input"}
+	}
+	o.inputs = pos
+	if o.json && o.out == "" {
+		return o, usageError{"-json prints the report on standard output: give the SWF file with -o"}
+	}
+	if o.opt.Location, err = location(tz); err != nil {
+		return o, usageError{fmt.Sprintf("-tz %q: %v", tz, err)}
+	}
+	if o.opt.PartitionLimits, err = partitionLimits(limits); err != nil {
+		return o, usageError{fmt.Sprintf("-partition-limit %q: %v", limits, err)}
+	}
+	if err := o.opt.Validate(); err != nil {
+		return o, usageError{err.Error()}
+	}
+	return o, nil
+}
+
+// location resolves -tz. "Local" becomes the zone's name where the system
+// says it (TZ, /etc/localtime), so that the header names a real zone.
+func location(name string) (*time.Location, error) {
+	if name != "Local" {
+		return time.LoadLocation(name)
+	}
+	if tz := os.Getenv("TZ"); tz != "" {
+		if l, err := time.LoadLocation(strings.TrimPrefix(tz, ":")); err == nil {
+			return l, nil
+		}
+	}
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, zone, ok := strings.Cut(target, "zoneinfo/"); ok {
+			if l, err := time.LoadLocation(zone); err == nil {
+				return l, nil
+			}
+		}
+	}
+	return time.Local, nil
+}
+
+func partitionLimits(s string) (map[string]int64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	out := map[string]int64{}
+	for item := range strings.SplitSeq(s, ",") {
+		name, min, ok := strings.Cut(item, "=")
+		m, err := strconv.ParseInt(min, 10, 64)
+		if !ok || name == "" || err != nil || m <= 0 || m > 1<<30 {
+			return nil, fmt.Errorf("%q: want NAME=MINUTES", item)
+		}
+		out[name] = m * 60
+	}
+	return out, nil
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parse(args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "convert:", err)
+		return exitUsage
+	}
+	if o.columns {
+		fmt.Fprintln(stdout, convert.SacctFormat)
+		return exitOK
+	}
+	res, err := convertInputs(o, stdin, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "convert:", err)
+		return exitError
+	}
+	if err := writeOutputs(o, res, stdout); err != nil {
+		fmt.Fprintln(stderr, "convert:", err)
+		return exitError
+	}
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res.Report); err != nil {
+			fmt.Fprintln(stderr, "convert:", err)
+			return exitError
+		}
+		return exitOK
+	}
+	printReport(stderr, res, o)
+	return exitOK
+}
+
+// convertInputs reads the inputs as one stream (gzip files are
+// decompressed one by one, so that concatenated daily PBS files work).
+func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Result, error) {
+	bar := progress.New(stderr, o.progress, 1)
+	defer bar.Done()
+	bar.Stage("convert", 1)
+	if o.inputs[0] == "-" {
+		res, err := formats[o.from](stdin, o.opt)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return res, nil
+	}
+	var total int64
+	for _, p := range o.inputs {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		total += st.Size()
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		var done int64
+		for _, p := range o.inputs {
+			if err := copyInput(pw, p, func(n int64) {
+				done += n
+				bar.Set(float64(done) / float64(max(total, 1)))
+			}); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.Close()
+	}()
+	res, err := formats[o.from](pr, o.opt)
+	pr.CloseWithError(io.ErrClosedPipe) // stop the copier if conversion stopped early
+	if err != nil {
+		if len(o.inputs) == 1 {
+			return nil, fmt.Errorf("%s: %w", o.inputs[0], err)
+		}
+		return nil, fmt.Errorf("%s (read as one log; lines count across the files): %w", strings.Join(o.inputs, " "), err)
+	}
+	return res, nil
+}
+
+// copyInput copies one file, decompressed if it is gzip, to w, with a
+// newline at its end if it lacks one.
+func copyInput(w io.Writer, path string, read func(int64)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = &counting{f, read}
+	br := newPeeker(r)
+	if br.gzip() {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return fmt.Errorf("%s: gzip: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	} else {
+		r = br
+	}
+	last := byte('\n')
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			last = buf[n-1]
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if last != '\n' {
+		_, err = w.Write([]byte{'\n'})
+	}
+	return err
+}
+
+type counting struct {
+	r    io.Reader
+	read func(int64)
+}
+
+func (c *counting) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.read(int64(n))
+	return n, err
+}
+
+func writeOutputs(o options, res *convert.Result, stdout io.Writer) error {
+	if err := writeFile(o.out, stdout, func(w io.Writer) error {
+		return swf.WriteAll(w, res.Header, res.Jobs)
+	}); err != nil {
+		return err
+	}
+	if o.ids == "" {
+		return nil
+	}
+	return writeFile(o.ids, nil, func(w io.Writer) error {
+		for k, id := range res.IDs {
+			if _, err := fmt.Fprintf(w, "%d %s\n", k+1, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeFile writes with write to path (gzip if it ends in .gz), or to
+// stdout when path is empty.
+func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = f
+	var zw *gzip.Writer
+	if strings.HasSuffix(path, ".gz") {
+		zw = gzip.NewWriter(f)
+		w = zw
+	}
+	err = write(w)
+	if zw != nil {
+		err = errors.Join(err, zw.Close())
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func printReport(w io.Writer, res *convert.Result, o options) {
+	r := res.Report
+	where := "standard output"
+	if o.out != "" {
+		where = filepath.Base(o.out)
+	}
+	fmt.Fprintf(w, "%s: %d records read, %d jobs written to %s", r.Format, r.Records, r.Jobs, where)
+	if r.Steps > 0 {
+		fmt.Fprintf(w, ", %d job steps", r.Steps)
+	}
+	if r.Requeued > 0 {
+		fmt.Fprintf(w, ", %d earlier attempts of requeued jobs", r.Requeued)
+	}
+	fmt.Fprintln(w)
+	printCounts(w, "final states", r.States)
+	printCounts(w, "skipped", r.Skipped)
+	printCounts(w, "jobs with anomalies", r.Anomalies)
+	for _, n := range r.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+	for i, e := range r.Errors {
+		if i == 5 {
+			fmt.Fprintf(w, "... %d more errors (-json lists %d)\n", len(r.Errors)-5, len(r.Errors))
+			break
+		}
+		fmt.Fprintln(w, "error:", e)
+	}
+}
+
+func printCounts(w io.Writer, what string, m map[string]int) {
+	if len(m) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s:\n", what)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(w, "  %6d  %s\n", m[k], k)
+	}
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
+)
+
+const testdata = "../../swf/convert/testdata/"
+
+func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func readSWF(t *testing.T, path string) (*swf.Header, []swf.Job) {
+	t.Helper()
+	h, jobs, err := swf.ReadFile(path) // strict
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, jobs
+}
+
+func TestFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ from, in string }{
+		{"sacct", "slurm-22.05/run1-sacct-parsable2.txt"},
+		{"sacct-json", "slurm-22.05/run1-sacct.json.gz"},
+		{"jobcomp", "slurm-22.05/run1-jobcomp.txt"},
+		{"pbs", "pbs-torque.log"},
+	} {
+		out := filepath.Join(dir, c.from+".swf.gz")
+		// Flags after the input work too.
+		code, stdout, stderr := runCmd(t, "", "-from", c.from, testdata+c.in, "-o", out, "-tz", "UTC", "-procs", "8")
+		if code != exitOK || stdout != "" || !strings.Contains(stderr, "jobs written to "+c.from+".swf.gz") {
+			t.Fatalf("%s: exit %d\n%s%s", c.from, code, stdout, stderr)
+		}
+		h, jobs := readSWF(t, out)
+		if h.MaxProcs != 8 || len(jobs) == 0 || int64(len(jobs)) != h.MaxJobs {
+			t.Errorf("%s: header %+v, %d jobs", c.from, h, len(jobs))
+		}
+	}
+}
+
+func TestStdinJSONAndIDs(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(testdata + "sacct-parsable2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, ids := filepath.Join(dir, "o.swf"), filepath.Join(dir, "ids")
+	code, stdout, stderr := runCmd(t, string(data), "-from", "sacct", "-", "-o", out, "-json", "-ids", ids, "-tz", "UTC")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep convert.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Jobs != 15 || rep.Requeued != 1 || rep.Skipped["pending array tasks"] != 1 {
+		t.Errorf("report %v %+v\n%s", err, rep, stdout)
+	}
+	got, _ := os.ReadFile(ids)
+	if !strings.HasPrefix(string(got), "1 1001\n2 1002\n") || !strings.Contains(string(got), "7 1010_1\n") {
+		t.Errorf("ids file:\n%s", got)
+	}
+	// SWF on standard output when there is no -o.
+	code, stdout, _ = runCmd(t, string(data), "-from", "sacct", "-", "-tz", "UTC")
+	if code != exitOK || !strings.HasPrefix(stdout, "; Version: 2.2\n") {
+		t.Errorf("exit %d, stdout %.80q", code, stdout)
+	}
+}
+
+func TestSeveralInputs(t *testing.T) {
+	// Daily PBS files, one gzipped, one without a final newline: one log.
+	dir := t.TempDir()
+	data, _ := os.ReadFile(testdata + "pbs-torque.log")
+	lines := strings.SplitAfter(string(data), "\n")
+	a, b := filepath.Join(dir, "20240301"), filepath.Join(dir, "20240302.gz")
+	os.WriteFile(a, []byte(strings.TrimSuffix(strings.Join(lines[:16], ""), "\n")), 0o644)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(strings.Join(lines[16:], "")))
+	zw.Close()
+	os.WriteFile(b, z.Bytes(), 0o644)
+	whole, split := filepath.Join(dir, "whole.swf"), filepath.Join(dir, "split.swf")
+	if code, _, stderr := runCmd(t, "", "-from", "pbs", testdata+"pbs-torque.log", "-o", whole, "-tz", "UTC"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := runCmd(t, "", "-from", "pbs", a, b, "-o", split, "-tz", "UTC"); code != 0 {
+		t.Fatal(stderr)
+	}
+	_, j1 := readSWF(t, whole)
+	_, j2 := readSWF(t, split)
+	if len(j1) != 11 || len(j1) != len(j2) {
+		t.Fatalf("%d and %d jobs", len(j1), len(j2))
+	}
+	for k := range j1 {
+		if j1[k] != j2[k] {
+			t.Errorf("job %d: %+v vs %+v", k+1, j1[k], j2[k])
+		}
+	}
+}
+
+func TestUsageAndErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"x"}, exitUsage, "-from"},
+		{[]string{"-from", "lsf", "x"}, exitUsage, "-from"},
+		{[]string{"-from", "sacct"}, exitUsage, "missing input"},
+		{[]string{"-from", "sacct", "x", "-nope"}, exitUsage, "not defined"},
+		{[]string{"-from", "sacct", "x", "-json"}, exitUsage, "-o"},
+		{[]string{"-from", "sacct", "-", "x"}, exitUsage, "only input"},
+		{[]string{"-from", "sacct-json", "a", "b"}, exitUsage, "one input"},
+		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
+		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
+		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},
+		{[]string{"-from", "sacct", "/nonexistent/file"}, exitError, "/nonexistent/file"},
+		{[]string{"-from", "sacct-json", testdata + "sacct-parsable2.txt", "-o", os.DevNull}, exitError, "not a JSON object"},
+		{[]string{"-from", "sacct", testdata + "sacct-formatted.txt", "-strict", "-o", os.DevNull}, exitError, "line 13"},
+		{[]string{"-from", "sacct", testdata + "sacct-parsable2.txt", "-o", "/nonexistent/dir/x.swf"}, exitError, "/nonexistent/dir/x.swf"},
+	} {
+		code, _, stderr := runCmd(t, "", c.args...)
+		if code != c.code || !strings.Contains(stderr, c.msg) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and one line with %q", c.args, code, stderr, c.code, c.msg)
+		}
+	}
+	if code, stdout, _ := runCmd(t, "", "-columns"); code != 0 || stdout != convert.SacctFormat+"\n" {
+		t.Errorf("-columns: %d %q", code, stdout)
+	}
+	if code, stdout, _ := runCmd(t, "", "-h"); code != 0 || !strings.Contains(stdout, "usage: convert") {
+		t.Errorf("-h: %d %q", code, stdout)
+	}
+}
+
+// TestREADME checks that the worked example in README.md is what the
+// command prints today, and that the sacct command it gives uses the
+// package's column set.
+func TestREADME(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run1.swf")
+	code, _, stderr := runCmd(t, "", "-from", "sacct", testdata+"slurm-22.05/run1-sacct-parsable2.txt", "-o", out, "-tz", "UTC", "-procs", "8")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	swfText, _ := os.ReadFile(out)
+	var jobs []string
+	for _, l := range strings.Split(string(swfText), "\n") {
+		if l != "" && !strings.HasPrefix(l, ";") || strings.HasPrefix(l, "; Queue:") || strings.HasPrefix(l, "; UnixStartTime:") {
+			jobs = append(jobs, l)
+		}
+	}
+	for name, want := range map[string]string{"report": stderr, "swf": strings.Join(jobs, "\n") + "\n"} {
+		m := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n```\n(.*?)```\n<!-- " + name + ":end -->").FindSubmatch(readme)
+		if m == nil {
+			t.Errorf("README.md has no %s block", name)
+			continue
+		}
+		if string(m[1]) != want {
+			t.Errorf("README.md %s block is stale; the command prints:\n%s", name, want)
+		}
+	}
+	if !strings.Contains(string(readme), "--format "+convert.SacctFormat) {
+		t.Error("README.md's sacct command does not use convert.SacctFormat")
+	}
+}

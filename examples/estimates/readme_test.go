@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/internal/tracetest"
+)
+
+// kthSeeds is the number of vanilla-model seeds of the KTH diagnosis.
+const kthSeeds = 10
+
+var kthDiag struct {
+	once sync.Once
+	d    *kthDiagnosis
+	err  error
+}
+
+// kthDiagnosed runs the KTH diagnosis once for TestKTHIllegalPairings and
+// TestReadme (about 80 EASY runs on KTH).
+func kthDiagnosed(t *testing.T) *kthDiagnosis {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("about 80 EASY runs on KTH")
+	}
+	tracetest.Path(t, tracetest.KTH)
+	kthDiag.once.Do(func() { kthDiag.d, kthDiag.err = diagnoseKTH(context.Background(), kthSeeds, runEASY) })
+	if kthDiag.err != nil {
+		t.Fatal(kthDiag.err)
+	}
+	return kthDiag.d
+}
+
+// TestReadme regenerates the README's quick tables (the distribution fit at
+// 100 seeds, the model's own numbers, the KTH diagnosis) and compares them
+// with its generated regions (BATCHQ_UPDATE_README=1 rewrites them). The
+// EASY validations take longer: TestReadmeLong regenerates them, and here
+// only their digests are checked.
+func TestReadme(t *testing.T) {
+	for _, v := range longValidations {
+		readme.CheckDigest(t, "README.md", v.region, v.digest)
+	}
+	for _, s := range shortNames {
+		tracetest.Path(t, s.file)
+	}
+	var fit bytes.Buffer
+	if err := runFit(&fit, nil, 100); err != nil {
+		t.Fatal(err)
+	}
+	readme.Check(t, "README.md", "fit", fit.Bytes())
+	var checks bytes.Buffer
+	if err := writeModelChecks(&checks); err != nil {
+		t.Fatal(err)
+	}
+	readme.Check(t, "README.md", "model-checks", checks.Bytes())
+	if !testing.Short() {
+		var kth bytes.Buffer
+		kthDiagnosed(t).write(&kth)
+		readme.Check(t, "README.md", "kth-diagnosis", kth.Bytes())
+	}
+}
+
+// longValidations are the README's EASY validations (§5.12.3): 902 to
+// 1,102 simulations each, about 7 CPU-minutes together. The README gives
+// the command; TestReadmeLong reruns them.
+var longValidations = []struct {
+	region string
+	opt    options
+	digest string // SHA-256 of the region as generated
+}{
+	{"validation", options{logs: "ctc,kth4h,sdsc,blue", seeds: 100, fSeeds: 100, workers: 2},
+		"5067bdc94961c90462958e0fcd2ea9feb9c6dbfd8b96a220a589f927c5f67420"},
+	{"validation-sdsc106", options{logs: "sdsc106", seeds: 100, fSeeds: 100, workers: 2},
+		"a0b716c4c2d8547550841795ea2b55e9260e5d715cf51c3643f729e65a6e351e"},
+	{"validation-kth", options{logs: "kth", seeds: 100, fSeeds: 100, workers: 2, legal: true},
+		"39341d99fad2dabea19c25ef0e9e9ecdc70814ff4d0235ba594058e3e8d8000b"},
+}
+
+// TestReadmeLong regenerates the EASY validations (BATCHQ_LONG=1; about 7
+// CPU-minutes) and compares them with the README, or rewrites them with
+// BATCHQ_UPDATE_README=1; either way it fails when a recorded digest in
+// longValidations is not the generated text's.
+func TestReadmeLong(t *testing.T) {
+	if os.Getenv(readme.LongEnv) != "1" {
+		t.Skipf("the EASY validations take about 7 CPU-minutes: set %s=1", readme.LongEnv)
+	}
+	for _, s := range shortNames {
+		tracetest.Path(t, s.file)
+	}
+	for _, v := range longValidations {
+		var out bytes.Buffer
+		if err := validateAll(context.Background(), &out, nil, v.opt, runEASY); err != nil {
+			t.Fatal(err)
+		}
+		readme.Check(t, "README.md", v.region, out.Bytes())
+		if d := readme.Digest(out.Bytes()); d != v.digest {
+			t.Errorf("region %s: generated text has digest %s, longValidations records %s: update it", v.region, d, v.digest)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+// Command slurmfeed feeds a live Slurm cluster to a karnak service (package
+// qbets/karnak/slurmfeed) and compares, job by job, Slurm's own expected
+// start (squeue --start) with the service's QBETS bound and IBL estimate.
+//
+//	slurmfeed -service http://127.0.0.1:8080 -cursor feed.json -system mycluster
+//	slurmfeed -listen 127.0.0.1:8080 -duration 3m -record live.jsonl.gz   # an in-process service
+//	slurmfeed -replay testdata/live.jsonl.gz -readme examples/slurmfeed/README.md
+//
+// See README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/qbets/karnak"
+	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	var u usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &u):
+		fmt.Fprintln(os.Stderr, "slurmfeed:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "slurmfeed:", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+type options struct {
+	cfg                    slurmfeed.Config
+	service, token, listen string
+	duration               time.Duration
+	jsonOut                bool
+	record, replay, readme string
+}
+
+func parse(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("slurmfeed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.cfg.System, "system", "slurm", "the service's `NAME` of the cluster")
+	fs.DurationVar(&o.cfg.Poll, "poll", 10*time.Second, "time between polls")
+	fs.DurationVar(&o.cfg.Delay, "delay", 0, "reorder delay: events are sent once this old (default 2×poll)")
+	fs.DurationVar(&o.cfg.Keep, "keep", time.Hour, "how long ended jobs are remembered (≥ Slurm's MinJobAge)")
+	fs.DurationVar(&o.cfg.Since, "since", 0, "on a first start, also feed the jobs that ended this long before")
+	fs.StringVar(&o.cfg.Cursor, "cursor", "", "state `FILE` (what was sent, batches in flight, scores); required with -service")
+	fs.IntVar(&o.cfg.Quantile, "quantile", 50, "quantile of the QBETS bound, percent")
+	fs.IntVar(&o.cfg.Confidence, "confidence", 90, "confidence of the QBETS bound, percent")
+	fs.StringVar(&o.service, "service", "", "`URL` of a karnak service (examples/qserve); default: one in this process")
+	fs.StringVar(&o.token, "token", os.Getenv("SLURMFEED_TOKEN"), "bearer token for -service (default $SLURMFEED_TOKEN)")
+	fs.StringVar(&o.listen, "listen", "", "serve the in-process service and /slurmfeed/report.json at `ADDR` (keep it on loopback: no auth)")
+	fs.DurationVar(&o.duration, "duration", 0, "stop after this long (default: until interrupted)")
+	fs.BoolVar(&o.jsonOut, "json", false, "print the report as JSON")
+	fs.StringVar(&o.record, "record", "", "write every command's output to `FILE` (JSON lines, gzip) for -replay")
+	fs.StringVar(&o.replay, "replay", "", "poll a recording `FILE` instead of Slurm, on its clock, into an in-process service")
+	fs.StringVar(&o.readme, "readme", "", "write the side-by-side figures into `FILE` between its slurmfeed markers")
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usageError{err.Error()}
+	}
+	switch {
+	case len(pos) > 0:
+		return nil, usageError{"no arguments expected, got " + strings.Join(pos, " ")}
+	case o.service != "" && (o.listen != "" || o.replay != ""):
+		return nil, usageError{"-service feeds a remote service: -listen and -replay use one in this process"}
+	case o.service != "" && o.cfg.Cursor == "":
+		return nil, usageError{"-service needs -cursor: without it a restart would feed the same jobs again under new batch ids"}
+	case o.replay != "" && (o.record != "" || o.cfg.Cursor != "" || o.listen != ""):
+		return nil, usageError{"-replay takes no -record, -cursor or -listen"}
+	case o.cfg.Poll <= 0:
+		return nil, usageError{"-poll must be > 0"}
+	}
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	o, err := parse(args, stderr)
+	if err != nil {
+		return err
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
+	o.cfg.Logf = logger.Printf
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.duration)
+		defer cancel()
+	}
+
+	var rec *recording
+	if o.replay != "" {
+		if rec, err = readRecording(o.replay); err != nil {
+			return err
+		}
+		o.cfg.Runner, o.cfg.Now = rec, rec.clock
+		o.cfg.Logf = func(string, ...any) {} // counted in the report
+	}
+	if o.record != "" {
+		r, err := newRecorder(o.record, slurmfeed.Exec{})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := r.Close(); err != nil {
+				logger.Printf("recording %s: %v", o.record, err)
+			}
+		}()
+		o.cfg.Runner, o.cfg.Now = r, r.clock
+	}
+	var svc *karnak.Service
+	if o.service != "" {
+		o.cfg.Service = &slurmfeed.Client{URL: o.service, Token: o.token}
+	} else {
+		kc := karnak.Config{}
+		if rec != nil {
+			kc.Now = func() int64 { return rec.clock().Unix() }
+		}
+		if svc, err = karnak.New(nil, kc); err != nil {
+			return err
+		}
+		if err := svc.Load(ctx); err != nil {
+			return err
+		}
+		o.cfg.Service = svc
+	}
+	c, err := slurmfeed.New(o.cfg)
+	if err != nil {
+		return err
+	}
+	if o.listen != "" {
+		stopServe, err := serve(o.listen, svc, c, logger)
+		if err != nil {
+			return err
+		}
+		defer stopServe()
+	}
+	if rec != nil {
+		bar := progress.New(stderr, progress.IsTerminal(stderr), 1)
+		bar.Stage("replay", 1)
+		rec.replay(ctx, c, func(done, total int) { bar.Set(float64(done) / float64(total)) })
+		bar.Done()
+	} else if err := c.Run(ctx); err != nil {
+		return err
+	}
+	r := c.Report()
+	if o.readme != "" {
+		if err := writeReadme(o.readme, &r, o.cfg); err != nil {
+			return err
+		}
+	}
+	if o.jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	_, err = io.WriteString(stdout, summary(&r))
+	return err
+}
+
+// serve serves the in-process service and the collector's report on addr
+// until the returned function is called.
+func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/karnak/", svc.Handler())
+	mux.HandleFunc("GET /slurmfeed/report.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		r := c.Report()
+		json.NewEncoder(w).Encode(&r)
+	})
+	srv := &http.Server{Handler: mux, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Printf("serve: %v", err)
+		}
+	}()
+	logger.Printf("serving the service and /slurmfeed/report.json at http://%s", ln.Addr())
+	return func() { srv.Close() }, nil
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
+)
+
+const recordingPath = "testdata/live.jsonl.gz"
+
+// TestReadmeFigures replays the recorded live run and checks that the
+// README's generated section is what the command prints, and what the run
+// fed: the 19 jobs of the workload, nothing skipped, nothing late.
+func TestReadmeFigures(t *testing.T) {
+	dir := t.TempDir()
+	readme := filepath.Join(dir, "README.md")
+	orig, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(readme, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if err := run([]string{"-poll", "2s", "-replay", recordingPath, "-readme", readme, "-json"}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.Bytes())
+	}
+	got, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, orig) {
+		t.Errorf("README.md's figures are not what the replay prints; regenerate them with\n  %s",
+			strings.TrimSuffix(strings.TrimPrefix(beginMark[strings.Index(beginMark, "`"):], "`"), "`) -->\n"))
+	}
+	var r slurmfeed.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Events["submit"] != 19 || r.Events["start"] != 18 || r.Events["end"] != 19 || r.Events["queue"] != 2 {
+		t.Errorf("events %v, want 19 submits, 18 starts (one job cancelled while waiting), 19 ends, 2 queues", r.Events)
+	}
+	if r.Late != 0 || len(r.Skipped) != 0 || r.Errors != 0 {
+		t.Errorf("late %d, skipped %v, errors %d", r.Late, r.Skipped, r.Errors)
+	}
+	for _, m := range r.Methods {
+		if m.Jobs == 0 {
+			t.Errorf("%s scored no job", m.Name)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"extra"},
+		{"-service", "http://x"},
+		{"-service", "http://x", "-cursor", "c", "-listen", ":0"},
+		{"-replay", "r", "-cursor", "c"},
+		{"-poll", "0s"},
+		{"-nosuchflag"},
+	} {
+		err := run(args, &bytes.Buffer{}, &bytes.Buffer{})
+		var u usageError
+		if !errors.As(err, &u) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+	err := run([]string{"-replay", "testdata/no-such-file"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "no-such-file") {
+		t.Errorf("missing recording: %v", err)
+	}
+}

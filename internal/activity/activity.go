@@ -1,0 +1,137 @@
+// Package activity bins a log's submissions per user and in total (Tsafrir's
+// weekly activity, thesis §7.4 step 1, Figs. 6.8 and 6.9): the series
+// sanitize's flurry detector reads and examples/flurries plots.
+package activity
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// Week is the thesis's activity bin (Figs. 6.8, 6.9): seven days, in seconds.
+const Week int64 = 7 * 24 * 3600
+
+// allUsers is the User of the rows of Totals, which sum over every user.
+const allUsers int64 = -1
+
+// Row is one point of an activity series (thesis §7.4 step 1): the jobs and processes (Σ sizes) submitted in bin Week,
+// which covers [Start, Start+bin), by User (or by everyone: −1). The
+// field name follows the thesis's weekly plots; the bin width is the
+// caller's.
+type Row struct {
+	Week  int   // bin index from the origin
+	Start int64 // first second of the bin
+	User  int64
+	Jobs  int
+	Procs int64 // Σ size (allocated processors, else requested)
+}
+
+// BinOf returns the bin index of submit time t for bins of width bin
+// starting at origin (floor division, so times before origin get negative
+// bins rather than sharing bin 0).
+func BinOf(t, origin, bin int64) int {
+	d := t - origin
+	if d < 0 {
+		return int((d - bin + 1) / bin)
+	}
+	return int(d / bin)
+}
+
+func checkBin(bin int64) error {
+	if bin <= 0 {
+		return fmt.Errorf("activity: bin width %d s, want > 0", bin)
+	}
+	return nil
+}
+
+// Origin is the first submit time: bins start with the log, as the thesis's
+// weeks do. An empty log has origin 0.
+func Origin(jobs []swf.Job) int64 {
+	if len(jobs) == 0 {
+		return 0
+	}
+	o := jobs[0].Submit
+	for i := range jobs {
+		o = min(o, jobs[i].Submit)
+	}
+	return o
+}
+
+// Size is the job's processes for activity counts: unknown sizes count 0
+// (the job still counts as a job).
+func Size(j *swf.Job) int64 {
+	return max(j.Size(), 0)
+}
+
+// PerUser returns the per-user series: one row per (bin, user) with at
+// least one submission, sorted by bin and then user. Bins of width bin
+// seconds start at the first submit time. Order of jobs does not matter.
+func PerUser(jobs []swf.Job, bin int64) ([]Row, error) {
+	if err := checkBin(bin); err != nil {
+		return nil, err
+	}
+	o := Origin(jobs)
+	type key struct {
+		b int
+		u int64
+	}
+	m := map[key]*Row{}
+	for i := range jobs {
+		j := &jobs[i]
+		k := key{BinOf(j.Submit, o, bin), j.User}
+		a := m[k]
+		if a == nil {
+			a = &Row{Week: k.b, Start: o + int64(k.b)*bin, User: j.User}
+			m[k] = a
+		}
+		a.Jobs++
+		a.Procs += Size(j)
+	}
+	out := make([]Row, 0, len(m))
+	for _, a := range m {
+		out = append(out, *a)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Week != out[b].Week {
+			return out[a].Week < out[b].Week
+		}
+		return out[a].User < out[b].User
+	})
+	return out, nil
+}
+
+// Totals returns the all-user series, one row per bin from the first
+// submission to the last, empty bins included (a plot and a median need
+// the quiet weeks too). User is −1.
+func Totals(jobs []swf.Job, bin int64) ([]Row, error) {
+	if err := checkBin(bin); err != nil {
+		return nil, err
+	}
+	return TotalsFrom(jobs, Origin(jobs), bin), nil
+}
+
+// TotalsFrom is Totals with bins starting at o, bin > 0 (unchecked).
+func TotalsFrom(jobs []swf.Job, o, bin int64) []Row {
+	if len(jobs) == 0 {
+		return nil
+	}
+	last := 0
+	for i := range jobs {
+		last = max(last, BinOf(jobs[i].Submit, o, bin))
+	}
+	out := make([]Row, last+1)
+	for b := range out {
+		out[b] = Row{Week: b, Start: o + int64(b)*bin, User: allUsers}
+	}
+	for i := range jobs {
+		b := BinOf(jobs[i].Submit, o, bin)
+		if b < 0 {
+			continue
+		}
+		out[b].Jobs++
+		out[b].Procs += Size(&jobs[i])
+	}
+	return out
+}

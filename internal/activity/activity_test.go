@@ -1,0 +1,68 @@
+package activity
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
+)
+
+func TestActivityAndTotals(t *testing.T) {
+	jobs := []swf.Job{
+		{Submit: 100, User: 2, AllocProcs: 4},
+		{Submit: 100 + Week, User: 1, AllocProcs: 2},
+		{Submit: 150, User: 2, ReqProcs: 8, AllocProcs: -1},
+		{Submit: 100 + 3*Week, User: 1, AllocProcs: 1},
+	}
+	got, err := PerUser(jobs, Week)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Row{
+		{Week: 0, Start: 100, User: 2, Jobs: 2, Procs: 12},
+		{Week: 1, Start: 100 + Week, User: 1, Jobs: 1, Procs: 2},
+		{Week: 3, Start: 100 + 3*Week, User: 1, Jobs: 1, Procs: 1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PerUser = %+v, want %+v", got, want)
+	}
+	tot, err := Totals(jobs, Week)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tot) != 4 || tot[2].Jobs != 0 || tot[0].Procs != 12 || tot[3].User != allUsers {
+		t.Errorf("Totals = %+v", tot)
+	}
+	if _, err := PerUser(jobs, 0); err == nil {
+		t.Error("bin 0 accepted")
+	}
+	if _, err := Totals(jobs, -1); err == nil {
+		t.Error("bin -1 accepted")
+	}
+}
+
+// Per-user rows sum to the totals, bin by bin, for any bin width.
+func TestActivitySumsToTotals(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 200).Draw(t, "n")
+		jobs := make([]swf.Job, n)
+		for i := range jobs {
+			jobs[i] = swf.Job{Submit: rapid.Int64Range(0, 10*Week).Draw(t, "s"), User: rapid.Int64Range(1, 5).Draw(t, "u"), AllocProcs: rapid.Int64Range(-1, 64).Draw(t, "p")}
+		}
+		bin := rapid.Int64Range(3600, 2*Week).Draw(t, "bin") // Totals has one row per bin: keep them few
+		per, _ := PerUser(jobs, bin)
+		tot, _ := Totals(jobs, bin)
+		sumJ := make([]int, len(tot))
+		sumP := make([]int64, len(tot))
+		for _, a := range per {
+			sumJ[a.Week] += a.Jobs
+			sumP[a.Week] += a.Procs
+		}
+		for b := range tot {
+			if tot[b].Jobs != sumJ[b] || tot[b].Procs != sumP[b] {
+				t.Fatalf("bin %d: totals %+v, per-user sums %d/%d", b, tot[b], sumJ[b], sumP[b])
+			}
+		}
+	})
+}

@@ -1,0 +1,185 @@
+package karnak
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+)
+
+// The HTML representation of every resource, and the form for a
+// hypothetical job (html_form.go), rendered on the server with
+// html/template: no script, no inline style (the Content-Security-Policy
+// below forbids both), plain links and a GET form, so the pages work
+// without JavaScript, and one stylesheet that lays them out for a phone
+// as well as a desktop. The pages only read: nothing on them changes the
+// service; the write path (POST /karnak/events, the repairs) is
+// unchanged and needs its tokens.
+
+//go:embed templates
+var templateFS embed.FS
+
+// csp allows nothing but the pages' own stylesheet and forms: no script
+// at all, no inline style, no frames, no other origin.
+const csp = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// pageTemplates parses the embedded templates once, on first use (not at
+// init); they are fixed, so a parse error is a bug the tests catch.
+var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
+	return template.New("").Funcs(template.FuncMap{
+		"hms":        hms,
+		"stamp":      stamp,
+		"secs":       func(s float64) string { return hms(int64(math.Round(s))) },
+		"half":       halfText,
+		"neighbours": neighbours,
+		"cores": func(n int64) string {
+			if n == 1 {
+				return "1 core"
+			}
+			return fmt.Sprint(n, " cores")
+		},
+		"f1":    func(f float64) string { return fmt.Sprintf("%.1f", f) },
+		"pct":   func(p *float64) string { return fmt.Sprintf("%.0f%%", 100**p) },
+		"lower": func(p *int64) string { return hms(*p) },
+		"job":   func(p *int64) int64 { return *p },
+		"predictFor": func(system string, qs []QueueStatus) string {
+			locs := make([]string, len(qs))
+			for i, q := range qs {
+				locs[i] = q.Queue + "@" + system
+			}
+			return predictLink(locs...)
+		},
+		"field": func(name, label, help, value, err, mode string) fieldView {
+			return fieldView{name, label, help, value, err, mode}
+		},
+		"predictAt": func(queue, system string) string { return predictLink(queue + "@" + system) },
+	}).ParseFS(templateFS, "templates/*.html")
+})
+
+// page is what every template gets: the title, the breadcrumb trail, the
+// other representations of the resource, and the resource itself.
+type page struct {
+	Title  string
+	System string // the system of the page, if any
+	Crumbs []link // from the list of systems down to this page's parent
+	Alt    []link // the same resource as text, JSON and XML
+	Data   any
+	Charts template.HTML // the queue page's SVG charts (chart.go)
+	Form   *predictForm  // the hypothetical-job form and its answer
+	Query  *levelsForm   // a queued job's levels (prediction page)
+}
+
+type link struct{ Href, Text string }
+
+// fieldView is one labelled text field of a form, with its help and its
+// error (the "field" template).
+type fieldView struct{ Name, Label, Help, Value, Err, Mode string }
+
+// handleHTML adds the routes that exist only for the pages: the
+// stylesheet and the icon, the form for a hypothetical job, and /karnak/
+// itself (to the list of systems).
+func (s *Service) handleHTML(m *http.ServeMux) {
+	m.HandleFunc("GET /karnak/style.css", serveFile("style.css", "text/css; charset=utf-8"))
+	m.HandleFunc("GET /karnak/favicon.svg", serveFile("favicon.svg", "image/svg+xml"))
+	m.HandleFunc("GET /karnak/waittime/predict.html", s.predictPage)
+	m.HandleFunc("GET /karnak/starttime/predict.html", s.predictPage)
+	m.HandleFunc("GET /karnak/{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/karnak/system/status.html", http.StatusSeeOther)
+	})
+}
+
+// serveFile serves an embedded file (the stylesheet, the icon).
+func serveFile(name, ctype string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		b, err := templateFS.ReadFile("templates/" + name)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Write(b) //nolint:errcheck // the client went away
+	}
+}
+
+// writeHTML renders a resource's value (the one its JSON shows) as the
+// page named page.
+func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string, v any) {
+	sys, queue := r.PathValue("sys"), r.PathValue("queue")
+	systems := link{"/karnak/system/status.html", "Systems"}
+	sysLink := link{"/karnak/system/" + sys + "/status.html", sys}
+	p := &page{Data: v, Alt: alternatives(r), System: sys}
+	switch name {
+	case "systems":
+		p.Title = "Systems"
+	case "status":
+		p.Title, p.Crumbs = "System "+sys, []link{systems}
+	case "summary":
+		p.Title, p.Crumbs = "Queue "+queue+"@"+sys, []link{systems, sysLink}
+		if queue == allJobs {
+			p.Title = "All jobs on " + sys
+		}
+		if sy, err := s.lookup(sys); err == nil {
+			p.Charts = s.queueCharts(sy, queue)
+		}
+	case "waiting":
+		p.Title, p.Crumbs = "Waiting jobs on "+sys, []link{systems, sysLink}
+	case "last":
+		p.Title, p.Crumbs = "Last event of "+sys, []link{systems, sysLink}
+	case "stats":
+		p.Title, p.Crumbs = "Prediction cache", []link{systems}
+	case "prediction":
+		what := strings.TrimSuffix(path.Base(r.URL.Path), path.Ext(r.URL.Path))
+		p.Title = "Job " + r.PathValue("id") + " on " + sys + ": predicted " + map[bool]string{true: "start", false: "wait"}[what == "starttime"]
+		p.Crumbs = []link{systems, sysLink, {"/karnak/system/" + sys + "/job/waiting.html", "waiting jobs"}}
+		p.Query = levelsOf(r)
+	case "predictions":
+		p.Title, p.Crumbs, p.Alt = "Predictions for a hypothetical job", []link{systems}, nil
+	}
+	s.renderPage(w, http.StatusOK, name, p)
+}
+
+// renderPage executes the template name into memory and writes it with
+// the security headers (a template error is a 500, not half a page).
+func (s *Service) renderPage(w http.ResponseWriter, status int, name string, p *page) {
+	t, err := pageTemplates()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var b bytes.Buffer
+	b.Grow(len(p.Charts) + 16<<10) // one allocation for the page
+	if err := t.ExecuteTemplate(&b, name+".html", p); err != nil {
+		writeError(w, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	w.WriteHeader(status)
+	w.Write(b.Bytes()) //nolint:errcheck // the client went away
+}
+
+// alternatives links a GET resource's other representations, with the
+// same query.
+func alternatives(r *http.Request) []link {
+	dir, file := path.Split(r.URL.Path)
+	name, _, _ := strings.Cut(file, ".")
+	q := ""
+	if r.URL.RawQuery != "" {
+		q = "?" + r.URL.RawQuery
+	}
+	var out []link
+	for _, ext := range []string{"txt", "json", "xml"} {
+		out = append(out, link{dir + name + "." + ext + q, ext})
+	}
+	return out
+}

@@ -1,0 +1,201 @@
+package karnak
+
+import (
+	"cmp"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// predictForm is the form for a hypothetical job (Karnak's
+// predict.html, spec karnak-ibl-service §2.3) as the user filled it in,
+// the errors beside its fields, and the answer once it is valid.
+type predictForm struct {
+	Action                                        string
+	Cores, WallTime, Quantile, Confidence, Within string // as typed, shown again
+	Systems                                       []locGroup
+	Errors                                        map[string]string // field name → message
+	Answered                                      bool
+	Results                                       []Prediction
+}
+
+// locGroup is the queues of one system as checkboxes (or, last, the
+// locations asked for that the service does not know).
+type locGroup struct {
+	System string
+	Queues []locChoice
+}
+
+type locChoice struct {
+	ID, Value string
+	Checked   bool
+}
+
+// levelsForm is the queued-job prediction page's form: the levels to ask
+// for again.
+type levelsForm struct {
+	Action                       string
+	Quantile, Confidence, Within string
+}
+
+func levelsOf(r *http.Request) *levelsForm {
+	v := r.URL.Query()
+	f := &levelsForm{Action: r.URL.Path, Quantile: v.Get("quantile"), Confidence: v.Get("confidence"), Within: v.Get("within")}
+	if f.Quantile == "" {
+		f.Quantile = itoa(defaultQuantile)
+	}
+	if f.Confidence == "" {
+		f.Confidence = itoa(defaultConfidence)
+	}
+	return f
+}
+
+// predictPage answers GET /karnak/{waittime,starttime}/predict.html: the
+// empty form, or, once submitted (the query has cores), the form again
+// with each invalid field's error beside it (400), or with the answer
+// for each location below it. A GET form: asking is a read, so the
+// answer can be bookmarked and needs no token.
+func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
+	if len(r.URL.RawQuery) > maxQuery {
+		writeError(w, &httpError{http.StatusRequestURITooLong, fmt.Sprintf("query: longer than %d bytes", maxQuery)})
+		return
+	}
+	v := r.URL.Query()
+	start := strings.HasPrefix(r.URL.Path, "/karnak/starttime/")
+	f := &predictForm{Action: r.URL.Path, Cores: "1", WallTime: "01:00:00", Quantile: itoa(defaultQuantile),
+		Confidence: itoa(defaultConfidence), Errors: map[string]string{}}
+	status := http.StatusOK
+	// Karnak's own form named the locations queue=queue@system and the
+	// wall time hours= and minutes= (spec §2.3); both are understood.
+	locs := slices.Concat(v["loc"], v["queue"])
+	if _, asked := v["cores"]; asked {
+		// Levels left empty (or not sent, as from a link) keep their
+		// defaults; the job's size and time must be given.
+		f.Cores, f.WallTime, f.Within = v.Get("cores"), v.Get("wallTime"), v.Get("within")
+		if !v.Has("wallTime") && (v.Has("hours") || v.Has("minutes")) {
+			f.WallTime = cmp.Or(v.Get("hours"), "0") + ":" + cmp.Or(v.Get("minutes"), "0") + ":00"
+		}
+		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
+		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
+		req := f.validate(locs)
+		if len(f.Errors) == 0 {
+			ps, err := s.PredictHypothetical(req)
+			if err != nil {
+				f.Errors["loc"], status = err.Error(), statusOf(err)
+			} else {
+				f.Answered, f.Results = true, ps
+			}
+		} else {
+			status = http.StatusBadRequest
+		}
+	}
+	f.Systems = s.locationChoices(locs)
+	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
+	if start {
+		p.Title = "Predict a job's start"
+	}
+	s.renderPage(w, status, "predict", p)
+}
+
+// validate checks each field as typed, recording an error beside each bad
+// one, and returns the request they make.
+func (f *predictForm) validate(locs []string) *PredictRequest {
+	req := &PredictRequest{}
+	var err error
+	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
+		f.Errors["cores"] = fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores))
+	}
+	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 {
+		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second", clip(f.WallTime))
+	}
+	if req.Quantile, err = strconv.Atoi(strings.TrimSpace(f.Quantile)); err != nil || req.Quantile < 1 || req.Quantile > 99 {
+		f.Errors["quantile"] = fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile))
+	}
+	if req.Confidence, err = strconv.Atoi(strings.TrimSpace(f.Confidence)); err != nil || req.Confidence < 10 || req.Confidence > 95 {
+		f.Errors["confidence"] = fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence))
+	}
+	if w := strings.TrimSpace(f.Within); w != "" {
+		if req.Within, err = parseDuration(w); err != nil {
+			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, or leave it empty", clip(f.Within))
+		}
+	}
+	switch {
+	case len(locs) == 0:
+		f.Errors["loc"] = "choose at least one queue"
+	case len(locs) > maxLocations:
+		f.Errors["loc"] = fmt.Sprintf("%d queues chosen, at most %d", len(locs), maxLocations)
+	default:
+		for _, l := range locs {
+			q, sys, ok := strings.Cut(l, "@")
+			if !ok || !validName(q) || !validName(sys) {
+				f.Errors["loc"] = fmt.Sprintf("%q is not queue@system", clip(l))
+				break
+			}
+			req.Locations = append(req.Locations, Location{System: sys, Queue: q})
+		}
+	}
+	return req
+}
+
+// clip shortens what a user typed to quote it in an error (at most 64
+// bytes, on a rune boundary).
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	for i := 64; i > 0; i-- {
+		if i < len(s) && s[i]&0xc0 != 0x80 {
+			return s[:i] + "…"
+		}
+	}
+	return ""
+}
+
+// locationChoices lists every queue of every system as a checkbox,
+// checked when asked for; locations asked for that the service does not
+// know come last, checked, so the user sees them and can uncheck them.
+func (s *Service) locationChoices(asked []string) []locGroup {
+	want := map[string]bool{}
+	for _, l := range asked[:min(len(asked), maxLocations)] {
+		want[l] = true
+	}
+	var out []locGroup
+	n := 0
+	next := func(v string) locChoice {
+		n++
+		c := locChoice{ID: "loc-" + itoa(n), Value: v, Checked: want[v]}
+		delete(want, v)
+		return c
+	}
+	for _, name := range s.systemNames() {
+		sys, err := s.lookup(name)
+		if err != nil {
+			continue
+		}
+		_, qs := s.statusOf(sys)
+		g := locGroup{System: name}
+		for _, q := range qs {
+			g.Queues = append(g.Queues, next(q.Queue+"@"+name))
+		}
+		out = append(out, g)
+	}
+	if len(want) > 0 {
+		g := locGroup{System: "not known to the service"}
+		for _, l := range asked {
+			if want[l] {
+				g.Queues = append(g.Queues, next(l))
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// predictLink is the form's address with locs chosen (the system and
+// queue pages link to it).
+func predictLink(locs ...string) string {
+	return "/karnak/waittime/predict.html?" + url.Values{"loc": locs}.Encode()
+}

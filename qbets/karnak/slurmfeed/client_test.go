@@ -1,0 +1,40 @@
+package slurmfeed
+
+import (
+	"errors"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/batchq/batchq/qbets/karnak"
+)
+
+func TestClient(t *testing.T) {
+	tp := newTap(t, func() int64 { return t0 + 100 })
+	srv := httptest.NewServer(tp.svc.Handler())
+	defer srv.Close()
+	cl := &Client{URL: srv.URL + "/", HTTP: srv.Client()}
+	evs := []karnak.Event{
+		{Kind: "queue", System: "c1", Time: t0, Queue: "short", Cores: 8, WallTime: 120},
+		{Kind: "submit", System: "c1", Job: 7, Time: t0 + 1, Queue: "short", Cores: 2, WallTime: 60},
+	}
+	ack, err := cl.IngestBatch("b1", evs)
+	if err != nil || ack.Events != 2 || ack.Batch != "b1" {
+		t.Fatalf("ack %+v, %v", ack, err)
+	}
+	if again, err := cl.IngestBatch("b1", evs); err != nil || again != ack {
+		t.Fatalf("a retry: %+v, %v", again, err)
+	}
+	p, err := cl.PredictJob("c1", 7, 50, 90, 90)
+	if err != nil || p.Job == nil || *p.Job != 7 || p.Queue != "short" {
+		t.Fatalf("prediction %+v, %v", p, err)
+	}
+	// Another batch under the same id is a conflict: rejected, not retried.
+	_, err = cl.IngestBatch("b1", evs[:1])
+	var rej *RejectedError
+	if !errors.As(err, &rej) || rej.Status != 409 {
+		t.Fatalf("conflict: %v", err)
+	}
+	if _, err := (&Client{URL: "http://127.0.0.1:1"}).IngestBatch("b2", evs); err == nil || errors.As(err, &rej) {
+		t.Fatalf("no service: %v (want a retryable error)", err)
+	}
+}

@@ -1,0 +1,267 @@
+package slurmfeed
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/qbets/karnak"
+)
+
+const t0 = 1_800_000_000
+
+// scenario is a small cluster: a running job, a waiting one, a waiting
+// array of three tasks and a job that will be cancelled while waiting.
+func scenario() *fakeSlurm {
+	return &fakeSlurm{parts: testParts, jobs: []*fakeJob{
+		{id: 1, state: "RUNNING", submit: t0, start: t0 + 1, end: t0 + 121, limit: 2, partition: "short", cpus: 4, ran: true},
+		{id: 2, state: "PENDING", submit: t0 + 2, start: t0 + 300, limit: 60, partition: "long", cpus: 8},
+		{id: 3, arrayJob: 3, tasks: "0-2", state: "PENDING", submit: t0 + 3, start: t0 + 100, limit: 1, partition: "short", cpus: 1},
+		{id: 4, state: "PENDING", submit: t0 + 4, start: t0 + 400, limit: 2, partition: "short", cpus: 8},
+	}}
+}
+
+func newTest(t *testing.T, f *fakeSlurm, cursor string) (*Collector, *tapService, *clock) {
+	t.Helper()
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	c, err := New(Config{System: "c1", Service: tp, Runner: f, Cursor: cursor, Now: clk.now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, tp, clk
+}
+
+func mustPoll(t *testing.T, c *Collector) {
+	t.Helper()
+	if err := c.Poll(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eventList shows events one per line: kind job time (queue: name cores wall).
+func eventList(evs []karnak.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		if e.Kind == "queue" {
+			fmt.Fprintf(&b, "queue %s %d %d %d\n", e.Queue, e.Cores, e.WallTime, e.Time-t0)
+			continue
+		}
+		id := fmt.Sprint(e.Job)
+		if e.Job>>62 == 1 {
+			id = fmt.Sprintf("%d_%d", e.Job>>22&(1<<40-1), e.Job&(1<<22-1))
+		}
+		fmt.Fprintf(&b, "%s %s %d\n", e.Kind, id, e.Time-t0)
+	}
+	return b.String()
+}
+
+func TestFeed(t *testing.T) {
+	f := scenario()
+	c, tp, clk := newTest(t, f, "")
+	mustPoll(t, c) // t0+30: everything up to t0+10 is due
+	want := "queue short 8 120 0\nsubmit 1 0\nstart 1 1\nqueue long 8 86400 2\nsubmit 2 2\n" +
+		"submit 3_0 3\nsubmit 3_1 3\nsubmit 3_2 3\nsubmit 4 4\n"
+	if got := eventList(tp.events); got != want {
+		t.Fatalf("first poll sent\n%s\nwant\n%s", got, want)
+	}
+	// Job 1 ends, task 0 starts (with its own job id), job 4 is cancelled
+	// while waiting (Slurm gives it start = end and no nodes).
+	f.set(func() {
+		f.jobs[0].state, f.jobs[0].end = "COMPLETED", t0+35
+		f.jobs[2].tasks = "1-2"
+		f.jobs = append(f.jobs, &fakeJob{id: 10, arrayJob: 3, task: ptr(0), state: "RUNNING", submit: t0 + 3, start: t0 + 36, end: t0 + 96, limit: 1, partition: "short", cpus: 1, ran: true})
+		f.jobs[3].state, f.jobs[3].start, f.jobs[3].end = "CANCELLED", t0+38, t0+38
+	})
+	clk.advance(10) // t0+40: nothing is 20 s old yet
+	mustPoll(t, c)
+	if n := len(tp.events); n != 9 {
+		t.Fatalf("an event was sent before the reorder delay: %s", eventList(tp.events[9:]))
+	}
+	clk.advance(20) // t0+60
+	mustPoll(t, c)
+	want += "end 1 35\nstart 3_0 36\nend 4 38\n"
+	if got := eventList(tp.events); got != want {
+		t.Fatalf("sent\n%s\nwant\n%s", got, want)
+	}
+	// Job 1 leaves slurmctld (sacct still has it): nothing is sent twice.
+	f.set(func() { f.jobs[0].purged = true })
+	clk.advance(20)
+	mustPoll(t, c)
+	if got := eventList(tp.events); got != want {
+		t.Fatalf("sent again:\n%s", strings.TrimPrefix(got, want))
+	}
+	r := c.Report()
+	if r.Batches != 2 || r.Events["submit"] != 6 || r.Events["start"] != 2 || r.Events["end"] != 2 || r.Late != 0 || len(r.Skipped) != 0 {
+		t.Errorf("report %+v", r)
+	}
+	// Task 0 waited 33 s; Slurm expected it at t0+100 (97 s).
+	if len(r.Jobs) != 1 || r.Jobs[0].Job != "3_0" || r.Jobs[0].Wait != 33 || r.Jobs[0].Slurm == nil || r.Jobs[0].Slurm.Wait != 97 || r.Jobs[0].Slurm.At != t0+30 {
+		t.Fatalf("scores %+v", r.Jobs)
+	}
+	if r.Unpredicted != 1 { // job 1 started before it was seen waiting
+		t.Errorf("unpredicted %d, want 1", r.Unpredicted)
+	}
+}
+
+// A batch stored by the service whose acknowledgement was lost is sent
+// again by the next collector (same cursor), under the same id, and
+// stored once.
+func TestRestartResendsTheBatchInFlight(t *testing.T) {
+	cursor := filepath.Join(t.TempDir(), "cursor.json")
+	f := scenario()
+	c, tp, clk := newTest(t, f, cursor)
+	tp.lose = true
+	if err := c.Poll(context.Background()); err == nil {
+		t.Fatal("a lost acknowledgement is not an error")
+	}
+	stored := tp.store.Len()
+	if stored == 0 {
+		t.Fatal("the service stored nothing")
+	}
+	// A new process: same cursor, same service.
+	tp.lose = false
+	c2, err := New(Config{System: "c1", Service: tp, Runner: f, Cursor: cursor, Now: clk.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPoll(t, c2)
+	if tp.store.Len() != stored || len(tp.batches) != 2 || tp.batches[0] != tp.batches[1] {
+		t.Fatalf("store holds %d records (had %d); batches %v", tp.store.Len(), stored, tp.batches)
+	}
+	// And the feed goes on from where it was.
+	f.set(func() { f.jobs[0].state, f.jobs[0].end = "COMPLETED", t0+35 })
+	clk.advance(30)
+	mustPoll(t, c2)
+	if got := eventList(tp.events[len(tp.events)-1:]); got != "end 1 35\n" {
+		t.Errorf("after the restart sent %s", got)
+	}
+	if r := c2.Report(); r.Errors != 1 || r.Batches != 2 {
+		t.Errorf("report after the restart: %d errors, %d batches; want 1 and 2", r.Errors, r.Batches)
+	}
+}
+
+func TestServiceOutage(t *testing.T) {
+	f := scenario()
+	c, tp, clk := newTest(t, f, "")
+	tp.down = true
+	if err := c.Poll(context.Background()); err == nil {
+		t.Fatal("an outage is not an error")
+	}
+	f.set(func() { f.jobs[0].state, f.jobs[0].end = "COMPLETED", t0+35 })
+	clk.advance(30)
+	if err := c.Poll(context.Background()); err == nil {
+		t.Fatal("an outage is not an error")
+	}
+	tp.down = false
+	clk.advance(10)
+	mustPoll(t, c)
+	// The batch in flight first, then the new one: in time order.
+	if len(tp.batches) != 2 || !strings.HasSuffix(tp.batches[0], "/1") || !strings.HasSuffix(tp.batches[1], "/2") {
+		t.Fatalf("batches %v", tp.batches)
+	}
+	if got := eventList(tp.events[len(tp.events)-1:]); got != "end 1 35\n" {
+		t.Errorf("last event %s", got)
+	}
+	if r := c.Report(); r.Errors != 2 || !strings.Contains(r.LastError, "connection refused") {
+		t.Errorf("errors %d, last %q", r.Errors, r.LastError)
+	}
+}
+
+func TestSlurmDown(t *testing.T) {
+	f := scenario()
+	f.fail = "squeue"
+	c, tp, _ := newTest(t, f, "")
+	err := c.Poll(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "squeue") {
+		t.Fatalf("err %v", err)
+	}
+	if len(tp.events) != 0 {
+		t.Errorf("sent %d events without squeue", len(tp.events))
+	}
+}
+
+func TestRejectedBatchIsCounted(t *testing.T) {
+	c, tp, _ := newTest(t, scenario(), "")
+	tp.reject = true
+	mustPoll(t, c)
+	r := c.Report()
+	if r.Skipped["rejected by the service (batch dropped)"] != 9 || r.Batches != 0 {
+		t.Fatalf("report %+v", r)
+	}
+}
+
+func TestSkipsAreCountedOnce(t *testing.T) {
+	f := scenario()
+	f.jobs = append(f.jobs,
+		&fakeJob{id: 20, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "gpu", cpus: 1},
+		&fakeJob{id: 21, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "short", cpus: 64},
+		&fakeJob{id: 22, state: "WEIRD", submit: t0 + 5, partition: "short", cpus: 1},
+	)
+	c, _, clk := newTest(t, f, "")
+	for range 3 {
+		mustPoll(t, c)
+		clk.advance(10)
+	}
+	r := c.Report()
+	want := map[string]int64{
+		"partition not in scontrol's list (or without CPUs)": 1,
+		"more CPUs than its partition has":                   1,
+		`squeue: unknown job state "WEIRD"`:                  1,
+	}
+	if fmt.Sprint(r.Skipped) != fmt.Sprint(want) {
+		t.Errorf("skipped %v, want %v", r.Skipped, want)
+	}
+}
+
+// A job seen late (sacct only, after later events went out) is sent at
+// the watermark and counted; a requeued job is ended and counted.
+func TestLateAndRequeued(t *testing.T) {
+	f := scenario()
+	c, tp, clk := newTest(t, f, "")
+	mustPoll(t, c)
+	f.set(func() {
+		f.jobs = append(f.jobs, &fakeJob{id: 30, state: "COMPLETED", submit: t0 + 1, start: t0 + 2, end: t0 + 40, limit: 2, partition: "short", cpus: 1, ran: true, purged: true})
+		f.jobs[0].state = "PENDING" // job 1 requeued
+	})
+	clk.advance(30) // t0+60, cutoff t0+40
+	mustPoll(t, c)
+	got := eventList(tp.events[9:])
+	want := "submit 30 4\nstart 30 4\nend 1 40\nend 30 40\n"
+	if got != want {
+		t.Errorf("sent\n%s\nwant\n%s", got, want)
+	}
+	r := c.Report()
+	if r.Late != 2 || r.Skipped["requeued: the run after the requeue is not fed"] != 1 {
+		t.Errorf("late %d, skipped %v", r.Late, r.Skipped)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []Config{
+		{},
+		{Service: &tapService{}, Quantile: 100},
+		{Service: &tapService{}, Confidence: 5},
+		{Service: &tapService{}, Poll: -1},
+		{Service: &tapService{}, System: strings.Repeat("x", 65)},
+	} {
+		if err := c.Validate(); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+	if err := (Config{Service: &tapService{}}).Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestCursorOfAnotherSystem(t *testing.T) {
+	cursor := filepath.Join(t.TempDir(), "cursor.json")
+	newTest(t, scenario(), cursor)
+	_, err := New(Config{System: "other", Service: &tapService{}, Cursor: cursor})
+	if err == nil || !strings.Contains(err.Error(), `"c1"`) {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -1,0 +1,163 @@
+package slurmfeed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"time"
+
+	"github.com/batchq/batchq/qbets/karnak"
+)
+
+// Runner runs a Slurm command and returns its standard output. The
+// collector runs `squeue --json`, `sacct --json …` and `scontrol show
+// partition --oneliner`; a test gives it recorded outputs instead.
+type Runner interface {
+	Run(ctx context.Context, name string, args ...string) ([]byte, error)
+}
+
+// Service is what the collector needs of a karnak service: *karnak.Service
+// in the same process, or a Client over HTTP.
+type Service interface {
+	IngestBatch(batch string, evs []karnak.Event) (karnak.Ack, error)
+	PredictJob(system string, id int64, quantile, confidence int, within int64) (karnak.Prediction, error)
+}
+
+// Config is the collector's settings. Service is required; the zero value
+// of every other field means the default shown.
+type Config struct {
+	// System is the service's name of the cluster ("slurm").
+	System string
+	// Service receives the events and answers the predictions.
+	Service Service
+	// Runner runs the Slurm commands; nil runs them (os/exec) with the
+	// process's environment (SLURM_CONF and PATH).
+	Runner Runner
+	// Cursor is the file of the collector's state (what was sent, the
+	// batch in flight, the predictions and their scores), rewritten
+	// atomically after every change; "" keeps it in memory only, so that a
+	// restart starts a new feed.
+	Cursor string
+	// Poll is the time between two polls (10 s).
+	Poll time.Duration
+	// Delay is the reorder delay: an event is sent once it is Delay old,
+	// so that the events of one poll and of the next go out in time order
+	// (2·Poll).
+	Delay time.Duration
+	// Keep is how long an ended job is remembered, so that squeue's and
+	// sacct's later records of it are recognised (1 h; at least Slurm's
+	// MinJobAge).
+	Keep time.Duration
+	// Since, on a first start (no cursor), also feeds the jobs that ended
+	// up to Since before it (0: only the jobs alive at the first poll).
+	Since time.Duration
+	// Quantile and Confidence of the QBETS bound asked for every waiting
+	// job (50 and 90: the bound on the median, comparable with the point
+	// estimates of Slurm and IBL; Karnak's own default is 95 and 90).
+	Quantile, Confidence int
+	// Now is the clock (time.Now).
+	Now func() time.Time
+	// Logf reports errors and skipped records as they happen (nil: none;
+	// they are counted in the Report either way).
+	Logf func(format string, a ...any)
+}
+
+// Validate reports the first bad setting, naming it.
+func (c Config) Validate() error {
+	switch {
+	case c.Service == nil:
+		return errors.New("slurmfeed: Service is required")
+	case len(c.System) > 64:
+		return fmt.Errorf("slurmfeed: System: %d bytes, at most 64", len(c.System))
+	case c.Poll < 0 || c.Delay < 0 || c.Keep < 0 || c.Since < 0:
+		return errors.New("slurmfeed: Poll, Delay, Keep and Since must be ≥ 0")
+	case c.Quantile != 0 && (c.Quantile < 1 || c.Quantile > 99):
+		return fmt.Errorf("slurmfeed: Quantile: %d, want 1–99", c.Quantile)
+	case c.Confidence != 0 && (c.Confidence < 10 || c.Confidence > 95):
+		return fmt.Errorf("slurmfeed: Confidence: %d, want 10–95", c.Confidence)
+	}
+	return nil
+}
+
+func (c *Config) fill() {
+	if c.System == "" {
+		c.System = "slurm"
+	}
+	if c.Runner == nil {
+		c.Runner = Exec{}
+	}
+	if c.Poll == 0 {
+		c.Poll = 10 * time.Second
+	}
+	if c.Delay == 0 {
+		c.Delay = 2 * c.Poll
+	}
+	if c.Keep == 0 {
+		c.Keep = time.Hour
+	}
+	if c.Quantile == 0 {
+		c.Quantile = 50
+	}
+	if c.Confidence == 0 {
+		c.Confidence = 90
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+}
+
+// maxOutput bounds what one Slurm command may print (squeue --json of a
+// large site is tens of megabytes).
+const maxOutput = 1 << 30
+
+// commandTimeout bounds one Slurm command.
+const commandTimeout = 2 * time.Minute
+
+// Exec is the Runner that runs the commands (os/exec), each for at most two
+// minutes and 1 GiB of output, with the process's environment (SLURM_CONF,
+// PATH). A command that fails is an error quoting the start of its stderr.
+type Exec struct{}
+
+func (Exec) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, commandTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr limitedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	out, rerr := io.ReadAll(io.LimitReader(stdout, maxOutput+1))
+	if rerr != nil || len(out) > maxOutput {
+		cancel() // it may be blocked writing the rest
+	}
+	werr := cmd.Wait()
+	switch {
+	case rerr != nil:
+		return nil, fmt.Errorf("%s: %v", name, rerr)
+	case len(out) > maxOutput:
+		return nil, fmt.Errorf("%s: more than %d bytes of output", name, maxOutput)
+	case werr != nil:
+		return nil, fmt.Errorf("%s: %v: %s", name, werr, quote(string(stderr.b)))
+	}
+	return out, nil
+}
+
+// limitedBuffer keeps the first 256 bytes written to it.
+type limitedBuffer struct{ b []byte }
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if n := 256 - len(l.b); n > 0 {
+		l.b = append(l.b, p[:min(n, len(p))]...)
+	}
+	return len(p), nil
+}

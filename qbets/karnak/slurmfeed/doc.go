@@ -1,0 +1,39 @@
+// Package slurmfeed feeds a live Slurm cluster to a karnak service, as
+// Karnak's archiver gathered its data from the production schedulers
+// themselves (Smith, GCE 2010; spec karnak-ibl-service §3), and scores the
+// service's predictions against Slurm's own.
+//
+// Every poll it reads the partitions (`scontrol show partition
+// --oneliner`: each one a queue, its CPUs and time limit), the jobs
+// slurmctld holds (`squeue --json`) and those that left it since the last
+// poll (`sacct --json`), and turns what changed into karnak events: a job
+// submitted, started, ended (a job cancelled while waiting ends without
+// starting). Events are sent once they are Config.Delay old, in time order;
+// each batch is written ahead to the cursor file with an id of its own, so
+// that a batch is sent again after a crash or a service outage and stored
+// once (the service's ingest is idempotent by batch id). What cannot be fed
+// is counted by reason in the Report.
+//
+// Beside each job that waits, the collector notes Slurm's own expected
+// start (the start time `squeue --start` shows) and asks the service for
+// the QBETS bound and the IBL estimate; when the job starts, the Report
+// gives each method's error: the mean |log10(predicted / actual wait)| and
+// the share within a factor of 2.
+//
+// Start here:
+//
+//	c, err := slurmfeed.New(slurmfeed.Config{System: "mycluster", Service: svc, Cursor: "feed.json"})
+//	err = c.Run(ctx)   // polls until ctx is done; failures are retried with backoff
+//	r := c.Report()
+//
+// svc is a *karnak.Service in the same process or a Client of one over
+// HTTP. The commands run through a Runner, so that a test can replay
+// recorded outputs. Slurm 22.05's JSON (openapi v0.0.38) is the format
+// read; its exit codes are not (22.05 reports 0 for a job that failed with
+// exit code 3), the feed needs only times, sizes and limits. An array's
+// waiting tasks, which squeue shows as one record, are fed as one job each,
+// under an id made of the array's job id and the task index (see jobID).
+//
+// examples/slurmfeed is the command; scripts/slurm-cluster.sh starts a
+// single-node cluster to try it on.
+package slurmfeed

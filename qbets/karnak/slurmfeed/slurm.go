@@ -1,0 +1,453 @@
+package slurmfeed
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// job is one Slurm job, or one task of a job array, as a poll sees it.
+type job struct {
+	key       string // Slurm's name: "123", or "120_3" for an array task
+	id        int64  // the service's job id (jobID)
+	partition string
+	cores     int64
+	wall      int64 // requested run time, seconds; 0 = none; -1 = the partition's limit
+	user      string
+	account   string
+	name      string
+	submit    int64
+	start     int64 // when started
+	end       int64 // when ended
+	started   bool
+	ended     bool
+	estimate  int64  // Slurm's expected start while pending (0 = none)
+	bad       string // why the record cannot be fed ("" = it can)
+}
+
+// jobID is the service's id of a Slurm job: the job id itself, or, for a
+// task of an array, a number made of the array's job id and the task index
+// (bit 62 set, the array's id in bits 22–61, the task in bits 0–21). A task
+// must have an id before it starts, and Slurm gives it its own job id only
+// when it starts (squeue shows the waiting tasks as one record).
+func jobID(arrayJob, task int64) (int64, error) {
+	if arrayJob == 0 {
+		return task, nil
+	}
+	if arrayJob < 0 || arrayJob >= 1<<40 || task < 0 || task >= 1<<22 {
+		return 0, fmt.Errorf("array job %d task %d is beyond the id space (job < 2^40, task < 2^22)", arrayJob, task)
+	}
+	return 1<<62 | arrayJob<<22 | task, nil
+}
+
+// Slurm's special 32-bit values: INFINITE (UNLIMITED) and NO_VAL (here:
+// the partition's limit).
+const (
+	infinite32 = 0xffffffff
+	noVal32    = 0xfffffffe
+)
+
+// minutes converts a time limit in minutes to seconds: 0 for UNLIMITED,
+// -1 for NO_VAL (the partition's limit).
+func minutes(m *int64) int64 {
+	switch {
+	case m == nil || *m == noVal32:
+		return -1
+	case *m == infinite32:
+		return 0
+	}
+	return *m * 60
+}
+
+// maxArrayTasks caps the tasks one squeue record may expand to (Slurm's own
+// MaxArraySize is at most 4,000,001).
+const maxArrayTasks = 1 << 16
+
+// maxSlurmTime is the last plausible Unix time (year 2100); a larger or
+// negative time in Slurm's output is a bad record.
+const maxSlurmTime = 4102444800
+
+func badTime(ts ...int64) bool {
+	for _, t := range ts {
+		if t < 0 || t > maxSlurmTime {
+			return true
+		}
+	}
+	return false
+}
+
+// stateClass sorts Slurm's job states: waiting, running, done (an end time
+// is known), or unknown ("").
+func stateClass(s string) string {
+	base, _, _ := strings.Cut(s, "+") // flags, as in CANCELLED+
+	switch base {
+	case "PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "CONFIGURING":
+		return "waiting"
+	case "RUNNING", "SUSPENDED", "COMPLETING", "RESIZING", "SIGNALING", "STAGE_OUT":
+		return "running"
+	case "COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+		"BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "SPECIAL_EXIT", "REVOKED":
+		return "done"
+	}
+	return ""
+}
+
+// cpuOf returns the cpu count of a TRES string such as
+// "cpu=8,mem=4000M,node=1" (0 when absent).
+func cpuOf(tres string) int64 {
+	for _, f := range strings.Split(tres, ",") {
+		if v, ok := strings.CutPrefix(f, "cpu="); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// text bounds a free-text field for the service: valid UTF-8, at most
+// 256 bytes.
+func text(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	for len(s) > 256 {
+		_, n := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
+// quote shows at most 64 bytes of a bad value in an error.
+func quote(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// squeueJSON is the part of `squeue --json` (Slurm 22.05's
+// openapi/v0.0.38 data) the collector reads.
+type squeueJSON struct {
+	Errors []json.RawMessage `json:"errors"`
+	Jobs   []struct {
+		JobID       int64  `json:"job_id"`
+		ArrayJobID  int64  `json:"array_job_id"`
+		ArrayTaskID *int64 `json:"array_task_id"`
+		ArrayTasks  string `json:"array_task_string"`
+		State       string `json:"job_state"`
+		Submit      int64  `json:"submit_time"`
+		Start       int64  `json:"start_time"`
+		End         int64  `json:"end_time"`
+		TimeLimit   *int64 `json:"time_limit"`
+		Partition   string `json:"partition"`
+		CPUs        *int64 `json:"cpus"`
+		TRESReq     string `json:"tres_req_str"`
+		TRESAlloc   string `json:"tres_alloc_str"`
+		Nodes       string `json:"nodes"`
+		User        string `json:"user_name"`
+		Account     string `json:"account"`
+		Name        string `json:"name"`
+	} `json:"jobs"`
+}
+
+// parseSqueue reads `squeue --json`. A record it cannot use comes back
+// with its reason in bad.
+func parseSqueue(out []byte) ([]job, error) {
+	var d squeueJSON
+	if err := json.Unmarshal(out, &d); err != nil {
+		return nil, fmt.Errorf("squeue --json: %v", err)
+	}
+	if len(d.Errors) > 0 {
+		return nil, fmt.Errorf("squeue --json: errors: %s", quote(string(d.Errors[0])))
+	}
+	var jobs []job
+	for i := range d.Jobs {
+		r := &d.Jobs[i]
+		j := job{
+			partition: r.Partition, wall: minutes(r.TimeLimit),
+			user: text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Submit,
+		}
+		if r.CPUs != nil && *r.CPUs > 0 {
+			j.cores = *r.CPUs
+		} else if j.cores = cpuOf(r.TRESAlloc); j.cores == 0 {
+			j.cores = cpuOf(r.TRESReq)
+		}
+		switch stateClass(r.State) {
+		case "waiting":
+			j.estimate = r.Start // the expected start, as `squeue --start` shows it
+		case "running":
+			j.start, j.started = r.Start, true
+		case "done":
+			// A job cancelled while waiting has a start time (= its end)
+			// but was never given nodes.
+			j.started = r.Nodes != "" && r.Start > 0
+			if j.started {
+				j.start = r.Start
+			}
+			j.end, j.ended = r.End, true
+		default:
+			j.bad = "squeue: unknown job state " + quote(r.State)
+		}
+		if j.bad == "" {
+			j.bad = checkTimes("squeue", &j, r.Start, r.End)
+		}
+		switch {
+		case r.ArrayJobID == 0:
+			j.key, j.id = strconv.FormatInt(r.JobID, 10), r.JobID
+			jobs = append(jobs, j)
+		case r.ArrayTaskID != nil:
+			jobs = append(jobs, arrayTask(j, "squeue", r.ArrayJobID, *r.ArrayTaskID))
+		default: // the waiting tasks of an array, as one record
+			tasks, err := expandTasks(r.ArrayTasks)
+			if err != nil {
+				j.key = fmt.Sprintf("%d_[%s]", r.ArrayJobID, text(r.ArrayTasks))
+				j.bad = "squeue: array_task_string: " + err.Error()
+				jobs = append(jobs, j)
+				continue
+			}
+			for _, t := range tasks {
+				jobs = append(jobs, arrayTask(j, "squeue", r.ArrayJobID, t))
+			}
+		}
+	}
+	return jobs, nil
+}
+
+// checkTimes says what is wrong with a record's times ("" if nothing).
+func checkTimes(src string, j *job, start, end int64) string {
+	switch {
+	case badTime(j.submit, start, end) || j.submit == 0:
+		return src + ": submit, start or end time out of range"
+	case j.started && j.start < j.submit || j.ended && (j.end < j.submit || j.started && j.end < j.start):
+		return src + ": times out of order (submit ≤ start ≤ end)"
+	}
+	return ""
+}
+
+// arrayTask is j as task t of array job a.
+func arrayTask(j job, src string, a, t int64) job {
+	j.key = fmt.Sprintf("%d_%d", a, t)
+	id, err := jobID(a, t)
+	if err != nil && j.bad == "" {
+		j.bad = src + ": " + err.Error()
+	}
+	j.id = id
+	return j
+}
+
+// expandTasks reads squeue's array_task_string: "2-5", "1,3,7-9",
+// "0-20:2", each optionally followed by "%N" (the throttle).
+func expandTasks(s string) ([]int64, error) {
+	s, _, _ = strings.Cut(s, "%")
+	if s == "" {
+		return nil, fmt.Errorf("empty")
+	}
+	var out []int64
+	for _, part := range strings.Split(s, ",") {
+		rng, stepS, hasStep := strings.Cut(part, ":")
+		loS, hiS, isRange := strings.Cut(rng, "-")
+		lo, err1 := strconv.ParseInt(loS, 10, 64)
+		hi, err2 := lo, error(nil)
+		if isRange {
+			hi, err2 = strconv.ParseInt(hiS, 10, 64)
+		}
+		step, err3 := int64(1), error(nil)
+		if hasStep {
+			step, err3 = strconv.ParseInt(stepS, 10, 64)
+		}
+		if err1 != nil || err2 != nil || err3 != nil || lo < 0 || hi < lo || step < 1 {
+			return nil, fmt.Errorf("%s is not a task range", quote(part))
+		}
+		if (hi-lo)/step+1 > maxArrayTasks-int64(len(out)) {
+			return nil, fmt.Errorf("more than %d tasks in %s", maxArrayTasks, quote(s))
+		}
+		for t := lo; t <= hi; t += step {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// sacctJSON is the part of `sacct --json` (openapi/dbv0.0.38) the collector
+// reads. Its exit codes are not read: Slurm 22.05 reports 0 for a job that
+// failed with exit code 3; the feed needs times only.
+type sacctJSON struct {
+	Errors []struct {
+		Description string `json:"description"`
+		ErrorNumber int    `json:"error_number"`
+	} `json:"errors"`
+	Jobs []struct {
+		JobID int64 `json:"job_id"`
+		Array struct {
+			JobID  int64  `json:"job_id"`
+			TaskID *int64 `json:"task_id"`
+		} `json:"array"`
+		State struct {
+			Current string `json:"current"`
+		} `json:"state"`
+		Time struct {
+			Submission int64  `json:"submission"`
+			Start      *int64 `json:"start"`
+			End        *int64 `json:"end"`
+			Limit      *int64 `json:"limit"`
+		} `json:"time"`
+		Partition string `json:"partition"`
+		Required  struct {
+			CPUs int64 `json:"CPUs"`
+		} `json:"required"`
+		TRES struct {
+			Allocated []struct {
+				Type  string `json:"type"`
+				Count *int64 `json:"count"`
+			} `json:"allocated"`
+		} `json:"tres"`
+		User    string `json:"user"`
+		Account string `json:"account"`
+		Name    string `json:"name"`
+	} `json:"jobs"`
+}
+
+// parseSacct reads `sacct --json`, keeping the jobs that started or ended
+// (waiting jobs come from squeue, which also has their expected start).
+func parseSacct(out []byte) ([]job, error) {
+	var d sacctJSON
+	if err := json.Unmarshal(out, &d); err != nil {
+		return nil, fmt.Errorf("sacct --json: %v", err)
+	}
+	for _, e := range d.Errors {
+		// "Nothing found" is how 22.05 answers an empty window.
+		if !strings.Contains(strings.ToLower(e.Description), "nothing found") {
+			return nil, fmt.Errorf("sacct --json: error %d: %s", e.ErrorNumber, quote(e.Description))
+		}
+	}
+	var jobs []job
+	for i := range d.Jobs {
+		r := &d.Jobs[i]
+		class := stateClass(r.State.Current)
+		if class == "waiting" {
+			continue
+		}
+		start, end := deref(r.Time.Start), deref(r.Time.End)
+		j := job{
+			partition: r.Partition, wall: minutes(r.Time.Limit), cores: r.Required.CPUs,
+			user: text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Time.Submission,
+			start: start, started: start > 0, end: end, ended: class == "done" && end > 0,
+		}
+		for _, t := range r.TRES.Allocated {
+			if t.Type == "cpu" && t.Count != nil && *t.Count > 0 {
+				j.cores = *t.Count
+			}
+		}
+		switch {
+		case class == "":
+			j.bad = "sacct: unknown job state " + quote(r.State.Current)
+		case class == "running" && !j.started || class == "done" && !j.ended:
+			j.bad = "sacct: " + quote(r.State.Current) + " job without its start or end time"
+		default:
+			j.bad = checkTimes("sacct", &j, start, end)
+		}
+		if r.Array.JobID == 0 || r.Array.TaskID == nil {
+			j.key, j.id = strconv.FormatInt(r.JobID, 10), r.JobID
+			jobs = append(jobs, j)
+		} else {
+			jobs = append(jobs, arrayTask(j, "sacct", r.Array.JobID, *r.Array.TaskID))
+		}
+	}
+	return jobs, nil
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// partition is one Slurm partition as a queue: its CPUs and its time limit
+// (seconds; unlimited is the service's largest duration).
+type partition struct {
+	name  string
+	cores int64
+	wall  int64
+}
+
+const unlimitedWall = 1 << 40 // the service's largest duration
+
+// parsePartitions reads `scontrol show partition --oneliner`: one line per
+// partition of Key=Value fields (22.05's sinfo --json lists nodes, not
+// partitions). A partition without CPUs is left out.
+func parsePartitions(out []byte) ([]partition, error) {
+	var parts []partition
+	for n, line := range strings.Split(string(out), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		kv := map[string]string{}
+		for _, f := range strings.Fields(line) {
+			k, v, _ := strings.Cut(f, "=")
+			kv[k] = v
+		}
+		p := partition{name: kv["PartitionName"]}
+		if p.name == "" {
+			return nil, fmt.Errorf("scontrol show partition: line %d: no PartitionName in %s", n+1, quote(line))
+		}
+		cpus, err := strconv.ParseInt(kv["TotalCPUs"], 10, 64)
+		if err != nil || cpus < 0 {
+			return nil, fmt.Errorf("scontrol show partition: line %d: TotalCPUs: %s is not a count", n+1, quote(kv["TotalCPUs"]))
+		}
+		if cpus == 0 {
+			continue // no nodes: its jobs are skipped as in an unknown partition
+		}
+		p.cores = cpus
+		if p.wall, err = parseLimit(kv["MaxTime"]); err != nil {
+			return nil, fmt.Errorf("scontrol show partition: line %d: MaxTime: %v", n+1, err)
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// parseLimit reads a Slurm time limit as scontrol prints it: UNLIMITED,
+// [days-]hours:minutes:seconds, minutes:seconds, or minutes.
+func parseLimit(s string) (int64, error) {
+	if s == "UNLIMITED" || s == "INFINITE" {
+		return unlimitedWall, nil
+	}
+	bad := fmt.Errorf("%s is not a time limit", quote(s))
+	var days int64
+	if d, rest, ok := strings.Cut(s, "-"); ok {
+		v, err := strconv.ParseInt(d, 10, 64)
+		if err != nil || v < 0 || v > 1e6 {
+			return 0, bad
+		}
+		days, s = v, rest
+	}
+	f := strings.Split(s, ":")
+	if len(f) > 3 || s == "" {
+		return 0, bad
+	}
+	var v [3]int64
+	for i, x := range f {
+		n, err := strconv.ParseInt(x, 10, 64)
+		if err != nil || n < 0 || n > 1e9 {
+			return 0, bad
+		}
+		v[i] = n
+	}
+	var secs int64
+	switch len(f) {
+	case 1:
+		secs = v[0] * 60
+	case 2:
+		secs = v[0]*60 + v[1]
+	case 3:
+		secs = v[0]*3600 + v[1]*60 + v[2]
+	}
+	secs += days * 86400
+	if secs < 1 || secs > unlimitedWall {
+		return 0, bad
+	}
+	return secs, nil
+}

@@ -1,0 +1,85 @@
+package batchq
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReadmeExamples checks the README's table of examples against the
+// examples module: one row per example directory, each with its own
+// README, and every flag a row names defined by that example.
+func TestReadmeExamples(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "| example | command | what it shows | figures |\n|---|---|---|---|\n")
+	if !ok {
+		t.Fatal("README.md has no table of examples")
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(table, "\n") {
+		if !strings.HasPrefix(l, "| ") {
+			break
+		}
+		name := strings.TrimSpace(strings.SplitN(l, "|", 3)[1])
+		rows[name] = l
+	}
+	dirs, err := os.ReadDir("examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range dirs {
+		if d.IsDir() && d.Name() != "internal" {
+			names = append(names, d.Name())
+		}
+	}
+	flagRe := regexp.MustCompile("(?:^|[ `(])-([a-z][a-z-]*)")
+	for _, name := range names {
+		row, ok := rows[name]
+		if !ok {
+			t.Errorf("examples/%s has no row in the README's table", name)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("examples", name, "README.md")); err != nil {
+			t.Errorf("examples/%s: %v", name, err)
+		}
+		src := sources(t, filepath.Join("examples", name))
+		for _, m := range flagRe.FindAllStringSubmatch(row, -1) {
+			if !strings.Contains(src, `"`+m[1]+`"`) {
+				t.Errorf("row %s names -%s, which examples/%s does not define", name, m[1], name)
+			}
+		}
+	}
+	for name := range rows {
+		if !slices.Contains(names, name) {
+			t.Errorf("the README's table names %s, which is not in examples/", name)
+		}
+	}
+}
+
+// sources is the text of a directory's non-test Go files.
+func sources(t *testing.T, dir string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(src)
+	}
+	return b.String()
+}

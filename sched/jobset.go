@@ -1,0 +1,169 @@
+package sched
+
+import "slices"
+
+// jobSet is an ordered set of live jobs: the running jobs by (predicted
+// end, start, ID, record), or with byShort the waiting jobs by
+// (prediction, arrival) (lessShort). It is a sorted list cut into chunks
+// of at most maxChunk jobs: an insertion or deletion is a binary search
+// and moves at most maxChunk pointers, plus the list of chunks when one
+// splits or merges (every maxChunk/4 changes at most). It replaced a
+// B-tree whose comparisons, calls through a func value, cost a quarter
+// of an EASY run; the order is inlined here and walks are slice loops.
+type jobSet struct {
+	chunks  [][]*Job // each sorted and non-empty, in order
+	n       int
+	byShort bool
+}
+
+// maxChunk bounds a chunk; chunks below maxChunk/4 merge with a neighbour
+// when both fit in one, so there are O(n/maxChunk) of them.
+const maxChunk = 128
+
+// keyOf is j's first sort key, which ReplaceOrInsert caches in j.key (a
+// job is in one set at a time, and leaves it before its key changes).
+func (t *jobSet) keyOf(j *Job) int64 {
+	if t.byShort {
+		return j.p
+	}
+	return j.predEnd()
+}
+
+// before reports whether member a of the set comes before b, whose key is
+// k (b may be a member or not).
+func (t *jobSet) before(a *Job, b *Job, k int64) bool {
+	if a.key != k {
+		return a.key < k
+	}
+	if t.byShort {
+		return a.seq < b.seq
+	}
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	if a.j.ID != b.j.ID {
+		return a.j.ID < b.j.ID
+	}
+	return a.idx < b.idx
+}
+
+// Len is the number of jobs in the set.
+func (t *jobSet) Len() int { return t.n }
+
+// find returns the chunk that holds j or would (the first whose last job
+// is not before j; the last chunk if none) and j's position in it (that of
+// the first job not before it).
+func (t *jobSet) find(j *Job) (ci, i int) {
+	k := t.keyOf(j)
+	lo, hi := 0, len(t.chunks)-1
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := t.chunks[m]; t.before(c[len(c)-1], j, k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	c := t.chunks[lo]
+	i, hi = 0, len(c)
+	for i < hi {
+		m := int(uint(i+hi) >> 1)
+		if t.before(c[m], j, k) {
+			i = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, i
+}
+
+// ReplaceOrInsert adds j, or replaces the job equal to it in the order.
+func (t *jobSet) ReplaceOrInsert(j *Job) {
+	j.key = t.keyOf(j)
+	if t.n == 0 {
+		if len(t.chunks) == 0 {
+			t.chunks = append(t.chunks, make([]*Job, 0, maxChunk+1))
+		}
+		t.chunks[0] = append(t.chunks[0], j)
+		t.n = 1
+		return
+	}
+	ci, i := t.find(j)
+	c := t.chunks[ci]
+	if i < len(c) && c[i].key == j.key && !t.before(j, c[i], c[i].key) {
+		c[i] = j
+		return
+	}
+	c = slices.Insert(c, i, j) // within capacity: chunks have room for maxChunk+1
+	t.n++
+	if len(c) > maxChunk {
+		half := len(c) / 2
+		right := make([]*Job, len(c)-half, maxChunk+1)
+		copy(right, c[half:])
+		clear(c[half:])
+		c = c[:half]
+		t.chunks = slices.Insert(t.chunks, ci+1, right)
+	}
+	t.chunks[ci] = c
+}
+
+// Delete removes j; it reports whether j was in the set.
+func (t *jobSet) Delete(j *Job) bool {
+	if t.n == 0 {
+		return false
+	}
+	ci, i := t.find(j)
+	c := t.chunks[ci]
+	if i == len(c) || c[i] != j {
+		return false
+	}
+	c = slices.Delete(c, i, i+1)
+	t.chunks[ci] = c
+	t.n--
+	if len(c) < maxChunk/4 && len(t.chunks) > 1 {
+		k := min(ci, len(t.chunks)-2) // merge chunks k and k+1
+		if a, b := t.chunks[k], t.chunks[k+1]; len(a)+len(b) <= maxChunk {
+			t.chunks[k] = append(a, b...)
+			clear(b)
+			t.chunks = slices.Delete(t.chunks, k+1, k+2)
+		}
+	}
+	return true
+}
+
+// Min returns the first job.
+func (t *jobSet) Min() (*Job, bool) {
+	if t.n == 0 {
+		return nil, false
+	}
+	return t.chunks[0][0], true
+}
+
+// Ascend calls visit on the jobs in order until it returns false. visit
+// must not change the set.
+func (t *jobSet) Ascend(visit func(*Job) bool) {
+	if t.n == 0 {
+		return
+	}
+	t.ascendFrom(0, 0, visit)
+}
+
+// AscendGreaterOrEqual is Ascend from the first job not before pivot.
+func (t *jobSet) AscendGreaterOrEqual(pivot *Job, visit func(*Job) bool) {
+	if t.n == 0 {
+		return
+	}
+	ci, i := t.find(pivot)
+	t.ascendFrom(ci, i, visit)
+}
+
+func (t *jobSet) ascendFrom(ci, i int, visit func(*Job) bool) {
+	for _, c := range t.chunks[ci:] {
+		for _, j := range c[i:] {
+			if !visit(j) {
+				return
+			}
+		}
+		i = 0
+	}
+}

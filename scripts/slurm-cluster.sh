@@ -1,0 +1,282 @@
+#!/bin/bash
+# slurm-cluster.sh — a single-node Slurm cluster on loopback, in a private directory.
+#
+#   scripts/slurm-cluster.sh install        # Debian/Ubuntu packages (as root)
+#   scripts/slurm-cluster.sh up   DIR       # start munged, mariadbd, slurmdbd, slurmctld, slurmd
+#   eval "$(scripts/slurm-cluster.sh env DIR)"   # SLURM_CONF for sbatch, squeue, sacct, ...
+#   scripts/slurm-cluster.sh down DIR       # stop exactly the daemons `up` started (by pid)
+#
+# Everything lives in DIR: slurm.conf (cluster "batchq", SlurmctldHost=localhost, node
+# "localhost" at 127.0.0.1 with CPUS CPUs — more than the machine has is fine, slurmd runs with
+# config_overrides — and two partitions, `short` (MaxTime=2 minutes, the default) and `long`),
+# a munge key and socket, a MariaDB data directory served on 127.0.0.1 (not the system's),
+# slurmdbd for sacct, the jobcomp/filetxt log DIR/jobcomp.txt, the logs and the pid files
+# DIR/pids/*.pid. Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
+# $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
+# daemon answers and fails naming the one that did not, with the tail of its log.
+#
+# Needs root (slurmd launches jobs as their user; munged and mariadbd run as root with
+# --force/--user=root). Tested with Debian 12's Slurm 22.05.8, MUNGE 0.5.15, MariaDB 10.11.
+set -euo pipefail
+
+CPUS=${SLURM_CLUSTER_CPUS:-8}
+CLUSTER=batchq
+DBPASS=batchq-slurmdbd
+
+die() { echo "slurm-cluster: $*" >&2; exit 1; }
+
+usage() {
+	sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+cmd_install() {
+	# The line for CI (.ci/run) too.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		slurmctld slurmd slurmdbd slurm-client munge mariadb-server
+}
+
+# port_free P: nothing listens on 127.0.0.1:P.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pick_port() {
+	if [[ -n ${SLURM_CLUSTER_PORT:-} ]]; then
+		echo "$SLURM_CLUSTER_PORT"
+		return
+	fi
+	local p i try
+	for try in $(seq 1 50); do
+		p=$((20000 + (RANDOM % 2000) * 20))
+		for i in 0 1 2 3; do port_free $((p + i)) || continue 2; done
+		echo "$p"
+		return
+	done
+	die "no free block of 4 ports found; set SLURM_CLUSTER_PORT"
+}
+
+# wait_for WHAT SECONDS LOG CMD...: run CMD until it succeeds, at most SECONDS seconds.
+wait_for() {
+	local what=$1 secs=$2 log=$3
+	shift 3
+	local deadline=$((SECONDS + secs))
+	until timeout 10 "$@" >/dev/null 2>&1; do
+		if ((SECONDS >= deadline)); then
+			echo "slurm-cluster: $what did not come up within ${secs}s; last lines of $log:" >&2
+			tail -n 20 "$log" >&2 || true
+			exit 1
+		fi
+		sleep 0.5
+	done
+}
+
+# start NAME CMD...: start a daemon in the foreground of its own session, record its pid.
+start() {
+	local name=$1
+	shift
+	setsid "$@" >"$D/log/$name.out" 2>&1 </dev/null &
+	echo $! >"$D/pids/$name.pid"
+}
+
+alive() { [[ -f $D/pids/$1.pid ]] && kill -0 "$(cat "$D/pids/$1.pid")" 2>/dev/null; }
+
+write_conf() {
+	local port=$1
+	mkdir -p "$D/etc" "$D/log" "$D/pids" "$D/state" "$D/spool" "$D/munge" "$D/mysql"
+	chmod 700 "$D/munge"
+	cat >"$D/etc/slurm.conf" <<EOF
+# Written by scripts/slurm-cluster.sh: a single-node cluster on loopback.
+ClusterName=$CLUSTER
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$D/munge/munge.socket
+StateSaveLocation=$D/state
+SlurmdSpoolDir=$D/spool/%n
+SlurmctldPidFile=$D/state/slurmctld.pid.unused
+SlurmdPidFile=$D/spool/slurmd.pid.unused
+SlurmctldLogFile=$D/log/slurmctld.log
+SlurmdLogFile=$D/log/slurmd.log
+SlurmctldDebug=info
+SlurmdDebug=info
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+MpiDefault=none
+SwitchType=switch/none
+LaunchParameters=use_interactive_step
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=1,sched_interval=2,bf_resolution=1
+SlurmdParameters=config_overrides
+ReturnToService=2
+MinJobAge=600
+KillWait=2
+OverTimeLimit=0
+InactiveLimit=0
+MessageTimeout=10
+SlurmctldTimeout=30
+SlurmdTimeout=60
+JobAcctGatherType=jobacct_gather/linux
+JobAcctGatherFrequency=5
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=127.0.0.1
+AccountingStoragePort=$((port + 2))
+# Which munged signs messages to slurmdbd (slurm.conf(5), AccountingStoragePass).
+AccountingStoragePass=$D/munge/munge.socket
+JobCompType=jobcomp/filetxt
+JobCompLoc=$D/jobcomp.txt
+NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$CPUS RealMemory=4000 State=UNKNOWN
+PartitionName=short Nodes=localhost Default=YES MaxTime=2 DefaultTime=1 State=UP
+PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 State=UP
+EOF
+	cat >"$D/etc/slurmdbd.conf" <<EOF
+# Written by scripts/slurm-cluster.sh.
+AuthType=auth/munge
+AuthInfo=socket=$D/munge/munge.socket
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$((port + 2))
+SlurmUser=root
+LogFile=$D/log/slurmdbd.log
+PidFile=$D/state/slurmdbd.pid.unused
+DebugLevel=info
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$((port + 3))
+StorageUser=slurm
+StoragePass=$DBPASS
+StorageLoc=slurm_acct_db
+EOF
+	chmod 600 "$D/etc/slurmdbd.conf"
+	echo "$port" >"$D/port"
+}
+
+cmd_up() {
+	[[ $(id -u) == 0 ]] || die "up needs root (slurmd launches jobs as their user)"
+	local b
+	for b in slurmctld slurmd slurmdbd munged mungekey mariadbd mariadb-install-db mariadb sacctmgr scontrol; do
+		command -v "$b" >/dev/null || die "$b not found: run '$0 install' first"
+	done
+	mkdir -p "$D"
+	D=$(cd "$D" && pwd)
+	if ls "$D"/pids/*.pid >/dev/null 2>&1; then
+		for b in "$D"/pids/*.pid; do
+			kill -0 "$(cat "$b")" 2>/dev/null && die "$D already runs a cluster (pid file $b); run '$0 down $D' first"
+		done
+	fi
+	local port
+	port=$(pick_port)
+	write_conf "$port"
+	export SLURM_CONF=$D/etc/slurm.conf
+
+	# MUNGE: a key of our own, a socket in DIR.
+	[[ -f $D/munge/munge.key ]] || mungekey -c -k "$D/munge/munge.key" >/dev/null
+	chmod 600 "$D/munge/munge.key"
+	start munged munged -F --force --key-file="$D/munge/munge.key" --socket="$D/munge/munge.socket" \
+		--pid-file="$D/munge/munged.pid" --seed-file="$D/munge/munged.seed" --log-file="$D/log/munged.log"
+	wait_for munged 15 "$D/log/munged.log" bash -c "munge -n -S '$D/munge/munge.socket' | unmunge -S '$D/munge/munge.socket'"
+
+	# MariaDB: a private data directory, TCP on 127.0.0.1 only, a socket in DIR for setup.
+	local sock=$D/mysql/mysqld.sock
+	if [[ ! -d $D/mysql/data/mysql ]]; then
+		mariadb-install-db --no-defaults --datadir="$D/mysql/data" --user=root \
+			--auth-root-authentication-method=socket --skip-test-db >"$D/log/mariadb-install.log" 2>&1 ||
+			{ tail -n 20 "$D/log/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
+	fi
+	start mariadbd mariadbd --no-defaults --datadir="$D/mysql/data" --socket="$sock" --port=$((port + 3)) \
+		--bind-address=127.0.0.1 --user=root --pid-file="$D/mysql/mariadbd.pid" --log-error="$D/log/mariadbd.log" \
+		--skip-name-resolve --innodb-buffer-pool-size=32M --innodb-log-file-size=16M --innodb-lock-wait-timeout=900 \
+		--max-connections=50 --skip-log-bin
+	wait_for mariadbd 60 "$D/log/mariadbd.log" mariadb --no-defaults --socket="$sock" -uroot -e 'SELECT 1'
+	mariadb --no-defaults --socket="$sock" -uroot <<EOF
+CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$DBPASS';
+GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
+EOF
+
+	# slurmdbd, then the cluster in it, then slurmctld and slurmd.
+	start slurmdbd slurmdbd -D
+	wait_for slurmdbd 60 "$D/log/slurmdbd.log" sacctmgr -n list cluster
+	sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
+	start slurmctld slurmctld -D -i
+	wait_for slurmctld 60 "$D/log/slurmctld.log" scontrol ping
+	start slurmd slurmd -D -N localhost
+	wait_for slurmd 60 "$D/log/slurmd.log" bash -c "sinfo -h -N -o '%T' | grep -Eq '^(idle|mixed|allocated)'"
+	wait_for "slurmctld's registration in slurmdbd" 30 "$D/log/slurmctld.log" \
+		bash -c "sacctmgr -n -P list cluster format=cluster,controlport | grep -q '^$CLUSTER|$port\$'"
+	echo "slurm-cluster: up in $D (cluster $CLUSTER, ports $port-$((port + 3)) on 127.0.0.1, $CPUS CPUs); use:"
+	echo "  export SLURM_CONF=$SLURM_CONF"
+}
+
+cmd_down() {
+	[[ -d $D/pids ]] || die "$D has no pids directory: nothing started there"
+	D=$(cd "$D" && pwd)
+	local name f pid
+	# Reverse order of start: slurmd, slurmctld, slurmdbd, mariadbd, munged.
+	for name in slurmd slurmctld slurmdbd mariadbd munged; do
+		f=$D/pids/$name.pid
+		[[ -f $f ]] || continue
+		pid=$(cat "$f")
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -TERM "$pid" 2>/dev/null || true
+			local deadline=$((SECONDS + 20))
+			while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+			kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+		fi
+		rm -f "$f"
+	done
+	echo "slurm-cluster: down ($D)"
+}
+
+# cmd_workload: the test workload (about two minutes on 8 CPUs): a job that hits its time
+# limit, a failed job (exit 3), a job cancelled while running and one while pending, a job
+# array, jobs that queue for the whole node, jobs on both partitions, and a second wave of
+# arrivals after 30 s (so that the predictors have a history). Prints "name id" per job.
+cmd_workload() {
+	D=$(cd "$D" && pwd)
+	export SLURM_CONF=$D/etc/slurm.conf
+	mkdir -p "$D/out"
+	sub() { # NAME SBATCH-ARGS... -- COMMAND
+		local name=$1 id
+		shift
+		id=$(sbatch --parsable -J "$name" -D "$D/out" -o "$D/out/%x-%j.out" "$@")
+		echo "$name $id"
+	}
+	sub timeout -p short -c 1 -t 1 --wrap 'sleep 300'
+	sub long-a -p long -c 3 -t 3 --wrap 'sleep 40'
+	sub failed -p short -c 1 -t 1 --wrap 'sleep 3; exit 3'
+	local running pending
+	running=$(sub cancel-running -p short -c 1 -t 2 --wrap 'sleep 120')
+	echo "$running"
+	sub array -p short -a 0-5 -c 1 -t 1 --wrap 'sleep $((10 + SLURM_ARRAY_TASK_ID))'
+	pending=$(sub cancel-pending -p long -c 8 -t 1 --wrap 'sleep 10')
+	echo "$pending"
+	sub wide-short -p short -c 6 -t 2 --wrap 'sleep 20'
+	sub long-b -p long -c 2 -t 5 --wrap 'sleep 25'
+	sub whole-node -p long -c 8 -t 2 --wrap 'sleep 10'
+	sleep 8
+	scancel "${running#* }" "${pending#* }"
+	sleep 22
+	local i
+	for i in 1 2 3 4; do sub "wave2-$i" -p short -c 2 -t 1 --wrap "sleep $((5 * i))"; done
+	sub wave2-long -p long -c 4 -t 2 --wrap 'sleep 15'
+}
+
+[[ $# -ge 1 ]] || usage
+case $1 in
+install) cmd_install ;;
+up | down | env | workload)
+	[[ $# -eq 2 ]] || usage
+	D=$2
+	case $1 in
+	up) cmd_up ;;
+	down) cmd_down ;;
+	workload) cmd_workload ;;
+	env) echo "export SLURM_CONF=$(cd "$D" && pwd)/etc/slurm.conf" ;;
+	esac
+	;;
+*) usage ;;
+esac

@@ -1,0 +1,292 @@
+package convert
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// Reasons in Report.Skipped and Report.Anomalies (the package
+// documentation lists them with their meaning).
+const (
+	skipMalformed   = "malformed record"
+	skipUnfinished  = "not finished at dump"
+	skipRequeued    = "requeued, pending again at dump"
+	skipRevoked     = "revoked federated copy"
+	skipNoSubmit    = "no submit time"
+	skipArrayRange  = "pending array tasks"
+	skipArrayParent = "array parent record"
+
+	noteUnlimited     = "time limit UNLIMITED"
+	notePartLimit     = "time limit Partition_Limit, partition limit unknown"
+	notePartLimitUsed = "time limit Partition_Limit, partition limit from Options"
+	noteNullLimit     = "time limit null (UNLIMITED or Partition_Limit)"
+	noteInvalidLimit  = "time limit INVALID"
+	noteNoLimit       = "no time limit"
+	noteStartBefore   = "start before submit"
+	noteEndBefore     = "end before start"
+	noteNoEnd         = "no end time"
+	noteNoAlloc       = "allocated processors unknown"
+	noteNeverStarted  = "ended without starting"
+	noteUnknownState  = "unknown state"
+	noteIDReused      = "job id reused"
+	noteHet           = "heterogeneous job component"
+	noteFailedExit0   = "FAILED with exit code 0"
+	noteCancelledRun  = "cancelled while running"
+	noteTimeout       = "killed at its time limit"
+)
+
+// record is one job as a parser read it, in absolute times, before the
+// jobs are sorted and numbered.
+type record struct {
+	id    string // the scheduler's id as printed ("123_4", "127", "12.srv")
+	key   string // the id attempts of one requeued job share (JobIDRaw)
+	line  int
+	order int
+	state string // the scheduler's final state word, for Report.States
+	skip  string // not a job to write, with this reason
+	again bool   // a later record with the same key is another attempt of this job
+
+	started            bool
+	status             swf.Status
+	submit, start, end int64   // epoch seconds, -1 unknown
+	elapsed            int64   // seconds, -1 unknown
+	limit              int64   // requested time, seconds, -1 unknown
+	partLimit          string  // the limit is the partition's: this note if Options has none
+	alloc, req         int64   // processors, -1 unknown
+	cpu                float64 // total CPU seconds, -1 unknown
+	cpuSteps           bool    // cpu is the sum of the steps' (the job's own was unknown)
+	usedKB, reqKB      float64 // memory per processor, kilobytes, -1 unknown
+
+	user, group, queue, exe string
+	notes                   []string
+}
+
+func newRecord(line int) record {
+	return record{line: line, status: swf.StatusUnknown, submit: -1, start: -1, end: -1,
+		elapsed: -1, limit: -1, alloc: -1, req: -1, cpu: -1, usedKB: -1, reqKB: -1}
+}
+
+// note marks r with an anomaly, once per reason.
+func (r *record) note(reason string) {
+	if !slices.Contains(r.notes, reason) {
+		r.notes = append(r.notes, reason)
+	}
+}
+
+// builder collects records, replaces requeued attempts and makes the
+// Result.
+type builder struct {
+	format string
+	opt    *Options
+	rep    Report
+	recs   []record
+	latest map[string]int    // key → index in recs of its latest record
+	gone   []bool            // recs[i] was replaced by a later attempt
+	names  map[string]string // one copy of each user, group, queue, job name, state
+}
+
+func newBuilder(format string, opt *Options) *builder {
+	return &builder{format: format, opt: opt, latest: map[string]int{}, names: map[string]string{},
+		rep: Report{Format: format, States: map[string]int{}, Skipped: map[string]int{}, Anomalies: map[string]int{}}}
+}
+
+// fail records a parse error: in strict mode it is returned, otherwise
+// kept (up to MaxErrors) and nil returned so that the caller goes on.
+func (b *builder) fail(line int, field, value string, err error) error {
+	pe := &ParseError{Format: b.format, Line: line, Field: field, Value: clip(value), Err: err}
+	if b.opt.Strict {
+		return pe
+	}
+	if len(b.rep.Errors) < b.opt.maxErrors() {
+		b.rep.Errors = append(b.rep.Errors, pe)
+	}
+	return nil
+}
+
+// malformed skips a whole record.
+func (b *builder) malformed(line int, field, value string, err error) error {
+	b.rep.Skipped[skipMalformed]++
+	return b.fail(line, field, value, err)
+}
+
+// fieldError sets nothing (the caller leaves the field -1) but notes the
+// unreadable field on r.
+func (b *builder) fieldError(r *record, field, value string, err error) error {
+	r.note("unreadable " + field)
+	return b.fail(r.line, field, value, err)
+}
+
+// skip counts a record that is not a job to write.
+func (b *builder) skip(reason string) { b.rep.Skipped[reason]++ }
+
+// add files r. A record whose key has an earlier record marked again
+// (a requeued attempt) replaces it; any other repeated key is a reused
+// job id and both are kept.
+func (b *builder) add(r record) {
+	r.order = len(b.recs)
+	// The strings are cut from the input line: keep copies, not the lines.
+	r.id, r.key = strings.Clone(r.id), strings.Clone(r.key)
+	for _, s := range []*string{&r.user, &r.group, &r.queue, &r.exe, &r.state} {
+		*s = b.intern(*s)
+	}
+	if r.key != "" {
+		if i, ok := b.latest[r.key]; ok {
+			if b.recs[i].again {
+				b.gone[i] = true
+				b.rep.Requeued++
+			} else {
+				r.note(noteIDReused)
+			}
+		}
+		b.latest[r.key] = len(b.recs)
+	}
+	b.recs = append(b.recs, r)
+	b.gone = append(b.gone, false)
+}
+
+func (b *builder) intern(s string) string {
+	if c, ok := b.names[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	b.names[c] = c
+	return c
+}
+
+// last returns the latest record with key, or nil.
+func (b *builder) last(key string) *record {
+	if i, ok := b.latest[key]; ok {
+		return &b.recs[i]
+	}
+	return nil
+}
+
+// finish sorts the records by submit time, numbers them from 1, maps
+// names to numbers and builds the header.
+func (b *builder) finish() (*Result, error) {
+	var live []*record
+	for i := range b.recs {
+		r := &b.recs[i]
+		switch {
+		case b.gone[i]:
+		case r.skip != "":
+			b.rep.Skipped[r.skip]++
+		case r.submit < 0:
+			b.rep.Skipped[skipNoSubmit]++
+		default:
+			live = append(live, r)
+		}
+	}
+	// Jobs submitted in the same second go in job id order (the order
+	// Slurm and PBS number them in), array tasks by task id.
+	slices.SortStableFunc(live, func(x, y *record) int {
+		xa, xt := idOrder(x.id)
+		ya, yt := idOrder(y.id)
+		return cmp.Or(cmp.Compare(x.submit, y.submit), cmp.Compare(xa, ya), cmp.Compare(xt, yt), cmp.Compare(x.order, y.order))
+	})
+	res := &Result{Jobs: make([]swf.Job, len(live)), IDs: make([]string, len(live))}
+	users, groups, queues, exes := newNames(), newNames(), newNames(), newNames()
+	var base, last, maxAlloc int64
+	if len(live) > 0 {
+		base = live[0].submit
+		last = base
+	}
+	for k, r := range live {
+		j := b.job(r, base)
+		j.ID = int64(k + 1)
+		j.User, j.Group = users.number(r.user), groups.number(r.group)
+		j.Queue, j.Executable = queues.number(r.queue), exes.number(r.exe)
+		res.Jobs[k], res.IDs[k] = j, r.id
+		b.rep.States[r.state]++
+		for _, n := range r.notes {
+			b.rep.Anomalies[n]++
+		}
+		last = max(last, r.submit, r.start, r.end)
+		maxAlloc = max(maxAlloc, j.AllocProcs)
+	}
+	b.rep.Jobs = len(live)
+	res.Header = b.header(base, last, maxAlloc, users, groups, queues, exes)
+	res.Report = b.rep
+	return res, nil
+}
+
+// idOrder reads the leading number of a job id and the number after its
+// "_", "+" or "[" (array task, heterogeneous component, PBS array index):
+// "123_4" → 123, 4; "127.server" → 127, -1.
+func idOrder(id string) (int64, int64) {
+	lead := func(s string) (int64, string) {
+		i := 0
+		for i < len(s) && i < 18 && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			return -1, s
+		}
+		n, _ := strconv.ParseInt(s[:i], 10, 64)
+		return n, s[i:]
+	}
+	a, rest := lead(id)
+	if rest == "" || !strings.ContainsRune("_+[", rune(rest[0])) {
+		return a, -1
+	}
+	t, _ := lead(rest[1:])
+	return a, t
+}
+
+// job makes r's SWF line, submit relative to base, names still unmapped.
+func (b *builder) job(r *record, base int64) swf.Job {
+	j := swf.Job{Submit: r.submit - base, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
+		UsedMemory: -1, ReqProcs: -1, ReqTime: -1, ReqMemory: -1, Status: r.status,
+		Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	if r.started {
+		if r.start >= r.submit {
+			j.Wait = r.start - r.submit
+		} else {
+			r.note(noteStartBefore)
+		}
+		switch {
+		case r.end >= r.start:
+			j.RunTime = r.end - r.start
+		case r.end >= 0:
+			r.note(noteEndBefore)
+		case r.elapsed >= 0:
+			j.RunTime = r.elapsed
+		default:
+			r.note(noteNoEnd)
+		}
+		if r.alloc > 0 {
+			j.AllocProcs = r.alloc
+			if r.cpu > 0 {
+				j.AvgCPUTime = math.Round(r.cpu/float64(r.alloc)*1000) / 1000
+			}
+		} else {
+			r.note(noteNoAlloc)
+		}
+		if r.usedKB > 0 {
+			j.UsedMemory = math.Round(r.usedKB)
+		}
+	} else if r.status != swf.StatusCancelled && r.status != swf.StatusUnknown {
+		r.note(noteNeverStarted)
+	}
+	if r.req > 0 {
+		j.ReqProcs = r.req
+	}
+	j.ReqTime = r.limit
+	if r.partLimit != "" {
+		if s := b.opt.PartitionLimits[r.queue]; s > 0 {
+			j.ReqTime = s
+			r.note(notePartLimitUsed)
+		} else {
+			r.note(r.partLimit)
+		}
+	}
+	if r.reqKB > 0 {
+		j.ReqMemory = math.Round(r.reqKB)
+	}
+	return j
+}

@@ -1,0 +1,109 @@
+// Package convert turns scheduler accounting logs into the Standard
+// Workload Format of package swf: Slurm's sacct (--parsable2 and --json),
+// Slurm's jobcomp/filetxt file, and PBS/Torque (and PBS Pro) accounting
+// logs. Each format has one function, taking plain or gzip input and
+// Options, and returning a Result: the SWF header, the jobs in submit
+// order, the scheduler's id of each job, and a Report that accounts for
+// every input record — written, a step, an earlier attempt, or skipped
+// with its reason — and counts every job written with a field it could
+// not fill.
+//
+//	res, err := convert.Sacct(f, convert.Options{Location: time.Local})
+//	...
+//	err = swf.WriteAll(w, res.Header, res.Jobs)
+//
+// For sacct, run (as a user who sees every job, e.g. root or an operator)
+//
+//	SLURM_TIME_FORMAT=%s sacct --allusers --duplicates --parsable2 \
+//	    --starttime 2024-01-01 --endtime now --format <SacctFormat>
+//
+// SLURM_TIME_FORMAT=%s prints epoch seconds, which need no time zone;
+// without it sacct prints local times, to be read with Options.Location.
+// --duplicates lists every attempt of a requeued job; steps stay in (no
+// -X) because they carry the memory used.
+//
+// # What goes where
+//
+// Submit is relative to the first submit, whose epoch seconds are the
+// header's UnixStartTime (with TimeZoneString the zone of Options). Wait is
+// start − submit and run time end − start, for jobs that started (a start
+// time and allocated CPUs); jobs that never started have wait, run time
+// and allocated processors -1. Processors are CPUs: sacct's AllocCPUS and
+// ReqCPUS, jobcomp's ProcCnt, PBS's exec_host slots and nodes × ppn (or
+// select chunks × ncpus) — never the node count. Requested time is the
+// time limit (minutes × 60); UNLIMITED, Partition_Limit (unless
+// Options.PartitionLimits has the partition) and INVALID are -1. Memory
+// is per processor in kilobytes: requested from ReqTRES's mem (total) or
+// ReqMem (suffix c per CPU, n per node), used as the largest over the
+// job's steps of AveRSS × tasks / CPUs. Average CPU time is TotalCPU /
+// allocated CPUs, -1 when TotalCPU is 0 (accounting off).
+//
+// User, group, queue (the Slurm partition or PBS queue) and executable
+// (the job name) are numbered from 1 in order of first use; the header
+// maps them back ("; Queue: 1 debug", "; User: 1 alice", "; Group: ...",
+// "; Executable: ..."; Options.HideNames drops the names but the queues).
+// Job k is the k-th submitted (ties in input order); Result.IDs keeps the
+// scheduler's ids: "123_4" for task 4 of array 123 (each task is a job),
+// "123+1" for a heterogeneous job's component, "12.server" for PBS.
+//
+// # Status
+//
+// Slurm's status comes from the job state, never the exit code (Slurm
+// 22.05's sacct --json reports 0 for a job that failed with code 3):
+//
+//	COMPLETED                                    1
+//	FAILED, NODE_FAIL, OUT_OF_MEMORY,
+//	PREEMPTED, BOOT_FAIL, DEADLINE               0
+//	TIMEOUT                                      0, run time kept: it ran to its limit
+//	                                             and was killed, as sched writes jobs
+//	                                             killed at their estimate
+//	CANCELLED before the start                   5, wait and run time -1
+//	CANCELLED after the start                    5, wait and run time kept (SWF's
+//	                                             "cancelled"; the swf package's
+//	                                             StatusCancelled covers both)
+//	PENDING, RUNNING, REQUEUED and the other     skipped: not finished at dump
+//	states of unfinished jobs
+//
+// PBS E records carry no state, only Exit_status: 0 is 1, anything else 0
+// (-11, Torque's walltime kill, also noted as a timeout); D and A records
+// make the job 5.
+//
+// # Requeues, steps, arrays
+//
+// sacct --duplicates and the jobcomp file list a requeued job once per
+// attempt, all with the same raw job id; the earlier attempts end
+// REQUEUED (or NODE_FAIL, PREEMPTED, BOOT_FAIL when Slurm requeued it
+// itself). The last attempt is the job, with its own submit, start and
+// end; the earlier ones are counted in Report.Requeued. A raw id seen
+// again after a final state is a reused id: both jobs are kept, the later
+// noted "job id reused". Job steps (123.batch, 123.extern, 123.0) are
+// counted in Report.Steps, never written as jobs. Array tasks still
+// pending print as one record "123_[5-9]": skipped as "pending array
+// tasks".
+//
+// # Report reasons
+//
+// Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
+// pending again at dump"; "revoked federated copy"; "no submit time";
+// "pending array tasks"; "array parent record" and "record type X (not a
+// job event)" (PBS).
+//
+// Anomalies (jobs written): "time limit UNLIMITED"; "time limit
+// Partition_Limit, partition limit unknown" (or "... from Options");
+// "time limit null (UNLIMITED or Partition_Limit)" (Slurm 22.05 JSON
+// writes both as null); "time limit INVALID"; "no time limit"; "killed
+// at its time limit"; "cancelled while running"; "FAILED with exit code
+// 0"; "ended without starting"; "start before submit"; "end before
+// start"; "no end time"; "allocated processors unknown"; "unknown
+// state"; "job id reused"; "heterogeneous job component"; "submit time
+// from EligibleTime"; "no Exit_status"; "unreadable FIELD" (the field is
+// -1 and the error is in Report.Errors).
+//
+// Errors name the format, the line, the field and quote at most about 64
+// bytes of the value. By default a malformed record is skipped and
+// counted; Options.Strict stops at the first. No input makes a converter
+// panic (each format has a fuzz test) or hold more than one line (1 MiB)
+// or one JSON job (64 MiB) beyond the jobs it keeps (about 300 bytes each
+// while converting, 180 in the Result). The converters share no state:
+// they may run concurrently.
+package convert

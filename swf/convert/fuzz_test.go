@@ -1,0 +1,93 @@
+package convert
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// fuzzConvert checks what must hold for any input: no panic (the fuzzer
+// sees it), and when conversion succeeds, jobs numbered 1..n in submit
+// order that read back from SWF in strict mode unchanged, every record
+// accounted for.
+func fuzzConvert(t *testing.T, format string, data []byte) {
+	res, err := converters[format](bytes.NewReader(data), Options{})
+	if err != nil {
+		return
+	}
+	for k, j := range res.Jobs {
+		if j.ID != int64(k+1) || j.Submit < 0 || k > 0 && j.Submit < res.Jobs[k-1].Submit {
+			t.Fatalf("job %d: %+v", k+1, j)
+		}
+	}
+	var buf bytes.Buffer
+	if err := swf.WriteAll(&buf, res.Header, res.Jobs); err != nil {
+		t.Fatal(err)
+	}
+	r := swf.NewReader(&buf)
+	jobs, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("output does not read back: %v\n%s", err, buf.Bytes())
+	}
+	if !slices.Equal(jobs, res.Jobs) {
+		t.Fatalf("output reads back differently")
+	}
+	if h, _ := r.Header(); h.MaxJobs != int64(len(res.Jobs)) || len(r.Stats().Warnings) != 0 {
+		t.Fatalf("header %+v, warnings %v", h, r.Stats().Warnings)
+	}
+	rep := res.Report
+	skipped := 0
+	for _, n := range rep.Skipped {
+		skipped += n
+	}
+	switch format {
+	case "sacct", "jobcomp":
+		if rep.Records != rep.Jobs+rep.Steps+rep.Requeued+skipped {
+			t.Fatalf("report does not add up: %+v", rep)
+		}
+	case "sacct-json":
+		if rep.Records != rep.Jobs+rep.Requeued+skipped {
+			t.Fatalf("report does not add up: %+v", rep)
+		}
+	}
+}
+
+func seed(f *testing.F, paths ...string) {
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+}
+
+func FuzzSacct(f *testing.F) {
+	seed(f, "testdata/sacct-parsable2.txt", "testdata/sacct-formatted.txt", "testdata/slurm-22.05/run1-sacct-parsable2-broad.txt")
+	f.Add([]byte("JobID|State|Submit\n1|COMPLETED|1\n1|REQUEUED|0\n1.batch|X|Y\n"))
+	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|Timelimit\n1_[1-3]|PENDING|5|||0|1-\n2+0|TIMEOUT|9|9|8|1|UNLIMITED\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct", data) })
+}
+
+func FuzzSacctJSON(f *testing.F) {
+	seed(f, "testdata/sacct-23.11.json")
+	f.Add([]byte(`{"jobs":[{"job_id":1,"time":{"submission":"5","limit":{"set":true,"infinite":true}},"state":["X"]},{"job_id":1}]}`))
+	f.Add([]byte(`{"jobs":[{"job_id":{"number":"1e30"},"time":{"submission":-5,"start":1e300}},{"job_id":2,"array":{"job_id":1,"task":"x"}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct-json", data) })
+}
+
+func FuzzJobcomp(f *testing.F) {
+	seed(f, "testdata/jobcomp.txt", "testdata/slurm-22.05/run1-jobcomp.txt")
+	f.Add([]byte("JobId=1 JobState=COMPLETED SubmitTime=1 StartTime=2 EndTime=1 NodeList=n ProcCnt=-1 Tres=mem=9Q\nJobId=x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "jobcomp", data) })
+}
+
+func FuzzPBS(f *testing.F) {
+	seed(f, "testdata/pbs-torque.log")
+	f.Add([]byte("01/01/2024 00:00:00;E;1.s;start=5 end=3 exec_host=a/0-9999999999 Resource_List.nodes=3:ppn=x Exit_status=q\n" +
+		"01/01/2024 00:00:00;Q;1.s;\n01/01/2024 00:00:01;D;1.s;\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "pbs", data) })
+}

@@ -1,0 +1,161 @@
+package convert
+
+import (
+	"cmp"
+	"errors"
+	"io"
+	"strings"
+)
+
+// jobcompKeys are the keys of a jobcomp/filetxt line (Slurm 14.11 to
+// 24.x). A token "Key=value" whose Key is not among them continues the
+// previous value, since job names and directories may contain blanks.
+var jobcompKeys = map[string]bool{
+	"JobId": true, "UserId": true, "GroupId": true, "Name": true, "JobState": true,
+	"Partition": true, "TimeLimit": true, "StartTime": true, "EndTime": true,
+	"NodeList": true, "NodeCnt": true, "ProcCnt": true, "WorkDir": true,
+	"ReservationName": true, "Tres": true, "Account": true, "QOS": true,
+	"WcKey": true, "Cluster": true, "SubmitTime": true, "EligibleTime": true,
+	"ArrayJobId": true, "ArrayTaskId": true, "HetJobId": true, "HetJobOffset": true,
+	"DerivedExitCode": true, "ExitCode": true, "BlockID": true, "Connection": true,
+	"Reboot": true, "Rotate": true, "Geometry": true, "Start": true, "MaxProcs": true,
+	"NodeListRequired": true, "JobName": true, "Comment": true, "AdminComment": true,
+	"SystemComment": true, "StdOut": true, "StdErr": true, "StdIn": true,
+}
+
+// Jobcomp converts Slurm's jobcomp/filetxt file (JobCompType=jobcomp/filetxt,
+// plain or gzip): one line per finished job, written at its end, such as
+//
+//	JobId=12 UserId=alice(1000) GroupId=alice(1000) Name=x JobState=COMPLETED Partition=debug
+//	TimeLimit=1 StartTime=2024-01-01T00:00:00 EndTime=... NodeList=n1 NodeCnt=1 ProcCnt=2 ...
+//	Tres=cpu=2,mem=4000M,node=1 ... SubmitTime=... EligibleTime=... DerivedExitCode=0:0 ExitCode=0:0
+//
+// (on one line). The file records what was allocated, not what was
+// requested: requested processors are -1, and the requested memory is the
+// allocated one (Slurm allocates the memory asked for). A job requeued
+// has a line per attempt; the last one is the job.
+func Jobcomp(r io.Reader, opt Options) (*Result, error) {
+	in, done, b, err := begin(r, &opt, "jobcomp")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if err := eachLine(in, b, func(line string, num int) error { return jobcompRecord(b, line, num) }); err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// splitKeyValues splits "K=v K2=v two" into keys and values by the known
+// keys; it returns false when the line does not start with a known key.
+func splitKeyValues(line string, known map[string]bool) (map[string]string, bool) {
+	kv := map[string]string{}
+	last := ""
+	for _, tok := range strings.Fields(line) {
+		k, v, ok := strings.Cut(tok, "=")
+		if ok && known[k] {
+			if _, dup := kv[k]; !dup {
+				kv[k], last = v, k
+				continue
+			}
+		}
+		if last == "" {
+			return nil, false
+		}
+		kv[last] += " " + tok
+	}
+	return kv, true
+}
+
+func jobcompRecord(b *builder, line string, num int) error {
+	kv, ok := splitKeyValues(line, jobcompKeys)
+	if !ok || kv["JobId"] == "" {
+		return b.malformed(num, "JobId", line, errors.New("not a jobcomp line (want JobId=... UserId=...)"))
+	}
+	key := kv["JobId"]
+	if _, err := parseCount(key); err != nil {
+		return b.malformed(num, "JobId", key, err)
+	}
+	r := newRecord(num)
+	r.key, r.id = key, key
+	if a, t := kv["ArrayJobId"], kv["ArrayTaskId"]; a != "" && a != "0" && t != "" && t != "4294967294" {
+		r.id = a + "_" + t
+	}
+	if h, o := kv["HetJobId"], kv["HetJobOffset"]; h != "" && h != "0" && o != "" && o != "4294967294" {
+		r.id = h + "+" + o
+		r.note(noteHet)
+	}
+	r.user, r.group = nameOf(kv["UserId"]), nameOf(kv["GroupId"])
+	r.queue, r.exe = kv["Partition"], cmp.Or(kv["Name"], kv["JobName"])
+	applyState(&r, kv["JobState"])
+	if r.state == "FAILED" && kv["ExitCode"] == "0:0" {
+		r.note(noteFailedExit0)
+	}
+	loc := b.opt.location()
+	for _, t := range []struct {
+		name string
+		dst  *int64
+	}{{"SubmitTime", &r.submit}, {"StartTime", &r.start}, {"EndTime", &r.end}} {
+		v, err := parseTime(kv[t.name], loc)
+		if err != nil {
+			if err := b.fieldError(&r, t.name, kv[t.name], err); err != nil {
+				return err
+			}
+			continue
+		}
+		*t.dst = v
+	}
+	if r.submit < 0 {
+		// Slurm before 15.08 wrote no SubmitTime; the eligible time is the
+		// closest.
+		if v, err := parseTime(kv["EligibleTime"], loc); err == nil && v >= 0 {
+			r.submit = v
+			r.note("submit time from EligibleTime")
+		}
+	}
+	if err := slurmLimit(b, &r, "TimeLimit", kv["TimeLimit"], false); err != nil {
+		return err
+	}
+	// ProcCnt is the job's CPU count: allocated once it ran (NodeList
+	// set), the request while it was pending.
+	var procs int64 = -1
+	if v := kv["ProcCnt"]; v != "" {
+		n, err := parseCount(v)
+		if err != nil {
+			if err := b.fieldError(&r, "ProcCnt", v, err); err != nil {
+				return err
+			}
+		} else {
+			procs = n
+		}
+	}
+	nodes := kv["NodeList"]
+	if nodes != "" && nodes != "(null)" && nodes != "None" && nodes != "None assigned" {
+		r.alloc = procs
+	} else {
+		r.req = procs
+	}
+	if v, ok := tresValue(kv["Tres"], "mem"); ok {
+		total, err := parseSize(v, 1<<20)
+		if err != nil {
+			if err := b.fieldError(&r, "Tres", v, err); err != nil {
+				return err
+			}
+		} else if procs > 0 {
+			r.reqKB = total / 1024 / float64(procs)
+		}
+	}
+	finishSlurm(&r)
+	b.add(r)
+	return nil
+}
+
+// nameOf returns the name of "alice(1000)", or the number when the name
+// is empty ("(1000)").
+func nameOf(s string) string {
+	name, id, ok := strings.Cut(s, "(")
+	if !ok || name != "" {
+		return name
+	}
+	return strings.TrimSuffix(id, ")")
+}

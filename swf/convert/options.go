@@ -1,0 +1,78 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// DefaultMaxErrors is how many parse errors a Report keeps when
+// Options.MaxErrors is 0.
+const DefaultMaxErrors = 100
+
+// Options configure a conversion. The zero value converts with timestamps
+// read as UTC, skips (and counts) malformed records, and writes no machine
+// size.
+type Options struct {
+	// Location is the time zone of textual timestamps: sacct's Submit,
+	// Start and End (unless sacct ran with SLURM_TIME_FORMAT=%s), the
+	// jobcomp file's times and the PBS log's own time stamps. Slurm and PBS
+	// write them in the local time of the machine that wrote them. nil
+	// means UTC. Epoch seconds (sacct --json, PBS ctime/start/end) need no
+	// zone.
+	Location *time.Location
+	// Strict stops at the first malformed record or unreadable field with
+	// its *ParseError. By default such a record is skipped (or the field
+	// set to -1) and counted in the Report, whose Errors keep the first
+	// MaxErrors.
+	Strict bool
+	// MaxErrors bounds Report.Errors; 0 means DefaultMaxErrors.
+	MaxErrors int
+	// Computer and Installation go into the SWF header as they are.
+	Computer, Installation string
+	// HideNames leaves the user, group and job names out of the header
+	// (their numbers stay in the jobs), for logs that are to be shared.
+	// Queue names are kept.
+	HideNames bool
+	// MaxProcs is the machine size in processors, for the header's
+	// MaxProcs. Accounting logs do not record it; 0 leaves it out (and a
+	// Note gives the largest allocation seen instead).
+	MaxProcs int64
+	// PartitionLimits maps a partition (queue) name to its time limit in
+	// seconds. Jobs whose own limit is Slurm's Partition_Limit (or null in
+	// sacct --json, where UNLIMITED and Partition_Limit look alike) get
+	// it as their requested time; without an entry their requested time
+	// is -1, counted as an anomaly.
+	PartitionLimits map[string]int64
+}
+
+// Validate reports whether the options are usable.
+func (o *Options) Validate() error {
+	var errs []error
+	if o.MaxErrors < 0 {
+		errs = append(errs, fmt.Errorf("convert: MaxErrors %d is negative", o.MaxErrors))
+	}
+	if o.MaxProcs < 0 {
+		errs = append(errs, fmt.Errorf("convert: MaxProcs %d is negative", o.MaxProcs))
+	}
+	for p, s := range o.PartitionLimits {
+		if s <= 0 {
+			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (o *Options) location() *time.Location {
+	if o.Location == nil {
+		return time.UTC
+	}
+	return o.Location
+}
+
+func (o *Options) maxErrors() int {
+	if o.MaxErrors == 0 {
+		return DefaultMaxErrors
+	}
+	return o.MaxErrors
+}

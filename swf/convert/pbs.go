@@ -1,0 +1,410 @@
+package convert
+
+import (
+	"cmp"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// PBS converts a PBS/Torque or PBS Pro accounting log (server_priv/accounting/
+// YYYYMMDD files, concatenated in order, plain or gzip): lines
+//
+//	04/01/2024 10:00:00;E;123.server;user=alice group=staff queue=batch ctime=... qtime=...
+//	etime=... start=... end=... exec_host=n1/0-7+n2/0-7 Resource_List.nodes=2:ppn=8
+//	Resource_List.walltime=01:00:00 resources_used.walltime=00:10:00 resources_used.mem=1234kb Exit_status=0
+//
+// (on one line). Q records give the submit time and queue, S records the
+// start, E records everything at the end; D (deleted) and A (aborted)
+// records make the job cancelled (status 5), before or after its start.
+// Processors are counted from Resource_List.nodes (nodes × ppn),
+// Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
+// count. A job started again (a second S record, after a rerun) is counted
+// in Report.Requeued and written once, with its last start.
+func PBS(r io.Reader, opt Options) (*Result, error) {
+	in, done, b, err := begin(r, &opt, "pbs")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	p := &pbsParser{b: b, jobs: map[string]*pbsJob{}}
+	if err := eachLine(in, b, p.record); err != nil {
+		return nil, err
+	}
+	for _, id := range p.order {
+		if j := p.jobs[id]; j != nil {
+			if err := p.close(j); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.finish()
+}
+
+// pbsJob is a job whose records are being gathered.
+type pbsJob struct {
+	r        record
+	attrs    map[string]string // from the latest S or E record
+	queued   int64             // Q record time
+	startedS int64             // latest S record time, -1 none
+	ended    int64             // E record time, -1 none
+	deleted  int64             // D or A record time, -1 none
+	how      string            // the record type that ended it
+}
+
+type pbsParser struct {
+	b     *builder
+	jobs  map[string]*pbsJob
+	order []string // ids in order of first record, for a stable finish
+	err   error    // the first field error in strict mode
+}
+
+// bad notes an unreadable field of r; in strict mode the first error is
+// kept in p.err for close to return.
+func (p *pbsParser) bad(r *record, field, value string, err error) {
+	if e := p.b.fieldError(r, field, value, err); e != nil && p.err == nil {
+		p.err = e
+	}
+}
+
+func (p *pbsParser) record(line string, num int) error {
+	b := p.b
+	parts := strings.SplitN(line, ";", 4)
+	if len(parts) < 3 {
+		return b.malformed(num, "", line, errors.New("not a PBS accounting line (want DATE TIME;TYPE;ID;ATTRIBUTES)"))
+	}
+	when, err := time.ParseInLocation("01/02/2006 15:04:05", parts[0], b.opt.location())
+	if err != nil {
+		return b.malformed(num, "timestamp", parts[0], errors.New("not a MM/DD/YYYY HH:MM:SS time"))
+	}
+	typ, id := parts[1], strings.TrimSpace(parts[2])
+	attrs := ""
+	if len(parts) == 4 {
+		attrs = parts[3]
+	}
+	if id == "" {
+		return b.malformed(num, "id", line, errors.New("empty job id"))
+	}
+	switch typ {
+	case "Q", "S", "E", "D", "A":
+	case "R":
+		b.skip("rerun record (counted at the next start)")
+		return nil
+	default:
+		b.skip("record type " + clip(typ) + " (not a job event)")
+		return nil
+	}
+	if strings.Contains(id, "[]") {
+		b.skip(skipArrayParent)
+		return nil
+	}
+	t := when.Unix()
+	j := p.jobs[id]
+	if j != nil && j.how != "" && typ == "Q" {
+		if err := p.close(j); err != nil { // the id is used again by a new job
+			return err
+		}
+		j = nil
+	}
+	if j == nil {
+		j = &pbsJob{r: newRecord(num), queued: -1, startedS: -1, ended: -1, deleted: -1}
+		j.r.id, j.r.key = id, id
+		p.jobs[id] = j
+		p.order = append(p.order, id)
+	}
+	kv := pbsAttrs(attrs)
+	switch typ {
+	case "Q":
+		j.queued = t
+		if q := kv["queue"]; q != "" {
+			j.r.queue = q
+		}
+	case "S":
+		if j.startedS >= 0 {
+			b.rep.Requeued++
+		}
+		j.startedS, j.attrs, j.r.line = t, kv, num
+	case "E":
+		j.ended, j.attrs, j.r.line = t, kv, num
+		if j.how == "" {
+			j.how = "E"
+		}
+	case "D", "A":
+		if j.deleted < 0 {
+			j.deleted = t
+		}
+		if j.how == "" {
+			j.how = typ
+		}
+	}
+	// A job deleted or aborted before it started has no E record to wait
+	// for; one deleted while running gets its E record next.
+	if j.how != "" && (j.ended >= 0 || j.startedS < 0 && j.attrs == nil) {
+		return p.close(j)
+	}
+	return nil
+}
+
+// close files j with the builder: a job still queued or running (at the
+// end of the log) is skipped, one deleted while running without an E
+// record ends at its D record.
+func (p *pbsParser) close(j *pbsJob) error {
+	delete(p.jobs, j.r.id)
+	r := &j.r
+	if j.how == "" {
+		if j.startedS >= 0 {
+			r.skip = skipUnfinished + " (running)"
+		} else {
+			r.skip = skipUnfinished + " (queued)"
+		}
+		p.b.add(*r)
+		return nil
+	}
+	kv := j.attrs
+	if kv == nil {
+		kv = map[string]string{}
+	}
+	r.state = j.how
+	r.user, r.group = kv["user"], kv["group"]
+	r.queue = cmp.Or(kv["queue"], r.queue)
+	r.exe = kv["jobname"]
+	r.submit = cmp.Or(p.epoch(r, kv, "ctime"), p.epoch(r, kv, "qtime"), j.queued)
+	r.start = cmp.Or(p.epoch(r, kv, "start"), j.startedS)
+	r.end = cmp.Or(p.epoch(r, kv, "end"), j.ended)
+	if r.end < 0 && j.deleted >= 0 && r.start >= 0 {
+		r.end = j.deleted
+	}
+	r.started = r.start >= 0
+	if !r.started {
+		r.start, r.end = -1, -1
+	}
+	p.resources(r, kv)
+	switch j.how {
+	case "D", "A":
+		r.status = swf.StatusCancelled
+		if r.started {
+			r.note(noteCancelledRun)
+		}
+	case "E":
+		v, ok := kv["Exit_status"]
+		code, err := strconv.ParseInt(v, 10, 64)
+		switch {
+		case !ok:
+			r.note("no Exit_status")
+		case err != nil:
+			p.bad(r, "Exit_status", v, errNumber)
+		case code == 0:
+			r.status = swf.StatusCompleted
+		default:
+			r.status = swf.StatusFailed
+			if code == -11 || r.limit > 0 && r.end-r.start >= r.limit {
+				r.note(noteTimeout)
+			}
+		}
+	}
+	p.b.add(*r)
+	return p.err
+}
+
+// epoch reads an epoch-seconds attribute. An absent or unreadable one is
+// 0, so that cmp.Or passes over it to the next source of the time.
+func (p *pbsParser) epoch(r *record, kv map[string]string, key string) int64 {
+	v, ok := kv[key]
+	if !ok || v == "" || v == "0" {
+		return 0
+	}
+	n, err := parseCount(v)
+	if err != nil {
+		p.bad(r, key, v, err)
+		return 0
+	}
+	return n
+}
+
+// resources reads processors, time limit, memory and CPU time.
+func (p *pbsParser) resources(r *record, kv map[string]string) {
+	if v, ok := kv["Resource_List.walltime"]; ok {
+		if s, err := parseDuration(v); err != nil {
+			p.bad(r, "Resource_List.walltime", v, err)
+		} else {
+			r.limit = int64(s)
+		}
+	} else {
+		r.note(noteNoLimit)
+	}
+	var chunkMem float64
+	switch {
+	case kv["Resource_List.select"] != "":
+		// PBS Pro: ncpus is the total it computed from the select.
+		r.req, chunkMem = p.spec(r, "Resource_List.select", kv["Resource_List.select"], "ncpus")
+		if n := p.count(r, kv, "Resource_List.ncpus"); n > 0 {
+			r.req = n
+		}
+	case kv["Resource_List.nodes"] != "":
+		// Torque: nodes × ppn, plus procs (processors on any nodes).
+		r.req, _ = p.spec(r, "Resource_List.nodes", kv["Resource_List.nodes"], "ppn")
+		if n := p.count(r, kv, "Resource_List.procs"); n > 0 {
+			r.req += n
+		}
+	case kv["Resource_List.procs"] != "":
+		r.req = p.count(r, kv, "Resource_List.procs")
+	case kv["Resource_List.ncpus"] != "":
+		r.req = p.count(r, kv, "Resource_List.ncpus")
+	}
+	if r.started {
+		if v := kv["exec_host"]; v != "" {
+			if n, err := execHostCPUs(v); err != nil {
+				p.bad(r, "exec_host", v, err)
+			} else {
+				r.alloc = n
+			}
+		}
+		if r.alloc <= 0 {
+			r.alloc = p.count(r, kv, "resources_used.ncpus")
+		}
+	}
+	procs := cmpPositive(r.req, r.alloc)
+	switch {
+	case kv["Resource_List.mem"] != "" && procs > 0:
+		if v, err := parseSize(kv["Resource_List.mem"], 1); err != nil {
+			p.bad(r, "Resource_List.mem", kv["Resource_List.mem"], err)
+		} else {
+			r.reqKB = v / 1024 / float64(procs)
+		}
+	case kv["Resource_List.pmem"] != "":
+		if v, err := parseSize(kv["Resource_List.pmem"], 1); err != nil {
+			p.bad(r, "Resource_List.pmem", kv["Resource_List.pmem"], err)
+		} else {
+			r.reqKB = v / 1024
+		}
+	case chunkMem > 0 && procs > 0:
+		r.reqKB = chunkMem / 1024 / float64(procs)
+	}
+	if v := kv["resources_used.mem"]; v != "" && r.alloc > 0 {
+		if m, err := parseSize(v, 1); err != nil {
+			p.bad(r, "resources_used.mem", v, err)
+		} else {
+			r.usedKB = m / 1024 / float64(r.alloc)
+		}
+	}
+	if v := kv["resources_used.cput"]; v != "" {
+		if s, err := parseDuration(v); err != nil {
+			p.bad(r, "resources_used.cput", v, err)
+		} else if s > 0 {
+			r.cpu = s
+		}
+	}
+}
+
+func (p *pbsParser) count(r *record, kv map[string]string, key string) int64 {
+	v := kv[key]
+	if v == "" {
+		return -1
+	}
+	n, err := parseCount(v)
+	if err != nil {
+		p.bad(r, key, v, err)
+		return -1
+	}
+	return n
+}
+
+// spec counts the processors of a Torque nodes spec ("2:ppn=8+n5:ppn=4",
+// per is "ppn") or a PBS Pro select ("2:ncpus=8:mem=4gb+1:ncpus=2", per
+// is "ncpus"): the sum over "+" chunks of count × per (count 1 when the
+// chunk starts with a host name or property, per 1 when absent). For a
+// select it also sums the chunks' mem, in bytes.
+func (p *pbsParser) spec(r *record, field, s, per string) (procs int64, mem float64) {
+	for chunk := range strings.SplitSeq(s, "+") {
+		toks := strings.Split(chunk, ":")
+		n, err := parseCount(toks[0])
+		if err != nil {
+			n = 1 // a host name or a property
+		}
+		each := int64(1)
+		for _, t := range toks[1:] {
+			k, v, _ := strings.Cut(t, "=")
+			switch k {
+			case per:
+				c, err := parseCount(v)
+				if err != nil {
+					p.bad(r, field, s, err)
+					return -1, 0
+				}
+				each = c
+			case "mem":
+				if m, err := parseSize(v, 1); err == nil {
+					mem += float64(n) * m
+				}
+			}
+		}
+		procs += n * each
+		if procs > maxSeconds {
+			p.bad(r, field, s, errRange)
+			return -1, 0
+		}
+	}
+	return procs, mem
+}
+
+// execHostCPUs counts the CPU slots of exec_host: Torque "n1/0-3,5+n2/0"
+// (5 + 1) or PBS Pro "n1/0*8+n2/0*8" (8 + 8).
+func execHostCPUs(s string) (int64, error) {
+	var total int64
+	for chunk := range strings.SplitSeq(s, "+") {
+		_, slots, ok := strings.Cut(chunk, "/")
+		if !ok {
+			total++ // a bare host: one slot
+			continue
+		}
+		if _, n, ok := strings.Cut(slots, "*"); ok {
+			c, err := parseCount(n)
+			if err != nil {
+				return 0, err
+			}
+			total += c
+		} else {
+			for part := range strings.SplitSeq(slots, ",") {
+				lo, hi, isRange := strings.Cut(part, "-")
+				a, err := parseCount(lo)
+				if err != nil {
+					return 0, err
+				}
+				if !isRange {
+					total++
+					continue
+				}
+				z, err := parseCount(hi)
+				if err != nil || z < a {
+					return 0, errNumber
+				}
+				total += z - a + 1
+			}
+		}
+		if total > maxSeconds {
+			return 0, errRange
+		}
+	}
+	return total, nil
+}
+
+// pbsAttrs splits "k=v k2=v2" attributes. A token without '=' continues
+// the previous value (a job name with blanks).
+func pbsAttrs(s string) map[string]string {
+	kv := map[string]string{}
+	last := ""
+	for _, tok := range strings.Fields(s) {
+		if k, v, ok := strings.Cut(tok, "="); ok && k != "" && !strings.ContainsAny(k, ":,") {
+			kv[k], last = v, k
+			continue
+		}
+		if last != "" {
+			kv[last] += " " + tok
+		}
+	}
+	return kv
+}

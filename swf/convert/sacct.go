@@ -1,0 +1,366 @@
+package convert
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// SacctFormat is the column set to give sacct's --format (-o) for Sacct.
+// Other sets work too, in any order, as long as the header line names
+// them: JobID (or JobIDRaw), State and Submit are required; without the
+// others the fields they feed are -1 (Report.Notes says which). Elapsed
+// and Timelimit may replace ElapsedRaw and TimelimitRaw.
+const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,State,ExitCode," +
+	"Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
+	"TotalCPU,AveRSS,MaxRSS,NTasks"
+
+// sacctColumns are the columns Sacct reads, with what is lost without them.
+var sacctColumns = []struct{ name, feeds string }{
+	{"JobIDRaw", "requeued attempts and steps are matched by JobID"},
+	{"JobName", "no executable numbers"},
+	{"Partition", "no queue numbers"},
+	{"Start", "no wait or run time"},
+	{"End", "run time from Elapsed"},
+	{"AllocCPUS", "allocated processors from AllocTRES"},
+	{"ReqCPUS", "no requested processors"},
+	{"TotalCPU", "no average CPU time"},
+	{"AveRSS", "used memory from MaxRSS"},
+	{"NTasks", "used memory assumes one task per step"},
+	{"NNodes", "per-node ReqMem (Slurm < 21.08) unusable"},
+}
+
+// Sacct converts the output of
+//
+//	sacct --allusers --duplicates --parsable2 --starttime ... --endtime ... --format <SacctFormat>
+//
+// (plain or gzip). The header line is required (no --noheader): it names
+// the columns, whose order may vary. Job steps (123.batch, 123.0,
+// 123.extern) are not jobs: they are counted in Report.Steps and give
+// their job its used memory (and its CPU time when the job line has
+// none). See the package documentation for the field rules.
+func Sacct(r io.Reader, opt Options) (*Result, error) {
+	in, done, b, err := begin(r, &opt, "sacct")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	p := &sacctParser{b: b}
+	lines := 0
+	err = eachLine(in, b, func(line string, num int) error {
+		lines = num
+		if p.col == nil || isSacctHeader(line) {
+			// The header line is not a record. A header after job lines
+			// starts another sacct output (files concatenated): its column
+			// order holds from there on.
+			b.rep.Records--
+			if p.col != nil {
+				b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("line %d: another header line; its columns apply from there on", num))
+			}
+			return p.header(line, num)
+		}
+		return p.record(line, num)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.col == nil {
+		return nil, &ParseError{Format: "sacct", Line: max(lines, 1), Err: errors.New("no header line (run sacct without --noheader)")}
+	}
+	if p.orphans > 0 {
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("%d steps of jobs not in the input ignored", p.orphans))
+	}
+	return b.finish()
+}
+
+// sacctParser holds the column layout of one sacct output.
+type sacctParser struct {
+	b        *builder
+	col      map[string]int // lower-case column name → index
+	n        int            // number of columns
+	trailing bool           // --parsable: every line ends in a delimiter
+	orphans  int            // steps whose job line was not seen
+	headers  int            // header lines read
+}
+
+func (p *sacctParser) header(line string, num int) error {
+	if !strings.Contains(line, "|") {
+		return &ParseError{Format: "sacct", Line: num, Value: clip(line),
+			Err: errors.New("no header line with '|'-separated column names (run sacct --parsable2 without --noheader)")}
+	}
+	p.trailing = strings.HasSuffix(line, "|")
+	names := strings.Split(strings.TrimSuffix(line, "|"), "|")
+	p.col, p.n = map[string]int{}, len(names)
+	for i, name := range names {
+		p.col[strings.ToLower(strings.TrimSpace(name))] = i
+	}
+	if !p.has("jobid") && !p.has("jobidraw") || !p.has("state") || !p.has("submit") {
+		return &ParseError{Format: "sacct", Line: num, Value: clip(line),
+			Err: errors.New("header lacks JobID (or JobIDRaw), State or Submit; use --format " + SacctFormat)}
+	}
+	if p.headers++; p.headers > 1 {
+		return nil // absent columns are noted at the first header
+	}
+	for _, c := range sacctColumns {
+		if !p.has(c.name) && c.feeds != "" {
+			p.b.rep.Notes = append(p.b.rep.Notes, "column "+c.name+" absent: "+c.feeds)
+		}
+	}
+	if !p.has("timelimitraw") && !p.has("timelimit") {
+		p.b.rep.Notes = append(p.b.rep.Notes, "column TimelimitRaw (or Timelimit) absent: no requested time")
+	}
+	return nil
+}
+
+// isSacctHeader tells a header line among job lines: it names the State
+// and Submit columns.
+func isSacctHeader(line string) bool {
+	var state, submit bool
+	for f := range strings.SplitSeq(strings.ToLower(line), "|") {
+		state = state || f == "state"
+		submit = submit || f == "submit"
+	}
+	return state && submit
+}
+
+func (p *sacctParser) has(name string) bool { _, ok := p.col[strings.ToLower(name)]; return ok }
+
+// split cuts a line into the header's columns. A JobName containing the
+// delimiter makes extra fields; they are joined back.
+func (p *sacctParser) split(line string) ([]string, bool) {
+	if p.trailing {
+		line = strings.TrimSuffix(line, "|")
+	}
+	f := strings.Split(line, "|")
+	if extra := len(f) - p.n; extra > 0 {
+		jn, ok := p.col["jobname"]
+		if !ok {
+			return nil, false
+		}
+		name := strings.Join(f[jn:jn+extra+1], "|")
+		f = append(append(f[:jn:jn], name), f[jn+extra+1:]...)
+	}
+	return f, len(f) == p.n
+}
+
+func (p *sacctParser) record(line string, num int) error {
+	b := p.b
+	f, ok := p.split(line)
+	if !ok {
+		return b.malformed(num, "", line, fmt.Errorf("%d fields, the header has %d", strings.Count(line, "|")+1, p.n))
+	}
+	get := func(name string) string {
+		if i, ok := p.col[name]; ok {
+			return strings.TrimSpace(f[i])
+		}
+		return ""
+	}
+	id, key := get("jobid"), get("jobidraw")
+	if id == "" {
+		id = key
+	}
+	if key == "" {
+		key = id
+	}
+	if id == "" {
+		return b.malformed(num, "JobID", "", errors.New("empty job id"))
+	}
+	if base, _, isStep := strings.Cut(key, "."); isStep {
+		return p.step(base, get, num)
+	}
+	if strings.Contains(id, "_[") {
+		b.skip(skipArrayRange)
+		return nil
+	}
+	r := newRecord(num)
+	r.id, r.key = id, key
+	if strings.Contains(id, "+") {
+		r.note(noteHet)
+	}
+	r.user, r.group = cmp.Or(get("user"), get("uid")), cmp.Or(get("group"), get("gid"))
+	r.queue, r.exe = get("partition"), get("jobname")
+	applyState(&r, get("state"))
+	if r.state == "FAILED" && p.has("exitcode") && get("exitcode") == "0:0" {
+		r.note(noteFailedExit0)
+	}
+	loc := b.opt.location()
+	for _, t := range []struct {
+		name string
+		dst  *int64
+	}{{"submit", &r.submit}, {"start", &r.start}, {"end", &r.end}} {
+		v, err := parseTime(get(t.name), loc)
+		if err != nil {
+			if err := b.fieldError(&r, colName(t.name), get(t.name), err); err != nil {
+				return err
+			}
+			continue
+		}
+		*t.dst = v
+	}
+	if err := p.numbers(&r, get); err != nil {
+		return err
+	}
+	finishSlurm(&r)
+	b.add(r)
+	return nil
+}
+
+// numbers reads the counts, durations and sizes of a job line.
+func (p *sacctParser) numbers(r *record, get func(string) string) error {
+	b := p.b
+	count := func(name string, dst *int64) error {
+		v := get(name)
+		if v == "" {
+			return nil
+		}
+		n, err := parseCount(v)
+		if err != nil {
+			return b.fieldError(r, colName(name), v, err)
+		}
+		*dst = n
+		return nil
+	}
+	var nodes int64 = -1
+	for _, c := range []struct {
+		name string
+		dst  *int64
+	}{{"elapsedraw", &r.elapsed}, {"alloccpus", &r.alloc}, {"reqcpus", &r.req}, {"nnodes", &nodes}} {
+		if err := count(c.name, c.dst); err != nil {
+			return err
+		}
+	}
+	if v := get("elapsed"); r.elapsed < 0 && v != "" {
+		if s, err := parseDuration(v); err != nil {
+			if err := b.fieldError(r, "Elapsed", v, err); err != nil {
+				return err
+			}
+		} else {
+			r.elapsed = int64(s)
+		}
+	}
+	if r.alloc <= 0 {
+		if v, ok := tresValue(get("alloctres"), "cpu"); ok {
+			if n, err := parseCount(v); err == nil {
+				r.alloc = n
+			}
+		}
+	}
+	var err error
+	switch {
+	case p.has("timelimitraw"):
+		err = slurmLimit(b, r, "TimelimitRaw", get("timelimitraw"), false)
+	case p.has("timelimit"):
+		err = slurmLimit(b, r, "Timelimit", get("timelimit"), true)
+	}
+	if err != nil {
+		return err
+	}
+	if v := get("totalcpu"); v != "" {
+		s, err := parseDuration(v)
+		if err != nil {
+			if err := b.fieldError(r, "TotalCPU", v, err); err != nil {
+				return err
+			}
+		} else if s > 0 {
+			r.cpu = s
+		}
+	}
+	return p.reqMem(r, get, nodes)
+}
+
+// reqMem sets the requested memory per processor: from ReqTRES's mem (the
+// job's total, Slurm ≥ 21.08), else from ReqMem, whose "c" and "n"
+// suffixes (Slurm < 21.08) say per CPU or per node.
+func (p *sacctParser) reqMem(r *record, get func(string) string, nodes int64) error {
+	procs := r.req
+	if procs <= 0 {
+		procs = r.alloc
+	}
+	if v, ok := tresValue(get("reqtres"), "mem"); ok {
+		total, err := parseSize(v, 1<<20)
+		if err != nil {
+			return p.b.fieldError(r, "ReqTRES", v, err)
+		}
+		if procs > 0 {
+			r.reqKB = total / 1024 / float64(procs)
+		}
+		return nil
+	}
+	v := get("reqmem")
+	if v == "" || v == "0" {
+		return nil
+	}
+	per := v[len(v)-1]
+	if per == 'c' || per == 'n' {
+		v = v[:len(v)-1]
+	}
+	size, err := parseSize(v, 1<<20)
+	if err != nil {
+		return p.b.fieldError(r, "ReqMem", get("reqmem"), err)
+	}
+	switch {
+	case per == 'c':
+		r.reqKB = size / 1024
+	case per == 'n' && nodes > 0 && procs > 0:
+		r.reqKB = size * float64(nodes) / 1024 / float64(procs)
+	case per != 'n' && procs > 0:
+		r.reqKB = size / 1024 / float64(procs)
+	}
+	return nil
+}
+
+// step adds a step's memory use (and CPU time, when the job line had
+// none) to its job, the latest job line with the same raw id.
+func (p *sacctParser) step(key string, get func(string) string, num int) error {
+	b := p.b
+	b.rep.Steps++
+	r := b.last(key)
+	if r == nil {
+		p.orphans++
+		return nil
+	}
+	mem, memField := get("averss"), "AveRSS"
+	if mem == "" {
+		mem, memField = get("maxrss"), "MaxRSS"
+	}
+	if mem != "" && mem != "0" {
+		bytes, err := parseSize(mem, 1)
+		if err != nil {
+			r.note("unreadable " + memField)
+			return b.fail(num, memField, mem, err)
+		}
+		tasks, cpus := int64(1), r.alloc
+		if n, err := parseCount(get("ntasks")); err == nil && n > 0 {
+			tasks = n
+		}
+		if n, err := parseCount(get("alloccpus")); err == nil && n > 0 {
+			cpus = n
+		}
+		if cpus > 0 {
+			r.usedKB = max(r.usedKB, bytes*float64(tasks)/float64(cpus)/1024)
+		}
+	}
+	if v := get("totalcpu"); v != "" && (r.cpu < 0 || r.cpuSteps) {
+		s, err := parseDuration(v)
+		if err != nil {
+			r.note("unreadable TotalCPU")
+			return b.fail(num, "TotalCPU", v, err)
+		}
+		if s > 0 {
+			r.cpu, r.cpuSteps = max(r.cpu, 0)+s, true
+		}
+	}
+	return nil
+}
+
+// colName spells a lower-case column name as sacct does, for errors.
+func colName(lower string) string {
+	for _, n := range strings.Split(SacctFormat+",Elapsed,Timelimit", ",") {
+		if strings.ToLower(n) == lower {
+			return n
+		}
+	}
+	return lower
+}

@@ -1,0 +1,424 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// maxJSONJob bounds the bytes of one job object in sacct --json output
+// (a job with thousands of steps stays far below it), so that a hostile
+// file cannot make one value fill the memory.
+const maxJSONJob = 64 << 20
+
+// SacctJSON converts the output of
+//
+//	sacct --allusers --duplicates --json --starttime ... --endtime ...
+//
+// (plain or gzip) from Slurm 21.08 to 24.x: numbers may be plain, null,
+// or {"set", "infinite", "number"} objects; states a string or a list of
+// flags. Jobs are read one at a time. The exit code is never used for the
+// status (Slurm 22.05 reports 0 for a job that failed with code 3); a
+// FAILED job with exit code 0 is only counted as an anomaly.
+func SacctJSON(r io.Reader, opt Options) (*Result, error) {
+	in, done, b, err := begin(r, &opt, "sacct-json")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	lim := &limitReader{r: in}
+	lc := &lineCounter{r: lim}
+	dec := json.NewDecoder(lc)
+	dec.UseNumber()
+	// line is the line of the next value: the lines read, less those still
+	// buffered ahead of it (behind blanks and a separating comma).
+	line := func() int {
+		rest, _ := io.ReadAll(dec.Buffered())
+		ahead := bytes.TrimLeft(rest, " \t\r\n,")
+		return 1 + lc.lines - bytes.Count(ahead, []byte("\n"))
+	}
+	bad := func(err error) error {
+		return &ParseError{Format: "sacct-json", Line: line(), Err: err}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, bad(errors.New("not a JSON object (want sacct --json output)"))
+	}
+	found := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, bad(err)
+		}
+		key, _ := t.(string)
+		if key != "jobs" {
+			lim.n = 0
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return nil, bad(err)
+			}
+			var list []json.RawMessage
+			if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
+				b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
+			}
+			continue
+		}
+		found = true
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return nil, bad(errors.New(`"jobs" is not a list`))
+		}
+		for dec.More() {
+			lim.n = 0
+			num := line()
+			var j jsonJob
+			if err := dec.Decode(&j); err != nil {
+				var te *json.UnmarshalTypeError
+				if !errors.As(err, &te) {
+					// A syntax or read error: the stream cannot be resynchronized.
+					return nil, &ParseError{Format: "sacct-json", Line: num, Err: err}
+				}
+				b.rep.Records++
+				if err := b.malformed(num, te.Field, te.Value, fmt.Errorf("a JSON %s, want %s", clip(te.Value), te.Type)); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			b.rep.Records++
+			if err := jsonRecord(b, &j, num); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, bad(err)
+		}
+	}
+	if !found {
+		return nil, bad(errors.New(`no "jobs" list (want sacct --json output)`))
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, bad(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, bad(errors.New("more after the JSON object (one sacct --json output per conversion)"))
+	}
+	return b.finish()
+}
+
+// jsonJob is the part of a sacct --json job that the conversion reads.
+type jsonJob struct {
+	JobID     jsonNum   `json:"job_id"`
+	Name      string    `json:"name"`
+	User      string    `json:"user"`
+	Group     string    `json:"group"`
+	Partition string    `json:"partition"`
+	State     jsonState `json:"state"`
+	ExitCode  struct {
+		Status     jsonState `json:"status"`
+		ReturnCode jsonNum   `json:"return_code"`
+	} `json:"exit_code"`
+	Array struct {
+		JobID  jsonNum         `json:"job_id"`
+		TaskID jsonNum         `json:"task_id"`
+		Task   json.RawMessage `json:"task"`
+	} `json:"array"`
+	Het struct {
+		JobID  jsonNum `json:"job_id"`
+		Offset jsonNum `json:"job_offset"`
+	} `json:"het"`
+	Time struct {
+		Submission jsonNum `json:"submission"`
+		Start      jsonNum `json:"start"`
+		End        jsonNum `json:"end"`
+		Elapsed    jsonNum `json:"elapsed"`
+		Limit      jsonNum `json:"limit"`
+		Total      struct {
+			Seconds      jsonNum `json:"seconds"`
+			Microseconds jsonNum `json:"microseconds"`
+		} `json:"total"`
+	} `json:"time"`
+	Required struct {
+		CPUs jsonNum `json:"CPUs"`
+	} `json:"required"`
+	AllocationNodes jsonNum `json:"allocation_nodes"`
+	TRES            struct {
+		Allocated []jsonTRES `json:"allocated"`
+		Requested []jsonTRES `json:"requested"`
+	} `json:"tres"`
+	Steps []jsonStep `json:"steps"`
+}
+
+type jsonTRES struct {
+	Type  string  `json:"type"`
+	Count jsonNum `json:"count"`
+}
+
+type jsonStep struct {
+	Tasks struct {
+		Count jsonNum `json:"count"`
+	} `json:"tasks"`
+	TRES struct {
+		Requested struct {
+			Average []jsonTRES `json:"average"`
+			Max     []jsonTRES `json:"max"`
+		} `json:"requested"`
+		Allocated []jsonTRES `json:"allocated"`
+	} `json:"tres"`
+	Time struct {
+		Total struct {
+			Seconds      jsonNum `json:"seconds"`
+			Microseconds jsonNum `json:"microseconds"`
+		} `json:"total"`
+	} `json:"time"`
+}
+
+func tresCount(list []jsonTRES, typ string) (int64, bool) {
+	for _, t := range list {
+		if t.Type == typ && t.Count.ok() {
+			return t.Count.v, true
+		}
+	}
+	return 0, false
+}
+
+func jsonRecord(b *builder, j *jsonJob, num int) error {
+	if !j.JobID.ok() {
+		return b.malformed(num, "job_id", "", errors.New("missing job id"))
+	}
+	r := newRecord(num)
+	r.key = strconv.FormatInt(j.JobID.v, 10)
+	r.id = r.key
+	switch {
+	case j.Array.JobID.ok() && j.Array.JobID.v > 0 && j.Array.TaskID.ok():
+		r.id = fmt.Sprintf("%d_%d", j.Array.JobID.v, j.Array.TaskID.v)
+	case j.Array.JobID.ok() && j.Array.JobID.v > 0 && len(j.Array.Task) > 0 && string(j.Array.Task) != "null" && string(j.Array.Task) != `""`:
+		b.skip(skipArrayRange)
+		return nil
+	case j.Het.JobID.ok() && j.Het.JobID.v > 0 && j.Het.Offset.ok():
+		r.id = fmt.Sprintf("%d+%d", j.Het.JobID.v, j.Het.Offset.v)
+		r.note(noteHet)
+	}
+	r.user, r.group, r.queue, r.exe = j.User, j.Group, j.Partition, j.Name
+	applyState(&r, j.State.first())
+	if r.state == "FAILED" && j.ExitCode.ReturnCode.ok() && j.ExitCode.ReturnCode.v == 0 {
+		r.note(noteFailedExit0)
+	}
+	for _, t := range []struct {
+		n   jsonNum
+		dst *int64
+	}{{j.Time.Submission, &r.submit}, {j.Time.Start, &r.start}, {j.Time.End, &r.end}, {j.Time.Elapsed, &r.elapsed}} {
+		if t.n.ok() && t.n.v > 0 && t.n.v <= maxSeconds {
+			*t.dst = t.n.v
+		}
+	}
+	if r.elapsed < 0 && j.Time.Elapsed.ok() && j.Time.Elapsed.v == 0 {
+		r.elapsed = 0
+	}
+	switch l := j.Time.Limit; {
+	case l.inf:
+		r.note(noteUnlimited)
+	case !l.ok() && l.null:
+		r.partLimit = noteNullLimit
+	case !l.ok():
+		r.partLimit = notePartLimit
+	case l.v > maxSeconds/60:
+		r.note(noteInvalidLimit)
+	default:
+		r.limit = l.v * 60
+	}
+	if n, ok := tresCount(j.TRES.Allocated, "cpu"); ok && n > 0 {
+		r.alloc = n
+	}
+	if j.Required.CPUs.ok() && j.Required.CPUs.v > 0 {
+		r.req = j.Required.CPUs.v
+	}
+	if cpu := seconds(j.Time.Total.Seconds, j.Time.Total.Microseconds); cpu > 0 {
+		r.cpu = cpu
+	}
+	procs := cmpPositive(r.req, r.alloc)
+	if mb, ok := tresCount(j.TRES.Requested, "mem"); ok && procs > 0 {
+		r.reqKB = float64(mb) * 1024 / float64(procs)
+	}
+	finishSlurm(&r)
+	b.rep.Steps += len(j.Steps)
+	stepCPU := 0.0
+	for _, s := range j.Steps {
+		if bytes, ok := tresCount(s.TRES.Requested.Average, "mem"); ok && bytes > 0 {
+			tasks := max(s.Tasks.Count.v, 1)
+			cpus, ok := tresCount(s.TRES.Allocated, "cpu")
+			if !ok || cpus <= 0 {
+				cpus = r.alloc
+			}
+			if cpus > 0 {
+				r.usedKB = max(r.usedKB, float64(bytes)*float64(tasks)/float64(cpus)/1024)
+			}
+		}
+		stepCPU += seconds(s.Time.Total.Seconds, s.Time.Total.Microseconds)
+	}
+	if r.cpu < 0 && stepCPU > 0 {
+		r.cpu = stepCPU
+	}
+	b.add(r)
+	return nil
+}
+
+func cmpPositive(a, b int64) int64 {
+	if a > 0 {
+		return a
+	}
+	return b
+}
+
+func seconds(s, us jsonNum) float64 {
+	if !s.ok() {
+		return 0
+	}
+	v := float64(s.v)
+	if us.ok() {
+		v += float64(us.v) / 1e6
+	}
+	return v
+}
+
+// jsonNum is a number of any Slurm version: 42, "42", null, or
+// {"set": true, "infinite": false, "number": 42}. Slurm's NO_VAL and
+// INFINITE sentinels count as unset and infinite.
+type jsonNum struct {
+	v        int64
+	set, inf bool
+	null     bool // a literal null (Slurm 22.05 writes NO_VAL and INFINITE so)
+}
+
+func (n jsonNum) ok() bool { return n.set && !n.inf }
+
+func (n *jsonNum) UnmarshalJSON(data []byte) error {
+	*n = jsonNum{}
+	data = bytes.TrimSpace(data)
+	switch {
+	case len(data) == 0 || string(data) == "null":
+		n.null = true
+		return nil
+	case data[0] == '{':
+		var o struct {
+			Set      *bool           `json:"set"`
+			Infinite bool            `json:"infinite"`
+			Number   json.RawMessage `json:"number"`
+		}
+		if err := json.Unmarshal(data, &o); err != nil {
+			return &json.UnmarshalTypeError{Value: "object " + clip(string(data)), Type: numType}
+		}
+		if o.Infinite {
+			n.set, n.inf = true, true
+			return nil
+		}
+		if o.Set != nil && !*o.Set || len(o.Number) == 0 || string(o.Number) == "null" {
+			return nil
+		}
+		return n.number(strings.Trim(string(o.Number), `"`))
+	case data[0] == '"':
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return &json.UnmarshalTypeError{Value: "string", Type: numType}
+		}
+		if s == "" {
+			return nil
+		}
+		return n.number(s)
+	case data[0] == 't' || data[0] == 'f' || data[0] == '[':
+		return &json.UnmarshalTypeError{Value: clip(string(data)), Type: numType}
+	}
+	return n.number(string(data))
+}
+
+var numType = reflect.TypeOf(int64(0))
+
+func (n *jsonNum) number(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) {
+		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(clip(s)), Type: numType}
+	}
+	switch {
+	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096: // NO_VAL, NO_VAL16, NO_VAL64
+		return nil
+	case f == 4294967295 || f == 65535: // INFINITE, INFINITE16
+		n.set, n.inf = true, true
+		return nil
+	case f < -maxSeconds || f > maxSeconds*1e3:
+		n.set, n.inf = true, true
+		return nil
+	}
+	n.v, n.set = int64(f), true
+	return nil
+}
+
+// jsonState is a state of any Slurm version: "COMPLETED", ["COMPLETED"],
+// or {"current": either, "reason": ...}.
+type jsonState struct{ words []string }
+
+func (s *jsonState) UnmarshalJSON(data []byte) error {
+	s.words = nil
+	data = bytes.TrimSpace(data)
+	switch {
+	case len(data) == 0 || string(data) == "null":
+		return nil
+	case data[0] == '{':
+		var o struct {
+			Current jsonState `json:"current"`
+		}
+		if err := json.Unmarshal(data, &o); err != nil {
+			return err
+		}
+		*s = o.Current
+		return nil
+	case data[0] == '[':
+		return json.Unmarshal(data, &s.words)
+	default:
+		var w string
+		if err := json.Unmarshal(data, &w); err != nil {
+			return err
+		}
+		s.words = []string{w}
+		return nil
+	}
+}
+
+func (s jsonState) first() string {
+	for _, w := range s.words {
+		if w = strings.TrimSpace(w); w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// limitReader fails once n passes maxJSONJob; the caller resets n at
+// each job.
+type limitReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.n > maxJSONJob {
+		return 0, fmt.Errorf("a JSON value longer than %d bytes", maxJSONJob)
+	}
+	k, err := l.r.Read(p)
+	l.n += int64(k)
+	return k, err
+}
+
+// lineCounter counts the newlines read through it.
+type lineCounter struct {
+	r     io.Reader
+	lines int
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.lines += bytes.Count(p[:k], []byte("\n"))
+	return k, err
+}

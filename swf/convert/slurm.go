@@ -1,0 +1,129 @@
+package convert
+
+import (
+	"strings"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// slurmState is what a Slurm job state means for the SWF line.
+type slurmState struct {
+	status swf.Status
+	skip   string // not finished (or not a job): skip with this reason
+	again  bool   // a later record with the same id is a new attempt (requeue)
+	note   string // anomaly noted on the job
+}
+
+// slurmStates maps Slurm's base job states (job_state_string). Attempts:
+// sacct --duplicates lists each attempt of a requeued job, the earlier ones
+// ending REQUEUED (or PREEMPTED, NODE_FAIL, BOOT_FAIL when the requeue was
+// automatic); the last one is the job.
+var slurmStates = map[string]slurmState{
+	"COMPLETED":     {status: swf.StatusCompleted},
+	"CANCELLED":     {status: swf.StatusCancelled},
+	"FAILED":        {status: swf.StatusFailed},
+	"OUT_OF_MEMORY": {status: swf.StatusFailed},
+	"TIMEOUT":       {status: swf.StatusFailed, note: noteTimeout},
+	"DEADLINE":      {status: swf.StatusFailed},
+	"NODE_FAIL":     {status: swf.StatusFailed, again: true},
+	"PREEMPTED":     {status: swf.StatusFailed, again: true},
+	"BOOT_FAIL":     {status: swf.StatusFailed, again: true},
+	"REQUEUED":      {skip: skipRequeued, again: true},
+	"REQUEUE_FED":   {skip: skipRequeued, again: true},
+	"REQUEUE_HOLD":  {skip: skipRequeued, again: true},
+	"SPECIAL_EXIT":  {skip: skipRequeued, again: true},
+	"RESIZING":      {skip: skipUnfinished + " (RESIZING)", again: true},
+	"PENDING":       {skip: skipUnfinished + " (PENDING)", again: true},
+	"RUNNING":       {skip: skipUnfinished + " (RUNNING)", again: true},
+	"SUSPENDED":     {skip: skipUnfinished + " (SUSPENDED)", again: true},
+	"COMPLETING":    {skip: skipUnfinished + " (COMPLETING)", again: true},
+	"CONFIGURING":   {skip: skipUnfinished + " (CONFIGURING)", again: true},
+	"STAGE_OUT":     {skip: skipUnfinished + " (STAGE_OUT)", again: true},
+	"SIGNALING":     {skip: skipUnfinished + " (SIGNALING)", again: true},
+	"STOPPED":       {skip: skipUnfinished + " (STOPPED)", again: true},
+	"RESV_DEL_HOLD": {skip: skipUnfinished + " (RESV_DEL_HOLD)", again: true},
+	"REVOKED":       {skip: skipRevoked},
+}
+
+// baseState reduces a printed state to its base word: "CANCELLED by 1000"
+// → "CANCELLED"; sacct's truncated "CANCELLED+" → "CANCELLED".
+func baseState(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " +,"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ToUpper(s)
+}
+
+// applyState sets r's status (or skip reason) from Slurm state s.
+func applyState(r *record, s string) {
+	r.state = baseState(s)
+	st, ok := slurmStates[r.state]
+	if !ok {
+		r.state = clip(r.state)
+		r.note(noteUnknownState)
+		return
+	}
+	r.status, r.skip, r.again = st.status, st.skip, st.again
+	if st.note != "" {
+		r.note(st.note)
+	}
+}
+
+// finishSlurm settles what depends on several fields: whether the job
+// started (a start time and CPUs; Slurm gives a job cancelled while
+// pending a start time equal to its end and no CPUs), and the notes that
+// depend on it.
+func finishSlurm(r *record) {
+	r.started = r.start >= 0 && r.alloc > 0
+	if !r.started {
+		r.alloc = -1
+	}
+	if r.started && r.status == swf.StatusCancelled {
+		r.note(noteCancelledRun)
+	}
+}
+
+// slurmLimit reads a time limit in minutes (sacct's TimelimitRaw, the
+// jobcomp TimeLimit) or Slurm's clock format (sacct's Timelimit) and its
+// special words. clock says which.
+func slurmLimit(b *builder, r *record, field, s string, clock bool) error {
+	switch s {
+	case "UNLIMITED", "INFINITE":
+		r.note(noteUnlimited)
+		return nil
+	case "Partition_Limit":
+		r.partLimit = notePartLimit
+		return nil
+	case "":
+		r.note(noteNoLimit)
+		return nil
+	case "INVALID":
+		r.note(noteInvalidLimit)
+		return nil
+	}
+	if clock {
+		sec, err := parseDuration(s)
+		if err != nil {
+			return b.fieldError(r, field, s, err)
+		}
+		r.limit = int64(sec)
+		return nil
+	}
+	m, err := parseCount(s)
+	if err != nil || m > maxSeconds/60 {
+		return b.fieldError(r, field, s, errNumber)
+	}
+	r.limit = m * 60
+	return nil
+}
+
+// tresValue finds key's value in a TRES list "cpu=2,mem=4000M,node=1".
+func tresValue(tres, key string) (string, bool) {
+	for _, kv := range strings.Split(tres, ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}

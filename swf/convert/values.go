@@ -1,0 +1,167 @@
+package convert
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Errors wrapped by ParseError.
+var (
+	errNumber   = errors.New("not a number")
+	errDuration = errors.New("not a duration ([D-]HH:MM:SS, MM:SS[.mmm] or seconds)")
+	errSize     = errors.New("not a size (a number and an optional unit K, M, G, T, P, or kb, mb, gb ...)")
+	errTime     = errors.New("not a time (YYYY-MM-DDTHH:MM:SS, epoch seconds, Unknown or None)")
+	errRange    = errors.New("value out of range")
+)
+
+// maxSeconds bounds any duration or time read (about 3000 years), so that
+// sums and differences of them never overflow an int64.
+const maxSeconds = 1 << 40
+
+// parseCount reads a non-negative integer.
+func parseCount(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, errRange
+		}
+		return 0, errNumber
+	}
+	if n < 0 || n > maxSeconds {
+		return 0, errRange
+	}
+	return n, nil
+}
+
+// parseDuration reads Slurm's and PBS's clock durations: "D-HH:MM:SS",
+// "HH:MM:SS", "MM:SS", "MM:SS.mmm" (sacct's TotalCPU), PBS's
+// "[[HH:]MM:]SS" with unnormalized hours ("100:00:00"), and plain seconds.
+// Fractions of a second are kept.
+func parseDuration(s string) (float64, error) {
+	days := 0.0
+	if d, rest, ok := strings.Cut(s, "-"); ok {
+		n, err := parseCount(d)
+		if err != nil || rest == "" {
+			return 0, errDuration
+		}
+		days, s = float64(n), rest
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) > 4 || len(parts) == 4 && days > 0 {
+		return 0, errDuration
+	}
+	total := 0.0
+	for i, p := range parts {
+		var v float64
+		if i == len(parts)-1 && strings.Contains(p, ".") {
+			whole, frac, _ := strings.Cut(p, ".")
+			n, err := parseCount(whole)
+			if err != nil || frac == "" || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" {
+				return 0, errDuration
+			}
+			f, _ := strconv.ParseFloat("0."+frac, 64)
+			v = float64(n) + f
+		} else {
+			n, err := parseCount(p)
+			if err != nil {
+				return 0, errDuration
+			}
+			v = float64(n)
+		}
+		total = total*60 + v
+		if i == 0 && len(parts) == 4 { // PBS "D:HH:MM:SS": days then hours
+			total = total * 24 / 60
+		}
+	}
+	if days > 0 {
+		// "D-HH", "D-HH:MM" and "D-HH:MM:SS": the first part is hours.
+		total *= math.Pow(60, float64(3-len(parts)))
+		total += days * 86400
+	}
+	if total > maxSeconds {
+		return 0, errRange
+	}
+	return total, nil
+}
+
+// sizeUnits are the multipliers of memory units, in bytes. Slurm writes
+// K, M, G, T, P (powers of 1024); PBS writes b, kb, mb, gb, tb and words.
+var sizeUnits = map[string]float64{
+	"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
+	"g": 1 << 30, "gb": 1 << 30, "t": 1 << 40, "tb": 1 << 40, "p": 1 << 50, "pb": 1 << 50,
+	"w": 8, "kw": 8 << 10, "mw": 8 << 20, "gw": 8 << 30, "tw": 8 << 40,
+}
+
+// parseSize reads a memory size such as "4000M", "3.91G", "1234kb" and
+// returns it in bytes. A bare number is in units of bare bytes (so
+// sacct's ReqMem "4000" in megabytes needs bare = 1<<20).
+func parseSize(s string, bare float64) (float64, error) {
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	num, unit := s[:i], strings.ToLower(s[i:])
+	if num == "" || len(num) > 24 {
+		return 0, errSize
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, errSize
+	}
+	mult, ok := sizeUnits[unit]
+	if !ok {
+		return 0, errSize
+	}
+	if unit == "" {
+		mult = bare
+	}
+	v *= mult
+	if v > 1<<62 || math.IsNaN(v) {
+		return 0, errRange
+	}
+	return v, nil
+}
+
+// parseTime reads a Slurm timestamp: the default "2006-01-02T15:04:05" in
+// loc, or epoch seconds (SLURM_TIME_FORMAT=%s). "Unknown", "None", "N/A",
+// "" and 0 mean unknown (-1).
+func parseTime(s string, loc *time.Location) (int64, error) {
+	switch s {
+	case "", "Unknown", "None", "N/A", "0", "(null)":
+		return -1, nil
+	}
+	if s[0] >= '0' && s[0] <= '9' && !strings.ContainsAny(s, "-:T") {
+		n, err := parseCount(s)
+		if err != nil {
+			return 0, errTime
+		}
+		return n, nil
+	}
+	t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc)
+	if err != nil {
+		return 0, errTime
+	}
+	u := t.Unix()
+	if u <= 0 || u > maxSeconds {
+		return 0, errRange
+	}
+	return u, nil
+}
+
+// clip cuts s to about 64 bytes at a rune boundary, marking the cut with
+// "…", so that an error never quotes a hostile line whole.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	n := max - len("…")
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
