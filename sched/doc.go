@@ -110,7 +110,9 @@
 // quiet machine: the two agree), 24 MB and 297 allocations per run; EASY on
 // SDSC-BLUE (243k jobs) 101–117 ms, 40 MB and 661 allocations, 144–149 ms
 // with the parse; EASY++ 146 ms (198 ms with the parse); conservative
-// 2.0 s. Instructions for swf.ReadFile of the plain file and one EASY Run
+// 2.0 s. Wall time at load average 2.5 (go test -bench
+// 'ParseAndEASY(CTC|Blue)$' -cpu 1 -count 5): CTC-SP2 with the parse
+// 39–41 ms, SDSC-BLUE with the parse 140–150 ms. Instructions for swf.ReadFile of the plain file and one EASY Run
 // (valgrind --tool=callgrind, GODEBUG=asyncpreemptoff=1): CTC-SP2 437M,
 // 192M of them the parse; SDSC-BLUE 1,536M, 599M the parse. A Result keeps
 // 128–136 bytes per simulated job beside the caller's 144-byte swf.Job, and
