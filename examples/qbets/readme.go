@@ -88,7 +88,7 @@ func thesisTable(w io.Writer, ts []thesisRow, ours ...[]row) {
 	for _, l := range labels {
 		fmt.Fprintf(w, " %s |", l)
 	}
-	fmt.Fprintf(w, "\n%s|\n", strings.Repeat("|---", 2+2*len(labels)))
+	fmt.Fprintf(w, "\n%s|\n", strings.Repeat("|---", 3+2*len(labels)))
 	for _, t := range ts {
 		fmt.Fprintf(w, "| %s | %s |", t.label, joinf("%.2f", t.correct[:]))
 		for _, rows := range ours {
