@@ -1,0 +1,35 @@
+package main
+
+import (
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/internal/tracetest"
+)
+
+// The README's IBL tables, by the SHA-256 of their text (15 replays of
+// KTH, SDSC-SP2 and CTC, about 10 CPU-minutes). Regenerate them and print
+// the new digests with
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qserve -run TestReadmeIBL
+var iblDigests = map[string]string{
+	"ibl":      "",
+	"ibl-long": "",
+	"ibl-n":    "",
+}
+
+func TestReadmeIBL(t *testing.T) {
+	readme.CheckLong(t, "README.md", iblDigests, func() map[string][]byte {
+		var dir string
+		for _, name := range iblTraces {
+			dir = filepath.Dir(tracetest.Path(t, name))
+		}
+		out, err := iblRegions(dir, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	})
+}
