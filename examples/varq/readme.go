@@ -451,7 +451,12 @@ func (st *study) variants(w io.Writer) {
 		{"same, no availability inference (`-noavail`)", func(q float64) cellSpec { s := diagTen(q, agent.CrowdOff); s.noavail = true; return s }},
 		{"SDSC-BLUE, whole log", func(q float64) cellSpec { s := ten(blueAll, q, agent.CrowdOff); s.diag = true; return s }},
 		{"CTC-SP2", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdOff); s.diag = true; return s }},
-		{"CTC-SP2, own start times (`-unsync`)", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdOff); s.diag = true; s.unsync = true; return s }},
+		{"CTC-SP2, own start times (`-unsync`)", func(q float64) cellSpec {
+			s := ten(ctcAll, q, agent.CrowdOff)
+			s.diag = true
+			s.unsync = true
+			return s
+		}},
 		{"CTC-SP2, `-crowd planned`", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdPlanned); s.diag = true; return s }},
 	} {
 		var ach, acc, cv, with, silent, none []string

@@ -54,7 +54,7 @@ type cell struct {
 	makespan int64   // last job end − first submit
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
-	diag *diagResult // with -diag
+	diag     *diagResult // with -diag
 }
 
 // simulate runs one cell: EASY on the machine's real size, the selected
