@@ -287,6 +287,14 @@ func diagTen(q float64, m agent.CrowdMode) cellSpec {
 	return s
 }
 
+// rate is a tally's success rate, "–" when it is empty.
+func rate(t tally) string {
+	if t.n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", t.rate())
+}
+
 func rateCell(t tally) string {
 	if t.n == 0 {
 		return "– (0)"
@@ -325,10 +333,10 @@ func (st *study) crowdReading(w io.Writer) {
 	all := []agent.CrowdMode{agent.CrowdOff, agent.CrowdQueued, agent.CrowdPlanned, agent.CrowdAccepted}
 	d := func(m agent.CrowdMode, q float64) *diagResult { return st.get(diagTen(q, m)).diag }
 	line("Padded jobs submitted while QBETS was silent succeed (SDSC-BLUE, 10 %)", func(m agent.CrowdMode, q float64) string {
-		return fmt.Sprintf("%.2f", d(m, q).silent.rate())
+		return rate(d(m, q).silent)
 	}, agent.CrowdOff, agent.CrowdPlanned)
 	line("Padded jobs submitted with a bound succeed", func(m agent.CrowdMode, q float64) string {
-		return fmt.Sprintf("%.2f", d(m, q).answered.rate())
+		return rate(d(m, q).answered)
 	}, agent.CrowdOff, agent.CrowdPlanned)
 	line("Plans submitted below the target (argmax fallback), and the share of them that succeed", func(m agent.CrowdMode, q float64) string {
 		t := d(m, q).fellBack
@@ -338,7 +346,7 @@ func (st *study) crowdReading(w io.Writer) {
 		return fmt.Sprintf("%d (%.0f%%)", t.n, 100*t.rate())
 	}, all...)
 	line("Jobs submitted into a crowd of 3+ succeed", func(m agent.CrowdMode, q float64) string {
-		return fmt.Sprintf("%.2f", d(m, q).queued[3].rate())
+		return rate(d(m, q).queued[3])
 	}, all...)
 	for _, l := range []logSpec{blue50k, ctcAll} {
 		for _, m := range []agent.CrowdMode{agent.CrowdOff, agent.CrowdPlanned} {
@@ -440,16 +448,16 @@ func (st *study) contention(w io.Writer) {
 // set-up against own start times, no availability inference, the whole
 // log, and CTC-SP2.
 func (st *study) variants(w io.Writer) {
-	fmt.Fprintln(w, "| run (10 % VARQ jobs, thesis method unless said) | achieved 0.50 / 0.75 / 0.95 | accepted | padded jobs' coverage | padded, with a bound | padded, while silent | no bound at submission |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| run (10 % VARQ jobs, thesis method unless said) | achieved 0.50 / 0.75 / 0.95 | accepted | padded jobs submitted with a bound: success (jobs) | padded, while silent | no bound at submission |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, v := range []struct {
 		label string
 		spec  func(q float64) cellSpec
 	}{
-		{"SDSC-BLUE, first 50,000 jobs", func(q float64) cellSpec { return diagTen(q, agent.CrowdOff) }},
+		{"SDSC-BLUE, " + st.jobsLabel(blue50k) + " jobs", func(q float64) cellSpec { return diagTen(q, agent.CrowdOff) }},
 		{"same, own start times (`-unsync`)", func(q float64) cellSpec { s := diagTen(q, agent.CrowdOff); s.unsync = true; return s }},
 		{"same, no availability inference (`-noavail`)", func(q float64) cellSpec { s := diagTen(q, agent.CrowdOff); s.noavail = true; return s }},
-		{"SDSC-BLUE, whole log", func(q float64) cellSpec { s := ten(blueAll, q, agent.CrowdOff); s.diag = true; return s }},
+		{"SDSC-BLUE, all " + readme.Thousands(len(st.load(blueAll).jobs)) + " jobs", func(q float64) cellSpec { s := ten(blueAll, q, agent.CrowdOff); s.diag = true; return s }},
 		{"CTC-SP2", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdOff); s.diag = true; return s }},
 		{"CTC-SP2, own start times (`-unsync`)", func(q float64) cellSpec {
 			s := ten(ctcAll, q, agent.CrowdOff)
@@ -459,20 +467,19 @@ func (st *study) variants(w io.Writer) {
 		}},
 		{"CTC-SP2, `-crowd planned`", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdPlanned); s.diag = true; return s }},
 	} {
-		var ach, acc, cv, with, silent, none []string
+		var ach, acc, with, silent, none []string
 		for _, q := range targets {
 			c := st.get(v.spec(q))
 			d := c.diag
 			ach = append(ach, fmt.Sprintf("%.2f", c.Success))
 			acc = append(acc, fmt.Sprint(c.Count))
-			cv = append(cv, fmt.Sprintf("%.3f", float64(d.padded.in)/float64(max(d.padded.n, 1))))
 			with = append(with, rateCell(d.answered))
 			silent = append(silent, rateCell(d.silent))
 			all := d.ordinary.n + d.ordinary.none + d.padded.n + d.padded.none
 			none = append(none, fmt.Sprintf("%.0f%%", 100*float64(d.ordinary.none+d.padded.none)/float64(max(all, 1))))
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", v.label, strings.Join(ach, " / "), strings.Join(acc, " / "),
-			strings.Join(cv, " / "), strings.Join(with, " / "), strings.Join(silent, " / "), strings.Join(none, " / "))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", v.label, strings.Join(ach, " / "), strings.Join(acc, " / "),
+			strings.Join(with, " / "), strings.Join(silent, " / "), strings.Join(none, " / "))
 	}
 }
 
