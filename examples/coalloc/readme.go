@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -179,13 +180,18 @@ func (st *study) cells(w io.Writer) {
 
 var methodLabel = map[string]string{"none": "thesis (`none`)", "latest": "`latest`", "reboost": "`reboost`", "both": "`both`"}
 
-// windowsTable prints P_achieved ± s.e. per method and window.
-func (st *study) windowsTable(w io.Writer) {
-	fmt.Fprint(w, "| (N, W, D) | P_all | method |")
+// windowsHeader prints the header of a table with a column per window.
+func windowsHeader(w io.Writer, third string) {
+	fmt.Fprintf(w, "| (N, W, D) | P_all | %s |", third)
 	for _, d := range windows {
 		fmt.Fprintf(w, " %d d |", d)
 	}
 	fmt.Fprintf(w, "\n|---|---|---|%s\n", strings.Repeat("---|", len(windows)))
+}
+
+// windowsTable prints P_achieved ± s.e. per method and window.
+func (st *study) windowsTable(w io.Writer) {
+	windowsHeader(w, "method")
 	for i, tr := range table62 {
 		for k, m := range methods {
 			if k == 0 {
@@ -269,15 +275,7 @@ func (st *study) margins(method string) []margin {
 			ms = append(ms, margin{i, j, d, d / stdErr(s), s.Executed})
 		}
 	}
-	slices.SortStableFunc(ms, func(a, b margin) int {
-		switch {
-		case a.diff < b.diff:
-			return -1
-		case a.diff > b.diff:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(ms, func(a, b margin) int { return cmp.Compare(a.diff, b.diff) })
 	return ms
 }
 
@@ -286,7 +284,12 @@ func (st *study) status(w io.Writer) {
 	cellsN := len(windows) * len(table62)
 	for _, m := range []string{"both", "reboost"} {
 		ms := st.margins(m)
-		misses := count(ms, func(x margin) bool { return x.diff < 0 })
+		misses := 0
+		for _, x := range ms {
+			if x.diff < 0 {
+				misses++
+			}
+		}
 		worst := ms[0]
 		rest := math.Inf(1)
 		for _, x := range ms[1:] {
@@ -350,16 +353,6 @@ func windowList() string {
 		s = append(s, fmt.Sprint(d))
 	}
 	return strings.Join(s, ", ")
-}
-
-func count[T any](xs []T, keep func(T) bool) int {
-	n := 0
-	for _, x := range xs {
-		if keep(x) {
-			n++
-		}
-	}
-	return n
 }
 
 // why prints the numbers behind "Why both is the default".
@@ -484,11 +477,7 @@ func (st *study) noneRun(w io.Writer) {
 
 // noneWindows prints the thesis's method's P_achieved over the windows.
 func (st *study) noneWindows(w io.Writer) {
-	fmt.Fprint(w, "| (N, W, D) | P_all | thesis |")
-	for _, d := range windows {
-		fmt.Fprintf(w, " %d d |", d)
-	}
-	fmt.Fprintf(w, "\n|---|---|---|%s\n", strings.Repeat("---|", len(windows)))
+	windowsHeader(w, "thesis")
 	for i, tr := range table62 {
 		fmt.Fprintf(w, "| %s | %.2f | %.3f |", shape(tr), tr.PAll, tr.Achvd)
 		for j := range windows {

@@ -89,34 +89,37 @@ func thesisTable(w io.Writer, ts []thesisRow, ours ...[]row) {
 		fmt.Fprintf(w, " %s |", l)
 	}
 	fmt.Fprintf(w, "\n%s|\n", strings.Repeat("|---", 3+2*len(labels)))
+	corrCell := func(r *replay.Result) string {
+		var c []float64
+		for _, m := range replay.Methods {
+			c = append(c, r.Of(m).Correctness())
+		}
+		return joinf("%.3f", c)
+	}
+	accCell := func(r *replay.Result) string {
+		var a []string
+		for _, m := range replay.Methods[1:] {
+			a = append(a, ratio(r.Ratio(m)))
+		}
+		return strings.Join(a, " / ")
+	}
 	for _, t := range ts {
 		fmt.Fprintf(w, "| %s | %s |", t.label, joinf("%.2f", t.correct[:]))
-		for _, rows := range ours {
-			x := find(rows, t.ours)
-			if x == nil {
-				fmt.Fprint(w, " (no such row) |")
-				continue
-			}
-			var c []float64
-			for _, m := range replay.Methods {
-				c = append(c, x.r.Of(m).Correctness())
-			}
-			fmt.Fprintf(w, " %s |", joinf("%.3f", c))
-		}
+		oursCells(w, ours, t.ours, corrCell)
 		fmt.Fprintf(w, " %s |", joinf("%.2f", t.acc[:]))
-		for _, rows := range ours {
-			x := find(rows, t.ours)
-			if x == nil {
-				fmt.Fprint(w, " (no such row) |")
-				continue
-			}
-			var a []string
-			for _, m := range replay.Methods[1:] {
-				a = append(a, ratio(x.r.Ratio(m)))
-			}
-			fmt.Fprintf(w, " %s |", strings.Join(a, " / "))
-		}
+		oursCells(w, ours, t.ours, accCell)
 		fmt.Fprintln(w)
+	}
+}
+
+// oursCells prints one cell per replay: cell of the row called name.
+func oursCells(w io.Writer, ours [][]row, name string, cell func(*replay.Result) string) {
+	for _, rows := range ours {
+		if x := find(rows, name); x != nil {
+			fmt.Fprintf(w, " %s |", cell(&x.r))
+		} else {
+			fmt.Fprint(w, " (no such row) |")
+		}
 	}
 }
 
