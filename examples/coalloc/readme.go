@@ -265,7 +265,8 @@ type margin struct {
 	executed      int
 }
 
-// margins are one method's cells, worst first.
+// margins are one method's cells, the closest to P_all in standard errors
+// first.
 func (st *study) margins(method string) []margin {
 	var ms []margin
 	for j := range windows {
@@ -275,7 +276,7 @@ func (st *study) margins(method string) []margin {
 			ms = append(ms, margin{i, j, d, d / stdErr(s), s.Executed})
 		}
 	}
-	slices.SortStableFunc(ms, func(a, b margin) int { return cmp.Compare(a.diff, b.diff) })
+	slices.SortStableFunc(ms, func(a, b margin) int { return cmp.Compare(a.se, b.se) })
 	return ms
 }
 
@@ -404,8 +405,8 @@ func (st *study) remedies(w io.Writer) {
 			gap = append(gap, s.PAchieved-s.PExpected)
 		}
 	}
-	fmt.Fprintf(w, "- `reboost`: achieved minus P_expected is %s over the %d cells; %s re-boosted requests per reservation.\n",
-		readme.Span("%+.3f", gap), len(gap), readme.Span("%.2f", st.field("reboost", nil, func(s coalloc.TrialSummary) float64 { return s.ReboostsPerRes })))
+	fmt.Fprintf(w, "- `reboost`: achieved minus P_expected is from %+.3f to %+.3f over the %d cells; %s re-boosted requests per reservation.\n",
+		slices.Min(gap), slices.Max(gap), len(gap), readme.Span("%.2f", st.field("reboost", nil, func(s coalloc.TrialSummary) float64 { return s.ReboostsPerRes })))
 	for k, d := range windows[:len(st.drop)] {
 		var before, after []string
 		for i := range table62 {

@@ -29,18 +29,18 @@ func defaultMachinesOf(t *testing.T) []machine {
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/coalloc -run TestReadmeStudy
 var studyDigests = map[string]string{
-	"cells":        "",
-	"windows":      "",
-	"cost":         "",
-	"executed":     "",
-	"status":       "",
-	"why":          "",
-	"remedies":     "",
-	"noise":        "",
-	"count3":       "",
-	"none":         "",
-	"none-windows": "",
-	"diag":         "",
+	"cells":        "cbac92c9164b5681892561946faed1d78524f354021636a9d3a477f6df0dc242",
+	"windows":      "805a7d7190206fa6ce7146d2b6078247ec220c3e98e6797bc0e80f9a72719122",
+	"cost":         "386a4fee9b7e96f8f16c6db57360695895ad10669e9f28ac340db83463edb834",
+	"executed":     "872cffcfa17a4d010cd333c182afba1db6537548644140b80749e9a2817999b1",
+	"status":       "ae297a03cb8f7064f85970832834187df5064281d2dc207f0368f7c190f1e5b6",
+	"why":          "dbcba56068369b24c7019a7ce4ae49c8593e1f8167bb746f12696c77a8518af1",
+	"remedies":     "5664cf6e8d6d1724abb9e2ea6e4e2246fcffb50bcd4a817530c576e3d0c918c7",
+	"noise":        "4b1d23fe98f727992a8831cf04af3fa860cd0a86f18560191c6b3654ca385976",
+	"count3":       "26c8ee0ebafe887310a769c2b840a6a7551d996ddb44c86233b01b748e93def7",
+	"none":         "79fef6712979e618e214536c2bd2e8e13112f279aa60916b257e66e26e9c22e2",
+	"none-windows": "6423e99c62b7b26c51c8247a9820960f3c96372e2e62000b912b0a4bd7fe6a6c",
+	"diag":         "efab333a0287b422df35bd96edf56a3070f5ef0b0ed9dce2d33293f77f3cf8f1",
 }
 
 func TestReadmeStudy(t *testing.T) {
