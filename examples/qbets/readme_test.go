@@ -20,18 +20,20 @@ import (
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qbets -run TestReadmeTables
 var tablesDigests = map[string]string{
-	"table41":           "c652c48b27e782d689c14fac920a347c97dcb895ab1682f2b73bdc72b08135be",
-	"table42":           "74beeb4339364084cf59edcd4a0ee8703ee9dff21d2b2308be1551596b7c4be0",
-	"table42-twolevel":  "61b95c395a9ea14347de2c4418805c276014e639d51196d8aa7239d5c83cb972",
-	"thesis41":          "66157c09b1a1355183790c219ca5795fefb9db78e138ee13d99c5695c99fbf20",
-	"thesis42":          "6e60d5de43c235c014c79851d28ecda55984e5a708f340c879a78b0f2c0309ed",
-	"reading":           "240d2c6278f31aeaef77dab8017d8d5113257847df56eeef64ca974461ef1846",
-	"winners":           "74d583f0fc259dcf9af83aa99d19db5da3c1639a70506334d752b00bd8579762",
-	"acceptance":        "c42bde0810a938c0865036364d5222d4e1d40611f05dd147467aaaae5c722d2d",
-	"ablation-features": "14025865369b0a30acddfb01ce8778402612dd04b9c741ac6a9b427af2a62948",
-	"ablation-settings": "5332fc89d281da54b3cd129261debf2fada8f47cbfc17958a7f8ccf9c692c3bf",
-	"cluster-modes":     "f9f3e66a9376cb54c8d0c12bbcfb702664ef10d8e207ab13068398dd0e6f27a9",
-	"ablation-reading":  "a769024beaae06a982b0b2105a31a30cc5b0feb05b38e86cfd2de1a59cd060ca",
+	"table41":               "c652c48b27e782d689c14fac920a347c97dcb895ab1682f2b73bdc72b08135be",
+	"table42":               "74beeb4339364084cf59edcd4a0ee8703ee9dff21d2b2308be1551596b7c4be0",
+	"table42-twolevel":      "61b95c395a9ea14347de2c4418805c276014e639d51196d8aa7239d5c83cb972",
+	"thesis41":              "4cc4754171e37b976c8e1995570cbf0d9637e5b46eac1a73117467f7b097380c",
+	"thesis42":              "c68a104776558b9fd3808a7b9deb0ff37846ff8b821fcf10f24102c0f5d5757c",
+	"reading":               "240d2c6278f31aeaef77dab8017d8d5113257847df56eeef64ca974461ef1846",
+	"winners":               "74d583f0fc259dcf9af83aa99d19db5da3c1639a70506334d752b00bd8579762",
+	"acceptance":            "c42bde0810a938c0865036364d5222d4e1d40611f05dd147467aaaae5c722d2d",
+	"ablation-features":     "14025865369b0a30acddfb01ce8778402612dd04b9c741ac6a9b427af2a62948",
+	"ablation-settings":     "5332fc89d281da54b3cd129261debf2fada8f47cbfc17958a7f8ccf9c692c3bf",
+	"cluster-modes":         "f9f3e66a9376cb54c8d0c12bbcfb702664ef10d8e207ab13068398dd0e6f27a9",
+	"ablation-reading":      "a769024beaae06a982b0b2105a31a30cc5b0feb05b38e86cfd2de1a59cd060ca",
+	"availability-readings": "ffb535548f3bcbecfd027c522bd38b3da32ed18f59493ae7cfb40954254c5556",
+	"availability-answers":  "b84b3a55a856f10fe0fbb24b9398592a5898eec5a6f9d01b6218959051417842",
 }
 
 // allTraces returns the shared traces' directory, skipping (or failing in

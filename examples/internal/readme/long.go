@@ -29,6 +29,7 @@ func CheckLong(t testing.TB, path string, digests map[string]string, compute fun
 	got := compute()
 	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := digests[name]; !ok {
+			Check(t, path, name, got[name])
 			t.Errorf("%s: region %s computed but has no recorded digest (record %q: %q)", path, name, name, Digest(got[name]))
 		}
 	}
