@@ -38,7 +38,6 @@ var (
 		{"MergeReleases + PredictFirst + CountEvents", qbets.Config{Withhold: true, Availability: qbets.AvailabilityReading{MergeReleases: true, PredictFirst: true, CountEvents: true}}},
 		{"CountAtRelease", qbets.Config{Withhold: true, CountAtRelease: true}},
 		{"CountAtRelease + MergeReleases (literal \"as each count is generated\")", qbets.Config{Withhold: true, CountAtRelease: true, Availability: qbets.AvailabilityReading{MergeReleases: true}}},
-		{"MergeReleases + PredictFirst at q = 0.99 (BM's q too, not the thesis's)", qbets.Config{Withhold: true, Availability: pf, Quantile: 0.99}},
 		{"no availability", qbets.Config{NoAvailability: true}},
 	}
 	readingLogs = []string{tracetest.KTH, tracetest.CTC, tracetest.SDSCSP2, tracetest.SDSCBlue}
