@@ -33,8 +33,8 @@ func TestReadmeKept(t *testing.T) {
 }
 
 // The README's tables of Tables V–IX, by the SHA-256 of their text (the
-// command's -tables V, VI,VII and VIII,IX on the four logs, about 1
-// CPU-hour). Regenerate them and print the new digests with
+// command's -tables V, VI,VII and VIII,IX on the four logs, about 80
+// minutes). Regenerate them and print the new digests with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/apq -run TestReadmeTables -timeout 3h
 var tablesDigests = map[string]string{

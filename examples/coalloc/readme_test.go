@@ -24,8 +24,9 @@ func defaultMachinesOf(t *testing.T) []machine {
 }
 
 // The README's long regions, by the SHA-256 of their text: every method
-// over five windows, COUNT = 3, -diag and -drop (27 runs, about 4
-// CPU-minutes). Regenerate them and print the new digests with
+// over five windows, COUNT = 3, -diag and -drop (27 runs, 13 minutes on
+// the shared 2-core machine under load). Regenerate them and print the new
+// digests with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/coalloc -run TestReadmeStudy
 var studyDigests = map[string]string{

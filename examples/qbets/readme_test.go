@@ -16,7 +16,7 @@ import (
 // The README's long regions (Tables 4.1 and 4.2 over every shared log, the
 // two-level Table 4.2, the ablation, and the sentences quoting them), by
 // the SHA-256 of their text. Regenerate them and print the new digests
-// with (about 5 CPU-minutes):
+// with (5 minutes on the shared 2-core machine):
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qbets -run TestReadmeTables
 var tablesDigests = map[string]string{

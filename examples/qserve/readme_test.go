@@ -10,7 +10,7 @@ import (
 )
 
 // The README's IBL tables, by the SHA-256 of their text (15 replays of
-// KTH, SDSC-SP2 and CTC, about 10 CPU-minutes). Regenerate them and print
+// KTH, SDSC-SP2 and CTC, about 9 minutes). Regenerate them and print
 // the new digests with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qserve -run TestReadmeIBL

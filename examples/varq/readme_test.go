@@ -10,8 +10,8 @@ import (
 )
 
 // The README's regions, by the SHA-256 of their text: every cell of the
-// tables, about 110 simulations, 36 of them with 50 % or 95 % VARQ jobs
-// (2–3 CPU-hours). Regenerate them and print the new digests with
+// tables, 111 simulations, 36 of them with 50 % or 95 % VARQ jobs (75
+// minutes on the shared 2-core machine). Regenerate them and print the new digests with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/varq -run TestReadmeStudy -timeout 6h
 var studyDigests = map[string]string{
