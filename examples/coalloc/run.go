@@ -77,7 +77,7 @@ func (o *siteObserver) OnStart(now int64, j *swf.Job, _ bool) {
 func (o *siteObserver) OnEnd(int64, *swf.Job, bool)          {}
 func (o *siteObserver) OnReservation(int64, *swf.Job, int64) {}
 
-// versioned is a site's QBETS as a versioned forecaster (see coalloc.Site): its
+// versioned is a site's QBETS as a coalloc.Versioned forecaster: its
 // answers change only when it is fed, and every Submit and Observe counts
 // an arrival or a release, so re-boosting re-plans a site that was not fed
 // since its last review from the answers it already has. It counts the
@@ -99,9 +99,27 @@ func (v versioned) ProbWithin(nodes int, walltime, within int64) (float64, bool)
 	return v.Predictor.ProbWithin(nodes, walltime, within) // no history: read as 0
 }
 
+// siteStat calibrates one site's VARQ promise in a trial: over the
+// reservations served by a single request there (no redundancy to censor
+// it), the promised probability against the share running by the start
+// time; and over every submission there, the forecast the same padded job
+// gets when it is actually submitted.
+type siteStat struct {
+	name       string
+	single, ok int     // single-request reservations; of them, served
+	promised   float64 // summed over the single-request reservations
+	submits    int     // submissions re-forecast
+	atSubmit   float64 // summed over them
+}
+
+func (s siteStat) promise() float64    { return s.promised / float64(max(s.single, 1)) }
+func (s siteStat) achieved() float64   { return float64(s.ok) / float64(max(s.single, 1)) }
+func (s siteStat) reforecast() float64 { return s.atSubmit / float64(max(s.submits, 1)) }
+
 // runTrial simulates every machine over the period and runs one trial's
-// protocol on them.
-func runTrial(ms []machine, tr trial, opt options) (trialSummary, error) {
+// protocol on them. With opt.diag it also calibrates each site (one
+// siteStat per machine) and prints that there.
+func runTrial(ms []machine, tr trial, opt options) (trialSummary, []siteStat, error) {
 	if opt.diag != nil {
 		fmt.Fprintf(opt.diag, "diagnosis (%d, %d, %d), P_all %.2f:\n", tr.Nodes, tr.Walltime, tr.Lead, tr.PAll)
 	}
@@ -110,46 +128,47 @@ func runTrial(ms []machine, tr trial, opt options) (trialSummary, error) {
 		refc = make([]reforecastStat, len(ms))
 	}
 	s, results, err := simulateTrial(ms, tr, opt, refc)
-	if err == nil && opt.diag != nil {
-		for i, r := range refc {
-			if r.n > 0 {
-				fmt.Fprintf(opt.diag, "  %s: %d submissions, forecast at submission (same job, same start) %.3f\n",
-					ms[i].name, r.n, r.p/float64(r.n))
-			}
-		}
-		printSites(opt.diag, ms, results)
+	if err != nil || opt.diag == nil {
+		return s, nil, err
 	}
-	return s, err
+	st := siteStats(ms, results)
+	for i, r := range refc {
+		st[i].submits, st[i].atSubmit = r.n, r.p
+		if r.n > 0 {
+			fmt.Fprintf(opt.diag, "  %s: %d submissions, forecast at submission (same job, same start) %.3f\n",
+				ms[i].name, r.n, st[i].reforecast())
+		}
+	}
+	for _, x := range st {
+		if x.single > 0 {
+			fmt.Fprintf(opt.diag, "  %s: %d single-request reservations, promised %.3f, achieved %.3f\n",
+				x.name, x.single, x.promise(), x.achieved())
+		}
+	}
+	return s, st, nil
 }
 
-// printSites calibrates each site's VARQ promise: over the reservations
-// served by a single request there (no redundancy to censor it), the mean
-// promised probability against the fraction running by the start time.
-func printSites(out io.Writer, ms []machine, results []coalloc.Result) {
-	type stat struct {
-		n, ok int
-		p     float64
+// siteStats counts, per site, the reservations served by a single request
+// there, their promise and whether they were served.
+func siteStats(ms []machine, results []coalloc.Result) []siteStat {
+	st := make([]siteStat, len(ms))
+	for i := range st {
+		st[i].name = ms[i].name
 	}
-	st := make([]stat, len(ms))
 	for _, r := range results {
 		for i, launch := range r.Plan.Launch {
 			if len(launch) != 1 {
 				continue
 			}
 			s := &st[launch[0].Resource]
-			s.n++
-			s.p += launch[0].VARQ.Prob
+			s.single++
+			s.promised += launch[0].VARQ.Prob
 			if r.Satisfied[i] {
 				s.ok++
 			}
 		}
 	}
-	for i, s := range st {
-		if s.n > 0 {
-			fmt.Fprintf(out, "  %s: %d single-request reservations, promised %.3f, achieved %.3f\n",
-				ms[i].name, s.n, s.p/float64(s.n), float64(s.ok)/float64(s.n))
-		}
-	}
+	return st
 }
 
 // reforecast asks the site's forecaster again, at each CO-VARQ
@@ -248,39 +267,69 @@ func run(out io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	point := "max"
-	if opt.plan.LatestMeeting {
-		point = "latest"
-	}
-	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %s, re-boost %v, drop %v:",
-		len(ms), opt.days, opt.count, point, opt.plan.Reboost, opt.plan.DropDead)
+	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %v, re-boost %v, drop %v:",
+		len(ms), opt.days, opt.count, pointName(opt.plan), opt.plan.Reboost, opt.plan.DropDead)
 	for _, m := range ms {
 		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
 	}
 	fmt.Fprint(out, "\n\n")
-	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | ± s.e. | thesis | executed | attempts | requests/res | re-boosts/res | submitted/res | over-allocation |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	var dropped []string // DroppedPerRes by trial, printed under the table with -drop
+	sums, _, err := runTrials(ms, opt)
+	if err != nil {
+		return err
+	}
+	printTable(out, opt.trials, sums)
+	if opt.plan.DropDead {
+		var dropped []string
+		for i, tr := range opt.trials {
+			dropped = append(dropped, fmt.Sprintf("(%d, %dh, %dh) %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, sums[i].droppedPerRes))
+		}
+		fmt.Fprintf(out, "\nRequests dropped for a live probability of 0, per reservation: %s.\n", strings.Join(dropped, "; "))
+	}
+	return nil
+}
+
+// runTrials runs every trial of opt.trials (Table 6.2 when nil) on the
+// machines; with opt.diag, also each trial's site calibration.
+func runTrials(ms []machine, opt options) ([]trialSummary, [][]siteStat, error) {
+	if opt.trials == nil {
+		opt.trials = table62
+	}
+	var sums []trialSummary
+	var sites [][]siteStat
 	for _, tr := range opt.trials {
 		t0 := time.Now()
 		var asked int64
 		opt.asked = &asked
-		s, err := runTrial(ms, tr, opt)
+		s, st, err := runTrial(ms, tr, opt)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		dropped = append(dropped, fmt.Sprintf("(%d, %dh, %dh) %.2f", tr.Nodes, tr.Walltime/3600, tr.Lead/3600, s.droppedPerRes))
-		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
-			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, tr.Expected, s.pAchieved, stdErr(s), tr.Achvd,
-			s.executed, s.attempts, s.requestsPerRes, s.reboostsPerRes, s.submittedPerRes, s.overAllocation())
+		sums, sites = append(sums, s), append(sites, st)
 		if opt.progress != nil {
 			fmt.Fprintf(opt.progress, "trial (%d, %d, %d): %v, %d forecasts\n", tr.Nodes, tr.Walltime, tr.Lead, time.Since(t0).Round(time.Millisecond), asked)
 		}
 	}
-	if opt.plan.DropDead {
-		fmt.Fprintf(out, "\nRequests dropped for a live probability of 0, per reservation: %s.\n", strings.Join(dropped, "; "))
+	return sums, sites, nil
+}
+
+// printTable prints the trials' results beside the thesis's Table 6.2.
+func printTable(out io.Writer, trials []trial, sums []trialSummary) {
+	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | ± s.e. | thesis | executed | attempts | requests/res | re-boosts/res | submitted/res | over-allocation |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for i, tr := range trials {
+		s := sums[i]
+		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
+			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, tr.Expected, s.pAchieved, stdErr(s), tr.Achvd,
+			s.executed, s.attempts, s.requestsPerRes, s.reboostsPerRes, s.submittedPerRes, s.overAllocation())
 	}
-	return nil
+}
+
+// pointName is how the header names the plan's point rule.
+func pointName(c coalloc.Config) string {
+	if c.LatestMeeting {
+		return "latest"
+	}
+	return "max"
 }
 
 // stdErr is the binomial standard error of P_achieved, taking the trial's

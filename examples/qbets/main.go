@@ -13,6 +13,7 @@
 // per line.
 //
 //	go run ./examples/qbets                       # Tables 4.1 and 4.2 over ../shared/traces
+//	go run ./examples/qbets -cluster two-level    # Table 4.2 with the thesis's model-based clustering
 //	go run ./examples/qbets -trace ../shared/traces/CTC-SP2-1996-3.1-cln.swf.gz -json
 //	go run ./examples/qbets -q 0.9 -c 0.99 FILE FILE
 package main
@@ -22,17 +23,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -47,6 +45,7 @@ type options struct {
 	q, c    float64
 	json    bool
 	minJobs int
+	cluster qbets.ClusterMode // Table 4.2's clustering
 	plot    plotOptions
 }
 
@@ -64,6 +63,14 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.c, "c", 0.95, "confidence of the bound when scoring a log (0 < c < 1)")
 	fs.BoolVar(&o.json, "json", false, "when scoring a log: one JSON object per queue per line")
 	fs.IntVar(&o.minJobs, "min", 1000, "tables: skip queues with fewer jobs (counted)")
+	fs.Func("cluster", "tables: Table 4.2's clustering, fixed (processor ranges, the default) or two-level (the thesis's model-based clustering)", func(v string) error {
+		c, ok := clusterModes[v]
+		if !ok {
+			return fmt.Errorf("want fixed or two-level")
+		}
+		o.cluster = c
+		return nil
+	})
 	o.plot.flags(fs)
 	files, err := cli.Parse(fs, args)
 	if err != nil {
@@ -111,8 +118,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !o.plot.tables {
 		return 0
 	}
-	return status(tables(stdout, stderr, o.traces, o.minJobs), stderr)
+	return status(tables(stdout, stderr, o.traces, o.minJobs, o.cluster), stderr)
 }
+
+// clusterModes are the -cluster values.
+var clusterModes = map[string]qbets.ClusterMode{"fixed": qbets.ClusterFixedProcs, "two-level": qbets.ClusterTwoLevel}
 
 func status(err error, stderr io.Writer) int {
 	if err == nil {
@@ -120,102 +130,6 @@ func status(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "qbets:", err)
 	return 1
-}
-
-// row is one trace/queue replayed in one experiment.
-type row struct {
-	name string
-	jobs int
-	r    replay.Result
-}
-
-// traceFiles lists the SWF logs of dir; none is an error.
-func traceFiles(dir string) ([]string, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("trace directory: %w (set -traces or $BATCHQ_TRACES)", err)
-	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
-	if err != nil {
-		return nil, err
-	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("no SWF logs (*.swf, *.swf.gz) in %s", dir)
-	}
-	slices.Sort(paths)
-	return paths, nil
-}
-
-// tables prints Tables 4.1 and 4.2 over every log of dir. A log that
-// cannot be read is reported on progress and left out; the others still
-// print, and the error is returned at the end.
-func tables(w, progress io.Writer, dir string, minJobs int) error {
-	paths, err := traceFiles(dir)
-	if err != nil {
-		return err
-	}
-	exps := []bool{true, false} // replay.Config.Plain: Table 4.1, then Table 4.2
-	rows := make([][]row, len(exps))
-	var noWaits []string
-	bad := 0
-	small := 0
-	for _, p := range paths {
-		hdr, jobs, err := swf.ReadFile(p)
-		if err != nil {
-			fmt.Fprintf(progress, "qbets: %s: %v (left out of the tables)\n", p, err)
-			bad++
-			continue
-		}
-		base := traceBase(p)
-		byQ, skipped := replay.Queues(jobs)
-		if skipped == len(jobs) {
-			noWaits = append(noWaits, base)
-			continue
-		}
-		type set struct {
-			name string
-			js   []swf.Job
-		}
-		var sets []set
-		qs := slices.Sorted(maps.Keys(byQ))
-		for _, q := range qs {
-			if len(byQ[q]) < minJobs {
-				small++
-				continue
-			}
-			sets = append(sets, set{fmt.Sprintf("%s/%d%s", base, q, queueName(hdr, q)), byQ[q]})
-		}
-		if len(qs) > 1 {
-			all, err := replay.All(byQ)
-			if err != nil {
-				return err
-			}
-			sets = append(sets, set{base + "/ALL", all})
-		}
-		for _, s := range sets {
-			fmt.Fprintf(progress, "%s (%d jobs)\n", s.name, len(s.js))
-			for e, exp := range exps {
-				r, err := replay.Replay(s.js, replay.Config{Plain: exp, Comparators: true})
-				if err != nil {
-					return fmt.Errorf("%s: %w", s.name, err)
-				}
-				rows[e] = append(rows[e], row{s.name, len(s.js), r})
-			}
-		}
-	}
-	for e, plain := range exps {
-		if plain {
-			fmt.Fprint(w, "\n### plain (Table 4.1)\n\n")
-		} else {
-			fmt.Fprint(w, "\n### QBETS (Table 4.2)\n\n")
-		}
-		table(w, rows[e], !plain)
-	}
-	fmt.Fprintf(w, "\nTraces without waits: %s. %d queues with fewer than %d jobs skipped.\n", strings.Join(noWaits, ", "), small, minJobs)
-	failures(w, rows[1])
-	if bad > 0 {
-		return fmt.Errorf("%d of %d logs could not be read", bad, len(paths))
-	}
-	return nil
 }
 
 // traceBase is a trace's file name without .swf or .swf.gz.
@@ -235,83 +149,4 @@ func queueName(h *swf.Header, q int64) string {
 		}
 	}
 	return ""
-}
-
-// table prints correctness and accuracy ratio (RMS_BM / RMS_X) per method,
-// bold where the method is correct (≥ q), as the thesis does, plus the
-// evaluator's extra columns.
-func table(w io.Writer, rows []row, qbets bool) {
-	fmt.Fprint(w, "| trace/queue | jobs | BM | LogN | LogU | Weib | acc BM | acc LogN | acc LogU | acc Weib | RMS BM (s) | winner |")
-	if qbets {
-		fmt.Fprint(w, " no pred: history / down | clusters | change points BM |")
-	}
-	fmt.Fprintln(w)
-	cols := 12
-	if qbets {
-		cols += 3
-	}
-	fmt.Fprintln(w, strings.Repeat("|---", cols)+"|")
-	for i := range rows {
-		x := &rows[i]
-		fmt.Fprintf(w, "| %s | %d |", x.name, x.jobs)
-		for m := range replay.Weibull + 1 {
-			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), fmt.Sprintf("%.3f", x.r.Of(m).Correctness())))
-		}
-		for m := range replay.Weibull + 1 {
-			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), ratio(x.r.Ratio(m))))
-		}
-		fmt.Fprintf(w, " %.0f | %s |", x.r.RMS(), winner(&x.r))
-		if qbets {
-			fmt.Fprintf(w, " %d / %d | %d | %d |", x.r.NoHistory, x.r.Down, len(x.r.Clusters), x.r.ChangePoints)
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-func mark(correct float64, s string) string {
-	if correct >= 0.95 {
-		return "**" + s + "**"
-	}
-	return s
-}
-
-func ratio(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "–"
-	case math.IsInf(v, 1):
-		return "∞"
-	}
-	return fmt.Sprintf("%.2f", v)
-}
-
-// winner is the thesis's rule (spec §5.2): the correct method with the
-// highest ratio, i.e. the lowest RMS among correct methods; "none" when no
-// method is correct.
-func winner(r *replay.Result) string {
-	best, bestRMS := "none", math.Inf(1)
-	for m := range replay.Weibull + 1 {
-		s := r.Of(m)
-		if s.Correctness() >= 0.95 && s.RMS() < bestRMS {
-			best, bestRMS = m.String(), s.RMS()
-		}
-	}
-	return best
-}
-
-// failures lists the queues where full-QBETS BM is not correct.
-func failures(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "\nQueues where full-QBETS BM is below 0.95:")
-	n := 0
-	for i := range rows {
-		x := &rows[i]
-		if c := x.r.Correctness(); c < 0.95 {
-			n++
-			fmt.Fprintf(w, "- %s: %.3f (%d scored, %d refused as down, %d clusters, %d change points; winner %s)\n",
-				x.name, c, x.r.Scored, x.r.Down, len(x.r.Clusters), x.r.ChangePoints, winner(&x.r))
-		}
-	}
-	if n == 0 {
-		fmt.Fprintln(w, "- none")
-	}
 }

@@ -8,30 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
-
-func TestRunOnKTH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays KTH four ways, twice (~10 s)")
-	}
-	dir := tracetest.DirOf(t, tracetest.KTH)
-	// Only KTH: the tables of one log, from a directory holding a link to it.
-	one := t.TempDir()
-	if err := os.Symlink(filepath.Join(dir, tracetest.KTH), filepath.Join(one, tracetest.KTH)); err != nil {
-		t.Fatal(err)
-	}
-	var out, errb strings.Builder
-	if code := run([]string{"-traces", one}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	for _, want := range []string{"### plain (Table 4.1)", "### QBETS (Table 4.2)", "| KTH-SP2-1996-2.1-cln/-1 | 28476 |", "Queues where full-QBETS BM"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-}
 
 // writeLog writes a small hand-made SWF log: two queues, 444 and 256 jobs,
 // one a minute, waits cycling through 0–290 s in queue 1 and 600–1500 s in

@@ -25,10 +25,13 @@ type plotOptions struct {
 
 func (o *plotOptions) flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.dir, "plot", "", "directory to write thesis Figure 4.1 to (waits and BM bounds with and without trimming; PNG and SVG)")
-	fs.StringVar(&o.queues, "plot-queues", "SDSC-BLUE/3,SDSC-SP2/ALL", "queues to plot with -plot: comma-separated TRACE/QUEUE, TRACE a prefix of one trace's file name, QUEUE a number (SWF field 15) or ALL")
+	fs.StringVar(&o.queues, "plot-queues", defaultPlotQueues, "queues to plot with -plot: comma-separated TRACE/QUEUE, TRACE a prefix of one trace's file name, QUEUE a number (SWF field 15) or ALL")
 	fs.IntVar(&o.days, "plot-days", 30, "length of the zoomed figure's window, days (the window where trimming changes the most outcomes)")
 	fs.BoolVar(&o.tables, "tables", true, "print Tables 4.1 and 4.2 (false with -plot: figures only, a few seconds per queue)")
 }
+
+// defaultPlotQueues are the queues of the README's figures.
+const defaultPlotQueues = "SDSC-BLUE/3,SDSC-SP2/ALL"
 
 // waitRun is one queue replayed with one BM configuration: the bound of
 // every job in submit order (negative: none) and the score.
@@ -63,7 +66,7 @@ func plotWaits(w io.Writer, traces string, o plotOptions) error {
 		if item == "" {
 			continue
 		}
-		files, err := plotQueue(traces, outDir, item, days)
+		files, _, err := plotQueue(traces, outDir, item, days)
 		if err != nil {
 			return fmt.Errorf("-plot-queues %q: %w", item, err)
 		}
@@ -72,40 +75,53 @@ func plotWaits(w io.Writer, traces string, o plotOptions) error {
 	return nil
 }
 
+// figureScore is what a queue's figures say in their legends: each BM
+// configuration's correctness over the whole queue (after training) and
+// within the zoomed window.
+type figureScore struct {
+	item, queueName string // as in -plot-queues; the header's queue name
+	all             bool   // the whole log
+	whole           [2]replay.Result
+	fromDay, toDay  int64 // the window, days since the log's time 0
+	held, n         [2]int
+}
+
 // plotQueue replays one queue twice (without and with trimming), recording
 // every job's bound through replay.Config.OnForecast, and draws it.
-func plotQueue(traces, outDir, item string, days int) ([]string, error) {
+func plotQueue(traces, outDir, item string, days int) ([]string, figureScore, error) {
+	sc := figureScore{item: item}
 	prefix, queue, ok := strings.Cut(item, "/")
 	if !ok || prefix == "" || queue == "" {
-		return nil, fmt.Errorf("want TRACE/QUEUE (e.g. SDSC-BLUE/3 or SDSC-SP2/ALL)")
+		return nil, sc, fmt.Errorf("want TRACE/QUEUE (e.g. SDSC-BLUE/3 or SDSC-SP2/ALL)")
 	}
 	path, err := tracetest.FindPrefix(traces, prefix)
 	if err != nil {
-		return nil, err
+		return nil, sc, err
 	}
 	hdr, all, err := swf.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, sc, fmt.Errorf("%s: %w", path, err)
 	}
 	byQ, _ := replay.Queues(all)
 	base := traceBase(path)
 	var jobs []swf.Job
 	name := base + "/" + queue
 	if strings.EqualFold(queue, "ALL") {
-		queue = "all"
+		queue, sc.all = "all", true
 		name = base + "/ALL"
 		if jobs, err = replay.All(byQ); err != nil {
-			return nil, err
+			return nil, sc, err
 		}
 	} else {
 		q, err := strconv.ParseInt(queue, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("queue %q: not a number or ALL", queue)
+			return nil, sc, fmt.Errorf("queue %q: not a number or ALL", queue)
 		}
 		if jobs = byQ[q]; len(jobs) == 0 {
-			return nil, fmt.Errorf("%s has no queue %d with known waits", base, q)
+			return nil, sc, fmt.Errorf("%s has no queue %d with known waits", base, q)
 		}
-		name += queueName(hdr, q)
+		sc.queueName = queueName(hdr, q)
+		name += sc.queueName
 	}
 	var runs []waitRun
 	var submit, wait []int64
@@ -123,7 +139,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 			}
 		}
 		if run.r, err = replay.Replay(jobs, cfg); err != nil {
-			return nil, err
+			return nil, sc, err
 		}
 		runs = append(runs, run)
 	}
@@ -144,12 +160,17 @@ func plotQueue(traces, outDir, item string, days int) ([]string, error) {
 	whole := fmt.Sprintf("%s: %d jobs, waits and 0.95-quantile BM bounds (Nurmi's Figure 4.1; first %d jobs train)", name, len(submit), train)
 	files, err := figures.Waits(outDir, "qbets-"+slug+"-waits", series(whole, 0, len(submit)))
 	if err != nil {
-		return nil, err
+		return nil, sc, err
 	}
 	lo, hi := trimWindow(submit, wait, runs[0].bounds, runs[1].bounds, train, int64(days)*86400)
 	zoom := fmt.Sprintf("%s: the %d days where trimming changes the most outcomes (jobs %d–%d)", name, days, lo+1, hi)
 	more, err := figures.Waits(outDir, "qbets-"+slug+"-waits-zoom", series(zoom, lo, hi))
-	return append(files, more...), err
+	for k, r := range runs {
+		sc.whole[k] = r.r
+		sc.held[k], sc.n[k] = heldIn(wait, r.bounds, max(lo, train), hi)
+	}
+	sc.fromDay, sc.toDay = submit[lo]/86400, submit[hi-1]/86400
+	return append(files, more...), sc, err
 }
 
 // trimWindow returns the jobs [lo, hi) of the span-seconds window (among

@@ -121,7 +121,13 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 	if rows[0].SkippedJobs > 0 {
 		fmt.Fprintf(w, " (%d jobs without a known wait skipped)", rows[0].SkippedJobs)
 	}
-	fmt.Fprint(w, "\n\n| queue | jobs | answered | correct | median bound | median bound/wait | refused: no history / down |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprint(w, "\n\n")
+	scoreTable(w, rows)
+}
+
+// scoreTable prints one log's queues as a Markdown table.
+func scoreTable(w io.Writer, rows []queueScore) {
+	fmt.Fprint(w, "| queue | jobs | answered | correct | median bound | median bound/wait | refused: no history / down |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		name := fmt.Sprint(r.Queue)
 		if r.Name != "" {

@@ -91,6 +91,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	t0 := time.Now()
+	res, files, err := execute(ctx, o, stderr)
+	if err != nil {
+		return err
+	}
+	res.elapsed = time.Since(t0)
+	report(stdout, res, files)
+	return nil
+}
+
+// execute makes the run's workload, simulations, QBETS replay, VARQ plan
+// and figures.
+func execute(ctx context.Context, o options, stderr io.Writer) (*result, []string, error) {
+	var err error
 	figures := 0.0
 	if o.out != "" {
 		figures = 1
@@ -106,18 +119,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		w, err = synthetic(o.days, cmp.Or(o.machine, 128), o.load, o.seed)
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	res := &result{w: w, sims: map[string]*sched.Result{}}
 	for _, v := range variants {
 		bar.Stage(v, 1)
 		if res.sims[v], err = simulate(ctx, v, w.machine, w.jobs, bar.Set); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	easy := res.sims["EASY"]
 	if easy.Summary.Jobs == 0 {
-		return errors.New("no job completed under EASY: nothing to predict")
+		return nil, nil, errors.New("no job completed under EASY: nothing to predict")
 	}
 	bar.Stage("QBETS", 2)
 	planAt := w.jobs[len(w.jobs)/2].Submit
@@ -130,21 +143,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return p, err
 	}, bar.Set)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	bar.Stage("VARQ check", 1)
 	if err := res.q.plan.check(ctx, w.machine, w.jobs); err != nil {
-		return err
+		return nil, nil, err
 	}
 	var files []string
 	if o.out != "" {
 		bar.Stage("figures", 1)
 		if files, err = writeFigures(o.out, res); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
 	bar.Done()
-	res.elapsed = time.Since(t0)
-	report(stdout, res, files)
-	return nil
+	return res, files, nil
 }

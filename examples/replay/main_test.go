@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // TestSmall runs the program on two synthetic days with figures and checks
@@ -43,20 +41,5 @@ func TestBadInput(t *testing.T) {
 		if err := run(context.Background(), args, &out, &errs); err == nil {
 			t.Errorf("%v: no error", args)
 		}
-	}
-}
-
-// TestTrace runs the program on the smallest real log (KTH, 28k jobs).
-func TestTrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real trace; not in -short")
-	}
-	path := tracetest.Path(t, tracetest.KTH)
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-trace", path}, &out, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "KTH-SP2-1996-2.1-cln.swf.gz, 100 processors") {
-		t.Errorf("unexpected report:\n%s", out.String())
 	}
 }

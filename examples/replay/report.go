@@ -87,7 +87,9 @@ func report(w io.Writer, r *result, files []string) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Done in %s.\n", r.elapsed.Round(10*time.Millisecond))
+	if r.elapsed > 0 {
+		fmt.Fprintf(w, "Done in %s.\n", r.elapsed.Round(10*time.Millisecond))
+	}
 }
 
 // dur formats seconds in the unit a reader expects for that size.

@@ -93,51 +93,59 @@ func (d *diagObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 	d.observer.OnStart(now, j, backfilled)
 }
 
+// diagResult is what the diagnosis measured in one cell.
+type diagResult struct {
+	ordinary, padded covStat             // coverage of ordinary and padded VARQ jobs
+	byWall, bySize   map[string]*covStat // ordinary jobs, by wallBucket and sizeBucket
+	answered, silent tally               // padded jobs submitted with a QBETS bound, and while it was silent
+	queued           [4]tally            // by same-start VARQ jobs already queued at submission (3: 3+)
+	fellBack         tally               // submitted below the target (argmax fallback)
+}
+
 // report prints the coverage of the ordinary jobs (the trace's, by
 // walltime and size) and of the padded VARQ jobs; refused VARQ requests
-// resubmitted as ordinary jobs count as ordinary. It returns the success
-// of the padded VARQ jobs that started, split by whether QBETS gave a
-// bound at their submission: the Replanner keeps its plan through QBETS's
-// silence (suspected downtime, §2.5), and those submissions go to a queue
-// that has not released a job for a while.
-func (d *diagObserver) report(out io.Writer, outs []agent.Outcome) (answered, silent tally) {
+// resubmitted as ordinary jobs count as ordinary. It returns that, the
+// success of the padded VARQ jobs that started, split by whether QBETS
+// gave a bound at their submission (the Replanner keeps its plan through
+// QBETS's silence, suspected downtime §2.5, and those submissions go to a
+// queue that has not released a job for a while), and the contention.
+func (d *diagObserver) report(out io.Writer, outs []agent.Outcome) *diagResult {
 	success := map[int64]bool{} // by job, the padded VARQ jobs submitted
 	for _, o := range outs {
 		if o.Submitted.Possible {
 			success[o.Job] = o.Success
 		}
 	}
-	var ordinary, vq covStat
-	byWall, bySize := map[string]*covStat{}, map[string]*covStat{}
+	r := &diagResult{byWall: map[string]*covStat{}, bySize: map[string]*covStat{}}
 	for _, s := range d.scored {
 		if ok, padded := success[s.id]; padded {
-			vq.add(s.bound, s.wait)
+			r.padded.add(s.bound, s.wait)
 			if s.bound < 0 {
-				silent.add(ok)
+				r.silent.add(ok)
 			} else {
-				answered.add(ok)
+				r.answered.add(ok)
 			}
 			continue
 		}
-		ordinary.add(s.bound, s.wait)
-		stat(byWall, wallBucket(s.wall)).add(s.bound, s.wait)
-		stat(bySize, sizeBucket(s.size)).add(s.bound, s.wait)
+		r.ordinary.add(s.bound, s.wait)
+		stat(r.byWall, wallBucket(s.wall)).add(s.bound, s.wait)
+		stat(r.bySize, sizeBucket(s.size)).add(s.bound, s.wait)
 	}
-	fmt.Fprintf(out, "  ordinary jobs: %v\n", ordinary)
-	printStats(out, "ordinary, walltime", byWall)
-	printStats(out, "ordinary, size", bySize)
-	fmt.Fprintf(out, "  padded VARQ jobs: %v\n", vq)
+	fmt.Fprintf(out, "  ordinary jobs: %v\n", r.ordinary)
+	printStats(out, "ordinary, walltime", r.byWall)
+	printStats(out, "ordinary, size", r.bySize)
+	fmt.Fprintf(out, "  padded VARQ jobs: %v\n", r.padded)
 	for _, b := range []struct {
 		name string
 		tally
-	}{{"with a bound", answered}, {"while QBETS was silent (no bound)", silent}} {
+	}{{"with a bound", r.answered}, {"while QBETS was silent (no bound)", r.silent}} {
 		if b.n > 0 {
 			fmt.Fprintf(out, "  padded VARQ jobs submitted %s: %d jobs, achieved %.3f\n", b.name, b.n, b.rate())
 		}
 	}
-	printOutcomes(out, outs, d.q)
-	printContention(out, outs)
-	return answered, silent
+	r.fellBack = printOutcomes(out, outs, d.q)
+	r.queued = printContention(out, outs)
+	return r
 }
 
 // tally counts successes among n jobs.
@@ -195,8 +203,10 @@ func printStats(out io.Writer, title string, m map[string]*covStat) {
 }
 
 // printOutcomes summarises how the accepted plans fared: calibration of
-// the promised probability and the drift between acceptance and submission.
-func printOutcomes(out io.Writer, outs []agent.Outcome, target float64) {
+// the promised probability and the drift between acceptance and
+// submission. It returns the success of the plans submitted below the
+// target (argmax fallback).
+func printOutcomes(out io.Writer, outs []agent.Outcome, target float64) tally {
 	var cal [5]tally
 	var fellBack, fellBackOK, dropped, exact int
 	var promised, submitted float64
@@ -228,7 +238,7 @@ func printOutcomes(out io.Writer, outs []agent.Outcome, target float64) {
 	}
 	if n == 0 {
 		fmt.Fprintln(out, "  no accepted request")
-		return
+		return tally{}
 	}
 	fmt.Fprintf(out, "  accepted %d: mean promised %.3f, mean at submission %.3f; dropped before submission %d; "+
 		"submitted below target (argmax fallback) %d, of which succeeded %d; started exactly at D %d\n",
@@ -239,13 +249,15 @@ func printOutcomes(out io.Writer, outs []agent.Outcome, target float64) {
 				0.5+0.1*float64(k), 0.6+0.1*float64(k), b.n, b.rate())
 		}
 	}
+	return tally{n: fellBack, ok: fellBackOK}
 }
 
 // printContention splits the submitted VARQ jobs by how many VARQ jobs of
-// the same start time were already queued when they were submitted: the
-// thesis's start times are common to all requests of a period, so these
-// jobs compete with each other for the same instant.
-func printContention(out io.Writer, outs []agent.Outcome) {
+// the same start time were already queued when they were submitted (3:
+// three or more), prints and returns it: the thesis's start times are
+// common to all requests of a period, so these jobs compete with each
+// other for the same instant.
+func printContention(out io.Writer, outs []agent.Outcome) [4]tally {
 	// Only jobs of one start time compete: grouped by it, the count is
 	// quadratic in a period's jobs, not in the whole run's.
 	byStart := map[int64][]int{}
@@ -277,4 +289,5 @@ func printContention(out io.Writer, outs []agent.Outcome) {
 				k, more, b.n, b.rate())
 		}
 	}
+	return by
 }

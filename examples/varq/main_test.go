@@ -118,15 +118,15 @@ func TestSilentSubmissionsCarryTheShortfall(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("target %.2f: achieved %.2f; with a bound %.3f (%d), silent %.3f (%d)",
-			q, c.Success, c.answered.rate(), c.answered.n, c.silent.rate(), c.silent.n)
-		if c.answered.n == 0 || c.silent.n == 0 {
-			t.Fatalf("target %.2f: %d submissions with a bound, %d silent", q, c.answered.n, c.silent.n)
+			q, c.Success, c.diag.answered.rate(), c.diag.answered.n, c.diag.silent.rate(), c.diag.silent.n)
+		if c.diag.answered.n == 0 || c.diag.silent.n == 0 {
+			t.Fatalf("target %.2f: %d submissions with a bound, %d silent", q, c.diag.answered.n, c.diag.silent.n)
 		}
-		if c.answered.rate() < q-0.05 {
-			t.Errorf("target %.2f: padded jobs submitted with a bound achieve %.3f", q, c.answered.rate())
+		if c.diag.answered.rate() < q-0.05 {
+			t.Errorf("target %.2f: padded jobs submitted with a bound achieve %.3f", q, c.diag.answered.rate())
 		}
-		if c.silent.rate() > c.answered.rate()-0.2 {
-			t.Errorf("target %.2f: silent submissions achieve %.3f, not far below %.3f", q, c.silent.rate(), c.answered.rate())
+		if c.diag.silent.rate() > c.diag.answered.rate()-0.2 {
+			t.Errorf("target %.2f: silent submissions achieve %.3f, not far below %.3f", q, c.diag.silent.rate(), c.diag.answered.rate())
 		}
 	}
 }

@@ -54,9 +54,7 @@ type cell struct {
 	makespan int64   // last job end − first submit
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
-	// With -diag: success of the padded jobs submitted with a QBETS bound
-	// and while QBETS was silent.
-	answered, silent tally
+	diag     *diagResult // with -diag
 }
 
 // simulate runs one cell: EASY on the machine's real size, the selected
@@ -127,7 +125,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if diag != nil && fraction > 0 {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
 			w.name, 100*fraction, target, target)
-		c.answered, c.silent = diag.report(opt.diag, ag.Outcomes())
+		c.diag = diag.report(opt.diag, ag.Outcomes())
 	}
 	for _, o := range ag.Outcomes() {
 		if o.Accepted && !o.Submitted.Possible {
@@ -183,14 +181,7 @@ func run(out io.Writer, opt options) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
-			w.name, w.size, len(w.jobs), w.excluded, w.cut)
-		fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
-		if opt.crowd != agent.CrowdOff {
-			fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", opt.crowd)
-		}
-		fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
-		fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+		printHeader(out, w, base, opt.crowd)
 		plotted := opt.plot == ""
 		for _, f := range opt.fractions {
 			for _, q := range opt.targets {
@@ -214,14 +205,7 @@ func run(out io.Writer, opt options) error {
 						fmt.Fprintf(opt.progress, "%s: figure 5.4 request: %s\n  wrote %s\n", w.name, copt.probe.summary(), strings.Join(files, ", "))
 					}
 				}
-				th, ok := thesisFor(f, q)
-				tp, ta, tn := "–", "–", "–"
-				if ok {
-					tp, ta, tn = fmt.Sprintf("%.2f", th.Pred), fmt.Sprintf("%.2f", th.Act), fmt.Sprint(th.Count)
-				}
-				fmt.Fprintf(out, "| %.0f | %.2f | %.2f | %s | %.2f | %s | %d | %s | %d | %.2f | %+.1f%% | %.0f s |\n",
-					100*f, q, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(),
-					100*(float64(c.makespan)/float64(base.makespan)-1), c.wait)
+				printRow(out, c, base)
 				if opt.progress != nil {
 					fmt.Fprintf(opt.progress, "%s %.0f%% %.2f: %d accepted, %d refused, %d dropped, "+
 						"plan kept through silence %d times (%d submitted so), crowd-made zeros %d, %v\n",
@@ -233,6 +217,32 @@ func run(out io.Writer, opt options) error {
 		fmt.Fprintln(out)
 	}
 	return nil
+}
+
+// printHeader prints one log's heading, its run without VARQ and the
+// table's header.
+func printHeader(out io.Writer, w workload, base cell, crowd agent.CrowdMode) {
+	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
+		w.name, w.size, len(w.jobs), w.excluded, w.cut)
+	fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
+	if crowd != agent.CrowdOff {
+		fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", crowd)
+	}
+	fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+}
+
+// printRow prints one cell beside the thesis's, the makespan and mean wait
+// against the run without VARQ.
+func printRow(out io.Writer, c, base cell) {
+	th, ok := thesisFor(c.fraction, c.target)
+	tp, ta, tn := "–", "–", "–"
+	if ok {
+		tp, ta, tn = fmt.Sprintf("%.2f", th.Pred), fmt.Sprintf("%.2f", th.Act), fmt.Sprint(th.Count)
+	}
+	fmt.Fprintf(out, "| %.0f | %.2f | %.2f | %s | %.2f | %s | %d | %s | %d | %.2f | %+.1f%% | %.0f s |\n",
+		100*c.fraction, c.target, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(),
+		100*(float64(c.makespan)/float64(base.makespan)-1), c.wait)
 }
 
 // thesisFor is the thesis's cell for fraction f and target q, if it has one.

@@ -8,9 +8,10 @@
 //
 // On the archive traces with the default, untuned configuration, coverage
 // of the 90% intervals is inside the paper's ranges and pre-submission
-// accuracy below them; the table, the cost of a prediction (about 100 µs
-// over a full base of 10,000 experiences) and the analysis are in
-// examples/qbets/README.md ("Instance-based prediction"). Decisions cited
+// accuracy below them; the tables and the analysis are in
+// examples/qserve/README.md ("Accuracy of the IBL estimates"), and a
+// prediction over a full base of 10,000 experiences costs about 100 µs
+// (BenchmarkPredict). Decisions cited
 // as K1…K11 are in docs/decisions.md.
 //
 // A Base is not safe for concurrent use; guard it with a sync.RWMutex

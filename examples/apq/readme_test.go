@@ -1,0 +1,55 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/internal/tracetest"
+)
+
+// paperDir returns the traces' directory, skipping (or failing in CI)
+// unless the paper's four logs are there.
+func paperDir(t *testing.T) string {
+	t.Helper()
+	var dir string
+	for _, pt := range paperTraces {
+		dir = filepath.Dir(tracetest.Path(t, pt.File))
+	}
+	return dir
+}
+
+// TestReadmeKept checks the README's job counts (reads the four logs, a
+// few seconds).
+func TestReadmeKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads four whole logs")
+	}
+	text, err := keptText(paperDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme.Check(t, "README.md", "kept", text)
+}
+
+// The README's tables of Tables V–IX, by the SHA-256 of their text (the
+// command's -tables V, VI,VII and VIII,IX on the four logs, about 80
+// minutes). Regenerate them and print the new digests with
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/apq -run TestReadmeTables -timeout 3h
+var tablesDigests = map[string]string{
+	"v-1": "ddea16b37a0be9f0c3d0eaee29841f78477ce871ea06e72d910414cf4a42e097", "v-2": "5ef2681da2312da7e93e4dda7e61fb50f50e13266474d633eaa7615e00ffc3e6", "v-3": "416e83d86a4e620385b65811faa650c5f393814e9c0be6f9591c0b5628594593", "v-4": "380f41b98e9c3a8509bdf480809f89a42a9a680734ee9cffb88409a51225a93e",
+	"vi-1": "c7a1a3e3983ac567edb6f0a5f3896818ad8eb86bb9daf0323c876569cbfe3eaa", "vi-2": "567b636f849be7dc25275b36a9fe9f6b83c7a0bb4a85b124b425fab9cb6f68ed", "vi-3": "7119167bbcd04ccfbec552af7b27a23ef4085a1e18c877493978a3c4d4e86672", "vi-4": "8f05c94d02f208fd92081824eeee6e7c6bfdbc99c1a96b98862f85b6672bcbaf",
+	"viii-1": "2fa8fce05b7657ad23466ea404932a1ecc23fcbacfb147779f0d7dd1cc71db77", "viii-2": "4cee4316294c06d55f869746521a931310ff2acaae64976c148d7d077cc65466", "viii-3": "bef3b0f674bffa6a5e82158bbe54371930105985022033e605b653e8e71e3917", "viii-4": "50a7db71804ee22ad0a1935c0f808de49647c52c10c0a7484382718654ee4400",
+	"viii-5": "2fb6d2ad8c3dc99b134327f70b8b05dafc7695719b4aef9ea1b951c42a3ff65d", "viii-6": "81b678823cb70ea074b2de6a890a0cfea897077a6c9b403a20bef45cd6485578", "viii-7": "e471c6fc2db0df65391748e70d6bcf9042d149a0ff23306a865022e6fa12a21f", "viii-8": "df72f0a3e94fe5e6a07d075a89e4255f121674195ef1bca53c3da3ab7bdf21de",
+}
+
+func TestReadmeTables(t *testing.T) {
+	readme.CheckLong(t, "README.md", tablesDigests, func() map[string][]byte {
+		out, err := readmeRegions(paperDir(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	})
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/qbets/replay"
+)
+
+// The README's long regions (Tables 4.1 and 4.2 over every shared log, the
+// two-level Table 4.2, the ablation, and the sentences quoting them), by
+// the SHA-256 of their text. Regenerate them and print the new digests
+// with (5 minutes on the shared 2-core machine):
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qbets -run TestReadmeTables
+var tablesDigests = map[string]string{
+	"table41":               "c652c48b27e782d689c14fac920a347c97dcb895ab1682f2b73bdc72b08135be",
+	"table42":               "74beeb4339364084cf59edcd4a0ee8703ee9dff21d2b2308be1551596b7c4be0",
+	"table42-twolevel":      "61b95c395a9ea14347de2c4418805c276014e639d51196d8aa7239d5c83cb972",
+	"thesis41":              "4cc4754171e37b976c8e1995570cbf0d9637e5b46eac1a73117467f7b097380c",
+	"thesis42":              "c68a104776558b9fd3808a7b9deb0ff37846ff8b821fcf10f24102c0f5d5757c",
+	"reading":               "240d2c6278f31aeaef77dab8017d8d5113257847df56eeef64ca974461ef1846",
+	"winners":               "74d583f0fc259dcf9af83aa99d19db5da3c1639a70506334d752b00bd8579762",
+	"acceptance":            "c42bde0810a938c0865036364d5222d4e1d40611f05dd147467aaaae5c722d2d",
+	"ablation-features":     "14025865369b0a30acddfb01ce8778402612dd04b9c741ac6a9b427af2a62948",
+	"ablation-settings":     "5332fc89d281da54b3cd129261debf2fada8f47cbfc17958a7f8ccf9c692c3bf",
+	"cluster-modes":         "f9f3e66a9376cb54c8d0c12bbcfb702664ef10d8e207ab13068398dd0e6f27a9",
+	"ablation-reading":      "a769024beaae06a982b0b2105a31a30cc5b0feb05b38e86cfd2de1a59cd060ca",
+	"availability-readings": "ae2790abd695d1bc1603fa5c87b8b843026b2fc2c51eb9a1f8c87d408cb6cd5f",
+	"availability-answers":  "b84b3a55a856f10fe0fbb24b9398592a5898eec5a6f9d01b6218959051417842",
+}
+
+// allTraces returns the shared traces' directory, skipping (or failing in
+// CI) unless every trace is there.
+func allTraces(t *testing.T) string {
+	t.Helper()
+	var dir string
+	for _, tr := range tracetest.All {
+		dir = filepath.Dir(tracetest.Path(t, tr.Name))
+	}
+	return dir
+}
+
+func TestReadmeTables(t *testing.T) {
+	readme.CheckLong(t, "README.md", tablesDigests, func() map[string][]byte {
+		dir := allTraces(t)
+		m, err := measure(dir, 1000, readmeConfigs(), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := readmeTables(m)
+		a, err := runAblation(dir, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range a.regions() {
+			out[name] = text
+		}
+		av, err := availabilityRegions(dir, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range av {
+			out[name] = text
+		}
+		return out
+	})
+}
+
+// TestReadmeKTH runs the command's tables on KTH alone, with each
+// clustering, and checks that its rows are the README's: the part of the
+// long regions a plain `go test` can afford. It also checks the README's
+// -trace table, which is KTH's.
+func TestReadmeKTH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays KTH six ways (~10 s)")
+	}
+	dir := tracetest.DirOf(t, tracetest.KTH)
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args    []string
+		regions []string // of the KTH rows, in output order
+	}{
+		{[]string{"-traces", dir}, []string{"table41", "table42"}},
+		{[]string{"-cluster", "two-level", "-traces", dir}, []string{"table41", "table42-twolevel"}},
+	} {
+		var out, errb strings.Builder
+		if code := run(c.args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		for _, want := range []string{"### plain (Table 4.1)", "### QBETS (Table 4.2)", "Queues where full-QBETS BM"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%v: output lacks %q:\n%s", c.args, want, out.String())
+			}
+		}
+		var rows []string
+		for l := range strings.Lines(out.String()) {
+			if strings.HasPrefix(l, "| KTH-SP2-1996-2.1-cln/-1 |") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) != len(c.regions) {
+			t.Fatalf("%v: %d KTH rows, want %d:\n%s", c.args, len(rows), len(c.regions), out.String())
+		}
+		for i, name := range c.regions {
+			region, err := readme.Region(doc, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(region, []byte(rows[i])) {
+				t.Errorf("README.md region %s lacks KTH's row as the command prints it (%v):\n%s", name, c.args, rows[i])
+			}
+		}
+	}
+	rows, err := scoreLog(filepath.Join(dir, tracetest.KTH), replay.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	scoreTable(&b, rows)
+	readme.Check(t, "README.md", "score-kth", b.Bytes())
+}
+
+// TestReadmeFigure41 draws the README's Figure 4.1 queues and checks the
+// table of what their legends say (~5 s).
+func TestReadmeFigure41(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays two queues twice (~5 s)")
+	}
+	dir := filepath.Dir(tracetest.Path(t, tracetest.SDSCBlue))
+	tracetest.Path(t, tracetest.SDSCSP2)
+	var scores []figureScore
+	for _, item := range strings.Split(defaultPlotQueues, ",") {
+		_, s, err := plotQueue(dir, t.TempDir(), item, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores = append(scores, s)
+	}
+	var b bytes.Buffer
+	figureTable(&b, scores)
+	readme.Check(t, "README.md", "figure41", b.Bytes())
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// row is one trace/queue replayed in one experiment.
+type row struct {
+	name string
+	jobs int
+	r    replay.Result
+}
+
+// measured is every trace/queue of a directory replayed under each of
+// several configs: rows[k] holds config k's rows, in the same order.
+type measured struct {
+	rows    [][]row
+	noWaits []string // logs without a known wait
+	small   int      // queues skipped for having fewer than minJobs jobs
+	minJobs int
+	bad     int // logs that could not be read (reported on progress)
+	logs    int
+}
+
+// traceFiles lists the SWF logs of dir; none is an error.
+func traceFiles(dir string) ([]string, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("trace directory: %w (set -traces or $BATCHQ_TRACES)", err)
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.swf*"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no SWF logs (*.swf, *.swf.gz) in %s", dir)
+	}
+	slices.Sort(paths)
+	return paths, nil
+}
+
+// measure replays every queue with ≥ minJobs jobs of every log of dir, and
+// the whole log ("ALL") when it has several queues, under each config. A
+// log that cannot be read is reported on progress and counted in bad.
+func measure(dir string, minJobs int, cfgs []replay.Config, progress io.Writer) (*measured, error) {
+	paths, err := traceFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	m := &measured{rows: make([][]row, len(cfgs)), minJobs: minJobs, logs: len(paths)}
+	for _, p := range paths {
+		hdr, jobs, err := swf.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(progress, "qbets: %s: %v (left out of the tables)\n", p, err)
+			m.bad++
+			continue
+		}
+		base := traceBase(p)
+		byQ, skipped := replay.Queues(jobs)
+		if skipped == len(jobs) {
+			m.noWaits = append(m.noWaits, base)
+			continue
+		}
+		type set struct {
+			name string
+			js   []swf.Job
+		}
+		var sets []set
+		qs := slices.Sorted(maps.Keys(byQ))
+		for _, q := range qs {
+			if len(byQ[q]) < minJobs {
+				m.small++
+				continue
+			}
+			sets = append(sets, set{fmt.Sprintf("%s/%d%s", base, q, queueName(hdr, q)), byQ[q]})
+		}
+		if len(qs) > 1 {
+			all, err := replay.All(byQ)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, set{base + "/ALL", all})
+		}
+		for _, s := range sets {
+			fmt.Fprintf(progress, "%s (%d jobs)\n", s.name, len(s.js))
+			for k, cfg := range cfgs {
+				r, err := replay.Replay(s.js, cfg)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", s.name, err)
+				}
+				m.rows[k] = append(m.rows[k], row{s.name, len(s.js), r})
+			}
+		}
+	}
+	return m, nil
+}
+
+// tableConfigs are the replays of Tables 4.1 and 4.2: the four predictors
+// on the full history, and inside full QBETS clustered by cluster.
+func tableConfigs(cluster qbets.ClusterMode) []replay.Config {
+	return []replay.Config{
+		{Plain: true, Comparators: true},
+		{Comparators: true, Predictor: qbets.Config{Cluster: cluster}},
+	}
+}
+
+// tables prints Tables 4.1 and 4.2 over every log of dir, Table 4.2's
+// QBETS clustered by cluster. The logs that cannot be read are left out;
+// the others still print, and the error is returned at the end.
+func tables(w, progress io.Writer, dir string, minJobs int, cluster qbets.ClusterMode) error {
+	m, err := measure(dir, minJobs, tableConfigs(cluster), progress)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n### %v\n\n", "plain (Table 4.1)")
+	table(w, m.rows[0], false)
+	fmt.Fprintf(w, "\n### %v, %s\n\n", "QBETS (Table 4.2)", clusterLabel(cluster))
+	table(w, m.rows[1], true)
+	fmt.Fprintln(w)
+	m.skips(w)
+	fmt.Fprintln(w)
+	failures(w, m.rows[1])
+	if m.bad > 0 {
+		return fmt.Errorf("%d of %d logs could not be read", m.bad, m.logs)
+	}
+	return nil
+}
+
+// clusterLabel names a clustering mode in the tables' headings.
+func clusterLabel(c qbets.ClusterMode) string {
+	switch c {
+	case qbets.ClusterFixedProcs:
+		return "fixed processor-range clusters (the default)"
+	case qbets.ClusterTwoLevel:
+		return "the thesis's model-based two-level clustering"
+	}
+	return c.String() + " clustering"
+}
+
+// skips says which logs and queues the tables leave out.
+func (m *measured) skips(w io.Writer) {
+	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped.\n", strings.Join(m.noWaits, ", "), m.small, m.minJobs)
+}
+
+// table prints correctness and accuracy ratio (RMS_BM / RMS_X) per method,
+// bold where the method is correct (≥ q), as the thesis does, plus the
+// evaluator's extra columns.
+func table(w io.Writer, rows []row, qbets bool) {
+	fmt.Fprint(w, "| trace/queue | jobs | BM | LogN | LogU | Weib | acc BM | acc LogN | acc LogU | acc Weib | RMS BM (s) | winner |")
+	if qbets {
+		fmt.Fprint(w, " no pred: history / down | clusters | change points BM |")
+	}
+	fmt.Fprintln(w)
+	cols := 12
+	if qbets {
+		cols += 3
+	}
+	fmt.Fprintln(w, strings.Repeat("|---", cols)+"|")
+	for i := range rows {
+		x := &rows[i]
+		fmt.Fprintf(w, "| %s | %d |", x.name, x.jobs)
+		for _, m := range methods {
+			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), fmt.Sprintf("%.3f", x.r.Of(m).Correctness())))
+		}
+		for _, m := range methods {
+			fmt.Fprintf(w, " %s |", mark(x.r.Of(m).Correctness(), ratio(x.r.Ratio(m))))
+		}
+		fmt.Fprintf(w, " %.0f | %s |", x.r.RMS(), winner(&x.r))
+		if qbets {
+			fmt.Fprintf(w, " %d / %d | %d | %d |", x.r.NoHistory, x.r.Down, len(x.r.Clusters), x.r.ChangePoints)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func mark(correct float64, s string) string {
+	if correct >= 0.95 {
+		return "**" + s + "**"
+	}
+	return s
+}
+
+func ratio(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "–"
+	case math.IsInf(v, 1):
+		return "∞"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// winner is the thesis's rule (spec §5.2): the correct method with the
+// highest ratio, i.e. the lowest RMS among correct methods; "none" when no
+// method is correct.
+func winner(r *replay.Result) string {
+	best, bestRMS := "none", math.Inf(1)
+	for _, m := range methods {
+		s := r.Of(m)
+		if s.Correctness() >= 0.95 && s.RMS() < bestRMS {
+			best, bestRMS = m.String(), s.RMS()
+		}
+	}
+	return best
+}
+
+// failures lists the queues where full-QBETS BM is not correct.
+func failures(w io.Writer, rows []row) {
+	fmt.Fprintln(w, "Queues where full-QBETS BM is below 0.95:")
+	n := 0
+	for i := range rows {
+		x := &rows[i]
+		if c := x.r.Correctness(); c < 0.95 {
+			n++
+			fmt.Fprintf(w, "- %s: %.3f (%d scored, %d refused as down, %d clusters, %d change points; winner %s)\n",
+				x.name, c, x.r.Scored, x.r.Down, len(x.r.Clusters), x.r.ChangePoints, winner(&x.r))
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(w, "- none")
+	}
+}
+
+// methods are replay's four predictors in table order (BM first).
+var methods = []replay.Method{replay.BM, replay.LogNormal, replay.LogUniform, replay.Weibull}

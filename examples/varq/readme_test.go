@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/internal/tracetest"
+)
+
+// The README's regions, by the SHA-256 of their text: every cell of the
+// tables, 111 simulations, 36 of them with 50 % or 95 % VARQ jobs (75
+// minutes on the shared 2-core machine). Regenerate them and print the new digests with
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/varq -run TestReadmeStudy -timeout 6h
+var studyDigests = map[string]string{
+	"status":           "614d8ca327a0daf49ef79bd52a895b7ba6a485330babf5aa646a9f71a935aaaf",
+	"crowd-blue":       "1a5dc95cbd59d4ecd35f218f79dd7b956706ff71c416d15908b4e2130e128aed",
+	"crowd-ctc":        "130aef9d9ff567f490017249ccc8228eac947f51fa2316f09e9f9cafd587844d",
+	"status-reading":   "e6756c5eaee2999177922f2ff1025bb6e1e56a1fe92e5e01e2e824db0c018dca",
+	"seeds":            "42ee7ab1f40c5313613b129e743cfa861c4c2760f03142e37ee428931c73e6c8",
+	"crowd-contention": "0d3af89ffdccb83abc1d000d6631b9cf5cc106bfe28b10b3bdd3b96a487c0e57",
+	"crowd-reading":    "b686dd7bda88890af55166ca7bb2c1901c587a9d2489e6e02cd078f5b0906adf",
+	"measured":         "81ddb978af148fa834f5613db65e33b95c280e602861337b21bde8f1641394fd",
+	"coverage":         "6d97666580e733fac7d6f72dad2bceb74db8daf20c449367919f37dff32b01d8",
+	"silence":          "87ca6488b0bdfbfffe3a28ee0eb6d82ea7e0ec3ef3226a9011e00b2c8f23a930",
+	"contention":       "d2c6895164dbe407765cb0a1b05376966835b963c2867832d815a37da33cc858",
+	"variants":         "927ba46cbd83588927dd6b50dfee67635ba37fbcaa1301b83f1a535a863c24d2",
+	"figure":           "9d95dec2c814c67b6f7491f9070c53ce44bc32508e1496ada3adeebc81476a1d",
+}
+
+func TestReadmeStudy(t *testing.T) {
+	readme.CheckLong(t, "README.md", studyDigests, func() map[string][]byte {
+		var dir string
+		for _, name := range []string{tracetest.SDSCBlue, tracetest.CTC, tracetest.SDSCSP2, tracetest.KTH} {
+			dir = filepath.Dir(tracetest.Path(t, name))
+		}
+		out, err := newStudy(dir, os.Stderr).regions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	})
+}
