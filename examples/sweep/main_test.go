@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -418,7 +419,7 @@ func TestReadme(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := readmeRegion(doc, name)
+		got, err := readme.Region(doc, name)
 		if err != nil {
 			t.Fatalf("README.md: %v", err)
 		}

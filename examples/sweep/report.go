@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/thesislogs"
 )
 
@@ -31,7 +31,7 @@ func cmdReport(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	specPath := fs.String("spec", "", "sweep spec `FILE` (JSON)")
 	plotDir := fs.String("plot", "", "write the figure (fig43 only) as PNG and SVG to `DIR`")
-	readme := fs.String("readme", "", "replace the region between <!-- sweep:NAME --> and <!-- /sweep:NAME --> of `FILE` with the report")
+	readmePath := fs.String("readme", "", "replace the region between <!-- generated:NAME --> and <!-- /generated:NAME --> of `FILE` with the report")
 	asJSON := fs.Bool("json", false, "print the results as a JSON array (run, params, summary) instead of tables")
 	pos, spec, err := common(fs, args, specPath)
 	if err != nil {
@@ -65,48 +65,11 @@ func cmdReport(args []string, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "Figure: %s\n\n", strings.Join(files, ", "))
 	}
-	if *readme != "" {
-		return replaceRegion(*readme, spec.Name, buf.Bytes())
+	if *readmePath != "" {
+		return readme.Replace(*readmePath, spec.Name, buf.Bytes())
 	}
 	_, err = w.Write(buf.Bytes())
 	return err
-}
-
-// region returns the markers of a report's README region.
-func region(name string) (begin, end string) {
-	return "<!-- sweep:" + name + " -->\n", "<!-- /sweep:" + name + " -->"
-}
-
-// regionSpan returns the offsets of the text between a report's markers.
-func regionSpan(doc []byte, name string) (int, int, error) {
-	begin, end := region(name)
-	i := bytes.Index(doc, []byte(begin))
-	j := bytes.Index(doc, []byte(end))
-	if i < 0 || j < i+len(begin) {
-		return 0, 0, fmt.Errorf("no region %q…%q", strings.TrimSpace(begin), end)
-	}
-	return i + len(begin), j, nil
-}
-
-// readmeRegion returns the text between a report's markers.
-func readmeRegion(doc []byte, name string) ([]byte, error) {
-	i, j, err := regionSpan(doc, name)
-	if err != nil {
-		return nil, err
-	}
-	return doc[i:j], nil
-}
-
-func replaceRegion(path, name string, text []byte) error {
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	i, j, err := regionSpan(doc, name)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return os.WriteFile(path, slices.Concat(doc[:i], text, doc[j:]), 0o644)
 }
 
 func report(w io.Writer, spec *Spec, lines []Line) error {
