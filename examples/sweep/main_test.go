@@ -497,9 +497,35 @@ func TestStudyReport(t *testing.T) {
 	if os.Getenv("SWEEP_SHOW") != "" {
 		t.Log(out)
 	}
-	for _, want := range []string{"48 configurations × 2 logs", "#### Table 4.12", "| 1 / 1 |", "/ 8640 |", "#### Table 4.13", "| average |", "#### Table 4.9", "The EASY++ default (2, all, full, avg, est, no, estimate): our rank", "rank 1 (11, all, partial, avg, est, yes, estimate): our rank"} {
+	for _, want := range []string{"48 configurations × 2 logs", "#### Table 4.12", "| 1 / 1 |", "/ 8640 |", "#### Table 4.13", "| average |", "#### Table 4.9", "The EASY++ default (2, all, full, avg, est, no, estimate): our rank", "rank 1 (11, all, partial, avg, est, yes, estimate): our rank",
+		"- Our rank 1 ranges from", "- Bottom 30% (15): ", "#### Figure 1.19", "| 11 |", "Least-squares slope over all configurations"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	fig := t.TempDir()
+	mustRun(t, "report", "-spec", specPath, "-plot", fig, d)
+	for _, f := range []string{"fig119.png", "fig119.svg"} {
+		if st, err := os.Stat(filepath.Join(fig, f)); err != nil || st.Size() < 1000 {
+			t.Errorf("-plot: %s: %v", f, err)
+		}
+	}
+}
+
+// TestWindowTable checks Figure 1.19's numbers on configurations whose
+// degradation is a known function of the window size.
+func TestWindowTable(t *testing.T) {
+	var cfgs []config
+	for _, n := range []int{1, 2, 4} {
+		cfgs = append(cfgs,
+			config{PredictorParams: PredictorParams{Window: n, Type: "all"}, degr: 10 * float64(n)},
+			config{PredictorParams: PredictorParams{Window: n, Type: "immediate"}, degr: 5 * float64(n)})
+	}
+	var b strings.Builder
+	windowTable(&b, cfgs)
+	for _, want := range []string{"| 1 | 7.5% | 10.0% | 5.0% | ? |", "| 4 | 30.0% | 40.0% | 20.0% | ? |", "slope over all configurations: +7.50 points", "Size 1 7.5%, size 2 15.0%"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("lacks %q:\n%s", want, b.String())
 		}
 	}
 }

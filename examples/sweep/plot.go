@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/batchq/batchq/internal/thesislogs"
 	"gonum.org/v1/plot"
@@ -61,10 +64,54 @@ func plotFig43(dir string, lines []Line) ([]string, error) {
 			rows[r][j] = p
 		}
 	}
+	return writeFigure(dir, "fig43", rows, 32*vg.Centimeter, 15*vg.Centimeter)
+}
+
+// plotFig119 draws the numbers of the thesis's Figure 1.19: the mean
+// degradation of the configurations of each window size against the size,
+// over all configurations and per window type; writes dir/fig119.png and
+// dir/fig119.svg.
+func plotFig119(dir string, lines []Line) ([]string, error) {
+	cfgs, _, _, err := rankConfigs(lines)
+	if err != nil {
+		return nil, err
+	}
+	p := plot.New()
+	p.Title.Text = "Mean degradation against window size (EASY++, four logs)"
+	p.X.Label.Text = "window size (jobs)"
+	p.Y.Label.Text = "mean degradation (%)"
+	p.Legend.Top, p.Legend.Left = true, true
+	for i, t := range []string{"", "all", "immediate", "extended"} {
+		sum, n := map[int]float64{}, map[int]int{}
+		for _, c := range cfgs {
+			if t == "" || c.Type == t {
+				sum[c.Window] += c.degr
+				n[c.Window]++
+			}
+		}
+		var xy plotter.XYs
+		for _, size := range slices.Sorted(maps.Keys(n)) {
+			xy = append(xy, plotter.XY{X: float64(size), Y: sum[size] / float64(n[size])})
+		}
+		ln, pts, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, err
+		}
+		ln.Color, pts.Color = lineColors[i], lineColors[i]
+		ln.Width = vg.Points(1.2)
+		pts.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}[i]
+		p.Add(ln, pts)
+		p.Legend.Add(cmp.Or(map[string]string{"all": "type all", "immediate": "type immediate", "extended": "type extended"}[t], "all configurations"), ln, pts)
+	}
+	return writeFigure(dir, "fig119", [][]*plot.Plot{{p}}, 16*vg.Centimeter, 11*vg.Centimeter)
+}
+
+// writeFigure draws rows of plots on a white page of w × h and writes it
+// as dir/name.png and dir/name.svg.
+func writeFigure(dir, name string, rows [][]*plot.Plot, w, h vg.Length) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	w, h := 32*vg.Centimeter, 15*vg.Centimeter
 	var files []string
 	for _, ext := range []string{"png", "svg"} {
 		var c vg.CanvasWriterTo
@@ -76,7 +123,7 @@ func plotFig43(dir string, lines []Line) ([]string, error) {
 		dc := draw.New(c)
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
-		t := draw.Tiles{Rows: 2, Cols: len(thesislogs.Logs), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		t := draw.Tiles{Rows: len(rows), Cols: len(rows[0]), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 		cs := plot.Align(rows, t, dc)
 		for r := range rows {
@@ -84,7 +131,7 @@ func plotFig43(dir string, lines []Line) ([]string, error) {
 				p.Draw(cs[r][j])
 			}
 		}
-		path := filepath.Join(dir, "fig43."+ext)
+		path := filepath.Join(dir, name+"."+ext)
 		f, err := os.Create(path)
 		if err != nil {
 			return nil, err

@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/readme"
@@ -30,7 +28,7 @@ func writeJSON(w io.Writer, v any) error {
 func cmdReport(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	specPath := fs.String("spec", "", "sweep spec `FILE` (JSON)")
-	plotDir := fs.String("plot", "", "write the figure (fig43 only) as PNG and SVG to `DIR`")
+	plotDir := fs.String("plot", "", "write the figure (fig43: Figure 4.3; study: Figure 1.19) as PNG and SVG to `DIR`")
 	readmePath := fs.String("readme", "", "replace the region between <!-- generated:NAME --> and <!-- /generated:NAME --> of `FILE` with the report")
 	asJSON := fs.Bool("json", false, "print the results as a JSON array (run, params, summary) instead of tables")
 	pos, spec, err := common(fs, args, specPath)
@@ -56,10 +54,11 @@ func cmdReport(args []string, w io.Writer) error {
 		return err
 	}
 	if *plotDir != "" {
-		if spec.Report != "fig43" {
+		plotter := map[string]func(string, []Line) ([]string, error){"fig43": plotFig43, "study": plotFig119}[spec.Report]
+		if plotter == nil {
 			return usageError{fmt.Sprintf("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)}
 		}
-		files, err := plotFig43(*plotDir, lines)
+		files, err := plotter(*plotDir, lines)
 		if err != nil {
 			return err
 		}
@@ -248,237 +247,4 @@ func loadsOf(lines []Line) []float64 {
 	}
 	slices.Sort(loads)
 	return loads
-}
-
-// config is a predictor configuration of the study, without the window
-// size last so that configurations sort as the thesis lists them.
-type config struct {
-	PredictorParams
-	degr  float64   // average degradation over the test cases, %
-	cases []float64 // per test case
-}
-
-// study prints Tables 4.9, 4.12 and 4.13 from a parameter study: one
-// policy, every predictor configuration on every log.
-func study(w io.Writer, lines []Line) error {
-	type key = PredictorParams
-	var logs []string
-	vals := map[key]map[string]Metrics{}
-	var order []key
-	for _, l := range lines {
-		if l.Params.Predictor == nil {
-			continue
-		}
-		k := *l.Params.Predictor
-		if vals[k] == nil {
-			vals[k] = map[string]Metrics{}
-			order = append(order, k)
-		}
-		vals[k][l.Params.Trace] = l.Summary
-		if !slices.Contains(logs, l.Params.Trace) {
-			logs = append(logs, l.Params.Trace)
-		}
-	}
-	if len(order) == 0 {
-		return errors.New("study: no run has predictor parameters")
-	}
-	// Test cases: each log × {wait, bsld}; the best configuration of each.
-	ncase := 2 * len(logs)
-	best := make([]float64, ncase)
-	for i := range best {
-		best[i] = math.Inf(1)
-	}
-	get := func(m Metrics, c int) float64 {
-		if c%2 == 0 {
-			return m.MeanWait
-		}
-		return m.MeanBSLD
-	}
-	for _, k := range order {
-		for c := range ncase {
-			m, ok := vals[k][logs[c/2]]
-			if !ok {
-				return fmt.Errorf("study: configuration %+v not run on %s", k, logs[c/2])
-			}
-			best[c] = min(best[c], get(m, c))
-		}
-	}
-	cfgs := make([]config, len(order))
-	for i, k := range order {
-		c := config{PredictorParams: k, cases: make([]float64, ncase)}
-		for t := range ncase {
-			c.cases[t] = 100*get(vals[k][logs[t/2]], t)/best[t] - 100
-			c.degr += c.cases[t]
-		}
-		c.degr /= float64(ncase)
-		cfgs[i] = c
-	}
-	// Stable: ties keep expansion order.
-	sort.SliceStable(cfgs, func(a, b int) bool { return cfgs[a].degr < cfgs[b].degr })
-
-	fmt.Fprintf(w, "%d configurations × %d logs (%s); %d test cases (log × {wait, bsld}). Degradation of a configuration on a test case: 100·P/P_best − 100; configurations ranked by the average over the test cases.\n\n",
-		len(cfgs), len(logs), strings.Join(logs, ", "), ncase)
-
-	// Table 4.12.
-	fmt.Fprintln(w, "#### Table 4.12 — top configurations, ours and the thesis's")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| rank ours / thesis | ours: avg degr. | window | type | fullness | metric | fallback | propagation | correction | thesis: avg degr. | window | type | fullness | metric | fallback | propagation | correction |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	full := func(p bool) string {
-		if p {
-			return "partial"
-		}
-		return "full"
-	}
-	yes := func(p bool) string {
-		if p {
-			return "yes"
-		}
-		return "no"
-	}
-	short := map[string]string{"estimate": "est", "relative": "rel"}
-	for i, p := range paper412 {
-		k := i
-		if p.Rank == "8640" {
-			k = len(cfgs) - 1
-		}
-		if k >= len(cfgs) {
-			continue
-		}
-		c := cfgs[k]
-		fmt.Fprintf(w, "| %d / %s | %.2f%% | %d | %s | %s | %s | %s | %s | %s | %.2f%% | %d | %s | %s | %s | %s | %s | %s |\n",
-			k+1, p.Rank, c.degr, c.Window, c.Type, full(c.Partial), c.Metric, short[c.Fallback], yes(c.Propagate), c.Correction,
-			p.Degr, p.Window, p.Type, full(p.Partial), p.Metric, p.Fallback, yes(p.Propagate), p.Correction)
-	}
-	fmt.Fprintln(w)
-	// Where the thesis's rank 1 and the EASY++ default land in ours.
-	rankOf := func(match func(PredictorParams) bool) (int, float64) {
-		for i, c := range cfgs {
-			if match(c.PredictorParams) {
-				return i + 1, c.degr
-			}
-		}
-		return 0, nan
-	}
-	def := PredictorParams{Window: 2, Type: "all", Metric: "avg", Fallback: "estimate", Correction: "estimate"}
-	for _, q := range []struct {
-		name string
-		p    PredictorParams
-	}{
-		{"The EASY++ default (2, all, full, avg, est, no, estimate)", def},
-		{"The thesis's rank 1 (11, all, partial, avg, est, yes, estimate)", PredictorParams{Window: 11, Type: "all", Metric: "avg", Fallback: "estimate", Partial: true, Propagate: true, Correction: "estimate"}},
-	} {
-		if r, d := rankOf(func(p PredictorParams) bool { return p == q.p }); r > 0 {
-			fmt.Fprintf(w, "- %s: our rank %d of %d, %.2f%%.\n", q.name, r, len(cfgs), d)
-		} else {
-			fmt.Fprintf(w, "- %s: not in this sweep.\n", q.name)
-		}
-	}
-	// Shares quoted in the thesis's text.
-	share := func(cs []config, f func(config) bool) float64 {
-		n := 0
-		for _, c := range cs {
-			if f(c) {
-				n++
-			}
-		}
-		return 100 * float64(n) / float64(max(1, len(cs)))
-	}
-	top := cfgs[:max(1, len(cfgs)/20)]
-	half := cfgs[len(cfgs)/2:]
-	fmt.Fprintf(w, "- Top 5%% (%d): estimate correction %.0f%%, exponential %.0f%% (thesis: about 90%% and the rest); avg or median metric %.0f%% (thesis: 80%% of the top).\n",
-		len(top), share(top, func(c config) bool { return c.Correction == "estimate" }), share(top, func(c config) bool { return c.Correction == "exponential" }),
-		share(top, func(c config) bool { return c.Metric == "avg" || c.Metric == "median" }))
-	fmt.Fprintf(w, "- Bottom half (%d): gradual correction %.0f%%, exponential %.0f%%, estimate %.0f%% (thesis: gradual \"dominates\").\n", len(half),
-		share(half, func(c config) bool { return c.Correction == "gradual" }), share(half, func(c config) bool { return c.Correction == "exponential" }),
-		share(half, func(c config) bool { return c.Correction == "estimate" }))
-	fmt.Fprintln(w)
-
-	// Table 4.13.
-	fmt.Fprintln(w, "#### Table 4.13 — average degradation in the recommended subspace (type all, estimate correction), ours (thesis)")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| | size=1 | size=2 | full space |")
-	fmt.Fprintln(w, "|---|---|---|---|")
-	sub := func(f func(config) bool) []float64 {
-		var xs []float64
-		for _, c := range cfgs {
-			if f(c) {
-				xs = append(xs, c.degr)
-			}
-		}
-		return xs
-	}
-	cols := [][]float64{
-		sub(func(c config) bool { return c.Type == "all" && c.Correction == "estimate" && c.Window == 1 }),
-		sub(func(c config) bool { return c.Type == "all" && c.Correction == "estimate" && c.Window == 2 }),
-		sub(func(config) bool { return true }),
-	}
-	names := []string{"size=1", "size=2", "full space"}
-	for r, row := range []string{"min", "max", "average", "s.d."} {
-		fmt.Fprintf(w, "| %s |", row)
-		for i, xs := range cols {
-			fmt.Fprintf(w, " %s (%s) |", pct1(stat(xs, r)), pct1(paper413[names[i]][r]))
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintln(w)
-
-	// Table 4.9 (window 2, the other parameters at their defaults).
-	imm, all := def, def
-	imm.Type = "immediate"
-	if vals[imm] != nil && vals[all] != nil {
-		fmt.Fprintln(w, "#### Table 4.9 — EASY++ with an \"immediate\" vs an \"all\" window of 2, ours (thesis)")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| log | wait imm | all | bsld imm | all | acc % imm | all | py_abs rate % imm | all |")
-		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
-		for _, l := range logs {
-			a, b := vals[imm][l], vals[all][l]
-			p, ok := paper49[l]
-			if !ok {
-				p = map[string][4]float64{"immediate": {nan, nan, nan, nan}, "all": {nan, nan, nan, nan}}
-			}
-			fmt.Fprintf(w, "| %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) |\n", l,
-				num(a.MeanWait/60), num(p["immediate"][0]), num(b.MeanWait/60), num(p["all"][0]),
-				num(a.MeanBSLD), num(p["immediate"][1]), num(b.MeanBSLD), num(p["all"][1]),
-				num(100*a.Accuracy), num(p["immediate"][2]), num(100*b.Accuracy), num(p["all"][2]),
-				num(100*a.PredRate), num(p["immediate"][3]), num(100*b.PredRate), num(p["all"][3]))
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "py_abs rate: the share of jobs whose start was compared with a reservation (§3.5, Summary.Predictability.Rate).")
-		fmt.Fprintln(w)
-	}
-	return nil
-}
-
-func pct1(x float64) string {
-	if math.IsNaN(x) {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f%%", x)
-}
-
-// stat is min, max, mean or s.d. (r = 0..3) of xs; NaN when empty.
-func stat(xs []float64, r int) float64 {
-	if len(xs) == 0 {
-		return nan
-	}
-	switch r {
-	case 0:
-		return slices.Min(xs)
-	case 1:
-		return slices.Max(xs)
-	}
-	var m float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	if r == 2 {
-		return m
-	}
-	var v float64
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return math.Sqrt(v / float64(len(xs)))
 }
