@@ -79,6 +79,9 @@ type queue struct {
 	// number of the last event it learned from.
 	pred              *qbets.Predictor
 	feedFrom, lastFed int64
+	// slurm is the scheduler's latest estimate per probed job shape
+	// ("estimate" events, slurm.go).
+	slurm slurmEstimates
 }
 
 // savedQueue is a queue's QBETS state as its declaration's Record
@@ -191,6 +194,14 @@ func checkState(e *Event, name string, v stateView, o *Config) error {
 		if o != nil && v.liveJobs() >= o.MaxLiveJobs {
 			return fmt.Errorf("job: %d would be live job %d of %q (submitted, not ended), at most %d (MaxLiveJobs)", e.Job, v.liveJobs()+1, name, o.MaxLiveJobs)
 		}
+	case "estimate":
+		maxCores, ok := v.queueMax(e.Queue)
+		if !ok {
+			return fmt.Errorf("queue: %q is not declared on system %q (send a queue event first)", e.Queue, name)
+		}
+		if e.Cores > maxCores {
+			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
+		}
 	case "start":
 		if !known || started {
 			return fmt.Errorf("job: %d is not waiting on %q", e.Job, name)
@@ -259,6 +270,8 @@ func (s *system) apply(e *Event, seq int64) error {
 			s.queues[e.Queue] = q
 		}
 		q.maxCores, q.maxWall = e.Cores, e.WallTime
+	case "estimate":
+		s.queues[e.Queue].slurm.put(e)
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
