@@ -78,8 +78,9 @@ func (c *Collector) Run(ctx context.Context) error {
 
 // Poll runs one round: send the batches in flight, read the partitions,
 // squeue and sacct, send the events that are at least Config.Delay old in
-// time order, ask the service about every job still waiting, and save the
-// cursor.
+// time order, ask the service about every job still waiting, probe
+// Slurm's estimates when a round is due (Config.ProbeEvery), and save
+// the cursor.
 func (c *Collector) Poll(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -115,6 +116,7 @@ func (c *Collector) poll(ctx context.Context) error {
 		return err
 	}
 	c.predict(jobs, now)
+	c.probe(ctx, parts, now)
 	c.prune(now)
 	c.st.LastPoll = now
 	c.st.Report.Polls++
@@ -253,6 +255,7 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 			c.skip("vanished from squeue and sacct: ended at the collector's time", 1)
 		}
 	}
+	out = append(out, c.dueProbes(parts, cutoff)...)
 	return c.declare(parts, out, cutoff)
 }
 

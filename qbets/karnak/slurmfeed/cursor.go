@@ -40,6 +40,13 @@ type cursor struct {
 	Queues  map[string]queueLimits `json:"queues"`
 	Jobs    map[string]*jobState   `json:"jobs"`
 	Report  Report                 `json:"report"`
+	// Probes (probe.go): the answers to send once they are Delay old, the
+	// last one sent per shape, when the last round was, and where the
+	// next one begins among the shapes.
+	Probes    []karnak.Event       `json:"probes,omitempty"`
+	ProbeSent map[string]probeSent `json:"probeSent,omitempty"`
+	LastProbe int64                `json:"lastProbe,omitempty"`
+	ProbeNext int                  `json:"probeNext,omitempty"`
 }
 
 const cursorVersion = 1
