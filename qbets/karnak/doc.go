@@ -17,6 +17,12 @@
 //		Confidence: 90, Quantile: 95, Locations: []karnak.Location{{System: "s1", Queue: "normal"}}})
 //	http.ListenAndServe(addr, svc.Handler())           // the REST resources of §2.3; set timeouts (see Handler)
 //
+// A feed may also send a scheduler's own estimate for hypothetical jobs
+// ("estimate" events: a Slurm feed's answers of `sbatch --test-only` per
+// probed shape, package slurmfeed); a prediction for a hypothetical job
+// then carries, as Slurm, the answer for the smallest probed shape at
+// least as large as the job, if it is at most an hour old (slurm.go).
+//
 // Every resource is text, JSON, XML or an HTML page (§2.1); the pages
 // (html.go) work without JavaScript, include a form for a hypothetical
 // job, and show each queue's waits, bounds, estimates and cores as SVG
