@@ -269,7 +269,7 @@ func TestBrowser(t *testing.T) {
 	}
 	asked := time.Unix(slurmAsked, 0).UTC().Format("2006-01-02 15:04:05")
 	for _, w := range []string{"Slurm's own estimate", "waits 01:30:00, so starts at " + time.Unix(slurmAsked+5400, 0).UTC().Format("2006-01-02 15:04:05") + " UTC",
-		"Slurm (sbatch --test-only) for 32 cores, 04:00:00, asked at " + asked + " UTC"} {
+		"(sbatch --test-only for 32 cores, 04:00:00, asked at " + asked + " UTC"} {
 		if !strings.Contains(answers, w) {
 			t.Errorf("%q not on the rendered answer:\n%s", w, answers)
 		}

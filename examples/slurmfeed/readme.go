@@ -14,10 +14,12 @@ import (
 // methods side by side, then job by job.
 func summary(r *slurmfeed.Report) string {
 	var b strings.Builder
-	kinds := []string{"queue", "submit", "start", "end"}
+	kinds := []string{"queue", "submit", "start", "end", "estimate"}
 	var evs []string
 	for _, k := range kinds {
-		evs = append(evs, fmt.Sprintf("%d %s", r.Events[k], k))
+		if k != "estimate" || r.Events[k] > 0 { // estimates: only where Slurm was probed
+			evs = append(evs, fmt.Sprintf("%d %s", r.Events[k], k))
+		}
 	}
 	fmt.Fprintf(&b, "System %s: %d polls, %d batches acknowledged (%s events), %d late events, %d failed polls.\n\n",
 		r.System, r.Polls, r.Batches, strings.Join(evs, ", "), r.Late, r.Errors)
@@ -30,6 +32,18 @@ func summary(r *slurmfeed.Report) string {
 		slices.Sort(reasons)
 		for _, k := range reasons {
 			fmt.Fprintf(&b, "- %s: %d\n", k, r.Skipped[k])
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Probes) > 0 {
+		fmt.Fprintf(&b, "Probes of Slurm's own estimate for hypothetical jobs (sbatch --test-only):\n\n")
+		outcomes := make([]string, 0, len(r.Probes))
+		for k := range r.Probes {
+			outcomes = append(outcomes, k)
+		}
+		slices.Sort(outcomes)
+		for _, k := range outcomes {
+			fmt.Fprintf(&b, "- %s: %d\n", k, r.Probes[k])
 		}
 		b.WriteString("\n")
 	}

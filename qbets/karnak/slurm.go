@@ -1,0 +1,84 @@
+package karnak
+
+// The scheduler's own estimate beside the service's predictions (issue
+// #25): a Slurm feed (package slurmfeed) asks Slurm, with `sbatch
+// --test-only`, when a job of each of a few shapes (cores × wall time)
+// would start if submitted now, and sends each answer as an "estimate"
+// event. Each queue keeps the latest answer per shape, for at most
+// maxSlurmShapes shapes, and a prediction for a hypothetical job shows
+// the answer for the smallest probed shape at least as large as the job
+// (the conservative choice: a larger job does not start earlier), if
+// that answer is at most maxSlurmAge old.
+
+// SlurmPart is the scheduler's own estimate for a hypothetical job
+// (`sbatch --test-only`, sent by a Slurm feed): asked at At, for the
+// probed job of Cores and WallTime, it expected a start at Start, that
+// is a wait of Wait = Start − At seconds (0 when Start is earlier). The
+// probed job is the smallest one probed that is at least as large as the
+// job asked about, in cores and in wall time.
+type SlurmPart struct {
+	Wait     int64 `json:"wait"`
+	Start    int64 `json:"start"`
+	At       int64 `json:"at"`
+	Cores    int64 `json:"cores"`
+	WallTime int64 `json:"wallTime"`
+}
+
+const (
+	// maxSlurmShapes bounds the shapes a queue keeps: a feed probing
+	// more replaces the oldest answer (slurmfeed probes at most 24 per
+	// partition).
+	maxSlurmShapes = 64
+	// maxSlurmAge is how old an answer may be and still be shown: a feed
+	// that stopped is not shown forever (slurmfeed sends an unchanged
+	// answer again every 15 minutes).
+	maxSlurmAge = 3600
+)
+
+type slurmEstimate struct{ cores, wall, at, start int64 }
+
+// slurmEstimates is a queue's latest answer per shape, at most
+// maxSlurmShapes of them.
+type slurmEstimates []slurmEstimate
+
+// put keeps e's answer: in place of its shape's older one, else in a free
+// place, else in place of the oldest answer (the first of them at equal
+// times), so a replay of the log rebuilds the same set.
+func (s *slurmEstimates) put(e *Event) {
+	v := slurmEstimate{e.Cores, e.WallTime, e.Time, e.Start}
+	oldest := -1
+	for i, x := range *s {
+		if x.cores == v.cores && x.wall == v.wall {
+			(*s)[i] = v
+			return
+		}
+		if oldest < 0 || x.at < (*s)[oldest].at {
+			oldest = i
+		}
+	}
+	if len(*s) < maxSlurmShapes {
+		*s = append(*s, v)
+		return
+	}
+	(*s)[oldest] = v
+}
+
+// forJob is the answer for the smallest shape (fewest cores, then
+// shortest wall time) with at least cores and wall, asked at most
+// maxSlurmAge before now; nil when there is none.
+func (s slurmEstimates) forJob(cores, wall, now int64) *SlurmPart {
+	best := -1
+	for i, x := range s {
+		if x.cores < cores || x.wall < wall || now-x.at > maxSlurmAge {
+			continue
+		}
+		if best < 0 || x.cores < s[best].cores || x.cores == s[best].cores && x.wall < s[best].wall {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	x := s[best]
+	return &SlurmPart{Wait: max(x.start-x.at, 0), Start: x.start, At: x.at, Cores: x.cores, WallTime: x.wall}
+}
