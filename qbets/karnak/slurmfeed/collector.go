@@ -437,19 +437,25 @@ func (c *Collector) prune(now int64) {
 	}
 }
 
-// maxReasons caps the distinct reasons of Report.Skipped.
+// maxReasons caps the distinct reasons of Report.Skipped and
+// Report.Probes.
 const maxReasons = 64
 
 func (c *Collector) skip(reason string, n int64) {
-	r := &c.st.Report
-	if r.Skipped == nil {
-		r.Skipped = map[string]int64{}
+	count(&c.st.Report.Skipped, reason, n)
+	c.cfg.Logf("slurmfeed: skipped %d: %s", n, reason)
+}
+
+// count adds n to (*m)[reason], made when nil; beyond maxReasons reasons,
+// a new one is counted as "other reasons".
+func count(m *map[string]int64, reason string, n int64) {
+	if *m == nil {
+		*m = map[string]int64{}
 	}
-	if _, ok := r.Skipped[reason]; !ok && len(r.Skipped) >= maxReasons {
+	if _, ok := (*m)[reason]; !ok && len(*m) >= maxReasons {
 		reason = "other reasons"
 	}
-	r.Skipped[reason] += n
-	c.cfg.Logf("slurmfeed: skipped %d: %s", n, reason)
+	(*m)[reason] += n
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -206,16 +206,7 @@ func (c *Collector) dueProbes(parts map[string]partition, cutoff int64) []pendin
 }
 
 // probed counts a probe's outcome in the Report.
-func (c *Collector) probed(outcome string, n int64) {
-	r := &c.st.Report
-	if r.Probes == nil {
-		r.Probes = map[string]int64{}
-	}
-	if _, ok := r.Probes[outcome]; !ok && len(r.Probes) >= maxReasons {
-		outcome = "other outcomes"
-	}
-	r.Probes[outcome] += n
-}
+func (c *Collector) probed(outcome string, n int64) { count(&c.st.Report.Probes, outcome, n) }
 
 // parseTestOnly reads Slurm's expected start from what `sbatch
 // --test-only` printed (on standard error: "sbatch: Job 123 to start at
