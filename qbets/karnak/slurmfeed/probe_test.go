@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -289,5 +291,30 @@ func TestProbesSurviveRestart(t *testing.T) {
 	}
 	if n := f.calls["sbatch"]; n != 16 {
 		t.Errorf("%d probes, want 16 (the restart's round is not due)", n)
+	}
+}
+
+// Exec runs sbatch with SLURM_TIME_FORMAT=%s and returns its standard
+// error after its output (where --test-only answers); another command's
+// standard error is not in its output. A stand-in sbatch on the PATH
+// prints what Slurm would.
+func TestExecSbatch(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho out\necho \"sbatch: Job 0 to start at $SLURM_TIME_FORMAT using 1 processors on nodes n1 in partition p\" >&2\n"
+	for _, name := range []string{"sbatch", "squeue"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := Exec{}.Run(context.Background(), "sbatch", "--test-only")
+	if err != nil {
+		t.Skipf("no /bin/sh to run a stand-in sbatch: %v", err)
+	}
+	if want := "out\nsbatch: Job 0 to start at %s using 1 processors on nodes n1 in partition p\n"; string(out) != want {
+		t.Errorf("sbatch: %q, want %q", out, want)
+	}
+	if out, err := (Exec{}).Run(context.Background(), "squeue"); err != nil || string(out) != "out\n" {
+		t.Errorf("squeue: %q %v, want its standard output only", out, err)
 	}
 }
