@@ -190,8 +190,13 @@ func TestSlurmEstimatesBounded(t *testing.T) {
 func TestSlurmEstimateShown(t *testing.T) {
 	svc, srv := newTestServer(t)
 	at := testNow - 30
-	if err := svc.Ingest([]Event{estimate("normal", 4, 3600, at, 5400), estimate("debug", 8, 3600, at, 60)}); err != nil {
+	if err := svc.Ingest([]Event{estimate("normal", 4, 3600, at, 5400)}); err != nil {
 		t.Fatal(err)
+	}
+	// Through the write path, as a feed sends it.
+	ev := fmt.Sprintf(`{"kind":"estimate","system":"s1","queue":"debug","time":%d,"cores":8,"wallTime":3600,"start":%d}`, at, at+60)
+	if code, body := do(t, "POST", srv.URL+"/karnak/events", "application/json", ev); code != 200 {
+		t.Fatalf("POST an estimate: %d %s", code, body)
 	}
 	hypo := `{"cores": 4, "wallTime": "01:00:00", "locations": ["normal@s1", "debug@s1"]}`
 	_, js := do(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", hypo)
