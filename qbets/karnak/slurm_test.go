@@ -241,7 +241,7 @@ func TestSlurmEstimateShown(t *testing.T) {
 	_, srv2 := newTestServer(t)
 	_, page = get(t, srv2.URL+"/karnak/waittime/predict.html?cores=4&wallTime=00:30:00&loc=normal@s1", "")
 	_, js = do(t, "POST", srv2.URL+"/karnak/waittime/prediction/?format=json", "application/json", hypo)
-	if strings.Contains(page, "Slurm") || strings.Contains(js, `"slurm"`) {
+	if strings.Contains(page, "Slurm's own estimate") || strings.Contains(js, `"slurm"`) {
 		t.Errorf("no feed, yet Slurm is shown:\n%s", js)
 	}
 }
