@@ -229,19 +229,19 @@ func TestSlurmEstimateShown(t *testing.T) {
 	resp, page := get(t, srv.URL+"/karnak/waittime/predict.html?cores=4&wallTime=00:30:00&loc=normal@s1&loc=debug@s1", "")
 	checkPage(t, "predict.html", resp, page)
 	for _, w := range []string{
-		"Slurm's own estimate", "waits <strong>01:30:00</strong>, so starts at " + stamp(at+5400) + " UTC",
+		`<dd class="slurm">waits <strong>01:30:00</strong>, so starts at ` + stamp(at+5400) + " UTC",
 		"(sbatch --test-only for 4 cores, 01:00:00, asked at " + stamp(at) + " UTC",
 	} {
 		if !strings.Contains(page, w) {
 			t.Errorf("the answer page lacks %q", w)
 		}
 	}
-	// Without an estimate (a queue no feed probes) the page says nothing
-	// of Slurm, and the JSON has no "slurm".
+	// Without an estimate (a queue no feed probes) the page shows no
+	// estimate of Slurm's, and the JSON has no "slurm".
 	_, srv2 := newTestServer(t)
 	_, page = get(t, srv2.URL+"/karnak/waittime/predict.html?cores=4&wallTime=00:30:00&loc=normal@s1", "")
 	_, js = do(t, "POST", srv2.URL+"/karnak/waittime/prediction/?format=json", "application/json", hypo)
-	if strings.Contains(page, "Slurm's own estimate") || strings.Contains(js, `"slurm"`) {
+	if strings.Contains(page, `class="slurm"`) || strings.Contains(js, `"slurm"`) {
 		t.Errorf("no feed, yet Slurm is shown:\n%s", js)
 	}
 }
