@@ -11,11 +11,12 @@ import (
 // submitted, started or ended. A "queue" event declares a queue and its
 // limits (Karnak read them from GLUE 2); jobs may only be submitted to
 // declared queues, so that requests can be validated against the limits
-// (§2.3). An "estimate" event carries a scheduler's own answer for a
-// hypothetical job of a queue, as a Slurm feed asks it (`sbatch
-// --test-only`, package slurmfeed): a job of Cores and WallTime submitted
-// at Time would start at Start; the service shows the latest one per
-// shape beside its predictions (slurm.go). Times are Unix seconds.
+// (§2.3). An "estimate" event carries the scheduler's own expected
+// start, as a Slurm feed reads it (package slurmfeed): of a hypothetical
+// job of a queue (`sbatch --test-only`: a job of Cores and WallTime
+// submitted at Time would start at Start), or, with Job, of that waiting
+// job (squeue, at Time); the service shows the latest beside its
+// predictions (slurm.go). Times are Unix seconds.
 type Event struct {
 	Kind   string `json:"kind"` // queue | submit | start | end | estimate
 	System string `json:"system"`
@@ -83,13 +84,13 @@ func (e *Event) check() error {
 			return fmt.Errorf("wallTime: %d, want ≥ 0 (0 = none requested)", e.WallTime)
 		}
 	case "estimate":
-		if !validName(e.Queue) {
+		switch {
+		case e.Job != 0 && (e.Queue != "" || e.Cores != 0 || e.WallTime != 0):
+			return fmt.Errorf("queue, cores, wallTime: an estimate of job %d has none (the job has them)", e.Job)
+		case e.Job != 0:
+		case !validName(e.Queue):
 			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
-		}
-		if e.Job != 0 {
-			return fmt.Errorf("job: %d on an estimate, which is of a hypothetical job (want none)", e.Job)
-		}
-		if e.Cores < 1 || e.WallTime < 1 {
+		case e.Cores < 1 || e.WallTime < 1:
 			return fmt.Errorf("cores, wallTime: %d, %d, want the probed job's size ≥ 1 and run time ≥ 1 s", e.Cores, e.WallTime)
 		}
 		if e.Start < 1 || e.Start > maxSpan {

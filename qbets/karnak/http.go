@@ -592,7 +592,11 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 		if start {
 			what = "starts at " + stamp(sl.Start)
 		}
-		fmt.Fprintf(w, "  Slurm  %s (sbatch --test-only for %d cores, %s, asked at %s)\n", what, sl.Cores, hms(sl.WallTime), stamp(sl.At))
+		if p.Job != nil {
+			fmt.Fprintf(w, "  Slurm  %s (squeue's expected start, read at %s)\n", what, stamp(sl.At))
+		} else {
+			fmt.Fprintf(w, "  Slurm  %s (sbatch --test-only for %d cores, %s, asked at %s)\n", what, sl.Cores, hms(sl.WallTime), stamp(sl.At))
+		}
 	}
 }
 

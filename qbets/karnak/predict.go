@@ -46,8 +46,8 @@ type Prediction struct {
 	// estimate with a Confidence% interval ±HalfWidth.
 	IBL       *EstimatePart `json:"ibl,omitempty"`
 	IBLReason string        `json:"iblReason,omitempty"`
-	// Slurm is the scheduler's own estimate (a hypothetical job on a
-	// queue fed by a Slurm feed; nil otherwise): see SlurmPart.
+	// Slurm is the scheduler's own estimate where a Slurm feed sends one
+	// (nil otherwise): see SlurmPart.
 	Slurm *SlurmPart `json:"slurm,omitempty"`
 
 	// Error, for one location of a hypothetical request, says why it has
@@ -425,5 +425,6 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
 	}
+	p.Slurm = slurmOfJob(j, now)
 	return s.cache.put(ck, p), nil
 }

@@ -8,14 +8,22 @@ package karnak
 // maxSlurmShapes shapes, and a prediction for a hypothetical job shows
 // the answer for the smallest probed shape at least as large as the job
 // (the conservative choice: a larger job does not start earlier), if
-// that answer is at most maxSlurmAge old.
+// that answer is at most maxSlurmAge old. The feed also sends Slurm's
+// expected start of each waiting job (squeue) as an "estimate" event of
+// the job; the job's prediction shows the latest, if as recent.
+//
+// A pruning of the store (retain.go) deletes the estimates before its
+// cut with the other events; the cut is at least a week back, so they
+// are older than maxSlurmAge and were not shown anyway: a restart shows
+// the same.
 
-// SlurmPart is the scheduler's own estimate for a hypothetical job
-// (`sbatch --test-only`, sent by a Slurm feed): asked at At, for the
-// probed job of Cores and WallTime, it expected a start at Start, that
-// is a wait of Wait = Start − At seconds (0 when Start is earlier). The
-// probed job is the smallest one probed that is at least as large as the
-// job asked about, in cores and in wall time.
+// SlurmPart is the scheduler's own estimate, sent by a Slurm feed: asked
+// at At, it expected a job of Cores and WallTime to start at Start, a
+// wait of Wait = Start − At seconds (0 when Start is earlier). For a
+// hypothetical job (`sbatch --test-only`) the job is the smallest one
+// probed that is at least as large as the one asked about, in cores and
+// in wall time; for a queued job it is the job itself (its expected start
+// as squeue shows it).
 type SlurmPart struct {
 	Wait     int64 `json:"wait"`
 	Start    int64 `json:"start"`
@@ -81,4 +89,13 @@ func (s slurmEstimates) forJob(cores, wall, now int64) *SlurmPart {
 	}
 	x := s[best]
 	return &SlurmPart{Wait: max(x.start-x.at, 0), Start: x.start, At: x.at, Cores: x.cores, WallTime: x.wall}
+}
+
+// slurmOfJob is Slurm's expected start of a waiting job, if read at most
+// maxSlurmAge before now; nil otherwise.
+func slurmOfJob(j *job, now int64) *SlurmPart {
+	if j.slurmAt == 0 || now-j.slurmAt > maxSlurmAge {
+		return nil
+	}
+	return &SlurmPart{Wait: max(j.slurmStart-j.slurmAt, 0), Start: j.slurmStart, At: j.slurmAt, Cores: j.Cores, WallTime: j.ReqTime}
 }

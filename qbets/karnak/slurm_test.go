@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -26,7 +27,10 @@ func TestSlurmEstimateRejected(t *testing.T) {
 	}{
 		{Event{Kind: "estimate", System: "s1", Queue: "", Cores: 1, WallTime: 60, Time: at, Start: at}, "queue:"},
 		{Event{Kind: "estimate", System: "s1", Queue: "a b", Cores: 1, WallTime: 60, Time: at, Start: at}, "queue:"},
-		{Event{Kind: "estimate", System: "s1", Queue: "normal", Job: 7, Cores: 1, WallTime: 60, Time: at, Start: at}, "job:"},
+		{Event{Kind: "estimate", System: "s1", Queue: "normal", Job: 1001, Cores: 1, WallTime: 60, Time: at, Start: at}, "queue, cores, wallTime:"},
+		{Event{Kind: "estimate", System: "s1", Job: 99999, Time: at, Start: at}, "job: 99999 is not waiting"},
+		{Event{Kind: "estimate", System: "s1", Job: 1, Time: at, Start: at}, "job: 1 is not waiting"}, // started
+		{Event{Kind: "estimate", System: "s1", Job: 1001, Time: at}, "start:"},
 		{estimate("normal", 0, 60, at, 0), "cores, wallTime:"},
 		{estimate("normal", 1, 0, at, 0), "cores, wallTime:"},
 		{estimate("normal", -5, 60, at, 0), "cores:"},
@@ -243,5 +247,55 @@ func TestSlurmEstimateShown(t *testing.T) {
 	_, js = do(t, "POST", srv2.URL+"/karnak/waittime/prediction/?format=json", "application/json", hypo)
 	if strings.Contains(page, `class="slurm"`) || strings.Contains(js, `"slurm"`) {
 		t.Errorf("no feed, yet Slurm is shown:\n%s", js)
+	}
+}
+
+// Slurm's expected start of a waiting job (squeue, sent as an estimate of
+// the job) is on the job's prediction in every representation, while at
+// most maxSlurmAge old.
+func TestSlurmEstimateOfJob(t *testing.T) {
+	now := testNow
+	svc, err := NewServiceWith(nil, func() int64 { return now }, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(svc.Handler())
+	defer srv.Close()
+	at := testNow - 30
+	if err := svc.Ingest([]Event{{Kind: "estimate", System: "s1", Job: 1002, Time: at, Start: at + 900}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.PredictJob("s1", 1002, 95, 90, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (SlurmPart{Wait: 900, Start: at + 900, At: at, Cores: 4, WallTime: 3600}); p.Slurm == nil || *p.Slurm != want {
+		t.Fatalf("job 1002: %+v, want %+v", p.Slurm, want)
+	}
+	if q, _ := svc.PredictJob("s1", 1001, 95, 90, 0); q.Slurm != nil {
+		t.Errorf("job 1001 has no estimate, yet %+v", q.Slurm)
+	}
+	u := srv.URL + "/karnak/system/s1/job/1002/prediction/"
+	_, js := get(t, u+"waittime.json", "")
+	_, xs := get(t, u+"waittime.xml", "")
+	var pj, px Prediction
+	if json.Unmarshal([]byte(js), &pj) != nil || xml.Unmarshal([]byte(xs), &px) != nil || !sameValues(pj, px) || pj.Slurm == nil {
+		t.Errorf("JSON and XML differ:\n%s\n%s", js, xs)
+	}
+	_, txt := get(t, u+"starttime.txt", "")
+	if w := "Slurm  starts at " + stamp(at+900) + " (squeue's expected start, read at " + stamp(at) + ")"; !strings.Contains(txt, w) {
+		t.Errorf("text lacks %q:\n%s", w, txt)
+	}
+	resp, page := get(t, u+"waittime.html", "")
+	checkPage(t, "job page", resp, page)
+	if w := `<dd class="slurm">waits <strong>00:15:00</strong>, so starts at ` + stamp(at+900) + ` UTC <span class="note">(squeue's expected start of the job, read at ` + stamp(at) + " UTC)"; !strings.Contains(page, w) {
+		t.Errorf("the job page lacks %q", w)
+	}
+	now = at + maxSlurmAge + 1
+	if p, _ := svc.PredictJob("s1", 1002, 95, 90, 0); p.Slurm != nil {
+		t.Errorf("an estimate older than %d s is shown: %+v", maxSlurmAge, p.Slurm)
 	}
 }

@@ -63,6 +63,9 @@ type job struct {
 	inQ    []ibl.Value
 	snapAt int64
 	subSeq int64 // store sequence number of the submit (retain.go)
+	// The scheduler's expected start of the job, read at slurmAt (0:
+	// none; "estimate" events of the job, slurm.go).
+	slurmStart, slurmAt int64
 }
 
 type queue struct {
@@ -195,6 +198,12 @@ func checkState(e *Event, name string, v stateView, o *Config) error {
 			return fmt.Errorf("job: %d would be live job %d of %q (submitted, not ended), at most %d (MaxLiveJobs)", e.Job, v.liveJobs()+1, name, o.MaxLiveJobs)
 		}
 	case "estimate":
+		if e.Job != 0 {
+			if !known || started {
+				return fmt.Errorf("job: %d is not waiting on %q", e.Job, name)
+			}
+			break
+		}
 		maxCores, ok := v.queueMax(e.Queue)
 		if !ok {
 			return fmt.Errorf("queue: %q is not declared on system %q (send a queue event first)", e.Queue, name)
@@ -271,7 +280,11 @@ func (s *system) apply(e *Event, seq int64) error {
 		}
 		q.maxCores, q.maxWall = e.Cores, e.WallTime
 	case "estimate":
-		s.queues[e.Queue].slurm.put(e)
+		if j := s.jobs[e.Job]; e.Job != 0 {
+			j.slurmStart, j.slurmAt = e.Start, e.Time
+		} else {
+			s.queues[e.Queue].slurm.put(e)
+		}
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
