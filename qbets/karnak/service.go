@@ -387,13 +387,15 @@ func (s *Service) dryRun(evs []Event) error {
 			}
 			views[e.System] = v
 		}
-		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep {
+		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep && e.Kind != "estimate" {
 			e.Time = v.clock
 		}
 		if err := checkState(e, e.System, v, &s.opt); err != nil {
 			return badRequest("events[%d].%v", i, err)
 		}
-		v.clock = e.Time
+		if e.Kind != "estimate" { // out of band (slurm.go)
+			v.clock = e.Time
+		}
 		switch e.Kind {
 		case "queue":
 			v.queues[e.Queue] = e.Cores

@@ -12,6 +12,12 @@ package karnak
 // expected start of each waiting job (squeue) as an "estimate" event of
 // the job; the job's prediction shows the latest, if as recent.
 //
+// Estimates are out of band: they need not come in time order with the
+// other events of their system (a feed sends them as it reads them, at
+// the time it read them, not after its reorder delay), and they do not
+// move the system's clock; an estimate older than the one held (for its
+// shape, or its job) changes nothing.
+//
 // A pruning of the store (retain.go) deletes the estimates before its
 // cut with the other events; the cut is at least a week back, so they
 // are older than maxSlurmAge and were not shown anyway: a restart shows
@@ -49,15 +55,30 @@ type slurmEstimate struct{ cores, wall, at, start int64 }
 // maxSlurmShapes of them.
 type slurmEstimates []slurmEstimate
 
-// put keeps e's answer: in place of its shape's older one, else in a free
-// place, else in place of the oldest answer (the first of them at equal
-// times), so a replay of the log rebuilds the same set.
+// applyEstimate keeps the estimate e (validated) of a job or of a
+// queue's probed shape. The caller holds mu.
+func (s *system) applyEstimate(e *Event) {
+	if e.Job == 0 {
+		s.queues[e.Queue].slurm.put(e)
+		return
+	}
+	if j := s.jobs[e.Job]; e.Time >= j.slurmAt {
+		j.slurmStart, j.slurmAt = e.Start, e.Time
+	}
+}
+
+// put keeps e's answer unless an answer as recent is held for its shape:
+// in place of its shape's older one, else in a free place, else in place
+// of the oldest answer (the first of them at equal times) if not newer
+// e, so a replay of the log rebuilds the same set.
 func (s *slurmEstimates) put(e *Event) {
 	v := slurmEstimate{e.Cores, e.WallTime, e.Time, e.Start}
 	oldest := -1
 	for i, x := range *s {
 		if x.cores == v.cores && x.wall == v.wall {
-			(*s)[i] = v
+			if v.at >= x.at {
+				(*s)[i] = v
+			}
 			return
 		}
 		if oldest < 0 || x.at < (*s)[oldest].at {
@@ -66,9 +87,9 @@ func (s *slurmEstimates) put(e *Event) {
 	}
 	if len(*s) < maxSlurmShapes {
 		*s = append(*s, v)
-		return
+	} else if v.at >= (*s)[oldest].at {
+		(*s)[oldest] = v
 	}
-	(*s)[oldest] = v
 }
 
 // forJob is the answer for the smallest shape (fewest cores, then

@@ -42,7 +42,6 @@ func TestSlurmEstimateRejected(t *testing.T) {
 		{estimate("normal", 1, 60, at, maxSpan), "start:"},
 		{Event{Kind: "submit", System: "s1", Job: 5000, Queue: "normal", Cores: 1, WallTime: 60, Time: at, Start: at}, "start:"},
 		{estimate("normal", 1, 60, testNow+8*86400, 0), "time:"},
-		{estimate("normal", 1, 60, 5, 0), "time: 5 is before the last event"},
 		{Event{Kind: strings.Repeat("x", 1000), System: "s1", Time: at}, "kind:"},
 	} {
 		good := estimate("normal", 2, 60, at, 10)
@@ -297,5 +296,55 @@ func TestSlurmEstimateOfJob(t *testing.T) {
 	now = at + maxSlurmAge + 1
 	if p, _ := svc.PredictJob("s1", 1002, 95, 90, 0); p.Slurm != nil {
 		t.Errorf("an estimate older than %d s is shown: %+v", maxSlurmAge, p.Slurm)
+	}
+}
+
+// Estimates are out of band: one dated before the system's last event is
+// taken, one dated later does not move the system's clock, and an
+// estimate older than the one held changes nothing.
+func TestSlurmEstimateOutOfBand(t *testing.T) {
+	svc, _ := newTestServer(t)
+	last, _ := svc.Last("s1")
+	at := last.Event.Time
+	evs := []Event{
+		estimate("normal", 4, 3600, at+3600, 100), // an hour ahead of the last event
+		estimate("normal", 4, 3600, at-50, 999),   // older: ignored
+		estimate("debug", 1, 60, at-100000, 5),    // long before the last event: taken (and too old to show)
+		{Kind: "estimate", System: "s1", Job: 1002, Time: at + 10, Start: at + 70},
+		{Kind: "estimate", System: "s1", Job: 1002, Time: at + 5, Start: at + 9999}, // older: ignored
+		// A job event at the clock is still in order.
+		{Kind: "submit", System: "s1", Job: 5000, Time: at, Queue: "debug", Cores: 1, WallTime: 60},
+	}
+	if err := svc.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := svc.Last("s1"); l.Event.Kind != "submit" || l.Event.Time != at {
+		t.Errorf("the last event is %+v: an estimate moved the clock", l.Event)
+	}
+	if p := predictOne(t, svc, "normal", 4, 3600); p.Slurm == nil || p.Slurm.At != at+3600 || p.Slurm.Wait != 100 {
+		t.Errorf("normal: %+v, want the newest estimate", p.Slurm)
+	}
+	if p := predictOne(t, svc, "debug", 1, 60); p.Slurm != nil {
+		t.Errorf("debug: %+v, want none (too old)", p.Slurm)
+	}
+	if p, _ := svc.PredictJob("s1", 1002, 95, 90, 0); p.Slurm == nil || p.Slurm.At != at+10 || p.Slurm.Start != at+70 {
+		t.Errorf("job 1002: %+v, want the newest estimate", p.Slurm)
+	}
+	// Full: a new shape older than every one held is not kept.
+	var full []Event
+	for c := range int64(maxSlurmShapes) {
+		full = append(full, estimate("normal", 1+c, 60, at+20, 1))
+	}
+	full = append(full, estimate("normal", 1, 120, at, 1))
+	if err := svc.Ingest(full); err != nil {
+		t.Fatal(err)
+	}
+	sys, _ := svc.lookup("s1")
+	sys.mu.RLock()
+	defer sys.mu.RUnlock()
+	for _, e := range sys.queues["normal"].slurm {
+		if e.wall == 120 {
+			t.Errorf("an estimate older than every one held replaced one: %+v", e)
+		}
 	}
 }

@@ -170,7 +170,7 @@ type stateView interface {
 // rebuilt passes nil (what was stored is rebuilt whatever the caps are
 // now).
 func checkState(e *Event, name string, v stateView, o *Config) error {
-	if last := v.lastEvent(); e.Time < last {
+	if last := v.lastEvent(); e.Time < last && e.Kind != "estimate" { // estimates: out of band (slurm.go)
 		back := "events must arrive in time order"
 		if o != nil && o.MaxBackstep > 0 {
 			back = fmt.Sprintf("at most %d s earlier is accepted (MaxBackstep)", o.MaxBackstep)
@@ -250,6 +250,11 @@ func (s *system) job(id int64) (known, started bool) {
 // apply changes the state by a validated event, the seq-th of the store
 // (of the service, without a store). The caller holds mu.
 func (s *system) apply(e *Event, seq int64) error {
+	if e.Kind == "estimate" {
+		s.gen++ // the predictions that show it change
+		s.applyEstimate(e)
+		return nil
+	}
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
@@ -279,12 +284,6 @@ func (s *system) apply(e *Event, seq int64) error {
 			s.queues[e.Queue] = q
 		}
 		q.maxCores, q.maxWall = e.Cores, e.WallTime
-	case "estimate":
-		if j := s.jobs[e.Job]; e.Job != 0 {
-			j.slurmStart, j.slurmAt = e.Start, e.Time
-		} else {
-			s.queues[e.Queue].slurm.put(e)
-		}
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}

@@ -255,6 +255,7 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 			c.skip("vanished from squeue and sacct: ended at the collector's time", 1)
 		}
 	}
+	out = append(out, c.jobEstimates(jobs, cutoff)...)
 	out = append(out, c.dueProbes(parts, cutoff)...)
 	return c.declare(parts, out, cutoff)
 }

@@ -81,6 +81,10 @@ type jobState struct {
 	// and when each was taken (0: none yet).
 	Wait [nMethods]int64 `json:"wait"`
 	At   [nMethods]int64 `json:"at"`
+	// SlurmSent is the last expected start of Slurm's sent to the
+	// service for the job, at SlurmSentAt (probe.go, jobEstimates).
+	SlurmSent   int64 `json:"slurmSent,omitempty"`
+	SlurmSentAt int64 `json:"slurmSentAt,omitempty"`
 }
 
 // The methods compared, in the Report's order.

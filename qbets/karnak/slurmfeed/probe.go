@@ -205,6 +205,37 @@ func (c *Collector) dueProbes(parts map[string]partition, cutoff int64) []pendin
 	return out
 }
 
+// maxJobEstimates bounds the waiting jobs' estimates sent in one poll;
+// the others are sent at the next.
+const maxJobEstimates = 1000
+
+// jobEstimates are "estimate" events of the waiting jobs whose expected
+// start (squeue) is new, moved (by more than a minute and a tenth of the
+// wait it implied), or probeRefresh old,
+// dated cutoff: the job is waiting at cutoff in what the service has
+// (its submit is sent, its start is not), and the event comes after every
+// other of the poll, so the service never has it for a job that is not
+// waiting (it would reject the batch).
+func (c *Collector) jobEstimates(jobs map[string]job, cutoff int64) []pending {
+	var out []pending
+	for _, k := range sortedKeys(jobs) {
+		j := jobs[k]
+		st := c.st.Jobs[k]
+		if st == nil || st.Skip != "" || !st.Submitted || st.Started || st.Ended || j.started || j.ended || j.bad != "" || j.estimate < 1 {
+			continue
+		}
+		if st.SlurmSentAt > 0 && cutoff-st.SlurmSentAt < probeRefresh && abs(j.estimate-st.SlurmSent) <= max(60, (st.SlurmSent-st.SlurmSentAt)/10) {
+			continue // the same expected start
+		}
+		if len(out) == maxJobEstimates {
+			break // the rest at the next poll
+		}
+		st.SlurmSent, st.SlurmSentAt = j.estimate, cutoff
+		out = append(out, pending{karnak.Event{Kind: "estimate", System: c.cfg.System, Job: st.ID, Time: cutoff, Start: j.estimate}, 6, k})
+	}
+	return out
+}
+
 // probed counts a probe's outcome in the Report.
 func (c *Collector) probed(outcome string, n int64) { count(&c.st.Report.Probes, outcome, n) }
 
