@@ -55,6 +55,9 @@ type tap struct {
 	refused int
 	batches []string
 	events  []karnak.Event
+	// withSlurm counts the job predictions that carried Slurm's expected
+	// start.
+	withSlurm int
 }
 
 func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
@@ -73,7 +76,13 @@ func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
 }
 
 func (s *tap) PredictJob(system string, id int64, q, c int, within int64) (karnak.Prediction, error) {
-	return s.svc.PredictJob(system, id, q, c, within)
+	p, err := s.svc.PredictJob(system, id, q, c, within)
+	if err == nil && p.Slurm != nil {
+		s.mu.Lock()
+		s.withSlurm++
+		s.mu.Unlock()
+	}
+	return p, err
 }
 
 func (s *tap) refusals() int {
@@ -191,7 +200,7 @@ func TestLiveSlurm(t *testing.T) {
 
 	checkEvents(t, tp, jobs, r)
 	checkScores(t, r, jobs)
-	checkEstimates(t, tp, r)
+	checkEstimates(t, tp, r, jobs)
 	if tp.refused == 0 || r.Errors == 0 {
 		t.Errorf("the outage was not seen: %d batches refused, %d failed polls", tp.refused, r.Errors)
 	}
@@ -391,15 +400,29 @@ func checkEvents(t *testing.T, tp *tap, jobs map[string]sacctJob, r slurmfeed.Re
 	}
 }
 
-// checkEstimates checks Slurm's own estimates (sbatch --test-only, every
-// 5 s): some were sent, each for a shape within its partition's limits and
-// a start not before it was asked (a second of slack) nor a day after, and
-// the service shows one for a small job on each partition.
-func checkEstimates(t *testing.T, tp *tap, r slurmfeed.Report) {
+// checkEstimates checks Slurm's own estimates: of hypothetical jobs
+// (sbatch --test-only, every 5 s), some sent, each for a shape within its
+// partition's limits and a start not before it was asked (a second of
+// slack) nor a day after, and the service shows one for a small job on
+// each partition; of the waiting jobs (squeue), some sent, each of a job
+// of the workload, and the service's job predictions carried them.
+func checkEstimates(t *testing.T, tp *tap, r slurmfeed.Report, jobs map[string]sacctJob) {
 	t.Helper()
 	var sent []karnak.Event
+	ofJobs := 0
+	ids := map[int64]bool{}
+	for id := range jobs {
+		ids[serviceID(t, id)] = true
+	}
 	for _, e := range tp.events {
 		if e.Kind != "estimate" {
+			continue
+		}
+		if e.Job != 0 {
+			ofJobs++
+			if !ids[e.Job] || e.Start <= 0 {
+				t.Errorf("estimate of job %d (start %d): not a job of the workload", e.Job, e.Start)
+			}
 			continue
 		}
 		sent = append(sent, e)
@@ -415,7 +438,11 @@ func checkEstimates(t *testing.T, tp *tap, r slurmfeed.Report) {
 	for _, e := range sent {
 		longest = max(longest, e.Start-e.Time)
 	}
-	t.Logf("%d estimates sent, the longest wait %d s; probes %v", len(sent), longest, r.Probes)
+	t.Logf("%d estimates of probes sent, the longest wait %d s; probes %v; %d estimates of waiting jobs, %d job predictions with one",
+		len(sent), longest, r.Probes, ofJobs, tp.withSlurm)
+	if ofJobs == 0 || tp.withSlurm == 0 {
+		t.Errorf("Slurm's expected starts of the waiting jobs: %d sent, %d job predictions carried one", ofJobs, tp.withSlurm)
+	}
 	for _, q := range []string{"short", "long"} {
 		ps, err := tp.svc.PredictHypothetical(&karnak.PredictRequest{Cores: 1, WallTime: 60, Quantile: 95, Confidence: 90,
 			Locations: []karnak.Location{{System: "live", Queue: q}}})

@@ -69,7 +69,7 @@ func (s *system) applyEstimate(e *Event) {
 
 // put keeps e's answer unless an answer as recent is held for its shape:
 // in place of its shape's older one, else in a free place, else in place
-// of the oldest answer (the first of them at equal times) if not newer
+// of the oldest answer (the first of them at equal times) if not newer than
 // e, so a replay of the log rebuilds the same set.
 func (s *slurmEstimates) put(e *Event) {
 	v := slurmEstimate{e.Cores, e.WallTime, e.Time, e.Start}

@@ -116,7 +116,15 @@ func (c *Collector) poll(ctx context.Context) error {
 		return err
 	}
 	c.predict(jobs, now)
-	c.probe(ctx, parts, now)
+	if evs := c.probe(ctx, parts, now); len(evs) > 0 {
+		c.enqueue(evs)
+		if err := c.st.save(c.cfg.Cursor); err != nil {
+			return err
+		}
+		if err := c.flush(); err != nil {
+			return err
+		}
+	}
 	c.prune(now)
 	c.st.LastPoll = now
 	c.st.Report.Polls++
@@ -255,9 +263,8 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 			c.skip("vanished from squeue and sacct: ended at the collector's time", 1)
 		}
 	}
-	out = append(out, c.jobEstimates(jobs, cutoff)...)
-	out = append(out, c.dueProbes(parts, cutoff)...)
-	return c.declare(parts, out, cutoff)
+	// Estimates are out of band: after the events, in no time order.
+	return append(c.declare(parts, out, cutoff), c.jobEstimates(jobs, now)...)
 }
 
 // why says why a job cannot be fed ("" if it can).

@@ -40,10 +40,8 @@ type cursor struct {
 	Queues  map[string]queueLimits `json:"queues"`
 	Jobs    map[string]*jobState   `json:"jobs"`
 	Report  Report                 `json:"report"`
-	// Probes (probe.go): the answers to send once they are Delay old, the
-	// last one sent per shape, when the last round was, and where the
-	// next one begins among the shapes.
-	Probes    []karnak.Event       `json:"probes,omitempty"`
+	// Probes (probe.go): the last answer sent per shape, when the last
+	// round was, and where the next one begins among the shapes.
 	ProbeSent map[string]probeSent `json:"probeSent,omitempty"`
 	LastProbe int64                `json:"lastProbe,omitempty"`
 	ProbeNext int                  `json:"probeNext,omitempty"`
@@ -82,7 +80,7 @@ type jobState struct {
 	Wait [nMethods]int64 `json:"wait"`
 	At   [nMethods]int64 `json:"at"`
 	// SlurmSent is the last expected start of Slurm's sent to the
-	// service for the job, at SlurmSentAt (probe.go, jobEstimates).
+	// service for the job, read at SlurmSentAt (probe.go, jobEstimates).
 	SlurmSent   int64 `json:"slurmSent,omitempty"`
 	SlurmSentAt int64 `json:"slurmSentAt,omitempty"`
 }

@@ -20,6 +20,9 @@ import (
 // minute and a tenth, or when the last one sent for its shape is
 // probeRefresh old (the service shows none older than an hour), so that a
 // quiet cluster does not fill the service's log with the same answer.
+// Estimates are out of band for the service (they need not be in time
+// order with the jobs' events): they are sent at once, dated when Slurm
+// was asked, in a batch of their own after the poll's.
 
 const (
 	// maxProbes bounds the probes of one round (the shapes of every
@@ -102,13 +105,11 @@ func (c *Collector) shapes(p partition) []shape {
 
 // probe runs a round of probes when one is due: the shapes of every
 // partition the service has declared, up to maxProbes of them, starting
-// where the last round stopped. The answers to send wait in the cursor
-// until they are Config.Delay old (events), to go out in time order with
-// the jobs' events.
-func (c *Collector) probe(ctx context.Context, parts map[string]partition, now int64) {
+// where the last round stopped. It returns the answers to send.
+func (c *Collector) probe(ctx context.Context, parts map[string]partition, now int64) []pending {
 	every := int64(c.cfg.ProbeEvery / time.Second)
 	if c.cfg.ProbeEvery < 0 || c.st.LastProbe > 0 && now-c.st.LastProbe < every {
-		return
+		return nil
 	}
 	c.st.LastProbe = now
 	for k, v := range c.st.ProbeSent {
@@ -123,7 +124,7 @@ func (c *Collector) probe(ctx context.Context, parts map[string]partition, now i
 		}
 	}
 	if len(all) == 0 {
-		return
+		return nil
 	}
 	n := min(len(all), maxProbes)
 	first := c.st.ProbeNext % len(all)
@@ -131,21 +132,26 @@ func (c *Collector) probe(ctx context.Context, parts map[string]partition, now i
 	// Each probe is dated the poll's clock plus the real time the round
 	// has taken (Config.Now is read once per poll: a recording's clock).
 	began := time.Now()
+	var out []pending
 	for i := range n {
 		if ctx.Err() != nil {
-			return // the poll was cut short by its caller
+			return out // the poll was cut short by its caller
 		}
 		if time.Since(began) > probeBudget {
 			c.probed(fmt.Sprintf("not asked: the round took longer than %v", probeBudget), int64(n-i))
-			return
+			return out
 		}
-		c.probeOne(ctx, all[(first+i)%len(all)], now+int64(time.Since(began)/time.Second))
+		s := all[(first+i)%len(all)]
+		if e, ok := c.probeOne(ctx, s, now+int64(time.Since(began)/time.Second)); ok {
+			out = append(out, pending{e, 6, s.key()})
+		}
 	}
+	return out
 }
 
-// probeOne asks Slurm about one shape at time at and keeps the answer to
-// send, if it is worth sending.
-func (c *Collector) probeOne(ctx context.Context, s shape, at int64) {
+// probeOne asks Slurm about one shape at time at and returns the answer
+// to send, if it is worth sending.
+func (c *Collector) probeOne(ctx context.Context, s shape, at int64) (karnak.Event, bool) {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	out, err := c.cfg.Runner.Run(pctx, "sbatch", "--test-only", "--partition="+s.part,
@@ -154,13 +160,13 @@ func (c *Collector) probeOne(ctx context.Context, s shape, at int64) {
 	if err != nil {
 		c.cfg.Logf("slurmfeed: probe %s: %v", s.key(), err)
 		c.probed("sbatch --test-only failed", 1)
-		return
+		return karnak.Event{}, false
 	}
 	start, why := parseTestOnly(out)
 	if why != "" {
 		c.cfg.Logf("slurmfeed: probe %s: %s: %s", s.key(), why, quote(string(out)))
 		c.probed(why, 1)
-		return
+		return karnak.Event{}, false
 	}
 	wait := max(start-at, 0)
 	if c.st.ProbeSent == nil {
@@ -169,12 +175,11 @@ func (c *Collector) probeOne(ctx context.Context, s shape, at int64) {
 	k := s.key()
 	if last, ok := c.st.ProbeSent[k]; ok && abs(wait-last.Wait) <= max(60, last.Wait/10) {
 		c.probed("answered, unchanged (not sent again)", 1)
-		return
+		return karnak.Event{}, false
 	}
 	c.probed("answered, sent", 1)
 	c.st.ProbeSent[k] = probeSent{Wait: wait, At: at}
-	c.st.Probes = append(c.st.Probes, karnak.Event{Kind: "estimate", System: c.cfg.System, Time: at,
-		Queue: s.part, Cores: s.cores, WallTime: s.wall, Start: start})
+	return karnak.Event{Kind: "estimate", System: c.cfg.System, Time: at, Queue: s.part, Cores: s.cores, WallTime: s.wall, Start: start}, true
 }
 
 func abs(x int64) int64 {
@@ -184,39 +189,18 @@ func abs(x int64) int64 {
 	return x
 }
 
-// dueProbes takes the answers at most cutoff old out of the cursor, as
-// events; an answer for a partition that is gone or now has fewer CPUs
-// than the shape is dropped (the service would reject it, and the batch
-// with it), and counted.
-func (c *Collector) dueProbes(parts map[string]partition, cutoff int64) []pending {
-	var out []pending
-	keep := c.st.Probes[:0]
-	for _, e := range c.st.Probes {
-		switch p, ok := parts[e.Queue]; {
-		case e.Time > cutoff:
-			keep = append(keep, e)
-		case !ok || e.Cores > p.cores:
-			c.probed("dropped: its partition is gone or smaller", 1)
-		default:
-			out = append(out, pending{e, 6, fmt.Sprintf("%s/%d/%d", e.Queue, e.Cores, e.WallTime)})
-		}
-	}
-	c.st.Probes = keep
-	return out
-}
-
 // maxJobEstimates bounds the waiting jobs' estimates sent in one poll;
 // the others are sent at the next.
 const maxJobEstimates = 1000
 
 // jobEstimates are "estimate" events of the waiting jobs whose expected
 // start (squeue) is new, moved (by more than a minute and a tenth of the
-// wait it implied), or probeRefresh old,
-// dated cutoff: the job is waiting at cutoff in what the service has
-// (its submit is sent, its start is not), and the event comes after every
-// other of the poll, so the service never has it for a job that is not
-// waiting (it would reject the batch).
-func (c *Collector) jobEstimates(jobs map[string]job, cutoff int64) []pending {
+// wait it implied) or probeRefresh old, dated now (when squeue was read).
+// They go after the poll's other events, and only for jobs waiting in
+// what the service has then (submit sent, start and end not), so that
+// the service never has one for a job that is not waiting (it would
+// reject the batch).
+func (c *Collector) jobEstimates(jobs map[string]job, now int64) []pending {
 	var out []pending
 	for _, k := range sortedKeys(jobs) {
 		j := jobs[k]
@@ -224,14 +208,14 @@ func (c *Collector) jobEstimates(jobs map[string]job, cutoff int64) []pending {
 		if st == nil || st.Skip != "" || !st.Submitted || st.Started || st.Ended || j.started || j.ended || j.bad != "" || j.estimate < 1 {
 			continue
 		}
-		if st.SlurmSentAt > 0 && cutoff-st.SlurmSentAt < probeRefresh && abs(j.estimate-st.SlurmSent) <= max(60, (st.SlurmSent-st.SlurmSentAt)/10) {
+		if st.SlurmSentAt > 0 && now-st.SlurmSentAt < probeRefresh && abs(j.estimate-st.SlurmSent) <= max(60, (st.SlurmSent-st.SlurmSentAt)/10) {
 			continue // the same expected start
 		}
 		if len(out) == maxJobEstimates {
 			break // the rest at the next poll
 		}
-		st.SlurmSent, st.SlurmSentAt = j.estimate, cutoff
-		out = append(out, pending{karnak.Event{Kind: "estimate", System: c.cfg.System, Job: st.ID, Time: cutoff, Start: j.estimate}, 6, k})
+		st.SlurmSent, st.SlurmSentAt = j.estimate, now
+		out = append(out, pending{karnak.Event{Kind: "estimate", System: c.cfg.System, Job: st.ID, Time: now, Start: j.estimate}, 6, k})
 	}
 	return out
 }

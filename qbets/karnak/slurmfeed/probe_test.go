@@ -126,17 +126,19 @@ func probeTest(t *testing.T, cfg Config, wait func(part string, cores, mins int6
 	return c, tp, clk, f
 }
 
+// estimates are the probes' estimates among evs (not the jobs').
 func estimates(evs []karnak.Event) []karnak.Event {
-	return slices.DeleteFunc(slices.Clone(evs), func(e karnak.Event) bool { return e.Kind != "estimate" })
+	return slices.DeleteFunc(slices.Clone(evs), func(e karnak.Event) bool { return e.Kind != "estimate" || e.Job != 0 })
 }
 
 // Every ProbeEvery the collector asks Slurm about each shape of each
-// partition, and sends the answers once they are Delay old, in time order
-// with the jobs' events; the service then shows them. An unchanged answer
-// is not sent again until probeRefresh; failures are counted by reason.
+// partition the service has declared, and sends the answers at once,
+// dated when asked (estimates are out of band for the service); the
+// service then shows them. An unchanged answer is not sent again until
+// probeRefresh; failures are counted by reason.
 func TestProbesFeedEstimates(t *testing.T) {
 	wait := int64(100)
-	c, tp, clk, _ := probeTest(t, Config{}, func(part string, cores, mins int64) (int64, error) {
+	c, tp, clk, f := probeTest(t, Config{}, func(part string, cores, mins int64) (int64, error) {
 		switch {
 		case part == "long" && cores == 8 && mins == 1440:
 			return 0, errors.New("sbatch: exit status 1: sbatch: error: Requested time limit is invalid")
@@ -145,18 +147,13 @@ func TestProbesFeedEstimates(t *testing.T) {
 		}
 		return wait * cores, nil
 	})
-	mustPoll(t, c) // t0+30: the queues are declared, the first round asked
-	if n := len(estimates(tp.events)); n != 0 {
-		t.Fatalf("%d estimates sent before the reorder delay", n)
-	}
+	mustPoll(t, c) // t0+30: the queues are declared, the first round asked and sent
 	// short: 1, 2, 4, 8 cores × 2 min (10 min and 1 h are beyond it);
 	// long: 4 sizes × 10 min, 1 h, 24 h, of which two fail.
 	r := c.Report()
 	if r.Probes["answered, sent"] != 14 || r.Probes["sbatch --test-only failed"] != 1 || r.Probes["sbatch --test-only: start time out of range"] != 1 {
 		t.Fatalf("probes %v", r.Probes)
 	}
-	clk.advance(30) // t0+60: the answers of t0+30 are due
-	mustPoll(t, c)
 	got := estimates(tp.events)
 	if len(got) != 14 {
 		t.Fatalf("%d estimates sent, want 14:\n%v", len(got), got)
@@ -178,28 +175,29 @@ func TestProbesFeedEstimates(t *testing.T) {
 	if ps[1].Error == "" || ps[1].Slurm != nil { // 30 min is beyond short's limit
 		t.Errorf("short: %+v", ps[1])
 	}
-	// The next round, ProbeEvery later: only the answers that moved.
-	clk.advance(int64(5*time.Minute/time.Second) - 30) // t0+330
-	wait = 105                                         // 1 core: +5 s, unchanged; 8 cores: +40 s, unchanged
-	mustPoll(t, c)
+	// Not before ProbeEvery.
 	clk.advance(30)
+	mustPoll(t, c)
+	if n := f.calls["sbatch"]; n != 16 {
+		t.Errorf("%d probes 30 s after the first 16", n)
+	}
+	// The next round, ProbeEvery later: only the answers that moved.
+	round := int64(5 * time.Minute / time.Second)
+	clk.advance(round - 30) // t0+330
+	wait = 105              // 1 core: +5 s, unchanged; 8 cores: +40 s, unchanged
 	mustPoll(t, c)
 	if n := len(estimates(tp.events)); n != 14 {
 		t.Errorf("unchanged answers sent again: %d estimates", n)
 	}
-	clk.advance(int64(5*time.Minute/time.Second) - 30) // t0+630
-	wait = 200                                         // every answer moved by more than a minute or a tenth
-	mustPoll(t, c)
-	clk.advance(30)
+	clk.advance(round) // t0+630
+	wait = 200         // every answer moved by more than a minute or a tenth
 	mustPoll(t, c)
 	if n := len(estimates(tp.events)); n != 28 {
 		t.Errorf("moved answers: %d estimates in all, want 28", n)
 	}
 	// probeRefresh later, unchanged answers are sent again.
 	for range 3 {
-		clk.advance(int64(5*time.Minute/time.Second) - 30)
-		mustPoll(t, c)
-		clk.advance(30)
+		clk.advance(round)
 		mustPoll(t, c)
 	}
 	if n := len(estimates(tp.events)); n != 42 {
@@ -211,8 +209,6 @@ func TestProbesFeedEstimates(t *testing.T) {
 	}
 }
 
-// A round asks at most maxProbes shapes, taking the rest in turns; with
-// ProbeEvery < 0 there is none.
 func TestProbesBounded(t *testing.T) {
 	walls := []time.Duration{1, 2, 3, 4, 5, 6, 7, 8}
 	for i := range walls {
@@ -249,32 +245,10 @@ func TestProbesBounded(t *testing.T) {
 	}
 }
 
-// An answer for a partition that has shrunk (or gone) by the time it is
-// due is dropped and counted: sent, it would have the service reject the
-// batch, and the jobs' events with it.
-func TestProbeOfShrunkPartitionDropped(t *testing.T) {
-	c, tp, clk, f := probeTest(t, Config{}, func(string, int64, int64) (int64, error) { return 60, nil })
-	mustPoll(t, c)
-	f.set(func() {
-		f.parts = strings.Replace(testParts, "MaxTime=1-00:00:00 State=UP TotalCPUs=8", "MaxTime=1-00:00:00 State=UP TotalCPUs=2", 1)
-		f.jobs = f.jobs[:1] // the 8-core jobs of long are gone
-	})
-	clk.advance(30)
-	mustPoll(t, c)
-	r := c.Report()
-	// long's 4 and 8 cores × 3 wall times.
-	if r.Probes["dropped: its partition is gone or smaller"] != 6 || r.Skipped["rejected by the service (batch dropped)"] != 0 || r.Errors != 0 {
-		t.Errorf("probes %v, skipped %v, errors %d %s", r.Probes, r.Skipped, r.Errors, r.LastError)
-	}
-	for _, e := range estimates(tp.events) {
-		if e.Queue == "long" && e.Cores > 2 {
-			t.Errorf("sent %+v", e)
-		}
-	}
-}
-
-// The probes a restarted collector has not sent yet are in the cursor.
-func TestProbesSurviveRestart(t *testing.T) {
+// What was sent and when the last round was are in the cursor: a
+// restarted collector neither probes before ProbeEvery nor sends an
+// unchanged answer again.
+func TestProbeStateSurvivesRestart(t *testing.T) {
 	cursor := t.TempDir() + "/cursor.json"
 	c, tp, clk, f := probeTest(t, Config{Cursor: cursor}, func(string, int64, int64) (int64, error) { return 60, nil })
 	mustPoll(t, c)
@@ -286,11 +260,66 @@ func TestProbesSurviveRestart(t *testing.T) {
 	if err := again.Poll(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(estimates(tp.events)); n != 16 {
-		t.Errorf("%d estimates sent after the restart, want 16", n)
-	}
 	if n := f.calls["sbatch"]; n != 16 {
 		t.Errorf("%d probes, want 16 (the restart's round is not due)", n)
+	}
+	clk.advance(300)
+	if err := again.Poll(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n, m := f.calls["sbatch"], len(estimates(tp.events)); n != 32 || m != 16 {
+		t.Errorf("%d probes, %d estimates sent; want 32 and 16 (the same answers)", n, m)
+	}
+}
+
+// Slurm's expected start of each waiting job (squeue) is sent after the
+// poll's events, dated when read, only for jobs waiting in what the
+// service has, and again only when it moved or is probeRefresh old; the
+// service shows it on the job's prediction.
+func TestJobEstimates(t *testing.T) {
+	f := scenario()
+	c, tp, clk := newTest(t, f, "")
+	mustPoll(t, c) // jobs 2, 3_0–3_2 and 4 wait
+	jobEst := func() string {
+		var b strings.Builder
+		for _, e := range tp.events {
+			if e.Kind == "estimate" && e.Job != 0 {
+				fmt.Fprintf(&b, "%d@%d→%d ", e.Job&0xffff, e.Time-t0, e.Start-t0)
+			}
+		}
+		return b.String()
+	}
+	if got, want := jobEst(), "2@30→300 0@30→100 1@30→100 2@30→100 4@30→400 "; got != want {
+		t.Fatalf("sent %s, want %s", got, want)
+	}
+	p, err := tp.svc.PredictJob("c1", 2, 50, 90, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (karnak.SlurmPart{Wait: 270, Start: t0 + 300, At: t0 + 30, Cores: 8, WallTime: 3600}); p.Slurm == nil || *p.Slurm != want {
+		t.Errorf("job 2's prediction: %+v, want %+v", p.Slurm, want)
+	}
+	// Job 2's expected start moves by 20 s (not sent), job 4's by 200 s
+	// (sent); task 0 starts (no estimate of it after it).
+	f.set(func() {
+		f.jobs[1].start = t0 + 320
+		f.jobs[3].start = t0 + 600
+		f.jobs[2].tasks = "1-2"
+		f.jobs = append(f.jobs, &fakeJob{id: 10, arrayJob: 3, task: ptr(0), state: "RUNNING", submit: t0 + 3, start: t0 + 36, end: t0 + 96, limit: 1, partition: "short", cpus: 1, ran: true})
+	})
+	clk.advance(10)
+	mustPoll(t, c)
+	if got, want := jobEst(), "2@30→300 0@30→100 1@30→100 2@30→100 4@30→400 4@40→600 "; got != want {
+		t.Errorf("sent %s, want %s", got, want)
+	}
+	// probeRefresh later, the unchanged ones are sent again.
+	clk.advance(probeRefresh)
+	mustPoll(t, c)
+	if got := jobEst(); !strings.HasSuffix(got, "4@40→600 2@940→320 1@940→100 2@940→100 4@940→600 ") {
+		t.Errorf("sent %s", got)
+	}
+	if r := c.Report(); r.Errors != 0 || len(r.Skipped) != 0 {
+		t.Errorf("errors %d %s, skipped %v", r.Errors, r.LastError, r.Skipped)
 	}
 }
 
