@@ -25,6 +25,8 @@
 // --test-only`, probe.go) and sends the answers as karnak "estimate"
 // events: the service shows Slurm's own estimate beside its predictions
 // for a hypothetical job. Probes are counted by outcome in the Report.
+// Each waiting job's expected start (squeue) is sent too, as an estimate
+// of the job, when it is new or moved, for the job's prediction.
 //
 // Start here:
 //
