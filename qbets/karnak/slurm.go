@@ -15,8 +15,9 @@ package karnak
 // Estimates are out of band: they need not come in time order with the
 // other events of their system (a feed sends them as it reads them, at
 // the time it read them, not after its reorder delay), and they do not
-// move the system's clock; an estimate older than the one held (for its
-// shape, or its job) changes nothing.
+// move the system's clock. The latest received for a shape or a job
+// replaces the one held, whatever their times (a feed's clock ahead
+// cannot freeze them).
 //
 // A pruning of the store (retain.go) deletes the estimates before its
 // cut with the other events; the cut is at least a week back, so they
@@ -62,23 +63,19 @@ func (s *system) applyEstimate(e *Event) {
 		s.queues[e.Queue].slurm.put(e)
 		return
 	}
-	if j := s.jobs[e.Job]; e.Time >= j.slurmAt {
-		j.slurmStart, j.slurmAt = e.Start, e.Time
-	}
+	j := s.jobs[e.Job]
+	j.slurmStart, j.slurmAt = e.Start, e.Time
 }
 
-// put keeps e's answer unless an answer as recent is held for its shape:
-// in place of its shape's older one, else in a free place, else in place
-// of the oldest answer (the first of them at equal times) if not newer than
-// e, so a replay of the log rebuilds the same set.
+// put keeps e's answer: in place of its shape's earlier one, else in a
+// free place, else in place of the oldest answer (the first of them at
+// equal times), so a replay of the log rebuilds the same set.
 func (s *slurmEstimates) put(e *Event) {
 	v := slurmEstimate{e.Cores, e.WallTime, e.Time, e.Start}
 	oldest := -1
 	for i, x := range *s {
 		if x.cores == v.cores && x.wall == v.wall {
-			if v.at >= x.at {
-				(*s)[i] = v
-			}
+			(*s)[i] = v
 			return
 		}
 		if oldest < 0 || x.at < (*s)[oldest].at {
@@ -87,9 +84,9 @@ func (s *slurmEstimates) put(e *Event) {
 	}
 	if len(*s) < maxSlurmShapes {
 		*s = append(*s, v)
-	} else if v.at >= (*s)[oldest].at {
-		(*s)[oldest] = v
+		return
 	}
+	(*s)[oldest] = v
 }
 
 // forJob is the answer for the smallest shape (fewest cores, then
