@@ -105,6 +105,19 @@ func TestBrowser(t *testing.T) {
 	svc := newService(t, nil, karnak.Config{Now: clock.Load})
 	ingestAsLive(t, svc, &clock, evs[:n])
 	clock.Store(now)
+	// Slurm's own estimates for q3, as a Slurm feed (slurmfeed's probes of
+	// sbatch --test-only) would send them: the answer page shows the
+	// smallest probed job at least as large as the one asked (32 cores,
+	// 4 h for 16 cores, 2 h); q2 has none, and shows none.
+	slurmAsked := now - 30
+	if err := svc.Ingest([]karnak.Event{
+		{Kind: "estimate", System: "sdsc", Queue: "q3", Cores: 8, WallTime: 4 * 3600, Time: slurmAsked, Start: slurmAsked + 60},
+		{Kind: "estimate", System: "sdsc", Queue: "q3", Cores: 32, WallTime: 3600, Time: slurmAsked, Start: slurmAsked + 600},
+		{Kind: "estimate", System: "sdsc", Queue: "q3", Cores: 32, WallTime: 4 * 3600, Time: slurmAsked, Start: slurmAsked + 5400},
+		{Kind: "estimate", System: "sdsc", Queue: "q3", Cores: 64, WallTime: 4 * 3600, Time: slurmAsked, Start: slurmAsked + 9000},
+	}); err != nil {
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -250,6 +263,19 @@ func TestBrowser(t *testing.T) {
 	}
 	if withBound == 0 {
 		t.Errorf("no location has a QBETS bound; the trace should give one")
+	}
+	if sl := ps[1].Slurm; ps[0].Slurm != nil || sl == nil || sl.Cores != 32 || sl.WallTime != 4*3600 || sl.Wait != 5400 {
+		t.Errorf("Slurm's estimates: q2 %+v (want none), q3 %+v (want 32 cores, 4 h, 5,400 s)", ps[0].Slurm, ps[1].Slurm)
+	}
+	asked := time.Unix(slurmAsked, 0).UTC().Format("2006-01-02 15:04:05")
+	for _, w := range []string{"Slurm's own estimate", "waits 01:30:00, so starts at " + time.Unix(slurmAsked+5400, 0).UTC().Format("2006-01-02 15:04:05") + " UTC",
+		"(sbatch --test-only for 32 cores, 04:00:00, asked at " + asked + " UTC"} {
+		if !strings.Contains(answers, w) {
+			t.Errorf("%q not on the rendered answer:\n%s", w, answers)
+		}
+	}
+	if n := strings.Count(answers, "Slurm's own estimate"); n != 1 {
+		t.Errorf("Slurm's estimate shown %d times, want once (q3 only)", n)
 	}
 	if !regexp.MustCompile(`Probability of starting within 01:00:00\s+\d+%`).MatchString(answers) || !strings.Contains(answers, "90% interval") {
 		t.Errorf("the answer lacks the probability or the interval:\n%s", answers)

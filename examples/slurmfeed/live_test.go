@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,17 +23,25 @@ import (
 	"github.com/batchq/batchq/swf/convert"
 )
 
-// envRunner runs the Slurm commands with the cluster's SLURM_CONF.
+// envRunner runs the Slurm commands with the cluster's SLURM_CONF; sbatch
+// as slurmfeed.Exec runs it (SLURM_TIME_FORMAT=%s, its standard error
+// after its output: `sbatch --test-only` answers there).
 type envRunner struct{ env []string }
 
 func (r envRunner) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = r.env
+	if name == "sbatch" {
+		cmd.Env = append(slices.Clone(r.env), "SLURM_TIME_FORMAT=%s")
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v: %s", name, err, stderr.Bytes())
+	}
+	if name == "sbatch" {
+		out = append(out, stderr.Bytes()...)
 	}
 	return out, nil
 }
@@ -46,6 +55,9 @@ type tap struct {
 	refused int
 	batches []string
 	events  []karnak.Event
+	// withSlurm counts the job predictions that carried Slurm's expected
+	// start.
+	withSlurm int
 }
 
 func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
@@ -64,7 +76,13 @@ func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
 }
 
 func (s *tap) PredictJob(system string, id int64, q, c int, within int64) (karnak.Prediction, error) {
-	return s.svc.PredictJob(system, id, q, c, within)
+	p, err := s.svc.PredictJob(system, id, q, c, within)
+	if err == nil && p.Slurm != nil {
+		s.mu.Lock()
+		s.withSlurm++
+		s.mu.Unlock()
+	}
+	return p, err
 }
 
 func (s *tap) refusals() int {
@@ -105,7 +123,7 @@ func TestLiveSlurm(t *testing.T) {
 	tp := &tap{svc: svc}
 	cfg := slurmfeed.Config{
 		System: "live", Service: tp, Runner: envRunner{env}, Cursor: filepath.Join(dir, "cursor.json"),
-		Poll: time.Second, Delay: 2 * time.Second, Logf: t.Logf,
+		Poll: time.Second, Delay: 2 * time.Second, ProbeEvery: 5 * time.Second, Logf: t.Logf,
 	}
 	collect := func(ctx context.Context) (*slurmfeed.Collector, chan struct{}) {
 		c, err := slurmfeed.New(cfg)
@@ -182,6 +200,7 @@ func TestLiveSlurm(t *testing.T) {
 
 	checkEvents(t, tp, jobs, r)
 	checkScores(t, r, jobs)
+	checkEstimates(t, tp, r, jobs)
 	if tp.refused == 0 || r.Errors == 0 {
 		t.Errorf("the outage was not seen: %d batches refused, %d failed polls", tp.refused, r.Errors)
 	}
@@ -330,10 +349,15 @@ func checkEvents(t *testing.T, tp *tap, jobs map[string]sacctJob, r slurmfeed.Re
 	}
 	byJob := map[int64]map[string]karnak.Event{}
 	queues := map[string]karnak.Event{}
+	prev := int64(0)
 	for i, e := range tp.events {
-		if i > 0 && e.Time < tp.events[i-1].Time {
-			t.Errorf("event %d (%s of job %d) at %d, before the previous one (%d)", i, e.Kind, e.Job, e.Time, tp.events[i-1].Time)
+		if e.Kind == "estimate" {
+			continue // out of band, in no time order (checkEstimates)
 		}
+		if e.Time < prev {
+			t.Errorf("event %d (%s of job %d) at %d, before the previous one (%d)", i, e.Kind, e.Job, e.Time, prev)
+		}
+		prev = e.Time
 		if e.Kind == "queue" {
 			queues[e.Queue] = e
 			continue
@@ -375,6 +399,61 @@ func checkEvents(t *testing.T, tp *tap, jobs map[string]sacctJob, r slurmfeed.Re
 	}
 	if r.Late != 0 || len(r.Skipped) != 0 {
 		t.Errorf("late %d, skipped %v: want none on this workload", r.Late, r.Skipped)
+	}
+}
+
+// checkEstimates checks Slurm's own estimates: of hypothetical jobs
+// (sbatch --test-only, every 5 s), some sent, each for a shape within its
+// partition's limits and a start not before it was asked (a second of
+// slack) nor a day after, and the service shows one for a small job on
+// each partition; of the waiting jobs (squeue), some sent, each of a job
+// of the workload, and the service's job predictions carried them.
+func checkEstimates(t *testing.T, tp *tap, r slurmfeed.Report, jobs map[string]sacctJob) {
+	t.Helper()
+	var sent []karnak.Event
+	ofJobs := 0
+	ids := map[int64]bool{}
+	for id := range jobs {
+		ids[serviceID(t, id)] = true
+	}
+	for _, e := range tp.events {
+		if e.Kind != "estimate" {
+			continue
+		}
+		if e.Job != 0 {
+			ofJobs++
+			if !ids[e.Job] || e.Start <= 0 {
+				t.Errorf("estimate of job %d (start %d): not a job of the workload", e.Job, e.Start)
+			}
+			continue
+		}
+		sent = append(sent, e)
+		limit := map[string]int64{"short": 120, "long": 600}[e.Queue]
+		if e.Cores < 1 || e.Cores > 8 || e.WallTime < 60 || e.WallTime > limit || e.Start < e.Time-1 || e.Start > e.Time+86400 {
+			t.Errorf("estimate %+v: not a probe of short (8 CPUs, 2 min) or long (8 CPUs, 10 min)", e)
+		}
+	}
+	if len(sent) == 0 || r.Probes["answered, sent"] == 0 {
+		t.Fatalf("no estimate reached the service: probes %v", r.Probes)
+	}
+	longest := int64(0)
+	for _, e := range sent {
+		longest = max(longest, e.Start-e.Time)
+	}
+	t.Logf("%d estimates of probes sent, the longest wait %d s; probes %v; %d estimates of waiting jobs, %d job predictions with one",
+		len(sent), longest, r.Probes, ofJobs, tp.withSlurm)
+	if ofJobs == 0 || tp.withSlurm == 0 {
+		t.Errorf("Slurm's expected starts of the waiting jobs: %d sent, %d job predictions carried one", ofJobs, tp.withSlurm)
+	}
+	for _, q := range []string{"short", "long"} {
+		ps, err := tp.svc.PredictHypothetical(&karnak.PredictRequest{Cores: 1, WallTime: 60, Quantile: 95, Confidence: 90,
+			Locations: []karnak.Location{{System: "live", Queue: q}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sl := ps[0].Slurm; sl == nil || sl.Cores != 1 || sl.WallTime < 60 {
+			t.Errorf("%s: Slurm's estimate for 1 core, 60 s: %+v", q, sl)
+		}
 	}
 }
 

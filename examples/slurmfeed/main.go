@@ -69,6 +69,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.cfg.Cursor, "cursor", "", "state `FILE` (what was sent, batches in flight, scores); required with -service")
 	fs.IntVar(&o.cfg.Quantile, "quantile", 50, "quantile of the QBETS bound, percent")
 	fs.IntVar(&o.cfg.Confidence, "confidence", 90, "confidence of the QBETS bound, percent")
+	fs.DurationVar(&o.cfg.ProbeEvery, "probe", 0, "time between probes of Slurm's own estimate for hypothetical jobs (sbatch --test-only; default 5m, at most 30m; negative: none)")
 	fs.StringVar(&o.service, "service", "", "`URL` of a karnak service (examples/qserve); default: one in this process")
 	fs.StringVar(&o.token, "token", os.Getenv("SLURMFEED_TOKEN"), "bearer token for -service (default $SLURMFEED_TOKEN)")
 	fs.StringVar(&o.listen, "listen", "", "serve the in-process service and /slurmfeed/report.json at `ADDR` (keep it on loopback: no auth)")
@@ -121,6 +122,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		o.cfg.Runner, o.cfg.Now = rec, rec.clock
 		o.cfg.Logf = func(string, ...any) {} // counted in the report
+		if !rec.probed() {
+			o.cfg.ProbeEvery = -1 // recorded before the collector probed Slurm's estimates
+		}
 	}
 	if o.record != "" {
 		r, err := newRecorder(o.record, slurmfeed.Exec{})

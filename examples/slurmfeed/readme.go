@@ -14,25 +14,17 @@ import (
 // methods side by side, then job by job.
 func summary(r *slurmfeed.Report) string {
 	var b strings.Builder
-	kinds := []string{"queue", "submit", "start", "end"}
+	kinds := []string{"queue", "submit", "start", "end", "estimate"}
 	var evs []string
 	for _, k := range kinds {
-		evs = append(evs, fmt.Sprintf("%d %s", r.Events[k], k))
+		if k != "estimate" || r.Events[k] > 0 { // estimates: only where Slurm was probed
+			evs = append(evs, fmt.Sprintf("%d %s", r.Events[k], k))
+		}
 	}
 	fmt.Fprintf(&b, "System %s: %d polls, %d batches acknowledged (%s events), %d late events, %d failed polls.\n\n",
 		r.System, r.Polls, r.Batches, strings.Join(evs, ", "), r.Late, r.Errors)
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(&b, "Skipped:\n\n")
-		reasons := make([]string, 0, len(r.Skipped))
-		for k := range r.Skipped {
-			reasons = append(reasons, k)
-		}
-		slices.Sort(reasons)
-		for _, k := range reasons {
-			fmt.Fprintf(&b, "- %s: %d\n", k, r.Skipped[k])
-		}
-		b.WriteString("\n")
-	}
+	countList(&b, "Skipped", r.Skipped)
+	countList(&b, "Probes of Slurm's own estimate for hypothetical jobs (sbatch --test-only)", r.Probes)
 	fmt.Fprintf(&b, "| method | jobs predicted | not predicted | mean \\|log10 error\\| | within ×2 |\n|---|---:|---:|---:|---:|\n")
 	for _, m := range r.Methods {
 		if m.Jobs == 0 {
@@ -50,6 +42,24 @@ func summary(r *slurmfeed.Report) string {
 		}
 	}
 	return b.String()
+}
+
+// countList writes the counts of m by key, as a titled Markdown list;
+// nothing when m is empty.
+func countList(b *strings.Builder, title string, m map[string]int64) {
+	if len(m) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s:\n\n", title)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, "- %s: %d\n", k, m[k])
+	}
+	b.WriteString("\n")
 }
 
 func guess(g *slurmfeed.Guess, submit int64) string {

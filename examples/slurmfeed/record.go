@@ -138,6 +138,19 @@ func readRecording(path string) (*recording, error) {
 // clock is the recorded clock of the poll being replayed.
 func (r *recording) clock() time.Time { return time.Unix(r.polls[r.cur][0].Time, 0) }
 
+// probed reports whether the recording holds probes of Slurm's estimates
+// (sbatch --test-only): then the replay probes as the live run did.
+func (r *recording) probed() bool {
+	for _, p := range r.polls {
+		for _, l := range p {
+			if l.Cmd[0] == "sbatch" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Run answers with the poll's next recorded command, which must be the
 // same program (its arguments may differ: sacct's window is a time).
 func (r *recording) Run(_ context.Context, name string, args ...string) ([]byte, error) {

@@ -95,6 +95,9 @@ func digestOf(evs []Event) string {
 		str(e.User)
 		str(e.Project)
 		str(e.Name)
+		if e.Start != 0 { // only estimates have one: older digests stay the same
+			num(e.Start)
+		}
 	}
 	return itoa(len(evs)) + ":" + hex.EncodeToString(h.Sum(nil)[:16])
 }

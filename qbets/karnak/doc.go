@@ -17,6 +17,14 @@
 //		Confidence: 90, Quantile: 95, Locations: []karnak.Location{{System: "s1", Queue: "normal"}}})
 //	http.ListenAndServe(addr, svc.Handler())           // the REST resources of §2.3; set timeouts (see Handler)
 //
+// A feed may also send the scheduler's own estimates ("estimate" events,
+// out of band: in any time order, not moving the clock): a Slurm feed's
+// answers of `sbatch --test-only` per probed job shape (package
+// slurmfeed), and each waiting job's expected start. A prediction then
+// carries, as Slurm, the answer for the smallest probed shape at least
+// as large as a hypothetical job, or the queued job's own, if at most an
+// hour old (slurm.go).
+//
 // Every resource is text, JSON, XML or an HTML page (§2.1); the pages
 // (html.go) work without JavaScript, include a form for a hypothetical
 // job, and show each queue's waits, bounds, estimates and cores as SVG

@@ -11,21 +11,29 @@ import (
 // submitted, started or ended. A "queue" event declares a queue and its
 // limits (Karnak read them from GLUE 2); jobs may only be submitted to
 // declared queues, so that requests can be validated against the limits
-// (§2.3). Times are Unix seconds.
+// (§2.3). An "estimate" event carries the scheduler's own expected
+// start, as a Slurm feed reads it (package slurmfeed): of a hypothetical
+// job of a queue (`sbatch --test-only`: a job of Cores and WallTime
+// submitted at Time would start at Start), or, with Job, of that waiting
+// job (squeue, at Time); the service shows the latest beside its
+// predictions (slurm.go). Times are Unix seconds.
 type Event struct {
-	Kind   string `json:"kind"` // queue | submit | start | end
+	Kind   string `json:"kind"` // queue | submit | start | end | estimate
 	System string `json:"system"`
 	Job    int64  `json:"job,omitempty"`
 	Time   int64  `json:"time"`
 	Queue  string `json:"queue,omitempty"` // queue, submit
-	// Cores is the job's size (submit) or the queue's maximum (queue).
+	// Cores is the job's size (submit, estimate) or the queue's maximum
+	// (queue).
 	Cores int64 `json:"cores,omitempty"`
-	// WallTime is the job's requested run time (submit; 0 = none given) or
-	// the queue's maximum (queue), seconds.
-	WallTime int64  `json:"wallTime,omitempty"`
-	User     string `json:"user,omitempty"`
-	Project  string `json:"project,omitempty"`
-	Name     string `json:"name,omitempty"`
+	// WallTime is the job's requested run time (submit: 0 = none given;
+	// estimate) or the queue's maximum (queue), seconds.
+	WallTime int64 `json:"wallTime,omitempty"`
+	// Start is the scheduler's expected start (estimate only).
+	Start   int64  `json:"start,omitempty"`
+	User    string `json:"user,omitempty"`
+	Project string `json:"project,omitempty"`
+	Name    string `json:"name,omitempty"`
 }
 
 // check validates the fields an event of its kind needs, independent of
@@ -51,6 +59,9 @@ func (e *Event) check() error {
 	if e.WallTime < 0 || e.WallTime > maxSpan {
 		return fmt.Errorf("wallTime: %d, want 0–%d seconds", e.WallTime, int64(maxSpan))
 	}
+	if e.Start != 0 && e.Kind != "estimate" {
+		return fmt.Errorf("start: %d on a %q event; only an estimate has one", e.Start, clip(e.Kind))
+	}
 	switch e.Kind {
 	case "queue":
 		if !validName(e.Queue) || e.Queue == allJobs {
@@ -72,9 +83,22 @@ func (e *Event) check() error {
 		if e.WallTime < 0 {
 			return fmt.Errorf("wallTime: %d, want ≥ 0 (0 = none requested)", e.WallTime)
 		}
+	case "estimate":
+		switch {
+		case e.Job != 0 && (e.Queue != "" || e.Cores != 0 || e.WallTime != 0):
+			return fmt.Errorf("queue, cores, wallTime: an estimate of job %d has none (the job has them)", e.Job)
+		case e.Job != 0:
+		case !validName(e.Queue):
+			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
+		case e.Cores < 1 || e.WallTime < 1:
+			return fmt.Errorf("cores, wallTime: %d, %d, want the probed job's size ≥ 1 and run time ≥ 1 s", e.Cores, e.WallTime)
+		}
+		if e.Start < 1 || e.Start > maxSpan {
+			return fmt.Errorf("start: %d, want Unix seconds in 1–%d", e.Start, int64(maxSpan))
+		}
 	case "start", "end":
 	default:
-		return fmt.Errorf("kind: %q, want queue, submit, start or end", e.Kind)
+		return fmt.Errorf("kind: %q, want queue, submit, start, end or estimate", clip(e.Kind))
 	}
 	return nil
 }

@@ -587,6 +587,17 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 	default:
 		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %s)\n", hms(int64(math.Round(p.IBL.Wait))), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
 	}
+	if sl := p.Slurm; sl != nil {
+		what := "waits " + hms(sl.Wait)
+		if start {
+			what = "starts at " + stamp(sl.Start)
+		}
+		if p.Job != nil {
+			fmt.Fprintf(w, "  Slurm  %s (squeue's expected start, read at %s)\n", what, stamp(sl.At))
+		} else {
+			fmt.Fprintf(w, "  Slurm  %s (sbatch --test-only for %d cores, %s, asked at %s)\n", what, sl.Cores, hms(sl.WallTime), stamp(sl.At))
+		}
+	}
 }
 
 func neighbours(n int) string {

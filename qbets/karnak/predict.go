@@ -46,6 +46,9 @@ type Prediction struct {
 	// estimate with a Confidence% interval ±HalfWidth.
 	IBL       *EstimatePart `json:"ibl,omitempty"`
 	IBLReason string        `json:"iblReason,omitempty"`
+	// Slurm is the scheduler's own estimate where a Slurm feed sends one
+	// (nil otherwise): see SlurmPart.
+	Slurm *SlurmPart `json:"slurm,omitempty"`
 
 	// Error, for one location of a hypothetical request, says why it has
 	// no prediction (§2.3); the other fields then echo the request.
@@ -329,6 +332,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	s.qbetsPart(&p, q, now)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
+	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
 	return s.cache.put(ck, p), nil
 }
 
@@ -421,5 +425,6 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
 	}
+	p.Slurm = slurmOfJob(j, now)
 	return s.cache.put(ck, p), nil
 }

@@ -277,9 +277,19 @@ func TestRewindAndSavedState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An estimate (out of band) dated after every event but stored before
+	// the saved state's last event (and after every pruning's cut): a
+	// rewind deletes it, and it must not count as the first deleted event
+	// (the saved state learned from later ones).
+	future := evs[len(evs)-1].Time + 3600
 	for i := 0; i < len(evs); i += 23 {
 		if err := svc.Ingest(evs[i:min(i+23, len(evs))]); err != nil {
 			t.Fatal(err)
+		}
+		if i == 23*120 {
+			if err := svc.Ingest([]Event{{Kind: "estimate", System: "s1", Queue: "normal", Cores: 1, WallTime: 60, Time: future, Start: future + 60}}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	sys, _ := svc.lookup("s1")
@@ -306,9 +316,20 @@ func TestRewindAndSavedState(t *testing.T) {
 		b, _ := d.preds["normal@s1"].MarshalBinary()
 		return b
 	}
-	// The MemStore numbers the events from 1 in the order ingested: the
-	// state has learned from the events up to feed−1, at time last.
-	last := evs[feed-2].Time
+	// The MemStore numbers the events from 1 in the order ingested (the
+	// estimate among them): the state has learned from the events up to
+	// feed−1, at time last.
+	last := evs[feed-3].Time
+	estSeq := int64(0)
+	st.Scan("s1", 0, func(r *Record) error { //nolint:errcheck // MemStore
+		if r.Event.Kind == "estimate" {
+			estSeq = r.Seq
+		}
+		return nil
+	})
+	if estSeq == 0 || estSeq >= feed-1 {
+		t.Fatalf("the estimate is stored at %d (0: pruned), the saved state's feed is %d: the test does not exercise it", estSeq, feed)
+	}
 	if err := svc.Rewind("s1", last); err != nil {
 		t.Fatal(err)
 	}

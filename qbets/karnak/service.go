@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"sync"
@@ -387,13 +388,15 @@ func (s *Service) dryRun(evs []Event) error {
 			}
 			views[e.System] = v
 		}
-		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep {
+		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep && e.Kind != "estimate" {
 			e.Time = v.clock
 		}
 		if err := checkState(e, e.System, v, &s.opt); err != nil {
 			return badRequest("events[%d].%v", i, err)
 		}
-		v.clock = e.Time
+		if e.Kind != "estimate" { // out of band (slurm.go)
+			v.clock = e.Time
+		}
 		switch e.Kind {
 		case "queue":
 			v.queues[e.Queue] = e.Cores
@@ -513,10 +516,14 @@ func (s *Service) repair(system string, t int64) error {
 		return &httpError{http.StatusConflict, fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
 	}
 	var del []int64
-	var saved []Record // queue declarations with a saved QBETS state
+	var saved []Record               // queue declarations with a saved QBETS state
+	firstDel := int64(math.MaxInt64) // the first deleted event a predictor may have learned from
 	err := s.store.Scan(system, 0, func(r *Record) error {
 		if t < 0 || r.Event.Time > t {
 			del = append(del, r.Seq)
+			if r.Event.Kind != "estimate" { // out of band: its time is not its place in the log
+				firstDel = min(firstDel, r.Seq)
+			}
 		} else if r.Feed > 0 || r.State != nil {
 			saved = append(saved, *r)
 		}
@@ -526,11 +533,11 @@ func (s *Service) repair(system string, t int64) error {
 		return err
 	}
 	// A saved state that has learned from a deleted event (times, hence
-	// sequence numbers, only grow) is dropped: the predictor then learns
+	// sequence numbers, only grow, estimates aside) is dropped: the predictor then learns
 	// from the events left, and forgets what the state held before them.
 	var put []Record
 	for _, r := range saved {
-		if len(del) > 0 && r.Feed > del[0] {
+		if r.Feed > firstDel {
 			r.Feed, r.State = 0, nil
 			put = append(put, r)
 		}

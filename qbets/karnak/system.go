@@ -63,6 +63,9 @@ type job struct {
 	inQ    []ibl.Value
 	snapAt int64
 	subSeq int64 // store sequence number of the submit (retain.go)
+	// The scheduler's expected start of the job, read at slurmAt (0:
+	// none; "estimate" events of the job, slurm.go).
+	slurmStart, slurmAt int64
 }
 
 type queue struct {
@@ -79,6 +82,9 @@ type queue struct {
 	// number of the last event it learned from.
 	pred              *qbets.Predictor
 	feedFrom, lastFed int64
+	// slurm is the scheduler's latest estimate per probed job shape
+	// ("estimate" events, slurm.go).
+	slurm slurmEstimates
 }
 
 // savedQueue is a queue's QBETS state as its declaration's Record
@@ -164,7 +170,7 @@ type stateView interface {
 // rebuilt passes nil (what was stored is rebuilt whatever the caps are
 // now).
 func checkState(e *Event, name string, v stateView, o *Config) error {
-	if last := v.lastEvent(); e.Time < last {
+	if last := v.lastEvent(); e.Time < last && e.Kind != "estimate" { // estimates: out of band (slurm.go)
 		back := "events must arrive in time order"
 		if o != nil && o.MaxBackstep > 0 {
 			back = fmt.Sprintf("at most %d s earlier is accepted (MaxBackstep)", o.MaxBackstep)
@@ -190,6 +196,20 @@ func checkState(e *Event, name string, v stateView, o *Config) error {
 		}
 		if o != nil && v.liveJobs() >= o.MaxLiveJobs {
 			return fmt.Errorf("job: %d would be live job %d of %q (submitted, not ended), at most %d (MaxLiveJobs)", e.Job, v.liveJobs()+1, name, o.MaxLiveJobs)
+		}
+	case "estimate":
+		if e.Job != 0 {
+			if !known || started {
+				return fmt.Errorf("job: %d is not waiting on %q", e.Job, name)
+			}
+			break
+		}
+		maxCores, ok := v.queueMax(e.Queue)
+		if !ok {
+			return fmt.Errorf("queue: %q is not declared on system %q (send a queue event first)", e.Queue, name)
+		}
+		if e.Cores > maxCores {
+			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
 		}
 	case "start":
 		if !known || started {
@@ -230,6 +250,11 @@ func (s *system) job(id int64) (known, started bool) {
 // apply changes the state by a validated event, the seq-th of the store
 // (of the service, without a store). The caller holds mu.
 func (s *system) apply(e *Event, seq int64) error {
+	if e.Kind == "estimate" {
+		s.gen++ // the predictions that show it change
+		s.applyEstimate(e)
+		return nil
+	}
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}

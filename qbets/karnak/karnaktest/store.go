@@ -1,7 +1,7 @@
 // Package karnaktest checks a karnak.Store implementation against what
 // the service relies on: Append sets increasing sequence numbers and is
-// seen by Scan in order; Scan filters by system and by sequence number;
-// Rewrite deletes and replaces the records of one system only, State
+// seen by Scan in order, every field of the events kept; Scan filters by
+// system and by sequence number; Rewrite deletes and replaces the records of one system only, State
 // bytes and all.
 package karnaktest
 
@@ -27,6 +27,9 @@ func Store(t *testing.T, open func(t *testing.T) karnak.Store) {
 		}
 		recs = append(recs, karnak.Record{Event: ev(sys, i), Batch: "x", Digest: "d"})
 	}
+	// Every field of every kind of event is kept: the last one is a
+	// scheduler's estimate, with its Start.
+	recs[5].Event = karnak.Event{Kind: "estimate", System: "b", Time: 6, Queue: "q", Cores: 2, WallTime: 60, Start: 99}
 	if err := st.Append(recs[:4]); err != nil {
 		t.Fatal(err)
 	}

@@ -78,8 +78,9 @@ func (c *Collector) Run(ctx context.Context) error {
 
 // Poll runs one round: send the batches in flight, read the partitions,
 // squeue and sacct, send the events that are at least Config.Delay old in
-// time order, ask the service about every job still waiting, and save the
-// cursor.
+// time order, ask the service about every job still waiting, probe
+// Slurm's estimates when a round is due (Config.ProbeEvery), and save
+// the cursor.
 func (c *Collector) Poll(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -115,6 +116,15 @@ func (c *Collector) poll(ctx context.Context) error {
 		return err
 	}
 	c.predict(jobs, now)
+	if evs := c.probe(ctx, parts, now); len(evs) > 0 {
+		c.enqueue(evs)
+		if err := c.st.save(c.cfg.Cursor); err != nil {
+			return err
+		}
+		if err := c.flush(); err != nil {
+			return err
+		}
+	}
 	c.prune(now)
 	c.st.LastPoll = now
 	c.st.Report.Polls++
@@ -253,7 +263,8 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 			c.skip("vanished from squeue and sacct: ended at the collector's time", 1)
 		}
 	}
-	return c.declare(parts, out, cutoff)
+	// Estimates are out of band: after the events, in no time order.
+	return append(c.declare(parts, out, cutoff), c.jobEstimates(jobs, now)...)
 }
 
 // why says why a job cannot be fed ("" if it can).
@@ -434,19 +445,25 @@ func (c *Collector) prune(now int64) {
 	}
 }
 
-// maxReasons caps the distinct reasons of Report.Skipped.
+// maxReasons caps the distinct reasons of Report.Skipped and
+// Report.Probes.
 const maxReasons = 64
 
 func (c *Collector) skip(reason string, n int64) {
-	r := &c.st.Report
-	if r.Skipped == nil {
-		r.Skipped = map[string]int64{}
+	count(&c.st.Report.Skipped, reason, n)
+	c.cfg.Logf("slurmfeed: skipped %d: %s", n, reason)
+}
+
+// count adds n to (*m)[reason], made when nil; beyond maxReasons reasons,
+// a new one is counted as "other reasons".
+func count(m *map[string]int64, reason string, n int64) {
+	if *m == nil {
+		*m = map[string]int64{}
 	}
-	if _, ok := r.Skipped[reason]; !ok && len(r.Skipped) >= maxReasons {
+	if _, ok := (*m)[reason]; !ok && len(*m) >= maxReasons {
 		reason = "other reasons"
 	}
-	r.Skipped[reason] += n
-	c.cfg.Logf("slurmfeed: skipped %d: %s", n, reason)
+	(*m)[reason] += n
 }
 
 func sortedKeys[V any](m map[string]V) []string {

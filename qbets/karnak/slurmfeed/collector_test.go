@@ -63,8 +63,10 @@ func TestFeed(t *testing.T) {
 	f := scenario()
 	c, tp, clk := newTest(t, f, "")
 	mustPoll(t, c) // t0+30: everything up to t0+10 is due
+	// Then Slurm's expected start of each waiting job, read at t0+30.
 	want := "queue short 8 120 0\nsubmit 1 0\nstart 1 1\nqueue long 8 86400 2\nsubmit 2 2\n" +
-		"submit 3_0 3\nsubmit 3_1 3\nsubmit 3_2 3\nsubmit 4 4\n"
+		"submit 3_0 3\nsubmit 3_1 3\nsubmit 3_2 3\nsubmit 4 4\n" +
+		"estimate 2 30\nestimate 3_0 30\nestimate 3_1 30\nestimate 3_2 30\nestimate 4 30\n"
 	if got := eventList(tp.events); got != want {
 		t.Fatalf("first poll sent\n%s\nwant\n%s", got, want)
 	}
@@ -78,8 +80,8 @@ func TestFeed(t *testing.T) {
 	})
 	clk.advance(10) // t0+40: nothing is 20 s old yet
 	mustPoll(t, c)
-	if n := len(tp.events); n != 9 {
-		t.Fatalf("an event was sent before the reorder delay: %s", eventList(tp.events[9:]))
+	if n := len(tp.events); n != 14 {
+		t.Fatalf("an event was sent before the reorder delay: %s", eventList(tp.events[14:]))
 	}
 	clk.advance(20) // t0+60
 	mustPoll(t, c)
@@ -95,7 +97,7 @@ func TestFeed(t *testing.T) {
 		t.Fatalf("sent again:\n%s", strings.TrimPrefix(got, want))
 	}
 	r := c.Report()
-	if r.Batches != 2 || r.Events["submit"] != 6 || r.Events["start"] != 2 || r.Events["end"] != 2 || r.Late != 0 || len(r.Skipped) != 0 {
+	if r.Batches != 2 || r.Events["submit"] != 6 || r.Events["estimate"] != 5 || r.Events["start"] != 2 || r.Events["end"] != 2 || r.Late != 0 || len(r.Skipped) != 0 {
 		t.Errorf("report %+v", r)
 	}
 	// Task 0 waited 33 s; Slurm expected it at t0+100 (97 s).
@@ -189,7 +191,8 @@ func TestRejectedBatchIsCounted(t *testing.T) {
 	tp.reject = true
 	mustPoll(t, c)
 	r := c.Report()
-	if r.Skipped["rejected by the service (batch dropped)"] != 9 || r.Batches != 0 {
+	// 9 events and the 5 waiting jobs' estimates.
+	if r.Skipped["rejected by the service (batch dropped)"] != 14 || r.Batches != 0 {
 		t.Fatalf("report %+v", r)
 	}
 }
@@ -229,7 +232,7 @@ func TestLateAndRequeued(t *testing.T) {
 	})
 	clk.advance(30) // t0+60, cutoff t0+40
 	mustPoll(t, c)
-	got := eventList(tp.events[9:])
+	got := eventList(tp.events[14:])
 	want := "submit 30 4\nstart 30 4\nend 1 40\nend 30 40\n"
 	if got != want {
 		t.Errorf("sent\n%s\nwant\n%s", got, want)

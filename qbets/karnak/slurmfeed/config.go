@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"time"
 
@@ -12,8 +13,10 @@ import (
 )
 
 // Runner runs a Slurm command and returns its standard output. The
-// collector runs `squeue --json`, `sacct --json …` and `scontrol show
-// partition --oneliner`; a test gives it recorded outputs instead.
+// collector runs `squeue --json`, `sacct --json …`, `scontrol show
+// partition --oneliner` and `sbatch --test-only …`, which answers on
+// standard error: for sbatch, Run returns standard output and standard
+// error (Exec does). A test gives it recorded outputs instead.
 type Runner interface {
 	Run(ctx context.Context, name string, args ...string) ([]byte, error)
 }
@@ -57,6 +60,20 @@ type Config struct {
 	// job (50 and 90: the bound on the median, comparable with the point
 	// estimates of Slurm and IBL; Karnak's own default is 95 and 90).
 	Quantile, Confidence int
+	// ProbeEvery is the time between two rounds of probes: Slurm's own
+	// estimate of when a hypothetical job would start (`sbatch
+	// --test-only`) for each of a few shapes in each partition, sent to
+	// the service as "estimate" events, which it shows beside its
+	// predictions (5 min, at most 30; < 0: no probes). The estimate is
+	// for a job of the collector's user and default account.
+	ProbeEvery time.Duration
+	// ProbeCores and ProbeWalls are the shapes probed, those within a
+	// partition's limits (nil: 1 core, powers of 2 and the partition's
+	// CPUs, at most 8 sizes; 10 minutes, an hour and the partition's time
+	// limit). At most 16 and 8; wall times in whole minutes. A round
+	// asks at most 64 shapes, the rest at the next.
+	ProbeCores []int64
+	ProbeWalls []time.Duration
 	// Now is the clock (time.Now).
 	Now func() time.Time
 	// Logf reports errors and skipped records as they happen (nil: none;
@@ -77,6 +94,20 @@ func (c Config) Validate() error {
 		return fmt.Errorf("slurmfeed: Quantile: %d, want 1–99", c.Quantile)
 	case c.Confidence != 0 && (c.Confidence < 10 || c.Confidence > 95):
 		return fmt.Errorf("slurmfeed: Confidence: %d, want 10–95", c.Confidence)
+	case c.ProbeEvery > 30*time.Minute:
+		return fmt.Errorf("slurmfeed: ProbeEvery: %v, at most 30m (the service shows no estimate older than an hour)", c.ProbeEvery)
+	case len(c.ProbeCores) > 16 || len(c.ProbeWalls) > 8:
+		return fmt.Errorf("slurmfeed: ProbeCores, ProbeWalls: %d and %d shapes, at most 16 and 8", len(c.ProbeCores), len(c.ProbeWalls))
+	}
+	for i, n := range c.ProbeCores {
+		if n < 1 || n > unlimitedWall {
+			return fmt.Errorf("slurmfeed: ProbeCores[%d]: %d, want ≥ 1", i, n)
+		}
+	}
+	for i, w := range c.ProbeWalls {
+		if w < time.Minute || w > 366*24*time.Hour {
+			return fmt.Errorf("slurmfeed: ProbeWalls[%d]: %v, want 1m–366 days", i, w)
+		}
 	}
 	return nil
 }
@@ -103,6 +134,9 @@ func (c *Config) fill() {
 	if c.Confidence == 0 {
 		c.Confidence = 90
 	}
+	if c.ProbeEvery == 0 {
+		c.ProbeEvery = 5 * time.Minute
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -121,6 +155,9 @@ const commandTimeout = 2 * time.Minute
 // Exec is the Runner that runs the commands (os/exec), each for at most two
 // minutes and 1 GiB of output, with the process's environment (SLURM_CONF,
 // PATH). A command that fails is an error quoting the start of its stderr.
+// sbatch runs with SLURM_TIME_FORMAT=%s (times as Unix seconds, whatever
+// the time zone), and its output is followed by the first 4 KiB of its
+// standard error, where `sbatch --test-only` answers.
 type Exec struct{}
 
 func (Exec) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
@@ -131,7 +168,11 @@ func (Exec) Run(ctx context.Context, name string, args ...string) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	var stderr limitedBuffer
+	stderr := limitedBuffer{max: 256}
+	if name == "sbatch" {
+		cmd.Env = append(os.Environ(), "SLURM_TIME_FORMAT=%s")
+		stderr.max = 4096
+	}
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -148,15 +189,20 @@ func (Exec) Run(ctx context.Context, name string, args ...string) ([]byte, error
 		return nil, fmt.Errorf("%s: more than %d bytes of output", name, maxOutput)
 	case werr != nil:
 		return nil, fmt.Errorf("%s: %v: %s", name, werr, quote(string(stderr.b)))
+	case name == "sbatch":
+		return append(out, stderr.b...), nil
 	}
 	return out, nil
 }
 
-// limitedBuffer keeps the first 256 bytes written to it.
-type limitedBuffer struct{ b []byte }
+// limitedBuffer keeps the first max bytes written to it.
+type limitedBuffer struct {
+	b   []byte
+	max int
+}
 
 func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if n := 256 - len(l.b); n > 0 {
+	if n := l.max - len(l.b); n > 0 {
 		l.b = append(l.b, p[:min(n, len(p))]...)
 	}
 	return len(p), nil

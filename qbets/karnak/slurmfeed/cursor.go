@@ -40,6 +40,11 @@ type cursor struct {
 	Queues  map[string]queueLimits `json:"queues"`
 	Jobs    map[string]*jobState   `json:"jobs"`
 	Report  Report                 `json:"report"`
+	// Probes (probe.go): the last answer sent per shape, when the last
+	// round was, and where the next one begins among the shapes.
+	ProbeSent map[string]probeSent `json:"probeSent,omitempty"`
+	LastProbe int64                `json:"lastProbe,omitempty"`
+	ProbeNext int                  `json:"probeNext,omitempty"`
 }
 
 const cursorVersion = 1
@@ -74,6 +79,10 @@ type jobState struct {
 	// and when each was taken (0: none yet).
 	Wait [nMethods]int64 `json:"wait"`
 	At   [nMethods]int64 `json:"at"`
+	// SlurmSent is the last expected start of Slurm's sent to the
+	// service for the job, read at SlurmSentAt (probe.go, jobEstimates).
+	SlurmSent   int64 `json:"slurmSent,omitempty"`
+	SlurmSentAt int64 `json:"slurmSentAt,omitempty"`
 }
 
 // The methods compared, in the Report's order.

@@ -20,6 +20,14 @@
 // gives each method's error: the mean |log10(predicted / actual wait)| and
 // the share within a factor of 2.
 //
+// Every Config.ProbeEvery it also asks Slurm when a hypothetical job of
+// each of a few shapes would start in each partition (`sbatch
+// --test-only`, probe.go) and sends the answers as karnak "estimate"
+// events: the service shows Slurm's own estimate beside its predictions
+// for a hypothetical job. Probes are counted by outcome in the Report.
+// Each waiting job's expected start (squeue) is sent too, as an estimate
+// of the job, when it is new or moved, for the job's prediction.
+//
 // Start here:
 //
 //	c, err := slurmfeed.New(slurmfeed.Config{System: "mycluster", Service: svc, Cursor: "feed.json"})

@@ -28,7 +28,9 @@ func (recorded) Run(_ context.Context, name string, _ ...string) ([]byte, error)
 	return nil, fmt.Errorf("%s: unknown", name)
 }
 
-// A collector polls the cluster once into a service in the same process.
+// A collector polls the cluster once into a service in the same process
+// (the recording has no sbatch, so there are no probes; they are counted
+// as failed in the Report).
 func Example() {
 	now := time.Unix(1_800_000_060, 0)
 	svc, _ := karnak.New(nil, karnak.Config{Now: func() int64 { return now.Unix() }})
@@ -45,9 +47,11 @@ func Example() {
 	}
 	r := c.Report()
 	fmt.Println(r.Batches, r.Events)
+	// Job 42 waits; Slurm expects it to start at 1,800,000,300 (squeue),
+	// which its prediction carries beside the service's own.
 	p, _ := svc.PredictJob("cluster1", 42, 50, 90, 0)
-	fmt.Println(p.Queue, p.Cores, p.WallTime)
+	fmt.Println(p.Queue, p.Cores, p.WallTime, p.Slurm.Start)
 	// Output:
-	// 1 map[queue:1 start:1 submit:2]
-	// batch 8 600
+	// 1 map[estimate:1 queue:1 start:1 submit:2]
+	// batch 8 600 1800000300
 }

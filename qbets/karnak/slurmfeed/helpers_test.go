@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +22,10 @@ type fakeSlurm struct {
 	jobs  []*fakeJob
 	fail  string // a command that fails
 	calls map[string]int
+	// testOnly answers `sbatch --test-only` for a job of cores and
+	// minutes in partition part (nil: sbatch is not a command of the
+	// fake).
+	testOnly func(part string, cores, minutes int64) ([]byte, error)
 }
 
 type fakeJob struct {
@@ -87,6 +93,27 @@ func (f *fakeSlurm) Run(_ context.Context, name string, args ...string) ([]byte,
 			})
 		}
 		return json.Marshal(map[string]any{"errors": []any{}, "jobs": js})
+	case "sbatch":
+		if f.testOnly == nil {
+			break
+		}
+		var part string
+		var cores, mins int64
+		for _, a := range args {
+			k, v, _ := strings.Cut(a, "=")
+			switch k {
+			case "--partition":
+				part = v
+			case "--ntasks":
+				cores, _ = strconv.ParseInt(v, 10, 64)
+			case "--time":
+				mins, _ = strconv.ParseInt(v, 10, 64)
+			}
+		}
+		if len(args) == 0 || args[0] != "--test-only" || part == "" || cores < 1 || mins < 1 {
+			return nil, fmt.Errorf("sbatch %q: not a probe", args)
+		}
+		return f.testOnly(part, cores, mins)
 	}
 	return nil, fmt.Errorf("%s: not a Slurm command of the fake", name)
 }

@@ -19,6 +19,9 @@ type Report struct {
 	// Skipped counts, by reason, the jobs not fed (once each) and the
 	// records not used (at every poll that shows them).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
+	// Probes counts the probes of Slurm's own estimate (Config.ProbeEvery)
+	// by outcome: answered and sent, answered unchanged, or why not.
+	Probes map[string]int64 `json:"probes,omitempty"`
 	// Errors counts the failed polls (a command or the service); each was
 	// retried.
 	Errors    int64  `json:"errors"`
@@ -135,6 +138,7 @@ func (c *Collector) Report() Report {
 	r.System = c.cfg.System
 	r.Events = maps.Clone(r.Events)
 	r.Skipped = maps.Clone(r.Skipped)
+	r.Probes = maps.Clone(r.Probes)
 	r.Methods = slices.Clone(r.Methods)
 	if len(r.Methods) != nMethods {
 		r.Methods = make([]Method, nMethods)
