@@ -331,7 +331,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
 	s.qbetsPart(&p, q, now)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
-	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now)
+	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
 	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
 	return s.cache.put(ck, p), nil
 }
@@ -382,11 +382,13 @@ func noBound(q *queue, lv Level, r qbets.Reason) string {
 		r, q.name, q.pred.Stats().Releases, lv.Quantile, lv.Confidence, qbets.MinHistory(qf, cf))
 }
 
-func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64) (*EstimatePart, string) {
+// estimateAt asks base b; empty says why a base without experiences is
+// empty (the queued-job base learns only from jobs a snapshot saw waiting).
+func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64, empty string) (*EstimatePart, string) {
 	pr, err := b.Predict(in, level)
 	if err != nil {
 		if errors.Is(err, ibl.ErrEmpty) {
-			return nil, "no IBL estimate: no job has started on this system yet"
+			return nil, "no IBL estimate: " + empty
 		}
 		return nil, "no IBL estimate: " + err.Error()
 	}
@@ -423,7 +425,7 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 		Now: now, Quantile: quantile, Confidence: confidence, Within: within}
 	s.qbetsPart(&p, q, j.Submit)
 	if in, ok := sys.feat.Queued(id, now); ok {
-		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now)
+		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now, "no job seen waiting at a 5-minute snapshot has started yet")
 	}
 	p.Slurm = slurmOfJob(j, now)
 	return s.cache.put(ck, p), nil

@@ -346,3 +346,44 @@ func TestOneExperienceUnbounded(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
+
+// An empty IBL base says why it is empty: the hypothetical-job base until
+// a job has started, the queued-job base until a job that a 5-minute
+// snapshot saw waiting has started (job 1 started before the first one).
+func TestEmptyBaseReasons(t *testing.T) {
+	s, err := NewService(nil, func() int64 { return 1000 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := []Event{
+		{Kind: "queue", System: "x", Time: 0, Queue: "q", Cores: 8, WallTime: 3600},
+		{Kind: "submit", System: "x", Job: 1, Time: 10, Queue: "q", Cores: 2, WallTime: 600},
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	hyp := &PredictRequest{Cores: 2, WallTime: 600, Confidence: 90, Quantile: 95, Locations: []Location{{"x", "q"}}}
+	ps, err := s.PredictHypothetical(hyp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "no IBL estimate: no job has started on this system yet"; ps[0].IBLReason != want {
+		t.Errorf("before any start: %q, want %q", ps[0].IBLReason, want)
+	}
+	if err := s.Ingest([]Event{
+		{Kind: "start", System: "x", Job: 1, Time: 70},
+		{Kind: "submit", System: "x", Job: 2, Time: 100, Queue: "q", Cores: 2, WallTime: 600},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ps, err = s.PredictHypothetical(hyp); err != nil || ps[0].IBL == nil {
+		t.Fatalf("after a start: %v, %+v", err, ps)
+	}
+	p, err := s.PredictJob("x", 2, 95, 90, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "no IBL estimate: no job seen waiting at a 5-minute snapshot has started yet"; p.IBL != nil || p.IBLReason != want {
+		t.Errorf("queued job: %+v %q, want %q", p.IBL, p.IBLReason, want)
+	}
+}
