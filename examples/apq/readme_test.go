@@ -2,6 +2,8 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/readme"
@@ -44,12 +46,68 @@ var tablesDigests = map[string]string{
 	"viii-5": "2fb6d2ad8c3dc99b134327f70b8b05dafc7695719b4aef9ea1b951c42a3ff65d", "viii-6": "81b678823cb70ea074b2de6a890a0cfea897077a6c9b403a20bef45cd6485578", "viii-7": "e471c6fc2db0df65391748e70d6bcf9042d149a0ff23306a865022e6fa12a21f", "viii-8": "df72f0a3e94fe5e6a07d075a89e4255f121674195ef1bca53c3da3ab7bdf21de",
 }
 
-func TestReadmeTables(t *testing.T) {
-	readme.CheckLong(t, "README.md", tablesDigests, func() map[string][]byte {
-		out, err := readmeRegions(paperDir(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	})
+func TestReadmeTables(t *testing.T) { checkRuns(t, tablesDigests, readmeRuns) }
+
+// checkRuns pins the regions of runs by digests (readme.CheckLong), one
+// subtest per run, so that `-run 'TestX/^name$'` regenerates one run.
+func checkRuns(t *testing.T, digests map[string]string, runs []readmeRun) {
+	t.Helper()
+	dir := paperDir(t)
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			d := runDigests(digests, r.name)
+			if len(d) == 0 && !readme.Long() {
+				t.Skipf("run %s is not generated yet (its README section says so); generate it with %s=1 %s=1", r.name, readme.LongEnv, readme.UpdateEnv)
+			}
+			readme.CheckLong(t, "README.md", d, func() map[string][]byte {
+				out, err := readmeRegions(dir, []readmeRun{r})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			})
+		})
+	}
 }
+
+// runDigests are the digests of run name's regions, name-k.
+func runDigests(digests map[string]string, name string) map[string]string {
+	out := map[string]string{}
+	for region, d := range digests {
+		k, ok := strings.CutPrefix(region, name+"-")
+		if _, err := strconv.Atoi(k); ok && err == nil {
+			out[region] = d
+		}
+	}
+	return out
+}
+
+// The sections below Tables V–IX, one test each (the README names each
+// test's command and how long it took). Regenerate one with
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/apq -run 'TestReadmeNoGrow$' -timeout 4h
+
+// -nogrow (noGrowRuns).
+var noGrowDigests = map[string]string{}
+
+func TestReadmeNoGrow(t *testing.T) { checkRuns(t, noGrowDigests, noGrowRuns) }
+
+// -floor running -flooronly (floorRuns).
+var floorDigests = map[string]string{}
+
+func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
+
+// -tune (tuneRuns).
+var tuneDigests = map[string]string{}
+
+func TestReadmeTune(t *testing.T) { checkRuns(t, tuneDigests, tuneRuns) }
+
+// -tables SEEDS, size-aware wait (seedsRuns).
+var seedsDigests = map[string]string{}
+
+func TestReadmeSeeds(t *testing.T) { checkRuns(t, seedsDigests, seedsRuns) }
+
+// -tables SEEDS -floor off (seedsPaperRuns).
+var seedsPaperDigests = map[string]string{}
+
+func TestReadmeSeedsPaper(t *testing.T) { checkRuns(t, seedsPaperDigests, seedsPaperRuns) }
