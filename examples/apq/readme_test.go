@@ -88,12 +88,22 @@ func runDigests(digests map[string]string, name string) map[string]string {
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/apq -run 'TestReadmeNoGrow$' -timeout 4h
 
 // -nogrow (noGrowRuns).
-var noGrowDigests = map[string]string{}
+var noGrowDigests = map[string]string{
+	"nogrow-1": "764fd781654875074407d3b41fe621ae219fbe393eae8aeb7ebfc58be38a9320",
+	"nogrow-4": "a2f83e3f89e4858a84c74f1f83a98232853e2eb6c8b4a84e84f433e0ef5cd485",
+}
 
 func TestReadmeNoGrow(t *testing.T) { checkRuns(t, noGrowDigests, noGrowRuns) }
 
 // -floor running -flooronly (floorRuns).
-var floorDigests = map[string]string{}
+var floorDigests = map[string]string{
+	"floor-1": "898b68d04036bbbac210ce8388a38253f51ebc9159259b92efce0f92fb49393e",
+	"floor-2": "dcb81bed7268d8476d0d349c55eff4d43077dbe7538142b5098a4540f0df0731",
+	"floor-3": "01bd16f082d80e3eb81e149eae6ca3fdc28dfcabfa405ee283700bf612798c87",
+	"floor-4": "61bf2de5ac024ed4757388a612b610495dbbf3632e1320cf21d0057552d774ea",
+	"floor-5": "84318fcec08d2722806412514029bfe178b310975d7ff81c21ad397465ffe43d",
+	"floor-6": "ae99945f432828bccc42340597cab1603073d174cb7524796a7500a0fdaf7593",
+}
 
 func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
 
