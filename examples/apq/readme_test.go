@@ -120,7 +120,9 @@ var floorDigests = map[string]string{
 func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
 
 // -tune (tuneRuns).
-var tuneDigests = map[string]string{}
+var tuneDigests = map[string]string{
+	"tune-3": "1a9fe6fba7f087c8a1d860707df53f5b594242bba2c6f8d4ee0df521ed395747",
+}
 
 func TestReadmeTune(t *testing.T) { checkRuns(t, tuneDigests, tuneRuns) }
 
