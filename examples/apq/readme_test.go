@@ -64,7 +64,6 @@ func TestReadmeTables(t *testing.T) { checkRuns(t, tablesDigests, readmeRuns) }
 // subtest per run, so that `-run 'TestX/^name$'` regenerates one run.
 func checkRuns(t *testing.T, digests map[string]string, runs []readmeRun) {
 	t.Helper()
-	dir := paperDir(t)
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			d := runDigests(digests, r.name)
@@ -72,7 +71,7 @@ func checkRuns(t *testing.T, digests map[string]string, runs []readmeRun) {
 				t.Skipf("run %s is not generated yet (its README section says so); generate it with %s=1 %s=1", r.name, readme.LongEnv, readme.UpdateEnv)
 			}
 			readme.CheckLong(t, "README.md", d, func() map[string][]byte {
-				out, err := readmeRegions(dir, []readmeRun{r})
+				out, err := readmeRegions(paperDir(t), []readmeRun{r})
 				if err != nil {
 					t.Fatal(err)
 				}
