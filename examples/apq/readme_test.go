@@ -127,7 +127,8 @@ func TestReadmeTune(t *testing.T) { checkRuns(t, tuneDigests, tuneRuns) }
 
 // -tables SEEDS, size-aware wait (seedsRuns).
 var seedsDigests = map[string]string{
-	"seeds-1": "cc3192180d43c0dbbe7c2a1338f73e3f047ef5d91ef5741f05493374ff02aabf",
+	"seeds-1":       "cc3192180d43c0dbbe7c2a1338f73e3f047ef5d91ef5741f05493374ff02aabf",
+	"seeds-curie-1": "2a4a6a5e3713b58ad7b040ee3cb0f4445bf916a3b5a238a066afd007f2641907",
 }
 
 func TestReadmeSeeds(t *testing.T) { checkRuns(t, seedsDigests, seedsRuns) }
