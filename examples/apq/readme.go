@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -11,21 +12,47 @@ import (
 
 // The README's tables are the command's own: each run below prints its
 // tables, and the k-th Markdown table of run NAME is the README's region
-// NAME-k. TestReadmeTables regenerates and checks them.
+// NAME-k. Each group of runs is pinned by its own test (readme_test.go),
+// so that each can be regenerated alone.
 
 // readmeRun is one run of the command whose tables the README shows.
 type readmeRun struct {
 	name string
-	opt  options // Dir is set by the caller
+	opt  options // Dir is set by the caller; a zero Seed means the -seed default
+	// shown are the k of the tables the README shows, all when nil.
+	shown []int
 }
 
-// readmeRuns are the README's runs: `go run ./examples/apq -tables V`,
-// `-tables VI,VII` and `-tables VIII,IX`, on all four logs.
+// readmeRuns are the README's runs of Tables V–IX: `go run ./examples/apq
+// -tables V`, `-tables VI,VII` and `-tables VIII,IX`, on all four logs
+// (TestReadmeTables).
 var readmeRuns = []readmeRun{
-	{"v", options{Tables: "V"}},
-	{"vi", options{Tables: "VI,VII"}},
-	{"viii", options{Tables: "VIII,IX"}},
+	{"v", options{Tables: "V"}, nil},
+	{"vi", options{Tables: "VI,VII"}, nil},
+	{"viii", options{Tables: "VIII,IX"}, nil},
 }
+
+// The runs of the README's sections below Tables V–IX, one group per test.
+var (
+	// noGrowRuns: `-tables VIII,IX -nogrow -floor off`, the two main
+	// tables (TestReadmeNoGrow).
+	noGrowRuns = []readmeRun{{"nogrow", options{Tables: "VIII,IX", NoGrow: true, Floor: floorOff}, []int{1, 4}}}
+	// floorRuns: `-tables VIII,IX -floor running -flooronly`, all its
+	// tables (TestReadmeFloor).
+	floorRuns = []readmeRun{{"floor", options{Tables: "VIII,IX", Floor: floorRunning, FloorOnly: true}, nil}}
+	// tuneRuns: `-tables V -tune`, its table of tuned parameters
+	// (TestReadmeTune).
+	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true}, []int{3}}}
+	// seedsRuns: the size-aware sweep, Curie on 4 seeds (its molding
+	// simulations are the slowest) and the other logs on 8 (TestReadmeSeeds).
+	seedsRuns = []readmeRun{
+		{"seeds-curie", options{Only: "Curie", Tables: "SEEDS", Seeds: 4, Par: 2}, nil},
+		{"seeds", options{Only: "Blue,Par,SP2", Tables: "SEEDS", Seeds: 8, Par: 2}, nil},
+	}
+	// seedsPaperRuns: the paper's method (-floor off) on Paragon and SP2,
+	// 5 seeds (TestReadmeSeedsPaper).
+	seedsPaperRuns = []readmeRun{{"seeds-paper", options{Only: "Par,SP2", Tables: "SEEDS", Seeds: 5, Floor: floorOff, Par: 2}, nil}}
+)
 
 // tableBlocks splits the command's output into its Markdown tables: runs
 // of lines that start with "|", each with its final newline.
@@ -48,19 +75,32 @@ func tableBlocks(out string) [][]byte {
 	return blocks
 }
 
-// readmeRegions runs each README run on the traces in dir and names its
-// tables.
-func readmeRegions(dir string) (map[string][]byte, error) {
+// readmeRegions runs each of runs on the traces in dir and names the
+// tables the README shows.
+func readmeRegions(dir string, runs []readmeRun) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, r := range readmeRuns {
+	for _, r := range runs {
 		o := r.opt
 		o.Dir = dir
+		// The command's -seed default; seed 0 is another draw of the
+		// molded jobs' runtimes, not the default.
+		o.Seed = cmp.Or(o.Seed, defaultSeed)
 		var b strings.Builder
 		if err := run(&b, o); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.name, err)
 		}
-		for k, block := range tableBlocks(b.String()) {
-			out[fmt.Sprintf("%s-%d", r.name, k+1)] = block
+		blocks := tableBlocks(b.String())
+		shown := r.shown
+		if shown == nil {
+			for k := range blocks {
+				shown = append(shown, k+1)
+			}
+		}
+		for _, k := range shown {
+			if k < 1 || k > len(blocks) {
+				return nil, fmt.Errorf("%s: table %d of %d", r.name, k, len(blocks))
+			}
+			out[fmt.Sprintf("%s-%d", r.name, k)] = blocks[k-1]
 		}
 	}
 	return out, nil

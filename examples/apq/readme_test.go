@@ -2,6 +2,8 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/readme"
@@ -38,18 +40,102 @@ func TestReadmeKept(t *testing.T) {
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/apq -run TestReadmeTables -timeout 3h
 var tablesDigests = map[string]string{
-	"v-1": "ddea16b37a0be9f0c3d0eaee29841f78477ce871ea06e72d910414cf4a42e097", "v-2": "5ef2681da2312da7e93e4dda7e61fb50f50e13266474d633eaa7615e00ffc3e6", "v-3": "416e83d86a4e620385b65811faa650c5f393814e9c0be6f9591c0b5628594593", "v-4": "380f41b98e9c3a8509bdf480809f89a42a9a680734ee9cffb88409a51225a93e",
-	"vi-1": "c7a1a3e3983ac567edb6f0a5f3896818ad8eb86bb9daf0323c876569cbfe3eaa", "vi-2": "567b636f849be7dc25275b36a9fe9f6b83c7a0bb4a85b124b425fab9cb6f68ed", "vi-3": "7119167bbcd04ccfbec552af7b27a23ef4085a1e18c877493978a3c4d4e86672", "vi-4": "8f05c94d02f208fd92081824eeee6e7c6bfdbc99c1a96b98862f85b6672bcbaf",
-	"viii-1": "2fa8fce05b7657ad23466ea404932a1ecc23fcbacfb147779f0d7dd1cc71db77", "viii-2": "4cee4316294c06d55f869746521a931310ff2acaae64976c148d7d077cc65466", "viii-3": "bef3b0f674bffa6a5e82158bbe54371930105985022033e605b653e8e71e3917", "viii-4": "50a7db71804ee22ad0a1935c0f808de49647c52c10c0a7484382718654ee4400",
-	"viii-5": "2fb6d2ad8c3dc99b134327f70b8b05dafc7695719b4aef9ea1b951c42a3ff65d", "viii-6": "81b678823cb70ea074b2de6a890a0cfea897077a6c9b403a20bef45cd6485578", "viii-7": "e471c6fc2db0df65391748e70d6bcf9042d149a0ff23306a865022e6fa12a21f", "viii-8": "df72f0a3e94fe5e6a07d075a89e4255f121674195ef1bca53c3da3ab7bdf21de",
+	"v-1":    "ddea16b37a0be9f0c3d0eaee29841f78477ce871ea06e72d910414cf4a42e097",
+	"v-2":    "5ef2681da2312da7e93e4dda7e61fb50f50e13266474d633eaa7615e00ffc3e6",
+	"v-3":    "416e83d86a4e620385b65811faa650c5f393814e9c0be6f9591c0b5628594593",
+	"v-4":    "380f41b98e9c3a8509bdf480809f89a42a9a680734ee9cffb88409a51225a93e",
+	"vi-1":   "c7a1a3e3983ac567edb6f0a5f3896818ad8eb86bb9daf0323c876569cbfe3eaa",
+	"vi-2":   "567b636f849be7dc25275b36a9fe9f6b83c7a0bb4a85b124b425fab9cb6f68ed",
+	"vi-3":   "7119167bbcd04ccfbec552af7b27a23ef4085a1e18c877493978a3c4d4e86672",
+	"vi-4":   "8f05c94d02f208fd92081824eeee6e7c6bfdbc99c1a96b98862f85b6672bcbaf",
+	"viii-1": "7b2d97648fb9f12d22b67d58911e2f3abc60d7a550fcb94922fc92a563ecb298",
+	"viii-2": "349edf4f041c8728c98443e1a25ea0eabd10464288a8bbd0cfed50500c7b2f44",
+	"viii-3": "cd6c36f2f9d29ece583a59883e6e86d74e1f1f60ea25e99bb82fa86306b6d4a0",
+	"viii-4": "d7d4a183fca145a7ad64bae9be685731c3406bd8e85fb9cfc0451d2cafd3a830",
+	"viii-5": "ccfe4ef1bdabd9854d0ede84a04ccc561ef54401b2880887f5f7933992468460",
+	"viii-6": "c27ec0cc99b13313b95d5bf0526f0b9cc3dd00b32869d1a3cc192f91d6708d52",
+	"viii-7": "75bb12a9e09e6e1421a7f452c72a2aea2c66747f2bea5080fb9d4378569a1238",
+	"viii-8": "81b589b1303a9d4bc684a7c640f5256cedf8c0dd4c7ccb173cd2cbadacc06ccd",
 }
 
-func TestReadmeTables(t *testing.T) {
-	readme.CheckLong(t, "README.md", tablesDigests, func() map[string][]byte {
-		out, err := readmeRegions(paperDir(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	})
+func TestReadmeTables(t *testing.T) { checkRuns(t, tablesDigests, readmeRuns) }
+
+// checkRuns pins the regions of runs by digests (readme.CheckLong), one
+// subtest per run, so that `-run 'TestX/^name$'` regenerates one run.
+func checkRuns(t *testing.T, digests map[string]string, runs []readmeRun) {
+	t.Helper()
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			d := runDigests(digests, r.name)
+			if len(d) == 0 && !readme.Long() {
+				t.Skipf("run %s is not generated yet (its README section says so); generate it with %s=1 %s=1", r.name, readme.LongEnv, readme.UpdateEnv)
+			}
+			readme.CheckLong(t, "README.md", d, func() map[string][]byte {
+				out, err := readmeRegions(paperDir(t), []readmeRun{r})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			})
+		})
+	}
 }
+
+// runDigests are the digests of run name's regions, name-k.
+func runDigests(digests map[string]string, name string) map[string]string {
+	out := map[string]string{}
+	for region, d := range digests {
+		k, ok := strings.CutPrefix(region, name+"-")
+		if _, err := strconv.Atoi(k); ok && err == nil {
+			out[region] = d
+		}
+	}
+	return out
+}
+
+// The sections below Tables V–IX, one test each (the README names each
+// test's command and how long it took). Regenerate one with
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/apq -run 'TestReadmeNoGrow$' -timeout 4h
+
+// -nogrow (noGrowRuns).
+var noGrowDigests = map[string]string{
+	"nogrow-1": "764fd781654875074407d3b41fe621ae219fbe393eae8aeb7ebfc58be38a9320",
+	"nogrow-4": "a2f83e3f89e4858a84c74f1f83a98232853e2eb6c8b4a84e84f433e0ef5cd485",
+}
+
+func TestReadmeNoGrow(t *testing.T) { checkRuns(t, noGrowDigests, noGrowRuns) }
+
+// -floor running -flooronly (floorRuns).
+var floorDigests = map[string]string{
+	"floor-1": "898b68d04036bbbac210ce8388a38253f51ebc9159259b92efce0f92fb49393e",
+	"floor-2": "dcb81bed7268d8476d0d349c55eff4d43077dbe7538142b5098a4540f0df0731",
+	"floor-3": "01bd16f082d80e3eb81e149eae6ca3fdc28dfcabfa405ee283700bf612798c87",
+	"floor-4": "61bf2de5ac024ed4757388a612b610495dbbf3632e1320cf21d0057552d774ea",
+	"floor-5": "84318fcec08d2722806412514029bfe178b310975d7ff81c21ad397465ffe43d",
+	"floor-6": "ae99945f432828bccc42340597cab1603073d174cb7524796a7500a0fdaf7593",
+}
+
+func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
+
+// -tune (tuneRuns).
+var tuneDigests = map[string]string{
+	"tune-3": "1a9fe6fba7f087c8a1d860707df53f5b594242bba2c6f8d4ee0df521ed395747",
+}
+
+func TestReadmeTune(t *testing.T) { checkRuns(t, tuneDigests, tuneRuns) }
+
+// -tables SEEDS, size-aware wait (seedsRuns).
+var seedsDigests = map[string]string{
+	"seeds-1":       "cc3192180d43c0dbbe7c2a1338f73e3f047ef5d91ef5741f05493374ff02aabf",
+	"seeds-curie-1": "2a4a6a5e3713b58ad7b040ee3cb0f4445bf916a3b5a238a066afd007f2641907",
+}
+
+func TestReadmeSeeds(t *testing.T) { checkRuns(t, seedsDigests, seedsRuns) }
+
+// -tables SEEDS -floor off (seedsPaperRuns).
+var seedsPaperDigests = map[string]string{
+	"seeds-paper-1": "4b3904b8ae847964f5997aebe79fdd70352bb275b6931a2615bc21a3013f79ce",
+}
+
+func TestReadmeSeedsPaper(t *testing.T) { checkRuns(t, seedsPaperDigests, seedsPaperRuns) }

@@ -337,7 +337,7 @@ func printTuned(w io.Writer, e *env, runs []*v5Run) {
 		if r.tuned == nil {
 			continue
 		}
-		fmt.Fprintf(w, "| %s |", e.Traces[i].Name)
+		fmt.Fprintf(w, "| %s (%s) |", e.Traces[i].Name, r.chosen)
 		kept := map[string]tuneStep{}
 		for _, st := range r.steps {
 			kept[st.Param] = st
