@@ -49,14 +49,10 @@ func plotFig43(dir string, lines []Line) ([]string, error) {
 				if len(xy) == 0 {
 					return nil, fmt.Errorf("fig43: no runs of %s on %s", pol, l.Name)
 				}
-				ln, pts, err := plotter.NewLinePoints(xy)
+				ln, pts, err := addSeries(p, xy, i)
 				if err != nil {
 					return nil, err
 				}
-				ln.Color, pts.Color = lineColors[i], lineColors[i]
-				ln.Width = vg.Points(1.2)
-				pts.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}[i]
-				p.Add(ln, pts)
 				if j == 0 {
 					p.Legend.Add(pol, ln, pts)
 				}
@@ -93,14 +89,10 @@ func plotFig119(dir string, lines []Line) ([]string, error) {
 		for _, size := range slices.Sorted(maps.Keys(n)) {
 			xy = append(xy, plotter.XY{X: float64(size), Y: sum[size] / float64(n[size])})
 		}
-		ln, pts, err := plotter.NewLinePoints(xy)
+		ln, pts, err := addSeries(p, xy, i)
 		if err != nil {
 			return nil, err
 		}
-		ln.Color, pts.Color = lineColors[i], lineColors[i]
-		ln.Width = vg.Points(1.2)
-		pts.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}[i]
-		p.Add(ln, pts)
 		p.Legend.Add(cmp.Or(map[string]string{"all": "type all", "immediate": "type immediate", "extended": "type extended"}[t], "all configurations"), ln, pts)
 	}
 	return writeFigure(dir, "fig119", [][]*plot.Plot{{p}}, 16*vg.Centimeter, 11*vg.Centimeter)
@@ -146,4 +138,18 @@ func writeFigure(dir, name string, rows [][]*plot.Plot, w, h vg.Length) ([]strin
 		files = append(files, path)
 	}
 	return files, nil
+}
+
+// addSeries adds xy to p as the i-th series: line and points in the i-th
+// colour and glyph.
+func addSeries(p *plot.Plot, xy plotter.XYs, i int) (*plotter.Line, *plotter.Scatter, error) {
+	ln, pts, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return nil, nil, err
+	}
+	ln.Color, pts.Color = lineColors[i], lineColors[i]
+	ln.Width = vg.Points(1.2)
+	pts.Shape = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}[i]
+	p.Add(ln, pts)
+	return ln, pts, nil
 }

@@ -134,13 +134,14 @@ func study(w io.Writer, lines []Line) error {
 		}
 		return 0, nan
 	}
+	r1 := PredictorParams{Window: 11, Type: "all", Metric: "avg", Fallback: "estimate", Partial: true, Propagate: true, Correction: "estimate"} // the thesis's rank 1
 	def := PredictorParams{Window: 2, Type: "all", Metric: "avg", Fallback: "estimate", Correction: "estimate"}
 	for _, q := range []struct {
 		name string
 		p    PredictorParams
 	}{
 		{"The EASY++ default (2, all, full, avg, est, no, estimate)", def},
-		{"The thesis's rank 1 (11, all, partial, avg, est, yes, estimate)", PredictorParams{Window: 11, Type: "all", Metric: "avg", Fallback: "estimate", Partial: true, Propagate: true, Correction: "estimate"}},
+		{"The thesis's rank 1 (11, all, partial, avg, est, yes, estimate)", r1},
 	} {
 		if r, d := rankOf(func(p PredictorParams) bool { return p == q.p }); r > 0 {
 			fmt.Fprintf(w, "- %s: our rank %d of %d, %.2f%%.\n", q.name, r, len(cfgs), d)
@@ -149,7 +150,6 @@ func study(w io.Writer, lines []Line) error {
 		}
 	}
 	// The thesis's rank 1 with a window of 12 instead of 11.
-	r1 := PredictorParams{Window: 11, Type: "all", Metric: "avg", Fallback: "estimate", Partial: true, Propagate: true, Correction: "estimate"}
 	r12 := r1
 	r12.Window = 12
 	if r, d := rankOf(func(p PredictorParams) bool { return p == r12 }); r > 0 {
