@@ -22,14 +22,17 @@ const (
 	// PeerPyss builds jobs as pyss (2007, Tsafrir and Feitelson's
 	// simulator) does: estimate = max(requested, run, 1), run =
 	// max(min(requested, run), 1) (a job that overran its estimate runs
-	// only until it), processors from field 5 clamped to the machine, a
-	// line with an unknown run time or processor count simulated as a
-	// 1-second, 1-processor job with estimate 1, so every line is in the
-	// schedule, and a line with run time 0 as a 1-second job with
-	// estimate 1 on its processors (pyss's test is run time <= 0).
+	// only until it; a job without an estimate runs 1 second), processors
+	// from field 5 clamped to the machine, and a line with a run time ≤ 0,
+	// no processor count or no submit time simulated as a 1-second job
+	// with estimate 1 on max(1, field 5) processors, submitted at
+	// max(submit, 1), so every line is in the schedule. The package doc's
+	// table lists what each mode does with each missing field; every job a
+	// rule changed is counted in Summary.Changed.
 	PeerPyss
-	// PeerPredictsim is PeerPyss with processors from field 8 (requested),
-	// as predictsim (a 2024 descendant of pyss) reads them.
+	// PeerPredictsim is PeerPyss with processors from field 8
+	// (requested), or field 5 when field 8 is missing, as predictsim (a
+	// 2024 descendant of pyss) reads them.
 	PeerPredictsim
 )
 
@@ -108,31 +111,79 @@ func pyssHistory(p RuntimePredictor) RuntimePredictor {
 	return p
 }
 
-// peerJob rewrites j the way peer builds jobs. A line with an unknown
-// submit time is left for the sane predicate to reject: it has no place in
-// time.
-func peerJob(j *swf.Job, peer Peer, machine int64) {
+// peerJob rewrites j the way peer builds jobs (pyss's and predictsim's
+// _job_input_to_job in base/prototype.py, read in their source) and
+// returns the rules that changed it:
+//   - the processors are field 5 for pyss; for predictsim field 8, or
+//     field 5 when field 8 is not positive (its workload parser's
+//     num_requested_processors falls back to the allocated count);
+//   - a line with run time ≤ 0, no processor count or a submit time < 0 is
+//     invalid for both: a 1-second job with estimate 1 on max(1, field 5)
+//     processors, submitted at max(submit, 1), so every line is in the
+//     schedule (KTH job 6608, run time 0, runs 1 second on its 4
+//     processors in both);
+//   - otherwise estimate = max(field 9, run, 1) and run = max(min(field 9,
+//     run), 1): a job that overran its estimate runs only until it, and a
+//     job without an estimate (field 9 = −1) runs 1 second with its run
+//     time as its estimate (NASA-iPSC, SDSC-Par and OSC-Clust in
+//     predictsim's references: every job 1 second long);
+//   - a size above the machine is clamped to it. (The peers leave an
+//     invalid line's max(1, field 5) unclamped and then find no time at
+//     which it fits; sched clamps it as it clamps a valid line.)
+//
+// Neither peer reads the status (field 11), the wait (field 3) or any
+// field after 12. A submit time beyond sanitize.MaxTime is left for the
+// sane predicate to reject.
+func peerJob(j *swf.Job, peer Peer, machine int64) rule {
+	if j.Submit > sanitize.MaxTime {
+		return 0
+	}
+	var r rule
 	n := j.AllocProcs
+	fromAllocated := false
 	if peer == PeerPredictsim {
-		n = j.ReqProcs
+		n, fromAllocated = j.ReqProcs, j.ReqProcs <= 0
+		if fromAllocated {
+			n = j.AllocProcs
+		}
 	}
-	if j.Submit < 0 || j.Submit > sanitize.MaxTime {
-		return // rejected by the sane predicate
-	}
-	switch {
-	case j.RunTime < 0 || n <= 0:
-		j.RunTime, j.ReqTime, n = 1, 1, 1
-	case j.RunTime == 0:
-		// Both peers treat a zero run time as a problem line too (pyss
-		// tests run time <= 0): a 1-second job with estimate 1, but on the
-		// processors the line gives (KTH job 6608: pyss and predictsim
-		// both run it with estimate 1 on 4 processors).
+	if j.RunTime <= 0 || n <= 0 || j.Submit < 0 {
+		switch {
+		case j.RunTime < 0:
+			r |= rulePeerNoRunTime
+		case j.RunTime == 0:
+			r |= rulePeerZeroRunTime
+		}
+		if n <= 0 {
+			r |= rulePeerNoSize
+		}
+		switch {
+		case j.Submit < 0:
+			r |= rulePeerNoSubmit
+		case j.Submit == 0:
+			r |= rulePeerSubmitMoved
+		}
+		j.Submit = max(j.Submit, 1)
 		j.RunTime, j.ReqTime = 1, 1
-	default:
+		n = max(1, j.AllocProcs)
+	} else {
+		if fromAllocated {
+			r |= rulePeerSizeFromAllocated
+		}
 		req := j.ReqTime
+		switch {
+		case req <= 0:
+			r |= rulePeerNoEstimate
+		case req < j.RunTime:
+			r |= rulePeerRunCut
+		}
 		j.ReqTime = max(req, j.RunTime, 1)
 		j.RunTime = max(min(req, j.RunTime), 1)
 	}
-	n = min(n, machine)
+	if n > machine {
+		n = machine
+		r |= rulePeerSizeClamped
+	}
 	j.AllocProcs, j.ReqProcs = n, n
+	return r
 }

@@ -38,16 +38,20 @@ type Record struct {
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
 	Included bool // in the averaged set (A7)
+	// rules are the job-building rules that changed the job (Changes).
+	rules rule
 }
 
 // SWF returns the job's line as simulated: the log's line with the
 // simulated wait (−1 if it never started), the estimate, run time and
-// processors used, and status 0 (failed) if it was killed.
+// processors used, and status 0 (failed) if it was killed. A job a peer
+// mode moved in time (Config.Peer) has its simulated submit time.
 func (r *Record) SWF() swf.Job {
 	j := *r.Job
 	j.Wait = swf.Unknown
 	if r.Start >= 0 {
 		j.Wait = r.Wait
+		j.Submit = r.Start - r.Wait
 	}
 	j.ReqTime, j.RunTime, j.AllocProcs = r.Estimate, r.RunTime, r.Size
 	if j.ReqProcs <= 0 {
@@ -76,7 +80,11 @@ type Summary struct {
 	Cancelled int
 	Rejected  int // not sane, or a duplicate ID (sanitize.DuplicateID)
 	Filled    int // estimates filled in (A6)
-	Killed    int // ended at their estimate (Config.KillAtEstimate)
+	// NoEstimate counts the records whose line had no user estimate
+	// (field 9 ≤ 0), whatever the mode made of it: filled in (A6, Filled)
+	// or, in a peer mode, a 1-second run. KillAtEstimate never ends them.
+	NoEstimate int
+	Killed     int // ended at their estimate (Config.KillAtEstimate)
 	// Overran counts the started jobs that ran more than twice their
 	// estimate. Each one holds processors long after every prediction of
 	// it expired (A3), which a backfilling scheduler cannot plan around: if
@@ -135,8 +143,15 @@ func (s *Sim) close(jb *Job) {
 	rec.Corrections, rec.PostEstimate = jb.nCorr, jb.kPost
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
+	rec.rules &^= ruleEstimateFilled | ruleKilled // close may run twice (cancel, then result)
+	if jb.filled {
+		rec.rules |= ruleEstimateFilled
+	}
 	rec.Cancelled = jb.state == cancelled
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
+	if rec.Killed {
+		rec.rules |= ruleKilled
+	}
 	if jb.start >= 0 {
 		tau := s.cfg.bsldThreshold()
 		rec.Wait = jb.start - jb.j.Submit
@@ -214,6 +229,9 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 		}
 		if r.EstimateFilled {
 			sum.Filled++
+		}
+		if r.Job.ReqTime <= 0 {
+			sum.NoEstimate++
 		}
 		area += r.busy(sum.WindowStart, sum.WindowEnd)
 	}
@@ -336,4 +354,20 @@ func Run(ctx context.Context, cfg Config, jobs []swf.Job) (*Result, error) {
 		return nil, err
 	}
 	return s.finish(ctx)
+}
+
+// Changed counts, per rule, the jobs a job-building rule changed: a
+// missing field filled in, an invalid line turned into a 1-second job, a
+// run cut to the estimate, a kill (the rule names of Record.Changes; the
+// package doc's table says which mode applies which). A job can count
+// under several rules; nil when no rule changed a job. When most jobs
+// count under some rule, the schedule says more about the rule than about
+// the log. (A method, not a Summary field, so that Summary stays a
+// comparable value.)
+func (r *Result) Changed() map[string]int {
+	var m map[string]int
+	for i := range r.Records {
+		m = r.Records[i].rules.count(m)
+	}
+	return m
 }

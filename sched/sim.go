@@ -218,18 +218,24 @@ func (s *Sim) Load(jobs []swf.Job) error {
 	s.ended = slices.Grow(s.ended, len(jobs))
 	rest := slices.Grow(s.arr[s.arrI:], len(jobs))
 	// Arrival order is (submit, ID, record); traces are usually in it
-	// already, and then need no sort.
+	// already, and then need no sort. The peers order the submissions of
+	// one instant by their line in the file (pyss's event counter), so
+	// with Config.Peer it is (submit, record).
+	byID := s.cfg.Peer == PeerNone
 	before := func(a, b arrival) bool {
 		if a.at != b.at {
 			return a.at < b.at
+		}
+		if !byID {
+			return a.k < b.k
 		}
 		x, y := s.recs[a.k].Job.ID, s.recs[b.k].Job.ID
 		return x < y || x == y && a.k < b.k
 	}
 	sorted := true
 	for i := range jobs {
-		if k, ok := s.admit(&jobs[i], i); ok {
-			a := arrival{jobs[i].Submit, k}
+		if k, at, ok := s.admit(&jobs[i], i); ok {
+			a := arrival{at, k}
 			sorted = sorted && (len(rest) == 0 || before(rest[len(rest)-1], a))
 			rest = append(rest, a)
 		}
@@ -247,17 +253,22 @@ func (s *Sim) Load(jobs []swf.Job) error {
 }
 
 // admit adds a record for an SWF line, or counts its rejection by the sane
-// predicate. index is the line's position in Load's slice, -1 for Submit.
-// Every line's estimate counts towards the largest one (A6).
-func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
+// predicate, and returns the record and the job's arrival time (the line's
+// submit time, or the peer's, Config.Peer). index is the line's position
+// in Load's slice, -1 for Submit. Every line's estimate counts towards the
+// largest one (A6).
+func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	if e := line.ReqTime; s.cfg.MaxEstimate == 0 && e <= sanitize.MaxTime {
 		s.maxEst = max(s.maxEst, e)
 	}
 	sj := line
+	var rules rule
 	if s.cfg.Peer != PeerNone {
 		peer := *line
-		peerJob(&peer, s.cfg.Peer, s.cfg.MachineSize)
+		rules = peerJob(&peer, s.cfg.Peer, s.cfg.MachineSize)
 		sj = &peer
+	} else if line.AllocProcs <= 0 && line.ReqProcs > 0 {
+		rules = ruleSizeFromRequested // A5
 	}
 	r := sanitize.Check(sj, s.cfg.MachineSize)
 	if r == sanitize.SaneJob && s.holds(sj.ID) {
@@ -265,13 +276,13 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 	}
 	if r != sanitize.SaneJob {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
-		return 0, false
+		return 0, 0, false
 	}
 	if s.live != nil {
 		s.live[sj.ID] = nil
 	}
 	s.hiID, s.anyID = max(s.hiID, sj.ID), true
-	s.lastSubmit = max(s.lastSubmit, line.Submit)
+	s.lastSubmit = max(s.lastSubmit, sj.Submit)
 	// Fill the new record in place: appending or zeroing a Record value
 	// goes through write barriers while a collection runs, which Load's
 	// large allocation of records usually starts. s.recs only ever grows
@@ -285,8 +296,9 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 	rec := &s.recs[n]
 	rec.Job, rec.Size, rec.Estimate, rec.RunTime = line, sj.Size(), sj.ReqTime, sj.RunTime
 	rec.Start, rec.End, rec.FirstReservation = -1, -1, -1
+	rec.rules = rules
 	s.rejected.Kept = len(s.recs)
-	return int32(len(s.recs) - 1), true
+	return int32(len(s.recs) - 1), sj.Submit, true
 }
 
 // holds reports whether a job with this ID is still to arrive, waiting
@@ -315,11 +327,13 @@ func (s *Sim) liveByID() map[int64]*Job {
 	return s.live
 }
 
-// activate builds the live state of record k's job at its arrival. Live
+// activate builds the live state of record k's job, arriving at at. Live
 // jobs exist only while they wait or run; their record keeps the outcome.
 // The job is its line, with the size, estimate and run time that admit
-// put in the record (as Config.Peer builds them, if set).
-func (s *Sim) activate(k int32) *Job {
+// put in the record (as Config.Peer builds them, if set) and its arrival
+// time as its submit time (a peer may move an invalid line's, see
+// peerJob).
+func (s *Sim) activate(k int32, at int64) *Job {
 	var jb *Job
 	if n := len(s.spare); n > 0 {
 		jb, s.spare = s.spare[n-1], s.spare[:n-1]
@@ -328,7 +342,8 @@ func (s *Sim) activate(k int32) *Job {
 	}
 	rec := &s.recs[k]
 	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
-	if s.cfg.Peer != PeerNone { // peerJob sets just these
+	jb.j.Submit = at
+	if s.cfg.Peer != PeerNone { // peerJob sets just these and the submit time
 		jb.j.AllocProcs, jb.j.ReqProcs, jb.j.ReqTime, jb.j.RunTime = rec.Size, rec.Size, rec.Estimate, rec.RunTime
 	}
 	return jb
@@ -341,11 +356,12 @@ func (s *Sim) Submit(j swf.Job) bool {
 	line := new(swf.Job)
 	*line = j
 	line.Submit = s.Now()
-	k, ok := s.admit(line, -1)
+	k, _, ok := s.admit(line, -1)
 	if !ok {
 		return false
 	}
-	s.arrive(s.activate(k))
+	s.recs[k].rules &^= rulePeerSubmitMoved // it arrives now, whatever a peer would do
+	s.arrive(s.activate(k, line.Submit))
 	s.afterExternal()
 	return true
 }
@@ -515,7 +531,7 @@ func (s *Sim) batch(t int64) {
 // pass per event, each one is followed by a pass.
 func (s *Sim) arrivals(t int64) {
 	for s.arrI < len(s.arr) && s.arr[s.arrI].at == t {
-		jb := s.activate(s.arr[s.arrI].k)
+		jb := s.activate(s.arr[s.arrI].k, t)
 		s.arrI++
 		s.arrive(jb)
 		if s.cfg.PerEventPass {
@@ -608,9 +624,11 @@ func (s *Sim) arrive(jb *Job) {
 		jb.j.ReqTime = s.EstimateFor(&jb.j)
 	}
 	jb.e = jb.j.ReqTime
-	if s.cfg.KillAtEstimate && jb.r > jb.e {
+	if s.cfg.KillAtEstimate && jb.r > jb.e && !jb.filled {
 		// The run the scheduler will see, from the start: an oracle
-		// predicts it and a history learns it (see KillAtEstimate).
+		// predicts it and a history learns it (see KillAtEstimate). A
+		// job is killed only at an estimate its user gave: a filled-in
+		// one (A6) is the simulator's guess.
 		jb.r, jb.j.RunTime, jb.killed = jb.e, jb.e, true
 	}
 	jb.p = s.pred.Predict(&jb.j, s.now)
