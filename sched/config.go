@@ -48,8 +48,12 @@ type Config struct {
 	// KillAtEstimate ends a job at start + estimate when it would run
 	// longer, as production schedulers do (the SWF definition of field 9).
 	// Killed jobs are counted in Summary.Killed and written with status 0.
-	// The default runs every job for its logged run time (A9): the archive
-	// logs already reflect their own kills.
+	// A job is killed only at an estimate its user gave: a job without one
+	// (field 9 ≤ 0, counted in Summary.NoEstimate) runs its full time,
+	// planned with the estimate A6 filled in, which is the simulator's
+	// guess, not a limit anyone set. The default runs every job for its
+	// logged run time (A9): the archive logs already reflect their own
+	// kills.
 	//
 	// The cut run time is the job's run time from its arrival on, for all
 	// that may look at it: an oracle predictor (predict.Perfect, X2_perf)

@@ -1,0 +1,172 @@
+package sched_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// fieldCase is one row of the package doc's table of missing fields: a
+// change to the base line, and whether the run kills at the estimate.
+type fieldCase struct {
+	label string
+	edit  func(j *swf.Job)
+	kill  bool
+}
+
+// The base line: submit 100, run r = 500, f5 = 4, f8 = 6, estimate e =
+// 1000, on a machine of P = 16 beside a job whose estimate E = 7200 is the
+// largest of the load. Every value is distinct, so that the table can name
+// where each simulated value came from.
+const (
+	fieldP, fieldE = 16, 7200
+)
+
+func fieldBase() swf.Job {
+	j := job(2, 100, 500, 4, 1000)
+	j.ReqProcs, j.Wait, j.User, j.Status = 6, 0, 3, 1
+	return j
+}
+
+var fieldCases = []fieldCase{
+	{"every field present", func(*swf.Job) {}, false},
+	{"field 2, submit = −1", func(j *swf.Job) { j.Submit = -1 }, false},
+	{"field 3, wait = −1", func(j *swf.Job) { j.Wait = -1 }, false},
+	{"field 4, run time = −1", func(j *swf.Job) { j.RunTime = -1 }, false},
+	{"field 4, run time = −1, submitted at 0", func(j *swf.Job) { j.RunTime, j.Submit = -1, 0 }, false},
+	{"field 4, run time = 0", func(j *swf.Job) { j.RunTime = 0 }, false},
+	{"field 5, allocated processors = −1", func(j *swf.Job) { j.AllocProcs = -1 }, false},
+	{"field 8, requested processors = −1", func(j *swf.Job) { j.ReqProcs = -1 }, false},
+	{"fields 5 and 8 = −1", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = -1, -1 }, false},
+	{"field 9, estimate = −1", func(j *swf.Job) { j.ReqTime = -1 }, false},
+	{"field 9, estimate = −1, with KillAtEstimate", func(j *swf.Job) { j.ReqTime = -1 }, true},
+	{"field 11, status = −1", func(j *swf.Job) { j.Status = -1 }, false},
+	{"field 12, user = −1", func(j *swf.Job) { j.User = -1 }, false},
+	{"run time above the estimate (r = 1500)", func(j *swf.Job) { j.RunTime = 1500 }, false},
+	{"run time above the estimate (r = 1500), with KillAtEstimate", func(j *swf.Job) { j.RunTime = 1500 }, true},
+	{"fields 5 and 8 above the machine (32)", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = 32, 32 }, false},
+}
+
+var fieldModes = []struct {
+	name string
+	peer sched.Peer
+}{{"default", sched.PeerNone}, {"pyss", sched.PeerPyss}, {"predictsim", sched.PeerPredictsim}}
+
+// describe runs the case's line under peer and says what the simulator
+// made of it, naming each value by where it came from.
+func describe(t *testing.T, c fieldCase, peer sched.Peer) string {
+	t.Helper()
+	line := fieldBase()
+	c.edit(&line)
+	cfg := sched.EASY(fieldP).WithPeer(peer)
+	cfg.KillAtEstimate = c.kill
+	res, err := sched.Run(context.Background(), cfg, []swf.Job{job(1, 0, 10, 1, fieldE), line})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Rejected.Excluded {
+		if e.ID == line.ID {
+			return "rejected: " + e.Reason.String()
+		}
+	}
+	var r *sched.Record
+	for i := range res.Records {
+		if res.Records[i].Job.ID == line.ID {
+			r = &res.Records[i]
+		}
+	}
+	if r == nil || r.Start < 0 {
+		t.Fatalf("%s, %v: the line neither rejected nor run", c.label, peer)
+	}
+	// Names by priority: a value that is the line's own is named so.
+	type name struct {
+		v int64
+		s string
+	}
+	names := []name{{line.RunTime, "r"}, {line.ReqTime, "e"}, {line.AllocProcs, "f5"}, {line.ReqProcs, "f8"},
+		{fieldE, "E"}, {fieldP, "P"}, {1, "1"}}
+	sym := func(v int64) string {
+		for _, n := range names {
+			if n.v == v {
+				return n.s
+			}
+		}
+		return fmt.Sprint(v)
+	}
+	s := fmt.Sprintf("run %s, estimate %s, size %s", sym(r.RunTime), sym(r.Estimate), sym(r.Size))
+	if sub := r.Start - r.Wait; sub != line.Submit {
+		s += fmt.Sprintf(", submit %d", sub)
+	}
+	if ch := r.Changes(); len(ch) > 0 {
+		s += "  [" + strings.Join(ch, ", ") + "]"
+	}
+	return s
+}
+
+// missingFieldTable is the package doc's table: for each case, what each
+// mode made of the line.
+func missingFieldTable(t *testing.T) string {
+	var b strings.Builder
+	base := map[sched.Peer]string{}
+	for i, c := range fieldCases {
+		if i > 0 {
+			b.WriteString("//\n")
+		}
+		fmt.Fprintf(&b, "//\t%s\n", c.label)
+		for _, m := range fieldModes {
+			d := describe(t, c, m.peer)
+			if i == 0 {
+				base[m.peer] = d
+			} else if d == base[m.peer] {
+				d = "as in the first row"
+			}
+			fmt.Fprintf(&b, "//\t  %-11s %s\n", m.name, d)
+		}
+	}
+	return b.String()
+}
+
+// The package doc's table of missing fields is what the code does: each
+// row runs a two-job trace in each mode (see fieldBase). It fails when
+// doc.go's table differs; BATCHQ_UPDATE_README=1 rewrites it.
+func TestMissingFieldTable(t *testing.T) {
+	want := missingFieldTable(t)
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table is the preformatted block after the paragraph that names
+	// this test.
+	lines := strings.SplitAfter(string(doc), "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "//") && strings.Contains(l, "TestMissingFieldTable") {
+			at = i
+		}
+	}
+	if at < 0 || at+2 >= len(lines) || lines[at+1] != "//\n" {
+		t.Fatal("doc.go: no paragraph naming TestMissingFieldTable followed by the table")
+	}
+	from, to := at+2, at+2
+	for to < len(lines) && (strings.HasPrefix(lines[to], "//\t") || lines[to] == "//\n" && to+1 < len(lines) && strings.HasPrefix(lines[to+1], "//\t")) {
+		to++
+	}
+	got := strings.Join(lines[from:to], "")
+	if got == want {
+		return
+	}
+	if os.Getenv("BATCHQ_UPDATE_README") == "1" {
+		out := strings.Join(lines[:from], "") + want + strings.Join(lines[to:], "")
+		if err := os.WriteFile("doc.go", []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Log("doc.go: table of missing fields rewritten")
+		return
+	}
+	t.Errorf("doc.go's table of missing fields differs from the code (BATCHQ_UPDATE_README=1 go test ./sched -run MissingFieldTable rewrites it); want:\n%s", want)
+}
