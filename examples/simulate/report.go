@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
 )
 
 // rejections counts Result.Rejected by reason, in the sane predicate's order.
@@ -28,47 +30,193 @@ func rejections(rep *sanitize.Report) (reasons []sanitize.Reason, count map[sani
 // reasonKey is a reason as a JSON key: "no run time" → "no_run_time".
 func reasonKey(r sanitize.Reason) string { return strings.ReplaceAll(r.String(), " ", "_") }
 
-// warnings are the remarks on the input and the run, one line each.
-func warnings(info *runInfo) []string {
-	var ws []string
+// warning is one remark on the input or the run: its line of text and its
+// JSON twin, the same figures under the warning's kind in the report's
+// warning_data.
+type warning struct {
+	kind string
+	text string
+	data any
+}
+
+// warnings are the remarks on the input and the run, one line each. Every
+// one carries its figures for -json (report.WarningData).
+func warnings(info *runInfo) []warning {
+	var ws []warning
+	add := func(kind string, data any, format string, a ...any) {
+		ws = append(ws, warning{kind, fmt.Sprintf(format, a...), data})
+	}
 	st := info.trace.stats
 	if st.Skipped > 0 {
 		w := fmt.Sprintf("skipped %d malformed lines (-lenient)", st.Skipped)
 		if len(st.Errors) > 0 {
 			w += "; first: " + st.Errors[0].Error()
 		}
-		ws = append(ws, w)
+		add("skipped", map[string]int{"lines": st.Skipped}, "%s", w)
 	}
 	if st.OutOfOrder > 0 {
-		ws = append(ws, fmt.Sprintf("%d job lines earlier than a previous line (simulated in submit order)", st.OutOfOrder))
+		add("out_of_order", map[string]int{"lines": st.OutOfOrder},
+			"%d job lines earlier than a previous line (simulated in submit order)", st.OutOfOrder)
 	}
 	if st.LateComments > 0 {
-		ws = append(ws, fmt.Sprintf("%d comment lines after the first job line", st.LateComments))
+		add("late_comments", map[string]int{"lines": st.LateComments}, "%d comment lines after the first job line", st.LateComments)
 	}
-	for _, w := range st.Warnings {
-		ws = append(ws, "header: "+w.Error())
+	if len(st.Warnings) > 0 {
+		msgs := make([]string, len(st.Warnings))
+		for i, w := range st.Warnings {
+			msgs[i] = w.Error()
+		}
+		for _, m := range msgs {
+			add("header", map[string][]string{"messages": msgs}, "header: %s", m)
+		}
 	}
 	if st.UnknownSubmit > 0 {
-		ws = append(ws, fmt.Sprintf("%d job lines with an unknown submit time (-1)", st.UnknownSubmit))
+		add("unknown_submit", map[string]int{"lines": st.UnknownSubmit}, "%d job lines with an unknown submit time (-1)", st.UnknownSubmit)
 	}
 	if st.OtherStatus > 0 {
 		vals := make([]string, 0, len(st.OtherStatusCounts))
+		counts := make(map[string]int, len(st.OtherStatusCounts))
 		for v, n := range st.OtherStatusCounts {
 			vals = append(vals, fmt.Sprintf("%d×%d", n, v))
+			counts[fmt.Sprint(v)] = n
 		}
 		slices.Sort(vals)
-		ws = append(ws, fmt.Sprintf("%d job lines with a status outside the SWF standard (kept and simulated): %s",
-			st.OtherStatus, strings.Join(vals, ", ")))
+		add("other_status", map[string]any{"lines": st.OtherStatus, "by_status": counts},
+			"%d job lines with a status outside the SWF standard (kept and simulated): %s", st.OtherStatus, strings.Join(vals, ", "))
 	}
 	sum := &info.res.Summary
 	if len(info.res.Records) == 0 {
-		ws = append(ws, "no job was simulated: every line was rejected")
+		add("nothing_simulated", map[string]int{"jobs_read": len(info.trace.jobs)}, "no job was simulated: every line was rejected")
 	}
 	if sum.Overran > 0 {
-		ws = append(ws, fmt.Sprintf("%d jobs ran more than twice their estimate and held processors long after every prediction of them expired (A3); consider -kill",
-			sum.Overran))
+		add("overran", map[string]int{"jobs": sum.Overran},
+			"%d jobs ran more than twice their estimate and held processors long after every prediction of them expired (A3); consider -kill",
+			sum.Overran)
+	}
+	if info.cfg.KillAtEstimate && sum.NoEstimate > 0 {
+		add("kill_no_estimate", map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": len(info.res.Records)},
+			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (A6 filled in an estimate for planning only)",
+			sum.NoEstimate, len(info.res.Records))
+	}
+	if d := degeneracy(info.res); d != nil {
+		add("degenerate", d, "%s", d.text())
 	}
 	return ws
+}
+
+// degenerate describes a schedule that says more about the rules that
+// built its jobs than about the log: most jobs made 1-second jobs, most
+// jobs changed by one rule, utilization near 0, every wait 0.
+type degenerate struct {
+	Symptoms      []string       `json:"symptoms"`
+	Jobs          int            `json:"jobs_simulated"`
+	OneSecondJobs int            `json:"one_second_jobs"` // run 1 s or less as simulated, not as logged
+	Utilization   float64        `json:"utilization"`
+	AllWaitsZero  bool           `json:"all_waits_zero"`
+	MostlyChanged []string       `json:"mostly_changed_by"` // rules that changed more than half the jobs
+	Changed       map[string]int `json:"changed"`           // jobs changed per rule (sched.Result.Changed)
+}
+
+// Thresholds of degeneracy: more than half of the jobs, utilization
+// below 1%.
+const (
+	degenerateShare       = 0.5
+	degenerateUtilization = 0.01
+)
+
+// sameInformation are the rules that take a value from another field of
+// the same line (the other processor count) rather than make one up: a
+// log where most jobs need them is not degenerate for that.
+var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true}
+
+// oneSecondJobs counts the simulated jobs that ran at most 1 second
+// although the log says otherwise (a peer's or a kill's doing).
+func oneSecondJobs(res *sched.Result) int {
+	n := 0
+	for i := range res.Records {
+		if r := &res.Records[i]; r.RunTime <= 1 && r.RunTime != r.Job.RunTime {
+			n++
+		}
+	}
+	return n
+}
+
+// degeneracy returns the symptoms of a degenerate schedule, nil if it
+// shows none. Every wait 0 counts only beside another symptom: a lightly
+// loaded machine legitimately starts every job at once.
+func degeneracy(res *sched.Result) *degenerate {
+	n := len(res.Records)
+	if n == 0 {
+		return nil
+	}
+	sum := &res.Summary
+	d := &degenerate{Jobs: n, OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
+		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed(res)}
+	if float64(d.OneSecondJobs) > degenerateShare*float64(n) {
+		d.Symptoms = append(d.Symptoms, "one_second_jobs")
+	}
+	for _, rule := range slices.Sorted(maps.Keys(d.Changed)) {
+		if !sameInformation[rule] && float64(d.Changed[rule]) > degenerateShare*float64(n) {
+			d.MostlyChanged = append(d.MostlyChanged, rule)
+		}
+	}
+	if len(d.MostlyChanged) > 0 {
+		d.Symptoms = append(d.Symptoms, "mostly_changed_by_rule")
+	}
+	if sum.Included > 0 && sum.Utilization < degenerateUtilization {
+		d.Symptoms = append(d.Symptoms, "utilization_near_zero")
+	}
+	if len(d.Symptoms) == 0 {
+		return nil
+	}
+	if d.AllWaitsZero {
+		d.Symptoms = append(d.Symptoms, "all_waits_zero")
+	}
+	return d
+}
+
+func (d *degenerate) text() string {
+	pct := func(k int) string {
+		return fmt.Sprintf("%d of %d jobs (%.0f%%)", k, d.Jobs, 100*float64(k)/float64(d.Jobs))
+	}
+	var parts []string
+	for _, s := range d.Symptoms {
+		switch s {
+		case "one_second_jobs":
+			parts = append(parts, pct(d.OneSecondJobs)+" ran 1 second instead of their logged time")
+		case "mostly_changed_by_rule":
+			for _, r := range d.MostlyChanged {
+				parts = append(parts, pct(d.Changed[r])+" changed by rule "+r)
+			}
+		case "utilization_near_zero":
+			parts = append(parts, fmt.Sprintf("utilization %.3f", d.Utilization))
+		case "all_waits_zero":
+			parts = append(parts, "every wait 0 s")
+		}
+	}
+	return "degenerate schedule, it reflects the job-building rules more than the log: " + strings.Join(parts, "; ") +
+		"; jobs changed per rule: " + changedText(d.Changed)
+}
+
+// changed is sched.Result.Changed, never nil (for JSON).
+func changed(res *sched.Result) map[string]int {
+	m := res.Changed()
+	if m == nil {
+		m = map[string]int{}
+	}
+	return m
+}
+
+// changedText lists the jobs changed per rule, by rule name.
+func changedText(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, r := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", r, m[r]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // optionsText renders the options of the simulated configuration.
@@ -100,8 +248,8 @@ func textReport(w io.Writer, info *runInfo) error {
 	for _, r := range reasons {
 		line("  "+r.String(), "%d", count[r])
 	}
-	for _, ws := range warnings(info) {
-		line("warning", "%s", ws)
+	for _, w := range warnings(info) {
+		line("warning", "%s", w.text)
 	}
 	line("mean wait", "%.0f s (%.1f min)", sum.MeanWait, sum.MeanWait/60)
 	line("mean response", "%.0f s (%.1f min)", sum.MeanResponse, sum.MeanResponse/60)
@@ -118,6 +266,8 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("killed", "%d (ended at their estimate, -kill)", sum.Killed)
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)
 	line("estimates filled", "%d (no estimate in the log, A6)", sum.Filled)
+	line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
+	line("changed by rules", "%s", changedText(info.res.Changed()))
 	for _, f := range info.outputs {
 		line("wrote", "%s", f)
 	}
@@ -153,6 +303,10 @@ type report struct {
 	Rejected      map[string]int `json:"rejected"` // reason → count, only reasons that occurred
 	Reader        jsonReader     `json:"reader"`
 	Warnings      []string       `json:"warnings"`
+	// WarningData holds each warning's figures under its kind (skipped,
+	// out_of_order, late_comments, header, unknown_submit, other_status,
+	// nothing_simulated, overran, kill_no_estimate, degenerate).
+	WarningData map[string]any `json:"warning_data"`
 
 	MeanWait       float64 `json:"mean_wait_s"`
 	MeanWaitMin    float64 `json:"mean_wait_min"`
@@ -174,6 +328,12 @@ type report struct {
 	Killed         int     `json:"killed"`
 	Overran        int     `json:"overran"`
 	EstimateFilled int     `json:"estimates_filled"`
+	NoEstimate     int     `json:"no_estimate"`
+	// Changed counts the jobs each job-building rule changed
+	// (sched.Result.Changed); OneSecondJobs those run 1 s or less although
+	// the log says otherwise.
+	Changed       map[string]int `json:"changed"`
+	OneSecondJobs int            `json:"one_second_jobs"`
 
 	Outputs  []string `json:"outputs"`
 	WallTime float64  `json:"wall_time_s"`
@@ -206,6 +366,11 @@ func jsonReport(info *runInfo) report {
 	for _, e := range st.Errors {
 		errs = append(errs, e.Error())
 	}
+	texts, data := []string{}, map[string]any{}
+	for _, w := range warnings(info) {
+		texts = append(texts, w.text)
+		data[w.kind] = w.data
+	}
 	return report{
 		Trace:         info.trace.name,
 		Policy:        info.policy.Name,
@@ -217,7 +382,8 @@ func jsonReport(info *runInfo) report {
 		JobsRejected:  len(res.Rejected.Excluded),
 		Rejected:      rej,
 		Reader:        jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
-		Warnings:      append([]string{}, warnings(info)...),
+		Warnings:      texts,
+		WarningData:   data,
 
 		MeanWait:       sum.MeanWait,
 		MeanWaitMin:    sum.MeanWait / 60,
@@ -239,6 +405,9 @@ func jsonReport(info *runInfo) report {
 		Killed:         sum.Killed,
 		Overran:        sum.Overran,
 		EstimateFilled: sum.Filled,
+		NoEstimate:     sum.NoEstimate,
+		Changed:        changed(res),
+		OneSecondJobs:  oneSecondJobs(res),
 
 		Outputs:  append([]string{}, info.outputs...),
 		WallTime: info.wall.Seconds(),

@@ -31,7 +31,6 @@ type HeelToe struct {
 // copy of the running set (size and actual end of each job), because the
 // simulator's view orders running jobs by predicted end.
 type heelToeObserver struct {
-	kill    bool // sched.Config.KillAtEstimate: a job ends at its estimate
 	free    int64
 	running []runningJob // by actual end, then ID
 
@@ -48,8 +47,8 @@ type runningJob struct {
 	id, size, end int64
 }
 
-func newHeelToeObserver(machine int64, kill bool) *heelToeObserver {
-	return &heelToeObserver{free: machine, kill: kill}
+func newHeelToeObserver(machine int64) *heelToeObserver {
+	return &heelToeObserver{free: machine}
 }
 
 // realShadow is the earliest time n processors are free if every running
@@ -89,10 +88,10 @@ func (h *heelToeObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 	if backfilled && h.hasHead && !isHead {
 		before = h.realShadow(now, h.headSize)
 	}
+	// The run as simulated: with sched.Config.KillAtEstimate the simulator
+	// has cut a killed job's run time to its estimate already, and it
+	// never cuts a job whose estimate A6 filled in.
 	run := j.RunTime
-	if h.kill && j.ReqTime >= 0 {
-		run = min(run, j.ReqTime)
-	}
 	r := runningJob{id: j.ID, size: j.Size(), end: now + run}
 	i, _ := slices.BinarySearchFunc(h.running, r, func(a, b runningJob) int {
 		if a.end != b.end {

@@ -39,7 +39,7 @@ func TestHeelToeFig35(t *testing.T) {
 		{"exact estimates", func(r int64) int64 { return r }, HeelToe{Heads: 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o := newHeelToeObserver(10, false)
+			o := newHeelToeObserver(10)
 			res, err := runObserved(context.Background(), sched.EASY(10), fig35(c.estimate), o)
 			if err != nil {
 				t.Fatal(err)

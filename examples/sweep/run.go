@@ -488,7 +488,7 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 	}
 	var ht *heelToeObserver
 	if r.HeelToe {
-		ht = newHeelToeObserver(machine, cfg.KillAtEstimate)
+		ht = newHeelToeObserver(machine)
 	}
 	res, err := runObserved(ctx, cfg, jobs, ht)
 	if err != nil {
