@@ -42,13 +42,32 @@
 //     free (Config.ShadowTies: every job ending at that instant adds to
 //     the extra processors, as pyss and predictsim do).
 //   - A3: a prediction that has expired without correction is used as it
-//     is; EASY's shadow may then lie in the past and conservative
-//     backfilling frees the job's processors at now+1 (both: nothing
-//     backfills by its time, only into processors free now).
-//     Summary.Overran counts jobs that ran more than twice their estimate.
+//     is: the job keeps its processors and its stale predicted end. EASY
+//     and conservative backfilling then differ (TestA3ExpiredPrediction).
+//     EASY's shadow lies in the past: nothing backfills by its time, only
+//     into the extra processors, and the holder keeps its place at the
+//     head of the queue until the job ends, so a long overrun freezes the
+//     queue behind it. Conservative backfilling frees the job's processors
+//     at now+1 in its profile (it must not promise processors still held),
+//     so the reservation that counted on them is re-placed after every
+//     reservation that still holds: the queue flows around a long
+//     overrun, and a job whose slot a short overrun spoiled loses its
+//     place. Mean waits, EASY vs conservative (TestA3Logs): LANL-CM5,
+//     where 15,723 jobs ran more than twice their estimate, 433.4 vs
+//     188.9 min (27.0 vs 26.5 with KillAtEstimate); LLNL-Atlas, whose jobs
+//     often run a minute past their limit, 0.5 vs 8.7 min (its
+//     8,192-processor job 39835 waits 5.0 h under EASY, 6.0 days under
+//     conservative; 0.5 vs 0.5 with KillAtEstimate); KTH with one
+//     8-processor job added that overran its 20-minute estimate by 76
+//     days, 14,173.7 vs 407.9 min (115.1 vs 124.0 without it). No shipped
+//     log has an overrun that long (the longest: 7.1 days past a 2-hour
+//     estimate, SDSC-BLUE). The thesis's EASY results are made this way.
+//     Summary.Overran counts jobs that ran more than twice their estimate;
+//     Config.KillAtEstimate removes the effect.
 //   - A4–A6: jobs that are not sane (sanitize.Check) are rejected and
 //     counted in Result.Rejected; missing estimates become the largest
-//     estimate in the load.
+//     estimate in the load (the peer modes follow the peers instead: see
+//     Missing fields).
 //   - A7: the averaged set excludes the first 1% of jobs in termination
 //     order and every job ending after the last arrival (Summarize).
 //   - A9: jobs run their logged run time (Config.KillAtEstimate: end them

@@ -283,8 +283,9 @@ func (s *Sim) ascendPriority(visit func(*Job) bool) {
 //
 // A running job that outlived its prediction frees its processors at
 // now+1 in the profile (A3): the profile must not promise now processors
-// that are still held. EASY's shadow in the past acts the same way: no job
-// backfills by its time, only into processors free now.
+// that are still held. The reservation that counted on them is re-placed
+// after those that still hold, unlike EASY's holder, which keeps its
+// place (the package doc's A3 says what that does to waits).
 type conservativeScheduler struct{}
 
 // Schedule implements Scheduler.
