@@ -123,7 +123,8 @@ func comparePeer(t *testing.T, cfg sched.Config, jobs []swf.Job, ref map[int64]p
 // jobs (SDSC-Par; NASA-iPSC 0.18%, LANL-CM5 85.30%, LLNL-Atlas 99.96%):
 // waits alone agreed on 91.93% to 100%, because a log without estimates
 // makes every job a 1-second job whatever its size. About 6 s of CPU in
-// all, LANL-CM5 (122k jobs) and SDSC-SP2's EASY++ the largest.
+// all, LANL-CM5 (122k jobs) and SDSC-SP2's EASY++ the largest; -short
+// (the race detector's run) checks the KTH references only.
 //
 // EASY++ in pyss mode against pyss's EasyPlusPlusScheduler (the
 // pyss-easypp-* references): every job is the same on KTH and SDSC-SP2.
@@ -177,6 +178,9 @@ func TestPeerJobByJob(t *testing.T) {
 		kind := kinds[k]
 		trace := strings.TrimSuffix(strings.TrimPrefix(base, kind.prefix), kind.suffix) + ".swf.gz"
 		t.Run(base, func(t *testing.T) {
+			if testing.Short() && trace != tracetest.KTH {
+				t.Skip("-short checks the KTH references only")
+			}
 			h, jobs, err := swf.ReadFile(tracetest.Path(t, trace))
 			if err != nil {
 				t.Fatal(err)
