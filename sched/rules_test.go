@@ -94,3 +94,20 @@ func TestPeerSubmitArrivesNow(t *testing.T) {
 		t.Errorf("loaded: start %d wait %d SWF submit %d", r.Start, r.Wait, r.SWF().Submit)
 	}
 }
+
+// A line a peer would move to 1 cannot be loaded once the clock is past 1.
+func TestPeerLoadAfterNow(t *testing.T) {
+	s, err := sched.New(sched.EASY(4).WithPeer(sched.PeerPredictsim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunUntil(100); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load([]swf.Job{job(1, -1, 10, 2, 10)}); err == nil {
+		t.Error("a line the peer submits at 1 loaded at 100")
+	}
+	if err := s.Load([]swf.Job{job(2, 200, 10, 2, 10)}); err != nil {
+		t.Error(err)
+	}
+}

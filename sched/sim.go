@@ -207,8 +207,14 @@ func (s *Sim) Now() int64 { return s.now }
 // Result is no longer used.
 func (s *Sim) Load(jobs []swf.Job) error {
 	for i := 0; i < len(jobs) && s.now > 0; i++ { // (the clock never goes below 0)
-		if jobs[i].Submit < s.now && jobs[i].Submit >= 0 {
-			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, jobs[i].Submit, s.now)
+		at := jobs[i].Submit
+		if s.cfg.Peer != PeerNone && at <= 0 { // a peer may move it to 1 (peerJob)
+			j := jobs[i]
+			peerJob(&j, s.cfg.Peer, s.cfg.MachineSize)
+			at = j.Submit
+		}
+		if at < s.now && at >= 0 {
+			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, at, s.now)
 		}
 	}
 	if len(s.recs)+len(jobs) > math.MaxInt32 {
