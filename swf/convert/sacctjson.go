@@ -177,12 +177,20 @@ type jsonStep struct {
 }
 
 func tresCount(list []jsonTRES, typ string) (int64, bool) {
-	for _, t := range list {
-		if t.Type == typ && t.Count.ok() {
-			return t.Count.v, true
-		}
+	if n := tresNum(list, typ); n.ok() {
+		return n.v, true
 	}
 	return 0, false
+}
+
+// tresNum returns the count of the TRES typ in list, unset when absent.
+func tresNum(list []jsonTRES, typ string) jsonNum {
+	for _, t := range list {
+		if t.Type == typ {
+			return t.Count
+		}
+	}
+	return jsonNum{}
 }
 
 func jsonRecord(b *builder, j *jsonJob, num int) error {
@@ -208,10 +216,17 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		r.note(noteFailedExit0)
 	}
 	for _, t := range []struct {
-		n   jsonNum
-		dst *int64
-	}{{j.Time.Submission, &r.submit}, {j.Time.Start, &r.start}, {j.Time.End, &r.end}, {j.Time.Elapsed, &r.elapsed}} {
-		if t.n.ok() && t.n.v > 0 && t.n.v <= maxSeconds {
+		field string
+		n     jsonNum
+		dst   *int64
+	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
+		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
+		switch {
+		case t.n.big || t.n.ok() && t.n.v > maxTime:
+			if err := b.fieldError(&r, t.field, t.n.text, errFuture); err != nil {
+				return err
+			}
+		case t.n.ok() && t.n.v > 0:
 			*t.dst = t.n.v
 		}
 	}
@@ -221,20 +236,28 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	switch l := j.Time.Limit; {
 	case l.inf:
 		r.note(noteUnlimited)
+	case l.big || l.ok() && l.v > maxTime/60:
+		r.note(noteInvalidLimit)
 	case !l.ok() && l.null:
 		r.partLimit = noteNullLimit
 	case !l.ok():
 		r.partLimit = notePartLimit
-	case l.v > maxSeconds/60:
-		r.note(noteInvalidLimit)
 	default:
 		r.limit = l.v * 60
 	}
-	if n, ok := tresCount(j.TRES.Allocated, "cpu"); ok && n > 0 {
-		r.alloc = n
-	}
-	if j.Required.CPUs.ok() && j.Required.CPUs.v > 0 {
-		r.req = j.Required.CPUs.v
+	for _, c := range []struct {
+		field string
+		n     jsonNum
+		dst   *int64
+	}{{"tres.allocated", tresNum(j.TRES.Allocated, "cpu"), &r.alloc}, {"required.CPUs", j.Required.CPUs, &r.req}} {
+		switch {
+		case c.n.big || c.n.ok() && c.n.v > maxProcs:
+			if err := b.fieldError(&r, c.field, c.n.text, errProcs); err != nil {
+				return err
+			}
+		case c.n.ok() && c.n.v > 0:
+			*c.dst = c.n.v
+		}
 	}
 	if cpu := seconds(j.Time.Total.Seconds, j.Time.Total.Microseconds); cpu > 0 {
 		r.cpu = cpu
@@ -290,7 +313,9 @@ func seconds(s, us jsonNum) float64 {
 type jsonNum struct {
 	v        int64
 	set, inf bool
-	null     bool // a literal null (Slurm 22.05 writes NO_VAL and INFINITE so)
+	null     bool   // a literal null (Slurm 22.05 writes NO_VAL and INFINITE so)
+	big      bool   // a number beyond any plausible value (not set): the field is unreadable
+	text     string // the number as written, for errors
 }
 
 func (n jsonNum) ok() bool { return n.set && !n.inf }
@@ -338,17 +363,18 @@ var numType = reflect.TypeOf(int64(0))
 
 func (n *jsonNum) number(s string) error {
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
 		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(clip(s)), Type: numType}
 	}
+	n.text = clip(s)
 	switch {
-	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096: // NO_VAL, NO_VAL16, NO_VAL64
+	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096 && f <= 1.8446744073709552e19: // NO_VAL, NO_VAL16, NO_VAL64
 		return nil
 	case f == 4294967295 || f == 65535: // INFINITE, INFINITE16
 		n.set, n.inf = true, true
 		return nil
-	case f < -maxSeconds || f > maxSeconds*1e3:
-		n.set, n.inf = true, true
+	case f < -maxSeconds || f > maxSeconds:
+		n.big = true // as 1e300 or -1e9: not a value, not a sentinel either
 		return nil
 	}
 	n.v, n.set = int64(f), true
