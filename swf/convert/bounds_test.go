@@ -62,6 +62,16 @@ func TestAbsurdValues(t *testing.T) {
 			t.Errorf("jobs %+v, anomalies %v", res.Jobs, res.Report.Anomalies)
 		}
 	})
+	t.Run("sacct 4 EiB of memory", func(t *testing.T) {
+		in := head + sacctLine(with(good("1"), "ReqTRES", "cpu=1,mem=4000000T"))
+		res, err := Sacct(strings.NewReader(in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Jobs) != 1 || res.Jobs[0].ReqMemory != -1 || res.Report.Anomalies[noteMemRange] != 1 {
+			t.Errorf("jobs %+v, anomalies %v", res.Jobs, res.Report.Anomalies)
+		}
+	})
 	t.Run("sacct-json times in year 9999 and out of int64", func(t *testing.T) {
 		in := `{"jobs": [{"job_id": 1, "state": {"current": "COMPLETED"}, "time": {"submission": 1709280000, "start": 1709280010, "end": 253402300799}, "tres": {"allocated": [{"type": "cpu", "count": 2}]}},
 {"job_id": 2, "state": {"current": "COMPLETED"}, "time": {"submission": 1709280000, "start": 1e300, "end": 1709280070}, "tres": {"allocated": [{"type": "cpu", "count": 1000000000}]}}]}`

@@ -68,10 +68,27 @@ func TestHeaderRequired(t *testing.T) {
 }
 
 func TestMaxErrors(t *testing.T) {
-	in := strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + strings.Repeat("junk\n", 50)
+	in := strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + sacctLine(good("1")) + strings.Repeat("junk\n", 50)
 	res, err := Sacct(strings.NewReader(in), Options{MaxErrors: 3})
 	if err != nil || len(res.Report.Errors) != 3 || res.Report.Skipped[skipMalformed] != 50 {
 		t.Errorf("%v %+v", err, res.Report)
+	}
+}
+
+// An input of which no record can be read is a FormatError, not a Result
+// of 0 jobs (issue 30).
+func TestNothingReadable(t *testing.T) {
+	in := strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + strings.Repeat("junk\n", 50)
+	_, err := Sacct(strings.NewReader(in), Options{MaxErrors: 3})
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Want != "sacct" || fe.Saw != "" {
+		t.Errorf("%v, want a FormatError", err)
+	}
+	// Every record skipped for a reason other than being unreadable is
+	// a valid conversion of 0 jobs.
+	in = strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + sacctLine(with(good("1"), "State", "RUNNING"))
+	if res, err := Sacct(strings.NewReader(in), Options{}); err != nil || res.Report.Jobs != 0 {
+		t.Errorf("%v %+v", err, res)
 	}
 }
 
@@ -82,9 +99,11 @@ func TestLongLine(t *testing.T) {
 		t.Errorf("%v %+v", err, res.Report)
 	}
 	for name, conv := range map[string]converter{"jobcomp": Jobcomp, "pbs": PBS} {
-		res, err := conv(strings.NewReader(strings.Repeat("z", maxLine*2)), Options{})
-		if err != nil || res.Report.Skipped[skipMalformed] != 1 {
-			t.Errorf("%s: %v %+v", name, err, res.Report)
+		// Nothing readable: a FormatError.
+		_, err := conv(strings.NewReader(strings.Repeat("z", maxLine*2)), Options{})
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Want != name || len(fe.Sample) > 64 {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

@@ -27,7 +27,7 @@ const maxJSONJob = 64 << 20
 // status (Slurm 22.05 reports 0 for a job that failed with code 3); a
 // FAILED job with exit code 0 is only counted as an anomaly.
 func SacctJSON(r io.Reader, opt Options) (*Result, error) {
-	in, done, b, err := begin(r, &opt, "sacct-json")
+	in, done, b, err := begin(r, &opt, "sacct-json", "json")
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +82,17 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 					// A syntax or read error: the stream cannot be resynchronized.
 					return nil, &ParseError{Format: "sacct-json", Line: num, Err: err}
 				}
+				if len(j.JobState) > 0 {
+					return nil, b.liveQueue(num)
+				}
 				b.rep.Records++
-				if err := b.malformed(num, te.Field, te.Value, fmt.Errorf("a JSON %s, want %s", clip(te.Value), te.Type)); err != nil {
+				if err := b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type))); err != nil {
 					return nil, err
 				}
 				continue
+			}
+			if len(j.JobState) > 0 {
+				return nil, b.liveQueue(num)
 			}
 			b.rep.Records++
 			if err := jsonRecord(b, &j, num); err != nil {
@@ -109,8 +115,54 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 	return b.finish()
 }
 
+// liveQueue is the error for a job of slurmrestd's /jobs (it has a
+// job_state, which sacct's jobs never have) found past what sniff saw.
+func (b *builder) liveQueue(line int) error {
+	return &FormatError{Want: b.format, Saw: "slurmrestd", Line: line, Sample: b.sample}
+}
+
+// jsonKind names what a Go type stands for in JSON, for errors (never the
+// Go type itself).
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another value"
+}
+
+// jsonWhat says what a JSON value was, from encoding/json's
+// UnmarshalTypeError.Value ("number", "string", "array", "object", "bool",
+// or what jsonNum wrote).
+func jsonWhat(v string) string {
+	switch v {
+	case "number", "string", "bool":
+		return "a JSON " + v
+	case "array":
+		return "a JSON list"
+	case "object":
+		return "a JSON object"
+	}
+	return "a JSON " + clip(v)
+}
+
 // jsonJob is the part of a sacct --json job that the conversion reads.
 type jsonJob struct {
+	// JobState is slurmrestd's (the live queue's) key, never sacct's: its
+	// presence makes the input a FormatError.
+	JobState  json.RawMessage `json:"job_state"`
 	JobID     jsonNum   `json:"job_id"`
 	Name      string    `json:"name"`
 	User      string    `json:"user"`
