@@ -110,8 +110,8 @@ func TestLongLine(t *testing.T) {
 
 func TestJSONErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{`[1,2]`, "line 1: not a JSON object"},
-		{`{"meta": {}}`, `no "jobs" list`},
+		{`[1,2]`, `the input is JSON of another kind, not sacct --json output`},
+		{`{"meta": {}}`, `the input is JSON of another kind`},
 		{`{"jobs": {}}`, `"jobs" is not a list`},
 		{"{\"jobs\": [\n{\"job_id\": 1},\n{\"job_id\": 2,,}]}", "sacct-json line 3:"},
 	} {

@@ -44,6 +44,11 @@ type Options struct {
 	// it as their requested time; without an entry their requested time
 	// is -1, counted as an anomaly.
 	PartitionLimits map[string]int64
+	// Now is the moment a queue snapshot (QueueSnapshot) was taken, which
+	// neither slurmrestd's /jobs nor scontrol show job states; the zero
+	// value takes the latest moment the input shows, a lower bound.
+	// Accounting conversions do not use it.
+	Now time.Time
 }
 
 // Validate reports whether the options are usable.
@@ -59,6 +64,9 @@ func (o *Options) Validate() error {
 		if s <= 0 {
 			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
 		}
+	}
+	if !o.Now.IsZero() && (o.Now.Unix() <= 0 || o.Now.Unix() > maxTime) {
+		errs = append(errs, fmt.Errorf("convert: Now %v is before 1970 or after 2200", o.Now))
 	}
 	return errors.Join(errs...)
 }

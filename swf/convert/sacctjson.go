@@ -32,6 +32,45 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer done()
+	other := func(key string, v json.RawMessage) {
+		var list []json.RawMessage
+		if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
+			b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
+		}
+	}
+	err = jsonJobs(in, b, other, func(dec *json.Decoder, num int) error {
+		var j jsonJob
+		if err := dec.Decode(&j); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				// A syntax or read error: the stream cannot be resynchronized.
+				return &ParseError{Format: b.format, Line: num, Err: err}
+			}
+			if len(j.JobState) > 0 {
+				return b.liveQueue(num)
+			}
+			b.rep.Records++
+			return b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
+		}
+		if len(j.JobState) > 0 {
+			return b.liveQueue(num)
+		}
+		b.rep.Records++
+		return jsonRecord(b, &j, num)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// jsonJobs streams a JSON object whose "jobs" key holds a list, as sacct
+// --json and slurmrestd write it, one job at a time: job decodes the next
+// element from dec (at most maxJSONJob bytes), given the line where it
+// starts; other gets every other top-level key and its value. An input
+// that is not such an object is a *FormatError; a syntax error a
+// *ParseError.
+func jsonJobs(in io.Reader, b *builder, other func(key string, v json.RawMessage), job func(dec *json.Decoder, line int) error) error {
 	lim := &limitReader{r: in}
 	lc := &lineCounter{r: lim}
 	dec := json.NewDecoder(lc)
@@ -44,75 +83,58 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 		return 1 + lc.lines - bytes.Count(ahead, []byte("\n"))
 	}
 	bad := func(err error) error {
-		return &ParseError{Format: "sacct-json", Line: line(), Err: err}
+		return &ParseError{Format: b.format, Line: line(), Err: err}
+	}
+	notOurs := func() error {
+		saw := b.saw
+		if saw == b.format {
+			saw = "json"
+		}
+		return &FormatError{Want: b.format, Saw: saw, Line: b.firstLine, Sample: b.sample}
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, bad(errors.New("not a JSON object (want sacct --json output)"))
+		return notOurs()
 	}
 	found := false
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, bad(err)
+			return bad(err)
 		}
 		key, _ := t.(string)
 		if key != "jobs" {
 			lim.n = 0
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil {
-				return nil, bad(err)
+				return bad(err)
 			}
-			var list []json.RawMessage
-			if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
-				b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
-			}
+			other(key, v)
 			continue
 		}
 		found = true
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, bad(errors.New(`"jobs" is not a list`))
+			return bad(errors.New(`"jobs" is not a list`))
 		}
 		for dec.More() {
 			lim.n = 0
-			num := line()
-			var j jsonJob
-			if err := dec.Decode(&j); err != nil {
-				var te *json.UnmarshalTypeError
-				if !errors.As(err, &te) {
-					// A syntax or read error: the stream cannot be resynchronized.
-					return nil, &ParseError{Format: "sacct-json", Line: num, Err: err}
-				}
-				if len(j.JobState) > 0 {
-					return nil, b.liveQueue(num)
-				}
-				b.rep.Records++
-				if err := b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type))); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if len(j.JobState) > 0 {
-				return nil, b.liveQueue(num)
-			}
-			b.rep.Records++
-			if err := jsonRecord(b, &j, num); err != nil {
-				return nil, err
+			if err := job(dec, line()); err != nil {
+				return err
 			}
 		}
 		if _, err := dec.Token(); err != nil {
-			return nil, bad(err)
+			return bad(err)
 		}
 	}
 	if !found {
-		return nil, bad(errors.New(`no "jobs" list (want sacct --json output)`))
+		return notOurs()
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, bad(err)
+		return bad(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, bad(errors.New("more after the JSON object (one sacct --json output per conversion)"))
+		return bad(errors.New("more after the JSON object (one JSON document per conversion)"))
 	}
-	return b.finish()
+	return nil
 }
 
 // liveQueue is the error for a job of slurmrestd's /jobs (it has a
