@@ -135,6 +135,16 @@ func TestJSONErrors(t *testing.T) {
 	if _, err := SacctJSON(strings.NewReader(in), Options{Strict: true}); err == nil {
 		t.Error("strict mode accepted a wrongly typed field")
 	}
+	// Errors name JSON's kinds, never a Go type (issue 30: a number where
+	// sacct writes an object printed "struct { Status convert.jsonState ...").
+	in = "{\"jobs\": [{\"job_id\": 1, \"state\": \"COMPLETED\", \"time\": {\"submission\": 100}},\n{\"job_id\": 2, \"exit_code\": 5}]}"
+	res, err = SacctJSON(strings.NewReader(in), Options{})
+	if err != nil || len(res.Report.Errors) != 1 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if msg := res.Report.Errors[0].Error(); strings.Contains(msg, "struct") || !strings.Contains(msg, "a JSON number, want an object") {
+		t.Errorf("message %q", msg)
+	}
 }
 
 func TestPartitionLimits(t *testing.T) {

@@ -39,7 +39,7 @@ func (e *FormatError) Error() string {
 	}
 	msg := fmt.Sprintf("convert: %s: the input is %s, not %s", e.Want, formatNames[e.Saw], want)
 	if readsWith[e.Saw] != "" {
-		msg += "; it reads as format " + e.Saw + " (" + readsWith[e.Saw] + ")"
+		msg += "; it reads as format " + e.Saw + " (convert." + readsWith[e.Saw] + ")"
 	} else {
 		msg += "; the formats read are " + formatList
 	}
