@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
@@ -149,7 +150,7 @@ func TestUsageAndErrors(t *testing.T) {
 // command prints today, and that the sacct command it gives uses the
 // package's column set.
 func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	doc, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +167,35 @@ func TestREADME(t *testing.T) {
 			jobs = append(jobs, l)
 		}
 	}
-	for name, want := range map[string]string{"report": stderr, "swf": strings.Join(jobs, "\n") + "\n"} {
-		m := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n```\n(.*?)```\n<!-- " + name + ":end -->").FindSubmatch(readme)
+	blocks := map[string]string{"report": stderr, "swf": strings.Join(jobs, "\n") + "\n"}
+	// The queue snapshot example.
+	code, _, stderr = runCmd(t, "", "-from", "slurmrestd", testdata+"snapshot/slurmrestd-v0.0.40.json", "-o", filepath.Join(dir, "queue.swf"), "-tz", "UTC")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	blocks["snapshot-report"] = stderr
+	swfText, _ = os.ReadFile(filepath.Join(dir, "queue.swf"))
+	jobs = nil
+	for _, l := range strings.Split(string(swfText), "\n") {
+		if l != "" && !strings.HasPrefix(l, ";") || strings.HasPrefix(l, "; Queue:") || strings.HasPrefix(l, "; UnixStartTime:") ||
+			strings.HasPrefix(l, "; SnapshotTime:") {
+			jobs = append(jobs, l)
+		}
+	}
+	blocks["snapshot-swf"] = strings.Join(jobs, "\n") + "\n"
+	_, _, stderr = runCmd(t, "", "-from", "sacct-json", testdata+"snapshot/slurmrestd-v0.0.37.json", "-o", filepath.Join(dir, "x.swf"))
+	blocks["unreadable"] = strings.ReplaceAll(stderr, testdata, "swf/convert/testdata/")
+	if os.Getenv(readme.UpdateEnv) == "1" {
+		for name, want := range blocks {
+			re := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n.*?<!-- " + name + ":end -->")
+			doc = re.ReplaceAllLiteral(doc, []byte("<!-- "+name+":begin -->\n```\n"+want+"```\n<!-- "+name+":end -->"))
+		}
+		if err := os.WriteFile("README.md", doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range blocks {
+		m := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n```\n(.*?)```\n<!-- " + name + ":end -->").FindSubmatch(doc)
 		if m == nil {
 			t.Errorf("README.md has no %s block", name)
 			continue
@@ -176,7 +204,7 @@ func TestREADME(t *testing.T) {
 			t.Errorf("README.md %s block is stale; the command prints:\n%s", name, want)
 		}
 	}
-	if !strings.Contains(string(readme), "--format "+convert.SacctFormat) {
+	if !strings.Contains(string(doc), "--format "+convert.SacctFormat) {
 		t.Error("README.md's sacct command does not use convert.SacctFormat")
 	}
 }

@@ -33,10 +33,10 @@ type Snapshot struct {
 	// job id (partition priority tiers, reservations and QOS are not
 	// seen).
 	Waiting []QueuedJob
-	// Report accounts for every record of the input: Records = Jobs (the
-	// running and waiting jobs' records) + Σ Skipped (finished jobs the
-	// controller still lists, malformed records, ...), where a record of
-	// pending array tasks counts once.
+	// Report accounts for every record of the input: each is a running or
+	// waiting job (a record of n pending array tasks is n jobs: Jobs counts
+	// jobs) or skipped with its reason (finished jobs the controller still
+	// lists, malformed records, ...). States counts the records.
 	Report Report
 
 	opt Options
@@ -282,7 +282,7 @@ func (s *snapBuilder) finish() (*Snapshot, error) {
 	slices.SortStableFunc(snap.Waiting, func(x, y QueuedJob) int {
 		return cmp.Or(cmp.Compare(y.Priority, x.Priority), cmp.Compare(x.Submit, y.Submit), compareIDs(x.ID, y.ID))
 	})
-	b.rep.Jobs = b.rep.Records - sum(b.rep.Skipped)
+	b.rep.Jobs = len(snap.Running) + len(snap.Waiting)
 	snap.Report = b.rep
 	return snap, nil
 }
@@ -293,14 +293,6 @@ func (s *snapBuilder) count(q *queued) {
 	for _, n := range q.notes {
 		s.b.rep.Anomalies[n]++
 	}
-}
-
-func sum(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
 }
 
 func compareIDs(x, y string) int {
@@ -338,7 +330,7 @@ func (s *snapBuilder) when() int64 {
 		from = "the latest time stamp in the input"
 	}
 	t := max(latest, run, s.lastUpdate)
-	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("snapshot time %d (%s) from %s: a lower bound; give Options.Now",
+	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("snapshot time %d (%s) from %s: a lower bound; give Options.Now (convert -now)",
 		t, time.Unix(t, 0).UTC().Format(time.RFC3339), from))
 	return t
 }

@@ -79,8 +79,8 @@ func TestSnapshotFixtures(t *testing.T) {
 		if !slices.Equal(s.Waiting, wantWaiting) {
 			t.Errorf("%s: waiting\n got %+v\nwant %+v", fx.path, s.Waiting, wantWaiting)
 		}
-		// 8 records: 7 jobs (the array's pending tasks one record), 1 finished.
-		if r.Records != 8 || r.Jobs != 7 || r.Skipped[skipFinished+" (COMPLETED)"] != 1 || len(r.Skipped) != 1 ||
+		// 8 records: 7 of 9 jobs (the array's pending tasks one record), 1 finished.
+		if r.Records != 8 || r.Jobs != 9 || r.Skipped[skipFinished+" (COMPLETED)"] != 1 || len(r.Skipped) != 1 ||
 			r.States["RUNNING"] != 3 || r.States["PENDING"] != 4 ||
 			r.Anomalies[noteUnlimited] != 1 || r.Anomalies[notePartLimit] != 1 || len(r.Anomalies) != 2 || len(r.Errors) != 0 {
 			t.Errorf("%s: report %+v", fx.path, r)
