@@ -185,12 +185,12 @@ type jsonJob struct {
 	// JobState is slurmrestd's (the live queue's) key, never sacct's: its
 	// presence makes the input a FormatError.
 	JobState  json.RawMessage `json:"job_state"`
-	JobID     jsonNum   `json:"job_id"`
-	Name      string    `json:"name"`
-	User      string    `json:"user"`
-	Group     string    `json:"group"`
-	Partition string    `json:"partition"`
-	State     jsonState `json:"state"`
+	JobID     jsonNum         `json:"job_id"`
+	Name      string          `json:"name"`
+	User      string          `json:"user"`
+	Group     string          `json:"group"`
+	Partition string          `json:"partition"`
+	State     jsonState       `json:"state"`
 	ExitCode  struct {
 		Status     jsonState `json:"status"`
 		ReturnCode jsonNum   `json:"return_code"`

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // restJob is the part of a job of slurmrestd's GET /slurm/v0.0.XX/jobs
@@ -37,6 +38,7 @@ type restJob struct {
 	Partition       *string   `json:"partition"`
 	JobState        jsonState `json:"job_state"`
 	StateReason     *string   `json:"state_reason"`
+	StateDesc       *string   `json:"state_description"`
 	SubmitTime      jsonNum   `json:"submit_time"`
 	StartTime       jsonNum   `json:"start_time"`
 	EndTime         jsonNum   `json:"end_time"`
@@ -116,7 +118,17 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	if q.User == "" && j.UserID.ok() {
 		q.User = strconv.FormatInt(j.UserID.v, 10)
 	}
-	if r := str(j.StateReason); r != "None" {
+	// scontrol prints the state description, when there is one, instead
+	// of the reason's code (blanks made '_'): so does a snapshot, so that
+	// both forms give the same Reason.
+	if d := str(j.StateDesc); d != "" {
+		q.Reason = strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return '_'
+			}
+			return r
+		}, d)
+	} else if r := str(j.StateReason); r != "None" {
 		q.Reason = r
 	}
 	for _, t := range []struct {

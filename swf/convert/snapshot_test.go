@@ -138,7 +138,7 @@ func TestSnapshotSWF(t *testing.T) {
 	}
 	for _, line := range []string{
 		"; SnapshotTime: 1709280600\n",
-		"1 0 60 -1 8 -1 -1 8 3600 -1 -1 1 -1 1 1 -1 -1 -1\n",   // running: wait, no run time
+		"1 0 60 -1 8 -1 -1 8 3600 -1 -1 1 -1 1 1 -1 -1 -1\n",     // running: wait, no run time
 		"7 200 -1 -1 -1 -1 -1 32 1800 -1 -1 3 -1 4 2 -1 -1 -1\n", // waiting
 	} {
 		if !strings.Contains(out, line) {
