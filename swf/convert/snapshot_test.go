@@ -211,3 +211,88 @@ func TestSnapshotBounds(t *testing.T) {
 }
 
 func swfWrite(w *bytes.Buffer, res *Result) error { return swf.WriteAll(w, res.Header, res.Jobs) }
+
+// squeueWitness reads squeue's default table: the ids of the running (R)
+// and waiting (PD) jobs, array ranges "4_[2-3]" expanded.
+func squeueWitness(t *testing.T, path string) (running, waiting []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n")[1:] {
+		f := strings.Fields(l)
+		if len(f) < 5 {
+			continue
+		}
+		ids := []string{f[0]}
+		if a, r, ok := strings.Cut(f[0], "_["); ok {
+			lo, hi, _ := strings.Cut(strings.TrimSuffix(r, "]"), "-")
+			ids = nil
+			for k := lo[0]; k <= hi[0]; k++ {
+				ids = append(ids, a+"_"+string(k))
+			}
+		}
+		switch f[4] {
+		case "R":
+			running = append(running, ids...)
+		case "PD":
+			waiting = append(waiting, ids...)
+		}
+	}
+	slices.Sort(running)
+	slices.Sort(waiting)
+	return running, waiting
+}
+
+func ids(jobs []QueuedJob) []string {
+	var out []string
+	for _, j := range jobs {
+		out = append(out, j.ID)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRealSnapshots reads real outputs of Slurm 22.05 (testdata/snapshot/
+// real-22.05/README): every form of one snapshot gives the same jobs, the
+// ones squeue showed running and waiting, at the time of the capture.
+func TestRealSnapshots(t *testing.T) {
+	dir := "testdata/snapshot/real-22.05/"
+	for _, c := range []struct {
+		n     string
+		forms []string
+		time  int64
+	}{
+		{"1", []string{"1-scontrol-show-job.txt", "1-scontrol-show-job-o.txt", "1-squeue.json"}, 1795885240},
+		{"2", []string{"2-scontrol-show-job-d.txt", "2-scontrol-show-job-o.txt", "2-squeue.json"}, 1795885355},
+	} {
+		running, waiting := squeueWitness(t, dir+c.n+"-squeue.txt")
+		var first *Snapshot
+		for _, form := range c.forms {
+			s := readSnapshot(t, dir+form, Options{})
+			if got := ids(s.Running); !slices.Equal(got, running) {
+				t.Errorf("%s: running %q, squeue shows %q", form, got, running)
+			}
+			if got := ids(s.Waiting); !slices.Equal(got, waiting) {
+				t.Errorf("%s: waiting %q, squeue shows %q", form, got, waiting)
+			}
+			if s.Time > c.time || strings.HasPrefix(form, c.n+"-scontrol") && s.Time != c.time {
+				t.Errorf("%s: time %d, captured at %d", form, s.Time, c.time)
+			}
+			if len(s.Report.Errors) != 0 || s.Report.Anomalies[noteUnlimited] != 1 || len(s.Report.Anomalies) != 1 {
+				t.Errorf("%s: %+v", form, s.Report)
+			}
+			if first == nil {
+				first = s
+				continue
+			}
+			if !slices.Equal(s.Running, first.Running) || !slices.Equal(s.Waiting, first.Waiting) {
+				t.Errorf("%s differs from %s:\n%+v\n%+v\n%+v\n%+v", form, c.forms[0], s.Running, first.Running, s.Waiting, first.Waiting)
+			}
+		}
+		if c.n == "2" && first.Report.Skipped[skipFinished+" (COMPLETED)"] != 1 {
+			t.Errorf("snapshot 2: the ended job not counted: %+v", first.Report)
+		}
+	}
+}
