@@ -107,6 +107,7 @@ func FuzzQueueSnapshot(f *testing.F) {
 		"scontrol-show-job.txt", "scontrol-show-job-o.txt"} {
 		seed(f, "testdata/snapshot/"+fx)
 	}
+	seed(f, "testdata/snapshot/real-22.05/2-scontrol-show-job-d.txt", "testdata/snapshot/real-22.05/2-squeue.json")
 	f.Add([]byte("No jobs in the system\n"))
 	f.Add([]byte("JobId=5 ArrayJobId=5 ArrayTaskId=1-3:2%1 JobName=a b\n   Priority=7 JobState=PENDING SubmitTime=5 NumCPUs=2-4 TimeLimit=1-00:00:00\n"))
 	f.Add([]byte(`{"jobs":[{"job_id":1,"job_state":["RUNNING","COMPLETING"],"submit_time":{"set":true,"number":9},"start_time":1e300,` +

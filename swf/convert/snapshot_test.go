@@ -158,7 +158,11 @@ func TestSnapshotFormatErrors(t *testing.T) {
 			t.Errorf("%s: %v", fx.path, err)
 		}
 	}
-	for _, fx := range snapshotFixtures {
+	reals := []struct{ path, format string }{
+		{"testdata/snapshot/real-22.05/1-squeue.json", "slurmrestd"},
+		{"testdata/snapshot/real-22.05/2-scontrol-show-job-d.txt", "scontrol"},
+	}
+	for _, fx := range append(reals, snapshotFixtures...) {
 		data, _ := os.ReadFile(fx.path)
 		for name, conv := range converters {
 			_, err := conv(bytes.NewReader(data), Options{})
