@@ -6,14 +6,6 @@ import (
 	"strings"
 )
 
-// scontrolKeys are the keys of scontrol show job that a snapshot reads.
-// Other keys are kept apart too (a token "Key=value" always starts a new
-// key), since values with blanks (JobName, Command, WorkDir) continue only
-// by tokens without '='.
-var scontrolKeys = []string{"JobId", "ArrayJobId", "ArrayTaskId", "HetJobId", "HetJobOffset", "JobName",
-	"UserId", "Priority", "Account", "JobState", "Reason", "RunTime", "TimeLimit", "SubmitTime", "StartTime",
-	"EndTime", "SuspendTime", "SecsPreSuspend", "LastSchedEval", "Partition", "NumNodes", "NumCPUs"}
-
 // readText reads scontrol show job's records: a line "JobId=..." and its
 // indented lines (blank lines between records), or one line per record
 // (-o). "No jobs in the system" is an empty queue.
