@@ -397,6 +397,44 @@ func (s *snapBuilder) expand(q *queued, snap *Snapshot) error {
 	return nil
 }
 
+// Jobs returns the snapshot as the SWF jobs a forecast by simulation
+// starts from, times in epoch seconds (Submit is the epoch submit time, so
+// that Time is "now" on the same clock): running jobs, by start, with
+// their wait (start − submit) and their CPUs allocated and requested;
+// waiting jobs, in the scheduler's order, with wait -1 and their CPUs
+// requested. Run time and status are -1 (not ended), requested time the
+// time limit. user and queue number the user and partition names (nil
+// leaves them -1), so that numbers stay the same across snapshots of a
+// feed; ID is the job's place, running jobs first, from 1.
+func (s *Snapshot) Jobs(user, queue func(name string) int64) (running, waiting []swf.Job) {
+	num := func(f func(string) int64, name string) int64 {
+		if f == nil {
+			return swf.Unknown
+		}
+		return f(name)
+	}
+	job := func(k int, q *QueuedJob, run bool) swf.Job {
+		j := swf.Job{ID: int64(k + 1), Submit: q.Submit, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
+			UsedMemory: -1, ReqProcs: q.CPUs, ReqTime: q.TimeLimit, ReqMemory: -1, Status: swf.StatusUnknown,
+			User: num(user, q.User), Group: swf.Unknown, Executable: swf.Unknown, Queue: num(queue, q.Partition),
+			Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+		if run {
+			j.AllocProcs = q.CPUs
+			if q.Start >= q.Submit {
+				j.Wait = q.Start - q.Submit
+			}
+		}
+		return j
+	}
+	for k := range s.Running {
+		running = append(running, job(k, &s.Running[k], true))
+	}
+	for k := range s.Waiting {
+		waiting = append(waiting, job(len(s.Running)+k, &s.Waiting[k], false))
+	}
+	return running, waiting
+}
+
 var snapshotSources = map[string]string{"slurmrestd": "slurmrestd GET /jobs", "scontrol": "scontrol show job"}
 
 // SWF returns the snapshot as an SWF trace, for the tools that read one:

@@ -300,3 +300,21 @@ func TestRealSnapshots(t *testing.T) {
 		}
 	}
 }
+
+func TestSnapshotJobs(t *testing.T) {
+	s := readSnapshot(t, "testdata/snapshot/scontrol-show-job.txt", Options{})
+	users := map[string]int64{"alice": 7, "bob": 8, "carol": 9, "dave": 10}
+	running, waiting := s.Jobs(func(u string) int64 { return users[u] }, nil)
+	if len(running) != 3 || len(waiting) != 6 {
+		t.Fatalf("%d running, %d waiting", len(running), len(waiting))
+	}
+	// 102: submitted 08:01:40, started 08:05:00, 16 CPUs, 2 h.
+	if r := running[1]; r.ID != 2 || r.Submit != 1709280100 || r.Wait != 200 || r.Start() != 1709280300 ||
+		r.AllocProcs != 16 || r.ReqProcs != 16 || r.ReqTime != 7200 || r.User != 8 || r.Queue != -1 || r.RunTime != -1 {
+		t.Errorf("running %+v", r)
+	}
+	// The held job last, waiting.
+	if w := waiting[5]; w.ID != 9 || w.Wait != -1 || w.AllocProcs != -1 || w.ReqProcs != 2 || w.User != 10 || w.ReqTime != -1 {
+		t.Errorf("waiting %+v", w)
+	}
+}
