@@ -128,6 +128,9 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
 		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},
+		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
+		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
+		{[]string{"-from", "slurmrestd", "a", "b"}, exitUsage, "one input"},
 		{[]string{"-from", "sacct", "/nonexistent/file"}, exitError, "/nonexistent/file"},
 		{[]string{"-from", "sacct-json", testdata + "sacct-parsable2.txt", "-o", os.DevNull}, exitError, "run with -from sacct"},
 		{[]string{"-from", "sacct", testdata + "sacct-formatted.txt", "-strict", "-o", os.DevNull}, exitError, "line 13"},
@@ -223,7 +226,12 @@ func TestSnapshots(t *testing.T) {
 		{"scontrol", "scontrol-show-job-o.txt"},
 	} {
 		out := filepath.Join(dir, "q.swf")
-		code, stdout, stderr := runCmd(t, "", "-from", c.from, testdata+"snapshot/"+c.in, "-o", out, "-json", "-now", "1709280600", "-tz", "UTC")
+		data, err := os.ReadFile(testdata + "snapshot/" + c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// From standard input, -now in RFC 3339.
+		code, stdout, stderr := runCmd(t, string(data), "-from", c.from, "-", "-o", out, "-json", "-now", "2024-03-01T08:10:00Z", "-tz", "UTC")
 		var rep convert.Report
 		if code != exitOK || json.Unmarshal([]byte(stdout), &rep) != nil || rep.Format != c.from || rep.Records != 8 {
 			t.Errorf("%s: exit %d, %s%s", c.in, code, stdout, stderr)

@@ -95,8 +95,9 @@
 // start-time forecast starts from. Jobs the controller still lists after
 // their end are skipped ("finished, still listed by the controller
 // (STATE)"); a record of pending array tasks becomes a job per task (at
-// most 65536). Snapshot.SWF gives the SWF form, with the snapshot's time
-// in the header. Neither form states its time: give Options.Now, or the
+// most 65536). Snapshot.Jobs gives the jobs as swf.Jobs on the epoch
+// clock, for a forecast by simulation; Snapshot.SWF the SWF form, with the
+// snapshot's time in the header. Neither form states its time: give Options.Now, or the
 // latest moment the input shows is taken (noted as a lower bound).
 //
 // # Report reasons
