@@ -19,7 +19,7 @@ type Config struct {
 	// Scheduler decides, at each scheduling pass, which waiting jobs start.
 	// nil means EASYScheduler{} (EASY, FCFS backfilling). The built-ins are
 	// EASYScheduler (also SJBF, SJF and LXF&W orders) and the schedulers
-	// FCFS(p) and Conservative(p) set; any value implementing Scheduler
+	// presets FCFS and Conservative set; any value implementing Scheduler
 	// works.
 	Scheduler Scheduler
 	// Predictor gives each job's prediction p at arrival. nil means the

@@ -50,7 +50,7 @@
 //     counted in Result.Rejected; missing estimates become the largest
 //     estimate in the load.
 //   - A7: the averaged set excludes the first 1% of jobs in termination
-//     order and every job ending after the last arrival (Summarize).
+//     order and every job ending after the last arrival (Summary).
 //   - A9: jobs run their logged run time (Config.KillAtEstimate: end them
 //     at their estimate, as production schedulers do; Summary.Killed).
 //
@@ -82,7 +82,7 @@
 // be unique; loaded jobs that have not arrived yet cannot be cancelled).
 //
 // Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals (§4;
-// by OfferedLoad/target to reach a target load), Load (the §3.6 formula on any schedule), and
+// by OfferedLoad/target to reach a target load), Result.Utilization (the §3.6 formula on any window), and
 // Result.WriteSWF (the simulated schedule as SWF, waits filled in).
 // Runtime predictors are in package sched/predict; a Corrector changes a
 // running job's prediction when it outlives it (§6.3).

@@ -48,7 +48,11 @@ func (e EASYScheduler) Validate() error {
 }
 
 // Schedule implements Scheduler.
-func (e EASYScheduler) Schedule(p *Pass) { p.s.easyPass(e) }
+func (e EASYScheduler) Schedule(p *Pass) {
+	if !p.over {
+		p.s.easyPass(e)
+	}
+}
 
 // fcfsScheduler starts waiting jobs in arrival order while the first one
 // fits, and never backfills.
@@ -56,6 +60,9 @@ type fcfsScheduler struct{}
 
 // Schedule implements Scheduler.
 func (fcfsScheduler) Schedule(p *Pass) {
+	if p.over {
+		return
+	}
 	s := p.s
 	for h, _ := s.waitFCFS.Min(); h != nil && h.n <= s.free; h, _ = s.waitFCFS.Min() {
 		s.startJob(h, false)
@@ -289,6 +296,9 @@ type conservativeScheduler struct{}
 
 // Schedule implements Scheduler.
 func (conservativeScheduler) Schedule(p *Pass) {
+	if p.over {
+		return
+	}
 	s := p.s
 	prof := p.Profile()
 	s.buf = s.buf[:0]

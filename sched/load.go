@@ -36,7 +36,7 @@ func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
 	if w := len(ends) / 100; w > 0 {
 		start = ends[w-1]
 	}
-	return Load(recs, P, start, last), skipped
+	return (&Result{Records: recs}).Utilization(P, start, last), skipped
 }
 
 // ScaleArrivals multiplies every inter-arrival time by c (§4):

@@ -58,7 +58,7 @@ func TestLoadFormula(t *testing.T) {
 		{Size: 2, Start: 50, End: 150},
 		{Size: 1, Start: 0, End: 100},
 	}
-	if got := sched.Load(recs, 2, 0, 100); got != 1.0 {
+	if got := (&sched.Result{Records: recs}).Utilization(2, 0, 100); got != 1.0 {
 		t.Errorf("load %v, want 1", got)
 	}
 }

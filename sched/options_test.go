@@ -102,7 +102,7 @@ func TestRunCancelledContext(t *testing.T) {
 // Summarize over a result's records gives its summary (less the rejections).
 func TestSummarizeRecords(t *testing.T) {
 	res := check(t, "scenario1", sched.EASY(10), scenario1(), scenario1Starts)
-	got := sched.Summarize(res.Records, 10)
+	got := sched.SummarizeRecords(res.Records, 10)
 	got.Rejected = res.Summary.Rejected
 	if got != res.Summary {
 		t.Errorf("Summarize = %+v, want %+v", got, res.Summary)

@@ -64,6 +64,10 @@ type Result struct {
 	Records  []Record // in Load/Submit order
 	Rejected sanitize.Report
 	Summary  Summary
+	// Refused counts the Pass actions the simulator refused as a policy's
+	// error (ErrNotWaiting, ErrOutOfRange, ErrStalePass; not ErrNoFit,
+	// the outcome of a probe). The built-ins have none.
+	Refused int
 }
 
 // Summary holds the §3 metrics averaged over the included jobs (A7: all
@@ -110,7 +114,7 @@ func (s *Sim) result() *Result {
 	// Jobs still waiting or running (none after Finish) keep what they have.
 	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
 	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
-	res := &Result{Records: s.recs, Rejected: s.rejected}
+	res := &Result{Records: s.recs, Rejected: s.rejected, Refused: s.refused}
 	for _, i := range s.tieRuns { // runs of jobs ending at one instant, into record order
 		end, k := s.recs[s.ended[i]].End, i+1
 		for k < len(s.ended) && s.recs[s.ended[k]].End == end {
@@ -153,14 +157,9 @@ func (s *Sim) close(jb *Job) {
 	}
 }
 
-// Summarize applies the A7 rule to records of one simulation on a machine
-// of P processors (it sets each Record.Included) and computes the §3
-// metrics over the included jobs. The last arrival is the largest submit
-// time among the records. Summary.Rejected is left 0: records hold only
-// simulated jobs. Result.Summary is Summarize(Result.Records, P) plus the
-// rejections; call it again after changing records, e.g. to score a
-// schedule made elsewhere.
-func Summarize(recs []Record, P int64) Summary {
+// summarizeRecords is summarize with the termination order sorted from
+// the records, as a check of the one the simulation keeps (tests only).
+func summarizeRecords(recs []Record, P int64) Summary {
 	// the completed jobs in termination order, ties by record order
 	var ended []int32
 	for i := range recs {
@@ -181,7 +180,7 @@ func Summarize(recs []Record, P int64) Summary {
 	return summarize(recs, P, ended, lastSubmit)
 }
 
-// summarize is Summarize given the records of the completed jobs (ended
+// summarize is the A7 rule and the §3 metrics given the records of the completed jobs (ended
 // and not cancelled) in termination order, ties by record order, and the
 // largest submit time among the records.
 func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary {
@@ -273,15 +272,16 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 	return sum
 }
 
-// Load is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records that started,
-// each clipped to [start, end].
-func Load(recs []Record, P, start, end int64) float64 {
+// Utilization is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records
+// that started, each clipped to [start, end], on P processors: the load
+// of any window of the schedule (Summary.Utilization is the A7 window's).
+func (r *Result) Utilization(P, start, end int64) float64 {
 	if end <= start || P <= 0 {
 		return 0
 	}
 	var area float64
-	for i := range recs {
-		area += recs[i].busy(start, end)
+	for i := range r.Records {
+		area += r.Records[i].busy(start, end)
 	}
 	return area / (float64(P) * float64(end-start))
 }
@@ -327,10 +327,17 @@ func median(xs []float64) float64 {
 
 // Run simulates jobs (the sane ones; the rest are counted in
 // Result.Rejected) under cfg and returns per-job records and the summary.
-func Run(ctx context.Context, cfg Config, jobs []swf.Job) (*Result, error) {
+// The observers are told every submission, start, end and reservation as
+// it happens (a fair-share policy learns usage from OnStart and OnEnd). A
+// Scheduler that leaves jobs waiting at the end is an error (ErrStall),
+// returned with the Result.
+func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Result, error) {
 	s, err := New(cfg)
 	if err != nil {
 		return nil, err
+	}
+	for _, o := range obs {
+		s.Observe(o)
 	}
 	if err := s.Load(jobs); err != nil {
 		return nil, err

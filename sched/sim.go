@@ -127,7 +127,7 @@ type Sim struct {
 	hiID  int64 // the largest admitted ID
 	anyID bool  // some job was admitted
 	// ended lists the records of the jobs that terminated, in the order
-	// they did: Summarize's termination order without a sort of all
+	// they did: summarize's termination order without a sort of all
 	// records. Jobs ending at the same instant must come in record order:
 	// tieRuns holds the start of each such run that does not (see
 	// noteEnd), endedAt and runFrom the current run's instant and start.
@@ -154,6 +154,10 @@ type Sim struct {
 	// correction, a cancellation, a re-prediction (see easyMemo).
 	epoch uint64
 	memo  easyMemo
+	// builtin: the Scheduler is one of the package's, which keep no
+	// Pass; refused counts the Pass actions refused (Result.Refused).
+	builtin bool
+	refused int
 }
 
 func lessShort(a, b *Job) bool {
@@ -184,7 +188,11 @@ func New(cfg Config) (*Sim, error) {
 	if s.sched == nil {
 		s.sched = EASYScheduler{}
 	}
-	s.view = Pass{s}
+	switch s.sched.(type) {
+	case EASYScheduler, fcfsScheduler, conservativeScheduler:
+		s.builtin = true
+	}
+	s.view = Pass{s: s}
 	return s, nil
 }
 
@@ -391,7 +399,7 @@ func (s *Sim) schedule() {
 	for {
 		s.dirty = false
 		if s.waitFCFS.Len() > 0 {
-			s.sched.Schedule(&s.view)
+			s.pass()
 		}
 		if !s.dirty {
 			break
@@ -465,14 +473,18 @@ func (s *Sim) runUntil(ctx context.Context, t int64) error {
 
 const never = int64(1<<63 - 1)
 
-// Finish runs the simulation until no event is left and returns the result.
+// Finish runs the simulation until no event is left and returns the
+// result. If jobs still wait then, the Scheduler stalled: the error wraps
+// ErrStall and names the first of them, and the Result is returned with
+// it (those jobs never started).
 func (s *Sim) Finish() (*Result, error) { return s.finish(context.Background()) }
 
 func (s *Sim) finish(ctx context.Context) (*Result, error) {
 	if err := s.runUntil(ctx, never-1); err != nil {
 		return nil, err
 	}
-	return s.result(), nil
+	err := s.stall() // before result, which closes the waiting jobs' records
+	return s.result(), err
 }
 
 // batch processes all events at time t in the A1 order, then schedules.
