@@ -67,7 +67,7 @@ func TestConfigValidate(t *testing.T) {
 	if err := (sched.Config{}).Validate(); err == nil {
 		t.Error("zero machine size accepted")
 	}
-	if err := (sched.Config{MachineSize: 4, Scheduler: sched.EASYScheduler{Queue: 99}}).Validate(); err == nil {
+	if err := (sched.Config{MachineSize: 4, Scheduler: sched.EASYScheduler{Queue: sched.ByLXFW + 97}}).Validate(); err == nil {
 		t.Error("unknown order accepted")
 	}
 	if err := (sched.Config{MachineSize: 4, Peer: 7}).Validate(); err == nil {

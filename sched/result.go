@@ -64,6 +64,8 @@ type Result struct {
 	Records  []Record // in Load/Submit order
 	Rejected sanitize.Report
 	Summary  Summary
+	// Policy names the Scheduler (its Name method, else its Go type).
+	Policy string
 	// Refused counts the Pass actions the simulator refused as a policy's
 	// error (ErrNotWaiting, ErrOutOfRange, ErrStalePass; not ErrNoFit,
 	// the outcome of a probe). The built-ins have none.
@@ -114,7 +116,7 @@ func (s *Sim) result() *Result {
 	// Jobs still waiting or running (none after Finish) keep what they have.
 	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
 	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
-	res := &Result{Records: s.recs, Rejected: s.rejected, Refused: s.refused}
+	res := &Result{Records: s.recs, Rejected: s.rejected, Policy: policyName(s.sched), Refused: s.refused}
 	for _, i := range s.tieRuns { // runs of jobs ending at one instant, into record order
 		end, k := s.recs[s.ended[i]].End, i+1
 		for k < len(s.ended) && s.recs[s.ended[k]].End == end {

@@ -1,6 +1,10 @@
 package sched
 
-import "github.com/batchq/batchq/swf"
+import (
+	"fmt"
+
+	"github.com/batchq/batchq/swf"
+)
 
 // Scheduler is a scheduling policy: at each scheduling pass it decides
 // which waiting jobs start now and, optionally, which get reservations.
@@ -14,10 +18,20 @@ import "github.com/batchq/batchq/swf"
 // times at the same instant (one pass per
 // event with Config.PerEventPass, or again when an observer submitted or
 // cancelled a job during the pass). It must not keep the Pass or its jobs
-// beyond the call, except by ID. A Scheduler may keep state of its own; the
-// built-ins keep none.
+// beyond the call, except by ID (actions on a kept Pass fail with
+// ErrStalePass). A Scheduler may keep state of its own; the built-ins keep
+// none. A Scheduler may have a method Name() string: Result.Policy and
+// reports name it by it (else by its Go type).
 type Scheduler interface {
 	Schedule(p *Pass)
+}
+
+// policyName is a Scheduler's Name, or its Go type.
+func policyName(x Scheduler) string {
+	if n, ok := x.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return fmt.Sprintf("%T", x)
 }
 
 // Job is a job inside the simulator, as a Scheduler sees it. Its methods
@@ -78,10 +92,28 @@ func (j *Job) PredictedEnd() int64 { return j.predEnd() }
 // none.
 func (j *Job) Reservation() int64 { return j.res }
 
-// SWF returns the job's trace line as the simulator uses it: ReqTime is
-// the effective estimate, and RunTime the hidden run time, which a
-// realistic policy must not look at.
-func (j *Job) SWF() swf.Job { return j.j }
+// User is the user's number (SWF field 12), -1 if unknown.
+func (j *Job) User() int64 { return j.j.User }
+
+// Group is the group's number (SWF field 13), -1 if unknown.
+func (j *Job) Group() int64 { return j.j.Group }
+
+// Queue is the queue's number (SWF field 15), -1 if unknown.
+func (j *Job) Queue() int64 { return j.j.Queue }
+
+// Partition is the partition's number (SWF field 16), -1 if unknown.
+func (j *Job) Partition() int64 { return j.j.Partition }
+
+// SWF returns the job's trace line as a policy may see it: ReqTime is the
+// effective estimate, and what is known only after the job ran (run time,
+// wait, CPU time, memory used, status) is swf.Unknown. The run time is
+// the simulator's secret: a policy that needs it (an oracle) gets it
+// through Config.Predictor (sched/predict.Perfect).
+func (j *Job) SWF() swf.Job {
+	l := j.j
+	l.RunTime, l.Wait, l.AvgCPUTime, l.UsedMemory, l.Status = swf.Unknown, swf.Unknown, swf.Unknown, swf.Unknown, swf.StatusUnknown
+	return l
+}
 
 // ascendLive yields the elements of t in order, from a cursor that
 // survives insertions and deletions between yields: it reads a batch of
