@@ -70,7 +70,7 @@ func TestUserOrderMatchesBuiltin(t *testing.T) {
 type byQueue struct{}
 
 func (byQueue) Less(now int64, a, b *sched.Job) bool { return a.Queue() == 1 && b.Queue() != 1 }
-func (byQueue) Name() string                          { return "express-first" }
+func (byQueue) Name() string                         { return "express-first" }
 
 // An Order plugs a user's queue order into EASY: here an express queue
 // gets the reservation first.
