@@ -64,17 +64,15 @@ var defaultFixedUppers = []int64{4, 16, 64}
 // math.MaxInt64 stand for the open ends of a partition.
 type KeyRange struct{ Lo, Hi int64 }
 
-// Full returns the range of every value: the range of an axis a
-// partition does not use.
-func Full() KeyRange { return full }
-
+// full is the range of every value: the range of an axis a partition
+// does not use.
 var full = KeyRange{math.MinInt64, math.MaxInt64}
 
 func (r KeyRange) has(v int64) bool { return r.Lo <= v && v <= r.Hi }
 
 // Box is the set of requests a cluster covers: the jobs whose nodes,
 // walltime and nodes × walltime (saturating) lie in the ranges. A key a
-// partition does not use spans Full().
+// partition does not use spans every value, {math.MinInt64, math.MaxInt64}.
 type Box struct {
 	Nodes, Walltime, NodeSeconds KeyRange
 }

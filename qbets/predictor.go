@@ -329,11 +329,11 @@ func (p *Predictor) cluster(nodes int, wall int64) int {
 	return c
 }
 
-// Submit records the arrival of a job at t (seconds, ≥ 0). Call it before
-// asking for that job's Forecast.
+// Submit records the arrival of a job at t (seconds, ≥ 0; else
+// ErrRejected). Call it before asking for that job's Forecast.
 func (p *Predictor) Submit(t int64) error {
 	if t < 0 {
-		return fmt.Errorf("qbets: Submit time %d is negative", t)
+		return fmt.Errorf("%w: Submit time %d is negative", ErrRejected, t)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -349,23 +349,23 @@ func (p *Predictor) Submit(t int64) error {
 
 // Observe records a started job. Jobs must come in start order; a job
 // with negative nodes, walltime or submit time, a start before its
-// submit, or a start before the previous job's is an error and is not
-// recorded.
+// submit, or a start before the previous job's is not recorded
+// (ErrRejected).
 func (p *Predictor) Observe(o Observation) error {
 	switch {
 	case o.Nodes < 0:
-		return fmt.Errorf("qbets: Observe: Nodes %d is negative", o.Nodes)
+		return fmt.Errorf("%w: Observe: Nodes %d is negative", ErrRejected, o.Nodes)
 	case o.Walltime < 0:
-		return fmt.Errorf("qbets: Observe: Walltime %d is negative", o.Walltime)
+		return fmt.Errorf("%w: Observe: Walltime %d is negative", ErrRejected, o.Walltime)
 	case o.Submit < 0:
-		return fmt.Errorf("qbets: Observe: Submit %d is negative", o.Submit)
+		return fmt.Errorf("%w: Observe: Submit %d is negative", ErrRejected, o.Submit)
 	case o.Start < o.Submit:
-		return fmt.Errorf("qbets: Observe: Start %d is before Submit %d", o.Start, o.Submit)
+		return fmt.Errorf("%w: Observe: Start %d is before Submit %d", ErrRejected, o.Start, o.Submit)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.started && o.Start < p.lastStart {
-		return fmt.Errorf("qbets: Observe: Start %d is before the previous job's start %d (starts must come in order)", o.Start, p.lastStart)
+		return fmt.Errorf("%w: Observe: Start %d is before the previous job's start %d (starts must come in order)", ErrRejected, o.Start, p.lastStart)
 	}
 	p.started, p.lastStart = true, o.Start
 	w := o.Start - o.Submit

@@ -215,7 +215,7 @@ func TestConfigErrors(t *testing.T) {
 func TestFixedProcs(t *testing.T) {
 	p, _ := New(Config{Cluster: ClusterFixedProcs, NoAvailability: true})
 	cs := p.Clusters()
-	if len(cs) != 4 || cs[0].Nodes.Hi != 4 || cs[1].Nodes != (KeyRange{5, 16}) || cs[3].Nodes.Hi != Full().Hi {
+	if len(cs) != 4 || cs[0].Nodes.Hi != 4 || cs[1].Nodes != (KeyRange{5, 16}) || cs[3].Nodes.Hi != full.Hi {
 		t.Fatalf("fixed partition %+v", cs)
 	}
 	if f := p.Forecast(Request{Nodes: 20}); f.Cluster != 2 {
