@@ -49,9 +49,17 @@ type Job struct {
 // NumFields is the number of fields in an SWF job line.
 const NumFields = 18
 
-// FieldNames are the standard names of the 18 fields, indexed from 0 (field 1
-// is FieldNames[0]). Parse errors use them to name the offending field.
-var FieldNames = [NumFields]string{
+// FieldName returns the standard name of field i, counted from 0 (field
+// 1 is FieldName(0)), or "" out of range. Parse errors use it to name the
+// offending field.
+func FieldName(i int) string {
+	if i < 0 || i >= NumFields {
+		return ""
+	}
+	return fieldNames[i]
+}
+
+var fieldNames = [NumFields]string{
 	"job number", "submit time", "wait time", "run time", "allocated processors",
 	"average CPU time", "used memory", "requested processors", "requested time",
 	"requested memory", "status", "user id", "group id", "executable",

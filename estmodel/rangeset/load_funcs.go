@@ -19,20 +19,20 @@ type LoadFunc struct{ A, B float64 }
 // At is the function's runtime at load l.
 func (f LoadFunc) At(l float64) float64 { return f.A*l + f.B }
 
-// RangeKey identifies "the same kind of job": ⟨user, request size, queue,
+// Key identifies "the same kind of job": ⟨user, request size, queue,
 // group⟩.
-type RangeKey struct{ User, Size, Queue, Group int64 }
+type Key struct{ User, Size, Queue, Group int64 }
 
-// KeyOf is the RangeKey of an SWF job (its size is swf.Job.Size: allocated,
+// KeyOf is the Key of an SWF job (its size is swf.Job.Size: allocated,
 // else requested processors).
-func KeyOf(j *swf.Job) RangeKey {
-	return RangeKey{User: j.User, Size: j.Size(), Queue: j.Queue, Group: j.Group}
+func KeyOf(j *swf.Job) Key {
+	return Key{User: j.User, Size: j.Size(), Queue: j.Queue, Group: j.Group}
 }
 
 // LoadSample is one finished job: its key, actual runtime (s) and actual
 // load (LoadProfile.JobLoad).
 type LoadSample struct {
-	Key     RangeKey
+	Key     Key
 	Runtime float64
 	Load    float64
 }
@@ -106,7 +106,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	groups := map[RangeKey][]LoadSample{}
+	groups := map[Key][]LoadSample{}
 	for i, s := range samples {
 		if math.IsNaN(s.Runtime) || math.IsNaN(s.Load) || s.Runtime < 0 || s.Load < 0 {
 			return nil, fmt.Errorf("rangeset: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
@@ -116,7 +116,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	// A14: filter by l and m first, then rank by job count (ties by key,
 	// for determinism) and keep the top k.
 	type cand struct {
-		k  RangeKey
+		k  Key
 		ss []LoadSample
 	}
 	var cands []cand
@@ -150,7 +150,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	return fs, nil
 }
 
-func cmpKey(a, b RangeKey) int {
+func cmpKey(a, b Key) int {
 	if c := cmp.Compare(a.User, b.User); c != 0 {
 		return c
 	}

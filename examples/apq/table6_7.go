@@ -66,7 +66,7 @@ type rsRun struct {
 var rsCache = map[*trace]*rsRun{}
 
 // rsConfig is the range-set configuration of the tables (the paper's).
-var rsConfig = rangeset.RangeConfig{}
+var rsConfig = rangeset.Config{}
 
 func rsFor(e *env, tr *trace) (*rsRun, error) {
 	if r := rsCache[tr]; r != nil {
@@ -204,17 +204,17 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		return nil, err
 	}
 	r := &rsRun{from: testFrom, to: testTo, fs: funcs}
-	hist := new(rangeset.RangeHistory)
-	pred := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
+	hist := new(rangeset.History)
+	pred := &rangeset.Predictor{Funcs: funcs, History: hist, Config: rsConfig}
 	ratioCfg := rsConfig
 	ratioCfg.RatioShift = true
-	ratio := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: ratioCfg}
+	ratio := &rangeset.Predictor{Funcs: funcs, History: hist, Config: ratioCfg}
 	smith := newSmith()
 	li := newLi(tr.Jobs[histFrom:testTo])
 	// Per key, the absolute errors of the comparators' predictions for
 	// the key's finished jobs (their AAE sets the range length).
 	type keyErr struct{ smith, li float64 }
-	errs := map[rangeset.RangeKey]*struct {
+	errs := map[rangeset.Key]*struct {
 		n   int
 		sum keyErr
 	}{}

@@ -31,7 +31,7 @@ func (f *capForecaster) ProbWithin(nodes int, _, within int64) (float64, bool) {
 // a 6-node one (arriving at 50, planned and submitted at 1580, never
 // started) for the same start time 21600 to an agent in CrowdQueued mode
 // that re-plans every 30 s. down, if set, is called at 1585.
-func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outcome) {
+func silenceRun(t *testing.T, f *capForecaster, down func()) (*Agent, []Outcome) {
 	t.Helper()
 	m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 {
 		if nodes == 6 {
@@ -39,7 +39,7 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outco
 		}
 		return 0
 	}}
-	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: CrowdQueued, Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
+	a, err := New(m, f, Config{Fraction: 1, Crowd: CrowdQueued, Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
 	if err != nil {
 		t.Fatal(err)
 	}

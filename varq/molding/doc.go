@@ -4,7 +4,7 @@
 // submission time from predicted response-time range sets.
 //
 // ChooseSize is molding's choice for one job: given each candidate size's
-// predicted wait and runtime range set (MoldCandidate), it scores the
+// predicted wait and runtime range set (Candidate), it scores the
 // response range sets by the paper's Eq. 5 and returns the best size.
 // RunStrategy evaluates molding on a trace: it drives a Strategy
 // (Baseline, Molding, Delayed) on a sched simulation, keeping a load

@@ -23,7 +23,7 @@ import (
 // point, is returned. With probWeighted (NOT in the paper) it is
 // Σ p_i · (mean gain over range i) instead, which lets the range
 // probabilities count. An empty set or a non-positive maxResp is an error.
-func score(rs rangeset.RangeSet, maxResp float64, probWeighted bool) (float64, error) {
+func score(rs rangeset.Set, maxResp float64, probWeighted bool) (float64, error) {
 	if len(rs) == 0 {
 		return 0, errors.New("molding: score of an empty range set")
 	}
@@ -50,16 +50,16 @@ func score(rs rangeset.RangeSet, maxResp float64, probWeighted bool) (float64, e
 	return s, nil
 }
 
-// MoldCandidate is one request size with its predicted wait (s) and
+// Candidate is one request size with its predicted wait (s) and
 // runtime range set.
-type MoldCandidate struct {
+type Candidate struct {
 	Size int64
 	Wait float64
-	Exec rangeset.RangeSet
+	Exec rangeset.Set
 }
 
 // Response is the candidate's response-time range set (§3.8).
-func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait) }
+func (c Candidate) Response() rangeset.Set { return c.Exec.Shift(c.Wait) }
 
 // ChooseSize scores every candidate's response range set, normalised by
 // the largest upper bound over all of them (so scores are comparable), and
@@ -68,12 +68,12 @@ func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait
 // the normalised midpoints, as the paper writes it: the ranges'
 // probabilities are not used (A18). Ties go to the original size, then to
 // the smaller size (spec §4 step 5).
-func ChooseSize(cands []MoldCandidate, original int64) (best int, scores []float64, err error) {
+func ChooseSize(cands []Candidate, original int64) (best int, scores []float64, err error) {
 	return chooseSize(cands, original, false)
 }
 
-// chooseSize is ChooseSize, with MoldConfig.ProbWeighted's score if asked.
-func chooseSize(cands []MoldCandidate, original int64, probWeighted bool) (best int, scores []float64, err error) {
+// chooseSize is ChooseSize, with Config.ProbWeighted's score if asked.
+func chooseSize(cands []Candidate, original int64, probWeighted bool) (best int, scores []float64, err error) {
 	if len(cands) == 0 {
 		return -1, nil, errors.New("molding: ChooseSize without candidates")
 	}

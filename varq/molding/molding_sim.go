@@ -45,7 +45,7 @@ type StrategyConfig struct {
 	Strategy Strategy
 	History  int // jobs before the treated window (0: 10000)
 	Window   int // treated jobs (0: 20000 for Baseline and Molding, 6000 for Delayed)
-	Mold     MoldConfig
+	Mold     Config
 	Delay    DelayConfig
 	Funcs    []rangeset.LoadFunc
 }
