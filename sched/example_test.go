@@ -10,9 +10,9 @@ import (
 )
 
 func job(id, submit, run, procs, est int64) swf.Job {
-	return swf.Job{ID: id, Submit: submit, RunTime: run, AllocProcs: procs, ReqProcs: procs, ReqTime: est,
-		Wait: -1, AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: -1, User: 1, Group: -1,
-		Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime, j.User = id, submit, run, procs, procs, est, 1
+	return j
 }
 
 func ExampleRun() {

@@ -46,6 +46,18 @@ type Job struct {
 	ThinkTime    int64   // 18: think time from the preceding job's end, seconds
 }
 
+// NewJob returns a job whose every field is Unknown (Status
+// StatusUnknown), as a line of -1s reads: set the fields you know.
+//
+//	j := swf.NewJob()
+//	j.ID, j.Submit, j.RunTime, j.ReqProcs, j.ReqTime = 1, 0, 3600, 16, 7200
+func NewJob() Job {
+	return Job{ID: Unknown, Submit: Unknown, Wait: Unknown, RunTime: Unknown, AllocProcs: Unknown,
+		AvgCPUTime: Unknown, UsedMemory: Unknown, ReqProcs: Unknown, ReqTime: Unknown, ReqMemory: Unknown,
+		Status: StatusUnknown, User: Unknown, Group: Unknown, Executable: Unknown, Queue: Unknown,
+		Partition: Unknown, PrecedingJob: Unknown, ThinkTime: Unknown}
+}
+
 // NumFields is the number of fields in an SWF job line.
 const NumFields = 18
 

@@ -37,9 +37,9 @@ func TestLargestFirst(t *testing.T) {
 // The policy checked above, run on three jobs.
 func Example() {
 	job := func(id, submit, size int64) swf.Job {
-		return swf.Job{ID: id, Submit: submit, RunTime: 100, AllocProcs: size, ReqProcs: size, ReqTime: 100,
-			Wait: -1, AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: -1, User: 1, Group: -1,
-			Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime = id, submit, 100, size, size, 100
+		return j
 	}
 	res, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: largestFirst{}},
 		[]swf.Job{job(1, 0, 8), job(2, 10, 2), job(3, 20, 6)})

@@ -79,9 +79,9 @@ func drawWorkload(t *rapid.T) workload {
 		est := rapid.Int64Range(1, 3600).Draw(t, "estimate")
 		run := rapid.SampledFrom([]int64{est / 3, est, est + 100, 0}).Draw(t, "run") // ends before, at or after its estimate
 		size := rapid.Int64Range(1, w.P).Draw(t, "size")
-		j := swf.Job{ID: int64(i + 1), Submit: at, Wait: -1, RunTime: run, AllocProcs: size, ReqProcs: size, ReqTime: est,
-			AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: -1, User: rapid.Int64Range(1, 4).Draw(t, "user"),
-			Group: -1, Executable: -1, Queue: rapid.Int64Range(-1, 2).Draw(t, "queue"), Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime = int64(i+1), at, run, size, size, est
+		j.User, j.Queue = rapid.Int64Range(1, 4).Draw(t, "user"), rapid.Int64Range(-1, 2).Draw(t, "queue")
 		w.jobs = append(w.jobs, j)
 	}
 	for range rapid.IntRange(0, 3).Draw(t, "cancels") {

@@ -118,9 +118,10 @@ func (w sizeWait) PredictWait(j swf.Job, _ sched.QueueState) (float64, error) {
 }
 
 func job(id, submit, run, size, ert, user int64) swf.Job {
-	return swf.Job{ID: id, Submit: submit, Wait: -1, RunTime: run, AllocProcs: size, ReqProcs: size,
-		ReqTime: ert, Status: 1, User: user, Group: 1, Queue: 1, AvgCPUTime: -1, UsedMemory: -1,
-		ReqMemory: -1, Executable: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime = id, submit, run, size, size, ert
+	j.Status, j.User, j.Group, j.Queue = swf.StatusCompleted, user, 1, 1
+	return j
 }
 
 // twoSizeMolder is a 10-processor molder fed by hand: user 1 ran size 2
