@@ -35,7 +35,7 @@ package qbets
 //     lastRelease+B+1 until the next release ("too long since anything
 //     started").
 //
-// Releases sharing a timestamp are one release event (A11). Closed DOWN
+// Releases sharing a timestamp are one release event (Q11). Closed DOWN
 // periods are kept so that jobs submitted during them can be kept out of
 // the prediction history when they are released (their waits are
 // inflated by the outage). AvailabilityReading selects the other
@@ -130,7 +130,7 @@ func (a *availability) release(t int64) {
 }
 
 // arrive counts a job arrival at t, including it in the count it is
-// judged by (A11), or not (predFirst).
+// judged by (Q11), or not (predFirst).
 func (a *availability) arrive(t int64) {
 	if a.pending && !a.down {
 		a.down, a.downFrom = true, max(t, a.lastRelease)

@@ -112,7 +112,7 @@ func minHistoryLower(q, c float64) int {
 // two-sided level-c confidence interval [x(lo), x(hi)] on the q-quantile:
 // each side is a one-sided bound at confidence (1+c)/2, so the two
 // non-coverage probabilities (each ≤ (1−c)/2) add to at most 1−c (spec §2.1,
-// A2). ok is false when either side has no bound for n, and when q or c
+// Q2). ok is false when either side has no bound for n, and when q or c
 // is outside (0, 1) or NaN.
 func twoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
 	if !inUnit(q) || !inUnit(c) {

@@ -13,7 +13,7 @@ package qbets
 // (the thesis: within 3 keys, with extra splits inside the intervals). The Predictor clusters the full history at the end of
 // training and every 1000 arrivals; a cluster whose key box did not change
 // keeps its state, every other one is rebuilt by replaying the
-// change-point detector over its jobs (A9).
+// change-point detector over its jobs (Q9).
 //
 // The default clusters by the thesis's fixed processor ranges rather than
 // its model-based clustering: on the archive logs BIC takes the cap of 10
@@ -67,7 +67,7 @@ func clusterIndex(uppers []int64, key int64) int {
 // [1, min(kMax, ⌊n/minSize⌋)], every cluster holding at least minSize
 // samples (except when there are fewer than minSize in all). minSize 0
 // means 59 (n_min at q = C = 0.95) and kMax 0 means 10. Waits enter the
-// likelihood as wait+1 so that zero waits are allowed (A8); negative waits
+// likelihood as wait+1 so that zero waits are allowed (Q8); negative waits
 // count as 0. It costs O(n log n) for n samples (the sort), then
 // O(U log U) for U distinct keys.
 func clusterIntervals(samples []sample, minSize, kMax int) clustering {

@@ -46,7 +46,7 @@
 // Config.Withhold restores the refusal (Reason MachineDown).
 //
 // The parametric comparators of the thesis's evaluation live with the
-// replay evaluator (qbets/replay). Decisions cited as A1…A24 and B1…B11,
+// replay evaluator (qbets/replay). Decisions cited as Q1…Q24 and B1…B11,
 // and sections cited as §2.x, are those of docs/decisions.md (the Nurmi
 // and Brevik registers and the Nurmi section map).
 package qbets

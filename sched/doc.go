@@ -42,13 +42,13 @@
 //
 // # Pinned semantics
 //
-// A1: events at one instant are handled as terminations, expiries,
+// S1: events at one instant are handled as terminations, expiries,
 // arrivals, wake-ups, then one pass (Config.PerEventPass: one per event).
-// A2: ties in predicted end go by start, then ID. A3: an expired
-// prediction without correction is used as it is. A4–A6: jobs that are not
+// S2: ties in predicted end go by start, then ID. S3: an expired
+// prediction without correction is used as it is. S4–S6: jobs that are not
 // sane are rejected and counted; missing estimates become the largest one.
-// A7: averages exclude the first 1% of terminations and jobs ending after
-// the last arrival. A9: jobs run their logged run time
+// S7: averages exclude the first 1% of terminations and jobs ending after
+// the last arrival. S9: jobs run their logged run time
 // (Config.KillAtEstimate ends them at their estimate). Config.WithPeer
 // reproduces pyss's or predictsim's schedules job by job (peer_test.go).
 //
@@ -66,6 +66,8 @@
 // Also: OfferedLoad and ScaleArrivals (§3.6, §4), Result.Utilization,
 // Result.WriteSWF; runtime predictors are in sched/predict. Events cost
 // O(log n) (measurements beside the benchmarks). A Sim is not safe for
-// concurrent use; run independent Sims in parallel. Decisions cited as A1…A32 and sections cited as spec §N are those of
+// concurrent use; run independent Sims in parallel.
+//
+// Decisions cited as S1…S32 and sections cited as spec §N are those of
 // docs/decisions.md (the Tsafrir register and section map).
 package sched

@@ -29,10 +29,10 @@ const (
 	// ByArrival is first come, first served. The default.
 	ByArrival order = iota
 	// ByPrediction is ascending current prediction, ties by arrival order
-	// (A14): shortest job first.
+	// (S14): shortest job first.
 	ByPrediction
 	// ByLXFW is descending LXF&W priority (w+e)/e + 0.02·w, w the wait and
-	// e the estimate in hours (Ch.3 §3.10, A31), recomputed at every pass;
+	// e the estimate in hours (Ch.3 §3.10, S31), recomputed at every pass;
 	// ties by arrival order. It sorts the whole queue at every pass, as its
 	// definition requires.
 	ByLXFW
@@ -209,7 +209,7 @@ func (s *Sim) holder(k order, o Order) *Job {
 
 // shadow returns the holder's reservation (the predicted end at which
 // enough processors accumulate) and the extra processors then (§2.2 step 3;
-// ties in predicted end ordered by start then ID, A2; with ShadowTies the
+// ties in predicted end ordered by start then ID, S2; with ShadowTies the
 // other jobs ending at the shadow add to extra).
 func (s *Sim) shadow(n int64) (shadow, extra int64) {
 	avail := s.free
@@ -408,7 +408,7 @@ func (s *Sim) ascendPriority(visit func(*Job) bool) {
 // Cost per pass: O(q · profile) for q waiting jobs.
 //
 // A running job that outlived its prediction frees its processors at
-// now+1 in the profile (A3): the profile must not promise now processors
+// now+1 in the profile (S3): the profile must not promise now processors
 // that are still held. EASY's shadow in the past acts the same way: no job
 // backfills by its time, only into processors free now.
 type conservativeScheduler struct{}

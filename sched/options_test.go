@@ -9,7 +9,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// ShadowTies (A2), P = 4: job 1 (1 proc) and job 2 (2 procs) both end at
+// ShadowTies (S2), P = 4: job 1 (1 proc) and job 2 (2 procs) both end at
 // 100 by their estimates; 1 processor is free. Job 3 needs 2: shadow 100,
 // fixed by job 1 alone with extra 1+1−2 = 0 by the thesis's rule; with
 // ties job 2's processors add to extra (2). Job 4 (1 proc, e = 500) can

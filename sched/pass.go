@@ -65,13 +65,13 @@ func (p *Pass) Waiting() iter.Seq[*Job] {
 }
 
 // ByPrediction yields the waiting jobs by ascending current prediction,
-// ties by arrival order (A14).
+// ties by arrival order (S14).
 func (p *Pass) ByPrediction() iter.Seq[*Job] {
 	return func(yield func(*Job) bool) { ascendLive(p.s.byPrediction(), waiting, yield) }
 }
 
 // Running yields the running jobs by ascending predicted end, ties by start
-// time then job ID (A2).
+// time then job ID (S2).
 func (p *Pass) Running() iter.Seq[*Job] {
 	return func(yield func(*Job) bool) { ascendLive(&p.s.run, running, yield) }
 }
@@ -111,7 +111,7 @@ func (p *Pass) start(j *Job, backfilled bool) error {
 // ErrOutOfRange, ErrNotWaiting or ErrStalePass.
 //
 // (The built-in EASY reserves its shadow as it is, also when a running
-// job outlived its prediction and the shadow lies in the past, A3.)
+// job outlived its prediction and the shadow lies in the past, S3.)
 func (p *Pass) Reserve(j *Job, at int64) error {
 	s := p.s
 	switch {
@@ -136,13 +136,13 @@ func (p *Pass) Reserve(j *Job, at int64) error {
 // predicted end of the running job after which n processors are free
 // (never if they never are), and the extra processors: those free at the
 // shadow beyond the n (§2.2 step 3). It honours Config.ShadowTies. A
-// shadow before now means a running job outlived its prediction (A3).
+// shadow before now means a running job outlived its prediction (S3).
 func (p *Pass) Shadow(n int64) (shadow, extra int64) { return p.s.shadow(n) }
 
 // Profile returns the free-processor profile from now on: the free
 // processors, plus each running job's processors from its predicted end
 // (a predicted end already past counts from now+1: the processors are
-// still held, A3). The policy may Fit and Allocate in it; it is rebuilt at
+// still held, S3). The policy may Fit and Allocate in it; it is rebuilt at
 // every call and shared by the pass, so keep at most one in use.
 func (p *Pass) Profile() *Profile {
 	s := p.s

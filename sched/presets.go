@@ -61,7 +61,7 @@ func perfectPlusPlus(p int64) Config {
 func x2(p int64) Config { return Config{MachineSize: p, Predictor: predict.X2{}} }
 
 // x2Plus predicts 2·(history prediction), falling back to 2e, with
-// correction towards 2e (A16).
+// correction towards 2e (S16).
 func x2Plus(p int64) Config {
 	return Config{MachineSize: p, Predictor: predict.X2{P: history()}, Corrector: EstimateCorrector{}, CorrectionTarget: 2}
 }

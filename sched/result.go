@@ -17,7 +17,7 @@ type Record struct {
 	// simulated ones are the fields below; SWF combines both.
 	Job *swf.Job
 	// Size, Estimate and RunTime are the job as simulated: processors
-	// (A5), the estimate used (A6 filled in), the run time (the estimate
+	// (S5), the estimate used (S6 filled in), the run time (the estimate
 	// if killed), each as Config.Peer builds them if set.
 	Size, Estimate, RunTime int64
 	Start, End              int64   // -1 if it never started / ended
@@ -27,17 +27,17 @@ type Record struct {
 	Prediction              int64   // prediction before any correction (at arrival, or the last propagated one)
 	Final                   int64   // prediction at the end (after corrections)
 	Accuracy                float64 // time-weighted from submission (§3.4)
-	// Corrections counts every correction; PostEstimate those made with p ≥ e (A15).
+	// Corrections counts every correction; PostEstimate those made with p ≥ e (S15).
 	Corrections, PostEstimate int
 	// FirstReservation is the first reservation time, -1 if none (§3.5).
 	FirstReservation int64
 	Backfilled       bool
-	EstimateFilled   bool // the log had no estimate (A6)
+	EstimateFilled   bool // the log had no estimate (S6)
 	Cancelled        bool
 	// Killed: the job reached its estimate and was ended there
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
-	Included bool // in the averaged set (A7)
+	Included bool // in the averaged set (S7)
 }
 
 // SWF returns the job's line as simulated: the log's line with the
@@ -72,7 +72,7 @@ type Result struct {
 	Refused int
 }
 
-// Summary holds the §3 metrics averaged over the included jobs (A7: all
+// Summary holds the §3 metrics averaged over the included jobs (S7: all
 // completed jobs but the first 1% in termination order and those ending
 // after the last arrival).
 type Summary struct {
@@ -81,11 +81,11 @@ type Summary struct {
 	Excluded  int // warm-up and cool-down
 	Cancelled int
 	Rejected  int // not sane, or a duplicate ID (sanitize.DuplicateID)
-	Filled    int // estimates filled in (A6)
+	Filled    int // estimates filled in (S6)
 	Killed    int // ended at their estimate (Config.KillAtEstimate)
 	// Overran counts the started jobs that ran more than twice their
 	// estimate. Each one holds processors long after every prediction of
-	// it expired (A3), which a backfilling scheduler cannot plan around: if
+	// it expired (S3), which a backfilling scheduler cannot plan around: if
 	// there are many, consider Config.KillAtEstimate.
 	Overran int
 
@@ -182,7 +182,7 @@ func summarizeRecords(recs []Record, P int64) Summary {
 	return summarize(recs, P, ended, lastSubmit)
 }
 
-// summarize is the A7 rule and the §3 metrics given the records of the completed jobs (ended
+// summarize is the S7 rule and the §3 metrics given the records of the completed jobs (ended
 // and not cancelled) in termination order, ties by record order, and the
 // largest submit time among the records.
 func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary {
@@ -276,7 +276,7 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 
 // Utilization is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records
 // that started, each clipped to [start, end], on P processors: the load
-// of any window of the schedule (Summary.Utilization is the A7 window's).
+// of any window of the schedule (Summary.Utilization is the S7 window's).
 func (r *Result) Utilization(P, start, end int64) float64 {
 	if end <= start || P <= 0 {
 		return 0

@@ -49,7 +49,7 @@ type Job struct {
 	state    jobState
 	nCorr    int
 	kPost    int
-	filled   bool // estimate was missing (A6)
+	filled   bool // estimate was missing (S6)
 	backfill bool
 	killed   bool  // run time cut to the estimate (KillAtEstimate)
 	firstRes int64 // first reservation, -1 none
@@ -70,7 +70,7 @@ func (j *Job) Size() int64 { return j.n }
 // Submit is the arrival time.
 func (j *Job) Submit() int64 { return j.j.Submit }
 
-// Estimate is the user's estimate e the simulator uses (A6 filled).
+// Estimate is the user's estimate e the simulator uses (S6 filled).
 func (j *Job) Estimate() int64 { return j.e }
 
 // Prediction is the current prediction p (the estimate unless a

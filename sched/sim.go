@@ -22,7 +22,7 @@ const (
 
 func (j *Job) predEnd() int64 { return j.start + j.p }
 
-// event kinds in the same-timestamp order of A1.
+// event kinds in the same-timestamp order of S1.
 const (
 	evTerm = iota
 	evExpiry
@@ -31,7 +31,7 @@ const (
 
 type event struct {
 	t   int64
-	ord uint64 // kind<<56 | push sequence: the A1 order, then push order
+	ord uint64 // kind<<56 | push sequence: the S1 order, then push order
 	job *Job   // termination, expiry
 	n   int    // expiry: correction count when armed (stale if changed); wake: key in Sim.wakes
 }
@@ -135,7 +135,7 @@ type Sim struct {
 	tieRuns    []int
 	endedAt    int64
 	runFrom    int
-	lastSubmit int64 // the largest submit time of an admitted job (A7's last arrival)
+	lastSubmit int64 // the largest submit time of an admitted job (S7's last arrival)
 
 	waitFCFS fifo    // by arrival
 	waitSJ   *jobSet // by (p, seq); built on first use
@@ -208,7 +208,7 @@ func (s *Sim) Now() int64 { return s.now }
 // still to arrive, waiting or running (sanitize.DuplicateID; the first
 // one loaded is kept), so that Cancel names one job; jobs submitted
 // before Now are an error.
-// Missing estimates become MaxEstimate or the largest estimate seen (A6).
+// Missing estimates become MaxEstimate or the largest estimate seen (S6).
 //
 // The simulator keeps a pointer to each sane job (Record.Job) instead of a
 // copy, so that every job is held once: jobs must not change until the
@@ -256,7 +256,7 @@ func (s *Sim) Load(jobs []swf.Job) error {
 
 // admit adds a record for an SWF line, or counts its rejection by the sane
 // predicate. index is the line's position in Load's slice, -1 for Submit.
-// Every line's estimate counts towards the largest one (A6).
+// Every line's estimate counts towards the largest one (S6).
 func (s *Sim) admit(line *swf.Job, index int) (int32, bool) {
 	if e := line.ReqTime; s.cfg.MaxEstimate == 0 && e <= sanitize.MaxTime {
 		s.maxEst = max(s.maxEst, e)
@@ -487,7 +487,7 @@ func (s *Sim) finish(ctx context.Context) (*Result, error) {
 	return s.result(), err
 }
 
-// batch processes all events at time t in the A1 order, then schedules.
+// batch processes all events at time t in the S1 order, then schedules.
 func (s *Sim) batch(t int64) {
 	s.now, s.inBatch = t, true
 	if s.cfg.Peer == PeerPyss && s.cfg.PerEventPass {
@@ -602,7 +602,7 @@ func (s *Sim) terminateAsPredicted() {
 }
 
 // EstimateFor is the estimate the simulation plans job j with if it
-// arrives now: its own; without one (A6), the largest estimate seen so far,
+// arrives now: its own; without one (S6), the largest estimate seen so far,
 // or its run time on a log without estimates.
 func (s *Sim) EstimateFor(j *swf.Job) int64 {
 	switch {

@@ -80,7 +80,7 @@ var fieldNames = [NumFields]string{
 
 // Size is the job's processor count: allocated processors (field 5), or,
 // when that is unknown, the requested processors (field 8). It returns
-// Unknown when neither is known. This is the thesis's rule (Tsafrir A5).
+// Unknown when neither is known. This is the thesis's rule (Tsafrir S5).
 func (j *Job) Size() int64 {
 	if j.AllocProcs > 0 {
 		return j.AllocProcs

@@ -16,7 +16,7 @@
 // To start: Add each finished job's LoadSample to a History, then
 // Predictor.Predict (see the example). Package varq/molding uses
 // range sets to mold job sizes and delay submissions. Decisions cited as
-// A-items are those of the APQ, range sets and molding register of
+// H-items are those of the APQ, range sets and molding register of
 // docs/decisions.md. Types are plain values or single-goroutine
 // accumulators; nothing here is safe for concurrent use unless it says so.
 package rangeset

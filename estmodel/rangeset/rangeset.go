@@ -108,7 +108,7 @@ func (rs Set) Check(tol float64) error {
 
 // mergeConfig holds the merging parameters (Config's). The zero value
 // is the paper's: merge when the overlap is more than 50% (of the shorter
-// range, A16), and at most 25 ranges.
+// range, H16), and at most 25 ranges.
 type mergeConfig struct {
 	OverlapPct float64 // merge threshold, % (0: 50)
 	MaxRanges  int     // cap (0: 25)
@@ -135,7 +135,7 @@ func (c mergeConfig) withDefaults() mergeConfig {
 	return c
 }
 
-// overlapPct is |r ∩ top| / min(|r|, |top|) · 100 (A16). When the shorter
+// overlapPct is |r ∩ top| / min(|r|, |top|) · 100 (H16). When the shorter
 // one has length 0 the overlap is 100 if its point lies in the other
 // ([Lo, Hi)) and 0 otherwise.
 func overlapPct(top, r Range) float64 {
@@ -158,7 +158,7 @@ func overlapPct(top, r Range) float64 {
 // (§3.5): sorted by Lo, each range is merged into the top of the stack when
 // their overlap exceeds OverlapPct, else pushed. A pushed range that still
 // overlaps the top is cut with it at the midpoint of the overlap, so the
-// result is disjoint (A16); one lying inside the top is merged, since no
+// result is disjoint (H16); one lying inside the top is merged, since no
 // cut can separate it (this matters only for thresholds near 100%). Then, while there are more than MaxRanges, the
 // adjacent pair with the smallest gap is merged. Probabilities are left at
 // 0 (see assignProbabilities). The input is not modified.
@@ -217,7 +217,7 @@ func mergeRanges(in []Range, cfg mergeConfig) (Set, error) {
 const newShare = 0.1
 
 // assignProbabilities sets each range's probability from the key's whole
-// history of runtimes (§3.6, A17): the fraction of runtimes inside it, with
+// history of runtimes (§3.6, H17): the fraction of runtimes inside it, with
 // the ranges that hold none ("new") sharing newShare equally and the others
 // rescaled to 1 − newShare (to 1 when there is no new range). When every
 // range is new, or there is no history, they share 1 equally.

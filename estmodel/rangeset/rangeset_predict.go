@@ -9,8 +9,8 @@ import (
 // Config holds the parameters of the range-set predictor. The zero
 // value is the paper's: start from the 10 most recent same-key jobs and
 // extend back until they span 90% of the key's whole runtime range (§3.3),
-// compact per-job ranges wider than 20% of their median (§3.4, A15), merge
-// ranges overlapping by more than 50% (of the shorter range, A16) and keep
+// compact per-job ranges wider than 20% of their median (§3.4, H15), merge
+// ranges overlapping by more than 50% (of the shorter range, H16) and keep
 // at most 25.
 type Config struct {
 	Recent     int     // relevant history starts with this many jobs (0: 10)
@@ -214,7 +214,7 @@ func (p *Predictor) Predict(k Key, l float64) (rs Set, ok bool, err error) {
 }
 
 // compact turns one history job's predictions into its range: [min, max],
-// narrowed to within pct% of the median c, centred on c, when wider (A15),
+// narrowed to within pct% of the median c, centred on c, when wider (H15),
 // and never below 0. It sorts preds (the caller's scratch) in place.
 func compact(preds []float64, pct float64) Range {
 	s := preds

@@ -14,7 +14,7 @@ import (
 
 // Tables VI and VII: execution-time range sets (success rate, coverage)
 // and point predictions (AAE), ours against the same-key [min, max]
-// baseline and the Smith and Li comparators (spec §6, A19–A21).
+// baseline and the Smith and Li comparators (spec §6, H19–H21).
 
 func init() {
 	tables["VI"] = table6
@@ -37,7 +37,7 @@ var paperVII = map[string][3]float64{
 	"SDSC SP2":     {56, 69, 43},
 }
 
-// The exec-time splits of §V (A21): load functions from jobs #15000–19999,
+// The exec-time splits of §V (H21): load functions from jobs #15000–19999,
 // history from job #5000 on, tests from #20001 on.
 const (
 	rsValFrom, rsValTo = 14999, 19999

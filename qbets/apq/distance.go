@@ -58,7 +58,7 @@ func weightsOrOnes(w []float64) *[numFeatures]float64 {
 // difference already divided by the ERT range, and the six χ² distances
 // already normalized to [0, 1]. wReq and wERT are the weights of features 1
 // and 2, wd those of the six distributions; the whole sum is divided by the
-// weight sum (spec §8-A3), all weights counting 1 when they sum to 0.
+// weight sum (spec §8-H3), all weights counting 1 when they sum to 0.
 func distributionDistance(reqDiffers bool, ertNorm float64, chi *[numDists]float64, wReq, wERT float64, wd *[numDists]float64) float64 {
 	return distributionDist(reqDiffers, ertNorm, chi, distributionWeights(wReq, wERT, wd))
 }

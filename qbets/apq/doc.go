@@ -27,7 +27,7 @@
 //     back to the kernel-weighted k-NN average when ridge goes negative.
 //
 // Every parameter of Table IV is in Config, with the spec's [R] defaults.
-// Choices the paper leaves open follow the spec's §8 (A1–A10, A24):
+// Choices the paper leaves open follow the spec's §8 (H1–H10, H24):
 // histogram edges shared over the history window on log(1+x), the
 // target's values clamped into them rather than widening them (stored at a
 // fine resolution of 1/16 in log units, so an edge is placed within about
@@ -45,7 +45,7 @@
 // A Predictor is not safe for concurrent use (Predict refreshes cached
 // weights and edges); a System likewise.
 //
-// Decisions cited as A1…A25 and sections cited as spec §N are those of
+// Decisions cited as H1…H25 and sections cited as spec §N are those of
 // docs/decisions.md (the Hariharan register and section map); the paper's
 // own sections are cited as §II, §III, ….
 package apq

@@ -64,7 +64,7 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*Agent, []Outcome)
 // Once the 6-node request is queued, the 5-node one's crowd-aware question
 // (11 nodes) has no chance at any submission, but the forecaster still
 // answers for 5 nodes: that is no silence, so the accepted request cannot
-// keep its plan; with nothing to fall back to, it is dropped (A16).
+// keep its plan; with nothing to fall back to, it is dropped (Q16).
 func TestCrowdZerosAreNotSilence(t *testing.T) {
 	a, outs := silenceRun(t, &capForecaster{max: 10}, nil)
 	if o := outs[0]; o.Submitted.Possible {

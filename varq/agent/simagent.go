@@ -11,14 +11,14 @@ import (
 
 // Config configures the generality simulation of §5.4 (Table 5.6). The
 // zero value plus Fraction and a target probability is the thesis's set-up
-// as the spec resolves it (A24): deadlines every 6 h, 30 s trajectories,
+// as the spec resolves it (Q24): deadlines every 6 h, 30 s trajectories,
 // refused jobs submitted as ordinary jobs, missed jobs run anyway.
 type Config struct {
 	// Fraction of the trace's jobs, drawn independently in submit order,
 	// that become VARQ requests.
 	Fraction float64
 	// Replan is the planner each request uses; ReqProb is the target.
-	// The thesis recomputed every 30 s (A16); OnlyAtSubmit recomputes only
+	// The thesis recomputed every 30 s (Q16); OnlyAtSubmit recomputes only
 	// at the planned submission time, which is what large simulations can
 	// afford.
 	Replan varq.ReplanConfig
@@ -27,7 +27,7 @@ type Config struct {
 	Period int64
 	// CancelMissed cancels a VARQ job still queued at its start time (it
 	// then costs nothing); by default it runs anyway as the trace's work,
-	// charged like any job (A17).
+	// charged like any job (Q17).
 	CancelMissed bool
 	// Seed drives the selection of VARQ jobs.
 	Seed uint64

@@ -17,7 +17,7 @@
 // without estimates a molded job's runtime is limited by §VI-C's ERT rule
 // read with run times, as the simulator's estimate is the run time.
 //
-// Decisions cited as A-items are those of the APQ, range sets and molding
+// Decisions cited as H-items are those of the APQ, range sets and molding
 // register of docs/decisions.md. Nothing here is safe for concurrent use
 // unless it says so.
 package molding

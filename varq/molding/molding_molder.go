@@ -28,7 +28,7 @@ type Config struct {
 	Load  rangeset.LoadWindow
 	// ProbWeighted is NOT the paper's: it scores a response range set by
 	// Σ p_i · (mean gain over range i), so that the range probabilities
-	// count (the paper's score ignores them, A18; see ChooseSize).
+	// count (the paper's score ignores them, H18; see ChooseSize).
 	ProbWeighted bool
 	// MaxLimit is the machine's runtime limit (the maxLimit of §VI-C);
 	// 0 means the largest ERT seen so far.
@@ -279,7 +279,7 @@ func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDec
 
 // impliedEstimate is the runtime limit of job j, which has no estimate,
 // molded to size s: §VI-C's ERT rule applied to the estimate the scheduler
-// gives j (Estimate; on a log without estimates its run time, e := r, sched's A6).
+// gives j (Estimate; on a log without estimates its run time, e := r, sched's H6).
 // A grown job keeps that limit, so the roulette wheel cannot turn it into
 // one of the user's long runs at that size (a user's 50-s jobs into 3.5-h
 // jobs on SDSC Paragon). The molded job itself keeps no estimate (see

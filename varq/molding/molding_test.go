@@ -82,7 +82,7 @@ func TestMoldedEstimateAndRuntime(t *testing.T) {
 	if e := moldedEstimate(8, 4, 3600, 1800, 18000); e != 18000 {
 		t.Errorf("shrink, small maxPrevious: %d", e)
 	}
-	// Neither above: keep (A23). Growing: keep.
+	// Neither above: keep (H23). Growing: keep.
 	if e := moldedEstimate(8, 4, 3600, 1800, 3600); e != 3600 {
 		t.Errorf("shrink, none above: %d", e)
 	}
