@@ -12,7 +12,7 @@
 #   swf.FieldNames[i] → swf.FieldName(i)
 #   ibl.QueuedFeatures / NotQueuedFeatures (vars) → ibl.QueuedFeatures() / ibl.NotQueuedFeatures()
 set -e
-files=$(find . -path ./.git -prune -o \( -name '*.go' -o -name '*.md' \) -type f -print)
+files=$(find . -path ./.git -prune -o \( -name '*.go' -o -name '*.md' \) -type f ! -name CHANGELOG.md -print) # the changelog keeps the old names
 # Inside a package the bare names change; elsewhere the qualified ones.
 inpkg() { # dir old new
 	for f in $files; do
