@@ -26,7 +26,8 @@ func Example() {
 		return
 	}
 	for k, j := range res.Jobs {
-		fmt.Printf("%s: %s\n", res.IDs[k], swf.AppendJob(nil, &j))
+		line, _ := j.AppendText(nil)
+		fmt.Printf("%s: %s\n", res.IDs[k], line)
 	}
 	r := res.Report
 	fmt.Println("records", r.Records, "jobs", r.Jobs, "steps", r.Steps, "skipped", r.Skipped)

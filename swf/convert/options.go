@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// DefaultMaxErrors is how many parse errors a Report keeps when
+// defaultMaxErrors is how many parse errors a Report keeps when
 // Options.MaxErrors is 0.
-const DefaultMaxErrors = 100
+const defaultMaxErrors = 100
 
 // Options configure a conversion. The zero value converts with timestamps
 // read as UTC, skips (and counts) malformed records, and writes no machine
@@ -26,7 +26,7 @@ type Options struct {
 	// set to -1) and counted in the Report, whose Errors keep the first
 	// MaxErrors.
 	Strict bool
-	// MaxErrors bounds Report.Errors; 0 means DefaultMaxErrors.
+	// MaxErrors bounds Report.Errors; 0 means 100.
 	MaxErrors int
 	// Computer and Installation go into the SWF header as they are.
 	Computer, Installation string
@@ -80,7 +80,7 @@ func (o *Options) location() *time.Location {
 
 func (o *Options) maxErrors() int {
 	if o.MaxErrors == 0 {
-		return DefaultMaxErrors
+		return defaultMaxErrors
 	}
 	return o.MaxErrors
 }
