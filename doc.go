@@ -1,39 +1,54 @@
 // Package batchq is the root of a library for HPC batch queues: job traces,
 // scheduler simulation, queue-wait prediction, virtual advance reservations
 // and co-allocation. This package holds no code; the work is done by the
-// packages below, which follow the papers named with each.
+// packages below, each with the paper it follows in its own doc.
 //
-// swf reads and writes the Standard Workload Format of the Parallel
-// Workloads Archive: a streaming Reader with typed fields and errors that
-// name the line and field, a Writer, and gzip detection. swf/convert turns
-// scheduler accounting logs into SWF: Slurm's sacct (text and JSON) and
-// jobcomp file, PBS/Torque and PBS Pro accounting logs.
+// Traces:
 //
-// sanitize prepares real logs for simulation: the "sane" predicate, the
-// archive's filter language, flurry detection and reordering (Tsafrir,
-// "Modeling, Evaluating, and Improving the Performance of Supercomputer
-// Scheduling", PhD thesis, 2006, Ch. 2 and 6).
+//   - swf: the Standard Workload Format: a streaming Reader, a Writer,
+//     typed parse errors that name line and field.
+//   - swf/convert: Slurm (sacct, jobcomp) and PBS accounting logs to SWF.
+//   - swf/synth: synthetic workloads (Lublin and Feitelson's model).
+//   - sanitize: the "sane" predicate, archive filters, flurries,
+//     reordering (Tsafrir's thesis).
+//   - estmodel: models of user runtime estimates (Tsafrir; Hariharan).
+//   - estmodel/rangeset: load-aware runtime range sets (Hariharan et al.).
 //
-// sched is a deterministic discrete-event batch scheduler simulator: FCFS,
-// EASY backfilling and its variants EASY+, EASY++ and SJBF with system
-// runtime predictions and prediction correction, conservative backfilling,
-// SJF and LXF&W, with the thesis's metrics (Tsafrir, Ch. 2–4).
+// Scheduling:
 //
-// estmodel models user runtime estimates (Tsafrir's modal model, the
-// f-model and the Φ-model, Ch. 3 and 5); sched/predict holds the runtime
-// predictors of EASY++ (the user-history window, Ch. 4).
+//   - sched: a deterministic discrete-event simulator of FCFS, EASY and
+//     its variants, conservative backfilling and any user policy, with the
+//     thesis's metrics (Tsafrir, Ch. 2–4).
+//   - sched/predict: the runtime predictors of EASY++ (Tsafrir, Ch. 4).
+//   - sched/schedtest: conformance checks for a user's sched.Scheduler.
 //
-// qbets bounds queue waits: binomial confidence bounds on wait quantiles,
-// change-point trimming, model-based clustering and availability inference
-// (Nurmi, PhD thesis, Ch. 3–4; Brevik, Nurmi and Wolski, "Predicting bounds
-// on queuing delay for batch-scheduled parallel machines", PPoPP 2006).
-// qbets/replay replays a trace causally and scores any wait predictor.
+// Wait prediction:
 //
-// varq plans virtual advance reservations on machines without reservations
-// (VARQ, Nurmi Ch. 5), and coalloc plans probabilistic co-allocation across
-// machines (CO-VARQ, Nurmi Ch. 6).
+//   - qbets: QBETS, binomial bounds on queue waits with trimming,
+//     clustering and availability inference (Nurmi; Brevik et al.).
+//   - qbets/qbetstest: conformance checks for a user's Trimmer and
+//     Clusterer.
+//   - qbets/apq: APQ, adaptive point prediction (Hariharan et al.).
+//   - qbets/ibl: instance-based prediction with confidence intervals
+//     (Smith, Karnak).
+//   - qbets/replay: the causal replay that scores any wait predictor.
+//   - qbets/karnak: the queue prediction and job statistics service as a
+//     library (HTTP handler, Store, feeds).
+//   - qbets/karnak/karnaktest: conformance checks for a karnak.Store.
+//   - qbets/karnak/slurmfeed: feeds a live Slurm cluster to the service.
 //
-// The examples directory holds runnable programs that reproduce the papers'
+// Reservations and co-allocation:
+//
+//   - varq: virtual advance reservations on best-effort queues (VARQ,
+//     Nurmi Ch. 5).
+//   - varq/agent: VARQ requests driven on a simulated machine (§5.4).
+//   - varq/molding: job molding and delayed submission (Hariharan et al.).
+//   - varq/varqtest: a fake batch machine for testing agents.
+//   - coalloc: probabilistic co-allocation across machines (CO-VARQ,
+//     Nurmi Ch. 6).
+//
+// The examples module holds runnable programs that reproduce the papers'
 // tables on the Parallel Workloads Archive traces; each README puts the
-// paper's numbers beside ours.
+// paper's numbers beside ours. docs/decisions.md is the register of the
+// decisions the code cites.
 package batchq

@@ -83,3 +83,57 @@ func sources(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestDocListsEveryPackage checks that the root package doc names every
+// library package (one line each), so a new package is not missed.
+func TestDocListsEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == "." {
+			return err
+		}
+		if n := d.Name(); n == "examples" || n == "internal" || n == "testdata" || n == "docs" || n == "scripts" || strings.HasPrefix(n, ".") {
+			return filepath.SkipDir
+		}
+		if srcs, _ := filepath.Glob(filepath.Join(path, "*.go")); len(srcs) > 0 && !strings.Contains(string(doc), "//   - "+filepath.ToSlash(path)+":") {
+			t.Errorf("doc.go does not list package %s", filepath.ToSlash(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadmeRequires checks the README's claim about what the library's
+// go.mod requires against go.mod.
+func TestReadmeRequires(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`go.mod` requires only ([a-z ,]+), not").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("README.md no longer says what go.mod requires")
+	}
+	said := regexp.MustCompile(`\w+`).FindAllString(strings.ReplaceAll(string(m[1]), " and ", ","), -1)
+	var req []string
+	for _, l := range strings.Split(string(mod), "\n") {
+		if f := strings.Fields(l); len(f) == 2 && strings.Contains(f[0], "/") && !strings.HasPrefix(l, "module") {
+			parts := strings.Split(strings.TrimSuffix(f[0], "/v1"), "/")
+			req = append(req, strings.Split(parts[len(parts)-1], ".")[0])
+		}
+	}
+	slices.Sort(said)
+	slices.Sort(req)
+	if !slices.Equal(said, req) {
+		t.Errorf("README says go.mod requires %v; it requires %v", said, req)
+	}
+}

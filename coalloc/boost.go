@@ -33,25 +33,25 @@ func (t table) Validate() error {
 type Config struct {
 	// Step is the VARQ trajectory step; 0 means varq.DefaultStep.
 	Step int64
-	// AllowReuse lets one resource serve several reservations (A19); by
+	// AllowReuse lets one resource serve several reservations (Q19); by
 	// default a drawn resource leaves the pool, which matches Figure 6.1
 	// (2 + 3 requests on the 5 machines of Table 6.1).
 	AllowReuse bool
 	// StopOnProduct stops drawing as soon as Π P_res_i ≥ P_all, instead of
-	// waiting for every P_res_i ≥ P_indep (A20).
+	// waiting for every P_res_i ≥ P_indep (Q20).
 	StopOnProduct bool
 	// LatestMeeting plans each request at the latest point of its
 	// trajectory whose probability meets the per-reservation target
 	// P_indep, VARQ's min-overhead rule (§3), falling back to the maximum
 	// on a site where no point meets it. By default a request is planned
 	// at the trajectory maximum, the latest argmax: the best VARQ can offer
-	// (A18, the thesis's procedure). The maximum of 480–1440 noisy
+	// (Q18, the thesis's procedure). The maximum of 480–1440 noisy
 	// forecasts is biased upward, and boosting then keeps the sites with
 	// the highest maxima: the promise is a winner's curse. The latest
 	// meeting point does not pick the highest of many estimates, so it
 	// selects less on noise, and it submits later, so it spins less.
 	LatestMeeting bool
-	// Reboost makes the Executor re-plan while it executes (A16 carried to
+	// Reboost makes the Executor re-plan while it executes (Q16 carried to
 	// CO-VARQ, see reboost.go): every ReboostEvery seconds it re-forecasts
 	// each unserved reservation's live requests and, when their joint
 	// chance falls below P_indep, draws redundant requests on further

@@ -1,6 +1,6 @@
 // Package coalloc plans statistical co-allocations across machines without
 // reservations (CO-VARQ, Nurmi's thesis Ch. 6; spec qbets-varq-coalloc §4,
-// §5.5, §6.6, ambiguities A18–A20).
+// §5.5, §6.6, ambiguities Q18–Q20).
 //
 // A co-allocation is COUNT reservations (varq.Request: N nodes, W seconds,
 // start D) that must all be running at their start times. If each were one
@@ -14,10 +14,10 @@
 // with probabilities p_r, at least one succeeds with 1 − Π(1 − p_r)
 // (Eq. 6.1: two requests at 0.9 give 0.99). The planner fills a table of
 // p_{i,r} (the best VARQ can offer for reservation i on resource r: the
-// trajectory maximum, A18), then draws resources greedily, round-robin over
+// trajectory maximum, Q18), then draws resources greedily, round-robin over
 // the reservations in input order, each reservation still below P_indep
 // taking the remaining resource it rates highest, without replacement
-// (A19), until every reservation reaches P_indep (A20) or the pool runs out
+// (Q19), until every reservation reaches P_indep (Q20) or the pool runs out
 // (the plan fails; the thesis retried 10 min later). The plan's expected
 // joint probability is P_expected = Π_i P_res_i.
 //
@@ -40,6 +40,6 @@
 // is not asked again, at the next review, what it answered while
 // unchanged.
 //
-// Decisions cited as A16…A20 and sections cited as spec §N are those of
+// Decisions cited as Q16…Q20 and sections cited as spec §N are those of
 // docs/decisions.md (the Nurmi register and section map).
 package coalloc

@@ -42,7 +42,7 @@ type Plan struct {
 
 // probTable fills the table of §4 step 2: for each reservation and
 // resource, the VARQ plan that cfg's point rule reads off its trajectory as seen
-// at now (by default the trajectory maximum, latest argmax; A18), and its
+// at now (by default the trajectory maximum, latest argmax; Q18), and its
 // probability. target is the per-reservation target latestMeeting plans
 // for (P_indep). A resource whose trajectory is all zero gets p = 0 and a
 // NOT_POSSIBLE plan. A resource with a nil Forecaster is an error naming

@@ -13,7 +13,7 @@ import (
 type pointRule int
 
 const (
-	atMax         pointRule = iota // the trajectory maximum, the latest argmax (A18)
+	atMax         pointRule = iota // the trajectory maximum, the latest argmax (Q18)
 	latestMeeting                  // the latest point meeting P_indep, else atMax
 )
 

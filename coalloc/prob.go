@@ -11,13 +11,3 @@ func pIndep(pAll float64, count int) float64 {
 	}
 	return math.Pow(pAll, 1/float64(count))
 }
-
-// atLeastOne is the probability that at least one of independent events of
-// probabilities ps happens, 1 − Π(1 − p) (Eq. 6.1). It is 0 for none.
-func atLeastOne(ps ...float64) float64 {
-	fail := 1.0
-	for _, p := range ps {
-		fail *= 1 - p
-	}
-	return 1 - fail
-}

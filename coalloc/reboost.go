@@ -6,7 +6,7 @@ import (
 	"github.com/batchq/batchq/varq"
 )
 
-// Re-boosting (Config.Reboost) carries VARQ's re-planning (A16: "VARQ
+// Re-boosting (Config.Reboost) carries VARQ's re-planning (Q16: "VARQ
 // continually generates new probability trajectories while waiting to
 // submit") over to CO-VARQ. The thesis makes its promise at request time,
 // up to 12 h before the submissions, and executes the plan unchanged, so

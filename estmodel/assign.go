@@ -28,7 +28,7 @@ type pairing struct {
 }
 
 // assignEstimates is step 8 (§5.12.2, the "random shuffle" of the reference
-// implementation, A28): it pairs estimates with run times at random under the
+// implementation, S28): it pairs estimates with run times at random under the
 // constraint estimate ≥ run time. Run times above the largest estimate are
 // truncated to it; both lists are sorted descending; walking the jobs from the
 // longest, job j draws uniformly among the remaining estimates that are legal

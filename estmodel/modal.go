@@ -30,7 +30,7 @@ type Distribution struct {
 	// popularity rank the pool algorithm gave to HeadTimes[ttr].
 	HeadTimes []int64
 	HeadRanks []int
-	// TailDropped counts tail values lost to collisions (A24), PoolFallbacks
+	// TailDropped counts tail values lost to collisions (S24), PoolFallbacks
 	// pool picks from an empty pool, EmptyBins bins that got 0 jobs in step 7
 	// and were left out of Bins.
 	TailDropped, PoolFallbacks, EmptyBins int
@@ -112,7 +112,7 @@ func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 }
 
 // truncateHead keeps at most k head times when K is smaller than the head
-// (A25): E_max and the user times stay, the largest other times go first.
+// (S25): E_max and the user times stay, the largest other times go first.
 func truncateHead(head []int64, k int, user map[int64]float64) []int64 {
 	for i := len(head) - 1; len(head) > k && i >= 1; i-- {
 		if _, ok := user[head[i]]; !ok {

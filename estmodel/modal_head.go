@@ -29,7 +29,7 @@ const maxHead = 20
 // others ascending (ttr 1..). It takes E_max, every joint time below it, then
 // walks the multiples of 200h, 100h, 50h, 10h, 5h, 2h, 1h, 20m, 10m, 5m
 // downward from E_max until 20 values are present. A small E_max gives fewer
-// than 20 values (A25: E_max = 1 h gives 12).
+// than 20 values (S25: E_max = 1 h gives 12).
 func headTimes(eMax int64) []int64 {
 	set := map[int64]bool{eMax: true}
 	var others []int64

@@ -13,7 +13,7 @@ var (
 // numEstimatesLinear is step 1 of the model (§5.7, Tab 5.3): the number of
 // distinct estimates K among n jobs, K = K_{k−1} + round((n − N_{k−1})·slope_k)
 // on the segment holding n. Beyond 250,000 jobs K is clamped at 565 unless
-// extrapolate is set, which continues with the last slope (A23).
+// extrapolate is set, which continues with the last slope (S23).
 func numEstimatesLinear(n int, extrapolate bool) int {
 	if n <= 0 {
 		return 0

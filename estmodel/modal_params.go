@@ -69,7 +69,7 @@ type ModalConfig struct {
 	// default).
 	KPower bool
 	// KExtrapolate continues the linear K model beyond N = 250,000 with slope
-	// 1/800 instead of clamping at 565 (A23; clamping is the default).
+	// 1/800 instead of clamping at 565 (S23; clamping is the default).
 	KExtrapolate bool
 	// ThesisParams uses the rounded fitted constants printed in the thesis
 	// instead of the full-precision ones of the author's reference
@@ -78,7 +78,7 @@ type ModalConfig struct {
 	ThesisParams bool
 	// ThesisTail generates the tail times as the thesis does (§5.10): all K
 	// values on x = i/K, the ones closest to the head times replaced by the
-	// head times. The default is the reference implementation's (A24): K −
+	// head times. The default is the reference implementation's (S24): K −
 	// |head| tail values on x = i/K_tail, minute collisions resolved with
 	// ±30/20/10 s offsets, the spec's recommendation.
 	ThesisTail bool

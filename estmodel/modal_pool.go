@@ -49,14 +49,14 @@ type poolResult struct {
 	Fallbacks int
 }
 
-// poolMap is step 5 for the head (§5.10, reference semantics A26): it maps
+// poolMap is step 5 for the head (§5.10, reference semantics S26): it maps
 // each of the h head time ranks to a distinct popularity rank 1..h. fixed maps
 // a ttr to the rank a user bin gave it; those ranks are reserved. For ttr =
 // 0..h−1 it inserts the ranks the four logs use at that ttr into a pool
 // (unless taken), then picks: the fixed rank; else rank 1 for E_max (ttr 0);
 // else the smallest free rank R whose bound (the last ttr at which a log put
 // R) has passed; else the smaller of two uniform draws from the pool. Ranks
-// above h are ignored (A25).
+// above h are ignored (S25).
 func poolMap(h int, fixed map[int]int, rng *rand.Rand) poolResult {
 	h = min(h, maxHead)
 	bound := rankBounds()

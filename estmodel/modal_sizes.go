@@ -22,7 +22,7 @@ func headSizes(h int, p params) []float64 {
 
 // tailSizes is step 4 for the tail (§5.9): the percentages of popularity
 // ranks first..first+n−1, proportional to ω·j^ρ and scaled to sum to mass
-// (100 − H unless user bins took more than H, A27).
+// (100 − H unless user bins took more than H, S27).
 func tailSizes(first, n int, mass float64, p params) []float64 {
 	if n <= 0 {
 		return nil

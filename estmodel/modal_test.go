@@ -32,7 +32,7 @@ func TestNumEstimatesLinear(t *testing.T) {
 			t.Errorf("%s: a(K=%d) = %.4f, spec %.3f", c.log, c.k, got, c.a)
 		}
 	}
-	// The breakpoints of Tab 5.3, and the A23 clamp.
+	// The breakpoints of Tab 5.3, and the S23 clamp.
 	for i, n := range kLinearN {
 		if got := numEstimatesLinear(n, false); got != kLinearK[i] {
 			t.Errorf("K(%d) = %d, Tab 5.3 %d", n, got, kLinearK[i])
@@ -77,7 +77,7 @@ func TestHeadTimes(t *testing.T) {
 			t.Errorf("headTimes(%dh):\n got %v\nwant %v", c.eMax/hour, got, want)
 		}
 	}
-	if n := len(headTimes(hour)); n != 12 { // A25
+	if n := len(headTimes(hour)); n != 12 { // S25
 		t.Errorf("E_max = 1h gives %d head times, spec 12", n)
 	}
 }

@@ -24,7 +24,7 @@ func roundMinute(t float64) int64 { return int64(math.Round(t/minute)) * minute 
 // collisionOffsets are tried, in order, when a rounded tail value is taken.
 var collisionOffsets = []int64{0, 30, -30, 20, -20, 10, -10}
 
-// tailTimes is step 2 as the reference implementation does it (A24, the
+// tailTimes is step 2 as the reference implementation does it (S24, the
 // default): kTail values on x = i/kTail, each rounded to the minute; a value
 // that collides with a head time or an earlier tail value, or leaves
 // (0, E_max), is moved by +30, −30, +20, −20, +10, −10 s, in that order, and

@@ -77,7 +77,7 @@ type headPlan struct {
 	// pool algorithm must honour it.
 	Fixed map[int]int
 	// TailMass is the percentage left for the tail: 100 − H, or 100 minus the
-	// user bins when those alone reach H (the thesis rule, A27).
+	// user bins when those alone reach H (the thesis rule, S27).
 	TailMass float64
 }
 

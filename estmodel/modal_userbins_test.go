@@ -56,7 +56,7 @@ func TestEmbedUserSizes(t *testing.T) {
 	if want := def[1] * (89 - 9.8) / (89 - def[0]); math.Abs(plan.Sizes[0]-want) > 1e-9 {
 		t.Errorf("largest size %.4f, want %.4f", plan.Sizes[0], want)
 	}
-	// User bins above H: the others are zeroed, the tail takes the rest (A27).
+	// User bins above H: the others are zeroed, the tail takes the rest (S27).
 	plan = embedUserSizes(head, map[int64]float64{18 * hour: 60, hour: 35}, refParams())
 	if plan.Sizes[0] != 60 || plan.Sizes[1] != 35 || sum(plan.Sizes) != 95 || math.Abs(plan.TailMass-5) > 1e-9 {
 		t.Errorf("over H: %v tail %.3f", plan.Sizes, plan.TailMass)

@@ -36,7 +36,7 @@ func queueJobs(t testing.TB, name string) (all []tjob, byQ map[int64][]tjob) {
 }
 
 // machineRefused judges the arrivals of queue (its jobs) against the
-// releases of the whole machine (all): the per-machine reading of A11 for
+// releases of the whole machine (all): the per-machine reading of Q11 for
 // a per-queue predictor. It returns the refused share after train
 // arrivals of the queue.
 func machineRefused(a *availability, all, queue []tjob, train int) float64 {
@@ -61,7 +61,7 @@ func machineRefused(a *availability, all, queue []tjob, train int) float64 {
 	return float64(refused) / float64(max(1, len(qs)-train))
 }
 
-// Per queue or per machine (A11): each queue of ≥ 2000 jobs with its own
+// Per queue or per machine (Q11): each queue of ≥ 2000 jobs with its own
 // Predictor (refused share and BM correctness), and its arrivals judged
 // against the releases of the whole machine (refused share only). Logged;
 // the package doc quotes the totals. Correctness must stay ≥ 0.95 under

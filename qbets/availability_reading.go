@@ -1,7 +1,7 @@
 package qbets
 
 // AvailabilityReading selects among readings of thesis §4.2.5 that the
-// text leaves open (spec §2.5, A11). The zero value is the spec's reading,
+// text leaves open (spec §2.5, Q11). The zero value is the spec's reading,
 // which Config{} runs: every job counts as one arrival, every release
 // event (releases sharing a second are one) ends an interval of the two
 // series, and the arrival count is judged at each arrival, including it.

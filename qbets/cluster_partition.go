@@ -8,7 +8,7 @@ import (
 )
 
 // ClusterMode selects the explanatory key the Predictor clusters jobs on
-// (spec §2.4, A6). The zero value, ClusterFixedProcs, is the default: on
+// (spec §2.4, Q6). The zero value, ClusterFixedProcs, is the default: on
 // every PWA log we replay it is the one partition that keeps the
 // Binomial Method correct (≥ 0.95) while tightening the bounds of one
 // queue-level history; the thesis's model-based clustering
@@ -19,10 +19,10 @@ type ClusterMode int
 const (
 	// ClusterFixedProcs is the fixed processor-count partition of the
 	// thesis's ref [5] (Config.FixedUppers; default {1–4, 5–16, 17–64,
-	// 65+}, which is A7's guess: the thesis does not print the ranges).
+	// 65+}, which is Q7's guess: the thesis does not print the ranges).
 	// It is not re-fitted.
 	ClusterFixedProcs ClusterMode = iota
-	// ClusterTwoLevel is the thesis's model-based clustering as A6
+	// ClusterTwoLevel is the thesis's model-based clustering as Q6
 	// recommends: node count, then requested time inside each node
 	// cluster, both by the 1-D interval clusterer with the minimum-size guard (the
 	// thesis names both keys but says which it used only "for ease of
@@ -57,24 +57,22 @@ func (m ClusterMode) String() string {
 	return fmt.Sprintf("ClusterMode(%d)", int(m))
 }
 
-// defaultFixedUppers is A7's {1–4, 5–16, 17–64, 65+} (unverified).
+// defaultFixedUppers is Q7's {1–4, 5–16, 17–64, 65+} (unverified).
 var defaultFixedUppers = []int64{4, 16, 64}
 
 // KeyRange is an inclusive range of a key; math.MinInt64 and
 // math.MaxInt64 stand for the open ends of a partition.
 type KeyRange struct{ Lo, Hi int64 }
 
-// Full returns the range of every value: the range of an axis a
-// partition does not use.
-func Full() KeyRange { return full }
-
+// full is the range of every value: the range of an axis a partition
+// does not use.
 var full = KeyRange{math.MinInt64, math.MaxInt64}
 
 func (r KeyRange) has(v int64) bool { return r.Lo <= v && v <= r.Hi }
 
 // Box is the set of requests a cluster covers: the jobs whose nodes,
 // walltime and nodes × walltime (saturating) lie in the ranges. A key a
-// partition does not use spans Full().
+// partition does not use spans every value, {math.MinInt64, math.MaxInt64}.
 type Box struct {
 	Nodes, Walltime, NodeSeconds KeyRange
 }
@@ -108,7 +106,7 @@ type Clusterer interface {
 // 0..len(Boxes())−1; Cluster must return a number in that range for any
 // nodes ≥ 0 and walltime ≥ 0, and Boxes()[Cluster(n, w)].Contains(n, w).
 // After a re-fit, a cluster whose box is unchanged keeps its trimmed
-// history; every other one is rebuilt from the full history (A9).
+// history; every other one is rebuilt from the full history (Q9).
 type Partition interface {
 	Cluster(nodes int, walltime int64) int
 	Boxes() []Box

@@ -2,7 +2,7 @@ package qbets
 
 // replay feeds ws (one cluster's waits in release order) into an empty
 // history, with the same outcome as calling add for each (the change-point
-// detector replayed after re-clustering, A9), but faster: the pre-insert
+// detector replayed after re-clustering, Q9), but faster: the pre-insert
 // bound comes from two heaps split at the upper index — the i_up smallest
 // values in a max-heap, the rest in a min-heap — so each step is O(log n)
 // without moving memory, and the sorted set is built once at the end.

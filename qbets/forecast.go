@@ -63,7 +63,7 @@ type Forecast struct {
 	// may be down).
 	Cluster int
 	// Fallback is true when the job's cluster held too little history
-	// and the bound came from the queue-level history (A13).
+	// and the bound came from the queue-level history (Q13).
 	Fallback bool
 	History  int // size of the history the bound was taken from
 

@@ -188,7 +188,7 @@ func (h *history) bound() (int64, bool) {
 	return h.boundV, h.boundOK
 }
 
-// lower is the lower level-C bound on the q-quantile (§2.1, A2).
+// lower is the lower level-C bound on the q-quantile (§2.1, Q2).
 func (h *history) lower() (int64, bool) {
 	n := h.len()
 	if n == 0 {

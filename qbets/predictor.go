@@ -38,14 +38,14 @@ type Config struct {
 	Cluster ClusterMode
 	// MaxClusters caps the number of clusters per level of the
 	// model-based modes (the BIC search range is [1, min(MaxClusters,
-	// ⌊n/n_min⌋)]); 0 means 10 (A8).
+	// ⌊n/n_min⌋)]); 0 means 10 (Q8).
 	MaxClusters int
 	// FixedUppers are the node-count breakpoints of ClusterFixedProcs:
 	// cluster j holds (FixedUppers[j−1], FixedUppers[j]] nodes. nil means
-	// {4, 16, 64} (A7, unverified).
+	// {4, 16, 64} (Q7, unverified).
 	FixedUppers []int64
 	// TrainArrivals is the number of arrivals before the first clustering
-	// (the end of the training period, A10); 0 means ReclusterEvery.
+	// (the end of the training period, Q10); 0 means ReclusterEvery.
 	TrainArrivals int
 	// ReclusterEvery is the number of arrivals between re-clusterings of
 	// the full history; 0 means 1000 (thesis §4.3).
@@ -67,11 +67,11 @@ type Config struct {
 	// CountAtRelease judges the arrival count when it is complete, at the
 	// release that ends it (DOWN until the next release), the literal
 	// reading of thesis §4.2.5 "as each count is generated … when a count
-	// exceeds this upper bound"; by default (A11) the count is judged at
+	// exceeds this upper bound"; by default (Q11) the count is judged at
 	// every arrival, including it.
 	CountAtRelease bool
 	// Availability selects further readings of availability inference
-	// that the thesis leaves open (the zero value is the spec's, A11).
+	// that the thesis leaves open (the zero value is the spec's, Q11).
 	// Like CountAtRelease, it has no effect with NoAvailability.
 	Availability AvailabilityReading
 }
@@ -187,7 +187,7 @@ type level struct {
 	nMin  int
 	tab   *indexTable
 	hists []*history // per cluster
-	queue *history   // queue-level fallback (A13); nil with one cluster of ClusterNone
+	queue *history   // queue-level fallback (Q13); nil with one cluster of ClusterNone
 	down  *history   // waits of jobs submitted while DOWN; nil with Withhold or NoAvailability
 }
 
@@ -329,11 +329,11 @@ func (p *Predictor) cluster(nodes int, wall int64) int {
 	return c
 }
 
-// Submit records the arrival of a job at t (seconds, ≥ 0). Call it before
-// asking for that job's Forecast.
+// Submit records the arrival of a job at t (seconds, ≥ 0; else
+// ErrRejected). Call it before asking for that job's Forecast.
 func (p *Predictor) Submit(t int64) error {
 	if t < 0 {
-		return fmt.Errorf("qbets: Submit time %d is negative", t)
+		return fmt.Errorf("%w: Submit time %d is negative", ErrRejected, t)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -349,23 +349,23 @@ func (p *Predictor) Submit(t int64) error {
 
 // Observe records a started job. Jobs must come in start order; a job
 // with negative nodes, walltime or submit time, a start before its
-// submit, or a start before the previous job's is an error and is not
-// recorded.
+// submit, or a start before the previous job's is not recorded
+// (ErrRejected).
 func (p *Predictor) Observe(o Observation) error {
 	switch {
 	case o.Nodes < 0:
-		return fmt.Errorf("qbets: Observe: Nodes %d is negative", o.Nodes)
+		return fmt.Errorf("%w: Observe: Nodes %d is negative", ErrRejected, o.Nodes)
 	case o.Walltime < 0:
-		return fmt.Errorf("qbets: Observe: Walltime %d is negative", o.Walltime)
+		return fmt.Errorf("%w: Observe: Walltime %d is negative", ErrRejected, o.Walltime)
 	case o.Submit < 0:
-		return fmt.Errorf("qbets: Observe: Submit %d is negative", o.Submit)
+		return fmt.Errorf("%w: Observe: Submit %d is negative", ErrRejected, o.Submit)
 	case o.Start < o.Submit:
-		return fmt.Errorf("qbets: Observe: Start %d is before Submit %d", o.Start, o.Submit)
+		return fmt.Errorf("%w: Observe: Start %d is before Submit %d", ErrRejected, o.Start, o.Submit)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.started && o.Start < p.lastStart {
-		return fmt.Errorf("qbets: Observe: Start %d is before the previous job's start %d (starts must come in order)", o.Start, p.lastStart)
+		return fmt.Errorf("%w: Observe: Start %d is before the previous job's start %d (starts must come in order)", ErrRejected, o.Start, p.lastStart)
 	}
 	p.started, p.lastStart = true, o.Start
 	w := o.Start - o.Submit
@@ -460,7 +460,7 @@ func (p *Predictor) compactPairs() {
 	}
 }
 
-// tick counts one arrival and re-clusters on schedule (A10).
+// tick counts one arrival and re-clusters on schedule (Q10).
 func (p *Predictor) tick() {
 	p.events++
 	if p.events < p.nextCluster {
@@ -474,7 +474,7 @@ func (p *Predictor) tick() {
 }
 
 // recluster fits a new partition to the full history and rebuilds the
-// cluster histories (A9): a cluster whose box is unchanged holds exactly
+// cluster histories (Q9): a cluster whose box is unchanged holds exactly
 // the jobs it held before and keeps its state; every other one is rebuilt
 // by replaying the change-point detector over its jobs in release order.
 func (p *Predictor) recluster() {

@@ -115,7 +115,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 // After every re-clustering, each cluster's history is exactly what a
-// fresh replay of the detector over its jobs gives (A9), whether the
+// fresh replay of the detector over its jobs gives (Q9), whether the
 // cluster was kept or rebuilt.
 func TestReclusterRebuildsState(t *testing.T) {
 	p, _ := New(Config{Cluster: ClusterTwoLevel, NoAvailability: true, ReclusterEvery: 300})
@@ -169,7 +169,7 @@ func TestForecastReasons(t *testing.T) {
 	}
 	// 1000 one-node jobs with short waits, then 40 jobs of 128 nodes: their
 	// cluster holds fewer than 59, so they fall back to the queue-level
-	// history (A13), which the run of long waits has trimmed.
+	// history (Q13), which the run of long waits has trimmed.
 	for i := range 1000 {
 		p.Observe(Observation{Submit: int64(7 * i), Start: int64(7*i + i%7), Nodes: 1, Walltime: 600})
 	}
@@ -215,7 +215,7 @@ func TestConfigErrors(t *testing.T) {
 func TestFixedProcs(t *testing.T) {
 	p, _ := New(Config{Cluster: ClusterFixedProcs, NoAvailability: true})
 	cs := p.Clusters()
-	if len(cs) != 4 || cs[0].Nodes.Hi != 4 || cs[1].Nodes != (KeyRange{5, 16}) || cs[3].Nodes.Hi != Full().Hi {
+	if len(cs) != 4 || cs[0].Nodes.Hi != 4 || cs[1].Nodes != (KeyRange{5, 16}) || cs[3].Nodes.Hi != full.Hi {
 		t.Fatalf("fixed partition %+v", cs)
 	}
 	if f := p.Forecast(Request{Nodes: 20}); f.Cluster != 2 {

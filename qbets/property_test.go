@@ -38,7 +38,7 @@ func TestIndexMonotone(t *testing.T) {
 // For i.i.d. samples of a random continuous distribution, at q, C ∈ {0.5,
 // 0.9, 0.95, 0.99}: x(i_up) is ≥ the true q-quantile, x(i_lo) ≤ it, and
 // the two-sided interval [x(lo), x(hi)] holds it, each in at least C of
-// trials, within binomial error (spec §2.1, A2).
+// trials, within binomial error (spec §2.1, Q2).
 func TestCoverage(t *testing.T) {
 	lv := []float64{0.5, 0.9, 0.95, 0.99}
 	rapid.Check(t, func(t *rapid.T) {
@@ -211,7 +211,7 @@ func TestClusterPartitionProperties(t *testing.T) {
 }
 
 // The fast replay after re-clustering ends in the same state as adding
-// the waits one by one (A9).
+// the waits one by one (Q9).
 func TestReplayMatchesAdd(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tab := newIndexTable(0.95, 0.95)

@@ -2,7 +2,6 @@ package qbets
 
 import (
 	"encoding"
-	"errors"
 	"fmt"
 )
 
@@ -162,7 +161,7 @@ func loadHistory(d *dec, h *history) error {
 		}
 		u, ok := h.tr.(encoding.BinaryUnmarshaler)
 		if !ok {
-			return errors.New("qbets: the saved state has a Trimmer state this Predictor's Trimmer cannot restore")
+			return fmt.Errorf("%w: the saved state has a Trimmer state this Predictor's Trimmer cannot restore", ErrBadState)
 		}
 		if err := u.UnmarshalBinary(b); err != nil {
 			return err
@@ -185,13 +184,13 @@ func loadHistory(d *dec, h *history) error {
 // dropped some of them since).
 func (p *Predictor) UnmarshalBinary(b []byte) error {
 	if len(b) < len(stateMagic) || string(b[:len(stateMagic)]) != stateMagic {
-		return errors.New("qbets: not a saved Predictor state")
+		return fmt.Errorf("%w: not a saved Predictor state", ErrBadState)
 	}
 	var want enc
 	p.fingerprint(&want)
 	d := dec{b: b[len(stateMagic):]}
 	if len(d.b) < len(want.b) || string(d.b[:len(want.b)]) != string(want.b) {
-		return errors.New("qbets: the saved state is for another Config")
+		return fmt.Errorf("%w: the saved state is for another Config", ErrBadState)
 	}
 	d.b = d.b[len(want.b):]
 	fresh, err := New(p.cfg)

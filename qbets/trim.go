@@ -2,7 +2,7 @@ package qbets
 
 import (
 	"encoding/binary"
-	"errors"
+	"fmt"
 	"math"
 
 	"github.com/batchq/batchq/internal/runlen"
@@ -142,7 +142,7 @@ func (r *runLength) MarshalBinary() ([]byte, error) {
 func (r *runLength) UnmarshalBinary(b []byte) error {
 	d := dec{b: b}
 	if int(d.int()) != r.nMin {
-		return errors.New("qbets: RunLength state is for another minimum history")
+		return fmt.Errorf("%w: RunLength state is for another minimum history", ErrBadState)
 	}
 	r.run, r.n = int(d.int()), int(d.int())
 	for _, p := range []*float64{&r.sx, &r.sxx, &r.sxy, &r.first, &r.last} {
@@ -150,7 +150,7 @@ func (r *runLength) UnmarshalBinary(b []byte) error {
 	}
 	n := int(d.int())
 	if d.err != nil || n < 0 || n > r.nMin {
-		return errors.New("qbets: corrupt RunLength state")
+		return fmt.Errorf("%w: corrupt RunLength state", ErrBadState)
 	}
 	r.ring, r.head = r.ring[:0], 0
 	for range n {
@@ -178,7 +178,7 @@ type dec struct {
 	err error
 }
 
-var errCorrupt = errors.New("qbets: corrupt saved state")
+var errCorrupt = fmt.Errorf("%w: corrupt", ErrBadState)
 
 func (d *dec) int() int64 {
 	if d.err != nil {

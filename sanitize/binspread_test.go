@@ -12,7 +12,7 @@ import (
 
 // The spread of normal bins by bin width, which FlurryConfig's doc and
 // examples/flurries/README.md quote to explain why the threshold is a
-// quantile and not A30's multiple of the median: the 90th percentile over
+// quantile and not S30's multiple of the median: the 90th percentile over
 // the median of the all-user jobs (and processes) per bin. It asserts the
 // property the argument rests on: the spread grows as the bin shrinks.
 func TestBinSpread(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// Flurry detection (thesis Ch. 6, spec §8 and A30). The thesis identifies
+// Flurry detection (thesis Ch. 6, spec §8 and S30). The thesis identifies
 // flurries by eye: plot weekly activity, look at the peaks, check that one
 // user caused them with repetitions of one kind of job, and write a filter.
 // DetectFlurries automates exactly those four observations:
@@ -38,7 +38,7 @@ import (
 //     grown over the user's adjacent jobs of the same kind, so that the
 //     span's edges (which partly filled bins did not flag) are covered.
 //  4. Repetitions of one kind of job. At least Homogeneity of the user's
-//     jobs in the span must share one size and one estimate (A30 step 3);
+//     jobs in the span must share one size and one estimate (S30 step 3);
 //     heavy but varied work of one user is left alone.
 //
 // Finally a candidate must hold at least MinJobs jobs of its kind and be a
@@ -103,7 +103,7 @@ type FlurryConfig struct {
 	// Quantile q and Factor k: a user's activity in a bin must reach k ×
 	// the q-quantile of the all-user activity per bin. Defaults q = 0.9,
 	// k = 1: one user alone brings as much as a busy normal bin (one
-	// busier than 90% of the log's bins). A quantile rather than A30's
+	// busier than 90% of the log's bins). A quantile rather than S30's
 	// "k ≈ 2 × median" because the spread of normal bins depends on the
 	// bin width: on the four Tsafrir logs the 90th percentile of jobs per
 	// bin is 1.3–1.7× the median for weekly totals, 1.6–2.2× for daily and
@@ -113,11 +113,11 @@ type FlurryConfig struct {
 	// (a user adding 1.3–1.7 normal weeks makes the week 2.3–2.7× normal).
 	Quantile, Factor float64
 	// Share: the user's fraction of the bin's activity. Default 0.5
-	// (the user supplies most of it, A30).
+	// (the user supplies most of it, S30).
 	Share float64
 	// Homogeneity: the fraction of the user's jobs in the span that must
 	// share the modal size, and separately the modal estimate. Default
-	// 0.8 (A30).
+	// 0.8 (S30).
 	Homogeneity float64
 	// MinJobs: a flurry is many repetitions of one job; a candidate
 	// needs at least this many jobs. Default 100, a quarter of the

@@ -185,7 +185,7 @@ func TestWeekLift(t *testing.T) {
 
 // Two bursts of one kind five days apart are one flurry, unless the user's
 // varied work between them would make the whole inhomogeneous: then they
-// stay two candidates, each of one kind (A30 step 3 holds for what is
+// stay two candidates, each of one kind (S30 step 3 holds for what is
 // reported).
 func TestMergeKeepsHomogeneity(t *testing.T) {
 	base := quietLog(6)

@@ -6,7 +6,7 @@
 // value is the thesis's observations): it returns Candidates for review and
 // never changes the jobs; the filters apply a reviewed list.
 //
-// Decisions cited as A4, A5, A6 and A30, and sections cited as spec §N,
+// Decisions cited as S4, S5, S6 and S30, and sections cited as spec §N,
 // are those of docs/decisions.md (the Tsafrir register and section map).
 package sanitize
 
@@ -48,8 +48,8 @@ func (r Reason) String() string {
 	return reasonNames[r]
 }
 
-// Check applies the exact sane predicate (thesis §1.4 item 2, spec A4 and
-// A5): a job is dropped if its submit time or run time is unknown, if its
+// Check applies the exact sane predicate (thesis §1.4 item 2, spec S4 and
+// S5): a job is dropped if its submit time or run time is unknown, if its
 // size (allocated processors, else requested) is not positive, or if it is
 // larger than the machine of machineSize processors. A run time of 0 is
 // kept. Beyond the thesis, a job whose submit time, run time or estimate

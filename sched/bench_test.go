@@ -18,6 +18,40 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
+// What the simulator costs, and why (moved here from the package doc,
+// where only the O(log n) remains):
+//
+// Events cost O(log n): the running jobs are a sorted list by predicted end
+// cut into chunks of at most 128 (a binary search and a short copy per
+// start or end), the waiting jobs a slice in arrival order, the events a
+// binary heap; an EASY pass walks the running jobs only until the
+// holder's processors accumulate and the waiting queue only while
+// processors are free, and a pass after arrivals alone looks only at the
+// new jobs (easyMemo). summarize's termination order comes from the run
+// itself. Conservative backfilling re-plans every waiting job against the
+// free-processor Profile at each pass, O(q·profile), about 18 times
+// EASY's time; LXF&W sorts the queue at each pass, as its definition
+// requires.
+//
+// Measured with go test -bench 'ParseAndEASY|Blue' -benchmem -cpu 1 on a
+// 2-core machine shared with other work (load average 7–10), as CPU time
+// per iteration (perf stat's task-clock between 5 and 25 iterations, min to
+// max of 3 runs), since wall time there is not the program's own: EASY on
+// CTC-SP2 with the parse of the plain file 41–46 ms (the same measure gave
+// 73–76 ms for an earlier version that took 0.072–0.080 s of wall time on a
+// quiet machine: the two agree), 24 MB and 297 allocations per run; EASY on
+// SDSC-BLUE (243k jobs) 101–117 ms, 40 MB and 661 allocations, 144–149 ms
+// with the parse; EASY++ 146 ms (198 ms with the parse); conservative
+// 2.0 s. Wall time at load average 2.5 (go test -bench
+// 'ParseAndEASY(CTC|Blue)$' -cpu 1 -count 5): CTC-SP2 with the parse
+// 39–41 ms, SDSC-BLUE with the parse 140–150 ms. Instructions for swf.ReadFile of the plain file and one EASY Run
+// (valgrind --tool=callgrind, GODEBUG=asyncpreemptoff=1): CTC-SP2 437M,
+// 192M of them the parse; SDSC-BLUE 1,536M, 599M the parse. A Result keeps
+// 128–136 bytes per simulated job beside the caller's 144-byte swf.Job, and
+// live state exists only for waiting and running jobs; 100k to 5M synthetic
+// jobs cost 0.73–0.87 µs per job under that load, flat
+// (BenchmarkSyntheticEASY).
+
 // Benchmarks on SDSC-BLUE (243k records, 1,152 processors); they report
 // simulated jobs per second.
 func benchBlue(b *testing.B, variant string) {

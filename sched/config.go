@@ -8,10 +8,10 @@ import (
 // Config describes one simulated scheduler. The zero value plus a machine
 // size is the thesis's vanilla EASY: user estimates as predictions, FCFS
 // backfilling order, no correction, one scheduling pass per timestamp, the
-// first running job that frees enough processors fixes the shadow (A2),
-// stale predictions used as they are (A3), jobs run their logged run time
-// (A9), bounded slowdown threshold 10 s, jobs built from SWF lines by the
-// thesis's rules (A4–A6).
+// first running job that frees enough processors fixes the shadow (S2),
+// stale predictions used as they are (S3), jobs run their logged run time
+// (S9), bounded slowdown threshold 10 s, jobs built from SWF lines by the
+// thesis's rules (S4–S6).
 type Config struct {
 	// MachineSize is the number of processors P (required; take it from
 	// swf.Header.MachineSize and override as needed, e.g. 512 for CTC).
@@ -19,30 +19,30 @@ type Config struct {
 	// Scheduler decides, at each scheduling pass, which waiting jobs start.
 	// nil means EASYScheduler{} (EASY, FCFS backfilling). The built-ins are
 	// EASYScheduler (also SJBF, SJF and LXF&W orders) and the schedulers
-	// FCFS(p) and Conservative(p) set; any value implementing Scheduler
+	// presets FCFS and Conservative set; any value implementing Scheduler
 	// works.
 	Scheduler Scheduler
 	// Predictor gives each job's prediction p at arrival. nil means the
 	// user estimate (p = e). Package sched/predict has the thesis's.
 	Predictor RuntimePredictor
 	// Corrector changes p of a running job still alive at start+p. nil means
-	// no correction (stale predictions are used as they are, A3).
+	// no correction (stale predictions are used as they are, S3).
 	Corrector Corrector
 	// CorrectionTarget multiplies the estimate the corrector jumps to and
-	// grows from: 0 or 1 is e, 2 is the doubled estimate of X2+ (A16).
+	// grows from: 0 or 1 is e, 2 is the doubled estimate of X2+ (S16).
 	CorrectionTarget int64
 	// PerEventPass runs a scheduling pass after every event instead of once
-	// per timestamp batch (A1). pyss passes per event, predictsim per
+	// per timestamp batch (S1). pyss passes per event, predictsim per
 	// timestamp.
 	PerEventPass bool
 	// BoundedSlowdownThreshold is the τ of max(1, (w+r)/max(τ, r)); 0 means 10 s.
 	BoundedSlowdownThreshold int64
-	// MaxEstimate replaces missing user estimates (A6). 0 means the largest
+	// MaxEstimate replaces missing user estimates (S6). 0 means the largest
 	// estimate among the loaded jobs; if no job has one, e := r.
 	MaxEstimate int64
 	// ShadowTies adds to EASY's extra processors every running job whose
 	// predicted end equals the shadow, not only the first one that frees
-	// enough processors (A2; pyss and predictsim do this). The thesis's
+	// enough processors (S2; pyss and predictsim do this). The thesis's
 	// rule, the default, stops at the first.
 	ShadowTies bool
 	// KillAtEstimate ends a job at start + estimate when it would run
@@ -50,9 +50,9 @@ type Config struct {
 	// Killed jobs are counted in Summary.Killed and written with status 0.
 	// A job is killed only at an estimate its user gave: a job without one
 	// (field 9 ≤ 0, counted in Summary.NoEstimate) runs its full time,
-	// planned with the estimate A6 filled in, which is the simulator's
+	// planned with the estimate S6 filled in, which is the simulator's
 	// guess, not a limit anyone set. The default runs every job for its
-	// logged run time (A9): the archive logs already reflect their own
+	// logged run time (S9): the archive logs already reflect their own
 	// kills.
 	//
 	// The cut run time is the job's run time from its arrival on, for all

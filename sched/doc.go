@@ -11,235 +11,100 @@
 //	res.Summary.MeanWait, res.Summary.MeanBSLD, res.Records[i].Start ...
 //
 // Config's zero value plus a MachineSize is vanilla EASY with user
-// estimates. The thesis's Tab 4.4 variants have constructors (EASY,
-// EASYPlusPlus, Conservative, …), listed with one line each by Presets and
-// found by name with LookupPreset. Each call returns a fresh Config:
-// predictors keep per-simulation state.
+// estimates. Every variant of the thesis's Tab 4.4 is a Preset (Presets,
+// LookupPreset("conservative")); each call returns a fresh Config, since
+// predictors keep per-simulation state. Run's Observers (or Hooks) are
+// told every submission, start, end and reservation.
 //
 // # Writing a policy
 //
-// A Scheduler decides at each scheduling pass which waiting jobs start.
-// It sees the pass through a *Pass: the clock, the free processors, the
-// waiting jobs in arrival order (Waiting) and by prediction
-// (ByPrediction), the running jobs by predicted end (Running), EASY's
-// shadow and extra processors (Shadow) and the free-processor Profile for
-// reservation-based policies; it acts with Start, Backfill and Reserve.
-// The simulator does the rest, so a user's policy gets the same waits,
-// slowdowns, A7 exclusions, accuracy, backfill flags, observer calls and
-// SWF output as a built-in. ExampleScheduler is pyss's EASY-SJBF in about
-// 35 lines; the built-ins are EASYScheduler (FCFS, SJBF, SJF and LXF&W
-// orders) and the schedulers of the FCFS and Conservative presets, with
-// fast paths of their own.
+// A Scheduler decides at each scheduling pass which waiting jobs start. It
+// sees the pass through a *Pass (the clock, the free processors, the
+// waiting jobs by arrival or prediction, the running jobs, EASY's Shadow,
+// the free-processor Profile) and acts with Start, Backfill and Reserve;
+// the simulator does the rest, so a user's policy gets the same metrics,
+// observer calls and SWF output as a built-in (ExampleScheduler). The
+// contract:
 //
-// # Pinned semantics, each documented beside its decision (A-item)
+//   - act only during Schedule, on the Pass it was given; keep jobs by ID;
+//   - the actions' errors are typed: ErrNoFit is the normal outcome of a
+//     probe; ErrNotWaiting, ErrOutOfRange and ErrStalePass are the
+//     policy's bugs, refused and counted in Result.Refused;
+//   - on an idle machine some pass must start a waiting job: a run that
+//     ends with jobs waiting is ErrStall;
+//   - a policy reads a job's size, estimate, prediction, user, group,
+//     queue and partition, never its run time.
 //
-//   - A1: events with the same timestamp are processed as terminations,
-//     then prediction expiries, then arrivals in (submit, ID) order, then
-//     agent wake-ups (At); one scheduling pass follows the batch
-//     (Config.PerEventPass: one per event).
-//   - A2: ties in predicted end are broken by start, then ID; EASY's shadow
-//     is fixed by the first running job after which enough processors are
-//     free (Config.ShadowTies: every job ending at that instant adds to
-//     the extra processors, as pyss and predictsim do).
-//   - A3: a prediction that has expired without correction is used as it
-//     is: the job keeps its processors and its stale predicted end. EASY
-//     and conservative backfilling then differ (TestA3ExpiredPrediction).
-//     EASY's shadow lies in the past: nothing backfills by its time, only
-//     into the extra processors, and the holder keeps its place at the
-//     head of the queue until the job ends, so a long overrun freezes the
-//     queue behind it. Conservative backfilling frees the job's processors
-//     at now+1 in its profile (it must not promise processors still held),
-//     so the reservation that counted on them is re-placed after every
-//     reservation that still holds: the queue flows around a long
-//     overrun, and a job whose slot a short overrun spoiled loses its
-//     place. Mean waits, EASY vs conservative (TestA3Logs): LANL-CM5,
-//     where 15,723 jobs ran more than twice their estimate, 433.4 vs
-//     188.9 min (27.0 vs 26.5 with KillAtEstimate); LLNL-Atlas, whose jobs
-//     often run a minute past their limit, 0.5 vs 8.7 min (its
-//     8,192-processor job 39835 waits 5.0 h under EASY, 6.0 days under
-//     conservative; 0.5 vs 0.5 with KillAtEstimate); KTH with one
-//     8-processor job added that overran its 20-minute estimate by 76
-//     days, 14,173.7 vs 407.9 min (115.1 vs 124.0 without it). No shipped
-//     log has an overrun that long (the longest: 7.1 days past a 2-hour
-//     estimate, SDSC-BLUE). The thesis's EASY results are made this way.
-//     Summary.Overran counts jobs that ran more than twice their estimate;
-//     Config.KillAtEstimate removes the effect.
-//   - A4–A6: jobs that are not sane (sanitize.Check) are rejected and
-//     counted in Result.Rejected; missing estimates become the largest
-//     estimate in the load (the peer modes follow the peers instead: see
-//     Missing fields).
-//   - A7: the averaged set excludes the first 1% of jobs in termination
-//     order and every job ending after the last arrival (Summarize).
-//   - A9: jobs run their logged run time (Config.KillAtEstimate: end them
-//     at their estimate, as production schedulers do; Summary.Killed). A
-//     job is only killed at an estimate its user gave: one filled in by A6
-//     is the simulator's guess, and a job without a user estimate runs its
-//     full time (Summary.NoEstimate counts them).
+// Package sched/schedtest checks a Scheduler against this contract. To
+// change only the queue order, plug an Order (a Less and a Name) into
+// EASYScheduler (ExampleOrder). A Scheduler may name itself (Name); the
+// name is Result.Policy.
 //
-// # Checking against peers
+// # Pinned semantics
 //
-// Config.WithPeer(PeerPyss) or (PeerPredictsim) builds jobs the way pyss
-// or predictsim does (their _job_input_to_job, read in their source) and
-// sets their tie rule, pass granularity and history order. Every job of
-// every reference schedule in ../shared/reference is then the same as the
-// peer's, as built (submit time, run time, estimate, processors) and as
-// scheduled (wait): pyss's EASY and EASY++ on KTH-SP2 and SDSC-SP2,
-// predictsim's EASY on those two and on NASA-iPSC, SDSC-Par, OSC-Clust,
-// LLNL-Atlas and LANL-CM5, logs with fields missing (TestPeerJobByJob;
-// peer.go and sim.go's pyssInstant say which peer behaviours that takes).
-// A peer's schedule of a log with missing fields can be degenerate: with
-// no estimates (NASA-iPSC, SDSC-Par, OSC-Clust) both peers run every job
-// for 1 second. Result.Changed counts the jobs each rule changed.
+// S1: events at one instant are handled as terminations, expiries,
+// arrivals, wake-ups, then one pass (Config.PerEventPass: one per event).
+// S2: ties in predicted end go by start, then ID. S3: an expired
+// prediction without correction is used as it is, and EASY and
+// conservative backfilling then differ: EASY's holder keeps its place at
+// the head of the queue until the overrunning job ends (a long overrun
+// freezes the queue), while conservative backfilling re-places the spoiled
+// reservation after those that still hold (the queue flows around it);
+// docs/decisions.md S3 gives the measured effect (TestA3Logs). S4–S6: jobs
+// that are not sane are rejected and counted; missing estimates become the
+// largest one, which plans the job but never kills it. S7: averages exclude
+// the first 1% of terminations and jobs ending after the last arrival. S9:
+// jobs run their logged run time (Config.KillAtEstimate ends them at the
+// estimate their user gave; Summary.NoEstimate counts those without one).
 //
-// # Missing fields
+// # Peer modes and missing fields
 //
-// Archive logs leave fields out (−1), and each mode builds a job from such
-// a line by its own rules. What each made of a line with one field missing
-// or at odds with another, run beside a job whose estimate E is the
-// largest of the load on a machine of P = 16 processors (r, e, f5, f8: the
-// line's run time, estimate, allocated and requested processors; in
-// brackets the rules that changed it, Record.Changes; generated by
-// TestMissingFieldTable):
+// Config.WithPeer(PeerPyss) or (PeerPredictsim) builds jobs as pyss or
+// predictsim does (their _job_input_to_job) with their tie rule, pass
+// granularity and history order; every reference schedule in
+// ../shared/reference then agrees job by job (TestPeerJobByJob). A peer's
+// schedule of a log with missing fields can be degenerate (no estimates:
+// every job runs 1 s); Result.Changed counts the jobs each rule changed.
+// What each mode makes of a line with a field missing (run/estimate/size;
+// r, e, f5, f8: the line's run time, estimate, allocated and requested
+// processors; E the load's largest estimate; P = 16 the machine; @t a moved
+// submit time; "=" as in the first row; then the rules, Record.Changes),
+// generated by TestMissingFieldTable:
 //
-//	every field present
-//	  default     run r, estimate e, size f5
-//	  pyss        run r, estimate e, size f5
-//	  predictsim  run r, estimate e, size f8
-//
-//	field 2, submit = −1
-//	  default     rejected: no submit time
-//	  pyss        run 1, estimate 1, size f5, submit 1  [no_submit_1s_job]
-//	  predictsim  run 1, estimate 1, size f5, submit 1  [no_submit_1s_job]
-//
-//	field 3, wait = −1
-//	  default     as in the first row
-//	  pyss        as in the first row
-//	  predictsim  as in the first row
-//
-//	field 4, run time = −1
-//	  default     rejected: no run time
-//	  pyss        run 1, estimate 1, size f5  [no_run_time_1s_job]
-//	  predictsim  run 1, estimate 1, size f5  [no_run_time_1s_job]
-//
-//	field 4, run time = −1, submitted at 0
-//	  default     rejected: no run time
-//	  pyss        run 1, estimate 1, size f5, submit 1  [no_run_time_1s_job, submit_0_moved_to_1]
-//	  predictsim  run 1, estimate 1, size f5, submit 1  [no_run_time_1s_job, submit_0_moved_to_1]
-//
-//	field 4, run time = 0
-//	  default     as in the first row
-//	  pyss        run 1, estimate 1, size f5  [zero_run_time_1s_job]
-//	  predictsim  run 1, estimate 1, size f5  [zero_run_time_1s_job]
-//
-//	field 5, allocated processors = −1
-//	  default     run r, estimate e, size f8  [size_from_requested]
-//	  pyss        run 1, estimate 1, size 1  [no_size_1s_job]
-//	  predictsim  as in the first row
-//
-//	field 8, requested processors = −1
-//	  default     as in the first row
-//	  pyss        as in the first row
-//	  predictsim  run r, estimate e, size f5  [size_from_allocated]
-//
-//	fields 5 and 8 = −1
-//	  default     rejected: no size
-//	  pyss        run 1, estimate 1, size 1  [no_size_1s_job]
-//	  predictsim  run 1, estimate 1, size 1  [no_size_1s_job]
-//
-//	field 9, estimate = −1
-//	  default     run r, estimate E, size f5  [estimate_filled]
-//	  pyss        run 1, estimate r, size f5  [no_estimate_1s_run]
-//	  predictsim  run 1, estimate r, size f8  [no_estimate_1s_run]
-//
-//	field 9, estimate = −1, with KillAtEstimate
-//	  default     run r, estimate E, size f5  [estimate_filled]
-//	  pyss        run 1, estimate r, size f5  [no_estimate_1s_run]
-//	  predictsim  run 1, estimate r, size f8  [no_estimate_1s_run]
-//
-//	field 11, status = −1
-//	  default     as in the first row
-//	  pyss        as in the first row
-//	  predictsim  as in the first row
-//
-//	field 12, user = −1
-//	  default     as in the first row
-//	  pyss        as in the first row
-//	  predictsim  as in the first row
-//
-//	run time above the estimate (r = 1500)
-//	  default     as in the first row
-//	  pyss        run e, estimate r, size f5  [run_cut_to_estimate]
-//	  predictsim  run e, estimate r, size f8  [run_cut_to_estimate]
-//
-//	run time above the estimate (r = 1500), with KillAtEstimate
-//	  default     run e, estimate e, size f5  [killed_at_estimate]
-//	  pyss        run e, estimate r, size f5  [run_cut_to_estimate]
-//	  predictsim  run e, estimate r, size f8  [run_cut_to_estimate]
-//
-//	fields 5 and 8 above the machine (32)
-//	  default     rejected: larger than machine
-//	  pyss        run r, estimate e, size P  [size_clamped_to_machine]
-//	  predictsim  run r, estimate e, size P  [size_clamped_to_machine]
+//	case                       default                        pyss                                              predictsim
+//	every field present        r/e/f5                         r/e/f5                                            r/e/f8
+//	f2 submit -1               rejected: no submit time       1/1/f5 @1 no_submit_1s_job                        1/1/f5 @1 no_submit_1s_job
+//	f3 wait -1                 =                              =                                                 =
+//	f4 run -1                  rejected: no run time          1/1/f5 no_run_time_1s_job                         1/1/f5 no_run_time_1s_job
+//	f4 run -1, submit 0        rejected: no run time          1/1/f5 @1 no_run_time_1s_job+submit_0_moved_to_1  1/1/f5 @1 no_run_time_1s_job+submit_0_moved_to_1
+//	f4 run 0                   =                              1/1/f5 zero_run_time_1s_job                       1/1/f5 zero_run_time_1s_job
+//	f5 allocated -1            r/e/f8 size_from_requested     1/1/1 no_size_1s_job                              =
+//	f8 requested -1            =                              =                                                 r/e/f5 size_from_allocated
+//	f5 and f8 -1               rejected: no size              1/1/1 no_size_1s_job                              1/1/1 no_size_1s_job
+//	f9 estimate -1             r/E/f5 estimate_filled         1/r/f5 no_estimate_1s_run                         1/r/f8 no_estimate_1s_run
+//	f9 estimate -1, kill       r/E/f5 estimate_filled         1/r/f5 no_estimate_1s_run                         1/r/f8 no_estimate_1s_run
+//	f11 status -1              =                              =                                                 =
+//	f12 user -1                =                              =                                                 =
+//	run 1500 > estimate        =                              e/r/f5 run_cut_to_estimate                        e/r/f8 run_cut_to_estimate
+//	run 1500 > estimate, kill  e/e/f5 killed_at_estimate      e/r/f5 run_cut_to_estimate                        e/r/f8 run_cut_to_estimate
+//	f5 and f8 32 > P           rejected: larger than machine  r/e/P size_clamped_to_machine                     r/e/P size_clamped_to_machine
 //
 // # Step-wise, for agents
 //
-// Agents (VARQ, CO-VARQ) submit and cancel jobs while the simulation runs,
-// and several machines can advance in lockstep:
-//
 //	s, _ := sched.New(cfg)
-//	s.Observe(sched.Hooks{Start: ...}) // or any Observer
+//	s.Observe(sched.Hooks{Start: ...})
 //	s.Load(trace)                      // future arrivals
 //	s.At(t, func(now int64) { s.Submit(job); s.Cancel(id) })
 //	s.RunUntil(t)                      // every event ≤ t, then Now() == t
 //	q := s.Queue()                     // waiting and running jobs, free processors
-//	res, _ := s.Finish()               // run to the end
+//	res, err := s.Finish()             // run to the end
 //
-// Submit and Cancel may be called from At callbacks and Observer methods;
-// the batch's scheduling pass (or another pass, if called during one) takes
-// them into account. Cancel finds waiting and running jobs by ID (IDs should
-// be unique; loaded jobs that have not arrived yet cannot be cancelled).
+// Submit and Cancel may be called from At callbacks and Observer methods.
+// Also: OfferedLoad and ScaleArrivals (§3.6, §4), Result.Utilization,
+// Result.WriteSWF; runtime predictors are in sched/predict. Events cost
+// O(log n) (measurements beside the benchmarks). A Sim is not safe for
+// concurrent use; run independent Sims in parallel.
 //
-// Also: OfferedLoad (§3.6 on the log's own schedule), ScaleArrivals (§4;
-// by OfferedLoad/target to reach a target load), Load (the §3.6 formula on any schedule), and
-// Result.WriteSWF (the simulated schedule as SWF, waits filled in).
-// Runtime predictors are in package sched/predict; a Corrector changes a
-// running job's prediction when it outlives it (§6.3).
-//
-// # Cost
-//
-// Events cost O(log n): the running jobs are a sorted list by predicted end
-// cut into chunks of at most 128 (a binary search and a short copy per
-// start or end), the waiting jobs a slice in arrival order, the events a
-// binary heap; an EASY pass walks the running jobs only until the
-// holder's processors accumulate and the waiting queue only while
-// processors are free, and a pass after arrivals alone looks only at the
-// new jobs (easyMemo). Summarize's termination order comes from the run
-// itself. Conservative backfilling re-plans every waiting job against the
-// free-processor Profile at each pass, O(q·profile), about 18 times
-// EASY's time; LXF&W sorts the queue at each pass, as its definition
-// requires.
-//
-// Measured with go test -bench 'ParseAndEASY|Blue' -benchmem -cpu 1 on a
-// 2-core machine shared with other work (load average 7–10), as CPU time
-// per iteration (perf stat's task-clock between 5 and 25 iterations, min to
-// max of 3 runs), since wall time there is not the program's own: EASY on
-// CTC-SP2 with the parse of the plain file 41–46 ms (the same measure gave
-// 73–76 ms for an earlier version that took 0.072–0.080 s of wall time on a
-// quiet machine: the two agree), 24 MB and 297 allocations per run; EASY on
-// SDSC-BLUE (243k jobs) 101–117 ms, 40 MB and 661 allocations, 144–149 ms
-// with the parse; EASY++ 146 ms (198 ms with the parse); conservative
-// 2.0 s. Wall time at load average 2.5 (go test -bench
-// 'ParseAndEASY(CTC|Blue)$' -cpu 1 -count 5): CTC-SP2 with the parse
-// 39–41 ms, SDSC-BLUE with the parse 140–150 ms. Instructions for swf.ReadFile of the plain file and one EASY Run
-// (valgrind --tool=callgrind, GODEBUG=asyncpreemptoff=1): CTC-SP2 437M,
-// 192M of them the parse; SDSC-BLUE 1,536M, 599M the parse. A Result keeps
-// 128–136 bytes per simulated job beside the caller's 144-byte swf.Job, and
-// live state exists only for waiting and running jobs; 100k to 5M synthetic
-// jobs cost 0.73–0.87 µs per job under that load, flat
-// (BenchmarkSyntheticEASY).
-//
-// A Sim is not safe for concurrent use; run independent Sims in parallel.
-//
-// Decisions cited as A1…A32 and sections cited as spec §N are those of
+// Decisions cited as S1…S32 and sections cited as spec §N are those of
 // docs/decisions.md (the Tsafrir register and section map).
 package sched

@@ -5,21 +5,77 @@ import (
 	"slices"
 )
 
-// Order is an order of the waiting queue for the built-in schedulers.
-type Order int
+// Order is an order of the waiting queue: the plug point of EASYScheduler
+// for the job that gets the reservation (Queue) and the order of
+// backfilling (Backfill), as btree's LessFunc or Kubernetes' QueueSort.
+// Less reports whether waiting job a goes before waiting job b at time
+// now; it must be a strict weak order, and jobs it leaves unordered keep
+// their arrival order. Name names the order in reports.
+//
+// The built-ins ByArrival, ByPrediction and ByLXFW take fast paths of
+// their own (an Order nil is ByArrival); any other Order costs a scan of
+// the waiting queue per reservation and a stable sort of it per
+// backfilling, O(q log q) for q waiting jobs, as LXF&W does.
+type Order interface {
+	Less(now int64, a, b *Job) bool
+	Name() string
+}
 
+// order is a built-in Order.
+type order int
+
+// The built-in orders.
 const (
 	// ByArrival is first come, first served. The default.
-	ByArrival Order = iota
+	ByArrival order = iota
 	// ByPrediction is ascending current prediction, ties by arrival order
-	// then job ID (A14): shortest job first.
+	// (S14): shortest job first.
 	ByPrediction
 	// ByLXFW is descending LXF&W priority (w+e)/e + 0.02·w, w the wait and
-	// e the estimate in hours (Ch.3 §3.10, A31), recomputed at every pass;
+	// e the estimate in hours (Ch.3 §3.10, S31), recomputed at every pass;
 	// ties by arrival order. It sorts the whole queue at every pass, as its
 	// definition requires.
 	ByLXFW
+
+	userOrder order = -1 // not a built-in
 )
+
+// Less implements Order.
+func (o order) Less(now int64, a, b *Job) bool {
+	switch o {
+	case ByPrediction:
+		return lessShort(a, b)
+	case ByLXFW:
+		if pa, pb := lxfwPriority(now, a), lxfwPriority(now, b); pa != pb {
+			return pa > pb
+		}
+	}
+	return a.seq < b.seq
+}
+
+// Name implements Order.
+func (o order) Name() string {
+	switch o {
+	case ByArrival:
+		return "arrival"
+	case ByPrediction:
+		return "prediction"
+	case ByLXFW:
+		return "LXF&W"
+	}
+	return fmt.Sprintf("order(%d)", int(o))
+}
+
+// kindOf returns the built-in order o is, or userOrder.
+func kindOf(o Order) order {
+	switch o := o.(type) {
+	case nil:
+		return ByArrival
+	case order:
+		return o
+	}
+	return userOrder
+}
 
 // EASYScheduler is aggressive backfilling with one reservation (§2.2):
 // while the first waiting job in Queue order fits, it starts; the first
@@ -28,7 +84,8 @@ const (
 // shadow (by their prediction) or fit in the extra processors. The zero
 // value is vanilla EASY; EASYScheduler{Backfill: ByPrediction} is SJBF
 // (EASY++'s order), {Queue: ByPrediction, Backfill: ByPrediction} is SJF,
-// {Queue: ByLXFW, Backfill: ByLXFW} is LXF&W.
+// {Queue: ByLXFW, Backfill: ByLXFW} is LXF&W; a user's Order plugs in the
+// same way.
 type EASYScheduler struct {
 	Queue, Backfill Order
 	// EstimateSafe admits a backfill by its time only if the job's
@@ -37,25 +94,55 @@ type EASYScheduler struct {
 	EstimateSafe bool
 }
 
-// Validate reports an unknown order.
+// Validate reports an unknown built-in order.
 func (e EASYScheduler) Validate() error {
 	for _, o := range []Order{e.Queue, e.Backfill} {
-		if o < ByArrival || o > ByLXFW {
-			return fmt.Errorf("sched: unknown order %d", o)
+		if k, ok := o.(order); ok && (k < ByArrival || k > ByLXFW) {
+			return fmt.Errorf("sched: unknown order %d", k)
 		}
 	}
 	return nil
 }
 
+// Name is "EASY", or "EASY(queue=…,backfill=…)" with the orders' names,
+// "+estimate-safe" with EstimateSafe.
+func (e EASYScheduler) Name() string {
+	name := "EASY"
+	if q, b := kindOf(e.Queue), kindOf(e.Backfill); q != ByArrival || b != ByArrival {
+		name = fmt.Sprintf("EASY(queue=%s,backfill=%s)", orderName(e.Queue), orderName(e.Backfill))
+	}
+	if e.EstimateSafe {
+		name += "+estimate-safe"
+	}
+	return name
+}
+
+func orderName(o Order) string {
+	if o == nil {
+		return ByArrival.Name()
+	}
+	return o.Name()
+}
+
 // Schedule implements Scheduler.
-func (e EASYScheduler) Schedule(p *Pass) { p.s.easyPass(e) }
+func (e EASYScheduler) Schedule(p *Pass) {
+	if !p.over {
+		p.s.easyPass(e)
+	}
+}
 
 // fcfsScheduler starts waiting jobs in arrival order while the first one
 // fits, and never backfills.
 type fcfsScheduler struct{}
 
+// Name implements the optional name of a Scheduler.
+func (fcfsScheduler) Name() string { return "FCFS" }
+
 // Schedule implements Scheduler.
 func (fcfsScheduler) Schedule(p *Pass) {
+	if p.over {
+		return
+	}
 	s := p.s
 	for h, _ := s.waitFCFS.Min(); h != nil && h.n <= s.free; h, _ = s.waitFCFS.Min() {
 		s.startJob(h, false)
@@ -65,41 +152,51 @@ func (fcfsScheduler) Schedule(p *Pass) {
 // easyPass is one EASY pass (§2.2): start holders while they fit, then
 // give the holder a reservation and backfill around it.
 func (s *Sim) easyPass(e EASYScheduler) {
-	if e.Queue == ByLXFW || e.Backfill == ByLXFW {
+	q, b := kindOf(e.Queue), kindOf(e.Backfill)
+	if q == ByLXFW || b == ByLXFW {
 		s.computePriorities()
 	}
-	if m := &s.memo; m.ok && m.epoch == s.epoch && e.Queue == ByArrival && e.Backfill != ByLXFW && m.e == e {
+	if m := &s.memo; m.ok && m.epoch == s.epoch && q == ByArrival && (b == ByArrival || b == ByPrediction) &&
+		m.b == b && m.safe == e.EstimateSafe {
 		// Only arrivals since the last pass: it rejected every job that
 		// was waiting then, and nothing has made one of them fit.
 		if h, _ := s.waitFCFS.Min(); h == m.holder && s.free == m.free {
-			s.backfillFrom(h, e, m.shadow, m.extra, m.next)
+			s.backfillFrom(h, e, b, m.shadow, m.extra, m.next)
 			return
 		}
 	}
 	for {
-		h := s.holder(e.Queue)
+		h := s.holder(q, e.Queue)
 		if h == nil {
 			return
 		}
 		if h.n > s.free {
 			shadow, extra := s.shadow(h.n)
 			s.reserve(h, shadow)
-			s.backfillFrom(h, e, shadow, extra, 0)
+			s.backfillFrom(h, e, b, shadow, extra, 0)
 			return
 		}
 		s.startJob(h, false)
 	}
 }
 
-// holder is the waiting job that gets the reservation.
-func (s *Sim) holder(o Order) *Job {
+// holder is the waiting job that gets the reservation: the first in
+// order o, whose kind is k.
+func (s *Sim) holder(k order, o Order) *Job {
 	var h *Job
-	switch o {
+	switch k {
 	case ByPrediction:
 		h, _ = s.byPrediction().Min()
 	case ByLXFW:
 		s.waitFCFS.Ascend(func(j *Job) bool {
 			if h == nil || j.prio > h.prio {
+				h = j
+			}
+			return true
+		})
+	case userOrder:
+		s.waitFCFS.Ascend(func(j *Job) bool {
+			if h == nil || o.Less(s.now, j, h) {
 				h = j
 			}
 			return true
@@ -112,7 +209,7 @@ func (s *Sim) holder(o Order) *Job {
 
 // shadow returns the holder's reservation (the predicted end at which
 // enough processors accumulate) and the extra processors then (§2.2 step 3;
-// ties in predicted end ordered by start then ID, A2; with ShadowTies the
+// ties in predicted end ordered by start then ID, S2; with ShadowTies the
 // other jobs ending at the shadow add to extra).
 func (s *Sim) shadow(n int64) (shadow, extra int64) {
 	avail := s.free
@@ -145,7 +242,8 @@ func (s *Sim) shadow(n int64) (shadow, extra int64) {
 // FCFS or SJBF backfilling.
 type easyMemo struct {
 	ok            bool
-	e             EASYScheduler
+	b             order // the backfilling order (the holder's is ByArrival)
+	safe          bool  // EstimateSafe
 	epoch         uint64
 	holder        *Job
 	free          int64
@@ -156,7 +254,7 @@ type easyMemo struct {
 // backfillFrom starts other waiting jobs that do not delay h (§2.2 step
 // 4), given the shadow and extra processors, among the jobs that arrived
 // at or after seq from (0: all).
-func (s *Sim) backfillFrom(h *Job, e EASYScheduler, shadow, extra, from int64) {
+func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from int64) {
 	s.buf = s.buf[:0]
 	free := s.free
 	// A job started by its time that ends exactly at the shadow may join
@@ -182,18 +280,20 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, shadow, extra, from int64) {
 	switch {
 	case free == 0:
 	case from > 0:
-		s.visitNew(from, e.Backfill == ByPrediction, visit)
-	case e.Backfill == ByLXFW:
+		s.visitNew(from, b == ByPrediction, visit)
+	case b == ByLXFW:
 		s.ascendPriority(visit)
-	case e.Backfill == ByPrediction:
+	case b == ByPrediction:
 		s.byPrediction().Ascend(visit)
+	case b == userOrder:
+		s.ascendOrder(e.Backfill, visit)
 	default:
 		s.waitFCFS.Ascend(visit)
 	}
 	for _, k := range s.buf {
 		s.startJob(k, true)
 	}
-	s.memo = easyMemo{ok: !tie, e: e, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
+	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
 }
 
 // visitNew visits the waiting jobs that arrived at or after seq from, in
@@ -242,11 +342,37 @@ func (s *Sim) reserve(h *Job, at int64) {
 
 func (s *Sim) computePriorities() {
 	s.waitFCFS.Ascend(func(j *Job) bool {
-		w := float64(s.now-j.j.Submit) / 3600
-		e := float64(max(j.e, 1)) / 3600
-		j.prio = (w+e)/e + 0.02*w
+		j.prio = lxfwPriority(s.now, j)
 		return true
 	})
+}
+
+// lxfwPriority is LXF&W's priority of waiting job j at now.
+func lxfwPriority(now int64, j *Job) float64 {
+	w := float64(now-j.j.Submit) / 3600
+	e := float64(max(j.e, 1)) / 3600
+	return (w+e)/e + 0.02*w
+}
+
+// ascendOrder visits waiting jobs in a user's order o, ties by arrival.
+func (s *Sim) ascendOrder(o Order, visit func(*Job) bool) {
+	all := s.fresh[:0] // a user order has no memo, so visitNew's scratch is free
+	s.waitFCFS.Ascend(func(j *Job) bool { all = append(all, j); return true })
+	defer func() { s.fresh = all[:0] }()
+	slices.SortStableFunc(all, func(a, b *Job) int {
+		switch {
+		case o.Less(s.now, a, b):
+			return -1
+		case o.Less(s.now, b, a):
+			return 1
+		}
+		return 0
+	})
+	for _, j := range all {
+		if !visit(j) {
+			return
+		}
+	}
 }
 
 // ascendPriority visits waiting jobs by descending priority (ties by arrival).
@@ -282,14 +408,20 @@ func (s *Sim) ascendPriority(visit func(*Job) bool) {
 // Cost per pass: O(q · profile) for q waiting jobs.
 //
 // A running job that outlived its prediction frees its processors at
-// now+1 in the profile (A3): the profile must not promise now processors
+// now+1 in the profile (S3): the profile must not promise now processors
 // that are still held. The reservation that counted on them is re-placed
 // after those that still hold, unlike EASY's holder, which keeps its
-// place (the package doc's A3 says what that does to waits).
+// place (the package doc's S3 says what that does to waits).
 type conservativeScheduler struct{}
+
+// Name implements the optional name of a Scheduler.
+func (conservativeScheduler) Name() string { return "Conservative" }
 
 // Schedule implements Scheduler.
 func (conservativeScheduler) Schedule(p *Pass) {
+	if p.over {
+		return
+	}
 	s := p.s
 	prof := p.Profile()
 	s.buf = s.buf[:0]

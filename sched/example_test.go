@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/batchq/batchq/sched"
@@ -9,9 +10,9 @@ import (
 )
 
 func job(id, submit, run, procs, est int64) swf.Job {
-	return swf.Job{ID: id, Submit: submit, RunTime: run, AllocProcs: procs, ReqProcs: procs, ReqTime: est,
-		Wait: -1, AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: -1, User: 1, Group: -1,
-		Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime, j.User = id, submit, run, procs, procs, est, 1
+	return j
 }
 
 func ExampleRun() {
@@ -41,10 +42,15 @@ func ExampleRun() {
 // processors the holder leaves over.
 type sjbf struct{}
 
+// Name names the policy in Result.Policy and in reports.
+func (sjbf) Name() string { return "my-SJBF" }
+
 func (sjbf) Schedule(p *sched.Pass) {
 	var holder *sched.Job
 	for j := range p.Waiting() {
-		if p.Start(j) != nil {
+		// The first job that does not fit holds the reservation. (Waiting
+		// yields waiting jobs only, so ErrNotWaiting cannot happen here.)
+		if err := p.Start(j); errors.Is(err, sched.ErrNoFit) {
 			holder = j
 			break
 		}
@@ -53,7 +59,9 @@ func (sjbf) Schedule(p *sched.Pass) {
 		return
 	}
 	shadow, extra := p.Shadow(holder.Size())
-	p.Reserve(holder, shadow)
+	// A shadow in the past means a running job outlived its prediction;
+	// Reserve refuses times before Now (ErrOutOfRange).
+	p.Reserve(holder, max(shadow, p.Now()))
 	for j := range p.ByPrediction() {
 		if j == holder || j.Size() > p.Free() {
 			continue
@@ -65,7 +73,7 @@ func (sjbf) Schedule(p *sched.Pass) {
 		default:
 			continue
 		}
-		p.Backfill(j)
+		p.Backfill(j) // it fits: checked above
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -35,21 +36,21 @@ func fieldBase() swf.Job {
 
 var fieldCases = []fieldCase{
 	{"every field present", func(*swf.Job) {}, false},
-	{"field 2, submit = −1", func(j *swf.Job) { j.Submit = -1 }, false},
-	{"field 3, wait = −1", func(j *swf.Job) { j.Wait = -1 }, false},
-	{"field 4, run time = −1", func(j *swf.Job) { j.RunTime = -1 }, false},
-	{"field 4, run time = −1, submitted at 0", func(j *swf.Job) { j.RunTime, j.Submit = -1, 0 }, false},
-	{"field 4, run time = 0", func(j *swf.Job) { j.RunTime = 0 }, false},
-	{"field 5, allocated processors = −1", func(j *swf.Job) { j.AllocProcs = -1 }, false},
-	{"field 8, requested processors = −1", func(j *swf.Job) { j.ReqProcs = -1 }, false},
-	{"fields 5 and 8 = −1", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = -1, -1 }, false},
-	{"field 9, estimate = −1", func(j *swf.Job) { j.ReqTime = -1 }, false},
-	{"field 9, estimate = −1, with KillAtEstimate", func(j *swf.Job) { j.ReqTime = -1 }, true},
-	{"field 11, status = −1", func(j *swf.Job) { j.Status = -1 }, false},
-	{"field 12, user = −1", func(j *swf.Job) { j.User = -1 }, false},
-	{"run time above the estimate (r = 1500)", func(j *swf.Job) { j.RunTime = 1500 }, false},
-	{"run time above the estimate (r = 1500), with KillAtEstimate", func(j *swf.Job) { j.RunTime = 1500 }, true},
-	{"fields 5 and 8 above the machine (32)", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = 32, 32 }, false},
+	{"f2 submit -1", func(j *swf.Job) { j.Submit = -1 }, false},
+	{"f3 wait -1", func(j *swf.Job) { j.Wait = -1 }, false},
+	{"f4 run -1", func(j *swf.Job) { j.RunTime = -1 }, false},
+	{"f4 run -1, submit 0", func(j *swf.Job) { j.RunTime, j.Submit = -1, 0 }, false},
+	{"f4 run 0", func(j *swf.Job) { j.RunTime = 0 }, false},
+	{"f5 allocated -1", func(j *swf.Job) { j.AllocProcs = -1 }, false},
+	{"f8 requested -1", func(j *swf.Job) { j.ReqProcs = -1 }, false},
+	{"f5 and f8 -1", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = -1, -1 }, false},
+	{"f9 estimate -1", func(j *swf.Job) { j.ReqTime = -1 }, false},
+	{"f9 estimate -1, kill", func(j *swf.Job) { j.ReqTime = -1 }, true},
+	{"f11 status -1", func(j *swf.Job) { j.Status = -1 }, false},
+	{"f12 user -1", func(j *swf.Job) { j.User = -1 }, false},
+	{"run 1500 > estimate", func(j *swf.Job) { j.RunTime = 1500 }, false},
+	{"run 1500 > estimate, kill", func(j *swf.Job) { j.RunTime = 1500 }, true},
+	{"f5 and f8 32 > P", func(j *swf.Job) { j.AllocProcs, j.ReqProcs = 32, 32 }, false},
 }
 
 var fieldModes = []struct {
@@ -98,37 +99,48 @@ func describe(t *testing.T, c fieldCase, peer sched.Peer) string {
 		}
 		return fmt.Sprint(v)
 	}
-	s := fmt.Sprintf("run %s, estimate %s, size %s", sym(r.RunTime), sym(r.Estimate), sym(r.Size))
+	s := fmt.Sprintf("%s/%s/%s", sym(r.RunTime), sym(r.Estimate), sym(r.Size))
 	if sub := r.Start - r.Wait; sub != line.Submit {
-		s += fmt.Sprintf(", submit %d", sub)
+		s += fmt.Sprintf(" @%d", sub)
 	}
 	if ch := r.Changes(); len(ch) > 0 {
-		s += "  [" + strings.Join(ch, ", ") + "]"
+		s += " " + strings.Join(ch, "+")
 	}
 	return s
 }
 
 // missingFieldTable is the package doc's table: for each case, what each
-// mode made of the line.
+// mode made of the line, one row per case so that the table stays short.
 func missingFieldTable(t *testing.T) string {
 	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprint(w, "case")
+	for _, m := range fieldModes {
+		fmt.Fprintf(w, "\t%s", m.name)
+	}
+	fmt.Fprintln(w)
 	base := map[sched.Peer]string{}
 	for i, c := range fieldCases {
-		if i > 0 {
-			b.WriteString("//\n")
-		}
-		fmt.Fprintf(&b, "//\t%s\n", c.label)
+		fmt.Fprint(w, c.label)
 		for _, m := range fieldModes {
 			d := describe(t, c, m.peer)
 			if i == 0 {
 				base[m.peer] = d
 			} else if d == base[m.peer] {
-				d = "as in the first row"
+				d = "="
 			}
-			fmt.Fprintf(&b, "//\t  %-11s %s\n", m.name, d)
+			fmt.Fprintf(w, "\t%s", d)
+		}
+		fmt.Fprintln(w)
+	}
+	w.Flush()
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(b.String(), "\n") {
+		if l != "" {
+			out.WriteString("//\t" + strings.TrimRight(l, " \n") + "\n")
 		}
 	}
-	return b.String()
+	return out.String()
 }
 
 // The package doc's table of missing fields is what the code does: each

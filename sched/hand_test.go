@@ -82,12 +82,12 @@ func TestHandEASY(t *testing.T) {
 }
 
 func TestHandConservative(t *testing.T) {
-	check(t, "scenario1", sched.Conservative(10), scenario1(), scenario1Starts)
-	check(t, "scenario2", sched.Conservative(6), scenario2(), want{1: 0, 2: 100, 3: 200, 4: 300})
+	check(t, "scenario1", preset("Conservative")(10), scenario1(), scenario1Starts)
+	check(t, "scenario2", preset("Conservative")(6), scenario2(), want{1: 0, 2: 100, 3: 200, 4: 300})
 }
 
 func TestHandFCFS(t *testing.T) {
-	check(t, "scenario2", sched.FCFS(6), scenario2(), want{1: 0, 2: 100, 3: 200, 4: 300})
+	check(t, "scenario2", preset("FCFS")(6), scenario2(), want{1: 0, 2: 100, 3: 200, 4: 300})
 }
 
 // Scenario 3, P = 4, EASY+ correction: job 1 (4 procs, r=300, e=1000) is

@@ -7,7 +7,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// OfferedLoad is the §3.6 load of a log's own schedule (A8): each job runs
+// OfferedLoad is the §3.6 load of a log's own schedule (S8): each job runs
 // from submit+wait for its runtime; the window starts at the end of the
 // first 1% of jobs in termination order and ends at the last arrival. Jobs
 // without a logged wait, runtime or size are skipped and counted.
@@ -36,7 +36,7 @@ func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
 	if w := len(ends) / 100; w > 0 {
 		start = ends[w-1]
 	}
-	return Load(recs, P, start, last), skipped
+	return (&Result{Records: recs}).Utilization(P, start, last), skipped
 }
 
 // ScaleArrivals multiplies every inter-arrival time by c (§4):

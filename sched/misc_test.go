@@ -58,7 +58,7 @@ func TestLoadFormula(t *testing.T) {
 		{Size: 2, Start: 50, End: 150},
 		{Size: 1, Start: 0, End: 100},
 	}
-	if got := sched.Load(recs, 2, 0, 100); got != 1.0 {
+	if got := (&sched.Result{Records: recs}).Utilization(2, 0, 100); got != 1.0 {
 		t.Errorf("load %v, want 1", got)
 	}
 }
@@ -67,7 +67,7 @@ func TestConfigValidate(t *testing.T) {
 	if err := (sched.Config{}).Validate(); err == nil {
 		t.Error("zero machine size accepted")
 	}
-	if err := (sched.Config{MachineSize: 4, Scheduler: sched.EASYScheduler{Queue: 99}}).Validate(); err == nil {
+	if err := (sched.Config{MachineSize: 4, Scheduler: sched.EASYScheduler{Queue: sched.ByLXFW + 97}}).Validate(); err == nil {
 		t.Error("unknown order accepted")
 	}
 	if err := (sched.Config{MachineSize: 4, Peer: 7}).Validate(); err == nil {

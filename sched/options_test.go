@@ -9,7 +9,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// ShadowTies (A2), P = 4: job 1 (1 proc) and job 2 (2 procs) both end at
+// ShadowTies (S2), P = 4: job 1 (1 proc) and job 2 (2 procs) both end at
 // 100 by their estimates; 1 processor is free. Job 3 needs 2: shadow 100,
 // fixed by job 1 alone with extra 1+1−2 = 0 by the thesis's rule; with
 // ties job 2's processors add to extra (2). Job 4 (1 proc, e = 500) can
@@ -102,7 +102,7 @@ func TestRunCancelledContext(t *testing.T) {
 // Summarize over a result's records gives its summary (less the rejections).
 func TestSummarizeRecords(t *testing.T) {
 	res := check(t, "scenario1", sched.EASY(10), scenario1(), scenario1Starts)
-	got := sched.Summarize(res.Records, 10)
+	got := sched.SummarizeRecords(res.Records, 10)
 	got.Rejected = res.Summary.Rejected
 	if got != res.Summary {
 		t.Errorf("Summarize = %+v, want %+v", got, res.Summary)

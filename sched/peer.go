@@ -15,9 +15,9 @@ import (
 type Peer int
 
 const (
-	// PeerNone builds jobs by the thesis's rules: sane jobs only (A4),
-	// size from field 5 else field 8 (A5), missing estimates filled (A6),
-	// logged run times (A9). The default.
+	// PeerNone builds jobs by the thesis's rules: sane jobs only (S4),
+	// size from field 5 else field 8 (S5), missing estimates filled (S6),
+	// logged run times (S9). The default.
 	PeerNone Peer = iota
 	// PeerPyss builds jobs as pyss (2007, Tsafrir and Feitelson's
 	// simulator) does: estimate = max(requested, run, 1), run =

@@ -4,7 +4,7 @@ import "github.com/batchq/batchq/swf"
 
 // RuntimePredictor gives the simulator the prediction p it schedules with
 // (§2.3). Predict is called once at arrival; j.ReqTime holds the estimate e
-// the simulator uses (missing estimates already replaced, A6), and j.RunTime
+// the simulator uses (missing estimates already replaced, S6), and j.RunTime
 // must not be looked at except by oracle predictors. Terminated is called
 // when a job ends normally (not when it is cancelled). The *swf.Job is
 // valid during the call only. nil in Config.Predictor means the user's
@@ -27,7 +27,7 @@ func (userEstimate) Terminated(*swf.Job, int64)        {}
 // Corrector computes a new prediction for a running job that is still alive
 // at start + p (§6.3). p is the expired prediction, e the correction target
 // (the estimate, or 2e for X2+), n the number of corrections this job has
-// had, k the number of those made with p ≥ e (post-estimate, A15). The result
+// had, k the number of those made with p ≥ e (post-estimate, S15). The result
 // must exceed p; the simulator forces p+1 otherwise.
 type Corrector interface {
 	Correct(p, e int64, n, k int) int64

@@ -6,9 +6,9 @@ import (
 	"github.com/batchq/batchq/sched/predict"
 )
 
-// The named variants of the thesis's Tab 4.4 (spec §2.4). The four common
-// ones have constructors (EASY, EASYPlusPlus, Conservative, FCFS); every
-// variant, those four included, is a Preset (Presets, LookupPreset). Each
+// The named variants of the thesis's Tab 4.4 (spec §2.4). The two common
+// ones have constructors (EASY, EASYPlusPlus); every variant, those two
+// included, is a Preset (Presets, LookupPreset). Each
 // returns a fresh Config: predictors keep per-simulation state, so never
 // share one between Sims.
 
@@ -21,11 +21,11 @@ func history() RuntimePredictor {
 // EASY is vanilla EASY: p = e, no correction, FCFS backfilling.
 func EASY(p int64) Config { return Config{MachineSize: p} }
 
-// FCFS never backfills.
-func FCFS(p int64) Config { return Config{MachineSize: p, Scheduler: fcfsScheduler{}} }
+// fcfs never backfills.
+func fcfs(p int64) Config { return Config{MachineSize: p, Scheduler: fcfsScheduler{}} }
 
-// Conservative gives every waiting job a reservation (user estimates).
-func Conservative(p int64) Config {
+// conservative gives every waiting job a reservation (user estimates).
+func conservative(p int64) Config {
 	return Config{MachineSize: p, Scheduler: conservativeScheduler{}}
 }
 
@@ -61,7 +61,7 @@ func perfectPlusPlus(p int64) Config {
 func x2(p int64) Config { return Config{MachineSize: p, Predictor: predict.X2{}} }
 
 // x2Plus predicts 2·(history prediction), falling back to 2e, with
-// correction towards 2e (A16).
+// correction towards 2e (S16).
 func x2Plus(p int64) Config {
 	return Config{MachineSize: p, Predictor: predict.X2{P: history()}, Corrector: EstimateCorrector{}, CorrectionTarget: 2}
 }
@@ -114,7 +114,7 @@ type Preset struct {
 }
 
 var presets = []Preset{
-	{"FCFS", "first come first served, no backfilling", FCFS},
+	{"FCFS", "first come first served, no backfilling", fcfs},
 	{"EASY", "EASY backfilling with user estimates (the default)", EASY},
 	{"EASY_PRED", "EASY with user-history predictions, no correction", easyPred},
 	{"EASY_PCOR", "EASY with user estimates and post-estimate correction", easyPCor},
@@ -131,7 +131,7 @@ var presets = []Preset{
 	{"SJF+", "SJF by user-history prediction with correction", sjfPlus},
 	{"SJF_perf", "SJF by exact run time (an oracle)", sjfPerf},
 	{"LXF&W", "largest expansion factor and wait first, backfilling", lxfw},
-	{"Conservative", "conservative backfilling: every waiting job holds a reservation", Conservative},
+	{"Conservative", "conservative backfilling: every waiting job holds a reservation", conservative},
 }
 
 // Presets returns every named variant, in the thesis's order (a new slice

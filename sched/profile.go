@@ -36,7 +36,7 @@ func (p *Profile) Reset(now, free int64) {
 // previous release, or before now, is tolerated and counts as that time,
 // so a release already due counts from now. The caller decides what a stale
 // end means: sched releases a job that outlived its prediction at now+1
-// (its processors are still held, A3).
+// (its processors are still held, S3).
 func (p *Profile) Release(t, n int64) {
 	if len(p.pts) == 0 {
 		return

@@ -194,7 +194,7 @@ func TestConservativeExactReservationRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 16).Draw(t, "P")
 		jobs := genJobs(t, P)
-		cfg := sched.Conservative(P)
+		cfg := preset("Conservative")(P)
 		cfg.Predictor = predict.Perfect{}
 		res, err := sched.Run(context.Background(), cfg, jobs)
 		if err != nil {

@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -17,7 +16,7 @@ type Record struct {
 	// simulated ones are the fields below; SWF combines both.
 	Job *swf.Job
 	// Size, Estimate and RunTime are the job as simulated: processors
-	// (A5), the estimate used (A6 filled in), the run time (the estimate
+	// (S5), the estimate used (S6 filled in), the run time (the estimate
 	// if killed), each as Config.Peer builds them if set.
 	Size, Estimate, RunTime int64
 	Start, End              int64   // -1 if it never started / ended
@@ -27,17 +26,17 @@ type Record struct {
 	Prediction              int64   // prediction before any correction (at arrival, or the last propagated one)
 	Final                   int64   // prediction at the end (after corrections)
 	Accuracy                float64 // time-weighted from submission (§3.4)
-	// Corrections counts every correction; PostEstimate those made with p ≥ e (A15).
+	// Corrections counts every correction; PostEstimate those made with p ≥ e (S15).
 	Corrections, PostEstimate int
 	// FirstReservation is the first reservation time, -1 if none (§3.5).
 	FirstReservation int64
 	Backfilled       bool
-	EstimateFilled   bool // the log had no estimate (A6)
+	EstimateFilled   bool // the log had no estimate (S6)
 	Cancelled        bool
 	// Killed: the job reached its estimate and was ended there
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
-	Included bool // in the averaged set (A7)
+	Included bool // in the averaged set (S7)
 	// rules are the job-building rules that changed the job (Changes).
 	rules rule
 }
@@ -68,9 +67,15 @@ type Result struct {
 	Records  []Record // in Load/Submit order
 	Rejected sanitize.Report
 	Summary  Summary
+	// Policy names the Scheduler (its Name method, else its Go type).
+	Policy string
+	// Refused counts the Pass actions the simulator refused as a policy's
+	// error (ErrNotWaiting, ErrOutOfRange, ErrStalePass; not ErrNoFit,
+	// the outcome of a probe). The built-ins have none.
+	Refused int
 }
 
-// Summary holds the §3 metrics averaged over the included jobs (A7: all
+// Summary holds the §3 metrics averaged over the included jobs (S7: all
 // completed jobs but the first 1% in termination order and those ending
 // after the last arrival).
 type Summary struct {
@@ -79,15 +84,15 @@ type Summary struct {
 	Excluded  int // warm-up and cool-down
 	Cancelled int
 	Rejected  int // not sane, or a duplicate ID (sanitize.DuplicateID)
-	Filled    int // estimates filled in (A6)
+	Filled    int // estimates filled in (S6)
 	// NoEstimate counts the records whose line had no user estimate
-	// (field 9 ≤ 0), whatever the mode made of it: filled in (A6, Filled)
+	// (field 9 ≤ 0), whatever the mode made of it: filled in (S6, Filled)
 	// or, in a peer mode, a 1-second run. KillAtEstimate never ends them.
 	NoEstimate int
 	Killed     int // ended at their estimate (Config.KillAtEstimate)
 	// Overran counts the started jobs that ran more than twice their
 	// estimate. Each one holds processors long after every prediction of
-	// it expired (A3), which a backfilling scheduler cannot plan around: if
+	// it expired (S3), which a backfilling scheduler cannot plan around: if
 	// there are many, consider Config.KillAtEstimate.
 	Overran int
 
@@ -118,7 +123,7 @@ func (s *Sim) result() *Result {
 	// Jobs still waiting or running (none after Finish) keep what they have.
 	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
 	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
-	res := &Result{Records: s.recs, Rejected: s.rejected}
+	res := &Result{Records: s.recs, Rejected: s.rejected, Policy: policyName(s.sched), Refused: s.refused}
 	for _, i := range s.tieRuns { // runs of jobs ending at one instant, into record order
 		end, k := s.recs[s.ended[i]].End, i+1
 		for k < len(s.ended) && s.recs[s.ended[k]].End == end {
@@ -168,35 +173,7 @@ func (s *Sim) close(jb *Job) {
 	}
 }
 
-// Summarize applies the A7 rule to records of one simulation on a machine
-// of P processors (it sets each Record.Included) and computes the §3
-// metrics over the included jobs. The last arrival is the largest submit
-// time among the records. Summary.Rejected is left 0: records hold only
-// simulated jobs. Result.Summary is Summarize(Result.Records, P) plus the
-// rejections; call it again after changing records, e.g. to score a
-// schedule made elsewhere.
-func Summarize(recs []Record, P int64) Summary {
-	// the completed jobs in termination order, ties by record order
-	var ended []int32
-	for i := range recs {
-		if !recs[i].Cancelled && recs[i].End >= 0 {
-			ended = append(ended, int32(i))
-		}
-	}
-	slices.SortFunc(ended, func(a, b int32) int { // a total order: no need for a stable sort
-		if c := cmp.Compare(recs[a].End, recs[b].End); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	var lastSubmit int64
-	for i := range recs {
-		lastSubmit = max(lastSubmit, recs[i].Job.Submit)
-	}
-	return summarize(recs, P, ended, lastSubmit)
-}
-
-// summarize is Summarize given the records of the completed jobs (ended
+// summarize is the S7 rule and the §3 metrics given the records of the completed jobs (ended
 // and not cancelled) in termination order, ties by record order, and the
 // largest submit time among the records.
 func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary {
@@ -291,15 +268,16 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 	return sum
 }
 
-// Load is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records that started,
-// each clipped to [start, end].
-func Load(recs []Record, P, start, end int64) float64 {
+// Utilization is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records
+// that started, each clipped to [start, end], on P processors: the load
+// of any window of the schedule (Summary.Utilization is the S7 window's).
+func (r *Result) Utilization(P, start, end int64) float64 {
 	if end <= start || P <= 0 {
 		return 0
 	}
 	var area float64
-	for i := range recs {
-		area += recs[i].busy(start, end)
+	for i := range r.Records {
+		area += r.Records[i].busy(start, end)
 	}
 	return area / (float64(P) * float64(end-start))
 }
@@ -345,10 +323,17 @@ func median(xs []float64) float64 {
 
 // Run simulates jobs (the sane ones; the rest are counted in
 // Result.Rejected) under cfg and returns per-job records and the summary.
-func Run(ctx context.Context, cfg Config, jobs []swf.Job) (*Result, error) {
+// The observers are told every submission, start, end and reservation as
+// it happens (a fair-share policy learns usage from OnStart and OnEnd). A
+// Scheduler that leaves jobs waiting at the end is an error (ErrStall),
+// returned with the Result.
+func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Result, error) {
 	s, err := New(cfg)
 	if err != nil {
 		return nil, err
+	}
+	for _, o := range obs {
+		s.Observe(o)
 	}
 	if err := s.Load(jobs); err != nil {
 		return nil, err

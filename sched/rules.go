@@ -11,10 +11,10 @@ type rule uint16
 
 const (
 	// ruleEstimateFilled: no estimate (field 9 ≤ 0); the largest estimate
-	// of the load, or the run time, is used (A6; Config.Peer none).
+	// of the load, or the run time, is used (S6; Config.Peer none).
 	ruleEstimateFilled rule = 1 << iota
 	// ruleSizeFromRequested: no allocated processors (field 5 ≤ 0); the
-	// requested ones (field 8) are used (A5; Config.Peer none).
+	// requested ones (field 8) are used (S5; Config.Peer none).
 	ruleSizeFromRequested
 	// ruleKilled: ended at its estimate (Config.KillAtEstimate).
 	ruleKilled

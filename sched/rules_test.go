@@ -41,7 +41,7 @@ func TestChangedCounts(t *testing.T) {
 	}
 }
 
-// -kill ends a job only at an estimate its user gave: job 2 has none, A6
+// -kill ends a job only at an estimate its user gave: job 2 has none, S6
 // gives it job 1's 50 s, and it runs its 1000 s. P = 4.
 func TestKillOnlyAtUserEstimate(t *testing.T) {
 	jobs := []swf.Job{job(1, 0, 100, 2, 50), job(2, 0, 1000, 2, -1), job(3, 10, 10, 4, 10)}

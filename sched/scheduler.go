@@ -1,9 +1,7 @@
 package sched
 
 import (
-	"errors"
 	"fmt"
-	"iter"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -20,86 +18,20 @@ import (
 // times at the same instant (one pass per
 // event with Config.PerEventPass, or again when an observer submitted or
 // cancelled a job during the pass). It must not keep the Pass or its jobs
-// beyond the call, except by ID. A Scheduler may keep state of its own; the
-// built-ins keep none.
+// beyond the call, except by ID (actions on a kept Pass fail with
+// ErrStalePass). A Scheduler may keep state of its own; the built-ins keep
+// none. A Scheduler may have a method Name() string: Result.Policy and
+// reports name it by it (else by its Go type).
 type Scheduler interface {
 	Schedule(p *Pass)
 }
 
-// Pass is the view of one scheduling pass: the clock, the free
-// processors, the waiting and running jobs, and the actions.
-//
-// Starting a job while iterating Waiting, ByPrediction or Running is
-// allowed: the iterators continue after the last job they yielded and skip
-// jobs that left their set meanwhile (a job started during Waiting is not
-// yielded again; a job started during Running may or may not be seen).
-type Pass struct{ s *Sim }
-
-// Now is the simulation clock.
-func (p *Pass) Now() int64 { return p.s.now }
-
-// Free is the number of idle processors now.
-func (p *Pass) Free() int64 { return p.s.free }
-
-// MachineSize is the number of processors of the machine.
-func (p *Pass) MachineSize() int64 { return p.s.cfg.MachineSize }
-
-// Waiting yields the waiting jobs in arrival order.
-func (p *Pass) Waiting() iter.Seq[*Job] {
-	return func(yield func(*Job) bool) {
-		p.s.waitFCFS.Ascend(yield) // a job started meanwhile left a hole, which Ascend skips
+// policyName is a Scheduler's Name, or its Go type.
+func policyName(x Scheduler) string {
+	if n, ok := x.(interface{ Name() string }); ok {
+		return n.Name()
 	}
-}
-
-// ByPrediction yields the waiting jobs by ascending current prediction,
-// ties by arrival order (A14).
-func (p *Pass) ByPrediction() iter.Seq[*Job] {
-	return func(yield func(*Job) bool) { ascendLive(p.s.byPrediction(), waiting, yield) }
-}
-
-// Running yields the running jobs by ascending predicted end, ties by start
-// time then job ID (A2).
-func (p *Pass) Running() iter.Seq[*Job] {
-	return func(yield func(*Job) bool) { ascendLive(&p.s.run, running, yield) }
-}
-
-// Start starts waiting job j now, as a regular (not backfilled) start. It
-// fails if j is not waiting or needs more processors than are free.
-func (p *Pass) Start(j *Job) error { return p.s.startChecked(j, false) }
-
-// Backfill starts waiting job j now and records it as backfilled (it
-// overtook a job that holds a reservation). It fails like Start.
-func (p *Pass) Backfill(j *Job) error { return p.s.startChecked(j, true) }
-
-// Reserve records that waiting job j is expected to start at at. The
-// simulator does not enforce reservations: they feed the predictability
-// metrics (Record.FirstReservation, Summary.Predictability) and
-// Observer.OnReservation.
-func (p *Pass) Reserve(j *Job, at int64) error {
-	if j == nil || j.state != waiting {
-		return errors.New("sched: Reserve: job is not waiting")
-	}
-	p.s.reserve(j, at)
-	return nil
-}
-
-// Shadow returns EASY's shadow time for a job of n processors, the
-// predicted end of the running job after which n processors are free
-// (never if they never are), and the extra processors: those free at the
-// shadow beyond the n (§2.2 step 3). It honours Config.ShadowTies. A
-// shadow before now means a running job outlived its prediction (A3).
-func (p *Pass) Shadow(n int64) (shadow, extra int64) { return p.s.shadow(n) }
-
-// Profile returns the free-processor profile from now on: the free
-// processors, plus each running job's processors from its predicted end
-// (a predicted end already past counts from now+1: the processors are
-// still held, A3). The policy may Fit and Allocate in it; it is rebuilt at
-// every call and shared by the pass, so keep at most one in use.
-func (p *Pass) Profile() *Profile {
-	s := p.s
-	s.prof.Reset(s.now, s.free)
-	s.run.Ascend(func(r *Job) bool { s.prof.Release(max(r.predEnd(), s.now+1), r.n); return true })
-	return &s.prof
+	return fmt.Sprintf("%T", x)
 }
 
 // Job is a job inside the simulator, as a Scheduler sees it. Its methods
@@ -117,7 +49,7 @@ type Job struct {
 	state    jobState
 	nCorr    int
 	kPost    int
-	filled   bool // estimate was missing (A6)
+	filled   bool // estimate was missing (S6)
 	backfill bool
 	killed   bool  // run time cut to the estimate (KillAtEstimate)
 	firstRes int64 // first reservation, -1 none
@@ -138,7 +70,7 @@ func (j *Job) Size() int64 { return j.n }
 // Submit is the arrival time.
 func (j *Job) Submit() int64 { return j.j.Submit }
 
-// Estimate is the user's estimate e the simulator uses (A6 filled).
+// Estimate is the user's estimate e the simulator uses (S6 filled).
 func (j *Job) Estimate() int64 { return j.e }
 
 // Prediction is the current prediction p (the estimate unless a
@@ -160,10 +92,28 @@ func (j *Job) PredictedEnd() int64 { return j.predEnd() }
 // none.
 func (j *Job) Reservation() int64 { return j.res }
 
-// SWF returns the job's trace line as the simulator uses it: ReqTime is
-// the effective estimate, and RunTime the hidden run time, which a
-// realistic policy must not look at.
-func (j *Job) SWF() swf.Job { return j.j }
+// User is the user's number (SWF field 12), -1 if unknown.
+func (j *Job) User() int64 { return j.j.User }
+
+// Group is the group's number (SWF field 13), -1 if unknown.
+func (j *Job) Group() int64 { return j.j.Group }
+
+// Queue is the queue's number (SWF field 15), -1 if unknown.
+func (j *Job) Queue() int64 { return j.j.Queue }
+
+// Partition is the partition's number (SWF field 16), -1 if unknown.
+func (j *Job) Partition() int64 { return j.j.Partition }
+
+// SWF returns the job's trace line as a policy may see it: ReqTime is the
+// effective estimate, and what is known only after the job ran (run time,
+// wait, CPU time, memory used, status) is swf.Unknown. The run time is
+// the simulator's secret: a policy that needs it (an oracle) gets it
+// through Config.Predictor (sched/predict.Perfect).
+func (j *Job) SWF() swf.Job {
+	l := j.j
+	l.RunTime, l.Wait, l.AvgCPUTime, l.UsedMemory, l.Status = swf.Unknown, swf.Unknown, swf.Unknown, swf.Unknown, swf.StatusUnknown
+	return l
+}
 
 // ascendLive yields the elements of t in order, from a cursor that
 // survives insertions and deletions between yields: it reads a batch of
@@ -196,26 +146,4 @@ func ascendLive(t *jobSet, state jobState, yield func(*Job) bool) {
 		}
 		last = batch[n-1]
 	}
-}
-
-// startChecked is Pass.Start and Pass.Backfill.
-func (s *Sim) startChecked(j *Job, backfilled bool) error {
-	switch {
-	case j == nil || j.state != waiting:
-		return errors.New("sched: start: job is not waiting")
-	case j.n > s.free:
-		return fmt.Errorf("sched: start: job %d needs %d processors, %d free", j.j.ID, j.n, s.free)
-	}
-	s.startJob(j, backfilled)
-	return nil
-}
-
-// byPrediction returns the waiting jobs ordered by (p, arrival), built on
-// first use and kept up to date from then on.
-func (s *Sim) byPrediction() *jobSet {
-	if s.waitSJ == nil {
-		s.waitSJ = &jobSet{byShort: true}
-		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
-	}
-	return s.waitSJ
 }

@@ -22,7 +22,7 @@ const (
 
 func (j *Job) predEnd() int64 { return j.start + j.p }
 
-// event kinds in the same-timestamp order of A1.
+// event kinds in the same-timestamp order of S1.
 const (
 	evTerm = iota
 	evExpiry
@@ -31,7 +31,7 @@ const (
 
 type event struct {
 	t   int64
-	ord uint64 // kind<<56 | push sequence: the A1 order, then push order
+	ord uint64 // kind<<56 | push sequence: the S1 order, then push order
 	job *Job   // termination, expiry
 	n   int    // expiry: correction count when armed (stale if changed); wake: key in Sim.wakes
 }
@@ -127,7 +127,7 @@ type Sim struct {
 	hiID  int64 // the largest admitted ID
 	anyID bool  // some job was admitted
 	// ended lists the records of the jobs that terminated, in the order
-	// they did: Summarize's termination order without a sort of all
+	// they did: summarize's termination order without a sort of all
 	// records. Jobs ending at the same instant must come in record order:
 	// tieRuns holds the start of each such run that does not (see
 	// noteEnd), endedAt and runFrom the current run's instant and start.
@@ -135,7 +135,7 @@ type Sim struct {
 	tieRuns    []int
 	endedAt    int64
 	runFrom    int
-	lastSubmit int64 // the largest submit time of an admitted job (A7's last arrival)
+	lastSubmit int64 // the largest submit time of an admitted job (S7's last arrival)
 
 	waitFCFS fifo    // by arrival
 	waitSJ   *jobSet // by (p, seq); built on first use
@@ -154,6 +154,10 @@ type Sim struct {
 	// correction, a cancellation, a re-prediction (see easyMemo).
 	epoch uint64
 	memo  easyMemo
+	// builtin: the Scheduler is one of the package's, which keep no
+	// Pass; refused counts the Pass actions refused (Result.Refused).
+	builtin bool
+	refused int
 }
 
 func lessShort(a, b *Job) bool {
@@ -184,7 +188,11 @@ func New(cfg Config) (*Sim, error) {
 	if s.sched == nil {
 		s.sched = EASYScheduler{}
 	}
-	s.view = Pass{s}
+	switch s.sched.(type) {
+	case EASYScheduler, fcfsScheduler, conservativeScheduler:
+		s.builtin = true
+	}
+	s.view = Pass{s: s}
 	return s, nil
 }
 
@@ -200,7 +208,7 @@ func (s *Sim) Now() int64 { return s.now }
 // still to arrive, waiting or running (sanitize.DuplicateID; the first
 // one loaded is kept), so that Cancel names one job; jobs submitted
 // before Now are an error.
-// Missing estimates become MaxEstimate or the largest estimate seen (A6).
+// Missing estimates become MaxEstimate or the largest estimate seen (S6).
 //
 // The simulator keeps a pointer to each sane job (Record.Job) instead of a
 // copy, so that every job is held once: jobs must not change until the
@@ -262,7 +270,7 @@ func (s *Sim) Load(jobs []swf.Job) error {
 // predicate, and returns the record and the job's arrival time (the line's
 // submit time, or the peer's, Config.Peer). index is the line's position
 // in Load's slice, -1 for Submit. Every line's estimate counts towards the
-// largest one (A6).
+// largest one (S6).
 func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	if e := line.ReqTime; s.cfg.MaxEstimate == 0 && e <= sanitize.MaxTime {
 		s.maxEst = max(s.maxEst, e)
@@ -274,7 +282,7 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 		rules = peerJob(&peer, s.cfg.Peer, s.cfg.MachineSize)
 		sj = &peer
 	} else if line.AllocProcs <= 0 && line.ReqProcs > 0 {
-		rules = ruleSizeFromRequested // A5
+		rules = ruleSizeFromRequested // S5
 	}
 	r := sanitize.Check(sj, s.cfg.MachineSize)
 	if r == sanitize.SaneJob && s.holds(sj.ID) {
@@ -413,7 +421,7 @@ func (s *Sim) schedule() {
 	for {
 		s.dirty = false
 		if s.waitFCFS.Len() > 0 {
-			s.sched.Schedule(&s.view)
+			s.pass()
 		}
 		if !s.dirty {
 			break
@@ -487,17 +495,21 @@ func (s *Sim) runUntil(ctx context.Context, t int64) error {
 
 const never = int64(1<<63 - 1)
 
-// Finish runs the simulation until no event is left and returns the result.
+// Finish runs the simulation until no event is left and returns the
+// result. If jobs still wait then, the Scheduler stalled: the error wraps
+// ErrStall and names the first of them, and the Result is returned with
+// it (those jobs never started).
 func (s *Sim) Finish() (*Result, error) { return s.finish(context.Background()) }
 
 func (s *Sim) finish(ctx context.Context) (*Result, error) {
 	if err := s.runUntil(ctx, never-1); err != nil {
 		return nil, err
 	}
-	return s.result(), nil
+	err := s.stall() // before result, which closes the waiting jobs' records
+	return s.result(), err
 }
 
-// batch processes all events at time t in the A1 order, then schedules.
+// batch processes all events at time t in the S1 order, then schedules.
 func (s *Sim) batch(t int64) {
 	s.now, s.inBatch = t, true
 	if s.cfg.Peer == PeerPyss && s.cfg.PerEventPass {
@@ -612,7 +624,7 @@ func (s *Sim) terminateAsPredicted() {
 }
 
 // EstimateFor is the estimate the simulation plans job j with if it
-// arrives now: its own; without one (A6), the largest estimate seen so far,
+// arrives now: its own; without one (S6), the largest estimate seen so far,
 // or its run time on a log without estimates.
 func (s *Sim) EstimateFor(j *swf.Job) int64 {
 	switch {
@@ -634,7 +646,7 @@ func (s *Sim) arrive(jb *Job) {
 		// The run the scheduler will see, from the start: an oracle
 		// predicts it and a history learns it (see KillAtEstimate). A
 		// job is killed only at an estimate its user gave: a filled-in
-		// one (A6) is the simulator's guess.
+		// one (S6) is the simulator's guess.
 		jb.r, jb.j.RunTime, jb.killed = jb.e, jb.e, true
 	}
 	jb.p = s.pred.Predict(&jb.j, s.now)

@@ -25,7 +25,7 @@ var golden = []struct {
 }
 
 // TestGoldenEASY checks the offered load (§3.6 on the log's own schedule,
-// A8) against Tab 2.1 within 0.02, and EASY's mean wait, bounded slowdown
+// S8) against Tab 2.1 within 0.02, and EASY's mean wait, bounded slowdown
 // and accuracy against §9.1 within 10% (the spec expects drift of a few
 // percent from archive versions and tie-breaking).
 func TestGoldenEASY(t *testing.T) {

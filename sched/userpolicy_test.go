@@ -81,7 +81,7 @@ func (e userEASY) first(p *sched.Pass) *sched.Job {
 
 func (e userEASY) fill(p *sched.Pass, h *sched.Job) {
 	shadow, extra := p.Shadow(h.Size())
-	p.Reserve(h, shadow)
+	p.Reserve(h, max(shadow, p.Now()))
 	for _, k := range ordered(p, e.backfill) {
 		if p.Free() == 0 {
 			return

@@ -26,6 +26,6 @@
 // out-of-order submit times are only counted (Stats.OutOfOrder), and
 // unknown ones (-1) apart from them (Stats.UnknownSubmit).
 //
-// Decisions cited as A-items (A5: which size field) are those of
+// Decisions cited as S-items (S5: which size field) are those of
 // docs/decisions.md's Tsafrir register.
 package swf

@@ -44,7 +44,7 @@ func (e *ParseError) Error() string {
 	case e.Key != "":
 		return fmt.Sprintf("swf: line %d, header %s: %q: %v", e.Line, clip(e.Key), clip(e.Value), e.Err)
 	case e.Field > 0 && e.Field <= NumFields:
-		return fmt.Sprintf("swf: line %d, field %d (%s): %q: %v", e.Line, e.Field, FieldNames[e.Field-1], clip(e.Value), e.Err)
+		return fmt.Sprintf("swf: line %d, field %d (%s): %q: %v", e.Line, e.Field, FieldName(e.Field-1), clip(e.Value), e.Err)
 	case e.Field > 0:
 		return fmt.Sprintf("swf: line %d, field %d: %q: %v", e.Line, e.Field, clip(e.Value), e.Err)
 	default:

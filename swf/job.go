@@ -46,12 +46,32 @@ type Job struct {
 	ThinkTime    int64   // 18: think time from the preceding job's end, seconds
 }
 
+// NewJob returns a job whose every field is Unknown (Status
+// StatusUnknown), as a line of -1s reads: set the fields you know.
+//
+//	j := swf.NewJob()
+//	j.ID, j.Submit, j.RunTime, j.ReqProcs, j.ReqTime = 1, 0, 3600, 16, 7200
+func NewJob() Job {
+	return Job{ID: Unknown, Submit: Unknown, Wait: Unknown, RunTime: Unknown, AllocProcs: Unknown,
+		AvgCPUTime: Unknown, UsedMemory: Unknown, ReqProcs: Unknown, ReqTime: Unknown, ReqMemory: Unknown,
+		Status: StatusUnknown, User: Unknown, Group: Unknown, Executable: Unknown, Queue: Unknown,
+		Partition: Unknown, PrecedingJob: Unknown, ThinkTime: Unknown}
+}
+
 // NumFields is the number of fields in an SWF job line.
 const NumFields = 18
 
-// FieldNames are the standard names of the 18 fields, indexed from 0 (field 1
-// is FieldNames[0]). Parse errors use them to name the offending field.
-var FieldNames = [NumFields]string{
+// FieldName returns the standard name of field i, counted from 0 (field
+// 1 is FieldName(0)), or "" out of range. Parse errors use it to name the
+// offending field.
+func FieldName(i int) string {
+	if i < 0 || i >= NumFields {
+		return ""
+	}
+	return fieldNames[i]
+}
+
+var fieldNames = [NumFields]string{
 	"job number", "submit time", "wait time", "run time", "allocated processors",
 	"average CPU time", "used memory", "requested processors", "requested time",
 	"requested memory", "status", "user id", "group id", "executable",
@@ -60,7 +80,7 @@ var FieldNames = [NumFields]string{
 
 // Size is the job's processor count: allocated processors (field 5), or,
 // when that is unknown, the requested processors (field 8). It returns
-// Unknown when neither is known. This is the thesis's rule (Tsafrir A5).
+// Unknown when neither is known. This is the thesis's rule (Tsafrir S5).
 func (j *Job) Size() int64 {
 	if j.AllocProcs > 0 {
 		return j.AllocProcs

@@ -11,8 +11,8 @@ import (
 	"strconv"
 )
 
-// DefaultMaxErrors is how many parse errors a lenient Reader keeps.
-const DefaultMaxErrors = 100
+// defaultMaxErrors is how many parse errors a lenient Reader keeps.
+const defaultMaxErrors = 100
 
 // Reader reads an SWF trace one job at a time, in O(1) memory. Its shape
 // follows encoding/csv: set the option fields before the first call, then
@@ -30,8 +30,7 @@ type Reader struct {
 	// Lenient makes Read skip malformed lines instead of failing. Skipped
 	// lines are counted and the first MaxErrors errors are kept (Stats).
 	Lenient bool
-	// MaxErrors bounds the errors kept in lenient mode; 0 means
-	// DefaultMaxErrors.
+	// MaxErrors bounds the errors kept in lenient mode; 0 means 100.
 	MaxErrors int
 
 	src     io.Reader
@@ -265,7 +264,7 @@ func (r *Reader) fail(e *ParseError) bool {
 	r.stats.Skipped++
 	limit := r.MaxErrors
 	if limit == 0 {
-		limit = DefaultMaxErrors
+		limit = defaultMaxErrors
 	}
 	if len(r.stats.Errors) < limit {
 		r.stats.Errors = append(r.stats.Errors, e)

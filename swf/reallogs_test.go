@@ -70,7 +70,7 @@ func TestOtherStatusBounded(t *testing.T) {
 	var b []byte
 	for i := range 1000 {
 		j := Job{ID: int64(i), Status: Status(100 + i)}
-		b = AppendJob(b, &j)
+		b = appendJob(b, &j)
 		b = append(b, '\n')
 	}
 	r := NewReader(bytes.NewReader(b))

@@ -135,7 +135,7 @@ func TestLenientKeepsValidLines(t *testing.T) {
 			if strings.TrimSpace(garbage[i]) != "" {
 				bad++
 			}
-			b = AppendJob(b, &jobs[i])
+			b = appendJob(b, &jobs[i])
 			b = append(b, '\n')
 		}
 		r := NewReader(bytes.NewReader(b))
@@ -179,7 +179,7 @@ func FuzzReader(f *testing.F) {
 			}
 			var b []byte
 			for i := range jobs {
-				b = AppendJob(b, &jobs[i])
+				b = appendJob(b, &jobs[i])
 				b = append(b, '\n')
 			}
 			back, err := NewReader(bytes.NewReader(b)).ReadAll()

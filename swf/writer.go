@@ -39,7 +39,7 @@ func (w *Writer) WriteHeader(h *Header) error {
 
 // Write writes one job line.
 func (w *Writer) Write(j *Job) error {
-	w.buf = AppendJob(w.buf[:0], j)
+	w.buf = appendJob(w.buf[:0], j)
 	w.buf = append(w.buf, '\n')
 	_, err := w.w.Write(w.buf)
 	return err
@@ -64,8 +64,12 @@ func WriteAll(w io.Writer, h *Header, jobs []Job) error {
 	return sw.Flush()
 }
 
-// AppendJob appends j's 18 fields, space separated, to b.
-func AppendJob(b []byte, j *Job) []byte {
+// AppendText appends j's line, its 18 fields space separated, to b
+// (encoding.TextAppender; the error is always nil).
+func (j *Job) AppendText(b []byte) ([]byte, error) { return appendJob(b, j), nil }
+
+// appendJob appends j's 18 fields, space separated, to b.
+func appendJob(b []byte, j *Job) []byte {
 	fields := [NumFields]int64{j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, 0, 0,
 		j.ReqProcs, j.ReqTime, 0, int64(j.Status), j.User, j.Group, j.Executable,
 		j.Queue, j.Partition, j.PrecedingJob, j.ThinkTime}

@@ -16,7 +16,7 @@ func (p Plan) Cost() (required, worstExtra int64) {
 // ActualExtra is the overhead actually paid when the submitted job started
 // at start: N·(D − start) while it spins until D. A job starting after D
 // missed the reservation and spins for nothing, so its extra is 0; what a
-// missed job is charged is the caller's policy (A17).
+// missed job is charged is the caller's policy (Q17).
 func (p Plan) ActualExtra(start int64) int64 {
 	if !p.Possible || start > p.Start {
 		return 0

@@ -1,6 +1,6 @@
 // Package varq makes virtual advance reservations on best-effort batch
 // queues (VARQ, Nurmi's thesis Ch. 5; spec qbets-varq-coalloc §3, §5.4,
-// §6.4–6.5, ambiguities A14–A17, A24).
+// §6.4–6.5, ambiguities Q14–Q17, Q24).
 //
 // A user wants Nodes processors for Walltime seconds starting at the
 // absolute time Start (D), on a machine that offers no reservations. VARQ
@@ -24,11 +24,11 @@
 // more (the job starts at submission), and actually costs N·(D − t_start)
 // more when it starts at t_start ≤ D. The thesis's printed 9480 node-s for
 // its Figure 5.4 example is an arithmetic slip; the formula gives 10920
-// (A14), which is what the tests pin.
+// (Q14), which is what the tests pin.
 //
 // Latest computes PlanLatest lazily, backwards from the start time, for
 // callers that plan thousands of requests. A Replanner recomputes the plan
-// while it waits to submit (A16), so that change points in the queue move
+// while it waits to submit (Q16), so that change points in the queue move
 // the submission time; it keeps an accepted plan through the forecaster's
 // silence (QBETS's "machine may be down").
 //

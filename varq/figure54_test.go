@@ -56,7 +56,7 @@ func TestFigure54WorkedExample(t *testing.T) {
 	if !p.Possible || p.Submit-T != 40470 || p.Walltime != 6330 {
 		t.Fatalf("PlanLatest(0.5) = %v (wait %d s); thesis: wait 40470 s, 6330 s walltime", p, p.Submit-T)
 	}
-	// The thesis prints 9480 node-s, but 4·(43200−40470) = 10920 (A14).
+	// The thesis prints 9480 node-s, but 4·(43200−40470) = 10920 (Q14).
 	if req, extra := p.Cost(); req != 14400 || extra != 10920 {
 		t.Errorf("cost = %d, %d; thesis: required 14400, worst-case extra 10920 (printed 9480)", req, extra)
 	}

@@ -22,7 +22,7 @@ type ReplanConfig struct {
 	Every        int64
 	OnlyAtSubmit bool
 	// Abort gives an accepted request up (Drop) when it can no longer meet
-	// its target (A16); by default the Replanner falls back to the most
+	// its target (Q16); by default the Replanner falls back to the most
 	// probable submission of the new trajectory (PlanMax), and aborts only
 	// if none has any chance.
 	Abort bool
@@ -91,7 +91,7 @@ type Decision struct {
 	Kept bool
 }
 
-// Replanner is the re-planning agent of A16 for one request: while waiting
+// Replanner is the re-planning agent of Q16 for one request: while waiting
 // to submit, it recomputes the trajectory as new waits become visible to
 // its Forecaster and moves the planned submission time. Drive it with
 // Decide(now) from a clock (real or simulated), at the times it asks for.
@@ -199,7 +199,7 @@ func (rp *Replanner) Decide(now int64) (Decision, error) {
 // every size at once. A crowd-aware question (own nodes plus the crowd's)
 // can be all zero while the forecaster answers for the request alone, for
 // instance for a sum no job of the history had; that is a forecast that no
-// submission has any chance, and the request is dropped (A16) rather than
+// submission has any chance, and the request is dropped (Q16) rather than
 // kept on a stale plan.
 func (rp *Replanner) silent(now int64) bool {
 	if rp.own != nil {

@@ -121,7 +121,7 @@ func (lp *LoadProfile) Busy(t int64) int64 {
 }
 
 // JobLoad is the actual load of a finished job: the load due to the other
-// jobs executing during its own run (spec A11: its own usage is excluded).
+// jobs executing during its own run (spec H11: its own usage is excluded).
 // A zero-length run takes the instantaneous load of the others at Start.
 func (lp *LoadProfile) JobLoad(e Execution) float64 {
 	if e.End <= e.Start {

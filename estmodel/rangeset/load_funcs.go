@@ -19,20 +19,20 @@ type LoadFunc struct{ A, B float64 }
 // At is the function's runtime at load l.
 func (f LoadFunc) At(l float64) float64 { return f.A*l + f.B }
 
-// RangeKey identifies "the same kind of job": ⟨user, request size, queue,
+// Key identifies "the same kind of job": ⟨user, request size, queue,
 // group⟩.
-type RangeKey struct{ User, Size, Queue, Group int64 }
+type Key struct{ User, Size, Queue, Group int64 }
 
-// KeyOf is the RangeKey of an SWF job (its size is swf.Job.Size: allocated,
+// KeyOf is the Key of an SWF job (its size is swf.Job.Size: allocated,
 // else requested processors).
-func KeyOf(j *swf.Job) RangeKey {
-	return RangeKey{User: j.User, Size: j.Size(), Queue: j.Queue, Group: j.Group}
+func KeyOf(j *swf.Job) Key {
+	return Key{User: j.User, Size: j.Size(), Queue: j.Queue, Group: j.Group}
 }
 
 // LoadSample is one finished job: its key, actual runtime (s) and actual
 // load (LoadProfile.JobLoad).
 type LoadSample struct {
-	Key     RangeKey
+	Key     Key
 	Runtime float64
 	Load    float64
 }
@@ -40,7 +40,7 @@ type LoadSample struct {
 // LoadFuncConfig holds the parameters of BuildLoadFuncs. The zero value is
 // the paper's: k = 25 tuples of ≥ l = 10 jobs whose loads span ≥ m = 0.5,
 // 20 bins of width 0.05, chain steps of at most X = 50%, and the spec's
-// [R] per-bin DBSCAN (ε = 0.1·median, minPts = 2, A12).
+// [R] per-bin DBSCAN (ε = 0.1·median, minPts = 2, H12).
 type LoadFuncConfig struct {
 	Tuples      int     // k: at most this many functions (0: 25)
 	MinJobs     int     // l: jobs a tuple needs (0: 10)
@@ -49,7 +49,7 @@ type LoadFuncConfig struct {
 	BinWidth    float64 // load bin width (0: 0.05)
 	EpsFrac     float64 // per-bin DBSCAN ε as a fraction of the bin's median runtime (0: 0.1)
 	MinPts      int     // per-bin DBSCAN minPts (0: 2)
-	StrictChain bool    // require r_x < r_y on chain edges instead of ≤ (A13)
+	StrictChain bool    // require r_x < r_y on chain edges instead of ≤ (H13)
 }
 
 // Validate names the first parameter out of range.
@@ -106,17 +106,17 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	groups := map[RangeKey][]LoadSample{}
+	groups := map[Key][]LoadSample{}
 	for i, s := range samples {
 		if math.IsNaN(s.Runtime) || math.IsNaN(s.Load) || s.Runtime < 0 || s.Load < 0 {
 			return nil, fmt.Errorf("rangeset: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
 		}
 		groups[s.Key] = append(groups[s.Key], s)
 	}
-	// A14: filter by l and m first, then rank by job count (ties by key,
+	// H14: filter by l and m first, then rank by job count (ties by key,
 	// for determinism) and keep the top k.
 	type cand struct {
-		k  RangeKey
+		k  Key
 		ss []LoadSample
 	}
 	var cands []cand
@@ -150,7 +150,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	return fs, nil
 }
 
-func cmpKey(a, b RangeKey) int {
+func cmpKey(a, b Key) int {
 	if c := cmp.Compare(a.User, b.User); c != 0 {
 		return c
 	}
@@ -200,7 +200,7 @@ func loadFunc(ss []LoadSample, cfg LoadFuncConfig) (LoadFunc, bool) {
 }
 
 // denseCluster keeps the largest 1-D DBSCAN cluster of a bin's runtimes
-// (A12); a bin of ≤ 2 jobs keeps them all, one that is all noise keeps
+// (H12); a bin of ≤ 2 jobs keeps them all, one that is all noise keeps
 // nothing.
 func denseCluster(b []LoadSample, cfg LoadFuncConfig) []LoadSample {
 	if len(b) <= 2 {

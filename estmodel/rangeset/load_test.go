@@ -68,7 +68,7 @@ func TestLoadProfileOnline(t *testing.T) {
 // One key, runtimes rising with load in four bins plus an outlier bin: the
 // chain drops the outlier (a 3× jump) and the line goes through the rest.
 func TestBuildLoadFuncsHand(t *testing.T) {
-	k := RangeKey{User: 1, Size: 8}
+	k := Key{User: 1, Size: 8}
 	var ss []LoadSample
 	add := func(load, rt float64, n int) {
 		for range n {

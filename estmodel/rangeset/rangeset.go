@@ -26,17 +26,17 @@ func (r Range) Contains(x float64) bool {
 	return r.Lo <= x && (x < r.Hi || x == r.Lo)
 }
 
-// RangeSet is a list of disjoint ranges sorted by Lo whose probabilities
+// Set is a list of disjoint ranges sorted by Lo whose probabilities
 // sum to 1 (when it is not empty).
-type RangeSet []Range
+type Set []Range
 
 // Contains reports whether any range contains x.
-func (rs RangeSet) Contains(x float64) bool { return rs.index(x) >= 0 }
+func (rs Set) Contains(x float64) bool { return rs.index(x) >= 0 }
 
 // index is the index of the range containing x, or −1. Ranges are sorted
 // and disjoint: the last range starting at or before x is the only one
 // that can hold it.
-func (rs RangeSet) index(x float64) int {
+func (rs Set) index(x float64) int {
 	i, _ := slices.BinarySearchFunc(rs, x, func(r Range, x float64) int {
 		if r.Lo <= x {
 			return -1
@@ -50,7 +50,7 @@ func (rs RangeSet) index(x float64) int {
 }
 
 // Coverage is the total length of the ranges.
-func (rs RangeSet) Coverage() float64 {
+func (rs Set) Coverage() float64 {
 	var c float64
 	for _, r := range rs {
 		c += r.Len()
@@ -60,7 +60,7 @@ func (rs RangeSet) Coverage() float64 {
 
 // Point is Σ P·Mid: the paper's "gross over-approximation" of a range set
 // by one value (§3.7). An empty set gives NaN.
-func (rs RangeSet) Point() float64 {
+func (rs Set) Point() float64 {
 	if len(rs) == 0 {
 		return math.NaN()
 	}
@@ -73,17 +73,17 @@ func (rs RangeSet) Point() float64 {
 
 // Shift adds d to every bound: the response-time range set of a runtime
 // range set and a predicted wait d (§3.8). Probabilities are unchanged.
-func (rs RangeSet) Shift(d float64) RangeSet {
-	out := make(RangeSet, len(rs))
+func (rs Set) Shift(d float64) Set {
+	out := make(Set, len(rs))
 	for i, r := range rs {
 		out[i] = Range{r.Lo + d, r.Hi + d, r.P}
 	}
 	return out
 }
 
-// Check reports the first violation of the RangeSet invariants: sorted,
+// Check reports the first violation of the Set invariants: sorted,
 // disjoint, Lo ≤ Hi, probabilities in [0, 1] summing to 1 within tol.
-func (rs RangeSet) Check(tol float64) error {
+func (rs Set) Check(tol float64) error {
 	var sum float64
 	for i, r := range rs {
 		if !(r.Lo <= r.Hi) {
@@ -106,9 +106,9 @@ func (rs RangeSet) Check(tol float64) error {
 	return nil
 }
 
-// mergeConfig holds the merging parameters (RangeConfig's). The zero value
+// mergeConfig holds the merging parameters (Config's). The zero value
 // is the paper's: merge when the overlap is more than 50% (of the shorter
-// range, A16), and at most 25 ranges.
+// range, H16), and at most 25 ranges.
 type mergeConfig struct {
 	OverlapPct float64 // merge threshold, % (0: 50)
 	MaxRanges  int     // cap (0: 25)
@@ -117,10 +117,10 @@ type mergeConfig struct {
 // validate names the first parameter out of range.
 func (c mergeConfig) validate() error {
 	if !(c.OverlapPct >= 0 && c.OverlapPct <= 100) {
-		return fmt.Errorf("rangeset: RangeConfig.OverlapPct = %v, need in [0, 100]", c.OverlapPct)
+		return fmt.Errorf("rangeset: Config.OverlapPct = %v, need in [0, 100]", c.OverlapPct)
 	}
 	if c.MaxRanges < 0 {
-		return fmt.Errorf("rangeset: RangeConfig.MaxRanges = %d, need ≥ 0", c.MaxRanges)
+		return fmt.Errorf("rangeset: Config.MaxRanges = %d, need ≥ 0", c.MaxRanges)
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func (c mergeConfig) withDefaults() mergeConfig {
 	return c
 }
 
-// overlapPct is |r ∩ top| / min(|r|, |top|) · 100 (A16). When the shorter
+// overlapPct is |r ∩ top| / min(|r|, |top|) · 100 (H16). When the shorter
 // one has length 0 the overlap is 100 if its point lies in the other
 // ([Lo, Hi)) and 0 otherwise.
 func overlapPct(top, r Range) float64 {
@@ -158,11 +158,11 @@ func overlapPct(top, r Range) float64 {
 // (§3.5): sorted by Lo, each range is merged into the top of the stack when
 // their overlap exceeds OverlapPct, else pushed. A pushed range that still
 // overlaps the top is cut with it at the midpoint of the overlap, so the
-// result is disjoint (A16); one lying inside the top is merged, since no
+// result is disjoint (H16); one lying inside the top is merged, since no
 // cut can separate it (this matters only for thresholds near 100%). Then, while there are more than MaxRanges, the
 // adjacent pair with the smallest gap is merged. Probabilities are left at
 // 0 (see assignProbabilities). The input is not modified.
-func mergeRanges(in []Range, cfg mergeConfig) (RangeSet, error) {
+func mergeRanges(in []Range, cfg mergeConfig) (Set, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func mergeRanges(in []Range, cfg mergeConfig) (RangeSet, error) {
 		}
 		return cmp.Compare(a.Hi, b.Hi)
 	})
-	var st RangeSet
+	var st Set
 	for _, r := range rs {
 		if len(st) == 0 {
 			st = append(st, r)
@@ -217,11 +217,11 @@ func mergeRanges(in []Range, cfg mergeConfig) (RangeSet, error) {
 const newShare = 0.1
 
 // assignProbabilities sets each range's probability from the key's whole
-// history of runtimes (§3.6, A17): the fraction of runtimes inside it, with
+// history of runtimes (§3.6, H17): the fraction of runtimes inside it, with
 // the ranges that hold none ("new") sharing newShare equally and the others
 // rescaled to 1 − newShare (to 1 when there is no new range). When every
 // range is new, or there is no history, they share 1 equally.
-func assignProbabilities(rs RangeSet, history []float64) {
+func assignProbabilities(rs Set, history []float64) {
 	if len(rs) == 0 {
 		return
 	}

@@ -10,8 +10,8 @@ import (
 // back) and 25 load functions.
 func BenchmarkRangeSetPredict(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	h := new(RangeHistory)
-	k := RangeKey{User: 1, Size: 64}
+	h := new(History)
+	k := Key{User: 1, Size: 64}
 	for range 500 {
 		if err := h.Add(LoadSample{Key: k, Runtime: 100 + 5000*rng.Float64(), Load: rng.Float64()}); err != nil {
 			b.Fatal(err)
@@ -21,7 +21,7 @@ func BenchmarkRangeSetPredict(b *testing.B) {
 	for i := range fs {
 		fs[i] = LoadFunc{A: 1000 * rng.Float64(), B: 100 * rng.Float64()}
 	}
-	p := RangePredictor{Funcs: fs, History: h}
+	p := Predictor{Funcs: fs, History: h}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := p.Predict(k, 0.7); err != nil {

@@ -11,16 +11,16 @@ import (
 // to 0.8, one much flatter) carry each past run to the load predicted for
 // the next job; each run gives a range, the overlapping ones merge, and
 // ranges holding past runtimes get most of the probability.
-func ExampleRangePredictor() {
-	h := new(rangeset.RangeHistory)
-	k := rangeset.RangeKey{User: 7, Size: 8}
+func ExamplePredictor() {
+	h := new(rangeset.History)
+	k := rangeset.Key{User: 7, Size: 8}
 	for _, s := range []struct{ rt, load float64 }{{100, 0.2}, {130, 0.25}, {190, 0.8}, {200, 0.85}} {
 		if err := h.Add(rangeset.LoadSample{Key: k, Runtime: s.rt, Load: s.load}); err != nil {
 			fmt.Println(err)
 			return
 		}
 	}
-	p := rangeset.RangePredictor{Funcs: []rangeset.LoadFunc{{A: 166.7, B: 66.7}, {A: 50, B: 150}}, History: h}
+	p := rangeset.Predictor{Funcs: []rangeset.LoadFunc{{A: 166.7, B: 66.7}, {A: 50, B: 150}}, History: h}
 	rs, _, err := p.Predict(k, 0.8)
 	if err != nil {
 		fmt.Println(err)

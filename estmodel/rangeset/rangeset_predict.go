@@ -6,13 +6,13 @@ import (
 	"slices"
 )
 
-// RangeConfig holds the parameters of the range-set predictor. The zero
+// Config holds the parameters of the range-set predictor. The zero
 // value is the paper's: start from the 10 most recent same-key jobs and
 // extend back until they span 90% of the key's whole runtime range (§3.3),
-// compact per-job ranges wider than 20% of their median (§3.4, A15), merge
-// ranges overlapping by more than 50% (of the shorter range, A16) and keep
+// compact per-job ranges wider than 20% of their median (§3.4, H15), merge
+// ranges overlapping by more than 50% (of the shorter range, H16) and keep
 // at most 25.
-type RangeConfig struct {
+type Config struct {
 	Recent     int     // relevant history starts with this many jobs (0: 10)
 	SpanFrac   float64 // stop extending at this share of the key's full range (0: 0.9)
 	CompactPct float64 // widest per-job range, % of its median (0: 20)
@@ -34,28 +34,28 @@ type RangeConfig struct {
 }
 
 // Validate names the first parameter out of range.
-func (c RangeConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case c.Recent < 0:
-		return fmt.Errorf("rangeset: RangeConfig.Recent = %d, need ≥ 0", c.Recent)
+		return fmt.Errorf("rangeset: Config.Recent = %d, need ≥ 0", c.Recent)
 	case !(c.SpanFrac >= 0 && c.SpanFrac <= 1):
-		return fmt.Errorf("rangeset: RangeConfig.SpanFrac = %v, need in [0, 1]", c.SpanFrac)
+		return fmt.Errorf("rangeset: Config.SpanFrac = %v, need in [0, 1]", c.SpanFrac)
 	case !(c.CompactPct >= 0) || math.IsInf(c.CompactPct, 0):
-		return fmt.Errorf("rangeset: RangeConfig.CompactPct = %v, need ≥ 0", c.CompactPct)
+		return fmt.Errorf("rangeset: Config.CompactPct = %v, need ≥ 0", c.CompactPct)
 	case c.MaxRelevant < 0:
-		return fmt.Errorf("rangeset: RangeConfig.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
+		return fmt.Errorf("rangeset: Config.MaxRelevant = %d, need ≥ 0", c.MaxRelevant)
 	case c.MaxRelevant > 0 && c.Recent > c.MaxRelevant:
-		return fmt.Errorf("rangeset: RangeConfig.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
+		return fmt.Errorf("rangeset: Config.Recent %d above MaxRelevant %d", c.Recent, c.MaxRelevant)
 	}
 	return c.merge().validate()
 }
 
 // merge is c's merging parameters.
-func (c RangeConfig) merge() mergeConfig {
+func (c Config) merge() mergeConfig {
 	return mergeConfig{OverlapPct: c.OverlapPct, MaxRanges: c.MaxRanges}
 }
 
-func (c RangeConfig) withDefaults() RangeConfig {
+func (c Config) withDefaults() Config {
 	if c.Recent == 0 {
 		c.Recent = 10
 	}
@@ -78,23 +78,23 @@ type keyHist struct {
 	lo, hi float64
 }
 
-// RangeHistory is the runtime history the predictor draws on: every
+// History is the runtime history the predictor draws on: every
 // finished job (runtime and actual load) grouped by key, in the order
-// added. The zero RangeHistory is empty and ready to use. Not safe for
+// added. The zero History is empty and ready to use. Not safe for
 // concurrent use.
-type RangeHistory struct {
-	byKey map[RangeKey]*keyHist
+type History struct {
+	byKey map[Key]*keyHist
 }
 
 // Add appends a finished job; negative or NaN values are an error.
-func (h *RangeHistory) Add(s LoadSample) error {
+func (h *History) Add(s LoadSample) error {
 	if !(s.Runtime >= 0) || !(s.Load >= 0) || math.IsInf(s.Runtime, 0) || math.IsInf(s.Load, 0) {
-		return fmt.Errorf("rangeset: RangeHistory.Add: runtime %v, load %v", s.Runtime, s.Load)
+		return fmt.Errorf("rangeset: History.Add: runtime %v, load %v", s.Runtime, s.Load)
 	}
 	k := h.byKey[s.Key]
 	if k == nil {
 		if h.byKey == nil {
-			h.byKey = map[RangeKey]*keyHist{}
+			h.byKey = map[Key]*keyHist{}
 		}
 		k = &keyHist{lo: s.Runtime, hi: s.Runtime}
 		h.byKey[s.Key] = k
@@ -106,7 +106,7 @@ func (h *RangeHistory) Add(s LoadSample) error {
 }
 
 // Len is the number of finished jobs of key k.
-func (h *RangeHistory) Len(k RangeKey) int {
+func (h *History) Len(k Key) int {
 	if kh := h.byKey[k]; kh != nil {
 		return len(kh.s)
 	}
@@ -115,7 +115,7 @@ func (h *RangeHistory) Len(k RangeKey) int {
 
 // Span is [min, max] of key k's runtimes (the paper's baseline range);
 // ok is false when the key has no history.
-func (h *RangeHistory) Span(k RangeKey) (lo, hi float64, ok bool) {
+func (h *History) Span(k Key) (lo, hi float64, ok bool) {
 	kh := h.byKey[k]
 	if kh == nil {
 		return 0, 0, false
@@ -124,7 +124,7 @@ func (h *RangeHistory) Span(k RangeKey) (lo, hi float64, ok bool) {
 }
 
 // Samples returns key k's history, oldest first (shared: do not modify).
-func (h *RangeHistory) Samples(k RangeKey) []LoadSample {
+func (h *History) Samples(k Key) []LoadSample {
 	if kh := h.byKey[k]; kh != nil {
 		return kh.s
 	}
@@ -136,7 +136,7 @@ func (h *RangeHistory) Samples(k RangeKey) []LoadSample {
 // runtimes span SpanFrac of the key's whole range (or the history, or
 // MaxRelevant, is exhausted). A key whose runtimes are all equal stops at
 // the first Recent jobs.
-func (h *RangeHistory) Relevant(k RangeKey, cfg RangeConfig) []LoadSample {
+func (h *History) Relevant(k Key, cfg Config) []LoadSample {
 	cfg = cfg.withDefaults()
 	kh := h.byKey[k]
 	if kh == nil {
@@ -159,24 +159,24 @@ func (h *RangeHistory) Relevant(k RangeKey, cfg RangeConfig) []LoadSample {
 	return kh.s[i:]
 }
 
-// RangePredictor predicts a runtime range set for a job of a key at a
+// Predictor predicts a runtime range set for a job of a key at a
 // predicted load (§3.4–3.6). Funcs are the load functions (BuildLoadFuncs);
 // with none, every history job predicts its own runtime (runtime does not
 // depend on load). Not safe for concurrent use with History.Add.
-type RangePredictor struct {
+type Predictor struct {
 	Funcs   []LoadFunc
-	History *RangeHistory
-	Config  RangeConfig
+	History *History
+	Config  Config
 }
 
 // Predict returns the range set of key k at predicted load l; ok is false
 // when the key has no history (the caller decides what to do then).
-func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, err error) {
+func (p *Predictor) Predict(k Key, l float64) (rs Set, ok bool, err error) {
 	if err := p.Config.Validate(); err != nil {
 		return nil, false, err
 	}
 	if math.IsNaN(l) || l < 0 {
-		return nil, false, fmt.Errorf("rangeset: RangePredictor.Predict: predicted load %v", l)
+		return nil, false, fmt.Errorf("rangeset: Predictor.Predict: predicted load %v", l)
 	}
 	cfg := p.Config.withDefaults()
 	rel := p.History.Relevant(k, cfg)
@@ -214,7 +214,7 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 }
 
 // compact turns one history job's predictions into its range: [min, max],
-// narrowed to within pct% of the median c, centred on c, when wider (A15),
+// narrowed to within pct% of the median c, centred on c, when wider (H15),
 // and never below 0. It sorts preds (the caller's scratch) in place.
 func compact(preds []float64, pct float64) Range {
 	s := preds

@@ -11,7 +11,7 @@ import (
 // [10,29) [29,40) [50,60) [70,80): raw 3/6, 1/6, 1/6 and one new range →
 // 0.54, 0.18, 0.18, 0.10.
 func TestAssignProbabilitiesWorkedExample(t *testing.T) {
-	rs := RangeSet{{Lo: 10, Hi: 29}, {Lo: 29, Hi: 40}, {Lo: 50, Hi: 60}, {Lo: 70, Hi: 80}}
+	rs := Set{{Lo: 10, Hi: 29}, {Lo: 29, Hi: 40}, {Lo: 50, Hi: 60}, {Lo: 70, Hi: 80}}
 	assignProbabilities(rs, []float64{11, 12, 25, 35, 55, 100})
 	want := []float64{0.54, 0.18, 0.18, 0.10}
 	for i, w := range want {
@@ -26,7 +26,7 @@ func TestAssignProbabilitiesWorkedExample(t *testing.T) {
 }
 
 func TestAssignProbabilitiesNoNewOrAllNew(t *testing.T) {
-	rs := RangeSet{{Lo: 0, Hi: 10}, {Lo: 10, Hi: 20}}
+	rs := Set{{Lo: 0, Hi: 10}, {Lo: 10, Hi: 20}}
 	assignProbabilities(rs, []float64{1, 2, 15})
 	if math.Abs(rs[0].P-2.0/3) > 1e-12 || math.Abs(rs[1].P-1.0/3) > 1e-12 {
 		t.Errorf("no new ranges: got %v, want 2/3, 1/3", rs)
@@ -44,20 +44,20 @@ func TestMergeRangesHand(t *testing.T) {
 		name string
 		in   []Range
 		cfg  mergeConfig
-		want RangeSet
+		want Set
 	}{
 		// [0,10) and [4,20): overlap 6 of the shorter 10 = 60% > 50 → merged.
-		{"merge", []Range{{Lo: 4, Hi: 20}, {Lo: 0, Hi: 10}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 20}}},
+		{"merge", []Range{{Lo: 4, Hi: 20}, {Lo: 0, Hi: 10}}, mergeConfig{}, Set{{Lo: 0, Hi: 20}}},
 		// [0,10) and [6,20): overlap 4/10 = 40% → kept, cut at 8.
-		{"cut", []Range{{Lo: 0, Hi: 10}, {Lo: 6, Hi: 20}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 8}, {Lo: 8, Hi: 20}}},
+		{"cut", []Range{{Lo: 0, Hi: 10}, {Lo: 6, Hi: 20}}, mergeConfig{}, Set{{Lo: 0, Hi: 8}, {Lo: 8, Hi: 20}}},
 		// Exactly 50% is not "more than 50%": [0,10), [5,15) → cut at 7.5.
-		{"fifty", []Range{{Lo: 0, Hi: 10}, {Lo: 5, Hi: 15}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 7.5}, {Lo: 7.5, Hi: 15}}},
+		{"fifty", []Range{{Lo: 0, Hi: 10}, {Lo: 5, Hi: 15}}, mergeConfig{}, Set{{Lo: 0, Hi: 7.5}, {Lo: 7.5, Hi: 15}}},
 		// A chain: [0,10) absorbs [3,12) (7/9 = 78%), then [11,30): 1/12 → cut at 11.5.
-		{"chain", []Range{{Lo: 0, Hi: 10}, {Lo: 3, Hi: 12}, {Lo: 11, Hi: 30}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 11.5}, {Lo: 11.5, Hi: 30}}},
+		{"chain", []Range{{Lo: 0, Hi: 10}, {Lo: 3, Hi: 12}, {Lo: 11, Hi: 30}}, mergeConfig{}, Set{{Lo: 0, Hi: 11.5}, {Lo: 11.5, Hi: 30}}},
 		// A point inside a range merges; a point outside stays.
-		{"points", []Range{{Lo: 5, Hi: 5}, {Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}, mergeConfig{}, RangeSet{{Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}},
+		{"points", []Range{{Lo: 5, Hi: 5}, {Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}, mergeConfig{}, Set{{Lo: 0, Hi: 10}, {Lo: 12, Hi: 12}}},
 		// Cap 2: gaps 1 (between 1 and 2) and 5 → merge the first pair.
-		{"cap", []Range{{Lo: 0, Hi: 1}, {Lo: 2, Hi: 3}, {Lo: 8, Hi: 9}}, mergeConfig{MaxRanges: 2}, RangeSet{{Lo: 0, Hi: 3}, {Lo: 8, Hi: 9}}},
+		{"cap", []Range{{Lo: 0, Hi: 1}, {Lo: 2, Hi: 3}, {Lo: 8, Hi: 9}}, mergeConfig{MaxRanges: 2}, Set{{Lo: 0, Hi: 3}, {Lo: 8, Hi: 9}}},
 	}
 	for _, c := range cases {
 		got, err := mergeRanges(c.in, c.cfg)
@@ -124,8 +124,8 @@ func TestRangeSetProperties(t *testing.T) {
 }
 
 func TestRelevantHistory(t *testing.T) {
-	h := new(RangeHistory)
-	k := RangeKey{User: 1, Size: 4}
+	h := new(History)
+	k := Key{User: 1, Size: 4}
 	// 30 jobs: the oldest has runtime 1000, the rest 100..128: the full
 	// range is 999 wide, the last 10 span only 9, so Relevant must reach
 	// back to the job that covers 90% of it: the first.
@@ -138,13 +138,13 @@ func TestRelevantHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := len(h.Relevant(k, RangeConfig{})); got != 30 {
+	if got := len(h.Relevant(k, Config{})); got != 30 {
 		t.Errorf("Relevant = %d jobs, want 30", got)
 	}
-	if got := len(h.Relevant(k, RangeConfig{MaxRelevant: 15})); got != 15 {
+	if got := len(h.Relevant(k, Config{MaxRelevant: 15})); got != 15 {
 		t.Errorf("Relevant with MaxRelevant 15 = %d jobs", got)
 	}
-	if h.Relevant(RangeKey{User: 2}, RangeConfig{}) != nil {
+	if h.Relevant(Key{User: 2}, Config{}) != nil {
 		t.Error("unknown key has a relevant history")
 	}
 }
@@ -154,12 +154,12 @@ func TestRelevantHistory(t *testing.T) {
 // target load 0.6. Shifted: 100·0.6 + 100 + (150 − 120) = 190 and 150.
 // Median 170; width 40 > 20% of 170 = 34 → [153, 187).
 func TestPredictHand(t *testing.T) {
-	h := new(RangeHistory)
-	k := RangeKey{User: 7}
+	h := new(History)
+	k := Key{User: 7}
 	if err := h.Add(LoadSample{Key: k, Runtime: 150, Load: 0.2}); err != nil {
 		t.Fatal(err)
 	}
-	p := RangePredictor{Funcs: []LoadFunc{{A: 100, B: 100}, {A: 0, B: 50}}, History: h}
+	p := Predictor{Funcs: []LoadFunc{{A: 100, B: 100}, {A: 0, B: 50}}, History: h}
 	rs, ok, err := p.Predict(k, 0.6)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
@@ -178,7 +178,7 @@ func TestPredictHand(t *testing.T) {
 		t.Errorf("ratio shift: got %v, want [157.5, 192.5) P=1", rs)
 	}
 	p.Config.RatioShift = false
-	if _, ok, _ := p.Predict(RangeKey{User: 8}, 0.5); ok {
+	if _, ok, _ := p.Predict(Key{User: 8}, 0.5); ok {
 		t.Error("unknown key predicted")
 	}
 	if _, _, err := p.Predict(k, math.NaN()); err == nil {
@@ -192,8 +192,8 @@ func TestPredictHand(t *testing.T) {
 // probabilities summing to 1 — in both shift modes.
 func TestRangePredictorProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		h := new(RangeHistory)
-		k := RangeKey{User: 1, Size: 8}
+		h := new(History)
+		k := Key{User: 1, Size: 8}
 		n := rapid.IntRange(1, 80).Draw(t, "n")
 		for range n {
 			s := LoadSample{Key: k, Runtime: rapid.Float64Range(0, 1e5).Draw(t, "run"), Load: rapid.Float64Range(0, 1).Draw(t, "load")}
@@ -205,11 +205,11 @@ func TestRangePredictorProperties(t *testing.T) {
 		for i := range fs {
 			fs[i] = LoadFunc{A: rapid.Float64Range(-1e4, 1e5).Draw(t, "a"), B: rapid.Float64Range(-1e3, 1e4).Draw(t, "b")}
 		}
-		cfg := RangeConfig{}
+		cfg := Config{}
 		if rapid.Bool().Draw(t, "ratio") {
 			cfg.RatioShift = true
 		}
-		p := RangePredictor{Funcs: fs, History: h, Config: cfg}
+		p := Predictor{Funcs: fs, History: h, Config: cfg}
 		rs, ok, err := p.Predict(k, rapid.Float64Range(0, 1).Draw(t, "target load"))
 		if err != nil || !ok {
 			t.Fatalf("ok %v, err %v", ok, err)

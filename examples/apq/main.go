@@ -81,7 +81,7 @@ type env struct {
 	// validation jobs (slow: about 40 extra validation runs per trace).
 	Tune bool
 	// NoGrow molds to the original size or smaller only in Tables VIII
-	// and IX (molding.MoldConfig.NoGrow, a diagnostic, NOT the paper's).
+	// and IX (molding.Config.NoGrow, a diagnostic, NOT the paper's).
 	NoGrow bool
 	// Floor is the size-aware wait of the extra Tables VIII–IX columns
 	// (molding.ProfileFloor, NOT the paper's): floorQueue, floorRunning or

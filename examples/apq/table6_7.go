@@ -14,7 +14,7 @@ import (
 
 // Tables VI and VII: execution-time range sets (success rate, coverage)
 // and point predictions (AAE), ours against the same-key [min, max]
-// baseline and the Smith and Li comparators (spec §6, A19–A21).
+// baseline and the Smith and Li comparators (spec §6, H19–H21).
 
 func init() {
 	tables["VI"] = table6
@@ -37,7 +37,7 @@ var paperVII = map[string][3]float64{
 	"SDSC SP2":     {56, 69, 43},
 }
 
-// The exec-time splits of §V (A21): load functions from jobs #15000–19999,
+// The exec-time splits of §V (H21): load functions from jobs #15000–19999,
 // history from job #5000 on, tests from #20001 on.
 const (
 	rsValFrom, rsValTo = 14999, 19999
@@ -66,7 +66,7 @@ type rsRun struct {
 var rsCache = map[*trace]*rsRun{}
 
 // rsConfig is the range-set configuration of the tables (the paper's).
-var rsConfig = rangeset.RangeConfig{}
+var rsConfig = rangeset.Config{}
 
 func rsFor(e *env, tr *trace) (*rsRun, error) {
 	if r := rsCache[tr]; r != nil {
@@ -204,17 +204,17 @@ func runRangeEval(e *env, tr *trace) (*rsRun, error) {
 		return nil, err
 	}
 	r := &rsRun{from: testFrom, to: testTo, fs: funcs}
-	hist := new(rangeset.RangeHistory)
-	pred := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: rsConfig}
+	hist := new(rangeset.History)
+	pred := &rangeset.Predictor{Funcs: funcs, History: hist, Config: rsConfig}
 	ratioCfg := rsConfig
 	ratioCfg.RatioShift = true
-	ratio := &rangeset.RangePredictor{Funcs: funcs, History: hist, Config: ratioCfg}
+	ratio := &rangeset.Predictor{Funcs: funcs, History: hist, Config: ratioCfg}
 	smith := newSmith()
 	li := newLi(tr.Jobs[histFrom:testTo])
 	// Per key, the absolute errors of the comparators' predictions for
 	// the key's finished jobs (their AAE sets the range length).
 	type keyErr struct{ smith, li float64 }
-	errs := map[rangeset.RangeKey]*struct {
+	errs := map[rangeset.Key]*struct {
 		n   int
 		sum keyErr
 	}{}

@@ -333,13 +333,13 @@ func newStrategySetup(e *env, tr *trace) (strategySetup, error) {
 }
 
 // config is one strategy's run over win treated jobs (1,000 with -quick);
-// scaledRuntime sets molding.MoldConfig.ScaledRuntime (not the paper's).
+// scaledRuntime sets molding.Config.ScaledRuntime (not the paper's).
 func (s strategySetup) config(st molding.Strategy, win int, seed uint64, scaledRuntime, holdOnlyHead bool) molding.StrategyConfig {
 	if s.e.Quick {
 		win = 1000
 	}
 	return molding.StrategyConfig{Strategy: st, History: s.hist, Window: win, Funcs: s.funcs,
-		Mold:  molding.MoldConfig{Seed: seed, ScaledRuntime: scaledRuntime, NoGrow: s.e.NoGrow},
+		Mold:  molding.Config{Seed: seed, ScaledRuntime: scaledRuntime, NoGrow: s.e.NoGrow},
 		Delay: molding.DelayConfig{HoldOnlyHead: holdOnlyHead}}
 }
 

@@ -96,7 +96,7 @@ func TestSizeAwareMoldingSP2(t *testing.T) {
 		name, floor string
 		s           molding.Strategy
 	}{{"baseline", floorOff, molding.Baseline}, {"paper", floorOff, molding.Molding}, {"size-aware", floorQueue, molding.Molding}} {
-		r, err := runStrategy(e, tr, molding.StrategyConfig{Strategy: c.s, History: 10000, Window: 6000, Funcs: funcs, Mold: molding.MoldConfig{Seed: e.Seed}}, c.floor)
+		r, err := runStrategy(e, tr, molding.StrategyConfig{Strategy: c.s, History: 10000, Window: 6000, Funcs: funcs, Mold: molding.Config{Seed: e.Seed}}, c.floor)
 		if err != nil {
 			t.Fatal(err)
 		}

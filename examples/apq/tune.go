@@ -40,7 +40,7 @@ type tuneStep struct {
 }
 
 // tune is the paper's one-at-a-time parameter search (§6, spec §2.10,
-// A25): starting from base, each parameter of params in turn is set to
+// H25): starting from base, each parameter of params in turn is set to
 // every grid value, the others fixed, and the value with the lowest AAE on
 // the validation jobs is kept. aae scores a sweep: the validation AAE of
 // each configuration (qbets/replay replays a trace through several APQ

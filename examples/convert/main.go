@@ -1,7 +1,10 @@
 // Command convert turns a scheduler's accounting log into an SWF trace
 // (package swf/convert): Slurm's sacct (--parsable2 or --json), Slurm's
-// jobcomp/filetxt file, or a PBS/Torque accounting log. It prints what it
-// wrote, skipped and could not fill, with reasons.
+// jobcomp/filetxt file, or a PBS/Torque accounting log; or a snapshot of
+// a Slurm queue (slurmrestd's GET /slurm/v0.0.XX/jobs, squeue --json,
+// scontrol show job) into the jobs running and waiting at that moment. It
+// prints what it wrote, skipped and could not fill, with reasons; an input
+// it cannot read is an error naming what it is and the formats it takes.
 //
 //	SLURM_TIME_FORMAT=%s sacct --allusers --duplicates --parsable2 --starttime 2024-01-01 \
 //	    --endtime now --format JobID,JobIDRaw,...  > jobs.txt     (the column set: -columns)
@@ -9,6 +12,7 @@
 //	sacct -a -D --json -S 2024-01-01 | go run ./examples/convert -from sacct-json - -o jobs.swf
 //	go run ./examples/convert -from pbs /var/spool/torque/server_priv/accounting/2024* -o pbs.swf
 //	go run ./examples/convert -from jobcomp jobcomp.log -json -o out.swf    # report as JSON
+//	scontrol show job | go run ./examples/convert -from scontrol - -o queue.swf # a queue snapshot
 //
 // Several input files are read as one log, in the order given (not for
 // sacct-json, one JSON document); each sacct file keeps its header line. Flags may
@@ -48,6 +52,25 @@ const (
 
 var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, error){
 	"sacct": convert.Sacct, "sacct-json": convert.SacctJSON, "jobcomp": convert.Jobcomp, "pbs": convert.PBS,
+	"slurmrestd": snapshot("slurmrestd"), "scontrol": snapshot("scontrol"),
+}
+
+// formatList is the -from values, for messages.
+const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots)"
+
+// snapshot converts a queue snapshot of the given form to SWF; the other
+// form is an error that names it.
+func snapshot(form string) func(io.Reader, convert.Options) (*convert.Result, error) {
+	return func(r io.Reader, opt convert.Options) (*convert.Result, error) {
+		s, err := convert.QueueSnapshot(r, opt)
+		if err != nil {
+			return nil, err
+		}
+		if s.Report.Format != form {
+			return nil, &convert.FormatError{Want: form, Saw: s.Report.Format, Line: 1}
+		}
+		return s.SWF(), nil
+	}
 }
 
 type options struct {
@@ -65,20 +88,24 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs [flags] IN... [-o OUT.swf[.gz]]
+const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|scontrol [flags] IN... [-o OUT.swf[.gz]]
 
-Converts a scheduler accounting log (plain or gzip; '-' is standard input)
-to SWF, on standard output or in OUT (gzip when it ends in .gz), and reports
-what it wrote and skipped on standard error (with -json, on standard output).
+Converts a scheduler accounting log, or a snapshot of a Slurm queue, (plain
+or gzip; '-' is standard input) to SWF, on standard output or in OUT (gzip
+when it ends in .gz), and reports what it wrote and skipped on standard
+error (with -json, on standard output). An input in another format, or of
+which no record is readable, is an error (exit 1) that names what it is.
 
 `
 
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
-	var tz, limits string
+	var tz, limits, now string
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt) or pbs")
+	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
+		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o])")
+	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object on standard output (needs -o)")
@@ -105,7 +132,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, nil
 	}
 	if _, ok := formats[o.from]; !ok {
-		return o, usageError{fmt.Sprintf("-from %q: want sacct, sacct-json, jobcomp or pbs", o.from)}
+		return o, usageError{fmt.Sprintf("-from %q: want %s", o.from, formatList)}
 	}
 	if len(pos) == 0 {
 		return o, usageError{"missing input (usage: convert -from FORMAT IN... [-o OUT]; '-' reads standard input)"}
@@ -113,8 +140,16 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if slices.Contains(pos, "-") && len(pos) > 1 {
 		return o, usageError{"'-' (standard input) must be the only input"}
 	}
-	if o.from == "sacct-json" && len(pos) > 1 {
-		return o, usageError{"-from sacct-json reads one JSON document: give one input"}
+	if (o.from == "sacct-json" || o.from == "slurmrestd" || o.from == "scontrol") && len(pos) > 1 {
+		return o, usageError{"-from " + o.from + " reads one document (one JSON document or one snapshot): give one input"}
+	}
+	if now != "" {
+		if o.from != "slurmrestd" && o.from != "scontrol" {
+			return o, usageError{"-now is the moment of a queue snapshot: it needs -from slurmrestd or scontrol"}
+		}
+		if o.opt.Now, err = parseNow(now); err != nil {
+			return o, usageError{fmt.Sprintf("-now %q: %v", now, err)}
+		}
 	}
 	o.inputs = pos
 	if o.json && o.out == "" {
@@ -153,6 +188,21 @@ func location(name string) (*time.Location, error) {
 	return time.Local, nil
 }
 
+// parseNow reads -now: epoch seconds or RFC 3339.
+func parseNow(s string) (time.Time, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n <= 0 || n > 1<<33 {
+			return time.Time{}, errors.New("epoch seconds out of range")
+		}
+		return time.Unix(n, 0), nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, errors.New("want epoch seconds or an RFC 3339 time (2024-03-01T08:10:00Z)")
+	}
+	return t, nil
+}
+
 func partitionLimits(s string) (map[string]int64, error) {
 	if s == "" {
 		return nil, nil
@@ -184,7 +234,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := convertInputs(o, stdin, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "convert:", err)
+		msg := err.Error()
+		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
+			if _, ok := formats[fe.Saw]; ok {
+				msg += "; run with -from " + fe.Saw
+			} else {
+				msg += "; -from takes " + formatList
+			}
+		}
+		fmt.Fprintln(stderr, "convert:", msg)
 		return exitError
 	}
 	if err := writeOutputs(o, res, stdout); err != nil {

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
@@ -126,8 +128,11 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
 		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},
+		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
+		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
+		{[]string{"-from", "slurmrestd", "a", "b"}, exitUsage, "one input"},
 		{[]string{"-from", "sacct", "/nonexistent/file"}, exitError, "/nonexistent/file"},
-		{[]string{"-from", "sacct-json", testdata + "sacct-parsable2.txt", "-o", os.DevNull}, exitError, "not a JSON object"},
+		{[]string{"-from", "sacct-json", testdata + "sacct-parsable2.txt", "-o", os.DevNull}, exitError, "run with -from sacct"},
 		{[]string{"-from", "sacct", testdata + "sacct-formatted.txt", "-strict", "-o", os.DevNull}, exitError, "line 13"},
 		{[]string{"-from", "sacct", testdata + "sacct-parsable2.txt", "-o", "/nonexistent/dir/x.swf"}, exitError, "/nonexistent/dir/x.swf"},
 	} {
@@ -148,7 +153,7 @@ func TestUsageAndErrors(t *testing.T) {
 // command prints today, and that the sacct command it gives uses the
 // package's column set.
 func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	doc, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,8 +170,35 @@ func TestREADME(t *testing.T) {
 			jobs = append(jobs, l)
 		}
 	}
-	for name, want := range map[string]string{"report": stderr, "swf": strings.Join(jobs, "\n") + "\n"} {
-		m := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n```\n(.*?)```\n<!-- " + name + ":end -->").FindSubmatch(readme)
+	blocks := map[string]string{"report": stderr, "swf": strings.Join(jobs, "\n") + "\n"}
+	// The queue snapshot example.
+	code, _, stderr = runCmd(t, "", "-from", "slurmrestd", testdata+"snapshot/slurmrestd-v0.0.40.json", "-o", filepath.Join(dir, "queue.swf"), "-tz", "UTC")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	blocks["snapshot-report"] = stderr
+	swfText, _ = os.ReadFile(filepath.Join(dir, "queue.swf"))
+	jobs = nil
+	for _, l := range strings.Split(string(swfText), "\n") {
+		if l != "" && !strings.HasPrefix(l, ";") || strings.HasPrefix(l, "; Queue:") || strings.HasPrefix(l, "; UnixStartTime:") ||
+			strings.HasPrefix(l, "; SnapshotTime:") {
+			jobs = append(jobs, l)
+		}
+	}
+	blocks["snapshot-swf"] = strings.Join(jobs, "\n") + "\n"
+	_, _, stderr = runCmd(t, "", "-from", "sacct-json", testdata+"snapshot/slurmrestd-v0.0.37.json", "-o", filepath.Join(dir, "x.swf"))
+	blocks["unreadable"] = strings.ReplaceAll(stderr, testdata, "swf/convert/testdata/")
+	if os.Getenv(readme.UpdateEnv) == "1" {
+		for name, want := range blocks {
+			re := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n.*?<!-- " + name + ":end -->")
+			doc = re.ReplaceAllLiteral(doc, []byte("<!-- "+name+":begin -->\n```\n"+want+"```\n<!-- "+name+":end -->"))
+		}
+		if err := os.WriteFile("README.md", doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range blocks {
+		m := regexp.MustCompile("(?s)<!-- " + name + ":begin -->\n```\n(.*?)```\n<!-- " + name + ":end -->").FindSubmatch(doc)
 		if m == nil {
 			t.Errorf("README.md has no %s block", name)
 			continue
@@ -175,7 +207,75 @@ func TestREADME(t *testing.T) {
 			t.Errorf("README.md %s block is stale; the command prints:\n%s", name, want)
 		}
 	}
-	if !strings.Contains(string(readme), "--format "+convert.SacctFormat) {
+	if !strings.Contains(string(doc), "--format "+convert.SacctFormat) {
 		t.Error("README.md's sacct command does not use convert.SacctFormat")
+	}
+}
+
+// Queue snapshots convert to their running and waiting jobs, in every
+// slurmrestd version and scontrol form.
+func TestSnapshots(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ from, in string }{
+		{"slurmrestd", "slurmrestd-v0.0.37.json"},
+		{"slurmrestd", "slurmrestd-v0.0.38.json"},
+		{"slurmrestd", "slurmrestd-v0.0.39.json"},
+		{"slurmrestd", "slurmrestd-v0.0.40.json"},
+		{"slurmrestd", "slurmrestd-v0.0.41.json"},
+		{"scontrol", "scontrol-show-job.txt"},
+		{"scontrol", "scontrol-show-job-o.txt"},
+	} {
+		out := filepath.Join(dir, "q.swf")
+		data, err := os.ReadFile(testdata + "snapshot/" + c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// From standard input, -now in RFC 3339.
+		code, stdout, stderr := runCmd(t, string(data), "-from", c.from, "-", "-o", out, "-json", "-now", "2024-03-01T08:10:00Z", "-tz", "UTC")
+		var rep convert.Report
+		if code != exitOK || json.Unmarshal([]byte(stdout), &rep) != nil || rep.Format != c.from || rep.Records != 8 {
+			t.Errorf("%s: exit %d, %s%s", c.in, code, stdout, stderr)
+			continue
+		}
+		h, jobs := readSWF(t, out)
+		if len(jobs) != 9 || h.MaxJobs != 9 || !slices.Contains(h.Other, swf.KeyValue{Key: "SnapshotTime", Value: "1709280600"}) {
+			t.Errorf("%s: %d jobs, header %+v", c.in, len(jobs), h)
+		}
+	}
+}
+
+// Issue 30: an input the command cannot read exits 1 with one line that
+// names what the input is and what -from takes; it never writes 0 jobs
+// and exits 0.
+func TestUnreadableInputs(t *testing.T) {
+	snap := testdata + "snapshot/"
+	for _, c := range []struct {
+		from, in string
+		want     []string
+	}{
+		{"sacct-json", snap + "slurmrestd-v0.0.37.json", []string{"slurmrestd's GET /slurm/v0.0.XX/jobs", "-from slurmrestd"}},
+		{"sacct-json", snap + "slurmrestd-v0.0.41.json", []string{"slurmrestd", "-from slurmrestd"}},
+		{"jobcomp", snap + "scontrol-show-job.txt", []string{"scontrol show job output", "-from scontrol"}},
+		{"jobcomp", snap + "scontrol-show-job-o.txt", []string{"scontrol show job output", "-from scontrol"}},
+		{"sacct", snap + "scontrol-show-job.txt", []string{"scontrol", "-from scontrol"}},
+		{"pbs", snap + "slurmrestd-v0.0.39.json", []string{"slurmrestd", "-from slurmrestd"}},
+		{"scontrol", snap + "slurmrestd-v0.0.40.json", []string{"slurmrestd", "-from slurmrestd"}},
+		{"slurmrestd", snap + "scontrol-show-job.txt", []string{"scontrol", "-from scontrol"}},
+		{"slurmrestd", "pbs-torque.log", []string{"PBS/Torque accounting log", "-from pbs"}},
+		{"jobcomp", "sacct-parsable2.txt", []string{"sacct --parsable2 output", "-from sacct"}},
+		{"pbs", "main_test.go", []string{"not a PBS/Torque accounting log", "-from takes sacct, sacct-json, jobcomp, pbs"}},
+	} {
+		in := c.in
+		if !strings.HasPrefix(in, testdata) && in != "main_test.go" {
+			in = testdata + in
+		}
+		code, stdout, stderr := runCmd(t, "", "-from", c.from, in, "-o", filepath.Join(t.TempDir(), "x.swf"))
+		ok := code == exitError && stdout == "" && strings.Count(stderr, "\n") == 1 && !strings.Contains(stderr, "struct")
+		for _, w := range c.want {
+			ok = ok && strings.Contains(stderr, w)
+		}
+		if !ok {
+			t.Errorf("-from %s %s: exit %d, stderr %q; want exit 1 naming %q", c.from, c.in, code, stderr, c.want)
+		}
 	}
 }

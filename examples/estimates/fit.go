@@ -59,7 +59,7 @@ func withoutOwnedModes(jobs []swf.Job) []swf.Job {
 	return slices.DeleteFunc(jobs, func(j swf.Job) bool { return j.User == top && owner[j.ReqTime] == top })
 }
 
-// estimateAtMost is the KTH4H selection (A12).
+// estimateAtMost is the KTH4H selection (S12).
 func estimateAtMost(e int64) func([]swf.Job) []swf.Job {
 	return func(jobs []swf.Job) []swf.Job {
 		return slices.DeleteFunc(jobs, func(j swf.Job) bool { return !j.HasEstimate() || j.ReqTime > e })

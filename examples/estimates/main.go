@@ -12,7 +12,7 @@
 // -trace takes a path or one of the short names ctc, kth, kth4h, sdsc,
 // sdsc106, blue (the shared traces; kth4h is KTH's jobs with estimates ≤ 4 h,
 // the thesis's Ch. 5 KTH; sdsc106 is SDSC without its most inventive user's
-// own estimate values, §5.5). Only sane jobs are kept (thesis A4/A5). Without -emax the
+// own estimate values, §5.5). Only sane jobs are kept (thesis S4/S5). Without -emax the
 // log's largest estimate is used, and without -share the log's share of jobs
 // at it; a log without estimates needs -emax (the share is then optional).
 // -bin 15m:10.6 adds a user mode (repeatable). Run times above E_max are

@@ -22,11 +22,11 @@ var shortNames = map[string]struct {
 	eMax   int64
 	filter func([]swf.Job) []swf.Job
 }{
-	"ctc":  {tracetest.CTC, 512, 18 * 3600, nil}, // A32: the thesis uses 512, not the ~430 batch nodes
+	"ctc":  {tracetest.CTC, 512, 18 * 3600, nil}, // S32: the thesis uses 512, not the ~430 batch nodes
 	"kth":  {tracetest.KTH, 0, 60 * 3600, nil},
 	"sdsc": {tracetest.SDSCSP2, 0, 18 * 3600, nil},
 	"blue": {tracetest.SDSCBlue, 0, 36 * 3600, nil},
-	// KTH4H (§5.5, A12): KTH's weekday 4-hour-limit jobs, the KTH workload
+	// KTH4H (§5.5, S12): KTH's weekday 4-hour-limit jobs, the KTH workload
 	// of Ch. 5, on the same 100-processor machine.
 	"kth4h": {tracetest.KTH, 0, 4 * 3600, estimateAtMost(4 * 3600)},
 	// SDSC-106 (§5.5): SDSC without the estimate values its most inventive
@@ -35,7 +35,7 @@ var shortNames = map[string]struct {
 }
 
 // loadTrace reads a trace given as a path or a short name (ctc, kth, kth4h,
-// sdsc, sdsc106, blue), keeps its sane jobs (thesis A4/A5) and returns them with the
+// sdsc, sdsc106, blue), keeps its sane jobs (thesis S4/S5) and returns them with the
 // machine size. procs > 0 overrides the machine size.
 func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitize.Report, error) {
 	path := name
@@ -82,7 +82,7 @@ type logSetting struct {
 	EMax    int64
 	Share   float64 // % of jobs at E_max
 	Bins    []estmodel.UserBin
-	Missing int // jobs without an estimate (given E_max, A6)
+	Missing int // jobs without an estimate (given E_max, S6)
 }
 
 func vanilla(name string, jobs []swf.Job) logSetting {
@@ -115,7 +115,7 @@ func vanilla(name string, jobs []swf.Job) logSetting {
 	return s
 }
 
-// fillMissing gives jobs without an estimate the log's E_max (A6) and
+// fillMissing gives jobs without an estimate the log's E_max (S6) and
 // truncates run times above E_max to it (as the thesis does for every
 // estimate model, §5.1), returning how many of each it changed.
 func fillMissing(jobs []swf.Job, eMax int64) (filled, truncated int) {

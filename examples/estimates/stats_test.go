@@ -26,7 +26,7 @@ func TestCTCEstimatesTables(t *testing.T) {
 	}
 	// Our copy of the log has 264 distinct values where Tab 5.1 says 265 and
 	// Tab 5.2's cover counts are one bin lower in places: a slightly
-	// different version of the log (A29). Allow one bin.
+	// different version of the log (S29). Allow one bin.
 	if len(real) < 264 || len(real) > 265 {
 		t.Errorf("CTC distinct estimates %d, Tab 5.1 says 265", len(real))
 	}

@@ -149,7 +149,7 @@ func validateLog(ctx context.Context, name string, o options, easy easyFunc, pro
 	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs)}
 	impr := improved(name)(jobs, lv.set.EMax)
 	// Every variant sees the same run times: missing estimates become E_max
-	// (A6) and run times above E_max are truncated to it (§5.1).
+	// (S6) and run times above E_max are truncated to it (§5.1).
 	lv.filled, lv.truncated = fillMissing(jobs, lv.set.EMax)
 
 	type task struct {

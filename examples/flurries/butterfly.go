@@ -39,7 +39,7 @@ const (
 )
 
 // bsld holds the means of one simulation: over every job (the thesis's
-// "all the jobs in the trace"), over the A7 averaged set, and over the
+// "all the jobs in the trace"), over the S7 averaged set, and over the
 // flurry and non-flurry jobs separately (§6.5.4).
 type bsld struct {
 	all, included, flurry, other float64

@@ -2,7 +2,7 @@ package main
 
 // thesisRow is one row of Nurmi's Table 4.1 or 4.2 for a trace we also
 // have: correctness of BM, LogN, LogU and Weibull, and the accuracy ratios
-// RMS_BM / RMS_X of LogN, LogU and Weibull, as printed (A23: ±0.02).
+// RMS_BM / RMS_X of LogN, LogU and Weibull, as printed (Q23: ±0.02).
 type thesisRow struct {
 	label   string // the thesis's trace/queue, with the SWF queue number
 	ours    string // our row's trace/queue name

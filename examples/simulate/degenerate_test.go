@@ -19,7 +19,7 @@ const noFields = `; MaxProcs: 8
 
 // The degenerate schedule is named, with each symptom and the jobs
 // changed per rule, in the text and in -json; the default mode on the
-// same log is degenerate too (every estimate filled in, A6), with other
+// same log is degenerate too (every estimate filled in, S6), with other
 // figures.
 func TestDegenerate(t *testing.T) {
 	p := writeTrace(t, t.TempDir(), "nofields.swf", noFields)
@@ -63,7 +63,7 @@ func TestDegenerate(t *testing.T) {
 		t.Errorf("utilization %v", u)
 	}
 
-	// The default mode keeps the run times; every estimate is A6's.
+	// The default mode keeps the run times; every estimate is S6's.
 	m = runJSON(t, p)
 	if ws := m["warnings"].([]any); len(ws) != 1 || ws[0] != "degenerate schedule, it reflects the job-building rules more than the log: "+
 		"4 of 4 jobs (100%) changed by rule estimate_filled; every wait 0 s; jobs changed per rule: estimate_filled 4" {
@@ -72,7 +72,7 @@ func TestDegenerate(t *testing.T) {
 }
 
 // partEstimates has an estimate on one line of four: -kill ends job 1 at
-// its estimate (60 s) and no other, although A6 gives the others that 60 s
+// its estimate (60 s) and no other, although S6 gives the others that 60 s
 // as their estimate; the jobs without one are counted and named.
 const partEstimates = `; MaxProcs: 8
    1     0 -1  100 4 -1 -1 4  60 -1 1 1 1 -1 -1 -1 -1 -1
@@ -105,7 +105,7 @@ func TestKillOnlyUserEstimates(t *testing.T) {
 	if k := wd["kill_no_estimate"]; !reflect.DeepEqual(k, map[string]any{"no_estimate": 3.0, "jobs_simulated": 4.0}) {
 		t.Errorf("warning_data.kill_no_estimate = %v", k)
 	}
-	// Jobs 2 and 3 overran their filled-in 60 s (A3), and most estimates
+	// Jobs 2 and 3 overran their filled-in 60 s (S3), and most estimates
 	// are made up.
 	if ws := m["warnings"].([]any); len(ws) != 3 || !strings.HasPrefix(ws[0].(string), "2 jobs ran more than twice") || ws[1] != kw ||
 		ws[2] != "degenerate schedule, it reflects the job-building rules more than the log: 3 of 4 jobs (75%) changed by rule estimate_filled; "+

@@ -310,7 +310,8 @@ func TestOutRoundTrip(t *testing.T) {
 	if code, _, errs := runCmd(t, p, "-policy", "conservative", "-out", out, "-jobs-out", csvOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	ref := reference(t, p, sched.Conservative(8))
+	cons, _ := sched.LookupPreset("Conservative")
+	ref := reference(t, p, cons.New(8))
 	checkSchedule(t, out, ref, "Conservative", "8 processors", "small.swf")
 	checkCSV(t, csvOut, ref)
 }

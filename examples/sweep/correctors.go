@@ -1,7 +1,7 @@
 package main
 
 // The thesis's other correction schemes, "gradual" and "exponential"
-// (Tsafrir's tuning space, decision A15 of the simulation register in
+// (Tsafrir's tuning space, decision S15 of the simulation register in
 // docs/decisions.md), variants the sweep compares with
 // sched.EstimateCorrector. Each caps the prediction at the correction
 // target e until it is reached and then steps as EstimateCorrector does.

@@ -90,7 +90,7 @@ func (h *heelToeObserver) OnStart(now int64, j *swf.Job, backfilled bool) {
 	}
 	// The run as simulated: with sched.Config.KillAtEstimate the simulator
 	// has cut a killed job's run time to its estimate already, and it
-	// never cuts a job whose estimate A6 filled in.
+	// never cuts a job whose estimate S6 filled in.
 	run := j.RunTime
 	r := runningJob{id: j.ID, size: j.Size(), end: now + run}
 	i, _ := slices.BinarySearchFunc(h.running, r, func(a, b runningJob) int {

@@ -18,7 +18,7 @@ import (
 // and SDSC-BLUE (Table 4.1). The explanation offered: without correction a
 // job that outlives its prediction keeps a predicted end in the past, the
 // head's shadow time is then "now" and only extra-processor backfilling is
-// left (A3); how long the machine stays in that nearly-FCFS regime depends
+// left (S3); how long the machine stays in that nearly-FCFS regime depends
 // chaotically on the exact job set and the order of same-time events. The
 // experiment tests both halves: it perturbs the input by as little as the
 // differences between our logs and the thesis's (arrival times by up to a

@@ -14,7 +14,7 @@ import (
 type logData struct {
 	spec     logSpec
 	jobs     []swf.Job // every record of the archive file
-	sane     int       // sane jobs (A4, A5: size from field 5, else field 8)
+	sane     int       // sane jobs (S4, S5: size from field 5, else field 8)
 	alloc    int       // sane jobs with an allocated size (field 5 > 0)
 	overruns int       // sane jobs with run time > estimate ≥ 0
 	// fallbackCancelled counts the sane jobs without an allocated size
@@ -44,7 +44,7 @@ func readLog(path string, l logSpec) (*logData, error) {
 }
 
 // thesisJobSet keeps the jobs with an allocated size (SWF field 5). The
-// sane predicate (A5) falls back to the requested size (field 8) when
+// sane predicate (S5) falls back to the requested size (field 8) when
 // field 5 is missing; on SDSC-BLUE that keeps 8,899 cancelled jobs which
 // the thesis's sane count (Tab 2.1) evidently did not, and it is the only
 // one of the four logs where the two differ.

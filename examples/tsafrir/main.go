@@ -31,7 +31,7 @@ import (
 )
 
 // logSpec is one of the four logs: its archive file and the machine size
-// the thesis uses (Tab 2.1; CTC is simulated with 512 processors, A32).
+// the thesis uses (Tab 2.1; CTC is simulated with 512 processors, S32).
 type logSpec = thesislogs.Log
 
 var logs = thesislogs.Logs

@@ -98,7 +98,7 @@ type options struct {
 	every    int64
 	progress io.Writer // nil: quiet
 	diag     io.Writer // nil: no diagnosis
-	unsync   bool      // agent.SimConfig.Unsynchronized (a diagnostic)
+	unsync   bool      // agent.Config.Unsynchronized (a diagnostic)
 	noAvail  bool      // qbets.Config.NoAvailability (a diagnostic)
 	crowd    agent.CrowdMode
 	// fractions and targets default to the thesis's.

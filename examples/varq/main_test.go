@@ -51,7 +51,7 @@ func TestAchievedDegradesWithFraction(t *testing.T) {
 
 // The diagnosis of README.md: at 10 % the gap to the target comes from the
 // common start times. Giving each request its own start time (the same
-// lead-time distribution, agent.SimConfig.Unsynchronized) raises the
+// lead-time distribution, agent.Config.Unsynchronized) raises the
 // achieved fraction by more than 0.05 at every target.
 func TestCommonStartTimesCauseTheGap(t *testing.T) {
 	if testing.Short() {

@@ -50,7 +50,7 @@ type cell struct {
 	fraction, target float64
 	agent.Summary
 	dropped  int // accepted, then given up before submission
-	stats    agent.SimStats
+	stats    agent.Stats
 	makespan int64   // last job end − first submit
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
@@ -81,14 +81,14 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if err != nil {
 		return cell{}, err
 	}
-	cfg := agent.SimConfig{
+	cfg := agent.Config{
 		Fraction:       fraction,
 		Replan:         varq.ReplanConfig{ReqProb: target, Every: opt.every, OnlyAtSubmit: opt.every == 0},
 		Seed:           opt.seed,
 		Unsynchronized: opt.unsync,
 		Crowd:          opt.crowd,
 	}
-	ag, err := agent.NewSimAgent(m, forecaster(fc), cfg)
+	ag, err := agent.New(m, forecaster(fc), cfg)
 	if err != nil {
 		return cell{}, err
 	}
@@ -154,7 +154,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 // queue it predicts) and to the agent.
 type observer struct {
 	fc    *qbets.Predictor
-	agent *agent.SimAgent
+	agent *agent.Agent
 }
 
 func (o *observer) OnSubmit(now int64, _ *swf.Job) { o.fc.Submit(now) }

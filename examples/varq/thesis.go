@@ -15,7 +15,7 @@ var (
 
 // table56[fraction][target], as printed (spec §6.5). The 95 %/0.75 cell's
 // predicted 0.43 is below its own target, impossible by construction: a
-// typo or transposition (A23).
+// typo or transposition (Q23).
 var table56 = [3][3]thesisCell{
 	{{0.54, 0.66, 359}, {0.77, 0.72, 60}, {0.97, 0.91, 11}},
 	{{0.55, 0.60, 1869}, {0.77, 0.68, 1108}, {0.96, 0.84, 194}},

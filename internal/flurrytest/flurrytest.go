@@ -79,13 +79,10 @@ func Inject(jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, er
 	for k := range times {
 		next++
 		ids[k] = next
-		out = append(out, swf.Job{
-			ID: next, Submit: times[k], Wait: swf.Unknown, RunTime: s.RunMin + rng.Int64N(s.RunMax-s.RunMin+1),
-			AllocProcs: s.Size, AvgCPUTime: swf.Unknown, UsedMemory: swf.Unknown, ReqProcs: s.Size,
-			ReqTime: s.ReqTime, ReqMemory: swf.Unknown, Status: 1, User: s.User, Group: swf.Unknown,
-			Executable: swf.Unknown, Queue: swf.Unknown, Partition: swf.Unknown,
-			PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown,
-		})
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime = next, times[k], s.RunMin+rng.Int64N(s.RunMax-s.RunMin+1)
+		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status, j.User = s.Size, s.Size, s.ReqTime, swf.StatusCompleted, s.User
+		out = append(out, j)
 	}
 	slices.SortStableFunc(out, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	return out, ids, nil

@@ -44,7 +44,7 @@ func (e RunTailEstimate) Threshold(crit float64) int {
 
 // SimulateRunTail estimates P(run ≥ r) for r ≤ maxRun from steps draws of
 // the AR(1) series with lag-1 correlation rho (the thesis's Monte Carlo
-// study behind the run-threshold table, §2.3 / A3). The series starts in
+// study behind the run-threshold table, §2.3 / Q3). The series starts in
 // its stationary law. Exceedance runs are invariant under monotone
 // transforms, so the same estimate holds for a log-normal AR(1) whose log
 // has correlation rho.

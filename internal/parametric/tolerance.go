@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// The log-normal comparator's confidence bound (spec §2.2, A22; Brevik
+// The log-normal comparator's confidence bound (spec §2.2, Q22; Brevik
 // 2006 note §4): with ȳ and s (the n−1 standard deviation) of n log-waits,
 // ȳ + K·s is an upper level-c confidence bound on the q-quantile of a
 // normal population, where K·√n is the c-quantile of the non-central t

@@ -1,7 +1,7 @@
 // Package thesislogs lists the four logs of Tsafrir's thesis Ch. 4 (Tab
 // 2.1) as the examples simulate them: the archive file in ../shared/traces
 // (internal/tracetest names) and the thesis's machine size (CTC on 512
-// processors, A32), for examples/tsafrir and examples/sweep.
+// processors, S32), for examples/tsafrir and examples/sweep.
 package thesislogs
 
 import (

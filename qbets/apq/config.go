@@ -48,8 +48,8 @@ const (
 // Config holds every APQ parameter. The zero value means the defaults
 // above (spec §2.10), the Summary representation and spearman weights
 // recomputed on every history change, as the paper does. χ² distances are
-// normalized per distribution by their maximum over the history (A2) and
-// dbscan sees waits in seconds (A7).
+// normalized per distribution by their maximum over the history (H2) and
+// dbscan sees waits in seconds (H7).
 type Config struct {
 	// History is the FIFO history size H (Table IV: 2000–6000).
 	History int
@@ -75,7 +75,7 @@ type Config struct {
 	// SDMDistThr is sdm's maximum distance T_dist (0.3–0.6).
 	SDMDistThr float64
 	// FarThr is the Case-A threshold on the mean distance of N_k; 0 means
-	// SDMDistThr (spec §8-A5).
+	// SDMDistThr (spec §8-H5).
 	FarThr float64
 	// RidgeMaxDist is the summary distance within which history jobs train
 	// the ridge regression (0.4–1.0).

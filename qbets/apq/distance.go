@@ -1,24 +1,5 @@
 package apq
 
-// summaryDistance is the feature-summary distance of Eqs. 3–4 (spec §2.3):
-//
-//	d = [W_1·1{req(a) ≠ req(b)} + Σ_{i=2..16} W_i·|a_i − b_i| / (max_i − min_i)] / Σ W_i
-//
-// with index 0 here the paper's feature 1 (request size, compared as a
-// nominal value). lo and hi are each feature's range over the history plus
-// the target; a zero range makes the term 0. A zero weight sum counts every
-// weight as 1. The result lies in [0, 1] when a and b are inside the ranges.
-func summaryDistance(a, b, w, lo, hi *[numFeatures]float64) float64 {
-	var inv [numFeatures]float64
-	for i := 1; i < numFeatures; i++ {
-		if r := hi[i] - lo[i]; r > 0 {
-			inv[i] = 1 / r
-		}
-	}
-	ws := weightsOrOnes(w[:])
-	return summaryDist(a, b, ws, &inv)
-}
-
 // summaryDist is summaryDistance with the inverse ranges precomputed and
 // weights already normalized to sum 1.
 func summaryDist(a, b, w, inv *[numFeatures]float64) float64 {
@@ -51,16 +32,6 @@ func weightsOrOnes(w []float64) *[numFeatures]float64 {
 		}
 	}
 	return &out
-}
-
-// distributionDistance is the distribution-based distance of Eq. 2 (spec
-// §2.3) from its parts: whether the request sizes differ, the ERT
-// difference already divided by the ERT range, and the six χ² distances
-// already normalized to [0, 1]. wReq and wERT are the weights of features 1
-// and 2, wd those of the six distributions; the whole sum is divided by the
-// weight sum (spec §8-A3), all weights counting 1 when they sum to 0.
-func distributionDistance(reqDiffers bool, ertNorm float64, chi *[numDists]float64, wReq, wERT float64, wd *[numDists]float64) float64 {
-	return distributionDist(reqDiffers, ertNorm, chi, distributionWeights(wReq, wERT, wd))
 }
 
 // distributionWeights are Eq. 2's weights (request size, ERT, the six

@@ -51,7 +51,7 @@ func (p *Predictor) Predict(pt Point) (Prediction, error) {
 }
 
 // noiseFraction runs dbscan on the points (d, wait) of the jobs nk, each
-// axis min–max scaled to [0, 1] within nk (spec §8-A7), and returns the
+// axis min–max scaled to [0, 1] within nk (spec §8-H7), and returns the
 // share of noise points.
 func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
 	x := make([]float64, len(nk))
@@ -132,7 +132,7 @@ func (p *Predictor) summaryDistances(pt *Point) []float64 {
 // distributionDistances returns the Eq. 2 distance from pt to every history
 // job, by slot: the target's histograms use the window's edges (values
 // outside them fall in the end bins), and each distribution's χ² values are
-// divided by their maximum over the history (A2).
+// divided by their maximum over the history (H2).
 func (p *Predictor) distributionDistances(pt *Point) []float64 {
 	n, b := len(p.slots), p.cfg.Bins
 	tc := make([]float64, numDists*b)

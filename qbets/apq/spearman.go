@@ -5,16 +5,6 @@ import (
 	"slices"
 )
 
-// spearman is the rank correlation of x and y (equal lengths): the Pearson
-// correlation of their ranks, ties given their average rank (spec §2.4
-// [R]). It is 0 when either series is constant or shorter than 2, so a
-// constant feature gets weight 0.
-func spearman(x, y []float64) float64 {
-	rx := ranks(x, nil, nil)
-	ry := ranks(y, nil, nil)
-	return pearson(rx, ry)
-}
-
 // ranks writes the average ranks (1-based) of x into out and returns it;
 // scratch is reused space for the sort (both may be nil).
 func ranks(x, out []float64, scratch []rankPair) []float64 {

@@ -12,7 +12,7 @@ import (
 // drawn from a fixed seed: 4 queues, power-of-two sizes, log-spread run
 // times and waits. It exercises eviction (2× MaxSize inserts).
 func synthBase(tb testing.TB) (*ibl.Base, *rand.Rand) {
-	b, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures})
+	b, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures()})
 	if err != nil {
 		tb.Fatal(err)
 	}

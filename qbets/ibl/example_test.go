@@ -12,7 +12,7 @@ import (
 // mean wait of the nearest experiences, with a 90% interval.
 func Example() {
 	sys := ibl.NewSystem()
-	base, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures, N: 3})
+	base, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures(), N: 3})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -18,20 +18,26 @@ type Job struct {
 	Submit  int64
 }
 
-// NotQueuedFeatures is Table III, the experience of a job not yet
-// submitted (no System feature: bases are kept per system, §3 [S]).
-var NotQueuedFeatures = []Feature{
-	{"Queue", Nominal}, {"Cores", Linear}, {"RequestedRunTime", Linear},
-	{"Count", Linear}, {"Work", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+// NotQueuedFeatures returns Table III, the experience of a job not yet
+// submitted (no System feature: bases are kept per system, §3 [S]); a
+// new slice each call.
+func NotQueuedFeatures() []Feature {
+	return []Feature{
+		{"Queue", Nominal}, {"Cores", Linear}, {"RequestedRunTime", Linear},
+		{"Count", Linear}, {"Work", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+	}
 }
 
-// QueuedFeatures is Table IV, the experience of a job already queued,
-// without Simulated Wait Time: this package runs no scheduling
-// simulation (spec K4), so that feature is left out rather than faked.
-var QueuedFeatures = []Feature{
-	{"JobName", Nominal}, {"User", Nominal}, {"Project", Nominal}, {"Queue", Nominal},
-	{"Cores", Linear}, {"RequestedRunTime", Linear}, {"Count", Linear}, {"Work", Linear},
-	{"UserCount", Linear}, {"UserWork", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+// QueuedFeatures returns Table IV, the experience of a job already
+// queued, without Simulated Wait Time: this package runs no scheduling
+// simulation (spec K4), so that feature is left out rather than faked. A
+// new slice each call.
+func QueuedFeatures() []Feature {
+	return []Feature{
+		{"JobName", Nominal}, {"User", Nominal}, {"Project", Nominal}, {"Queue", Nominal},
+		{"Cores", Linear}, {"RequestedRunTime", Linear}, {"Count", Linear}, {"Work", Linear},
+		{"UserCount", Linear}, {"UserWork", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+	}
 }
 
 type tracked struct {

@@ -18,7 +18,7 @@ import (
 // job (squeue, at Time); the service shows the latest beside its
 // predictions (slurm.go). Times are Unix seconds.
 type Event struct {
-	Kind   string `json:"kind"` // queue | submit | start | end | estimate
+	Kind   string `json:"kind"` // KindQueue, KindSubmit, KindStart, KindEnd or KindEstimate
 	System string `json:"system"`
 	Job    int64  `json:"job,omitempty"`
 	Time   int64  `json:"time"`
@@ -35,6 +35,15 @@ type Event struct {
 	Project string `json:"project,omitempty"`
 	Name    string `json:"name,omitempty"`
 }
+
+// The values of Event.Kind.
+const (
+	KindQueue    = "queue"    // declares a queue and its limits
+	KindSubmit   = "submit"   // a job was submitted
+	KindStart    = "start"    // a job started
+	KindEnd      = "end"      // a job ended
+	KindEstimate = "estimate" // the scheduler's expected start
+)
 
 // check validates the fields an event of its kind needs, independent of
 // the service state; the error names the field.

@@ -136,11 +136,11 @@ func (q *queue) learns(seq int64) bool {
 // defaults).
 func newSystem(name string, o *Config) (*system, error) {
 	n := o.neighborsFor(name)
-	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures, N: n, MaxSize: o.baseSize})
+	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures(), N: n, MaxSize: o.baseSize})
 	if err != nil {
 		return nil, err
 	}
-	qd, err := ibl.New(ibl.Config{Features: ibl.QueuedFeatures, N: n, MaxSize: o.baseSize})
+	qd, err := ibl.New(ibl.Config{Features: ibl.QueuedFeatures(), N: n, MaxSize: o.baseSize})
 	if err != nil {
 		return nil, err
 	}

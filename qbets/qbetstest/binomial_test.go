@@ -1,6 +1,10 @@
 package qbetstest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/batchq/batchq/qbets"
+)
 
 // The coverage check's exact tail: 4 misses in 60 at C = 0.99 happen
 // (P ≈ 0.003); 10 misses do not (P < 1e-6).
@@ -15,3 +19,8 @@ func TestBinomialCDF(t *testing.T) {
 		t.Errorf("P(X ≤ n) = %g, want 1", p)
 	}
 }
+
+// The thesis's detector (RunLength) passes the contract check and its own
+// choices: it trims to exactly the minimum history, and only after a run
+// of at least 3 misses.
+func TestRunLengthThesis(t *testing.T) { checkTrimmer(t, qbets.RunLength, true) }

@@ -1,7 +1,8 @@
 // Package qbetstest checks user implementations of the qbets plug points
 // against the properties the Predictor relies on, as pgregory.net/rapid
-// properties: Trimmer (the change-point invariants of the thesis's
-// detector, spec qbets-varq-coalloc §2.3), Clusterer (a fitted partition
+// properties: Trimmer (what the Predictor needs of any change-point
+// detector, spec qbets-varq-coalloc §2.3: not the thesis's own choices of
+// when and how far to trim), Clusterer (a fitted partition
 // maps every request to exactly one box, §2.4) and Coverage (a Predictor
 // built with them still bounds the q-quantile with confidence C on
 // independent waits, §2.1). Call them from a test:
@@ -28,19 +29,33 @@ import (
 // 0.95, 0.99}.
 var levels = []float64{0.5, 0.9, 0.95, 0.99}
 
-// Trimmer checks a Trimmer factory on random wait series (level shifts
-// included, so change points happen) fed the way the Predictor feeds it,
-// each wait with whether it exceeded the Binomial-Method upper bound of
-// the history before it:
+// Trimmer checks a Trimmer factory against what the Predictor needs of
+// any Trimmer (qbets.Trimmer's contract), on random wait series (level
+// shifts included, so change points happen) fed the way the Predictor
+// feeds it, each wait with whether it exceeded the Binomial-Method upper
+// bound of the history before it:
 //
-//   - the history never goes below the minimum history: Observe returns 0
-//     (keep all) or exactly minHistory (trim to the minimum);
-//   - it trims only after a rare run: the wait that triggers a trim ends a
-//     run of at least 3 consecutive misses (a run the thesis calls rare
-//     for independent waits: once per 8000);
+//   - Observe never answers a negative count (0 keeps all; a count below
+//     the minimum history is raised to it by the Predictor);
+//   - it is deterministic: two fresh trimmers answer a series alike, which
+//     restoring a saved Predictor relies on (it feeds the kept history to
+//     a fresh trimmer);
 //   - Reset forgets: after Reset the trimmer answers a series exactly as a
 //     fresh one does.
+//
+// It does not check how or when a trimmer trims: that is the trimmer's
+// method. The thesis's choices (trim to exactly the minimum history, and
+// only after a run of at least 3 misses, once per 8000 independent waits)
+// are properties of qbets.RunLength, checked by this package's own tests,
+// not requirements of a Trimmer.
 func Trimmer(t *testing.T, newTrimmer func(minHistory int) qbets.Trimmer) {
+	t.Helper()
+	checkTrimmer(t, newTrimmer, false)
+}
+
+// checkTrimmer is Trimmer; with thesis it also checks the thesis's
+// trimming choices (RunLength's).
+func checkTrimmer(t *testing.T, newTrimmer func(minHistory int) qbets.Trimmer, thesis bool) {
 	t.Helper()
 	rapid.Check(t, func(t *rapid.T) {
 		q := rapid.SampledFrom(levels).Draw(t, "q")
@@ -48,14 +63,14 @@ func Trimmer(t *testing.T, newTrimmer func(minHistory int) qbets.Trimmer) {
 		nMin := qbets.MinHistory(q, c)
 		ws := series(t, nMin)
 		tr := newTrimmer(nMin)
-		first := feedTrimmer(t, tr, ws, nMin, q, c)
+		first := feedTrimmer(t, tr, ws, nMin, q, c, thesis)
 		tr.Reset()
-		if again := feedTrimmer(t, tr, ws, nMin, q, c); !slices.Equal(first, again) {
-			t.Fatalf("after Reset the trimmer trims at %v, fresh at %v", again, first)
+		if again := feedTrimmer(t, tr, ws, nMin, q, c, thesis); !slices.Equal(first, again) {
+			t.Fatalf("after Reset the trimmer answers %v, fresh %v", again, first)
 		}
-		fresh := feedTrimmer(t, newTrimmer(nMin), ws, nMin, q, c)
+		fresh := feedTrimmer(t, newTrimmer(nMin), ws, nMin, q, c, thesis)
 		if !slices.Equal(first, fresh) {
-			t.Fatalf("two fresh trimmers trim at %v and %v", first, fresh)
+			t.Fatalf("two fresh trimmers answer %v and %v", first, fresh)
 		}
 	})
 }
@@ -81,11 +96,12 @@ func series(t *rapid.T, nMin int) []int64 {
 	return ws
 }
 
-// feedTrimmer feeds ws to tr as the Predictor does, checks the invariants
-// and returns the indices at which it trimmed.
-func feedTrimmer(t *rapid.T, tr qbets.Trimmer, ws []int64, nMin int, q, c float64) []int {
+// feedTrimmer feeds ws to tr as the Predictor does (a trim keeps
+// max(keep, nMin) waits), checks the invariants and returns each trim as
+// its index and count. With thesis it also checks the thesis's choices.
+func feedTrimmer(t *rapid.T, tr qbets.Trimmer, ws []int64, nMin int, q, c float64, thesis bool) [][2]int {
 	var hist, sorted []int64
-	var trims []int
+	var trims [][2]int
 	run := 0
 	for i, w := range ws {
 		miss := false
@@ -102,17 +118,19 @@ func feedTrimmer(t *rapid.T, tr qbets.Trimmer, ws []int64, nMin int, q, c float6
 		sorted = slices.Insert(sorted, j, w)
 		keep := tr.Observe(w, miss)
 		switch {
+		case keep < 0:
+			t.Fatalf("wait %d: keep %d; a Trimmer answers 0 (keep all) or a positive count", i, keep)
 		case keep == 0:
 			continue
-		case keep < 0 || keep != nMin:
-			t.Fatalf("wait %d: keep %d; a trim must keep exactly the minimum history %d (0 keeps all)", i, keep, nMin)
-		case run < 3:
-			t.Fatalf("wait %d: trimmed after a run of %d misses; a change point needs a run of at least 3", i, run)
+		case thesis && keep != nMin:
+			t.Fatalf("wait %d: keep %d; the thesis trims to exactly the minimum history %d", i, keep, nMin)
+		case thesis && run < 3:
+			t.Fatalf("wait %d: trimmed after a run of %d misses; the thesis's change point needs a run of at least 3", i, run)
 		}
-		trims = append(trims, i)
+		trims = append(trims, [2]int{i, keep})
 		run = 0
-		if len(hist) > keep {
-			hist = slices.Clone(hist[len(hist)-keep:])
+		if n := max(keep, nMin); len(hist) > n {
+			hist = slices.Clone(hist[len(hist)-n:])
 			sorted = slices.Sorted(slices.Values(hist))
 		}
 	}

@@ -27,9 +27,27 @@ func TestCoverage(t *testing.T) {
 }
 
 // A trimmer that keeps the minimum history after any run of 3 misses (the
-// thesis's detector without the autocorrelation lookup) passes; one that
-// trims on a single miss, or below the minimum, fails.
-func TestWindowTrimmer(t *testing.T) { qbetstest.Trimmer(t, newWindow) }
+// thesis's detector without the autocorrelation lookup) passes, and so
+// does one that trims differently from the thesis: after every 2nd miss,
+// to the last 10 waits (the Predictor raises that to its minimum).
+func TestWindowTrimmer(t *testing.T) {
+	qbetstest.Trimmer(t, newWindow)
+	qbetstest.Trimmer(t, func(int) qbets.Trimmer { return &everyOther{} })
+}
+
+// everyOther trims to 10 waits at every second miss.
+type everyOther struct{ misses int }
+
+func (e *everyOther) Observe(_ int64, miss bool) int {
+	if miss {
+		if e.misses++; e.misses%2 == 0 {
+			return 10
+		}
+	}
+	return 0
+}
+
+func (e *everyOther) Reset() { e.misses = 0 }
 
 // window trims to the minimum history after 3 consecutive misses.
 type window struct{ min, run int }

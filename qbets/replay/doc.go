@@ -32,12 +32,12 @@
 //     thesis varies "only the predictor used during the simulation".
 //
 // A correct prediction is bound ≥ wait; the RMS over-prediction of each
-// method is over its own correct predictions (A21); ratios are
+// method is over its own correct predictions (Q21); ratios are
 // RMS_BM / RMS_X (higher = X tighter). NewAPQ and NewIBL wrap qbets/apq
 // and qbets/ibl as Predictors.
 //
 // Nothing here is safe for concurrent use; run one replay per goroutine.
 //
-// Decisions cited as A1…A24 and sections cited as spec §N are those of
+// Decisions cited as Q1…Q24 and sections cited as spec §N are those of
 // docs/decisions.md (the Nurmi register and section map).
 package replay

@@ -36,10 +36,10 @@ type iblOpen struct {
 // level is the interval's level in percent (0: 90, the paper's).
 func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 	if notQueued.Features == nil {
-		notQueued.Features = ibl.NotQueuedFeatures
+		notQueued.Features = ibl.NotQueuedFeatures()
 	}
 	if queued.Features == nil {
-		queued.Features = ibl.QueuedFeatures
+		queued.Features = ibl.QueuedFeatures()
 	}
 	nq, err := ibl.New(notQueued)
 	if err != nil {

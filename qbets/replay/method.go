@@ -97,7 +97,7 @@ func (e *env) upperIndex(n int) int {
 func newHist(m Method, e *env) *hist { return &hist{m: m, env: e} }
 
 // bound is the method's prediction from this history; ok is false below
-// the minimum history n_min (the same gate for every method, A22).
+// the minimum history n_min (the same gate for every method, Q22).
 func (h *hist) bound() (float64, bool) {
 	n := len(h.recent)
 	if n < h.env.nMin {

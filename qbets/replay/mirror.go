@@ -4,7 +4,7 @@ import "github.com/batchq/batchq/qbets"
 
 // mirror runs one method inside the QBETS pipeline of the evaluated
 // qbets.Predictor (spec §2.6): the same clusters (read from the Predictor
-// after each re-clustering), a queue-level fallback history (A13), the
+// after each re-clustering), a queue-level fallback history (Q13), the
 // same jobs (those the Predictor's availability inference excluded are
 // excluded here too), and change-point trimming driven by the method's own
 // bound. With one box and no trimming it is the plain Table 4.1 predictor.
@@ -71,7 +71,7 @@ func (mi *mirror) predict(i int) (float64, bool) {
 
 // recluster adopts the Predictor's new boxes: a box seen before keeps its
 // history and detector state; a new box is rebuilt by replaying the
-// detector over its jobs of the full history in release order (A9), as
+// detector over its jobs of the full history in release order (Q9), as
 // the Predictor does. of is the box of each job of all under boxes,
 // computed on first need (nil until then) and returned for the next
 // mirror.

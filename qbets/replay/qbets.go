@@ -24,9 +24,9 @@ type Config struct {
 	// Predictor configures the qbets.Predictor (BM). Its zero value is
 	// full QBETS.
 	// TrainArrivals 0 means the training length, so the first clustering
-	// happens at the end of training (A10).
+	// happens at the end of training (Q10).
 	Predictor     qbets.Config
-	TrainFraction float64 // 0 means 0.10 (A12, docs/decisions.md)
+	TrainFraction float64 // 0 means 0.10 (Q12, docs/decisions.md)
 	// Comparators adds LogN, LogU and Weibull (and a BM run of the same
 	// mirror pipeline, as a cross-check) to the result; the pipeline is
 	// then the thesis's: no forecast while the machine may be down

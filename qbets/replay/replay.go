@@ -67,7 +67,7 @@ func bound(b float64) Prediction { return Prediction{OK: true, Point: math.NaN()
 // scores every job after the first 10% (the thesis's training period).
 type Options struct {
 	// Train is the fraction of jobs (in submit order) that only train: they
-	// are replayed but not scored. 0 means 0.10 (Nurmi §5.1 and A12 in docs/decisions.md, after Brevik et al.).
+	// are replayed but not scored. 0 means 0.10 (Nurmi §5.1 and Q12 in docs/decisions.md, after Brevik et al.).
 	Train float64
 	// From and To, when To > 0, select the scored jobs by position in
 	// submit order instead: [From, To). Jobs from To on are not replayed

@@ -74,7 +74,7 @@ func (s *Score) Correctness() float64 {
 }
 
 // RMS is the root-mean-square over-prediction Upper − wait over the
-// correct answers, in seconds (the thesis's accuracy, spec §5.2 and A21).
+// correct answers, in seconds (the thesis's accuracy, spec §5.2 and Q21).
 func (s *Score) RMS() float64 {
 	n, sq := 0, 0.0
 	for _, o := range s.Answers {

@@ -43,7 +43,7 @@ type HistoryConfig struct {
 	// RelativeFallback, when the window is not usable, predicts e × the
 	// user's mean past accuracy r/e over all terminated jobs, clipped to
 	// (0,1] (e without history), instead of the user's estimate e. The
-	// thesis does not define it (A17): this is the spec's approximation.
+	// thesis does not define it (S17): this is the spec's approximation.
 	RelativeFallback bool
 	// Propagate asks the simulator to recompute waiting jobs' predictions
 	// when one of their user's jobs terminates (§6.6 "propagation"). The
@@ -51,7 +51,7 @@ type HistoryConfig struct {
 	Propagate bool
 	// ByTermination orders the window by termination time: the user's last
 	// N jobs to terminate, as pyss's EASY++ keeps them. The default orders
-	// by submit time among the terminated jobs (A11).
+	// by submit time among the terminated jobs (S11).
 	ByTermination bool
 }
 

@@ -38,6 +38,7 @@ const (
 	noteFailedExit0   = "FAILED with exit code 0"
 	noteCancelledRun  = "cancelled while running"
 	noteTimeout       = "killed at its time limit"
+	noteMemRange      = "memory over 1 PiB per processor"
 )
 
 // record is one job as a parser read it, in absolute times, before the
@@ -88,6 +89,11 @@ type builder struct {
 	latest map[string]int    // key → index in recs of its latest record
 	gone   []bool            // recs[i] was replaced by a later attempt
 	names  map[string]string // one copy of each user, group, queue, job name, state
+
+	// What sniff saw at the start of the input, for a FormatError.
+	saw       string
+	firstLine int
+	sample    string
 }
 
 func newBuilder(format string, opt *Options) *builder {
@@ -210,6 +216,9 @@ func (b *builder) finish() (*Result, error) {
 		maxAlloc = max(maxAlloc, j.AllocProcs)
 	}
 	b.rep.Jobs = len(live)
+	if err := b.unreadable(); err != nil {
+		return nil, err
+	}
 	res.Header = b.header(base, last, maxAlloc, users, groups, queues, exes)
 	res.Report = b.rep
 	return res, nil
@@ -267,7 +276,9 @@ func (b *builder) job(r *record, base int64) swf.Job {
 		} else {
 			r.note(noteNoAlloc)
 		}
-		if r.usedKB > 0 {
+		if r.usedKB > maxMemKB {
+			r.note(noteMemRange)
+		} else if r.usedKB > 0 {
 			j.UsedMemory = math.Round(r.usedKB)
 		}
 	} else if r.status != swf.StatusCancelled && r.status != swf.StatusUnknown {
@@ -285,7 +296,9 @@ func (b *builder) job(r *record, base int64) swf.Job {
 			r.note(r.partLimit)
 		}
 	}
-	if r.reqKB > 0 {
+	if r.reqKB > maxMemKB {
+		r.note(noteMemRange)
+	} else if r.reqKB > 0 {
 		j.ReqMemory = math.Round(r.reqKB)
 	}
 	return j

@@ -66,7 +66,7 @@ func checkJobs(t *testing.T, res *Result, ids []string, want []swf.Job) {
 		g, w := fields(res.Jobs[k]), fields(want[k])
 		for i := range g {
 			if g[i] != w[i] {
-				t.Errorf("job %d (%s), field %d (%s) = %v, want %v", k+1, res.IDs[k], i+1, swf.FieldNames[i], g[i], w[i])
+				t.Errorf("job %d (%s), field %d (%s) = %v, want %v", k+1, res.IDs[k], i+1, swf.FieldName(i), g[i], w[i])
 			}
 		}
 	}

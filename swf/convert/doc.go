@@ -6,7 +6,8 @@
 // order, the scheduler's id of each job, and a Report that accounts for
 // every input record — written, a step, an earlier attempt, or skipped
 // with its reason — and counts every job written with a field it could
-// not fill.
+// not fill. QueueSnapshot reads the other kind of input, a snapshot of a
+// Slurm queue (see Queue snapshots).
 //
 //	res, err := convert.Sacct(f, convert.Options{Location: time.Local})
 //	...
@@ -81,6 +82,24 @@
 // pending print as one record "123_[5-9]": skipped as "pending array
 // tasks".
 //
+// # Queue snapshots
+//
+// slurmrestd's GET /slurm/v0.0.XX/jobs (v0.0.37 to v0.0.41; squeue --json
+// has the same shape) and scontrol show job (records of indented lines,
+// or one line each with -o) list the controller's jobs at one moment: a
+// snapshot of the live queue, not accounting — nothing in it says how a
+// job ends. QueueSnapshot reads either into a Snapshot: its Time, the
+// running jobs (start, elapsed time, time limit, CPUs and nodes held) and
+// the waiting jobs in the scheduler's order (priority, Slurm's expected
+// start, reason), each with partition, user and account — what a
+// start-time forecast starts from. Jobs the controller still lists after
+// their end are skipped ("finished, still listed by the controller
+// (STATE)"); a record of pending array tasks becomes a job per task (at
+// most 65536). Snapshot.Jobs gives the jobs as swf.Jobs on the epoch
+// clock, for a forecast by simulation; Snapshot.SWF the SWF form, with the
+// snapshot's time in the header. Neither form states its time: give Options.Now, or the
+// latest moment the input shows is taken (noted as a lower bound).
+//
 // # Report reasons
 //
 // Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
@@ -96,11 +115,21 @@
 // 0"; "ended without starting"; "start before submit"; "end before
 // start"; "no end time"; "allocated processors unknown"; "unknown
 // state"; "job id reused"; "heterogeneous job component"; "submit time
-// from EligibleTime"; "no Exit_status"; "unreadable FIELD" (the field is
-// -1 and the error is in Report.Errors).
+// from EligibleTime"; "no Exit_status"; "memory over 1 PiB per
+// processor"; "unreadable FIELD" (the field is -1 and the error is in
+// Report.Errors). A value past the plausible is unreadable, never taken
+// as it is nor wrapped around: a time after the year 2200 (sacct's year
+// 9999), more than 2^24 processors or nodes in one job (a PBS exec_host
+// range of 10^9), a duration longer than 230 years. A snapshot adds
+// "CPUs unknown", "suspended", "running without a start time", "start
+// after the snapshot time", and skips "unknown state (S)" and "pending
+// array tasks over 65536 in one record".
 //
-// Errors name the format, the line, the field and quote at most about 64
-// bytes of the value. By default a malformed record is skipped and
+// An input in another format than the function's, or of which no record
+// is readable, is a *FormatError (errors.As) naming the format it looks
+// like and the function that reads it, so that nothing is converted to 0
+// jobs in silence. Errors name the format, the line, the field and quote
+// at most about 64 bytes of the value. By default a malformed record is skipped and
 // counted; Options.Strict stops at the first. No input makes a converter
 // panic (each format has a fuzz test) or hold more than one line (1 MiB)
 // or one JSON job (64 MiB) beyond the jobs it keeps (about 300 bytes each

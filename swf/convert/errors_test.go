@@ -68,10 +68,27 @@ func TestHeaderRequired(t *testing.T) {
 }
 
 func TestMaxErrors(t *testing.T) {
-	in := strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + strings.Repeat("junk\n", 50)
+	in := strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + sacctLine(good("1")) + strings.Repeat("junk\n", 50)
 	res, err := Sacct(strings.NewReader(in), Options{MaxErrors: 3})
 	if err != nil || len(res.Report.Errors) != 3 || res.Report.Skipped[skipMalformed] != 50 {
 		t.Errorf("%v %+v", err, res.Report)
+	}
+}
+
+// An input of which no record can be read is a FormatError, not a Result
+// of 0 jobs (issue 30).
+func TestNothingReadable(t *testing.T) {
+	in := strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + strings.Repeat("junk\n", 50)
+	_, err := Sacct(strings.NewReader(in), Options{MaxErrors: 3})
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Want != "sacct" || fe.Saw != "" {
+		t.Errorf("%v, want a FormatError", err)
+	}
+	// Every record skipped for a reason other than being unreadable is
+	// a valid conversion of 0 jobs.
+	in = strings.ReplaceAll(SacctFormat, ",", "|") + "\n" + sacctLine(with(good("1"), "State", "RUNNING"))
+	if res, err := Sacct(strings.NewReader(in), Options{}); err != nil || res.Report.Jobs != 0 {
+		t.Errorf("%v %+v", err, res)
 	}
 }
 
@@ -82,17 +99,19 @@ func TestLongLine(t *testing.T) {
 		t.Errorf("%v %+v", err, res.Report)
 	}
 	for name, conv := range map[string]converter{"jobcomp": Jobcomp, "pbs": PBS} {
-		res, err := conv(strings.NewReader(strings.Repeat("z", maxLine*2)), Options{})
-		if err != nil || res.Report.Skipped[skipMalformed] != 1 {
-			t.Errorf("%s: %v %+v", name, err, res.Report)
+		// Nothing readable: a FormatError.
+		_, err := conv(strings.NewReader(strings.Repeat("z", maxLine*2)), Options{})
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Want != name || len(fe.Sample) > 64 {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
 
 func TestJSONErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{`[1,2]`, "line 1: not a JSON object"},
-		{`{"meta": {}}`, `no "jobs" list`},
+		{`[1,2]`, `the input is JSON of another kind, not sacct --json output`},
+		{`{"meta": {}}`, `the input is JSON of another kind`},
 		{`{"jobs": {}}`, `"jobs" is not a list`},
 		{"{\"jobs\": [\n{\"job_id\": 1},\n{\"job_id\": 2,,}]}", "sacct-json line 3:"},
 	} {
@@ -115,6 +134,16 @@ func TestJSONErrors(t *testing.T) {
 	}
 	if _, err := SacctJSON(strings.NewReader(in), Options{Strict: true}); err == nil {
 		t.Error("strict mode accepted a wrongly typed field")
+	}
+	// Errors name JSON's kinds, never a Go type (issue 30: a number where
+	// sacct writes an object printed "struct { Status convert.jsonState ...").
+	in = "{\"jobs\": [{\"job_id\": 1, \"state\": \"COMPLETED\", \"time\": {\"submission\": 100}},\n{\"job_id\": 2, \"exit_code\": 5}]}"
+	res, err = SacctJSON(strings.NewReader(in), Options{})
+	if err != nil || len(res.Report.Errors) != 1 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if msg := res.Report.Errors[0].Error(); strings.Contains(msg, "struct") || !strings.Contains(msg, "a JSON number, want an object") {
+		t.Errorf("message %q", msg)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
@@ -25,7 +26,8 @@ func Example() {
 		return
 	}
 	for k, j := range res.Jobs {
-		fmt.Printf("%s: %s\n", res.IDs[k], swf.AppendJob(nil, &j))
+		line, _ := j.AppendText(nil)
+		fmt.Printf("%s: %s\n", res.IDs[k], line)
 	}
 	r := res.Report
 	fmt.Println("records", r.Records, "jobs", r.Jobs, "steps", r.Steps, "skipped", r.Skipped)
@@ -48,4 +50,35 @@ func Example() {
 	// ; MaxQueues: 2
 	// ; Queue: 1 short
 	// ; Queue: 2 long
+}
+
+func ExampleQueueSnapshot() {
+	// What `scontrol show job -o` prints (fields cut short here): one job
+	// running for 9 minutes, one array of three tasks waiting, one job that
+	// ended a minute ago.
+	out := `JobId=41 JobName=relax UserId=alice(1000) Priority=1000 Account=physics JobState=RUNNING Reason=None RunTime=00:09:00 TimeLimit=01:00:00 SubmitTime=2024-03-01T08:00:00 StartTime=2024-03-01T08:01:00 Partition=short NumNodes=1 NumCPUs=8
+JobId=42 ArrayJobId=42 ArrayTaskId=0-2 JobName=sweep UserId=bob(1001) Priority=900 Account=chem JobState=PENDING Reason=Resources RunTime=00:00:00 TimeLimit=00:10:00 SubmitTime=2024-03-01T08:05:00 StartTime=2024-03-01T08:30:00 Partition=short NumNodes=1 NumCPUs=4
+JobId=40 JobName=done UserId=alice(1000) Priority=1000 Account=physics JobState=COMPLETED Reason=None RunTime=00:05:00 TimeLimit=00:10:00 SubmitTime=2024-03-01T07:50:00 StartTime=2024-03-01T08:04:00 Partition=short NumNodes=1 NumCPUs=2
+`
+	s, err := convert.QueueSnapshot(strings.NewReader(out), convert.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("snapshot at", time.Unix(s.Time, 0).UTC().Format(time.RFC3339))
+	for _, j := range s.Running {
+		fmt.Printf("running %s: %d CPUs for %d s of its %d s\n", j.ID, j.CPUs, j.Elapsed, j.TimeLimit)
+	}
+	for _, j := range s.Waiting {
+		fmt.Printf("waiting %s: %d CPUs, priority %d, Slurm expects it at %s\n", j.ID, j.CPUs, j.Priority,
+			time.Unix(j.Start, 0).UTC().Format("15:04"))
+	}
+	fmt.Println("skipped", s.Report.Skipped)
+	// Output:
+	// snapshot at 2024-03-01T08:10:00Z
+	// running 41: 8 CPUs for 540 s of its 3600 s
+	// waiting 42_0: 4 CPUs, priority 900, Slurm expects it at 08:30
+	// waiting 42_1: 4 CPUs, priority 900, Slurm expects it at 08:30
+	// waiting 42_2: 4 CPUs, priority 900, Slurm expects it at 08:30
+	// skipped map[finished, still listed by the controller (COMPLETED):1]
 }

@@ -22,6 +22,12 @@ func fuzzConvert(t *testing.T, format string, data []byte) {
 		if j.ID != int64(k+1) || j.Submit < 0 || k > 0 && j.Submit < res.Jobs[k-1].Submit {
 			t.Fatalf("job %d: %+v", k+1, j)
 		}
+		// No absurd value passes (issue 31): sizes and times stay within
+		// the plausible bounds, whatever the input.
+		if j.AllocProcs > maxProcs || j.ReqProcs > maxProcs || j.Submit > maxTime || j.Wait > maxTime ||
+			j.RunTime > maxTime || j.ReqTime > maxTime || j.ReqMemory > maxMemKB || j.UsedMemory > maxMemKB {
+			t.Fatalf("job %d out of bounds: %+v", k+1, j)
+		}
 	}
 	var buf bytes.Buffer
 	if err := swf.WriteAll(&buf, res.Header, res.Jobs); err != nil {
@@ -90,4 +96,55 @@ func FuzzPBS(f *testing.F) {
 	f.Add([]byte("01/01/2024 00:00:00;E;1.s;start=5 end=3 exec_host=a/0-9999999999 Resource_List.nodes=3:ppn=x Exit_status=q\n" +
 		"01/01/2024 00:00:00;Q;1.s;\n01/01/2024 00:00:01;D;1.s;\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "pbs", data) })
+}
+
+// FuzzQueueSnapshot checks QueueSnapshot on any input, in both forms: no
+// panic; when it succeeds, every record accounted for, the waiting jobs in
+// the scheduler's order, no value out of bounds, and an SWF form that
+// reads back.
+func FuzzQueueSnapshot(f *testing.F) {
+	for _, fx := range []string{"slurmrestd-v0.0.37.json", "slurmrestd-v0.0.40.json", "slurmrestd-v0.0.41.json",
+		"scontrol-show-job.txt", "scontrol-show-job-o.txt"} {
+		seed(f, "testdata/snapshot/"+fx)
+	}
+	seed(f, "testdata/snapshot/real-22.05/2-scontrol-show-job-d.txt", "testdata/snapshot/real-22.05/2-squeue.json")
+	f.Add([]byte("No jobs in the system\n"))
+	f.Add([]byte("JobId=5 ArrayJobId=5 ArrayTaskId=1-3:2%1 JobName=a b\n   Priority=7 JobState=PENDING SubmitTime=5 NumCPUs=2-4 TimeLimit=1-00:00:00\n"))
+	f.Add([]byte(`{"jobs":[{"job_id":1,"job_state":["RUNNING","COMPLETING"],"submit_time":{"set":true,"number":9},"start_time":1e300,` +
+		`"time_limit":null,"suspend_time":12,"pre_sus_time":3,"job_resources":{"nodes":{"count":2},"cpus":4}}],"last_update":7}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := QueueSnapshot(bytes.NewReader(data), Options{})
+		if err != nil {
+			return
+		}
+		rep := s.Report
+		skipped := 0
+		for _, n := range rep.Skipped {
+			skipped += n
+		}
+		// A record of pending array tasks is several jobs.
+		if rep.Jobs != len(s.Running)+len(s.Waiting) || rep.Records-skipped > rep.Jobs || rep.Records-skipped < 0 {
+			t.Fatalf("report does not add up: %d running, %d waiting, %+v", len(s.Running), len(s.Waiting), rep)
+		}
+		for k, q := range append(append([]QueuedJob{}, s.Running...), s.Waiting...) {
+			if q.ID == "" || q.Submit < 0 || q.Submit > maxTime || q.Start > maxTime || q.Elapsed < 0 || q.Elapsed > maxTime ||
+				q.CPUs > maxProcs || q.Nodes > maxProcs || q.TimeLimit > maxTime {
+				t.Fatalf("job %d: %+v", k, q)
+			}
+		}
+		for k := 1; k < len(s.Waiting); k++ {
+			if s.Waiting[k].Priority > s.Waiting[k-1].Priority {
+				t.Fatalf("waiting jobs out of priority order: %+v", s.Waiting)
+			}
+		}
+		res := s.SWF()
+		var buf bytes.Buffer
+		if err := swf.WriteAll(&buf, res.Header, res.Jobs); err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := swf.NewReader(&buf).ReadAll()
+		if err != nil || !slices.Equal(jobs, res.Jobs) {
+			t.Fatalf("SWF form does not read back: %v\n%s", err, buf.Bytes())
+		}
+	})
 }

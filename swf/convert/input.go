@@ -93,8 +93,10 @@ func (l *lineReader) next() ([]byte, error) {
 }
 
 // begin validates opt and opens r (plain or gzip) for a conversion into
-// the format's builder; done releases the input.
-func begin(r io.Reader, opt *Options, format string) (in io.Reader, done func() error, b *builder, err error) {
+// the format's builder; done releases the input. An input that is clearly
+// another format (also lists further formats the caller reads) is a
+// *FormatError.
+func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Reader, done func() error, b *builder, err error) {
 	if err := opt.Validate(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -102,7 +104,28 @@ func begin(r io.Reader, opt *Options, format string) (in io.Reader, done func() 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return in, done, newBuilder(format, opt), nil
+	br := bufio.NewReaderSize(in, sniffBytes)
+	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
+	b = newBuilder(format, opt)
+	b.saw, b.firstLine, b.sample = sniff(head)
+	if _, err := checkFormat(head, format, also...); err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	return br, done, b, nil
+}
+
+// unreadable is the error of an input of which no record could be read:
+// every one was malformed and no job came out.
+func (b *builder) unreadable() error {
+	if b.rep.Jobs > 0 || b.rep.Records == 0 || b.rep.Skipped[skipMalformed] < b.rep.Records {
+		return nil
+	}
+	e := &FormatError{Want: b.format, Saw: b.saw, Line: b.firstLine, Sample: b.sample}
+	if e.Saw == b.format {
+		e.Saw = ""
+	}
+	return e
 }
 
 // eachLine calls record for each non-blank line, counting it in

@@ -120,7 +120,7 @@ func jobcompRecord(b *builder, line string, num int) error {
 	// set), the request while it was pending.
 	var procs int64 = -1
 	if v := kv["ProcCnt"]; v != "" {
-		n, err := parseCount(v)
+		n, err := parseProcs(v)
 		if err != nil {
 			if err := b.fieldError(&r, "ProcCnt", v, err); err != nil {
 				return err

@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// DefaultMaxErrors is how many parse errors a Report keeps when
+// defaultMaxErrors is how many parse errors a Report keeps when
 // Options.MaxErrors is 0.
-const DefaultMaxErrors = 100
+const defaultMaxErrors = 100
 
 // Options configure a conversion. The zero value converts with timestamps
 // read as UTC, skips (and counts) malformed records, and writes no machine
@@ -26,7 +26,7 @@ type Options struct {
 	// set to -1) and counted in the Report, whose Errors keep the first
 	// MaxErrors.
 	Strict bool
-	// MaxErrors bounds Report.Errors; 0 means DefaultMaxErrors.
+	// MaxErrors bounds Report.Errors; 0 means 100.
 	MaxErrors int
 	// Computer and Installation go into the SWF header as they are.
 	Computer, Installation string
@@ -44,6 +44,11 @@ type Options struct {
 	// it as their requested time; without an entry their requested time
 	// is -1, counted as an anomaly.
 	PartitionLimits map[string]int64
+	// Now is the moment a queue snapshot (QueueSnapshot) was taken, which
+	// neither slurmrestd's /jobs nor scontrol show job states; the zero
+	// value takes the latest moment the input shows, a lower bound.
+	// Accounting conversions do not use it.
+	Now time.Time
 }
 
 // Validate reports whether the options are usable.
@@ -60,6 +65,9 @@ func (o *Options) Validate() error {
 			errs = append(errs, fmt.Errorf("convert: PartitionLimits[%q] = %d, want a positive number of seconds", clip(p), s))
 		}
 	}
+	if !o.Now.IsZero() && (o.Now.Unix() <= 0 || o.Now.Unix() > maxTime) {
+		errs = append(errs, fmt.Errorf("convert: Now %v is before 1970 or after 2200", o.Now))
+	}
 	return errors.Join(errs...)
 }
 
@@ -72,7 +80,7 @@ func (o *Options) location() *time.Location {
 
 func (o *Options) maxErrors() int {
 	if o.MaxErrors == 0 {
-		return DefaultMaxErrors
+		return defaultMaxErrors
 	}
 	return o.MaxErrors
 }

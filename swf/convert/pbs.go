@@ -81,6 +81,9 @@ func (p *pbsParser) record(line string, num int) error {
 	if err != nil {
 		return b.malformed(num, "timestamp", parts[0], errors.New("not a MM/DD/YYYY HH:MM:SS time"))
 	}
+	if u := when.Unix(); u <= 0 || u > maxTime {
+		return b.malformed(num, "timestamp", parts[0], errFuture)
+	}
 	typ, id := parts[1], strings.TrimSpace(parts[2])
 	attrs := ""
 	if len(parts) == 4 {
@@ -218,6 +221,9 @@ func (p *pbsParser) epoch(r *record, kv map[string]string, key string) int64 {
 		return 0
 	}
 	n, err := parseCount(v)
+	if err == nil && n > maxTime || err == errRange {
+		err = errFuture
+	}
 	if err != nil {
 		p.bad(r, key, v, err)
 		return 0
@@ -247,8 +253,8 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 	case kv["Resource_List.nodes"] != "":
 		// Torque: nodes × ppn, plus procs (processors on any nodes).
 		r.req, _ = p.spec(r, "Resource_List.nodes", kv["Resource_List.nodes"], "ppn")
-		if n := p.count(r, kv, "Resource_List.procs"); n > 0 {
-			r.req += n
+		if n := p.count(r, kv, "Resource_List.procs"); n > 0 && r.req >= 0 {
+			r.req += n // both ≤ 2^24
 		}
 	case kv["Resource_List.procs"] != "":
 		r.req = p.count(r, kv, "Resource_List.procs")
@@ -305,7 +311,7 @@ func (p *pbsParser) count(r *record, kv map[string]string, key string) int64 {
 	if v == "" {
 		return -1
 	}
-	n, err := parseCount(v)
+	n, err := parseProcs(v) // every count read so is of processors
 	if err != nil {
 		p.bad(r, key, v, err)
 		return -1
@@ -322,15 +328,19 @@ func (p *pbsParser) spec(r *record, field, s, per string) (procs int64, mem floa
 	for chunk := range strings.SplitSeq(s, "+") {
 		toks := strings.Split(chunk, ":")
 		n, err := parseCount(toks[0])
-		if err != nil {
+		switch {
+		case err == errNumber:
 			n = 1 // a host name or a property
+		case err != nil || n > maxProcs:
+			p.bad(r, field, s, errProcs)
+			return -1, 0
 		}
 		each := int64(1)
 		for _, t := range toks[1:] {
 			k, v, _ := strings.Cut(t, "=")
 			switch k {
 			case per:
-				c, err := parseCount(v)
+				c, err := parseProcs(v)
 				if err != nil {
 					p.bad(r, field, s, err)
 					return -1, 0
@@ -342,9 +352,9 @@ func (p *pbsParser) spec(r *record, field, s, per string) (procs int64, mem floa
 				}
 			}
 		}
-		procs += n * each
-		if procs > maxSeconds {
-			p.bad(r, field, s, errRange)
+		procs += n * each // each factor ≤ 2^24: no overflow
+		if procs > maxProcs {
+			p.bad(r, field, s, errProcs)
 			return -1, 0
 		}
 	}
@@ -362,7 +372,7 @@ func execHostCPUs(s string) (int64, error) {
 			continue
 		}
 		if _, n, ok := strings.Cut(slots, "*"); ok {
-			c, err := parseCount(n)
+			c, err := parseProcs(n)
 			if err != nil {
 				return 0, err
 			}
@@ -382,11 +392,14 @@ func execHostCPUs(s string) (int64, error) {
 				if err != nil || z < a {
 					return 0, errNumber
 				}
-				total += z - a + 1
+				// a, z ≤ 2^40 and total ≤ 2^24 here: no overflow.
+				if total += z - a + 1; total > maxProcs {
+					return 0, errProcs
+				}
 			}
 		}
-		if total > maxSeconds {
-			return 0, errRange
+		if total > maxProcs {
+			return 0, errProcs
 		}
 	}
 	return total, nil

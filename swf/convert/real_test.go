@@ -108,7 +108,7 @@ func TestRealSlurm(t *testing.T) {
 						}
 					}
 					if g[i] != w[i] {
-						t.Errorf("%s %s: job %s field %s = %v, sacct says %v", run, name, res.IDs[k], swf.FieldNames[i], g[i], w[i])
+						t.Errorf("%s %s: job %s field %s = %v, sacct says %v", run, name, res.IDs[k], swf.FieldName(i), g[i], w[i])
 					}
 				}
 			}

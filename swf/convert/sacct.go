@@ -215,7 +215,15 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 		if v == "" {
 			return nil
 		}
-		n, err := parseCount(v)
+		var n int64
+		var err error
+		if name == "elapsedraw" {
+			if n, err = parseCount(v); err == nil && n > maxTime {
+				err = errRange
+			}
+		} else {
+			n, err = parseProcs(v)
+		}
 		if err != nil {
 			return b.fieldError(r, colName(name), v, err)
 		}
@@ -242,7 +250,12 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 	}
 	if r.alloc <= 0 {
 		if v, ok := tresValue(get("alloctres"), "cpu"); ok {
-			if n, err := parseCount(v); err == nil {
+			n, err := parseProcs(v)
+			if err != nil {
+				if err := b.fieldError(r, "AllocTRES", v, err); err != nil {
+					return err
+				}
+			} else {
 				r.alloc = n
 			}
 		}
@@ -335,7 +348,7 @@ func (p *sacctParser) step(key string, get func(string) string, num int) error {
 		if n, err := parseCount(get("ntasks")); err == nil && n > 0 {
 			tasks = n
 		}
-		if n, err := parseCount(get("alloccpus")); err == nil && n > 0 {
+		if n, err := parseProcs(get("alloccpus")); err == nil && n > 0 {
 			cpus = n
 		}
 		if cpus > 0 {

@@ -27,11 +27,50 @@ const maxJSONJob = 64 << 20
 // status (Slurm 22.05 reports 0 for a job that failed with code 3); a
 // FAILED job with exit code 0 is only counted as an anomaly.
 func SacctJSON(r io.Reader, opt Options) (*Result, error) {
-	in, done, b, err := begin(r, &opt, "sacct-json")
+	in, done, b, err := begin(r, &opt, "sacct-json", "json")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	other := func(key string, v json.RawMessage) {
+		var list []json.RawMessage
+		if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
+			b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
+		}
+	}
+	err = jsonJobs(in, b, other, func(dec *json.Decoder, num int) error {
+		var j jsonJob
+		if err := dec.Decode(&j); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				// A syntax or read error: the stream cannot be resynchronized.
+				return &ParseError{Format: b.format, Line: num, Err: err}
+			}
+			if len(j.JobState) > 0 {
+				return b.liveQueue(num)
+			}
+			b.rep.Records++
+			return b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
+		}
+		if len(j.JobState) > 0 {
+			return b.liveQueue(num)
+		}
+		b.rep.Records++
+		return jsonRecord(b, &j, num)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// jsonJobs streams a JSON object whose "jobs" key holds a list, as sacct
+// --json and slurmrestd write it, one job at a time: job decodes the next
+// element from dec (at most maxJSONJob bytes), given the line where it
+// starts; other gets every other top-level key and its value. An input
+// that is not such an object is a *FormatError; a syntax error a
+// *ParseError.
+func jsonJobs(in io.Reader, b *builder, other func(key string, v json.RawMessage), job func(dec *json.Decoder, line int) error) error {
 	lim := &limitReader{r: in}
 	lc := &lineCounter{r: lim}
 	dec := json.NewDecoder(lc)
@@ -44,79 +83,114 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 		return 1 + lc.lines - bytes.Count(ahead, []byte("\n"))
 	}
 	bad := func(err error) error {
-		return &ParseError{Format: "sacct-json", Line: line(), Err: err}
+		return &ParseError{Format: b.format, Line: line(), Err: err}
+	}
+	notOurs := func() error {
+		saw := b.saw
+		if saw == b.format {
+			saw = "json"
+		}
+		return &FormatError{Want: b.format, Saw: saw, Line: b.firstLine, Sample: b.sample}
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, bad(errors.New("not a JSON object (want sacct --json output)"))
+		return notOurs()
 	}
 	found := false
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, bad(err)
+			return bad(err)
 		}
 		key, _ := t.(string)
 		if key != "jobs" {
 			lim.n = 0
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil {
-				return nil, bad(err)
+				return bad(err)
 			}
-			var list []json.RawMessage
-			if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {
-				b.rep.Notes = append(b.rep.Notes, "sacct reported errors: "+clip(string(list[0])))
-			}
+			other(key, v)
 			continue
 		}
 		found = true
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, bad(errors.New(`"jobs" is not a list`))
+			return bad(errors.New(`"jobs" is not a list`))
 		}
 		for dec.More() {
 			lim.n = 0
-			num := line()
-			var j jsonJob
-			if err := dec.Decode(&j); err != nil {
-				var te *json.UnmarshalTypeError
-				if !errors.As(err, &te) {
-					// A syntax or read error: the stream cannot be resynchronized.
-					return nil, &ParseError{Format: "sacct-json", Line: num, Err: err}
-				}
-				b.rep.Records++
-				if err := b.malformed(num, te.Field, te.Value, fmt.Errorf("a JSON %s, want %s", clip(te.Value), te.Type)); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			b.rep.Records++
-			if err := jsonRecord(b, &j, num); err != nil {
-				return nil, err
+			if err := job(dec, line()); err != nil {
+				return err
 			}
 		}
 		if _, err := dec.Token(); err != nil {
-			return nil, bad(err)
+			return bad(err)
 		}
 	}
 	if !found {
-		return nil, bad(errors.New(`no "jobs" list (want sacct --json output)`))
+		return notOurs()
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, bad(err)
+		return bad(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, bad(errors.New("more after the JSON object (one sacct --json output per conversion)"))
+		return bad(errors.New("more after the JSON object (one JSON document per conversion)"))
 	}
-	return b.finish()
+	return nil
+}
+
+// liveQueue is the error for a job of slurmrestd's /jobs (it has a
+// job_state, which sacct's jobs never have) found past what sniff saw.
+func (b *builder) liveQueue(line int) error {
+	return &FormatError{Want: b.format, Saw: "slurmrestd", Line: line, Sample: b.sample}
+}
+
+// jsonKind names what a Go type stands for in JSON, for errors (never the
+// Go type itself).
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another value"
+}
+
+// jsonWhat says what a JSON value was, from encoding/json's
+// UnmarshalTypeError.Value ("number", "string", "array", "object", "bool",
+// or what jsonNum wrote).
+func jsonWhat(v string) string {
+	switch v {
+	case "number", "string", "bool":
+		return "a JSON " + v
+	case "array":
+		return "a JSON list"
+	case "object":
+		return "a JSON object"
+	}
+	return "a JSON " + clip(v)
 }
 
 // jsonJob is the part of a sacct --json job that the conversion reads.
 type jsonJob struct {
-	JobID     jsonNum   `json:"job_id"`
-	Name      string    `json:"name"`
-	User      string    `json:"user"`
-	Group     string    `json:"group"`
-	Partition string    `json:"partition"`
-	State     jsonState `json:"state"`
+	// JobState is slurmrestd's (the live queue's) key, never sacct's: its
+	// presence makes the input a FormatError.
+	JobState  json.RawMessage `json:"job_state"`
+	JobID     jsonNum         `json:"job_id"`
+	Name      string          `json:"name"`
+	User      string          `json:"user"`
+	Group     string          `json:"group"`
+	Partition string          `json:"partition"`
+	State     jsonState       `json:"state"`
 	ExitCode  struct {
 		Status     jsonState `json:"status"`
 		ReturnCode jsonNum   `json:"return_code"`
@@ -177,12 +251,20 @@ type jsonStep struct {
 }
 
 func tresCount(list []jsonTRES, typ string) (int64, bool) {
-	for _, t := range list {
-		if t.Type == typ && t.Count.ok() {
-			return t.Count.v, true
-		}
+	if n := tresNum(list, typ); n.ok() {
+		return n.v, true
 	}
 	return 0, false
+}
+
+// tresNum returns the count of the TRES typ in list, unset when absent.
+func tresNum(list []jsonTRES, typ string) jsonNum {
+	for _, t := range list {
+		if t.Type == typ {
+			return t.Count
+		}
+	}
+	return jsonNum{}
 }
 
 func jsonRecord(b *builder, j *jsonJob, num int) error {
@@ -208,10 +290,17 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		r.note(noteFailedExit0)
 	}
 	for _, t := range []struct {
-		n   jsonNum
-		dst *int64
-	}{{j.Time.Submission, &r.submit}, {j.Time.Start, &r.start}, {j.Time.End, &r.end}, {j.Time.Elapsed, &r.elapsed}} {
-		if t.n.ok() && t.n.v > 0 && t.n.v <= maxSeconds {
+		field string
+		n     jsonNum
+		dst   *int64
+	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
+		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
+		switch {
+		case t.n.big || t.n.ok() && t.n.v > maxTime:
+			if err := b.fieldError(&r, t.field, t.n.text, errFuture); err != nil {
+				return err
+			}
+		case t.n.ok() && t.n.v > 0:
 			*t.dst = t.n.v
 		}
 	}
@@ -221,20 +310,28 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	switch l := j.Time.Limit; {
 	case l.inf:
 		r.note(noteUnlimited)
+	case l.big || l.ok() && l.v > maxTime/60:
+		r.note(noteInvalidLimit)
 	case !l.ok() && l.null:
 		r.partLimit = noteNullLimit
 	case !l.ok():
 		r.partLimit = notePartLimit
-	case l.v > maxSeconds/60:
-		r.note(noteInvalidLimit)
 	default:
 		r.limit = l.v * 60
 	}
-	if n, ok := tresCount(j.TRES.Allocated, "cpu"); ok && n > 0 {
-		r.alloc = n
-	}
-	if j.Required.CPUs.ok() && j.Required.CPUs.v > 0 {
-		r.req = j.Required.CPUs.v
+	for _, c := range []struct {
+		field string
+		n     jsonNum
+		dst   *int64
+	}{{"tres.allocated", tresNum(j.TRES.Allocated, "cpu"), &r.alloc}, {"required.CPUs", j.Required.CPUs, &r.req}} {
+		switch {
+		case c.n.big || c.n.ok() && c.n.v > maxProcs:
+			if err := b.fieldError(&r, c.field, c.n.text, errProcs); err != nil {
+				return err
+			}
+		case c.n.ok() && c.n.v > 0:
+			*c.dst = c.n.v
+		}
 	}
 	if cpu := seconds(j.Time.Total.Seconds, j.Time.Total.Microseconds); cpu > 0 {
 		r.cpu = cpu
@@ -290,7 +387,9 @@ func seconds(s, us jsonNum) float64 {
 type jsonNum struct {
 	v        int64
 	set, inf bool
-	null     bool // a literal null (Slurm 22.05 writes NO_VAL and INFINITE so)
+	null     bool   // a literal null (Slurm 22.05 writes NO_VAL and INFINITE so)
+	big      bool   // a number beyond any plausible value (not set): the field is unreadable
+	text     string // the number as written, for errors
 }
 
 func (n jsonNum) ok() bool { return n.set && !n.inf }
@@ -338,17 +437,18 @@ var numType = reflect.TypeOf(int64(0))
 
 func (n *jsonNum) number(s string) error {
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
 		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(clip(s)), Type: numType}
 	}
+	n.text = clip(s)
 	switch {
-	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096: // NO_VAL, NO_VAL16, NO_VAL64
+	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096 && f <= 1.8446744073709552e19: // NO_VAL, NO_VAL16, NO_VAL64
 		return nil
 	case f == 4294967295 || f == 65535: // INFINITE, INFINITE16
 		n.set, n.inf = true, true
 		return nil
-	case f < -maxSeconds || f > maxSeconds*1e3:
-		n.set, n.inf = true, true
+	case f < -maxSeconds || f > maxSeconds:
+		n.big = true // as 1e300 or -1e9: not a value, not a sentinel either
 		return nil
 	}
 	n.v, n.set = int64(f), true

@@ -111,7 +111,7 @@ func slurmLimit(b *builder, r *record, field, s string, clock bool) error {
 		return nil
 	}
 	m, err := parseCount(s)
-	if err != nil || m > maxSeconds/60 {
+	if err != nil || m > maxTime/60 {
 		return b.fieldError(r, field, s, errNumber)
 	}
 	r.limit = m * 60

@@ -16,11 +16,29 @@ var (
 	errSize     = errors.New("not a size (a number and an optional unit K, M, G, T, P, or kb, mb, gb ...)")
 	errTime     = errors.New("not a time (YYYY-MM-DDTHH:MM:SS, epoch seconds, Unknown or None)")
 	errRange    = errors.New("value out of range")
+	errFuture   = errors.New("a time after the year 2200")
+	errProcs    = errors.New("more than 16777216 processors (no machine has as many)")
 )
 
-// maxSeconds bounds any duration or time read (about 3000 years), so that
-// sums and differences of them never overflow an int64.
+// maxSeconds bounds any count read (about 35,000 years in seconds), so
+// that sums, differences and products of two of them never overflow an
+// int64.
 const maxSeconds = 1 << 40
+
+// Bounds of plausible values (issue 31): a value past them is not taken
+// as it is but read as an unreadable field (-1, counted as an anomaly with
+// its error), so that a corrupt line cannot stretch a log over centuries
+// or make a job larger than any machine.
+const (
+	// maxTime is 2200-01-01T00:00:00Z: a later time stamp (sacct's year
+	// 9999, say) is corrupt, and no duration is longer.
+	maxTime = 7258118400
+	// maxProcs bounds the processors (and nodes) of one job: 2^24, more
+	// than the largest machine has cores.
+	maxProcs = 1 << 24
+	// maxMemKB bounds memory per processor: 1 PiB in kilobytes.
+	maxMemKB = 1 << 40
+)
 
 // parseCount reads a non-negative integer.
 func parseCount(s string) (int64, error) {
@@ -35,6 +53,15 @@ func parseCount(s string) (int64, error) {
 		return 0, errRange
 	}
 	return n, nil
+}
+
+// parseProcs reads a processor or node count, at most maxProcs.
+func parseProcs(s string) (int64, error) {
+	n, err := parseCount(s)
+	if err == nil && n > maxProcs || err == errRange {
+		return 0, errProcs
+	}
+	return n, err
 }
 
 // parseDuration reads Slurm's and PBS's clock durations: "D-HH:MM:SS",
@@ -82,7 +109,7 @@ func parseDuration(s string) (float64, error) {
 		total *= math.Pow(60, float64(3-len(parts)))
 		total += days * 86400
 	}
-	if total > maxSeconds {
+	if total > maxTime {
 		return 0, errRange
 	}
 	return total, nil
@@ -136,7 +163,10 @@ func parseTime(s string, loc *time.Location) (int64, error) {
 	}
 	if s[0] >= '0' && s[0] <= '9' && !strings.ContainsAny(s, "-:T") {
 		n, err := parseCount(s)
-		if err != nil {
+		switch {
+		case err == errRange || err == nil && n > maxTime:
+			return 0, errFuture
+		case err != nil:
 			return 0, errTime
 		}
 		return n, nil
@@ -146,7 +176,10 @@ func parseTime(s string, loc *time.Location) (int64, error) {
 		return 0, errTime
 	}
 	u := t.Unix()
-	if u <= 0 || u > maxSeconds {
+	switch {
+	case u > maxTime:
+		return 0, errFuture
+	case u <= 0:
 		return 0, errRange
 	}
 	return u, nil

@@ -7,7 +7,7 @@ import (
 	"github.com/batchq/batchq/varq"
 )
 
-// CrowdMode says whether a SimAgent plans each request as if its own
+// CrowdMode says whether a Agent plans each request as if its own
 // outstanding requests for the same start time were part of it. It is an
 // extension beyond the thesis, whose method (CrowdOff) stays the default.
 //

@@ -114,7 +114,7 @@ func TestCrowdLedgerMatchesScan(t *testing.T) {
 // crowd at the candidate submission equals the scan's.
 type crowdChecker struct {
 	sizedForecaster
-	a      *SimAgent
+	a      *Agent
 	t      *rapid.T
 	checks int
 }
@@ -151,7 +151,7 @@ func TestCrowdLedgerMatchesScanInSimulation(t *testing.T) {
 		runRandomCrowdAgent(t, func(sf sizedForecaster) varq.Forecaster {
 			f = &crowdChecker{sizedForecaster: sf, t: t}
 			return f
-		}, func(a *SimAgent) { f.a = a })
+		}, func(a *Agent) { f.a = a })
 		total += f.checks
 	})
 	if total == 0 {

@@ -31,7 +31,7 @@ func (f *capForecaster) ProbWithin(nodes int, _, within int64) (float64, bool) {
 // a 6-node one (arriving at 50, planned and submitted at 1580, never
 // started) for the same start time 21600 to an agent in CrowdQueued mode
 // that re-plans every 30 s. down, if set, is called at 1585.
-func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outcome) {
+func silenceRun(t *testing.T, f *capForecaster, down func()) (*Agent, []Outcome) {
 	t.Helper()
 	m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 {
 		if nodes == 6 {
@@ -39,7 +39,7 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outco
 		}
 		return 0
 	}}
-	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: CrowdQueued, Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
+	a, err := New(m, f, Config{Fraction: 1, Crowd: CrowdQueued, Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*SimAgent, []Outco
 // Once the 6-node request is queued, the 5-node one's crowd-aware question
 // (11 nodes) has no chance at any submission, but the forecaster still
 // answers for 5 nodes: that is no silence, so the accepted request cannot
-// keep its plan; with nothing to fall back to, it is dropped (A16).
+// keep its plan; with nothing to fall back to, it is dropped (Q16).
 func TestCrowdZerosAreNotSilence(t *testing.T) {
 	a, outs := silenceRun(t, &capForecaster{max: 10}, nil)
 	if o := outs[0]; o.Submitted.Possible {

@@ -66,7 +66,7 @@ func crowdRun(t *testing.T, mode CrowdMode, every int64, jobs []swf.Job) *askLog
 		return 0
 	}}
 	log := &askLog{m: m, cut: 20000}
-	a, err := NewSimAgent(m, log, SimConfig{Fraction: 1, Crowd: mode,
+	a, err := New(m, log, Config{Fraction: 1, Crowd: mode,
 		Replan: varq.ReplanConfig{ReqProb: 0.75, Every: every, OnlyAtSubmit: every == 0}})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 	for _, mode := range []CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted} {
 		m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 { return int64(nodes) * 10 }}
 		f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
-		a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Replan: varq.ReplanConfig{ReqProb: 0.75}})
+		a, err := New(m, f, Config{Fraction: 1, Crowd: mode, Replan: varq.ReplanConfig{ReqProb: 0.75}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,14 +177,14 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 	if err := new(CrowdMode).UnmarshalText([]byte("crowded")); err == nil {
 		t.Error("ParseCrowdMode accepted an unknown mode")
 	}
-	if _, err := NewSimAgent(&varqtest.FakeMachine{}, &shiftingForecaster{}, SimConfig{Crowd: 7, Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
+	if _, err := New(&varqtest.FakeMachine{}, &shiftingForecaster{}, Config{Crowd: 7, Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
 		t.Error("unknown crowd mode accepted")
 	}
 }
 
 // Whatever the forecaster, the queue and the crowd, a crowd-aware agent
 // submits every padded job strictly before its start time and no more
-// than one period (SimConfig.Period, 7200 s here) before it.
+// than one period (Config.Period, 7200 s here) before it.
 func TestCrowdAgentNeverSubmitsLate(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a := runRandomCrowdAgent(t, nil, nil)
@@ -200,7 +200,7 @@ func TestCrowdAgentNeverSubmitsLate(t *testing.T) {
 // wrap if wrap is not nil), a machine, a crowd mode, a re-planning period
 // and up to 40 jobs, runs a crowd-aware agent (period 7200 s) over them and
 // returns it; ready sees the agent before the run.
-func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) varq.Forecaster, ready func(*SimAgent)) *SimAgent {
+func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) varq.Forecaster, ready func(*Agent)) *Agent {
 	probs := rapid.SliceOfN(rapid.Float64Range(0, 1), 1, 50).Draw(t, "probs")
 	step := rapid.Int64Range(30, 900).Draw(t, "step")
 	var f varq.Forecaster = sizedForecaster{tableForecaster{step, probs}}
@@ -218,7 +218,7 @@ func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) varq.Forecaster,
 	if every < varq.DefaultStep {
 		every = 0
 	}
-	a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Crowd: mode, Period: 7200,
+	a, err := New(m, f, Config{Fraction: 1, Crowd: mode, Period: 7200,
 		Replan: varq.ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
 	if err != nil {
 		t.Fatal(err)

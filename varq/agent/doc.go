@@ -1,8 +1,8 @@
 // Package agent drives VARQ requests on a simulated batch machine, the
 // generality simulation of Nurmi's thesis §5.4 (Table 5.6).
 //
-// A SimAgent turns a fraction of a trace's jobs into varq.Requests for
-// start times every 6 h (SimConfig.Period): it plans each at its arrival
+// A Agent turns a fraction of a trace's jobs into varq.Requests for
+// start times every 6 h (Config.Period): it plans each at its arrival
 // with a varq.Replanner over a varq.Forecaster, waits (re-planning) until
 // the planned submission, submits the padded job to a varq.Machine, and
 // records each request's Outcome: the probability promised, whether the
@@ -10,7 +10,7 @@
 // required. Summarize aggregates outcomes into the columns of the thesis's
 // tables. SchedMachine adapts a sched simulation to varq.Machine.
 //
-// SimConfig.Crowd (beyond the thesis) plans each request as one job with
+// Config.Crowd (beyond the thesis) plans each request as one job with
 // the agent's own same-start requests that will be queued ahead of it:
 // QBETS learns only from history and cannot see that self-made crowd,
 // which is what breaks the promise when many requests share a start time
@@ -19,7 +19,7 @@
 // instead of keeping a stale plan.
 //
 // To start: build a sched.Sim, wrap it in NewSchedMachine, feed a
-// qbets.Predictor from the same simulation, and call NewSimAgent; Arrive
+// qbets.Predictor from the same simulation, and call New; Arrive
 // each selected job and report starts with Started (examples/varq shows the
 // whole loop). Nothing here is safe for concurrent use: simulations are
 // single-goroutine.

@@ -21,7 +21,7 @@ func Example() {
 		return 0.3, true
 	})
 	m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return 100 }}
-	a, err := agent.NewSimAgent(m, f, agent.SimConfig{Fraction: 1,
+	a, err := agent.New(m, f, agent.Config{Fraction: 1,
 		Replan: varq.ReplanConfig{ReqProb: 0.75, OnlyAtSubmit: true}})
 	if err != nil {
 		fmt.Println(err)

@@ -38,13 +38,9 @@ func (m *SchedMachine) At(t int64, fn func()) { m.Sim.At(t, func(int64) { fn() }
 // seconds (its user estimate) and running runtime seconds.
 func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (int64, error) {
 	id := m.nextID
-	j := swf.Job{
-		ID: id, Submit: m.Sim.Now(), Wait: swf.Unknown, RunTime: runtime,
-		AllocProcs: int64(nodes), ReqProcs: int64(nodes), ReqTime: walltime,
-		AvgCPUTime: swf.Unknown, UsedMemory: swf.Unknown, ReqMemory: swf.Unknown,
-		Status: swf.StatusUnknown, User: swf.Unknown, Group: swf.Unknown, Executable: swf.Unknown,
-		Queue: swf.Unknown, Partition: swf.Unknown, PrecedingJob: swf.Unknown, ThinkTime: swf.Unknown,
-	}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.ReqTime = id, m.Sim.Now(), runtime, walltime
+	j.AllocProcs, j.ReqProcs = int64(nodes), int64(nodes)
 	if !m.Sim.Submit(j) {
 		return 0, fmt.Errorf("agent: simulator rejected a %d-processor job", nodes)
 	}

@@ -9,16 +9,16 @@ import (
 	"github.com/batchq/batchq/varq"
 )
 
-// SimConfig configures the generality simulation of §5.4 (Table 5.6). The
+// Config configures the generality simulation of §5.4 (Table 5.6). The
 // zero value plus Fraction and a target probability is the thesis's set-up
-// as the spec resolves it (A24): deadlines every 6 h, 30 s trajectories,
+// as the spec resolves it (Q24): deadlines every 6 h, 30 s trajectories,
 // refused jobs submitted as ordinary jobs, missed jobs run anyway.
-type SimConfig struct {
+type Config struct {
 	// Fraction of the trace's jobs, drawn independently in submit order,
 	// that become VARQ requests.
 	Fraction float64
 	// Replan is the planner each request uses; ReqProb is the target.
-	// The thesis recomputed every 30 s (A16); OnlyAtSubmit recomputes only
+	// The thesis recomputed every 30 s (Q16); OnlyAtSubmit recomputes only
 	// at the planned submission time, which is what large simulations can
 	// afford.
 	Replan varq.ReplanConfig
@@ -27,7 +27,7 @@ type SimConfig struct {
 	Period int64
 	// CancelMissed cancels a VARQ job still queued at its start time (it
 	// then costs nothing); by default it runs anyway as the trace's work,
-	// charged like any job (A17).
+	// charged like any job (Q17).
 	CancelMissed bool
 	// Seed drives the selection of VARQ jobs.
 	Seed uint64
@@ -47,7 +47,7 @@ type SimConfig struct {
 const defaultPeriod = 21600
 
 // Validate reports a configuration out of range.
-func (c SimConfig) Validate() error {
+func (c Config) Validate() error {
 	if !(c.Fraction >= 0 && c.Fraction <= 1) {
 		return fmt.Errorf("agent: Fraction %v outside [0, 1]", c.Fraction)
 	}
@@ -60,7 +60,7 @@ func (c SimConfig) Validate() error {
 	return c.Replan.Validate()
 }
 
-// SimAgent turns trace jobs into VARQ requests on a Machine: it plans each
+// Agent turns trace jobs into VARQ requests on a Machine: it plans each
 // one at its arrival, waits (re-planning) until the planned submission,
 // submits the padded job, and records whether it was running by the start
 // time and what it occupied. A VARQ job that starts by its start time D
@@ -70,22 +70,22 @@ func (c SimConfig) Validate() error {
 // The forecaster must be fed by the same machine (QBETS observing the
 // simulated queue); the agent does not feed it. Not safe for concurrent
 // use: simulations are single-goroutine.
-type SimAgent struct {
+type Agent struct {
 	m    varq.Machine
 	f    varq.Forecaster
-	cfg  SimConfig
+	cfg  Config
 	rng  *rand.Rand
 	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
 	live map[int64]*simRequest
 	crwd *crowd // nil under CrowdOff: its bookkeeping methods do nothing
-	st   SimStats
+	st   Stats
 	err  error
 }
 
-// SimStats counts what the agent's Replanners decided on the way, beyond
+// Stats counts what the agent's Replanners decided on the way, beyond
 // the outcomes.
-type SimStats struct {
+type Stats struct {
 	// Kept is the number of decisions on accepted requests that found no
 	// submission with any chance and kept the plan, judging the forecaster
 	// silent (QBETS's "machine may be down", §2.5); KeptRequests the
@@ -114,10 +114,10 @@ type simRequest struct {
 	filed   int64
 }
 
-// NewSimAgent checks the configuration.
-func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, error) {
+// New checks the configuration.
+func New(m varq.Machine, f varq.Forecaster, cfg Config) (*Agent, error) {
 	if m == nil || f == nil {
-		return nil, errors.New("agent: SimAgent needs a Machine and a Forecaster")
+		return nil, errors.New("agent: Agent needs a Machine and a Forecaster")
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, e
 	if cfg.Period == 0 {
 		cfg.Period = defaultPeriod
 	}
-	a := &SimAgent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
+	a := &Agent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
 		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[int64]*simRequest{}}
 	if cfg.Crowd != CrowdOff {
 		a.crwd = newCrowd(cfg.Crowd)
@@ -136,13 +136,13 @@ func NewSimAgent(m varq.Machine, f varq.Forecaster, cfg SimConfig) (*SimAgent, e
 // Select draws, for each job in submit order, whether it becomes a VARQ
 // request (probability Fraction). Call it once per job, in order, before
 // the simulation: the same seed gives the same selection.
-func (a *SimAgent) Select() bool {
+func (a *Agent) Select() bool {
 	return a.rng.Float64() < a.cfg.Fraction
 }
 
 // NextStart is the reservation start time a request arriving at t
 // targets: the next multiple of Period strictly after t.
-func (a *SimAgent) NextStart(t int64) int64 {
+func (a *Agent) NextStart(t int64) int64 {
 	p := a.cfg.Period
 	d := (t/p + 1) * p
 	if t < 0 && t%p != 0 {
@@ -155,7 +155,7 @@ func (a *SimAgent) NextStart(t int64) int64 {
 // time): the request is Size() processors for the job's requested time
 // (its run time when it has no estimate), starting at NextStart(now). A
 // refused request is submitted at once as an ordinary job.
-func (a *SimAgent) Arrive(j swf.Job) {
+func (a *Agent) Arrive(j swf.Job) {
 	now := a.m.Now()
 	w := j.ReqTime
 	if w <= 0 {
@@ -185,7 +185,7 @@ func (a *SimAgent) Arrive(j swf.Job) {
 	a.decide(s)
 }
 
-func (a *SimAgent) decide(s *simRequest) {
+func (a *Agent) decide(s *simRequest) {
 	now := a.m.Now()
 	d, err := s.rp.Decide(now)
 	if err != nil {
@@ -239,8 +239,8 @@ func (a *SimAgent) decide(s *simRequest) {
 	}
 }
 
-// count adds decision d on s to the agent's SimStats.
-func (a *SimAgent) count(s *simRequest, d varq.Decision, now int64) {
+// count adds decision d on s to the agent's Stats.
+func (a *Agent) count(s *simRequest, d varq.Decision, now int64) {
 	if d.Kept {
 		a.st.Kept++
 		if d.Action == varq.Submit {
@@ -253,7 +253,7 @@ func (a *SimAgent) count(s *simRequest, d varq.Decision, now int64) {
 	}
 }
 
-func (a *SimAgent) cancelIfQueued(s *simRequest) {
+func (a *Agent) cancelIfQueued(s *simRequest) {
 	if s.started {
 		return
 	}
@@ -266,7 +266,7 @@ func (a *SimAgent) cancelIfQueued(s *simRequest) {
 
 // Started tells the agent that job id started at t; jobs that are not
 // VARQ jobs are ignored.
-func (a *SimAgent) Started(id int64, t int64) {
+func (a *Agent) Started(id int64, t int64) {
 	s, ok := a.live[id]
 	if !ok {
 		return
@@ -291,20 +291,20 @@ func (a *SimAgent) Started(id int64, t int64) {
 	}
 }
 
-func (a *SimAgent) fail(err error) {
+func (a *Agent) fail(err error) {
 	if a.err == nil {
 		a.err = err
 	}
 }
 
 // Err returns the first error met while the simulation ran.
-func (a *SimAgent) Err() error { return a.err }
+func (a *Agent) Err() error { return a.err }
 
 // Stats returns the counts of the decisions so far.
-func (a *SimAgent) Stats() SimStats { return a.st }
+func (a *Agent) Stats() Stats { return a.st }
 
 // Outcomes returns one record per VARQ request, in arrival order.
-func (a *SimAgent) Outcomes() []Outcome { return a.outs }
+func (a *Agent) Outcomes() []Outcome { return a.outs }
 
 // silentOn reports whether f gives every submission of r on the grid from
 // now to the start time probability 0 (ok = false counts as 0), and there

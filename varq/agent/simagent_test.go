@@ -33,7 +33,7 @@ func TestSimAgentAccounting(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return c.delay }}
-			a, err := NewSimAgent(m, f, SimConfig{Fraction: 1, Replan: varq.ReplanConfig{ReqProb: c.reqProb, OnlyAtSubmit: true}, CancelMissed: c.cancel})
+			a, err := New(m, f, Config{Fraction: 1, Replan: varq.ReplanConfig{ReqProb: c.reqProb, OnlyAtSubmit: true}, CancelMissed: c.cancel})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +70,7 @@ func TestSimAgentAccounting(t *testing.T) {
 func TestSimAgentSelectionAndStarts(t *testing.T) {
 	m := &varqtest.FakeMachine{}
 	f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
-	a, err := NewSimAgent(m, f, SimConfig{Fraction: 0.3, Replan: varq.ReplanConfig{ReqProb: 0.5}, Seed: 7})
+	a, err := New(m, f, Config{Fraction: 0.3, Replan: varq.ReplanConfig{ReqProb: 0.5}, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,12 +88,12 @@ func TestSimAgentSelectionAndStarts(t *testing.T) {
 			t.Errorf("NextStart(%d) = %d, want %d", c[0], got, c[1])
 		}
 	}
-	for _, cfg := range []SimConfig{{Fraction: 2, Replan: varq.ReplanConfig{ReqProb: 0.5}}, {Fraction: 0.1}, {Fraction: 0.1, Period: -1, Replan: varq.ReplanConfig{ReqProb: 0.5}}} {
-		if _, err := NewSimAgent(m, f, cfg); err == nil {
+	for _, cfg := range []Config{{Fraction: 2, Replan: varq.ReplanConfig{ReqProb: 0.5}}, {Fraction: 0.1}, {Fraction: 0.1, Period: -1, Replan: varq.ReplanConfig{ReqProb: 0.5}}} {
+		if _, err := New(m, f, cfg); err == nil {
 			t.Errorf("config %+v accepted", cfg)
 		}
 	}
-	if _, err := NewSimAgent(nil, f, SimConfig{Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
+	if _, err := New(nil, f, Config{Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
 		t.Error("nil machine accepted")
 	}
 }

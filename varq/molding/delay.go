@@ -8,7 +8,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// Delayed submission (Hariharan et al. §IV-B; spec §5, A22): hold a job
+// Delayed submission (Hariharan et al. §IV-B; spec §5, H22): hold a job
 // until running jobs are predicted to have finished if its predicted
 // response, counted from now, gets at least 30% better.
 
@@ -73,7 +73,7 @@ func futureDelay(now int64, predEnds []int64, horizon float64) (t int64, ok bool
 }
 
 // futureLoad scales the current predicted load by the projected busy
-// processors (A22): futureLoad = cur · busyThen/busyNow (cur when nothing
+// processors (H22): futureLoad = cur · busyThen/busyNow (cur when nothing
 // runs now).
 func futureLoad(cur float64, busyNow, busyThen int64) float64 {
 	if busyNow <= 0 {
@@ -82,7 +82,7 @@ func futureLoad(cur float64, busyNow, busyThen int64) float64 {
 	return cur * float64(busyThen) / float64(busyNow)
 }
 
-// futureState projects st to time at (A22): running jobs predicted to have
+// futureState projects st to time at (H22): running jobs predicted to have
 // ended by then are removed and their processors freed, the waiting jobs
 // stay, and the clock moves (so elapsed times grow by at − st.Now).
 // predEnd gives a running job's predicted end; a job it does not know is

@@ -4,7 +4,7 @@
 // submission time from predicted response-time range sets.
 //
 // ChooseSize is molding's choice for one job: given each candidate size's
-// predicted wait and runtime range set (MoldCandidate), it scores the
+// predicted wait and runtime range set (Candidate), it scores the
 // response range sets by the paper's Eq. 5 and returns the best size.
 // RunStrategy evaluates molding on a trace: it drives a Strategy
 // (Baseline, Molding, Delayed) on a sched simulation, keeping a load
@@ -17,7 +17,7 @@
 // without estimates a molded job's runtime is limited by §VI-C's ERT rule
 // read with run times, as the simulator's estimate is the run time.
 //
-// Decisions cited as A-items are those of the APQ, range sets and molding
+// Decisions cited as H-items are those of the APQ, range sets and molding
 // register of docs/decisions.md. Nothing here is safe for concurrent use
 // unless it says so.
 package molding

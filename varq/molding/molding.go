@@ -18,12 +18,12 @@ import (
 
 // score is Eq. 5 over rs normalised by maxResp, divided by the total
 // coverage: Σ[(u−l) − (u²−l²)/2] / Σ(u−l) = 1 − the coverage-weighted mean
-// of the normalised midpoints; probabilities are not used (A18). When the
+// of the normalised midpoints; probabilities are not used (H18). When the
 // coverage is 0 (all ranges are points) the limit, 1 − the mean normalised
 // point, is returned. With probWeighted (NOT in the paper) it is
 // Σ p_i · (mean gain over range i) instead, which lets the range
 // probabilities count. An empty set or a non-positive maxResp is an error.
-func score(rs rangeset.RangeSet, maxResp float64, probWeighted bool) (float64, error) {
+func score(rs rangeset.Set, maxResp float64, probWeighted bool) (float64, error) {
 	if len(rs) == 0 {
 		return 0, errors.New("molding: score of an empty range set")
 	}
@@ -50,30 +50,30 @@ func score(rs rangeset.RangeSet, maxResp float64, probWeighted bool) (float64, e
 	return s, nil
 }
 
-// MoldCandidate is one request size with its predicted wait (s) and
+// Candidate is one request size with its predicted wait (s) and
 // runtime range set.
-type MoldCandidate struct {
+type Candidate struct {
 	Size int64
 	Wait float64
-	Exec rangeset.RangeSet
+	Exec rangeset.Set
 }
 
 // Response is the candidate's response-time range set (§3.8).
-func (c MoldCandidate) Response() rangeset.RangeSet { return c.Exec.Shift(c.Wait) }
+func (c Candidate) Response() rangeset.Set { return c.Exec.Shift(c.Wait) }
 
 // ChooseSize scores every candidate's response range set, normalised by
 // the largest upper bound over all of them (so scores are comparable), and
 // returns the index of the best and every score. A score is Eq. 5 divided
 // by the response set's total coverage, 1 − the coverage-weighted mean of
 // the normalised midpoints, as the paper writes it: the ranges'
-// probabilities are not used (A18). Ties go to the original size, then to
+// probabilities are not used (H18). Ties go to the original size, then to
 // the smaller size (spec §4 step 5).
-func ChooseSize(cands []MoldCandidate, original int64) (best int, scores []float64, err error) {
+func ChooseSize(cands []Candidate, original int64) (best int, scores []float64, err error) {
 	return chooseSize(cands, original, false)
 }
 
-// chooseSize is ChooseSize, with MoldConfig.ProbWeighted's score if asked.
-func chooseSize(cands []MoldCandidate, original int64, probWeighted bool) (best int, scores []float64, err error) {
+// chooseSize is ChooseSize, with Config.ProbWeighted's score if asked.
+func chooseSize(cands []Candidate, original int64, probWeighted bool) (best int, scores []float64, err error) {
 	if len(cands) == 0 {
 		return -1, nil, errors.New("molding: ChooseSize without candidates")
 	}
@@ -119,13 +119,13 @@ func better(s float64, size int64, bs float64, bsize int64, original int64) bool
 // size gets (§VI-C, spec §4.1): shrinking asks for longer — the smallest of
 // maxPrevious (the largest ERT the user gave at that size) and maxLimit
 // (the machine's runtime limit) that exceeds the original ERT, else the
-// original (A23); growing or keeping the size keeps the original ERT.
+// original (H23); growing or keeping the size keeps the original ERT.
 //
 // A job without an estimate (origERT ≤ 0, e.g. every job of SDSC Paragon)
 // keeps none: §VI-C presumes the user gave one. Inventing one for molded
 // jobs only would also change every other job's simulated estimate, since
 // sched fills missing estimates with the largest estimate seen (sched's
-// A6): the unmolded jobs of such a log would lose the exact estimates they
+// H6): the unmolded jobs of such a log would lose the exact estimates they
 // get from their run times. molder.Decide still limits such a job's molded runtime
 // by this rule read with run times (molder.impliedEstimate).
 func moldedEstimate(origSize, size, origERT, maxPrevious, maxLimit int64) int64 {

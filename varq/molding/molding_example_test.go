@@ -12,9 +12,9 @@ import (
 // mean midpoint of the response ranges over the largest response (6000 s):
 // 1 − 4660/6000 and 1 − 5050/6000.
 func ExampleChooseSize() {
-	cands := []molding.MoldCandidate{
-		{Size: 16, Wait: 600, Exec: rangeset.RangeSet{{Lo: 3000, Hi: 3600, P: 0.7}, {Lo: 5000, Hi: 5400, P: 0.3}}},
-		{Size: 64, Wait: 4000, Exec: rangeset.RangeSet{{Lo: 900, Hi: 1200, P: 1}}},
+	cands := []molding.Candidate{
+		{Size: 16, Wait: 600, Exec: rangeset.Set{{Lo: 3000, Hi: 3600, P: 0.7}, {Lo: 5000, Hi: 5400, P: 0.3}}},
+		{Size: 64, Wait: 4000, Exec: rangeset.Set{{Lo: 900, Hi: 1200, P: 1}}},
 	}
 	best, scores, err := molding.ChooseSize(cands, 64)
 	if err != nil {

@@ -20,15 +20,15 @@ type WaitPredictor interface {
 	PredictWait(j swf.Job, st sched.QueueState) (float64, error)
 }
 
-// MoldConfig configures a molder. The zero value is the paper's set-up as
-// the spec resolves it: range sets per rangeset.RangeConfig's defaults,
+// Config configures a molder. The zero value is the paper's set-up as
+// the spec resolves it: range sets per rangeset.Config's defaults,
 // loads predicted from the previous week in 30-minute slots, Eq. 5 scores.
-type MoldConfig struct {
-	Range rangeset.RangeConfig
+type Config struct {
+	Range rangeset.Config
 	Load  rangeset.LoadWindow
 	// ProbWeighted is NOT the paper's: it scores a response range set by
 	// Σ p_i · (mean gain over range i), so that the range probabilities
-	// count (the paper's score ignores them, A18; see ChooseSize).
+	// count (the paper's score ignores them, H18; see ChooseSize).
 	ProbWeighted bool
 	// MaxLimit is the machine's runtime limit (the maxLimit of §VI-C);
 	// 0 means the largest ERT seen so far.
@@ -50,7 +50,7 @@ type MoldConfig struct {
 }
 
 // Validate names the first parameter out of range.
-func (c MoldConfig) Validate() error {
+func (c Config) Validate() error {
 	if err := c.Range.Validate(); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (c MoldConfig) Validate() error {
 		return err
 	}
 	if c.MaxLimit < 0 {
-		return fmt.Errorf("molding: MoldConfig.MaxLimit = %d, need ≥ 0", c.MaxLimit)
+		return fmt.Errorf("molding: Config.MaxLimit = %d, need ≥ 0", c.MaxLimit)
 	}
 	return nil
 }
@@ -80,9 +80,9 @@ type userSizeKey struct{ user, size int64 }
 // and makes their decisions. Feed it every start and end (Started, Ended),
 // in time order. Not safe for concurrent use.
 type molder struct {
-	cfg    MoldConfig
+	cfg    Config
 	prof   *rangeset.LoadProfile
-	pred   rangeset.RangePredictor
+	pred   rangeset.Predictor
 	wait   WaitPredictor
 	us     map[userSizeKey]*userSize
 	sizes  map[int64][]int64 // user → sizes, in first-use order
@@ -102,7 +102,7 @@ type molder struct {
 
 // newMolder returns a molder for a machine of P processors with the given
 // load functions and wait predictor.
-func newMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldConfig) (*molder, error) {
+func newMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg Config) (*molder, error) {
 	if wait == nil {
 		return nil, errors.New("molding: newMolder needs a WaitPredictor")
 	}
@@ -116,7 +116,7 @@ func newMolder(P int64, funcs []rangeset.LoadFunc, wait WaitPredictor, cfg MoldC
 	return &molder{
 		cfg:  cfg,
 		prof: prof,
-		pred: rangeset.RangePredictor{Funcs: funcs, History: new(rangeset.RangeHistory), Config: cfg.Range},
+		pred: rangeset.Predictor{Funcs: funcs, History: new(rangeset.History), Config: cfg.Range},
 		wait: wait, us: map[userSizeKey]*userSize{}, sizes: map[int64][]int64{},
 		starts: map[int64]int64{}, ends: map[int64]int64{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x4d4f4c44)),
@@ -192,8 +192,8 @@ type moldDecision struct {
 	Job        swf.Job // the job to submit: size, ERT and runtime as molded
 	Changed    bool    // a size other than the original was chosen
 	Score      float64
-	Wait       float64           // predicted wait at the chosen size (s)
-	Exec       rangeset.RangeSet // predicted runtime range set at the chosen size
+	Wait       float64      // predicted wait at the chosen size (s)
+	Exec       rangeset.Set // predicted runtime range set at the chosen size
 	Candidates int
 }
 
@@ -217,7 +217,7 @@ func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDec
 		sizes = append(sizes, orig)
 	}
 	slices.Sort(sizes)
-	var cands []MoldCandidate
+	var cands []Candidate
 	var jobs []swf.Job
 	for _, s := range sizes {
 		if m.cfg.NoGrow && s > orig {
@@ -240,7 +240,7 @@ func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDec
 		if err != nil {
 			return d, false, err
 		}
-		cands = append(cands, MoldCandidate{Size: s, Wait: max(w, 0), Exec: rs})
+		cands = append(cands, Candidate{Size: s, Wait: max(w, 0), Exec: rs})
 		jobs = append(jobs, h)
 	}
 	best, scores, err := chooseSize(cands, orig, m.cfg.ProbWeighted)
@@ -279,7 +279,7 @@ func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDec
 
 // impliedEstimate is the runtime limit of job j, which has no estimate,
 // molded to size s: §VI-C's ERT rule applied to the estimate the scheduler
-// gives j (Estimate; on a log without estimates its run time, e := r, sched's A6).
+// gives j (Estimate; on a log without estimates its run time, e := r, sched's H6).
 // A grown job keeps that limit, so the roulette wheel cannot turn it into
 // one of the user's long runs at that size (a user's 50-s jobs into 3.5-h
 // jobs on SDSC Paragon). The molded job itself keeps no estimate (see

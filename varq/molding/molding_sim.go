@@ -45,7 +45,7 @@ type StrategyConfig struct {
 	Strategy Strategy
 	History  int // jobs before the treated window (0: 10000)
 	Window   int // treated jobs (0: 20000 for Baseline and Molding, 6000 for Delayed)
-	Mold     MoldConfig
+	Mold     Config
 	Delay    DelayConfig
 	Funcs    []rangeset.LoadFunc
 }
@@ -83,7 +83,7 @@ func (c StrategyConfig) withDefaults() StrategyConfig {
 type StrategyResult struct {
 	Jobs                            int // treated jobs that ran
 	MeanWait, MeanExec, MeanResp    float64
-	Utilization                     float64 // sched.Load over the window's arrivals
+	Utilization                     float64 // sched.Result.Utilization over the window's arrivals
 	Molded, Grown, Shrunk, Unmolded int     // decisions (Unmolded: no history for the key)
 	Delayed, Held                   int     // head jobs delayed; jobs held behind them
 	// MeanHold is the mean hold of the delayed head jobs (s); HeldResp
@@ -224,7 +224,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	out.MeanWait, out.MeanExec = sw/n, se/n
 	out.MeanResp = out.MeanWait + out.MeanExec
 	if len(treated) > 1 {
-		out.Utilization = sched.Load(res.Records, sc.MachineSize, treated[0].Submit, treated[len(treated)-1].Submit)
+		out.Utilization = res.Utilization(sc.MachineSize, treated[0].Submit, treated[len(treated)-1].Submit)
 	}
 	return out, nil
 }

@@ -16,10 +16,10 @@ import (
 // The spec's worked scores (§4 step 4): [0.1,0.2] and [0.5,0.6] → raw
 // 0.13 over coverage 0.2 = 0.65; a single [0.3,0.5] → 0.12/0.2 = 0.60.
 func TestScoreWorked(t *testing.T) {
-	two := rangeset.RangeSet{{Lo: 0.1, Hi: 0.2, P: 0.5}, {Lo: 0.5, Hi: 0.6, P: 0.5}}
-	one := rangeset.RangeSet{{Lo: 0.3, Hi: 0.5, P: 1}}
+	two := rangeset.Set{{Lo: 0.1, Hi: 0.2, P: 0.5}, {Lo: 0.5, Hi: 0.6, P: 0.5}}
+	one := rangeset.Set{{Lo: 0.3, Hi: 0.5, P: 1}}
 	for _, c := range []struct {
-		rs   rangeset.RangeSet
+		rs   rangeset.Set
 		want float64
 	}{{two, 0.65}, {one, 0.60}} {
 		got, err := score(c.rs, 1, false)
@@ -28,11 +28,11 @@ func TestScoreWorked(t *testing.T) {
 		}
 	}
 	// Normalising by maxResp = 10 scales the bounds: same scores for ×10.
-	if got, _ := score(rangeset.RangeSet{{Lo: 3, Hi: 5, P: 1}}, 10, false); math.Abs(got-0.6) > 1e-12 {
+	if got, _ := score(rangeset.Set{{Lo: 3, Hi: 5, P: 1}}, 10, false); math.Abs(got-0.6) > 1e-12 {
 		t.Errorf("[3, 5) over maxResp 10: score %v, want 0.6", got)
 	}
 	// Points: 1 − mean point. Probability-weighted: Σ p·(1 − mid).
-	if got, _ := score(rangeset.RangeSet{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, false); math.Abs(got-0.8) > 1e-12 {
+	if got, _ := score(rangeset.Set{{Lo: 0.2, Hi: 0.2, P: 1}}, 1, false); math.Abs(got-0.8) > 1e-12 {
 		t.Errorf("point score %v, want 0.8", got)
 	}
 	if got, _ := score(two, 1, true); math.Abs(got-(0.5*0.85+0.5*0.45)) > 1e-12 {
@@ -50,19 +50,19 @@ func TestChooseSize(t *testing.T) {
 	// Size 4: runtime [100,200) + wait 0 → response [100,200).
 	// Size 8: runtime [50,100) + wait 500 → [550,600). Max 600.
 	// Scores 1 − 150/600 = 0.75 and 1 − 575/600 → size 4 wins.
-	cands := []MoldCandidate{
-		{Size: 4, Wait: 0, Exec: rangeset.RangeSet{{Lo: 100, Hi: 200, P: 1}}},
-		{Size: 8, Wait: 500, Exec: rangeset.RangeSet{{Lo: 50, Hi: 100, P: 1}}},
+	cands := []Candidate{
+		{Size: 4, Wait: 0, Exec: rangeset.Set{{Lo: 100, Hi: 200, P: 1}}},
+		{Size: 8, Wait: 500, Exec: rangeset.Set{{Lo: 50, Hi: 100, P: 1}}},
 	}
 	best, scores, err := ChooseSize(cands, 8)
 	if err != nil || best != 0 || math.Abs(scores[0]-0.75) > 1e-12 {
 		t.Errorf("best %d scores %v err %v", best, scores, err)
 	}
 	// Equal scores: the original size wins, else the smaller.
-	tie := []MoldCandidate{
-		{Size: 2, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
-		{Size: 4, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
-		{Size: 8, Exec: rangeset.RangeSet{{Lo: 10, Hi: 20, P: 1}}},
+	tie := []Candidate{
+		{Size: 2, Exec: rangeset.Set{{Lo: 10, Hi: 20, P: 1}}},
+		{Size: 4, Exec: rangeset.Set{{Lo: 10, Hi: 20, P: 1}}},
+		{Size: 8, Exec: rangeset.Set{{Lo: 10, Hi: 20, P: 1}}},
 	}
 	if best, _, _ := ChooseSize(tie, 8); best != 2 {
 		t.Errorf("tie with original 8: chose %d", tie[best].Size)
@@ -82,7 +82,7 @@ func TestMoldedEstimateAndRuntime(t *testing.T) {
 	if e := moldedEstimate(8, 4, 3600, 1800, 18000); e != 18000 {
 		t.Errorf("shrink, small maxPrevious: %d", e)
 	}
-	// Neither above: keep (A23). Growing: keep.
+	// Neither above: keep (H23). Growing: keep.
 	if e := moldedEstimate(8, 4, 3600, 1800, 3600); e != 3600 {
 		t.Errorf("shrink, none above: %d", e)
 	}
@@ -118,21 +118,22 @@ func (w sizeWait) PredictWait(j swf.Job, _ sched.QueueState) (float64, error) {
 }
 
 func job(id, submit, run, size, ert, user int64) swf.Job {
-	return swf.Job{ID: id, Submit: submit, Wait: -1, RunTime: run, AllocProcs: size, ReqProcs: size,
-		ReqTime: ert, Status: 1, User: user, Group: 1, Queue: 1, AvgCPUTime: -1, UsedMemory: -1,
-		ReqMemory: -1, Executable: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime = id, submit, run, size, size, ert
+	j.Status, j.User, j.Group, j.Queue = swf.StatusCompleted, user, 1, 1
+	return j
 }
 
 // twoSizeMolder is a 10-processor molder fed by hand: user 1 ran size 2
 // for 100 s (ERT 200) and size 8 for 20 s (ERT 50), both started at 0.
-func twoSizeMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig) *molder {
+func twoSizeMolder(t *testing.T, wait WaitPredictor, cfg Config) *molder {
 	t.Helper()
 	return fedMolder(t, wait, cfg, job(1, 0, 100, 2, 200, 1), job(2, 0, 20, 8, 50, 1))
 }
 
 // fedMolder is a 10-processor molder that has seen every job of hist
 // start at 0 and end after its run time, in time order.
-func fedMolder(t *testing.T, wait WaitPredictor, cfg MoldConfig, hist ...swf.Job) *molder {
+func fedMolder(t *testing.T, wait WaitPredictor, cfg Config, hist ...swf.Job) *molder {
 	t.Helper()
 	m, err := newMolder(10, nil, wait, cfg)
 	if err != nil {
@@ -162,7 +163,7 @@ func TestMolderDecideHand(t *testing.T) {
 		want   int64
 		cands  int
 	}{{sizeWait{}, false, 8, 2}, {sizeWait{8: 500}, false, 2, 2}, {sizeWait{}, true, 2, 1}} {
-		m := twoSizeMolder(t, c.wait, MoldConfig{NoGrow: c.noGrow})
+		m := twoSizeMolder(t, c.wait, Config{NoGrow: c.noGrow})
 		d, ok, err := m.Decide(job(3, 200, 100, 2, 200, 1), sched.QueueState{Now: 200, Free: 10}, 0)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
@@ -189,7 +190,7 @@ func TestMolderDecideHand(t *testing.T) {
 // as the user ran at 2 (100 s). The molded jobs keep no estimate.
 func TestMolderNoEstimateLimit(t *testing.T) {
 	for seed := range uint64(20) {
-		m := fedMolder(t, sizeWait{2: 1e5, 8: 0}, MoldConfig{Seed: seed},
+		m := fedMolder(t, sizeWait{2: 1e5, 8: 0}, Config{Seed: seed},
 			job(1, 0, 100, 2, 100, 1), job(2, 0, 20, 8, 20, 1), job(3, 0, 5000, 8, 5000, 1))
 		d, ok, err := m.Decide(job(4, 6000, 100, 2, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
 		if err != nil || !ok || d.Job.Size() != 8 {
@@ -199,7 +200,7 @@ func TestMolderNoEstimateLimit(t *testing.T) {
 			t.Errorf("seed %d: grown job runs %d s with estimate %d; want 20 or 100 s, no estimate", seed, d.Job.RunTime, d.Job.ReqTime)
 		}
 	}
-	m := fedMolder(t, sizeWait{2: 0, 8: 1e6}, MoldConfig{}, job(1, 0, 100, 2, 100, 1), job(2, 0, 20, 8, 20, 1))
+	m := fedMolder(t, sizeWait{2: 0, 8: 1e6}, Config{}, job(1, 0, 100, 2, 100, 1), job(2, 0, 20, 8, 20, 1))
 	d, ok, err := m.Decide(job(3, 6000, 20, 8, -1, 1), sched.QueueState{Now: 6000, Free: 10}, 0)
 	if err != nil || !ok || d.Job.Size() != 2 || d.Job.RunTime != 100 {
 		t.Errorf("shrunk: %v %v size %d runtime %d, want size 2 running 100 s", ok, err, d.Job.Size(), d.Job.RunTime)
@@ -240,7 +241,7 @@ func TestRunStrategyMolding(t *testing.T) {
 // ScaledRuntime: the user's mean runtimes are 100 s at size 2 and 20 s at
 // size 8, so a 50 s job molded from 2 to 8 runs 50·20/100 = 10 s.
 func TestMolderScaledRuntime(t *testing.T) {
-	m := twoSizeMolder(t, sizeWait{}, MoldConfig{ScaledRuntime: true})
+	m := twoSizeMolder(t, sizeWait{}, Config{ScaledRuntime: true})
 	d, ok, err := m.Decide(job(3, 200, 50, 2, 200, 1), sched.QueueState{Now: 200, Free: 10}, 0)
 	if err != nil || !ok || d.Job.Size() != 8 || d.Job.RunTime != 10 {
 		t.Errorf("size %d runtime %d (ok %v, err %v), want size 8 and 10 s", d.Job.Size(), d.Job.RunTime, ok, err)

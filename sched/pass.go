@@ -1,0 +1,185 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+)
+
+// The outcomes of the Pass's actions, for errors.Is. The error returned
+// wraps one of them and names the job. Only ErrNoFit is a normal outcome;
+// the others mean the policy has a bug, and each is counted in
+// Result.Refused.
+var (
+	// ErrNoFit: the job needs more processors than are free now. It
+	// stays waiting; the policy goes on: give it a reservation (Shadow,
+	// Profile) or try a smaller job. Probing with Start is allowed.
+	ErrNoFit = errors.New("sched: job does not fit in the free processors")
+	// ErrNotWaiting: the job is not waiting (it started, ended or was
+	// cancelled), or is nil. Skip it; a policy that keeps jobs across
+	// passes keeps their IDs and finds them again in Waiting.
+	ErrNotWaiting = errors.New("sched: job is not waiting")
+	// ErrOutOfRange: a reservation before Now or at or after 2^63−1 s.
+	// Reserve max(t, Now()), or no reservation if the job may never start.
+	ErrOutOfRange = errors.New("sched: reservation time out of range")
+	// ErrStalePass: the Pass's scheduling pass has ended: the Scheduler
+	// kept the *Pass beyond its Schedule call. Act only on the Pass a call
+	// was given, during that call.
+	ErrStalePass = errors.New("sched: the scheduling pass has ended")
+	// ErrStall is what Run and Sim.Finish return (wrapped, naming the
+	// first such job, with the Result) when the simulation ends with jobs
+	// waiting: no event is left, so the machine is idle and they fit, but
+	// the Scheduler never started them. Fix the policy: at every pass on
+	// an idle machine it must start something.
+	ErrStall = errors.New("sched: stall")
+)
+
+// Pass is the view of one scheduling pass: the clock, the free
+// processors, the waiting and running jobs, and the actions. It is valid
+// during the Schedule call it is given to; afterwards its actions fail
+// with ErrStalePass.
+//
+// Starting a job while iterating Waiting, ByPrediction or Running is
+// allowed: the iterators continue after the last job they yielded and skip
+// jobs that left their set meanwhile (a job started during Waiting is not
+// yielded again; a job started during Running may or may not be seen).
+type Pass struct {
+	s    *Sim
+	over bool // the pass has ended
+}
+
+// Now is the simulation clock.
+func (p *Pass) Now() int64 { return p.s.now }
+
+// Free is the number of idle processors now.
+func (p *Pass) Free() int64 { return p.s.free }
+
+// MachineSize is the number of processors of the machine.
+func (p *Pass) MachineSize() int64 { return p.s.cfg.MachineSize }
+
+// Waiting yields the waiting jobs in arrival order.
+func (p *Pass) Waiting() iter.Seq[*Job] {
+	return func(yield func(*Job) bool) {
+		p.s.waitFCFS.Ascend(yield) // a job started meanwhile left a hole, which Ascend skips
+	}
+}
+
+// ByPrediction yields the waiting jobs by ascending current prediction,
+// ties by arrival order (S14).
+func (p *Pass) ByPrediction() iter.Seq[*Job] {
+	return func(yield func(*Job) bool) { ascendLive(p.s.byPrediction(), waiting, yield) }
+}
+
+// Running yields the running jobs by ascending predicted end, ties by start
+// time then job ID (S2).
+func (p *Pass) Running() iter.Seq[*Job] {
+	return func(yield func(*Job) bool) { ascendLive(&p.s.run, running, yield) }
+}
+
+// Start starts waiting job j now, as a regular (not backfilled) start.
+// The error wraps ErrNoFit if j needs more processors than are free,
+// ErrNotWaiting if j is not waiting, ErrStalePass if the pass has ended.
+func (p *Pass) Start(j *Job) error { return p.start(j, false) }
+
+// Backfill starts waiting job j now and records it as backfilled (it
+// overtook a job that holds a reservation). It fails like Start.
+func (p *Pass) Backfill(j *Job) error { return p.start(j, true) }
+
+func (p *Pass) start(j *Job, backfilled bool) error {
+	s := p.s
+	switch {
+	case p.over:
+		s.refused++
+		return ErrStalePass
+	case j == nil || j.state != waiting:
+		s.refused++
+		if j == nil {
+			return ErrNotWaiting
+		}
+		return fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
+	case j.n > s.free:
+		return fmt.Errorf("job %d needs %d processors, %d free: %w", j.j.ID, j.n, s.free, ErrNoFit)
+	}
+	s.startJob(j, backfilled)
+	return nil
+}
+
+// Reserve records that waiting job j is expected to start at at (Now ≤
+// at < 2^63−1). The simulator does not enforce reservations: they feed
+// the predictability metrics (Record.FirstReservation,
+// Summary.Predictability) and Observer.OnReservation. The error wraps
+// ErrOutOfRange, ErrNotWaiting or ErrStalePass.
+//
+// (The built-in EASY reserves its shadow as it is, also when a running
+// job outlived its prediction and the shadow lies in the past, S3.)
+func (p *Pass) Reserve(j *Job, at int64) error {
+	s := p.s
+	switch {
+	case p.over:
+		s.refused++
+		return ErrStalePass
+	case j == nil || j.state != waiting:
+		s.refused++
+		if j == nil {
+			return ErrNotWaiting
+		}
+		return fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
+	case at < s.now || at >= never:
+		s.refused++
+		return fmt.Errorf("job %d at %d, now %d: %w", j.j.ID, at, s.now, ErrOutOfRange)
+	}
+	s.reserve(j, at)
+	return nil
+}
+
+// Shadow returns EASY's shadow time for a job of n processors, the
+// predicted end of the running job after which n processors are free
+// (never if they never are), and the extra processors: those free at the
+// shadow beyond the n (§2.2 step 3). It honours Config.ShadowTies. A
+// shadow before now means a running job outlived its prediction (S3).
+func (p *Pass) Shadow(n int64) (shadow, extra int64) { return p.s.shadow(n) }
+
+// Profile returns the free-processor profile from now on: the free
+// processors, plus each running job's processors from its predicted end
+// (a predicted end already past counts from now+1: the processors are
+// still held, S3). The policy may Fit and Allocate in it; it is rebuilt at
+// every call and shared by the pass, so keep at most one in use.
+func (p *Pass) Profile() *Profile {
+	s := p.s
+	s.prof.Reset(s.now, s.free)
+	s.run.Ascend(func(r *Job) bool { s.prof.Release(max(r.predEnd(), s.now+1), r.n); return true })
+	return &s.prof
+}
+
+// pass runs one scheduling pass of the Scheduler. The built-ins, which
+// keep no Pass, share one; any other Scheduler gets a Pass of its own,
+// closed when its call returns, so that a kept one is refused.
+func (s *Sim) pass() {
+	if s.builtin {
+		s.sched.Schedule(&s.view)
+		return
+	}
+	p := &Pass{s: s}
+	defer func() { p.over = true }()
+	s.sched.Schedule(p)
+}
+
+// stall returns the error of a simulation that ended with jobs waiting.
+func (s *Sim) stall() error {
+	h, ok := s.waitFCFS.Min()
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("%w: job %d (%d processors, submitted at %d) and %d other(s) still wait on an idle machine of %d processors at the end: the Scheduler never started them",
+		ErrStall, h.j.ID, h.n, h.j.Submit, s.waitFCFS.Len()-1, s.cfg.MachineSize)
+}
+
+// byPrediction returns the waiting jobs ordered by (p, arrival), built on
+// first use and kept up to date from then on.
+func (s *Sim) byPrediction() *jobSet {
+	if s.waitSJ == nil {
+		s.waitSJ = &jobSet{byShort: true}
+		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
+	}
+	return s.waitSJ
+}

@@ -1,0 +1,143 @@
+package sched_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// idle never starts anything.
+type idle struct{}
+
+func (idle) Schedule(*sched.Pass) {}
+
+// A Scheduler that never starts a job ends the run with jobs waiting on
+// an idle machine: Run returns ErrStall naming the first of them, with the
+// Result (issue 31: it was a clean run, every start −1).
+func TestStallIsAnError(t *testing.T) {
+	cfg := sched.EASY(8)
+	cfg.Scheduler = idle{}
+	res, err := sched.Run(context.Background(), cfg, []swf.Job{job(7, 0, 10, 2, 10), job(8, 5, 10, 2, 10)})
+	if !errors.Is(err, sched.ErrStall) || !strings.Contains(err.Error(), "job 7 ") {
+		t.Fatalf("Run = %v, want ErrStall naming job 7", err)
+	}
+	if res == nil || len(res.Records) != 2 || res.Records[0].Start != -1 {
+		t.Fatalf("result %+v, want both records, never started", res)
+	}
+	// A policy that only starts jobs of 2 processors or fewer stalls on
+	// the 4-processor one, the step-wise API too.
+	s, _ := sched.New(sched.Config{MachineSize: 8, Scheduler: small{}})
+	if err := s.Load([]swf.Job{job(1, 0, 10, 2, 10), job(2, 1, 10, 4, 10), job(3, 2, 10, 1, 10)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Finish(); !errors.Is(err, sched.ErrStall) || !strings.Contains(err.Error(), "job 2 ") {
+		t.Errorf("Finish = %v, want ErrStall naming job 2", err)
+	}
+}
+
+type small struct{}
+
+func (small) Schedule(p *sched.Pass) {
+	for j := range p.Waiting() {
+		if j.Size() <= 2 {
+			p.Start(j)
+		}
+	}
+}
+
+// keeper keeps the first Pass it is given and acts on it in later passes.
+type keeper struct {
+	kept *sched.Pass
+	errs []error
+}
+
+func (k *keeper) Schedule(p *sched.Pass) {
+	if k.kept == nil {
+		k.kept = p
+	}
+	for j := range p.Waiting() {
+		if p != k.kept {
+			k.errs = append(k.errs, k.kept.Start(j), k.kept.Reserve(j, p.Now()+1))
+		}
+		p.Start(j)
+	}
+}
+
+// A Scheduler that keeps a *Pass and acts on it in a later pass is
+// refused with ErrStalePass, and counted (issue 31: it succeeded).
+func TestStalePassRefused(t *testing.T) {
+	k := &keeper{}
+	res, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: k},
+		[]swf.Job{job(1, 0, 10, 8, 10), job(2, 5, 10, 8, 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(k.errs) == 0 {
+		t.Fatal("no later pass")
+	}
+	for _, err := range k.errs {
+		if !errors.Is(err, sched.ErrStalePass) {
+			t.Errorf("action on a kept Pass: %v, want ErrStalePass", err)
+		}
+	}
+	if res.Refused != len(k.errs) {
+		t.Errorf("Refused = %d, want %d", res.Refused, len(k.errs))
+	}
+	if res.Records[1].Start != 10 || res.Records[1].FirstReservation != -1 {
+		t.Errorf("job 2 start %d, reservation %d: want 10 and none", res.Records[1].Start, res.Records[1].FirstReservation)
+	}
+}
+
+// probe records the outcomes of actions on waiting jobs.
+type probe struct{ errs map[string]error }
+
+func (pr *probe) Schedule(p *sched.Pass) {
+	var first *sched.Job
+	for j := range p.Waiting() {
+		first = j
+		break
+	}
+	if err := p.Start(first); err != nil {
+		pr.errs["start"] = err
+		pr.errs["reserve max"] = p.Reserve(first, math.MaxInt64)
+		pr.errs["reserve min"] = p.Reserve(first, math.MinInt64)
+		pr.errs["reserve past"] = p.Reserve(first, p.Now()-1)
+		pr.errs["reserve now"] = p.Reserve(first, p.Now())
+		pr.errs["reserve nil"] = p.Reserve(nil, p.Now())
+		return
+	}
+	pr.errs["again"] = p.Start(first)
+	pr.errs["backfill again"] = p.Backfill(first)
+}
+
+// Pass's outcomes are typed: ErrNoFit, ErrNotWaiting, ErrOutOfRange (a
+// reservation at ±2^63 was accepted, issue 31).
+func TestPassOutcomes(t *testing.T) {
+	pr := &probe{errs: map[string]error{}}
+	res, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: pr},
+		[]swf.Job{job(1, 0, 10, 6, 10), job(2, 5, 10, 4, 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]error{
+		"start": sched.ErrNoFit, "again": sched.ErrNotWaiting, "backfill again": sched.ErrNotWaiting,
+		"reserve max": sched.ErrOutOfRange, "reserve min": sched.ErrOutOfRange, "reserve past": sched.ErrOutOfRange,
+		"reserve now": nil, "reserve nil": sched.ErrNotWaiting,
+	} {
+		if got := pr.errs[name]; !errors.Is(got, want) || (want == nil) != (got == nil) {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+	if r := res.Records[1].FirstReservation; r != 5 {
+		t.Errorf("job 2's first reservation %d, want 5 (the one in range)", r)
+	}
+	// again, backfill again (job 1, then job 2), three reservations out of range, one of nil
+	if res.Refused != 8 {
+		t.Errorf("Refused = %d, want 8", res.Refused)
+	}
+}

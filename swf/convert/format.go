@@ -1,0 +1,171 @@
+package convert
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// FormatError is an input that is not in the format asked for, so that
+// nothing of it was converted: either another format this package reads or
+// knows (Saw names it: call the function that reads it, or export the log
+// again in the format wanted), or no format it recognises (Saw is empty:
+// the input is not a log of the kind asked for at all). Use errors.As.
+type FormatError struct {
+	// Want is the format asked for: "sacct", "sacct-json", "jobcomp", "pbs",
+	// or "slurmrestd or scontrol" (QueueSnapshot).
+	Want string `json:"want"`
+	// Saw is the format the input looks like: one of the above,
+	// "slurmrestd" (its GET /slurm/v0.0.XX/jobs response, or squeue
+	// --json), "scontrol" (scontrol show job), "sacct-fixed" (sacct
+	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
+	// another kind); "" when none.
+	Saw string `json:"saw,omitempty"`
+	// Line and Sample are the input's first non-blank line and its first
+	// bytes (about 64).
+	Line   int    `json:"line"`
+	Sample string `json:"sample,omitempty"`
+}
+
+func (e *FormatError) Error() string {
+	want := formatNames[e.Want]
+	if want == "" {
+		want = e.Want
+	}
+	if e.Saw == "" {
+		return fmt.Sprintf("convert: %s: the input is not %s (line %d: %q); the formats read are %s",
+			e.Want, want, e.Line, e.Sample, formatList)
+	}
+	msg := fmt.Sprintf("convert: %s: the input is %s, not %s", e.Want, formatNames[e.Saw], want)
+	if readsWith[e.Saw] != "" {
+		msg += "; it reads as format " + e.Saw + " (convert." + readsWith[e.Saw] + ")"
+	} else {
+		msg += "; the formats read are " + formatList
+	}
+	return msg
+}
+
+// formatNames says what each format is, for messages.
+var formatNames = map[string]string{
+	"sacct":                  "sacct --parsable2 output",
+	"sacct-json":             "sacct --json output",
+	"jobcomp":                "a Slurm jobcomp/filetxt file",
+	"pbs":                    "a PBS/Torque accounting log",
+	"slurmrestd":             "slurmrestd's GET /slurm/v0.0.XX/jobs response (or squeue --json): a live queue snapshot",
+	"scontrol":               "scontrol show job output: a live queue snapshot",
+	"slurmrestd or scontrol": "a live queue snapshot (slurmrestd's /jobs response or scontrol show job output)",
+	"sacct-fixed":            "sacct output without --parsable2 (fixed-width columns, which cut long values)",
+	"squeue":                 "squeue's table (it lacks submit times and limits; use scontrol show job or squeue --json)",
+	"swf":                    "an SWF trace (already converted)",
+	"json":                   "JSON of another kind",
+}
+
+// readsWith names the function that reads each format.
+var readsWith = map[string]string{
+	"sacct": "Sacct", "sacct-json": "SacctJSON", "jobcomp": "Jobcomp", "pbs": "PBS",
+	"slurmrestd": "QueueSnapshot", "scontrol": "QueueSnapshot",
+}
+
+const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting logs) and slurmrestd, scontrol (queue snapshots)"
+
+var (
+	reJobState  = regexp.MustCompile(`"job_state"\s*:`)
+	reSubmitted = regexp.MustCompile(`"submission"\s*:`)
+	rePBS       = regexp.MustCompile(`^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d;[A-Z];`)
+	reSWFLine   = regexp.MustCompile(`^\s*-?\d+(\.\d+)?(\s+-?\d+(\.\d+)?){17}\s*$`)
+)
+
+// sniff tells the format of an input from its first bytes (head, at most
+// sniffBytes): the format's name as in FormatError.Saw, "" when it
+// recognises none, with the first non-blank line's number and its first
+// bytes. It only names a format on clear marks, so that a converter never
+// turns down an input of its own format.
+func sniff(head []byte) (format string, line int, sample string) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	rest := head
+	for len(rest) > 0 {
+		line++
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if t := bytes.TrimSpace(l); len(t) > 0 {
+			sample = clip(strings.ToValidUTF8(string(t), "?"))
+			return sniffFrom(string(t), l, head), line, sample
+		}
+	}
+	return "", 0, ""
+}
+
+// sniffFrom classifies by the first non-blank line first (trimmed; raw as
+// read), then by the whole head.
+func sniffFrom(first string, raw, head []byte) string {
+	switch {
+	case first[0] == '{' || first[0] == '[':
+		switch {
+		case reJobState.Match(head):
+			return "slurmrestd"
+		case reSubmitted.Match(head):
+			return "sacct-json"
+		}
+		return "json"
+	case strings.HasPrefix(first, "JobId="):
+		// scontrol show job (one record per line with -o, else a first line
+		// "JobId=1 JobName=x" and indented lines) prints Priority, Reason and
+		// RunTime, which a jobcomp line never has.
+		rec := head
+		if i := bytes.Index(head, []byte("\n\n")); i >= 0 {
+			rec = head[:i]
+		}
+		for _, k := range []string{" Priority=", " RunTime=", " Reason="} {
+			if bytes.Contains(rec, []byte(k)) {
+				return "scontrol"
+			}
+		}
+		return "jobcomp"
+	case first == "No jobs in the system":
+		return "scontrol"
+	case rePBS.MatchString(first):
+		return "pbs"
+	case strings.Contains(first, "|") && isSacctHeader(first):
+		return "sacct"
+	case strings.HasPrefix(first, ";"):
+		return "swf"
+	case reSWFLine.MatchString(first):
+		return "swf"
+	}
+	f := strings.Fields(strings.ToUpper(first))
+	switch {
+	case len(f) >= 3 && f[0] == "JOBID" && (f[1] == "PARTITION" || f[1] == "NAME" || f[1] == "USER" || f[1] == "ST"):
+		return "squeue"
+	case len(f) >= 2 && (f[0] == "JOBID" || f[0] == "JOBIDRAW") && !strings.Contains(first, "|"):
+		return "sacct-fixed"
+	}
+	return ""
+}
+
+// sniffBytes is how much of an input sniff sees.
+const sniffBytes = 64 << 10
+
+// checkFormat returns a *FormatError when head is clearly another format
+// than one of want. The sniffed format is also returned, for the error a
+// converter gives when it could read nothing.
+func checkFormat(head []byte, want string, also ...string) (saw string, err error) {
+	saw, line, sample := sniff(head)
+	if saw == "" || saw == want || contains(also, saw) {
+		return saw, nil
+	}
+	return saw, &FormatError{Want: want, Saw: saw, Line: line, Sample: sample}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,215 @@
+package convert
+
+import (
+	"errors"
+	"io"
+	"strings"
+)
+
+// readText reads scontrol show job's records: a line "JobId=..." and its
+// indented lines (blank lines between records), or one line per record
+// (-o). "No jobs in the system" is an empty queue.
+func (s *snapBuilder) readText(in io.Reader) error {
+	b := s.b
+	var rec strings.Builder
+	start := 0
+	flush := func() error {
+		if start == 0 {
+			return nil
+		}
+		line := start
+		start = 0
+		b.rep.Records++
+		return s.scontrolRecord(rec.String(), line)
+	}
+	lr := newLineReader(in)
+	for {
+		l, err := lr.next()
+		switch {
+		case err == io.EOF:
+			return flush()
+		case err == errLineTooLong:
+			if err := flush(); err != nil {
+				return err
+			}
+			b.rep.Records++
+			if err := b.malformed(lr.line, "", "", err); err != nil {
+				return err
+			}
+			continue
+		case err != nil:
+			return err
+		}
+		line := string(l)
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+			if err := flush(); err != nil {
+				return err
+			}
+		case strings.HasPrefix(line, "JobId="):
+			if err := flush(); err != nil {
+				return err
+			}
+			start = lr.line
+			rec.Reset()
+			rec.WriteString(line)
+		case start > 0 && (line[0] == ' ' || line[0] == '\t'):
+			if rec.Len()+len(line) > maxLine {
+				rec.Reset() // a record longer than a line: malformed below
+				rec.WriteString("JobId=")
+			}
+			rec.WriteByte(' ')
+			rec.WriteString(trimmed)
+		case trimmed == "No jobs in the system" && b.rep.Records == 0 && start == 0:
+			b.rep.Notes = append(b.rep.Notes, "scontrol: no jobs in the system")
+		default:
+			if err := flush(); err != nil {
+				return err
+			}
+			b.rep.Records++
+			if err := b.malformed(lr.line, "", line, errors.New("not a scontrol show job record (want JobId=... JobName=...)")); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// scontrolFields splits "K=v K2=v two" into keys and values: a token with
+// '=' starts a key (the first of each key is kept), one without continues
+// the previous value.
+func scontrolFields(rec string) map[string]string {
+	kv := make(map[string]string, 48)
+	last := ""
+	for _, tok := range strings.Fields(rec) {
+		if k, v, ok := strings.Cut(tok, "="); ok && k != "" {
+			if _, dup := kv[k]; !dup {
+				kv[k] = v
+				last = k
+			} else {
+				last = ""
+			}
+			continue
+		}
+		if last != "" {
+			kv[last] += " " + tok
+		}
+	}
+	return kv
+}
+
+func (s *snapBuilder) scontrolRecord(rec string, num int) error {
+	b := s.b
+	kv := scontrolFields(rec)
+	id := kv["JobId"]
+	if _, err := parseCount(id); err != nil || id == "0" {
+		return b.malformed(num, "JobId", id, errors.New("not a job id"))
+	}
+	q := newQueued(num)
+	q.ID = id
+	if a, t := kv["ArrayJobId"], kv["ArrayTaskId"]; a != "" && a != "0" && t != "" {
+		if _, err := parseCount(t); err == nil {
+			q.ID = a + "_" + t
+		} else {
+			q.ID, q.tasks = a, t
+		}
+	} else if h, o := kv["HetJobId"], kv["HetJobOffset"]; h != "" && h != "0" && o != "" {
+		q.ID = h + "+" + o
+	}
+	q.Name, q.User, q.Partition = kv["JobName"], nameOf(kv["UserId"]), kv["Partition"]
+	if a := kv["Account"]; a != "(null)" {
+		q.Account = a
+	}
+	if r := kv["Reason"]; r != "None" {
+		q.Reason = r
+	}
+	loc := b.opt.location()
+	for _, t := range []struct {
+		name string
+		dst  *int64
+	}{{"SubmitTime", &q.Submit}, {"StartTime", &q.Start}, {"EndTime", &q.end}, {"SuspendTime", &q.suspendTime},
+		{"LastSchedEval", &q.lastEval}} {
+		v, err := parseTime(kv[t.name], loc)
+		if err != nil {
+			if err := s.fieldError(&q, t.name, kv[t.name], err); err != nil {
+				return err
+			}
+			continue
+		}
+		*t.dst = v
+	}
+	for _, d := range []struct {
+		name string
+		dst  *int64
+	}{{"RunTime", &q.runTime}, {"SecsPreSuspend", &q.preSus}} {
+		v := kv[d.name]
+		if v == "" {
+			continue
+		}
+		sec, err := parseDuration(v)
+		if err != nil {
+			if err := s.fieldError(&q, d.name, v, err); err != nil {
+				return err
+			}
+			continue
+		}
+		*d.dst = int64(sec)
+	}
+	switch v := kv["TimeLimit"]; v {
+	case "UNLIMITED", "INFINITE":
+		q.note(noteUnlimited)
+	case "Partition_Limit":
+		q.partLimit = true
+	case "", "N/A":
+		q.note(noteNoLimit)
+	case "INVALID":
+		q.note(noteInvalidLimit)
+	default:
+		sec, err := parseDuration(v)
+		if err != nil {
+			if err := s.fieldError(&q, "TimeLimit", v, err); err != nil {
+				return err
+			}
+		} else {
+			q.TimeLimit = int64(sec)
+		}
+	}
+	if v := kv["Priority"]; v != "" {
+		n, err := parseCount(v)
+		if err != nil || n > 1<<32 {
+			if err := s.fieldError(&q, "Priority", v, errNumber); err != nil {
+				return err
+			}
+		} else {
+			q.Priority = n
+		}
+	}
+	// NumCPUs and NumNodes print "min" or "min-max" (a pending job's
+	// range): the minimum is what it needs.
+	for _, c := range []struct {
+		name string
+		dst  *int64
+	}{{"NumCPUs", &q.CPUs}, {"NumNodes", &q.Nodes}} {
+		v := kv[c.name]
+		if v == "" || v == "N/A" {
+			continue
+		}
+		lo, _, _ := strings.Cut(v, "-")
+		n, err := parseProcs(lo)
+		if err != nil {
+			if err := s.fieldError(&q, c.name, v, err); err != nil {
+				return err
+			}
+			continue
+		}
+		if n > 0 {
+			*c.dst = n
+		}
+	}
+	state := kv["JobState"]
+	if state == "" {
+		return b.malformed(num, "JobState", "", errors.New("no JobState"))
+	}
+	s.add(q, []string{state})
+	return nil
+}

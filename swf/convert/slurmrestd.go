@@ -1,0 +1,213 @@
+package convert
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// restJob is the part of a job of slurmrestd's GET /slurm/v0.0.XX/jobs
+// (and squeue --json) that a snapshot reads. The shapes differ by version
+// (SchedMD's openapi/v0.0.37 and v0.0.38 plugins, data_parser v0.0.39 to
+// v0.0.41), all read by jsonNum and jsonState:
+//
+//	                        v0.0.37–38        v0.0.39           v0.0.40–41
+//	submit/start/end_time   number            number            {set, infinite, number}
+//	time_limit (minutes)    number, null=INF  {set,inf,number}  {set, infinite, number}
+//	priority, cpus,         number or null    {set,inf,number}  {set, infinite, number}
+//	node_count
+//	job_state               "RUNNING"         "RUNNING"         ["RUNNING", flags...]
+//	exit_code               number            {set,inf,number}  {status, return_code, signal}
+//	job_resources CPUs      allocated_cpus    allocated_cpus    allocated_cpus (0.0.40), cpus (0.0.41)
+//	snapshot time           —                 —                 last_update (top level)
+type restJob struct {
+	JobID           jsonNum   `json:"job_id"`
+	ArrayJobID      jsonNum   `json:"array_job_id"`
+	ArrayTaskID     jsonNum   `json:"array_task_id"`
+	ArrayTaskString *string   `json:"array_task_string"`
+	HetJobID        jsonNum   `json:"het_job_id"`
+	HetJobOffset    jsonNum   `json:"het_job_offset"`
+	Name            *string   `json:"name"`
+	UserName        *string   `json:"user_name"`
+	UserID          jsonNum   `json:"user_id"`
+	Account         *string   `json:"account"`
+	Partition       *string   `json:"partition"`
+	JobState        jsonState `json:"job_state"`
+	StateReason     *string   `json:"state_reason"`
+	StateDesc       *string   `json:"state_description"`
+	SubmitTime      jsonNum   `json:"submit_time"`
+	StartTime       jsonNum   `json:"start_time"`
+	EndTime         jsonNum   `json:"end_time"`
+	SuspendTime     jsonNum   `json:"suspend_time"`
+	PreSusTime      jsonNum   `json:"pre_sus_time"`
+	LastSchedEval   jsonNum   `json:"last_sched_evaluation"`
+	TimeLimit       jsonNum   `json:"time_limit"`
+	Priority        jsonNum   `json:"priority"`
+	CPUs            jsonNum   `json:"cpus"`
+	NodeCount       jsonNum   `json:"node_count"`
+	JobResources    struct {
+		AllocatedCPUs  jsonNum `json:"allocated_cpus"`  // to v0.0.40
+		AllocatedHosts jsonNum `json:"allocated_hosts"` // to v0.0.40
+		CPUs           jsonNum `json:"cpus"`            // v0.0.41
+		// Nodes is the node list (a string) to v0.0.40, an object with
+		// the count in v0.0.41.
+		Nodes json.RawMessage `json:"nodes"`
+	} `json:"job_resources"`
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// readJSON reads slurmrestd's response: {"meta":..., "errors": [...],
+// "jobs": [...], "last_update": ...}.
+func (s *snapBuilder) readJSON(in io.Reader) error {
+	b := s.b
+	other := func(key string, v json.RawMessage) {
+		switch key {
+		case "errors":
+			var list []json.RawMessage
+			if json.Unmarshal(v, &list) == nil && len(list) > 0 {
+				b.rep.Notes = append(b.rep.Notes, "slurmrestd reported errors: "+clip(string(list[0])))
+			}
+		case "last_update":
+			var n jsonNum
+			if json.Unmarshal(v, &n) == nil && n.ok() && n.v > 0 && n.v <= maxTime {
+				s.lastUpdate = n.v
+			}
+		}
+	}
+	return jsonJobs(in, b, other, func(dec *json.Decoder, num int) error {
+		var j restJob
+		b.rep.Records++
+		if err := dec.Decode(&j); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				return &ParseError{Format: b.format, Line: num, Err: err}
+			}
+			return b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
+		}
+		return s.restRecord(&j, num)
+	})
+}
+
+func (s *snapBuilder) restRecord(j *restJob, num int) error {
+	b := s.b
+	if !j.JobID.ok() || j.JobID.v <= 0 {
+		return b.malformed(num, "job_id", j.JobID.text, errors.New("missing job id"))
+	}
+	q := newQueued(num)
+	q.ID = strconv.FormatInt(j.JobID.v, 10)
+	switch {
+	case j.ArrayJobID.ok() && j.ArrayJobID.v > 0 && j.ArrayTaskID.ok():
+		q.ID = fmt.Sprintf("%d_%d", j.ArrayJobID.v, j.ArrayTaskID.v)
+	case j.ArrayJobID.ok() && j.ArrayJobID.v > 0 && str(j.ArrayTaskString) != "":
+		q.ID = strconv.FormatInt(j.ArrayJobID.v, 10)
+		q.tasks = str(j.ArrayTaskString)
+	case j.HetJobID.ok() && j.HetJobID.v > 0 && j.HetJobOffset.ok():
+		q.ID = fmt.Sprintf("%d+%d", j.HetJobID.v, j.HetJobOffset.v)
+	}
+	q.Name, q.User, q.Account, q.Partition = str(j.Name), str(j.UserName), str(j.Account), str(j.Partition)
+	if q.User == "" && j.UserID.ok() {
+		q.User = strconv.FormatInt(j.UserID.v, 10)
+	}
+	// scontrol prints the state description, when there is one, instead
+	// of the reason's code (blanks made '_'): so does a snapshot, so that
+	// both forms give the same Reason.
+	if d := str(j.StateDesc); d != "" {
+		q.Reason = strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return '_'
+			}
+			return r
+		}, d)
+	} else if r := str(j.StateReason); r != "None" {
+		q.Reason = r
+	}
+	for _, t := range []struct {
+		field string
+		n     jsonNum
+		dst   *int64
+	}{{"submit_time", j.SubmitTime, &q.Submit}, {"start_time", j.StartTime, &q.Start}, {"end_time", j.EndTime, &q.end},
+		{"suspend_time", j.SuspendTime, &q.suspendTime}, {"last_sched_evaluation", j.LastSchedEval, &q.lastEval}} {
+		switch {
+		case t.n.big || t.n.ok() && t.n.v > maxTime:
+			if err := s.fieldError(&q, t.field, t.n.text, errFuture); err != nil {
+				return err
+			}
+		case t.n.ok() && t.n.v > 0:
+			*t.dst = t.n.v
+		}
+	}
+	if p := j.PreSusTime; p.ok() && p.v > 0 && p.v <= maxTime {
+		q.preSus = p.v
+	}
+	switch l := j.TimeLimit; {
+	case l.inf || l.null:
+		q.note(noteUnlimited)
+	case l.big || l.ok() && (l.v < 0 || l.v > maxTime/60):
+		q.note(noteInvalidLimit)
+	case !l.ok():
+		q.partLimit = true
+	default:
+		q.TimeLimit = l.v * 60
+	}
+	if j.Priority.ok() && j.Priority.v >= 0 && j.Priority.v <= 1<<32 {
+		q.Priority = j.Priority.v
+	}
+	place, _ := queueState(j.JobState.words)
+	cpus, nodes := j.CPUs, j.NodeCount
+	if place == qRunning {
+		// What the job holds, where the response says it.
+		if n := firstSet(j.JobResources.AllocatedCPUs, j.JobResources.CPUs); n.ok() && n.v > 0 {
+			cpus = n
+		}
+		if n := firstSet(j.JobResources.AllocatedHosts, restNodeCount(j.JobResources.Nodes)); n.ok() && n.v > 0 {
+			nodes = n
+		}
+	}
+	for _, c := range []struct {
+		field string
+		n     jsonNum
+		dst   *int64
+	}{{"cpus", cpus, &q.CPUs}, {"node_count", nodes, &q.Nodes}} {
+		switch {
+		case c.n.big || c.n.ok() && c.n.v > maxProcs:
+			if err := s.fieldError(&q, c.field, c.n.text, errProcs); err != nil {
+				return err
+			}
+		case c.n.ok() && c.n.v > 0:
+			*c.dst = c.n.v
+		}
+	}
+	s.add(q, j.JobState.words)
+	return nil
+}
+
+func firstSet(ns ...jsonNum) jsonNum {
+	for _, n := range ns {
+		if n.ok() {
+			return n
+		}
+	}
+	return jsonNum{}
+}
+
+// restNodeCount reads v0.0.41's job_resources.nodes.count; the node list
+// string of earlier versions has none.
+func restNodeCount(raw json.RawMessage) jsonNum {
+	var o struct {
+		Count jsonNum `json:"count"`
+	}
+	if len(raw) == 0 || !strings.HasPrefix(string(raw), "{") || json.Unmarshal(raw, &o) != nil {
+		return jsonNum{}
+	}
+	return o.Count
+}

@@ -1,0 +1,522 @@
+package convert
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// Snapshot is a Slurm controller's queue at one moment: the jobs waiting
+// and the jobs running then, as slurmrestd's GET /slurm/v0.0.XX/jobs (or
+// squeue --json) and scontrol show job print them. It is not accounting:
+// it says nothing of how the jobs end, only what the scheduler knew at
+// Time — the input a start-time forecast needs.
+type Snapshot struct {
+	// Time is the moment of the snapshot, epoch seconds: Options.Now when
+	// set; otherwise the latest moment the input shows (a running job's
+	// start + RunTime in scontrol's output, slurmrestd's last_update, the
+	// latest time stamp), a lower bound, which Report.Notes names.
+	Time int64
+	// Running are the jobs holding resources (RUNNING, SUSPENDED,
+	// COMPLETING, ...), by start time.
+	Running []QueuedJob
+	// Waiting are the pending jobs (PENDING and the held and requeued
+	// states), one per pending array task, in the order Slurm's main
+	// scheduler takes them: priority, highest first, then submit time, then
+	// job id (partition priority tiers, reservations and QOS are not
+	// seen).
+	Waiting []QueuedJob
+	// Report accounts for every record of the input: each is a running or
+	// waiting job (a record of n pending array tasks is n jobs: Jobs counts
+	// jobs) or skipped with its reason (finished jobs the controller still
+	// lists, malformed records, ...). States counts the records.
+	Report Report
+
+	opt Options
+}
+
+// QueuedJob is a job of a Snapshot. Times are epoch seconds, durations
+// seconds; -1 is unknown.
+type QueuedJob struct {
+	// ID is Slurm's: "123", "123_4" for an array task, "123+1" for a
+	// heterogeneous job's component.
+	ID     string
+	Submit int64
+	// Start is when a running job started; for a waiting job it is the
+	// start Slurm expects (its backfill's estimate, as squeue --start
+	// shows), -1 when it has none.
+	Start int64
+	// Elapsed is how long a running job has run at the snapshot's Time,
+	// suspended time excluded; 0 for a waiting job.
+	Elapsed int64
+	// TimeLimit is the job's limit (the user's estimate), -1 when
+	// UNLIMITED or unknown.
+	TimeLimit int64
+	// CPUs and Nodes are those allocated to a running job, the minimum
+	// requested by a waiting one.
+	CPUs, Nodes int64
+	// Priority is Slurm's (higher runs first); 0 for a held job.
+	Priority int64
+	// State is Slurm's state word (PENDING, RUNNING, SUSPENDED, ...);
+	// Reason why a waiting job waits (Priority, Resources,
+	// JobHeldUser, ...), "" when none.
+	State, Reason                  string
+	Name, User, Account, Partition string
+}
+
+// snapshot states: what a state word means for the queue.
+const (
+	qWaiting = iota + 1
+	qRunning
+	qFinished
+)
+
+// queueStates maps Slurm's state words (base states and the flags that
+// slurmrestd v0.0.40+ lists beside them, which v0.0.37–39 and scontrol
+// print instead of the base state) to their place in the queue.
+var queueStates = map[string]int{
+	"PENDING": qWaiting, "REQUEUED": qWaiting, "REQUEUE_FED": qWaiting, "REQUEUE_HOLD": qWaiting,
+	"SPECIAL_EXIT": qWaiting, "RESV_DEL_HOLD": qWaiting,
+	"RUNNING": qRunning, "SUSPENDED": qRunning, "COMPLETING": qRunning, "CONFIGURING": qRunning,
+	"STAGE_OUT": qRunning, "SIGNALING": qRunning, "RESIZING": qRunning, "STOPPED": qRunning,
+	"COMPLETED": qFinished, "CANCELLED": qFinished, "FAILED": qFinished, "TIMEOUT": qFinished,
+	"NODE_FAIL": qFinished, "PREEMPTED": qFinished, "BOOT_FAIL": qFinished, "DEADLINE": qFinished,
+	"OUT_OF_MEMORY": qFinished, "REVOKED": qFinished,
+}
+
+// queueState places a job by its state words: a flag that holds nodes
+// (COMPLETING, ...) or keeps it pending (REQUEUED, ...) decides over a
+// finished base state. It returns 0 for an unknown state.
+func queueState(words []string) (place int, state string) {
+	for _, w := range words {
+		w = baseState(w)
+		p := queueStates[w]
+		if p == 0 {
+			continue
+		}
+		if place == 0 || place == qFinished && p != qFinished {
+			place, state = p, w
+		}
+	}
+	return place, state
+}
+
+// Reasons of a Snapshot's Report.
+const (
+	skipFinished     = "finished, still listed by the controller"
+	skipUnknownState = "unknown state"
+	skipArrayHuge    = "pending array tasks over 65536 in one record"
+	noteNoStart      = "running without a start time"
+	noteStartLate    = "start after the snapshot time"
+	noteSuspended    = "suspended"
+	noteNoCPUs       = "CPUs unknown"
+)
+
+// maxArrayTasks bounds the pending tasks one record expands to (Slurm's
+// MaxArraySize is at most 4,000,001; one record of a hostile input must
+// not fill the memory).
+const maxArrayTasks = 1 << 16
+
+// queued is a job as a snapshot parser read it.
+type queued struct {
+	QueuedJob
+	line        int
+	place       int
+	tasks       string // pending array tasks "2-4,7" (the ID is the array's)
+	end         int64  // Slurm's expected end, for the time of the snapshot
+	suspendTime int64  // last suspend or resume, -1 none
+	preSus      int64  // seconds run before the last suspension
+	runTime     int64  // scontrol's RunTime, -1 none
+	lastEval    int64  // last scheduling evaluation
+	partLimit   bool   // TimeLimit is the partition's (Partition_Limit, NO_VAL)
+	notes       []string
+}
+
+func newQueued(line int) queued {
+	return queued{QueuedJob: QueuedJob{Submit: -1, Start: -1, TimeLimit: -1, CPUs: -1, Nodes: -1, Priority: -1},
+		line: line, end: -1, suspendTime: -1, preSus: 0, runTime: -1, lastEval: -1}
+}
+
+func (q *queued) note(reason string) {
+	if !slices.Contains(q.notes, reason) {
+		q.notes = append(q.notes, reason)
+	}
+}
+
+// snapBuilder collects a snapshot's jobs; b keeps the Report and errors.
+type snapBuilder struct {
+	b          *builder
+	jobs       []queued
+	lastUpdate int64 // slurmrestd's last_update, -1 none
+}
+
+// fieldError notes an unreadable field of q (left -1).
+func (s *snapBuilder) fieldError(q *queued, field, value string, err error) error {
+	q.note("unreadable " + field)
+	return s.b.fail(q.line, field, value, err)
+}
+
+// add files a job read whole.
+func (s *snapBuilder) add(q queued, words []string) {
+	q.place, q.State = queueState(words)
+	switch q.place {
+	case 0:
+		s.b.skip(skipUnknownState + " (" + clip(strings.Join(words, ",")) + ")")
+		return
+	case qFinished:
+		s.b.skip(skipFinished + " (" + q.State + ")")
+		return
+	}
+	if q.Submit < 0 {
+		s.b.skip(skipNoSubmit)
+		return
+	}
+	for _, str := range []*string{&q.ID, &q.tasks, &q.State, &q.Reason, &q.Name, &q.User, &q.Account, &q.Partition} {
+		*str = s.b.intern(*str)
+	}
+	s.jobs = append(s.jobs, q)
+}
+
+// QueueSnapshot reads a snapshot of a Slurm controller's queue (plain or
+// gzip), in either form, told apart by its first bytes:
+//
+//	curl -H "X-SLURM-USER-TOKEN: $SLURM_JWT" http://HOST:6820/slurm/v0.0.40/jobs   # v0.0.37 to v0.0.41
+//	squeue --json                                                                 # the same shape
+//	scontrol show job          # records of indented lines, blank lines between
+//	scontrol show job -o       # one line per record
+//
+// (Report.Format says which: "slurmrestd" or "scontrol"). Times in
+// scontrol's output are read in Options.Location unless it ran with
+// SLURM_TIME_FORMAT=%s. A record of pending array tasks ("ArrayTaskId=2-4",
+// slurmrestd's array_task_string) becomes one waiting job per task.
+// Give Options.Now, the moment of the snapshot, when it is known: neither
+// form states it. Jobs the controller still lists after their end
+// (MinJobAge) are skipped and counted. Accounting logs are read by Sacct,
+// SacctJSON, Jobcomp and PBS instead.
+func QueueSnapshot(r io.Reader, opt Options) (*Snapshot, error) {
+	const want = "slurmrestd or scontrol"
+	in, done, b, err := begin(r, &opt, want, "slurmrestd", "scontrol", "json")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	s := &snapBuilder{b: b, lastUpdate: -1}
+	b.format = b.saw
+	if b.format != "slurmrestd" && b.format != "scontrol" {
+		// Unrecognised: JSON is read as slurmrestd's, anything else as
+		// scontrol's text; nothing readable is a FormatError below.
+		b.format = "scontrol"
+		if strings.HasPrefix(b.sample, "{") || strings.HasPrefix(b.sample, "[") {
+			b.format = "slurmrestd"
+		}
+	}
+	b.rep.Format = b.format
+	if b.format == "slurmrestd" {
+		err = s.readJSON(in)
+	} else {
+		err = s.readText(in)
+	}
+	if err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) {
+			fe.Want = want
+		}
+		return nil, err
+	}
+	return s.finish()
+}
+
+// finish settles the time of the snapshot, the elapsed times, expands
+// pending array tasks and orders the jobs.
+func (s *snapBuilder) finish() (*Snapshot, error) {
+	b := s.b
+	snap := &Snapshot{opt: *b.opt}
+	if b.rep.Records > 0 && b.rep.Skipped[skipMalformed] == b.rep.Records ||
+		b.rep.Records == 0 && b.sample != "No jobs in the system" && b.format == "scontrol" {
+		saw := b.saw
+		if saw == "slurmrestd" || saw == "scontrol" {
+			saw = ""
+		}
+		return nil, &FormatError{Want: "slurmrestd or scontrol", Saw: saw, Line: b.firstLine, Sample: b.sample}
+	}
+	snap.Time = s.when()
+	for i := range s.jobs {
+		q := &s.jobs[i]
+		if q.place == qRunning {
+			s.elapsed(q, snap.Time)
+		}
+		if q.TimeLimit < 0 && q.partLimit {
+			if lim := b.opt.PartitionLimits[q.Partition]; lim > 0 {
+				q.TimeLimit = lim
+				q.note(notePartLimitUsed)
+			} else {
+				q.note(notePartLimit)
+			}
+		}
+		if q.CPUs < 0 {
+			q.note(noteNoCPUs)
+		}
+		if q.place == qWaiting && q.tasks != "" {
+			if err := s.expand(q, snap); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		s.count(q)
+		if q.place == qRunning {
+			snap.Running = append(snap.Running, q.QueuedJob)
+		} else {
+			snap.Waiting = append(snap.Waiting, q.QueuedJob)
+		}
+	}
+	slices.SortStableFunc(snap.Running, func(x, y QueuedJob) int {
+		return cmp.Or(cmp.Compare(x.Start, y.Start), compareIDs(x.ID, y.ID))
+	})
+	slices.SortStableFunc(snap.Waiting, func(x, y QueuedJob) int {
+		return cmp.Or(cmp.Compare(y.Priority, x.Priority), cmp.Compare(x.Submit, y.Submit), compareIDs(x.ID, y.ID))
+	})
+	b.rep.Jobs = len(snap.Running) + len(snap.Waiting)
+	snap.Report = b.rep
+	return snap, nil
+}
+
+// count adds a job's state and notes to the Report.
+func (s *snapBuilder) count(q *queued) {
+	s.b.rep.States[q.State]++
+	for _, n := range q.notes {
+		s.b.rep.Anomalies[n]++
+	}
+}
+
+func compareIDs(x, y string) int {
+	xa, xt := idOrder(x)
+	ya, yt := idOrder(y)
+	return cmp.Or(cmp.Compare(xa, ya), cmp.Compare(xt, yt), strings.Compare(x, y))
+}
+
+// when returns the time of the snapshot and notes where it came from.
+func (s *snapBuilder) when() int64 {
+	b := s.b
+	if !b.opt.Now.IsZero() {
+		return b.opt.Now.Unix()
+	}
+	var latest, run int64 = -1, -1
+	for _, q := range s.jobs {
+		latest = max(latest, q.Submit, q.lastEval, q.suspendTime)
+		if q.place == qRunning {
+			latest = max(latest, q.Start)
+			if q.runTime >= 0 && q.Start >= 0 && q.suspendTime < 0 && q.State != "SUSPENDED" {
+				run = max(run, q.Start+q.runTime)
+			}
+		}
+	}
+	var from string
+	switch t := max(latest, run, s.lastUpdate); {
+	case t < 0:
+		b.rep.Notes = append(b.rep.Notes, "snapshot time unknown (no jobs and no Options.Now)")
+		return -1
+	case t == run:
+		from = "a running job's start + RunTime"
+	case t == s.lastUpdate:
+		from = "last_update"
+	default:
+		from = "the latest time stamp in the input"
+	}
+	t := max(latest, run, s.lastUpdate)
+	b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("snapshot time %d (%s) from %s: a lower bound; give Options.Now (convert -now)",
+		t, time.Unix(t, 0).UTC().Format(time.RFC3339), from))
+	return t
+}
+
+// elapsed sets a running job's run time so far, as scontrol computes its
+// RunTime: the time before the last suspension, plus the time since the
+// last resume unless it is suspended.
+func (s *snapBuilder) elapsed(q *queued, now int64) {
+	switch {
+	case q.State == "SUSPENDED":
+		q.Elapsed = q.preSus
+		q.note(noteSuspended)
+	case q.runTime >= 0 && s.b.opt.Now.IsZero():
+		q.Elapsed = q.runTime
+	case q.Start < 0:
+		q.note(noteNoStart)
+	case q.suspendTime > 0:
+		q.Elapsed = q.preSus + now - q.suspendTime
+	default:
+		q.Elapsed = now - q.Start
+	}
+	if q.Elapsed < 0 {
+		q.Elapsed = 0
+		q.note(noteStartLate)
+	}
+}
+
+// expand makes one waiting job per task of q.tasks ("2-4,7", "1-99:2",
+// "0-9%2"), with ids "A_T".
+func (s *snapBuilder) expand(q *queued, snap *Snapshot) error {
+	spec, _, _ := strings.Cut(q.tasks, "%") // the throttle
+	var ids []int64
+	for part := range strings.SplitSeq(spec, ",") {
+		rng, step, hasStep := strings.Cut(part, ":")
+		lo, hi, isRange := strings.Cut(rng, "-")
+		a, err := parseCount(lo)
+		z := a
+		if err == nil && isRange {
+			z, err = parseCount(hi)
+		}
+		st := int64(1)
+		if err == nil && hasStep {
+			st, err = parseCount(step)
+		}
+		if err != nil || z < a || st < 1 {
+			s.b.rep.Skipped[skipMalformed]++
+			return s.b.fail(q.line, "array tasks", q.tasks, errNumber)
+		}
+		if (z-a)/st+1 > int64(maxArrayTasks-len(ids)) {
+			s.b.skip(skipArrayHuge)
+			return nil
+		}
+		for t := a; t <= z; t += st {
+			ids = append(ids, t)
+		}
+	}
+	s.count(q)
+	base, _, _ := strings.Cut(q.ID, "_")
+	for _, t := range ids {
+		j := q.QueuedJob
+		j.ID = s.b.intern(base + "_" + strconv.FormatInt(t, 10))
+		snap.Waiting = append(snap.Waiting, j)
+	}
+	return nil
+}
+
+// Jobs returns the snapshot as the SWF jobs a forecast by simulation
+// starts from, times in epoch seconds (Submit is the epoch submit time, so
+// that Time is "now" on the same clock): running jobs, by start, with
+// their wait (start − submit) and their CPUs allocated and requested;
+// waiting jobs, in the scheduler's order, with wait -1 and their CPUs
+// requested. Run time and status are -1 (not ended), requested time the
+// time limit. user and queue number the user and partition names (nil
+// leaves them -1), so that numbers stay the same across snapshots of a
+// feed; ID is the job's place, running jobs first, from 1.
+func (s *Snapshot) Jobs(user, queue func(name string) int64) (running, waiting []swf.Job) {
+	num := func(f func(string) int64, name string) int64 {
+		if f == nil {
+			return swf.Unknown
+		}
+		return f(name)
+	}
+	job := func(k int, q *QueuedJob, run bool) swf.Job {
+		j := swf.Job{ID: int64(k + 1), Submit: q.Submit, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
+			UsedMemory: -1, ReqProcs: q.CPUs, ReqTime: q.TimeLimit, ReqMemory: -1, Status: swf.StatusUnknown,
+			User: num(user, q.User), Group: swf.Unknown, Executable: swf.Unknown, Queue: num(queue, q.Partition),
+			Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+		if run {
+			j.AllocProcs = q.CPUs
+			if q.Start >= q.Submit {
+				j.Wait = q.Start - q.Submit
+			}
+		}
+		return j
+	}
+	for k := range s.Running {
+		running = append(running, job(k, &s.Running[k], true))
+	}
+	for k := range s.Waiting {
+		waiting = append(waiting, job(len(s.Running)+k, &s.Waiting[k], false))
+	}
+	return running, waiting
+}
+
+var snapshotSources = map[string]string{"slurmrestd": "slurmrestd GET /jobs", "scontrol": "scontrol show job"}
+
+// SWF returns the snapshot as an SWF trace, for the tools that read one:
+// the running and waiting jobs in submit order, submit relative to the
+// first (the header's UnixStartTime), the snapshot's Time in the header
+// ("; SnapshotTime: epoch seconds"). A running job has its wait (start −
+// submit), its CPUs allocated and requested, run time -1 (it has not
+// ended; it has run SnapshotTime − start so far); a waiting job has wait,
+// run time and allocated processors -1. Requested time is the time limit,
+// status -1 (not ended), queue the partition, user and executable (the job
+// name) numbered as in the accounting conversions. IDs keep Slurm's ids.
+func (s *Snapshot) SWF() *Result {
+	all := make([]QueuedJob, 0, len(s.Running)+len(s.Waiting))
+	all = append(append(all, s.Running...), s.Waiting...)
+	running := len(s.Running)
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return cmp.Or(cmp.Compare(all[x].Submit, all[y].Submit), compareIDs(all[x].ID, all[y].ID))
+	})
+	res := &Result{Jobs: make([]swf.Job, len(all)), IDs: make([]string, len(all)), Report: s.Report}
+	users, queues, exes := newNames(), newNames(), newNames()
+	var base, maxAlloc int64
+	if len(all) > 0 {
+		base = all[order[0]].Submit
+	}
+	for k, i := range order {
+		q := all[i]
+		j := swf.Job{ID: int64(k + 1), Submit: q.Submit - base, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
+			UsedMemory: -1, ReqProcs: q.CPUs, ReqTime: q.TimeLimit, ReqMemory: -1, Status: swf.StatusUnknown,
+			Group: swf.Unknown, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+		if i < running {
+			j.AllocProcs = q.CPUs
+			if q.Start >= q.Submit {
+				j.Wait = q.Start - q.Submit
+			}
+		}
+		if j.ReqProcs == 0 {
+			j.ReqProcs = -1
+		}
+		j.User, j.Queue, j.Executable = users.number(q.User), queues.number(q.Partition), exes.number(q.Name)
+		res.Jobs[k], res.IDs[k] = j, q.ID
+		maxAlloc = max(maxAlloc, j.AllocProcs)
+	}
+	opt := &s.opt
+	loc := opt.location()
+	h := &swf.Header{
+		Version: "2.2", Computer: opt.Computer, Installation: opt.Installation,
+		Conversion: "batchq swf/convert from a Slurm queue snapshot (" + snapshotSources[s.Report.Format] + ")",
+		MaxJobs:    int64(len(all)), MaxRecords: int64(len(all)), MaxProcs: opt.MaxProcs,
+		MaxQueues: int64(len(queues.list)), Queue: queues.mapping(),
+	}
+	if len(all) > 0 {
+		t0 := time.Unix(base, 0).In(loc)
+		_, off := t0.Zone()
+		h.UnixStartTime, h.TimeZone, h.TimeZoneString = base, int64(off), loc.String()
+		h.StartTime = t0.Format("Mon Jan 02 15:04:05 MST 2006")
+		h.EndTime = time.Unix(max(s.Time, base), 0).In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
+	}
+	h.Other = append(h.Other, swf.KeyValue{Key: "SnapshotTime", Value: strconv.FormatInt(s.Time, 10)})
+	h.Note = append(h.Note,
+		fmt.Sprintf("A queue snapshot, not accounting: the %d jobs running and %d waiting at SnapshotTime (epoch seconds). "+
+			"Running jobs have a wait and run time -1 (not ended; they have run SnapshotTime - UnixStartTime - submit - wait "+
+			"so far); waiting jobs have wait and run time -1. Status -1: not ended. Requested time is the time limit.",
+			len(s.Running), len(s.Waiting)),
+		"Queue is the partition numbered from 1; User and Executable (the job name) are numbered from 1 in order of "+
+			"first use. Processors are CPUs (cores), never nodes.")
+	if opt.MaxProcs == 0 {
+		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest running job holds %d processors.", maxAlloc))
+	}
+	if !opt.HideNames {
+		for _, kv := range []struct {
+			key string
+			n   *names
+		}{{"User", users}, {"Executable", exes}} {
+			for _, m := range kv.n.mapping() {
+				h.Other = append(h.Other, swf.KeyValue{Key: kv.key, Value: m})
+			}
+		}
+	}
+	res.Header = h
+	return res
+}
