@@ -37,7 +37,7 @@ const (
 	maxQuery   = 64 << 10
 )
 
-var errNotReady = &httpError{http.StatusServiceUnavailable, "the service is rebuilding its state from the store; retry shortly"}
+var errNotReady = &Error{Code: http.StatusServiceUnavailable, Message: "the service is rebuilding its state from the store; retry shortly"}
 
 // authorize returns nil when the request may write events for systems
 // (admin: repair), else a 401 or 403 naming why. Without tokens
@@ -45,25 +45,25 @@ var errNotReady = &httpError{http.StatusServiceUnavailable, "the service is rebu
 func (s *Service) authorize(r *http.Request, systems []string, admin bool) error {
 	if len(s.tokens) == 0 {
 		if admin {
-			return &httpError{http.StatusForbidden, "authorization: repair needs an admin token, and none is configured"}
+			return &Error{Code: http.StatusForbidden, Message: "authorization: repair needs an admin token, and none is configured"}
 		}
 		return nil
 	}
 	h := r.Header.Get("Authorization")
 	secret, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || secret == "" {
-		return &httpError{http.StatusUnauthorized, "authorization: a bearer token is required to write"}
+		return &Error{Code: http.StatusUnauthorized, Message: "authorization: a bearer token is required to write"}
 	}
 	tk := s.tokens[sha256.Sum256([]byte(secret))]
 	if tk == nil {
-		return &httpError{http.StatusUnauthorized, "authorization: unknown token"}
+		return &Error{Code: http.StatusUnauthorized, Message: "authorization: unknown token"}
 	}
 	if admin && !tk.Admin {
-		return &httpError{http.StatusForbidden, "authorization: token " + tk.Name + " is not an admin token"}
+		return &Error{Code: http.StatusForbidden, Message: "authorization: token " + tk.Name + " is not an admin token"}
 	}
 	for i, sys := range systems {
 		if !tk.feeds(sys) {
-			return &httpError{http.StatusForbidden, "events[" + itoa(i) + "].system: token " + tk.Name + " may not feed system " + quote(sys)}
+			return &Error{Code: http.StatusForbidden, Message: "events[" + itoa(i) + "].system: token " + tk.Name + " may not feed system " + quote(sys)}
 		}
 	}
 	return nil

@@ -157,13 +157,13 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		mt, _, err = mime.ParseMediaType(ct)
 	}
 	if err != nil || !slices.Contains(types, mt) {
-		return nil, "", &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type: %q, want %s", ct, strings.Join(types, " or "))}
+		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q, want %s", ct, strings.Join(types, " or "))}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, "", &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("body: larger than %d bytes", limit)}
+			return nil, "", &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body: larger than %d bytes", limit)}
 		}
 		return nil, "", badRequest("body: %v", err)
 	}
@@ -449,7 +449,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// first out-of-order batch, would stop the service.
 	for i := range evs {
 		if s.replaying(evs[i].System) {
-			writeError(w, &httpError{http.StatusConflict, fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			writeError(w, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
 			return
 		}
 	}
@@ -498,7 +498,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 		return "", nil, badRequest("body: no events")
 	}
 	if len(evs) > maxEvents {
-		return "", nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
+		return "", nil, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
 	}
 	return batch, evs, nil
 }

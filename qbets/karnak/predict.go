@@ -292,15 +292,15 @@ func (s *Service) PredictHypothetical(r *PredictRequest) ([]Prediction, error) {
 		out = append(out, p)
 	}
 	if len(errs) == len(out) {
-		return nil, &httpError{status, strings.Join(errs, "; ")}
+		return nil, &Error{Code: status, Message: strings.Join(errs, "; ")}
 	}
 	return out, nil
 }
 
 func wrapField(err error, prefix string) error {
-	var he *httpError
+	var he *Error
 	if errors.As(err, &he) {
-		return &httpError{he.status, prefix + ": " + he.msg}
+		return &Error{Code: he.Code, Message: prefix + ": " + he.Message, err: he.err}
 	}
 	return fmt.Errorf("%s: %w", prefix, err)
 }

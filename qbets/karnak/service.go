@@ -120,30 +120,6 @@ func (s *Service) reapply(r *Record) error {
 	return sys.apply(e, r.Seq)
 }
 
-// httpError carries the status a handler should answer with.
-type httpError struct {
-	status int
-	msg    string
-}
-
-func (e *httpError) Error() string { return e.msg }
-
-func badRequest(format string, a ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
-}
-
-func notFound(format string, a ...any) error {
-	return &httpError{http.StatusNotFound, fmt.Sprintf(format, a...)}
-}
-
-func statusOf(err error) int {
-	var he *httpError
-	if errors.As(err, &he) {
-		return he.status
-	}
-	return http.StatusInternalServerError
-}
-
 // systemFor returns the named system, made if new (an error beyond
 // MaxSystems unless stored, which is true while rebuilding).
 func (s *Service) systemFor(name string, stored bool) (*system, error) {
@@ -157,7 +133,7 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 	defer s.mu.Unlock()
 	if sys = s.systems[name]; sys == nil {
 		if !stored && len(s.systems) >= s.opt.MaxSystems {
-			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
+			return nil, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
 		}
 		var err error
 		if sys, err = newSystem(name, &s.opt); err != nil {
@@ -225,7 +201,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		return Ack{}, badRequest("events: none")
 	}
 	if len(evs) > maxEvents {
-		return Ack{}, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
+		return Ack{}, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
@@ -234,7 +210,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	if batch != "" {
 		if d, ok := s.batches.get(batch); ok {
 			if d != digest {
-				return Ack{}, &httpError{http.StatusConflict, fmt.Sprintf("batch: %q was already stored with other events", batch)}
+				return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
 			}
 			return ack, nil
 		}
@@ -263,7 +239,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		}
 	}
 	if err := s.store.Append(recs); err != nil {
-		return Ack{}, err
+		return Ack{}, internal(err)
 	}
 	if batch != "" {
 		for i := range evs {
@@ -274,7 +250,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	for i := range recs {
 		sys, err := s.systemFor(recs[i].Event.System, true)
 		if err != nil {
-			return Ack{}, err
+			return Ack{}, internal(err)
 		}
 		sys.mu.Lock()
 		err = sys.apply(&recs[i].Event, recs[i].Seq)
@@ -282,7 +258,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		if err != nil {
 			// Validated above; reaching here is a bug, and the stored
 			// event will fail the same way at the next start.
-			return Ack{}, fmt.Errorf("events[%d]: %w", i, err)
+			return Ack{}, internal(fmt.Errorf("events[%d]: %w", i, err))
 		}
 		s.observeForCharts(sys, &recs[i].Event)
 	}
@@ -382,7 +358,7 @@ func (s *Service) dryRun(evs []Event) error {
 				sys.mu.RUnlock()
 			} else {
 				if nsys++; nsys > s.opt.MaxSystems {
-					return &httpError{http.StatusForbidden, fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
+					return &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
 				}
 				v.clock = -1
 			}
@@ -513,7 +489,7 @@ func (s *Service) repair(system string, t int64) error {
 	replaying := old.sim != nil
 	old.mu.RUnlock()
 	if replaying {
-		return &httpError{http.StatusConflict, fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
+		return &Error{Code: http.StatusConflict, Message: fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
 	}
 	var del []int64
 	var saved []Record               // queue declarations with a saved QBETS state
@@ -530,7 +506,7 @@ func (s *Service) repair(system string, t int64) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return internal(err)
 	}
 	// A saved state that has learned from a deleted event (times, hence
 	// sequence numbers, only grow, estimates aside) is dropped: the predictor then learns
@@ -543,7 +519,7 @@ func (s *Service) repair(system string, t int64) error {
 		}
 	}
 	if err := s.store.Rewrite(system, del, put); err != nil {
-		return err
+		return internal(err)
 	}
 	s.mu.Lock()
 	delete(s.systems, system)
@@ -556,11 +532,11 @@ func (s *Service) repair(system string, t int64) error {
 		return nil
 	}
 	// Rebuild from what is left; the old state answers no more requests.
-	return s.store.Scan(system, 0, func(r *Record) error {
+	return internal(s.store.Scan(system, 0, func(r *Record) error {
 		if err := s.reapply(r); err != nil {
 			return fmt.Errorf("stored event %d: %w", r.Seq, err)
 		}
 		s.pruneState(system).since++
 		return nil
-	})
+	}))
 }
