@@ -70,9 +70,10 @@ func (s *Service) Handler() http.Handler {
 	s.handleHTML(m)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.limiter != nil {
-			if ok, wait := s.limiter.allow(clientOf(r)); !ok {
+			c := s.clientOf(r)
+			if ok, wait := s.limiter.allow(c.id); !ok {
 				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-				http.Error(w, "rate limit: too many requests from "+clientOf(r), http.StatusTooManyRequests)
+				http.Error(w, "rate limit: too many requests from "+c.id, http.StatusTooManyRequests)
 				return
 			}
 		}
@@ -320,9 +321,13 @@ func (s *Service) stats(*http.Request) (render, error) {
 	v := struct {
 		Hits   int64 `json:"cacheHits"`
 		Misses int64 `json:"cacheMisses"`
-	}{s.cache.hits, s.cache.misses}
+		Raised int64 `json:"eventsRaised"`
+	}{s.cache.hits, s.cache.misses, s.raised.Load()}
 	s.cache.mu.Unlock()
-	return render{v, func(w io.Writer) { fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses) }}, nil
+	return render{v, func(w io.Writer) {
+		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
+		fmt.Fprintf(w, "events stored at their system's clock (up to MaxBackstep before it): %d\n", v.Raised)
+	}}, nil
 }
 
 // queryParams reads quantile, confidence and within from the URL query,
@@ -419,6 +424,13 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
+	// Who may write is settled before the body is read: an
+	// unauthenticated batch of megabytes costs a header lookup.
+	tk, err := s.authenticate(r, false)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	body, _, err := readBody(w, r, maxBody, "application/json")
 	if err != nil {
 		writeError(w, err)
@@ -440,7 +452,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	for i := range evs {
 		systems[i] = evs[i].System
 	}
-	if err := s.authorize(r, systems, false); err != nil {
+	if err := authorize(tk, systems); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -505,7 +517,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 
 func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	sys, op := r.PathValue("sys"), r.PathValue("op")
-	if err := s.authorize(r, nil, true); err != nil {
+	if _, err := s.authenticate(r, true); err != nil {
 		writeError(w, err)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,13 @@ type Service struct {
 	batches  batchLog
 	tokens   map[[32]byte]*Token
 	limiter  *limiter
+	// Who a request is from (ratelimit.go): Config.TrustedProxies and
+	// Config.ClientHeader.
+	proxies      []netip.Prefix
+	clientHeader string
+	// raised counts the events stored at their system's clock, having
+	// come up to MaxBackstep before it (/karnak/stats).
+	raised atomic.Int64
 }
 
 // pruneState is what the service knows of a system's last pruning.
@@ -63,8 +71,10 @@ func New(st Store, cfg Config) (*Service, error) {
 		s.tokens[sha256.Sum256([]byte(o.Tokens[i].Secret))] = &o.Tokens[i]
 	}
 	if o.Rate > 0 {
-		s.limiter = newLimiter(o.Rate, o.Burst, maxClients)
+		s.limiter = newLimiter(o.Rate, o.Burst)
 	}
+	s.proxies, _ = parseProxies(o.TrustedProxies) // validated
+	s.clientHeader = http.CanonicalHeaderKey(o.ClientHeader)
 	return s, nil
 }
 
@@ -228,7 +238,8 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		}
 	}
 	evs = slices.Clone(evs) // dryRun raises times within MaxBackstep
-	if err := s.dryRun(evs); err != nil {
+	raised, err := s.dryRun(evs)
+	if err != nil {
 		return Ack{}, err
 	}
 	recs := make([]Record, len(evs))
@@ -241,6 +252,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	if err := s.store.Append(recs); err != nil {
 		return Ack{}, internal(err)
 	}
+	s.raised.Add(int64(raised))
 	if batch != "" {
 		for i := range evs {
 			s.batches.add(batch, digest, evs[i].System)
@@ -325,8 +337,8 @@ func (s *Service) pruneState(system string) *pruneState {
 // as amended by the batch's own earlier events (declared queues, jobs
 // submitted, started or ended), without changing anything but the times
 // of events within MaxBackstep before their system's clock, which it
-// raises to that clock.
-func (s *Service) dryRun(evs []Event) error {
+// raises to that clock, and counts.
+func (s *Service) dryRun(evs []Event) (raised int, err error) {
 	views := map[string]*batchView{}
 	s.mu.RLock()
 	nsys := len(s.systems)
@@ -358,7 +370,7 @@ func (s *Service) dryRun(evs []Event) error {
 				sys.mu.RUnlock()
 			} else {
 				if nsys++; nsys > s.opt.MaxSystems {
-					return &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
+					return 0, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
 				}
 				v.clock = -1
 			}
@@ -366,9 +378,10 @@ func (s *Service) dryRun(evs []Event) error {
 		}
 		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep && e.Kind != "estimate" {
 			e.Time = v.clock
+			raised++
 		}
 		if err := checkState(e, e.System, v, &s.opt); err != nil {
-			return badRequest("events[%d].%v", i, err)
+			return 0, badRequest("events[%d].%v", i, err)
 		}
 		if e.Kind != "estimate" { // out of band (slurm.go)
 			v.clock = e.Time
@@ -386,7 +399,7 @@ func (s *Service) dryRun(evs []Event) error {
 			v.live--
 		}
 	}
-	return nil
+	return raised, nil
 }
 
 // batchView is a system as a batch's earlier events would leave it.

@@ -240,7 +240,7 @@ func TestErrors(t *testing.T) {
 		{`{"kind":"start","system":"s1","job":42,"time":%NOW%}`, "job"},
 		{`{"kind":"start","system":"s1","job":1001,"time":5}`, "time"},
 		{`{"kind":"submit","system":"bad name","job":1,"time":5,"queue":"q","cores":1}`, "system"},
-		{`[{"kind":"queue","system":"s2","time":5,"queue":"q","cores":4,"wallTime":60},{"kind":"submit","system":"s2","job":1,"time":6,"queue":"q","cores":1},{"kind":"start","system":"s2","job":1,"time":4}]`, "events[2].time"},
+		{`[{"kind":"queue","system":"s2","time":500,"queue":"q","cores":4,"wallTime":60},{"kind":"submit","system":"s2","job":1,"time":600,"queue":"q","cores":1},{"kind":"start","system":"s2","job":1,"time":4}]`, "events[2].time"},
 		{`[]`, "no events"},
 	} {
 		code, body := do(t, "POST", u+"/events", "application/json", c.body)
