@@ -177,4 +177,3 @@ func (b *batchLog) forget(system string) {
 		}
 	}
 }
-
