@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"mime"
-	"net/http"
+		"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Handler returns the REST interface (spec karnak-ibl-service §2.3), with
@@ -150,15 +150,20 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 // readBody reads a POST body of at most limit bytes whose media type is
-// one of types: 415 for another type, 413 beyond the limit.
+// one of types, in UTF-8: 415 for another type or charset, 413 beyond
+// the limit, 400 for bytes that are not UTF-8.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...string) ([]byte, string, error) {
 	ct := r.Header.Get("Content-Type")
 	mt, err := ct, error(nil)
 	if !slices.Contains(types, ct) { // a bare media type needs no parsing
-		mt, _, err = mime.ParseMediaType(ct)
+		mt, err = mediaType(ct)
 	}
 	if err != nil || !slices.Contains(types, mt) {
-		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q, want %s", ct, strings.Join(types, " or "))}
+		why := ""
+		if err != nil && mt != "" {
+			why = ": " + err.Error()
+		}
+		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", ct, why, strings.Join(types, " or "))}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -167,6 +172,9 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 			return nil, "", &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body: larger than %d bytes", limit)}
 		}
 		return nil, "", badRequest("body: %v", err)
+	}
+	if !utf8.Valid(body) {
+		return nil, "", badRequest("%v", strictJSON(body)) // names the byte
 	}
 	return body, mt, nil
 }
@@ -369,8 +377,8 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		writeError(w, badRequest("jobId: %q is not an integer", r.PathValue("id")))
+	if err != nil || id < 0 {
+		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", r.PathValue("id")))
 		return
 	}
 	q, c, within, err := queryParams(r)
@@ -478,6 +486,9 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 // are 400 and name the field, 413 beyond maxEvents.
 func decodeEvents(body []byte) (string, []Event, error) {
 	trim := bytes.TrimSpace(body)
+	if err := strictJSON(trim); err != nil {
+		return "", nil, badRequest("%v", err)
+	}
 	d := json.NewDecoder(bytes.NewReader(trim))
 	d.DisallowUnknownFields()
 	var evs []Event

@@ -404,6 +404,15 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64, empty string)
 
 // PredictJob answers kwait / kstart for a waiting job.
 func (s *Service) PredictJob(system string, id int64, quantile, confidence int, within int64) (Prediction, error) {
+	switch {
+	case id < 0:
+		return Prediction{}, badRequest("jobId: %d, want a job id ≥ 0", id)
+	case within < 0:
+		return Prediction{}, badRequest("within: %d s, want ≥ 0", within)
+	}
+	if err := checkLevels(quantile, confidence); err != nil {
+		return Prediction{}, badRequest("%v", err)
+	}
 	sys, err := s.lookup(system)
 	if err != nil {
 		return Prediction{}, err
