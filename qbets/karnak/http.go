@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-		"net/http"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
