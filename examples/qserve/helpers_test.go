@@ -114,3 +114,19 @@ func TestSQLiteStoreConforms(t *testing.T) {
 }
 
 func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o600) }
+
+// feedToken is the write token serve made beside db at its first start.
+func feedToken(t *testing.T, db string) string {
+	t.Helper()
+	tks, err := readTokens(db + ".tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range tks {
+		if tk.Name == "feed" {
+			return tk.Secret
+		}
+	}
+	t.Fatalf("no feed token in %s.tokens", db)
+	return ""
+}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,4 +154,75 @@ func TestServeTokens(t *testing.T) {
 	if _, err := readTokens(tokens); err == nil {
 		t.Fatal("a malformed token file accepted")
 	}
+}
+
+// Closed by default: serve without -tokens makes a write and an admin
+// token beside its database (mode 0600), prints them once, and reads the
+// same file at the next start without printing; a tokens file others may
+// read is refused. The admin token repairs.
+func TestDefaultTokens(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "q.db.tokens")
+	var first, second strings.Builder
+	tks, err := defaultTokens(path, &first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 || len(tks) != 2 || !tks[1].Admin || tks[0].Admin {
+		t.Fatalf("tokens file: %v %v, tokens %+v", fi, err, tks)
+	}
+	if !strings.Contains(first.String(), tks[0].Secret) || !strings.Contains(first.String(), tks[1].Secret) {
+		t.Fatalf("not printed: %q", first.String())
+	}
+	again, err := defaultTokens(path, &second)
+	if err != nil || second.Len() != 0 || again[0].Secret != tks[0].Secret || again[1].Secret != tks[1].Secret {
+		t.Fatalf("second start: %+v %v, printed %q", again, err, second.String())
+	}
+	if mem, err := defaultTokens("", &second); err != nil || len(mem) != 2 || !strings.Contains(second.String(), "in memory") {
+		t.Fatalf("without a database: %v %q", err, second.String())
+	}
+	s := newService(t, nil, karnak.Config{Tokens: tks})
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	evs, _ := json.Marshal(testEvents()[:2])
+	if code, out := do(t, "POST", srv.URL+"/karnak/events", "application/json", string(evs)); code != 401 {
+		t.Errorf("a write without a token: %d %s", code, out)
+	}
+	if code, out := doAuth(t, "POST", srv.URL+"/karnak/admin/system/s1/drop", "", tks[0].Secret, ""); code != 403 {
+		t.Errorf("drop with the write token: %d %s", code, out)
+	}
+	if code, out := doAuth(t, "POST", srv.URL+"/karnak/admin/system/s1/drop", "", tks[1].Secret, ""); code != 200 {
+		t.Errorf("drop with the admin token: %d %s", code, out)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := defaultTokens(path, io.Discard); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("a world-readable tokens file: %v", err)
+	}
+}
+
+// FuzzParseTokens: the tokens file parser never panics, and every token
+// it returns is one the service takes.
+func FuzzParseTokens(f *testing.F) {
+	f.Add("# name secret systems [admin]\nsiteA sA-0123456789abcdef s1\nops op-0123456789abcdef * admin\n")
+	f.Add("a 0123456789abcdef0 s1,s2,..\n")
+	f.Add("a 0123456789abcdef0 s1\nb 0123456789abcdef0 s2\n")
+	f.Add("x y\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		tks, err := parseTokens([]byte(data), "fuzz")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if err := (karnak.Config{Tokens: tks}).Validate(); err != nil || len(tks) == 0 {
+			t.Fatalf("%d tokens the service refuses: %v", len(tks), err)
+		}
+	})
 }

@@ -200,7 +200,12 @@ func (o Config) withDefaults() (Config, error) {
 	case h != "" && h != "X-Forwarded-For" && h != "X-Real-Ip":
 		return o, fmt.Errorf("ClientHeader: %q, want X-Forwarded-For or X-Real-IP", o.ClientHeader)
 	}
+	secrets := map[string]bool{}
 	for i, tk := range o.Tokens {
+		if secrets[tk.Secret] {
+			return o, fmt.Errorf("Tokens[%d].Secret: the secret of an earlier token", i)
+		}
+		secrets[tk.Secret] = true
 		if len(tk.Secret) < 16 {
 			return o, fmt.Errorf("Tokens[%d].Secret: %d bytes, want at least 16", i, len(tk.Secret))
 		}
