@@ -589,18 +589,22 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 		head = fmt.Sprintf("job %d (%s, submitted %s)", *p.Job, head, stamp(p.Submit))
 	}
 	fmt.Fprintf(w, "%s: %d cores, %s requested, at %s\n", head, p.Cores, hms(p.WallTime), stamp(p.Now))
+	more, given := "", ""
+	if p.Conditional {
+		more, given = " more", ", given it has waited "+hms(p.Waited)
+	}
 	switch {
 	case p.QBETS == nil:
 		fmt.Fprintf(w, "  QBETS  %s\n", p.QBETSReason)
 	case start:
-		fmt.Fprintf(w, "  QBETS  starts by %s (%d%% quantile, %d%% confidence)\n", stamp(p.QBETS.Start), p.Quantile, p.Confidence)
+		fmt.Fprintf(w, "  QBETS  starts by %s (%d%% quantile, %d%% confidence%s)\n", stamp(p.QBETS.Start), p.Quantile, p.Confidence, given)
 	default:
-		fmt.Fprintf(w, "  QBETS  waits at most %s (%d%% quantile, %d%% confidence)\n", hms(p.QBETS.Wait), p.Quantile, p.Confidence)
+		fmt.Fprintf(w, "  QBETS  waits at most %s%s (%d%% quantile, %d%% confidence%s)\n", hms(p.QBETS.Wait), more, p.Quantile, p.Confidence, given)
 	}
 	if p.ProbWithin != nil {
-		fmt.Fprintf(w, "  QBETS  probability of starting within %s: %.2f\n", hms(p.Within), *p.ProbWithin)
+		fmt.Fprintf(w, "  QBETS  probability of starting within %s%s%s: %.2f\n", hms(p.Within), more, given, *p.ProbWithin)
 	} else if p.ProbWithinReason != "" {
-		fmt.Fprintf(w, "  QBETS  no probability of starting within %s: %s\n", hms(p.Within), p.ProbWithinReason)
+		fmt.Fprintf(w, "  QBETS  no probability of starting within %s%s: %s\n", hms(p.Within), more, p.ProbWithinReason)
 	}
 	switch {
 	case p.IBL == nil:
