@@ -109,7 +109,7 @@ func TestConditionalWaitReplay(t *testing.T) {
 	// Score by the age at the question.
 	type score struct {
 		n, condIn, condN, oldIn, oldN, hour int
-		prob, oldProb                      float64
+		prob, oldProb                       float64
 	}
 	buckets := []int64{3600, 10 * 3600, 1 << 62}
 	names := []string{"< 1 h", "1–10 h", "≥ 10 h"}
