@@ -416,9 +416,9 @@ func (s *Service) qbetsWaited(p *Prediction, q *queue) {
 	case pwOK:
 		p.ProbWithin = &pw
 	case f.Reason == qbets.MachineDown:
-		p.ProbWithinReason = "no probability: availability inference marks the machine as possibly down"
+		p.ProbWithinReason = "availability inference marks the machine as possibly down"
 	default:
-		p.ProbWithinReason = fmt.Sprintf("no probability: no wait in queue %s's history is as long as this job's so far (%s)", q.name, hms(p.Waited))
+		p.ProbWithinReason = fmt.Sprintf("no wait in queue %s's history is as long as this job's so far (%s)", q.name, hms(p.Waited))
 	}
 }
 
