@@ -1,6 +1,9 @@
 package karnak
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -145,6 +148,15 @@ func TestConditionalWaitReplay(t *testing.T) {
 		}
 	}
 	t.Logf("KTH replay, %d events, %d checkpoints, in %v", len(evs), checkpoints, time.Since(t0).Round(time.Millisecond))
+	var table bytes.Buffer
+	table.WriteString("| waited | conditional bound covers the rest | total-wait bound, minus the wait so far | started within 1 h more | mean P (conditional) | mean P (total-wait reading) |\n|---|---|---|---|---|---|\n")
+	for i, b := range sc {
+		fmt.Fprintf(&table, "| %s | %.3f (%s asked) | %.3f | %.3f | %.3f | %.3f |\n", names[i], frac(b.condIn, b.condN), thousands(b.condN),
+			frac(b.oldIn, b.oldN), frac(b.hour, b.n), b.prob/float64(max(b.n, 1)), b.oldProb/float64(max(b.n, 1)))
+	}
+	if !testing.Short() {
+		checkReadme(t, "../../examples/qserve/README.md", "conditional", table.Bytes())
+	}
 	for i, b := range sc {
 		t.Logf("waited %-6s: conditional bound covers %d/%d = %.3f (old reading %d/%d = %.3f); started within 1 h more: %.3f, mean P %.3f (old reading %.3f) over %d",
 			names[i], b.condIn, b.condN, frac(b.condIn, b.condN), b.oldIn, b.oldN, frac(b.oldIn, b.oldN),
@@ -163,6 +175,42 @@ func TestConditionalWaitReplay(t *testing.T) {
 			t.Errorf("waited %s: mean P(start within 1 h more) %.3f, observed %.3f", names[i], b.prob/float64(b.n), frac(b.hour, b.n))
 		}
 	}
+}
+
+// checkReadme compares a generated region of a README (between
+// <!-- generated:name --> and <!-- /generated:name -->) with text, or
+// rewrites it with BATCHQ_UPDATE_README=1, as examples/internal/readme
+// does for the examples' own tables (this package cannot import it).
+func checkReadme(t *testing.T, path, name string, text []byte) {
+	t.Helper()
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("%s: %v (not in a full checkout)", path, err)
+	}
+	begin, end := []byte("<!-- generated:"+name+" -->\n"), []byte("<!-- /generated:"+name+" -->")
+	i, j := bytes.Index(doc, begin), bytes.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no region %s", path, name)
+	}
+	i += len(begin)
+	if bytes.Equal(doc[i:j], text) {
+		return
+	}
+	if os.Getenv("BATCHQ_UPDATE_README") == "1" {
+		if err := os.WriteFile(path, slices.Concat(doc[:i], text, doc[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s: region %s is not what the replay prints; regenerate with BATCHQ_UPDATE_README=1 go test ./qbets/karnak -run TestConditionalWaitReplay\n%s", path, name, text)
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func frac(a, b int) float64 {
