@@ -178,7 +178,7 @@ func (o Config) withDefaults() (Config, error) {
 		}
 	}
 	if math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0) || o.Burst < 0 || o.Burst > 1<<30 {
-		return o, fmt.Errorf("Rate, Burst: %v and %d, want a finite rate (< 0: no limit) and a burst in 0–2^30", o.Rate, o.Burst)
+		return o, fmt.Errorf("karnak: Rate %v and Burst %d, want a finite rate (< 0: no limit) and a burst in 0–2^30", o.Rate, o.Burst)
 	}
 	if o.Rate == 0 {
 		o.Rate = defaultRate
