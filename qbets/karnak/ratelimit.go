@@ -24,6 +24,7 @@ import (
 // all under one lock); forgetting only ever gives a client more.
 type limiter struct {
 	rate, burst float64
+	perShard    int // buckets held per shard
 	seed        maphash.Seed
 	shards      [limiterShards]limShard
 	now         func() time.Time
@@ -46,8 +47,10 @@ type bucket struct {
 	at     time.Time
 }
 
-func newLimiter(rate float64, burst int) *limiter {
-	l := &limiter{rate: rate, burst: float64(burst), seed: maphash.MakeSeed(), now: time.Now}
+// newLimiter holds at most clients buckets (maxClients in the service;
+// tests use fewer).
+func newLimiter(rate float64, burst, clients int) *limiter {
+	l := &limiter{rate: rate, burst: float64(burst), perShard: max(clients/limiterShards, 1), seed: maphash.MakeSeed(), now: time.Now}
 	for i := range l.shards {
 		l.shards[i].m = map[string]*list.Element{}
 	}
@@ -66,7 +69,7 @@ func (l *limiter) allow(client string) (bool, time.Duration) {
 		sh.lru.MoveToFront(e)
 		b = e.Value.(*bucket)
 		b.tokens = min(l.burst, b.tokens+max(now.Sub(b.at).Seconds(), 0)*l.rate)
-	} else if sh.lru.Len() >= maxClients/limiterShards {
+	} else if sh.lru.Len() >= l.perShard {
 		e := sh.lru.Back() // reused: no allocation once full
 		b = e.Value.(*bucket)
 		delete(sh.m, b.client)

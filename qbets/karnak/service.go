@@ -71,7 +71,7 @@ func New(st Store, cfg Config) (*Service, error) {
 		s.tokens[sha256.Sum256([]byte(o.Tokens[i].Secret))] = &o.Tokens[i]
 	}
 	if o.Rate > 0 {
-		s.limiter = newLimiter(o.Rate, o.Burst)
+		s.limiter = newLimiter(o.Rate, o.Burst, maxClients)
 	}
 	s.proxies, _ = parseProxies(o.TrustedProxies) // validated
 	s.clientHeader = http.CanonicalHeaderKey(o.ClientHeader)
