@@ -3,8 +3,8 @@ package karnak
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 	"time"
