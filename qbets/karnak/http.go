@@ -48,11 +48,13 @@ import (
 //
 // Ingest answers 200 with the Ack as JSON once the batch is stored (a
 // retried batch id gets the same 200 and Ack); 400 naming the event and
-// field; 401/403 without a token that may feed the batch's systems (when
-// Config.Tokens are set); 409 for a batch id reused with other events;
-// 413 beyond 4 MiB or 20,000 events; 415 unless the body is
-// application/json. Every request may get 429 (Config.Rate, with
-// Retry-After) and, until Load is done, 503 with Retry-After. The handler
+// field; 401 without a known bearer token (with Config.Tokens: checked
+// before the body is read), 403 with one that may not feed the batch's
+// systems, or, without Config.Tokens, for a client not on loopback; 409
+// for a batch id reused with other events; 413 beyond 4 MiB or 20,000
+// events; 415 unless the body is application/json in UTF-8. Every
+// request may get 429 (Config.Rate, with Retry-After) and, until Load is
+// done, 503 with Retry-After. Every error answer is the text of an Error. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
 // WriteTimeout, IdleTimeout), as examples/qserve does.
 func (s *Service) Handler() http.Handler {
