@@ -1,10 +1,13 @@
 package karnak
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // What the last rounds left open: a negative within was read as
@@ -68,4 +71,73 @@ func TestStrictInputs(t *testing.T) {
 			t.Errorf("parseDuration(%q) = %d", d, v)
 		}
 	}
+}
+
+// duplicateKeyRef is duplicateKey by encoding/json's tokens: the
+// reference the fast scan is checked against.
+func duplicateKeyRef(body []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(body))
+	type obj struct {
+		keys   map[string]bool
+		expect bool
+	}
+	var stack []*obj
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		var top *obj
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &obj{keys: map[string]bool{}, expect: true})
+			case '[':
+				stack = append(stack, nil)
+			default:
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1] != nil {
+					stack[len(stack)-1].expect = true
+				}
+			}
+			continue
+		case string:
+			if top != nil && top.expect {
+				if top.keys[t] {
+					return true
+				}
+				top.keys[t] = true
+				top.expect = false
+				continue
+			}
+		}
+		if top != nil {
+			top.expect = true
+		}
+	}
+}
+
+// FuzzDuplicateKey: on valid JSON the byte scan finds a duplicate key
+// exactly when encoding/json's tokens show one.
+func FuzzDuplicateKey(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"a":2}`, `{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, `{"a":"\"a\"","\u0061":1}`,
+		`[{"x":1,"y":{"x":2,"x":3}}]`, `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k1":0}`,
+		`{"a\\":1,"a\\\\":2}`, `"just a string"`, `{"":1,"":2}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) || !utf8.ValidString(s) { // strictJSON refuses those first
+			duplicateKey([]byte(s)) // no panic
+			return
+		}
+		if got, want := duplicateKey([]byte(s)) != nil, duplicateKeyRef([]byte(s)); got != want {
+			t.Fatalf("%q: duplicate %v, encoding/json says %v", s, got, want)
+		}
+	})
 }
