@@ -13,8 +13,7 @@ import (
 // bytes that are not UTF-8 and escapes of lone surrogates (decoded as
 // U+FFFD), and an object with a key given twice (the last would win).
 // An event or a request that says two things is refused, not guessed.
-// It costs one pass of json.Decoder.Token over the body, bounded as the
-// body is.
+// It costs three linear passes over the body, no decoding.
 func strictJSON(body []byte) error {
 	if !utf8.Valid(body) {
 		i := 0
@@ -35,8 +34,8 @@ func strictJSON(body []byte) error {
 
 // duplicateKey finds a key given twice in one object of body, by a scan
 // of its bytes that keeps each open object's keys (a few, compared
-// linearly; a map past 16): about 2 ms for a 2 MB batch, where
-// json.Decoder.Token took 0.4 s. It judges nothing else: malformed JSON
+// linearly; a map past 16): 43 ms for a 2 MB batch of 20,000 events on
+// a loaded machine, where json.Decoder.Token took 0.37 s. It judges nothing else: malformed JSON
 // is left to the decoder that follows, which names it. Keys are compared
 // as written, unless one has an escape, which is decoded first ("\u0061"
 // is "a").
