@@ -12,7 +12,9 @@
 // acknowledging it (deleting later the ones a restart no longer needs:
 // retain.go), and answers REST queries (see Handler) with QBETS
 // bounds (package qbets) and instance-based estimates (package qbets/ibl).
-// See README.md.
+// It is closed by default: writes need a bearer token, and at its first
+// start serve makes a write and an admin token in <db>.tokens (mode
+// 0600) and prints them once (tokens.go). See README.md.
 package main
 
 import (
