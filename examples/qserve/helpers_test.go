@@ -22,7 +22,8 @@ var testNow = func() int64 { e := testEvents(); return e[len(e)-1].Time + 60 }()
 
 // testEvents is the small live feed of karnak's tests on system "s1":
 // queues "normal" (64 cores, 24 h) and "debug" (8 cores, 1 h), 120 jobs
-// that started and ended, and jobs 1001–1003 still waiting.
+// that started and ended, and jobs 1001–1003 still waiting (submitted
+// with job 120, 7 minutes before testNow).
 func testEvents() []karnak.Event {
 	evs := []karnak.Event{
 		{Kind: "queue", System: "s1", Time: 0, Queue: "normal", Cores: 64, WallTime: 86400},
@@ -38,7 +39,7 @@ func testEvents() []karnak.Event {
 			karnak.Event{Kind: "submit", System: "s1", Job: i, Time: t, Queue: q, Cores: 1 << (i % 4), WallTime: 600 * (1 + i%5), User: fmt.Sprint("u", i%3)},
 			karnak.Event{Kind: "start", System: "s1", Job: i, Time: t + 60*(i%17)},
 			karnak.Event{Kind: "end", System: "s1", Job: i, Time: t + 60*(i%17) + 300})
-		if i == 100 {
+		if i == 120 {
 			for k := int64(1001); k <= 1003; k++ {
 				evs = append(evs, karnak.Event{Kind: "submit", System: "s1", Job: k, Time: t + k - 1000, Queue: "normal", Cores: 4, WallTime: 3600, User: "u1"})
 			}
@@ -114,3 +115,19 @@ func TestSQLiteStoreConforms(t *testing.T) {
 }
 
 func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o600) }
+
+// feedToken is the write token serve made beside db at its first start.
+func feedToken(t *testing.T, db string) string {
+	t.Helper()
+	tks, err := readTokens(db + ".tokens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range tks {
+		if tk.Name == "feed" {
+			return tk.Secret
+		}
+	}
+	t.Fatalf("no feed token in %s.tokens", db)
+	return ""
+}

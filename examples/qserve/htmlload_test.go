@@ -32,7 +32,7 @@ func TestHTMLLoad(t *testing.T) {
 	dur, workers := loadSettings(t, "QSERVE_HTML_LOAD", "QSERVE_HTML_LOAD_WORKERS", 8)
 	evs, n, _ := browserTrace(t)
 	var clock atomic.Int64 // the trace's time while it is fed, then the wall clock
-	svc := newService(t, nil, karnak.Config{Now: func() int64 { return cmp.Or(clock.Load(), time.Now().Unix()) }})
+	svc := newService(t, nil, karnak.Config{Now: func() int64 { return cmp.Or(clock.Load(), time.Now().Unix()) }, Rate: -1})
 	ingestAsLive(t, svc, &clock, evs[:n])
 	clock.Store(0)
 	srv := httptest.NewServer(svc.Handler())

@@ -75,7 +75,7 @@ func TestLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			svc, err := karnak.New(st, karnak.Config{NoCache: !cached})
+			svc, err := karnak.New(st, karnak.Config{NoCache: !cached, Rate: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

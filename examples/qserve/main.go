@@ -12,7 +12,9 @@
 // acknowledging it (deleting later the ones a restart no longer needs:
 // retain.go), and answers REST queries (see Handler) with QBETS
 // bounds (package qbets) and instance-based estimates (package qbets/ibl).
-// See README.md.
+// It is closed by default: writes need a bearer token, and at its first
+// start serve makes a write and an admin token in <db>.tokens (mode
+// 0600) and prints them once (tokens.go). See README.md.
 package main
 
 import (
@@ -154,30 +156,6 @@ func (f neighborsFlag) Set(v string) error {
 	return nil
 }
 
-// readTokens reads a token file: one token a line, "name secret
-// systems [admin]", systems a comma-separated list or *; # comments.
-func readTokens(path string) ([]karnak.Token, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []karnak.Token
-	for i, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		if len(f) < 3 || len(f) > 4 || len(f) == 4 && f[3] != "admin" {
-			return nil, fmt.Errorf("%s:%d: want \"name secret systems [admin]\"", path, i+1)
-		}
-		out = append(out, karnak.Token{Name: f[0], Secret: f[1], Systems: strings.Split(f[2], ","), Admin: len(f) == 4})
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no tokens", path)
-	}
-	return out, nil
-}
-
 // timeouts are the http.Server's; every one is set, so that slow bodies
 // and idle connections are dropped.
 type timeouts struct{ header, read, write, idle time.Duration }
@@ -223,13 +201,15 @@ func serve(args []string, stderr io.Writer) error {
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
 	var replays replayFlags
 	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable); resumes after the events already stored")
-	tokens := fs.String("tokens", "", "bearer tokens `file`: lines \"name secret systems [admin]\" (systems: a,b or *); required on writes when given. Without it keep -addr on loopback or behind an authenticating proxy")
+	tokens := fs.String("tokens", "", "bearer tokens `file`: lines \"name secret systems [admin]\" (systems: a,b or *; mode 0600), required on writes; default <db>.tokens, made at the first start with a write and an admin token, printed once; off: no tokens, writes from loopback only")
 	cert := fs.String("tls-cert", "", "TLS certificate `file` (PEM); with -tls-key serves HTTPS")
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
-	rate := fs.Float64("rate", 0, "per-client request limit, requests/s (0 = none); beyond it 429")
-	burst := fs.Int("burst", 0, "per-client burst (0 = 2×rate)")
-	skew := fs.Duration("max-skew", 7*24*time.Hour, "how far ahead of the wall clock an event's time may be")
-	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (raised to it); 0 = strict time order")
+	rate := fs.Float64("rate", 0, "per-client request limit, requests/s, beyond which 429 (0 = 100; < 0: none)")
+	burst := fs.Int("burst", 0, "per-client burst (0 = 1000 at the default rate, else 2×rate)")
+	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
+	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
+	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
+	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (stored at it, counted); 0 = -max-skew; < 0: strict time order")
 	var to timeouts
 	fs.DurationVar(&to.header, "header-timeout", 10*time.Second, "time to read a request's headers")
 	fs.DurationVar(&to.read, "read-timeout", 30*time.Second, "time to read a whole request, body included")
@@ -259,16 +239,40 @@ func serve(args []string, stderr io.Writer) error {
 		return fmt.Errorf("history: %d, want ≥ 1", *history)
 	}
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
+	if *skew <= 0 {
+		return fmt.Errorf("max-skew: %v, want > 0", *skew)
+	}
 	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
-		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds())}
+		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds()),
+		ClientHeader: *clientHeader}
+	if *backstep < 0 {
+		cfg.MaxBackstep = -1
+	}
+	if *proxies != "" {
+		cfg.TrustedProxies = strings.Split(*proxies, ",")
+	}
 	if *fixed != 0 {
 		cfg.Now = func() int64 { return *fixed }
 	}
-	if *tokens != "" {
-		var err error
+	var err error
+	switch *tokens {
+	case "off":
+		logger.Printf("no tokens (-tokens off): writes from loopback only, no repairs over HTTP")
+	case "":
+		path := ""
+		if *db != "" {
+			path = *db + ".tokens"
+		}
+		if cfg.Tokens, err = defaultTokens(path, stderr); err != nil {
+			return err
+		}
+	default:
 		if cfg.Tokens, err = readTokens(*tokens); err != nil {
 			return err
 		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
 	}
 	var st karnak.Store
 	if *db != "" {
@@ -330,11 +334,16 @@ func serve(args []string, stderr io.Writer) error {
 	case err = <-errc:
 		logger.Printf("stopping: %v", err)
 	}
-	stop()
+	stop() // a second signal ends the process at once
 	sctx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
-	if serr := srv.Shutdown(sctx); serr != nil && err == nil {
-		err = serr
+	// Shutdown stops listening and waits for the requests in flight. A
+	// request still running after -grace (a client trickling its body)
+	// is cut off: it was not acknowledged, so nothing acknowledged is
+	// lost, and a shutdown asked for is not a failure (exit 0).
+	if serr := srv.Shutdown(sctx); serr != nil {
+		logger.Printf("requests still in flight after -grace %v: closing their connections", *grace)
+		srv.Close() //nolint:errcheck // closing is all that is left
 	}
 	wg.Wait()
 	return err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,12 +28,12 @@ func TestMain(m *testing.M) {
 }
 
 // startChild runs "qserve serve" in a subprocess on a free loopback port
-// and returns its base URL once it listens.
-func startChild(t *testing.T, db string) (*exec.Cmd, string) {
+// with more flags and returns its base URL once it listens.
+func startChild(t *testing.T, db string, flags ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "QSERVE_CHILD=1",
-		fmt.Sprintf("QSERVE_ARGS=serve -addr 127.0.0.1:0 -db %s -now %d", db, testNow))
+		fmt.Sprintf("QSERVE_ARGS=serve -addr 127.0.0.1:0 -db %s -now %d %s", db, testNow, strings.Join(flags, " ")))
 	errs, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,10 +87,11 @@ func TestRestartSamePredictions(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "q.db")
 	cmd, url := startChild(t, db)
+	token := feedToken(t, db) // made at the first start
 	evs := testEvents()
 	for i := 0; i < len(evs); i += 50 { // several acknowledged batches
 		b, _ := json.Marshal(evs[i:min(i+50, len(evs))])
-		if code, body := do(t, "POST", url+"/karnak/events", "application/json", string(b)); code != 200 {
+		if code, body := doAuth(t, "POST", url+"/karnak/events", "application/json", token, string(b)); code != 200 {
 			t.Fatalf("ingest: %d %s", code, body)
 		}
 	}
@@ -135,16 +137,31 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Skip("starts subprocesses")
 	}
 	db := filepath.Join(t.TempDir(), "q.db")
-	cmd, url := startChild(t, db)
+	cmd, url := startChild(t, db, "-grace", "1s")
+	token := feedToken(t, db)
 	b, _ := json.Marshal(testEvents()[:10])
-	if code, body := do(t, "POST", url+"/karnak/events", "application/json", string(b)); code != 200 {
+	if code, body := doAuth(t, "POST", url+"/karnak/events", "application/json", token, string(b)); code != 200 {
 		t.Fatalf("ingest: %d %s", code, body)
 	}
+	// A request in flight that will not finish within the grace period:
+	// a client that sent its headers and trickles its body. Before this
+	// change the shutdown then failed and the process exited 2.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprint(conn, "POST /karnak/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+token+"\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n[{")
+	time.Sleep(100 * time.Millisecond) // the request is being read
+	t0 := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("exit after SIGTERM: %v", err)
+		t.Fatalf("exit after SIGTERM with a request in flight: %v", err)
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Errorf("shut down in %v with -grace 1s", d)
 	}
 	st, err := OpenStore(db)
 	if err != nil {

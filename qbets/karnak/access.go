@@ -5,12 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 )
 
 // Token is a bearer token of one feeding site (Config.Tokens): the
@@ -32,38 +29,64 @@ const (
 	maxBatchID = 128     // bytes of a batch id
 	maxEvents  = 20000   // events in one batch
 	maxBatches = 1 << 16 // batch ids remembered
-	maxClients = 1 << 16 // clients the rate limiter tracks
 	maxBody    = 4 << 20 // bytes of an event batch (413 beyond)
 	maxQuery   = 64 << 10
 )
 
-var errNotReady = &httpError{http.StatusServiceUnavailable, "the service is rebuilding its state from the store; retry shortly"}
+var errNotReady = &Error{Code: http.StatusServiceUnavailable, Message: "the service is rebuilding its state from the store; retry shortly"}
 
-// authorize returns nil when the request may write events for systems
-// (admin: repair), else a 401 or 403 naming why. Without tokens
-// configured everyone may write events; nobody may repair over HTTP.
-func (s *Service) authorize(r *http.Request, systems []string, admin bool) error {
+// authenticate is the first step of a write (an event batch; a repair
+// when admin), before its body is read, so that a request that may not
+// write costs nothing: it returns the request's token (nil without
+// Config.Tokens), or a 401 or 403 naming why. Without tokens the
+// service takes writes from loopback only (see clientOf), and repairs
+// from nobody over HTTP (the process that embeds the service has Drop
+// and Rewind).
+func (s *Service) authenticate(r *http.Request, admin bool) (*Token, error) {
 	if len(s.tokens) == 0 {
 		if admin {
-			return &httpError{http.StatusForbidden, "authorization: repair needs an admin token, and none is configured"}
+			return nil, &Error{Code: http.StatusForbidden, Message: "authorization: repair needs an admin token, and none is configured (Config.Tokens; qserve makes one at its first start)"}
 		}
-		return nil
+		if c := s.clientOf(r); !c.loopback {
+			return nil, &Error{Code: http.StatusForbidden, Message: "authorization: without tokens (Config.Tokens, qserve -tokens) the service takes writes from loopback only, not from " + c.id}
+		}
+		return nil, nil
 	}
-	h := r.Header.Get("Authorization")
-	secret, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || secret == "" {
-		return &httpError{http.StatusUnauthorized, "authorization: a bearer token is required to write"}
+	secret, ok := bearer(r.Header.Get("Authorization"))
+	if !ok {
+		return nil, &Error{Code: http.StatusUnauthorized, Message: "authorization: a bearer token is required to write (Authorization: Bearer <token>)"}
 	}
 	tk := s.tokens[sha256.Sum256([]byte(secret))]
 	if tk == nil {
-		return &httpError{http.StatusUnauthorized, "authorization: unknown token"}
+		return nil, &Error{Code: http.StatusUnauthorized, Message: "authorization: unknown token"}
 	}
 	if admin && !tk.Admin {
-		return &httpError{http.StatusForbidden, "authorization: token " + tk.Name + " is not an admin token"}
+		return nil, &Error{Code: http.StatusForbidden, Message: "authorization: token " + tk.Name + " is not an admin token"}
+	}
+	return tk, nil
+}
+
+// bearer reads "Bearer <token>": the scheme is case-insensitive and may
+// be followed by more than one space (RFC 7235 §2.1, RFC 6750 §2.1).
+func bearer(h string) (string, bool) {
+	scheme, rest, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	secret := strings.TrimLeft(rest, " ")
+	return secret, secret != "" && !strings.ContainsAny(secret, " \t")
+}
+
+// authorize checks that tk (nil: no tokens configured) may feed every
+// one of systems, after the batch is decoded: 403 naming the first it
+// may not.
+func authorize(tk *Token, systems []string) error {
+	if tk == nil {
+		return nil
 	}
 	for i, sys := range systems {
 		if !tk.feeds(sys) {
-			return &httpError{http.StatusForbidden, "events[" + itoa(i) + "].system: token " + tk.Name + " may not feed system " + quote(sys)}
+			return &Error{Code: http.StatusForbidden, Message: "events[" + itoa(i) + "].system: token " + tk.Name + " may not feed system " + quote(sys)}
 		}
 	}
 	return nil
@@ -153,66 +176,4 @@ func (b *batchLog) forget(system string) {
 			delete(b.m, id)
 		}
 	}
-}
-
-// limiter is a token bucket per client: rate tokens a second, at most
-// burst held; a request takes one. It tracks at most max clients: beyond
-// that it forgets the ones whose bucket has refilled (they are as if
-// new), and if none has, refuses newcomers until one does.
-type limiter struct {
-	mu      sync.Mutex
-	rate    float64
-	burst   float64
-	max     int
-	clients map[string]*bucket
-	now     func() time.Time
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-func newLimiter(rate float64, burst, max int) *limiter {
-	return &limiter{rate: rate, burst: float64(burst), max: max, clients: map[string]*bucket{}, now: time.Now}
-}
-
-// allow takes a token of client's bucket; when it is empty it returns
-// false and how long until the next token.
-func (l *limiter) allow(client string) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	b := l.clients[client]
-	if b == nil {
-		if len(l.clients) >= l.max {
-			for k, o := range l.clients {
-				if o.tokens+now.Sub(o.at).Seconds()*l.rate >= l.burst {
-					delete(l.clients, k)
-				}
-			}
-			if len(l.clients) >= l.max {
-				return false, time.Second
-			}
-		}
-		b = &bucket{tokens: l.burst, at: now}
-		l.clients[client] = b
-	}
-	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
-	b.at = now
-	if b.tokens < 1 {
-		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
-	}
-	b.tokens--
-	return true, 0
-}
-
-// clientOf is the remote IP of a request (not a forwarded header, which
-// the client chooses).
-func clientOf(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

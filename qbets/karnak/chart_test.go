@@ -252,7 +252,7 @@ func TestThin(t *testing.T) {
 // turns (run with -race).
 func TestChartsDuringIngest(t *testing.T) {
 	var clock atomic.Int64
-	s, err := NewService(nil, func() int64 { return clock.Load() })
+	s, err := NewServiceWith(nil, func() int64 { return clock.Load() }, Config{MaxSkew: week})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // none fails, and the final state answers exactly as a service that was
 // fed the same events with no requests in between.
 func TestConcurrentRequests(t *testing.T) {
-	s, srv := newTestServer(t)
+	s, srv := newTestServer(t, Config{MaxSkew: week}) // the clock stays at testNow
 	var more []Event
 	for i := int64(0); i < 60; i++ {
 		at := testNow + 10*i
@@ -68,7 +68,7 @@ func TestConcurrentRequests(t *testing.T) {
 	}
 	wg.Wait()
 
-	seq, err := NewService(nil, func() int64 { return testNow })
+	seq, err := NewServiceWith(nil, func() int64 { return testNow }, Config{MaxSkew: week})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package karnak
 import (
 	"fmt"
 	"log"
+	"math"
+	"net/http"
 	"slices"
 	"time"
 
@@ -22,24 +24,41 @@ type Config struct {
 	// Bounds on what clients may store (0 means the default shown).
 	//
 	// MaxSkew: how far an event's time may be ahead of Now, seconds
-	// (7 days). MaxBackstep: how far an event may go back before its
-	// system's last event, seconds (0: events must arrive in time
-	// order); such an event is stored and applied at the last event's
-	// time. MaxSystems (256), MaxQueues per system (64) and MaxLiveJobs,
-	// the jobs submitted and not ended per system (262,144).
+	// (300: clocks a few minutes apart; an event further ahead is refused).
+	// MaxBackstep: how far an event may go back before its system's last
+	// event, seconds; such an event is stored and applied at the last
+	// event's time, and counted (/karnak/stats). The default is MaxSkew:
+	// one event ahead of its time by at most MaxSkew (a feed's clock
+	// running fast) then never locks its system's real events out, nor
+	// needs a repair; < 0: events must arrive in time order. MaxSystems
+	// (256), MaxQueues per system (64) and MaxLiveJobs, the jobs submitted
+	// and not ended per system (262,144).
 	MaxSkew, MaxBackstep               int64
 	MaxSystems, MaxQueues, MaxLiveJobs int
 
 	// Tokens, when any is given, are required on the write path: an
 	// event batch needs a token scoped to each of its systems, the
 	// repair operations (Drop, Rewind) an admin token. Without tokens
-	// anyone who reaches the handler may write: keep it on loopback or
-	// behind an authenticating proxy.
+	// the handler takes event batches from loopback clients only (a
+	// request forwarded by a proxy is not one) and repairs from nobody:
+	// closed by default. examples/qserve makes a write and an admin token
+	// at its first start.
 	Tokens []Token
-	// Rate limits each client (by remote IP) to Rate requests per second
-	// with bursts of Burst (default 2·Rate), answering 429; 0: no limit.
+	// Rate limits each client to Rate requests per second with bursts of
+	// Burst, answering 429 with Retry-After. 0 means 100 a second with
+	// bursts of 1,000 (a browser asks for a page, its stylesheet and its
+	// icon; a feed's poll may ask about a thousand waiting jobs at once);
+	// < 0: no limit. Burst 0 means max(2·Rate, 1,000 when Rate is the
+	// default).
 	Rate  float64
 	Burst int
+	// TrustedProxies are the addresses or prefixes (such as 10.0.0.0/8)
+	// of the reverse proxies in front of the handler. A request from one
+	// is the client's that ClientHeader names (default X-Forwarded-For;
+	// or X-Real-IP), for the rate limit and the loopback rule; from any
+	// other peer that header is ignored, since a client may write it.
+	TrustedProxies []string
+	ClientHeader   string
 
 	// Levels are the QBETS (quantile, confidence) pairs, in percent, that
 	// predictions answer: each queue has one QBETS predictor (package
@@ -75,6 +94,13 @@ type Config struct {
 }
 
 const defaultPruneEvery = 10000
+
+// Defaults of the clock skew and the rate limit (Config).
+const (
+	defaultSkew  = 300
+	defaultRate  = 100
+	defaultBurst = 1000
+)
 
 // Validate reports the first bad setting, naming it.
 func (o Config) Validate() error {
@@ -125,13 +151,19 @@ func (o Config) withDefaults() (Config, error) {
 		name string
 		v    *int64
 		def  int64
-	}{{"MaxSkew", &o.MaxSkew, week}, {"MaxBackstep", &o.MaxBackstep, 0}} {
-		if *d.v < 0 || *d.v > maxSpan {
+	}{{"MaxSkew", &o.MaxSkew, defaultSkew}, {"MaxBackstep", &o.MaxBackstep, -1}} {
+		if *d.v > maxSpan || *d.v < 0 && d.name == "MaxSkew" {
 			return o, fmt.Errorf("%s: %d, want 0–%d seconds", d.name, *d.v, int64(maxSpan))
 		}
 		if *d.v == 0 {
 			*d.v = d.def
 		}
+	}
+	switch {
+	case o.MaxBackstep == -1: // the default
+		o.MaxBackstep = o.MaxSkew
+	case o.MaxBackstep < 0: // strict time order
+		o.MaxBackstep = 0
 	}
 	for _, d := range []struct {
 		name string
@@ -145,13 +177,35 @@ func (o Config) withDefaults() (Config, error) {
 			*d.v = d.def
 		}
 	}
-	if !(o.Rate >= 0) || o.Burst < 0 {
-		return o, fmt.Errorf("karnak: rate %v and burst %d, want ≥ 0", o.Rate, o.Burst)
+	if math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0) || o.Burst < 0 || o.Burst > 1<<30 {
+		return o, fmt.Errorf("karnak: Rate %v and Burst %d, want a finite rate (< 0: no limit) and a burst in 0–2^30", o.Rate, o.Burst)
+	}
+	if o.Rate == 0 {
+		o.Rate = defaultRate
+		if o.Burst == 0 {
+			o.Burst = defaultBurst
+		}
 	}
 	if o.Rate > 0 && o.Burst == 0 {
-		o.Burst = max(int(2*o.Rate), 1)
+		o.Burst = int(min(max(2*o.Rate, 1), 1<<30))
 	}
+	if _, err := parseProxies(o.TrustedProxies); err != nil {
+		return o, err
+	}
+	switch h := http.CanonicalHeaderKey(o.ClientHeader); {
+	case len(o.TrustedProxies) == 0 && h != "":
+		return o, fmt.Errorf("ClientHeader: %q without TrustedProxies: any client may write it", o.ClientHeader)
+	case len(o.TrustedProxies) > 0 && h == "":
+		o.ClientHeader = "X-Forwarded-For"
+	case h != "" && h != "X-Forwarded-For" && h != "X-Real-Ip":
+		return o, fmt.Errorf("ClientHeader: %q, want X-Forwarded-For or X-Real-IP", o.ClientHeader)
+	}
+	secrets := map[string]bool{}
 	for i, tk := range o.Tokens {
+		if secrets[tk.Secret] {
+			return o, fmt.Errorf("Tokens[%d].Secret: the secret of an earlier token", i)
+		}
+		secrets[tk.Secret] = true
 		if len(tk.Secret) < 16 {
 			return o, fmt.Errorf("Tokens[%d].Secret: %d bytes, want at least 16", i, len(tk.Secret))
 		}

@@ -43,13 +43,41 @@
 // replaying its history. MemStore keeps the log in memory; examples/qserve
 // has one on SQLite, and package karnaktest checks an implementation.
 //
-// Safe on an open network: events are validated before they are stored
-// (times at most Config.MaxSkew ahead of the clock and in order per
-// system up to Config.MaxBackstep, sizes and durations at most 2^40,
-// names at most 64 bytes and free text 256, at most MaxSystems systems,
-// MaxQueues queues and MaxLiveJobs live jobs per system); no work grows
-// with a gap in time; writes need a bearer token scoped to the systems
-// when Config.Tokens are set; Drop and Rewind repair a system fed bad
-// events; the handler answers 413, 415, 429 and 503 where they apply, and
-// every 4xx names the field. A Service is safe for concurrent use.
+// A queued job's QBETS answers are conditional on how long it has
+// waited (Prediction.Conditional): the bound on the rest of its wait
+// given the wait so far, and the probability of starting within a time
+// more given that it has not started yet (qbets.Predictor.ForecastWaited),
+// not the total wait's.
+//
+// Threat model. The service is meant to be reachable by anyone on a
+// campus network: readers are anonymous (every GET is open; it shows job
+// sizes, queues and the user, project and job names feeds send), writers
+// are the feeding sites, and one operator repairs. What an anonymous
+// client can do is bounded: a read costs O(1) or a bounded computation
+// (no work grows with a number it sends), a request and its body are
+// bounded (413, 414), and each client is rate-limited (Config.Rate, on by
+// default; behind a reverse proxy name it in Config.TrustedProxies so
+// that the limit applies to the clients, not to the proxy). Writes are
+// closed by default: without Config.Tokens the handler takes event
+// batches only from a loopback peer that forwards for no one, and no
+// repair at all; with tokens, an event batch needs a bearer token scoped
+// to each of its systems, and Drop and Rewind an admin token. The token
+// is checked from the header before the body is read, so an
+// unauthenticated batch of megabytes costs nothing. Bearer tokens are
+// only as safe as the transport: serve over TLS (examples/qserve
+// -tls-cert) or behind a proxy that terminates it. What a feeding
+// site can do is bounded too: events are validated before they are
+// stored (times at most Config.MaxSkew, 5 minutes, ahead of the
+// service's clock, and per system up to Config.MaxBackstep before its
+// last event, stored at it, so that one event ahead of its time never
+// locks its system's real events out; sizes and durations at most 2^40,
+// names at most 64 bytes, not "." or "..", free text 256 bytes of UTF-8,
+// JSON without duplicate keys; at most MaxSystems systems, MaxQueues
+// queues and MaxLiveJobs live jobs per system), no work grows with a gap
+// in time, and Drop and Rewind repair a system fed bad events. Every
+// refusal is an Error whose Code says whether retrying can help, the
+// same in the process and over HTTP, and every 4xx names the field. Out
+// of scope: a feeding site that sends plausible false events for its
+// own systems, and a reader who learns what the feeds publish. A
+// Service is safe for concurrent use.
 package karnak

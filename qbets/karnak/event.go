@@ -49,7 +49,10 @@ const (
 // the service state; the error names the field.
 func (e *Event) check() error {
 	if !validName(e.System) {
-		return fmt.Errorf("system: %q is not a name (1–64 letters, digits, '.', '_', '-')", e.System)
+		return fmt.Errorf("system: %q is not a name (1–64 letters, digits, '.', '_', '-'; not . or ..)", e.System)
+	}
+	if e.Job < 0 {
+		return fmt.Errorf("job: %d, want a job id ≥ 0", e.Job)
 	}
 	if e.Time < 0 || e.Time > maxSpan {
 		return fmt.Errorf("time: %d, want Unix seconds in 0–%d", e.Time, int64(maxSpan))
@@ -123,8 +126,11 @@ const (
 // allJobs is the pseudo-queue of a whole system in summaries (§2.3).
 const allJobs = "all_jobs"
 
+// validName: 1–64 letters, digits, '.', '_', '-', but not "." or "..",
+// which a URL path cannot name (/karnak/system/../status is
+// /karnak/status).
 func validName(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
+	if len(s) == 0 || len(s) > 64 || s == "." || s == ".." {
 		return false
 	}
 	return strings.IndexFunc(s, func(r rune) bool {

@@ -2,6 +2,7 @@ package karnak_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http/httptest"
@@ -47,4 +48,40 @@ func Example() {
 	// 41 <nil>
 	// true <nil>
 	// normal@s1: 4 cores, 01:00:00 requested, at 2023-11-14 22:13:20
+}
+
+// A refusal is a *karnak.Error, from a Service in the process as from
+// slurmfeed.Client over HTTP: Code is the HTTP status, and Temporary
+// says whether sending the same request again may succeed.
+func ExampleError() {
+	svc, err := karnak.New(nil, karnak.Config{Now: func() int64 { return 1_700_000_000 }})
+	if err != nil {
+		panic(err)
+	}
+	queue := karnak.Event{Kind: "queue", System: "s1", Time: 1_700_000_000, Queue: "normal", Cores: 64, WallTime: 86400}
+	for _, step := range []string{"before Load", "a job in an undeclared queue", "a queue"} {
+		var evs []karnak.Event
+		switch step {
+		case "before Load":
+			evs = []karnak.Event{queue}
+		case "a job in an undeclared queue":
+			if err := svc.Load(context.Background()); err != nil {
+				panic(err)
+			}
+			evs = []karnak.Event{{Kind: "submit", System: "s1", Job: 1, Time: 1_700_000_000, Queue: "debug", Cores: 1}}
+		default:
+			evs = []karnak.Event{queue}
+		}
+		_, err := svc.IngestBatch("", evs)
+		var ke *karnak.Error
+		if errors.As(err, &ke) {
+			fmt.Printf("%s: %d, temporary %v\n", step, ke.Code, ke.Temporary())
+		} else {
+			fmt.Printf("%s: stored\n", step)
+		}
+	}
+	// Output:
+	// before Load: 503, temporary true
+	// a job in an undeclared queue: 400, temporary false
+	// a queue: stored
 }

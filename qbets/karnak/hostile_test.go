@@ -45,7 +45,7 @@ func doReq(t *testing.T, method, url, ctype, token, body string, header ...strin
 func TestFarFutureRejected(t *testing.T) {
 	s, srv := newTestServer(t)
 	u := srv.URL + "/karnak"
-	for _, tm := range []int64{testNow * 1000, math.MaxInt64, math.MaxInt64 - 1, 1 << 41, testNow + week + 1} {
+	for _, tm := range []int64{testNow * 1000, math.MaxInt64, math.MaxInt64 - 1, 1 << 41, testNow + week + 1, testNow + 86400, testNow + defaultSkew + 1} {
 		t0 := time.Now()
 		body := fmt.Sprintf(`{"kind":"submit","system":"s1","job":7000,"time":%d,"queue":"debug","cores":1}`, tm)
 		code, out := do(t, "POST", u+"/events", "application/json", body)
@@ -59,13 +59,13 @@ func TestFarFutureRejected(t *testing.T) {
 	if code, out := do(t, "GET", u+"/system/s1/job/1002/prediction/waittime.json", "", ""); code != 200 {
 		t.Fatalf("after the far-future events: %d %s", code, out)
 	}
-	// A system silent for a long time, then an event 6 days ahead of the
-	// clock (allowed): applied at once.
+	// A system silent for a long time, then an event 5 minutes ahead of
+	// the clock (allowed): applied at once.
 	t0 := time.Now()
 	gap := []Event{
 		{Kind: "queue", System: "g", Time: 0, Queue: "q", Cores: 8, WallTime: 60},
 		{Kind: "submit", System: "g", Job: 1, Time: 1, Queue: "q", Cores: 1},
-		{Kind: "start", System: "g", Job: 1, Time: testNow + 6*24*3600},
+		{Kind: "start", System: "g", Job: 1, Time: testNow + defaultSkew},
 	}
 	if err := s.Ingest(gap); err != nil {
 		t.Fatal(err)
@@ -115,22 +115,35 @@ func TestRestartAfterHostileEvent(t *testing.T) {
 	}
 	t.Logf("restart in %v", time.Since(t0))
 
-	// Poison s1 with an event 6 days ahead: real events are now refused.
+	// An event 6 days ahead is refused; one at the edge of MaxSkew is
+	// taken, and the real events after it are taken too (stored at its
+	// time, and counted): no lockout, no repair needed. Before this
+	// change the default skew was 7 days and every real event after such
+	// an event was refused ("before the last event") until its date.
 	srv := httptest.NewServer(b.Handler())
 	defer srv.Close()
 	u := srv.URL + "/karnak"
-	ahead := testNow + 6*24*3600
 	post := func(tok, body string) (int, string) {
 		resp, out := doReq(t, "POST", u+"/events", "application/json", tok, body)
 		return resp.StatusCode, out
 	}
-	if code, out := post(site.Secret, fmt.Sprintf(`{"kind":"submit","system":"s1","job":8000,"time":%d,"queue":"debug","cores":1}`, ahead)); code != 200 {
+	submit := func(job, at int64) string {
+		return fmt.Sprintf(`{"kind":"submit","system":"s1","job":%d,"time":%d,"queue":"debug","cores":1}`, job, at)
+	}
+	if code, out := post(site.Secret, submit(7999, testNow+6*24*3600)); code != 400 || !strings.Contains(out, "MaxSkew") {
+		t.Fatalf("6 days ahead: %d %s", code, out)
+	}
+	if code, out := post(site.Secret, submit(8000, testNow+defaultSkew)); code != 200 {
 		t.Fatalf("poison: %d %s", code, out)
 	}
-	real := fmt.Sprintf(`{"kind":"submit","system":"s1","job":8001,"time":%d,"queue":"debug","cores":1}`, testNow)
-	if code, out := post(site.Secret, real); code != 400 || !strings.Contains(out, "before the last event") {
-		t.Fatalf("real event after the poison: %d %s", code, out)
+	if code, out := post(site.Secret, submit(7000, testNow)); code != 200 {
+		t.Fatalf("a real event after the poison: %d %s", code, out)
 	}
+	if _, out := doReq(t, "GET", u+"/stats.json", "", "", ""); !strings.Contains(out, `"eventsRaised":1`) {
+		t.Fatalf("stats: %s", out)
+	}
+	// Rewind still takes a system back.
+	real := submit(8001, testNow)
 	rewind := fmt.Sprintf("%s/admin/system/s1/rewind?time=%d", u, testNow)
 	if resp, out := doReq(t, "POST", rewind, "", site.Secret, ""); resp.StatusCode != 403 {
 		t.Fatalf("rewind with a site token: %d %s", resp.StatusCode, out)
@@ -144,7 +157,7 @@ func TestRestartAfterHostileEvent(t *testing.T) {
 	if code, out := post(site.Secret, real); code != 200 {
 		t.Fatalf("real event after the rewind: %d %s", code, out)
 	}
-	if resp, out := doReq(t, "GET", u+"/system/s1/event/last.json", "", "", ""); resp.StatusCode != 200 || !strings.Contains(out, `"job":8001`) {
+	if resp, out := doReq(t, "GET", u+"/system/s1/event/last.json", "", "", ""); resp.StatusCode != 200 || !strings.Contains(out, `"job":8001`) || strings.Contains(out, `"job":8000`) {
 		t.Fatalf("last event: %d %s", resp.StatusCode, out)
 	}
 	// The rewound state is the one a restart rebuilds.
@@ -360,7 +373,7 @@ func FuzzIngest(f *testing.F) {
 	f.Add(fmt.Sprintf(`[{"kind":"start","system":"s1","job":1001,"time":%d}]`, testNow))
 	f.Add(fmt.Sprintf(`{"batch":"x","events":[{"kind":"end","system":"s1","job":1002,"time":%d}]}`, testNow))
 	f.Add(`[{"kind":"queue","system":"z","time":1,"queue":"q","cores":1099511627776,"wallTime":1099511627776},{"kind":"submit","system":"z","job":1,"time":2,"queue":"q","cores":1099511627776},{"kind":"start","system":"z","job":1,"time":3}]`)
-	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{MaxBackstep: 60})
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{MaxBackstep: 60, Rate: -1})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -371,6 +384,7 @@ func FuzzIngest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("POST", "/karnak/events", strings.NewReader(body))
+		req.RemoteAddr = "127.0.0.1:1234" // without tokens, writes come from loopback
 		req.Header.Set("Content-Type", "application/json")
 		h.ServeHTTP(rec, req)
 		if rec.Code >= 500 || rec.Code < 200 {

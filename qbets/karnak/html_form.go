@@ -60,7 +60,7 @@ func levelsOf(r *http.Request) *levelsForm {
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	if len(r.URL.RawQuery) > maxQuery {
-		writeError(w, &httpError{http.StatusRequestURITooLong, fmt.Sprintf("query: longer than %d bytes", maxQuery)})
+		writeError(w, &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("query: longer than %d bytes", maxQuery)})
 		return
 	}
 	v := r.URL.Query()

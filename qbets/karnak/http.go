@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Handler returns the REST interface (spec karnak-ibl-service §2.3), with
@@ -48,11 +48,13 @@ import (
 //
 // Ingest answers 200 with the Ack as JSON once the batch is stored (a
 // retried batch id gets the same 200 and Ack); 400 naming the event and
-// field; 401/403 without a token that may feed the batch's systems (when
-// Config.Tokens are set); 409 for a batch id reused with other events;
-// 413 beyond 4 MiB or 20,000 events; 415 unless the body is
-// application/json. Every request may get 429 (Config.Rate, with
-// Retry-After) and, until Load is done, 503 with Retry-After. The handler
+// field; 401 without a known bearer token (with Config.Tokens: checked
+// before the body is read), 403 with one that may not feed the batch's
+// systems, or, without Config.Tokens, for a client not on loopback; 409
+// for a batch id reused with other events; 413 beyond 4 MiB or 20,000
+// events; 415 unless the body is application/json in UTF-8. Every
+// request may get 429 (Config.Rate, with Retry-After) and, until Load is
+// done, 503 with Retry-After. Every error answer is the text of an Error. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
 // WriteTimeout, IdleTimeout), as examples/qserve does.
 func (s *Service) Handler() http.Handler {
@@ -70,9 +72,10 @@ func (s *Service) Handler() http.Handler {
 	s.handleHTML(m)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.limiter != nil {
-			if ok, wait := s.limiter.allow(clientOf(r)); !ok {
+			c := s.clientOf(r)
+			if ok, wait := s.limiter.allow(c.id); !ok {
 				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-				http.Error(w, "rate limit: too many requests from "+clientOf(r), http.StatusTooManyRequests)
+				http.Error(w, "rate limit: too many requests from "+c.id, http.StatusTooManyRequests)
 				return
 			}
 		}
@@ -149,23 +152,31 @@ func writeError(w http.ResponseWriter, err error) {
 }
 
 // readBody reads a POST body of at most limit bytes whose media type is
-// one of types: 415 for another type, 413 beyond the limit.
+// one of types, in UTF-8: 415 for another type or charset, 413 beyond
+// the limit, 400 for bytes that are not UTF-8.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...string) ([]byte, string, error) {
 	ct := r.Header.Get("Content-Type")
 	mt, err := ct, error(nil)
 	if !slices.Contains(types, ct) { // a bare media type needs no parsing
-		mt, _, err = mime.ParseMediaType(ct)
+		mt, err = mediaType(ct)
 	}
 	if err != nil || !slices.Contains(types, mt) {
-		return nil, "", &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type: %q, want %s", ct, strings.Join(types, " or "))}
+		why := ""
+		if err != nil && mt != "" {
+			why = ": " + err.Error()
+		}
+		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", ct, why, strings.Join(types, " or "))}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, "", &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("body: larger than %d bytes", limit)}
+			return nil, "", &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body: larger than %d bytes", limit)}
 		}
 		return nil, "", badRequest("body: %v", err)
+	}
+	if !utf8.Valid(body) {
+		return nil, "", badRequest("%v", strictJSON(body)) // names the byte
 	}
 	return body, mt, nil
 }
@@ -320,9 +331,13 @@ func (s *Service) stats(*http.Request) (render, error) {
 	v := struct {
 		Hits   int64 `json:"cacheHits"`
 		Misses int64 `json:"cacheMisses"`
-	}{s.cache.hits, s.cache.misses}
+		Raised int64 `json:"eventsRaised"`
+	}{s.cache.hits, s.cache.misses, s.raised.Load()}
 	s.cache.mu.Unlock()
-	return render{v, func(w io.Writer) { fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses) }}, nil
+	return render{v, func(w io.Writer) {
+		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
+		fmt.Fprintf(w, "events stored at their system's clock (up to MaxBackstep before it): %d\n", v.Raised)
+	}}, nil
 }
 
 // queryParams reads quantile, confidence and within from the URL query,
@@ -364,8 +379,8 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		writeError(w, badRequest("jobId: %q is not an integer", r.PathValue("id")))
+	if err != nil || id < 0 {
+		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", r.PathValue("id")))
 		return
 	}
 	q, c, within, err := queryParams(r)
@@ -419,6 +434,13 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
+	// Who may write is settled before the body is read: an
+	// unauthenticated batch of megabytes costs a header lookup.
+	tk, err := s.authenticate(r, false)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	body, _, err := readBody(w, r, maxBody, "application/json")
 	if err != nil {
 		writeError(w, err)
@@ -440,7 +462,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	for i := range evs {
 		systems[i] = evs[i].System
 	}
-	if err := s.authorize(r, systems, false); err != nil {
+	if err := authorize(tk, systems); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -449,7 +471,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// first out-of-order batch, would stop the service.
 	for i := range evs {
 		if s.replaying(evs[i].System) {
-			writeError(w, &httpError{http.StatusConflict, fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			writeError(w, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
 			return
 		}
 	}
@@ -466,6 +488,9 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 // are 400 and name the field, 413 beyond maxEvents.
 func decodeEvents(body []byte) (string, []Event, error) {
 	trim := bytes.TrimSpace(body)
+	if err := strictJSON(trim); err != nil {
+		return "", nil, badRequest("%v", err)
+	}
 	d := json.NewDecoder(bytes.NewReader(trim))
 	d.DisallowUnknownFields()
 	var evs []Event
@@ -498,14 +523,14 @@ func decodeEvents(body []byte) (string, []Event, error) {
 		return "", nil, badRequest("body: no events")
 	}
 	if len(evs) > maxEvents {
-		return "", nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
+		return "", nil, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
 	}
 	return batch, evs, nil
 }
 
 func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	sys, op := r.PathValue("sys"), r.PathValue("op")
-	if err := s.authorize(r, nil, true); err != nil {
+	if _, err := s.authenticate(r, true); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -566,18 +591,22 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 		head = fmt.Sprintf("job %d (%s, submitted %s)", *p.Job, head, stamp(p.Submit))
 	}
 	fmt.Fprintf(w, "%s: %d cores, %s requested, at %s\n", head, p.Cores, hms(p.WallTime), stamp(p.Now))
+	more, given := "", ""
+	if p.Conditional {
+		more, given = " more", ", given it has waited "+hms(p.Waited)
+	}
 	switch {
 	case p.QBETS == nil:
 		fmt.Fprintf(w, "  QBETS  %s\n", p.QBETSReason)
 	case start:
-		fmt.Fprintf(w, "  QBETS  starts by %s (%d%% quantile, %d%% confidence)\n", stamp(p.QBETS.Start), p.Quantile, p.Confidence)
+		fmt.Fprintf(w, "  QBETS  starts by %s (%d%% quantile, %d%% confidence%s)\n", stamp(p.QBETS.Start), p.Quantile, p.Confidence, given)
 	default:
-		fmt.Fprintf(w, "  QBETS  waits at most %s (%d%% quantile, %d%% confidence)\n", hms(p.QBETS.Wait), p.Quantile, p.Confidence)
+		fmt.Fprintf(w, "  QBETS  waits at most %s%s (%d%% quantile, %d%% confidence%s)\n", hms(p.QBETS.Wait), more, p.Quantile, p.Confidence, given)
 	}
 	if p.ProbWithin != nil {
-		fmt.Fprintf(w, "  QBETS  probability of starting within %s: %.2f\n", hms(p.Within), *p.ProbWithin)
+		fmt.Fprintf(w, "  QBETS  probability of starting within %s%s%s: %.2f\n", hms(p.Within), more, given, *p.ProbWithin)
 	} else if p.ProbWithinReason != "" {
-		fmt.Fprintf(w, "  QBETS  no probability of starting within %s: %s\n", hms(p.Within), p.ProbWithinReason)
+		fmt.Fprintf(w, "  QBETS  no probability of starting within %s%s: %s\n", hms(p.Within), more, p.ProbWithinReason)
 	}
 	switch {
 	case p.IBL == nil:

@@ -29,19 +29,28 @@ type Prediction struct {
 	Confidence int    `json:"confidence"`
 
 	// QBETS (spec qbets-varq-coalloc §2): an upper bound, at the given
-	// confidence, on the quantile of the wait. For a queued job it is the
-	// bound on its total wait, so the start bound is Submit + bound.
+	// confidence, on the quantile of the wait from Now.
 	QBETS       *BoundPart `json:"qbets,omitempty"`
 	QBETSReason string     `json:"qbetsReason,omitempty"`
 	// Within and ProbWithin (§2.7): the largest quantile whose bound is ≤
-	// Within, at the confidence of the service's first level
-	// (Config.Levels; ProbWithinReason says why there is none at another
-	// confidence). For a queued job the bound is on the wait counted from
-	// submission, Now − Submit + Within (not conditioned on having waited
-	// so far).
+	// Within, at the confidence of the service's first level for a
+	// hypothetical job (Config.Levels; ProbWithinReason says why there
+	// is none at another confidence), at the pair asked for a queued job
+	// when it is one of Config.Levels.
 	Within           int64    `json:"within,omitempty"`
 	ProbWithin       *float64 `json:"probWithin,omitempty"`
 	ProbWithinReason string   `json:"probWithinReason,omitempty"`
+	// Conditional is set for a queued job, which has waited Waited
+	// seconds (Now − Submit): its QBETS answers are conditional on it
+	// (qbets.Predictor.ForecastWaited). QBETS bounds the rest of its wait
+	// given that it has waited so long, from the waits of the history at
+	// least Waited long; ProbWithin is P(it starts within Within more |
+	// it has not started after Waited). (Until this change they were
+	// about the total wait: a job that had waited longer than most was
+	// shown "waits at most 00:00:00" and "96% chance of starting within
+	// an hour".)
+	Conditional bool  `json:"conditional,omitempty"`
+	Waited      int64 `json:"waited,omitempty"`
 	// IBL (Karnak, spec karnak-ibl-service §4): the kernel-regression
 	// estimate with a Confidence% interval ±HalfWidth.
 	IBL       *EstimatePart `json:"ibl,omitempty"`
@@ -292,15 +301,15 @@ func (s *Service) PredictHypothetical(r *PredictRequest) ([]Prediction, error) {
 		out = append(out, p)
 	}
 	if len(errs) == len(out) {
-		return nil, &httpError{status, strings.Join(errs, "; ")}
+		return nil, &Error{Code: status, Message: strings.Join(errs, "; ")}
 	}
 	return out, nil
 }
 
 func wrapField(err error, prefix string) error {
-	var he *httpError
+	var he *Error
 	if errors.As(err, &he) {
-		return &httpError{he.status, prefix + ": " + he.msg}
+		return &Error{Code: he.Code, Message: prefix + ": " + he.Message, err: he.err}
 	}
 	return fmt.Errorf("%s: %w", prefix, err)
 }
@@ -336,14 +345,13 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	return s.cache.put(ck, p), nil
 }
 
-// qbetsPart fills p's QBETS bound, or the reason it has none, for a job
-// of p's shape submitted at submit (p.Now for a hypothetical job) at the
-// level p asks for, and, when p.Within is asked, the probability of a
-// wait from submission of at most p.Now − submit + p.Within. That
-// probability is 0 when the Forecast at the system's clock had no bound:
-// ProbWithin judges availability at the last start it saw, which may be
-// earlier than now, and the two answers should agree. The caller holds
-// the system's lock.
+// qbetsPart fills p's QBETS bound, or the reason it has none, for a
+// hypothetical job of p's shape submitted at submit (p.Now) at the level
+// p asks for, and, when p.Within is asked, the probability of a wait of
+// at most p.Within. That probability is 0 when the Forecast at the
+// system's clock had no bound: ProbWithin judges availability at the
+// last start it saw, which may be earlier than now, and the two answers
+// should agree. The caller holds the system's lock.
 func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 	lv := Level{p.Quantile, p.Confidence}
 	first := s.opt.Levels[0]
@@ -369,6 +377,59 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 		pw, _ = q.pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
 	}
 	p.ProbWithin = &pw
+}
+
+// qbetsWaited fills p's QBETS part for a queued job that has waited
+// p.Waited: the conditional bound on the rest of its wait and, when
+// p.Within is asked, P(start within p.Within more | not started after
+// p.Waited), at the pair asked for when it is one of Config.Levels, else
+// (the probability only) at the first level if its confidence is the
+// one asked. The caller holds the system's lock.
+func (s *Service) qbetsWaited(p *Prediction, q *queue) {
+	lv := Level{p.Quantile, p.Confidence}
+	first := s.opt.Levels[0]
+	at := lv
+	if !slices.Contains(s.opt.Levels, lv) {
+		p.QBETSReason = fmt.Sprintf("no QBETS bound: the service answers the quantile/confidence pairs %v, not %v (Config.Levels)", s.opt.Levels, lv)
+		if p.Within <= 0 {
+			return
+		}
+		if p.Confidence != first.Confidence {
+			p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at the confidences of Config.Levels only (%d%% for a pair not among them)", first.Confidence)
+			return
+		}
+		at = first
+	}
+	qf, cf := at.fractions()
+	f, pw, pwOK := q.pred.ForecastWaited(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now, Quantile: qf, Confidence: cf}, p.Waited, p.Within)
+	if at == lv {
+		if f.OK {
+			p.QBETS = bound(f, p.Now, p.Now)
+		} else {
+			p.QBETSReason = noBoundWaited(q, lv, f, p.Waited)
+		}
+	}
+	if p.Within <= 0 {
+		return
+	}
+	switch {
+	case pwOK:
+		p.ProbWithin = &pw
+	case f.Reason == qbets.MachineDown:
+		p.ProbWithinReason = "availability inference marks the machine as possibly down"
+	default:
+		p.ProbWithinReason = fmt.Sprintf("no wait in queue %s's history is as long as this job's so far (%s)", q.name, hms(p.Waited))
+	}
+}
+
+// noBoundWaited says why a queued job has no conditional bound.
+func noBoundWaited(q *queue, lv Level, f qbets.Forecast, waited int64) string {
+	if f.Reason == qbets.MachineDown || f.Reason == qbets.BadRequest {
+		return noBound(q, lv, f.Reason)
+	}
+	qf, cf := lv.fractions()
+	return fmt.Sprintf("no QBETS bound: %d waits in queue %s's history are at least as long as this job's so far (%s); the %d%% bound at %d%% confidence on the rest of its wait needs %d",
+		f.History, q.name, hms(waited), lv.Quantile, lv.Confidence, qbets.MinHistory(qf, cf))
 }
 
 // noBound says why there is no bound; the waits counted are the ones the
@@ -404,6 +465,15 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64, empty string)
 
 // PredictJob answers kwait / kstart for a waiting job.
 func (s *Service) PredictJob(system string, id int64, quantile, confidence int, within int64) (Prediction, error) {
+	switch {
+	case id < 0:
+		return Prediction{}, badRequest("jobId: %d, want a job id ≥ 0", id)
+	case within < 0:
+		return Prediction{}, badRequest("within: %d s, want ≥ 0", within)
+	}
+	if err := checkLevels(quantile, confidence); err != nil {
+		return Prediction{}, badRequest("%v", err)
+	}
 	sys, err := s.lookup(system)
 	if err != nil {
 		return Prediction{}, err
@@ -422,8 +492,8 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	}
 	jid := id
 	p := Prediction{System: sys.name, Queue: q.name, Job: &jid, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime,
-		Now: now, Quantile: quantile, Confidence: confidence, Within: within}
-	s.qbetsPart(&p, q, j.Submit)
+		Now: now, Quantile: quantile, Confidence: confidence, Within: within, Conditional: true, Waited: max(now-j.Submit, 0)}
+	s.qbetsWaited(&p, q)
 	if in, ok := sys.feat.Queued(id, now); ok {
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now, "no job seen waiting at a 5-minute snapshot has started yet")
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxLocations bounds one hypothetical request (TeraGrid had 10–15
@@ -54,6 +55,9 @@ func DecodePredictRequest(contentType string, body []byte) (*PredictRequest, err
 func decodeJSON(body []byte, r *PredictRequest) error {
 	var j jsonRequest
 	if !scanRequest(body, &j) {
+		if err := strictJSON(body); err != nil {
+			return err
+		}
 		j = jsonRequest{}
 		d := json.NewDecoder(bytes.NewReader(body))
 		d.DisallowUnknownFields()
@@ -119,6 +123,9 @@ func jsonDuration(m json.RawMessage) (int64, error) {
 }
 
 func decodeText(body []byte, r *PredictRequest) error {
+	if !utf8.Valid(body) {
+		return strictJSON(body) // names the byte
+	}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	seen := map[string]bool{}
 	for line := 1; sc.Scan(); line++ {
@@ -223,7 +230,9 @@ func parseDuration(s string) (int64, error) {
 	for i, rest := 0, s; ; i++ {
 		p, more, _ := strings.Cut(rest, ":")
 		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || n < 0 || (i > 0 && n > 59) || n > 1e9 {
+		// Digits only: ParseInt takes a sign, and "-00:30:00" was read
+		// as +30 minutes (the sign of "-00" is lost).
+		if err != nil || !digits(p) || (i > 0 && n > 59) || n > 1e9 {
 			return 0, fmt.Errorf("%q, want hh:mm:ss", s)
 		}
 		total = total*60 + n
@@ -232,6 +241,10 @@ func parseDuration(s string) (int64, error) {
 		}
 		rest = more
 	}
+}
+
+func digits(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // hms formats seconds as hh:mm:ss (hours may exceed 24).

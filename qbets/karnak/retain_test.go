@@ -132,7 +132,8 @@ func answers(t *testing.T, s *Service, waiting map[string][]int64) string {
 // bound the cut at some time of retainEvents, and for the QBETS
 // predictors to forget jobs (History, the least DefaultLevels allow).
 func retainOptions() Config {
-	return Config{History: 60, PruneEvery: 150, baseSize: 50, Logf: func(string, ...any) {}}
+	// The clock stays at the first event: events may be months ahead.
+	return Config{History: 60, PruneEvery: 150, baseSize: 50, Logf: func(string, ...any) {}, MaxSkew: maxSpan, MaxBackstep: -1, Rate: -1}
 }
 
 // pruneRun feeds evs to a pruning service over a store, restarting it from

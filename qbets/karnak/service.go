@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,13 @@ type Service struct {
 	batches  batchLog
 	tokens   map[[32]byte]*Token
 	limiter  *limiter
+	// Who a request is from (ratelimit.go): Config.TrustedProxies and
+	// Config.ClientHeader.
+	proxies      []netip.Prefix
+	clientHeader string
+	// raised counts the events stored at their system's clock, having
+	// come up to MaxBackstep before it (/karnak/stats).
+	raised atomic.Int64
 }
 
 // pruneState is what the service knows of a system's last pruning.
@@ -65,6 +73,8 @@ func New(st Store, cfg Config) (*Service, error) {
 	if o.Rate > 0 {
 		s.limiter = newLimiter(o.Rate, o.Burst, maxClients)
 	}
+	s.proxies, _ = parseProxies(o.TrustedProxies) // validated
+	s.clientHeader = http.CanonicalHeaderKey(o.ClientHeader)
 	return s, nil
 }
 
@@ -120,30 +130,6 @@ func (s *Service) reapply(r *Record) error {
 	return sys.apply(e, r.Seq)
 }
 
-// httpError carries the status a handler should answer with.
-type httpError struct {
-	status int
-	msg    string
-}
-
-func (e *httpError) Error() string { return e.msg }
-
-func badRequest(format string, a ...any) error {
-	return &httpError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
-}
-
-func notFound(format string, a ...any) error {
-	return &httpError{http.StatusNotFound, fmt.Sprintf(format, a...)}
-}
-
-func statusOf(err error) int {
-	var he *httpError
-	if errors.As(err, &he) {
-		return he.status
-	}
-	return http.StatusInternalServerError
-}
-
 // systemFor returns the named system, made if new (an error beyond
 // MaxSystems unless stored, which is true while rebuilding).
 func (s *Service) systemFor(name string, stored bool) (*system, error) {
@@ -157,7 +143,7 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 	defer s.mu.Unlock()
 	if sys = s.systems[name]; sys == nil {
 		if !stored && len(s.systems) >= s.opt.MaxSystems {
-			return nil, &httpError{http.StatusForbidden, fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
+			return nil, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
 		}
 		var err error
 		if sys, err = newSystem(name, &s.opt); err != nil {
@@ -225,7 +211,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		return Ack{}, badRequest("events: none")
 	}
 	if len(evs) > maxEvents {
-		return Ack{}, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
+		return Ack{}, &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("events: %d in one batch, at most %d", len(evs), maxEvents)}
 	}
 	s.ingestMu.Lock()
 	defer s.ingestMu.Unlock()
@@ -234,7 +220,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	if batch != "" {
 		if d, ok := s.batches.get(batch); ok {
 			if d != digest {
-				return Ack{}, &httpError{http.StatusConflict, fmt.Sprintf("batch: %q was already stored with other events", batch)}
+				return Ack{}, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("batch: %q was already stored with other events", batch)}
 			}
 			return ack, nil
 		}
@@ -252,7 +238,8 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		}
 	}
 	evs = slices.Clone(evs) // dryRun raises times within MaxBackstep
-	if err := s.dryRun(evs); err != nil {
+	raised, err := s.dryRun(evs)
+	if err != nil {
 		return Ack{}, err
 	}
 	recs := make([]Record, len(evs))
@@ -263,8 +250,9 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		}
 	}
 	if err := s.store.Append(recs); err != nil {
-		return Ack{}, err
+		return Ack{}, internal(err)
 	}
+	s.raised.Add(int64(raised))
 	if batch != "" {
 		for i := range evs {
 			s.batches.add(batch, digest, evs[i].System)
@@ -274,7 +262,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	for i := range recs {
 		sys, err := s.systemFor(recs[i].Event.System, true)
 		if err != nil {
-			return Ack{}, err
+			return Ack{}, internal(err)
 		}
 		sys.mu.Lock()
 		err = sys.apply(&recs[i].Event, recs[i].Seq)
@@ -282,7 +270,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		if err != nil {
 			// Validated above; reaching here is a bug, and the stored
 			// event will fail the same way at the next start.
-			return Ack{}, fmt.Errorf("events[%d]: %w", i, err)
+			return Ack{}, internal(fmt.Errorf("events[%d]: %w", i, err))
 		}
 		s.observeForCharts(sys, &recs[i].Event)
 	}
@@ -349,8 +337,8 @@ func (s *Service) pruneState(system string) *pruneState {
 // as amended by the batch's own earlier events (declared queues, jobs
 // submitted, started or ended), without changing anything but the times
 // of events within MaxBackstep before their system's clock, which it
-// raises to that clock.
-func (s *Service) dryRun(evs []Event) error {
+// raises to that clock, and counts.
+func (s *Service) dryRun(evs []Event) (raised int, err error) {
 	views := map[string]*batchView{}
 	s.mu.RLock()
 	nsys := len(s.systems)
@@ -382,7 +370,7 @@ func (s *Service) dryRun(evs []Event) error {
 				sys.mu.RUnlock()
 			} else {
 				if nsys++; nsys > s.opt.MaxSystems {
-					return &httpError{http.StatusForbidden, fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
+					return 0, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
 				}
 				v.clock = -1
 			}
@@ -390,9 +378,10 @@ func (s *Service) dryRun(evs []Event) error {
 		}
 		if e.Time < v.clock && v.clock-e.Time <= s.opt.MaxBackstep && e.Kind != "estimate" {
 			e.Time = v.clock
+			raised++
 		}
 		if err := checkState(e, e.System, v, &s.opt); err != nil {
-			return badRequest("events[%d].%v", i, err)
+			return 0, badRequest("events[%d].%v", i, err)
 		}
 		if e.Kind != "estimate" { // out of band (slurm.go)
 			v.clock = e.Time
@@ -410,7 +399,7 @@ func (s *Service) dryRun(evs []Event) error {
 			v.live--
 		}
 	}
-	return nil
+	return raised, nil
 }
 
 // batchView is a system as a batch's earlier events would leave it.
@@ -513,7 +502,7 @@ func (s *Service) repair(system string, t int64) error {
 	replaying := old.sim != nil
 	old.mu.RUnlock()
 	if replaying {
-		return &httpError{http.StatusConflict, fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
+		return &Error{Code: http.StatusConflict, Message: fmt.Sprintf("system: %q is fed by a trace replay; stop it first", system)}
 	}
 	var del []int64
 	var saved []Record               // queue declarations with a saved QBETS state
@@ -530,7 +519,7 @@ func (s *Service) repair(system string, t int64) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return internal(err)
 	}
 	// A saved state that has learned from a deleted event (times, hence
 	// sequence numbers, only grow, estimates aside) is dropped: the predictor then learns
@@ -543,7 +532,7 @@ func (s *Service) repair(system string, t int64) error {
 		}
 	}
 	if err := s.store.Rewrite(system, del, put); err != nil {
-		return err
+		return internal(err)
 	}
 	s.mu.Lock()
 	delete(s.systems, system)
@@ -556,11 +545,11 @@ func (s *Service) repair(system string, t int64) error {
 		return nil
 	}
 	// Rebuild from what is left; the old state answers no more requests.
-	return s.store.Scan(system, 0, func(r *Record) error {
+	return internal(s.store.Scan(system, 0, func(r *Record) error {
 		if err := s.reapply(r); err != nil {
 			return fmt.Errorf("stored event %d: %w", r.Seq, err)
 		}
 		s.pruneState(system).since++
 		return nil
-	})
+	}))
 }

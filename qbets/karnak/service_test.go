@@ -21,7 +21,9 @@ var testNow = func() int64 { e := testEvents(); return e[len(e)-1].Time + 60 }()
 // testEvents is a small deterministic live feed on system "s1": queue
 // "normal" (64 cores, 24 h) and "debug" (8 cores, 1 h); 120 jobs that
 // started and ended (waits 60·(i mod 17) s, enough history for a QBETS
-// bound), and 3 submitted alongside job 100 that are still waiting.
+// bound), and 3 submitted alongside job 120 that are still waiting
+// (for 7 minutes at testNow: many waits of the history are longer,
+// so their conditional bounds exist).
 func testEvents() []Event {
 	evs := []Event{
 		{Kind: "queue", System: "s1", Time: 0, Queue: "normal", Cores: 64, WallTime: 86400},
@@ -37,7 +39,7 @@ func testEvents() []Event {
 			Event{Kind: "submit", System: "s1", Job: i, Time: t, Queue: q, Cores: 1 << (i % 4), WallTime: 600 * (1 + i%5), User: fmt.Sprint("u", i%3)},
 			Event{Kind: "start", System: "s1", Job: i, Time: t + 60*(i%17)},
 			Event{Kind: "end", System: "s1", Job: i, Time: t + 60*(i%17) + 300})
-		if i == 100 {
+		if i == 120 {
 			for k := int64(1001); k <= 1003; k++ {
 				evs = append(evs, Event{Kind: "submit", System: "s1", Job: k, Time: t + k - 1000, Queue: "normal", Cores: 4, WallTime: 3600, User: "u1"})
 			}
@@ -104,9 +106,14 @@ func TestEndpoints(t *testing.T) {
 		{"GET", "/system/s1/job/waiting.json", "", "", []string{`"job":1002`}},
 		{"GET", "/system/s1/job/1002/prediction/waittime.txt?within=00:30:00", "", "", []string{"job 1002", "QBETS  waits at most", "IBL    waits", "within 00:30:00"}},
 		{"GET", "/system/s1/job/1002/prediction/starttime.json?confidence=80&quantile=75", "", "", []string{`"job":1002`, `"confidence":80`, `"quantile":75`, `"ibl":{`}},
-		{"GET", "/system/s1/job/1002/prediction/waittime.json?confidence=95&within=600", "", "", []string{`"qbets":{`, `"probWithinReason":"the probability of starting within a time is answered at 90% confidence only`}},
-		{"GET", "/system/s1/job/1002/prediction/waittime.html?confidence=95&within=600", "", "", []string{"Probability of starting within 00:10:00", "answered at 90% confidence only"}},
-		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=95&within=600", "", "", []string{"no probability of starting within 00:10:00: the probability of starting within a time is answered at 90% confidence only"}},
+		// A queued job's answers are conditional on its wait so far, at
+		// any pair of Config.Levels: 95/95 needs 59 waits at least as
+		// long as its 7 minutes, and the queue has 52.
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?confidence=95&within=600", "", "", []string{`"qbetsReason":"no QBETS bound: 52 waits in queue normal's history are at least as long as this job's so far`, `"probWithin":`, `"conditional":true`, `"waited":418`}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.html?confidence=95&within=600", "", "", []string{"Probability of starting within 00:10:00 more", "given it has not started after 00:06:58", "Given that it has waited 00:06:58 already."}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=95&within=600", "", "", []string{"probability of starting within 00:10:00 more, given it has waited 00:06:58: 0."}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=80&within=600", "", "", []string{"no probability of starting within 00:10:00 more: the probability of starting within a time is answered at the confidences of Config.Levels only"}},
+		{"GET", "/system/s1/job/1002/prediction/waittime.txt?within=00:30:00", "", "", []string{"waits at most", "more (95% quantile, 90% confidence, given it has waited 00:06:58)"}},
 		{"GET", "/system/s1/job/1002/prediction/waittime.txt?confidence=80&quantile=50", "", "", []string{"no QBETS bound: the service answers the quantile/confidence pairs [95/90 50/90", "not 50/80 (Config.Levels)"}},
 		{"POST", "/waittime/prediction/?format=json", "application/json", hypo, []string{`"queue":"normal"`, `"queue":"debug"`, `"probWithin"`}},
 		{"POST", "/starttime/prediction/", "text/plain", text, []string{"normal@s1", "starts by", "95% interval"}},
@@ -240,7 +247,7 @@ func TestErrors(t *testing.T) {
 		{`{"kind":"start","system":"s1","job":42,"time":%NOW%}`, "job"},
 		{`{"kind":"start","system":"s1","job":1001,"time":5}`, "time"},
 		{`{"kind":"submit","system":"bad name","job":1,"time":5,"queue":"q","cores":1}`, "system"},
-		{`[{"kind":"queue","system":"s2","time":5,"queue":"q","cores":4,"wallTime":60},{"kind":"submit","system":"s2","job":1,"time":6,"queue":"q","cores":1},{"kind":"start","system":"s2","job":1,"time":4}]`, "events[2].time"},
+		{`[{"kind":"queue","system":"s2","time":500,"queue":"q","cores":4,"wallTime":60},{"kind":"submit","system":"s2","job":1,"time":600,"queue":"q","cores":1},{"kind":"start","system":"s2","job":1,"time":4}]`, "events[2].time"},
 		{`[]`, "no events"},
 	} {
 		code, body := do(t, "POST", u+"/events", "application/json", c.body)

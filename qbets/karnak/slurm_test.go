@@ -303,7 +303,7 @@ func TestSlurmEstimateOfJob(t *testing.T) {
 // taken, one dated later does not move the system's clock, and the latest
 // received replaces the one held, whatever their times.
 func TestSlurmEstimateOutOfBand(t *testing.T) {
-	svc, _ := newTestServer(t)
+	svc, _ := newTestServer(t, Config{MaxSkew: 2 * 86400})
 	last, _ := svc.Last("s1")
 	at := last.Event.Time
 	evs := []Event{

@@ -74,6 +74,7 @@ func TestXMLRoundTrip(t *testing.T) {
 	roundTrip[struct {
 		Hits   int64 `json:"cacheHits"`
 		Misses int64 `json:"cacheMisses"`
+		Raised int64 `json:"eventsRaised"`
 	}](t, u, "/stats", "Stats")
 
 	// The job prediction with within (ProbWithin, pointers) and the

@@ -30,8 +30,9 @@ var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
 // maxAnswer bounds what the client reads of an answer.
 const maxAnswer = 1 << 20
 
-// IngestBatch posts a batch to /karnak/events. A 4xx answer other than
-// 408 and 429 is a *RejectedError.
+// IngestBatch posts a batch to /karnak/events. An answer other than 200
+// is a *karnak.Error with the answer's status and message, as an
+// in-process Service returns it.
 func (c *Client) IngestBatch(batch string, evs []karnak.Event) (karnak.Ack, error) {
 	body, err := json.Marshal(struct {
 		Batch  string         `json:"batch"`
@@ -88,9 +89,7 @@ func (c *Client) do(method, path string, body []byte, v any) error {
 			return fmt.Errorf("%s %s: answer: %v", method, path, err)
 		}
 		return nil
-	case s >= 400 && s < 500 && s != http.StatusRequestTimeout && s != http.StatusTooManyRequests:
-		return &RejectedError{Status: s, Message: text(strings.TrimSpace(string(b)))}
 	default:
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, quote(strings.TrimSpace(string(b))))
+		return &karnak.Error{Code: s, Message: fmt.Sprintf("%s %s: %s: %s", method, path, resp.Status, text(strings.TrimSpace(string(b))))}
 	}
 }

@@ -30,11 +30,11 @@ func TestClient(t *testing.T) {
 	}
 	// Another batch under the same id is a conflict: rejected, not retried.
 	_, err = cl.IngestBatch("b1", evs[:1])
-	var rej *RejectedError
-	if !errors.As(err, &rej) || rej.Status != 409 {
+	var rej *karnak.Error
+	if !errors.As(err, &rej) || rej.Code != 409 || rej.Temporary() || !rejected(err) {
 		t.Fatalf("conflict: %v", err)
 	}
-	if _, err := (&Client{URL: "http://127.0.0.1:1"}).IngestBatch("b2", evs); err == nil || errors.As(err, &rej) {
+	if _, err := (&Client{URL: "http://127.0.0.1:1"}).IngestBatch("b2", evs); err == nil || rejected(err) {
 		t.Fatalf("no service: %v (want a retryable error)", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -351,17 +352,16 @@ func (c *Collector) enqueue(evs []pending) {
 	}
 }
 
-// RejectedError is a service's answer that a batch or a request is
-// invalid (an HTTP 4xx other than 408 and 429): retrying cannot help.
-// The collector drops such a batch and counts its events as skipped.
-// Every other error is retried.
-type RejectedError struct {
-	Status  int
-	Message string
-}
-
-func (e *RejectedError) Error() string {
-	return fmt.Sprintf("rejected by the service (%d): %s", e.Status, e.Message)
+// rejected reports whether the service refused a batch for good (a
+// karnak.Error that is not Temporary): sending it again would get the
+// same answer, so the collector drops it and counts its events as
+// skipped. Every other error is retried, the batch kept: a transient
+// one (the service down, rebuilding, rate-limiting), and a refused
+// token (401, 403), which the operator fixes without losing the
+// feed.
+func rejected(err error) bool {
+	var ke *karnak.Error
+	return errors.As(err, &ke) && !ke.Temporary() && ke.Code != http.StatusUnauthorized && ke.Code != http.StatusForbidden
 }
 
 // flush sends the batches in flight, in order.
@@ -369,9 +369,8 @@ func (c *Collector) flush() error {
 	for len(c.st.Pending) > 0 {
 		b := c.st.Pending[0]
 		_, err := c.cfg.Service.IngestBatch(b.ID, b.Events)
-		var rej *RejectedError
 		switch {
-		case errors.As(err, &rej):
+		case rejected(err):
 			c.cfg.Logf("slurmfeed: batch %s dropped: %v", b.ID, err)
 			c.skip("rejected by the service (batch dropped)", int64(len(b.Events)))
 		case err != nil:

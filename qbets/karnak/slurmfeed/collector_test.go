@@ -2,7 +2,9 @@ package slurmfeed
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -266,5 +268,53 @@ func TestCursorOfAnotherSystem(t *testing.T) {
 	_, err := New(Config{System: "other", Service: &tapService{}, Cursor: cursor})
 	if err == nil || !strings.Contains(err.Error(), `"c1"`) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// An in-process Service that rejects a batch for good (here: the second
+// partition is one queue too many) answers a karnak.Error the collector
+// recognises, as it does over HTTP: the batch is dropped and counted,
+// and the next poll goes on, instead of the same batch being retried at
+// every poll. A transient error (the service rebuilding: 503) keeps the
+// batch.
+func TestInProcessRejectionDropped(t *testing.T) {
+	for _, transport := range []string{"in-process", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			clk := &clock{t: t0 + 30}
+			svc, err := karnak.New(nil, karnak.Config{Now: clk.unix, MaxQueues: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := svc.Load(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			var target Service = svc
+			if transport == "http" {
+				srv := httptest.NewServer(svc.Handler())
+				defer srv.Close()
+				target = &Client{URL: srv.URL, HTTP: srv.Client()}
+			}
+			c, err := New(Config{System: "c1", Service: target, Runner: scenario(), Now: clk.now, Since: time.Hour, ProbeEvery: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				mustPoll(t, c)
+				clk.advance(10)
+			}
+			r := c.Report()
+			if r.Skipped["rejected by the service (batch dropped)"] == 0 || r.Errors != 0 {
+				t.Fatalf("report %+v", r)
+			}
+		})
+	}
+	notReady, err := karnak.New(nil, karnak.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = notReady.IngestBatch("b", []karnak.Event{{Kind: "queue", System: "c1", Queue: "q", Cores: 1, WallTime: 60}})
+	var ke *karnak.Error
+	if !errors.As(err, &ke) || !ke.Temporary() || rejected(err) {
+		t.Fatalf("before Load: %v", err)
 	}
 }

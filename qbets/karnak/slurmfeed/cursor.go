@@ -115,6 +115,13 @@ func loadCursor(path, system string) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseCursor(b, path, system)
+}
+
+// parseCursor reads a cursor file's content; a cursor edited by hand (or
+// damaged) is an error naming the field, never a collector that fails
+// later.
+func parseCursor(b []byte, path, system string) (*cursor, error) {
 	var c cursor
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, fmt.Errorf("slurmfeed: cursor %s: %v", path, err)
@@ -126,6 +133,14 @@ func loadCursor(path, system string) (*cursor, error) {
 		return nil, fmt.Errorf("slurmfeed: cursor %s is the feed of system %q, not %q", path, c.System, system)
 	case c.Session == "":
 		return nil, fmt.Errorf("slurmfeed: cursor %s: no session", path)
+	case c.Seq < 0 || c.ProbeNext < 0 || c.Watermark < 0 || c.LastPoll < 0 || c.LastProbe < 0:
+		return nil, fmt.Errorf("slurmfeed: cursor %s: seq, probeNext, watermark, lastPoll, lastProbe: %d, %d, %d, %d, %d, want ≥ 0",
+			path, c.Seq, c.ProbeNext, c.Watermark, c.LastPoll, c.LastProbe)
+	}
+	for i, b := range c.Pending {
+		if b.ID == "" || len(b.Events) == 0 {
+			return nil, fmt.Errorf("slurmfeed: cursor %s: pending[%d]: a batch needs an id and events", path, i)
+		}
 	}
 	if c.Queues == nil {
 		c.Queues = map[string]queueLimits{}

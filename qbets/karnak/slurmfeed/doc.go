@@ -11,8 +11,11 @@
 // starting). Events are sent once they are Config.Delay old, in time order;
 // each batch is written ahead to the cursor file with an id of its own, so
 // that a batch is sent again after a crash or a service outage and stored
-// once (the service's ingest is idempotent by batch id). What cannot be fed
-// is counted by reason in the Report.
+// once (the service's ingest is idempotent by batch id). A batch the
+// service rejects for good (a karnak.Error that is not Temporary, as an
+// in-process Service and Client both return it) is dropped and counted;
+// a transient failure or a refused token keeps it for the next poll. What
+// cannot be fed is counted by reason in the Report.
 //
 // Beside each job that waits, the collector notes Slurm's own expected
 // start (the start time `squeue --start` shows) and asks the service for

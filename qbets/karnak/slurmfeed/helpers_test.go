@@ -157,7 +157,7 @@ func (s *tapService) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, err
 	case s.down:
 		return karnak.Ack{}, errors.New("connection refused")
 	case s.reject:
-		return karnak.Ack{}, &RejectedError{Status: 400, Message: "events[0].time: bad"}
+		return karnak.Ack{}, &karnak.Error{Code: 400, Message: "events[0].time: bad"}
 	}
 	ack, err := s.svc.IngestBatch(id, evs)
 	if err != nil {

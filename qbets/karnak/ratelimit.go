@@ -1,0 +1,182 @@
+package karnak
+
+import (
+	"container/list"
+	"fmt"
+	"hash/maphash"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The rate limit (Config.Rate) is a token bucket per client: Rate
+// tokens a second, at most Burst held, one taken by every request; an
+// empty bucket answers 429 with Retry-After. The buckets are kept in a
+// fixed number of shards, each a map with a least-recently-used list:
+// a request costs O(1) under its shard's lock, and memory is bounded by
+// maxClients buckets. A client not seen among the last maxClients/16 of
+// its shard is forgotten and starts again with a full bucket, so a new
+// client is never refused for the others' sake (the former limiter, once
+// it tracked 65,536 addresses, refused every new one after scanning them
+// all under one lock); forgetting only ever gives a client more.
+type limiter struct {
+	rate, burst float64
+	perShard    int // buckets held per shard
+	seed        maphash.Seed
+	shards      [limiterShards]limShard
+	now         func() time.Time
+}
+
+const (
+	limiterShards = 16
+	maxClients    = 1 << 16 // buckets held, all shards together
+)
+
+type limShard struct {
+	mu  sync.Mutex
+	m   map[string]*list.Element // of *bucket
+	lru list.List                // most recent at the front
+}
+
+type bucket struct {
+	client string
+	tokens float64
+	at     time.Time
+}
+
+// newLimiter holds at most clients buckets (maxClients in the service;
+// tests use fewer).
+func newLimiter(rate float64, burst, clients int) *limiter {
+	l := &limiter{rate: rate, burst: float64(burst), perShard: max(clients/limiterShards, 1), seed: maphash.MakeSeed(), now: time.Now}
+	for i := range l.shards {
+		l.shards[i].m = map[string]*list.Element{}
+	}
+	return l
+}
+
+// allow takes a token of client's bucket; when it is empty it returns
+// false and how long until the next token.
+func (l *limiter) allow(client string) (bool, time.Duration) {
+	sh := &l.shards[maphash.String(l.seed, client)%limiterShards]
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	now := l.now()
+	var b *bucket
+	if e := sh.m[client]; e != nil {
+		sh.lru.MoveToFront(e)
+		b = e.Value.(*bucket)
+		b.tokens = min(l.burst, b.tokens+max(now.Sub(b.at).Seconds(), 0)*l.rate)
+	} else if sh.lru.Len() >= l.perShard {
+		e := sh.lru.Back() // reused: no allocation once full
+		b = e.Value.(*bucket)
+		delete(sh.m, b.client)
+		*b = bucket{client: client, tokens: l.burst}
+		sh.m[client] = e
+		sh.lru.MoveToFront(e)
+	} else {
+		b = &bucket{client: client, tokens: l.burst}
+		sh.m[client] = sh.lru.PushFront(b)
+	}
+	b.at = now
+	if b.tokens < 1 {
+		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	}
+	b.tokens--
+	return true, 0
+}
+
+// client is who sent a request: id keys the rate limit, loopback says
+// whether it came from this host and not through a proxy.
+type client struct {
+	id       string
+	loopback bool
+}
+
+// clientOf identifies a request's client: its peer address, or, when
+// the peer is one of Config.TrustedProxies, the address the proxy
+// forwards in Config.ClientHeader (the rightmost one not itself a
+// trusted proxy: the entries to its left were written by the client and
+// prove nothing). An IPv6 client is its /64, which one site holds as
+// one address. A request from loopback that carries a forwarding header
+// (Forwarded, X-Forwarded-For, X-Real-IP) not read this way came through
+// a proxy on this host from anywhere: it does not count as loopback.
+func (s *Service) clientOf(r *http.Request) client {
+	peer, ok := parseAddr(r.RemoteAddr)
+	if !ok {
+		return client{id: r.RemoteAddr}
+	}
+	if s.clientHeader != "" && s.trusted(peer) {
+		vals := r.Header.Values(s.clientHeader)
+		addr := peer
+		for i := len(vals) - 1; i >= 0; i-- {
+			parts := strings.Split(vals[i], ",")
+			j := len(parts) - 1
+			for ; j >= 0; j-- {
+				a, ok := parseAddr(strings.TrimSpace(parts[j]))
+				if !ok {
+					break // garbage: trust nothing to its left
+				}
+				addr = a
+				if !s.trusted(a) {
+					break
+				}
+			}
+			if j >= 0 {
+				break
+			}
+		}
+		return client{id: idOf(addr), loopback: addr.IsLoopback()}
+	}
+	proxied := r.Header.Get("Forwarded") != "" || r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("X-Real-IP") != ""
+	return client{id: idOf(peer), loopback: peer.IsLoopback() && !proxied}
+}
+
+func (s *Service) trusted(a netip.Addr) bool {
+	for _, p := range s.proxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseAddr reads "ip", "ip:port" or "[ip]:port".
+func parseAddr(s string) (netip.Addr, bool) {
+	if host, _, err := net.SplitHostPort(s); err == nil {
+		s = host
+	}
+	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return a.Unmap().WithZone(""), true
+}
+
+func idOf(a netip.Addr) string {
+	if a.Is6() && !a.IsLoopback() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
+}
+
+// parseProxies reads Config.TrustedProxies: addresses or CIDR prefixes.
+func parseProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for i, s := range list {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, fmt.Errorf("TrustedProxies[%d]: %q is not an address or a prefix such as 10.0.0.0/8", i, s)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}

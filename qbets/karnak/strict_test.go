@@ -1,0 +1,143 @@
+package karnak
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// What the last rounds left open: a negative within was read as
+// positive; "." and ".." were names and negative job ids were taken;
+// duplicate JSON keys (the last won), a charset other than UTF-8 (read as
+// UTF-8) and bytes that are not UTF-8 (turned into U+FFFD) were
+// accepted. Each is now a 4xx naming the field.
+func TestStrictInputs(t *testing.T) {
+	s, srv := newTestServer(t)
+	u := srv.URL + "/karnak"
+	ev := func(fields string) string {
+		return fmt.Sprintf(`{"kind":"submit","system":"s1","job":7000,"time":%d,"queue":"debug","cores":1%s}`, testNow, fields)
+	}
+	for _, c := range []struct {
+		method, path, ctype, body string
+		code                      int
+		want                      string
+	}{
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=-00:30:00", "", "", 400, "within"},
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=%2B00:30:00", "", "", 400, "within"},
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=-1800", "", "", 400, "within"},
+		{"GET", "/system/s1/job/-1002/prediction/waittime.json", "", "", 400, "jobId"},
+		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nwithin -00:30:00\nlocation s1 normal\n", 400, "within"},
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","within":"-00:30:00","locations":["normal@s1"]}`, 400, "within"},
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"cores":64,"wallTime":"01:00:00","locations":["normal@s1"]}`, 400, "given twice"},
+		{"POST", "/waittime/prediction/", "application/json; charset=ISO-8859-1", `{"cores":4,"wallTime":"01:00:00","locations":["normal@s1"]}`, 415, "charset"},
+		{"POST", "/waittime/prediction/", "text/plain; charset=latin1", "processors 4\nrequestedWallTime 01:00:00\nlocation s1 normal\n", 415, "charset"},
+		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nlocation s1 norm\xe9l\n", 400, "UTF-8"},
+		{"POST", "/events", "application/json", ev(",\"user\":\"caf\xe9\""), 400, "UTF-8"},
+		{"POST", "/events", "application/json", ev(`,"user":"x\ud800y"`), 400, "surrogate"},
+		{"POST", "/events", "application/json", ev(`,"cores":8`), 400, "given twice"},
+		{"POST", "/events", "application/json", `{"batch":"a","batch":"b","events":[` + ev("") + `]}`, 400, "given twice"},
+		{"POST", "/events", "application/json; charset=utf-16", ev(""), 415, "charset"},
+		{"POST", "/events", "application/json", strings.Replace(ev(""), `"job":7000`, `"job":-7`, 1), 400, "events[0].job"},
+		{"POST", "/events", "application/json", strings.Replace(ev(""), `"system":"s1"`, `"system":".."`, 1), 400, "events[0].system"},
+		{"POST", "/events", "application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":".","cores":1,"wallTime":60}`, testNow), 400, "events[0].queue"},
+	} {
+		code, out := do(t, c.method, u+c.path, c.ctype, c.body)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%s %s %.60q: %d %q, want %d naming %q", c.method, c.path, c.body, code, out, c.code, c.want)
+		}
+	}
+	// What is still fine: UTF-8 named in any case, a surrogate pair, the
+	// same key in two objects.
+	for _, c := range []struct{ ctype, body string }{
+		{"application/json; charset=UTF-8", ev(`,"user":"\ud83d\ude00"`)},
+		{"application/json; charset=utf8", `[` + strings.Replace(ev(`,"user":"a"`), "7000", "7002", 1) + `,` + strings.Replace(ev(`,"user":"a"`), "7000", "7001", 1) + `]`},
+	} {
+		if code, out := do(t, "POST", u+"/events", c.ctype, c.body); code != 200 {
+			t.Errorf("%s %s: %d %s", c.ctype, c.body, code, out)
+		}
+	}
+	if _, err := s.PredictJob("s1", -5, 95, 90, 0); statusOf(err) != http.StatusBadRequest {
+		t.Errorf("PredictJob(-5): %v", err)
+	}
+	if _, err := s.PredictJob("s1", 1002, 95, 90, -1800); statusOf(err) != http.StatusBadRequest {
+		t.Errorf("PredictJob(within -1800): %v", err)
+	}
+	for _, d := range []string{"-00:30:00", "+1800", "-0", " 60", "1_000", "01:-5:00"} {
+		if v, err := parseDuration(d); err == nil {
+			t.Errorf("parseDuration(%q) = %d", d, v)
+		}
+	}
+}
+
+// duplicateKeyRef is duplicateKey by encoding/json's tokens: the
+// reference the fast scan is checked against.
+func duplicateKeyRef(body []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(body))
+	type obj struct {
+		keys   map[string]bool
+		expect bool
+	}
+	var stack []*obj
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		var top *obj
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &obj{keys: map[string]bool{}, expect: true})
+			case '[':
+				stack = append(stack, nil)
+			default:
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1] != nil {
+					stack[len(stack)-1].expect = true
+				}
+			}
+			continue
+		case string:
+			if top != nil && top.expect {
+				if top.keys[t] {
+					return true
+				}
+				top.keys[t] = true
+				top.expect = false
+				continue
+			}
+		}
+		if top != nil {
+			top.expect = true
+		}
+	}
+}
+
+// FuzzDuplicateKey: on valid JSON the byte scan finds a duplicate key
+// exactly when encoding/json's tokens show one.
+func FuzzDuplicateKey(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1,"a":2}`, `{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, `{"a":"\"a\"","\u0061":1}`,
+		`[{"x":1,"y":{"x":2,"x":3}}]`, `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k1":0}`,
+		`{"a\\":1,"a\\\\":2}`, `"just a string"`, `{"":1,"":2}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) || !utf8.ValidString(s) { // strictJSON refuses those first
+			duplicateKey([]byte(s)) // no panic
+			return
+		}
+		if got, want := duplicateKey([]byte(s)) != nil, duplicateKeyRef([]byte(s)); got != want {
+			t.Fatalf("%q: duplicate %v, encoding/json says %v", s, got, want)
+		}
+	})
+}
