@@ -2,11 +2,23 @@ package qbets
 
 import (
 	"encoding"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 )
 
-const stateMagic = "qbets-state-1"
+// A saved state is stateMagic, the payload, and a CRC-32C of both
+// (little-endian, 4 bytes): without it, most random corruptions of a few
+// bytes still parsed and restored a wrong state. States of the first
+// format (stateMagicV1: no checksum) are still read, so that a service's
+// database written before the checksum restores after an upgrade.
+const (
+	stateMagic   = "qbets-state-2"
+	stateMagicV1 = "qbets-state-1"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // MarshalBinary saves the Predictor's state: the full history, the
 // trimmed histories of every level, the clustering and the availability
@@ -86,7 +98,7 @@ func (p *Predictor) MarshalBinary() ([]byte, error) {
 			e.int(d.to)
 		}
 	}
-	return e.b, nil
+	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli)), nil
 }
 
 // fingerprint writes the settings a saved state depends on.
@@ -180,16 +192,27 @@ func loadHistory(d *dec, h *history) error {
 
 // UnmarshalBinary restores a state saved by MarshalBinary into p, which
 // must have been made by New with the same Config; p's own state is
-// replaced. A Clusterer other than the built-ins is fitted again on the
-// jobs it was last fitted on (the same partition, unless MaxHistory has
-// dropped some of them since).
+// replaced. A corrupted state (its checksum does not match) is an error
+// and changes nothing. A Clusterer other than the built-ins is fitted
+// again on the jobs it was last fitted on (the same partition, unless
+// MaxHistory has dropped some of them since).
 func (p *Predictor) UnmarshalBinary(b []byte) error {
-	if len(b) < len(stateMagic) || string(b[:len(stateMagic)]) != stateMagic {
+	var body []byte
+	switch {
+	case len(b) >= len(stateMagic)+4 && string(b[:len(stateMagic)]) == stateMagic:
+		n := len(b) - 4
+		if crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+			return errors.New("qbets: corrupt saved state (checksum mismatch)")
+		}
+		body = b[len(stateMagic):n]
+	case len(b) >= len(stateMagicV1) && string(b[:len(stateMagicV1)]) == stateMagicV1:
+		body = b[len(stateMagicV1):]
+	default:
 		return errors.New("qbets: not a saved Predictor state")
 	}
 	var want enc
 	p.fingerprint(&want)
-	d := dec{b: b[len(stateMagic):]}
+	d := dec{b: body}
 	if len(d.b) < len(want.b) || string(d.b[:len(want.b)]) != string(want.b) {
 		return errors.New("qbets: the saved state is for another Config")
 	}
