@@ -32,7 +32,7 @@ func (p *Predictor) MarshalBinary() ([]byte, error) {
 	e.b = append(e.b, stateMagic...)
 	p.fingerprint(&e)
 	for _, v := range []int{p.st.Arrivals, p.st.Releases, p.st.ChangePoints, p.st.Reclusterings,
-		p.st.DownExcluded, p.st.Forgotten, p.events, p.nextCluster, p.fitTo} {
+		p.st.DownExcluded, p.st.Forgotten, p.events, p.nextCluster, p.fitTo, p.st.NilFits} {
 		e.int(int64(v))
 	}
 	e.bool(p.sawSubmit)
@@ -198,6 +198,7 @@ func loadHistory(d *dec, h *history) error {
 // MaxHistory has dropped some of them since).
 func (p *Predictor) UnmarshalBinary(b []byte) error {
 	var body []byte
+	v1 := false
 	switch {
 	case len(b) >= len(stateMagic)+4 && string(b[:len(stateMagic)]) == stateMagic:
 		n := len(b) - 4
@@ -206,7 +207,7 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 		}
 		body = b[len(stateMagic):n]
 	case len(b) >= len(stateMagicV1) && string(b[:len(stateMagicV1)]) == stateMagicV1:
-		body = b[len(stateMagicV1):]
+		body, v1 = b[len(stateMagicV1):], true
 	default:
 		return errors.New("qbets: not a saved Predictor state")
 	}
@@ -222,12 +223,12 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 		return err
 	}
 	q := fresh
-	var c [9]int
-	for i := range c {
+	var c [10]int
+	for i := range c[:len(c)-bool2int(v1)] { // the first format had no NilFits
 		c[i] = int(d.int())
 	}
 	q.st.Arrivals, q.st.Releases, q.st.ChangePoints, q.st.Reclusterings = c[0], c[1], c[2], c[3]
-	q.st.DownExcluded, q.st.Forgotten, q.events, q.nextCluster, q.fitTo = c[4], c[5], c[6], c[7], c[8]
+	q.st.DownExcluded, q.st.Forgotten, q.events, q.nextCluster, q.fitTo, q.st.NilFits = c[4], c[5], c[6], c[7], c[8], c[9]
 	q.sawSubmit, q.started = d.bool(), d.bool()
 	q.lastStart, q.now = d.int(), d.int()
 	n := d.count()
@@ -261,7 +262,11 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 		q.setPartition(bp)
 	} else {
 		from := min(max(q.fitTo-q.st.Forgotten, 0), len(q.all))
-		q.setPartition(q.clus.Fit(q.all[:from], q.levels[0].nMin))
+		np := q.clus.Fit(q.all[:from], q.levels[0].nMin)
+		if isNil(np) {
+			return errNilPartition
+		}
+		q.setPartition(np)
 	}
 	for _, l := range q.levels {
 		k := d.count()
@@ -316,4 +321,11 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	p.sawSubmit, p.started, p.lastStart, p.events, p.nextCluster, p.now, p.fitTo, p.st =
 		q.sawSubmit, q.started, q.lastStart, q.events, q.nextCluster, q.now, q.fitTo, q.st
 	return nil
+}
+
+func bool2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
