@@ -123,6 +123,9 @@ type AssignReport struct {
 // the jobs' run times by assignEstimates. d must hold exactly len(jobs)
 // estimates. Jobs with an unknown run time are treated as running 0 s.
 func Assign(jobs []swf.Job, d *Distribution, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
+	if d == nil {
+		return AssignReport{}, errors.New("estmodel: Assign: nil Distribution")
+	}
 	if d.N != len(jobs) {
 		return AssignReport{}, fmt.Errorf("estmodel: distribution for %d jobs, trace has %d", d.N, len(jobs))
 	}
@@ -145,6 +148,9 @@ func Shuffle(jobs []swf.Job, cfg AssignConfig, rng *rand.Rand) (AssignReport, er
 }
 
 func assignValues(jobs []swf.Job, est []int64, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
+	if rng == nil {
+		return AssignReport{}, errNilRand
+	}
 	run := make([]int64, len(jobs))
 	for i := range jobs {
 		run[i] = max(0, jobs[i].RunTime)
