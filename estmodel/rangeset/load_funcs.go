@@ -63,8 +63,10 @@ func (c LoadFuncConfig) Validate() error {
 		return fmt.Errorf("rangeset: LoadFuncConfig.MinSpread = %v, need in [0, 1]", c.MinSpread)
 	case !(c.MaxStepPct >= 0) || math.IsInf(c.MaxStepPct, 0):
 		return fmt.Errorf("rangeset: LoadFuncConfig.MaxStepPct = %v, need ≥ 0", c.MaxStepPct)
-	case !(c.BinWidth >= 0 && c.BinWidth <= 1):
-		return fmt.Errorf("rangeset: LoadFuncConfig.BinWidth = %v, need in [0, 1]", c.BinWidth)
+	case !(c.BinWidth == 0 || c.BinWidth >= 1e-6 && c.BinWidth <= 1):
+		// One bin per 1e-6 of load at most: a tinier width allocated
+		// more bins than memory holds.
+		return fmt.Errorf("rangeset: LoadFuncConfig.BinWidth = %v, need 0 (default) or in [1e-6, 1]", c.BinWidth)
 	case !(c.EpsFrac >= 0) || math.IsInf(c.EpsFrac, 0):
 		return fmt.Errorf("rangeset: LoadFuncConfig.EpsFrac = %v, need ≥ 0", c.EpsFrac)
 	case c.MinPts < 0:

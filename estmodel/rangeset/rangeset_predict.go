@@ -1,6 +1,7 @@
 package rangeset
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -175,8 +176,16 @@ func (p *RangePredictor) Predict(k RangeKey, l float64) (rs RangeSet, ok bool, e
 	if err := p.Config.Validate(); err != nil {
 		return nil, false, err
 	}
-	if math.IsNaN(l) || l < 0 {
-		return nil, false, fmt.Errorf("rangeset: RangePredictor.Predict: predicted load %v", l)
+	if !(l >= 0) || math.IsInf(l, 1) {
+		return nil, false, fmt.Errorf("rangeset: RangePredictor.Predict: predicted load %v, need a finite value ≥ 0", l)
+	}
+	if p.History == nil {
+		return nil, false, errors.New("rangeset: RangePredictor.Predict: no History")
+	}
+	for i, f := range p.Funcs {
+		if math.IsNaN(f.A) || math.IsInf(f.A, 0) || math.IsNaN(f.B) || math.IsInf(f.B, 0) {
+			return nil, false, fmt.Errorf("rangeset: RangePredictor.Funcs[%d] = %+v is not finite", i, f)
+		}
 	}
 	cfg := p.Config.withDefaults()
 	rel := p.History.Relevant(k, cfg)

@@ -1,0 +1,52 @@
+package rangeset
+
+import (
+	"math"
+	"testing"
+)
+
+// Out-of-range inputs are errors or finite answers: huge executions and
+// changes (they wrapped busy counts and gave negative loads), a bin width
+// so small its bins could not be allocated (a panic), a predictor without
+// history (a nil dereference), an infinite load or non-finite load
+// functions (an internal "[NaN, NaN)" error).
+func TestHostileInputs(t *testing.T) {
+	if _, err := NewLoadProfile(10, []Execution{{Start: 0, End: math.MaxInt64, Procs: math.MaxInt64}}); err == nil {
+		t.Error("an execution of 2^63 processor-seconds accepted")
+	}
+	lp, err := NewLoadProfile(10, []Execution{{0, 100, 5}, {50, 150, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lp.Add(math.MaxInt64, 1) == nil || lp.Add(200, math.MaxInt64) == nil {
+		t.Error("Add of 2^63 accepted")
+	}
+	for _, x := range []float64{lp.Load(math.MinInt64, math.MaxInt64), lp.JobLoad(Execution{math.MinInt64, math.MaxInt64, 3}), lp.Usage(math.MinInt64, math.MaxInt64)} {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			t.Errorf("a load or usage over the whole int64 line = %v", x)
+		}
+	}
+	if _, err := BuildLoadFuncs(nil, LoadFuncConfig{BinWidth: 1e-300}); err == nil {
+		t.Error("BinWidth 1e-300 accepted")
+	}
+	h := &RangeHistory{}
+	for i := range 30 {
+		if err := h.Add(LoadSample{Runtime: float64(100 + i), Load: 0.5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]struct {
+		p RangePredictor
+		l float64
+	}{
+		"nil history": {RangePredictor{}, 0.5},
+		"+Inf load":   {RangePredictor{History: h}, math.Inf(1)},
+		"NaN load":    {RangePredictor{History: h}, math.NaN()},
+		"NaN func":    {RangePredictor{History: h, Funcs: []LoadFunc{{math.NaN(), 1}}}, 0.5},
+		"Inf func":    {RangePredictor{History: h, Funcs: []LoadFunc{{1, math.Inf(-1)}}}, 0.5},
+	} {
+		if _, _, err := c.p.Predict(RangeKey{}, c.l); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
