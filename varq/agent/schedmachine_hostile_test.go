@@ -7,6 +7,7 @@ import (
 
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/varq"
 )
 
 // A job ID the simulation already holds is reported as a duplicate ID
@@ -55,5 +56,33 @@ func TestSchedMachineRejections(t *testing.T) {
 	}
 	if strings.Contains(errs[0].Error(), "-processor job") {
 		t.Errorf("duplicate reported as a size problem: %v", errs[0])
+	}
+}
+
+// A nil func forecaster is refused (it was accepted and would panic when
+// asked), and so is a Period beyond varq's 2^40 s (every request would
+// have been refused).
+func TestSimAgentHostileConfig(t *testing.T) {
+	s, err := sched.New(sched.EASY(16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewSchedMachine(s, 1000)
+	good := varq.ForecasterFunc(func(int, int64, int64) (float64, bool) { return 0.5, true })
+	var nilF varq.ForecasterFunc
+	var nilM *SchedMachine
+	rc := varq.ReplanConfig{ReqProb: 0.5}
+	for name, c := range map[string]struct {
+		m   varq.Machine
+		f   varq.Forecaster
+		cfg SimConfig
+	}{
+		"nil func forecaster": {m, nilF, SimConfig{Fraction: 0.5, Replan: rc}},
+		"nil pointer machine": {nilM, good, SimConfig{Fraction: 0.5, Replan: rc}},
+		"Period 2^63−1":       {m, good, SimConfig{Fraction: 0.5, Replan: rc, Period: math.MaxInt64}},
+	} {
+		if _, err := NewSimAgent(c.m, c.f, c.cfg); err == nil {
+			t.Errorf("%s: no error", name)
+		}
 	}
 }
