@@ -1,8 +1,10 @@
 package qbets
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // nilFit is a user's Clusterer with a bug: after the first fits calls it
@@ -91,5 +93,33 @@ func TestNilPlugins(t *testing.T) {
 	var rl *runLength
 	if _, err := New(Config{Trimmer: func(int) Trimmer { return rl }}); err == nil {
 		t.Error("a Trimmer factory returning a nil pointer was accepted")
+	}
+}
+
+// A level whose minimum history no queue reaches is a configuration
+// error (q = 1−2^−53 made New loop for minutes building its index table),
+// and RunLength with a huge minimum history does not allocate it up front
+// (a makeslice panic).
+func TestExtremeLevels(t *testing.T) {
+	near1 := math.Nextafter(1, 0)
+	for _, cfg := range []Config{{Quantile: near1}, {Quantile: 1 - 1e-12, Confidence: 0.99},
+		{Levels: []Level{{0.5, 0.95}, {near1, 0.5}}}} {
+		done := make(chan error, 1)
+		go func() { _, err := New(cfg); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%+v: accepted", cfg.levels())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%+v: New did not return in 10 s", cfg.levels())
+		}
+	}
+	if _, err := New(Config{Quantile: 0.99999, Confidence: 0.99}); err != nil {
+		t.Errorf("q = 0.99999, C = 0.99 (460,515 jobs): %v", err)
+	}
+	tr := RunLength(math.MaxInt)
+	for i := range 100 {
+		tr.Observe(int64(i), i%2 == 0)
 	}
 }

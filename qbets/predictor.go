@@ -130,6 +130,14 @@ func (c Config) Validate() error {
 	if c.FixedUppers != nil && c.Cluster != ClusterFixedProcs {
 		return errors.New("qbets: FixedUppers is set but Cluster is not ClusterFixedProcs")
 	}
+	for _, l := range c.levels() {
+		// A level whose minimum history is beyond any queue's would
+		// never bound a wait, and building its index table took minutes
+		// (q = 1−2^−53).
+		if n := MinHistory(l.Quantile, l.Confidence); n < 0 || n > maxMinHistory {
+			return fmt.Errorf("qbets: q = %v, C = %v need a history above %d jobs", l.Quantile, l.Confidence, maxMinHistory)
+		}
+	}
 	if c.MaxHistory > 0 {
 		for _, l := range c.levels() {
 			if n := MinHistory(l.Quantile, l.Confidence); c.MaxHistory < n {
@@ -140,6 +148,10 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// maxMinHistory bounds a level's minimum history: q = 0.99999 at
+// C = 0.99 needs 460,515 jobs.
+const maxMinHistory = 1 << 22
 
 // levels is the primary level (defaults applied) then the others, without
 // repeats.
