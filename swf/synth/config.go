@@ -1,9 +1,11 @@
 package synth
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -57,7 +59,11 @@ type Estimator interface {
 
 // maxMachine bounds Config.Machine: above the largest machine in
 // processors, and low enough that the load calculation (O(P)) finishes.
-const maxMachine = 1 << 24
+// maxJobs bounds Generator.Jobs, which holds its jobs in memory.
+const (
+	maxMachine = 1 << 24
+	maxJobs    = 1 << 28
+)
 
 func (c *Config) machine() int64 {
 	if c.Machine == 0 {
@@ -104,6 +110,16 @@ func (c Config) Validate() error {
 			if err := p.arrivalsReachable(k); err != nil {
 				return err
 			}
+		}
+	}
+	if c.Estimator != nil {
+		if v := reflect.ValueOf(c.Estimator); v.Kind() == reflect.Pointer && v.IsNil() {
+			return errors.New("synth: Estimator is a nil pointer")
+		}
+	}
+	if c.Source != nil {
+		if v := reflect.ValueOf(c.Source); v.Kind() == reflect.Pointer && v.IsNil() {
+			return errors.New("synth: Source is a nil pointer")
 		}
 	}
 	if v, ok := c.Estimator.(interface{ Validate() error }); ok {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/batchq/batchq/swf"
 )
 
 // Settings outside what the model can draw are errors, never a default
@@ -104,3 +106,29 @@ func TestStuckSourceFinishes(t *testing.T) {
 		}
 	}
 }
+
+// Jobs refuses a count it cannot hold (MaxInt panicked in makeslice),
+// and a nil-pointer Source or Estimator is a configuration error.
+func TestJobsAndPluginBounds(t *testing.T) {
+	g, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, -1, math.MaxInt} {
+		if _, err := g.Jobs(n); err == nil {
+			t.Errorf("Jobs(%d): no error", n)
+		}
+	}
+	var pcg *rand.PCG
+	if _, err := New(Config{Source: pcg}); err == nil {
+		t.Error("a nil *rand.PCG Source accepted")
+	}
+	var est *nilEstimator
+	if _, err := New(Config{Estimator: est}); err == nil {
+		t.Error("a nil-pointer Estimator accepted")
+	}
+}
+
+type nilEstimator struct{}
+
+func (*nilEstimator) Apply([]swf.Job, *rand.Rand) error { return nil }
