@@ -129,6 +129,13 @@ func Assign(jobs []swf.Job, d *Distribution, cfg AssignConfig, rng *rand.Rand) (
 	if d.N != len(jobs) {
 		return AssignReport{}, fmt.Errorf("estmodel: distribution for %d jobs, trace has %d", d.N, len(jobs))
 	}
+	sum := 0
+	for i, b := range d.Bins { // a Distribution may be built by hand
+		if b.Jobs < 0 || b.Time <= 0 || b.Jobs > d.N-sum {
+			return AssignReport{}, fmt.Errorf("estmodel: Distribution bin %d (%d jobs at %d s): need a positive time and at most N = %d jobs in all", i, b.Jobs, b.Time, d.N)
+		}
+		sum += b.Jobs
+	}
 	return assignValues(jobs, d.Estimates(), cfg, rng)
 }
 

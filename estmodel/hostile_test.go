@@ -147,3 +147,28 @@ func TestGenerateRangeProperty(t *testing.T) {
 		}
 	})
 }
+
+// A Distribution built by hand with negative, non-positive-time or
+// overflowing bins is refused by Assign (2^63 jobs in one bin ran out of
+// memory), and Estimates never returns more than N values.
+func TestAssignHandBuiltDistribution(t *testing.T) {
+	jobs := make([]swf.Job, 3)
+	for i := range jobs {
+		jobs[i] = swf.Job{ID: int64(i), RunTime: 100}
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for name, d := range map[string]*Distribution{
+		"short":         {N: 3, Bins: []Bin{{Time: 60, Jobs: 1}}},
+		"negative jobs": {N: 3, Bins: []Bin{{Time: 60, Jobs: -5}, {Time: 120, Jobs: 8}}},
+		"2^63 jobs":     {N: 3, Bins: []Bin{{Time: 60, Jobs: math.MaxInt}}},
+		"negative time": {N: 3, Bins: []Bin{{Time: -60, Jobs: 3}}},
+	} {
+		if rep, err := Assign(append([]swf.Job(nil), jobs...), d, AssignConfig{}, r); err == nil {
+			t.Errorf("%s: %+v, no error", name, rep)
+		}
+	}
+	d := &Distribution{N: 5, Bins: []Bin{{Time: 60, Jobs: math.MaxInt}, {Time: 120, Jobs: math.MaxInt}}}
+	if n := len(d.Estimates()); n != 5 {
+		t.Errorf("Estimates of a hand-built distribution: %d values, want N = 5", n)
+	}
+}

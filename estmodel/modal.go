@@ -131,11 +131,14 @@ func truncateHead(head []int64, k int, user map[int64]float64) []int64 {
 }
 
 // Estimates returns the N estimates of the distribution, one per job,
-// in descending order (the input Assign expects).
+// in descending order (the input Assign expects). Of a Distribution
+// built by hand it returns at most min(N, 2^28) values (Bins whose job
+// counts add up to more would not fit in memory).
 func (d *Distribution) Estimates() []int64 {
-	out := make([]int64, 0, d.N)
-	for i := len(d.Bins) - 1; i >= 0; i-- {
-		for range d.Bins[i].Jobs {
+	n := max(min(d.N, maxJobs), 0)
+	out := make([]int64, 0, n)
+	for i := len(d.Bins) - 1; i >= 0 && len(out) < n; i-- {
+		for range min(d.Bins[i].Jobs, n-len(out)) {
 			out = append(out, d.Bins[i].Time)
 		}
 	}
