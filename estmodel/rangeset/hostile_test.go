@@ -29,6 +29,21 @@ func TestHostileInputs(t *testing.T) {
 	if _, err := BuildLoadFuncs(nil, LoadFuncConfig{BinWidth: 1e-300}); err == nil {
 		t.Error("BinWidth 1e-300 accepted")
 	}
+	// An infinite load indexed bin −2^63 (a panic); a huge finite one
+	// lands in the last bin.
+	var ss []LoadSample
+	for i := range 40 {
+		ss = append(ss, LoadSample{Runtime: float64(100 + i), Load: float64(i) / 40})
+	}
+	if _, err := BuildLoadFuncs(append(ss, LoadSample{Runtime: 100, Load: math.Inf(1)}), LoadFuncConfig{}); err == nil {
+		t.Error("an infinite load accepted")
+	}
+	if _, err := BuildLoadFuncs(append(ss, LoadSample{Runtime: 100, Load: 1e300}), LoadFuncConfig{}); err != nil {
+		t.Error(err)
+	}
+	if err := (&RangeHistory{}).Add(LoadSample{Runtime: 1e300}); err == nil {
+		t.Error("a runtime of 1e300 s accepted")
+	}
 	h := &RangeHistory{}
 	for i := range 30 {
 		if err := h.Add(LoadSample{Runtime: float64(100 + i), Load: 0.5}); err != nil {

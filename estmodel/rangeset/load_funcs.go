@@ -110,7 +110,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	cfg = cfg.withDefaults()
 	groups := map[RangeKey][]LoadSample{}
 	for i, s := range samples {
-		if math.IsNaN(s.Runtime) || math.IsNaN(s.Load) || s.Runtime < 0 || s.Load < 0 {
+		if !(s.Runtime >= 0 && s.Runtime <= maxTime) || !(s.Load >= 0) || math.IsInf(s.Load, 1) {
 			return nil, fmt.Errorf("rangeset: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
 		}
 		groups[s.Key] = append(groups[s.Key], s)
@@ -176,7 +176,7 @@ func loadFunc(ss []LoadSample, cfg LoadFuncConfig) (LoadFunc, bool) {
 	nb := int(math.Ceil(1/cfg.BinWidth - 1e-9))
 	byBin := make([][]LoadSample, nb)
 	for _, s := range ss {
-		b := min(int(s.Load/cfg.BinWidth), nb-1) // the last bin is closed: [0.95, 1.0]
+		b := int(min(s.Load/cfg.BinWidth, float64(nb-1))) // the last bin is closed: [0.95, 1.0]; capped before the conversion
 		byBin[b] = append(byBin[b], s)
 	}
 	var bins []loadBin

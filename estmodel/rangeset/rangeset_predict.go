@@ -89,8 +89,9 @@ type RangeHistory struct {
 
 // Add appends a finished job; negative or NaN values are an error.
 func (h *RangeHistory) Add(s LoadSample) error {
-	if !(s.Runtime >= 0) || !(s.Load >= 0) || math.IsInf(s.Runtime, 0) || math.IsInf(s.Load, 0) {
-		return fmt.Errorf("rangeset: RangeHistory.Add: runtime %v, load %v", s.Runtime, s.Load)
+	if !(s.Runtime >= 0 && s.Runtime <= maxTime) || !(s.Load >= 0) || math.IsInf(s.Load, 0) {
+		// Runtimes beyond 2^40 s would wrap where they become int64 times.
+		return fmt.Errorf("rangeset: RangeHistory.Add: runtime %v (need 0–2^40 s), load %v", s.Runtime, s.Load)
 	}
 	k := h.byKey[s.Key]
 	if k == nil {
