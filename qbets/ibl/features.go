@@ -34,10 +34,11 @@ var QueuedFeatures = []Feature{
 	{"UserCount", Linear}, {"UserWork", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
 }
 
-// Bounds of a submitted job: 2^32 cores, a requested run time of 2^40 s
-// (35,000 years).
+// Bounds of a submitted job: 2^40 cores and a requested run time of
+// 2^40 s (35,000 years), the bounds of the karnak service's events; the
+// core sums then stay below 2^63 for up to 2^23 running jobs.
 const (
-	maxCores   = 1 << 32
+	maxCores   = 1 << 40
 	maxReqTime = 1 << 40
 )
 
