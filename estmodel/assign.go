@@ -123,8 +123,18 @@ type AssignReport struct {
 // the jobs' run times by assignEstimates. d must hold exactly len(jobs)
 // estimates. Jobs with an unknown run time are treated as running 0 s.
 func Assign(jobs []swf.Job, d *Distribution, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
+	if d == nil {
+		return AssignReport{}, errors.New("estmodel: Assign: nil Distribution")
+	}
 	if d.N != len(jobs) {
 		return AssignReport{}, fmt.Errorf("estmodel: distribution for %d jobs, trace has %d", d.N, len(jobs))
+	}
+	sum := 0
+	for i, b := range d.Bins { // a Distribution may be built by hand
+		if b.Jobs < 0 || b.Time <= 0 || b.Jobs > d.N-sum {
+			return AssignReport{}, fmt.Errorf("estmodel: Distribution bin %d (%d jobs at %d s): need a positive time and at most N = %d jobs in all", i, b.Jobs, b.Time, d.N)
+		}
+		sum += b.Jobs
 	}
 	return assignValues(jobs, d.Estimates(), cfg, rng)
 }
@@ -145,6 +155,9 @@ func Shuffle(jobs []swf.Job, cfg AssignConfig, rng *rand.Rand) (AssignReport, er
 }
 
 func assignValues(jobs []swf.Job, est []int64, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
+	if rng == nil {
+		return AssignReport{}, errNilRand
+	}
 	run := make([]int64, len(jobs))
 	for i := range jobs {
 		run[i] = max(0, jobs[i].RunTime)

@@ -35,8 +35,13 @@ func (m FModel) Validate() error {
 }
 
 // Estimate returns the estimate for run time r (seconds, rounded to the
-// second). rng is used only by the random model.
+// second). rng is used only by the random model. It returns −1 (SWF's
+// "unknown") for a negative r, an invalid model, or a nil rng that the
+// random model needs.
 func (m FModel) Estimate(r int64, rng *rand.Rand) int64 {
+	if r < 0 || (rng == nil && !m.Deterministic) || m.Validate() != nil {
+		return -1
+	}
 	factor := m.F + 1
 	if !m.Deterministic {
 		factor = 1 + rng.Float64()*m.F
@@ -49,6 +54,9 @@ func (m FModel) Estimate(r int64, rng *rand.Rand) int64 {
 func (m FModel) Apply(jobs []swf.Job, rng *rand.Rand) error {
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if rng == nil && (!m.Deterministic) {
+		return errNilRand
 	}
 	for i := range jobs {
 		jobs[i].ReqTime = m.Estimate(max(0, jobs[i].RunTime), rng)

@@ -2,11 +2,16 @@ package estmodel
 
 import (
 	"cmp"
+	"errors"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/batchq/batchq/swf"
 )
+
+// errNilRand is a nil random source: the models draw from the caller's
+// *rand.Rand so that the same seed gives the same estimates everywhere.
+var errNilRand = errors.New("estmodel: nil *rand.Rand (pass a seeded one, e.g. rand.New(rand.NewPCG(seed, 0)))")
 
 // Bin is one mode of a generated estimate distribution: an estimate value
 // and how many jobs use it.
@@ -44,6 +49,9 @@ type Distribution struct {
 func Generate(cfg ModalConfig, rng *rand.Rand) (*Distribution, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if rng == nil {
+		return nil, errNilRand
 	}
 	p := cfg.params()
 	d := &Distribution{N: cfg.N, K: cfg.numEstimates()}
@@ -123,11 +131,14 @@ func truncateHead(head []int64, k int, user map[int64]float64) []int64 {
 }
 
 // Estimates returns the N estimates of the distribution, one per job,
-// in descending order (the input Assign expects).
+// in descending order (the input Assign expects). Of a Distribution
+// built by hand it returns at most min(N, 2^28) values (Bins whose job
+// counts add up to more would not fit in memory).
 func (d *Distribution) Estimates() []int64 {
-	out := make([]int64, 0, d.N)
-	for i := len(d.Bins) - 1; i >= 0; i-- {
-		for range d.Bins[i].Jobs {
+	n := max(min(d.N, maxJobs), 0)
+	out := make([]int64, 0, n)
+	for i := len(d.Bins) - 1; i >= 0 && len(out) < n; i-- {
+		for range min(d.Bins[i].Jobs, n-len(out)) {
 			out = append(out, d.Bins[i].Time)
 		}
 	}
@@ -158,6 +169,9 @@ func (m Modal) Validate() error {
 // Assign.KeepRuntimes, truncates run times above E_max). Use Generate and
 // Assign for the distribution and the report.
 func (m Modal) Apply(jobs []swf.Job, rng *rand.Rand) error {
+	if rng == nil {
+		return errNilRand
+	}
 	if len(jobs) == 0 {
 		return nil
 	}

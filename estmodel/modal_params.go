@@ -55,6 +55,14 @@ type UserBin struct {
 	Percent float64 // percentage of N, used when Jobs is 0
 }
 
+// The limits of a ModalConfig: far above every workload log (the linear K
+// model stops at 565 distinct estimates), low enough that Generate and
+// Distribution.Estimates finish and fit in memory.
+const (
+	maxJobs      = 1 << 28
+	maxEstimates = 1 << 20
+)
+
 // ModalConfig configures the modal model. N and EMax are mandatory; every
 // other zero field means the spec's recommended default.
 type ModalConfig struct {
@@ -96,11 +104,22 @@ func (c ModalConfig) Validate() error {
 	if c.N <= 0 {
 		return errors.New("estmodel: N must be positive")
 	}
+	if c.N > maxJobs {
+		// Distribution.Estimates holds N values; no workload log comes near.
+		return fmt.Errorf("estmodel: N = %d is above %d jobs", c.N, maxJobs)
+	}
 	if c.EMax < 3600 {
 		return fmt.Errorf("estmodel: E_max = %d s is below one hour", c.EMax)
 	}
 	if c.K < 0 {
 		return errors.New("estmodel: K must not be negative")
+	}
+	if c.K > c.N {
+		return fmt.Errorf("estmodel: K = %d distinct estimates for N = %d jobs", c.K, c.N)
+	}
+	if k := c.numEstimates(); k > maxEstimates {
+		// Generate costs O(K).
+		return fmt.Errorf("estmodel: K = %d distinct estimates is above the limit %d", k, maxEstimates)
 	}
 	if len(c.Bins) > 20 {
 		return fmt.Errorf("estmodel: %d user bins, at most 20", len(c.Bins))
@@ -119,8 +138,8 @@ func (c ModalConfig) Validate() error {
 			below++
 		}
 		switch {
-		case b.Jobs < 0 || b.Percent < 0:
-			return fmt.Errorf("estmodel: user bin %d: negative size", i)
+		case b.Jobs < 0 || !(b.Percent >= 0) || math.IsInf(b.Percent, 0):
+			return fmt.Errorf("estmodel: user bin %d: size %d jobs, %v%% is negative, NaN or infinite", i, b.Jobs, b.Percent)
 		case b.Jobs == 0 && b.Percent == 0:
 			return fmt.Errorf("estmodel: user bin %d: neither jobs nor percent given", i)
 		case b.Jobs > 0 && b.Percent > 0:

@@ -46,8 +46,12 @@ func (m PhiModel) Validate() error {
 	return nil
 }
 
-// Estimate returns the Φ-model estimate of run time r (seconds).
+// Estimate returns the Φ-model estimate of run time r (seconds), or −1
+// (SWF's "unknown") for a negative r, an invalid model or a nil rng.
 func (m PhiModel) Estimate(r int64, rng *rand.Rand) int64 {
+	if r < 0 || rng == nil || m.Validate() != nil {
+		return -1
+	}
 	e := float64(r)
 	if rng.Float64() >= m.phi() {
 		e /= 1 - rng.Float64() // u in (0, 1]
@@ -62,6 +66,9 @@ func (m PhiModel) Estimate(r int64, rng *rand.Rand) int64 {
 func (m PhiModel) Apply(jobs []swf.Job, rng *rand.Rand) error {
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if rng == nil {
+		return errNilRand
 	}
 	for i := range jobs {
 		jobs[i].ReqTime = m.Estimate(max(0, jobs[i].RunTime), rng)

@@ -3,6 +3,7 @@ package qbets
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 )
@@ -115,6 +116,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("qbets: MaxHistory %d must be ≥ 0", c.MaxHistory)
 	case c.NoTrim && c.Trimmer != nil:
 		return errors.New("qbets: both NoTrim and Trimmer are set")
+	case c.Clusterer != nil && isNil(c.Clusterer):
+		return errors.New("qbets: Clusterer is a nil pointer")
 	case c.Clusterer != nil && (c.Cluster != 0 || c.FixedUppers != nil || c.MaxClusters != 0):
 		return errors.New("qbets: Clusterer is set together with Cluster, FixedUppers or MaxClusters")
 	}
@@ -127,6 +130,14 @@ func (c Config) Validate() error {
 	if c.FixedUppers != nil && c.Cluster != ClusterFixedProcs {
 		return errors.New("qbets: FixedUppers is set but Cluster is not ClusterFixedProcs")
 	}
+	for _, l := range c.levels() {
+		// A level whose minimum history is beyond any queue's would
+		// never bound a wait, and building its index table took minutes
+		// (q = 1−2^−53).
+		if n := MinHistory(l.Quantile, l.Confidence); n < 0 || n > maxMinHistory {
+			return fmt.Errorf("qbets: q = %v, C = %v need a history above %d jobs", l.Quantile, l.Confidence, maxMinHistory)
+		}
+	}
 	if c.MaxHistory > 0 {
 		for _, l := range c.levels() {
 			if n := MinHistory(l.Quantile, l.Confidence); c.MaxHistory < n {
@@ -137,6 +148,10 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// maxMinHistory bounds a level's minimum history: q = 0.99999 at
+// C = 0.99 needs 460,515 jobs.
+const maxMinHistory = 1 << 22
 
 // levels is the primary level (defaults applied) then the others, without
 // repeats.
@@ -179,6 +194,7 @@ type Stats struct {
 	DownPeriods   int // closed DOWN periods
 	Clusters      int // current clusters
 	Forgotten     int // released jobs dropped by MaxHistory
+	NilFits       int // re-fits whose Clusterer returned no Partition: the previous partition was kept
 }
 
 // level is the state of one (q, C) pair.
@@ -255,6 +271,9 @@ func New(cfg Config) (*Predictor, error) {
 	p := &Predictor{cfg: cfg, pairI: map[[2]int64]int{}, nextCluster: cfg.TrainArrivals}
 	for _, l := range lv {
 		n := MinHistory(l.Quantile, l.Confidence)
+		if cfg.Trimmer != nil && isNil(cfg.Trimmer(n)) {
+			return nil, fmt.Errorf("qbets: Config.Trimmer(%d) returned a nil Trimmer (NoTrim turns trimming off)", n)
+		}
 		p.levels = append(p.levels, &level{Level: l, nMin: n, tab: newIndexTable(l.Quantile, l.Confidence)})
 	}
 	if cfg.Clusterer != nil {
@@ -265,8 +284,10 @@ func New(cfg Config) (*Predictor, error) {
 	}
 	if cfg.Clusterer == nil && cfg.Cluster != ClusterFixedProcs {
 		p.setPartition(&partition{mode: cfg.Cluster, k: 1}) // one cluster until trained
+	} else if np := p.fit(); np != nil {
+		p.setPartition(np)
 	} else {
-		p.setPartition(p.fit())
+		return nil, errNilPartition
 	}
 	for _, l := range p.levels {
 		l.hists = make([]*history, p.k)
@@ -303,14 +324,33 @@ func (p *Predictor) newHistory(l *level) *history {
 	return h
 }
 
-// fit fits the Clusterer to the full history.
+// fit fits the Clusterer to the full history. It returns nil, and
+// leaves fitTo alone, when a user's Clusterer returned no Partition (a
+// nil interface or a nil pointer).
 func (p *Predictor) fit() Partition {
-	p.fitTo = p.st.Forgotten + len(p.all)
 	n := p.levels[0].nMin
+	var np Partition
 	if p.fast != nil {
-		return p.fast.fit(p.pairs, n)
+		np = p.fast.fit(p.pairs, n)
+	} else if np = p.clus.Fit(p.all, n); isNil(np) {
+		return nil
 	}
-	return p.clus.Fit(p.all, n)
+	p.fitTo = p.st.Forgotten + len(p.all)
+	return np
+}
+
+// errNilPartition is a user Clusterer's Fit returning no Partition where
+// the Predictor cannot keep a previous one (New, UnmarshalBinary).
+var errNilPartition = errors.New("qbets: the Clusterer's Fit returned a nil Partition")
+
+// isNil tells a missing plug-in: a nil interface or a nil pointer
+// (calling a method on it would panic inside the user's code).
+func isNil(x any) bool {
+	if x == nil {
+		return true
+	}
+	v := reflect.ValueOf(x)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 func (p *Predictor) setPartition(np Partition) {
@@ -479,8 +519,16 @@ func (p *Predictor) tick() {
 // by replaying the change-point detector over its jobs in release order.
 func (p *Predictor) recluster() {
 	p.st.Reclusterings++
+	np := p.fit()
+	if np == nil {
+		// A user Clusterer's bug: the previous partition still maps every
+		// request, so it stays; the failure is counted, and the next
+		// scheduled re-fit tries again.
+		p.st.NilFits++
+		return
+	}
 	old := p.boxes
-	p.setPartition(p.fit())
+	p.setPartition(np)
 	p.rebuild(old)
 }
 

@@ -2,10 +2,22 @@ package qbets
 
 import (
 	"encoding"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 )
 
-const stateMagic = "qbets-state-1"
+// A saved state is stateMagic, the payload, and a CRC-32C of both
+// (little-endian, 4 bytes): without it, most random corruptions of a few
+// bytes still parsed and restored a wrong state. States of the first
+// format (stateMagicV1: no checksum) are still read, so that a service's
+// database written before the checksum restores after an upgrade.
+const (
+	stateMagic   = "qbets-state-2"
+	stateMagicV1 = "qbets-state-1"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // MarshalBinary saves the Predictor's state: the full history, the
 // trimmed histories of every level, the clustering and the availability
@@ -19,7 +31,7 @@ func (p *Predictor) MarshalBinary() ([]byte, error) {
 	e.b = append(e.b, stateMagic...)
 	p.fingerprint(&e)
 	for _, v := range []int{p.st.Arrivals, p.st.Releases, p.st.ChangePoints, p.st.Reclusterings,
-		p.st.DownExcluded, p.st.Forgotten, p.events, p.nextCluster, p.fitTo} {
+		p.st.DownExcluded, p.st.Forgotten, p.events, p.nextCluster, p.fitTo, p.st.NilFits} {
 		e.int(int64(v))
 	}
 	e.bool(p.sawSubmit)
@@ -85,7 +97,7 @@ func (p *Predictor) MarshalBinary() ([]byte, error) {
 			e.int(d.to)
 		}
 	}
-	return e.b, nil
+	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli)), nil
 }
 
 // fingerprint writes the settings a saved state depends on.
@@ -179,16 +191,28 @@ func loadHistory(d *dec, h *history) error {
 
 // UnmarshalBinary restores a state saved by MarshalBinary into p, which
 // must have been made by New with the same Config; p's own state is
-// replaced. A Clusterer other than the built-ins is fitted again on the
-// jobs it was last fitted on (the same partition, unless MaxHistory has
-// dropped some of them since).
+// replaced. A corrupted state (its checksum does not match) is an error
+// and changes nothing. A Clusterer other than the built-ins is fitted
+// again on the jobs it was last fitted on (the same partition, unless
+// MaxHistory has dropped some of them since).
 func (p *Predictor) UnmarshalBinary(b []byte) error {
-	if len(b) < len(stateMagic) || string(b[:len(stateMagic)]) != stateMagic {
+	var body []byte
+	v1 := false
+	switch {
+	case len(b) >= len(stateMagic)+4 && string(b[:len(stateMagic)]) == stateMagic:
+		n := len(b) - 4
+		if crc32.Checksum(b[:n], castagnoli) != binary.LittleEndian.Uint32(b[n:]) {
+			return fmt.Errorf("%w: corrupt (checksum mismatch)", ErrBadState)
+		}
+		body = b[len(stateMagic):n]
+	case len(b) >= len(stateMagicV1) && string(b[:len(stateMagicV1)]) == stateMagicV1:
+		body, v1 = b[len(stateMagicV1):], true
+	default:
 		return fmt.Errorf("%w: not a saved Predictor state", ErrBadState)
 	}
 	var want enc
 	p.fingerprint(&want)
-	d := dec{b: b[len(stateMagic):]}
+	d := dec{b: body}
 	if len(d.b) < len(want.b) || string(d.b[:len(want.b)]) != string(want.b) {
 		return fmt.Errorf("%w: the saved state is for another Config", ErrBadState)
 	}
@@ -198,12 +222,12 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 		return err
 	}
 	q := fresh
-	var c [9]int
-	for i := range c {
+	var c [10]int
+	for i := range c[:len(c)-bool2int(v1)] { // the first format had no NilFits
 		c[i] = int(d.int())
 	}
 	q.st.Arrivals, q.st.Releases, q.st.ChangePoints, q.st.Reclusterings = c[0], c[1], c[2], c[3]
-	q.st.DownExcluded, q.st.Forgotten, q.events, q.nextCluster, q.fitTo = c[4], c[5], c[6], c[7], c[8]
+	q.st.DownExcluded, q.st.Forgotten, q.events, q.nextCluster, q.fitTo, q.st.NilFits = c[4], c[5], c[6], c[7], c[8], c[9]
 	q.sawSubmit, q.started = d.bool(), d.bool()
 	q.lastStart, q.now = d.int(), d.int()
 	n := d.count()
@@ -237,7 +261,11 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 		q.setPartition(bp)
 	} else {
 		from := min(max(q.fitTo-q.st.Forgotten, 0), len(q.all))
-		q.setPartition(q.clus.Fit(q.all[:from], q.levels[0].nMin))
+		np := q.clus.Fit(q.all[:from], q.levels[0].nMin)
+		if isNil(np) {
+			return errNilPartition
+		}
+		q.setPartition(np)
 	}
 	for _, l := range q.levels {
 		k := d.count()
@@ -292,4 +320,11 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	p.sawSubmit, p.started, p.lastStart, p.events, p.nextCluster, p.now, p.fitTo, p.st =
 		q.sawSubmit, q.started, q.lastStart, q.events, q.nextCluster, q.now, q.fitTo, q.st
 	return nil
+}
+
+func bool2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

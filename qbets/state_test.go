@@ -1,7 +1,11 @@
 package qbets
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -210,10 +214,26 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(stateMagic))
+	for _, name := range []string{"testdata/state-v1-default.bin", "testdata/state-v1-twolevel.bin"} {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// The checksum refuses almost every mutation, so each input is
+		// also tried sealed with a valid one: the parser behind the
+		// checksum is fuzzed too.
+		sealed := append([]byte(stateMagic), b...)
+		if len(b) >= len(stateMagic) && string(b[:len(stateMagic)]) == stateMagic && len(b) >= 4 {
+			sealed = slices.Clone(b[:len(b)-4])
+		}
+		sealed = binary.LittleEndian.AppendUint32(sealed, crc32.Checksum(sealed, castagnoli))
 		for _, cfg := range []Config{{}, {Cluster: ClusterTwoLevel, ReclusterEvery: 200}} {
-			p, _ := New(cfg)
-			if p.UnmarshalBinary(b) == nil {
+			for _, in := range [][]byte{b, sealed} {
+				p, _ := New(cfg)
+				if p.UnmarshalBinary(in) != nil {
+					continue
+				}
 				p.Forecast(Request{Nodes: 3, Walltime: 60})
 				p.ProbWithin(3, 60, 100)
 				p.Clusters()

@@ -46,7 +46,9 @@ type Trimmer interface {
 // is then trimmed to its most recent minHistory waits. It is the default
 // Config.Trimmer.
 func RunLength(minHistory int) Trimmer {
-	return &runLength{nMin: max(minHistory, 1), ring: make([]float64, 0, max(minHistory, 1))}
+	// The ring grows by append past 1024: a huge minHistory must not
+	// allocate up front.
+	return &runLength{nMin: max(minHistory, 1), ring: make([]float64, 0, min(max(minHistory, 1), 1024))}
 }
 
 // runLength keeps the run of misses and the running sums of x = ln(1+w)

@@ -1,7 +1,8 @@
 package sched
 
 import (
-	"errors"
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/batchq/batchq/swf"
@@ -42,9 +43,13 @@ func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
 // ScaleArrivals multiplies every inter-arrival time by c (§4):
 // t' = t0 + c·(t − t0), t0 the first submit time. Runtimes, sizes and
 // estimates are untouched. It returns a new slice.
+//
+// A factor that is not finite and positive, or a scaled submit time
+// beyond ±2^62 (far past any trace; the simulator adds run times to it),
+// is an error: the conversion from float would otherwise wrap to −2^63.
 func ScaleArrivals(jobs []swf.Job, c float64) ([]swf.Job, error) {
-	if !(c > 0) {
-		return nil, errors.New("sched: scale factor must be positive")
+	if !(c > 0) || math.IsInf(c, 1) {
+		return nil, fmt.Errorf("sched: scale factor %v must be finite and positive", c)
 	}
 	out := slices.Clone(jobs)
 	if len(out) == 0 {
@@ -54,8 +59,15 @@ func ScaleArrivals(jobs []swf.Job, c float64) ([]swf.Job, error) {
 	for i := range out {
 		t0 = min(t0, out[i].Submit)
 	}
+	const limit = 1 << 62
 	for i := range out {
-		out[i].Submit = t0 + int64(float64(out[i].Submit-t0)*c+0.5)
+		d := out[i].Submit - t0 // ≥ 0 unless it wrapped
+		x := math.Floor(float64(d)*c + 0.5)
+		if d < 0 || !(x < limit) || math.Abs(float64(t0)+x) >= limit {
+			return nil, fmt.Errorf("sched: job %d: submit time %d scaled by %v about %d leaves ±2^62 s",
+				out[i].ID, out[i].Submit, c, t0)
+		}
+		out[i].Submit = t0 + int64(x)
 	}
 	return out, nil
 }

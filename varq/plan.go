@@ -31,10 +31,10 @@ func (p Plan) String() string {
 // PlanLatest is the default "min-overhead" mode of §3: the latest point of
 // traj whose probability is at least reqProb, which minimises the
 // worst-case overhead among the plans meeting the target. It returns
-// NOT_POSSIBLE when no point qualifies, and so for a reqProb above 1 or
-// NaN: it only reads traj and does not check reqProb; Latest and
-// NewReplanner, which take a target from a caller, reject one outside
-// (0, 1].
+// NOT_POSSIBLE when no point qualifies, and so for a reqProb outside
+// (0, 1] (NaN included), which Latest and NewReplanner report as errors;
+// points with probabilities outside [0, 1] never qualify (see
+// ProbabilityTrajectory.Latest).
 func PlanLatest(traj ProbabilityTrajectory, r Request, reqProb float64) Plan {
 	if pt, ok := traj.Latest(reqProb); ok {
 		return planAt(r, pt)

@@ -47,6 +47,9 @@ func (c ReplanConfig) Validate() error {
 	if c.Step > maxTime || c.Every > maxTime {
 		return errors.New("varq: Step or Every above 2^40 s")
 	}
+	if c.Own != nil && missing(c.Own) {
+		return errors.New("varq: ReplanConfig.Own is a nil func or pointer")
+	}
 	return nil
 }
 
@@ -121,7 +124,7 @@ type Replanner struct {
 
 // NewReplanner checks the request and the configuration.
 func NewReplanner(f Forecaster, r Request, cfg ReplanConfig) (*Replanner, error) {
-	if f == nil {
+	if missing(f) {
 		return nil, errors.New("varq: nil Forecaster")
 	}
 	if err := r.Validate(); err != nil {

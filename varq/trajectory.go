@@ -40,10 +40,15 @@ func (t ProbabilityTrajectory) At(submit int64) (pt Point, ok bool) {
 }
 
 // Latest returns the latest point whose probability is at least reqProb
-// (the plan of PlanLatest); ok is false when none is.
+// (the plan of PlanLatest); ok is false when none is, and for a reqProb
+// outside (0, 1]. A point whose probability is outside [0, 1] (NaN
+// included; Trajectory never makes one) never qualifies.
 func (t ProbabilityTrajectory) Latest(reqProb float64) (pt Point, ok bool) {
+	if !(reqProb > 0 && reqProb <= 1) {
+		return Point{}, false
+	}
 	for i := len(t) - 1; i >= 0; i-- {
-		if t[i].Prob >= reqProb {
+		if t[i].Prob >= reqProb && t[i].Prob <= 1 {
 			return t[i], true
 		}
 	}
@@ -52,10 +57,11 @@ func (t ProbabilityTrajectory) Latest(reqProb float64) (pt Point, ok bool) {
 
 // Max returns the most probable point, the latest one on ties (the plan
 // of PlanMax); ok is false when the trajectory is empty or all zero.
+// Points whose probability is outside [0, 1] (NaN included) are skipped.
 func (t ProbabilityTrajectory) Max() (pt Point, ok bool) {
 	best := -1
 	for i, p := range t {
-		if p.Prob > 0 && (best < 0 || p.Prob >= t[best].Prob) {
+		if p.Prob > 0 && p.Prob <= 1 && (best < 0 || p.Prob >= t[best].Prob) {
 			best = i
 		}
 	}
@@ -113,7 +119,7 @@ func growPoints(dst ProbabilityTrajectory, n int) ProbabilityTrajectory {
 // checkArgs checks the arguments of a trajectory computation and returns
 // its number of points (TrajectoryLen).
 func checkArgs(f Forecaster, r Request, now, step int64) (int, error) {
-	if f == nil {
+	if missing(f) {
 		return 0, errors.New("varq: nil Forecaster")
 	}
 	return TrajectoryLen(r, now, step)

@@ -38,9 +38,13 @@ func NewLoadProfile(P int64, ex []Execution) (*LoadProfile, error) {
 	}
 	type ev struct{ t, d int64 }
 	evs := make([]ev, 0, 2*len(ex))
-	for _, e := range ex {
+	for i, e := range ex {
 		if e.End <= e.Start || e.Procs <= 0 {
 			continue
+		}
+		if e.Start < -maxTime || e.End > maxTime || e.Procs > maxTime {
+			return nil, fmt.Errorf("rangeset: execution %d [%d, %d) on %d processors: need times and processors within ±2^40",
+				i, e.Start, e.End, e.Procs)
 		}
 		evs = append(evs, ev{e.Start, e.Procs}, ev{e.End, -e.Procs})
 	}
@@ -58,6 +62,9 @@ func (lp *LoadProfile) P() int64 { return lp.p }
 // Add changes the busy processors by delta from time t on. Times must not
 // decrease: an earlier t is an error, since the past is already integrated.
 func (lp *LoadProfile) Add(t, delta int64) error {
+	if t < -maxTime || t > maxTime || delta < -maxTime || delta > maxTime {
+		return fmt.Errorf("rangeset: LoadProfile.Add(%d, %d): need a time and a delta within ±2^40", t, delta)
+	}
 	n := len(lp.times)
 	if n > 0 && t < lp.times[n-1] {
 		return fmt.Errorf("rangeset: LoadProfile.Add at %d before the last change %d", t, lp.times[n-1])
@@ -91,7 +98,7 @@ func (lp *LoadProfile) integral(t int64) float64 {
 	if i < 0 {
 		return 0
 	}
-	return lp.cum[i] + float64(lp.busy[i])*float64(t-lp.times[i])
+	return lp.cum[i] + float64(lp.busy[i])*(float64(t)-float64(lp.times[i]))
 }
 
 // Usage is the processor-seconds used during [a, b).
@@ -108,8 +115,13 @@ func (lp *LoadProfile) Load(a, b int64) float64 {
 	if b <= a {
 		return 0
 	}
-	return lp.Usage(a, b) / (float64(b-a) * float64(lp.p))
+	return lp.Usage(a, b) / ((float64(b) - float64(a)) * float64(lp.p)) // b−a may overflow int64
 }
+
+// maxTime bounds the times and processor counts of a LoadProfile, as
+// sanitize.MaxTime bounds a sane job's times (2^40 s, 35,000 years):
+// differences never overflow, nor busy counts over millions of changes.
+const maxTime = 1 << 40
 
 // Busy is the number of busy processors at t.
 func (lp *LoadProfile) Busy(t int64) int64 {
@@ -127,8 +139,9 @@ func (lp *LoadProfile) JobLoad(e Execution) float64 {
 	if e.End <= e.Start {
 		return float64(lp.Busy(e.Start)) / float64(lp.p)
 	}
-	u := lp.Usage(e.Start, e.End) - float64(e.Procs)*float64(e.End-e.Start)
-	return max(u, 0) / (float64(e.End-e.Start) * float64(lp.p))
+	d := float64(e.End) - float64(e.Start) // e.End−e.Start may overflow int64
+	u := lp.Usage(e.Start, e.End) - float64(e.Procs)*d
+	return max(u, 0) / (d * float64(lp.p))
 }
 
 // LoadWindow is how a target's load is predicted (§3.1): the mean of the

@@ -63,8 +63,10 @@ func (c LoadFuncConfig) Validate() error {
 		return fmt.Errorf("rangeset: LoadFuncConfig.MinSpread = %v, need in [0, 1]", c.MinSpread)
 	case !(c.MaxStepPct >= 0) || math.IsInf(c.MaxStepPct, 0):
 		return fmt.Errorf("rangeset: LoadFuncConfig.MaxStepPct = %v, need ≥ 0", c.MaxStepPct)
-	case !(c.BinWidth >= 0 && c.BinWidth <= 1):
-		return fmt.Errorf("rangeset: LoadFuncConfig.BinWidth = %v, need in [0, 1]", c.BinWidth)
+	case !(c.BinWidth == 0 || c.BinWidth >= 1e-6 && c.BinWidth <= 1):
+		// One bin per 1e-6 of load at most: a tinier width allocated
+		// more bins than memory holds.
+		return fmt.Errorf("rangeset: LoadFuncConfig.BinWidth = %v, need 0 (default) or in [1e-6, 1]", c.BinWidth)
 	case !(c.EpsFrac >= 0) || math.IsInf(c.EpsFrac, 0):
 		return fmt.Errorf("rangeset: LoadFuncConfig.EpsFrac = %v, need ≥ 0", c.EpsFrac)
 	case c.MinPts < 0:
@@ -108,7 +110,7 @@ func BuildLoadFuncs(samples []LoadSample, cfg LoadFuncConfig) ([]LoadFunc, error
 	cfg = cfg.withDefaults()
 	groups := map[Key][]LoadSample{}
 	for i, s := range samples {
-		if math.IsNaN(s.Runtime) || math.IsNaN(s.Load) || s.Runtime < 0 || s.Load < 0 {
+		if !(s.Runtime >= 0 && s.Runtime <= maxTime) || !(s.Load >= 0) || math.IsInf(s.Load, 1) {
 			return nil, fmt.Errorf("rangeset: BuildLoadFuncs sample %d: runtime %v, load %v", i, s.Runtime, s.Load)
 		}
 		groups[s.Key] = append(groups[s.Key], s)
@@ -174,7 +176,7 @@ func loadFunc(ss []LoadSample, cfg LoadFuncConfig) (LoadFunc, bool) {
 	nb := int(math.Ceil(1/cfg.BinWidth - 1e-9))
 	byBin := make([][]LoadSample, nb)
 	for _, s := range ss {
-		b := min(int(s.Load/cfg.BinWidth), nb-1) // the last bin is closed: [0.95, 1.0]
+		b := int(min(s.Load/cfg.BinWidth, float64(nb-1))) // the last bin is closed: [0.95, 1.0]; capped before the conversion
 		byBin[b] = append(byBin[b], s)
 	}
 	var bins []loadBin

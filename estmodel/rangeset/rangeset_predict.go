@@ -1,6 +1,7 @@
 package rangeset
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -88,8 +89,9 @@ type History struct {
 
 // Add appends a finished job; negative or NaN values are an error.
 func (h *History) Add(s LoadSample) error {
-	if !(s.Runtime >= 0) || !(s.Load >= 0) || math.IsInf(s.Runtime, 0) || math.IsInf(s.Load, 0) {
-		return fmt.Errorf("rangeset: History.Add: runtime %v, load %v", s.Runtime, s.Load)
+	if !(s.Runtime >= 0 && s.Runtime <= maxTime) || !(s.Load >= 0) || math.IsInf(s.Load, 0) {
+		// Runtimes beyond 2^40 s would wrap where they become int64 times.
+		return fmt.Errorf("rangeset: History.Add: runtime %v (need 0–2^40 s), load %v", s.Runtime, s.Load)
 	}
 	k := h.byKey[s.Key]
 	if k == nil {
@@ -175,8 +177,16 @@ func (p *Predictor) Predict(k Key, l float64) (rs Set, ok bool, err error) {
 	if err := p.Config.Validate(); err != nil {
 		return nil, false, err
 	}
-	if math.IsNaN(l) || l < 0 {
-		return nil, false, fmt.Errorf("rangeset: Predictor.Predict: predicted load %v", l)
+	if !(l >= 0) || math.IsInf(l, 1) {
+		return nil, false, fmt.Errorf("rangeset: Predictor.Predict: predicted load %v, need a finite value ≥ 0", l)
+	}
+	if p.History == nil {
+		return nil, false, errors.New("rangeset: Predictor.Predict: no History")
+	}
+	for i, f := range p.Funcs {
+		if math.IsNaN(f.A) || math.IsInf(f.A, 0) || math.IsNaN(f.B) || math.IsInf(f.B, 0) {
+			return nil, false, fmt.Errorf("rangeset: Predictor.Funcs[%d] = %+v is not finite", i, f)
+		}
 	}
 	cfg := p.Config.withDefaults()
 	rel := p.History.Relevant(k, cfg)

@@ -312,7 +312,40 @@ func (s *Spec) normalize() error {
 			a.Propagate = []bool{false}
 		}
 	}
+	if n := s.runs(); n > maxRuns {
+		return fmt.Errorf("spec: %d runs or more, above the limit of %d (Expand holds them all in memory)", n, maxRuns)
+	}
 	return nil
+}
+
+// maxRuns bounds a sweep: 30 times the thesis's whole study (34,560
+// runs), and small enough for Expand's list.
+const maxRuns = 1 << 20
+
+// runs is the number of runs Expand lists, saturating above maxRuns (a
+// short spec can name a product of axes far beyond memory).
+func (s *Spec) runs() int {
+	mul := func(n, k int) int { return min(n*min(k, maxRuns+1), maxRuns+1) }
+	o := s.Options
+	per := 1
+	for _, k := range []int{len(s.Loads), len(s.Seeds), len(o.PerEvent), len(o.Ties), len(o.Kill), len(o.Compat)} {
+		per = mul(per, k)
+	}
+	preds := 1
+	if a := s.Predictor; a != nil {
+		for _, k := range []int{len(a.Window), len(a.Type), len(a.Metric), len(a.Fallback), len(a.Partial), len(a.Propagate), len(a.Correction)} {
+			preds = mul(preds, k)
+		}
+	}
+	pols := 0
+	for _, pol := range s.Policies {
+		if s.Predictor != nil && hasHistory(pol) {
+			pols = min(pols+preds, maxRuns+1)
+		} else {
+			pols = min(pols+1, maxRuns+1)
+		}
+	}
+	return mul(mul(len(s.Traces), per), pols)
 }
 
 // Hash identifies the normalized spec: the SHA-256 of its canonical JSON,

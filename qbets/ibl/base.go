@@ -63,8 +63,11 @@ func (b *Base) Insert(e Experience) error {
 	if len(e.In) != len(b.kinds) {
 		return fmt.Errorf("ibl: experience has %d inputs for %d features", len(e.In), len(b.kinds))
 	}
-	if !(e.Wait >= 0) || math.IsInf(e.Wait, 0) {
-		return fmt.Errorf("ibl: experience wait %v, want a finite value ≥ 0", e.Wait)
+	if !(e.Wait >= 0 && e.Wait <= maxMagnitude) {
+		return fmt.Errorf("ibl: experience wait %v, want a value in [0, 2^53]", e.Wait)
+	}
+	if err := b.checkValues("experience", e.In); err != nil {
+		return err
 	}
 	seq := b.added
 	slot := int(seq % int64(b.cfg.MaxSize))
@@ -92,6 +95,25 @@ func (b *Base) Insert(e Experience) error {
 	}
 	b.waits[slot] = e.Wait
 	b.added++
+	return nil
+}
+
+// maxMagnitude bounds linear values and waits: 2^53 (every integer
+// exact, 285 million years in seconds), so that ranges, kernel sums and
+// variances stay finite.
+const maxMagnitude = 1 << 53
+
+// checkValues refuses a known linear value that is NaN, infinite or
+// beyond ±2^53: one such value in the base makes its feature's range
+// infinite and every distance NaN; in a query, it gave an infinite
+// interval and no error. (An unknown value is Known: false.)
+func (b *Base) checkValues(what string, in []Value) error {
+	for f, k := range b.kinds {
+		if v := in[f]; k == Linear && v.Known && !(math.Abs(v.F) <= maxMagnitude) {
+			return fmt.Errorf("ibl: %s feature %d (%s) = %v, want a finite value within ±2^53 (Known: false for unknown)",
+				what, f, b.cfg.Features[f].Name, v.F)
+		}
+	}
 	return nil
 }
 

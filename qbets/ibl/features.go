@@ -40,6 +40,14 @@ func QueuedFeatures() []Feature {
 	}
 }
 
+// Bounds of a submitted job: 2^40 cores and a requested run time of
+// 2^40 s (35,000 years), the bounds of the karnak service's events; the
+// core sums then stay below 2^63 for up to 2^23 running jobs.
+const (
+	maxCores   = 1 << 40
+	maxReqTime = 1 << 40
+)
+
 type tracked struct {
 	Job
 	start int64 // -1 while waiting
@@ -68,6 +76,16 @@ func (s *System) Submit(j Job) error {
 	if _, dup := s.byID[j.ID]; dup {
 		return fmt.Errorf("ibl: job %d submitted twice", j.ID)
 	}
+	// Bounds that keep the sums of Running and of the Count and Work
+	// features from wrapping.
+	switch {
+	case j.Cores < 0 || j.Cores > maxCores:
+		return fmt.Errorf("ibl: job %d: %d cores, want 0–%d", j.ID, j.Cores, maxCores)
+	case j.Submit < 0:
+		return fmt.Errorf("ibl: job %d: negative submit time %d", j.ID, j.Submit)
+	case j.ReqTime > maxReqTime:
+		return fmt.Errorf("ibl: job %d: requested run time %d s is above %d", j.ID, j.ReqTime, maxReqTime)
+	}
 	t := &tracked{Job: j, start: -1}
 	s.byID[j.ID] = t
 	i := len(s.waiting)
@@ -87,6 +105,9 @@ func (s *System) Start(id, t int64) error {
 	j, ok := s.byID[id]
 	if !ok || j.start >= 0 {
 		return fmt.Errorf("ibl: job %d started but not waiting", id)
+	}
+	if t < 0 { // −1 marks a waiting job
+		return fmt.Errorf("ibl: job %d started at negative time %d", id, t)
 	}
 	i := slices.Index(s.waiting, j)
 	s.waiting = slices.Delete(s.waiting, i, i+1)
@@ -156,7 +177,11 @@ func (s *System) ahead(stop int, user string, now int64) ahead {
 	}
 	for _, t := range s.running {
 		req := max(t.ReqTime, 0) // no limit given: contributes no work
-		add(t, req-min(now-t.start, req))
+		var ran int64
+		if now > t.start { // t.start ≥ 0: no overflow
+			ran = now - t.start
+		}
+		add(t, req-min(ran, req))
 	}
 	for _, t := range s.waiting[:stop] {
 		add(t, t.ReqTime)

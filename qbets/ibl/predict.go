@@ -35,6 +35,9 @@ func (b *Base) Predict(q []Value, level int) (Prediction, error) {
 	if level < 1 || level > 99 {
 		return Prediction{}, fmt.Errorf("ibl: confidence level %d, want 1–99", level)
 	}
+	if err := b.checkValues("query", q); err != nil {
+		return Prediction{}, err
+	}
 	if b.n == 0 {
 		return Prediction{}, ErrEmpty
 	}

@@ -165,6 +165,9 @@ func Clusterer(t *testing.T, c qbets.Clusterer) {
 		if !slices.Equal(jobs, keep) {
 			t.Fatal("Fit modified the jobs")
 		}
+		if p == nil {
+			t.Fatal("Fit returned a nil Partition")
+		}
 		boxes := p.Boxes()
 		if len(boxes) == 0 {
 			t.Fatal("a partition without clusters")

@@ -3,7 +3,9 @@ package synth
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"reflect"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -55,6 +57,14 @@ type Estimator interface {
 	Apply(jobs []swf.Job, rng *rand.Rand) error
 }
 
+// maxMachine bounds Config.Machine: above the largest machine in
+// processors, and low enough that the load calculation (O(P)) finishes.
+// maxJobs bounds Generator.Jobs, which holds its jobs in memory.
+const (
+	maxMachine = 1 << 24
+	maxJobs    = 1 << 28
+)
+
 func (c *Config) machine() int64 {
 	if c.Machine == 0 {
 		return 128
@@ -85,14 +95,32 @@ func (c *Config) params() [2]TypeParams {
 
 // Validate reports whether the configuration is usable.
 func (c Config) Validate() error {
-	if c.Machine < 0 || c.Machine == 1 {
-		return fmt.Errorf("synth: machine size %d, need at least 2", c.Machine)
+	if c.Machine < 0 || c.Machine == 1 || c.Machine > maxMachine {
+		return fmt.Errorf("synth: machine size %d, need 2 to %d", c.Machine, maxMachine)
 	}
 	if c.StartHour < 0 || c.StartHour > 23 {
 		return fmt.Errorf("synth: start hour %d outside 0–23", c.StartHour)
 	}
-	if c.TargetLoad < 0 || c.ArrivalShapeScale < 0 {
-		return errors.New("synth: TargetLoad and ArrivalShapeScale must not be negative")
+	// NaN would otherwise read as "not set", and +Inf has no meaning.
+	if !(c.TargetLoad >= 0) || !(c.ArrivalShapeScale >= 0) || math.IsInf(c.TargetLoad, 0) || math.IsInf(c.ArrivalShapeScale, 0) {
+		return fmt.Errorf("synth: TargetLoad %v and ArrivalShapeScale %v must be finite and not negative", c.TargetLoad, c.ArrivalShapeScale)
+	}
+	if k := c.ArrivalShapeScale; k > 0 && c.TargetLoad == 0 {
+		for _, p := range c.params() {
+			if err := p.arrivalsReachable(k); err != nil {
+				return err
+			}
+		}
+	}
+	if c.Estimator != nil {
+		if v := reflect.ValueOf(c.Estimator); v.Kind() == reflect.Pointer && v.IsNil() {
+			return errors.New("synth: Estimator is a nil pointer")
+		}
+	}
+	if c.Source != nil {
+		if v := reflect.ValueOf(c.Source); v.Kind() == reflect.Pointer && v.IsNil() {
+			return errors.New("synth: Source is a nil pointer")
+		}
 	}
 	if v, ok := c.Estimator.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {

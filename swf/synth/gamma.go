@@ -17,11 +17,15 @@ func gammaRand(r *rand.Rand, a, b float64) float64 {
 	}
 	x := b * sum
 	if f := a - n; f > 0 {
-		for {
+		for try := 0; ; try++ {
 			u := math.Pow(r.Float64(), 1/f)
 			v := math.Pow(r.Float64(), 1/(1-f))
 			if u+v <= 1 && u+v > 0 {
 				x += b * (u / (u + v)) * -math.Log(r.Float64())
+				break
+			}
+			if try == maxJohnkRejects { // a broken Source: the fraction's mean
+				x += b * f
 				break
 			}
 		}

@@ -18,6 +18,16 @@ const (
 	batchType       = 1
 )
 
+// maxRejects ends a rejection loop: Validate keeps at least 1/1,000 of
+// the mass below the limit (65,536 rejections in a row: e^−65), and
+// Jöhnk's step accepts more than π/4 of its pairs (100 rejections: below
+// 10^−65), so only a broken Config.Source (one that repeats a value) gets
+// there, and gets the limit instead of a hang.
+const (
+	maxRejects      = 1 << 16
+	maxJohnkRejects = 100
+)
+
 // stream is the arrival state of one job type (§3.4).
 type stream struct {
 	p       TypeParams
@@ -107,9 +117,13 @@ func cycleWeights(anum, bnum float64) [buckets]float64 {
 // of weighted time, spent at the rate of the buckets it crosses.
 func (g *Generator) advance(s *stream) {
 	var lg float64
-	for {
+	for try := 0; ; try++ {
 		lg = gammaRand(g.rng, s.aarr, s.p.BArr)
 		if lg <= maxLogInterval {
+			break
+		}
+		if try == maxRejects { // a Source that never draws a short gap
+			lg = maxLogInterval
 			break
 		}
 	}
@@ -142,17 +156,18 @@ func (g *Generator) size(p *TypeParams) int64 {
 		lo, hi = p.ULow, p.UMed
 	}
 	par := lo + g.rng.Float64()*(hi-lo)
+	// Capped as floats, before the conversion: a user's UHi may give
+	// sizes beyond int64.
 	if u <= p.SerialProb+p.Pow2Prob {
-		n := int64(math.Floor(math.Pow(2, math.Floor(par+0.5)) + 0.5))
-		return min(n, g.pow2Cap)
+		return int64(min(math.Floor(math.Pow(2, math.Floor(par+0.5))+0.5), float64(g.pow2Cap)))
 	}
-	return min(int64(math.Floor(math.Pow(2, par)+0.5)), g.machine)
+	return int64(min(math.Floor(math.Pow(2, par)+0.5), float64(g.machine)))
 }
 
 // runtime draws a run time for a job of n nodes (§3.3).
 func (g *Generator) runtime(p *TypeParams, n int64) int64 {
 	prob := min(max(p.PA*float64(n)+p.PB, 0), 1)
-	for {
+	for try := 0; ; try++ {
 		var h float64
 		if g.rng.Float64() <= prob {
 			h = gammaRand(g.rng, p.A1, p.B1)
@@ -161,6 +176,9 @@ func (g *Generator) runtime(p *TypeParams, n int64) int64 {
 		}
 		if h <= maxLogRuntime {
 			return int64(math.Floor(math.Exp(h)))
+		}
+		if try == maxRejects { // a Source that never draws a short run time
+			return maxRuntime
 		}
 	}
 }

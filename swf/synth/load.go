@@ -46,13 +46,20 @@ func sizePMF(p *TypeParams, machine int64) []float64 {
 	pow2Cap := int64(1) << uint(math.Floor(math.Log2(float64(machine))))
 	for j := 0; float64(j) <= p.UHi+1; j++ {
 		m := stageMass(p, float64(j)-0.5, float64(j)+0.5)
-		n := min(int64(math.Floor(math.Pow(2, float64(j))+0.5)), pow2Cap)
+		n := int64(min(math.Floor(math.Pow(2, float64(j))+0.5), float64(pow2Cap))) // capped before the conversion
 		pmf[n] += p.Pow2Prob * m
 	}
 	other := 1 - p.SerialProb - p.Pow2Prob
-	for n := int64(1); float64(n) <= math.Pow(2, p.UHi)+1; n++ {
+	top := math.Pow(2, p.UHi) + 1
+	n := int64(1)
+	for ; n <= machine && float64(n) <= top; n++ {
 		m := stageMass(p, math.Log2(float64(n)-0.5), math.Log2(float64(n)+0.5))
-		pmf[min(n, machine)] += other * m
+		pmf[n] += other * m
+	}
+	if float64(n) <= top {
+		// Sizes above the machine are capped to it: their mass in one
+		// piece (a user's UHi may reach 2^62).
+		pmf[machine] += other * stageMass(p, math.Log2(float64(n)-0.5), math.Log2(math.Floor(top)+0.5))
 	}
 	return pmf
 }

@@ -18,8 +18,8 @@ const MinEstimateJobs = 200
 // ShortEstimates; the modal model gives one only when it leaves no legal
 // estimate).
 func (g *Generator) Jobs(n int) ([]swf.Job, error) {
-	if n <= 0 {
-		return nil, fmt.Errorf("synth: %d jobs requested", n)
+	if n <= 0 || n > maxJobs {
+		return nil, fmt.Errorf("synth: %d jobs requested, need 1 to %d (they are held in memory; call Next to stream more)", n, maxJobs)
 	}
 	if g.cfg.Estimator != nil && n < MinEstimateJobs {
 		return nil, fmt.Errorf("synth: model estimates need at least %d jobs, asked for %d", MinEstimateJobs, n)

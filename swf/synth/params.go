@@ -54,8 +54,11 @@ func (p TypeParams) Validate() error {
 	if p.SerialProb+p.Pow2Prob > 1 {
 		return fmt.Errorf("synth: SerialProb+Pow2Prob = %v > 1", p.SerialProb+p.Pow2Prob)
 	}
-	if !(p.ULow >= 0 && p.ULow <= p.UMed && p.UMed <= p.UHi) {
-		return fmt.Errorf("synth: need 0 ≤ ULow ≤ UMed ≤ UHi, have %v %v %v", p.ULow, p.UMed, p.UHi)
+	if !(p.ULow >= 0 && p.ULow <= p.UMed && p.UMed <= p.UHi && p.UHi <= maxLog2Size) {
+		return fmt.Errorf("synth: need 0 ≤ ULow ≤ UMed ≤ UHi ≤ %d, have %v %v %v", maxLog2Size, p.ULow, p.UMed, p.UHi)
+	}
+	if math.IsNaN(p.PA) || math.IsInf(p.PA, 0) || math.IsNaN(p.PB) || math.IsInf(p.PB, 0) {
+		return fmt.Errorf("synth: mixing line PA %v, PB %v must be finite", p.PA, p.PB)
 	}
 	for _, v := range []float64{p.A1, p.B1, p.A2, p.B2, p.AArr, p.BArr, p.ARAR, p.ANum, p.BNum} {
 		if !(v > 0) || math.IsInf(v, 0) {
@@ -65,5 +68,45 @@ func (p TypeParams) Validate() error {
 	if p.BArr >= 1 || p.B1 >= 1 || p.B2 >= 1 {
 		return fmt.Errorf("synth: gamma scales must be below 1 for finite means")
 	}
+	// The run-time and inter-arrival draws reject values above e^12 and
+	// e^13 and draw again (the reference's TOO_MUCH_* limits), at a cost
+	// linear in the shape: a gamma with (almost) no mass below the limit,
+	// or a huge shape, would never finish.
+	for _, g := range [][2]float64{{p.A1, p.B1}, {p.A2, p.B2}} {
+		if g[0] > maxShape || gammaCDF(maxLogRuntime, g[0], g[1]) < minMass {
+			return fmt.Errorf("synth: run-time gamma (shape %v, scale %v) needs shape ≤ %v and mass ≥ %v below ln(run time) = %d",
+				g[0], g[1], maxShape, minMass, maxLogRuntime)
+		}
+	}
+	if err := p.arrivalsReachable(1); err != nil {
+		return err
+	}
+	w := cycleWeights(p.ANum, p.BNum)
+	for _, x := range w {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("synth: daily-cycle gamma (ANum %v, BNum %v) puts no mass on the day", p.ANum, p.BNum)
+		}
+	}
 	return nil
 }
+
+// arrivalsReachable checks the inter-arrival gamma with its shape scaled
+// by k (Config.ArrivalShapeScale).
+func (p TypeParams) arrivalsReachable(k float64) error {
+	a := p.AArr * p.ARAR * k
+	if !(a <= maxShape) || gammaCDF(maxLogInterval, a, p.BArr) < minMass {
+		return fmt.Errorf("synth: inter-arrival gamma (shape %v, scale %v) needs shape ≤ %v and mass ≥ %v below ln(gap) = %d",
+			a, p.BArr, maxShape, minMass, maxLogInterval)
+	}
+	return nil
+}
+
+// Bounds of user parameter sets that keep the draws finite: sizes up to
+// 2^62, gamma shapes up to 10^4 (the paper's largest is 639), at least
+// 10^-3 of a gamma below its rejection limit (at most ~1,000 draws per
+// value on average).
+const (
+	maxLog2Size = 62
+	maxShape    = 1e4
+	minMass     = 1e-3
+)

@@ -1,8 +1,11 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"math"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
@@ -38,14 +41,33 @@ func (m *SchedMachine) At(t int64, fn func()) { m.Sim.At(t, func(int64) { fn() }
 // seconds (its user estimate) and running runtime seconds.
 func (m *SchedMachine) Submit(nodes int, walltime, runtime int64) (int64, error) {
 	id := m.nextID
+	if id == math.MaxInt64 {
+		return 0, errors.New("agent: job IDs exhausted (the next would pass 2^63−1)")
+	}
 	j := swf.NewJob()
 	j.ID, j.Submit, j.RunTime, j.ReqTime = id, m.Sim.Now(), runtime, walltime
 	j.AllocProcs, j.ReqProcs = int64(nodes), int64(nodes)
 	if !m.Sim.Submit(j) {
-		return 0, fmt.Errorf("agent: simulator rejected a %d-processor job", nodes)
+		return 0, m.rejected(&j)
 	}
 	m.nextID++
 	return id, nil
+}
+
+// rejected says why the simulator refused j: the sane-job predicate on
+// the machine's size (the idle processors plus those the running jobs
+// hold), else the one other reason, an ID the simulation already holds.
+func (m *SchedMachine) rejected(j *swf.Job) error {
+	p := m.Sim.Free()
+	for _, r := range m.Sim.Queue().Running {
+		p += r.Size
+	}
+	if r := sanitize.Check(j, p); r != sanitize.SaneJob {
+		return fmt.Errorf("agent: simulator rejected job %d (%d processors, walltime %d s, runtime %d s) on a %d-processor machine: %v",
+			j.ID, j.AllocProcs, j.ReqTime, j.RunTime, p, r)
+	}
+	return fmt.Errorf("agent: job ID %d is already held by the simulation (a loaded job still to arrive, waiting or running has it): "+
+		"NewSchedMachine's firstID must be above every ID the simulation loads", j.ID)
 }
 
 // Cancel removes the queued job id or kills it if it runs.

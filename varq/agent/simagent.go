@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
@@ -43,16 +44,34 @@ type Config struct {
 	Crowd CrowdMode
 }
 
-// defaultPeriod is the spacing of reservation start times in §5.4.
-const defaultPeriod = 21600
+// defaultPeriod is the spacing of reservation start times in §5.4;
+// maxPeriod is varq's bound on instants, beyond which every request
+// would be refused.
+const (
+	defaultPeriod = 21600
+	maxPeriod     = 1 << 40
+)
+
+// missing reports a nil plug-in, a nil interface or a typed nil (a nil
+// func or pointer), which would panic when called.
+func missing(x any) bool {
+	if x == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(x); v.Kind() {
+	case reflect.Func, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
 
 // Validate reports a configuration out of range.
 func (c Config) Validate() error {
 	if !(c.Fraction >= 0 && c.Fraction <= 1) {
 		return fmt.Errorf("agent: Fraction %v outside [0, 1]", c.Fraction)
 	}
-	if c.Period < 0 {
-		return fmt.Errorf("agent: negative Period %d", c.Period)
+	if c.Period < 0 || c.Period > maxPeriod {
+		return fmt.Errorf("agent: Period %d outside 0–2^40 s", c.Period)
 	}
 	if c.Crowd < CrowdOff || c.Crowd > CrowdAccepted {
 		return fmt.Errorf("agent: unknown Crowd mode %d", c.Crowd)
@@ -116,7 +135,7 @@ type simRequest struct {
 
 // New checks the configuration.
 func New(m varq.Machine, f varq.Forecaster, cfg Config) (*Agent, error) {
-	if m == nil || f == nil {
+	if missing(m) || missing(f) {
 		return nil, errors.New("agent: Agent needs a Machine and a Forecaster")
 	}
 	if err := cfg.Validate(); err != nil {

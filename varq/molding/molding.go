@@ -77,13 +77,19 @@ func chooseSize(cands []Candidate, original int64, probWeighted bool) (best int,
 	if len(cands) == 0 {
 		return -1, nil, errors.New("molding: ChooseSize without candidates")
 	}
+	if original <= 0 {
+		return -1, nil, fmt.Errorf("molding: ChooseSize: original size %d, need > 0", original)
+	}
 	maxResp := 0.0
 	for i, c := range cands {
 		if len(c.Exec) == 0 {
 			return -1, nil, fmt.Errorf("molding: candidate %d (size %d) has no range", i, c.Size)
 		}
-		if math.IsNaN(c.Wait) || c.Wait < 0 {
-			return -1, nil, fmt.Errorf("molding: candidate %d (size %d) wait %v", i, c.Size, c.Wait)
+		if !(c.Wait >= 0) || math.IsInf(c.Wait, 1) {
+			return -1, nil, fmt.Errorf("molding: candidate %d (size %d) wait %v, need a finite value ≥ 0", i, c.Size, c.Wait)
+		}
+		if c.Size <= 0 {
+			return -1, nil, fmt.Errorf("molding: candidate %d has size %d, need > 0", i, c.Size)
 		}
 		maxResp = max(maxResp, c.Exec[len(c.Exec)-1].Hi+c.Wait)
 	}

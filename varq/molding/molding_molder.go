@@ -265,7 +265,9 @@ func (m *molder) Decide(j swf.Job, st sched.QueueState, load float64) (d moldDec
 		r := j.RunTime
 		switch draw, ok := moldedRuntime(m.rng, prev, kill); {
 		case m.cfg.ScaledRuntime && u != nil && uo != nil && uo.mean() > 0:
-			r = int64(math.Round(float64(j.RunTime) * u.mean() / uo.mean()))
+			// Capped before the conversion (sanitize.MaxTime, 2^40 s): a
+			// tiny mean at the original size could scale past int64.
+			r = int64(math.Round(min(float64(j.RunTime)*u.mean()/uo.mean(), 1<<40)))
 		case ok:
 			r = draw
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/batchq/batchq/estmodel/rangeset"
 	"github.com/batchq/batchq/sched"
@@ -57,6 +58,11 @@ func (c StrategyConfig) Validate() error {
 	}
 	if c.History < 0 || c.Window < 0 {
 		return fmt.Errorf("molding: StrategyConfig History %d / Window %d, need ≥ 0", c.History, c.Window)
+	}
+	for i, f := range c.Funcs {
+		if math.IsNaN(f.A) || math.IsInf(f.A, 0) || math.IsNaN(f.B) || math.IsInf(f.B, 0) {
+			return fmt.Errorf("molding: StrategyConfig.Funcs[%d] = %+v is not finite", i, f)
+		}
 	}
 	if err := c.Mold.Validate(); err != nil {
 		return err
@@ -130,10 +136,10 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	if len(jobs) < cfg.History+1 {
+	if len(jobs) <= cfg.History { // (History+1 may overflow)
 		return nil, fmt.Errorf("molding: RunStrategy: %d jobs, need more than the %d history jobs", len(jobs), cfg.History)
 	}
-	end := min(cfg.History+cfg.Window, len(jobs))
+	end := cfg.History + min(cfg.Window, len(jobs)-cfg.History)
 	hist, treated := jobs[:cfg.History], jobs[cfg.History:end]
 	sim, err := sched.New(sc)
 	if err != nil {
