@@ -12,7 +12,12 @@ type Observer interface {
 	// OnEnd is called when a job terminates or is cancelled.
 	OnEnd(now int64, j *swf.Job, cancelled bool)
 	// OnReservation is called when a waiting job gets a reservation or its
-	// reservation time changes.
+	// reservation time changes. at can lie before now: EASY's shadow time
+	// is the predicted end of running jobs, and a prediction that expired
+	// uncorrected (S3, plain EASY after an overrun) is kept as it is, so
+	// the holder's reservation is "at present time" in the thesis's words
+	// and Record.FirstReservation keeps that instant (§3.5's
+	// predictability measures the overrun's delay from it).
 	OnReservation(now int64, j *swf.Job, at int64)
 }
 
