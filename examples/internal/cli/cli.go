@@ -1,26 +1,97 @@
-// Package cli holds what the example commands share about their command
-// lines.
+// Package cli is the one skeleton of the example commands: flags before or
+// after the arguments, injected streams, exit statuses (0 ok, 1 a run
+// error, 2 a usage error), SIGINT/SIGTERM as a cancelled context, -json
+// and a progress bar on a terminal. A command is
+//
+//	func main() { cli.Main(run) }
+//
+//	func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+//		fs := cli.NewFlagSet("name")
+//		asJSON := cli.JSONFlag(fs)
+//		pos, err := cli.ParseArgs(fs, args, usage, stdout)
+//		...
+//		return cli.Status("name", stderr, err)
+//	}
+//
+// and its test runs the shared table of package clitest on run.
 package cli
 
-import "flag"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
 
-// Parse parses args with fs, accepting flags before and after the
-// positional arguments ("--" ends the flags), and returns the positional
-// ones in order. Errors are fs.Parse's (flag.ErrHelp for -h).
-func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+// Exit statuses of every command.
+const (
+	ExitOK    = 0 // done, or -h
+	ExitError = 1 // a run error: unreadable or malformed input, unwritable output, interrupted
+	ExitUsage = 2 // a bad command line
+)
+
+// Command is a command's whole body over explicit streams; it returns the
+// exit status. Tests call it directly.
+type Command func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// UsageError is a bad command line: Status reports it with exit status 2.
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Usagef returns a UsageError with a formatted message.
+func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+
+// grace is how long Main waits, after a signal, for a command to return on
+// its cancelled context before exiting anyway: commands that check the
+// context stop cleanly (removing partial output), the others still stop.
+const grace = 2 * time.Second
+
+// Main runs cmd on the process's arguments and standard streams and exits
+// with its status. SIGINT or SIGTERM cancels cmd's context; a command that
+// has not returned within a grace period, or a second signal, ends the
+// process with ExitError.
+func Main(cmd Command) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	done := make(chan int, 1)
+	go func() { done <- cmd(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }()
+	select {
+	case code := <-done:
+		stop()
+		os.Exit(code)
+	case <-ctx.Done():
+	}
+	stop() // a second signal gets the default action
+	select {
+	case code := <-done:
+		os.Exit(code)
+	case <-time.After(grace):
+		fmt.Fprintln(os.Stderr, "interrupted")
+		os.Exit(ExitError)
+	}
+}
+
+// Status reports err on stderr as "name: err" and returns the exit status
+// it means: ExitOK for nil and flag.ErrHelp (the usage was printed),
+// ExitUsage for a UsageError, ExitError for anything else (a cancelled
+// context reads "interrupted").
+func Status(name string, stderr io.Writer, err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.As(err, new(UsageError)):
+		fmt.Fprintf(stderr, "%s: %v (-h for help)\n", name, err)
+		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "%s: interrupted\n", name)
+		return ExitError
+	default:
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitError
 	}
 }
