@@ -11,19 +11,22 @@
 //	go run ./examples/tsafrir -per-event=false # one scheduling pass per timestamp
 //	go run ./examples/tsafrir -easypred        # also the EASY_PRED experiment (KTH, BLUE)
 //	go run ./examples/tsafrir -plot figures    # also Table 4.3 as bars (PNG, SVG)
+//	go run ./examples/tsafrir -logs KTH -json  # the tables as JSON
+//
+// Exit status: 0 ok, 1 a run error (a log missing or unreadable), 2 a
+// usage error.
 package main
 
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/examples/internal/figures/fromlib"
 	"github.com/batchq/batchq/internal/thesislogs"
@@ -48,18 +51,37 @@ type options struct {
 	plotDir  string // when set, receives Table 4.3 as bars
 }
 
-func main() {
+func main() { cli.Main(run) }
+
+const usage = `usage: tsafrir [flags]
+
+Reproduces Tables 4.1–4.3 and 4.5–4.7 of Tsafrir's thesis on the sane
+CTC, KTH, SDSC-SP2 and SDSC-BLUE logs and prints them as markdown (-json:
+the same tables as JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	o := options{}
-	flag.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
-	flag.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
-	flag.StringVar(&o.plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
-	flag.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
-	flag.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
-	flag.Parse()
-	if err := run(context.Background(), os.Stdout, o); err != nil {
-		fmt.Fprintln(os.Stderr, "tsafrir:", err)
-		os.Exit(1)
+	fs := cli.NewFlagSet("tsafrir")
+	fs.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
+	fs.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
+	fs.StringVar(&o.plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
+	fs.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
+	fs.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
+	asJSON := cli.JSONFlag(fs)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err == nil {
+		err = cli.NoArgs(pos)
 	}
+	if err == nil {
+		w, flush := cli.Output(stdout, *asJSON)
+		if err = reproduce(ctx, w, o); err == nil {
+			err = flush()
+		}
+	}
+	return cli.Status("tsafrir", stderr, err)
 }
 
 // report is everything the command prints.
@@ -158,7 +180,8 @@ func (s section) text() []byte {
 	return append(bytes.TrimRight(b.Bytes(), "\n"), '\n')
 }
 
-func run(ctx context.Context, w io.Writer, o options) error {
+// reproduce computes the tables and prints them on w.
+func reproduce(ctx context.Context, w io.Writer, o options) error {
 	r, err := compute(ctx, o)
 	if err != nil {
 		return err

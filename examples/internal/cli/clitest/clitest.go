@@ -6,10 +6,14 @@ package clitest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -106,4 +110,33 @@ func CheckJSON(s string) error {
 		return errors.New("no JSON value")
 	}
 	return nil
+}
+
+// WriteTrace writes a tiny valid SWF trace of n jobs on a machine of procs
+// processors to dir/name (gzip when name ends in .gz) and returns its
+// path: jobs of 1–4 processors arriving every 10 minutes, waiting up to
+// 15 minutes, running an hour or less, each with an estimate, over the users 1–3 and the queues 1–2.
+func WriteTrace(t testing.TB, dir, name string, n int, procs int64) string {
+	t.Helper()
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "; Version: 2.2\n; Computer: clitest\n; MaxNodes: %d\n; MaxProcs: %d\n; UnixStartTime: 1000000000\n", procs, procs)
+	for i := range n {
+		size := int64(1 + i%4)
+		run := int64(300 + 97*(i%37))
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 1 %d 1 -1 -1\n",
+			i+1, 600*i, (137*i)%900, run, size, size, 2*run, 1+i%3, 1+i%2)
+	}
+	data := b.Bytes()
+	if strings.HasSuffix(name, ".gz") {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(data)
+		zw.Close()
+		data = z.Bytes()
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
