@@ -165,7 +165,7 @@ func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
 func (o *observer) OnEnd(int64, *swf.Job, bool)          {}
 func (o *observer) OnReservation(int64, *swf.Job, int64) {}
 
-func run(out io.Writer, opt options) error {
+func reproduce(out io.Writer, opt options) error {
 	if opt.fractions == nil {
 		opt.fractions = fractions
 	}
