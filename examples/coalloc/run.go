@@ -259,7 +259,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 	return trials.summary(), trials.results(), nil
 }
 
-func run(out io.Writer, opt options) error {
+func reproduce(out io.Writer, opt options) error {
 	if opt.trials == nil {
 		opt.trials = table62
 	}
