@@ -50,7 +50,7 @@ func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(forma
 // grace is how long Main waits, after a signal, for a command to return on
 // its cancelled context before exiting anyway: commands that check the
 // context stop cleanly (removing partial output), the others still stop.
-const grace = 2 * time.Second
+const grace = time.Second
 
 // Main runs cmd on the process's arguments and standard streams and exits
 // with its status. SIGINT or SIGTERM cancels cmd's context; a command that
