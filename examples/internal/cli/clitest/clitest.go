@@ -35,6 +35,10 @@ type Command struct {
 	File    string
 	// NoArgs says the command takes no arguments: a stray one is exit 2.
 	NoArgs bool
+	// JSONCheckedBy names another test of the command that already runs
+	// JSON and parses its output, when that run is too dear to repeat;
+	// the json case then only says so.
+	JSONCheckedBy string
 }
 
 // Result is one run's exit status and output.
@@ -81,6 +85,9 @@ func Run(t *testing.T, c Command) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
+		if c.JSONCheckedBy != "" {
+			t.Skipf("%q runs in %s", c.JSON, c.JSONCheckedBy)
+		}
 		r := Exec(c.Run, c.Stdin, c.JSON...)
 		if r.Code != cli.ExitOK {
 			t.Fatalf("%q: exit %d, stderr %q", c.JSON, r.Code, r.Stderr)
