@@ -24,8 +24,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
-	"time"
 )
 
 // Exit statuses of every command.
@@ -47,33 +47,46 @@ func (e UsageError) Error() string { return e.Msg }
 // Usagef returns a UsageError with a formatted message.
 func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
 
-// grace is how long Main waits, after a signal, for a command to return on
-// its cancelled context before exiting anyway: commands that check the
-// context stop cleanly (removing partial output), the others still stop.
-const grace = time.Second
-
 // Main runs cmd on the process's arguments and standard streams and exits
-// with its status. SIGINT or SIGTERM cancels cmd's context; a command that
-// has not returned within a grace period, or a second signal, ends the
-// process with ExitError.
+// with its status. SIGINT or SIGTERM cancels cmd's context. A command that
+// watches its context (it asked for Done or Err: a server, a simulation
+// that checks between steps) gets to stop cleanly, however long its
+// shutdown takes, and a second signal ends the process at once; one that
+// never looked at its context is ended at the first signal, with
+// ExitError, since it would not notice.
 func Main(cmd Command) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	parent, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx := &watched{Context: parent}
 	done := make(chan int, 1)
 	go func() { done <- cmd(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }()
 	select {
 	case code := <-done:
 		stop()
 		os.Exit(code)
-	case <-ctx.Done():
+	case <-parent.Done():
 	}
 	stop() // a second signal gets the default action
-	select {
-	case code := <-done:
-		os.Exit(code)
-	case <-time.After(grace):
+	if !ctx.used.Load() {
 		fmt.Fprintln(os.Stderr, "interrupted")
 		os.Exit(ExitError)
 	}
+	os.Exit(<-done)
+}
+
+// watched is a context that records whether its holder ever watched it.
+type watched struct {
+	context.Context
+	used atomic.Bool
+}
+
+func (w *watched) Done() <-chan struct{} {
+	w.used.Store(true)
+	return w.Context.Done()
+}
+
+func (w *watched) Err() error {
+	w.used.Store(true)
+	return w.Context.Err()
 }
 
 // Status reports err on stderr as "name: err" and returns the exit status

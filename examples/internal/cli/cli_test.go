@@ -86,3 +86,22 @@ func TestReport(t *testing.T) {
 		t.Errorf("Output: %v, %q", err, out.String())
 	}
 }
+
+func TestWatched(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	w := &watched{Context: parent}
+	if w.used.Load() {
+		t.Fatal("used before any call")
+	}
+	_ = w.Value("k")
+	if w.used.Load() {
+		t.Error("Value marks the context as watched")
+	}
+	child, stop := context.WithCancel(w) // a derived context watches its parent
+	defer stop()
+	cancel()
+	<-child.Done()
+	if !w.used.Load() || w.Err() == nil {
+		t.Errorf("used %v, err %v after a derived context", w.used.Load(), w.Err())
+	}
+}
