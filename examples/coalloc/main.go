@@ -29,6 +29,7 @@ import (
 
 	"github.com/batchq/batchq/coalloc"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -58,6 +59,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	drop := fs.Bool("drop", false, "with re-boosting, cancel a request whose live probability fell to 0 when its reservation has another chance (coalloc.Config.DropDead)")
 	diag := fs.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
 	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return err
@@ -86,6 +88,10 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if *diag {
 		opt.diag = stderr
 	}
+	if *bar {
+		opt.bar, opt.progress = progress.New(stderr, true, float64(len(table62))), nil
+		defer opt.bar.Done()
+	}
 	w, flush := cli.Output(stdout, *asJSON)
 	if err := reproduce(w, opt); err != nil {
 		return err
@@ -99,10 +105,11 @@ type options struct {
 	count    int
 	step     int64
 	plan     coalloc.Config // the planner's options: which remedies
-	progress io.Writer
-	diag     io.Writer // nil: no per-site diagnosis
-	asked    *int64    // if not nil, counts the forecasts CO-VARQ asks the sites
-	trials   []trial   // default table62
+	progress io.Writer      // a line per trial; nil: none
+	bar      *progress.Bar  // a bar of the trials instead (-progress); nil: none
+	diag     io.Writer      // nil: no per-site diagnosis
+	asked    *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
+	trials   []trial        // default table62
 }
 
 // remedyConfig maps -remedy to the planner's options.

@@ -296,7 +296,10 @@ func runTrials(ms []machine, opt options) ([]trialSummary, [][]siteStat, error) 
 	}
 	var sums []trialSummary
 	var sites [][]siteStat
-	for _, tr := range opt.trials {
+	for i, tr := range opt.trials {
+		if opt.bar != nil {
+			opt.bar.Stage(fmt.Sprintf("trial %d of %d", i+1, len(opt.trials)), 1)
+		}
 		t0 := time.Now()
 		var asked int64
 		opt.asked = &asked

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/varq/agent"
 )
@@ -58,6 +59,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	crowd := fs.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.CrowdMode")
 	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return err
@@ -84,6 +86,17 @@ func command(args []string, stdout, stderr io.Writer) error {
 	}
 	if opt.paths, err = tracePaths(*traces); err != nil {
 		return err
+	}
+	if *bar {
+		fr, tg := len(opt.fractions), len(opt.targets) // nil: the thesis's
+		if fr == 0 {
+			fr = len(fractions)
+		}
+		if tg == 0 {
+			tg = len(targets)
+		}
+		opt.bar, opt.progress = progress.New(stderr, true, float64(len(opt.paths)*(1+fr*tg))), nil
+		defer opt.bar.Done()
 	}
 	w, flush := cli.Output(stdout, *asJSON)
 	if err := reproduce(w, opt); err != nil {
@@ -125,10 +138,11 @@ type options struct {
 	jobs     int
 	seed     uint64
 	every    int64
-	progress io.Writer // nil: quiet
-	diag     io.Writer // nil: no diagnosis
-	unsync   bool      // agent.SimConfig.Unsynchronized (a diagnostic)
-	noAvail  bool      // qbets.Config.NoAvailability (a diagnostic)
+	progress io.Writer     // a line per cell; nil: quiet
+	bar      *progress.Bar // a bar of the cells instead (-progress); nil: none
+	diag     io.Writer     // nil: no diagnosis
+	unsync   bool          // agent.SimConfig.Unsynchronized (a diagnostic)
+	noAvail  bool          // qbets.Config.NoAvailability (a diagnostic)
 	crowd    agent.CrowdMode
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
