@@ -49,11 +49,11 @@ func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(forma
 
 // Main runs cmd on the process's arguments and standard streams and exits
 // with its status. SIGINT or SIGTERM cancels cmd's context. A command that
-// watches its context (it asked for Done or Err: a server, a simulation
-// that checks between steps) gets to stop cleanly, however long its
-// shutdown takes, and a second signal ends the process at once; one that
-// never looked at its context is ended at the first signal, with
-// ExitError, since it would not notice.
+// watches its context (it has asked for Done or Err by the time of the
+// signal: a server, a simulation that checks between steps) gets to stop
+// cleanly, however long its shutdown takes, and a second signal ends the
+// process at once; one that has not looked at its context is ended at the
+// first signal, with ExitError, since it would not notice.
 func Main(cmd Command) {
 	parent, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	ctx := &watched{Context: parent}

@@ -18,8 +18,9 @@ func TestMain(m *testing.M) {
 	switch os.Getenv("CLI_CHILD") {
 	case "watching": // stops cleanly on the signal, with its own status
 		Main(func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			done := ctx.Done() // watching from here on, before the parent signals
 			io.WriteString(stdout, "ready\n")
-			<-ctx.Done()
+			<-done
 			time.Sleep(100 * time.Millisecond) // a shutdown that takes a while
 			return 7
 		})
