@@ -32,10 +32,12 @@ func Example() {
 	fmt.Println(len(traj), "points")
 	fmt.Printf("wait %d s, submit %d nodes × %d s, p=%.2f\n", p.Submit-now, p.Nodes, p.Walltime, p.Prob)
 	fmt.Printf("required %d node-s, worst-case extra %d node-s\n", req, extra)
+	fmt.Println(p)
 	fmt.Println(varq.PlanLatest(traj, r, 0.95))
 	// Output:
 	// 1440 points
 	// wait 39600 s, submit 64 nodes × 10800 s, p=0.90
 	// required 460800 node-s, worst-case extra 230400 node-s
+	// submit 1h before the start: 64 nodes × 3h (2h + 1h padding), p=0.90, worst-case extra 230400 node-s
 	// NOT_POSSIBLE
 }

@@ -18,14 +18,38 @@ type Plan struct {
 	Prob     float64 // predicted probability of running by Request.Start
 }
 
-// String is "NOT_POSSIBLE" or a one-line summary.
+// String is "NOT_POSSIBLE" or a one-line summary with times relative to
+// the request's start, which is what a user acts on ("submit 1h before
+// the start: 64 nodes × 3h (2h + 1h padding), p=0.90, worst-case extra
+// 230400 node-s"); the absolute instants are in the fields.
 func (p Plan) String() string {
 	if !p.Possible {
 		return "NOT_POSSIBLE"
 	}
 	_, extra := p.Cost()
-	return fmt.Sprintf("submit at %d: %d nodes × %d s, p=%.2f, worst-case extra %d node-s",
-		p.Submit, p.Nodes, p.Walltime, p.Prob, extra)
+	return fmt.Sprintf("submit %s before the start: %d nodes × %s (%s + %s padding), p=%.2f, worst-case extra %d node-s",
+		span(p.Start-p.Submit), p.Nodes, span(p.Walltime), span(p.Request.Walltime), span(p.Walltime-p.Request.Walltime), p.Prob, extra)
+}
+
+// span writes s ≥ 0 seconds as a short duration: 1h, 2h30m, 45s, 1h0m5s
+// (hours are not folded into days: walltimes are asked in hours).
+func span(s int64) string {
+	h, m, sec := s/3600, s%3600/60, s%60
+	switch {
+	case s == 0:
+		return "0s"
+	case h > 0 && sec == 0 && m == 0:
+		return fmt.Sprintf("%dh", h)
+	case h > 0 && sec == 0:
+		return fmt.Sprintf("%dh%dm", h, m)
+	case h > 0:
+		return fmt.Sprintf("%dh%dm%ds", h, m, sec)
+	case m > 0 && sec == 0:
+		return fmt.Sprintf("%dm", m)
+	case m > 0:
+		return fmt.Sprintf("%dm%ds", m, sec)
+	}
+	return fmt.Sprintf("%ds", sec)
 }
 
 // PlanLatest is the default "min-overhead" mode of §3: the latest point of

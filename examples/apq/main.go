@@ -14,11 +14,14 @@
 // Each table lives in its own file and registers itself in tables from an
 // init function; main only loads the traces once and runs the registered
 // tables in order V..IX.
+//
+// Exit status: 0 ok, 1 a run error (no trace of the paper found, an
+// unreadable trace), 2 a usage error.
 package main
 
 import (
 	"cmp"
-	"flag"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -28,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
@@ -109,27 +113,55 @@ var paperTraces = []struct{ Name, File string }{
 	{"SDSC SP2", "SDSC-SP2-1998-4.2-cln.swf.gz"},
 }
 
-func main() {
-	dir := flag.String("traces", defaultTraces(), "directory of the SWF logs (default $BATCHQ_TRACES, else ../shared/traces beside the repository)")
-	only := flag.String("only", "", "comma-separated substrings of trace file names to run (default: all four)")
-	which := flag.String("tables", "", "comma-separated tables to print, e.g. V,VIII (default: all registered)")
-	maxJobs := flag.Int("jobs", 0, "use only the first N completed jobs of each trace (0 = all)")
-	filter := flag.String("filter", filterRan, "which jobs to keep: "+filterRan+" (run time > 0 and not failed; matches the paper's SDSC-SP2 count) or "+filterStatus1+" (SWF status 1 only, spec §1 [R])")
-	quick := flag.Bool("quick", false, "smaller, faster runs")
-	tune := flag.Bool("tune", false, "Table V: also tune APQ one parameter at a time on the validation jobs (slow)")
-	noGrow := flag.Bool("nogrow", false, "Tables VIII, IX: never mold a job to a larger size (diagnostic, not the paper's)")
-	floor := flag.String("floor", floorQueue, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorQueue+" (APQ floored by the job's earliest start in a conservative-backfilling profile of the running and waiting jobs), "+floorRunning+" (running jobs only) or "+floorOff)
-	floorOnly := flag.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
-	seed := flag.Uint64("seed", defaultSeed, "random seed")
-	nSeeds := flag.Int("nseeds", defaultSeeds, "table SEEDS: how many seeds from -seed on")
-	par := flag.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once")
-	verbose := flag.Bool("v", false, "progress on stderr")
-	flag.Parse()
-	if err := run(os.Stdout, options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,
-		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Floor: *floor, FloorOnly: *floorOnly, Seed: *seed, Seeds: *nSeeds, Par: *par, Verbose: *verbose}); err != nil {
-		fmt.Fprintln(os.Stderr, "apq:", err)
-		os.Exit(1)
+func main() { cli.Main(run) }
+
+const usage = `usage: apq [flags]
+
+Reproduces Tables V–IX of Hariharan et al. on the paper's traces found in
+-traces and prints them as markdown beside the paper's numbers (-json: as
+JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("apq", stderr, command(args, stdout, stderr))
+}
+
+func command(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("apq")
+	dir := fs.String("traces", defaultTraces(), "directory of the SWF logs (default $BATCHQ_TRACES, else ../shared/traces beside the repository)")
+	only := fs.String("only", "", "comma-separated substrings of trace file names to run (default: all four)")
+	which := fs.String("tables", "", "comma-separated tables to print, e.g. V,VIII (default: all registered)")
+	maxJobs := fs.Int("jobs", 0, "use only the first N completed jobs of each trace (0 = all)")
+	filter := fs.String("filter", filterRan, "which jobs to keep: "+filterRan+" (run time > 0 and not failed; matches the paper's SDSC-SP2 count) or "+filterStatus1+" (SWF status 1 only, spec §1 [R])")
+	quick := fs.Bool("quick", false, "smaller, faster runs")
+	tune := fs.Bool("tune", false, "Table V: also tune APQ one parameter at a time on the validation jobs (slow)")
+	noGrow := fs.Bool("nogrow", false, "Tables VIII, IX: never mold a job to a larger size (diagnostic, not the paper's)")
+	floor := fs.String("floor", floorQueue, "Tables VIII, IX: size-aware wait column (not the paper's): "+floorQueue+" (APQ floored by the job's earliest start in a conservative-backfilling profile of the running and waiting jobs), "+floorRunning+" (running jobs only) or "+floorOff)
+	floorOnly := fs.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
+	seed := fs.Uint64("seed", defaultSeed, "random seed")
+	nSeeds := fs.Int("nseeds", defaultSeeds, "table SEEDS: how many seeds from -seed on")
+	par := fs.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once")
+	verbose := fs.Bool("v", false, "progress on stderr")
+	asJSON := cli.JSONFlag(fs)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err != nil {
+		return err
 	}
+	if err := cli.NoArgs(pos); err != nil {
+		return err
+	}
+	o := options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,
+		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Floor: *floor, FloorOnly: *floorOnly, Seed: *seed, Seeds: *nSeeds, Par: *par}
+	if *verbose {
+		o.Log = stderr
+	}
+	w, flush := cli.Output(stdout, *asJSON)
+	if err := reproduce(w, o); err != nil {
+		return err
+	}
+	return flush()
 }
 
 type options struct {
@@ -142,41 +174,42 @@ type options struct {
 	FloorOnly         bool
 	Seed              uint64
 	Seeds, Par        int
-	Verbose           bool
+	Log               io.Writer // progress lines (-v); nil: none
 }
 
-func run(w io.Writer, o options) error {
+// reproduce loads the traces and prints the selected tables on w.
+func reproduce(w io.Writer, o options) error {
 	if o.MaxJobs < 0 {
-		return fmt.Errorf("-jobs = %d, want ≥ 0", o.MaxJobs)
+		return cli.Usagef("-jobs = %d, want ≥ 0", o.MaxJobs)
 	}
 	if o.Filter == "" {
 		o.Filter = filterRan
 	}
 	if o.Seeds < 0 || o.Par < 0 {
-		return fmt.Errorf("-nseeds = %d, -par = %d, want ≥ 0", o.Seeds, o.Par)
+		return cli.Usagef("-nseeds = %d, -par = %d, want ≥ 0", o.Seeds, o.Par)
 	}
 	if o.Seeds == 0 {
 		o.Seeds = defaultSeeds
 	}
 	if o.FloorOnly && o.Floor == floorOff {
-		return fmt.Errorf("-flooronly with -floor %s runs nothing but the baseline", floorOff)
+		return cli.Usagef("-flooronly with -floor %s runs nothing but the baseline", floorOff)
 	}
 	if o.Filter != filterRan && o.Filter != filterStatus1 {
-		return fmt.Errorf("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
+		return cli.Usagef("-filter = %q, want %q or %q", o.Filter, filterRan, filterStatus1)
 	}
 	if o.Floor == "" {
 		o.Floor = floorQueue
 	}
 	if o.Floor != floorQueue && o.Floor != floorRunning && o.Floor != floorOff {
-		return fmt.Errorf("-floor = %q, want %q, %q or %q", o.Floor, floorQueue, floorRunning, floorOff)
+		return cli.Usagef("-floor = %q, want %q, %q or %q", o.Floor, floorQueue, floorRunning, floorOff)
 	}
 	names, err := selectTables(o.Tables)
 	if err != nil {
-		return err
+		return cli.UsageError{Msg: err.Error()}
 	}
 	e := &env{Quick: o.Quick, Tune: o.Tune, NoGrow: o.NoGrow, Floor: o.Floor, FloorOnly: o.FloorOnly, Seed: o.Seed, Seeds: o.Seeds, Par: o.Par, Log: io.Discard}
-	if o.Verbose {
-		e.Log = os.Stderr
+	if o.Log != nil {
+		e.Log = o.Log
 	}
 	for _, pt := range paperTraces {
 		if !matches(pt.File, o.Only) {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 )
 
 // TestTable5 runs Table V on the first 6000 jobs of SDSC-SP2 in quick mode
@@ -21,19 +24,19 @@ func TestTable5(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	dir := t.TempDir()
-	if err := run(&strings.Builder{}, options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "no trace") {
+	if err := reproduce(&strings.Builder{}, options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "no trace") {
 		t.Errorf("empty directory: err = %v", err)
 	}
-	if err := run(&strings.Builder{}, options{Dir: dir, MaxJobs: -1}); err == nil || !strings.Contains(err.Error(), "-jobs") {
+	if err := reproduce(&strings.Builder{}, options{Dir: dir, MaxJobs: -1}); err == nil || !strings.Contains(err.Error(), "-jobs") {
 		t.Errorf("negative -jobs: err = %v", err)
 	}
-	if err := run(&strings.Builder{}, options{Dir: dir, Filter: "x"}); err == nil || !strings.Contains(err.Error(), "-filter") {
+	if err := reproduce(&strings.Builder{}, options{Dir: dir, Filter: "x"}); err == nil || !strings.Contains(err.Error(), "-filter") {
 		t.Errorf("bad -filter: err = %v", err)
 	}
-	if err := run(&strings.Builder{}, options{Dir: dir, Tables: "XL"}); err == nil || !strings.Contains(err.Error(), "-tables") {
+	if err := reproduce(&strings.Builder{}, options{Dir: dir, Tables: "XL"}); err == nil || !strings.Contains(err.Error(), "-tables") {
 		t.Errorf("unknown table: err = %v", err)
 	}
-	if err := run(&strings.Builder{}, options{Dir: dir, FloorOnly: true, Floor: floorOff}); err == nil || !strings.Contains(err.Error(), "-flooronly") {
+	if err := reproduce(&strings.Builder{}, options{Dir: dir, FloorOnly: true, Floor: floorOff}); err == nil || !strings.Contains(err.Error(), "-flooronly") {
 		t.Errorf("-flooronly -floor off: err = %v", err)
 	}
 }
@@ -47,4 +50,13 @@ func TestSelectTables(t *testing.T) {
 	if len(all) == 0 || all[0] != "V" {
 		t.Errorf("registered tables = %v, want V first", all)
 	}
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	clitest.WriteTrace(t, dir, "SDSC-SP2-1998-4.2-cln.swf.gz", 300, 16)
+	missing := filepath.Join(t.TempDir(), "none")
+	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+		JSON:    []string{"-traces", dir, "-tables", "VI", "-quick", "-json"},
+		Missing: []string{"-traces", missing}, File: missing})
 }

@@ -20,7 +20,7 @@ func runQuickWith(t *testing.T, tables string, o options) string {
 	dir := tracetest.DirOf(t, tracetest.SDSCSP2)
 	var b strings.Builder
 	o.Dir, o.Only, o.Tables, o.MaxJobs, o.Quick = dir, "SP2", tables, 6000, true
-	if err := run(&b, o); err != nil {
+	if err := reproduce(&b, o); err != nil {
 		t.Fatal(err)
 	}
 	t.Log("\n" + b.String())

@@ -48,7 +48,7 @@ func TestTable8NoGrow(t *testing.T) {
 }
 
 func TestFloorFlag(t *testing.T) {
-	err := run(&strings.Builder{}, options{Dir: t.TempDir(), Floor: "both"})
+	err := reproduce(&strings.Builder{}, options{Dir: t.TempDir(), Floor: "both"})
 	if err == nil || !strings.Contains(err.Error(), "-floor") {
 		t.Errorf("bad -floor: err = %v", err)
 	}

@@ -15,30 +15,63 @@
 //	go run ./examples/coalloc                 # five machines, 120 days, both remedies
 //	go run ./examples/coalloc -remedy none    # the thesis's plan, executed as made
 //	go run ./examples/coalloc -days 30 -count 3
+//	go run ./examples/coalloc -days 30 -json  # the table as JSON
+//
+// Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
+// usage error.
 package main
 
 import (
-	"flag"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/batchq/batchq/coalloc"
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
 var defaultMachines = []string{tracetest.SDSCBlue, tracetest.CTC, tracetest.SDSCSP2, tracetest.KTH, tracetest.LANLCM5}
 
-func main() {
-	traces := flag.String("trace", "", "comma-separated SWF traces, one per machine (default: SDSC-BLUE, CTC-SP2, SDSC-SP2, KTH-SP2, LANL-CM5)")
-	days := flag.Int64("days", 120, "simulated days of co-allocation requests")
-	count := flag.Int("count", 2, "reservations per co-allocation (the thesis does not report it; Figure 6.1 has 2)")
-	step := flag.Int64("step", 10, "lockstep granularity of the machines, seconds")
-	remedy := flag.String("remedy", "both", "none (the thesis's plan), reboost (re-plan while executing), latest (plan at the latest point meeting P_indep), or both")
-	drop := flag.Bool("drop", false, "with re-boosting, cancel a request whose live probability fell to 0 when its reservation has another chance (coalloc.Config.DropDead)")
-	diag := flag.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
-	flag.Parse()
+func main() { cli.Main(run) }
+
+const usage = `usage: coalloc [flags]
+
+Reruns the CO-VARQ trials of Nurmi's thesis (§5.5, Table 6.2) on
+simulated machines and prints the table as markdown (-json: as JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("coalloc", stderr, command(args, stdout, stderr))
+}
+
+func command(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("coalloc")
+	traces := fs.String("trace", "", "comma-separated SWF traces, one per machine (default: SDSC-BLUE, CTC-SP2, SDSC-SP2, KTH-SP2, LANL-CM5)")
+	days := fs.Int64("days", 120, "simulated days of co-allocation requests")
+	count := fs.Int("count", 2, "reservations per co-allocation (the thesis does not report it; Figure 6.1 has 2)")
+	step := fs.Int64("step", 10, "lockstep granularity of the machines, seconds")
+	remedy := fs.String("remedy", "both", "none (the thesis's plan), reboost (re-plan while executing), latest (plan at the latest point meeting P_indep), or both")
+	drop := fs.Bool("drop", false, "with re-boosting, cancel a request whose live probability fell to 0 when its reservation has another chance (coalloc.Config.DropDead)")
+	diag := fs.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
+	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err != nil {
+		return err
+	}
+	if err := cli.NoArgs(pos); err != nil {
+		return err
+	}
+	plan, err := remedyConfig(*remedy)
+	if err != nil {
+		return cli.UsageError{Msg: err.Error()}
+	}
+	plan.DropDead = *drop
 	var paths []string
 	if *traces != "" {
 		paths = strings.Split(*traces, ",")
@@ -46,26 +79,24 @@ func main() {
 		for _, name := range defaultMachines {
 			p, err := tracetest.Find(name)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "coalloc: %s not found (give -trace): %v\n", name, err)
-				os.Exit(1)
+				return fmt.Errorf("%s not found (give -trace): %w", name, err)
 			}
 			paths = append(paths, p)
 		}
 	}
-	plan, err := remedyConfig(*remedy)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "coalloc:", err)
-		os.Exit(2)
-	}
-	plan.DropDead = *drop
-	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: os.Stderr}
+	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr}
 	if *diag {
-		opt.diag = os.Stderr
+		opt.diag = stderr
 	}
-	if err := run(os.Stdout, opt); err != nil {
-		fmt.Fprintln(os.Stderr, "coalloc:", err)
-		os.Exit(1)
+	if *bar {
+		opt.bar, opt.progress = progress.New(stderr, true, float64(len(table62))), nil
+		defer opt.bar.Done()
 	}
+	w, flush := cli.Output(stdout, *asJSON)
+	if err := reproduce(w, opt); err != nil {
+		return err
+	}
+	return flush()
 }
 
 type options struct {
@@ -74,10 +105,11 @@ type options struct {
 	count    int
 	step     int64
 	plan     coalloc.Config // the planner's options: which remedies
-	progress io.Writer
-	diag     io.Writer // nil: no per-site diagnosis
-	asked    *int64    // if not nil, counts the forecasts CO-VARQ asks the sites
-	trials   []trial   // default table62
+	progress io.Writer      // a line per trial; nil: none
+	bar      *progress.Bar  // a bar of the trials instead (-progress); nil: none
+	diag     io.Writer      // nil: no per-site diagnosis
+	asked    *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
+	trials   []trial        // default table62
 }
 
 // remedyConfig maps -remedy to the planner's options.

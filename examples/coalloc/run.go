@@ -259,7 +259,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 	return trials.summary(), trials.results(), nil
 }
 
-func run(out io.Writer, opt options) error {
+func reproduce(out io.Writer, opt options) error {
 	if opt.trials == nil {
 		opt.trials = table62
 	}
@@ -296,7 +296,10 @@ func runTrials(ms []machine, opt options) ([]trialSummary, [][]siteStat, error) 
 	}
 	var sums []trialSummary
 	var sites [][]siteStat
-	for _, tr := range opt.trials {
+	for i, tr := range opt.trials {
+		if opt.bar != nil {
+			opt.bar.Stage(fmt.Sprintf("trial %d of %d", i+1, len(opt.trials)), 1)
+		}
 		t0 := time.Now()
 		var asked int64
 		opt.asked = &asked

@@ -23,6 +23,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -42,13 +43,13 @@ import (
 	"github.com/batchq/batchq/swf/convert"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { cli.Main(command) }
 
-const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
-)
+// command is run as a cli.Command (conversion does not watch ctx: an
+// interrupt ends it after cli.Main's grace period).
+func command(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(args, stdin, stdout, stderr)
+}
 
 var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, error){
 	"sacct": convert.Sacct, "sacct-json": convert.SacctJSON, "jobcomp": convert.Jobcomp, "pbs": convert.PBS,
@@ -83,10 +84,6 @@ type options struct {
 	inputs   []string
 	opt      convert.Options
 }
-
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
 
 const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|scontrol [flags] IN... [-o OUT.swf[.gz]]
 
@@ -126,43 +123,43 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, err
 	}
 	if err != nil {
-		return o, usageError{err.Error()}
+		return o, cli.UsageError{Msg: err.Error()}
 	}
 	if o.columns {
 		return o, nil
 	}
 	if _, ok := formats[o.from]; !ok {
-		return o, usageError{fmt.Sprintf("-from %q: want %s", o.from, formatList)}
+		return o, cli.UsageError{Msg: fmt.Sprintf("-from %q: want %s", o.from, formatList)}
 	}
 	if len(pos) == 0 {
-		return o, usageError{"missing input (usage: convert -from FORMAT IN... [-o OUT]; '-' reads standard input)"}
+		return o, cli.UsageError{Msg: "missing input (usage: convert -from FORMAT IN... [-o OUT]; '-' reads standard input)"}
 	}
 	if slices.Contains(pos, "-") && len(pos) > 1 {
-		return o, usageError{"'-' (standard input) must be the only input"}
+		return o, cli.UsageError{Msg: "'-' (standard input) must be the only input"}
 	}
 	if (o.from == "sacct-json" || o.from == "slurmrestd" || o.from == "scontrol") && len(pos) > 1 {
-		return o, usageError{"-from " + o.from + " reads one document (one JSON document or one snapshot): give one input"}
+		return o, cli.UsageError{Msg: "-from " + o.from + " reads one document (one JSON document or one snapshot): give one input"}
 	}
 	if now != "" {
 		if o.from != "slurmrestd" && o.from != "scontrol" {
-			return o, usageError{"-now is the moment of a queue snapshot: it needs -from slurmrestd or scontrol"}
+			return o, cli.UsageError{Msg: "-now is the moment of a queue snapshot: it needs -from slurmrestd or scontrol"}
 		}
 		if o.opt.Now, err = parseNow(now); err != nil {
-			return o, usageError{fmt.Sprintf("-now %q: %v", now, err)}
+			return o, cli.UsageError{Msg: fmt.Sprintf("-now %q: %v", now, err)}
 		}
 	}
 	o.inputs = pos
 	if o.json && o.out == "" {
-		return o, usageError{"-json prints the report on standard output: give the SWF file with -o"}
+		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}
 	}
 	if o.opt.Location, err = location(tz); err != nil {
-		return o, usageError{fmt.Sprintf("-tz %q: %v", tz, err)}
+		return o, cli.UsageError{Msg: fmt.Sprintf("-tz %q: %v", tz, err)}
 	}
 	if o.opt.PartitionLimits, err = partitionLimits(limits); err != nil {
-		return o, usageError{fmt.Sprintf("-partition-limit %q: %v", limits, err)}
+		return o, cli.UsageError{Msg: fmt.Sprintf("-partition-limit %q: %v", limits, err)}
 	}
 	if err := o.opt.Validate(); err != nil {
-		return o, usageError{err.Error()}
+		return o, cli.UsageError{Msg: err.Error()}
 	}
 	return o, nil
 }
@@ -222,15 +219,15 @@ func partitionLimits(s string) (map[string]int64, error) {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parse(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+		return cli.ExitOK
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "convert:", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if o.columns {
 		fmt.Fprintln(stdout, convert.SacctFormat)
-		return exitOK
+		return cli.ExitOK
 	}
 	res, err := convertInputs(o, stdin, stderr)
 	if err != nil {
@@ -243,23 +240,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		fmt.Fprintln(stderr, "convert:", msg)
-		return exitError
+		return cli.ExitError
 	}
 	if err := writeOutputs(o, res, stdout); err != nil {
 		fmt.Fprintln(stderr, "convert:", err)
-		return exitError
+		return cli.ExitError
 	}
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res.Report); err != nil {
 			fmt.Fprintln(stderr, "convert:", err)
-			return exitError
+			return cli.ExitError
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	printReport(stderr, res, o)
-	return exitOK
+	return cli.ExitOK
 }
 
 // convertInputs reads the inputs as one stream (gzip files are

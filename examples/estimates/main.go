@@ -17,11 +17,14 @@
 // at it; a log without estimates needs -emax (the share is then optional).
 // -bin 15m:10.6 adds a user mode (repeatable). Run times above E_max are
 // truncated to E_max and reported.
+//
+// Exit status: 0 ok, 1 a run error (a trace missing or unreadable, an
+// unwritable output), 2 a usage error.
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -31,6 +34,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -80,48 +84,79 @@ type options struct {
 	workers           int
 	noExtra, legal    bool
 	plot              string
+	json              bool // runAssign: a JSON report on stdout
 }
 
-func main() {
+func main() { cli.Main(run) }
+
+const usage = `usage: estimates [flags]
+
+Adds user runtime estimates (SWF field 9) to -trace with a model of
+Tsafrir's thesis Ch. 5 and writes the trace to -out (-json: with -out
+FILE, a JSON report of the assignment on standard output); -fit and
+-validate print the thesis's checks as markdown (-json: as JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("estimates", stderr, command(ctx, args, stdout, stderr))
+}
+
+func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	var o options
-	flag.StringVar(&o.trace, "trace", "", "input trace: a path or ctc, kth, kth4h, sdsc, sdsc106, blue")
-	flag.StringVar(&o.out, "out", "-", "output SWF path (- for stdout)")
-	flag.StringVar(&o.model, "model", "modal", "estimate model: modal, f, fdet, phi, shuffle")
-	flag.Int64Var(&o.procs, "procs", 0, "machine size for the sane filter (0: the header's; ctc: 512)")
-	flag.StringVar(&o.eMax, "emax", "", "E_max (e.g. 18h or seconds); default: the log's largest estimate")
-	flag.Float64Var(&o.share, "share", -1, "percent of jobs at E_max; default: the log's (none for a log without estimates)")
-	flag.Var(&o.bins, "bin", "user mode time:percent, e.g. 15m:10.6 (repeatable)")
-	flag.Float64Var(&o.f, "f", 3, "badness f of the f-model")
-	flag.Float64Var(&o.phi, "phi", 0.10, "Φ of the Φ-model (Mu'alem and Feitelson's 0.10)")
-	flag.Uint64Var(&o.seed, "seed", 1, "random seed")
-	flag.BoolVar(&o.validate, "validate", false, "run the §5.12 validation with EASY and print the markdown table")
-	flag.BoolVar(&o.fit, "fit", false, "compare the model's estimate distribution with the four modelled logs (§5.12.1) and print markdown")
-	flag.IntVar(&o.seeds, "seeds", 100, "validation: seeds of the modal model")
-	flag.IntVar(&o.fSeeds, "fseeds", 100, "validation: seeds of each random f-model")
-	flag.StringVar(&o.logs, "logs", "ctc,kth4h,sdsc,blue", "validation: logs to use (kth4h is the thesis's Ch. 5 KTH; kth is the whole log)")
-	flag.IntVar(&o.workers, "workers", 2, "validation: simulations run in parallel")
-	flag.StringVar(&o.plot, "plot", "", "validation: directory to write the EASY results as bars to (estimates-easy.png, .svg; Fig 5.13)")
-	flag.BoolVar(&o.noExtra, "noextra", false, "validation: leave out the improved model, shfl and Φ")
-	flag.BoolVar(&o.legal, "legal", false, "validation: also run each model setting with the jobs its pairing left short given their run time as estimate (a diagnostic, not a thesis model)")
-	flag.Parse()
-	var err error
-	switch {
-	case o.fit:
-		err = runFit(os.Stdout, os.Stderr, o.seeds)
-	case o.validate:
-		err = runValidation(os.Stdout, os.Stderr, o)
-	default:
-		err = runAssign(os.Stderr, o)
-	}
+	fs := cli.NewFlagSet("estimates")
+	fs.StringVar(&o.trace, "trace", "", "input trace: a path or ctc, kth, kth4h, sdsc, sdsc106, blue")
+	fs.StringVar(&o.out, "out", "-", "output SWF path (- for stdout)")
+	fs.StringVar(&o.model, "model", "modal", "estimate model: modal, f, fdet, phi, shuffle")
+	fs.Int64Var(&o.procs, "procs", 0, "machine size for the sane filter (0: the header's; ctc: 512)")
+	fs.StringVar(&o.eMax, "emax", "", "E_max (e.g. 18h or seconds); default: the log's largest estimate")
+	fs.Float64Var(&o.share, "share", -1, "percent of jobs at E_max; default: the log's (none for a log without estimates)")
+	fs.Var(&o.bins, "bin", "user mode time:percent, e.g. 15m:10.6 (repeatable)")
+	fs.Float64Var(&o.f, "f", 3, "badness f of the f-model")
+	fs.Float64Var(&o.phi, "phi", 0.10, "Φ of the Φ-model (Mu'alem and Feitelson's 0.10)")
+	fs.Uint64Var(&o.seed, "seed", 1, "random seed")
+	fs.BoolVar(&o.validate, "validate", false, "run the §5.12 validation with EASY and print the markdown table")
+	fs.BoolVar(&o.fit, "fit", false, "compare the model's estimate distribution with the four modelled logs (§5.12.1) and print markdown")
+	fs.IntVar(&o.seeds, "seeds", 100, "validation: seeds of the modal model")
+	fs.IntVar(&o.fSeeds, "fseeds", 100, "validation: seeds of each random f-model")
+	fs.StringVar(&o.logs, "logs", "ctc,kth4h,sdsc,blue", "validation: logs to use (kth4h is the thesis's Ch. 5 KTH; kth is the whole log)")
+	fs.IntVar(&o.workers, "workers", 2, "validation: simulations run in parallel")
+	fs.StringVar(&o.plot, "plot", "", "validation: directory to write the EASY results as bars to (estimates-easy.png, .svg; Fig 5.13)")
+	fs.BoolVar(&o.noExtra, "noextra", false, "validation: leave out the improved model, shfl and Φ")
+	fs.BoolVar(&o.legal, "legal", false, "validation: also run each model setting with the jobs its pairing left short given their run time as estimate (a diagnostic, not a thesis model)")
+	asJSON := cli.JSONFlag(fs)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "estimates:", err)
-		os.Exit(1)
+		return err
 	}
+	if err := cli.NoArgs(pos); err != nil {
+		return err
+	}
+	switch {
+	case o.fit || o.validate:
+		w, flush := cli.Output(stdout, *asJSON)
+		if o.fit {
+			err = runFit(w, stderr, o.seeds)
+		} else {
+			err = runValidation(w, stderr, o)
+		}
+		if err == nil {
+			err = flush()
+		}
+		return err
+	case o.trace == "":
+		return cli.Usagef("-trace is required (or -fit, -validate)")
+	case *asJSON && o.out == "-":
+		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
+	}
+	o.json = *asJSON
+	return runAssign(stdout, stderr, o)
 }
 
 // runAssign reads the trace, replaces field 9 with the chosen model and
-// writes the result.
-func runAssign(log io.Writer, o options) error {
+// writes the result (to stdout for -out -).
+func runAssign(stdout, log io.Writer, o options) error {
 	if o.trace == "" {
 		return errors.New("-trace is required")
 	}
@@ -157,7 +192,21 @@ func runAssign(log io.Writer, o options) error {
 	}
 	fmt.Fprintf(log, "model %s: E_max %d s, bins %v; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
 		o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short)
-	return writeSWF(o.out, hdr, jobs, o)
+	if err := writeSWF(stdout, o.out, hdr, jobs, o); err != nil || !o.json {
+		return err
+	}
+	return cli.WriteJSON(stdout, struct {
+		Trace     string             `json:"trace"`
+		Out       string             `json:"out"`
+		SaneJobs  int                `json:"sane_jobs"`
+		Procs     int64              `json:"procs"`
+		NotSane   int                `json:"not_sane"`
+		Model     string             `json:"model"`
+		EMax      int64              `json:"e_max_s"`
+		Bins      []estmodel.UserBin `json:"bins"`
+		Truncated int                `json:"run_times_truncated"`
+		Short     int                `json:"estimates_below_run_time"`
+	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short})
 }
 
 func shareAt(jobs []swf.Job, t int64) float64 {
@@ -204,8 +253,8 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 	return rep, fmt.Errorf("unknown model %q", model)
 }
 
-func writeSWF(path string, hdr *swf.Header, jobs []swf.Job, o options) error {
-	var out io.Writer = os.Stdout
+func writeSWF(stdout io.Writer, path string, hdr *swf.Header, jobs []swf.Job, o options) error {
+	out := stdout
 	if path != "-" {
 		f, err := os.Create(path)
 		if err != nil {

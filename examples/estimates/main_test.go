@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
@@ -21,7 +23,7 @@ func TestAssignCommand(t *testing.T) {
 		out := filepath.Join(dir, model+".swf")
 		var log bytes.Buffer
 		o := options{trace: trace, out: out, model: model, eMax: "18h", share: 20, f: 3, phi: 0.1, seed: 1}
-		if err := runAssign(&log, o); err != nil {
+		if err := runAssign(io.Discard, &log, o); err != nil {
 			t.Fatalf("%s: %v", model, err)
 		}
 		_, jobs, err := swf.ReadFile(out)
@@ -47,7 +49,7 @@ func TestAssignCommand(t *testing.T) {
 			t.Errorf("modal: %s", log.String())
 		}
 	}
-	if err := runAssign(&bytes.Buffer{}, options{trace: trace, out: os.DevNull, model: "modal", share: -1}); err == nil {
+	if err := runAssign(io.Discard, &bytes.Buffer{}, options{trace: trace, out: os.DevNull, model: "modal", share: -1}); err == nil {
 		t.Error("a log without estimates and no -emax accepted")
 	}
 }
@@ -94,4 +96,13 @@ func FuzzBinFlag(f *testing.F) {
 			t.Fatalf("%q parsed to %v", s, b)
 		}
 	})
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	trace := clitest.WriteTrace(t, dir, "t.swf", 30, 16)
+	missing := filepath.Join(dir, "nope.swf")
+	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+		JSON:    []string{"-trace", trace, "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"},
+		Missing: []string{"-trace", missing, "-out", filepath.Join(dir, "out.swf")}, File: missing})
 }

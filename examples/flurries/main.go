@@ -8,19 +8,22 @@
 //	go run ./examples/flurries                 # everything
 //	go run ./examples/flurries -exp inject     # one experiment: native, inject, sweep, lanl, spread, weeklift, butterfly
 //	go run ./examples/flurries -plot docs/figures -exp none   # only the weekly activity figures
+//	go run ./examples/flurries -exp lanl -json                # one experiment's tables as JSON
+//
+// Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
+// usage error.
 package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -38,44 +41,66 @@ type setup struct {
 	sane bool
 }
 
-func main() {
+func main() { cli.Main(run) }
+
+const usage = `usage: flurries [flags]
+
+Runs the workload-flurry experiments (Tsafrir's thesis Ch. 6) on the
+shared traces and prints README.md's tables (-json: as JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("flurries", stderr, flurries(ctx, args, stdout))
+}
+
+func flurries(ctx context.Context, args []string, stdout io.Writer) error {
 	var st setup
-	exp := flag.String("exp", "all", "experiment: all, "+strings.Join(experimentNames, ", ")+"; none (with -plot: figures only)")
-	dir := flag.String("traces", "", "traces directory (default: ../shared/traces beside the module)")
-	plotFlags()
-	bins := flag.String("bins", "", "detector bin widths, comma-separated Go durations (default: week, day, 6 h: 168h,24h,6h)")
-	flag.Float64Var(&st.det.Factor, "factor", 0, "detector Factor (0 = default 1)")
-	flag.Float64Var(&st.det.Quantile, "quantile", 0, "detector Quantile (0 = default 0.9)")
-	flag.Float64Var(&st.det.WeekLift, "weeklift", 0, "detector WeekLift (0 = default 1, negative = off)")
-	flag.BoolVar(&st.sane, "sane", false, "detect on the jobs sanitize.Sane keeps (what a simulator sees), not the whole cleaned log")
-	flag.Parse()
-	var err error
+	var plot plotOptions
+	fs := cli.NewFlagSet("flurries")
+	exp := fs.String("exp", "all", "experiment: all, "+strings.Join(experimentNames, ", ")+"; none (with -plot: figures only)")
+	dir := fs.String("traces", "", "traces directory (default: ../shared/traces beside the module)")
+	plot.flags(fs)
+	bins := fs.String("bins", "", "detector bin widths, comma-separated Go durations (default: week, day, 6 h: 168h,24h,6h)")
+	fs.Float64Var(&st.det.Factor, "factor", 0, "detector Factor (0 = default 1)")
+	fs.Float64Var(&st.det.Quantile, "quantile", 0, "detector Quantile (0 = default 0.9)")
+	fs.Float64Var(&st.det.WeekLift, "weeklift", 0, "detector WeekLift (0 = default 1, negative = off)")
+	fs.BoolVar(&st.sane, "sane", false, "detect on the jobs sanitize.Sane keeps (what a simulator sees), not the whole cleaned log")
+	asJSON := cli.JSONFlag(fs)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err != nil {
+		return err
+	}
+	if err := cli.NoArgs(pos); err != nil {
+		return err
+	}
 	if st.det.Bins, err = parseBins(*bins); err != nil {
-		fmt.Fprintln(os.Stderr, "flurries:", err)
-		os.Exit(2)
+		return cli.UsageError{Msg: err.Error()}
 	}
 	if err := st.det.Validate(); err != nil {
-		fmt.Fprintln(os.Stderr, "flurries:", err)
-		os.Exit(2)
+		return cli.UsageError{Msg: err.Error()}
+	}
+	if *exp != "all" && *exp != "none" && !slices.Contains(experimentNames, *exp) {
+		return cli.Usagef("unknown experiment %q (want all, %s)", *exp, strings.Join(experimentNames, ", "))
 	}
 	if *dir == "" {
-		d, err := tracetest.Dir()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "flurries:", err)
-			os.Exit(1)
+		if *dir, err = tracetest.Dir(); err != nil {
+			return err
 		}
-		*dir = d
 	}
-	if plotDir != "" {
-		exitOn(plotActivity(os.Stdout, *dir, plotDir, plotLogs, st))
+	w, flush := cli.Output(stdout, *asJSON)
+	if plot.dir != "" {
+		if err := plotActivity(w, *dir, plot.dir, plot.logs, st); err != nil {
+			return err
+		}
 	}
-	if *exp == "none" {
-		return
+	if *exp != "none" {
+		if err := reproduce(ctx, w, *dir, *exp, st); err != nil {
+			return err
+		}
 	}
-	if err := run(context.Background(), os.Stdout, *dir, *exp, st); err != nil {
-		fmt.Fprintln(os.Stderr, "flurries:", err)
-		os.Exit(1)
-	}
+	return flush()
 }
 
 // parseBins reads -bins.
@@ -148,7 +173,8 @@ var experimentNames = func() []string {
 	return n
 }()
 
-func run(ctx context.Context, w io.Writer, dir, exp string, st setup) error {
+// reproduce runs the experiment exp (or all) and prints its sections on w.
+func reproduce(ctx context.Context, w io.Writer, dir, exp string, st setup) error {
 	if exp != "all" && !slices.Contains(experimentNames, exp) {
 		return fmt.Errorf("unknown experiment %q (want all, %s)", exp, strings.Join(experimentNames, ", "))
 	}

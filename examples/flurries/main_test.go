@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
@@ -24,7 +25,7 @@ func loadTrace(t *testing.T, name string) []swf.Job {
 }
 
 func TestUnknownExperiment(t *testing.T) {
-	if err := run(context.Background(), &bytes.Buffer{}, t.TempDir(), "nope", setup{}); err == nil || !strings.Contains(err.Error(), "nope") {
+	if err := reproduce(context.Background(), &bytes.Buffer{}, t.TempDir(), "nope", setup{}); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("error %v", err)
 	}
 }
@@ -177,10 +178,19 @@ func TestButterfly(t *testing.T) {
 func TestLANL(t *testing.T) {
 	var out bytes.Buffer
 	dir := filepath.Dir(tracetest.Path(t, tracetest.LANLCM5))
-	if err := run(context.Background(), &out, dir, "lanl", setup{}); err != nil {
+	if err := reproduce(context.Background(), &out, dir, "lanl", setup{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "LANL-CM5: 122060 jobs") {
 		t.Errorf("output:\n%s", out.String())
 	}
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	clitest.WriteTrace(t, dir, tracetest.LANLCM5, 60, 64)
+	missing := filepath.Join(t.TempDir(), tracetest.LANLCM5)
+	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+		JSON:    []string{"-traces", dir, "-exp", "lanl", "-json"},
+		Missing: []string{"-traces", filepath.Dir(missing), "-exp", "lanl"}, File: missing})
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,16 +12,15 @@ import (
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
-// The -plot flags: weekly jobs and processes per user with the detected
-// flurries marked (Tsafrir's thesis Figures 6.8 and 6.9).
-var (
-	plotDir  string
-	plotLogs string
-)
+// plotOptions are the -plot flags: weekly jobs and processes per user with
+// the detected flurries marked (Tsafrir's thesis Figures 6.8 and 6.9).
+type plotOptions struct {
+	dir, logs string
+}
 
-func plotFlags() {
-	flag.StringVar(&plotDir, "plot", "", "directory to write the weekly activity figures to (jobs and processes per week, flurries shaded; PNG and SVG)")
-	flag.StringVar(&plotLogs, "plot-logs", "SDSC-SP2,LANL-CM5", "logs to plot with -plot: comma-separated prefixes of trace file names")
+func (p *plotOptions) flags(fs *flag.FlagSet) {
+	fs.StringVar(&p.dir, "plot", "", "directory to write the weekly activity figures to (jobs and processes per week, flurries shaded; PNG and SVG)")
+	fs.StringVar(&p.logs, "plot-logs", "SDSC-SP2,LANL-CM5", "logs to plot with -plot: comma-separated prefixes of trace file names")
 }
 
 // plotUsers is how many flurry users get their own line: the users with
@@ -66,12 +64,4 @@ func plotLog(traces, outDir, prefix string, st setup) ([]string, error) {
 		return nil, fmt.Errorf("%s has no user IDs: no flurries to attribute", name)
 	}
 	return figures.Activities(outDir, "flurries-"+strings.ToLower(tracetest.ShortName(name))+"-activity", a)
-}
-
-// exitOn prints err and exits 1 when err is not nil.
-func exitOn(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "flurries:", err)
-		os.Exit(1)
-	}
 }

@@ -19,11 +19,9 @@
 package main
 
 import (
-	"errors"
-	"flag"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,8 +32,19 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+func main() { cli.Main(run) }
+
+const usage = `usage: qbets [flags] [LOG...]   (flags may also follow the logs)
+
+Without logs: Tables 4.1 and 4.2 of Nurmi's thesis over the logs of
+-traces, as markdown (-json: as JSON). With logs (or -trace): each log
+scored per queue (-json: one JSON object per queue per line).
+
+`
+
+// run is the command: it returns the exit status.
+func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return command(args, stdout, stderr)
 }
 
 // options are the command line.
@@ -50,10 +59,9 @@ type options struct {
 }
 
 // parse reads flags before or after the arguments.
-func parse(args []string, stderr io.Writer) (options, error) {
+func parse(args []string, stdout io.Writer) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("qbets", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("qbets")
 	fs.StringVar(&o.traces, "traces", "", "directory of SWF logs for the tables (default $BATCHQ_TRACES, else ../shared/traces)")
 	fs.Func("trace", "SWF log (plain or .gz) to score per queue instead of printing the tables; repeatable, or give logs as arguments", func(v string) error {
 		o.files = append(o.files, v)
@@ -61,7 +69,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	})
 	fs.Float64Var(&o.q, "q", 0.95, "quantile of the bound when scoring a log (0 < q < 1)")
 	fs.Float64Var(&o.c, "c", 0.95, "confidence of the bound when scoring a log (0 < c < 1)")
-	fs.BoolVar(&o.json, "json", false, "when scoring a log: one JSON object per queue per line")
+	fs.BoolVar(&o.json, "json", false, "JSON: when scoring a log, one object per queue per line; else the tables as one object")
 	fs.IntVar(&o.minJobs, "min", 1000, "tables: skip queues with fewer jobs (counted)")
 	fs.Func("cluster", "tables: Table 4.2's clustering, fixed (processor ranges, the default) or two-level (the thesis's model-based clustering)", func(v string) error {
 		c, ok := clusterModes[v]
@@ -72,65 +80,59 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return nil
 	})
 	o.plot.flags(fs)
-	files, err := cli.Parse(fs, args)
+	files, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return o, err
 	}
 	o.files = append(o.files, files...)
 	if !(o.q > 0 && o.q < 1) {
-		return o, fmt.Errorf("-q %v: must be in (0, 1)", o.q)
+		return o, cli.Usagef("-q %v: must be in (0, 1)", o.q)
 	}
 	if !(o.c > 0 && o.c < 1) {
-		return o, fmt.Errorf("-c %v: must be in (0, 1)", o.c)
+		return o, cli.Usagef("-c %v: must be in (0, 1)", o.c)
 	}
 	if o.minJobs < 0 {
-		return o, fmt.Errorf("-min %d: must be ≥ 0", o.minJobs)
-	}
-	if o.json && len(o.files) == 0 {
-		return o, errors.New("-json needs a log to score (-trace FILE)")
+		return o, cli.Usagef("-min %d: must be ≥ 0", o.minJobs)
 	}
 	return o, nil
 }
 
-// run is the command; it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
-	o, err := parse(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
+// command is the command over explicit streams; it returns the exit status.
+func command(args []string, stdout, stderr io.Writer) int {
+	o, err := parse(args, stdout)
 	if err != nil {
-		fmt.Fprintln(stderr, "qbets:", err)
-		return 2
+		return cli.Status("qbets", stderr, err)
 	}
 	if len(o.files) > 0 {
-		return status(scoreLogs(stdout, stderr, o), stderr)
+		return cli.Status("qbets", stderr, scoreLogs(stdout, stderr, o))
 	}
+	return cli.Status("qbets", stderr, reproduce(stdout, stderr, o))
+}
+
+// reproduce prints the tables (and -plot's figures) over -traces.
+func reproduce(stdout, stderr io.Writer, o options) error {
+	var err error
 	if o.traces == "" {
 		if o.traces, err = tracetest.Dir(); err != nil {
-			return status(err, stderr)
+			return err
 		}
 	}
+	w, flush := cli.Output(stdout, o.json)
 	if o.plot.dir != "" {
-		if err := plotWaits(stdout, o.traces, o.plot); err != nil {
-			return status(err, stderr)
+		if err := plotWaits(w, o.traces, o.plot); err != nil {
+			return err
 		}
 	}
-	if !o.plot.tables {
-		return 0
+	if o.plot.tables {
+		if err := tables(w, stderr, o.traces, o.minJobs, o.cluster); err != nil {
+			return err
+		}
 	}
-	return status(tables(stdout, stderr, o.traces, o.minJobs, o.cluster), stderr)
+	return flush()
 }
 
 // clusterModes are the -cluster values.
 var clusterModes = map[string]qbets.ClusterMode{"fixed": qbets.ClusterFixedProcs, "two-level": qbets.ClusterTwoLevel}
-
-func status(err error, stderr io.Writer) int {
-	if err == nil {
-		return 0
-	}
-	fmt.Fprintln(stderr, "qbets:", err)
-	return 1
-}
 
 // traceBase is a trace's file name without .swf or .swf.gz.
 func traceBase(path string) string {

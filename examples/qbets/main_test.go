@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -45,7 +46,7 @@ func TestScoreJSON(t *testing.T) {
 	path := writeLog(t, dir, "small.swf")
 	// Flags after the argument, too.
 	var out, errb strings.Builder
-	if code := run([]string{path, "-json", "-q", "0.9"}, &out, &errb); code != 0 {
+	if code := command([]string{path, "-json", "-q", "0.9"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	sc := bufio.NewScanner(strings.NewReader(out.String()))
@@ -93,7 +94,7 @@ func TestScoreTableAndBadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb strings.Builder
-	code := run([]string{"-trace", bad, "-trace", good}, &out, &errb)
+	code := command([]string{"-trace", bad, "-trace", good}, &out, &errb)
 	if code == 0 {
 		t.Error("exit 0 with a bad file")
 	}
@@ -122,14 +123,28 @@ func TestBadInput(t *testing.T) {
 		{"quantile out of range", []string{"-q", "1.5", good}, "-q 1.5"},
 		{"confidence out of range", []string{good, "-c", "0"}, "-c 0"},
 		{"unknown flag", []string{"-bogus"}, "bogus"},
-		{"json without a log", []string{"-json"}, "-json"},
 	} {
 		var out, errb strings.Builder
-		if code := run(c.args, &out, &errb); code == 0 {
+		if code := command(c.args, &out, &errb); code == 0 {
 			t.Errorf("%s: exit 0", c.name)
 		}
 		if !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%s: stderr %q lacks %q", c.name, errb.String(), c.want)
 		}
+	}
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	path := writeLog(t, dir, "small.swf")
+	missing := filepath.Join(dir, "nope.swf")
+	clitest.Run(t, clitest.Command{Run: run, JSON: []string{path, "-json"}, Missing: []string{missing}, File: missing})
+	// The tables' -json: a directory of one small log.
+	r := clitest.Exec(run, "", "-traces", dir, "-min", "1", "-json")
+	if r.Code != 0 {
+		t.Fatalf("tables -json: exit %d: %s", r.Code, r.Stderr)
+	}
+	if err := clitest.CheckJSON(r.Stdout); err != nil {
+		t.Errorf("tables -json: %v in %.300q", err, r.Stdout)
 	}
 }

@@ -94,7 +94,7 @@ func TestReadmeKTH(t *testing.T) {
 		{[]string{"-cluster", "two-level", "-traces", dir}, []string{"table41", "table42-twolevel"}},
 	} {
 		var out, errb strings.Builder
-		if code := run(c.args, &out, &errb); code != 0 {
+		if code := command(c.args, &out, &errb); code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
 		}
 		for _, want := range []string{"### plain (Table 4.1)", "### QBETS (Table 4.2)", "Queues where full-QBETS BM"} {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"net/url"
@@ -34,7 +35,7 @@ func TestClientCommands(t *testing.T) {
 	} {
 		var out, errb strings.Builder
 		args := append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...)
-		if err := run(args, &out, &errb); err != nil {
+		if err := run(context.Background(), args, &out, &errb); err != nil {
 			t.Errorf("%v: %v\n%s", c.args, err, errb.String())
 			continue
 		}
@@ -52,7 +53,7 @@ func TestClientCommands(t *testing.T) {
 	t.Setenv("KARNAK_HOST", u.Hostname())
 	t.Setenv("KARNAK_PORT", u.Port())
 	var out, errb strings.Builder
-	if err := run([]string{"ksystems"}, &out, &errb); err != nil || !strings.Contains(out.String(), "s1") {
+	if err := run(context.Background(), []string{"ksystems"}, &out, &errb); err != nil || !strings.Contains(out.String(), "s1") {
 		t.Errorf("ksystems via $KARNAK_HOST: %v %q", err, out.String())
 	}
 	// Server-side errors come back with the status and the field.
@@ -70,7 +71,7 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"ksystems", "-json", "-format", "xml"}, "choose one"},
 	} {
 		var out, errb strings.Builder
-		err := run(append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...), &out, &errb)
+		err := run(context.Background(), append([]string{c.args[0], "-server", srv.URL}, c.args[1:]...), &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.want)
 		}
@@ -91,13 +92,13 @@ func TestHelpDocumentsFlags(t *testing.T) {
 		{[]string{"kwouldstart", "-h"}, []string{"-server", "-json", "-format", "-c", "-q", "-within", "<cores> <hh:mm:ss> <queue@system>"}},
 	} {
 		var out, errb strings.Builder
-		err := run(c.args, &out, &errb)
+		err := run(context.Background(), c.args, &out, &errb)
 		if !errors.Is(err, flag.ErrHelp) {
 			t.Errorf("%v: %v, want flag.ErrHelp (exit 0)", c.args, err)
 		}
 		for _, f := range c.flags {
-			if !strings.Contains(errb.String(), f) {
-				t.Errorf("%v: %q not in\n%s", c.args, f, errb.String())
+			if !strings.Contains(out.String(), f) {
+				t.Errorf("%v: %q not in\n%s", c.args, f, out.String())
 			}
 		}
 	}

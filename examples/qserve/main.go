@@ -27,26 +27,24 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/qbets/karnak"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "qserve:", err)
-		os.Exit(2)
-	}
+func main() { cli.Main(command) }
+
+// command is run as a cli.Command: SIGINT or SIGTERM (ctx) shuts serve
+// down gracefully.
+func command(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("qserve", stderr, run(ctx, args, stdout, stderr))
 }
 
 const usage = `usage: qserve <command> [flags] [args]
@@ -62,20 +60,21 @@ commands:
   kwouldwait <cores> <hh:mm:ss> <queue@system>...   predicted wait of a hypothetical job
   kwouldstart <cores> <hh:mm:ss> <queue@system>...  predicted start of a hypothetical job
 
-Every client command takes -h for its flags, and -format text|json|xml|html.
+Every client command takes -h for its flags, -json, and -format text|json|xml|html.
 The service's pages are at http://host:port/karnak/ in a browser.
 `
 
-func run(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		if len(args) == 0 {
-			return errors.New("no command")
-		}
+		return cli.Usagef("no command")
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		fmt.Fprint(stdout, usage)
 		return flag.ErrHelp
 	}
 	if args[0] == "serve" {
-		return serve(args[1:], stderr)
+		return serve(ctx, args[1:], stdout, stderr)
 	}
 	return client(args[0], args[1:], stdout, stderr)
 }
@@ -184,9 +183,8 @@ func serveOn(srv *http.Server, ln net.Listener) error {
 	return srv.Serve(ln)
 }
 
-func serve(args []string, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("serve")
 	addr := fs.String("addr", "localhost:8080", "listen address (host:port)")
 	db := fs.String("db", "qserve.db", "SQLite event store; created if missing, replayed at start (\"\" = memory only)")
 	speed := fs.Float64("speed", 3600, "replay speed: trace seconds per wall-clock second")
@@ -215,28 +213,24 @@ func serve(args []string, stderr io.Writer) error {
 	fs.DurationVar(&to.read, "read-timeout", 30*time.Second, "time to read a whole request, body included")
 	fs.DurationVar(&to.write, "write-timeout", 60*time.Second, "time to write a response")
 	fs.DurationVar(&to.idle, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection is kept")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: qserve serve [flags]\n\nRuns the service until SIGINT/SIGTERM. Flags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := cli.ParseArgs(fs, args, "usage: qserve serve [flags]\n\nRuns the service until SIGINT/SIGTERM. Flags:\n", stdout)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	if len(pos) > 0 {
+		return cli.Usagef("serve: unexpected argument %q", pos[0])
 	}
 	if (*cert == "") != (*key == "") {
-		return errors.New("serve: -tls-cert and -tls-key go together")
+		return cli.Usagef("serve: -tls-cert and -tls-key go together")
 	}
 	var tlsCfg *tls.Config
 	if *cert != "" {
-		var err error
 		if tlsCfg, err = loadTLS(*cert, *key); err != nil {
 			return err
 		}
 	}
 	if *history < 0 {
-		return fmt.Errorf("history: %d, want ≥ 1", *history)
+		return cli.Usagef("history: %d, want ≥ 1", *history)
 	}
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
 	if *skew <= 0 {
@@ -287,7 +281,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := context.WithCancel(ctx) // stop also ends the replays after an error
 	defer stop()
 	// Listen at once: until the state is rebuilt the handler answers 503
 	// with Retry-After.
@@ -349,6 +343,21 @@ func serve(args []string, stderr io.Writer) error {
 	return err
 }
 
+// serverURL is the client's -server as the base of the service's paths:
+// a bare host:port, the common slip, gets a message naming the form
+// wanted rather than url.Parse's.
+func serverURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		hint := "http://host:port"
+		if _, _, err := net.SplitHostPort(s); err == nil && !strings.Contains(s, "/") {
+			hint = "http://" + s
+		}
+		return "", cli.Usagef("-server %q: want the service's URL, such as %s", s, hint)
+	}
+	return strings.TrimSuffix(s, "/") + "/karnak", nil
+}
+
 // kqueue's argument: [queue@]system.
 func splitQueue(a string) (queue, system string) {
 	if q, s, ok := strings.Cut(a, "@"); ok {
@@ -358,8 +367,7 @@ func splitQueue(a string) (queue, system string) {
 }
 
 func client(cmd string, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet(cmd)
 	host := os.Getenv("KARNAK_HOST")
 	if host == "" {
 		host = "localhost"
@@ -381,41 +389,38 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	ops, ok := operands[cmd]
 	if !ok {
 		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("unknown command %q", cmd)
+		return cli.Usagef("unknown command %q", cmd)
 	}
 	if strings.HasPrefix(cmd, "kw") || cmd == "kstart" {
 		conf = fs.Int("c", 90, "confidence in percent, 10–95 (the IBL interval and the QBETS bound)")
 		quant = fs.Int("q", 95, "QBETS quantile in percent, 1–99")
 		within = fs.String("within", "", "also give the probability of starting within this time (hh:mm:ss)")
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: qserve %s [flags] %s\n\nFlags:\n", cmd, ops)
-		fs.PrintDefaults()
+	a, err := cli.ParseArgs(fs, args, fmt.Sprintf("usage: qserve %s [flags] %s\n\nFlags:\n", cmd, ops), stdout)
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
+	base, err := serverURL(*server)
+	if err != nil {
 		return err
 	}
 	ext := *outFormat
 	switch {
 	case *asJSON && ext != "text" && ext != "json":
-		return fmt.Errorf("-json and -format %s: choose one", ext)
+		return cli.Usagef("-json and -format %s: choose one", ext)
 	case *asJSON:
 		ext = "json"
 	case ext == "text":
 		ext = "txt"
 	case ext == "json" || ext == "xml" || ext == "html":
 	default:
-		return fmt.Errorf("format: %q, want text, json, xml or html", ext)
+		return cli.Usagef("format: %q, want text, json, xml or html", ext)
 	}
-	a := fs.Args()
 	need := map[string]int{"ksystems": 0, "ksystem": 1, "kqueue": 1, "kjobs": 1, "kwait": 2, "kstart": 2}
 	if n, fixed := need[cmd]; fixed && len(a) != n || !fixed && len(a) < 3 {
-		fs.Usage()
-		return fmt.Errorf("%s: wrong number of arguments", cmd)
+		return cli.Usagef("%s: wrong number of arguments (usage: qserve %s [flags] %s)", cmd, cmd, ops)
 	}
-	base := strings.TrimSuffix(*server, "/") + "/karnak"
 	var req *http.Request
-	var err error
 	switch cmd {
 	case "ksystems":
 		req, err = http.NewRequest("GET", base+"/system/status."+ext, nil)

@@ -13,16 +13,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // TestMain lets the test binary run as the qserve command, so the restart
 // test can kill a real server process.
 func TestMain(m *testing.M) {
 	if os.Getenv("QSERVE_CHILD") == "1" {
-		if err := run(strings.Fields(os.Getenv("QSERVE_ARGS")), os.Stdout, os.Stderr); err != nil {
-			os.Exit(2)
-		}
-		os.Exit(0)
+		os.Args = append(os.Args[:1], strings.Fields(os.Getenv("QSERVE_ARGS"))...)
+		cli.Main(command)
 	}
 	os.Exit(m.Run())
 }

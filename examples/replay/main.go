@@ -12,33 +12,38 @@
 //	go run ./examples/replay -days 28 -load 0.8    # four busier weeks
 //	go run ./examples/replay -trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
 //	go run ./examples/replay -out figures          # also write PNG and SVG figures
+//	go run ./examples/replay -days 2 -json         # the report's numbers as JSON
+//
+// Exit status: 0 ok, 1 a run error (an unreadable trace, an unwritable
+// figure), 2 a usage error.
 package main
 
 import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "replay:", err)
-		}
-		os.Exit(1)
-	}
+func main() { cli.Main(run) }
+
+const usage = `usage: replay [flags]
+
+Simulates a workload (a synthetic week, or -trace) under EASY, EASY+,
+EASY++ and PERFECT++, replays QBETS over the simulated waits, plans one
+VARQ reservation and prints a short report (-json: its numbers).
+
+`
+
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("replay", stderr, command(ctx, args, stdout, stderr))
 }
 
 type options struct {
@@ -49,12 +54,12 @@ type options struct {
 	seed     uint64
 	out      string
 	progress bool
+	json     bool
 }
 
-func parse(args []string, stderr io.Writer) (options, error) {
+func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("replay")
 	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip) instead of the synthetic workload")
 	fs.Float64Var(&o.days, "days", 7, "synthetic workload span in days")
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (0: 128 for the synthetic workload, the header's for a trace)")
@@ -62,17 +67,19 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "synthetic workload seed")
 	fs.StringVar(&o.out, "out", "", "directory to write the figures to (PNG and SVG)")
 	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
-	if err := fs.Parse(args); err != nil {
+	fs.BoolVar(&o.json, "json", false, "print the report's numbers as JSON")
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err != nil {
 		return o, err
 	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q (a trace is given with -trace)", fs.Arg(0))
+	if len(pos) > 0 {
+		return o, cli.Usagef("unexpected argument %q (a trace is given with -trace)", pos[0])
 	}
 	if o.machine < 0 {
-		return o, fmt.Errorf("-machine %d: must be positive", o.machine)
+		return o, cli.Usagef("-machine %d: must be positive", o.machine)
 	}
 	if o.load < 0 {
-		return o, fmt.Errorf("-load %v: must be ≥ 0", o.load)
+		return o, cli.Usagef("-load %v: must be ≥ 0", o.load)
 	}
 	return o, nil
 }
@@ -85,8 +92,8 @@ type result struct {
 	elapsed time.Duration
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	o, err := parse(args, stderr)
+func command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parse(args, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -96,6 +103,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res.elapsed = time.Since(t0)
+	if o.json {
+		return writeJSON(stdout, res, files)
+	}
 	report(stdout, res, files)
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 )
 
 // TestSmall runs the program on two synthetic days with figures and checks
@@ -14,7 +16,7 @@ import (
 func TestSmall(t *testing.T) {
 	dir := t.TempDir()
 	var out, errs bytes.Buffer
-	if err := run(context.Background(), []string{"-days", "2", "-out", dir}, &out, &errs); err != nil {
+	if err := command(context.Background(), []string{"-days", "2", "-out", dir}, &out, &errs); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"synthetic: Lublin–Feitelson model, 128 nodes", "EASY++", "PERFECT++",
@@ -38,8 +40,15 @@ func TestSmall(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	for _, args := range [][]string{{"-days", "0"}, {"-days", "0.01"}, {"-load", "-1"}, {"-machine", "-4"}, {"stray"}, {"-trace", "/nonexistent.swf"}} {
 		var out, errs bytes.Buffer
-		if err := run(context.Background(), args, &out, &errs); err == nil {
+		if err := command(context.Background(), args, &out, &errs); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
+}
+
+func TestCLI(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.swf")
+	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+		JSON:    []string{"-days", "1", "-json"},
+		Missing: []string{"-trace", missing}, File: missing})
 }

@@ -21,8 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 
@@ -31,19 +29,7 @@ import (
 	"github.com/batchq/batchq/sched"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := runContext(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
-
-// Exit codes.
-const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
-)
+func main() { cli.Main(runContext) }
 
 // options are the parsed command line.
 type options struct {
@@ -61,11 +47,6 @@ type options struct {
 	progress bool
 	trace    string
 }
-
-// usageError is a bad command line (exit 2).
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
 
 const usageHead = `usage: simulate [flags] TRACE   (flags may also follow TRACE)
 
@@ -103,7 +84,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, err
 	}
 	if err != nil {
-		return o, usageError{err.Error()}
+		return o, cli.UsageError{Msg: err.Error()}
 	}
 
 	if o.list {
@@ -111,24 +92,24 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	pr, ok := sched.LookupPreset(policy)
 	if !ok {
-		return o, usageError{fmt.Sprintf("unknown policy %q (want one of %s; -list describes them)", policy, presetNames())}
+		return o, cli.UsageError{Msg: fmt.Sprintf("unknown policy %q (want one of %s; -list describes them)", policy, presetNames())}
 	}
 	o.policy = pr
 	var peer sched.Peer
 	if err := peer.UnmarshalText([]byte(compat)); err != nil {
-		return o, usageError{fmt.Sprintf("-compat %q: want pyss or predictsim (or none)", compat)}
+		return o, cli.UsageError{Msg: fmt.Sprintf("-compat %q: want pyss or predictsim (or none)", compat)}
 	}
 	o.compat = peer
 	if o.machine < 0 {
-		return o, usageError{fmt.Sprintf("-machine %d: must be positive", o.machine)}
+		return o, cli.UsageError{Msg: fmt.Sprintf("-machine %d: must be positive", o.machine)}
 	}
 	switch len(pos) {
 	case 0:
-		return o, usageError{"missing TRACE argument (usage: simulate [flags] TRACE; -help for the flags)"}
+		return o, cli.UsageError{Msg: "missing TRACE argument (usage: simulate [flags] TRACE; -help for the flags)"}
 	case 1:
 		o.trace = pos[0]
 	default:
-		return o, usageError{fmt.Sprintf("one TRACE expected, got %d arguments: %s", len(pos), strings.Join(pos, " "))}
+		return o, cli.UsageError{Msg: fmt.Sprintf("one TRACE expected, got %d arguments: %s", len(pos), strings.Join(pos, " "))}
 	}
 	return o, nil
 }
@@ -146,23 +127,23 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	o, err := parse(args, stdout, stderr)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		return exitOK
+		return cli.ExitOK
 	case err != nil:
 		fmt.Fprintln(stderr, "simulate:", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	if o.list {
 		if err := list(stdout, o.json); err != nil {
 			fmt.Fprintln(stderr, "simulate:", err)
-			return exitError
+			return cli.ExitError
 		}
-		return exitOK
+		return cli.ExitOK
 	}
 	if err := simulate(ctx, o, stdin, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)
-		return exitError
+		return cli.ExitError
 	}
-	return exitOK
+	return cli.ExitOK
 }
 
 // list prints the presets with their one-line descriptions.

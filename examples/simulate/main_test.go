@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -514,4 +515,11 @@ func TestOddLog(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "small.swf", small)
+	missing := filepath.Join(dir, "nope.swf")
+	clitest.Run(t, clitest.Command{Run: runContext, JSON: []string{trace, "-json"}, Missing: []string{missing}, File: missing})
 }

@@ -13,16 +13,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -31,23 +27,19 @@ import (
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
-func main() {
-	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	var u usageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-	case errors.As(err, &u):
-		fmt.Fprintln(os.Stderr, "slurmfeed:", err)
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "slurmfeed:", err)
-		os.Exit(1)
-	}
+func main() { cli.Main(command) }
+
+// command is run as a cli.Command: SIGINT or SIGTERM (ctx) stops the feed.
+func command(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("slurmfeed", stderr, run(ctx, args, stdout, stderr))
 }
 
-type usageError struct{ msg string }
+const usage = `usage: slurmfeed [flags]
 
-func (u usageError) Error() string { return u.msg }
+Feeds a Slurm cluster (or a -replay recording) to a karnak service and
+compares Slurm's expected starts with the service's predictions.
+
+`
 
 type options struct {
 	cfg                    slurmfeed.Config
@@ -57,10 +49,9 @@ type options struct {
 	record, replay, readme string
 }
 
-func parse(args []string, stderr io.Writer) (*options, error) {
+func parse(args []string, stdout io.Writer) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("slurmfeed", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("slurmfeed")
 	fs.StringVar(&o.cfg.System, "system", "slurm", "the service's `NAME` of the cluster")
 	fs.DurationVar(&o.cfg.Poll, "poll", 10*time.Second, "time between polls")
 	fs.DurationVar(&o.cfg.Delay, "delay", 0, "reorder delay: events are sent once this old (default 2×poll)")
@@ -78,37 +69,32 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.record, "record", "", "write every command's output to `FILE` (JSON lines, gzip) for -replay")
 	fs.StringVar(&o.replay, "replay", "", "poll a recording `FILE` instead of Slurm, on its clock, into an in-process service")
 	fs.StringVar(&o.readme, "readme", "", "write the side-by-side figures into `FILE` between its slurmfeed markers")
-	pos, err := cli.Parse(fs, args)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, usageError{err.Error()}
+		return nil, err
 	}
 	switch {
 	case len(pos) > 0:
-		return nil, usageError{"no arguments expected, got " + strings.Join(pos, " ")}
+		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
 	case o.service != "" && (o.listen != "" || o.replay != ""):
-		return nil, usageError{"-service feeds a remote service: -listen and -replay use one in this process"}
+		return nil, cli.UsageError{Msg: "-service feeds a remote service: -listen and -replay use one in this process"}
 	case o.service != "" && o.cfg.Cursor == "":
-		return nil, usageError{"-service needs -cursor: without it a restart would feed the same jobs again under new batch ids"}
+		return nil, cli.UsageError{Msg: "-service needs -cursor: without it a restart would feed the same jobs again under new batch ids"}
 	case o.replay != "" && (o.record != "" || o.cfg.Cursor != "" || o.listen != ""):
-		return nil, usageError{"-replay takes no -record, -cursor or -listen"}
+		return nil, cli.UsageError{Msg: "-replay takes no -record, -cursor or -listen"}
 	case o.cfg.Poll <= 0:
-		return nil, usageError{"-poll must be > 0"}
+		return nil, cli.UsageError{Msg: "-poll must be > 0"}
 	}
 	return o, nil
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
-	o, err := parse(args, stderr)
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parse(args, stdout)
 	if err != nil {
 		return err
 	}
 	logger := log.New(stderr, "", log.LstdFlags)
 	o.cfg.Logf = logger.Printf
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	if o.duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.duration)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
@@ -28,7 +31,7 @@ func TestReadmeFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	if err := run([]string{"-poll", "2s", "-replay", recordingPath, "-readme", readme, "-json"}, &out, &errb); err != nil {
+	if err := run(context.Background(), []string{"-poll", "2s", "-replay", recordingPath, "-readme", readme, "-json"}, &out, &errb); err != nil {
 		t.Fatalf("%v\n%s", err, errb.Bytes())
 	}
 	got, err := os.ReadFile(readme)
@@ -65,14 +68,21 @@ func TestUsage(t *testing.T) {
 		{"-poll", "0s"},
 		{"-nosuchflag"},
 	} {
-		err := run(args, &bytes.Buffer{}, &bytes.Buffer{})
-		var u usageError
+		err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{})
+		var u cli.UsageError
 		if !errors.As(err, &u) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
 	}
-	err := run([]string{"-replay", "testdata/no-such-file"}, &bytes.Buffer{}, &bytes.Buffer{})
+	err := run(context.Background(), []string{"-replay", "testdata/no-such-file"}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "no-such-file") {
 		t.Errorf("missing recording: %v", err)
 	}
+}
+
+func TestCLI(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.jsonl.gz")
+	clitest.Run(t, clitest.Command{Run: command, NoArgs: true,
+		JSON:    []string{"-poll", "2s", "-replay", recordingPath, "-json"},
+		Missing: []string{"-replay", missing}, File: missing, JSONCheckedBy: "TestReadmeFigures"})
 }

@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 
@@ -33,22 +32,12 @@ import (
 	"github.com/batchq/batchq/internal/progress"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := runMain(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+func main() { cli.Main(run) }
+
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return runMain(ctx, args, os.Getenv, stdout, stderr)
 }
-
-const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
-)
-
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
 
 const usage = `usage: sweep COMMAND [flags] [args]   (flags may come before or after args)
 
@@ -71,7 +60,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	pos, err := cli.Parse(fs, args)
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
-		return nil, usageError{fs.Name() + ": " + err.Error()}
+		return nil, cli.UsageError{Msg: fs.Name() + ": " + err.Error()}
 	}
 	return pos, err
 }
@@ -85,14 +74,14 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 func runMain(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	cmd, rest := args[0], args[1:]
 	var err error
 	switch cmd {
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
-		return exitOK
+		return cli.ExitOK
 	case "list":
 		err = cmdList(rest, stdout)
 	case "run":
@@ -104,22 +93,14 @@ func runMain(ctx context.Context, args []string, getenv func(string) string, std
 	case "slurm":
 		err = cmdSlurm(rest, stdout)
 	default:
-		err = usageError{fmt.Sprintf("unknown command %q (want list, run, merge, report or slurm)", cmd)}
+		err = cli.Usagef("unknown command %q (want list, run, merge, report or slurm)", cmd)
 	}
 	var help helpShown
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &help):
+	if errors.As(err, &help) {
 		printHelp(stdout, help.fs)
-		return exitOK
-	case errors.As(err, new(usageError)):
-		fmt.Fprintln(stderr, "sweep:", err)
-		return exitUsage
-	default:
-		fmt.Fprintln(stderr, "sweep:", err)
-		return exitError
+		return cli.ExitOK
 	}
+	return cli.Status("sweep", stderr, err)
 }
 
 type helpShown struct{ fs *flag.FlagSet }
@@ -136,7 +117,7 @@ func common(fs *flag.FlagSet, args []string, specPath *string) ([]string, *Spec,
 		return nil, nil, err
 	}
 	if *specPath == "" {
-		return nil, nil, usageError{fs.Name() + ": -spec FILE is required"}
+		return nil, nil, cli.UsageError{Msg: fs.Name() + ": -spec FILE is required"}
 	}
 	spec, err := ReadSpec(*specPath)
 	if err != nil {
@@ -154,7 +135,7 @@ func cmdList(args []string, w io.Writer) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{"list takes no arguments, got " + strings.Join(pos, " ")}
+		return cli.UsageError{Msg: "list takes no arguments, got " + strings.Join(pos, " ")}
 	}
 	runs := spec.Expand()
 	if *asJSON {
@@ -221,13 +202,13 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{"run takes no arguments, got " + strings.Join(pos, " ")}
+		return cli.UsageError{Msg: "run takes no arguments, got " + strings.Join(pos, " ")}
 	}
 	if *workers < 1 {
-		return usageError{fmt.Sprintf("-j %d: want at least 1", *workers)}
+		return cli.UsageError{Msg: fmt.Sprintf("-j %d: want at least 1", *workers)}
 	}
 	if *shards < 0 {
-		return usageError{fmt.Sprintf("-shards %d: want at least 1", *shards)}
+		return cli.UsageError{Msg: fmt.Sprintf("-shards %d: want at least 1", *shards)}
 	}
 	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: *bar}
 	if len(reuse) > 0 {
@@ -237,10 +218,10 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	if *shard != "" {
 		if o.shard, err = ParseShard(*shard); err != nil {
-			return usageError{err.Error()}
+			return cli.UsageError{Msg: err.Error()}
 		}
 		if *shards > 0 && *shards != o.shard.Count {
-			return usageError{fmt.Sprintf("-shard %s and -shards %d disagree", *shard, *shards)}
+			return cli.UsageError{Msg: fmt.Sprintf("-shard %s and -shards %d disagree", *shard, *shards)}
 		}
 		o.shardFrom = "-shard"
 	} else if o.shard, o.shardFrom, err = ShardFromEnv(getenv, *shards); err != nil {
@@ -268,7 +249,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return usageError{"merge: give the result directories or files"}
+		return cli.UsageError{Msg: "merge: give the result directories or files"}
 	}
 	w := stdout
 	var f *os.File

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/tracetest"
 )
@@ -532,5 +533,23 @@ func TestWindowTable(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+func TestCLI(t *testing.T) {
+	_, specPath := smallSpec(t, synthTrace(t, 50))
+	missing := filepath.Join(t.TempDir(), "nope.json")
+	clitest.Run(t, clitest.Command{Run: run,
+		JSON:    []string{"list", "-spec", specPath, "-json"},
+		Missing: []string{"list", "-spec", missing}, File: missing})
+	// Flags after the arguments: report DIR -json.
+	dir := t.TempDir()
+	mustRun(t, "run", "-spec", specPath, "-out", dir, "-j", "1")
+	r := clitest.Exec(run, "", "report", dir, "-spec", specPath, "-json")
+	if r.Code != 0 {
+		t.Fatalf("report DIR -spec F -json: exit %d: %s", r.Code, r.Stderr)
+	}
+	if err := clitest.CheckJSON(r.Stdout); err != nil {
+		t.Errorf("report -json: %v", err)
 	}
 }

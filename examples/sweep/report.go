@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"io"
 	"math"
 	"slices"
@@ -36,7 +37,7 @@ func cmdReport(args []string, w io.Writer) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return usageError{"report: give the result directories or files"}
+		return cli.UsageError{Msg: "report: give the result directories or files"}
 	}
 	byRun, err := loadComplete(spec, pos)
 	if err != nil {
@@ -56,7 +57,7 @@ func cmdReport(args []string, w io.Writer) error {
 	if *plotDir != "" {
 		plotter := map[string]func(string, []Line) ([]string, error){"fig43": plotFig43, "study": plotFig119}[spec.Report]
 		if plotter == nil {
-			return usageError{fmt.Sprintf("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)}
+			return cli.UsageError{Msg: fmt.Sprintf("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)}
 		}
 		files, err := plotter(*plotDir, lines)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"io"
 	"path/filepath"
 	"strings"
@@ -28,13 +29,13 @@ func cmdSlurm(args []string, w io.Writer) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{"slurm takes no arguments, got " + strings.Join(pos, " ")}
+		return cli.UsageError{Msg: "slurm takes no arguments, got " + strings.Join(pos, " ")}
 	}
 	runs := len(spec.Expand())
 	n := *tasks
 	switch {
 	case n < 0 || *perTask < 1 || *throttle < 0 || *workers < 1:
-		return usageError{"slurm: -tasks, -throttle must be ≥ 0, -runs-per-task and -j ≥ 1"}
+		return cli.UsageError{Msg: "slurm: -tasks, -throttle must be ≥ 0, -runs-per-task and -j ≥ 1"}
 	case n == 0:
 		n = (runs + *perTask - 1) / *perTask
 	}

@@ -4,65 +4,87 @@
 // and which status codes fall outside the SWF standard.
 //
 //	go run ./examples/swfstat                 # the small synthetic trace embedded here
-//	go run ./examples/swfstat trace.swf[.gz]  # any SWF file, plain or gzip
+//	go run ./examples/swfstat trace.swf[.gz]  # any SWF file, plain or gzip; '-' reads stdin
+//	go run ./examples/swfstat trace.swf -json # one JSON object for scripts
 //
 // Parsing is strict unless -lenient is given; then malformed lines are
 // skipped, counted, and the first ones printed. Header lines the reader kept
 // but did not apply (a value such as "MaxRuntime: N/A", a repeated key, a
-// key after the jobs) are printed as warnings in both modes.
+// key after the jobs) are printed as warnings in both modes. Queues are
+// named from the header's "Queue: N name" lines (as swf/convert writes
+// them) where it has them.
+//
+// Flags may come before or after the trace. Exit status: 0 ok, 1 an
+// unreadable or malformed trace, 2 a usage error.
 package main
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/swf"
 )
 
 //go:embed default.swf
 var defaultTrace []byte
 
-func main() {
-	lenient := flag.Bool("lenient", false, "skip malformed lines instead of stopping at the first")
-	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: swfstat [-lenient] [trace.swf[.gz]]")
-		flag.PrintDefaults()
+func main() { cli.Main(run) }
+
+const usage = `usage: swfstat [flags] [TRACE]   (flags may also follow TRACE)
+
+Summarizes the SWF trace TRACE (plain or gzip, '-' for standard input;
+default: a small synthetic trace embedded in the command).
+
+`
+
+// run is the command: it returns the exit status.
+func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := cli.NewFlagSet("swfstat")
+	lenient := fs.Bool("lenient", false, "skip malformed lines instead of stopping at the first")
+	asJSON := cli.JSONFlag(fs)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err == nil && len(pos) > 1 {
+		err = cli.Usagef("want at most one trace path, got %d: %s", len(pos), strings.Join(pos, " "))
 	}
-	flag.Parse()
-	if err := run(os.Stdout, flag.Args(), *lenient); err != nil {
-		fmt.Fprintln(os.Stderr, "swfstat:", err)
-		os.Exit(1)
+	if err == nil {
+		err = stat(stdout, stdin, pos, *lenient, *asJSON)
 	}
+	return cli.Status("swfstat", stderr, err)
 }
 
-func run(out io.Writer, args []string, lenient bool) error {
+// stat summarizes the trace of args (none: the embedded one) on out.
+func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) error {
 	name := "embedded default (synthetic, 500 jobs)"
 	var r *swf.Reader
-	switch len(args) {
-	case 0:
+	switch {
+	case len(args) == 0:
 		r = swf.NewReader(bytes.NewReader(defaultTrace))
-	case 1:
+	case args[0] == "-":
+		name, r = "standard input", swf.NewReader(stdin)
+	default:
 		f, err := swf.Open(args[0])
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		name, r = args[0], f.Reader
-	default:
-		return fmt.Errorf("want at most one trace path, got %d", len(args))
 	}
 	r.Lenient = lenient
 	s, err := summarize(r)
 	if err != nil {
 		return err
+	}
+	if asJSON {
+		return cli.WriteJSON(out, s.json(name))
 	}
 	s.print(out, name)
 	return nil
@@ -175,7 +197,7 @@ func (s *summary) print(out io.Writer, name string) {
 	sort.Slice(qs, func(i, j int) bool { return qs[i] < qs[j] })
 	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	for _, q := range qs {
-		fmt.Fprintf(w, "  queue %d\t%d\t%s\t\n", q, s.queues[q], pct(s.queues[q], s.jobs))
+		fmt.Fprintf(w, "  queue %d%s\t%d\t%s\t\n", q, s.queueName(q), s.queues[q], pct(s.queues[q], s.jobs))
 	}
 	w.Flush()
 	for _, e := range s.stats.Warnings {
@@ -184,6 +206,71 @@ func (s *summary) print(out io.Writer, name string) {
 	for _, e := range s.stats.Errors {
 		fmt.Fprintln(out, "skipped:", e)
 	}
+}
+
+// queueName is " name" for queue q from the header's "Queue: q name"
+// lines, or "" when the header does not name it.
+func (s *summary) queueName(q int64) string {
+	for _, l := range s.header.Queue {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == strconv.FormatInt(q, 10) {
+			return " " + strings.Join(f[1:], " ")
+		}
+	}
+	return ""
+}
+
+// summaryJSON is the -json form of a summary.
+type summaryJSON struct {
+	Trace            string      `json:"trace"`
+	Computer         string      `json:"computer,omitempty"`
+	Installation     string      `json:"installation,omitempty"`
+	Jobs             int         `json:"jobs"`
+	SubmitSpan       int64       `json:"submit_span_s"`
+	MachineSize      int64       `json:"machine_size,omitempty"`
+	OfferedLoad      *float64    `json:"offered_load,omitempty"`
+	WithEstimate     int         `json:"with_estimate"`
+	OverEstimate     int         `json:"run_time_over_estimate"`
+	OutOfOrder       int         `json:"out_of_order_submits"`
+	UnknownSubmit    int         `json:"unknown_submit_times"`
+	OtherStatus      int         `json:"status_outside_standard"`
+	Skipped          int         `json:"malformed_lines_skipped"`
+	LateComments     int         `json:"comment_lines_after_jobs"`
+	UnixStartTime    int64       `json:"unix_start_time,omitempty"`
+	Queues           []queueJSON `json:"queues"`
+	HeaderWarnings   []string    `json:"header_warnings,omitempty"`
+	SkippedLineError []string    `json:"skipped,omitempty"`
+}
+
+type queueJSON struct {
+	Queue int64  `json:"queue"`
+	Name  string `json:"name,omitempty"`
+	Jobs  int    `json:"jobs"`
+}
+
+func (s *summary) json(name string) summaryJSON {
+	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
+		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
+		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
+		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
+	if s.machineErr == nil {
+		o.MachineSize = s.machine
+		if o.SubmitSpan > 0 {
+			load := s.procSeconds / (float64(s.machine) * float64(o.SubmitSpan))
+			o.OfferedLoad = &load
+		}
+	}
+	for q, n := range s.queues {
+		o.Queues = append(o.Queues, queueJSON{q, strings.TrimSpace(s.queueName(q)), n})
+	}
+	sort.Slice(o.Queues, func(i, j int) bool { return o.Queues[i].Queue < o.Queues[j].Queue })
+	for _, e := range s.stats.Warnings {
+		o.HeaderWarnings = append(o.HeaderWarnings, e.Error())
+	}
+	for _, e := range s.stats.Errors {
+		o.SkippedLineError = append(o.SkippedLineError, e.Error())
+	}
+	return o
 }
 
 // statusCounts lists status values and their job counts in value order,

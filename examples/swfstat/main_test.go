@@ -7,15 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
 func TestDefault(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil, false); err != nil {
+	if err := stat(&out, nil, nil, false, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"jobs 500", "machine size 64 processors", "queue 2 40"} {
+	for _, want := range []string{"jobs 500", "machine size 64 processors", "queue 2 debug 40"} {
 		if !has(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -24,7 +25,7 @@ func TestDefault(t *testing.T) {
 
 func TestRealTrace(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, []string{tracetest.Path(t, tracetest.CTC)}, false); err != nil {
+	if err := stat(&out, nil, []string{tracetest.Path(t, tracetest.CTC)}, false, false); err != nil {
 		t.Fatal(err)
 	}
 	if !has(out.String(), "jobs 77222") || !has(out.String(), "machine size 338 processors") {
@@ -36,12 +37,12 @@ func TestMalformed(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "bad.swf")
 	os.WriteFile(p, []byte("; MaxProcs: 4\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n2 0 0 x\n"), 0o644)
 	var out bytes.Buffer
-	err := run(&out, []string{p}, false)
+	err := stat(&out, nil, []string{p}, false, false)
 	if err == nil || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("strict: got %v, want an error naming line 3", err)
 	}
 	out.Reset()
-	if err := run(&out, []string{p}, true); err != nil {
+	if err := stat(&out, nil, []string{p}, true, false); err != nil {
 		t.Fatal(err)
 	}
 	if !has(out.String(), "malformed lines skipped 1") {
@@ -66,7 +67,7 @@ func TestRealLogQuirks(t *testing.T) {
 		"3 5 0 1 1 -1 -1 1 1 -1 -4 1 1 1 1 1 1 1\r"+
 		"4 7 0 1 1 -1 -1 1 1 -1 -2 1 1 1 1 1 1 1\r"), 0o644)
 	var out bytes.Buffer
-	if err := run(&out, []string{p}, false); err != nil {
+	if err := stat(&out, nil, []string{p}, false, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"jobs 4", "submit span 7 s", "machine size 4 processors", "out-of-order submits 0", "unknown submit times 1",
@@ -74,5 +75,29 @@ func TestRealLogQuirks(t *testing.T) {
 		if !has(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+func TestCLI(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.swf")
+	os.WriteFile(p, []byte("; MaxProcs: 4\n; Queue: 1 debug\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n"), 0o644)
+	missing := filepath.Join(t.TempDir(), "nope.swf")
+	clitest.Run(t, clitest.Command{Run: run, JSON: []string{p, "-json"}, Missing: []string{missing}, File: missing})
+}
+
+// Queue names of a converted header ("; Queue: 1 debug") label the
+// per-queue counts, in the text and in -json.
+func TestQueueNames(t *testing.T) {
+	in := "; MaxProcs: 4\n; Queue: 1 debug\n; Queue: 2 long haul\n" +
+		"1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n2 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 2 1 1 1\n3 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 3 1 1 1\n"
+	r := clitest.Exec(run, in, "-")
+	for _, want := range []string{"queue 1 debug 1", "queue 2 long haul 1", "queue 3 1"} {
+		if !has(r.Stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+	r = clitest.Exec(run, in, "-json", "-")
+	if !strings.Contains(r.Stdout, `"name": "long haul"`) {
+		t.Errorf("-json lacks the queue name:\n%s", r.Stdout)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // with the README's region (BATCHQ_UPDATE_README=1 rewrites it).
 func TestReadme(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, nil, false); err != nil {
+	if err := stat(&out, nil, nil, false, false); err != nil {
 		t.Fatal(err)
 	}
 	readme.Check(t, "README.md", "default", []byte("```\n$ go run ./examples/swfstat\n"+out.String()+"```\n"))

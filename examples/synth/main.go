@@ -2,29 +2,39 @@
 // rigid-job model (package swf/synth).
 //
 //	go run ./examples/synth -jobs 10000 -machine 256 -load 0.7 -seed 1 -out synth.swf
+//	go run ./examples/synth -out synth.swf -json   # and a JSON report of the run on stdout
+//
+// Exit status: 0 ok, 1 a run error (bad model parameters, unwritable
+// output), 2 a usage error.
 package main
 
 import (
 	"bufio"
-	"flag"
+	"context"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/swf/synth"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "synth:", err)
-		os.Exit(1)
-	}
+func main() { cli.Main(run) }
+
+const usage = `usage: synth [flags]
+
+Writes a synthetic SWF trace of the Lublin–Feitelson model (swf/synth).
+
+`
+
+// run is the command: it returns the exit status.
+func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("synth", stderr, generate(args, stdout, stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func generate(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("synth")
 	jobs := fs.Int("jobs", 10000, "number of jobs")
 	machine := fs.Int64("machine", 128, "machine size in nodes")
 	load := fs.Float64("load", 0, "target offered load (0: the model's own, ≈0.40 typed on 128 nodes)")
@@ -33,8 +43,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	start := fs.Int("start-hour", 0, "clock hour of time 0")
 	est := fs.Bool("estimates", false, "fill field 9 with modal-model user estimates (estmodel)")
 	out := fs.String("out", "-", "output path (- for standard output)")
-	if err := fs.Parse(args); err != nil {
+	asJSON := cli.JSONFlag(fs)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err != nil {
 		return err
+	}
+	if err := cli.NoArgs(pos); err != nil {
+		return err
+	}
+	if *asJSON && *out == "-" {
+		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}
 	var estimator synth.Estimator
 	if *est {
@@ -67,6 +85,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if g.ShortEstimates > 0 {
 		fmt.Fprintf(stderr, "synth: %d jobs got an estimate below their run time\n", g.ShortEstimates)
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, struct {
+			Out            string `json:"out"`
+			Jobs           int    `json:"jobs"`
+			Machine        int64  `json:"machine"`
+			Seed           uint64 `json:"seed"`
+			ShortEstimates int    `json:"short_estimates"`
+		}{*out, *jobs, *machine, *seed, g.ShortEstimates})
 	}
 	return nil
 }

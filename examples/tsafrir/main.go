@@ -11,21 +11,25 @@
 //	go run ./examples/tsafrir -per-event=false # one scheduling pass per timestamp
 //	go run ./examples/tsafrir -easypred        # also the EASY_PRED experiment (KTH, BLUE)
 //	go run ./examples/tsafrir -plot figures    # also Table 4.3 as bars (PNG, SVG)
+//	go run ./examples/tsafrir -logs KTH -json  # the tables as JSON
+//
+// Exit status: 0 ok, 1 a run error (a log missing or unreadable), 2 a
+// usage error.
 package main
 
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/examples/internal/figures/fromlib"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/thesislogs"
 	"github.com/batchq/batchq/internal/tracetest"
 )
@@ -44,22 +48,54 @@ type options struct {
 	// termination (§2.1); per-event passes reproduce its numbers more
 	// closely. The other mode is run too, for its list of gaps.
 	perEvent bool
-	easyPred bool   // also run the EASY_PRED experiment
-	plotDir  string // when set, receives Table 4.3 as bars
+	easyPred bool          // also run the EASY_PRED experiment
+	plotDir  string        // when set, receives Table 4.3 as bars
+	progress io.Writer     // -progress: where the bar goes; nil: none
+	bar      *progress.Bar // compute's bar on progress
 }
 
-func main() {
-	o := options{}
-	flag.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
-	flag.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
-	flag.StringVar(&o.plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
-	flag.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
-	flag.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
-	flag.Parse()
-	if err := run(context.Background(), os.Stdout, o); err != nil {
-		fmt.Fprintln(os.Stderr, "tsafrir:", err)
-		os.Exit(1)
+// stage starts the next part of the run on the progress bar, if any.
+func (o options) stage(name string, weight float64) {
+	if o.bar != nil {
+		o.bar.Stage(name, weight)
 	}
+}
+
+func main() { cli.Main(run) }
+
+const usage = `usage: tsafrir [flags]
+
+Reproduces Tables 4.1–4.3 and 4.5–4.7 of Tsafrir's thesis on the sane
+CTC, KTH, SDSC-SP2 and SDSC-BLUE logs and prints them as markdown (-json:
+the same tables as JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	o := options{}
+	fs := cli.NewFlagSet("tsafrir")
+	fs.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
+	fs.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
+	fs.StringVar(&o.plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
+	fs.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
+	fs.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
+	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	if err == nil {
+		err = cli.NoArgs(pos)
+	}
+	if *bar {
+		o.progress = stderr
+	}
+	if err == nil {
+		w, flush := cli.Output(stdout, *asJSON)
+		if err = reproduce(ctx, w, o); err == nil {
+			err = flush()
+		}
+	}
+	return cli.Status("tsafrir", stderr, err)
 }
 
 // report is everything the command prints.
@@ -83,7 +119,18 @@ func compute(ctx context.Context, o options) (*report, error) {
 		return nil, fmt.Errorf("no log selected by %q (want some of SDSC,CTC,KTH,BLUE)", o.only)
 	}
 	r := &report{perEvent: o.perEvent}
+	if o.progress != nil {
+		// Weights: reading 0.5, the main variants 1.5, the other mode 1
+		// and SDSC-BLUE's thesis job set 1 per log; EASY_PRED 4.
+		total := 4 * float64(len(sel))
+		if o.easyPred {
+			total += 4
+		}
+		o.bar = progress.New(o.progress, true, total)
+		defer o.bar.Done()
+	}
 	for _, l := range sel {
+		o.stage(l.Name+" read", 0.5)
 		path, err := locate(o.dir, l.File)
 		if err != nil {
 			return nil, err
@@ -93,15 +140,18 @@ func compute(ctx context.Context, o options) (*report, error) {
 			return nil, err
 		}
 		r.logs = append(r.logs, d)
+		o.stage(l.Name+" variants", 1.5)
 		out, _, err := runVariants(ctx, l, d.jobs, append(append([]string{}, allVariants...), predVariants[1:]...), o.perEvent, nil)
 		if err != nil {
 			return nil, err
 		}
 		r.main = append(r.main, out...)
+		o.stage(l.Name+" other mode", 1)
 		if out, _, err = runVariants(ctx, l, d.jobs, allVariants, !o.perEvent, nil); err != nil {
 			return nil, err
 		}
 		r.other = append(r.other, out...)
+		o.stage(l.Name+" thesis job set", 1)
 		if d.alloc != d.sane {
 			if out, _, err = runVariants(ctx, l, thesisJobSet(d.jobs), allVariants, o.perEvent, nil); err != nil {
 				return nil, err
@@ -110,6 +160,7 @@ func compute(ctx context.Context, o options) (*report, error) {
 		}
 	}
 	if o.easyPred {
+		o.stage("EASY_PRED", 4)
 		var err error
 		if r.exp, err = easyPredExperiment(ctx, r.logs); err != nil {
 			return nil, err
@@ -158,7 +209,8 @@ func (s section) text() []byte {
 	return append(bytes.TrimRight(b.Bytes(), "\n"), '\n')
 }
 
-func run(ctx context.Context, w io.Writer, o options) error {
+// reproduce computes the tables and prints them on w.
+func reproduce(ctx context.Context, w io.Writer, o options) error {
 	r, err := compute(ctx, o)
 	if err != nil {
 		return err

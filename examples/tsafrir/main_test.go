@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -83,7 +84,7 @@ func TestRun(t *testing.T) {
 	tracetest.Path(t, tracetest.KTH)
 	o := options{only: "kth", perEvent: true, plotDir: t.TempDir()} // the same run draws the figure too
 	var buf bytes.Buffer
-	if err := run(context.Background(), &buf, o); err != nil {
+	if err := reproduce(context.Background(), &buf, o); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -97,7 +98,16 @@ func TestRun(t *testing.T) {
 			t.Errorf("table43%s: %v", ext, err)
 		}
 	}
-	if err := run(context.Background(), &buf, options{only: "nope"}); err == nil {
+	if err := reproduce(context.Background(), &buf, options{only: "nope"}); err == nil {
 		t.Error("no error for an unknown log")
 	}
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	clitest.WriteTrace(t, dir, tracetest.KTH, 40, 100)
+	missing := filepath.Join(t.TempDir(), tracetest.KTH)
+	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+		JSON:    []string{"-dir", dir, "-logs", "KTH", "-json"},
+		Missing: []string{"-dir", filepath.Dir(missing), "-logs", "KTH"}, File: missing})
 }

@@ -13,54 +13,96 @@
 // predicted probability, the achieved success fraction, the accepted count
 // and the used/required allocation ratio, beside the thesis's cell. See
 // README.md for the results and the gaps.
+//
+// Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
+// usage error.
 package main
 
 import (
-	"flag"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/varq/agent"
 )
 
-func main() {
-	traces := flag.String("trace", "", "comma-separated SWF traces (default: SDSC-BLUE and CTC-SP2 from ../shared/traces)")
-	jobs := flag.Int("jobs", 0, "use only the first n sane jobs of each trace (0: all)")
-	seed := flag.Uint64("seed", 1, "seed of the VARQ job selection")
-	every := flag.Int64("every", 0, "re-plan every n seconds while waiting (0: only at the planned submission)")
-	diag := flag.Bool("diag", false, "print, per cell, the forecaster's coverage at submission and the plans' drift (stderr)")
-	unsync := flag.Bool("unsync", false, "diagnostic: give each request its own start time (arrival + U(0, 6 h]) instead of the common 6-h grid")
-	fracs := flag.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
-	targs := flag.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
-	noAvail := flag.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
-	crowd := flag.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.CrowdMode")
-	plot := flag.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
-	flag.Parse()
-	paths, err := tracePaths(*traces)
-	opt := options{paths: paths, jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: os.Stderr}
-	if *diag {
-		opt.diag = os.Stderr
-	}
-	if err == nil {
-		err = opt.crowd.UnmarshalText([]byte(*crowd))
-	}
-	if err == nil && *fracs != "" {
-		opt.fractions, err = parseList("fractions", *fracs)
-	}
-	if err == nil && *targs != "" {
-		opt.targets, err = parseList("targets", *targs)
-	}
-	if err == nil {
-		err = run(os.Stdout, opt)
-	}
+func main() { cli.Main(run) }
+
+const usage = `usage: varq [flags]
+
+Reruns the VARQ generality simulation of Nurmi's thesis (§5.4, Table
+5.6) and prints its cells as markdown beside the thesis's (-json: as JSON).
+
+`
+
+// run is the command: it returns the exit status.
+func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("varq", stderr, command(args, stdout, stderr))
+}
+
+func command(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("varq")
+	traces := fs.String("trace", "", "comma-separated SWF traces (default: SDSC-BLUE and CTC-SP2 from ../shared/traces)")
+	jobs := fs.Int("jobs", 0, "use only the first n sane jobs of each trace (0: all)")
+	seed := fs.Uint64("seed", 1, "seed of the VARQ job selection")
+	every := fs.Int64("every", 0, "re-plan every n seconds while waiting (0: only at the planned submission)")
+	diag := fs.Bool("diag", false, "print, per cell, the forecaster's coverage at submission and the plans' drift (stderr)")
+	unsync := fs.Bool("unsync", false, "diagnostic: give each request its own start time (arrival + U(0, 6 h]) instead of the common 6-h grid")
+	fracs := fs.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
+	targs := fs.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
+	noAvail := fs.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
+	crowd := fs.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.CrowdMode")
+	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
+	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
+	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "varq:", err)
-		os.Exit(1)
+		return err
 	}
+	if err := cli.NoArgs(pos); err != nil {
+		return err
+	}
+	opt := options{jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr}
+	if *diag {
+		opt.diag = stderr
+	}
+	if err := opt.crowd.UnmarshalText([]byte(*crowd)); err != nil {
+		return cli.UsageError{Msg: "-crowd: " + err.Error()}
+	}
+	if *fracs != "" {
+		if opt.fractions, err = parseList("fractions", *fracs); err != nil {
+			return cli.UsageError{Msg: err.Error()}
+		}
+	}
+	if *targs != "" {
+		if opt.targets, err = parseList("targets", *targs); err != nil {
+			return cli.UsageError{Msg: err.Error()}
+		}
+	}
+	if opt.paths, err = tracePaths(*traces); err != nil {
+		return err
+	}
+	if *bar {
+		fr, tg := len(opt.fractions), len(opt.targets) // nil: the thesis's
+		if fr == 0 {
+			fr = len(fractions)
+		}
+		if tg == 0 {
+			tg = len(targets)
+		}
+		opt.bar, opt.progress = progress.New(stderr, true, float64(len(opt.paths)*(1+fr*tg))), nil
+		defer opt.bar.Done()
+	}
+	w, flush := cli.Output(stdout, *asJSON)
+	if err := reproduce(w, opt); err != nil {
+		return err
+	}
+	return flush()
 }
 
 func tracePaths(flagValue string) ([]string, error) {
@@ -96,10 +138,11 @@ type options struct {
 	jobs     int
 	seed     uint64
 	every    int64
-	progress io.Writer // nil: quiet
-	diag     io.Writer // nil: no diagnosis
-	unsync   bool      // agent.Config.Unsynchronized (a diagnostic)
-	noAvail  bool      // qbets.Config.NoAvailability (a diagnostic)
+	progress io.Writer     // a line per cell; nil: quiet
+	bar      *progress.Bar // a bar of the cells instead (-progress); nil: none
+	diag     io.Writer     // nil: no diagnosis
+	unsync   bool          // agent.SimConfig.Unsynchronized (a diagnostic)
+	noAvail  bool          // qbets.Config.NoAvailability (a diagnostic)
 	crowd    agent.CrowdMode
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/varq/agent"
 )
@@ -16,7 +17,7 @@ func TestRunsOnATraceSlice(t *testing.T) {
 	p := tracetest.Path(t, tracetest.SDSCBlue)
 	var out bytes.Buffer
 	opt := options{paths: []string{p}, jobs: 5000, seed: 1, fractions: []float64{0.10}, targets: []float64{0.5}}
-	if err := run(&out, opt); err != nil {
+	if err := reproduce(&out, opt); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"1152 processors, 5000 sane jobs", "| 10 | 0.50 |", "| 0.54 |"} {
@@ -89,7 +90,7 @@ func TestPlotWritesTheTrajectory(t *testing.T) {
 	p := tracetest.Path(t, tracetest.SDSCBlue)
 	dir := t.TempDir()
 	opt := options{paths: []string{p}, jobs: 2000, seed: 1, fractions: []float64{0.10}, targets: []float64{0.75}, plot: dir}
-	if err := run(io.Discard, opt); err != nil {
+	if err := reproduce(io.Discard, opt); err != nil {
 		t.Fatal(err)
 	}
 	for _, ext := range []string{".png", ".svg"} {
@@ -182,4 +183,13 @@ func TestCrowdAwareMeetsTheTenPercentTargets(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	trace := clitest.WriteTrace(t, dir, "t.swf", 60, 16)
+	missing := filepath.Join(dir, "nope.swf")
+	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+		JSON:    []string{"-trace", trace, "-fractions", "0.1", "-targets", "0.5", "-json"},
+		Missing: []string{"-trace", missing}, File: missing})
 }

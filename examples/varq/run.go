@@ -165,7 +165,7 @@ func (o *observer) OnStart(now int64, j *swf.Job, _ bool) {
 func (o *observer) OnEnd(int64, *swf.Job, bool)          {}
 func (o *observer) OnReservation(int64, *swf.Job, int64) {}
 
-func run(out io.Writer, opt options) error {
+func reproduce(out io.Writer, opt options) error {
 	if opt.fractions == nil {
 		opt.fractions = fractions
 	}
@@ -173,6 +173,7 @@ func run(out io.Writer, opt options) error {
 		opt.targets = targets
 	}
 	for _, p := range opt.paths {
+		opt.stage(filepath.Base(p) + " without VARQ")
 		w, err := loadWorkload(p, opt.jobs)
 		if err != nil {
 			return err
@@ -185,6 +186,7 @@ func run(out io.Writer, opt options) error {
 		plotted := opt.plot == ""
 		for _, f := range opt.fractions {
 			for _, q := range opt.targets {
+				opt.stage(fmt.Sprintf("%s %.0f%% %.2f", w.name, 100*f, q))
 				copt := opt
 				if !plotted && f > 0 {
 					// The figure is drawn from the first cell with VARQ
@@ -217,6 +219,13 @@ func run(out io.Writer, opt options) error {
 		fmt.Fprintln(out)
 	}
 	return nil
+}
+
+// stage starts the next cell on the progress bar, if any.
+func (o options) stage(name string) {
+	if o.bar != nil {
+		o.bar.Stage(name, 1)
+	}
 }
 
 // printHeader prints one log's heading, its run without VARQ and the

@@ -1,56 +1,110 @@
-// Package cli holds what the example commands share about their command
-// lines.
+// Package cli is the one skeleton of the example commands: flags before or
+// after the arguments, injected streams, exit statuses (0 ok, 1 a run
+// error, 2 a usage error), SIGINT/SIGTERM as a cancelled context, -json
+// and a progress bar on a terminal. A command is
+//
+//	func main() { cli.Main(run) }
+//
+//	func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+//		fs := cli.NewFlagSet("name")
+//		asJSON := cli.JSONFlag(fs)
+//		pos, err := cli.ParseArgs(fs, args, usage, stdout)
+//		...
+//		return cli.Status("name", stderr, err)
+//	}
+//
+// and its test runs the shared table of package clitest on run.
 package cli
 
 import (
+	"context"
+	"errors"
 	"flag"
-	"strings"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 )
 
-// Parse parses args with fs, accepting flags before and after the
-// positional arguments ("--" ends the flags), and returns the positional
-// ones in order. Errors are fs.Parse's (flag.ErrHelp for -h).
-func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if n := len(args) - len(rest); n > 0 && endedByTerminator(fs, args[:n]) {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+// Exit statuses of every command.
+const (
+	ExitOK    = 0 // done, or -h
+	ExitError = 1 // a run error: unreadable or malformed input, unwritable output, interrupted
+	ExitUsage = 2 // a bad command line
+)
+
+// Command is a command's whole body over explicit streams; it returns the
+// exit status. Tests call it directly.
+type Command func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// UsageError is a bad command line: Status reports it with exit status 2.
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Usagef returns a UsageError with a formatted message.
+func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+
+// Main runs cmd on the process's arguments and standard streams and exits
+// with its status. SIGINT or SIGTERM cancels cmd's context. A command that
+// watches its context (it has asked for Done or Err by the time of the
+// signal: a server, a simulation that checks between steps) gets to stop
+// cleanly, however long its shutdown takes, and a second signal ends the
+// process at once; one that has not looked at its context is ended at the
+// first signal, with ExitError, since it would not notice.
+func Main(cmd Command) {
+	parent, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx := &watched{Context: parent}
+	done := make(chan int, 1)
+	go func() { done <- cmd(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }()
+	select {
+	case code := <-done:
+		stop()
+		os.Exit(code)
+	case <-parent.Done():
 	}
+	stop() // a second signal gets the default action
+	if !ctx.used.Load() {
+		fmt.Fprintln(os.Stderr, "interrupted")
+		os.Exit(ExitError)
+	}
+	os.Exit(<-done)
 }
 
-// endedByTerminator reports whether fs.Parse stopped after a "--" that
-// ended the flags, walking the consumed arguments as package flag does:
-// a "--" that is the value of a non-boolean flag ("-o --") is no
-// terminator (it was taken for one, and every later flag for a
-// positional argument).
-func endedByTerminator(fs *flag.FlagSet, consumed []string) bool {
-	for i := 0; i < len(consumed); i++ {
-		s := consumed[i]
-		if s == "--" {
-			return true
-		}
-		name := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		f := fs.Lookup(name)
-		if f == nil {
-			continue
-		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			continue
-		}
-		i++ // the next argument is this flag's value
+// watched is a context that records whether its holder ever watched it.
+type watched struct {
+	context.Context
+	used atomic.Bool
+}
+
+func (w *watched) Done() <-chan struct{} {
+	w.used.Store(true)
+	return w.Context.Done()
+}
+
+func (w *watched) Err() error {
+	w.used.Store(true)
+	return w.Context.Err()
+}
+
+// Status reports err on stderr as "name: err" and returns the exit status
+// it means: ExitOK for nil and flag.ErrHelp (the usage was printed),
+// ExitUsage for a UsageError, ExitError for anything else (a cancelled
+// context reads "interrupted").
+func Status(name string, stderr io.Writer, err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.As(err, new(UsageError)):
+		fmt.Fprintf(stderr, "%s: %v (-h for help)\n", name, err)
+		return ExitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "%s: interrupted\n", name)
+		return ExitError
+	default:
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return ExitError
 	}
-	return false
 }

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +34,74 @@ func TestParse(t *testing.T) {
 	fs.SetOutput(io.Discard)
 	if _, err := Parse(fs, []string{"a", "-nope"}); err == nil {
 		t.Error("unknown flag accepted")
+	}
+}
+
+func TestStatus(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		code int
+		msg  string
+	}{
+		{nil, ExitOK, ""},
+		{flag.ErrHelp, ExitOK, ""},
+		{Usagef("bad %s", "x"), ExitUsage, "t: bad x (-h for help)\n"},
+		{fmt.Errorf("wrapped: %w", context.Canceled), ExitError, "t: interrupted\n"},
+		{errors.New("open f: no such file"), ExitError, "t: open f: no such file\n"},
+	} {
+		var b strings.Builder
+		if code := Status("t", &b, c.err); code != c.code || b.String() != c.msg {
+			t.Errorf("Status(%v) = %d, %q; want %d, %q", c.err, code, b.String(), c.code, c.msg)
+		}
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	fs := NewFlagSet("t")
+	JSONFlag(fs)
+	var out strings.Builder
+	if _, err := ParseArgs(fs, []string{"-h"}, "usage: t\n", &out); !errors.Is(err, flag.ErrHelp) || !strings.HasPrefix(out.String(), "usage: t\n") || !strings.Contains(out.String(), "-json") {
+		t.Errorf("-h: %v, %q", err, out.String())
+	}
+	if _, err := ParseArgs(fs, []string{"-x"}, "", &out); !errors.As(err, new(UsageError)) {
+		t.Errorf("-x: %v, want a UsageError", err)
+	}
+	if err := NoArgs([]string{"a"}); !errors.As(err, new(UsageError)) {
+		t.Errorf("NoArgs: %v", err)
+	}
+}
+
+func TestReport(t *testing.T) {
+	md := "intro line\n\n## Table V\n\nsome text\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n| 3 | 4 |\n\nafter\n# Two\n| x |\n|:-:|\n"
+	got := Report(md)
+	b, _ := json.Marshal(got)
+	want := `{"sections":[{"text":["intro line"]},{"title":"Table V","text":["some text","after"],"tables":[{"columns":["a","b"],"rows":[["1","2"],["3","4"]]}]},{"title":"Two","tables":[{"columns":["x"],"rows":[]}]}]}`
+	if string(b) != want {
+		t.Errorf("Report:\n got %s\nwant %s", b, want)
+	}
+	var out strings.Builder
+	w, flush := Output(&out, true)
+	fmt.Fprint(w, md)
+	if err := flush(); err != nil || !json.Valid([]byte(out.String())) {
+		t.Errorf("Output: %v, %q", err, out.String())
+	}
+}
+
+func TestWatched(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	w := &watched{Context: parent}
+	if w.used.Load() {
+		t.Fatal("used before any call")
+	}
+	_ = w.Value("k")
+	if w.used.Load() {
+		t.Error("Value marks the context as watched")
+	}
+	child, stop := context.WithCancel(w) // a derived context watches its parent
+	defer stop()
+	cancel()
+	<-child.Done()
+	if !w.used.Load() || w.Err() == nil {
+		t.Errorf("used %v, err %v after a derived context", w.used.Load(), w.Err())
 	}
 }

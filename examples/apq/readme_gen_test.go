@@ -86,7 +86,7 @@ func readmeRegions(dir string, runs []readmeRun) (map[string][]byte, error) {
 		// molded jobs' runtimes, not the default.
 		o.Seed = cmp.Or(o.Seed, defaultSeed)
 		var b strings.Builder
-		if err := run(&b, o); err != nil {
+		if err := reproduce(&b, o); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.name, err)
 		}
 		blocks := tableBlocks(b.String())

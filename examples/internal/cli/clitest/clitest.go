@@ -1,0 +1,149 @@
+// Package clitest is the table of command-line tests every example
+// command passes: flags after arguments, -h, a bad flag, a missing file
+// and -json. A command's test calls Run with cheap invocations (tiny
+// inputs, no trace runs).
+package clitest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+)
+
+// Command describes one command to Run.
+type Command struct {
+	Run cli.Command
+	// JSON is a cheap invocation that succeeds and prints JSON. Where the
+	// command takes arguments, it puts a flag (say -json) after one of
+	// them, which checks "flags after arguments" too.
+	JSON []string
+	// Stdin is JSON's standard input.
+	Stdin string
+	// Missing is an invocation naming File, a file or directory that does
+	// not exist: it must fail with exit 1 and a message naming File.
+	Missing []string
+	File    string
+	// NoArgs says the command takes no arguments: a stray one is exit 2.
+	NoArgs bool
+	// JSONCheckedBy names another test of the command that already runs
+	// JSON and parses its output, when that run is too dear to repeat;
+	// the json case then only says so.
+	JSONCheckedBy string
+}
+
+// Result is one run's exit status and output.
+type Result struct {
+	Code           int
+	Stdout, Stderr string
+}
+
+// Exec runs cmd on args with a background context.
+func Exec(cmd cli.Command, stdin string, args ...string) Result {
+	var out, errb bytes.Buffer
+	code := cmd(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return Result{code, out.String(), errb.String()}
+}
+
+// Run runs the table on c.
+func Run(t *testing.T, c Command) {
+	t.Helper()
+	t.Run("help", func(t *testing.T) {
+		r := Exec(c.Run, "", "-h")
+		if r.Code != cli.ExitOK || !strings.Contains(strings.ToLower(r.Stdout), "usage") || !strings.Contains(r.Stdout, "-json") {
+			t.Errorf("-h: exit %d, stdout %q, stderr %q; want 0 and a usage naming -json", r.Code, r.Stdout, r.Stderr)
+		}
+	})
+	t.Run("bad-flag", func(t *testing.T) {
+		args := append(append([]string{}, c.JSON...), "-no-such-flag")
+		r := Exec(c.Run, c.Stdin, args...)
+		if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "no-such-flag") {
+			t.Errorf("bad flag: exit %d, stderr %q; want %d naming the flag", r.Code, r.Stderr, cli.ExitUsage)
+		}
+	})
+	if c.NoArgs {
+		t.Run("stray-arg", func(t *testing.T) {
+			r := Exec(c.Run, "", "stray")
+			if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "stray") {
+				t.Errorf("stray argument: exit %d, stderr %q; want %d naming it", r.Code, r.Stderr, cli.ExitUsage)
+			}
+		})
+	}
+	t.Run("missing-file", func(t *testing.T) {
+		r := Exec(c.Run, "", c.Missing...)
+		if r.Code != cli.ExitError || !strings.Contains(r.Stderr, c.File) {
+			t.Errorf("%q: exit %d, stderr %q; want %d naming %s", c.Missing, r.Code, r.Stderr, cli.ExitError, c.File)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		if c.JSONCheckedBy != "" {
+			t.Skipf("%q runs in %s", c.JSON, c.JSONCheckedBy)
+		}
+		r := Exec(c.Run, c.Stdin, c.JSON...)
+		if r.Code != cli.ExitOK {
+			t.Fatalf("%q: exit %d, stderr %q", c.JSON, r.Code, r.Stderr)
+		}
+		if err := CheckJSON(r.Stdout); err != nil {
+			t.Errorf("%q: %v in %.300q", c.JSON, err, r.Stdout)
+		}
+	})
+}
+
+// CheckJSON reports whether s is one or more JSON values and nothing else.
+func CheckJSON(s string) error {
+	dec := json.NewDecoder(strings.NewReader(s))
+	n := 0
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return errors.New("no JSON value")
+	}
+	return nil
+}
+
+// WriteTrace writes a tiny valid SWF trace of n jobs on a machine of procs
+// processors to dir/name (gzip when name ends in .gz) and returns its
+// path: jobs of 1–4 processors arriving every 10 minutes, waiting up to
+// 15 minutes, running an hour or less, each with an estimate, over the users 1–3 and the queues 1–2.
+func WriteTrace(t testing.TB, dir, name string, n int, procs int64) string {
+	t.Helper()
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "; Version: 2.2\n; Computer: clitest\n; MaxNodes: %d\n; MaxProcs: %d\n; UnixStartTime: 1000000000\n", procs, procs)
+	for i := range n {
+		size := int64(1 + i%4)
+		run := int64(300 + 97*(i%37))
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 1 %d 1 -1 -1\n",
+			i+1, 600*i, (137*i)%900, run, size, size, 2*run, 1+i%3, 1+i%2)
+	}
+	data := b.Bytes()
+	if strings.HasSuffix(name, ".gz") {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(data)
+		zw.Close()
+		data = z.Bytes()
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

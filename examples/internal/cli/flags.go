@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/batchq/batchq/internal/progress"
+)
+
+// Parse parses args with fs, accepting flags before and after the
+// positional arguments ("--" ends the flags), and returns the positional
+// ones in order. Errors are fs.Parse's (flag.ErrHelp for -h).
+func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && endedByTerminator(fs, args[:n]) {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// NewFlagSet returns a flag set that returns its errors instead of
+// printing them or exiting; ParseArgs reports them.
+func NewFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// ParseArgs is Parse for a command: on -h it prints usage and the flags'
+// defaults on stdout and returns flag.ErrHelp (Status: exit 0); any other
+// error is a UsageError (exit 2).
+func ParseArgs(fs *flag.FlagSet, args []string, usage string, stdout io.Writer) ([]string, error) {
+	pos, err := Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		return nil, err
+	}
+	if err != nil {
+		return nil, UsageError{err.Error()}
+	}
+	return pos, nil
+}
+
+// NoArgs is the UsageError of a command that takes no arguments, or nil.
+func NoArgs(pos []string) error {
+	if len(pos) > 0 {
+		return Usagef("unexpected argument %q: this command takes flags only", pos[0])
+	}
+	return nil
+}
+
+// JSONFlag registers -json, output for scripts, on fs.
+func JSONFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("json", false, "print JSON on standard output instead of the text report")
+}
+
+// ProgressFlag registers -progress on fs: a progress bar on stderr for
+// runs longer than a second, on by default when stderr is a terminal.
+func ProgressFlag(fs *flag.FlagSet, stderr io.Writer) *bool {
+	return fs.Bool("progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+}
+
+// endedByTerminator reports whether fs.Parse stopped after a "--" that
+// ended the flags, walking the consumed arguments as package flag does:
+// a "--" that is the value of a non-boolean flag ("-o --") is no
+// terminator (it was taken for one, and every later flag for a
+// positional argument).
+func endedByTerminator(fs *flag.FlagSet, consumed []string) bool {
+	for i := 0; i < len(consumed); i++ {
+		s := consumed[i]
+		if s == "--" {
+			return true
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		i++ // the next argument is this flag's value
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary run Main as a child process, so that a
+// real signal reaches it.
+func TestMain(m *testing.M) {
+	switch os.Getenv("CLI_CHILD") {
+	case "watching": // stops cleanly on the signal, with its own status
+		Main(func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			done := ctx.Done() // watching from here on, before the parent signals
+			io.WriteString(stdout, "ready\n")
+			<-done
+			time.Sleep(100 * time.Millisecond) // a shutdown that takes a while
+			return 7
+		})
+	case "deaf": // never looks at its context
+		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			io.WriteString(stdout, "ready\n")
+			time.Sleep(time.Minute)
+			return 0
+		})
+	}
+	os.Exit(m.Run())
+}
+
+func TestMainSignals(t *testing.T) {
+	for _, c := range []struct {
+		child string
+		sig   syscall.Signal
+		code  int
+	}{
+		{"watching", syscall.SIGTERM, 7},
+		{"watching", syscall.SIGINT, 7},
+		{"deaf", syscall.SIGINT, ExitError},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CLI_CHILD="+c.child)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
+			t.Fatalf("%s: %q, %v", c.child, buf, err)
+		}
+		t0 := time.Now()
+		cmd.Process.Signal(c.sig)
+		err = cmd.Wait()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code {
+			t.Errorf("%s after %v: exit %d, want %d", c.child, c.sig, code, c.code)
+		}
+		if d := time.Since(t0); d > 10*time.Second {
+			t.Errorf("%s: took %v to stop", c.child, d)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"io"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+)
+
+// reportJSON is -json: the numbers of the text report, times in seconds
+// since the workload's time 0.
+type reportJSON struct {
+	Workload   string          `json:"workload"`
+	Schedulers []schedulerJSON `json:"schedulers"`
+	QBETS      []qbetsJSON     `json:"qbets"`
+	VARQ       varqJSON        `json:"varq"`
+	Figures    []string        `json:"figures,omitempty"`
+}
+
+type schedulerJSON struct {
+	Variant     string  `json:"variant"`
+	Jobs        int     `json:"jobs_averaged"`
+	MeanWait    float64 `json:"mean_wait_s"`
+	MeanBSLD    float64 `json:"mean_bsld"`
+	Utilization float64 `json:"utilization"`
+	Accuracy    float64 `json:"accuracy"`
+}
+
+type qbetsJSON struct {
+	Method       string  `json:"method"`
+	Correctness  float64 `json:"correctness"`
+	Answered     int     `json:"answered"`
+	Declined     int     `json:"declined"`
+	MedianBound  float64 `json:"median_bound_s"` // -1: no bound
+	RMS          float64 `json:"rms_over_prediction_s"`
+	ChangePoints int     `json:"change_points"`
+}
+
+type varqJSON struct {
+	PlannedAt int64   `json:"planned_at"`
+	Nodes     int     `json:"nodes"`
+	Walltime  int64   `json:"walltime_s"`
+	Start     int64   `json:"start"`
+	Target    float64 `json:"target"`
+	NoBound   string  `json:"no_bound,omitempty"`
+	Possible  bool    `json:"possible"`
+	Submit    int64   `json:"submit,omitempty"`
+	Asked     int64   `json:"asked_walltime_s,omitempty"`
+	Prob      float64 `json:"probability,omitempty"`
+	Checked   bool    `json:"checked"`
+	Ran       bool    `json:"ran"`
+	Success   bool    `json:"success"`
+	Started   int64   `json:"started,omitempty"`
+}
+
+// writeJSON prints r as reportJSON.
+func writeJSON(w io.Writer, r *result, files []string) error {
+	out := reportJSON{Workload: r.w.desc, Figures: files}
+	for _, v := range variants {
+		s := r.sims[v].Summary
+		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, s.MeanWait, s.MeanBSLD, s.Utilization, s.Accuracy})
+	}
+	q := r.q
+	for k, m := range methods {
+		c := q.scores[k]
+		out.QBETS = append(out.QBETS, qbetsJSON{m.name, c.Correctness(), c.Answered(), c.Declined(),
+			median(q.bounds[k][q.train:]), c.RMS(), c.ChangePoints})
+	}
+	p := q.plan
+	out.VARQ = varqJSON{PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
+		NoBound: p.noBound, Possible: p.plan.Possible, Checked: p.checked, Ran: p.ran, Success: p.success}
+	if p.plan.Possible {
+		out.VARQ.Submit, out.VARQ.Asked, out.VARQ.Prob = p.plan.Submit, p.plan.Walltime, p.plan.Prob
+	}
+	if p.ran {
+		out.VARQ.Started = p.started
+	}
+	return cli.WriteJSON(w, out)
+}
