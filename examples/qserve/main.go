@@ -234,7 +234,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
 	if *skew <= 0 {
-		return fmt.Errorf("max-skew: %v, want > 0", *skew)
+		return cli.Usagef("max-skew: %v, want > 0", *skew)
 	}
 	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
 		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds()),
@@ -248,7 +248,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *fixed != 0 {
 		cfg.Now = func() int64 { return *fixed }
 	}
-	var err error
 	switch *tokens {
 	case "off":
 		logger.Printf("no tokens (-tokens off): writes from loopback only, no repairs over HTTP")
