@@ -1,0 +1,57 @@
+package forecast
+
+import (
+	"context"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+func within2(s *replay.Score) (float64, float64) {
+	n, ok, sum := 0, 0, 0.0
+	for _, a := range s.Answers {
+		p, w := max(a.Point, floor), max(float64(a.Wait), floor)
+		r := math.Abs(math.Log10(p / w))
+		sum += r
+		if r <= math.Log10(2)+1e-12 {
+			ok++
+		}
+		n++
+	}
+	return float64(ok) / float64(n), sum / float64(n)
+}
+
+func TestExperiment(t *testing.T) {
+	names := os.Getenv("FORECAST_EXP")
+	if names == "" {
+		t.Skip("FORECAST_EXP=trace,… runs the experiment")
+	}
+	for _, name := range strings.Split(names, ",") {
+		h, jobs, err := swf.ReadFile(tracetest.Path(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := replay.Queues(jobs)
+		all, _ := replay.All(q)
+		P, _ := h.MachineSize()
+		on, _ := NewOnline(Config{}, P)
+		sim, _ := NewOnline(Config{NoCorrection: true}, P)
+		est, _ := NewOnline(Config{NoCorrection: true, Estimates: true}, P)
+		t0 := time.Now()
+		sc, err := replay.Run(context.Background(), all, replay.Options{}, on, sim, est, &Naive{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, lab := range []string{"forecast", "sim", "estimates", "naive"} {
+			a, b := within2(&sc[i])
+			t.Logf("%s %-10s %6d within2 %.3f log10 %.3f", tracetest.ShortName(name), lab, len(sc[i].Answers), a, b)
+		}
+		t.Logf("%v", time.Since(t0))
+	}
+}
