@@ -41,14 +41,12 @@ func TestExperiment(t *testing.T) {
 		all, _ := replay.All(q)
 		P, _ := h.MachineSize()
 		on, _ := NewOnline(Config{}, P)
-		sim, _ := NewOnline(Config{NoCorrection: true}, P)
-		est, _ := NewOnline(Config{NoCorrection: true, Estimates: true}, P)
 		t0 := time.Now()
-		sc, err := replay.Run(context.Background(), all, replay.Options{}, on, sim, est, &Naive{})
+		sc, err := replay.Run(context.Background(), all, replay.Options{}, on)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, lab := range []string{"forecast", "sim", "estimates", "naive"} {
+		for i, lab := range []string{"forecast"} {
 			a, b := within2(&sc[i])
 			t.Logf("%s %-10s %6d within2 %.3f log10 %.3f", tracetest.ShortName(name), lab, len(sc[i].Answers), a, b)
 		}

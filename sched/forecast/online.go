@@ -14,7 +14,7 @@ import (
 const floor = 60
 
 // nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 10
+const nFeatures = 14
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -39,6 +39,8 @@ type Online struct {
 	global  *hurdle
 	class   map[int]*hurdle
 	snap    Snapshot
+	lastW   map[int]int64   // size class → wait of its last started job
+	userW   map[int64]int64 // user → wait of their last started job
 	x       [nFeatures]float64
 }
 
@@ -66,7 +68,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	}
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
-		runAt: make(map[int64]int), pending: make(map[int64]asked),
+		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		global: newHurdle(cfg.Forget), class: make(map[int]*hurdle),
 	}, nil
 }
@@ -84,6 +86,8 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.running = append(o.running, *j)
 		}
 		o.naive.add(j.Size(), j.Wait)
+		o.lastW[sizeClass(j.Size())] = j.Wait
+		o.userW[j.User] = j.Wait
 		if a, ok := o.pending[j.ID]; ok {
 			delete(o.pending, j.ID)
 			o.learn(j, a)
@@ -193,6 +197,20 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64) {
 	}
 	x[8] = math.Log1p(float64(pos))
 	x[9] = float64(j.Size()) / P
+	lw, ok := o.lastW[sizeClass(j.Size())]
+	if !ok {
+		lw = int64(naive)
+	}
+	x[10] = math.Log(float64(lw) + floor)
+	x[11] = math.Log(float64(o.snap.Now-o.waiting[0].Submit) + floor)
+	uw, ok := o.userW[j.User]
+	x[12] = 0
+	if ok {
+		x[12] = 1
+	} else {
+		uw = int64(naive)
+	}
+	x[13] = math.Log(float64(uw) + floor)
 }
 
 // learn fits the job's features to its wait from the question.
