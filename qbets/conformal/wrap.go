@@ -20,8 +20,10 @@ type Point interface {
 // last level as [Lower, Upper]; when a job it answered for starts, the
 // outcome calibrates its class. Not safe for concurrent use.
 type Wrapper struct {
-	p       Point
-	obs     interface{ Observe(replay.Event, *swf.Job) error }
+	p   Point
+	obs interface {
+		Observe(replay.Event, *swf.Job) error
+	}
 	c       *Calibrator
 	class   func(*swf.Job) int64
 	pending map[int64]question
@@ -40,7 +42,9 @@ type question struct {
 // the job's power-of-two size class, 1, 2, 3–4, 5–8, …).
 func Wrap(p Point, c *Calibrator, class func(*swf.Job) int64) *Wrapper {
 	w := &Wrapper{p: p, c: c, class: class, pending: make(map[int64]question)}
-	w.obs, _ = p.(interface{ Observe(replay.Event, *swf.Job) error })
+	w.obs, _ = p.(interface {
+		Observe(replay.Event, *swf.Job) error
+	})
 	if w.class == nil {
 		w.class = func(j *swf.Job) int64 {
 			if n := j.Size(); n > 1 {
