@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,14 @@ func TestExperiment(t *testing.T) {
 		q, _ := replay.Queues(jobs)
 		all, _ := replay.All(q)
 		P, _ := h.MachineSize()
-		on, _ := NewOnline(Config{}, P)
+		cfg := Config{}
+		if v := os.Getenv("FORECAST_FORGET"); v != "" {
+			cfg.Forget, _ = strconv.ParseFloat(v, 64)
+		}
+		if v := os.Getenv("FORECAST_TRAIN"); v != "" {
+			cfg.Train, _ = strconv.Atoi(v)
+		}
+		on, _ := NewOnline(cfg, P)
 		t0 := time.Now()
 		sc, err := replay.Run(context.Background(), all, replay.Options{}, on)
 		if err != nil {

@@ -46,7 +46,7 @@ type Config struct {
 	// sees before it replaces the simulated wait: 0 means 200.
 	Train int
 	// Forget is the learned correction's forgetting factor per job, in
-	// (0, 1]: 0 means 0.9995 (a memory of about 2,000 jobs), so it follows
+	// (0, 1]: 0 means 0.995 (a memory of about 200 jobs per size class), so it follows
 	// drift.
 	Forget float64
 	// NoCorrection makes Online answer the simulated wait itself (the

@@ -13,8 +13,12 @@ import (
 // issue's scoring floor): the model learns log(max(wait, floor)).
 const floor = 60
 
+// avgStep is the weight of the newest job in the moving averages of the
+// recent waits and errors (a memory of about 20 jobs).
+const avgStep = 0.05
+
 // nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 14
+const nFeatures = 16
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -41,6 +45,8 @@ type Online struct {
 	snap    Snapshot
 	lastW   map[int]int64   // size class → wait of its last started job
 	userW   map[int64]int64 // user → wait of their last started job
+	errAvg  float64         // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
+	waitAvg float64         // moving average of log(max(wait, floor)) of the started jobs
 	x       [nFeatures]float64
 }
 
@@ -64,7 +70,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		cfg.Train = 200
 	}
 	if cfg.Forget == 0 {
-		cfg.Forget = 0.9995
+		cfg.Forget = 0.995
 	}
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
@@ -92,6 +98,8 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			delete(o.pending, j.ID)
 			o.learn(j, a)
 		}
+		y := math.Log(float64(max(j.Wait, floor)))
+		o.waitAvg += avgStep * (y - o.waitAvg)
 	case replay.End:
 		if i, ok := o.runAt[j.ID]; ok {
 			last := len(o.running) - 1
@@ -211,11 +219,14 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64) {
 		uw = int64(naive)
 	}
 	x[13] = math.Log(float64(uw) + floor)
+	x[14] = o.errAvg
+	x[15] = o.waitAvg
 }
 
 // learn fits the job's features to its wait from the question.
 func (o *Online) learn(j *swf.Job, a asked) {
 	w := j.Submit + j.Wait - a.at
+	o.errAvg += avgStep * (math.Log(float64(max(w, floor))) - a.x[1] - o.errAvg)
 	o.global.add(a.x[:], w)
 	k := sizeClass(j.Size())
 	m := o.class[k]
