@@ -130,6 +130,9 @@ func score(ctx context.Context, path string, machine int64, names []string, prog
 		}
 	}
 	byQueue, skipped := replay.Queues(jobs)
+	if len(byQueue) == 0 {
+		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
+	}
 	all, err := replay.All(byQueue)
 	if err != nil {
 		return nil, info, err
