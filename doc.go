@@ -27,7 +27,10 @@
 // change-point trimming, model-based clustering and availability inference
 // (Nurmi, PhD thesis, Ch. 3–4; Brevik, Nurmi and Wolski, "Predicting bounds
 // on queuing delay for batch-scheduled parallel machines", PPoPP 2006).
-// qbets/replay replays a trace causally and scores any wait predictor.
+// qbets/replay replays a trace causally and scores any wait predictor;
+// qbets/conformal gives any point predictor intervals with a coverage
+// guarantee (split and adaptive conformal prediction), and sched/forecast
+// predicts start times by forward simulation corrected online.
 //
 // varq plans virtual advance reservations on machines without reservations
 // (VARQ, Nurmi Ch. 5), and coalloc plans probabilistic co-allocation across

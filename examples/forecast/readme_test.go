@@ -74,8 +74,8 @@ func TestReadmeGoals(t *testing.T) {
 }
 
 // The default run re-scores the smallest log with the cheap predictors
-// (forecast, estimates, naive: about 3 s of CPU) and checks that their
-// rows are the README's, line for line.
+// (forecast, estimates, naive, qbets: about 3 s of CPU) and checks that
+// their rows are the README's, line for line.
 func TestReadmeKTHCheap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays KTH-SP2")
