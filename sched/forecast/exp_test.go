@@ -48,6 +48,12 @@ func TestExperiment(t *testing.T) {
 		if v := os.Getenv("FORECAST_TRAIN"); v != "" {
 			cfg.Train, _ = strconv.Atoi(v)
 		}
+		if os.Getenv("FORECAST_RATIO") != "" {
+			cfg.Runtime = &UserRatio{}
+		}
+		if os.Getenv("FORECAST_NOCORR") != "" {
+			cfg.NoCorrection = true
+		}
 		on, _ := NewOnline(cfg, P)
 		t0 := time.Now()
 		sc, err := replay.Run(context.Background(), all, replay.Options{}, on)

@@ -199,3 +199,31 @@ func TestNaive(t *testing.T) {
 		t.Error("no fallback to all jobs")
 	}
 }
+
+// UserRatio scales the estimate by the user's learned ratio and caps it.
+func TestUserRatio(t *testing.T) {
+	var u UserRatio
+	j := job(1, 0, 0, 600, 1, 3600, 7)
+	if p := u.Predict(&j, 0); p != 3600 {
+		t.Errorf("no history: %d, want the estimate", p)
+	}
+	u.Terminated(&j, 600) // ran 1/6 of its estimate
+	k := job(2, 0, 0, -1, 1, 7200, 7)
+	if p := u.Predict(&k, 0); p != 1200 {
+		t.Errorf("after one job at 1/6: %d, want 1200", p)
+	}
+	other := job(3, 0, 0, -1, 1, 600, 8) // a new user: everybody's ratio
+	if p := u.Predict(&other, 0); p != 100 {
+		t.Errorf("new user: %d, want 100", p)
+	}
+	over := job(4, 0, 0, 5000, 1, 1000, 9) // ran past its estimate: ratio capped at 1
+	u.Terminated(&over, 5000)
+	next := job(5, 0, 0, -1, 1, 1000, 9)
+	if p := u.Predict(&next, 0); p != 1000 {
+		t.Errorf("capped: %d, want 1000", p)
+	}
+	none := job(6, 0, 0, -1, 1, -1, 7) // no estimate: the user's run time
+	if p := u.Predict(&none, 0); p != 600 {
+		t.Errorf("no estimate: %d, want 600", p)
+	}
+}
