@@ -29,10 +29,12 @@
 // ahead, the running processors, the queue's length and its oldest job's
 // age, the job's size and estimate, the last wait of its class and of its
 // user. The model is a hurdle: a linear probability that the job starts
-// within 2 minutes, and a linear model of log wait for the others, whose
-// mixture's median is the forecast (the median minimizes the expected
-// |log| error and sits on a mode of the bimodal waits, where a mean of
-// logs falls between "now" and "hours" and is within ×2 of neither). Both
+// within 2 minutes, and a linear model of log wait for the others; the
+// forecast is "now" or the long waits' median, whichever is likelier to be
+// within ×2 of the wait (Config.Median: the mixture's median, which
+// minimizes the expected |log| error). Either sits on a mode of the
+// bimodal waits, where a mean of logs falls between "now" and "hours" and
+// is within ×2 of neither. Both
 // are least squares with exponential forgetting (a memory of about 200
 // jobs: Config.Forget), so the model follows drift. Online is a
 // replay.Predictor; wrap it with qbets/conformal for intervals with a

@@ -42,16 +42,28 @@ func (h *hurdle) add(x []float64, w int64) {
 	h.wait.add(x, y, 1)
 }
 
-// median is the forecast at x, seconds.
-func (h *hurdle) median(x []float64) float64 {
+// forecast is the answer at x, seconds: the value most likely to be
+// within ×2 of the wait, or with median the mixture's median.
+func (h *hurdle) forecast(x []float64, median bool) float64 {
 	p := min(max(h.imm.predict(x), 0), 1)
-	if p >= 0.5 || h.wait.seen == 0 {
+	if h.wait.seen == 0 {
 		return floor
 	}
 	mu := h.wait.predict(x)
 	sd := 1.0
 	if h.sw > 0 {
 		sd = math.Sqrt(h.s2 / h.sw)
+	}
+	if !median {
+		// "Now" is within ×2 with probability p; e^μ, the long waits'
+		// median, with about (1−p)·P(|Z| ≤ ln 2 / sd).
+		if p >= math.Erf(math.Ln2/(sd*math.Sqrt2))*(1-p) {
+			return floor
+		}
+		return math.Max(math.Exp(mu), floor)
+	}
+	if p >= 0.5 {
+		return floor
 	}
 	q := (0.5 - p) / (1 - p) // the median's quantile among the long waits
 	return math.Max(math.Exp(mu+sd*math.Sqrt2*math.Erfinv(2*q-1)), floor)

@@ -164,7 +164,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if m == nil {
 		return point(sim), nil
 	}
-	return point(m.median(o.x[:])), nil
+	return point(m.forecast(o.x[:], o.cfg.Median)), nil
 }
 
 // model is the fitted model for a job of this size: its class's once it
