@@ -18,7 +18,8 @@ type Point interface {
 // Wrapper gives a point predictor calibrated intervals: a replay.Predictor
 // whose answers are the inner point with the Calibrator's interval at the
 // last level as [Lower, Upper]; when a job it answered for starts, the
-// outcome calibrates its class. Not safe for concurrent use.
+// outcome calibrates its class. Jobs need unique IDs. Not safe for
+// concurrent use.
 type Wrapper struct {
 	p   Point
 	obs interface {

@@ -29,8 +29,8 @@ const nFeatures = 16
 // class (and over all jobs, used until a class has Train jobs) on the waits
 // of the jobs that have started (each job's features as they were at its
 // question). It is a replay.Predictor: replay.Run scores it with the
-// information a real service has at each submission. Not safe for
-// concurrent use.
+// information a real service has at each submission. Jobs need unique
+// IDs. Not safe for concurrent use.
 type Online struct {
 	cfg     Config
 	f       *Forecaster
