@@ -47,6 +47,7 @@ type Online struct {
 	userW   map[int64]int64 // user → wait of their last started job
 	errAvg  float64         // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
 	waitAvg float64         // moving average of log(max(wait, floor)) of the started jobs
+	maxWait int64           // the longest wait of a started job (a cap on the answers)
 	x       [nFeatures]float64
 }
 
@@ -100,6 +101,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		}
 		y := math.Log(float64(max(j.Wait, floor)))
 		o.waitAvg += avgStep * (y - o.waitAvg)
+		o.maxWait = max(o.maxWait, j.Wait)
 	case replay.End:
 		if i, ok := o.runAt[j.ID]; ok {
 			last := len(o.running) - 1
@@ -164,7 +166,9 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if m == nil {
 		return point(sim), nil
 	}
-	return point(m.forecast(o.x[:], o.cfg.Median)), nil
+	// The linear model extrapolates in log space: past the longest wait
+	// ever seen its answer is an artefact, not a forecast.
+	return point(min(m.forecast(o.x[:], o.cfg.Median), float64(max(o.maxWait, floor)))), nil
 }
 
 // model is the fitted model for a job of this size: its class's once it
