@@ -28,6 +28,11 @@ func within2(s *replay.Score) (float64, float64) {
 	return float64(ok) / float64(n), sum / float64(n)
 }
 
+// TestExperiment is the tuning harness behind the package doc's figures:
+// FORECAST_EXP=KTH-SP2-1996-2.1-cln.swf.gz[,…] replays each log through
+// Online and logs its share within ×2 and mean |log10| error;
+// FORECAST_FORGET, FORECAST_TRAIN, FORECAST_RATIO (UserRatio run times) and
+// FORECAST_NOCORRECTION (the simulation alone) vary the configuration.
 func TestExperiment(t *testing.T) {
 	names := os.Getenv("FORECAST_EXP")
 	if names == "" {
@@ -51,7 +56,7 @@ func TestExperiment(t *testing.T) {
 		if os.Getenv("FORECAST_RATIO") != "" {
 			cfg.Runtime = &UserRatio{}
 		}
-		if os.Getenv("FORECAST_NOCORR") != "" {
+		if os.Getenv("FORECAST_NOCORRECTION") != "" {
 			cfg.NoCorrection = true
 		}
 		on, _ := NewOnline(cfg, P)
