@@ -19,13 +19,13 @@ import (
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
 	"log-KTH-SP2":   "de9dffc4349d09a58b127dfdcb2b74fd5e3f742605ff3d262a990bff2d6d53b2",
-	"log-SDSC-Par":  "a123f89e1f9eea5347fc30c71098c7fa9f677ef9701fdb016419f18468bb2741",
+	"log-SDSC-Par":  "981433c92acb7e624a22a0347dc8f64cdb6e1999b1bd9c3462a352472f951f07",
 	"log-OSC-Clust": "f8f2f1ba53883cd52660c272940298ca5f8b4a03c86c5a3893860959ae3026d9",
 	"log-SDSC-SP2":  "58c00bd5be02c6dcf28e4b655ee65a28a8620f8c896f1c4c96a4813395f327f0",
-	"log-CTC-SP2":   "4a62b62d165e2cfb91653266ae3eb0423f49df591463b6d04ce45e5421169681",
+	"log-CTC-SP2":   "2cd2bad569b87f3fab3deb40d07e233a092878d04442cdafd705bd61e10eb0a4",
 	"log-LANL-CM5":  "fe98b7431f454971f9825a3c75565e0f740c86dfbcb1aaad066ac9d5d8a7502c",
 	"log-SDSC-BLUE": "c3467cc7779a1f8048bd4746abc60c0e3da2a8f0fa58435afaa3a376925c9dc5",
-	"log-CEA-Curie": "39bcbcb511feb880c0d55859694e0b43704c6789e0f9743334d56194b21867e0",
+	"log-CEA-Curie": "3825b62c088cef7fb28e16869605247f5a0df1184902dbce7d97750f158b511a",
 }
 
 // readmeMu serializes the subtests' README rewrites.
