@@ -21,6 +21,8 @@
 //     thesis's metrics (Tsafrir, Ch. 2–4).
 //   - sched/predict: the runtime predictors of EASY++ (Tsafrir, Ch. 4).
 //   - sched/schedtest: conformance checks for a user's sched.Scheduler.
+//   - sched/forecast: "when will my job start?", by forward simulation
+//     corrected online from what happened.
 //
 // Wait prediction:
 //
@@ -32,6 +34,8 @@
 //   - qbets/ibl: instance-based prediction with confidence intervals
 //     (Smith, Karnak).
 //   - qbets/replay: the causal replay that scores any wait predictor.
+//   - qbets/conformal: intervals with a coverage guarantee around any
+//     point predictor (split and adaptive conformal prediction).
 //   - qbets/karnak: the queue prediction and job statistics service as a
 //     library (HTTP handler, Store, feeds).
 //   - qbets/karnak/karnaktest: conformance checks for a karnak.Store.

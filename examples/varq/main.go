@@ -141,7 +141,7 @@ type options struct {
 	progress io.Writer     // a line per cell; nil: quiet
 	bar      *progress.Bar // a bar of the cells instead (-progress); nil: none
 	diag     io.Writer     // nil: no diagnosis
-	unsync   bool          // agent.SimConfig.Unsynchronized (a diagnostic)
+	unsync   bool          // agent.Config.Unsynchronized (a diagnostic)
 	noAvail  bool          // qbets.Config.NoAvailability (a diagnostic)
 	crowd    agent.CrowdMode
 	// fractions and targets default to the thesis's.

@@ -1,0 +1,115 @@
+// Command forecast is the scoreboard of start-time forecasts: it replays an
+// SWF log causally (package qbets/replay) and, at every job's submission,
+// with only what was known then (the jobs started and ended before, the
+// queue at that moment), asks each predictor when the job will start, then
+// scores the answers against the log's recorded waits:
+//
+//   - forecast: forward simulation with predicted run times, corrected by
+//     an online model of its own errors (package sched/forecast), with
+//     conformal intervals (package qbets/conformal);
+//   - estimates: the same forward simulation with the user estimates as
+//     run times and no correction (what squeue --start does);
+//   - naive: the median wait of the last 100 started jobs of the same
+//     power-of-two size class;
+//   - ibl: Karnak's instance-based prediction (qbets/ibl, default config);
+//   - apq: Hariharan et al.'s adaptive point prediction (qbets/apq);
+//   - qbets: QBETS's 95% upper bound (its coverage and tightness).
+//
+// Every point predictor gets conformal intervals at 50, 80 and 90% (the
+// calibration wraps any point predictor); QBETS's interval is [0, bound].
+//
+//	go run ./examples/forecast -trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
+//	go run ./examples/forecast ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz -json
+//	go run ./examples/forecast -trace T -predictors forecast,naive,estimates
+//
+// Flags may come before or after the trace. Exit status: 0 ok, 1 a run
+// error (a missing or malformed trace, no waits in it), 2 a usage error.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
+)
+
+func main() { cli.Main(run) }
+
+// options are the parsed command line.
+type options struct {
+	trace      string
+	machine    int64
+	json       bool
+	predictors []string
+	progress   bool
+}
+
+const usageHead = `usage: forecast [flags] -trace TRACE   (or TRACE as an argument; flags may follow it)
+
+Replays the SWF log TRACE (plain or gzip) causally and scores, at every job's
+submission, the start-time forecast against the naive baseline, the
+user-estimate simulation, IBL, APQ and QBETS.
+
+`
+
+func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
+	var o options
+	var preds string
+	fs := cli.NewFlagSet("forecast")
+	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip)")
+	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes)")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per predictor, one per line")
+	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score")
+	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
+	if err != nil {
+		return o, err
+	}
+	switch {
+	case len(pos) == 1 && o.trace == "":
+		o.trace = pos[0]
+	case len(pos) > 0:
+		return o, cli.UsageError{Msg: fmt.Sprintf("one trace expected, got %q", append([]string{o.trace}, pos...))}
+	case o.trace == "":
+		return o, cli.UsageError{Msg: "missing trace (-trace FILE or FILE; -help for the flags)"}
+	}
+	if o.machine < 0 {
+		return o, cli.UsageError{Msg: fmt.Sprintf("-machine %d: must be positive", o.machine)}
+	}
+	for _, p := range strings.Split(preds, ",") {
+		p = strings.TrimSpace(p)
+		if !slices.Contains(allPredictors, p) {
+			return o, cli.UsageError{Msg: fmt.Sprintf("-predictors: unknown predictor %q (want some of %s)", p, strings.Join(allPredictors, ","))}
+		}
+		if !slices.Contains(o.predictors, p) {
+			o.predictors = append(o.predictors, p)
+		}
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	o, err := parse(args, stdout, stderr)
+	if err != nil {
+		return cli.Status("forecast", stderr, err)
+	}
+	bar := progress.New(stderr, o.progress, 1)
+	rows, info, err := score(ctx, o.trace, o.machine, o.predictors, bar.Set)
+	bar.Done()
+	if err != nil {
+		return cli.Status("forecast", stderr, err)
+	}
+	if o.json {
+		err = writeJSON(stdout, rows)
+	} else {
+		err = writeText(stdout, info, rows)
+	}
+	if err != nil {
+		return cli.Status("forecast", stderr, err)
+	}
+	return cli.ExitOK
+}

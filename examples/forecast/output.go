@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+)
+
+// jsonRow is the -json object of one predictor; nil is JSON null (a figure
+// the predictor does not give).
+type jsonRow struct {
+	Predictor    string   `json:"predictor"`
+	Scored       int      `json:"scored"`
+	Jobs         int      `json:"jobs"`
+	Within2      *float64 `json:"within2"`
+	Within1Min   *float64 `json:"within_1min"`
+	Within10Min  *float64 `json:"within_10min"`
+	MeanAbsLog10 *float64 `json:"mean_abs_log10"`
+	AAE          *float64 `json:"aae_s"`
+	Coverage50   *float64 `json:"coverage50"`
+	Width50      *float64 `json:"width50_s"`
+	Coverage80   *float64 `json:"coverage80"`
+	Width80      *float64 `json:"width80_s"`
+	Coverage90   *float64 `json:"coverage90"`
+	Width90      *float64 `json:"width90_s"`
+	// QBETS: the share of waits within its bound and its median bound.
+	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
+	MedianBound   *float64 `json:"median_bound_s,omitempty"`
+}
+
+// num is v as a JSON number, nil when it is not finite.
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func (r *row) json() jsonRow {
+	j := jsonRow{
+		Predictor: r.name, Scored: r.scored, Jobs: r.answered,
+		Within2: num(r.share(r.within2)), Within1Min: num(r.share(r.within1m)), Within10Min: num(r.share(r.within10)),
+		MeanAbsLog10: num(r.absLog / float64(r.answered)), AAE: num(r.absErr / float64(r.answered)),
+	}
+	if r.bound {
+		j.BoundCoverage, j.MedianBound = num(r.coverage(2)), num(r.width(2))
+		return j
+	}
+	j.Coverage50, j.Width50 = num(r.coverage(0)), num(r.width(0))
+	j.Coverage80, j.Width80 = num(r.coverage(1)), num(r.width(1))
+	j.Coverage90, j.Width90 = num(r.coverage(2)), num(r.width(2))
+	return j
+}
+
+func writeJSON(w io.Writer, rows []*row) error {
+	enc := json.NewEncoder(w)
+	for _, r := range rows {
+		if err := enc.Encode(r.json()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pct formats a share as a percentage, "–" when there is none.
+func pct(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", 100*v)
+}
+
+// dur formats seconds compactly: 45 s, 12 min, 3.4 h, 2.1 d, ∞.
+func dur(s float64) string {
+	switch {
+	case math.IsNaN(s):
+		return "–"
+	case math.IsInf(s, 1):
+		return "∞"
+	case s < 90:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 5400:
+		return fmt.Sprintf("%.0f min", s/60)
+	case s < 2*86400:
+		return fmt.Sprintf("%.1f h", s/3600)
+	}
+	return fmt.Sprintf("%.1f d", s/86400)
+}
+
+func writeText(w io.Writer, info traceInfo, rows []*row) error {
+	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped), machine %d processors; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
+		info.name, info.jobs, info.skipped, info.machine)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "predictor\tjobs\twithin ×2 %\t≤1 min %\t≤10 min %\tmean |log10|\tAAE\tcov 50/80/90 %\twidth 50/80/90\t")
+	for _, r := range rows {
+		j := r.json()
+		cov := fmt.Sprintf("%s/%s/%s", pct(r.coverage(0)), pct(r.coverage(1)), pct(r.coverage(2)))
+		wid := fmt.Sprintf("%s / %s / %s", dur(r.width(0)), dur(r.width(1)), dur(r.width(2)))
+		if r.bound {
+			cov = "bound " + pct(r.coverage(2))
+			wid = "bound " + dur(r.width(2))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t\n", r.name, r.answered, pct(r.share(r.within2)),
+			pct(r.share(r.within1m)), pct(r.share(r.within10)), deref(j.MeanAbsLog10), dur(deref(j.AAE)), cov, wid)
+	}
+	return tw.Flush()
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}

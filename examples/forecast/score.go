@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/apq"
+	"github.com/batchq/batchq/qbets/conformal"
+	"github.com/batchq/batchq/qbets/ibl"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sched/forecast"
+	"github.com/batchq/batchq/swf"
+)
+
+// allPredictors are the scoreboard's rows, in order.
+var allPredictors = []string{"forecast", "estimates", "naive", "ibl", "apq", "qbets"}
+
+// floor is the wait under which waits count as equal in the ratio metrics.
+const floor = 60
+
+// levels are the interval levels scored.
+var levels = []float64{0.5, 0.8, 0.9}
+
+// row is one predictor's score.
+type row struct {
+	name     string
+	scored   int // predictions due
+	answered int
+	within2  int
+	within1m int
+	within10 int
+	absLog   float64 // Σ |log10(max(p,60)/max(w,60))|
+	absErr   float64 // Σ |p − w|
+	covered  [3]int
+	widths   [3][]float64
+	interval bool // the predictor answers intervals
+	// QBETS: its answer is an upper bound.
+	bound bool
+}
+
+// traceInfo describes the replayed log.
+type traceInfo struct {
+	name    string
+	jobs    int // jobs replayed (with a known wait)
+	skipped int // jobs without a wait or submit time
+	machine int64
+}
+
+// scorer is one predictor with how its intervals are read.
+type scorer struct {
+	name string
+	p    replay.Predictor
+	w    *conformal.Wrapper // nil: the answer's own [Lower, Upper] (QBETS)
+}
+
+// newScorers builds the named predictors for a machine of P processors.
+func newScorers(names []string, P int64) ([]scorer, error) {
+	var out []scorer
+	wrap := func(name string, p conformal.Point) error {
+		c, err := conformal.NewCalibrator(conformal.Config{Levels: levels})
+		if err != nil {
+			return err
+		}
+		w := conformal.Wrap(p, c, nil)
+		out = append(out, scorer{name: name, p: w, w: w})
+		return nil
+	}
+	for _, n := range names {
+		var err error
+		switch n {
+		case "forecast":
+			var f *forecast.Online
+			if f, err = forecast.NewOnline(forecast.Config{}, P); err == nil {
+				err = wrap(n, f)
+			}
+		case "estimates":
+			var f *forecast.Online
+			if f, err = forecast.NewOnline(forecast.Config{Estimates: true, NoCorrection: true}, P); err == nil {
+				err = wrap(n, f)
+			}
+		case "naive":
+			err = wrap(n, &forecast.Naive{})
+		case "ibl":
+			var p replay.Predictor
+			if p, err = replay.NewIBL(ibl.Config{}, ibl.Config{}, 90); err == nil {
+				err = wrap(n, p)
+			}
+		case "apq":
+			var p *replay.APQ
+			if p, err = replay.NewAPQ(apq.Config{}); err == nil {
+				err = wrap(n, p)
+			}
+		case "qbets":
+			var p replay.Predictor
+			if p, err = replay.NewQBETS(qbets.Config{}, true); err == nil {
+				out = append(out, scorer{name: n, p: p})
+			}
+		default:
+			err = fmt.Errorf("unknown predictor %q", n)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+	}
+	return out, nil
+}
+
+// errNoWaits is a log without a single recorded wait.
+var errNoWaits = errors.New("no job with a recorded wait and submit time (nothing to score)")
+
+// score replays the trace at path through the named predictors.
+func score(ctx context.Context, path string, machine int64, names []string, progress func(float64)) ([]*row, traceInfo, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, traceInfo{}, err
+	}
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return nil, traceInfo{}, err
+	}
+	info := traceInfo{name: tracetest.ShortName(path), machine: machine}
+	if info.machine == 0 {
+		if info.machine, err = h.MachineSize(); err != nil {
+			return nil, info, fmt.Errorf("%s: %w (give -machine)", path, err)
+		}
+	}
+	byQueue, skipped := replay.Queues(jobs)
+	if len(byQueue) == 0 {
+		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
+	}
+	all, err := replay.All(byQueue)
+	if err != nil {
+		return nil, info, err
+	}
+	info.jobs, info.skipped = len(all), skipped
+	if len(all) == 0 {
+		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
+	}
+	sc, err := newScorers(names, info.machine)
+	if err != nil {
+		return nil, info, err
+	}
+	rows := make([]*row, len(sc))
+	ps := make([]replay.Predictor, len(sc))
+	for i, s := range sc {
+		rows[i] = &row{name: s.name, interval: true, bound: s.w == nil}
+		ps[i] = s.p
+	}
+	opt := replay.Options{
+		OnPredict: func(_ int, j *swf.Job, now int64, ans []replay.Prediction) {
+			wait := float64(j.Submit + j.Wait - now)
+			for i, a := range ans {
+				rows[i].add(a, wait, sc[i].w)
+			}
+		},
+	}
+	if progress != nil {
+		opt.Progress = func(done, total int) { progress(float64(done) / float64(max(total, 1))) }
+	}
+	scores, err := replay.Run(ctx, all, opt, ps...)
+	if err != nil {
+		return nil, info, err
+	}
+	for i := range rows {
+		rows[i].scored = scores[i].Scored
+	}
+	return rows, info, nil
+}
+
+// add scores one answer of a job that waited wait seconds.
+func (r *row) add(a replay.Prediction, wait float64, w *conformal.Wrapper) {
+	if !a.OK {
+		return
+	}
+	p := a.Point
+	if r.bound {
+		p = a.Upper
+	}
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return
+	}
+	r.answered++
+	if ratio(p, wait) <= math.Log10(2)+1e-12 {
+		r.within2++
+	}
+	d := math.Abs(p - wait)
+	if d <= 60 {
+		r.within1m++
+	}
+	if d <= 600 {
+		r.within10++
+	}
+	r.absLog += ratio(p, wait)
+	r.absErr += d
+	for k := range levels {
+		lo, hi := math.NaN(), math.NaN()
+		switch {
+		case w != nil:
+			lo, hi = w.Interval(k)
+		case k == len(levels)-1: // QBETS: [0, bound], scored in the last column
+			lo, hi = 0, a.Upper
+		}
+		if math.IsNaN(lo) || math.IsNaN(hi) {
+			continue
+		}
+		if lo <= wait && wait <= hi {
+			r.covered[k]++
+		}
+		r.widths[k] = append(r.widths[k], hi-lo)
+	}
+}
+
+// ratio is |log10(max(p, 60) / max(w, 60))|.
+func ratio(p, w float64) float64 {
+	return math.Abs(math.Log10(math.Max(p, floor) / math.Max(w, floor)))
+}
+
+// share is n of the answers, NaN without any.
+func (r *row) share(n int) float64 {
+	if r.answered == 0 {
+		return math.NaN()
+	}
+	return float64(n) / float64(r.answered)
+}
+
+// coverage is the share of the answers with an interval at level k that
+// held the wait, NaN without any.
+func (r *row) coverage(k int) float64 {
+	if len(r.widths[k]) == 0 {
+		return math.NaN()
+	}
+	return float64(r.covered[k]) / float64(len(r.widths[k]))
+}
+
+// width is the median width of the intervals at level k, seconds (+Inf
+// when more than half are unbounded), NaN without any.
+func (r *row) width(k int) float64 {
+	w := r.widths[k]
+	if len(w) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(w)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,230 @@
+package forecast
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+func job(id, submit, wait, run, size, est, user int64) swf.Job {
+	return swf.Job{ID: id, Submit: submit, Wait: wait, RunTime: run, AllocProcs: size, ReqProcs: size, ReqTime: est, User: user,
+		AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: 1, Group: -1, Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+}
+
+// A hand-checked EASY forecast with user estimates as run times: the
+// running job (10 processors, estimate 100, started at 0) ends at 100; A
+// starts then, B (10) is reserved for A's end at 150, C backfills at 100
+// (it ends at 120 ≤ 150).
+func TestForecastByHand(t *testing.T) {
+	f, err := New(Config{Estimates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Snapshot{Now: 40, MachineSize: 10,
+		Running: []swf.Job{job(1, 0, 0, -1, 10, 100, 1)},
+		Waiting: []swf.Job{job(2, 10, -1, -1, 5, 50, 1), job(3, 20, -1, -1, 10, 30, 1), job(4, 30, -1, -1, 5, 20, 1)},
+	}
+	got, err := f.Forecast(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{100, 150, 100}; !equal(got, want) {
+		t.Errorf("starts %v, want %v", got, want)
+	}
+	// One processor for 10 s fits when C ends at 120, before B's 150.
+	if at, err := f.WhatIf(context.Background(), s, job(9, 40, -1, -1, 1, 10, 2)); err != nil || at != 120 {
+		t.Errorf("what-if start %d (%v), want 120", at, err)
+	}
+	if at, err := f.WhatIf(context.Background(), s, job(9, 40, -1, -1, 11, 10, 2)); err != nil || at != -1 {
+		t.Errorf("what-if larger than the machine: %d (%v), want −1", at, err)
+	}
+	// Conservative backfilling as the policy: C no longer jumps the queue
+	// unless it fits before every reservation — it does here (100–120).
+	cons, _ := sched.LookupPreset("conservative")
+	fc, _ := New(Config{Estimates: true, Policy: cons.New(10)})
+	if got, _ := fc.Forecast(context.Background(), s); !equal(got, []int64{100, 150, 100}) {
+		t.Errorf("conservative starts %v", got)
+	}
+}
+
+func equal(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSnapshotErrors(t *testing.T) {
+	f, _ := New(Config{})
+	for _, s := range []*Snapshot{
+		{Now: 10, MachineSize: 0},
+		{Now: 10, MachineSize: 4, Running: []swf.Job{job(1, 5, 10, 1, 1, 1, 1)}}, // starts at 15 > now
+		{Now: 10, MachineSize: 4, Running: []swf.Job{job(1, 5, -1, 1, 1, 1, 1)}}, // no start
+	} {
+		if _, err := f.Forecast(context.Background(), s); !errors.Is(err, errSnapshot) {
+			t.Errorf("%+v: error %v", s, err)
+		}
+	}
+	for _, c := range []Config{{Train: -1}, {Forget: 2}, {Forget: -1}} {
+		if _, err := New(c); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+	if _, err := NewOnline(Config{}, 0); err == nil {
+		t.Error("machine 0 accepted")
+	}
+}
+
+// synthetic is a busy random workload on 64 processors with waits from an
+// EASY simulation (the truth a replay scores against).
+func synthetic(t testing.TB, n int, seed uint64) []swf.Job {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var jobs []swf.Job
+	now := int64(0)
+	for i := range n {
+		now += int64(rng.ExpFloat64() * 150)
+		run := int64(math.Exp(4 + 4*rng.Float64()))
+		est := run * (1 + rng.Int64N(4))
+		jobs = append(jobs, job(int64(i+1), now, -1, run, 1<<rng.IntN(6), est, rng.Int64N(20)))
+	}
+	res, err := sched.Run(context.Background(), sched.EASY(64), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]swf.Job, 0, len(res.Records))
+	for _, r := range res.Records {
+		out = append(out, r.SWF())
+	}
+	return out
+}
+
+// predictions replays jobs through a fresh Online and returns its answer
+// (the point) for each job, by ID.
+func predictions(t *testing.T, jobs []swf.Job) map[int64]float64 {
+	o, err := NewOnline(Config{Train: 50}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]float64{}
+	_, err = replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, _ int64, p []replay.Prediction) {
+		got[j.ID] = p[0].Point
+	}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// Causality: a job's forecast depends on nothing after its submission —
+// not on later jobs (the replay of a prefix gives the same answers), and
+// not on its own wait and run time.
+func TestOnlineCausal(t *testing.T) {
+	jobs := synthetic(t, 3000, 7)
+	full := predictions(t, jobs)
+	m := 2000
+	for jobs[m].Submit == jobs[m-1].Submit {
+		m++
+	}
+	prefix := append([]swf.Job(nil), jobs[:m]...)
+	last := &prefix[m-1]
+	last.Wait, last.RunTime = last.Wait*7+12345, last.RunTime*3+999
+	part := predictions(t, prefix)
+	for _, j := range prefix {
+		if full[j.ID] != part[j.ID] {
+			t.Fatalf("job %d: %v on the whole log, %v on the prefix with the last job's wait and run changed", j.ID, full[j.ID], part[j.ID])
+		}
+	}
+}
+
+// On a workload whose waits come from EASY itself, the simulation with the
+// right policy is a strong feature: the forecaster beats the naive
+// baseline within ×2.
+func TestOnlineBeatsNaive(t *testing.T) {
+	jobs := synthetic(t, 6000, 3)
+	o, _ := NewOnline(Config{}, 64)
+	sc, err := replay.Run(context.Background(), jobs, replay.Options{}, o, &Naive{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := func(s *replay.Score) float64 {
+		ok := 0
+		for _, a := range s.Answers {
+			if math.Abs(math.Log2(max(a.Point, floor)/max(float64(a.Wait), floor))) <= 1 {
+				ok++
+			}
+		}
+		return float64(ok) / float64(len(s.Answers))
+	}
+	f, n := w(&sc[0]), w(&sc[1])
+	t.Logf("within ×2: forecast %.3f, naive %.3f", f, n)
+	if f < n+0.05 {
+		t.Errorf("forecast %.3f within ×2, not 5 points above naive %.3f", f, n)
+	}
+}
+
+func TestSizeClass(t *testing.T) {
+	for n, want := range map[int64]int{-1: 0, 0: 0, 1: 0, 2: 1, 3: 2, 4: 2, 5: 3, 8: 3, 9: 4, 1024: 10, 1025: 11} {
+		if got := sizeClass(n); got != want {
+			t.Errorf("sizeClass(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// The naive baseline is the median of the class's last 100 waits.
+func TestNaive(t *testing.T) {
+	var b Naive
+	if p, _ := b.Predict(&swf.Job{AllocProcs: 4}, 0); p.OK {
+		t.Error("answered without history")
+	}
+	for i := range 150 {
+		j := job(int64(i), 0, int64(i), 1, 4, 1, 1)
+		b.Observe(replay.Start, &j)
+	}
+	j := job(999, 0, 0, 1, 3, 1, 1)
+	b.Observe(replay.Start, &j)                                         // class 2 (3–4 processors): waits 50…149 and 0
+	if p, _ := b.Predict(&swf.Job{AllocProcs: 4}, 0); p.Point != 99.5 { // 51…149 and 0 → (99+100)/2
+		t.Errorf("median %v, want 99.5", p.Point)
+	}
+	if p, _ := b.Predict(&swf.Job{AllocProcs: 64}, 0); !p.OK { // no class yet: all jobs
+		t.Error("no fallback to all jobs")
+	}
+}
+
+// UserRatio scales the estimate by the user's learned ratio and caps it.
+func TestUserRatio(t *testing.T) {
+	var u UserRatio
+	j := job(1, 0, 0, 600, 1, 3600, 7)
+	if p := u.Predict(&j, 0); p != 3600 {
+		t.Errorf("no history: %d, want the estimate", p)
+	}
+	u.Terminated(&j, 600) // ran 1/6 of its estimate
+	k := job(2, 0, 0, -1, 1, 7200, 7)
+	if p := u.Predict(&k, 0); p != 1200 {
+		t.Errorf("after one job at 1/6: %d, want 1200", p)
+	}
+	other := job(3, 0, 0, -1, 1, 600, 8) // a new user: everybody's ratio
+	if p := u.Predict(&other, 0); p != 100 {
+		t.Errorf("new user: %d, want 100", p)
+	}
+	over := job(4, 0, 0, 5000, 1, 1000, 9) // ran past its estimate: ratio capped at 1
+	u.Terminated(&over, 5000)
+	next := job(5, 0, 0, -1, 1, 1000, 9)
+	if p := u.Predict(&next, 0); p != 1000 {
+		t.Errorf("capped: %d, want 1000", p)
+	}
+	none := job(6, 0, 0, -1, 1, -1, 7) // no estimate: the user's run time
+	if p := u.Predict(&none, 0); p != 600 {
+		t.Errorf("no estimate: %d, want 600", p)
+	}
+}

@@ -1,0 +1,97 @@
+package forecast
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// naiveWindow is the number of started jobs per size class the naive
+// baseline takes the median of.
+const naiveWindow = 100
+
+// Naive is the baseline every forecast must beat: the median wait of the
+// last 100 jobs of the job's size class that started before now (size
+// classes are powers of two: 1, 2, 3–4, 5–8, …), or of the last 100 of
+// any size while its class has none. It is a replay.Predictor; the zero
+// value is ready. Not safe for concurrent use.
+type Naive struct {
+	class map[int]*ring
+	all   ring
+	buf   []int64
+}
+
+// ring holds the last naiveWindow waits.
+type ring struct {
+	w []int64
+	i int
+}
+
+func (r *ring) add(w int64) {
+	if len(r.w) < naiveWindow {
+		r.w = append(r.w, w)
+		return
+	}
+	r.w[r.i] = w
+	r.i = (r.i + 1) % naiveWindow
+}
+
+// sizeClass is the power-of-two class of a job of n processors: 0 for 1,
+// 1 for 2, 2 for 3–4, 3 for 5–8, …
+func sizeClass(n int64) int {
+	if n <= 1 {
+		return 0
+	}
+	return bits.Len64(uint64(n - 1))
+}
+
+// Observe records the wait of every job that starts.
+func (b *Naive) Observe(ev replay.Event, j *swf.Job) error {
+	if ev == replay.Start {
+		b.add(j.Size(), j.Wait)
+	}
+	return nil
+}
+
+func (b *Naive) add(size, wait int64) {
+	if b.class == nil {
+		b.class = make(map[int]*ring)
+	}
+	k := sizeClass(size)
+	r := b.class[k]
+	if r == nil {
+		r = &ring{}
+		b.class[k] = r
+	}
+	r.add(wait)
+	b.all.add(wait)
+}
+
+// Predict answers the median wait of j's size class (declines before any
+// job has started).
+func (b *Naive) Predict(j *swf.Job, _ int64) (replay.Prediction, error) {
+	w, ok := b.median(j.Size())
+	if !ok {
+		return replay.Prediction{Reason: "no job started yet"}, nil
+	}
+	return point(w), nil
+}
+
+func (b *Naive) median(size int64) (float64, bool) {
+	r := b.class[sizeClass(size)]
+	if r == nil || len(r.w) == 0 {
+		r = &b.all
+	}
+	if len(r.w) == 0 {
+		return 0, false
+	}
+	b.buf = append(b.buf[:0], r.w...)
+	slices.Sort(b.buf)
+	n := len(b.buf)
+	if n%2 == 1 {
+		return float64(b.buf[n/2]), true
+	}
+	return float64(b.buf[n/2-1]+b.buf[n/2]) / 2, true
+}

@@ -1,0 +1,246 @@
+package forecast
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// floor is the wait below which two waits count as equal (60 s, the
+// issue's scoring floor): the model learns log(max(wait, floor)).
+const floor = 60
+
+// avgStep is the weight of the newest job in the moving averages of the
+// recent waits and errors (a memory of about 20 jobs).
+const avgStep = 0.05
+
+// nFeatures is the length of the learned correction's feature vector.
+const nFeatures = 16
+
+// Online is the forecaster run causally over a stream of jobs, learning
+// from what happened: it keeps the machine's running and waiting jobs from
+// the events it is told, answers each question with a forward simulation
+// of that moment's snapshot, and corrects the simulated wait with an
+// online linear model of log(max(wait, 60 s)) over the simulated wait, the
+// naive baseline's, the queue's state and the job's shape, fitted per size
+// class (and over all jobs, used until a class has Train jobs) on the waits
+// of the jobs that have started (each job's features as they were at its
+// question). It is a replay.Predictor: replay.Run scores it with the
+// information a real service has at each submission. Jobs need unique
+// IDs. Not safe for concurrent use.
+type Online struct {
+	cfg     Config
+	f       *Forecaster
+	machine int64
+	naive   Naive
+	running []swf.Job
+	runAt   map[int64]int // ID → index in running
+	waiting []swf.Job     // in arrival order
+	pending map[int64]asked
+	global  *hurdle
+	class   map[int]*hurdle
+	snap    Snapshot
+	lastW   map[int]int64   // size class → wait of its last started job
+	userW   map[int64]int64 // user → wait of their last started job
+	errAvg  float64         // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
+	waitAvg float64         // moving average of log(max(wait, floor)) of the started jobs
+	maxWait int64           // the longest wait of a started job (a cap on the answers)
+	x       [nFeatures]float64
+}
+
+// asked is what Online keeps of a question until the job starts.
+type asked struct {
+	at int64
+	x  [nFeatures]float64
+}
+
+// NewOnline returns an Online forecaster of a machine of machineSize
+// processors.
+func NewOnline(cfg Config, machineSize int64) (*Online, error) {
+	f, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if machineSize <= 0 {
+		return nil, fmt.Errorf("%w: machine size %d", errSnapshot, machineSize)
+	}
+	if cfg.Train == 0 {
+		cfg.Train = 200
+	}
+	if cfg.Forget == 0 {
+		cfg.Forget = 0.995
+	}
+	return &Online{
+		cfg: cfg, f: f, machine: machineSize,
+		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
+		global: newHurdle(cfg.Forget), class: make(map[int]*hurdle),
+	}, nil
+}
+
+// Observe is told each job's arrival, start (Wait known) and end (RunTime
+// known), in time order.
+func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
+	switch ev {
+	case replay.Arrive:
+		o.waiting = append(o.waiting, *j)
+	case replay.Start:
+		o.removeWaiting(j.ID)
+		if j.RunTime >= 0 {
+			o.runAt[j.ID] = len(o.running)
+			o.running = append(o.running, *j)
+		}
+		o.naive.add(j.Size(), j.Wait)
+		o.lastW[sizeClass(j.Size())] = j.Wait
+		o.userW[j.User] = j.Wait
+		if a, ok := o.pending[j.ID]; ok {
+			delete(o.pending, j.ID)
+			o.learn(j, a)
+		}
+		y := math.Log(float64(max(j.Wait, floor)))
+		o.waitAvg += avgStep * (y - o.waitAvg)
+		o.maxWait = max(o.maxWait, j.Wait)
+	case replay.End:
+		if i, ok := o.runAt[j.ID]; ok {
+			last := len(o.running) - 1
+			o.running[i] = o.running[last]
+			o.runAt[o.running[i].ID] = i
+			o.running = o.running[:last]
+			delete(o.runAt, j.ID)
+		}
+		o.f.Terminated(j, j.Submit+j.Wait+j.RunTime)
+	}
+	return nil
+}
+
+// removeWaiting drops the job from the waiting list; jobs mostly start
+// near the head, so the search starts there.
+func (o *Online) removeWaiting(id int64) {
+	for i := range o.waiting {
+		if o.waiting[i].ID == id {
+			o.waiting = append(o.waiting[:i], o.waiting[i+1:]...)
+			return
+		}
+	}
+}
+
+// Predict forecasts j's wait from now (j must have arrived): the corrected
+// simulated wait once the model has learned, the simulated one before.
+func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	pos := -1
+	for i := len(o.waiting) - 1; i >= 0; i-- {
+		if o.waiting[i].ID == j.ID {
+			pos = i
+			break
+		}
+	}
+	if pos < 0 {
+		return replay.Prediction{Reason: "not waiting"}, nil
+	}
+	o.snap = Snapshot{Now: now, MachineSize: o.machine, Running: o.running, Waiting: o.waiting[:pos+1]}
+	if err := o.f.simulate(context.Background(), &o.snap, nil); err != nil {
+		return replay.Prediction{}, err
+	}
+	sim := float64(-1)
+	if st := o.f.starts[len(o.running)+pos]; st >= 0 {
+		sim = float64(st - now)
+	}
+	nv, haveNaive := o.naive.median(j.Size())
+	if sim < 0 {
+		if !haveNaive {
+			return replay.Prediction{Reason: "cannot simulate, no history"}, nil
+		}
+		return point(nv), nil
+	}
+	if !haveNaive {
+		nv = sim
+	}
+	o.features(j, pos, sim, nv)
+	o.pending[j.ID] = asked{at: now, x: o.x}
+	if o.cfg.NoCorrection {
+		return point(sim), nil
+	}
+	m := o.model(j.Size())
+	if m == nil {
+		return point(sim), nil
+	}
+	// The linear model extrapolates in log space: past the longest wait
+	// ever seen its answer is an artefact, not a forecast.
+	return point(min(m.forecast(o.x[:], o.cfg.Median), float64(max(o.maxWait, floor)))), nil
+}
+
+// model is the fitted model for a job of this size: its class's once it
+// has learned from Train jobs, else the global one once that has, else nil.
+func (o *Online) model(size int64) *hurdle {
+	if m := o.class[sizeClass(size)]; m != nil && m.seen >= o.cfg.Train {
+		return m
+	}
+	if o.global.seen >= o.cfg.Train {
+		return o.global
+	}
+	return nil
+}
+
+// features fills o.x for job j at position pos of the waiting list.
+func (o *Online) features(j *swf.Job, pos int, sim, naive float64) {
+	P := float64(o.f.lastMachine)
+	ahead := 0.0
+	for i := range pos {
+		ahead += float64(o.waiting[i].Size())
+	}
+	busy := 0.0
+	for i := range o.running {
+		busy += float64(o.running[i].Size())
+	}
+	e := float64(o.f.estimate(j))
+	x := &o.x
+	x[0] = 1
+	x[1] = math.Log(sim + floor)
+	x[2] = math.Log(naive + floor)
+	x[3] = math.Log1p(ahead / P)
+	x[4] = busy / P
+	x[5] = math.Log(float64(max(j.Size(), 1)))
+	x[6] = math.Log(max(e, 0) + floor)
+	x[7] = 0
+	if sim == 0 {
+		x[7] = 1
+	}
+	x[8] = math.Log1p(float64(pos))
+	x[9] = float64(j.Size()) / P
+	lw, ok := o.lastW[sizeClass(j.Size())]
+	if !ok {
+		lw = int64(naive)
+	}
+	x[10] = math.Log(float64(lw) + floor)
+	x[11] = math.Log(float64(o.snap.Now-o.waiting[0].Submit) + floor)
+	uw, ok := o.userW[j.User]
+	x[12] = 0
+	if ok {
+		x[12] = 1
+	} else {
+		uw = int64(naive)
+	}
+	x[13] = math.Log(float64(uw) + floor)
+	x[14] = o.errAvg
+	x[15] = o.waitAvg
+}
+
+// learn fits the job's features to its wait from the question.
+func (o *Online) learn(j *swf.Job, a asked) {
+	w := j.Submit + j.Wait - a.at
+	o.errAvg += avgStep * (math.Log(float64(max(w, floor))) - a.x[1] - o.errAvg)
+	o.global.add(a.x[:], w)
+	k := sizeClass(j.Size())
+	m := o.class[k]
+	if m == nil {
+		m = newHurdle(o.cfg.Forget)
+		o.class[k] = m
+	}
+	m.add(a.x[:], w)
+}
+
+func point(w float64) replay.Prediction {
+	return replay.Prediction{OK: true, Point: max(w, 0), Lower: math.NaN(), Upper: math.NaN()}
+}
