@@ -22,6 +22,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,6 +33,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
 )
@@ -143,8 +145,9 @@ func command(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", defaultSeed, "random seed")
 	nSeeds := fs.Int("nseeds", defaultSeeds, "table SEEDS: how many seeds from -seed on")
 	par := fs.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once")
-	verbose := fs.Bool("v", false, "progress on stderr")
+	verbose := fs.Bool("v", false, "progress lines on stderr (instead of the bar)")
 	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return err
@@ -156,6 +159,11 @@ func command(args []string, stdout, stderr io.Writer) error {
 		Quick: *quick, Tune: *tune, NoGrow: *noGrow, Floor: *floor, FloorOnly: *floorOnly, Seed: *seed, Seeds: *nSeeds, Par: *par}
 	if *verbose {
 		o.Log = stderr
+	}
+	// The bar is a terminal's default; -json (output for scripts) and -v
+	// (the lines instead) turn that default off; -progress forces it.
+	if *bar && (explicit(fs, "progress") || !*asJSON && !*verbose) {
+		o.Bar = stderr
 	}
 	w, flush := cli.Output(stdout, *asJSON)
 	if err := reproduce(w, o); err != nil {
@@ -175,6 +183,14 @@ type options struct {
 	Seed              uint64
 	Seeds, Par        int
 	Log               io.Writer // progress lines (-v); nil: none
+	Bar               io.Writer // the progress bar (-progress); nil: none
+}
+
+// explicit reports whether the command line set the flag name.
+func explicit(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // reproduce loads the traces and prints the selected tables on w.
@@ -211,6 +227,16 @@ func reproduce(w io.Writer, o options) error {
 	if o.Log != nil {
 		e.Log = o.Log
 	}
+	// The bar's steps: each trace read (weight 1), then each table over
+	// every trace (weight 1 per trace): tables done of the total.
+	present := 0
+	for _, pt := range paperTraces {
+		if _, err := os.Stat(filepath.Join(o.Dir, pt.File)); err == nil && matches(pt.File, o.Only) {
+			present++
+		}
+	}
+	bar := progress.New(o.Bar, o.Bar != nil, float64(present*(1+len(names))))
+	defer bar.Done()
 	for _, pt := range paperTraces {
 		if !matches(pt.File, o.Only) {
 			continue
@@ -220,6 +246,7 @@ func reproduce(w io.Writer, o options) error {
 			fmt.Fprintf(w, "trace %s not found in %s; skipped\n", pt.File, o.Dir)
 			continue
 		}
+		bar.Stage("read "+pt.Name, 1)
 		t0 := time.Now()
 		tr, err := loadTrace(path, pt.Name, o.Filter, o.MaxJobs)
 		if err != nil {
@@ -232,6 +259,7 @@ func reproduce(w io.Writer, o options) error {
 		return fmt.Errorf("no trace of the paper found in %s (want one of %s)", o.Dir, traceFiles())
 	}
 	for _, name := range names {
+		bar.Stage("table "+name, float64(len(e.Traces)))
 		fmt.Fprintf(w, "## Table %s\n\n", name)
 		if err := tables[name](w, e); err != nil {
 			return fmt.Errorf("table %s: %w", name, err)

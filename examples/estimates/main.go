@@ -25,6 +25,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -84,7 +85,8 @@ type options struct {
 	workers           int
 	noExtra, legal    bool
 	plot              string
-	json              bool // runAssign: a JSON report on stdout
+	json              bool      // runAssign: a JSON report on stdout
+	bar               io.Writer // validation: the progress bar (-progress); nil: none
 }
 
 func main() { cli.Main(run) }
@@ -126,12 +128,18 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.noExtra, "noextra", false, "validation: leave out the improved model, shfl and Φ")
 	fs.BoolVar(&o.legal, "legal", false, "validation: also run each model setting with the jobs its pairing left short given their run time as estimate (a diagnostic, not a thesis model)")
 	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return err
 	}
 	if err := cli.NoArgs(pos); err != nil {
 		return err
+	}
+	// The bar (of -validate, the long run) is a terminal's default, off
+	// under -json (output for scripts); -progress forces it.
+	if *bar && (explicit(fs, "progress") || !*asJSON) {
+		o.bar = stderr
 	}
 	switch {
 	case o.fit || o.validate:
@@ -152,6 +160,13 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	o.json = *asJSON
 	return runAssign(stdout, stderr, o)
+}
+
+// explicit reports whether the command line set the flag name.
+func explicit(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // runAssign reads the trace, replaces field 9 with the chosen model and

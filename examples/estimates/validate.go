@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -141,7 +142,8 @@ func legal(v variant) variant {
 type easyFunc func(ctx context.Context, jobs []swf.Job, procs int64) (wait, bsld float64, err error)
 
 // validateLog runs the experiment on one log with workers parallel simulations.
-func validateLog(ctx context.Context, name string, o options, easy easyFunc, progress io.Writer) (*logValidation, error) {
+// It reports the simulations done on bar, if not nil.
+func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar *progress.Bar) (*logValidation, error) {
 	_, jobs, procs, _, err := loadTrace(name, o.procs)
 	if err != nil {
 		return nil, err
@@ -206,8 +208,8 @@ func validateLog(ctx context.Context, name string, o options, easy easyFunc, pro
 				}
 				results[t.v][t.seed] = r
 				done++
-				if progress != nil && done%20 == 0 {
-					fmt.Fprintf(progress, "\r%s: %d/%d simulations", name, done, len(tasks))
+				if bar != nil {
+					bar.Set(float64(done) / float64(len(tasks)))
 				}
 				mu.Unlock()
 			}
@@ -223,9 +225,6 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	if progress != nil {
-		fmt.Fprintf(progress, "\r%s: %d/%d simulations\n", name, done, len(tasks))
-	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
@@ -355,14 +354,23 @@ func extraBins(s logSetting) string {
 
 // runValidation runs the experiment on every log of o.logs and prints the
 // markdown report.
-func runValidation(out, progress io.Writer, o options) error {
-	return validateAll(context.Background(), out, progress, o, runEASY)
+func runValidation(out, log io.Writer, o options) error {
+	return validateAll(context.Background(), out, log, o, runEASY)
 }
 
-func validateAll(ctx context.Context, out, progress io.Writer, o options, easy easyFunc) error {
+// validateAll runs the experiment on every log of o.logs and prints the
+// tables on out; log (if not nil) gets the figures' file names, o.bar (if
+// not nil) the progress bar.
+func validateAll(ctx context.Context, out, log io.Writer, o options, easy easyFunc) error {
 	var all []*logValidation
-	for _, name := range strings.Split(o.logs, ",") {
-		lv, err := validateLog(ctx, strings.TrimSpace(name), o, easy, progress)
+	names := strings.Split(o.logs, ",")
+	// Each log is a stage of the bar, its simulations done of the total.
+	bar := progress.New(o.bar, o.bar != nil, float64(len(names)))
+	defer bar.Done()
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		bar.Stage(name, 1)
+		lv, err := validateLog(ctx, name, o, easy, bar)
 		if err != nil {
 			return err
 		}
@@ -396,8 +404,9 @@ func validateAll(ctx context.Context, out, progress io.Writer, o options, easy e
 	if err != nil {
 		return fmt.Errorf("-plot: %w", err)
 	}
-	if progress != nil {
-		fmt.Fprintf(progress, "wrote %s\n", strings.Join(files, ", "))
+	if log != nil {
+		bar.Done() // before the line, on the same stderr
+		fmt.Fprintf(log, "wrote %s\n", strings.Join(files, ", "))
 	}
 	return nil
 }

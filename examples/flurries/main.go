@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -24,6 +25,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -52,10 +54,10 @@ shared traces and prints README.md's tables (-json: as JSON).
 
 // run is the command: it returns the exit status.
 func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	return cli.Status("flurries", stderr, flurries(ctx, args, stdout))
+	return cli.Status("flurries", stderr, flurries(ctx, args, stdout, stderr))
 }
 
-func flurries(ctx context.Context, args []string, stdout io.Writer) error {
+func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var st setup
 	var plot plotOptions
 	fs := cli.NewFlagSet("flurries")
@@ -68,6 +70,7 @@ func flurries(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.Float64Var(&st.det.WeekLift, "weeklift", 0, "detector WeekLift (0 = default 1, negative = off)")
 	fs.BoolVar(&st.sane, "sane", false, "detect on the jobs sanitize.Sane keeps (what a simulator sees), not the whole cleaned log")
 	asJSON := cli.JSONFlag(fs)
+	onBar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return err
@@ -89,14 +92,31 @@ func flurries(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	// The bar's steps: the figures, then each experiment: experiments
+	// done of the total. A terminal's default, off under -json (output for
+	// scripts); -progress forces it.
+	steps := 0
+	if plot.dir != "" {
+		steps++
+	}
+	switch *exp {
+	case "all":
+		steps += len(experiments)
+	case "none":
+	default:
+		steps++
+	}
+	bar := progress.New(stderr, *onBar && (explicit(fs, "progress") || !*asJSON), float64(steps))
+	defer bar.Done()
 	w, flush := cli.Output(stdout, *asJSON)
 	if plot.dir != "" {
+		bar.Stage("figures", 1)
 		if err := plotActivity(w, *dir, plot.dir, plot.logs, st); err != nil {
 			return err
 		}
 	}
 	if *exp != "none" {
-		if err := reproduce(ctx, w, *dir, *exp, st); err != nil {
+		if err := reproduce(ctx, w, *dir, *exp, st, bar); err != nil {
 			return err
 		}
 	}
@@ -173,14 +193,25 @@ var experimentNames = func() []string {
 	return n
 }()
 
-// reproduce runs the experiment exp (or all) and prints its sections on w.
-func reproduce(ctx context.Context, w io.Writer, dir, exp string, st setup) error {
+// explicit reports whether the command line set the flag name.
+func explicit(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// reproduce runs the experiment exp (or all) and prints its sections on w,
+// starting a stage of bar (if not nil) for each experiment.
+func reproduce(ctx context.Context, w io.Writer, dir, exp string, st setup, bar *progress.Bar) error {
 	if exp != "all" && !slices.Contains(experimentNames, exp) {
 		return fmt.Errorf("unknown experiment %q (want all, %s)", exp, strings.Join(experimentNames, ", "))
 	}
 	for _, e := range experiments {
 		if exp != "all" && exp != e.name {
 			continue
+		}
+		if bar != nil {
+			bar.Stage(e.name, 1)
 		}
 		ss, err := e.run(ctx, dir, st)
 		if err != nil {

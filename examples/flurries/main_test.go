@@ -25,7 +25,7 @@ func loadTrace(t *testing.T, name string) []swf.Job {
 }
 
 func TestUnknownExperiment(t *testing.T) {
-	if err := reproduce(context.Background(), &bytes.Buffer{}, t.TempDir(), "nope", setup{}); err == nil || !strings.Contains(err.Error(), "nope") {
+	if err := reproduce(context.Background(), &bytes.Buffer{}, t.TempDir(), "nope", setup{}, nil); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("error %v", err)
 	}
 }
@@ -178,7 +178,7 @@ func TestButterfly(t *testing.T) {
 func TestLANL(t *testing.T) {
 	var out bytes.Buffer
 	dir := filepath.Dir(tracetest.Path(t, tracetest.LANLCM5))
-	if err := reproduce(context.Background(), &out, dir, "lanl", setup{}); err != nil {
+	if err := reproduce(context.Background(), &out, dir, "lanl", setup{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "LANL-CM5: 122060 jobs") {
@@ -193,4 +193,27 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
 		JSON:    []string{"-traces", dir, "-exp", "lanl", "-json"},
 		Missing: []string{"-traces", filepath.Dir(missing), "-exp", "lanl"}, File: missing})
+}
+
+// TestProgress: -progress draws the bar on stderr (a short run's too, with
+// the quiet second set to 0) and leaves stdout byte for byte as without it.
+func TestProgress(t *testing.T) {
+	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
+	dir := t.TempDir()
+	clitest.WriteTrace(t, dir, tracetest.LANLCM5, 60, 64)
+	args := []string{"-traces", dir, "-exp", "lanl"}
+	off := clitest.Exec(run, "", args...)
+	on := clitest.Exec(run, "", append(args, "-progress")...)
+	if off.Code != 0 || on.Code != 0 {
+		t.Fatalf("exit %d without -progress, %d with; stderr %q, %q", off.Code, on.Code, off.Stderr, on.Stderr)
+	}
+	if off.Stdout == "" || on.Stdout != off.Stdout {
+		t.Errorf("stdout differs with -progress:\n%s\nwithout:\n%s", on.Stdout, off.Stdout)
+	}
+	if !strings.Contains(on.Stderr, "\r[") || strings.Contains(off.Stderr, "\r[") {
+		t.Errorf("stderr with -progress %q, without %q; want the bar only with it", on.Stderr, off.Stderr)
+	}
+	if r := clitest.Exec(run, "", append(args, "-json")...); strings.Contains(r.Stderr, "\r[") {
+		t.Errorf("-json drew a bar: %q", r.Stderr)
+	}
 }

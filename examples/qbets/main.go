@@ -20,6 +20,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -56,10 +57,11 @@ type options struct {
 	minJobs int
 	cluster qbets.ClusterMode // Table 4.2's clustering
 	plot    plotOptions
+	bar     bool // the tables' progress bar on stderr (-progress)
 }
 
 // parse reads flags before or after the arguments.
-func parse(args []string, stdout io.Writer) (options, error) {
+func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	fs := cli.NewFlagSet("qbets")
 	fs.StringVar(&o.traces, "traces", "", "directory of SWF logs for the tables (default $BATCHQ_TRACES, else ../shared/traces)")
@@ -80,10 +82,14 @@ func parse(args []string, stdout io.Writer) (options, error) {
 		return nil
 	})
 	o.plot.flags(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	files, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return o, err
 	}
+	// The bar is a terminal's default, off under -json (output for
+	// scripts); -progress forces it.
+	o.bar = *bar && (explicit(fs, "progress") || !o.json)
 	o.files = append(o.files, files...)
 	if !(o.q > 0 && o.q < 1) {
 		return o, cli.Usagef("-q %v: must be in (0, 1)", o.q)
@@ -97,9 +103,16 @@ func parse(args []string, stdout io.Writer) (options, error) {
 	return o, nil
 }
 
+// explicit reports whether the command line set the flag name.
+func explicit(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // command is the command over explicit streams; it returns the exit status.
 func command(args []string, stdout, stderr io.Writer) int {
-	o, err := parse(args, stdout)
+	o, err := parse(args, stdout, stderr)
 	if err != nil {
 		return cli.Status("qbets", stderr, err)
 	}
@@ -124,7 +137,7 @@ func reproduce(stdout, stderr io.Writer, o options) error {
 		}
 	}
 	if o.plot.tables {
-		if err := tables(w, stderr, o.traces, o.minJobs, o.cluster); err != nil {
+		if err := tables(w, stderr, o.bar, o.traces, o.minJobs, o.cluster); err != nil {
 			return err
 		}
 	}

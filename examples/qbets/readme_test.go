@@ -50,7 +50,7 @@ func allTraces(t *testing.T) string {
 func TestReadmeTables(t *testing.T) {
 	readme.CheckLong(t, "README.md", tablesDigests, func() map[string][]byte {
 		dir := allTraces(t)
-		m, err := measure(dir, 1000, readmeConfigs(), io.Discard)
+		m, err := measure(dir, 1000, readmeConfigs(), io.Discard, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

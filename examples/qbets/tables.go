@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/swf"
@@ -29,7 +30,7 @@ type measured struct {
 	noWaits []string // logs without a known wait
 	small   int      // queues skipped for having fewer than minJobs jobs
 	minJobs int
-	bad     int // logs that could not be read (reported on progress)
+	bad     int // logs that could not be read (reported on log)
 	logs    int
 }
 
@@ -51,17 +52,25 @@ func traceFiles(dir string) ([]string, error) {
 
 // measure replays every queue with ≥ minJobs jobs of every log of dir, and
 // the whole log ("ALL") when it has several queues, under each config. A
-// log that cannot be read is reported on progress and counted in bad.
-func measure(dir string, minJobs int, cfgs []replay.Config, progress io.Writer) (*measured, error) {
+// log that cannot be read is reported on log and counted in bad. The
+// replays done go on bar (if not nil), a stage per log, or else each set
+// of jobs replayed as a line on log.
+func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *progress.Bar) (*measured, error) {
 	paths, err := traceFiles(dir)
 	if err != nil {
 		return nil, err
 	}
 	m := &measured{rows: make([][]row, len(cfgs)), minJobs: minJobs, logs: len(paths)}
 	for _, p := range paths {
+		if bar != nil {
+			bar.Stage(traceBase(p), 1)
+		}
 		hdr, jobs, err := swf.ReadFile(p)
 		if err != nil {
-			fmt.Fprintf(progress, "qbets: %s: %v (left out of the tables)\n", p, err)
+			if bar != nil {
+				bar.Done() // before the line, on the same stderr
+			}
+			fmt.Fprintf(log, "qbets: %s: %v (left out of the tables)\n", p, err)
 			m.bad++
 			continue
 		}
@@ -91,14 +100,19 @@ func measure(dir string, minJobs int, cfgs []replay.Config, progress io.Writer) 
 			}
 			sets = append(sets, set{base + "/ALL", all})
 		}
-		for _, s := range sets {
-			fmt.Fprintf(progress, "%s (%d jobs)\n", s.name, len(s.js))
+		for i, s := range sets {
+			if bar == nil {
+				fmt.Fprintf(log, "%s (%d jobs)\n", s.name, len(s.js))
+			}
 			for k, cfg := range cfgs {
 				r, err := replay.Replay(s.js, cfg)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", s.name, err)
 				}
 				m.rows[k] = append(m.rows[k], row{s.name, len(s.js), r})
+				if bar != nil {
+					bar.Set(float64(i*len(cfgs)+k+1) / float64(len(sets)*len(cfgs)))
+				}
 			}
 		}
 	}
@@ -117,8 +131,17 @@ func tableConfigs(cluster qbets.ClusterMode) []replay.Config {
 // tables prints Tables 4.1 and 4.2 over every log of dir, Table 4.2's
 // QBETS clustered by cluster. The logs that cannot be read are left out;
 // the others still print, and the error is returned at the end.
-func tables(w, progress io.Writer, dir string, minJobs int, cluster qbets.ClusterMode) error {
-	m, err := measure(dir, minJobs, tableConfigs(cluster), progress)
+func tables(w, log io.Writer, bar bool, dir string, minJobs int, cluster qbets.ClusterMode) error {
+	var b *progress.Bar
+	if bar {
+		n, err := traceFiles(dir)
+		if err != nil {
+			return err
+		}
+		b = progress.New(log, true, float64(len(n)))
+		defer b.Done()
+	}
+	m, err := measure(dir, minJobs, tableConfigs(cluster), log, b)
 	if err != nil {
 		return err
 	}

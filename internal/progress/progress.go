@@ -32,12 +32,20 @@ type Bar struct {
 	weight  float64 // weight of the current stage
 	stage   string
 	visible bool
+	quiet   time.Duration // how long the bar stays silent
 }
+
+// quietEnv names a duration (time.ParseDuration) that replaces the first
+// silent second: the commands' tests set it to 0 to see a short run's bar.
+const quietEnv = "BATCHQ_PROGRESS_QUIET"
 
 // New returns a bar on w when on is true (a disabled bar otherwise), over
 // stages whose weights sum to total.
 func New(w io.Writer, on bool, total float64) *Bar {
-	p := &Bar{start: time.Now(), total: total}
+	p := &Bar{start: time.Now(), total: total, quiet: time.Second}
+	if d, err := time.ParseDuration(os.Getenv(quietEnv)); err == nil {
+		p.quiet = d
+	}
 	if on {
 		p.w = w
 	}
@@ -68,7 +76,7 @@ func (p *Bar) Set(frac float64) {
 		return
 	}
 	now := time.Now()
-	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 100*time.Millisecond {
+	if now.Sub(p.start) < p.quiet || now.Sub(p.last) < 100*time.Millisecond {
 		return
 	}
 	p.last, p.visible = now, true
