@@ -153,22 +153,8 @@ func TestCLI(t *testing.T) {
 // run's too, with the quiet second set to 0) and leave stdout byte for byte
 // as without it.
 func TestProgress(t *testing.T) {
-	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
 	dir := t.TempDir()
 	writeLog(t, dir, "small.swf")
 	args := []string{"-traces", dir, "-min", "1"}
-	off := clitest.Exec(run, "", args...)
-	on := clitest.Exec(run, "", append(args, "-progress")...)
-	if off.Code != 0 || on.Code != 0 {
-		t.Fatalf("exit %d without -progress, %d with; stderr %q, %q", off.Code, on.Code, off.Stderr, on.Stderr)
-	}
-	if off.Stdout == "" || on.Stdout != off.Stdout {
-		t.Errorf("stdout differs with -progress:\n%s\nwithout:\n%s", on.Stdout, off.Stdout)
-	}
-	if !strings.Contains(on.Stderr, "\r[") || strings.Contains(off.Stderr, "\r[") {
-		t.Errorf("stderr with -progress %q, without %q; want the bar only with it", on.Stderr, off.Stderr)
-	}
-	if r := clitest.Exec(run, "", append(args, "-json")...); strings.Contains(r.Stderr, "\r[") {
-		t.Errorf("-json drew a bar: %q", r.Stderr)
-	}
+	clitest.Progress(t, run, args...)
 }

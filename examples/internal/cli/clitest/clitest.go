@@ -147,3 +147,25 @@ func WriteTrace(t testing.TB, dir, name string, n int, procs int64) string {
 	}
 	return p
 }
+
+// Progress checks a command's progress bar on a cheap invocation args:
+// -progress draws it on stderr (a short run's too: the quiet second is set
+// to 0), stdout is byte for byte the same without it, and -json draws none.
+func Progress(t *testing.T, cmd cli.Command, args ...string) {
+	t.Helper()
+	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
+	off := Exec(cmd, "", args...)
+	on := Exec(cmd, "", append(args, "-progress")...)
+	if off.Code != 0 || on.Code != 0 {
+		t.Fatalf("exit %d without -progress, %d with; stderr %q, %q", off.Code, on.Code, off.Stderr, on.Stderr)
+	}
+	if off.Stdout == "" || on.Stdout != off.Stdout {
+		t.Errorf("stdout differs with -progress:\n%s\nwithout:\n%s", on.Stdout, off.Stdout)
+	}
+	if !strings.Contains(on.Stderr, "\r[") || strings.Contains(off.Stderr, "\r[") {
+		t.Errorf("stderr with -progress %q, without %q; want the bar only with it", on.Stderr, off.Stderr)
+	}
+	if r := Exec(cmd, "", append(args, "-json")...); strings.Contains(r.Stderr, "\r[") {
+		t.Errorf("-json drew a bar: %q", r.Stderr)
+	}
+}
