@@ -87,20 +87,31 @@ func (p *Pass) Backfill(j *Job) error { return p.start(j, true) }
 
 func (p *Pass) start(j *Job, backfilled bool) error {
 	s := p.s
+	if err := p.check(j); err != nil {
+		return err
+	}
 	switch {
-	case p.over:
-		s.refused++
-		return ErrStalePass
-	case j == nil || j.state != waiting:
-		s.refused++
-		if j == nil {
-			return ErrNotWaiting
-		}
-		return fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
 	case j.n > s.free:
 		return fmt.Errorf("job %d needs %d processors, %d free: %w", j.j.ID, j.n, s.free, ErrNoFit)
 	}
 	s.startJob(j, backfilled)
+	return nil
+}
+
+// check refuses, and counts, an action on a pass that has ended or on a
+// job that is not waiting.
+func (p *Pass) check(j *Job) error {
+	switch {
+	case p.over:
+		p.s.refused++
+		return ErrStalePass
+	case j == nil:
+		p.s.refused++
+		return ErrNotWaiting
+	case j.state != waiting:
+		p.s.refused++
+		return fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
+	}
 	return nil
 }
 
@@ -114,16 +125,10 @@ func (p *Pass) start(j *Job, backfilled bool) error {
 // job outlived its prediction and the shadow lies in the past, S3.)
 func (p *Pass) Reserve(j *Job, at int64) error {
 	s := p.s
+	if err := p.check(j); err != nil {
+		return err
+	}
 	switch {
-	case p.over:
-		s.refused++
-		return ErrStalePass
-	case j == nil || j.state != waiting:
-		s.refused++
-		if j == nil {
-			return ErrNotWaiting
-		}
-		return fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
 	case at < s.now || at >= never:
 		s.refused++
 		return fmt.Errorf("job %d at %d, now %d: %w", j.j.ID, at, s.now, ErrOutOfRange)
