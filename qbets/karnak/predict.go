@@ -356,7 +356,7 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 	lv := Level{p.Quantile, p.Confidence}
 	first := s.opt.Levels[0]
 	if !slices.Contains(s.opt.Levels, lv) {
-		p.QBETSReason = fmt.Sprintf("no QBETS bound: the service answers the quantile/confidence pairs %v, not %v (Config.Levels)", s.opt.Levels, lv)
+		p.QBETSReason = s.levelsReason(lv)
 	} else {
 		qf, cf := lv.fractions()
 		if f := q.pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now, Quantile: qf, Confidence: cf}); f.OK {
@@ -369,7 +369,7 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 		return
 	}
 	if p.Confidence != first.Confidence {
-		p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at %d%% confidence only (the first of Config.Levels)", first.Confidence)
+		p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at %d%% confidence only (the first of the service's levels, %s)", first.Confidence, setting("Levels"))
 		return
 	}
 	pw := 0.0
@@ -377,6 +377,13 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 		pw, _ = q.pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
 	}
 	p.ProbWithin = &pw
+}
+
+// levelsReason says why a pair the service does not answer has no
+// QBETS bound: which pairs it answers, and who chooses them.
+func (s *Service) levelsReason(lv Level) string {
+	return fmt.Sprintf("no QBETS bound: the %d%% quantile at %d%% confidence is not among the quantile/confidence pairs this service answers, %s (%s)",
+		lv.Quantile, lv.Confidence, levelList(s.opt.Levels), setting("Levels"))
 }
 
 // qbetsWaited fills p's QBETS part for a queued job that has waited
@@ -390,12 +397,12 @@ func (s *Service) qbetsWaited(p *Prediction, q *queue) {
 	first := s.opt.Levels[0]
 	at := lv
 	if !slices.Contains(s.opt.Levels, lv) {
-		p.QBETSReason = fmt.Sprintf("no QBETS bound: the service answers the quantile/confidence pairs %v, not %v (Config.Levels)", s.opt.Levels, lv)
+		p.QBETSReason = s.levelsReason(lv)
 		if p.Within <= 0 {
 			return
 		}
 		if p.Confidence != first.Confidence {
-			p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at the confidences of Config.Levels only (%d%% for a pair not among them)", first.Confidence)
+			p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at the confidences of the service's levels only (%d%% for a pair not among them; %s)", first.Confidence, setting("Levels"))
 			return
 		}
 		at = first
