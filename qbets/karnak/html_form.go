@@ -15,7 +15,7 @@ import (
 // the errors beside its fields, and the answer once it is valid.
 type predictForm struct {
 	Action                                        string
-	Cores, WallTime, Quantile, Confidence, Within string // as typed, shown again
+	Cores, WallTime, Quantile, Confidence, Within string  // as typed, shown again
 	Levels                                        []Level // the pairs the service answers: the choices offered
 	Systems                                       []locGroup
 	Errors                                        map[string]string // field name → message
