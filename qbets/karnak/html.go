@@ -35,7 +35,7 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 		"hms":        hms,
 		"stamp":      stamp,
 		"secs":       func(s float64) string { return hms(int64(math.Round(s))) },
-		"half":       halfText,
+		"interval":   func(e *EstimatePart) string { return intervalText(e, "0 wait") },
 		"neighbours": neighbours,
 		"cores": func(n int64) string {
 			if n == 1 {

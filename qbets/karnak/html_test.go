@@ -206,7 +206,7 @@ func TestPredictForm(t *testing.T) {
 		"waits at most <strong>" + hms(n.QBETS.Wait) + "</strong>",
 		"95% quantile at 90% confidence",
 		fmt.Sprintf("<strong>%.0f%%</strong>", 100**n.ProbWithin),
-		"waits about <strong>" + hms(int64(n.IBL.Wait+0.5)) + "</strong> " + halfText(n.IBL.HalfWidth),
+		"waits about <strong>" + hms(int64(n.IBL.Wait+0.5)) + "</strong> " + strings.ReplaceAll(intervalText(n.IBL, "0 wait"), "+", "&#43;"),
 		"90% interval", `<option value="95" selected="selected">95%</option>`,
 		`value="normal@s1" checked="checked"`, `value="debug@s1" checked="checked"`, `value="00:30:00"`,
 	} {

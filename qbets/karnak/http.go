@@ -612,9 +612,9 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 	case p.IBL == nil:
 		fmt.Fprintf(w, "  IBL    %s\n", p.IBLReason)
 	case start:
-		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %s)\n", stamp(p.IBL.Start), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
+		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %s)\n", stamp(p.IBL.Start), intervalText(p.IBL, "now"), p.Confidence, neighbours(p.IBL.Neighbors))
 	default:
-		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %s)\n", hms(int64(math.Round(p.IBL.Wait))), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
+		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %s)\n", hms(int64(math.Round(p.IBL.Wait))), intervalText(p.IBL, "0 wait"), p.Confidence, neighbours(p.IBL.Neighbors))
 	}
 	if sl := p.Slurm; sl != nil {
 		what := "waits " + hms(sl.Wait)
@@ -636,11 +636,18 @@ func neighbours(n int) string {
 	return fmt.Sprint(n, " neighbours")
 }
 
-func halfText(h float64) string {
-	if h < 0 {
+// intervalText is e's interval after its value: "±01:00:00", or, when its
+// low end is clamped at floor (no wait: "0 wait", or "now" after a start
+// time), the two ends apart and why: "−00:18:28 +01:20:48 (±01:20:48
+// clamped at 0 wait)".
+func intervalText(e *EstimatePart, floor string) string {
+	switch {
+	case e.HalfWidth < 0:
 		return "± unbounded"
+	case !e.LowClamped:
+		return "±" + hms(int64(e.HalfWidth+0.5))
 	}
-	return "±" + hms(int64(h+0.5))
+	return fmt.Sprintf("−%s +%s (±%s clamped at %s)", hms(int64(e.Wait-e.Low+0.5)), hms(int64(e.High-e.Wait+0.5)), hms(int64(e.HalfWidth+0.5)), floor)
 }
 
 // stamp formats Unix seconds in UTC.

@@ -101,11 +101,31 @@ func bound(f qbets.Forecast, submit, now int64) *BoundPart {
 }
 
 // EstimatePart is the IBL estimate as a wait from now and a start time.
+// Its interval is Wait ± HalfWidth, symmetric as Karnak's, but a wait is
+// never below 0: Low and High are the interval's ends as shown, Low
+// clamped at 0 (LowClamped says it was: Wait − HalfWidth < 0, or the
+// interval is unbounded), High -1 when it is unbounded. Every format
+// shows the clamped ends (until this change the pages said "waits
+// 00:18:28 ±01:20:48", a start before the question).
 type EstimatePart struct {
-	Wait      float64 `json:"wait"`
-	Start     int64   `json:"start"`
-	HalfWidth float64 `json:"halfWidth"` // +Inf is written as -1 in JSON
-	Neighbors int     `json:"neighbors"`
+	Wait       float64 `json:"wait"`
+	Start      int64   `json:"start"`
+	HalfWidth  float64 `json:"halfWidth"` // +Inf is written as -1 in JSON
+	Low        float64 `json:"low"`
+	High       float64 `json:"high"` // -1: unbounded
+	LowClamped bool    `json:"lowClamped,omitempty"`
+	Neighbors  int     `json:"neighbors"`
+}
+
+// newEstimate is the estimate wait ± half (half < 0: unbounded) at now,
+// with its interval's ends clamped at no wait.
+func newEstimate(wait, half float64, neighbors int, now int64) *EstimatePart {
+	e := &EstimatePart{Wait: wait, Start: now + int64(math.Round(wait)), HalfWidth: half, Low: max(wait-half, 0), High: wait + half, Neighbors: neighbors}
+	e.LowClamped = wait-half < 0
+	if half < 0 {
+		e.Low, e.High, e.LowClamped = 0, -1, true
+	}
+	return e
 }
 
 // Defaults of a prediction request (Karnak: confidence 90; QBETS: the
@@ -467,7 +487,7 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64, empty string)
 	if math.IsInf(half, 1) {
 		half = -1 // JSON has no infinity; -1 means "unbounded"
 	}
-	return &EstimatePart{Wait: pr.Wait, Start: now + int64(math.Round(pr.Wait)), HalfWidth: half, Neighbors: pr.Neighbors}, ""
+	return newEstimate(pr.Wait, half, pr.Neighbors, now), ""
 }
 
 // PredictJob answers kwait / kstart for a waiting job.
