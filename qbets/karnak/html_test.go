@@ -316,7 +316,7 @@ func TestHypotheticalHTML(t *testing.T) {
 	for _, c := range []struct{ url, accept, ctype, want string }{
 		{"/karnak/waittime/prediction/?format=html", "", "text/html; charset=utf-8", "<h2><a href=\"/karnak/system/s1/queue/debug/summary.html\">debug@s1</a></h2>"},
 		{"/karnak/starttime/prediction/", "text/html", "text/html; charset=utf-8", "so starts by"},
-		{"/karnak/waittime/prediction/?format=xml", "", "application/xml; charset=utf-8", "<Predictions><Prediction><System>s1</System>"},
+		{"/karnak/waittime/prediction/?format=xml", "", "application/xml; charset=utf-8", "<predictions><prediction><system>s1</system>"},
 	} {
 		req, _ := http.NewRequest("POST", srv.URL+c.url, strings.NewReader(hypo))
 		req.Header.Set("Content-Type", "application/json")

@@ -183,21 +183,21 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 
 // SystemStatus is one line of ksystems / the head of ksystem.
 type SystemStatus struct {
-	System    string `json:"system"`
-	Now       int64  `json:"now"`
-	Running   int    `json:"running"`
-	Waiting   int    `json:"waiting"`
-	UsedCores int64  `json:"usedCores"`
+	System    string `json:"system" xml:"system"`
+	Now       int64  `json:"now" xml:"now"`
+	Running   int    `json:"running" xml:"running"`
+	Waiting   int    `json:"waiting" xml:"waiting"`
+	UsedCores int64  `json:"usedCores" xml:"usedCores"`
 }
 
 // QueueStatus is one line of ksystem.
 type QueueStatus struct {
-	Queue       string `json:"queue"`
-	MaxCores    int64  `json:"maxCores"`
-	MaxWallTime int64  `json:"maxWallTime"`
-	Running     int    `json:"running"`
-	Waiting     int    `json:"waiting"`
-	UsedCores   int64  `json:"usedCores"`
+	Queue       string `json:"queue" xml:"queue"`
+	MaxCores    int64  `json:"maxCores" xml:"maxCores"`
+	MaxWallTime int64  `json:"maxWallTime" xml:"maxWallTime"`
+	Running     int    `json:"running" xml:"running"`
+	Waiting     int    `json:"waiting" xml:"waiting"`
+	UsedCores   int64  `json:"usedCores" xml:"usedCores"`
 }
 
 func (s *Service) statusOf(sys *system) (SystemStatus, []QueueStatus) {
@@ -241,7 +241,7 @@ func (s *Service) systemStatus(r *http.Request) (render, error) {
 	st, qs := s.statusOf(sys)
 	v := struct {
 		SystemStatus
-		Queues []QueueStatus `json:"queues"`
+		Queues []QueueStatus `json:"queues" xml:"queues"`
 	}{st, qs}
 	return render{v, func(w io.Writer) {
 		fmt.Fprintf(w, "system %s at %s: %d running, %d waiting, %d cores used\n", st.System, stamp(st.Now), st.Running, st.Waiting, st.UsedCores)
@@ -254,13 +254,13 @@ func (s *Service) systemStatus(r *http.Request) (render, error) {
 
 // QueueSummary is kqueue: the current state and the historical windows.
 type QueueSummary struct {
-	System    string        `json:"system"`
-	Queue     string        `json:"queue"`
-	Now       int64         `json:"now"`
-	Running   int           `json:"running"`
-	Waiting   int           `json:"waiting"`
-	UsedCores int64         `json:"usedCores"`
-	History   []WindowStats `json:"history"`
+	System    string        `json:"system" xml:"system"`
+	Queue     string        `json:"queue" xml:"queue"`
+	Now       int64         `json:"now" xml:"now"`
+	Running   int           `json:"running" xml:"running"`
+	Waiting   int           `json:"waiting" xml:"waiting"`
+	UsedCores int64         `json:"usedCores" xml:"usedCores"`
+	History   []WindowStats `json:"history" xml:"history"`
 }
 
 func (s *Service) queueSummary(r *http.Request) (render, error) {
@@ -300,11 +300,11 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 
 // WaitingJob is one line of kjobs.
 type WaitingJob struct {
-	Job      int64  `json:"job"`
-	Queue    string `json:"queue"`
-	Submit   int64  `json:"submit"`
-	Cores    int64  `json:"cores"`
-	WallTime int64  `json:"wallTime"`
+	Job      int64  `json:"job" xml:"job"`
+	Queue    string `json:"queue" xml:"queue"`
+	Submit   int64  `json:"submit" xml:"submit"`
+	Cores    int64  `json:"cores" xml:"cores"`
+	WallTime int64  `json:"wallTime" xml:"wallTime"`
 }
 
 func (s *Service) waitingJobs(r *http.Request) (render, error) {
@@ -329,9 +329,9 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 func (s *Service) stats(*http.Request) (render, error) {
 	s.cache.mu.Lock()
 	v := struct {
-		Hits   int64 `json:"cacheHits"`
-		Misses int64 `json:"cacheMisses"`
-		Raised int64 `json:"eventsRaised"`
+		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
+		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
+		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
 	}{s.cache.hits, s.cache.misses, s.raised.Load()}
 	s.cache.mu.Unlock()
 	return render{v, func(w io.Writer) {
@@ -502,8 +502,8 @@ func decodeEvents(body []byte) (string, []Event, error) {
 		}
 	case bytes.Contains(trim, []byte(`"events"`)):
 		var b struct {
-			Batch  string  `json:"batch"`
-			Events []Event `json:"events"`
+			Batch  string  `json:"batch" xml:"batch"`
+			Events []Event `json:"events" xml:"events"`
 		}
 		if err := d.Decode(&b); err != nil {
 			return "", nil, badRequest("body: malformed JSON: %v", err)
@@ -555,9 +555,9 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	}
 	last, _ := s.Last(sys)
 	write(w, "json", render{json: struct {
-		System string  `json:"system"`
-		Op     string  `json:"op"`
-		Last   *Record `json:"last,omitempty"`
+		System string  `json:"system" xml:"system"`
+		Op     string  `json:"op" xml:"op"`
+		Last   *Record `json:"last,omitempty" xml:"last,omitempty"`
 	}{sys, op, recordOrNil(last)}})
 }
 

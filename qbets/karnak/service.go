@@ -185,8 +185,8 @@ func (s *Service) Ingest(evs []Event) error {
 // Ack acknowledges a stored batch: its id (if the client gave one) and
 // how many events it held. A retried batch gets the same Ack.
 type Ack struct {
-	Batch  string `json:"batch,omitempty"`
-	Events int    `json:"events"`
+	Batch  string `json:"batch,omitempty" xml:"batch,omitempty"`
+	Events int    `json:"events" xml:"events"`
 }
 
 // IngestBatch validates a batch of events, stores it in one transaction,
