@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -293,6 +295,9 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("%s@%s: the API has no full answer: %+v", p.Queue, p.System, p)
 		}
 		want := []string{p.Queue + "@" + p.System, fmt.Sprintf("waits about %s", hms(int64(p.IBL.Wait+0.5)))}
+		if p.IBL.LowClamped { // the interval as shown, never below no wait
+			want = append(want, fmt.Sprintf("(±%s clamped at 0 wait)", hms(int64(p.IBL.HalfWidth+0.5))))
+		}
 		if p.QBETS != nil {
 			withBound++
 			want = append(want, "waits at most "+hms(p.QBETS.Wait), fmt.Sprintf("%.0f%%", 100**p.ProbWithin))
@@ -324,6 +329,15 @@ func TestBrowser(t *testing.T) {
 	}
 	b, _ := json.Marshal(ps)
 	t.Logf("answered on the page as the API answers: %s", b)
+	// The same answer as XML, for the README's example of it.
+	if resp, err := http.Post(base+"/waittime/prediction/?format=xml", "application/json",
+		strings.NewReader(`{"cores": 16, "wallTime": "02:00:00", "within": "01:00:00", "locations": ["q3@sdsc"]}`)); err != nil {
+		t.Error(err)
+	} else {
+		x, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Logf("the answer for q3@sdsc as XML (%d):\n%s", resp.StatusCode, x)
+	}
 
 	time.Sleep(200 * time.Millisecond) // let the last log entries arrive
 	logMu.Lock()

@@ -105,6 +105,10 @@ func checkPage(t *testing.T, name string, resp *http.Response, body string) {
 }
 
 // Every resource has an HTML page with its content.
+// bareGoName is a Config field named without the flag that sets it
+// (setting names both: "qserve -max-backstep; karnak.Config.MaxBackstep").
+var bareGoName = regexp.MustCompile(`(^|[^.])\b(Max[A-Z][A-Za-z]*|Levels|Tokens)\b`)
+
 func TestHTMLPages(t *testing.T) {
 	s, srv := newTestServer(t)
 	u := srv.URL + "/karnak"
@@ -139,6 +143,11 @@ func TestHTMLPages(t *testing.T) {
 			if !strings.Contains(body, w) {
 				t.Errorf("%s: %q not in\n%s", c.path, w, body)
 			}
+		}
+		// A setting is named by the operator's flag, then the
+		// library's field, never by a bare Go name ("MaxBackstep").
+		if _, txt := get(t, u+strings.Replace(c.path, ".html", ".txt", 1), ""); bareGoName.MatchString(body) || strings.HasPrefix(c.path, "/stats") && bareGoName.MatchString(txt) {
+			t.Errorf("%s: a bare Go name %q", c.path, bareGoName.FindString(body+txt))
 		}
 	}
 	resp, body := get(t, u+"/style.css", "")

@@ -336,7 +336,7 @@ func (s *Service) stats(*http.Request) (render, error) {
 	s.cache.mu.Unlock()
 	return render{v, func(w io.Writer) {
 		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
-		fmt.Fprintf(w, "events stored at their system's clock (up to MaxBackstep before it): %d\n", v.Raised)
+		fmt.Fprintf(w, "events stored at their system's clock (up to the maximum backstep before it: %s): %d\n", setting("MaxBackstep"), v.Raised)
 	}}, nil
 }
 
