@@ -60,7 +60,7 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 		"choice": func(name, label, help, value, err string, levels []Level) fieldView {
 			return fieldView{Name: name, Label: label, Help: help, Value: value, Err: err, Options: levelOptions(levels, name == "confidence", value)}
 		},
-		"setting": setting,
+		"setting":   setting,
 		"predictAt": func(queue, system string) string { return predictLink(queue + "@" + system) },
 	}).ParseFS(templateFS, "templates/*.html")
 })
