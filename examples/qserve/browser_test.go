@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,7 +139,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.ExecPath(exe), chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1000, 900))
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(desktopWidth, 900))
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel() // stops the browser it started
@@ -217,7 +219,48 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("at 390 px the page is %d px wide (%v)", w, err)
 	}
 	shot("qserve-queue-phone.png")
-	run("desktop", chromedp.EmulateViewport(1000, 900))
+	run("desktop", chromedp.EmulateViewport(desktopWidth, 900))
+
+	// Every other page, at a desktop's width: nothing scrolls sideways,
+	// neither the page nor a table inside its box (the queue summary's
+	// nine columns overflowed at 1,200 px until their headings could
+	// wrap). Each page's screenshot is kept with the others.
+	noSideways := func(what string) {
+		t.Helper()
+		overflow, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`[document.documentElement, ...document.querySelectorAll(".scroll, figure.chart")]
+			.filter(e => e.scrollWidth > e.clientWidth).map(e => (e.className || e.tagName) + ": " + e.scrollWidth + " > " + e.clientWidth)`))
+		if err != nil || len(overflow) > 0 {
+			t.Errorf("%s at %d px scrolls sideways: %v (%v)", what, desktopWidth, overflow, err)
+		}
+	}
+	var waitingJob string
+	for _, pg := range []struct{ path, shot string }{
+		{"/system/status.html", "qserve-systems.png"},
+		{"/system/sdsc/status.html", "qserve-system.png"},
+		{"/system/sdsc/queue/q3/summary.html", ""}, // shot above
+		{"/system/sdsc/queue/all_jobs/summary.html", "qserve-all-jobs.png"},
+		{"/system/sdsc/job/waiting.html", "qserve-waiting.png"},
+		{"job", "qserve-prediction.png"},
+		{"/system/sdsc/event/last.html", "qserve-last.png"},
+		{"/stats.html", "qserve-stats.png"},
+	} {
+		path := pg.path
+		if path == "job" {
+			if waitingJob == "" {
+				t.Fatal("the waiting jobs' page links no job's prediction")
+			}
+			path = waitingJob
+		}
+		run(path, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")))
+		noSideways(path)
+		if strings.HasSuffix(path, "waiting.html") {
+			waitingJob, _ = chromedp.Run(tctx, chromedp.Evaluate[string](`(document.querySelector("a[href*='/prediction/']") || {}).pathname || ""`))
+			waitingJob = strings.TrimPrefix(waitingJob, "/karnak")
+		}
+		if pg.shot != "" {
+			shot(pg.shot)
+		}
+	}
 
 	// The form, from the keyboard: a bad value first (its error beside
 	// the field), then a job for two queues.
@@ -237,6 +280,7 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(loc, "cores=16") || !strings.Contains(loc, "loc=q2%40sdsc") || !strings.Contains(loc, "loc=q3%40sdsc") {
 		t.Errorf("the form asked %s", loc)
 	}
+	noSideways("the form's answer")
 	shot("qserve-form.png")
 	answers := text("#answers")
 	// The API's answer for the same job, at the same (fixed) clock.
@@ -251,6 +295,9 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("%s@%s: the API has no full answer: %+v", p.Queue, p.System, p)
 		}
 		want := []string{p.Queue + "@" + p.System, fmt.Sprintf("waits about %s", hms(int64(p.IBL.Wait+0.5)))}
+		if p.IBL.LowClamped { // the interval as shown, never below no wait
+			want = append(want, fmt.Sprintf("(±%s clamped at 0 wait)", hms(int64(p.IBL.HalfWidth+0.5))))
+		}
 		if p.QBETS != nil {
 			withBound++
 			want = append(want, "waits at most "+hms(p.QBETS.Wait), fmt.Sprintf("%.0f%%", 100**p.ProbWithin))
@@ -282,6 +329,15 @@ func TestBrowser(t *testing.T) {
 	}
 	b, _ := json.Marshal(ps)
 	t.Logf("answered on the page as the API answers: %s", b)
+	// The same answer as XML, for the README's example of it.
+	if resp, err := http.Post(base+"/waittime/prediction/?format=xml", "application/json",
+		strings.NewReader(`{"cores": 16, "wallTime": "02:00:00", "within": "01:00:00", "locations": ["q3@sdsc"]}`)); err != nil {
+		t.Error(err)
+	} else {
+		x, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Logf("the answer for q3@sdsc as XML (%d):\n%s", resp.StatusCode, x)
+	}
 
 	time.Sleep(200 * time.Millisecond) // let the last log entries arrive
 	logMu.Lock()
@@ -295,5 +351,9 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 }
+
+// desktopWidth is the browser's width but for the phone's page: a
+// laptop's 1,200 px.
+const desktopWidth = 1200
 
 func hms(s int64) string { return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60) }

@@ -26,11 +26,11 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"kstart", "-c", "90", "-q", "75", "-within", "00:30:00", "s1", "1003"}, []string{"job 1003", "starts by", "90% interval", "within 00:30:00"}},
 		{[]string{"kwouldwait", "4", "01:00:00", "normal@s1", "debug@s1"}, []string{"normal@s1: 4 cores", "debug@s1: 4 cores", "IBL    waits"}},
 		{[]string{"kwouldstart", "-json", "-q", "75", "4", "01:00:00", "normal@s1"}, []string{`"quantile":75`, `"qbets":{`}},
-		{[]string{"ksystems", "-format", "xml"}, []string{`<?xml version="1.0" encoding="UTF-8"?>`, "<Systems><SystemStatus><System>s1</System>"}},
+		{[]string{"ksystems", "-format", "xml"}, []string{`<?xml version="1.0" encoding="UTF-8"?>`, "<systems><systemStatus><system>s1</system>"}},
 		{[]string{"kqueue", "-format", "html", "normal@s1"}, []string{"<!DOCTYPE html>", "<h1>Queue normal@s1</h1>", "<svg"}},
 		{[]string{"kjobs", "-format", "json", "s1"}, []string{`"job":1001`}},
 		{[]string{"kwait", "-format", "html", "s1", "1002"}, []string{"Job 1002 on s1: predicted wait", "QBETS bound"}},
-		{[]string{"kwouldwait", "-format", "xml", "-within", "00:30:00", "4", "01:00:00", "normal@s1"}, []string{"<Predictions><Prediction>", "<ProbWithin>"}},
+		{[]string{"kwouldwait", "-format", "xml", "-within", "00:30:00", "4", "01:00:00", "normal@s1"}, []string{"<predictions><prediction>", "<probWithin>"}},
 		{[]string{"kwouldstart", "-format", "html", "4", "01:00:00", "normal@s1"}, []string{"<!DOCTYPE html>", "so starts by"}},
 	} {
 		var out, errb strings.Builder

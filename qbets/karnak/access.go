@@ -45,10 +45,10 @@ var errNotReady = &Error{Code: http.StatusServiceUnavailable, Message: "the serv
 func (s *Service) authenticate(r *http.Request, admin bool) (*Token, error) {
 	if len(s.tokens) == 0 {
 		if admin {
-			return nil, &Error{Code: http.StatusForbidden, Message: "authorization: repair needs an admin token, and none is configured (Config.Tokens; qserve makes one at its first start)"}
+			return nil, &Error{Code: http.StatusForbidden, Message: "authorization: repair needs an admin token, and none is configured (" + setting("Tokens") + "; qserve makes one at its first start)"}
 		}
 		if c := s.clientOf(r); !c.loopback {
-			return nil, &Error{Code: http.StatusForbidden, Message: "authorization: without tokens (Config.Tokens, qserve -tokens) the service takes writes from loopback only, not from " + c.id}
+			return nil, &Error{Code: http.StatusForbidden, Message: "authorization: without tokens (" + setting("Tokens") + ") the service takes writes from loopback only, not from " + c.id}
 		}
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // Error is how the service says no, the same from a Service in the
@@ -73,4 +74,36 @@ func statusOf(err error) int {
 		return he.Code
 	}
 	return http.StatusInternalServerError
+}
+
+// setting names a setting of the service in an error an HTTP client
+// reads: first the qserve flag its operator sets it with, then the
+// library's Config field (for a program that embeds the package), so
+// that neither reader is left with the other's name only.
+func setting(field string) string {
+	flag := ""
+	switch field {
+	case "MaxSkew":
+		flag = "-max-skew"
+	case "MaxBackstep":
+		flag = "-max-backstep"
+	case "Levels":
+		flag = "-levels"
+	case "Tokens":
+		flag = "-tokens"
+	}
+	if flag == "" {
+		return "a limit of the service: karnak.Config." + field
+	}
+	return "set by the operator: qserve " + flag + "; karnak.Config." + field
+}
+
+// levelList is the quantile/confidence pairs levels as a reader wants
+// them: "95/90, 50/90".
+func levelList(levels []Level) string {
+	s := make([]string, len(levels))
+	for i, l := range levels {
+		s[i] = l.String()
+	}
+	return strings.Join(s, ", ")
 }

@@ -18,22 +18,22 @@ import (
 // job (squeue, at Time); the service shows the latest beside its
 // predictions (slurm.go). Times are Unix seconds.
 type Event struct {
-	Kind   string `json:"kind"` // KindQueue, KindSubmit, KindStart, KindEnd or KindEstimate
-	System string `json:"system"`
-	Job    int64  `json:"job,omitempty"`
-	Time   int64  `json:"time"`
-	Queue  string `json:"queue,omitempty"` // queue, submit
+	Kind   string `json:"kind" xml:"kind"` // KindQueue, KindSubmit, KindStart, KindEnd or KindEstimate
+	System string `json:"system" xml:"system"`
+	Job    int64  `json:"job,omitempty" xml:"job,omitempty"`
+	Time   int64  `json:"time" xml:"time"`
+	Queue  string `json:"queue,omitempty" xml:"queue,omitempty"` // queue, submit
 	// Cores is the job's size (submit, estimate) or the queue's maximum
 	// (queue).
-	Cores int64 `json:"cores,omitempty"`
+	Cores int64 `json:"cores,omitempty" xml:"cores,omitempty"`
 	// WallTime is the job's requested run time (submit: 0 = none given;
 	// estimate) or the queue's maximum (queue), seconds.
-	WallTime int64 `json:"wallTime,omitempty"`
+	WallTime int64 `json:"wallTime,omitempty" xml:"wallTime,omitempty"`
 	// Start is the scheduler's expected start (estimate only).
-	Start   int64  `json:"start,omitempty"`
-	User    string `json:"user,omitempty"`
-	Project string `json:"project,omitempty"`
-	Name    string `json:"name,omitempty"`
+	Start   int64  `json:"start,omitempty" xml:"start,omitempty"`
+	User    string `json:"user,omitempty" xml:"user,omitempty"`
+	Project string `json:"project,omitempty" xml:"project,omitempty"`
+	Name    string `json:"name,omitempty" xml:"name,omitempty"`
 }
 
 // The values of Event.Kind.

@@ -130,7 +130,7 @@ func TestRestartAfterHostileEvent(t *testing.T) {
 	submit := func(job, at int64) string {
 		return fmt.Sprintf(`{"kind":"submit","system":"s1","job":%d,"time":%d,"queue":"debug","cores":1}`, job, at)
 	}
-	if code, out := post(site.Secret, submit(7999, testNow+6*24*3600)); code != 400 || !strings.Contains(out, "MaxSkew") {
+	if code, out := post(site.Secret, submit(7999, testNow+6*24*3600)); code != 400 || !strings.Contains(out, "qserve -max-skew") || !strings.Contains(out, "karnak.Config.MaxSkew") {
 		t.Fatalf("6 days ahead: %d %s", code, out)
 	}
 	if code, out := post(site.Secret, submit(8000, testNow+defaultSkew)); code != 200 {
@@ -293,9 +293,9 @@ func TestBoundedInputs(t *testing.T) {
 		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":1,"wallTime":9223372036854775807`, 1), 400, "events[0].wallTime"},
 		{"text/plain", ev(""), 415, "Content-Type"},
 		{"", ev(""), 415, "Content-Type"},
-		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "MaxQueues"},
-		{"application/json", fmt.Sprintf(`[{"kind":"queue","system":"n2","time":%[1]d,"queue":"q","cores":1,"wallTime":60},{"kind":"queue","system":"n3","time":%[1]d,"queue":"q","cores":1,"wallTime":60}]`, testNow), 403, "MaxSystems"},
-		{"application/json", fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7001,"time":%[1]d,"queue":"debug","cores":1},{"kind":"submit","system":"s1","job":7002,"time":%[1]d,"queue":"debug","cores":1}]`, testNow), 400, "MaxLiveJobs"},
+		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "(a limit of the service: karnak.Config.MaxQueues)"},
+		{"application/json", fmt.Sprintf(`[{"kind":"queue","system":"n2","time":%[1]d,"queue":"q","cores":1,"wallTime":60},{"kind":"queue","system":"n3","time":%[1]d,"queue":"q","cores":1,"wallTime":60}]`, testNow), 403, "(a limit of the service: karnak.Config.MaxSystems)"},
+		{"application/json", fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7001,"time":%[1]d,"queue":"debug","cores":1},{"kind":"submit","system":"s1","job":7002,"time":%[1]d,"queue":"debug","cores":1}]`, testNow), 400, "(a limit of the service: karnak.Config.MaxLiveJobs)"},
 	} {
 		resp, out := doReq(t, "POST", u, c.ctype, "", c.body)
 		if resp.StatusCode != c.code || !strings.Contains(out, c.want) {

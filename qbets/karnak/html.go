@@ -35,7 +35,7 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 		"hms":        hms,
 		"stamp":      stamp,
 		"secs":       func(s float64) string { return hms(int64(math.Round(s))) },
-		"half":       halfText,
+		"interval":   func(e *EstimatePart) string { return intervalText(e, "0 wait") },
 		"neighbours": neighbours,
 		"cores": func(n int64) string {
 			if n == 1 {
@@ -55,8 +55,12 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 			return predictLink(locs...)
 		},
 		"field": func(name, label, help, value, err, mode string) fieldView {
-			return fieldView{name, label, help, value, err, mode}
+			return fieldView{Name: name, Label: label, Help: help, Value: value, Err: err, Mode: mode}
 		},
+		"choice": func(name, label, help, value, err string, levels []Level) fieldView {
+			return fieldView{Name: name, Label: label, Help: help, Value: value, Err: err, Options: levelOptions(levels, name == "confidence", value)}
+		},
+		"setting":   setting,
 		"predictAt": func(queue, system string) string { return predictLink(queue + "@" + system) },
 	}).ParseFS(templateFS, "templates/*.html")
 })
@@ -77,8 +81,12 @@ type page struct {
 type link struct{ Href, Text string }
 
 // fieldView is one labelled text field of a form, with its help and its
-// error (the "field" template).
-type fieldView struct{ Name, Label, Help, Value, Err, Mode string }
+// error (the "field" template), or a select of Options (the "choice"
+// template: the quantiles and confidences the service answers).
+type fieldView struct {
+	Name, Label, Help, Value, Err, Mode string
+	Options                             []option
+}
 
 // handleHTML adds the routes that exist only for the pages: the
 // stylesheet and the icon, the form for a hypothetical job, and /karnak/
@@ -138,7 +146,7 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 		what := strings.TrimSuffix(path.Base(r.URL.Path), path.Ext(r.URL.Path))
 		p.Title = "Job " + r.PathValue("id") + " on " + sys + ": predicted " + map[bool]string{true: "start", false: "wait"}[what == "starttime"]
 		p.Crumbs = []link{systems, sysLink, {"/karnak/system/" + sys + "/job/waiting.html", "waiting jobs"}}
-		p.Query = levelsOf(r)
+		p.Query = levelsOf(r, s.opt.Levels)
 	case "predictions":
 		p.Title, p.Crumbs, p.Alt = "Predictions for a hypothetical job", []link{systems}, nil
 	}

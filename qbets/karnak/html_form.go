@@ -15,7 +15,8 @@ import (
 // the errors beside its fields, and the answer once it is valid.
 type predictForm struct {
 	Action                                        string
-	Cores, WallTime, Quantile, Confidence, Within string // as typed, shown again
+	Cores, WallTime, Quantile, Confidence, Within string  // as typed, shown again
+	Levels                                        []Level // the pairs the service answers: the choices offered
 	Systems                                       []locGroup
 	Errors                                        map[string]string // field name → message
 	Answered                                      bool
@@ -39,11 +40,12 @@ type locChoice struct {
 type levelsForm struct {
 	Action                       string
 	Quantile, Confidence, Within string
+	Levels                       []Level
 }
 
-func levelsOf(r *http.Request) *levelsForm {
+func levelsOf(r *http.Request, levels []Level) *levelsForm {
 	v := r.URL.Query()
-	f := &levelsForm{Action: r.URL.Path, Quantile: v.Get("quantile"), Confidence: v.Get("confidence"), Within: v.Get("within")}
+	f := &levelsForm{Action: r.URL.Path, Quantile: v.Get("quantile"), Confidence: v.Get("confidence"), Within: v.Get("within"), Levels: levels}
 	if f.Quantile == "" {
 		f.Quantile = itoa(defaultQuantile)
 	}
@@ -66,7 +68,7 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	start := strings.HasPrefix(r.URL.Path, "/karnak/starttime/")
 	f := &predictForm{Action: r.URL.Path, Cores: "1", WallTime: "01:00:00", Quantile: itoa(defaultQuantile),
-		Confidence: itoa(defaultConfidence), Errors: map[string]string{}}
+		Confidence: itoa(defaultConfidence), Levels: s.opt.Levels, Errors: map[string]string{}}
 	status := http.StatusOK
 	// Karnak's own form named the locations queue=queue@system and the
 	// wall time hours= and minutes= (spec §2.3); both are understood.
@@ -117,6 +119,12 @@ func (f *predictForm) validate(locs []string) *PredictRequest {
 	if req.Confidence, err = strconv.Atoi(strings.TrimSpace(f.Confidence)); err != nil || req.Confidence < 10 || req.Confidence > 95 {
 		f.Errors["confidence"] = fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence))
 	}
+	if f.Errors["quantile"] == "" && f.Errors["confidence"] == "" && !slices.Contains(f.Levels, Level{req.Quantile, req.Confidence}) {
+		// The two lists offer every quantile and every confidence of
+		// the levels, not every pair of them is one.
+		f.Errors["quantile"] = fmt.Sprintf("the %d%% quantile at %d%% confidence is not answered here: this service answers the quantile/confidence pairs %s (its operator chooses them: qserve -levels)",
+			req.Quantile, req.Confidence, levelList(f.Levels))
+	}
 	if w := strings.TrimSpace(f.Within); w != "" {
 		if req.Within, err = parseDuration(w); err != nil {
 			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, or leave it empty", clip(f.Within))
@@ -138,6 +146,35 @@ func (f *predictForm) validate(locs []string) *PredictRequest {
 		}
 	}
 	return req
+}
+
+// option is one choice of a select: a quantile or a confidence.
+type option struct {
+	Value    string
+	Selected bool
+}
+
+// levelOptions are the quantiles (or the confidences, conf) of levels,
+// in their order, each once, with typed selected; a value typed that is
+// none of them (from an address) comes first, selected, so the user sees
+// what was asked beside its error.
+func levelOptions(levels []Level, conf bool, typed string) []option {
+	var out []option
+	seen := map[string]bool{}
+	for _, l := range levels {
+		v := itoa(l.Quantile)
+		if conf {
+			v = itoa(l.Confidence)
+		}
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, option{Value: v, Selected: v == typed})
+		}
+	}
+	if !seen[typed] {
+		out = append([]option{{Value: typed, Selected: true}}, out...)
+	}
+	return out
 }
 
 // clip shortens what a user typed to quote it in an error (at most 64

@@ -105,6 +105,10 @@ func checkPage(t *testing.T, name string, resp *http.Response, body string) {
 }
 
 // Every resource has an HTML page with its content.
+// bareGoName is a Config field named without the flag that sets it
+// (setting names both: "qserve -max-backstep; karnak.Config.MaxBackstep").
+var bareGoName = regexp.MustCompile(`(^|[^.])\b(Max[A-Z][A-Za-z]*|Levels|Tokens)\b`)
+
 func TestHTMLPages(t *testing.T) {
 	s, srv := newTestServer(t)
 	u := srv.URL + "/karnak"
@@ -139,6 +143,11 @@ func TestHTMLPages(t *testing.T) {
 			if !strings.Contains(body, w) {
 				t.Errorf("%s: %q not in\n%s", c.path, w, body)
 			}
+		}
+		// A setting is named by the operator's flag, then the
+		// library's field, never by a bare Go name ("MaxBackstep").
+		if _, txt := get(t, u+strings.Replace(c.path, ".html", ".txt", 1), ""); bareGoName.MatchString(body) || strings.HasPrefix(c.path, "/stats") && bareGoName.MatchString(txt) {
+			t.Errorf("%s: a bare Go name %q", c.path, bareGoName.FindString(body+txt))
 		}
 	}
 	resp, body := get(t, u+"/style.css", "")
@@ -206,8 +215,8 @@ func TestPredictForm(t *testing.T) {
 		"waits at most <strong>" + hms(n.QBETS.Wait) + "</strong>",
 		"95% quantile at 90% confidence",
 		fmt.Sprintf("<strong>%.0f%%</strong>", 100**n.ProbWithin),
-		"waits about <strong>" + hms(int64(n.IBL.Wait+0.5)) + "</strong> " + halfText(n.IBL.HalfWidth),
-		"90% interval", `id="quantile" name="quantile" type="text" inputmode="numeric" autocomplete="off" value="95"`,
+		"waits about <strong>" + hms(int64(n.IBL.Wait+0.5)) + "</strong> " + strings.ReplaceAll(intervalText(n.IBL, "0 wait"), "+", "&#43;"),
+		"90% interval", `<option value="95" selected="selected">95%</option>`,
 		`value="normal@s1" checked="checked"`, `value="debug@s1" checked="checked"`, `value="00:30:00"`,
 	} {
 		if !strings.Contains(body, w) {
@@ -217,10 +226,25 @@ func TestPredictForm(t *testing.T) {
 	if d := ps[1]; d.QBETS != nil || !strings.Contains(body, d.QBETSReason) || !strings.Contains(body, "none without a QBETS bound") {
 		t.Errorf("debug@s1 has no bound (%v); the page should say why", d.QBETS)
 	}
-	// Other levels are passed on: the page says what the API says.
+	// The form offers the quantiles and the confidences the service
+	// answers (Config.Levels, the default ones here), no others: until
+	// this change it took any quantile 1–99 and any confidence 10–95,
+	// and answered most of them with a reason naming a Go field.
+	for name, want := range map[string]string{"quantile": "95 50 75 90", "confidence": "90 95"} {
+		sel := regexp.MustCompile(`(?s)<select id="` + name + `".*?</select>`).FindString(body)
+		var got []string
+		for _, m := range regexp.MustCompile(`<option value="(\d+)"`).FindAllStringSubmatch(sel, -1) {
+			got = append(got, m[1])
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("the form offers %ss %v, want %s", name, got, want)
+		}
+	}
+	// Another pair of the levels is passed on: the page says what the
+	// API says.
 	q.Set("quantile", "75")
-	q.Set("confidence", "80")
-	ps, err = s.PredictHypothetical(&PredictRequest{Cores: 4, WallTime: 3600, Quantile: 75, Confidence: 80, Within: 1800, Locations: []Location{{"s1", "normal"}}})
+	q.Set("confidence", "95")
+	ps, err = s.PredictHypothetical(&PredictRequest{Cores: 4, WallTime: 3600, Quantile: 75, Confidence: 95, Within: 1800, Locations: []Location{{"s1", "normal"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,8 +252,18 @@ func TestPredictForm(t *testing.T) {
 	if ps[0].QBETS != nil {
 		want = "waits at most <strong>" + hms(ps[0].QBETS.Wait) + "</strong>, so starts by " + stamp(ps[0].QBETS.Start) + " UTC"
 	}
-	if resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?"+q.Encode(), ""); resp.StatusCode != 200 || !strings.Contains(body, want) || !strings.Contains(body, "80% interval") {
-		t.Errorf("levels 75/80: %d, %q not in\n%s", resp.StatusCode, want, body)
+	if resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?"+q.Encode(), ""); resp.StatusCode != 200 || !strings.Contains(body, want) || !strings.Contains(body, "95% interval") {
+		t.Errorf("levels 75/95: %d, %q not in\n%s", resp.StatusCode, want, body)
+	}
+	// A pair that is not one of the levels (from an address, or a
+	// quantile and a confidence of two different levels) is a 400 beside
+	// the quantile, listing the pairs and the operator's flag, no Go name.
+	q.Set("confidence", "80")
+	resp, body = get(t, srv.URL+"/karnak/waittime/predict.html?"+q.Encode(), "")
+	if e := regexp.MustCompile(`<p class="error" id="quantile-err">([^<]*)</p>`).FindStringSubmatch(body); resp.StatusCode != 400 || e == nil ||
+		!strings.Contains(e[1], "the 75% quantile at 80% confidence is not answered here: this service answers the quantile/confidence pairs 95/90, 50/90, 75/90, 90/90, 50/95, 75/95, 90/95, 95/95 (its operator chooses them: qserve -levels)") ||
+		strings.Contains(body, "Config") || !strings.Contains(body, `<option value="80" selected="selected">80%</option>`) {
+		t.Errorf("levels 75/80: %d %q\n%s", resp.StatusCode, e, body)
 	}
 
 	// Each invalid field gets its error beside it, and the page is a 400.
@@ -240,7 +274,7 @@ func TestPredictForm(t *testing.T) {
 	}
 	checkPage(t, "invalid form", resp, body)
 	for _, f := range []string{"cores", "wallTime", "quantile", "confidence", "within"} {
-		field := regexp.MustCompile(`(?s)<div class="field invalid">\s*<label for="` + f + `">[^<]*</label>\s*<input id="` + f + `" [^>]*aria-describedby="` + f + `-help ` + f + `-err" aria-invalid="true"/>\s*<small id="` + f + `-help">[^<]*</small>\s*<p class="error" id="` + f + `-err">&#34;[^<]*</p>\s*</div>`)
+		field := regexp.MustCompile(`(?s)<div class="field invalid">\s*<label for="` + f + `">[^<]*</label>\s*<(?:input|select) id="` + f + `" [^>]*aria-describedby="` + f + `-help ` + f + `-err" aria-invalid="true"(?:/>|>\s*(?:<option[^>]*>[^<]*</option>\s*)*</select>)\s*<small id="` + f + `-help">[^<]*</small>\s*<p class="error" id="` + f + `-err">&#34;[^<]*</p>\s*</div>`)
 		if !field.MatchString(body) {
 			t.Errorf("field %s: no error beside it\n%s", f, body)
 		}
@@ -291,7 +325,7 @@ func TestHypotheticalHTML(t *testing.T) {
 	for _, c := range []struct{ url, accept, ctype, want string }{
 		{"/karnak/waittime/prediction/?format=html", "", "text/html; charset=utf-8", "<h2><a href=\"/karnak/system/s1/queue/debug/summary.html\">debug@s1</a></h2>"},
 		{"/karnak/starttime/prediction/", "text/html", "text/html; charset=utf-8", "so starts by"},
-		{"/karnak/waittime/prediction/?format=xml", "", "application/xml; charset=utf-8", "<Predictions><Prediction><System>s1</System>"},
+		{"/karnak/waittime/prediction/?format=xml", "", "application/xml; charset=utf-8", "<predictions><prediction><system>s1</system>"},
 	} {
 		req, _ := http.NewRequest("POST", srv.URL+c.url, strings.NewReader(hypo))
 		req.Header.Set("Content-Type", "application/json")

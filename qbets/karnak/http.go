@@ -183,21 +183,21 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 
 // SystemStatus is one line of ksystems / the head of ksystem.
 type SystemStatus struct {
-	System    string `json:"system"`
-	Now       int64  `json:"now"`
-	Running   int    `json:"running"`
-	Waiting   int    `json:"waiting"`
-	UsedCores int64  `json:"usedCores"`
+	System    string `json:"system" xml:"system"`
+	Now       int64  `json:"now" xml:"now"`
+	Running   int    `json:"running" xml:"running"`
+	Waiting   int    `json:"waiting" xml:"waiting"`
+	UsedCores int64  `json:"usedCores" xml:"usedCores"`
 }
 
 // QueueStatus is one line of ksystem.
 type QueueStatus struct {
-	Queue       string `json:"queue"`
-	MaxCores    int64  `json:"maxCores"`
-	MaxWallTime int64  `json:"maxWallTime"`
-	Running     int    `json:"running"`
-	Waiting     int    `json:"waiting"`
-	UsedCores   int64  `json:"usedCores"`
+	Queue       string `json:"queue" xml:"queue"`
+	MaxCores    int64  `json:"maxCores" xml:"maxCores"`
+	MaxWallTime int64  `json:"maxWallTime" xml:"maxWallTime"`
+	Running     int    `json:"running" xml:"running"`
+	Waiting     int    `json:"waiting" xml:"waiting"`
+	UsedCores   int64  `json:"usedCores" xml:"usedCores"`
 }
 
 func (s *Service) statusOf(sys *system) (SystemStatus, []QueueStatus) {
@@ -241,7 +241,7 @@ func (s *Service) systemStatus(r *http.Request) (render, error) {
 	st, qs := s.statusOf(sys)
 	v := struct {
 		SystemStatus
-		Queues []QueueStatus `json:"queues"`
+		Queues []QueueStatus `json:"queues" xml:"queues"`
 	}{st, qs}
 	return render{v, func(w io.Writer) {
 		fmt.Fprintf(w, "system %s at %s: %d running, %d waiting, %d cores used\n", st.System, stamp(st.Now), st.Running, st.Waiting, st.UsedCores)
@@ -254,13 +254,13 @@ func (s *Service) systemStatus(r *http.Request) (render, error) {
 
 // QueueSummary is kqueue: the current state and the historical windows.
 type QueueSummary struct {
-	System    string        `json:"system"`
-	Queue     string        `json:"queue"`
-	Now       int64         `json:"now"`
-	Running   int           `json:"running"`
-	Waiting   int           `json:"waiting"`
-	UsedCores int64         `json:"usedCores"`
-	History   []WindowStats `json:"history"`
+	System    string        `json:"system" xml:"system"`
+	Queue     string        `json:"queue" xml:"queue"`
+	Now       int64         `json:"now" xml:"now"`
+	Running   int           `json:"running" xml:"running"`
+	Waiting   int           `json:"waiting" xml:"waiting"`
+	UsedCores int64         `json:"usedCores" xml:"usedCores"`
+	History   []WindowStats `json:"history" xml:"history"`
 }
 
 func (s *Service) queueSummary(r *http.Request) (render, error) {
@@ -300,11 +300,11 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 
 // WaitingJob is one line of kjobs.
 type WaitingJob struct {
-	Job      int64  `json:"job"`
-	Queue    string `json:"queue"`
-	Submit   int64  `json:"submit"`
-	Cores    int64  `json:"cores"`
-	WallTime int64  `json:"wallTime"`
+	Job      int64  `json:"job" xml:"job"`
+	Queue    string `json:"queue" xml:"queue"`
+	Submit   int64  `json:"submit" xml:"submit"`
+	Cores    int64  `json:"cores" xml:"cores"`
+	WallTime int64  `json:"wallTime" xml:"wallTime"`
 }
 
 func (s *Service) waitingJobs(r *http.Request) (render, error) {
@@ -329,14 +329,14 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 func (s *Service) stats(*http.Request) (render, error) {
 	s.cache.mu.Lock()
 	v := struct {
-		Hits   int64 `json:"cacheHits"`
-		Misses int64 `json:"cacheMisses"`
-		Raised int64 `json:"eventsRaised"`
+		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
+		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
+		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
 	}{s.cache.hits, s.cache.misses, s.raised.Load()}
 	s.cache.mu.Unlock()
 	return render{v, func(w io.Writer) {
 		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
-		fmt.Fprintf(w, "events stored at their system's clock (up to MaxBackstep before it): %d\n", v.Raised)
+		fmt.Fprintf(w, "events stored at their system's clock (up to the maximum backstep before it: %s): %d\n", setting("MaxBackstep"), v.Raised)
 	}}, nil
 }
 
@@ -502,8 +502,8 @@ func decodeEvents(body []byte) (string, []Event, error) {
 		}
 	case bytes.Contains(trim, []byte(`"events"`)):
 		var b struct {
-			Batch  string  `json:"batch"`
-			Events []Event `json:"events"`
+			Batch  string  `json:"batch" xml:"batch"`
+			Events []Event `json:"events" xml:"events"`
 		}
 		if err := d.Decode(&b); err != nil {
 			return "", nil, badRequest("body: malformed JSON: %v", err)
@@ -555,9 +555,9 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	}
 	last, _ := s.Last(sys)
 	write(w, "json", render{json: struct {
-		System string  `json:"system"`
-		Op     string  `json:"op"`
-		Last   *Record `json:"last,omitempty"`
+		System string  `json:"system" xml:"system"`
+		Op     string  `json:"op" xml:"op"`
+		Last   *Record `json:"last,omitempty" xml:"last,omitempty"`
 	}{sys, op, recordOrNil(last)}})
 }
 
@@ -612,9 +612,9 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 	case p.IBL == nil:
 		fmt.Fprintf(w, "  IBL    %s\n", p.IBLReason)
 	case start:
-		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %s)\n", stamp(p.IBL.Start), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
+		fmt.Fprintf(w, "  IBL    starts at %s %s (%d%% interval, %s)\n", stamp(p.IBL.Start), intervalText(p.IBL, "now"), p.Confidence, neighbours(p.IBL.Neighbors))
 	default:
-		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %s)\n", hms(int64(math.Round(p.IBL.Wait))), halfText(p.IBL.HalfWidth), p.Confidence, neighbours(p.IBL.Neighbors))
+		fmt.Fprintf(w, "  IBL    waits %s %s (%d%% interval, %s)\n", hms(int64(math.Round(p.IBL.Wait))), intervalText(p.IBL, "0 wait"), p.Confidence, neighbours(p.IBL.Neighbors))
 	}
 	if sl := p.Slurm; sl != nil {
 		what := "waits " + hms(sl.Wait)
@@ -636,11 +636,18 @@ func neighbours(n int) string {
 	return fmt.Sprint(n, " neighbours")
 }
 
-func halfText(h float64) string {
-	if h < 0 {
+// intervalText is e's interval after its value: "±01:00:00", or, when its
+// low end is clamped at floor (no wait: "0 wait", or "now" after a start
+// time), the two ends apart and why: "−00:18:28 +01:20:48 (±01:20:48
+// clamped at 0 wait)".
+func intervalText(e *EstimatePart, floor string) string {
+	switch {
+	case e.HalfWidth < 0:
 		return "± unbounded"
+	case !e.LowClamped:
+		return "±" + hms(int64(e.HalfWidth+0.5))
 	}
-	return "±" + hms(int64(h+0.5))
+	return fmt.Sprintf("−%s +%s (±%s clamped at %s)", hms(int64(e.Wait-e.Low+0.5)), hms(int64(e.High-e.Wait+0.5)), hms(int64(e.HalfWidth+0.5)), floor)
 }
 
 // stamp formats Unix seconds in UTC.

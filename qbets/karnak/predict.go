@@ -18,28 +18,28 @@ import (
 // are Unix seconds on the system's clock. Each method's part is nil when
 // it could not predict, with the reason given instead.
 type Prediction struct {
-	System     string `json:"system"`
-	Queue      string `json:"queue"`
-	Job        *int64 `json:"job,omitempty"`
-	Submit     int64  `json:"submit,omitempty"` // queued job only
-	Cores      int64  `json:"cores"`
-	WallTime   int64  `json:"wallTime"`
-	Now        int64  `json:"now"`
-	Quantile   int    `json:"quantile"`
-	Confidence int    `json:"confidence"`
+	System     string `json:"system" xml:"system"`
+	Queue      string `json:"queue" xml:"queue"`
+	Job        *int64 `json:"job,omitempty" xml:"job,omitempty"`
+	Submit     int64  `json:"submit,omitempty" xml:"submit,omitempty"` // queued job only
+	Cores      int64  `json:"cores" xml:"cores"`
+	WallTime   int64  `json:"wallTime" xml:"wallTime"`
+	Now        int64  `json:"now" xml:"now"`
+	Quantile   int    `json:"quantile" xml:"quantile"`
+	Confidence int    `json:"confidence" xml:"confidence"`
 
 	// QBETS (spec qbets-varq-coalloc §2): an upper bound, at the given
 	// confidence, on the quantile of the wait from Now.
-	QBETS       *BoundPart `json:"qbets,omitempty"`
-	QBETSReason string     `json:"qbetsReason,omitempty"`
+	QBETS       *BoundPart `json:"qbets,omitempty" xml:"qbets,omitempty"`
+	QBETSReason string     `json:"qbetsReason,omitempty" xml:"qbetsReason,omitempty"`
 	// Within and ProbWithin (§2.7): the largest quantile whose bound is ≤
 	// Within, at the confidence of the service's first level for a
 	// hypothetical job (Config.Levels; ProbWithinReason says why there
 	// is none at another confidence), at the pair asked for a queued job
 	// when it is one of Config.Levels.
-	Within           int64    `json:"within,omitempty"`
-	ProbWithin       *float64 `json:"probWithin,omitempty"`
-	ProbWithinReason string   `json:"probWithinReason,omitempty"`
+	Within           int64    `json:"within,omitempty" xml:"within,omitempty"`
+	ProbWithin       *float64 `json:"probWithin,omitempty" xml:"probWithin,omitempty"`
+	ProbWithinReason string   `json:"probWithinReason,omitempty" xml:"probWithinReason,omitempty"`
 	// Conditional is set for a queued job, which has waited Waited
 	// seconds (Now − Submit): its QBETS answers are conditional on it
 	// (qbets.Predictor.ForecastWaited). QBETS bounds the rest of its wait
@@ -49,19 +49,19 @@ type Prediction struct {
 	// about the total wait: a job that had waited longer than most was
 	// shown "waits at most 00:00:00" and "96% chance of starting within
 	// an hour".)
-	Conditional bool  `json:"conditional,omitempty"`
-	Waited      int64 `json:"waited,omitempty"`
+	Conditional bool  `json:"conditional,omitempty" xml:"conditional,omitempty"`
+	Waited      int64 `json:"waited,omitempty" xml:"waited,omitempty"`
 	// IBL (Karnak, spec karnak-ibl-service §4): the kernel-regression
 	// estimate with a Confidence% interval ±HalfWidth.
-	IBL       *EstimatePart `json:"ibl,omitempty"`
-	IBLReason string        `json:"iblReason,omitempty"`
+	IBL       *EstimatePart `json:"ibl,omitempty" xml:"ibl,omitempty"`
+	IBLReason string        `json:"iblReason,omitempty" xml:"iblReason,omitempty"`
 	// Slurm is the scheduler's own estimate where a Slurm feed sends one
 	// (nil otherwise): see SlurmPart.
-	Slurm *SlurmPart `json:"slurm,omitempty"`
+	Slurm *SlurmPart `json:"slurm,omitempty" xml:"slurm,omitempty"`
 
 	// Error, for one location of a hypothetical request, says why it has
 	// no prediction (§2.3); the other fields then echo the request.
-	Error string `json:"error,omitempty"`
+	Error string `json:"error,omitempty" xml:"error,omitempty"`
 
 	// enc is the JSON encoding of the fields above, made once for a
 	// prediction the cache keeps, so that its hits are not encoded again
@@ -81,12 +81,12 @@ func (p Prediction) MarshalJSON() ([]byte, error) { return p.encoded() }
 // time, with the lower confidence bound on the same quantile when the
 // history allows one, and where the bound came from.
 type BoundPart struct {
-	Wait      int64  `json:"wait"`
-	Start     int64  `json:"start"`
-	LowerWait *int64 `json:"lowerWait,omitempty"`
-	Cluster   int    `json:"cluster"`
-	Fallback  bool   `json:"fallback,omitempty"` // queue-level history: the cluster's was too short
-	History   int    `json:"history"`            // waits the bound was taken from
+	Wait      int64  `json:"wait" xml:"wait"`
+	Start     int64  `json:"start" xml:"start"`
+	LowerWait *int64 `json:"lowerWait,omitempty" xml:"lowerWait,omitempty"`
+	Cluster   int    `json:"cluster" xml:"cluster"`
+	Fallback  bool   `json:"fallback,omitempty" xml:"fallback,omitempty"` // queue-level history: the cluster's was too short
+	History   int    `json:"history" xml:"history"`                       // waits the bound was taken from
 }
 
 // bound turns a Forecast for a job submitted at submit (now for a
@@ -101,11 +101,31 @@ func bound(f qbets.Forecast, submit, now int64) *BoundPart {
 }
 
 // EstimatePart is the IBL estimate as a wait from now and a start time.
+// Its interval is Wait ± HalfWidth, symmetric as Karnak's, but a wait is
+// never below 0: Low and High are the interval's ends as shown, Low
+// clamped at 0 (LowClamped says it was: Wait − HalfWidth < 0, or the
+// interval is unbounded), High -1 when it is unbounded. Every format
+// shows the clamped ends (until this change the pages said "waits
+// 00:18:28 ±01:20:48", a start before the question).
 type EstimatePart struct {
-	Wait      float64 `json:"wait"`
-	Start     int64   `json:"start"`
-	HalfWidth float64 `json:"halfWidth"` // +Inf is written as -1 in JSON
-	Neighbors int     `json:"neighbors"`
+	Wait       float64 `json:"wait" xml:"wait"`
+	Start      int64   `json:"start" xml:"start"`
+	HalfWidth  float64 `json:"halfWidth" xml:"halfWidth"` // +Inf is written as -1 in JSON
+	Low        float64 `json:"low" xml:"low"`
+	High       float64 `json:"high" xml:"high"` // -1: unbounded
+	LowClamped bool    `json:"lowClamped,omitempty" xml:"lowClamped,omitempty"`
+	Neighbors  int     `json:"neighbors" xml:"neighbors"`
+}
+
+// newEstimate is the estimate wait ± half (half < 0: unbounded) at now,
+// with its interval's ends clamped at no wait.
+func newEstimate(wait, half float64, neighbors int, now int64) *EstimatePart {
+	e := &EstimatePart{Wait: wait, Start: now + int64(math.Round(wait)), HalfWidth: half, Low: max(wait-half, 0), High: wait + half, Neighbors: neighbors}
+	e.LowClamped = wait-half < 0
+	if half < 0 {
+		e.Low, e.High, e.LowClamped = 0, -1, true
+	}
+	return e
 }
 
 // Defaults of a prediction request (Karnak: confidence 90; QBETS: the
@@ -259,8 +279,8 @@ func (c *predCache) put(k predKey, p Prediction) Prediction {
 
 // Location is one queue@system pair of a hypothetical request.
 type Location struct {
-	System string `json:"system"`
-	Queue  string `json:"queue"`
+	System string `json:"system" xml:"system"`
+	Queue  string `json:"queue" xml:"queue"`
 }
 
 func (l Location) String() string { return l.Queue + "@" + l.System }
@@ -356,7 +376,7 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 	lv := Level{p.Quantile, p.Confidence}
 	first := s.opt.Levels[0]
 	if !slices.Contains(s.opt.Levels, lv) {
-		p.QBETSReason = fmt.Sprintf("no QBETS bound: the service answers the quantile/confidence pairs %v, not %v (Config.Levels)", s.opt.Levels, lv)
+		p.QBETSReason = s.levelsReason(lv)
 	} else {
 		qf, cf := lv.fractions()
 		if f := q.pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now, Quantile: qf, Confidence: cf}); f.OK {
@@ -369,7 +389,7 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 		return
 	}
 	if p.Confidence != first.Confidence {
-		p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at %d%% confidence only (the first of Config.Levels)", first.Confidence)
+		p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at %d%% confidence only (the first of the service's levels, %s)", first.Confidence, setting("Levels"))
 		return
 	}
 	pw := 0.0
@@ -377,6 +397,13 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 		pw, _ = q.pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
 	}
 	p.ProbWithin = &pw
+}
+
+// levelsReason says why a pair the service does not answer has no
+// QBETS bound: which pairs it answers, and who chooses them.
+func (s *Service) levelsReason(lv Level) string {
+	return fmt.Sprintf("no QBETS bound: the %d%% quantile at %d%% confidence is not among the quantile/confidence pairs this service answers, %s (%s)",
+		lv.Quantile, lv.Confidence, levelList(s.opt.Levels), setting("Levels"))
 }
 
 // qbetsWaited fills p's QBETS part for a queued job that has waited
@@ -390,12 +417,12 @@ func (s *Service) qbetsWaited(p *Prediction, q *queue) {
 	first := s.opt.Levels[0]
 	at := lv
 	if !slices.Contains(s.opt.Levels, lv) {
-		p.QBETSReason = fmt.Sprintf("no QBETS bound: the service answers the quantile/confidence pairs %v, not %v (Config.Levels)", s.opt.Levels, lv)
+		p.QBETSReason = s.levelsReason(lv)
 		if p.Within <= 0 {
 			return
 		}
 		if p.Confidence != first.Confidence {
-			p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at the confidences of Config.Levels only (%d%% for a pair not among them)", first.Confidence)
+			p.ProbWithinReason = fmt.Sprintf("the probability of starting within a time is answered at the confidences of the service's levels only (%d%% for a pair not among them; %s)", first.Confidence, setting("Levels"))
 			return
 		}
 		at = first
@@ -460,7 +487,7 @@ func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64, empty string)
 	if math.IsInf(half, 1) {
 		half = -1 // JSON has no infinity; -1 means "unbounded"
 	}
-	return &EstimatePart{Wait: pr.Wait, Start: now + int64(math.Round(pr.Wait)), HalfWidth: half, Neighbors: pr.Neighbors}, ""
+	return newEstimate(pr.Wait, half, pr.Neighbors, now), ""
 }
 
 // PredictJob answers kwait / kstart for a waiting job.

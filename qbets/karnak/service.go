@@ -143,7 +143,7 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 	defer s.mu.Unlock()
 	if sys = s.systems[name]; sys == nil {
 		if !stored && len(s.systems) >= s.opt.MaxSystems {
-			return nil, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("system: %q would be system %d, at most %d (MaxSystems)", name, len(s.systems)+1, s.opt.MaxSystems)}
+			return nil, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("system: %q would be system %d, at most %d (%s)", name, len(s.systems)+1, s.opt.MaxSystems, setting("MaxSystems"))}
 		}
 		var err error
 		if sys, err = newSystem(name, &s.opt); err != nil {
@@ -185,8 +185,8 @@ func (s *Service) Ingest(evs []Event) error {
 // Ack acknowledges a stored batch: its id (if the client gave one) and
 // how many events it held. A retried batch gets the same Ack.
 type Ack struct {
-	Batch  string `json:"batch,omitempty"`
-	Events int    `json:"events"`
+	Batch  string `json:"batch,omitempty" xml:"batch,omitempty"`
+	Events int    `json:"events" xml:"events"`
 }
 
 // IngestBatch validates a batch of events, stores it in one transaction,
@@ -233,8 +233,8 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 			return Ack{}, badRequest("events[%d].%v", i, err)
 		}
 		if evs[i].Time > now+s.opt.MaxSkew {
-			return Ack{}, badRequest("events[%d].time: %d is %s ahead of the service's clock (%d); at most %s (MaxSkew)",
-				i, evs[i].Time, hms(evs[i].Time-now), now, hms(s.opt.MaxSkew))
+			return Ack{}, badRequest("events[%d].time: %d is %s ahead of the service's clock (%d); at most %s (%s)",
+				i, evs[i].Time, hms(evs[i].Time-now), now, hms(s.opt.MaxSkew), setting("MaxSkew"))
 		}
 	}
 	evs = slices.Clone(evs) // dryRun raises times within MaxBackstep
@@ -370,7 +370,7 @@ func (s *Service) dryRun(evs []Event) (raised int, err error) {
 				sys.mu.RUnlock()
 			} else {
 				if nsys++; nsys > s.opt.MaxSystems {
-					return 0, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (MaxSystems)", i, e.System, nsys, s.opt.MaxSystems)}
+					return 0, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("events[%d].system: %q would be system %d, at most %d (%s)", i, e.System, nsys, s.opt.MaxSystems, setting("MaxSystems"))}
 				}
 				v.clock = -1
 			}

@@ -32,11 +32,11 @@ package karnak
 // in wall time; for a queued job it is the job itself (its expected start
 // as squeue shows it).
 type SlurmPart struct {
-	Wait     int64 `json:"wait"`
-	Start    int64 `json:"start"`
-	At       int64 `json:"at"`
-	Cores    int64 `json:"cores"`
-	WallTime int64 `json:"wallTime"`
+	Wait     int64 `json:"wait" xml:"wait"`
+	Start    int64 `json:"start" xml:"start"`
+	At       int64 `json:"at" xml:"at"`
+	Cores    int64 `json:"cores" xml:"cores"`
+	WallTime int64 `json:"wallTime" xml:"wallTime"`
 }
 
 const (

@@ -206,7 +206,7 @@ func TestSlurmEstimateShown(t *testing.T) {
 	_, xs := do(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=xml", "application/json", hypo)
 	var hj []Prediction
 	var hx struct {
-		Items []Prediction `xml:"Prediction"`
+		Items []Prediction `xml:"prediction"`
 	}
 	if err := json.Unmarshal([]byte(js), &hj); err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func TestSlurmEstimateShown(t *testing.T) {
 	if len(hj) != 2 || hj[0].Slurm == nil || *hj[0].Slurm != want || hj[1].Slurm == nil || hj[1].Slurm.Cores != 8 {
 		t.Fatalf("JSON: %s", js)
 	}
-	if !sameValues(hj, hx.Items) || !strings.Contains(xs, "<Slurm><Wait>5400</Wait>") {
+	if !sameValues(hj, hx.Items) || !strings.Contains(xs, "<slurm><wait>5400</wait>") {
 		t.Errorf("JSON and XML differ:\n%s\n%s", js, xs)
 	}
 	_, txt := do(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=txt", "application/json", hypo)

@@ -39,15 +39,15 @@ type history struct{ started, ended records }
 // WindowStats is one row of kqueue's historical part: the jobs that
 // started (waits) or ended (run times) within the window before now.
 type WindowStats struct {
-	Window       string  `json:"window"`
-	Started      int     `json:"started"`
-	MeanCores    float64 `json:"meanCores"`   // of the started jobs
-	MeanReqTime  float64 `json:"meanReqTime"` // seconds, of the started jobs with a request
-	MeanWait     float64 `json:"meanWait"`    // seconds
-	Ended        int     `json:"ended"`
-	MeanEndCores float64 `json:"meanEndedCores"`
-	MeanEndReq   float64 `json:"meanEndedReqTime"`
-	MeanRunTime  float64 `json:"meanRunTime"` // seconds
+	Window       string  `json:"window" xml:"window"`
+	Started      int     `json:"started" xml:"started"`
+	MeanCores    float64 `json:"meanCores" xml:"meanCores"`     // of the started jobs
+	MeanReqTime  float64 `json:"meanReqTime" xml:"meanReqTime"` // seconds, of the started jobs with a request
+	MeanWait     float64 `json:"meanWait" xml:"meanWait"`       // seconds
+	Ended        int     `json:"ended" xml:"ended"`
+	MeanEndCores float64 `json:"meanEndedCores" xml:"meanEndedCores"`
+	MeanEndReq   float64 `json:"meanEndedReqTime" xml:"meanEndedReqTime"`
+	MeanRunTime  float64 `json:"meanRunTime" xml:"meanRunTime"` // seconds
 }
 
 // summarize scans back from the newest record; the lists hold at most a

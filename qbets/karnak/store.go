@@ -16,12 +16,12 @@ import (
 // State and Feed with Rewrite when it prunes the store (retain.go); a
 // store keeps them as opaque values.
 type Record struct {
-	Seq    int64  `json:"seq"`
-	Batch  string `json:"batch,omitempty"`
-	Digest string `json:"digest,omitempty"`
-	Feed   int64  `json:"feed,omitempty"`
-	State  []byte `json:"state,omitempty" xml:",omitempty"`
-	Event  Event  `json:"event"`
+	Seq    int64  `json:"seq" xml:"seq"`
+	Batch  string `json:"batch,omitempty" xml:"batch,omitempty"`
+	Digest string `json:"digest,omitempty" xml:"digest,omitempty"`
+	Feed   int64  `json:"feed,omitempty" xml:"feed,omitempty"`
+	State  []byte `json:"state,omitempty" xml:"state,omitempty"`
+	Event  Event  `json:"event" xml:"event"`
 }
 
 // Store is the durable event log the service is rebuilt from. The

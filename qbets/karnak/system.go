@@ -173,7 +173,7 @@ func checkState(e *Event, name string, v stateView, o *Config) error {
 	if last := v.lastEvent(); e.Time < last && e.Kind != "estimate" { // estimates: out of band (slurm.go)
 		back := "events must arrive in time order"
 		if o != nil && o.MaxBackstep > 0 {
-			back = fmt.Sprintf("at most %d s earlier is accepted (MaxBackstep)", o.MaxBackstep)
+			back = fmt.Sprintf("at most %d s earlier is accepted (%s)", o.MaxBackstep, setting("MaxBackstep"))
 		}
 		return fmt.Errorf("time: %d is before the last event of %q (%d); %s", e.Time, name, last, back)
 	}
@@ -181,7 +181,7 @@ func checkState(e *Event, name string, v stateView, o *Config) error {
 	switch e.Kind {
 	case "queue":
 		if _, ok := v.queueMax(e.Queue); !ok && o != nil && v.queueCount() >= o.MaxQueues {
-			return fmt.Errorf("queue: %q would be queue %d of %q, at most %d (MaxQueues)", e.Queue, v.queueCount()+1, name, o.MaxQueues)
+			return fmt.Errorf("queue: %q would be queue %d of %q, at most %d (%s)", e.Queue, v.queueCount()+1, name, o.MaxQueues, setting("MaxQueues"))
 		}
 	case "submit":
 		maxCores, ok := v.queueMax(e.Queue)
@@ -195,7 +195,7 @@ func checkState(e *Event, name string, v stateView, o *Config) error {
 			return fmt.Errorf("cores: %d exceeds queue %q's maximum %d", e.Cores, e.Queue, maxCores)
 		}
 		if o != nil && v.liveJobs() >= o.MaxLiveJobs {
-			return fmt.Errorf("job: %d would be live job %d of %q (submitted, not ended), at most %d (MaxLiveJobs)", e.Job, v.liveJobs()+1, name, o.MaxLiveJobs)
+			return fmt.Errorf("job: %d would be live job %d of %q (submitted, not ended), at most %d (%s)", e.Job, v.liveJobs()+1, name, o.MaxLiveJobs, setting("MaxLiveJobs"))
 		}
 	case "estimate":
 		if e.Job != 0 {

@@ -5,34 +5,37 @@ import (
 	"encoding/xml"
 	"net/http"
 	"reflect"
+	"strings"
 )
 
-// xmlRoots names the root element of each resource's XML; a list's
-// items are named by their type (SystemStatus, WaitingJob, Prediction).
-// Element names are the Go field names, in the PascalCase of Karnak's own
-// XML protocol (spec karnak-ibl-service §2.3), and the document parses
-// back with encoding/xml into the same Go values as the JSON one does
-// with encoding/json.
+// xmlRoot names the root element of each resource's XML. Every element
+// is named as its value is in the JSON (the struct tags say both), so a
+// client reads the same names in either (TestXMLNamesAreJSONNames); the
+// root and a list's items, which have no name in the JSON, are named
+// alike: a list's items by their type, "systemStatus", "waitingJob",
+// "prediction". (Until this change the XML used the Go field names in
+// PascalCase, as Karnak's own XML protocol did, and so named the same
+// value twice: "MeanEndReq" for "meanEndedReqTime".)
 func xmlRoot(page string) string {
 	switch page {
 	case "systems":
-		return "Systems"
+		return "systems"
 	case "status":
-		return "SystemStatus"
+		return "systemStatus"
 	case "summary":
-		return "QueueSummary"
+		return "queueSummary"
 	case "waiting":
-		return "WaitingJobs"
+		return "waitingJobs"
 	case "last":
-		return "Record"
+		return "record"
 	case "stats":
-		return "Stats"
+		return "stats"
 	case "prediction":
-		return "Prediction"
+		return "prediction"
 	case "predictions":
-		return "Predictions"
+		return "predictions"
 	}
-	return "Karnak"
+	return "karnak"
 }
 
 // writeXML writes v as an XML document whose root is page's; a slice
@@ -47,7 +50,10 @@ func writeXML(w http.ResponseWriter, page string, v any) {
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice {
 		err = enc.EncodeToken(root)
 		for i := 0; err == nil && i < rv.Len(); i++ {
-			err = enc.Encode(rv.Index(i).Interface())
+			item := rv.Index(i)
+			name := item.Type().Name()
+			name = strings.ToLower(name[:1]) + name[1:]
+			err = enc.EncodeElement(item.Interface(), xml.StartElement{Name: xml.Name{Local: name}})
 		}
 		if err == nil {
 			err = enc.EncodeToken(root.End())

@@ -3,7 +3,9 @@ package karnak
 import (
 	"encoding/json"
 	"encoding/xml"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,21 +63,21 @@ func sameValues(a, b any) bool {
 func TestXMLRoundTrip(t *testing.T) {
 	_, srv := newTestServer(t)
 	u := srv.URL + "/karnak"
-	roundTrip[[]SystemStatus](t, u, "/system/status", "Systems")
+	roundTrip[[]SystemStatus](t, u, "/system/status", "systems")
 	roundTrip[struct {
 		SystemStatus
-		Queues []QueueStatus `json:"queues"`
-	}](t, u, "/system/s1/status", "SystemStatus")
-	roundTrip[QueueSummary](t, u, "/system/s1/queue/normal/summary", "QueueSummary")
-	roundTrip[QueueSummary](t, u, "/system/s1/queue/all_jobs/summary", "QueueSummary")
-	roundTrip[[]WaitingJob](t, u, "/system/s1/job/waiting", "WaitingJobs")
-	roundTrip[Prediction](t, u, "/system/s1/job/1002/prediction/waittime", "Prediction")
-	roundTrip[Record](t, u, "/system/s1/event/last", "Record")
+		Queues []QueueStatus `json:"queues" xml:"queues"`
+	}](t, u, "/system/s1/status", "systemStatus")
+	roundTrip[QueueSummary](t, u, "/system/s1/queue/normal/summary", "queueSummary")
+	roundTrip[QueueSummary](t, u, "/system/s1/queue/all_jobs/summary", "queueSummary")
+	roundTrip[[]WaitingJob](t, u, "/system/s1/job/waiting", "waitingJobs")
+	roundTrip[Prediction](t, u, "/system/s1/job/1002/prediction/waittime", "prediction")
+	roundTrip[Record](t, u, "/system/s1/event/last", "record")
 	roundTrip[struct {
-		Hits   int64 `json:"cacheHits"`
-		Misses int64 `json:"cacheMisses"`
-		Raised int64 `json:"eventsRaised"`
-	}](t, u, "/stats", "Stats")
+		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
+		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
+		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
+	}](t, u, "/stats", "stats")
 
 	// The job prediction with within (ProbWithin, pointers) and the
 	// hypothetical answers.
@@ -90,7 +92,7 @@ func TestXMLRoundTrip(t *testing.T) {
 	_, xs = do(t, "POST", u+"/waittime/prediction/?format=xml", "application/json", hypo)
 	var hj []Prediction
 	var hx struct {
-		Items []Prediction `xml:"Prediction"`
+		Items []Prediction `xml:"prediction"`
 	}
 	if json.Unmarshal([]byte(js), &hj) != nil || xml.Unmarshal([]byte(xs), &hx) != nil || len(hj) != 3 || !sameValues(hj, hx.Items) {
 		t.Errorf("hypothetical: JSON and XML differ:\n%s\n%s", js, xs)
@@ -104,5 +106,90 @@ func TestXMLEscapes(t *testing.T) {
 	if code, body := do(t, "POST", srv.URL+"/karnak/events", "application/json", ev); code != 200 {
 		t.Fatalf("%d %s", code, body)
 	}
-	roundTrip[Record](t, srv.URL+"/karnak", "/system/s1/event/last", "Record")
+	roundTrip[Record](t, srv.URL+"/karnak", "/system/s1/event/last", "record")
+}
+
+// TestXMLNamesAreJSONNames walks the JSON and the XML of every resource
+// (a queued job's prediction with everything it can carry, the
+// hypothetical answers, the statuses, a queue's summary) and requires the
+// same set of names: a JSON key and an XML element for each value, named
+// alike. Until this change the XML named them after the Go fields
+// (QBETSReason for qbetsReason, MeanEndReq for meanEndedReqTime).
+func TestXMLNamesAreJSONNames(t *testing.T) {
+	_, srv := newTestServer(t)
+	u := srv.URL + "/karnak"
+	hypo := `{"cores": 4, "wallTime": "01:00:00", "within": 1800, "locations": ["normal@s1", "debug@s1", "nope@s1"]}`
+	for _, c := range []struct{ path, root, item string }{
+		{"/system/status", "systems", "systemStatus"},
+		{"/system/s1/status", "systemStatus", ""},
+		{"/system/s1/queue/normal/summary", "queueSummary", ""},
+		{"/system/s1/job/waiting", "waitingJobs", "waitingJob"},
+		{"/system/s1/job/1002/prediction/waittime?within=00:30:00", "prediction", ""},
+		{"/system/s1/event/last", "record", ""},
+		{"/stats", "stats", ""},
+		{"POST /waittime/prediction/", "predictions", "prediction"},
+	} {
+		var js, xs string
+		if path, ok := strings.CutPrefix(c.path, "POST "); ok {
+			_, js = do(t, "POST", u+path+"?format=json", "application/json", hypo)
+			_, xs = do(t, "POST", u+path+"?format=xml", "application/json", hypo)
+		} else {
+			p, q, _ := strings.Cut(c.path, "?")
+			_, js = get(t, u+p+".json?"+q, "")
+			_, xs = get(t, u+p+".xml?"+q, "")
+		}
+		var v any
+		if err := json.Unmarshal([]byte(js), &v); err != nil {
+			t.Fatalf("%s.json: %v", c.path, err)
+		}
+		jn := map[string]bool{}
+		var walk func(any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, e := range v {
+					jn[k] = true
+					walk(e)
+				}
+			case []any:
+				for _, e := range v {
+					walk(e)
+				}
+			}
+		}
+		walk(v)
+		xn := map[string]bool{}
+		dec := xml.NewDecoder(strings.NewReader(xs))
+		depth := 0
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			switch tok := tok.(type) {
+			case xml.StartElement:
+				depth++
+				for _, a := range tok.Attr {
+					xn[a.Name.Local] = true
+				}
+				switch {
+				case depth == 1:
+					if tok.Name.Local != c.root {
+						t.Errorf("%s.xml: root <%s>, want <%s>", c.path, tok.Name.Local, c.root)
+					}
+				case depth == 2 && c.item != "":
+					if tok.Name.Local != c.item {
+						t.Errorf("%s.xml: item <%s>, want <%s>", c.path, tok.Name.Local, c.item)
+					}
+				default:
+					xn[tok.Name.Local] = true
+				}
+			case xml.EndElement:
+				depth--
+			}
+		}
+		if len(jn) < 3 || !reflect.DeepEqual(jn, xn) {
+			t.Errorf("%s: JSON names %v, XML names %v", c.path, slices.Sorted(maps.Keys(jn)), slices.Sorted(maps.Keys(xn)))
+		}
+	}
 }
