@@ -22,7 +22,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -162,7 +161,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	}
 	// The bar is a terminal's default; -json (output for scripts) and -v
 	// (the lines instead) turn that default off; -progress forces it.
-	if *bar && (explicit(fs, "progress") || !*asJSON && !*verbose) {
+	if cli.ProgressOn(fs, bar, *asJSON || *verbose) {
 		o.Bar = stderr
 	}
 	w, flush := cli.Output(stdout, *asJSON)
@@ -184,13 +183,6 @@ type options struct {
 	Seeds, Par        int
 	Log               io.Writer // progress lines (-v); nil: none
 	Bar               io.Writer // the progress bar (-progress); nil: none
-}
-
-// explicit reports whether the command line set the flag name.
-func explicit(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // reproduce loads the traces and prints the selected tables on w.

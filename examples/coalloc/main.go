@@ -88,7 +88,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if *diag {
 		opt.diag = stderr
 	}
-	if *bar {
+	if cli.ProgressOn(fs, bar, *asJSON) {
 		opt.bar, opt.progress = progress.New(stderr, true, float64(len(table62))), nil
 		defer opt.bar.Done()
 	}

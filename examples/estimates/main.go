@@ -25,7 +25,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -138,7 +137,7 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// The bar (of -validate, the long run) is a terminal's default, off
 	// under -json (output for scripts); -progress forces it.
-	if *bar && (explicit(fs, "progress") || !*asJSON) {
+	if cli.ProgressOn(fs, bar, *asJSON) {
 		o.bar = stderr
 	}
 	switch {
@@ -160,13 +159,6 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	o.json = *asJSON
 	return runAssign(stdout, stderr, o)
-}
-
-// explicit reports whether the command line set the flag name.
-func explicit(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // runAssign reads the trace, replaces field 9 with the chosen model and

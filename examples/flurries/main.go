@@ -16,7 +16,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -106,7 +105,7 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		steps++
 	}
-	bar := progress.New(stderr, *onBar && (explicit(fs, "progress") || !*asJSON), float64(steps))
+	bar := progress.New(stderr, cli.ProgressOn(fs, onBar, *asJSON), float64(steps))
 	defer bar.Done()
 	w, flush := cli.Output(stdout, *asJSON)
 	if plot.dir != "" {
@@ -192,13 +191,6 @@ var experimentNames = func() []string {
 	}
 	return n
 }()
-
-// explicit reports whether the command line set the flag name.
-func explicit(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
 
 // reproduce runs the experiment exp (or all) and prints its sections on w,
 // starting a stage of bar (if not nil) for each experiment.

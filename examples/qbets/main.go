@@ -20,7 +20,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -89,7 +88,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	// The bar is a terminal's default, off under -json (output for
 	// scripts); -progress forces it.
-	o.bar = *bar && (explicit(fs, "progress") || !o.json)
+	o.bar = cli.ProgressOn(fs, bar, o.json)
 	o.files = append(o.files, files...)
 	if !(o.q > 0 && o.q < 1) {
 		return o, cli.Usagef("-q %v: must be in (0, 1)", o.q)
@@ -101,13 +100,6 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, cli.Usagef("-min %d: must be ≥ 0", o.minJobs)
 	}
 	return o, nil
-}
-
-// explicit reports whether the command line set the flag name.
-func explicit(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // command is the command over explicit streams; it returns the exit status.

@@ -86,7 +86,7 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	if err == nil {
 		err = cli.NoArgs(pos)
 	}
-	if *bar {
+	if cli.ProgressOn(fs, bar, *asJSON) {
 		o.progress = stderr
 	}
 	if err == nil {

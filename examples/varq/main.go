@@ -87,7 +87,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if opt.paths, err = tracePaths(*traces); err != nil {
 		return err
 	}
-	if *bar {
+	if cli.ProgressOn(fs, bar, *asJSON) {
 		fr, tg := len(opt.fractions), len(opt.targets) // nil: the thesis's
 		if fr == 0 {
 			fr = len(fractions)

@@ -105,3 +105,28 @@ func TestWatched(t *testing.T) {
 		t.Errorf("used %v, err %v after a derived context", w.used.Load(), w.Err())
 	}
 }
+
+// TestProgressOn: -progress as given wins; else the terminal's default,
+// which -json turns off.
+func TestProgressOn(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		def, json bool
+		want      bool
+	}{
+		{nil, true, false, true},
+		{nil, true, true, false},
+		{nil, false, false, false},
+		{[]string{"-progress"}, false, true, true},
+		{[]string{"-progress=false"}, true, false, false},
+	} {
+		fs := NewFlagSet("t")
+		bar := fs.Bool("progress", c.def, "")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		if got := ProgressOn(fs, bar, c.json); got != c.want {
+			t.Errorf("%q, default %v, json %v: %v, want %v", c.args, c.def, c.json, got, c.want)
+		}
+	}
+}

@@ -76,6 +76,15 @@ func ProgressFlag(fs *flag.FlagSet, stderr io.Writer) *bool {
 	return fs.Bool("progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
 }
 
+// ProgressOn reports whether to draw the bar of -progress (registered by
+// ProgressFlag as bar): as the command line set it, else a terminal's
+// default, which -json turns off (its output is for scripts).
+func ProgressOn(fs *flag.FlagSet, bar *bool, json bool) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "progress" })
+	return *bar && (set || !json)
+}
+
 // endedByTerminator reports whether fs.Parse stopped after a "--" that
 // ended the flags, walking the consumed arguments as package flag does:
 // a "--" that is the value of a non-boolean flag ("-o --") is no
