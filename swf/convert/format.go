@@ -149,23 +149,3 @@ func sniffFrom(first string, raw, head []byte) string {
 
 // sniffBytes is how much of an input sniff sees.
 const sniffBytes = 64 << 10
-
-// checkFormat returns a *FormatError when head is clearly another format
-// than one of want. The sniffed format is also returned, for the error a
-// converter gives when it could read nothing.
-func checkFormat(head []byte, want string, also ...string) (saw string, err error) {
-	saw, line, sample := sniff(head)
-	if saw == "" || saw == want || contains(also, saw) {
-		return saw, nil
-	}
-	return saw, &FormatError{Want: want, Saw: saw, Line: line, Sample: sample}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

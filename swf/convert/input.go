@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // maxLine bounds one input line; a longer line is a malformed record, so
@@ -108,9 +109,9 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
 	b = newBuilder(format, opt)
 	b.saw, b.firstLine, b.sample = sniff(head)
-	if _, err := checkFormat(head, format, also...); err != nil {
+	if b.saw != "" && b.saw != format && !slices.Contains(also, b.saw) {
 		done()
-		return nil, nil, nil, err
+		return nil, nil, nil, &FormatError{Want: format, Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
 	return br, done, b, nil
 }
