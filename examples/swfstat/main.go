@@ -159,10 +159,7 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "machine size\tunknown (%v)\n", s.machineErr)
 	} else {
 		fmt.Fprintf(w, "machine size\t%d processors\n", s.machine)
-		if span > 0 {
-			// Offered load as the archive defines it: work submitted over
-			// capacity during the submit span.
-			load := s.procSeconds / (float64(s.machine) * float64(span))
+		if load, ok := s.offeredLoad(); ok {
 			fmt.Fprintf(w, "offered load\t%.1f%% (Σ size×runtime / (P × submit span))\n", 100*load)
 		}
 	}
@@ -206,6 +203,17 @@ func (s *summary) print(out io.Writer, name string) {
 	for _, e := range s.stats.Errors {
 		fmt.Fprintln(out, "skipped:", e)
 	}
+}
+
+// offeredLoad is the offered load as the archive defines it: work
+// submitted over capacity during the submit span; false when the machine
+// size is unknown or the span empty.
+func (s *summary) offeredLoad() (float64, bool) {
+	span := s.last - s.firstSubmit
+	if s.machineErr != nil || span <= 0 {
+		return 0, false
+	}
+	return s.procSeconds / (float64(s.machine) * float64(span)), true
 }
 
 // queueName is " name" for queue q from the header's "Queue: q name"
@@ -255,8 +263,7 @@ func (s *summary) json(name string) summaryJSON {
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	if s.machineErr == nil {
 		o.MachineSize = s.machine
-		if o.SubmitSpan > 0 {
-			load := s.procSeconds / (float64(s.machine) * float64(o.SubmitSpan))
+		if load, ok := s.offeredLoad(); ok {
 			o.OfferedLoad = &load
 		}
 	}
