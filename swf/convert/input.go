@@ -118,7 +118,7 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 
 // unreadable is the error of an input of which no record could be read:
 // every one was malformed and no job came out.
-func (b *builder) unreadable() error {
+func (b *builder) unreadable() *FormatError {
 	if b.rep.Jobs > 0 || b.rep.Records == 0 || b.rep.Skipped[skipMalformed] < b.rep.Records {
 		return nil
 	}

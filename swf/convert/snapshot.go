@@ -238,13 +238,18 @@ func QueueSnapshot(r io.Reader, opt Options) (*Snapshot, error) {
 func (s *snapBuilder) finish() (*Snapshot, error) {
 	b := s.b
 	snap := &Snapshot{opt: *b.opt}
-	if b.rep.Records > 0 && b.rep.Skipped[skipMalformed] == b.rep.Records ||
-		b.rep.Records == 0 && b.sample != "No jobs in the system" && b.format == "scontrol" {
-		saw := b.saw
-		if saw == "slurmrestd" || saw == "scontrol" {
-			saw = ""
+	// Every record malformed, or scontrol text without one record (and
+	// not its empty queue's line), is an input of another kind.
+	fe := b.unreadable()
+	if fe == nil && b.rep.Records == 0 && b.format == "scontrol" && b.sample != "No jobs in the system" {
+		fe = &FormatError{Line: b.firstLine, Sample: b.sample}
+		if b.saw != b.format {
+			fe.Saw = b.saw
 		}
-		return nil, &FormatError{Want: "slurmrestd or scontrol", Saw: saw, Line: b.firstLine, Sample: b.sample}
+	}
+	if fe != nil {
+		fe.Want = "slurmrestd or scontrol"
+		return nil, fe
 	}
 	snap.Time = s.when()
 	for i := range s.jobs {
