@@ -112,15 +112,11 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if c.Estimator != nil {
-		if v := reflect.ValueOf(c.Estimator); v.Kind() == reflect.Pointer && v.IsNil() {
-			return errors.New("synth: Estimator is a nil pointer")
-		}
+	if nilPointer(c.Estimator) {
+		return errors.New("synth: Estimator is a nil pointer")
 	}
-	if c.Source != nil {
-		if v := reflect.ValueOf(c.Source); v.Kind() == reflect.Pointer && v.IsNil() {
-			return errors.New("synth: Source is a nil pointer")
-		}
+	if nilPointer(c.Source) {
+		return errors.New("synth: Source is a nil pointer")
 	}
 	if v, ok := c.Estimator.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -133,4 +129,11 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// nilPointer reports whether x, an interface value, holds a nil pointer
+// (which is not nil itself, and would panic at its first call).
+func nilPointer(x any) bool {
+	v := reflect.ValueOf(x)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
