@@ -98,8 +98,7 @@ which no record is readable, is an error (exit 1) that names what it is.
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	var tz, limits, now string
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := cli.NewFlagSet("convert")
 	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
 		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o])")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
@@ -115,15 +114,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.opt.HideNames, "hide-names", false, "leave user, group and job names out of the header")
 	fs.BoolVar(&o.opt.Strict, "strict", false, "stop at the first malformed record or field instead of skipping and counting it")
 	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
-	pos, err := cli.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usageHead)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return o, err
-	}
+	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
 	if err != nil {
-		return o, cli.UsageError{Msg: err.Error()}
+		return o, err
 	}
 	if o.columns {
 		return o, nil
