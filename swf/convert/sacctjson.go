@@ -50,7 +50,7 @@ func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 				return b.liveQueue(num)
 			}
 			b.rep.Records++
-			return b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
+			return b.jsonTypeError(num, te)
 		}
 		if len(j.JobState) > 0 {
 			return b.liveQueue(num)
@@ -141,6 +141,12 @@ func jsonJobs(in io.Reader, b *builder, other func(key string, v json.RawMessage
 // job_state, which sacct's jobs never have) found past what sniff saw.
 func (b *builder) liveQueue(line int) error {
 	return &FormatError{Want: b.format, Saw: "slurmrestd", Line: line, Sample: b.sample}
+}
+
+// jsonTypeError counts a job with a value of the wrong JSON type as a
+// malformed record, naming what the value was and what was wanted.
+func (b *builder) jsonTypeError(line int, te *json.UnmarshalTypeError) error {
+	return b.malformed(line, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
 }
 
 // jsonKind names what a Go type stands for in JSON, for errors (never the

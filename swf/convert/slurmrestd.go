@@ -92,7 +92,7 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 			if !errors.As(err, &te) {
 				return &ParseError{Format: b.format, Line: num, Err: err}
 			}
-			return b.malformed(num, te.Field, te.Value, fmt.Errorf("%s, want %s", jsonWhat(te.Value), jsonKind(te.Type)))
+			return b.jsonTypeError(num, te)
 		}
 		return s.restRecord(&j, num)
 	})
