@@ -419,16 +419,8 @@ func (s *Snapshot) Jobs(user, queue func(name string) int64) (running, waiting [
 		return f(name)
 	}
 	job := func(k int, q *QueuedJob, run bool) swf.Job {
-		j := swf.Job{ID: int64(k + 1), Submit: q.Submit, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
-			UsedMemory: -1, ReqProcs: q.CPUs, ReqTime: q.TimeLimit, ReqMemory: -1, Status: swf.StatusUnknown,
-			User: num(user, q.User), Group: swf.Unknown, Executable: swf.Unknown, Queue: num(queue, q.Partition),
-			Partition: -1, PrecedingJob: -1, ThinkTime: -1}
-		if run {
-			j.AllocProcs = q.CPUs
-			if q.Start >= q.Submit {
-				j.Wait = q.Start - q.Submit
-			}
-		}
+		j := q.swfJob(int64(k+1), run)
+		j.User, j.Queue = num(user, q.User), num(queue, q.Partition)
 		return j
 	}
 	for k := range s.Running {
@@ -438,6 +430,22 @@ func (s *Snapshot) Jobs(user, queue func(name string) int64) (running, waiting [
 		waiting = append(waiting, job(len(s.Running)+k, &s.Waiting[k], false))
 	}
 	return running, waiting
+}
+
+// swfJob is q as the SWF job numbered id: its submit time, its CPUs
+// requested and its time limit; a running job also its wait (start −
+// submit) and its CPUs allocated. The rest is unknown (-1): a snapshot's
+// jobs have not ended.
+func (q *QueuedJob) swfJob(id int64, running bool) swf.Job {
+	j := swf.NewJob()
+	j.ID, j.Submit, j.ReqProcs, j.ReqTime = id, q.Submit, q.CPUs, q.TimeLimit
+	if running {
+		j.AllocProcs = q.CPUs
+		if q.Start >= q.Submit {
+			j.Wait = q.Start - q.Submit
+		}
+	}
+	return j
 }
 
 var snapshotSources = map[string]string{"slurmrestd": "slurmrestd GET /jobs", "scontrol": "scontrol show job"}
@@ -470,15 +478,8 @@ func (s *Snapshot) SWF() *Result {
 	}
 	for k, i := range order {
 		q := all[i]
-		j := swf.Job{ID: int64(k + 1), Submit: q.Submit - base, Wait: -1, RunTime: -1, AllocProcs: -1, AvgCPUTime: -1,
-			UsedMemory: -1, ReqProcs: q.CPUs, ReqTime: q.TimeLimit, ReqMemory: -1, Status: swf.StatusUnknown,
-			Group: swf.Unknown, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
-		if i < running {
-			j.AllocProcs = q.CPUs
-			if q.Start >= q.Submit {
-				j.Wait = q.Start - q.Submit
-			}
-		}
+		j := q.swfJob(int64(k+1), i < running)
+		j.Submit -= base
 		if j.ReqProcs == 0 {
 			j.ReqProcs = -1
 		}
