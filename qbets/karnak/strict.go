@@ -15,21 +15,29 @@ import (
 // An event or a request that says two things is refused, not guessed.
 // It costs three linear passes over the body, no decoding.
 func strictJSON(body []byte) error {
-	if !utf8.Valid(body) {
-		i := 0
-		for i < len(body) {
-			r, n := utf8.DecodeRune(body[i:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			i += n
-		}
-		return fmt.Errorf("body: not valid UTF-8 (byte %d)", i)
+	if err := validUTF8(body); err != nil {
+		return err
 	}
 	if err := loneSurrogate(body); err != nil {
 		return err
 	}
 	return duplicateKey(body)
+}
+
+// validUTF8 says which byte of body first is not UTF-8, if one is.
+func validUTF8(body []byte) error {
+	if utf8.Valid(body) {
+		return nil
+	}
+	i := 0
+	for i < len(body) {
+		r, n := utf8.DecodeRune(body[i:])
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		i += n
+	}
+	return fmt.Errorf("body: not valid UTF-8 (byte %d)", i)
 }
 
 // duplicateKey finds a key given twice in one object of body, by a scan
