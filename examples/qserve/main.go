@@ -327,7 +327,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case err = <-errc:
 		logger.Printf("stopping: %v", err)
 	}
-	stop() // a second signal ends the process at once
+	stop() // ends the replays (after a signal, cli.Main lets a second one end the process)
 	sctx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
 	// Shutdown stops listening and waits for the requests in flight. A

@@ -151,7 +151,7 @@ func (o Config) withDefaults() (Config, error) {
 		name string
 		v    *int64
 		def  int64
-	}{{"MaxSkew", &o.MaxSkew, defaultSkew}, {"MaxBackstep", &o.MaxBackstep, -1}} {
+	}{{"MaxSkew", &o.MaxSkew, defaultSkew}, {"MaxBackstep", &o.MaxBackstep, 0}} {
 		if *d.v > maxSpan || *d.v < 0 && d.name == "MaxSkew" {
 			return o, fmt.Errorf("%s: %d, want 0–%d seconds", d.name, *d.v, int64(maxSpan))
 		}
@@ -160,9 +160,9 @@ func (o Config) withDefaults() (Config, error) {
 		}
 	}
 	switch {
-	case o.MaxBackstep == -1: // the default
+	case o.MaxBackstep == 0: // the default (not a sentinel a caller could also write)
 		o.MaxBackstep = o.MaxSkew
-	case o.MaxBackstep < 0: // strict time order
+	case o.MaxBackstep < 0: // strict time order, -1 included
 		o.MaxBackstep = 0
 	}
 	for _, d := range []struct {

@@ -42,7 +42,9 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.err }
 
 // Temporary reports whether the same request may succeed later (408,
-// 429, 5xx): a feed retries those, and drops a batch rejected otherwise.
+// 429, 5xx, and a code below 400, which only a client meets: an answer
+// it did not expect, such as a redirect): a feed retries those, and
+// drops a batch rejected otherwise.
 func (e *Error) Temporary() bool {
 	return e.Code == http.StatusRequestTimeout || e.Code == http.StatusTooManyRequests || e.Code >= 500 || e.Code < 400
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Handler returns the REST interface (spec karnak-ibl-service §2.3), with
@@ -175,8 +174,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		}
 		return nil, "", badRequest("body: %v", err)
 	}
-	if !utf8.Valid(body) {
-		return nil, "", badRequest("%v", strictJSON(body)) // names the byte
+	if err := validUTF8(body); err != nil {
+		return nil, "", badRequest("%v", err)
 	}
 	return body, mt, nil
 }

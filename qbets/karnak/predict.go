@@ -89,12 +89,12 @@ type BoundPart struct {
 	History   int    `json:"history" xml:"history"`                       // waits the bound was taken from
 }
 
-// bound turns a Forecast for a job submitted at submit (now for a
-// hypothetical job) into the wait left from now.
-func bound(f qbets.Forecast, submit, now int64) *BoundPart {
-	b := &BoundPart{Wait: max(submit+f.Upper-now, 0), Start: max(submit+f.Upper, now), Cluster: f.Cluster, Fallback: f.Fallback, History: f.History}
+// bound turns a Forecast of the wait from now (a hypothetical job's, or
+// a queued job's conditional rest of its wait) into a BoundPart.
+func bound(f qbets.Forecast, now int64) *BoundPart {
+	b := &BoundPart{Wait: max(f.Upper, 0), Start: now + max(f.Upper, 0), Cluster: f.Cluster, Fallback: f.Fallback, History: f.History}
 	if f.LowerOK {
-		lw := max(submit+f.Lower-now, 0)
+		lw := max(f.Lower, 0)
 		b.LowerWait = &lw
 	}
 	return b
@@ -358,7 +358,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	}
 	p := Prediction{System: sys.name, Queue: q.name, Cores: r.Cores, WallTime: r.WallTime, Now: now,
 		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
-	s.qbetsPart(&p, q, now)
+	s.qbetsPart(&p, q)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
 	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
@@ -366,13 +366,13 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 }
 
 // qbetsPart fills p's QBETS bound, or the reason it has none, for a
-// hypothetical job of p's shape submitted at submit (p.Now) at the level
+// hypothetical job of p's shape submitted at p.Now at the level
 // p asks for, and, when p.Within is asked, the probability of a wait of
 // at most p.Within. That probability is 0 when the Forecast at the
 // system's clock had no bound: ProbWithin judges availability at the
 // last start it saw, which may be earlier than now, and the two answers
 // should agree. The caller holds the system's lock.
-func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
+func (s *Service) qbetsPart(p *Prediction, q *queue) {
 	lv := Level{p.Quantile, p.Confidence}
 	first := s.opt.Levels[0]
 	if !slices.Contains(s.opt.Levels, lv) {
@@ -380,7 +380,7 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 	} else {
 		qf, cf := lv.fractions()
 		if f := q.pred.Forecast(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now, Quantile: qf, Confidence: cf}); f.OK {
-			p.QBETS = bound(f, submit, p.Now)
+			p.QBETS = bound(f, p.Now)
 		} else {
 			p.QBETSReason = noBound(q, lv, f.Reason)
 		}
@@ -394,7 +394,7 @@ func (s *Service) qbetsPart(p *Prediction, q *queue, submit int64) {
 	}
 	pw := 0.0
 	if p.QBETS != nil {
-		pw, _ = q.pred.ProbWithin(int(p.Cores), p.WallTime, p.Now-submit+p.Within)
+		pw, _ = q.pred.ProbWithin(int(p.Cores), p.WallTime, p.Within)
 	}
 	p.ProbWithin = &pw
 }
@@ -431,7 +431,7 @@ func (s *Service) qbetsWaited(p *Prediction, q *queue) {
 	f, pw, pwOK := q.pred.ForecastWaited(qbets.Request{Nodes: int(p.Cores), Walltime: p.WallTime, At: p.Now, Quantile: qf, Confidence: cf}, p.Waited, p.Within)
 	if at == lv {
 		if f.OK {
-			p.QBETS = bound(f, p.Now, p.Now)
+			p.QBETS = bound(f, p.Now)
 		} else {
 			p.QBETSReason = noBoundWaited(q, lv, f, p.Waited)
 		}

@@ -161,7 +161,7 @@ func boundOrNil(f qbets.Forecast, now int64) *BoundPart {
 	if !f.OK {
 		return nil
 	}
-	return bound(f, now, now)
+	return bound(f, now)
 }
 
 func sameJSON(a, b any) bool {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // maxLocations bounds one hypothetical request (TeraGrid had 10–15
@@ -123,8 +122,8 @@ func jsonDuration(m json.RawMessage) (int64, error) {
 }
 
 func decodeText(body []byte, r *PredictRequest) error {
-	if !utf8.Valid(body) {
-		return strictJSON(body) // names the byte
+	if err := validUTF8(body); err != nil {
+		return err
 	}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	seen := map[string]bool{}

@@ -141,3 +141,43 @@ func FuzzDuplicateKey(f *testing.F) {
 		}
 	})
 }
+
+// strictBatch is a batch of maxEvents submit events, the largest the
+// service takes, for the benchmarks of the strict checks.
+func strictBatch() []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"batch":"b1","events":[`)
+	for i := range maxEvents {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"kind":"submit","system":"s1","job":%d,"time":%d,"queue":"normal","cores":16,"reqTime":3600,"user":"u%d","group":"g1"}`, i, testNow+int64(i), i%97)
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+// BenchmarkDuplicateKey is the figure duplicateKey's comment quotes;
+// BenchmarkDuplicateKeyByToken, the json.Decoder.Token scan it replaced.
+func BenchmarkDuplicateKey(b *testing.B) {
+	body := strictBatch()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if err := duplicateKey(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDuplicateKeyByToken(b *testing.B) {
+	body := strictBatch()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		d := json.NewDecoder(bytes.NewReader(body))
+		for {
+			if _, err := d.Token(); err != nil {
+				break
+			}
+		}
+	}
+}
