@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+
+	"github.com/batchq/batchq/internal/plugin"
 )
 
 // A saved state is stateMagic, the payload, and a CRC-32C of both
@@ -262,7 +264,7 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	} else {
 		from := min(max(q.fitTo-q.st.Forgotten, 0), len(q.all))
 		np := q.clus.Fit(q.all[:from], q.levels[0].nMin)
-		if isNil(np) {
+		if plugin.Missing(np) {
 			return errNilPartition
 		}
 		q.setPartition(np)
