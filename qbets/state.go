@@ -225,7 +225,11 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	}
 	q := fresh
 	var c [10]int
-	for i := range c[:len(c)-bool2int(v1)] { // the first format had no NilFits
+	nc := len(c)
+	if v1 {
+		nc-- // the first format had no NilFits
+	}
+	for i := range c[:nc] {
 		c[i] = int(d.int())
 	}
 	q.st.Arrivals, q.st.Releases, q.st.ChangePoints, q.st.Reclusterings = c[0], c[1], c[2], c[3]
@@ -322,11 +326,4 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	p.sawSubmit, p.started, p.lastStart, p.events, p.nextCluster, p.now, p.fitTo, p.st =
 		q.sawSubmit, q.started, q.lastStart, q.events, q.nextCluster, q.now, q.fitTo, q.st
 	return nil
-}
-
-func bool2int(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
