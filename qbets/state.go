@@ -3,6 +3,7 @@ package qbets
 import (
 	"encoding"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 
@@ -178,6 +179,9 @@ func loadHistory(d *dec, h *history) error {
 			return fmt.Errorf("%w: the saved state has a Trimmer state this Predictor's Trimmer cannot restore", ErrBadState)
 		}
 		if err := u.UnmarshalBinary(b); err != nil {
+			if !errors.Is(err, ErrBadState) { // a user's Trimmer's own error
+				err = fmt.Errorf("%w: Trimmer state: %w", ErrBadState, err)
+			}
 			return err
 		}
 	} else if h.tr != nil {
