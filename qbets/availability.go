@@ -1,6 +1,6 @@
 package qbets
 
-// Why the availability answer is as it is (from the package doc):
+// Why the availability answer is as it is:
 //
 // Availability. Two detectors (arrivals since the last release; time
 // since the last release), each a trimmed Binomial-Method bound at

@@ -60,7 +60,7 @@ func TestCountReadingsKnownAnswer(t *testing.T) {
 		sameSecond bool
 		want       int // refused per cycle of 80 arrivals
 	}{
-		{"spec (A11): arrivals 2..41 of the burst", AvailabilityReading{}, false, false, 40},
+		{"spec (Q11): arrivals 2..41 of the burst", AvailabilityReading{}, false, false, 40},
 		{"PredictFirst: the 2nd arrival is still forecast", AvailabilityReading{PredictFirst: true}, false, false, 39},
 		{"CountAtRelease: the one arrival after the burst's release", AvailabilityReading{}, true, false, 1},
 		{"CountEvents, burst spread over seconds: as spec", AvailabilityReading{CountEvents: true}, false, false, 40},

@@ -111,7 +111,7 @@ func TestAvailabilityOnTraces(t *testing.T) {
 		eventGap  int64
 	}
 	rs := []reading{
-		{name: "spec (A11), Config{}"},
+		{name: "spec (Q11), Config{}"},
 		{name: "count only", r: AvailabilityReading{NoGap: true}},
 		{name: "gap only", r: AvailabilityReading{NoCount: true}},
 		{name: "NoTrim", r: AvailabilityReading{NoTrim: true}},

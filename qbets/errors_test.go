@@ -47,3 +47,33 @@ func TestTypedErrors(t *testing.T) {
 		}
 	}
 }
+
+// savedTrimmer is a Trimmer whose saved state cannot be read back: its
+// own error must still say ErrBadState, as the sentinel's doc promises.
+type savedTrimmer struct{}
+
+func (savedTrimmer) Observe(int64, bool) int         { return 0 }
+func (savedTrimmer) Reset()                          {}
+func (savedTrimmer) MarshalBinary() ([]byte, error)  { return []byte{1}, nil }
+func (*savedTrimmer) UnmarshalBinary(b []byte) error { return errors.New("unreadable") }
+
+func TestTrimmerStateErrorIsBadState(t *testing.T) {
+	cfg := qbets.Config{Trimmer: func(int) qbets.Trimmer { return &savedTrimmer{} }}
+	p, err := qbets.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		if err := p.Observe(qbets.Observation{Submit: int64(i), Start: int64(2 * i), Nodes: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state, err := p.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := qbets.New(cfg)
+	if err := q.UnmarshalBinary(state); !errors.Is(err, qbets.ErrBadState) {
+		t.Errorf("UnmarshalBinary = %v, want ErrBadState", err)
+	}
+}

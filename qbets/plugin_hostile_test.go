@@ -118,6 +118,11 @@ func TestExtremeLevels(t *testing.T) {
 	if _, err := New(Config{Quantile: 0.99999, Confidence: 0.99}); err != nil {
 		t.Errorf("q = 0.99999, C = 0.99 (460,515 jobs): %v", err)
 	}
+	// The figure maxMinHistory's comment gives: the smallest n with
+	// q^n ≤ 1−C, in closed form, well inside the bound.
+	if n, want := MinHistory(0.99999, 0.99), int(math.Ceil(math.Log(0.01)/math.Log(0.99999))); n != want || want != 460515 || n > maxMinHistory {
+		t.Errorf("MinHistory(0.99999, 0.99) = %d, closed form %d (the comment says 460,515), bound %d", n, want, maxMinHistory)
+	}
 	tr := RunLength(math.MaxInt)
 	for i := range 100 {
 		tr.Observe(int64(i), i%2 == 0)

@@ -3,9 +3,10 @@ package qbets
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"sync"
+
+	"github.com/batchq/batchq/internal/plugin"
 )
 
 // Level is one (quantile, confidence) pair a Predictor answers.
@@ -116,7 +117,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("qbets: MaxHistory %d must be ≥ 0", c.MaxHistory)
 	case c.NoTrim && c.Trimmer != nil:
 		return errors.New("qbets: both NoTrim and Trimmer are set")
-	case c.Clusterer != nil && isNil(c.Clusterer):
+	case c.Clusterer != nil && plugin.Missing(c.Clusterer):
 		return errors.New("qbets: Clusterer is a nil pointer")
 	case c.Clusterer != nil && (c.Cluster != 0 || c.FixedUppers != nil || c.MaxClusters != 0):
 		return errors.New("qbets: Clusterer is set together with Cluster, FixedUppers or MaxClusters")
@@ -271,7 +272,7 @@ func New(cfg Config) (*Predictor, error) {
 	p := &Predictor{cfg: cfg, pairI: map[[2]int64]int{}, nextCluster: cfg.TrainArrivals}
 	for _, l := range lv {
 		n := MinHistory(l.Quantile, l.Confidence)
-		if cfg.Trimmer != nil && isNil(cfg.Trimmer(n)) {
+		if cfg.Trimmer != nil && plugin.Missing(cfg.Trimmer(n)) {
 			return nil, fmt.Errorf("qbets: Config.Trimmer(%d) returned a nil Trimmer (NoTrim turns trimming off)", n)
 		}
 		p.levels = append(p.levels, &level{Level: l, nMin: n, tab: newIndexTable(l.Quantile, l.Confidence)})
@@ -332,7 +333,7 @@ func (p *Predictor) fit() Partition {
 	var np Partition
 	if p.fast != nil {
 		np = p.fast.fit(p.pairs, n)
-	} else if np = p.clus.Fit(p.all, n); isNil(np) {
+	} else if np = p.clus.Fit(p.all, n); plugin.Missing(np) {
 		return nil
 	}
 	p.fitTo = p.st.Forgotten + len(p.all)
@@ -342,16 +343,6 @@ func (p *Predictor) fit() Partition {
 // errNilPartition is a user Clusterer's Fit returning no Partition where
 // the Predictor cannot keep a previous one (New, UnmarshalBinary).
 var errNilPartition = errors.New("qbets: the Clusterer's Fit returned a nil Partition")
-
-// isNil tells a missing plug-in: a nil interface or a nil pointer
-// (calling a method on it would panic inside the user's code).
-func isNil(x any) bool {
-	if x == nil {
-		return true
-	}
-	v := reflect.ValueOf(x)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
 
 func (p *Predictor) setPartition(np Partition) {
 	p.part = np

@@ -3,8 +3,11 @@ package qbets
 import (
 	"encoding"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
+
+	"github.com/batchq/batchq/internal/plugin"
 )
 
 // A saved state is stateMagic, the payload, and a CRC-32C of both
@@ -176,6 +179,9 @@ func loadHistory(d *dec, h *history) error {
 			return fmt.Errorf("%w: the saved state has a Trimmer state this Predictor's Trimmer cannot restore", ErrBadState)
 		}
 		if err := u.UnmarshalBinary(b); err != nil {
+			if !errors.Is(err, ErrBadState) { // a user's Trimmer's own error
+				err = fmt.Errorf("%w: Trimmer state: %w", ErrBadState, err)
+			}
 			return err
 		}
 	} else if h.tr != nil {
@@ -223,7 +229,11 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	}
 	q := fresh
 	var c [10]int
-	for i := range c[:len(c)-bool2int(v1)] { // the first format had no NilFits
+	nc := len(c)
+	if v1 {
+		nc-- // the first format had no NilFits
+	}
+	for i := range c[:nc] {
 		c[i] = int(d.int())
 	}
 	q.st.Arrivals, q.st.Releases, q.st.ChangePoints, q.st.Reclusterings = c[0], c[1], c[2], c[3]
@@ -262,7 +272,7 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	} else {
 		from := min(max(q.fitTo-q.st.Forgotten, 0), len(q.all))
 		np := q.clus.Fit(q.all[:from], q.levels[0].nMin)
-		if isNil(np) {
+		if plugin.Missing(np) {
 			return errNilPartition
 		}
 		q.setPartition(np)
@@ -320,11 +330,4 @@ func (p *Predictor) UnmarshalBinary(b []byte) error {
 	p.sawSubmit, p.started, p.lastStart, p.events, p.nextCluster, p.now, p.fitTo, p.st =
 		q.sawSubmit, q.started, q.lastStart, q.events, q.nextCluster, q.now, q.fitTo, q.st
 	return nil
-}
-
-func bool2int(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -18,10 +18,10 @@ import (
 //
 // An implementation should return keep = 0 (keep everything) or keep ≥ the
 // minimum history it was made for; the Predictor raises a smaller keep to
-// that minimum. qbetstest.Trimmer checks an implementation against the
-// stricter invariants of the thesis's detector (a trim only after a run of
-// at least 3 misses, and exactly to the minimum): a detector that keeps
-// more is valid for the Predictor but fails that check.
+// that minimum. qbetstest.Trimmer checks an implementation against this
+// contract only: the thesis's own choices (a trim only after a run of at
+// least 3 misses, and exactly to the minimum) are RunLength's, not
+// requirements of a Trimmer.
 //
 // The Predictor calls a Trimmer under its own lock: an implementation
 // need not be safe for concurrent use.

@@ -2,21 +2,13 @@ package varq
 
 import (
 	"fmt"
-	"reflect"
+
+	"github.com/batchq/batchq/internal/plugin"
 )
 
 // missing reports a Forecaster that cannot answer: nil, or a typed nil
 // (a nil ForecasterFunc or nil pointer), which would panic when asked.
-func missing(f Forecaster) bool {
-	if f == nil {
-		return true
-	}
-	switch v := reflect.ValueOf(f); v.Kind() {
-	case reflect.Func, reflect.Pointer:
-		return v.IsNil()
-	}
-	return false
-}
+func missing(f Forecaster) bool { return plugin.Missing(f) }
 
 // Limits on what varq plans (the package doc states them). They keep every
 // computation in range and bound the work of one call: a trajectory has at

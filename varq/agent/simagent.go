@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 
+	"github.com/batchq/batchq/internal/plugin"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
 )
@@ -51,19 +51,6 @@ const (
 	defaultPeriod = 21600
 	maxPeriod     = 1 << 40
 )
-
-// missing reports a nil plug-in, a nil interface or a typed nil (a nil
-// func or pointer), which would panic when called.
-func missing(x any) bool {
-	if x == nil {
-		return true
-	}
-	switch v := reflect.ValueOf(x); v.Kind() {
-	case reflect.Func, reflect.Pointer:
-		return v.IsNil()
-	}
-	return false
-}
 
 // Validate reports a configuration out of range.
 func (c Config) Validate() error {
@@ -135,7 +122,7 @@ type simRequest struct {
 
 // New checks the configuration.
 func New(m varq.Machine, f varq.Forecaster, cfg Config) (*Agent, error) {
-	if missing(m) || missing(f) {
+	if plugin.Missing(m) || plugin.Missing(f) {
 		return nil, errors.New("agent: Agent needs a Machine and a Forecaster")
 	}
 	if err := cfg.Validate(); err != nil {
