@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 
+	"github.com/batchq/batchq/internal/plugin"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -112,10 +112,12 @@ func (c Config) Validate() error {
 			}
 		}
 	}
-	if nilPointer(c.Estimator) {
+	// A nil Estimator or Source means the default; one holding a nil
+	// pointer or func would panic at its first call.
+	if c.Estimator != nil && plugin.Missing(c.Estimator) {
 		return errors.New("synth: Estimator is a nil pointer")
 	}
-	if nilPointer(c.Source) {
+	if c.Source != nil && plugin.Missing(c.Source) {
 		return errors.New("synth: Source is a nil pointer")
 	}
 	if v, ok := c.Estimator.(interface{ Validate() error }); ok {
@@ -129,11 +131,4 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
-}
-
-// nilPointer reports whether x, an interface value, holds a nil pointer
-// (which is not nil itself, and would panic at its first call).
-func nilPointer(x any) bool {
-	v := reflect.ValueOf(x)
-	return v.Kind() == reflect.Pointer && v.IsNil()
 }
