@@ -76,7 +76,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if err != nil {
 		return o, err
 	}
-	o.progress = *bar
+	// The bar is a terminal's default, off under -json (output for
+	// scripts); -progress forces it.
+	o.progress = cli.ProgressOn(fs, bar, o.json)
 
 	if o.list {
 		return o, nil
