@@ -204,10 +204,10 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		return cli.UsageError{Msg: "run takes no arguments, got " + strings.Join(pos, " ")}
 	}
 	if *workers < 1 {
-		return cli.UsageError{Msg: fmt.Sprintf("-j %d: want at least 1", *workers)}
+		return cli.Usagef("-j %d: want at least 1", *workers)
 	}
 	if *shards < 0 {
-		return cli.UsageError{Msg: fmt.Sprintf("-shards %d: want at least 1", *shards)}
+		return cli.Usagef("-shards %d: want at least 1", *shards)
 	}
 	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: cli.ProgressOn(fs, bar, *asJSON)}
 	if len(reuse) > 0 {
@@ -220,7 +220,7 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 			return cli.UsageError{Msg: err.Error()}
 		}
 		if *shards > 0 && *shards != o.shard.Count {
-			return cli.UsageError{Msg: fmt.Sprintf("-shard %s and -shards %d disagree", *shard, *shards)}
+			return cli.Usagef("-shard %s and -shards %d disagree", *shard, *shards)
 		}
 		o.shardFrom = "-shard"
 	} else if o.shard, o.shardFrom, err = ShardFromEnv(getenv, *shards); err != nil {

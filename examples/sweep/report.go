@@ -57,7 +57,7 @@ func cmdReport(args []string, w io.Writer) error {
 	if *plotDir != "" {
 		plotter := map[string]func(string, []Line) ([]string, error){"fig43": plotFig43, "study": plotFig119}[spec.Report]
 		if plotter == nil {
-			return cli.UsageError{Msg: fmt.Sprintf("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)}
+			return cli.Usagef("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)
 		}
 		files, err := plotter(*plotDir, lines)
 		if err != nil {
