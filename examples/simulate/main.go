@@ -140,7 +140,7 @@ func list(w io.Writer, asJSON bool) error {
 		for i, p := range ps {
 			out[i] = entry{p.Name, p.Doc}
 		}
-		return writeJSON(w, out)
+		return cli.WriteJSON(w, out)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, p := range ps {

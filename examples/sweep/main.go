@@ -231,7 +231,7 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, side)
+		return cli.WriteJSON(stdout, side)
 	}
 	fmt.Fprintf(stdout, "%s shard %s: %d runs, %d already done, %d made in %.1f s (%.2f runs/s, %.1f CPU-s, %.1f s parsing) → %s\n",
 		spec.Name, o.shard, side.Runs, side.Skipped, side.Ran, side.Wall, side.RunsPerSec, side.CPU, side.Parse, o.out)

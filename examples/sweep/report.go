@@ -2,26 +2,19 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/batchq/batchq/examples/internal/cli"
 	"io"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/thesislogs"
 )
 
 var nan = math.NaN()
-
-func writeJSON(w io.Writer, v any) error {
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	return e.Encode(v)
-}
 
 // cmdReport prints the tables of a complete sweep (the spec's "report"
 // kind) as markdown, or its lines as one JSON array with -json; -plot draws
@@ -48,7 +41,7 @@ func cmdReport(args []string, w io.Writer) error {
 		lines[i] = l.line
 	}
 	if *asJSON {
-		return writeJSON(w, lines)
+		return cli.WriteJSON(w, lines)
 	}
 	var buf bytes.Buffer
 	if err := report(&buf, spec, lines); err != nil {
