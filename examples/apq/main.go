@@ -147,11 +147,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	verbose := fs.Bool("v", false, "progress lines on stderr (instead of the bar)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
-	if err != nil {
-		return err
-	}
-	if err := cli.NoArgs(pos); err != nil {
+	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
 		return err
 	}
 	o := options{Dir: *dir, Only: *only, Tables: *which, Filter: *filter, MaxJobs: *maxJobs,

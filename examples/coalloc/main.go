@@ -60,11 +60,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	diag := fs.Bool("diag", false, "print, per trial and site, the promised and achieved probability of the reservations served by one request (stderr)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
-	if err != nil {
-		return err
-	}
-	if err := cli.NoArgs(pos); err != nil {
+	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
 		return err
 	}
 	plan, err := remedyConfig(*remedy)

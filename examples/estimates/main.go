@@ -128,11 +128,8 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.legal, "legal", false, "validation: also run each model setting with the jobs its pairing left short given their run time as estimate (a diagnostic, not a thesis model)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	err := cli.ParseFlags(fs, args, usage, stdout)
 	if err != nil {
-		return err
-	}
-	if err := cli.NoArgs(pos); err != nil {
 		return err
 	}
 	// The bar (of -validate, the long run) is a terminal's default, off

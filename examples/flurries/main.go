@@ -70,11 +70,8 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&st.sane, "sane", false, "detect on the jobs sanitize.Sane keeps (what a simulator sees), not the whole cleaned log")
 	asJSON := cli.JSONFlag(fs)
 	onBar := cli.ProgressFlag(fs, stderr)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	err := cli.ParseFlags(fs, args, usage, stdout)
 	if err != nil {
-		return err
-	}
-	if err := cli.NoArgs(pos); err != nil {
 		return err
 	}
 	if st.det.Bins, err = parseBins(*bins); err != nil {

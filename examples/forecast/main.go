@@ -28,7 +28,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -64,26 +63,29 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per predictor, one per line")
 	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score")
-	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
 	if err != nil {
 		return o, err
 	}
+	// The bar is a terminal's default, off under -json (output for
+	// scripts); -progress forces it.
+	o.progress = cli.ProgressOn(fs, bar, o.json)
 	switch {
 	case len(pos) == 1 && o.trace == "":
 		o.trace = pos[0]
 	case len(pos) > 0:
-		return o, cli.UsageError{Msg: fmt.Sprintf("one trace expected, got %q", append([]string{o.trace}, pos...))}
+		return o, cli.Usagef("one trace expected, got %q", append([]string{o.trace}, pos...))
 	case o.trace == "":
 		return o, cli.UsageError{Msg: "missing trace (-trace FILE or FILE; -help for the flags)"}
 	}
 	if o.machine < 0 {
-		return o, cli.UsageError{Msg: fmt.Sprintf("-machine %d: must be positive", o.machine)}
+		return o, cli.Usagef("-machine %d: must be positive", o.machine)
 	}
 	for _, p := range strings.Split(preds, ",") {
 		p = strings.TrimSpace(p)
 		if !slices.Contains(allPredictors, p) {
-			return o, cli.UsageError{Msg: fmt.Sprintf("-predictors: unknown predictor %q (want some of %s)", p, strings.Join(allPredictors, ","))}
+			return o, cli.Usagef("-predictors: unknown predictor %q (want some of %s)", p, strings.Join(allPredictors, ","))
 		}
 		if !slices.Contains(o.predictors, p) {
 			o.predictors = append(o.predictors, p)

@@ -11,8 +11,8 @@ import (
 )
 
 // readmeLog is one log of the README's scoreboard and the predictors it
-// is scored with: the whole set on KTH-SP2; elsewhere all but APQ, which
-// costs minutes of CPU per log (see the README).
+// is scored with: the whole set on KTH-SP2; elsewhere all but APQ, the
+// slowest to replay (see the README).
 type readmeLog struct {
 	file       string
 	predictors []string

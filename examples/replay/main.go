@@ -66,12 +66,15 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.load, "load", 0.7, "synthetic target offered load (0: the model's own, about 0.40 on 128 nodes)")
 	fs.Uint64Var(&o.seed, "seed", 1, "synthetic workload seed")
 	fs.StringVar(&o.out, "out", "", "directory to write the figures to (PNG and SVG)")
-	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+	bar := cli.ProgressFlag(fs, stderr)
 	fs.BoolVar(&o.json, "json", false, "print the report's numbers as JSON")
 	pos, err := cli.ParseArgs(fs, args, usage, stdout)
 	if err != nil {
 		return o, err
 	}
+	// The bar is a terminal's default, off under -json (output for
+	// scripts); -progress forces it.
+	o.progress = cli.ProgressOn(fs, bar, o.json)
 	if len(pos) > 0 {
 		return o, cli.Usagef("unexpected argument %q (a trace is given with -trace)", pos[0])
 	}

@@ -17,15 +17,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/batchq/batchq/examples/internal/cli"
-	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/sched"
 )
 
@@ -61,8 +58,7 @@ plain or gzip, '-' for standard input, and prints the metrics.
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	var policy, compat string
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported in one line by the caller
+	fs := cli.NewFlagSet("simulate")
 	fs.StringVar(&policy, "policy", "easy", "scheduling policy, a preset name (case-insensitive; -list shows them)")
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the trace header's MaxProcs, else MaxNodes)")
 	fs.BoolVar(&o.perEvent, "per-event", false, "one scheduling pass per event instead of per timestamp (Config.PerEventPass, A1)")
@@ -74,42 +70,39 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the text report")
 	fs.BoolVar(&o.list, "list", false, "list the policies and exit")
 	fs.BoolVar(&o.lenient, "lenient", false, "skip malformed trace lines (counted and reported) instead of failing")
-	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
+	bar := cli.ProgressFlag(fs, stderr)
 
-	pos, err := cli.Parse(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usageHead)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
+	if err != nil {
 		return o, err
 	}
-	if err != nil {
-		return o, cli.UsageError{Msg: err.Error()}
-	}
+	// The bar is a terminal's default, off under -json (output for
+	// scripts); -progress forces it.
+	o.progress = cli.ProgressOn(fs, bar, o.json)
 
 	if o.list {
 		return o, nil
 	}
 	pr, ok := sched.LookupPreset(policy)
 	if !ok {
-		return o, cli.UsageError{Msg: fmt.Sprintf("unknown policy %q (want one of %s; -list describes them)", policy, presetNames())}
+		return o, cli.Usagef("unknown policy %q (want one of %s; -list describes them)", policy, presetNames())
 	}
 	o.policy = pr
 	var peer sched.Peer
 	if err := peer.UnmarshalText([]byte(compat)); err != nil {
-		return o, cli.UsageError{Msg: fmt.Sprintf("-compat %q: want pyss or predictsim (or none)", compat)}
+		return o, cli.Usagef("-compat %q: want pyss or predictsim (or none)", compat)
 	}
 	o.compat = peer
 	if o.machine < 0 {
-		return o, cli.UsageError{Msg: fmt.Sprintf("-machine %d: must be positive", o.machine)}
+		return o, cli.Usagef("-machine %d: must be positive", o.machine)
 	}
 	switch len(pos) {
 	case 0:
-		return o, cli.UsageError{Msg: "missing TRACE argument (usage: simulate [flags] TRACE; -help for the flags)"}
+		return o, cli.Usagef("missing TRACE argument (usage: simulate [flags] TRACE; -help for the flags)")
 	case 1:
 		o.trace = pos[0]
 	default:
-		return o, cli.UsageError{Msg: fmt.Sprintf("one TRACE expected, got %d arguments: %s", len(pos), strings.Join(pos, " "))}
+		return o, cli.Usagef("one TRACE expected, got %d arguments: %s", len(pos), strings.Join(pos, " "))
 	}
 	return o, nil
 }
@@ -126,24 +119,13 @@ func presetNames() string {
 func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parse(args, stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return cli.ExitOK
 	case err != nil:
-		fmt.Fprintln(stderr, "simulate:", err)
-		return cli.ExitUsage
+	case o.list:
+		err = list(stdout, o.json)
+	default:
+		err = simulate(ctx, o, stdin, stdout, stderr)
 	}
-	if o.list {
-		if err := list(stdout, o.json); err != nil {
-			fmt.Fprintln(stderr, "simulate:", err)
-			return cli.ExitError
-		}
-		return cli.ExitOK
-	}
-	if err := simulate(ctx, o, stdin, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "simulate:", err)
-		return cli.ExitError
-	}
-	return cli.ExitOK
+	return cli.Status("simulate", stderr, err)
 }
 
 // list prints the presets with their one-line descriptions.
@@ -158,7 +140,7 @@ func list(w io.Writer, asJSON bool) error {
 		for i, p := range ps {
 			out[i] = entry{p.Name, p.Doc}
 		}
-		return writeJSON(w, out)
+		return cli.WriteJSON(w, out)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, p := range ps {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -414,10 +413,4 @@ func jsonReport(info *runInfo) report {
 		SimTime:  info.simTime.Seconds(),
 		Version:  moduleVersion(),
 	}
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

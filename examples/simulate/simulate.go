@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -103,7 +104,7 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	bar.Done()
 	info.wall = time.Since(t0)
 	if o.json {
-		return writeJSON(stdout, jsonReport(info))
+		return cli.WriteJSON(stdout, jsonReport(info))
 	}
 	return textReport(stdout, info)
 }

@@ -29,7 +29,6 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
-	"github.com/batchq/batchq/internal/progress"
 )
 
 func main() { cli.Main(run) }
@@ -190,7 +189,7 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	out := fs.String("out", "results", "result `DIR`: DIR/NAME.shard-i-of-N.jsonl and its .meta.json")
 	workers := fs.Int("j", runtime.NumCPU(), "simulations at once (one per goroutine)")
 	traces := fs.String("traces", "", "traces `DIR` (default: $BATCHQ_TRACES, else ../shared/traces)")
-	bar := fs.Bool("progress", progress.IsTerminal(stderr), "progress bar on stderr (default: when stderr is a terminal)")
+	bar := cli.ProgressFlag(fs, stderr)
 	asJSON := fs.Bool("json", false, "print the shard's record (the sidecar) as JSON")
 	var reuse []string
 	fs.Func("reuse", "copy runs with the same parameters from the result files of another spec in `DIR|FILE` (repeatable; same sched version only) instead of simulating them", func(v string) error {
@@ -205,12 +204,12 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		return cli.UsageError{Msg: "run takes no arguments, got " + strings.Join(pos, " ")}
 	}
 	if *workers < 1 {
-		return cli.UsageError{Msg: fmt.Sprintf("-j %d: want at least 1", *workers)}
+		return cli.Usagef("-j %d: want at least 1", *workers)
 	}
 	if *shards < 0 {
-		return cli.UsageError{Msg: fmt.Sprintf("-shards %d: want at least 1", *shards)}
+		return cli.Usagef("-shards %d: want at least 1", *shards)
 	}
-	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: *bar}
+	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: cli.ProgressOn(fs, bar, *asJSON)}
 	if len(reuse) > 0 {
 		if o.reuse, err = loadReuse(reuse); err != nil {
 			return err
@@ -221,7 +220,7 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 			return cli.UsageError{Msg: err.Error()}
 		}
 		if *shards > 0 && *shards != o.shard.Count {
-			return cli.UsageError{Msg: fmt.Sprintf("-shard %s and -shards %d disagree", *shard, *shards)}
+			return cli.Usagef("-shard %s and -shards %d disagree", *shard, *shards)
 		}
 		o.shardFrom = "-shard"
 	} else if o.shard, o.shardFrom, err = ShardFromEnv(getenv, *shards); err != nil {
@@ -232,7 +231,7 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, side)
+		return cli.WriteJSON(stdout, side)
 	}
 	fmt.Fprintf(stdout, "%s shard %s: %d runs, %d already done, %d made in %.1f s (%.2f runs/s, %.1f CPU-s, %.1f s parsing) → %s\n",
 		spec.Name, o.shard, side.Runs, side.Skipped, side.Ran, side.Wall, side.RunsPerSec, side.CPU, side.Parse, o.out)

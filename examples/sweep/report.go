@@ -2,26 +2,19 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/batchq/batchq/examples/internal/cli"
 	"io"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/thesislogs"
 )
 
 var nan = math.NaN()
-
-func writeJSON(w io.Writer, v any) error {
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	return e.Encode(v)
-}
 
 // cmdReport prints the tables of a complete sweep (the spec's "report"
 // kind) as markdown, or its lines as one JSON array with -json; -plot draws
@@ -48,7 +41,7 @@ func cmdReport(args []string, w io.Writer) error {
 		lines[i] = l.line
 	}
 	if *asJSON {
-		return writeJSON(w, lines)
+		return cli.WriteJSON(w, lines)
 	}
 	var buf bytes.Buffer
 	if err := report(&buf, spec, lines); err != nil {
@@ -57,7 +50,7 @@ func cmdReport(args []string, w io.Writer) error {
 	if *plotDir != "" {
 		plotter := map[string]func(string, []Line) ([]string, error){"fig43": plotFig43, "study": plotFig119}[spec.Report]
 		if plotter == nil {
-			return cli.UsageError{Msg: fmt.Sprintf("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)}
+			return cli.Usagef("-plot: spec %s has no figure (report %q)", spec.Name, spec.Report)
 		}
 		files, err := plotter(*plotDir, lines)
 		if err != nil {

@@ -44,11 +44,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	est := fs.Bool("estimates", false, "fill field 9 with modal-model user estimates (estmodel)")
 	out := fs.String("out", "-", "output path (- for standard output)")
 	asJSON := cli.JSONFlag(fs)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
-	if err != nil {
-		return err
-	}
-	if err := cli.NoArgs(pos); err != nil {
+	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
 		return err
 	}
 	if *asJSON && *out == "-" {

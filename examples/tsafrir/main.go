@@ -82,10 +82,7 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	fs.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
-	if err == nil {
-		err = cli.NoArgs(pos)
-	}
+	err := cli.ParseFlags(fs, args, usage, stdout)
 	if cli.ProgressOn(fs, bar, *asJSON) {
 		o.progress = stderr
 	}

@@ -60,11 +60,8 @@ func command(args []string, stdout, stderr io.Writer) error {
 	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
+	err := cli.ParseFlags(fs, args, usage, stdout)
 	if err != nil {
-		return err
-	}
-	if err := cli.NoArgs(pos); err != nil {
 		return err
 	}
 	opt := options{jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr}

@@ -66,8 +66,8 @@ func TestParseArgs(t *testing.T) {
 	if _, err := ParseArgs(fs, []string{"-x"}, "", &out); !errors.As(err, new(UsageError)) {
 		t.Errorf("-x: %v, want a UsageError", err)
 	}
-	if err := NoArgs([]string{"a"}); !errors.As(err, new(UsageError)) {
-		t.Errorf("NoArgs: %v", err)
+	if err := ParseFlags(fs, []string{"a"}, "", &out); !errors.As(err, new(UsageError)) {
+		t.Errorf("ParseFlags: %v", err)
 	}
 }
 

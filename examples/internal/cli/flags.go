@@ -57,12 +57,14 @@ func ParseArgs(fs *flag.FlagSet, args []string, usage string, stdout io.Writer) 
 	return pos, nil
 }
 
-// NoArgs is the UsageError of a command that takes no arguments, or nil.
-func NoArgs(pos []string) error {
-	if len(pos) > 0 {
-		return Usagef("unexpected argument %q: this command takes flags only", pos[0])
+// ParseFlags is ParseArgs for a command that takes flags only: a
+// positional argument is a UsageError.
+func ParseFlags(fs *flag.FlagSet, args []string, usage string, stdout io.Writer) error {
+	pos, err := ParseArgs(fs, args, usage, stdout)
+	if err == nil && len(pos) > 0 {
+		err = Usagef("unexpected argument %q: this command takes flags only", pos[0])
 	}
-	return nil
+	return err
 }
 
 // JSONFlag registers -json, output for scripts, on fs.

@@ -33,7 +33,7 @@ type Command struct {
 	// not exist: it must fail with exit 1 and a message naming File.
 	Missing []string
 	File    string
-	// NoArgs says the command takes no arguments: a stray one is exit 2.
+	// NoArgs says the command takes no arguments (cli.ParseFlags): a stray one is exit 2.
 	NoArgs bool
 	// JSONCheckedBy names another test of the command that already runs
 	// JSON and parses its output, when that run is too dear to repeat;
