@@ -80,7 +80,7 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// ErrSnapshot is wrapped by the errors of a snapshot that cannot be
+// errSnapshot is wrapped by the errors of a snapshot that cannot be
 // simulated (no machine, a running job without a start).
 var errSnapshot = errors.New("forecast: bad snapshot")
 
