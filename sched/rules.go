@@ -68,12 +68,26 @@ var ruleNames = [nRules]string{
 // in, a line turned into a 1-second job, a run cut to the estimate, a kill.
 func (r *Record) Changes() []string {
 	var names []string
+	c := r.changes()
 	for i := range nRules {
-		if r.rules&(1<<i) != 0 {
+		if c&(1<<i) != 0 {
 			names = append(names, ruleNames[i])
 		}
 	}
 	return names
+}
+
+// changes is the set of rules that changed the record's job: those kept
+// in r.rules and the two its fields say (EstimateFilled, Killed).
+func (r *Record) changes() rule {
+	c := r.rules
+	if r.EstimateFilled {
+		c |= ruleEstimateFilled
+	}
+	if r.Killed {
+		c |= ruleKilled
+	}
+	return c
 }
 
 // count adds the record's rules to m, allocating it on first use.
