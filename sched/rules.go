@@ -4,7 +4,7 @@ package sched
 // its Record (two bytes that fit in the Record's padding): a missing field
 // filled in, a degenerate line turned into a 1-second job, a run cut. Every
 // job a rule changed is counted under that rule's name in
-// Summary.Changed, so that a schedule built mostly from made-up values is
+// Result.Changed, so that a schedule built mostly from made-up values is
 // seen as such (the package doc's table says which rule each mode applies
 // to which missing field).
 type rule uint16
@@ -47,7 +47,7 @@ const (
 )
 
 // ruleNames are the rules' names, in bit order: the keys of
-// Summary.Changed and the words of Record.Changes.
+// Result.Changed and the words of Record.Changes.
 var ruleNames = [nRules]string{
 	"estimate_filled",
 	"size_from_requested",
@@ -64,7 +64,7 @@ var ruleNames = [nRules]string{
 }
 
 // Changes returns the names of the job-building rules that changed the
-// job (the keys of Summary.Changed), nil if none did: a missing field filled
+// job (the keys of Result.Changed), nil if none did: a missing field filled
 // in, a line turned into a 1-second job, a run cut to the estimate, a kill.
 func (r *Record) Changes() []string {
 	var names []string
