@@ -90,8 +90,7 @@ func (p *Pass) start(j *Job, backfilled bool) error {
 	if err := p.check(j); err != nil {
 		return err
 	}
-	switch {
-	case j.n > s.free:
+	if j.n > s.free {
 		return fmt.Errorf("job %d needs %d processors, %d free: %w", j.j.ID, j.n, s.free, ErrNoFit)
 	}
 	s.startJob(j, backfilled)
@@ -101,18 +100,19 @@ func (p *Pass) start(j *Job, backfilled bool) error {
 // check refuses, and counts, an action on a pass that has ended or on a
 // job that is not waiting.
 func (p *Pass) check(j *Job) error {
+	var err error
 	switch {
 	case p.over:
-		p.s.refused++
-		return ErrStalePass
+		err = ErrStalePass
 	case j == nil:
-		p.s.refused++
-		return ErrNotWaiting
+		err = ErrNotWaiting
 	case j.state != waiting:
-		p.s.refused++
-		return fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
+		err = fmt.Errorf("job %d: %w", j.j.ID, ErrNotWaiting)
+	default:
+		return nil
 	}
-	return nil
+	p.s.refused++
+	return err
 }
 
 // Reserve records that waiting job j is expected to start at at (Now ≤
@@ -128,8 +128,7 @@ func (p *Pass) Reserve(j *Job, at int64) error {
 	if err := p.check(j); err != nil {
 		return err
 	}
-	switch {
-	case at < s.now || at >= never:
+	if at < s.now || at >= never {
 		s.refused++
 		return fmt.Errorf("job %d at %d, now %d: %w", j.j.ID, at, s.now, ErrOutOfRange)
 	}

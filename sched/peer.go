@@ -28,7 +28,7 @@ const (
 	// with estimate 1 on max(1, field 5) processors, submitted at
 	// max(submit, 1), so every line is in the schedule. The package doc's
 	// table lists what each mode does with each missing field; every job a
-	// rule changed is counted in Summary.Changed.
+	// rule changed is counted in Result.Changed.
 	PeerPyss
 	// PeerPredictsim is PeerPyss with processors from field 8
 	// (requested), or field 5 when field 8 is missing, as predictsim (a

@@ -37,7 +37,8 @@ type Record struct {
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
 	Included bool // in the averaged set (S7)
-	// rules are the job-building rules that changed the job (Changes).
+	// rules are the job-building rules that changed the job (Changes),
+	// but for the two the fields EstimateFilled and Killed hold.
 	rules rule
 }
 
@@ -148,15 +149,8 @@ func (s *Sim) close(jb *Job) {
 	rec.Corrections, rec.PostEstimate = jb.nCorr, jb.kPost
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
-	rec.rules &^= ruleEstimateFilled | ruleKilled // close may run twice (cancel, then result)
-	if jb.filled {
-		rec.rules |= ruleEstimateFilled
-	}
 	rec.Cancelled = jb.state == cancelled
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
-	if rec.Killed {
-		rec.rules |= ruleKilled
-	}
 	if jb.start >= 0 {
 		tau := s.cfg.bsldThreshold()
 		rec.Wait = jb.start - jb.j.Submit
@@ -352,7 +346,7 @@ func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Res
 func (r *Result) Changed() map[string]int {
 	var m map[string]int
 	for i := range r.Records {
-		m = r.Records[i].rules.count(m)
+		m = r.Records[i].changes().count(m)
 	}
 	return m
 }

@@ -4,7 +4,7 @@ package sched
 // its Record (two bytes that fit in the Record's padding): a missing field
 // filled in, a degenerate line turned into a 1-second job, a run cut. Every
 // job a rule changed is counted under that rule's name in
-// Summary.Changed, so that a schedule built mostly from made-up values is
+// Result.Changed, so that a schedule built mostly from made-up values is
 // seen as such (the package doc's table says which rule each mode applies
 // to which missing field).
 type rule uint16
@@ -47,7 +47,7 @@ const (
 )
 
 // ruleNames are the rules' names, in bit order: the keys of
-// Summary.Changed and the words of Record.Changes.
+// Result.Changed and the words of Record.Changes.
 var ruleNames = [nRules]string{
 	"estimate_filled",
 	"size_from_requested",
@@ -64,16 +64,30 @@ var ruleNames = [nRules]string{
 }
 
 // Changes returns the names of the job-building rules that changed the
-// job (the keys of Summary.Changed), nil if none did: a missing field filled
+// job (the keys of Result.Changed), nil if none did: a missing field filled
 // in, a line turned into a 1-second job, a run cut to the estimate, a kill.
 func (r *Record) Changes() []string {
 	var names []string
+	c := r.changes()
 	for i := range nRules {
-		if r.rules&(1<<i) != 0 {
+		if c&(1<<i) != 0 {
 			names = append(names, ruleNames[i])
 		}
 	}
 	return names
+}
+
+// changes is the set of rules that changed the record's job: those kept
+// in r.rules and the two its fields say (EstimateFilled, Killed).
+func (r *Record) changes() rule {
+	c := r.rules
+	if r.EstimateFilled {
+		c |= ruleEstimateFilled
+	}
+	if r.Killed {
+		c |= ruleKilled
+	}
+	return c
 }
 
 // count adds the record's rules to m, allocating it on first use.

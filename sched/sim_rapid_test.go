@@ -126,9 +126,10 @@ func (m *simModel) drawJob(t *rapid.T, submit int64) swf.Job {
 	size := rapid.Int64Range(-1, m.p+2).Draw(t, "size")
 	run := rapid.Int64Range(-1, 3000).Draw(t, "run")
 	est := rapid.Int64Range(-1, 4000).Draw(t, "est")
-	return swf.Job{ID: id, Submit: submit, Wait: -1, RunTime: run, AllocProcs: size, ReqProcs: size, ReqTime: est,
-		AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: -1, User: rapid.Int64Range(1, 3).Draw(t, "user"),
-		Group: -1, Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime = id, submit, run, size, size, est
+	j.User = rapid.Int64Range(1, 3).Draw(t, "user")
+	return j
 }
 
 func (m *simModel) sane(j swf.Job) bool {

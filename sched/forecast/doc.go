@@ -75,7 +75,8 @@
 // CEA-Curie (313k jobs) 104 s, 67 s per 200k jobs, over it: its machine
 // runs hundreds of jobs at once, and every forecast simulates them all to
 // the end. (Stopping the simulation once the asked job has started would
-// roughly halve that; sched's Run has no such stop today.)
+// save the rest of it, by a share not measured; sched's Run has no such
+// stop today.)
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast

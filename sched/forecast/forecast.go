@@ -80,7 +80,7 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// ErrSnapshot is wrapped by the errors of a snapshot that cannot be
+// errSnapshot is wrapped by the errors of a snapshot that cannot be
 // simulated (no machine, a running job without a start).
 var errSnapshot = errors.New("forecast: bad snapshot")
 
@@ -233,10 +233,8 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job) 
 // simJob is j as the forward simulation plays it: arriving at now with run
 // time run and estimate est, numbered id (the snapshot's order).
 func simJob(id, now int64, j *swf.Job, run, est int64) swf.Job {
-	return swf.Job{
-		ID: id, Submit: now, Wait: -1, RunTime: run, AllocProcs: j.Size(), ReqProcs: j.Size(),
-		AvgCPUTime: -1, UsedMemory: -1, ReqTime: est, ReqMemory: -1, Status: -1, User: j.User,
-		Group: j.Group, Executable: j.Executable, Queue: j.Queue, Partition: j.Partition,
-		PrecedingJob: -1, ThinkTime: -1,
-	}
+	s := swf.NewJob()
+	s.ID, s.Submit, s.RunTime, s.AllocProcs, s.ReqProcs, s.ReqTime = id, now, run, j.Size(), j.Size(), est
+	s.User, s.Group, s.Executable, s.Queue, s.Partition = j.User, j.Group, j.Executable, j.Queue, j.Partition
+	return s
 }

@@ -13,8 +13,10 @@ import (
 )
 
 func job(id, submit, wait, run, size, est, user int64) swf.Job {
-	return swf.Job{ID: id, Submit: submit, Wait: wait, RunTime: run, AllocProcs: size, ReqProcs: size, ReqTime: est, User: user,
-		AvgCPUTime: -1, UsedMemory: -1, ReqMemory: -1, Status: 1, Group: -1, Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime = id, submit, wait, run, size, size, est
+	j.User, j.Status = user, 1
+	return j
 }
 
 // A hand-checked EASY forecast with user estimates as run times: the
