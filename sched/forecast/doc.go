@@ -10,8 +10,7 @@
 // user estimates (Config.Runtime: EASY++'s user history of Tsafrir's
 // thesis Ch. 4 §4.2 by default, any sched/predict predictor, UserRatio —
 // a learned one: the estimate scaled by the user's moving average of
-// run/estimate; on KTH-SP2 it gives the same scores, 50.1% within ×2 —
-// or a user's;
+// run/estimate — or a user's;
 // Config.Estimates plays the estimates, which is what squeue --start
 // does). A running job that has outlived its prediction is given half of
 // what remains of its estimate, at least a minute.

@@ -52,8 +52,7 @@ type Config struct {
 	// Median makes Online answer the median of its learned wait
 	// distribution, which minimizes the mean |log| error, instead of the
 	// value most likely to be within a factor 2 of the wait (the default).
-	// On KTH-SP2 the median gives 50.0% within ×2 and a mean |log10| error
-	// of 0.572, the default 53.1% and 0.657.
+	// The README's tables score the default only.
 	Median bool
 	// NoCorrection makes Online answer the simulated wait itself (the
 	// ablation: what forward simulation alone gives).
