@@ -44,6 +44,12 @@ type Job struct {
 	Partition    int64   // 16: partition number
 	PrecedingJob int64   // 17: the job number this job depends on
 	ThinkTime    int64   // 18: think time from the preceding job's end, seconds
+
+	// Demand is what the job asks of a machine of nodes beyond its
+	// processor count (memory, GPUs, nodes, …), nil if only processors.
+	// It is not one of the 18 fields: the Reader and Writer carry it on
+	// an extension line (see the package doc).
+	Demand *Demand
 }
 
 // NewJob returns a job whose every field is Unknown (Status
