@@ -31,6 +31,11 @@ const (
 	// under it when another job with the same ID is still to arrive,
 	// waiting or running, so that an ID names one live job (Sim.Cancel).
 	DuplicateID
+	// FitsNoNode is not a reason of Check either: sched's simulator, on a
+	// machine of nodes, counts a job under it when no node of the machine
+	// could ever hold it, or its demand is invalid (Result.NoNode says
+	// which resource).
+	FitsNoNode
 )
 
 // MaxTime bounds the submit time, run time and estimate of a sane job:
@@ -39,7 +44,7 @@ const (
 // not wrap around int64.
 const MaxTime = 1 << 40
 
-var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range", "duplicate ID"}
+var reasonNames = [...]string{"sane", "no submit time", "no run time", "no size", "larger than machine", "time out of range", "duplicate ID", "fits no node"}
 
 func (r Reason) String() string {
 	if r < 0 || int(r) >= len(reasonNames) {

@@ -3,6 +3,8 @@ package sched
 import (
 	"errors"
 	"fmt"
+
+	"github.com/batchq/batchq/swf"
 )
 
 // Config describes one simulated scheduler. The zero value plus a machine
@@ -68,11 +70,41 @@ type Config struct {
 	// and PerEventPass it also handles each instant's events in pyss's
 	// order (see Peer); WithPeer sets the peer's other options too.
 	Peer Peer
+
+	// Nodes makes the machine a set of nodes with cores, memory, GPUs and
+	// named resources (swf.Node kinds, in order), on which each job's
+	// swf.Demand is placed; nil is one pool of MachineSize processors, the
+	// papers' machine, and nothing below applies. MachineSize may then be
+	// 0: it becomes the cores of all nodes (a value given must equal it).
+	// A job without a Demand asks for Size() cores spread over as many
+	// nodes as it takes. A job no node could ever hold is rejected,
+	// counted as sanitize.FitsNoNode, with the resource it lacks in
+	// Result.NoNode. EASY, its presets and FCFS reserve and backfill over
+	// every resource (Pass.Earliest); not with Peer.
+	Nodes []swf.Node
+	// Placement chooses the nodes of each job on a machine of Nodes; nil
+	// is FirstFit.
+	Placement Placement
+	// CountMemory gives a job without a Demand the memory SWF records,
+	// field 10 (requested, KB per processor) or else field 7 (used), in
+	// MiB per core, on a machine of Nodes whose Memory is in MiB. Without
+	// it, such a job asks no memory.
+	CountMemory bool
 }
 
 // Validate reports an unusable configuration.
 func (c Config) Validate() error {
-	if c.MachineSize <= 0 {
+	if len(c.Nodes) > 0 {
+		if c.Peer != PeerNone {
+			return errors.New("sched: Nodes with a Peer mode: the peers have one pool of processors")
+		}
+		if c.MachineSize < 0 {
+			return errors.New("sched: negative MachineSize")
+		}
+		if _, err := c.nodeMachine(); err != nil {
+			return err
+		}
+	} else if c.MachineSize <= 0 {
 		return errors.New("sched: MachineSize must be positive")
 	}
 	if c.MachineSize > 1<<40 {
@@ -97,4 +129,20 @@ func (c Config) bsldThreshold() int64 {
 		return 10
 	}
 	return c.BoundedSlowdownThreshold
+}
+
+// nodeMachine builds the machine of Nodes and checks MachineSize against
+// its cores.
+func (c Config) nodeMachine() (*machine, error) {
+	m, total, err := newMachine(c.Nodes, c.Placement)
+	if err != nil {
+		return nil, err
+	}
+	if c.MachineSize != 0 && c.MachineSize != total {
+		return nil, fmt.Errorf("sched: MachineSize %d, but the Nodes have %d cores", c.MachineSize, total)
+	}
+	if total > 1<<40 {
+		return nil, fmt.Errorf("sched: the Nodes have %d cores, above 2^40", total)
+	}
+	return m, nil
 }

@@ -144,7 +144,7 @@ func (fcfsScheduler) Schedule(p *Pass) {
 		return
 	}
 	s := p.s
-	for h, _ := s.waitFCFS.Min(); h != nil && h.n <= s.free; h, _ = s.waitFCFS.Min() {
+	for h, _ := s.waitFCFS.Min(); h != nil && s.placeNow(h); h, _ = s.waitFCFS.Min() {
 		s.startJob(h, false)
 	}
 }
@@ -155,6 +155,10 @@ func (s *Sim) easyPass(e EASYScheduler) {
 	q, b := kindOf(e.Queue), kindOf(e.Backfill)
 	if q == ByLXFW || b == ByLXFW {
 		s.computePriorities()
+	}
+	if s.m != nil {
+		s.easyNodesPass(e, q, b)
+		return
 	}
 	if m := &s.memo; m.ok && m.epoch == s.epoch && q == ByArrival && (b == ByArrival || b == ByPrediction) &&
 		m.b == b && m.safe == e.EstimateSafe {

@@ -90,7 +90,10 @@ func (p *Pass) start(j *Job, backfilled bool) error {
 	if err := p.check(j); err != nil {
 		return err
 	}
-	if j.n > s.free {
+	if !s.placeNow(j) {
+		if s.m != nil {
+			return fmt.Errorf("job %d does not fit on the free nodes: %w", j.j.ID, ErrNoFit)
+		}
 		return fmt.Errorf("job %d needs %d processors, %d free: %w", j.j.ID, j.n, s.free, ErrNoFit)
 	}
 	s.startJob(j, backfilled)

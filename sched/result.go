@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 
@@ -37,6 +38,8 @@ type Record struct {
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
 	Included bool // in the averaged set (S7)
+	// alloc is the job's node shares on a machine of nodes (Result.Check).
+	alloc []share
 	// rules are the job-building rules that changed the job (Changes),
 	// but for the two the fields EstimateFilled and Killed hold.
 	rules rule
@@ -74,6 +77,14 @@ type Result struct {
 	// error (ErrNotWaiting, ErrOutOfRange, ErrStalePass; not ErrNoFit,
 	// the outcome of a probe). The built-ins have none.
 	Refused int
+	// NoNode counts, on a machine of nodes, the jobs rejected as
+	// sanitize.FitsNoNode by what no node has enough of: "cores",
+	// "memory", "GPUs", "GPU model", "named resource X", "whole node",
+	// "nodes" (fewer nodes than asked) or "invalid demand".
+	NoNode map[string]int
+
+	machine     *machine // Check's machine of nodes, nil for one pool
+	machineSize int64
 }
 
 // Summary holds the §3 metrics averaged over the included jobs (S7: all
@@ -135,6 +146,8 @@ func (s *Sim) result() *Result {
 	s.tieRuns = s.tieRuns[:0]
 	res.Summary = summarize(res.Records, s.cfg.MachineSize, s.ended, s.lastSubmit)
 	res.Summary.Rejected = len(s.rejected.Excluded)
+	res.NoNode = maps.Clone(s.noNode)
+	res.machine, res.machineSize = s.m, s.cfg.MachineSize
 	return res
 }
 
@@ -149,6 +162,9 @@ func (s *Sim) close(jb *Job) {
 	rec.Corrections, rec.PostEstimate = jb.nCorr, jb.kPost
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
+	if s.m != nil && jb.start >= 0 {
+		rec.alloc = slices.Clone(jb.alloc)
+	}
 	rec.Cancelled = jb.state == cancelled
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
 	if jb.start >= 0 {

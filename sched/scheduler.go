@@ -59,6 +59,11 @@ type Job struct {
 	prio     float64 // LXF&W priority of the current pass
 	pos      int     // index in the waiting queue's slice
 	key      int64   // first sort key in its jobSet (see jobSet.keyOf)
+	// On a machine of nodes: the demand, the shares held while running,
+	// and the cores they hold (n on one pool).
+	nd    need
+	alloc []share
+	held  int64
 }
 
 // ID is the job number (SWF field 1).

@@ -158,6 +158,15 @@ type Sim struct {
 	// Pass; refused counts the Pass actions refused (Result.Refused).
 	builtin bool
 	refused int
+	// m is the machine of nodes (Config.Nodes), nil for one pool; free
+	// then counts its free cores. shadowAv is EASY's look-ahead scratch,
+	// noNode the rejections by the resource no node has enough of.
+	m        *machine
+	shadowAv avail
+	noNode   map[string]int
+	cands    []*Job // easyNodesPass's backfilling candidates
+	have     int64  // earliest: what the holder could use at the shadow
+	want     int64  // and what it needs (nodes, or cores when spread)
 }
 
 func lessShort(a, b *Job) bool {
@@ -177,6 +186,19 @@ func New(cfg Config) (*Sim, error) {
 		pred:   cfg.Predictor,
 		free:   cfg.MachineSize,
 		maxEst: cfg.MaxEstimate,
+	}
+	if len(cfg.Nodes) > 0 {
+		m, err := cfg.nodeMachine()
+		if err != nil {
+			return nil, err
+		}
+		s.m = m
+		m.countMemory = cfg.CountMemory
+		s.free = 0
+		for _, c := range m.cap.cores {
+			s.free += c
+		}
+		s.cfg.MachineSize = s.free
 	}
 	if s.pred == nil {
 		s.pred = userEstimate{}
@@ -288,6 +310,15 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	if r == sanitize.SaneJob && s.holds(sj.ID) {
 		r = sanitize.DuplicateID
 	}
+	if r == sanitize.SaneJob && s.m != nil {
+		if why := s.unfit(sj); why != "" {
+			r = sanitize.FitsNoNode
+			if s.noNode == nil {
+				s.noNode = map[string]int{}
+			}
+			s.noNode[why]++
+		}
+	}
 	if r != sanitize.SaneJob {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, 0, false
@@ -355,7 +386,10 @@ func (s *Sim) activate(k int32, at int64) *Job {
 		jb = new(Job)
 	}
 	rec := &s.recs[k]
-	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1, alloc: jb.alloc[:0]}
+	if s.m != nil {
+		jb.nd = needOf(rec.Job, rec.Size, s.cfg.CountMemory)
+	}
 	jb.j.Submit = at
 	if s.cfg.Peer != PeerNone { // peerJob sets just these and the submit time
 		jb.j.AllocProcs, jb.j.ReqProcs, jb.j.ReqTime, jb.j.RunTime = rec.Size, rec.Size, rec.Estimate, rec.RunTime
@@ -393,7 +427,8 @@ func (s *Sim) Cancel(id int64) bool {
 		s.removeWaiting(jb)
 	case running:
 		s.run.Delete(jb)
-		s.free += jb.n
+		s.free += jb.held
+		s.freeShares(jb)
 	default:
 		return false
 	}
@@ -680,7 +715,14 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	jb.state = running
 	jb.start = s.now
 	jb.backfill = backfilled
-	s.free -= jb.n
+	jb.held = jb.n
+	if s.m != nil { // placeNow took the shares' resources
+		jb.held = 0
+		for _, sh := range jb.alloc {
+			jb.held += sh.cores
+		}
+	}
+	s.free -= jb.held
 	s.run.ReplaceOrInsert(jb)
 	s.push(evTerm, event{t: s.now + jb.r, job: jb})
 	s.armExpiry(jb)
@@ -709,7 +751,8 @@ func (s *Sim) terminate(jb *Job) {
 func (s *Sim) release(jb *Job) {
 	s.epoch++
 	s.run.Delete(jb)
-	s.free += jb.n
+	s.free += jb.held
+	s.freeShares(jb)
 	jb.state = done
 	jb.end = s.now
 	s.accumulate(jb, s.now)

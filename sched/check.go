@@ -1,0 +1,138 @@
+package sched
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Check verifies the schedule in the Result, independently of how it was
+// made: every started job started at or after its submission and ended
+// at start + run time (or was cancelled); at no instant are more
+// processors in use than the machine has; and on a machine of nodes, no
+// node gives more of any resource (cores, memory, each GPU, each named
+// resource) than it has, every job has its node count, GPUs of a model it
+// accepts, and whole nodes if it asked for them. It returns the first
+// violation found, nil if none. It costs O(n log n) for n jobs, plus the
+// shares' nodes on a machine of nodes.
+func (r *Result) Check() error {
+	type ev struct {
+		t     int64
+		start bool
+		k     int
+	}
+	evs := make([]ev, 0, 2*len(r.Records))
+	for k := range r.Records {
+		rec := &r.Records[k]
+		if rec.Start < 0 {
+			continue
+		}
+		if rec.Start < rec.Job.Submit {
+			return fmt.Errorf("sched: check: job %d started at %d, before its submission at %d", rec.Job.ID, rec.Start, rec.Job.Submit)
+		}
+		if rec.End < 0 {
+			continue // still running at the end of a RunUntil
+		}
+		if !rec.Cancelled && rec.End != rec.Start+rec.RunTime {
+			return fmt.Errorf("sched: check: job %d ran %d s, not its run time %d", rec.Job.ID, rec.End-rec.Start, rec.RunTime)
+		}
+		evs = append(evs, ev{rec.Start, true, k}, ev{rec.End, false, k})
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		switch { // ends before starts at one instant
+		case a.start && !b.start:
+			return 1
+		case !a.start && b.start:
+			return -1
+		}
+		return cmp.Compare(a.k, b.k)
+	})
+	m := r.machine
+	var a avail
+	var used int64
+	if m != nil {
+		a.copyFrom(&m.cap)
+	}
+	for _, e := range evs {
+		rec := &r.Records[e.k]
+		held := rec.Size
+		if m != nil {
+			held = 0
+			for _, sh := range rec.alloc {
+				held += sh.cores
+			}
+		}
+		if !e.start {
+			used -= held
+			if m != nil {
+				n := needOf(rec.Job, rec.Size, m.countMemory)
+				for k := range rec.alloc {
+					m.apply(&a, &rec.alloc[k], &n, 1)
+				}
+			}
+			continue
+		}
+		used += held
+		if used > r.machineSize {
+			return fmt.Errorf("sched: check: at %d, %d processors in use on a machine of %d", e.t, used, r.machineSize)
+		}
+		if m != nil {
+			if err := m.checkShares(&a, rec); err != nil {
+				return fmt.Errorf("sched: check: at %d, job %d: %w", e.t, rec.Job.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkShares takes a starting job's shares from a and reports one that
+// does not fit its demand or overdraws a node.
+func (m *machine) checkShares(a *avail, rec *Record) error {
+	n := needOf(rec.Job, rec.Size, m.countMemory)
+	var cores int64
+	seen := map[int32]bool{}
+	for k := range rec.alloc {
+		sh := &rec.alloc[k]
+		i := int(sh.node)
+		if i < 0 || i >= len(m.kind) || seen[sh.node] {
+			return fmt.Errorf("share on node %d: no such node, or twice", i)
+		}
+		seen[sh.node] = true
+		if n.excl && !m.idle(a, i) {
+			return fmt.Errorf("asked for whole nodes, node %d is shared", i)
+		}
+		if sh.gpus != 0 && !acceptsModel(n.models, m.kinds[m.kind[i]].GPUModel) {
+			return fmt.Errorf("GPU model %q on node %d not accepted", m.kinds[m.kind[i]].GPUModel, i)
+		}
+		if n.nodes > 0 && !n.excl && (sh.cores != n.cores || sh.mem != n.mem) {
+			return fmt.Errorf("share on node %d of %d cores, %d memory; asked %d, %d", i, sh.cores, sh.mem, n.cores, n.mem)
+		}
+		m.apply(a, sh, &n, -1)
+		if a.cores[i] < 0 || a.mem[i] < 0 {
+			return fmt.Errorf("node %d overdrawn: %d cores, %d memory free", i, a.cores[i], a.mem[i])
+		}
+		for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+			if a.gpu[g] < 0 {
+				return fmt.Errorf("node %d GPU %d overdrawn", i, g-m.gpuAt[i])
+			}
+		}
+		if a.named != nil {
+			for name, v := range a.named[i] {
+				if v < 0 {
+					return fmt.Errorf("node %d named resource %q overdrawn", i, name)
+				}
+			}
+		}
+		cores += sh.cores
+	}
+	switch {
+	case n.nodes > 0 && int64(len(rec.alloc)) != n.nodes:
+		return fmt.Errorf("on %d nodes, asked %d", len(rec.alloc), n.nodes)
+	case n.nodes == 0 && cores < n.cores:
+		return fmt.Errorf("%d cores, asked %d", cores, n.cores)
+	}
+	return nil
+}

@@ -1,0 +1,630 @@
+package sched
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// A machine of nodes (Config.Nodes). Its free resources are an avail,
+// flat slices indexed by node, so that EASY's look-ahead to the shadow
+// time is a copy of a few slices, not of a node structure per node.
+
+// avail is the free amount of every resource of every node.
+type avail struct {
+	cores, mem []int64
+	gpu        []int32            // free thousandths of each GPU; node i's are gpu[gpuAt[i]:gpuAt[i+1]]
+	named      []map[string]int64 // nil when no node kind has a named resource
+}
+
+func (a *avail) copyFrom(b *avail) {
+	a.cores = append(a.cores[:0], b.cores...)
+	a.mem = append(a.mem[:0], b.mem...)
+	a.gpu = append(a.gpu[:0], b.gpu...)
+	if b.named == nil {
+		a.named = nil
+		return
+	}
+	if len(a.named) != len(b.named) {
+		a.named = make([]map[string]int64, len(b.named))
+	}
+	for i, m := range b.named {
+		if a.named[i] == nil {
+			a.named[i] = maps.Clone(m)
+			continue
+		}
+		maps.Copy(a.named[i], m)
+	}
+}
+
+// need is a job's demand, normalised: shares of equal shape on nodes
+// nodes, or (nodes == 0) cores spread over as many nodes as it takes.
+type need struct {
+	nodes  int64 // 0: spread
+	cores  int64 // per node, or in all when spread
+	mem    int64 // per node, or per core when spread
+	gpus   int64 // thousandths of a GPU per node
+	models []string
+	named  map[string]int64
+	excl   bool
+}
+
+// share is a job's allocation on one node. gpus lists the GPUs it holds
+// (a bit per GPU), gpuPart the thousandths it holds of each.
+type share struct {
+	node    int32
+	gpuPart int32
+	cores   int64
+	mem     int64
+	gpus    uint64
+}
+
+// machine is the node model: capacity, free resources, placement.
+type machine struct {
+	kinds []swf.Node
+	kind  []int32 // node → kind
+	gpuAt []int32 // node → first GPU in avail.gpu; len nodes+1
+	cap   avail
+	free  avail
+	place Placement
+	best  bool // the built-in best fit
+	cands []NodeFree
+	maxC  int64 // the largest node's cores, memory
+	maxM  int64
+
+	countMemory bool // Config.CountMemory
+}
+
+// maxNodeGPUs bounds the GPUs of one node (a bit each in share.gpus).
+const maxNodeGPUs = 64
+
+func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
+	m := &machine{kinds: kinds, place: p, gpuAt: []int32{0}}
+	if p == nil {
+		m.place = FirstFit
+	}
+	m.best = m.place == BestFit
+	var total int64
+	named := false
+	for i := range kinds {
+		k := &kinds[i]
+		if err := k.Validate(); err != nil {
+			return nil, 0, fmt.Errorf("sched: Nodes[%d]: %w", i, err)
+		}
+		if k.GPUs > maxNodeGPUs {
+			return nil, 0, fmt.Errorf("sched: Nodes[%d] %q: %d GPUs per node, above %d", i, k.Name, k.GPUs, maxNodeGPUs)
+		}
+		if len(m.kind)+int(k.Count) > 1<<20 {
+			return nil, 0, fmt.Errorf("sched: more than 2^20 nodes")
+		}
+		named = named || len(k.Named) > 0
+		for range k.Count {
+			m.kind = append(m.kind, int32(i))
+			m.cap.cores = append(m.cap.cores, k.Cores)
+			m.cap.mem = append(m.cap.mem, k.Memory)
+			for range k.GPUs {
+				m.cap.gpu = append(m.cap.gpu, 1000)
+			}
+			m.gpuAt = append(m.gpuAt, int32(len(m.cap.gpu)))
+			total += k.Cores
+		}
+		m.maxC, m.maxM = max(m.maxC, k.Cores), max(m.maxM, k.Memory)
+	}
+	if len(m.kind) == 0 {
+		return nil, 0, fmt.Errorf("sched: Nodes has no node")
+	}
+	if named {
+		m.cap.named = make([]map[string]int64, len(m.kind))
+		for i, k := range m.kind {
+			m.cap.named[i] = maps.Clone(kinds[k].Named)
+			if m.cap.named[i] == nil {
+				m.cap.named[i] = map[string]int64{}
+			}
+		}
+	}
+	m.free.copyFrom(&m.cap)
+	return m, total, nil
+}
+
+// needOf normalises a job's demand; memPerCoreKB is SWF's requested
+// memory per processor when Config.CountMemory counts it.
+func needOf(j *swf.Job, size int64, countMemory bool) need {
+	d := j.Demand
+	if d == nil {
+		n := need{cores: size}
+		if countMemory {
+			kb := j.ReqMemory
+			if kb <= 0 {
+				kb = j.UsedMemory
+			}
+			if kb > 0 {
+				n.mem = int64(kb+1023) / 1024 // KB per processor → MiB per core, rounded up
+			}
+		}
+		return n
+	}
+	n := need{nodes: d.Nodes, cores: d.Cores, mem: d.Memory, gpus: d.GPUs, models: d.GPUModels, named: d.Named, excl: d.Exclusive}
+	if n.cores == 0 {
+		n.cores = size
+		if n.nodes > 0 {
+			n.cores = (size + n.nodes - 1) / n.nodes
+		}
+	}
+	return n
+}
+
+// unfit returns why no node kind can ever hold the job ("" if one can):
+// the resource no kind has enough of.
+func (m *machine) unfit(n *need) string {
+	if n.nodes > int64(len(m.kind)) {
+		return "nodes"
+	}
+	if n.nodes == 0 {
+		if n.mem > 0 { // every core needs its memory beside it
+			var usable int64
+			for i := range m.kind {
+				usable += min(m.cap.cores[i], m.cap.mem[i]/n.mem)
+			}
+			if usable < n.cores {
+				return "memory"
+			}
+		}
+		var total int64
+		for _, c := range m.cap.cores {
+			total += c
+		}
+		if total < n.cores {
+			return "cores"
+		}
+		return ""
+	}
+	why := ""
+	fit := int64(0)
+	for i := range m.kind {
+		w := m.lacks(&m.cap, i, n)
+		if w == "" {
+			fit++
+			if fit >= n.nodes {
+				return ""
+			}
+		} else if why == "" {
+			why = w
+		}
+	}
+	if why == "" {
+		why = "nodes"
+	}
+	return why
+}
+
+// lacks returns the first resource node i lacks in a for one share of n,
+// "" if the share fits.
+func (m *machine) lacks(a *avail, i int, n *need) string {
+	if a.cores[i] < n.cores {
+		return "cores"
+	}
+	if a.mem[i] < n.mem {
+		return "memory"
+	}
+	if n.gpus > 0 {
+		k := &m.kinds[m.kind[i]]
+		if k.GPUs == 0 {
+			return "GPUs"
+		}
+		if !acceptsModel(n.models, k.GPUModel) {
+			return "GPU model"
+		}
+		if !m.gpusFit(a, i, n.gpus) {
+			return "GPUs"
+		}
+	}
+	for name, v := range n.named {
+		if a.named == nil || a.named[i][name] < v {
+			return "named resource " + name
+		}
+	}
+	if n.excl && !m.idle(a, i) {
+		return "whole node"
+	}
+	return ""
+}
+
+func acceptsModel(models []string, m string) bool {
+	d := swf.Demand{GPUModels: models}
+	return d.AcceptsModel(m)
+}
+
+// fits reports whether one share of n fits on node i in a.
+func (m *machine) fits(a *avail, i int, n *need) bool {
+	if a.cores[i] < n.cores || a.mem[i] < n.mem {
+		return false
+	}
+	return (n.gpus == 0 && len(n.named) == 0 && !n.excl) || m.lacks(a, i, n) == ""
+}
+
+// gpusFit reports whether node i has g thousandths free: on one GPU for a
+// share (g < 1000), on g/1000 whole free GPUs otherwise.
+func (m *machine) gpusFit(a *avail, i int, g int64) bool {
+	gs := a.gpu[m.gpuAt[i]:m.gpuAt[i+1]]
+	if g < 1000 {
+		for _, f := range gs {
+			if int64(f) >= g {
+				return true
+			}
+		}
+		return false
+	}
+	want := g / 1000
+	for _, f := range gs {
+		if f == 1000 {
+			want--
+			if want == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// idle reports whether node i is wholly free in a.
+func (m *machine) idle(a *avail, i int) bool {
+	if a.cores[i] != m.cap.cores[i] || a.mem[i] != m.cap.mem[i] {
+		return false
+	}
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+		if a.gpu[g] != 1000 {
+			return false
+		}
+	}
+	if a.named != nil {
+		for k, v := range m.cap.named[i] {
+			if a.named[i][k] != v {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// usable is how many of a spread job's cores node i can take in a.
+func (m *machine) usable(a *avail, i int, n *need) int64 {
+	c := a.cores[i]
+	if n.mem > 0 {
+		c = min(c, a.mem[i]/n.mem)
+	}
+	return max(c, 0)
+}
+
+// gain is what node i in a offers job need n: the cores a spread job
+// can use there, or 1 if one share fits.
+func (m *machine) gain(a *avail, i int, n *need) int64 {
+	if n.nodes == 0 {
+		return m.usable(a, i, n)
+	}
+	if m.fits(a, i, n) {
+		return 1
+	}
+	return 0
+}
+
+// take removes one share of n (c cores of a spread job) on node i from
+// every avail in as, and returns it. The GPUs are chosen in as[0] among
+// those free in all.
+func (m *machine) take(as []*avail, i int, n *need, c int64) share {
+	sh := share{node: int32(i), cores: c, mem: n.mem}
+	if n.nodes == 0 {
+		sh.mem = n.mem * c
+	}
+	if n.excl {
+		sh.cores, sh.mem = m.cap.cores[i], m.cap.mem[i]
+	}
+	if n.gpus > 0 || n.excl {
+		g0 := m.gpuAt[i]
+		want, part := n.gpus/1000, int32(1000)
+		if n.gpus < 1000 {
+			want, part = 1, int32(n.gpus)
+		}
+		if n.excl {
+			want, part = int64(m.gpuAt[i+1]-g0), 1000
+		}
+		bestG := -1
+		for g := g0; g < m.gpuAt[i+1] && want > 0; g++ {
+			ok := true
+			for _, a := range as {
+				ok = ok && a.gpu[g] >= part
+			}
+			if !ok {
+				continue
+			}
+			if part == 1000 {
+				sh.gpus |= 1 << (g - g0)
+				want--
+				continue
+			}
+			// A share: first fit takes the first GPU it fits on, best
+			// fit the fullest one.
+			if bestG < 0 || m.best && as[0].gpu[g] < as[0].gpu[bestG] {
+				bestG = int(g)
+			}
+			if !m.best {
+				break
+			}
+		}
+		if bestG >= 0 {
+			sh.gpus = 1 << (int32(bestG) - g0)
+		}
+		sh.gpuPart = part
+	}
+	for _, a := range as {
+		m.apply(a, &sh, n, -1)
+	}
+	return sh
+}
+
+// apply adds (sign 1) or removes (sign −1) share sh of a job needing n.
+func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
+	i := sh.node
+	a.cores[i] += sign * sh.cores
+	a.mem[i] += sign * sh.mem
+	if sh.gpus != 0 {
+		g0 := m.gpuAt[i]
+		for b := sh.gpus; b != 0; b &= b - 1 {
+			g := g0 + int32(trailingZeros(b))
+			a.gpu[g] += int32(sign) * sh.gpuPart
+		}
+	}
+	if n.excl && a.named != nil {
+		if sign < 0 {
+			clear(a.named[i])
+		} else {
+			maps.Copy(a.named[i], m.cap.named[i])
+		}
+		return
+	}
+	for k, v := range n.named {
+		a.named[i][k] += sign * v
+	}
+}
+
+func trailingZeros(b uint64) int {
+	n := 0
+	for b&1 == 0 {
+		b >>= 1
+		n++
+	}
+	return n
+}
+
+// placeIn places a job of need n in the avails as (all of which must have
+// room on each chosen node; as[0] is the machine's free state now or at a
+// reservation) by the placement policy, appending the shares to out. It
+// takes nothing and returns false if the job does not fit.
+func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, bool) {
+	from := len(out)
+	if n.nodes == 0 {
+		left := n.cores
+		for left > 0 {
+			i := m.choose(as, j, n, true, nil)
+			if i < 0 {
+				break
+			}
+			c := min(left, m.usableIn(as, i, n))
+			out = append(out, m.take(as, i, n, c))
+			left -= c
+		}
+		if left > 0 {
+			m.undo(as, out[from:], n)
+			return out[:from], false
+		}
+		return out, true
+	}
+	for range n.nodes {
+		i := m.choose(as, j, n, false, out[from:])
+		if i < 0 {
+			m.undo(as, out[from:], n)
+			return out[:from], false
+		}
+		out = append(out, m.take(as, i, n, n.cores))
+	}
+	return out, true
+}
+
+func (m *machine) undo(as []*avail, shs []share, n *need) {
+	for k := range shs {
+		for _, a := range as {
+			m.apply(a, &shs[k], n, 1)
+		}
+	}
+}
+
+func (m *machine) usableIn(as []*avail, i int, n *need) int64 {
+	c := m.usable(as[0], i, n)
+	for _, a := range as[1:] {
+		c = min(c, m.usable(a, i, n))
+	}
+	return c
+}
+
+func (m *machine) fitsIn(as []*avail, i int, n *need, spread bool) bool {
+	for _, a := range as {
+		if spread {
+			if m.usable(a, i, n) == 0 {
+				return false
+			}
+		} else if !m.fits(a, i, n) {
+			return false
+		}
+	}
+	if len(as) == 1 || n.gpus == 0 || n.excl {
+		return true
+	}
+	// Each avail has the GPUs free; the share needs the same ones free in
+	// all.
+	part, want := int32(1000), n.gpus/1000
+	if n.gpus < 1000 {
+		part, want = int32(n.gpus), 1
+	}
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1] && want > 0; g++ {
+		ok := true
+		for _, a := range as {
+			ok = ok && a.gpu[g] >= part
+		}
+		if ok {
+			want--
+		}
+	}
+	return want == 0
+}
+
+// choose returns the node the placement policy picks for the next share,
+// -1 if none fits; a job's shares go on distinct nodes (taken).
+func (m *machine) choose(as []*avail, j *Job, n *need, spread bool, taken []share) int {
+	ok := func(i int) bool {
+		for k := range taken {
+			if int(taken[k].node) == i {
+				return false
+			}
+		}
+		return m.fitsIn(as, i, n, spread)
+	}
+	switch m.place {
+	case FirstFit:
+		for i := range m.kind {
+			if ok(i) {
+				return i
+			}
+		}
+		return -1
+	case BestFit:
+		best, left := -1, int64(0)
+		for i := range m.kind {
+			if !ok(i) {
+				continue
+			}
+			// The least cores left after the share; for a spread job, the
+			// node it fills the most.
+			l := as[0].cores[i] - n.cores
+			if spread {
+				l = as[0].cores[i] - min(n.cores, m.usableIn(as, i, n))
+			}
+			if best < 0 || l < left {
+				best, left = i, l
+			}
+		}
+		return best
+	}
+	m.cands = m.cands[:0]
+	for i := range m.kind {
+		if ok(i) {
+			m.cands = append(m.cands, m.nodeFree(as[0], i))
+		}
+	}
+	if len(m.cands) == 0 {
+		return -1
+	}
+	k := m.place.Choose(j, m.cands)
+	if k < 0 || k >= len(m.cands) {
+		k = 0 // a policy out of range gets the first fit, counted in Result.Refused by the caller
+	}
+	return m.cands[k].Node
+}
+
+// nodeFree is node i's free resources in a, as a Placement sees them.
+func (m *machine) nodeFree(a *avail, i int) NodeFree {
+	nf := NodeFree{Node: i, Kind: int(m.kind[i]), Cores: a.cores[i], Memory: a.mem[i]}
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+		nf.GPUs += int64(a.gpu[g])
+	}
+	return nf
+}
+
+// Placement chooses the node each share of a job goes on, on a machine of
+// nodes (Config.Nodes): the first-fit and best-fit built-ins, or a user's
+// own. Choose gets the nodes where the next share fits now, in node
+// order (never none), and returns an index into fits; a job on several
+// nodes is placed share by share. It must be deterministic. An index out
+// of range picks fits[0].
+type Placement interface {
+	Choose(j *Job, fits []NodeFree) int
+	Name() string
+}
+
+// NodeFree is a node's free resources, as a Placement sees them. GPUs is
+// in thousandths of a GPU, summed over its GPUs.
+type NodeFree struct {
+	Node, Kind          int // the node's index, its kind's index in Config.Nodes
+	Cores, Memory, GPUs int64
+}
+
+type placement int
+
+// The built-in placements. FirstFit, the default, puts each share on the
+// first node (in Config.Nodes order) where it fits; BestFit on the node
+// it leaves the fewest cores free on (ties: the first), and a GPU share
+// on the fullest GPU it fits on, which packs jobs and keeps whole nodes
+// and GPUs free for the large ones.
+const (
+	FirstFit placement = iota
+	BestFit
+)
+
+// Choose implements Placement (the built-ins take a faster path).
+func (p placement) Choose(_ *Job, fits []NodeFree) int {
+	if p != BestFit {
+		return 0
+	}
+	k := 0
+	for i := range fits {
+		if fits[i].Cores < fits[k].Cores {
+			k = i
+		}
+	}
+	return k
+}
+
+// Name implements Placement.
+func (p placement) Name() string {
+	if p == BestFit {
+		return "best fit"
+	}
+	return "first fit"
+}
+
+// unfit returns why no node could ever hold job line j ("" if one can),
+// on a machine of nodes.
+func (s *Sim) unfit(j *swf.Job) string {
+	if j.Demand != nil {
+		if err := j.Demand.Validate(); err != nil {
+			return "invalid demand"
+		}
+	}
+	n := needOf(j, j.Size(), s.cfg.CountMemory)
+	return s.m.unfit(&n)
+}
+
+// placeNow places waiting job jb on the free nodes now, taking their
+// resources into jb.alloc, and reports whether it fits. On one pool it
+// only compares sizes.
+func (s *Sim) placeNow(jb *Job) bool {
+	if s.m == nil {
+		return jb.n <= s.free
+	}
+	if jb.nd.nodes == 0 && jb.nd.cores > s.free {
+		return false
+	}
+	as := [1]*avail{&s.m.free}
+	var ok bool
+	jb.alloc, ok = s.m.placeIn(as[:], jb, &jb.nd, jb.alloc[:0])
+	return ok
+}
+
+// freeShares gives a running job's node shares back.
+func (s *Sim) freeShares(jb *Job) {
+	if s.m == nil {
+		return
+	}
+	for k := range jb.alloc {
+		s.m.apply(&s.m.free, &jb.alloc[k], &jb.nd, 1)
+	}
+}

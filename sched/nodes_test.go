@@ -1,0 +1,122 @@
+package sched_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// On nodes, a job without a Demand spreads its cores over as many nodes
+// as it takes, so a machine of P cores in nodes of any width schedules
+// exactly as one pool of P processors whose EASY counts every job ending
+// at the shadow (ShadowTies; on nodes, which of two jobs ending at one
+// instant ends first has no meaning). Every EASY preset and FCFS, job by
+// job, on a real log: the node model and its look-ahead against the
+// pool's.
+func TestNodesSpreadEqualsPool(t *testing.T) {
+	jobs := tracetest.RanJobs(t, tracetest.KTH)
+	const P = 100
+	for _, p := range sched.Presets() {
+		if p.Name == "Conservative" {
+			continue
+		}
+		if testing.Short() && p.Name != "EASY++" && p.Name != "FCFS" {
+			continue
+		}
+		t.Run(p.Name, func(t *testing.T) {
+			pool := p.New(P)
+			pool.ShadowTies = true
+			want, err := sched.Run(context.Background(), pool, jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := p.New(0)
+			nodes.Nodes = []swf.Node{{Name: "quad", Count: P / 4, Cores: 4}}
+			got, err := sched.Run(context.Background(), nodes, jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := got.Check(); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Records) != len(want.Records) {
+				t.Fatalf("%d records on nodes, %d on the pool", len(got.Records), len(want.Records))
+			}
+			for k := range want.Records {
+				g, w := &got.Records[k], &want.Records[k]
+				if g.Start != w.Start || g.End != w.End || g.Backfilled != w.Backfilled || g.FirstReservation != w.FirstReservation {
+					t.Fatalf("job %d: nodes start %d end %d backfilled %v reservation %d; pool %d %d %v %d",
+						w.Job.ID, g.Start, g.End, g.Backfilled, g.FirstReservation, w.Start, w.End, w.Backfilled, w.FirstReservation)
+				}
+			}
+			if got.Summary != want.Summary {
+				t.Errorf("summary on nodes %+v\npool %+v", got.Summary, want.Summary)
+			}
+		})
+	}
+}
+
+// A hand-made machine: two GPU nodes (4 cores, 2 GPUs, model A), one CPU
+// node (8 cores); shares of one GPU pack onto one GPU; a job asking for
+// model B, or more than any node has, is rejected with its reason.
+func TestNodesHand(t *testing.T) {
+	nodes := []swf.Node{
+		{Name: "gpu", Count: 2, Cores: 4, Memory: 64, GPUs: 2, GPUModel: "A"},
+		{Name: "cpu", Count: 1, Cores: 8, Memory: 128},
+	}
+	job := func(id, submit, run, cores int64, d *swf.Demand) swf.Job {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs = id, submit, run, run, cores
+		j.Demand = d
+		return j
+	}
+	jobs := []swf.Job{
+		job(1, 0, 100, 2, &swf.Demand{Nodes: 1, GPUs: 2000}),                          // a whole GPU node's GPUs
+		job(2, 0, 100, 2, &swf.Demand{Nodes: 1, GPUs: 2000}),                          // the other one
+		job(3, 1, 50, 1, &swf.Demand{Nodes: 1, GPUs: 500}),                            // waits for a GPU: until 100
+		job(4, 2, 10, 8, nil),                                                         // spread: the CPU node is free
+		job(5, 3, 10, 2, &swf.Demand{Nodes: 1, GPUs: 1000, GPUModels: []string{"B"}}), // no model B
+		job(6, 3, 10, 1, &swf.Demand{Nodes: 1, Memory: 200}),                          // no node has 200
+		job(7, 4, 50, 1, &swf.Demand{Nodes: 1, GPUs: 500}),                            // shares job 3's GPU
+	}
+	res, err := sched.Run(context.Background(), sched.Config{Nodes: nodes, Placement: sched.BestFit}, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Check(); err != nil {
+		t.Fatal(err)
+	}
+	start := map[int64]int64{}
+	for _, r := range res.Records {
+		start[r.Job.ID] = r.Start
+	}
+	for id, want := range map[int64]int64{1: 0, 2: 0, 3: 100, 4: 2, 7: 100} {
+		if start[id] != want {
+			t.Errorf("job %d started at %d, want %d", id, start[id], want)
+		}
+	}
+	if n := res.Rejected.Count(sanitize.FitsNoNode); n != 2 || res.NoNode["GPU model"] != 1 || res.NoNode["memory"] != 1 {
+		t.Errorf("rejected %d as fitting no node, by resource %v; want 2: GPU model 1, memory 1", n, res.NoNode)
+	}
+}
+
+func TestNodesConfig(t *testing.T) {
+	for _, c := range []sched.Config{
+		{Nodes: []swf.Node{{Count: 0, Cores: 4}}},
+		{Nodes: []swf.Node{{Count: 2, Cores: 4}}, MachineSize: 9},
+		{Nodes: []swf.Node{{Count: 2, Cores: 4, GPUs: 65}}},
+		{Nodes: []swf.Node{{Count: 2, Cores: 4}}, Peer: sched.PeerPyss},
+	} {
+		if err := c.Validate(); err == nil {
+			t.Errorf("%+v: no error", c)
+		} else if strings.Contains(err.Error(), "panic") || errors.Is(err, sched.ErrNoFit) {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
