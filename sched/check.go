@@ -13,7 +13,8 @@ import (
 // node gives more of any resource (cores, memory, each GPU, each named
 // resource) than it has, every job has its node count, GPUs of a model it
 // accepts, and whole nodes if it asked for them. It returns the first
-// violation found, nil if none. It costs O(n log n) for n jobs, plus the
+// violation found, nil if none. A job of run time 0 is checked against
+// the empty machine (it holds nothing for any time). It costs O(n log n) for n jobs, plus the
 // shares' nodes on a machine of nodes.
 func (r *Result) Check() error {
 	type ev struct {
@@ -22,6 +23,10 @@ func (r *Result) Check() error {
 		k     int
 	}
 	evs := make([]ev, 0, 2*len(r.Records))
+	// A job of run time 0 holds nothing: the simulator ends it in the
+	// instant it starts, and a later pass of that instant reuses what it
+	// had. Its shares are checked against an empty machine.
+	var zero []int
 	for k := range r.Records {
 		rec := &r.Records[k]
 		if rec.Start < 0 {
@@ -35,6 +40,10 @@ func (r *Result) Check() error {
 		}
 		if !rec.Cancelled && rec.End != rec.Start+rec.RunTime {
 			return fmt.Errorf("sched: check: job %d ran %d s, not its run time %d", rec.Job.ID, rec.End-rec.Start, rec.RunTime)
+		}
+		if rec.End == rec.Start {
+			zero = append(zero, k)
+			continue
 		}
 		evs = append(evs, ev{rec.Start, true, k}, ev{rec.End, false, k})
 	}
@@ -55,6 +64,19 @@ func (r *Result) Check() error {
 	var used int64
 	if m != nil {
 		a.copyFrom(&m.cap)
+	}
+	for _, k := range zero {
+		rec := &r.Records[k]
+		if rec.Size > r.machineSize {
+			return fmt.Errorf("sched: check: job %d of %d processors on a machine of %d", rec.Job.ID, rec.Size, r.machineSize)
+		}
+		if m != nil {
+			var empty avail
+			empty.copyFrom(&m.cap)
+			if err := m.checkShares(&empty, rec); err != nil {
+				return fmt.Errorf("sched: check: at %d, job %d: %w", rec.Start, rec.Job.ID, err)
+			}
+		}
 	}
 	for _, e := range evs {
 		rec := &r.Records[e.k]
