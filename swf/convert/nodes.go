@@ -41,11 +41,11 @@ const maxNodes = 1 << 20
 // to 0, 0 and none; each column named:NAME gives each node that many NAME
 // resources (licences, local disk; NAME as written, case kept). The units are the machine's, as its jobs' demands
 // use them: cores and MiB to go with the Slurm and PBS converters,
-// thousandths of a core to go with Alibaba's pods. Lines starting with #
-// are comments; a kind named twice is skipped the second time.
+// thousandths of a core to go with Alibaba's pods. A kind named twice is
+// skipped the second time.
 //
-// Columns are found by name, in any order; unknown ones are noted and not
-// read. The Report accounts for every line after the header:
+// In both, lines starting with # are comments, and columns are found by
+// name, in any order and letter case; unknown ones are noted and not read. The Report accounts for every line after the header:
 // Records = Jobs + Σ Skipped, where Jobs counts the lines kept (nodes of an
 // Alibaba list, kinds of a batchq file). A line with an unreadable value
 // (a negative or non-numeric amount, more than 1024 GPUs on a node) is
@@ -85,7 +85,7 @@ func Nodes(r io.Reader, opt Options) ([]swf.Node, Report, error) {
 			return nil, b.rep, err
 		}
 		s := strings.TrimSpace(string(line))
-		if s == "" || nr != nil && nr.format == "nodes" && s[0] == '#' {
+		if s == "" || s[0] == '#' {
 			continue
 		}
 		if nr == nil {
