@@ -3,6 +3,8 @@ package convert
 import (
 	"bytes"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,6 +168,14 @@ func TestRealAlibabaPods(t *testing.T) {
 				t.Errorf("%s: job %d has no pod name", list, k+1)
 			}
 		}
+		if list == "default" {
+			// The doc's figure, counted here with a plain split of the
+			// file: Running pods deleted before the trace's end.
+			running, before := naiveRunning(t, path)
+			if running != 5193 || before != 5159 || rep.States["Running"] != running || rep.Anomalies[noteCensored] != running-before {
+				t.Errorf("default: %d Running, %d deleted before the end; report %v %v", running, before, rep.States, rep.Anomalies)
+			}
+		}
 		// The strict reader accepts each list whole.
 		f, _ = os.Open(path)
 		if _, err := Alibaba(f, Options{Strict: true}); err != nil {
@@ -175,4 +185,33 @@ func TestRealAlibabaPods(t *testing.T) {
 		t.Logf("%s: %d jobs, states %v, anomalies %v, %d on no node of their GPU models", list, len(res.Jobs),
 			rep.States, rep.Anomalies, unfit)
 	}
+}
+
+// naiveRunning counts a pod list's Running pods and those of them whose
+// deletion_time is before the largest one in the file.
+func naiveRunning(t *testing.T, path string) (running, before int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	head := strings.Split(lines[0], ",")
+	phase, del := slices.Index(head, "pod_phase"), slices.Index(head, "deletion_time")
+	var dels []int64
+	last := int64(0)
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		d, _ := strconv.ParseInt(f[del], 10, 64)
+		last = max(last, d)
+		if f[phase] == "Running" {
+			dels = append(dels, d)
+		}
+	}
+	for _, d := range dels {
+		if d < last {
+			before++
+		}
+	}
+	return len(dels), before
 }
