@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"maps"
 	"slices"
@@ -278,5 +280,35 @@ c,16000,1024,0,0,,Burstable,Pending,200,300,
 	}
 	if h, _ := r.Header(); h.MaxProcs != 64000 || len(h.Queue) != 4 {
 		t.Errorf("header %+v", h)
+	}
+}
+
+// TestAlibabaSniff names the three CSV tables from their header lines,
+// and nothing else as one of them.
+func TestAlibabaSniff(t *testing.T) {
+	for _, c := range []struct{ head, want string }{
+		{podHeader + "\n", "alibaba"},
+		{"name,cpu_milli,memory_mib,num_gpu,gpu_milli\n", "alibaba"},
+		{"\n\xef\xbb\xbfSN, CPU_MILLI ,memory_mib,gpu,model\r\n", "alibaba-nodes"},
+		{"kind,count,cores,memory,gpus,gpu_model\n", "nodes"},
+		{"name,cpu,memory\n", ""},
+		{"JobID,State,Submit\n", ""},
+	} {
+		if got, _, _ := sniff([]byte(c.head)); got != c.want {
+			t.Errorf("%q: sniff %q, want %q", c.head, got, c.want)
+		}
+	}
+}
+
+// TestAlibabaGzip reads a gzip pod list as the plain one.
+func TestAlibabaGzip(t *testing.T) {
+	text := podHeader + "\na,6000,12288,1,460,,LS,Succeeded,100,400,150\n"
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(text))
+	zw.Close()
+	res, err := Alibaba(&buf, Options{})
+	if err != nil || len(res.Jobs) != 1 || res.Jobs[0].RunTime != 250 || res.Jobs[0].Demand.GPUs != 460 {
+		t.Fatalf("%v %+v", err, res)
 	}
 }
