@@ -215,3 +215,22 @@ func naiveRunning(t *testing.T, path string) (running, before int) {
 	}
 	return len(dels), before
 }
+
+// BenchmarkAlibaba converts the default pod list; it reports pods/s.
+func BenchmarkAlibaba(b *testing.B) {
+	data, err := os.ReadFile(tracetest.Path(b, "alibaba-gpu-2023/openb_pod_list_default.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	pods := 0
+	for b.Loop() {
+		res, err := Alibaba(bytes.NewReader(data), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pods += len(res.Jobs)
+	}
+	b.ReportMetric(float64(pods)/b.Elapsed().Seconds(), "pods/s")
+}

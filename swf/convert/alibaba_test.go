@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -310,5 +311,46 @@ func TestAlibabaGzip(t *testing.T) {
 	res, err := Alibaba(&buf, Options{})
 	if err != nil || len(res.Jobs) != 1 || res.Jobs[0].RunTime != 250 || res.Jobs[0].Demand.GPUs != 460 {
 		t.Fatalf("%v %+v", err, res)
+	}
+}
+
+// TestAlibabaFormatMatrix gives the pod and node lists to every other
+// reader, and every other format's fixture to Alibaba and Nodes: each is a
+// FormatError naming what the input is.
+func TestAlibabaFormatMatrix(t *testing.T) {
+	pods := []byte(podHeader + "\na,6000,12288,1,460,,LS,Succeeded,100,400,150\n")
+	nodes := []byte("sn,cpu_milli,memory_mib,gpu,model\nn0,64000,262144,2,P100\n")
+	own := []byte("kind,count,cores\ncpu,4,128\n")
+	for name, conv := range converters {
+		for saw, data := range map[string][]byte{"alibaba": pods, "alibaba-nodes": nodes, "nodes": own} {
+			_, err := conv(bytes.NewReader(data), Options{})
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Saw != saw || fe.Want != name || !strings.Contains(err.Error(), readsWith[saw]) {
+				t.Errorf("%s as %s: %v", saw, name, err)
+			}
+		}
+	}
+	for _, fx := range append(slices.Clone(fixtures), snapshotFixtures...) {
+		data, err := os.ReadFile(fx.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Alibaba(bytes.NewReader(data), Options{})
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Saw != fx.format || fe.Want != "alibaba" {
+			t.Errorf("%s as alibaba: %v", fx.path, err)
+		}
+		_, _, err = Nodes(bytes.NewReader(data), Options{})
+		if !errors.As(err, &fe) || fe.Saw != fx.format || fe.Want != "nodes" {
+			t.Errorf("%s as nodes: %v", fx.path, err)
+		}
+	}
+	// A truncated gzip stream is an error that says so.
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(bytes.Repeat(pods, 50))
+	zw.Close()
+	if _, err := Alibaba(bytes.NewReader(z.Bytes()[:z.Len()/2]), Options{}); err == nil || !strings.Contains(err.Error(), "gzip") {
+		t.Errorf("truncated gzip: %v", err)
 	}
 }
