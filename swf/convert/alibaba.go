@@ -82,7 +82,7 @@ import (
 // (ignored), the two censoring notes above, "unknown pod_phase" (status
 // -1), "no pod_phase", "unreadable scheduled_time" and "unreadable
 // deletion_time" (taken as absent), "fractional value rounded", "no
-// name" (the ID is "line N"), "no CPU request" (cpu_milli 0), "memory over
+// name" (the ID is "line N"), "pod name repeated" (both kept), "no CPU request" (cpu_milli 0), "memory over
 // 1 PiB per processor", "fewer fields than the header", "more fields than
 // the header", and the GPU rules above: "gpu_milli without num_gpu",
 // "num_gpu without gpu_milli", "GPU share over several GPUs", "gpu_spec
@@ -172,10 +172,11 @@ func (p *pod) note(reason string) {
 }
 
 type podReader struct {
-	b    *builder
-	t    *table
-	pods []pod
-	end  int64 // the largest time in the file: the trace's end
+	b     *builder
+	t     *table
+	pods  []pod
+	end   int64           // the largest time in the file: the trace's end
+	names map[string]bool // the pod names seen
 }
 
 func newPodReader(b *builder, header string, num int) (*podReader, error) {
@@ -195,7 +196,7 @@ func newPodReader(b *builder, header string, num int) (*podReader, error) {
 			b.rep.Notes = append(b.rep.Notes, "no column "+c+": "+absentColumn[c])
 		}
 	}
-	return &podReader{b: b, t: t}, nil
+	return &podReader{b: b, t: t, names: map[string]bool{}}, nil
 }
 
 // absentColumn says what a missing column means.
@@ -299,11 +300,16 @@ func (pr *podReader) row(line string, num int, buf []string) ([]string, error) {
 	}
 	p.qos = b.intern(t.get(row, "qos"))
 	p.id = strings.Clone(t.get(row, "name"))
-	if p.id == "" {
+	switch {
+	case p.id == "":
 		p.id = "line " + strconv.Itoa(num)
 		if t.has("name") {
 			p.note("no name")
 		}
+	case pr.names[p.id]:
+		p.note("pod name repeated") // both kept: concatenated lists, say
+	default:
+		pr.names[p.id] = true
 	}
 	pr.models(&p, t.get(row, "gpu_spec"))
 	pr.pods = append(pr.pods, p)

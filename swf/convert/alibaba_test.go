@@ -150,6 +150,7 @@ func TestAlibabaOddRows(t *testing.T) {
 		{"more fields", "p,5,10,0,0,,LS,Succeeded,0,10,5,7", "", "more fields than the header", "<row>"},
 		{"fraction", "p,5.5,10,0,0,,LS,Succeeded,0.0,10,5", "", noteRounded, ""},
 		{"no name", ",5,10,0,0,,LS,Succeeded,0,10,5", "", "no name", ""},
+		{"name repeated", "ok,5,10,0,0,,LS,Succeeded,0,10,5", "", "pod name repeated", ""},
 		{"no cpu request", "p,0,10,0,0,,LS,Succeeded,0,10,5", "", "no CPU request", ""},
 		{"spec without GPUs", "p,5,10,0,0,T4,LS,Succeeded,0,10,5", "", "gpu_spec without GPUs", ""},
 	} {
