@@ -53,8 +53,11 @@ const maxNodes = 1 << 20
 // *ParseError naming its line and column. A line that names a GPU model
 // on a node without GPUs is kept without the model ("GPU model without
 // GPUs"); GPUs without a model are kept unnamed ("GPUs without a
-// model"). An input that is neither format is a *FormatError; one without
-// a node is an error.
+// model"). Other reasons: skipped "node named twice", "kind named twice",
+// "count 0", "machine over 2^20 nodes", "repeated header line"; kept
+// "fewer fields than the header" (the missing values absent), "more
+// fields than the header". An input that is neither format is a
+// *FormatError; one without a node is an error.
 func Nodes(r io.Reader, opt Options) ([]swf.Node, Report, error) {
 	in, done, b, err := begin(r, &opt, "nodes", "alibaba-nodes")
 	if err != nil {
@@ -127,6 +130,18 @@ func newNodeReader(b *builder, header string, num int) (*nodeReader, error) {
 	}
 	b.format, b.rep.Format = format, format
 	b.rep.Notes = append(b.rep.Notes, notes...)
+	// The optional columns: what their absence means.
+	for _, c := range known[1:] {
+		switch {
+		case t.has(c) || strings.HasSuffix(c, ":") || c == "count" || c == "cores" || c == "cpu_milli":
+		case c == "memory" || c == "memory_mib":
+			b.rep.Notes = append(b.rep.Notes, "no column "+c+": memory 0")
+		case c == "gpus" || c == "gpu":
+			b.rep.Notes = append(b.rep.Notes, "no column "+c+": no GPUs")
+		default:
+			b.rep.Notes = append(b.rep.Notes, "no column "+c+": no GPU model")
+		}
+	}
 	return &nodeReader{b: b, t: t, format: format, index: map[string]int{}, seen: map[string]bool{}}, nil
 }
 
