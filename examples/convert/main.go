@@ -2,7 +2,9 @@
 // (package swf/convert): Slurm's sacct (--parsable2 or --json), Slurm's
 // jobcomp/filetxt file, or a PBS/Torque accounting log; or a snapshot of
 // a Slurm queue (slurmrestd's GET /slurm/v0.0.XX/jobs, squeue --json,
-// scontrol show job) into the jobs running and waiting at that moment. It
+// scontrol show job) into the jobs running and waiting at that moment; or
+// a pod list of Alibaba's GPU cluster trace of 2023 into jobs with their
+// demands (cores, memory, GPUs or a GPU share, GPU models). It
 // prints what it wrote, skipped and could not fill, with reasons; an input
 // it cannot read is an error naming what it is and the formats it takes.
 //
@@ -13,6 +15,7 @@
 //	go run ./examples/convert -from pbs /var/spool/torque/server_priv/accounting/2024* -o pbs.swf
 //	go run ./examples/convert -from jobcomp jobcomp.log -json -o out.swf    # report as JSON
 //	scontrol show job | go run ./examples/convert -from scontrol - -o queue.swf # a queue snapshot
+//	go run ./examples/convert -from alibaba openb_pod_list_default.csv -o openb.swf -ids pods.txt
 //
 // Several input files are read as one log, in the order given (not for
 // sacct-json, one JSON document); each sacct file keeps its header line. Flags may
@@ -54,10 +57,12 @@ func command(_ context.Context, args []string, stdin io.Reader, stdout, stderr i
 var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, error){
 	"sacct": convert.Sacct, "sacct-json": convert.SacctJSON, "jobcomp": convert.Jobcomp, "pbs": convert.PBS,
 	"slurmrestd": snapshot("slurmrestd"), "scontrol": snapshot("scontrol"),
+	"alibaba": convert.Alibaba,
 }
 
 // formatList is the -from values, for messages.
-const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots)"
+const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots), " +
+	"alibaba (the Alibaba GPU 2023 trace's pod list)"
 
 // snapshot converts a queue snapshot of the given form to SWF; the other
 // form is an error that names it.
@@ -85,10 +90,11 @@ type options struct {
 	opt      convert.Options
 }
 
-const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|scontrol [flags] IN... [-o OUT.swf[.gz]]
+const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|scontrol|alibaba [flags] IN... [-o OUT.swf[.gz]]
 
-Converts a scheduler accounting log, or a snapshot of a Slurm queue, (plain
-or gzip; '-' is standard input) to SWF, on standard output or in OUT (gzip
+Converts a scheduler accounting log, a snapshot of a Slurm queue, or a pod
+list of the Alibaba GPU 2023 trace (plain or gzip; '-' is standard input)
+to SWF, on standard output or in OUT (gzip
 when it ends in .gz), and reports what it wrote and skipped on standard
 error (with -json, on standard output). An input in another format, or of
 which no record is readable, is an error (exit 1) that names what it is.
@@ -100,7 +106,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var tz, limits, now string
 	fs := cli.NewFlagSet("convert")
 	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
-		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o])")
+		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o]); "+
+		"or alibaba (a pod list of the Alibaba GPU 2023 trace, openb_pod_list_*.csv)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")

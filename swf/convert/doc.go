@@ -7,7 +7,10 @@
 // every input record — written, a step, an earlier attempt, or skipped
 // with its reason — and counts every job written with a field it could
 // not fill. QueueSnapshot reads the other kind of input, a snapshot of a
-// Slurm queue (see Queue snapshots).
+// Slurm queue (see Queue snapshots). Alibaba reads a pod list of Alibaba's
+// GPU cluster trace of 2023 into jobs with their demands (swf.Demand), and
+// Nodes its node list, or a batchq nodes file, into a machine's kinds of
+// node (swf.Node).
 //
 //	res, err := convert.Sacct(f, convert.Options{Location: time.Local})
 //	...

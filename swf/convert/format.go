@@ -18,7 +18,8 @@ type FormatError struct {
 	Want string `json:"want"`
 	// Saw is the format the input looks like: one of the above,
 	// "slurmrestd" (its GET /slurm/v0.0.XX/jobs response, or squeue
-	// --json), "scontrol" (scontrol show job), "sacct-fixed" (sacct
+	// --json), "scontrol" (scontrol show job), "alibaba-nodes" (the
+	// Alibaba trace's node list), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
 	// another kind); "" when none.
 	Saw string `json:"saw,omitempty"`
@@ -59,15 +60,20 @@ var formatNames = map[string]string{
 	"squeue":                 "squeue's table (it lacks submit times and limits; use scontrol show job or squeue --json)",
 	"swf":                    "an SWF trace (already converted)",
 	"json":                   "JSON of another kind",
+	"alibaba":                "a pod list of the Alibaba GPU 2023 trace (openb_pod_list_*.csv)",
+	"alibaba-nodes":          "a node list of the Alibaba GPU 2023 trace (openb_node_list_*.csv)",
+	"nodes":                  "a batchq nodes file (kind,count,cores,...)",
 }
 
 // readsWith names the function that reads each format.
 var readsWith = map[string]string{
 	"sacct": "Sacct", "sacct-json": "SacctJSON", "jobcomp": "Jobcomp", "pbs": "PBS",
 	"slurmrestd": "QueueSnapshot", "scontrol": "QueueSnapshot",
+	"alibaba": "Alibaba", "alibaba-nodes": "Nodes", "nodes": "Nodes",
 }
 
-const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting logs) and slurmrestd, scontrol (queue snapshots)"
+const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting logs), slurmrestd, scontrol (queue snapshots), " +
+	"alibaba (the Alibaba GPU 2023 pod list) and nodes (a machine's nodes)"
 
 var (
 	reJobState  = regexp.MustCompile(`"job_state"\s*:`)
@@ -132,6 +138,8 @@ func sniffFrom(first string, raw, head []byte) string {
 		return "pbs"
 	case strings.Contains(first, "|") && isSacctHeader(first):
 		return "sacct"
+	case csvKind(first) != "":
+		return csvKind(first)
 	case strings.HasPrefix(first, ";"):
 		return "swf"
 	case reSWFLine.MatchString(first):

@@ -1,0 +1,213 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The CSV tables read by Alibaba and Nodes: a header line names the
+// columns, and columns are found by name (trimmed, case-insensitive, in any
+// order), never by position, because the trace's variants differ in which
+// columns they carry (openb_pod_list_multigpu20.csv has five of the eleven)
+// and other exports of it may reorder them or add an index column.
+
+// csvKind tells a CSV table this package reads from its header line (the
+// first non-blank line, trimmed): "alibaba" (a pod list of the Alibaba GPU
+// 2023 trace), "alibaba-nodes" (its node list), "nodes" (a batchq nodes
+// file), or "" for none. It is also the format sniff names.
+func csvKind(first string) string {
+	if !strings.Contains(first, ",") {
+		return ""
+	}
+	f, _, err := splitCSV(strings.TrimPrefix(first, "\xef\xbb\xbf"), nil)
+	if err != nil {
+		return ""
+	}
+	for i := range f {
+		f[i] = normColumn(f[i])
+	}
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if slices.Contains(f, n) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("cpu_milli") && !has("num_gpu", "gpu_milli", "gpu_spec", "pod_phase", "creation_time", "qos") &&
+		has("sn", "gpu", "model"):
+		return "alibaba-nodes"
+	case has("cpu_milli"):
+		return "alibaba"
+	case has("kind") && has("count") && has("cores"):
+		return "nodes"
+	}
+	return ""
+}
+
+// normColumn is a header field as columns are looked up: trimmed and in
+// lower case.
+func normColumn(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+var (
+	errQuote      = errors.New("unterminated quoted field")
+	errAfterQuote = errors.New("text after the closing quote of a field")
+)
+
+// splitCSV splits one line of CSV into dst: fields separated by commas; a
+// field in double quotes may hold commas and doubled quotes (a quoted
+// field spanning lines is not read: no table here has one). On an error it
+// returns the 1-based column of the bad field.
+func splitCSV(line string, dst []string) ([]string, int, error) {
+	dst = dst[:0]
+	for i, col := 0, 1; ; col++ {
+		if i < len(line) && line[i] == '"' {
+			var sb strings.Builder
+			j := i + 1
+			for {
+				k := strings.IndexByte(line[j:], '"')
+				if k < 0 {
+					return dst, col, errQuote
+				}
+				sb.WriteString(line[j : j+k])
+				j += k + 1
+				if j < len(line) && line[j] == '"' {
+					sb.WriteByte('"')
+					j++
+					continue
+				}
+				break
+			}
+			if j < len(line) && line[j] != ',' {
+				return dst, col, errAfterQuote
+			}
+			dst = append(dst, sb.String())
+			if j >= len(line) {
+				return dst, 0, nil
+			}
+			i = j + 1
+			continue
+		}
+		k := strings.IndexByte(line[i:], ',')
+		if k < 0 {
+			return append(dst, strings.TrimSpace(line[i:])), 0, nil
+		}
+		dst = append(dst, strings.TrimSpace(line[i:i+k]))
+		i += k + 1
+	}
+}
+
+// table is a CSV header: where each named column is.
+type table struct {
+	names []string       // the header's fields, normalized
+	raw   []string       // the header's fields as written (trimmed)
+	col   map[string]int // column name → index of its first occurrence
+}
+
+// newTable reads a header line; notes says what of it is ignored
+// (unnamed, repeated or unknown columns; known lists the names the reader
+// uses, and a name with a prefix in it ending in ':' stands for all names
+// with that prefix).
+func newTable(line string, known []string) (t *table, notes []string, err error) {
+	f, col, err := splitCSV(strings.TrimPrefix(line, "\xef\xbb\xbf"), nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("header line, column %d: %w", col, err)
+	}
+	t = &table{col: map[string]int{}}
+	for i, name := range f {
+		t.raw = append(t.raw, strings.TrimSpace(name))
+		name = normColumn(name)
+		t.names = append(t.names, name)
+		switch _, dup := t.col[name]; {
+		case name == "":
+			notes = append(notes, fmt.Sprintf("column %d has no name: ignored", i+1))
+			continue
+		case dup:
+			notes = append(notes, fmt.Sprintf("column %d repeats %q: ignored, the first is read", i+1, clip(name)))
+			continue
+		}
+		t.col[name] = i
+		if !slices.ContainsFunc(known, func(k string) bool {
+			return k == name || strings.HasSuffix(k, ":") && strings.HasPrefix(name, k) && len(name) > len(k)
+		}) {
+			notes = append(notes, fmt.Sprintf("column %q is not read", clip(name)))
+		}
+	}
+	return t, notes, nil
+}
+
+// has reports whether the header has the column.
+func (t *table) has(name string) bool { _, ok := t.col[name]; return ok }
+
+// get returns a row's value of the column, "" when the header lacks it or
+// the row is short of it.
+func (t *table) get(row []string, name string) string {
+	if i, ok := t.col[name]; ok && i < len(row) {
+		return row[i]
+	}
+	return ""
+}
+
+// label names a column in an error: its name and 1-based position.
+func (t *table) label(name string) string {
+	if i, ok := t.col[name]; ok {
+		return fmt.Sprintf("%s (column %d)", name, i+1)
+	}
+	return name
+}
+
+// isHeader reports whether a row repeats the header line, as in files
+// concatenated with their headers.
+func (t *table) isHeader(row []string) bool {
+	if len(row) != len(t.names) {
+		return false
+	}
+	for i, v := range row {
+		if normColumn(v) != t.names[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// width says how a row's field count differs from the header's: "" when
+// it is the same.
+func (t *table) width(row []string) string {
+	switch {
+	case len(row) < len(t.names):
+		return "fewer fields than the header"
+	case len(row) > len(t.names):
+		return "more fields than the header"
+	}
+	return ""
+}
+
+// parseAmount reads a non-negative amount of at most limit: an integer, or
+// a decimal such as a data-frame export writes ("427061.0"). A decimal
+// with a fraction is rounded and reported by rounded; NaN, infinities,
+// exponents past the limit and negative numbers are errors.
+func parseAmount(s string, limit int64) (n int64, rounded bool, err error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 || n > limit {
+			return 0, false, errRange
+		}
+		return n, false, nil
+	}
+	if s == "" || strings.Trim(s, "0123456789.eE+-") != "" {
+		return 0, false, errNumber
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false, errNumber
+	}
+	if f < 0 || math.IsNaN(f) || f > float64(limit) {
+		return 0, false, errRange
+	}
+	r := math.Round(f)
+	return int64(r), r != f, nil
+}
