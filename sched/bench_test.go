@@ -187,3 +187,29 @@ func BenchmarkSyntheticEASY(b *testing.B) {
 		})
 	}
 }
+
+// Multi-resource EASY on SDSC-BLUE's 243k jobs on a machine of nodes: as
+// 1,152 one-core nodes (the budget's 1,000+ nodes), and as its 144
+// eight-way nodes with the jobs' SWF memory counted (CountMemory, 512 MiB
+// a processor on 4 GiB nodes): the node model's cost beside
+// BenchmarkBlueEASY's one pool.
+func benchBlueNodes(b *testing.B, kinds []swf.Node, countMemory bool) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.SDSCBlue))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sched.Run(context.Background(), sched.Config{Nodes: kinds, CountMemory: countMemory}, jobs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+func BenchmarkBlueNodesEASY1152(b *testing.B) {
+	benchBlueNodes(b, []swf.Node{{Count: 1152, Cores: 1}}, false)
+}
+func BenchmarkBlueNodesEASY144Mem(b *testing.B) {
+	benchBlueNodes(b, []swf.Node{{Count: 144, Cores: 8, Memory: 4096}}, true)
+}

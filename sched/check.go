@@ -3,6 +3,7 @@ package sched
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -157,4 +158,62 @@ func (m *machine) checkShares(a *avail, rec *Record) error {
 		return fmt.Errorf("%d cores, asked %d", cores, n.cores)
 	}
 	return nil
+}
+
+// Use returns the share of the machine's cores, memory and GPUs that the
+// jobs held over [from, to) (from ≥ to: from the first start to the last
+// end), time-weighted: held resource-seconds over capacity × (to −
+// from). On one pool only cores is given (processors), memory and gpus
+// are 0; a machine without memory or GPUs gives 0 for them. A job holds
+// what its shares took (a whole node for an exclusive one), not what it
+// used.
+func (r *Result) Use(from, to int64) (cores, memory, gpus float64) {
+	if from >= to {
+		from, to = int64(1<<62), int64(0)
+		for k := range r.Records {
+			if rec := &r.Records[k]; rec.Start >= 0 && rec.End >= 0 {
+				from, to = min(from, rec.Start), max(to, rec.End)
+			}
+		}
+		if from >= to {
+			return 0, 0, 0
+		}
+	}
+	var c, m, g float64
+	for k := range r.Records {
+		rec := &r.Records[k]
+		if rec.Start < 0 || rec.End < 0 {
+			continue
+		}
+		d := float64(max(0, min(rec.End, to)-max(rec.Start, from)))
+		if d == 0 {
+			continue
+		}
+		if r.machine == nil {
+			c += float64(rec.Size) * d
+			continue
+		}
+		for _, sh := range rec.alloc {
+			c += float64(sh.cores) * d
+			m += float64(sh.mem) * d
+			g += float64(bits.OnesCount64(sh.gpus)) * float64(sh.gpuPart) / 1000 * d
+		}
+	}
+	span := float64(to - from)
+	if r.machine == nil {
+		return c / (float64(r.machineSize) * span), 0, 0
+	}
+	var capC, capM, capG float64
+	for i := range r.machine.kind {
+		capC += float64(r.machine.cap.cores[i])
+		capM += float64(r.machine.cap.mem[i])
+	}
+	capG = float64(len(r.machine.cap.gpu))
+	ratio := func(x, y float64) float64 {
+		if y == 0 {
+			return 0
+		}
+		return x / (y * span)
+	}
+	return ratio(c, capC), ratio(m, capM), ratio(g, capG)
 }

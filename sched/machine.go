@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -370,7 +371,7 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 	if sh.gpus != 0 {
 		g0 := m.gpuAt[i]
 		for b := sh.gpus; b != 0; b &= b - 1 {
-			g := g0 + int32(trailingZeros(b))
+			g := g0 + int32(bits.TrailingZeros64(b))
 			a.gpu[g] += int32(sign) * sh.gpuPart
 		}
 	}
@@ -385,15 +386,6 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 	for k, v := range n.named {
 		a.named[i][k] += sign * v
 	}
-}
-
-func trailingZeros(b uint64) int {
-	n := 0
-	for b&1 == 0 {
-		b >>= 1
-		n++
-	}
-	return n
 }
 
 // placeIn places a job of need n in the avails as (all of which must have

@@ -3,6 +3,7 @@ package sched_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -100,6 +101,11 @@ func TestNodesHand(t *testing.T) {
 		if start[id] != want {
 			t.Errorf("job %d started at %d, want %d", id, start[id], want)
 		}
+	}
+	// Held over [0, 150): cores 2·100·2 + 8·10 + 1·50·2 = 580 of 16·150;
+	// GPUs 2·100·2 + 0.5·50·2 = 450 of 4·150; no memory asked.
+	if c, m, g := res.Use(0, 150); math.Abs(c-580.0/2400) > 1e-12 || m != 0 || math.Abs(g-0.75) > 1e-12 {
+		t.Errorf("use: cores %g, memory %g, GPUs %g; want %g, 0, 0.75", c, m, g, 580.0/2400)
 	}
 	if n := res.Rejected.Count(sanitize.FitsNoNode); n != 2 || res.NoNode["GPU model"] != 1 || res.NoNode["memory"] != 1 {
 		t.Errorf("rejected %d as fitting no node, by resource %v; want 2: GPU model 1, memory 1", n, res.NoNode)
