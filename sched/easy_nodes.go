@@ -9,9 +9,19 @@ import "github.com/batchq/batchq/swf"
 
 // easyNodesPass starts holders while they fit, then reserves the holder's
 // earliest start and backfills the other jobs, in Backfill order, that
-// fit now and either end by the shadow or fit, node by node, beside the
-// holder's shares at the shadow.
+// fit now and either end by the shadow or leave the holder room at the
+// shadow. It keeps the one-pool pass's memo (easyMemo): after arrivals
+// alone, the same holder, shadow and free resources, only the new jobs
+// need a look.
 func (s *Sim) easyNodesPass(e EASYScheduler, q, b order) {
+	if m := &s.memo; m.ok && m.epoch == s.epoch && q == ByArrival && (b == ByArrival || b == ByPrediction) &&
+		m.b == b && m.safe == e.EstimateSafe {
+		if h, _ := s.waitFCFS.Min(); h == m.holder && s.free == m.free {
+			s.have = m.extra
+			s.backfillNodes(h, e, b, m.shadow, m.next)
+			return
+		}
+	}
 	for {
 		h := s.holder(q, e.Queue)
 		if h == nil {
@@ -23,38 +33,67 @@ func (s *Sim) easyNodesPass(e EASYScheduler, q, b order) {
 		}
 		shadow := s.earliest(h)
 		s.reserve(h, shadow)
-		s.cands = s.cands[:0]
-		visit := func(k *Job) bool {
-			if k != h {
-				s.cands = append(s.cands, k)
-			}
-			return true
-		}
-		switch b {
-		case ByLXFW:
-			s.ascendPriority(visit)
-		case ByPrediction:
-			s.byPrediction().Ascend(visit)
-		case userOrder:
-			s.ascendOrder(e.Backfill, visit)
-		default:
-			s.waitFCFS.Ascend(visit)
-		}
-		for _, k := range s.cands {
-			if s.free == 0 {
-				break
-			}
-			if k.nd.nodes == 0 && k.nd.cores > s.free || k.nd.nodes*k.nd.cores > s.free || !s.placeNow(k) {
-				continue
-			}
-			if s.now+k.p <= shadow && (!e.EstimateSafe || s.now+k.e <= shadow) || s.keepsHolder(h, k) {
-				s.startJob(k, true)
-				continue
-			}
-			s.freeShares(k)
-		}
+		s.backfillNodes(h, e, b, shadow, 0)
 		return
 	}
+}
+
+// backfillNodes starts the waiting jobs, among those that arrived at or
+// after seq from (0: all), that fit now and do not delay holder h: they
+// end by the shadow, or leave h room at the shadow (keepsHolder).
+func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64) {
+	s.buf = s.buf[:0]
+	free := s.free
+	tie := false // as in backfillFrom: a job ending at the shadow joins it
+	visit := func(k *Job) bool {
+		if k == h || k.nd.cores > free || k.nd.nodes*k.nd.cores > free {
+			return true
+		}
+		viaTime := s.now+k.p <= shadow && (!e.EstimateSafe || s.now+k.e <= shadow)
+		if !viaTime && s.spreadCannotKeep(h, k) {
+			return true
+		}
+		var ok bool
+		as := [1]*avail{&s.m.free}
+		if k.alloc, ok = s.m.placeIn(as[:], k, &k.nd, k.alloc[:0]); !ok {
+			return true
+		}
+		if !viaTime && !s.keepsHolder(h, k) {
+			s.freeShares(k)
+			return true
+		}
+		tie = tie || viaTime && s.now+k.p == shadow
+		for _, sh := range k.alloc {
+			free -= sh.cores
+		}
+		s.buf = append(s.buf, k)
+		return free > 0
+	}
+	switch {
+	case free == 0:
+	case from > 0:
+		s.visitNew(from, b == ByPrediction, visit)
+	case b == ByLXFW:
+		s.ascendPriority(visit)
+	case b == ByPrediction:
+		s.byPrediction().Ascend(visit)
+	case b == userOrder:
+		s.ascendOrder(e.Backfill, visit)
+	default:
+		s.waitFCFS.Ascend(visit)
+	}
+	for _, k := range s.buf {
+		s.startJob(k, true)
+	}
+	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: s.seq}
+}
+
+// spreadCannotKeep is keepsHolder's answer without placing k, where it is
+// plain arithmetic: a spread job k without memory, beside a spread holder
+// without memory, takes exactly its cores from what the holder could
+// use at the shadow (every core free now is free then).
+func (s *Sim) spreadCannotKeep(h, k *Job) bool {
+	return h.nd.nodes == 0 && k.nd.nodes == 0 && h.nd.mem == 0 && k.nd.mem == 0 && s.have-k.nd.cores < s.want
 }
 
 // earliest returns the earliest time waiting job h fits, if the running
@@ -138,6 +177,7 @@ func (p *Pass) Earliest(j *Job) int64 {
 		t, _ := s.shadow(j.n)
 		return t
 	}
+	s.memo.ok = false // earliest overwrites the pass's look-ahead
 	return s.earliest(j)
 }
 

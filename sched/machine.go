@@ -75,6 +75,9 @@ type machine struct {
 	maxM  int64
 
 	countMemory bool // Config.CountMemory
+	// used[i] == stamp marks the nodes the job being placed already has.
+	used  []uint32
+	stamp uint32
 }
 
 // maxNodeGPUs bounds the GPUs of one node (a bit each in share.gpus).
@@ -125,6 +128,7 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 		}
 	}
 	m.free.copyFrom(&m.cap)
+	m.used = make([]uint32, len(m.kind))
 	return m, total, nil
 }
 
@@ -389,35 +393,51 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 }
 
 // placeIn places a job of need n in the avails as (all of which must have
-// room on each chosen node; as[0] is the machine's free state now or at a
-// reservation) by the placement policy, appending the shares to out. It
-// takes nothing and returns false if the job does not fit.
+// room on each chosen node; as[0] is the machine's free state now) by the
+// placement policy, appending the shares to out. It takes nothing and
+// returns false if the job does not fit. A job's shares go on distinct
+// nodes. First fit is one scan of the nodes; best fit and a user's
+// Placement choose share by share, a scan each.
 func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, bool) {
 	from := len(out)
-	if n.nodes == 0 {
-		left := n.cores
+	spread := n.nodes == 0
+	left := n.nodes
+	if spread {
+		left = n.cores
+	}
+	grant := func(i int) {
+		c := n.cores
+		if spread {
+			c = min(left, m.usableIn(as, i, n))
+			left -= c
+		} else {
+			left--
+		}
+		out = append(out, m.take(as, i, n, c))
+	}
+	if m.place == FirstFit {
+		for i := 0; i < len(m.kind) && left > 0; i++ {
+			if m.fitsIn(as, i, n, spread) {
+				grant(i)
+			}
+		}
+	} else {
+		if m.stamp++; m.stamp == 0 { // wrapped: old marks could match
+			clear(m.used)
+			m.stamp = 1
+		}
 		for left > 0 {
-			i := m.choose(as, j, n, true, nil)
+			i := m.choose(as, j, n, spread)
 			if i < 0 {
 				break
 			}
-			c := min(left, m.usableIn(as, i, n))
-			out = append(out, m.take(as, i, n, c))
-			left -= c
+			m.used[i] = m.stamp
+			grant(i)
 		}
-		if left > 0 {
-			m.undo(as, out[from:], n)
-			return out[:from], false
-		}
-		return out, true
 	}
-	for range n.nodes {
-		i := m.choose(as, j, n, false, out[from:])
-		if i < 0 {
-			m.undo(as, out[from:], n)
-			return out[:from], false
-		}
-		out = append(out, m.take(as, i, n, n.cores))
+	if left > 0 {
+		m.undo(as, out[from:], n)
+		return out[:from], false
 	}
 	return out, true
 }
@@ -469,26 +489,12 @@ func (m *machine) fitsIn(as []*avail, i int, n *need, spread bool) bool {
 	return want == 0
 }
 
-// choose returns the node the placement policy picks for the next share,
-// -1 if none fits; a job's shares go on distinct nodes (taken).
-func (m *machine) choose(as []*avail, j *Job, n *need, spread bool, taken []share) int {
-	ok := func(i int) bool {
-		for k := range taken {
-			if int(taken[k].node) == i {
-				return false
-			}
-		}
-		return m.fitsIn(as, i, n, spread)
-	}
-	switch m.place {
-	case FirstFit:
-		for i := range m.kind {
-			if ok(i) {
-				return i
-			}
-		}
-		return -1
-	case BestFit:
+// choose returns the node best fit or a user's Placement picks for the
+// next share among the nodes not yet used by the job (m.used), -1 if
+// none fits.
+func (m *machine) choose(as []*avail, j *Job, n *need, spread bool) int {
+	ok := func(i int) bool { return m.used[i] != m.stamp && m.fitsIn(as, i, n, spread) }
+	if m.place == BestFit {
 		best, left := -1, int64(0)
 		for i := range m.kind {
 			if !ok(i) {
@@ -517,7 +523,7 @@ func (m *machine) choose(as []*avail, j *Job, n *need, spread bool, taken []shar
 	}
 	k := m.place.Choose(j, m.cands)
 	if k < 0 || k >= len(m.cands) {
-		k = 0 // a policy out of range gets the first fit, counted in Result.Refused by the caller
+		k = 0 // out of range: the first fit, as Placement's doc says
 	}
 	return m.cands[k].Node
 }
