@@ -38,7 +38,7 @@ func benchCrowd(b *testing.B, pending int64) {
 		if err != nil || len(buf) != 1440 {
 			b.Fatal(len(buf), err)
 		}
-		_ = varq.PlanLatest(buf, r, 0.5)
+		_ = buf.PlanLatest(r, 0.5)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/trajectory")
 }
