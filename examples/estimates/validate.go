@@ -75,7 +75,7 @@ func variants(set logSetting, impr []estmodel.UserBin, o options) []variant {
 			if err != nil {
 				return err
 			}
-			_, err = estmodel.Assign(jobs, d, estmodel.AssignConfig{}, rng)
+			_, err = d.Assign(jobs, estmodel.AssignConfig{}, rng)
 			return err
 		}
 	}
