@@ -45,7 +45,7 @@ type v5Run struct {
 	iblN              []replay.Score    // by iblNeighbours; ibl is the last
 	qbetsNone         int               // no history in the job's queue
 	qbetsDown         int               // refused: the availability detectors say the machine may be down
-	apqVal, apqTest   [2]replay.Score   // by Representation
+	apqVal, apqTest   [2]replay.Score   // by representation
 	methods, cases    [2]map[string]int // per representation: APQ predictions by model and by neighbourhood case
 	chosen            representation
 	elapsed           time.Duration
