@@ -12,15 +12,19 @@ import (
 
 // The public surface's budget (DESIGN.md): exported top-level names
 // (types, functions, variables and constants; not methods or fields) of
-// the library module, outside internal/ and test files. Issue 35 set the
-// total at 350 for the 22 packages of v0.1.0 (344 then, 354 once the
-// queue snapshots of swf/convert came); the two packages of issue 36,
-// sched/forecast and qbets/conformal, add 14 names of new capability, so
-// the total is 350 plus those 14 plus swf/convert's 4: what stays fixed is
-// that every name added from here on must be paid for by one removed, and
-// that a package a user imports shows at most 40.
+// the library module, outside internal/ and test files, at most 350 in
+// all and 40 per package. It is a budget, not a record of the count: new
+// capability pays for its names inside it. v0.1.0 exported 344; the
+// forecasting, conformal, snapshot and multi-resource work of the next
+// wave took the module to 370, and the cuts listed under "Unreleased" in
+// CHANGELOG.md (enums that only set a config field became documented
+// string or bool fields, functions of one type became its methods,
+// constants nobody needs were unexported) brought it to 339. What else
+// lands in this wave (issue 32's node model and readers) must fit in the
+// remaining 11; raising the limit is a decision to record in CHANGELOG.md
+// with what the names buy, never a way to make this test pass.
 const (
-	maxNames           = 368
+	maxNames           = 350
 	maxNamesPerPackage = 40
 )
 

@@ -65,7 +65,7 @@ func (m *memo) pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, 
 	if !ok {
 		return pointPlan(rec, f, r, now, step, target, rule)
 	}
-	if _, err := varq.TrajectoryLen(r, now, step); err != nil {
+	if _, err := r.TrajectoryLen(now, step); err != nil {
 		return varq.Plan{}, err // before making room for the answers
 	}
 	step = cmp.Or(step, varq.DefaultStep)

@@ -53,7 +53,7 @@ func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64
 	// Room for the whole trajectory at once, as varq.Trajectory makes,
 	// rather than growing it point by point; the arguments are checked
 	// against varq's limits (at most 2^20 points) first.
-	n, err := varq.TrajectoryLen(r, now, step)
+	n, err := r.TrajectoryLen(now, step)
 	if err != nil {
 		return varq.Plan{}, err
 	}
@@ -63,7 +63,7 @@ func pointPlan(rec *recorder, f varq.Forecaster, r varq.Request, now, step int64
 		return p, err
 	}
 	slices.Reverse(rec.traj) // asked latest first
-	return varq.PlanMax(rec.traj, r), nil
+	return varq.ProbabilityTrajectory(rec.traj).PlanMax(r), nil
 }
 
 // recorder is f as a forecaster that keeps the trajectory points it was

@@ -150,9 +150,9 @@ func TestPointPlanIsFullTrajectory(t *testing.T) {
 		if err != nil || len(traj) != n {
 			t.Fatalf("trajectory of %d points, %v; want %d", len(traj), err, n)
 		}
-		want := varq.PlanMax(traj, r)
+		want := traj.PlanMax(r)
 		if rule == latestMeeting {
-			if p := varq.PlanLatest(traj, r, target); p.Possible {
+			if p := traj.PlanLatest(r, target); p.Possible {
 				want = p
 			}
 		}

@@ -122,7 +122,7 @@ type AssignReport struct {
 // Assign fills field 9 (ReqTime) of jobs with the estimates of d, paired with
 // the jobs' run times by assignEstimates. d must hold exactly len(jobs)
 // estimates. Jobs with an unknown run time are treated as running 0 s.
-func Assign(jobs []swf.Job, d *Distribution, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
+func (d *Distribution) Assign(jobs []swf.Job, cfg AssignConfig, rng *rand.Rand) (AssignReport, error) {
 	if d == nil {
 		return AssignReport{}, errors.New("estmodel: Assign: nil Distribution")
 	}

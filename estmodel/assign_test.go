@@ -104,7 +104,7 @@ func TestAssignModalRapid(t *testing.T) {
 			}
 		}
 		orig := slices.Clone(jobs)
-		rep, err := Assign(jobs, d, AssignConfig{}, rng)
+		rep, err := d.Assign(jobs, AssignConfig{}, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestAssignDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Assign(jobs, d, AssignConfig{}, rng); err != nil {
+		if _, err := d.Assign(jobs, AssignConfig{}, rng); err != nil {
 			t.Fatal(err)
 		}
 		return jobs
@@ -176,7 +176,7 @@ func BenchmarkGenerateAssign1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Assign(jobs, d, AssignConfig{}, rng); err != nil {
+		if _, err := d.Assign(jobs, AssignConfig{}, rng); err != nil {
 			b.Fatal(err)
 		}
 	}

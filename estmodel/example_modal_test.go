@@ -29,7 +29,7 @@ func ExampleGenerate() {
 	for i := range jobs {
 		jobs[i].ID, jobs[i].RunTime = int64(i+1), int64(i%10)*30 // short jobs
 	}
-	rep, err := estmodel.Assign(jobs, d, estmodel.AssignConfig{}, rand.New(rand.NewPCG(2, 2)))
+	rep, err := d.Assign(jobs, estmodel.AssignConfig{}, rand.New(rand.NewPCG(2, 2)))
 	fmt.Println(err, "short:", rep.Short, "truncated:", len(rep.Truncated))
 	// Output:
 	// K: 349 head times: 20

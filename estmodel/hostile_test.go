@@ -38,10 +38,10 @@ func TestNilRand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Assign(jobs(), d, AssignConfig{}, nil); err == nil {
-		t.Error("Assign(…, nil): no error")
+	if _, err := d.Assign(jobs(), AssignConfig{}, nil); err == nil {
+		t.Error("Assign with a nil rng: no error")
 	}
-	if _, err := Assign(jobs(), nil, AssignConfig{}, rand.New(rand.NewPCG(1, 2))); err == nil {
+	if _, err := (*Distribution)(nil).Assign(jobs(), AssignConfig{}, rand.New(rand.NewPCG(1, 2))); err == nil {
 		t.Error("Assign with a nil Distribution: no error")
 	}
 	if _, err := Shuffle(jobs(), AssignConfig{}, nil); err == nil {
@@ -163,7 +163,7 @@ func TestAssignHandBuiltDistribution(t *testing.T) {
 		"2^63 jobs":     {N: 3, Bins: []Bin{{Time: 60, Jobs: math.MaxInt}}},
 		"negative time": {N: 3, Bins: []Bin{{Time: -60, Jobs: 3}}},
 	} {
-		if rep, err := Assign(append([]swf.Job(nil), jobs...), d, AssignConfig{}, r); err == nil {
+		if rep, err := d.Assign(append([]swf.Job(nil), jobs...), AssignConfig{}, r); err == nil {
 			t.Errorf("%s: %+v, no error", name, rep)
 		}
 	}

@@ -187,7 +187,7 @@ func (m Modal) Apply(jobs []swf.Job, rng *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	_, err = Assign(jobs, d, m.Assign, rng)
+	_, err = d.Assign(jobs, m.Assign, rng)
 	return err
 }
 

@@ -13,12 +13,12 @@ type Request struct {
 	Quantile, Confidence float64
 }
 
-// Reason says why a Forecast has no bound.
+// Reason says why a Forecast has no bound. The zero Reason is that of a
+// Forecast with a bound (Forecast.OK); it prints as "ok".
 type Reason int
 
 const (
-	// OK: the forecast has a bound.
-	OK Reason = iota
+	_ Reason = iota // the forecast has a bound (Forecast.OK)
 	// NoHistory: neither the job's cluster nor the whole queue holds
 	// enough history for a bound (MinHistory(q, C) waits).
 	NoHistory
@@ -33,7 +33,7 @@ const (
 
 func (r Reason) String() string {
 	switch r {
-	case OK:
+	case 0:
 		return "ok"
 	case NoHistory:
 		return "no history: fewer waits than the minimum for a bound"

@@ -284,7 +284,7 @@ func TestPredictorAnyEvents(t *testing.T) {
 				}
 			default:
 				f := p.Forecast(Request{Nodes: nodes, Walltime: wall})
-				if f.OK != (f.Reason == OK) {
+				if f.OK != (f.Reason == 0) {
 					t.Fatalf("forecast %+v", f)
 				}
 				if f.OK && (!seen[f.Upper] || (f.LowerOK && f.Lower > f.Upper)) {

@@ -27,7 +27,7 @@ func benchTrajectory(b *testing.B, f Forecaster, r Request, now int64) {
 		if err != nil || len(buf) != 1440 {
 			b.Fatal(len(buf), err)
 		}
-		_ = PlanLatest(buf, r, 0.5)
+		_ = ProbabilityTrajectory(buf).PlanLatest(r, 0.5)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/trajectory")
 }
@@ -53,8 +53,8 @@ func BenchmarkTrajectory12hQBETS(b *testing.B) {
 	f := p // a *qbets.Predictor is a Forecaster
 	r := Request{Nodes: 4, Walltime: 3600, Start: t + 43200}
 	buf := make([]Point, 0, 1440)
-	if buf, err = appendTrajectory(buf, f, r, t, 0); err != nil || PlanMax(buf, r).Prob < 0.5 {
-		b.Fatalf("the benchmark's forecaster is silent or pessimistic: %v, %v", PlanMax(buf, r), err)
+	if buf, err = appendTrajectory(buf, f, r, t, 0); err != nil || ProbabilityTrajectory(buf).PlanMax(r).Prob < 0.5 {
+		b.Fatalf("the benchmark's forecaster is silent or pessimistic: %v, %v", ProbabilityTrajectory(buf).PlanMax(r), err)
 	}
 	benchTrajectory(b, f, r, t)
 }

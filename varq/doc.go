@@ -14,9 +14,9 @@
 // every candidate s = now, now+30 s, …, < D, assuming today's predictions
 // still hold then (bounds stability, thesis Ch. 5, spec §3). That
 // ProbabilityTrajectory is not monotone: a later submission asks for a shorter,
-// easier-to-backfill job but leaves less time to start. PlanLatest picks the
-// latest s whose probability meets the user's target (least worst-case
-// overhead); PlanMax picks the most probable s. When no s qualifies, the
+// easier-to-backfill job but leaves less time to start. Its PlanLatest method
+// picks the latest s whose probability meets the user's target (least
+// worst-case overhead); PlanMax picks the most probable s. When no s qualifies, the
 // answer is a NOT_POSSIBLE plan — a refusal, like a denied hard reservation,
 // not an error.
 //
@@ -26,7 +26,7 @@
 // its Figure 5.4 example is an arithmetic slip; the formula gives 10920
 // (Q14), which is what the tests pin.
 //
-// Latest computes PlanLatest lazily, backwards from the start time, for
+// Latest computes traj.PlanLatest lazily, backwards from the start time, for
 // callers that plan thousands of requests. A Replanner recomputes the plan
 // while it waits to submit (Q16), so that change points in the queue move
 // the submission time; it keeps an accepted plan through the forecaster's
@@ -50,5 +50,5 @@
 // Nothing in this package is safe for concurrent use unless it says so;
 // the plan functions are pure.
 //
-// Start with Trajectory and PlanLatest (see the example), or Latest.
+// Start with Trajectory and its PlanLatest (see the example), or Latest.
 package varq

@@ -27,13 +27,13 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	p := varq.PlanLatest(traj, r, 0.75)
+	p := traj.PlanLatest(r, 0.75)
 	req, extra := p.Cost()
 	fmt.Println(len(traj), "points")
 	fmt.Printf("wait %d s, submit %d nodes × %d s, p=%.2f\n", p.Submit-now, p.Nodes, p.Walltime, p.Prob)
 	fmt.Printf("required %d node-s, worst-case extra %d node-s\n", req, extra)
 	fmt.Println(p)
-	fmt.Println(varq.PlanLatest(traj, r, 0.95))
+	fmt.Println(traj.PlanLatest(r, 0.95))
 	// Output:
 	// 1440 points
 	// wait 39600 s, submit 64 nodes × 10800 s, p=0.90

@@ -52,7 +52,7 @@ func TestFigure54WorkedExample(t *testing.T) {
 	}
 
 	// Target 0.5: the thesis waits 40470 s and submits 4 nodes × 6330 s.
-	p := PlanLatest(traj, r, 0.5)
+	p := traj.PlanLatest(r, 0.5)
 	if !p.Possible || p.Submit-T != 40470 || p.Walltime != 6330 {
 		t.Fatalf("PlanLatest(0.5) = %v (wait %d s); thesis: wait 40470 s, 6330 s walltime", p, p.Submit-T)
 	}
@@ -63,13 +63,13 @@ func TestFigure54WorkedExample(t *testing.T) {
 
 	// Max-probability mode: submit at T+21600 with p ≈ 0.7, worst-case
 	// extra 4·(43200−21600) = 86400 node-s.
-	m := PlanMax(traj, r)
+	m := traj.PlanMax(r)
 	if _, extra := m.Cost(); m.Submit-T != 21600 || math.Abs(m.Prob-0.70) > 1e-9 || extra != 86400 {
 		t.Errorf("PlanMax = %v (wait %d s); thesis: T+21600, p≈0.7, extra 86400", m, m.Submit-T)
 	}
 
 	// Asking for more than ~0.7 is refused.
-	if q := PlanLatest(traj, r, 0.71); q.Possible || q.String() != "NOT_POSSIBLE" {
+	if q := traj.PlanLatest(r, 0.71); q.Possible || q.String() != "NOT_POSSIBLE" {
 		t.Errorf("PlanLatest(0.71) = %v, want NOT_POSSIBLE", q)
 	}
 

@@ -26,7 +26,7 @@ func FuzzPlan(f *testing.F) {
 			return float64(h%101) / 100, h%7 != 0
 		})
 		r := Request{Nodes: nodes, Walltime: wall, Start: start}
-		n, errLen := TrajectoryLen(r, now, step)
+		n, errLen := r.TrajectoryLen(now, step)
 		traj, errT := Trajectory(fc, r, now, step)
 		if (errLen == nil) != (errT == nil) {
 			t.Fatalf("TrajectoryLen err %v, Trajectory err %v", errLen, errT)
@@ -39,8 +39,8 @@ func FuzzPlan(f *testing.F) {
 		if errT == nil && (prob > 0 && prob <= 1) != (errL == nil) {
 			t.Fatalf("target %v: Latest err %v", prob, errL)
 		}
-		if errL == nil && p != PlanLatest(traj, r, prob) {
-			t.Fatalf("Latest %v, PlanLatest %v", p, PlanLatest(traj, r, prob))
+		if errL == nil && p != traj.PlanLatest(r, prob) {
+			t.Fatalf("Latest %v, PlanLatest %v", p, traj.PlanLatest(r, prob))
 		}
 		if p.Possible && (p.Submit >= r.Start || p.Submit < now || p.Walltime != r.Padded(p.Submit) || p.Walltime <= 0) {
 			t.Fatalf("plan %+v for %+v at %d", p, r, now)

@@ -1,6 +1,6 @@
 package varq
 
-// Latest is PlanLatest(Trajectory(f, r, now, step), r, reqProb) computed
+// Latest is Trajectory(f, r, now, step).PlanLatest(r, reqProb) computed
 // backwards and lazily: it asks the forecaster about the latest candidate
 // submissions first and stops at the first that meets reqProb, so an
 // accepted request usually costs a few forecasts instead of the whole

@@ -32,7 +32,7 @@ const (
 // step), 0 when now ≥ r.Start, after checking r, now and step (0 means
 // DefaultStep) against the limits: an error names the argument out of
 // range, including a horizon of more than 2^20 points.
-func TrajectoryLen(r Request, now, step int64) (int, error) {
+func (r Request) TrajectoryLen(now, step int64) (int, error) {
 	if err := r.Validate(); err != nil {
 		return 0, err
 	}

@@ -52,26 +52,26 @@ func span(s int64) string {
 	return fmt.Sprintf("%ds", sec)
 }
 
-// PlanLatest is the default "min-overhead" mode of §3: the latest point of
-// traj whose probability is at least reqProb, which minimises the
+// PlanLatest is the default "min-overhead" mode of §3: the plan for r at the
+// latest point of t whose probability is at least reqProb, which minimises the
 // worst-case overhead among the plans meeting the target. It returns
 // NOT_POSSIBLE when no point qualifies, and so for a reqProb outside
 // (0, 1] (NaN included), which Latest and NewReplanner report as errors;
 // points with probabilities outside [0, 1] never qualify (see
 // ProbabilityTrajectory.Latest).
-func PlanLatest(traj ProbabilityTrajectory, r Request, reqProb float64) Plan {
-	if pt, ok := traj.Latest(reqProb); ok {
+func (t ProbabilityTrajectory) PlanLatest(r Request, reqProb float64) Plan {
+	if pt, ok := t.Latest(reqProb); ok {
 		return planAt(r, pt)
 	}
 	return Plan{Request: r}
 }
 
-// PlanMax is the "max-probability" mode of §3: the point of traj with the
-// highest probability, the latest one on ties (it costs the least). A
+// PlanMax is the "max-probability" mode of §3: the plan for r at the point
+// of t with the highest probability, the latest one on ties (it costs the least). A
 // trajectory that is empty or all zero gives NOT_POSSIBLE: no submission
 // has any chance.
-func PlanMax(traj ProbabilityTrajectory, r Request) Plan {
-	if pt, ok := traj.Max(); ok {
+func (t ProbabilityTrajectory) PlanMax(r Request) Plan {
+	if pt, ok := t.Max(); ok {
 		return planAt(r, pt)
 	}
 	return Plan{Request: r}

@@ -28,14 +28,14 @@ func TestNilForecastersAndBadPoints(t *testing.T) {
 		}
 	}
 	traj := ProbabilityTrajectory{{Submit: 0, Prob: 0.6}, {Submit: 30, Prob: 2}, {Submit: 60, Prob: math.NaN()}, {Submit: 90, Prob: 0}}
-	if p := PlanLatest(traj, r, 0.5); !p.Possible || p.Submit != 0 {
+	if p := traj.PlanLatest(r, 0.5); !p.Possible || p.Submit != 0 {
 		t.Errorf("PlanLatest = %v, want the point at 0", p)
 	}
-	if p := PlanMax(traj, r); !p.Possible || p.Submit != 0 {
+	if p := traj.PlanMax(r); !p.Possible || p.Submit != 0 {
 		t.Errorf("PlanMax = %v, want the point at 0", p)
 	}
 	for _, q := range []float64{0, -1, math.NaN(), 1.5} {
-		if p := PlanLatest(traj, r, q); p.Possible {
+		if p := traj.PlanLatest(r, q); p.Possible {
 			t.Errorf("PlanLatest(target %v) = %v, want NOT_POSSIBLE", q, p)
 		}
 	}

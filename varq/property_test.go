@@ -52,7 +52,7 @@ func TestPlanProperties(t *testing.T) {
 			t.Fatalf("trajectory stops early: %d points", len(traj))
 		}
 
-		for _, p := range []Plan{PlanLatest(traj, r, reqProb), PlanMax(traj, r)} {
+		for _, p := range []Plan{traj.PlanLatest(r, reqProb), traj.PlanMax(r)} {
 			if !p.Possible {
 				continue
 			}
@@ -75,7 +75,7 @@ func TestPlanProperties(t *testing.T) {
 
 		// PlanLatest returns the latest feasible step, or NOT_POSSIBLE iff
 		// no step is feasible.
-		lat := PlanLatest(traj, r, reqProb)
+		lat := traj.PlanLatest(r, reqProb)
 		latest := -1
 		for i, pt := range traj {
 			if pt.Prob >= reqProb {
@@ -96,7 +96,7 @@ func TestPlanProperties(t *testing.T) {
 		}
 
 		// PlanMax has the highest probability and no later point ties it.
-		mx := PlanMax(traj, r)
+		mx := traj.PlanMax(r)
 		for _, pt := range traj {
 			if mx.Possible && (pt.Prob > mx.Prob || pt.Prob == mx.Prob && pt.Submit > mx.Submit) {
 				t.Fatalf("PlanMax = %v, but %+v", mx, pt)

@@ -209,7 +209,7 @@ func (rp *Replanner) silent(now int64) bool {
 		return silentOn(rp.own, rp.req, now, rp.cfg.Step)
 	}
 	if len(rp.traj) > 0 {
-		return !PlanMax(rp.traj, rp.req).Possible
+		return !rp.traj.PlanMax(rp.req).Possible
 	}
 	return silentOn(rp.f, rp.req, now, rp.cfg.Step)
 }
@@ -248,5 +248,5 @@ func (rp *Replanner) compute(now int64) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	return PlanMax(rp.traj, rp.req), nil
+	return rp.traj.PlanMax(rp.req), nil
 }

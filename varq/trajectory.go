@@ -77,7 +77,7 @@ func (t ProbabilityTrajectory) Max() (pt Point, ok bool) {
 // at s, starts within r.Start − s seconds. A step of 0 means DefaultStep.
 // A 12 h request has 1440 points. Arguments out of the package limits
 // (times within ±2^40 s, at most 2^20 points) are errors; see
-// TrajectoryLen.
+// Request.TrajectoryLen.
 //
 // The result is empty when now ≥ r.Start: there is no time left to submit.
 // Probabilities outside [0, 1] (or NaN) from the forecaster are errors; a
@@ -122,7 +122,7 @@ func checkArgs(f Forecaster, r Request, now, step int64) (int, error) {
 	if missing(f) {
 		return 0, errors.New("varq: nil Forecaster")
 	}
-	return TrajectoryLen(r, now, step)
+	return r.TrajectoryLen(now, step)
 }
 
 // forecast asks f about submitting r at s: a job padded to W + (D − s)

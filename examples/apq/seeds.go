@@ -29,15 +29,15 @@ func init() {
 type sweepColumn struct {
 	name   string
 	window int // treated jobs after the 10,000 history jobs
-	s      molding.Strategy
+	s      string
 	head   bool
 }
 
 var sweepColumns = []sweepColumn{
-	{"VIII molding", table8Window, molding.Molding, false},
-	{"IX molding alone", table9Window, molding.Molding, false},
-	{"IX delayed (paper's hold queue)", table9Window, molding.Delayed, false},
-	{"IX delayed, head held alone", table9Window, molding.Delayed, true},
+	{"VIII molding", table8Window, "molding", false},
+	{"IX molding alone", table9Window, "molding", false},
+	{"IX delayed (paper's hold queue)", table9Window, "delayed", false},
+	{"IX delayed, head held alone", table9Window, "delayed", true},
 }
 
 func tableSeeds(w io.Writer, e *env) error {
@@ -57,12 +57,12 @@ func tableSeeds(w io.Writer, e *env) error {
 		}
 		bases := map[int]*molding.StrategyResult{} // by window
 		for _, col := range sweepColumns {
-			cfg := func(s molding.Strategy, seed uint64) molding.StrategyConfig {
+			cfg := func(s string, seed uint64) molding.StrategyConfig {
 				return set.config(s, col.window, seed, false, col.head)
 			}
-			win := cfg(molding.Baseline, e.Seed).Window
+			win := cfg("baseline", e.Seed).Window
 			if bases[win] == nil {
-				b, err := runStrategy(e, tr, cfg(molding.Baseline, e.Seed), floorOff)
+				b, err := runStrategy(e, tr, cfg("baseline", e.Seed), floorOff)
 				if err != nil {
 					return err
 				}

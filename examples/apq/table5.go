@@ -45,9 +45,9 @@ type v5Run struct {
 	iblN              []replay.Score    // by iblNeighbours; ibl is the last
 	qbetsNone         int               // no history in the job's queue
 	qbetsDown         int               // refused: the availability detectors say the machine may be down
-	apqVal, apqTest   [2]replay.Score   // by Representation
+	apqVal, apqTest   [2]replay.Score   // by representation
 	methods, cases    [2]map[string]int // per representation: APQ predictions by model and by neighbourhood case
-	chosen            apq.Representation
+	chosen            representation
 	elapsed           time.Duration
 	apqTime           [2]time.Duration
 	apqPredict        int
@@ -76,7 +76,7 @@ func table5(w io.Writer, e *env) error {
 			cell(r.qbets.ScaledAAE(), p[0]), cell(aae(&r.qbets), p[1]),
 			cell(r.ibl.ScaledAAE(), p[2]), cell(aae(&r.ibl), p[3]),
 			cell(r.apqTest[c].ScaledAAE(), p[4]), cell(aae(&r.apqTest[c]), p[5]), r.chosen,
-			aae(&r.apqTest[apq.Summary]), aae(&r.apqTest[apq.Distribution]))
+			aae(&r.apqTest[summary]), aae(&r.apqTest[distribution]))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Details: QBETS jobs without a bound (too little history in the queue, or refused because its availability detectors say the machine may be down) are left out of its averages only. Validation AAE (h) decides the APQ representation.")
@@ -206,7 +206,7 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 	var aps [2]*replay.APQ
 	var tps [2]*timed
 	for rep := range aps {
-		a, err := replay.NewAPQ(apq.Config{Rep: apq.Representation(rep), WeightRefresh: apqWeightRefresh})
+		a, err := replay.NewAPQ(apq.Config{Distribution: representation(rep) == distribution, WeightRefresh: apqWeightRefresh})
 		if err != nil {
 			return nil, err
 		}
@@ -248,11 +248,11 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 	r.qbetsDown = r.qbets.Refused[qbets.MachineDown.String()]
 	r.qbetsNone = r.qbets.Refused[qbets.NoHistory.String()]
 	r.ibl = r.iblN[len(r.iblN)-1] // ibl.DefaultN
-	if r.apqVal[apq.Distribution].Answered() > 0 && aae(&r.apqVal[apq.Distribution]) < aae(&r.apqVal[apq.Summary]) {
-		r.chosen = apq.Distribution
+	if r.apqVal[distribution].Answered() > 0 && aae(&r.apqVal[distribution]) < aae(&r.apqVal[summary]) {
+		r.chosen = distribution
 	}
 	if e.Tune {
-		base := apq.Config{Rep: r.chosen, WeightRefresh: apqWeightRefresh}
+		base := apq.Config{Distribution: r.chosen == distribution, WeightRefresh: apqWeightRefresh}
 		cfg, steps, err := tune(base, tableIV(), func(cfgs []apq.Config) ([]float64, error) {
 			s, err := runAPQ(jobs, cfgs, r.valFrom, r.from)
 			out := make([]float64, len(s))
@@ -358,4 +358,21 @@ func printTuned(w io.Writer, e *env, runs []*v5Run) {
 		fmt.Fprintf(w, " %.2f → %.2f | %.2f → %.2f (%.2f) | %.2f → %.2f |\n", aae(&r.apqVal[c]), bestVal,
 			aae(&r.apqTest[c]), aae(r.tuned), paperV[e.Traces[i].Name][5], r.apqTest[c].ScaledAAE(), r.tuned.ScaledAAE())
 	}
+}
+
+// representation indexes the per-representation scores: APQ's
+// feature-summary distance, or its distribution-based one
+// (apq.Config.Distribution).
+type representation int
+
+const (
+	summary representation = iota
+	distribution
+)
+
+func (r representation) String() string {
+	if r == distribution {
+		return "distribution"
+	}
+	return "summary"
 }

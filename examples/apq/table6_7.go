@@ -86,7 +86,7 @@ func rsFor(e *env, tr *trace) (*rsRun, error) {
 func table6(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "Execution-time ranges on the test jobs (#20001 on; fewer with -quick or short logs). Each cell: ours (paper).")
 	fmt.Fprintln(w, "SR = % of jobs whose runtime falls in the predicted range(s); C = range length as % of the baseline [min, max] of same-key history runtimes.")
-	fmt.Fprintln(w, "Smith and Li are point predictors turned into ranges of length = their AAE on the key's history, centred on their prediction (A19).")
+	fmt.Fprintln(w, "Smith and Li are point predictors turned into ranges of length = their AAE on the key's history, centred on their prediction (H19).")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| log | test jobs | baseline SR | Smith SR | Smith C | Li SR | Li C | ours SR | ours C |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")

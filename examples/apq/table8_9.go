@@ -115,14 +115,14 @@ func table8(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		c := func(s molding.Strategy, scaled bool) molding.StrategyConfig {
+		c := func(s string, scaled bool) molding.StrategyConfig {
 			return set.config(s, table8Window, e.Seed, scaled, false)
 		}
 		runs, err := runVariants(e, tr, []variant{
-			{cfg: c(molding.Baseline, false)},
-			{cfg: c(molding.Molding, false), skip: paperSkipped(e)},
-			{cfg: c(molding.Molding, true), skip: paperSkipped(e)},
-			{cfg: c(molding.Molding, false), floor: true, skip: floorSkipped(e)},
+			{cfg: c("baseline", false)},
+			{cfg: c("molding", false), skip: paperSkipped(e)},
+			{cfg: c("molding", true), skip: paperSkipped(e)},
+			{cfg: c("molding", false), floor: true, skip: floorSkipped(e)},
 		})
 		if err != nil {
 			return err
@@ -191,17 +191,17 @@ func table9(w io.Writer, e *env) error {
 		if err != nil {
 			return err
 		}
-		c := func(s molding.Strategy, head bool) molding.StrategyConfig {
+		c := func(s string, head bool) molding.StrategyConfig {
 			return set.config(s, table9Window, e.Seed, false, head)
 		}
 		runs, err := runVariants(e, tr, []variant{
-			{cfg: c(molding.Baseline, false)},
-			{cfg: c(molding.Molding, false), skip: paperSkipped(e)},
-			{cfg: c(molding.Delayed, false), skip: paperSkipped(e)},
-			{cfg: c(molding.Delayed, true), skip: paperSkipped(e)},
-			{cfg: c(molding.Molding, false), floor: true, skip: floorSkipped(e)},
-			{cfg: c(molding.Delayed, false), floor: true, skip: floorSkipped(e)},
-			{cfg: c(molding.Delayed, true), floor: true, skip: floorSkipped(e)},
+			{cfg: c("baseline", false)},
+			{cfg: c("molding", false), skip: paperSkipped(e)},
+			{cfg: c("delayed", false), skip: paperSkipped(e)},
+			{cfg: c("delayed", true), skip: paperSkipped(e)},
+			{cfg: c("molding", false), floor: true, skip: floorSkipped(e)},
+			{cfg: c("delayed", false), floor: true, skip: floorSkipped(e)},
+			{cfg: c("delayed", true), floor: true, skip: floorSkipped(e)},
 		})
 		if err != nil {
 			return err
@@ -334,7 +334,7 @@ func newStrategySetup(e *env, tr *trace) (strategySetup, error) {
 
 // config is one strategy's run over win treated jobs (1,000 with -quick);
 // scaledRuntime sets molding.Config.ScaledRuntime (not the paper's).
-func (s strategySetup) config(st molding.Strategy, win int, seed uint64, scaledRuntime, holdOnlyHead bool) molding.StrategyConfig {
+func (s strategySetup) config(st string, win int, seed uint64, scaledRuntime, holdOnlyHead bool) molding.StrategyConfig {
 	if s.e.Quick {
 		win = 1000
 	}

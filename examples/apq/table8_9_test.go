@@ -94,8 +94,8 @@ func TestSizeAwareMoldingSP2(t *testing.T) {
 	resp := map[string]float64{}
 	for _, c := range []struct {
 		name, floor string
-		s           molding.Strategy
-	}{{"baseline", floorOff, molding.Baseline}, {"paper", floorOff, molding.Molding}, {"size-aware", floorQueue, molding.Molding}} {
+		s           string
+	}{{"baseline", floorOff, "baseline"}, {"paper", floorOff, "molding"}, {"size-aware", floorQueue, "molding"}} {
 		r, err := runStrategy(e, tr, molding.StrategyConfig{Strategy: c.s, History: 10000, Window: 6000, Funcs: funcs, Mold: molding.Config{Seed: e.Seed}}, c.floor)
 		if err != nil {
 			t.Fatal(err)

@@ -45,9 +45,10 @@ type tuneStep struct {
 // the validation jobs is kept. aae scores a sweep: the validation AAE of
 // each configuration (qbets/replay replays a trace through several APQ
 // predictors at once; examples/apq shows how). Bins only matters to the
-// Distribution representation and is skipped for apq.Summary. A zero-valued
-// base field means its default, so the sweep of a parameter always
-// includes the current value's neighbours.
+// distribution-based distance (apq.Config.Distribution) and is skipped
+// with the feature summaries. A zero-valued base field means its default,
+// so the sweep of a parameter always includes the current value's
+// neighbours.
 func tune(base apq.Config, params []param, aae func(cfgs []apq.Config) ([]float64, error)) (apq.Config, []tuneStep, error) {
 	if err := base.Validate(); err != nil {
 		return base, nil, err
@@ -58,7 +59,7 @@ func tune(base apq.Config, params []param, aae func(cfgs []apq.Config) ([]float6
 		if prm.set == nil || len(prm.Values) == 0 {
 			return cur, steps, fmt.Errorf("tune: parameter %q has no setter or no values (use tableIV)", prm.Name)
 		}
-		if prm.Name == "Bins" && cur.Rep == apq.Summary {
+		if prm.Name == "Bins" && !cur.Distribution {
 			continue
 		}
 		cfgs := make([]apq.Config, len(prm.Values))

@@ -105,7 +105,7 @@ func writeModelChecks(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "| number of head times for E_max = 1 h (A25) | 12 | %d |\n", len(d.HeadTimes))
+	fmt.Fprintf(w, "| number of head times for E_max = 1 h (S25) | 12 | %d |\n", len(d.HeadTimes))
 	if d, err = generate(estmodel.ModalConfig{N: 100000, EMax: 18 * 3600, ThesisParams: true}); err != nil {
 		return err
 	}

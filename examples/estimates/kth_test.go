@@ -70,7 +70,7 @@ func diagnoseKTH(ctx context.Context, seeds int, easy easyFunc) (*kthDiagnosis, 
 		if err != nil {
 			return nil, estmodel.AssignReport{}, err
 		}
-		rep, err := estmodel.Assign(w, dist, estmodel.AssignConfig{}, rng)
+		rep, err := dist.Assign(w, estmodel.AssignConfig{}, rng)
 		return estimates(w), rep, err
 	}
 	var clipped []float64

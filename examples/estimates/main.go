@@ -240,7 +240,7 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 		if err != nil {
 			return rep, err
 		}
-		return estmodel.Assign(jobs, d, estmodel.AssignConfig{}, rng)
+		return d.Assign(jobs, estmodel.AssignConfig{}, rng)
 	case "shuffle":
 		fillMissing(jobs, set.EMax)
 		return estmodel.Shuffle(jobs, estmodel.AssignConfig{}, rng)

@@ -73,11 +73,11 @@ var longValidations = []struct {
 	digest string // SHA-256 of the region as generated
 }{
 	{"validation", options{logs: "ctc,kth4h,sdsc,blue", seeds: 100, fSeeds: 100, workers: 2},
-		"5067bdc94961c90462958e0fcd2ea9feb9c6dbfd8b96a220a589f927c5f67420"},
+		"c0c673b162afbbdac33b58ad3f5438a7f2eb8e9b1eea8550610f3fea36798fc3"},
 	{"validation-sdsc106", options{logs: "sdsc106", seeds: 100, fSeeds: 100, workers: 2},
-		"a0b716c4c2d8547550841795ea2b55e9260e5d715cf51c3643f729e65a6e351e"},
+		"c5cae28917a8eaa1b12d1e0c5da625b353fbea08a89217d9f436132a15890229"},
 	{"validation-kth", options{logs: "kth", seeds: 100, fSeeds: 100, workers: 2, legal: true},
-		"39341d99fad2dabea19c25ef0e9e9ecdc70814ff4d0235ba594058e3e8d8000b"},
+		"87a677888d5148974ddd7a612a5962aabee0eb4ce3f3ac79cd6b4c29f3427cdb"},
 }
 
 // TestReadmeLong regenerates the EASY validations (BATCHQ_LONG=1; about 7

@@ -75,7 +75,7 @@ func variants(set logSetting, impr []estmodel.UserBin, o options) []variant {
 			if err != nil {
 				return err
 			}
-			_, err = estmodel.Assign(jobs, d, estmodel.AssignConfig{}, rng)
+			_, err = d.Assign(jobs, estmodel.AssignConfig{}, rng)
 			return err
 		}
 	}
@@ -325,7 +325,7 @@ func (lv *logValidation) write(out io.Writer) {
 	th, printed := thesisEASY[lv.log]
 	fmt.Fprintf(out, "\n### %s (%d sane jobs, %d processors; E_max %s, %.1f%% of jobs at E_max%s)\n\n",
 		strings.ToUpper(lv.log), lv.jobs, lv.procs, hms(lv.set.EMax), lv.set.Share, extraBins(lv.set))
-	fmt.Fprintf(out, "%d jobs without an estimate got E_max (A6); %d run times above E_max were truncated to it in every run.\n\n", lv.filled, lv.truncated)
+	fmt.Fprintf(out, "%d jobs without an estimate got E_max (S6); %d run times above E_max were truncated to it in every run.\n\n", lv.filled, lv.truncated)
 	for _, o := range lv.rows {
 		if o.shortRuns > 0 {
 			fmt.Fprintf(out, "**%s: no legal pairing in %d of %d runs** (the thesis's reference code refuses these, §7.9 step 4): %.1f jobs per run got an estimate below their run time and ran past it, by up to %.1f h.\n\n",

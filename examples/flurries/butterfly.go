@@ -220,7 +220,7 @@ func (r *butterflyResult) sections() []section {
 }
 
 func (r *butterflyResult) writeCut(w io.Writer) {
-	fmt.Fprintf(w, "Mean bsld over all jobs, the A7 averaged set in brackets; job %d shortened by %d s.\n\n", butterflyJob, butterflyCut)
+	fmt.Fprintf(w, "Mean bsld over all jobs, the S7 averaged set in brackets; job %d shortened by %d s.\n\n", butterflyJob, butterflyCut)
 	fmt.Fprintln(w, "| log | flurry start (day 581 +h) | original | job cut 30 s | Δ | jobs moved | max move h | flurry jobs orig → cut | other jobs orig → cut |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	fmt.Fprintf(w, "| no flurry | – | %.2f [%.2f] | %.2f [%.2f] | %+.2f%% | %d | %.1f | – | – |\n",

@@ -27,7 +27,7 @@ type availReading struct {
 var (
 	pf       = qbets.AvailabilityReading{MergeReleases: true, PredictFirst: true}
 	readings = []availReading{
-		{"spec A11, `Withhold`", qbets.Config{Withhold: true}},
+		{"spec Q11, `Withhold`", qbets.Config{Withhold: true}},
 		{"count detector alone", qbets.Config{Withhold: true, Availability: qbets.AvailabilityReading{NoGap: true}}},
 		{"gap detector alone", qbets.Config{Withhold: true, Availability: qbets.AvailabilityReading{NoCount: true}}},
 		{"NoTrim", qbets.Config{Withhold: true, Availability: qbets.AvailabilityReading{NoTrim: true}}},

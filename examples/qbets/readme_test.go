@@ -32,7 +32,7 @@ var tablesDigests = map[string]string{
 	"ablation-settings":     "5332fc89d281da54b3cd129261debf2fada8f47cbfc17958a7f8ccf9c692c3bf",
 	"cluster-modes":         "f9f3e66a9376cb54c8d0c12bbcfb702664ef10d8e207ab13068398dd0e6f27a9",
 	"ablation-reading":      "a769024beaae06a982b0b2105a31a30cc5b0feb05b38e86cfd2de1a59cd060ca",
-	"availability-readings": "ae2790abd695d1bc1603fa5c87b8b843026b2fc2c51eb9a1f8c87d408cb6cd5f",
+	"availability-readings": "cd1d2db73a5e544f367f42d60e77ad6e2d317b60285f716143c3f917d44dc9fe",
 	"availability-answers":  "b84b3a55a856f10fe0fbb24b9398592a5898eec5a6f9d01b6218959051417842",
 }
 

@@ -49,7 +49,7 @@ func planVARQ(f varq.Forecaster, now int64, r request, machine int64) (planResul
 		return planResult{}, err
 	}
 	return planResult{now: now, req: req, target: r.target, traj: traj,
-		plan: varq.PlanLatest(traj, req, r.target), best: varq.PlanMax(traj, req)}, nil
+		plan: traj.PlanLatest(req, r.target), best: traj.PlanMax(req)}, nil
 }
 
 // check replays the workload under EASY with the planned job submitted at

@@ -23,7 +23,7 @@ func report(w io.Writer, r *result, files []string) {
 		fmt.Fprintf(w, "  %-10s %10s %9s %8.1f %12.2f %8.0f%%\n", v, dur(s.MeanWait), vs, s.MeanBSLD, s.Utilization, 100*s.Accuracy)
 	}
 	if easy.Filled > 0 {
-		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, sched A6)\n", plural(easy.Filled, "job"))
+		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
 		fmt.Fprintf(w, "  (%s not sane, not simulated)\n", plural(len(rej.Excluded), "job"))

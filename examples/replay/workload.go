@@ -37,16 +37,13 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 	for g.Next().Submit < span {
 		n++
 	}
-	if n < synth.MinEstimateJobs {
-		return workload{}, fmt.Errorf("-days %v gives %d jobs; the estimate model needs at least %d", days, n, synth.MinEstimateJobs)
-	}
 	cfg.Estimator = estmodel.Modal{}
 	if g, err = synth.New(cfg); err != nil {
 		return workload{}, err
 	}
 	jobs, err := g.Jobs(n)
 	if err != nil {
-		return workload{}, err
+		return workload{}, fmt.Errorf("-days %v gives %d jobs: %w", days, n, err)
 	}
 	loadDesc := fmt.Sprintf("target offered load %.2f", load)
 	if load == 0 {

@@ -87,7 +87,7 @@ func TestKillOnlyUserEstimates(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	const kw = "3 of 4 jobs had no estimate (field 9): -kill did not end them, they ran their logged time (A6 filled in an estimate for planning only)"
+	const kw = "3 of 4 jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)"
 	for _, re := range []string{
 		`(?m)^warning +` + regexp.QuoteMeta(kw) + `$`,
 		`(?m)^killed +1 `, `(?m)^no estimate +3 `, `(?m)^estimates filled +3 `,

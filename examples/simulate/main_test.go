@@ -131,7 +131,7 @@ func TestText(t *testing.T) {
 		`(?m)^utilization +0\.\d\d\d`,
 		`(?m)^backfill rate +\d\.\d\d\d$`,
 		`(?m)^accuracy +\d\.\d\d\d`,
-		`(?m)^averaged +\d+ jobs \(A7: \d+ excluded`,
+		`(?m)^averaged +\d+ jobs \(S7: \d+ excluded`,
 		`(?m)^cancelled +0$`,
 		`(?m)^killed +0 `,
 		`(?m)^overran +1 `,

@@ -89,12 +89,12 @@ func warnings(info *runInfo) []warning {
 	}
 	if sum.Overran > 0 {
 		add("overran", map[string]int{"jobs": sum.Overran},
-			"%d jobs ran more than twice their estimate and held processors long after every prediction of them expired (A3); consider -kill",
+			"%d jobs ran more than twice their estimate and held processors long after every prediction of them expired (S3); consider -kill",
 			sum.Overran)
 	}
 	if info.cfg.KillAtEstimate && sum.NoEstimate > 0 {
 		add("kill_no_estimate", map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": len(info.res.Records)},
-			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (A6 filled in an estimate for planning only)",
+			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
 			sum.NoEstimate, len(info.res.Records))
 	}
 	if d := degeneracy(info.res); d != nil {
@@ -259,12 +259,12 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("accuracy", "%.3f (time-weighted prediction accuracy)", sum.Accuracy)
 	line("corrections", "%.2f per job (sd %.2f)", sum.MeanCorrections, sum.SDCorrections)
 	line("reservations", "%.3f of jobs, |start − reservation| mean %.0f s", sum.Predictability.Rate, sum.Predictability.AbsMean)
-	line("averaged", "%d jobs (A7: %d excluded, the first 1%% to end and those ending after the last arrival)", sum.Included, sum.Excluded)
+	line("averaged", "%d jobs (S7: %d excluded, the first 1%% to end and those ending after the last arrival)", sum.Included, sum.Excluded)
 	line("completed", "%d", sum.Jobs)
 	line("cancelled", "%d", sum.Cancelled)
 	line("killed", "%d (ended at their estimate, -kill)", sum.Killed)
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)
-	line("estimates filled", "%d (no estimate in the log, A6)", sum.Filled)
+	line("estimates filled", "%d (no estimate in the log, S6)", sum.Filled)
 	line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
 	line("changed by rules", "%s", changedText(info.res.Changed()))
 	for _, f := range info.outputs {

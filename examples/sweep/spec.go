@@ -150,9 +150,9 @@ type Run struct {
 }
 
 var (
-	windowTypes = map[string]predict.WindowType{"all": predict.WindowAll, "immediate": predict.WindowImmediate, "extended": predict.WindowExtended}
-	metricNames = map[string]predict.HistoryMetric{"avg": predict.MetricAverage, "median": predict.MetricMedian, "min": predict.MetricMin, "max": predict.MetricMax}
-	fallbacks   = map[string]bool{"estimate": false, "relative": true} // predict.HistoryConfig.RelativeFallback
+	windowTypes = map[string]string{"all": "all", "immediate": "immediate", "extended": "extended"}   // predict.HistoryConfig.Type
+	metricNames = map[string]string{"avg": "average", "median": "median", "min": "min", "max": "max"} // predict.HistoryConfig.Metric
+	fallbacks   = map[string]bool{"estimate": false, "relative": true}                                // predict.HistoryConfig.RelativeFallback
 	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": gradualCorrector{}, "exponential": exponentialCorrector{}, "none": nil}
 )
 

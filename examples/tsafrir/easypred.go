@@ -61,9 +61,9 @@ func expInputs(d *logData) ([]expInput, error) {
 	}
 	in := []expInput{
 		{"as in the tables (per-event passes)", [][]swf.Job{jobs}, nil},
-		{"one pass per timestamp batch (A1)", [][]swf.Job{jobs}, func(c *sched.Config) { c.PerEventPass = false }},
-		{"every job ending at the shadow adds extra processors (A2)", [][]swf.Job{jobs}, func(c *sched.Config) { c.ShadowTies = true }},
-		{"history = the user's last two jobs to terminate (A11)", [][]swf.Job{jobs}, byTermination},
+		{"one pass per timestamp batch (S1)", [][]swf.Job{jobs}, func(c *sched.Config) { c.PerEventPass = false }},
+		{"every job ending at the shadow adds extra processors (S2)", [][]swf.Job{jobs}, func(c *sched.Config) { c.ShadowTies = true }},
+		{"history = the user's last two jobs to terminate (S11)", [][]swf.Job{jobs}, byTermination},
 	}
 	if d.alloc != d.sane {
 		in = append(in, expInput{fmt.Sprintf("the thesis's job set (%d jobs with an allocated size)", d.alloc), [][]swf.Job{thesisJobSet(jobs)}, nil})

@@ -70,7 +70,7 @@ func writeJobSets(w io.Writer, ds []*logData) {
 			d.sane, l.SaneJobs, diff(d.sane, l.SaneJobs), d.alloc, diff(d.alloc, l.SaneJobs), d.overruns, paperOverruns[l.Name])
 		if d.alloc != d.sane {
 			notes = append(notes, fmt.Sprintf("On %s we simulate %d jobs more than the thesis (%+.1f%%). Our sane set includes %d jobs with no allocated size "+
-				"(field 5 = −1; %d of them cancelled, status 5, yet with a run time), which A5 sizes from the requested processors (field 8). "+
+				"(field 5 = −1; %d of them cancelled, status 5, yet with a run time), which S5 sizes from the requested processors (field 8). "+
 				"The thesis's count matches the jobs with an allocated size: %d, %s from its %d. So the thesis did not simulate those jobs "+
 				"(it sized jobs by field 5 alone, or its older conversion lacked field 8 for them; the thesis does not say).",
 				l.Name, d.sane-l.SaneJobs, 100*float64(d.sane-l.SaneJobs)/float64(l.SaneJobs), d.sane-d.alloc, d.fallbackCancelled,

@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 	fs.StringVar(&o.dir, "dir", "", "directory holding the traces (default: ../shared/traces)")
 	fs.StringVar(&o.only, "logs", "", "comma-separated subset of SDSC,CTC,KTH,BLUE")
 	fs.StringVar(&o.plotDir, "plot", "", "directory to write Table 4.3 as a bar figure to (table43.png, table43.svg)")
-	fs.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, A1)")
+	fs.BoolVar(&o.perEvent, "per-event", true, "one scheduling pass per event, as the thesis's simulator (false: one per timestamp, S1)")
 	fs.BoolVar(&o.easyPred, "easypred", false, "also run the EASY_PRED experiment on KTH and BLUE (178 more simulations)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
@@ -252,7 +252,7 @@ func writeThesisJobSet(w io.Writer, r *report) {
 	for _, set := range []struct {
 		name string
 		res  []outcome
-	}{{"sane (A5 size fallback)", r.main}, {"allocated size only", r.blue}} {
+	}{{"sane (S5 size fallback)", r.main}, {"allocated size only", r.blue}} {
 		for _, m := range metrics {
 			fmt.Fprintf(w, "| %s | %s |", set.name, m.name)
 			for _, v := range allVariants {

@@ -32,7 +32,7 @@ func variantConfig(name string, procs int64) (sched.Config, error) {
 	}
 	cfg := pr.New(procs)
 	if imm {
-		h, err := predict.NewUserHistory(predict.HistoryConfig{Type: predict.WindowImmediate})
+		h, err := predict.NewUserHistory(predict.HistoryConfig{Type: "immediate"})
 		if err != nil {
 			return cfg, err
 		}

@@ -28,7 +28,6 @@ import (
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/varq/agent"
 )
 
 func main() { cli.Main(run) }
@@ -56,7 +55,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	fracs := fs.String("fractions", "", "comma-separated fractions of VARQ jobs (default 0.1,0.5,0.95)")
 	targs := fs.String("targets", "", "comma-separated target probabilities (default 0.5,0.75,0.95)")
 	noAvail := fs.Bool("noavail", false, "diagnostic: QBETS without availability inference (qbets.Config.NoAvailability), so it never falls silent")
-	crowd := fs.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.CrowdMode")
+	crowd := fs.String("crowd", "off", "beyond the thesis: plan each request as one job with the agent's other outstanding requests for its start time: off (the thesis), queued (submitted, not started), planned (also accepted ones planned to submit earlier) or accepted (all accepted ones); see agent.Config.Crowd")
 	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
@@ -68,8 +67,10 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if *diag {
 		opt.diag = stderr
 	}
-	if err := opt.crowd.UnmarshalText([]byte(*crowd)); err != nil {
-		return cli.UsageError{Msg: "-crowd: " + err.Error()}
+	switch opt.crowd = *crowd; opt.crowd {
+	case "off", "queued", "planned", "accepted": // agent.Config.Crowd
+	default:
+		return cli.UsageError{Msg: fmt.Sprintf("-crowd %q: want off, queued, planned or accepted", *crowd)}
 	}
 	if *fracs != "" {
 		if opt.fractions, err = parseList("fractions", *fracs); err != nil {
@@ -140,7 +141,7 @@ type options struct {
 	diag     io.Writer     // nil: no diagnosis
 	unsync   bool          // agent.Config.Unsynchronized (a diagnostic)
 	noAvail  bool          // qbets.Config.NoAvailability (a diagnostic)
-	crowd    agent.CrowdMode
+	crowd    string
 	// fractions and targets default to the thesis's.
 	fractions, targets []float64
 	plot               string     // directory for the -plot figure ("": none)

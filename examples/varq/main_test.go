@@ -10,7 +10,6 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/varq/agent"
 )
 
 func TestRunsOnATraceSlice(t *testing.T) {
@@ -132,7 +131,7 @@ func TestSilentSubmissionsCarryTheShortfall(t *testing.T) {
 	}
 }
 
-// Crowd-aware planning (agent.CrowdPlanned, beyond the thesis): planning
+// Crowd-aware planning ("planned", beyond the thesis): planning
 // each request as one job with the agent's other requests for its start
 // time that are queued or planned to submit earlier raises the 10 % cells
 // of 10 000 SDSC-BLUE jobs by more than 0.05 at every target.
@@ -146,7 +145,7 @@ func TestCrowdAwareRaisesTheTenPercentCells(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		crowd, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: agent.CrowdPlanned})
+		crowd, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: "planned"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +172,7 @@ func TestCrowdAwareMeetsTheTenPercentTargets(t *testing.T) {
 	}
 	for _, w := range []workload{blueSlice(t, 10000), sp2} {
 		for _, q := range targets {
-			r, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: agent.CrowdPlanned})
+			r, err := simulate(w, 0.10, q, options{seed: 1, every: 30, crowd: "planned"})
 			if err != nil {
 				t.Fatal(err)
 			}

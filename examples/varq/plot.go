@@ -65,13 +65,13 @@ func (p *trajProbe) schedule(s *sched.Sim, fc *qbets.Predictor, w workload) {
 		if err != nil {
 			return // the request is valid by construction; nothing to draw
 		}
-		best := varq.PlanMax(traj, r) // NOT_POSSIBLE: no probability anywhere
+		best := traj.PlanMax(r) // NOT_POSSIBLE: no probability anywhere
 		if !best.Possible && p.tries < probeTries {
 			s.At(now+6*3600, try) // the agents' spacing of start times
 			return
 		}
 		p.now, p.req, p.traj = now, r, traj
-		p.plan = varq.PlanLatest(traj, r, probeTarget)
+		p.plan = traj.PlanLatest(r, probeTarget)
 		p.best = best
 	}
 	s.At(at, try)

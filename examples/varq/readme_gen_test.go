@@ -9,7 +9,6 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/internal/tracetest"
-	"github.com/batchq/batchq/varq/agent"
 )
 
 // The README's tables and the sentences quoting them, generated from the
@@ -35,7 +34,7 @@ var (
 type cellSpec struct {
 	log                   logSpec
 	frac, target          float64
-	crowd                 agent.CrowdMode
+	crowd                 string
 	seed                  uint64
 	unsync, noavail, diag bool
 }
@@ -84,6 +83,9 @@ func (st *study) get(s cellSpec) cell {
 	if s.seed == 0 {
 		s.seed = 1
 	}
+	if s.crowd == "" {
+		s.crowd = "off"
+	}
 	// The diagnosis does not change a cell (it only asks the forecaster),
 	// so the 10 % cells it is read from are one simulation with and
 	// without it.
@@ -112,7 +114,7 @@ func (st *study) get(s cellSpec) cell {
 }
 
 // ten is a 10 % cell of the thesis's method or a crowd mode.
-func ten(l logSpec, target float64, crowd agent.CrowdMode) cellSpec {
+func ten(l logSpec, target float64, crowd string) cellSpec {
 	return cellSpec{log: l, frac: 0.10, target: target, crowd: crowd}
 }
 
@@ -168,7 +170,7 @@ func (st *study) status(w io.Writer) {
 	for _, l := range []logSpec{blue50k, sp2All, ctcAll, kthAll} {
 		fmt.Fprintf(w, "| %s | %s |", short(l), st.jobsLabel(l))
 		for _, q := range targets {
-			off, pl := st.get(ten(l, q, agent.CrowdOff)), st.get(ten(l, q, agent.CrowdPlanned))
+			off, pl := st.get(ten(l, q, "off")), st.get(ten(l, q, "planned"))
 			fmt.Fprintf(w, " %s → %s", achieved(off), achieved(pl))
 			if q == 0.95 {
 				fmt.Fprintf(w, " (%d accepted)", pl.Count)
@@ -181,7 +183,7 @@ func (st *study) status(w io.Writer) {
 
 // met reports whether every 10 % cell of planning mode m on l is at least
 // its target − 0.05, and the shortfalls of those that are not.
-func (st *study) met(l logSpec, m agent.CrowdMode) (bool, []string) {
+func (st *study) met(l logSpec, m string) (bool, []string) {
 	var gaps []string
 	for _, q := range targets {
 		c := st.get(ten(l, q, m))
@@ -194,7 +196,7 @@ func (st *study) met(l logSpec, m agent.CrowdMode) (bool, []string) {
 
 // statusReading prints the verdict per log and mode.
 func (st *study) statusReading(w io.Writer) {
-	for _, m := range []agent.CrowdMode{agent.CrowdOff, agent.CrowdPlanned} {
+	for _, m := range []string{"off", "planned"} {
 		var ok, not []string
 		for _, l := range []logSpec{blue50k, sp2All, ctcAll, kthAll} {
 			if met, gaps := st.met(l, m); met {
@@ -204,7 +206,7 @@ func (st *study) statusReading(w io.Writer) {
 			}
 		}
 		label := "The thesis's method (`-crowd off`)"
-		if m == agent.CrowdPlanned {
+		if m == "planned" {
 			label = "Crowd-aware planning (`-crowd planned`)"
 		}
 		fmt.Fprintf(w, "- **%s** meets it on %s; not on %s.\n", label, orNone(ok), orNone(not))
@@ -214,7 +216,7 @@ func (st *study) statusReading(w io.Writer) {
 		for _, seed := range []uint64{2, 3} {
 			var cells []string
 			for _, q := range targets {
-				s := ten(l, q, agent.CrowdPlanned)
+				s := ten(l, q, "planned")
 				s.seed = seed
 				cells = append(cells, fmt.Sprintf("%.2f", st.get(s).Success))
 			}
@@ -225,7 +227,7 @@ func (st *study) statusReading(w io.Writer) {
 		strings.Join(seedsOK[blue50k], ", "), strings.Join(seedsOK[ctcAll], ", "))
 	var all []string
 	for _, q := range targets {
-		off, pl := st.get(ten(blueAll, q, agent.CrowdOff)), st.get(ten(blueAll, q, agent.CrowdPlanned))
+		off, pl := st.get(ten(blueAll, q, "off")), st.get(ten(blueAll, q, "planned"))
 		all = append(all, fmt.Sprintf("%.2f → %.2f (%d → %d accepted, used/required %.2f → %.2f)", off.Success, pl.Success, off.Count, pl.Count, off.Ratio(), pl.Ratio()))
 	}
 	fmt.Fprintf(w, "- The whole SDSC-BLUE log (%s sane jobs), 10 %%, `off` → `planned`: %s.\n", readme.Thousands(len(st.load(blueAll).jobs)), strings.Join(all, ", "))
@@ -243,16 +245,16 @@ func (st *study) crowdTable(w io.Writer, l logSpec) {
 	fmt.Fprintln(w, "| % VARQ | target | planning | pred | thesis | act | thesis | count | thesis | refused | used/req | mean wait |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for fi, f := range fractions {
-		modes := []agent.CrowdMode{agent.CrowdOff, agent.CrowdQueued, agent.CrowdPlanned}
+		modes := []string{"off", "queued", "planned"}
 		if f == 0.10 {
-			modes = append(modes, agent.CrowdAccepted)
+			modes = append(modes, "accepted")
 		}
 		for ti, q := range targets {
 			th := table56[fi][ti]
 			for _, m := range modes {
 				c := st.get(cellSpec{log: l, frac: f, target: q, crowd: m})
-				name, act := m.String(), fmt.Sprintf("%.2f", c.Success)
-				if m == agent.CrowdPlanned {
+				name, act := m, fmt.Sprintf("%.2f", c.Success)
+				if m == "planned" {
 					name, act = "**"+name+"**", "**"+act+"**"
 				}
 				fmt.Fprintf(w, "| %.0f | %.2f | %s | %.2f | %.2f | %s | %.2f | %d | %d | %d | %.2f | %.0f s |\n",
@@ -270,7 +272,7 @@ func (st *study) seeds(w io.Writer) {
 		for _, seed := range []uint64{1, 2, 3} {
 			fmt.Fprintf(w, "| %s | %d |", short(l), seed)
 			for _, q := range targets {
-				off, pl := ten(l, q, agent.CrowdOff), ten(l, q, agent.CrowdPlanned)
+				off, pl := ten(l, q, "off"), ten(l, q, "planned")
 				off.seed, pl.seed = seed, seed
 				a, b := st.get(off), st.get(pl)
 				fmt.Fprintf(w, " %.2f (%d) → %.2f (%d) |", a.Success, a.Count, b.Success, b.Count)
@@ -281,7 +283,7 @@ func (st *study) seeds(w io.Writer) {
 }
 
 // diagTen is the 10 % diagnosis cell of SDSC-BLUE's first 50,000 jobs.
-func diagTen(q float64, m agent.CrowdMode) cellSpec {
+func diagTen(q float64, m string) cellSpec {
 	s := ten(blue50k, q, m)
 	s.diag = true
 	return s
@@ -307,7 +309,7 @@ func (st *study) crowdContention(w io.Writer) {
 	fmt.Fprintln(w, "| target | 0 queued | 1 | 2 | 3+ |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, q := range targets {
-		off, pl := st.get(diagTen(q, agent.CrowdOff)).diag, st.get(diagTen(q, agent.CrowdPlanned)).diag
+		off, pl := st.get(diagTen(q, "off")).diag, st.get(diagTen(q, "planned")).diag
 		fmt.Fprintf(w, "| %.2f |", q)
 		for k := range off.queued {
 			fmt.Fprintf(w, " %s → %s |", rateCell(off.queued[k]), rateCell(pl.queued[k]))
@@ -319,7 +321,7 @@ func (st *study) crowdContention(w io.Writer) {
 // crowdReading prints the numbers behind "What the crowd changes" and its
 // cost.
 func (st *study) crowdReading(w io.Writer) {
-	line := func(label string, f func(agent.CrowdMode, float64) string, modes ...agent.CrowdMode) {
+	line := func(label string, f func(string, float64) string, modes ...string) {
 		var parts []string
 		for _, m := range modes {
 			var cells []string
@@ -330,26 +332,26 @@ func (st *study) crowdReading(w io.Writer) {
 		}
 		fmt.Fprintf(w, "- %s: %s.\n", label, strings.Join(parts, "; "))
 	}
-	all := []agent.CrowdMode{agent.CrowdOff, agent.CrowdQueued, agent.CrowdPlanned, agent.CrowdAccepted}
-	d := func(m agent.CrowdMode, q float64) *diagResult { return st.get(diagTen(q, m)).diag }
-	line("Padded jobs submitted while QBETS was silent succeed (SDSC-BLUE, 10 %)", func(m agent.CrowdMode, q float64) string {
+	all := []string{"off", "queued", "planned", "accepted"}
+	d := func(m string, q float64) *diagResult { return st.get(diagTen(q, m)).diag }
+	line("Padded jobs submitted while QBETS was silent succeed (SDSC-BLUE, 10 %)", func(m string, q float64) string {
 		return rate(d(m, q).silent)
-	}, agent.CrowdOff, agent.CrowdPlanned)
-	line("Padded jobs submitted with a bound succeed", func(m agent.CrowdMode, q float64) string {
+	}, "off", "planned")
+	line("Padded jobs submitted with a bound succeed", func(m string, q float64) string {
 		return rate(d(m, q).answered)
-	}, agent.CrowdOff, agent.CrowdPlanned)
-	line("Plans submitted below the target (argmax fallback), and the share of them that succeed", func(m agent.CrowdMode, q float64) string {
+	}, "off", "planned")
+	line("Plans submitted below the target (argmax fallback), and the share of them that succeed", func(m string, q float64) string {
 		t := d(m, q).fellBack
 		if t.n == 0 {
 			return "0"
 		}
 		return fmt.Sprintf("%d (%.0f%%)", t.n, 100*t.rate())
 	}, all...)
-	line("Jobs submitted into a crowd of 3+ succeed", func(m agent.CrowdMode, q float64) string {
+	line("Jobs submitted into a crowd of 3+ succeed", func(m string, q float64) string {
 		return rate(d(m, q).queued[3])
 	}, all...)
 	for _, l := range []logSpec{blue50k, ctcAll} {
-		for _, m := range []agent.CrowdMode{agent.CrowdOff, agent.CrowdPlanned} {
+		for _, m := range []string{"off", "planned"} {
 			var parts []string
 			for _, q := range targets {
 				var vs []string
@@ -365,7 +367,7 @@ func (st *study) crowdReading(w io.Writer) {
 		var ratio, refused, wait []string
 		for _, f := range fractions {
 			for _, q := range targets {
-				off, pl := st.get(cellSpec{log: l, frac: f, target: q}), st.get(cellSpec{log: l, frac: f, target: q, crowd: agent.CrowdPlanned})
+				off, pl := st.get(cellSpec{log: l, frac: f, target: q}), st.get(cellSpec{log: l, frac: f, target: q, crowd: "planned"})
 				ratio = append(ratio, fmt.Sprintf("%.2f→%.2f", off.Ratio(), pl.Ratio()))
 				refused = append(refused, fmt.Sprintf("%d→%d", off.Refused, pl.Refused))
 				wait = append(wait, fmt.Sprintf("%+.0f%%", 100*(pl.wait/off.wait-1)))
@@ -384,7 +386,7 @@ func (st *study) measured(w io.Writer) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		printHeader(w, st.load(l), st.base(l), agent.CrowdOff)
+		printHeader(w, st.load(l), st.base(l), "off")
 		for _, f := range fractions {
 			for _, q := range targets {
 				printRow(w, st.get(cellSpec{log: l, frac: f, target: q}), st.base(l))
@@ -407,7 +409,7 @@ func (st *study) coverage(w io.Writer) {
 	fmt.Fprintln(w, "| q | ordinary, all | by size 1–8 / 9–64 / 65–256 / > 256 | by walltime ≤ 1 h / 1–4 h / 4–12 h / > 12 h | padded VARQ |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, q := range targets {
-		d := st.get(diagTen(q, agent.CrowdOff)).diag
+		d := st.get(diagTen(q, "off")).diag
 		var size, wall []string
 		for _, k := range []string{"a 1–8", "b 9–64", "c 65–256", "d > 256"} {
 			size = append(size, cov(d.bySize[k]))
@@ -425,7 +427,7 @@ func (st *study) silence(w io.Writer) {
 	fmt.Fprintln(w, "| target | submitted with a bound | submitted while QBETS was silent |")
 	fmt.Fprintln(w, "|---|---|---|")
 	for _, q := range targets {
-		d := st.get(diagTen(q, agent.CrowdOff)).diag
+		d := st.get(diagTen(q, "off")).diag
 		fmt.Fprintf(w, "| %.2f | %s | %s |\n", q, rateCell(d.answered), rateCell(d.silent))
 	}
 }
@@ -435,7 +437,7 @@ func (st *study) contention(w io.Writer) {
 	fmt.Fprintln(w, "| target | 0 queued | 1 | 2 | 3+ |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, q := range targets {
-		d := st.get(diagTen(q, agent.CrowdOff)).diag
+		d := st.get(diagTen(q, "off")).diag
 		fmt.Fprintf(w, "| %.2f |", q)
 		for _, t := range d.queued {
 			fmt.Fprintf(w, " %s |", rateCell(t))
@@ -454,18 +456,18 @@ func (st *study) variants(w io.Writer) {
 		label string
 		spec  func(q float64) cellSpec
 	}{
-		{"SDSC-BLUE, " + st.jobsLabel(blue50k) + " jobs", func(q float64) cellSpec { return diagTen(q, agent.CrowdOff) }},
-		{"same, own start times (`-unsync`)", func(q float64) cellSpec { s := diagTen(q, agent.CrowdOff); s.unsync = true; return s }},
-		{"same, no availability inference (`-noavail`)", func(q float64) cellSpec { s := diagTen(q, agent.CrowdOff); s.noavail = true; return s }},
-		{"SDSC-BLUE, all " + readme.Thousands(len(st.load(blueAll).jobs)) + " jobs", func(q float64) cellSpec { s := ten(blueAll, q, agent.CrowdOff); s.diag = true; return s }},
-		{"CTC-SP2", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdOff); s.diag = true; return s }},
+		{"SDSC-BLUE, " + st.jobsLabel(blue50k) + " jobs", func(q float64) cellSpec { return diagTen(q, "off") }},
+		{"same, own start times (`-unsync`)", func(q float64) cellSpec { s := diagTen(q, "off"); s.unsync = true; return s }},
+		{"same, no availability inference (`-noavail`)", func(q float64) cellSpec { s := diagTen(q, "off"); s.noavail = true; return s }},
+		{"SDSC-BLUE, all " + readme.Thousands(len(st.load(blueAll).jobs)) + " jobs", func(q float64) cellSpec { s := ten(blueAll, q, "off"); s.diag = true; return s }},
+		{"CTC-SP2", func(q float64) cellSpec { s := ten(ctcAll, q, "off"); s.diag = true; return s }},
 		{"CTC-SP2, own start times (`-unsync`)", func(q float64) cellSpec {
-			s := ten(ctcAll, q, agent.CrowdOff)
+			s := ten(ctcAll, q, "off")
 			s.diag = true
 			s.unsync = true
 			return s
 		}},
-		{"CTC-SP2, `-crowd planned`", func(q float64) cellSpec { s := ten(ctcAll, q, agent.CrowdPlanned); s.diag = true; return s }},
+		{"CTC-SP2, `-crowd planned`", func(q float64) cellSpec { s := ten(ctcAll, q, "planned"); s.diag = true; return s }},
 	} {
 		var ach, acc, with, silent, none []string
 		for _, q := range targets {

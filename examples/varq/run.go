@@ -230,11 +230,11 @@ func (o options) stage(name string) {
 
 // printHeader prints one log's heading, its run without VARQ and the
 // table's header.
-func printHeader(out io.Writer, w workload, base cell, crowd agent.CrowdMode) {
+func printHeader(out io.Writer, w workload, base cell, crowd string) {
 	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
 		w.name, w.size, len(w.jobs), w.excluded, w.cut)
 	fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
-	if crowd != agent.CrowdOff {
+	if crowd != "" && crowd != "off" {
 		fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", crowd)
 	}
 	fmt.Fprintln(out, "| % VARQ | target | pred | thesis | act | thesis | count | thesis | refused | used/req | makespan | mean wait |")

@@ -242,7 +242,6 @@ func TestConfigValidate(t *testing.T) {
 		{Config{SDMWindow: -0.1}, "SDMWindow"},
 		{Config{RidgeLambda: -1}, "RidgeLambda"},
 		{Config{KNN: -2}, "KNN"},
-		{Config{Rep: 7}, "Rep"},
 	} {
 		err := c.cfg.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.name) {
@@ -273,8 +272,8 @@ func TestPredictorErrors(t *testing.T) {
 // A target identical to a tight group of history jobs lands in Case B and
 // sdm returns the group's wait, with either representation.
 func TestPredictCaseB(t *testing.T) {
-	for _, rep := range []Representation{Summary, Distribution} {
-		p, err := New(Config{History: 200, Rep: rep})
+	for _, dist := range []bool{false, true} {
+		p, err := New(Config{History: 200, Distribution: dist})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,9 +298,9 @@ func TestPredictCaseB(t *testing.T) {
 			t.Fatal(err)
 		}
 		if pr.Case != caseB || pr.Method != methodSDM {
-			t.Errorf("%v: case %v method %v, want B and sdm", rep, pr.Case, pr.Method)
+			t.Errorf("distribution %v: case %v method %v, want B and sdm", dist, pr.Case, pr.Method)
 		}
-		near(t, rep.String()+" wait", pr.Wait, 300, 1e-9)
+		near(t, map[bool]string{false: "summary wait", true: "distribution wait"}[dist], pr.Wait, 300, 1e-9)
 	}
 }
 

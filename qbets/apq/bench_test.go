@@ -14,9 +14,9 @@ import (
 // BenchmarkWeights).
 func BenchmarkPredict(b *testing.B) {
 	jobs := tracetest.RanJobs(b, tracetest.SDSCSP2)
-	for _, rep := range []Representation{Summary, Distribution} {
-		b.Run(rep.String(), func(b *testing.B) {
-			p, targets := history10k(b, jobs, rep)
+	for _, dist := range []bool{false, true} {
+		b.Run(map[bool]string{false: "summary", true: "distribution"}[dist], func(b *testing.B) {
+			p, targets := history10k(b, jobs, dist)
 			b.ResetTimer()
 			i := 0
 			for b.Loop() {
@@ -34,7 +34,7 @@ func BenchmarkPredict(b *testing.B) {
 // over a 10,000-job history (the paper does one per history change).
 func BenchmarkWeights(b *testing.B) {
 	jobs := tracetest.RanJobs(b, tracetest.SDSCSP2)
-	p, _ := history10k(b, jobs, Distribution)
+	p, _ := history10k(b, jobs, true)
 	b.ResetTimer()
 	for b.Loop() {
 		p.updateWeights()
@@ -44,8 +44,8 @@ func BenchmarkWeights(b *testing.B) {
 // history10k fills a Predictor with the first 10,000 started jobs of a
 // causal replay (starts up to each arrival first, as qbets/replay orders
 // them) and returns the Points of the next 500 arrivals as targets.
-func history10k(b *testing.B, jobs []swf.Job, rep Representation) (*Predictor, []Point) {
-	p, err := New(Config{History: 10000, Rep: rep})
+func history10k(b *testing.B, jobs []swf.Job, dist bool) (*Predictor, []Point) {
+	p, err := New(Config{History: 10000, Distribution: dist})
 	if err != nil {
 		b.Fatal(err)
 	}

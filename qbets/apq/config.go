@@ -5,29 +5,6 @@ import (
 	"math"
 )
 
-// Representation selects the state distance used to classify the
-// neighbourhood, by dbscan and by sdm (§2.5). ridge regression and the k-NN
-// fallback always use the feature summaries.
-type Representation uint8
-
-const (
-	// Summary is the feature-summary distance of Eqs. 3–4 (16 features).
-	Summary Representation = iota
-	// Distribution is the distribution-based distance of Eq. 2: request
-	// size, ERT and the χ² distances of the six histograms.
-	Distribution
-)
-
-func (r Representation) String() string {
-	switch r {
-	case Summary:
-		return "summary"
-	case Distribution:
-		return "distribution"
-	}
-	return fmt.Sprintf("Representation(%d)", uint8(r))
-}
-
 // The defaults of spec §2.10: the middle of each Table IV range, and the
 // validation history of 6000 jobs.
 const (
@@ -46,7 +23,7 @@ const (
 )
 
 // Config holds every APQ parameter. The zero value means the defaults
-// above (spec §2.10), the Summary representation and spearman weights
+// above (spec §2.10), the feature-summary distance and spearman weights
 // recomputed on every history change, as the paper does. χ² distances are
 // normalized per distribution by their maximum over the history (H2) and
 // dbscan sees waits in seconds (H7).
@@ -86,8 +63,13 @@ type Config struct {
 	KNN int
 	// KernelWidth is b of the kernel K(d) = exp(−(d/b)²) of sdm and k-NN.
 	KernelWidth float64
-	// Rep selects the representation (see its type).
-	Rep Representation
+	// Distribution selects the state distance that classifies the
+	// neighbourhood, by dbscan and by sdm (§2.5): the distribution-based
+	// distance of Eq. 2 (request size, ERT and the χ² distances of the
+	// six histograms) instead of the feature-summary distance of Eqs. 3–4
+	// (16 features, the default). Ridge regression and the k-NN fallback
+	// always use the feature summaries.
+	Distribution bool
 	// WeightRefresh recomputes the spearman weights after this many history
 	// additions; 0 or 1 means after every addition (§2.4). Larger values
 	// trade fidelity for speed: each refresh sorts the history 22 times.
@@ -131,9 +113,6 @@ func (c Config) Validate() error {
 		if err != nil {
 			return err
 		}
-	}
-	if c.Rep > Distribution {
-		return fmt.Errorf("apq: Config.Rep = %d, want Summary or Distribution", c.Rep)
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func (p *Predictor) Predict(pt Point) (Prediction, error) {
 	p.refresh()
 	dS := p.summaryDistances(&pt)
 	d := dS
-	if p.cfg.Rep == Distribution {
+	if p.cfg.Distribution {
 		d = p.distributionDistances(&pt)
 	}
 

@@ -140,7 +140,7 @@ func (p *Predictor) refresh() {
 	}
 	if p.dirty {
 		p.updateRanges()
-		if p.cfg.Rep == Distribution {
+		if p.cfg.Distribution {
 			p.updateEdges()
 		}
 		p.dirty = false
@@ -221,7 +221,7 @@ func (p *Predictor) updateWeights() {
 		}
 	}
 	p.wD = [numDists]float64{}
-	if p.cfg.Rep != Distribution {
+	if !p.cfg.Distribution {
 		return
 	}
 	b := p.cfg.Bins

@@ -51,8 +51,8 @@ func TestReplaySDSCSP2(t *testing.T) {
 	from, to := paperTestFrom, paperTestFrom+1000
 	var ps []replay.Predictor
 	var aps []*replay.APQ
-	for _, rep := range []apq.Representation{apq.Summary, apq.Distribution} {
-		a, err := replay.NewAPQ(apq.Config{Rep: rep, WeightRefresh: 10})
+	for _, dist := range []bool{false, true} {
+		a, err := replay.NewAPQ(apq.Config{Distribution: dist, WeightRefresh: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,9 +68,9 @@ func TestReplaySDSCSP2(t *testing.T) {
 	for k := range aps {
 		r := &s[k]
 		t.Logf("%v: %d jobs, AAE %.2f h (history mean %.2f h), scaled %.2f (%.2f)",
-			apq.Representation(k), r.Answered(), r.AAE()/3600, naive.AAE()/3600, r.ScaledAAE(), naive.ScaledAAE())
+			[]string{"summary", "distribution"}[k], r.Answered(), r.AAE()/3600, naive.AAE()/3600, r.ScaledAAE(), naive.ScaledAAE())
 		if r.Answered() != to-from || r.Declined() != 0 {
-			t.Errorf("%v: scored %d jobs (%d without prediction), want %d", apq.Representation(k), r.Answered(), r.Declined(), to-from)
+			t.Errorf("%v: scored %d jobs (%d without prediction), want %d", []string{"summary", "distribution"}[k], r.Answered(), r.Declined(), to-from)
 		}
 		best = min(best, r.AAE())
 	}
@@ -93,7 +93,7 @@ func BenchmarkReplay(b *testing.B) {
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				a, err := replay.NewAPQ(apq.Config{Rep: apq.Distribution, WeightRefresh: 10})
+				a, err := replay.NewAPQ(apq.Config{Distribution: true, WeightRefresh: 10})
 				if err != nil {
 					b.Fatal(err)
 				}

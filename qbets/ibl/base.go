@@ -17,7 +17,7 @@ import (
 // with a sync.RWMutex (Predict only reads).
 type Base struct {
 	cfg   Config
-	kinds []Kind
+	kinds []kind
 	cols  [][]float64 // cols[f][slot]; slot = sequence number mod MaxSize
 	waits []float64
 	n     int   // experiences held
@@ -39,10 +39,10 @@ func New(cfg Config) (*Base, error) {
 	}
 	cfg = cfg.withDefaults()
 	nf := len(cfg.Features)
-	b := &Base{cfg: cfg, kinds: make([]Kind, nf), cols: make([][]float64, nf),
+	b := &Base{cfg: cfg, kinds: make([]kind, nf), cols: make([][]float64, nf),
 		names: map[string]float64{}, lo: make([]deque, nf), hi: make([]deque, nf)}
 	for i, f := range cfg.Features {
-		b.kinds[i] = f.Kind
+		b.kinds[i] = kindNames[f.Kind]
 	}
 	return b, nil
 }
@@ -82,7 +82,7 @@ func (b *Base) Insert(e Experience) error {
 	for f, k := range b.kinds {
 		v := b.encode(k, e.In[f], true)
 		b.cols[f][slot] = v
-		if k != Linear {
+		if k != linear {
 			continue
 		}
 		col := b.cols[f]
@@ -109,7 +109,7 @@ const maxMagnitude = 1 << 53
 // interval and no error. (An unknown value is Known: false.)
 func (b *Base) checkValues(what string, in []Value) error {
 	for f, k := range b.kinds {
-		if v := in[f]; k == Linear && v.Known && !(math.Abs(v.F) <= maxMagnitude) {
+		if v := in[f]; k == linear && v.Known && !(math.Abs(v.F) <= maxMagnitude) {
 			return fmt.Errorf("ibl: %s feature %d (%s) = %v, want a finite value within ±2^53 (Known: false for unknown)",
 				what, f, b.cfg.Features[f].Name, v.F)
 		}
@@ -122,12 +122,12 @@ func (b *Base) slot(seq int64) int { return int(seq % int64(b.cfg.MaxSize)) }
 // encode maps a value to its stored float: NaN when unknown, the interned
 // id of a string (a query's string the base has never seen gets −1, equal
 // to nothing stored), 0/1 for a bool.
-func (b *Base) encode(k Kind, v Value, intern bool) float64 {
+func (b *Base) encode(k kind, v Value, intern bool) float64 {
 	if !v.Known {
 		return math.NaN()
 	}
 	switch k {
-	case Nominal:
+	case nominal:
 		id, ok := b.names[v.S]
 		if !ok {
 			if !intern {
@@ -137,7 +137,7 @@ func (b *Base) encode(k Kind, v Value, intern bool) float64 {
 			b.names[v.S] = id
 		}
 		return id
-	case Bool:
+	case boolean:
 		if v.B {
 			return 1
 		}
@@ -151,7 +151,7 @@ func (b *Base) encode(k Kind, v Value, intern bool) float64 {
 func (b *Base) ranges() []valueRange {
 	r := make([]valueRange, len(b.kinds))
 	for f, k := range b.kinds {
-		if k == Linear {
+		if k == linear {
 			r[f] = b.rangeOf(f)
 		}
 	}

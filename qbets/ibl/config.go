@@ -54,8 +54,8 @@ func (c Config) Validate() error {
 		return errors.New("ibl: Config.Features is empty")
 	}
 	for i, f := range c.Features {
-		if f.Kind > Bool {
-			return fmt.Errorf("ibl: Config.Features[%d] (%s): unknown kind %d", i, f.Name, f.Kind)
+		if _, ok := kindNames[f.Kind]; !ok {
+			return fmt.Errorf("ibl: Config.Features[%d] (%s): Kind %q, want linear, nominal or bool", i, f.Name, f.Kind)
 		}
 	}
 	if c.Weights != nil {

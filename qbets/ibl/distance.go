@@ -14,7 +14,7 @@ type valueRange struct{ Min, Max float64 }
 // for nominal and bool features, and |x−y| / (max−min) for linear ones
 // (0 when the range is empty). x, y, w, kinds and ranges are indexed by
 // feature and must have the same length.
-func heom(kinds []Kind, x, y []Value, w []float64, ranges []valueRange) float64 {
+func heom(kinds []kind, x, y []Value, w []float64, ranges []valueRange) float64 {
 	var s float64
 	for f, k := range kinds {
 		s += w[f] * sq(featureDistance(k, x[f], y[f], ranges[f].Max-ranges[f].Min))
@@ -22,17 +22,17 @@ func heom(kinds []Kind, x, y []Value, w []float64, ranges []valueRange) float64 
 	return math.Sqrt(s)
 }
 
-func featureDistance(k Kind, x, y Value, span float64) float64 {
+func featureDistance(k kind, x, y Value, span float64) float64 {
 	if !x.Known || !y.Known {
 		return 1
 	}
 	switch k {
-	case Nominal:
+	case nominal:
 		if x.S == y.S {
 			return 0
 		}
 		return 1
-	case Bool:
+	case boolean:
 		if x.B == y.B {
 			return 0
 		}

@@ -23,8 +23,8 @@ type Job struct {
 // new slice each call.
 func NotQueuedFeatures() []Feature {
 	return []Feature{
-		{"Queue", Nominal}, {"Cores", Linear}, {"RequestedRunTime", Linear},
-		{"Count", Linear}, {"Work", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+		{"Queue", "nominal"}, {"Cores", "linear"}, {"RequestedRunTime", "linear"},
+		{"Count", "linear"}, {"Work", "linear"}, {"JobsRunning", "bool"}, {"Time", "linear"},
 	}
 }
 
@@ -34,9 +34,9 @@ func NotQueuedFeatures() []Feature {
 // new slice each call.
 func QueuedFeatures() []Feature {
 	return []Feature{
-		{"JobName", Nominal}, {"User", Nominal}, {"Project", Nominal}, {"Queue", Nominal},
-		{"Cores", Linear}, {"RequestedRunTime", Linear}, {"Count", Linear}, {"Work", Linear},
-		{"UserCount", Linear}, {"UserWork", Linear}, {"JobsRunning", Bool}, {"Time", Linear},
+		{"JobName", "nominal"}, {"User", "nominal"}, {"Project", "nominal"}, {"Queue", "nominal"},
+		{"Cores", "linear"}, {"RequestedRunTime", "linear"}, {"Count", "linear"}, {"Work", "linear"},
+		{"UserCount", "linear"}, {"UserWork", "linear"}, {"JobsRunning", "bool"}, {"Time", "linear"},
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // an experience and in a query (±Inf features were accepted and a NaN
 // query got an infinite interval with no error).
 func TestNonFiniteValues(t *testing.T) {
-	feats := []Feature{{"Queue", Nominal}, {"Cores", Linear}, {"Running", Bool}}
+	feats := []Feature{{"Queue", "nominal"}, {"Cores", "linear"}, {"Running", "bool"}}
 	b, err := New(Config{Features: feats})
 	if err != nil {
 		t.Fatal(err)

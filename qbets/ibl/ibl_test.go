@@ -11,7 +11,7 @@ import (
 // §4.2 [R] worked example: x = (normal, 64, 3600), y = (development, 128,
 // 7200), core range 1024, run-time range 172,800 s, unit weights.
 func TestHEOMSpecExample(t *testing.T) {
-	kinds := []Kind{Nominal, Linear, Linear}
+	kinds := []kind{nominal, linear, linear}
 	x := []Value{str("normal"), num(64), num(3600)}
 	y := []Value{str("development"), num(128), num(7200)}
 	r := []valueRange{{}, {0, 1024}, {0, 172800}}
@@ -22,7 +22,7 @@ func TestHEOMSpecExample(t *testing.T) {
 }
 
 func TestHEOMUnknownAndEmptyRange(t *testing.T) {
-	kinds := []Kind{Linear, Bool, Linear}
+	kinds := []kind{linear, boolean, linear}
 	x := []Value{{}, flag(true), num(5)}
 	y := []Value{num(1), flag(false), num(9)}
 	r := []valueRange{{0, 10}, {}, {3, 3}}
@@ -63,7 +63,7 @@ func TestZTable(t *testing.T) {
 	}
 }
 
-var oneLinear = []Feature{{"x", Linear}}
+var oneLinear = []Feature{{"x", "linear"}}
 
 func TestRadiusFallsBackToNearest(t *testing.T) {
 	b, err := New(Config{Features: oneLinear, R: 0.01})
@@ -105,7 +105,7 @@ func TestConfigValidate(t *testing.T) {
 		{Features: oneLinear, R: math.NaN()},
 		{Features: oneLinear, N: -1},
 		{Features: oneLinear, MaxSize: -1},
-		{Features: []Feature{{"x", 5}}},
+		{Features: []Feature{{"x", "ordinal"}}},
 	}
 	for i, c := range bad {
 		if c.Validate() == nil {
@@ -142,7 +142,7 @@ func TestBaseProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		capacity := rapid.IntRange(1, 20).Draw(t, "max")
 		empirical := rapid.Bool().Draw(t, "empirical")
-		b, err := New(Config{Features: []Feature{{"q", Nominal}, {"x", Linear}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Empirical: empirical})
+		b, err := New(Config{Features: []Feature{{"q", "nominal"}, {"x", "linear"}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Empirical: empirical})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestBaseProperties(t *testing.T) {
 		if p.Wait < wlo-1e-6 || p.Wait > whi+1e-6 || !(p.HalfWidth >= 0) {
 			t.Fatalf("prediction %+v outside waits [%v, %v]", p, wlo, whi)
 		}
-		kinds, w, r := []Kind{Nominal, Linear}, []float64{1, 0.5}, b.ranges()
+		kinds, w, r := []kind{nominal, linear}, []float64{1, 0.5}, b.ranges()
 		x, y, z := kept[0].In, kept[len(kept)-1].In, q
 		dxy, dyx := heom(kinds, x, y, w, r), heom(kinds, y, x, w, r)
 		if dxy != dyx || dxy > heom(kinds, x, z, w, r)+heom(kinds, z, y, w, r)+1e-9 {
@@ -226,11 +226,11 @@ func TestDistancesMatchHEOM(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nf := rapid.IntRange(1, 5).Draw(t, "features")
 		feats := make([]Feature, nf)
-		kinds := make([]Kind, nf)
+		kinds := make([]kind, nf)
 		w := make([]float64, nf)
 		for f := range feats {
-			kinds[f] = Kind(rapid.IntRange(int(Linear), int(Bool)).Draw(t, "kind"))
-			feats[f] = Feature{Name: fmt.Sprint("f", f), Kind: kinds[f]}
+			kinds[f] = kind(rapid.IntRange(int(linear), int(boolean)).Draw(t, "kind"))
+			feats[f] = Feature{Name: fmt.Sprint("f", f), Kind: []string{"linear", "nominal", "bool"}[kinds[f]]}
 			w[f] = rapid.SampledFrom([]float64{0, 0.25, 1, 3}).Draw(t, "w")
 		}
 		capacity := rapid.IntRange(1, 12).Draw(t, "max")
@@ -238,14 +238,14 @@ func TestDistancesMatchHEOM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		value := func(k Kind, label string) Value {
+		value := func(k kind, label string) Value {
 			if rapid.IntRange(0, 5).Draw(t, label+"unknown") == 0 {
 				return Value{}
 			}
 			switch k {
-			case Nominal:
+			case nominal:
 				return str(rapid.SampledFrom([]string{"a", "b", "c", "new"}).Draw(t, label+"s"))
-			case Bool:
+			case boolean:
 				return flag(rapid.Bool().Draw(t, label+"b"))
 			}
 			return num(float64(rapid.IntRange(-3, 3).Draw(t, label+"x")))

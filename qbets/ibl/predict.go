@@ -70,7 +70,7 @@ func (b *Base) distances(q []Value, d2 []float64) []float64 {
 			}
 			continue
 		}
-		if k != Linear {
+		if k != linear {
 			// Branch-free overlap metric: the bit patterns differ iff the
 			// values do (ids are small non-negative integers; an unknown
 			// NaN differs from every id, so it costs w too). A data-dependent

@@ -1,35 +1,23 @@
 package ibl
 
-import "fmt"
-
-// Kind says how a feature is compared by the HEOM distance (§4.2).
-type Kind uint8
+// kind is Feature.Kind, parsed.
+type kind uint8
 
 const (
-	// Linear features (ints, floats, times) differ by |x−y| / range.
-	Linear Kind = iota
-	// Nominal features (strings) differ by 0 when equal and 1 otherwise.
-	Nominal
-	// Bool features are nominal too (spec K5): 0 when equal, 1 otherwise.
-	Bool
+	linear kind = iota
+	nominal
+	boolean
 )
 
-func (k Kind) String() string {
-	switch k {
-	case Linear:
-		return "linear"
-	case Nominal:
-		return "nominal"
-	case Bool:
-		return "bool"
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
+var kindNames = map[string]kind{"": linear, "linear": linear, "nominal": nominal, "bool": boolean}
 
-// Feature names one input feature of an experience and its kind.
+// Feature names one input feature of an experience and says how the HEOM
+// distance (§4.2) compares it: Kind "linear" (or "") features (ints,
+// floats, times) differ by |x−y| / range; "nominal" ones (strings) by 0
+// when equal and 1 otherwise; "bool" ones are nominal too (spec K5).
 type Feature struct {
 	Name string
-	Kind Kind
+	Kind string
 }
 
 // Value is one input feature value. The zero Value is unknown, which the

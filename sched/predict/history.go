@@ -1,45 +1,52 @@
 package predict
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/batchq/batchq/swf"
 )
 
-// WindowType selects which of a user's terminated jobs form the history
-// window (§4.6, spec §6.6).
-type WindowType int
+// windowType is HistoryConfig.Type, parsed.
+type windowType int
 
 const (
-	// WindowAll uses the user's last N terminated jobs (by submit time, or
-	// by termination time with HistoryConfig.ByTermination). Default.
-	WindowAll WindowType = iota
-	// WindowImmediate uses the last N only if all have the new job's estimate;
-	// otherwise it falls back.
-	WindowImmediate
-	// WindowExtended uses the user's N most recent jobs with the new job's
-	// estimate, searched over the whole history.
-	WindowExtended
+	windowAll windowType = iota
+	windowImmediate
+	windowExtended
 )
 
-// HistoryMetric is applied to the runtimes in the window.
-type HistoryMetric int
+var windowTypes = map[string]windowType{"": windowAll, "all": windowAll, "immediate": windowImmediate, "extended": windowExtended}
+
+// metric is HistoryConfig.Metric, parsed.
+type metric int
 
 const (
-	MetricAverage HistoryMetric = iota // default
-	MetricMedian
-	MetricMin
-	MetricMax
+	metricAverage metric = iota
+	metricMedian
+	metricMin
+	metricMax
 )
+
+var metrics = map[string]metric{"": metricAverage, "average": metricAverage, "median": metricMedian, "min": metricMin, "max": metricMax}
 
 // HistoryConfig configures UserHistory. The zero value is EASY++'s predictor
 // (Tab 4.13): window 2, type all, full window, average, estimate fallback,
 // no propagation.
 type HistoryConfig struct {
-	Window  int // N, 0 means 2
-	Type    WindowType
+	Window int // N, 0 means 2
+	// Type selects which of a user's terminated jobs form the window
+	// (§4.6, spec §6.6): "all" (the default, "") the user's last N
+	// terminated jobs (by submit time, or by termination time with
+	// ByTermination); "immediate" the last N only if all have the new
+	// job's estimate, else the fallback; "extended" the user's N most
+	// recent jobs with the new job's estimate, searched over the whole
+	// history.
+	Type    string
 	Partial bool // use a partly filled window (else the window must be full)
-	Metric  HistoryMetric
+	// Metric is applied to the run times in the window: "average" (the
+	// default, ""), "median", "min" or "max".
+	Metric string
 	// RelativeFallback, when the window is not usable, predicts e × the
 	// user's mean past accuracy r/e over all terminated jobs, clipped to
 	// (0,1] (e without history), instead of the user's estimate e. The
@@ -60,11 +67,11 @@ func (c HistoryConfig) Validate() error {
 	if err := validateWindow(c.Window); err != nil {
 		return err
 	}
-	if c.Type < WindowAll || c.Type > WindowExtended {
-		return fmt.Errorf("predict: unknown window type %d", c.Type)
+	if _, ok := windowTypes[c.Type]; !ok {
+		return fmt.Errorf("predict: HistoryConfig.Type %q, want all, immediate or extended", c.Type)
 	}
-	if c.Metric < MetricAverage || c.Metric > MetricMax {
-		return fmt.Errorf("predict: unknown history metric %d", c.Metric)
+	if _, ok := metrics[c.Metric]; !ok {
+		return fmt.Errorf("predict: HistoryConfig.Metric %q, want average, median, min or max", c.Metric)
 	}
 	return nil
 }
@@ -73,8 +80,10 @@ func (c HistoryConfig) Validate() error {
 // the whole §6.6 family). The prediction is never larger than the estimate:
 // the job would be killed at e anyway. O(N) per event.
 type UserHistory struct {
-	cfg   HistoryConfig
-	users map[int64]*userState
+	cfg    HistoryConfig
+	typ    windowType
+	metric metric
+	users  map[int64]*userState
 }
 
 // A window holds up to n runtimes ordered by key (their jobs' submit or
@@ -85,7 +94,7 @@ type window struct {
 
 type userState struct {
 	all   window
-	byEst map[int64]*window // WindowExtended only
+	byEst map[int64]*window // windowExtended only
 	accN  int64             // RelativeFallback: number of terminated jobs
 	accS  float64           // and the sum of their min(1, r/e)
 }
@@ -98,7 +107,9 @@ func NewUserHistory(cfg HistoryConfig) (*UserHistory, error) {
 	if cfg.Window == 0 {
 		cfg.Window = 2
 	}
-	return &UserHistory{cfg: cfg, users: make(map[int64]*userState)}, nil
+	cfg.Type = cmp.Or(cfg.Type, "all")
+	cfg.Metric = cmp.Or(cfg.Metric, "average")
+	return &UserHistory{cfg: cfg, typ: windowTypes[cfg.Type], metric: metrics[cfg.Metric], users: make(map[int64]*userState)}, nil
 }
 
 // Config returns the configuration h was built with (defaults filled in).
@@ -116,15 +127,15 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 	p := h.fallback(u, e)
 	if u != nil {
 		var w *window
-		switch h.cfg.Type {
-		case WindowExtended:
+		switch h.typ {
+		case windowExtended:
 			w = u.byEst[e]
 		default:
 			w = &u.all
 		}
 		if w != nil && (len(w.run) == h.cfg.Window || h.cfg.Partial && len(w.run) > 0) {
 			ok := true
-			if h.cfg.Type == WindowImmediate {
+			if h.typ == windowImmediate {
 				for _, x := range w.est {
 					if x != e {
 						ok = false
@@ -133,7 +144,7 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 				}
 			}
 			if ok {
-				p = metricOf(h.cfg.Metric, w.run)
+				p = metricOf(h.metric, w.run)
 			}
 		}
 	}
@@ -162,7 +173,7 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 		key = now
 	}
 	u.all.add(h.cfg.Window, key, j)
-	if h.cfg.Type == WindowExtended {
+	if h.typ == windowExtended {
 		if u.byEst == nil {
 			u.byEst = make(map[int64]*window)
 		}

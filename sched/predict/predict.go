@@ -73,9 +73,9 @@ func validateWindow(n int) error {
 }
 
 // metricOf applies m to xs (non-empty).
-func metricOf(m HistoryMetric, xs []int64) int64 {
+func metricOf(m metric, xs []int64) int64 {
 	switch m {
-	case MetricMedian:
+	case metricMedian:
 		s := slices.Clone(xs)
 		slices.Sort(s)
 		k := len(s)
@@ -83,9 +83,9 @@ func metricOf(m HistoryMetric, xs []int64) int64 {
 			return s[k/2]
 		}
 		return (s[k/2-1] + s[k/2]) / 2
-	case MetricMin:
+	case metricMin:
 		return slices.Min(xs)
-	case MetricMax:
+	case metricMax:
 		return slices.Max(xs)
 	default:
 		var sum int64

@@ -54,16 +54,16 @@ func TestUserHistoryVariants(t *testing.T) {
 		want int64
 	}{
 		{predict.HistoryConfig{Window: 3}, 1000, (400 + 700 + 50) / 3},
-		{predict.HistoryConfig{Window: 3, Metric: predict.MetricMedian}, 5000, 400},
-		{predict.HistoryConfig{Window: 4, Metric: predict.MetricMedian}, 5000, (100 + 400) / 2},
-		{predict.HistoryConfig{Window: 3, Metric: predict.MetricMin}, 5000, 50},
-		{predict.HistoryConfig{Window: 3, Metric: predict.MetricMax}, 5000, 700},
+		{predict.HistoryConfig{Window: 3, Metric: "median"}, 5000, 400},
+		{predict.HistoryConfig{Window: 4, Metric: "median"}, 5000, (100 + 400) / 2},
+		{predict.HistoryConfig{Window: 3, Metric: "min"}, 5000, 50},
+		{predict.HistoryConfig{Window: 3, Metric: "max"}, 5000, 700},
 		{predict.HistoryConfig{Window: 6}, 5000, 5000}, // full window needed
 		{predict.HistoryConfig{Window: 6, Partial: true}, 5000, (100 + 400 + 700 + 50) / 4},
-		{predict.HistoryConfig{Window: 2, Type: predict.WindowImmediate}, 1000, (700 + 50) / 2},
-		{predict.HistoryConfig{Window: 3, Type: predict.WindowImmediate}, 1000, 1000}, // 2000 in the last 3
-		{predict.HistoryConfig{Window: 3, Type: predict.WindowExtended}, 1000, (100 + 700 + 50) / 3},
-		{predict.HistoryConfig{Window: 2, Type: predict.WindowExtended}, 2000, 2000}, // one job with 2000
+		{predict.HistoryConfig{Window: 2, Type: "immediate"}, 1000, (700 + 50) / 2},
+		{predict.HistoryConfig{Window: 3, Type: "immediate"}, 1000, 1000}, // 2000 in the last 3
+		{predict.HistoryConfig{Window: 3, Type: "extended"}, 1000, (100 + 700 + 50) / 3},
+		{predict.HistoryConfig{Window: 2, Type: "extended"}, 2000, 2000}, // one job with 2000
 		// relative: mean accuracy (0.1+0.2+0.7+0.05)/4 = 0.2625 of e
 		{predict.HistoryConfig{Window: 6, RelativeFallback: true}, 4000, 1050},
 	}
@@ -81,6 +81,11 @@ func TestUserHistoryVariants(t *testing.T) {
 	}
 	if _, err := predict.NewUserHistory(predict.HistoryConfig{Window: -1}); err == nil {
 		t.Error("negative window accepted")
+	}
+	for _, c := range []predict.HistoryConfig{{Type: "last"}, {Metric: "avg"}} {
+		if _, err := predict.NewUserHistory(c); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
 	}
 }
 

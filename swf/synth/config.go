@@ -46,7 +46,9 @@ type Config struct {
 	// Jobs and WriteSWF, drawing from the generator's random source; nil
 	// leaves it unknown. estmodel.Modal{} is Tsafrir's modal model with
 	// E_max = max(longest run time, 1 h); estmodel.FModel and
-	// estmodel.PhiModel fit as well.
+	// estmodel.PhiModel fit as well. Jobs then needs a batch of at least
+	// 200 jobs (the parallelworkloads wrapper's limit for the modal model:
+	// below it the model has no tail).
 	Estimator Estimator
 }
 

@@ -37,7 +37,7 @@ func TestModelEstimates(t *testing.T) {
 	if math.Abs(share-0.217329) > 0.001 || g.ShortEstimates != 0 {
 		t.Errorf("E_max share %.4f, spec 0.2173; short %d", share, g.ShortEstimates)
 	}
-	if _, err := g.Jobs(MinEstimateJobs - 1); err == nil {
+	if _, err := g.Jobs(minEstimateJobs - 1); err == nil {
 		t.Error("estimates for too few jobs accepted")
 	}
 }

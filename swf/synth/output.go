@@ -8,10 +8,10 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// MinEstimateJobs is the fewest jobs Jobs gives a Config.Estimator (the
+// minEstimateJobs is the fewest jobs Jobs gives a Config.Estimator (the
 // parallelworkloads wrapper's limit for the modal model: below it the model
 // has no tail).
-const MinEstimateJobs = 200
+const minEstimateJobs = 200
 
 // Jobs returns the next n jobs; with a Config.Estimator field 9 holds its
 // estimates (jobs whose estimate is below their run time are counted in
@@ -21,8 +21,8 @@ func (g *Generator) Jobs(n int) ([]swf.Job, error) {
 	if n <= 0 || n > maxJobs {
 		return nil, fmt.Errorf("synth: %d jobs requested, need 1 to %d (they are held in memory; call Next to stream more)", n, maxJobs)
 	}
-	if g.cfg.Estimator != nil && n < MinEstimateJobs {
-		return nil, fmt.Errorf("synth: model estimates need at least %d jobs, asked for %d", MinEstimateJobs, n)
+	if g.cfg.Estimator != nil && n < minEstimateJobs {
+		return nil, fmt.Errorf("synth: model estimates need at least %d jobs, asked for %d", minEstimateJobs, n)
 	}
 	jobs := make([]swf.Job, n)
 	for i := range jobs {

@@ -33,7 +33,7 @@ func TestPropJobsSane(t *testing.T) {
 		}
 		n := rapid.IntRange(1, 600).Draw(t, "n")
 		if estimates {
-			n = rapid.IntRange(MinEstimateJobs, 600).Draw(t, "n")
+			n = rapid.IntRange(minEstimateJobs, 600).Draw(t, "n")
 		}
 		jobs, err := g.Jobs(n)
 		if err != nil {

@@ -7,9 +7,10 @@ import (
 	"github.com/batchq/batchq/varq"
 )
 
-// CrowdMode says whether a Agent plans each request as if its own
-// outstanding requests for the same start time were part of it. It is an
-// extension beyond the thesis, whose method (CrowdOff) stays the default.
+// crowdMode is Config.Crowd, parsed: whether an Agent plans each request
+// as if its own outstanding requests for the same start time were part of
+// it, an extension beyond the thesis, whose method (crowdOff) stays the
+// default.
 //
 // Why: requests that must all be running at the same instant D compete for
 // the same nodes at the same moment, which is like one job of their
@@ -18,63 +19,61 @@ import (
 // knows it. With a crowd mode the agent asks its forecaster about a job of
 // the request's own nodes plus the crowd's; as the Replanner re-plans
 // while it waits, the crowd is re-read as it changes.
-type CrowdMode int
+type crowdMode int
 
 const (
-	// CrowdOff asks about the request's own size (the thesis).
-	CrowdOff CrowdMode = iota
-	// CrowdQueued adds the nodes of the agent's other requests for the
+	// crowdOff asks about the request's own size (the thesis).
+	crowdOff crowdMode = iota
+	// crowdQueued adds the nodes of the agent's other requests for the
 	// same start time that are submitted but not yet started: they sit in
 	// the queue and want nodes at the same moment. Started ones already
 	// hold their nodes and no longer compete for a start.
-	CrowdQueued
-	// CrowdPlanned also adds the accepted requests for the same start time
+	crowdQueued
+	// crowdPlanned also adds the accepted requests for the same start time
 	// that are not yet submitted but whose current plan submits no later
 	// than the candidate submission: by then they will be queued ahead of
 	// it. Those planned to submit later join the queue behind it, so they
 	// are left out (under FCFS order they wait for it, not it for them).
-	CrowdPlanned
-	// CrowdAccepted adds every accepted request for the same start time
+	crowdPlanned
+	// crowdAccepted adds every accepted request for the same start time
 	// not yet submitted, whenever it plans to submit: the upper bound on
-	// the crowd, kept to measure what CrowdPlanned's ordering argument is
+	// the crowd, kept to measure what crowdPlanned's ordering argument is
 	// worth.
-	CrowdAccepted
+	crowdAccepted
 )
 
-func (m CrowdMode) String() string {
+func (m crowdMode) String() string {
 	switch m {
-	case CrowdOff:
+	case crowdOff:
 		return "off"
-	case CrowdQueued:
+	case crowdQueued:
 		return "queued"
-	case CrowdPlanned:
+	case crowdPlanned:
 		return "planned"
-	case CrowdAccepted:
+	case crowdAccepted:
 		return "accepted"
 	}
-	return fmt.Sprintf("CrowdMode(%d)", int(m))
+	return fmt.Sprintf("crowdMode(%d)", int(m))
 }
 
-// UnmarshalText reads the String form of a CrowdMode, so that it works
-// with flag.TextVar and encoding/json.
-func (m *CrowdMode) UnmarshalText(s []byte) error {
-	for _, c := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
-		if string(s) == c.String() {
-			*m = c
-			return nil
+// parseCrowd reads Config.Crowd: its String form, or "" for crowdOff.
+func parseCrowd(s string) (crowdMode, error) {
+	for _, c := range []crowdMode{crowdOff, crowdQueued, crowdPlanned, crowdAccepted} {
+		if s == c.String() {
+			return c, nil
 		}
 	}
-	return fmt.Errorf("agent: unknown crowd mode %q (want off, queued, planned or accepted)", s)
+	if s == "" {
+		return crowdOff, nil
+	}
+	return 0, fmt.Errorf("agent: Config.Crowd %q, want off, queued, planned or accepted", s)
 }
-
-// MarshalText returns the String form.
-func (m CrowdMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // crowd is the agent's ledger of its own outstanding requests, by start
 // time: the nodes queued (submitted, not started) and the requests
-// accepted but not yet submitted. A nil *crowd (CrowdOff) records nothing.
+// accepted but not yet submitted. A nil *crowd (crowdOff) records nothing.
 type crowd struct {
-	mode   CrowdMode
+	mode   crowdMode
 	groups map[int64]*crowdGroup
 }
 
@@ -98,7 +97,7 @@ type pendingEntry struct {
 	s      *simRequest
 }
 
-func newCrowd(mode CrowdMode) *crowd {
+func newCrowd(mode crowdMode) *crowd {
 	return &crowd{mode: mode, groups: map[int64]*crowdGroup{}}
 }
 
@@ -217,9 +216,9 @@ func (c *crowd) dequeue(s *simRequest) {
 }
 
 // nodes is the crowd self meets if it is submitted at time submit: the
-// queued nodes for its start time and, in CrowdPlanned, the other pending
-// requests planned to submit at or before submit (in CrowdAccepted, all of
-// them). It costs a binary search (CrowdPlanned) or nothing.
+// queued nodes for its start time and, in crowdPlanned, the other pending
+// requests planned to submit at or before submit (in crowdAccepted, all of
+// them). It costs a binary search (crowdPlanned) or nothing.
 func (c *crowd) nodes(self *simRequest, submit int64) int {
 	g := c.groups[self.req.Start]
 	if g == nil {
@@ -227,12 +226,12 @@ func (c *crowd) nodes(self *simRequest, submit int64) int {
 	}
 	n := g.queued
 	switch c.mode {
-	case CrowdPlanned:
+	case crowdPlanned:
 		n += g.sumTo(g.upTo(submit))
 		if self.pending && self.filed <= submit {
 			n -= self.req.Nodes
 		}
-	case CrowdAccepted:
+	case crowdAccepted:
 		n += g.sumTo(len(g.pending))
 		if self.pending {
 			n -= self.req.Nodes

@@ -7,7 +7,7 @@ import (
 )
 
 // BenchmarkTrajectory12hCrowd is BenchmarkTrajectory12h through the
-// crowd-aware wrapper in CrowdPlanned mode, with 64 queued nodes and 20
+// crowd-aware wrapper in crowdPlanned mode, with 64 queued nodes and 20
 // other accepted requests for the same start time (a busy 10 % period has
 // a few; 95 % has up to about 180): each forecast finds the crowd by a
 // binary search over them (a scan before).
@@ -19,7 +19,7 @@ func BenchmarkTrajectory12hCrowd180(b *testing.B) { benchCrowd(b, 180) }
 
 func benchCrowd(b *testing.B, pending int64) {
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: 43200}
-	c := newCrowd(CrowdPlanned)
+	c := newCrowd(crowdPlanned)
 	self := &simRequest{req: r}
 	c.group(r.Start).queued = 64
 	for i := range pending {
@@ -38,7 +38,7 @@ func benchCrowd(b *testing.B, pending int64) {
 		if err != nil || len(buf) != 1440 {
 			b.Fatal(len(buf), err)
 		}
-		_ = varq.PlanLatest(buf, r, 0.5)
+		_ = buf.PlanLatest(r, 0.5)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/trajectory")
 }

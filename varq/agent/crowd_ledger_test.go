@@ -9,14 +9,14 @@ import (
 )
 
 // crowdScan is the straightforward reading of crowd.nodes, kept as the
-// oracle of the sorted ledger: the queued nodes plus, in CrowdPlanned, a
-// scan of the other pending requests' live plans (in CrowdAccepted, all of
+// oracle of the sorted ledger: the queued nodes plus, in crowdPlanned, a
+// scan of the other pending requests' live plans (in crowdAccepted, all of
 // them).
-func crowdScan(mode CrowdMode, queued int, pending []*simRequest, self *simRequest, submit int64) int {
+func crowdScan(mode crowdMode, queued int, pending []*simRequest, self *simRequest, submit int64) int {
 	n := queued
-	if mode == CrowdPlanned || mode == CrowdAccepted {
+	if mode == crowdPlanned || mode == crowdAccepted {
 		for _, p := range pending {
-			if p != self && (mode == CrowdAccepted || p.planned <= submit) {
+			if p != self && (mode == crowdAccepted || p.planned <= submit) {
 				n += p.req.Nodes
 			}
 		}
@@ -30,7 +30,7 @@ func crowdScan(mode CrowdMode, queued int, pending []*simRequest, self *simReque
 // submitted, or of another start time) and any candidate submission.
 func TestCrowdLedgerMatchesScan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted}).Draw(t, "mode")
+		mode := rapid.SampledFrom([]crowdMode{crowdQueued, crowdPlanned, crowdAccepted}).Draw(t, "mode")
 		c := newCrowd(mode)
 		starts := []int64{21600, 43200, 64800}
 		var reqs []*simRequest

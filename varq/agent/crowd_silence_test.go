@@ -29,7 +29,7 @@ func (f *capForecaster) ProbWithin(nodes int, _, within int64) (float64, bool) {
 
 // silenceRun hands a 5-node request (arriving at 0, planned at 1590) and
 // a 6-node one (arriving at 50, planned and submitted at 1580, never
-// started) for the same start time 21600 to an agent in CrowdQueued mode
+// started) for the same start time 21600 to an agent in crowdQueued mode
 // that re-plans every 30 s. down, if set, is called at 1585.
 func silenceRun(t *testing.T, f *capForecaster, down func()) (*Agent, []Outcome) {
 	t.Helper()
@@ -39,7 +39,7 @@ func silenceRun(t *testing.T, f *capForecaster, down func()) (*Agent, []Outcome)
 		}
 		return 0
 	}}
-	a, err := New(m, f, Config{Fraction: 1, Crowd: CrowdQueued, Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
+	a, err := New(m, f, Config{Fraction: 1, Crowd: "queued", Replan: varq.ReplanConfig{ReqProb: 0.75, Every: 30}})
 	if err != nil {
 		t.Fatal(err)
 	}

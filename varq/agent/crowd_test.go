@@ -54,7 +54,7 @@ func crowdJob(submit, procs int64) swf.Job {
 // 21600), so requests arriving before 1600 submit early and the others are
 // refused, but all of them ask. On the machine an 8-node job starts 1000 s
 // after its submission, a 4-node job never starts, others at once.
-func crowdRun(t *testing.T, mode CrowdMode, every int64, jobs []swf.Job) *askLog {
+func crowdRun(t *testing.T, mode crowdMode, every int64, jobs []swf.Job) *askLog {
 	t.Helper()
 	m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 {
 		switch nodes {
@@ -66,7 +66,7 @@ func crowdRun(t *testing.T, mode CrowdMode, every int64, jobs []swf.Job) *askLog
 		return 0
 	}}
 	log := &askLog{m: m, cut: 20000}
-	a, err := New(m, log, Config{Fraction: 1, Crowd: mode,
+	a, err := New(m, log, Config{Fraction: 1, Crowd: mode.String(),
 		Replan: varq.ReplanConfig{ReqProb: 0.75, Every: every, OnlyAtSubmit: every == 0}})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func crowdRun(t *testing.T, mode CrowdMode, every int64, jobs []swf.Job) *askLog
 	return log
 }
 
-// CrowdQueued asks about the request's nodes plus those of the agent's
+// crowdQueued asks about the request's nodes plus those of the agent's
 // queued (submitted, not started) requests for the same start time.
 func TestCrowdQueuedAsksForTheSummedSize(t *testing.T) {
 	jobs := []swf.Job{
@@ -92,7 +92,7 @@ func TestCrowdQueuedAsksForTheSummedSize(t *testing.T) {
 		crowdJob(3000, 2),  // the 8-node job started: 2 + 4
 		crowdJob(21600, 2), // start time 43200: the queued 4-node job is for 21600
 	}
-	log := crowdRun(t, CrowdQueued, 0, jobs)
+	log := crowdRun(t, crowdQueued, 0, jobs)
 	for _, c := range []struct {
 		at   int64
 		want int
@@ -103,21 +103,21 @@ func TestCrowdQueuedAsksForTheSummedSize(t *testing.T) {
 		}
 	}
 	// The thesis's method asks about the request alone.
-	log = crowdRun(t, CrowdOff, 0, jobs)
+	log = crowdRun(t, crowdOff, 0, jobs)
 	for i, at := range []int64{0, 100, 1700, 3000, 21600} {
 		if got := log.sizesAt(at, -1); len(got) != 1 || !got[int(jobs[i].Size())] {
-			t.Errorf("CrowdOff at %d asked for sizes %v", at, got)
+			t.Errorf("crowdOff at %d asked for sizes %v", at, got)
 		}
 	}
 }
 
-// CrowdPlanned also counts accepted requests not yet submitted, but only
+// crowdPlanned also counts accepted requests not yet submitted, but only
 // for candidate submissions at or after their planned submission: the 8-node
 // request (planned 1590) counts the 4-node one (planned 1600) for its late
 // candidates and not for its planned one, and the other way round.
 func TestCrowdPlannedCountsEarlierPlans(t *testing.T) {
 	jobs := []swf.Job{crowdJob(0, 8), crowdJob(10, 4)}
-	log := crowdRun(t, CrowdPlanned, 30, jobs)
+	log := crowdRun(t, crowdPlanned, 30, jobs)
 	for _, c := range []struct {
 		at, submit int64
 		want       int
@@ -133,12 +133,12 @@ func TestCrowdPlannedCountsEarlierPlans(t *testing.T) {
 			t.Errorf("at %d, candidate %d: asked for sizes %v, want only %d", c.at, c.submit, got, c.want)
 		}
 	}
-	// CrowdQueued leaves pending requests out; CrowdAccepted counts them
+	// crowdQueued leaves pending requests out; crowdAccepted counts them
 	// whenever they plan to submit.
 	for _, c := range []struct {
-		mode CrowdMode
+		mode crowdMode
 		want int
-	}{{CrowdQueued, 8}, {CrowdAccepted, 8 + 4}} {
+	}{{crowdQueued, 8}, {crowdAccepted, 8 + 4}} {
 		log = crowdRun(t, c.mode, 30, jobs)
 		for _, submit := range []int64{21570, 1590} {
 			if got := log.sizesAt(30, 21600-submit); len(got) != 1 || !got[c.want] {
@@ -151,10 +151,10 @@ func TestCrowdPlannedCountsEarlierPlans(t *testing.T) {
 // The ledger empties as requests start, are dropped or refused: nothing
 // is left once the machine is idle, whatever the crowd mode.
 func TestCrowdLedgerEmpties(t *testing.T) {
-	for _, mode := range []CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted} {
+	for _, mode := range []crowdMode{crowdQueued, crowdPlanned, crowdAccepted} {
 		m := &varqtest.FakeMachine{Delay: func(nodes int, _ int64) int64 { return int64(nodes) * 10 }}
 		f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
-		a, err := New(m, f, Config{Fraction: 1, Crowd: mode, Replan: varq.ReplanConfig{ReqProb: 0.75}})
+		a, err := New(m, f, Config{Fraction: 1, Crowd: mode.String(), Replan: varq.ReplanConfig{ReqProb: 0.75}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,16 +168,15 @@ func TestCrowdLedgerEmpties(t *testing.T) {
 			t.Errorf("%v: err %v, ledger left %d start times", mode, a.Err(), len(a.crwd.groups))
 		}
 	}
-	for _, m := range []CrowdMode{CrowdOff, CrowdQueued, CrowdPlanned, CrowdAccepted} {
-		var got CrowdMode
-		if err := got.UnmarshalText([]byte(m.String())); got != m || err != nil {
-			t.Errorf("UnmarshalText(%q) = %v, %v", m, got, err)
+	for _, m := range []crowdMode{crowdOff, crowdQueued, crowdPlanned, crowdAccepted} {
+		if got, err := parseCrowd(m.String()); got != m || err != nil {
+			t.Errorf("parseCrowd(%q) = %v, %v", m, got, err)
 		}
 	}
-	if err := new(CrowdMode).UnmarshalText([]byte("crowded")); err == nil {
-		t.Error("ParseCrowdMode accepted an unknown mode")
+	if got, err := parseCrowd(""); got != crowdOff || err != nil {
+		t.Errorf(`parseCrowd("") = %v, %v`, got, err)
 	}
-	if _, err := New(&varqtest.FakeMachine{}, &shiftingForecaster{}, Config{Crowd: 7, Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
+	if _, err := New(&varqtest.FakeMachine{}, &shiftingForecaster{}, Config{Crowd: "crowded", Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
 		t.Error("unknown crowd mode accepted")
 	}
 }
@@ -210,7 +209,7 @@ func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) varq.Forecaster,
 	delays := rapid.SliceOfN(rapid.Int64Range(-1, 30000), 1, 20).Draw(t, "delays")
 	k := 0
 	m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { k++; return delays[k%len(delays)] }}
-	mode := rapid.SampledFrom([]CrowdMode{CrowdQueued, CrowdPlanned, CrowdAccepted}).Draw(t, "mode")
+	mode := rapid.SampledFrom([]crowdMode{crowdQueued, crowdPlanned, crowdAccepted}).Draw(t, "mode")
 	// Re-planning every 0 (only at the planned submission) or 30–3600 s:
 	// more often than the trajectory's 30-s step asks nothing new, and a
 	// 1-s period made one run in a few take 40 s under -race.
@@ -218,7 +217,7 @@ func runRandomCrowdAgent(t *rapid.T, wrap func(sizedForecaster) varq.Forecaster,
 	if every < varq.DefaultStep {
 		every = 0
 	}
-	a, err := New(m, f, Config{Fraction: 1, Crowd: mode, Period: 7200,
+	a, err := New(m, f, Config{Fraction: 1, Crowd: mode.String(), Period: 7200,
 		Replan: varq.ReplanConfig{ReqProb: rapid.Float64Range(0.01, 1).Draw(t, "target"), Every: every, OnlyAtSubmit: every == 0}})
 	if err != nil {
 		t.Fatal(err)

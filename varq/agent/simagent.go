@@ -38,10 +38,22 @@ type Config struct {
 	// one period contending for the same instant. A diagnostic, not the
 	// thesis's set-up.
 	Unsynchronized bool
-	// Crowd makes each request plan as if the agent's other outstanding
-	// requests for its start time were part of it (see CrowdMode); the
-	// zero value is the thesis's method.
-	Crowd CrowdMode
+	// Crowd (beyond the thesis) makes each request plan as if the agent's
+	// other outstanding requests for its start time were part of it: ""
+	// or "off" asks about the request's own size (the thesis's method);
+	// "queued" adds the nodes of the agent's other requests for the same
+	// start time that are submitted but not yet started (started ones
+	// hold their nodes and no longer compete for a start); "planned" also
+	// adds the accepted requests for that start time not yet submitted
+	// whose current plan submits no later than the candidate submission
+	// (by then they are queued ahead of it; later ones queue behind it);
+	// "accepted" adds every accepted request not yet submitted, whenever
+	// it plans to submit (the upper bound on the crowd, kept to measure
+	// what "planned"'s ordering argument is worth). Why: requests that
+	// must all be running at the same instant compete for the same nodes
+	// at the same moment, like one job of their combined size, which a
+	// wait-history forecaster cannot see coming.
+	Crowd string
 }
 
 // defaultPeriod is the spacing of reservation start times in §5.4;
@@ -60,8 +72,8 @@ func (c Config) Validate() error {
 	if c.Period < 0 || c.Period > maxPeriod {
 		return fmt.Errorf("agent: Period %d outside 0–2^40 s", c.Period)
 	}
-	if c.Crowd < CrowdOff || c.Crowd > CrowdAccepted {
-		return fmt.Errorf("agent: unknown Crowd mode %d", c.Crowd)
+	if _, err := parseCrowd(c.Crowd); err != nil {
+		return err
 	}
 	return c.Replan.Validate()
 }
@@ -84,7 +96,7 @@ type Agent struct {
 	lead *rand.Rand // Unsynchronized start times, apart from the selection
 	outs []Outcome
 	live map[int64]*simRequest
-	crwd *crowd // nil under CrowdOff: its bookkeeping methods do nothing
+	crwd *crowd // nil under crowdOff: its bookkeeping methods do nothing
 	st   Stats
 	err  error
 }
@@ -133,8 +145,8 @@ func New(m varq.Machine, f varq.Forecaster, cfg Config) (*Agent, error) {
 	}
 	a := &Agent{m: m, f: f, cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x5641525121)),
 		lead: rand.New(rand.NewPCG(cfg.Seed, 0x4c454144)), live: map[int64]*simRequest{}}
-	if cfg.Crowd != CrowdOff {
-		a.crwd = newCrowd(cfg.Crowd)
+	if mode, _ := parseCrowd(cfg.Crowd); mode != crowdOff {
+		a.crwd = newCrowd(mode)
 	}
 	return a, nil
 }

@@ -58,7 +58,7 @@ func TestRunStrategyDelayed(t *testing.T) {
 		job(4, 2500, 100, 10, 200, 1),
 		job(5, 2600, 100, 10, 200, 1),
 	}
-	for _, s := range []Strategy{Baseline, Delayed} {
+	for _, s := range []string{"baseline", "delayed"} {
 		res, err := RunStrategy(context.Background(), sched.EASY(10), jobs, busyWait{}, StrategyConfig{Strategy: s, History: 3})
 		if err != nil {
 			t.Fatal(err)
@@ -68,11 +68,11 @@ func TestRunStrategyDelayed(t *testing.T) {
 		if res.Jobs != 2 || res.MeanResp != 600 {
 			t.Errorf("%v: %d jobs, response %v, want 600", s, res.Jobs, res.MeanResp)
 		}
-		if s == Delayed && (res.Delayed != 1 || res.Held != 1) {
+		if s == "delayed" && (res.Delayed != 1 || res.Held != 1) {
 			t.Errorf("delayed %d held %d, want 1 and 1", res.Delayed, res.Held)
 		}
 		// Job 4 is held 2500 → 3000; job 5, held behind it, responds in 600.
-		if s == Delayed && (res.MeanHold != 500 || res.HeldResp != 600) {
+		if s == "delayed" && (res.MeanHold != 500 || res.HeldResp != 600) {
 			t.Errorf("mean hold %v, held jobs' response %v; want 500 and 600", res.MeanHold, res.HeldResp)
 		}
 		held := 0
@@ -84,7 +84,7 @@ func TestRunStrategyDelayed(t *testing.T) {
 				held++
 			}
 		}
-		if len(res.Treated) != 2 || (s == Delayed) != (held == 1) {
+		if len(res.Treated) != 2 || (s == "delayed") != (held == 1) {
 			t.Errorf("%v: %d treated jobs, %d held", s, len(res.Treated), held)
 		}
 	}

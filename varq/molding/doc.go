@@ -6,8 +6,8 @@
 // ChooseSize is molding's choice for one job: given each candidate size's
 // predicted wait and runtime range set (Candidate), it scores the
 // response range sets by the paper's Eq. 5 and returns the best size.
-// RunStrategy evaluates molding on a trace: it drives a Strategy
-// (Baseline, Molding, Delayed) on a sched simulation, keeping a load
+// RunStrategy evaluates molding on a trace: it drives a strategy
+// (StrategyConfig.Strategy: baseline, molding, delayed) on a sched simulation, keeping a load
 // profile and runtime range history (estmodel/rangeset) and asking a
 // WaitPredictor about every candidate size; DelayConfig decides whether
 // submitting later, when predicted load has fallen, would finish sooner.

@@ -37,14 +37,14 @@ func TestHostileArguments(t *testing.T) {
 			ReqTime: 1000, User: int64(i % 5), Queue: 1, Group: 1})
 	}
 	for name, cfg := range map[string]StrategyConfig{
-		"History 2^63−1": {Strategy: Molding, History: math.MaxInt, Window: math.MaxInt},
-		"NaN load func":  {Strategy: Molding, History: 100, Window: 100, Funcs: []rangeset.LoadFunc{{A: math.NaN(), B: 1}}},
+		"History 2^63−1": {Strategy: "molding", History: math.MaxInt, Window: math.MaxInt},
+		"NaN load func":  {Strategy: "molding", History: 100, Window: 100, Funcs: []rangeset.LoadFunc{{A: math.NaN(), B: 1}}},
 	} {
 		if _, err := RunStrategy(context.Background(), sched.EASY(16), jobs, constWait(10), cfg); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := RunStrategy(context.Background(), sched.EASY(16), jobs, constWait(10), StrategyConfig{Strategy: Molding, History: 100, Window: math.MaxInt}); err != nil {
+	if _, err := RunStrategy(context.Background(), sched.EASY(16), jobs, constWait(10), StrategyConfig{Strategy: "molding", History: 100, Window: math.MaxInt}); err != nil {
 		t.Errorf("a Window beyond the trace: %v", err)
 	}
 }

@@ -11,41 +11,19 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// Strategy is how the jobs of the treated window are submitted in
-// RunStrategy.
-type Strategy int
-
-const (
-	// Baseline submits every job as the trace has it.
-	Baseline Strategy = iota
-	// Molding molds every treated job at its arrival (§IV-A).
-	Molding
-	// Delayed molds and may hold treated jobs (§IV-B): a held job and the
-	// jobs arriving while it is held are submitted later, keeping their
-	// relative offsets.
-	Delayed
-)
-
-func (s Strategy) String() string {
-	switch s {
-	case Baseline:
-		return "baseline"
-	case Molding:
-		return "molding"
-	case Delayed:
-		return "delayed"
-	}
-	return fmt.Sprintf("Strategy(%d)", int(s))
-}
-
 // StrategyConfig configures RunStrategy. The zero value plus Strategy is
 // the paper's evaluation (§V): the first 10,000 jobs run as they are and
 // build the history, the next 20,000 (molding) or 6,000 (delayed) are
 // treated.
 type StrategyConfig struct {
-	Strategy Strategy
+	// Strategy is how the jobs of the treated window are submitted:
+	// "baseline" (or "") every job as the trace has it; "molding" molds
+	// every treated job at its arrival (§IV-A); "delayed" molds and may
+	// hold treated jobs (§IV-B): a held job and the jobs arriving while it
+	// is held are submitted later, keeping their relative offsets.
+	Strategy string
 	History  int // jobs before the treated window (0: 10000)
-	Window   int // treated jobs (0: 20000 for Baseline and Molding, 6000 for Delayed)
+	Window   int // treated jobs (0: 20000 for baseline and molding, 6000 for delayed)
 	Mold     Config
 	Delay    DelayConfig
 	Funcs    []rangeset.LoadFunc
@@ -53,8 +31,10 @@ type StrategyConfig struct {
 
 // Validate names the first parameter out of range.
 func (c StrategyConfig) Validate() error {
-	if c.Strategy < Baseline || c.Strategy > Delayed {
-		return fmt.Errorf("molding: StrategyConfig.Strategy = %d, unknown", c.Strategy)
+	switch c.Strategy {
+	case "", "baseline", "molding", "delayed":
+	default:
+		return fmt.Errorf("molding: StrategyConfig.Strategy %q, want baseline, molding or delayed", c.Strategy)
 	}
 	if c.History < 0 || c.Window < 0 {
 		return fmt.Errorf("molding: StrategyConfig History %d / Window %d, need ≥ 0", c.History, c.Window)
@@ -71,12 +51,15 @@ func (c StrategyConfig) Validate() error {
 }
 
 func (c StrategyConfig) withDefaults() StrategyConfig {
+	if c.Strategy == "" {
+		c.Strategy = "baseline"
+	}
 	if c.History == 0 {
 		c.History = 10000
 	}
 	if c.Window == 0 {
 		c.Window = 20000
-		if c.Strategy == Delayed {
+		if c.Strategy == "delayed" {
 			c.Window = 6000
 		}
 	}
@@ -120,7 +103,7 @@ type TreatedJob struct {
 	// Wait and response count from Arrival.
 	Arrival, Start, End int64
 	// Molded: molding chose its size (Size against OrigSize tells whether
-	// it kept, grew or shrank it); false under Baseline or without
+	// it kept, grew or shrank it); false under baseline or without
 	// history for its key.
 	Molded bool
 	Held   bool // held behind a delayed job (paper's hold queue)
@@ -149,7 +132,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	if err != nil {
 		return nil, err
 	}
-	m.TrackRunning = cfg.Strategy == Delayed
+	m.TrackRunning = cfg.Strategy == "delayed"
 	m.Estimate = sim.EstimateFor
 	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]arrival{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
 	for p := wait; p != nil; {
@@ -277,11 +260,11 @@ func (r *runner) arrive(j swf.Job, now int64) {
 	r.arrival[j.ID] = arrival{now, j.Size()}
 	j.Submit = now
 	switch r.cfg.Strategy {
-	case Baseline:
+	case "baseline":
 		r.submit(j)
-	case Molding:
+	case "molding":
 		r.submit(r.mold(j))
-	case Delayed:
+	case "delayed":
 		if r.holding && !r.cfg.Delay.HoldOnlyHead && now > r.holdFrom && now < r.holdTo {
 			r.res.Held++
 			r.held[j.ID] = true

@@ -218,9 +218,9 @@ func TestRunStrategyMolding(t *testing.T) {
 		job(3, 5000, 1000, 1, 2000, 1),
 	}
 	for _, c := range []struct {
-		s    Strategy
+		s    string
 		resp float64
-	}{{Baseline, 1000}, {Molding, 100}} {
+	}{{"baseline", 1000}, {"molding", 100}} {
 		res, err := RunStrategy(context.Background(), sched.EASY(10), jobs, sizeWait{}, StrategyConfig{Strategy: c.s, History: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -229,7 +229,7 @@ func TestRunStrategyMolding(t *testing.T) {
 			t.Errorf("%v: %d jobs, response %v, want %v", c.s, res.Jobs, res.MeanResp, c.resp)
 		}
 		want := TreatedJob{ID: 3, OrigSize: 1, Size: 1, Arrival: 5000, Start: 5000, End: 6000, Molded: false}
-		if c.s == Molding {
+		if c.s == "molding" {
 			want.Size, want.End, want.Molded = 10, 5100, true
 		}
 		if len(res.Treated) != 1 || res.Treated[0] != want {

@@ -215,7 +215,7 @@ func TestProfileFloorInnerLearns(t *testing.T) {
 		if wrap {
 			wait = &ProfileFloor{Inner: inner, P: 10}
 		}
-		if _, err := RunStrategy(context.Background(), sched.EASY(10), jobs, wait, StrategyConfig{Strategy: Molding, History: 2}); err != nil {
+		if _, err := RunStrategy(context.Background(), sched.EASY(10), jobs, wait, StrategyConfig{Strategy: "molding", History: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if inner.submits != 3 || inner.starts != 3 || inner.ends != 3 {

@@ -59,8 +59,8 @@ func TestActivity(t *testing.T) {
 
 func TestTrajectory(t *testing.T) {
 	r := varq.Request{Nodes: 4, Walltime: 3600, Start: 3600}
-	traj := []varq.Point{{Submit: 0, Prob: 0.9}, {Submit: 1800, Prob: 0.6}}
-	tr := Trajectory("x", 0, r, traj, varq.PlanLatest(traj, r, 0.5), 0.5)
+	traj := varq.ProbabilityTrajectory{{Submit: 0, Prob: 0.9}, {Submit: 1800, Prob: 0.6}}
+	tr := Trajectory("x", 0, r, traj, traj.PlanLatest(r, 0.5), 0.5)
 	if tr.Chosen != 1800 || len(tr.At) != 2 {
 		t.Errorf("chosen %d, %d points", tr.Chosen, len(tr.At))
 	}
