@@ -21,6 +21,8 @@
 //     thesis's metrics (Tsafrir, Ch. 2–4).
 //   - sched/predict: the runtime predictors of EASY++ (Tsafrir, Ch. 4).
 //   - sched/schedtest: conformance checks for a user's sched.Scheduler.
+//   - sched/load: the offered load of a log and the scaling of its arrivals
+//     to another load (Tsafrir §3.6, §4).
 //   - sched/forecast: "when will my job start?", by forward simulation
 //     corrected online from what happened.
 //

@@ -82,8 +82,9 @@ type Config struct {
 	// Result.NoNode. EASY, its presets and FCFS reserve and backfill over
 	// every resource (Pass.Earliest); not with Peer.
 	Nodes []swf.Node
-	// Placement chooses the nodes of each job on a machine of Nodes; nil
-	// is FirstFit.
+	// Placement chooses the nodes of each job on a machine of Nodes: nil
+	// is first fit (each share on the first node, in Nodes order, where it
+	// fits), BestFit packs, or a user's own.
 	Placement Placement
 	// CountMemory gives a job without a Demand the memory SWF records,
 	// field 10 (requested, KB per processor) or else field 7 (used), in

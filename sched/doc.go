@@ -7,7 +7,8 @@
 // # Start
 //
 //	_, jobs, _ := swf.ReadFile("KTH-SP2-1996-2.1-cln.swf.gz")
-//	res, err := sched.Run(ctx, sched.EASYPlusPlus(100), jobs)
+//	easypp, _ := sched.LookupPreset("EASY++")
+//	res, err := sched.Run(ctx, easypp.New(100), jobs)
 //	res.Summary.MeanWait, res.Summary.MeanBSLD, res.Records[i].Start ...
 //
 // Config's zero value plus a MachineSize is vanilla EASY with user

@@ -86,7 +86,7 @@ const maxNodeGPUs = 64
 func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 	m := &machine{kinds: kinds, place: p, gpuAt: []int32{0}}
 	if p == nil {
-		m.place = FirstFit
+		m.place = firstFit
 	}
 	m.best = m.place == BestFit
 	var total int64
@@ -415,7 +415,7 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 		}
 		out = append(out, m.take(as, i, n, c))
 	}
-	if m.place == FirstFit {
+	if m.place == firstFit {
 		for i := 0; i < len(m.kind) && left > 0; i++ {
 			if m.fitsIn(as, i, n, spread) {
 				grant(i)
@@ -557,15 +557,14 @@ type NodeFree struct {
 
 type placement int
 
-// The built-in placements. FirstFit, the default, puts each share on the
-// first node (in Config.Nodes order) where it fits; BestFit on the node
-// it leaves the fewest cores free on (ties: the first), and a GPU share
-// on the fullest GPU it fits on, which packs jobs and keeps whole nodes
-// and GPUs free for the large ones.
-const (
-	FirstFit placement = iota
-	BestFit
-)
+// BestFit is the built-in packing placement: each share on the node it
+// leaves the fewest cores free on (ties: the first), a GPU share on the
+// fullest GPU it fits on, which keeps whole nodes and GPUs free for the
+// large jobs. The default, first fit (a nil Config.Placement), puts each
+// share on the first node, in Config.Nodes order, where it fits.
+const BestFit placement = 1
+
+const firstFit placement = 0
 
 // Choose implements Placement (the built-ins take a faster path).
 func (p placement) Choose(_ *Job, fits []NodeFree) int {

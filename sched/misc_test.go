@@ -32,25 +32,6 @@ func TestWriteSWF(t *testing.T) {
 	}
 }
 
-func TestScaleArrivals(t *testing.T) {
-	jobs := []swf.Job{job(1, 100, 10, 1, 10), job(2, 200, 10, 1, 10), job(3, 400, 10, 1, 10)}
-	got, err := sched.ScaleArrivals(jobs, 0.5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, want := range []int64{100, 150, 250} {
-		if got[i].Submit != want {
-			t.Errorf("job %d submit %d, want %d", i+1, got[i].Submit, want)
-		}
-	}
-	if jobs[1].Submit != 200 {
-		t.Error("input modified")
-	}
-	if _, err := sched.ScaleArrivals(jobs, 0); err == nil {
-		t.Error("zero factor accepted")
-	}
-}
-
 func TestLoadFormula(t *testing.T) {
 	// Two processors, window [0,100]: one job of 2 procs over [50,150]
 	// contributes 2·50, one of 1 proc over [0,100] contributes 100.

@@ -32,8 +32,8 @@ func TestPeerPyssInstantOrder(t *testing.T) {
 		userJob(1, 1, 0, 100, 2, 1000), userJob(2, 2, 0, 1000, 1, 1000),
 		userJob(3, 3, 10, 50, 3, 100), userJob(4, 4, 100, 50, 1, 100),
 	}
-	check(t, "pyss", sched.EASYPlusPlus(4).WithPeer(sched.PeerPyss), jobs, want{1: 0, 2: 0, 3: 150, 4: 100})
-	check(t, "default", sched.EASYPlusPlus(4), jobs, want{1: 0, 2: 0, 3: 100, 4: 150})
+	check(t, "pyss", preset("EASY++")(4).WithPeer(sched.PeerPyss), jobs, want{1: 0, 2: 0, 3: 150, 4: 100})
+	check(t, "default", preset("EASY++")(4), jobs, want{1: 0, 2: 0, 3: 100, 4: 150})
 }
 
 // A job that ends as predicted leaves pyss's processor snapshot at the
@@ -61,7 +61,7 @@ func TestPeerPyssLearnsAtTermination(t *testing.T) {
 		userJob(4, 1, 2000, 1, 1, 1), userJob(5, 1, 2000, 1, 1, 1),
 		userJob(7, 1, 2000, 1000, 2, 1000), userJob(8, 8, 2000, 300, 2, 300),
 	}
-	check(t, "pyss", sched.EASYPlusPlus(4).WithPeer(sched.PeerPyss), jobs,
+	check(t, "pyss", preset("EASY++")(4).WithPeer(sched.PeerPyss), jobs,
 		want{4: 2000, 5: 2000, 8: 2001, 7: 2301, 6: 5000})
 }
 

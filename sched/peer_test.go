@@ -156,7 +156,7 @@ func TestPeerJobByJob(t *testing.T) {
 		read           func(*testing.T, string) map[int64]peerJob
 	}{
 		{"pyss-easy-", ".txt.gz", sched.PeerPyss, sched.EASY, readPyss},
-		{"pyss-easypp-", ".txt.gz", sched.PeerPyss, sched.EASYPlusPlus, readPyss},
+		{"pyss-easypp-", ".txt.gz", sched.PeerPyss, preset("EASY++"), readPyss},
 		{"predictsim-easy-", ".swf.gz", sched.PeerPredictsim, sched.EASY, readPredictsim},
 	}
 	checked := 0

@@ -6,9 +6,9 @@ import (
 	"github.com/batchq/batchq/sched/predict"
 )
 
-// The named variants of the thesis's Tab 4.4 (spec §2.4). The two common
-// ones have constructors (EASY, EASYPlusPlus); every variant, those two
-// included, is a Preset (Presets, LookupPreset). Each
+// The named variants of the thesis's Tab 4.4 (spec §2.4). The plain one
+// has a constructor (EASY); every variant, that one included, is a Preset
+// (Presets, LookupPreset: LookupPreset("EASY++")). Each
 // returns a fresh Config: predictors keep per-simulation state, so never
 // share one between Sims.
 
@@ -45,8 +45,8 @@ func easyPlus(p int64) Config {
 	return Config{MachineSize: p, Predictor: history(), Corrector: EstimateCorrector{}}
 }
 
-// EASYPlusPlus is EASY++: EASY+ with SJBF.
-func EASYPlusPlus(p int64) Config {
+// easyPlusPlus is EASY++: EASY+ with SJBF.
+func easyPlusPlus(p int64) Config {
 	c := easyPlus(p)
 	c.Scheduler = sjbf
 	return c
@@ -120,7 +120,7 @@ var presets = []Preset{
 	{"EASY_PCOR", "EASY with user estimates and post-estimate correction", easyPCor},
 	{"EASY_SJBF", "EASY, shortest job (by estimate) backfilled first", easySJBF},
 	{"EASY+", "EASY with user-history predictions and correction", easyPlus},
-	{"EASY++", "EASY+ with shortest job (by prediction) backfilled first", EASYPlusPlus},
+	{"EASY++", "EASY+ with shortest job (by prediction) backfilled first", easyPlusPlus},
 	{"PERFECT++", "EASY with exact run times, SJBF (an oracle)", perfectPlusPlus},
 	{"X2", "EASY with doubled estimates", x2},
 	{"X2+", "EASY+ with doubled predictions, correction towards 2e", x2Plus},

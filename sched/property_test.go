@@ -167,11 +167,11 @@ func TestLockstepEqualsRun(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 16).Draw(t, "P")
 		jobs := genJobs(t, P)
-		want, err := sched.Run(context.Background(), sched.EASYPlusPlus(P), jobs)
+		want, err := sched.Run(context.Background(), preset("EASY++")(P), jobs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _ := sched.New(sched.EASYPlusPlus(P))
+		s, _ := sched.New(preset("EASY++")(P))
 		if err := s.Load(jobs); err != nil {
 			t.Fatal(err)
 		}

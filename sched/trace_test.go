@@ -7,6 +7,7 @@ import (
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/load"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -34,7 +35,7 @@ func TestGoldenEASY(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		load, _ := sched.OfferedLoad(jobs, g.P)
+		load, _ := load.Offered(jobs, g.P)
 		if math.Abs(load-g.load) > 0.02 {
 			t.Errorf("%s: offered load %.3f, thesis %.2f", g.file, load, g.load)
 		}

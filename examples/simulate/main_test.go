@@ -168,7 +168,8 @@ func TestJSON(t *testing.T) {
 	if len(rej) != 2 || rej["no_run_time"] != 1.0 || rej["larger_than_machine"] != 1.0 {
 		t.Errorf("rejected = %v", m["rejected"])
 	}
-	ref := reference(t, p, sched.EASYPlusPlus(8))
+	easypp, _ := sched.LookupPreset("EASY++")
+	ref := reference(t, p, easypp.New(8))
 	s := ref.Summary
 	for k, v := range map[string]float64{"mean_wait_s": s.MeanWait, "mean_bsld": s.MeanBSLD, "utilization": s.Utilization,
 		"mean_slowdown": s.MeanSlowdown, "backfill_rate": s.BackfillRate, "accuracy": s.Accuracy,

@@ -21,6 +21,7 @@ import (
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/load"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -427,7 +428,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				return
 			}
 		}
-		raw.offered, _ = sched.OfferedLoad(jobs, raw.machine)
+		raw.offered, _ = load.Offered(jobs, raw.machine)
 		c.mu.Lock()
 		c.parse += time.Since(t0)
 		c.mu.Unlock()
@@ -450,7 +451,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v", p.Trace, p.Load)
 				return
 			}
-			scaled, err := sched.ScaleArrivals(jobs, raw.offered/p.Load)
+			scaled, err := load.Scale(jobs, raw.offered/p.Load)
 			if err != nil {
 				in.err = err
 				return

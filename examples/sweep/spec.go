@@ -37,8 +37,8 @@ type Spec struct {
 	// corrector of every policy that has one (EASY_PRED, EASY+, EASY++,
 	// X2+, X2++, SJF+). Policies without one run once, unchanged.
 	Predictor *PredictorAxes `json:"predictor,omitempty"`
-	// Loads are target offered loads (arrivals scaled by sched.ScaleArrivals
-	// from the log's own sched.OfferedLoad); 0 is the log as recorded.
+	// Loads are target offered loads (arrivals scaled by load.Scale
+	// from the log's own load.Offered); 0 is the log as recorded.
 	// Default [0].
 	Loads []float64 `json:"loads,omitempty"`
 	// Seeds: 0 is the log as recorded; s > 0 shakes the arrivals with

@@ -12,7 +12,7 @@
 //	Predict(j *swf.Job, now int64) int64  // at arrival; j.ReqTime is the estimate e the simulator uses
 //	Terminated(j *swf.Job, now int64)     // when j ends; j.RunTime is its actual run time
 //
-// Package sched builds its presets (sched.EASYPlusPlus and the others) from
+// Package sched builds its presets (EASY++ and the others, sched.LookupPreset) from
 // these; a user passes their own in sched.Config.Predictor. Predictors keep
 // per-simulation state and are not safe for concurrent use: one per
 // simulation.

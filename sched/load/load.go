@@ -1,19 +1,27 @@
-package sched
+// Package load measures and changes the load of a workload (Tsafrir's
+// thesis §3.6 and §4): Offered is the load a log's own schedule put on
+// its machine, Scale stretches or compresses its arrivals to reach
+// another load, as the thesis's load sweeps do.
+//
+//	rho, _ := load.Offered(jobs, 100)
+//	heavier, err := load.Scale(jobs, rho/0.9) // arrivals closer: load about 0.9
+package load
 
 import (
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
 
-// OfferedLoad is the §3.6 load of a log's own schedule (S8): each job runs
+// Offered is the §3.6 load of a log's own schedule (S8): each job runs
 // from submit+wait for its runtime; the window starts at the end of the
 // first 1% of jobs in termination order and ends at the last arrival. Jobs
 // without a logged wait, runtime or size are skipped and counted.
-func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
-	recs := make([]Record, 0, len(jobs))
+func Offered(jobs []swf.Job, P int64) (load float64, skipped int) {
+	recs := make([]sched.Record, 0, len(jobs))
 	var last int64
 	for i := range jobs {
 		j := &jobs[i]
@@ -23,7 +31,7 @@ func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
 		}
 		last = max(last, j.Submit)
 		st := j.Submit + j.Wait
-		recs = append(recs, Record{Job: j, Size: j.Size(), RunTime: j.RunTime, Start: st, End: st + j.RunTime})
+		recs = append(recs, sched.Record{Job: j, Size: j.Size(), RunTime: j.RunTime, Start: st, End: st + j.RunTime})
 	}
 	if len(recs) == 0 {
 		return 0, skipped
@@ -37,19 +45,19 @@ func OfferedLoad(jobs []swf.Job, P int64) (load float64, skipped int) {
 	if w := len(ends) / 100; w > 0 {
 		start = ends[w-1]
 	}
-	return (&Result{Records: recs}).Utilization(P, start, last), skipped
+	return (&sched.Result{Records: recs}).Utilization(P, start, last), skipped
 }
 
-// ScaleArrivals multiplies every inter-arrival time by c (§4):
+// Scale multiplies every inter-arrival time by c (§4):
 // t' = t0 + c·(t − t0), t0 the first submit time. Runtimes, sizes and
 // estimates are untouched. It returns a new slice.
 //
 // A factor that is not finite and positive, or a scaled submit time
 // beyond ±2^62 (far past any trace; the simulator adds run times to it),
 // is an error: the conversion from float would otherwise wrap to −2^63.
-func ScaleArrivals(jobs []swf.Job, c float64) ([]swf.Job, error) {
+func Scale(jobs []swf.Job, c float64) ([]swf.Job, error) {
 	if !(c > 0) || math.IsInf(c, 1) {
-		return nil, fmt.Errorf("sched: scale factor %v must be finite and positive", c)
+		return nil, fmt.Errorf("load: scale factor %v must be finite and positive", c)
 	}
 	out := slices.Clone(jobs)
 	if len(out) == 0 {
@@ -64,7 +72,7 @@ func ScaleArrivals(jobs []swf.Job, c float64) ([]swf.Job, error) {
 		d := out[i].Submit - t0 // ≥ 0 unless it wrapped
 		x := math.Floor(float64(d)*c + 0.5)
 		if d < 0 || !(x < limit) || math.Abs(float64(t0)+x) >= limit {
-			return nil, fmt.Errorf("sched: job %d: submit time %d scaled by %v about %d leaves ±2^62 s",
+			return nil, fmt.Errorf("load: job %d: submit time %d scaled by %v about %d leaves ±2^62 s",
 				out[i].ID, out[i].Submit, c, t0)
 		}
 		out[i].Submit = t0 + int64(x)
