@@ -22,6 +22,8 @@ const defaultMaxErrors = 100
 // the first job line to return them. Comment lines that appear after the
 // first job are appended to Header.Lines too (they are counted in
 // Stats.LateComments), so nothing is lost, but they change no typed field.
+// A demand line (see the package doc) is not a comment: it sets the next
+// job's Demand.
 // Header values that bend the format are warnings (Stats.Warnings), never
 // errors; see Header.
 //
