@@ -3,7 +3,7 @@ package convert
 import (
 	"bytes"
 	"os"
-	"slices"
+	"reflect"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -28,6 +28,13 @@ func fuzzConvert(t *testing.T, format string, data []byte) {
 			j.RunTime > maxTime || j.ReqTime > maxTime || j.ReqMemory > maxMemKB || j.UsedMemory > maxMemKB {
 			t.Fatalf("job %d out of bounds: %+v", k+1, j)
 		}
+		if d := j.Demand; d != nil {
+			// A demand validates (else the Writer refuses it) and has a
+			// node count whenever it asks GPUs.
+			if err := d.Validate(); err != nil || d.GPUs > 0 && d.Nodes == 0 {
+				t.Fatalf("job %d: demand %+v: %v", k+1, d, err)
+			}
+		}
 	}
 	var buf bytes.Buffer
 	if err := swf.WriteAll(&buf, res.Header, res.Jobs); err != nil {
@@ -38,8 +45,11 @@ func fuzzConvert(t *testing.T, format string, data []byte) {
 	if err != nil {
 		t.Fatalf("output does not read back: %v\n%s", err, buf.Bytes())
 	}
-	if !slices.Equal(jobs, res.Jobs) {
+	if !sameJobs(jobs, res.Jobs) {
 		t.Fatalf("output reads back differently")
+	}
+	if n := r.Stats().Demands; n != res.Report.Demands {
+		t.Fatalf("%d demand lines read back, report says %d", n, res.Report.Demands)
 	}
 	if h, _ := r.Header(); h.MaxJobs != int64(len(res.Jobs)) || len(r.Stats().Warnings) != 0 {
 		t.Fatalf("header %+v, warnings %v", h, r.Stats().Warnings)
@@ -143,8 +153,13 @@ func FuzzQueueSnapshot(f *testing.F) {
 			t.Fatal(err)
 		}
 		jobs, err := swf.NewReader(&buf).ReadAll()
-		if err != nil || !slices.Equal(jobs, res.Jobs) {
+		if err != nil || !sameJobs(jobs, res.Jobs) {
 			t.Fatalf("SWF form does not read back: %v\n%s", err, buf.Bytes())
 		}
 	})
+}
+
+// sameJobs compares jobs and their demands by value, nil and empty alike.
+func sameJobs(a, b []swf.Job) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
 }
