@@ -82,14 +82,15 @@ func seed(f *testing.F, paths ...string) {
 }
 
 func FuzzSacct(f *testing.F) {
-	seed(f, "testdata/sacct-parsable2.txt", "testdata/sacct-formatted.txt", "testdata/slurm-22.05/run1-sacct-parsable2-broad.txt")
+	seed(f, "testdata/sacct-parsable2.txt", "testdata/sacct-formatted.txt", "testdata/slurm-22.05/run1-sacct-parsable2-broad.txt",
+		"testdata/sacct-gpu.txt")
 	f.Add([]byte("JobID|State|Submit\n1|COMPLETED|1\n1|REQUEUED|0\n1.batch|X|Y\n"))
 	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|Timelimit\n1_[1-3]|PENDING|5|||0|1-\n2+0|TIMEOUT|9|9|8|1|UNLIMITED\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct", data) })
 }
 
 func FuzzSacctJSON(f *testing.F) {
-	seed(f, "testdata/sacct-23.11.json")
+	seed(f, "testdata/sacct-23.11.json", "testdata/sacct-gpu.json")
 	f.Add([]byte(`{"jobs":[{"job_id":1,"time":{"submission":"5","limit":{"set":true,"infinite":true}},"state":["X"]},{"job_id":1}]}`))
 	f.Add([]byte(`{"jobs":[{"job_id":{"number":"1e30"},"time":{"submission":-5,"start":1e300}},{"job_id":2,"array":{"job_id":1,"task":"x"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct-json", data) })
@@ -102,7 +103,7 @@ func FuzzJobcomp(f *testing.F) {
 }
 
 func FuzzPBS(f *testing.F) {
-	seed(f, "testdata/pbs-torque.log")
+	seed(f, "testdata/pbs-torque.log", "testdata/pbs-gpu.log")
 	f.Add([]byte("01/01/2024 00:00:00;E;1.s;start=5 end=3 exec_host=a/0-9999999999 Resource_List.nodes=3:ppn=x Exit_status=q\n" +
 		"01/01/2024 00:00:00;Q;1.s;\n01/01/2024 00:00:01;D;1.s;\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "pbs", data) })

@@ -549,14 +549,14 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 	var in demandIn
 	entries := make([]tresEntry, 0, len(list))
 	for _, t := range list {
+		key := t.Type
+		if t.Name != "" {
+			key += "/" + t.Name
+		}
 		switch {
 		case t.Count.big:
-			entries = append(entries, tresEntry{t.Type, t.Count.text}) // fails below, quoted
+			entries = append(entries, tresEntry{key, t.Count.text}) // fails below, quoted
 		case t.Count.ok():
-			key := t.Type
-			if t.Name != "" {
-				key += "/" + t.Name
-			}
 			entries = append(entries, tresEntry{key, strconv.FormatInt(t.Count.v, 10)})
 		}
 	}
