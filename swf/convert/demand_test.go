@@ -106,6 +106,13 @@ func TestSacctJSONDemands(t *testing.T) {
 			t.Errorf("job %s: %+v, want %+v", id, text.Jobs[k].Demand, w)
 		}
 	}
+	// The jobcomp file's Tres (the allocation) and NodeCnt.
+	jc := convertFile(t, "jobcomp", "testdata/jobcomp.txt", Options{})
+	for k, id := range jc.IDs {
+		if w, ok := want[id]; ok && !reflect.DeepEqual(jc.Jobs[k].Demand, w) {
+			t.Errorf("jobcomp job %s: %+v, want %+v", id, jc.Jobs[k].Demand, w)
+		}
+	}
 }
 
 func TestPBSDemands(t *testing.T) {
