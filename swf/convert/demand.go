@@ -13,7 +13,7 @@ import (
 // documentation lists them).
 const (
 	noteDemandCores    = "demand: CPUs not a multiple of the nodes, cores per node rounded up"
-	noteDemandMem      = "demand: memory not a multiple of the nodes, per node rounded up"
+	noteDemandMem      = "demand: memory not a multiple of the nodes (or CPUs), rounded up"
 	noteDemandGPUs     = "demand: GPUs not a multiple of the nodes, per node rounded up"
 	noteDemandNamed    = "demand: a GRES not a multiple of the nodes, per node rounded up"
 	noteDemandOneNode  = "demand: GPUs or GRES without a node count, one node assumed"
