@@ -55,52 +55,57 @@ func (d *demandIn) any() bool {
 // demand makes r's swf.Demand (nil when the log recorded nothing beyond
 // processors), noting every rule that changed a value or dropped it.
 func (b *builder) demand(r *record) *swf.Demand {
-	in := r.dem
+	return makeDemand(r.dem, cmpPositive(r.req, r.alloc), r.note)
+}
+
+// makeDemand is in as a swf.Demand, for a job of procs processors (≤ 0
+// unknown), noting the rules that changed or dropped a value.
+func makeDemand(in *demandIn, procs int64, note func(string)) *swf.Demand {
 	if in == nil {
 		return nil
 	}
 	if in.dropped {
-		r.note(noteDemandCluster)
+		note(noteDemandCluster)
 	}
 	if !in.any() {
 		return nil
 	}
 	if in.bad {
-		r.note(noteDemandBad)
+		note(noteDemandBad)
 		return nil
 	}
 	d := &swf.Demand{Nodes: in.nodes, Exclusive: in.excl, GPUModels: slices.Clone(in.models)}
 	cpus := in.cpus
 	if cpus <= 0 {
-		cpus = max(cmpPositive(r.req, r.alloc), 0)
+		cpus = max(procs, 0)
 	}
 	if d.Nodes == 0 && (in.gpus > 0 || in.gpusNode > 0 || len(in.named) > 0) {
 		d.Nodes = 1
-		r.note(noteDemandOneNode)
+		note(noteDemandOneNode)
 	}
 	if n := d.Nodes; n > 0 {
 		d.Cores = in.cores
 		if d.Cores == 0 && cpus > 0 {
-			d.Cores = ceilDiv(cpus, n, r, noteDemandCores)
+			d.Cores = ceilDiv(cpus, n, note, noteDemandCores)
 		}
 		switch {
 		case in.memPerNode > 0:
 			d.Memory = mib(in.memPerNode)
 		case in.memTotal > 0:
-			d.Memory = ceilDiv(mib(in.memTotal), n, r, noteDemandMem)
+			d.Memory = ceilDiv(mib(in.memTotal), n, note, noteDemandMem)
 		case in.memPerCPU > 0 && d.Cores > 0:
 			d.Memory = mib(in.memPerCPU * float64(d.Cores))
 		}
 		d.GPUs = in.gpusNode
 		if d.GPUs == 0 && in.gpus > 0 {
-			d.GPUs = ceilDiv(in.gpus, n, r, noteDemandGPUs)
+			d.GPUs = ceilDiv(in.gpus, n, note, noteDemandGPUs)
 		}
 		d.GPUs *= 1000
 		for _, k := range slices.Sorted(maps.Keys(in.named)) {
 			if d.Named == nil {
 				d.Named = map[string]int64{}
 			}
-			d.Named[k] = ceilDiv(in.named[k], n, r, noteDemandNamed)
+			d.Named[k] = ceilDiv(in.named[k], n, note, noteDemandNamed)
 		}
 	} else {
 		d.Cores = cpus
@@ -108,24 +113,24 @@ func (b *builder) demand(r *record) *swf.Demand {
 		case in.memPerCPU > 0:
 			d.Memory = mib(in.memPerCPU)
 		case in.memTotal > 0 && cpus > 0:
-			d.Memory = ceilDiv(mib(in.memTotal), cpus, r, noteDemandMem)
+			d.Memory = ceilDiv(mib(in.memTotal), cpus, note, noteDemandMem)
 		case in.memPerNode > 0:
-			r.note(noteDemandMemNodes)
+			note(noteDemandMemNodes)
 		}
 	}
 	if d.Validate() != nil {
-		r.note(noteDemandRange)
+		note(noteDemandRange)
 		return nil
 	}
 	return d
 }
 
-// ceilDiv is ⌈a/n⌉, noting why on r when it is not exact.
-func ceilDiv(a, n int64, r *record, why string) int64 {
+// ceilDiv is ⌈a/n⌉, noting why when it is not exact.
+func ceilDiv(a, n int64, note func(string), why string) int64 {
 	q := a / n
 	if a%n != 0 {
 		q++
-		r.note(why)
+		note(why)
 	}
 	return q
 }

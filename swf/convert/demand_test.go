@@ -1,11 +1,13 @@
 package convert
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -209,4 +211,34 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestSnapshotDemands(t *testing.T) {
+	const rec = "JobId=%d JobName=x UserId=a(1) Priority=5 Account=p JobState=PENDING Reason=Priority " +
+		"TimeLimit=01:00:00 SubmitTime=2024-03-01T08:00:00 Partition=gpu NumNodes=%d NumCPUs=%d %s\n"
+	in := fmt.Sprintf(rec, 9, 2, 8, "TRES=cpu=8,node=2,billing=8,gres/gpu=4 OverSubscribe=NO MinMemoryNode=16G") +
+		fmt.Sprintf(rec, 10, 1, 4, "TRES=cpu=4,node=1,billing=4 TresPerNode=gres:gpu:a100:2 MinMemoryNode=0 MinMemoryCPU=2000M") +
+		fmt.Sprintf(rec, 11, 1, 4, "TRES=cpu=4,node=1,gres/gpu=z")
+	s, err := QueueSnapshot(strings.NewReader(in), Options{Now: time.Unix(1709280600, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]*swf.Demand{
+		// 4 GPUs on 2 nodes; MinMemoryNode per node; OverSubscribe=NO.
+		"9": {Nodes: 2, Cores: 4, Memory: 16384, GPUs: 2000, Exclusive: true},
+		// TresPerNode gives GPUs per node and their model; MinMemoryCPU × 4.
+		"10": {Nodes: 1, Cores: 4, Memory: 8000, GPUs: 2000, GPUModels: []string{"a100"}},
+	}
+	for _, q := range s.Waiting {
+		if !reflect.DeepEqual(q.Demand, want[q.ID]) {
+			t.Errorf("job %s: %+v, want %+v", q.ID, q.Demand, want[q.ID])
+		}
+	}
+	if s.Report.Demands != 2 || s.Report.Anomalies[noteDemandBad] != 1 || len(s.Report.Errors) != 1 {
+		t.Errorf("report %+v", s.Report)
+	}
+	running, waiting := s.Jobs(nil, nil)
+	if len(running) != 0 || len(waiting) != 3 || !reflect.DeepEqual(waiting[0].Demand, want["9"]) {
+		t.Errorf("Jobs: %+v", waiting)
+	}
 }

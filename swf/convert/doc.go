@@ -68,6 +68,13 @@
 //	                GPUs from the old ReqGRES or AllocGRES ("gpu:tesla:2",
 //	                per node). sacct records no --exclusive.
 //	jobcomp         Tres (the allocation) and NodeCnt.
+//	scontrol        ReqTRES, else TRES (a running job's allocation before
+//	                Slurm 23.02: no memory where it is not tracked), else
+//	                AllocTRES; NumNodes; MinMemoryNode or MinMemoryCPU;
+//	                TresPerNode ("gres:gpu:a100:2"); OverSubscribe=NO for
+//	                whole nodes (QueuedJob.Demand).
+//	slurmrestd      tres_req_str, else tres_alloc_str; node_count;
+//	                memory_per_node or memory_per_cpu (QueuedJob.Demand).
 //	PBS             Resource_List.select chunks (PBS Pro: N:ncpus=:ngpus=:
 //	                mem=:gpu_model=) or nodes (Torque: N:ppn=:gpus=), each
 //	                chunk a node; nodect without them; mem (in all, unless
