@@ -34,6 +34,7 @@ var sacctColumns = []struct{ name, feeds string }{
 	{"AveRSS", "used memory from MaxRSS"},
 	{"NTasks", "used memory assumes one task per step"},
 	{"NNodes", "per-node ReqMem (Slurm < 21.08) unusable"},
+	{"ReqTRES", "demands (nodes, memory, GPUs) from AllocTRES (the allocation), or ReqMem and NNodes"},
 }
 
 // Sacct converts the output of
