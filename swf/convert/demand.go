@@ -185,7 +185,7 @@ func slurmTRES(in *demandIn, entries []tresEntry) (key, value string, err error)
 				return e.key, e.value, err
 			}
 			modelGPUs += n // each ≤ 2^24, and few
-			if m := strings.TrimPrefix(e.key, "gres/gpu:"); n > 0 && !models[m] {
+			if m := strings.TrimPrefix(e.key, "gres/gpu:"); m != "" && n > 0 && !models[m] {
 				models[m] = true
 				in.models = append(in.models, m)
 			}

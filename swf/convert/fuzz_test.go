@@ -86,6 +86,9 @@ func FuzzSacct(f *testing.F) {
 		"testdata/sacct-gpu.txt")
 	f.Add([]byte("JobID|State|Submit\n1|COMPLETED|1\n1|REQUEUED|0\n1.batch|X|Y\n"))
 	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|Timelimit\n1_[1-3]|PENDING|5|||0|1-\n2+0|TIMEOUT|9|9|8|1|UNLIMITED\n"))
+	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|ReqTRES|ReqMem|NNodes|ReqGRES\n" +
+		"1|COMPLETED|1|2|3|4|cpu=4,gres/gpu:=3,gres/gpu=99999999999,node=0,license/x=1|5Gn||gpu:k80\n" +
+		"2|COMPLETED|1|2|3|3|cpu=3,node=2,mem=1,gres/mps=50|||\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct", data) })
 }
 
@@ -106,6 +109,9 @@ func FuzzPBS(f *testing.F) {
 	seed(f, "testdata/pbs-torque.log", "testdata/pbs-gpu.log")
 	f.Add([]byte("01/01/2024 00:00:00;E;1.s;start=5 end=3 exec_host=a/0-9999999999 Resource_List.nodes=3:ppn=x Exit_status=q\n" +
 		"01/01/2024 00:00:00;Q;1.s;\n01/01/2024 00:00:01;D;1.s;\n"))
+	f.Add([]byte("01/01/2024 00:00:00;E;2.s;ctime=1 start=5 end=9 Resource_List.select=16777216:ncpus=16777216:ngpus=16777216:mem=9pb+" +
+		"16777216:ncpus=16777216 Resource_List.place=pack:excl Resource_List.ngpus=7 Resource_List.mem=1tb Exit_status=0\n" +
+		"01/01/2024 00:00:00;E;3.s;ctime=1 start=5 end=9 Resource_List.nodes=3:ppn=2:gpus=1+h1:ppn=7 Resource_List.procs=2 Resource_List.nodect=x Exit_status=0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "pbs", data) })
 }
 
