@@ -38,6 +38,8 @@ func (e *demandError) Unwrap() error { return e.err }
 var (
 	errDemandKey      = &demandError{"unknown key (want nodes, cores, mem, gpus, models, excl or +NAME)", ErrSyntax}
 	errDemandRepeated = &demandError{"key given twice", ErrSyntax}
+	errDemandFlag     = &demandError{"excl takes no value", ErrSyntax}
+	errDemandNoValue  = &demandError{"key without =value", ErrSyntax}
 	errDemandNumber   = &demandError{"not a count (decimal digits)", ErrSyntax}
 	errDemandRange    = &demandError{"count above 2^40", ErrRange}
 	errDemandEscape   = &demandError{"bad %XX escape", ErrSyntax}
@@ -68,7 +70,7 @@ func parseDemand(rest []byte) (*Demand, *ParseError) {
 			case name == "":
 				return bad(string(key), tok, errDemandName)
 			case !hasVal:
-				return bad(name, tok, errDemandNumber)
+				return bad(name, tok, errDemandNoValue)
 			}
 			if _, dup := d.Named[name]; dup {
 				return bad(name, tok, errDemandRepeated)
@@ -85,8 +87,12 @@ func parseDemand(rest []byte) (*Demand, *ParseError) {
 		}
 		k := slices.Index(demandKeys[:], string(key))
 		switch {
-		case k < 0 || k == 5 && hasVal || k < 5 && !hasVal:
+		case k < 0:
 			return bad(string(key), tok, errDemandKey)
+		case k == 5 && hasVal:
+			return bad(string(key), tok, errDemandFlag)
+		case k < 5 && !hasVal:
+			return bad(string(key), tok, errDemandNoValue)
 		case seen[k]:
 			return bad(string(key), tok, errDemandRepeated)
 		}
