@@ -53,8 +53,9 @@
 // swf package's demand line, which 18-field readers skip): its node
 // count, cores per node, memory per node in MiB, GPUs per node (×1000,
 // as swf.Demand counts them), the GPU models it names, per-node generic
-// resources and whole nodes. Report.Demands counts the jobs with one; a
-// job whose log records nothing beyond processors has none.
+// resources and whole nodes. Report.Demands counts the jobs with one (and
+// a header Note explains the lines when there are any); a job whose log
+// records nothing beyond processors has none.
 //
 //	sacct, --json   ReqTRES / tres.requested (else AllocTRES /
 //	                tres.allocated, noted): cpu, mem (the job's total), node,
