@@ -27,8 +27,12 @@ var (
 
 // ParseError reports a malformed line, or, in Stats.Warnings, a header line
 // that was kept but not applied. Line counts from 1. Field is the 1-based
-// SWF field number (0 when the error concerns the whole line or a header
-// key); Key is the header key for header errors. Value is the offending
+// SWF field number (0 when the error concerns the whole line, a header
+// key or a demand line); Key is the header key for header warnings, and
+// for an error on a demand line the demand key at fault ("gpus", "+lic";
+// "" when the line as a whole is wrong), its Err wrapping ErrSyntax or
+// ErrRange. Header lines are never errors, so an error (not a warning)
+// with a Key is always a demand line's. Value is the offending
 // text, cut to about 64 bytes (ending in "…" when cut) so that a hostile
 // line cannot make a huge error.
 type ParseError struct {
@@ -40,7 +44,14 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
+	_, demand := e.Err.(*demandError)
 	switch {
+	case demand && e.Key != "":
+		return fmt.Sprintf("swf: line %d, demand %s: %q: %v", e.Line, clip(e.Key), clip(e.Value), e.Err)
+	case demand && e.Value != "":
+		return fmt.Sprintf("swf: line %d, demand line: %q: %v", e.Line, clip(e.Value), e.Err)
+	case demand:
+		return fmt.Sprintf("swf: line %d: %v", e.Line, e.Err)
 	case e.Key != "":
 		return fmt.Sprintf("swf: line %d, header %s: %q: %v", e.Line, clip(e.Key), clip(e.Value), e.Err)
 	case e.Field > 0 && e.Field <= NumFields:

@@ -30,3 +30,29 @@ func Example() {
 	// job 1: 306 procs, ran 937 s of 35100 s requested, waited 588530 s
 	// job 2: 17 procs, ran 75 s of 300 s requested, waited 356587 s
 }
+
+// A job's demand (nodes, memory, GPUs) travels on a demand line before
+// its job line, which tools reading 18 fields skip as a comment.
+func Example_demand() {
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.ReqProcs, j.ReqTime = 1, 0, 3600, 16, 7200
+	j.Demand = &swf.Demand{Nodes: 2, Cores: 8, Memory: 65536, GPUs: 4000, GPUModels: []string{"A100"}, Exclusive: true}
+	var buf strings.Builder
+	if err := swf.WriteAll(&buf, nil, []swf.Job{j}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(buf.String())
+	jobs, err := swf.NewReader(strings.NewReader(buf.String())).ReadAll()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d := jobs[0].Demand
+	fmt.Printf("job %d: %d nodes × %d cores, %d MiB, %g GPUs each, models %v\n",
+		jobs[0].ID, d.Nodes, d.Cores, d.Memory, float64(d.GPUs)/1000, d.GPUModels)
+	// Output:
+	// ;= nodes=2 cores=8 mem=65536 gpus=4000 models=A100 excl
+	// 1 0 -1 3600 -1 -1 -1 16 7200 -1 -1 -1 -1 -1 -1 -1 -1 -1
+	// job 1: 2 nodes × 8 cores, 65536 MiB, 4 GPUs each, models [A100]
+}

@@ -22,6 +22,8 @@ const defaultMaxErrors = 100
 // the first job line to return them. Comment lines that appear after the
 // first job are appended to Header.Lines too (they are counted in
 // Stats.LateComments), so nothing is lost, but they change no typed field.
+// A demand line (see the package doc) is not a comment: it sets the next
+// job's Demand.
 // Header values that bend the format are warnings (Stats.Warnings), never
 // errors; see Header.
 //
@@ -45,6 +47,8 @@ type Reader struct {
 	hp      headerParser
 	pending bool // job holds a parsed line that Header read ahead
 	job     Job
+	dem     *Demand // a demand line's demand, for the next job line
+	demLine int     // the line of dem
 	stats   Stats
 	last    int64 // largest known submit time seen so far (0 before any)
 	seen    bool
@@ -62,7 +66,8 @@ type Stats struct {
 	// log with missing submits does not look unsorted.
 	OutOfOrder    int
 	UnknownSubmit int // jobs whose submit time is -1 (unknown)
-	LateComments  int // comment lines after the first job line
+	LateComments  int // comment lines after the first job line (demand lines aside)
+	Demands       int // jobs returned with a demand line (Job.Demand set)
 	// Warnings lists, in order, every header line that did not set what it
 	// names: a numeric value kept as text (wrapping ErrSyntax or ErrRange),
 	// a repeated key (ErrRepeatedKey), a key after the first job line
@@ -139,6 +144,9 @@ func (r *Reader) readInto(j *Job) error {
 
 func (r *Reader) count(j *Job) {
 	r.stats.Jobs++
+	if j.Demand != nil {
+		r.stats.Demands++
+	}
 	if j.Submit < 0 {
 		r.stats.UnknownSubmit++
 	} else {
@@ -221,6 +229,9 @@ func (r *Reader) next(j *Job) error {
 	for r.err == nil {
 		line, err := r.readLine()
 		if err != nil {
+			if err == io.EOF && r.orphan() {
+				return r.err
+			}
 			r.err = err
 			break
 		}
@@ -230,6 +241,23 @@ func (r *Reader) next(j *Job) error {
 			continue
 		}
 		if line[0] == ';' {
+			// A pending demand belongs to the next line: a comment or
+			// another demand line there leaves it without its job.
+			if r.orphan() {
+				return r.err
+			}
+			if isDemandLine(line) {
+				d, perr := parseDemand(line[len(demandMark):])
+				if perr != nil {
+					perr.Line = r.line
+					if r.fail(perr) {
+						return r.err
+					}
+					continue
+				}
+				r.dem, r.demLine = d, r.line
+				continue
+			}
 			if r.seen {
 				r.stats.LateComments++
 			}
@@ -243,6 +271,9 @@ func (r *Reader) next(j *Job) error {
 			continue
 		}
 		r.seen = true
+		// A malformed job line takes its demand line with it.
+		d := r.dem
+		r.dem = nil
 		if perr := parseJob(line, j); perr != nil {
 			perr.Line = r.line
 			if r.fail(perr) {
@@ -250,9 +281,20 @@ func (r *Reader) next(j *Job) error {
 			}
 			continue
 		}
+		j.Demand = d
 		return nil
 	}
 	return r.err
+}
+
+// orphan fails a pending demand line that no job line followed; it
+// reports whether reading must stop (strict mode).
+func (r *Reader) orphan() bool {
+	if r.dem == nil {
+		return false
+	}
+	r.dem = nil
+	return r.fail(&ParseError{Line: r.demLine, Err: errDemandOrphan})
 }
 
 // fail records e; it reports whether reading must stop (strict mode).

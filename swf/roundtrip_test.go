@@ -33,8 +33,56 @@ func genJob() *rapid.Generator[Job] {
 			ReqMemory: fr("reqm"), Status: Status(rapid.OneOf(rapid.Int64Range(-1, 5), rapid.Int64()).Draw(t, "status")),
 			User: n("user"), Group: n("group"), Executable: n("exe"), Queue: n("queue"),
 			Partition: n("part"), PrecedingJob: n("prec"), ThinkTime: n("think"),
+			Demand: genDemand().Draw(t, "demand"),
 		}
 	})
+}
+
+// genDemand draws a Demand that validates, nil one time in three; names
+// and models are any strings, to exercise the escaping.
+func genDemand() *rapid.Generator[*Demand] {
+	return rapid.Custom(func(t *rapid.T) *Demand {
+		if rapid.IntRange(0, 2).Draw(t, "nil?") == 0 {
+			return nil
+		}
+		amount := func(label string) int64 {
+			return rapid.OneOf(rapid.Int64Range(0, 1<<16), rapid.Int64Range(0, maxAmount)).Draw(t, label)
+		}
+		d := &Demand{Nodes: amount("nodes"), Cores: amount("cores"), Memory: amount("mem"),
+			Exclusive: rapid.Bool().Draw(t, "excl")}
+		if d.Nodes > 0 {
+			d.GPUs = rapid.Int64Range(0, 1000).Draw(t, "gpus")
+			if rapid.Bool().Draw(t, "whole?") {
+				d.GPUs = rapid.Int64Range(0, 1<<20).Draw(t, "whole") * 1000
+			}
+			d.Named = rapid.MapOfN(rapid.StringN(1, 8, -1), rapid.Int64Range(0, maxAmount), 0, 3).Draw(t, "named")
+		}
+		d.GPUModels = rapid.SliceOfN(rapid.String(), 0, 3).Draw(t, "models")
+		return d
+	})
+}
+
+// jobsEqual compares two jobs field by field and their demands by value,
+// an empty model list or name map being the same as none.
+func jobsEqual(a, b Job) bool {
+	da, db := a.Demand, b.Demand
+	a.Demand, b.Demand = nil, nil
+	if a != b || (da == nil) != (db == nil) {
+		return false
+	}
+	if da == nil {
+		return true
+	}
+	x, y := *da, *db
+	for _, d := range []*Demand{&x, &y} {
+		if len(d.GPUModels) == 0 {
+			d.GPUModels = nil
+		}
+		if len(d.Named) == 0 {
+			d.Named = nil
+		}
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 var textGen = rapid.StringMatching(`[A-Za-z0-9][A-Za-z0-9 ./()-]{0,30}[A-Za-z0-9.)]`)
@@ -99,10 +147,17 @@ func TestRoundTripProperty(t *testing.T) {
 		if len(gotJobs) != len(jobs) {
 			t.Fatalf("%d jobs, want %d", len(gotJobs), len(jobs))
 		}
+		demands := 0
 		for i := range jobs {
-			if gotJobs[i] != jobs[i] {
-				t.Fatalf("job %d: got %+v want %+v", i, gotJobs[i], jobs[i])
+			if !jobsEqual(gotJobs[i], jobs[i]) {
+				t.Fatalf("job %d: got %+v %+v want %+v %+v", i, gotJobs[i], gotJobs[i].Demand, jobs[i], jobs[i].Demand)
 			}
+			if jobs[i].Demand != nil {
+				demands++
+			}
+		}
+		if st := r.Stats(); st.Demands != demands || st.LateComments != 0 {
+			t.Fatalf("stats %+v, want %d demands and no late comment", st, demands)
 		}
 	})
 }
@@ -135,7 +190,7 @@ func TestLenientKeepsValidLines(t *testing.T) {
 			if strings.TrimSpace(garbage[i]) != "" {
 				bad++
 			}
-			b = appendJob(b, &jobs[i])
+			b, _ = jobs[i].AppendText(b)
 			b = append(b, '\n')
 		}
 		r := NewReader(bytes.NewReader(b))
@@ -148,7 +203,7 @@ func TestLenientKeepsValidLines(t *testing.T) {
 			t.Fatalf("got %d jobs (want %d), skipped %d (want %d)", len(got), len(jobs), r.Stats().Skipped, bad)
 		}
 		for i := range jobs {
-			if got[i] != jobs[i] {
+			if !jobsEqual(got[i], jobs[i]) {
 				t.Fatalf("job %d changed", i)
 			}
 		}
@@ -166,6 +221,9 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("; MaxRuntime: N/A\r; MaxProcs: 4\r; MaxProcs: 8\r" + goodLine + "\r; MaxNodes: 2\r"))
 	f.Add([]byte("1 -1 0 1 1 -1 -1 1 1 -1 -2 1 1 1 1 1 1 1\n2 5 0 1 1 -1 -1 1 1 -1 -4 1 1 1 1 1 1 1\n3 1 0 1 1 -1 -1 1 1 -1 6.0 1 1 1 1 1 1 1\n"))
 	f.Add([]byte("; Note: a\n;    Key: b\n; Conversion: x\n; Conversion: y\n;    z: w\n"))
+	f.Add([]byte(";= nodes=2 cores=32 mem=65536 gpus=4000 models=V100M16|V100%7C32 excl +lic=1\n" + goodLine + "\n;=\n" + goodLine + "\n"))
+	f.Add([]byte(";= nodes=1 gpus=460 +a%3Db=0\n\n" + goodLine + "\n;= gpus=1\n" + goodLine + "\n;= nodes=x\n;=====\n"))
+	f.Add([]byte(";= cores=4 cores=5\n" + goodLine + "\n;= nodes=1\n1 2\n;= +=1 models=%zz\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r"))
 		for _, lenient := range []bool{false, true} {
@@ -179,7 +237,9 @@ func FuzzReader(f *testing.F) {
 			}
 			var b []byte
 			for i := range jobs {
-				b = appendJob(b, &jobs[i])
+				if b, err = jobs[i].AppendText(b); err != nil {
+					t.Fatalf("a job read cannot be written: %v", err)
+				}
 				b = append(b, '\n')
 			}
 			back, err := NewReader(bytes.NewReader(b)).ReadAll()
@@ -219,16 +279,22 @@ func fuzzRead(t *testing.T, r io.Reader, lenient bool, lines int) ([]Job, Stats,
 			t.Fatalf("warning %v names no key", w)
 		}
 	}
-	other, sum := 0, 0
+	other, sum, demands := 0, 0, 0
 	for _, j := range jobs {
 		if j.Status < -1 || j.Status > 5 {
 			other++
+		}
+		if j.Demand != nil {
+			demands++
+			if err := j.Demand.Validate(); err != nil {
+				t.Fatalf("a demand read does not validate: %v", err)
+			}
 		}
 	}
 	for _, n := range st.OtherStatusCounts {
 		sum += n
 	}
-	if st.Jobs != len(jobs) || st.OtherStatus != other || sum > other || st.OutOfOrder+st.UnknownSubmit > len(jobs) {
+	if st.Jobs != len(jobs) || st.Demands != demands || st.OtherStatus != other || sum > other || st.OutOfOrder+st.UnknownSubmit > len(jobs) {
 		t.Fatalf("stats %+v disagree with %d jobs (%d other status)", st, len(jobs), other)
 	}
 	if !lenient && st.Skipped != 0 {

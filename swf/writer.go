@@ -2,6 +2,7 @@ package swf
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strconv"
 )
@@ -37,11 +38,16 @@ func (w *Writer) WriteHeader(h *Header) error {
 	return nil
 }
 
-// Write writes one job line.
+// Write writes one job line, preceded by its demand line when j.Demand is
+// set. A Demand that does not validate is an error, and nothing is
+// written.
 func (w *Writer) Write(j *Job) error {
-	w.buf = appendJob(w.buf[:0], j)
-	w.buf = append(w.buf, '\n')
-	_, err := w.w.Write(w.buf)
+	b, err := j.AppendText(w.buf[:0])
+	if err != nil {
+		return err
+	}
+	w.buf = append(b, '\n')
+	_, err = w.w.Write(w.buf)
 	return err
 }
 
@@ -65,8 +71,19 @@ func WriteAll(w io.Writer, h *Header, jobs []Job) error {
 }
 
 // AppendText appends j's line, its 18 fields space separated, to b
-// (encoding.TextAppender; the error is always nil).
-func (j *Job) AppendText(b []byte) ([]byte, error) { return appendJob(b, j), nil }
+// (encoding.TextAppender), after its demand line and a "\n" when j.Demand
+// is set. The error is that of Demand.Validate, and b is then returned
+// unchanged.
+func (j *Job) AppendText(b []byte) ([]byte, error) {
+	if j.Demand != nil {
+		if err := j.Demand.Validate(); err != nil {
+			return b, fmt.Errorf("swf: writing job %d: %w", j.ID, err)
+		}
+		b = appendDemand(b, j.Demand)
+		b = append(b, '\n')
+	}
+	return appendJob(b, j), nil
+}
 
 // appendJob appends j's 18 fields, space separated, to b.
 func appendJob(b []byte, j *Job) []byte {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -106,7 +107,7 @@ func TestSeveralInputs(t *testing.T) {
 		t.Fatalf("%d and %d jobs", len(j1), len(j2))
 	}
 	for k := range j1 {
-		if j1[k] != j2[k] {
+		if !reflect.DeepEqual(j1[k], j2[k]) { // Demand is a pointer
 			t.Errorf("job %d: %+v vs %+v", k+1, j1[k], j2[k])
 		}
 	}

@@ -65,6 +65,7 @@ type record struct {
 
 	user, group, queue, exe string
 	notes                   []string
+	dem                     *demandIn // what the log records beyond processors, nil if nothing
 }
 
 func newRecord(line int) record {
@@ -300,6 +301,9 @@ func (b *builder) job(r *record, base int64) swf.Job {
 		r.note(noteMemRange)
 	} else if r.reqKB > 0 {
 		j.ReqMemory = math.Round(r.reqKB)
+	}
+	if j.Demand = b.demand(r); j.Demand != nil {
+		b.rep.Demands++
 	}
 	return j
 }

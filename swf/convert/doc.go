@@ -50,6 +50,52 @@
 // scheduler's ids: "123_4" for task 4 of array 123 (each task is a job),
 // "123+1" for a heterogeneous job's component, "12.server" for PBS.
 //
+// # Demands
+//
+// What a job asks beyond processors goes into Job.Demand (written as the
+// swf package's demand line, which 18-field readers skip): its node
+// count, cores per node, memory per node in MiB, GPUs per node (×1000,
+// as swf.Demand counts them), the GPU models it names, per-node generic
+// resources and whole nodes. Report.Demands counts the jobs with one (and
+// a header Note explains the lines when there are any); a job whose log
+// records nothing beyond processors has none.
+//
+//	sacct, --json   ReqTRES / tres.requested (else AllocTRES /
+//	                tres.allocated, noted): cpu, mem (the job's total), node,
+//	                gres/gpu, gres/gpu:MODEL (models), other gres/X (Named,
+//	                "gres/X"); billing, energy, fs/*, vmem ignored; license/*
+//	                and bb/* not kept (cluster-wide, noted). Nodes from
+//	                ReqNodes, AllocNodes or NNodes (--json: allocation_nodes)
+//	                when the TRES have none; memory from ReqMem (suffix c per
+//	                CPU, n per node, none in all; --json: required
+//	                memory_per_cpu, memory_per_node) when they have none;
+//	                GPUs from the old ReqGRES or AllocGRES ("gpu:tesla:2",
+//	                per node). sacct records no --exclusive.
+//	jobcomp         Tres (the allocation) and NodeCnt.
+//	scontrol        ReqTRES, else TRES (a running job's allocation before
+//	                Slurm 23.02: no memory where it is not tracked), else
+//	                AllocTRES; NumNodes; MinMemoryNode or MinMemoryCPU;
+//	                TresPerNode ("gres:gpu:a100:2"); OverSubscribe=NO for
+//	                whole nodes (QueuedJob.Demand).
+//	slurmrestd      tres_req_str, else tres_alloc_str; node_count;
+//	                memory_per_node or memory_per_cpu (QueuedJob.Demand).
+//	PBS             Resource_List.select chunks (PBS Pro: N:ncpus=:ngpus=:
+//	                mem=:gpu_model=) or nodes (Torque: N:ppn=:gpus=), each
+//	                chunk a node; nodect without them; mem (in all, unless
+//	                the chunks give theirs) or pmem (per process); ngpus
+//	                when the chunks give none; place=excl or exclhost, or
+//	                naccesspolicy=singlejob, for whole nodes.
+//
+// Totals are divided among the nodes, rounded up, and each rounding is
+// noted. Chunks of different shapes in one select become that many nodes
+// of the largest shape (the largest CPUs, memory and GPUs of any chunk,
+// per node; noted), which never asks less than the job needs;
+// place=pack puts every chunk on one node (noted). Without a node count
+// the demand spreads: Cores is the CPUs in all and Memory per CPU, and
+// GPUs or GRES then assume one node (noted). A demand with an unreadable
+// value is not kept (noted, the error in Report.Errors), nor one past
+// swf.Demand's bounds.
+//
 // # Status
 //
 // Slurm's status comes from the job state, never the exit code (Slurm
@@ -120,7 +166,18 @@
 // state"; "job id reused"; "heterogeneous job component"; "submit time
 // from EligibleTime"; "no Exit_status"; "memory over 1 PiB per
 // processor"; "unreadable FIELD" (the field is -1 and the error is in
-// Report.Errors). A value past the plausible is unreadable, never taken
+// Report.Errors); and the demand rules: "demand: from AllocTRES (no
+// ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node
+// rounded up", "demand: memory not a multiple of the nodes (or CPUs),
+// rounded up", "demand: GPUs (a GRES) not a multiple of the nodes, per
+// node rounded up", "demand: GPUs or GRES
+// without a node count, one node assumed", "demand: memory per node
+// without a node count, not kept", "demand: licences and burst buffers
+// not kept (not per node)", "demand: select chunks of different shapes,
+// the largest of each per node", "demand: place=pack, all chunks on one
+// node", "demand: procs beside nodes, cores spread over the nodes",
+// "demand: not kept (an unreadable field)", "demand: not kept (an amount
+// out of range)". A value past the plausible is unreadable, never taken
 // as it is nor wrapped around: a time after the year 2200 (sacct's year
 // 9999), more than 2^24 processors or nodes in one job (a PBS exec_host
 // range of 10^9), a duration longer than 230 years. A snapshot adds
@@ -136,6 +193,7 @@
 // counted; Options.Strict stops at the first. No input makes a converter
 // panic (each format has a fuzz test) or hold more than one line (1 MiB)
 // or one JSON job (64 MiB) beyond the jobs it keeps (about 300 bytes each
-// while converting, 180 in the Result). The converters share no state:
+// while converting, 180 in the Result, and about 110 and 80 more for a
+// job with a demand). The converters share no state:
 // they may run concurrently.
 package convert

@@ -52,6 +52,28 @@ func Example() {
 	// ; Queue: 2 long
 }
 
+// GPUs, memory and nodes from sacct's ReqTRES become the job's Demand,
+// written on the demand line before its job line.
+func Example_demand() {
+	log := `JobID|User|Partition|State|Submit|Start|End|TimelimitRaw|AllocCPUS|ReqCPUS|ReqTRES
+51|alice|gpu|COMPLETED|1709280000|1709280060|1709283660|120|16|16|billing=16,cpu=16,gres/gpu:a100=8,gres/gpu=8,mem=256G,node=2
+52|bob|gpu|COMPLETED|1709280100|1709280160|1709280760|30|6|6|cpu=6,gres/gpu=3,mem=12000M,node=2
+`
+	res, err := convert.Sacct(strings.NewReader(log), convert.Options{HideNames: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	swf.WriteAll(os.Stdout, nil, res.Jobs)
+	fmt.Println("demands", res.Report.Demands, "anomalies", res.Report.Anomalies)
+	// Output:
+	// ;= nodes=2 cores=8 mem=131072 gpus=4000 models=a100
+	// 1 0 60 3600 16 -1 -1 16 7200 16777216 1 1 -1 -1 1 -1 -1 -1
+	// ;= nodes=2 cores=3 mem=6000 gpus=2000
+	// 2 100 60 600 6 -1 -1 6 1800 2048000 1 2 -1 -1 1 -1 -1 -1
+	// demands 2 anomalies map[demand: GPUs not a multiple of the nodes, per node rounded up:1]
+}
+
 func ExampleQueueSnapshot() {
 	// What `scontrol show job -o` prints (fields cut short here): one job
 	// running for 9 minutes, one array of three tasks waiting, one job that

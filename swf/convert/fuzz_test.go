@@ -3,7 +3,7 @@ package convert
 import (
 	"bytes"
 	"os"
-	"slices"
+	"reflect"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -28,6 +28,13 @@ func fuzzConvert(t *testing.T, format string, data []byte) {
 			j.RunTime > maxTime || j.ReqTime > maxTime || j.ReqMemory > maxMemKB || j.UsedMemory > maxMemKB {
 			t.Fatalf("job %d out of bounds: %+v", k+1, j)
 		}
+		if d := j.Demand; d != nil {
+			// A demand validates (else the Writer refuses it) and has a
+			// node count whenever it asks GPUs.
+			if err := d.Validate(); err != nil || d.GPUs > 0 && d.Nodes == 0 {
+				t.Fatalf("job %d: demand %+v: %v", k+1, d, err)
+			}
+		}
 	}
 	var buf bytes.Buffer
 	if err := swf.WriteAll(&buf, res.Header, res.Jobs); err != nil {
@@ -38,8 +45,11 @@ func fuzzConvert(t *testing.T, format string, data []byte) {
 	if err != nil {
 		t.Fatalf("output does not read back: %v\n%s", err, buf.Bytes())
 	}
-	if !slices.Equal(jobs, res.Jobs) {
+	if !sameJobs(jobs, res.Jobs) {
 		t.Fatalf("output reads back differently")
+	}
+	if n := r.Stats().Demands; n != res.Report.Demands {
+		t.Fatalf("%d demand lines read back, report says %d", n, res.Report.Demands)
 	}
 	if h, _ := r.Header(); h.MaxJobs != int64(len(res.Jobs)) || len(r.Stats().Warnings) != 0 {
 		t.Fatalf("header %+v, warnings %v", h, r.Stats().Warnings)
@@ -72,14 +82,18 @@ func seed(f *testing.F, paths ...string) {
 }
 
 func FuzzSacct(f *testing.F) {
-	seed(f, "testdata/sacct-parsable2.txt", "testdata/sacct-formatted.txt", "testdata/slurm-22.05/run1-sacct-parsable2-broad.txt")
+	seed(f, "testdata/sacct-parsable2.txt", "testdata/sacct-formatted.txt", "testdata/slurm-22.05/run1-sacct-parsable2-broad.txt",
+		"testdata/sacct-gpu.txt")
 	f.Add([]byte("JobID|State|Submit\n1|COMPLETED|1\n1|REQUEUED|0\n1.batch|X|Y\n"))
 	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|Timelimit\n1_[1-3]|PENDING|5|||0|1-\n2+0|TIMEOUT|9|9|8|1|UNLIMITED\n"))
+	f.Add([]byte("JobID|State|Submit|Start|End|AllocCPUS|ReqTRES|ReqMem|NNodes|ReqGRES\n" +
+		"1|COMPLETED|1|2|3|4|cpu=4,gres/gpu:=3,gres/gpu=99999999999,node=0,license/x=1|5Gn||gpu:k80\n" +
+		"2|COMPLETED|1|2|3|3|cpu=3,node=2,mem=1,gres/mps=50|||\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct", data) })
 }
 
 func FuzzSacctJSON(f *testing.F) {
-	seed(f, "testdata/sacct-23.11.json")
+	seed(f, "testdata/sacct-23.11.json", "testdata/sacct-gpu.json")
 	f.Add([]byte(`{"jobs":[{"job_id":1,"time":{"submission":"5","limit":{"set":true,"infinite":true}},"state":["X"]},{"job_id":1}]}`))
 	f.Add([]byte(`{"jobs":[{"job_id":{"number":"1e30"},"time":{"submission":-5,"start":1e300}},{"job_id":2,"array":{"job_id":1,"task":"x"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "sacct-json", data) })
@@ -92,9 +106,12 @@ func FuzzJobcomp(f *testing.F) {
 }
 
 func FuzzPBS(f *testing.F) {
-	seed(f, "testdata/pbs-torque.log")
+	seed(f, "testdata/pbs-torque.log", "testdata/pbs-gpu.log")
 	f.Add([]byte("01/01/2024 00:00:00;E;1.s;start=5 end=3 exec_host=a/0-9999999999 Resource_List.nodes=3:ppn=x Exit_status=q\n" +
 		"01/01/2024 00:00:00;Q;1.s;\n01/01/2024 00:00:01;D;1.s;\n"))
+	f.Add([]byte("01/01/2024 00:00:00;E;2.s;ctime=1 start=5 end=9 Resource_List.select=16777216:ncpus=16777216:ngpus=16777216:mem=9pb+" +
+		"16777216:ncpus=16777216 Resource_List.place=pack:excl Resource_List.ngpus=7 Resource_List.mem=1tb Exit_status=0\n" +
+		"01/01/2024 00:00:00;E;3.s;ctime=1 start=5 end=9 Resource_List.nodes=3:ppn=2:gpus=1+h1:ppn=7 Resource_List.procs=2 Resource_List.nodect=x Exit_status=0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzConvert(t, "pbs", data) })
 }
 
@@ -143,8 +160,13 @@ func FuzzQueueSnapshot(f *testing.F) {
 			t.Fatal(err)
 		}
 		jobs, err := swf.NewReader(&buf).ReadAll()
-		if err != nil || !slices.Equal(jobs, res.Jobs) {
+		if err != nil || !sameJobs(jobs, res.Jobs) {
 			t.Fatalf("SWF form does not read back: %v\n%s", err, buf.Bytes())
 		}
 	})
+}
+
+// sameJobs compares jobs and their demands by value, nil and empty alike.
+func sameJobs(a, b []swf.Job) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
 }

@@ -98,6 +98,11 @@ func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes
 	} else {
 		h.Note = append(h.Note, statusNotes["slurm"])
 	}
+	if b.rep.Demands > 0 {
+		h.Note = append(h.Note, "A line \";= nodes=N cores=C mem=MiB gpus=G ...\" before a job's line is what the job asks "+
+			"of each of N nodes (cores, memory in MiB, GPUs in thousandths, models, excl for whole nodes; without nodes, "+
+			"cores in all and memory per core): batchq's demand extension, a comment to tools that read the 18 fields.")
+	}
 	if b.opt.MaxProcs == 0 {
 		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest job was allocated %d processors.", maxAlloc))
 	}

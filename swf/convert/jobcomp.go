@@ -145,6 +145,22 @@ func jobcompRecord(b *builder, line string, num int) error {
 			r.reqKB = total / 1024 / float64(procs)
 		}
 	}
+	// The demand is the allocation (Tres), the only one the file has.
+	var dem demandIn
+	if key, v, err := slurmTRES(&dem, tresEntries(kv["Tres"])); err != nil {
+		dem.bad = true
+		if key != "mem" { // reported above
+			if err := b.fieldError(&r, "Tres", key+"="+v, err); err != nil {
+				return err
+			}
+		}
+	}
+	if n, err := parseProcs(kv["NodeCnt"]); dem.nodes == 0 && err == nil && n > 0 {
+		dem.nodes = n
+	}
+	if dem.any() || dem.dropped {
+		r.dem = &dem
+	}
 	finishSlurm(&r)
 	b.add(r)
 	return nil

@@ -290,6 +290,7 @@ func (p *pbsParser) resources(r *record, kv map[string]string) {
 	case chunkMem > 0 && procs > 0:
 		r.reqKB = chunkMem / 1024 / float64(procs)
 	}
+	p.demand(r, kv)
 	if v := kv["resources_used.mem"]; v != "" && r.alloc > 0 {
 		if m, err := parseSize(v, 1); err != nil {
 			p.bad(r, "resources_used.mem", v, err)

@@ -32,6 +32,9 @@ type Report struct {
 	Jobs     int    `json:"jobs"`     // jobs written
 	Steps    int    `json:"steps"`    // Slurm job steps read: not jobs, their memory use goes to their job
 	Requeued int    `json:"requeued"` // earlier attempts of requeued jobs, replaced by the last one
+	// Demands counts the jobs written with a Demand (nodes, memory,
+	// GPUs beyond the processors; see the package documentation).
+	Demands int `json:"demands"`
 	// States counts the jobs written by the scheduler's final state
 	// (COMPLETED, TIMEOUT, ...; for PBS the record type that ended them).
 	States map[string]int `json:"states"`

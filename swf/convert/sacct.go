@@ -17,6 +17,10 @@ const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,State,E
 	"Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
 	"TotalCPU,AveRSS,MaxRSS,NTasks"
 
+// colNames are the columns read that SacctFormat leaves out, spelled as
+// sacct does, for errors.
+const colNames = ",Elapsed,Timelimit,ReqNodes,AllocNodes,ReqGRES,AllocGRES"
+
 // sacctColumns are the columns Sacct reads, with what is lost without them.
 var sacctColumns = []struct{ name, feeds string }{
 	{"JobIDRaw", "requeued attempts and steps are matched by JobID"},
@@ -30,6 +34,7 @@ var sacctColumns = []struct{ name, feeds string }{
 	{"AveRSS", "used memory from MaxRSS"},
 	{"NTasks", "used memory assumes one task per step"},
 	{"NNodes", "per-node ReqMem (Slurm < 21.08) unusable"},
+	{"ReqTRES", "demands (nodes, memory, GPUs) from AllocTRES (the allocation), or ReqMem and NNodes"},
 }
 
 // Sacct converts the output of
@@ -280,7 +285,81 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 			r.cpu = s
 		}
 	}
-	return p.reqMem(r, get, nodes)
+	if err := p.reqMem(r, get, nodes); err != nil {
+		return err
+	}
+	return p.demand(r, get, nodes)
+}
+
+// demand reads what the job asks beyond processors: ReqTRES (else
+// AllocTRES, noted) for CPUs, nodes, memory, GPUs and their models and
+// other GRES; the node count from ReqNodes or NNodes when the TRES have
+// none; ReqMem (per CPU, per node or in all) when they have no memory;
+// the old ReqGRES or AllocGRES ("gpu:tesla:2", per node) when they have no
+// GPUs. Values reqMem already failed on are not reported twice.
+func (p *sacctParser) demand(r *record, get func(string) string, nodes int64) error {
+	var in demandIn
+	defer func() {
+		if in.any() || in.dropped {
+			c := in
+			r.dem = &c
+		}
+	}()
+	tres, field := get("reqtres"), "ReqTRES"
+	if tres == "" {
+		if tres, field = get("alloctres"), "AllocTRES"; tres != "" {
+			r.note(noteDemandAlloc)
+		}
+	}
+	if key, v, err := slurmTRES(&in, tresEntries(tres)); err != nil {
+		in.bad = true
+		if key != "mem" || field != "ReqTRES" {
+			return p.b.fieldError(r, field, key+"="+v, err)
+		}
+	}
+	if in.nodes == 0 {
+		for _, col := range []string{"reqnodes", "allocnodes"} {
+			if n, err := parseProcs(get(col)); err == nil && n > 0 {
+				in.nodes = n
+				break
+			}
+		}
+		if in.nodes == 0 && nodes > 0 {
+			in.nodes = nodes
+		}
+	}
+	if v := get("reqmem"); in.memTotal == 0 && v != "" && v != "0" {
+		per := v[len(v)-1]
+		if per == 'c' || per == 'n' {
+			v = v[:len(v)-1]
+		}
+		size, err := parseSize(v, 1<<20)
+		switch {
+		case err != nil:
+			in.bad = true // reqMem reported it
+		case per == 'c':
+			in.memPerCPU = size / (1 << 20)
+		case per == 'n':
+			in.memPerNode = size / (1 << 20)
+		default:
+			in.memTotal = size / (1 << 20)
+		}
+	}
+	if in.gpus == 0 {
+		for _, col := range []string{"reqgres", "allocgres"} {
+			if v := get(col); v != "" {
+				n, models, err := slurmGRES(v)
+				if err != nil {
+					in.bad = true
+					return p.b.fieldError(r, colName(col), v, err)
+				}
+				in.gpusNode = n
+				in.models = append(in.models, models...)
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // reqMem sets the requested memory per processor: from ReqTRES's mem (the
@@ -370,7 +449,7 @@ func (p *sacctParser) step(key string, get func(string) string, num int) error {
 
 // colName spells a lower-case column name as sacct does, for errors.
 func colName(lower string) string {
-	for _, n := range strings.Split(SacctFormat+",Elapsed,Timelimit", ",") {
+	for _, n := range strings.Split(SacctFormat+colNames, ",") {
 		if strings.ToLower(n) == lower {
 			return n
 		}

@@ -222,7 +222,9 @@ type jsonJob struct {
 		} `json:"total"`
 	} `json:"time"`
 	Required struct {
-		CPUs jsonNum `json:"CPUs"`
+		CPUs          jsonNum `json:"CPUs"`
+		MemoryPerCPU  jsonNum `json:"memory_per_cpu"`
+		MemoryPerNode jsonNum `json:"memory_per_node"`
 	} `json:"required"`
 	AllocationNodes jsonNum `json:"allocation_nodes"`
 	TRES            struct {
@@ -234,6 +236,7 @@ type jsonJob struct {
 
 type jsonTRES struct {
 	Type  string  `json:"type"`
+	Name  string  `json:"name"` // "gpu" or "gpu:a100" for a gres; null or "" for most
 	Count jsonNum `json:"count"`
 }
 
@@ -345,6 +348,9 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	procs := cmpPositive(r.req, r.alloc)
 	if mb, ok := tresCount(j.TRES.Requested, "mem"); ok && procs > 0 {
 		r.reqKB = float64(mb) * 1024 / float64(procs)
+	}
+	if err := jsonDemand(b, &r, j); err != nil {
+		return err
 	}
 	finishSlurm(&r)
 	b.rep.Steps += len(j.Steps)
@@ -527,4 +533,51 @@ func (c *lineCounter) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.lines += bytes.Count(p[:k], []byte("\n"))
 	return k, err
+}
+
+// jsonDemand reads what the job asks beyond processors, as sacct's demand
+// does: tres.requested (else tres.allocated, noted), the node count from
+// allocation_nodes when the TRES have none, required.memory_per_cpu or
+// memory_per_node (Slurm ≥ 23.02) when they have no memory.
+func jsonDemand(b *builder, r *record, j *jsonJob) error {
+	list, field := j.TRES.Requested, "tres.requested"
+	if len(list) == 0 {
+		if list, field = j.TRES.Allocated, "tres.allocated"; len(list) > 0 {
+			r.note(noteDemandAlloc)
+		}
+	}
+	var in demandIn
+	entries := make([]tresEntry, 0, len(list))
+	for _, t := range list {
+		key := t.Type
+		if t.Name != "" {
+			key += "/" + t.Name
+		}
+		switch {
+		case t.Count.big:
+			entries = append(entries, tresEntry{key, t.Count.text}) // fails below, quoted
+		case t.Count.ok():
+			entries = append(entries, tresEntry{key, strconv.FormatInt(t.Count.v, 10)})
+		}
+	}
+	if key, v, err := slurmTRES(&in, entries); err != nil {
+		in.bad = true
+		if err := b.fieldError(r, field, key+"="+v, err); err != nil {
+			return err
+		}
+	}
+	if n := j.AllocationNodes; in.nodes == 0 && n.ok() && n.v > 0 && n.v <= maxProcs {
+		in.nodes = n.v
+	}
+	if in.memTotal == 0 {
+		if m := j.Required.MemoryPerCPU; m.ok() && m.v > 0 {
+			in.memPerCPU = float64(m.v)
+		} else if m := j.Required.MemoryPerNode; m.ok() && m.v > 0 {
+			in.memPerNode = float64(m.v)
+		}
+	}
+	if in.any() || in.dropped {
+		r.dem = &in
+	}
+	return nil
 }

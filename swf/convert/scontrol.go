@@ -210,6 +210,74 @@ func (s *snapBuilder) scontrolRecord(rec string, num int) error {
 	if state == "" {
 		return b.malformed(num, "JobState", "", errors.New("no JobState"))
 	}
+	if err := s.scontrolDemand(&q, kv); err != nil {
+		return err
+	}
 	s.add(q, []string{state})
+	return nil
+}
+
+// scontrolDemand reads what the job asks beyond processors: ReqTRES (or
+// TRES, the request of a pending job and the allocation of a running one,
+// or AllocTRES); NumNodes when they have no node; MinMemoryNode or
+// MinMemoryCPU when they have no memory; TresPerNode ("gres:gpu:2" or
+// "gres/gpu:a100:2") when they have no GPUs; OverSubscribe=NO for whole
+// nodes.
+func (s *snapBuilder) scontrolDemand(q *queued, kv map[string]string) error {
+	var in demandIn
+	field := "ReqTRES"
+	tres := kv[field]
+	for _, f := range []string{"TRES", "AllocTRES"} {
+		if tres == "" || tres == "(null)" {
+			field, tres = f, kv[f]
+		}
+	}
+	if tres == "(null)" {
+		tres = ""
+	}
+	if key, v, err := slurmTRES(&in, tresEntries(tres)); err != nil {
+		in.bad = true
+		if err := s.fieldError(q, field, key+"="+v, err); err != nil {
+			return err
+		}
+	}
+	if in.nodes == 0 && q.Nodes > 0 {
+		in.nodes = q.Nodes
+	}
+	if in.memTotal == 0 {
+		for _, k := range []string{"MinMemoryNode", "MinMemoryCPU"} {
+			v := kv[k]
+			if v == "" || v == "0" || v == "N/A" {
+				continue
+			}
+			size, err := parseSize(v, 1<<20)
+			if err != nil {
+				in.bad = true
+				if err := s.fieldError(q, k, v, err); err != nil {
+					return err
+				}
+				break
+			}
+			if k == "MinMemoryNode" {
+				in.memPerNode = size / (1 << 20)
+			} else {
+				in.memPerCPU = size / (1 << 20)
+			}
+			break
+		}
+	}
+	if v := kv["TresPerNode"]; in.gpus == 0 && v != "" && v != "N/A" && v != "(null)" {
+		n, models, err := slurmGRES(strings.NewReplacer("gres:", "", "gres/", "").Replace(v))
+		if err != nil {
+			in.bad = true
+			if err := s.fieldError(q, "TresPerNode", v, err); err != nil {
+				return err
+			}
+		}
+		in.gpusNode = n
+		in.models = append(in.models, models...)
+	}
+	in.excl = kv["OverSubscribe"] == "NO"
+	q.Demand = makeDemand(&in, q.CPUs, q.note)
 	return nil
 }

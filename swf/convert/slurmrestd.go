@@ -49,6 +49,10 @@ type restJob struct {
 	Priority        jsonNum   `json:"priority"`
 	CPUs            jsonNum   `json:"cpus"`
 	NodeCount       jsonNum   `json:"node_count"`
+	TRESReq         *string   `json:"tres_req_str"`
+	TRESAlloc       *string   `json:"tres_alloc_str"`
+	MemoryPerNode   jsonNum   `json:"memory_per_node"`
+	MemoryPerCPU    jsonNum   `json:"memory_per_cpu"`
 	JobResources    struct {
 		AllocatedCPUs  jsonNum `json:"allocated_cpus"`  // to v0.0.40
 		AllocatedHosts jsonNum `json:"allocated_hosts"` // to v0.0.40
@@ -187,7 +191,39 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 			*c.dst = c.n.v
 		}
 	}
+	if err := s.restDemand(&q, j); err != nil {
+		return err
+	}
 	s.add(q, j.JobState.words)
+	return nil
+}
+
+// restDemand reads what the job asks beyond processors: tres_req_str
+// (else tres_alloc_str); node_count when it has no node; memory_per_node
+// or memory_per_cpu (MB) when it has no memory.
+func (s *snapBuilder) restDemand(q *queued, j *restJob) error {
+	var in demandIn
+	tres, field := str(j.TRESReq), "tres_req_str"
+	if tres == "" {
+		tres, field = str(j.TRESAlloc), "tres_alloc_str"
+	}
+	if key, v, err := slurmTRES(&in, tresEntries(tres)); err != nil {
+		in.bad = true
+		if err := s.fieldError(q, field, key+"="+v, err); err != nil {
+			return err
+		}
+	}
+	if in.nodes == 0 && q.Nodes > 0 {
+		in.nodes = q.Nodes
+	}
+	if in.memTotal == 0 {
+		if m := j.MemoryPerNode; m.ok() && m.v > 0 {
+			in.memPerNode = float64(m.v)
+		} else if m := j.MemoryPerCPU; m.ok() && m.v > 0 {
+			in.memPerCPU = float64(m.v)
+		}
+	}
+	q.Demand = makeDemand(&in, q.CPUs, q.note)
 	return nil
 }
 

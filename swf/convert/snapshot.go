@@ -69,6 +69,10 @@ type QueuedJob struct {
 	// JobHeldUser, ...), "" when none.
 	State, Reason                  string
 	Name, User, Account, Partition string
+	// Demand is what the job asks beyond processors (nodes, memory per
+	// node, GPUs; see the package documentation, Demands), nil when the
+	// input shows nothing more. Array tasks of one record share it.
+	Demand *swf.Demand
 }
 
 // snapshot states: what a state word means for the queue.
@@ -288,6 +292,13 @@ func (s *snapBuilder) finish() (*Snapshot, error) {
 		return cmp.Or(cmp.Compare(y.Priority, x.Priority), cmp.Compare(x.Submit, y.Submit), compareIDs(x.ID, y.ID))
 	})
 	b.rep.Jobs = len(snap.Running) + len(snap.Waiting)
+	for _, l := range [][]QueuedJob{snap.Running, snap.Waiting} {
+		for _, q := range l {
+			if q.Demand != nil {
+				b.rep.Demands++
+			}
+		}
+	}
 	snap.Report = b.rep
 	return snap, nil
 }
@@ -439,6 +450,7 @@ func (s *Snapshot) Jobs(user, queue func(name string) int64) (running, waiting [
 func (q *QueuedJob) swfJob(id int64, running bool) swf.Job {
 	j := swf.NewJob()
 	j.ID, j.Submit, j.ReqProcs, j.ReqTime = id, q.Submit, q.CPUs, q.TimeLimit
+	j.Demand = q.Demand
 	if running {
 		j.AllocProcs = q.CPUs
 		if q.Start >= q.Submit {
