@@ -88,13 +88,20 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: s.seq}
 }
 
-// spreadCannotKeep is keepsHolder's answer without placing k, where it is
-// plain arithmetic: a spread job k without memory, beside a spread holder
-// without memory, takes exactly its cores from what the holder could
-// use at the shadow (every core free now is free then).
+// spreadCannotKeep is keepsHolder's answer before placing k, when it is
+// plain arithmetic: beside a holder that asks cores alone, k takes at
+// least its cores from what the holder could use at the shadow.
 func (s *Sim) spreadCannotKeep(h, k *Job) bool {
-	return h.nd.nodes == 0 && k.nd.nodes == 0 && h.nd.mem == 0 && k.nd.mem == 0 && s.have-k.nd.cores < s.want
+	c := k.nd.cores
+	if k.nd.nodes > 0 {
+		c *= k.nd.nodes
+	}
+	return coresOnly(&h.nd) && s.have-c < s.want
 }
+
+// coresOnly reports whether a need is cores spread over any nodes and
+// nothing else: then only the count of free cores matters to it.
+func coresOnly(n *need) bool { return n.nodes == 0 && n.mem == 0 }
 
 // earliest returns the earliest time waiting job h fits, if the running
 // jobs end as predicted (a stale predicted end counts as it is, S3): the
@@ -107,6 +114,26 @@ func (s *Sim) spreadCannotKeep(h, k *Job) bool {
 // fits nowhere even then.
 func (s *Sim) earliest(h *Job) int64 {
 	m, n := s.m, &h.nd
+	if coresOnly(n) {
+		// What h can use of a node is its free cores: s.free now, and
+		// each ending job's cores; no node need be looked at.
+		s.want, s.have = n.cores, s.free
+		if s.have >= s.want {
+			return s.now
+		}
+		shadow := never
+		s.run.Ascend(func(r *Job) bool {
+			if shadow != never && r.predEnd() != shadow {
+				return false
+			}
+			s.have += r.held
+			if shadow == never && s.have >= s.want {
+				shadow = r.predEnd()
+			}
+			return true
+		})
+		return shadow
+	}
 	a := &s.shadowAv
 	a.copyFrom(&m.free)
 	s.want = n.nodes
@@ -146,6 +173,17 @@ func (s *Sim) earliest(h *Job) int64 {
 // the extra processors of one pool (§2.2) do.
 func (s *Sim) keepsHolder(h, k *Job) bool {
 	m, a := s.m, &s.shadowAv
+	if coresOnly(&h.nd) { // every core k takes is one h cannot use (earliest)
+		var c int64
+		for _, sh := range k.alloc {
+			c += sh.cores
+		}
+		if s.have-c < s.want {
+			return false
+		}
+		s.have -= c
+		return true
+	}
 	have := s.have
 	for i := range k.alloc {
 		node := int(k.alloc[i].node)

@@ -75,6 +75,8 @@ type machine struct {
 	maxM  int64
 
 	countMemory bool // Config.CountMemory
+	// firstFree is at most the first node with a free core in free.
+	firstFree int
 	// used[i] == stamp marks the nodes the job being placed already has.
 	used  []uint32
 	stamp uint32
@@ -370,6 +372,9 @@ func (m *machine) take(as []*avail, i int, n *need, c int64) share {
 // apply adds (sign 1) or removes (sign −1) share sh of a job needing n.
 func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 	i := sh.node
+	if sign > 0 && a == &m.free {
+		m.firstFree = min(m.firstFree, int(i))
+	}
 	a.cores[i] += sign * sh.cores
 	a.mem[i] += sign * sh.mem
 	if sh.gpus != 0 {
@@ -387,8 +392,10 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 		}
 		return
 	}
-	for k, v := range n.named {
-		a.named[i][k] += sign * v
+	if len(n.named) > 0 {
+		for k, v := range n.named {
+			a.named[i][k] += sign * v
+		}
 	}
 }
 
@@ -416,7 +423,14 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 		out = append(out, m.take(as, i, n, c))
 	}
 	if m.place == firstFit {
-		for i := 0; i < len(m.kind) && left > 0; i++ {
+		i := 0
+		if as[0] == &m.free { // nodes before firstFree have no free core
+			for m.firstFree < len(m.kind) && m.free.cores[m.firstFree] == 0 {
+				m.firstFree++
+			}
+			i = m.firstFree
+		}
+		for ; i < len(m.kind) && left > 0; i++ {
 			if m.fitsIn(as, i, n, spread) {
 				grant(i)
 			}
