@@ -41,6 +41,37 @@
 // EASYScheduler (ExampleOrder). A Scheduler may name itself (Name); the
 // name is Result.Policy.
 //
+// # Machines of nodes
+//
+// Config.Nodes makes the machine a set of nodes (swf.Node kinds: cores,
+// memory, GPUs of one model, named resources such as local disk) and
+// places each job's swf.Demand on them: shares of one shape on Nodes
+// distinct nodes, or cores spread over as many nodes as it takes (a job
+// without a Demand), whole GPUs or a share of one GPU (thousandths, many
+// jobs on one GPU up to 1000), GPU models the job accepts, whole nodes
+// (Exclusive). Config.Placement picks the node of each share: first fit
+// (nil), BestFit, or a user's Placement (a Choose and a Name).
+//
+//	nodes := []swf.Node{{Name: "gpu", Count: 4, Cores: 32, Memory: 256 << 10, GPUs: 8, GPUModel: "A100"}}
+//	res, err := sched.Run(ctx, sched.Config{Nodes: nodes, Placement: sched.BestFit}, jobs)
+//	err = res.Check()                  // no node overdrawn, every demand met
+//	cores, memory, gpus := res.Use(0, 0) // the share of each resource held
+//
+// The contract: EASY and its presets and FCFS start, reserve and backfill
+// over every resource. The holder's reservation is the first predicted
+// end after which enough nodes have room for its shares (Pass.Earliest;
+// jobs ending at that instant all count as ended); a job may backfill if
+// it fits now and ends by then, or leaves the holder room at that time on
+// any nodes (the extra processors of one pool, §2.2, node by node). A job
+// no node could ever hold is rejected as sanitize.FitsNoNode and counted
+// by the resource it lacks (Result.NoNode). A machine of nodes with jobs
+// that ask cores alone schedules exactly as one pool with ShadowTies,
+// job by job (TestNodesSpreadEqualsPool); a machine without Nodes is
+// unchanged. A user's Scheduler sees free resources (Pass.Nodes), demands
+// (Job.Demand), and Pass.Start places by the Config's Placement, ErrNoFit
+// if no node has room; Pass.Free, Shadow and Profile count cores alone.
+// Peer modes have one pool and refuse Nodes.
+//
 // # Pinned semantics
 //
 // S1: events at one instant are handled as terminations, expiries,
@@ -101,8 +132,9 @@
 //	res, err := s.Finish()             // run to the end
 //
 // Submit and Cancel may be called from At callbacks and Observer methods.
-// Also: OfferedLoad and ScaleArrivals (§3.6, §4), Result.Utilization,
-// Result.WriteSWF; runtime predictors are in sched/predict. Events cost
+// Also: Result.Utilization, Result.WriteSWF; a log's offered load and
+// load scaling are in sched/load (§3.6, §4), runtime predictors in
+// sched/predict. Events cost
 // O(log n) (measurements beside the benchmarks). A Sim is not safe for
 // concurrent use; run independent Sims in parallel.
 //
