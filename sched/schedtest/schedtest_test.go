@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/sched"
 )
@@ -25,6 +26,51 @@ func TestBuiltins(t *testing.T) {
 	t.Run("user order", func(t *testing.T) {
 		Scheduler(t, func() sched.Scheduler { return sched.EASYScheduler{Queue: byUser{}, Backfill: byUser{}} })
 	})
+}
+
+// Every preset's Scheduler keeps the contract on machines of nodes too,
+// as does a user's policy that stops at ErrNoFit.
+func TestBuiltinsOnNodes(t *testing.T) {
+	for _, pr := range sched.Presets() {
+		s := pr.New(8).Scheduler
+		if s == nil {
+			s = sched.EASYScheduler{}
+		}
+		t.Run(pr.Name, func(t *testing.T) { NodeScheduler(t, func() sched.Scheduler { return s }) })
+		if testing.Short() {
+			break
+		}
+	}
+	t.Run("user fcfs", func(t *testing.T) {
+		NodeScheduler(t, func() sched.Scheduler { return schedFunc(fcfs) })
+	})
+}
+
+type schedFunc func(*sched.Pass)
+
+func (f schedFunc) Schedule(p *sched.Pass) { f(p) }
+
+// A Schedule call that never returns (a policy that probes while
+// Free() > 0 and ignores ErrNoFit loops forever on a machine of nodes)
+// fails the check instead of hanging it. The stuck calls here wait on a
+// channel, released at the end, so that none is left spinning.
+func TestNodeSchedulerCatchesALoop(t *testing.T) {
+	for name, v := range map[string]string{"rapid.nofailfile": "true", "rapid.shrinktime": "1ms"} {
+		if f := flag.Lookup(name); f != nil {
+			old := f.Value.String()
+			flag.Set(name, v)
+			defer flag.Set(name, old)
+		}
+	}
+	defer func(d time.Duration) { runTimeout = d }(runTimeout)
+	runTimeout = 200 * time.Millisecond
+	release := make(chan struct{})
+	defer close(release)
+	r := &recorder{TB: t}
+	check(r, func() sched.Scheduler { return schedFunc(func(*sched.Pass) { <-release }) }, true)
+	if !r.failed || !strings.Contains(r.msg, "did not end") {
+		t.Errorf("failed %v with %q, want a failure saying the run did not end", r.failed, r.msg)
+	}
 }
 
 // byUser serves low user numbers first.
@@ -75,7 +121,7 @@ func TestBrokenPolicies(t *testing.T) {
 		{"not deterministic", "not deterministic", func() sched.Scheduler { return &flip{} }},
 	} {
 		r := &recorder{TB: t}
-		check(r, tc.s)
+		check(r, tc.s, false)
 		if !r.failed || !strings.Contains(r.msg, tc.want) {
 			t.Errorf("%s: failed %v with %q, want a failure naming %q", tc.name, r.failed, r.msg, tc.want)
 		}
