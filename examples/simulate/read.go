@@ -12,8 +12,7 @@ import (
 type trace struct {
 	name   string // as given on the command line ("-" is "standard input")
 	header *swf.Header
-	jobs   []swf.Job // nil once the simulator holds its own copies (see simulate)
-	read   int       // job lines read, len(jobs) as read
+	jobs   []swf.Job
 	stats  swf.Stats
 }
 
@@ -70,7 +69,6 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 		}
 	}
 	t.stats = r.Stats()
-	t.read = len(t.jobs)
 	if len(t.jobs) == 0 {
 		return nil, fmt.Errorf("%s: no job lines", t.name)
 	}

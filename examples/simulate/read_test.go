@@ -26,7 +26,7 @@ func BenchmarkReadTrace(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				n = tr.read
+				n = len(tr.jobs)
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 		})
@@ -64,8 +64,8 @@ func TestReadTracePresized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.read != n || len(tr.jobs) != n {
-		t.Fatalf("read %d jobs (slice %d), want %d", tr.read, len(tr.jobs), n)
+	if len(tr.jobs) != n {
+		t.Fatalf("read %d jobs, want %d", len(tr.jobs), n)
 	}
 	size := uint64(n) * uint64(unsafe.Sizeof(swf.Job{}))
 	if got := after.TotalAlloc - before.TotalAlloc; got > size*3/2 {
@@ -74,8 +74,8 @@ func TestReadTracePresized(t *testing.T) {
 
 	hostile := "; MaxJobs: 999999999999\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
 	tr, err = readTrace("-", strings.NewReader(hostile), false, func(float64) {})
-	if err != nil || tr.read != 1 {
-		t.Fatalf("hostile header: %v, %d jobs", err, tr.read)
+	if err != nil || len(tr.jobs) != 1 {
+		t.Fatalf("hostile header: %v, %v", err, tr)
 	}
 	if c := cap(tr.jobs); c > maxPresize {
 		t.Errorf("hostile header reserved %d jobs, more than %d", c, maxPresize)

@@ -85,7 +85,7 @@ func warnings(info *runInfo) []warning {
 	}
 	sum := &info.res.Summary
 	if len(info.res.Records) == 0 {
-		add("nothing_simulated", map[string]int{"jobs_read": info.trace.read}, "no job was simulated: every line was rejected")
+		add("nothing_simulated", map[string]int{"jobs_read": len(info.trace.jobs)}, "no job was simulated: every line was rejected")
 	}
 	if sum.Overran > 0 {
 		add("overran", map[string]int{"jobs": sum.Overran},
@@ -240,7 +240,7 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("policy", "%s: %s", info.policy.Name, info.policy.Doc)
 	line("machine", "%d processors (%s)", info.cfg.MachineSize, info.machineFrom)
 	line("options", "%s", optionsText(info))
-	line("jobs read", "%d", info.trace.read)
+	line("jobs read", "%d", len(info.trace.jobs))
 	line("simulated", "%d", len(res.Records))
 	reasons, count := rejections(&res.Rejected)
 	line("rejected", "%d", len(res.Rejected.Excluded))
@@ -376,7 +376,7 @@ func jsonReport(info *runInfo) report {
 		Machine:       info.cfg.MachineSize,
 		MachineFrom:   info.machineFrom,
 		Options:       jsonOptions{info.cfg.Peer.String(), info.cfg.PerEventPass, info.cfg.KillAtEstimate, info.cfg.ShadowTies},
-		JobsRead:      info.trace.read,
+		JobsRead:      len(info.trace.jobs),
 		JobsSimulated: len(res.Records),
 		JobsRejected:  len(res.Rejected.Excluded),
 		Rejected:      rej,

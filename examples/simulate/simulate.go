@@ -81,13 +81,7 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 
 	bar.Stage("simulate "+o.policy.Name, 4)
 	t1 := time.Now()
-	// The simulator copies every job it admits (sched.Sim.Load), so the
-	// read slice is dropped here and runSteps lets go of it after Load:
-	// what Finish allocates for the result can reuse its memory instead of
-	// adding to the peak.
-	jobs := tr.jobs
-	tr.jobs = nil
-	if info.res, err = runSteps(ctx, info.cfg, jobs, bar.Set); err != nil {
+	if info.res, err = runSteps(ctx, info.cfg, tr.jobs, bar.Set); err != nil {
 		return err
 	}
 	info.simTime = time.Since(t1)
@@ -123,6 +117,9 @@ func runSteps(ctx context.Context, cfg sched.Config, jobs []swf.Job, set func(fl
 	if err != nil {
 		return nil, err
 	}
+	if err := s.Load(jobs); err != nil {
+		return nil, err
+	}
 	// The arrival span of the jobs that can be simulated (the sane
 	// predicate rejects the others).
 	first, last := int64(math.MaxInt64), int64(-1)
@@ -130,10 +127,6 @@ func runSteps(ctx context.Context, cfg sched.Config, jobs []swf.Job, set func(fl
 		if t := jobs[i].Submit; t >= 0 && t <= sanitize.MaxTime {
 			first, last = min(first, t), max(last, t)
 		}
-	}
-	// jobs is not used after Load, so the collector may free it.
-	if err := s.Load(jobs); err != nil {
-		return nil, err
 	}
 	const slices = 100
 	if last >= 0 {
