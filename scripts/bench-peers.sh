@@ -14,6 +14,8 @@
 #   exact  batchq as `est`, on a copy of the log whose field 9 (requested time) is field 4 (run
 #          time), gzipped like the archive's: the work the peer does, through the same SWF parse
 #          (simulate has no exact-run-time option; PERFECT++ exists but backfills shortest first)
+#   plain  batchq as `exact`, on the same copy uncompressed, prepared once as the peer's JSON is:
+#          the peer's work with its kind of input (a file read without decompression)
 #
 # and prints, per log, the median CPU seconds (user + sys, from wait4's rusage via
 # scripts/rusage.go), the median peak RSS and the medians of the per-round ratios batchq / peer.
@@ -104,14 +106,17 @@ peer_input() {
 	echo "$json"
 }
 
-# exact_log LOG.swf.gz NAME: the log with field 9 := field 4, gzipped, made once.
+# exact_log LOG.swf.gz NAME: the log with field 9 := field 4, made once, plain (NAME.exact.swf)
+# and gzipped (NAME.exact.swf.gz); prints the gzipped one's path.
 exact_log() {
-	local out="$cache/$2.exact.swf.gz"
-	if [[ ! -s $out || $1 -nt $out ]]; then
-		gzip -dcf "$1" | awk '/^[;#]/ || NF < 18 {print; next} {$9 = $4; print}' | gzip -6 >"$out.tmp"
+	local out="$cache/$2.exact.swf"
+	if [[ ! -s $out.gz || $1 -nt $out.gz ]]; then
+		gzip -dcf "$1" | awk '/^[;#]/ || NF < 18 {print; next} {$9 = $4; print}' >"$out.tmp"
+		gzip -6 -c "$out.tmp" >"$out.gz.tmp"
 		mv "$out.tmp" "$out"
+		mv "$out.gz.tmp" "$out.gz"
 	fi
-	echo "$out"
+	echo "$out.gz"
 }
 
 # rounds_of LABEL... -- then one command per label separated by "--": runs $rounds rounds of the
@@ -145,10 +150,10 @@ if [[ ! -d $traces ]]; then
 	note "no traces at $traces (BENCH_TRACES): the per-log tables are skipped"
 else
 	echo
-	echo "## EASY, whole process, median of $rounds rounds (est, peer, exact alternating); CPU = user + sys"
+	echo "## EASY, whole process, median of $rounds rounds (est, peer, exact, plain alternating); CPU = user + sys; ratios: medians of the per-round ratios"
 	echo
-	echo "| log | job lines / peer jobs | P | peer CPU s | batchq est CPU s | est / peer | batchq exact CPU s | exact / peer | peer RSS MiB | batchq RSS MiB | RSS batchq / peer | batchq KB per job |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| log | job lines / peer jobs | P | peer CPU s | est CPU s | est / peer | exact CPU s | exact / peer | plain CPU s | plain / peer | peer RSS MiB | est RSS MiB | RSS est / peer | est KB per job |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	while read -r name file procs; do
 		if [[ -n ${BENCH_LOGS:-} && " $BENCH_LOGS " != *" $name "* ]]; then continue; fi
 		log="$traces/$file"
@@ -158,32 +163,36 @@ else
 		exact=$(exact_log "$log" "$base")
 		if ((have_peer)); then
 			json=$(peer_input "$log" "$base")
-			run_rounds est peer exact -- \
+			run_rounds est peer exact plain -- \
 				"$bin/simulate" -policy easy -machine "$procs" "$log" -- \
 				"$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus "$procs" --output /dev/null -- \
-				"$bin/simulate" -policy easy -machine "$procs" "$exact"
+				"$bin/simulate" -policy easy -machine "$procs" "$exact" -- \
+				"$bin/simulate" -policy easy -machine "$procs" "${exact%.gz}"
 		else
-			run_rounds est exact -- \
+			run_rounds est exact plain -- \
 				"$bin/simulate" -policy easy -machine "$procs" "$log" -- \
-				"$bin/simulate" -policy easy -machine "$procs" "$exact"
+				"$bin/simulate" -policy easy -machine "$procs" "$exact" -- \
+				"$bin/simulate" -policy easy -machine "$procs" "${exact%.gz}"
 		fi
 		est_cpu=$(col est 3 | median)
 		exact_cpu=$(col exact 3 | median)
+		plain_cpu=$(col plain 3 | median)
 		est_rss=$(col est 4 | median)
 		if ((have_peer)); then
 			peer_cpu=$(col peer 3 | median)
 			peer_rss=$(col peer 4 | median)
 			r_est=$(ratio est peer 3 | median)
 			r_exact=$(ratio exact peer 3 | median)
+			r_plain=$(ratio plain peer 3 | median)
 			r_rss=$(ratio est peer 4 | median)
 			pj=$(grep -o '"job_id"' "$json" | wc -l)
-			printf '| %s | %d / %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f |\n' \
-				"$name" "$n" "$pj" "$procs" "$peer_cpu" "$est_cpu" "$r_est" "$exact_cpu" "$r_exact" \
+			printf '| %s | %d / %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f |\n' \
+				"$name" "$n" "$pj" "$procs" "$peer_cpu" "$est_cpu" "$r_est" "$exact_cpu" "$r_exact" "$plain_cpu" "$r_plain" \
 				"$(awk -v k="$peer_rss" 'BEGIN {print k / 1024}')" "$(awk -v k="$est_rss" 'BEGIN {print k / 1024}')" \
 				"$r_rss" "$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')"
 		else
-			printf '| %s | %d | %d | – | %.3f | – | %.3f | – | – | %.1f | – | %.2f |\n' \
-				"$name" "$n" "$procs" "$est_cpu" "$exact_cpu" \
+			printf '| %s | %d | %d | – | %.3f | – | %.3f | – | %.3f | – | – | %.1f | – | %.2f |\n' \
+				"$name" "$n" "$procs" "$est_cpu" "$exact_cpu" "$plain_cpu" \
 				"$(awk -v k="$est_rss" 'BEGIN {print k / 1024}')" "$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')"
 		fi
 	done <<<"$logs_all"
