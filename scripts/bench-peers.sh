@@ -143,7 +143,10 @@ run_rounds() {
 # col LABEL FIELD: a column of $bin/runs (2 round, 3 cpu, 4 rss, 5 wall).
 col() { awk -v l="$1" -v f="$2" '$1 == l {print $f}' "$bin/runs"; }
 # ratio A B FIELD: the per-round ratios A / B.
-ratio() { paste <(col "$1" "$3") <(col "$2" "$3") | awk '{print $1 / $2}'; }
+ratio() { paste <(col "$1" "$3") <(col "$2" "$3") | awk '{print ($2 > 0 ? $1 / $2 : "nan")}'; }
+
+# simulated ARGS...: the jobs batchq simulates (its -json report's jobs_simulated).
+simulated() { "$bin/simulate" -json "$@" | awk -F'[:,]' '/"jobs_simulated"/ {gsub(/ /, "", $2); print $2}'; }
 
 # ---- batchq vs the peer ----
 if [[ ! -d $traces ]]; then
@@ -152,8 +155,8 @@ else
 	echo
 	echo "## EASY, whole process, median of $rounds rounds (est, peer, exact, plain alternating); CPU = user + sys; ratios: medians of the per-round ratios"
 	echo
-	echo "| log | job lines / peer jobs | P | peer CPU s | est CPU s | est / peer | exact CPU s | exact / peer | plain CPU s | plain / peer | peer RSS MiB | est RSS MiB | RSS est / peer | est KB per job |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| log | job lines | jobs batchq / peer | P | peer CPU s | est CPU s | est / peer | exact CPU s | exact / peer | plain CPU s | plain / peer | peer RSS MiB | est RSS MiB | RSS est / peer | est KB per job line |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	while read -r name file procs; do
 		if [[ -n ${BENCH_LOGS:-} && " $BENCH_LOGS " != *" $name "* ]]; then continue; fi
 		log="$traces/$file"
@@ -161,8 +164,14 @@ else
 		base=${file%.swf.gz}
 		n=$(jobs "$log")
 		exact=$(exact_log "$log" "$base")
+		sim=$(simulated -policy easy -machine "$procs" "$log")
+		pj=0
 		if ((have_peer)); then
 			json=$(peer_input "$log" "$base")
+			pj=$(grep -o '"job_id"' "$json" | wc -l || true)
+			((pj > 0)) || note "$name: the peer's converter keeps no job of $log (it drops lines without a wait time): batchq's columns only"
+		fi
+		if ((pj > 0)); then
 			run_rounds est peer exact plain -- \
 				"$bin/simulate" -policy easy -machine "$procs" "$log" -- \
 				"$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus "$procs" --output /dev/null -- \
@@ -178,21 +187,20 @@ else
 		exact_cpu=$(col exact 3 | median)
 		plain_cpu=$(col plain 3 | median)
 		est_rss=$(col est 4 | median)
-		if ((have_peer)); then
+		if ((pj > 0)); then
 			peer_cpu=$(col peer 3 | median)
 			peer_rss=$(col peer 4 | median)
 			r_est=$(ratio est peer 3 | median)
 			r_exact=$(ratio exact peer 3 | median)
 			r_plain=$(ratio plain peer 3 | median)
 			r_rss=$(ratio est peer 4 | median)
-			pj=$(grep -o '"job_id"' "$json" | wc -l)
-			printf '| %s | %d / %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f |\n' \
-				"$name" "$n" "$pj" "$procs" "$peer_cpu" "$est_cpu" "$r_est" "$exact_cpu" "$r_exact" "$plain_cpu" "$r_plain" \
+			printf '| %s | %d | %d / %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f |\n' \
+				"$name" "$n" "$sim" "$pj" "$procs" "$peer_cpu" "$est_cpu" "$r_est" "$exact_cpu" "$r_exact" "$plain_cpu" "$r_plain" \
 				"$(awk -v k="$peer_rss" 'BEGIN {print k / 1024}')" "$(awk -v k="$est_rss" 'BEGIN {print k / 1024}')" \
 				"$r_rss" "$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')"
 		else
-			printf '| %s | %d | %d | – | %.3f | – | %.3f | – | %.3f | – | – | %.1f | – | %.2f |\n' \
-				"$name" "$n" "$procs" "$est_cpu" "$exact_cpu" "$plain_cpu" \
+			printf '| %s | %d | %d / – | %d | – | %.3f | – | %.3f | – | %.3f | – | – | %.1f | – | %.2f |\n' \
+				"$name" "$n" "$sim" "$procs" "$est_cpu" "$exact_cpu" "$plain_cpu" \
 				"$(awk -v k="$est_rss" 'BEGIN {print k / 1024}')" "$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')"
 		fi
 	done <<<"$logs_all"
