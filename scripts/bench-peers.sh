@@ -148,6 +148,15 @@ ratio() { paste <(col "$1" "$3") <(col "$2" "$3") | awk '{print ($2 > 0 ? $1 / $
 # simulated ARGS...: the jobs batchq simulates (its -json report's jobs_simulated).
 simulated() { "$bin/simulate" -json "$@" | awk -F'[:,]' '/"jobs_simulated"/ {gsub(/ /, "", $2); print $2}'; }
 
+# Figures for the summary against issue 34's goals.
+goal_est=() goal_exact=() goal_plain=() goal_kb=() goal_synth=() goal_cons="" goal_pp=""
+
+# span NUMBER...: "lo–hi" (format %.2f), or one value, or "–".
+span() {
+	(($# > 0)) || { echo "–"; return; }
+	printf '%s\n' "$@" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {a = sprintf("%.2f", lo); b = sprintf("%.2f", hi); print (a == b ? a : a "–" b)}'
+}
+
 # ---- batchq vs the peer ----
 if [[ ! -d $traces ]]; then
 	note "no traces at $traces (BENCH_TRACES): the per-log tables are skipped"
@@ -187,12 +196,14 @@ else
 		exact_cpu=$(col exact 3 | median)
 		plain_cpu=$(col plain 3 | median)
 		est_rss=$(col est 4 | median)
+		goal_kb+=("$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')")
 		if ((pj > 0)); then
 			peer_cpu=$(col peer 3 | median)
 			peer_rss=$(col peer 4 | median)
 			r_est=$(ratio est peer 3 | median)
 			r_exact=$(ratio exact peer 3 | median)
 			r_plain=$(ratio plain peer 3 | median)
+			goal_est+=("$r_est") goal_exact+=("$r_exact") goal_plain+=("$r_plain")
 			r_rss=$(ratio est peer 4 | median)
 			printf '| %s | %d | %d / %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f |\n' \
 				"$name" "$n" "$sim" "$pj" "$procs" "$peer_cpu" "$est_cpu" "$r_est" "$exact_cpu" "$r_exact" "$plain_cpu" "$r_plain" \
@@ -216,6 +227,8 @@ else
 			"$bin/simulate" -policy easy++ "$blue"
 		echo "| policy | CPU s | / EASY (per round) | RSS MiB |"
 		echo "|---|---:|---:|---:|"
+		goal_cons=$(ratio cons easy 3 | median)
+		goal_pp=$(ratio easypp easy 3 | median)
 		for p in easy:EASY cons:conservative easypp:EASY++; do
 			printf '| %s | %.3f | %.2f | %.1f |\n' "${p#*:}" "$(col "${p%%:*}" 3 | median)" \
 				"$(ratio "${p%%:*}" easy 3 | median)" "$(col "${p%%:*}" 4 | median | awk '{print $1 / 1024}')"
@@ -260,8 +273,22 @@ for n in $synth_sizes; do
 		row+=" | – | – | – |"
 	fi
 	echo "$row"
+	goal_synth+=("$(awk -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "%s jobs %.2f µs, %.3f KB", n >= 1e6 ? n / 1e6 " M" : n / 1e3 " k", c * 1e6 / n, k * 1.024 / n}')")
 done
 rounds=$saved_rounds
+
+echo
+echo "## issue 34's goals beside this run"
+echo
+echo "| goal | target | this run |"
+echo "|---|---|---|"
+echo "| EASY with user estimates, whole process, gzip SWF parse included: batchq / peer CPU | ≤ 0.5 | $(span "${goal_est[@]}") |"
+echo "| EASY with exact run times (the peer's work): batchq / peer CPU, gzip (plain) SWF | ≤ 0.4 | $(span "${goal_exact[@]}") ($(span "${goal_plain[@]}")) |"
+synth_text=""
+for x in "${goal_synth[@]}"; do synth_text+="${synth_text:+; }$x"; done
+echo "| peak memory per job: the logs (per job line); synthetic (CPU and memory per job) | ≤ 0.15 KB, flat from 10 k to 5 M | $(span "${goal_kb[@]}") KB; $synth_text |"
+echo "| conservative / EASY CPU on SDSC-BLUE | ≤ 3 | ${goal_cons:-–} |"
+echo "| EASY++ / EASY CPU on SDSC-BLUE | ≤ 1.3 | ${goal_pp:-–} |"
 
 echo
 machine "at end"
