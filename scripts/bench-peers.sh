@@ -61,15 +61,16 @@ done
 machine() {
 	local model
 	model=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
-	echo "machine: ${model:-unknown CPU}, $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
-	echo "load average $1: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+	echo "- machine: ${model:-unknown CPU}, $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
+	echo "- load average $1: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 }
 
 mkdir -p "$cache"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 
-echo "# bench-peers $(date -u '+%Y-%m-%d %H:%M UTC'), batchq $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $rounds rounds"
+echo "bench-peers $(date -u '+%Y-%m-%d %H:%M UTC'), batchq $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $rounds rounds:"
+echo
 machine "at start"
 
 # Built once; the runs below are the binaries, never `go run`.
@@ -84,6 +85,8 @@ elif ! command -v python3 >/dev/null || [[ ! -f $(dirname "$peer")/swf2hpcopt.py
 	note "python3 or $(dirname "$peer")/swf2hpcopt.py missing: cannot prepare the peer's input; batchq's columns only"
 	have_peer=0
 fi
+
+((have_peer)) && echo "- peer: $("$peer" --version 2>/dev/null || basename "$peer")"
 
 # measure CMD...: one whole process; prints "cpu_s rss_kib wall_s".
 measure() { "$bin/rusage" "$@"; }
@@ -162,7 +165,7 @@ if [[ ! -d $traces ]]; then
 	note "no traces at $traces (BENCH_TRACES): the per-log tables are skipped"
 else
 	echo
-	echo "## EASY, whole process, median of $rounds rounds (est, peer, exact, plain alternating); CPU = user + sys; ratios: medians of the per-round ratios"
+	echo "### EASY, whole process, median of $rounds rounds (est, peer, exact, plain alternating); CPU = user + sys; ratios: medians of the per-round ratios"
 	echo
 	echo "| log | job lines | jobs batchq / peer | P | peer CPU s | est CPU s | est / peer | exact CPU s | exact / peer | plain CPU s | plain / peer | peer RSS MiB | est RSS MiB | RSS est / peer | est KB per job line |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -219,7 +222,7 @@ else
 	blue="$traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
 	if [[ -f $blue && (-z ${BENCH_LOGS:-} || " $BENCH_LOGS " == *" SDSC-BLUE "*) ]]; then
 		echo
-		echo "## batchq alone on SDSC-BLUE (1152 processors), median of $rounds rounds (EASY, conservative, EASY++ alternating)"
+		echo "### batchq alone on SDSC-BLUE (1152 processors), median of $rounds rounds (EASY, conservative, EASY++ alternating)"
 		echo
 		run_rounds easy cons easypp -- \
 			"$bin/simulate" -policy easy "$blue" -- \
@@ -238,7 +241,7 @@ fi
 
 # ---- memory and CPU per job on synthetic logs ----
 echo
-echo "## EASY per job on synthetic logs (examples/synth -load 0.7 -estimates -seed 1, 128 processors), median of 5 rounds"
+echo "### EASY per job on synthetic logs (examples/synth -load 0.7 -estimates -seed 1, 128 processors), median of 5 rounds"
 echo
 echo "| jobs | batchq CPU s | batchq µs per job | batchq RSS MiB | batchq KB per job | peer CPU s | peer RSS MiB | peer KB per job |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -278,7 +281,7 @@ done
 rounds=$saved_rounds
 
 echo
-echo "## issue 34's goals beside this run"
+echo "### issue 34's goals beside this run"
 echo
 echo "| goal | target | this run |"
 echo "|---|---|---|"
