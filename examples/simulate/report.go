@@ -97,7 +97,7 @@ func warnings(info *runInfo) []warning {
 			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
 			sum.NoEstimate, len(info.res.Records))
 	}
-	if d := degeneracy(info.res); d != nil {
+	if d := degeneracy(info.res, info.changed()); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
@@ -142,15 +142,16 @@ func oneSecondJobs(res *sched.Result) int {
 
 // degeneracy returns the symptoms of a degenerate schedule, nil if it
 // shows none. Every wait 0 counts only beside another symptom: a lightly
-// loaded machine legitimately starts every job at once.
-func degeneracy(res *sched.Result) *degenerate {
+// loaded machine legitimately starts every job at once. changed is
+// res.Changed() (runInfo.changed).
+func degeneracy(res *sched.Result, changed map[string]int) *degenerate {
 	n := len(res.Records)
 	if n == 0 {
 		return nil
 	}
 	sum := &res.Summary
 	d := &degenerate{Jobs: n, OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
-		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed(res)}
+		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed}
 	if float64(d.OneSecondJobs) > degenerateShare*float64(n) {
 		d.Symptoms = append(d.Symptoms, "one_second_jobs")
 	}
@@ -197,13 +198,16 @@ func (d *degenerate) text() string {
 		"; jobs changed per rule: " + changedText(d.Changed)
 }
 
-// changed is sched.Result.Changed, never nil (for JSON).
-func changed(res *sched.Result) map[string]int {
-	m := res.Changed()
-	if m == nil {
-		m = map[string]int{}
+// changed is sched.Result.Changed, never nil (for JSON), counted once: it
+// walks every record, and the report and its warnings both need it.
+func (info *runInfo) changed() map[string]int {
+	if info.changedByRule == nil {
+		info.changedByRule = info.res.Changed()
+		if info.changedByRule == nil {
+			info.changedByRule = map[string]int{}
+		}
 	}
-	return m
+	return info.changedByRule
 }
 
 // changedText lists the jobs changed per rule, by rule name.
@@ -266,7 +270,7 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)
 	line("estimates filled", "%d (no estimate in the log, S6)", sum.Filled)
 	line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
-	line("changed by rules", "%s", changedText(info.res.Changed()))
+	line("changed by rules", "%s", changedText(info.changed()))
 	for _, f := range info.outputs {
 		line("wrote", "%s", f)
 	}
@@ -405,7 +409,7 @@ func jsonReport(info *runInfo) report {
 		Overran:        sum.Overran,
 		EstimateFilled: sum.Filled,
 		NoEstimate:     sum.NoEstimate,
-		Changed:        changed(res),
+		Changed:        info.changed(),
 		OneSecondJobs:  oneSecondJobs(res),
 
 		Outputs:  append([]string{}, info.outputs...),

@@ -26,6 +26,8 @@ type runInfo struct {
 	simTime     time.Duration
 	wall        time.Duration
 	outputs     []string // files written
+
+	changedByRule map[string]int // res.Changed(), see changed
 }
 
 // config builds the simulated configuration: the preset, then the peer's

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/swf"
+)
+
+// BenchmarkReadTrace is the command's read of a whole trace (gzip
+// included), the largest share of a small log's whole process (issue 34).
+func BenchmarkReadTrace(b *testing.B) {
+	for _, name := range []string{tracetest.KTH, tracetest.SDSCBlue} {
+		b.Run(tracetest.ShortName(name), func(b *testing.B) {
+			p := tracetest.Path(b, name)
+			b.ReportAllocs()
+			var n int
+			for b.Loop() {
+				tr, err := readTrace(p, nil, false, func(float64) {})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(tr.jobs)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}
+
+// BenchmarkCommand is the whole command but the process start: read, EASY,
+// text report, on KTH (the small log whose cost is mostly not the
+// simulation).
+func BenchmarkCommand(b *testing.B) {
+	p := tracetest.Path(b, tracetest.KTH)
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := runContext(context.Background(), []string{p}, strings.NewReader(""), io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// TestReadTracePresized checks that reading allocates about the jobs' own
+// size when the header gives their count (appends alone allocate about
+// five times it), and that a header claiming far more jobs than the file
+// holds costs nothing but a bounded reservation.
+func TestReadTracePresized(t *testing.T) {
+	const n = 20000
+	var b strings.Builder
+	fmt.Fprintf(&b, "; MaxJobs: %d\n; MaxRecords: %d\n; MaxProcs: 64\n", n, n)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d %d -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n", i, i*10)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	tr, err := readTrace("-", strings.NewReader(b.String()), false, func(float64) {})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.jobs) != n {
+		t.Fatalf("read %d jobs, want %d", len(tr.jobs), n)
+	}
+	size := uint64(n) * uint64(unsafe.Sizeof(swf.Job{}))
+	if got := after.TotalAlloc - before.TotalAlloc; got > size*3/2 {
+		t.Errorf("reading %d jobs (%d B) allocated %d B, more than 1.5 times their size", n, size, got)
+	}
+
+	hostile := "; MaxJobs: 999999999999\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+	tr, err = readTrace("-", strings.NewReader(hostile), false, func(float64) {})
+	if err != nil || len(tr.jobs) != 1 {
+		t.Fatalf("hostile header: %v, %v", err, tr)
+	}
+	if c := cap(tr.jobs); c > maxPresize {
+		t.Errorf("hostile header reserved %d jobs, more than %d", c, maxPresize)
+	}
+}

@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# bench-peers.sh — batchq's examples/simulate beside HPCOpt's Rust sim-runner, whole processes.
+#
+#   scripts/bench-peers.sh [PEER_BINARY]        # default $BENCH_PEER, else ../shared/peers/hpcopt/sim-runner
+#
+# A hand-run measurement, not a test (issue 34). For each log present in the traces directory
+# (KTH-SP2, SDSC-SP2, CTC-SP2 at 338 and 512 processors, SDSC-BLUE, then LANL-CM5, LLNL-Atlas and
+# CEA-Curie) it runs rounds of whole processes, alternating, on the same trace and machine size:
+#
+#   est    batchq `simulate -policy easy -machine P LOG.swf.gz` (parse of the gzip SWF + EASY with
+#          the user estimates + the text report)
+#   peer   `sim-runner --input LOG.json --policy EASY_BACKFILL_BASELINE --capacity-cpus P`
+#          (JSON in, EASY with each job's actual run time as its estimate, five metrics out)
+#   exact  batchq as `est`, on a copy of the log whose field 9 (requested time) is field 4 (run
+#          time), gzipped like the archive's: the work the peer does, through the same SWF parse
+#          (simulate has no exact-run-time option; PERFECT++ exists but backfills shortest first)
+#   plain  batchq as `exact`, on the same copy uncompressed, prepared once as the peer's JSON is:
+#          the peer's work with its kind of input (a file read without decompression)
+#
+# and prints, per log, the median CPU seconds (user + sys, from wait4's rusage via
+# scripts/rusage.go), the median peak RSS and the medians of the per-round ratios batchq / peer.
+# Then, batchq alone: conservative and EASY++ against EASY on SDSC-BLUE (rounds of the three), and
+# peak memory and CPU per job on synthetic Lublin–Feitelson logs (examples/synth, modal estimates,
+# load 0.7 on 128 nodes) of BENCH_SYNTH_SIZES jobs, beside the peer on the same log.
+# The machine (CPU model, cores, load average before and after) is printed first and last.
+#
+# Environment: BENCH_PEER (the peer binary), BENCH_TRACES (default ../shared/traces),
+# BENCH_ROUNDS (default 7, at least 5), BENCH_SYNTH_SIZES (default "10000 100000 1000000"; add
+# 5000000 for the 5 M cell, about 20 s and 3 GB per batchq run), BENCH_CACHE (the peer's JSON, the
+# exact-run-time logs and the synthetic logs; default ${TMPDIR:-/tmp}/batchq-bench-peers, reused
+# across runs), BENCH_LOGS (a space-separated subset of the log names below).
+# Needs go, python3 (the peer's converter, swf2hpcopt.py beside its binary), gzip, awk.
+# Without the traces or the peer it says so and runs what it can (exit status 0).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+peer=${1:-${BENCH_PEER:-$root/../shared/peers/hpcopt/sim-runner}}
+traces=${BENCH_TRACES:-$root/../shared/traces}
+rounds=${BENCH_ROUNDS:-7}
+synth_sizes=${BENCH_SYNTH_SIZES:-10000 100000 1000000}
+cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/batchq-bench-peers}
+
+# name  file  processors
+logs_all="KTH-SP2 KTH-SP2-1996-2.1-cln.swf.gz 100
+SDSC-SP2 SDSC-SP2-1998-4.2-cln.swf.gz 128
+CTC-SP2/338 CTC-SP2-1996-3.1-cln.swf.gz 338
+CTC-SP2/512 CTC-SP2-1996-3.1-cln.swf.gz 512
+SDSC-BLUE SDSC-BLUE-2000-4.2-cln.swf.gz 1152
+LANL-CM5 LANL-CM5-1994-4.1-cln.swf.gz 1024
+LLNL-Atlas LLNL-Atlas-2006-2.1-cln.swf.gz 9216
+CEA-Curie CEA-Curie-2011-2.1-cln.swf.gz 93312"
+
+die() { echo "bench-peers: $*" >&2; exit 1; }
+note() { echo "bench-peers: $*" >&2; }
+
+((rounds >= 5)) || die "BENCH_ROUNDS=$rounds: at least 5 rounds"
+for tool in go gzip awk; do
+	command -v "$tool" >/dev/null || die "$tool not found"
+done
+
+machine() {
+	local model
+	model=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || true)
+	echo "- machine: ${model:-unknown CPU}, $(nproc) cores, $(uname -sr), $(go env GOVERSION)"
+	echo "- load average $1: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+}
+
+mkdir -p "$cache"
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+
+echo "bench-peers $(date -u '+%Y-%m-%d %H:%M UTC'), batchq $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $rounds rounds:"
+echo
+machine "at start"
+
+# Built once; the runs below are the binaries, never `go run`.
+(cd "$root/examples" && go build -o "$bin/simulate" ./simulate && go build -o "$bin/synth" ./synth)
+go build -o "$bin/rusage" "$root/scripts/rusage.go"
+
+have_peer=1
+if [[ ! -x $peer ]]; then
+	note "no peer binary at $peer (pass it as the argument or BENCH_PEER): batchq's columns only"
+	have_peer=0
+elif ! command -v python3 >/dev/null || [[ ! -f $(dirname "$peer")/swf2hpcopt.py ]]; then
+	note "python3 or $(dirname "$peer")/swf2hpcopt.py missing: cannot prepare the peer's input; batchq's columns only"
+	have_peer=0
+fi
+
+((have_peer)) && echo "- peer: $("$peer" --version 2>/dev/null || basename "$peer")"
+
+# measure CMD...: one whole process; prints "cpu_s rss_kib wall_s".
+measure() { "$bin/rusage" "$@"; }
+
+# median: the median of the numbers on standard input, one per line.
+median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# jobs FILE.swf[.gz]: the job lines of an SWF file.
+jobs() { gzip -dcf "$1" | awk '$0 !~ /^[;#]/ && NF > 0' | wc -l; }
+
+# peer_input LOG.swf.gz NAME: the peer's JSON, made once with its own converter.
+peer_input() {
+	local json="$cache/$2.json"
+	if [[ ! -s $json || $1 -nt $json ]]; then
+		gzip -dcf "$1" >"$cache/$2.swf.tmp"
+		python3 "$(dirname "$peer")/swf2hpcopt.py" "$cache/$2.swf.tmp" "$json.tmp" 2>/dev/null
+		rm -f "$cache/$2.swf.tmp"
+		mv "$json.tmp" "$json"
+	fi
+	echo "$json"
+}
+
+# exact_log LOG.swf.gz NAME: the log with field 9 := field 4, made once, plain (NAME.exact.swf)
+# and gzipped (NAME.exact.swf.gz); prints the gzipped one's path.
+exact_log() {
+	local out="$cache/$2.exact.swf"
+	if [[ ! -s $out.gz || $1 -nt $out.gz ]]; then
+		gzip -dcf "$1" | awk '/^[;#]/ || NF < 18 {print; next} {$9 = $4; print}' >"$out.tmp"
+		gzip -6 -c "$out.tmp" >"$out.gz.tmp"
+		mv "$out.tmp" "$out"
+		mv "$out.gz.tmp" "$out.gz"
+	fi
+	echo "$out.gz"
+}
+
+# rounds_of LABEL... -- then one command per label separated by "--": runs $rounds rounds of the
+# commands in the order given and leaves "label cpu rss wall" lines in $bin/runs.
+run_rounds() {
+	local -a labels=() cmds=()
+	while [[ $1 != -- ]]; do labels+=("$1"); shift; done
+	shift
+	local cmd=""
+	for a in "$@"; do
+		if [[ $a == -- ]]; then cmds+=("$cmd"); cmd=""; else cmd+="${cmd:+ }$(printf '%q' "$a")"; fi
+	done
+	cmds+=("$cmd")
+	((${#labels[@]} == ${#cmds[@]})) || die "run_rounds: ${#labels[@]} labels, ${#cmds[@]} commands"
+	: >"$bin/runs"
+	local r i
+	for ((r = 1; r <= rounds; r++)); do
+		for i in "${!labels[@]}"; do
+			echo "${labels[i]} $r $(eval "measure ${cmds[i]}")" >>"$bin/runs"
+		done
+	done
+}
+
+# col LABEL FIELD: a column of $bin/runs (2 round, 3 cpu, 4 rss, 5 wall).
+col() { awk -v l="$1" -v f="$2" '$1 == l {print $f}' "$bin/runs"; }
+# ratio A B FIELD: the per-round ratios A / B.
+ratio() { paste <(col "$1" "$3") <(col "$2" "$3") | awk '{print ($2 > 0 ? $1 / $2 : "nan")}'; }
+
+# simulated ARGS...: the jobs batchq simulates (its -json report's jobs_simulated).
+simulated() { "$bin/simulate" -json "$@" | awk -F'[:,]' '/"jobs_simulated"/ {gsub(/ /, "", $2); print $2}'; }
+
+# Figures for the summary against issue 34's goals.
+# The issue's cells are its five logs; the others are given beside them.
+goal_est=() goal_exact=() goal_plain=() goal_all=() goal_kb=() goal_synth=() goal_cons="" goal_pp=""
+issue_cells=" KTH-SP2 SDSC-SP2 CTC-SP2/338 CTC-SP2/512 SDSC-BLUE "
+
+# span NUMBER...: "lo–hi" (format %.2f), or one value, or "–".
+span() {
+	(($# > 0)) || { echo "–"; return; }
+	printf '%s\n' "$@" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {a = sprintf("%.2f", lo); b = sprintf("%.2f", hi); print (a == b ? a : a "–" b)}'
+}
+
+# join_items ITEM...: the items separated by "; ", or "–".
+join_items() { local out="" x; for x in "$@"; do out+="${out:+; }$x"; done; echo "${out:-–}"; }
+
+# ---- batchq vs the peer ----
+if [[ ! -d $traces ]]; then
+	note "no traces at $traces (BENCH_TRACES): the per-log tables are skipped"
+else
+	echo
+	echo "### EASY, whole process, median of $rounds rounds (est, peer, exact, plain alternating); CPU = user + sys; ratios: medians of the per-round ratios"
+	echo
+	echo "| log | job lines | jobs batchq / peer | P | peer CPU s | est CPU s | est / peer | exact CPU s | exact / peer | plain CPU s | plain / peer | peer RSS MiB | est RSS MiB | RSS est / peer | est KB per job line |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	while read -r name file procs; do
+		if [[ -n ${BENCH_LOGS:-} && " $BENCH_LOGS " != *" $name "* ]]; then continue; fi
+		log="$traces/$file"
+		[[ -f $log ]] || { note "$name: $log absent, skipped"; continue; }
+		base=${file%.swf.gz}
+		n=$(jobs "$log")
+		exact=$(exact_log "$log" "$base")
+		sim=$(simulated -policy easy -machine "$procs" "$log")
+		pj=0
+		if ((have_peer)); then
+			json=$(peer_input "$log" "$base")
+			pj=$(grep -o '"job_id"' "$json" | wc -l || true)
+			((pj > 0)) || note "$name: the peer's converter keeps no job of $log (it drops lines without a wait time): batchq's columns only"
+		fi
+		if ((pj > 0)); then
+			run_rounds est peer exact plain -- \
+				"$bin/simulate" -policy easy -machine "$procs" "$log" -- \
+				"$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus "$procs" --output /dev/null -- \
+				"$bin/simulate" -policy easy -machine "$procs" "$exact" -- \
+				"$bin/simulate" -policy easy -machine "$procs" "${exact%.gz}"
+		else
+			run_rounds est exact plain -- \
+				"$bin/simulate" -policy easy -machine "$procs" "$log" -- \
+				"$bin/simulate" -policy easy -machine "$procs" "$exact" -- \
+				"$bin/simulate" -policy easy -machine "$procs" "${exact%.gz}"
+		fi
+		est_cpu=$(col est 3 | median)
+		exact_cpu=$(col exact 3 | median)
+		plain_cpu=$(col plain 3 | median)
+		est_rss=$(col est 4 | median)
+		goal_kb+=("$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')")
+		if ((pj > 0)); then
+			peer_cpu=$(col peer 3 | median)
+			peer_rss=$(col peer 4 | median)
+			r_est=$(ratio est peer 3 | median)
+			r_exact=$(ratio exact peer 3 | median)
+			r_plain=$(ratio plain peer 3 | median)
+			if [[ $issue_cells == *" $name "* ]]; then
+				goal_est+=("$r_est") goal_exact+=("$r_exact") goal_plain+=("$r_plain")
+			else
+				goal_all+=("$name est $(printf '%.2f' "$r_est"), exact $(printf '%.2f' "$r_exact") ($(printf '%.2f' "$r_plain"))")
+			fi
+			r_rss=$(ratio est peer 4 | median)
+			printf '| %s | %d | %d / %d | %d | %.3f | %.3f | %.2f | %.3f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f |\n' \
+				"$name" "$n" "$sim" "$pj" "$procs" "$peer_cpu" "$est_cpu" "$r_est" "$exact_cpu" "$r_exact" "$plain_cpu" "$r_plain" \
+				"$(awk -v k="$peer_rss" 'BEGIN {print k / 1024}')" "$(awk -v k="$est_rss" 'BEGIN {print k / 1024}')" \
+				"$r_rss" "$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')"
+		else
+			printf '| %s | %d | %d / – | %d | – | %.3f | – | %.3f | – | %.3f | – | – | %.1f | – | %.2f |\n' \
+				"$name" "$n" "$sim" "$procs" "$est_cpu" "$exact_cpu" "$plain_cpu" \
+				"$(awk -v k="$est_rss" 'BEGIN {print k / 1024}')" "$(awk -v k="$est_rss" -v n="$n" 'BEGIN {print k * 1.024 / n}')"
+		fi
+	done <<<"$logs_all"
+
+	blue="$traces/SDSC-BLUE-2000-4.2-cln.swf.gz"
+	if [[ -f $blue && (-z ${BENCH_LOGS:-} || " $BENCH_LOGS " == *" SDSC-BLUE "*) ]]; then
+		echo
+		echo "### batchq alone on SDSC-BLUE (1152 processors), median of $rounds rounds (EASY, conservative, EASY++ alternating)"
+		echo
+		run_rounds easy cons easypp -- \
+			"$bin/simulate" -policy easy "$blue" -- \
+			"$bin/simulate" -policy conservative "$blue" -- \
+			"$bin/simulate" -policy easy++ "$blue"
+		echo "| policy | CPU s | / EASY (per round) | RSS MiB |"
+		echo "|---|---:|---:|---:|"
+		goal_cons=$(printf '%.2f' "$(ratio cons easy 3 | median)")
+		goal_pp=$(printf '%.2f' "$(ratio easypp easy 3 | median)")
+		for p in easy:EASY cons:conservative easypp:EASY++; do
+			printf '| %s | %.3f | %.2f | %.1f |\n' "${p#*:}" "$(col "${p%%:*}" 3 | median)" \
+				"$(ratio "${p%%:*}" easy 3 | median)" "$(col "${p%%:*}" 4 | median | awk '{print $1 / 1024}')"
+		done
+	fi
+fi
+
+# ---- memory and CPU per job on synthetic logs ----
+echo
+echo "### EASY per job on synthetic logs (examples/synth -load 0.7 -estimates -seed 1, 128 processors), median of 5 rounds"
+echo
+echo "| jobs | batchq CPU s | batchq µs per job | batchq RSS MiB | batchq KB per job | peer CPU s | peer RSS MiB | peer KB per job |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+saved_rounds=$rounds
+rounds=5
+for n in $synth_sizes; do
+	log="$cache/synth-$n.swf"
+	[[ -s $log ]] || { "$bin/synth" -jobs "$n" -load 0.7 -estimates -seed 1 -out "$log.tmp" >/dev/null && mv "$log.tmp" "$log"; }
+	if ((have_peer)); then
+		json="$cache/synth-$n.json"
+		if [[ ! -s $json || $log -nt $json ]]; then
+			# The generator leaves field 3 (wait) at -1, a line the converter drops: 0 instead.
+			awk '/^[;#]/ || NF < 18 {print; next} {$3 = 0; print}' "$log" >"$log.peer"
+			python3 "$(dirname "$peer")/swf2hpcopt.py" "$log.peer" "$json.tmp" 2>/dev/null
+			rm -f "$log.peer"
+			mv "$json.tmp" "$json"
+		fi
+		run_rounds est peer -- \
+			"$bin/simulate" -policy easy "$log" -- \
+			"$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus 128 --output /dev/null
+	else
+		run_rounds est -- "$bin/simulate" -policy easy "$log"
+	fi
+	cpu=$(col est 3 | median)
+	rss=$(col est 4 | median)
+	row=$(awk -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "| %d | %.3f | %.2f | %.1f | %.3f", n, c, c * 1e6 / n, k / 1024, k * 1.024 / n}')
+	if ((have_peer)); then
+		pc=$(col peer 3 | median)
+		pk=$(col peer 4 | median)
+		row+=$(awk -v n="$n" -v c="$pc" -v k="$pk" 'BEGIN {printf " | %.3f | %.1f | %.3f |", c, k / 1024, k * 1.024 / n}')
+	else
+		row+=" | – | – | – |"
+	fi
+	echo "$row"
+	goal_synth+=("$(awk -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "%s jobs %.2f µs, %.3f KB", n >= 1e6 ? n / 1e6 " M" : n / 1e3 " k", c * 1e6 / n, k * 1.024 / n}')")
+done
+rounds=$saved_rounds
+
+echo
+echo "### issue 34's goals beside this run"
+echo
+echo "| goal | target | this run |"
+echo "|---|---|---|"
+echo "| EASY with user estimates, whole process, gzip SWF parse included: batchq / peer CPU (the issue's five cells) | ≤ 0.5 | $(span "${goal_est[@]}") |"
+echo "| EASY with exact run times (the peer's work): batchq / peer CPU, gzip (plain) SWF (the issue's five cells) | ≤ 0.4 | $(span "${goal_exact[@]}") ($(span "${goal_plain[@]}")) |"
+echo "| the same on the other logs | ≤ 0.5, ≤ 0.4 | $(join_items "${goal_all[@]}") |"
+echo "| peak memory per job: the logs (per job line); synthetic (CPU and memory per job) | ≤ 0.15 KB, flat from 10 k to 5 M | $(span "${goal_kb[@]}") KB; $(join_items "${goal_synth[@]}") |"
+echo "| conservative / EASY CPU on SDSC-BLUE | ≤ 3 | ${goal_cons:-–} |"
+echo "| EASY++ / EASY CPU on SDSC-BLUE | ≤ 1.3 | ${goal_pp:-–} |"
+
+echo
+machine "at end"
