@@ -213,3 +213,29 @@ func BenchmarkBlueNodesEASY1152(b *testing.B) {
 func BenchmarkBlueNodesEASY144Mem(b *testing.B) {
 	benchBlueNodes(b, []swf.Node{{Count: 144, Cores: 8, Memory: 4096}}, true)
 }
+
+// EASY on CEA-Curie's first 200k jobs, on one pool of 93,312 processors
+// and on its real nodes (5,040 thin of 16 cores, 360 fat of 32, 144
+// hybrid of 8): the budget's multi-resource case (200k jobs, 1,000+
+// nodes) on a machine as it was built.
+func benchCurie(b *testing.B, nodes bool) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.CEACurie))
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs = jobs[:min(len(jobs), 200_000)]
+	cfg := sched.EASY(93312)
+	if nodes {
+		cfg = sched.Config{Nodes: []swf.Node{{Name: "thin", Count: 5040, Cores: 16}, {Name: "fat", Count: 360, Cores: 32}, {Name: "hybrid", Count: 144, Cores: 8}}}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sched.Run(context.Background(), cfg, jobs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+func BenchmarkCurieEASY(b *testing.B)      { benchCurie(b, false) }
+func BenchmarkCurieNodesEASY(b *testing.B) { benchCurie(b, true) }

@@ -75,8 +75,11 @@ type machine struct {
 	maxM  int64
 
 	countMemory bool // Config.CountMemory
-	// firstFree is at most the first node with a free core in free.
-	firstFree int
+	// hasFree has bit i set when node i has a free core in free: first
+	// fit looks at those alone.
+	hasFree []uint64
+	// kindFirst is the first node of each kind.
+	kindFirst []int
 	// used[i] == stamp marks the nodes the job being placed already has.
 	used  []uint32
 	stamp uint32
@@ -105,6 +108,7 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 			return nil, 0, fmt.Errorf("sched: more than 2^20 nodes")
 		}
 		named = named || len(k.Named) > 0
+		m.kindFirst = append(m.kindFirst, len(m.kind))
 		for range k.Count {
 			m.kind = append(m.kind, int32(i))
 			m.cap.cores = append(m.cap.cores, k.Cores)
@@ -131,6 +135,10 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 	}
 	m.free.copyFrom(&m.cap)
 	m.used = make([]uint32, len(m.kind))
+	m.hasFree = make([]uint64, (len(m.kind)+63)/64)
+	for i := range m.kind {
+		m.markFree(i)
+	}
 	return m, total, nil
 }
 
@@ -168,31 +176,30 @@ func (m *machine) unfit(n *need) string {
 		return "nodes"
 	}
 	if n.nodes == 0 {
-		if n.mem > 0 { // every core needs its memory beside it
-			var usable int64
-			for i := range m.kind {
-				usable += min(m.cap.cores[i], m.cap.mem[i]/n.mem)
+		var usable, total int64
+		for k := range m.kinds {
+			c, mem := m.kinds[k].Cores, m.kinds[k].Memory
+			total += m.kinds[k].Count * c
+			if n.mem > 0 { // every core needs its memory beside it
+				c = min(c, mem/n.mem)
 			}
-			if usable < n.cores {
-				return "memory"
-			}
+			usable += m.kinds[k].Count * c
 		}
-		var total int64
-		for _, c := range m.cap.cores {
-			total += c
-		}
-		if total < n.cores {
+		switch {
+		case total < n.cores:
 			return "cores"
+		case usable < n.cores:
+			return "memory"
 		}
 		return ""
 	}
+	// Nodes of a kind are alike: one look per kind.
 	why := ""
 	fit := int64(0)
-	for i := range m.kind {
-		w := m.lacks(&m.cap, i, n)
+	for k := range m.kinds {
+		w := m.lacks(&m.cap, m.kindFirst[k], n)
 		if w == "" {
-			fit++
-			if fit >= n.nodes {
+			if fit += m.kinds[k].Count; fit >= n.nodes {
 				return ""
 			}
 		} else if why == "" {
@@ -303,6 +310,15 @@ func (m *machine) usable(a *avail, i int, n *need) int64 {
 	return max(c, 0)
 }
 
+// markFree keeps node i's bit in hasFree.
+func (m *machine) markFree(i int) {
+	if m.free.cores[i] > 0 {
+		m.hasFree[i>>6] |= 1 << (i & 63)
+	} else {
+		m.hasFree[i>>6] &^= 1 << (i & 63)
+	}
+}
+
 // gain is what node i in a offers job need n: the cores a spread job
 // can use there, or 1 if one share fits.
 func (m *machine) gain(a *avail, i int, n *need) int64 {
@@ -372,10 +388,10 @@ func (m *machine) take(as []*avail, i int, n *need, c int64) share {
 // apply adds (sign 1) or removes (sign −1) share sh of a job needing n.
 func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 	i := sh.node
-	if sign > 0 && a == &m.free {
-		m.firstFree = min(m.firstFree, int(i))
-	}
 	a.cores[i] += sign * sh.cores
+	if a == &m.free {
+		m.markFree(int(i))
+	}
 	a.mem[i] += sign * sh.mem
 	if sh.gpus != 0 {
 		g0 := m.gpuAt[i]
@@ -423,16 +439,19 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 		out = append(out, m.take(as, i, n, c))
 	}
 	if m.place == firstFit {
-		i := 0
-		if as[0] == &m.free { // nodes before firstFree have no free core
-			for m.firstFree < len(m.kind) && m.free.cores[m.firstFree] == 0 {
-				m.firstFree++
+		if as[0] == &m.free { // only nodes with a free core can take a share
+			for w := 0; w < len(m.hasFree) && left > 0; w++ {
+				for bs := m.hasFree[w]; bs != 0 && left > 0; bs &= bs - 1 {
+					if i := w<<6 | bits.TrailingZeros64(bs); m.fitsIn(as, i, n, spread) {
+						grant(i)
+					}
+				}
 			}
-			i = m.firstFree
-		}
-		for ; i < len(m.kind) && left > 0; i++ {
-			if m.fitsIn(as, i, n, spread) {
-				grant(i)
+		} else {
+			for i := 0; i < len(m.kind) && left > 0; i++ {
+				if m.fitsIn(as, i, n, spread) {
+					grant(i)
+				}
 			}
 		}
 	} else {
