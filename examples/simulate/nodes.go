@@ -211,3 +211,12 @@ func nodesRead(info *runInfo) *convert.Report {
 	}
 	return &info.nodesRep
 }
+
+// checkError is the run's error when -check found a violation: the
+// report is printed first, then the command exits 1.
+func checkError(info *runInfo) error {
+	if info.checkErr == nil {
+		return nil
+	}
+	return fmt.Errorf("-check: the schedule is wrong: %w", info.checkErr)
+}

@@ -111,6 +111,13 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	}
 	info.readTime = time.Since(t0)
 
+	if err := info.cfg.Validate(); err != nil {
+		if o.nodes != "" {
+			return fmt.Errorf("-nodes %s: %w", o.nodes, err)
+		}
+		return err
+	}
+
 	bar.Stage("simulate "+o.policy.Name, 4)
 	t1 := time.Now()
 	if info.res, err = runSteps(ctx, info.cfg, tr.jobs, bar.Set); err != nil {
@@ -143,8 +150,8 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	} else {
 		err = textReport(stdout, info)
 	}
-	if err == nil && info.checkErr != nil {
-		err = fmt.Errorf("-check: the schedule is wrong: %w", info.checkErr)
+	if err == nil {
+		err = checkError(info)
 	}
 	return err
 }
