@@ -24,8 +24,9 @@ type trace struct {
 	report *convert.Report // the conversion's report of an Alibaba pod list, nil for SWF
 }
 
-// Formats of a trace, told apart by the first non-blank line: an SWF line
-// or comment has no comma, a CSV header line has.
+// Formats of a trace, told apart by the first non-blank line: an SWF job
+// line has no comma and an SWF comment starts with ';', a CSV header line
+// has a comma.
 const (
 	formatSWF     = "swf"
 	formatAlibaba = "alibaba"
@@ -95,9 +96,10 @@ const sniffBytes = 64 << 10
 // sniff tells the format of a trace from its first non-blank line, gzip
 // or not, and returns a reader that gives the whole input again, as read
 // (still compressed): the readers of either format decompress themselves,
-// with their own messages for a corrupt file. A line with a comma is a
-// CSV header, so an Alibaba pod list; anything else, an empty input too,
-// is left to the SWF reader.
+// with their own messages for a corrupt file. A line with a comma that is
+// not an SWF comment (';', whose text may hold commas) is a CSV header,
+// so an Alibaba pod list; anything else, an empty input too, is left to
+// the SWF reader.
 func sniff(src io.Reader) (string, io.Reader) {
 	var raw bytes.Buffer
 	tee := io.TeeReader(src, &raw)
@@ -114,7 +116,7 @@ func sniff(src io.Reader) (string, io.Reader) {
 	for len(head) > 0 {
 		line, rest, _ := bytes.Cut(head, []byte("\n"))
 		if l := bytes.TrimSpace(line); len(l) > 0 {
-			if bytes.IndexByte(l, ',') >= 0 {
+			if l[0] != ';' && bytes.IndexByte(l, ',') >= 0 {
 				format = formatAlibaba
 			}
 			break
