@@ -2,9 +2,12 @@
 // trace and prints the thesis's metrics (Tsafrir's thesis Ch. 2–4): mean
 // wait, bounded slowdown, slowdown, utilization, backfill rate, prediction
 // accuracy. It can write the simulated schedule as SWF (-out) and one CSV
-// row per job (-jobs-out).
+// row per job (-jobs-out). With -nodes the machine is a set of nodes with
+// cores, memory and GPUs (issue 32), and the trace may be an Alibaba GPU
+// 2023 pod list, told from SWF by its header line.
 //
 //	go run ./examples/simulate ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
+//	go run ./examples/simulate -nodes openb_node_list_all_node.csv -placement best -check openb_pod_list_default.csv
 //	go run ./examples/simulate -policy easy++ -json trace.swf.gz
 //	go run ./examples/simulate trace.swf -policy sjf -machine 512 -out sched.swf.gz
 //	zcat trace.swf.gz | go run ./examples/simulate -policy conservative -
@@ -43,12 +46,19 @@ type options struct {
 	lenient  bool
 	progress bool
 	trace    string
+
+	nodes       string          // -nodes FILE: a machine of nodes
+	placement   sched.Placement // -placement
+	countMemory bool
+	check       bool
 }
 
 const usageHead = `usage: simulate [flags] TRACE   (flags may also follow TRACE)
 
-Simulates one scheduling policy (package sched) over the SWF trace TRACE,
-plain or gzip, '-' for standard input, and prints the metrics.
+Simulates one scheduling policy (package sched) over TRACE, plain or gzip,
+'-' for standard input, and prints the metrics. TRACE is an SWF log or an
+Alibaba GPU 2023 pod list (told apart by the header line; a pod list needs
+-nodes). -nodes makes the machine a set of nodes with cores, memory and GPUs.
 
 `
 
@@ -57,7 +67,7 @@ plain or gzip, '-' for standard input, and prints the metrics.
 // parsing resumes behind it ("--" ends the flags).
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
-	var policy, compat string
+	var policy, compat, placement string
 	fs := cli.NewFlagSet("simulate")
 	fs.StringVar(&policy, "policy", "easy", "scheduling policy, a preset name (case-insensitive; -list shows them)")
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the trace header's MaxProcs, else MaxNodes)")
@@ -70,6 +80,10 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the text report")
 	fs.BoolVar(&o.list, "list", false, "list the policies and exit")
 	fs.BoolVar(&o.lenient, "lenient", false, "skip malformed trace lines (counted and reported) instead of failing")
+	fs.StringVar(&o.nodes, "nodes", "", "the machine is the nodes of `FILE`: an Alibaba node list or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)")
+	fs.StringVar(&placement, "placement", "", "where a job goes on a machine of -nodes: first (first fit, the default) or best (best fit)")
+	fs.BoolVar(&o.countMemory, "count-memory", false, "SWF jobs ask for the memory of field 10 (else 7), in MiB per core, on -nodes (Config.CountMemory)")
+	fs.BoolVar(&o.check, "check", false, "verify the schedule (sched.Result.Check); a violation is an error, exit 1")
 	bar := cli.ProgressFlag(fs, stderr)
 
 	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
@@ -93,6 +107,17 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, cli.Usagef("-compat %q: want pyss or predictsim (or none)", compat)
 	}
 	o.compat = peer
+	if o.nodes == "" && (placement != "" || o.countMemory) {
+		return o, cli.Usagef("-placement and -count-memory need a machine of nodes (-nodes FILE)")
+	}
+	switch strings.ToLower(placement) {
+	case "", "first", "firstfit", "first-fit":
+		o.placement = nil // first fit
+	case "best", "bestfit", "best-fit":
+		o.placement = sched.BestFit
+	default:
+		return o, cli.Usagef("-placement %q: want first or best", placement)
+	}
 	if o.machine < 0 {
 		return o, cli.Usagef("-machine %d: must be positive", o.machine)
 	}

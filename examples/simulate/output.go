@@ -94,7 +94,7 @@ func scheduleHeader(info *runInfo) *swf.Header {
 		Note: []string{
 			"SIMULATED SCHEDULE, not a log: field 3 (wait time) is the simulated wait",
 			fmt.Sprintf("policy: %s: %s", info.policy.Name, info.policy.Doc),
-			fmt.Sprintf("machine: %d processors (%s)", info.cfg.MachineSize, info.machineFrom),
+			"machine: " + machineText(info),
 			"options: " + optionsText(info),
 			fmt.Sprintf("source trace: %s (%d job lines, %d simulated, %d rejected as not sane)",
 				filepath.Base(info.trace.name), len(info.trace.jobs), len(info.res.Records), len(info.res.Rejected.Excluded)),

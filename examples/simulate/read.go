@@ -1,38 +1,63 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
 )
 
 // trace is what the command read.
 type trace struct {
 	name   string // as given on the command line ("-" is "standard input")
+	format string // "swf" or "alibaba"
 	header *swf.Header
 	jobs   []swf.Job
 	stats  swf.Stats
+	report *convert.Report // the conversion's report of an Alibaba pod list, nil for SWF
 }
 
 // maxPresize bounds the jobs a header's count reserves room for, as
 // swf.Reader.ReadAll does, so that a hostile header cannot reserve much.
 const maxPresize = 1 << 22
 
+// Formats of a trace, told apart by the first non-blank line: an SWF job
+// line has no comma and an SWF comment starts with ';', a CSV header line
+// has a comma.
+const (
+	formatSWF     = "swf"
+	formatAlibaba = "alibaba"
+)
+
 // readTrace reads the whole trace (plain or gzip; "-" is stdin), strictly
-// unless lenient. set reports the fraction read when the header says how
-// many records to expect.
+// unless lenient: an SWF log, or an Alibaba GPU 2023 pod list. set reports
+// the fraction read when the header says how many records to expect.
 func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*trace, error) {
 	t := &trace{name: path}
-	var f *swf.File
-	var err error
+	src := stdin
 	if path == "-" {
 		t.name = "standard input"
-		f, err = swf.OpenReader(stdin, t.name)
 	} else {
-		f, err = swf.Open(path)
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err // names the file
+		}
+		defer f.Close()
+		src = f
 	}
+	format, src := sniff(src)
+	if format == formatAlibaba {
+		return t, t.readAlibaba(src, lenient)
+	}
+	t.format = formatSWF
+	f, err := swf.OpenReader(src, t.name)
 	if err != nil {
 		return nil, t.named(err)
 	}
@@ -73,6 +98,95 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 		return nil, fmt.Errorf("%s: no job lines", t.name)
 	}
 	return t, nil
+}
+
+// sniffBytes is how much of the (decompressed) input sniff looks at for
+// the first non-blank line.
+const sniffBytes = 64 << 10
+
+// sniff tells the format of a trace from its first non-blank line, gzip
+// or not, and returns a reader that gives the whole input again, as read
+// (still compressed): the readers of either format decompress themselves,
+// with their own messages for a corrupt file. A line with a comma that is
+// not an SWF comment (';', whose text may hold commas) is a CSV header,
+// so an Alibaba pod list; anything else, an empty input too, is left to
+// the SWF reader.
+func sniff(src io.Reader) (string, io.Reader) {
+	var raw bytes.Buffer
+	tee := io.TeeReader(src, &raw)
+	br := bufio.NewReaderSize(tee, 512)
+	var in io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		if zr, err := gzip.NewReader(br); err == nil {
+			in = zr
+		}
+	}
+	head, _ := bufio.NewReaderSize(in, sniffBytes).Peek(sniffBytes) // an error shows again at the real read
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	format := formatSWF
+	for len(head) > 0 {
+		line, rest, _ := bytes.Cut(head, []byte("\n"))
+		if l := bytes.TrimSpace(line); len(l) > 0 {
+			if l[0] != ';' && bytes.IndexByte(l, ',') >= 0 {
+				format = formatAlibaba
+			}
+			break
+		}
+		head = rest
+	}
+	return format, io.MultiReader(&raw, src)
+}
+
+// readAlibaba converts an Alibaba GPU 2023 pod list (convert.Alibaba):
+// each pod a job of one node with its swf.Demand. A node list given as
+// the trace is named as such.
+func (t *trace) readAlibaba(src io.Reader, lenient bool) error {
+	t.format = formatAlibaba
+	res, err := convert.Alibaba(src, convert.Options{Strict: !lenient})
+	var fe *convert.FormatError
+	switch {
+	case errors.As(err, &fe) && (fe.Saw == "alibaba-nodes" || fe.Saw == "nodes"):
+		return fmt.Errorf("%s: a node list, not a trace (line %d: %q); pass it as -nodes and give a pod list or an SWF log as TRACE",
+			t.name, fe.Line, fe.Sample)
+	case errors.As(err, &fe):
+		return fmt.Errorf("%s: neither an SWF log nor an Alibaba GPU 2023 pod list (line %d: %q)", t.name, fe.Line, fe.Sample)
+	case err != nil:
+		return t.named(err)
+	}
+	t.header, t.jobs, t.report = res.Header, res.Jobs, &res.Report
+	if len(t.jobs) == 0 {
+		return fmt.Errorf("%s: no pods", t.name)
+	}
+	return nil
+}
+
+// readNodes reads a machine's nodes (convert.Nodes): the Alibaba trace's
+// node list or a batchq nodes file. A trace given as the nodes is named
+// as such.
+func readNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, convert.Report{}, err
+	}
+	defer f.Close()
+	kinds, rep, err := convert.Nodes(f, convert.Options{Strict: !lenient})
+	var fe *convert.FormatError
+	switch {
+	case errors.As(err, &fe) && fe.Line == 0:
+		return nil, rep, fmt.Errorf("-nodes %s: empty: no header line, no node", path)
+	case errors.As(err, &fe) && (fe.Saw == "alibaba" || fe.Saw == "swf"):
+		return nil, rep, fmt.Errorf("-nodes %s: a trace, not a node list (line %d: %q); give it as TRACE, and as -nodes an Alibaba node list or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
+			path, fe.Line, fe.Sample)
+	case errors.As(err, &fe):
+		return nil, rep, fmt.Errorf("-nodes %s: not a node list (line %d: %q); want an Alibaba node list (sn,cpu_milli,memory_mib,gpu,model) or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
+			path, fe.Line, fe.Sample)
+	case err != nil:
+		if strings.Contains(err.Error(), path) {
+			return nil, rep, err
+		}
+		return nil, rep, fmt.Errorf("-nodes %s: %w", path, err)
+	}
+	return kinds, rep, nil
 }
 
 // named makes err name the trace, unless it does already (swf's file and

@@ -11,6 +11,7 @@ import (
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf/convert"
 )
 
 // rejections counts Result.Rejected by reason, in the sane predicate's order.
@@ -242,14 +243,16 @@ func textReport(w io.Writer, info *runInfo) error {
 	line := func(k, format string, a ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{k}, a...)...) }
 	line("trace", "%s", filepath.Base(info.trace.name))
 	line("policy", "%s: %s", info.policy.Name, info.policy.Doc)
-	line("machine", "%d processors (%s)", info.cfg.MachineSize, info.machineFrom)
+	line("machine", "%s", machineText(info))
 	line("options", "%s", optionsText(info))
+	nodeLines(info, line)
 	line("jobs read", "%d", len(info.trace.jobs))
 	line("simulated", "%d", len(res.Records))
 	reasons, count := rejections(&res.Rejected)
 	line("rejected", "%d", len(res.Rejected.Excluded))
 	for _, r := range reasons {
 		line("  "+r.String(), "%d", count[r])
+		afterRejections(info, r, line)
 	}
 	for _, w := range warnings(info) {
 		line("warning", "%s", w.text)
@@ -259,6 +262,7 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("mean bsld", "%.2f (bounded slowdown, τ = %d s)", sum.MeanBSLD, bsldTau(info))
 	line("mean slowdown", "%.2f", sum.MeanSlowdown)
 	line("utilization", "%.3f (over %s)", sum.Utilization, windowText(sum.WindowStart, sum.WindowEnd))
+	resultLines(info, line)
 	line("backfill rate", "%.3f", sum.BackfillRate)
 	line("accuracy", "%.3f (time-weighted prediction accuracy)", sum.Accuracy)
 	line("corrections", "%.2f per job (sd %.2f)", sum.MeanCorrections, sum.SDCorrections)
@@ -338,6 +342,22 @@ type report struct {
 	Changed       map[string]int `json:"changed"`
 	OneSecondJobs int            `json:"one_second_jobs"`
 
+	// Format is the trace's, "swf" or "alibaba"; Conversion what reading
+	// an Alibaba pod list found. Nodes describes a machine of nodes (null
+	// for one pool), NodesRead what reading its file found; NoNode the
+	// jobs no node could hold by the resource they lack (Result.NoNode);
+	// Use the share of each resource held (Result.Use); Waits the logged
+	// vs simulated waits (null without logged waits); Check -check's
+	// outcome ("ok", "not run" or the violation).
+	Format     string          `json:"format"`
+	Conversion *convert.Report `json:"conversion"`
+	Nodes      *machineFacts   `json:"nodes"`
+	NodesRead  *convert.Report `json:"nodes_read"`
+	NoNode     map[string]int  `json:"no_node"`
+	Use        use             `json:"use"`
+	Waits      *waitCompare    `json:"waits"`
+	Check      string          `json:"check"`
+
 	Outputs  []string `json:"outputs"`
 	WallTime float64  `json:"wall_time_s"`
 	SimTime  float64  `json:"simulate_time_s"`
@@ -411,6 +431,15 @@ func jsonReport(info *runInfo) report {
 		NoEstimate:     sum.NoEstimate,
 		Changed:        info.changed(),
 		OneSecondJobs:  oneSecondJobs(res),
+
+		Format:     info.trace.format,
+		Conversion: info.trace.report,
+		Nodes:      factsOf(info),
+		NodesRead:  nodesRead(info),
+		NoNode:     noNode(res),
+		Use:        useOf(res),
+		Waits:      compareWaits(res),
+		Check:      checkText(info),
 
 		Outputs:  append([]string{}, info.outputs...),
 		WallTime: info.wall.Seconds(),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -13,6 +14,7 @@ import (
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
 )
 
 // runInfo is one simulation: its inputs, its configuration and its outcome.
@@ -28,6 +30,11 @@ type runInfo struct {
 	outputs     []string // files written
 
 	changedByRule map[string]int // res.Changed(), see changed
+
+	nodes    []swf.Node     // -nodes: the machine's node kinds, nil for one pool
+	nodesRep convert.Report // what reading -nodes found
+	checked  bool           // -check ran
+	checkErr error          // its violation, nil if none
 }
 
 // config builds the simulated configuration: the preset, then the peer's
@@ -42,6 +49,18 @@ func config(o options, machine int64) sched.Config {
 	cfg.KillAtEstimate = cfg.KillAtEstimate || o.kill
 	cfg.ShadowTies = cfg.ShadowTies || o.ties
 	return cfg
+}
+
+// nodesConfig makes cfg a machine of nodes: its size the nodes' cores
+// (sched checks a -machine given against them).
+func nodesConfig(cfg *sched.Config, o options, kinds []swf.Node) {
+	cfg.Nodes, cfg.Placement, cfg.CountMemory = kinds, o.placement, o.countMemory
+	if o.machine == 0 {
+		cfg.MachineSize = 0
+		for _, k := range kinds {
+			cfg.MachineSize += k.Count * k.Cores
+		}
+	}
 }
 
 // machineSize is -machine, else the header's.
@@ -73,13 +92,33 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	info := &runInfo{trace: tr, policy: o.policy, readTime: time.Since(t0)}
-	machine, from, err := machineSize(o, tr.header, tr.name)
-	if err != nil {
+	info := &runInfo{trace: tr, policy: o.policy}
+	if o.nodes != "" {
+		if info.nodes, info.nodesRep, err = readNodes(o.nodes, o.lenient); err != nil {
+			return err
+		}
+		info.machineFrom = "-nodes " + filepath.Base(o.nodes)
+		info.cfg = config(o, o.machine)
+		nodesConfig(&info.cfg, o, info.nodes)
+	} else {
+		if tr.format == formatAlibaba {
+			return fmt.Errorf("%s: an Alibaba pod list asks for cores, memory and GPUs on nodes: pass the trace's node list as -nodes", tr.name)
+		}
+		machine, from, err := machineSize(o, tr.header, tr.name)
+		if err != nil {
+			return err
+		}
+		info.machineFrom = from
+		info.cfg = config(o, machine)
+	}
+	info.readTime = time.Since(t0)
+
+	if err := info.cfg.Validate(); err != nil {
+		if o.nodes != "" {
+			return fmt.Errorf("-nodes %s: %w", o.nodes, err)
+		}
 		return err
 	}
-	info.machineFrom = from
-	info.cfg = config(o, machine)
 
 	bar.Stage("simulate "+o.policy.Name, 4)
 	t1 := time.Now()
@@ -87,6 +126,9 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		return err
 	}
 	info.simTime = time.Since(t1)
+	if o.check {
+		info.checked, info.checkErr = true, info.res.Check()
+	}
 
 	if o.out != "" || o.jobsOut != "" {
 		bar.Stage("write", 1)
@@ -106,9 +148,14 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	bar.Done()
 	info.wall = time.Since(t0)
 	if o.json {
-		return cli.WriteJSON(stdout, jsonReport(info))
+		err = cli.WriteJSON(stdout, jsonReport(info))
+	} else {
+		err = textReport(stdout, info)
 	}
-	return textReport(stdout, info)
+	if err == nil {
+		err = checkError(info)
+	}
+	return err
 }
 
 // runSteps simulates jobs under cfg step-wise, in slices of the arrival

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf/convert"
+)
+
+// The report's parts for a machine of nodes (-nodes) and for a trace
+// with logged waits.
+
+// machineFacts is a machine of nodes summed, in the nodes file's units
+// (an Alibaba list's cores are thousandths of a core, its memory MiB).
+type machineFacts struct {
+	File        string `json:"file"`
+	Kinds       int    `json:"kinds"`
+	Nodes       int64  `json:"nodes"`
+	Cores       int64  `json:"cores"`
+	Memory      int64  `json:"memory"`
+	GPUs        int64  `json:"gpus"`
+	Placement   string `json:"placement"`
+	CountMemory bool   `json:"count_memory"`
+}
+
+func factsOf(info *runInfo) *machineFacts {
+	if info.nodes == nil {
+		return nil
+	}
+	f := &machineFacts{File: strings.TrimPrefix(info.machineFrom, "-nodes "), Kinds: len(info.nodes), CountMemory: info.cfg.CountMemory}
+	for _, k := range info.nodes {
+		f.Nodes += k.Count
+		f.Cores += k.Count * k.Cores
+		f.Memory += k.Count * k.Memory
+		f.GPUs += k.Count * k.GPUs
+	}
+	f.Placement = "first fit"
+	if info.cfg.Placement != nil {
+		f.Placement = info.cfg.Placement.Name()
+	}
+	return f
+}
+
+// use is sched.Result.Use over the whole schedule: the time-weighted share
+// of each resource the jobs held, from the first start to the last end.
+type use struct {
+	Cores  float64 `json:"cores"`
+	Memory float64 `json:"memory"`
+	GPUs   float64 `json:"gpus"`
+}
+
+func useOf(res *sched.Result) use {
+	c, m, g := res.Use(0, 0)
+	return use{c, m, g}
+}
+
+// waitStats describe a set of waits, in seconds.
+type waitStats struct {
+	Mean   float64 `json:"mean_s"`
+	Median float64 `json:"median_s"`
+	P95    float64 `json:"p95_s"`
+	Waited float64 `json:"waited"` // the share of jobs that waited at all
+}
+
+// statsOf summarises waits (sorted in place); nearest-rank quantiles.
+func statsOf(w []int64) waitStats {
+	if len(w) == 0 {
+		return waitStats{}
+	}
+	slices.Sort(w)
+	var sum float64
+	waited := 0
+	for _, x := range w {
+		sum += float64(x)
+		if x > 0 {
+			waited++
+		}
+	}
+	rank := func(q float64) float64 {
+		k := int(math.Ceil(q*float64(len(w)))) - 1
+		return float64(w[max(0, min(k, len(w)-1))])
+	}
+	n := float64(len(w))
+	return waitStats{Mean: sum / n, Median: rank(0.5), P95: rank(0.95), Waited: float64(waited) / n}
+}
+
+// waitCompare sets the logged waits beside the simulated ones, over the
+// jobs that have both: a logged wait (SWF field 3; an Alibaba pod's
+// scheduled_time − creation_time) of 0 or more and a simulated start.
+type waitCompare struct {
+	Jobs      int       `json:"jobs"`
+	Logged    waitStats `json:"logged"`
+	Simulated waitStats `json:"simulated"`
+}
+
+// compareWaits returns nil when no simulated job has a logged wait.
+func compareWaits(res *sched.Result) *waitCompare {
+	var logged, simulated []int64
+	for i := range res.Records {
+		r := &res.Records[i]
+		if r.Start < 0 || r.Job.Wait < 0 {
+			continue
+		}
+		logged = append(logged, r.Job.Wait)
+		simulated = append(simulated, r.Wait)
+	}
+	if len(logged) == 0 {
+		return nil
+	}
+	return &waitCompare{Jobs: len(logged), Logged: statsOf(logged), Simulated: statsOf(simulated)}
+}
+
+// noNode is Result.NoNode, never nil (for JSON).
+func noNode(res *sched.Result) map[string]int {
+	if res.NoNode == nil {
+		return map[string]int{}
+	}
+	return res.NoNode
+}
+
+// checkText is -check's outcome.
+func checkText(info *runInfo) string {
+	switch {
+	case !info.checked:
+		return "not run"
+	case info.checkErr != nil:
+		return info.checkErr.Error()
+	}
+	return "ok"
+}
+
+// nodeLines are the text report's lines for a machine of nodes, its
+// trace's conversion and the logged waits.
+func nodeLines(info *runInfo, line func(k, format string, a ...any)) {
+	if rep := info.trace.report; rep != nil {
+		line("converted", "%s", conversionText(rep, "pods", "jobs"))
+		for _, n := range rep.Notes {
+			line("  note", "%s", n)
+		}
+	}
+	if info.nodes != nil {
+		line("nodes read", "%s", conversionText(&info.nodesRep, "lines", "kept"))
+	}
+}
+
+// conversionText is a convert.Report on one line.
+func conversionText(rep *convert.Report, records, kept string) string {
+	s := fmt.Sprintf("%d %s, %d %s", rep.Records, records, rep.Jobs, kept)
+	add := func(what string, m map[string]int) {
+		if len(m) == 0 {
+			return
+		}
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+		s += "; " + what + ": " + strings.Join(parts, ", ")
+	}
+	add("skipped", rep.Skipped)
+	add("anomalies", rep.Anomalies)
+	return s
+}
+
+// machineText is the report's machine line.
+func machineText(info *runInfo) string {
+	f := factsOf(info)
+	if f == nil {
+		return fmt.Sprintf("%d processors (%s)", info.cfg.MachineSize, info.machineFrom)
+	}
+	return fmt.Sprintf("%d nodes of %d kinds (%s): %d cores, %d memory, %d GPUs (the file's units); %s",
+		f.Nodes, f.Kinds, info.machineFrom, f.Cores, f.Memory, f.GPUs, f.Placement)
+}
+
+// afterRejections prints the resources behind the jobs no node could hold.
+func afterRejections(info *runInfo, reason sanitize.Reason, line func(k, format string, a ...any)) {
+	if reason != sanitize.FitsNoNode {
+		return
+	}
+	m := info.res.NoNode
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		line("    "+k, "%d", m[k])
+	}
+}
+
+// resultLines are the report's lines after the summary's utilization:
+// the held shares and the logged vs simulated waits.
+func resultLines(info *runInfo, line func(k, format string, a ...any)) {
+	if info.nodes != nil {
+		u := useOf(info.res)
+		line("held", "cores %.3f, memory %.3f, GPUs %.3f (share of the machine's, time-weighted, first start to last end)", u.Cores, u.Memory, u.GPUs)
+	}
+	if w := compareWaits(info.res); w != nil {
+		l, s := &w.Logged, &w.Simulated
+		line("logged wait", "mean %.0f s, median %.0f s, p95 %.0f s, %.3f waited (%d jobs with a logged wait)", l.Mean, l.Median, l.P95, l.Waited, w.Jobs)
+		line("simulated wait", "mean %.0f s, median %.0f s, p95 %.0f s, %.3f waited (the same jobs)", s.Mean, s.Median, s.P95, s.Waited)
+	}
+	if info.checked {
+		line("check", "%s", checkText(info))
+	}
+}
+
+// nodesRead is what reading -nodes found, nil for one pool.
+func nodesRead(info *runInfo) *convert.Report {
+	if info.nodes == nil {
+		return nil
+	}
+	return &info.nodesRep
+}
+
+// checkError is the run's error when -check found a violation: the
+// report is printed first, then the command exits 1.
+func checkError(info *runInfo) error {
+	if info.checkErr == nil {
+		return nil
+	}
+	return fmt.Errorf("-check: the schedule is wrong: %w", info.checkErr)
+}
