@@ -1,9 +1,11 @@
 package sched
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math/bits"
+	"slices"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -80,6 +82,7 @@ type machine struct {
 	hasFree []uint64
 	// kindFirst is the first node of each kind.
 	kindFirst []int
+	ranked []rankedNode // best fit's scratch
 	// used[i] == stamp marks the nodes the job being placed already has.
 	used  []uint32
 	stamp uint32
@@ -193,8 +196,11 @@ func (m *machine) unfit(n *need) string {
 		}
 		return ""
 	}
-	// Nodes of a kind are alike: one look per kind.
-	why := ""
+	// Nodes of a kind are alike: one look per kind. The reason is that of
+	// the kind that came closest (passed the most of lacks's tests in
+	// order): a GPU model no node has, rather than the GPUs a CPU node
+	// lacks.
+	why, rank := "", -1
 	fit := int64(0)
 	for k := range m.kinds {
 		w := m.lacks(&m.cap, m.kindFirst[k], n)
@@ -202,14 +208,31 @@ func (m *machine) unfit(n *need) string {
 			if fit += m.kinds[k].Count; fit >= n.nodes {
 				return ""
 			}
-		} else if why == "" {
-			why = w
+		} else if r := lackRank(w); r > rank {
+			why, rank = w, r
 		}
 	}
 	if why == "" {
 		why = "nodes"
 	}
 	return why
+}
+
+// lackRank orders lacks's reasons by the order of its tests.
+func lackRank(why string) int {
+	switch {
+	case why == "cores":
+		return 0
+	case why == "memory":
+		return 1
+	case why == "GPUs":
+		return 2
+	case why == "GPU model":
+		return 3
+	case why == "whole node":
+		return 5
+	}
+	return 4 // a named resource
 }
 
 // lacks returns the first resource node i lacks in a for one share of n,
@@ -308,6 +331,12 @@ func (m *machine) usable(a *avail, i int, n *need) int64 {
 		c = min(c, a.mem[i]/n.mem)
 	}
 	return max(c, 0)
+}
+
+// rankedNode is a node and best fit's key for it.
+type rankedNode struct {
+	key int64
+	i   int
 }
 
 // markFree keeps node i's bit in hasFree.
@@ -419,8 +448,9 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 // room on each chosen node; as[0] is the machine's free state now) by the
 // placement policy, appending the shares to out. It takes nothing and
 // returns false if the job does not fit. A job's shares go on distinct
-// nodes. First fit is one scan of the nodes; best fit and a user's
-// Placement choose share by share, a scan each.
+// nodes. First fit is one scan of the nodes with a free core, best fit one
+// scan and a sort; a user's Placement chooses share by share, a scan and
+// a call each (O(shares × nodes) per job).
 func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, bool) {
 	from := len(out)
 	spread := n.nodes == 0
@@ -453,6 +483,28 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 					grant(i)
 				}
 			}
+		}
+	} else if m.place == BestFit {
+		// One scan: the nodes with room, by what the share leaves free
+		// (a spread job: by its usable cores), fullest first.
+		m.ranked = m.ranked[:0]
+		for i := range m.kind {
+			if m.fitsIn(as, i, n, spread) {
+				key := as[0].cores[i] - n.cores
+				if spread {
+					key = m.usableIn(as, i, n)
+				}
+				m.ranked = append(m.ranked, rankedNode{key, i})
+			}
+		}
+		slices.SortFunc(m.ranked, func(a, b rankedNode) int {
+			return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i))
+		})
+		for _, r := range m.ranked {
+			if left == 0 {
+				break
+			}
+			grant(r.i)
 		}
 	} else {
 		if m.stamp++; m.stamp == 0 { // wrapped: old marks could match
@@ -522,29 +574,10 @@ func (m *machine) fitsIn(as []*avail, i int, n *need, spread bool) bool {
 	return want == 0
 }
 
-// choose returns the node best fit or a user's Placement picks for the
-// next share among the nodes not yet used by the job (m.used), -1 if
-// none fits.
+// choose returns the node a user's Placement picks for the next share
+// among the nodes not yet used by the job (m.used), -1 if none fits.
 func (m *machine) choose(as []*avail, j *Job, n *need, spread bool) int {
 	ok := func(i int) bool { return m.used[i] != m.stamp && m.fitsIn(as, i, n, spread) }
-	if m.place == BestFit {
-		best, left := -1, int64(0)
-		for i := range m.kind {
-			if !ok(i) {
-				continue
-			}
-			// The least cores left after the share; for a spread job, the
-			// node it fills the most.
-			l := as[0].cores[i] - n.cores
-			if spread {
-				l = as[0].cores[i] - min(n.cores, m.usableIn(as, i, n))
-			}
-			if best < 0 || l < left {
-				best, left = i, l
-			}
-		}
-		return best
-	}
 	m.cands = m.cands[:0]
 	for i := range m.kind {
 		if ok(i) {
@@ -591,8 +624,9 @@ type NodeFree struct {
 type placement int
 
 // BestFit is the built-in packing placement: each share on the node it
-// leaves the fewest cores free on (ties: the first), a GPU share on the
-// fullest GPU it fits on, which keeps whole nodes and GPUs free for the
+// leaves the fewest cores free on (ties: the first), a spread job's cores
+// on the nodes with the fewest free cores first, a GPU share on the
+// fullest GPU it fits on; it keeps whole nodes and GPUs free for the
 // large jobs. The default, first fit (a nil Config.Placement), puts each
 // share on the first node, in Config.Nodes order, where it fits.
 const BestFit placement = 1

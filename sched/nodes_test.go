@@ -68,8 +68,8 @@ func TestNodesSpreadEqualsPool(t *testing.T) {
 // model B, or more than any node has, is rejected with its reason.
 func TestNodesHand(t *testing.T) {
 	nodes := []swf.Node{
+		{Name: "cpu", Count: 1, Cores: 8, Memory: 128}, // first: the reasons come from the closest kind, not the first
 		{Name: "gpu", Count: 2, Cores: 4, Memory: 64, GPUs: 2, GPUModel: "A"},
-		{Name: "cpu", Count: 1, Cores: 8, Memory: 128},
 	}
 	job := func(id, submit, run, cores int64, d *swf.Demand) swf.Job {
 		j := swf.NewJob()
