@@ -22,13 +22,6 @@ func (s *Sim) easyNodesPass(e EASYScheduler, q, b order) {
 			continue
 		}
 		shadow := s.earliest(h)
-		if s.now == 708080 {
-			var ex int64
-			for _, c := range s.shadowAv.cores {
-				ex += c
-			}
-			println("nodes holder", h.j.ID, h.n, "free", s.free, "shadow", shadow, "extra", ex)
-		}
 		s.reserve(h, shadow)
 		s.cands = s.cands[:0]
 		visit := func(k *Job) bool {
