@@ -1,0 +1,433 @@
+package sched
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+)
+
+// Conservative backfilling on a machine of nodes (Config.Nodes): the pass
+// of the one-pool version (conservativeScheduler), with its free-processor
+// Profile replaced by each node's free resources over time, and a
+// reservation holding specific nodes and GPUs (Job.resAlloc).
+//
+// A node's availability over time is its free resources when the pass
+// begins plus a list of events, each a share coming back (+) or being
+// taken (−) at a time: a running job's shares come back at
+// max(predicted end, now+1) (S3, as on one pool), and a reservation's
+// shares are taken at its start and come back max(p, 1) later. Between
+// two event times a node's resources are constant: a segment.
+//
+// A job fits on a node from t for d seconds when one share of it fits the
+// node's minimum, resource by resource (each GPU on its own), over the
+// segments that meet [t, t+d): the same GPUs, cores and memory stay free
+// the whole window. As t moves on, segments enter the window at T−d+1 and
+// leave it at T' (T, T' their start times), so a node's gain (1 if a
+// share fits, or the cores a spread job could use there) is a step
+// function of t that one sweep with a monotone deque per resource gives in
+// O(segments). The job's earliest start is then the first time the sum
+// of the nodes' gains reaches its node count (or its cores, spread): a
+// sort of the gains' steps. The placement policy then chooses the nodes,
+// and on each its GPUs, among those whose minimum over the chosen window
+// holds a share (machine.placeIn on that minimum), so the old reservation
+// — still free, since every job placed after it avoided it — is always a
+// candidate and no job moves later unless a running job outlived its
+// prediction.
+
+// consNodes is conservativeNodesPass's scratch, kept between passes so
+// that a pass allocates nothing once warm.
+type consNodes struct {
+	base avail // the machine's free resources when the pass began
+	cur  avail // base, with the events of the node being scanned applied
+	// win is, on the nodes a job's scan touched, the minimum over its
+	// window; base elsewhere: what the placement sees.
+	win    avail
+	ev     [][]nodeEv // per node, its events by time, comebacks first
+	listed []bool     // node is in used
+	used   []int32    // the nodes whose events may be non-empty
+	keys   [][]string // per node kind, its named resources' names, sorted
+
+	// One job's scan: per touched node its first segment, the segments'
+	// start times and resources (nc per segment, in node order), the
+	// deques, the steps of the gains.
+	gpuOn, namedOn bool
+	touched        []int32
+	touchSeg       []int32
+	touchVal       []int32
+	segT           []int64
+	segV           []int64
+	dq             []int32
+	head, tail     []int32
+	gev            []gainStep
+	start          []*Job
+}
+
+// nodeEv is a share of a job coming back (sign 1) or being taken (−1) at t:
+// jb.resAlloc[k] when res, jb.alloc[k] otherwise.
+type nodeEv struct {
+	t    int64
+	jb   *Job
+	k    int32
+	sign int8
+	res  bool
+}
+
+type gainStep struct{ t, d int64 }
+
+// conservativeNodesPass is conservativeScheduler's pass on a machine of
+// nodes: it rebuilds each node's availability from the running jobs and
+// every waiting job's reservation, then, in arrival order, each job gives
+// up its reservation, takes the earliest window where it fits for its
+// prediction on nodes the placement policy chooses, and starts if that
+// window begins now (on the free nodes, which hold it by construction),
+// else reserves it.
+//
+// Cost per pass: O(N + E) to rebuild (N nodes, E events: a share of a
+// running job, two per share of a reservation), and per waiting job
+// O(N + E·c + S log S) to find its window, c the resources compared per
+// node (2, plus its GPUs for a GPU or whole-node job, plus its named
+// resources when asked), S ≤ 2E the gains' steps; plus the placement
+// policy's own cost (machine.placeIn) and O(E_n) per share to insert its
+// events (E_n the events of its node). On one pool the same pass is
+// O(q · profile points).
+func (s *Sim) conservativeNodesPass() {
+	m := s.m
+	c := s.cons
+	if c == nil {
+		c = &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds))}
+		for k := range m.kinds {
+			c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
+		}
+		s.cons = c
+	}
+	for _, i := range c.used {
+		c.ev[i] = c.ev[i][:0]
+		c.listed[i] = false
+	}
+	c.used = c.used[:0]
+	c.base.copyFrom(&m.free)
+	c.cur.copyFrom(&m.free)
+	c.win.copyFrom(&m.free)
+	s.run.Ascend(func(r *Job) bool {
+		t := max(r.predEnd(), s.now+1)
+		for k := range r.alloc {
+			c.add(int(r.alloc[k].node), nodeEv{t: t, jb: r, k: int32(k), sign: 1})
+		}
+		return true
+	})
+	s.buf = s.buf[:0]
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		s.buf = append(s.buf, j)
+		if j.res >= 0 && len(j.resAlloc) > 0 {
+			j.res = max(j.res, s.now)
+			c.hold(j, j.res, max(j.p, 1), true)
+		}
+		return true
+	})
+	c.start = c.start[:0]
+	blocked := false
+	for _, j := range s.buf {
+		d := max(j.p, 1)
+		if j.res >= 0 && len(j.resAlloc) > 0 {
+			c.drop(j)
+		}
+		j.resAlloc = j.resAlloc[:0]
+		t := c.earliest(s, j, d)
+		if t == never { // cannot be: the idle machine holds every admitted job
+			s.refused++
+			blocked = true
+			continue
+		}
+		c.window(m, t, d)
+		var ok bool
+		if t == s.now {
+			// The free nodes now, and the window's minimum, which is
+			// below them: the job starts on nodes no reservation holds.
+			as := [2]*avail{&m.free, &c.win}
+			j.alloc, ok = m.placeIn(as[:], j, &j.nd, j.alloc[:0])
+			c.clean(m, j.alloc)
+			if ok {
+				j.backfill = blocked
+				c.start = append(c.start, j)
+				c.hold(j, t, d, false)
+				continue
+			}
+		} else {
+			as := [1]*avail{&c.win}
+			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
+			c.clean(m, j.resAlloc)
+			if ok {
+				blocked = true
+				s.reserve(j, t)
+				c.hold(j, t, d, true)
+				continue
+			}
+		}
+		// Cannot be either: the sweep found the nodes. Counted, so that
+		// the tests (Result.Refused) see it.
+		s.refused++
+		blocked = true
+	}
+	for _, j := range c.start {
+		s.startJob(j, j.backfill)
+	}
+}
+
+// add inserts event e on node i, after the events of earlier or equal
+// time that give back (comebacks first at one instant: a whole-node
+// share's named resources are set, not summed, by machine.apply).
+func (c *consNodes) add(i int, e nodeEv) {
+	if !c.listed[i] {
+		c.listed[i] = true
+		c.used = append(c.used, int32(i))
+	}
+	l := c.ev[i]
+	at := len(l)
+	for at > 0 && (l[at-1].t > e.t || l[at-1].t == e.t && l[at-1].sign < e.sign) {
+		at--
+	}
+	l = slices.Insert(l, at, e)
+	c.ev[i] = l
+}
+
+// hold takes job j's shares (its reservation's, or its allocation's when
+// it starts now) over [t, t+d).
+func (c *consNodes) hold(j *Job, t, d int64, res bool) {
+	shs := j.alloc
+	if res {
+		shs = j.resAlloc
+	}
+	for k := range shs {
+		i := int(shs[k].node)
+		c.add(i, nodeEv{t: t, jb: j, k: int32(k), sign: -1, res: res})
+		c.add(i, nodeEv{t: t + d, jb: j, k: int32(k), sign: 1, res: res})
+	}
+}
+
+// drop removes job j's reservation.
+func (c *consNodes) drop(j *Job) {
+	for k := range j.resAlloc {
+		i := j.resAlloc[k].node
+		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool { return e.jb == j && e.res })
+	}
+}
+
+func (e *nodeEv) share() *share {
+	if e.res {
+		return &e.jb.resAlloc[e.k]
+	}
+	return &e.jb.alloc[e.k]
+}
+
+// comps is how many resources node i has in a job's scan.
+func (c *consNodes) comps(m *machine, i int) int {
+	n := 2
+	if c.gpuOn {
+		n += int(m.gpuAt[i+1] - m.gpuAt[i])
+	}
+	if c.namedOn {
+		n += len(c.keys[m.kind[i]])
+	}
+	return n
+}
+
+// earliest returns the earliest time ≥ now from which job j fits for d
+// seconds, or never. It leaves the scan of every node with events.
+func (c *consNodes) earliest(s *Sim, j *Job, d int64) int64 {
+	m, n := s.m, &j.nd
+	want := n.nodes
+	if want == 0 {
+		want = n.cores
+	}
+	c.gpuOn = n.gpus > 0 || n.excl
+	c.namedOn = m.cap.named != nil && (len(n.named) > 0 || n.excl)
+	c.touched, c.touchSeg, c.touchVal = c.touched[:0], c.touchSeg[:0], c.touchVal[:0]
+	c.segT, c.segV, c.gev = c.segT[:0], c.segV[:0], c.gev[:0]
+	var idle int64 // what the nodes without events offer, from now on
+	for i := range m.kind {
+		if len(c.ev[i]) == 0 {
+			idle += m.gain(&c.base, i, n)
+			continue
+		}
+		c.scan(s, i, n, d)
+	}
+	if idle > 0 {
+		c.gev = append(c.gev, gainStep{s.now, idle})
+	}
+	slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
+	var have int64
+	for k := 0; k < len(c.gev); {
+		t := c.gev[k].t
+		for ; k < len(c.gev) && c.gev[k].t == t; k++ {
+			have += c.gev[k].d
+		}
+		if have >= want {
+			return t
+		}
+	}
+	return never
+}
+
+// scan records node i's segments and appends to c.gev the steps of its
+// gain for job need n as a function of the window's start.
+func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
+	m := s.m
+	evs := c.ev[i]
+	nc := c.comps(m, i)
+	first := len(c.segT)
+	c.touched = append(c.touched, int32(i))
+	c.touchSeg = append(c.touchSeg, int32(first))
+	c.touchVal = append(c.touchVal, int32(len(c.segV)))
+	k := 0
+	for k < len(evs) && evs[k].t <= s.now {
+		m.apply(&c.cur, evs[k].share(), &evs[k].jb.nd, int64(evs[k].sign))
+		k++
+	}
+	c.push(m, i, s.now)
+	for k < len(evs) {
+		t := evs[k].t
+		for ; k < len(evs) && evs[k].t == t; k++ {
+			m.apply(&c.cur, evs[k].share(), &evs[k].jb.nd, int64(evs[k].sign))
+		}
+		c.push(m, i, t)
+	}
+	copyNode(m, &c.cur, &c.base, i)
+
+	T := c.segT[first:]
+	V := c.segV[c.touchVal[len(c.touchVal)-1]:]
+	K := len(T)
+	// A monotone deque of segments per resource: dq[r*K+head[r] :
+	// r*K+tail[r]], values ascending, so its head is the minimum over
+	// the window.
+	c.dq = slices.Grow(c.dq[:0], nc*K)[:nc*K]
+	c.head = slices.Grow(c.head[:0], nc)[:nc]
+	c.tail = slices.Grow(c.tail[:0], nc)[:nc]
+	for r := range nc {
+		c.head[r], c.tail[r] = int32(r*K), int32(r*K)
+	}
+	lo, hi := 0, -1
+	var prev int64
+	for t := s.now; ; {
+		for hi+1 < K && T[hi+1]-d+1 <= t { // segment hi+1 enters the window
+			hi++
+			for r := range nc {
+				v := V[hi*nc+r]
+				b := c.tail[r]
+				for b > c.head[r] && V[int(c.dq[b-1])*nc+r] >= v {
+					b--
+				}
+				c.dq[b] = int32(hi)
+				c.tail[r] = b + 1
+			}
+		}
+		for lo+1 < K && T[lo+1] <= t { // segment lo leaves it
+			lo++
+		}
+		for r := range nc {
+			for int(c.dq[c.head[r]]) < lo {
+				c.head[r]++
+			}
+		}
+		c.setWin(m, i, func(r int) int64 { return V[int(c.dq[c.head[r]])*nc+r] })
+		if g := m.gain(&c.win, i, n); g != prev {
+			c.gev = append(c.gev, gainStep{t, g - prev})
+			prev = g
+		}
+		next := never
+		if hi+1 < K {
+			next = T[hi+1] - d + 1
+		}
+		if lo+1 < K {
+			next = min(next, T[lo+1])
+		}
+		if next == never {
+			return
+		}
+		t = next
+	}
+}
+
+// push appends a segment from t with node i's resources in c.cur.
+func (c *consNodes) push(m *machine, i int, t int64) {
+	c.segT = append(c.segT, t)
+	c.segV = append(c.segV, c.cur.cores[i], c.cur.mem[i])
+	if c.gpuOn {
+		for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+			c.segV = append(c.segV, int64(c.cur.gpu[g]))
+		}
+	}
+	if c.namedOn {
+		for _, k := range c.keys[m.kind[i]] {
+			c.segV = append(c.segV, c.cur.named[i][k])
+		}
+	}
+}
+
+// setWin sets node i's resources in c.win to v(r), resource by resource.
+func (c *consNodes) setWin(m *machine, i int, v func(r int) int64) {
+	c.win.cores[i], c.win.mem[i] = v(0), v(1)
+	r := 2
+	if c.gpuOn {
+		for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+			c.win.gpu[g] = int32(v(r))
+			r++
+		}
+	}
+	if c.namedOn {
+		for _, k := range c.keys[m.kind[i]] {
+			c.win.named[i][k] = v(r)
+			r++
+		}
+	}
+}
+
+// window sets c.win, on every node the last scan touched, to the node's
+// minimum over [t, t+d).
+func (c *consNodes) window(m *machine, t, d int64) {
+	for x, i32 := range c.touched {
+		i := int(i32)
+		nc := c.comps(m, i)
+		end := len(c.segT)
+		if x+1 < len(c.touched) {
+			end = int(c.touchSeg[x+1])
+		}
+		T := c.segT[c.touchSeg[x]:end]
+		V := c.segV[c.touchVal[x]:]
+		lo := 0
+		for lo+1 < len(T) && T[lo+1] <= t {
+			lo++
+		}
+		hi := lo
+		for hi+1 < len(T) && T[hi+1] < t+d {
+			hi++
+		}
+		c.setWin(m, i, func(r int) int64 {
+			v := V[lo*nc+r]
+			for k := lo + 1; k <= hi; k++ {
+				v = min(v, V[k*nc+r])
+			}
+			return v
+		})
+	}
+}
+
+// clean gives c.win back the base on the nodes the scan touched and the
+// shares shs took.
+func (c *consNodes) clean(m *machine, shs []share) {
+	for _, i := range c.touched {
+		copyNode(m, &c.win, &c.base, int(i))
+	}
+	for k := range shs {
+		copyNode(m, &c.win, &c.base, int(shs[k].node))
+	}
+}
+
+// copyNode sets node i's resources in dst to those in src.
+func copyNode(m *machine, dst, src *avail, i int) {
+	dst.cores[i], dst.mem[i] = src.cores[i], src.mem[i]
+	copy(dst.gpu[m.gpuAt[i]:m.gpuAt[i+1]], src.gpu[m.gpuAt[i]:m.gpuAt[i+1]])
+	if src.named != nil {
+		clear(dst.named[i])
+		maps.Copy(dst.named[i], src.named[i])
+	}
+}
