@@ -34,6 +34,7 @@ func (a *avail) copyFrom(b *avail) {
 			a.named[i] = maps.Clone(m)
 			continue
 		}
+		clear(a.named[i]) // a whole-node share clears the source's map
 		maps.Copy(a.named[i], m)
 	}
 }
