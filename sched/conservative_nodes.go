@@ -174,8 +174,7 @@ func (s *Sim) conservativeNodesPass() {
 }
 
 // add inserts event e on node i, after the events of earlier or equal
-// time that give back (comebacks first at one instant: a whole-node
-// share's named resources are set, not summed, by machine.apply).
+// time, comebacks first at one instant.
 func (c *consNodes) add(i int, e nodeEv) {
 	if !c.listed[i] {
 		c.listed[i] = true
@@ -280,14 +279,14 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
 	c.touchVal = append(c.touchVal, int32(len(c.segV)))
 	k := 0
 	for k < len(evs) && evs[k].t <= s.now {
-		m.apply(&c.cur, evs[k].share(), &evs[k].jb.nd, int64(evs[k].sign))
+		c.apply(m, &evs[k])
 		k++
 	}
 	c.push(m, i, s.now)
 	for k < len(evs) {
 		t := evs[k].t
 		for ; k < len(evs) && evs[k].t == t; k++ {
-			m.apply(&c.cur, evs[k].share(), &evs[k].jb.nd, int64(evs[k].sign))
+			c.apply(m, &evs[k])
 		}
 		c.push(m, i, t)
 	}
@@ -344,6 +343,33 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
 			return
 		}
 		t = next
+	}
+}
+
+// apply applies event e to c.cur. It is machine.apply, but a whole-node
+// share's named resources are taken and given back as the node's whole
+// amount rather than cleared and set: the same on a node the share found
+// idle, and additive, so that reservations a stale prediction pushed
+// onto one another (S3: each moved to now) still sum back to the node's
+// capacity once they end.
+func (c *consNodes) apply(m *machine, e *nodeEv) {
+	sh, n, a, sign := e.share(), &e.jb.nd, &c.cur, int64(e.sign)
+	i := sh.node
+	a.cores[i] += sign * sh.cores
+	a.mem[i] += sign * sh.mem
+	g0 := m.gpuAt[i]
+	for b := sh.gpus; b != 0; b &= b - 1 {
+		a.gpu[g0+int32(trailingZeros(b))] += int32(sign) * sh.gpuPart
+	}
+	if a.named == nil {
+		return
+	}
+	named := n.named
+	if n.excl {
+		named = m.cap.named[i]
+	}
+	for k, v := range named {
+		a.named[i][k] += sign * v
 	}
 }
 
