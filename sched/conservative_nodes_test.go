@@ -215,7 +215,9 @@ func TestConservativeNodesCheckKTH(t *testing.T) {
 	}
 }
 
-// Random small machines and jobs: every schedule passes Result.Check, no
+// Random small machines and jobs, under Conservative (and EASY, EASY++
+// and FCFS, which share the node model): every schedule passes
+// Result.Check, no
 // job waits forever, no placement is refused, the same input gives the
 // same schedule, and when no job outlives its estimate none starts after
 // its first reservation.
@@ -263,8 +265,9 @@ func TestConservativeNodesRapid(t *testing.T) {
 			jobs = append(jobs, j)
 		}
 		place := rapid.SampledFrom([]sched.Placement{sched.FirstFit, sched.BestFit}).Draw(t, "place")
+		preset := rapid.SampledFrom([]string{"Conservative", "EASY", "EASY++", "FCFS"}).Draw(t, "preset")
 		run := func() *sched.Result {
-			p, _ := sched.LookupPreset("Conservative")
+			p, _ := sched.LookupPreset(preset)
 			c := p.New(0)
 			c.Nodes, c.Placement = nodes, place
 			res, err := sched.Run(context.Background(), c, jobs)
@@ -288,9 +291,59 @@ func TestConservativeNodesRapid(t *testing.T) {
 			if r.Start < 0 && r.End < 0 && !r.Cancelled {
 				continue // rejected
 			}
-			if !late && r.FirstReservation >= 0 && r.Start > r.FirstReservation {
+			if preset == "Conservative" && !late && r.FirstReservation >= 0 && r.Start > r.FirstReservation {
 				t.Fatalf("job %d started at %d, after its first reservation %d", r.Job.ID, r.Start, r.FirstReservation)
 			}
 		}
 	})
+}
+
+// Conservative on nodes against EASY on nodes (and both on one pool):
+// KTH (20,523 jobs that ran) on 100 nodes of 1 core, and the first 20,000
+// jobs of CTC-SP2 that ran on 512 nodes of 1 core and on 128 of 4; every
+// job spread. They report simulated jobs per second.
+func benchNodes(b *testing.B, trace string, limit int, nodes []swf.Node, variant string) {
+	jobs := tracetest.RanJobs(b, trace)
+	jobs = jobs[:min(len(jobs), limit)]
+	var cores int64
+	for _, n := range nodes {
+		cores += max(n.Count, 1) * n.Cores
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		c := preset(variant)(cores)
+		if nodes[0].Count > 0 {
+			c.MachineSize, c.Nodes = 0, nodes
+		}
+		if _, err := sched.Run(context.Background(), c, jobs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+var (
+	kth100 = []swf.Node{{Count: 100, Cores: 1}}
+	ctc512 = []swf.Node{{Count: 512, Cores: 1}}
+	ctc128 = []swf.Node{{Count: 128, Cores: 4}}
+	pool   = []swf.Node{{Count: 0, Cores: 100}}
+)
+
+func BenchmarkNodesKTHConservative(b *testing.B) {
+	benchNodes(b, tracetest.KTH, 1<<30, kth100, "Conservative")
+}
+func BenchmarkNodesKTHEASY(b *testing.B) { benchNodes(b, tracetest.KTH, 1<<30, kth100, "EASY") }
+func BenchmarkPoolKTHConservative(b *testing.B) {
+	benchNodes(b, tracetest.KTH, 1<<30, pool, "Conservative")
+}
+func BenchmarkNodesCTC512Conservative(b *testing.B) {
+	benchNodes(b, tracetest.CTC, 20000, ctc512, "Conservative")
+}
+func BenchmarkNodesCTC512EASY(b *testing.B) { benchNodes(b, tracetest.CTC, 20000, ctc512, "EASY") }
+func BenchmarkNodesCTC128Conservative(b *testing.B) {
+	benchNodes(b, tracetest.CTC, 20000, ctc128, "Conservative")
+}
+func BenchmarkNodesCTC128EASY(b *testing.B) { benchNodes(b, tracetest.CTC, 20000, ctc128, "EASY") }
+func BenchmarkPoolCTCConservative(b *testing.B) {
+	benchNodes(b, tracetest.CTC, 20000, []swf.Node{{Count: 0, Cores: 512}}, "Conservative")
 }
