@@ -47,19 +47,28 @@ type consNodes struct {
 	used   []int32    // the nodes whose events may be non-empty
 	keys   [][]string // per node kind, its named resources' names, sorted
 
-	// One job's scan: per touched node its first segment, the segments'
-	// start times and resources (nc per segment, in node order), the
-	// deques, the steps of the gains.
-	gpuOn, namedOn bool
-	touched        []int32
-	touchSeg       []int32
-	touchVal       []int32
-	segT           []int64
-	segV           []int64
-	dq             []int32
-	head, tail     []int32
-	gev            []gainStep
-	start          []*Job
+	// segs caches each node's segments, rebuilt when its events change;
+	// stale marks those to rebuild.
+	segs  []nodeSegs
+	stale []bool
+
+	// One job's scan: the nodes it touched, the deques, the segments'
+	// gains (scalar path), the steps of the nodes' gains.
+	touched    []int32
+	dq         []int32
+	head, tail []int32
+	vals       []int64
+	gev        []gainStep
+	start      []*Job
+}
+
+// nodeSegs is a node's segments: start times, and every resource of the
+// node in each (cores, memory, each GPU, each named resource in the
+// kind's sorted order: nc values a segment).
+type nodeSegs struct {
+	t  []int64
+	v  []int64
+	nc int
 }
 
 // nodeEv is a share of a job coming back (sign 1) or being taken (−1) at t:
@@ -94,7 +103,8 @@ func (s *Sim) conservativeNodesPass() {
 	m := s.m
 	c := s.cons
 	if c == nil {
-		c = &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds))}
+		c = &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
+			segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
 		for k := range m.kinds {
 			c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
 		}
@@ -180,6 +190,7 @@ func (c *consNodes) add(i int, e nodeEv) {
 		c.listed[i] = true
 		c.used = append(c.used, int32(i))
 	}
+	c.stale[i] = true
 	l := c.ev[i]
 	at := len(l)
 	for at > 0 && (l[at-1].t > e.t || l[at-1].t == e.t && l[at-1].sign < e.sign) {
@@ -208,6 +219,7 @@ func (c *consNodes) drop(j *Job) {
 	for k := range j.resAlloc {
 		i := j.resAlloc[k].node
 		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool { return e.jb == j && e.res })
+		c.stale[i] = true
 	}
 }
 
@@ -218,37 +230,29 @@ func (e *nodeEv) share() *share {
 	return &e.jb.alloc[e.k]
 }
 
-// comps is how many resources node i has in a job's scan.
-func (c *consNodes) comps(m *machine, i int) int {
-	n := 2
-	if c.gpuOn {
-		n += int(m.gpuAt[i+1] - m.gpuAt[i])
-	}
-	if c.namedOn {
-		n += len(c.keys[m.kind[i]])
-	}
-	return n
-}
-
 // earliest returns the earliest time ≥ now from which job j fits for d
-// seconds, or never. It leaves the scan of every node with events.
+// seconds, or never. It leaves in c.touched the nodes with events.
 func (c *consNodes) earliest(s *Sim, j *Job, d int64) int64 {
 	m, n := s.m, &j.nd
 	want := n.nodes
 	if want == 0 {
 		want = n.cores
 	}
-	c.gpuOn = n.gpus > 0 || n.excl
-	c.namedOn = m.cap.named != nil && (len(n.named) > 0 || n.excl)
-	c.touched, c.touchSeg, c.touchVal = c.touched[:0], c.touchSeg[:0], c.touchVal[:0]
-	c.segT, c.segV, c.gev = c.segT[:0], c.segV[:0], c.gev[:0]
+	// A job without GPUs or named resources has a gain that is, window by
+	// window, the minimum of a gain segment by segment: one deque.
+	scalar := n.gpus == 0 && len(n.named) == 0
+	c.touched, c.gev = c.touched[:0], c.gev[:0]
 	var idle int64 // what the nodes without events offer, from now on
 	for i := range m.kind {
 		if len(c.ev[i]) == 0 {
 			idle += m.gain(&c.base, i, n)
 			continue
 		}
-		c.scan(s, i, n, d)
+		c.touched = append(c.touched, int32(i))
+		if c.stale[i] {
+			c.rebuild(s, i)
+		}
+		c.scan(s, i, n, d, scalar)
 	}
 	if idle > 0 {
 		c.gev = append(c.gev, gainStep{s.now, idle})
@@ -267,16 +271,16 @@ func (c *consNodes) earliest(s *Sim, j *Job, d int64) int64 {
 	return never
 }
 
-// scan records node i's segments and appends to c.gev the steps of its
-// gain for job need n as a function of the window's start.
-func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
-	m := s.m
+// rebuild makes node i's segments from its events.
+func (c *consNodes) rebuild(s *Sim, i int) {
+	m, sg := s.m, &c.segs[i]
+	c.stale[i] = false
+	sg.nc = 2 + int(m.gpuAt[i+1]-m.gpuAt[i])
+	if m.cap.named != nil {
+		sg.nc += len(c.keys[m.kind[i]])
+	}
+	sg.t, sg.v = sg.t[:0], sg.v[:0]
 	evs := c.ev[i]
-	nc := c.comps(m, i)
-	first := len(c.segT)
-	c.touched = append(c.touched, int32(i))
-	c.touchSeg = append(c.touchSeg, int32(first))
-	c.touchVal = append(c.touchVal, int32(len(c.segV)))
 	k := 0
 	for k < len(evs) && evs[k].t <= s.now {
 		c.apply(m, &evs[k])
@@ -291,13 +295,80 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
 		c.push(m, i, t)
 	}
 	copyNode(m, &c.cur, &c.base, i)
+}
 
-	T := c.segT[first:]
-	V := c.segV[c.touchVal[len(c.touchVal)-1]:]
-	K := len(T)
-	// A monotone deque of segments per resource: dq[r*K+head[r] :
-	// r*K+tail[r]], values ascending, so its head is the minimum over
-	// the window.
+// push appends a segment from t with node i's resources in c.cur.
+func (c *consNodes) push(m *machine, i int, t int64) {
+	sg := &c.segs[i]
+	sg.t = append(sg.t, t)
+	sg.v = append(sg.v, c.cur.cores[i], c.cur.mem[i])
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+		sg.v = append(sg.v, int64(c.cur.gpu[g]))
+	}
+	if m.cap.named != nil {
+		for _, k := range c.keys[m.kind[i]] {
+			sg.v = append(sg.v, c.cur.named[i][k])
+		}
+	}
+}
+
+// segGain is what one segment of node i, resources v, offers a job of
+// need n without GPUs or named resources (the scalar path).
+func (c *consNodes) segGain(m *machine, i int, v []int64, n *need) int64 {
+	if n.excl && !c.idle(m, i, v) {
+		return 0
+	}
+	if n.nodes == 0 {
+		u := v[0]
+		if n.mem > 0 {
+			u = min(u, v[1]/n.mem)
+		}
+		return max(u, 0)
+	}
+	if v[0] >= n.cores && v[1] >= n.mem {
+		return 1
+	}
+	return 0
+}
+
+// idle reports whether resources v are all of node i's.
+func (c *consNodes) idle(m *machine, i int, v []int64) bool {
+	if v[0] != m.cap.cores[i] || v[1] != m.cap.mem[i] {
+		return false
+	}
+	r := 2
+	for range m.gpuAt[i+1] - m.gpuAt[i] {
+		if v[r] != 1000 {
+			return false
+		}
+		r++
+	}
+	if m.cap.named != nil {
+		for _, k := range c.keys[m.kind[i]] {
+			if v[r] != m.cap.named[i][k] {
+				return false
+			}
+			r++
+		}
+	}
+	return true
+}
+
+// scan appends to c.gev the steps of node i's gain for job need n as a
+// function of the window's start t: the minimum of each resource over
+// the segments that meet [t, t+d), a deque per resource (one deque of
+// segment gains on the scalar path).
+func (c *consNodes) scan(s *Sim, i int, n *need, d int64, scalar bool) {
+	m, sg := s.m, &c.segs[i]
+	T, V, K := sg.t, sg.v, len(sg.t)
+	nc := sg.nc
+	if scalar {
+		c.vals = c.vals[:0]
+		for k := range K {
+			c.vals = append(c.vals, c.segGain(m, i, V[k*nc:(k+1)*nc], n))
+		}
+		V, nc = c.vals, 1
+	}
 	c.dq = slices.Grow(c.dq[:0], nc*K)[:nc*K]
 	c.head = slices.Grow(c.head[:0], nc)[:nc]
 	c.tail = slices.Grow(c.tail[:0], nc)[:nc]
@@ -327,8 +398,14 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
 				c.head[r]++
 			}
 		}
-		c.setWin(m, i, func(r int) int64 { return V[int(c.dq[c.head[r]])*nc+r] })
-		if g := m.gain(&c.win, i, n); g != prev {
+		var g int64
+		if scalar {
+			g = V[c.dq[c.head[0]]]
+		} else {
+			c.setWin(m, i, func(r int) int64 { return V[int(c.dq[c.head[r]])*nc+r] })
+			g = m.gain(&c.win, i, n)
+		}
+		if g != prev {
 			c.gev = append(c.gev, gainStep{t, g - prev})
 			prev = g
 		}
@@ -343,6 +420,47 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64) {
 			return
 		}
 		t = next
+	}
+}
+
+// setWin sets node i's resources in c.win to v(r), resource by resource.
+func (c *consNodes) setWin(m *machine, i int, v func(r int) int64) {
+	c.win.cores[i], c.win.mem[i] = v(0), v(1)
+	r := 2
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+		c.win.gpu[g] = int32(v(r))
+		r++
+	}
+	if m.cap.named != nil {
+		for _, k := range c.keys[m.kind[i]] {
+			c.win.named[i][k] = v(r)
+			r++
+		}
+	}
+}
+
+// window sets c.win, on every node the last scan touched, to the node's
+// minimum over [t, t+d).
+func (c *consNodes) window(m *machine, t, d int64) {
+	for _, i32 := range c.touched {
+		i := int(i32)
+		sg := &c.segs[i]
+		T, V, nc := sg.t, sg.v, sg.nc
+		lo := 0
+		for lo+1 < len(T) && T[lo+1] <= t {
+			lo++
+		}
+		hi := lo
+		for hi+1 < len(T) && T[hi+1] < t+d {
+			hi++
+		}
+		c.setWin(m, i, func(r int) int64 {
+			v := V[lo*nc+r]
+			for k := lo + 1; k <= hi; k++ {
+				v = min(v, V[k*nc+r])
+			}
+			return v
+		})
 	}
 }
 
@@ -370,70 +488,6 @@ func (c *consNodes) apply(m *machine, e *nodeEv) {
 	}
 	for k, v := range named {
 		a.named[i][k] += sign * v
-	}
-}
-
-// push appends a segment from t with node i's resources in c.cur.
-func (c *consNodes) push(m *machine, i int, t int64) {
-	c.segT = append(c.segT, t)
-	c.segV = append(c.segV, c.cur.cores[i], c.cur.mem[i])
-	if c.gpuOn {
-		for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
-			c.segV = append(c.segV, int64(c.cur.gpu[g]))
-		}
-	}
-	if c.namedOn {
-		for _, k := range c.keys[m.kind[i]] {
-			c.segV = append(c.segV, c.cur.named[i][k])
-		}
-	}
-}
-
-// setWin sets node i's resources in c.win to v(r), resource by resource.
-func (c *consNodes) setWin(m *machine, i int, v func(r int) int64) {
-	c.win.cores[i], c.win.mem[i] = v(0), v(1)
-	r := 2
-	if c.gpuOn {
-		for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
-			c.win.gpu[g] = int32(v(r))
-			r++
-		}
-	}
-	if c.namedOn {
-		for _, k := range c.keys[m.kind[i]] {
-			c.win.named[i][k] = v(r)
-			r++
-		}
-	}
-}
-
-// window sets c.win, on every node the last scan touched, to the node's
-// minimum over [t, t+d).
-func (c *consNodes) window(m *machine, t, d int64) {
-	for x, i32 := range c.touched {
-		i := int(i32)
-		nc := c.comps(m, i)
-		end := len(c.segT)
-		if x+1 < len(c.touched) {
-			end = int(c.touchSeg[x+1])
-		}
-		T := c.segT[c.touchSeg[x]:end]
-		V := c.segV[c.touchVal[x]:]
-		lo := 0
-		for lo+1 < len(T) && T[lo+1] <= t {
-			lo++
-		}
-		hi := lo
-		for hi+1 < len(T) && T[hi+1] < t+d {
-			hi++
-		}
-		c.setWin(m, i, func(r int) int64 {
-			v := V[lo*nc+r]
-			for k := lo + 1; k <= hi; k++ {
-				v = min(v, V[k*nc+r])
-			}
-			return v
-		})
 	}
 }
 
