@@ -141,8 +141,17 @@ func (s *Sim) conservativeNodesPass() {
 		if j.res >= 0 && len(j.resAlloc) > 0 {
 			c.drop(j)
 		}
+		// The old reservation is still free (every job placed after it
+		// avoided it) unless a running job outlived its prediction: the
+		// search looks no further first.
+		t := never
+		if j.res >= 0 && len(j.resAlloc) > 0 {
+			t = c.earliest(s, j, d, j.res)
+		}
+		if t == never {
+			t = c.earliest(s, j, d, never)
+		}
 		j.resAlloc = j.resAlloc[:0]
-		t := c.earliest(s, j, d)
 		if t == never { // cannot be: the idle machine holds every admitted job
 			s.refused++
 			blocked = true
@@ -230,9 +239,9 @@ func (e *nodeEv) share() *share {
 	return &e.jb.alloc[e.k]
 }
 
-// earliest returns the earliest time ≥ now from which job j fits for d
-// seconds, or never. It leaves in c.touched the nodes with events.
-func (c *consNodes) earliest(s *Sim, j *Job, d int64) int64 {
+// earliest returns the earliest time in [now, h] from which job j fits
+// for d seconds, or never. It leaves in c.touched the nodes with events.
+func (c *consNodes) earliest(s *Sim, j *Job, d, h int64) int64 {
 	m, n := s.m, &j.nd
 	want := n.nodes
 	if want == 0 {
@@ -252,7 +261,7 @@ func (c *consNodes) earliest(s *Sim, j *Job, d int64) int64 {
 		if c.stale[i] {
 			c.rebuild(s, i)
 		}
-		c.scan(s, i, n, d, scalar)
+		c.scan(s, i, n, d, h, scalar)
 	}
 	if idle > 0 {
 		c.gev = append(c.gev, gainStep{s.now, idle})
@@ -358,16 +367,13 @@ func (c *consNodes) idle(m *machine, i int, v []int64) bool {
 // function of the window's start t: the minimum of each resource over
 // the segments that meet [t, t+d), a deque per resource (one deque of
 // segment gains on the scalar path).
-func (c *consNodes) scan(s *Sim, i int, n *need, d int64, scalar bool) {
+func (c *consNodes) scan(s *Sim, i int, n *need, d, h int64, scalar bool) {
 	m, sg := s.m, &c.segs[i]
 	T, V, K := sg.t, sg.v, len(sg.t)
 	nc := sg.nc
 	if scalar {
-		c.vals = c.vals[:0]
-		for k := range K {
-			c.vals = append(c.vals, c.segGain(m, i, V[k*nc:(k+1)*nc], n))
-		}
-		V, nc = c.vals, 1
+		c.vals = slices.Grow(c.vals[:0], K)[:K]
+		nc = 1
 	}
 	c.dq = slices.Grow(c.dq[:0], nc*K)[:nc*K]
 	c.head = slices.Grow(c.head[:0], nc)[:nc]
@@ -380,10 +386,17 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64, scalar bool) {
 	for t := s.now; ; {
 		for hi+1 < K && T[hi+1]-d+1 <= t { // segment hi+1 enters the window
 			hi++
+			if scalar { // the segment's gain, computed as it enters
+				c.vals[hi] = c.segGain(m, i, V[hi*sg.nc:(hi+1)*sg.nc], n)
+			}
 			for r := range nc {
-				v := V[hi*nc+r]
+				W := V
+				if scalar {
+					W = c.vals
+				}
+				v := W[hi*nc+r]
 				b := c.tail[r]
-				for b > c.head[r] && V[int(c.dq[b-1])*nc+r] >= v {
+				for b > c.head[r] && W[int(c.dq[b-1])*nc+r] >= v {
 					b--
 				}
 				c.dq[b] = int32(hi)
@@ -400,7 +413,7 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64, scalar bool) {
 		}
 		var g int64
 		if scalar {
-			g = V[c.dq[c.head[0]]]
+			g = c.vals[c.dq[c.head[0]]]
 		} else {
 			c.setWin(m, i, func(r int) int64 { return V[int(c.dq[c.head[r]])*nc+r] })
 			g = m.gain(&c.win, i, n)
@@ -416,7 +429,7 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d int64, scalar bool) {
 		if lo+1 < K {
 			next = min(next, T[lo+1])
 		}
-		if next == never {
+		if next == never || next > h { // the last segment, or past the horizon
 			return
 		}
 		t = next
