@@ -114,8 +114,8 @@ type gainStep struct{ t, d int64 }
 // cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n)
 // per share to insert its events (E_n its node's). On one pool the same
 // pass is O(q · profile points). Measured (BenchmarkNodes*, CPU time):
-// 6–12 times EASY on the same nodes, as conservative on one pool is
-// about 18 times EASY there.
+// 6–22 times EASY on the same nodes (conservative on one pool is about
+// 18 times EASY there).
 func (s *Sim) conservativeNodesPass() {
 	m := s.m
 	c := s.cons
