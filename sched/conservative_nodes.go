@@ -39,9 +39,9 @@ import (
 // pool's Profile counts processors, so a reservation there may use some
 // processors in the first part of its window and others in the rest,
 // while on nodes it holds the same cores throughout, on the nodes the
-// placement chose when it was made (TestConservativeNodesPinned; on KTH
-// in nodes of 4 cores 1,891 of 20,523 jobs start or reserve differently,
-// and the mean wait is 1,343 s against 1,364 s on the pool).
+// placement chose when it was made (TestConservativeNodesPinned, and
+// TestConservativeNodesOneNodeEqualsPool's doc for the first job of KTH
+// that differs).
 
 // consNodes is conservativeNodesPass's scratch, kept between passes so
 // that a pass allocates nothing once warm.

@@ -41,7 +41,7 @@ func conservativeOn(t testing.TB, nodes []swf.Node, place sched.Placement, jobs 
 // for its whole window, while the pool's Profile only counts processors,
 // so it lets a reservation use one set of processors in the first part of
 // its window and another in the rest. On KTH in nodes of 4 cores (or of
-// 1), 1,891 jobs of 20,523 differ; the first is job 237 (9 cores, 3,000
+// 1, or 2 of 50) the first job that differs is job 237 (9 cores, 3,000
 // s), which the pool reserves at 719481: from there the pool counts 9
 // free processors at every instant, but the cores job 212 frees at 719481
 // are those that job 220's reservation (64 cores from 720681, made
