@@ -114,9 +114,8 @@ type gainStep struct{ t, d int64 }
 // log S the sort of the gains' steps; plus the placement policy's own
 // cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n)
 // per share to insert its events (E_n its node's). On one pool the same
-// pass is O(q · profile points). Measured (BenchmarkNodes*, CPU time):
-// 6–22 times EASY on the same nodes (conservative on one pool is about
-// 18 times EASY there).
+// pass is O(q · profile points). BenchmarkNodes* measure it against EASY
+// on the same nodes (their comment has the figures).
 func (s *Sim) conservativeNodesPass() {
 	m := s.m
 	c := s.cons

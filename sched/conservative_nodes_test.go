@@ -305,11 +305,16 @@ func TestConservativeNodesRapid(t *testing.T) {
 //
 // Measured as the CPU time of one iteration's test binary (trace read
 // included; /usr/bin/time, -benchtime 1x -cpu 1, on a loaded 2-core
-// machine): KTH on 100 nodes, conservative 2.90 s, EASY 0.13 s (one pool:
+// machine), with first fit placing share by share (a scan of the nodes
+// each): KTH on 100 nodes, conservative 2.90 s, EASY 0.13 s (one pool:
 // conservative 0.04 s); CTC-SP2 on 128 nodes 1.22 s against 0.19 s, on
-// 512 nodes 5.12 s against 0.75 s (one pool: conservative 0.13 s). About
-// a quarter of the conservative time is the placement policy
-// (machine.choose, O(N) per share for first fit).
+// 512 nodes 5.12 s against 0.75 s (one pool: conservative 0.13 s); a
+// quarter of the conservative time was the placement. With first fit in
+// one scan and EASY's memo on nodes: KTH 2.61 s against 0.08 s, CTC-SP2
+// on 128 nodes 1.44 s against 0.14 s, on 512 nodes 3.23 s against 0.14
+// s; the time is then the search (the scan of the nodes' segments, 30%),
+// rebuilding the segments of the nodes a job's reservation moved off or
+// onto (20%) and inserting events (12%).
 func benchNodes(b *testing.B, trace string, limit int, nodes []swf.Node, variant string) {
 	jobs := tracetest.RanJobs(b, trace)
 	jobs = jobs[:min(len(jobs), limit)]
