@@ -52,13 +52,23 @@ func (r *Result) Check() error {
 		if c := cmp.Compare(a.t, b.t); c != 0 {
 			return c
 		}
-		switch { // ends before starts at one instant
-		case a.start && !b.start:
-			return 1
-		case !a.start && b.start:
-			return -1
+		// Ends before starts at one instant. A job that ran 0 s goes
+		// between them, its start just before its end, so that its shares
+		// are not given back before they are taken (nor two such jobs
+		// counted at once).
+		if c := cmp.Compare(r.rank(a.start, a.k), r.rank(b.start, b.k)); c != 0 {
+			return c
 		}
-		return cmp.Compare(a.k, b.k)
+		if c := cmp.Compare(a.k, b.k); c != 0 {
+			return c
+		}
+		switch {
+		case a.start && !b.start:
+			return -1
+		case !a.start && b.start:
+			return 1
+		}
+		return 0
 	})
 	m := r.machine
 	var a avail
@@ -109,6 +119,18 @@ func (r *Result) Check() error {
 		}
 	}
 	return nil
+}
+
+// rank orders Check's events at one instant: ends of jobs that ran, then
+// jobs that ran 0 s, then starts.
+func (r *Result) rank(start bool, k int) int {
+	switch {
+	case r.Records[k].End == r.Records[k].Start:
+		return 1
+	case start:
+		return 2
+	}
+	return 0
 }
 
 // checkShares takes a starting job's shares from a and reports one that

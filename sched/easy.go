@@ -427,6 +427,10 @@ func (conservativeScheduler) Schedule(p *Pass) {
 		return
 	}
 	s := p.s
+	if s.m != nil {
+		s.conservativeNodesPass()
+		return
+	}
 	prof := p.Profile()
 	s.buf = s.buf[:0]
 	s.waitFCFS.Ascend(func(j *Job) bool {

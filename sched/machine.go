@@ -37,6 +37,7 @@ func (a *avail) copyFrom(b *avail) {
 			a.named[i] = maps.Clone(m)
 			continue
 		}
+		clear(a.named[i]) // a whole-node share clears the source's map
 		maps.Copy(a.named[i], m)
 	}
 }
@@ -326,6 +327,9 @@ func (m *machine) idle(a *avail, i int) bool {
 
 // usable is how many of a spread job's cores node i can take in a.
 func (m *machine) usable(a *avail, i int, n *need) int64 {
+	if n.excl && !m.idle(a, i) { // whole nodes: take then holds all of it
+		return 0
+	}
 	c := a.cores[i]
 	if n.mem > 0 {
 		c = min(c, a.mem[i]/n.mem)

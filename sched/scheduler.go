@@ -64,6 +64,9 @@ type Job struct {
 	nd    need
 	alloc []share
 	held  int64
+	// resAlloc is the shares a conservative reservation holds on a
+	// machine of nodes, over [res, res+max(p, 1)).
+	resAlloc []share
 }
 
 // ID is the job number (SWF field 1).

@@ -167,6 +167,8 @@ type Sim struct {
 	cands    []*Job // easyNodesPass's backfilling candidates
 	have     int64  // earliest: what the holder could use at the shadow
 	want     int64  // and what it needs (nodes, or cores when spread)
+
+	cons *consNodes // conservativeNodesPass's profile, made on first use
 }
 
 func lessShort(a, b *Job) bool {
@@ -386,7 +388,7 @@ func (s *Sim) activate(k int32, at int64) *Job {
 		jb = new(Job)
 	}
 	rec := &s.recs[k]
-	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1, alloc: jb.alloc[:0]}
+	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1, alloc: jb.alloc[:0], resAlloc: jb.resAlloc[:0]}
 	if s.m != nil {
 		jb.nd = needOf(rec.Job, rec.Size, s.cfg.CountMemory)
 	}

@@ -1,0 +1,543 @@
+package sched
+
+import (
+	"cmp"
+	"maps"
+	"math/bits"
+	"slices"
+)
+
+// Conservative backfilling on a machine of nodes (Config.Nodes): the pass
+// of the one-pool version (conservativeScheduler), with its free-processor
+// Profile replaced by each node's free resources over time, and a
+// reservation holding specific nodes and GPUs (Job.resAlloc).
+//
+// A node's availability over time is its free resources when the pass
+// begins plus a list of events, each a share coming back (+) or being
+// taken (−) at a time: a running job's shares come back at
+// max(predicted end, now+1) (S3, as on one pool), and a reservation's
+// shares are taken at its start and come back max(p, 1) later. Between
+// two event times a node's resources are constant: a segment.
+//
+// A job fits on a node from t for d seconds when one share of it fits the
+// node's minimum, resource by resource (each GPU on its own), over the
+// segments that meet [t, t+d): the same GPUs, cores and memory stay free
+// the whole window. As t moves on, segments enter the window at T−d+1 and
+// leave it at T' (T, T' their start times), so a node's gain (1 if a
+// share fits, or the cores a spread job could use there) is a step
+// function of t that one sweep with a monotone deque per resource gives in
+// O(segments). The job's earliest start is then the first time the sum
+// of the nodes' gains reaches its node count (or its cores, spread): a
+// sort of the gains' steps. The placement policy then chooses the nodes,
+// and on each its GPUs, among those whose minimum over the chosen window
+// holds a share (machine.placeIn on that minimum), so the old reservation
+// — still free, since every job placed after it avoided it — is always a
+// candidate and no job moves later unless a running job outlived its
+// prediction.
+//
+// On one node this is the one-pool schedule, job by job
+// (TestConservativeNodesOneNodeEqualsPool). On several it cannot be: the
+// pool's Profile counts processors, so a reservation there may use some
+// processors in the first part of its window and others in the rest,
+// while on nodes it holds the same cores throughout, on the nodes the
+// placement chose when it was made (TestConservativeNodesPinned, and
+// TestConservativeNodesOneNodeEqualsPool's doc for the first job of KTH
+// that differs).
+
+// consNodes is conservativeNodesPass's scratch, kept between passes so
+// that a pass allocates nothing once warm.
+type consNodes struct {
+	base avail // the machine's free resources when the pass began
+	cur  avail // base, with the events of the node being scanned applied
+	// win is, on the nodes a job's scan touched, the minimum over its
+	// window; base elsewhere: what the placement sees.
+	win    avail
+	ev     [][]nodeEv // per node, its events by time, comebacks first
+	listed []bool     // node is in used
+	used   []int32    // the nodes whose events may be non-empty
+	keys   [][]string // per node kind, its named resources' names, sorted
+
+	// segs caches each node's segments, rebuilt when its events change;
+	// stale marks those to rebuild.
+	segs  []nodeSegs
+	stale []bool
+
+	// One job's scan: the nodes it touched, the deques, the segments'
+	// gains (scalar path), the steps of the nodes' gains.
+	touched    []int32
+	dq         []int32
+	head, tail []int32
+	vals       []int64
+	gev        []gainStep
+	start      []*Job
+}
+
+// nodeSegs is a node's segments: start times, and every resource of the
+// node in each (cores, memory, each GPU, each named resource in the
+// kind's sorted order: nc values a segment).
+type nodeSegs struct {
+	t  []int64
+	v  []int64
+	nc int
+}
+
+// nodeEv is a share of a job coming back (sign 1) or being taken (−1) at t:
+// jb.resAlloc[k] when res, jb.alloc[k] otherwise.
+type nodeEv struct {
+	t    int64
+	jb   *Job
+	k    int32
+	sign int8
+	res  bool
+}
+
+type gainStep struct{ t, d int64 }
+
+// conservativeNodesPass is conservativeScheduler's pass on a machine of
+// nodes: it rebuilds each node's availability from the running jobs and
+// every waiting job's reservation, then, in arrival order, each job gives
+// up its reservation, takes the earliest window where it fits for its
+// prediction on nodes the placement policy chooses, and starts if that
+// window begins now (on the free nodes, which hold it by construction),
+// else reserves it.
+//
+// Cost per pass: O(N + E) to rebuild (N nodes, E events: a share of a
+// running job, two per share of a reservation). Per waiting job: O(N) for
+// the nodes without events, O(E_j·c) to rebuild the segments of the nodes
+// whose events changed since the last job (E_j their events: the nodes
+// of the last job's old and new shares), then O(S·c + S log S) to find
+// its window, S the segments it scans (every node's, up to its old
+// reservation plus its prediction, where the search stops first: that
+// slot is still free unless a prediction was outlived) and c the
+// resources compared per segment (1 for a job without GPUs or named
+// resources, else the node's: 2, its GPUs and named resources), the
+// log S the sort of the gains' steps; plus the placement policy's own
+// cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n)
+// per share to insert its events (E_n its node's). On one pool the same
+// pass is O(q · profile points). BenchmarkNodes* measure it against EASY
+// on the same nodes (their comment has the figures).
+func (s *Sim) conservativeNodesPass() {
+	m := s.m
+	c := s.cons
+	if c == nil {
+		c = &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
+			segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
+		for k := range m.kinds {
+			c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
+		}
+		s.cons = c
+	}
+	for _, i := range c.used {
+		c.ev[i] = c.ev[i][:0]
+		c.listed[i] = false
+	}
+	c.used = c.used[:0]
+	c.base.copyFrom(&m.free)
+	c.cur.copyFrom(&m.free)
+	c.win.copyFrom(&m.free)
+	s.run.Ascend(func(r *Job) bool {
+		t := max(r.predEnd(), s.now+1)
+		for k := range r.alloc {
+			c.add(int(r.alloc[k].node), nodeEv{t: t, jb: r, k: int32(k), sign: 1})
+		}
+		return true
+	})
+	s.buf = s.buf[:0]
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		s.buf = append(s.buf, j)
+		if j.res >= 0 && len(j.resAlloc) > 0 {
+			j.res = max(j.res, s.now)
+			c.hold(j, j.res, max(j.p, 1), true)
+		}
+		return true
+	})
+	c.start = c.start[:0]
+	blocked := false
+	for _, j := range s.buf {
+		d := max(j.p, 1)
+		if j.res >= 0 && len(j.resAlloc) > 0 {
+			c.drop(j)
+		}
+		// The old reservation is still free (every job placed after it
+		// avoided it) unless a running job outlived its prediction: the
+		// search looks no further first.
+		t := never
+		if j.res >= 0 && len(j.resAlloc) > 0 {
+			t = c.earliest(s, j, d, j.res)
+		}
+		if t == never {
+			t = c.earliest(s, j, d, never)
+		}
+		j.resAlloc = j.resAlloc[:0]
+		if t == never { // cannot be: the idle machine holds every admitted job
+			s.refused++
+			blocked = true
+			continue
+		}
+		c.window(m, t, d)
+		var ok bool
+		if t == s.now {
+			// The free nodes now, and the window's minimum, which is
+			// below them: the job starts on nodes no reservation holds.
+			as := [2]*avail{&m.free, &c.win}
+			j.alloc, ok = m.placeIn(as[:], j, &j.nd, j.alloc[:0])
+			c.clean(m, j.alloc)
+			if ok {
+				j.backfill = blocked
+				c.start = append(c.start, j)
+				c.hold(j, t, d, false)
+				continue
+			}
+		} else {
+			as := [1]*avail{&c.win}
+			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
+			c.clean(m, j.resAlloc)
+			if ok {
+				blocked = true
+				s.reserve(j, t)
+				c.hold(j, t, d, true)
+				continue
+			}
+		}
+		// Cannot be either: the sweep found the nodes. Counted, so that
+		// the tests (Result.Refused) see it.
+		s.refused++
+		blocked = true
+	}
+	for _, j := range c.start {
+		s.startJob(j, j.backfill)
+	}
+}
+
+// add inserts event e on node i, after the events of earlier or equal
+// time, comebacks first at one instant.
+func (c *consNodes) add(i int, e nodeEv) {
+	if !c.listed[i] {
+		c.listed[i] = true
+		c.used = append(c.used, int32(i))
+	}
+	c.stale[i] = true
+	l := c.ev[i]
+	at := len(l)
+	for at > 0 && (l[at-1].t > e.t || l[at-1].t == e.t && l[at-1].sign < e.sign) {
+		at--
+	}
+	l = slices.Insert(l, at, e)
+	c.ev[i] = l
+}
+
+// hold takes job j's shares (its reservation's, or its allocation's when
+// it starts now) over [t, t+d).
+func (c *consNodes) hold(j *Job, t, d int64, res bool) {
+	shs := j.alloc
+	if res {
+		shs = j.resAlloc
+	}
+	for k := range shs {
+		i := int(shs[k].node)
+		c.add(i, nodeEv{t: t, jb: j, k: int32(k), sign: -1, res: res})
+		c.add(i, nodeEv{t: t + d, jb: j, k: int32(k), sign: 1, res: res})
+	}
+}
+
+// drop removes job j's reservation.
+func (c *consNodes) drop(j *Job) {
+	for k := range j.resAlloc {
+		i := j.resAlloc[k].node
+		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool { return e.jb == j && e.res })
+		c.stale[i] = true
+	}
+}
+
+func (e *nodeEv) share() *share {
+	if e.res {
+		return &e.jb.resAlloc[e.k]
+	}
+	return &e.jb.alloc[e.k]
+}
+
+// earliest returns the earliest time in [now, h] from which job j fits
+// for d seconds, or never. It leaves in c.touched the nodes with events.
+func (c *consNodes) earliest(s *Sim, j *Job, d, h int64) int64 {
+	m, n := s.m, &j.nd
+	want := n.nodes
+	if want == 0 {
+		want = n.cores
+	}
+	// A job without GPUs or named resources has a gain that is, window by
+	// window, the minimum of a gain segment by segment: one deque.
+	scalar := n.gpus == 0 && len(n.named) == 0
+	c.touched, c.gev = c.touched[:0], c.gev[:0]
+	var idle int64 // what the nodes without events offer, from now on
+	for i := range m.kind {
+		if len(c.ev[i]) == 0 {
+			idle += m.gain(&c.base, i, n)
+			continue
+		}
+		c.touched = append(c.touched, int32(i))
+		if c.stale[i] {
+			c.rebuild(s, i)
+		}
+		c.scan(s, i, n, d, h, scalar)
+	}
+	if idle > 0 {
+		c.gev = append(c.gev, gainStep{s.now, idle})
+	}
+	slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
+	var have int64
+	for k := 0; k < len(c.gev); {
+		t := c.gev[k].t
+		for ; k < len(c.gev) && c.gev[k].t == t; k++ {
+			have += c.gev[k].d
+		}
+		if have >= want {
+			return t
+		}
+	}
+	return never
+}
+
+// rebuild makes node i's segments from its events.
+func (c *consNodes) rebuild(s *Sim, i int) {
+	m, sg := s.m, &c.segs[i]
+	c.stale[i] = false
+	sg.nc = 2 + int(m.gpuAt[i+1]-m.gpuAt[i])
+	if m.cap.named != nil {
+		sg.nc += len(c.keys[m.kind[i]])
+	}
+	sg.t, sg.v = sg.t[:0], sg.v[:0]
+	evs := c.ev[i]
+	k := 0
+	for k < len(evs) && evs[k].t <= s.now {
+		c.apply(m, &evs[k])
+		k++
+	}
+	c.push(m, i, s.now)
+	for k < len(evs) {
+		t := evs[k].t
+		for ; k < len(evs) && evs[k].t == t; k++ {
+			c.apply(m, &evs[k])
+		}
+		c.push(m, i, t)
+	}
+	copyNode(m, &c.cur, &c.base, i)
+}
+
+// push appends a segment from t with node i's resources in c.cur.
+func (c *consNodes) push(m *machine, i int, t int64) {
+	sg := &c.segs[i]
+	sg.t = append(sg.t, t)
+	sg.v = append(sg.v, c.cur.cores[i], c.cur.mem[i])
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+		sg.v = append(sg.v, int64(c.cur.gpu[g]))
+	}
+	if m.cap.named != nil {
+		for _, k := range c.keys[m.kind[i]] {
+			sg.v = append(sg.v, c.cur.named[i][k])
+		}
+	}
+}
+
+// segGain is what one segment of node i, resources v, offers a job of
+// need n without GPUs or named resources (the scalar path).
+func (c *consNodes) segGain(m *machine, i int, v []int64, n *need) int64 {
+	if n.excl && !c.idle(m, i, v) {
+		return 0
+	}
+	if n.nodes == 0 {
+		u := v[0]
+		if n.mem > 0 {
+			u = min(u, v[1]/n.mem)
+		}
+		return max(u, 0)
+	}
+	if v[0] >= n.cores && v[1] >= n.mem {
+		return 1
+	}
+	return 0
+}
+
+// idle reports whether resources v are all of node i's.
+func (c *consNodes) idle(m *machine, i int, v []int64) bool {
+	if v[0] != m.cap.cores[i] || v[1] != m.cap.mem[i] {
+		return false
+	}
+	r := 2
+	for range m.gpuAt[i+1] - m.gpuAt[i] {
+		if v[r] != 1000 {
+			return false
+		}
+		r++
+	}
+	if m.cap.named != nil {
+		for _, k := range c.keys[m.kind[i]] {
+			if v[r] != m.cap.named[i][k] {
+				return false
+			}
+			r++
+		}
+	}
+	return true
+}
+
+// scan appends to c.gev the steps of node i's gain for job need n as a
+// function of the window's start t: the minimum of each resource over
+// the segments that meet [t, t+d), a deque per resource (one deque of
+// segment gains on the scalar path).
+func (c *consNodes) scan(s *Sim, i int, n *need, d, h int64, scalar bool) {
+	m, sg := s.m, &c.segs[i]
+	T, V, K := sg.t, sg.v, len(sg.t)
+	nc := sg.nc
+	if scalar {
+		c.vals = slices.Grow(c.vals[:0], K)[:K]
+		nc = 1
+	}
+	c.dq = slices.Grow(c.dq[:0], nc*K)[:nc*K]
+	c.head = slices.Grow(c.head[:0], nc)[:nc]
+	c.tail = slices.Grow(c.tail[:0], nc)[:nc]
+	for r := range nc {
+		c.head[r], c.tail[r] = int32(r*K), int32(r*K)
+	}
+	lo, hi := 0, -1
+	var prev int64
+	for t := s.now; ; {
+		for hi+1 < K && T[hi+1]-d+1 <= t { // segment hi+1 enters the window
+			hi++
+			if scalar { // the segment's gain, computed as it enters
+				c.vals[hi] = c.segGain(m, i, V[hi*sg.nc:(hi+1)*sg.nc], n)
+			}
+			for r := range nc {
+				W := V
+				if scalar {
+					W = c.vals
+				}
+				v := W[hi*nc+r]
+				b := c.tail[r]
+				for b > c.head[r] && W[int(c.dq[b-1])*nc+r] >= v {
+					b--
+				}
+				c.dq[b] = int32(hi)
+				c.tail[r] = b + 1
+			}
+		}
+		for lo+1 < K && T[lo+1] <= t { // segment lo leaves it
+			lo++
+		}
+		for r := range nc {
+			for int(c.dq[c.head[r]]) < lo {
+				c.head[r]++
+			}
+		}
+		var g int64
+		if scalar {
+			g = c.vals[c.dq[c.head[0]]]
+		} else {
+			c.setWin(m, i, func(r int) int64 { return V[int(c.dq[c.head[r]])*nc+r] })
+			g = m.gain(&c.win, i, n)
+		}
+		if g != prev {
+			c.gev = append(c.gev, gainStep{t, g - prev})
+			prev = g
+		}
+		next := never
+		if hi+1 < K {
+			next = T[hi+1] - d + 1
+		}
+		if lo+1 < K {
+			next = min(next, T[lo+1])
+		}
+		if next == never || next > h { // the last segment, or past the horizon
+			return
+		}
+		t = next
+	}
+}
+
+// setWin sets node i's resources in c.win to v(r), resource by resource.
+func (c *consNodes) setWin(m *machine, i int, v func(r int) int64) {
+	c.win.cores[i], c.win.mem[i] = v(0), v(1)
+	r := 2
+	for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+		c.win.gpu[g] = int32(v(r))
+		r++
+	}
+	if m.cap.named != nil {
+		for _, k := range c.keys[m.kind[i]] {
+			c.win.named[i][k] = v(r)
+			r++
+		}
+	}
+}
+
+// window sets c.win, on every node the last scan touched, to the node's
+// minimum over [t, t+d).
+func (c *consNodes) window(m *machine, t, d int64) {
+	for _, i32 := range c.touched {
+		i := int(i32)
+		sg := &c.segs[i]
+		T, V, nc := sg.t, sg.v, sg.nc
+		lo := 0
+		for lo+1 < len(T) && T[lo+1] <= t {
+			lo++
+		}
+		hi := lo
+		for hi+1 < len(T) && T[hi+1] < t+d {
+			hi++
+		}
+		c.setWin(m, i, func(r int) int64 {
+			v := V[lo*nc+r]
+			for k := lo + 1; k <= hi; k++ {
+				v = min(v, V[k*nc+r])
+			}
+			return v
+		})
+	}
+}
+
+// apply applies event e to c.cur. It is machine.apply, but a whole-node
+// share's named resources are taken and given back as the node's whole
+// amount rather than cleared and set: the same on a node the share found
+// idle, and additive, so that reservations a stale prediction pushed
+// onto one another (S3: each moved to now) still sum back to the node's
+// capacity once they end.
+func (c *consNodes) apply(m *machine, e *nodeEv) {
+	sh, n, a, sign := e.share(), &e.jb.nd, &c.cur, int64(e.sign)
+	i := sh.node
+	a.cores[i] += sign * sh.cores
+	a.mem[i] += sign * sh.mem
+	g0 := m.gpuAt[i]
+	for b := sh.gpus; b != 0; b &= b - 1 {
+		a.gpu[g0+int32(bits.TrailingZeros64(b))] += int32(sign) * sh.gpuPart
+	}
+	if a.named == nil {
+		return
+	}
+	named := n.named
+	if n.excl {
+		named = m.cap.named[i]
+	}
+	for k, v := range named {
+		a.named[i][k] += sign * v
+	}
+}
+
+// clean gives c.win back the base on the nodes the scan touched and the
+// shares shs took.
+func (c *consNodes) clean(m *machine, shs []share) {
+	for _, i := range c.touched {
+		copyNode(m, &c.win, &c.base, int(i))
+	}
+	for k := range shs {
+		copyNode(m, &c.win, &c.base, int(shs[k].node))
+	}
+}
+
+// copyNode sets node i's resources in dst to those in src.
+func copyNode(m *machine, dst, src *avail, i int) {
+	dst.cores[i], dst.mem[i] = src.cores[i], src.mem[i]
+	copy(dst.gpu[m.gpuAt[i]:m.gpuAt[i+1]], src.gpu[m.gpuAt[i]:m.gpuAt[i+1]])
+	if src.named != nil {
+		clear(dst.named[i])
+		maps.Copy(dst.named[i], src.named[i])
+	}
+}
