@@ -83,7 +83,7 @@ type machine struct {
 	hasFree []uint64
 	// kindFirst is the first node of each kind.
 	kindFirst []int
-	ranked []rankedNode // best fit's scratch
+	ranked    []rankedNode // best fit's scratch
 	// used[i] == stamp marks the nodes the job being placed already has.
 	used  []uint32
 	stamp uint32

@@ -68,7 +68,7 @@ func nodeJobs(t *rapid.T) []swf.Job {
 	return jobs
 }
 
-// Every EASY preset, FCFS and both placements on random machines and
+// Every preset and both placements on random machines and
 // demands: the schedule passes Result.Check (no node overdrawn, every
 // demand met), nothing stalls, every sane job is run or rejected with a
 // reason, and the same input gives the same schedule.
@@ -77,9 +77,6 @@ func TestNodesProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		kinds, jobs := nodeKinds(t), nodeJobs(t)
 		p := rapid.SampledFrom(presets).Draw(t, "preset")
-		if p.Name == "Conservative" {
-			p, _ = sched.LookupPreset("EASY")
-		}
 		cfg := p.New(0)
 		cfg.Nodes = kinds
 		if rapid.Bool().Draw(t, "best") {

@@ -164,9 +164,8 @@ type Sim struct {
 	m        *machine
 	shadowAv avail
 	noNode   map[string]int
-	cands    []*Job // easyNodesPass's backfilling candidates
-	have     int64  // earliest: what the holder could use at the shadow
-	want     int64  // and what it needs (nodes, or cores when spread)
+	have     int64 // earliest: what the holder could use at the shadow
+	want     int64 // and what it needs (nodes, or cores when spread)
 
 	cons *consNodes // conservativeNodesPass's profile, made on first use
 }

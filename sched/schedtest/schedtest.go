@@ -208,7 +208,7 @@ func (w workload) run(s sched.Scheduler) (outcome, error) {
 		},
 	})
 	if err := sim.Load(slices.Clone(w.jobs)); err != nil {
-		return outcome{}, fmt.Errorf("Load: %v", err)
+		return outcome{}, fmt.Errorf("sim.Load: %v", err)
 	}
 	for _, c := range w.cancels {
 		sim.At(c[0], func(int64) { sim.Cancel(c[1]) })
@@ -218,7 +218,7 @@ func (w workload) run(s sched.Scheduler) (outcome, error) {
 	case errors.Is(err, sched.ErrStall):
 		return outcome{}, fmt.Errorf("stall: %v", err)
 	case err != nil:
-		return outcome{}, fmt.Errorf("Finish: %v", err)
+		return outcome{}, fmt.Errorf("sim.Finish: %v", err)
 	case bad != nil:
 		return outcome{}, bad
 	case w.nodes != nil && res.Check() != nil:
