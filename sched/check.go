@@ -2,8 +2,8 @@ package sched
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 )
 
@@ -14,10 +14,14 @@ import (
 // node gives more of any resource (cores, memory, each GPU, each named
 // resource) than it has, every job has its node count, GPUs of a model it
 // accepts, and whole nodes if it asked for them. It returns the first
-// violation found, nil if none. A job of run time 0 is checked against
+// violation found, nil if none. On a machine of nodes it needs the
+// shares Config.KeepShares keeps (an error says so without them). A job of run time 0 is checked against
 // the empty machine (it holds nothing for any time). It costs O(n log n) for n jobs, plus the
 // shares' nodes on a machine of nodes.
 func (r *Result) Check() error {
+	if r.machine != nil && !r.keptShares {
+		return errors.New("sched: check: a machine of nodes is checked from its jobs' node shares: run with Config.KeepShares")
+	}
 	type ev struct {
 		t     int64
 		start bool
@@ -84,7 +88,7 @@ func (r *Result) Check() error {
 		if m != nil {
 			var empty avail
 			empty.copyFrom(&m.cap)
-			if err := m.checkShares(&empty, rec); err != nil {
+			if err := m.checkShares(&empty, rec, r.sharesOf(rec)); err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", rec.Start, rec.Job.ID, err)
 			}
 		}
@@ -94,7 +98,7 @@ func (r *Result) Check() error {
 		held := rec.Size
 		if m != nil {
 			held = 0
-			for _, sh := range rec.alloc {
+			for _, sh := range r.sharesOf(rec) {
 				held += sh.cores
 			}
 		}
@@ -102,8 +106,9 @@ func (r *Result) Check() error {
 			used -= held
 			if m != nil {
 				n := needOf(rec.Job, rec.Size, m.countMemory)
-				for k := range rec.alloc {
-					m.apply(&a, &rec.alloc[k], &n, 1)
+				shs := r.sharesOf(rec)
+				for k := range shs {
+					m.apply(&a, &shs[k], &n, 1)
 				}
 			}
 			continue
@@ -113,7 +118,7 @@ func (r *Result) Check() error {
 			return fmt.Errorf("sched: check: at %d, %d processors in use on a machine of %d", e.t, used, r.machineSize)
 		}
 		if m != nil {
-			if err := m.checkShares(&a, rec); err != nil {
+			if err := m.checkShares(&a, rec, r.sharesOf(rec)); err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", e.t, rec.Job.ID, err)
 			}
 		}
@@ -135,12 +140,12 @@ func (r *Result) rank(start bool, k int) int {
 
 // checkShares takes a starting job's shares from a and reports one that
 // does not fit its demand or overdraws a node.
-func (m *machine) checkShares(a *avail, rec *Record) error {
+func (m *machine) checkShares(a *avail, rec *Record, shs []share) error {
 	n := needOf(rec.Job, rec.Size, m.countMemory)
 	var cores int64
 	seen := map[int32]bool{}
-	for k := range rec.alloc {
-		sh := &rec.alloc[k]
+	for k := range shs {
+		sh := &shs[k]
 		i := int(sh.node)
 		if i < 0 || i >= len(m.kind) || seen[sh.node] {
 			return fmt.Errorf("share on node %d: no such node, or twice", i)
@@ -174,8 +179,8 @@ func (m *machine) checkShares(a *avail, rec *Record) error {
 		cores += sh.cores
 	}
 	switch {
-	case n.nodes > 0 && int64(len(rec.alloc)) != n.nodes:
-		return fmt.Errorf("on %d nodes, asked %d", len(rec.alloc), n.nodes)
+	case n.nodes > 0 && int64(len(shs)) != n.nodes:
+		return fmt.Errorf("on %d nodes, asked %d", len(shs), n.nodes)
 	case n.nodes == 0 && cores < n.cores:
 		return fmt.Errorf("%d cores, asked %d", cores, n.cores)
 	}
@@ -215,10 +220,11 @@ func (r *Result) Use(from, to int64) (cores, memory, gpus float64) {
 			c += float64(rec.Size) * d
 			continue
 		}
-		for _, sh := range rec.alloc {
-			c += float64(sh.cores) * d
-			m += float64(sh.mem) * d
-			g += float64(bits.OnesCount64(sh.gpus)) * float64(sh.gpuPart) / 1000 * d
+		if k < len(r.held) {
+			h := &r.held[k]
+			c += float64(h.cores) * d
+			m += float64(h.mem) * d
+			g += float64(h.gpus) / 1000 * d
 		}
 	}
 	span := float64(to - from)
@@ -238,4 +244,46 @@ func (r *Result) Use(from, to int64) (cores, memory, gpus float64) {
 		return x / (y * span)
 	}
 	return ratio(c, capC), ratio(m, capM), ratio(g, capG)
+}
+
+// held is what a job held on a machine of nodes, summed over its shares:
+// cores, memory, thousandths of GPUs.
+type held struct{ cores, mem, gpus int64 }
+
+// sharesOf is record rec's node shares.
+func (r *Result) sharesOf(rec *Record) []share {
+	if r.shares == nil || rec.sharesN == 0 {
+		return nil
+	}
+	return r.shares.get(rec.sharesAt, int(rec.sharesN))
+}
+
+// shareArena keeps the records' shares in blocks that never move (a
+// growing slice would copy them all at each doubling): a job's shares are
+// one run inside a block; a job with more shares than a block gets one of
+// its own.
+type shareArena struct {
+	blocks [][]share
+}
+
+const shareBlock = 1 << 14
+
+// add appends a job's shares and returns where they are.
+func (a *shareArena) add(shs []share) int64 {
+	n := len(a.blocks)
+	if n == 0 || len(a.blocks[n-1])+len(shs) > cap(a.blocks[n-1]) {
+		a.blocks = append(a.blocks, make([]share, 0, max(shareBlock, len(shs))))
+		n++
+	}
+	b := &a.blocks[n-1]
+	at := int64(n-1)<<32 | int64(len(*b))
+	*b = append(*b, shs...)
+	return at
+}
+
+// get returns the n shares at at.
+func (a *shareArena) get(at int64, n int) []share {
+	b := a.blocks[at>>32]
+	i := int(at & (1<<32 - 1))
+	return b[i : i+n]
 }

@@ -91,6 +91,11 @@ type Config struct {
 	// MiB per core, on a machine of Nodes whose Memory is in MiB. Without
 	// it, such a job asks no memory.
 	CountMemory bool
+	// KeepShares keeps every job's node shares in the Result, so that
+	// Result.Check can verify them on a machine of Nodes. They cost 32
+	// bytes a share (a job has one per node it runs on), which on a large
+	// machine is most of a Result: off by default.
+	KeepShares bool
 }
 
 // Validate reports an unusable configuration.

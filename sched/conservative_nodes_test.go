@@ -19,7 +19,7 @@ func conservativeOn(t testing.TB, nodes []swf.Node, place sched.Placement, jobs 
 	t.Helper()
 	p, _ := sched.LookupPreset("Conservative")
 	c := p.New(0)
-	c.Nodes, c.Placement = nodes, place
+	c.Nodes, c.Placement, c.KeepShares = nodes, place, true
 	res, err := sched.Run(context.Background(), c, jobs)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestConservativeNodesGPU(t *testing.T) {
 	}
 	for k, w := range want {
 		r := &res.Records[k]
-		h := sched.Held(r)
+		h := sched.Held(res, r)
 		if r.Start != w.start || r.FirstReservation != w.res || r.Backfilled != w.backfilled || len(h) != 1 || h[0][1] != w.gpus || h[0][2] != w.part {
 			t.Errorf("job %d: start %d reservation %d backfilled %v shares %v; want %d %d %v GPUs %b of %d",
 				k+1, r.Start, r.FirstReservation, r.Backfilled, h, w.start, w.res, w.backfilled, w.gpus, w.part)
@@ -269,7 +269,7 @@ func TestConservativeNodesRapid(t *testing.T) {
 		run := func() *sched.Result {
 			p, _ := sched.LookupPreset(preset)
 			c := p.New(0)
-			c.Nodes, c.Placement = nodes, place
+			c.Nodes, c.Placement, c.KeepShares = nodes, place, true
 			res, err := sched.Run(context.Background(), c, jobs)
 			if errors.Is(err, sched.ErrStall) || err != nil {
 				t.Fatalf("%v", err)
@@ -326,7 +326,7 @@ func benchNodes(b *testing.B, trace string, limit int, nodes []swf.Node, variant
 	for b.Loop() {
 		c := preset(variant)(cores)
 		if nodes[0].Count > 0 {
-			c.MachineSize, c.Nodes = 0, nodes
+			c.MachineSize, c.Nodes, c.KeepShares = 0, nodes, true
 		}
 		if _, err := sched.Run(context.Background(), c, jobs); err != nil {
 			b.Fatal(err)

@@ -19,6 +19,7 @@ func ExampleConfig_nodes() {
 		{Name: "gpu", Count: 1, Cores: 8, Memory: 64, GPUs: 2, GPUModel: "A100"}, // any unit, the same for jobs
 	}
 	cfg.Placement = sched.BestFit
+	cfg.KeepShares = true // for Check
 
 	mk := func(id, submit, run, procs int64, d *swf.Demand) swf.Job {
 		j := job(id, submit, run, procs, run)

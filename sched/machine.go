@@ -83,7 +83,8 @@ type machine struct {
 	hasFree []uint64
 	// kindFirst is the first node of each kind.
 	kindFirst []int
-	ranked    []rankedNode // best fit's scratch
+	ranked    []rankedNode  // best fit's scratch
+	sharePool [65][][]share // getShares's free slices by capacity class
 	// used[i] == stamp marks the nodes the job being placed already has.
 	used  []uint32
 	stamp uint32
@@ -198,18 +199,16 @@ func (m *machine) unfit(n *need) string {
 		return ""
 	}
 	// Nodes of a kind are alike: one look per kind. The reason is that of
-	// the kind that came closest (passed the most of lacks's tests in
-	// order): a GPU model no node has, rather than the GPUs a CPU node
-	// lacks.
+	// the kind that came closest (lacksRanked).
 	why, rank := "", -1
 	fit := int64(0)
 	for k := range m.kinds {
-		w := m.lacks(&m.cap, m.kindFirst[k], n)
+		w, r := m.lacksRanked(&m.cap, m.kindFirst[k], n)
 		if w == "" {
 			if fit += m.kinds[k].Count; fit >= n.nodes {
 				return ""
 			}
-		} else if r := lackRank(w); r > rank {
+		} else if r > rank {
 			why, rank = w, r
 		}
 	}
@@ -219,53 +218,46 @@ func (m *machine) unfit(n *need) string {
 	return why
 }
 
-// lackRank orders lacks's reasons by the order of its tests.
-func lackRank(why string) int {
-	switch {
-	case why == "cores":
-		return 0
-	case why == "memory":
-		return 1
-	case why == "GPUs":
-		return 2
-	case why == "GPU model":
-		return 3
-	case why == "whole node":
-		return 5
-	}
-	return 4 // a named resource
+// lacks returns the first resource node i lacks in a for one share of n,
+// "" if the share fits. The kinds of node a job cannot use at all (no GPU,
+// not its GPU model) are told first, then the amounts.
+func (m *machine) lacks(a *avail, i int, n *need) string {
+	why, _ := m.lacksRanked(a, i, n)
+	return why
 }
 
-// lacks returns the first resource node i lacks in a for one share of n,
-// "" if the share fits.
-func (m *machine) lacks(a *avail, i int, n *need) string {
-	if a.cores[i] < n.cores {
-		return "cores"
-	}
-	if a.mem[i] < n.mem {
-		return "memory"
-	}
+// lacksRanked is lacks with how many of its tests node i passed, so that
+// a job no node holds is counted under the reason of the node that came
+// closest: cores on the GPU nodes of its model rather than the GPU model
+// of the others.
+func (m *machine) lacksRanked(a *avail, i int, n *need) (string, int) {
 	if n.gpus > 0 {
 		k := &m.kinds[m.kind[i]]
 		if k.GPUs == 0 {
-			return "GPUs"
+			return "GPUs", 0
 		}
 		if !acceptsModel(n.models, k.GPUModel) {
-			return "GPU model"
+			return "GPU model", 1
 		}
-		if !m.gpusFit(a, i, n.gpus) {
-			return "GPUs"
-		}
+	}
+	if a.cores[i] < n.cores {
+		return "cores", 2
+	}
+	if a.mem[i] < n.mem {
+		return "memory", 3
+	}
+	if n.gpus > 0 && !m.gpusFit(a, i, n.gpus) {
+		return "GPUs", 4
 	}
 	for name, v := range n.named {
 		if a.named == nil || a.named[i][name] < v {
-			return "named resource " + name
+			return "named resource " + name, 5
 		}
 	}
 	if n.excl && !m.idle(a, i) {
-		return "whole node"
+		return "whole node", 6
 	}
-	return ""
+	return "", 7
 }
 
 func acceptsModel(models []string, m string) bool {
@@ -335,6 +327,38 @@ func (m *machine) usable(a *avail, i int, n *need) int64 {
 		c = min(c, a.mem[i]/n.mem)
 	}
 	return max(c, 0)
+}
+
+// getShares returns an empty share slice of capacity at least n, from
+// the slices jobs gave back (putShares) when there is one: a job's shares
+// are allocated once per size class, not once per job.
+func (m *machine) getShares(n int) []share {
+	c := bits.Len(uint(max(n, 1) - 1)) // 1<<c ≥ n
+	if k := len(m.sharePool[c]); k > 0 {
+		out := m.sharePool[c][k-1]
+		m.sharePool[c] = m.sharePool[c][:k-1]
+		return out
+	}
+	return make([]share, 0, 1<<c)
+}
+
+// appendShare appends sh to out, moving out to a pooled slice twice as
+// large when it is full (and pooling the old one).
+func (m *machine) appendShare(out []share, sh share) []share {
+	if len(out) == cap(out) {
+		grown := append(m.getShares(2*len(out)+1), out...)
+		m.putShares(out)
+		out = grown
+	}
+	return append(out, sh)
+}
+
+// putShares keeps a share slice for getShares.
+func (m *machine) putShares(s []share) {
+	if c := cap(s); c > 0 {
+		k := bits.Len(uint(c)) - 1 // holds at least 1<<k
+		m.sharePool[k] = append(m.sharePool[k], s[:0])
+	}
 }
 
 // rankedNode is a node and best fit's key for it.
@@ -426,6 +450,9 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 		m.markFree(int(i))
 	}
 	a.mem[i] += sign * sh.mem
+	if sh.gpus == 0 && !n.excl && len(n.named) == 0 {
+		return
+	}
 	if sh.gpus != 0 {
 		g0 := m.gpuAt[i]
 		for b := sh.gpus; b != 0; b &= b - 1 {
@@ -459,8 +486,14 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 	from := len(out)
 	spread := n.nodes == 0
 	left := n.nodes
+	hint := int(n.nodes) // the fewest shares the job can have
 	if spread {
 		left = n.cores
+		hint = int(min(n.cores/max(m.maxC, 1)+1, int64(len(m.kind))))
+	}
+	if from == 0 && cap(out) < hint {
+		m.putShares(out)
+		out = m.getShares(hint)
 	}
 	grant := func(i int) {
 		c := n.cores
@@ -470,9 +503,23 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 		} else {
 			left--
 		}
-		out = append(out, m.take(as, i, n, c))
+		out = m.appendShare(out, m.take(as, i, n, c))
 	}
-	if m.place == firstFit {
+	if m.place == firstFit && spread && n.mem == 0 && !n.excl && len(as) == 1 && as[0] == &m.free {
+		// Cores alone, now (most of an SWF log's jobs): each node with a
+		// free core gives what it has, in node order.
+		free := m.free.cores
+		for w := 0; w < len(m.hasFree) && left > 0; w++ {
+			for bs := m.hasFree[w]; bs != 0 && left > 0; bs &= bs - 1 {
+				i := w<<6 | bits.TrailingZeros64(bs)
+				c := min(left, free[i])
+				free[i] -= c
+				left -= c
+				m.markFree(i)
+				out = m.appendShare(out, share{node: int32(i), cores: c})
+			}
+		}
+	} else if m.place == firstFit {
 		if as[0] == &m.free { // only nodes with a free core can take a share
 			for w := 0; w < len(m.hasFree) && left > 0; w++ {
 				for bs := m.hasFree[w]; bs != 0 && left > 0; bs &= bs - 1 {
@@ -526,6 +573,10 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 	}
 	if left > 0 {
 		m.undo(as, out[from:], n)
+		if from == 0 { // a waiting job holds no slice
+			m.putShares(out)
+			return nil, false
+		}
 		return out[:from], false
 	}
 	return out, true

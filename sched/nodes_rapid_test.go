@@ -84,7 +84,7 @@ func TestNodesProperties(t *testing.T) {
 		}
 		run := func() *sched.Result {
 			c := p.New(0) // a fresh predictor each run
-			c.Nodes, c.Placement = cfg.Nodes, cfg.Placement
+			c.Nodes, c.Placement, c.KeepShares = cfg.Nodes, cfg.Placement, true
 			res, err := sched.Run(context.Background(), c, jobs)
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name, err)

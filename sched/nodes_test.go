@@ -38,7 +38,7 @@ func TestNodesSpreadEqualsPool(t *testing.T) {
 				t.Fatal(err)
 			}
 			nodes := p.New(0)
-			nodes.Nodes = []swf.Node{{Name: "quad", Count: P / 4, Cores: 4}}
+			nodes.Nodes, nodes.KeepShares = []swf.Node{{Name: "quad", Count: P / 4, Cores: 4}}, true
 			got, err := sched.Run(context.Background(), nodes, jobs)
 			if err != nil {
 				t.Fatal(err)
@@ -86,7 +86,7 @@ func TestNodesHand(t *testing.T) {
 		job(6, 3, 10, 1, &swf.Demand{Nodes: 1, Memory: 200}),                          // no node has 200
 		job(7, 4, 50, 1, &swf.Demand{Nodes: 1, GPUs: 500}),                            // shares job 3's GPU
 	}
-	res, err := sched.Run(context.Background(), sched.Config{Nodes: nodes, Placement: sched.BestFit}, jobs)
+	res, err := sched.Run(context.Background(), sched.Config{Nodes: nodes, Placement: sched.BestFit, KeepShares: true}, jobs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
@@ -38,8 +39,10 @@ type Record struct {
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
 	Included bool // in the averaged set (S7)
-	// alloc is the job's node shares on a machine of nodes (Result.Check).
-	alloc []share
+	// sharesAt and sharesN place the job's node shares, on a machine of
+	// nodes with Config.KeepShares, in Result.shares (Check).
+	sharesAt int64
+	sharesN  int32
 	// rules are the job-building rules that changed the job (Changes),
 	// but for the two the fields EstimateFilled and Killed hold.
 	rules rule
@@ -85,6 +88,9 @@ type Result struct {
 
 	machine     *machine // Check's machine of nodes, nil for one pool
 	machineSize int64
+	shares      *shareArena // the records' node shares (Record.sharesAt), with KeepShares
+	held        []held      // what each record's job held, on a machine of nodes (Use)
+	keptShares  bool
 }
 
 // Summary holds the §3 metrics averaged over the included jobs (S7: all
@@ -147,7 +153,7 @@ func (s *Sim) result() *Result {
 	res.Summary = summarize(res.Records, s.cfg.MachineSize, s.ended, s.lastSubmit)
 	res.Summary.Rejected = len(s.rejected.Excluded)
 	res.NoNode = maps.Clone(s.noNode)
-	res.machine, res.machineSize = s.m, s.cfg.MachineSize
+	res.machine, res.machineSize, res.shares, res.held, res.keptShares = s.m, s.cfg.MachineSize, &s.shares, s.held, s.cfg.KeepShares
 	return res
 }
 
@@ -163,7 +169,19 @@ func (s *Sim) close(jb *Job) {
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
 	if s.m != nil && jb.start >= 0 {
-		rec.alloc = slices.Clone(jb.alloc)
+		if s.cfg.KeepShares {
+			rec.sharesAt, rec.sharesN = s.shares.add(jb.alloc), int32(len(jb.alloc))
+		}
+		if len(s.held) < len(s.recs) { // records only grow: so does held, amortised
+			s.held = slices.Grow(s.held, len(s.recs)-len(s.held))[:len(s.recs)]
+		}
+		h := &s.held[jb.idx]
+		*h = held{}
+		for _, sh := range jb.alloc {
+			h.cores += sh.cores
+			h.mem += sh.mem
+			h.gpus += int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)
+		}
 	}
 	rec.Cancelled = jb.state == cancelled
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started

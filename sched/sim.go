@@ -164,8 +164,10 @@ type Sim struct {
 	m        *machine
 	shadowAv avail
 	noNode   map[string]int
-	have     int64 // earliest: what the holder could use at the shadow
-	want     int64 // and what it needs (nodes, or cores when spread)
+	shares   shareArena // the ended jobs' node shares, for Result.shares
+	held     []held     // what each record's job held, for Result.Use
+	have     int64      // earliest: what the holder could use at the shadow
+	want     int64      // and what it needs (nodes, or cores when spread)
 
 	cons *consNodes // conservativeNodesPass's profile, made on first use
 }
@@ -633,7 +635,13 @@ func (s *Sim) pyssInstant(t int64) {
 // recycle keeps the live state of a job whose termination event has been
 // handled, for reuse by a later arrival: that event was the last reference
 // to it (its prediction expiries all come earlier).
-func (s *Sim) recycle(jb *Job) { s.spare = append(s.spare, jb) }
+func (s *Sim) recycle(jb *Job) {
+	if s.m != nil {
+		s.m.putShares(jb.alloc)
+		jb.alloc = nil
+	}
+	s.spare = append(s.spare, jb)
+}
 
 // terminateAsPredicted releases, before the instant's first event, every
 // job that ends now and was predicted to: pyss plans on a processor

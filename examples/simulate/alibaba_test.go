@@ -120,7 +120,7 @@ type alibabaRun struct {
 func runAlibaba(t *testing.T, name string, kinds []swf.Node, jobs []swf.Job, pl sched.Placement, pool bool) alibabaRun {
 	t.Helper()
 	cfg := sched.EASY(0)
-	cfg.Nodes, cfg.Placement = kinds, pl
+	cfg.Nodes, cfg.Placement, cfg.KeepShares = kinds, pl, true
 	res, err := sched.Run(context.Background(), cfg, jobs)
 	if err != nil {
 		t.Fatal(err)

@@ -181,7 +181,7 @@ func (w workload) runGuarded(t *rapid.T, s sched.Scheduler) outcome {
 
 // run simulates the workload under s and checks the run's own properties.
 func (w workload) run(s sched.Scheduler) (outcome, error) {
-	sim, err := sched.New(sched.Config{MachineSize: w.P, Nodes: w.nodes, Scheduler: s, PerEventPass: w.perEvent})
+	sim, err := sched.New(sched.Config{MachineSize: w.P, Nodes: w.nodes, KeepShares: true, Scheduler: s, PerEventPass: w.perEvent})
 	if err != nil {
 		return outcome{}, fmt.Errorf("sched.New: %v", err)
 	}
