@@ -626,6 +626,39 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 			fmt.Fprintf(w, "  Slurm  %s (sbatch --test-only for %d cores, %s, asked at %s)\n", what, sl.Cores, hms(sl.WallTime), stamp(sl.At))
 		}
 	}
+	switch f := p.Forecast; {
+	case f == nil:
+		if p.ForecastReason != "" {
+			fmt.Fprintf(w, "  Forecast %s\n", p.ForecastReason)
+		}
+	case start:
+		fmt.Fprintf(w, "  Forecast starts at %s, %d%% interval %s (%s)\n", stamp(f.Start), f.Level, forecastStarts(f, p.Now), forecastNote(f))
+	default:
+		fmt.Fprintf(w, "  Forecast waits %s, %d%% interval %s (%s)\n", hms(f.Wait), f.Level, forecastWaits(f), forecastNote(f))
+	}
+}
+
+// forecastWaits is f's interval as waits: "00:00:00–00:20:00", or
+// "00:05:00–unbounded".
+func forecastWaits(f *ForecastPart) string {
+	if f.High < 0 {
+		return hms(f.Low) + "–unbounded"
+	}
+	return hms(f.Low) + "–" + hms(f.High)
+}
+
+// forecastStarts is f's interval as start times, now being when it was
+// asked.
+func forecastStarts(f *ForecastPart, now int64) string {
+	if f.High < 0 {
+		return stamp(now+f.Low) + " – unbounded"
+	}
+	return stamp(now+f.Low) + " – " + stamp(now+f.High)
+}
+
+// forecastNote says where f comes from.
+func forecastNote(f *ForecastPart) string {
+	return fmt.Sprintf("forward simulation of %d jobs, interval calibrated on %d starts", f.Jobs, f.Calibrated)
 }
 
 func neighbours(n int) string {

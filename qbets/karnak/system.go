@@ -54,6 +54,9 @@ type system struct {
 	// sim, when set, is the simulated clock of a trace replay; otherwise
 	// "now" is the service clock.
 	sim *simClock
+	// fc is the forward-simulation forecast and its calibration
+	// (forecast.go); nil when Config.MaxForecastJobs turns it off.
+	fc *forecaster
 }
 
 type job struct {
@@ -66,6 +69,12 @@ type job struct {
 	// The scheduler's expected start of the job, read at slurmAt (0:
 	// none; "estimate" events of the job, slurm.go).
 	slurmStart, slurmAt int64
+	// priority is the scheduler's priority of the waiting job as the
+	// feed last sent it (0: none), which orders the forecast's queue.
+	priority int64
+	// The forecast recorded for the calibration (forecast.go): at fcAt
+	// (0: none) the job was forecast to wait fcWait more seconds.
+	fcAt, fcWait int64
 }
 
 type queue struct {
@@ -144,10 +153,16 @@ func newSystem(name string, o *Config) (*system, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
+	s := &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
 		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1,
 		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
-		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}, nil
+		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}
+	if o.MaxForecastJobs > 0 {
+		if s.fc, err = newForecaster(o.MaxForecastJobs); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // stateView is what an event's validity depends on: a system's last
@@ -287,7 +302,7 @@ func (s *system) apply(e *Event, seq int64) error {
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
-		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq}
+		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq, priority: e.Priority}
 		if err := s.feat.Submit(ij); err != nil {
 			return err
 		}
@@ -306,6 +321,7 @@ func (s *system) apply(e *Event, seq int64) error {
 			return err
 		}
 		j.start = e.Time
+		s.forecastStarted(j, e.Time)
 		q := s.queues[j.Queue]
 		q.waiting--
 		q.running++
@@ -337,6 +353,7 @@ func (s *system) apply(e *Event, seq int64) error {
 			return err
 		}
 		delete(s.jobs, e.Job)
+		s.forecastEnded(j, e.Time)
 		q := s.queues[j.Queue]
 		if j.start < 0 {
 			q.waiting-- // cancelled while waiting: no wait was observed
@@ -364,5 +381,6 @@ func (s *system) snapshot(now int64) {
 			j.inQ, j.snapAt = q, now
 		}
 	}
+	s.recordForecasts(now)
 	s.fresh = s.fresh[:0]
 }
