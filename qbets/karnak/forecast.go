@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"math/bits"
 	"slices"
 	"sync"
 
@@ -41,13 +40,27 @@ import (
 // Calibration: every 5 minutes of the system's clock (the IBL snapshot,
 // system.go) the jobs submitted since the last one and still waiting are
 // forecast, and when such a job starts its wait from then is compared
-// with the forecast; the residual calibrates its size class. All of it is
-// a function of the event log, so a restart rebuilds it from the stored
-// events (after a pruning, from those kept: the last week at least).
+// with the forecast: the interval is split conformal on the log-ratio
+// residuals of the last fcWindow such jobs (qbets/conformal, Split; one
+// class for the whole system).
 //
-// Users are hashed into userBuckets run-time histories, so that no feed
-// can grow the predictor without bound: two users in one bucket share a
-// history.
+// The run times the simulation plays are each job's time limit scaled by
+// its user's mean ratio of run time to time limit over the user's jobs
+// among the last fcWindow that ended (all users' while the user has
+// none there), capped at the limit (forecast.UserRatio's idea over a
+// window); a job without a time limit has its queue's. Users are hashed
+// into userBuckets histories, so that no feed can grow them without
+// bound: two users in one bucket share one.
+//
+// Both are functions of the last fcWindow outcomes, in integer or
+// order-fixed arithmetic, so that the state is a function of a bounded
+// recent part of the event log, as the IBL bases are: the store's
+// retention keeps the events they need (retainFrom), and a restart from a
+// pruned store forecasts exactly as the service did before it. (That is
+// why the interval is split conformal on a window, not adaptive conformal
+// inference, whose levels remember every outcome: the guarantee then
+// needs the recent residuals to be exchangeable, and follows drift by
+// the window.)
 
 // ForecastPart is the forecast start of a job by forward simulation, and
 // its calibrated interval: the job waits Wait seconds from Now, so starts
@@ -73,6 +86,9 @@ const (
 	maxForecastJobs = 1 << 16
 	// userBuckets bounds the run-time histories per system.
 	userBuckets = 1024
+	// fcWindow is the number of outcomes the run times and the interval
+	// learn from: ended jobs, started jobs that were forecast.
+	fcWindow = 1000
 )
 
 // forecastLevels are the calibrated levels; a prediction shows the one
@@ -83,12 +99,15 @@ var forecastLevels = []float64{0.5, 0.8, 0.9}
 // mu guards everything: requests hold the system's read lock, and
 // several may forecast at once.
 type forecaster struct {
-	mu       sync.Mutex
-	max      int // Config.MaxForecastJobs (> 0)
-	f        *forecast.Forecaster
-	cal      *conformal.Calibrator
-	outcomes int
-	snap     forecast.Snapshot
+	mu  sync.Mutex
+	max int // Config.MaxForecastJobs (> 0)
+	f   *forecast.Forecaster
+	rt  *runWindow
+	cal *conformal.Calibrator
+	// calSeq is, for each residual in the calibrator's window (in its
+	// order), the first stored event a replay needs to compute it again.
+	calSeq seqRing
+	snap   forecast.Snapshot
 	// The queued jobs' forecast for one state (gen, minute): job → start.
 	gen    uint64
 	minute int64
@@ -98,16 +117,101 @@ type forecaster struct {
 	jobs   int
 }
 
-func newForecaster(max int) (*forecaster, error) {
-	f, err := forecast.New(forecast.Config{Runtime: &forecast.UserRatio{}})
+// newForecaster returns a forecaster of at most max jobs whose windows
+// hold window outcomes (fcWindow; the retention tests shrink it with the
+// IBL bases).
+func newForecaster(max, window int) (*forecaster, error) {
+	rt := newRunWindow(window)
+	f, err := forecast.New(forecast.Config{Runtime: rt})
 	if err != nil {
 		return nil, err
 	}
-	c, err := conformal.NewCalibrator(conformal.Config{Levels: forecastLevels})
+	c, err := conformal.NewCalibrator(conformal.Config{Levels: forecastLevels, Split: true, Window: window, MinClass: window})
 	if err != nil {
 		return nil, err
 	}
-	return &forecaster{max: max, f: f, cal: c}, nil
+	return &forecaster{max: max, f: f, rt: rt, cal: c, calSeq: newSeqRing(window)}, nil
+}
+
+// retainFrom is the first stored event a replay needs to rebuild the
+// forecaster (the caller holds the system's lock): the submit of every
+// job whose outcome is in a window, and what their forecasts needed.
+func (fc *forecaster) retainFrom() int64 {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return min(fc.calSeq.min(), fc.rt.seqs.min())
+}
+
+// runWindow is the run-time predictor of the simulation (a
+// sched.RuntimePredictor): each job's time limit times its user's mean
+// ratio of run time to time limit over the user's jobs among the last
+// ended ones, all users' mean while the user has none there; ratios are
+// kept in thousandths of their logarithm, so that the sums are exact and
+// the state a function of the window alone.
+type runWindow struct {
+	users [userBuckets]bucketSum
+	all   bucketSum
+	ring  []runOutcome
+	next  int
+	seqs  seqRing // the submits of the ring's jobs
+}
+
+type bucketSum struct {
+	sum int64
+	n   int64
+}
+
+type runOutcome struct{ user, milli int64 }
+
+func newRunWindow(n int) *runWindow {
+	return &runWindow{ring: make([]runOutcome, 0, n), seqs: newSeqRing(n)}
+}
+
+// Predict is j's time limit scaled by its user's mean ratio.
+func (w *runWindow) Predict(j *swf.Job, _ int64) int64 {
+	e := j.ReqTime
+	if e <= 0 {
+		return 1
+	}
+	b := w.all
+	if j.User >= 0 && j.User < userBuckets && w.users[j.User].n > 0 {
+		b = w.users[j.User]
+	}
+	if b.n == 0 {
+		return e
+	}
+	r := math.Exp(float64(b.sum) / float64(b.n) / 1000)
+	return min(max(int64(math.Round(float64(e)*r)), 1), e)
+}
+
+// Terminated is unused: add learns, with the job's submit sequence.
+func (w *runWindow) Terminated(*swf.Job, int64) {}
+
+// add learns a job of user (bucket) that ran run seconds of a limit of
+// limit, submitted at the stored event seq.
+func (w *runWindow) add(user, run, limit, seq int64) {
+	if limit <= 0 || user < 0 || user >= userBuckets {
+		return
+	}
+	m := int64(math.Round(1000 * math.Log(float64(max(run, 1))/float64(limit))))
+	m = min(m, 0)
+	o := runOutcome{user, m}
+	if len(w.ring) < cap(w.ring) {
+		w.ring = append(w.ring, o)
+	} else {
+		old := w.ring[w.next]
+		w.users[old.user].sum -= old.milli
+		w.users[old.user].n--
+		w.all.sum -= old.milli
+		w.all.n--
+		w.ring[w.next] = o
+		w.next = (w.next + 1) % len(w.ring)
+	}
+	w.users[user].sum += m
+	w.users[user].n++
+	w.all.sum += m
+	w.all.n++
+	w.seqs.push(seq)
 }
 
 // userOf is a user's run-time history bucket.
@@ -117,25 +221,26 @@ func userOf(name string) int64 {
 	return int64(h.Sum64() % userBuckets)
 }
 
-// sizeClassOf is the calibration class of a job of n cores.
-func sizeClassOf(n int64) int64 {
-	if n <= 1 {
-		return 0
+// swfJob is j of the system sys as the simulation takes it: a job
+// without a time limit has its queue's.
+func (s *system) swfJob(j *job) swf.Job {
+	sj := swf.NewJob()
+	sj.ID, sj.Submit, sj.AllocProcs, sj.User, sj.ReqTime = j.ID, j.Submit, j.Cores, userOf(j.User), s.limitOf(j)
+	if j.start >= 0 {
+		sj.Wait = j.start - j.Submit
 	}
-	return int64(bits.Len64(uint64(n - 1)))
+	return sj
 }
 
-// swfJob is j as the simulation takes it.
-func swfJob(j *job) swf.Job {
-	s := swf.NewJob()
-	s.ID, s.Submit, s.AllocProcs, s.User = j.ID, j.Submit, j.Cores, userOf(j.User)
+// limitOf is j's time limit, else its queue's.
+func (s *system) limitOf(j *job) int64 {
 	if j.ReqTime > 0 {
-		s.ReqTime = j.ReqTime
+		return j.ReqTime
 	}
-	if j.start >= 0 {
-		s.Wait = j.start - j.Submit
+	if q := s.queues[j.Queue]; q != nil {
+		return q.maxWall
 	}
-	return s
+	return 1
 }
 
 // machine is the pool the simulation plays: the largest queue's cores.
@@ -163,7 +268,7 @@ func (fc *forecaster) snapshot(s *system, now int64) (bool, string) {
 	var waiting []*job
 	for _, j := range s.jobs {
 		if j.start >= 0 {
-			fc.snap.Running = append(fc.snap.Running, swfJob(j))
+			fc.snap.Running = append(fc.snap.Running, s.swfJob(j))
 		} else {
 			waiting = append(waiting, j)
 		}
@@ -173,7 +278,7 @@ func (fc *forecaster) snapshot(s *system, now int64) (bool, string) {
 		return cmp.Or(cmp.Compare(b.priority, a.priority), cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
 	})
 	for _, j := range waiting {
-		fc.snap.Waiting = append(fc.snap.Waiting, swfJob(j))
+		fc.snap.Waiting = append(fc.snap.Waiting, s.swfJob(j))
 	}
 	return true, ""
 }
@@ -214,9 +319,9 @@ func (fc *forecaster) part(cores, start, now int64, confidence, jobs int) *Forec
 		}
 	}
 	w := max(start-now, 0)
-	lo, hi := fc.cal.Interval(sizeClassOf(cores), float64(w), li)
+	lo, hi := fc.cal.Interval(0, float64(w), li)
 	p := &ForecastPart{Wait: w, Start: now + w, Level: int(math.Round(forecastLevels[li] * 100)), Low: int64(math.Floor(lo)), High: -1,
-		Calibrated: fc.outcomes, Jobs: jobs}
+		Calibrated: len(fc.calSeq.s), Jobs: jobs}
 	if !math.IsInf(hi, 1) && hi < maxSpan {
 		p.High = int64(math.Ceil(hi))
 	}
@@ -272,7 +377,7 @@ func (s *system) forecastHypothetical(p *Prediction, now int64) {
 	j := swf.NewJob()
 	j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.User = -1, now, p.Cores, p.WallTime, -1
 	if j.ReqTime <= 0 {
-		j.ReqTime = -1
+		j.ReqTime = s.queues[p.Queue].maxWall
 	}
 	st, err := fc.f.WhatIf(context.Background(), &fc.snap, j)
 	switch {
@@ -317,10 +422,11 @@ func (s *system) recordForecasts(now int64) {
 	for i := range st {
 		at[fc.snap.Waiting[i].ID] = st[i]
 	}
+	rtFrom := fc.rt.seqs.min() // what the run times of this forecast learned from
 	for _, id := range s.fresh {
 		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
 			if t, ok := at[id]; ok && t >= 0 {
-				j.fcAt, j.fcWait = now, t-now
+				j.fcAt, j.fcWait, j.fcFrom = now, t-now, min(j.subSeq, rtFrom)
 			}
 		}
 	}
@@ -334,8 +440,8 @@ func (s *system) forecastStarted(j *job, t int64) {
 	}
 	s.fc.mu.Lock()
 	defer s.fc.mu.Unlock()
-	s.fc.cal.Update(sizeClassOf(j.Cores), float64(j.fcWait), float64(max(t-j.fcAt, 0)))
-	s.fc.outcomes++
+	s.fc.cal.Update(0, float64(j.fcWait), float64(max(t-j.fcAt, 0)))
+	s.fc.calSeq.push(j.fcFrom)
 }
 
 // forecastEnded teaches the run-time predictor a job's run. The caller
@@ -346,7 +452,5 @@ func (s *system) forecastEnded(j *job, t int64) {
 	}
 	s.fc.mu.Lock()
 	defer s.fc.mu.Unlock()
-	sj := swfJob(j)
-	sj.RunTime = max(t-j.start, 0)
-	s.fc.f.Terminated(&sj, t)
+	s.fc.rt.add(userOf(j.User), t-j.start, s.limitOf(j), j.subSeq)
 }

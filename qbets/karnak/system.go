@@ -73,8 +73,9 @@ type job struct {
 	// feed last sent it (0: none), which orders the forecast's queue.
 	priority int64
 	// The forecast recorded for the calibration (forecast.go): at fcAt
-	// (0: none) the job was forecast to wait fcWait more seconds.
-	fcAt, fcWait int64
+	// (0: none) the job was forecast to wait fcWait more seconds, from
+	// what the stored events from fcFrom on hold.
+	fcAt, fcWait, fcFrom int64
 }
 
 type queue struct {
@@ -158,7 +159,7 @@ func newSystem(name string, o *Config) (*system, error) {
 		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
 		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}
 	if o.MaxForecastJobs > 0 {
-		if s.fc, err = newForecaster(o.MaxForecastJobs); err != nil {
+		if s.fc, err = newForecaster(o.MaxForecastJobs, min(fcWindow, o.baseSize)); err != nil {
 			return nil, err
 		}
 	}
