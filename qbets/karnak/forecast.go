@@ -37,12 +37,14 @@ import (
 // (the prediction cache). A request never costs more than one
 // simulation of a bounded snapshot, whatever it asks.
 //
-// Calibration: every 5 minutes of the system's clock (the IBL snapshot,
-// system.go) the jobs submitted since the last one and still waiting are
-// forecast, and when such a job starts its wait from then is compared
-// with the forecast: the interval is split conformal on the log-ratio
-// residuals of the last fcWindow such jobs (qbets/conformal, Split; one
-// class for the whole system).
+// Calibration: each job is forecast at its submission, as the system is
+// once every event of that second is applied (one simulation for all the
+// jobs submitted at one time, at the first event of a later time), and
+// when it starts its wait is compared with the forecast: the interval is
+// split conformal on the log-ratio residuals of the last fcWindow jobs
+// that started (qbets/conformal, Split; one class for the whole
+// system). A feed's batch costs one simulation per distinct submission
+// time in it.
 //
 // The run times the simulation plays are each job's time limit scaled by
 // its user's mean ratio of run time to time limit over the user's jobs
@@ -390,18 +392,20 @@ func (s *system) forecastHypothetical(p *Prediction, now int64) {
 	}
 }
 
-// recordForecasts forecasts, at a snapshot at now, the fresh jobs still
-// waiting, for the calibration. The caller holds the system's write
-// lock.
+// recordForecasts forecasts the jobs submitted at now (the last event's
+// time) and still waiting, for the calibration. The caller holds the
+// system's write lock.
 func (s *system) recordForecasts(now int64) {
 	fc := s.fc
+	fresh := s.fcFresh
+	s.fcFresh = s.fcFresh[:0]
 	if fc == nil {
 		return
 	}
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	need := false
-	for _, id := range s.fresh {
+	for _, id := range fresh {
 		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
 			need = true
 			break
@@ -423,7 +427,7 @@ func (s *system) recordForecasts(now int64) {
 		at[fc.snap.Waiting[i].ID] = st[i]
 	}
 	rtFrom := fc.rt.seqs.min() // what the run times of this forecast learned from
-	for _, id := range s.fresh {
+	for _, id := range fresh {
 		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
 			if t, ok := at[id]; ok && t >= 0 {
 				j.fcAt, j.fcWait, j.fcFrom = now, t-now, min(j.subSeq, rtFrom)

@@ -34,6 +34,7 @@ type system struct {
 	all       history // the all_jobs pseudo-queue
 
 	fresh    []int64 // submitted since the last snapshot
+	fcFresh  []int64 // submitted at the clock's time, not yet forecast (forecast.go)
 	nextSnap int64
 	clock    int64  // time of the last event
 	gen      uint64 // bumped by every applied event (cache key)
@@ -274,6 +275,9 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
+	if len(s.fcFresh) > 0 && e.Time > s.clock {
+		s.recordForecasts(s.clock) // the jobs submitted at the last event's time
+	}
 	// A snapshot at t sees every event at times ≤ t. Only the first
 	// snapshot after the previous event can find jobs (it takes every
 	// fresh one), so the later ones up to e.Time are skipped: the cost
@@ -309,6 +313,9 @@ func (s *system) apply(e *Event, seq int64) error {
 		}
 		s.jobs[e.Job] = j
 		s.fresh = append(s.fresh, e.Job)
+		if s.fc != nil {
+			s.fcFresh = append(s.fcFresh, e.Job)
+		}
 		q := s.queues[e.Queue]
 		q.waiting++
 		if q.learns(seq) {
@@ -382,6 +389,5 @@ func (s *system) snapshot(now int64) {
 			j.inQ, j.snapAt = q, now
 		}
 	}
-	s.recordForecasts(now)
 	s.fresh = s.fresh[:0]
 }
