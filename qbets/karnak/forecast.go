@@ -88,6 +88,12 @@ const (
 	maxForecastJobs = 1 << 16
 	// userBuckets bounds the run-time histories per system.
 	userBuckets = 1024
+	// fcFloor is the wait below which waits count as equal in the
+	// calibration (seconds): a feed's polls are seconds apart. (The
+	// archive scoreboard of examples/forecast floors at 60 s, the logs'
+	// resolution; a live queue of short jobs has waits of seconds, which
+	// a 60-s floor would make all alike.)
+	fcFloor = 10
 	// fcWindow is the number of outcomes the run times and the interval
 	// learn from: ended jobs, started jobs that were forecast.
 	fcWindow = 1000
@@ -128,7 +134,7 @@ func newForecaster(max, window int) (*forecaster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := conformal.NewCalibrator(conformal.Config{Levels: forecastLevels, Split: true, Window: window, MinClass: window})
+	c, err := conformal.NewCalibrator(conformal.Config{Levels: forecastLevels, Split: true, Window: window, MinClass: window, Floor: fcFloor})
 	if err != nil {
 		return nil, err
 	}
