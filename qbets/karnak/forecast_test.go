@@ -162,7 +162,7 @@ func TestForecastCalibrated(t *testing.T) {
 	var jobs []swf.Job
 	at := int64(0)
 	for i := range 3000 {
-		at += int64(rng.ExpFloat64() * 200)
+		at += int64(rng.ExpFloat64() * 240)
 		j := swf.NewJob()
 		est := int64(300 + rng.IntN(3000))
 		j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.RunTime, j.User = int64(i+1), at, int64(1+rng.IntN(16)), est, max(1, est*int64(1+rng.IntN(10))/10), int64(rng.IntN(20))
@@ -205,7 +205,7 @@ func TestForecastCalibrated(t *testing.T) {
 	asked := 0
 	for i := range jobs {
 		j := &jobs[i]
-		if sub, start := fcT0+j.Submit, fcT0+j.Submit+j.Wait; sub > now || start <= now {
+		if sub, start := fcT0+j.Submit, fcT0+j.Submit+j.Wait; sub > now || start <= now || asked == 40 {
 			continue
 		}
 		p, err := svc.PredictJob("s1", j.ID, 95, 90, 0)
