@@ -2,6 +2,7 @@ package karnak
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -232,4 +233,37 @@ func TestForecastCalibrated(t *testing.T) {
 		t.Fatalf("only %d jobs waiting at the question", asked)
 	}
 	t.Logf("%d waiting jobs asked about", asked)
+}
+
+// BenchmarkForecastBound is the most a request's forecast costs: a
+// hypothetical job on a system at the bound, 1,000 jobs running on 1,024
+// cores and 999 waiting (no cache: every request simulates).
+func BenchmarkForecastBound(b *testing.B) {
+	now := int64(fcT0 + 10000)
+	svc, err := NewServiceWith(nil, func() int64 { return now }, Config{NoCache: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	evs := []Event{{Kind: "queue", System: "s1", Queue: "q", Cores: 1024, WallTime: 86400, Time: fcT0}}
+	for i := range 1999 {
+		id := int64(i + 1)
+		sub := fcT0 + int64(i)
+		evs = append(evs, Event{Kind: "submit", System: "s1", Queue: "q", Job: id, Cores: 1, WallTime: int64(600 + rng.IntN(36000)), Time: sub, User: fmt.Sprint("u", i%50)})
+		if i < 1000 {
+			evs = append(evs, Event{Kind: "start", System: "s1", Job: id, Time: sub})
+		}
+	}
+	if err := svc.Ingest(evs); err != nil {
+		b.Fatal(err)
+	}
+	ps, err := svc.PredictHypothetical(&PredictRequest{Cores: 64, WallTime: 3600, Quantile: 95, Confidence: 90, Locations: []Location{{System: "s1", Queue: "q"}}})
+	if err != nil || ps[0].Forecast == nil || ps[0].Forecast.Jobs != 2000 {
+		b.Fatalf("%v %+v", err, ps)
+	}
+	b.ResetTimer()
+	for range b.N {
+		svc.PredictHypothetical(&PredictRequest{Cores: 64, WallTime: 3600, Quantile: 95, Confidence: 90, //nolint:errcheck // checked above
+			Locations: []Location{{System: "s1", Queue: "q"}}})
+	}
 }

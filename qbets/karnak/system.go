@@ -34,7 +34,7 @@ type system struct {
 	all       history // the all_jobs pseudo-queue
 
 	fresh    []int64 // submitted since the last snapshot
-	fcFresh  []int64 // submitted at the clock's time, not yet forecast (forecast.go)
+	fcFresh  []int64 // submitted since the last recording of forecasts (forecast.go)
 	nextSnap int64
 	clock    int64  // time of the last event
 	gen      uint64 // bumped by every applied event (cache key)
@@ -275,8 +275,8 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
-	if len(s.fcFresh) > 0 && e.Time > s.clock {
-		s.recordForecasts(s.clock) // the jobs submitted at the last event's time
+	if len(s.fcFresh) > 0 && e.Time/fcEvery > s.clock/fcEvery {
+		s.recordForecasts(s.clock) // the jobs submitted since the last recording
 	}
 	// A snapshot at t sees every event at times ≤ t. Only the first
 	// snapshot after the previous event can find jobs (it takes every
