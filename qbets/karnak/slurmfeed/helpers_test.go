@@ -40,7 +40,7 @@ type fakeJob struct {
 	cpus         int64
 	priority     int64 // squeue's priority (0: not shown)
 	ran          bool  // nodes were allocated
-	purged       bool // gone from slurmctld (only sacct has it)
+	purged       bool  // gone from slurmctld (only sacct has it)
 }
 
 const testParts = "PartitionName=short Default=YES MaxTime=00:02:00 State=UP TotalCPUs=8 TotalNodes=1\n" +
