@@ -45,9 +45,13 @@ import (
 // conformal on the log-ratio residuals of the last fcWindow jobs that
 // started (qbets/conformal, Split; one class for the whole system). A
 // job that starts within its span is not forecast. Ingest costs at most
-// one simulation per fcEvery seconds of a system's clock: a week of a
-// system at the bound of 2,000 live jobs (7 ms a simulation) about 2
-// minutes of CPU, of a typical one (a hundred) a few seconds.
+// one simulation per fcEvery seconds of a system's clock (60,480 a week):
+// a week of a system at the bound of 2,000 live jobs (7–10 ms a
+// simulation, BenchmarkForecastBound) about 7–10 minutes of CPU, to
+// ingest or to Load; of a typical one (a hundred live jobs, a fraction
+// of a millisecond) about 20 s. A longer span would cost less and
+// calibrate on fewer jobs (at 30 s, the live check of examples/slurmfeed,
+// whose jobs wait about a minute, had too few to bound its 90% interval).
 //
 // The run times the simulation plays are each job's time limit scaled by
 // its user's mean ratio of run time to time limit over the user's jobs
@@ -99,7 +103,7 @@ const (
 	fcFloor = 10
 	// fcEvery is the span of the system's clock whose submissions are
 	// forecast together, seconds (see above).
-	fcEvery = 30
+	fcEvery = 10
 	// fcWindow is the number of outcomes the run times and the interval
 	// learn from: ended jobs, started jobs that were forecast.
 	fcWindow = 1000
