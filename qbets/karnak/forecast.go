@@ -350,6 +350,18 @@ func (fc *forecaster) part(cores, start, now int64, confidence, jobs int) *Forec
 	return p
 }
 
+// forecastStarts is the forecast start of every waiting job at now (nil
+// when there is none). The caller holds the system's lock.
+func (s *system) forecastStarts(now int64) map[int64]int64 {
+	if s.fc == nil {
+		return nil
+	}
+	s.fc.mu.Lock()
+	defer s.fc.mu.Unlock()
+	starts, _ := s.fc.queued(s, now)
+	return starts
+}
+
 // forecastJob fills p's forecast of the waiting job j. The caller holds
 // the system's lock.
 func (s *system) forecastJob(p *Prediction, j *job, now int64) {

@@ -103,6 +103,16 @@ func TestForecastFormats(t *testing.T) {
 			}
 		}
 	}
+	for ext, w := range map[string]string{
+		"json": `{"job":3,"queue":"q","submit":1800000020,"cores":8,"wallTime":600,"forecastStart":1800001000}`,
+		"xml":  "<forecastStart>1800001000</forecastStart>",
+		"txt":  "2027-01-15 08:16:40",
+		"html": "<td>2027-01-15 08:16:40</td></tr>",
+	} {
+		if body := get("/karnak/system/s1/job/waiting." + ext); !strings.Contains(body, w) {
+			t.Errorf("waiting.%s lacks %q:\n%s", ext, w, body)
+		}
+	}
 	r := httptest.NewRequest("POST", "/karnak/waittime/prediction/?format=txt", strings.NewReader(`{"cores": 1, "wallTime": "00:01:00", "locations": ["q@s1"]}`))
 	r.Header.Set("Content-Type", "application/json")
 	r.RemoteAddr = "127.0.0.1:1234"
