@@ -298,6 +298,11 @@ func TestBrowser(t *testing.T) {
 		if p.IBL.LowClamped { // the interval as shown, never below no wait
 			want = append(want, fmt.Sprintf("(±%s clamped at 0 wait)", hms(int64(p.IBL.HalfWidth+0.5))))
 		}
+		if p.Forecast == nil {
+			t.Errorf("%s@%s: no forecast: %s", p.Queue, p.System, p.ForecastReason)
+		} else {
+			want = append(want, "Forecast", fmt.Sprintf("waits %s, so starts at %s UTC", hms(p.Forecast.Wait), time.Unix(p.Forecast.Start, 0).UTC().Format("2006-01-02 15:04:05")))
+		}
 		if p.QBETS != nil {
 			withBound++
 			want = append(want, "waits at most "+hms(p.QBETS.Wait), fmt.Sprintf("%.0f%%", 100**p.ProbWithin))

@@ -196,6 +196,9 @@ func TestLiveSlurm(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs := sacctJobs(t, out)
+	if len(jobs) != 19 {
+		t.Errorf("sacct shows %d jobs, want 19 (8 jobs, 6 array tasks, 5 of the second wave)", len(jobs))
+	}
 	checkSacctSWF(t, sacctPath, jobs)
 
 	checkEvents(t, tp, jobs, r)
@@ -328,9 +331,6 @@ func sacctJobs(t *testing.T, out []byte) map[string]sacctJob {
 		}
 		jobs[id] = sacctJob{id: id, name: col(f, "JobName"), partition: col(f, "Partition"), state: col(f, "State"),
 			submit: at(col(f, "Submit")), start: at(col(f, "Start")), end: at(col(f, "End")), cpus: cpus, limit: limit}
-	}
-	if len(jobs) != 19 {
-		t.Errorf("sacct shows %d jobs, want 19 (8 jobs, 6 array tasks, 5 of the second wave)", len(jobs))
 	}
 	return jobs
 }

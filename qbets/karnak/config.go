@@ -77,6 +77,12 @@ type Config struct {
 	// bases; the key "" applies to every system not named. A system in
 	// neither gets ibl.DefaultN (Karnak's 56).
 	Neighbors map[string]int
+	// MaxForecastJobs bounds the forward-simulation forecast
+	// (forecast.go): a system with more live jobs (running and waiting)
+	// gets no forecast, and the reason, so that no request costs more
+	// than a simulation of that many jobs. 0 means 2,000 (7–10 ms a
+	// simulation); < 0 turns the forecast off.
+	MaxForecastJobs int
 	// PruneEvery is the number of stored events between two prunings of
 	// the store (retain.go); 0 means 10,000, < 0 never prunes.
 	PruneEvery int
@@ -137,6 +143,12 @@ func (o Config) withDefaults() (Config, error) {
 	}
 	if o.PruneEvery == 0 {
 		o.PruneEvery = defaultPruneEvery
+	}
+	switch {
+	case o.MaxForecastJobs == 0:
+		o.MaxForecastJobs = defaultForecastJobs
+	case o.MaxForecastJobs > maxForecastJobs:
+		return o, fmt.Errorf("MaxForecastJobs: %d, want at most %d (< 0: no forecast)", o.MaxForecastJobs, maxForecastJobs)
 	}
 	if o.baseSize == 0 {
 		o.baseSize = ibl.DefaultMaxSize

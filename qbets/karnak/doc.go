@@ -25,6 +25,15 @@
 // as large as a hypothetical job, or the queued job's own, if at most an
 // hour old (slurm.go).
 //
+// Every prediction also carries the forecast (ForecastPart, forecast.go;
+// issue 36): the start by forward simulation of the system as it is now
+// (package sched/forecast), the running jobs' remaining time and the
+// waiting jobs in the scheduler's priority order (Event.Priority, which
+// slurmfeed sends), with an interval calibrated by split conformal
+// prediction on the jobs that started (package qbets/conformal). A
+// request costs at most one simulation of at most Config.MaxForecastJobs
+// live jobs.
+//
 // Every resource is text, JSON, XML or an HTML page (§2.1); the pages
 // (html.go) work without JavaScript, include a form for a hypothetical
 // job, and show each queue's waits, bounds, estimates and cores as SVG

@@ -93,6 +93,8 @@ func setting(field string) string {
 		flag = "-levels"
 	case "Tokens":
 		flag = "-tokens"
+	case "MaxForecastJobs":
+		flag = "-max-forecast-jobs"
 	}
 	if flag == "" {
 		return "a limit of the service: karnak.Config." + field

@@ -29,11 +29,18 @@ type Event struct {
 	// WallTime is the job's requested run time (submit: 0 = none given;
 	// estimate) or the queue's maximum (queue), seconds.
 	WallTime int64 `json:"wallTime,omitempty" xml:"wallTime,omitempty"`
-	// Start is the scheduler's expected start (estimate only).
-	Start   int64  `json:"start,omitempty" xml:"start,omitempty"`
-	User    string `json:"user,omitempty" xml:"user,omitempty"`
-	Project string `json:"project,omitempty" xml:"project,omitempty"`
-	Name    string `json:"name,omitempty" xml:"name,omitempty"`
+	// Start is the scheduler's expected start (estimate only; 0 in an
+	// estimate of a job that carries its Priority alone: the scheduler
+	// has no expected start yet).
+	Start int64 `json:"start,omitempty" xml:"start,omitempty"`
+	// Priority is the scheduler's priority of a waiting job (submit, or
+	// an estimate of the job: its latest), higher first: the order of
+	// the queue the forecast simulates (forecast.go). 0: none sent; the
+	// jobs without one follow, in submission order.
+	Priority int64  `json:"priority,omitempty" xml:"priority,omitempty"`
+	User     string `json:"user,omitempty" xml:"user,omitempty"`
+	Project  string `json:"project,omitempty" xml:"project,omitempty"`
+	Name     string `json:"name,omitempty" xml:"name,omitempty"`
 }
 
 // The values of Event.Kind.
@@ -74,6 +81,12 @@ func (e *Event) check() error {
 	if e.Start != 0 && e.Kind != "estimate" {
 		return fmt.Errorf("start: %d on a %q event; only an estimate has one", e.Start, clip(e.Kind))
 	}
+	if e.Priority < 0 || e.Priority > maxSpan {
+		return fmt.Errorf("priority: %d, want 0–%d", e.Priority, int64(maxSpan))
+	}
+	if e.Priority != 0 && e.Kind != "submit" && (e.Kind != "estimate" || e.Job == 0) {
+		return fmt.Errorf("priority: %d on a %q event; only a submit or an estimate of a job has one", e.Priority, clip(e.Kind))
+	}
 	switch e.Kind {
 	case "queue":
 		if !validName(e.Queue) || e.Queue == allJobs {
@@ -104,6 +117,9 @@ func (e *Event) check() error {
 			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
 		case e.Cores < 1 || e.WallTime < 1:
 			return fmt.Errorf("cores, wallTime: %d, %d, want the probed job's size ≥ 1 and run time ≥ 1 s", e.Cores, e.WallTime)
+		}
+		if e.Job != 0 && e.Start == 0 && e.Priority > 0 {
+			break // the job's priority alone
 		}
 		if e.Start < 1 || e.Start > maxSpan {
 			return fmt.Errorf("start: %d, want Unix seconds in 1–%d", e.Start, int64(maxSpan))

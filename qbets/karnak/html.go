@@ -36,6 +36,7 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 		"stamp":      stamp,
 		"secs":       func(s float64) string { return hms(int64(math.Round(s))) },
 		"interval":   func(e *EstimatePart) string { return intervalText(e, "0 wait") },
+		"fwaits":     forecastWaits,
 		"neighbours": neighbours,
 		"cores": func(n int64) string {
 			if n == 1 {

@@ -297,13 +297,15 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 	}}, nil
 }
 
-// WaitingJob is one line of kjobs.
+// WaitingJob is one line of kjobs. ForecastStart is the job's forecast
+// start (forecast.go; 0 when it has none: its prediction says why).
 type WaitingJob struct {
-	Job      int64  `json:"job" xml:"job"`
-	Queue    string `json:"queue" xml:"queue"`
-	Submit   int64  `json:"submit" xml:"submit"`
-	Cores    int64  `json:"cores" xml:"cores"`
-	WallTime int64  `json:"wallTime" xml:"wallTime"`
+	Job           int64  `json:"job" xml:"job"`
+	Queue         string `json:"queue" xml:"queue"`
+	Submit        int64  `json:"submit" xml:"submit"`
+	Cores         int64  `json:"cores" xml:"cores"`
+	WallTime      int64  `json:"wallTime" xml:"wallTime"`
+	ForecastStart int64  `json:"forecastStart,omitempty" xml:"forecastStart,omitempty"`
 }
 
 func (s *Service) waitingJobs(r *http.Request) (render, error) {
@@ -313,14 +315,19 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 	}
 	sys.mu.RLock()
 	var js []WaitingJob
+	starts := sys.forecastStarts(s.clockOf(sys)) // one simulation per state and minute
 	for _, j := range sys.feat.Waiting() {
-		js = append(js, WaitingJob{j.ID, j.Queue, j.Submit, j.Cores, j.ReqTime})
+		js = append(js, WaitingJob{Job: j.ID, Queue: j.Queue, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime, ForecastStart: max(starts[j.ID], 0)})
 	}
 	sys.mu.RUnlock()
 	return render{js, func(w io.Writer) {
-		fmt.Fprintf(w, "%-10s %-12s %-20s %8s %12s\n", "job", "queue", "submitted", "cores", "req. time")
+		fmt.Fprintf(w, "%-10s %-12s %-20s %8s %12s %-20s\n", "job", "queue", "submitted", "cores", "req. time", "forecast start")
 		for _, j := range js {
-			fmt.Fprintf(w, "%-10d %-12s %-20s %8d %12s\n", j.Job, j.Queue, stamp(j.Submit), j.Cores, hms(j.WallTime))
+			fc := "-"
+			if j.ForecastStart > 0 {
+				fc = stamp(j.ForecastStart)
+			}
+			fmt.Fprintf(w, "%-10d %-12s %-20s %8d %12s %-20s\n", j.Job, j.Queue, stamp(j.Submit), j.Cores, hms(j.WallTime), fc)
 		}
 	}}, nil
 }
@@ -626,6 +633,39 @@ func textPrediction(w io.Writer, p *Prediction, start bool) {
 			fmt.Fprintf(w, "  Slurm  %s (sbatch --test-only for %d cores, %s, asked at %s)\n", what, sl.Cores, hms(sl.WallTime), stamp(sl.At))
 		}
 	}
+	switch f := p.Forecast; {
+	case f == nil:
+		if p.ForecastReason != "" {
+			fmt.Fprintf(w, "  Forecast %s\n", p.ForecastReason)
+		}
+	case start:
+		fmt.Fprintf(w, "  Forecast starts at %s, %d%% interval %s (%s)\n", stamp(f.Start), f.Level, forecastStarts(f, p.Now), forecastNote(f))
+	default:
+		fmt.Fprintf(w, "  Forecast waits %s, %d%% interval %s (%s)\n", hms(f.Wait), f.Level, forecastWaits(f), forecastNote(f))
+	}
+}
+
+// forecastWaits is f's interval as waits: "00:00:00–00:20:00", or
+// "00:05:00–unbounded".
+func forecastWaits(f *ForecastPart) string {
+	if f.High < 0 {
+		return hms(f.Low) + "–unbounded"
+	}
+	return hms(f.Low) + "–" + hms(f.High)
+}
+
+// forecastStarts is f's interval as start times, now being when it was
+// asked.
+func forecastStarts(f *ForecastPart, now int64) string {
+	if f.High < 0 {
+		return stamp(now+f.Low) + " – unbounded"
+	}
+	return stamp(now+f.Low) + " – " + stamp(now+f.High)
+}
+
+// forecastNote says where f comes from.
+func forecastNote(f *ForecastPart) string {
+	return fmt.Sprintf("forward simulation of %d jobs, interval calibrated on %d starts", f.Jobs, f.Calibrated)
 }
 
 func neighbours(n int) string {

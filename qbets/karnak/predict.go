@@ -58,6 +58,11 @@ type Prediction struct {
 	// Slurm is the scheduler's own estimate where a Slurm feed sends one
 	// (nil otherwise): see SlurmPart.
 	Slurm *SlurmPart `json:"slurm,omitempty" xml:"slurm,omitempty"`
+	// Forecast is the start by forward simulation of the system as it is
+	// now, with its calibrated interval (forecast.go); nil with the
+	// reason when there is none.
+	Forecast       *ForecastPart `json:"forecast,omitempty" xml:"forecast,omitempty"`
+	ForecastReason string        `json:"forecastReason,omitempty" xml:"forecastReason,omitempty"`
 
 	// Error, for one location of a hypothetical request, says why it has
 	// no prediction (§2.3); the other fields then echo the request.
@@ -362,6 +367,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
 	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
+	sys.forecastHypothetical(&p, now)
 	return s.cache.put(ck, p), nil
 }
 
@@ -525,5 +531,6 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now, "no job seen waiting at a 5-minute snapshot has started yet")
 	}
 	p.Slurm = slurmOfJob(j, now)
+	sys.forecastJob(&p, j, now)
 	return s.cache.put(ck, p), nil
 }

@@ -62,6 +62,10 @@ func TestQBETSMatchesDirectReplay(t *testing.T) {
 	}
 	evs := retainEvents(jobs)
 	o := retainOptions() // History 60: the predictors forget
+	// The forecast's windows (TestPruneRestartSamePredictions checks
+	// their retention) reach back further than QBETS needs: off, the
+	// store is pruned to what QBETS and IBL need.
+	o.MaxForecastJobs = -1
 	full, err := o.withDefaults()
 	if err != nil {
 		t.Fatal(err)

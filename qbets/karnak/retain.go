@@ -37,7 +37,12 @@ import (
 //     starts after the cut in the same order; the extra jobs replayed
 //     before the cut only add older experiences, evicted in turn);
 //   - the first event of the last week (kqueue's widest window; the
-//     extra jobs' records are older).
+//     extra jobs' records are older);
+//   - what the forecast's windows need (forecast.go): the submit of each
+//     job among the last ended ones its run times learn from, and of each
+//     job whose residual is in its calibration or that waits with a
+//     forecast made, or, if earlier, the first event the run times of
+//     that job's forecast learned from.
 //
 // The service prunes every Config.PruneEvery events (Service.maybePrune)
 // and saves, in the same Store.Rewrite, the state of every predictor that
@@ -109,6 +114,14 @@ func (s *system) retainFrom() (cut int64) {
 	}
 	if s.ignore != "bases" {
 		cut = min(cut, s.nqSubs.min(), s.qSubs.min())
+	}
+	if s.fc != nil && s.ignore != "forecast" {
+		cut = min(cut, s.fc.retainFrom())
+		for _, j := range s.jobs {
+			if j.start < 0 && j.fcAt > 0 { // its forecast, made, is calibrated when it starts
+				cut = min(cut, j.fcFrom)
+			}
+		}
 	}
 	from := int64(math.MinInt64) // no mark a week old: keep everything
 	for _, m := range s.marks {

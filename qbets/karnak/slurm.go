@@ -64,7 +64,12 @@ func (s *system) applyEstimate(e *Event) {
 		return
 	}
 	j := s.jobs[e.Job]
-	j.slurmStart, j.slurmAt = e.Start, e.Time
+	if e.Start > 0 {
+		j.slurmStart, j.slurmAt = e.Start, e.Time
+	}
+	if e.Priority > 0 {
+		j.priority = e.Priority
+	}
 }
 
 // put keeps e's answer: in place of its shape's earlier one, else in a

@@ -34,6 +34,7 @@ type system struct {
 	all       history // the all_jobs pseudo-queue
 
 	fresh    []int64 // submitted since the last snapshot
+	fcFresh  []int64 // submitted since the last recording of forecasts (forecast.go)
 	nextSnap int64
 	clock    int64  // time of the last event
 	gen      uint64 // bumped by every applied event (cache key)
@@ -54,6 +55,9 @@ type system struct {
 	// sim, when set, is the simulated clock of a trace replay; otherwise
 	// "now" is the service clock.
 	sim *simClock
+	// fc is the forward-simulation forecast and its calibration
+	// (forecast.go); nil when Config.MaxForecastJobs turns it off.
+	fc *forecaster
 }
 
 type job struct {
@@ -66,6 +70,13 @@ type job struct {
 	// The scheduler's expected start of the job, read at slurmAt (0:
 	// none; "estimate" events of the job, slurm.go).
 	slurmStart, slurmAt int64
+	// priority is the scheduler's priority of the waiting job as the
+	// feed last sent it (0: none), which orders the forecast's queue.
+	priority int64
+	// The forecast recorded for the calibration (forecast.go): at fcAt
+	// (0: none) the job was forecast to wait fcWait more seconds, from
+	// what the stored events from fcFrom on hold.
+	fcAt, fcWait, fcFrom int64
 }
 
 type queue struct {
@@ -144,10 +155,16 @@ func newSystem(name string, o *Config) (*system, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
+	s := &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
 		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1,
 		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
-		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}, nil
+		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}
+	if o.MaxForecastJobs > 0 {
+		if s.fc, err = newForecaster(o.MaxForecastJobs, min(fcWindow, o.baseSize)); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // stateView is what an event's validity depends on: a system's last
@@ -258,6 +275,9 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
+	if len(s.fcFresh) > 0 && e.Time/fcEvery > s.clock/fcEvery {
+		s.recordForecasts(s.clock) // the jobs submitted since the last recording
+	}
 	// A snapshot at t sees every event at times ≤ t. Only the first
 	// snapshot after the previous event can find jobs (it takes every
 	// fresh one), so the later ones up to e.Time are skipped: the cost
@@ -287,12 +307,15 @@ func (s *system) apply(e *Event, seq int64) error {
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
-		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq}
+		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq, priority: e.Priority}
 		if err := s.feat.Submit(ij); err != nil {
 			return err
 		}
 		s.jobs[e.Job] = j
 		s.fresh = append(s.fresh, e.Job)
+		if s.fc != nil {
+			s.fcFresh = append(s.fcFresh, e.Job)
+		}
 		q := s.queues[e.Queue]
 		q.waiting++
 		if q.learns(seq) {
@@ -306,6 +329,7 @@ func (s *system) apply(e *Event, seq int64) error {
 			return err
 		}
 		j.start = e.Time
+		s.forecastStarted(j, e.Time)
 		q := s.queues[j.Queue]
 		q.waiting--
 		q.running++
@@ -337,6 +361,7 @@ func (s *system) apply(e *Event, seq int64) error {
 			return err
 		}
 		delete(s.jobs, e.Job)
+		s.forecastEnded(j, e.Time)
 		q := s.queues[j.Queue]
 		if j.start < 0 {
 			q.waiting-- // cancelled while waiting: no wait was observed

@@ -204,6 +204,10 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 				e.WallTime = parts[st.Queue].wall
 			}
 			e.User, e.Project, e.Name = j.user, j.account, j.name
+			if !j.started && !j.ended {
+				e.Priority = j.priority
+				st.PrioritySent, st.PrioritySentAt = j.priority, now
+			}
 		}
 		out = append(out, pending{e, class, j.key})
 	}

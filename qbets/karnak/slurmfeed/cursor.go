@@ -83,6 +83,10 @@ type jobState struct {
 	// service for the job, read at SlurmSentAt (probe.go, jobEstimates).
 	SlurmSent   int64 `json:"slurmSent,omitempty"`
 	SlurmSentAt int64 `json:"slurmSentAt,omitempty"`
+	// PrioritySent is the last priority of the job sent (submit or
+	// estimate), at PrioritySentAt.
+	PrioritySent   int64 `json:"prioritySent,omitempty"`
+	PrioritySentAt int64 `json:"prioritySentAt,omitempty"`
 }
 
 // The methods compared, in the Report's order.

@@ -29,7 +29,16 @@
 // events: the service shows Slurm's own estimate beside its predictions
 // for a hypothetical job. Probes are counted by outcome in the Report.
 // Each waiting job's expected start (squeue) is sent too, as an estimate
-// of the job, when it is new or moved, for the job's prediction.
+// of the job, when it is new or moved, for the job's prediction, with
+// its priority (squeue --json's "priority", as `squeue -o %Q` shows it:
+// Slurm's order of the queue, which the service's forecast simulates;
+// sent on the submit event, and again when it moves, at most once a
+// minute per job). What the forecast needs of a running job is in the
+// events already: its start (so its elapsed time) and its time limit
+// (the submit's wall time).
+//
+// examples/slurmfeed's live test scores the service's forecast and
+// Slurm's expected start side by side on a workload of short jobs.
 //
 // Start here:
 //

@@ -38,8 +38,9 @@ type fakeJob struct {
 	limit        int64 // minutes
 	partition    string
 	cpus         int64
-	ran          bool // nodes were allocated
-	purged       bool // gone from slurmctld (only sacct has it)
+	priority     int64 // squeue's priority (0: not shown)
+	ran          bool  // nodes were allocated
+	purged       bool  // gone from slurmctld (only sacct has it)
 }
 
 const testParts = "PartitionName=short Default=YES MaxTime=00:02:00 State=UP TotalCPUs=8 TotalNodes=1\n" +
@@ -69,6 +70,9 @@ func (f *fakeSlurm) Run(_ context.Context, name string, args ...string) ([]byte,
 				"job_state": j.state, "submit_time": j.submit, "start_time": j.start, "end_time": j.end,
 				"time_limit": j.limit, "partition": j.partition, "cpus": j.cpus, "tres_req_str": fmt.Sprintf("cpu=%d,node=1", j.cpus),
 				"user_name": "alice", "account": "proj", "name": "job",
+			}
+			if j.priority != 0 {
+				m["priority"] = j.priority
 			}
 			if j.ran {
 				m["nodes"] = "n1"

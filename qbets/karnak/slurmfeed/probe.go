@@ -195,7 +195,9 @@ const maxJobEstimates = 1000
 
 // jobEstimates are "estimate" events of the waiting jobs whose expected
 // start (squeue) is new, moved (by more than a minute and a tenth of the
-// wait it implied) or probeRefresh old, dated now (when squeue was read).
+// wait it implied) or probeRefresh old, or whose priority (squeue's; the
+// order of the service's forecast) moved, dated now (when squeue was
+// read).
 // They go after the poll's other events, and only for jobs waiting in
 // what the service has then (submit sent, start and end not), so that
 // the service never has one for a job that is not waiting (it would
@@ -205,17 +207,31 @@ func (c *Collector) jobEstimates(jobs map[string]job, now int64) []pending {
 	for _, k := range sortedKeys(jobs) {
 		j := jobs[k]
 		st := c.st.Jobs[k]
-		if st == nil || st.Skip != "" || !st.Submitted || st.Started || st.Ended || j.started || j.ended || j.bad != "" || j.estimate < 1 {
+		if st == nil || st.Skip != "" || !st.Submitted || st.Started || st.Ended || j.started || j.ended || j.bad != "" {
 			continue
 		}
-		if st.SlurmSentAt > 0 && now-st.SlurmSentAt < probeRefresh && abs(j.estimate-st.SlurmSent) <= max(60, (st.SlurmSent-st.SlurmSentAt)/10) {
-			continue // the same expected start
+		newStart := j.estimate > 0 && !(st.SlurmSentAt > 0 && now-st.SlurmSentAt < probeRefresh && abs(j.estimate-st.SlurmSent) <= max(60, (st.SlurmSent-st.SlurmSentAt)/10))
+		// A priority that moved is sent at most once a minute: under
+		// multifactor priority every job's age factor grows at every
+		// poll, and the order, which is what the forecast needs, moves
+		// far less often.
+		newPriority := j.priority > 0 && j.priority != st.PrioritySent && now-st.PrioritySentAt >= 60
+		if !newStart && !newPriority {
+			continue
 		}
 		if len(out) == maxJobEstimates {
 			break // the rest at the next poll
 		}
-		st.SlurmSent, st.SlurmSentAt = j.estimate, now
-		out = append(out, pending{karnak.Event{Kind: "estimate", System: c.cfg.System, Job: st.ID, Time: now, Start: j.estimate}, 6, k})
+		e := karnak.Event{Kind: "estimate", System: c.cfg.System, Job: st.ID, Time: now}
+		if j.estimate > 0 {
+			e.Start = j.estimate
+			st.SlurmSent, st.SlurmSentAt = j.estimate, now
+		}
+		if j.priority > 0 {
+			e.Priority = j.priority
+			st.PrioritySent, st.PrioritySentAt = j.priority, now
+		}
+		out = append(out, pending{e, 6, k})
 	}
 	return out
 }

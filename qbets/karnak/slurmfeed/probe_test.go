@@ -347,3 +347,40 @@ func TestExecSbatch(t *testing.T) {
 		t.Errorf("squeue: %q %v, want its standard output only", out, err)
 	}
 }
+
+// squeue's priority of a waiting job goes to the service on its submit
+// event, and again, at most once a minute, when it moves: the order the
+// service's forecast simulates.
+func TestPriorityFed(t *testing.T) {
+	f := scenario()
+	f.jobs[1].priority, f.jobs[3].priority = 100, 200 // jobs 2 and 4
+	c, tp, clk := newTest(t, f, "")
+	mustPoll(t, c)
+	prio := func() string {
+		var b strings.Builder
+		for _, e := range tp.events {
+			if e.Priority != 0 {
+				fmt.Fprintf(&b, "%s %d@%d:%d ", e.Kind, e.Job, e.Time-t0, e.Priority)
+			}
+		}
+		return b.String()
+	}
+	if got, want := prio(), "submit 2@2:100 submit 4@4:200 estimate 2@30:100 estimate 4@30:200 "; got != want {
+		t.Fatalf("sent %s, want %s", got, want)
+	}
+	f.set(func() { f.jobs[1].priority = 300 })
+	clk.advance(10)
+	mustPoll(t, c) // moved, but sent a minute after the last
+	clk.advance(60)
+	mustPoll(t, c)
+	if got, want := prio(), "submit 2@2:100 submit 4@4:200 estimate 2@30:100 estimate 4@30:200 estimate 2@100:300 "; got != want {
+		t.Fatalf("sent %s, want %s", got, want)
+	}
+	p, err := tp.svc.PredictJob("c1", 2, 95, 90, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Forecast == nil {
+		t.Errorf("job 2: no forecast: %s", p.ForecastReason)
+	}
+}

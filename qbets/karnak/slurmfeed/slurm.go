@@ -24,6 +24,7 @@ type job struct {
 	started   bool
 	ended     bool
 	estimate  int64  // Slurm's expected start while pending (0 = none)
+	priority  int64  // Slurm's priority while pending (0 = none)
 	bad       string // why the record cannot be fed ("" = it can)
 }
 
@@ -149,8 +150,12 @@ type squeueJSON struct {
 		User        string `json:"user_name"`
 		Account     string `json:"account"`
 		Name        string `json:"name"`
+		Priority    *int64 `json:"priority"`
 	} `json:"jobs"`
 }
+
+// maxPriority bounds a priority sent to the service (Slurm's are 32-bit).
+const maxPriority = 1 << 40
 
 // parseSqueue reads `squeue --json`. A record it cannot use comes back
 // with its reason in bad.
@@ -177,6 +182,9 @@ func parseSqueue(out []byte) ([]job, error) {
 		switch stateClass(r.State) {
 		case "waiting":
 			j.estimate = r.Start // the expected start, as `squeue --start` shows it
+			if r.Priority != nil && *r.Priority > 0 {
+				j.priority = min(*r.Priority, maxPriority) // the scheduler's order
+			}
 		case "running":
 			j.start, j.started = r.Start, true
 		case "done":

@@ -1,0 +1,488 @@
+package karnak
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/batchq/batchq/qbets/conformal"
+	"github.com/batchq/batchq/sched/forecast"
+	"github.com/batchq/batchq/swf"
+)
+
+// The forecast beside QBETS, IBL and Slurm (issue 36): when will the job
+// start, by forward simulation of the system as it is now (package
+// sched/forecast: EASY on the users' estimates, playing the run times a
+// learned predictor expects, forecast.UserRatio), with an interval
+// calibrated on what happened (package qbets/conformal: adaptive
+// conformal inference on the log-ratio residuals, per power-of-two size
+// class).
+//
+// The snapshot is the system's live jobs: the running ones (their start,
+// so elapsed time, their size and time limit) and the waiting ones in the
+// scheduler's order, which is the priority a feed sends (Event.Priority,
+// highest first; slurmfeed sends squeue's), then the submission order.
+// The machine is one pool of the largest queue's cores: partitions that
+// share their nodes, as Slurm's usually do, are simulated right; disjoint
+// ones are not (a known limit, said on every answer's page).
+//
+// Cost: one simulation of at most Config.MaxForecastJobs live jobs (2,000
+// by default; a system with more gets no forecast, and the reason): for
+// the queued jobs, one per system state and minute, shared by every job's
+// prediction; for a hypothetical job, one per shape, state and minute
+// (the prediction cache). A request never costs more than one
+// simulation of a bounded snapshot, whatever it asks.
+//
+// Calibration: each job is forecast soon after its submission — one
+// simulation for all the jobs submitted in a span of fcEvery seconds of
+// the system's clock, as the system is at the last event of the span,
+// made at the first event of a later span — and when it starts its wait
+// from then is compared with the forecast: the interval is split
+// conformal on the log-ratio residuals of the last fcWindow jobs that
+// started (qbets/conformal, Split; one class for the whole system). A
+// job that starts within its span is not forecast. Ingest costs at most
+// one simulation per fcEvery seconds of a system's clock (60,480 a week):
+// a week of a system at the bound of 2,000 live jobs (7–10 ms a
+// simulation, BenchmarkForecastBound) about 7–10 minutes of CPU, to
+// ingest or to Load; of a typical one (a hundred live jobs, a fraction
+// of a millisecond) about 20 s. A longer span would cost less and
+// calibrate on fewer jobs (at 30 s, the live check of examples/slurmfeed,
+// whose jobs wait about a minute, had too few to bound its 90% interval).
+//
+// The run times the simulation plays are each job's time limit scaled by
+// its user's mean ratio of run time to time limit over the user's jobs
+// among the last fcWindow that ended (all users' while the user has
+// none there), capped at the limit (forecast.UserRatio's idea over a
+// window); a job without a time limit has its queue's. Users are hashed
+// into userBuckets histories, so that no feed can grow them without
+// bound: two users in one bucket share one.
+//
+// Both are functions of the last fcWindow outcomes, in integer or
+// order-fixed arithmetic, so that the state is a function of a bounded
+// recent part of the event log, as the IBL bases are: the store's
+// retention keeps the events they need (retainFrom), and a restart from a
+// pruned store forecasts exactly as the service did before it. (That is
+// why the interval is split conformal on a window, not adaptive conformal
+// inference, whose levels remember every outcome: the guarantee then
+// needs the recent residuals to be exchangeable, and follows drift by
+// the window.)
+
+// ForecastPart is the forecast start of a job by forward simulation, and
+// its calibrated interval: the job waits Wait seconds from Now, so starts
+// at Start, and at Level percent its wait is in [Low, High] (High −1:
+// unbounded, until enough starts have calibrated it). Calibrated is the
+// number of started jobs the interval learned from, Jobs the number of
+// jobs (running and waiting) the simulation played.
+type ForecastPart struct {
+	Wait       int64 `json:"wait" xml:"wait"`
+	Start      int64 `json:"start" xml:"start"`
+	Level      int   `json:"level" xml:"level"`
+	Low        int64 `json:"low" xml:"low"`
+	High       int64 `json:"high" xml:"high"`
+	Calibrated int   `json:"calibrated" xml:"calibrated"`
+	Jobs       int   `json:"jobs" xml:"jobs"`
+}
+
+const (
+	// defaultForecastJobs is Config.MaxForecastJobs's default: a
+	// simulation of 1,000 jobs costs about 4 ms (sched/forecast).
+	defaultForecastJobs = 2000
+	// maxForecastJobs bounds Config.MaxForecastJobs.
+	maxForecastJobs = 1 << 16
+	// userBuckets bounds the run-time histories per system.
+	userBuckets = 1024
+	// fcFloor is the wait below which waits count as equal in the
+	// calibration (seconds): a feed's polls are seconds apart. (The
+	// archive scoreboard of examples/forecast floors at 60 s, the logs'
+	// resolution; a live queue of short jobs has waits of seconds, which
+	// a 60-s floor would make all alike.)
+	fcFloor = 10
+	// fcEvery is the span of the system's clock whose submissions are
+	// forecast together, seconds (see above).
+	fcEvery = 10
+	// fcWindow is the number of outcomes the run times and the interval
+	// learn from: ended jobs, started jobs that were forecast.
+	fcWindow = 1000
+)
+
+// forecastLevels are the calibrated levels; a prediction shows the one
+// of its confidence, else 90%.
+var forecastLevels = []float64{0.5, 0.8, 0.9}
+
+// forecaster is a system's forward simulation and its calibration. Its
+// mu guards everything: requests hold the system's read lock, and
+// several may forecast at once.
+type forecaster struct {
+	mu  sync.Mutex
+	max int // Config.MaxForecastJobs (> 0)
+	f   *forecast.Forecaster
+	rt  *runWindow
+	cal *conformal.Calibrator
+	// calSeq is, for each residual in the calibrator's window (in its
+	// order), the first stored event a replay needs to compute it again.
+	calSeq seqRing
+	snap   forecast.Snapshot
+	// The queued jobs' forecast for one state (gen, minute): job → start.
+	gen    uint64
+	minute int64
+	have   bool
+	starts map[int64]int64
+	why    string // no forecast of the state, and why
+	jobs   int
+}
+
+// newForecaster returns a forecaster of at most max jobs whose windows
+// hold window outcomes (fcWindow; the retention tests shrink it with the
+// IBL bases).
+func newForecaster(max, window int) (*forecaster, error) {
+	rt := newRunWindow(window)
+	f, err := forecast.New(forecast.Config{Runtime: rt})
+	if err != nil {
+		return nil, err
+	}
+	c, err := conformal.NewCalibrator(conformal.Config{Levels: forecastLevels, Split: true, Window: window, MinClass: window, Floor: fcFloor})
+	if err != nil {
+		return nil, err
+	}
+	return &forecaster{max: max, f: f, rt: rt, cal: c, calSeq: newSeqRing(window)}, nil
+}
+
+// retainFrom is the first stored event a replay needs to rebuild the
+// forecaster (the caller holds the system's lock): the submit of every
+// job whose outcome is in a window, and what their forecasts needed.
+func (fc *forecaster) retainFrom() int64 {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	return min(fc.calSeq.min(), fc.rt.seqs.min())
+}
+
+// runWindow is the run-time predictor of the simulation (a
+// sched.RuntimePredictor): each job's time limit times its user's mean
+// ratio of run time to time limit over the user's jobs among the last
+// ended ones, all users' mean while the user has none there; ratios are
+// kept in thousandths of their logarithm, so that the sums are exact and
+// the state a function of the window alone.
+type runWindow struct {
+	users [userBuckets]bucketSum
+	all   bucketSum
+	ring  []runOutcome
+	next  int
+	seqs  seqRing // the submits of the ring's jobs
+}
+
+type bucketSum struct {
+	sum int64
+	n   int64
+}
+
+type runOutcome struct{ user, milli int64 }
+
+func newRunWindow(n int) *runWindow {
+	return &runWindow{ring: make([]runOutcome, 0, n), seqs: newSeqRing(n)}
+}
+
+// Predict is j's time limit scaled by its user's mean ratio.
+func (w *runWindow) Predict(j *swf.Job, _ int64) int64 {
+	e := j.ReqTime
+	if e <= 0 {
+		return 1
+	}
+	b := w.all
+	if j.User >= 0 && j.User < userBuckets && w.users[j.User].n > 0 {
+		b = w.users[j.User]
+	}
+	if b.n == 0 {
+		return e
+	}
+	r := math.Exp(float64(b.sum) / float64(b.n) / 1000)
+	return min(max(int64(math.Round(float64(e)*r)), 1), e)
+}
+
+// Terminated is unused: add learns, with the job's submit sequence.
+func (w *runWindow) Terminated(*swf.Job, int64) {}
+
+// add learns a job of user (bucket) that ran run seconds of a limit of
+// limit, submitted at the stored event seq.
+func (w *runWindow) add(user, run, limit, seq int64) {
+	if limit <= 0 || user < 0 || user >= userBuckets {
+		return
+	}
+	m := int64(math.Round(1000 * math.Log(float64(max(run, 1))/float64(limit))))
+	m = min(m, 0)
+	o := runOutcome{user, m}
+	if len(w.ring) < cap(w.ring) {
+		w.ring = append(w.ring, o)
+	} else {
+		old := w.ring[w.next]
+		w.users[old.user].sum -= old.milli
+		w.users[old.user].n--
+		w.all.sum -= old.milli
+		w.all.n--
+		w.ring[w.next] = o
+		w.next = (w.next + 1) % len(w.ring)
+	}
+	w.users[user].sum += m
+	w.users[user].n++
+	w.all.sum += m
+	w.all.n++
+	w.seqs.push(seq)
+}
+
+// userOf is a user's run-time history bucket.
+func userOf(name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(name)) //nolint:errcheck // cannot fail
+	return int64(h.Sum64() % userBuckets)
+}
+
+// swfJob is j of the system sys as the simulation takes it: a job
+// without a time limit has its queue's.
+func (s *system) swfJob(j *job) swf.Job {
+	sj := swf.NewJob()
+	sj.ID, sj.Submit, sj.AllocProcs, sj.User, sj.ReqTime = j.ID, j.Submit, j.Cores, userOf(j.User), s.limitOf(j)
+	if j.start >= 0 {
+		sj.Wait = j.start - j.Submit
+	}
+	return sj
+}
+
+// limitOf is j's time limit, else its queue's.
+func (s *system) limitOf(j *job) int64 {
+	if j.ReqTime > 0 {
+		return j.ReqTime
+	}
+	if q := s.queues[j.Queue]; q != nil {
+		return q.maxWall
+	}
+	return 1
+}
+
+// machine is the pool the simulation plays: the largest queue's cores.
+func (s *system) machine() int64 {
+	m := int64(0)
+	for _, q := range s.queues {
+		m = max(m, q.maxCores)
+	}
+	return m
+}
+
+// snapshot fills fc.snap with the system at now: its running jobs (by
+// id) and its waiting ones in the scheduler's order; false and why when
+// the system has none to forecast or more live jobs than the bound. The
+// caller holds the system's lock and fc.mu.
+func (fc *forecaster) snapshot(s *system, now int64) (bool, string) {
+	if n := len(s.jobs); n > fc.max {
+		return false, fmt.Sprintf("no forecast: %d live jobs on %s, more than the %d a forecast simulates (%s)", n, s.name, fc.max, setting("MaxForecastJobs"))
+	}
+	m := s.machine()
+	if m <= 0 {
+		return false, "no forecast: no queue declared"
+	}
+	fc.snap = forecast.Snapshot{Now: now, MachineSize: m, Running: fc.snap.Running[:0], Waiting: fc.snap.Waiting[:0]}
+	var waiting []*job
+	for _, j := range s.jobs {
+		if j.start >= 0 {
+			fc.snap.Running = append(fc.snap.Running, s.swfJob(j))
+		} else {
+			waiting = append(waiting, j)
+		}
+	}
+	slices.SortFunc(fc.snap.Running, func(a, b swf.Job) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(waiting, func(a, b *job) int {
+		return cmp.Or(cmp.Compare(b.priority, a.priority), cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
+	})
+	for _, j := range waiting {
+		fc.snap.Waiting = append(fc.snap.Waiting, s.swfJob(j))
+	}
+	return true, ""
+}
+
+// queued returns the forecast start of every waiting job of s at now
+// (job → start; −1 for a job the simulation cannot place), computed once
+// per state and minute. The caller holds the system's lock and fc.mu.
+func (fc *forecaster) queued(s *system, now int64) (map[int64]int64, string) {
+	if fc.have && fc.gen == s.gen && fc.minute == now/60 {
+		return fc.starts, fc.why
+	}
+	fc.gen, fc.minute, fc.have = s.gen, now/60, true
+	fc.starts, fc.why = nil, ""
+	if ok, why := fc.snapshot(s, now); !ok {
+		fc.why = why
+		return nil, why
+	}
+	st, err := fc.f.Forecast(context.Background(), &fc.snap)
+	if err != nil {
+		fc.why = "no forecast: " + err.Error()
+		return nil, fc.why
+	}
+	fc.starts = make(map[int64]int64, len(st))
+	for i := range st {
+		fc.starts[fc.snap.Waiting[i].ID] = st[i]
+	}
+	fc.jobs = len(fc.snap.Running) + len(fc.snap.Waiting)
+	return fc.starts, ""
+}
+
+// part is the ForecastPart of a job of cores forecast to start at start
+// (at now), at the level of confidence (percent) if calibrated, else 90%.
+func (fc *forecaster) part(cores, start, now int64, confidence, jobs int) *ForecastPart {
+	li := len(forecastLevels) - 1
+	for i, l := range forecastLevels {
+		if int(math.Round(l*100)) == confidence {
+			li = i
+		}
+	}
+	w := max(start-now, 0)
+	lo, hi := fc.cal.Interval(0, float64(w), li)
+	p := &ForecastPart{Wait: w, Start: now + w, Level: int(math.Round(forecastLevels[li] * 100)), Low: int64(math.Floor(lo)), High: -1,
+		Calibrated: len(fc.calSeq.s), Jobs: jobs}
+	if !math.IsInf(hi, 1) && hi < maxSpan {
+		p.High = int64(math.Ceil(hi))
+	}
+	p.Low = min(p.Low, w)
+	if p.High >= 0 {
+		p.High = max(p.High, w)
+	}
+	return p
+}
+
+// forecastStarts is the forecast start of every waiting job at now (nil
+// when there is none). The caller holds the system's lock.
+func (s *system) forecastStarts(now int64) map[int64]int64 {
+	if s.fc == nil {
+		return nil
+	}
+	s.fc.mu.Lock()
+	defer s.fc.mu.Unlock()
+	starts, _ := s.fc.queued(s, now)
+	return starts
+}
+
+// forecastJob fills p's forecast of the waiting job j. The caller holds
+// the system's lock.
+func (s *system) forecastJob(p *Prediction, j *job, now int64) {
+	fc := s.fc
+	if fc == nil {
+		p.ForecastReason = "no forecast: turned off on this service (" + setting("MaxForecastJobs") + ")"
+		return
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	starts, why := fc.queued(s, now)
+	if starts == nil {
+		p.ForecastReason = why
+		return
+	}
+	st, ok := starts[j.ID]
+	if !ok || st < 0 {
+		p.ForecastReason = "no forecast: the simulation cannot place the job (larger than the machine)"
+		return
+	}
+	p.Forecast = fc.part(j.Cores, st, now, p.Confidence, fc.jobs)
+}
+
+// forecastHypothetical fills p's forecast of a job of p's shape
+// submitted now, behind every waiting job. The caller holds the system's
+// lock.
+func (s *system) forecastHypothetical(p *Prediction, now int64) {
+	fc := s.fc
+	if fc == nil {
+		p.ForecastReason = "no forecast: turned off on this service (" + setting("MaxForecastJobs") + ")"
+		return
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if len(s.jobs)+1 > fc.max {
+		p.ForecastReason = fmt.Sprintf("no forecast: %d live jobs on %s and this one, more than the %d a forecast simulates (%s)", len(s.jobs), s.name, fc.max, setting("MaxForecastJobs"))
+		return
+	}
+	if ok, why := fc.snapshot(s, now); !ok {
+		p.ForecastReason = why
+		return
+	}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.User = -1, now, p.Cores, p.WallTime, -1
+	if j.ReqTime <= 0 {
+		j.ReqTime = s.queues[p.Queue].maxWall
+	}
+	st, err := fc.f.WhatIf(context.Background(), &fc.snap, j)
+	switch {
+	case err != nil:
+		p.ForecastReason = "no forecast: " + err.Error()
+	case st < 0:
+		p.ForecastReason = "no forecast: the simulation cannot place the job (larger than the machine)"
+	default:
+		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, len(fc.snap.Running)+len(fc.snap.Waiting)+1)
+	}
+}
+
+// recordForecasts forecasts the jobs submitted at now (the last event's
+// time) and still waiting, for the calibration. The caller holds the
+// system's write lock.
+func (s *system) recordForecasts(now int64) {
+	fc := s.fc
+	fresh := s.fcFresh
+	s.fcFresh = s.fcFresh[:0]
+	if fc == nil {
+		return
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	need := false
+	for _, id := range fresh {
+		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return
+	}
+	fc.have = false // the state of the last requests is not this one
+	if ok, _ := fc.snapshot(s, now); !ok {
+		return
+	}
+	st, err := fc.f.Forecast(context.Background(), &fc.snap)
+	if err != nil {
+		return
+	}
+	at := make(map[int64]int64, len(st))
+	for i := range st {
+		at[fc.snap.Waiting[i].ID] = st[i]
+	}
+	rtFrom := fc.rt.seqs.min() // what the run times of this forecast learned from
+	for _, id := range fresh {
+		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
+			if t, ok := at[id]; ok && t >= 0 {
+				j.fcAt, j.fcWait, j.fcFrom = now, t-now, min(j.subSeq, rtFrom)
+			}
+		}
+	}
+}
+
+// forecastStarted calibrates with a job that started at t. The caller
+// holds the system's write lock.
+func (s *system) forecastStarted(j *job, t int64) {
+	if s.fc == nil || j.fcAt == 0 {
+		return
+	}
+	s.fc.mu.Lock()
+	defer s.fc.mu.Unlock()
+	s.fc.cal.Update(0, float64(j.fcWait), float64(max(t-j.fcAt, 0)))
+	s.fc.calSeq.push(j.fcFrom)
+}
+
+// forecastEnded teaches the run-time predictor a job's run. The caller
+// holds the system's write lock.
+func (s *system) forecastEnded(j *job, t int64) {
+	if s.fc == nil || j.start < 0 {
+		return
+	}
+	s.fc.mu.Lock()
+	defer s.fc.mu.Unlock()
+	s.fc.rt.add(userOf(j.User), t-j.start, s.limitOf(j), j.subSeq)
+}
