@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -88,7 +89,7 @@ func (r *Result) Check() error {
 		if m != nil {
 			var empty avail
 			empty.copyFrom(&m.cap)
-			if err := m.checkShares(&empty, rec, r.sharesOf(rec)); err != nil {
+			if err := m.checkShares(&empty, rec, r.sharesOf(k)); err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", rec.Start, rec.Job.ID, err)
 			}
 		}
@@ -98,7 +99,7 @@ func (r *Result) Check() error {
 		held := rec.Size
 		if m != nil {
 			held = 0
-			for _, sh := range r.sharesOf(rec) {
+			for _, sh := range r.sharesOf(e.k) {
 				held += sh.cores
 			}
 		}
@@ -106,7 +107,7 @@ func (r *Result) Check() error {
 			used -= held
 			if m != nil {
 				n := needOf(rec.Job, rec.Size, m.countMemory)
-				shs := r.sharesOf(rec)
+				shs := r.sharesOf(e.k)
 				for k := range shs {
 					m.apply(&a, &shs[k], &n, 1)
 				}
@@ -118,7 +119,7 @@ func (r *Result) Check() error {
 			return fmt.Errorf("sched: check: at %d, %d processors in use on a machine of %d", e.t, used, r.machineSize)
 		}
 		if m != nil {
-			if err := m.checkShares(&a, rec, r.sharesOf(rec)); err != nil {
+			if err := m.checkShares(&a, rec, r.sharesOf(e.k)); err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", e.t, rec.Job.ID, err)
 			}
 		}
@@ -246,16 +247,22 @@ func (r *Result) Use(from, to int64) (cores, memory, gpus float64) {
 	return ratio(c, capC), ratio(m, capM), ratio(g, capG)
 }
 
-// held is what a job held on a machine of nodes, summed over its shares:
-// cores, memory, thousandths of GPUs.
-type held struct{ cores, mem, gpus int64 }
+// held is what a job held on a machine of nodes, summed over its shares
+// (cores, memory, thousandths of GPUs; Use), and where its shares are in
+// the Result's arena (with Config.KeepShares; Check). It lives beside the
+// records, not in them, so that a machine of one pool pays nothing.
+type held struct {
+	cores, mem, gpus int64
+	at               int64
+	n                int32
+}
 
-// sharesOf is record rec's node shares.
-func (r *Result) sharesOf(rec *Record) []share {
-	if r.shares == nil || rec.sharesN == 0 {
+// sharesOf is record k's node shares (Config.KeepShares).
+func (r *Result) sharesOf(k int) []share {
+	if r.shares == nil || k >= len(r.held) || r.held[k].n == 0 {
 		return nil
 	}
-	return r.shares.get(rec.sharesAt, int(rec.sharesN))
+	return r.shares.get(r.held[k].at, int(r.held[k].n))
 }
 
 // shareArena keeps the records' shares in blocks that never move (a
@@ -286,4 +293,21 @@ func (a *shareArena) get(at int64, n int) []share {
 	b := a.blocks[at>>32]
 	i := int(at & (1<<32 - 1))
 	return b[i : i+n]
+}
+
+// Shares returns the nodes record k's job ran on (indices into the
+// machine's nodes, Config.Nodes kinds in order, each kind's Count nodes in
+// a row) and what it held on each (cores, memory, thousandths of GPUs), on
+// a machine of nodes run with Config.KeepShares; nil otherwise.
+func (r *Result) Shares(k int) []NodeFree {
+	shs := r.sharesOf(k)
+	if len(shs) == 0 {
+		return nil
+	}
+	out := make([]NodeFree, len(shs))
+	for i, sh := range shs {
+		out[i] = NodeFree{Node: int(sh.node), Kind: int(r.machine.kind[sh.node]), Cores: sh.cores, Memory: sh.mem,
+			GPUs: int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)}
+	}
+	return out
 }

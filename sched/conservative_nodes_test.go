@@ -142,7 +142,7 @@ func TestConservativeNodesGPU(t *testing.T) {
 	}
 	for k, w := range want {
 		r := &res.Records[k]
-		h := sched.Held(res, r)
+		h := sched.Held(res, k)
 		if r.Start != w.start || r.FirstReservation != w.res || r.Backfilled != w.backfilled || len(h) != 1 || h[0][1] != w.gpus || h[0][2] != w.part {
 			t.Errorf("job %d: start %d reservation %d backfilled %v shares %v; want %d %d %v GPUs %b of %d",
 				k+1, r.Start, r.FirstReservation, r.Backfilled, h, w.start, w.res, w.backfilled, w.gpus, w.part)

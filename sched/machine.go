@@ -669,8 +669,9 @@ type Placement interface {
 	Name() string
 }
 
-// NodeFree is a node's free resources, as a Placement sees them. GPUs is
-// in thousandths of a GPU, summed over its GPUs.
+// NodeFree is a node's resources: free, as a Placement and Pass.Nodes
+// see them, or held by a job (Result.Shares). GPUs is in thousandths of
+// a GPU, summed over its GPUs.
 type NodeFree struct {
 	Node, Kind          int // the node's index, its kind's index in Config.Nodes
 	Cores, Memory, GPUs int64

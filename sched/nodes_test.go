@@ -93,6 +93,11 @@ func TestNodesHand(t *testing.T) {
 	if err := res.Check(); err != nil {
 		t.Fatal(err)
 	}
+	// Job 1 holds both GPUs of one GPU node (best fit: the first of two
+	// alike), and 2 cores of it.
+	if sh := res.Shares(0); len(sh) != 1 || sh[0].Kind != 1 || sh[0].Cores != 2 || sh[0].GPUs != 2000 {
+		t.Errorf("job 1's shares %+v, want one on a GPU node: 2 cores, 2000 thousandths of GPUs", sh)
+	}
 	start := map[int64]int64{}
 	for _, r := range res.Records {
 		start[r.Job.ID] = r.Start

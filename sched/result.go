@@ -39,10 +39,6 @@ type Record struct {
 	// (Config.KillAtEstimate); RunTime is then the estimate.
 	Killed   bool
 	Included bool // in the averaged set (S7)
-	// sharesAt and sharesN place the job's node shares, on a machine of
-	// nodes with Config.KeepShares, in Result.shares (Check).
-	sharesAt int64
-	sharesN  int32
 	// rules are the job-building rules that changed the job (Changes),
 	// but for the two the fields EstimateFilled and Killed hold.
 	rules rule
@@ -88,7 +84,7 @@ type Result struct {
 
 	machine     *machine // Check's machine of nodes, nil for one pool
 	machineSize int64
-	shares      *shareArena // the records' node shares (Record.sharesAt), with KeepShares
+	shares      *shareArena // the records' node shares (held.at), with KeepShares
 	held        []held      // what each record's job held, on a machine of nodes (Use)
 	keptShares  bool
 }
@@ -169,14 +165,14 @@ func (s *Sim) close(jb *Job) {
 	rec.FirstReservation = jb.firstRes
 	rec.EstimateFilled = jb.filled
 	if s.m != nil && jb.start >= 0 {
-		if s.cfg.KeepShares {
-			rec.sharesAt, rec.sharesN = s.shares.add(jb.alloc), int32(len(jb.alloc))
-		}
 		if len(s.held) < len(s.recs) { // records only grow: so does held, amortised
 			s.held = slices.Grow(s.held, len(s.recs)-len(s.held))[:len(s.recs)]
 		}
 		h := &s.held[jb.idx]
 		*h = held{}
+		if s.cfg.KeepShares {
+			h.at, h.n = s.shares.add(jb.alloc), int32(len(jb.alloc))
+		}
 		for _, sh := range jb.alloc {
 			h.cores += sh.cores
 			h.mem += sh.mem
