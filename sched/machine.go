@@ -346,11 +346,15 @@ func (m *machine) getShares(n int) []share {
 // large when it is full (and pooling the old one).
 func (m *machine) appendShare(out []share, sh share) []share {
 	if len(out) == cap(out) {
-		grown := append(m.getShares(2*len(out)+1), out...)
-		m.putShares(out)
-		out = grown
+		out = m.growShares(out)
 	}
 	return append(out, sh)
+}
+
+func (m *machine) growShares(out []share) []share {
+	grown := append(m.getShares(2*len(out)+1), out...)
+	m.putShares(out)
+	return grown
 }
 
 // putShares keeps a share slice for getShares.
@@ -513,9 +517,10 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 			for bs := m.hasFree[w]; bs != 0 && left > 0; bs &= bs - 1 {
 				i := w<<6 | bits.TrailingZeros64(bs)
 				c := min(left, free[i])
-				free[i] -= c
+				if free[i] -= c; free[i] == 0 {
+					m.hasFree[w] &^= 1 << (i & 63)
+				}
 				left -= c
-				m.markFree(i)
 				out = m.appendShare(out, share{node: int32(i), cores: c})
 			}
 		}
@@ -744,7 +749,17 @@ func (s *Sim) freeShares(jb *Job) {
 	if s.m == nil {
 		return
 	}
+	m := s.m
+	if jb.nd.gpus == 0 && !jb.nd.excl && len(jb.nd.named) == 0 { // cores and memory
+		for k := range jb.alloc {
+			sh := &jb.alloc[k]
+			m.free.cores[sh.node] += sh.cores
+			m.free.mem[sh.node] += sh.mem
+			m.hasFree[sh.node>>6] |= 1 << (sh.node & 63) // a share holds at least one core
+		}
+		return
+	}
 	for k := range jb.alloc {
-		s.m.apply(&s.m.free, &jb.alloc[k], &jb.nd, 1)
+		m.apply(&m.free, &jb.alloc[k], &jb.nd, 1)
 	}
 }

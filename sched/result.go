@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
@@ -173,11 +172,7 @@ func (s *Sim) close(jb *Job) {
 		if s.cfg.KeepShares {
 			h.at, h.n = s.shares.add(jb.alloc), int32(len(jb.alloc))
 		}
-		for _, sh := range jb.alloc {
-			h.cores += sh.cores
-			h.mem += sh.mem
-			h.gpus += int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)
-		}
+		h.cores, h.mem, h.gpus = jb.held, jb.heldMem, jb.heldGPUs
 	}
 	rec.Cancelled = jb.state == cancelled
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started

@@ -61,9 +61,11 @@ type Job struct {
 	key      int64   // first sort key in its jobSet (see jobSet.keyOf)
 	// On a machine of nodes: the demand, the shares held while running,
 	// and the cores they hold (n on one pool).
-	nd    need
-	alloc []share
-	held  int64
+	nd       need
+	alloc    []share
+	held     int64
+	heldMem  int64 // on nodes, the memory and thousandths of GPUs the
+	heldGPUs int64 // shares hold (Result.Use)
 	// resAlloc is the shares a conservative reservation holds on a
 	// machine of nodes, over [res, res+max(p, 1)).
 	resAlloc []share

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
@@ -726,9 +727,12 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	jb.backfill = backfilled
 	jb.held = jb.n
 	if s.m != nil { // placeNow took the shares' resources
-		jb.held = 0
-		for _, sh := range jb.alloc {
+		jb.held, jb.heldMem, jb.heldGPUs = 0, 0, 0
+		for k := range jb.alloc {
+			sh := &jb.alloc[k]
 			jb.held += sh.cores
+			jb.heldMem += sh.mem
+			jb.heldGPUs += int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)
 		}
 	}
 	s.free -= jb.held
