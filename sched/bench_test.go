@@ -188,6 +188,24 @@ func BenchmarkSyntheticEASY(b *testing.B) {
 	}
 }
 
+// Machines of nodes (Config.Nodes), measured 2026-11-28 with go test
+// -bench 'BlueEASY$|BlueNodes|Curie' -benchtime 3x -count 3 -cpu 1 on the
+// 2-core machine at load average 0.4–2 (wall per run, median of 3; the
+// runs varied by up to 2x between sessions, so the ratios, taken within
+// one session, are the figures to keep):
+//
+//	SDSC-BLUE (243k jobs), one pool of 1,152                  255 ms   40.0 MB
+//	  on 144 nodes of 8 cores, 4 GiB, SWF memory counted      381 ms   49.4 MB   1.5x
+//	  on 1,152 one-core nodes                                 677 ms   50.0 MB   2.7x
+//	CEA-Curie, first 200k jobs, one pool of 93,312            129–233 ms  32.5 MB
+//	  on its 5,040 + 360 + 144 nodes of 16, 32 and 8 cores    533–604 ms  46.4 MB   2.6–4.1x
+//
+// The budget is 3x for 200k jobs on 1,000+ nodes: met on SDSC-BLUE, not
+// always on Curie. What is left is per node a job runs on: a job holds a
+// share per node (Curie's large jobs dozens), each written when it
+// starts and read when it ends; one share for a run of alike nodes would
+// be the next step.
+
 // Multi-resource EASY on SDSC-BLUE's 243k jobs on a machine of nodes: as
 // 1,152 one-core nodes (the budget's 1,000+ nodes), and as its 144
 // eight-way nodes with the jobs' SWF memory counted (CountMemory, 512 MiB
