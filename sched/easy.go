@@ -281,8 +281,20 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		s.buf = append(s.buf, k)
 		return free > 0
 	}
+	if free > 0 {
+		s.visitBackfill(e, b, from, visit)
+	}
+	for _, k := range s.buf {
+		s.startJob(k, true)
+	}
+	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
+}
+
+// visitBackfill visits the waiting jobs in backfilling order b (e's
+// Backfill), or only those that arrived at or after seq from (> 0), in
+// arrival order or by prediction.
+func (s *Sim) visitBackfill(e EASYScheduler, b order, from int64, visit func(*Job) bool) {
 	switch {
-	case free == 0:
 	case from > 0:
 		s.visitNew(from, b == ByPrediction, visit)
 	case b == ByLXFW:
@@ -294,10 +306,6 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	default:
 		s.waitFCFS.Ascend(visit)
 	}
-	for _, k := range s.buf {
-		s.startJob(k, true)
-	}
-	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
 }
 
 // visitNew visits the waiting jobs that arrived at or after seq from, in

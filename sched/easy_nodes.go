@@ -69,18 +69,8 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 		s.buf = append(s.buf, k)
 		return free > 0
 	}
-	switch {
-	case free == 0:
-	case from > 0:
-		s.visitNew(from, b == ByPrediction, visit)
-	case b == ByLXFW:
-		s.ascendPriority(visit)
-	case b == ByPrediction:
-		s.byPrediction().Ascend(visit)
-	case b == userOrder:
-		s.ascendOrder(e.Backfill, visit)
-	default:
-		s.waitFCFS.Ascend(visit)
+	if free > 0 {
+		s.visitBackfill(e, b, from, visit)
 	}
 	for _, k := range s.buf {
 		s.startJob(k, true)
