@@ -53,8 +53,9 @@
 // (nil), BestFit, or a user's Placement (a Choose and a Name).
 //
 //	nodes := []swf.Node{{Name: "gpu", Count: 4, Cores: 32, Memory: 256 << 10, GPUs: 8, GPUModel: "A100"}}
-//	res, err := sched.Run(ctx, sched.Config{Nodes: nodes, Placement: sched.BestFit}, jobs)
-//	err = res.Check()                  // no node overdrawn, every demand met
+//	cfg := sched.Config{Nodes: nodes, Placement: sched.BestFit, KeepShares: true}
+//	res, err := sched.Run(ctx, cfg, jobs)
+//	err = res.Check()                    // no node overdrawn, every demand met
 //	cores, memory, gpus := res.Use(0, 0) // the share of each resource held
 //
 // The contract: EASY and its presets and FCFS start, reserve and backfill
