@@ -143,12 +143,12 @@ func missingFieldTable(t *testing.T) string {
 	return out.String()
 }
 
-// The package doc's table of missing fields is what the code does: each
+// Peer's doc's table of missing fields is what the code does: each
 // row runs a two-job trace in each mode (see fieldBase). It fails when
-// doc.go's table differs; BATCHQ_UPDATE_README=1 rewrites it.
+// peer.go's table differs; BATCHQ_UPDATE_README=1 rewrites it.
 func TestMissingFieldTable(t *testing.T) {
 	want := missingFieldTable(t)
-	doc, err := os.ReadFile("doc.go")
+	doc, err := os.ReadFile("peer.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestMissingFieldTable(t *testing.T) {
 		}
 	}
 	if at < 0 || at+2 >= len(lines) || lines[at+1] != "//\n" {
-		t.Fatal("doc.go: no paragraph naming TestMissingFieldTable followed by the table")
+		t.Fatal("peer.go: no paragraph naming TestMissingFieldTable followed by the table")
 	}
 	from, to := at+2, at+2
 	for to < len(lines) && (strings.HasPrefix(lines[to], "//\t") || lines[to] == "//\n" && to+1 < len(lines) && strings.HasPrefix(lines[to+1], "//\t")) {
@@ -174,11 +174,11 @@ func TestMissingFieldTable(t *testing.T) {
 	}
 	if os.Getenv("BATCHQ_UPDATE_README") == "1" {
 		out := strings.Join(lines[:from], "") + want + strings.Join(lines[to:], "")
-		if err := os.WriteFile("doc.go", []byte(out), 0o644); err != nil {
+		if err := os.WriteFile("peer.go", []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Log("doc.go: table of missing fields rewritten")
+		t.Log("peer.go: table of missing fields rewritten")
 		return
 	}
-	t.Errorf("doc.go's table of missing fields differs from the code (BATCHQ_UPDATE_README=1 go test ./sched -run MissingFieldTable rewrites it); want:\n%s", want)
+	t.Errorf("peer.go's table of missing fields (Peer's doc) differs from the code (BATCHQ_UPDATE_README=1 go test ./sched -run MissingFieldTable rewrites it); want:\n%s", want)
 }
