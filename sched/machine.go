@@ -74,8 +74,7 @@ type machine struct {
 	place Placement
 	best  bool // the built-in best fit
 	cands []NodeFree
-	maxC  int64 // the largest node's cores, memory
-	maxM  int64
+	maxC  int64 // the largest node's cores
 
 	countMemory bool // Config.CountMemory
 	// hasFree has bit i set when node i has a free core in free: first
@@ -124,7 +123,7 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 			m.gpuAt = append(m.gpuAt, int32(len(m.cap.gpu)))
 			total += k.Cores
 		}
-		m.maxC, m.maxM = max(m.maxC, k.Cores), max(m.maxM, k.Memory)
+		m.maxC = max(m.maxC, k.Cores)
 	}
 	if len(m.kind) == 0 {
 		return nil, 0, fmt.Errorf("sched: Nodes has no node")
@@ -147,8 +146,9 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 	return m, total, nil
 }
 
-// needOf normalises a job's demand; memPerCoreKB is SWF's requested
-// memory per processor when Config.CountMemory counts it.
+// needOf normalises a job's demand. A job without one asks for size
+// cores spread, and with countMemory (Config.CountMemory) SWF's memory
+// per processor, field 10 else field 7, in MiB per core.
 func needOf(j *swf.Job, size int64, countMemory bool) need {
 	d := j.Demand
 	if d == nil {
@@ -158,8 +158,9 @@ func needOf(j *swf.Job, size int64, countMemory bool) need {
 			if kb <= 0 {
 				kb = j.UsedMemory
 			}
-			if kb > 0 {
-				n.mem = int64(kb+1023) / 1024 // KB per processor → MiB per core, rounded up
+			if kb > 0 { // KB per processor → MiB per core, rounded up; a value past any
+				// machine (a typing error, or hostile) fits no node rather than wrapping
+				n.mem = int64(min(kb, 1<<50)+1023) / 1024
 			}
 		}
 		return n

@@ -131,3 +131,34 @@ func TestNodesConfig(t *testing.T) {
 		}
 	}
 }
+
+// SWF memory is counted in MiB per core, rounded up, field 10 before
+// field 7; an absurd value fits no node instead of wrapping around.
+func TestNodesCountMemory(t *testing.T) {
+	job := func(id int64, req, used float64) swf.Job {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs, j.ReqMemory, j.UsedMemory = id, 0, 10, 10, 2, req, used
+		return j
+	}
+	jobs := []swf.Job{job(1, 1024, -1), job(2, -1, 2049), job(3, 1e300, -1), job(4, -1, -1)}
+	cfg := sched.Config{Nodes: []swf.Node{{Count: 2, Cores: 2, Memory: 4}}, CountMemory: true, KeepShares: true}
+	res, err := sched.Run(context.Background(), cfg, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if res.NoNode["memory"] != 1 || len(res.Records) != 3 {
+		t.Fatalf("rejected %v, %d records; want job 3 rejected for memory", res.NoNode, len(res.Records))
+	}
+	// Job 1: 1 MiB a core on one node; job 2: 3 MiB a core (2049 KB
+	// rounded up), 6 MiB for its 2 cores: on two nodes (4 MiB each), so
+	// after job 1; job 4 asks none.
+	want := map[int64]int64{1: 0, 2: 10, 4: 0}
+	for k, r := range res.Records {
+		if r.Start != want[r.Job.ID] {
+			t.Errorf("job %d started at %d, want %d (shares %+v)", r.Job.ID, r.Start, want[r.Job.ID], res.Shares(k))
+		}
+	}
+}
