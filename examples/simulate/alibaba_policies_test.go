@@ -60,7 +60,7 @@ func allWaits(res *sched.Result) waitStats {
 
 // overTime are the instants of the allocation table (seconds after the
 // snapshot's submission).
-var overTime = []int64{0, 3600, 6 * 3600, 86400, 7 * 86400, 30 * 86400}
+var overTime = []int64{0, 600, 1800, 3600, 6 * 3600, 86400, 7 * 86400}
 
 // TestReadmeAlibabaPolicies runs FCFS and EASY with first and best fit on
 // the pod lists with run times, submitted at once (snapshot) and at their
@@ -156,7 +156,7 @@ func overTimeTable(t *testing.T, curves []policyRun, defaultClasses []fragClass)
 	}
 	type series struct{ alloc, frag plotter.XYs }
 	figure := make([]series, len(curves))
-	const hours, step = 48, 3600
+	const hours, step = 6, 300
 	for i, c := range curves {
 		var alloc, fragged []string
 		total := float64(c.replay.total)
@@ -184,6 +184,9 @@ func overTimeTable(t *testing.T, curves []policyRun, defaultClasses []fragClass)
 		fmt.Fprintf(&over, "| %s | GPUs allocated | %s |\n", c.name, strings.Join(alloc, " | "))
 		fmt.Fprintf(&over, "| | fragmented | %s |\n", strings.Join(fragged, " | "))
 	}
+	empty := newGPUReplay(kinds, &sched.Result{}, false)
+	f, _ := empty.frag(defaultClasses)
+	fmt.Fprintf(&over, "\nOn the empty machine the measure is %.3f of the GPUs (%d task classes in the list).\n", f/float64(empty.total), len(defaultClasses))
 	readme.Check(t, "README.md", "alibaba-over-time", []byte(over.String()))
 
 	if os.Getenv("BATCHQ_UPDATE_README") == "" {
@@ -228,6 +231,8 @@ func hoursText(s int64) string {
 		return "0"
 	case s%86400 == 0:
 		return fmt.Sprintf("%d d", s/86400)
+	case s%3600 == 0:
+		return fmt.Sprintf("%d h", s/3600)
 	}
-	return fmt.Sprintf("%d h", s/3600)
+	return fmt.Sprintf("%d min", s/60)
 }
