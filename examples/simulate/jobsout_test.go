@@ -83,6 +83,22 @@ func TestJobsOutNodes(t *testing.T) {
 		t.Errorf("-out: %d job lines, want 3", n)
 	}
 
+	// An SWF job without a demand spread over two nodes (first fit: 3
+	// cores of the first, 3 of the second); no demand columns.
+	spread := writeTrace(t, dir, "spread.swf", "; MaxProcs: 8\n1 0 0 10 6 -1 -1 6 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
+	two := writeTrace(t, dir, "two.csv", "kind,count,cores\na,1,3\nb,1,5\n")
+	sp := filepath.Join(dir, "spread.csv")
+	if code, _, errs := runCmd(t, spread, "-nodes", two, "-jobs-out", sp); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows, err = csv.NewReader(strings.NewReader(string(mustRead(t, sp)))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[1]; r[col["nodes"]] != "0 1" || r[col["held"]] != "3/0/0 3/0/0" || r[col["demand_cores"]] != "" {
+		t.Errorf("spread job: nodes %q, held %q, demand_cores %q; want \"0 1\", \"3/0/0 3/0/0\", \"\"", r[col["nodes"]], r[col["held"]], r[col["demand_cores"]])
+	}
+
 	// One pool: the demand and node columns are empty.
 	p := writeTrace(t, dir, "small.swf", small)
 	pool := filepath.Join(dir, "pool.csv")
