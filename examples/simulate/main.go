@@ -76,7 +76,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.ties, "ties", false, "every running job ending at the shadow time adds extra processors (Config.ShadowTies, S2)")
 	fs.StringVar(&compat, "compat", "", "build jobs and schedule like a peer simulator: pyss or predictsim (Config.WithPeer)")
 	fs.StringVar(&o.out, "out", "", "write the simulated schedule as SWF to `FILE` (gzip if it ends in .gz)")
-	fs.StringVar(&o.jobsOut, "jobs-out", "", "write one CSV row per simulated job to `FILE` (gzip if it ends in .gz)")
+	fs.StringVar(&o.jobsOut, "jobs-out", "", "write one CSV row per simulated job to `FILE` (gzip if it ends in .gz): its times, its demand and, on -nodes, the nodes it got and what it held there")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the text report")
 	fs.BoolVar(&o.list, "list", false, "list the policies and exit")
 	fs.BoolVar(&o.lenient, "lenient", false, "skip malformed trace lines (counted and reported) instead of failing")

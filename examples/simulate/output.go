@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -118,10 +120,22 @@ func writeSchedule(w io.Writer, info *runInfo) error {
 
 var csvHeader = []string{"id", "submit", "wait", "start", "end", "run", "procs", "estimate", "prediction",
 	"final_prediction", "backfilled", "included", "killed", "cancelled", "estimate_filled",
-	"bsld", "slowdown", "accuracy", "corrections", "first_reservation", "user"}
+	"bsld", "slowdown", "accuracy", "corrections", "first_reservation", "user",
+	// The job's swf.Demand (empty without one) and, on a machine of
+	// nodes, the nodes it got and what it held on each.
+	"demand_nodes", "demand_cores", "demand_memory", "demand_gpus", "gpu_models", "exclusive", "named",
+	"nodes", "held"}
 
 // writeJobsCSV writes one row per simulated job (csvHeader), in input order.
 // Times are seconds; start, end and first_reservation are -1 when absent.
+//
+// The demand columns are the job's swf.Demand as read (demand_gpus in
+// thousandths of a GPU, gpu_models joined by '|', named as name=amount
+// joined by '|'), empty for a job without one. nodes lists the indices of
+// the nodes the job ran on (Config.Nodes kinds in order, each kind's
+// nodes in a row: sched.Result.Shares), space-separated, and held what it
+// held on each, in the same order, as cores/memory/thousandths of GPUs;
+// both are empty on one pool (no -nodes).
 func writeJobsCSV(w io.Writer, res *sched.Result) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -140,10 +154,40 @@ func writeJobsCSV(w io.Writer, res *sched.Result) error {
 			strconv.FormatBool(r.Killed), strconv.FormatBool(r.Cancelled), strconv.FormatBool(r.EstimateFilled),
 			f64(r.BSLD), f64(r.Slowdown), f64(r.Accuracy), strconv.Itoa(r.Corrections),
 			i64(r.FirstReservation, 10), i64(j.User, 10))
+		row = appendDemandCells(row, j.Demand)
+		row = appendShareCells(row, res.Shares(i))
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// appendDemandCells appends the demand columns of writeJobsCSV.
+func appendDemandCells(row []string, d *swf.Demand) []string {
+	if d == nil {
+		return append(row, "", "", "", "", "", "", "")
+	}
+	i64 := strconv.FormatInt
+	var named []string
+	for _, k := range slices.Sorted(maps.Keys(d.Named)) {
+		named = append(named, k+"="+i64(d.Named[k], 10))
+	}
+	return append(row, i64(d.Nodes, 10), i64(d.Cores, 10), i64(d.Memory, 10), i64(d.GPUs, 10),
+		strings.Join(d.GPUModels, "|"), strconv.FormatBool(d.Exclusive), strings.Join(named, "|"))
+}
+
+// appendShareCells appends the nodes and held columns of writeJobsCSV.
+func appendShareCells(row []string, shs []sched.NodeFree) []string {
+	var nodes, held strings.Builder
+	for k, sh := range shs {
+		if k > 0 {
+			nodes.WriteByte(' ')
+			held.WriteByte(' ')
+		}
+		nodes.WriteString(strconv.Itoa(sh.Node))
+		fmt.Fprintf(&held, "%d/%d/%d", sh.Cores, sh.Memory, sh.GPUs)
+	}
+	return append(row, nodes.String(), held.String())
 }

@@ -54,7 +54,8 @@ func config(o options, machine int64) sched.Config {
 // nodesConfig makes cfg a machine of nodes: its size the nodes' cores
 // (sched checks a -machine given against them).
 func nodesConfig(cfg *sched.Config, o options, kinds []swf.Node) {
-	cfg.Nodes, cfg.Placement, cfg.CountMemory, cfg.KeepShares = kinds, o.placement, o.countMemory, o.check
+	// -check needs the shares, and -jobs-out writes them.
+	cfg.Nodes, cfg.Placement, cfg.CountMemory, cfg.KeepShares = kinds, o.placement, o.countMemory, o.check || o.jobsOut != ""
 	if o.machine == 0 {
 		cfg.MachineSize = 0
 		for _, k := range kinds {
