@@ -23,6 +23,7 @@ var lanlMachines = []struct {
 	flags []string
 }{
 	{"pool of 1,024 processors (header MaxProcs)", "", nil},
+	{"pool of 1,024 processors, every job ending at the shadow counted", "", []string{"-ties"}},
 	{"1,024 nodes × 1 processor, 32 MiB", "kind,count,cores,memory\ncm5,1024,1,32\n", nil},
 	{"1,024 nodes × 1 processor, 32 MiB", "kind,count,cores,memory\ncm5,1024,1,32\n", []string{"-count-memory"}},
 	{"hypothetical: 1,024 nodes × 1 processor, 16 MiB", "kind,count,cores,memory\nhalf,1024,1,16\n", []string{"-count-memory"}},
