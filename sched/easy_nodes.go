@@ -78,15 +78,24 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: s.seq}
 }
 
-// spreadCannotKeep is keepsHolder's answer before placing k, when it is
-// plain arithmetic: beside a holder that asks cores alone, k takes at
-// least its cores from what the holder could use at the shadow.
+// spreadCannotKeep is keepsHolder's answer before placing k, where it is
+// plain arithmetic. Beside a holder h of cores spread over nodes, k takes
+// at least its cores from what h could use at the shadow: every core if h
+// asks no memory; and if h asks memory per core, whenever k is spread too
+// and asks at least as much memory per core (each core k takes costs h a
+// core, or memory for one).
 func (s *Sim) spreadCannotKeep(h, k *Job) bool {
+	if h.nd.nodes != 0 {
+		return false
+	}
 	c := k.nd.cores
 	if k.nd.nodes > 0 {
 		c *= k.nd.nodes
 	}
-	return coresOnly(&h.nd) && s.have-c < s.want
+	if h.nd.mem == 0 || k.nd.nodes == 0 && k.nd.mem >= h.nd.mem {
+		return s.have-c < s.want
+	}
+	return false
 }
 
 // coresOnly reports whether a need is cores spread over any nodes and
