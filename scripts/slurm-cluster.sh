@@ -262,7 +262,9 @@ cmd_down() {
 # cmd_workload: the test workload (about two minutes on 8 CPUs): a job that hits its time
 # limit, a failed job (exit 3), a job cancelled while running and one while pending, a job
 # array, jobs that queue for the whole node, jobs on both partitions, and a second wave of
-# arrivals after 30 s (so that the predictors have a history). Prints "name id" per job.
+# arrivals after 30 s (so that the predictors have a history): first three GPU jobs, one
+# holding all 4 GPUs for 12 s (--gres=gpu:4) and two that wait for it (--gpus=2 and
+# --gpus-per-node=1), then CPU jobs. Prints "name id" per job.
 cmd_workload() {
 	D=$(cd "$D" && pwd)
 	export SLURM_CONF=$D/etc/slurm.conf
@@ -288,6 +290,9 @@ cmd_workload() {
 	sleep 8
 	scancel "${running#* }" "${pending#* }"
 	sleep 22
+	sub gpu-all -p short -c 1 -t 1 --gres=gpu:4 --wrap 'sleep 12'
+	sub gpu-wait -p short -c 1 -t 1 --gpus=2 --wrap 'sleep 3'
+	sub gpu-node -p short -c 1 -t 1 --gpus-per-node=1 --wrap 'sleep 3'
 	local i
 	for i in 1 2 3 4; do sub "wave2-$i" -p short -c 2 -t 1 --wrap "sleep $((5 * i))"; done
 	sub wave2-long -p long -c 4 -t 2 --wrap 'sleep 15'
