@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -532,6 +533,13 @@ func checkGPUs(t *testing.T, dir string, env []string, jobs map[string]sacctJob,
 	// The service showed the jobs that waited for the GPUs with theirs.
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
+	var seen []string
+	for _, name := range slices.Sorted(maps.Keys(gpuJobs)) {
+		j := byName[name]
+		seen = append(seen, fmt.Sprintf("%s (job %s, %d GPUs) waited %d s, shown waiting with %d thousandths",
+			name, j.id, j.gpus, j.start-j.submit, tp.waitingGPUs[serviceID(t, j.id)]))
+	}
+	t.Logf("GPU jobs: %s", strings.Join(seen, "; "))
 	if tp.pageErr != nil {
 		t.Errorf("the service's waiting jobs: %v", tp.pageErr)
 	}
