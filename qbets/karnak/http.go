@@ -696,10 +696,10 @@ func intervalText(e *EstimatePart, floor string) string {
 	return fmt.Sprintf("−%s +%s (±%s clamped at %s)", hms(int64(e.Wait-e.Low+0.5)), hms(int64(e.High-e.Wait+0.5)), hms(int64(e.HalfWidth+0.5)), floor)
 }
 
-// stamp formats Unix seconds in UTC.
 // gpuText shows thousandths of a GPU as GPUs: "2", "0.46".
 func gpuText(milli int64) string {
 	return strconv.FormatFloat(float64(milli)/1000, 'f', -1, 64)
 }
 
+// stamp formats Unix seconds in UTC.
 func stamp(t int64) string { return time.Unix(t, 0).UTC().Format("2006-01-02 15:04:05") }
