@@ -8,10 +8,13 @@
 #
 # Everything lives in DIR: slurm.conf (cluster "batchq", SlurmctldHost=localhost, node
 # "localhost" at 127.0.0.1 with CPUS CPUs — more than the machine has is fine, slurmd runs with
-# config_overrides — and two partitions, `short` (MaxTime=2 minutes, the default) and `long`),
+# config_overrides — and GPUS GPUs, and two partitions, `short` (MaxTime=2 minutes, the
+# default) and `long`), gres.conf (the GPUs, see gpu_devices),
 # a munge key and socket, a MariaDB data directory served on 127.0.0.1 (not the system's),
 # slurmdbd for sacct, the jobcomp/filetxt log DIR/jobcomp.txt, the logs and the pid files
-# DIR/pids/*.pid. Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
+# DIR/pids/*.pid. CPUS is $SLURM_CLUSTER_CPUS (default 8), GPUS $SLURM_CLUSTER_GPUS (default
+# 4; jobs ask for them with --gres=gpu:N or --gpus=N, and sacct records gres/gpu in their TRES).
+# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
 # $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
 # daemon answers and fails naming the one that did not, with the tail of its log.
 #
@@ -20,6 +23,7 @@
 set -euo pipefail
 
 CPUS=${SLURM_CLUSTER_CPUS:-8}
+GPUS=${SLURM_CLUSTER_GPUS:-4}
 CLUSTER=batchq
 DBPASS=batchq-slurmdbd
 
@@ -79,6 +83,20 @@ start() {
 
 alive() { [[ -f $D/pids/$1.pid ]] && kill -0 "$(cat "$D/pids/$1.pid")" 2>/dev/null; }
 
+# gpu_devices makes the GPUS "devices" DIR/dev/gpu0.. for gres.conf. Slurm 22.05's gres/gpu
+# drops a GPU that gres.conf gives no File= for ("Removing file-less GPU"; a count-only GRES
+# works for other names only), and a node with fewer GPUs than slurm.conf says is drained.
+# So each GPU is a file: a character device with /dev/null's numbers (1:3), else, where mknod
+# is not allowed, an empty file (slurmd then logs "not a valid character or block device" per
+# GPU, and counts them all the same). Jobs see CUDA_VISIBLE_DEVICES; nothing opens the files.
+gpu_devices() {
+	local i
+	mkdir -p "$D/dev"
+	for ((i = 0; i < GPUS; i++)); do
+		[[ -e $D/dev/gpu$i ]] || mknod "$D/dev/gpu$i" c 1 3 2>/dev/null || : >"$D/dev/gpu$i"
+	done
+}
+
 write_conf() {
 	local port=$1
 	mkdir -p "$D/etc" "$D/log" "$D/pids" "$D/state" "$D/spool" "$D/munge" "$D/mysql"
@@ -127,11 +145,19 @@ AccountingStorageHost=127.0.0.1
 AccountingStoragePort=$((port + 2))
 # Which munged signs messages to slurmdbd (slurm.conf(5), AccountingStoragePass).
 AccountingStoragePass=$D/munge/munge.socket
+# GPUs (gres.conf: stand-ins, no real device); sacct records gres/gpu in ReqTRES and AllocTRES.
+AccountingStorageTRES=gres/gpu
+GresTypes=gpu
 JobCompType=jobcomp/filetxt
 JobCompLoc=$D/jobcomp.txt
-NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$CPUS RealMemory=4000 State=UNKNOWN
+NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$CPUS RealMemory=4000 Gres=gpu:$GPUS State=UNKNOWN
 PartitionName=short Nodes=localhost Default=YES MaxTime=2 DefaultTime=1 State=UP
 PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 State=UP
+EOF
+	gpu_devices
+	cat >"$D/etc/gres.conf" <<EOF
+# Written by scripts/slurm-cluster.sh: $GPUS GPUs that are copies of /dev/null (gpu_devices).
+NodeName=localhost Name=gpu File=$D/dev/gpu[0-$((GPUS - 1))]
 EOF
 	cat >"$D/etc/slurmdbd.conf" <<EOF
 # Written by scripts/slurm-cluster.sh.
@@ -168,6 +194,8 @@ cmd_up() {
 			kill -0 "$(cat "$b")" 2>/dev/null && die "$D already runs a cluster (pid file $b); run '$0 down $D' first"
 		done
 	fi
+	[[ $CPUS =~ ^[1-9][0-9]*$ && $GPUS =~ ^[1-9][0-9]*$ ]] ||
+		die "SLURM_CLUSTER_CPUS ($CPUS) and SLURM_CLUSTER_GPUS ($GPUS) must be whole numbers ≥ 1"
 	local port
 	port=$(pick_port)
 	write_conf "$port"
@@ -234,7 +262,9 @@ cmd_down() {
 # cmd_workload: the test workload (about two minutes on 8 CPUs): a job that hits its time
 # limit, a failed job (exit 3), a job cancelled while running and one while pending, a job
 # array, jobs that queue for the whole node, jobs on both partitions, and a second wave of
-# arrivals after 30 s (so that the predictors have a history). Prints "name id" per job.
+# arrivals after 30 s (so that the predictors have a history): first three GPU jobs, one
+# holding all 4 GPUs for 12 s (--gres=gpu:4) and two that wait for it (--gpus=2 and
+# --gpus-per-node=1), then CPU jobs. Prints "name id" per job.
 cmd_workload() {
 	D=$(cd "$D" && pwd)
 	export SLURM_CONF=$D/etc/slurm.conf
@@ -260,6 +290,9 @@ cmd_workload() {
 	sleep 8
 	scancel "${running#* }" "${pending#* }"
 	sleep 22
+	sub gpu-all -p short -c 1 -t 1 --gres=gpu:4 --wrap 'sleep 12'
+	sub gpu-wait -p short -c 1 -t 1 --gpus=2 --wrap 'sleep 3'
+	sub gpu-node -p short -c 1 -t 1 --gpus-per-node=1 --wrap 'sleep 3'
 	local i
 	for i in 1 2 3 4; do sub "wave2-$i" -p short -c 2 -t 1 --wrap "sleep $((5 * i))"; done
 	sub wave2-long -p long -c 4 -t 2 --wrap 'sleep 15'

@@ -4,11 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,6 +52,39 @@ func (r envRunner) Run(ctx context.Context, name string, args ...string) ([]byte
 	return out, nil
 }
 
+// squeueKeeper runs the commands with envRunner and keeps the last
+// `squeue --json` output that shows a waiting job asking for GPUs, for
+// swf/convert's QueueSnapshot.
+type squeueKeeper struct {
+	envRunner
+	mu  sync.Mutex
+	out []byte
+}
+
+func (k *squeueKeeper) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	out, err := k.envRunner.Run(ctx, name, args...)
+	if err != nil || name != "squeue" || !slices.Contains(args, "--json") {
+		return out, err
+	}
+	var q struct {
+		Jobs []struct {
+			State string `json:"job_state"`
+			TRES  string `json:"tres_req_str"`
+		} `json:"jobs"`
+	}
+	if json.Unmarshal(out, &q) == nil {
+		for _, j := range q.Jobs {
+			if j.State == "PENDING" && strings.Contains(j.TRES, "gres/gpu=") {
+				k.mu.Lock()
+				k.out = out
+				k.mu.Unlock()
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
 // tap is the service as the test sees it: every acknowledged batch is kept,
 // and ingest fails while down is set (a service outage).
 type tap struct {
@@ -58,6 +97,13 @@ type tap struct {
 	// withSlurm counts the job predictions that carried Slurm's expected
 	// start.
 	withSlurm int
+	// What the service showed of its waiting jobs with GPUs after each
+	// batch (observeWaiting): the GPUs of each, and the text and HTML
+	// pages of the first time it was shown waiting.
+	handler     http.Handler
+	waitingGPUs map[int64]int64
+	gpuPages    map[int64][2]string
+	pageErr     error
 }
 
 func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
@@ -71,8 +117,44 @@ func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
 	if err == nil {
 		s.batches = append(s.batches, id)
 		s.events = append(s.events, evs...)
+		s.observeWaiting()
 	}
 	return ack, err
+}
+
+// observeWaiting reads the service's waiting jobs as a user does (GET
+// /karnak/system/live/job/waiting.json, .txt, .html) and keeps what it
+// shows of the jobs with GPUs. The caller holds mu.
+func (s *tap) observeWaiting() {
+	if s.handler == nil {
+		s.handler = s.svc.Handler()
+		s.waitingGPUs, s.gpuPages = map[int64]int64{}, map[int64][2]string{}
+	}
+	get := func(ext string) []byte {
+		rec := httptest.NewRecorder()
+		s.handler.ServeHTTP(rec, httptest.NewRequest("GET", "/karnak/system/live/job/waiting."+ext, nil))
+		if rec.Code != http.StatusOK && s.pageErr == nil {
+			s.pageErr = fmt.Errorf("waiting.%s: %d %s", ext, rec.Code, rec.Body.Bytes())
+		}
+		return rec.Body.Bytes()
+	}
+	var ws []karnak.WaitingJob
+	if b := get("json"); json.Unmarshal(b, &ws) != nil && s.pageErr == nil {
+		s.pageErr = fmt.Errorf("waiting.json: %q", b)
+	}
+	var pages [2]string
+	for _, w := range ws {
+		if w.GPUs == 0 {
+			continue
+		}
+		s.waitingGPUs[w.Job] = w.GPUs
+		if _, ok := s.gpuPages[w.Job]; !ok {
+			if pages[0] == "" {
+				pages = [2]string{string(get("txt")), string(get("html"))}
+			}
+			s.gpuPages[w.Job] = pages
+		}
+	}
 }
 
 func (s *tap) PredictJob(system string, id int64, q, c int, within int64) (karnak.Prediction, error) {
@@ -121,8 +203,9 @@ func TestLiveSlurm(t *testing.T) {
 		t.Fatal(err)
 	}
 	tp := &tap{svc: svc}
+	keeper := &squeueKeeper{envRunner: envRunner{env}}
 	cfg := slurmfeed.Config{
-		System: "live", Service: tp, Runner: envRunner{env}, Cursor: filepath.Join(dir, "cursor.json"),
+		System: "live", Service: tp, Runner: keeper, Cursor: filepath.Join(dir, "cursor.json"),
 		Poll: time.Second, Delay: 2 * time.Second, ProbeEvery: 5 * time.Second, Logf: t.Logf,
 	}
 	collect := func(ctx context.Context) (*slurmfeed.Collector, chan struct{}) {
@@ -196,10 +279,11 @@ func TestLiveSlurm(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobs := sacctJobs(t, out)
-	if len(jobs) != 19 {
-		t.Errorf("sacct shows %d jobs, want 19 (8 jobs, 6 array tasks, 5 of the second wave)", len(jobs))
+	if len(jobs) != 22 {
+		t.Errorf("sacct shows %d jobs, want 22 (8 jobs, 6 array tasks, 8 of the second wave)", len(jobs))
 	}
 	checkSacctSWF(t, sacctPath, jobs)
+	checkGPUs(t, dir, env, jobs, tp, keeper)
 
 	checkEvents(t, tp, jobs, r)
 	checkScores(t, r, jobs)
@@ -207,8 +291,8 @@ func TestLiveSlurm(t *testing.T) {
 	if tp.refused == 0 || r.Errors == 0 {
 		t.Errorf("the outage was not seen: %d batches refused, %d failed polls", tp.refused, r.Errors)
 	}
-	if len(names) != 14 {
-		t.Errorf("workload printed %d jobs, want 14:\n%s", len(names), wlOut.Bytes())
+	if len(names) != 17 {
+		t.Errorf("workload printed %d jobs, want 17:\n%s", len(names), wlOut.Bytes())
 	}
 	for _, name := range []string{"timeout", "failed", "cancel-running", "cancel-pending"} {
 		want := map[string]string{"timeout": "TIMEOUT", "failed": "FAILED", "cancel-running": "CANCELLED", "cancel-pending": "CANCELLED"}[name]
@@ -285,6 +369,7 @@ type sacctJob struct {
 	id, name, partition, state string
 	submit, start, end         int64 // Unix seconds; 0 = none
 	cpus                       int64
+	gpus                       int64 // gres/gpu of AllocTRES, else of ReqTRES (never allocated)
 	limit                      int64 // the time limit in seconds; -1 = none
 }
 
@@ -329,10 +414,158 @@ func sacctJobs(t *testing.T, out []byte) map[string]sacctJob {
 		} else {
 			limit *= 60
 		}
+		gpus := int64(-1)
+		for _, c := range []string{"AllocTRES", "ReqTRES"} {
+			for kv := range strings.SplitSeq(col(f, c), ",") {
+				if v, ok := strings.CutPrefix(kv, "gres/gpu="); ok {
+					if gpus, err = strconv.ParseInt(v, 10, 64); err != nil {
+						t.Fatalf("sacct: job %s: %s %q", id, c, col(f, c))
+					}
+				}
+			}
+			if gpus >= 0 || col(f, "AllocTRES") != "" { // allocated: its TRES have the GPUs if any
+				break
+			}
+		}
 		jobs[id] = sacctJob{id: id, name: col(f, "JobName"), partition: col(f, "Partition"), state: col(f, "State"),
-			submit: at(col(f, "Submit")), start: at(col(f, "Start")), end: at(col(f, "End")), cpus: cpus, limit: limit}
+			submit: at(col(f, "Submit")), start: at(col(f, "Start")), end: at(col(f, "End")), cpus: cpus, gpus: max(gpus, 0), limit: limit}
 	}
 	return jobs
+}
+
+// gpuJobs are the workload's GPU jobs and the GPUs each asks for.
+var gpuJobs = map[string]int64{"gpu-all": 4, "gpu-wait": 2, "gpu-node": 1}
+
+// checkGPUs follows the GPUs from Slurm to the service: sacct records
+// the workload's GPU jobs with theirs (gres/gpu); swf/convert keeps them
+// (Job.Demand.GPUs, thousandths per node, on one node) from sacct's text
+// and JSON, from the jobcomp log and from a squeue --json snapshot that
+// showed a GPU job waiting; the service showed the two that waited for
+// the GPUs among its waiting jobs with their GPUs, in JSON, text and
+// HTML. (The feed's submits are checked against sacct in checkEvents.)
+func checkGPUs(t *testing.T, dir string, env []string, jobs map[string]sacctJob, tp *tap, keeper *squeueKeeper) {
+	t.Helper()
+	byName := map[string]sacctJob{}
+	for _, j := range jobs {
+		if _, ok := gpuJobs[j.name]; ok {
+			byName[j.name] = j
+		} else if j.gpus != 0 {
+			t.Errorf("job %s (%s): sacct shows %d GPUs, it asked for none", j.id, j.name, j.gpus)
+		}
+	}
+	for name, n := range gpuJobs {
+		if j, ok := byName[name]; !ok || j.gpus != n {
+			t.Errorf("job %s: sacct shows %d GPUs (found: %v), want %d", name, j.gpus, ok, n)
+		}
+	}
+	demandGPUs := func(d *swf.Demand) int64 {
+		if d == nil {
+			return 0
+		}
+		return d.GPUs * max(d.Nodes, 1)
+	}
+	// Each converter: every job it read that sacct shows has sacct's GPUs,
+	// and it read all the GPU jobs.
+	converted := func(what string, ids []string, gpus func(k int) int64) {
+		found := 0
+		for k, id := range ids {
+			j, ok := jobs[id]
+			if !ok {
+				continue
+			}
+			if g := gpus(k); g != 1000*j.gpus {
+				t.Errorf("%s: job %s (%s): %d thousandths of a GPU, sacct says %d GPUs", what, id, j.name, g, j.gpus)
+			}
+			if j.gpus > 0 {
+				found++
+			}
+		}
+		if found != len(gpuJobs) && what != "squeue --json snapshot" {
+			t.Errorf("%s: %d of the %d GPU jobs", what, found, len(gpuJobs))
+		}
+	}
+	sacctTxt, err := os.ReadFile(filepath.Join(dir, "sacct.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sacctJSON, err := envRunner{env}.Run(context.Background(), "sacct", "--json", "--allusers", "--starttime", "now-1hour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobcomp, err := os.ReadFile(filepath.Join(dir, "jobcomp.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		read func(io.Reader, convert.Options) (*convert.Result, error)
+		in   []byte
+	}{{"sacct → SWF", convert.Sacct, sacctTxt}, {"sacct --json → SWF", convert.SacctJSON, sacctJSON}, {"jobcomp → SWF", convert.Jobcomp, jobcomp}} {
+		res, err := c.read(bytes.NewReader(c.in), convert.Options{Location: time.Local})
+		if err != nil {
+			t.Errorf("%s: %v", c.what, err)
+			continue
+		}
+		converted(c.what, res.IDs, func(k int) int64 { return demandGPUs(res.Jobs[k].Demand) })
+	}
+	keeper.mu.Lock()
+	snap := keeper.out
+	keeper.mu.Unlock()
+	if snap == nil {
+		t.Errorf("no squeue --json showed a GPU job waiting")
+	} else if s, err := convert.QueueSnapshot(bytes.NewReader(snap), convert.Options{}); err != nil {
+		t.Errorf("squeue --json snapshot: %v", err)
+	} else {
+		all := append(slices.Clone(s.Waiting), s.Running...)
+		ids, waiting := make([]string, len(all)), 0
+		for k, q := range all {
+			ids[k] = q.ID
+			if k < len(s.Waiting) && demandGPUs(q.Demand) > 0 {
+				waiting++
+			}
+		}
+		converted("squeue --json snapshot", ids, func(k int) int64 { return demandGPUs(all[k].Demand) })
+		if waiting == 0 {
+			t.Errorf("squeue --json snapshot: no waiting job with GPUs in %d waiting", len(s.Waiting))
+		}
+	}
+
+	// The service showed the jobs that waited for the GPUs with theirs.
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	var seen []string
+	for _, name := range slices.Sorted(maps.Keys(gpuJobs)) {
+		j := byName[name]
+		seen = append(seen, fmt.Sprintf("%s (job %s, %d GPUs) waited %d s, shown waiting with %d thousandths",
+			name, j.id, j.gpus, j.start-j.submit, tp.waitingGPUs[serviceID(t, j.id)]))
+	}
+	t.Logf("GPU jobs: %s", strings.Join(seen, "; "))
+	if tp.pageErr != nil {
+		t.Errorf("the service's waiting jobs: %v", tp.pageErr)
+	}
+	for _, name := range []string{"gpu-wait", "gpu-node"} {
+		j := byName[name]
+		id := serviceID(t, j.id)
+		if g := tp.waitingGPUs[id]; g != 1000*j.gpus {
+			t.Errorf("job %s (%s): the service showed it waiting with %d thousandths of a GPU, want %d GPUs (it waited %d s)",
+				j.id, name, g, j.gpus, j.start-j.submit)
+			continue
+		}
+		pages := tp.gpuPages[id]
+		gpus := strconv.FormatInt(j.gpus, 10)
+		line := false
+		for l := range strings.SplitSeq(pages[0], "\n") {
+			// job queue date time cores GPUs ...
+			if f := strings.Fields(l); len(f) > 5 && f[0] == strconv.FormatInt(id, 10) {
+				line = f[5] == gpus
+			}
+		}
+		row := regexp.MustCompile(`>` + strconv.FormatInt(id, 10) + `</a></th>.*?<td class="num">` + strconv.FormatInt(j.cpus, 10) +
+			`</td><td class="num">` + gpus + `</td>`)
+		if !line || !row.MatchString(pages[1]) {
+			t.Errorf("job %s (%s): the waiting jobs' text or HTML page does not show its %s GPUs:\n%s\n%s", j.id, name, gpus, pages[0], pages[1])
+		}
+	}
 }
 
 // checkEvents checks the events the service acknowledged: each batch once,
@@ -384,8 +617,8 @@ func checkEvents(t *testing.T, tp *tap, jobs map[string]sacctJob, r slurmfeed.Re
 			t.Errorf("job %s (%s): no submit event", id, j.name)
 			continue
 		}
-		if sub.Time != j.submit || sub.Queue != j.partition || sub.Cores != j.cpus {
-			t.Errorf("job %s (%s): submit %+v, sacct says at %d on %s with %d CPUs", id, j.name, sub, j.submit, j.partition, j.cpus)
+		if sub.Time != j.submit || sub.Queue != j.partition || sub.Cores != j.cpus || sub.GPUs != 1000*j.gpus {
+			t.Errorf("job %s (%s): submit %+v, sacct says at %d on %s with %d CPUs and %d GPUs", id, j.name, sub, j.submit, j.partition, j.cpus, j.gpus)
 		}
 		if st, ok := evs["start"]; ok != (j.start > 0) || ok && st.Time != j.start {
 			t.Errorf("job %s (%s): start event %v %+v, sacct says start %d", id, j.name, ok, st, j.start)

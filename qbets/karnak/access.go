@@ -121,6 +121,10 @@ func digestOf(evs []Event) string {
 		if e.Start != 0 { // only estimates have one: older digests stay the same
 			num(e.Start)
 		}
+		if e.GPUs != 0 { // only submits have them: older digests stay the same
+			str("gpus")
+			num(e.GPUs)
+		}
 	}
 	return itoa(len(evs)) + ":" + hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -26,6 +26,11 @@ type Event struct {
 	// Cores is the job's size (submit, estimate) or the queue's maximum
 	// (queue).
 	Cores int64 `json:"cores,omitempty" xml:"cores,omitempty"`
+	// GPUs is the job's GPUs in all (submit only; 0 = none), in
+	// thousandths of one GPU as swf.Demand counts them: 2000 is two
+	// GPUs, 460 a 46% share of one. The service shows it with the
+	// waiting jobs; the predictions do not use it.
+	GPUs int64 `json:"gpus,omitempty" xml:"gpus,omitempty"`
 	// WallTime is the job's requested run time (submit: 0 = none given;
 	// estimate) or the queue's maximum (queue), seconds.
 	WallTime int64 `json:"wallTime,omitempty" xml:"wallTime,omitempty"`
@@ -74,6 +79,12 @@ func (e *Event) check() error {
 	}
 	if e.Cores < 0 || e.Cores > maxSpan {
 		return fmt.Errorf("cores: %d, want 0–%d", e.Cores, int64(maxSpan))
+	}
+	if e.GPUs < 0 || e.GPUs > maxSpan {
+		return fmt.Errorf("gpus: %d, want 0–%d thousandths of a GPU", e.GPUs, int64(maxSpan))
+	}
+	if e.GPUs != 0 && e.Kind != "submit" {
+		return fmt.Errorf("gpus: %d on a %q event; only a submit has them", e.GPUs, clip(e.Kind))
 	}
 	if e.WallTime < 0 || e.WallTime > maxSpan {
 		return fmt.Errorf("wallTime: %d, want 0–%d seconds", e.WallTime, int64(maxSpan))

@@ -36,7 +36,9 @@ func (c *simClock) now() int64 {
 // shifted to Unix time by the header's UnixStartTime. A queue's limits
 // are the header's MaxProcs (else MaxNodes) and MaxRuntime, or, where the
 // header has none, the largest size and requested or actual run time the
-// trace shows in that queue. skipped counts unusable jobs.
+// trace shows in that queue. A submit carries the job's GPUs in all
+// (Event.GPUs) from its Demand. skipped counts unusable jobs (no submit
+// time, wait, run time or size; GPUs in all beyond 2^40 thousandths).
 func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, skipped int) {
 	base := h.UnixStartTime
 	type limits struct{ cores, wall int64 }
@@ -49,7 +51,8 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 	first := int64(math.MaxInt64)
 	for i := range jobs {
 		j := &jobs[i]
-		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 {
+		gpus, ok := demandGPUs(j.Demand)
+		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 || !ok {
 			skipped++
 			continue
 		}
@@ -72,7 +75,7 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 			endOrder = 3
 		}
 		out = append(out,
-			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), WallTime: req,
+			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), GPUs: gpus, WallTime: req,
 				User: fmt.Sprint("u", j.User), Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable)}, 1},
 			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2},
 			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder})
@@ -106,6 +109,19 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 		evs = append(evs, out[i].Event)
 	}
 	return evs, skipped
+}
+
+// demandGPUs is a demand's GPUs in all, in thousandths (per node times
+// the nodes; a spread job, Nodes 0, has none), false beyond an event's
+// bound.
+func demandGPUs(d *swf.Demand) (int64, bool) {
+	if d == nil || d.Nodes <= 0 || d.GPUs <= 0 {
+		return 0, true
+	}
+	if d.GPUs > maxSpan/d.Nodes {
+		return 0, false
+	}
+	return d.GPUs * d.Nodes, true
 }
 
 // Replay feeds a trace into the service as system name at speed times

@@ -34,6 +34,7 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("").Funcs(template.FuncMap{
 		"hms":        hms,
 		"stamp":      stamp,
+		"gpus":       gpuText,
 		"secs":       func(s float64) string { return hms(int64(math.Round(s))) },
 		"interval":   func(e *EstimatePart) string { return intervalText(e, "0 wait") },
 		"fwaits":     forecastWaits,

@@ -297,13 +297,16 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 	}}, nil
 }
 
-// WaitingJob is one line of kjobs. ForecastStart is the job's forecast
-// start (forecast.go; 0 when it has none: its prediction says why).
+// WaitingJob is one line of kjobs. GPUs is the job's GPUs as its submit
+// event gave them (Event.GPUs: thousandths of a GPU; 0 = none).
+// ForecastStart is the job's forecast start (forecast.go; 0 when it has
+// none: its prediction says why).
 type WaitingJob struct {
 	Job           int64  `json:"job" xml:"job"`
 	Queue         string `json:"queue" xml:"queue"`
 	Submit        int64  `json:"submit" xml:"submit"`
 	Cores         int64  `json:"cores" xml:"cores"`
+	GPUs          int64  `json:"gpus,omitempty" xml:"gpus,omitempty"`
 	WallTime      int64  `json:"wallTime" xml:"wallTime"`
 	ForecastStart int64  `json:"forecastStart,omitempty" xml:"forecastStart,omitempty"`
 }
@@ -317,17 +320,21 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 	var js []WaitingJob
 	starts := sys.forecastStarts(s.clockOf(sys)) // one simulation per state and minute
 	for _, j := range sys.feat.Waiting() {
-		js = append(js, WaitingJob{Job: j.ID, Queue: j.Queue, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime, ForecastStart: max(starts[j.ID], 0)})
+		wj := WaitingJob{Job: j.ID, Queue: j.Queue, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime, ForecastStart: max(starts[j.ID], 0)}
+		if sj := sys.jobs[j.ID]; sj != nil {
+			wj.GPUs = sj.gpus
+		}
+		js = append(js, wj)
 	}
 	sys.mu.RUnlock()
 	return render{js, func(w io.Writer) {
-		fmt.Fprintf(w, "%-10s %-12s %-20s %8s %12s %-20s\n", "job", "queue", "submitted", "cores", "req. time", "forecast start")
+		fmt.Fprintf(w, "%-10s %-12s %-20s %8s %8s %12s %-20s\n", "job", "queue", "submitted", "cores", "GPUs", "req. time", "forecast start")
 		for _, j := range js {
 			fc := "-"
 			if j.ForecastStart > 0 {
 				fc = stamp(j.ForecastStart)
 			}
-			fmt.Fprintf(w, "%-10d %-12s %-20s %8d %12s %-20s\n", j.Job, j.Queue, stamp(j.Submit), j.Cores, hms(j.WallTime), fc)
+			fmt.Fprintf(w, "%-10d %-12s %-20s %8d %8s %12s %-20s\n", j.Job, j.Queue, stamp(j.Submit), j.Cores, gpuText(j.GPUs), hms(j.WallTime), fc)
 		}
 	}}, nil
 }
@@ -687,6 +694,11 @@ func intervalText(e *EstimatePart, floor string) string {
 		return "±" + hms(int64(e.HalfWidth+0.5))
 	}
 	return fmt.Sprintf("−%s +%s (±%s clamped at %s)", hms(int64(e.Wait-e.Low+0.5)), hms(int64(e.High-e.Wait+0.5)), hms(int64(e.HalfWidth+0.5)), floor)
+}
+
+// gpuText shows thousandths of a GPU as GPUs: "2", "0.46".
+func gpuText(milli int64) string {
+	return strconv.FormatFloat(float64(milli)/1000, 'f', -1, 64)
 }
 
 // stamp formats Unix seconds in UTC.

@@ -73,6 +73,9 @@ type job struct {
 	// priority is the scheduler's priority of the waiting job as the
 	// feed last sent it (0: none), which orders the forecast's queue.
 	priority int64
+	// gpus is the job's GPUs in thousandths (Event.GPUs), shown with
+	// the waiting jobs.
+	gpus int64
 	// The forecast recorded for the calibration (forecast.go): at fcAt
 	// (0: none) the job was forecast to wait fcWait more seconds, from
 	// what the stored events from fcFrom on hold.
@@ -307,7 +310,7 @@ func (s *system) apply(e *Event, seq int64) error {
 	case "submit":
 		ij := ibl.Job{ID: e.Job, Queue: e.Queue, User: e.User, Project: e.Project, Name: e.Name,
 			Cores: e.Cores, ReqTime: e.WallTime, Submit: e.Time}
-		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq, priority: e.Priority}
+		j := &job{Job: ij, start: -1, inNQ: s.feat.NotQueued(ij, e.Time), subSeq: seq, priority: e.Priority, gpus: e.GPUs}
 		if err := s.feat.Submit(ij); err != nil {
 			return err
 		}

@@ -199,7 +199,7 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 	add := func(kind string, j *job, st *jobState, t int64, class int) {
 		e := karnak.Event{Kind: kind, System: c.cfg.System, Job: st.ID, Time: t}
 		if kind == "submit" {
-			e.Queue, e.Cores, e.WallTime = st.Queue, j.cores, max(j.wall, 0)
+			e.Queue, e.Cores, e.GPUs, e.WallTime = st.Queue, j.cores, j.gpus, max(j.wall, 0)
 			if j.wall < 0 { // NO_VAL: the partition's limit
 				e.WallTime = parts[st.Queue].wall
 			}

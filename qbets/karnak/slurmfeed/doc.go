@@ -8,7 +8,10 @@
 // slurmctld holds (`squeue --json`) and those that left it since the last
 // poll (`sacct --json`), and turns what changed into karnak events: a job
 // submitted, started, ended (a job cancelled while waiting ends without
-// starting). Events are sent once they are Config.Delay old, in time order;
+// starting). A submit carries the job's CPUs and GPUs (gres/gpu of its
+// TRES: squeue's tres_alloc_str, else tres_req_str; sacct's allocated,
+// else requested; karnak.Event.GPUs, in thousandths of a GPU). Events
+// are sent once they are Config.Delay old, in time order;
 // each batch is written ahead to the cursor file with an id of its own, so
 // that a batch is sent again after a crash or a service outage and stored
 // once (the service's ingest is idempotent by batch id). A batch the
@@ -50,7 +53,7 @@
 // HTTP. The commands run through a Runner, so that a test can replay
 // recorded outputs. Slurm 22.05's JSON (openapi v0.0.38) is the format
 // read; its exit codes are not (22.05 reports 0 for a job that failed with
-// exit code 3), the feed needs only times, sizes and limits. An array's
+// exit code 3), the feed needs only times, sizes, GPUs and limits. An array's
 // waiting tasks, which squeue shows as one record, are fed as one job each,
 // under an id made of the array's job id and the task index (see jobID).
 //

@@ -38,6 +38,7 @@ type fakeJob struct {
 	limit        int64 // minutes
 	partition    string
 	cpus         int64
+	gpus         int64 // gres/gpu in the TRES (0: none)
 	priority     int64 // squeue's priority (0: not shown)
 	ran          bool  // nodes were allocated
 	purged       bool  // gone from slurmctld (only sacct has it)
@@ -65,11 +66,18 @@ func (f *fakeSlurm) Run(_ context.Context, name string, args ...string) ([]byte,
 			if j.purged {
 				continue
 			}
+			tres := fmt.Sprintf("cpu=%d,node=1", j.cpus)
+			if j.gpus > 0 {
+				tres += fmt.Sprintf(",billing=%d,gres/gpu=%d", j.cpus, j.gpus) // as 22.05 orders them
+			}
 			m := map[string]any{
 				"job_id": j.id, "array_job_id": j.arrayJob, "array_task_id": j.task, "array_task_string": j.tasks,
 				"job_state": j.state, "submit_time": j.submit, "start_time": j.start, "end_time": j.end,
-				"time_limit": j.limit, "partition": j.partition, "cpus": j.cpus, "tres_req_str": fmt.Sprintf("cpu=%d,node=1", j.cpus),
+				"time_limit": j.limit, "partition": j.partition, "cpus": j.cpus, "tres_req_str": tres,
 				"user_name": "alice", "account": "proj", "name": "job",
+			}
+			if j.ran {
+				m["tres_alloc_str"] = tres
 			}
 			if j.priority != 0 {
 				m["priority"] = j.priority
@@ -89,11 +97,20 @@ func (f *fakeSlurm) Run(_ context.Context, name string, args ...string) ([]byte,
 			if j.ran {
 				start = j.start
 			}
+			tres := []map[string]any{{"type": "cpu", "name": nil, "count": j.cpus}}
+			if j.gpus > 0 {
+				tres = append(tres, map[string]any{"type": "gres", "name": "gpu", "id": 1001, "count": j.gpus})
+			}
+			alloc := tres
+			if !j.ran {
+				alloc = nil
+			}
 			js = append(js, map[string]any{
 				"job_id": j.id, "array": map[string]any{"job_id": j.arrayJob, "task_id": j.task},
 				"state": map[string]any{"current": j.state}, "partition": j.partition,
 				"time":     map[string]any{"submission": j.submit, "start": start, "end": j.end, "limit": j.limit},
 				"required": map[string]any{"CPUs": j.cpus}, "user": "alice", "account": "proj", "name": "job",
+				"tres": map[string]any{"allocated": alloc, "requested": tres},
 			})
 		}
 		return json.Marshal(map[string]any{"errors": []any{}, "jobs": js})

@@ -1,6 +1,7 @@
 package slurmfeed
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -14,6 +15,7 @@ type job struct {
 	id        int64  // the service's job id (jobID)
 	partition string
 	cores     int64
+	gpus      int64 // GPUs in all, thousandths of a GPU (karnak.Event.GPUs); 0 = none
 	wall      int64 // requested run time, seconds; 0 = none; -1 = the partition's limit
 	user      string
 	account   string
@@ -109,6 +111,53 @@ func cpuOf(tres string) int64 {
 	return 0
 }
 
+// gpuTally adds up the GPUs of a job's TRES: gres/gpu is the total;
+// the typed counts (gres/gpu:a100), which Slurm lists beside it when
+// AccountingStorageTRES names the types, stand in when it is absent.
+type gpuTally struct {
+	total, typed int64
+	bad          string // the first unreadable count, quoted
+}
+
+// maxGPUs bounds a job's GPU count (its thousandths are far below the
+// service's bound).
+const maxGPUs = 1 << 20
+
+// add counts TRES name (as sacct names it: "gres/gpu", "gres/gpu:a100")
+// with the count v; other names are not GPUs.
+func (g *gpuTally) add(name, v string) {
+	if name != "gres/gpu" && !strings.HasPrefix(name, "gres/gpu:") {
+		return
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > maxGPUs {
+		if g.bad == "" {
+			g.bad = quote(name + "=" + v)
+		}
+		return
+	}
+	if name == "gres/gpu" {
+		g.total = n
+	} else {
+		g.typed = min(g.typed+n, maxGPUs)
+	}
+}
+
+// milli is the job's GPUs in thousandths of a GPU (karnak.Event.GPUs).
+func (g *gpuTally) milli() int64 { return cmp.Or(g.total, g.typed) * 1000 }
+
+// gpusOf reads the GPUs of a TRES string such as "cpu=1,mem=4000M,node=1,
+// billing=1,gres/gpu=2" in thousandths (0 when absent), and the first
+// unreadable GPU count ("" when none).
+func gpusOf(tres string) (int64, string) {
+	var g gpuTally
+	for _, f := range strings.Split(tres, ",") {
+		k, v, _ := strings.Cut(f, "=")
+		g.add(k, v)
+	}
+	return g.milli(), g.bad
+}
+
 // text bounds a free-text field for the service: valid UTF-8, at most
 // 256 bytes.
 func text(s string) string {
@@ -178,6 +227,15 @@ func parseSqueue(out []byte) ([]job, error) {
 			j.cores = *r.CPUs
 		} else if j.cores = cpuOf(r.TRESAlloc); j.cores == 0 {
 			j.cores = cpuOf(r.TRESReq)
+		}
+		field := "tres_alloc_str"
+		gpus, badGPUs := gpusOf(r.TRESAlloc)
+		if gpus == 0 && badGPUs == "" { // a waiting job has no allocation
+			field = "tres_req_str"
+			gpus, badGPUs = gpusOf(r.TRESReq)
+		}
+		if j.gpus = gpus; badGPUs != "" {
+			j.bad = "squeue: " + field + ": GPU count " + badGPUs
 		}
 		switch stateClass(r.State) {
 		case "waiting":
@@ -306,15 +364,32 @@ type sacctJSON struct {
 			CPUs int64 `json:"CPUs"`
 		} `json:"required"`
 		TRES struct {
-			Allocated []struct {
-				Type  string `json:"type"`
-				Count *int64 `json:"count"`
-			} `json:"allocated"`
+			Allocated []sacctTRES `json:"allocated"`
+			Requested []sacctTRES `json:"requested"`
 		} `json:"tres"`
 		User    string `json:"user"`
 		Account string `json:"account"`
 		Name    string `json:"name"`
 	} `json:"jobs"`
+}
+
+// sacctTRES is one TRES of sacct --json: type "cpu", or type "gres"
+// with name "gpu" (or "gpu:a100", a typed count).
+type sacctTRES struct {
+	Type  string  `json:"type"`
+	Name  *string `json:"name"`
+	Count *int64  `json:"count"`
+}
+
+// sacctGPUs is gpusOf for sacct --json's TRES list.
+func sacctGPUs(list []sacctTRES) (int64, string) {
+	var g gpuTally
+	for _, t := range list {
+		if t.Type == "gres" && t.Name != nil && t.Count != nil {
+			g.add("gres/"+*t.Name, strconv.FormatInt(*t.Count, 10))
+		}
+	}
+	return g.milli(), g.bad
 }
 
 // parseSacct reads `sacct --json`, keeping the jobs that started or ended
@@ -348,11 +423,20 @@ func parseSacct(out []byte) ([]job, error) {
 				j.cores = *t.Count
 			}
 		}
+		field := "tres.allocated"
+		gpus, badGPUs := sacctGPUs(r.TRES.Allocated)
+		if gpus == 0 && badGPUs == "" { // cancelled while waiting: none allocated
+			field = "tres.requested"
+			gpus, badGPUs = sacctGPUs(r.TRES.Requested)
+		}
+		j.gpus = gpus
 		switch {
 		case class == "":
 			j.bad = "sacct: unknown job state " + quote(r.State.Current)
 		case class == "running" && !j.started || class == "done" && !j.ended:
 			j.bad = "sacct: " + quote(r.State.Current) + " job without its start or end time"
+		case badGPUs != "":
+			j.bad = "sacct: " + field + ": GPU count " + badGPUs
 		default:
 			j.bad = checkTimes("sacct", &j, start, end)
 		}

@@ -169,6 +169,7 @@ func seed(f *testing.F, name string) {
 
 func FuzzParseSqueue(f *testing.F) {
 	seed(f, "squeue-22.05.json")
+	seed(f, "squeue-gpu-22.05.json")
 	f.Add([]byte(`{"jobs":[{"job_id":5,"array_job_id":5,"array_task_string":"0-3%1","job_state":"PENDING","submit_time":10}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		jobs, err := parseSqueue(b)
@@ -180,6 +181,7 @@ func FuzzParseSqueue(f *testing.F) {
 
 func FuzzParseSacct(f *testing.F) {
 	seed(f, "sacct-22.05.json")
+	seed(f, "sacct-gpu-22.05.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		jobs, err := parseSacct(b)
 		if err == nil {
