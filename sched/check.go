@@ -14,7 +14,10 @@ import (
 // processors in use than the machine has; and on a machine of nodes, no
 // node gives more of any resource (cores, memory, each GPU, each named
 // resource) than it has, every job has its node count, GPUs of a model it
-// accepts, and whole nodes if it asked for them. It returns the first
+// accepts, and whole nodes if it asked for them; and when every job ran
+// exactly its prediction, no job started after its first reservation
+// under a policy that promises it (conservative backfilling, EASY with
+// its holder in arrival order). It returns the first
 // violation found, nil if none. On a machine of nodes it needs the
 // shares Config.KeepShares keeps (an error says so without them). A job of run time 0 is checked against
 // the empty machine (it holds nothing for any time). It costs O(n log n) for n jobs, plus the
@@ -122,6 +125,33 @@ func (r *Result) Check() error {
 			if err := m.checkShares(&a, rec, r.sharesOf(e.k)); err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", e.t, rec.Job.ID, err)
 			}
+		}
+	}
+	return r.checkReservations()
+}
+
+// checkReservations reports a job that started after its first
+// reservation where the policy promised it: conservative backfilling, and
+// EASY whose holder is the first job in arrival order (under SJF or LXF&W
+// another job may become the holder, as those policies mean), when every
+// job ran exactly its prediction. A running job that outlives its
+// prediction delays reservations (S3); with exact predictions nothing
+// may.
+func (r *Result) checkReservations() error {
+	if !r.promises {
+		return nil
+	}
+	for k := range r.Records {
+		rec := &r.Records[k]
+		if rec.Start >= 0 && (rec.Prediction != rec.RunTime || rec.Final != rec.RunTime || rec.Corrections > 0) {
+			return nil // a prediction was off: reservations may move
+		}
+	}
+	for k := range r.Records {
+		rec := &r.Records[k]
+		if rec.Start >= 0 && rec.FirstReservation >= 0 && rec.Start > rec.FirstReservation {
+			return fmt.Errorf("sched: check: job %d started at %d, after its reservation at %d, though every prediction was exact",
+				rec.Job.ID, rec.Start, rec.FirstReservation)
 		}
 	}
 	return nil

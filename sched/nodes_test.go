@@ -162,3 +162,59 @@ func TestNodesCountMemory(t *testing.T) {
 		}
 	}
 }
+
+// With exact predictions (PERFECT++'s oracle), no job starts after its
+// first reservation, under EASY on one pool and on nodes, and under
+// conservative backfilling; Check verifies it, and catches a schedule
+// edited to break it.
+func TestCheckReservations(t *testing.T) {
+	jobs := tracetest.RanJobs(t, tracetest.KTH)[:3000]
+	perfect, _ := sched.LookupPreset("PERFECT++")
+	cons, _ := sched.LookupPreset("Conservative")
+	for _, c := range []struct {
+		name  string
+		nodes bool
+		cfg   sched.Config
+	}{
+		{"PERFECT++", false, perfect.New(100)},
+		{"PERFECT++ on nodes", true, perfect.New(0)},
+		{"conservative, exact", false, cons.New(100)},
+		{"conservative on nodes, exact", true, cons.New(0)},
+	} {
+		cfg := c.cfg
+		if c.nodes {
+			cfg.Nodes, cfg.KeepShares = []swf.Node{{Count: 25, Cores: 4}}, true
+		}
+		if cfg.Predictor == nil {
+			cfg.Predictor = exact{}
+		}
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		reserved := -1
+		for k, r := range res.Records {
+			if r.FirstReservation > 0 && r.Start == r.FirstReservation {
+				reserved = k
+				break
+			}
+		}
+		if reserved < 0 {
+			t.Fatalf("%s: no job started at its reservation", c.name)
+		}
+		res.Records[reserved].FirstReservation-- // as if it started a second late
+
+		if err := res.Check(); err == nil || !strings.Contains(err.Error(), "after its reservation") {
+			t.Errorf("%s: a job started after its reservation passes Check: %v", c.name, err)
+		}
+	}
+}
+
+// exact predicts each job's run time (an oracle).
+type exact struct{}
+
+func (exact) Predict(j *swf.Job, _ int64) int64 { return j.RunTime }
+func (exact) Terminated(*swf.Job, int64)        {}

@@ -86,6 +86,7 @@ type Result struct {
 	shares      *shareArena // the records' node shares (held.at), with KeepShares
 	held        []held      // what each record's job held, on a machine of nodes (Use)
 	keptShares  bool
+	promises    bool // the policy never delays a reservation if predictions are exact
 }
 
 // Summary holds the §3 metrics averaged over the included jobs (S7: all
@@ -137,6 +138,12 @@ func (s *Sim) result() *Result {
 	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
 	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
 	res := &Result{Records: s.recs, Rejected: s.rejected, Policy: policyName(s.sched), Refused: s.refused}
+	switch p := s.sched.(type) {
+	case conservativeScheduler:
+		res.promises = true
+	case EASYScheduler:
+		res.promises = kindOf(p.Queue) == ByArrival
+	}
 	for _, i := range s.tieRuns { // runs of jobs ending at one instant, into record order
 		end, k := s.recs[s.ended[i]].End, i+1
 		for k < len(s.ended) && s.recs[s.ended[k]].End == end {
