@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 )
 
@@ -337,7 +336,7 @@ func (r *Result) Shares(k int) []NodeFree {
 	out := make([]NodeFree, len(shs))
 	for i, sh := range shs {
 		out[i] = NodeFree{Node: int(sh.node), Kind: int(r.machine.kind[sh.node]), Cores: sh.cores, Memory: sh.mem,
-			GPUs: int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)}
+			GPUs: sh.gpuThousandths()}
 	}
 	return out
 }

@@ -58,19 +58,7 @@ func TestConservativeNodesOneNodeEqualsPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := conservativeOn(t, []swf.Node{{Name: "all", Count: 1, Cores: P}}, nil, jobs)
-	if len(got.Records) != len(want.Records) {
-		t.Fatalf("%d records on nodes, %d on the pool", len(got.Records), len(want.Records))
-	}
-	for k := range want.Records {
-		g, w := &got.Records[k], &want.Records[k]
-		if g.Start != w.Start || g.End != w.End || g.Backfilled != w.Backfilled || g.FirstReservation != w.FirstReservation {
-			t.Fatalf("job %d: nodes start %d end %d backfilled %v reservation %d; pool %d %d %v %d",
-				w.Job.ID, g.Start, g.End, g.Backfilled, g.FirstReservation, w.Start, w.End, w.Backfilled, w.FirstReservation)
-		}
-	}
-	if got.Summary != want.Summary {
-		t.Errorf("summary on nodes %+v\npool %+v", got.Summary, want.Summary)
-	}
+	samePoolSchedule(t, got, want)
 }
 
 func djob(id, submit, run, cores int64, d *swf.Demand) swf.Job {

@@ -64,6 +64,11 @@ type share struct {
 	gpus    uint64
 }
 
+// gpuThousandths is what sh holds of GPUs, in thousandths of a GPU.
+func (sh *share) gpuThousandths() int64 {
+	return int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)
+}
+
 // machine is the node model: capacity, free resources, placement.
 type machine struct {
 	kinds []swf.Node
@@ -261,9 +266,9 @@ func (m *machine) lacksRanked(a *avail, i int, n *need) (string, int) {
 	return "", 7
 }
 
+// acceptsModel is swf.Demand.AcceptsModel on a need's models.
 func acceptsModel(models []string, m string) bool {
-	d := swf.Demand{GPUModels: models}
-	return d.AcceptsModel(m)
+	return len(models) == 0 || slices.Contains(models, m)
 }
 
 // fits reports whether one share of n fits on node i in a.

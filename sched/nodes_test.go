@@ -46,19 +46,7 @@ func TestNodesSpreadEqualsPool(t *testing.T) {
 			if err := got.Check(); err != nil {
 				t.Fatal(err)
 			}
-			if len(got.Records) != len(want.Records) {
-				t.Fatalf("%d records on nodes, %d on the pool", len(got.Records), len(want.Records))
-			}
-			for k := range want.Records {
-				g, w := &got.Records[k], &want.Records[k]
-				if g.Start != w.Start || g.End != w.End || g.Backfilled != w.Backfilled || g.FirstReservation != w.FirstReservation {
-					t.Fatalf("job %d: nodes start %d end %d backfilled %v reservation %d; pool %d %d %v %d",
-						w.Job.ID, g.Start, g.End, g.Backfilled, g.FirstReservation, w.Start, w.End, w.Backfilled, w.FirstReservation)
-				}
-			}
-			if got.Summary != want.Summary {
-				t.Errorf("summary on nodes %+v\npool %+v", got.Summary, want.Summary)
-			}
+			samePoolSchedule(t, got, want)
 		})
 	}
 }
@@ -218,3 +206,23 @@ type exact struct{}
 
 func (exact) Predict(j *swf.Job, _ int64) int64 { return j.RunTime }
 func (exact) Terminated(*swf.Job, int64)        {}
+
+// samePoolSchedule fails t unless a run on nodes (got) schedules every
+// job as the run on one pool (want): start, end, backfilling, first
+// reservation, and the same Summary.
+func samePoolSchedule(t *testing.T, got, want *sched.Result) {
+	t.Helper()
+	if len(got.Records) != len(want.Records) {
+		t.Fatalf("%d records on nodes, %d on the pool", len(got.Records), len(want.Records))
+	}
+	for k := range want.Records {
+		g, w := &got.Records[k], &want.Records[k]
+		if g.Start != w.Start || g.End != w.End || g.Backfilled != w.Backfilled || g.FirstReservation != w.FirstReservation {
+			t.Fatalf("job %d: nodes start %d end %d backfilled %v reservation %d; pool %d %d %v %d",
+				w.Job.ID, g.Start, g.End, g.Backfilled, g.FirstReservation, w.Start, w.End, w.Backfilled, w.FirstReservation)
+		}
+	}
+	if got.Summary != want.Summary {
+		t.Errorf("summary on nodes %+v\npool %+v", got.Summary, want.Summary)
+	}
+}

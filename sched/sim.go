@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/batchq/batchq/sanitize"
@@ -732,7 +731,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 			sh := &jb.alloc[k]
 			jb.held += sh.cores
 			jb.heldMem += sh.mem
-			jb.heldGPUs += int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)
+			jb.heldGPUs += sh.gpuThousandths()
 		}
 	}
 	s.free -= jb.held
