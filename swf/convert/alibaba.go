@@ -94,42 +94,58 @@ func Alibaba(r io.Reader, opt Options) (*Result, error) {
 		return nil, err
 	}
 	defer done()
-	lr := newLineReader(in)
 	var pr *podReader
 	var buf []string
+	err = readTable(newLineReader(in), b, "alibaba", false,
+		func(s string, line int) (err error) { pr, err = newPodReader(b, s, line); return err },
+		func(s string, line int) (err error) { buf, err = pr.row(s, line, buf); return err })
+	if err != nil {
+		return nil, err
+	}
+	return pr.finish()
+}
+
+// readTable reads a CSV table line by line: the first line that is not
+// blank (nor, with comments, a '#' comment) is the header, given to
+// header; every other one is a record, counted and given to row. A line
+// over maxLine is a malformed record; a file without a header is a
+// *FormatError wanting want.
+func readTable(lr *lineReader, b *builder, want string, comments bool, header, row func(s string, line int) error) error {
+	started := false
 	for {
 		line, err := lr.next()
 		switch {
 		case err == io.EOF:
-			if pr == nil {
-				return nil, &FormatError{Want: "alibaba", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
+			if !started {
+				return &FormatError{Want: want, Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 			}
-			return pr.finish()
+			return nil
 		case err == errLineTooLong:
-			if pr == nil {
-				return nil, &FormatError{Want: "alibaba", Line: lr.line, Sample: "(a line of over 1 MiB)"}
+			if !started {
+				return &FormatError{Want: want, Saw: b.saw, Line: lr.line, Sample: "(a line of over 1 MiB)"}
 			}
 			b.rep.Records++
 			if err := b.malformed(lr.line, "", "", err); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		case err != nil:
-			return nil, err
+			return err
 		}
 		s := strings.TrimSpace(string(line))
-		if s == "" {
+		if s == "" || comments && s[0] == '#' {
 			continue
 		}
-		if pr == nil {
-			if pr, err = newPodReader(b, s, lr.line); err != nil {
-				return nil, err
+		if !started {
+			started = true
+			if err := header(s, lr.line); err != nil {
+				return err
 			}
 			continue
 		}
 		b.rep.Records++
-		if buf, err = pr.row(s, lr.line, buf); err != nil {
-			return nil, err
+		if err := row(s, lr.line); err != nil {
+			return err
 		}
 	}
 }

@@ -64,44 +64,15 @@ func Nodes(r io.Reader, opt Options) ([]swf.Node, Report, error) {
 		return nil, Report{}, err
 	}
 	defer done()
-	lr := newLineReader(in)
 	var nr *nodeReader
 	var buf []string
-	for {
-		line, err := lr.next()
-		switch {
-		case err == io.EOF:
-			if nr == nil {
-				return nil, b.rep, &FormatError{Want: "nodes", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
-			}
-			return nr.finish()
-		case err == errLineTooLong:
-			if nr == nil {
-				return nil, b.rep, &FormatError{Want: "nodes", Saw: b.saw, Line: lr.line, Sample: "(a line of over 1 MiB)"}
-			}
-			b.rep.Records++
-			if err := b.malformed(lr.line, "", "", err); err != nil {
-				return nil, b.rep, err
-			}
-			continue
-		case err != nil:
-			return nil, b.rep, err
-		}
-		s := strings.TrimSpace(string(line))
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		if nr == nil {
-			if nr, err = newNodeReader(b, s, lr.line); err != nil {
-				return nil, b.rep, err
-			}
-			continue
-		}
-		b.rep.Records++
-		if buf, err = nr.row(s, lr.line, buf); err != nil {
-			return nil, b.rep, err
-		}
+	err = readTable(newLineReader(in), b, "nodes", true,
+		func(s string, line int) (err error) { nr, err = newNodeReader(b, s, line); return err },
+		func(s string, line int) (err error) { buf, err = nr.row(s, line, buf); return err })
+	if err != nil {
+		return nil, b.rep, err
 	}
+	return nr.finish()
 }
 
 // nodeReader turns the lines of a nodes table into kinds.
