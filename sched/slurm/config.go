@@ -1,0 +1,117 @@
+package slurm
+
+// Config is a Slurm site's scheduling configuration: the keys of
+// slurm.conf that decide the order and the start of jobs (ParseConf reads
+// them), and the fair-share tree of associations (Config.ReadShares reads
+// it from sshare or sacctmgr output). Its zero value is Slurm 22.05's
+// defaults with every priority weight 0, which orders jobs by submission
+// (as priority/basic does) and backfills with sched/backfill's defaults.
+//
+// Times are seconds (slurm.conf gives most in minutes or microseconds;
+// ParseConf converts). A zero field means Slurm's default, named beside
+// it; where 0 is a meaningful Slurm value the field documents how to ask
+// for it.
+type Config struct {
+	// Multifactor priority weights (PriorityWeightAge, ...Fairshare,
+	// ...JobSize, ...Partition, ...QOS, ...Assoc). Each factor is in
+	// [0, 1]; a job's priority is the sum of weight × factor, truncated
+	// to an integer as Slurm does.
+	WeightAge, WeightFairshare, WeightJobSize, WeightPartition, WeightQOS, WeightAssoc int64
+	// MaxAge is PriorityMaxAge: the age at which the age factor reaches 1
+	// (0: 7 days). Age counts from the job's eligible time (its submission
+	// here: no dependencies or begin times).
+	MaxAge int64
+	// DecayHalfLife is PriorityDecayHalfLife, the half-life of past usage
+	// in the fair-share factor (0: 7 days; -1: no decay, Slurm's 0).
+	DecayHalfLife int64
+	// CalcPeriod is PriorityCalcPeriod: how often usage is decayed and
+	// priorities recomputed (0: 5 minutes).
+	CalcPeriod int64
+	// FavorSmall is PriorityFavorSmall: the job-size factor favours small
+	// jobs instead of large ones.
+	FavorSmall bool
+	// ClassicFairshare is PriorityFlags=NO_FAIR_TREE: the classic
+	// fair-share formula 2^(-usage/shares) instead of Fair Tree (Slurm's
+	// default since 19.05).
+	ClassicFairshare bool
+
+	// Builtin is SchedulerType=sched/builtin: strict priority order, no
+	// backfill. The default is sched/backfill.
+	Builtin bool
+	// BackfillInterval is bf_interval: the time between backfill cycles
+	// (0: 30 s).
+	BackfillInterval int64
+	// BackfillWindow is bf_window: how far ahead backfill plans (0: one
+	// day).
+	BackfillWindow int64
+	// BackfillResolution is bf_resolution: the time grid of backfill's
+	// plans (0: 60 s).
+	BackfillResolution int64
+	// BackfillMaxJobTest is bf_max_job_test: the jobs one backfill cycle
+	// considers (0: 500; in 22.05 the default is 500).
+	BackfillMaxJobTest int64
+	// BackfillMaxJobUser is bf_max_job_user: the jobs of one user one
+	// cycle considers (0: no limit).
+	BackfillMaxJobUser int64
+	// BackfillContinue is bf_continue: a cycle resumes where the last one
+	// stopped instead of at the head of the queue.
+	BackfillContinue bool
+	// SchedInterval is sched_interval: the time between runs of the main
+	// scheduler when nothing triggers it (0: 60 s).
+	SchedInterval int64
+	// SchedMinInterval is sched_min_interval: the least time between two
+	// runs of the main scheduler triggered by submissions and ends
+	// (0: 2 s; -1: none, Slurm's 0).
+	SchedMinInterval int64
+	// OverTimeLimit is OverTimeLimit: how long past its time limit a job
+	// may run before it is killed (0: none).
+	OverTimeLimit int64
+
+	// Partitions are the site's partitions (PartitionName lines). None is
+	// one partition over the whole machine. A job's partition is its SWF
+	// Queue number, named by PartitionNames.
+	Partitions []Partition
+	// QOS maps a QOS name to its Priority (sacctmgr's QOS priority),
+	// normalised by the largest as Slurm does. A job's QOS is named by
+	// its SWF Partition field through QOSNames; none is "normal".
+	QOS map[string]int64
+	// Associations are the fair-share tree: accounts with their parent
+	// and users under accounts, each with its RawShares (ReadShares reads
+	// them). None gives every user one share directly under root.
+	Associations []Association
+	// UserNames, AccountNames, PartitionNames and QOSNames turn the SWF
+	// numbers of a job into Slurm's names: User (field 12), Group (field
+	// 13, the account: swf/convert writes the account there when asked),
+	// Queue (field 15, the partition) and Partition (field 16, the QOS:
+	// SWF has no QOS field and swf/convert leaves 16 free). A number
+	// without a name is its decimal string. ReadNames fills them from a
+	// converted log's header.
+	UserNames, AccountNames, PartitionNames, QOSNames map[int64]string
+}
+
+// Partition is one PartitionName line of slurm.conf.
+type Partition struct {
+	Name string
+	// Nodes are the node names of the partition (Nodes=, expanded);
+	// nil is every node.
+	Nodes []string
+	// MaxTime and DefaultTime are in seconds; 0 is UNLIMITED (MaxTime)
+	// or MaxTime (DefaultTime).
+	MaxTime, DefaultTime int64
+	// MaxNodes is the most nodes one job may ask (0: no limit).
+	MaxNodes int64
+	// PriorityJobFactor feeds the partition factor (normalised by the
+	// largest over partitions); PriorityTier orders partitions before
+	// priority does.
+	PriorityJobFactor, PriorityTier int64
+	// Default is Default=YES.
+	Default bool
+}
+
+// Association is one line of the fair-share tree: an account (User
+// empty) under its Parent account ("" is root), or a user under Account.
+type Association struct {
+	Account, Parent, User string
+	// Shares is RawShares (sshare) or Share (sacctmgr); 0 is 1.
+	Shares int64
+}
