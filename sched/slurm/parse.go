@@ -74,7 +74,7 @@ func ParseConf(r io.Reader) (Config, []string, error) {
 		}
 		logical.WriteString(line)
 		if cont {
-			logical.WriteByte(' ')
+			// Slurm joins the next line right after the backslash.
 			continue
 		}
 		err := p.line(confUnescape(logical.String()), first)
