@@ -190,6 +190,10 @@ func (p *confParser) line(s string, num int) error {
 
 // top applies one key outside a PartitionName line.
 func (p *confParser) top(kv confPair, lk string, num int) error {
+	if !confTopKeys[lk] {
+		p.ignore(kv.key, num, confReasons[lk])
+		return nil
+	}
 	if prev, ok := p.seen[lk]; ok {
 		p.note(num, "%s given again (also line %d): the last value is used, as Slurm does", kv.key, prev)
 	}
@@ -289,10 +293,18 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			return err
 		}
 		c.OverTimeLimit = n * 60
-	default:
-		p.ignore(kv.key, num, confReasons[lk])
 	}
 	return nil
+}
+
+// confTopKeys are the keys outside PartitionName lines that ParseConf
+// uses.
+var confTopKeys = map[string]bool{
+	"priorityweightage": true, "priorityweightfairshare": true, "priorityweightjobsize": true,
+	"priorityweightpartition": true, "priorityweightqos": true, "priorityweightassoc": true,
+	"prioritymaxage": true, "prioritydecayhalflife": true, "prioritycalcperiod": true,
+	"priorityfavorsmall": true, "priorityflags": true, "prioritytype": true,
+	"schedulertype": true, "schedulerparameters": true, "overtimelimit": true,
 }
 
 // schedParams reads SchedulerParameters, a comma-separated list of

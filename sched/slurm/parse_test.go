@@ -232,3 +232,15 @@ func FuzzParseConf(f *testing.F) {
 		}
 	})
 }
+
+// TestParseConfRepeatedIgnored: a key the model does not use may repeat
+// (SlurmctldHost names the backup controllers) without a note.
+func TestParseConfRepeatedIgnored(t *testing.T) {
+	_, out, err := ParseConf(strings.NewReader("SlurmctldHost=a\nSlurmctldHost=b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"ignored: SlurmctldHost (lines 1-2)"}; !slices.Equal(out, want) {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
