@@ -32,7 +32,8 @@ const (
 // sched_min_interval), OverTimeLimit and the PartitionName lines (Nodes,
 // MaxTime, DefaultTime, MaxNodes, PriorityJobFactor, PriorityTier and
 // their old alias Priority, Default; PartitionName=DEFAULT sets the
-// defaults of the lines after it).
+// defaults of the lines after it). A partition's PriorityJobFactor and
+// PriorityTier are Slurm's default, 1, unless the file sets them.
 //
 // The syntax is Slurm's: keys in any case, '#' to the end of the line a
 // comment (unless escaped as \#), a '\' at the end of a line continues
@@ -53,7 +54,10 @@ const (
 // value is an error naming its line and key; so is a hostlist that would
 // expand to more than 262144 names. ParseConf reads no other file.
 func ParseConf(r io.Reader) (Config, []string, error) {
-	p := &confParser{ignoredAt: map[string]*confIgnored{}, seen: map[string]int{}, parts: map[string]int{}}
+	p := &confParser{ignoredAt: map[string]*confIgnored{}, seen: map[string]int{}, parts: map[string]int{},
+		// Slurm's defaults: a partition left without them counts 1,
+		// against a PriorityJobFactor=0 elsewhere.
+		pdef: Partition{PriorityJobFactor: 1, PriorityTier: 1}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxConfLine)
 	var logical strings.Builder

@@ -244,3 +244,40 @@ func TestParseConfRepeatedIgnored(t *testing.T) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
+
+// TestParseConfScontrol reads the partitions as Slurm 22.05 itself
+// printed them (scontrol show partition -o, from the slurm.conf lines
+// "PartitionName=short Nodes=localhost Default=YES MaxTime=2
+// DefaultTime=1" and "PartitionName=long Nodes=localhost MaxTime=10
+// DefaultTime=5" of scripts/slurm-cluster.sh): the same values come out
+// of Slurm's printed form as of the file's.
+func TestParseConfScontrol(t *testing.T) {
+	printed, err := os.ReadFile("../../swf/convert/testdata/slurm-22.05/run1-scontrol-partition-oneliner.txt")
+	if err != nil {
+		t.Skip(err)
+	}
+	file := "PartitionName=short Nodes=localhost Default=YES MaxTime=2 DefaultTime=1 State=UP\n" +
+		"PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 State=UP\n"
+	want := []Partition{
+		{Name: "short", Nodes: []string{"localhost"}, MaxTime: 120, DefaultTime: 60, PriorityJobFactor: 1, PriorityTier: 1, Default: true},
+		{Name: "long", Nodes: []string{"localhost"}, MaxTime: 600, DefaultTime: 300, PriorityJobFactor: 1, PriorityTier: 1},
+	}
+	fromPrinted, ignored, err := ParseConf(strings.NewReader(string(printed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile, _, err := ParseConf(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromPrinted.Partitions, want) {
+		t.Errorf("from scontrol: %+v, want %+v", fromPrinted.Partitions, want)
+	}
+	// The file leaves the factors at Slurm's default, 1.
+	if !reflect.DeepEqual(fromFile.Partitions, want) {
+		t.Errorf("from slurm.conf: %+v, want %+v", fromFile.Partitions, want)
+	}
+	if !slices.ContainsFunc(ignored, func(s string) bool { return strings.HasPrefix(s, "ignored: PartitionName OverTimeLimit") }) {
+		t.Errorf("a partition's OverTimeLimit not reported: %q", ignored)
+	}
+}
