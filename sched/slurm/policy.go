@@ -58,6 +58,7 @@ type Policy struct {
 	// Per pass: the waiting jobs' pointers, built when first needed.
 	ptrs   map[int64]*sched.Job
 	ptrsOK bool
+	seq    uint64
 	prof   sched.Profile
 	ends   []*jobRec
 	perUsr map[int64]int64
@@ -76,7 +77,8 @@ type jobRec struct {
 	held             string // why no partition can run it ("" if it can)
 	running          bool
 	start            int64
-	idx              int // in running
+	idx              int    // in running
+	seen             uint64 // the last pass that saw it waiting (without Run)
 }
 
 // part is a partition as the policy uses it.

@@ -47,8 +47,14 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 // simulator does not say when it happened.
 func (p *Policy) sync(pass *sched.Pass) {
 	now := pass.Now()
+	if len(p.mach.Nodes) == 0 && pass.MachineSize() != p.cpus {
+		// A Policy plugged into another simulator takes its machine.
+		p.nodes, p.cpus = pass.MachineSize(), pass.MachineSize()
+	}
+	p.seq++
 	for j := range pass.Waiting() {
-		if _, ok := p.jobs[j.ID()]; ok {
+		if r, ok := p.jobs[j.ID()]; ok {
+			r.seen = p.seq
 			continue
 		}
 		p.begin(now)
@@ -58,7 +64,13 @@ func (p *Policy) sync(pass *sched.Pass) {
 		if r.held != "" {
 			p.unrunnable[r.held]++
 		}
+		r.seen = p.seq
 		p.enqueue(r, now)
+	}
+	for _, r := range p.queue {
+		if !r.running && r.seen != p.seq && p.jobs[r.id] == r {
+			p.ended(r.id, now) // cancelled while waiting
+		}
 	}
 	if len(p.running) == 0 {
 		return
