@@ -41,6 +41,10 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	if err := site.ReadNames(*tr.header); err != nil {
 		return slurm.Config{}, nil, fmt.Errorf("%s: %w", tr.name, err)
 	}
+	if len(site.Associations) > 0 && len(site.AccountNames) == 0 {
+		ignored = append(ignored, "note: the trace names no accounts (convert the log with -accounts): "+
+			"each job is charged to its user's first association")
+	}
 	return site, ignored, nil
 }
 

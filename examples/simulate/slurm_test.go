@@ -90,6 +90,11 @@ func TestSlurmConf(t *testing.T) {
 	if !slices.Contains(notes, "ignored: ClusterName (line 1)") {
 		t.Errorf("-json slurm_conf %q", notes)
 	}
+	// A trace converted without -accounts: said so.
+	plain := writeTrace(t, dir, "plain.swf", strings.ReplaceAll(slurmTrace, "; Account: 1 physics\n", ""))
+	if _, _, errs := runCmd(t, plain, "-slurm-conf", conf, "-shares", shares); !strings.Contains(errs, "the trace names no accounts") {
+		t.Errorf("no note on a trace without accounts: %q", errs)
+	}
 }
 
 func TestSlurmConfErrors(t *testing.T) {
