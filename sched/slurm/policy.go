@@ -203,6 +203,9 @@ func name(m map[int64]string, v int64) string {
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1)}
+	if len(p.mach.Nodes) == 0 {
+		r.minNodes = max(size, 1) // one pool: a node per processor
+	}
 	r.part = p.partOf(j)
 	if len(p.cfg.Partitions) > 0 && j.Queue >= 0 {
 		if _, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; !ok {
@@ -224,7 +227,7 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 			r.held = "time limit above the partition's MaxTime"
 		case pt.MaxNodes > 0 && r.minNodes > pt.MaxNodes:
 			r.held = "more nodes than the partition's MaxNodes"
-		case r.minNodes > pt.nodes:
+		case len(p.mach.Nodes) > 0 && r.minNodes > pt.nodes:
 			r.held = "more nodes than the partition has"
 		}
 	}
