@@ -281,3 +281,36 @@ func TestParseConfScontrol(t *testing.T) {
 		t.Errorf("a partition's OverTimeLimit not reported: %q", ignored)
 	}
 }
+
+func TestParseConfNodeSets(t *testing.T) {
+	c, out, err := ParseConf(strings.NewReader("NodeSet=gpus Nodes=g[1-3]\nNodeSet=big Nodes=b1,b2 Weight=5\n" +
+		"PartitionName=gpu Nodes=gpus,x1\nPartitionName=all Nodes=big,gpus,g1\nPartitionName=none\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Partitions[0].Nodes; !slices.Equal(got, []string{"g1", "g2", "g3", "x1"}) {
+		t.Errorf("gpu: %q", got)
+	}
+	if got := c.Partitions[1].Nodes; !slices.Equal(got, []string{"b1", "b2", "g1", "g2", "g3"}) {
+		t.Errorf("all: %q", got)
+	}
+	if c.Partitions[2].Nodes != nil {
+		t.Errorf("none: %q", c.Partitions[2].Nodes)
+	}
+	joined := strings.Join(out, "\n")
+	for _, w := range []string{"ignored: NodeSet Weight (line 2)", "note: line 5: PartitionName=none names no Nodes: taken as every node"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("no %q in\n%s", w, joined)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"NodeSet=gpus Feature=gpu\nPartitionName=gpu Nodes=gpus", "line 2: PartitionName=gpu Nodes: node set gpus is defined by Feature= (line 1)"},
+		{"PartitionName=gpu Nodes=gpus\nNodeSet=gpus Nodes=g1", "line 2: NodeSet gpus is defined after line 1 uses it"},
+		{"NodeSet=s Nodes=n[1-200000]\nPartitionName=a Nodes=s\nPartitionName=b Nodes=s", "refused"},
+		{"NodeSet=", "NodeSet without a name"},
+	} {
+		if _, _, err := ParseConf(strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error with %q", tc.in, err, tc.want)
+		}
+	}
+}
