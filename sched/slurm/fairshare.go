@@ -2,7 +2,6 @@ package slurm
 
 import (
 	"math"
-	"slices"
 )
 
 // The fair-share tree of priority/multifactor (Slurm 22.05,
@@ -245,7 +244,10 @@ func (t *tree) fairTree() {
 }
 
 func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
-	kids := slices.Clone(t.a[pi].children)
+	// The children stay in the order of the last calculation, which an
+	// insertion sort restores in O(children + moves): decay scales every
+	// usage alike, so only those that ran since move.
+	kids := t.a[pi].children
 	pu := t.a[pi].usage
 	for _, c := range kids {
 		a := &t.a[c]
@@ -259,24 +261,16 @@ func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
 			a.levelFS = a.normShares / u // +Inf when u == 0, as in Slurm
 		}
 	}
-	slices.SortStableFunc(kids, func(x, y int) int {
-		a, b := &t.a[x], &t.a[y]
-		if a.levelFS != b.levelFS {
-			if a.levelFS > b.levelFS {
-				return -1
-			}
-			return 1
+	for i := 1; i < len(kids); i++ {
+		c := kids[i]
+		j := i
+		for ; j > 0 && t.before(c, kids[j-1]); j-- {
+			kids[j] = kids[j-1]
 		}
-		if a.user == b.user {
-			return 0
-		}
-		if a.user {
-			return -1
-		}
-		return 1
-	})
+		kids[j] = c
+	}
 	prev := math.NaN()
-	for i, c := range kids {
+	for i, c := range t.a[pi].children {
 		a := &t.a[c]
 		tied := a.levelFS == prev
 		if i == 0 && accountTied {
@@ -293,4 +287,18 @@ func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
 		}
 		prev = a.levelFS
 	}
+}
+
+// before is _cmp_level_fs's order: Level Fairshare descending, users
+// before accounts; then the order of the tree's lines (Slurm's qsort
+// leaves such ties in no particular order).
+func (t *tree) before(x, y int) bool {
+	a, b := &t.a[x], &t.a[y]
+	if a.levelFS != b.levelFS {
+		return a.levelFS > b.levelFS
+	}
+	if a.user != b.user {
+		return a.user
+	}
+	return x < y
 }

@@ -55,8 +55,7 @@ type Policy struct {
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64
 
-	// Per pass: the waiting jobs' pointers, built when first needed.
-	ptrs   map[int64]*sched.Job
+	// ptrsOK: this pass walked the waiting jobs for their handles.
 	ptrsOK bool
 	seq    uint64
 	prof   sched.Profile
@@ -79,6 +78,8 @@ type jobRec struct {
 	start            int64
 	idx              int    // in running
 	seen             uint64 // the last pass that saw it waiting (without Run)
+	gone             bool   // ended or cancelled: out of the queue
+	ptr              *sched.Job
 }
 
 // part is a partition as the policy uses it.
@@ -109,7 +110,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
-		ptrs: map[int64]*sched.Job{}, perUsr: map[int64]int64{}, armed: never}
+		perUsr: map[int64]int64{}, armed: never}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count

@@ -107,7 +107,7 @@ func (p *Policy) changed() {
 func (p *Policy) sortQueue() {
 	q := p.queue[:0]
 	for _, r := range p.queue {
-		if !r.running && p.jobs[r.id] == r {
+		if !r.running && !r.gone {
 			q = append(q, r)
 		}
 	}
@@ -183,7 +183,7 @@ func (p *Policy) calc(t int64) {
 	}
 	moved := false
 	for _, r := range p.queue {
-		if r.running || p.jobs[r.id] != r {
+		if r.running || r.gone {
 			continue
 		}
 		if np := p.priority(r, t); np != r.prio {
@@ -215,6 +215,7 @@ func (p *Policy) ended(id, now int64) {
 		return
 	}
 	delete(p.jobs, id)
+	r.gone, r.ptr = true, nil
 	if r.running {
 		p.catchUp(now)
 		p.accrue(r, now)

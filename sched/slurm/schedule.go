@@ -68,7 +68,7 @@ func (p *Policy) sync(pass *sched.Pass) {
 		p.enqueue(r, now)
 	}
 	for _, r := range p.queue {
-		if !r.running && r.seen != p.seq && p.jobs[r.id] == r {
+		if !r.running && r.seen != p.seq && !r.gone {
 			p.ended(r.id, now) // cancelled while waiting
 		}
 	}
@@ -88,22 +88,33 @@ func (p *Policy) sync(pass *sched.Pass) {
 	clear(alive)
 }
 
-// ptr returns the simulator's handle of waiting job id in this pass.
-func (p *Policy) ptr(pass *sched.Pass, id int64) *sched.Job {
-	if !p.ptrsOK {
-		clear(p.ptrs)
-		for j := range pass.Waiting() {
-			p.ptrs[j.ID()] = j
-		}
-		p.ptrsOK = true
+// ptr returns the simulator's handle of waiting job r in this pass. A
+// waiting job keeps its handle while it waits, so the handle found once
+// is kept and checked (its ID, still waiting) before each use; the
+// waiting jobs are walked again only when a handle is missing or stale.
+func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
+	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
+		return j
 	}
-	return p.ptrs[id]
+	if p.ptrsOK { // walked in this pass already: it is not waiting
+		return nil
+	}
+	p.ptrsOK = true
+	for j := range pass.Waiting() {
+		if q, ok := p.jobs[j.ID()]; ok && !q.running {
+			q.ptr = j
+		}
+	}
+	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
+		return j
+	}
+	return nil
 }
 
 // start starts r now through the pass; false if it does not fit (on a
 // machine of nodes the placement has the last word).
 func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
-	j := p.ptr(pass, r.id)
+	j := p.ptr(pass, r)
 	if j == nil {
 		return false
 	}
@@ -192,9 +203,9 @@ func (p *Policy) overlap(a, b int) bool {
 // fits now starts now; one that fits later, within bf_window, reserves
 // whole nodes from its start to its end, both rounded down to
 // bf_resolution (at least one bf_resolution long), so no job tested
-// after it may use them then. A job that fits now must also end before
-// any reservation begins on the nodes it needs (Slurm tests the
-// reservations that begin up to and including its end).
+// after it may use them then. (Slurm also counts a reservation that
+// begins at the very second a job ends as in its way; here windows are
+// half-open, so such a job may start: it ends as the reservation begins.)
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.sortQueue()
@@ -228,7 +239,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			p.perUsr[r.user]++
 		}
 		tested++
-		t, ok := prof.Fit(r.cpus, r.limit+1, now)
+		t, ok := prof.Fit(r.cpus, r.limit, now)
 		if !ok || t > now+p.bfWin {
 			continue
 		}
@@ -244,7 +255,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		e = max(e, s+p.bfRes)
 		prof.Allocate(s, e-s, p.wholeNodes(r))
 		reserved = true
-		if j := p.ptr(pass, r.id); j != nil {
+		if j := p.ptr(pass, r); j != nil {
 			_ = pass.Reserve(j, t)
 		}
 	}
