@@ -51,16 +51,20 @@ type Policy struct {
 	sim                       *sched.Sim
 	armed                     int64 // the earliest wake-up still to come (Run)
 	decayF                    float64
+	powDt                     int64 // pow is decayF^powDt
+	pow                       float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64
 
 	// ptrsOK: this pass walked the waiting jobs for their handles.
-	ptrsOK bool
-	seq    uint64
-	prof   sched.Profile
-	ends   []*jobRec
-	perUsr map[int64]int64
+	ptrsOK     bool
+	endsOK     bool // running is sorted by end
+	pendingUse []pendingUse
+	seq        uint64
+	prof       sched.Profile
+	ends       []*jobRec
+	perUsr     map[int64]int64
 }
 
 // jobRec is what the policy keeps of a waiting or running job.

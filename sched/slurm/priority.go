@@ -25,7 +25,7 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 		if c.ClassicFairshare {
 			fs = p.tree.classicFactor(r.assoc)
 		} else {
-			fs = p.tree.a[r.assoc].fsFactor
+			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
 	if c.WeightJobSize > 0 {
@@ -162,6 +162,12 @@ func (p *Policy) calc(t int64) {
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	}
+	// Fair Tree: the ends since the last calculation add their usage now,
+	// before the decay, as Slurm added it at the end (see ended).
+	for _, u := range p.pendingUse {
+		p.tree.addUsage(u.assoc, u.use)
+	}
+	p.pendingUse = p.pendingUse[:0]
 	if dt := t - p.lastRan; dt > 0 {
 		f := math.Pow(p.decayF, float64(dt))
 		if f < math.SmallestNonzeroFloat64 {
@@ -176,7 +182,7 @@ func (p *Policy) calc(t int64) {
 	}
 	p.lastRan = t
 	if !p.cfg.ClassicFairshare {
-		p.tree.fairTree()
+		p.tree.reorder() // the ranks follow when a factor is read
 	}
 	if len(p.queue) == 0 {
 		return
@@ -199,12 +205,18 @@ func (p *Policy) calc(t int64) {
 // accrue adds job r's usage from the last calculation (or its start) to
 // end: CPUs × Δ × d^Δ (_apply_new_usage).
 func (p *Policy) accrue(r *jobRec, end int64) {
-	from := max(r.start, p.lastRan)
-	dt := float64(max(end-from, 0))
-	if dt == 0 {
-		return
+	if u := p.use(r, end); u > 0 {
+		p.tree.addUsage(r.assoc, u)
 	}
-	p.tree.addUsage(r.assoc, dt*math.Pow(p.decayF, dt)*float64(r.cpus))
+}
+
+func (p *Policy) use(r *jobRec, end int64) float64 {
+	from := max(r.start, p.lastRan)
+	dt := max(end-from, 0)
+	if dt != p.powDt { // most jobs ran the whole period: one Pow for them all
+		p.powDt, p.pow = dt, math.Pow(p.decayF, float64(dt))
+	}
+	return float64(dt) * p.pow * float64(r.cpus)
 }
 
 // ended records that job id ended (or was cancelled) at now: a running
@@ -218,11 +230,25 @@ func (p *Policy) ended(id, now int64) {
 	r.gone, r.ptr = true, nil
 	if r.running {
 		p.catchUp(now)
-		p.accrue(r, now)
-		last := p.running[len(p.running)-1]
-		p.running[r.idx] = last
-		last.idx = r.idx
-		p.running = p.running[:len(p.running)-1]
+		if p.cfg.ClassicFairshare {
+			p.accrue(r, now)
+		} else if u := p.use(r, now); u > 0 {
+			// Fair Tree reads usage only at calculations: the usage of
+			// an end waits for the next one, so that the ranks read
+			// until then are those of the last calculation.
+			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
+		}
+		p.running = slices.Delete(p.running, r.idx, r.idx+1)
+		for k := r.idx; k < len(p.running); k++ {
+			p.running[k].idx = k
+		}
 	}
 	p.changed()
+}
+
+// pendingUse is the last usage of a job that ended, for the next
+// calculation.
+type pendingUse struct {
+	assoc int
+	use   float64
 }

@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 
@@ -208,25 +209,38 @@ func (p *Policy) overlap(a, b int) bool {
 // half-open, so such a job may start: it ends as the reservation begins.)
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
-	p.sortQueue()
 	p.bfDirty = false
 	p.nextBF = now + p.bfInt
+	if pass.Free() <= 0 { // nothing can start: see freeNow below
+		return
+	}
+	p.sortQueue()
 	if len(p.queue) == 0 {
 		return
 	}
 	prof := &p.prof
 	prof.Reset(now, pass.Free())
-	p.ends = append(p.ends[:0], p.running...)
-	slices.SortFunc(p.ends, func(a, b *jobRec) int { return cmpEnd(a, b) })
-	for _, r := range p.ends {
+	if !p.endsOK {
+		slices.SortFunc(p.running, cmpEnd)
+		for i, r := range p.running {
+			r.idx = i
+		}
+		p.endsOK = true
+	}
+	for _, r := range p.running {
 		prof.Release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes
 	tested := int64(0)
 	reserved := false
+	// freeNow is the profile's free CPUs at now. Once it is 0 no job
+	// can start in this cycle, and the plans of the jobs left would
+	// change nothing in it: the cycle stops there (Slurm goes on, to
+	// show expected start times).
+	freeNow := pass.Free()
 	for _, r := range p.queue {
-		if tested >= p.bfTest {
+		if tested >= p.bfTest || freeNow <= 0 {
 			break
 		}
 		if r.running || r.held != "" {
@@ -246,6 +260,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if t == now {
 			if p.start(pass, r, reserved) {
 				prof.Allocate(now, r.limit, r.cpus)
+				freeNow -= r.cpus
 				continue
 			}
 			t = now + 1 // the nodes are too fragmented now: plan it later
@@ -253,7 +268,11 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		s := max(t/p.bfRes*p.bfRes, begin)
 		e := (t + r.limit) / p.bfRes * p.bfRes
 		e = max(e, s+p.bfRes)
-		prof.Allocate(s, e-s, p.wholeNodes(r))
+		hold := p.wholeNodes(r)
+		prof.Allocate(s, e-s, hold)
+		if s <= now {
+			freeNow -= hold
+		}
 		reserved = true
 		if j := p.ptr(pass, r); j != nil {
 			_ = pass.Reserve(j, t)
@@ -269,21 +288,25 @@ func (p *Policy) wholeNodes(r *jobRec) int64 {
 }
 
 func cmpEnd(a, b *jobRec) int {
-	ea, eb := a.start+a.limit, b.start+b.limit
-	switch {
-	case ea < eb:
-		return -1
-	case ea > eb:
-		return 1
+	if c := cmp.Compare(a.start+a.limit, b.start+b.limit); c != 0 {
+		return c
 	}
-	return 0
+	return cmp.Compare(a.id, b.id)
 }
 
-// onStart records that r started at now.
+// onStart records that r started at now. The running jobs stay sorted
+// by end (start + limit) once backfill sorted them: a job starting now
+// ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
 	r.running, r.start = true, now
-	r.idx = len(p.running)
-	p.running = append(p.running, r)
+	i := len(p.running)
+	if p.endsOK {
+		i, _ = slices.BinarySearchFunc(p.running, r, cmpEnd)
+	}
+	p.running = slices.Insert(p.running, i, r)
+	for k := i; k < len(p.running); k++ {
+		p.running[k].idx = k
+	}
 	// The next backfill cycle sees a new machine; the main scheduler is
 	// not asked to run again by its own starts.
 	p.bfDirty = true
