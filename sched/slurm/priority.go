@@ -226,10 +226,12 @@ func (p *Policy) ended(id, now int64) {
 	if !ok {
 		return
 	}
+	if r.running {
+		p.catchUp(now) // while it still counts as running
+	}
 	delete(p.jobs, id)
 	r.gone, r.ptr = true, nil
 	if r.running {
-		p.catchUp(now)
 		if p.cfg.ClassicFairshare {
 			p.accrue(r, now)
 		} else if u := p.use(r, now); u > 0 {
