@@ -72,7 +72,7 @@
 //     reservation's first; here windows are half-open.
 //   - EnforcePartLimits: limits are enforced at submission (ALL); with
 //     Slurm's default (NO) such jobs pend for ever.
-//   - A backfill cycle stops once no CPU is free now: the jobs left get
-//     no plan in it (Slurm plans them for squeue --start); starts are the
-//     same.
+//   - A backfill cycle stops once no job left fits in the CPUs free now:
+//     those jobs get no plan in it (Slurm plans them for squeue --start);
+//     starts are the same.
 package slurm

@@ -35,6 +35,7 @@ type Policy struct {
 	jobs    map[int64]*jobRec // waiting and running
 	queue   []*jobRec         // waiting, in Slurm's order once sorted
 	sorted  bool
+	left    int // jobs in queue that left it (started, ended)
 	running []*jobRec
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
@@ -63,6 +64,7 @@ type Policy struct {
 	pendingUse []pendingUse
 	seq        uint64
 	prof       sched.Profile
+	least      []int64
 	ends       []*jobRec
 	perUsr     map[int64]int64
 }

@@ -103,16 +103,20 @@ func (p *Policy) changed() {
 	p.mainPending, p.fullPending, p.bfDirty = true, true, true
 }
 
-// sortQueue drops the jobs that left the queue and sorts the rest.
+// sortQueue sorts the queue if it needs it, dropping the jobs that left
+// it (started, ended, cancelled) once they are many; the loops over the
+// queue skip those left.
 func (p *Policy) sortQueue() {
-	q := p.queue[:0]
-	for _, r := range p.queue {
-		if !r.running && !r.gone {
-			q = append(q, r)
+	if !p.sorted || 2*p.left > len(p.queue) {
+		q := p.queue[:0]
+		for _, r := range p.queue {
+			if !r.running && !r.gone {
+				q = append(q, r)
+			}
 		}
+		clear(p.queue[len(q):])
+		p.queue, p.left = q, 0
 	}
-	clear(p.queue[len(q):])
-	p.queue = q
 	if !p.sorted {
 		slices.SortFunc(p.queue, less)
 		p.sorted = true
@@ -228,6 +232,8 @@ func (p *Policy) ended(id, now int64) {
 	}
 	if r.running {
 		p.catchUp(now) // while it still counts as running
+	} else {
+		p.left++
 	}
 	delete(p.jobs, id)
 	r.gone, r.ptr = true, nil

@@ -153,7 +153,7 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	allFailed := false
 	depth := 0
 	for _, r := range p.queue {
-		if r.running {
+		if r.running || r.gone {
 			continue
 		}
 		if !full && depth > defQueueDepth {
@@ -234,16 +234,26 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	begin := now / p.bfRes * p.bfRes
 	tested := int64(0)
 	reserved := false
-	// freeNow is the profile's free CPUs at now. Once it is 0 no job
-	// can start in this cycle, and the plans of the jobs left would
-	// change nothing in it: the cycle stops there (Slurm goes on, to
-	// show expected start times).
+	// freeNow is the profile's free CPUs at now. Once no job left fits
+	// in it none can start in this cycle, and their plans would change
+	// nothing in it: the cycle stops there (Slurm goes on, to show
+	// expected start times).
 	freeNow := pass.Free()
-	for _, r := range p.queue {
-		if tested >= p.bfTest || freeNow <= 0 {
+	// least[i] is the fewest CPUs a job from queue[i] on asks: once
+	// freeNow is below it, nothing more can start either.
+	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+	least := int64(never)
+	for i := len(p.queue) - 1; i >= 0; i-- {
+		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+			least = min(least, r.cpus)
+		}
+		p.least[i] = least
+	}
+	for i, r := range p.queue {
+		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
 		}
-		if r.running || r.held != "" {
+		if r.running || r.gone || r.held != "" {
 			continue
 		}
 		if p.cfg.BackfillMaxJobUser > 0 {
@@ -299,6 +309,7 @@ func cmpEnd(a, b *jobRec) int {
 // ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
 	r.running, r.start = true, now
+	p.left++
 	i := len(p.running)
 	if p.endsOK {
 		i, _ = slices.BinarySearchFunc(p.running, r, cmpEnd)
@@ -320,7 +331,7 @@ func (p *Policy) arm() {
 		return
 	}
 	t := p.nextCalc
-	if len(p.queue) > 0 {
+	if len(p.jobs) > len(p.running) { // jobs wait
 		if p.mainPending {
 			t = min(t, p.lastMain+p.minInt)
 		}
