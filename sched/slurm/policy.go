@@ -65,7 +65,6 @@ type Policy struct {
 	seq        uint64
 	prof       sched.Profile
 	least      []int64
-	ends       []*jobRec
 	perUsr     map[int64]int64
 }
 

@@ -160,7 +160,10 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 			break
 		}
 		depth++
-		if r.held != "" || allFailed || p.blocked(r.part, failed) {
+		if allFailed {
+			break // every partition shares the failed one's nodes
+		}
+		if r.held != "" || p.blocked(r.part, failed) {
 			continue
 		}
 		if r.cpus <= pass.Free() && p.start(pass, r, false) {
