@@ -226,7 +226,7 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 			limit = yearSecs
 		}
 	}
-	r.limit = limit
+	r.limit = min(limit, 1<<40) // Slurm's limits are 32-bit minutes
 	if r.held == "" {
 		switch {
 		case pt.MaxTime > 0 && limit > pt.MaxTime:

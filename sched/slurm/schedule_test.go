@@ -259,3 +259,82 @@ func TestValidate(t *testing.T) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
+
+// TestHostile runs random sites (weights, partitions with limits and node
+// sets, QOS, a fair-share tree, both algorithms, backfill parameters) on
+// random machines and jobs with missing fields: every run ends without
+// error, its schedule passes sched's Check, every job either ran or was
+// cancelled as unrunnable, and the reasons add up.
+func TestHostile(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		site := slurm.Config{
+			WeightAge: rapid.Int64Range(0, 1e6).Draw(rt, "wage"), WeightFairshare: rapid.Int64Range(0, 1e6).Draw(rt, "wfs"),
+			WeightJobSize: rapid.Int64Range(0, 1e6).Draw(rt, "wjs"), WeightPartition: rapid.Int64Range(0, 1e6).Draw(rt, "wpart"),
+			WeightQOS: rapid.Int64Range(0, 1e6).Draw(rt, "wqos"), WeightAssoc: rapid.Int64Range(0, 1e6).Draw(rt, "wassoc"),
+			MaxAge: rapid.Int64Range(0, 1e5).Draw(rt, "maxage"), DecayHalfLife: rapid.Int64Range(-1, 1e5).Draw(rt, "hl"),
+			CalcPeriod: rapid.Int64Range(0, 600).Draw(rt, "calc"), FavorSmall: rapid.Bool().Draw(rt, "small"),
+			ClassicFairshare: rapid.Bool().Draw(rt, "classic"), Builtin: rapid.Bool().Draw(rt, "builtin"),
+			BackfillInterval: rapid.Int64Range(0, 100).Draw(rt, "bfi"), BackfillWindow: rapid.Int64Range(0, 1e5).Draw(rt, "bfw"),
+			BackfillResolution: rapid.Int64Range(0, 300).Draw(rt, "bfr"), BackfillMaxJobTest: rapid.Int64Range(0, 20).Draw(rt, "bft"),
+			BackfillMaxJobUser: rapid.Int64Range(0, 5).Draw(rt, "bfu"), SchedInterval: rapid.Int64Range(0, 100).Draw(rt, "si"),
+			SchedMinInterval: rapid.Int64Range(-1, 10).Draw(rt, "smi"), OverTimeLimit: rapid.Int64Range(0, 100).Draw(rt, "otl"),
+			QOS:            map[string]int64{"normal": 0, "high": rapid.Int64Range(0, 100).Draw(rt, "qos")},
+			QOSNames:       map[int64]string{1: "high", 2: "unknown"},
+			PartitionNames: map[int64]string{0: "p0", 1: "p1", 2: "p2"},
+			AccountNames:   map[int64]string{1: "a", 2: "b"},
+			Associations: []slurm.Association{{Account: "a", Shares: rapid.Int64Range(0, 5).Draw(rt, "sa")},
+				{Account: "b", Parent: "a", Priority: rapid.Int64Range(0, 5).Draw(rt, "pb")}, {Account: "a", User: "1"}, {Account: "b", User: "2", Shares: 3}},
+		}
+		if rapid.Bool().Draw(rt, "no tree") {
+			site.Associations = nil
+		}
+		for i := range rapid.IntRange(0, 3).Draw(rt, "partitions") {
+			pt := slurm.Partition{Name: []string{"p0", "p1", "p2"}[i], MaxTime: rapid.Int64Range(0, 3000).Draw(rt, "maxtime"),
+				MaxNodes: rapid.Int64Range(0, 8).Draw(rt, "maxnodes"), PriorityJobFactor: rapid.Int64Range(0, 10).Draw(rt, "jf"),
+				PriorityTier: rapid.Int64Range(0, 2).Draw(rt, "tier"), Default: rapid.Bool().Draw(rt, "default")}
+			if pt.MaxTime > 0 {
+				pt.DefaultTime = rapid.Int64Range(0, pt.MaxTime).Draw(rt, "deftime")
+			}
+			if rapid.Bool().Draw(rt, "node set") {
+				pt.Nodes = []string{[]string{"n1", "n2"}[i%2]}
+			}
+			site.Partitions = append(site.Partitions, pt)
+		}
+		machine := sched.Config{MachineSize: 16}
+		if rapid.Bool().Draw(rt, "nodes") {
+			machine = sched.Config{Nodes: []swf.Node{{Name: "n", Count: rapid.Int64Range(1, 4).Draw(rt, "count"), Cores: 8}}, KeepShares: true}
+		}
+		jobs := drawJobs(rt, 8)
+		for i := range jobs {
+			j := &jobs[i]
+			j.Group, j.Queue, j.Partition = rapid.Int64Range(-1, 3).Draw(rt, "group"), rapid.Int64Range(-1, 3).Draw(rt, "queue"), rapid.Int64Range(-1, 2).Draw(rt, "qos")
+			if rapid.IntRange(0, 4).Draw(rt, "no limit") == 0 {
+				j.ReqTime = -1
+			}
+			j.RunTime = rapid.Int64Range(0, 3000).Draw(rt, "run")
+		}
+		p, err := slurm.New(site, machine)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			rt.Fatal(err)
+		}
+		n := 0
+		for _, c := range p.Unrunnable() {
+			n += c
+		}
+		if n != res.Summary.Cancelled {
+			rt.Fatalf("%d unrunnable, %d cancelled", n, res.Summary.Cancelled)
+		}
+		for _, r := range res.Records {
+			if r.Start < 0 && !r.Cancelled {
+				rt.Fatalf("job %d never started", r.Job.ID)
+			}
+		}
+	})
+}
