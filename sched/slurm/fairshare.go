@@ -93,7 +93,10 @@ func newTree(c *Config) *tree {
 	}
 	for _, a := range c.Associations {
 		if a.User != "" {
-			t.user(a.User, a.Account, a.Shares, a.Priority)
+			i := t.user(a.User, a.Account, a.Shares, a.Priority)
+			if a.RawUsage > 0 {
+				t.addUsage(i, a.RawUsage)
+			}
 		}
 	}
 	t.finish()

@@ -49,6 +49,7 @@ type Policy struct {
 	nextBF                    int64
 	bfDirty                   bool
 	observed                  bool // Run's observer reports submissions and ends
+	lastNow                   int64
 	sim                       *sched.Sim
 	armed                     int64 // the earliest wake-up still to come (Run)
 	decayF                    float64

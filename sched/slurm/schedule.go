@@ -52,11 +52,23 @@ func (p *Policy) sync(pass *sched.Pass) {
 		// A Policy plugged into another simulator takes its machine.
 		p.nodes, p.cpus = pass.MachineSize(), pass.MachineSize()
 	}
+	if p.started && now < p.lastNow {
+		p.newSimulation()
+	}
+	p.lastNow = now
+	// Ends first: a job ending and another of its ID arriving at once
+	// are two jobs.
+	if len(p.running) > 0 {
+		p.endedRunning(pass, now)
+	}
 	p.seq++
 	for j := range pass.Waiting() {
 		if r, ok := p.jobs[j.ID()]; ok {
-			r.seen = p.seq
-			continue
+			if r.ptr == nil || r.ptr == j {
+				r.seen, r.ptr = p.seq, j
+				continue
+			}
+			p.forget(r) // another simulation's job of the same ID
 		}
 		p.begin(now)
 		p.catchUp(now)
@@ -65,7 +77,7 @@ func (p *Policy) sync(pass *sched.Pass) {
 		if r.held != "" {
 			p.unrunnable[r.held]++
 		}
-		r.seen = p.seq
+		r.seen, r.ptr = p.seq, j
 		p.enqueue(r, now)
 	}
 	for _, r := range p.queue {
@@ -73,9 +85,10 @@ func (p *Policy) sync(pass *sched.Pass) {
 			p.ended(r.id, now) // cancelled while waiting
 		}
 	}
-	if len(p.running) == 0 {
-		return
-	}
+}
+
+// endedRunning finds the running jobs that ended since the last pass.
+func (p *Policy) endedRunning(pass *sched.Pass, now int64) {
 	alive := p.perUsr // reused: the IDs still running
 	clear(alive)
 	for j := range pass.Running() {
@@ -87,6 +100,34 @@ func (p *Policy) sync(pass *sched.Pass) {
 		}
 	}
 	clear(alive)
+}
+
+// newSimulation forgets the jobs, clocks and usage of the last
+// simulation when the policy finds itself in a new one (its clock went
+// back, as when sched/forecast simulates forward from each snapshot with
+// one Policy): each starts from the configuration's tree and usage
+// (RawUsage).
+func (p *Policy) newSimulation() {
+	p.pendingUse = p.pendingUse[:0]
+	p.tree = newTree(&p.cfg)
+	clear(p.jobs)
+	p.queue, p.running = p.queue[:0], p.running[:0]
+	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
+}
+
+// forget drops r without counting its usage: it belonged to another
+// simulation.
+func (p *Policy) forget(r *jobRec) {
+	delete(p.jobs, r.id)
+	r.gone = true
+	if r.running {
+		p.running = slices.Delete(p.running, r.idx, r.idx+1)
+		for k := r.idx; k < len(p.running); k++ {
+			p.running[k].idx = k
+		}
+	} else {
+		p.left++
+	}
 }
 
 // ptr returns the simulator's handle of waiting job r in this pass. A

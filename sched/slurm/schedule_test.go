@@ -338,3 +338,48 @@ func TestHostile(t *testing.T) {
 		}
 	})
 }
+
+// TestReuse: one Policy plugged into successive simulations (as
+// sched/forecast does, from one snapshot after another) schedules each
+// as a fresh Policy would: a clock that goes back starts a new
+// simulation from the configuration's usage.
+func TestReuse(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		site := slurm.Config{WeightAge: 100, WeightFairshare: 1000, WeightJobSize: 10, CalcPeriod: 60, BackfillInterval: 10}
+		a, b := drawJobs(rt, 8), drawJobs(rt, 8)
+		mk := func() *slurm.Policy {
+			p, err := slurm.New(site, sched.Config{MachineSize: 8})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return p
+		}
+		p := mk()
+		if _, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: p}, a); err != nil {
+			rt.Fatal(err)
+		}
+		last := int64(0)
+		for _, j := range a {
+			last = max(last, j.Submit)
+		}
+		for i := range b { // b's clock goes back below a's last pass
+			b[i].Submit = b[i].Submit * last / (last + 1000)
+		}
+		got, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: p}, b)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		want, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: mk()}, b)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := range want.Records {
+			if got.Records[i].Start != want.Records[i].Start {
+				for k := range want.Records {
+					rt.Logf("job %d submit %d size %d est %d: reused %d fresh %d", want.Records[k].Job.ID, want.Records[k].Job.Submit, want.Records[k].Size, want.Records[k].Estimate, got.Records[k].Start, want.Records[k].Start)
+				}
+				rt.Fatalf("job %d starts at %d in the reused Policy, at %d in a fresh one", want.Records[i].Job.ID, got.Records[i].Start, want.Records[i].Start)
+			}
+		}
+	})
+}
