@@ -187,7 +187,8 @@ func (p *Policy) Name() string {
 
 // Priority returns the current priority of waiting job id, as sprio
 // shows it: the one Slurm last computed (at submission or at the last
-// PriorityCalcPeriod), false if the job is not waiting.
+// PriorityCalcPeriod), false if the job is not waiting. An Observer's
+// OnStart still sees the priority the job starts with (sacct's).
 func (p *Policy) Priority(id int64) (int64, bool) {
 	r, ok := p.jobs[id]
 	if !ok || r.running {

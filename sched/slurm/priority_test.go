@@ -183,3 +183,25 @@ func TestFairTreeTies(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorityAtStart: an Observer's OnStart reads the priority a job
+// starts with, and Priority refuses a running job.
+func TestPriorityAtStart(t *testing.T) {
+	p, err := slurm.New(slurm.Config{WeightJobSize: 1 << 20}, sched.Config{MachineSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var atStart int64
+	var ok bool
+	obs := sched.Hooks{Start: func(now int64, j *swf.Job, _ bool) { atStart, ok = p.Priority(j.ID) }}
+	if _, err := p.Run(context.Background(), []swf.Job{mkJob(1, 0, 1, 2, 10, 10)}, obs); err != nil {
+		t.Fatal(err)
+	}
+	// (2/4 nodes + 2/4 CPUs)/2 = 1/2 of 2^20.
+	if !ok || atStart != 1<<19 {
+		t.Errorf("priority at start = %d, %v; want %d", atStart, ok, 1<<19)
+	}
+	if _, ok := p.Priority(1); ok {
+		t.Error("Priority of an ended job")
+	}
+}
