@@ -48,7 +48,9 @@ type Policy struct {
 	mainPending, fullPending  bool
 	nextBF                    int64
 	bfDirty                   bool
-	observed                  bool // Run's observer reports submissions and ends
+	noFit                     bool  // the last cycle found no waiting job fits in the free CPUs
+	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
+	observed                  bool  // Run's observer reports submissions and ends
 	lastNow                   int64
 	sim                       *sched.Sim
 	armed                     int64 // the earliest wake-up still to come (Run)

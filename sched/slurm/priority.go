@@ -101,6 +101,7 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 // scheduler should run, and the next backfill cycle has work.
 func (p *Policy) changed() {
 	p.mainPending, p.fullPending, p.bfDirty = true, true, true
+	p.noFit = false
 }
 
 // sortQueue sorts the queue if it needs it, dropping the jobs that left
@@ -202,7 +203,12 @@ func (p *Policy) calc(t int64) {
 	}
 	if moved {
 		p.sorted = false
-		p.changed()
+		// A new order matters to the main scheduler and backfill only if
+		// some job fits in the free CPUs; until a job ends or arrives,
+		// none does if none did at the last cycle.
+		if !p.noFit {
+			p.changed()
+		}
 	}
 }
 
@@ -232,6 +238,7 @@ func (p *Policy) ended(id, now int64) {
 	}
 	if r.running {
 		p.catchUp(now) // while it still counts as running
+		p.freeAfter = -1
 	} else {
 		p.left++
 	}

@@ -40,6 +40,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	if !p.cfg.Builtin && p.bfDirty && now >= p.nextBF {
 		p.backfill(pass)
 	}
+	p.freeAfter = pass.Free()
 	p.arm()
 }
 
@@ -255,11 +256,29 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
 	p.nextBF = now + p.bfInt
-	if pass.Free() <= 0 { // nothing can start: see freeNow below
+	if pass.Free() <= 0 { // nothing can start: see least below
+		p.noFit = true
 		return
 	}
 	p.sortQueue()
 	if len(p.queue) == 0 {
+		return
+	}
+	// least[i] is the fewest CPUs a job from queue[i] on asks: once the
+	// CPUs free now are below it, nothing more can start in this cycle,
+	// and the plans of the jobs left would change nothing in it: the
+	// cycle stops there (Slurm goes on, to show expected start times).
+	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+	least := int64(never)
+	for i := len(p.queue) - 1; i >= 0; i-- {
+		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+			least = min(least, r.cpus)
+		}
+		p.least[i] = least
+	}
+	defer func() { p.noFit = pass.Free() < p.least[0] }()
+	freeNow := pass.Free() // the profile's free CPUs at now
+	if freeNow < p.least[0] {
 		return
 	}
 	prof := &p.prof
@@ -278,21 +297,6 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	begin := now / p.bfRes * p.bfRes
 	tested := int64(0)
 	reserved := false
-	// freeNow is the profile's free CPUs at now. Once no job left fits
-	// in it none can start in this cycle, and their plans would change
-	// nothing in it: the cycle stops there (Slurm goes on, to show
-	// expected start times).
-	freeNow := pass.Free()
-	// least[i] is the fewest CPUs a job from queue[i] on asks: once
-	// freeNow is below it, nothing more can start either.
-	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
-	least := int64(never)
-	for i := len(p.queue) - 1; i >= 0; i-- {
-		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
-			least = min(least, r.cpus)
-		}
-		p.least[i] = least
-	}
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -382,7 +386,9 @@ func (p *Policy) arm() {
 		if p.fullPending {
 			t = min(t, p.lastFull+p.schedInt)
 		}
-		if p.bfDirty && !p.cfg.Builtin {
+		// A cycle with no CPU free does nothing: none is armed until a
+		// job ends.
+		if p.bfDirty && !p.cfg.Builtin && p.freeAfter != 0 {
 			t = min(t, p.nextBF)
 		}
 	}
