@@ -66,6 +66,7 @@ type Policy struct {
 	endsOK     bool // running is sorted by end
 	pendingUse []pendingUse
 	seq        uint64
+	pass       uint64 // passes that walked the waiting jobs for handles
 	prof       sched.Profile
 	least      []int64
 	perUsr     map[int64]int64
@@ -88,6 +89,7 @@ type jobRec struct {
 	seen             uint64 // the last pass that saw it waiting (without Run)
 	gone             bool   // ended or cancelled: out of the queue
 	ptr              *sched.Job
+	ptrPass          uint64 // the pass ptr is valid in
 }
 
 // part is a partition as the policy uses it.

@@ -131,27 +131,24 @@ func (p *Policy) forget(r *jobRec) {
 	}
 }
 
-// ptr returns the simulator's handle of waiting job r in this pass. A
-// waiting job keeps its handle while it waits, so the handle found once
-// is kept and checked (its ID, still waiting) before each use; the
-// waiting jobs are walked again only when a handle is missing or stale.
+// ptr returns the simulator's handle of waiting job r in this pass.
+// Handles are valid during one pass (sched's contract: keep jobs by ID),
+// so the first pass that needs one walks the waiting jobs and notes every
+// handle, for this pass only.
 func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
-	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
-		return j
-	}
-	if p.ptrsOK { // walked in this pass already: it is not waiting
-		return nil
-	}
-	p.ptrsOK = true
-	for j := range pass.Waiting() {
-		if q, ok := p.jobs[j.ID()]; ok && !q.running {
-			q.ptr = j
+	if !p.ptrsOK {
+		p.ptrsOK = true
+		p.pass++
+		for j := range pass.Waiting() {
+			if q, ok := p.jobs[j.ID()]; ok && !q.running {
+				q.ptr, q.ptrPass = j, p.pass
+			}
 		}
 	}
-	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
-		return j
+	if r.ptrPass != p.pass {
+		return nil
 	}
-	return nil
+	return r.ptr
 }
 
 // start starts r now through the pass; false if it does not fit (on a
