@@ -52,6 +52,9 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 // mean of the node fraction min_nodes/N and the CPU fraction CPUs/C
 // (their complements with PriorityFavorSmall), in [0, 1].
 func (p *Policy) jobSize(r *jobRec) float64 {
+	if p.nodes <= 0 || p.cpus <= 0 {
+		return 0
+	}
 	n, c := float64(p.nodes), float64(p.cpus)
 	m, k := float64(r.minNodes), float64(r.cpus)
 	var js float64
