@@ -244,8 +244,8 @@ func (p *Policy) overlap(a, b int) bool {
 // bf_max_job_test tested and bf_max_job_user tested per user, are each
 // placed at the earliest time they fit for their time limit: a job that
 // fits now starts now; one that fits later, within bf_window, reserves
-// whole nodes from its start to its end, both rounded down to
-// bf_resolution (at least one bf_resolution long), so no job tested
+// whole nodes from its start to its end rounded down to bf_resolution
+// (at least to the end of its first bf_resolution slot), so no job tested
 // after it may use them then. (Slurm also counts a reservation that
 // begins at the very second a job ends as in its way; here windows are
 // half-open, so such a job may start: it ends as the reservation begins.)
@@ -291,7 +291,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		prof.Release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
-	begin := now / p.bfRes * p.bfRes
+	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
 	for i, r := range p.queue {
@@ -320,12 +320,15 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			}
 			t = now + 1 // the nodes are too fragmented now: plan it later
 		}
+		// Slurm's reservation runs from the start rounded down to its end
+		// rounded down, at least one bf_resolution. Its nodes are those
+		// that come free at the start, still busy before it in the plan,
+		// so the plan holds them from the start itself.
 		s := max(t/p.bfRes*p.bfRes, begin)
-		e := (t + r.limit) / p.bfRes * p.bfRes
-		e = max(e, s+p.bfRes)
+		e := max((t+r.limit)/p.bfRes*p.bfRes, s+p.bfRes)
 		hold := p.wholeNodes(r)
-		prof.Allocate(s, e-s, hold)
-		if s <= now {
+		prof.Allocate(t, e-t, hold)
+		if t <= now {
 			freeNow -= hold
 		}
 		reserved = true

@@ -383,3 +383,21 @@ func TestReuse(t *testing.T) {
 		}
 	})
 }
+
+// TestWholeNodeReservation: backfill reserves whole nodes, as Slurm's
+// node_space does. Job 1 holds 6 of 8 CPUs until 1000; job 2 (4 CPUs)
+// is planned at 1000; job 3 (2 CPUs for 2000 s) fits now. On one node of
+// 8 CPUs job 2's plan holds the node, so job 3 waits for job 2's start;
+// on one pool of 8 processors (8 nodes of one CPU) job 2 holds only 4 and
+// job 3 starts at the first backfill cycle.
+func TestWholeNodeReservation(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 6, 1000, 1000), mkJob(2, 1, 1, 4, 100, 100), mkJob(3, 2, 1, 2, 2000, 2000)}
+	res, _ := run(t, slurm.Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 1, Cores: 8}}, KeepShares: true}, jobs)
+	if s := starts(res); s[2] != 1000 || s[3] != 1000 {
+		t.Errorf("one node: jobs 2, 3 start at %d, %d; want 1000, 1000", s[2], s[3])
+	}
+	res, _ = run(t, slurm.Config{}, sched.Config{MachineSize: 8}, jobs)
+	if s := starts(res); s[2] != 1000 || s[3] != 30 {
+		t.Errorf("one pool: jobs 2, 3 start at %d, %d; want 1000, 30", s[2], s[3])
+	}
+}
