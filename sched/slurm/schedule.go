@@ -366,9 +366,9 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	for k := i; k < len(p.running); k++ {
 		p.running[k].idx = k
 	}
-	// The next backfill cycle sees a new machine; the main scheduler is
-	// not asked to run again by its own starts.
-	p.bfDirty = true
+	// Neither the main scheduler nor backfill is asked to run again by
+	// their own starts: the events that let a job start asked already,
+	// and a cycle plans around the jobs it starts.
 }
 
 // arm asks Run's simulator for a wake-up at the next time something is
