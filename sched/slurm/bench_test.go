@@ -18,9 +18,9 @@ import (
 // under sched.Run and Policy.Run, per iteration: go test -c, then
 // -test.bench '^BenchmarkBlue(EASY|Slurm)$' -test.benchtime 5x and 2x
 // -test.cpu 1 -test.cpuprofile) on a 2-core machine shared with other
-// work (load average 8–11): EASY 0.26 s, Slurm with age, fair share
-// (Fair Tree) and job size weighted 2.7 s, about 10× EASY, above the
-// issue's goal of 5×. (Process CPU time, one iteration each, /usr/bin/time:
+// work (load average 8–11), two measurements each: EASY 0.21–0.26 s,
+// Slurm with age, fair share (Fair Tree) and job size weighted
+// 2.3–2.7 s, about 10× EASY, above the goal of 5×. (Process CPU time, one iteration each, /usr/bin/time:
 // EASY 0.36–0.59 s, Slurm 2.0–2.6 s, of which about 0.28 s parse the log.)
 // The profile splits the policy's time into backfill planning
 // (sched.Profile's Fit and Allocate for millions of job tests in some

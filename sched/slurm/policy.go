@@ -34,6 +34,7 @@ type Policy struct {
 
 	jobs    map[int64]*jobRec // waiting and running
 	queue   []*jobRec         // waiting, in Slurm's order once sorted
+	arrived []*jobRec         // waiting, in arrival order (and some that left)
 	sorted  bool
 	left    int // jobs in queue that left it (started, ended)
 	running []*jobRec

@@ -90,6 +90,7 @@ func less(a, b *jobRec) int {
 // enqueue adds a waiting job with its priority at submission.
 func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
+	p.arrived = append(p.arrived, r)
 	r.prio = p.priority(r, now)
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)

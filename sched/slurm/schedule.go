@@ -112,7 +112,7 @@ func (p *Policy) newSimulation() {
 	p.pendingUse = p.pendingUse[:0]
 	p.tree = newTree(&p.cfg)
 	clear(p.jobs)
-	p.queue, p.running = p.queue[:0], p.running[:0]
+	p.queue, p.running, p.arrived = p.queue[:0], p.running[:0], p.arrived[:0]
 	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
 }
 
@@ -134,13 +134,25 @@ func (p *Policy) forget(r *jobRec) {
 // ptr returns the simulator's handle of waiting job r in this pass.
 // Handles are valid during one pass (sched's contract: keep jobs by ID),
 // so the first pass that needs one walks the waiting jobs and notes every
-// handle, for this pass only.
+// handle, for this pass only. The walk is in arrival order, as the
+// policy's own list of arrivals is, so it matches the two without a
+// lookup (a job the list lacks is looked up).
 func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
 	if !p.ptrsOK {
 		p.ptrsOK = true
 		p.pass++
+		arr := p.arrivals()
+		i := 0
 		for j := range pass.Waiting() {
-			if q, ok := p.jobs[j.ID()]; ok && !q.running {
+			id := j.ID()
+			k := i
+			for k < len(arr) && arr[k].id != id {
+				k++
+			}
+			if k < len(arr) {
+				arr[k].ptr, arr[k].ptrPass = j, p.pass
+				i = k + 1
+			} else if q, ok := p.jobs[id]; ok && !q.running {
 				q.ptr, q.ptrPass = j, p.pass
 			}
 		}
@@ -149,6 +161,20 @@ func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
 		return nil
 	}
 	return r.ptr
+}
+
+// arrivals returns the waiting jobs in arrival order, dropping those that
+// left.
+func (p *Policy) arrivals() []*jobRec {
+	q := p.arrived[:0]
+	for _, r := range p.arrived {
+		if !r.running && !r.gone {
+			q = append(q, r)
+		}
+	}
+	clear(p.arrived[len(q):])
+	p.arrived = q
+	return q
 }
 
 // start starts r now through the pass; false if it does not fit (on a
