@@ -12,9 +12,11 @@ import (
 
 // Policy is Slurm's scheduling of one site's configuration on one
 // machine: multifactor priority, the main scheduler and sched/backfill.
-// It is a sched.Scheduler and keeps state across passes (usage, the
-// priority-ordered queue, the times of its cycles), so use a Policy for
-// one simulation only. It is not safe for concurrent use.
+// It is a sched.Scheduler that keeps state across passes (usage, the
+// priority-ordered queue, the times of its cycles). Run simulates once;
+// plugged into successive simulations (sched/forecast), it starts afresh
+// from the configuration whenever the clock goes back. It is not safe for
+// concurrent use.
 type Policy struct {
 	cfg  Config
 	mach sched.Config
