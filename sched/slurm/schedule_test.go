@@ -401,3 +401,38 @@ func TestWholeNodeReservation(t *testing.T) {
 		t.Errorf("one pool: jobs 2, 3 start at %d, %d; want 1000, 30", s[2], s[3])
 	}
 }
+
+// TestBuiltinIsFCFS: with every weight 0 and sched/builtin, Slurm's main
+// scheduler is first come, first served; it schedules exactly as sched's
+// FCFS preset, job by job.
+func TestBuiltinIsFCFS(t *testing.T) {
+	fcfs, ok := sched.LookupPreset("FCFS")
+	if !ok {
+		t.Fatal("no FCFS preset")
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		jobs := drawJobs(rt, 16)
+		for i := range jobs {
+			jobs[i].RunTime = rapid.Int64Range(0, 2*jobs[i].ReqTime).Draw(rt, "run")
+		}
+		p, err := slurm.New(slurm.Config{Builtin: true}, sched.Config{MachineSize: 16})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		got, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		cfg := fcfs.New(16)
+		cfg.KillAtEstimate = true
+		want, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := range want.Records {
+			if got.Records[i].Start != want.Records[i].Start {
+				rt.Fatalf("job %d starts at %d, FCFS at %d", want.Records[i].Job.ID, got.Records[i].Start, want.Records[i].Start)
+			}
+		}
+	})
+}
