@@ -258,6 +258,18 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 // its account (SWF Group), else under the user's first account, created
 // with one share if the tree does not have it.
 func (p *Policy) assocOf(j *swf.Job) int {
+	// The association of a (user, group) pair never changes: remember it
+	// rather than build the names again for every job.
+	key := [2]int64{j.User, j.Group}
+	if i, ok := p.tree.byNum[key]; ok {
+		return i
+	}
+	i := p.assocByName(j)
+	p.tree.byNum[key] = i
+	return i
+}
+
+func (p *Policy) assocByName(j *swf.Job) int {
 	user := name(p.cfg.UserNames, j.User)
 	acct := "root"
 	if len(p.cfg.Associations) > 0 {
