@@ -25,7 +25,7 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 		if c.ClassicFairshare {
 			fs = p.tree.classicFactor(r.assoc)
 		} else {
-			fs = p.tree.a[r.assoc].fsFactor
+			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
 	if c.WeightJobSize > 0 {
@@ -52,6 +52,9 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 // mean of the node fraction min_nodes/N and the CPU fraction CPUs/C
 // (their complements with PriorityFavorSmall), in [0, 1].
 func (p *Policy) jobSize(r *jobRec) float64 {
+	if p.nodes <= 0 || p.cpus <= 0 {
+		return 0
+	}
 	n, c := float64(p.nodes), float64(p.cpus)
 	m, k := float64(r.minNodes), float64(r.cpus)
 	var js float64
@@ -87,6 +90,7 @@ func less(a, b *jobRec) int {
 // enqueue adds a waiting job with its priority at submission.
 func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
+	p.arrived = append(p.arrived, r)
 	r.prio = p.priority(r, now)
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)
@@ -101,18 +105,23 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 // scheduler should run, and the next backfill cycle has work.
 func (p *Policy) changed() {
 	p.mainPending, p.fullPending, p.bfDirty = true, true, true
+	p.noFit = false
 }
 
-// sortQueue drops the jobs that left the queue and sorts the rest.
+// sortQueue sorts the queue if it needs it, dropping the jobs that left
+// it (started, ended, cancelled) once they are many; the loops over the
+// queue skip those left.
 func (p *Policy) sortQueue() {
-	q := p.queue[:0]
-	for _, r := range p.queue {
-		if !r.running && p.jobs[r.id] == r {
-			q = append(q, r)
+	if !p.sorted || 2*p.left > len(p.queue) {
+		q := p.queue[:0]
+		for _, r := range p.queue {
+			if !r.running && !r.gone {
+				q = append(q, r)
+			}
 		}
+		clear(p.queue[len(q):])
+		p.queue, p.left = q, 0
 	}
-	clear(p.queue[len(q):])
-	p.queue = q
 	if !p.sorted {
 		slices.SortFunc(p.queue, less)
 		p.sorted = true
@@ -162,6 +171,12 @@ func (p *Policy) calc(t int64) {
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	}
+	// Fair Tree: the ends since the last calculation add their usage now,
+	// before the decay, as Slurm added it at the end (see ended).
+	for _, u := range p.pendingUse {
+		p.tree.addUsage(u.assoc, u.use)
+	}
+	p.pendingUse = p.pendingUse[:0]
 	if dt := t - p.lastRan; dt > 0 {
 		f := math.Pow(p.decayF, float64(dt))
 		if f < math.SmallestNonzeroFloat64 {
@@ -176,14 +191,14 @@ func (p *Policy) calc(t int64) {
 	}
 	p.lastRan = t
 	if !p.cfg.ClassicFairshare {
-		p.tree.fairTree()
+		p.tree.reorder() // the ranks follow when a factor is read
 	}
 	if len(p.queue) == 0 {
 		return
 	}
 	moved := false
 	for _, r := range p.queue {
-		if r.running || p.jobs[r.id] != r {
+		if r.running || r.gone {
 			continue
 		}
 		if np := p.priority(r, t); np != r.prio {
@@ -192,19 +207,30 @@ func (p *Policy) calc(t int64) {
 	}
 	if moved {
 		p.sorted = false
-		p.changed()
+		// A new order matters to the main scheduler and backfill only if
+		// some job fits in the free CPUs; until a job ends or arrives,
+		// none does if none did at the last cycle.
+		if !p.noFit {
+			p.changed()
+		}
 	}
 }
 
 // accrue adds job r's usage from the last calculation (or its start) to
 // end: CPUs × Δ × d^Δ (_apply_new_usage).
 func (p *Policy) accrue(r *jobRec, end int64) {
-	from := max(r.start, p.lastRan)
-	dt := float64(max(end-from, 0))
-	if dt == 0 {
-		return
+	if u := p.use(r, end); u > 0 {
+		p.tree.addUsage(r.assoc, u)
 	}
-	p.tree.addUsage(r.assoc, dt*math.Pow(p.decayF, dt)*float64(r.cpus))
+}
+
+func (p *Policy) use(r *jobRec, end int64) float64 {
+	from := max(r.start, p.lastRan)
+	dt := max(end-from, 0)
+	if dt != p.powDt { // most jobs ran the whole period: one Pow for them all
+		p.powDt, p.pow = dt, math.Pow(p.decayF, float64(dt))
+	}
+	return float64(dt) * p.pow * float64(r.cpus)
 }
 
 // ended records that job id ended (or was cancelled) at now: a running
@@ -214,14 +240,34 @@ func (p *Policy) ended(id, now int64) {
 	if !ok {
 		return
 	}
-	delete(p.jobs, id)
 	if r.running {
-		p.catchUp(now)
-		p.accrue(r, now)
-		last := p.running[len(p.running)-1]
-		p.running[r.idx] = last
-		last.idx = r.idx
-		p.running = p.running[:len(p.running)-1]
+		p.catchUp(now) // while it still counts as running
+		p.freeAfter = -1
+	} else {
+		p.left++
+	}
+	delete(p.jobs, id)
+	r.gone, r.ptr = true, nil
+	if r.running {
+		if p.cfg.ClassicFairshare {
+			p.accrue(r, now)
+		} else if u := p.use(r, now); u > 0 {
+			// Fair Tree reads usage only at calculations: the usage of
+			// an end waits for the next one, so that the ranks read
+			// until then are those of the last calculation.
+			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
+		}
+		p.running = slices.Delete(p.running, r.idx, r.idx+1)
+		for k := r.idx; k < len(p.running); k++ {
+			p.running[k].idx = k
+		}
 	}
 	p.changed()
+}
+
+// pendingUse is the last usage of a job that ended, for the next
+// calculation.
+type pendingUse struct {
+	assoc int
+	use   float64
 }

@@ -259,3 +259,180 @@ func TestValidate(t *testing.T) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
+
+// TestHostile runs random sites (weights, partitions with limits and node
+// sets, QOS, a fair-share tree, both algorithms, backfill parameters) on
+// random machines and jobs with missing fields: every run ends without
+// error, its schedule passes sched's Check, every job either ran or was
+// cancelled as unrunnable, and the reasons add up.
+func TestHostile(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		site := slurm.Config{
+			WeightAge: rapid.Int64Range(0, 1e6).Draw(rt, "wage"), WeightFairshare: rapid.Int64Range(0, 1e6).Draw(rt, "wfs"),
+			WeightJobSize: rapid.Int64Range(0, 1e6).Draw(rt, "wjs"), WeightPartition: rapid.Int64Range(0, 1e6).Draw(rt, "wpart"),
+			WeightQOS: rapid.Int64Range(0, 1e6).Draw(rt, "wqos"), WeightAssoc: rapid.Int64Range(0, 1e6).Draw(rt, "wassoc"),
+			MaxAge: rapid.Int64Range(0, 1e5).Draw(rt, "maxage"), DecayHalfLife: rapid.Int64Range(-1, 1e5).Draw(rt, "hl"),
+			CalcPeriod: rapid.Int64Range(0, 600).Draw(rt, "calc"), FavorSmall: rapid.Bool().Draw(rt, "small"),
+			ClassicFairshare: rapid.Bool().Draw(rt, "classic"), Builtin: rapid.Bool().Draw(rt, "builtin"),
+			BackfillInterval: rapid.Int64Range(0, 100).Draw(rt, "bfi"), BackfillWindow: rapid.Int64Range(0, 1e5).Draw(rt, "bfw"),
+			BackfillResolution: rapid.Int64Range(0, 300).Draw(rt, "bfr"), BackfillMaxJobTest: rapid.Int64Range(0, 20).Draw(rt, "bft"),
+			BackfillMaxJobUser: rapid.Int64Range(0, 5).Draw(rt, "bfu"), SchedInterval: rapid.Int64Range(0, 100).Draw(rt, "si"),
+			SchedMinInterval: rapid.Int64Range(-1, 10).Draw(rt, "smi"), OverTimeLimit: rapid.Int64Range(0, 100).Draw(rt, "otl"),
+			QOS:            map[string]int64{"normal": 0, "high": rapid.Int64Range(0, 100).Draw(rt, "qos")},
+			QOSNames:       map[int64]string{1: "high", 2: "unknown"},
+			PartitionNames: map[int64]string{0: "p0", 1: "p1", 2: "p2"},
+			AccountNames:   map[int64]string{1: "a", 2: "b"},
+			Associations: []slurm.Association{{Account: "a", Shares: rapid.Int64Range(0, 5).Draw(rt, "sa")},
+				{Account: "b", Parent: "a", Priority: rapid.Int64Range(0, 5).Draw(rt, "pb")}, {Account: "a", User: "1"}, {Account: "b", User: "2", Shares: 3}},
+		}
+		if rapid.Bool().Draw(rt, "no tree") {
+			site.Associations = nil
+		}
+		for i := range rapid.IntRange(0, 3).Draw(rt, "partitions") {
+			pt := slurm.Partition{Name: []string{"p0", "p1", "p2"}[i], MaxTime: rapid.Int64Range(0, 3000).Draw(rt, "maxtime"),
+				MaxNodes: rapid.Int64Range(0, 8).Draw(rt, "maxnodes"), PriorityJobFactor: rapid.Int64Range(0, 10).Draw(rt, "jf"),
+				PriorityTier: rapid.Int64Range(0, 2).Draw(rt, "tier"), Default: rapid.Bool().Draw(rt, "default")}
+			if pt.MaxTime > 0 {
+				pt.DefaultTime = rapid.Int64Range(0, pt.MaxTime).Draw(rt, "deftime")
+			}
+			if rapid.Bool().Draw(rt, "node set") {
+				pt.Nodes = []string{[]string{"n1", "n2"}[i%2]}
+			}
+			site.Partitions = append(site.Partitions, pt)
+		}
+		machine := sched.Config{MachineSize: 16}
+		if rapid.Bool().Draw(rt, "nodes") {
+			machine = sched.Config{Nodes: []swf.Node{{Name: "n", Count: rapid.Int64Range(1, 4).Draw(rt, "count"), Cores: 8}}, KeepShares: true}
+		}
+		jobs := drawJobs(rt, 8)
+		for i := range jobs {
+			j := &jobs[i]
+			j.Group, j.Queue, j.Partition = rapid.Int64Range(-1, 3).Draw(rt, "group"), rapid.Int64Range(-1, 3).Draw(rt, "queue"), rapid.Int64Range(-1, 2).Draw(rt, "qos")
+			if rapid.IntRange(0, 4).Draw(rt, "no limit") == 0 {
+				j.ReqTime = -1
+			}
+			j.RunTime = rapid.Int64Range(0, 3000).Draw(rt, "run")
+		}
+		p, err := slurm.New(site, machine)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			rt.Fatal(err)
+		}
+		n := 0
+		for _, c := range p.Unrunnable() {
+			n += c
+		}
+		if n != res.Summary.Cancelled {
+			rt.Fatalf("%d unrunnable, %d cancelled", n, res.Summary.Cancelled)
+		}
+		for _, r := range res.Records {
+			if r.Start < 0 && !r.Cancelled {
+				rt.Fatalf("job %d never started", r.Job.ID)
+			}
+		}
+	})
+}
+
+// TestReuse: one Policy plugged into successive simulations (as
+// sched/forecast does, from one snapshot after another) schedules each
+// as a fresh Policy would: a clock that goes back starts a new
+// simulation from the configuration's usage.
+func TestReuse(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		site := slurm.Config{WeightAge: 100, WeightFairshare: 1000, WeightJobSize: 10, CalcPeriod: 60, BackfillInterval: 10}
+		a, b := drawJobs(rt, 8), drawJobs(rt, 8)
+		mk := func() *slurm.Policy {
+			p, err := slurm.New(site, sched.Config{MachineSize: 8})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return p
+		}
+		p := mk()
+		if _, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: p}, a); err != nil {
+			rt.Fatal(err)
+		}
+		last := int64(0)
+		for _, j := range a {
+			last = max(last, j.Submit)
+		}
+		for i := range b { // b's clock goes back below a's last pass
+			b[i].Submit = b[i].Submit * last / (last + 1000)
+		}
+		got, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: p}, b)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		want, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: mk()}, b)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := range want.Records {
+			if got.Records[i].Start != want.Records[i].Start {
+				for k := range want.Records {
+					rt.Logf("job %d submit %d size %d est %d: reused %d fresh %d", want.Records[k].Job.ID, want.Records[k].Job.Submit, want.Records[k].Size, want.Records[k].Estimate, got.Records[k].Start, want.Records[k].Start)
+				}
+				rt.Fatalf("job %d starts at %d in the reused Policy, at %d in a fresh one", want.Records[i].Job.ID, got.Records[i].Start, want.Records[i].Start)
+			}
+		}
+	})
+}
+
+// TestWholeNodeReservation: backfill reserves whole nodes, as Slurm's
+// node_space does. Job 1 holds 6 of 8 CPUs until 1000; job 2 (4 CPUs)
+// is planned at 1000; job 3 (2 CPUs for 2000 s) fits now. On one node of
+// 8 CPUs job 2's plan holds the node, so job 3 waits for job 2's start;
+// on one pool of 8 processors (8 nodes of one CPU) job 2 holds only 4 and
+// job 3 starts at the first backfill cycle.
+func TestWholeNodeReservation(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 6, 1000, 1000), mkJob(2, 1, 1, 4, 100, 100), mkJob(3, 2, 1, 2, 2000, 2000)}
+	res, _ := run(t, slurm.Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 1, Cores: 8}}, KeepShares: true}, jobs)
+	if s := starts(res); s[2] != 1000 || s[3] != 1000 {
+		t.Errorf("one node: jobs 2, 3 start at %d, %d; want 1000, 1000", s[2], s[3])
+	}
+	res, _ = run(t, slurm.Config{}, sched.Config{MachineSize: 8}, jobs)
+	if s := starts(res); s[2] != 1000 || s[3] != 30 {
+		t.Errorf("one pool: jobs 2, 3 start at %d, %d; want 1000, 30", s[2], s[3])
+	}
+}
+
+// TestBuiltinIsFCFS: with every weight 0 and sched/builtin, Slurm's main
+// scheduler is first come, first served; it schedules exactly as sched's
+// FCFS preset, job by job.
+func TestBuiltinIsFCFS(t *testing.T) {
+	fcfs, ok := sched.LookupPreset("FCFS")
+	if !ok {
+		t.Fatal("no FCFS preset")
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		jobs := drawJobs(rt, 16)
+		for i := range jobs {
+			jobs[i].RunTime = rapid.Int64Range(0, 2*jobs[i].ReqTime).Draw(rt, "run")
+		}
+		p, err := slurm.New(slurm.Config{Builtin: true}, sched.Config{MachineSize: 16})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		got, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		cfg := fcfs.New(16)
+		cfg.KillAtEstimate = true
+		want, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := range want.Records {
+			if got.Records[i].Start != want.Records[i].Start {
+				rt.Fatalf("job %d starts at %d, FCFS at %d", want.Records[i].Job.ID, got.Records[i].Start, want.Records[i].Start)
+			}
+		}
+	})
+}
