@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// checked is a recording made ready for simulation: the jobs as SWF (in
+// the workload's order, job i+1 is planned job i), what Slurm did with
+// each, and the origin of the simulated clock.
+type checked struct {
+	rec  *recording
+	jobs []swf.Job
+	real []realJob
+	// origin is the Unix second of simulated time 0: the last
+	// recomputation of priorities (a decay run) at or before the first
+	// submission, so that the simulation's PriorityCalcPeriod ticks, at
+	// multiples of the period from 0, fall where Slurm's did.
+	origin int64
+	// names are the SWF numbers' names: users, accounts, partitions, QOS.
+	users, accounts, partitions, qos []string
+}
+
+// prepare reads what Slurm did and turns the workload into SWF jobs: the
+// real submit time, the real run time (End − Start, which is what the job
+// took in Slurm, launch and all), the time limit as the estimate, the
+// CPUs, and the user, account (Group), partition (Queue) and QOS
+// (Partition) as numbers into the name lists (1-based).
+func prepare(rec *recording) (*checked, error) {
+	real, err := parseSacct(rec.Sacct)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{rec: rec}
+	index := func(names *[]string, s string) int64 {
+		if i := slices.Index(*names, s); i >= 0 {
+			return int64(i + 1)
+		}
+		*names = append(*names, s)
+		return int64(len(*names))
+	}
+	first := int64(math.MaxInt64)
+	for i, id := range rec.IDs {
+		r, ok := real[id]
+		if !ok {
+			return nil, fmt.Errorf("job %d (Slurm %s) is not in sacct", i, id)
+		}
+		if r.Start == 0 || r.End < r.Start || !strings.HasPrefix(r.State, "COMPLETED") {
+			return nil, fmt.Errorf("job %d (Slurm %s) did not run to completion: %s, start %d, end %d", i, id, r.State, r.Start, r.End)
+		}
+		if p := rec.Workload[i]; p.CPUs != r.CPUs || p.User != r.User || p.Account != r.Account || p.Partition != r.Partition || p.QOS != r.QOS {
+			return nil, fmt.Errorf("job %d (Slurm %s): sacct shows %s/%s/%s/%s with %d CPUs, planned %s/%s/%s/%s with %d",
+				i, id, r.User, r.Account, r.Partition, r.QOS, r.CPUs, p.User, p.Account, p.Partition, p.QOS, p.CPUs)
+		}
+		c.real = append(c.real, r)
+		first = min(first, r.Submit)
+	}
+	c.origin = first
+	for _, d := range rec.Decays {
+		if s := d / 1000; s <= first && (c.origin == first || s > c.origin) {
+			c.origin = s
+		}
+	}
+	for i, r := range c.real {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, r.End-r.Start
+		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = r.CPUs, r.CPUs, r.Limit, swf.StatusCompleted
+		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
+		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
+		c.jobs = append(c.jobs, j)
+	}
+	return c, nil
+}
+
+// simulated is one simulation of the workload: each job's start (in the
+// workload's order, Unix seconds) and, for a policy that models Slurm's
+// priority, its priority of each pending job at each sample.
+type simulated struct {
+	name   string
+	starts []int64
+	// prios[k][id] is the simulated priority of job id at sample k; nil
+	// when the policy has no priority to compare.
+	prios []map[string]int64
+}
+
+// figures are the comparison's numbers for one simulation.
+type figures struct {
+	Name string `json:"name"`
+	// Pairs are the competing pairs: both jobs waiting at once in Slurm
+	// (each submitted before either started) and started at different
+	// seconds by Slurm. Agree is the share of them the simulation starts
+	// in the same order, a simulated tie counting one half.
+	Pairs int     `json:"competing_pairs"`
+	Agree float64 `json:"order_agreement"`
+	// AllPairs and AllAgree: the same over every pair Slurm started at
+	// different seconds.
+	AllPairs int     `json:"all_pairs"`
+	AllAgree float64 `json:"order_agreement_all"`
+	// Within is the share of jobs the simulation starts at most one
+	// bf_interval from Slurm's start; MeanError the mean |simulated −
+	// Slurm's start| in seconds.
+	Within    float64 `json:"within_bf_interval"`
+	MeanError float64 `json:"mean_start_error"`
+	// PrioSamples counts the (sample, pending job) pairs compared;
+	// PrioAbs and PrioRel are the mean |simulated − Slurm's priority| and
+	// the mean of it over Slurm's priority; nil when not modelled.
+	PrioSamples int      `json:"priority_samples"`
+	PrioAbs     *float64 `json:"priority_error,omitempty"`
+	PrioRel     *float64 `json:"priority_error_relative,omitempty"`
+}
+
+// score compares a simulation with what Slurm did.
+func score(c *checked, s *simulated) (figures, error) {
+	f := figures{Name: s.name}
+	n := len(c.real)
+	if len(s.starts) != n {
+		return f, fmt.Errorf("%s: %d starts for %d jobs", s.name, len(s.starts), n)
+	}
+	var agree, all float64
+	for i := range n {
+		ri, si := c.real[i], s.starts[i]
+		for j := i + 1; j < n; j++ {
+			rj, sj := c.real[j], s.starts[j]
+			if ri.Start == rj.Start {
+				continue
+			}
+			same := 0.0
+			switch {
+			case si == sj:
+				same = 0.5
+			case (si < sj) == (ri.Start < rj.Start):
+				same = 1
+			}
+			f.AllPairs++
+			all += same
+			if max(ri.Submit, rj.Submit) < min(ri.Start, rj.Start) {
+				f.Pairs++
+				agree += same
+			}
+		}
+	}
+	f.Agree, f.AllAgree = agree/float64(max(f.Pairs, 1)), all/float64(max(f.AllPairs, 1))
+	within, errSum := 0, 0.0
+	for i := range n {
+		d := s.starts[i] - c.real[i].Start
+		if d >= -bfInterval && d <= bfInterval {
+			within++
+		}
+		errSum += math.Abs(float64(d))
+	}
+	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
+	if s.prios == nil {
+		return f, nil
+	}
+	var abs, rel float64
+	for k, smp := range c.rec.Samples {
+		ps, err := parseSprio(smp.Sprio)
+		if err != nil {
+			return f, err
+		}
+		for _, p := range ps {
+			got, ok := s.prios[k][p.ID]
+			if !ok {
+				continue
+			}
+			d := math.Abs(float64(got - p.Priority))
+			f.PrioSamples++
+			abs += d
+			rel += d / math.Max(float64(p.Priority), 1)
+		}
+	}
+	if f.PrioSamples > 0 {
+		a, r := abs/float64(f.PrioSamples), rel/float64(f.PrioSamples)
+		f.PrioAbs, f.PrioRel = &a, &r
+	}
+	return f, nil
+}
+
+// runEASY is plain EASY (FCFS order, backfilling with the time limits as
+// estimates) on the node's CPUs as one pool.
+func runEASY(ctx context.Context, c *checked) (*simulated, error) {
+	res, err := sched.Run(ctx, sched.EASY(siteCPUs), c.jobs)
+	if err != nil {
+		return nil, err
+	}
+	return startsOf("EASY (sched, FCFS order)", c, res)
+}
+
+func startsOf(name string, c *checked, res *sched.Result) (*simulated, error) {
+	s := &simulated{name: name, starts: make([]int64, len(c.jobs))}
+	if len(res.Records) != len(c.jobs) {
+		return nil, fmt.Errorf("%s simulated %d of %d jobs (rejected: %v)", name, len(res.Records), len(c.jobs), res.Rejected)
+	}
+	for _, r := range res.Records {
+		if r.Start < 0 {
+			return nil, fmt.Errorf("%s: job %d never started", name, r.Job.ID)
+		}
+		s.starts[r.Job.ID-1] = r.Start + c.origin
+	}
+	return s, nil
+}
+
+// result is the whole comparison of a recording.
+type result struct {
+	Workload string    `json:"workload"`
+	Jobs     int       `json:"jobs"`
+	Waits    [3]int64  `json:"real_waits"` // median, mean, longest (s)
+	Span     int64     `json:"span"`       // first submission to last end (s)
+	Samples  int       `json:"samples"`
+	Figures  []figures `json:"figures"`
+}
+
+// compare runs every simulation on the recording and scores each.
+func compare(rec *recording) (*result, error) {
+	c, err := prepare(rec)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples)}
+	waits := make([]int64, len(c.real))
+	var sum, last int64
+	for i, r := range c.real {
+		waits[i] = r.Start - r.Submit
+		sum += waits[i]
+		last = max(last, r.End)
+	}
+	slices.Sort(waits)
+	res.Waits = [3]int64{waits[len(waits)/2], sum / int64(len(waits)), waits[len(waits)-1]}
+	res.Span = last - (c.jobs[0].Submit + c.origin)
+	for _, run := range []func(context.Context, *checked) (*simulated, error){runSlurm, runEASY} {
+		s, err := run(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			continue
+		}
+		f, err := score(c, s)
+		if err != nil {
+			return nil, err
+		}
+		res.Figures = append(res.Figures, f)
+	}
+	return res, nil
+}
+
+// table is the README's region: the workload and the figures.
+func table(r *result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nSlurm's waits: median %d s, mean %d s, longest %d s; %d s from the first submission to the last end; %d samples of the pending jobs' priorities (sprio, every %v).\n\n",
+		r.Workload, r.Waits[0], r.Waits[1], r.Waits[2], r.Span, r.Samples, sampleEvery)
+	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, f := range r.Figures {
+		prio := "| – | n/a | n/a |"
+		if f.PrioAbs != nil {
+			prio = fmt.Sprintf("| %d | %.0f | %.1f%% |", f.PrioSamples, *f.PrioAbs, 100**f.PrioRel)
+		}
+		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, prio)
+	}
+	return b.String()
+}
