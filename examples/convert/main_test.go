@@ -132,6 +132,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
 		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
 		{[]string{"-from", "slurmrestd", "a", "b"}, exitUsage, "one input"},
+		{[]string{"-from", "pbs", "x", "-accounts"}, exitUsage, "-accounts reads Slurm accounting logs"},
 		{[]string{"-from", "sacct", "/nonexistent/file"}, exitError, "/nonexistent/file"},
 		{[]string{"-from", "sacct-json", testdata + "sacct-parsable2.txt", "-o", os.DevNull}, exitError, "run with -from sacct"},
 		{[]string{"-from", "sacct", testdata + "sacct-formatted.txt", "-strict", "-o", os.DevNull}, exitError, "line 13"},
@@ -278,5 +279,28 @@ func TestUnreadableInputs(t *testing.T) {
 		if !ok {
 			t.Errorf("-from %s %s: exit %d, stderr %q; want exit 1 naming %q", c.from, c.in, code, stderr, c.want)
 		}
+	}
+}
+
+// TestAccounts: -accounts writes the account in Group and the QOS in
+// Partition, named in the header (Slurm 22.05's own jobcomp file: every
+// job in account root, QOS normal).
+func TestAccounts(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "acct.swf")
+	code, _, stderr := runCmd(t, "", "-from", "jobcomp", testdata+"slurm-22.05/run1-jobcomp.txt", "-accounts", "-o", out, "-tz", "UTC")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	h, jobs := readSWF(t, out)
+	if len(jobs) == 0 {
+		t.Fatal("no jobs")
+	}
+	for _, j := range jobs {
+		if j.Group != 1 || j.Partition != 1 {
+			t.Errorf("job %d: Group %d, Partition %d; want 1 (root) and 1 (normal)", j.ID, j.Group, j.Partition)
+		}
+	}
+	if !slices.Contains(h.Partition, "1 normal") || !slices.Contains(h.Other, swf.KeyValue{Key: "Account", Value: "1 root"}) {
+		t.Errorf("header: Partition %q, Other %q", h.Partition, h.Other)
 	}
 }

@@ -39,6 +39,8 @@ const (
 	noteCancelledRun  = "cancelled while running"
 	noteTimeout       = "killed at its time limit"
 	noteMemRange      = "memory over 1 PiB per processor"
+	noteNoAccount     = "no account"
+	noteNoQOS         = "no QOS"
 )
 
 // record is one job as a parser read it, in absolute times, before the
@@ -64,6 +66,7 @@ type record struct {
 	usedKB, reqKB      float64 // memory per processor, kilobytes, -1 unknown
 
 	user, group, queue, exe string
+	qos                     string // Options.Accounts: the QOS (group is then the account)
 	notes                   []string
 	dem                     *demandIn // what the log records beyond processors, nil if nothing
 }
@@ -138,7 +141,7 @@ func (b *builder) add(r record) {
 	r.order = len(b.recs)
 	// The strings are cut from the input line: keep copies, not the lines.
 	r.id, r.key = strings.Clone(r.id), strings.Clone(r.key)
-	for _, s := range []*string{&r.user, &r.group, &r.queue, &r.exe, &r.state} {
+	for _, s := range []*string{&r.user, &r.group, &r.queue, &r.exe, &r.state, &r.qos} {
 		*s = b.intern(*s)
 	}
 	if r.key != "" {
@@ -197,7 +200,8 @@ func (b *builder) finish() (*Result, error) {
 		return cmp.Or(cmp.Compare(x.submit, y.submit), cmp.Compare(xa, ya), cmp.Compare(xt, yt), cmp.Compare(x.order, y.order))
 	})
 	res := &Result{Jobs: make([]swf.Job, len(live)), IDs: make([]string, len(live))}
-	users, groups, queues, exes := newNames(), newNames(), newNames(), newNames()
+	users, groups, queues, exes, qos := newNames(), newNames(), newNames(), newNames(), newNames()
+	accounts := b.accounts()
 	var base, last, maxAlloc int64
 	if len(live) > 0 {
 		base = live[0].submit
@@ -208,6 +212,15 @@ func (b *builder) finish() (*Result, error) {
 		j.ID = int64(k + 1)
 		j.User, j.Group = users.number(r.user), groups.number(r.group)
 		j.Queue, j.Executable = queues.number(r.queue), exes.number(r.exe)
+		if accounts {
+			j.Partition = qos.number(r.qos)
+			if r.group == "" {
+				r.note(noteNoAccount)
+			}
+			if r.qos == "" {
+				r.note(noteNoQOS)
+			}
+		}
 		res.Jobs[k], res.IDs[k] = j, r.id
 		b.rep.States[r.state]++
 		for _, n := range r.notes {
@@ -220,10 +233,13 @@ func (b *builder) finish() (*Result, error) {
 	if err := b.unreadable(); err != nil {
 		return nil, err
 	}
-	res.Header = b.header(base, last, maxAlloc, users, groups, queues, exes)
+	res.Header = b.header(base, last, maxAlloc, users, groups, queues, exes, qos)
 	res.Report = b.rep
 	return res, nil
 }
+
+// accounts reports whether Options.Accounts applies: Slurm formats only.
+func (b *builder) accounts() bool { return b.opt.Accounts && b.format != "pbs" }
 
 // idOrder reads the leading number of a job id and the number after its
 // "_", "+" or "[" (array task, heterogeneous component, PBS array index):

@@ -46,6 +46,11 @@
 // (the job name) are numbered from 1 in order of first use; the header
 // maps them back ("; Queue: 1 debug", "; User: 1 alice", "; Group: ...",
 // "; Executable: ..."; Options.HideNames drops the names but the queues).
+// With Options.Accounts a Slurm log's Group is the job's account instead
+// of its Unix group ("; Account: 1 physics") and Partition, which SWF
+// leaves to the site, its QOS ("; Partition: 1 normal"), for a
+// simulation of Slurm's fair share and QOS priority (sched/slurm's
+// Config.ReadNames reads the tables back).
 // Job k is the k-th submitted (ties in input order); Result.IDs keeps the
 // scheduler's ids: "123_4" for task 4 of array 123 (each task is a job),
 // "123+1" for a heterogeneous job's component, "12.server" for PBS.
@@ -162,8 +167,8 @@
 // writes both as null); "time limit INVALID"; "no time limit"; "killed
 // at its time limit"; "cancelled while running"; "FAILED with exit code
 // 0"; "ended without starting"; "start before submit"; "end before
-// start"; "no end time"; "allocated processors unknown"; "unknown
-// state"; "job id reused"; "heterogeneous job component"; "submit time
+// start"; "no end time"; "no account" and "no QOS" (Options.Accounts);
+// "allocated processors unknown"; "unknown state"; "job id reused"; "heterogeneous job component"; "submit time
 // from EligibleTime"; "no Exit_status"; "memory over 1 PiB per
 // processor"; "unreadable FIELD" (the field is -1 and the error is in
 // Report.Errors); and the demand rules: "demand: from AllocTRES (no

@@ -69,7 +69,7 @@ var statusNotes = map[string]string{
 		"(including -11, walltime exceeded); 5 D (deleted) or A (aborted), before or after the start",
 }
 
-func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes *names) *swf.Header {
+func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes, qos *names) *swf.Header {
 	loc := b.opt.location()
 	h := &swf.Header{
 		Version:      "2.2",
@@ -103,6 +103,13 @@ func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes
 			"of each of N nodes (cores, memory in MiB, GPUs in thousandths, models, excl for whole nodes; without nodes, "+
 			"cores in all and memory per core): batchq's demand extension, a comment to tools that read the 18 fields.")
 	}
+	groupKey := "Group"
+	if b.accounts() {
+		groupKey = "Account"
+		h.MaxPartitions, h.Partitions, h.Partition = int64(len(qos.list)), "Slurm QOS", qos.mapping()
+		h.Note = append(h.Note, "Group is the Slurm account (the \"Account:\" lines name them), not the Unix group; "+
+			"Partition is the job's QOS (the \"Partition:\" lines name them).")
+	}
 	if b.opt.MaxProcs == 0 {
 		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest job was allocated %d processors.", maxAlloc))
 	}
@@ -110,7 +117,7 @@ func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes
 		for _, kv := range []struct {
 			key string
 			n   *names
-		}{{"User", users}, {"Group", groups}, {"Executable", exes}} {
+		}{{"User", users}, {groupKey, groups}, {"Executable", exes}} {
 			for _, m := range kv.n.mapping() {
 				h.Other = append(h.Other, swf.KeyValue{Key: kv.key, Value: m})
 			}

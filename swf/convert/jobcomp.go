@@ -87,6 +87,9 @@ func jobcompRecord(b *builder, line string, num int) error {
 	}
 	r.user, r.group = nameOf(kv["UserId"]), nameOf(kv["GroupId"])
 	r.queue, r.exe = kv["Partition"], cmp.Or(kv["Name"], kv["JobName"])
+	if b.accounts() {
+		r.group, r.qos = kv["Account"], kv["QOS"]
+	}
 	applyState(&r, kv["JobState"])
 	if r.state == "FAILED" && kv["ExitCode"] == "0:0" {
 		r.note(noteFailedExit0)

@@ -32,6 +32,9 @@ func PBS(r io.Reader, opt Options) (*Result, error) {
 	}
 	defer done()
 	p := &pbsParser{b: b, jobs: map[string]*pbsJob{}}
+	if opt.Accounts {
+		b.rep.Notes = append(b.rep.Notes, "Options.Accounts applies to Slurm logs: Group stays the Unix group, Partition -1")
+	}
 	if err := eachLine(in, b, p.record); err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // them: JobID (or JobIDRaw), State and Submit are required; without the
 // others the fields they feed are -1 (Report.Notes says which). Elapsed
 // and Timelimit may replace ElapsedRaw and TimelimitRaw.
-const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,State,ExitCode," +
+const SacctFormat = "JobID,JobIDRaw,JobName,User,UID,Group,GID,Partition,Account,QOS,State,ExitCode," +
 	"Submit,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,ReqCPUS,NNodes,ReqMem,ReqTRES,AllocTRES," +
 	"TotalCPU,AveRSS,MaxRSS,NTasks"
 
@@ -113,6 +113,13 @@ func (p *sacctParser) header(line string, num int) error {
 			p.b.rep.Notes = append(p.b.rep.Notes, "column "+c.name+" absent: "+c.feeds)
 		}
 	}
+	if p.b.accounts() {
+		for _, c := range []string{"Account", "QOS"} {
+			if !p.has(c) {
+				p.b.rep.Notes = append(p.b.rep.Notes, "column "+c+" absent: no "+c+" numbers (Options.Accounts)")
+			}
+		}
+	}
 	if !p.has("timelimitraw") && !p.has("timelimit") {
 		p.b.rep.Notes = append(p.b.rep.Notes, "column TimelimitRaw (or Timelimit) absent: no requested time")
 	}
@@ -186,6 +193,9 @@ func (p *sacctParser) record(line string, num int) error {
 	}
 	r.user, r.group = cmp.Or(get("user"), get("uid")), cmp.Or(get("group"), get("gid"))
 	r.queue, r.exe = get("partition"), get("jobname")
+	if b.accounts() {
+		r.group, r.qos = get("account"), get("qos")
+	}
 	applyState(&r, get("state"))
 	if r.state == "FAILED" && p.has("exitcode") && get("exitcode") == "0:0" {
 		r.note(noteFailedExit0)

@@ -186,6 +186,21 @@ func jsonWhat(v string) string {
 	return "a JSON " + clip(v)
 }
 
+// jsonText is a string that reads as "" when a version of sacct --json
+// writes something else there (null, an object), so that a field read
+// only for Options.Accounts never makes a job malformed.
+type jsonText string
+
+func (t *jsonText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = jsonText(s)
+	} else {
+		*t = ""
+	}
+	return nil
+}
+
 // jsonJob is the part of a sacct --json job that the conversion reads.
 type jsonJob struct {
 	// JobState is slurmrestd's (the live queue's) key, never sacct's: its
@@ -196,6 +211,8 @@ type jsonJob struct {
 	User      string          `json:"user"`
 	Group     string          `json:"group"`
 	Partition string          `json:"partition"`
+	Account   jsonText        `json:"account"`
+	QOS       jsonText        `json:"qos"`
 	State     jsonState       `json:"state"`
 	ExitCode  struct {
 		Status     jsonState `json:"status"`
@@ -294,6 +311,9 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		r.note(noteHet)
 	}
 	r.user, r.group, r.queue, r.exe = j.User, j.Group, j.Partition, j.Name
+	if b.accounts() {
+		r.group, r.qos = string(j.Account), string(j.QOS)
+	}
 	applyState(&r, j.State.first())
 	if r.state == "FAILED" && j.ExitCode.ReturnCode.ok() && j.ExitCode.ReturnCode.v == 0 {
 		r.note(noteFailedExit0)

@@ -1,0 +1,234 @@
+package slurm
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// nodes names prefix+number for numbers lo..hi, zero-padded to width.
+func nodes(prefix string, lo, hi, width int) []string {
+	var out []string
+	for i := lo; i <= hi; i++ {
+		out = append(out, fmt.Sprintf("%s%0*d", prefix, width, i))
+	}
+	return out
+}
+
+// TestParseConfSite reads testdata/slurm.conf, a site's file written by
+// hand; the expected values are read off the file, converted by hand.
+func TestParseConfSite(t *testing.T) {
+	f, err := os.Open("testdata/slurm.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, ignored, err := ParseConf(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		WeightAge: 1000, WeightFairshare: 10000, WeightJobSize: 500, WeightPartition: 2000, WeightQOS: 5000,
+		MaxAge: 7 * 86400, DecayHalfLife: 14 * 86400, CalcPeriod: 300, ClassicFairshare: true,
+		BackfillInterval: 45, BackfillWindow: 2880 * 60, BackfillResolution: 120, BackfillMaxJobTest: 1000,
+		BackfillMaxJobUser: 20, BackfillContinue: true, SchedInterval: 30, SchedMinInterval: 2,
+		OverTimeLimit: 120,
+		Partitions: []Partition{
+			{Name: "debug", Nodes: nodes("cn", 1, 4, 3), MaxTime: 1800, DefaultTime: 600, MaxNodes: 2,
+				PriorityJobFactor: 10, PriorityTier: 1},
+			{Name: "batch", Nodes: append(nodes("cn", 5, 128, 3), "bigmem1", "bigmem2"), MaxTime: 2 * 86400,
+				DefaultTime: 3600, MaxNodes: 64, PriorityJobFactor: 1, PriorityTier: 1, Default: true},
+			{Name: "long", Nodes: nodes("cn", 97, 128, 3), MaxTime: 36 * 3600, DefaultTime: 3600,
+				PriorityJobFactor: 1, PriorityTier: 1},
+			{Name: "gpu", Nodes: nodes("gpu", 1, 8, 2), MaxTime: 0, DefaultTime: 4 * 3600,
+				PriorityJobFactor: 5, PriorityTier: 5},
+			{Name: "scavenger", DefaultTime: 3600, PriorityTier: 1},
+		},
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got  %+v\nwant %+v", c, want)
+		for i := range min(len(c.Partitions), len(want.Partitions)) {
+			if !reflect.DeepEqual(c.Partitions[i], want.Partitions[i]) {
+				t.Errorf("partition %d: got %+v, want %+v", i, c.Partitions[i], want.Partitions[i])
+			}
+		}
+	}
+	for _, w := range []string{
+		"ignored: ClusterName (line 6)",
+		"ignored: NodeName (lines 61-64): nodes come from the simulated machine",
+		"ignored: Include (line 58): included files are not read",
+		"ignored: SchedulerParameters=default_queue_depth (line 28)",
+		"ignored: SchedulerParameters=bf_busy_nodes (line 28)",
+		"ignored: PriorityFlags=SMALL_RELATIVE_TO_TIME (line ",
+		"ignored: PriorityWeightTRES (line ",
+		"ignored: PriorityUsageResetPeriod (line ",
+		"ignored: SelectType (line ",
+		"ignored: PartitionName OverSubscribe (line 67)",
+		"ignored: PartitionName AllowAccounts (line 72)",
+		"ignored: PartitionName PreemptMode (line 75)",
+		"ignored: PartitionName State=DOWN (line 75)",
+	} {
+		if !slices.ContainsFunc(ignored, func(s string) bool { return strings.HasPrefix(s, w) }) {
+			t.Errorf("no %q in\n%s", w, strings.Join(ignored, "\n"))
+		}
+	}
+	for _, s := range ignored {
+		for _, used := range []string{"PriorityWeightAge", "bf_continue", "bf_window", "MaxTime", "PartitionName Nodes", "OverTimeLimit", "State=UP"} {
+			if strings.Contains(s, used+" ") || strings.Contains(s, used+"=") {
+				t.Errorf("used key reported: %q", s)
+			}
+		}
+	}
+}
+
+func TestParseConfSyntax(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		check    func(c Config) bool
+	}{
+		{"case-insensitive keys", "priorityweightage=7\nPRIORITYWEIGHTQOS = 9", func(c Config) bool { return c.WeightAge == 7 && c.WeightQOS == 9 }},
+		{"several pairs on a line", "PriorityWeightAge=1 PriorityWeightJobSize=2\tPriorityFavorSmall=YES",
+			func(c Config) bool { return c.WeightAge == 1 && c.WeightJobSize == 2 && c.FavorSmall }},
+		{"last value wins", "PriorityWeightAge=1\nPriorityWeightAge=3", func(c Config) bool { return c.WeightAge == 3 }},
+		{"continuation", "PriorityWeightAge=1 \\\nPriorityWeightQOS=2", func(c Config) bool { return c.WeightAge == 1 && c.WeightQOS == 2 }},
+		{"escaped #", `PartitionName=a\#b Nodes=n1`, func(c Config) bool { return c.Partitions[0].Name == "a#b" }},
+		{"comment after value", "PriorityWeightAge=5#x=1", func(c Config) bool { return c.WeightAge == 5 }},
+		{"quoted value with blanks", `SchedulerParameters="bf_interval=10, bf_continue"`,
+			func(c Config) bool { return c.BackfillInterval == 10 && c.BackfillContinue }},
+		{"CRLF", "PriorityWeightAge=4\r\nPriorityCalcPeriod=1:30\r\n", func(c Config) bool { return c.WeightAge == 4 && c.CalcPeriod == 120 }},
+		{"priority/basic zeroes weights", "PriorityWeightAge=100\nPriorityType=priority/basic", func(c Config) bool { return c.WeightAge == 0 }},
+		{"builtin", "SchedulerType=sched/builtin", func(c Config) bool { return c.Builtin }},
+		{"bf_interval=-1", "SchedulerParameters=bf_interval=-1", func(c Config) bool { return c.Builtin }},
+		{"decay 0 is none", "PriorityDecayHalfLife=0", func(c Config) bool { return c.DecayHalfLife == -1 }},
+		{"sched_min_interval=0", "SchedulerParameters=sched_min_interval=0", func(c Config) bool { return c.SchedMinInterval == -1 }},
+		{"sched_min_interval 2 µs", "SchedulerParameters=sched_min_interval=2", func(c Config) bool { return c.SchedMinInterval == -1 }},
+		{"time forms", "PartitionName=a MaxTime=1-00:00:01 DefaultTime=5:30\nPartitionName=b MaxTime=3-4 DefaultTime=1-2:03",
+			func(c Config) bool {
+				// Minutes rounded up, as Slurm keeps them.
+				return c.Partitions[0].MaxTime == 86400+60 && c.Partitions[0].DefaultTime == 360 &&
+					c.Partitions[1].MaxTime == 3*86400+4*3600 && c.Partitions[1].DefaultTime == 86400+2*3600+3*60
+			}},
+		{"DEFAULT applies to later lines only", "PartitionName=a\nPartitionName=DEFAULT MaxNodes=4\nPartitionName=b",
+			func(c Config) bool { return c.Partitions[0].MaxNodes == 0 && c.Partitions[1].MaxNodes == 4 }},
+		// Each range pads to its own low end's digits, as Slurm's hostlist does.
+		{"hostlist padding and lists", "PartitionName=p Nodes=n[8-10],m[098-101,5],x,n9,r[1-2]c[1-2]",
+			func(c Config) bool {
+				return slices.Equal(c.Partitions[0].Nodes, []string{"n8", "n9", "n10", "m098", "m099", "m100", "m101", "m5", "x",
+					"r1c1", "r1c2", "r2c1", "r2c2"})
+			}},
+		{"empty file", "", func(c Config) bool { return reflect.DeepEqual(c, Config{}) }},
+	} {
+		c, _, err := ParseConf(strings.NewReader(tc.in))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if !tc.check(c) {
+			t.Errorf("%s: got %+v", tc.name, c)
+		}
+	}
+}
+
+func TestParseConfNotes(t *testing.T) {
+	_, notes, err := ParseConf(strings.NewReader("PriorityWeightAge=10\nPriorityType=priority/basic\nPriorityWeightAge=20\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, w := range []string{"priority/basic: every PriorityWeight set to 0", "line 3: PriorityWeightAge given again (also line 1)"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("no %q in\n%s", w, joined)
+		}
+	}
+	_, notes, _ = ParseConf(strings.NewReader("PriorityWeightAge=10\n"))
+	if !strings.Contains(strings.Join(notes, "\n"), "PriorityType not set") {
+		t.Errorf("weights without PriorityType not noted: %q", notes)
+	}
+}
+
+// TestParseConfErrors: malformed values are errors naming the line, and
+// hostile inputs are refused with bounded work.
+func TestParseConfErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"ClusterName=x\nPriorityWeightAge=ten", "line 2: PriorityWeightAge"},
+		{"PriorityWeightAge=-1", "line 1"},
+		{"PriorityWeightAge=99999999999", "outside"},
+		{"\n\nPartitionName=a MaxTime=1:2:3:4", "line 3: PartitionName=a MaxTime"},
+		{"PartitionName=a MaxTime=abc", "not a Slurm time"},
+		{"PartitionName=a Nodes=n[1-999999999]", "refused"},
+		{"PartitionName=a Nodes=n[1-1000]m[1-1000]", "refused"},
+		{"PartitionName=a Nodes=n[1-1000]\n" + strings.Repeat("PartitionName=DEFAULT Nodes=n[1-1000]\n", 300), "refused"},
+		{"PartitionName=a Nodes=n[5-1]", "backwards"},
+		{"PartitionName=a Nodes=n[1-2", "'[' without ']'"},
+		{"PartitionName=a Nodes=n[[1]]", "nested"},
+		{"PartitionName=a Nodes=n[a-b]", "not N or N-M"},
+		{"PartitionName=a\nPartitionName=a", "line 2: partition \"a\" defined twice"},
+		{"PartitionName=a Default=maybe", "not YES or NO"},
+		{"PartitionName=a MaxNodes=0", "no job"},
+		{"PartitionName=", "without a name"},
+		{"PriorityWeightAge", "not Key=Value"},
+		{"=3", "without a key"},
+		{`SchedulerParameters="bf_interval=3`, "unclosed quote"},
+		{"SchedulerParameters=bf_interval=0", "bf_interval"},
+		{"SchedulerParameters=bf_window", "needs a value"},
+		{"PriorityCalcPeriod=0", "at least 1 minute"},
+		{"PriorityMaxAge=UNLIMITED", "not modelled"},
+		{"PriorityMaxAge=99999999999-0", "over"},
+		{"PriorityMaxAge=1234567890123", "not a Slurm time"},
+		{"PriorityWeightAge=1 \\\n" + strings.Repeat("x", 1<<20), "longer than"},
+	} {
+		_, _, err := ParseConf(strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%.60q: got %v, want an error with %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestConfLines(t *testing.T) {
+	for _, tc := range []struct {
+		in   []int
+		want string
+	}{
+		{[]int{4}, "line 4"},
+		{[]int{1, 2, 3, 7}, "lines 1-3, 7"},
+		{[]int{1, 3, 5, 7, 9, 11, 13, 15, 17, 19}, "lines 1, 3, 5, 7, 9, 11, 13, 15 and 2 more"},
+	} {
+		if got := confLines(tc.in); got != tc.want {
+			t.Errorf("confLines(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzParseConf(f *testing.F) {
+	seed, err := os.ReadFile("testdata/slurm.conf")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(seed))
+	for _, s := range []string{"PartitionName=a Nodes=n[1-3]", "SchedulerParameters=bf_interval=-1", "x=\"y", "a=b \\\n c=d",
+		"PartitionName=DEFAULT Nodes=r[1-9]c[01-99]\nPartitionName=x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		c, _, err := ParseConf(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, p := range c.Partitions {
+			n += len(p.Nodes)
+			if p.Name == "" || p.MaxTime < 0 || p.DefaultTime < 0 || p.MaxNodes < 0 {
+				t.Fatalf("partition %+v", p)
+			}
+		}
+		if n > maxNodeNames*(len(c.Partitions)+1) {
+			t.Fatalf("%d node names", n)
+		}
+		if c.MaxAge < 0 || c.CalcPeriod < 0 || c.BackfillWindow < 0 || c.DecayHalfLife < -1 || c.SchedMinInterval < -1 {
+			t.Fatalf("negative time in %+v", c)
+		}
+	})
+}
