@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/sched"
@@ -25,6 +27,10 @@ type checked struct {
 	origin int64
 	// names are the SWF numbers' names: users, accounts, partitions, QOS.
 	users, accounts, partitions, qos []string
+	// index is each Slurm job id's place in the workload; cpus the
+	// node's CPUs (the NodeName line's CPUs=).
+	index map[string]int
+	cpus  int64
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the
@@ -37,7 +43,19 @@ func prepare(rec *recording) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{rec: rec}
+	c := &checked{rec: rec, index: map[string]int{}}
+	for _, l := range strings.Split(rec.Conf, "\n") {
+		for _, f := range strings.Fields(l) {
+			if k, v, _ := strings.Cut(f, "="); strings.HasPrefix(l, "NodeName=") && strings.EqualFold(k, "CPUs") {
+				if c.cpus, err = strconv.ParseInt(v, 10, 64); err != nil || c.cpus <= 0 {
+					return nil, fmt.Errorf("the NodeName line's CPUs=%q: want a count", v)
+				}
+			}
+		}
+	}
+	if c.cpus == 0 {
+		return nil, errors.New("the recorded slurm.conf has no NodeName line with CPUs=")
+	}
 	index := func(names *[]string, s string) int64 {
 		if i := slices.Index(*names, s); i >= 0 {
 			return int64(i + 1)
@@ -59,6 +77,7 @@ func prepare(rec *recording) (*checked, error) {
 				i, id, r.User, r.Account, r.Partition, r.QOS, r.CPUs, p.User, p.Account, p.Partition, p.QOS, p.CPUs)
 		}
 		c.real = append(c.real, r)
+		c.index[id] = i
 		first = min(first, r.Submit)
 	}
 	c.origin = first
@@ -84,6 +103,8 @@ func prepare(rec *recording) (*checked, error) {
 type simulated struct {
 	name   string
 	starts []int64
+	// backfilled counts the jobs backfill started.
+	backfilled int
 	// prios[k][id] is the simulated priority of job id at sample k; nil
 	// when the policy has no priority to compare.
 	prios []map[string]int64
@@ -107,6 +128,8 @@ type figures struct {
 	// Slurm's start| in seconds.
 	Within    float64 `json:"within_bf_interval"`
 	MeanError float64 `json:"mean_start_error"`
+	// Backfilled is the share of jobs backfill started.
+	Backfilled float64 `json:"backfilled"`
 	// PrioSamples counts the (sample, pending job) pairs compared;
 	// PrioAbs and PrioRel are the mean |simulated − Slurm's priority| and
 	// the mean of it over Slurm's priority; nil when not modelled.
@@ -155,6 +178,7 @@ func score(c *checked, s *simulated) (figures, error) {
 		errSum += math.Abs(float64(d))
 	}
 	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
+	f.Backfilled = float64(s.backfilled) / float64(n)
 	if s.prios == nil {
 		return f, nil
 	}
@@ -185,7 +209,7 @@ func score(c *checked, s *simulated) (figures, error) {
 // runEASY is plain EASY (FCFS order, backfilling with the time limits as
 // estimates) on the node's CPUs as one pool.
 func runEASY(ctx context.Context, c *checked) (*simulated, error) {
-	res, err := sched.Run(ctx, sched.EASY(siteCPUs), c.jobs)
+	res, err := sched.Run(ctx, sched.EASY(c.cpus), c.jobs)
 	if err != nil {
 		return nil, err
 	}
@@ -202,18 +226,24 @@ func startsOf(name string, c *checked, res *sched.Result) (*simulated, error) {
 			return nil, fmt.Errorf("%s: job %d never started", name, r.Job.ID)
 		}
 		s.starts[r.Job.ID-1] = r.Start + c.origin
+		if r.Backfilled {
+			s.backfilled++
+		}
 	}
 	return s, nil
 }
 
 // result is the whole comparison of a recording.
 type result struct {
-	Workload string    `json:"workload"`
-	Jobs     int       `json:"jobs"`
-	Waits    [3]int64  `json:"real_waits"` // median, mean, longest (s)
-	Span     int64     `json:"span"`       // first submission to last end (s)
-	Samples  int       `json:"samples"`
-	Figures  []figures `json:"figures"`
+	Workload string   `json:"workload"`
+	Jobs     int      `json:"jobs"`
+	Waits    [3]int64 `json:"real_waits"` // median, mean, longest (s)
+	Span     int64    `json:"span"`       // first submission to last end (s)
+	Samples  int      `json:"samples"`
+	// Backfilled is the share of jobs Slurm's backfill started (its
+	// log); -1 without the log.
+	Backfilled float64   `json:"backfilled"`
+	Figures    []figures `json:"figures"`
 }
 
 // compare runs every simulation on the recording and scores each.
@@ -234,6 +264,16 @@ func compare(rec *recording) (*result, error) {
 	slices.Sort(waits)
 	res.Waits = [3]int64{waits[len(waits)/2], sum / int64(len(waits)), waits[len(waits)-1]}
 	res.Span = last - (c.jobs[0].Submit + c.origin)
+	res.Backfilled = -1
+	if len(rec.Log) > 0 {
+		bf := 0
+		for _, l := range rec.Log {
+			if _, ok := c.index[l.ID]; ok && l.Backfill {
+				bf++
+			}
+		}
+		res.Backfilled = float64(bf) / float64(len(c.real))
+	}
 	for _, run := range []func(context.Context, *checked) (*simulated, error){runSlurm, runEASY} {
 		s, err := run(ctx, c)
 		if err != nil {
@@ -254,16 +294,20 @@ func compare(rec *recording) (*result, error) {
 // table is the README's region: the workload and the figures.
 func table(r *result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\nSlurm's waits: median %d s, mean %d s, longest %d s; %d s from the first submission to the last end; %d samples of the pending jobs' priorities (sprio, every %v).\n\n",
+	fmt.Fprintf(&b, "%s\nSlurm's waits: median %d s, mean %d s, longest %d s; %d s from the first submission to the last end; %d samples of the pending jobs' priorities (sprio, every %v)",
 		r.Workload, r.Waits[0], r.Waits[1], r.Waits[2], r.Span, r.Samples, sampleEvery)
-	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	if r.Backfilled >= 0 {
+		fmt.Fprintf(&b, "; backfill started %.1f%% of the jobs (slurmctld's log), the main scheduler the rest", 100*r.Backfilled)
+	}
+	b.WriteString(".\n\n")
+	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, f := range r.Figures {
 		prio := "| – | n/a | n/a |"
 		if f.PrioAbs != nil {
 			prio = fmt.Sprintf("| %d | %.0f | %.1f%% |", f.PrioSamples, *f.PrioAbs, 100**f.PrioRel)
 		}
-		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, prio)
+		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s | %.1f%% %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, 100*f.Backfilled, prio)
 	}
 	return b.String()
 }

@@ -137,12 +137,31 @@ func TestLiveSlurmCheck(t *testing.T) {
 		t.Skip("-short: the live Slurm check takes about four minutes")
 	}
 	conf := filepath.Join(t.TempDir(), "site.conf")
-	if err := os.WriteFile(conf, []byte(siteConf), 0o644); err != nil {
+	// BATCHQ_SLURMCHECK_LOGS=DIR: slurmctld logs the main scheduler's and
+	// backfill's decisions (debug level: it slows slurmctld down a little)
+	// and its log is copied to DIR, to see why a job started when it did.
+	logs := os.Getenv("BATCHQ_SLURMCHECK_LOGS")
+	extra := ""
+	if logs != "" {
+		extra = "SlurmctldDebug=debug\nDebugFlags=Backfill,SelectType\n"
+	}
+	if err := os.WriteFile(conf, []byte(siteConf+extra), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("SLURM_CLUSTER_CPUS", strconv.Itoa(siteCPUs))
 	t.Setenv("SLURM_CLUSTER_CONF", conf)
 	dir, env := slurmtest.Start(t)
+	if logs != "" {
+		t.Cleanup(func() {
+			b, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
+			if err == nil {
+				err = os.WriteFile(filepath.Join(logs, "slurmctld.log"), b, 0o644)
+			}
+			if err != nil {
+				t.Errorf("BATCHQ_SLURMCHECK_LOGS: %v", err)
+			}
+		})
+	}
 	if _, err := exec.LookPath("runuser"); err != nil {
 		t.Fatal("runuser is not on PATH: the workload is submitted as several users")
 	}
@@ -202,6 +221,13 @@ func TestLiveSlurmCheck(t *testing.T) {
 	rec.Samples, rec.Decays = smp.samples, smp.decays
 	rec.Sacct = must(slurmCmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctFormat))
 	rec.SharesEnd = must(slurmCmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...))
+	logText, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Log, err = parseCtldLog(string(logText), time.Local); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("run took %v; %d priority samples, %d decay runs", time.Since(start).Round(time.Second), len(rec.Samples), len(rec.Decays))
 
 	res, err := compare(rec)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // recording is what the live check measured: the site (the slurm.conf
@@ -32,6 +33,18 @@ type recording struct {
 	// (priority_last_decay_ran): each is a PriorityCalcPeriod tick, when
 	// usage is decayed and every pending job's priority recomputed.
 	Decays []int64 `json:"decays_ms"`
+	// Log is what slurmctld's log (info level) says of each job: when
+	// it was allocated and completed, to the millisecond, and whether
+	// backfill started it (else the main scheduler did).
+	Log []logJob `json:"slurmctld_log"`
+}
+
+// logJob is one job in slurmctld's log.
+type logJob struct {
+	ID       string `json:"id"`
+	Start    int64  `json:"start_ms"`
+	End      int64  `json:"end_ms"`
+	Backfill bool   `json:"backfill"`
 }
 
 // sample is one sprio of the pending jobs: its lines are sprioFormat's.
@@ -47,7 +60,7 @@ const (
 	// size, partition and QOS factors.
 	sprioFormat = "%i|%Y|%A|%F|%J|%P|%Q"
 	sshareArgs  = "-a -P -l"
-	qosArgs     = "-P -n show qos format=name,priority"
+	qosArgs     = "-P show qos format=Name,Priority"
 )
 
 func readRecording(path string) (*recording, error) {
@@ -67,6 +80,48 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 		return nil, fmt.Errorf("%s: %d job ids for %d planned jobs", name, len(r.IDs), len(r.Workload))
 	}
 	return &r, nil
+}
+
+// parseCtldLog reads the starts and ends of jobs from slurmctld's log,
+// whose times are local (loc) to the millisecond: "sched: Allocate
+// JobId=N" (the main scheduler), "sched/backfill: _start_job: Started
+// JobId=N" (backfill) and "_job_complete: JobId=N done". Jobs in the
+// order of their start.
+func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
+	var out []logJob
+	at := map[string]int{}
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) < 25 || l[0] != '[' || l[24] != ']' {
+			continue
+		}
+		msg := l[26:]
+		var id string
+		kind := 0
+		switch {
+		case strings.HasPrefix(msg, "sched: Allocate JobId="):
+			id, kind = strings.Fields(msg[len("sched: Allocate JobId="):])[0], 1
+		case strings.HasPrefix(msg, "sched/backfill: _start_job: Started JobId="):
+			id, kind = strings.Fields(msg[len("sched/backfill: _start_job: Started JobId="):])[0], 2
+		case strings.HasPrefix(msg, "_job_complete: JobId=") && strings.HasSuffix(msg, " done"):
+			id, kind = strings.TrimSuffix(msg[len("_job_complete: JobId="):], " done"), 3
+		default:
+			continue
+		}
+		t, err := time.ParseInLocation("2006-01-02T15:04:05.000", l[1:24], loc)
+		if err != nil {
+			return nil, fmt.Errorf("slurmctld log: %q: %w", l, err)
+		}
+		ms := t.UnixMilli()
+		if kind == 3 {
+			if i, ok := at[id]; ok {
+				out[i].End = ms
+			}
+			continue
+		}
+		at[id] = len(out)
+		out = append(out, logJob{ID: id, Start: ms, Backfill: kind == 2})
+	}
+	return out, nil
 }
 
 // realJob is one job as sacct shows it (its allocation line).

@@ -81,7 +81,7 @@ type plannedJob struct {
 // queue of a minute or so of work forms and backfill has holes to fill.
 const (
 	workloadJobs = 200
-	workloadGap  = 600 // mean gap, milliseconds
+	workloadGap  = 700 // mean gap, milliseconds
 	workloadSeed = 33
 )
 
