@@ -60,8 +60,9 @@ type Config struct {
 	// scheduler when nothing triggers it (0: 60 s).
 	SchedInterval int64
 	// SchedMinInterval is sched_min_interval: the least time between two
-	// runs of the main scheduler triggered by submissions and ends
-	// (0: 2 s; -1: none, Slurm's 0).
+	// runs of the main scheduler triggered by submissions and ends. Slurm
+	// gives it in microseconds, default 2 µs, below this model's 1-second
+	// clock: 0 (and -1, Slurm's 0) is no minimum.
 	SchedMinInterval int64
 	// OverTimeLimit is OverTimeLimit: how long past its time limit a job
 	// may run before it is killed (0: none).
@@ -114,4 +115,8 @@ type Association struct {
 	Account, Parent, User string
 	// Shares is RawShares (sshare) or Share (sacctmgr); 0 is 1.
 	Shares int64
+	// Priority is the association's Priority (sacctmgr), which feeds
+	// the assoc factor normalised by the largest; 0 inherits the parent
+	// account's.
+	Priority int64
 }

@@ -1,0 +1,263 @@
+package slurm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// Policy is Slurm's scheduling of one site's configuration on one
+// machine: multifactor priority, the main scheduler and sched/backfill.
+// It is a sched.Scheduler and keeps state across passes (usage, the
+// priority-ordered queue, the times of its cycles), so use a Policy for
+// one simulation only. It is not safe for concurrent use.
+type Policy struct {
+	cfg  Config
+	mach sched.Config
+
+	// The machine as Slurm counts it: nodes (node_record_count), CPUs
+	// (cluster_cpus), and the CPUs of one node, which a backfill
+	// reservation holds whole. One pool of P processors is P nodes of one
+	// CPU.
+	nodes, cpus, perNode int64
+
+	parts      []part
+	partByName map[string]int
+	defPart    int
+	maxPartJF  int64
+	qosMax     int64
+	tree       *tree
+
+	jobs    map[int64]*jobRec // waiting and running
+	queue   []*jobRec         // waiting, in Slurm's order once sorted
+	sorted  bool
+	running []*jobRec
+	// Unrunnable counts the jobs no partition lets start, by reason.
+	unrunnable map[string]int
+
+	// The clocks. started: t0 is set (the first job seen). Calculations
+	// run at t0 + k·CalcPeriod; lastRan is the last one (g_last_ran).
+	started                   bool
+	t0, nextCalc, lastRan     int64
+	lastMain, lastFull        int64
+	mainPending, fullPending  bool
+	nextBF                    int64
+	bfDirty                   bool
+	observed                  bool // Run's observer reports submissions and ends
+	sim                       *sched.Sim
+	armed                     int64 // the earliest wake-up still to come (Run)
+	decayF                    float64
+	calcPeriod, maxAge, bfInt int64
+	bfWin, bfRes, bfTest      int64
+	schedInt, minInt          int64
+
+	// Per pass: the waiting jobs' pointers, built when first needed.
+	ptrs   map[int64]*sched.Job
+	ptrsOK bool
+	seq    uint64
+	prof   sched.Profile
+	ends   []*jobRec
+	perUsr map[int64]int64
+}
+
+// jobRec is what the policy keeps of a waiting or running job.
+type jobRec struct {
+	id, submit, user int64
+	assoc            int // the user association in the fair-share tree
+	part             int
+	qos              string
+	cpus, minNodes   int64
+	limit            int64 // the time limit, seconds
+	prio             int64
+	tier             int64
+	held             string // why no partition can run it ("" if it can)
+	running          bool
+	start            int64
+	idx              int    // in running
+	seen             uint64 // the last pass that saw it waiting (without Run)
+}
+
+// part is a partition as the policy uses it.
+type part struct {
+	Partition
+	nodes int64 // its node count (the machine's if Nodes is nil)
+}
+
+const (
+	never    = math.MaxInt64
+	yearSecs = 365 * 24 * 3600
+	// defQueueDepth is default_queue_depth: the jobs a main scheduler run
+	// triggered by an event tests (a periodic run tests them all).
+	defQueueDepth = 100
+)
+
+// New checks site and machine and returns the policy. machine describes
+// the machine (MachineSize for one pool of processors, or Nodes) and the
+// simulator's options; its Scheduler must be nil, since the Policy is it.
+func New(site Config, machine sched.Config) (*Policy, error) {
+	if err := site.Validate(); err != nil {
+		return nil, err
+	}
+	if machine.Scheduler != nil {
+		return nil, errors.New("slurm: machine.Scheduler must be nil: the Policy is the scheduler")
+	}
+	if err := machine.Validate(); err != nil {
+		return nil, fmt.Errorf("slurm: machine: %w", err)
+	}
+	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
+		ptrs: map[int64]*sched.Job{}, perUsr: map[int64]int64{}, armed: never}
+	if len(machine.Nodes) > 0 {
+		for _, n := range machine.Nodes {
+			p.nodes += n.Count
+			p.cpus += n.Count * n.Cores
+		}
+		p.perNode = max(1, p.cpus/max(p.nodes, 1))
+	} else {
+		p.nodes, p.cpus, p.perNode = machine.MachineSize, machine.MachineSize, 1
+	}
+	p.partByName = map[string]int{}
+	p.defPart = -1
+	for i, pt := range site.Partitions {
+		n := p.nodes
+		if pt.Nodes != nil {
+			n = int64(len(pt.Nodes))
+		}
+		p.parts = append(p.parts, part{Partition: pt, nodes: n})
+		p.partByName[pt.Name] = i
+		p.maxPartJF = max(p.maxPartJF, pt.PriorityJobFactor)
+		if pt.Default && p.defPart < 0 {
+			p.defPart = i
+		}
+	}
+	if len(p.parts) == 0 {
+		p.parts = []part{{Partition: Partition{Name: "default", Default: true}, nodes: p.nodes}}
+		p.partByName["default"] = 0
+	}
+	if p.defPart < 0 {
+		p.defPart = 0
+	}
+	for _, v := range site.QOS {
+		p.qosMax = max(p.qosMax, v)
+	}
+	p.tree = newTree(&site)
+	p.calcPeriod = or(site.CalcPeriod, 300)
+	p.maxAge = or(site.MaxAge, 7*24*3600)
+	p.bfInt = or(site.BackfillInterval, 30)
+	p.bfWin = or(site.BackfillWindow, 24*3600)
+	p.bfRes = or(site.BackfillResolution, 60)
+	p.bfTest = or(site.BackfillMaxJobTest, 500)
+	p.schedInt = or(site.SchedInterval, 60)
+	p.minInt = max(site.SchedMinInterval, 0)
+	switch hl := site.DecayHalfLife; {
+	case hl == 0:
+		p.decayF = 1 - 0.693/float64(7*24*3600)
+	case hl > 0:
+		p.decayF = 1 - 0.693/float64(hl)
+	default:
+		p.decayF = 1
+	}
+	return p, nil
+}
+
+func or(v, def int64) int64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Name is "slurm", or "slurm/builtin" with Config.Builtin.
+func (p *Policy) Name() string {
+	if p.cfg.Builtin {
+		return "slurm/builtin"
+	}
+	return "slurm"
+}
+
+// Priority returns the current priority of waiting job id, as sprio
+// shows it: the one Slurm last computed (at submission or at the last
+// PriorityCalcPeriod), false if the job is not waiting.
+func (p *Policy) Priority(id int64) (int64, bool) {
+	r, ok := p.jobs[id]
+	if !ok || r.running {
+		return 0, false
+	}
+	return r.prio, true
+}
+
+// name turns an SWF number into Slurm's name through m.
+func name(m map[int64]string, v int64) string {
+	if s, ok := m[v]; ok {
+		return s
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// newRec builds the record of a job arriving now: its association,
+// partition, QOS and time limit, and whether its partition can ever run
+// it. limit ≤ 0 means none given (the partition's DefaultTime or MaxTime
+// applies). It does not compute the priority.
+func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
+	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1)}
+	r.part = p.partOf(j)
+	if len(p.cfg.Partitions) > 0 && j.Queue >= 0 {
+		if _, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; !ok {
+			r.held = "unknown partition"
+		}
+	}
+	pt := &p.parts[r.part]
+	r.tier = pt.PriorityTier
+	if limit <= 0 {
+		limit = or(pt.DefaultTime, pt.MaxTime)
+		if limit <= 0 {
+			limit = yearSecs
+		}
+	}
+	r.limit = limit
+	if r.held == "" {
+		switch {
+		case pt.MaxTime > 0 && limit > pt.MaxTime:
+			r.held = "time limit above the partition's MaxTime"
+		case pt.MaxNodes > 0 && r.minNodes > pt.MaxNodes:
+			r.held = "more nodes than the partition's MaxNodes"
+		case r.minNodes > pt.nodes:
+			r.held = "more nodes than the partition has"
+		}
+	}
+	r.qos = "normal"
+	if j.Partition >= 0 {
+		r.qos = name(p.cfg.QOSNames, j.Partition)
+	}
+	r.assoc = p.assocOf(j)
+	return r
+}
+
+// assocOf returns the user association a job runs under: its user under
+// its account (SWF Group), else under the user's first account, created
+// with one share if the tree does not have it.
+func (p *Policy) assocOf(j *swf.Job) int {
+	user := name(p.cfg.UserNames, j.User)
+	acct := "root"
+	if len(p.cfg.Associations) > 0 {
+		acct = ""
+		if j.Group >= 0 {
+			acct = name(p.cfg.AccountNames, j.Group)
+		}
+		if _, ok := p.tree.byName[[2]string{acct, user}]; !ok {
+			if d, ok := p.tree.defAcct[user]; ok {
+				acct = d
+			} else if acct == "" {
+				acct = "root"
+			}
+		}
+	}
+	i := p.tree.user(user, acct, 1, 0)
+	if p.tree.dirty {
+		p.tree.finish()
+	}
+	return i
+}

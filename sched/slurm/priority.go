@@ -1,0 +1,227 @@
+package slurm
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// priority is _get_priority_internal for a job with one partition: the
+// weighted factors summed in Slurm's order as float64 (age, assoc, fair
+// share, job size, partition, QOS), at least 1 (0 is for held jobs),
+// truncated to an integer and capped at 2^32−1.
+func (p *Policy) priority(r *jobRec, now int64) int64 {
+	c := &p.cfg
+	var age, assocF, fs, js, partF, qos float64
+	if c.WeightAge > 0 {
+		diff := max(now-r.submit, 0)
+		if diff < p.maxAge {
+			age = float64(diff) / float64(p.maxAge)
+		} else {
+			age = 1
+		}
+	}
+	if c.WeightFairshare > 0 {
+		if c.ClassicFairshare {
+			fs = p.tree.classicFactor(r.assoc)
+		} else {
+			fs = p.tree.a[r.assoc].fsFactor
+		}
+	}
+	if c.WeightJobSize > 0 {
+		js = p.jobSize(r)
+	}
+	if c.WeightPartition > 0 && p.maxPartJF > 0 {
+		partF = float64(p.parts[r.part].PriorityJobFactor) / float64(p.maxPartJF)
+	}
+	if c.WeightQOS > 0 && p.qosMax > 0 {
+		qos = float64(c.QOS[r.qos]) / float64(p.qosMax)
+	}
+	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
+		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
+	}
+	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
+		js*float64(c.WeightJobSize) + partF*float64(c.WeightPartition) + qos*float64(c.WeightQOS)
+	if prio < 1 {
+		prio = 1
+	}
+	return min(int64(prio), 1<<32-1)
+}
+
+// jobSize is the job-size factor without SMALL_RELATIVE_TO_TIME: the
+// mean of the node fraction min_nodes/N and the CPU fraction CPUs/C
+// (their complements with PriorityFavorSmall), in [0, 1].
+func (p *Policy) jobSize(r *jobRec) float64 {
+	n, c := float64(p.nodes), float64(p.cpus)
+	m, k := float64(r.minNodes), float64(r.cpus)
+	var js float64
+	if p.cfg.FavorSmall {
+		js = (n - m) / n
+		if r.cpus > 0 {
+			js = (js + (c-k)/c) / 2
+		}
+	} else {
+		js = m / n
+		if r.cpus > 0 {
+			js = (js + k/c) / 2
+		}
+	}
+	return min(max(js, 0), 1)
+}
+
+// less is sort_job_queue2's order: partition PriorityTier descending,
+// priority descending, submission ascending, job ID ascending.
+func less(a, b *jobRec) int {
+	if a.tier != b.tier {
+		return cmp.Compare(b.tier, a.tier)
+	}
+	if a.prio != b.prio {
+		return cmp.Compare(b.prio, a.prio)
+	}
+	if a.submit != b.submit {
+		return cmp.Compare(a.submit, b.submit)
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// enqueue adds a waiting job with its priority at submission.
+func (p *Policy) enqueue(r *jobRec, now int64) {
+	p.jobs[r.id] = r
+	r.prio = p.priority(r, now)
+	if p.sorted {
+		i, _ := slices.BinarySearchFunc(p.queue, r, less)
+		p.queue = slices.Insert(p.queue, i, r)
+	} else {
+		p.queue = append(p.queue, r)
+	}
+	p.changed()
+}
+
+// changed notes that the queue or the machine changed: the main
+// scheduler should run, and the next backfill cycle has work.
+func (p *Policy) changed() {
+	p.mainPending, p.fullPending, p.bfDirty = true, true, true
+}
+
+// sortQueue drops the jobs that left the queue and sorts the rest.
+func (p *Policy) sortQueue() {
+	q := p.queue[:0]
+	for _, r := range p.queue {
+		if !r.running && p.jobs[r.id] == r {
+			q = append(q, r)
+		}
+	}
+	clear(p.queue[len(q):])
+	p.queue = q
+	if !p.sorted {
+		slices.SortFunc(p.queue, less)
+		p.sorted = true
+	}
+}
+
+// begin sets the clocks at the first job the policy sees.
+func (p *Policy) begin(now int64) {
+	if p.started {
+		return
+	}
+	p.started = true
+	p.t0, p.lastRan = now, now
+	p.nextCalc = now + p.calcPeriod
+	p.lastMain, p.lastFull = now-p.schedInt, now
+	p.nextBF = now + p.bfInt
+	if p.cfg.ClassicFairshare {
+		p.tree.classicAccounts()
+	} else {
+		p.tree.fairTree()
+	}
+}
+
+// catchUp runs every PriorityCalcPeriod calculation due by now. While no
+// job runs or waits, the calculations that would have happened are
+// folded into the last one: decay composes (d^a·d^b = d^(a+b)) and no
+// usage is added.
+func (p *Policy) catchUp(now int64) {
+	if !p.started || now < p.nextCalc {
+		return
+	}
+	if len(p.jobs) == 0 {
+		k := (now - p.nextCalc) / p.calcPeriod
+		p.nextCalc += k * p.calcPeriod
+	}
+	for p.nextCalc <= now {
+		p.calc(p.nextCalc)
+		p.nextCalc += p.calcPeriod
+	}
+}
+
+// calc is one run of the decay thread at t (_decay_thread): classic
+// computes the accounts' effective usage first, then usage decays by
+// d^Δ and the running jobs add theirs; Fair Tree then ranks the users;
+// every waiting job gets its priority again.
+func (p *Policy) calc(t int64) {
+	if p.cfg.ClassicFairshare {
+		p.tree.classicAccounts()
+	}
+	if dt := t - p.lastRan; dt > 0 {
+		f := math.Pow(p.decayF, float64(dt))
+		if f < math.SmallestNonzeroFloat64 {
+			f = math.SmallestNonzeroFloat64
+		}
+		if f != 1 {
+			p.tree.decay(f)
+		}
+		for _, r := range p.running {
+			p.accrue(r, t)
+		}
+	}
+	p.lastRan = t
+	if !p.cfg.ClassicFairshare {
+		p.tree.fairTree()
+	}
+	if len(p.queue) == 0 {
+		return
+	}
+	moved := false
+	for _, r := range p.queue {
+		if r.running || p.jobs[r.id] != r {
+			continue
+		}
+		if np := p.priority(r, t); np != r.prio {
+			r.prio, moved = np, true
+		}
+	}
+	if moved {
+		p.sorted = false
+		p.changed()
+	}
+}
+
+// accrue adds job r's usage from the last calculation (or its start) to
+// end: CPUs × Δ × d^Δ (_apply_new_usage).
+func (p *Policy) accrue(r *jobRec, end int64) {
+	from := max(r.start, p.lastRan)
+	dt := float64(max(end-from, 0))
+	if dt == 0 {
+		return
+	}
+	p.tree.addUsage(r.assoc, dt*math.Pow(p.decayF, dt)*float64(r.cpus))
+}
+
+// ended records that job id ended (or was cancelled) at now: a running
+// job adds its last usage (priority_p_job_end).
+func (p *Policy) ended(id, now int64) {
+	r, ok := p.jobs[id]
+	if !ok {
+		return
+	}
+	delete(p.jobs, id)
+	if r.running {
+		p.catchUp(now)
+		p.accrue(r, now)
+		last := p.running[len(p.running)-1]
+		p.running[r.idx] = last
+		last.idx = r.idx
+		p.running = p.running[:len(p.running)-1]
+	}
+	p.changed()
+}

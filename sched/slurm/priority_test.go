@@ -1,0 +1,184 @@
+package slurm_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+func mkJob(id, submit, user, procs, run, limit int64) swf.Job {
+	j := swf.NewJob()
+	j.ID, j.Submit, j.User, j.AllocProcs, j.ReqProcs, j.RunTime, j.ReqTime = id, submit, user, procs, procs, run, limit
+	return j
+}
+
+// probe runs jobs under site on machine and, at each submission of a job
+// in at, reads the priorities of the waiting jobs listed for it.
+func probe(t *testing.T, site slurm.Config, machine sched.Config, jobs []swf.Job, at map[int64][]int64) map[[2]int64]int64 {
+	t.Helper()
+	p, err := slurm.New(site, machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int64]int64{}
+	obs := sched.Hooks{Submit: func(now int64, j *swf.Job) {
+		for _, id := range at[j.ID] {
+			pr, ok := p.Priority(id)
+			if !ok {
+				t.Errorf("at job %d's submission (t=%d) job %d is not waiting", j.ID, now, id)
+			}
+			got[[2]int64{j.ID, id}] = pr
+		}
+	}}
+	if _, err := p.Run(context.Background(), jobs, obs); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestPriorityFactors works one job's priority out by hand from
+// priority/multifactor's formulas, with values exact in binary so that
+// Slurm's float sum truncates to the integer written.
+func TestPriorityFactors(t *testing.T) {
+	site := slurm.Config{
+		WeightAge: 1000, WeightJobSize: 2048, WeightPartition: 3000, WeightQOS: 4000, WeightAssoc: 500,
+		MaxAge: 800, CalcPeriod: 100,
+		Partitions: []slurm.Partition{
+			{Name: "p1", PriorityJobFactor: 1, Default: true},
+			{Name: "p2", PriorityJobFactor: 2},
+		},
+		QOS: map[string]int64{"normal": 0, "high": 10},
+		Associations: []slurm.Association{
+			{Account: "a1", Priority: 4}, {Account: "a2", Priority: 8},
+			{Account: "a1", User: "u1"}, {Account: "a2", User: "u2"},
+		},
+		PartitionNames: map[int64]string{1: "p1", 2: "p2"},
+		QOSNames:       map[int64]string{1: "high"},
+		UserNames:      map[int64]string{1: "u1", 2: "u2", 3: "u2"},
+		AccountNames:   map[int64]string{1: "a1", 2: "a2"},
+	}
+	// One pool of 128 processors: 128 nodes of one CPU.
+	machine := sched.Config{MachineSize: 128}
+	blocker := mkJob(1, 0, 2, 128, 10000, 10000)
+	blocker.Queue, blocker.Group = 2, 2
+	a := mkJob(2, 100, 1, 16, 60, 60)
+	a.Queue, a.Partition, a.Group = 1, 1, 1
+	probeAt := mkJob(3, 300, 3, 1, 60, 60)
+	got := probe(t, site, machine, []swf.Job{blocker, a, probeAt}, map[int64][]int64{2: {2}, 3: {2}})
+
+	// At submission (t=100): age 0; assoc 4/8 = 0.5 → 250; job size
+	// (1/128 + 16/128)/2 = 17/256 → 2048·17/256 = 136; partition 1/2 →
+	// 1500; QOS 10/10 → 4000.
+	if want := int64(250 + 136 + 1500 + 4000); got[[2]int64{2, 2}] != want {
+		t.Errorf("priority at submission = %d, want %d", got[[2]int64{2, 2}], want)
+	}
+	// At the calculation of t=300: age (300−100)/800 = 0.25 → 250 more.
+	if want := int64(250 + 250 + 136 + 1500 + 4000); got[[2]int64{3, 2}] != want {
+		t.Errorf("priority at t=300 = %d, want %d", got[[2]int64{3, 2}], want)
+	}
+}
+
+// TestFavorSmallAndNodes works the job-size factor out on a machine of
+// nodes with PriorityFavorSmall: 4 nodes of 8 CPUs, a job of 2 nodes and
+// 8 CPUs: ((4−2)/4 + (32−8)/32)/2 = (0.5 + 0.75)/2 = 0.625.
+func TestFavorSmallAndNodes(t *testing.T) {
+	site := slurm.Config{WeightJobSize: 1024, FavorSmall: true}
+	machine := sched.Config{Nodes: []swf.Node{{Name: "n", Count: 4, Cores: 8}}}
+	blocker := mkJob(1, 0, 1, 32, 1000, 1000)
+	j := mkJob(2, 10, 1, 8, 60, 60)
+	j.Demand = &swf.Demand{Nodes: 2, Cores: 4}
+	got := probe(t, site, machine, []swf.Job{blocker, j}, map[int64][]int64{2: {2}})
+	if want := int64(640); got[[2]int64{2, 2}] != want {
+		t.Errorf("job size priority = %d, want %d", got[[2]int64{2, 2}], want)
+	}
+}
+
+// fairshareCase is a tree root → A (3 shares) → u1, u2 (1 share each);
+// root → B (1 share) → u3. Without decay, u1 and u3 each run 8 CPUs for
+// 100 s (usage 800 each; root 1600). Probe jobs of the three users are
+// submitted at t=120, after the calculation of t=100, behind a job that
+// fills the machine; their priorities at submission are the fair-share
+// factor × 10000.
+func fairshareCase(t *testing.T, classic bool) (u1, u2, u3 int64) {
+	t.Helper()
+	site := slurm.Config{
+		WeightFairshare: 10000, DecayHalfLife: -1, CalcPeriod: 50, ClassicFairshare: classic,
+		Associations: []slurm.Association{
+			{Account: "A", Shares: 3}, {Account: "B", Shares: 1},
+			{Account: "A", User: "u1"}, {Account: "A", User: "u2"}, {Account: "B", User: "u3"},
+		},
+		UserNames:    map[int64]string{1: "u1", 2: "u2", 3: "u3"},
+		AccountNames: map[int64]string{1: "A", 2: "B"},
+	}
+	job := func(id, submit, user, group, procs, run int64) swf.Job {
+		j := mkJob(id, submit, user, procs, run, run)
+		j.Group = group
+		return j
+	}
+	jobs := []swf.Job{
+		job(1, 0, 1, 1, 8, 100), job(2, 0, 3, 2, 8, 100),
+		job(3, 110, 2, 1, 16, 1000), // fills the machine
+		job(4, 120, 1, 1, 1, 10), job(5, 120, 2, 1, 1, 10), job(6, 120, 3, 2, 1, 10),
+	}
+	got := probe(t, site, sched.Config{MachineSize: 16}, jobs, map[int64][]int64{4: {4}, 5: {5}, 6: {6}})
+	return got[[2]int64{4, 4}], got[[2]int64{5, 5}], got[[2]int64{6, 6}]
+}
+
+// TestFairshareClassic: normalised shares u1, u2 = 3/4·1/2 = 0.375, u3 =
+// 1/4. Normalised usage u1 = u3 = 800/1600 = 0.5, u2 = 0; accounts A = B
+// = 0.5. Effective usage UE = UA + (UE_parent − UA)·S_self/S_siblings:
+// u1 = 0.5 + (0.5−0.5)/2 = 0.5, u2 = 0 + (0.5−0)/2 = 0.25, u3 = 0.5 +
+// (0.5−0.5)·1 = 0.5. Factor 2^(−UE/S).
+func TestFairshareClassic(t *testing.T) {
+	u1, u2, u3 := fairshareCase(t, true)
+	want := func(ue, s float64) int64 { return int64(10000 * math.Pow(2, -ue/s)) }
+	if w := want(0.5, 0.375); u1 != w {
+		t.Errorf("u1: %d, want %d", u1, w)
+	}
+	if w := want(0.25, 0.375); u2 != w {
+		t.Errorf("u2: %d, want %d", u2, w)
+	}
+	if w := want(0.5, 0.25); u3 != w {
+		t.Errorf("u3: %d, want %d", u3, w)
+	}
+}
+
+// TestFairTree: under root, A has S = 3/4 and U = 800/1600 = 1/2, LF =
+// 1.5; B has S = 1/4, U = 1/2, LF = 0.5: A's users rank above B's. Under
+// A, u2 has no usage (LF = ∞) and u1 has U = 1, S = 1/2, LF = 0.5. The
+// walk ranks u2 3, u1 2, u3 1, of 3 users.
+func TestFairTree(t *testing.T) {
+	u1, u2, u3 := fairshareCase(t, false)
+	if u2 != 10000 || u1 != 6666 || u3 != 3333 {
+		t.Errorf("u1, u2, u3 = %d, %d, %d; want 6666, 10000, 3333", u1, u2, u3)
+	}
+}
+
+// TestFairTreeTies: four users directly under root with one share each;
+// u1 and u2 ran the same usage, u3 and u4 the same smaller one. u3 and u4
+// tie and share rank 4; u1 and u2 tie below and share rank 2 (the rank
+// without ties goes 4, 3, 2, 1).
+func TestFairTreeTies(t *testing.T) {
+	site := slurm.Config{WeightFairshare: 1000, DecayHalfLife: -1, CalcPeriod: 50}
+	jobs := []swf.Job{
+		mkJob(1, 0, 1, 4, 100, 100), mkJob(2, 0, 2, 4, 100, 100),
+		mkJob(3, 0, 3, 1, 1, 1), mkJob(4, 0, 4, 1, 1, 1), // make u3, u4 known
+		mkJob(5, 110, 1, 8, 1000, 1000), // fills the machine
+		mkJob(6, 120, 1, 1, 10, 10), mkJob(7, 120, 2, 1, 10, 10), mkJob(8, 120, 3, 1, 10, 10), mkJob(9, 120, 4, 1, 10, 10),
+	}
+	at := map[int64][]int64{9: {6, 7, 8, 9}}
+	// On 10 processors jobs 1–4 run at once: u1 and u2 use 400
+	// CPU-seconds each, u3 and u4 one. At job 9's submission jobs 6–9
+	// wait (the pass of t=120 comes after the arrivals).
+	got := probe(t, site, sched.Config{MachineSize: 10}, jobs, at)
+	want := map[int64]int64{6: 500, 7: 500, 8: 1000, 9: 1000}
+	for id, w := range want {
+		if g := got[[2]int64{9, id}]; g != w {
+			t.Errorf("job %d: priority %d, want %d", id, g, w)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package slurm
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// Run simulates jobs under the policy on its machine and returns the
+// simulator's Result (Result.Policy is Name). It is the whole Slurm loop:
+// wake-ups at every PriorityCalcPeriod while jobs wait or run, at the
+// next backfill cycle and periodic main scheduler run while jobs wait,
+// and a main scheduler run at submissions and ends. Jobs are killed at
+// their time limit plus OverTimeLimit (sched.Config.KillAtEstimate); a
+// job without a limit gets its partition's DefaultTime, else MaxTime,
+// else a year (Slurm's UNLIMITED in backfill). A job its partition can
+// never run (Unrunnable says why) is cancelled at submission, as Slurm
+// with EnforcePartLimits=ALL rejects it. The observers are told
+// everything as in sched.Run. A Policy runs once.
+func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer) (*sched.Result, error) {
+	if p.sim != nil || p.started {
+		return nil, errors.New("slurm: a Policy simulates once: make a new one with New")
+	}
+	cfg := p.mach
+	cfg.Scheduler = p
+	cfg.KillAtEstimate = true
+	s, err := sched.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.sim, p.observed = s, true
+	s.Observe(runObserver{p})
+	for _, o := range obs {
+		s.Observe(o)
+	}
+	jobs = p.limits(jobs)
+	// Every user's association exists from the start, as in Slurm's
+	// database, so that the tree does not change during the run.
+	var last int64
+	for i := range jobs {
+		p.assocOf(&jobs[i])
+		last = max(last, jobs[i].Submit)
+	}
+	if err := s.Load(jobs); err != nil {
+		return nil, err
+	}
+	// Run a simulated day at a time, checking ctx between, to the last
+	// arrival; Finish runs the rest.
+	for t := s.Now(); t <= last; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t += 24 * 3600
+		if err := s.RunUntil(t); err != nil {
+			return nil, err
+		}
+	}
+	return s.Finish()
+}
+
+// limits returns jobs with each time limit as Slurm enforces it in
+// ReqTime: a job without one gets its partition's, and OverTimeLimit is
+// added. It copies only if some job changes.
+func (p *Policy) limits(jobs []swf.Job) []swf.Job {
+	otl := p.cfg.OverTimeLimit
+	need := otl > 0
+	for i := 0; i < len(jobs) && !need; i++ {
+		need = jobs[i].ReqTime <= 0
+	}
+	if !need {
+		return jobs
+	}
+	out := make([]swf.Job, len(jobs))
+	copy(out, jobs)
+	for i := range out {
+		j := &out[i]
+		if j.ReqTime <= 0 {
+			pt := &p.parts[p.partOf(j)]
+			j.ReqTime = or(pt.DefaultTime, pt.MaxTime)
+			if j.ReqTime <= 0 {
+				j.ReqTime = yearSecs
+			}
+		}
+		j.ReqTime += otl
+	}
+	return out
+}
+
+// partOf is the index of job j's partition (the default one if it names
+// none or one that does not exist).
+func (p *Policy) partOf(j *swf.Job) int {
+	if len(p.cfg.Partitions) == 0 || j.Queue < 0 {
+		return p.defPart
+	}
+	if i, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; ok {
+		return i
+	}
+	return p.defPart
+}
+
+// Unrunnable counts, by reason, the jobs no partition can run (an
+// unknown partition, a time limit above MaxTime, more nodes than MaxNodes
+// or than the partition has): Run cancels them at submission; under a
+// plain Schedule they wait for ever.
+func (p *Policy) Unrunnable() map[string]int { return maps.Clone(p.unrunnable) }
+
+// runObserver tells the policy of Run's submissions and ends as they
+// happen.
+type runObserver struct{ p *Policy }
+
+func (o runObserver) OnSubmit(now int64, j *swf.Job) {
+	p := o.p
+	p.begin(now)
+	p.catchUp(now)
+	var nodes int64
+	if j.Demand != nil {
+		nodes = j.Demand.Nodes
+	}
+	r := p.newRec(j, j.Size(), nodes, j.ReqTime-p.cfg.OverTimeLimit)
+	if r.held != "" {
+		p.unrunnable[r.held]++
+		p.sim.Cancel(j.ID)
+		return
+	}
+	p.enqueue(r, now)
+}
+
+func (o runObserver) OnStart(int64, *swf.Job, bool) {}
+
+func (o runObserver) OnEnd(now int64, j *swf.Job, _ bool) {
+	o.p.ended(j.ID, now)
+	o.p.arm()
+}
+
+func (o runObserver) OnReservation(int64, *swf.Job, int64) {}

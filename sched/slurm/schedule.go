@@ -1,0 +1,319 @@
+package slurm
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/batchq/batchq/sched"
+)
+
+// Schedule implements sched.Scheduler: at each pass it catches up the
+// PriorityCalcPeriod calculations due, runs the main scheduler when a
+// submission or an end asked for it (no sooner than SchedMinInterval
+// after its last run) or SchedInterval has passed, and a backfill cycle
+// when BackfillInterval has passed and something changed since the last
+// one.
+//
+// Used as a plain sched.Scheduler (inside sched/forecast, say), without
+// Run's wake-ups, passes happen only at submissions and ends: the
+// calculations due meanwhile are caught up at the next pass with their own
+// times, the main scheduler runs at every pass, and backfill at the first
+// pass BackfillInterval or more after the last cycle. A job no partition
+// can run then waits for ever (Run cancels it at submission instead), and
+// the simulation ends in sched.ErrStall.
+func (p *Policy) Schedule(pass *sched.Pass) {
+	now := pass.Now()
+	p.ptrsOK = false
+	if !p.observed {
+		p.sync(pass)
+	}
+	if !p.started {
+		return
+	}
+	p.catchUp(now)
+	main := p.mainPending && (!p.observed || now >= p.lastMain+p.minInt)
+	full := p.fullPending && now >= p.lastFull+p.schedInt
+	if main || full {
+		p.mainRun(pass, full)
+	}
+	if !p.cfg.Builtin && p.bfDirty && now >= p.nextBF {
+		p.backfill(pass)
+	}
+	p.arm()
+}
+
+// sync finds, without Run's observer, the jobs that arrived and the jobs
+// that ended since the last pass. An end is dated to this pass: the
+// simulator does not say when it happened.
+func (p *Policy) sync(pass *sched.Pass) {
+	now := pass.Now()
+	if len(p.mach.Nodes) == 0 && pass.MachineSize() != p.cpus {
+		// A Policy plugged into another simulator takes its machine.
+		p.nodes, p.cpus = pass.MachineSize(), pass.MachineSize()
+	}
+	p.seq++
+	for j := range pass.Waiting() {
+		if r, ok := p.jobs[j.ID()]; ok {
+			r.seen = p.seq
+			continue
+		}
+		p.begin(now)
+		p.catchUp(now)
+		sw := j.SWF()
+		r := p.newRec(&sw, j.Size(), j.Demand().Nodes, j.Estimate())
+		if r.held != "" {
+			p.unrunnable[r.held]++
+		}
+		r.seen = p.seq
+		p.enqueue(r, now)
+	}
+	for _, r := range p.queue {
+		if !r.running && r.seen != p.seq && p.jobs[r.id] == r {
+			p.ended(r.id, now) // cancelled while waiting
+		}
+	}
+	if len(p.running) == 0 {
+		return
+	}
+	alive := p.perUsr // reused: the IDs still running
+	clear(alive)
+	for j := range pass.Running() {
+		alive[j.ID()] = 1
+	}
+	for i := len(p.running) - 1; i >= 0; i-- {
+		if r := p.running[i]; alive[r.id] == 0 {
+			p.ended(r.id, now)
+		}
+	}
+	clear(alive)
+}
+
+// ptr returns the simulator's handle of waiting job id in this pass.
+func (p *Policy) ptr(pass *sched.Pass, id int64) *sched.Job {
+	if !p.ptrsOK {
+		clear(p.ptrs)
+		for j := range pass.Waiting() {
+			p.ptrs[j.ID()] = j
+		}
+		p.ptrsOK = true
+	}
+	return p.ptrs[id]
+}
+
+// start starts r now through the pass; false if it does not fit (on a
+// machine of nodes the placement has the last word).
+func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
+	j := p.ptr(pass, r.id)
+	if j == nil {
+		return false
+	}
+	var err error
+	if backfilled {
+		err = pass.Backfill(j)
+	} else {
+		err = pass.Start(j)
+	}
+	if err != nil {
+		if !errors.Is(err, sched.ErrNoFit) {
+			r.held = err.Error() // a bug of the policy; never retry it
+		}
+		return false
+	}
+	p.onStart(r, pass.Now())
+	return true
+}
+
+// mainRun is the main scheduler (job_scheduler.c _schedule): the waiting
+// jobs in Slurm's order, each started if it fits now; a job that does not
+// fit makes its partition fail, and the nodes of a failed partition are
+// taken from every later job, so a partition over the same nodes (every
+// partition without Nodes) fails with it. A run triggered by an event
+// tests at most default_queue_depth (100) jobs; the periodic one tests
+// them all.
+func (p *Policy) mainRun(pass *sched.Pass, full bool) {
+	now := pass.Now()
+	p.sortQueue()
+	p.lastMain, p.mainPending = now, false
+	if full {
+		p.lastFull, p.fullPending = now, false
+	}
+	var failed []int
+	allFailed := false
+	depth := 0
+	for _, r := range p.queue {
+		if r.running {
+			continue
+		}
+		if !full && depth > defQueueDepth {
+			break
+		}
+		depth++
+		if r.held != "" || allFailed || p.blocked(r.part, failed) {
+			continue
+		}
+		if r.cpus <= pass.Free() && p.start(pass, r, false) {
+			continue
+		}
+		failed = append(failed, r.part)
+		if p.parts[r.part].Nodes == nil {
+			allFailed = true
+		}
+	}
+}
+
+// blocked reports whether partition i shares nodes with a failed one.
+func (p *Policy) blocked(i int, failed []int) bool {
+	for _, f := range failed {
+		if f == i || p.overlap(f, i) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Policy) overlap(a, b int) bool {
+	na, nb := p.parts[a].Nodes, p.parts[b].Nodes
+	if na == nil || nb == nil {
+		return true
+	}
+	for _, x := range na {
+		if slices.Contains(nb, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// backfill is one cycle of sched/backfill (_attempt_backfill). The plan
+// starts from the free CPUs now and each running job's CPUs coming back
+// at its start + time limit. The waiting jobs, in Slurm's order, up to
+// bf_max_job_test tested and bf_max_job_user tested per user, are each
+// placed at the earliest time they fit for their time limit: a job that
+// fits now starts now; one that fits later, within bf_window, reserves
+// whole nodes from its start to its end, both rounded down to
+// bf_resolution (at least one bf_resolution long), so no job tested
+// after it may use them then. A job that fits now must also end before
+// any reservation begins on the nodes it needs (Slurm tests the
+// reservations that begin up to and including its end).
+func (p *Policy) backfill(pass *sched.Pass) {
+	now := pass.Now()
+	p.sortQueue()
+	p.bfDirty = false
+	p.nextBF = now + p.bfInt
+	if len(p.queue) == 0 {
+		return
+	}
+	prof := &p.prof
+	prof.Reset(now, pass.Free())
+	p.ends = append(p.ends[:0], p.running...)
+	slices.SortFunc(p.ends, func(a, b *jobRec) int { return cmpEnd(a, b) })
+	for _, r := range p.ends {
+		prof.Release(max(r.start+r.limit, now+1), r.cpus)
+	}
+	clear(p.perUsr)
+	begin := now / p.bfRes * p.bfRes
+	tested := int64(0)
+	reserved := false
+	for _, r := range p.queue {
+		if tested >= p.bfTest {
+			break
+		}
+		if r.running || r.held != "" {
+			continue
+		}
+		if p.cfg.BackfillMaxJobUser > 0 {
+			if p.perUsr[r.user] >= p.cfg.BackfillMaxJobUser {
+				continue
+			}
+			p.perUsr[r.user]++
+		}
+		tested++
+		t, ok := prof.Fit(r.cpus, r.limit+1, now)
+		if !ok || t > now+p.bfWin {
+			continue
+		}
+		if t == now {
+			if p.start(pass, r, reserved) {
+				prof.Allocate(now, r.limit, r.cpus)
+				continue
+			}
+			t = now + 1 // the nodes are too fragmented now: plan it later
+		}
+		s := max(t/p.bfRes*p.bfRes, begin)
+		e := (t + r.limit) / p.bfRes * p.bfRes
+		e = max(e, s+p.bfRes)
+		prof.Allocate(s, e-s, p.wholeNodes(r))
+		reserved = true
+		if j := p.ptr(pass, r.id); j != nil {
+			_ = pass.Reserve(j, t)
+		}
+	}
+	clear(p.perUsr)
+}
+
+// wholeNodes is the CPUs of the whole nodes a reservation of r holds.
+func (p *Policy) wholeNodes(r *jobRec) int64 {
+	n := max(r.minNodes, (r.cpus+p.perNode-1)/p.perNode)
+	return min(n*p.perNode, p.cpus)
+}
+
+func cmpEnd(a, b *jobRec) int {
+	ea, eb := a.start+a.limit, b.start+b.limit
+	switch {
+	case ea < eb:
+		return -1
+	case ea > eb:
+		return 1
+	}
+	return 0
+}
+
+// onStart records that r started at now.
+func (p *Policy) onStart(r *jobRec, now int64) {
+	r.running, r.start = true, now
+	r.idx = len(p.running)
+	p.running = append(p.running, r)
+	// The next backfill cycle sees a new machine; the main scheduler is
+	// not asked to run again by its own starts.
+	p.bfDirty = true
+}
+
+// arm asks Run's simulator for a wake-up at the next time something is
+// due: a calculation while jobs wait or run, a delayed main scheduler
+// run, a periodic one, a backfill cycle with work.
+func (p *Policy) arm() {
+	if p.sim == nil || !p.started || len(p.jobs) == 0 {
+		return
+	}
+	t := p.nextCalc
+	if len(p.queue) > 0 {
+		if p.mainPending {
+			t = min(t, p.lastMain+p.minInt)
+		}
+		if p.fullPending {
+			t = min(t, p.lastFull+p.schedInt)
+		}
+		if p.bfDirty && !p.cfg.Builtin {
+			t = min(t, p.nextBF)
+		}
+	}
+	// What is due now was done by the pass of now, or is left to it.
+	t = max(t, p.sim.Now()+1)
+	if t >= p.armed {
+		return
+	}
+	p.armed = t
+	p.sim.At(t, p.wake)
+}
+
+// wake is Run's wake-up: the calculations due, then (the simulator runs a
+// pass after the wake-ups of an instant while jobs wait) the pass.
+func (p *Policy) wake(now int64) {
+	if now >= p.armed {
+		p.armed = never
+	}
+	p.catchUp(now)
+	if p.sim.Waiting() == 0 {
+		p.arm()
+	}
+}

@@ -1,0 +1,106 @@
+package slurm
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Validate reports a value Slurm would refuse or this model cannot use:
+// a negative weight or time, a partition without a name or named twice,
+// a DefaultTime above its partition's MaxTime, a negative QOS priority,
+// an association under an account that is not in the tree, or a cycle of
+// accounts. Each error names the field and the value.
+func (c Config) Validate() error {
+	nonNeg := []struct {
+		name string
+		v    int64
+	}{
+		{"WeightAge", c.WeightAge}, {"WeightFairshare", c.WeightFairshare},
+		{"WeightJobSize", c.WeightJobSize}, {"WeightPartition", c.WeightPartition},
+		{"WeightQOS", c.WeightQOS}, {"WeightAssoc", c.WeightAssoc},
+		{"MaxAge", c.MaxAge}, {"CalcPeriod", c.CalcPeriod},
+		{"BackfillInterval", c.BackfillInterval}, {"BackfillWindow", c.BackfillWindow},
+		{"BackfillResolution", c.BackfillResolution}, {"BackfillMaxJobTest", c.BackfillMaxJobTest},
+		{"BackfillMaxJobUser", c.BackfillMaxJobUser}, {"SchedInterval", c.SchedInterval},
+		{"OverTimeLimit", c.OverTimeLimit},
+	}
+	for _, f := range nonNeg {
+		if f.v < 0 {
+			return fmt.Errorf("slurm: %s %d: must be ≥ 0", f.name, f.v)
+		}
+	}
+	// Slurm keeps weights and priorities in 32 bits.
+	for _, w := range nonNeg[:6] {
+		if w.v > 1<<32-1 {
+			return fmt.Errorf("slurm: %s %d: above 2^32−1, Slurm's largest priority", w.name, w.v)
+		}
+	}
+	if c.DecayHalfLife < -1 {
+		return fmt.Errorf("slurm: DecayHalfLife %d: must be ≥ 0, or -1 for no decay", c.DecayHalfLife)
+	}
+	if c.SchedMinInterval < -1 {
+		return fmt.Errorf("slurm: SchedMinInterval %d: must be ≥ -1", c.SchedMinInterval)
+	}
+	seen := make(map[string]bool, len(c.Partitions))
+	for i, pt := range c.Partitions {
+		switch {
+		case pt.Name == "":
+			return fmt.Errorf("slurm: Partitions[%d] has no Name", i)
+		case seen[pt.Name]:
+			return fmt.Errorf("slurm: partition %q defined twice", pt.Name)
+		case pt.MaxTime < 0 || pt.DefaultTime < 0 || pt.MaxNodes < 0 || pt.PriorityJobFactor < 0 || pt.PriorityTier < 0:
+			return fmt.Errorf("slurm: partition %q: negative MaxTime, DefaultTime, MaxNodes, PriorityJobFactor or PriorityTier", pt.Name)
+		case pt.MaxTime > 0 && pt.DefaultTime > pt.MaxTime:
+			return fmt.Errorf("slurm: partition %q: DefaultTime %d above MaxTime %d", pt.Name, pt.DefaultTime, pt.MaxTime)
+		case pt.PriorityJobFactor > 1<<16-1 || pt.PriorityTier > 1<<16-1:
+			return fmt.Errorf("slurm: partition %q: PriorityJobFactor or PriorityTier above 65535", pt.Name)
+		}
+		seen[pt.Name] = true
+	}
+	for name, pr := range c.QOS {
+		if pr < 0 || pr > 1<<32-1 {
+			return fmt.Errorf("slurm: QOS %q priority %d: must be in [0, 2^32−1]", name, pr)
+		}
+	}
+	return c.validateTree()
+}
+
+// errTree is the root of the fair-share tree's errors.
+var errTree = errors.New("slurm: fair-share tree")
+
+// validateTree checks that every association hangs under root through
+// accounts that exist, without a cycle.
+func (c Config) validateTree() error {
+	parent := map[string]string{}
+	for i, a := range c.Associations {
+		if a.Shares < 0 || a.Priority < 0 {
+			return fmt.Errorf("%w: Associations[%d] (%s/%s): negative Shares or Priority", errTree, i, a.Account, a.User)
+		}
+		if a.Account == "" {
+			return fmt.Errorf("%w: Associations[%d] has no Account", errTree, i)
+		}
+		if a.User == "" {
+			if p, ok := parent[a.Account]; ok && p != a.Parent {
+				return fmt.Errorf("%w: account %q under both %q and %q", errTree, a.Account, p, a.Parent)
+			}
+			parent[a.Account] = a.Parent
+		}
+	}
+	for i, a := range c.Associations {
+		acct := a.Account
+		if a.User == "" {
+			acct = a.Parent
+		}
+		for hops := 0; acct != "" && acct != "root"; hops++ {
+			p, ok := parent[acct]
+			if !ok {
+				return fmt.Errorf("%w: Associations[%d] (%s/%s): account %q is not in the tree", errTree, i, a.Account, a.User, acct)
+			}
+			if hops > len(parent) {
+				return fmt.Errorf("%w: accounts in a cycle through %q", errTree, acct)
+			}
+			acct = p
+		}
+	}
+	return nil
+}
