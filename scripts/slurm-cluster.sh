@@ -19,6 +19,11 @@
 # lines replace `short` and `long`), and its lines are appended. DIR and the munge socket's
 # directory are open to other local users (mode 711; the key stays 600), so that jobs may be
 # submitted as other users (runuser -u USER -- sbatch ...) with the same SLURM_CONF.
+# $SLURM_CLUSTER_SACCTMGR may name a file of sacctmgr commands, one a line ("add account chem
+# fairshare=30", "add user bob account=chem"; '#' comments), run with -i once the cluster is in
+# slurmdbd and before slurmctld starts: slurmctld then starts with the associations, and its first
+# PriorityCalcPeriod run computes their fair-share factors (an association added later has a factor
+# of 0 until the next run, up to a period later).
 # Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
 # $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
 # daemon answers and fails naming the one that did not, with the tail of its log.
@@ -251,6 +256,17 @@ EOF
 	start slurmdbd slurmdbd -D
 	wait_for slurmdbd 60 "$D/log/slurmdbd.log" sacctmgr -n list cluster
 	sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
+	if [[ -n ${SLURM_CLUSTER_SACCTMGR:-} ]]; then
+		[[ -r $SLURM_CLUSTER_SACCTMGR ]] || die "SLURM_CLUSTER_SACCTMGR: cannot read $SLURM_CLUSTER_SACCTMGR"
+		local line
+		while IFS= read -r line || [[ -n $line ]]; do
+			line=${line%%#*}
+			[[ -n ${line//[[:space:]]/} ]] || continue
+			# shellcheck disable=SC2086 # the line is sacctmgr's words
+			sacctmgr -i $line >>"$D/log/sacctmgr.log" 2>&1 ||
+				{ tail -n 5 "$D/log/sacctmgr.log" >&2; die "sacctmgr -i $line failed"; }
+		done <"$SLURM_CLUSTER_SACCTMGR"
+	fi
 	start slurmctld slurmctld -D -i
 	wait_for slurmctld 60 "$D/log/slurmctld.log" scontrol ping
 	start slurmd slurmd -D -N localhost

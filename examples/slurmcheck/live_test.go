@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,10 +19,6 @@ import (
 	"github.com/batchq/batchq/examples/internal/readme"
 	"github.com/batchq/batchq/examples/internal/slurmtest"
 )
-
-// recordPath is the committed recording of a live run; TestLiveSlurmCheck
-// rewrites it only with BATCHQ_UPDATE_README=1.
-const recordPath = "testdata/live.json"
 
 // slurmCmd runs a Slurm command with the cluster's environment (times as
 // Unix seconds), as user if not "" (runuser: slurmd starts the job as the
@@ -43,11 +40,10 @@ func slurmCmd(ctx context.Context, env []string, user, name string, args ...stri
 	return string(out), nil
 }
 
-// setupSite makes the workload's users (system accounts without a home,
-// once per machine), the QOS, the accounts and the associations.
-func setupSite(t *testing.T, env []string) {
+// makeUsers makes the workload's users: system accounts without a home,
+// once per machine.
+func makeUsers(t *testing.T) {
 	t.Helper()
-	ctx := context.Background()
 	seen := map[string]bool{}
 	for _, a := range siteAccounts {
 		for _, u := range a.users {
@@ -63,26 +59,29 @@ func setupSite(t *testing.T, env []string) {
 			}
 		}
 	}
-	mgr := func(args ...string) {
-		if _, err := slurmCmd(ctx, env, "", "sacctmgr", append([]string{"-i"}, args...)...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for q, p := range siteQOS {
-		mgr("add", "qos", q, "priority="+strconv.FormatInt(p, 10))
+}
+
+// siteSacctmgr is the QOS, the accounts and the associations as sacctmgr
+// commands, for slurm-cluster.sh's SLURM_CLUSTER_SACCTMGR (run before
+// slurmctld starts, so that its first priority calculation knows them).
+func siteSacctmgr() string {
+	var b strings.Builder
+	for _, q := range slices.Sorted(maps.Keys(siteQOS)) {
+		fmt.Fprintf(&b, "add qos %s priority=%d\n", q, siteQOS[q])
 	}
 	for _, a := range siteAccounts {
-		mgr("add", "account", a.name, "fairshare="+strconv.FormatInt(a.shares, 10))
+		fmt.Fprintf(&b, "add account %s fairshare=%d\n", a.name, a.shares)
 	}
 	for _, a := range siteAccounts {
 		for _, u := range a.users {
-			args := []string{"add", "user", u.name, "account=" + a.name, "fairshare=" + strconv.FormatInt(u.shares, 10)}
+			fmt.Fprintf(&b, "add user %s account=%s fairshare=%d", u.name, a.name, u.shares)
 			if u.qos != "" {
-				args = append(args, "qos="+u.qos)
+				fmt.Fprintf(&b, " qos=%s", u.qos)
 			}
-			mgr(args...)
+			b.WriteString("\n")
 		}
 	}
+	return b.String()
 }
 
 // sampler runs sprio every sampleEvery and watches the decay thread's
@@ -93,8 +92,6 @@ type sampler struct {
 	decays  []int64
 	err     error
 }
-
-const sampleEvery = 2 * time.Second
 
 func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 	var last time.Time
@@ -148,8 +145,22 @@ func TestLiveSlurmCheck(t *testing.T) {
 	if err := os.WriteFile(conf, []byte(siteConf+extra), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	mgr := filepath.Join(t.TempDir(), "site.sacctmgr")
+	if err := os.WriteFile(mgr, []byte(siteSacctmgr()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("SLURM_CLUSTER_CPUS", strconv.Itoa(siteCPUs))
 	t.Setenv("SLURM_CLUSTER_CONF", conf)
+	t.Setenv("SLURM_CLUSTER_SACCTMGR", mgr)
+	if _, err := exec.LookPath("runuser"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true and no runuser: the workload is submitted as several users")
+		}
+		t.Skip("no runuser: the workload is submitted as several users")
+	}
+	if os.Geteuid() == 0 {
+		makeUsers(t)
+	}
 	dir, env := slurmtest.Start(t)
 	if logs != "" {
 		t.Cleanup(func() {
@@ -162,10 +173,6 @@ func TestLiveSlurmCheck(t *testing.T) {
 			}
 		})
 	}
-	if _, err := exec.LookPath("runuser"); err != nil {
-		t.Fatal("runuser is not on PATH: the workload is submitted as several users")
-	}
-	setupSite(t, env)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	must := func(s string, err error) string {

@@ -53,6 +53,13 @@ type sample struct {
 	Sprio string `json:"sprio"`
 }
 
+// recordPath is the committed recording of a live run; TestLiveSlurmCheck
+// rewrites it only with BATCHQ_UPDATE_README=1.
+const recordPath = "testdata/live.json"
+
+// sampleEvery is the time between two sprio samples of a live run.
+const sampleEvery = 2 * time.Second
+
 // The commands' formats, fixed because the comparison parses them.
 const (
 	sacctFormat = "JobID,User,Account,Partition,QOS,Submit,Eligible,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,State,Priority"
