@@ -130,6 +130,8 @@ type figures struct {
 	MeanError float64 `json:"mean_start_error"`
 	// Backfilled is the share of jobs backfill started.
 	Backfilled float64 `json:"backfilled"`
+	// Span is from the first submission to the last simulated end (s).
+	Span int64 `json:"span"`
 	// PrioSamples counts the (sample, pending job) pairs compared;
 	// PrioAbs and PrioRel are the mean |simulated − Slurm's priority| and
 	// the mean of it over Slurm's priority; nil when not modelled.
@@ -179,6 +181,11 @@ func score(c *checked, s *simulated) (figures, error) {
 	}
 	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
 	f.Backfilled = float64(s.backfilled) / float64(n)
+	first, last := int64(math.MaxInt64), int64(math.MinInt64)
+	for i, r := range c.real {
+		first, last = min(first, r.Submit), max(last, s.starts[i]+r.End-r.Start)
+	}
+	f.Span = last - first
 	if s.prios == nil {
 		return f, nil
 	}
@@ -242,9 +249,18 @@ type result struct {
 	Samples  int      `json:"samples"`
 	// Backfilled is the share of jobs Slurm's backfill started (its
 	// log); -1 without the log.
-	Backfilled float64   `json:"backfilled"`
-	Figures    []figures `json:"figures"`
+	Backfilled float64 `json:"backfilled"`
+	// Slurm is Slurm's own pace, from its log; nil without it.
+	Slurm   *slurmSide `json:"slurm,omitempty"`
+	CPUs    int64      `json:"cpus"`
+	Figures []figures  `json:"figures"`
 }
+
+// Goals of issue 33 for the Slurm policy.
+const (
+	goalAgree  = 0.95
+	goalWithin = 0.90
+)
 
 // compare runs every simulation on the recording and scores each.
 func compare(rec *recording) (*result, error) {
@@ -253,7 +269,7 @@ func compare(rec *recording) (*result, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples)}
+	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus, Slurm: measureSlurm(c)}
 	waits := make([]int64, len(c.real))
 	var sum, last int64
 	for i, r := range c.real {
@@ -300,14 +316,29 @@ func table(r *result) string {
 		fmt.Fprintf(&b, "; backfill started %.1f%% of the jobs (slurmctld's log), the main scheduler the rest", 100*r.Backfilled)
 	}
 	b.WriteString(".\n\n")
-	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | first submission to last end | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, f := range r.Figures {
 		prio := "| – | n/a | n/a |"
 		if f.PrioAbs != nil {
 			prio = fmt.Sprintf("| %d | %.0f | %.1f%% |", f.PrioSamples, *f.PrioAbs, 100**f.PrioRel)
 		}
-		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s | %.1f%% %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, 100*f.Backfilled, prio)
+		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s | %.1f%% | %d s %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, 100*f.Backfilled, f.Span, prio)
+	}
+	for _, f := range r.Figures {
+		if f.Name == slurmName {
+			met := func(v, goal float64) string {
+				if v >= goal {
+					return "met"
+				}
+				return "not met"
+			}
+			fmt.Fprintf(&b, "\nGoals for the Slurm policy: ≥ %.0f%% of competing pairs in Slurm's order, %s (%.1f%%); ≥ %.0f%% of jobs within one bf_interval, %s (%.1f%%).\n",
+				100*goalAgree, met(f.Agree, goalAgree), 100*f.Agree, 100*goalWithin, met(f.Within, goalWithin), 100*f.Within)
+		}
+	}
+	if r.Slurm != nil {
+		b.WriteString("\n" + r.Slurm.text(r.CPUs))
 	}
 	return b.String()
 }

@@ -36,14 +36,18 @@ func siteConfig(c *checked) (slurm.Config, []string, error) {
 	return cfg, ignored, nil
 }
 
+// slurmName names the Slurm policy's row.
+const slurmName = "Slurm policy (sched/slurm)"
+
 // runSlurm is the Slurm policy (package sched/slurm) under the recorded
-// site, on the node's CPUs.
+// site, on the recorded machine: one node of the recorded CPUs (not a
+// pool of one-CPU nodes: Slurm's backfill reserves whole nodes).
 func runSlurm(ctx context.Context, c *checked) (*simulated, error) {
 	cfg, _, err := siteConfig(c)
 	if err != nil {
 		return nil, err
 	}
-	p, err := slurm.New(cfg, sched.Config{MachineSize: c.cpus})
+	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "localhost", Count: 1, Cores: c.cpus}}})
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +56,7 @@ func runSlurm(ctx context.Context, c *checked) (*simulated, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := startsOf("Slurm policy (sched/slurm)", c, res)
+	s, err := startsOf(slurmName, c, res)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+)
+
+// slurmSide is what the recording says of Slurm's own pace, which no
+// simulation that starts jobs the moment they fit reproduces: how busy
+// the CPUs were while jobs waited, how often the highest-priority waiting
+// job fitted in the free CPUs at a sample and how long it then waited
+// still, and how far apart the main scheduler's and backfill's starts
+// came (bursts of starts less than 0.5 s apart count once). From
+// slurmctld's log (milliseconds); nil without it.
+type slurmSide struct {
+	BusyWhileWaiting float64 `json:"busy_cpus_while_waiting"` // mean CPUs allocated while some job waits
+	TopFits          int     `json:"samples_top_fits"`        // samples where the top pending job fits
+	TopSamples       int     `json:"samples_with_pending"`
+	TopDelay         float64 `json:"top_fits_median_delay"` // median s from such a sample to its start
+	MainGap          float64 `json:"main_median_gap"`       // median s between main-scheduler bursts
+	BackfillGap      float64 `json:"backfill_median_gap"`   // median s between backfill bursts
+}
+
+func measureSlurm(c *checked) *slurmSide {
+	rec := c.rec
+	if len(rec.Log) == 0 {
+		return nil
+	}
+	log := map[string]logJob{}
+	for _, l := range rec.Log {
+		if _, ok := c.index[l.ID]; ok {
+			log[l.ID] = l
+		}
+	}
+	if len(log) != len(c.real) {
+		return nil
+	}
+	cpus := func(id string) int64 { return c.real[c.index[id]].CPUs }
+	busyAt := func(t int64) int64 {
+		var b int64
+		for id, l := range log {
+			if l.Start <= t && t < l.End {
+				b += cpus(id)
+			}
+		}
+		return b
+	}
+	waiting := func(t int64) bool {
+		for id, l := range log {
+			if c.real[c.index[id]].Submit*1000 <= t && t < l.Start {
+				return true
+			}
+		}
+		return false
+	}
+	s := &slurmSide{}
+	var first, last int64 = 1 << 62, 0
+	for _, l := range log {
+		first, last = min(first, l.Start), max(last, l.End)
+	}
+	for _, r := range c.real {
+		first = min(first, r.Submit*1000)
+	}
+	var sum, n int64
+	for t := first; t < last; t += 250 {
+		if waiting(t) {
+			sum += busyAt(t)
+			n++
+		}
+	}
+	if n > 0 {
+		s.BusyWhileWaiting = float64(sum) / float64(n)
+	}
+	var delays []float64
+	for _, smp := range rec.Samples {
+		ps, err := parseSprio(smp.Sprio)
+		if err != nil {
+			return nil
+		}
+		var top *prio
+		for i := range ps {
+			l, ok := log[ps[i].ID]
+			if ok && l.Start > smp.T && (top == nil || ps[i].Priority > top.Priority) {
+				top = &ps[i]
+			}
+		}
+		if top == nil {
+			continue
+		}
+		s.TopSamples++
+		if cpus(top.ID) <= c.cpus-busyAt(smp.T) {
+			s.TopFits++
+			delays = append(delays, float64(log[top.ID].Start-smp.T)/1000)
+		}
+	}
+	s.TopDelay = median(delays)
+	gaps := func(backfill bool) float64 {
+		var ts []int64
+		for _, l := range log {
+			if l.Backfill == backfill {
+				ts = append(ts, l.Start)
+			}
+		}
+		slices.Sort(ts)
+		var g []float64
+		for i := 1; i < len(ts); i++ {
+			if d := ts[i] - ts[i-1]; d >= 500 {
+				g = append(g, float64(d)/1000)
+			}
+		}
+		return median(g)
+	}
+	s.MainGap, s.BackfillGap = gaps(false), gaps(true)
+	return s
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func (s *slurmSide) text(cpus int64) string {
+	return fmt.Sprintf("Slurm's own pace (slurmctld's log): while jobs waited, %.1f of the %d CPUs were allocated on average; "+
+		"at %d of the %d samples with a pending job the highest-priority one fitted in the free CPUs, and it started a median %.1f s later; "+
+		"the main scheduler's starts came in bursts a median %.1f s apart, backfill's %.1f s apart.\n",
+		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap)
+}
