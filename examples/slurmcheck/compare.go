@@ -138,6 +138,12 @@ type figures struct {
 	PrioSamples int      `json:"priority_samples"`
 	PrioAbs     *float64 `json:"priority_error,omitempty"`
 	PrioRel     *float64 `json:"priority_error_relative,omitempty"`
+	// PrioFirst is the mean |priority error| over the samples before
+	// Slurm's first recalculation after the first submission (the
+	// priorities set at submission only: no usage, no age yet), over
+	// PrioFirstSamples pairs; nil when none.
+	PrioFirstSamples int      `json:"priority_samples_first_period"`
+	PrioFirst        *float64 `json:"priority_error_first_period,omitempty"`
 }
 
 // score compares a simulation with what Slurm did.
@@ -189,7 +195,13 @@ func score(c *checked, s *simulated) (figures, error) {
 	if s.prios == nil {
 		return f, nil
 	}
-	var abs, rel float64
+	var abs, rel, absFirst float64
+	firstDecay := int64(math.MaxInt64)
+	for _, d := range c.rec.Decays {
+		if d > c.real[0].Submit*1000 {
+			firstDecay = min(firstDecay, d)
+		}
+	}
 	for k, smp := range c.rec.Samples {
 		ps, err := parseSprio(smp.Sprio)
 		if err != nil {
@@ -203,12 +215,20 @@ func score(c *checked, s *simulated) (figures, error) {
 			d := math.Abs(float64(got - p.Priority))
 			f.PrioSamples++
 			abs += d
+			if smp.T < firstDecay {
+				f.PrioFirstSamples++
+				absFirst += d
+			}
 			rel += d / math.Max(float64(p.Priority), 1)
 		}
 	}
 	if f.PrioSamples > 0 {
 		a, r := abs/float64(f.PrioSamples), rel/float64(f.PrioSamples)
 		f.PrioAbs, f.PrioRel = &a, &r
+	}
+	if f.PrioFirstSamples > 0 {
+		a := absFirst / float64(f.PrioFirstSamples)
+		f.PrioFirst = &a
 	}
 	return f, nil
 }
@@ -332,6 +352,9 @@ func table(r *result) string {
 					return "met"
 				}
 				return "not met"
+			}
+			if f.PrioFirst != nil {
+				fmt.Fprintf(&b, "\nThe policy's priorities before Slurm's first recalculation (set at submission: job size, partition, QOS, fair share without usage): mean error %.1f over %d samples.\n", *f.PrioFirst, f.PrioFirstSamples)
 			}
 			fmt.Fprintf(&b, "\nGoals for the Slurm policy: ≥ %.0f%% of competing pairs in Slurm's order, %s (%.1f%%); ≥ %.0f%% of jobs within one bf_interval, %s (%.1f%%).\n",
 				100*goalAgree, met(f.Agree, goalAgree), 100*f.Agree, 100*goalWithin, met(f.Within, goalWithin), 100*f.Within)
