@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -19,6 +20,12 @@ type slurmSide struct {
 	TopDelay         float64 `json:"top_fits_median_delay"` // median s from such a sample to its start
 	MainGap          float64 `json:"main_median_gap"`       // median s between main-scheduler bursts
 	BackfillGap      float64 `json:"backfill_median_gap"`   // median s between backfill bursts
+	// BackfillSeen counts backfill's starts of jobs some earlier sample
+	// shows pending, BackfillJumped those of them that left a job of
+	// higher priority (at that sample) pending for more than 0.5 s: the
+	// others were starts in priority order that a backfill cycle made
+	// before the main scheduler's next run.
+	BackfillSeen, BackfillJumped int
 }
 
 func measureSlurm(c *checked) *slurmSide {
@@ -111,6 +118,27 @@ func measureSlurm(c *checked) *slurmSide {
 		return median(g)
 	}
 	s.MainGap, s.BackfillGap = gaps(false), gaps(true)
+	for id, l := range log {
+		if !l.Backfill {
+			continue
+		}
+		k, _ := slices.BinarySearchFunc(rec.Samples, l.Start+1, func(a sample, t int64) int { return cmp.Compare(a.T, t) })
+		if k == 0 {
+			continue
+		}
+		ps, _ := parseSprio(rec.Samples[k-1].Sprio)
+		i := slices.IndexFunc(ps, func(p prio) bool { return p.ID == id })
+		if i < 0 {
+			continue
+		}
+		s.BackfillSeen++
+		for _, p := range ps {
+			if o, ok := log[p.ID]; ok && p.Priority > ps[i].Priority && o.Start > l.Start+500 {
+				s.BackfillJumped++
+				break
+			}
+		}
+	}
 	return s
 }
 
@@ -126,6 +154,7 @@ func median(xs []float64) float64 {
 func (s *slurmSide) text(cpus int64) string {
 	return fmt.Sprintf("Slurm's own pace (slurmctld's log): while jobs waited, %.1f of the %d CPUs were allocated on average; "+
 		"at %d of the %d samples with a pending job the highest-priority one fitted in the free CPUs, and it started a median %.1f s later; "+
-		"the main scheduler's starts came in bursts a median %.1f s apart, backfill's %.1f s apart.\n",
-		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap)
+		"the main scheduler's starts came in bursts a median %.1f s apart, backfill's %.1f s apart; "+
+		"of %d backfill starts of jobs a sample showed pending, %d left a job of higher priority waiting (the others were starts in priority order that a backfill cycle made before the main scheduler's next run).\n",
+		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped)
 }
