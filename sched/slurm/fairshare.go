@@ -2,7 +2,6 @@ package slurm
 
 import (
 	"math"
-	"slices"
 )
 
 // The fair-share tree of priority/multifactor (Slurm 22.05,
@@ -29,8 +28,13 @@ type assoc struct {
 	normShares float64 // classic: the product down the tree; Fair Tree: shares/level
 	efctv      float64 // classic: effective usage
 	efctvOK    bool    // classic: efctv is current (users are computed lazily)
-	levelFS    float64 // Fair Tree's S/U
-	fsFactor   float64 // Fair Tree's rank / users
+	// levelFS is Fair Tree's key: S over the stored usage, +Inf without
+	// usage. Level Fairshare is S·U_parent/U; siblings share U_parent, so
+	// the key orders and ties them as Level Fairshare does.
+	levelFS  float64
+	fsFactor float64 // Fair Tree's rank / users
+	pos      int     // its index among its parent's children
+	moved    bool    // its usage changed since the last ordering
 }
 
 // tree is the fair-share tree with its users, and the calculation state.
@@ -43,10 +47,17 @@ type tree struct {
 	defAcct map[string]string
 	maxPrio int64
 	dirty   bool // associations were added since finish
+	// Usage is stored divided by scale, the product of every decay so
+	// far: a decay is one multiplication, and the key of an association
+	// whose usage only decayed does not change, so only those that ran
+	// move in their siblings' order.
+	scale   float64
+	moved   []int
+	ranksOK bool // fsFactor is current
 }
 
 func newTree(c *Config) *tree {
-	t := &tree{byName: map[[2]string]int{}, defAcct: map[string]string{}}
+	t := &tree{byName: map[[2]string]int{}, defAcct: map[string]string{}, scale: 1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.byName[[2]string{"root", ""}] = 0
 	// Accounts first, in order, parents before children whatever the
@@ -103,9 +114,12 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 			t.defAcct[user] = acct
 		}
 	}
-	t.dirty = true
-	t.a = append(t.a, assoc{name: name, user: user != "", parent: pi, shares: shares, prio: prio})
+	t.dirty, t.ranksOK = true, false
+	t.a = append(t.a, assoc{name: name, user: user != "", parent: pi, shares: shares, prio: prio,
+		pos: len(t.a[pi].children), levelFS: math.Inf(1)})
 	t.a[pi].children = append(t.a[pi].children, i)
+	t.a[i].moved = true
+	t.moved = append(t.moved, i)
 	t.byName[[2]string{acct, user}] = i
 	return i
 }
@@ -127,7 +141,13 @@ func (t *tree) user(user, acct string, shares, prio int64) int {
 // finish computes level shares, normalised shares and inherited
 // priorities after the tree changed.
 func (t *tree) finish() {
-	t.dirty = false
+	t.dirty, t.ranksOK = false, false
+	for i := range t.a { // shares changed: every key with them
+		if !t.a[i].moved {
+			t.a[i].moved = true
+			t.moved = append(t.moved, i)
+		}
+	}
 	t.maxPrio = 0
 	for i := range t.a {
 		a := &t.a[i]
@@ -170,14 +190,24 @@ func (t *tree) classicShares(i int) float64 {
 
 // addUsage adds u CPU-seconds to association i and everything above it.
 func (t *tree) addUsage(i int, u float64) {
+	u /= t.scale
 	for ; i >= 0; i = t.a[i].parent {
-		t.a[i].usage += u
+		a := &t.a[i]
+		a.usage += u
+		if !a.moved {
+			a.moved = true
+			t.moved = append(t.moved, i)
+		}
 	}
 }
 
 func (t *tree) decay(f float64) {
-	for i := range t.a {
-		t.a[i].usage *= f
+	t.scale *= f
+	if t.scale < 1e-200 { // fold the scale in before it underflows
+		for i := range t.a {
+			t.a[i].usage *= t.scale
+		}
+		t.scale = 1
 	}
 }
 
@@ -187,7 +217,7 @@ func (t *tree) usageNorm(i int) float64 {
 	if r == 0 {
 		return 0
 	}
-	return min(t.a[i].usage/r, 1)
+	return min(t.a[i].usage/r, 1) // the scale cancels
 }
 
 // classicAccounts is the classic calculation's first step at a
@@ -232,6 +262,59 @@ func (t *tree) classicFactor(i int) float64 {
 	return math.Pow(2, -(t.a[i].efctv / s))
 }
 
+// reorder brings every sibling list back into _cmp_level_fs's order
+// after usage changed: each association whose usage changed gets its key
+// again and moves to its place, in O(the distance it moves).
+func (t *tree) reorder() {
+	for _, i := range t.moved {
+		a := &t.a[i]
+		a.moved = false
+		if i == 0 {
+			continue
+		}
+		kids := t.a[a.parent].children
+		k := a.pos
+		tied := t.tiedAt(kids, k)
+		if a.normShares == 0 {
+			a.levelFS = 0
+		} else {
+			a.levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
+		}
+		for k > 0 && t.before(i, kids[k-1]) {
+			kids[k] = kids[k-1]
+			t.a[kids[k]].pos = k
+			k--
+		}
+		for k < len(kids)-1 && t.before(kids[k+1], i) {
+			kids[k] = kids[k+1]
+			t.a[kids[k]].pos = k
+			k++
+		}
+		// The ranks change only if it moved or was or is tied.
+		if k != a.pos || tied || t.tiedAt(kids, k) {
+			t.ranksOK = false
+		}
+		kids[k], a.pos = i, k
+	}
+	t.moved = t.moved[:0]
+}
+
+// tiedAt reports whether the child at k has its key equal to a
+// neighbour's.
+func (t *tree) tiedAt(kids []int, k int) bool {
+	v := t.a[kids[k]].levelFS
+	return (k > 0 && t.a[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.a[kids[k+1]].levelFS == v)
+}
+
+// fsFactor is user association i's Fair Tree factor, ranking the users
+// first if the order changed since the last ranking.
+func (t *tree) fsFactor(i int) float64 {
+	if !t.ranksOK {
+		t.fairTree()
+	}
+	return t.a[i].fsFactor
+}
+
 // fairTree is _apply_priority_fs: every user's factor is its rank in a
 // depth-first walk of the tree, siblings by descending Level Fairshare
 // S/U (users before accounts on ties), divided by the number of users.
@@ -240,43 +323,15 @@ func (t *tree) classicFactor(i int) float64 {
 // _count_tied_accounts stops at the first account it meets, so tied
 // accounts are walked one after the other, not merged.)
 func (t *tree) fairTree() {
+	t.reorder()
 	rank, rnt := t.users, t.users
 	t.walk(0, &rank, &rnt, false)
+	t.ranksOK = true
 }
 
 func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
-	kids := slices.Clone(t.a[pi].children)
-	pu := t.a[pi].usage
-	for _, c := range kids {
-		a := &t.a[c]
-		u := 0.0
-		if pu != 0 {
-			u = a.usage / pu
-		}
-		if a.normShares == 0 {
-			a.levelFS = 0
-		} else {
-			a.levelFS = a.normShares / u // +Inf when u == 0, as in Slurm
-		}
-	}
-	slices.SortStableFunc(kids, func(x, y int) int {
-		a, b := &t.a[x], &t.a[y]
-		if a.levelFS != b.levelFS {
-			if a.levelFS > b.levelFS {
-				return -1
-			}
-			return 1
-		}
-		if a.user == b.user {
-			return 0
-		}
-		if a.user {
-			return -1
-		}
-		return 1
-	})
 	prev := math.NaN()
-	for i, c := range kids {
+	for i, c := range t.a[pi].children {
 		a := &t.a[c]
 		tied := a.levelFS == prev
 		if i == 0 && accountTied {
@@ -293,4 +348,18 @@ func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
 		}
 		prev = a.levelFS
 	}
+}
+
+// before is _cmp_level_fs's order: Level Fairshare descending, users
+// before accounts; then the order of the tree's lines (Slurm's qsort
+// leaves such ties in no particular order).
+func (t *tree) before(x, y int) bool {
+	a, b := &t.a[x], &t.a[y]
+	if a.levelFS != b.levelFS {
+		return a.levelFS > b.levelFS
+	}
+	if a.user != b.user {
+		return a.user
+	}
+	return x < y
 }

@@ -35,6 +35,7 @@ type Policy struct {
 	jobs    map[int64]*jobRec // waiting and running
 	queue   []*jobRec         // waiting, in Slurm's order once sorted
 	sorted  bool
+	left    int // jobs in queue that left it (started, ended)
 	running []*jobRec
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
@@ -51,17 +52,20 @@ type Policy struct {
 	sim                       *sched.Sim
 	armed                     int64 // the earliest wake-up still to come (Run)
 	decayF                    float64
+	powDt                     int64 // pow is decayF^powDt
+	pow                       float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64
 
-	// Per pass: the waiting jobs' pointers, built when first needed.
-	ptrs   map[int64]*sched.Job
-	ptrsOK bool
-	seq    uint64
-	prof   sched.Profile
-	ends   []*jobRec
-	perUsr map[int64]int64
+	// ptrsOK: this pass walked the waiting jobs for their handles.
+	ptrsOK     bool
+	endsOK     bool // running is sorted by end
+	pendingUse []pendingUse
+	seq        uint64
+	prof       sched.Profile
+	least      []int64
+	perUsr     map[int64]int64
 }
 
 // jobRec is what the policy keeps of a waiting or running job.
@@ -79,6 +83,8 @@ type jobRec struct {
 	start            int64
 	idx              int    // in running
 	seen             uint64 // the last pass that saw it waiting (without Run)
+	gone             bool   // ended or cancelled: out of the queue
+	ptr              *sched.Job
 }
 
 // part is a partition as the policy uses it.
@@ -109,7 +115,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
-		ptrs: map[int64]*sched.Job{}, perUsr: map[int64]int64{}, armed: never}
+		perUsr: map[int64]int64{}, armed: never}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count
@@ -203,6 +209,9 @@ func name(m map[int64]string, v int64) string {
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1)}
+	if len(p.mach.Nodes) == 0 {
+		r.minNodes = max(size, 1) // one pool: a node per processor
+	}
 	r.part = p.partOf(j)
 	if len(p.cfg.Partitions) > 0 && j.Queue >= 0 {
 		if _, ok := p.partByName[name(p.cfg.PartitionNames, j.Queue)]; !ok {
@@ -217,14 +226,14 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 			limit = yearSecs
 		}
 	}
-	r.limit = limit
+	r.limit = min(limit, 1<<40) // Slurm's limits are 32-bit minutes
 	if r.held == "" {
 		switch {
 		case pt.MaxTime > 0 && limit > pt.MaxTime:
 			r.held = "time limit above the partition's MaxTime"
 		case pt.MaxNodes > 0 && r.minNodes > pt.MaxNodes:
 			r.held = "more nodes than the partition's MaxNodes"
-		case r.minNodes > pt.nodes:
+		case len(p.mach.Nodes) > 0 && r.minNodes > pt.nodes:
 			r.held = "more nodes than the partition has"
 		}
 	}

@@ -25,7 +25,7 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 		if c.ClassicFairshare {
 			fs = p.tree.classicFactor(r.assoc)
 		} else {
-			fs = p.tree.a[r.assoc].fsFactor
+			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
 	if c.WeightJobSize > 0 {
@@ -103,16 +103,20 @@ func (p *Policy) changed() {
 	p.mainPending, p.fullPending, p.bfDirty = true, true, true
 }
 
-// sortQueue drops the jobs that left the queue and sorts the rest.
+// sortQueue sorts the queue if it needs it, dropping the jobs that left
+// it (started, ended, cancelled) once they are many; the loops over the
+// queue skip those left.
 func (p *Policy) sortQueue() {
-	q := p.queue[:0]
-	for _, r := range p.queue {
-		if !r.running && p.jobs[r.id] == r {
-			q = append(q, r)
+	if !p.sorted || 2*p.left > len(p.queue) {
+		q := p.queue[:0]
+		for _, r := range p.queue {
+			if !r.running && !r.gone {
+				q = append(q, r)
+			}
 		}
+		clear(p.queue[len(q):])
+		p.queue, p.left = q, 0
 	}
-	clear(p.queue[len(q):])
-	p.queue = q
 	if !p.sorted {
 		slices.SortFunc(p.queue, less)
 		p.sorted = true
@@ -162,6 +166,12 @@ func (p *Policy) calc(t int64) {
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	}
+	// Fair Tree: the ends since the last calculation add their usage now,
+	// before the decay, as Slurm added it at the end (see ended).
+	for _, u := range p.pendingUse {
+		p.tree.addUsage(u.assoc, u.use)
+	}
+	p.pendingUse = p.pendingUse[:0]
 	if dt := t - p.lastRan; dt > 0 {
 		f := math.Pow(p.decayF, float64(dt))
 		if f < math.SmallestNonzeroFloat64 {
@@ -176,14 +186,14 @@ func (p *Policy) calc(t int64) {
 	}
 	p.lastRan = t
 	if !p.cfg.ClassicFairshare {
-		p.tree.fairTree()
+		p.tree.reorder() // the ranks follow when a factor is read
 	}
 	if len(p.queue) == 0 {
 		return
 	}
 	moved := false
 	for _, r := range p.queue {
-		if r.running || p.jobs[r.id] != r {
+		if r.running || r.gone {
 			continue
 		}
 		if np := p.priority(r, t); np != r.prio {
@@ -199,12 +209,18 @@ func (p *Policy) calc(t int64) {
 // accrue adds job r's usage from the last calculation (or its start) to
 // end: CPUs × Δ × d^Δ (_apply_new_usage).
 func (p *Policy) accrue(r *jobRec, end int64) {
-	from := max(r.start, p.lastRan)
-	dt := float64(max(end-from, 0))
-	if dt == 0 {
-		return
+	if u := p.use(r, end); u > 0 {
+		p.tree.addUsage(r.assoc, u)
 	}
-	p.tree.addUsage(r.assoc, dt*math.Pow(p.decayF, dt)*float64(r.cpus))
+}
+
+func (p *Policy) use(r *jobRec, end int64) float64 {
+	from := max(r.start, p.lastRan)
+	dt := max(end-from, 0)
+	if dt != p.powDt { // most jobs ran the whole period: one Pow for them all
+		p.powDt, p.pow = dt, math.Pow(p.decayF, float64(dt))
+	}
+	return float64(dt) * p.pow * float64(r.cpus)
 }
 
 // ended records that job id ended (or was cancelled) at now: a running
@@ -214,14 +230,33 @@ func (p *Policy) ended(id, now int64) {
 	if !ok {
 		return
 	}
-	delete(p.jobs, id)
 	if r.running {
-		p.catchUp(now)
-		p.accrue(r, now)
-		last := p.running[len(p.running)-1]
-		p.running[r.idx] = last
-		last.idx = r.idx
-		p.running = p.running[:len(p.running)-1]
+		p.catchUp(now) // while it still counts as running
+	} else {
+		p.left++
+	}
+	delete(p.jobs, id)
+	r.gone, r.ptr = true, nil
+	if r.running {
+		if p.cfg.ClassicFairshare {
+			p.accrue(r, now)
+		} else if u := p.use(r, now); u > 0 {
+			// Fair Tree reads usage only at calculations: the usage of
+			// an end waits for the next one, so that the ranks read
+			// until then are those of the last calculation.
+			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
+		}
+		p.running = slices.Delete(p.running, r.idx, r.idx+1)
+		for k := r.idx; k < len(p.running); k++ {
+			p.running[k].idx = k
+		}
 	}
 	p.changed()
+}
+
+// pendingUse is the last usage of a job that ended, for the next
+// calculation.
+type pendingUse struct {
+	assoc int
+	use   float64
 }

@@ -61,7 +61,8 @@ func TestPriorityFactors(t *testing.T) {
 		UserNames:      map[int64]string{1: "u1", 2: "u2", 3: "u2"},
 		AccountNames:   map[int64]string{1: "a1", 2: "a2"},
 	}
-	// One pool of 128 processors: 128 nodes of one CPU.
+	// One pool of 128 processors: 128 nodes of one CPU, so a job of 16
+	// processors asks 16 nodes.
 	machine := sched.Config{MachineSize: 128}
 	blocker := mkJob(1, 0, 2, 128, 10000, 10000)
 	blocker.Queue, blocker.Group = 2, 2
@@ -71,13 +72,13 @@ func TestPriorityFactors(t *testing.T) {
 	got := probe(t, site, machine, []swf.Job{blocker, a, probeAt}, map[int64][]int64{2: {2}, 3: {2}})
 
 	// At submission (t=100): age 0; assoc 4/8 = 0.5 → 250; job size
-	// (1/128 + 16/128)/2 = 17/256 → 2048·17/256 = 136; partition 1/2 →
-	// 1500; QOS 10/10 → 4000.
-	if want := int64(250 + 136 + 1500 + 4000); got[[2]int64{2, 2}] != want {
+	// (16/128 nodes + 16/128 CPUs)/2 = 1/8 → 256; partition 1/2 → 1500;
+	// QOS 10/10 → 4000.
+	if want := int64(250 + 256 + 1500 + 4000); got[[2]int64{2, 2}] != want {
 		t.Errorf("priority at submission = %d, want %d", got[[2]int64{2, 2}], want)
 	}
 	// At the calculation of t=300: age (300−100)/800 = 0.25 → 250 more.
-	if want := int64(250 + 250 + 136 + 1500 + 4000); got[[2]int64{3, 2}] != want {
+	if want := int64(250 + 250 + 256 + 1500 + 4000); got[[2]int64{3, 2}] != want {
 		t.Errorf("priority at t=300 = %d, want %d", got[[2]int64{3, 2}], want)
 	}
 }

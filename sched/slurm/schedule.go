@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 
@@ -68,7 +69,7 @@ func (p *Policy) sync(pass *sched.Pass) {
 		p.enqueue(r, now)
 	}
 	for _, r := range p.queue {
-		if !r.running && r.seen != p.seq && p.jobs[r.id] == r {
+		if !r.running && r.seen != p.seq && !r.gone {
 			p.ended(r.id, now) // cancelled while waiting
 		}
 	}
@@ -88,22 +89,33 @@ func (p *Policy) sync(pass *sched.Pass) {
 	clear(alive)
 }
 
-// ptr returns the simulator's handle of waiting job id in this pass.
-func (p *Policy) ptr(pass *sched.Pass, id int64) *sched.Job {
-	if !p.ptrsOK {
-		clear(p.ptrs)
-		for j := range pass.Waiting() {
-			p.ptrs[j.ID()] = j
-		}
-		p.ptrsOK = true
+// ptr returns the simulator's handle of waiting job r in this pass. A
+// waiting job keeps its handle while it waits, so the handle found once
+// is kept and checked (its ID, still waiting) before each use; the
+// waiting jobs are walked again only when a handle is missing or stale.
+func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
+	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
+		return j
 	}
-	return p.ptrs[id]
+	if p.ptrsOK { // walked in this pass already: it is not waiting
+		return nil
+	}
+	p.ptrsOK = true
+	for j := range pass.Waiting() {
+		if q, ok := p.jobs[j.ID()]; ok && !q.running {
+			q.ptr = j
+		}
+	}
+	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
+		return j
+	}
+	return nil
 }
 
 // start starts r now through the pass; false if it does not fit (on a
 // machine of nodes the placement has the last word).
 func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
-	j := p.ptr(pass, r.id)
+	j := p.ptr(pass, r)
 	if j == nil {
 		return false
 	}
@@ -141,14 +153,17 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	allFailed := false
 	depth := 0
 	for _, r := range p.queue {
-		if r.running {
+		if r.running || r.gone {
 			continue
 		}
 		if !full && depth > defQueueDepth {
 			break
 		}
 		depth++
-		if r.held != "" || allFailed || p.blocked(r.part, failed) {
+		if allFailed {
+			break // every partition shares the failed one's nodes
+		}
+		if r.held != "" || p.blocked(r.part, failed) {
 			continue
 		}
 		if r.cpus <= pass.Free() && p.start(pass, r, false) {
@@ -192,33 +207,56 @@ func (p *Policy) overlap(a, b int) bool {
 // fits now starts now; one that fits later, within bf_window, reserves
 // whole nodes from its start to its end, both rounded down to
 // bf_resolution (at least one bf_resolution long), so no job tested
-// after it may use them then. A job that fits now must also end before
-// any reservation begins on the nodes it needs (Slurm tests the
-// reservations that begin up to and including its end).
+// after it may use them then. (Slurm also counts a reservation that
+// begins at the very second a job ends as in its way; here windows are
+// half-open, so such a job may start: it ends as the reservation begins.)
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
-	p.sortQueue()
 	p.bfDirty = false
 	p.nextBF = now + p.bfInt
+	if pass.Free() <= 0 { // nothing can start: see freeNow below
+		return
+	}
+	p.sortQueue()
 	if len(p.queue) == 0 {
 		return
 	}
 	prof := &p.prof
 	prof.Reset(now, pass.Free())
-	p.ends = append(p.ends[:0], p.running...)
-	slices.SortFunc(p.ends, func(a, b *jobRec) int { return cmpEnd(a, b) })
-	for _, r := range p.ends {
+	if !p.endsOK {
+		slices.SortFunc(p.running, cmpEnd)
+		for i, r := range p.running {
+			r.idx = i
+		}
+		p.endsOK = true
+	}
+	for _, r := range p.running {
 		prof.Release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes
 	tested := int64(0)
 	reserved := false
-	for _, r := range p.queue {
-		if tested >= p.bfTest {
+	// freeNow is the profile's free CPUs at now. Once no job left fits
+	// in it none can start in this cycle, and their plans would change
+	// nothing in it: the cycle stops there (Slurm goes on, to show
+	// expected start times).
+	freeNow := pass.Free()
+	// least[i] is the fewest CPUs a job from queue[i] on asks: once
+	// freeNow is below it, nothing more can start either.
+	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+	least := int64(never)
+	for i := len(p.queue) - 1; i >= 0; i-- {
+		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+			least = min(least, r.cpus)
+		}
+		p.least[i] = least
+	}
+	for i, r := range p.queue {
+		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
 		}
-		if r.running || r.held != "" {
+		if r.running || r.gone || r.held != "" {
 			continue
 		}
 		if p.cfg.BackfillMaxJobUser > 0 {
@@ -228,13 +266,14 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			p.perUsr[r.user]++
 		}
 		tested++
-		t, ok := prof.Fit(r.cpus, r.limit+1, now)
+		t, ok := prof.Fit(r.cpus, r.limit, now)
 		if !ok || t > now+p.bfWin {
 			continue
 		}
 		if t == now {
 			if p.start(pass, r, reserved) {
 				prof.Allocate(now, r.limit, r.cpus)
+				freeNow -= r.cpus
 				continue
 			}
 			t = now + 1 // the nodes are too fragmented now: plan it later
@@ -242,9 +281,13 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		s := max(t/p.bfRes*p.bfRes, begin)
 		e := (t + r.limit) / p.bfRes * p.bfRes
 		e = max(e, s+p.bfRes)
-		prof.Allocate(s, e-s, p.wholeNodes(r))
+		hold := p.wholeNodes(r)
+		prof.Allocate(s, e-s, hold)
+		if s <= now {
+			freeNow -= hold
+		}
 		reserved = true
-		if j := p.ptr(pass, r.id); j != nil {
+		if j := p.ptr(pass, r); j != nil {
 			_ = pass.Reserve(j, t)
 		}
 	}
@@ -258,21 +301,26 @@ func (p *Policy) wholeNodes(r *jobRec) int64 {
 }
 
 func cmpEnd(a, b *jobRec) int {
-	ea, eb := a.start+a.limit, b.start+b.limit
-	switch {
-	case ea < eb:
-		return -1
-	case ea > eb:
-		return 1
+	if c := cmp.Compare(a.start+a.limit, b.start+b.limit); c != 0 {
+		return c
 	}
-	return 0
+	return cmp.Compare(a.id, b.id)
 }
 
-// onStart records that r started at now.
+// onStart records that r started at now. The running jobs stay sorted
+// by end (start + limit) once backfill sorted them: a job starting now
+// ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
 	r.running, r.start = true, now
-	r.idx = len(p.running)
-	p.running = append(p.running, r)
+	p.left++
+	i := len(p.running)
+	if p.endsOK {
+		i, _ = slices.BinarySearchFunc(p.running, r, cmpEnd)
+	}
+	p.running = slices.Insert(p.running, i, r)
+	for k := i; k < len(p.running); k++ {
+		p.running[k].idx = k
+	}
 	// The next backfill cycle sees a new machine; the main scheduler is
 	// not asked to run again by its own starts.
 	p.bfDirty = true
@@ -286,7 +334,7 @@ func (p *Policy) arm() {
 		return
 	}
 	t := p.nextCalc
-	if len(p.queue) > 0 {
+	if len(p.jobs) > len(p.running) { // jobs wait
 		if p.mainPending {
 			t = min(t, p.lastMain+p.minInt)
 		}
