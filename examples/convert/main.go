@@ -119,7 +119,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.opt.Computer, "computer", "", "the header's Computer")
 	fs.StringVar(&o.opt.Installation, "installation", "", "the header's Installation")
 	fs.BoolVar(&o.opt.HideNames, "hide-names", false, "leave user, group and job names out of the header")
-	fs.BoolVar(&o.opt.Accounts, "accounts", false, "Slurm logs: the job's account in Group (field 13) instead of its Unix group, "+
+	fs.BoolVar(&o.opt.Accounts, "accounts", false, "Slurm logs and snapshots: the job's account in Group (field 13) instead of its Unix group, "+
 		"its QOS in Partition (field 16), named in the header's Account and Partition lines (for sched/slurm's fair share and QOS)")
 	fs.BoolVar(&o.opt.Strict, "strict", false, "stop at the first malformed record or field instead of skipping and counting it")
 	fs.BoolVar(&o.progress, "progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
@@ -142,8 +142,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if (o.from == "sacct-json" || o.from == "slurmrestd" || o.from == "scontrol") && len(pos) > 1 {
 		return o, cli.UsageError{Msg: "-from " + o.from + " reads one document (one JSON document or one snapshot): give one input"}
 	}
-	if o.opt.Accounts && o.from != "sacct" && o.from != "sacct-json" && o.from != "jobcomp" {
-		return o, cli.UsageError{Msg: "-accounts reads Slurm accounting logs: it needs -from sacct, sacct-json or jobcomp"}
+	if o.opt.Accounts && (o.from == "pbs" || o.from == "alibaba") {
+		return o, cli.UsageError{Msg: "-accounts reads Slurm's accounts and QOS: it needs -from sacct, sacct-json, jobcomp, slurmrestd or scontrol"}
 	}
 	if now != "" {
 		if o.from != "slurmrestd" && o.from != "scontrol" {

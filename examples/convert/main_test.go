@@ -132,7 +132,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
 		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
 		{[]string{"-from", "slurmrestd", "a", "b"}, exitUsage, "one input"},
-		{[]string{"-from", "pbs", "x", "-accounts"}, exitUsage, "-accounts reads Slurm accounting logs"},
+		{[]string{"-from", "pbs", "x", "-accounts"}, exitUsage, "-accounts reads Slurm's accounts and QOS"},
 		{[]string{"-from", "sacct", "/nonexistent/file"}, exitError, "/nonexistent/file"},
 		{[]string{"-from", "sacct-json", testdata + "sacct-parsable2.txt", "-o", os.DevNull}, exitError, "run with -from sacct"},
 		{[]string{"-from", "sacct", testdata + "sacct-formatted.txt", "-strict", "-o", os.DevNull}, exitError, "line 13"},

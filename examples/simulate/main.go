@@ -12,6 +12,7 @@
 //	go run ./examples/simulate trace.swf -policy sjf -machine 512 -out sched.swf.gz
 //	zcat trace.swf.gz | go run ./examples/simulate -policy conservative -
 //	go run ./examples/simulate -list
+//	go run ./examples/simulate -slurm-conf slurm.conf -shares assoc.txt acct.swf    # Slurm's own policy
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (unreadable or malformed trace, no machine size, unwritable
@@ -20,6 +21,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -51,6 +53,9 @@ type options struct {
 	placement   sched.Placement // -placement
 	countMemory bool
 	check       bool
+
+	slurmConf string   // -slurm-conf FILE: the Slurm policy of package sched/slurm
+	shares    []string // -shares FILE[,FILE]: its fair-share tree and QOS
 }
 
 const usageHead = `usage: simulate [flags] TRACE   (flags may also follow TRACE)
@@ -84,6 +89,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&placement, "placement", "", "where a job goes on a machine of -nodes: first (first fit, the default) or best (best fit)")
 	fs.BoolVar(&o.countMemory, "count-memory", false, "SWF jobs ask for the memory of field 10 (else 7), in MiB per core, on -nodes (Config.CountMemory)")
 	fs.BoolVar(&o.check, "check", false, "verify the schedule (sched.Result.Check); a violation is an error, exit 1")
+	fs.StringVar(&o.slurmConf, "slurm-conf", "", "simulate Slurm (package sched/slurm) as the site's slurm.conf `FILE` configures it, instead of -policy; "+
+		"convert the trace with convert -accounts so that jobs have their accounts and QOS")
+	var shares string
+	fs.StringVar(&shares, "shares", "", "with -slurm-conf: the fair-share tree from `FILE[,FILE]`: sshare -a -P or "+
+		"sacctmgr show assoc format=Account,ParentName,User,Share -P output, and sacctmgr show qos format=Name,Priority -P")
 	bar := cli.ProgressFlag(fs, stderr)
 
 	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
@@ -96,6 +106,18 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 
 	if o.list {
 		return o, nil
+	}
+	o.shares = sharesList(shares)
+	if o.slurmConf != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for _, name := range []string{"policy", "compat", "per-event", "ties", "kill"} {
+			if set[name] {
+				return o, cli.Usagef("-%s and -slurm-conf: the Slurm policy is configured by its slurm.conf alone", name)
+			}
+		}
+	} else if len(o.shares) > 0 {
+		return o, cli.Usagef("-shares is the fair-share tree of -slurm-conf: give -slurm-conf FILE")
 	}
 	pr, ok := sched.LookupPreset(policy)
 	if !ok {

@@ -314,6 +314,10 @@ type report struct {
 	// out_of_order, late_comments, header, unknown_submit, other_status,
 	// nothing_simulated, overran, kill_no_estimate, degenerate).
 	WarningData map[string]any `json:"warning_data"`
+	// SlurmConf lists, with -slurm-conf, what the file has that the
+	// Slurm model leaves out ("ignored: KEY (lines)") and how it read
+	// the rest ("note: ...").
+	SlurmConf []string `json:"slurm_conf,omitempty"`
 
 	MeanWait       float64 `json:"mean_wait_s"`
 	MeanWaitMin    float64 `json:"mean_wait_min"`
@@ -407,6 +411,7 @@ func jsonReport(info *runInfo) report {
 		Reader:        jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
 		Warnings:      texts,
 		WarningData:   data,
+		SlurmConf:     info.slurmIgnored,
 
 		MeanWait:       sum.MeanWait,
 		MeanWaitMin:    sum.MeanWait / 60,

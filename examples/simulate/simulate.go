@@ -35,6 +35,8 @@ type runInfo struct {
 	nodesRep convert.Report // what reading -nodes found
 	checked  bool           // -check ran
 	checkErr error          // its violation, nil if none
+
+	slurmIgnored []string // -slurm-conf: what ParseConf left out
 }
 
 // config builds the simulated configuration: the preset, then the peer's
@@ -121,10 +123,21 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		return err
 	}
 
-	bar.Stage("simulate "+o.policy.Name, 4)
 	t1 := time.Now()
-	if info.res, err = runSteps(ctx, info.cfg, tr.jobs, bar.Set); err != nil {
-		return err
+	if o.slurmConf != "" {
+		info.policy = slurmPreset
+		bar.Stage("simulate slurm", 4)
+		if err := runSlurm(ctx, o, info); err != nil {
+			return err
+		}
+		for _, s := range info.slurmIgnored {
+			fmt.Fprintln(stderr, "simulate: slurm.conf:", s)
+		}
+	} else {
+		bar.Stage("simulate "+o.policy.Name, 4)
+		if info.res, err = runSteps(ctx, info.cfg, tr.jobs, bar.Set); err != nil {
+			return err
+		}
 	}
 	info.simTime = time.Since(t1)
 	if o.check {

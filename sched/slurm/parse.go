@@ -32,7 +32,10 @@ const (
 // sched_min_interval), OverTimeLimit and the PartitionName lines (Nodes,
 // MaxTime, DefaultTime, MaxNodes, PriorityJobFactor, PriorityTier and
 // their old alias Priority, Default; PartitionName=DEFAULT sets the
-// defaults of the lines after it).
+// defaults of the lines after it; a NodeSet line with Nodes= names a set
+// that a partition's Nodes may use, once it is defined). A partition's
+// PriorityJobFactor and PriorityTier are Slurm's default, 1, unless the
+// file sets them.
 //
 // The syntax is Slurm's: keys in any case, '#' to the end of the line a
 // comment (unless escaped as \#), a '\' at the end of a line continues
@@ -53,7 +56,11 @@ const (
 // value is an error naming its line and key; so is a hostlist that would
 // expand to more than 262144 names. ParseConf reads no other file.
 func ParseConf(r io.Reader) (Config, []string, error) {
-	p := &confParser{ignoredAt: map[string]*confIgnored{}, seen: map[string]int{}, parts: map[string]int{}}
+	p := &confParser{ignoredAt: map[string]*confIgnored{}, seen: map[string]int{}, parts: map[string]int{},
+		nodeSets: map[string][]string{}, featureSets: map[string]int{}, literal: map[string]int{},
+		// Slurm's defaults: a partition left without them counts 1,
+		// against a PriorityJobFactor=0 elsewhere.
+		pdef: Partition{PriorityJobFactor: 1, PriorityTier: 1}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxConfLine)
 	var logical strings.Builder
@@ -108,8 +115,17 @@ type confParser struct {
 	seen      map[string]int // lower-case top-level key → line of its last value
 	names     int            // node names expanded so far
 	pdef      Partition      // PartitionName=DEFAULT
+	pdefNodes bool           // PartitionName=DEFAULT gave Nodes=
 	parts     map[string]int // partition name → index in c.Partitions
 	prioType  string
+
+	// NodeSet lines: a set's nodes (Nodes=), or the line of a set
+	// defined by Feature=, which the model cannot resolve.
+	nodeSets    map[string][]string
+	featureSets map[string]int
+	// literal node names partitions used, with the line of the first
+	// use: a NodeSet defined after a partition named it is an error.
+	literal map[string]int
 }
 
 type confIgnored struct {
@@ -140,7 +156,6 @@ func (p *confParser) note(line int, format string, args ...any) {
 // confReasons say why a common key is left out.
 var confReasons = map[string]string{
 	"nodename":                 "nodes come from the simulated machine",
-	"nodeset":                  "nodes come from the simulated machine",
 	"frontendname":             "nodes come from the simulated machine",
 	"downnodes":                "nodes come from the simulated machine",
 	"include":                  "included files are not read: append their text",
@@ -175,8 +190,11 @@ func (p *confParser) line(s string, num int) error {
 	for i, kv := range pairs {
 		lk := strings.ToLower(kv.key)
 		if confLineKeys[lk] {
-			if lk == "partitionname" {
+			switch lk {
+			case "partitionname":
 				return p.partition(kv.value, pairs[i+1:], num)
+			case "nodeset":
+				return p.nodeSet(kv.value, pairs[i+1:], num)
 			}
 			p.ignore(kv.key, num, confReasons[lk])
 			return nil
@@ -190,6 +208,10 @@ func (p *confParser) line(s string, num int) error {
 
 // top applies one key outside a PartitionName line.
 func (p *confParser) top(kv confPair, lk string, num int) error {
+	if !confTopKeys[lk] {
+		p.ignore(kv.key, num, confReasons[lk])
+		return nil
+	}
 	if prev, ok := p.seen[lk]; ok {
 		p.note(num, "%s given again (also line %d): the last value is used, as Slurm does", kv.key, prev)
 	}
@@ -289,10 +311,18 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			return err
 		}
 		c.OverTimeLimit = n * 60
-	default:
-		p.ignore(kv.key, num, confReasons[lk])
 	}
 	return nil
+}
+
+// confTopKeys are the keys outside PartitionName lines that ParseConf
+// uses.
+var confTopKeys = map[string]bool{
+	"priorityweightage": true, "priorityweightfairshare": true, "priorityweightjobsize": true,
+	"priorityweightpartition": true, "priorityweightqos": true, "priorityweightassoc": true,
+	"prioritymaxage": true, "prioritydecayhalflife": true, "prioritycalcperiod": true,
+	"priorityfavorsmall": true, "priorityflags": true, "prioritytype": true,
+	"schedulertype": true, "schedulerparameters": true, "overtimelimit": true,
 }
 
 // schedParams reads SchedulerParameters, a comma-separated list of
@@ -395,14 +425,19 @@ func (p *confParser) partition(name string, pairs []confPair, num int) error {
 		pt.Name = name
 		pt.Nodes = slices.Clip(pt.Nodes)
 	}
+	hasNodes := p.pdefNodes
 	for _, kv := range pairs {
 		if err := p.partKey(&pt, kv, num); err != nil {
 			return fmt.Errorf("slurm.conf line %d: PartitionName=%s %s: %w", num, confClip(name), confClip(kv.key), err)
 		}
+		hasNodes = hasNodes || strings.EqualFold(kv.key, "Nodes")
 	}
 	if isDefault {
-		p.pdef = pt
+		p.pdef, p.pdefNodes = pt, hasNodes
 		return nil
+	}
+	if !hasNodes {
+		p.note(num, "PartitionName=%s names no Nodes: taken as every node", confClip(name))
 	}
 	p.parts[name] = len(p.c.Partitions)
 	p.c.Partitions = append(p.c.Partitions, pt)
@@ -417,7 +452,7 @@ func (p *confParser) partKey(pt *Partition, kv confPair, num int) error {
 			pt.Nodes = nil
 			return nil
 		}
-		nodes, err := expandHostlist(v, &p.names)
+		nodes, err := p.partitionNodes(v, num)
 		if err != nil {
 			return err
 		}
@@ -483,6 +518,52 @@ func (p *confParser) partKey(pt *Partition, kv confPair, num int) error {
 		p.ignore("PartitionName "+confClip(kv.key), num, "")
 	}
 	return nil
+}
+
+// nodeSet reads a NodeSet line: its name, then Nodes= (a hostlist) or
+// Feature= (nodes by feature, which the model does not know).
+func (p *confParser) nodeSet(name string, pairs []confPair, num int) error {
+	if name == "" {
+		return fmt.Errorf("slurm.conf line %d: NodeSet without a name", num)
+	}
+	if at, used := p.literal[name]; used {
+		return fmt.Errorf("slurm.conf line %d: NodeSet %s is defined after line %d uses it: move the NodeSet line up", num, confClip(name), at)
+	}
+	for _, kv := range pairs {
+		switch strings.ToLower(kv.key) {
+		case "nodes":
+			nodes, err := expandHostlist(kv.value, &p.names, nil)
+			if err != nil {
+				return fmt.Errorf("slurm.conf line %d: NodeSet=%s Nodes: %w", num, confClip(name), err)
+			}
+			p.nodeSets[name] = nodes
+		case "feature":
+			p.featureSets[name] = num
+		default:
+			p.ignore("NodeSet "+confClip(kv.key), num, "")
+		}
+	}
+	return nil
+}
+
+// partitionNodes expands a partition's Nodes=, node sets included.
+func (p *confParser) partitionNodes(v string, num int) ([]string, error) {
+	nodes, err := expandHostlist(v, &p.names, p.nodeSets)
+	if err != nil {
+		return nil, err
+	}
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if at, ok := p.featureSets[item]; ok {
+			return nil, fmt.Errorf("node set %s is defined by Feature= (line %d): node features are not modelled; give the set Nodes=", confClip(item), at)
+		}
+		if _, set := p.nodeSets[item]; !set && !strings.ContainsAny(item, "[]") {
+			if _, seen := p.literal[item]; !seen {
+				p.literal[item] = num
+			}
+		}
+	}
+	return nodes, nil
 }
 
 // finish applies what depends on the whole file and renders the report.
@@ -792,7 +873,7 @@ type hostRange struct{ lo, hi, width int64 }
 // each once, in order. used counts the names expanded so far in the file:
 // an expression that would take it past maxNodeNames is refused before
 // any name is made.
-func expandHostlist(s string, used *int) ([]string, error) {
+func expandHostlist(s string, used *int, sets map[string][]string) ([]string, error) {
 	var items []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -821,6 +902,19 @@ func expandHostlist(s string, used *int) ([]string, error) {
 	for _, item := range items {
 		item = strings.TrimSpace(item)
 		if item == "" {
+			continue
+		}
+		if set, ok := sets[item]; ok {
+			if *used+len(set) > maxNodeNames {
+				return nil, fmt.Errorf("hostlist %q: more than %d node names in the file; refused", confClip(s), maxNodeNames)
+			}
+			*used += len(set)
+			for _, name := range set {
+				if !seen[name] {
+					seen[name] = true
+					out = append(out, name)
+				}
+			}
 			continue
 		}
 		// Literal text and bracket groups, alternating: lits[k] comes

@@ -232,3 +232,85 @@ func FuzzParseConf(f *testing.F) {
 		}
 	})
 }
+
+// TestParseConfRepeatedIgnored: a key the model does not use may repeat
+// (SlurmctldHost names the backup controllers) without a note.
+func TestParseConfRepeatedIgnored(t *testing.T) {
+	_, out, err := ParseConf(strings.NewReader("SlurmctldHost=a\nSlurmctldHost=b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"ignored: SlurmctldHost (lines 1-2)"}; !slices.Equal(out, want) {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// TestParseConfScontrol reads the partitions as Slurm 22.05 itself
+// printed them (scontrol show partition -o, from the slurm.conf lines
+// "PartitionName=short Nodes=localhost Default=YES MaxTime=2
+// DefaultTime=1" and "PartitionName=long Nodes=localhost MaxTime=10
+// DefaultTime=5" of scripts/slurm-cluster.sh): the same values come out
+// of Slurm's printed form as of the file's.
+func TestParseConfScontrol(t *testing.T) {
+	printed, err := os.ReadFile("../../swf/convert/testdata/slurm-22.05/run1-scontrol-partition-oneliner.txt")
+	if err != nil {
+		t.Skip(err)
+	}
+	file := "PartitionName=short Nodes=localhost Default=YES MaxTime=2 DefaultTime=1 State=UP\n" +
+		"PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 State=UP\n"
+	want := []Partition{
+		{Name: "short", Nodes: []string{"localhost"}, MaxTime: 120, DefaultTime: 60, PriorityJobFactor: 1, PriorityTier: 1, Default: true},
+		{Name: "long", Nodes: []string{"localhost"}, MaxTime: 600, DefaultTime: 300, PriorityJobFactor: 1, PriorityTier: 1},
+	}
+	fromPrinted, ignored, err := ParseConf(strings.NewReader(string(printed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile, _, err := ParseConf(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromPrinted.Partitions, want) {
+		t.Errorf("from scontrol: %+v, want %+v", fromPrinted.Partitions, want)
+	}
+	// The file leaves the factors at Slurm's default, 1.
+	if !reflect.DeepEqual(fromFile.Partitions, want) {
+		t.Errorf("from slurm.conf: %+v, want %+v", fromFile.Partitions, want)
+	}
+	if !slices.ContainsFunc(ignored, func(s string) bool { return strings.HasPrefix(s, "ignored: PartitionName OverTimeLimit") }) {
+		t.Errorf("a partition's OverTimeLimit not reported: %q", ignored)
+	}
+}
+
+func TestParseConfNodeSets(t *testing.T) {
+	c, out, err := ParseConf(strings.NewReader("NodeSet=gpus Nodes=g[1-3]\nNodeSet=big Nodes=b1,b2 Weight=5\n" +
+		"PartitionName=gpu Nodes=gpus,x1\nPartitionName=all Nodes=big,gpus,g1\nPartitionName=none\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Partitions[0].Nodes; !slices.Equal(got, []string{"g1", "g2", "g3", "x1"}) {
+		t.Errorf("gpu: %q", got)
+	}
+	if got := c.Partitions[1].Nodes; !slices.Equal(got, []string{"b1", "b2", "g1", "g2", "g3"}) {
+		t.Errorf("all: %q", got)
+	}
+	if c.Partitions[2].Nodes != nil {
+		t.Errorf("none: %q", c.Partitions[2].Nodes)
+	}
+	joined := strings.Join(out, "\n")
+	for _, w := range []string{"ignored: NodeSet Weight (line 2)", "note: line 5: PartitionName=none names no Nodes: taken as every node"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("no %q in\n%s", w, joined)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"NodeSet=gpus Feature=gpu\nPartitionName=gpu Nodes=gpus", "line 2: PartitionName=gpu Nodes: node set gpus is defined by Feature= (line 1)"},
+		{"PartitionName=gpu Nodes=gpus\nNodeSet=gpus Nodes=g1", "line 2: NodeSet gpus is defined after line 1 uses it"},
+		{"NodeSet=s Nodes=n[1-200000]\nPartitionName=a Nodes=s\nPartitionName=b Nodes=s", "refused"},
+		{"NodeSet=", "NodeSet without a name"},
+	} {
+		if _, _, err := ParseConf(strings.NewReader(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error with %q", tc.in, err, tc.want)
+		}
+	}
+}

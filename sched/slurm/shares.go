@@ -14,9 +14,10 @@ import (
 // of one of
 //
 //	sshare -a -l -P        (or sshare -a -P, or -p)
-//	sacctmgr show assoc format=Account,ParentName,User,Share -P
+//	sacctmgr show assoc format=Account,ParentName,User,Share,Priority -P
 //
-// or its QOS priorities into c.QOS from
+// (Priority optional: it feeds the assoc factor; sshare has none), or its
+// QOS priorities into c.QOS from
 //
 //	sacctmgr show qos format=Name,Priority -P
 //
@@ -80,7 +81,7 @@ type sharesReader struct {
 	trailing                             bool   // -p: every line ends in '|'
 	n                                    int    // columns
 	account, parent, user, shares, clust int    // column indexes, -1 absent
-	name, prio                           int
+	name, prio                           int    // QOS name and priority; an association's priority (sacctmgr)
 
 	assocs  []Association
 	lines   []int          // line of each association
@@ -114,6 +115,9 @@ func newSharesReader(header string, num int) (*sharesReader, error) {
 		rd.kind = "sshare"
 	case rd.account >= 0 && rd.user >= 0 && rd.parent >= 0 && get("share", "fairshare") >= 0:
 		rd.kind, rd.shares = "sacctmgr", get("share", "fairshare")
+		if rd.name >= 0 {
+			rd.prio = -1 // a Name column is no association's
+		}
 	case rd.name >= 0 && rd.prio >= 0 && rd.account < 0:
 		rd.kind, rd.qos = "qos", map[string]int64{}
 	default:
@@ -166,6 +170,14 @@ func (rd *sharesReader) row(line string, num int) error {
 		return fmt.Errorf("%s line %d: %s: %w", rd.kind, num, map[string]string{"sshare": "RawShares", "sacctmgr": "Share"}[rd.kind], err)
 	}
 	a := Association{Account: acct, User: user, Shares: shares}
+	if rd.kind == "sacctmgr" && rd.prio >= 0 {
+		// Empty is none set: the parent's, which Priority 0 stands for.
+		if v := strings.TrimSpace(f[rd.prio]); v != "" {
+			if a.Priority, err = confCount(v, math.MaxUint32-2); err != nil {
+				return fmt.Errorf("sacctmgr line %d: Priority: %w", num, err)
+			}
+		}
+	}
 	if user == "" {
 		if rd.kind == "sshare" {
 			depth := len(rawAcct) - len(strings.TrimLeft(rawAcct, " "))

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/sched"
 )
 
 // wantTree is the tree of testdata's sshare and sacctmgr outputs, read
@@ -115,4 +117,54 @@ func FuzzReadShares(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadSharesPriority reads sacctmgr's association Priority, where
+// given (empty is the parent's: 0).
+func TestReadSharesPriority(t *testing.T) {
+	in := "Account|Par Name|User|Share|Priority\nroot|||1|\nphysics|root||60|100\nphysics||alice|2|\nphysics||bob|1|7\n"
+	var c Config
+	if err := c.ReadShares(strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	want := []Association{{Account: "physics", Shares: 60, Priority: 100}, {Account: "physics", User: "alice", Shares: 2},
+		{Account: "physics", User: "bob", Shares: 1, Priority: 7}}
+	if !reflect.DeepEqual(c.Associations, want) {
+		t.Errorf("got %+v, want %+v", c.Associations, want)
+	}
+	if err := c.ReadShares(strings.NewReader("Account|Par Name|User|Share|Priority\na|root||1|high\n")); err == nil ||
+		!strings.Contains(err.Error(), "line 2: Priority") {
+		t.Errorf("a bad Priority: %v", err)
+	}
+}
+
+// TestSiteReadersMakeAPolicy: what the readers make of a site's files is
+// a Config the policy takes.
+func TestSiteReadersMakeAPolicy(t *testing.T) {
+	f, err := os.Open("testdata/slurm.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, _, err := ParseConf(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"testdata/sacctmgr-assoc.txt", "testdata/sacctmgr-qos.txt"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// carol's Fairshare=parent aside (Shares -1).
+		in := strings.ReplaceAll(string(b), "theory||carol|parent", "theory||carol|1")
+		if err := site.ReadShares(strings.NewReader(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := site.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(site, sched.Config{MachineSize: 138 * 64}); err != nil {
+		t.Fatal(err)
+	}
 }

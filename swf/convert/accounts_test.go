@@ -1,7 +1,9 @@
 package convert
 
 import (
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -121,4 +123,61 @@ func TestAccountsReal(t *testing.T) {
 		!slices.ContainsFunc(pbs.Report.Notes, func(s string) bool { return strings.Contains(s, "Options.Accounts") }) {
 		t.Errorf("PBS with Accounts: Partition %q, notes %q", pbs.Header.Partition, pbs.Report.Notes)
 	}
+}
+
+// TestAccountsSnapshot: a queue snapshot's SWF carries the accounts and
+// QOS with Options.Accounts (the test files: accounts physics, chem,
+// astro in order of submission; every job in QOS normal).
+func TestAccountsSnapshot(t *testing.T) {
+	for _, path := range []string{"testdata/snapshot/scontrol-show-job-o.txt", "testdata/snapshot/slurmrestd-v0.0.40.json"} {
+		f := openFile(t, path)
+		s, err := QueueSnapshot(f, Options{Accounts: true})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range append(s.Running, s.Waiting...) {
+			if q.QOS != "normal" {
+				t.Errorf("%s: job %s QOS %q", path, q.ID, q.QOS)
+			}
+		}
+		res := s.SWF()
+		accounts := map[string]string{}
+		for _, e := range headerTable(res.Header, "Account") {
+			num, name, _ := strings.Cut(e, " ")
+			accounts[num] = name
+		}
+		for k, j := range res.Jobs {
+			var q QueuedJob
+			for _, c := range append(s.Running, s.Waiting...) {
+				if c.ID == res.IDs[k] {
+					q = c
+				}
+			}
+			if accounts[strconv.FormatInt(j.Group, 10)] != q.Account || j.Partition != 1 {
+				t.Errorf("%s: job %s Group %d (%q), Partition %d; want account %q, QOS 1", path, res.IDs[k], j.Group,
+					accounts[strconv.FormatInt(j.Group, 10)], j.Partition, q.Account)
+			}
+		}
+		if !slices.Equal(res.Header.Partition, []string{"1 normal"}) || len(accounts) < 2 {
+			t.Errorf("%s: Partition lines %q, accounts %v", path, res.Header.Partition, accounts)
+		}
+		plain, err := QueueSnapshot(openFile(t, path), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := plain.SWF(); r.Header.Partition != nil || headerTable(r.Header, "Account") != nil || r.Jobs[0].Group != -1 {
+			t.Errorf("%s without Accounts: Partition %q, Group %d", path, r.Header.Partition, r.Jobs[0].Group)
+		}
+	}
+}
+
+func openFile(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }

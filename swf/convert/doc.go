@@ -153,6 +153,8 @@
 // clock, for a forecast by simulation; Snapshot.SWF the SWF form, with the
 // snapshot's time in the header. Neither form states its time: give Options.Now, or the
 // latest moment the input shows is taken (noted as a lower bound).
+// With Options.Accounts, Snapshot.SWF writes each job's account in Group
+// and its QOS in Partition, as the accounting conversions do.
 //
 // # Report reasons
 //

@@ -44,8 +44,8 @@ type Options struct {
 	// it as their requested time; without an entry their requested time
 	// is -1, counted as an anomaly.
 	PartitionLimits map[string]int64
-	// Accounts makes a Slurm conversion (Sacct, SacctJSON, Jobcomp) write
-	// the job's account in the SWF Group field (13) instead of its Unix
+	// Accounts makes a Slurm conversion (Sacct, SacctJSON, Jobcomp, and
+	// Snapshot.SWF of a QueueSnapshot) write the job's account in the SWF Group field (13) instead of its Unix
 	// group, and its QOS in the Partition field (16), which SWF leaves to
 	// the site: what a simulation of Slurm's fair share and QOS priority
 	// needs (package sched/slurm). Each is numbered from 1 in order of
@@ -53,8 +53,9 @@ type Options struct {
 	// lines (instead of "; Group:") and "; Partition: 1 normal" lines
 	// (kept with HideNames, as queue names are). Jobs without an account
 	// or QOS get -1, counted as anomalies "no account" and "no QOS";
-	// sacct needs the Account and QOS columns (SacctFormat has them). PBS
-	// logs keep their Unix groups (a Report note says so).
+	// sacct needs the Account and QOS columns (SacctFormat has them). A
+	// snapshot's jobs carry both (QueuedJob.Account, QOS) with or without
+	// it. PBS logs keep their Unix groups (a Report note says so).
 	Accounts bool
 	// Now is the moment a queue snapshot (QueueSnapshot) was taken, which
 	// neither slurmrestd's /jobs nor scontrol show job states; the zero

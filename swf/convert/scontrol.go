@@ -120,6 +120,9 @@ func (s *snapBuilder) scontrolRecord(rec string, num int) error {
 	if a := kv["Account"]; a != "(null)" {
 		q.Account = a
 	}
+	if v := kv["QOS"]; v != "(null)" {
+		q.QOS = v
+	}
 	if r := kv["Reason"]; r != "None" {
 		q.Reason = r
 	}

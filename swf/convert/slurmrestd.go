@@ -36,6 +36,7 @@ type restJob struct {
 	UserID          jsonNum   `json:"user_id"`
 	Account         *string   `json:"account"`
 	Partition       *string   `json:"partition"`
+	QOS             jsonText  `json:"qos"`
 	JobState        jsonState `json:"job_state"`
 	StateReason     *string   `json:"state_reason"`
 	StateDesc       *string   `json:"state_description"`
@@ -119,6 +120,7 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 		q.ID = fmt.Sprintf("%d+%d", j.HetJobID.v, j.HetJobOffset.v)
 	}
 	q.Name, q.User, q.Account, q.Partition = str(j.Name), str(j.UserName), str(j.Account), str(j.Partition)
+	q.QOS = string(j.QOS)
 	if q.User == "" && j.UserID.ok() {
 		q.User = strconv.FormatInt(j.UserID.v, 10)
 	}

@@ -69,6 +69,8 @@ type QueuedJob struct {
 	// JobHeldUser, ...), "" when none.
 	State, Reason                  string
 	Name, User, Account, Partition string
+	// QOS is the job's quality of service ("" when the input has none).
+	QOS string
 	// Demand is what the job asks beyond processors (nodes, memory per
 	// node, GPUs; see the package documentation, Demands), nil when the
 	// input shows nothing more. Array tasks of one record share it.
@@ -182,7 +184,7 @@ func (s *snapBuilder) add(q queued, words []string) {
 		s.b.skip(skipNoSubmit)
 		return
 	}
-	for _, str := range []*string{&q.ID, &q.tasks, &q.State, &q.Reason, &q.Name, &q.User, &q.Account, &q.Partition} {
+	for _, str := range []*string{&q.ID, &q.tasks, &q.State, &q.Reason, &q.Name, &q.User, &q.Account, &q.Partition, &q.QOS} {
 		*str = s.b.intern(*str)
 	}
 	s.jobs = append(s.jobs, q)
@@ -483,7 +485,7 @@ func (s *Snapshot) SWF() *Result {
 		return cmp.Or(cmp.Compare(all[x].Submit, all[y].Submit), compareIDs(all[x].ID, all[y].ID))
 	})
 	res := &Result{Jobs: make([]swf.Job, len(all)), IDs: make([]string, len(all)), Report: s.Report}
-	users, queues, exes := newNames(), newNames(), newNames()
+	users, queues, exes, accounts, qos := newNames(), newNames(), newNames(), newNames(), newNames()
 	var base, maxAlloc int64
 	if len(all) > 0 {
 		base = all[order[0]].Submit
@@ -496,6 +498,9 @@ func (s *Snapshot) SWF() *Result {
 			j.ReqProcs = -1
 		}
 		j.User, j.Queue, j.Executable = users.number(q.User), queues.number(q.Partition), exes.number(q.Name)
+		if s.opt.Accounts {
+			j.Group, j.Partition = accounts.number(q.Account), qos.number(q.QOS)
+		}
 		res.Jobs[k], res.IDs[k] = j, q.ID
 		maxAlloc = max(maxAlloc, j.AllocProcs)
 	}
@@ -525,11 +530,21 @@ func (s *Snapshot) SWF() *Result {
 	if opt.MaxProcs == 0 {
 		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest running job holds %d processors.", maxAlloc))
 	}
-	if !opt.HideNames {
-		for _, kv := range []struct {
+	named := []struct {
+		key string
+		n   *names
+	}{{"User", users}, {"Executable", exes}}
+	if opt.Accounts {
+		h.MaxPartitions, h.Partitions, h.Partition = int64(len(qos.list)), "Slurm QOS", qos.mapping()
+		h.Note = append(h.Note, "Group is the Slurm account (the \"Account:\" lines name them); "+
+			"Partition is the job's QOS (the \"Partition:\" lines name them).")
+		named = append(named, struct {
 			key string
 			n   *names
-		}{{"User", users}, {"Executable", exes}} {
+		}{"Account", accounts})
+	}
+	if !opt.HideNames {
+		for _, kv := range named {
 			for _, m := range kv.n.mapping() {
 				h.Other = append(h.Other, swf.KeyValue{Key: kv.key, Value: m})
 			}

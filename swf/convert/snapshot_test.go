@@ -43,7 +43,7 @@ func readSnapshot(t *testing.T, path string, opt Options) *Snapshot {
 // code): at 08:10:00 UTC, 2024-03-01.
 const snapTime = 1709280600
 
-// Every job of the fixtures asks 1000M per node (TRES mem 1000M per
+// Every job of the fixtures is in QOS normal and asks 1000M per node (TRES mem 1000M per
 // node, MinMemoryNode=1000M, memory_per_node 1000).
 func mem1000(nodes, cores int64) *swf.Demand {
 	return &swf.Demand{Nodes: nodes, Cores: cores, Memory: 1000}
@@ -51,26 +51,26 @@ func mem1000(nodes, cores int64) *swf.Demand {
 
 var wantRunning = []QueuedJob{
 	{ID: "101", Submit: 1709280000, Start: 1709280060, Elapsed: 540, TimeLimit: 3600, CPUs: 8, Nodes: 1, Priority: 1000,
-		State: "RUNNING", Name: "relax", User: "alice", Account: "physics", Partition: "short", Demand: mem1000(1, 8)},
+		State: "RUNNING", Name: "relax", User: "alice", Account: "physics", Partition: "short", QOS: "normal", Demand: mem1000(1, 8)},
 	{ID: "102", Submit: 1709280100, Start: 1709280300, Elapsed: 300, TimeLimit: 7200, CPUs: 16, Nodes: 2, Priority: 1200,
-		State: "RUNNING", Name: "md run", User: "bob", Account: "chem", Partition: "long", Demand: mem1000(2, 8)},
+		State: "RUNNING", Name: "md run", User: "bob", Account: "chem", Partition: "long", QOS: "normal", Demand: mem1000(2, 8)},
 	{ID: "105_1", Submit: 1709280150, Start: 1709280500, Elapsed: 100, TimeLimit: 600, CPUs: 1, Nodes: 1, Priority: 900,
-		State: "RUNNING", Name: "sweep", User: "bob", Account: "chem", Partition: "short", Demand: mem1000(1, 1)},
+		State: "RUNNING", Name: "sweep", User: "bob", Account: "chem", Partition: "short", QOS: "normal", Demand: mem1000(1, 1)},
 }
 
 var wantWaiting = func() []QueuedJob {
 	w := []QueuedJob{
 		{ID: "103", Submit: 1709280200, Start: 1709287260, TimeLimit: 1800, CPUs: 32, Nodes: 4, Priority: 1500,
-			State: "PENDING", Reason: "Resources", Name: "big", User: "carol", Account: "astro", Partition: "long", Demand: mem1000(4, 8)},
+			State: "PENDING", Reason: "Resources", Name: "big", User: "carol", Account: "astro", Partition: "long", QOS: "normal", Demand: mem1000(4, 8)},
 		{ID: "104", Submit: 1709280400, Start: -1, TimeLimit: -1, CPUs: 4, Nodes: 1, Priority: 1500,
-			State: "PENDING", Reason: "Priority", Name: "scan", User: "alice", Account: "physics", Partition: "short", Demand: mem1000(1, 4)},
+			State: "PENDING", Reason: "Priority", Name: "scan", User: "alice", Account: "physics", Partition: "short", QOS: "normal", Demand: mem1000(1, 4)},
 	}
 	for _, id := range []string{"105_2", "105_3", "105_4"} {
 		w = append(w, QueuedJob{ID: id, Submit: 1709280150, Start: -1, TimeLimit: 600, CPUs: 1, Nodes: 1, Priority: 900,
-			State: "PENDING", Reason: "Priority", Name: "sweep", User: "bob", Account: "chem", Partition: "short", Demand: mem1000(1, 1)})
+			State: "PENDING", Reason: "Priority", Name: "sweep", User: "bob", Account: "chem", Partition: "short", QOS: "normal", Demand: mem1000(1, 1)})
 	}
 	return append(w, QueuedJob{ID: "108", Submit: 1709280450, Start: -1, TimeLimit: -1, CPUs: 2, Nodes: 1, Priority: 0,
-		State: "PENDING", Reason: "JobHeldUser", Name: "held", User: "dave", Account: "bio", Partition: "short", Demand: mem1000(1, 2)})
+		State: "PENDING", Reason: "JobHeldUser", Name: "held", User: "dave", Account: "bio", Partition: "short", QOS: "normal", Demand: mem1000(1, 2)})
 }()
 
 func TestSnapshotFixtures(t *testing.T) {

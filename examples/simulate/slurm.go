@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+)
+
+// slurmPreset names the Slurm policy in the reports.
+var slurmPreset = sched.Preset{Name: "slurm", Doc: "Slurm's multifactor priority, partitions and backfill, from -slurm-conf"}
+
+// readSite reads -slurm-conf and -shares (each file of -shares is sshare
+// or sacctmgr association output, or a sacctmgr QOS table) and names the
+// trace's numbers from its header (Config.ReadNames). It returns the
+// site and what slurm.conf has that the model leaves out.
+func readSite(o options, tr *trace) (slurm.Config, []string, error) {
+	f, err := os.Open(o.slurmConf)
+	if err != nil {
+		return slurm.Config{}, nil, err
+	}
+	site, ignored, err := slurm.ParseConf(f)
+	f.Close()
+	if err != nil {
+		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
+	}
+	for _, name := range o.shares {
+		f, err := os.Open(name)
+		if err != nil {
+			return slurm.Config{}, nil, err
+		}
+		err = site.ReadShares(f)
+		f.Close()
+		if err != nil {
+			return slurm.Config{}, nil, fmt.Errorf("-shares %s: %w", name, err)
+		}
+	}
+	if err := site.ReadNames(*tr.header); err != nil {
+		return slurm.Config{}, nil, fmt.Errorf("%s: %w", tr.name, err)
+	}
+	if len(site.Associations) > 0 && len(site.AccountNames) == 0 {
+		ignored = append(ignored, "note: the trace names no accounts (convert the log with -accounts): "+
+			"each job is charged to its user's first association")
+	}
+	return site, ignored, nil
+}
+
+// runSlurm simulates the trace under the Slurm policy on info.cfg's
+// machine.
+func runSlurm(ctx context.Context, o options, info *runInfo) error {
+	site, ignored, err := readSite(o, info.trace)
+	if err != nil {
+		return err
+	}
+	info.slurmIgnored = ignored
+	// Slurm kills a job at its limit: the reports say so.
+	info.cfg.KillAtEstimate = true
+	mach := sched.Config{MachineSize: info.cfg.MachineSize, Nodes: info.cfg.Nodes, Placement: info.cfg.Placement,
+		CountMemory: info.cfg.CountMemory, KeepShares: info.cfg.KeepShares}
+	p, err := slurm.New(site, mach)
+	if err != nil {
+		return fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
+	}
+	info.res, err = p.Run(ctx, info.trace.jobs)
+	if err != nil {
+		return interrupted(err)
+	}
+	return nil
+}
+
+// sharesList reads -shares: files separated by commas.
+func sharesList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}

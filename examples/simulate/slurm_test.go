@@ -1,0 +1,122 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// slurmTrace is a converted log (convert -accounts) on 4 processors:
+// bob (user 2) takes the machine for an hour, then submits again; alice
+// (user 1) submits after him. Both are in account physics, partition
+// batch, QOS normal.
+const slurmTrace = `; Version: 2.2
+; MaxProcs: 4
+; UnixStartTime: 1700000000
+; MaxQueues: 1
+; Queue: 1 batch
+; MaxPartitions: 1
+; Partitions: Slurm QOS
+; Partition: 1 normal
+; User: 1 alice
+; User: 2 bob
+; Account: 1 physics
+1   0 0 3600 4 -1 -1 4 3600 -1 1 2 1 -1 1 1 -1 -1
+2  60 0  600 4 -1 -1 4  600 -1 1 2 1 -1 1 1 -1 -1
+3 120 0  600 4 -1 -1 4  600 -1 1 1 1 -1 1 1 -1 -1
+`
+
+const slurmConf = `ClusterName=test
+PriorityType=priority/multifactor
+PriorityWeightFairshare=10000
+PriorityWeightAge=1000
+PriorityCalcPeriod=1
+PartitionName=batch Nodes=ALL Default=YES MaxTime=UNLIMITED
+`
+
+const slurmShares = `Account|Par Name|User|Share
+root|||1
+physics|root||1
+physics||alice|1
+physics||bob|1
+`
+
+// TestSlurmConf: -slurm-conf runs the Slurm policy. Fair share puts
+// alice's job before bob's second one, which FCFS order (EASY) would
+// start first; what slurm.conf has that the model leaves out is on
+// stderr and in -json.
+func TestSlurmConf(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "acct.swf", slurmTrace)
+	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
+	shares := writeTrace(t, dir, "assoc.txt", slurmShares)
+	starts := func(args ...string) map[int64]int64 {
+		t.Helper()
+		out := filepath.Join(dir, "sched.swf")
+		code, _, errs := runCmd(t, append([]string{trace, "-out", out}, args...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errs)
+		}
+		if len(args) > 0 && !strings.Contains(errs, "simulate: slurm.conf: ignored: ClusterName (line 1)") {
+			t.Errorf("stderr lacks the ignored key: %q", errs)
+		}
+		_, jobs, err := swf.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[int64]int64{}
+		for _, j := range jobs {
+			m[j.ID] = j.Submit + j.Wait
+		}
+		return m
+	}
+	if s := starts(); s[2] != 3600 || s[3] != 4200 {
+		t.Errorf("EASY: job 2 starts at %d, job 3 at %d; want 3600 and 4200 (submission order)", s[2], s[3])
+	}
+	if s := starts("-slurm-conf", conf, "-shares", shares); s[3] != 3600 || s[2] != 4200 {
+		t.Errorf("slurm: job 3 starts at %d, job 2 at %d; want 3600 and 4200 (alice has used nothing)", s[3], s[2])
+	}
+	m := runJSON(t, trace, "-slurm-conf", conf, "-shares", shares)
+	if m["policy"] != "slurm" || m["jobs_simulated"] != 3.0 {
+		t.Errorf("-json: policy %v, jobs_simulated %v", m["policy"], m["jobs_simulated"])
+	}
+	var notes []string
+	for _, s := range m["slurm_conf"].([]any) {
+		notes = append(notes, s.(string))
+	}
+	if !slices.Contains(notes, "ignored: ClusterName (line 1)") {
+		t.Errorf("-json slurm_conf %q", notes)
+	}
+	// A trace converted without -accounts: said so.
+	plain := writeTrace(t, dir, "plain.swf", strings.ReplaceAll(slurmTrace, "; Account: 1 physics\n", ""))
+	if _, _, errs := runCmd(t, plain, "-slurm-conf", conf, "-shares", shares); !strings.Contains(errs, "the trace names no accounts") {
+		t.Errorf("no note on a trace without accounts: %q", errs)
+	}
+}
+
+func TestSlurmConfErrors(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "acct.swf", slurmTrace)
+	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
+	bad := writeTrace(t, dir, "bad.conf", "PriorityWeightAge=1\nPartitionName=x MaxTime=soon\n")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{trace, "-slurm-conf", conf, "-policy", "easy"}, 2, "-policy and -slurm-conf"},
+		{[]string{trace, "-slurm-conf", conf, "-kill"}, 2, "-kill and -slurm-conf"},
+		{[]string{trace, "-shares", conf}, 2, "give -slurm-conf"},
+		{[]string{trace, "-slurm-conf", filepath.Join(dir, "none.conf")}, 1, "none.conf"},
+		{[]string{trace, "-slurm-conf", bad}, 1, "line 2: PartitionName=x MaxTime"},
+		{[]string{trace, "-slurm-conf", conf, "-shares", bad}, 1, "-shares"},
+	} {
+		code, _, errs := runCmd(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d with %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
