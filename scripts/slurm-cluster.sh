@@ -258,13 +258,16 @@ EOF
 	sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
 	if [[ -n ${SLURM_CLUSTER_SACCTMGR:-} ]]; then
 		[[ -r $SLURM_CLUSTER_SACCTMGR ]] || die "SLURM_CLUSTER_SACCTMGR: cannot read $SLURM_CLUSTER_SACCTMGR"
-		local line
+		local line out words
 		while IFS= read -r line || [[ -n $line ]]; do
-			line=${line%%#*}
-			[[ -n ${line//[[:space:]]/} ]] || continue
-			# shellcheck disable=SC2086 # the line is sacctmgr's words
-			sacctmgr -i $line >>"$D/log/sacctmgr.log" 2>&1 ||
-				{ tail -n 5 "$D/log/sacctmgr.log" >&2; die "sacctmgr -i $line failed"; }
+			read -ra words <<<"${line%%#*}"
+			((${#words[@]} > 0)) || continue
+			# Again after `down` and `up` in the same DIR: what exists is "Nothing new added".
+			if ! out=$(sacctmgr -i "${words[@]}" 2>&1) && ! grep -q "Nothing new added" <<<"$out"; then
+				echo "$out" >&2
+				die "sacctmgr -i ${words[*]} failed"
+			fi
+			echo "$out" >>"$D/log/sacctmgr.log"
 		done <"$SLURM_CLUSTER_SACCTMGR"
 	fi
 	start slurmctld slurmctld -D -i
