@@ -26,6 +26,13 @@ type slurmSide struct {
 	// others were starts in priority order that a backfill cycle made
 	// before the main scheduler's next run.
 	BackfillSeen, BackfillJumped int
+	// OwnPairs counts the pairs of jobs pending together at a sample
+	// with different priorities there (the first such sample of each
+	// pair) that Slurm started at different seconds; OwnOrder is the
+	// share it started the one of higher priority first: how far its
+	// order follows its priorities of one moment.
+	OwnPairs int     `json:"own_pairs"`
+	OwnOrder float64 `json:"own_order"`
 }
 
 func measureSlurm(c *checked) *slurmSide {
@@ -118,6 +125,33 @@ func measureSlurm(c *checked) *slurmSide {
 		return median(g)
 	}
 	s.MainGap, s.BackfillGap = gaps(false), gaps(true)
+	type pair struct{ a, b string }
+	seen := map[pair]bool{}
+	own := 0
+	for _, smp := range rec.Samples {
+		ps, _ := parseSprio(smp.Sprio)
+		for i, a := range ps {
+			for _, b := range ps[i+1:] {
+				ka, oka := c.index[a.ID]
+				kb, okb := c.index[b.ID]
+				if !oka || !okb || a.Priority == b.Priority || seen[pair{a.ID, b.ID}] {
+					continue
+				}
+				sa, sb := c.real[ka].Start, c.real[kb].Start
+				if sa == sb {
+					continue
+				}
+				seen[pair{a.ID, b.ID}] = true
+				s.OwnPairs++
+				if (a.Priority > b.Priority) == (sa < sb) {
+					own++
+				}
+			}
+		}
+	}
+	if s.OwnPairs > 0 {
+		s.OwnOrder = float64(own) / float64(s.OwnPairs)
+	}
 	for id, l := range log {
 		if !l.Backfill {
 			continue
@@ -155,6 +189,7 @@ func (s *slurmSide) text(cpus int64) string {
 	return fmt.Sprintf("Slurm's own pace (slurmctld's log): while jobs waited, %.1f of the %d CPUs were allocated on average; "+
 		"at %d of the %d samples with a pending job the highest-priority one fitted in the free CPUs, and it started a median %.1f s later; "+
 		"the main scheduler's starts came in bursts a median %.1f s apart, backfill's %.1f s apart; "+
-		"of %d backfill starts of jobs a sample showed pending, %d left a job of higher priority waiting (the others were starts in priority order that a backfill cycle made before the main scheduler's next run).\n",
-		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped)
+		"of %d backfill starts of jobs a sample showed pending, %d left a job of higher priority waiting (the others were starts in priority order that a backfill cycle made before the main scheduler's next run). "+
+		"Of %d pairs of jobs pending together at a sample with different priorities, Slurm started the one of higher priority first in %.1f%%: its order follows its priorities of one moment only so far (ages and fair shares change, and a job that fits starts before one that does not).\n",
+		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped, s.OwnPairs, 100*s.OwnOrder)
 }
