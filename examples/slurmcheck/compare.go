@@ -289,7 +289,12 @@ func compare(rec *recording) (*result, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus, Slurm: measureSlurm(c)}
+	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus}
+	var halfLife int64
+	if cfg, _, err := siteConfig(c); err == nil {
+		halfLife = cfg.DecayHalfLife
+	}
+	res.Slurm = measureSlurm(c, halfLife)
 	waits := make([]int64, len(c.real))
 	var sum, last int64
 	for i, r := range c.real {

@@ -3,7 +3,10 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // slurmSide is what the recording says of Slurm's own pace, which no
@@ -33,9 +36,55 @@ type slurmSide struct {
 	// order follows its priorities of one moment.
 	OwnPairs int     `json:"own_pairs"`
 	OwnOrder float64 `json:"own_order"`
+	// Usage is, per user association ("user/account", in sshare's
+	// order), the RawUsage sshare showed after the run (what Slurm
+	// charged, decayed) beside the CPU-seconds sacct shows its jobs
+	// used: the fair-share factors follow the former.
+	Usage []usageRow `json:"usage,omitempty"`
 }
 
-func measureSlurm(c *checked) *slurmSide {
+type usageRow struct {
+	Assoc    string `json:"assoc"`
+	RawUsage int64  `json:"raw_usage"`
+	CPUSecs  int64  `json:"cpu_seconds"`
+	// AtRuns is the usage a charge at the recalculations only gives:
+	// at each decay run, each job running then is charged its CPUs ×
+	// the time since the previous run or its start, whichever is later,
+	// and what was charged before decays by the half-life. A job that
+	// starts and ends between two runs is never charged.
+	AtRuns int64 `json:"charged_at_runs"`
+}
+
+// sshareUsage reads the user lines of sshare -a -P -l: account (its
+// leading blanks dropped), user, RawUsage.
+func sshareUsage(text string) []usageRow {
+	var out []usageRow
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if len(lines) == 0 {
+		return nil
+	}
+	head := strings.Split(lines[0], "|")
+	col := func(name string) int { return slices.Index(head, name) }
+	ca, cu, cr := col("Account"), col("User"), col("RawUsage")
+	if ca < 0 || cu < 0 || cr < 0 {
+		return nil
+	}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "|")
+		if len(f) != len(head) || f[cu] == "" || f[cu] == "root" {
+			continue
+		}
+		v, err := strconv.ParseInt(f[cr], 10, 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, usageRow{Assoc: f[cu] + "/" + strings.TrimSpace(f[ca]), RawUsage: v})
+	}
+	return out
+}
+
+// halfLife is PriorityDecayHalfLife in seconds (0: none known).
+func measureSlurm(c *checked, halfLife int64) *slurmSide {
 	rec := c.rec
 	if len(rec.Log) == 0 {
 		return nil
@@ -152,6 +201,31 @@ func measureSlurm(c *checked) *slurmSide {
 	if s.OwnPairs > 0 {
 		s.OwnOrder = float64(own) / float64(s.OwnPairs)
 	}
+	s.Usage = sshareUsage(rec.SharesEnd)
+	atRuns := map[string]float64{}
+	if halfLife > 0 {
+		for k := 1; k < len(rec.Decays); k++ {
+			d, prev := rec.Decays[k], rec.Decays[k-1]
+			f := math.Pow(0.5, float64(d-prev)/1000/float64(halfLife))
+			for a := range atRuns {
+				atRuns[a] *= f
+			}
+			for id, l := range log {
+				if l.Start < d && d < l.End {
+					r := c.real[c.index[id]]
+					atRuns[r.User+"/"+r.Account] += float64(r.CPUs) * float64(d-max(l.Start, prev)) / 1000
+				}
+			}
+		}
+	}
+	for i := range s.Usage {
+		for _, r := range c.real {
+			if r.User+"/"+r.Account == s.Usage[i].Assoc {
+				s.Usage[i].CPUSecs += (r.End - r.Start) * r.CPUs
+			}
+		}
+		s.Usage[i].AtRuns = int64(math.Round(atRuns[s.Usage[i].Assoc]))
+	}
 	for id, l := range log {
 		if !l.Backfill {
 			continue
@@ -191,5 +265,17 @@ func (s *slurmSide) text(cpus int64) string {
 		"the main scheduler's starts came in bursts a median %.1f s apart, backfill's %.1f s apart; "+
 		"of %d backfill starts of jobs a sample showed pending, %d left a job of higher priority waiting (the others were starts in priority order that a backfill cycle made before the main scheduler's next run). "+
 		"Of %d pairs of jobs pending together at a sample with different priorities, Slurm started the one of higher priority first in %.1f%%: its order follows its priorities of one moment only so far (ages and fair shares change, and a job that fits starts before one that does not).\n",
-		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped, s.OwnPairs, 100*s.OwnOrder)
+		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped, s.OwnPairs, 100*s.OwnOrder) +
+		s.usageText()
+}
+
+func (s *slurmSide) usageText() string {
+	if len(s.Usage) == 0 {
+		return ""
+	}
+	parts := make([]string, len(s.Usage))
+	for i, u := range s.Usage {
+		parts[i] = fmt.Sprintf("%s %d (%d; %d)", u.Assoc, u.RawUsage, u.CPUSecs, u.AtRuns)
+	}
+	return "\nUsage Slurm charged, as sshare's RawUsage after the run, and in parentheses the CPU-seconds sacct shows the association's jobs used and what charging only the jobs running at each recalculation gives (each its CPUs × the time since the previous recalculation or its start, decayed with the half-life; a job that starts and ends between two recalculations is never charged): " + strings.Join(parts, ", ") + ".\n"
 }
