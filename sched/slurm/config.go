@@ -119,4 +119,8 @@ type Association struct {
 	// the assoc factor normalised by the largest; 0 inherits the parent
 	// account's.
 	Priority int64
+	// RawUsage is a user's usage when the simulation begins (sshare's
+	// RawUsage: decayed CPU-seconds); an account's is the sum of its
+	// users', so it is read on user lines only.
+	RawUsage float64
 }

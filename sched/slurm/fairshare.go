@@ -41,6 +41,7 @@ type assoc struct {
 type tree struct {
 	a      []assoc
 	byName map[[2]string]int // {account, user} → index; user "" is the account
+	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
 	users  int               // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
@@ -57,7 +58,7 @@ type tree struct {
 }
 
 func newTree(c *Config) *tree {
-	t := &tree{byName: map[[2]string]int{}, defAcct: map[string]string{}, scale: 1}
+	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{}, scale: 1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.byName[[2]string{"root", ""}] = 0
 	// Accounts first, in order, parents before children whatever the
@@ -93,7 +94,10 @@ func newTree(c *Config) *tree {
 	}
 	for _, a := range c.Associations {
 		if a.User != "" {
-			t.user(a.User, a.Account, a.Shares, a.Priority)
+			i := t.user(a.User, a.Account, a.Shares, a.Priority)
+			if a.RawUsage > 0 {
+				t.addUsage(i, a.RawUsage)
+			}
 		}
 	}
 	t.finish()

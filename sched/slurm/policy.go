@@ -12,9 +12,11 @@ import (
 
 // Policy is Slurm's scheduling of one site's configuration on one
 // machine: multifactor priority, the main scheduler and sched/backfill.
-// It is a sched.Scheduler and keeps state across passes (usage, the
-// priority-ordered queue, the times of its cycles), so use a Policy for
-// one simulation only. It is not safe for concurrent use.
+// It is a sched.Scheduler that keeps state across passes (usage, the
+// priority-ordered queue, the times of its cycles). Run simulates once;
+// plugged into successive simulations (sched/forecast), it starts afresh
+// from the configuration whenever the clock goes back. It is not safe for
+// concurrent use.
 type Policy struct {
 	cfg  Config
 	mach sched.Config
@@ -34,6 +36,7 @@ type Policy struct {
 
 	jobs    map[int64]*jobRec // waiting and running
 	queue   []*jobRec         // waiting, in Slurm's order once sorted
+	arrived []*jobRec         // waiting, in arrival order (and some that left)
 	sorted  bool
 	left    int // jobs in queue that left it (started, ended)
 	running []*jobRec
@@ -48,7 +51,10 @@ type Policy struct {
 	mainPending, fullPending  bool
 	nextBF                    int64
 	bfDirty                   bool
-	observed                  bool // Run's observer reports submissions and ends
+	noFit                     bool  // the last cycle found no waiting job fits in the free CPUs
+	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
+	observed                  bool  // Run's observer reports submissions and ends
+	lastNow                   int64
 	sim                       *sched.Sim
 	armed                     int64 // the earliest wake-up still to come (Run)
 	decayF                    float64
@@ -63,6 +69,7 @@ type Policy struct {
 	endsOK     bool // running is sorted by end
 	pendingUse []pendingUse
 	seq        uint64
+	pass       uint64 // passes that walked the waiting jobs for handles
 	prof       sched.Profile
 	least      []int64
 	perUsr     map[int64]int64
@@ -85,6 +92,7 @@ type jobRec struct {
 	seen             uint64 // the last pass that saw it waiting (without Run)
 	gone             bool   // ended or cancelled: out of the queue
 	ptr              *sched.Job
+	ptrPass          uint64 // the pass ptr is valid in
 }
 
 // part is a partition as the policy uses it.
@@ -186,7 +194,8 @@ func (p *Policy) Name() string {
 
 // Priority returns the current priority of waiting job id, as sprio
 // shows it: the one Slurm last computed (at submission or at the last
-// PriorityCalcPeriod), false if the job is not waiting.
+// PriorityCalcPeriod), false if the job is not waiting. An Observer's
+// OnStart still sees the priority the job starts with (sacct's).
 func (p *Policy) Priority(id int64) (int64, bool) {
 	r, ok := p.jobs[id]
 	if !ok || r.running {
@@ -249,6 +258,18 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 // its account (SWF Group), else under the user's first account, created
 // with one share if the tree does not have it.
 func (p *Policy) assocOf(j *swf.Job) int {
+	// The association of a (user, group) pair never changes: remember it
+	// rather than build the names again for every job.
+	key := [2]int64{j.User, j.Group}
+	if i, ok := p.tree.byNum[key]; ok {
+		return i
+	}
+	i := p.assocByName(j)
+	p.tree.byNum[key] = i
+	return i
+}
+
+func (p *Policy) assocByName(j *swf.Job) int {
 	user := name(p.cfg.UserNames, j.User)
 	acct := "root"
 	if len(p.cfg.Associations) > 0 {

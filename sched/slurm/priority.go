@@ -52,6 +52,9 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 // mean of the node fraction min_nodes/N and the CPU fraction CPUs/C
 // (their complements with PriorityFavorSmall), in [0, 1].
 func (p *Policy) jobSize(r *jobRec) float64 {
+	if p.nodes <= 0 || p.cpus <= 0 {
+		return 0
+	}
 	n, c := float64(p.nodes), float64(p.cpus)
 	m, k := float64(r.minNodes), float64(r.cpus)
 	var js float64
@@ -87,6 +90,7 @@ func less(a, b *jobRec) int {
 // enqueue adds a waiting job with its priority at submission.
 func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
+	p.arrived = append(p.arrived, r)
 	r.prio = p.priority(r, now)
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)
@@ -101,6 +105,7 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 // scheduler should run, and the next backfill cycle has work.
 func (p *Policy) changed() {
 	p.mainPending, p.fullPending, p.bfDirty = true, true, true
+	p.noFit = false
 }
 
 // sortQueue sorts the queue if it needs it, dropping the jobs that left
@@ -202,7 +207,12 @@ func (p *Policy) calc(t int64) {
 	}
 	if moved {
 		p.sorted = false
-		p.changed()
+		// A new order matters to the main scheduler and backfill only if
+		// some job fits in the free CPUs; until a job ends or arrives,
+		// none does if none did at the last cycle.
+		if !p.noFit {
+			p.changed()
+		}
 	}
 }
 
@@ -232,6 +242,7 @@ func (p *Policy) ended(id, now int64) {
 	}
 	if r.running {
 		p.catchUp(now) // while it still counts as running
+		p.freeAfter = -1
 	} else {
 		p.left++
 	}

@@ -183,3 +183,82 @@ func TestFairTreeTies(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorityAtStart: an Observer's OnStart reads the priority a job
+// starts with, and Priority refuses a running job.
+func TestPriorityAtStart(t *testing.T) {
+	p, err := slurm.New(slurm.Config{WeightJobSize: 1 << 20}, sched.Config{MachineSize: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var atStart int64
+	var ok bool
+	obs := sched.Hooks{Start: func(now int64, j *swf.Job, _ bool) { atStart, ok = p.Priority(j.ID) }}
+	if _, err := p.Run(context.Background(), []swf.Job{mkJob(1, 0, 1, 2, 10, 10)}, obs); err != nil {
+		t.Fatal(err)
+	}
+	// (2/4 nodes + 2/4 CPUs)/2 = 1/2 of 2^20.
+	if !ok || atStart != 1<<19 {
+		t.Errorf("priority at start = %d, %v; want %d", atStart, ok, 1<<19)
+	}
+	if _, ok := p.Priority(1); ok {
+		t.Error("Priority of an ended job")
+	}
+}
+
+// TestDecay works the usage decay out by hand: d = 1 − 0.693/H per
+// second (H = PriorityDecayHalfLife, 100 s), D = d^50 per 50-s period.
+// On one processor user 1 runs 0–100 and user 2 100–200; each period a
+// running job adds 50·D after the usage decayed by D. At t=200 user 1
+// has 50D⁴ + 50D³ and user 2 50D² + 50D, so user 1's share of the
+// usage is D²/(D²+1). Three users under root have S = 1/3 each; classic
+// fair share is 2^(−3·share) (user 2's 2^(−3/(D²+1))).
+func TestDecay(t *testing.T) {
+	site := slurm.Config{WeightFairshare: 1000000, DecayHalfLife: 100, CalcPeriod: 50, ClassicFairshare: true}
+	jobs := []swf.Job{
+		mkJob(1, 0, 1, 1, 100, 100), mkJob(2, 0, 2, 1, 100, 100),
+		mkJob(3, 205, 3, 1, 1000, 1000), // holds the processor
+		mkJob(4, 210, 1, 1, 1, 1), mkJob(5, 210, 2, 1, 1, 1),
+	}
+	got := probe(t, site, sched.Config{MachineSize: 1}, jobs, map[int64][]int64{5: {4, 5}})
+	D := math.Pow(1-0.693/100, 50)
+	share1 := D * D / (D*D + 1)
+	if w := int64(1e6 * math.Pow(2, -3*share1)); got[[2]int64{5, 4}] != w {
+		t.Errorf("user 1: %d, want %d", got[[2]int64{5, 4}], w)
+	}
+	if w := int64(1e6 * math.Pow(2, -3*(1-share1))); got[[2]int64{5, 5}] != w {
+		t.Errorf("user 2: %d, want %d", got[[2]int64{5, 5}], w)
+	}
+}
+
+// TestFairTreeAccountTie: root holds user uA and account X (one share
+// each); X holds x1 and x2. uA and x1 used 100 CPU-seconds each, x2
+// none. Level Fairshare: uA = (1/2)/(100/200) = 1 and X = (1/2)/(100/200)
+// = 1 tie, the user first; under X, x2 (no usage, ∞) then x1 ((1/2)/1).
+// uA takes rank 3; x2, first under an account tied with uA, shares rank
+// 3; x1 gets the rank without ties, 1. Factors 1, 1, 1/3.
+func TestFairTreeAccountTie(t *testing.T) {
+	site := slurm.Config{WeightFairshare: 1000, DecayHalfLife: -1, CalcPeriod: 50,
+		Associations: []slurm.Association{{Account: "X"}, {Account: "root", User: "uA"},
+			{Account: "X", User: "x1"}, {Account: "X", User: "x2"}},
+		UserNames:    map[int64]string{1: "uA", 2: "x1", 3: "x2"},
+		AccountNames: map[int64]string{0: "root", 1: "X"},
+	}
+	job := func(id, submit, user, group, procs, run int64) swf.Job {
+		j := mkJob(id, submit, user, procs, run, run)
+		j.Group = group
+		return j
+	}
+	jobs := []swf.Job{
+		job(1, 0, 1, 0, 1, 100), job(2, 0, 2, 1, 1, 100),
+		job(3, 110, 1, 0, 2, 1000), // holds the machine
+		job(4, 120, 1, 0, 1, 1), job(5, 120, 2, 1, 1, 1), job(6, 120, 3, 1, 1, 1),
+	}
+	got := probe(t, site, sched.Config{MachineSize: 2}, jobs, map[int64][]int64{6: {4, 5, 6}})
+	want := map[int64]int64{4: 1000, 5: 333, 6: 1000}
+	for id, w := range want {
+		if g := got[[2]int64{6, id}]; g != w {
+			t.Errorf("job %d: %d, want %d", id, g, w)
+		}
+	}
+}

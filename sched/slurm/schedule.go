@@ -40,6 +40,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	if !p.cfg.Builtin && p.bfDirty && now >= p.nextBF {
 		p.backfill(pass)
 	}
+	p.freeAfter = pass.Free()
 	p.arm()
 }
 
@@ -52,11 +53,23 @@ func (p *Policy) sync(pass *sched.Pass) {
 		// A Policy plugged into another simulator takes its machine.
 		p.nodes, p.cpus = pass.MachineSize(), pass.MachineSize()
 	}
+	if p.started && now < p.lastNow {
+		p.newSimulation()
+	}
+	p.lastNow = now
+	// Ends first: a job ending and another of its ID arriving at once
+	// are two jobs.
+	if len(p.running) > 0 {
+		p.endedRunning(pass, now)
+	}
 	p.seq++
 	for j := range pass.Waiting() {
 		if r, ok := p.jobs[j.ID()]; ok {
-			r.seen = p.seq
-			continue
+			if r.ptr == nil || r.ptr == j {
+				r.seen, r.ptr = p.seq, j
+				continue
+			}
+			p.forget(r) // another simulation's job of the same ID
 		}
 		p.begin(now)
 		p.catchUp(now)
@@ -65,7 +78,7 @@ func (p *Policy) sync(pass *sched.Pass) {
 		if r.held != "" {
 			p.unrunnable[r.held]++
 		}
-		r.seen = p.seq
+		r.seen, r.ptr = p.seq, j
 		p.enqueue(r, now)
 	}
 	for _, r := range p.queue {
@@ -73,9 +86,10 @@ func (p *Policy) sync(pass *sched.Pass) {
 			p.ended(r.id, now) // cancelled while waiting
 		}
 	}
-	if len(p.running) == 0 {
-		return
-	}
+}
+
+// endedRunning finds the running jobs that ended since the last pass.
+func (p *Policy) endedRunning(pass *sched.Pass, now int64) {
 	alive := p.perUsr // reused: the IDs still running
 	clear(alive)
 	for j := range pass.Running() {
@@ -89,27 +103,78 @@ func (p *Policy) sync(pass *sched.Pass) {
 	clear(alive)
 }
 
-// ptr returns the simulator's handle of waiting job r in this pass. A
-// waiting job keeps its handle while it waits, so the handle found once
-// is kept and checked (its ID, still waiting) before each use; the
-// waiting jobs are walked again only when a handle is missing or stale.
+// newSimulation forgets the jobs, clocks and usage of the last
+// simulation when the policy finds itself in a new one (its clock went
+// back, as when sched/forecast simulates forward from each snapshot with
+// one Policy): each starts from the configuration's tree and usage
+// (RawUsage).
+func (p *Policy) newSimulation() {
+	p.pendingUse = p.pendingUse[:0]
+	p.tree = newTree(&p.cfg)
+	clear(p.jobs)
+	p.queue, p.running, p.arrived = p.queue[:0], p.running[:0], p.arrived[:0]
+	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
+}
+
+// forget drops r without counting its usage: it belonged to another
+// simulation.
+func (p *Policy) forget(r *jobRec) {
+	delete(p.jobs, r.id)
+	r.gone = true
+	if r.running {
+		p.running = slices.Delete(p.running, r.idx, r.idx+1)
+		for k := r.idx; k < len(p.running); k++ {
+			p.running[k].idx = k
+		}
+	} else {
+		p.left++
+	}
+}
+
+// ptr returns the simulator's handle of waiting job r in this pass.
+// Handles are valid during one pass (sched's contract: keep jobs by ID),
+// so the first pass that needs one walks the waiting jobs and notes every
+// handle, for this pass only. The walk is in arrival order, as the
+// policy's own list of arrivals is, so it matches the two without a
+// lookup (a job the list lacks is looked up).
 func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
-	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
-		return j
-	}
-	if p.ptrsOK { // walked in this pass already: it is not waiting
-		return nil
-	}
-	p.ptrsOK = true
-	for j := range pass.Waiting() {
-		if q, ok := p.jobs[j.ID()]; ok && !q.running {
-			q.ptr = j
+	if !p.ptrsOK {
+		p.ptrsOK = true
+		p.pass++
+		arr := p.arrivals()
+		i := 0
+		for j := range pass.Waiting() {
+			id := j.ID()
+			k := i
+			for k < len(arr) && arr[k].id != id {
+				k++
+			}
+			if k < len(arr) {
+				arr[k].ptr, arr[k].ptrPass = j, p.pass
+				i = k + 1
+			} else if q, ok := p.jobs[id]; ok && !q.running {
+				q.ptr, q.ptrPass = j, p.pass
+			}
 		}
 	}
-	if j := r.ptr; j != nil && j.ID() == r.id && j.Started() < 0 {
-		return j
+	if r.ptrPass != p.pass {
+		return nil
 	}
-	return nil
+	return r.ptr
+}
+
+// arrivals returns the waiting jobs in arrival order, dropping those that
+// left.
+func (p *Policy) arrivals() []*jobRec {
+	q := p.arrived[:0]
+	for _, r := range p.arrived {
+		if !r.running && !r.gone {
+			q = append(q, r)
+		}
+	}
+	clear(p.arrived[len(q):])
+	p.arrived = q
+	return q
 }
 
 // start starts r now through the pass; false if it does not fit (on a
@@ -205,8 +270,8 @@ func (p *Policy) overlap(a, b int) bool {
 // bf_max_job_test tested and bf_max_job_user tested per user, are each
 // placed at the earliest time they fit for their time limit: a job that
 // fits now starts now; one that fits later, within bf_window, reserves
-// whole nodes from its start to its end, both rounded down to
-// bf_resolution (at least one bf_resolution long), so no job tested
+// whole nodes from its start to its end rounded down to bf_resolution
+// (at least to the end of its first bf_resolution slot), so no job tested
 // after it may use them then. (Slurm also counts a reservation that
 // begins at the very second a job ends as in its way; here windows are
 // half-open, so such a job may start: it ends as the reservation begins.)
@@ -214,11 +279,29 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
 	p.nextBF = now + p.bfInt
-	if pass.Free() <= 0 { // nothing can start: see freeNow below
+	if pass.Free() <= 0 { // nothing can start: see least below
+		p.noFit = true
 		return
 	}
 	p.sortQueue()
 	if len(p.queue) == 0 {
+		return
+	}
+	// least[i] is the fewest CPUs a job from queue[i] on asks: once the
+	// CPUs free now are below it, nothing more can start in this cycle,
+	// and the plans of the jobs left would change nothing in it: the
+	// cycle stops there (Slurm goes on, to show expected start times).
+	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+	least := int64(never)
+	for i := len(p.queue) - 1; i >= 0; i-- {
+		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+			least = min(least, r.cpus)
+		}
+		p.least[i] = least
+	}
+	defer func() { p.noFit = pass.Free() < p.least[0] }()
+	freeNow := pass.Free() // the profile's free CPUs at now
+	if freeNow < p.least[0] {
 		return
 	}
 	prof := &p.prof
@@ -234,24 +317,9 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		prof.Release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
-	begin := now / p.bfRes * p.bfRes
+	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
-	// freeNow is the profile's free CPUs at now. Once no job left fits
-	// in it none can start in this cycle, and their plans would change
-	// nothing in it: the cycle stops there (Slurm goes on, to show
-	// expected start times).
-	freeNow := pass.Free()
-	// least[i] is the fewest CPUs a job from queue[i] on asks: once
-	// freeNow is below it, nothing more can start either.
-	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
-	least := int64(never)
-	for i := len(p.queue) - 1; i >= 0; i-- {
-		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
-			least = min(least, r.cpus)
-		}
-		p.least[i] = least
-	}
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -278,12 +346,15 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			}
 			t = now + 1 // the nodes are too fragmented now: plan it later
 		}
+		// Slurm's reservation runs from the start rounded down to its end
+		// rounded down, at least one bf_resolution. Its nodes are those
+		// that come free at the start, still busy before it in the plan,
+		// so the plan holds them from the start itself.
 		s := max(t/p.bfRes*p.bfRes, begin)
-		e := (t + r.limit) / p.bfRes * p.bfRes
-		e = max(e, s+p.bfRes)
+		e := max((t+r.limit)/p.bfRes*p.bfRes, s+p.bfRes)
 		hold := p.wholeNodes(r)
-		prof.Allocate(s, e-s, hold)
-		if s <= now {
+		prof.Allocate(t, e-t, hold)
+		if t <= now {
 			freeNow -= hold
 		}
 		reserved = true
@@ -321,9 +392,9 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	for k := i; k < len(p.running); k++ {
 		p.running[k].idx = k
 	}
-	// The next backfill cycle sees a new machine; the main scheduler is
-	// not asked to run again by its own starts.
-	p.bfDirty = true
+	// Neither the main scheduler nor backfill is asked to run again by
+	// their own starts: the events that let a job start asked already,
+	// and a cycle plans around the jobs it starts.
 }
 
 // arm asks Run's simulator for a wake-up at the next time something is
@@ -341,7 +412,9 @@ func (p *Policy) arm() {
 		if p.fullPending {
 			t = min(t, p.lastFull+p.schedInt)
 		}
-		if p.bfDirty && !p.cfg.Builtin {
+		// A cycle with no CPU free does nothing: none is armed until a
+		// job ends.
+		if p.bfDirty && !p.cfg.Builtin && p.freeAfter != 0 {
 			t = min(t, p.nextBF)
 		}
 	}

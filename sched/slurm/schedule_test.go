@@ -338,3 +338,101 @@ func TestHostile(t *testing.T) {
 		}
 	})
 }
+
+// TestReuse: one Policy plugged into successive simulations (as
+// sched/forecast does, from one snapshot after another) schedules each
+// as a fresh Policy would: a clock that goes back starts a new
+// simulation from the configuration's usage.
+func TestReuse(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		site := slurm.Config{WeightAge: 100, WeightFairshare: 1000, WeightJobSize: 10, CalcPeriod: 60, BackfillInterval: 10}
+		a, b := drawJobs(rt, 8), drawJobs(rt, 8)
+		mk := func() *slurm.Policy {
+			p, err := slurm.New(site, sched.Config{MachineSize: 8})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return p
+		}
+		p := mk()
+		if _, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: p}, a); err != nil {
+			rt.Fatal(err)
+		}
+		last := int64(0)
+		for _, j := range a {
+			last = max(last, j.Submit)
+		}
+		for i := range b { // b's clock goes back below a's last pass
+			b[i].Submit = b[i].Submit * last / (last + 1000)
+		}
+		got, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: p}, b)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		want, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: mk()}, b)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := range want.Records {
+			if got.Records[i].Start != want.Records[i].Start {
+				for k := range want.Records {
+					rt.Logf("job %d submit %d size %d est %d: reused %d fresh %d", want.Records[k].Job.ID, want.Records[k].Job.Submit, want.Records[k].Size, want.Records[k].Estimate, got.Records[k].Start, want.Records[k].Start)
+				}
+				rt.Fatalf("job %d starts at %d in the reused Policy, at %d in a fresh one", want.Records[i].Job.ID, got.Records[i].Start, want.Records[i].Start)
+			}
+		}
+	})
+}
+
+// TestWholeNodeReservation: backfill reserves whole nodes, as Slurm's
+// node_space does. Job 1 holds 6 of 8 CPUs until 1000; job 2 (4 CPUs)
+// is planned at 1000; job 3 (2 CPUs for 2000 s) fits now. On one node of
+// 8 CPUs job 2's plan holds the node, so job 3 waits for job 2's start;
+// on one pool of 8 processors (8 nodes of one CPU) job 2 holds only 4 and
+// job 3 starts at the first backfill cycle.
+func TestWholeNodeReservation(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 6, 1000, 1000), mkJob(2, 1, 1, 4, 100, 100), mkJob(3, 2, 1, 2, 2000, 2000)}
+	res, _ := run(t, slurm.Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 1, Cores: 8}}, KeepShares: true}, jobs)
+	if s := starts(res); s[2] != 1000 || s[3] != 1000 {
+		t.Errorf("one node: jobs 2, 3 start at %d, %d; want 1000, 1000", s[2], s[3])
+	}
+	res, _ = run(t, slurm.Config{}, sched.Config{MachineSize: 8}, jobs)
+	if s := starts(res); s[2] != 1000 || s[3] != 30 {
+		t.Errorf("one pool: jobs 2, 3 start at %d, %d; want 1000, 30", s[2], s[3])
+	}
+}
+
+// TestBuiltinIsFCFS: with every weight 0 and sched/builtin, Slurm's main
+// scheduler is first come, first served; it schedules exactly as sched's
+// FCFS preset, job by job.
+func TestBuiltinIsFCFS(t *testing.T) {
+	fcfs, ok := sched.LookupPreset("FCFS")
+	if !ok {
+		t.Fatal("no FCFS preset")
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		jobs := drawJobs(rt, 16)
+		for i := range jobs {
+			jobs[i].RunTime = rapid.Int64Range(0, 2*jobs[i].ReqTime).Draw(rt, "run")
+		}
+		p, err := slurm.New(slurm.Config{Builtin: true}, sched.Config{MachineSize: 16})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		got, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		cfg := fcfs.New(16)
+		cfg.KillAtEstimate = true
+		want, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		for i := range want.Records {
+			if got.Records[i].Start != want.Records[i].Start {
+				rt.Fatalf("job %d starts at %d, FCFS at %d", want.Records[i].Job.ID, got.Records[i].Start, want.Records[i].Start)
+			}
+		}
+	})
+}
