@@ -119,3 +119,23 @@ garbage
 		t.Error("a malformed time was accepted")
 	}
 }
+
+// TestSshareUsage reads the user lines of sshare -a -P -l (Slurm 22.05's
+// own output), leaving out root's.
+func TestSshareUsage(t *testing.T) {
+	out := `Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS|GrpTRESMins|TRESRunMins
+root|||0.000000|322||1.000000||||cpu=0
+ root|root|1|0.009901|0|0.000000|0.000000|1.000000|inf||cpu=0
+ chem||30|0.297030|145|0.451081|0.451081||0.658484||cpu=0
+  chem|bq-carol|1|0.333333|59|0.183177|0.406085|0.285714|0.820846||cpu=0
+  chem|bq-dave|1|0.333333|86|0.267904|0.593915|0.142857|0.561248||cpu=0
+`
+	got := sshareUsage(out)
+	want := []usageRow{{Assoc: "bq-carol/chem", RawUsage: 59}, {Assoc: "bq-dave/chem", RawUsage: 86}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if sshareUsage("User|Account\n") != nil || sshareUsage("") != nil {
+		t.Error("output without the columns gave rows")
+	}
+}
