@@ -22,8 +22,10 @@ type checked struct {
 	real []realJob
 	// origin is the Unix second of simulated time 0: the last
 	// recomputation of priorities (a decay run) at or before the first
-	// submission, so that the simulation's PriorityCalcPeriod ticks, at
-	// multiples of the period from 0, fall where Slurm's did.
+	// submission (the first submission when none is recorded). The policy
+	// recalculates every PriorityCalcPeriod from its first job on, so
+	// its runs fall the first submission's distance from origin after
+	// Slurm's (result.Phase).
 	origin int64
 	// names are the SWF numbers' names: users, accounts, partitions, QOS.
 	users, accounts, partitions, qos []string
@@ -267,6 +269,9 @@ type result struct {
 	Waits    [3]int64 `json:"real_waits"` // median, mean, longest (s)
 	Span     int64    `json:"span"`       // first submission to last end (s)
 	Samples  int      `json:"samples"`
+	// Phase is how long (ms) before the first submission Slurm last
+	// recalculated priorities; -1 if no run is recorded before it.
+	Phase int64 `json:"phase_ms"`
 	// Backfilled is the share of jobs Slurm's backfill started (its
 	// log); -1 without the log.
 	Backfilled float64 `json:"backfilled"`
@@ -305,6 +310,12 @@ func compare(rec *recording) (*result, error) {
 	slices.Sort(waits)
 	res.Waits = [3]int64{waits[len(waits)/2], sum / int64(len(waits)), waits[len(waits)-1]}
 	res.Span = last - (c.jobs[0].Submit + c.origin)
+	res.Phase = -1
+	for _, d := range rec.Decays {
+		if d <= c.real[0].Submit*1000 {
+			res.Phase = c.real[0].Submit*1000 - d
+		}
+	}
 	res.Backfilled = -1
 	if len(rec.Log) > 0 {
 		bf := 0
@@ -339,6 +350,9 @@ func table(r *result) string {
 		r.Workload, r.Waits[0], r.Waits[1], r.Waits[2], r.Span, r.Samples, sampleEvery)
 	if r.Backfilled >= 0 {
 		fmt.Fprintf(&b, "; backfill started %.1f%% of the jobs (slurmctld's log), the main scheduler the rest", 100*r.Backfilled)
+	}
+	if r.Phase >= 0 {
+		fmt.Fprintf(&b, "; Slurm recalculated priorities every PriorityCalcPeriod from about %.0f s before the first submission (the policy: from the first submission on)", float64(r.Phase)/1000)
 	}
 	b.WriteString(".\n\n")
 	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | first submission to last end | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
