@@ -429,7 +429,7 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	req, err := DecodePredictRequest(mt, body)
+	req, err := decodePredictRequest(mt, body)
 	if err != nil {
 		writeError(w, badRequest("%v", err))
 		return
