@@ -1,7 +1,6 @@
 // Package batchq is the root of a library for HPC batch queues: job traces,
 // scheduler simulation, queue-wait prediction, virtual advance reservations
-// and co-allocation. This package holds no code; the work is done by the
-// packages below, each with the paper it follows in its own doc.
+// and co-allocation. It holds no code: the packages below do the work.
 //
 // Traces:
 //
@@ -47,7 +46,6 @@
 //   - coalloc: co-allocation across machines (CO-VARQ, Nurmi Ch. 6).
 //
 // The examples module holds runnable programs that reproduce the papers'
-// tables on the Parallel Workloads Archive traces; each README puts the
-// paper's numbers beside ours. docs/decisions.md is the register of the
-// decisions the code cites.
+// tables on the Parallel Workloads Archive traces, the paper's numbers
+// beside ours; docs/decisions.md registers the decisions the code cites.
 package batchq
