@@ -1,40 +1,34 @@
 // Package batchq is the root of a library for HPC batch queues: job traces,
 // scheduler simulation, queue-wait prediction, virtual advance reservations
-// and co-allocation. This package holds no code; the work is done by the
-// packages below, each with the paper it follows in its own doc.
+// and co-allocation. It holds no code: the packages below do the work.
 //
 // Traces:
 //
-//   - swf: the Standard Workload Format: a streaming Reader, a Writer,
-//     typed parse errors that name line and field.
+//   - swf: the Standard Workload Format: Reader, Writer, typed parse errors.
 //   - swf/convert: Slurm (sacct, jobcomp) and PBS accounting logs to SWF.
 //   - swf/synth: synthetic workloads (Lublin and Feitelson's model).
-//   - sanitize: the "sane" predicate, archive filters, flurries,
-//     reordering (Tsafrir's thesis).
+//   - sanitize: sane jobs, archive filters, flurries, reordering (Tsafrir).
 //   - estmodel: models of user runtime estimates (Tsafrir; Hariharan).
 //   - estmodel/rangeset: load-aware runtime range sets (Hariharan et al.).
 //
 // Scheduling:
 //
-//   - sched: a deterministic discrete-event simulator of FCFS, EASY and
-//     its variants, conservative backfilling and any user policy, with the
-//     thesis's metrics (Tsafrir, Ch. 2–4).
+//   - sched: a discrete-event simulator of FCFS, EASY and its variants,
+//     conservative backfilling and any user policy (Tsafrir, Ch. 2–4).
 //   - sched/predict: the runtime predictors of EASY++ (Tsafrir, Ch. 4).
 //   - sched/schedtest: conformance checks for a user's sched.Scheduler.
-//   - sched/load: the offered load of a log and the scaling of its arrivals
-//     to another load (Tsafrir §3.6, §4).
-//   - sched/forecast: "when will my job start?", by forward simulation
-//     corrected online from what happened.
+//   - sched/load: a log's offered load and its scaling (Tsafrir §3.6, §4).
+//   - sched/forecast: "when will my job start?", by forward simulation.
+//   - sched/slurm: Slurm's own scheduling (multifactor priority, fair
+//     share, partitions, backfill), configured from a site's slurm.conf.
 //
 // Wait prediction:
 //
 //   - qbets: QBETS, binomial bounds on queue waits with trimming,
 //     clustering and availability inference (Nurmi; Brevik et al.).
-//   - qbets/qbetstest: conformance checks for a user's Trimmer and
-//     Clusterer.
+//   - qbets/qbetstest: conformance checks for a user's Trimmer, Clusterer.
 //   - qbets/apq: APQ, adaptive point prediction (Hariharan et al.).
-//   - qbets/ibl: instance-based prediction with confidence intervals
-//     (Smith, Karnak).
+//   - qbets/ibl: instance-based prediction with intervals (Smith, Karnak).
 //   - qbets/replay: the causal replay that scores any wait predictor.
 //   - qbets/conformal: intervals with a coverage guarantee around any
 //     point predictor (split and adaptive conformal prediction).
@@ -45,16 +39,13 @@
 //
 // Reservations and co-allocation:
 //
-//   - varq: virtual advance reservations on best-effort queues (VARQ,
-//     Nurmi Ch. 5).
+//   - varq: virtual advance reservations on batch queues (Nurmi Ch. 5).
 //   - varq/agent: VARQ requests driven on a simulated machine (§5.4).
 //   - varq/molding: job molding and delayed submission (Hariharan et al.).
 //   - varq/varqtest: a fake batch machine for testing agents.
-//   - coalloc: probabilistic co-allocation across machines (CO-VARQ,
-//     Nurmi Ch. 6).
+//   - coalloc: co-allocation across machines (CO-VARQ, Nurmi Ch. 6).
 //
 // The examples module holds runnable programs that reproduce the papers'
-// tables on the Parallel Workloads Archive traces; each README puts the
-// paper's numbers beside ours. docs/decisions.md is the register of the
-// decisions the code cites.
+// tables on the Parallel Workloads Archive traces, the paper's numbers
+// beside ours; docs/decisions.md registers the decisions the code cites.
 package batchq

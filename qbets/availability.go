@@ -73,7 +73,7 @@ func newAvailability(tab *indexTable) *availability {
 	if tab.q != 0.95 || tab.c != 0.95 {
 		tab = newIndexTable(0.95, 0.95)
 	}
-	n := MinHistory(0.95, 0.95)
+	n := minHistoryOf(0.95, 0.95)
 	return &availability{cnt: newHistory(RunLength(n), n, tab), gap: newHistory(RunLength(n), n, tab)}
 }
 

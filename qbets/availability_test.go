@@ -138,7 +138,7 @@ func TestAvailabilityOnTraces(t *testing.T) {
 			}
 			if !v.off {
 				if v.q != 0 {
-					tab, n := newIndexTable(v.q, 0.95), MinHistory(v.q, 0.95)
+					tab, n := newIndexTable(v.q, 0.95), minHistoryOf(v.q, 0.95)
 					p.avail.cnt, p.avail.gap = testHistory(!v.r.NoTrim, n, tab), testHistory(!v.r.NoTrim, n, tab)
 				}
 				p.avail.window, p.avail.eventGap = v.window, v.eventGap

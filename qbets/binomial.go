@@ -23,11 +23,15 @@ func binomCDF(m, n int, q float64) float64 {
 }
 
 // UpperIndex is the 1-based ascending index i of the order statistic x(i)
-// that is an upper level-c confidence bound on the q-quantile of n i.i.d.
-// observations: the smallest i with P(Bin(n,q) ≤ i−1) ≥ c (spec §2.1).
-// ok is false when n is too small (1 − q^n < c), and when q or c is
-// outside (0, 1) or NaN: there is no bound to index.
-func UpperIndex(n int, q, c float64) (i int, ok bool) {
+// that is an upper confidence bound, at level l.Confidence = c, on the
+// q = l.Quantile quantile of n i.i.d. observations: the smallest i with
+// P(Bin(n,q) ≤ i−1) ≥ c (spec §2.1). ok is false when n is too small
+// (1 − q^n < c), and when q or c is outside (0, 1) or NaN: there is no
+// bound to index.
+func (l Level) UpperIndex(n int) (i int, ok bool) { return upperIndex(n, l.Quantile, l.Confidence) }
+
+// upperIndex is Level{q, c}.UpperIndex(n).
+func upperIndex(n int, q, c float64) (i int, ok bool) {
 	if !inUnit(q) || !inUnit(c) || n < 1 || binomCDF(n-1, n, q) < c-tol {
 		return 0, false
 	}
@@ -71,7 +75,7 @@ func normalGuess(n int, q, c float64) int {
 // the quantiles and confidence levels the index functions accept.
 func inUnit(x float64) bool { return x > 0 && x < 1 }
 
-// noSize (−1) is what the MinHistory functions return when no history
+// noSize (−1) is what the minimum-history functions return when no history
 // size gives a bound: q or c outside (0, 1) or NaN, or a size beyond 2^53.
 const noSize = -1
 
@@ -85,10 +89,14 @@ func minHistory(base, c float64) int {
 	return int(v)
 }
 
-// MinHistory is the smallest history size for which an upper bound exists
-// (59 at q = C = 0.95). It returns −1 when q or c is outside
-// (0, 1) or NaN, where UpperIndex has no bound for any n.
-func MinHistory(q, c float64) int {
+// MinHistory is the smallest history size for which level l has an upper
+// bound (59 at q = C = 0.95). It returns −1 when the quantile or the
+// confidence is outside (0, 1) or NaN, where UpperIndex has no bound for
+// any n.
+func (l Level) MinHistory() int { return minHistoryOf(l.Quantile, l.Confidence) }
+
+// minHistoryOf is Level{q, c}.MinHistory().
+func minHistoryOf(q, c float64) int {
 	if !inUnit(q) || !inUnit(c) {
 		return noSize
 	}

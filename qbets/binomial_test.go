@@ -15,12 +15,12 @@ func TestUpperIndexVectors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for n, want := range tc.want {
-			got, ok := UpperIndex(n, tc.q, 0.95)
+			got, ok := upperIndex(n, tc.q, 0.95)
 			if !ok {
 				got = 0
 			}
 			if got != want {
-				t.Errorf("UpperIndex(%d, %.2f, .95) = %d, spec %d", n, tc.q, got, want)
+				t.Errorf("upperIndex(%d, %.2f, .95) = %d, spec %d", n, tc.q, got, want)
 			}
 		}
 	}
@@ -38,8 +38,8 @@ func TestLowerIndexVectors(t *testing.T) {
 func TestTopKSteps(t *testing.T) {
 	steps := []int{59, 93, 124, 153, 181, 208, 234, 260, 286, 311, 336, 361, 386}
 	for k, n := range steps {
-		i, _ := UpperIndex(n, 0.95, 0.95)
-		j, _ := UpperIndex(n-1, 0.95, 0.95)
+		i, _ := upperIndex(n, 0.95, 0.95)
+		j, _ := upperIndex(n-1, 0.95, 0.95)
 		if n-i != k || (k > 0 && n-1-j != k-1) {
 			t.Errorf("n=%d: top-k %d (n-1: %d), spec step to %d", n, n-i, n-1-j, k)
 		}
@@ -53,18 +53,18 @@ func TestMinHistoryTable(t *testing.T) {
 	lower := [][]int{{4, 5, 7}, {2, 3, 4}, {1, 2, 2}, {1, 1, 2}, {1, 1, 1}}
 	for a, q := range qs {
 		for b, c := range cs {
-			if got := MinHistory(q, c); got != upper[a][b] {
-				t.Errorf("MinHistory(%v,%v)=%d spec %d", q, c, got, upper[a][b])
+			if got := minHistoryOf(q, c); got != upper[a][b] {
+				t.Errorf("minHistoryOf(%v,%v)=%d spec %d", q, c, got, upper[a][b])
 			}
 			if got := minHistoryLower(q, c); got != lower[a][b] {
 				t.Errorf("minHistoryLower(%v,%v)=%d spec %d", q, c, got, lower[a][b])
 			}
 			n := upper[a][b]
-			if _, ok := UpperIndex(n, q, c); !ok {
-				t.Errorf("UpperIndex(%d,%v,%v) none at min history", n, q, c)
+			if _, ok := upperIndex(n, q, c); !ok {
+				t.Errorf("upperIndex(%d,%v,%v) none at min history", n, q, c)
 			}
-			if _, ok := UpperIndex(n-1, q, c); ok {
-				t.Errorf("UpperIndex(%d,%v,%v) exists below min history", n-1, q, c)
+			if _, ok := upperIndex(n-1, q, c); ok {
+				t.Errorf("upperIndex(%d,%v,%v) exists below min history", n-1, q, c)
 			}
 			if _, ok := lowerIndex(lower[a][b], q, c); !ok {
 				t.Errorf("lowerIndex(%d,%v,%v) none at min history", lower[a][b], q, c)
@@ -74,10 +74,10 @@ func TestMinHistoryTable(t *testing.T) {
 }
 
 func TestUpperIndexMillions(t *testing.T) {
-	i, ok := UpperIndex(2_000_000, 0.95, 0.95)
+	i, ok := upperIndex(2_000_000, 0.95, 0.95)
 	// nq + 1.645·sqrt(nq(1−q)) ≈ 1900000 + 507 — the exact index lies within a few of it.
 	if !ok || i < 1900490 || i > 1900530 {
-		t.Fatalf("UpperIndex(2e6) = %d, %v", i, ok)
+		t.Fatalf("upperIndex(2e6) = %d, %v", i, ok)
 	}
 }
 
@@ -109,9 +109,9 @@ func TestTwoSidedIndex(t *testing.T) {
 func TestIndexDefinitionLargeN(t *testing.T) {
 	for _, n := range []int{100_000, 1_000_000, 5_000_000} {
 		for _, q := range []float64{0.5, 0.95, 0.99} {
-			i, ok := UpperIndex(n, q, 0.95)
+			i, ok := upperIndex(n, q, 0.95)
 			if !ok || binomCDF(i-1, n, q) < 0.95-tol || binomCDF(i-2, n, q) >= 0.95-tol {
-				t.Errorf("UpperIndex(%d, %v) = %d not minimal", n, q, i)
+				t.Errorf("upperIndex(%d, %v) = %d not minimal", n, q, i)
 			}
 			j, ok := lowerIndex(n, q, 0.95)
 			if !ok || 1-binomCDF(j-1, n, q) < 0.95-tol || 1-binomCDF(j, n, q) >= 0.95-tol {
@@ -132,8 +132,8 @@ func TestUpperIndexBrevikVectors(t *testing.T) {
 		{0.95, 0.99, 93, 93}, {0.95, 0.99, 1000, 966},
 	}
 	for _, tc := range cases {
-		if got, ok := UpperIndex(tc.n, tc.q, tc.c); !ok || got != tc.want {
-			t.Errorf("UpperIndex(%d, %v, %v) = %d, note %d", tc.n, tc.q, tc.c, got, tc.want)
+		if got, ok := upperIndex(tc.n, tc.q, tc.c); !ok || got != tc.want {
+			t.Errorf("upperIndex(%d, %v, %v) = %d, note %d", tc.n, tc.q, tc.c, got, tc.want)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func (h *candHeap) Pop() any {
 // the smaller k (seen later in the pass).
 func fitIntervals(groups []keyStat, minSize, kMax int) clustering {
 	if minSize <= 0 {
-		minSize = MinHistory(0.95, 0.95)
+		minSize = minHistoryOf(0.95, 0.95)
 	}
 	if kMax <= 0 {
 		kMax = 10

@@ -153,7 +153,7 @@ func (b builtin) fit(pairs []pairStat, minSize int) *partition {
 		kMax = 10
 	}
 	if minSize <= 0 {
-		minSize = MinHistory(0.95, 0.95)
+		minSize = minHistoryOf(0.95, 0.95)
 	}
 	if b.mode != ClusterNone && b.mode != ClusterFixedProcs {
 		// Pairs whose jobs were all forgotten (MaxHistory) do not count.

@@ -65,7 +65,7 @@ func TestIndexTable(t *testing.T) {
 	for _, qc := range [][2]float64{{0.95, 0.95}, {0.5, 0.95}, {0.75, 0.9}, {0.99, 0.95}, {0.05, 0.99}} {
 		tab := newIndexTable(qc[0], qc[1])
 		for n := 0; n <= 3000; n++ {
-			want, ok := UpperIndex(n, qc[0], qc[1])
+			want, ok := upperIndex(n, qc[0], qc[1])
 			if !ok {
 				want = 0
 			}
@@ -74,7 +74,7 @@ func TestIndexTable(t *testing.T) {
 			}
 		}
 		for _, n := range []int{10000, 54321, 200000} {
-			want, _ := UpperIndex(n, qc[0], qc[1])
+			want, _ := upperIndex(n, qc[0], qc[1])
 			if got := tab.upper(n); got != want {
 				t.Fatalf("q=%v C=%v n=%d: table %d, UpperIndex %d", qc[0], qc[1], n, got, want)
 			}

@@ -40,12 +40,12 @@ func (p *Predictor) ForecastWaited(r Request, waited, within int64) (f Forecast,
 	q, c := l.Quantile, l.Confidence
 	below := h.countLE(waited - 1) // waits shorter than waited: not the tail
 	m := h.len() - below
-	i, ok := UpperIndex(m, q, c)
+	i, ok := upperIndex(m, q, c)
 	if !ok && h != l.queue && !f.Down.FromDownHistory && l.queue != nil {
 		h, f.Fallback = l.queue, true
 		below = h.countLE(waited - 1)
 		m = h.len() - below
-		i, ok = UpperIndex(m, q, c)
+		i, ok = upperIndex(m, q, c)
 	}
 	f.History = m
 	if !ok {
@@ -66,7 +66,7 @@ func (p *Predictor) ForecastWaited(r Request, waited, within int64) (f Forecast,
 	}
 	in := h.countLE(end) - below // tail waits within `within` more
 	idx := func(k int) int {
-		i, ok := UpperIndex(m, float64(k)/100, c)
+		i, ok := upperIndex(m, float64(k)/100, c)
 		if !ok {
 			return m + 1
 		}

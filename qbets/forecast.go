@@ -20,7 +20,7 @@ type Reason int
 const (
 	_ Reason = iota // the forecast has a bound (Forecast.OK)
 	// NoHistory: neither the job's cluster nor the whole queue holds
-	// enough history for a bound (MinHistory(q, C) waits).
+	// enough history for a bound (minHistoryOf(q, C) waits).
 	NoHistory
 	// MachineDown: availability inference (§2.5) marks the machine as
 	// possibly down and Config.Withhold is set: no prediction until the

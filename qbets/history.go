@@ -20,7 +20,7 @@ type indexTable struct {
 
 func newIndexTable(q, c float64) *indexTable {
 	t := &indexTable{q: q, c: c, lower: map[int]int{}}
-	t.nMin = max(1, MinHistory(q, c)-1)
+	t.nMin = max(1, minHistoryOf(q, c)-1)
 	for !t.enough(t.nMin, t.nMin) {
 		t.nMin++
 	}
@@ -214,7 +214,7 @@ func (h *history) probWithin(within int64, c float64) float64 {
 	r := h.countLE(within)
 	idx := func(k int) int {
 		if h.probIdx[k] < 0 {
-			i, ok := UpperIndex(n, float64(k)/100, c)
+			i, ok := upperIndex(n, float64(k)/100, c)
 			if !ok {
 				i = n + 1
 			}

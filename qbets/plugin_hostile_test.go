@@ -120,8 +120,8 @@ func TestExtremeLevels(t *testing.T) {
 	}
 	// The figure maxMinHistory's comment gives: the smallest n with
 	// q^n ≤ 1−C, in closed form, well inside the bound.
-	if n, want := MinHistory(0.99999, 0.99), int(math.Ceil(math.Log(0.01)/math.Log(0.99999))); n != want || want != 460515 || n > maxMinHistory {
-		t.Errorf("MinHistory(0.99999, 0.99) = %d, closed form %d (the comment says 460,515), bound %d", n, want, maxMinHistory)
+	if n, want := minHistoryOf(0.99999, 0.99), int(math.Ceil(math.Log(0.01)/math.Log(0.99999))); n != want || want != 460515 || n > maxMinHistory {
+		t.Errorf("minHistoryOf(0.99999, 0.99) = %d, closed form %d (the comment says 460,515), bound %d", n, want, maxMinHistory)
 	}
 	tr := RunLength(math.MaxInt)
 	for i := range 100 {

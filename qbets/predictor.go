@@ -135,13 +135,13 @@ func (c Config) Validate() error {
 		// A level whose minimum history is beyond any queue's would
 		// never bound a wait, and building its index table took minutes
 		// (q = 1−2^−53).
-		if n := MinHistory(l.Quantile, l.Confidence); n < 0 || n > maxMinHistory {
+		if n := minHistoryOf(l.Quantile, l.Confidence); n < 0 || n > maxMinHistory {
 			return fmt.Errorf("qbets: q = %v, C = %v need a history above %d jobs", l.Quantile, l.Confidence, maxMinHistory)
 		}
 	}
 	if c.MaxHistory > 0 {
 		for _, l := range c.levels() {
-			if n := MinHistory(l.Quantile, l.Confidence); c.MaxHistory < n {
+			if n := minHistoryOf(l.Quantile, l.Confidence); c.MaxHistory < n {
 				return fmt.Errorf("qbets: MaxHistory %d is below the minimum history %d of q = %v, C = %v",
 					c.MaxHistory, n, l.Quantile, l.Confidence)
 			}
@@ -271,7 +271,7 @@ func New(cfg Config) (*Predictor, error) {
 	}
 	p := &Predictor{cfg: cfg, pairI: map[[2]int64]int{}, nextCluster: cfg.TrainArrivals}
 	for _, l := range lv {
-		n := MinHistory(l.Quantile, l.Confidence)
+		n := minHistoryOf(l.Quantile, l.Confidence)
 		if cfg.Trimmer != nil && plugin.Missing(cfg.Trimmer(n)) {
 			return nil, fmt.Errorf("qbets: Config.Trimmer(%d) returned a nil Trimmer (NoTrim turns trimming off)", n)
 		}

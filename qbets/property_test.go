@@ -18,9 +18,9 @@ func TestIndexMonotone(t *testing.T) {
 		q2 := rapid.Float64Range(q1, 0.99).Draw(t, "q2")
 		c1 := rapid.Float64Range(0.5, 0.99).Draw(t, "c1")
 		c2 := rapid.Float64Range(c1, 0.99).Draw(t, "c2")
-		i11, ok11 := UpperIndex(n, q1, c1)
-		i21, ok21 := UpperIndex(n, q2, c1)
-		i12, ok12 := UpperIndex(n, q1, c2)
+		i11, ok11 := upperIndex(n, q1, c1)
+		i21, ok21 := upperIndex(n, q2, c1)
+		i12, ok12 := upperIndex(n, q1, c2)
 		if ok21 && (!ok11 || i11 > i21) {
 			t.Fatalf("upper not monotone in q: %d %d", i11, i21)
 		}
@@ -44,14 +44,14 @@ func TestCoverage(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		q := rapid.SampledFrom(lv).Draw(t, "q")
 		c := rapid.SampledFrom(lv).Draw(t, "C")
-		nMin := max(MinHistory(q, c), minHistoryLower(q, c), minHistoryTwoSided(q, c))
+		nMin := max(minHistoryOf(q, c), minHistoryLower(q, c), minHistoryTwoSided(q, c))
 		n := rapid.IntRange(nMin, nMin+1500).Draw(t, "n")
 		shape := rapid.Float64Range(0.2, 5).Draw(t, "shape")
 		seed := rapid.Uint64().Draw(t, "seed")
 		r := rand.New(rand.NewPCG(seed, 7))
 		// Weibull(shape, 1): true q-quantile (−ln(1−q))^{1/shape}.
 		trueQ := math.Pow(-math.Log(1-q), 1/shape)
-		up, okUp := UpperIndex(n, q, c)
+		up, okUp := upperIndex(n, q, c)
 		lo, okLo := lowerIndex(n, q, c)
 		tlo, thi, ok2 := twoSidedIndex(n, q, c)
 		if !okUp || !okLo || !ok2 || lo > up || tlo > thi {
@@ -95,7 +95,7 @@ func TestCoverage(t *testing.T) {
 // autocorrelation (spec §2.3).
 func TestTrimInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		nMin := MinHistory(0.95, 0.95)
+		nMin := minHistoryOf(0.95, 0.95)
 		h := testHistory(true, nMin, newIndexTable(0.95, 0.95))
 		steps := rapid.IntRange(60, 600).Draw(t, "steps")
 		scale := rapid.Int64Range(1, 100000).Draw(t, "scale")

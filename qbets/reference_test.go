@@ -32,7 +32,7 @@ func twoSidedIndex(n int, q, c float64) (lo, hi int, ok bool) {
 	}
 	side := (1 + c) / 2
 	lo, okLo := lowerIndex(n, q, side)
-	hi, okHi := UpperIndex(n, q, side)
+	hi, okHi := upperIndex(n, q, side)
 	if !okLo || !okHi {
 		return 0, 0, false
 	}
@@ -47,7 +47,7 @@ func minHistoryTwoSided(q, c float64) int {
 		return noSize
 	}
 	side := (1 + c) / 2
-	up, lo := MinHistory(q, side), minHistoryLower(q, side)
+	up, lo := minHistoryOf(q, side), minHistoryLower(q, side)
 	if up == noSize || lo == noSize {
 		return noSize
 	}

@@ -50,7 +50,7 @@ func TestA3ExpiredPrediction(t *testing.T) {
 	check(t, "short overrun, conservative", conservative(4), short, want{1: 0, 3: 105, 4: 205, 2: 215})
 }
 
-// The S3 figures of the package doc: mean waits of EASY and conservative
+// The S3 figures of docs/decisions.md: mean waits of EASY and conservative
 // backfilling, with logged run times and with KillAtEstimate (no job
 // outlives a user estimate), on LANL-CM5 (15,723 jobs ran more than twice
 // their estimate) and LLNL-Atlas (3,351 jobs a little past it), and on
@@ -86,7 +86,7 @@ func TestA3Logs(t *testing.T) {
 			got[i+2] = wait(cfg, jobs)
 		}
 		if got != c.want {
-			t.Errorf("%s: mean waits (EASY, conservative, both killing) %v min, the doc says %v", c.trace, got, c.want)
+			t.Errorf("%s: mean waits (EASY, conservative, both killing) %v min, docs/decisions.md says %v", c.trace, got, c.want)
 		}
 	}
 
@@ -104,7 +104,7 @@ func TestA3Logs(t *testing.T) {
 		}
 	}
 	if e, c := wait(sched.EASY(100), jobs), wait(conservative(100), jobs); e != "14173.7" || c != "407.9" {
-		t.Errorf("KTH with a 76-day overrun: EASY %s min, conservative %s min; the doc says 14173.7 and 407.9", e, c)
+		t.Errorf("KTH with a 76-day overrun: EASY %s min, conservative %s min; docs/decisions.md says 14173.7 and 407.9", e, c)
 	}
 }
 

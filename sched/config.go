@@ -9,11 +9,14 @@ import (
 
 // Config describes one simulated scheduler. The zero value plus a machine
 // size is the thesis's vanilla EASY: user estimates as predictions, FCFS
-// backfilling order, no correction, one scheduling pass per timestamp, the
-// first running job that frees enough processors fixes the shadow (S2),
-// stale predictions used as they are (S3), jobs run their logged run time
-// (S9), bounded slowdown threshold 10 s, jobs built from SWF lines by the
-// thesis's rules (S4–S6).
+// backfilling order, no correction, one scheduling pass per timestamp
+// after the instant's events (S1), the first running job that frees
+// enough processors fixes the shadow (S2), stale predictions used as they
+// are (S3), jobs built from SWF lines by the thesis's rules (S4–S6: jobs
+// that are not sane are rejected and counted in Result.Rejected, missing
+// estimates become the largest one), jobs run their logged run time (S9),
+// bounded slowdown threshold 10 s; the averages cover the S7 set
+// (Summary). The fields below say what each rule is and what changes it.
 type Config struct {
 	// MachineSize is the number of processors P (required; take it from
 	// swf.Header.MachineSize and override as needed, e.g. 512 for CTC).
@@ -28,14 +31,22 @@ type Config struct {
 	// user estimate (p = e). Package sched/predict has the thesis's.
 	Predictor RuntimePredictor
 	// Corrector changes p of a running job still alive at start+p. nil means
-	// no correction (stale predictions are used as they are, S3).
+	// no correction: an expired prediction is used as it is (S3), and EASY
+	// and conservative backfilling then differ. EASY's holder keeps its
+	// place at the head of the queue until the overrunning job ends (a
+	// long overrun freezes the queue); conservative backfilling re-places
+	// the spoiled reservation after those that still hold (the queue flows
+	// around it). docs/decisions.md S3 gives the measured effect;
+	// Summary.Overran counts such jobs.
 	Corrector Corrector
 	// CorrectionTarget multiplies the estimate the corrector jumps to and
 	// grows from: 0 or 1 is e, 2 is the doubled estimate of X2+ (S16).
 	CorrectionTarget int64
 	// PerEventPass runs a scheduling pass after every event instead of once
-	// per timestamp batch (S1). pyss passes per event, predictsim per
-	// timestamp.
+	// per timestamp batch. Either way the events of one instant are
+	// handled as terminations, prediction expiries, arrivals (by submit
+	// time, then ID), At wake-ups, then the pass (S1). pyss passes per
+	// event, predictsim per timestamp.
 	PerEventPass bool
 	// BoundedSlowdownThreshold is the τ of max(1, (w+r)/max(τ, r)); 0 means 10 s.
 	BoundedSlowdownThreshold int64
@@ -73,18 +84,35 @@ type Config struct {
 
 	// Nodes makes the machine a set of nodes with cores, memory, GPUs and
 	// named resources (swf.Node kinds, in order), on which each job's
-	// swf.Demand is placed; nil is one pool of MachineSize processors, the
-	// papers' machine, and nothing below applies. MachineSize may then be
-	// 0: it becomes the cores of all nodes (a value given must equal it).
-	// A job without a Demand asks for Size() cores spread over as many
-	// nodes as it takes. A job no node could ever hold is rejected,
-	// counted as sanitize.FitsNoNode, with the resource it lacks in
-	// Result.NoNode. EASY, its presets and FCFS reserve and backfill over
-	// every resource (Pass.Earliest); not with Peer.
+	// swf.Demand is placed: shares of one shape on Demand.Nodes distinct
+	// nodes, whole GPUs or a share of one GPU (thousandths: many jobs share
+	// a GPU up to 1000), only GPU models the job accepts, whole nodes
+	// (Exclusive). nil is one pool of MachineSize processors, the papers'
+	// machine, and nothing below applies. MachineSize may then be 0: it
+	// becomes the cores of all nodes (a value given must equal it). A job
+	// without a Demand asks for Size() cores spread over as many nodes as
+	// it takes. A job no node could ever hold is rejected, counted as
+	// sanitize.FitsNoNode, with the resource it lacks in Result.NoNode.
+	//
+	// The contract: EASY, its presets and FCFS start, reserve and backfill
+	// over every resource. The holder's reservation is the first predicted
+	// end after which enough nodes have room for its shares
+	// (Pass.Earliest; jobs ending at that instant all count as ended); a
+	// job may backfill if it fits now and ends by then, or leaves the
+	// holder room at that time on any nodes (the extra processors of one
+	// pool, §2.2, node by node). A machine of nodes whose jobs ask cores
+	// alone schedules exactly as one pool with ShadowTies, job by job
+	// (TestNodesSpreadEqualsPool). A user's Scheduler sees free resources
+	// (Pass.Nodes) and demands (Job.Demand); Pass.Start places by
+	// Placement, ErrNoFit if no node has room; Pass.Free, Shadow and
+	// Profile count cores alone. Not with Peer: the peers have one pool.
 	Nodes []swf.Node
 	// Placement chooses the nodes of each job on a machine of Nodes: nil
 	// is first fit (each share on the first node, in Nodes order, where it
-	// fits), BestFit packs, or a user's own.
+	// fits), BestFit packs, or a user's own (ExamplePlacement). With
+	// KeepShares, Result.Check verifies the schedule (no node overdrawn,
+	// every demand met) and Result.Use gives the share of each resource
+	// held.
 	Placement Placement
 	// CountMemory gives a job without a Demand the memory SWF records,
 	// field 10 (requested, KB per processor) or else field 7 (used), in

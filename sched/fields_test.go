@@ -12,7 +12,7 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// fieldCase is one row of the package doc's table of missing fields: a
+// fieldCase is one row of Peer's table of missing fields: a
 // change to the base line, and whether the run kills at the estimate.
 type fieldCase struct {
 	label string
@@ -109,7 +109,7 @@ func describe(t *testing.T, c fieldCase, peer sched.Peer) string {
 	return s
 }
 
-// missingFieldTable is the package doc's table: for each case, what each
+// missingFieldTable is Peer's table: for each case, what each
 // mode made of the line, one row per case so that the table stays short.
 func missingFieldTable(t *testing.T) string {
 	var b strings.Builder

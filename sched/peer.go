@@ -11,7 +11,14 @@ import (
 
 // Peer names a peer simulator whose way of building jobs from SWF lines
 // Config.Peer reproduces, so that a schedule can be checked job by job
-// against the tool a researcher trusts.
+// against the tool a researcher trusts. Config.WithPeer(PeerPyss) or
+// WithPeer(PeerPredictsim) also sets the peer's tie rule, pass
+// granularity and history order; every reference schedule of the peers
+// (internal/tracetest.ReferencePath) then agrees job by job
+// (TestPeerJobByJob). A peer's schedule of a log with missing fields can
+// be degenerate (no estimates: every job runs 1 s); Result.Changed counts
+// the jobs each rule changed. A peer mode has one pool of processors and
+// refuses Config.Nodes.
 //
 // What each mode makes of a line with a field missing (run/estimate/size;
 // r, e, f5, f8: the line's run time, estimate, allocated and requested
@@ -50,9 +57,9 @@ const (
 	// from field 5 clamped to the machine, and a line with a run time ≤ 0,
 	// no processor count or no submit time simulated as a 1-second job
 	// with estimate 1 on max(1, field 5) processors, submitted at
-	// max(submit, 1), so every line is in the schedule. The package doc's
-	// table lists what each mode does with each missing field; every job a
-	// rule changed is counted in Result.Changed.
+	// max(submit, 1), so every line is in the schedule. Peer's table
+	// lists what each mode does with each missing field; every job a rule
+	// changed is counted in Result.Changed.
 	PeerPyss
 	// PeerPredictsim is PeerPyss with processors from field 8
 	// (requested), or field 5 when field 8 is missing, as predictsim (a

@@ -369,8 +369,8 @@ func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Res
 
 // Changed counts, per rule, the jobs a job-building rule changed: a
 // missing field filled in, an invalid line turned into a 1-second job, a
-// run cut to the estimate, a kill (the rule names of Record.Changes; the
-// package doc's table says which mode applies which). A job can count
+// run cut to the estimate, a kill (the rule names of Record.Changes;
+// Peer's table says which mode applies which). A job can count
 // under several rules; nil when no rule changed a job. When most jobs
 // count under some rule, the schedule says more about the rule than about
 // the log. (A method, not a Summary field, so that Summary stays a

@@ -5,7 +5,7 @@ package sched
 // filled in, a degenerate line turned into a 1-second job, a run cut. Every
 // job a rule changed is counted under that rule's name in
 // Result.Changed, so that a schedule built mostly from made-up values is
-// seen as such (the package doc's table says which rule each mode applies
+// seen as such (Peer's table says which rule each mode applies
 // to which missing field).
 type rule uint16
 

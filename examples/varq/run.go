@@ -120,7 +120,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if err := ag.Err(); err != nil {
 		return cell{}, err
 	}
-	c := cell{fraction: fraction, target: target, Summary: agent.Summarize(ag.Outcomes()), stats: ag.Stats(),
+	c := cell{fraction: fraction, target: target, Summary: ag.Summary(), stats: ag.Stats(),
 		elapsed: time.Since(t0)}
 	if diag != nil && fraction > 0 {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",

@@ -11,7 +11,7 @@ import (
 // becomes an experience in the base. The estimate is the kernel-weighted
 // mean wait of the nearest experiences, with a 90% interval.
 func Example() {
-	sys := ibl.NewSystem()
+	sys := new(ibl.System)
 	base, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures(), N: 3})
 	if err != nil {
 		fmt.Println(err)

@@ -59,20 +59,19 @@ type tracked struct {
 // SWF traces do not record the scheduler's priority order, which Karnak
 // read from each snapshot.
 //
-// A System is not safe for concurrent use.
+// The zero System is an empty machine, ready to use. A System is not safe
+// for concurrent use.
 type System struct {
 	waiting []*tracked // submit order
 	running map[int64]*tracked
 	byID    map[int64]*tracked
 }
 
-// NewSystem returns an empty machine.
-func NewSystem() *System {
-	return &System{running: map[int64]*tracked{}, byID: map[int64]*tracked{}}
-}
-
 // Submit records a job entering the queue.
 func (s *System) Submit(j Job) error {
+	if s.byID == nil { // the zero System; Start needs a job Submit made
+		s.byID, s.running = map[int64]*tracked{}, map[int64]*tracked{}
+	}
 	if _, dup := s.byID[j.ID]; dup {
 		return fmt.Errorf("ibl: job %d submitted twice", j.ID)
 	}

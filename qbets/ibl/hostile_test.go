@@ -48,7 +48,7 @@ func TestNonFiniteValues(t *testing.T) {
 // System refuses jobs whose sums would wrap, and a negative start (−1
 // marks a waiting job: a second Start then panicked on a missing index).
 func TestSystemBounds(t *testing.T) {
-	s := NewSystem()
+	s := new(System)
 	for _, j := range []Job{{ID: 1, Cores: -1}, {ID: 2, Cores: math.MaxInt64}, {ID: 3, Submit: -5}, {ID: 4, ReqTime: math.MaxInt64}} {
 		if err := s.Submit(j); err == nil {
 			t.Errorf("Submit(%+v): no error", j)

@@ -184,7 +184,7 @@ func TestBaseProperties(t *testing.T) {
 }
 
 func TestSystemFeatures(t *testing.T) {
-	s := NewSystem()
+	s := new(System)
 	must := func(err error) {
 		t.Helper()
 		if err != nil {

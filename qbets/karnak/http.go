@@ -56,6 +56,37 @@ import (
 // done, 503 with Retry-After. Every error answer is the text of an Error. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
 // WriteTimeout, IdleTimeout), as examples/qserve does.
+//
+// Threat model. The service is meant to be reachable by anyone on a
+// campus network: readers are anonymous (every GET is open; it shows job
+// sizes, queues and the user, project and job names feeds send), writers
+// are the feeding sites, and one operator repairs. What an anonymous
+// client can do is bounded: a read costs O(1) or a bounded computation
+// (no work grows with a number it sends), a request and its body are
+// bounded (413, 414), and each client is rate-limited (Config.Rate, on by
+// default; behind a reverse proxy name it in Config.TrustedProxies so
+// that the limit applies to the clients, not to the proxy). Writes are
+// closed by default: without Config.Tokens the handler takes event
+// batches only from a loopback peer that forwards for no one, and no
+// repair at all; with tokens, an event batch needs a bearer token scoped
+// to each of its systems, and Drop and Rewind an admin token. The token
+// is checked from the header before the body is read, so an
+// unauthenticated batch of megabytes costs nothing. Bearer tokens are
+// only as safe as the transport: serve over TLS (examples/qserve
+// -tls-cert) or behind a proxy that terminates it. What a feeding
+// site can do is bounded too: events are validated before they are
+// stored (times at most Config.MaxSkew, 5 minutes, ahead of the
+// service's clock, and per system up to Config.MaxBackstep before its
+// last event, stored at it, so that one event ahead of its time never
+// locks its system's real events out; sizes and durations at most 2^40,
+// names at most 64 bytes, not "." or "..", free text 256 bytes of UTF-8,
+// JSON without duplicate keys; at most MaxSystems systems, MaxQueues
+// queues and MaxLiveJobs live jobs per system), no work grows with a gap
+// in time, and Drop and Rewind repair a system fed bad events. Every
+// refusal is an Error whose Code says whether retrying can help, the
+// same in the process and over HTTP, and every 4xx names the field. Out
+// of scope: a feeding site that sends plausible false events for its
+// own systems, and a reader who learns what the feeds publish.
 func (s *Service) Handler() http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /karnak/system/{file}", s.handle("status", s.systemsStatus))
@@ -429,7 +460,7 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	req, err := DecodePredictRequest(mt, body)
+	req, err := decodePredictRequest(mt, body)
 	if err != nil {
 		writeError(w, badRequest("%v", err))
 		return

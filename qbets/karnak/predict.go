@@ -290,7 +290,16 @@ type Location struct {
 
 func (l Location) String() string { return l.Queue + "@" + l.System }
 
-// PredictRequest is a hypothetical job (kwouldwait / kwouldstart).
+// PredictRequest is a hypothetical job (kwouldwait / kwouldstart). Over
+// HTTP (Handler) its body is JSON, or Karnak's text form (§2.3), one field
+// a line, location repeatable; errors name the field:
+//
+//	processors 16
+//	requestedWallTime 01:00:00
+//	confidence 90
+//	quantile 95
+//	within 00:30:00
+//	location <system> <queue>
 type PredictRequest struct {
 	Cores      int64
 	WallTime   int64 // seconds
@@ -462,7 +471,7 @@ func noBoundWaited(q *queue, lv Level, f qbets.Forecast, waited int64) string {
 	}
 	qf, cf := lv.fractions()
 	return fmt.Sprintf("no QBETS bound: %d waits in queue %s's history are at least as long as this job's so far (%s); the %d%% bound at %d%% confidence on the rest of its wait needs %d",
-		f.History, q.name, hms(waited), lv.Quantile, lv.Confidence, qbets.MinHistory(qf, cf))
+		f.History, q.name, hms(waited), lv.Quantile, lv.Confidence, qbets.Level{Quantile: qf, Confidence: cf}.MinHistory())
 }
 
 // noBound says why there is no bound; the waits counted are the ones the
@@ -473,7 +482,7 @@ func noBound(q *queue, lv Level, r qbets.Reason) string {
 	}
 	qf, cf := lv.fractions()
 	return fmt.Sprintf("no QBETS bound (%v): queue %s has %d observed waits, the %d%% bound at %d%% confidence needs %d",
-		r, q.name, q.pred.Stats().Releases, lv.Quantile, lv.Confidence, qbets.MinHistory(qf, cf))
+		r, q.name, q.pred.Stats().Releases, lv.Quantile, lv.Confidence, qbets.Level{Quantile: qf, Confidence: cf}.MinHistory())
 }
 
 // estimateAt asks base b; empty says why a base without experiences is

@@ -25,7 +25,7 @@ type jsonRequest struct {
 	Locations  []string        `json:"locations"`
 }
 
-// DecodePredictRequest parses a hypothetical-job request, JSON when the
+// decodePredictRequest parses a hypothetical-job request, JSON when the
 // content type says so (or the body starts with '{'), else Karnak's text
 // form (§2.3):
 //
@@ -37,7 +37,7 @@ type jsonRequest struct {
 //	location <system> <queue>     (repeatable)
 //
 // and validates it; errors name the field.
-func DecodePredictRequest(contentType string, body []byte) (*PredictRequest, error) {
+func decodePredictRequest(contentType string, body []byte) (*PredictRequest, error) {
 	r := &PredictRequest{Confidence: defaultConfidence, Quantile: defaultQuantile}
 	var err error
 	if strings.HasPrefix(contentType, "application/json") || bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {

@@ -299,7 +299,7 @@ func FuzzDecodePredictRequest(f *testing.F) {
 	f.Add("text/plain", "processors 4\nrequestedWallTime 01:00:00\nconfidence 80\nlocation s1 normal\n")
 	f.Add("text/plain", "processors 4\nrequestedWallTime 1:0:0\nwithin 99\nquantile 5\nlocation s1 normal\nlocation s2 q\n")
 	f.Fuzz(func(t *testing.T, ctype, body string) {
-		r, err := DecodePredictRequest(ctype, []byte(body))
+		r, err := decodePredictRequest(ctype, []byte(body))
 		if err != nil {
 			return
 		}

@@ -30,7 +30,10 @@ package karnak
 // hypothetical job (`sbatch --test-only`) the job is the smallest one
 // probed that is at least as large as the one asked about, in cores and
 // in wall time; for a queued job it is the job itself (its expected start
-// as squeue shows it).
+// as squeue shows it). A prediction carries it if it is at most an hour
+// old. Estimates come out of band ("estimate" events, in any time order,
+// not moving the clock): a Slurm feed's answers of `sbatch --test-only`
+// per probed job shape, and each waiting job's expected start.
 type SlurmPart struct {
 	Wait     int64 `json:"wait" xml:"wait"`
 	Start    int64 `json:"start" xml:"start"`

@@ -29,6 +29,13 @@ type Record struct {
 // but an implementation used elsewhere too must be safe for concurrent
 // use. MemStore is the in-memory implementation; examples/qserve has one
 // on SQLite. Package karnaktest checks an implementation.
+//
+// The log is append-only; the service's state is a function of it and is
+// rebuilt from it by Load. The service deletes the events a restart no
+// longer needs (it keeps those of the IBL bases, a week of statistics and
+// the live jobs), saving each queue's QBETS predictor
+// (qbets.Predictor.MarshalBinary) on the queue's declaration instead, so
+// a restart restores it rather than replaying its history.
 type Store interface {
 	// Append stores recs in one transaction, all or none, and sets each
 	// one's Seq: increasing, larger than every Seq stored before, never

@@ -158,7 +158,7 @@ func newSystem(name string, o *Config) (*system, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &system{name: name, feat: ibl.NewSystem(), notQueued: nq, queued: qd,
+	s := &system{name: name, feat: new(ibl.System), notQueued: nq, queued: qd,
 		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1,
 		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
 		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}

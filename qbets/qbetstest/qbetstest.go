@@ -60,7 +60,7 @@ func checkTrimmer(t *testing.T, newTrimmer func(minHistory int) qbets.Trimmer, t
 	rapid.Check(t, func(t *rapid.T) {
 		q := rapid.SampledFrom(levels).Draw(t, "q")
 		c := rapid.SampledFrom(levels).Draw(t, "C")
-		nMin := qbets.MinHistory(q, c)
+		nMin := qbets.Level{Quantile: q, Confidence: c}.MinHistory()
 		ws := series(t, nMin)
 		tr := newTrimmer(nMin)
 		first := feedTrimmer(t, tr, ws, nMin, q, c, thesis)
@@ -103,9 +103,10 @@ func feedTrimmer(t *rapid.T, tr qbets.Trimmer, ws []int64, nMin int, q, c float6
 	var hist, sorted []int64
 	var trims [][2]int
 	run := 0
+	lv := qbets.Level{Quantile: q, Confidence: c}
 	for i, w := range ws {
 		miss := false
-		if k, ok := qbets.UpperIndex(len(sorted), q, c); ok {
+		if k, ok := lv.UpperIndex(len(sorted)); ok {
 			miss = w > sorted[k-1]
 		}
 		if miss {
@@ -159,7 +160,7 @@ func Clusterer(t *testing.T, c qbets.Clusterer) {
 			w := int64(r.ExpFloat64() * float64(nodes*10+int(wall)/100))
 			jobs[i] = qbets.Observation{Submit: int64(i), Start: int64(i) + w, Nodes: nodes, Walltime: wall}
 		}
-		minSize := qbets.MinHistory(rapid.SampledFrom(levels).Draw(t, "q"), rapid.SampledFrom(levels).Draw(t, "C"))
+		minSize := qbets.Level{Quantile: rapid.SampledFrom(levels).Draw(t, "q"), Confidence: rapid.SampledFrom(levels).Draw(t, "C")}.MinHistory()
 		keep := slices.Clone(jobs)
 		p := c.Fit(jobs, minSize)
 		if !slices.Equal(jobs, keep) {
@@ -214,7 +215,7 @@ func Coverage(t *testing.T, cfg qbets.Config) {
 		c := rapid.SampledFrom(levels).Draw(t, "C")
 		cf := cfg
 		cf.Quantile, cf.Confidence, cf.Levels = q, c, nil
-		nMin := qbets.MinHistory(q, c)
+		nMin := qbets.Level{Quantile: q, Confidence: c}.MinHistory()
 		n := rapid.IntRange(nMin, 2*nMin+50).Draw(t, "n")
 		scale := rapid.Float64Range(10, 1e5).Draw(t, "scale")
 		seed := rapid.Uint64().Draw(t, "seed")

@@ -49,7 +49,7 @@ func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iblPredictor{nq: nq, qd: qd, level: cmp.Or(level, 90), sys: ibl.NewSystem(), open: map[int64]*iblOpen{}}, nil
+	return &iblPredictor{nq: nq, qd: qd, level: cmp.Or(level, 90), sys: new(ibl.System), open: map[int64]*iblOpen{}}, nil
 }
 
 func iblJob(j *swf.Job) ibl.Job {

@@ -77,7 +77,7 @@ type env struct {
 }
 
 func newEnv(q, c float64, trim bool) *env {
-	return &env{q: q, c: c, nMin: qbets.MinHistory(q, c), trim: trim, tf: parametric.ToleranceFactors{Q: q, C: c}}
+	return &env{q: q, c: c, nMin: qbets.Level{Quantile: q, Confidence: c}.MinHistory(), trim: trim, tf: parametric.ToleranceFactors{Q: q, C: c}}
 }
 
 func (e *env) upperIndex(n int) int {
@@ -85,7 +85,7 @@ func (e *env) upperIndex(n int) int {
 		e.upIdx = append(e.upIdx, 0)
 	}
 	if e.upIdx[n] == 0 {
-		i, ok := qbets.UpperIndex(n, e.q, e.c)
+		i, ok := qbets.Level{Quantile: e.q, Confidence: e.c}.UpperIndex(n)
 		if !ok {
 			i = -1
 		}

@@ -7,7 +7,7 @@
 // the planned submission, submits the padded job to a varq.Machine, and
 // records each request's Outcome: the probability promised, whether the
 // job was running by its start time, and the allocation used against the
-// required. Summarize aggregates outcomes into the columns of the thesis's
+// required. Agent.Summary aggregates them into the columns of the thesis's
 // tables. SchedMachine adapts a sched simulation to varq.Machine.
 //
 // Config.Crowd (beyond the thesis) plans each request as one job with

@@ -39,7 +39,7 @@ func Example() {
 		fmt.Println(a.Err())
 		return
 	}
-	s := agent.Summarize(a.Outcomes())
+	s := a.Summary()
 	fmt.Printf("%d accepted, predicted %.2f, succeeded %.2f, allocation ratio %.2f\n",
 		s.Count, s.MeanPred, s.Success, s.Ratio())
 	// Output:

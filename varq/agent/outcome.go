@@ -42,11 +42,15 @@ func (s Summary) Ratio() float64 {
 	return float64(s.Used) / float64(s.Required)
 }
 
-// Summarize aggregates outcomes; refused requests are counted apart and
-// do not enter the means, as in the thesis's tables. A request accepted
-// and then dropped before submission counts as a failure but enters
-// neither allocation sum: its work ran as an ordinary job.
-func Summarize(outs []Outcome) Summary {
+// Summary aggregates the agent's outcomes so far (Outcomes); refused
+// requests are counted apart and do not enter the means, as in the
+// thesis's tables. A request accepted and then dropped before submission
+// counts as a failure but enters neither allocation sum: its work ran as
+// an ordinary job.
+func (a *Agent) Summary() Summary { return summarize(a.outs) }
+
+// summarize is Agent.Summary over any outcomes.
+func summarize(outs []Outcome) Summary {
 	var s Summary
 	var pred float64
 	ok := 0

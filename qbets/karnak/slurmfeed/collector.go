@@ -17,6 +17,43 @@ import (
 
 // Collector feeds one Slurm cluster to a karnak service. Its methods are
 // safe for concurrent use (Poll calls are serialized).
+//
+// Every poll reads the partitions (`scontrol show partition
+// --oneliner`: each one a queue, its CPUs and time limit), the jobs
+// slurmctld holds (`squeue --json`) and those that left it since the last
+// poll (`sacct --json`), and turns what changed into karnak events: a job
+// submitted, started, ended (a job cancelled while waiting ends without
+// starting). A submit carries the job's CPUs and GPUs (gres/gpu of its
+// TRES: squeue's tres_alloc_str, else tres_req_str; sacct's allocated,
+// else requested; karnak.Event.GPUs, in thousandths of a GPU). Events
+// are sent once they are Config.Delay old, in time order;
+// each batch is written ahead to the cursor file with an id of its own, so
+// that a batch is sent again after a crash or a service outage and stored
+// once (the service's ingest is idempotent by batch id). A batch the
+// service rejects for good (a karnak.Error that is not Temporary, as an
+// in-process Service and Client both return it) is dropped and counted;
+// a transient failure or a refused token keeps it for the next poll. What
+// cannot be fed is counted by reason in the Report.
+//
+// Beside each job that waits, the collector notes Slurm's own expected
+// start (the start time `squeue --start` shows) and asks the service for
+// the QBETS bound and the IBL estimate; when the job starts, the Report
+// gives each method's error: the mean |log10(predicted / actual wait)| and
+// the share within a factor of 2.
+//
+// Every Config.ProbeEvery it also asks Slurm when a hypothetical job of
+// each of a few shapes would start in each partition (`sbatch
+// --test-only`, probe.go) and sends the answers as karnak "estimate"
+// events: the service shows Slurm's own estimate beside its predictions
+// for a hypothetical job. Probes are counted by outcome in the Report.
+// Each waiting job's expected start (squeue) is sent too, as an estimate
+// of the job, when it is new or moved, for the job's prediction, with
+// its priority (squeue --json's "priority", as `squeue -o %Q` shows it:
+// Slurm's order of the queue, which the service's forecast simulates;
+// sent on the submit event, and again when it moves, at most once a
+// minute per job). What the forecast needs of a running job is in the
+// events already: its start (so its elapsed time) and its time limit
+// (the submit's wall time).
 type Collector struct {
 	cfg Config
 	mu  sync.Mutex
