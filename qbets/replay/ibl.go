@@ -52,11 +52,13 @@ func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {
 	return &iblPredictor{nq: nq, qd: qd, level: cmp.Or(level, 90), sys: new(ibl.System), open: map[int64]*iblOpen{}}, nil
 }
 
+// iblJob is the job as IBL sees it; an unknown (−1) size is 0 cores, as
+// nodes gives QBETS, since ibl refuses negative cores.
 func iblJob(j *swf.Job) ibl.Job {
 	return ibl.Job{
 		ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: fmt.Sprint("u", j.User),
 		Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable),
-		Cores: j.Size(), ReqTime: j.ReqTime, Submit: j.Submit,
+		Cores: max(j.Size(), 0), ReqTime: j.ReqTime, Submit: j.Submit,
 	}
 }
 

@@ -1,0 +1,37 @@
+package replay_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/batchq/batchq/qbets/ibl"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// An archive job whose size is unknown in both fields (−1, as KTH-SP2's job
+// 27313) or whose requested time is unknown is replayed through IBL as 0
+// cores or 0 s, as the other predictors take it, instead of stopping the
+// whole replay on ibl's refusal of negative cores.
+func TestIBLUnknownSize(t *testing.T) {
+	jobs := make([]swf.Job, 40)
+	for i := range jobs {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), int64(i)*600, 120, 300
+		j.AllocProcs, j.ReqProcs, j.ReqTime, j.User, j.Queue = 4, 4, 900, 1, 1
+		jobs[i] = j
+	}
+	jobs[20].AllocProcs, jobs[20].ReqProcs = -1, -1
+	jobs[25].ReqTime = -1
+	b, err := replay.NewIBL(ibl.Config{}, ibl.Config{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := replay.Run(context.Background(), jobs, replay.Options{From: 0, To: len(jobs), Snapshot: 300}, b)
+	if err != nil {
+		t.Fatalf("replay stopped on a job of unknown size: %v", err)
+	}
+	if len(s) != 1 {
+		t.Fatalf("%d scores, want 1", len(s))
+	}
+}
