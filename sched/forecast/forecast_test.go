@@ -230,3 +230,46 @@ func TestUserRatio(t *testing.T) {
 		t.Errorf("no estimate: %d, want 600", p)
 	}
 }
+
+// shortcutCheck simulates every question Online answers without a
+// simulation (startsNow) and checks the simulation would start it now.
+type shortcutCheck struct {
+	*Online
+	t       *testing.T
+	checked int
+}
+
+func (c *shortcutCheck) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	pos := len(c.waiting) - 1
+	busy := int64(0)
+	for i := range c.running {
+		busy += c.running[i].Size()
+	}
+	if pos >= 0 && c.waiting[pos].ID == j.ID && c.startsNow(j, pos, busy) {
+		c.checked++
+		s := &Snapshot{Now: now, MachineSize: c.machine, Running: c.running, Waiting: c.waiting[:pos+1]}
+		got, err := c.f.Forecast(context.Background(), s)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if got[pos] != now {
+			c.t.Fatalf("job %d: skipped the simulation as starting at %d, the simulation starts it at %d", j.ID, now, got[pos])
+		}
+	}
+	return c.Online.Predict(j, now)
+}
+
+// The simulation Online skips (a job at the head of the queue that fits)
+// would have started the job at once.
+func TestStartsNowShortcut(t *testing.T) {
+	for seed := range uint64(3) {
+		o, _ := NewOnline(Config{}, 64)
+		c := &shortcutCheck{Online: o, t: t}
+		if _, err := replay.Run(context.Background(), synthetic(t, 3000, seed+11), replay.Options{}, c); err != nil {
+			t.Fatal(err)
+		}
+		if c.checked < 100 {
+			t.Errorf("seed %d: only %d questions took the shortcut", seed, c.checked)
+		}
+	}
+}
