@@ -27,18 +27,20 @@
 // of the last 100 started jobs of the size class), the processors queued
 // ahead, the running processors, the queue's length and its oldest job's
 // age, the job's size and estimate, the last wait of its class and of its
-// user. The model is a hurdle: a linear probability that the job starts
-// within 2 minutes, and a linear model of log wait for the others; the
-// forecast is "now" or the long waits' median, whichever is likelier to be
-// within ×2 of the wait (Config.Median: the mixture's median, which
-// minimizes the expected |log| error). Either sits on a mode of the
-// bimodal waits, where a mean of logs falls between "now" and "hours" and
-// is within ×2 of neither. Answers are capped at the longest wait seen (the
-// linear model extrapolates in log space). Both
-// are least squares with exponential forgetting (a memory of about 200
-// jobs: Config.Forget), so the model follows drift. Online is a
-// replay.Predictor; wrap it with qbets/conformal for intervals with a
-// coverage guarantee.
+// user, the user's other waiting jobs and running processors, and the
+// median wait of the job's queue. The model is a distributional
+// regression, a ladder: for each threshold t from a minute to 11 days in
+// steps of √2, a linear probability model of P(wait ≤ t), all fitted by
+// one least-squares system with exponential forgetting (a memory of about
+// 200 jobs: Config.Forget), so it follows drift. The forecast is the
+// threshold that maximizes P(within ×2) − 0.3·E|log10 error| under that
+// distribution (Config.Median: its median, which minimizes the expected
+// |log| error). It sits on a mode of the bimodal waits — most jobs start
+// at once or wait hours — where a mean of logs falls between "now" and
+// "hours" and is within ×2 of neither; and it needs no assumption on the
+// shape of either mode (the hurdle it replaced assumed a log-normal for
+// the jobs that wait). Answers are capped at the longest wait seen. Online is a replay.Predictor; wrap it with qbets/conformal
+// for intervals with a coverage guarantee.
 //
 // # Start
 //
