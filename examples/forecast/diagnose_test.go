@@ -39,7 +39,7 @@ func newIBLVariant(cfg ibl.Config, logT bool) (*iblVariant, error) {
 
 func (v *iblVariant) Observe(ev replay.Event, j *swf.Job) error {
 	ij := ibl.Job{ID: j.ID, Queue: fmt.Sprint("q", j.Queue), User: fmt.Sprint("u", j.User),
-		Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable), Cores: j.Size(), ReqTime: j.ReqTime, Submit: j.Submit}
+		Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable), Cores: max(j.Size(), 0), ReqTime: j.ReqTime, Submit: j.Submit}
 	switch ev {
 	case replay.Arrive:
 		v.in[j.ID] = v.sys.NotQueued(ij, j.Submit)

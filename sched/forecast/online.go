@@ -202,14 +202,21 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 }
 
 // startsNow reports whether the forward simulation would start j, at
-// position pos of the waiting list, at once: nothing waits ahead of it and
-// it fits in the free processors, under the default policy (EASY, which
-// starts the head of the queue when it fits) on one pool. Another policy
-// or a machine of nodes may not, and is simulated.
+// position pos of the waiting list, at once: it and every job waiting
+// ahead of it fit together in the free processors, under the default
+// policy (EASY, which starts the queue's jobs in order while they fit) on
+// one pool. Another policy or a machine of nodes may not, and is
+// simulated.
 func (o *Online) startsNow(j *swf.Job, pos int, busy int64) bool {
 	p := &o.f.cfg.Policy
-	return pos == 0 && p.Scheduler == nil && len(p.Nodes) == 0 && p.Peer == sched.PeerNone &&
-		j.Size() >= 1 && j.Size() <= max(o.machine, busy)-busy
+	if p.Scheduler != nil || len(p.Nodes) != 0 || p.Peer != sched.PeerNone || j.Size() < 1 {
+		return false
+	}
+	free := max(o.machine, busy) - busy - j.Size()
+	for i := 0; i < pos && free >= 0; i++ {
+		free -= max(o.waiting[i].Size(), 1)
+	}
+	return free >= 0
 }
 
 // model is the fitted model for a job of this size: its class's once it
