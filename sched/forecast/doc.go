@@ -62,22 +62,26 @@
 // # Cost
 //
 // One forecast is one sched simulation of the running and waiting jobs to
-// the end, O((r + q) log(r + q)) events plus EASY's backfilling scans.
-// Measured as CPU time (getrusage; the 2-core machine was shared, load
-// average 15–20) with go test -bench . -cpu 1: a forecast of every waiting
-// job of a 1,000-job snapshot on 1,024 processors (BenchmarkForecast1000)
-// 3.9 ms (budget 10 ms), 0.74 MB and 2,145 allocations; Online over a busy
-// synthetic log of 20,000 jobs on 64 processors (BenchmarkOnline, a
-// forecast and a model update per job) 38 µs per job. Over the archive
-// logs with the command examples/forecast (-predictors forecast, CPU time
-// by /usr/bin/time, parse and replay included): KTH-SP2 (28k jobs) 1.8 s;
-// SDSC-BLUE (243k jobs) 49.6 s (48.0 user, 1.6 system; 228 MB peak),
-// 41 s per 200k jobs, within the budget of 60 s for a 200k-job log;
-// CEA-Curie (313k jobs) 104 s, 67 s per 200k jobs, over it: its machine
-// runs hundreds of jobs at once, and every forecast simulates them all to
-// the end. (Stopping the simulation once the asked job has started would
-// save the rest of it, by a share not measured; sched's Run has no such
-// stop today.)
+// the end, O((r + q) log(r + q)) events plus EASY's backfilling scans;
+// Online skips it when the job and every job waiting ahead of it fit in
+// the free processors (the simulation would start them all at once), and
+// adds the ladder's solve (one 19×19 Cholesky factorization, 29 outputs)
+// per question. Measured as CPU time (getrusage; the 2-core machine was
+// shared, load average 9–20) with go test -bench . -cpu 1: a forecast of
+// every waiting job of a 1,000-job snapshot on 1,024 processors
+// (BenchmarkForecast1000) 3.9 ms (budget 10 ms), 0.74 MB and 2,145
+// allocations; Online over a busy synthetic log of 20,000 jobs on 64
+// processors (BenchmarkOnline, a forecast and a model update per job)
+// 58.5 µs per job. Over the archive logs with the command
+// examples/forecast (-predictors forecast, CPU time by /usr/bin/time,
+// parse and replay included): KTH-SP2 (28k jobs) 2.4 s; SDSC-BLUE (243k
+// jobs) 58.3 s (57.2 user, 1.0 system; 235 MB peak), 48 s per 200k jobs,
+// within the budget of 60 s for a 200k-job log; CEA-Curie (313k jobs)
+// 143 s (140.0 user, 3.0 system; 297 MB peak), 91 s per 200k jobs, over
+// it: its machine runs hundreds of jobs at once, its queue is seldom
+// empty, and every forecast simulates them all to the end. (Stopping the
+// simulation once the asked job has started would save the rest of it,
+// by a share not measured; sched's Run has no such stop today.)
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast
