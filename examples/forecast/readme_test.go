@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,14 +20,53 @@ import (
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
-	"log-KTH-SP2":   "de9dffc4349d09a58b127dfdcb2b74fd5e3f742605ff3d262a990bff2d6d53b2",
-	"log-SDSC-Par":  "981433c92acb7e624a22a0347dc8f64cdb6e1999b1bd9c3462a352472f951f07",
-	"log-OSC-Clust": "f8f2f1ba53883cd52660c272940298ca5f8b4a03c86c5a3893860959ae3026d9",
-	"log-SDSC-SP2":  "58c00bd5be02c6dcf28e4b655ee65a28a8620f8c896f1c4c96a4813395f327f0",
-	"log-CTC-SP2":   "2cd2bad569b87f3fab3deb40d07e233a092878d04442cdafd705bd61e10eb0a4",
-	"log-LANL-CM5":  "fe98b7431f454971f9825a3c75565e0f740c86dfbcb1aaad066ac9d5d8a7502c",
-	"log-SDSC-BLUE": "c3467cc7779a1f8048bd4746abc60c0e3da2a8f0fa58435afaa3a376925c9dc5",
-	"log-CEA-Curie": "3825b62c088cef7fb28e16869605247f5a0df1184902dbce7d97750f158b511a",
+	"log-KTH-SP2":   "75f06ab55a107e4b68af69e37464c43bf592e836ea1c07dd68c0d498c15cceb6",
+	"log-SDSC-Par":  "d470c97da79dfe7c08de239b2cb8a4baae217aa4b7f5ee3c9aceebb1a9117406",
+	"log-OSC-Clust": "cbf4834b1958cd10f998b966093de47031e0ca59b675d306ce2eb8fcf1d118d6",
+	"log-SDSC-SP2":  "c4b8f3d737e3273620ec25af32ffadaf67086bec3f0597f940b9b78af45d076b",
+	"log-CTC-SP2":   "5318907ba4a90105e6ba528e8d20a8c5697b796d1574e6993cfb9675bb700483",
+	"log-LANL-CM5":  "34af6cda6991b2e598e5b9e8eb9ed54aec875d6b7c9cf7ed2cdbe725c0ea35f6",
+	"log-SDSC-BLUE": "4092dc912847b56dc889dc49a0d58775f62dc616a2b88c60bf44545471fa661b",
+	"log-CEA-Curie": "bab12847d3ee4311d8f21e85389c1a2be816569bb9d520033acb1514ecaed5d0",
+}
+
+// rowsEnv, with the long run, names the predictors (comma-separated) to
+// score again: only their rows of each table are replaced, the others
+// are kept as the README has them (for a change that touches one
+// predictor: IBL alone takes hours on the larger logs).
+const rowsEnv = "BATCHQ_ROWS"
+
+// spliceRows is the README's region with the rows of table (a logTable of
+// some of its predictors) put in place of its own rows of those
+// predictors; the header line must be the same.
+func spliceRows(region string, table []byte) ([]byte, error) {
+	readmeMu.Lock()
+	doc, err := os.ReadFile("README.md")
+	readmeMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	old, err := readme.Region(doc, region)
+	if err != nil {
+		return nil, err
+	}
+	fresh := map[string]string{}
+	lines := strings.Split(string(table), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "| ") {
+			fresh[strings.SplitN(l, " |", 2)[0]] = l
+		}
+	}
+	out := strings.Split(string(old), "\n")
+	if out[0] != lines[0] {
+		return nil, fmt.Errorf("%s: the log's line changed (%q, README %q): regenerate every row", region, lines[0], out[0])
+	}
+	for i, l := range out {
+		if n, ok := fresh[strings.SplitN(l, " |", 2)[0]]; ok && strings.HasPrefix(l, "| ") {
+			out[i] = n
+		}
+	}
+	return []byte(strings.Join(out, "\n")), nil
 }
 
 // readmeMu serializes the subtests' README rewrites.
@@ -43,11 +84,21 @@ func TestReadmeScoreboard(t *testing.T) {
 			var got map[string][]byte
 			if readme.Long() {
 				t.Parallel() // (go test -parallel 2: two logs at a time)
-				rows, info, err := score(context.Background(), tracetest.Path(t, l.file), 0, l.predictors, nil)
+				preds := l.predictors
+				if only := os.Getenv(rowsEnv); only != "" {
+					preds = slices.DeleteFunc(slices.Clone(preds), func(p string) bool { return !slices.Contains(strings.Split(only, ","), p) })
+				}
+				rows, info, err := score(context.Background(), tracetest.Path(t, l.file), 0, preds, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = map[string][]byte{regionName(info): logTable(logResult{info, rows})}
+				table := logTable(logResult{info, rows})
+				if len(preds) < len(l.predictors) {
+					if table, err = spliceRows(region, table); err != nil {
+						t.Fatal(err)
+					}
+				}
+				got = map[string][]byte{regionName(info): table}
 			}
 			readmeMu.Lock() // the parallel subtests rewrite one file
 			defer readmeMu.Unlock()

@@ -27,18 +27,20 @@
 // of the last 100 started jobs of the size class), the processors queued
 // ahead, the running processors, the queue's length and its oldest job's
 // age, the job's size and estimate, the last wait of its class and of its
-// user. The model is a hurdle: a linear probability that the job starts
-// within 2 minutes, and a linear model of log wait for the others; the
-// forecast is "now" or the long waits' median, whichever is likelier to be
-// within ×2 of the wait (Config.Median: the mixture's median, which
-// minimizes the expected |log| error). Either sits on a mode of the
-// bimodal waits, where a mean of logs falls between "now" and "hours" and
-// is within ×2 of neither. Answers are capped at the longest wait seen (the
-// linear model extrapolates in log space). Both
-// are least squares with exponential forgetting (a memory of about 200
-// jobs: Config.Forget), so the model follows drift. Online is a
-// replay.Predictor; wrap it with qbets/conformal for intervals with a
-// coverage guarantee.
+// user, the user's other waiting jobs and running processors, and the
+// median wait of the job's queue. The model is a distributional
+// regression, a ladder: for each threshold t from a minute to 11 days in
+// steps of √2, a linear probability model of P(wait ≤ t), all fitted by
+// one least-squares system with exponential forgetting (a memory of about
+// 200 jobs: Config.Forget), so it follows drift. The forecast is the
+// threshold that maximizes P(within ×2) − 0.3·E|log10 error| under that
+// distribution (Config.Median: its median, which minimizes the expected
+// |log| error). It sits on a mode of the bimodal waits — most jobs start
+// at once or wait hours — where a mean of logs falls between "now" and
+// "hours" and is within ×2 of neither; and it needs no assumption on the
+// shape of either mode (the hurdle it replaced assumed a log-normal for
+// the jobs that wait). Answers are capped at the longest wait seen. Online is a replay.Predictor; wrap it with qbets/conformal
+// for intervals with a coverage guarantee.
 //
 // # Start
 //
@@ -60,22 +62,26 @@
 // # Cost
 //
 // One forecast is one sched simulation of the running and waiting jobs to
-// the end, O((r + q) log(r + q)) events plus EASY's backfilling scans.
-// Measured as CPU time (getrusage; the 2-core machine was shared, load
-// average 15–20) with go test -bench . -cpu 1: a forecast of every waiting
-// job of a 1,000-job snapshot on 1,024 processors (BenchmarkForecast1000)
-// 3.9 ms (budget 10 ms), 0.74 MB and 2,145 allocations; Online over a busy
-// synthetic log of 20,000 jobs on 64 processors (BenchmarkOnline, a
-// forecast and a model update per job) 38 µs per job. Over the archive
-// logs with the command examples/forecast (-predictors forecast, CPU time
-// by /usr/bin/time, parse and replay included): KTH-SP2 (28k jobs) 1.8 s;
-// SDSC-BLUE (243k jobs) 49.6 s (48.0 user, 1.6 system; 228 MB peak),
-// 41 s per 200k jobs, within the budget of 60 s for a 200k-job log;
-// CEA-Curie (313k jobs) 104 s, 67 s per 200k jobs, over it: its machine
-// runs hundreds of jobs at once, and every forecast simulates them all to
-// the end. (Stopping the simulation once the asked job has started would
-// save the rest of it, by a share not measured; sched's Run has no such
-// stop today.)
+// the end, O((r + q) log(r + q)) events plus EASY's backfilling scans;
+// Online skips it when the job and every job waiting ahead of it fit in
+// the free processors (the simulation would start them all at once), and
+// adds the ladder's solve (one 19×19 Cholesky factorization, 29 outputs)
+// per question. Measured as CPU time (getrusage; the 2-core machine was
+// shared, load average 9–20) with go test -bench . -cpu 1: a forecast of
+// every waiting job of a 1,000-job snapshot on 1,024 processors
+// (BenchmarkForecast1000) 3.9 ms (budget 10 ms), 0.74 MB and 2,145
+// allocations; Online over a busy synthetic log of 20,000 jobs on 64
+// processors (BenchmarkOnline, a forecast and a model update per job)
+// 58.5 µs per job. Over the archive logs with the command
+// examples/forecast (-predictors forecast, CPU time by /usr/bin/time,
+// parse and replay included): KTH-SP2 (28k jobs) 2.4 s; SDSC-BLUE (243k
+// jobs) 58.3 s (57.2 user, 1.0 system; 235 MB peak), 48 s per 200k jobs,
+// within the budget of 60 s for a 200k-job log; CEA-Curie (313k jobs)
+// 143 s (140.0 user, 3.0 system; 297 MB peak), 91 s per 200k jobs, over
+// it: its machine runs hundreds of jobs at once, its queue is seldom
+// empty, and every forecast simulates them all to the end. (Stopping the
+// simulation once the asked job has started would save the rest of it,
+// by a share not measured; sched's Run has no such stop today.)
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast

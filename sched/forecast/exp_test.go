@@ -31,7 +31,7 @@ func within2(s *replay.Score) (float64, float64) {
 // TestExperiment is the tuning harness behind the package doc's figures:
 // FORECAST_EXP=KTH-SP2-1996-2.1-cln.swf.gz[,…] replays each log through
 // Online and logs its share within ×2 and mean |log10| error;
-// FORECAST_FORGET, FORECAST_TRAIN, FORECAST_RATIO (UserRatio run times) and
+// FORECAST_TO=n replays the first n jobs only; FORECAST_FORGET, FORECAST_TRAIN, FORECAST_RATIO (UserRatio run times) and
 // FORECAST_NOCORRECTION (the simulation alone) vary the configuration.
 func TestExperiment(t *testing.T) {
 	names := os.Getenv("FORECAST_EXP")
@@ -61,7 +61,12 @@ func TestExperiment(t *testing.T) {
 		}
 		on, _ := NewOnline(cfg, P)
 		t0 := time.Now()
-		sc, err := replay.Run(context.Background(), all, replay.Options{}, on)
+		opt := replay.Options{}
+		if v := os.Getenv("FORECAST_TO"); v != "" { // a prefix: score jobs [10% of it, it)
+			opt.To, _ = strconv.Atoi(v)
+			opt.From = opt.To / 10
+		}
+		sc, err := replay.Run(context.Background(), all, opt, on)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -51,8 +51,9 @@ type Config struct {
 	Forget float64
 	// Median makes Online answer the median of its learned wait
 	// distribution, which minimizes the mean |log| error, instead of the
-	// value most likely to be within a factor 2 of the wait (the default).
-	// The README's tables score the default only.
+	// default: the value likeliest to be within a factor 2 of the wait,
+	// less 0.3 times its expected |log10| error. The README's tables
+	// score the default only.
 	Median bool
 	// NoCorrection makes Online answer the simulated wait itself (the
 	// ablation: what forward simulation alone gives).

@@ -230,3 +230,86 @@ func TestUserRatio(t *testing.T) {
 		t.Errorf("no estimate: %d, want 600", p)
 	}
 }
+
+// shortcutCheck simulates every question Online answers without a
+// simulation (startsNow) and checks the simulation would start it now.
+type shortcutCheck struct {
+	*Online
+	t       *testing.T
+	checked int
+}
+
+func (c *shortcutCheck) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	pos := len(c.waiting) - 1
+	busy := int64(0)
+	for i := range c.running {
+		busy += c.running[i].Size()
+	}
+	if pos >= 0 && c.waiting[pos].ID == j.ID && c.startsNow(j, pos, busy) {
+		c.checked++
+		s := &Snapshot{Now: now, MachineSize: c.machine, Running: c.running, Waiting: c.waiting[:pos+1]}
+		got, err := c.f.Forecast(context.Background(), s)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if got[pos] != now {
+			c.t.Fatalf("job %d: skipped the simulation as starting at %d, the simulation starts it at %d", j.ID, now, got[pos])
+		}
+	}
+	return c.Online.Predict(j, now)
+}
+
+// The simulation Online skips (a job at the head of the queue that fits)
+// would have started the job at once.
+func TestStartsNowShortcut(t *testing.T) {
+	for seed := range uint64(3) {
+		o, _ := NewOnline(Config{}, 64)
+		c := &shortcutCheck{Online: o, t: t}
+		if _, err := replay.Run(context.Background(), synthetic(t, 3000, seed+11), replay.Options{}, c); err != nil {
+			t.Fatal(err)
+		}
+		if c.checked < 100 {
+			t.Errorf("seed %d: only %d questions took the shortcut", seed, c.checked)
+		}
+	}
+}
+
+// The same on random snapshots where jobs wait ahead although they fit
+// (a log's scheduler may hold jobs: partitions, holds), which a replay of
+// an EASY log never shows.
+func TestStartsNowAhead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	o, _ := NewOnline(Config{}, 64)
+	shortcuts, ahead := 0, 0
+	for range 2000 {
+		o.running, o.waiting = o.running[:0], o.waiting[:0]
+		busy := int64(0)
+		for id := int64(1); busy < 64 && rng.IntN(4) > 0; id++ {
+			n := min(int64(1+rng.IntN(16)), 64-busy)
+			o.running = append(o.running, job(id, 0, int64(rng.IntN(50)), -1, n, int64(100+rng.IntN(1000)), int64(rng.IntN(3))))
+			busy += n
+		}
+		for id := int64(100); len(o.waiting) < 1+rng.IntN(6); id++ {
+			o.waiting = append(o.waiting, job(id, 50, -1, -1, int64(1+rng.IntN(24)), int64(100+rng.IntN(1000)), int64(rng.IntN(3))))
+		}
+		got, err := o.f.Forecast(context.Background(), &Snapshot{Now: 60, MachineSize: 64, Running: o.running, Waiting: o.waiting})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pos := range o.waiting {
+			if !o.startsNow(&o.waiting[pos], pos, busy) {
+				continue
+			}
+			shortcuts++
+			if pos > 0 {
+				ahead++
+			}
+			if got[pos] != 60 {
+				t.Fatalf("waiting job %d of %v (running %v): shortcut says now, the simulation %d", pos, o.waiting, o.running, got[pos])
+			}
+		}
+	}
+	if ahead < 100 {
+		t.Errorf("only %d shortcuts (%d with jobs ahead)", shortcuts, ahead)
+	}
+}

@@ -87,11 +87,13 @@ func (b *Naive) median(size int64) (float64, bool) {
 	if len(r.w) == 0 {
 		return 0, false
 	}
+	return b.medianOf(r), true
+}
+
+// medianOf is the median of r's waits (r not empty).
+func (b *Naive) medianOf(r *ring) float64 {
 	b.buf = append(b.buf[:0], r.w...)
 	slices.Sort(b.buf)
 	n := len(b.buf)
-	if n%2 == 1 {
-		return float64(b.buf[n/2]), true
-	}
-	return float64(b.buf[n/2-1]+b.buf[n/2]) / 2, true
+	return float64(b.buf[(n-1)/2]+b.buf[n/2]) / 2
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -18,7 +19,7 @@ const floor = 60
 const avgStep = 0.05
 
 // nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 16
+const nFeatures = 19
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -40,11 +41,14 @@ type Online struct {
 	runAt   map[int64]int // ID → index in running
 	waiting []swf.Job     // in arrival order
 	pending map[int64]asked
-	global  *hurdle
-	class   map[int]*hurdle
+	global  *ladder
+	class   map[int]*ladder
 	snap    Snapshot
 	lastW   map[int]int64   // size class → wait of its last started job
 	userW   map[int64]int64 // user → wait of their last started job
+	userQ   map[int64]int   // user → their jobs waiting
+	userR   map[int64]int64 // user → their running processors
+	queueW  map[int64]*ring // queue → the waits of its last started jobs
 	errAvg  float64         // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
 	waitAvg float64         // moving average of log(max(wait, floor)) of the started jobs
 	maxWait int64           // the longest wait of a started job (a cap on the answers)
@@ -76,7 +80,8 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
-		global: newHurdle(cfg.Forget), class: make(map[int]*hurdle),
+		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring),
+		global: newLadder(cfg.Forget), class: make(map[int]*ladder),
 	}, nil
 }
 
@@ -86,12 +91,22 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 	switch ev {
 	case replay.Arrive:
 		o.waiting = append(o.waiting, *j)
+		o.userQ[j.User]++
 	case replay.Start:
-		o.removeWaiting(j.ID)
+		if o.removeWaiting(j.ID) {
+			o.userQ[j.User]--
+		}
 		if j.RunTime >= 0 {
 			o.runAt[j.ID] = len(o.running)
 			o.running = append(o.running, *j)
+			o.userR[j.User] += j.Size()
 		}
+		r := o.queueW[j.Queue]
+		if r == nil {
+			r = &ring{}
+			o.queueW[j.Queue] = r
+		}
+		r.add(j.Wait)
 		o.naive.add(j.Size(), j.Wait)
 		o.lastW[sizeClass(j.Size())] = j.Wait
 		o.userW[j.User] = j.Wait
@@ -109,21 +124,24 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.runAt[o.running[i].ID] = i
 			o.running = o.running[:last]
 			delete(o.runAt, j.ID)
+			o.userR[j.User] -= j.Size()
 		}
 		o.f.Terminated(j, j.Submit+j.Wait+j.RunTime)
 	}
 	return nil
 }
 
-// removeWaiting drops the job from the waiting list; jobs mostly start
-// near the head, so the search starts there.
-func (o *Online) removeWaiting(id int64) {
+// removeWaiting drops the job from the waiting list and reports whether
+// it was there; jobs mostly start near the head, so the search starts
+// there.
+func (o *Online) removeWaiting(id int64) bool {
 	for i := range o.waiting {
 		if o.waiting[i].ID == id {
 			o.waiting = append(o.waiting[:i], o.waiting[i+1:]...)
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // Predict forecasts j's wait from now (j must have arrived): the corrected
@@ -140,12 +158,24 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		return replay.Prediction{Reason: "not waiting"}, nil
 	}
 	o.snap = Snapshot{Now: now, MachineSize: o.machine, Running: o.running, Waiting: o.waiting[:pos+1]}
-	if err := o.f.simulate(context.Background(), &o.snap, nil); err != nil {
-		return replay.Prediction{}, err
+	busy := int64(0)
+	for i := range o.running {
+		busy += o.running[i].Size()
 	}
 	sim := float64(-1)
-	if st := o.f.starts[len(o.running)+pos]; st >= 0 {
-		sim = float64(st - now)
+	if o.startsNow(j, pos, busy) {
+		// The simulation would start it now: skip it (most questions on
+		// a machine that is not full, and the costliest there, since
+		// every running job is simulated to its end).
+		sim = 0
+		o.f.lastMachine = max(o.machine, busy)
+	} else {
+		if err := o.f.simulate(context.Background(), &o.snap, nil); err != nil {
+			return replay.Prediction{}, err
+		}
+		if st := o.f.starts[len(o.running)+pos]; st >= 0 {
+			sim = float64(st - now)
+		}
 	}
 	nv, haveNaive := o.naive.median(j.Size())
 	if sim < 0 {
@@ -157,7 +187,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if !haveNaive {
 		nv = sim
 	}
-	o.features(j, pos, sim, nv)
+	o.features(j, pos, sim, nv, busy)
 	o.pending[j.ID] = asked{at: now, x: o.x}
 	if o.cfg.NoCorrection {
 		return point(sim), nil
@@ -171,9 +201,27 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	return point(min(m.forecast(o.x[:], o.cfg.Median), float64(max(o.maxWait, floor)))), nil
 }
 
+// startsNow reports whether the forward simulation would start j, at
+// position pos of the waiting list, at once: it and every job waiting
+// ahead of it fit together in the free processors, under the default
+// policy (EASY, which starts the queue's jobs in order while they fit) on
+// one pool. Another policy or a machine of nodes may not, and is
+// simulated.
+func (o *Online) startsNow(j *swf.Job, pos int, busy int64) bool {
+	p := &o.f.cfg.Policy
+	if p.Scheduler != nil || len(p.Nodes) != 0 || p.Peer != sched.PeerNone || j.Size() < 1 {
+		return false
+	}
+	free := max(o.machine, busy) - busy - j.Size()
+	for i := 0; i < pos && free >= 0; i++ {
+		free -= max(o.waiting[i].Size(), 1)
+	}
+	return free >= 0
+}
+
 // model is the fitted model for a job of this size: its class's once it
 // has learned from Train jobs, else the global one once that has, else nil.
-func (o *Online) model(size int64) *hurdle {
+func (o *Online) model(size int64) *ladder {
 	if m := o.class[sizeClass(size)]; m != nil && m.seen >= o.cfg.Train {
 		return m
 	}
@@ -184,15 +232,11 @@ func (o *Online) model(size int64) *hurdle {
 }
 
 // features fills o.x for job j at position pos of the waiting list.
-func (o *Online) features(j *swf.Job, pos int, sim, naive float64) {
+func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	P := float64(o.f.lastMachine)
 	ahead := 0.0
 	for i := range pos {
 		ahead += float64(o.waiting[i].Size())
-	}
-	busy := 0.0
-	for i := range o.running {
-		busy += float64(o.running[i].Size())
 	}
 	e := float64(o.f.estimate(j))
 	x := &o.x
@@ -200,7 +244,7 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64) {
 	x[1] = math.Log(sim + floor)
 	x[2] = math.Log(naive + floor)
 	x[3] = math.Log1p(ahead / P)
-	x[4] = busy / P
+	x[4] = float64(busy) / P
 	x[5] = math.Log(float64(max(j.Size(), 1)))
 	x[6] = math.Log(max(e, 0) + floor)
 	x[7] = 0
@@ -225,6 +269,12 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64) {
 	x[13] = math.Log(float64(uw) + floor)
 	x[14] = o.errAvg
 	x[15] = o.waitAvg
+	x[16] = math.Log1p(float64(max(o.userQ[j.User]-1, 0)))
+	x[17] = math.Log1p(float64(max(o.userR[j.User], 0)))
+	x[18] = x[2]
+	if r := o.queueW[j.Queue]; r != nil && len(r.w) > 0 {
+		x[18] = math.Log(o.naive.medianOf(r) + floor)
+	}
 }
 
 // learn fits the job's features to its wait from the question.
@@ -235,7 +285,7 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	k := sizeClass(j.Size())
 	m := o.class[k]
 	if m == nil {
-		m = newHurdle(o.cfg.Forget)
+		m = newLadder(o.cfg.Forget)
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
