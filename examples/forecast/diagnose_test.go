@@ -35,7 +35,7 @@ func newIBLVariant(cfg ibl.Config, logT bool) (*iblVariant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &iblVariant{sys: ibl.NewSystem(), base: b, in: map[int64][]ibl.Value{}, logT: logT}, nil
+	return &iblVariant{sys: &ibl.System{}, base: b, in: map[int64][]ibl.Value{}, logT: logT}, nil
 }
 
 func (v *iblVariant) Observe(ev replay.Event, j *swf.Job) error {
