@@ -63,9 +63,7 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 			return true
 		}
 		tie = tie || viaTime && s.now+k.p == shadow
-		for _, sh := range k.alloc {
-			free -= sh.cores
-		}
+		free -= k.heldCores()
 		s.buf = append(s.buf, k)
 		return free > 0
 	}
@@ -173,10 +171,7 @@ func (s *Sim) earliest(h *Job) int64 {
 func (s *Sim) keepsHolder(h, k *Job) bool {
 	m, a := s.m, &s.shadowAv
 	if coresOnly(&h.nd) { // every core k takes is one h cannot use (earliest)
-		var c int64
-		for _, sh := range k.alloc {
-			c += sh.cores
-		}
+		c := k.heldCores()
 		if s.have-c < s.want {
 			return false
 		}
@@ -236,6 +231,9 @@ func (p *Pass) Nodes() []NodeFree {
 // (spread) or the node count, Cores per node (or in all), Memory per
 // node (or per core); the zero Demand on one pool.
 func (j *Job) Demand() swf.Demand {
+	if j.jobNodes == nil {
+		return swf.Demand{}
+	}
 	n := &j.nd
 	return swf.Demand{Nodes: n.nodes, Cores: n.cores, Memory: n.mem, GPUs: n.gpus,
 		GPUModels: n.models, Named: n.named, Exclusive: n.excl}

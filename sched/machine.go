@@ -54,6 +54,44 @@ type need struct {
 	excl   bool
 }
 
+// jobNodes is a live job's state on a machine of nodes: its demand, the
+// shares it holds while running and what they hold. It sits behind a
+// pointer in Job, allocated once per live Job on a machine of nodes and
+// kept when the Job is reused, so that on one pool a Job stays small:
+// activate writes each arriving job's Job in full, and that copy was most
+// of what the node model added to a one-pool run.
+type jobNodes struct {
+	nd       need
+	alloc    []share
+	heldMem  int64 // the memory and thousandths of GPUs the shares hold
+	heldGPUs int64 // (Result.Use)
+	// resAlloc is the shares a conservative reservation holds, over
+	// [res, res+max(p, 1)).
+	resAlloc []share
+}
+
+// plainSpread reports whether the job's cores go on any nodes with
+// their memory per core and nothing else (no whole nodes): a placement
+// of it (placeIn) holds exactly its cores and their memory, whatever
+// nodes they went on.
+func (k *jobNodes) plainSpread() bool {
+	return k.nd.nodes == 0 && !k.nd.excl && k.nd.gpus == 0 && len(k.nd.named) == 0
+}
+
+// heldCores is the cores the job's placement (alloc) holds: its cores
+// when plainSpread, with no walk over its shares (a job spread over
+// Curie's nodes has dozens), else their sum.
+func (k *jobNodes) heldCores() int64 {
+	if k.plainSpread() {
+		return k.nd.cores
+	}
+	var c int64
+	for i := range k.alloc {
+		c += k.alloc[i].cores
+	}
+	return c
+}
+
 // share is a job's allocation on one node. gpus lists the GPUs it holds
 // (a bit per GPU), gpuPart the thousandths it holds of each.
 type share struct {
@@ -750,13 +788,19 @@ func (s *Sim) placeNow(jb *Job) bool {
 	return ok
 }
 
-// freeShares gives a running job's node shares back.
+// freeShares gives a running job's node shares back, on a machine of
+// nodes.
 func (s *Sim) freeShares(jb *Job) {
-	if s.m == nil {
-		return
-	}
 	m := s.m
 	if jb.nd.gpus == 0 && !jb.nd.excl && len(jb.nd.named) == 0 { // cores and memory
+		if jb.nd.mem == 0 { // cores alone (an SWF log's jobs but with CountMemory)
+			for k := range jb.alloc {
+				sh := &jb.alloc[k]
+				m.free.cores[sh.node] += sh.cores
+				m.hasFree[sh.node>>6] |= 1 << (sh.node & 63)
+			}
+			return
+		}
 		for k := range jb.alloc {
 			sh := &jb.alloc[k]
 			m.free.cores[sh.node] += sh.cores
