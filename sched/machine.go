@@ -120,6 +120,10 @@ type machine struct {
 	maxC  int64 // the largest node's cores
 
 	countMemory bool // Config.CountMemory
+	// oneCore: every node has one core; minMem is the least memory of a
+	// node (coresOnly).
+	oneCore bool
+	minMem  int64
 	// hasFree has bit i set when node i has a free core in free: first
 	// fit looks at those alone.
 	hasFree []uint64
@@ -141,6 +145,7 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 		m.place = firstFit
 	}
 	m.best = m.place == BestFit
+	m.oneCore, m.minMem = true, int64(1<<62)
 	var total int64
 	named := false
 	for i := range kinds {
@@ -167,6 +172,8 @@ func newMachine(kinds []swf.Node, p Placement) (*machine, int64, error) {
 			total += k.Cores
 		}
 		m.maxC = max(m.maxC, k.Cores)
+		m.oneCore = m.oneCore && k.Cores == 1
+		m.minMem = min(m.minMem, k.Memory)
 	}
 	if len(m.kind) == 0 {
 		return nil, 0, fmt.Errorf("sched: Nodes has no node")
@@ -367,10 +374,22 @@ func (m *machine) usable(a *avail, i int, n *need) int64 {
 		return 0
 	}
 	c := a.cores[i]
-	if n.mem > 0 {
-		c = min(c, a.mem[i]/n.mem)
+	if c <= 0 {
+		return 0
 	}
-	return max(c, 0)
+	if n.mem > 0 {
+		// min(c, mem/n.mem) without the division when the memory
+		// covers every core (EASY's look-ahead asks this twice per
+		// share of every job ending by the shadow).
+		mem := a.mem[i]
+		if mem < 0 {
+			return 0
+		}
+		if hi, lo := bits.Mul64(uint64(c), uint64(n.mem)); hi != 0 || lo > uint64(mem) {
+			c = mem / n.mem
+		}
+	}
+	return c
 }
 
 // getShares returns an empty share slice of capacity at least n, from
@@ -566,6 +585,26 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 				}
 				left -= c
 				out = m.appendShare(out, share{node: int32(i), cores: c})
+			}
+		}
+	} else if m.place == firstFit && spread && !n.excl && len(as) == 1 && as[0] == &m.free {
+		// Cores with their memory, now (an SWF log's jobs with
+		// CountMemory): the same, each node giving the cores its memory
+		// covers. It is grant's take without its tests for GPUs, named
+		// resources and whole nodes, which a spread job has none of.
+		free, mem := m.free.cores, m.free.mem
+		for w := 0; w < len(m.hasFree) && left > 0; w++ {
+			for bs := m.hasFree[w]; bs != 0 && left > 0; bs &= bs - 1 {
+				i := w<<6 | bits.TrailingZeros64(bs)
+				c := min(left, m.usable(&m.free, i, n))
+				if c == 0 {
+					continue
+				}
+				free[i] -= c
+				mem[i] -= c * n.mem
+				m.markFree(i)
+				left -= c
+				out = m.appendShare(out, share{node: int32(i), cores: c, mem: c * n.mem})
 			}
 		}
 	} else if m.place == firstFit {

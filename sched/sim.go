@@ -168,6 +168,7 @@ type Sim struct {
 	held     []held     // what each record's job held, for Result.Use
 	have     int64      // earliest: what the holder could use at the shadow
 	want     int64      // and what it needs (nodes, or cores when spread)
+	waste    int64      // a spread holder: the cores at the shadow it cannot use (wasteCannotKeep)
 
 	cons *consNodes // conservativeNodesPass's profile, made on first use
 }
