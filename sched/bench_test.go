@@ -257,3 +257,29 @@ func benchCurie(b *testing.B, nodes bool) {
 
 func BenchmarkCurieEASY(b *testing.B)      { benchCurie(b, false) }
 func BenchmarkCurieNodesEASY(b *testing.B) { benchCurie(b, true) }
+
+// EASY on LANL-CM5 (122k jobs) on its 1,024 one-core nodes of 32 MiB,
+// with and without the jobs' SWF memory counted (CountMemory), beside the
+// pool of 1,024: what counting memory costs (examples/simulate's LANL
+// table).
+func benchLANL(b *testing.B, cfg sched.Config) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.LANLCM5))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sched.Run(context.Background(), cfg, jobs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+func BenchmarkLANLEASY(b *testing.B) { benchLANL(b, sched.EASY(1024)) }
+func BenchmarkLANLNodesEASY(b *testing.B) {
+	benchLANL(b, sched.Config{Nodes: []swf.Node{{Count: 1024, Cores: 1, Memory: 32}}})
+}
+func BenchmarkLANLNodesMemEASY(b *testing.B) {
+	benchLANL(b, sched.Config{Nodes: []swf.Node{{Count: 1024, Cores: 1, Memory: 32}}, CountMemory: true})
+}

@@ -194,13 +194,16 @@ func (s *Sim) earliest(h *Job) int64 {
 			return false
 		}
 		for k := range r.alloc {
-			i := int(r.alloc[k].node)
-			g := m.gain(a, i, n)
-			m.apply(a, &r.alloc[k], &r.nd, 1)
-			dg := m.gain(a, i, n) - g
-			s.have += dg
-			if spread {
-				s.waste += r.alloc[k].cores - dg
+			for j := int32(0); j <= int32(r.alloc[k].more); j++ { // each node of a run
+				sh := r.alloc[k].one(j)
+				i := int(sh.node)
+				g := m.gain(a, i, n)
+				m.apply(a, &sh, &r.nd, 1)
+				dg := m.gain(a, i, n) - g
+				s.have += dg
+				if spread {
+					s.waste += sh.cores - dg
+				}
 			}
 		}
 		if shadow == never && s.have >= s.want {
@@ -228,12 +231,15 @@ func (s *Sim) keepsHolder(h, k *Job) bool {
 	}
 	have, waste := s.have, s.waste
 	for i := range k.alloc {
-		node := int(k.alloc[i].node)
-		g := m.gain(a, node, &h.nd)
-		m.apply(a, &k.alloc[i], &k.nd, -1)
-		dg := m.gain(a, node, &h.nd) - g
-		have += dg
-		waste += -k.alloc[i].cores - dg // (used by a spread holder only)
+		for j := int32(0); j <= int32(k.alloc[i].more); j++ { // each node of a run
+			sh := k.alloc[i].one(j)
+			node := int(sh.node)
+			g := m.gain(a, node, &h.nd)
+			m.apply(a, &sh, &k.nd, -1)
+			dg := m.gain(a, node, &h.nd) - g
+			have += dg
+			waste += -sh.cores - dg // (used by a spread holder only)
+		}
 	}
 	if have >= s.want {
 		s.have, s.waste = have, waste

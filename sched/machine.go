@@ -87,24 +87,44 @@ func (k *jobNodes) heldCores() int64 {
 	}
 	var c int64
 	for i := range k.alloc {
-		c += k.alloc[i].cores
+		c += k.alloc[i].cores * k.alloc[i].nodes()
 	}
 	return c
 }
 
 // share is a job's allocation on one node. gpus lists the GPUs it holds
 // (a bit per GPU), gpuPart the thousandths it holds of each.
+//
+// A share with more > 0 is a run: nodes node, node+1, …, node+more each
+// hold cores and mem (and no GPUs). First fit makes them for a job of
+// cores alone (machine.runs), which on a machine of alike nodes gets
+// whole nodes in a row: on SDSC-BLUE's 1,152 one-core nodes 24 times
+// fewer shares, on CEA-Curie's 5,544 nodes 7 times, each written when
+// the job starts and read when it ends. Whatever reads shares node by
+// node goes through apply (which takes runs) or one (a run's node k).
 type share struct {
 	node    int32
-	gpuPart int32
+	gpuPart int16
+	more    uint16
 	cores   int64
 	mem     int64
 	gpus    uint64
 }
 
+// nodes is how many nodes sh covers.
+func (sh *share) nodes() int64 { return int64(sh.more) + 1 }
+
+// one is node k of sh (k ≤ sh.more) as a share of its own.
+func (sh *share) one(k int32) share {
+	o := *sh
+	o.node += k
+	o.more = 0
+	return o
+}
+
 // gpuThousandths is what sh holds of GPUs, in thousandths of a GPU.
 func (sh *share) gpuThousandths() int64 {
-	return int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart)
+	return int64(bits.OnesCount64(sh.gpus)) * int64(sh.gpuPart) * sh.nodes()
 }
 
 // machine is the node model: capacity, free resources, placement.
@@ -121,6 +141,12 @@ type machine struct {
 	minC  int64 // the smallest (but 0)
 
 	countMemory bool // Config.CountMemory
+	// runs: first fit may give a job of cores alone runs of nodes (see
+	// share); not under conservative backfilling, whose profile keeps
+	// each share's node.
+	runs bool
+	// perNodeBuf is perNode's scratch.
+	perNodeBuf []share
 	// oneCore: every node has one core; minMem is the least memory of a
 	// node (coresOnly).
 	oneCore bool
@@ -505,7 +531,7 @@ func (m *machine) take(as []*avail, i int, n *need, c int64) share {
 		if bestG >= 0 {
 			sh.gpus = 1 << (int32(bestG) - g0)
 		}
-		sh.gpuPart = part
+		sh.gpuPart = int16(part)
 	}
 	for _, a := range as {
 		m.apply(a, &sh, n, -1)
@@ -515,6 +541,16 @@ func (m *machine) take(as []*avail, i int, n *need, c int64) share {
 
 // apply adds (sign 1) or removes (sign −1) share sh of a job needing n.
 func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
+	if sh.more > 0 { // a run: cores and memory alone
+		for i := sh.node; i <= sh.node+int32(sh.more); i++ {
+			a.cores[i] += sign * sh.cores
+			a.mem[i] += sign * sh.mem
+			if a == &m.free {
+				m.markFree(int(i))
+			}
+		}
+		return
+	}
 	i := sh.node
 	a.cores[i] += sign * sh.cores
 	if a == &m.free {
@@ -528,7 +564,7 @@ func (m *machine) apply(a *avail, sh *share, n *need, sign int64) {
 		g0 := m.gpuAt[i]
 		for b := sh.gpus; b != 0; b &= b - 1 {
 			g := g0 + int32(bits.TrailingZeros64(b))
-			a.gpu[g] += int32(sign) * sh.gpuPart
+			a.gpu[g] += int32(sign) * int32(sh.gpuPart)
 		}
 	}
 	if n.excl && a.named != nil {
@@ -593,6 +629,10 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 					m.hasFree[w] &^= 1 << (i & 63)
 				}
 				left -= c
+				if k := len(out) - 1; m.runs && k >= from && out[k].cores == c && out[k].more < 1<<16-1 && out[k].node+int32(out[k].more)+1 == int32(i) {
+					out[k].more++ // the run goes on
+					continue
+				}
 				out = m.appendShare(out, share{node: int32(i), cores: c})
 			}
 		}
@@ -820,6 +860,26 @@ func (s *Sim) unfit(j *swf.Job) string {
 	return s.m.unfit(&n)
 }
 
+// perNode returns shs with its runs cut into a share per node (in a
+// scratch slice, valid until the next call), or shs if it has none.
+func (m *machine) perNode(shs []share) []share {
+	k := 0
+	for k < len(shs) && shs[k].more == 0 {
+		k++
+	}
+	if k == len(shs) {
+		return shs
+	}
+	out := append(m.perNodeBuf[:0], shs[:k]...)
+	for _, sh := range shs[k:] {
+		for j := int32(0); j <= int32(sh.more); j++ {
+			out = append(out, sh.one(j))
+		}
+	}
+	m.perNodeBuf = out
+	return out
+}
+
 // placeNow places waiting job jb on the free nodes now, taking their
 // resources into jb.alloc, and reports whether it fits. On one pool it
 // only compares sizes.
@@ -844,12 +904,18 @@ func (s *Sim) freeShares(jb *Job) {
 		if jb.nd.mem == 0 { // cores alone (an SWF log's jobs but with CountMemory)
 			for k := range jb.alloc {
 				sh := &jb.alloc[k]
-				m.free.cores[sh.node] += sh.cores
-				m.hasFree[sh.node>>6] |= 1 << (sh.node & 63)
+				for i := sh.node; i <= sh.node+int32(sh.more); i++ {
+					m.free.cores[i] += sh.cores
+					m.hasFree[i>>6] |= 1 << (i & 63)
+				}
 			}
 			return
 		}
 		for k := range jb.alloc {
+			if jb.alloc[k].more > 0 {
+				m.apply(&m.free, &jb.alloc[k], &jb.nd, 1)
+				continue
+			}
 			sh := &jb.alloc[k]
 			m.free.cores[sh.node] += sh.cores
 			m.free.mem[sh.node] += sh.mem

@@ -218,6 +218,10 @@ func New(cfg Config) (*Sim, error) {
 	case EASYScheduler, fcfsScheduler, conservativeScheduler:
 		s.builtin = true
 	}
+	if s.m != nil {
+		_, cons := s.sched.(conservativeScheduler)
+		s.m.runs = !cons
+	}
 	s.view = Pass{s: s}
 	return s, nil
 }
@@ -757,7 +761,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 			jb.heldMem = 0
 			for k := range jb.alloc {
 				sh := &jb.alloc[k]
-				jb.heldMem += sh.mem
+				jb.heldMem += sh.mem * sh.nodes()
 				jb.heldGPUs += sh.gpuThousandths()
 			}
 		}
