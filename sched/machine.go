@@ -96,12 +96,13 @@ func (k *jobNodes) heldCores() int64 {
 // (a bit per GPU), gpuPart the thousandths it holds of each.
 //
 // A share with more > 0 is a run: nodes node, node+1, …, node+more each
-// hold cores and mem (and no GPUs). First fit makes them for a job of
-// cores alone (machine.runs), which on a machine of alike nodes gets
-// whole nodes in a row: on SDSC-BLUE's 1,152 one-core nodes 24 times
-// fewer shares, on CEA-Curie's 5,544 nodes 7 times, each written when
-// the job starts and read when it ends. Whatever reads shares node by
-// node goes through apply (which takes runs) or one (a run's node k).
+// hold cores and mem (and no GPUs). First fit makes them for a spread
+// job of cores and their memory (machine.runs), which on a machine of
+// alike nodes gets whole nodes in a row: on SDSC-BLUE's 1,152 one-core
+// nodes 24 times fewer shares, on CEA-Curie's 5,544 nodes 7 times, each
+// written when the job starts and read when it ends. Whatever reads
+// shares node by node goes through apply (which takes runs) or one (a
+// run's node k).
 type share struct {
 	node    int32
 	gpuPart int16
@@ -653,6 +654,10 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 				mem[i] -= c * n.mem
 				m.markFree(i)
 				left -= c
+				if k := len(out) - 1; m.runs && k >= from && out[k].cores == c && out[k].more < 1<<16-1 && out[k].node+int32(out[k].more)+1 == int32(i) {
+					out[k].more++ // the run goes on (the same cores, so the same memory)
+					continue
+				}
 				out = m.appendShare(out, share{node: int32(i), cores: c, mem: c * n.mem})
 			}
 		}
