@@ -507,7 +507,7 @@ func (c *consNodes) apply(m *machine, e *nodeEv) {
 	a.mem[i] += sign * sh.mem
 	g0 := m.gpuAt[i]
 	for b := sh.gpus; b != 0; b &= b - 1 {
-		a.gpu[g0+int32(bits.TrailingZeros64(b))] += int32(sign) * sh.gpuPart
+		a.gpu[g0+int32(bits.TrailingZeros64(b))] += int32(sign) * int32(sh.gpuPart)
 	}
 	if a.named == nil {
 		return

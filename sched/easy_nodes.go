@@ -1,6 +1,10 @@
 package sched
 
-import "github.com/batchq/batchq/swf"
+import (
+	"math/bits"
+
+	"github.com/batchq/batchq/swf"
+)
 
 // EASY on a machine of nodes (Config.Nodes): the same pass as on one pool
 // (§2.2), with "fits" meaning "the placement finds nodes for it" and the
@@ -50,7 +54,7 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 			return true
 		}
 		viaTime := s.now+k.p <= shadow && (!e.EstimateSafe || s.now+k.e <= shadow)
-		if !viaTime && s.spreadCannotKeep(h, k) {
+		if !viaTime && (s.spreadCannotKeep(h, k) || s.wasteCannotKeep(h, k)) {
 			return true
 		}
 		var ok bool
@@ -63,9 +67,7 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 			return true
 		}
 		tie = tie || viaTime && s.now+k.p == shadow
-		for _, sh := range k.alloc {
-			free -= sh.cores
-		}
+		free -= k.heldCores()
 		s.buf = append(s.buf, k)
 		return free > 0
 	}
@@ -81,7 +83,7 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 // spreadCannotKeep is keepsHolder's answer before placing k, where it is
 // plain arithmetic. Beside a holder h of cores spread over nodes, k takes
 // at least its cores from what h could use at the shadow: every core if h
-// asks no memory; and if h asks memory per core, whenever k is spread too
+// needs only free cores (coresOnly); and if h asks memory per core, whenever k is spread too
 // and asks at least as much memory per core (each core k takes costs h a
 // core, or memory for one).
 func (s *Sim) spreadCannotKeep(h, k *Job) bool {
@@ -92,15 +94,43 @@ func (s *Sim) spreadCannotKeep(h, k *Job) bool {
 	if k.nd.nodes > 0 {
 		c *= k.nd.nodes
 	}
-	if h.nd.mem == 0 || k.nd.nodes == 0 && k.nd.mem >= h.nd.mem {
+	if s.m.coresOnly(&h.nd) || k.nd.nodes == 0 && k.nd.mem >= h.nd.mem {
 		return s.have-c < s.want
 	}
 	return false
 }
 
+// wasteCannotKeep is a bound that spares placing k (and taking it back)
+// when it cannot keep a spread holder h, whatever nodes it would get. A
+// share of k of c cores on node i costs h at least c − waste_i of what it
+// could use there at the shadow, where waste_i is the cores of node i then
+// that h cannot use (its memory short of h's per core): h keeps at most
+// a − c of the node's a cores, and could use a − waste_i of them. So k,
+// taking at least its cores C over all its shares, costs h at least
+// C − s.waste, the waste summed over all nodes (earliest and keepsHolder
+// keep it). On nodes where h is bound by cores alone (LANL-CM5's one-core
+// nodes: a free core is a whole free node) the waste is 0 and the bound
+// is exact: EASY counting memory there placed and took back every
+// candidate that could not keep the holder, 97% of them.
+func (s *Sim) wasteCannotKeep(h, k *Job) bool {
+	if h.nd.nodes != 0 || s.m.coresOnly(&h.nd) {
+		return false // (coresOnly: spreadCannotKeep's exact test)
+	}
+	c := k.nd.cores
+	if k.nd.nodes > 0 {
+		c *= k.nd.nodes // whole nodes: at least as many
+	}
+	return s.have-c+s.waste < s.want
+}
+
 // coresOnly reports whether a need is cores spread over any nodes and
-// nothing else: then only the count of free cores matters to it.
-func coresOnly(n *need) bool { return n.nodes == 0 && n.mem == 0 }
+// nothing else: then only the count of free cores matters to it. So it
+// does on a machine of one-core nodes for a spread job whose memory per
+// core every node has (LANL-CM5 with its memory counted): a free core
+// there is a free node, with all its memory.
+func (m *machine) coresOnly(n *need) bool {
+	return n.nodes == 0 && (n.mem == 0 || m.oneCore && !n.excl && n.mem <= m.minMem)
+}
 
 // earliest returns the earliest time waiting job h fits, if the running
 // jobs end as predicted (a stale predicted end counts as it is, S3): the
@@ -113,7 +143,7 @@ func coresOnly(n *need) bool { return n.nodes == 0 && n.mem == 0 }
 // fits nowhere even then.
 func (s *Sim) earliest(h *Job) int64 {
 	m, n := s.m, &h.nd
-	if coresOnly(n) {
+	if m.coresOnly(n) {
 		// What h can use of a node is its free cores: s.free now, and
 		// each ending job's cores; no node need be looked at.
 		s.want, s.have = n.cores, s.free
@@ -139,9 +169,21 @@ func (s *Sim) earliest(h *Job) int64 {
 	if n.nodes == 0 {
 		s.want = n.cores
 	}
-	s.have = 0
-	for i := range m.kind {
-		s.have += m.gain(a, i, n)
+	s.have, s.waste = 0, 0
+	spread := n.nodes == 0
+	// Only a node with a free core gains h anything (h asks at least one
+	// core per node) or wastes any: the nodes of m.hasFree, a few on a
+	// machine where h waits, against all of them (LANL-CM5's 1,024 at
+	// every pass, most of EASY's time with its memory counted).
+	for w, bs := range m.hasFree {
+		for ; bs != 0; bs &= bs - 1 {
+			i := w<<6 | bits.TrailingZeros64(bs)
+			g := m.gain(a, i, n)
+			s.have += g
+			if spread {
+				s.waste += a.cores[i] - g
+			}
+		}
 	}
 	if s.have >= s.want {
 		return s.now // it fits now (Pass.Earliest on a job that fits)
@@ -152,10 +194,17 @@ func (s *Sim) earliest(h *Job) int64 {
 			return false
 		}
 		for k := range r.alloc {
-			i := int(r.alloc[k].node)
-			g := m.gain(a, i, n)
-			m.apply(a, &r.alloc[k], &r.nd, 1)
-			s.have += m.gain(a, i, n) - g
+			for j := int32(0); j <= int32(r.alloc[k].more); j++ { // each node of a run
+				sh := r.alloc[k].one(j)
+				i := int(sh.node)
+				g := m.gain(a, i, n)
+				m.apply(a, &sh, &r.nd, 1)
+				dg := m.gain(a, i, n) - g
+				s.have += dg
+				if spread {
+					s.waste += sh.cores - dg
+				}
+			}
 		}
 		if shadow == never && s.have >= s.want {
 			shadow = r.predEnd()
@@ -172,26 +221,28 @@ func (s *Sim) earliest(h *Job) int64 {
 // the extra processors of one pool (§2.2) do.
 func (s *Sim) keepsHolder(h, k *Job) bool {
 	m, a := s.m, &s.shadowAv
-	if coresOnly(&h.nd) { // every core k takes is one h cannot use (earliest)
-		var c int64
-		for _, sh := range k.alloc {
-			c += sh.cores
-		}
+	if m.coresOnly(&h.nd) { // every core k takes is one h cannot use (earliest)
+		c := k.heldCores()
 		if s.have-c < s.want {
 			return false
 		}
 		s.have -= c
 		return true
 	}
-	have := s.have
+	have, waste := s.have, s.waste
 	for i := range k.alloc {
-		node := int(k.alloc[i].node)
-		g := m.gain(a, node, &h.nd)
-		m.apply(a, &k.alloc[i], &k.nd, -1)
-		have += m.gain(a, node, &h.nd) - g
+		for j := int32(0); j <= int32(k.alloc[i].more); j++ { // each node of a run
+			sh := k.alloc[i].one(j)
+			node := int(sh.node)
+			g := m.gain(a, node, &h.nd)
+			m.apply(a, &sh, &k.nd, -1)
+			dg := m.gain(a, node, &h.nd) - g
+			have += dg
+			waste += -sh.cores - dg // (used by a spread holder only)
+		}
 	}
 	if have >= s.want {
-		s.have = have
+		s.have, s.waste = have, waste
 		return true
 	}
 	for i := range k.alloc {
@@ -236,6 +287,9 @@ func (p *Pass) Nodes() []NodeFree {
 // (spread) or the node count, Cores per node (or in all), Memory per
 // node (or per core); the zero Demand on one pool.
 func (j *Job) Demand() swf.Demand {
+	if j.jobNodes == nil {
+		return swf.Demand{}
+	}
 	n := &j.nd
 	return swf.Demand{Nodes: n.nodes, Cores: n.cores, Memory: n.mem, GPUs: n.gpus,
 		GPUModels: n.models, Named: n.named, Exclusive: n.excl}

@@ -33,7 +33,7 @@ func TestJobSetMatchesSortedSlice(t *testing.T) {
 			}
 			if len(want) < target || len(want) == 0 || r.IntN(3) == 0 && len(want) < 2*target+1 {
 				// few distinct keys, so that the later keys (start, ID, record or seq) decide
-				j := &Job{j: swf.Job{ID: r.Int64N(50)}, idx: step, seq: int64(step), p: r.Int64N(20), start: r.Int64N(20)}
+				j := &Job{j: swf.Job{ID: r.Int64N(50)}, jobLive: jobLive{idx: step, seq: int64(step), p: r.Int64N(20), start: r.Int64N(20)}}
 				all = append(all, j)
 				set.ReplaceOrInsert(j)
 				i, _ := slices.BinarySearchFunc(want, j, cmp)

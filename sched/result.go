@@ -177,7 +177,8 @@ func (s *Sim) close(jb *Job) {
 		h := &s.held[jb.idx]
 		*h = held{}
 		if s.cfg.KeepShares {
-			h.at, h.n = s.shares.add(jb.alloc), int32(len(jb.alloc))
+			shs := s.m.perNode(jb.alloc) // (runs of nodes cut, see share)
+			h.at, h.n = s.shares.add(shs), int32(len(shs))
 		}
 		h.cores, h.mem, h.gpus = jb.held, jb.heldMem, jb.heldGPUs
 	}

@@ -38,9 +38,20 @@ func policyName(x Scheduler) string {
 // read the simulator's current view; the Job is valid during the pass
 // that yielded it.
 type Job struct {
-	j        swf.Job // copy; ReqTime holds the effective estimate
-	idx      int     // index in Sim.recs
-	seq      int64   // arrival order
+	j swf.Job // copy; ReqTime holds the effective estimate
+	jobLive
+	// *jobNodes is the state on a machine of nodes, nil on one pool (see
+	// jobNodes).
+	*jobNodes
+}
+
+// jobLive is a Job's own state, without pointers: activate writes it as
+// one value, straight into the Job (a Job with pointers throughout was
+// built on the stack and copied over, a quarter of the node model's cost
+// on one pool).
+type jobLive struct {
+	idx      int   // index in Sim.recs
+	seq      int64 // arrival order
 	n, e, r  int64
 	p        int64 // current prediction
 	p0       int64 // prediction at arrival
@@ -59,16 +70,7 @@ type Job struct {
 	prio     float64 // LXF&W priority of the current pass
 	pos      int     // index in the waiting queue's slice
 	key      int64   // first sort key in its jobSet (see jobSet.keyOf)
-	// On a machine of nodes: the demand, the shares held while running,
-	// and the cores they hold (n on one pool).
-	nd       need
-	alloc    []share
-	held     int64
-	heldMem  int64 // on nodes, the memory and thousandths of GPUs the
-	heldGPUs int64 // shares hold (Result.Use)
-	// resAlloc is the shares a conservative reservation holds on a
-	// machine of nodes, over [res, res+max(p, 1)).
-	resAlloc []share
+	held     int64   // the cores it holds while running (n on one pool)
 }
 
 // ID is the job number (SWF field 1).

@@ -168,6 +168,7 @@ type Sim struct {
 	held     []held     // what each record's job held, for Result.Use
 	have     int64      // earliest: what the holder could use at the shadow
 	want     int64      // and what it needs (nodes, or cores when spread)
+	waste    int64      // a spread holder: the cores at the shadow it cannot use (wasteCannotKeep)
 
 	cons *consNodes // conservativeNodesPass's profile, made on first use
 }
@@ -216,6 +217,10 @@ func New(cfg Config) (*Sim, error) {
 	switch s.sched.(type) {
 	case EASYScheduler, fcfsScheduler, conservativeScheduler:
 		s.builtin = true
+	}
+	if s.m != nil {
+		_, cons := s.sched.(conservativeScheduler)
+		s.m.runs = !cons
 	}
 	s.view = Pass{s: s}
 	return s, nil
@@ -389,15 +394,37 @@ func (s *Sim) activate(k int32, at int64) *Job {
 		jb = new(Job)
 	}
 	rec := &s.recs[k]
-	*jb = Job{j: *rec.Job, idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1, alloc: jb.alloc[:0], resAlloc: jb.resAlloc[:0]}
+	copyLine(&jb.j, rec.Job)
+	jb.jobLive = jobLive{idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
 	if s.m != nil {
-		jb.nd = needOf(rec.Job, rec.Size, s.cfg.CountMemory)
+		ns := jb.jobNodes
+		if ns == nil {
+			ns = new(jobNodes)
+			jb.jobNodes = ns
+		}
+		*ns = jobNodes{nd: needOf(rec.Job, rec.Size, s.cfg.CountMemory), alloc: ns.alloc[:0], resAlloc: ns.resAlloc[:0]}
 	}
 	jb.j.Submit = at
 	if s.cfg.Peer != PeerNone { // peerJob sets just these and the submit time
 		jb.j.AllocProcs, jb.j.ReqProcs, jb.j.ReqTime, jb.j.RunTime = rec.Size, rec.Size, rec.Estimate, rec.RunTime
 	}
 	return jb
+}
+
+// copyLine is *dst = *src for a live Job's line. Copied field by field,
+// it writes Demand only when it changes (a nil one stays nil): the copy
+// of a value with a pointer goes through the collector's write barrier
+// while a collection runs, once per arrival. TestCopyLine checks that it
+// copies every field.
+func copyLine(dst, src *swf.Job) {
+	dst.ID, dst.Submit, dst.Wait, dst.RunTime, dst.AllocProcs = src.ID, src.Submit, src.Wait, src.RunTime, src.AllocProcs
+	dst.AvgCPUTime, dst.UsedMemory, dst.ReqProcs, dst.ReqTime = src.AvgCPUTime, src.UsedMemory, src.ReqProcs, src.ReqTime
+	dst.ReqMemory, dst.Status, dst.User, dst.Group = src.ReqMemory, src.Status, src.User, src.Group
+	dst.Executable, dst.Queue, dst.Partition, dst.PrecedingJob = src.Executable, src.Queue, src.Partition, src.PrecedingJob
+	dst.ThinkTime = src.ThinkTime
+	if dst.Demand != src.Demand {
+		dst.Demand = src.Demand
+	}
 }
 
 // Submit makes j arrive now (its Submit field is set to Now). Returns false
@@ -431,7 +458,9 @@ func (s *Sim) Cancel(id int64) bool {
 	case running:
 		s.run.Delete(jb)
 		s.free += jb.held
-		s.freeShares(jb)
+		if s.m != nil {
+			s.freeShares(jb)
+		}
 	default:
 		return false
 	}
@@ -726,12 +755,15 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	jb.backfill = backfilled
 	jb.held = jb.n
 	if s.m != nil { // placeNow took the shares' resources
-		jb.held, jb.heldMem, jb.heldGPUs = 0, 0, 0
-		for k := range jb.alloc {
-			sh := &jb.alloc[k]
-			jb.held += sh.cores
-			jb.heldMem += sh.mem
-			jb.heldGPUs += sh.gpuThousandths()
+		jb.held = jb.heldCores()
+		jb.heldMem, jb.heldGPUs = jb.held*jb.nd.mem, 0
+		if !jb.plainSpread() {
+			jb.heldMem = 0
+			for k := range jb.alloc {
+				sh := &jb.alloc[k]
+				jb.heldMem += sh.mem * sh.nodes()
+				jb.heldGPUs += sh.gpuThousandths()
+			}
 		}
 	}
 	s.free -= jb.held
@@ -764,7 +796,9 @@ func (s *Sim) release(jb *Job) {
 	s.epoch++
 	s.run.Delete(jb)
 	s.free += jb.held
-	s.freeShares(jb)
+	if s.m != nil { // (a call the one-pool path does not pay)
+		s.freeShares(jb)
+	}
 	jb.state = done
 	jb.end = s.now
 	s.accumulate(jb, s.now)

@@ -281,7 +281,9 @@ func (r *Reader) next(j *Job) error {
 			}
 			continue
 		}
-		j.Demand = d
+		if j.Demand != d { // (nil into a fresh slice: no write, no barrier)
+			j.Demand = d
+		}
 		return nil
 	}
 	return r.err
@@ -443,7 +445,7 @@ var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 const statusField = 10
 
 // parseJob parses the 18 fields of a job line that starts with a field
-// into j (left partly written on error). Each field is converted as it is
+// into j (left partly written on error), all but j.Demand. Each field is converted as it is
 // scanned: a plain integer ("-1", "35100", up to 18 digits), or in a float
 // field a plain decimal ("142.00", up to 15 digits), takes one pass over its
 // bytes; any other token is cut out and handed to parseInt or parseFloat,
@@ -525,13 +527,14 @@ func parseJob(line []byte, j *Job) *ParseError {
 	if n != NumFields {
 		return &ParseError{Err: fieldCountError(line)}
 	}
-	*j = Job{
-		ID: ints[0], Submit: ints[1], Wait: ints[2], RunTime: ints[3], AllocProcs: ints[4],
-		AvgCPUTime: floats[5], UsedMemory: floats[6], ReqProcs: ints[7], ReqTime: ints[8],
-		ReqMemory: floats[9], Status: Status(ints[10]), User: ints[11], Group: ints[12],
-		Executable: ints[13], Queue: ints[14], Partition: ints[15], PrecedingJob: ints[16],
-		ThinkTime: ints[17],
-	}
+	// The 18 fields one by one, Demand left to the caller: a Job literal
+	// writes Demand too, through a write barrier while a collection
+	// runs (Job has a pointer), and is built on the stack and copied.
+	j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs = ints[0], ints[1], ints[2], ints[3], ints[4]
+	j.AvgCPUTime, j.UsedMemory, j.ReqProcs, j.ReqTime = floats[5], floats[6], ints[7], ints[8]
+	j.ReqMemory, j.Status, j.User, j.Group = floats[9], Status(ints[10]), ints[11], ints[12]
+	j.Executable, j.Queue, j.Partition, j.PrecedingJob = ints[13], ints[14], ints[15], ints[16]
+	j.ThinkTime = ints[17]
 	return nil
 }
 
