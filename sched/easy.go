@@ -423,7 +423,8 @@ func (s *Sim) ascendPriority(visit func(*Job) bool) {
 // now+1 in the profile (S3): the profile must not promise now processors
 // that are still held. The reservation that counted on them is re-placed
 // after those that still hold, unlike EASY's holder, which keeps its
-// place (the package doc's S3 says what that does to waits).
+// place (S3, in Corrector's doc and docs/decisions.md, says what that
+// does to waits).
 type conservativeScheduler struct{}
 
 // Name implements the optional name of a Scheduler.
