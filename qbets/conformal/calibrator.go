@@ -52,6 +52,9 @@ func (c Config) Validate() error {
 // each level 1−α two tail levels, each starting at α/2; an interval is
 // [p·e^{q_lo}, p·e^{q_hi}] with q_lo, q_hi the conformal quantiles of the
 // residuals at the tail levels. Not safe for concurrent use.
+//
+// A window is kept sorted by insertion, so an interval costs O(levels) and
+// an outcome O(Window) moves (a few hundred ns at the default 2,000).
 type Calibrator struct {
 	cfg   Config
 	all   *classState

@@ -47,10 +47,6 @@
 //     the interval as of the outcome.
 //
 // Residuals are floored at 60 s on both sides, as the scoring of the
-// forecasts is: a lower end under the floor is reported as 0.
-//
-// # Cost
-//
-// A window is kept sorted by insertion, so an interval costs O(levels) and
-// an outcome O(Window) moves (a few hundred ns at the default 2,000).
+// forecasts is: a lower end under the floor is reported as 0. What an
+// interval and an outcome cost is Calibrator's doc.
 package conformal

@@ -33,7 +33,9 @@ var jobcompKeys = map[string]bool{
 // (on one line). The file records what was allocated, not what was
 // requested: requested processors are -1, and the requested memory is the
 // allocated one (Slurm allocates the memory asked for). A job requeued
-// has a line per attempt; the last one is the job.
+// has a line per attempt; the last one is the job. The status and
+// requeues are read as Sacct's doc says, the fields as Result's says. The
+// demand (Result's doc) comes from Tres (the allocation) and NodeCnt.
 func Jobcomp(r io.Reader, opt Options) (*Result, error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {

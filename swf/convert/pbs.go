@@ -24,7 +24,23 @@ import (
 // Processors are counted from Resource_List.nodes (nodes × ppn),
 // Resource_List.select / ncpus (PBS Pro) and exec_host — never the node
 // count. A job started again (a second S record, after a rerun) is counted
-// in Report.Requeued and written once, with its last start.
+// in Report.Requeued and written once, with its last start. Result's doc
+// says how the SWF fields are filled.
+//
+// E records carry no state, only Exit_status: 0 is status 1, anything
+// else 0 (-11, Torque's walltime kill, also noted as a timeout); D and A
+// records make the job 5.
+//
+// The demand (Result's doc gives the rules common to all formats) comes
+// from the Resource_List.select chunks (PBS Pro: N:ncpus=:ngpus=:mem=:
+// gpu_model=) or nodes (Torque: N:ppn=:gpus=), each chunk a node; nodect
+// without them; mem (in all, unless the chunks give theirs) or pmem (per
+// process); ngpus when the chunks give none; place=excl or exclhost, or
+// naccesspolicy=singlejob, for whole nodes. Chunks of different shapes in
+// one select become that many nodes of the largest shape (the largest
+// CPUs, memory and GPUs of any chunk, per node; noted), which never asks
+// less than the job needs; place=pack puts every chunk on one node
+// (noted).
 func PBS(r io.Reader, opt Options) (*Result, error) {
 	in, done, b, err := begin(r, &opt, "pbs")
 	if err != nil {

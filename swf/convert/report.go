@@ -10,6 +10,49 @@ import (
 // Result is a converted log: an SWF header and the jobs in submit order,
 // numbered from 1, ready for swf.WriteAll. IDs[k] is the scheduler's own id
 // of Jobs[k] ("123_4" for a Slurm array task, "127.server" for PBS).
+//
+// What goes where, for the accounting logs (Alibaba's doc says how it
+// fills the fields). Submit is relative to the first submit, whose epoch
+// seconds are the header's UnixStartTime (with TimeZoneString the zone of
+// Options). Wait is start − submit and run time end − start, for jobs that
+// started (a start time and allocated CPUs); jobs that never started have
+// wait, run time and allocated processors -1. Processors are CPUs:
+// sacct's AllocCPUS and ReqCPUS, jobcomp's ProcCnt, PBS's exec_host slots
+// and nodes × ppn (or select chunks × ncpus) — never the node count.
+// Requested time is the time limit (minutes × 60); UNLIMITED,
+// Partition_Limit (unless Options.PartitionLimits has the partition) and
+// INVALID are -1. Memory is per processor in kilobytes: requested from
+// ReqTRES's mem (total) or ReqMem (suffix c per CPU, n per node), used as
+// the largest over the job's steps of AveRSS × tasks / CPUs. Average CPU
+// time is TotalCPU / allocated CPUs, -1 when TotalCPU is 0 (accounting
+// off). The status: Sacct's doc (Slurm), PBS's doc (PBS).
+//
+// User, group, queue (the Slurm partition or PBS queue) and executable
+// (the job name) are numbered from 1 in order of first use; the header
+// maps them back ("; Queue: 1 debug", "; User: 1 alice", "; Group: ...",
+// "; Executable: ..."; Options.HideNames drops the names but the queues).
+// With Options.Accounts a Slurm log's Group is the job's account instead
+// of its Unix group ("; Account: 1 physics") and Partition, which SWF
+// leaves to the site, its QOS ("; Partition: 1 normal"), for a
+// simulation of Slurm's fair share and QOS priority (sched/slurm's
+// Config.ReadNames reads the tables back). Job k is the k-th submitted
+// (ties in input order); IDs keeps the scheduler's ids: "123_4" for task 4
+// of array 123 (each task is a job), "123+1" for a heterogeneous job's
+// component, "12.server" for PBS.
+//
+// What a job asks beyond processors goes into Job.Demand (written as the
+// swf package's demand line, which 18-field readers skip): its node
+// count, cores per node, memory per node in MiB, GPUs per node (×1000, as
+// swf.Demand counts them), the GPU models it names, per-node generic
+// resources and whole nodes. Each function's doc says which fields of its
+// format give them; README.md has the rules side by side. Totals are
+// divided among the nodes, rounded up, and each rounding is noted. Without
+// a node count the demand spreads: Cores is the CPUs in all and Memory per
+// CPU, and GPUs or GRES then assume one node (noted). A demand with an
+// unreadable value is not kept (noted, the error in Report.Errors), nor
+// one past swf.Demand's bounds. Report.Demands counts the jobs with one
+// (and a header Note explains the lines when there are any); a job whose
+// log records nothing beyond processors has none.
 type Result struct {
 	Header *swf.Header
 	Jobs   []swf.Job
@@ -24,8 +67,47 @@ type Result struct {
 //
 // for sacct --json, whose steps sit inside their job's record,
 // Records = Jobs + Requeued + Σ Skipped; a PBS job spans several log
-// records, so there Records only counts lines. Reasons are short phrases,
-// listed in the package documentation.
+// records, so there Records only counts lines. Reasons are short phrases;
+// those of Alibaba and Nodes are in their docs, the others here.
+//
+// Skipped: "malformed record"; "not finished at dump (STATE)"; "requeued,
+// pending again at dump"; "revoked federated copy"; "no submit time";
+// "pending array tasks"; "array parent record" and "record type X (not a
+// job event)" (PBS).
+//
+// Anomalies (jobs written): "time limit UNLIMITED"; "time limit
+// Partition_Limit, partition limit unknown" (or "... from Options");
+// "time limit null (UNLIMITED or Partition_Limit)" (Slurm 22.05 JSON
+// writes both as null); "time limit INVALID"; "no time limit"; "killed at
+// its time limit"; "cancelled while running"; "FAILED with exit code 0";
+// "ended without starting"; "start before submit"; "end before start";
+// "no end time"; "no account" and "no QOS" (Options.Accounts); "allocated
+// processors unknown"; "unknown state"; "job id reused"; "heterogeneous
+// job component"; "submit time from EligibleTime"; "no Exit_status";
+// "memory over 1 PiB per processor"; "unreadable FIELD" (the field is -1
+// and the error is in Errors).
+//
+// The demand rules (Result's doc): "demand: from AllocTRES (no
+// ReqTRES)", "demand: CPUs not a multiple of the nodes, cores per node
+// rounded up", "demand: memory not a multiple of the nodes (or CPUs),
+// rounded up", "demand: GPUs (a GRES) not a multiple of the nodes, per
+// node rounded up", "demand: GPUs or GRES without a node count, one node
+// assumed", "demand: memory per node without a node count, not kept",
+// "demand: licences and burst buffers not kept (not per node)", "demand:
+// select chunks of different shapes, the largest of each per node",
+// "demand: place=pack, all chunks on one node", "demand: procs beside
+// nodes, cores spread over the nodes", "demand: not kept (an unreadable
+// field)", "demand: not kept (an amount out of range)".
+//
+// Unreadable, never taken as it is nor wrapped around, is also a value
+// past the plausible: a time after the year 2200 (sacct's year 9999), more
+// than 2^24 processors or nodes in one job (a PBS exec_host range of
+// 10^9), a duration longer than 230 years.
+//
+// A snapshot (QueueSnapshot) adds the anomalies "CPUs unknown",
+// "suspended", "running without a start time", "start after the snapshot
+// time", and skips "finished, still listed by the controller (STATE)",
+// "unknown state (S)" and "pending array tasks over 65536 in one record".
 type Report struct {
 	Format   string `json:"format"`
 	Records  int    `json:"records"`  // input records read (lines, or jobs of sacct --json)
@@ -33,7 +115,7 @@ type Report struct {
 	Steps    int    `json:"steps"`    // Slurm job steps read: not jobs, their memory use goes to their job
 	Requeued int    `json:"requeued"` // earlier attempts of requeued jobs, replaced by the last one
 	// Demands counts the jobs written with a Demand (nodes, memory,
-	// GPUs beyond the processors; see the package documentation).
+	// GPUs beyond the processors; see Result's doc).
 	Demands int `json:"demands"`
 	// States counts the jobs written by the scheduler's final state
 	// (COMPLETED, TIMEOUT, ...; for PBS the record type that ended them).

@@ -45,7 +45,45 @@ var sacctColumns = []struct{ name, feeds string }{
 // the columns, whose order may vary. Job steps (123.batch, 123.0,
 // 123.extern) are not jobs: they are counted in Report.Steps and give
 // their job its used memory (and its CPU time when the job line has
-// none). See the package documentation for the field rules.
+// none). Result's doc says how the SWF fields are filled.
+//
+// The status comes from the job state, never the exit code (Slurm 22.05's
+// sacct --json reports 0 for a job that failed with code 3); SacctJSON
+// and Jobcomp read it the same way:
+//
+//	COMPLETED                                    1
+//	FAILED, NODE_FAIL, OUT_OF_MEMORY,
+//	PREEMPTED, BOOT_FAIL, DEADLINE               0
+//	TIMEOUT                                      0, run time kept: it ran to its limit
+//	                                             and was killed, as sched writes jobs
+//	                                             killed at their estimate
+//	CANCELLED before the start                   5, wait and run time -1
+//	CANCELLED after the start                    5, wait and run time kept (SWF's
+//	                                             "cancelled"; the swf package's
+//	                                             StatusCancelled covers both)
+//	PENDING, RUNNING, REQUEUED and the other     skipped: not finished at dump
+//	states of unfinished jobs
+//
+// Requeues, steps, arrays (the same in SacctJSON and Jobcomp): sacct
+// --duplicates and the jobcomp file list a requeued job once per attempt,
+// all with the same raw job id; the earlier attempts end REQUEUED (or
+// NODE_FAIL, PREEMPTED, BOOT_FAIL when Slurm requeued it itself). The last
+// attempt is the job, with its own submit, start and end; the earlier ones
+// are counted in Report.Requeued. A raw id seen again after a final state
+// is a reused id: both jobs are kept, the later noted "job id reused". Job
+// steps (123.batch, 123.extern, 123.0) are counted in Report.Steps, never
+// written as jobs. Array tasks still pending print as one record
+// "123_[5-9]": skipped as "pending array tasks".
+//
+// The demand (Job.Demand; the rules common to all formats are Result's)
+// comes from ReqTRES (else AllocTRES, the allocation, noted): cpu, mem
+// (the job's total), node, gres/gpu, gres/gpu:MODEL (models), other
+// gres/X (Named, "gres/X"); billing, energy, fs/*, vmem are ignored;
+// license/* and bb/* are not kept (cluster-wide, noted). Nodes come from
+// ReqNodes, AllocNodes or NNodes when the TRES have none; memory from
+// ReqMem (suffix c per CPU, n per node, none in all) when they have none;
+// GPUs from the old ReqGRES or AllocGRES ("gpu:tesla:2", per node). sacct
+// records no --exclusive.
 func Sacct(r io.Reader, opt Options) (*Result, error) {
 	in, done, b, err := begin(r, &opt, "sacct")
 	if err != nil {

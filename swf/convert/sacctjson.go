@@ -25,7 +25,13 @@ const maxJSONJob = 64 << 20
 // or {"set", "infinite", "number"} objects; states a string or a list of
 // flags. Jobs are read one at a time. The exit code is never used for the
 // status (Slurm 22.05 reports 0 for a job that failed with code 3); a
-// FAILED job with exit code 0 is only counted as an anomaly.
+// FAILED job with exit code 0 is only counted as an anomaly. The status,
+// requeues, steps and arrays are read as Sacct's doc says, and the fields
+// as Result's says.
+//
+// The demand is Sacct's, from tres.requested (else tres.allocated,
+// noted), with nodes from allocation_nodes and memory from the required
+// memory_per_cpu or memory_per_node when the TRES have none.
 func SacctJSON(r io.Reader, opt Options) (*Result, error) {
 	in, done, b, err := begin(r, &opt, "sacct-json", "json")
 	if err != nil {

@@ -72,8 +72,8 @@ type QueuedJob struct {
 	// QOS is the job's quality of service ("" when the input has none).
 	QOS string
 	// Demand is what the job asks beyond processors (nodes, memory per
-	// node, GPUs; see the package documentation, Demands), nil when the
-	// input shows nothing more. Array tasks of one record share it.
+	// node, GPUs; see QueueSnapshot's doc), nil when the input shows
+	// nothing more. Array tasks of one record share it.
 	Demand *swf.Demand
 }
 
@@ -206,6 +206,30 @@ func (s *snapBuilder) add(q queued, words []string) {
 // form states it. Jobs the controller still lists after their end
 // (MinJobAge) are skipped and counted. Accounting logs are read by Sacct,
 // SacctJSON, Jobcomp and PBS instead.
+//
+// A snapshot lists the controller's jobs at one moment, not accounting:
+// nothing in it says how a job ends. The Snapshot has its Time, the
+// running jobs (start, elapsed time, time limit, CPUs and nodes held) and
+// the waiting jobs in the scheduler's order (priority, Slurm's expected
+// start, reason), each with partition, user and account — what a
+// start-time forecast starts from. Jobs the controller still lists after
+// their end are skipped ("finished, still listed by the controller
+// (STATE)"); a record of pending array tasks becomes a job per task (at
+// most 65536). Snapshot.Jobs gives the jobs as swf.Jobs on the epoch
+// clock, for a forecast by simulation; Snapshot.SWF the SWF form, with the
+// snapshot's time in the header. Without Options.Now, the latest moment
+// the input shows is taken (noted as a lower bound). With
+// Options.Accounts, Snapshot.SWF writes each job's account in Group and
+// its QOS in Partition, as the accounting conversions do. Report's doc
+// lists the reasons a snapshot adds.
+//
+// The demand (QueuedJob.Demand; Result's doc gives the common rules)
+// comes, from scontrol, from ReqTRES, else TRES (a running job's
+// allocation before Slurm 23.02: no memory where it is not tracked), else
+// AllocTRES; NumNodes; MinMemoryNode or MinMemoryCPU; TresPerNode
+// ("gres:gpu:a100:2"); OverSubscribe=NO for whole nodes. From slurmrestd:
+// tres_req_str, else tres_alloc_str; node_count; memory_per_node or
+// memory_per_cpu.
 func QueueSnapshot(r io.Reader, opt Options) (*Snapshot, error) {
 	const want = "slurmrestd or scontrol"
 	in, done, b, err := begin(r, &opt, want, "slurmrestd", "scontrol", "json")
