@@ -30,7 +30,8 @@
 // not fill or derived another way, by reason (Report's doc lists them).
 // An input in another format than the function's, or of which no record
 // is readable, is a *FormatError (errors.As) naming the format it looks
-// like and the function that reads it. Errors name the format, the line,
+// like and the function that reads it, so that nothing is converted to 0
+// jobs in silence. Errors name the format, the line,
 // the field and quote at most about 64 bytes of the value. By default a
 // malformed record is skipped and counted; Options.Strict stops at the
 // first. A value past the plausible is unreadable, never taken as it is
