@@ -14,6 +14,16 @@
 # slurmdbd for sacct, the jobcomp/filetxt log DIR/jobcomp.txt, the logs and the pid files
 # DIR/pids/*.pid. CPUS is $SLURM_CLUSTER_CPUS (default 8), GPUS $SLURM_CLUSTER_GPUS (default
 # 4; jobs ask for them with --gres=gpu:N or --gpus=N, and sacct records gres/gpu in their TRES).
+# $SLURM_CLUSTER_CONF may name a file of slurm.conf lines (priority weights, SchedulerParameters,
+# partitions, ...): each key it sets replaces the script's lines of that key (its PartitionName
+# lines replace `short` and `long`), and its lines are appended. DIR and the munge socket's
+# directory are open to other local users (mode 711; the key stays 600), so that jobs may be
+# submitted as other users (runuser -u USER -- sbatch ...) with the same SLURM_CONF.
+# $SLURM_CLUSTER_SACCTMGR may name a file of sacctmgr commands, one a line ("add account chem
+# fairshare=30", "add user bob account=chem"; '#' comments), run with -i once the cluster is in
+# slurmdbd and before slurmctld starts: slurmctld then starts with the associations, and its first
+# PriorityCalcPeriod run computes their fair-share factors (an association added later has a factor
+# of 0 until the next run, up to a period later).
 # Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
 # $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
 # daemon answers and fails naming the one that did not, with the tail of its log.
@@ -97,10 +107,24 @@ gpu_devices() {
 	done
 }
 
+# extra_conf FILE CONF: CONF without the lines whose key (before the first '=', any case) FILE
+# sets, then FILE's lines. slurm.conf takes one value per key; partitions are lines of the key
+# PartitionName, so FILE's partitions replace all of the script's.
+extra_conf() {
+	[[ -r $1 ]] || die "SLURM_CLUSTER_CONF: cannot read $1"
+	local tmp=$2.tmp
+	awk 'NR == FNR { if ($0 !~ /^[ \t]*(#|$)/) { k = $0; sub(/=.*/, "", k); gsub(/[ \t]/, "", k); keys[tolower(k)] = 1 }; next }
+		{ k = $0; sub(/=.*/, "", k); gsub(/[ \t]/, "", k); if (!(tolower(k) in keys)) print }' "$1" "$2" >"$tmp"
+	{ echo "# From SLURM_CLUSTER_CONF ($1):"; cat "$1"; } >>"$tmp"
+	mv "$tmp" "$2"
+}
+
 write_conf() {
 	local port=$1
 	mkdir -p "$D/etc" "$D/log" "$D/pids" "$D/state" "$D/spool" "$D/munge" "$D/mysql"
-	chmod 700 "$D/munge"
+	# Other users reach the socket and slurm.conf by their paths; nobody else lists or reads the key.
+	chmod 711 "$D" "$D/munge"
+	chmod 755 "$D/etc"
 	cat >"$D/etc/slurm.conf" <<EOF
 # Written by scripts/slurm-cluster.sh: a single-node cluster on loopback.
 ClusterName=$CLUSTER
@@ -154,6 +178,9 @@ NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$CPUS RealMemo
 PartitionName=short Nodes=localhost Default=YES MaxTime=2 DefaultTime=1 State=UP
 PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 State=UP
 EOF
+	if [[ -n ${SLURM_CLUSTER_CONF:-} ]]; then
+		extra_conf "$SLURM_CLUSTER_CONF" "$D/etc/slurm.conf"
+	fi
 	gpu_devices
 	cat >"$D/etc/gres.conf" <<EOF
 # Written by scripts/slurm-cluster.sh: $GPUS GPUs that are copies of /dev/null (gpu_devices).
@@ -229,6 +256,20 @@ EOF
 	start slurmdbd slurmdbd -D
 	wait_for slurmdbd 60 "$D/log/slurmdbd.log" sacctmgr -n list cluster
 	sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
+	if [[ -n ${SLURM_CLUSTER_SACCTMGR:-} ]]; then
+		[[ -r $SLURM_CLUSTER_SACCTMGR ]] || die "SLURM_CLUSTER_SACCTMGR: cannot read $SLURM_CLUSTER_SACCTMGR"
+		local line out words
+		while IFS= read -r line || [[ -n $line ]]; do
+			read -ra words <<<"${line%%#*}"
+			((${#words[@]} > 0)) || continue
+			# Again after `down` and `up` in the same DIR: what exists is "Nothing new added".
+			if ! out=$(sacctmgr -i "${words[@]}" 2>&1) && ! grep -q "Nothing new added" <<<"$out"; then
+				echo "$out" >&2
+				die "sacctmgr -i ${words[*]} failed"
+			fi
+			echo "$out" >>"$D/log/sacctmgr.log"
+		done <"$SLURM_CLUSTER_SACCTMGR"
+	fi
 	start slurmctld slurmctld -D -i
 	wait_for slurmctld 60 "$D/log/slurmctld.log" scontrol ping
 	start slurmd slurmd -D -N localhost

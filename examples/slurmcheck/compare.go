@@ -1,0 +1,372 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// checked is a recording made ready for simulation: the jobs as SWF (in
+// the workload's order, job i+1 is planned job i), what Slurm did with
+// each, and the origin of the simulated clock.
+type checked struct {
+	rec  *recording
+	jobs []swf.Job
+	real []realJob
+	// origin is the Unix second of simulated time 0: the last
+	// recomputation of priorities (a decay run) at or before the first
+	// submission, so that the simulation's PriorityCalcPeriod ticks, at
+	// multiples of the period from 0, fall where Slurm's did.
+	origin int64
+	// names are the SWF numbers' names: users, accounts, partitions, QOS.
+	users, accounts, partitions, qos []string
+	// index is each Slurm job id's place in the workload; cpus the
+	// node's CPUs (the NodeName line's CPUs=).
+	index map[string]int
+	cpus  int64
+}
+
+// prepare reads what Slurm did and turns the workload into SWF jobs: the
+// real submit time, the real run time (End − Start, which is what the job
+// took in Slurm, launch and all), the time limit as the estimate, the
+// CPUs, and the user, account (Group), partition (Queue) and QOS
+// (Partition) as numbers into the name lists (1-based).
+func prepare(rec *recording) (*checked, error) {
+	real, err := parseSacct(rec.Sacct)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{rec: rec, index: map[string]int{}}
+	for _, l := range strings.Split(rec.Conf, "\n") {
+		for _, f := range strings.Fields(l) {
+			if k, v, _ := strings.Cut(f, "="); strings.HasPrefix(l, "NodeName=") && strings.EqualFold(k, "CPUs") {
+				if c.cpus, err = strconv.ParseInt(v, 10, 64); err != nil || c.cpus <= 0 {
+					return nil, fmt.Errorf("the NodeName line's CPUs=%q: want a count", v)
+				}
+			}
+		}
+	}
+	if c.cpus == 0 {
+		return nil, errors.New("the recorded slurm.conf has no NodeName line with CPUs=")
+	}
+	index := func(names *[]string, s string) int64 {
+		if i := slices.Index(*names, s); i >= 0 {
+			return int64(i + 1)
+		}
+		*names = append(*names, s)
+		return int64(len(*names))
+	}
+	first := int64(math.MaxInt64)
+	for i, id := range rec.IDs {
+		r, ok := real[id]
+		if !ok {
+			return nil, fmt.Errorf("job %d (Slurm %s) is not in sacct", i, id)
+		}
+		if r.Start == 0 || r.End < r.Start || !strings.HasPrefix(r.State, "COMPLETED") {
+			return nil, fmt.Errorf("job %d (Slurm %s) did not run to completion: %s, start %d, end %d", i, id, r.State, r.Start, r.End)
+		}
+		if p := rec.Workload[i]; p.CPUs != r.CPUs || p.User != r.User || p.Account != r.Account || p.Partition != r.Partition || p.QOS != r.QOS {
+			return nil, fmt.Errorf("job %d (Slurm %s): sacct shows %s/%s/%s/%s with %d CPUs, planned %s/%s/%s/%s with %d",
+				i, id, r.User, r.Account, r.Partition, r.QOS, r.CPUs, p.User, p.Account, p.Partition, p.QOS, p.CPUs)
+		}
+		c.real = append(c.real, r)
+		c.index[id] = i
+		first = min(first, r.Submit)
+	}
+	c.origin = first
+	for _, d := range rec.Decays {
+		if s := d / 1000; s <= first && (c.origin == first || s > c.origin) {
+			c.origin = s
+		}
+	}
+	for i, r := range c.real {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, r.End-r.Start
+		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = r.CPUs, r.CPUs, r.Limit, swf.StatusCompleted
+		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
+		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
+		c.jobs = append(c.jobs, j)
+	}
+	return c, nil
+}
+
+// simulated is one simulation of the workload: each job's start (in the
+// workload's order, Unix seconds) and, for a policy that models Slurm's
+// priority, its priority of each pending job at each sample.
+type simulated struct {
+	name   string
+	starts []int64
+	// backfilled counts the jobs backfill started.
+	backfilled int
+	// prios[k][id] is the simulated priority of job id at sample k; nil
+	// when the policy has no priority to compare.
+	prios []map[string]int64
+}
+
+// figures are the comparison's numbers for one simulation.
+type figures struct {
+	Name string `json:"name"`
+	// Pairs are the competing pairs: both jobs waiting at once in Slurm
+	// (each submitted before either started) and started at different
+	// seconds by Slurm. Agree is the share of them the simulation starts
+	// in the same order, a simulated tie counting one half.
+	Pairs int     `json:"competing_pairs"`
+	Agree float64 `json:"order_agreement"`
+	// AllPairs and AllAgree: the same over every pair Slurm started at
+	// different seconds.
+	AllPairs int     `json:"all_pairs"`
+	AllAgree float64 `json:"order_agreement_all"`
+	// Within is the share of jobs the simulation starts at most one
+	// bf_interval from Slurm's start; MeanError the mean |simulated −
+	// Slurm's start| in seconds.
+	Within    float64 `json:"within_bf_interval"`
+	MeanError float64 `json:"mean_start_error"`
+	// Backfilled is the share of jobs backfill started.
+	Backfilled float64 `json:"backfilled"`
+	// Span is from the first submission to the last simulated end (s).
+	Span int64 `json:"span"`
+	// PrioSamples counts the (sample, pending job) pairs compared;
+	// PrioAbs and PrioRel are the mean |simulated − Slurm's priority| and
+	// the mean of it over Slurm's priority; nil when not modelled.
+	PrioSamples int      `json:"priority_samples"`
+	PrioAbs     *float64 `json:"priority_error,omitempty"`
+	PrioRel     *float64 `json:"priority_error_relative,omitempty"`
+	// PrioFirst is the mean |priority error| over the samples before
+	// Slurm's first recalculation after the first submission (the
+	// priorities set at submission only: no usage, no age yet), over
+	// PrioFirstSamples pairs; nil when none.
+	PrioFirstSamples int      `json:"priority_samples_first_period"`
+	PrioFirst        *float64 `json:"priority_error_first_period,omitempty"`
+}
+
+// score compares a simulation with what Slurm did.
+func score(c *checked, s *simulated) (figures, error) {
+	f := figures{Name: s.name}
+	n := len(c.real)
+	if len(s.starts) != n {
+		return f, fmt.Errorf("%s: %d starts for %d jobs", s.name, len(s.starts), n)
+	}
+	var agree, all float64
+	for i := range n {
+		ri, si := c.real[i], s.starts[i]
+		for j := i + 1; j < n; j++ {
+			rj, sj := c.real[j], s.starts[j]
+			if ri.Start == rj.Start {
+				continue
+			}
+			same := 0.0
+			switch {
+			case si == sj:
+				same = 0.5
+			case (si < sj) == (ri.Start < rj.Start):
+				same = 1
+			}
+			f.AllPairs++
+			all += same
+			if max(ri.Submit, rj.Submit) < min(ri.Start, rj.Start) {
+				f.Pairs++
+				agree += same
+			}
+		}
+	}
+	f.Agree, f.AllAgree = agree/float64(max(f.Pairs, 1)), all/float64(max(f.AllPairs, 1))
+	within, errSum := 0, 0.0
+	for i := range n {
+		d := s.starts[i] - c.real[i].Start
+		if d >= -bfInterval && d <= bfInterval {
+			within++
+		}
+		errSum += math.Abs(float64(d))
+	}
+	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
+	f.Backfilled = float64(s.backfilled) / float64(n)
+	first, last := int64(math.MaxInt64), int64(math.MinInt64)
+	for i, r := range c.real {
+		first, last = min(first, r.Submit), max(last, s.starts[i]+r.End-r.Start)
+	}
+	f.Span = last - first
+	if s.prios == nil {
+		return f, nil
+	}
+	var abs, rel, absFirst float64
+	firstDecay := int64(math.MaxInt64)
+	for _, d := range c.rec.Decays {
+		if d > c.real[0].Submit*1000 {
+			firstDecay = min(firstDecay, d)
+		}
+	}
+	for k, smp := range c.rec.Samples {
+		ps, err := parseSprio(smp.Sprio)
+		if err != nil {
+			return f, err
+		}
+		for _, p := range ps {
+			got, ok := s.prios[k][p.ID]
+			if !ok {
+				continue
+			}
+			d := math.Abs(float64(got - p.Priority))
+			f.PrioSamples++
+			abs += d
+			if smp.T < firstDecay {
+				f.PrioFirstSamples++
+				absFirst += d
+			}
+			rel += d / math.Max(float64(p.Priority), 1)
+		}
+	}
+	if f.PrioSamples > 0 {
+		a, r := abs/float64(f.PrioSamples), rel/float64(f.PrioSamples)
+		f.PrioAbs, f.PrioRel = &a, &r
+	}
+	if f.PrioFirstSamples > 0 {
+		a := absFirst / float64(f.PrioFirstSamples)
+		f.PrioFirst = &a
+	}
+	return f, nil
+}
+
+// runEASY is plain EASY (FCFS order, backfilling with the time limits as
+// estimates) on the node's CPUs as one pool.
+func runEASY(ctx context.Context, c *checked) (*simulated, error) {
+	res, err := sched.Run(ctx, sched.EASY(c.cpus), c.jobs)
+	if err != nil {
+		return nil, err
+	}
+	return startsOf("EASY (sched, FCFS order)", c, res)
+}
+
+func startsOf(name string, c *checked, res *sched.Result) (*simulated, error) {
+	s := &simulated{name: name, starts: make([]int64, len(c.jobs))}
+	if len(res.Records) != len(c.jobs) {
+		return nil, fmt.Errorf("%s simulated %d of %d jobs (rejected: %v)", name, len(res.Records), len(c.jobs), res.Rejected)
+	}
+	for _, r := range res.Records {
+		if r.Start < 0 {
+			return nil, fmt.Errorf("%s: job %d never started", name, r.Job.ID)
+		}
+		s.starts[r.Job.ID-1] = r.Start + c.origin
+		if r.Backfilled {
+			s.backfilled++
+		}
+	}
+	return s, nil
+}
+
+// result is the whole comparison of a recording.
+type result struct {
+	Workload string   `json:"workload"`
+	Jobs     int      `json:"jobs"`
+	Waits    [3]int64 `json:"real_waits"` // median, mean, longest (s)
+	Span     int64    `json:"span"`       // first submission to last end (s)
+	Samples  int      `json:"samples"`
+	// Backfilled is the share of jobs Slurm's backfill started (its
+	// log); -1 without the log.
+	Backfilled float64 `json:"backfilled"`
+	// Slurm is Slurm's own pace, from its log; nil without it.
+	Slurm   *slurmSide `json:"slurm,omitempty"`
+	CPUs    int64      `json:"cpus"`
+	Figures []figures  `json:"figures"`
+}
+
+// Goals of issue 33 for the Slurm policy.
+const (
+	goalAgree  = 0.95
+	goalWithin = 0.90
+)
+
+// compare runs every simulation on the recording and scores each.
+func compare(rec *recording) (*result, error) {
+	c, err := prepare(rec)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus}
+	var halfLife int64
+	if cfg, _, err := siteConfig(c); err == nil {
+		halfLife = cfg.DecayHalfLife
+	}
+	res.Slurm = measureSlurm(c, halfLife)
+	waits := make([]int64, len(c.real))
+	var sum, last int64
+	for i, r := range c.real {
+		waits[i] = r.Start - r.Submit
+		sum += waits[i]
+		last = max(last, r.End)
+	}
+	slices.Sort(waits)
+	res.Waits = [3]int64{waits[len(waits)/2], sum / int64(len(waits)), waits[len(waits)-1]}
+	res.Span = last - (c.jobs[0].Submit + c.origin)
+	res.Backfilled = -1
+	if len(rec.Log) > 0 {
+		bf := 0
+		for _, l := range rec.Log {
+			if _, ok := c.index[l.ID]; ok && l.Backfill {
+				bf++
+			}
+		}
+		res.Backfilled = float64(bf) / float64(len(c.real))
+	}
+	for _, run := range []func(context.Context, *checked) (*simulated, error){runSlurm, runEASY} {
+		s, err := run(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			continue
+		}
+		f, err := score(c, s)
+		if err != nil {
+			return nil, err
+		}
+		res.Figures = append(res.Figures, f)
+	}
+	return res, nil
+}
+
+// table is the README's region: the workload and the figures.
+func table(r *result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nSlurm's waits: median %d s, mean %d s, longest %d s; %d s from the first submission to the last end; %d samples of the pending jobs' priorities (sprio, every %v)",
+		r.Workload, r.Waits[0], r.Waits[1], r.Waits[2], r.Span, r.Samples, sampleEvery)
+	if r.Backfilled >= 0 {
+		fmt.Fprintf(&b, "; backfill started %.1f%% of the jobs (slurmctld's log), the main scheduler the rest", 100*r.Backfilled)
+	}
+	b.WriteString(".\n\n")
+	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | first submission to last end | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, f := range r.Figures {
+		prio := "| – | n/a | n/a |"
+		if f.PrioAbs != nil {
+			prio = fmt.Sprintf("| %d | %.0f | %.1f%% |", f.PrioSamples, *f.PrioAbs, 100**f.PrioRel)
+		}
+		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s | %.1f%% | %d s %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, 100*f.Backfilled, f.Span, prio)
+	}
+	for _, f := range r.Figures {
+		if f.Name == slurmName {
+			met := func(v, goal float64) string {
+				if v >= goal {
+					return "met"
+				}
+				return "not met"
+			}
+			if f.PrioFirst != nil {
+				fmt.Fprintf(&b, "\nThe policy's priorities before Slurm's first recalculation (set at submission: job size, partition, QOS, fair share without usage): mean error %.1f over %d samples.\n", *f.PrioFirst, f.PrioFirstSamples)
+			}
+			fmt.Fprintf(&b, "\nGoals for the Slurm policy: ≥ %.0f%% of competing pairs in Slurm's order, %s (%.1f%%); ≥ %.0f%% of jobs within one bf_interval, %s (%.1f%%).\n",
+				100*goalAgree, met(f.Agree, goalAgree), 100*f.Agree, 100*goalWithin, met(f.Within, goalWithin), 100*f.Within)
+		}
+	}
+	if r.Slurm != nil {
+		b.WriteString("\n" + r.Slurm.text(r.CPUs))
+	}
+	return b.String()
+}

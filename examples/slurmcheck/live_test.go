@@ -1,0 +1,304 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/examples/internal/slurmtest"
+)
+
+// slurmCmd runs a Slurm command with the cluster's environment (times as
+// Unix seconds), as user if not "" (runuser: slurmd starts the job as the
+// user who submitted it).
+func slurmCmd(ctx context.Context, env []string, user, name string, args ...string) (string, error) {
+	var cmd *exec.Cmd
+	if user != "" {
+		cmd = exec.CommandContext(ctx, "runuser", slices.Concat([]string{"-u", user, "--", name}, args)...)
+	} else {
+		cmd = exec.CommandContext(ctx, name, args...)
+	}
+	cmd.Env = append(slices.Clone(env), "SLURM_TIME_FORMAT=%s")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return string(out), nil
+}
+
+// makeUsers makes the workload's users: system accounts without a home,
+// once per machine.
+func makeUsers(t *testing.T) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, a := range siteAccounts {
+		for _, u := range a.users {
+			if seen[u.name] {
+				continue
+			}
+			seen[u.name] = true
+			if exec.Command("id", "-u", u.name).Run() == nil {
+				continue
+			}
+			if out, err := exec.Command("useradd", "-r", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", u.name).CombinedOutput(); err != nil {
+				t.Fatalf("useradd %s: %v: %s", u.name, err, out)
+			}
+		}
+	}
+}
+
+// siteSacctmgr is the QOS, the accounts and the associations as sacctmgr
+// commands, for slurm-cluster.sh's SLURM_CLUSTER_SACCTMGR (run before
+// slurmctld starts, so that its first priority calculation knows them).
+func siteSacctmgr() string {
+	var b strings.Builder
+	for _, q := range slices.Sorted(maps.Keys(siteQOS)) {
+		fmt.Fprintf(&b, "add qos %s priority=%d\n", q, siteQOS[q])
+	}
+	for _, a := range siteAccounts {
+		fmt.Fprintf(&b, "add account %s fairshare=%d\n", a.name, a.shares)
+	}
+	for _, a := range siteAccounts {
+		for _, u := range a.users {
+			fmt.Fprintf(&b, "add user %s account=%s fairshare=%d", u.name, a.name, u.shares)
+			if u.qos != "" {
+				fmt.Fprintf(&b, " qos=%s", u.qos)
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// sampler runs sprio every sampleEvery and watches the decay thread's
+// state file until stopped.
+type sampler struct {
+	mu      sync.Mutex
+	samples []sample
+	decays  []int64
+	err     error
+}
+
+func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
+	var last time.Time
+	tick := time.NewTicker(sampleEvery / 4)
+	defer tick.Stop()
+	next := time.Now()
+	for {
+		if fi, err := os.Stat(decayFile); err == nil && !fi.ModTime().Equal(last) {
+			last = fi.ModTime()
+			s.mu.Lock()
+			s.decays = append(s.decays, last.UnixMilli())
+			s.mu.Unlock()
+		}
+		if now := time.Now(); !now.Before(next) {
+			next = now.Add(sampleEvery)
+			out, err := slurmCmd(ctx, env, "", "sprio", "-h", "-o", sprioFormat)
+			s.mu.Lock()
+			if err != nil && ctx.Err() == nil && s.err == nil {
+				s.err = err
+			}
+			if err == nil && strings.TrimSpace(out) != "" {
+				s.samples = append(s.samples, sample{T: now.UnixMilli(), Sprio: out})
+			}
+			s.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// TestLiveSlurmCheck runs the workload on a fresh private Slurm under
+// siteConf, records what Slurm did, and compares the Slurm policy and
+// EASY with it (compare). With BATCHQ_UPDATE_README=1 it rewrites the
+// recording (TestReadme then regenerates the README from it).
+func TestLiveSlurmCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the live Slurm check takes about four minutes")
+	}
+	conf := filepath.Join(t.TempDir(), "site.conf")
+	// BATCHQ_SLURMCHECK_LOGS=DIR: slurmctld logs the main scheduler's and
+	// backfill's decisions (debug level: it slows slurmctld down a little)
+	// and its log is copied to DIR, to see why a job started when it did.
+	logs := os.Getenv("BATCHQ_SLURMCHECK_LOGS")
+	extra := ""
+	if logs != "" {
+		extra = "SlurmctldDebug=debug\nDebugFlags=Backfill,SelectType\n"
+	}
+	if err := os.WriteFile(conf, []byte(siteConf+extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mgr := filepath.Join(t.TempDir(), "site.sacctmgr")
+	if err := os.WriteFile(mgr, []byte(siteSacctmgr()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SLURM_CLUSTER_CPUS", strconv.Itoa(siteCPUs))
+	t.Setenv("SLURM_CLUSTER_CONF", conf)
+	t.Setenv("SLURM_CLUSTER_SACCTMGR", mgr)
+	if _, err := exec.LookPath("runuser"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true and no runuser: the workload is submitted as several users")
+		}
+		t.Skip("no runuser: the workload is submitted as several users")
+	}
+	if os.Geteuid() == 0 {
+		makeUsers(t)
+	}
+	dir, env := slurmtest.Start(t)
+	if logs != "" {
+		t.Cleanup(func() {
+			b, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
+			if err == nil {
+				err = os.WriteFile(filepath.Join(logs, "slurmctld.log"), b, 0o644)
+			}
+			if err != nil {
+				t.Errorf("BATCHQ_SLURMCHECK_LOGS: %v", err)
+			}
+		})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	must := func(s string, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	rec := &recording{
+		Note:     "A run of TestLiveSlurmCheck (examples/slurmcheck) on scripts/slurm-cluster.sh's private Slurm 22.05",
+		Conf:     siteConf + nodeLine(t, dir),
+		QOS:      must(slurmCmd(ctx, env, "", "sacctmgr", strings.Fields(qosArgs)...)),
+		Shares:   must(slurmCmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...)),
+		Workload: planWorkload(),
+	}
+
+	sctx, stopSampling := context.WithCancel(ctx)
+	smp := &sampler{}
+	sampled := make(chan struct{})
+	go func() { smp.run(sctx, env, filepath.Join(dir, "state", "priority_last_decay_ran")); close(sampled) }()
+	defer func() { stopSampling(); <-sampled }()
+
+	jobDir := filepath.Join(os.TempDir())
+	start := time.Now()
+	for i, j := range rec.Workload {
+		time.Sleep(time.Until(start.Add(time.Duration(j.At) * time.Millisecond)))
+		out, err := slurmCmd(ctx, env, j.User, "sbatch", "--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
+			"-c", strconv.FormatInt(j.CPUs, 10), "-t", strconv.FormatInt(j.Limit, 10), "-J", fmt.Sprintf("sc-%d", i),
+			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep))
+		if err != nil {
+			t.Fatalf("job %d: %v", i, err)
+		}
+		rec.IDs = append(rec.IDs, strings.TrimSpace(out))
+	}
+	t.Logf("%d jobs submitted in %v", len(rec.IDs), time.Since(start).Round(time.Second))
+	for end := time.Now().Add(4 * time.Minute); ; time.Sleep(time.Second) {
+		out := must(slurmCmd(ctx, env, "", "squeue", "-h", "-o", "%i"))
+		if strings.TrimSpace(out) == "" {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the workload did not finish within the bound: squeue shows %q", out)
+		}
+	}
+	// One more sample period, for the decay file's last write.
+	time.Sleep(sampleEvery)
+	stopSampling()
+	<-sampled
+	if smp.err != nil {
+		t.Fatal(smp.err)
+	}
+	rec.Samples, rec.Decays = smp.samples, smp.decays
+	rec.Sacct = must(slurmCmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctFormat))
+	rec.SharesEnd = must(slurmCmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...))
+	logText, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Log, err = parseCtldLog(string(logText), time.Local); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("run took %v; %d priority samples, %d decay runs", time.Since(start).Round(time.Second), len(rec.Samples), len(rec.Decays))
+
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the fresh run:\n%s", table(res))
+	checkGoals(t, res)
+	if os.Getenv(readme.UpdateEnv) == "1" {
+		b, err := json.MarshalIndent(rec, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(recordPath, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s written; TestReadme regenerates the README's table from it", recordPath)
+	}
+}
+
+// nodeLine is the NodeName line of the cluster's slurm.conf (it names no
+// path of the machine).
+func nodeLine(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "etc", "slurm.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "NodeName=") {
+			return l + "\n"
+		}
+	}
+	t.Fatal("slurm.conf has no NodeName line")
+	return ""
+}
+
+// checkGoals reports the fresh run against the goals for the
+// Slurm policy (≥ 95% of competing pairs in Slurm's order, ≥ 90% of jobs
+// within one bf_interval) and fails if the policy does not beat plain
+// EASY on both: the goals are what the policy aims at, the comparison
+// with EASY what it must not lose.
+func checkGoals(t *testing.T, r *result) {
+	t.Helper()
+	var pol, easy *figures
+	for i := range r.Figures {
+		switch f := &r.Figures[i]; {
+		case f.Name == slurmName:
+			pol = f
+		case strings.HasPrefix(f.Name, "EASY"):
+			easy = f
+		}
+	}
+	if pol == nil || easy == nil {
+		t.Fatalf("the comparison lacks the Slurm policy or EASY: %+v", r.Figures)
+	}
+	if pol.Agree < goalAgree {
+		t.Logf("goal not met: %.1f%% of competing pairs in Slurm's order, goal ≥ %.0f%%", 100*pol.Agree, 100*goalAgree)
+	}
+	if pol.Within < goalWithin {
+		t.Logf("goal not met: %.1f%% of jobs within bf_interval, goal ≥ %.0f%%", 100*pol.Within, 100*goalWithin)
+	}
+	if pol.Agree <= easy.Agree || pol.Within <= easy.Within {
+		t.Errorf("the Slurm policy does not beat EASY: order %.1f%% vs %.1f%%, within bf_interval %.1f%% vs %.1f%%",
+			100*pol.Agree, 100*easy.Agree, 100*pol.Within, 100*easy.Within)
+	}
+}

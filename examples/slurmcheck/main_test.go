@@ -1,0 +1,121 @@
+package main
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
+	"github.com/batchq/batchq/examples/internal/readme"
+)
+
+func TestCLI(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.json")
+	clitest.Run(t, clitest.Command{Run: run, JSON: []string{recordPath, "-json"}, Missing: []string{missing}, File: missing})
+}
+
+// TestReadme regenerates the README's table from the committed recording
+// (TestLiveSlurmCheck with BATCHQ_UPDATE_README=1 records a fresh run).
+func TestReadme(t *testing.T) {
+	rec, err := decodeRecording(liveRecording, recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Workload) < 200 || len(rec.Samples) < 20 || len(rec.Decays) < 2 {
+		t.Fatalf("the recording holds %d jobs, %d samples, %d decay runs; want ≥ 200, ≥ 20, ≥ 2", len(rec.Workload), len(rec.Samples), len(rec.Decays))
+	}
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme.Check(t, "README.md", "live", []byte(table(res)))
+}
+
+// TestPlan: the workload is the recorded one (the seed and the plan did
+// not drift from the run the README shows).
+func TestPlan(t *testing.T) {
+	rec, err := decodeRecording(liveRecording, recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := planWorkload()
+	if len(plan) != len(rec.Workload) {
+		t.Fatalf("planned %d jobs, recorded %d", len(plan), len(rec.Workload))
+	}
+	for i := range plan {
+		if plan[i] != rec.Workload[i] {
+			t.Fatalf("job %d: planned %+v, recorded %+v", i, plan[i], rec.Workload[i])
+		}
+	}
+	if rec.Conf != siteConf+"NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n" {
+		t.Errorf("the recorded slurm.conf lines are not siteConf and the node:\n%s", rec.Conf)
+	}
+}
+
+// TestScore pins the figures' definitions on a hand-made case.
+func TestScore(t *testing.T) {
+	// Slurm: jobs 0 and 1 submitted at 0, started at 10 and 20; job 2
+	// submitted at 30 (after both started: no competing pair with them),
+	// started at 30; job 3 submitted at 0, started at 20 (the same second
+	// as job 1: no pair).
+	c := &checked{rec: &recording{}, real: []realJob{
+		{Submit: 0, Start: 10}, {Submit: 0, Start: 20}, {Submit: 30, Start: 30}, {Submit: 0, Start: 20},
+	}}
+	s := &simulated{name: "x", starts: []int64{20, 20, 36, 15}}
+	f, err := score(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Competing pairs: (0,1) tie in the simulation: ½; (0,3): 10<20 real,
+	// 20>15 sim: 0. (1,3) same real second: none. Pairs with 2: none
+	// compete. All pairs: (0,1) ½, (0,2) 1, (0,3) 0, (1,2) 1, (2,3) 1.
+	if f.Pairs != 2 || f.Agree != 0.25 {
+		t.Errorf("competing pairs %d, agreement %v; want 2, 0.25", f.Pairs, f.Agree)
+	}
+	if f.AllPairs != 5 || f.AllAgree != 3.5/5 {
+		t.Errorf("all pairs %d, agreement %v; want 5, 0.7", f.AllPairs, f.AllAgree)
+	}
+	// Start errors 10, 0, 6, 5: within 5 s are jobs 1 and 3.
+	if f.Within != 0.5 || f.MeanError != 21.0/4 {
+		t.Errorf("within %v, mean error %v; want 0.5, 5.25", f.Within, f.MeanError)
+	}
+	if f.PrioAbs != nil {
+		t.Error("a priority error without priorities")
+	}
+	c.rec.Samples = []sample{{T: 1000, Sprio: "1|100|1|2|3|4|5\n2|300|0|0|0|0|0\n"}, {T: 3000, Sprio: "2|400|0|0|0|0|0\n"}}
+	s.prios = []map[string]int64{{"1": 110, "2": 300}, {"2": 200}}
+	if f, err = score(c, s); err != nil {
+		t.Fatal(err)
+	}
+	// Errors 10 (10%), 0, 200 (50%).
+	if f.PrioSamples != 3 || math.Abs(*f.PrioAbs-70) > 1e-9 || math.Abs(*f.PrioRel-0.2) > 1e-9 {
+		t.Errorf("priority samples %d, error %v, relative %v; want 3, 70, 0.2", f.PrioSamples, *f.PrioAbs, *f.PrioRel)
+	}
+}
+
+// TestCtldLog reads the lines of slurmctld 22.05's log that the recording
+// keeps (copied from a run), and skips the others.
+func TestCtldLog(t *testing.T) {
+	log := `[2026-11-28T22:20:19.525] sched/backfill: _start_job: Started JobId=5 in debug on localhost
+[2026-11-28T22:20:20.941] _job_complete: JobId=5 WEXITSTATUS 0
+[2026-11-28T22:20:20.942] _job_complete: JobId=5 done
+[2026-11-28T22:20:48.434] debug:  sched: Running job scheduler for default depth.
+[2026-11-28T22:20:48.438] sched: Allocate JobId=42 NodeList=localhost #CPUs=12 Partition=debug
+[2026-11-28T22:20:56.543] _job_complete: JobId=42 done
+garbage
+`
+	got, err := parseCtldLog(log, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 28, 22, 20, 19, 525e6, time.UTC).UnixMilli()
+	want := []logJob{{ID: "5", Start: t0, End: t0 + 1417, Backfill: true}, {ID: "42", Start: t0 + 28913, End: t0 + 37018}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if _, err := parseCtldLog("[2026-11-28T22:20:xx.438] sched: Allocate JobId=42 NodeList=localhost\n", time.UTC); err == nil {
+		t.Error("a malformed time was accepted")
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// recording is what the live check measured: the site (the slurm.conf
+// lines that differ from slurm-cluster.sh's, the node line, the QOS and
+// the fair-share tree as sacctmgr and sshare showed them before the
+// first job), the workload as planned and the Slurm id of each job, what
+// Slurm did (sacct), the pending jobs' priorities sampled during the run
+// (sprio) and the times the priorities were recomputed (the decay
+// thread's runs). All times are Unix seconds (sacct and sprio with
+// SLURM_TIME_FORMAT=%s), sample times milliseconds.
+type recording struct {
+	Note     string       `json:"note"`
+	Conf     string       `json:"slurm_conf"`
+	QOS      string       `json:"sacctmgr_qos"`
+	Shares   string       `json:"sshare"`
+	Workload []plannedJob `json:"workload"`
+	IDs      []string     `json:"ids"`
+	Sacct    string       `json:"sacct"`
+	// SharesEnd is sshare after the last job: the usage Slurm charged.
+	SharesEnd string   `json:"sshare_end"`
+	Samples   []sample `json:"samples"`
+	// Decays are the times (ms) the decay thread wrote its state file
+	// (priority_last_decay_ran): each is a PriorityCalcPeriod tick, when
+	// usage is decayed and every pending job's priority recomputed.
+	Decays []int64 `json:"decays_ms"`
+	// Log is what slurmctld's log (info level) says of each job: when
+	// it was allocated and completed, to the millisecond, and whether
+	// backfill started it (else the main scheduler did).
+	Log []logJob `json:"slurmctld_log"`
+}
+
+// logJob is one job in slurmctld's log.
+type logJob struct {
+	ID       string `json:"id"`
+	Start    int64  `json:"start_ms"`
+	End      int64  `json:"end_ms"`
+	Backfill bool   `json:"backfill"`
+}
+
+// sample is one sprio of the pending jobs: its lines are sprioFormat's.
+type sample struct {
+	T     int64  `json:"t_ms"`
+	Sprio string `json:"sprio"`
+}
+
+// recordPath is the committed recording of a live run; TestLiveSlurmCheck
+// rewrites it only with BATCHQ_UPDATE_README=1.
+const recordPath = "testdata/live.json"
+
+// sampleEvery is the time between two sprio samples of a live run.
+const sampleEvery = 2 * time.Second
+
+// The commands' formats, fixed because the comparison parses them.
+const (
+	sacctFormat = "JobID,User,Account,Partition,QOS,Submit,Eligible,Start,End,ElapsedRaw,TimelimitRaw,AllocCPUS,State,Priority"
+	// sprioFormat: job, priority, then the weighted age, fair-share, job
+	// size, partition and QOS factors.
+	sprioFormat = "%i|%Y|%A|%F|%J|%P|%Q"
+	sshareArgs  = "-a -P -l"
+	qosArgs     = "-P show qos format=Name,Priority"
+)
+
+func readRecording(path string) (*recording, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRecording(b, path)
+}
+
+func decodeRecording(b []byte, name string) (*recording, error) {
+	var r recording
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(r.IDs) != len(r.Workload) {
+		return nil, fmt.Errorf("%s: %d job ids for %d planned jobs", name, len(r.IDs), len(r.Workload))
+	}
+	return &r, nil
+}
+
+// parseCtldLog reads the starts and ends of jobs from slurmctld's log,
+// whose times are local (loc) to the millisecond: "sched: Allocate
+// JobId=N" (the main scheduler), "sched/backfill: _start_job: Started
+// JobId=N" (backfill) and "_job_complete: JobId=N done". Jobs in the
+// order of their start.
+func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
+	var out []logJob
+	at := map[string]int{}
+	for _, l := range strings.Split(text, "\n") {
+		if len(l) < 25 || l[0] != '[' || l[24] != ']' {
+			continue
+		}
+		msg := l[26:]
+		var id string
+		kind := 0
+		switch {
+		case strings.HasPrefix(msg, "sched: Allocate JobId="):
+			id, kind = strings.Fields(msg[len("sched: Allocate JobId="):])[0], 1
+		case strings.HasPrefix(msg, "sched/backfill: _start_job: Started JobId="):
+			id, kind = strings.Fields(msg[len("sched/backfill: _start_job: Started JobId="):])[0], 2
+		case strings.HasPrefix(msg, "_job_complete: JobId=") && strings.HasSuffix(msg, " done"):
+			id, kind = strings.TrimSuffix(msg[len("_job_complete: JobId="):], " done"), 3
+		default:
+			continue
+		}
+		t, err := time.ParseInLocation("2006-01-02T15:04:05.000", l[1:24], loc)
+		if err != nil {
+			return nil, fmt.Errorf("slurmctld log: %q: %w", l, err)
+		}
+		ms := t.UnixMilli()
+		if kind == 3 {
+			if i, ok := at[id]; ok {
+				out[i].End = ms
+			}
+			continue
+		}
+		at[id] = len(out)
+		out = append(out, logJob{ID: id, Start: ms, Backfill: kind == 2})
+	}
+	return out, nil
+}
+
+// realJob is one job as sacct shows it (its allocation line).
+type realJob struct {
+	ID                            string
+	User, Account, Partition, QOS string
+	Submit, Eligible, Start, End  int64 // Unix seconds; 0: none
+	Limit                         int64 // seconds
+	CPUs                          int64
+	State                         string
+	Priority                      int64 // sacct's Priority: the job's priority when it started
+}
+
+// parseSacct reads sacct -P -X -o sacctFormat output (with a header line).
+func parseSacct(text string) (map[string]realJob, error) {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if len(lines) == 0 || lines[0] != strings.ReplaceAll(sacctFormat, ",", "|") {
+		return nil, fmt.Errorf("sacct: the header is not %q", sacctFormat)
+	}
+	jobs := map[string]realJob{}
+	for n, l := range lines[1:] {
+		f := strings.Split(l, "|")
+		if len(f) != 14 {
+			return nil, fmt.Errorf("sacct line %d: %d fields, want 14", n+2, len(f))
+		}
+		num := func(i int) (int64, error) {
+			switch f[i] {
+			case "Unknown", "None", "":
+				return 0, nil
+			}
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("sacct line %d field %d: %w", n+2, i+1, err)
+			}
+			return v, nil
+		}
+		j := realJob{ID: f[0], User: f[1], Account: f[2], Partition: f[3], QOS: f[4], State: f[12]}
+		var err error
+		for _, p := range []struct {
+			i int
+			v *int64
+		}{{5, &j.Submit}, {6, &j.Eligible}, {7, &j.Start}, {8, &j.End}, {10, &j.Limit}, {11, &j.CPUs}, {13, &j.Priority}} {
+			if *p.v, err = num(p.i); err != nil {
+				return nil, err
+			}
+		}
+		j.Limit *= 60
+		jobs[j.ID] = j
+	}
+	return jobs, nil
+}
+
+// prio is one line of a sprio sample: the job's priority and its weighted
+// factors (age, fair share, job size, partition, QOS).
+type prio struct {
+	ID       string
+	Priority int64
+	Factors  [5]float64
+}
+
+func parseSprio(text string) ([]prio, error) {
+	var out []prio
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		f := strings.Split(l, "|")
+		if len(f) != 7 {
+			return nil, fmt.Errorf("sprio: %q has %d fields, want 7", l, len(f))
+		}
+		p := prio{ID: strings.TrimSpace(f[0])}
+		var err error
+		if p.Priority, err = strconv.ParseInt(strings.TrimSpace(f[1]), 10, 64); err != nil {
+			return nil, fmt.Errorf("sprio: %q: %w", l, err)
+		}
+		for i := range p.Factors {
+			if p.Factors[i], err = strconv.ParseFloat(strings.TrimSpace(f[2+i]), 64); err != nil {
+				return nil, fmt.Errorf("sprio: %q: %w", l, err)
+			}
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b prio) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
