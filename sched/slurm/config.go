@@ -67,6 +67,14 @@ type Config struct {
 	// OverTimeLimit is OverTimeLimit: how long past its time limit a job
 	// may run before it is killed (0: none).
 	OverTimeLimit int64
+	// EnforceLimits is AccountingStorageEnforce with limits (or safe, or
+	// all). Only then does Slurm 22.05 charge a job's usage since the
+	// last PriorityCalcPeriod run when the job ends (priority_g_job_end
+	// is called from the limits' accounting); otherwise usage is charged
+	// only by the runs a job is running at, each for the time since the
+	// previous run or its start, and a job that starts and ends between
+	// two runs is never charged.
+	EnforceLimits bool
 
 	// Partitions are the site's partitions (PartitionName lines). None is
 	// one partition over the whole machine. A job's partition is its SWF

@@ -17,7 +17,8 @@
 // What it does, as Slurm's source does it: priorities are computed at
 // submission and every PriorityCalcPeriod (the sum of weight × factor in
 // Slurm's order, truncated, at least 1); usage is the CPU-seconds of
-// running jobs, added every period and at each end and decayed by
+// running jobs, added every period (and at each end only when
+// AccountingStorageEnforce has limits) and decayed by
 // PriorityDecayHalfLife; pending jobs go by partition PriorityTier, then
 // priority, then submission, then job ID. The main scheduler runs at
 // submissions and ends (sched_min_interval apart, 100 jobs deep) and

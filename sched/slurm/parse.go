@@ -29,7 +29,8 @@ const (
 // PriorityFavorSmall, PriorityFlags), the scheduler (SchedulerType and
 // SchedulerParameters' bf_interval, bf_window, bf_resolution,
 // bf_max_job_test, bf_max_job_user, bf_continue, sched_interval,
-// sched_min_interval), OverTimeLimit and the PartitionName lines (Nodes,
+// sched_min_interval), OverTimeLimit, AccountingStorageEnforce (whether
+// it enforces limits) and the PartitionName lines (Nodes,
 // MaxTime, DefaultTime, MaxNodes, PriorityJobFactor, PriorityTier and
 // their old alias Priority, Default; PartitionName=DEFAULT sets the
 // defaults of the lines after it; a NodeSet line with Nodes= names a set
@@ -311,6 +312,26 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			return err
 		}
 		c.OverTimeLimit = n * 60
+	case "accountingstorageenforce":
+		return confEnforce(v, &c.EnforceLimits)
+	}
+	return nil
+}
+
+// confEnforce reads AccountingStorageEnforce as Slurm does
+// (_validate_accounting_storage_enforce): a comma-separated list in any
+// case; limits, 2, safe and all enforce limits; an unknown word is an
+// error (slurmctld refuses the file).
+func confEnforce(v string, limits *bool) error {
+	*limits = false
+	for f := range strings.SplitSeq(v, ",") {
+		switch strings.ToLower(strings.TrimSpace(f)) {
+		case "limits", "2", "safe", "all":
+			*limits = true
+		case "", "associations", "1", "wckeys", "qos", "nojobs", "nosteps":
+		default:
+			return fmt.Errorf("unknown value %q", confClip(f))
+		}
 	}
 	return nil
 }
@@ -323,6 +344,7 @@ var confTopKeys = map[string]bool{
 	"prioritymaxage": true, "prioritydecayhalflife": true, "prioritycalcperiod": true,
 	"priorityfavorsmall": true, "priorityflags": true, "prioritytype": true,
 	"schedulertype": true, "schedulerparameters": true, "overtimelimit": true,
+	"accountingstorageenforce": true,
 }
 
 // schedParams reads SchedulerParameters, a comma-separated list of

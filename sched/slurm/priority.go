@@ -233,8 +233,9 @@ func (p *Policy) use(r *jobRec, end int64) float64 {
 	return float64(dt) * p.pow * float64(r.cpus)
 }
 
-// ended records that job id ended (or was cancelled) at now: a running
-// job adds its last usage (priority_p_job_end).
+// ended records that job id ended (or was cancelled) at now: with
+// EnforceLimits a running job adds its usage since the last calculation
+// (priority_p_job_end).
 func (p *Policy) ended(id, now int64) {
 	r, ok := p.jobs[id]
 	if !ok {
@@ -249,9 +250,17 @@ func (p *Policy) ended(id, now int64) {
 	delete(p.jobs, id)
 	r.gone, r.ptr = true, nil
 	if r.running {
-		if p.cfg.ClassicFairshare {
+		switch {
+		case !p.cfg.EnforceLimits:
+			// Slurm charges a job at its end only when limits are
+			// enforced: its usage since the last calculation is lost.
+		case p.cfg.ClassicFairshare:
 			p.accrue(r, now)
-		} else if u := p.use(r, now); u > 0 {
+		default:
+			u := p.use(r, now)
+			if u <= 0 {
+				break
+			}
 			// Fair Tree reads usage only at calculations: the usage of
 			// an end waits for the next one, so that the ranks read
 			// until then are those of the last calculation.
