@@ -43,17 +43,32 @@ type Policy struct {
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
 
-	// The clocks. started: t0 is set (the first job seen). Calculations
-	// run at t0 + k·CalcPeriod; lastRan is the last one (g_last_ran).
-	started                   bool
-	t0, nextCalc, lastRan     int64
-	lastMain, lastFull        int64
-	mainPending, fullPending  bool
-	nextBF                    int64
-	bfDirty                   bool
+	// The clocks. slurmctld is taken to start at simulated time 0, so
+	// its periodic threads tick on grids from 0: calculations at
+	// k·CalcPeriod (lastRan is the last one, g_last_ran), periodic main
+	// scheduler runs at k·SchedInterval. started: the first job was seen.
+	started           bool
+	nextCalc, lastRan int64
+	// The main scheduler: lastMain is its last run of any kind
+	// (sched_min_interval), lastSched the background loop's last run
+	// (batch_sched_delay), lastFull the last periodic run. mainPending: a
+	// run is queued for the background loop (queue_job_scheduler);
+	// mainSoon: one is asked at once (schedule(), an end with an Epilog);
+	// fullPending: something changed since the last periodic run.
+	lastMain, lastSched, lastFull int64
+	mainPending, mainSoon         bool
+	fullPending                   bool
+	// Backfill: bfLast is the last cycle (run, or passed over because it
+	// could start nothing), evAt the first event (last_job_update) at or
+	// after it (never: none) and evLast the latest; bfWaiting: jobs waited
+	// after the last pass; bfDirty: something that may let a job start
+	// changed since the last cycle that ran.
+	bfLast, evAt, evLast      int64
+	bfWaiting, bfDirty        bool
 	noFit                     bool  // the last cycle found no waiting job fits in the free CPUs
 	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
-	observed                  bool  // Run's observer reports submissions and ends
+	batchDelay                int64
+	observed                  bool // Run's observer reports submissions and ends
 	lastNow                   int64
 	sim                       *sched.Sim
 	armed                     int64 // the earliest wake-up still to come (Run)
@@ -166,6 +181,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	p.bfTest = or(site.BackfillMaxJobTest, 500)
 	p.schedInt = or(site.SchedInterval, 60)
 	p.minInt = max(site.SchedMinInterval, 0)
+	p.batchDelay = max(or(site.BatchSchedDelay, 3), 0)
 	switch hl := site.DecayHalfLife; {
 	case hl == 0:
 		p.decayF = 1 - 0.693/float64(7*24*3600)

@@ -98,14 +98,31 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 	} else {
 		p.queue = append(p.queue, r)
 	}
-	p.changed()
+	p.changed(now, true)
 }
 
-// changed notes that the queue or the machine changed: the main
-// scheduler should run, and the next backfill cycle has work.
-func (p *Policy) changed() {
-	p.mainPending, p.fullPending, p.bfDirty = true, true, true
+// changed notes at now that the queue or the machine changed: a
+// submission or an end (queued) queues a main scheduler run for the
+// background loop (an end with an Epilog asks one at once); the next
+// periodic run and backfill cycle have work.
+func (p *Policy) changed(now int64, queued bool) {
+	if queued {
+		p.mainPending = true
+	} else {
+		p.mainSoon = true
+	}
+	p.fullPending, p.bfDirty = true, true
 	p.noFit = false
+	p.event(now)
+}
+
+// event notes a change of a job at now (Slurm's last_job_update), which
+// gives the next backfill check work.
+func (p *Policy) event(now int64) {
+	if p.evAt == never {
+		p.evAt = now
+	}
+	p.evLast = now
 }
 
 // sortQueue sorts the queue if it needs it, dropping the jobs that left
@@ -134,10 +151,16 @@ func (p *Policy) begin(now int64) {
 		return
 	}
 	p.started = true
-	p.t0, p.lastRan = now, now
-	p.nextCalc = now + p.calcPeriod
-	p.lastMain, p.lastFull = now-p.schedInt, now
-	p.nextBF = now + p.bfInt
+	// slurmctld started at time 0: its threads tick on grids from 0 (the
+	// background loop's last periodic run is its last multiple of
+	// SchedInterval, at 0 its start); the usage read is that of now.
+	p.lastRan = now
+	p.nextCalc = floorTo(now, p.calcPeriod) + p.calcPeriod
+	p.lastFull = floorTo(now, p.schedInt)
+	p.lastSched, p.lastMain = p.lastFull, -1<<40
+	p.bfLast = floorTo(now, p.bfInt)
+	p.evAt, p.evLast = never, p.bfLast-1
+	p.mainPending, p.mainSoon, p.fullPending, p.bfWaiting, p.bfDirty = false, false, false, false, false
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	} else {
@@ -210,10 +233,20 @@ func (p *Policy) calc(t int64) {
 		// A new order matters to the main scheduler and backfill only if
 		// some job fits in the free CPUs; until a job ends or arrives,
 		// none does if none did at the last cycle.
-		if !p.noFit {
-			p.changed()
-		}
+		// It queues no main scheduler run (the decay thread asks none);
+		// the periodic run and backfill see it.
+		p.fullPending, p.bfDirty = true, true
+		p.event(t)
 	}
+}
+
+// floorTo is the last multiple of step at or before t.
+func floorTo(t, step int64) int64 {
+	f := t / step * step
+	if f > t {
+		f -= step
+	}
+	return f
 }
 
 // accrue adds job r's usage from the last calculation (or its start) to
@@ -271,7 +304,7 @@ func (p *Policy) ended(id, now int64) {
 			p.running[k].idx = k
 		}
 	}
-	p.changed()
+	p.changed(now, !r.running || !p.cfg.Epilog)
 }
 
 // pendingUse is the last usage of a job that ended, for the next

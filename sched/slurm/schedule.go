@@ -9,11 +9,18 @@ import (
 )
 
 // Schedule implements sched.Scheduler: at each pass it catches up the
-// PriorityCalcPeriod calculations due, runs the main scheduler when a
-// submission or an end asked for it (no sooner than SchedMinInterval
-// after its last run) or SchedInterval has passed, and a backfill cycle
-// when BackfillInterval has passed and something changed since the last
-// one.
+// PriorityCalcPeriod calculations due, runs the main scheduler when it is
+// due, and a backfill cycle when one is due. Under Run the times are
+// slurmctld's: its background loop checks once a second and runs the
+// main scheduler every SchedInterval over the whole queue, and for the
+// runs submissions and ends queued once BatchSchedDelay has passed since
+// its last run (an end with an Epilog runs it at once); backfill checks
+// BackfillInterval after its last cycle, then every second until some job
+// changed since, and a cycle while jobs wait leaves work for the next, so
+// cycles keep a grid of BackfillInterval while jobs wait. A cycle or
+// periodic run that could start nothing (nothing changed since the last
+// that ran, or no waiting job fits in the free CPUs) is passed over
+// without work, its time kept.
 //
 // Used as a plain sched.Scheduler (inside sched/forecast, say), without
 // Run's wake-ups, passes happen only at submissions and ends: the
@@ -32,16 +39,94 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 		return
 	}
 	p.catchUp(now)
-	main := p.mainPending && (!p.observed || now >= p.lastMain+p.minInt)
-	full := p.fullPending && now >= p.lastFull+p.schedInt
-	if main || full {
+	if p.observed {
+		p.mainDue(pass, now)
+	} else if p.mainPending || p.mainSoon {
+		p.mainPending, p.mainSoon = false, false
+		full := p.fullPending && now >= p.lastFull+p.schedInt
 		p.mainRun(pass, full)
 	}
-	if !p.cfg.Builtin && p.bfDirty && now >= p.nextBF {
-		p.backfill(pass)
+	if !p.cfg.Builtin {
+		p.backfillDue(pass, now)
 	}
 	p.freeAfter = pass.Free()
+	p.bfWaiting = len(p.jobs) > len(p.running)
 	p.arm()
+}
+
+// mainDue runs the main scheduler if it is due at now (Run): the periodic
+// run on its grid, else a queued run once BatchSchedDelay has passed
+// since the background loop's last, or one asked at once; none sooner
+// than SchedMinInterval after the last. A periodic run with nothing
+// changed since the last is passed over: it would start nothing.
+func (p *Policy) mainDue(pass *sched.Pass, now int64) {
+	if g := floorTo(now, p.schedInt); g > p.lastFull {
+		p.lastFull = g
+		p.lastSched = max(p.lastSched, g)
+		// Run wakes at the periodic run when it might start a job, so one
+		// passed over before now started nothing.
+		if g == now && (p.fullPending || p.mainPending) && now >= p.lastMain+p.minInt {
+			p.mainPending, p.mainSoon = false, false
+			p.mainRun(pass, true)
+			return
+		}
+		// Passed over: what is pending now came at now (Run would have
+		// woken for what came before), after the periodic run.
+	}
+	if now < p.lastMain+p.minInt {
+		return
+	}
+	switch {
+	case p.mainPending && now >= p.lastSched+p.batchDelay:
+		p.mainPending, p.mainSoon = false, false
+		p.lastSched = now
+		p.mainRun(pass, false)
+	case p.mainSoon:
+		p.mainSoon = false
+		p.mainRun(pass, false)
+	}
+}
+
+// backfillDue runs a backfill cycle if one is due at now. The checks
+// come BackfillInterval after the last cycle, then every second: the
+// first check with work (jobs waiting since the last pass, or an event
+// since the last cycle) makes a cycle. Under Run, cycles that fall between
+// passes are passed over (Run wakes for those that might start a job),
+// keeping their times; without Run the first pass at or after a check
+// with work runs the cycle.
+func (p *Policy) backfillDue(pass *sched.Pass, now int64) {
+	for {
+		due := p.bfLast + p.bfInt
+		if due > now {
+			return
+		}
+		t := int64(never)
+		if p.bfWaiting {
+			t = due
+		}
+		if p.evAt != never {
+			t = min(t, max(due, p.evAt))
+		}
+		if t > now {
+			return
+		}
+		if t == now || !p.observed {
+			p.bfLast = now
+			if p.bfDirty {
+				p.backfill(pass)
+			}
+			p.evAt = never
+			if p.evLast >= now {
+				p.evAt = now
+			}
+			return
+		}
+		p.bfLast = t
+		p.evAt = never
+		if p.evLast > t {
+			p.evAt = p.evLast
+		}
+	}
 }
 
 // sync finds, without Run's observer, the jobs that arrived and the jobs
@@ -210,9 +295,9 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	now := pass.Now()
 	p.sortQueue()
-	p.lastMain, p.mainPending = now, false
+	p.lastMain = now
 	if full {
-		p.lastFull, p.fullPending = now, false
+		p.lastFull, p.lastSched, p.fullPending = now, now, false
 	}
 	var failed []int
 	allFailed := false
@@ -278,7 +363,6 @@ func (p *Policy) overlap(a, b int) bool {
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
-	p.nextBF = now + p.bfInt
 	if pass.Free() <= 0 { // nothing can start: see least below
 		p.noFit = true
 		return
@@ -394,28 +478,37 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	}
 	// Neither the main scheduler nor backfill is asked to run again by
 	// their own starts: the events that let a job start asked already,
-	// and a cycle plans around the jobs it starts.
+	// and a cycle plans around the jobs it starts. A start is an event
+	// for the backfill checks (last_job_update).
+	p.event(now)
 }
 
 // arm asks Run's simulator for a wake-up at the next time something is
-// due: a calculation while jobs wait or run, a delayed main scheduler
-// run, a periodic one, a backfill cycle with work.
+// due: a calculation while jobs wait or run; while jobs wait, a main
+// scheduler run asked or queued, and the next periodic run and backfill
+// check if they might start a job (something changed since the last that
+// ran, and some CPU is free, and some waiting job fitted it at the last
+// cycle).
 func (p *Policy) arm() {
 	if p.sim == nil || !p.started || len(p.jobs) == 0 {
 		return
 	}
 	t := p.nextCalc
 	if len(p.jobs) > len(p.running) { // jobs wait
-		if p.mainPending {
+		nextFull := p.lastFull + p.schedInt
+		if p.mainSoon {
 			t = min(t, p.lastMain+p.minInt)
 		}
-		if p.fullPending {
-			t = min(t, p.lastFull+p.schedInt)
+		if p.mainPending {
+			t = min(t, max(p.lastSched+p.batchDelay, p.lastMain+p.minInt), max(nextFull, p.lastMain+p.minInt))
 		}
-		// A cycle with no CPU free does nothing: none is armed until a
-		// job ends.
-		if p.bfDirty && !p.cfg.Builtin && p.freeAfter != 0 {
-			t = min(t, p.nextBF)
+		mayFit := p.freeAfter != 0 && !p.noFit
+		if p.fullPending && mayFit {
+			t = min(t, max(nextFull, p.lastMain+p.minInt))
+		}
+		if p.bfDirty && mayFit && !p.cfg.Builtin {
+			// The first check with work: jobs wait, so the next.
+			t = min(t, p.bfLast+p.bfInt)
 		}
 	}
 	// What is due now was done by the pass of now, or is left to it.
