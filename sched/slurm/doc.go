@@ -41,7 +41,7 @@
 // sched.Scheduler for other simulators (its doc says what changes).
 //
 // Cost: on SDSC-BLUE (243k jobs, 1,152 processors) with age, fair share
-// and job size weighted, Run takes about 10× plain EASY's time on the
+// and job size weighted, Run takes about 7.6× plain EASY's time on the
 // same jobs (BenchmarkBlueSlurm; the figures are beside it), above the
 // issue's goal of 5×: most of it is backfill planning and the priority
 // calculations.

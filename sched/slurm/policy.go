@@ -71,7 +71,9 @@ type Policy struct {
 	observed                  bool // Run's observer reports submissions and ends
 	lastNow                   int64
 	sim                       *sched.Sim
-	armed                     int64 // the earliest wake-up still to come (Run)
+	armed                     int64              // the earliest wake-up still to come (Run)
+	pending                   map[int64]struct{} // the times of the wake-ups still to come
+	wakeFn                    func(int64)        // wake, as one func value
 	decayF                    float64
 	powDt                     int64 // pow is decayF^powDt
 	pow                       float64
@@ -99,6 +101,8 @@ type jobRec struct {
 	cpus, minNodes   int64
 	limit            int64 // the time limit, seconds
 	prio             int64
+	jsW, partW, qosW float64 // weighted job size, partition and QOS factors
+	res              int64   // the reservation last told the simulator (-1: none)
 	tier             int64
 	held             string // why no partition can run it ("" if it can)
 	running          bool
@@ -138,7 +142,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
-		perUsr: map[int64]int64{}, armed: never}
+		perUsr: map[int64]int64{}, armed: never, pending: map[int64]struct{}{}}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count
@@ -233,7 +237,7 @@ func name(m map[int64]string, v int64) string {
 // it. limit ≤ 0 means none given (the partition's DefaultTime or MaxTime
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
-	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1)}
+	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
 	if len(p.mach.Nodes) == 0 {
 		r.minNodes = max(size, 1) // one pool: a node per processor
 	}

@@ -9,10 +9,11 @@ import (
 // priority is _get_priority_internal for a job with one partition: the
 // weighted factors summed in Slurm's order as float64 (age, assoc, fair
 // share, job size, partition, QOS), at least 1 (0 is for held jobs),
-// truncated to an integer and capped at 2^32−1.
+// truncated to an integer and capped at 2^32−1. The job size, partition
+// and QOS terms never change for a job: consts computed them.
 func (p *Policy) priority(r *jobRec, now int64) int64 {
 	c := &p.cfg
-	var age, assocF, fs, js, partF, qos float64
+	var age, assocF, fs float64
 	if c.WeightAge > 0 {
 		diff := max(now-r.submit, 0)
 		if diff < p.maxAge {
@@ -28,6 +29,21 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
+	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
+		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
+	}
+	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
+		r.jsW + r.partW + r.qosW
+	if prio < 1 {
+		prio = 1
+	}
+	return min(int64(prio), 1<<32-1)
+}
+
+// consts computes r's weighted job size, partition and QOS factors.
+func (p *Policy) consts(r *jobRec) {
+	c := &p.cfg
+	var js, partF, qos float64
 	if c.WeightJobSize > 0 {
 		js = p.jobSize(r)
 	}
@@ -37,15 +53,7 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 	if c.WeightQOS > 0 && p.qosMax > 0 {
 		qos = float64(c.QOS[r.qos]) / float64(p.qosMax)
 	}
-	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
-		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
-	}
-	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
-		js*float64(c.WeightJobSize) + partF*float64(c.WeightPartition) + qos*float64(c.WeightQOS)
-	if prio < 1 {
-		prio = 1
-	}
-	return min(int64(prio), 1<<32-1)
+	r.jsW, r.partW, r.qosW = js*float64(c.WeightJobSize), partF*float64(c.WeightPartition), qos*float64(c.WeightQOS)
 }
 
 // jobSize is the job-size factor without SMALL_RELATIVE_TO_TIME: the
@@ -91,6 +99,7 @@ func less(a, b *jobRec) int {
 func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
 	p.arrived = append(p.arrived, r)
+	p.consts(r)
 	r.prio = p.priority(r, now)
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)

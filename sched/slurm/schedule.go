@@ -137,6 +137,9 @@ func (p *Policy) sync(pass *sched.Pass) {
 	if len(p.mach.Nodes) == 0 && pass.MachineSize() != p.cpus {
 		// A Policy plugged into another simulator takes its machine.
 		p.nodes, p.cpus = pass.MachineSize(), pass.MachineSize()
+		for _, r := range p.queue {
+			p.consts(r) // the job size factor
+		}
 	}
 	if p.started && now < p.lastNow {
 		p.newSimulation()
@@ -442,8 +445,12 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			freeNow -= hold
 		}
 		reserved = true
-		if j := p.ptr(pass, r); j != nil {
-			_ = pass.Reserve(j, t)
+		// The simulator notes a reservation only when its time changes:
+		// one that did not is not told again, sparing the handle's look-up.
+		if t != r.res {
+			if j := p.ptr(pass, r); j != nil && pass.Reserve(j, t) == nil {
+				r.res = t
+			}
 		}
 	}
 	clear(p.perUsr)
@@ -484,7 +491,7 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 }
 
 // arm asks Run's simulator for a wake-up at the next time something is
-// due: a calculation while jobs wait or run; while jobs wait, a main
+// due while jobs wait: a calculation, a main
 // scheduler run asked or queued, and the next periodic run and backfill
 // check if they might start a job (something changed since the last that
 // ran, and some CPU is free, and some waiting job fitted it at the last
@@ -493,8 +500,12 @@ func (p *Policy) arm() {
 	if p.sim == nil || !p.started || len(p.jobs) == 0 {
 		return
 	}
-	t := p.nextCalc
+	// While no job waits, the calculations are left to the next event,
+	// which catches them up with their own times before it acts: they
+	// change no priority, only usage, and the same.
+	t := int64(never)
 	if len(p.jobs) > len(p.running) { // jobs wait
+		t = p.nextCalc
 		nextFull := p.lastFull + p.schedInt
 		if p.mainSoon {
 			t = min(t, p.lastMain+p.minInt)
@@ -517,14 +528,23 @@ func (p *Policy) arm() {
 		return
 	}
 	p.armed = t
-	p.sim.At(t, p.wake)
+	p.pending[t] = struct{}{}
+	if p.wakeFn == nil {
+		p.wakeFn = p.wake
+	}
+	p.sim.At(t, p.wakeFn)
 }
 
 // wake is Run's wake-up: the calculations due, then (the simulator runs a
-// pass after the wake-ups of an instant while jobs wait) the pass.
+// pass after the wake-ups of an instant while jobs wait) the pass. The
+// earliest wake-up still to come is then the earliest pending one: an
+// earlier arm left the later ones in the simulator's queue, and arm asks
+// for none at or after it.
 func (p *Policy) wake(now int64) {
-	if now >= p.armed {
-		p.armed = never
+	delete(p.pending, now)
+	p.armed = never
+	for t := range p.pending {
+		p.armed = min(p.armed, t)
 	}
 	p.catchUp(now)
 	if p.sim.Waiting() == 0 {
