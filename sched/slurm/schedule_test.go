@@ -474,3 +474,24 @@ func TestMainSchedulerTiming(t *testing.T) {
 		}
 	}
 }
+
+// TestBackfillGrid: backfill checks bf_interval (30 s) after its last
+// cycle and then every second until some job changed; while jobs wait
+// each cycle leaves work for the next, so cycles keep a 30-s grid from
+// slurmctld's start at 0. On 10 processors job 1 holds 9 from 3 to 2003
+// and job 2 (10) waits behind it. Job 3 (1 processor, 100 s), submitted
+// at 40, is started by the cycle at 60, not at its submission (the main
+// scheduler stops at job 2). After a quiet spell with nothing waiting, a
+// job is backfilled at the first check after its submission: at once.
+func TestBackfillGrid(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 9, 2000, 2000), mkJob(2, 1, 1, 10, 100, 100), mkJob(3, 40, 2, 1, 100, 100)}
+	res, _ := run(t, slurm.Config{}, sched.Config{MachineSize: 10}, jobs)
+	if s := starts(res); s[1] != 3 || s[3] != 60 || s[2] != 2003 {
+		t.Errorf("waiting: jobs 1, 3, 2 start at %d, %d, %d; want 3, 60, 2003", s[1], s[3], s[2])
+	}
+	jobs = []swf.Job{mkJob(1, 0, 1, 9, 2000, 2000), mkJob(2, 1000, 1, 10, 100, 100), mkJob(3, 1000, 2, 1, 100, 100)}
+	res, _ = run(t, slurm.Config{}, sched.Config{MachineSize: 10}, jobs)
+	if s := starts(res); s[1] != 3 || s[3] != 1000 || s[2] != 2003 {
+		t.Errorf("quiet: jobs 1, 3, 2 start at %d, %d, %d; want 3, 1000, 2003", s[1], s[3], s[2])
+	}
+}
