@@ -169,7 +169,7 @@ func (p *Policy) begin(now int64) {
 	p.lastSched, p.lastMain = p.lastFull, -1<<40
 	p.bfLast = floorTo(now, p.bfInt)
 	p.evAt, p.evLast = never, p.bfLast-1
-	p.mainPending, p.mainSoon, p.fullPending, p.bfWaiting, p.bfDirty = false, false, false, false, false
+	p.mainPending, p.mainSoon, p.fullPending, p.bfWaiting, p.bfDirty, p.fullAsked = false, false, false, false, false, false
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	} else {

@@ -44,6 +44,9 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	} else if p.mainPending || p.mainSoon {
 		p.mainPending, p.mainSoon = false, false
 		full := p.fullPending && now >= p.lastFull+p.schedInt
+		if full {
+			p.lastFull = now
+		}
 		p.mainRun(pass, full)
 	}
 	if !p.cfg.Builtin {
@@ -64,19 +67,17 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 		p.lastFull = g
 		p.lastSched = max(p.lastSched, g)
 		// Run wakes at the periodic run when it might start a job, so one
-		// passed over before now started nothing.
-		if g == now && (p.fullPending || p.mainPending) && now >= p.lastMain+p.minInt {
-			p.mainPending, p.mainSoon = false, false
-			p.mainRun(pass, true)
-			return
-		}
-		// Passed over: what is pending now came at now (Run would have
-		// woken for what came before), after the periodic run.
+		// passed over before now started nothing; what is pending now
+		// came at now (Run would have woken for what came before).
+		p.fullAsked = g == now && (p.fullPending || p.mainPending)
 	}
 	if now < p.lastMain+p.minInt {
 		return
 	}
 	switch {
+	case p.fullAsked:
+		p.fullAsked, p.mainPending, p.mainSoon = false, false, false
+		p.mainRun(pass, true)
 	case p.mainPending && now >= p.lastSched+p.batchDelay:
 		p.mainPending, p.mainSoon = false, false
 		p.lastSched = now
@@ -300,7 +301,7 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	p.sortQueue()
 	p.lastMain = now
 	if full {
-		p.lastFull, p.lastSched, p.fullPending = now, now, false
+		p.fullPending = false
 	}
 	var failed []int
 	allFailed := false
@@ -507,7 +508,7 @@ func (p *Policy) arm() {
 	if len(p.jobs) > len(p.running) { // jobs wait
 		t = p.nextCalc
 		nextFull := p.lastFull + p.schedInt
-		if p.mainSoon {
+		if p.mainSoon || p.fullAsked {
 			t = min(t, p.lastMain+p.minInt)
 		}
 		if p.mainPending {
