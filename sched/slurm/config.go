@@ -64,9 +64,27 @@ type Config struct {
 	// gives it in microseconds, default 2 µs, below this model's 1-second
 	// clock: 0 (and -1, Slurm's 0) is no minimum.
 	SchedMinInterval int64
+	// BatchSchedDelay is batch_sched_delay: submissions and ends (without
+	// an Epilog) only queue a main scheduler run, which slurmctld's
+	// background loop, checking once a second, makes once this long has
+	// passed since its last one (0: 3 s; -1: none, Slurm's 0).
+	BatchSchedDelay int64
+	// Epilog is slurm.conf naming an Epilog: a node then reports the end
+	// of a job after running it, and that report runs the main scheduler
+	// at once (the epilog taken to last no time). Without one the node is
+	// freed through the background loop (BatchSchedDelay).
+	Epilog bool
 	// OverTimeLimit is OverTimeLimit: how long past its time limit a job
 	// may run before it is killed (0: none).
 	OverTimeLimit int64
+	// EnforceLimits is AccountingStorageEnforce with limits (or safe, or
+	// all). Only then does Slurm 22.05 charge a job's usage since the
+	// last PriorityCalcPeriod run when the job ends (priority_g_job_end
+	// is called from the limits' accounting); otherwise usage is charged
+	// only by the runs a job is running at, each for the time since the
+	// previous run or its start, and a job that starts and ends between
+	// two runs is never charged.
+	EnforceLimits bool
 
 	// Partitions are the site's partitions (PartitionName lines). None is
 	// one partition over the whole machine. A job's partition is its SWF

@@ -17,14 +17,20 @@
 // What it does, as Slurm's source does it: priorities are computed at
 // submission and every PriorityCalcPeriod (the sum of weight × factor in
 // Slurm's order, truncated, at least 1); usage is the CPU-seconds of
-// running jobs, added every period and at each end and decayed by
+// running jobs, added every period (and at each end only when
+// AccountingStorageEnforce has limits) and decayed by
 // PriorityDecayHalfLife; pending jobs go by partition PriorityTier, then
-// priority, then submission, then job ID. The main scheduler runs at
-// submissions and ends (sched_min_interval apart, 100 jobs deep) and
-// every sched_interval (the whole queue): it starts jobs in that order
-// while they fit, and a job that does not fit stops its partition, and
-// every partition sharing a node with it. A backfill cycle every
-// bf_interval, when something changed, plans up to bf_max_job_test jobs
+// priority, then submission, then job ID. slurmctld is taken to start at
+// simulated time 0, its threads ticking on grids from there. The main
+// scheduler runs every sched_interval over the whole queue, and 100 jobs
+// deep for the runs that submissions and ends queue, which its
+// background loop makes batch_sched_delay after its last run (an end
+// with an Epilog runs it at once; sched_min_interval apart in any case):
+// it starts jobs in that order while they fit, and a job that does not
+// fit stops its partition, and every partition sharing a node with it.
+// Backfill checks bf_interval after its last cycle and then every second
+// until some job changed, so cycles keep a bf_interval grid while jobs
+// wait; a cycle plans up to bf_max_job_test jobs
 // (bf_max_job_user each) in that order at their earliest start with
 // their time limits as run times: a job that fits now without touching an
 // earlier job's plan starts; a later one, within bf_window, holds whole
@@ -35,7 +41,7 @@
 // sched.Scheduler for other simulators (its doc says what changes).
 //
 // Cost: on SDSC-BLUE (243k jobs, 1,152 processors) with age, fair share
-// and job size weighted, Run takes about 10× plain EASY's time on the
+// and job size weighted, Run takes about 7.6× plain EASY's time on the
 // same jobs (BenchmarkBlueSlurm; the figures are beside it), above the
 // issue's goal of 5×: most of it is backfill planning and the priority
 // calculations.
@@ -65,9 +71,13 @@
 //   - Classic fair share: Slurm adds each running job's usage and
 //     recomputes the priorities job by job in one pass; the model adds
 //     all usage first. Factors differ slightly within a period.
-//   - Time: scheduling takes no time; bf_continue, bf_yield_interval,
-//     bf_max_time, batch_sched_delay, prolog, epilog, node boot and
-//     CompleteWait have no effect; Slurm starts jobs seconds later.
+//   - Time: scheduling takes no time and the clock counts whole seconds:
+//     slurmctld's background loop is taken to check at the end of each
+//     second, so a run queued in a second may be made in it (Slurm's
+//     loop ticks at some phase of the second: half the time a second
+//     later). Epilogs and prologs take no time; bf_continue,
+//     bf_yield_interval, bf_max_time, node boot and CompleteWait have no
+//     effect.
 //     Slurm's backfill also refuses a job whose end second meets a
 //     reservation's first; here windows are half-open.
 //   - EnforcePartLimits: limits are enforced at submission (ALL); with

@@ -11,7 +11,9 @@ import (
 
 // A site that weighs fair share over age: user 2 has used the machine
 // (job 1), so of the two jobs waiting behind job 1, user 1's starts
-// first although user 2's was submitted earlier.
+// first although user 2's was submitted earlier. Jobs start when
+// slurmctld's background loop runs the main scheduler: job 1 at 3,
+// batch_sched_delay after slurmctld's start at 0.
 func Example() {
 	site := slurm.Config{WeightFairshare: 10000, WeightAge: 1000, CalcPeriod: 60}
 	p, err := slurm.New(site, sched.Config{MachineSize: 4})
@@ -38,7 +40,7 @@ func Example() {
 		fmt.Printf("job %d starts at %d\n", r.Job.ID, r.Start)
 	}
 	// Output:
-	// job 1 starts at 0
-	// job 2 starts at 4200
-	// job 3 starts at 3600
+	// job 1 starts at 3
+	// job 2 starts at 4203
+	// job 3 starts at 3603
 }

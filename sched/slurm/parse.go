@@ -29,7 +29,9 @@ const (
 // PriorityFavorSmall, PriorityFlags), the scheduler (SchedulerType and
 // SchedulerParameters' bf_interval, bf_window, bf_resolution,
 // bf_max_job_test, bf_max_job_user, bf_continue, sched_interval,
-// sched_min_interval), OverTimeLimit and the PartitionName lines (Nodes,
+// sched_min_interval, batch_sched_delay), OverTimeLimit,
+// AccountingStorageEnforce (whether it enforces limits), Epilog (whether
+// there is one) and the PartitionName lines (Nodes,
 // MaxTime, DefaultTime, MaxNodes, PriorityJobFactor, PriorityTier and
 // their old alias Priority, Default; PartitionName=DEFAULT sets the
 // defaults of the lines after it; a NodeSet line with Nodes= names a set
@@ -311,6 +313,28 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			return err
 		}
 		c.OverTimeLimit = n * 60
+	case "accountingstorageenforce":
+		return confEnforce(v, &c.EnforceLimits)
+	case "epilog":
+		c.Epilog = strings.TrimSpace(v) != ""
+	}
+	return nil
+}
+
+// confEnforce reads AccountingStorageEnforce as Slurm does
+// (_validate_accounting_storage_enforce): a comma-separated list in any
+// case; limits, 2, safe and all enforce limits; an unknown word is an
+// error (slurmctld refuses the file).
+func confEnforce(v string, limits *bool) error {
+	*limits = false
+	for f := range strings.SplitSeq(v, ",") {
+		switch strings.ToLower(strings.TrimSpace(f)) {
+		case "limits", "2", "safe", "all":
+			*limits = true
+		case "", "associations", "1", "wckeys", "qos", "nojobs", "nosteps":
+		default:
+			return fmt.Errorf("unknown value %q", confClip(f))
+		}
 	}
 	return nil
 }
@@ -323,6 +347,7 @@ var confTopKeys = map[string]bool{
 	"prioritymaxage": true, "prioritydecayhalflife": true, "prioritycalcperiod": true,
 	"priorityfavorsmall": true, "priorityflags": true, "prioritytype": true,
 	"schedulertype": true, "schedulerparameters": true, "overtimelimit": true,
+	"accountingstorageenforce": true, "epilog": true,
 }
 
 // schedParams reads SchedulerParameters, a comma-separated list of
@@ -332,7 +357,7 @@ func (p *confParser) schedParams(v string, num int) error {
 	c := &p.c
 	c.BackfillInterval, c.BackfillWindow, c.BackfillResolution = 0, 0, 0
 	c.BackfillMaxJobTest, c.BackfillMaxJobUser, c.BackfillContinue = 0, 0, false
-	c.SchedInterval, c.SchedMinInterval = 0, 0
+	c.SchedInterval, c.SchedMinInterval, c.BatchSchedDelay = 0, 0, 0
 	bfOff := false
 	for opt := range strings.SplitSeq(v, ",") {
 		opt = strings.TrimSpace(opt)
@@ -374,6 +399,11 @@ func (p *confParser) schedParams(v string, num int) error {
 			need(0, math.MaxInt32, &c.SchedInterval)
 			if err == nil && c.SchedInterval == 0 {
 				err = errors.New("0 is not modelled (it stops the periodic main scheduler)")
+			}
+		case "batch_sched_delay":
+			need(0, math.MaxInt32, &c.BatchSchedDelay)
+			if err == nil && c.BatchSchedDelay == 0 {
+				c.BatchSchedDelay = -1
 			}
 		case "sched_min_interval":
 			var us int64

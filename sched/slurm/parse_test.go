@@ -36,6 +36,7 @@ func TestParseConfSite(t *testing.T) {
 		BackfillInterval: 45, BackfillWindow: 2880 * 60, BackfillResolution: 120, BackfillMaxJobTest: 1000,
 		BackfillMaxJobUser: 20, BackfillContinue: true, SchedInterval: 30, SchedMinInterval: 2,
 		OverTimeLimit: 120,
+		EnforceLimits: true, // associations,limits,qos
 		Partitions: []Partition{
 			{Name: "debug", Nodes: nodes("cn", 1, 4, 3), MaxTime: 1800, DefaultTime: 600, MaxNodes: 2,
 				PriorityJobFactor: 10, PriorityTier: 1},
@@ -76,7 +77,7 @@ func TestParseConfSite(t *testing.T) {
 		}
 	}
 	for _, s := range ignored {
-		for _, used := range []string{"PriorityWeightAge", "bf_continue", "bf_window", "MaxTime", "PartitionName Nodes", "OverTimeLimit", "State=UP"} {
+		for _, used := range []string{"PriorityWeightAge", "bf_continue", "bf_window", "MaxTime", "PartitionName Nodes", "OverTimeLimit", "State=UP", "AccountingStorageEnforce"} {
 			if strings.Contains(s, used+" ") || strings.Contains(s, used+"=") {
 				t.Errorf("used key reported: %q", s)
 			}
@@ -93,6 +94,11 @@ func TestParseConfSyntax(t *testing.T) {
 		{"several pairs on a line", "PriorityWeightAge=1 PriorityWeightJobSize=2\tPriorityFavorSmall=YES",
 			func(c Config) bool { return c.WeightAge == 1 && c.WeightJobSize == 2 && c.FavorSmall }},
 		{"last value wins", "PriorityWeightAge=1\nPriorityWeightAge=3", func(c Config) bool { return c.WeightAge == 3 }},
+		{"enforce associations only", "AccountingStorageEnforce=associations,qos", func(c Config) bool { return !c.EnforceLimits }},
+		{"enforce safe", "AccountingStorageEnforce=Associations,SAFE", func(c Config) bool { return c.EnforceLimits }},
+		{"batch_sched_delay", "SchedulerParameters=batch_sched_delay=7", func(c Config) bool { return c.BatchSchedDelay == 7 }},
+		{"batch_sched_delay 0", "SchedulerParameters=batch_sched_delay=0", func(c Config) bool { return c.BatchSchedDelay == -1 }},
+		{"an Epilog", "Epilog=/etc/slurm/epilog.sh", func(c Config) bool { return c.Epilog }},
 		{"continuation", "PriorityWeightAge=1 \\\nPriorityWeightQOS=2", func(c Config) bool { return c.WeightAge == 1 && c.WeightQOS == 2 }},
 		{"escaped #", `PartitionName=a\#b Nodes=n1`, func(c Config) bool { return c.Partitions[0].Name == "a#b" }},
 		{"comment after value", "PriorityWeightAge=5#x=1", func(c Config) bool { return c.WeightAge == 5 }},
@@ -175,6 +181,7 @@ func TestParseConfErrors(t *testing.T) {
 		{"SchedulerParameters=bf_interval=0", "bf_interval"},
 		{"SchedulerParameters=bf_window", "needs a value"},
 		{"PriorityCalcPeriod=0", "at least 1 minute"},
+		{"AccountingStorageEnforce=associations,limitz", "line 1: AccountingStorageEnforce: unknown value \"limitz\""},
 		{"PriorityMaxAge=UNLIMITED", "not modelled"},
 		{"PriorityMaxAge=99999999999-0", "over"},
 		{"PriorityMaxAge=1234567890123", "not a Slurm time"},

@@ -43,20 +43,38 @@ type Policy struct {
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
 
-	// The clocks. started: t0 is set (the first job seen). Calculations
-	// run at t0 + k·CalcPeriod; lastRan is the last one (g_last_ran).
-	started                   bool
-	t0, nextCalc, lastRan     int64
-	lastMain, lastFull        int64
-	mainPending, fullPending  bool
-	nextBF                    int64
-	bfDirty                   bool
+	// The clocks. slurmctld is taken to start at simulated time 0, so
+	// its periodic threads tick on grids from 0: calculations at
+	// k·CalcPeriod (lastRan is the last one, g_last_ran), periodic main
+	// scheduler runs at k·SchedInterval. started: the first job was seen.
+	started           bool
+	nextCalc, lastRan int64
+	// The main scheduler: lastMain is its last run of any kind
+	// (sched_min_interval), lastSched the background loop's last run
+	// (batch_sched_delay), lastFull the last periodic run. mainPending: a
+	// run is queued for the background loop (queue_job_scheduler);
+	// mainSoon: one is asked at once (schedule(), an end with an Epilog);
+	// fullPending: something changed since the last periodic run.
+	lastMain, lastSched, lastFull int64
+	mainPending, mainSoon         bool
+	fullAsked                     bool // a periodic run waits for sched_min_interval
+	fullPending                   bool
+	// Backfill: bfLast is the last cycle (run, or passed over because it
+	// could start nothing), evAt the first event (last_job_update) at or
+	// after it (never: none) and evLast the latest; bfWaiting: jobs waited
+	// after the last pass; bfDirty: something that may let a job start
+	// changed since the last cycle that ran.
+	bfLast, evAt, evLast      int64
+	bfWaiting, bfDirty        bool
 	noFit                     bool  // the last cycle found no waiting job fits in the free CPUs
 	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
-	observed                  bool  // Run's observer reports submissions and ends
+	batchDelay                int64
+	observed                  bool // Run's observer reports submissions and ends
 	lastNow                   int64
 	sim                       *sched.Sim
-	armed                     int64 // the earliest wake-up still to come (Run)
+	armed                     int64              // the earliest wake-up still to come (Run)
+	pending                   map[int64]struct{} // the times of the wake-ups still to come
+	wakeFn                    func(int64)        // wake, as one func value
 	decayF                    float64
 	powDt                     int64 // pow is decayF^powDt
 	pow                       float64
@@ -84,6 +102,8 @@ type jobRec struct {
 	cpus, minNodes   int64
 	limit            int64 // the time limit, seconds
 	prio             int64
+	jsW, partW, qosW float64 // weighted job size, partition and QOS factors
+	res              int64   // the reservation last told the simulator (-1: none)
 	tier             int64
 	held             string // why no partition can run it ("" if it can)
 	running          bool
@@ -123,7 +143,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
-		perUsr: map[int64]int64{}, armed: never}
+		perUsr: map[int64]int64{}, armed: never, pending: map[int64]struct{}{}}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count
@@ -166,6 +186,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	p.bfTest = or(site.BackfillMaxJobTest, 500)
 	p.schedInt = or(site.SchedInterval, 60)
 	p.minInt = max(site.SchedMinInterval, 0)
+	p.batchDelay = max(or(site.BatchSchedDelay, 3), 0)
 	switch hl := site.DecayHalfLife; {
 	case hl == 0:
 		p.decayF = 1 - 0.693/float64(7*24*3600)
@@ -217,7 +238,7 @@ func name(m map[int64]string, v int64) string {
 // it. limit ≤ 0 means none given (the partition's DefaultTime or MaxTime
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
-	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1)}
+	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
 	if len(p.mach.Nodes) == 0 {
 		r.minNodes = max(size, 1) // one pool: a node per processor
 	}

@@ -9,10 +9,11 @@ import (
 // priority is _get_priority_internal for a job with one partition: the
 // weighted factors summed in Slurm's order as float64 (age, assoc, fair
 // share, job size, partition, QOS), at least 1 (0 is for held jobs),
-// truncated to an integer and capped at 2^32−1.
+// truncated to an integer and capped at 2^32−1. The job size, partition
+// and QOS terms never change for a job: consts computed them.
 func (p *Policy) priority(r *jobRec, now int64) int64 {
 	c := &p.cfg
-	var age, assocF, fs, js, partF, qos float64
+	var age, assocF, fs float64
 	if c.WeightAge > 0 {
 		diff := max(now-r.submit, 0)
 		if diff < p.maxAge {
@@ -28,6 +29,21 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
+	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
+		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
+	}
+	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
+		r.jsW + r.partW + r.qosW
+	if prio < 1 {
+		prio = 1
+	}
+	return min(int64(prio), 1<<32-1)
+}
+
+// consts computes r's weighted job size, partition and QOS factors.
+func (p *Policy) consts(r *jobRec) {
+	c := &p.cfg
+	var js, partF, qos float64
 	if c.WeightJobSize > 0 {
 		js = p.jobSize(r)
 	}
@@ -37,15 +53,7 @@ func (p *Policy) priority(r *jobRec, now int64) int64 {
 	if c.WeightQOS > 0 && p.qosMax > 0 {
 		qos = float64(c.QOS[r.qos]) / float64(p.qosMax)
 	}
-	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
-		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
-	}
-	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
-		js*float64(c.WeightJobSize) + partF*float64(c.WeightPartition) + qos*float64(c.WeightQOS)
-	if prio < 1 {
-		prio = 1
-	}
-	return min(int64(prio), 1<<32-1)
+	r.jsW, r.partW, r.qosW = js*float64(c.WeightJobSize), partF*float64(c.WeightPartition), qos*float64(c.WeightQOS)
 }
 
 // jobSize is the job-size factor without SMALL_RELATIVE_TO_TIME: the
@@ -91,6 +99,7 @@ func less(a, b *jobRec) int {
 func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
 	p.arrived = append(p.arrived, r)
+	p.consts(r)
 	r.prio = p.priority(r, now)
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)
@@ -98,14 +107,31 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 	} else {
 		p.queue = append(p.queue, r)
 	}
-	p.changed()
+	p.changed(now, true)
 }
 
-// changed notes that the queue or the machine changed: the main
-// scheduler should run, and the next backfill cycle has work.
-func (p *Policy) changed() {
-	p.mainPending, p.fullPending, p.bfDirty = true, true, true
+// changed notes at now that the queue or the machine changed: a
+// submission or an end (queued) queues a main scheduler run for the
+// background loop (an end with an Epilog asks one at once); the next
+// periodic run and backfill cycle have work.
+func (p *Policy) changed(now int64, queued bool) {
+	if queued {
+		p.mainPending = true
+	} else {
+		p.mainSoon = true
+	}
+	p.fullPending, p.bfDirty = true, true
 	p.noFit = false
+	p.event(now)
+}
+
+// event notes a change of a job at now (Slurm's last_job_update), which
+// gives the next backfill check work.
+func (p *Policy) event(now int64) {
+	if p.evAt == never {
+		p.evAt = now
+	}
+	p.evLast = now
 }
 
 // sortQueue sorts the queue if it needs it, dropping the jobs that left
@@ -134,10 +160,16 @@ func (p *Policy) begin(now int64) {
 		return
 	}
 	p.started = true
-	p.t0, p.lastRan = now, now
-	p.nextCalc = now + p.calcPeriod
-	p.lastMain, p.lastFull = now-p.schedInt, now
-	p.nextBF = now + p.bfInt
+	// slurmctld started at time 0: its threads tick on grids from 0 (the
+	// background loop's last periodic run is its last multiple of
+	// SchedInterval, at 0 its start); the usage read is that of now.
+	p.lastRan = now
+	p.nextCalc = floorTo(now, p.calcPeriod) + p.calcPeriod
+	p.lastFull = floorTo(now, p.schedInt)
+	p.lastSched, p.lastMain = p.lastFull, -1<<40
+	p.bfLast = floorTo(now, p.bfInt)
+	p.evAt, p.evLast = never, p.bfLast-1
+	p.mainPending, p.mainSoon, p.fullPending, p.bfWaiting, p.bfDirty, p.fullAsked = false, false, false, false, false, false
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	} else {
@@ -210,10 +242,20 @@ func (p *Policy) calc(t int64) {
 		// A new order matters to the main scheduler and backfill only if
 		// some job fits in the free CPUs; until a job ends or arrives,
 		// none does if none did at the last cycle.
-		if !p.noFit {
-			p.changed()
-		}
+		// It queues no main scheduler run (the decay thread asks none);
+		// the periodic run and backfill see it.
+		p.fullPending, p.bfDirty = true, true
+		p.event(t)
 	}
+}
+
+// floorTo is the last multiple of step at or before t.
+func floorTo(t, step int64) int64 {
+	f := t / step * step
+	if f > t {
+		f -= step
+	}
+	return f
 }
 
 // accrue adds job r's usage from the last calculation (or its start) to
@@ -233,8 +275,9 @@ func (p *Policy) use(r *jobRec, end int64) float64 {
 	return float64(dt) * p.pow * float64(r.cpus)
 }
 
-// ended records that job id ended (or was cancelled) at now: a running
-// job adds its last usage (priority_p_job_end).
+// ended records that job id ended (or was cancelled) at now: with
+// EnforceLimits a running job adds its usage since the last calculation
+// (priority_p_job_end).
 func (p *Policy) ended(id, now int64) {
 	r, ok := p.jobs[id]
 	if !ok {
@@ -249,9 +292,17 @@ func (p *Policy) ended(id, now int64) {
 	delete(p.jobs, id)
 	r.gone, r.ptr = true, nil
 	if r.running {
-		if p.cfg.ClassicFairshare {
+		switch {
+		case !p.cfg.EnforceLimits:
+			// Slurm charges a job at its end only when limits are
+			// enforced: its usage since the last calculation is lost.
+		case p.cfg.ClassicFairshare:
 			p.accrue(r, now)
-		} else if u := p.use(r, now); u > 0 {
+		default:
+			u := p.use(r, now)
+			if u <= 0 {
+				break
+			}
 			// Fair Tree reads usage only at calculations: the usage of
 			// an end waits for the next one, so that the ranks read
 			// until then are those of the last calculation.
@@ -262,7 +313,7 @@ func (p *Policy) ended(id, now int64) {
 			p.running[k].idx = k
 		}
 	}
-	p.changed()
+	p.changed(now, !r.running || !p.cfg.Epilog)
 }
 
 // pendingUse is the last usage of a job that ended, for the next

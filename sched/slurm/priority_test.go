@@ -262,3 +262,28 @@ func TestFairTreeAccountTie(t *testing.T) {
 		}
 	}
 }
+
+// TestChargeAtEnd: Slurm 22.05 charges a job's usage when it ends only
+// when AccountingStorageEnforce has limits; otherwise only the
+// PriorityCalcPeriod runs charge the jobs running then. User 1's job runs
+// 0–20, between the runs at 0 and 100; user 3's holds the processor from
+// 30. At 150 users 1 and 2 are equal without EnforceLimits (user 1 was
+// never charged) and user 1 is below user 2 with it.
+func TestChargeAtEnd(t *testing.T) {
+	jobs := []swf.Job{
+		mkJob(1, 0, 1, 1, 20, 20),
+		mkJob(2, 30, 3, 1, 1000, 1000), // holds the processor
+		mkJob(3, 150, 1, 1, 1, 1), mkJob(4, 150, 2, 1, 1, 1),
+	}
+	for _, limits := range []bool{false, true} {
+		for _, classic := range []bool{false, true} {
+			site := slurm.Config{WeightFairshare: 1000000, DecayHalfLife: 1000, CalcPeriod: 100,
+				ClassicFairshare: classic, EnforceLimits: limits}
+			got := probe(t, site, sched.Config{MachineSize: 1}, jobs, map[int64][]int64{4: {3, 4}})
+			p1, p2 := got[[2]int64{4, 3}], got[[2]int64{4, 4}]
+			if limits && p1 >= p2 || !limits && p1 != p2 {
+				t.Errorf("EnforceLimits %v, classic %v: user 1 %d, user 2 %d", limits, classic, p1, p2)
+			}
+		}
+	}
+}

@@ -9,11 +9,18 @@ import (
 )
 
 // Schedule implements sched.Scheduler: at each pass it catches up the
-// PriorityCalcPeriod calculations due, runs the main scheduler when a
-// submission or an end asked for it (no sooner than SchedMinInterval
-// after its last run) or SchedInterval has passed, and a backfill cycle
-// when BackfillInterval has passed and something changed since the last
-// one.
+// PriorityCalcPeriod calculations due, runs the main scheduler when it is
+// due, and a backfill cycle when one is due. Under Run the times are
+// slurmctld's: its background loop checks once a second and runs the
+// main scheduler every SchedInterval over the whole queue, and for the
+// runs submissions and ends queued once BatchSchedDelay has passed since
+// its last run (an end with an Epilog runs it at once); backfill checks
+// BackfillInterval after its last cycle, then every second until some job
+// changed since, and a cycle while jobs wait leaves work for the next, so
+// cycles keep a grid of BackfillInterval while jobs wait. A cycle or
+// periodic run that could start nothing (nothing changed since the last
+// that ran, or no waiting job fits in the free CPUs) is passed over
+// without work, its time kept.
 //
 // Used as a plain sched.Scheduler (inside sched/forecast, say), without
 // Run's wake-ups, passes happen only at submissions and ends: the
@@ -32,16 +39,95 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 		return
 	}
 	p.catchUp(now)
-	main := p.mainPending && (!p.observed || now >= p.lastMain+p.minInt)
-	full := p.fullPending && now >= p.lastFull+p.schedInt
-	if main || full {
+	if p.observed {
+		p.mainDue(pass, now)
+	} else if p.mainPending || p.mainSoon {
+		p.mainPending, p.mainSoon = false, false
+		full := p.fullPending && now >= p.lastFull+p.schedInt
+		if full {
+			p.lastFull = now
+		}
 		p.mainRun(pass, full)
 	}
-	if !p.cfg.Builtin && p.bfDirty && now >= p.nextBF {
-		p.backfill(pass)
+	if !p.cfg.Builtin {
+		p.backfillDue(pass, now)
 	}
 	p.freeAfter = pass.Free()
+	p.bfWaiting = len(p.jobs) > len(p.running)
 	p.arm()
+}
+
+// mainDue runs the main scheduler if it is due at now (Run): the periodic
+// run on its grid, else a queued run once BatchSchedDelay has passed
+// since the background loop's last, or one asked at once; none sooner
+// than SchedMinInterval after the last. A periodic run with nothing
+// changed since the last is passed over: it would start nothing.
+func (p *Policy) mainDue(pass *sched.Pass, now int64) {
+	if g := floorTo(now, p.schedInt); g > p.lastFull {
+		p.lastFull = g
+		p.lastSched = max(p.lastSched, g)
+		// Run wakes at the periodic run when it might start a job, so one
+		// passed over before now started nothing; what is pending now
+		// came at now (Run would have woken for what came before).
+		p.fullAsked = g == now && (p.fullPending || p.mainPending)
+	}
+	if now < p.lastMain+p.minInt {
+		return
+	}
+	switch {
+	case p.fullAsked:
+		p.fullAsked, p.mainPending, p.mainSoon = false, false, false
+		p.mainRun(pass, true)
+	case p.mainPending && now >= p.lastSched+p.batchDelay:
+		p.mainPending, p.mainSoon = false, false
+		p.lastSched = now
+		p.mainRun(pass, false)
+	case p.mainSoon:
+		p.mainSoon = false
+		p.mainRun(pass, false)
+	}
+}
+
+// backfillDue runs a backfill cycle if one is due at now. The checks
+// come BackfillInterval after the last cycle, then every second: the
+// first check with work (jobs waiting since the last pass, or an event
+// since the last cycle) makes a cycle. Under Run, cycles that fall between
+// passes are passed over (Run wakes for those that might start a job),
+// keeping their times; without Run the first pass at or after a check
+// with work runs the cycle.
+func (p *Policy) backfillDue(pass *sched.Pass, now int64) {
+	for {
+		due := p.bfLast + p.bfInt
+		if due > now {
+			return
+		}
+		t := int64(never)
+		if p.bfWaiting {
+			t = due
+		}
+		if p.evAt != never {
+			t = min(t, max(due, p.evAt))
+		}
+		if t > now {
+			return
+		}
+		if t == now || !p.observed {
+			p.bfLast = now
+			if p.bfDirty {
+				p.backfill(pass)
+			}
+			p.evAt = never
+			if p.evLast >= now {
+				p.evAt = now
+			}
+			return
+		}
+		p.bfLast = t
+		p.evAt = never
+		if p.evLast > t {
+			p.evAt = p.evLast
+		}
+	}
 }
 
 // sync finds, without Run's observer, the jobs that arrived and the jobs
@@ -52,6 +138,9 @@ func (p *Policy) sync(pass *sched.Pass) {
 	if len(p.mach.Nodes) == 0 && pass.MachineSize() != p.cpus {
 		// A Policy plugged into another simulator takes its machine.
 		p.nodes, p.cpus = pass.MachineSize(), pass.MachineSize()
+		for _, r := range p.queue {
+			p.consts(r) // the job size factor
+		}
 	}
 	if p.started && now < p.lastNow {
 		p.newSimulation()
@@ -210,9 +299,9 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	now := pass.Now()
 	p.sortQueue()
-	p.lastMain, p.mainPending = now, false
+	p.lastMain = now
 	if full {
-		p.lastFull, p.fullPending = now, false
+		p.fullPending = false
 	}
 	var failed []int
 	allFailed := false
@@ -278,7 +367,6 @@ func (p *Policy) overlap(a, b int) bool {
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
-	p.nextBF = now + p.bfInt
 	if pass.Free() <= 0 { // nothing can start: see least below
 		p.noFit = true
 		return
@@ -358,8 +446,12 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			freeNow -= hold
 		}
 		reserved = true
-		if j := p.ptr(pass, r); j != nil {
-			_ = pass.Reserve(j, t)
+		// The simulator notes a reservation only when its time changes:
+		// one that did not is not told again, sparing the handle's look-up.
+		if t != r.res {
+			if j := p.ptr(pass, r); j != nil && pass.Reserve(j, t) == nil {
+				r.res = t
+			}
 		}
 	}
 	clear(p.perUsr)
@@ -394,28 +486,41 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	}
 	// Neither the main scheduler nor backfill is asked to run again by
 	// their own starts: the events that let a job start asked already,
-	// and a cycle plans around the jobs it starts.
+	// and a cycle plans around the jobs it starts. A start is an event
+	// for the backfill checks (last_job_update).
+	p.event(now)
 }
 
 // arm asks Run's simulator for a wake-up at the next time something is
-// due: a calculation while jobs wait or run, a delayed main scheduler
-// run, a periodic one, a backfill cycle with work.
+// due while jobs wait: a calculation, a main
+// scheduler run asked or queued, and the next periodic run and backfill
+// check if they might start a job (something changed since the last that
+// ran, and some CPU is free, and some waiting job fitted it at the last
+// cycle).
 func (p *Policy) arm() {
 	if p.sim == nil || !p.started || len(p.jobs) == 0 {
 		return
 	}
-	t := p.nextCalc
+	// While no job waits, the calculations are left to the next event,
+	// which catches them up with their own times before it acts: they
+	// change no priority, only usage, and the same.
+	t := int64(never)
 	if len(p.jobs) > len(p.running) { // jobs wait
-		if p.mainPending {
+		t = p.nextCalc
+		nextFull := p.lastFull + p.schedInt
+		if p.mainSoon || p.fullAsked {
 			t = min(t, p.lastMain+p.minInt)
 		}
-		if p.fullPending {
-			t = min(t, p.lastFull+p.schedInt)
+		if p.mainPending {
+			t = min(t, max(p.lastSched+p.batchDelay, p.lastMain+p.minInt), max(nextFull, p.lastMain+p.minInt))
 		}
-		// A cycle with no CPU free does nothing: none is armed until a
-		// job ends.
-		if p.bfDirty && !p.cfg.Builtin && p.freeAfter != 0 {
-			t = min(t, p.nextBF)
+		mayFit := p.freeAfter != 0 && !p.noFit
+		if p.fullPending && mayFit {
+			t = min(t, max(nextFull, p.lastMain+p.minInt))
+		}
+		if p.bfDirty && mayFit && !p.cfg.Builtin {
+			// The first check with work: jobs wait, so the next.
+			t = min(t, p.bfLast+p.bfInt)
 		}
 	}
 	// What is due now was done by the pass of now, or is left to it.
@@ -424,14 +529,23 @@ func (p *Policy) arm() {
 		return
 	}
 	p.armed = t
-	p.sim.At(t, p.wake)
+	p.pending[t] = struct{}{}
+	if p.wakeFn == nil {
+		p.wakeFn = p.wake
+	}
+	p.sim.At(t, p.wakeFn)
 }
 
 // wake is Run's wake-up: the calculations due, then (the simulator runs a
-// pass after the wake-ups of an instant while jobs wait) the pass.
+// pass after the wake-ups of an instant while jobs wait) the pass. The
+// earliest wake-up still to come is then the earliest pending one: an
+// earlier arm left the later ones in the simulator's queue, and arm asks
+// for none at or after it.
 func (p *Policy) wake(now int64) {
-	if now >= p.armed {
-		p.armed = never
+	delete(p.pending, now)
+	p.armed = never
+	for t := range p.pending {
+		p.armed = min(p.armed, t)
 	}
 	p.catchUp(now)
 	if p.sim.Waiting() == 0 {

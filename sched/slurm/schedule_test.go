@@ -37,7 +37,10 @@ func starts(res *sched.Result) map[int64]int64 {
 	return m
 }
 
-// TestMainStopsPartition: on 10 processors, job 1 holds 6 until 1000;
+// TestMainStopsPartition: on 10 processors, job 1 holds 6 from 3 (the
+// main scheduler's first run: slurmctld starts at 0 and its background
+// loop waits batch_sched_delay, 3 s) until 1003, when its end queues a
+// run that starts jobs at once (the last was the periodic one at 960);
 // job 2 (8 processors) cannot start, so its partition fails and job 3 (2
 // processors, lower priority, same partition) does not start with
 // sched/builtin although it fits. A job of a partition over other nodes
@@ -61,28 +64,31 @@ func TestMainStopsPartition(t *testing.T) {
 	jobs[3].Queue, jobs[4].Queue = 2, 3
 	res, _ := run(t, site, sched.Config{MachineSize: 10}, jobs)
 	s := starts(res)
-	if s[2] != 1000 || s[3] != 1000 {
-		t.Errorf("jobs 2, 3 start at %d, %d; want 1000, 1000 (job 3 blocked behind job 2 in its partition)", s[2], s[3])
+	if s[2] != 1003 || s[3] != 1003 {
+		t.Errorf("jobs 2, 3 start at %d, %d; want 1003, 1003 (job 3 blocked behind job 2 in its partition)", s[2], s[3])
 	}
 	if s[4] != 30 {
 		t.Errorf("job 4 (partition over other nodes) starts at %d, want 30", s[4])
 	}
-	if s[5] != 1100 {
-		t.Errorf("job 5 (partition over the failed one's nodes) starts at %d, want 1100", s[5])
+	if s[5] != 1103 {
+		t.Errorf("job 5 (partition over the failed one's nodes) starts at %d, want 1103", s[5])
 	}
 
 	// With backfill, job 3 ends (at 20+100+cycle) before job 2's
-	// reservation at 1000, so a backfill cycle starts it; it must not
-	// start before the first cycle after its submission.
+	// reservation at 1003, so a backfill cycle starts it; it must not
+	// start before the first cycle after its submission (cycles every
+	// bf_interval, 30 s, from slurmctld's start at 0).
 	site.Builtin = false
 	res, _ = run(t, site, sched.Config{MachineSize: 10}, jobs)
 	s = starts(res)
-	if s[3] != 30 || s[2] != 1000 {
-		t.Errorf("with backfill jobs 2, 3 start at %d, %d; want 1000, 30 (the cycle at 30)", s[2], s[3])
+	if s[3] != 30 || s[2] != 1003 {
+		t.Errorf("with backfill jobs 2, 3 start at %d, %d; want 1003, 30 (the cycle at 30)", s[2], s[3])
 	}
 }
 
-// TestBackfillMaxJobTest: job 1 holds 9 of 10 processors until 1000;
+// TestBackfillMaxJobTest: job 1 holds 9 of 10 processors from 3 (the
+// main scheduler's first run, batch_sched_delay after slurmctld's start)
+// until 1003;
 // jobs 2 and 3 need 10 and cannot start; job 4 (1 processor, 100 s) fits
 // before any of their reservations. bf_max_job_test 2 never reaches it
 // while jobs 2 and 3 wait; 3 does at the first cycle. bf_max_job_user 1
@@ -98,7 +104,7 @@ func TestBackfillMaxJobTest(t *testing.T) {
 	for _, c := range []struct {
 		test, user int64
 		want       int64
-	}{{2, 0, 1200}, {3, 0, 30}, {0, 1, 30}, {2, 1, 30}} {
+	}{{2, 0, 1203}, {3, 0, 30}, {0, 1, 30}, {2, 1, 30}} {
 		res, _ := run(t, slurm.Config{BackfillMaxJobTest: c.test, BackfillMaxJobUser: c.user}, m, jobs)
 		if got := starts(res)[4]; got != c.want {
 			t.Errorf("bf_max_job_test %d, bf_max_job_user %d: job 4 starts at %d, want %d", c.test, c.user, got, c.want)
@@ -112,7 +118,7 @@ func TestBackfillMaxJobTest(t *testing.T) {
 func TestZeroWeightsFIFO(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		jobs := drawJobs(rt, 16)
-		p, err := slurm.New(slurm.Config{Builtin: true}, sched.Config{MachineSize: 16})
+		p, err := slurm.New(slurm.Config{Builtin: true, BatchSchedDelay: -1}, sched.Config{MachineSize: 16})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -207,7 +213,8 @@ func TestUnrunnable(t *testing.T) {
 	if u["time limit above the partition's MaxTime"] != 1 || u["more nodes than the partition's MaxNodes"] != 1 || u["unknown partition"] != 1 {
 		t.Errorf("Unrunnable = %v", u)
 	}
-	if res.Summary.Cancelled != 3 || starts(res)[3] != 0 {
+	// Job 3 starts at the main scheduler's first run, at 3.
+	if res.Summary.Cancelled != 3 || starts(res)[3] != 3 {
 		t.Errorf("cancelled %d (want 3), job 3 starts at %d", res.Summary.Cancelled, starts(res)[3])
 	}
 }
@@ -278,6 +285,8 @@ func TestHostile(t *testing.T) {
 			BackfillResolution: rapid.Int64Range(0, 300).Draw(rt, "bfr"), BackfillMaxJobTest: rapid.Int64Range(0, 20).Draw(rt, "bft"),
 			BackfillMaxJobUser: rapid.Int64Range(0, 5).Draw(rt, "bfu"), SchedInterval: rapid.Int64Range(0, 100).Draw(rt, "si"),
 			SchedMinInterval: rapid.Int64Range(-1, 10).Draw(rt, "smi"), OverTimeLimit: rapid.Int64Range(0, 100).Draw(rt, "otl"),
+			BatchSchedDelay: rapid.Int64Range(-1, 10).Draw(rt, "bsd"), Epilog: rapid.Bool().Draw(rt, "epilog"),
+			EnforceLimits:  rapid.Bool().Draw(rt, "limits"),
 			QOS:            map[string]int64{"normal": 0, "high": rapid.Int64Range(0, 100).Draw(rt, "qos")},
 			QOSNames:       map[int64]string{1: "high", 2: "unknown"},
 			PartitionNames: map[int64]string{0: "p0", 1: "p1", 2: "p2"},
@@ -385,26 +394,28 @@ func TestReuse(t *testing.T) {
 }
 
 // TestWholeNodeReservation: backfill reserves whole nodes, as Slurm's
-// node_space does. Job 1 holds 6 of 8 CPUs until 1000; job 2 (4 CPUs)
-// is planned at 1000; job 3 (2 CPUs for 2000 s) fits now. On one node of
+// node_space does. Job 1 holds 6 of 8 CPUs from 3 (the main scheduler's
+// first run) until 1003; job 2 (4 CPUs) is planned at 1003; job 3 (2
+// CPUs for 2000 s) fits now. On one node of
 // 8 CPUs job 2's plan holds the node, so job 3 waits for job 2's start;
 // on one pool of 8 processors (8 nodes of one CPU) job 2 holds only 4 and
 // job 3 starts at the first backfill cycle.
 func TestWholeNodeReservation(t *testing.T) {
 	jobs := []swf.Job{mkJob(1, 0, 1, 6, 1000, 1000), mkJob(2, 1, 1, 4, 100, 100), mkJob(3, 2, 1, 2, 2000, 2000)}
 	res, _ := run(t, slurm.Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 1, Cores: 8}}, KeepShares: true}, jobs)
-	if s := starts(res); s[2] != 1000 || s[3] != 1000 {
-		t.Errorf("one node: jobs 2, 3 start at %d, %d; want 1000, 1000", s[2], s[3])
+	if s := starts(res); s[2] != 1003 || s[3] != 1003 {
+		t.Errorf("one node: jobs 2, 3 start at %d, %d; want 1003, 1003", s[2], s[3])
 	}
 	res, _ = run(t, slurm.Config{}, sched.Config{MachineSize: 8}, jobs)
-	if s := starts(res); s[2] != 1000 || s[3] != 30 {
-		t.Errorf("one pool: jobs 2, 3 start at %d, %d; want 1000, 30", s[2], s[3])
+	if s := starts(res); s[2] != 1003 || s[3] != 30 {
+		t.Errorf("one pool: jobs 2, 3 start at %d, %d; want 1003, 30", s[2], s[3])
 	}
 }
 
 // TestBuiltinIsFCFS: with every weight 0 and sched/builtin, Slurm's main
-// scheduler is first come, first served; it schedules exactly as sched's
-// FCFS preset, job by job.
+// scheduler is first come, first served; without batch_sched_delay (a
+// queued run is made at the second it is asked) it schedules exactly as
+// sched's FCFS preset, job by job.
 func TestBuiltinIsFCFS(t *testing.T) {
 	fcfs, ok := sched.LookupPreset("FCFS")
 	if !ok {
@@ -415,7 +426,7 @@ func TestBuiltinIsFCFS(t *testing.T) {
 		for i := range jobs {
 			jobs[i].RunTime = rapid.Int64Range(0, 2*jobs[i].ReqTime).Draw(rt, "run")
 		}
-		p, err := slurm.New(slurm.Config{Builtin: true}, sched.Config{MachineSize: 16})
+		p, err := slurm.New(slurm.Config{Builtin: true, BatchSchedDelay: -1}, sched.Config{MachineSize: 16})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -435,4 +446,52 @@ func TestBuiltinIsFCFS(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMainSchedulerTiming: a submission or an end without an Epilog only
+// queues a main scheduler run, which slurmctld's background loop makes
+// batch_sched_delay (3 s) after its last run; the periodic run every
+// sched_interval (60 s) is one. On one processor job 1 starts at 3
+// (batch_sched_delay after slurmctld's start at 0) and ends at 121; the
+// periodic run at 120 found nothing to start, so job 2 starts at 123.
+// With an Epilog the end runs the main scheduler at once (121); with
+// batch_sched_delay=0 a queued run is made at once: job 1 at 0, job 2 at
+// its end, 118.
+func TestMainSchedulerTiming(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 1, 118, 200), mkJob(2, 1, 1, 1, 10, 10)}
+	for _, c := range []struct {
+		site       slurm.Config
+		at1, want2 int64
+	}{
+		{slurm.Config{Builtin: true}, 3, 123},
+		{slurm.Config{Builtin: true, Epilog: true}, 3, 121},
+		{slurm.Config{Builtin: true, BatchSchedDelay: -1}, 0, 118},
+	} {
+		res, _ := run(t, c.site, sched.Config{MachineSize: 1}, jobs)
+		if s := starts(res); s[1] != c.at1 || s[2] != c.want2 {
+			t.Errorf("Epilog %v, BatchSchedDelay %d: jobs 1, 2 start at %d, %d; want %d, %d",
+				c.site.Epilog, c.site.BatchSchedDelay, s[1], s[2], c.at1, c.want2)
+		}
+	}
+}
+
+// TestBackfillGrid: backfill checks bf_interval (30 s) after its last
+// cycle and then every second until some job changed; while jobs wait
+// each cycle leaves work for the next, so cycles keep a 30-s grid from
+// slurmctld's start at 0. On 10 processors job 1 holds 9 from 3 to 2003
+// and job 2 (10) waits behind it. Job 3 (1 processor, 100 s), submitted
+// at 40, is started by the cycle at 60, not at its submission (the main
+// scheduler stops at job 2). After a quiet spell with nothing waiting, a
+// job is backfilled at the first check after its submission: at once.
+func TestBackfillGrid(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 9, 2000, 2000), mkJob(2, 1, 1, 10, 100, 100), mkJob(3, 40, 2, 1, 100, 100)}
+	res, _ := run(t, slurm.Config{}, sched.Config{MachineSize: 10}, jobs)
+	if s := starts(res); s[1] != 3 || s[3] != 60 || s[2] != 2003 {
+		t.Errorf("waiting: jobs 1, 3, 2 start at %d, %d, %d; want 3, 60, 2003", s[1], s[3], s[2])
+	}
+	jobs = []swf.Job{mkJob(1, 0, 1, 9, 2000, 2000), mkJob(2, 1000, 1, 10, 100, 100), mkJob(3, 1000, 2, 1, 100, 100)}
+	res, _ = run(t, slurm.Config{}, sched.Config{MachineSize: 10}, jobs)
+	if s := starts(res); s[1] != 3 || s[3] != 1000 || s[2] != 2003 {
+		t.Errorf("quiet: jobs 1, 3, 2 start at %d, %d, %d; want 3, 1000, 2003", s[1], s[3], s[2])
+	}
 }

@@ -42,6 +42,9 @@ func (c Config) Validate() error {
 	if c.SchedMinInterval < -1 {
 		return fmt.Errorf("slurm: SchedMinInterval %d: must be ≥ -1", c.SchedMinInterval)
 	}
+	if c.BatchSchedDelay < -1 {
+		return fmt.Errorf("slurm: BatchSchedDelay %d: must be ≥ -1", c.BatchSchedDelay)
+	}
 	seen := make(map[string]bool, len(c.Partitions))
 	for i, pt := range c.Partitions {
 		switch {
