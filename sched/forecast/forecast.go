@@ -248,13 +248,16 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	if err := sim.Load(f.jobs); err != nil {
 		return err
 	}
-	// Advance from one end of a running job to the next (the only
-	// instants, after Now's arrivals, at which a job can start) until
-	// every asked job has started; a start never comes from an event
-	// later than the earliest end still ahead, so no event past the
-	// asked jobs' last start is simulated but those of its own instant.
-	// An end that sched plays earlier than start + run (it is its
-	// business) only makes a step process several instants.
+	// Advance from one end of a running job to the next until every
+	// asked job has started. RunUntil processes the events in time order,
+	// so where the simulation stops cannot move a start already made;
+	// stepping to the earliest end still ahead (the next instant at which
+	// processors free up, estimate expiries before it included) stops it
+	// at most one step past the asked jobs' last start. An end that sched
+	// plays earlier than start + run would only make a step longer.
+	if err := ctx.Err(); err != nil { // (as sched.Run: a cancelled context simulates nothing)
+		return err
+	}
 	if err := sim.RunUntil(s.Now); err != nil {
 		return err
 	}
