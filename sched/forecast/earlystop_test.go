@@ -41,17 +41,33 @@ func randomSnapshot(rng *rand.Rand) *Snapshot {
 
 // TestEarlyStop checks that the simulation stopped once the asked jobs
 // have started gives the starts of the simulation run to its end
-// (sched.Run over the same jobs), for every preset policy, user-history
+// (sched.Run over the same jobs), for every preset policy on one pool and
+// on nodes, user-history
 // and estimate run times, and the three ways a forecast asks: every
 // waiting job (Forecast), one of them (Online) and a hypothetical job
 // behind them (WhatIf).
 func TestEarlyStop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(36, 1))
 	ctx := context.Background()
+	later := map[bool]int{} // asked jobs started after Now, on nodes or not
 	for _, p := range sched.Presets() {
 		for c := range 12 {
 			s := randomSnapshot(rng)
-			cfg := Config{Policy: p.New(1), Estimates: c%3 == 0}
+			// Every fourth case on a machine of nodes of 16 cores (the
+			// snapshot's running jobs are at most 16 wide, so they fit).
+			nodes := c%4 == 1
+			if nodes {
+				s.MachineSize = (s.MachineSize + 15) / 16 * 16
+			}
+			policy := func() sched.Config {
+				if !nodes {
+					return p.New(1) // (the simulation's MachineSize is the snapshot's)
+				}
+				pc := p.New(s.MachineSize)
+				pc.Nodes = []swf.Node{{Count: s.MachineSize / 16, Cores: 16}}
+				return pc
+			}
+			cfg := Config{Policy: policy(), Estimates: c%3 == 0}
 			f, err := New(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -79,12 +95,13 @@ func TestEarlyStop(t *testing.T) {
 			for _, a := range asks {
 				// A fresh policy for each simulation: a preset's
 				// predictor keeps per-simulation state.
-				f.cfg.Policy = p.New(1)
+				f.cfg.Policy = policy()
 				if err := f.simulate(ctx, a.snap, a.extra, a.from, a.count); err != nil {
 					t.Fatalf("%s, case %d, %s: %v", p.Name, c, a.name, err)
 				}
 				got := append([]int64(nil), f.starts[a.from:a.from+a.count]...)
-				full := p.New(f.lastMachine)
+				full := policy()
+				full.MachineSize = f.lastMachine
 				res, err := sched.Run(ctx, full, append([]swf.Job(nil), f.jobs...))
 				if err != nil {
 					t.Fatalf("%s, case %d, %s: full simulation: %v", p.Name, c, a.name, err)
@@ -99,10 +116,18 @@ func TestEarlyStop(t *testing.T) {
 						want[k] = rec.Start
 					}
 				}
+				for _, st := range got {
+					if st > s.Now {
+						later[nodes]++
+					}
+				}
 				if !equal(got, want) {
 					t.Fatalf("%s, case %d, %s: early stop %v, full simulation %v", p.Name, c, a.name, got, want)
 				}
 			}
 		}
+	}
+	if later[false] < 2000 || later[true] < 500 {
+		t.Errorf("only %d asked jobs on one pool and %d on nodes start after now: the snapshots test little", later[false], later[true])
 	}
 }
