@@ -170,7 +170,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		sim = 0
 		o.f.lastMachine = max(o.machine, busy)
 	} else {
-		if err := o.f.simulate(context.Background(), &o.snap, nil); err != nil {
+		if err := o.f.simulate(context.Background(), &o.snap, nil, len(o.running)+pos, 1); err != nil {
 			return replay.Prediction{}, err
 		}
 		if st := o.f.starts[len(o.running)+pos]; st >= 0 {
