@@ -16,31 +16,20 @@
 // what remains of its estimate, at least a minute.
 //
 // Online runs the forecaster causally over a stream of jobs and learns
-// from its errors. Forward simulation alone does not beat a ten-line
-// baseline by much: the real queue order, later arrivals that backfill
-// ahead, partitions and outages are not in a snapshot, and even the
-// actual run times (an oracle) leave it near the baseline on some logs
-// (issue 36's prototype). So the simulated wait is one strong feature of a
-// small online model, fitted per power-of-two size class on the waits of
-// the jobs that have started, each with its features as they were at its
-// question: log simulated wait, log naive baseline (Naive, the median wait
-// of the last 100 started jobs of the size class), the processors queued
-// ahead, the running processors, the queue's length and its oldest job's
-// age, the job's size and estimate, the last wait of its class and of its
-// user, the user's other waiting jobs and running processors, and the
-// median wait of the job's queue. The model is a distributional
-// regression, a ladder: for each threshold t from a minute to 11 days in
-// steps of √2, a linear probability model of P(wait ≤ t), all fitted by
-// one least-squares system with exponential forgetting (a memory of about
-// 200 jobs: Config.Forget), so it follows drift. The forecast is the
-// threshold that maximizes P(within ×2) − 0.3·E|log10 error| under that
-// distribution (Config.Median: its median, which minimizes the expected
-// |log| error). It sits on a mode of the bimodal waits — most jobs start
-// at once or wait hours — where a mean of logs falls between "now" and
-// "hours" and is within ×2 of neither; and it needs no assumption on the
-// shape of either mode (the hurdle it replaced assumed a log-normal for
-// the jobs that wait). Answers are capped at the longest wait seen. Online is a replay.Predictor; wrap it with qbets/conformal
-// for intervals with a coverage guarantee.
+// from its errors: forward simulation alone barely beats a ten-line
+// baseline (the real queue order, later arrivals that backfill ahead,
+// partitions and outages are not in a snapshot), so the simulated wait is
+// one feature of a small online model fitted per power-of-two size class
+// on the jobs that have started, beside the naive baseline (Naive: the
+// median wait of the last 100 started jobs of the class), the queue's
+// state and the job's and its user's shape (Online lists them). The
+// model is a ladder of linear probabilities P(wait ≤ t), t from a minute
+// to 11 days in steps of √2, fitted by one least-squares system with
+// exponential forgetting (Config.Forget); the forecast is the t that
+// maximizes P(within ×2) − 0.3·E|log10 error| (Config.Median: the median).
+// It sits on a mode of the bimodal waits, where a mean of logs falls
+// between "now" and "hours". Online is a replay.Predictor; wrap it with
+// qbets/conformal for intervals with a coverage guarantee.
 //
 // # Start
 //
@@ -63,34 +52,9 @@
 //
 // One forecast is one sched simulation of the running and waiting jobs,
 // O((r + q) log(r + q)) events plus EASY's backfilling scans, stopped as
-// soon as every job asked about has started (what happens later cannot
-// move their starts: TestEarlyStop checks them against the simulation
-// run to its end); Online asks about one job, so a forecast no longer
-// plays every running job to its end. Online skips the simulation when
-// the job and every job waiting ahead of it fit in the free processors
-// (it would start them all at once), and adds the ladder's solve (one
-// 19×19 Cholesky factorization, 29 outputs) per question. Measured as CPU
-// time (getrusage; the 2-core machine was shared, load average 3–4;
-// before/after pairs run alternately) with go test -bench . -cpu 1: a
-// forecast of every waiting job of a 1,000-job snapshot on 1,024
-// processors (BenchmarkForecast1000, which asks about every job, so the
-// simulation runs nearly to its end) 3.4–3.7 ms (budget 10 ms; 3.4–4.4
-// ms before the early stop), 0.61 MB and 1,094 allocations; Online over a
-// busy synthetic log of 20,000 jobs on 64 processors (BenchmarkOnline, a
-// forecast and a model update per job) 44–48 µs per job (52–58 before).
-// Over the archive logs with the command examples/forecast (-predictors
-// forecast, CPU time by /usr/bin/time, parse and replay included; the
-// scores are byte for byte those of the full simulation): KTH-SP2 (28k
-// jobs) 1.8–1.9 s (2.0–2.1 before); SDSC-BLUE (243k jobs) 34.3 s (33.3
-// user, 1.1 system; 246 MB peak; 49.0 before), 28 s per 200k jobs;
-// CEA-Curie (313k jobs) 78.5–81.0 s (77.0–79.0 user; 303 MB peak;
-// 122.6–125.4 before), 51 s per 200k jobs (78 before), within the budget
-// of 60 s for a 200k-job log. What remains of a Curie replay (a profile
-// of its first 80k jobs) is three quarters the simulation itself (sched's
-// loading, arrivals, starts and EASY passes over the hundreds of jobs its
-// machine runs at once, with their allocations and garbage collection),
-// a tenth the ladder's solve, and a twentieth the run-time predictor
-// asked again for every running and waiting job at each question.
+// soon as every job asked about has started (TestEarlyStop checks the
+// starts against the simulation run to its end). Measured figures are
+// beside the benchmarks (bench_test.go).
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast

@@ -24,14 +24,18 @@ const nFeatures = 19
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
 // the events it is told, answers each question with a forward simulation
-// of that moment's snapshot, and corrects the simulated wait with an
-// online linear model of log(max(wait, 60 s)) over the simulated wait, the
-// naive baseline's, the queue's state and the job's shape, fitted per size
-// class (and over all jobs, used until a class has Train jobs) on the waits
-// of the jobs that have started (each job's features as they were at its
-// question). It is a replay.Predictor: replay.Run scores it with the
-// information a real service has at each submission. Jobs need unique
-// IDs. Not safe for concurrent use.
+// of that moment's snapshot, and corrects the simulated wait with the
+// package doc's ladder, fitted per size class (and over all jobs, used
+// until a class has Train jobs) on the waits of the jobs that have started,
+// each job's features as they were at its question: log simulated wait,
+// log naive baseline (Naive), the processors queued ahead, the running
+// processors, the queue's length and its oldest job's age, the job's size
+// and estimate, the last wait of its class and of its user, the user's
+// other waiting jobs and running processors, and the median wait of the
+// job's queue. Answers are capped at the longest wait seen. It is a
+// replay.Predictor: replay.Run scores it with the information a real
+// service has at each submission. Jobs need unique IDs. Not safe for
+// concurrent use.
 type Online struct {
 	cfg     Config
 	f       *Forecaster
