@@ -25,7 +25,11 @@ type recording struct {
 	Shares   string       `json:"sshare"`
 	Workload []plannedJob `json:"workload"`
 	IDs      []string     `json:"ids"`
-	Sacct    string       `json:"sacct"`
+	// Submitted is when each sbatch was called (Unix ms), to compare the
+	// submission schedules of two runs more finely than sacct's seconds;
+	// absent from recordings made before it was kept.
+	Submitted []int64 `json:"submitted_ms,omitempty"`
+	Sacct     string  `json:"sacct"`
 	// SharesEnd is sshare after the last job: the usage Slurm charged.
 	SharesEnd string   `json:"sshare_end"`
 	Samples   []sample `json:"samples"`
