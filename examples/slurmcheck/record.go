@@ -61,6 +61,11 @@ type sample struct {
 // rewrites it only with BATCHQ_UPDATE_README=1.
 const recordPath = "testdata/live.json"
 
+// secondPath is a second live run of the same workload and site, made with
+// BATCHQ_SLURMCHECK_RECORD=testdata/live2.json: how far Slurm agrees with
+// itself.
+const secondPath = "testdata/live2.json"
+
 // sampleEvery is the time between two sprio samples of a live run.
 const sampleEvery = 2 * time.Second
 
