@@ -29,6 +29,14 @@ type twoRuns struct {
 	// call times (-1: none did).
 	SubmitDiff [2]float64 `json:"submit_difference"`
 	SubmitLate int64      `json:"sbatch_late_ms"`
+	// Late counts the jobs whose submit (as SubmitDiff) differs by 2 s
+	// or more; FirstApart is the first job in submission order whose
+	// start differs by more than bf_interval between the runs (on the
+	// first submissions' clock), FirstApartSubmit the difference of its
+	// submits (s); FirstApart is -1 when none.
+	Late             int   `json:"submits_2s_apart"`
+	FirstApart       int   `json:"first_apart"`
+	FirstApartSubmit int64 `json:"first_apart_submit_difference"`
 	// PrioWindow is how close (ms) two runs' samples must be to compare
 	// their priorities.
 	PrioWindow int64 `json:"priority_window_ms"`
@@ -64,10 +72,18 @@ func compareTwo(a, b *recording) (*twoRuns, error) {
 		out.Runs[k].Figures = append(out.Runs[k].Figures, f)
 	}
 	var sum float64
+	out.FirstApart = -1
 	for i := range ca.real {
-		d := math.Abs(float64((ca.real[i].Submit - ca.real[0].Submit) - (cb.real[i].Submit - cb.real[0].Submit)))
+		sd := (ca.real[i].Submit - ca.real[0].Submit) - (cb.real[i].Submit - cb.real[0].Submit)
+		d := math.Abs(float64(sd))
 		sum += d
 		out.SubmitDiff[1] = max(out.SubmitDiff[1], d)
+		if d >= 2 {
+			out.Late++
+		}
+		if st := (ca.real[i].Start - ca.real[0].Submit) - (cb.real[i].Start - cb.real[0].Submit); out.FirstApart < 0 && abs(st) > bfInterval {
+			out.FirstApart, out.FirstApartSubmit = i, sd
+		}
 	}
 	out.SubmitDiff[0] = sum / float64(len(ca.real))
 	for _, r := range []*recording{a, b} {
@@ -160,7 +176,11 @@ func (t *twoRuns) table(names [2]string) string {
 	if t.SubmitLate >= 0 {
 		fmt.Fprintf(&b, " (its sbatch calls came at most %d ms after their planned time: a call waits for the one before it)", t.SubmitLate)
 	}
-	b.WriteString("; the workload, the slurm.conf lines, the fair-share tree and the QOS are the same.\n\n")
+	fmt.Fprintf(&b, "; %d jobs' submits lie 2 s or more apart; the workload, the slurm.conf lines, the fair-share tree and the QOS are the same.", t.Late)
+	if t.FirstApart >= 0 {
+		fmt.Fprintf(&b, " The runs part early: the first job whose starts lie more than bf_interval apart is job %d of the workload (submits %d s apart).", t.FirstApart+1, abs(t.FirstApartSubmit))
+	}
+	b.WriteString("\n\n")
 	fmt.Fprintf(&b, "| against | simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | first submission to last end | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for k, r := range t.Runs {
