@@ -145,3 +145,32 @@ root|||0.000000|322||1.000000||||cpu=0
 		t.Error("output without the columns gave rows")
 	}
 }
+
+// TestSelfAgreement: a recording against itself agrees fully (every pair
+// in order, every start within bf_interval, no priority error), and two
+// recordings of different workloads are refused.
+func TestSelfAgreement(t *testing.T) {
+	rec, err := decodeRecording(liveRecording, recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := compareTwo(rec, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range two.Runs {
+		f := r.Figures[len(r.Figures)-1]
+		if f.Agree != 1 || f.AllAgree != 1 || f.Within != 1 || f.MeanError != 0 || f.PrioAbs == nil || *f.PrioAbs != 0 || f.PrioSamples == 0 {
+			t.Errorf("run %d against itself: %+v", k+1, f)
+		}
+	}
+	if two.SubmitDiff != [2]float64{} || two.FirstApart != -1 || two.Late != 0 {
+		t.Errorf("submissions against themselves: %v, first apart %d, late %d", two.SubmitDiff, two.FirstApart, two.Late)
+	}
+	other := *rec
+	other.Workload = slices.Clone(rec.Workload)
+	other.Workload[0].CPUs++
+	if _, err := compareTwo(rec, &other); err == nil {
+		t.Error("two different workloads were compared")
+	}
+}
