@@ -128,7 +128,9 @@ func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 // TestLiveSlurmCheck runs the workload on a fresh private Slurm under
 // siteConf, records what Slurm did, and compares the Slurm policy and
 // EASY with it (compare). With BATCHQ_UPDATE_README=1 it rewrites the
-// recording (TestReadme then regenerates the README from it).
+// first recording, with BATCHQ_SLURMCHECK_RECORD=FILE it writes FILE
+// (testdata/live2.json: the second); TestReadme then regenerates the
+// README from the two.
 func TestLiveSlurmCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the live Slurm check takes about four minutes")

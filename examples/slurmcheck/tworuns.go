@@ -194,9 +194,9 @@ func (t *twoRuns) table(names [2]string) string {
 	if self.PrioAbs != nil {
 		prio = fmt.Sprintf("%.0f (%.1f%%) over %d pairs of samples within %.1f s of each other", *self.PrioAbs, 100**self.PrioRel, self.PrioSamples, float64(t.PrioWindow)/1000)
 	}
-	fmt.Fprintf(&b, "\nSlurm against itself: %.1f%% of the competing pairs in the same order (%.1f%% the other way round), %.1f%% of the jobs within one bf_interval (%.1f%%), a mean |start error| of %.1f s, a mean |priority error| of %s.",
+	fmt.Fprintf(&b, "\nSlurm against itself, the second run scored against the first (in parentheses the first against the second): %.1f%% of the competing pairs in the same order (%.1f%%), %.1f%% of the jobs within one bf_interval (%.1f%%), a mean |start error| of %.1f s, a mean |priority error| of %s.",
 		100*self.Agree, 100*self2.Agree, 100*self.Within, 100*self2.Within, self.MeanError, prio)
-	b.WriteString(" Relative to that ceiling (each figure over the second Slurm run's on the same recording): ")
+	b.WriteString(" Relative to that ceiling (each figure over the other Slurm run's on the same recording): ")
 	var rel []string
 	for k, r := range t.Runs {
 		s := r.Figures[len(r.Figures)-1]
