@@ -105,6 +105,9 @@ func prepare(rec *recording) (*checked, error) {
 type simulated struct {
 	name   string
 	starts []int64
+	// ends are the jobs' ends when they are not start + Slurm's run time
+	// (another run of Slurm); nil otherwise.
+	ends []int64
 	// backfilled counts the jobs backfill started.
 	backfilled int
 	// prios[k][id] is the simulated priority of job id at sample k; nil
@@ -191,7 +194,11 @@ func score(c *checked, s *simulated) (figures, error) {
 	f.Backfilled = float64(s.backfilled) / float64(n)
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, r := range c.real {
-		first, last = min(first, r.Submit), max(last, s.starts[i]+r.End-r.Start)
+		end := s.starts[i] + r.End - r.Start
+		if s.ends != nil {
+			end = s.ends[i]
+		}
+		first, last = min(first, r.Submit), max(last, end)
 	}
 	f.Span = last - first
 	if s.prios == nil {
@@ -343,8 +350,22 @@ func compare(rec *recording) (*result, error) {
 	return res, nil
 }
 
-// table is the README's region: the workload and the figures.
+// table is the README's region for one recording: the workload and the
+// figures.
 func table(r *result) string {
+	var b strings.Builder
+	b.WriteString(r.head())
+	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | first submission to last end | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, f := range r.Figures {
+		b.WriteString(f.row() + "\n")
+	}
+	b.WriteString(r.tail())
+	return b.String()
+}
+
+// head describes the workload and what Slurm did with it.
+func (r *result) head() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nSlurm's waits: median %d s, mean %d s, longest %d s; %d s from the first submission to the last end; %d samples of the pending jobs' priorities (sprio, every %v)",
 		r.Workload, r.Waits[0], r.Waits[1], r.Waits[2], r.Span, r.Samples, sampleEvery)
@@ -355,15 +376,22 @@ func table(r *result) string {
 		fmt.Fprintf(&b, "; Slurm recalculated priorities every PriorityCalcPeriod from about %.0f s before the first submission (the policy: from the first submission on)", float64(r.Phase)/1000)
 	}
 	b.WriteString(".\n\n")
-	fmt.Fprintf(&b, "| simulation | competing pairs in Slurm's order | all pairs in Slurm's order | started within bf_interval (%d s) | mean \\|start error\\| | backfilled | first submission to last end | priority samples | mean \\|priority error\\| | relative |\n", bfInterval)
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, f := range r.Figures {
-		prio := "| – | n/a | n/a |"
-		if f.PrioAbs != nil {
-			prio = fmt.Sprintf("| %d | %.0f | %.1f%% |", f.PrioSamples, *f.PrioAbs, 100**f.PrioRel)
-		}
-		fmt.Fprintf(&b, "| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s | %.1f%% | %d s %s\n", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, 100*f.Backfilled, f.Span, prio)
+	return b.String()
+}
+
+// row is a table row of the figures, from its second column on.
+func (f *figures) row() string {
+	prio := "| – | n/a | n/a |"
+	if f.PrioAbs != nil {
+		prio = fmt.Sprintf("| %d | %.0f | %.1f%% |", f.PrioSamples, *f.PrioAbs, 100**f.PrioRel)
 	}
+	return fmt.Sprintf("| %s | %.1f%% of %d | %.1f%% of %d | %.1f%% | %.1f s | %.1f%% | %d s %s", f.Name, 100*f.Agree, f.Pairs, 100*f.AllAgree, f.AllPairs, 100*f.Within, f.MeanError, 100*f.Backfilled, f.Span, prio)
+}
+
+// tail is the text under the table: the policy's priorities before the
+// first recalculation, the goals, and Slurm's own pace.
+func (r *result) tail() string {
+	var b strings.Builder
 	for _, f := range r.Figures {
 		if f.Name == slurmName {
 			met := func(v, goal float64) string {

@@ -128,7 +128,9 @@ func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 // TestLiveSlurmCheck runs the workload on a fresh private Slurm under
 // siteConf, records what Slurm did, and compares the Slurm policy and
 // EASY with it (compare). With BATCHQ_UPDATE_README=1 it rewrites the
-// recording (TestReadme then regenerates the README from it).
+// first recording, with BATCHQ_SLURMCHECK_RECORD=FILE it writes FILE
+// (testdata/live2.json: the second); TestReadme then regenerates the
+// README from the two.
 func TestLiveSlurmCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the live Slurm check takes about four minutes")
@@ -200,6 +202,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 	start := time.Now()
 	for i, j := range rec.Workload {
 		time.Sleep(time.Until(start.Add(time.Duration(j.At) * time.Millisecond)))
+		rec.Submitted = append(rec.Submitted, time.Now().UnixMilli())
 		out, err := slurmCmd(ctx, env, j.User, "sbatch", "--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
 			"-c", strconv.FormatInt(j.CPUs, 10), "-t", strconv.FormatInt(j.Limit, 10), "-J", fmt.Sprintf("sc-%d", i),
 			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep))
@@ -243,15 +246,23 @@ func TestLiveSlurmCheck(t *testing.T) {
 	}
 	t.Logf("the fresh run:\n%s", table(res))
 	checkGoals(t, res)
-	if os.Getenv(readme.UpdateEnv) == "1" {
+	// BATCHQ_SLURMCHECK_RECORD=FILE keeps the fresh run in FILE without
+	// touching the committed recordings (the second recording,
+	// testdata/live2.json, was made so: BATCHQ_SLURMCHECK_RECORD=
+	// testdata/live2.json).
+	path := os.Getenv("BATCHQ_SLURMCHECK_RECORD")
+	if path == "" && os.Getenv(readme.UpdateEnv) == "1" {
+		path = recordPath
+	}
+	if path != "" {
 		b, err := json.MarshalIndent(rec, "", " ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(recordPath, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s written; TestReadme regenerates the README's table from it", recordPath)
+		t.Logf("%s written; TestReadme regenerates the README's table from the recordings", path)
 	}
 }
 

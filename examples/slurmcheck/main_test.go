@@ -16,21 +16,27 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run, JSON: []string{recordPath, "-json"}, Missing: []string{missing}, File: missing})
 }
 
-// TestReadme regenerates the README's table from the committed recording
-// (TestLiveSlurmCheck with BATCHQ_UPDATE_README=1 records a fresh run).
+// TestReadme regenerates the README's table from the committed recordings
+// (TestLiveSlurmCheck with BATCHQ_UPDATE_README=1 records a fresh run as
+// the first, with BATCHQ_SLURMCHECK_RECORD=testdata/live2.json as the
+// second).
 func TestReadme(t *testing.T) {
-	rec, err := decodeRecording(liveRecording, recordPath)
+	var recs [2]*recording
+	for k, src := range [][]byte{liveRecording, secondRecording} {
+		rec, err := decodeRecording(src, []string{recordPath, secondPath}[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Workload) < 200 || len(rec.Samples) < 20 || len(rec.Decays) < 2 {
+			t.Fatalf("recording %d holds %d jobs, %d samples, %d decay runs; want ≥ 200, ≥ 20, ≥ 2", k+1, len(rec.Workload), len(rec.Samples), len(rec.Decays))
+		}
+		recs[k] = rec
+	}
+	res, err := compareTwo(recs[0], recs[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Workload) < 200 || len(rec.Samples) < 20 || len(rec.Decays) < 2 {
-		t.Fatalf("the recording holds %d jobs, %d samples, %d decay runs; want ≥ 200, ≥ 20, ≥ 2", len(rec.Workload), len(rec.Samples), len(rec.Decays))
-	}
-	res, err := compare(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme.Check(t, "README.md", "live", []byte(table(res)))
+	readme.Check(t, "README.md", "live", []byte(res.table([2]string{recordPath, secondPath})))
 }
 
 // TestPlan: the workload is the recorded one (the seed and the plan did
@@ -137,5 +143,34 @@ root|||0.000000|322||1.000000||||cpu=0
 	}
 	if sshareUsage("User|Account\n") != nil || sshareUsage("") != nil {
 		t.Error("output without the columns gave rows")
+	}
+}
+
+// TestSelfAgreement: a recording against itself agrees fully (every pair
+// in order, every start within bf_interval, no priority error), and two
+// recordings of different workloads are refused.
+func TestSelfAgreement(t *testing.T) {
+	rec, err := decodeRecording(liveRecording, recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := compareTwo(rec, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range two.Runs {
+		f := r.Figures[len(r.Figures)-1]
+		if f.Agree != 1 || f.AllAgree != 1 || f.Within != 1 || f.MeanError != 0 || f.PrioAbs == nil || *f.PrioAbs != 0 || f.PrioSamples == 0 {
+			t.Errorf("run %d against itself: %+v", k+1, f)
+		}
+	}
+	if two.SubmitDiff != [2]float64{} || two.FirstApart != -1 || two.Late != 0 {
+		t.Errorf("submissions against themselves: %v, first apart %d, late %d", two.SubmitDiff, two.FirstApart, two.Late)
+	}
+	other := *rec
+	other.Workload = slices.Clone(rec.Workload)
+	other.Workload[0].CPUs++
+	if _, err := compareTwo(rec, &other); err == nil {
+		t.Error("two different workloads were compared")
 	}
 }

@@ -25,7 +25,11 @@ type recording struct {
 	Shares   string       `json:"sshare"`
 	Workload []plannedJob `json:"workload"`
 	IDs      []string     `json:"ids"`
-	Sacct    string       `json:"sacct"`
+	// Submitted is when each sbatch was called (Unix ms), to compare the
+	// submission schedules of two runs more finely than sacct's seconds;
+	// absent from recordings made before it was kept.
+	Submitted []int64 `json:"submitted_ms,omitempty"`
+	Sacct     string  `json:"sacct"`
 	// SharesEnd is sshare after the last job: the usage Slurm charged.
 	SharesEnd string   `json:"sshare_end"`
 	Samples   []sample `json:"samples"`
@@ -56,6 +60,11 @@ type sample struct {
 // recordPath is the committed recording of a live run; TestLiveSlurmCheck
 // rewrites it only with BATCHQ_UPDATE_README=1.
 const recordPath = "testdata/live.json"
+
+// secondPath is a second live run of the same workload and site, made with
+// BATCHQ_SLURMCHECK_RECORD=testdata/live2.json: how far Slurm agrees with
+// itself.
+const secondPath = "testdata/live2.json"
 
 // sampleEvery is the time between two sprio samples of a live run.
 const sampleEvery = 2 * time.Second
