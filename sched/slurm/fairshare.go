@@ -12,18 +12,30 @@ import (
 // ran), and a job that ends adds its last part at once. A job's usage goes
 // to its user association and every account above it, up to root, so
 // root's usage is the whole machine's.
+//
+// Fairshare=parent (Association.Shares -1), as assoc_mgr.c and
+// fair_tree.c take it: an account set to it is no node of the tree: its
+// children hang under the first ancestor that is not parent (its name
+// leads there) and count in that level's shares; a user set to it keeps
+// its node, so its usage still counts as its account's, but counts no
+// shares, and its factor is its account's (see assoc.useParent).
 
 // assoc is one node of the tree: root (index 0), an account, or a user
 // (a leaf under an account).
 type assoc struct {
-	name     string
-	user     bool
-	parent   int
-	children []int
-	shares   int64 // RawShares
-	level    int64 // the sum of its siblings' RawShares (level_shares)
-	prio     int64 // the assoc factor's Priority (inherited)
-	usage    float64
+	name string
+	user bool
+	// useParent is a user set to Fairshare=parent (Shares -1): it
+	// counts no shares of its own among its siblings, its classic
+	// factor is its account's, and its Fair Tree key is +Inf, above
+	// every sibling (fair_tree.c's level_fs = INFINITY).
+	useParent bool
+	parent    int
+	children  []int
+	shares    int64 // RawShares
+	level     int64 // the sum of its siblings' RawShares (level_shares)
+	prio      int64 // the assoc factor's Priority (inherited)
+	usage     float64
 
 	normShares float64 // classic: the product down the tree; Fair Tree: shares/level
 	efctv      float64 // classic: effective usage
@@ -46,6 +58,10 @@ type tree struct {
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string
+	// viaPrio is the Priority a Fairshare=parent account passes to its
+	// children (its own, or its parent's if it has none; 0: the node
+	// they hang under gives it): only fair share skips such an account.
+	viaPrio map[string]int64
 	maxPrio int64
 	dirty   bool // associations were added since finish
 	// Usage is stored divided by scale, the product of every decay so
@@ -58,7 +74,8 @@ type tree struct {
 }
 
 func newTree(c *Config) *tree {
-	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{}, scale: 1}
+	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{},
+		viaPrio: map[string]int64{}, scale: 1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.byName[[2]string{"root", ""}] = 0
 	// Accounts first, in order, parents before children whatever the
@@ -85,7 +102,16 @@ func newTree(c *Config) *tree {
 				rest = append(rest, a)
 				continue
 			}
-			t.add(a.Account, "", pi, a.Shares, a.Priority)
+			prio := a.Priority
+			if prio == 0 {
+				prio = t.viaPrio[par]
+			}
+			if a.Shares < 0 { // Fairshare=parent: its children go to pi
+				t.byName[[2]string{a.Account, ""}] = pi
+				t.viaPrio[a.Account] = prio
+				continue
+			}
+			t.add(a.Account, "", pi, a.Shares, prio)
 		}
 		if len(rest) == len(pending) { // Validate refuses this
 			break
@@ -106,7 +132,11 @@ func newTree(c *Config) *tree {
 
 // add appends an association under parent pi and returns its index.
 func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
-	if shares <= 0 {
+	useParent := shares < 0 && user != ""
+	switch {
+	case useParent:
+		shares = 0
+	case shares <= 0:
 		shares = 1
 	}
 	i := len(t.a)
@@ -119,7 +149,7 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 		}
 	}
 	t.dirty, t.ranksOK = true, false
-	t.a = append(t.a, assoc{name: name, user: user != "", parent: pi, shares: shares, prio: prio,
+	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
 		pos: len(t.a[pi].children), levelFS: math.Inf(1)})
 	t.a[pi].children = append(t.a[pi].children, i)
 	t.a[i].moved = true
@@ -138,6 +168,9 @@ func (t *tree) user(user, acct string, shares, prio int64) int {
 	pi, ok := t.byName[[2]string{acct, ""}]
 	if !ok {
 		pi = t.add(acct, "", 0, 1, 0)
+	}
+	if prio == 0 {
+		prio = t.viaPrio[acct]
 	}
 	return t.add(acct, user, pi, shares, prio)
 }
@@ -178,6 +211,10 @@ func (t *tree) finish() {
 	}
 	for i := 1; i < len(t.a); i++ {
 		a := &t.a[i]
+		if a.level == 0 { // only Fairshare=parent users at its level
+			a.normShares = 0
+			continue
+		}
 		a.normShares = float64(a.shares) / float64(a.level)
 	}
 }
@@ -256,6 +293,12 @@ func (t *tree) setEfctv(i int) {
 // computed now if the period has not computed it yet (as Slurm does, from
 // the usage at that moment).
 func (t *tree) classicFactor(i int) float64 {
+	if t.a[i].useParent { // priority_multifactor.c's fs_assoc_ptr
+		i = t.a[i].parent
+		if i == 0 { // root: its usage is all usage, its shares all shares
+			return math.Pow(2, -t.usageNorm(0))
+		}
+	}
 	if !t.a[i].efctvOK {
 		t.setEfctv(i)
 	}
@@ -279,9 +322,12 @@ func (t *tree) reorder() {
 		kids := t.a[a.parent].children
 		k := a.pos
 		tied := t.tiedAt(kids, k)
-		if a.normShares == 0 {
+		switch {
+		case a.useParent:
+			a.levelFS = math.Inf(1)
+		case a.normShares == 0:
 			a.levelFS = 0
-		} else {
+		default:
 			a.levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
 		}
 		for k > 0 && t.before(i, kids[k-1]) {
