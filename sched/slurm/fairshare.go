@@ -40,18 +40,26 @@ type assoc struct {
 	normShares float64 // classic: the product down the tree; Fair Tree: shares/level
 	efctv      float64 // classic: effective usage
 	efctvOK    bool    // classic: efctv is current (users are computed lazily)
+	pos   int  // its index among its parent's children
+	moved bool // its usage changed since the last ordering
+}
+
+// ftNode is what Fair Tree's walk reads and writes of an association,
+// kept apart from assoc in tree.ft (same index) so that the walk, made
+// at most calculations, runs over a small array.
+type ftNode struct {
 	// levelFS is Fair Tree's key: S over the stored usage, +Inf without
 	// usage. Level Fairshare is S·U_parent/U; siblings share U_parent, so
 	// the key orders and ties them as Level Fairshare does.
-	levelFS  float64
-	fsFactor float64 // Fair Tree's rank / users
-	pos      int     // its index among its parent's children
-	moved    bool    // its usage changed since the last ordering
+	levelFS float64
+	rank    int32 // a user's rank: its factor is rank / users
+	user    bool
 }
 
 // tree is the fair-share tree with its users, and the calculation state.
 type tree struct {
 	a      []assoc
+	ft     []ftNode
 	byName map[[2]string]int // {account, user} → index; user "" is the account
 	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
 	users  int               // user associations (g_user_assoc_count)
@@ -77,6 +85,7 @@ func newTree(c *Config) *tree {
 	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{},
 		viaPrio: map[string]int64{}, scale: 1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
+	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0
 	// Accounts first, in order, parents before children whatever the
 	// order of the lines.
@@ -150,7 +159,8 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 	}
 	t.dirty, t.ranksOK = true, false
 	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
-		pos: len(t.a[pi].children), levelFS: math.Inf(1)})
+		pos: len(t.a[pi].children)})
+	t.ft = append(t.ft, ftNode{levelFS: math.Inf(1), user: user != ""})
 	t.a[pi].children = append(t.a[pi].children, i)
 	t.a[i].moved = true
 	t.moved = append(t.moved, i)
@@ -324,11 +334,11 @@ func (t *tree) reorder() {
 		tied := t.tiedAt(kids, k)
 		switch {
 		case a.useParent:
-			a.levelFS = math.Inf(1)
+			t.ft[i].levelFS = math.Inf(1)
 		case a.normShares == 0:
-			a.levelFS = 0
+			t.ft[i].levelFS = 0
 		default:
-			a.levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
+			t.ft[i].levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
 		}
 		for k > 0 && t.before(i, kids[k-1]) {
 			kids[k] = kids[k-1]
@@ -352,8 +362,8 @@ func (t *tree) reorder() {
 // tiedAt reports whether the child at k has its key equal to a
 // neighbour's.
 func (t *tree) tiedAt(kids []int, k int) bool {
-	v := t.a[kids[k]].levelFS
-	return (k > 0 && t.a[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.a[kids[k+1]].levelFS == v)
+	v := t.ft[kids[k]].levelFS
+	return (k > 0 && t.ft[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.ft[kids[k+1]].levelFS == v)
 }
 
 // fsFactor is user association i's Fair Tree factor, ranking the users
@@ -362,7 +372,7 @@ func (t *tree) fsFactor(i int) float64 {
 	if !t.ranksOK {
 		t.fairTree()
 	}
-	return t.a[i].fsFactor
+	return float64(t.ft[i].rank) / float64(t.users)
 }
 
 // fairTree is _apply_priority_fs: every user's factor is its rank in a
@@ -382,7 +392,7 @@ func (t *tree) fairTree() {
 func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
 	prev := math.NaN()
 	for i, c := range t.a[pi].children {
-		a := &t.a[c]
+		a := &t.ft[c]
 		tied := a.levelFS == prev
 		if i == 0 && accountTied {
 			tied = true
@@ -391,7 +401,7 @@ func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
 			if !tied {
 				*rank = *rnt
 			}
-			a.fsFactor = float64(*rank) / float64(t.users)
+			a.rank = int32(*rank)
 			*rnt--
 		} else {
 			t.walk(c, rank, rnt, tied)
@@ -404,7 +414,7 @@ func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
 // before accounts; then the order of the tree's lines (Slurm's qsort
 // leaves such ties in no particular order).
 func (t *tree) before(x, y int) bool {
-	a, b := &t.a[x], &t.a[y]
+	a, b := &t.ft[x], &t.ft[y]
 	if a.levelFS != b.levelFS {
 		return a.levelFS > b.levelFS
 	}
