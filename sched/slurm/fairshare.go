@@ -40,8 +40,8 @@ type assoc struct {
 	normShares float64 // classic: the product down the tree; Fair Tree: shares/level
 	efctv      float64 // classic: effective usage
 	efctvOK    bool    // classic: efctv is current (users are computed lazily)
-	pos   int  // its index among its parent's children
-	moved bool // its usage changed since the last ordering
+	pos        int     // its index among its parent's children
+	moved      bool    // its usage changed since the last ordering
 }
 
 // ftNode is what Fair Tree's walk reads and writes of an association,
