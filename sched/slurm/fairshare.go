@@ -384,30 +384,30 @@ func (t *tree) fsFactor(i int) float64 {
 // accounts are walked one after the other, not merged.)
 func (t *tree) fairTree() {
 	t.reorder()
-	rank, rnt := t.users, t.users
-	t.walk(0, &rank, &rnt, false)
+	t.walk(0, int32(t.users), int32(t.users), false)
 	t.ranksOK = true
 }
 
-func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
+// walk ranks the users under pi from rank (the last rank given) and
+// rnt (the next user's rank without ties), and returns both.
+func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
 	prev := math.NaN()
+	ft := t.ft
 	for i, c := range t.a[pi].children {
-		a := &t.ft[c]
-		tied := a.levelFS == prev
-		if i == 0 && accountTied {
-			tied = true
-		}
+		a := &ft[c]
+		tied := a.levelFS == prev || (i == 0 && accountTied)
 		if a.user {
 			if !tied {
-				*rank = *rnt
+				rank = rnt
 			}
-			a.rank = int32(*rank)
-			*rnt--
+			a.rank = rank
+			rnt--
 		} else {
-			t.walk(c, rank, rnt, tied)
+			rank, rnt = t.walk(c, rank, rnt, tied)
 		}
 		prev = a.levelFS
 	}
+	return rank, rnt
 }
 
 // before is _cmp_level_fs's order: Level Fairshare descending, users

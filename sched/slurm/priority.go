@@ -228,7 +228,8 @@ func (p *Policy) calc(t int64) {
 	if len(p.queue) == 0 {
 		return
 	}
-	moved := false
+	moved, inOrder := false, true
+	var prev *jobRec // the last waiting job, its priority new
 	for _, r := range p.queue {
 		if r.running || r.gone {
 			continue
@@ -236,10 +237,15 @@ func (p *Policy) calc(t int64) {
 		if np := p.priority(r, t); np != r.prio {
 			r.prio, moved = np, true
 		}
+		if prev != nil && inOrder && less(prev, r) > 0 {
+			inOrder = false
+		}
+		prev = r
 	}
 	if moved {
 		p.event(t)
-		if p.sorted && p.stillSorted() {
+		if p.sorted && inOrder {
+			p.dropLeft()
 			p.sameOrder(t)
 			return
 		}
@@ -253,22 +259,11 @@ func (p *Policy) calc(t int64) {
 	}
 }
 
-// stillSorted reports whether the waiting jobs are still in Slurm's
-// order after their priorities changed. If so it drops the jobs that
-// left the queue: their priorities were not recomputed, so they no
-// longer sit in order, and enqueue's binary search needs the whole queue
-// in order.
-func (p *Policy) stillSorted() bool {
-	var prev *jobRec
-	for _, r := range p.queue {
-		if r.running || r.gone {
-			continue
-		}
-		if prev != nil && less(prev, r) > 0 {
-			return false
-		}
-		prev = r
-	}
+// dropLeft drops the jobs that left the queue when the waiting ones kept
+// their order through new priorities: the priorities of those that left
+// were not recomputed, so they no longer sit in order, and enqueue's
+// binary search needs the whole queue in order.
+func (p *Policy) dropLeft() {
 	if p.left > 0 {
 		q := p.queue[:0]
 		for _, r := range p.queue {
@@ -279,7 +274,6 @@ func (p *Policy) stillSorted() bool {
 		clear(p.queue[len(q):])
 		p.queue, p.left = q, 0
 	}
-	return true
 }
 
 // sameOrder is a calculation at t that changed priorities but not the
