@@ -97,6 +97,17 @@ type Config struct {
 	// Associations are the fair-share tree: accounts with their parent
 	// and users under accounts, each with its RawShares (ReadShares reads
 	// them). None gives every user one share directly under root.
+	//
+	// Shares -1 is Fairshare=parent, as Slurm 22.05 takes it. A user set
+	// to it competes with its account's share: its usage counts as the
+	// account's (as every user's does), it counts no shares beside its
+	// siblings, and its fair-share factor is the account's: classic, the
+	// account's 2^(-UE/S); Fair Tree, it ranks above every sibling of
+	// its account (its Level Fairshare is infinite), tied with the others
+	// set to parent. An account set to it drops out of the fair-share
+	// tree: its children are children of its first ancestor that is not
+	// parent, and count in that level's shares; they still inherit its
+	// Priority (only fair share is affected).
 	Associations []Association
 	// UserNames, AccountNames, PartitionNames and QOSNames turn the SWF
 	// numbers of a job into Slurm's names: User (field 12), Group (field
@@ -131,7 +142,8 @@ type Partition struct {
 // empty) under its Parent account ("" is root), or a user under Account.
 type Association struct {
 	Account, Parent, User string
-	// Shares is RawShares (sshare) or Share (sacctmgr); 0 is 1.
+	// Shares is RawShares (sshare) or Share (sacctmgr); 0 is 1, -1 is
+	// Fairshare=parent (Config.Associations says what it does).
 	Shares int64
 	// Priority is the association's Priority (sacctmgr), which feeds
 	// the assoc factor normalised by the largest; 0 inherits the parent

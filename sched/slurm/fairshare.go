@@ -12,40 +12,64 @@ import (
 // ran), and a job that ends adds its last part at once. A job's usage goes
 // to its user association and every account above it, up to root, so
 // root's usage is the whole machine's.
+//
+// Fairshare=parent (Association.Shares -1), as assoc_mgr.c and
+// fair_tree.c take it: an account set to it is no node of the tree: its
+// children hang under the first ancestor that is not parent (its name
+// leads there) and count in that level's shares; a user set to it keeps
+// its node, so its usage still counts as its account's, but counts no
+// shares, and its factor is its account's (see assoc.useParent).
 
 // assoc is one node of the tree: root (index 0), an account, or a user
 // (a leaf under an account).
 type assoc struct {
-	name     string
-	user     bool
-	parent   int
-	children []int
-	shares   int64 // RawShares
-	level    int64 // the sum of its siblings' RawShares (level_shares)
-	prio     int64 // the assoc factor's Priority (inherited)
-	usage    float64
+	name string
+	user bool
+	// useParent is a user set to Fairshare=parent (Shares -1): it
+	// counts no shares of its own among its siblings, its classic
+	// factor is its account's, and its Fair Tree key is +Inf, above
+	// every sibling (fair_tree.c's level_fs = INFINITY).
+	useParent bool
+	parent    int
+	children  []int
+	shares    int64 // RawShares
+	level     int64 // the sum of its siblings' RawShares (level_shares)
+	prio      int64 // the assoc factor's Priority (inherited)
+	usage     float64
 
 	normShares float64 // classic: the product down the tree; Fair Tree: shares/level
 	efctv      float64 // classic: effective usage
 	efctvOK    bool    // classic: efctv is current (users are computed lazily)
+	pos        int     // its index among its parent's children
+	moved      bool    // its usage changed since the last ordering
+}
+
+// ftNode is what Fair Tree's walk reads and writes of an association,
+// kept apart from assoc in tree.ft (same index) so that the walk, made
+// at most calculations, runs over a small array.
+type ftNode struct {
 	// levelFS is Fair Tree's key: S over the stored usage, +Inf without
 	// usage. Level Fairshare is S·U_parent/U; siblings share U_parent, so
 	// the key orders and ties them as Level Fairshare does.
-	levelFS  float64
-	fsFactor float64 // Fair Tree's rank / users
-	pos      int     // its index among its parent's children
-	moved    bool    // its usage changed since the last ordering
+	levelFS float64
+	rank    int32 // a user's rank: its factor is rank / users
+	user    bool
 }
 
 // tree is the fair-share tree with its users, and the calculation state.
 type tree struct {
 	a      []assoc
+	ft     []ftNode
 	byName map[[2]string]int // {account, user} → index; user "" is the account
 	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
 	users  int               // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string
+	// viaPrio is the Priority a Fairshare=parent account passes to its
+	// children (its own, or its parent's if it has none; 0: the node
+	// they hang under gives it): only fair share skips such an account.
+	viaPrio map[string]int64
 	maxPrio int64
 	dirty   bool // associations were added since finish
 	// Usage is stored divided by scale, the product of every decay so
@@ -58,8 +82,10 @@ type tree struct {
 }
 
 func newTree(c *Config) *tree {
-	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{}, scale: 1}
+	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{},
+		viaPrio: map[string]int64{}, scale: 1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
+	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0
 	// Accounts first, in order, parents before children whatever the
 	// order of the lines.
@@ -85,7 +111,16 @@ func newTree(c *Config) *tree {
 				rest = append(rest, a)
 				continue
 			}
-			t.add(a.Account, "", pi, a.Shares, a.Priority)
+			prio := a.Priority
+			if prio == 0 {
+				prio = t.viaPrio[par]
+			}
+			if a.Shares < 0 { // Fairshare=parent: its children go to pi
+				t.byName[[2]string{a.Account, ""}] = pi
+				t.viaPrio[a.Account] = prio
+				continue
+			}
+			t.add(a.Account, "", pi, a.Shares, prio)
 		}
 		if len(rest) == len(pending) { // Validate refuses this
 			break
@@ -106,7 +141,11 @@ func newTree(c *Config) *tree {
 
 // add appends an association under parent pi and returns its index.
 func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
-	if shares <= 0 {
+	useParent := shares < 0 && user != ""
+	switch {
+	case useParent:
+		shares = 0
+	case shares <= 0:
 		shares = 1
 	}
 	i := len(t.a)
@@ -119,8 +158,9 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 		}
 	}
 	t.dirty, t.ranksOK = true, false
-	t.a = append(t.a, assoc{name: name, user: user != "", parent: pi, shares: shares, prio: prio,
-		pos: len(t.a[pi].children), levelFS: math.Inf(1)})
+	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
+		pos: len(t.a[pi].children)})
+	t.ft = append(t.ft, ftNode{levelFS: math.Inf(1), user: user != ""})
 	t.a[pi].children = append(t.a[pi].children, i)
 	t.a[i].moved = true
 	t.moved = append(t.moved, i)
@@ -138,6 +178,9 @@ func (t *tree) user(user, acct string, shares, prio int64) int {
 	pi, ok := t.byName[[2]string{acct, ""}]
 	if !ok {
 		pi = t.add(acct, "", 0, 1, 0)
+	}
+	if prio == 0 {
+		prio = t.viaPrio[acct]
 	}
 	return t.add(acct, user, pi, shares, prio)
 }
@@ -178,6 +221,10 @@ func (t *tree) finish() {
 	}
 	for i := 1; i < len(t.a); i++ {
 		a := &t.a[i]
+		if a.level == 0 { // only Fairshare=parent users at its level
+			a.normShares = 0
+			continue
+		}
 		a.normShares = float64(a.shares) / float64(a.level)
 	}
 }
@@ -256,6 +303,12 @@ func (t *tree) setEfctv(i int) {
 // computed now if the period has not computed it yet (as Slurm does, from
 // the usage at that moment).
 func (t *tree) classicFactor(i int) float64 {
+	if t.a[i].useParent { // priority_multifactor.c's fs_assoc_ptr
+		i = t.a[i].parent
+		if i == 0 { // root: its usage is all usage, its shares all shares
+			return math.Pow(2, -t.usageNorm(0))
+		}
+	}
 	if !t.a[i].efctvOK {
 		t.setEfctv(i)
 	}
@@ -279,10 +332,13 @@ func (t *tree) reorder() {
 		kids := t.a[a.parent].children
 		k := a.pos
 		tied := t.tiedAt(kids, k)
-		if a.normShares == 0 {
-			a.levelFS = 0
-		} else {
-			a.levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
+		switch {
+		case a.useParent:
+			t.ft[i].levelFS = math.Inf(1)
+		case a.normShares == 0:
+			t.ft[i].levelFS = 0
+		default:
+			t.ft[i].levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
 		}
 		for k > 0 && t.before(i, kids[k-1]) {
 			kids[k] = kids[k-1]
@@ -306,8 +362,8 @@ func (t *tree) reorder() {
 // tiedAt reports whether the child at k has its key equal to a
 // neighbour's.
 func (t *tree) tiedAt(kids []int, k int) bool {
-	v := t.a[kids[k]].levelFS
-	return (k > 0 && t.a[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.a[kids[k+1]].levelFS == v)
+	v := t.ft[kids[k]].levelFS
+	return (k > 0 && t.ft[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.ft[kids[k+1]].levelFS == v)
 }
 
 // fsFactor is user association i's Fair Tree factor, ranking the users
@@ -316,7 +372,7 @@ func (t *tree) fsFactor(i int) float64 {
 	if !t.ranksOK {
 		t.fairTree()
 	}
-	return t.a[i].fsFactor
+	return float64(t.ft[i].rank) / float64(t.users)
 }
 
 // fairTree is _apply_priority_fs: every user's factor is its rank in a
@@ -328,37 +384,37 @@ func (t *tree) fsFactor(i int) float64 {
 // accounts are walked one after the other, not merged.)
 func (t *tree) fairTree() {
 	t.reorder()
-	rank, rnt := t.users, t.users
-	t.walk(0, &rank, &rnt, false)
+	t.walk(0, int32(t.users), int32(t.users), false)
 	t.ranksOK = true
 }
 
-func (t *tree) walk(pi int, rank, rnt *int, accountTied bool) {
+// walk ranks the users under pi from rank (the last rank given) and
+// rnt (the next user's rank without ties), and returns both.
+func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
 	prev := math.NaN()
+	ft := t.ft
 	for i, c := range t.a[pi].children {
-		a := &t.a[c]
-		tied := a.levelFS == prev
-		if i == 0 && accountTied {
-			tied = true
-		}
+		a := &ft[c]
+		tied := a.levelFS == prev || (i == 0 && accountTied)
 		if a.user {
 			if !tied {
-				*rank = *rnt
+				rank = rnt
 			}
-			a.fsFactor = float64(*rank) / float64(t.users)
-			*rnt--
+			a.rank = rank
+			rnt--
 		} else {
-			t.walk(c, rank, rnt, tied)
+			rank, rnt = t.walk(c, rank, rnt, tied)
 		}
 		prev = a.levelFS
 	}
+	return rank, rnt
 }
 
 // before is _cmp_level_fs's order: Level Fairshare descending, users
 // before accounts; then the order of the tree's lines (Slurm's qsort
 // leaves such ties in no particular order).
 func (t *tree) before(x, y int) bool {
-	a, b := &t.a[x], &t.a[y]
+	a, b := &t.ft[x], &t.ft[y]
 	if a.levelFS != b.levelFS {
 		return a.levelFS > b.levelFS
 	}

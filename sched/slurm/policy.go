@@ -64,9 +64,15 @@ type Policy struct {
 	// after it (never: none) and evLast the latest; bfWaiting: jobs waited
 	// after the last pass; bfDirty: something that may let a job start
 	// changed since the last cycle that ran.
-	bfLast, evAt, evLast      int64
-	bfWaiting, bfDirty        bool
-	noFit                     bool  // the last cycle found no waiting job fits in the free CPUs
+	bfLast, evAt, evLast int64
+	bfWaiting, bfDirty   bool
+	noFit                bool // the last cycle found no waiting job fits in the free CPUs
+	// bfStill: the last cycle that ran started no job and tried none;
+	// bfBeyond: the earliest start it found beyond bf_window (never:
+	// none). A calculation that leaves the order as it was then changes
+	// nothing for backfill until a job enters the window (see calc).
+	bfStill                   bool
+	bfBeyond                  int64
 	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
 	batchDelay                int64
 	observed                  bool // Run's observer reports submissions and ends

@@ -228,7 +228,8 @@ func (p *Policy) calc(t int64) {
 	if len(p.queue) == 0 {
 		return
 	}
-	moved := false
+	moved, inOrder := false, true
+	var prev *jobRec // the last waiting job, its priority new
 	for _, r := range p.queue {
 		if r.running || r.gone {
 			continue
@@ -236,8 +237,18 @@ func (p *Policy) calc(t int64) {
 		if np := p.priority(r, t); np != r.prio {
 			r.prio, moved = np, true
 		}
+		if prev != nil && inOrder && less(prev, r) > 0 {
+			inOrder = false
+		}
+		prev = r
 	}
 	if moved {
+		p.event(t)
+		if p.sorted && inOrder {
+			p.dropLeft()
+			p.sameOrder(t)
+			return
+		}
 		p.sorted = false
 		// A new order matters to the main scheduler and backfill only if
 		// some job fits in the free CPUs; until a job ends or arrives,
@@ -245,7 +256,52 @@ func (p *Policy) calc(t int64) {
 		// It queues no main scheduler run (the decay thread asks none);
 		// the periodic run and backfill see it.
 		p.fullPending, p.bfDirty = true, true
-		p.event(t)
+	}
+}
+
+// dropLeft drops the jobs that left the queue when the waiting ones kept
+// their order through new priorities: the priorities of those that left
+// were not recomputed, so they no longer sit in order, and enqueue's
+// binary search needs the whole queue in order.
+func (p *Policy) dropLeft() {
+	if p.left > 0 {
+		q := p.queue[:0]
+		for _, r := range p.queue {
+			if !r.running && !r.gone {
+				q = append(q, r)
+			}
+		}
+		clear(p.queue[len(q):])
+		p.queue, p.left = q, 0
+	}
+}
+
+// sameOrder is a calculation at t that changed priorities but not the
+// order of the waiting jobs. The periodic main scheduler run and the
+// backfill cycle it would bring are skipped when they provably start,
+// reserve and charge nothing new, which is the common case and saves
+// most of their runs:
+//
+//   - A periodic run is due anyway if something else changed since the
+//     last (fullPending). Otherwise the last one saw this order, and since
+//     no job ended, the free CPUs and nodes only shrank: it would start
+//     nothing. Its only trace would be its time, which sched_min_interval
+//     reads: so only without one.
+//   - A backfill cycle is due anyway if something changed (bfDirty).
+//     Otherwise the last cycle saw this order and these running jobs; if
+//     it started no job and tried none, one now (under Run, at the next
+//     check, within BackfillInterval of t) finds every job at the same
+//     time, as no job ended meanwhile, so no CPUs came back before then,
+//     and makes the same reservations, unless a job it left beyond
+//     bf_window has entered it (bfBeyond). The first cycle that sorts the
+//     running jobs by end (endsOK) is never skipped: their order is that
+//     of the usage sums.
+func (p *Policy) sameOrder(t int64) {
+	if p.minInt > 0 {
+		p.fullPending = true
+	}
+	if !(p.observed && p.endsOK && p.bfStill && t+p.bfInt+p.bfWin < p.bfBeyond) {
+		p.bfDirty = true
 	}
 }
 

@@ -106,12 +106,18 @@ func TestFavorSmallAndNodes(t *testing.T) {
 // factor × 10000.
 func fairshareCase(t *testing.T, classic bool) (u1, u2, u3 int64) {
 	t.Helper()
+	return fairshareTree(t, classic, []slurm.Association{
+		{Account: "A", Shares: 3}, {Account: "B", Shares: 1},
+		{Account: "A", User: "u1"}, {Account: "A", User: "u2"}, {Account: "B", User: "u3"},
+	})
+}
+
+// fairshareTree is fairshareCase's jobs on the tree assocs.
+func fairshareTree(t *testing.T, classic bool, assocs []slurm.Association) (u1, u2, u3 int64) {
+	t.Helper()
 	site := slurm.Config{
 		WeightFairshare: 10000, DecayHalfLife: -1, CalcPeriod: 50, ClassicFairshare: classic,
-		Associations: []slurm.Association{
-			{Account: "A", Shares: 3}, {Account: "B", Shares: 1},
-			{Account: "A", User: "u1"}, {Account: "A", User: "u2"}, {Account: "B", User: "u3"},
-		},
+		Associations: assocs,
 		UserNames:    map[int64]string{1: "u1", 2: "u2", 3: "u3"},
 		AccountNames: map[int64]string{1: "A", 2: "B"},
 	}
@@ -285,5 +291,72 @@ func TestChargeAtEnd(t *testing.T) {
 				t.Errorf("EnforceLimits %v, classic %v: user 1 %d, user 2 %d", limits, classic, p1, p2)
 			}
 		}
+	}
+}
+
+// TestFairshareParentUser: u1 set to Fairshare=parent under A. Classic:
+// u1's factor is A's, S = 3/4, UE = 0.5 (A is under root); u2 is alone
+// in A's shares, S = 1·3/4, UE = 0 + (0.5−0)·1 = 0.5; u3 as before. Fair
+// Tree: u1's Level Fairshare is infinite, tied with u2's (no usage), so
+// both rank 3 of 3 (u1 would rank 2 with its own share); u3 ranks 1.
+func TestFairshareParentUser(t *testing.T) {
+	tree := []slurm.Association{
+		{Account: "A", Shares: 3}, {Account: "B", Shares: 1},
+		{Account: "A", User: "u1", Shares: -1}, {Account: "A", User: "u2"}, {Account: "B", User: "u3"},
+	}
+	want := func(ue, s float64) int64 { return int64(10000 * math.Pow(2, -ue/s)) }
+	u1, u2, u3 := fairshareTree(t, true, tree)
+	if w1, w2, w3 := want(0.5, 0.75), want(0.5, 0.75), want(0.5, 0.25); u1 != w1 || u2 != w2 || u3 != w3 {
+		t.Errorf("classic: u1, u2, u3 = %d, %d, %d; want %d, %d, %d", u1, u2, u3, w1, w2, w3)
+	}
+	u1, u2, u3 = fairshareTree(t, false, tree)
+	if u1 != 10000 || u2 != 10000 || u3 != 3333 {
+		t.Errorf("Fair Tree: u1, u2, u3 = %d, %d, %d; want 10000, 10000, 3333", u1, u2, u3)
+	}
+}
+
+// TestFairshareParentAccount: B set to Fairshare=parent, u3 with 4
+// shares under it: u3 competes under root beside A, level shares 3 + 4.
+// Classic: A's S = 3/7, u1 and u2 S = 3/14; u3 S = 4/7; usage as in
+// TestFairshareClassic (A = u3 = 0.5, UE u1 = 0.5, u2 = 0.25, u3 = 0.5).
+// Fair Tree: u3's LF (4/7)/0.5 is above A's (3/7)/0.5, so u3 ranks 3,
+// then A's u2 2 and u1 1 (with B a node of one share, u3 would rank 1).
+func TestFairshareParentAccount(t *testing.T) {
+	tree := []slurm.Association{
+		{Account: "A", Shares: 3}, {Account: "B", Shares: -1},
+		{Account: "A", User: "u1"}, {Account: "A", User: "u2"}, {Account: "B", User: "u3", Shares: 4},
+	}
+	want := func(ue, s float64) int64 { return int64(10000 * math.Pow(2, -ue/s)) }
+	u1, u2, u3 := fairshareTree(t, true, tree)
+	if w1, w2, w3 := want(0.5, 3.0/14), want(0.25, 3.0/14), want(0.5, 4.0/7); u1 != w1 || u2 != w2 || u3 != w3 {
+		t.Errorf("classic: u1, u2, u3 = %d, %d, %d; want %d, %d, %d", u1, u2, u3, w1, w2, w3)
+	}
+	u1, u2, u3 = fairshareTree(t, false, tree)
+	if u3 != 10000 || u2 != 6666 || u1 != 3333 {
+		t.Errorf("Fair Tree: u1, u2, u3 = %d, %d, %d; want 3333, 6666, 10000", u1, u2, u3)
+	}
+}
+
+// TestFairshareParentChain: an account set to parent under another set
+// to parent hangs its children at the first ancestor that is not, and
+// they inherit the Priority of the nearest account that has one.
+func TestFairshareParentChain(t *testing.T) {
+	tree := []slurm.Association{
+		{Account: "A", Shares: 3}, {Account: "B", Shares: -1, Priority: 7},
+		{Account: "C", Parent: "B", Shares: -1},
+		{Account: "A", User: "u1"}, {Account: "A", User: "u2"}, {Account: "C", User: "u3", Shares: 4},
+	}
+	u1, u2, u3 := fairshareTree(t, false, tree)
+	if u3 != 10000 || u2 != 6666 || u1 != 3333 {
+		t.Errorf("Fair Tree: u1, u2, u3 = %d, %d, %d; want 3333, 6666, 10000", u1, u2, u3)
+	}
+	site := slurm.Config{WeightAssoc: 1000, Associations: tree,
+		UserNames: map[int64]string{3: "u3"}, AccountNames: map[int64]string{2: "C"}}
+	j := mkJob(2, 0, 3, 1, 10, 10)
+	j.Group = 2
+	jobs := []swf.Job{mkJob(1, 0, 1, 1, 100, 100), j}
+	got := probe(t, site, sched.Config{MachineSize: 1}, jobs, map[int64][]int64{2: {2}})
+	if g := got[[2]int64{2, 2}]; g != 1000 { // 7/7, the largest Priority
+		t.Errorf("u3's assoc priority %d, want 1000 (B's Priority 7 of 7)", g)
 	}
 }

@@ -367,6 +367,7 @@ func (p *Policy) overlap(a, b int) bool {
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
+	p.bfStill, p.bfBeyond = true, never
 	if pass.Free() <= 0 { // nothing can start: see least below
 		p.noFit = true
 		return
@@ -423,10 +424,15 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		}
 		tested++
 		t, ok := prof.Fit(r.cpus, r.limit, now)
-		if !ok || t > now+p.bfWin {
+		if !ok {
+			continue
+		}
+		if t > now+p.bfWin {
+			p.bfBeyond = min(p.bfBeyond, t)
 			continue
 		}
 		if t == now {
+			p.bfStill = false
 			if p.start(pass, r, reserved) {
 				prof.Allocate(now, r.limit, r.cpus)
 				freeNow -= r.cpus

@@ -34,7 +34,8 @@ import (
 // users right under it keep Account "root", as Slurm names it. RawShares
 // (sshare) or Share (sacctmgr) "parent", which Slurm prints for an
 // association set to Fairshare=parent (it competes with its parent's
-// shares and usage, as if its jobs were the parent's), becomes Shares -1;
+// shares and usage, as if its jobs were the parent's), becomes Shares -1
+// (Config.Associations says how the policy takes it);
 // an empty share (sshare's root line) is 0, one share.
 //
 // The whole output must be one cluster's tree: an association listed

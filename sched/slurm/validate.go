@@ -77,8 +77,8 @@ var errTree = errors.New("slurm: fair-share tree")
 func (c Config) validateTree() error {
 	parent := map[string]string{}
 	for i, a := range c.Associations {
-		if a.Shares < 0 || a.Priority < 0 || !(a.RawUsage >= 0) || math.IsInf(a.RawUsage, 0) {
-			return fmt.Errorf("%w: Associations[%d] (%s/%s): negative Shares or Priority, or RawUsage not a finite number ≥ 0", errTree, i, a.Account, a.User)
+		if a.Shares < -1 || a.Priority < 0 || !(a.RawUsage >= 0) || math.IsInf(a.RawUsage, 0) {
+			return fmt.Errorf("%w: Associations[%d] (%s/%s): Shares below -1 (Fairshare=parent), negative Priority, or RawUsage not a finite number ≥ 0", errTree, i, a.Account, a.User)
 		}
 		if a.Account == "" {
 			return fmt.Errorf("%w: Associations[%d] has no Account", errTree, i)

@@ -1,0 +1,101 @@
+package slurm_test
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+// scheduleHashes pins the policy's schedules on two archive logs: every
+// start (time, job, backfilled or not, the priority it starts with),
+// every reservation backfill told the simulator, and every end. A change
+// meant to make the policy faster, not different, keeps them; one that
+// changes the model updates them and says why.
+var scheduleHashes = map[string]string{
+	"KTH-SP2 fairtree":   "7752c15c5c4f7625",
+	"KTH-SP2 classic":    "183fbcc9e5393bae",
+	"SDSC-BLUE fairtree": "ed0e38233c27a708",
+	"SDSC-BLUE classic":  "7528e1bbe6bae96a",
+}
+
+// hashSites are the configurations hashed: the benchmark's (Fair Tree),
+// and classic fair share with end charging, an Epilog, bf_max_job_user
+// and a sched_min_interval.
+var hashSites = []struct {
+	name string
+	site slurm.Config
+}{
+	{"fairtree", slurm.Config{WeightAge: 1000, WeightFairshare: 10000, WeightJobSize: 1000}},
+	{"classic", slurm.Config{WeightAge: 1000, WeightFairshare: 10000, WeightJobSize: 1000,
+		ClassicFairshare: true, EnforceLimits: true, Epilog: true, BackfillMaxJobUser: 20,
+		SchedMinInterval: 2, BackfillInterval: 60}},
+}
+
+func scheduleHash(t *testing.T, site slurm.Config, machine sched.Config, jobs []swf.Job) string {
+	t.Helper()
+	p, err := slurm.New(site, machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(vs ...int64) {
+		for _, v := range vs {
+			binary.LittleEndian.PutUint64(b[:], uint64(v))
+			h.Write(b[:])
+		}
+	}
+	obs := sched.Hooks{
+		Start: func(now int64, j *swf.Job, backfilled bool) {
+			pr, _ := p.Priority(j.ID)
+			bf := int64(0)
+			if backfilled {
+				bf = 1
+			}
+			put(1, now, j.ID, bf, pr)
+		},
+		Reservation: func(now int64, j *swf.Job, at int64) { put(2, now, j.ID, at) },
+		End: func(now int64, j *swf.Job, cancelled bool) {
+			c := int64(0)
+			if cancelled {
+				c = 1
+			}
+			put(3, now, j.ID, c)
+		},
+	}
+	if _, err := p.Run(context.Background(), jobs, obs); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// TestScheduleHashes runs KTH-SP2 and SDSC-BLUE under each of hashSites
+// (about 6 s; skipped with -short).
+func TestScheduleHashes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: four whole-trace runs (about 6 s)")
+	}
+	for _, tc := range []struct {
+		trace string
+		P     int64
+	}{{tracetest.KTH, 100}, {tracetest.SDSCBlue, 1152}} {
+		_, jobs, err := swf.ReadFile(tracetest.Path(t, tc.trace))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range hashSites {
+			key := tracetest.ShortName(tc.trace) + " " + s.name
+			got := scheduleHash(t, s.site, sched.Config{MachineSize: tc.P}, jobs)
+			if want, ok := scheduleHashes[key]; !ok || got != want {
+				t.Errorf("%q: %q, pinned %q", key, got, want)
+			}
+		}
+	}
+}
