@@ -1,19 +1,15 @@
 // Package forecast answers "when will my job start?" by forward
 // simulation, and learns from what happened.
 //
-// From a Snapshot of a machine — the running jobs (start, size, estimate,
-// so elapsed time), the waiting jobs in the scheduler's order, the
-// machine's size — a Forecaster predicts each waiting job's start
-// (Forecast) and a hypothetical job's ("if I submit n processors for t
-// now", WhatIf) by simulating the policy forward with package sched (any
-// sched.Scheduler: Config.Policy) on predicted run times instead of the
-// user estimates (Config.Runtime: EASY++'s user history of Tsafrir's
-// thesis Ch. 4 §4.2 by default, any sched/predict predictor, UserRatio —
-// a learned one: the estimate scaled by the user's moving average of
-// run/estimate — or a user's;
-// Config.Estimates plays the estimates, which is what squeue --start
-// does). A running job that has outlived its prediction is given half of
-// what remains of its estimate, at least a minute.
+// From a Snapshot of a machine — the running jobs (start, size, estimate),
+// the waiting jobs in the scheduler's order, the machine's size — a
+// Forecaster predicts each waiting job's start (Forecast) and a
+// hypothetical job's (WhatIf) by simulating any sched.Scheduler forward
+// (Config.Policy) on predicted run times (Config.Runtime: EASY++'s user
+// history by default, any sched/predict predictor, UserRatio, or a
+// user's; Config.Estimates plays the estimates, as squeue --start does).
+// A running job past its prediction gets half of what remains of its
+// estimate, at least a minute.
 //
 // Online runs the forecaster causally over a stream of jobs and learns
 // from its errors: forward simulation alone barely beats a ten-line
@@ -42,11 +38,9 @@
 //
 // # Results
 //
-// examples/forecast replays every archive log with recorded waits and
-// scores Online, the user-estimate simulation, Naive, IBL, APQ and QBETS
-// at every submission with the same causal information; its README holds
-// the tables (generated and checked by its tests) and where the goals of
-// issue 36 are met and where not.
+// examples/forecast scores Online beside Naive, the estimates, IBL, APQ
+// and QBETS on every archive log; its README holds the generated tables
+// and where the goals of issue 36 are met and where not.
 //
 // # Cost
 //
