@@ -440,11 +440,29 @@ func (conservativeScheduler) Schedule(p *Pass) {
 		s.conservativeNodesPass()
 		return
 	}
-	prof := p.Profile()
+	s.conservativePass(p.Profile(), p.Free() == p.MachineSize())
+}
+
+// conservativePass plans every waiting job in arrival order over prof and
+// starts those planned now. A reservation whose time has passed (a job ran
+// past its prediction, S3) is held at now. On an idle machine (idle) such
+// reservations are held only while there is room for them at now, and the
+// others placed again: held all at once they can overdraw the plan at now,
+// so that no job fits now and the earliest reservation falls at a planned
+// end that nothing wakes, and the jobs wait on an idle machine for ever
+// (schedtest found it). Only then: on a busy machine a later end wakes the
+// next pass, and the schedules of every log stay as they were.
+func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	s.buf = s.buf[:0]
 	s.waitFCFS.Ascend(func(j *Job) bool {
 		s.buf = append(s.buf, j)
 		if j.res >= 0 {
+			if idle && j.res < s.now {
+				if t, _ := prof.Fit(j.n, max(j.p, 1), s.now); t != s.now {
+					j.res = -1
+					return true
+				}
+			}
 			j.res = max(j.res, s.now)
 			prof.Allocate(j.res, max(j.p, 1), j.n)
 		}

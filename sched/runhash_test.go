@@ -76,7 +76,11 @@ func runHash(res *sched.Result) string {
 // (Order), the Pass refused stale and out-of-range actions and Run took
 // observers: refactorings of the simulator's API must not change one
 // schedule. A change of the simulation's semantics that is meant must
-// update them, and say so in its commit.
+// update them, and say so in its commit. SDSC-SP2's conservative digests
+// of modes 0, 1 and 3 changed once since, for a bug: passed reservations
+// held all at once overdrew the plan of an idle machine, which then sat
+// idle with jobs waiting until the next arrival (job 40017 started 4.3
+// days late); see conservativePass.
 var runHashes = map[string]string{
 	"KTH-SP2 Conservative 0":  "8ff363e4afba6cae",
 	"KTH-SP2 Conservative 1":  "968e1d7ef4a523ce",
@@ -150,10 +154,10 @@ var runHashes = map[string]string{
 	"KTH-SP2 X2_perf 1":       "a9c885dd478d75f4",
 	"KTH-SP2 X2_perf 2":       "00e492bc61e90cda",
 	"KTH-SP2 X2_perf 3":       "6743922c95d710f2",
-	"SDSC-SP2 Conservative 0": "f731bf0178f4043b",
-	"SDSC-SP2 Conservative 1": "e5b4e6f6d7fe5e11",
+	"SDSC-SP2 Conservative 0": "5b3edc997b07c141",
+	"SDSC-SP2 Conservative 1": "dceaf1abcb59789a",
 	"SDSC-SP2 Conservative 2": "6afa83c2c7b4051f",
-	"SDSC-SP2 Conservative 3": "e5b4e6f6d7fe5e11",
+	"SDSC-SP2 Conservative 3": "dceaf1abcb59789a",
 	"SDSC-SP2 EASY 0":         "83804b344cf9f737",
 	"SDSC-SP2 EASY 1":         "e8915e4bc632494a",
 	"SDSC-SP2 EASY 2":         "cfed82381fdb17a3",

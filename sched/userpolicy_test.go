@@ -106,16 +106,26 @@ type userConservative struct{}
 func (userConservative) Schedule(p *sched.Pass) {
 	prof := p.Profile()
 	waiting := slices.Collect(p.Waiting())
+	idle := p.Free() == p.MachineSize()
+	held := make(map[int64]bool, len(waiting))
 	for _, j := range waiting {
-		if r := j.Reservation(); r >= 0 {
-			prof.Allocate(max(r, p.Now()), max(j.Prediction(), 1), j.Size())
+		r := j.Reservation()
+		if r < 0 {
+			continue
 		}
+		if idle && r < p.Now() { // a passed reservation held only if it fits now
+			if t, _ := prof.Fit(j.Size(), max(j.Prediction(), 1), p.Now()); t != p.Now() {
+				continue
+			}
+		}
+		held[j.ID()] = true
+		prof.Allocate(max(r, p.Now()), max(j.Prediction(), 1), j.Size())
 	}
 	var start []*sched.Job
 	for _, j := range waiting {
 		d := max(j.Prediction(), 1)
-		if r := j.Reservation(); r >= 0 {
-			prof.Allocate(max(r, p.Now()), d, -j.Size())
+		if held[j.ID()] {
+			prof.Allocate(max(j.Reservation(), p.Now()), d, -j.Size())
 		}
 		t, _ := prof.Fit(j.Size(), d, p.Now())
 		prof.Allocate(t, d, j.Size())
