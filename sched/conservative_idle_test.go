@@ -32,13 +32,18 @@ func TestConservativeIdleWithPassedReservations(t *testing.T) {
 		jobs[i] = j
 	}
 	p, _ := sched.LookupPreset("conservative")
-	res, err := sched.Run(context.Background(), p.New(17), jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range res.Records {
-		if r.Start < 0 {
-			t.Errorf("job %d never started", r.Job.ID)
+	pool := p.New(17)
+	nodes := p.New(0)
+	nodes.Nodes = []swf.Node{{Name: "n", Count: 17, Cores: 1}}
+	for name, cfg := range map[string]sched.Config{"pool": pool, "nodes": nodes} {
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, r := range res.Records {
+			if r.Start < 0 {
+				t.Errorf("%s: job %d never started", name, r.Job.ID)
+			}
 		}
 	}
 }

@@ -143,9 +143,20 @@ func (s *Sim) conservativeNodesPass() {
 		return true
 	})
 	s.buf = s.buf[:0]
+	idle := s.run.Len() == 0
 	s.waitFCFS.Ascend(func(j *Job) bool {
 		s.buf = append(s.buf, j)
 		if j.res >= 0 && len(j.resAlloc) > 0 {
+			// On an idle machine a reservation whose time has passed (S3)
+			// is placed again below, in arrival order: held at now with
+			// the others it could overdraw the nodes, so that no job
+			// fits now and the machine stays idle with jobs waiting
+			// (conservativePass says more; schedtest found it here too).
+			if idle && j.res < s.now {
+				j.res = -1
+				j.resAlloc = j.resAlloc[:0]
+				return true
+			}
 			j.res = max(j.res, s.now)
 			c.hold(j, j.res, max(j.p, 1), true)
 		}
