@@ -318,6 +318,10 @@ type report struct {
 	// Slurm model leaves out ("ignored: KEY (lines)") and how it read
 	// the rest ("note: ...").
 	SlurmConf []string `json:"slurm_conf,omitempty"`
+	// SlurmCancelled counts by reason, with -slurm-conf, the jobs no
+	// partition can run (a time limit above MaxTime, an unknown
+	// partition, too many nodes), which Slurm's policy cancels.
+	SlurmCancelled map[string]int `json:"slurm_cancelled,omitempty"`
 
 	MeanWait       float64 `json:"mean_wait_s"`
 	MeanWaitMin    float64 `json:"mean_wait_min"`
@@ -399,19 +403,20 @@ func jsonReport(info *runInfo) report {
 		data[w.kind] = w.data
 	}
 	return report{
-		Trace:         info.trace.name,
-		Policy:        info.policy.Name,
-		Machine:       info.cfg.MachineSize,
-		MachineFrom:   info.machineFrom,
-		Options:       jsonOptions{info.cfg.Peer.String(), info.cfg.PerEventPass, info.cfg.KillAtEstimate, info.cfg.ShadowTies},
-		JobsRead:      len(info.trace.jobs),
-		JobsSimulated: len(res.Records),
-		JobsRejected:  len(res.Rejected.Excluded),
-		Rejected:      rej,
-		Reader:        jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
-		Warnings:      texts,
-		WarningData:   data,
-		SlurmConf:     info.slurmIgnored,
+		Trace:          info.trace.name,
+		Policy:         info.policy.Name,
+		Machine:        info.cfg.MachineSize,
+		MachineFrom:    info.machineFrom,
+		Options:        jsonOptions{info.cfg.Peer.String(), info.cfg.PerEventPass, info.cfg.KillAtEstimate, info.cfg.ShadowTies},
+		JobsRead:       len(info.trace.jobs),
+		JobsSimulated:  len(res.Records),
+		JobsRejected:   len(res.Rejected.Excluded),
+		Rejected:       rej,
+		Reader:         jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
+		Warnings:       texts,
+		WarningData:    data,
+		SlurmConf:      info.slurmIgnored,
+		SlurmCancelled: info.slurmCancelled,
 
 		MeanWait:       sum.MeanWait,
 		MeanWaitMin:    sum.MeanWait / 60,

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -37,6 +39,9 @@ type runInfo struct {
 	checkErr error          // its violation, nil if none
 
 	slurmIgnored []string // -slurm-conf: what ParseConf left out
+	// slurmCancelled counts by reason, with -slurm-conf, the jobs no
+	// partition can run, which the policy cancels at submission.
+	slurmCancelled map[string]int
 }
 
 // config builds the simulated configuration: the preset, then the peer's
@@ -132,6 +137,9 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		}
 		for _, s := range info.slurmIgnored {
 			fmt.Fprintln(stderr, "simulate: slurm.conf:", s)
+		}
+		for _, why := range slices.Sorted(maps.Keys(info.slurmCancelled)) {
+			fmt.Fprintf(stderr, "simulate: slurm: %d job(s) cancelled at submission: %s\n", info.slurmCancelled[why], why)
 		}
 	} else {
 		bar.Stage("simulate "+o.policy.Name, 4)

@@ -68,6 +68,7 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 	if err != nil {
 		return interrupted(err)
 	}
+	info.slurmCancelled = p.Unrunnable()
 	return nil
 }
 

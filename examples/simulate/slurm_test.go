@@ -123,3 +123,21 @@ func TestSlurmConfErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSlurmConfCancelled: a job whose time limit is above its partition's
+// MaxTime is one no partition can run; the policy cancels it, and the
+// reports count it with its reason, on stderr and in -json.
+func TestSlurmConfCancelled(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "acct.swf", slurmTrace)
+	conf := writeTrace(t, dir, "slurm.conf", strings.Replace(slurmConf, "MaxTime=UNLIMITED", "MaxTime=30", 1))
+	const line = "simulate: slurm: 1 job(s) cancelled at submission: time limit above the partition's MaxTime"
+	if code, _, errs := runCmd(t, trace, "-slurm-conf", conf); code != 0 || !strings.Contains(errs, line) {
+		t.Errorf("exit %d, stderr %q; want it to contain %q", code, errs, line)
+	}
+	m := runJSON(t, trace, "-slurm-conf", conf)
+	c, _ := m["slurm_cancelled"].(map[string]any)
+	if c["time limit above the partition's MaxTime"] != 1.0 {
+		t.Errorf("-json slurm_cancelled %v, want the one job over MaxTime", m["slurm_cancelled"])
+	}
+}
