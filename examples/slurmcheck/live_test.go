@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,68 +16,18 @@ import (
 	"github.com/batchq/batchq/examples/internal/slurmtest"
 )
 
-// slurmCmd runs a Slurm command with the cluster's environment (times as
-// Unix seconds), as user if not "" (runuser: slurmd starts the job as the
-// user who submitted it).
-func slurmCmd(ctx context.Context, env []string, user, name string, args ...string) (string, error) {
-	var cmd *exec.Cmd
-	if user != "" {
-		cmd = exec.CommandContext(ctx, "runuser", slices.Concat([]string{"-u", user, "--", name}, args)...)
-	} else {
-		cmd = exec.CommandContext(ctx, name, args...)
-	}
-	cmd.Env = append(slices.Clone(env), "SLURM_TIME_FORMAT=%s")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return string(out), nil
-}
-
-// makeUsers makes the workload's users: system accounts without a home,
-// once per machine.
-func makeUsers(t *testing.T) {
-	t.Helper()
-	seen := map[string]bool{}
+// site is the live check's cluster: siteConf, siteQOS and siteAccounts
+// (workload.go) as slurmtest starts it.
+func site(conf string) *slurmtest.Site {
+	s := &slurmtest.Site{CPUs: siteCPUs, Conf: conf, QOS: siteQOS}
 	for _, a := range siteAccounts {
+		sa := slurmtest.Account{Name: a.name, Shares: a.shares}
 		for _, u := range a.users {
-			if seen[u.name] {
-				continue
-			}
-			seen[u.name] = true
-			if exec.Command("id", "-u", u.name).Run() == nil {
-				continue
-			}
-			if out, err := exec.Command("useradd", "-r", "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", u.name).CombinedOutput(); err != nil {
-				t.Fatalf("useradd %s: %v: %s", u.name, err, out)
-			}
+			sa.Users = append(sa.Users, slurmtest.User{Name: u.name, Shares: u.shares, QOS: u.qos})
 		}
+		s.Accounts = append(s.Accounts, sa)
 	}
-}
-
-// siteSacctmgr is the QOS, the accounts and the associations as sacctmgr
-// commands, for slurm-cluster.sh's SLURM_CLUSTER_SACCTMGR (run before
-// slurmctld starts, so that its first priority calculation knows them).
-func siteSacctmgr() string {
-	var b strings.Builder
-	for _, q := range slices.Sorted(maps.Keys(siteQOS)) {
-		fmt.Fprintf(&b, "add qos %s priority=%d\n", q, siteQOS[q])
-	}
-	for _, a := range siteAccounts {
-		fmt.Fprintf(&b, "add account %s fairshare=%d\n", a.name, a.shares)
-	}
-	for _, a := range siteAccounts {
-		for _, u := range a.users {
-			fmt.Fprintf(&b, "add user %s account=%s fairshare=%d", u.name, a.name, u.shares)
-			if u.qos != "" {
-				fmt.Fprintf(&b, " qos=%s", u.qos)
-			}
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
+	return s
 }
 
 // sampler runs sprio every sampleEvery and watches the decay thread's
@@ -107,7 +53,7 @@ func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 		}
 		if now := time.Now(); !now.Before(next) {
 			next = now.Add(sampleEvery)
-			out, err := slurmCmd(ctx, env, "", "sprio", "-h", "-o", sprioFormat)
+			out, err := slurmtest.Cmd(ctx, env, "", "sprio", "-h", "-o", sprioFormat)
 			s.mu.Lock()
 			if err != nil && ctx.Err() == nil && s.err == nil {
 				s.err = err
@@ -135,7 +81,6 @@ func TestLiveSlurmCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the live Slurm check takes about four minutes")
 	}
-	conf := filepath.Join(t.TempDir(), "site.conf")
 	// BATCHQ_SLURMCHECK_LOGS=DIR: slurmctld logs the main scheduler's and
 	// backfill's decisions (debug level: it slows slurmctld down a little)
 	// and its log is copied to DIR, to see why a job started when it did.
@@ -144,26 +89,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 	if logs != "" {
 		extra = "SlurmctldDebug=debug\nDebugFlags=Backfill,SelectType\n"
 	}
-	if err := os.WriteFile(conf, []byte(siteConf+extra), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mgr := filepath.Join(t.TempDir(), "site.sacctmgr")
-	if err := os.WriteFile(mgr, []byte(siteSacctmgr()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("SLURM_CLUSTER_CPUS", strconv.Itoa(siteCPUs))
-	t.Setenv("SLURM_CLUSTER_CONF", conf)
-	t.Setenv("SLURM_CLUSTER_SACCTMGR", mgr)
-	if _, err := exec.LookPath("runuser"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true and no runuser: the workload is submitted as several users")
-		}
-		t.Skip("no runuser: the workload is submitted as several users")
-	}
-	if os.Geteuid() == 0 {
-		makeUsers(t)
-	}
-	dir, env := slurmtest.Start(t)
+	dir, env := site(siteConf + extra).Start(t)
 	if logs != "" {
 		t.Cleanup(func() {
 			b, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
@@ -187,8 +113,8 @@ func TestLiveSlurmCheck(t *testing.T) {
 	rec := &recording{
 		Note:     "A run of TestLiveSlurmCheck (examples/slurmcheck) on scripts/slurm-cluster.sh's private Slurm 22.05",
 		Conf:     siteConf + nodeLine(t, dir),
-		QOS:      must(slurmCmd(ctx, env, "", "sacctmgr", strings.Fields(qosArgs)...)),
-		Shares:   must(slurmCmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...)),
+		QOS:      must(slurmtest.Cmd(ctx, env, "", "sacctmgr", strings.Fields(qosArgs)...)),
+		Shares:   must(slurmtest.Cmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...)),
 		Workload: planWorkload(),
 	}
 
@@ -203,7 +129,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 	for i, j := range rec.Workload {
 		time.Sleep(time.Until(start.Add(time.Duration(j.At) * time.Millisecond)))
 		rec.Submitted = append(rec.Submitted, time.Now().UnixMilli())
-		out, err := slurmCmd(ctx, env, j.User, "sbatch", "--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
+		out, err := slurmtest.Cmd(ctx, env, j.User, "sbatch", "--parsable", "-A", j.Account, "-p", j.Partition, "-q", j.QOS,
 			"-c", strconv.FormatInt(j.CPUs, 10), "-t", strconv.FormatInt(j.Limit, 10), "-J", fmt.Sprintf("sc-%d", i),
 			"-D", jobDir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", j.Sleep))
 		if err != nil {
@@ -212,15 +138,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 		rec.IDs = append(rec.IDs, strings.TrimSpace(out))
 	}
 	t.Logf("%d jobs submitted in %v", len(rec.IDs), time.Since(start).Round(time.Second))
-	for end := time.Now().Add(4 * time.Minute); ; time.Sleep(time.Second) {
-		out := must(slurmCmd(ctx, env, "", "squeue", "-h", "-o", "%i"))
-		if strings.TrimSpace(out) == "" {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("the workload did not finish within the bound: squeue shows %q", out)
-		}
-	}
+	slurmtest.Drain(t, env, 4*time.Minute, nil)
 	// One more sample period, for the decay file's last write.
 	time.Sleep(sampleEvery)
 	stopSampling()
@@ -229,8 +147,8 @@ func TestLiveSlurmCheck(t *testing.T) {
 		t.Fatal(smp.err)
 	}
 	rec.Samples, rec.Decays = smp.samples, smp.decays
-	rec.Sacct = must(slurmCmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctFormat))
-	rec.SharesEnd = must(slurmCmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...))
+	rec.Sacct = must(slurmtest.Cmd(ctx, env, "", "sacct", "-a", "-X", "-P", "--starttime", "now-1hour", "-o", sacctFormat))
+	rec.SharesEnd = must(slurmtest.Cmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...))
 	logText, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,8 +24,10 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// The live forecast check (issue 36): a workload of short jobs on the
-// private Slurm, each asked about at its submission — the service's
+// The live forecast check (issue 36): a workload of short jobs from
+// several users in two accounts on the private Slurm, under multifactor
+// priority with fair share (forecastSite), each asked about at its
+// submission — the service's
 // forecast for a job of its shape (a hypothetical job: "if I submit this
 // now") with its 90% interval, the naive baseline (forecast.Naive: the
 // median wait of the last 100 started jobs of its size class), and
@@ -43,7 +45,40 @@ const (
 	forecastFloor = 10
 	forecastJobs  = 105
 	forecastCPUs  = 32 // the node as declared: more than the host has
+	// forecastConf: multifactor priority, fair share weighted above age,
+	// recomputed every minute (the least PriorityCalcPeriod) with a
+	// half-life short enough for the run's usage to count, and the
+	// accounts enforced. The script's partitions (short, the default)
+	// and backfill parameters stay.
+	forecastConf = `PriorityType=priority/multifactor
+PriorityWeightFairshare=2000
+PriorityWeightAge=1000
+PriorityCalcPeriod=1
+PriorityDecayHalfLife=0-0:10
+PriorityMaxAge=0-0:02
+AccountingStorageEnforce=associations
+`
 )
+
+// forecastSite is the cluster of the live forecast: two accounts of equal
+// shares, two users each, every user a Unix account that submits its own
+// jobs (forecastUsers says how many).
+func forecastSite() *slurmtest.Site {
+	return &slurmtest.Site{CPUs: forecastCPUs, Conf: forecastConf, Accounts: []slurmtest.Account{
+		{Name: "physics", Shares: 50, Users: []slurmtest.User{{Name: "bq-alice", Shares: 1}, {Name: "bq-bob", Shares: 1}}},
+		{Name: "chem", Shares: 50, Users: []slurmtest.User{{Name: "bq-carol", Shares: 1}, {Name: "bq-dave", Shares: 1}}},
+	}}
+}
+
+// forecastUsers: who submits, in proportion 4:2:3:1, so that physics
+// (alice and bob) uses more than its share and chem's jobs overtake
+// its once fair share counts; alice's and carol's jobs run 4–15 s,
+// bob's and dave's 2–6 s.
+var forecastUsers = []struct {
+	name, account string
+	weight        int
+	long          bool
+}{{"bq-alice", "physics", 4, true}, {"bq-bob", "physics", 2, false}, {"bq-carol", "chem", 3, true}, {"bq-dave", "chem", 1, false}}
 
 // forecastRecord is one job of the live run: its shape, when it was
 // submitted and started (sacct), and each method's predicted wait from
@@ -51,6 +86,8 @@ const (
 // −1: unbounded).
 type forecastRecord struct {
 	Job      string `json:"job"`
+	User     string `json:"user"`
+	Account  string `json:"account"`
 	Cores    int64  `json:"cores"`
 	Run      int64  `json:"run"`
 	Limit    int64  `json:"limit"`
@@ -107,8 +144,7 @@ func TestLiveForecast(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the live forecast test takes about three minutes")
 	}
-	t.Setenv("SLURM_CLUSTER_CPUS", strconv.Itoa(forecastCPUs))
-	dir, env := slurmtest.Start(t)
+	dir, env := forecastSite().Start(t)
 	svc, err := karnak.New(nil, karnak.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -138,21 +174,30 @@ func TestLiveForecast(t *testing.T) {
 		}
 	}
 
-	// The workload: sizes 1–16 CPUs, run times of 4–15 s or, for every
-	// other job, 2–6 s (two kinds of users, as far as run times go), under
-	// a limit of a minute (Slurm's estimate plays the limit), arriving
-	// about every 0.7 s: about 1.5 times what the 32 CPUs serve, so that
-	// the queue grows to about a minute of work by the last submission.
+	// The workload: each job from a user drawn by forecastUsers' weights,
+	// sizes 1–16 CPUs, run times of 4–15 s (alice, carol) or 2–6 s (bob,
+	// dave), under a limit of a minute (Slurm's estimate plays the
+	// limit), arriving about every 0.7 s: about 1.5 times what the 32
+	// CPUs serve, so that the queue grows to about a minute of work by
+	// the last submission.
 	rng := rand.New(rand.NewPCG(36, 2026))
 	sizes := []int64{1, 1, 2, 2, 4, 4, 8, 8, 16}
+	var draw []int
+	for k, u := range forecastUsers {
+		for range u.weight {
+			draw = append(draw, k)
+		}
+	}
 	var recs []forecastRecord
 	for i := range forecastJobs {
+		u := forecastUsers[draw[rng.IntN(len(draw))]]
 		cores := sizes[rng.IntN(len(sizes))]
-		run := int64(4 + rng.IntN(12))
-		if i%2 == 1 {
-			run = int64(2 + rng.IntN(5))
+		run := int64(2 + rng.IntN(5))
+		if u.long {
+			run = int64(4 + rng.IntN(12))
 		}
-		r := forecastRecord{Cores: cores, Run: run, Limit: 60, Forecast: -1, Low: -1, High: -1, Naive: -1, Slurm: -1}
+		r := forecastRecord{User: u.name, Account: u.account, Cores: cores, Run: run, Limit: 60,
+			Forecast: -1, Low: -1, High: -1, Naive: -1, Slurm: -1}
 		now := time.Now().Unix()
 		ps, err := svc.PredictHypothetical(&karnak.PredictRequest{Cores: cores, WallTime: r.Limit, Quantile: 95, Confidence: 90,
 			Locations: []karnak.Location{{System: "live", Queue: "short"}}})
@@ -165,29 +210,20 @@ func TestLiveForecast(t *testing.T) {
 			r.Naive = int64(math.Round(p.Point))
 		}
 		tp.mu.Unlock()
-		out, err := envRunner{env}.Run(context.Background(), "sbatch", "--parsable", "-p", "short", "-c", strconv.FormatInt(cores, 10),
-			"-t", "1", "-J", fmt.Sprintf("fc-%d", i), "-D", dir, "-o", "/dev/null", "--wrap", fmt.Sprintf("sleep %d", run))
+		// As the user, charged to the account (slurmd runs the job as
+		// its user; the working directory is one every user may enter).
+		out, err := slurmtest.Cmd(context.Background(), env, u.name, "sbatch", "--parsable", "-A", u.account, "-p", "short",
+			"-c", strconv.FormatInt(cores, 10), "-t", "1", "-J", fmt.Sprintf("fc-%d", i), "-D", os.TempDir(), "-o", "/dev/null",
+			"--wrap", fmt.Sprintf("sleep %d", run))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Job = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+		r.Job, _, _ = strings.Cut(strings.TrimSpace(out), ";")
 		recs = append(recs, r)
 		time.Sleep(time.Duration(float64(time.Second) * 0.7 * rng.ExpFloat64()))
 	}
 	// Wait (bounded) until Slurm is done and the feed has sent every end.
-	for end := time.Now().Add(120 * time.Second); ; time.Sleep(time.Second) {
-		out, err := envRunner{env}.Run(context.Background(), "squeue", "-h", "-o", "%i")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := c.Report()
-		if len(strings.TrimSpace(string(out))) == 0 && r.Events["end"] >= int64(forecastJobs) {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("the workload did not finish within the bound: squeue shows %q", out)
-		}
-	}
+	slurmtest.Drain(t, env, 120*time.Second, func() bool { return c.Report().Events["end"] >= int64(forecastJobs) })
 	stop()
 	<-done
 	out, err := envRunner{env}.Run(context.Background(), "sacct", "--parsable2", "--allusers", "--starttime", "now-1hour", "-o", sacctColumns)
@@ -201,6 +237,9 @@ func TestLiveForecast(t *testing.T) {
 		sj, ok := jobs[r.Job]
 		if !ok || sj.start == 0 {
 			t.Fatalf("job %s: not in sacct, or never started", r.Job)
+		}
+		if sj.user != r.User {
+			t.Errorf("job %s: sacct says user %q, it was submitted as %s", r.Job, sj.user, r.User)
 		}
 		r.Submit, r.Start = sj.submit, sj.start
 		id, _ := strconv.ParseInt(r.Job, 10, 64)
@@ -301,19 +340,60 @@ func scoreForecasts(recs []forecastRecord) []forecastScore {
 	}
 }
 
-// forecastTable is the README's table of a live run.
+// forecastTable is the README's table of a live run: the workload (its
+// users and accounts from the record), every method on the whole mixed
+// workload, then user by user.
 func forecastTable(recs []forecastRecord) string {
 	var b strings.Builder
-	waits := make([]int64, 0, len(recs))
+	medWait := func(recs []forecastRecord) (med, longest int64) {
+		waits := make([]int64, 0, len(recs))
+		for _, r := range recs {
+			waits = append(waits, r.Start-r.Submit)
+		}
+		slices.Sort(waits)
+		if len(waits) == 0 {
+			return 0, 0
+		}
+		return waits[len(waits)/2], waits[len(waits)-1]
+	}
+	// The users and accounts in the order they first submitted.
+	var users, accounts []string
+	byUser := map[string][]forecastRecord{}
+	jobsOf := map[string]int{}
 	for _, r := range recs {
-		waits = append(waits, r.Start-r.Submit)
+		if byUser[r.User] == nil {
+			users = append(users, r.User)
+		}
+		byUser[r.User] = append(byUser[r.User], r)
+		if jobsOf[r.Account] == 0 {
+			accounts = append(accounts, r.Account)
+		}
+		jobsOf[r.Account]++
 	}
-	slices.Sort(waits)
-	med := int64(0)
-	if len(waits) > 0 {
-		med = waits[len(waits)/2]
+	var who []string
+	for _, u := range users {
+		who = append(who, fmt.Sprintf("%s (%s) %d", u, byUser[u][0].Account, len(byUser[u])))
 	}
-	fmt.Fprintf(&b, "%d jobs; real waits (sacct): median %d s, longest %d s. Waits floored at %d s.\n\n", len(recs), med, waits[len(waits)-1], forecastFloor)
+	var acct []string
+	for _, a := range accounts {
+		acct = append(acct, fmt.Sprintf("%s %d", a, jobsOf[a]))
+	}
+	// A job overtook another when it was submitted later and started
+	// earlier, while the other waited: Slurm's priority order or backfill.
+	overtook := 0
+	for _, r := range recs {
+		for _, o := range recs {
+			if o.Submit < r.Submit && r.Start < o.Start {
+				overtook++
+				break
+			}
+		}
+	}
+	med, longest := medWait(recs)
+	fmt.Fprintf(&b, "%d jobs from %d users in %d accounts. Users (account) and their jobs: %s. Accounts: %s.\n\n",
+		len(recs), len(users), len(accounts), strings.Join(who, ", "), strings.Join(acct, ", "))
+	fmt.Fprintf(&b, "Real waits (sacct): median %d s, longest %d s; %d jobs started before a job submitted earlier (Slurm's priority order or backfill). Waits floored at %d s.\n\n",
+		med, longest, overtook, forecastFloor)
 	b.WriteString("| method | jobs answered | within ×2 | mean \\|log10\\| | 90% interval: coverage | bounded | their coverage | their median width |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range scoreForecasts(recs) {
 		cov, bounded, covB, width := "–", "–", "–", "–"
@@ -330,6 +410,20 @@ func forecastTable(recs []forecastRecord) string {
 		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %s | %s | %s | %s |\n", s.name, s.jobs, s.within2, s.meanLog, cov, bounded, covB, width)
 	}
 	b.WriteString("\nAn interval is unbounded (it covers, infinitely wide) until 19 forecast jobs have started: the service records a forecast of the jobs submitted in each 10 s of its clock, and learns from them as they start.\n")
+	b.WriteString("\nUser by user (within ×2; Slurm's on the jobs it answered, their number in brackets):\n\n")
+	b.WriteString("| user (account) | jobs | median wait | forecast | naive baseline | Slurm's expected start |\n|---|---:|---:|---:|---:|---:|\n")
+	share := func(s forecastScore) string {
+		if s.jobs == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", s.within2)
+	}
+	for _, u := range users {
+		ss := scoreForecasts(byUser[u])
+		m, _ := medWait(byUser[u])
+		fmt.Fprintf(&b, "| %s (%s) | %d | %d s | %s | %s | %s (%d) |\n", u, byUser[u][0].Account, len(byUser[u]), m,
+			share(ss[0]), share(ss[1]), share(ss[2]), ss[2].jobs)
+	}
 	return b.String()
 }
 

@@ -366,11 +366,11 @@ func checkSacctSWF(t *testing.T, path string, jobs map[string]sacctJob) {
 
 // sacctJob is one allocation line of sacct --parsable2 (steps left out).
 type sacctJob struct {
-	id, name, partition, state string
-	submit, start, end         int64 // Unix seconds; 0 = none
-	cpus                       int64
-	gpus                       int64 // gres/gpu of AllocTRES, else of ReqTRES (never allocated)
-	limit                      int64 // the time limit in seconds; -1 = none
+	id, name, user, partition, state string
+	submit, start, end               int64 // Unix seconds; 0 = none
+	cpus                             int64
+	gpus                             int64 // gres/gpu of AllocTRES, else of ReqTRES (never allocated)
+	limit                            int64 // the time limit in seconds; -1 = none
 }
 
 func sacctJobs(t *testing.T, out []byte) map[string]sacctJob {
@@ -427,7 +427,7 @@ func sacctJobs(t *testing.T, out []byte) map[string]sacctJob {
 				break
 			}
 		}
-		jobs[id] = sacctJob{id: id, name: col(f, "JobName"), partition: col(f, "Partition"), state: col(f, "State"),
+		jobs[id] = sacctJob{id: id, name: col(f, "JobName"), user: col(f, "User"), partition: col(f, "Partition"), state: col(f, "State"),
 			submit: at(col(f, "Submit")), start: at(col(f, "Start")), end: at(col(f, "End")), cpus: cpus, gpus: max(gpus, 0), limit: limit}
 	}
 	return jobs

@@ -1,6 +1,9 @@
 // Package slurmtest starts a single-node Slurm cluster on loopback for a
 // test, with the script the README names (scripts/slurm-cluster.sh), and
-// stops it by pid when the test ends.
+// stops it by pid when the test ends: as the script writes it (Start), or
+// as a site configures it, with its own slurm.conf lines, QOS, accounts and
+// users who submit their own jobs (Site.Start, Cmd). Drain waits for a
+// workload to finish.
 package slurmtest
 
 import (
@@ -39,6 +42,13 @@ func Script() (string, error) {
 // directory is kept, for its logs, when the test failed.
 func Start(t testing.TB) (dir string, env []string) {
 	t.Helper()
+	return up(t, prepare(t))
+}
+
+// prepare finds the script and skips (fails when CI=true) without Slurm
+// or root.
+func prepare(t testing.TB) string {
+	t.Helper()
 	script, err := Script()
 	if err != nil {
 		t.Fatal(err)
@@ -54,13 +64,25 @@ func Start(t testing.TB) (dir string, env []string) {
 		missing = "the cluster needs root (slurmd launches jobs as their user)"
 	}
 	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and no Slurm: %s", missing)
-		}
-		t.Skip("no Slurm: " + missing)
+		skipOrFail(t, "no Slurm: "+missing)
 	}
+	return script
+}
+
+func skipOrFail(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true and %s", why)
+	}
+	t.Skip(why)
+}
+
+// up runs `slurm-cluster.sh up` in a new directory, and `down` at cleanup.
+func up(t testing.TB, script string) (dir string, env []string) {
+	t.Helper()
 	// A short path: the munge and MariaDB sockets live in it (108 bytes at most).
-	if dir, err = os.MkdirTemp("", "slurm"); err != nil {
+	dir, err := os.MkdirTemp("", "slurm")
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
