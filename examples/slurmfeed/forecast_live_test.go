@@ -48,15 +48,18 @@ const (
 	// forecastConf: multifactor priority, fair share weighted above age,
 	// recomputed every minute (the least PriorityCalcPeriod) with a
 	// half-life short enough for the run's usage to count, and the
-	// accounts enforced. The script's partitions (short, the default)
-	// and backfill parameters stay.
+	// accounts and limits enforced: only with limits does Slurm 22.05
+	// charge a job's usage when it ends; without, it charges only the
+	// jobs running at a recalculation, and jobs of seconds would hardly
+	// count (sched/slurm's Config.EnforceLimits). The script's
+	// partitions (short, the default) and backfill parameters stay.
 	forecastConf = `PriorityType=priority/multifactor
 PriorityWeightFairshare=2000
 PriorityWeightAge=1000
 PriorityCalcPeriod=1
 PriorityDecayHalfLife=0-0:10
 PriorityMaxAge=0-0:02
-AccountingStorageEnforce=associations
+AccountingStorageEnforce=associations,limits
 `
 )
 
@@ -72,13 +75,14 @@ func forecastSite() *slurmtest.Site {
 
 // forecastUsers: who submits, in proportion 4:2:3:1, so that physics
 // (alice and bob) uses more than its share and chem's jobs overtake
-// its once fair share counts; alice's and carol's jobs run 4–15 s,
-// bob's and dave's 2–6 s.
+// its once fair share counts; alice's and dave's jobs run 4–15 s,
+// bob's and carol's 2–6 s (half the jobs each way, as before the
+// workload had users: the same load).
 var forecastUsers = []struct {
 	name, account string
 	weight        int
 	long          bool
-}{{"bq-alice", "physics", 4, true}, {"bq-bob", "physics", 2, false}, {"bq-carol", "chem", 3, true}, {"bq-dave", "chem", 1, false}}
+}{{"bq-alice", "physics", 4, true}, {"bq-bob", "physics", 2, false}, {"bq-carol", "chem", 3, false}, {"bq-dave", "chem", 1, true}}
 
 // forecastRecord is one job of the live run: its shape, when it was
 // submitted and started (sacct), and each method's predicted wait from
@@ -175,8 +179,8 @@ func TestLiveForecast(t *testing.T) {
 	}
 
 	// The workload: each job from a user drawn by forecastUsers' weights,
-	// sizes 1–16 CPUs, run times of 4–15 s (alice, carol) or 2–6 s (bob,
-	// dave), under a limit of a minute (Slurm's estimate plays the
+	// sizes 1–16 CPUs, run times of 4–15 s (alice, dave) or 2–6 s (bob,
+	// carol), under a limit of a minute (Slurm's estimate plays the
 	// limit), arriving about every 0.7 s: about 1.5 times what the 32
 	// CPUs serve, so that the queue grows to about a minute of work by
 	// the last submission.
@@ -221,6 +225,18 @@ func TestLiveForecast(t *testing.T) {
 		r.Job, _, _ = strings.Cut(strings.TrimSpace(out), ";")
 		recs = append(recs, r)
 		time.Sleep(time.Duration(float64(time.Second) * 0.7 * rng.ExpFloat64()))
+	}
+	// What Slurm made of the users when the queue was longest: each
+	// user's usage and fair-share factor, and the waiting jobs' priority
+	// factors (in the log, to see why one account's jobs overtook the
+	// other's).
+	for _, args := range [][]string{{"sshare", "-a", "-o", "Account,User,RawShares,RawUsage,EffectvUsage,FairShare"},
+		{"sprio", "-o", "%.8i %.10u %.10o %.8Y %.8A %.8F"}} {
+		out, err := slurmtest.Cmd(context.Background(), env, "", args[0], args[1:]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("at the last submission, %s:\n%s", args[0], out)
 	}
 	// Wait (bounded) until Slurm is done and the feed has sent every end.
 	slurmtest.Drain(t, env, 120*time.Second, func() bool { return c.Report().Events["end"] >= int64(forecastJobs) })
@@ -356,7 +372,7 @@ func forecastTable(recs []forecastRecord) string {
 		}
 		return waits[len(waits)/2], waits[len(waits)-1]
 	}
-	// The users and accounts in the order they first submitted.
+	// The users and accounts, by name.
 	var users, accounts []string
 	byUser := map[string][]forecastRecord{}
 	jobsOf := map[string]int{}
@@ -370,6 +386,8 @@ func forecastTable(recs []forecastRecord) string {
 		}
 		jobsOf[r.Account]++
 	}
+	slices.Sort(users)
+	slices.Sort(accounts)
 	var who []string
 	for _, u := range users {
 		who = append(who, fmt.Sprintf("%s (%s) %d", u, byUser[u][0].Account, len(byUser[u])))
