@@ -231,7 +231,7 @@ func TestLiveForecast(t *testing.T) {
 	// factors (in the log, to see why one account's jobs overtook the
 	// other's).
 	for _, args := range [][]string{{"sshare", "-a", "-o", "Account,User,RawShares,RawUsage,EffectvUsage,FairShare"},
-		{"sprio", "-o", "%.8i %.10u %.10o %.8Y %.8A %.8F"}} {
+		{"sprio", "-o", "%.8i %.10u %.8Y %.8A %.8F"}} {
 		out, err := slurmtest.Cmd(context.Background(), env, "", args[0], args[1:]...)
 		if err != nil {
 			t.Fatal(err)
