@@ -102,19 +102,32 @@ type forecastRecord struct {
 	High     int64  `json:"high"`
 	Naive    int64  `json:"naive"`
 	Slurm    int64  `json:"slurm"`
+	// The service's forecast of the queued job (wait from submission and
+	// its 90% interval; −1: no answer), asked when the feed first read
+	// Slurm's expected start of it: the same moment as Slurm's, with the
+	// queue in Slurm's priority order (squeue's, which the feed sends).
+	Queued     int64 `json:"queued"`
+	QueuedLow  int64 `json:"queued_low"`
+	QueuedHigh int64 `json:"queued_high"`
 }
 
 // forecastTap is the service as the collector feeds it, noting the submit
-// and start of each job (for the naive baseline) and Slurm's first
-// expected start of each waiting job.
+// and start of each job (for the naive baseline), Slurm's first expected
+// start of each waiting job, and the service's forecast of that job asked
+// at that moment.
 type forecastTap struct {
 	svc    *karnak.Service
 	mu     sync.Mutex
 	submit map[int64]int64
 	cores  map[int64]int64
-	slurm  map[int64]int64 // job → Slurm's first expected start
+	slurm  map[int64]int64        // job → Slurm's first expected start
+	queued map[int64]queuedAnswer // job → the forecast asked then
 	naive  forecast.Naive
 }
+
+// queuedAnswer is the service's forecast of a queued job: its start and
+// its 90% interval as starts (high −1: unbounded).
+type queuedAnswer struct{ start, low, high int64 }
 
 func (f *forecastTap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
 	ack, err := f.svc.IngestBatch(id, evs)
@@ -133,6 +146,13 @@ func (f *forecastTap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, er
 		case karnak.KindEstimate:
 			if _, ok := f.slurm[e.Job]; !ok && e.Job != 0 && e.Start > 0 {
 				f.slurm[e.Job] = e.Start
+				if p, err := f.svc.PredictJob(e.System, e.Job, 95, 90, 0); err == nil && p.Forecast != nil {
+					fc, a := p.Forecast, queuedAnswer{start: p.Forecast.Start, low: p.Now + p.Forecast.Low, high: -1}
+					if fc.High >= 0 {
+						a.high = p.Now + fc.High
+					}
+					f.queued[e.Job] = a
+				}
 			}
 		}
 	}
@@ -156,7 +176,7 @@ func TestLiveForecast(t *testing.T) {
 	if err := svc.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	tp := &forecastTap{svc: svc, submit: map[int64]int64{}, cores: map[int64]int64{}, slurm: map[int64]int64{}}
+	tp := &forecastTap{svc: svc, submit: map[int64]int64{}, cores: map[int64]int64{}, slurm: map[int64]int64{}, queued: map[int64]queuedAnswer{}}
 	c, err := slurmfeed.New(slurmfeed.Config{System: "live", Service: tp, Runner: envRunner{env},
 		Cursor: filepath.Join(dir, "forecast-cursor.json"), Poll: time.Second, Delay: time.Second, ProbeEvery: 30 * time.Minute, Logf: func(string, ...any) {}})
 	if err != nil {
@@ -201,7 +221,7 @@ func TestLiveForecast(t *testing.T) {
 			run = int64(4 + rng.IntN(12))
 		}
 		r := forecastRecord{User: u.name, Account: u.account, Cores: cores, Run: run, Limit: 60,
-			Forecast: -1, Low: -1, High: -1, Naive: -1, Slurm: -1}
+			Forecast: -1, Low: -1, High: -1, Naive: -1, Slurm: -1, Queued: -1, QueuedLow: -1, QueuedHigh: -1}
 		now := time.Now().Unix()
 		ps, err := svc.PredictHypothetical(&karnak.PredictRequest{Cores: cores, WallTime: r.Limit, Quantile: 95, Confidence: 90,
 			Locations: []karnak.Location{{System: "live", Queue: "short"}}})
@@ -262,13 +282,20 @@ func TestLiveForecast(t *testing.T) {
 		if s, ok := tp.slurm[id]; ok {
 			r.Slurm = max(s-r.Submit, 0)
 		}
+		if a, ok := tp.queued[id]; ok {
+			r.Queued, r.QueuedLow = max(a.start-r.Submit, 0), max(a.low-r.Submit, 0)
+			if a.high >= 0 {
+				r.QueuedHigh = max(a.high-r.Submit, 0)
+			}
+		}
 	}
 	tp.mu.Unlock()
 	scores := scoreForecasts(recs)
-	for _, s := range scores[:1] {
-		if s.jobs < forecastJobs*9/10 {
-			t.Errorf("the forecast answered %d of %d jobs", s.jobs, forecastJobs)
-		}
+	if scores[0].jobs < forecastJobs*9/10 {
+		t.Errorf("the forecast answered %d of %d jobs", scores[0].jobs, forecastJobs)
+	}
+	if q, sl := scores[5].jobs, scores[2].jobs; q < sl*9/10 {
+		t.Errorf("the forecast of the queued job answered %d of the %d jobs Slurm answered", q, sl)
 	}
 	t.Logf("live forecast scores:\n%s", forecastTable(recs))
 	if os.Getenv(readme.UpdateEnv) == "1" {
@@ -301,8 +328,11 @@ type forecastScore struct {
 // jobs Slurm answered (the same jobs, side by side).
 func scoreForecasts(recs []forecastRecord) []forecastScore {
 	floor := func(w int64) float64 { return float64(max(w, forecastFloor)) }
-	score := func(name string, pred func(r *forecastRecord) int64, only func(r *forecastRecord) bool, interval bool) forecastScore {
-		s := forecastScore{name: name, intervals: interval}
+	// iv is a method's 90% interval of a job's wait (high −1: unbounded),
+	// nil for a method without intervals.
+	type interval func(r *forecastRecord) (low, high int64)
+	score := func(name string, pred func(r *forecastRecord) int64, only func(r *forecastRecord) bool, iv interval) forecastScore {
+		s := forecastScore{name: name, intervals: iv != nil}
 		var widths []float64
 		covered := 0
 		for i := range recs {
@@ -318,17 +348,18 @@ func scoreForecasts(recs []forecastRecord) []forecastScore {
 			if e <= math.Log10(2)+1e-12 {
 				s.within2++
 			}
-			if interval {
-				in := r.Low <= actual && (r.High < 0 || actual <= r.High)
+			if iv != nil {
+				low, high := iv(r)
+				in := low <= actual && (high < 0 || actual <= high)
 				if in {
 					covered++
 				}
-				if r.High >= 0 {
+				if high >= 0 {
 					s.bounded++
 					if in {
 						s.covBound++
 					}
-					widths = append(widths, float64(r.High-r.Low))
+					widths = append(widths, float64(high-low))
 				}
 			}
 		}
@@ -347,12 +378,17 @@ func scoreForecasts(recs []forecastRecord) []forecastScore {
 	all := func(*forecastRecord) bool { return true }
 	slurmAnswered := func(r *forecastRecord) bool { return r.Slurm >= 0 }
 	fc := func(r *forecastRecord) int64 { return r.Forecast }
+	fcIv := func(r *forecastRecord) (int64, int64) { return r.Low, r.High }
+	queued := func(r *forecastRecord) int64 { return r.Queued }
+	queuedIv := func(r *forecastRecord) (int64, int64) { return r.QueuedLow, r.QueuedHigh }
+	naive := func(r *forecastRecord) int64 { return r.Naive }
 	return []forecastScore{
-		score("forecast (karnak: forward simulation, 90% interval calibrated)", fc, all, true),
-		score("naive baseline (median wait of the last 100 of the size class)", func(r *forecastRecord) int64 { return r.Naive }, all, false),
-		score("Slurm's expected start (squeue, first read by the feed)", func(r *forecastRecord) int64 { return r.Slurm }, all, false),
-		score("forecast, on the jobs Slurm answered", fc, slurmAnswered, true),
-		score("naive baseline, on the jobs Slurm answered", func(r *forecastRecord) int64 { return r.Naive }, slurmAnswered, false),
+		score("forecast (karnak: forward simulation, 90% interval calibrated)", fc, all, fcIv),
+		score("naive baseline (median wait of the last 100 of the size class)", naive, all, nil),
+		score("Slurm's expected start (squeue, first read by the feed)", func(r *forecastRecord) int64 { return r.Slurm }, all, nil),
+		score("forecast, on the jobs Slurm answered", fc, slurmAnswered, fcIv),
+		score("naive baseline, on the jobs Slurm answered", naive, slurmAnswered, nil),
+		score("forecast of the queued job, asked when Slurm's expected start was read (Slurm's priority order)", queued, slurmAnswered, queuedIv),
 	}
 }
 
@@ -428,8 +464,8 @@ func forecastTable(recs []forecastRecord) string {
 		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %s | %s | %s | %s |\n", s.name, s.jobs, s.within2, s.meanLog, cov, bounded, covB, width)
 	}
 	b.WriteString("\nAn interval is unbounded (it covers, infinitely wide) until 19 forecast jobs have started: the service records a forecast of the jobs submitted in each 10 s of its clock, and learns from them as they start.\n")
-	b.WriteString("\nUser by user (within ×2; Slurm's on the jobs it answered, their number in brackets):\n\n")
-	b.WriteString("| user (account) | jobs | median wait | forecast | naive baseline | Slurm's expected start |\n|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\nUser by user (within ×2; Slurm's and the queued job's forecast on the jobs each answered, their number in brackets):\n\n")
+	b.WriteString("| user (account) | jobs | median wait | forecast | naive baseline | Slurm's expected start | forecast of the queued job |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	share := func(s forecastScore) string {
 		if s.jobs == 0 {
 			return "–"
@@ -439,8 +475,8 @@ func forecastTable(recs []forecastRecord) string {
 	for _, u := range users {
 		ss := scoreForecasts(byUser[u])
 		m, _ := medWait(byUser[u])
-		fmt.Fprintf(&b, "| %s (%s) | %d | %d s | %s | %s | %s (%d) |\n", u, byUser[u][0].Account, len(byUser[u]), m,
-			share(ss[0]), share(ss[1]), share(ss[2]), ss[2].jobs)
+		fmt.Fprintf(&b, "| %s (%s) | %d | %d s | %s | %s | %s (%d) | %s (%d) |\n", u, byUser[u][0].Account, len(byUser[u]), m,
+			share(ss[0]), share(ss[1]), share(ss[2]), ss[2].jobs, share(ss[5]), ss[5].jobs)
 	}
 	return b.String()
 }
