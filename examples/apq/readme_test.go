@@ -1,7 +1,10 @@
 package main
 
 import (
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,3 +142,44 @@ var seedsPaperDigests = map[string]string{
 }
 
 func TestReadmeSeedsPaper(t *testing.T) { checkRuns(t, seedsPaperDigests, seedsPaperRuns) }
+
+// TestReadmeSliceVI is the CI slice of the long tests above (BATCHQ_LONG=1;
+// CI runs it with -run): TestReadmeTables' run "vi" (`-tables VI,VII`) on
+// one log of four, SDSC SP2 (`-only SP2`), through readmeRegions. Its row
+// of each of the run's four tables must be the README's line as printed
+// (the regions themselves are pinned by their digests).
+func TestReadmeSliceVI(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("Tables VI and VII on SDSC SP2: set %s=1", readme.LongEnv)
+	}
+	r := readmeRuns[slices.IndexFunc(readmeRuns, func(r readmeRun) bool { return r.name == "vi" })]
+	r.opt.Only = "SP2"
+	out, err := readmeRegions(paperDir(t), []readmeRun{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(runDigests(tablesDigests, r.name)) {
+		t.Errorf("%d tables computed, the README has %d of run %s", len(out), len(runDigests(tablesDigests, r.name)), r.name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(out)) {
+		want, err := readme.Region(doc, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(out[name]), "\n")
+		if len(lines) != 4 || !strings.HasPrefix(lines[2], "| SDSC SP2 |") {
+			t.Errorf("region %s: want a header, a rule and SDSC SP2's row, computed\n%s", name, out[name])
+			continue
+		}
+		if !strings.HasPrefix(string(want), lines[0]+lines[1]) {
+			t.Errorf("README.md region %s: its header is not the computed one\n%s", name, lines[0])
+		}
+		if !strings.Contains(string(want), lines[2]) {
+			t.Errorf("README.md region %s lacks the recomputed row\n%s", name, lines[2])
+		}
+	}
+}
