@@ -1,7 +1,10 @@
 package main
 
 import (
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,3 +142,58 @@ var seedsPaperDigests = map[string]string{
 }
 
 func TestReadmeSeedsPaper(t *testing.T) { checkRuns(t, seedsPaperDigests, seedsPaperRuns) }
+
+// The CI slices of the long tests above (BATCHQ_LONG=1; CI runs them with
+// -run): a run of the README on one log alone (`-only`), through
+// readmeRegions. The log's row of each of the run's tables must be the
+// README's line as printed (the regions themselves are pinned by their
+// digests).
+
+// TestReadmeSliceVI is TestReadmeTables' run "vi" (`-tables VI,VII`, the
+// range-set runtime predictors) on SDSC SP2 (6 s of CPU).
+func TestReadmeSliceVI(t *testing.T) { checkSlice(t, readmeRuns, "vi", "SP2", tablesDigests) }
+
+// The runs of Tables V and VIII–IX cost more than a slice may, even on one
+// log (measured, both passing): `-tables V` on SDSC Paragon, the smallest,
+// 164 s of CPU (QBETS, IBL and APQ in both representations);
+// TestReadmeFloor's run on SP2 276 s.
+
+// checkSlice runs run name of runs on one log alone (-only only) and
+// checks its rows.
+func checkSlice(t *testing.T, runs []readmeRun, name, only string, digests map[string]string) {
+	t.Helper()
+	if !readme.Long() {
+		t.Skipf("run %s on %s: set %s=1", name, only, readme.LongEnv)
+	}
+	r := runs[slices.IndexFunc(runs, func(r readmeRun) bool { return r.name == name })]
+	r.opt.Only = only
+	log := paperTraces[slices.IndexFunc(paperTraces, func(pt struct{ Name, File string }) bool { return matches(pt.File, only) })].Name
+	out, err := readmeRegions(paperDir(t), []readmeRun{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(runDigests(digests, r.name)) {
+		t.Errorf("%d tables computed, the README has %d of run %s", len(out), len(runDigests(digests, r.name)), r.name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(out)) {
+		want, err := readme.Region(doc, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(out[name]), "\n")
+		if len(lines) != 4 || !strings.HasPrefix(lines[2], "| "+log+" |") {
+			t.Errorf("region %s: want a header, a rule and %s's row, computed\n%s", name, log, out[name])
+			continue
+		}
+		if !strings.HasPrefix(string(want), lines[0]+lines[1]) {
+			t.Errorf("README.md region %s: its header is not the computed one\n%s", name, lines[0])
+		}
+		if !strings.Contains(string(want), lines[2]) {
+			t.Errorf("README.md region %s lacks the recomputed row\n%s", name, lines[2])
+		}
+	}
+}

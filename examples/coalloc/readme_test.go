@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/readme"
@@ -52,4 +56,63 @@ func TestReadmeStudy(t *testing.T) {
 		}
 		return st.regions()
 	})
+}
+
+// TestReadmeSliceNone is the CI slice of TestReadmeStudy (BATCHQ_LONG=1;
+// CI runs it with -run): one of its 27 runs, the thesis's method (`none`)
+// over 120 days, through runTrials as the study makes it. It recomputes
+// the whole "none" region and that run's cells of the "windows" and
+// "none-windows" tables, which must be the README's as printed (the
+// regions themselves are pinned by their digests).
+func TestReadmeSliceNone(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("one run of the study on five machines: set %s=1", readme.LongEnv)
+	}
+	const day = 1 // windows[1], 120 days
+	ms := defaultMachinesOf(t)
+	sums, _, err := runTrials(ms, studyOptions("none", windows[day], 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &study{ms: ms, sums: map[string][][]trialSummary{"none": make([][]trialSummary, len(windows))}}
+	st.sums["none"][day] = sums
+	var b bytes.Buffer
+	st.noneRun(&b)
+	readme.Check(t, "README.md", "none", b.Bytes())
+	k := slices.Index(methods, "none")
+	for i, tr := range table62 {
+		checkCell(t, "windows", i*len(methods)+k, 3+day, achievedCell(sums[i], tr.PAll))
+		v := fmt.Sprintf("%.3f", sums[i].pAchieved)
+		if sums[i].pAchieved < tr.PAll {
+			v = "**" + v + "**"
+		}
+		checkCell(t, "none-windows", i, 3+day, v)
+	}
+}
+
+// checkCell checks that cell col of body row r of the first table in the
+// README's region is want (cells counted from 0, the header and rule not
+// rows).
+func checkCell(t *testing.T, region string, r, col int, want string) {
+	t.Helper()
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := readme.Region(doc, region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	if len(lines) < r+3 {
+		t.Fatalf("README.md region %s has no row %d", region, r)
+	}
+	row := lines[r+2]
+	cells := strings.Split(strings.Trim(row, "|"), "|")
+	if col >= len(cells) {
+		t.Fatalf("README.md region %s: row %q has no cell %d", region, row, col)
+	}
+	if got := strings.TrimSpace(cells[col]); got != want {
+		t.Errorf("README.md region %s, row %q, cell %d: README %q, recomputed %q", region, row, col, got, want)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -100,5 +101,64 @@ func TestReadmeLong(t *testing.T) {
 		if d := readme.Digest(out.Bytes()); d != v.digest {
 			t.Errorf("region %s: generated text has digest %s, longValidations records %s: update it", v.region, d, v.digest)
 		}
+	}
+}
+
+// TestReadmeSliceKTH4H is the CI slice of TestReadmeLong (BATCHQ_LONG=1;
+// CI runs it with -run): one log of the "validation" region, KTH4H, the
+// smallest, with the README's seeds (903 EASY runs, the same validateAll
+// path). Its section and its rows of the summary tables must be in the
+// README's region as printed, line for line; the region itself is pinned
+// by its digest (TestReadme).
+func TestReadmeSliceKTH4H(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("903 EASY runs on KTH4H: set %s=1", readme.LongEnv)
+	}
+	v := longValidations[0]
+	o := v.opt
+	o.logs = "kth4h"
+	tracetest.Path(t, tracetest.KTH)
+	var out bytes.Buffer
+	if err := validateAll(context.Background(), &out, nil, o, runEASY); err != nil {
+		t.Fatal(err)
+	}
+	checkSlice(t, v.region, out.String(), "### KTH4H", "| KTH4H |")
+}
+
+// checkSlice checks that the part of got from the line starting with
+// section up to the next "### " heading, and every line of got starting
+// with row, appear in the README's region as they are.
+func checkSlice(t *testing.T, region, got, section, row string) {
+	t.Helper()
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := readme.Region(doc, region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(got, "\n"+section)
+	if i < 0 {
+		t.Fatalf("the computed text has no section %q:\n%s", section, got)
+	}
+	block := got[i+1:]
+	if j := strings.Index(block, "\n### "); j >= 0 {
+		block = block[:j+1]
+	}
+	if !strings.Contains(string(text), block) {
+		t.Errorf("README.md region %s lacks the recomputed section:\n%s", region, block)
+	}
+	n := 0
+	for l := range strings.Lines(got) {
+		if strings.HasPrefix(l, row) {
+			n++
+			if !strings.Contains(string(text), l) {
+				t.Errorf("README.md region %s lacks the recomputed row\n%s", region, l)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("the computed text has no row %q", row)
 	}
 }

@@ -160,3 +160,45 @@ func TestReadmeKTHCheap(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSliceIBL is the CI slice of TestReadmeScoreboard
+// (BATCHQ_LONG=1; CI runs it with -run): IBL, which the default run leaves
+// out, on the two smallest logs, KTH-SP2 and SDSC-Par (4 s of CPU each),
+// through score. Its row of each log's table must be the README's, line for
+// line (TestReadmeKTHCheap checks the cheap predictors' rows on KTH-SP2;
+// each region is pinned by its digest). APQ, scored on KTH-SP2 alone, is
+// not in the slice: its replay takes about 170 s of CPU there.
+func TestReadmeSliceIBL(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("IBL replays KTH-SP2 and SDSC-Par: set %s=1", readme.LongEnv)
+	}
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range readmeLogs[:2] {
+		if !slices.Contains(l.predictors, "ibl") {
+			t.Fatalf("%s is not scored with IBL in the README", l.file)
+		}
+		rows, info, err := score(context.Background(), tracetest.Path(t, l.file), 0, []string{"ibl"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		region, err := readme.Region(doc, regionName(info))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for row := range strings.Lines(string(logTable(logResult{info, rows}))) {
+			if strings.HasPrefix(row, "| ") && !strings.HasPrefix(row, "| predictor |") {
+				n++
+				if !strings.Contains(string(region), row) {
+					t.Errorf("README region %s lacks the recomputed row\n%s", regionName(info), row)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d rows recomputed, want IBL's", info.name, n)
+		}
+	}
+}

@@ -55,8 +55,12 @@ func wholeLog(dir, name string) ([]swf.Job, error) {
 	return replay.All(byQ)
 }
 
-// availabilityRegions computes the two tables.
-func availabilityRegions(dir string, progress io.Writer) (map[string][]byte, error) {
+// availabilityRegions computes the two tables over the logs named in only
+// (all when nil: the README's run; the CI slice, TestReadmeSliceSP2,
+// names one, and gets its column and its row).
+func availabilityRegions(dir string, only []string, progress io.Writer) (map[string][]byte, error) {
+	// The logs of this run, in the README's order (local copies).
+	readingLogs, answerLogs := onlyOf(readingLogs, only), onlyOf(answerLogs, only)
 	logs := map[string][]swf.Job{}
 	for _, name := range slices.Concat(readingLogs, answerLogs) {
 		if logs[name] != nil {
@@ -125,6 +129,14 @@ func availabilityRegions(dir string, progress io.Writer) (map[string][]byte, err
 	}
 	out["availability-answers"] = clone(&b)
 	return out, nil
+}
+
+// onlyOf is the names of logs named in only, all when only is nil.
+func onlyOf(logs, only []string) []string {
+	if only == nil {
+		return logs
+	}
+	return slices.DeleteFunc(slices.Clone(logs), func(n string) bool { return !slices.Contains(only, n) })
 }
 
 func names(rs []availReading) []string {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,14 +56,14 @@ func TestReadmeTables(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := readmeTables(m)
-		a, err := runAblation(dir, io.Discard)
+		a, err := runAblation(dir, nil, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for name, text := range a.regions() {
 			out[name] = text
 		}
-		av, err := availabilityRegions(dir, io.Discard)
+		av, err := availabilityRegions(dir, nil, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,4 +150,123 @@ func TestReadmeFigure41(t *testing.T) {
 	var b bytes.Buffer
 	figureTable(&b, scores)
 	readme.Check(t, "README.md", "figure41", b.Bytes())
+}
+
+// TestReadmeSliceSP2 is the CI slice of TestReadmeTables (BATCHQ_LONG=1;
+// CI runs it with -run): one log of eight, SDSC-SP2, through the command
+// (Tables 4.1 and 4.2 with each clustering, as TestReadmeKTH does for
+// KTH), runAblation (13 replays of the whole log, one set of six) and
+// availabilityRegions (14 replays). Its rows of Tables 4.1 and 4.2, of the
+// three ablation tables and of the availability-answers table must be the
+// README's lines as printed, and its column of the availability-readings
+// table the README's cells (the regions themselves are pinned by their
+// digests).
+func TestReadmeSliceSP2(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("27 BM replays of SDSC-SP2: set %s=1", readme.LongEnv)
+	}
+	dir := allTraces(t)
+	a, err := runAblation(dir, []string{"SDSC-SP2"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	av, err := availabilityRegions(dir, []string{tracetest.SDSCSP2}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	region := func(name string) string {
+		text, err := readme.Region(doc, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(text)
+	}
+	rows := map[string]string{"availability-answers": rowOf(t, string(av["availability-answers"]), "| SDSC-SP2 |")}
+	for name, row := range map[string]func(io.Writer, string){"ablation-features": a.featuresRow, "ablation-settings": a.settingsRow, "cluster-modes": a.modesRow} {
+		var b bytes.Buffer
+		row(&b, "SDSC-SP2")
+		rows[name] = b.String()
+	}
+	for name, row := range rows {
+		if !strings.Contains(region(name), row) {
+			t.Errorf("README.md region %s lacks the recomputed row\n%s", name, row)
+		}
+	}
+	// Tables 4.1 and 4.2 as the command prints them, with each
+	// clustering, as TestReadmeKTH runs them on KTH.
+	one := tracetest.DirOf(t, tracetest.SDSCSP2)
+	for _, c := range []struct {
+		args  []string
+		qbets string // the region of its Table 4.2 rows
+	}{{[]string{"-traces", one}, "table42"}, {[]string{"-cluster", "two-level", "-traces", one}, "table42-twolevel"}} {
+		var out, errb strings.Builder
+		if code := command(c.args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		name, n := "", 0
+		for l := range strings.Lines(out.String()) {
+			switch {
+			case strings.HasPrefix(l, "### plain (Table 4.1)"):
+				name = "table41"
+			case strings.HasPrefix(l, "### QBETS (Table 4.2)"):
+				name = c.qbets
+			case strings.HasPrefix(l, "### "):
+				name = ""
+			case name != "" && strings.HasPrefix(l, "| SDSC-SP2-1998-4.2-cln/"):
+				n++
+				if !strings.Contains(region(name), l) {
+					t.Errorf("README.md region %s lacks SDSC-SP2's row as the command prints it (%v):\n%s", name, c.args, l)
+				}
+			}
+		}
+		if n != 10 {
+			t.Errorf("%v: %d SDSC-SP2 rows of Tables 4.1 and 4.2, want 10 (five queues each):\n%s", c.args, n, out.String())
+		}
+	}
+	// The readings table has a column per log: SDSC-SP2's is the third.
+	col := slices.Index(readingLogs, tracetest.SDSCSP2)
+	want := region("availability-readings")
+	n := 0
+	for l := range strings.Lines(string(av["availability-readings"])) {
+		cells := tableCells(l)
+		if len(cells) != 2 || strings.HasPrefix(l, "| reading |") || strings.HasPrefix(l, "|---") || strings.HasPrefix(l, "| thesis") {
+			continue
+		}
+		n++
+		in := tableCells(rowOf(t, want, "| "+cells[0]+" |"))
+		if got := in[1+col]; got != cells[1] {
+			t.Errorf("README.md region availability-readings, row %q, SDSC-SP2: README %q, recomputed %q", cells[0], got, cells[1])
+		}
+	}
+	if n != len(readings) {
+		t.Errorf("%d rows of availability-readings recomputed, want %d", n, len(readings))
+	}
+}
+
+// tableCells are the cells of a Markdown table row, trimmed.
+func tableCells(row string) []string {
+	cells := strings.Split(strings.Trim(strings.TrimSpace(row), "|"), "|")
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(c)
+	}
+	return cells
+}
+
+// rowOf is the one line of text that starts with prefix.
+func rowOf(t *testing.T, text, prefix string) string {
+	t.Helper()
+	var found []string
+	for l := range strings.Lines(text) {
+		if strings.HasPrefix(l, prefix) {
+			found = append(found, l)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d lines start with %q in\n%s", len(found), prefix, text)
+	}
+	return found[0]
 }

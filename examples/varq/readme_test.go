@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,4 +43,32 @@ func TestReadmeStudy(t *testing.T) {
 		}
 		return out
 	})
+}
+
+// TestReadmeSliceKTH is the CI slice of TestReadmeStudy (BATCHQ_LONG=1;
+// CI runs it with -run): six of its 111 simulations, KTH-SP2's 10 % cells
+// at the three targets with the thesis's method and with crowd-aware
+// planning, through the study's cells. KTH's row of the status table must
+// be the README's as printed (the region itself is pinned by its digest).
+func TestReadmeSliceKTH(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("six VARQ simulations of KTH-SP2: set %s=1", readme.LongEnv)
+	}
+	st := newStudy(filepath.Dir(tracetest.Path(t, kthAll.trace)), os.Stderr)
+	var row bytes.Buffer
+	st.statusRow(&row, kthAll)
+	if st.err != nil {
+		t.Fatal(st.err)
+	}
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := readme.Region(doc, "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(text, row.Bytes()) {
+		t.Errorf("README.md region status lacks the recomputed row\n%s", row.Bytes())
+	}
 }
