@@ -19,7 +19,7 @@ const floor = 60
 const avgStep = 0.05
 
 // nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 19
+const nFeatures = 20
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -31,9 +31,10 @@ const nFeatures = 19
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
 // and estimate, the last wait of its class and of its user, the user's
-// other waiting jobs and running processors, and the median wait of the
-// job's queue. Answers are capped at the longest wait seen. It is a
-// replay.Predictor: replay.Run scores it with the information a real
+// other waiting jobs and running processors, the median wait of the job's
+// queue, and the median wait of the jobs of its queue and size class asked
+// about at the same hour of earlier days. Answers are capped at the
+// longest wait seen. It is a replay.Predictor: replay.Run scores it with the information a real
 // service has at each submission. Jobs need unique IDs. Not safe for
 // concurrent use.
 type Online struct {
@@ -53,9 +54,10 @@ type Online struct {
 	userQ   map[int64]int   // user → their jobs waiting
 	userR   map[int64]int64 // user → their running processors
 	queueW  map[int64]*ring // queue → the waits of its last started jobs
-	errAvg  float64         // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
-	waitAvg float64         // moving average of log(max(wait, floor)) of the started jobs
-	maxWait int64           // the longest wait of a started job (a cap on the answers)
+	hourW   map[hourKey]*ring
+	errAvg  float64 // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
+	waitAvg float64 // moving average of log(max(wait, floor)) of the started jobs
+	maxWait int64   // the longest wait of a started job (a cap on the answers)
 	x       [nFeatures]float64
 }
 
@@ -84,7 +86,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
-		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring),
+		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring),
 		global: newLadder(cfg.Forget), class: make(map[int]*ladder),
 	}, nil
 }
@@ -111,6 +113,13 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.queueW[j.Queue] = r
 		}
 		r.add(j.Wait)
+		k := keyAt(j, j.Submit)
+		h := o.hourW[k]
+		if h == nil {
+			h = &ring{size: hourWindow}
+			o.hourW[k] = h
+		}
+		h.add(j.Wait)
 		o.naive.add(j.Size(), j.Wait)
 		o.lastW[sizeClass(j.Size())] = j.Wait
 		o.userW[j.User] = j.Wait
@@ -279,6 +288,34 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	if r := o.queueW[j.Queue]; r != nil && len(r.w) > 0 {
 		x[18] = math.Log(o.naive.medianOf(r) + floor)
 	}
+	// Queues open and close by the clock (night production queues,
+	// daytime development ones, prime-time limits): the waits of the
+	// jobs of the same queue and size asked about at the same hour of
+	// earlier days.
+	x[19] = x[2]
+	if r := o.hourW[keyAt(j, o.snap.Now)]; r != nil && len(r.w) > 0 {
+		x[19] = math.Log(o.naive.medianOf(r) + floor)
+	}
+}
+
+// hourWindow is the number of waits kept per queue, size class and hour
+// of the day (about a month of a busy class's jobs at one hour; 10 to 100
+// measure alike).
+const hourWindow = 20
+
+// hourKey is a queue, a size class and an hour of the day.
+type hourKey struct {
+	queue int64
+	class int
+	hour  int
+}
+
+// keyAt is the hourKey of job j asked about at instant at. The hour is
+// of the log's clock (instants modulo a day): a table keyed by it only
+// needs a daily cycle, not its phase, so neither the log's time zone nor
+// its start matters.
+func keyAt(j *swf.Job, at int64) hourKey {
+	return hourKey{j.Queue, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
 }
 
 // learn fits the job's features to its wait from the question.
