@@ -19,7 +19,7 @@ const floor = 60
 const avgStep = 0.05
 
 // nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 20
+const nFeatures = 26
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -43,6 +43,7 @@ type Online struct {
 	machine int64
 	naive   Naive
 	running []swf.Job
+	runEnd  []runEnd      // per running job: its predicted end, as at its start
 	runAt   map[int64]int // ID → index in running
 	waiting []swf.Job     // in arrival order
 	pending map[int64]asked
@@ -55,6 +56,7 @@ type Online struct {
 	userR   map[int64]int64 // user → their running processors
 	queueW  map[int64]*ring // queue → the waits of its last started jobs
 	hourW   map[hourKey]*ring
+	lastQC  map[[2]int64]int64
 	errAvg  float64 // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
 	waitAvg float64 // moving average of log(max(wait, floor)) of the started jobs
 	maxWait int64   // the longest wait of a started job (a cap on the answers)
@@ -86,7 +88,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
-		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring),
+		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
 		global: newLadder(cfg.Forget), class: make(map[int]*ladder),
 	}, nil
 }
@@ -105,6 +107,8 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		if j.RunTime >= 0 {
 			o.runAt[j.ID] = len(o.running)
 			o.running = append(o.running, *j)
+			e := o.f.estimate(j)
+			o.runEnd = append(o.runEnd, runEnd{j.Submit + j.Wait + o.f.runtime(j, e, j.Submit+j.Wait), j.Submit + j.Wait + max(e, 0)})
 			o.userR[j.User] += j.Size()
 		}
 		r := o.queueW[j.Queue]
@@ -122,6 +126,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		h.add(j.Wait)
 		o.naive.add(j.Size(), j.Wait)
 		o.lastW[sizeClass(j.Size())] = j.Wait
+		o.lastQC[[2]int64{j.Queue, int64(sizeClass(j.Size()))}] = j.Wait
 		o.userW[j.User] = j.Wait
 		if a, ok := o.pending[j.ID]; ok {
 			delete(o.pending, j.ID)
@@ -134,8 +139,10 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		if i, ok := o.runAt[j.ID]; ok {
 			last := len(o.running) - 1
 			o.running[i] = o.running[last]
+			o.runEnd[i] = o.runEnd[last]
 			o.runAt[o.running[i].ID] = i
 			o.running = o.running[:last]
+			o.runEnd = o.runEnd[:last]
 			delete(o.runAt, j.ID)
 			o.userR[j.User] -= j.Size()
 		}
@@ -247,9 +254,21 @@ func (o *Online) model(size int64) *ladder {
 // features fills o.x for job j at position pos of the waiting list.
 func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	P := float64(o.f.lastMachine)
-	ahead := 0.0
+	ahead, sameQ, sameQC := 0.0, 0, 0
+	oldest := int64(-1)
+	k := sizeClass(j.Size())
 	for i := range pos {
-		ahead += float64(o.waiting[i].Size())
+		w := &o.waiting[i]
+		ahead += float64(w.Size())
+		if w.Queue == j.Queue {
+			if oldest < 0 {
+				oldest = o.snap.Now - w.Submit
+			}
+			sameQ++
+			if sizeClass(w.Size()) == k {
+				sameQC++
+			}
+		}
 	}
 	e := float64(o.f.estimate(j))
 	x := &o.x
@@ -293,6 +312,29 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	// jobs of the same queue and size asked about at the same hour of
 	// earlier days.
 	x[19] = x[2]
+	x[20] = math.Log1p(float64(sameQ))
+	x[21] = math.Log1p(float64(sameQC))
+	x[22] = math.Log(float64(max(oldest, 0)) + floor)
+	// A partitioned machine runs each size in its own partitions: the
+	// running jobs of the job's size class, and how soon the first of
+	// them ends.
+	nc, soon := 0, int64(-1)
+	for i := range o.running {
+		r := &o.running[i]
+		if sizeClass(r.Size()) != k {
+			continue
+		}
+		nc++
+		if rem := o.runEnd[i].left(o.snap.Now); soon < 0 || rem < soon {
+			soon = rem
+		}
+	}
+	x[24] = math.Log1p(float64(nc))
+	x[25] = math.Log(float64(max(soon, 0)) + floor)
+	x[23] = x[10]
+	if w, ok := o.lastQC[[2]int64{j.Queue, int64(k)}]; ok {
+		x[23] = math.Log(float64(w) + floor)
+	}
 	if r := o.hourW[keyAt(j, o.snap.Now)]; r != nil && len(r.w) > 0 {
 		x[19] = math.Log(o.naive.medianOf(r) + floor)
 	}
@@ -316,6 +358,20 @@ type hourKey struct {
 // its start matters.
 func keyAt(j *swf.Job, at int64) hourKey {
 	return hourKey{j.Queue, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
+}
+
+// runEnd is a running job's end as predicted when it started (the
+// forward simulation's run time) and as its estimate bounds it.
+type runEnd struct{ pred, est int64 }
+
+// left is the time the job has left at now: to its predicted end, or once
+// past it, as the simulation plays it (half of what is left to its
+// estimate, at least a minute).
+func (r runEnd) left(now int64) int64 {
+	if r.pred > now {
+		return r.pred - now
+	}
+	return max(60, (r.est-now)/2)
 }
 
 // learn fits the job's features to its wait from the question.
