@@ -32,9 +32,13 @@ const nFeatures = 26
 // processors, the queue's length and its oldest job's age, the job's size
 // and estimate, the last wait of its class and of its user, the user's
 // other waiting jobs and running processors, the median wait of the job's
-// queue, and the median wait of the jobs of its queue and size class asked
-// about at the same hour of earlier days. Answers are capped at the
-// longest wait seen. It is a replay.Predictor: replay.Run scores it with the information a real
+// queue; the median wait of the jobs of its queue and size class asked
+// about at the same hour of earlier days (queues open by the clock); the
+// jobs of its queue, and of its queue and class, waiting ahead, the oldest
+// one's age and the last wait of its queue and class (an order per
+// queue); the running jobs of its class and how soon the first ends (a
+// machine in partitions). Answers are capped at the longest wait seen. It
+// is a replay.Predictor: replay.Run scores it with the information a real
 // service has at each submission. Jobs need unique IDs. Not safe for
 // concurrent use.
 type Online struct {
@@ -50,16 +54,16 @@ type Online struct {
 	global  *ladder
 	class   map[int]*ladder
 	snap    Snapshot
-	lastW   map[int]int64   // size class → wait of its last started job
-	userW   map[int64]int64 // user → wait of their last started job
-	userQ   map[int64]int   // user → their jobs waiting
-	userR   map[int64]int64 // user → their running processors
-	queueW  map[int64]*ring // queue → the waits of its last started jobs
-	hourW   map[hourKey]*ring
-	lastQC  map[[2]int64]int64
-	errAvg  float64 // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
-	waitAvg float64 // moving average of log(max(wait, floor)) of the started jobs
-	maxWait int64   // the longest wait of a started job (a cap on the answers)
+	lastW   map[int]int64      // size class → wait of its last started job
+	userW   map[int64]int64    // user → wait of their last started job
+	userQ   map[int64]int      // user → their jobs waiting
+	userR   map[int64]int64    // user → their running processors
+	queueW  map[int64]*ring    // queue → the waits of its last started jobs
+	hourW   map[hourKey]*ring  // queue, size class, hour of day → the waits of its last started jobs
+	lastQC  map[[2]int64]int64 // queue, size class → the wait of its last started job
+	errAvg  float64            // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
+	waitAvg float64            // moving average of log(max(wait, floor)) of the started jobs
+	maxWait int64              // the longest wait of a started job (a cap on the answers)
 	x       [nFeatures]float64
 }
 
@@ -312,16 +316,26 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	// jobs of the same queue and size asked about at the same hour of
 	// earlier days.
 	x[19] = x[2]
+	if r := o.hourW[keyAt(j, o.snap.Now)]; r != nil && len(r.w) > 0 {
+		x[19] = math.Log(o.naive.medianOf(r) + floor)
+	}
+	// A scheduler that keeps an order per queue (or partition): the jobs
+	// of the job's queue, and of its queue and size class, waiting ahead
+	// of it, the age of the oldest of them, and the last wait of its queue
+	// and class.
 	x[20] = math.Log1p(float64(sameQ))
 	x[21] = math.Log1p(float64(sameQC))
 	x[22] = math.Log(float64(max(oldest, 0)) + floor)
+	x[23] = x[10]
+	if w, ok := o.lastQC[[2]int64{j.Queue, int64(k)}]; ok {
+		x[23] = math.Log(float64(w) + floor)
+	}
 	// A partitioned machine runs each size in its own partitions: the
 	// running jobs of the job's size class, and how soon the first of
 	// them ends.
 	nc, soon := 0, int64(-1)
 	for i := range o.running {
-		r := &o.running[i]
-		if sizeClass(r.Size()) != k {
+		if sizeClass(o.running[i].Size()) != k {
 			continue
 		}
 		nc++
@@ -331,13 +345,6 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	}
 	x[24] = math.Log1p(float64(nc))
 	x[25] = math.Log(float64(max(soon, 0)) + floor)
-	x[23] = x[10]
-	if w, ok := o.lastQC[[2]int64{j.Queue, int64(k)}]; ok {
-		x[23] = math.Log(float64(w) + floor)
-	}
-	if r := o.hourW[keyAt(j, o.snap.Now)]; r != nil && len(r.w) > 0 {
-		x[19] = math.Log(o.naive.medianOf(r) + floor)
-	}
 }
 
 // hourWindow is the number of waits kept per queue, size class and hour
