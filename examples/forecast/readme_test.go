@@ -20,14 +20,14 @@ import (
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
-	"log-KTH-SP2":   "75f06ab55a107e4b68af69e37464c43bf592e836ea1c07dd68c0d498c15cceb6",
-	"log-SDSC-Par":  "d470c97da79dfe7c08de239b2cb8a4baae217aa4b7f5ee3c9aceebb1a9117406",
-	"log-OSC-Clust": "cbf4834b1958cd10f998b966093de47031e0ca59b675d306ce2eb8fcf1d118d6",
-	"log-SDSC-SP2":  "c4b8f3d737e3273620ec25af32ffadaf67086bec3f0597f940b9b78af45d076b",
-	"log-CTC-SP2":   "5318907ba4a90105e6ba528e8d20a8c5697b796d1574e6993cfb9675bb700483",
-	"log-LANL-CM5":  "34af6cda6991b2e598e5b9e8eb9ed54aec875d6b7c9cf7ed2cdbe725c0ea35f6",
-	"log-SDSC-BLUE": "4092dc912847b56dc889dc49a0d58775f62dc616a2b88c60bf44545471fa661b",
-	"log-CEA-Curie": "bab12847d3ee4311d8f21e85389c1a2be816569bb9d520033acb1514ecaed5d0",
+	"log-KTH-SP2":   "a3e2f89110f3a2827c4a3e74616f687b23deac3e18454b4e27238d4e79c4b134",
+	"log-SDSC-Par":  "863e23531b5f602a31b03caab2befb3deedc56b761ac899fe7ce18a566bb9c59",
+	"log-OSC-Clust": "ec39c49393f6bb769e8b92cebc2c5ff6542d26871066c63dc8f06120032aacab",
+	"log-SDSC-SP2":  "89cdd2e58b59c5e507b01e2a42afb6ee347c750c14add0ff25f8f6f7f8434fc9",
+	"log-CTC-SP2":   "bb2f1eb86416e7914bda75980ba3c14cccb7527d78b616be15c67c0c24d1a8b4",
+	"log-LANL-CM5":  "0ddc2bddfc78a28b346080fe8a507fd3cca502f6b3e7a62974ab862e863edf72",
+	"log-SDSC-BLUE": "50fc62ad0417a9876a096c06b2e8fc99f61ce21467dbd22df9d697add7dc02f8",
+	"log-CEA-Curie": "d65a5459e8b801fde94397d3a63857743da4dce8f80b0dc0c7cef84541f313b4",
 }
 
 // rowsEnv, with the long run, names the predictors (comma-separated) to

@@ -19,29 +19,30 @@ import (
 // run to its end); Online asks about one job, so a forecast no longer
 // plays every running job to its end. Online skips the simulation when
 // the job and every job waiting ahead of it fit in the free processors
-// (it would start them all at once), and adds the ladder's solve (one
-// 19×19 Cholesky factorization, 29 outputs) per question. Measured as CPU
-// time (getrusage; the 2-core machine was shared, load average 3–4;
-// before/after pairs run alternately) with go test -bench . -cpu 1: a
-// forecast of every waiting job of a 1,000-job snapshot on 1,024
-// processors (BenchmarkForecast1000, which asks about every job, so the
-// simulation runs nearly to its end) 3.4–3.7 ms (budget 10 ms; 3.4–4.4
-// ms before the early stop), 0.61 MB and 1,094 allocations; Online over a
+// (it would start them all at once), and adds the ladder's work per
+// question: one 26×26 Cholesky factorization (after a learn) and two
+// triangular solves for the question's features, which serve all 29
+// outputs (Xᵀy_o · (XᵀX)⁻¹x; solving every output's coefficients, as
+// before the 26 features, cost 2d² per output and was half of
+// BenchmarkOnline). Measured as CPU time (getrusage; the 2-core machine
+// was shared, load average 4–9; before/after pairs run alternately or
+// side by side) with go test -bench . -cpu 1: a forecast of every waiting
+// job of a 1,000-job snapshot on 1,024 processors (BenchmarkForecast1000,
+// which asks about every job, so the simulation runs nearly to its end)
+// 3.0–3.6 ms (budget 10 ms), 0.61 MB and 1,094 allocations; Online over a
 // busy synthetic log of 20,000 jobs on 64 processors (BenchmarkOnline, a
-// forecast and a model update per job) 44–48 µs per job (52–58 before).
-// Over the archive logs with the command examples/forecast (-predictors
-// forecast, CPU time by /usr/bin/time, parse and replay included; the
-// scores are byte for byte those of the full simulation): KTH-SP2 (28k
-// jobs) 1.8–1.9 s (2.0–2.1 before); SDSC-BLUE (243k jobs) 34.3 s (33.3
-// user, 1.1 system; 246 MB peak; 49.0 before), 28 s per 200k jobs;
-// CEA-Curie (313k jobs) 78.5–81.0 s (77.0–79.0 user; 303 MB peak;
-// 122.6–125.4 before), 51 s per 200k jobs (78 before), within the budget
-// of 60 s for a 200k-job log. What remains of a Curie replay (a profile
-// of its first 80k jobs) is three quarters the simulation itself (sched's
-// loading, arrivals, starts and EASY passes over the hundreds of jobs its
-// machine runs at once, with their allocations and garbage collection),
-// a tenth the ladder's solve, and a twentieth the run-time predictor
-// asked again for every running and waiting job at each question.
+// forecast and a model update per job) 30–39 µs per job (50–52 with 19
+// features and the per-output solve). Over the archive logs with the
+// command examples/forecast (-predictors forecast, CPU time by
+// /usr/bin/time, parse and replay included, the 19-feature version beside
+// it at the same time): KTH-SP2 (28k jobs) 1.8 s (1.9 before); SDSC-BLUE
+// (243k jobs) 38.1 s (37.0 user, 1.1 system; 190 MB peak; 39.5 before),
+// 31 s per 200k jobs; CEA-Curie (313k jobs) 75.6 s (73.6 user; 303 MB
+// peak; 78.4 before), 48 s per 200k jobs, within the budget of 60 s for a
+// 200k-job log. What remains of a Curie replay is mostly the simulation
+// itself (sched's loading, arrivals, starts and EASY passes over the
+// hundreds of jobs its machine runs at once, with their allocations and
+// garbage collection).
 
 // cpuTime is the process's user+system CPU time: the machine the figures
 // come from is shared, so wall time is not the benchmark's own.

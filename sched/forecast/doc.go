@@ -18,13 +18,14 @@
 // one feature of a small online model fitted per power-of-two size class
 // on the jobs that have started, beside the naive baseline (Naive: the
 // median wait of the last 100 started jobs of the class), the queue's
-// state and the job's and its user's shape (Online lists them). The
-// model is a ladder of linear probabilities P(wait ≤ t), t from a minute
-// to 11 days in steps of √2, fitted by one least-squares system with
-// exponential forgetting (Config.Forget); the forecast is the t that
-// maximizes P(within ×2) − 0.3·E|log10 error| (Config.Median: the median).
-// It sits on a mode of the bimodal waits, where a mean of logs falls
-// between "now" and "hours". Online is a replay.Predictor; wrap it with
+// state and its waits at that hour of day, the jobs of its size running,
+// the job's and user's shape (Online lists them). The model is a ladder
+// of linear probabilities P(wait ≤ t), t from a minute to 11 days in
+// steps of √2, fitted by one least-squares system with exponential
+// forgetting (Config.Forget); the forecast is the t that maximizes
+// P(within ×2) − 0.3·E|log10 error| (Config.Median: the median): a mode
+// of the bimodal waits, where a mean of logs falls between "now" and
+// "hours". Online is a replay.Predictor; wrap it with
 // qbets/conformal for intervals with a coverage guarantee.
 //
 // # Start

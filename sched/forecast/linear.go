@@ -6,26 +6,28 @@ import "math"
 // outputs over the same features: it keeps the forgetting-weighted normal
 // equations (one XᵀX, one Xᵀy per output) and solves them, with a small
 // ridge, when asked after a change. The outputs share XᵀX, so one Cholesky
-// factorization serves them all: d ≤ 20 features cost a few thousand
-// flops per solve, and each output adds two triangular solves. This is
-// recursive least squares without its covariance wind-up when a feature
-// stops varying.
+// factorization serves them all, and a prediction at x needs no
+// coefficients: output o is Xᵀy_o · (XᵀX)⁻¹x, so two triangular solves
+// for x serve every output (d ≈ 25 features: a few thousand flops per
+// factorization, d² per prediction and d per output, where solving every
+// output's coefficients would cost 2d² per output). This is recursive
+// least squares without its covariance wind-up when a feature stops
+// varying.
 type linear struct {
 	d, k   int
 	xx     []float64   // lower triangle of XᵀX, d×d
 	xy     [][]float64 // Xᵀy per output
-	coef   [][]float64
-	l      []float64 // Cholesky factor scratch
-	n      float64   // forgetting-weighted number of samples
+	v      []float64   // (XᵀX)⁻¹x at the last prediction
+	l      []float64   // Cholesky factor of XᵀX (+ ridge)
+	n      float64     // forgetting-weighted number of samples
 	dirty  bool
 	forget float64
 }
 
 func newLinear(d, k int, forget float64) *linear {
-	m := &linear{d: d, k: k, xx: make([]float64, d*d), l: make([]float64, d*d), forget: forget}
+	m := &linear{d: d, k: k, xx: make([]float64, d*d), l: make([]float64, d*d), v: make([]float64, d), forget: forget}
 	for range k {
 		m.xy = append(m.xy, make([]float64, d))
-		m.coef = append(m.coef, make([]float64, d))
 	}
 	return m
 }
@@ -51,12 +53,28 @@ func (m *linear) add(x, y []float64) {
 // predict writes the model's outputs at x into out.
 func (m *linear) predict(x, out []float64) {
 	if m.dirty {
-		m.solve()
+		m.factor()
 	}
-	for o, c := range m.coef {
+	// L z = x, Lᵀ v = z: v = (XᵀX + ridge)⁻¹ x.
+	d, v := m.d, m.v
+	for i := 0; i < d; i++ {
+		s := x[i]
+		for p := 0; p < i; p++ {
+			s -= m.l[i*d+p] * v[p]
+		}
+		v[i] = s / m.l[i*d+i]
+	}
+	for i := d - 1; i >= 0; i-- {
+		s := v[i]
+		for p := i + 1; p < d; p++ {
+			s -= m.l[p*d+i] * v[p]
+		}
+		v[i] = s / m.l[i*d+i]
+	}
+	for o, xy := range m.xy {
 		s := 0.0
-		for i, v := range c {
-			s += v * x[i]
+		for i, c := range xy {
+			s += c * v[i]
 		}
 		out[o] = s
 	}
@@ -67,8 +85,8 @@ func (m *linear) predict(x, out []float64) {
 // otherwise.
 const ridge = 1e-3
 
-// solve refits coef by a Cholesky factorization of XᵀX + ridge·n·I.
-func (m *linear) solve() {
+// factor refits the Cholesky factor of XᵀX + ridge·n·I.
+func (m *linear) factor() {
 	d := m.d
 	lam := ridge * max(m.n, 1)
 	for i := 0; i < d; i++ {
@@ -88,24 +106,6 @@ func (m *linear) solve() {
 			} else {
 				m.l[i*d+k] = s / m.l[k*d+k]
 			}
-		}
-	}
-	for o, c := range m.coef {
-		// L z = xy, Lᵀ coef = z
-		xy := m.xy[o]
-		for i := 0; i < d; i++ {
-			s := xy[i]
-			for p := 0; p < i; p++ {
-				s -= m.l[i*d+p] * c[p]
-			}
-			c[i] = s / m.l[i*d+i]
-		}
-		for i := d - 1; i >= 0; i-- {
-			s := c[i]
-			for p := i + 1; p < d; p++ {
-				s -= m.l[p*d+i] * c[p]
-			}
-			c[i] = s / m.l[i*d+i]
 		}
 	}
 	m.dirty = false

@@ -23,19 +23,24 @@ type Naive struct {
 	buf   []int64
 }
 
-// ring holds the last naiveWindow waits.
+// ring holds the last naiveWindow waits (the last size, when set).
 type ring struct {
-	w []int64
-	i int
+	w    []int64
+	i    int
+	size int
 }
 
 func (r *ring) add(w int64) {
-	if len(r.w) < naiveWindow {
+	n := r.size
+	if n == 0 {
+		n = naiveWindow
+	}
+	if len(r.w) < n {
 		r.w = append(r.w, w)
 		return
 	}
 	r.w[r.i] = w
-	r.i = (r.i + 1) % naiveWindow
+	r.i = (r.i + 1) % n
 }
 
 // sizeClass is the power-of-two class of a job of n processors: 0 for 1,

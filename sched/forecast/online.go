@@ -19,7 +19,7 @@ const floor = 60
 const avgStep = 0.05
 
 // nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 19
+const nFeatures = 26
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -31,9 +31,14 @@ const nFeatures = 19
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
 // and estimate, the last wait of its class and of its user, the user's
-// other waiting jobs and running processors, and the median wait of the
-// job's queue. Answers are capped at the longest wait seen. It is a
-// replay.Predictor: replay.Run scores it with the information a real
+// other waiting jobs and running processors, the median wait of the job's
+// queue; the median wait of the jobs of its queue and size class asked
+// about at the same hour of earlier days (queues open by the clock); the
+// jobs of its queue, and of its queue and class, waiting ahead, the oldest
+// one's age and the last wait of its queue and class (an order per
+// queue); the running jobs of its class and how soon the first ends (a
+// machine in partitions). Answers are capped at the longest wait seen. It
+// is a replay.Predictor: replay.Run scores it with the information a real
 // service has at each submission. Jobs need unique IDs. Not safe for
 // concurrent use.
 type Online struct {
@@ -42,20 +47,23 @@ type Online struct {
 	machine int64
 	naive   Naive
 	running []swf.Job
+	runEnd  []runEnd      // per running job: its predicted end, as at its start
 	runAt   map[int64]int // ID → index in running
 	waiting []swf.Job     // in arrival order
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
 	snap    Snapshot
-	lastW   map[int]int64   // size class → wait of its last started job
-	userW   map[int64]int64 // user → wait of their last started job
-	userQ   map[int64]int   // user → their jobs waiting
-	userR   map[int64]int64 // user → their running processors
-	queueW  map[int64]*ring // queue → the waits of its last started jobs
-	errAvg  float64         // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
-	waitAvg float64         // moving average of log(max(wait, floor)) of the started jobs
-	maxWait int64           // the longest wait of a started job (a cap on the answers)
+	lastW   map[int]int64      // size class → wait of its last started job
+	userW   map[int64]int64    // user → wait of their last started job
+	userQ   map[int64]int      // user → their jobs waiting
+	userR   map[int64]int64    // user → their running processors
+	queueW  map[int64]*ring    // queue → the waits of its last started jobs
+	hourW   map[hourKey]*ring  // queue, size class, hour of day → the waits of its last started jobs
+	lastQC  map[[2]int64]int64 // queue, size class → the wait of its last started job
+	errAvg  float64            // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
+	waitAvg float64            // moving average of log(max(wait, floor)) of the started jobs
+	maxWait int64              // the longest wait of a started job (a cap on the answers)
 	x       [nFeatures]float64
 }
 
@@ -84,7 +92,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	return &Online{
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
-		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring),
+		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
 		global: newLadder(cfg.Forget), class: make(map[int]*ladder),
 	}, nil
 }
@@ -103,6 +111,8 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		if j.RunTime >= 0 {
 			o.runAt[j.ID] = len(o.running)
 			o.running = append(o.running, *j)
+			e := o.f.estimate(j)
+			o.runEnd = append(o.runEnd, runEnd{j.Submit + j.Wait + o.f.runtime(j, e, j.Submit+j.Wait), j.Submit + j.Wait + max(e, 0)})
 			o.userR[j.User] += j.Size()
 		}
 		r := o.queueW[j.Queue]
@@ -111,8 +121,16 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.queueW[j.Queue] = r
 		}
 		r.add(j.Wait)
+		k := keyAt(j, j.Submit)
+		h := o.hourW[k]
+		if h == nil {
+			h = &ring{size: hourWindow}
+			o.hourW[k] = h
+		}
+		h.add(j.Wait)
 		o.naive.add(j.Size(), j.Wait)
 		o.lastW[sizeClass(j.Size())] = j.Wait
+		o.lastQC[[2]int64{j.Queue, int64(sizeClass(j.Size()))}] = j.Wait
 		o.userW[j.User] = j.Wait
 		if a, ok := o.pending[j.ID]; ok {
 			delete(o.pending, j.ID)
@@ -125,8 +143,10 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		if i, ok := o.runAt[j.ID]; ok {
 			last := len(o.running) - 1
 			o.running[i] = o.running[last]
+			o.runEnd[i] = o.runEnd[last]
 			o.runAt[o.running[i].ID] = i
 			o.running = o.running[:last]
+			o.runEnd = o.runEnd[:last]
 			delete(o.runAt, j.ID)
 			o.userR[j.User] -= j.Size()
 		}
@@ -238,9 +258,21 @@ func (o *Online) model(size int64) *ladder {
 // features fills o.x for job j at position pos of the waiting list.
 func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	P := float64(o.f.lastMachine)
-	ahead := 0.0
+	ahead, sameQ, sameQC := 0.0, 0, 0
+	oldest := int64(-1)
+	k := sizeClass(j.Size())
 	for i := range pos {
-		ahead += float64(o.waiting[i].Size())
+		w := &o.waiting[i]
+		ahead += float64(w.Size())
+		if w.Queue == j.Queue {
+			if oldest < 0 {
+				oldest = o.snap.Now - w.Submit
+			}
+			sameQ++
+			if sizeClass(w.Size()) == k {
+				sameQC++
+			}
+		}
 	}
 	e := float64(o.f.estimate(j))
 	x := &o.x
@@ -279,6 +311,74 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	if r := o.queueW[j.Queue]; r != nil && len(r.w) > 0 {
 		x[18] = math.Log(o.naive.medianOf(r) + floor)
 	}
+	// Queues open and close by the clock (night production queues,
+	// daytime development ones, prime-time limits): the waits of the
+	// jobs of the same queue and size asked about at the same hour of
+	// earlier days.
+	x[19] = x[2]
+	if r := o.hourW[keyAt(j, o.snap.Now)]; r != nil && len(r.w) > 0 {
+		x[19] = math.Log(o.naive.medianOf(r) + floor)
+	}
+	// A scheduler that keeps an order per queue (or partition): the jobs
+	// of the job's queue, and of its queue and size class, waiting ahead
+	// of it, the age of the oldest of them, and the last wait of its queue
+	// and class.
+	x[20] = math.Log1p(float64(sameQ))
+	x[21] = math.Log1p(float64(sameQC))
+	x[22] = math.Log(float64(max(oldest, 0)) + floor)
+	x[23] = x[10]
+	if w, ok := o.lastQC[[2]int64{j.Queue, int64(k)}]; ok {
+		x[23] = math.Log(float64(w) + floor)
+	}
+	// A partitioned machine runs each size in its own partitions: the
+	// running jobs of the job's size class, and how soon the first of
+	// them ends.
+	nc, soon := 0, int64(-1)
+	for i := range o.running {
+		if sizeClass(o.running[i].Size()) != k {
+			continue
+		}
+		nc++
+		if rem := o.runEnd[i].left(o.snap.Now); soon < 0 || rem < soon {
+			soon = rem
+		}
+	}
+	x[24] = math.Log1p(float64(nc))
+	x[25] = math.Log(float64(max(soon, 0)) + floor)
+}
+
+// hourWindow is the number of waits kept per queue, size class and hour
+// of the day (about a month of a busy class's jobs at one hour; 10 to 100
+// measure alike).
+const hourWindow = 20
+
+// hourKey is a queue, a size class and an hour of the day.
+type hourKey struct {
+	queue int64
+	class int
+	hour  int
+}
+
+// keyAt is the hourKey of job j asked about at instant at. The hour is
+// of the log's clock (instants modulo a day): a table keyed by it only
+// needs a daily cycle, not its phase, so neither the log's time zone nor
+// its start matters.
+func keyAt(j *swf.Job, at int64) hourKey {
+	return hourKey{j.Queue, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
+}
+
+// runEnd is a running job's end as predicted when it started (the
+// forward simulation's run time) and as its estimate bounds it.
+type runEnd struct{ pred, est int64 }
+
+// left is the time the job has left at now: to its predicted end, or once
+// past it, as the simulation plays it (half of what is left to its
+// estimate, at least a minute).
+func (r runEnd) left(now int64) int64 {
+	if r.pred > now {
+		return r.pred - now
+	}
+	return max(60, (r.est-now)/2)
 }
 
 // learn fits the job's features to its wait from the question.
