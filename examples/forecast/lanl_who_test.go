@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/swf"
+)
+
+// lanlWhoDigest pins the README's lanl-who region: who waits on LANL-CM5,
+// the one log where the forecaster misses the 5-point bar. Its replay (the
+// forecaster and the naive baseline over 122,057 jobs) takes about 10 s of
+// CPU and needs the log, so it is behind BATCHQ_LONG like the scoreboard; a
+// plain `go test` checks the digest. Regenerate with
+//
+//	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeLANLWho -timeout 30m
+const lanlWhoDigest = "7320fd43d195852f3ffe09f25837ff9bfce6319ee9039256f6c1b1a0443d6534"
+
+// TestReadmeLANLWho replays LANL-CM5 through the scoreboard's causal
+// scoring (score.go's scorers and row.add) with the forecaster and the
+// naive baseline, and tabulates over the scored jobs who waits and what
+// the forecaster misses.
+func TestReadmeLANLWho(t *testing.T) {
+	readme.CheckLong(t, "README.md", map[string]string{"lanl-who": lanlWhoDigest}, func() map[string][]byte {
+		b, err := lanlWho(tracetest.Path(t, tracetest.LANLCM5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return map[string][]byte{"lanl-who": b}
+	})
+}
+
+// waitedLong is the wait (seconds) over which a job counts as waiting:
+// 2 minutes, the longest wait a "now" answer (floored at 60 s) is within
+// ×2 of.
+const waitedLong = 120
+
+// classOf is the power-of-two size class of the naive baseline and the
+// forecaster (sched/forecast's sizeClass): 0 for 1 processor, 1 for 2,
+// 2 for 3–4, 3 for 5–8, …
+func classOf(n int64) int {
+	if n <= 1 {
+		return 0
+	}
+	return bits.Len64(uint64(n - 1))
+}
+
+// classLabel names a size class by its processors.
+func classLabel(c int) string {
+	switch c {
+	case 0:
+		return "1"
+	case 1:
+		return "2"
+	}
+	return fmt.Sprintf("%d–%d", 1<<(c-1)+1, 1<<c)
+}
+
+// queueNames reads the header's "Queue: N name" lines.
+func queueNames(h *swf.Header) map[int64]string {
+	names := map[int64]string{}
+	for _, q := range h.Queue {
+		f := strings.Fields(q)
+		if len(f) < 2 {
+			continue
+		}
+		if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+			names[n] = strings.Join(f[1:], " ")
+		}
+	}
+	return names
+}
+
+// running is a job the replay has seen start and not yet end.
+type running struct {
+	class         int
+	procs         int64
+	end, estimate int64 // by its real run time and by its user estimate (MaxInt64: unknown)
+}
+
+// classTally is one size class's scored jobs, split by whether a job of
+// the same class was running at the question.
+type classTally struct {
+	jobs, waited         [2]int // [0]: none of the class running, [1]: one or more
+	nearEnd, nearEstimat int    // waited with one running: wait within ×2 of the first one's end by run time / by estimate
+}
+
+// missKind classifies a forecaster's miss (outside ×2 of the wait, both
+// floored at 60 s) of a job that waited wait seconds, told p.
+func missKind(p, wait float64) string {
+	switch {
+	case p <= waitedLong && wait > p:
+		return `told ≤ 2 min ("now"), waited longer`
+	case wait > p:
+		return "told > 2 min, waited more than twice that"
+	case wait <= floor:
+		return "told > 2 min, started within 1 min"
+	default:
+		return "told > 2 min, waited less than half of it"
+	}
+}
+
+// lanlWho is the region's text for the log at path.
+func lanlWho(path string) ([]byte, error) {
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	machine, err := h.MachineSize()
+	if err != nil {
+		return nil, err
+	}
+	names := queueNames(h)
+	byQueue, _ := replay.Queues(jobs)
+	all, err := replay.All(byQueue)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := newScorers([]string{"forecast", "naive"}, machine)
+	if err != nil {
+		return nil, err
+	}
+	ps := []replay.Predictor{sc[0].p, sc[1].p}
+
+	// The jobs the replay has seen start by the question at now (start ≤
+	// now, end > now: ends before starts at equal times), from the log.
+	byStart := make([]*swf.Job, len(all))
+	for i := range all {
+		byStart[i] = &all[i]
+	}
+	slices.SortStableFunc(byStart, func(a, b *swf.Job) int { return cmp.Compare(a.Submit+a.Wait, b.Submit+b.Wait) })
+	var run []running
+	next := 0
+	advance := func(now int64) {
+		for ; next < len(byStart) && byStart[next].Submit+byStart[next].Wait <= now; next++ {
+			j := byStart[next]
+			r := running{class: classOf(j.Size()), procs: max(j.Size(), 0), end: math.MaxInt64, estimate: math.MaxInt64}
+			if j.RunTime >= 0 {
+				r.end = j.Submit + j.Wait + j.RunTime
+			}
+			if j.ReqTime > 0 {
+				r.estimate = j.Submit + j.Wait + j.ReqTime
+			}
+			run = append(run, r)
+		}
+		run = slices.DeleteFunc(run, func(r running) bool { return r.end <= now })
+	}
+
+	type queueTally struct {
+		jobs, waited int
+		rows         [2]row // forecast, naive: scored as the scoreboard does
+	}
+	queues := map[int64]*queueTally{}
+	classes := map[int]*classTally{}
+	var total [2]row
+	questions, over := 0, 0
+	misses := map[string]int{}
+	groups := map[string]map[string]int{}  // kind → "queue, class" → misses
+	inQueue := map[string]map[string]int{} // kind → queue → misses
+	opt := replay.Options{OnPredict: func(_ int, j *swf.Job, now int64, ans []replay.Prediction) {
+		advance(now)
+		wait := float64(j.Submit + j.Wait - now)
+		c := classOf(j.Size())
+		var procs int64
+		same := 0
+		firstEnd, firstEstimate := int64(math.MaxInt64), int64(math.MaxInt64)
+		for _, r := range run {
+			procs += r.procs
+			if r.class == c {
+				same = 1
+				firstEnd, firstEstimate = min(firstEnd, r.end), min(firstEstimate, r.estimate)
+			}
+		}
+		questions++
+		if procs > machine {
+			over++
+		}
+		q := queues[j.Queue]
+		if q == nil {
+			q = &queueTally{}
+			queues[j.Queue] = q
+		}
+		ct := classes[c]
+		if ct == nil {
+			ct = &classTally{}
+			classes[c] = ct
+		}
+		q.jobs++
+		ct.jobs[same]++
+		if wait > waitedLong {
+			q.waited++
+			ct.waited[same]++
+			if same == 1 {
+				if firstEnd < math.MaxInt64 && ratio(float64(firstEnd-now), wait) <= math.Log10(2)+1e-12 {
+					ct.nearEnd++
+				}
+				if firstEstimate < math.MaxInt64 && ratio(float64(firstEstimate-now), wait) <= math.Log10(2)+1e-12 {
+					ct.nearEstimat++
+				}
+			}
+		}
+		for i, a := range ans {
+			q.rows[i].add(a, wait, sc[i].w)
+			total[i].add(a, wait, sc[i].w)
+		}
+		if a := ans[0]; a.OK && !math.IsNaN(a.Point) && ratio(a.Point, wait) > math.Log10(2)+1e-12 {
+			k := missKind(math.Max(a.Point, floor), math.Max(wait, floor))
+			misses[k]++
+			if groups[k] == nil {
+				groups[k] = map[string]int{}
+			}
+			groups[k][fmt.Sprintf("%s, %s processors", queueLabel(j.Queue, names), classLabel(c))]++
+			if inQueue[k] == nil {
+				inQueue[k] = map[string]int{}
+			}
+			inQueue[k][queueLabel(j.Queue, names)]++
+		}
+	}}
+	if _, err := replay.Run(context.Background(), all, opt, ps...); err != nil {
+		return nil, err
+	}
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s, the %s jobs scored (after the first 10%%): forecast %s%% and naive %s%% within ×2.\n\n",
+		tracetest.ShortName(path), thousands(questions), pct(total[0].share(total[0].within2)), pct(total[1].share(total[1].within2)))
+	b.WriteString("| queue (field 15) | jobs | waited > 2 min % | forecast within ×2 % | naive within ×2 % |\n")
+	b.WriteString("|---|---:|---:|---:|---:|\n")
+	qs := slices.SortedFunc(maps.Keys(queues), func(a, b int64) int {
+		return cmp.Or(cmp.Compare(queues[b].jobs, queues[a].jobs), cmp.Compare(a, b))
+	})
+	for _, k := range qs {
+		q := queues[k]
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %s | %s |\n", queueLabel(k, names), thousands(q.jobs), 100*float64(q.waited)/float64(q.jobs),
+			pct(q.rows[0].share(q.rows[0].within2)), pct(q.rows[1].share(q.rows[1].within2)))
+	}
+
+	b.WriteString("\n| size class (processors) | jobs | waited > 2 min % | with a job of the class running at submission: jobs, waited % | with none: jobs, waited % | waited with one running: within ×2 of the first one's end, by run time (an oracle) / by estimate % |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+	for _, c := range slices.Sorted(maps.Keys(classes)) {
+		ct := classes[c]
+		n, w := ct.jobs[0]+ct.jobs[1], ct.waited[0]+ct.waited[1]
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %s, %s | %s, %s | %s / %s |\n", classLabel(c), thousands(n), 100*float64(w)/float64(n),
+			thousands(ct.jobs[1]), share(ct.waited[1], ct.jobs[1]), thousands(ct.jobs[0]), share(ct.waited[0], ct.jobs[0]),
+			share(ct.nearEnd, ct.waited[1]), share(ct.nearEstimat, ct.waited[1]))
+	}
+	fmt.Fprintf(&b, "\nAt %s of the %s questions (%.1f%%) the jobs running by the log hold more than the machine's %s processors.\n",
+		thousands(over), thousands(questions), 100*float64(over)/float64(questions), thousands(int(machine)))
+
+	nm := 0
+	for _, n := range misses {
+		nm += n
+	}
+	fmt.Fprintf(&b, "\nThe forecaster's %s misses (outside ×2, both floored at 60 s):\n\n", thousands(nm))
+	b.WriteString("| miss | jobs | % of misses | largest queue: jobs | largest group (queue, size class): jobs |\n")
+	b.WriteString("|---|---:|---:|---|---|\n")
+	kinds := slices.SortedFunc(maps.Keys(misses), func(a, b string) int { return cmp.Or(cmp.Compare(misses[b], misses[a]), strings.Compare(a, b)) })
+	for _, k := range kinds {
+		tq, tg := largest(inQueue[k]), largest(groups[k])
+		fmt.Fprintf(&b, "| %s | %s | %.1f | %s: %s | %s: %s |\n", k, thousands(misses[k]), 100*float64(misses[k])/float64(nm),
+			tq, thousands(inQueue[k][tq]), tg, thousands(groups[k][tg]))
+	}
+	return b.Bytes(), nil
+}
+
+// queueLabel is a queue's number with its header name, where the log
+// gives one.
+func queueLabel(q int64, names map[int64]string) string {
+	if n, ok := names[q]; ok && n != fmt.Sprint(q) {
+		return fmt.Sprintf("%d `%s`", q, n)
+	}
+	return fmt.Sprint(q)
+}
+
+// share is n of d in percent with one decimal, "–" when d is 0.
+func share(n, d int) string {
+	if d == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", 100*float64(n)/float64(d))
+}
+
+// largest is the key of m with the largest count (the first in order on a
+// tie).
+func largest(m map[string]int) string {
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })[0]
+}
