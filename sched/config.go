@@ -130,9 +130,10 @@ type Config struct {
 	// the jobs to arrive, waiting or running, plus about 20 bytes per
 	// completed job (S7's averages run in termination order over a
 	// window known only at the end, so each job is kept encoded until
-	// Finish). A job given to Load is not referenced once it has ended, so
-	// that a caller can Load a trace piece by piece and keep O(queue)
-	// jobs (examples/simulate does). The Summary is the one the records
+	// Finish). A job given to Load is not referenced once it has arrived
+	// (or was rejected), so that a caller can Load a trace piece by piece
+	// and reuse a piece once the clock has passed its submit times,
+	// keeping O(queue) jobs (examples/simulate does). The Summary is the one the records
 	// give, bit for bit (below 2^53 processor-seconds of utilization's
 	// window, beyond which its last bits may differ). Result.Check,
 	// WriteSWF and Utilization see no job. Not with Nodes.

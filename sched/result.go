@@ -146,7 +146,7 @@ func (s *Sim) result() *Result {
 		// as they are.
 		for k := s.recHead; k < len(s.recs); k++ {
 			if r := &s.recs[k]; r.End < 0 {
-				s.summ.fold(r, s.recBase+k, false)
+				s.summ.fold(r, s.recBase+k, false, 0)
 			}
 		}
 		s.recs, s.recBase, s.recHead = nil, s.recBase+len(s.recs), 0
@@ -181,6 +181,7 @@ func (s *Sim) result() *Result {
 // cancelled.
 func (s *Sim) close(jb *Job) {
 	rec := s.rec(jb.idx)
+	lineSubmit := rec.Wait // SummaryOnly: the line's submit time (activate)
 	rec.Estimate, rec.RunTime = jb.e, jb.r
 	rec.Start, rec.End = jb.start, jb.end
 	rec.Prediction, rec.Final = jb.p0, jb.p
@@ -214,7 +215,7 @@ func (s *Sim) close(jb *Job) {
 		}
 	}
 	if s.summ != nil && rec.End >= 0 { // final: fold it, then let it go
-		s.summ.fold(rec, jb.idx, jb.state == done)
+		s.summ.fold(rec, jb.idx, jb.state == done, lineSubmit)
 		for s.recHead < len(s.recs) && s.recs[s.recHead].End >= 0 {
 			s.recHead++
 		}

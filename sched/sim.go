@@ -281,10 +281,17 @@ func (s *Sim) Load(jobs []swf.Job) error {
 	if s.recBase+len(s.recs)+len(jobs) > math.MaxInt32 {
 		return fmt.Errorf("sched: %d jobs, more than one simulation holds (2^31)", s.recBase+len(s.recs)+len(jobs))
 	}
-	s.compactRecs()
-	s.recs = slices.Grow(s.recs, len(jobs))
 	if s.summ == nil {
+		s.recs = slices.Grow(s.recs, len(jobs))
 		s.ended = slices.Grow(s.ended, len(jobs))
+	} else {
+		s.compactRecs()
+		// Loaded piece by piece: grown by doubling, so that the records
+		// are copied about once in all, not four times as append's
+		// growth by a quarter does for large slices.
+		if need := len(s.recs) + len(jobs); need > cap(s.recs) {
+			s.recs = slices.Grow(s.recs, max(need, 2*cap(s.recs))-len(s.recs))
+		}
 	}
 	rest := slices.Grow(s.arr[s.arrI:], len(jobs))
 	// Arrival order is (submit, ID, record); traces are usually in it
@@ -376,6 +383,9 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	rec.Job, rec.Size, rec.Estimate, rec.RunTime = line, sj.Size(), sj.ReqTime, sj.RunTime
 	rec.Start, rec.End, rec.FirstReservation = -1, -1, -1
 	rec.rules = rules
+	if s.summ != nil && line.ReqTime <= 0 {
+		s.summ.noEstimate++ // (summarize's count, made here: the line is let go at arrival)
+	}
 	s.rejected.Kept = s.recBase + len(s.recs)
 	return int32(s.recBase + len(s.recs) - 1), sj.Submit, true
 }
@@ -396,8 +406,8 @@ func (s *Sim) liveByID() map[int64]*Job {
 	if s.live == nil {
 		s.live = make(map[int64]*Job)
 		for k := range s.recs {
-			if s.recs[k].End < 0 { // to arrive, waiting or running
-				s.live[s.recs[k].Job.ID] = nil
+			if r := &s.recs[k]; r.End < 0 && r.Job != nil { // to arrive (the others below)
+				s.live[r.Job.ID] = nil
 			}
 		}
 		s.waitFCFS.Ascend(func(j *Job) bool { s.live[j.j.ID] = j; return true })
@@ -421,6 +431,11 @@ func (s *Sim) activate(k int32, at int64) *Job {
 	}
 	rec := s.rec(int(k))
 	copyLine(&jb.j, rec.Job)
+	if s.summ != nil {
+		// SummaryOnly lets the line go once it has arrived: the fold
+		// needs only its submit time, kept in Wait until close.
+		rec.Wait, rec.Job = rec.Job.Submit, nil
+	}
 	jb.jobLive = jobLive{idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
 	if s.m != nil {
 		ns := jb.jobNodes

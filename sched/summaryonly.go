@@ -23,9 +23,10 @@ type foldSummary struct {
 	// The termination-order log of the completed jobs; open holds the
 	// jobs ending at the current instant (openAt), put in record order
 	// (summarize's tie rule) before they are appended.
-	log     []byte
-	jobs    int   // entries in log
-	lastEnd int64 // end of the last entry
+	log     [][]byte // in blocks of logBlock bytes, never copied to grow
+	jobs    int      // entries in log
+	corr    bool     // some entry has corrections
+	lastEnd int64    // end of the last entry
 	open    []endedJob
 	openAt  int64
 
@@ -47,8 +48,10 @@ type endedJob struct {
 func newFoldSummary(tau int64) *foldSummary { return &foldSummary{tau: tau, minSubmit: math.MaxInt64} }
 
 // fold adds record rec, final (ended or cancelled), or, at the end, still
-// open (waiting, running or never arrived: its End < 0).
-func (f *foldSummary) fold(rec *Record, k int, done bool) {
+// open (waiting, running or never arrived: its End < 0). submit is its
+// line's submit time if done (rec.Job is nil once the job arrived);
+// admit counted noEstimate.
+func (f *foldSummary) fold(rec *Record, k int, done bool, submit int64) {
 	if rec.Killed {
 		f.killed++
 	}
@@ -61,9 +64,6 @@ func (f *foldSummary) fold(rec *Record, k int, done bool) {
 	if rec.EstimateFilled {
 		f.filled++
 	}
-	if rec.Job.ReqTime <= 0 {
-		f.noEstimate++
-	}
 	for c, i := rec.changes(), 0; c != 0; c, i = c>>1, i+1 {
 		f.rules[i] += int(c & 1)
 	}
@@ -71,7 +71,7 @@ func (f *foldSummary) fold(rec *Record, k int, done bool) {
 		firstRes: rec.FirstReservation, acc: rec.Accuracy, corrections: rec.Corrections, backfilled: rec.Backfilled}
 	switch {
 	case done:
-		f.minSubmit = min(f.minSubmit, rec.Job.Submit)
+		f.minSubmit = min(f.minSubmit, submit)
 		if len(f.open) > 0 && e.end != f.openAt {
 			f.flush()
 		}
@@ -83,10 +83,15 @@ func (f *foldSummary) fold(rec *Record, k int, done bool) {
 
 // flush appends the jobs that ended at openAt to the log, in record order.
 func (f *foldSummary) flush() {
-	slices.SortFunc(f.open, func(a, b endedJob) int { return a.k - b.k })
+	if !slices.IsSortedFunc(f.open, byRecord) {
+		slices.SortFunc(f.open, byRecord)
+	}
 	for i := range f.open {
 		e := &f.open[i]
-		b := f.log
+		if n := len(f.log); n == 0 || cap(f.log[n-1])-len(f.log[n-1]) < maxEntry {
+			f.log = append(f.log, make([]byte, 0, logBlock))
+		}
+		b := f.log[len(f.log)-1]
 		b = binary.AppendUvarint(b, uint64(e.end-f.lastEnd)) // termination order: ends do not decrease
 		span := e.end - e.start
 		b = binary.AppendVarint(b, span)
@@ -107,19 +112,33 @@ func (f *foldSummary) flush() {
 			bf = 1
 		}
 		b = binary.AppendUvarint(b, uint64(e.corrections)<<1|bf)
-		f.log, f.lastEnd = b, e.end
+		f.log[len(f.log)-1], f.lastEnd = b, e.end
+		f.corr = f.corr || e.corrections != 0
 		f.jobs++
 	}
 	f.open = f.open[:0]
 }
 
+// logBlock is the size of the log's blocks; maxEntry bounds an entry
+// (seven varints of at most 10 bytes and 8 bytes of accuracy).
+const (
+	logBlock = 64 << 10
+	maxEntry = 7*binary.MaxVarintLen64 + 8
+)
+
+func byRecord(a, b endedJob) int { return a.k - b.k }
+
 // logReader decodes the log in termination order.
 type logReader struct {
-	b   []byte
-	end int64
+	blocks [][]byte
+	b      []byte
+	end    int64
 }
 
 func (r *logReader) next() endedJob {
+	if len(r.b) == 0 {
+		r.b, r.blocks = r.blocks[0], r.blocks[1:]
+	}
 	var e endedJob
 	uv := func() uint64 {
 		v, n := binary.Uvarint(r.b)
@@ -175,7 +194,7 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 	sum.Jobs = f.jobs
 	warm := f.jobs / 100
 	sum.WindowEnd = lastSubmit
-	r := logReader{b: f.log}
+	r := logReader{blocks: f.log}
 	if warm > 0 {
 		for range warm {
 			sum.WindowStart = r.next().end
@@ -196,7 +215,7 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 	var corrSum float64
 	var reserved, delayed []float64
 	var pos float64
-	r = logReader{b: f.log}
+	r = logReader{blocks: f.log}
 	for k := range f.jobs {
 		e := r.next()
 		add(e.area(sum.WindowStart, sum.WindowEnd))
@@ -258,7 +277,10 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 // termination order, as summarize has it; sum is their sum in that order.
 func (f *foldSummary) corrections(warm int, lastSubmit int64, sum float64, n int) (mean, sd float64) {
 	mean = sum / float64(n)
-	r := logReader{b: f.log}
+	if !f.corr {
+		return mean, 0 // (every term 0: the pass below gives 0)
+	}
+	r := logReader{blocks: f.log}
 	for k := range f.jobs {
 		e := r.next()
 		if k < warm || e.end > lastSubmit {

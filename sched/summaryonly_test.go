@@ -81,22 +81,32 @@ func TestSummaryOnlyTraces(t *testing.T) {
 	}
 }
 
-// streamed loads jobs (sorted, with rising IDs) in pieces of n, each into
-// a fresh slice that is let go once loaded, running the simulation up to
-// just before the next piece's first arrival.
+// streamed loads jobs (sorted, with rising IDs) in pieces of n, running
+// the simulation up to just before the next piece's first arrival; a piece
+// whose jobs have all arrived is spoilt, to check that the simulation
+// holds no reference to it.
 func streamed(t testing.TB, cfg sched.Config, jobs []swf.Job, n int) *sched.Result {
 	s, err := sched.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var loaded [][]swf.Job
 	for i := 0; i < len(jobs); i += n {
 		piece := append([]swf.Job(nil), jobs[i:min(i+n, len(jobs))]...)
 		if err := s.Load(piece); err != nil {
 			t.Fatal(err)
 		}
+		loaded = append(loaded, piece)
 		if i+n < len(jobs) {
-			if err := s.RunUntil(jobs[i+n].Submit - 1); err != nil {
+			now := jobs[i+n].Submit - 1
+			if err := s.RunUntil(now); err != nil {
 				t.Fatal(err)
+			}
+			for len(loaded) > 0 && loaded[0][len(loaded[0])-1].Submit <= now {
+				for k := range loaded[0] {
+					loaded[0][k] = swf.NewJob() // arrived: no longer read
+				}
+				loaded = loaded[1:]
 			}
 		}
 	}

@@ -171,10 +171,33 @@ func compareWaits(res *sched.Result) *waitCompare {
 		logged = append(logged, r.Job.Wait)
 		simulated = append(simulated, r.Wait)
 	}
+	return compareOf(logged, simulated)
+}
+
+// compareOf compares the logged waits with the simulated ones (the same
+// jobs, in any order; both reordered); nil when there are none.
+func compareOf(logged, simulated []int64) *waitCompare {
 	if len(logged) == 0 {
 		return nil
 	}
 	return &waitCompare{Jobs: len(logged), Logged: statsOf(logged), Simulated: statsOf(simulated)}
+}
+
+// useFor is the run's useOf: the streaming path's, else the records'.
+func useFor(info *runInfo) use {
+	if info.streamed {
+		return info.use
+	}
+	return useOf(info.res)
+}
+
+// waitsOf is the run's compareWaits: the streaming path's (which keeps no
+// records), else the records'.
+func waitsOf(info *runInfo) *waitCompare {
+	if info.streamed {
+		return info.waits
+	}
+	return compareWaits(info.res)
 }
 
 // noNode is Result.NoNode, never nil (for JSON).
@@ -256,7 +279,7 @@ func resultLines(info *runInfo, line func(k, format string, a ...any)) {
 		u := useOf(info.res)
 		line("held", "cores %.3f, memory %.3f, GPUs %.3f (share of the machine's, time-weighted, first start to last end)", u.Cores, u.Memory, u.GPUs)
 	}
-	if w := compareWaits(info.res); w != nil {
+	if w := waitsOf(info); w != nil {
 		l, s := &w.Logged, &w.Simulated
 		line("logged wait", "mean %.0f s, median %.0f s, p95 %.0f s, %.3f waited (%d jobs with a logged wait)", l.Mean, l.Median, l.P95, l.Waited, w.Jobs)
 		line("simulated wait", "mean %.0f s, median %.0f s, p95 %.0f s, %.3f waited (the same jobs)", s.Mean, s.Median, s.P95, s.Waited)
