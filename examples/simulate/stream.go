@@ -28,15 +28,22 @@ import (
 // after the simulated instant and job numbers rise (a line earlier, or a
 // number not above the previous one, would be sorted in or rejected as a
 // duplicate by a whole load): on such a trace the command starts again
-// and reads it whole (errRestart). So it does at the first job without an
-// estimate: such jobs get the largest estimate of the whole log (S6),
-// known only at its end. (Loading the rest without running until the end
-// gives the same schedule, but holds every line and record as the whole
-// path does, and costs more: LANL-CM5, whose first such line is its
-// 61st, took 13% more CPU and 27% more memory that way.)
+// and reads it whole (errRestart). Jobs without an estimate are the other
+// case: they get the largest estimate of the whole log (S6), known only
+// at its end. At the first one, the command starts again if it has read
+// fewer than holdAfter lines; past that, what it read would be read and
+// simulated again, so instead it loads the rest of the trace without
+// running until the end ("holds"), which gives the same schedule and
+// holds every line and record from there on, as the whole path does.
+// (Holding from the start costs more than a whole read: LANL-CM5, whose
+// first such line is its 61st, took 13% more CPU and 27% more memory.)
 
 // streamPiece is the number of lines loaded at a time.
 const streamPiece = 4096
+
+// holdAfter is the number of lines read past which the first job without
+// an estimate makes the command hold rather than start again.
+const holdAfter = 4 * streamPiece
 
 // errRestart: the trace cannot be streamed (see above); read it whole.
 var errRestart = errors.New("simulate: restart with the whole trace")
@@ -150,6 +157,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		lastID  int64 = math.MinInt64
 		clock   int64 = -1 // the simulated instant: every line must come after it
 		latest  int64 = -1 // the latest submit time read
+		hold    bool       // a job without an estimate was loaded: run nothing before the end
 		readDur time.Duration
 		// The pieces loaded whose jobs may not all have arrived, with
 		// their latest submit time, and those free for reuse (the
@@ -182,8 +190,11 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 			if j.ID <= lastID || j.Submit >= 0 && j.Submit <= clock {
 				return nil, errRestart
 			}
-			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 {
-				return nil, errRestart
+			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && !hold {
+				if t.read+n < holdAfter {
+					return nil, errRestart
+				}
+				hold = true
 			}
 			lastID, latest = j.ID, max(latest, j.Submit)
 		}
@@ -193,7 +204,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 			return nil, err
 		}
 		loaded = append(loaded, loadedPiece{piece, latest})
-		if !eof && latest > clock+1 {
+		if !eof && !hold && latest > clock+1 {
 			clock = latest - 1
 			if err := s.RunUntil(clock); err != nil {
 				return nil, err
