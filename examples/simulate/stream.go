@@ -222,6 +222,21 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return nil, fmt.Errorf("%s: no job lines", t.name)
 	}
 	info.readTime = readDur
+	if hold { // what was held runs now, in slices, so that an interrupt is seen
+		const slices = 100
+		from := clock + 1
+		for k := 1; k <= slices && from < latest; k++ {
+			if err := ctx.Err(); err != nil {
+				return nil, interrupted(err)
+			}
+			if err := s.RunUntil(from + (latest-from)*int64(k)/slices); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
 	info.res, err = s.Finish()
 	if err != nil {
 		return nil, err
