@@ -124,11 +124,28 @@ type Config struct {
 	// bytes a share (a job has one per node it runs on), which on a large
 	// machine is most of a Result: off by default.
 	KeepShares bool
+	// SummaryOnly keeps no Record: Result.Records is empty, and each job's
+	// outcome is folded into the Summary and the counts (Rejected,
+	// Changed) once it has ended, then forgotten. Memory is then that of
+	// the jobs to arrive, waiting or running, plus about 20 bytes per
+	// completed job (S7's averages run in termination order over a
+	// window known only at the end, so each job is kept encoded until
+	// Finish). A job given to Load is not referenced once it has arrived
+	// (or was rejected), so that a caller can Load a trace piece by piece
+	// and reuse a piece once the clock has passed its submit times,
+	// keeping O(queue) jobs (examples/simulate does). The Summary is the one the records
+	// give, bit for bit (below 2^53 processor-seconds of utilization's
+	// window, beyond which its last bits may differ). Result.Check,
+	// WriteSWF and Utilization see no job. Not with Nodes.
+	SummaryOnly bool
 }
 
 // Validate reports an unusable configuration.
 func (c Config) Validate() error {
 	if len(c.Nodes) > 0 {
+		if c.SummaryOnly {
+			return errors.New("sched: SummaryOnly with Nodes: Result.Use and Check need the records")
+		}
 		if c.Peer != PeerNone {
 			return errors.New("sched: Nodes with a Peer mode: the peers have one pool of processors")
 		}

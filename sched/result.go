@@ -87,6 +87,9 @@ type Result struct {
 	held        []held      // what each record's job held, on a machine of nodes (Use)
 	keptShares  bool
 	promises    bool // the policy never delays a reservation if predictions are exact
+	// folded counts the jobs per rule (Changed) with Config.SummaryOnly,
+	// which keeps no Records; nil otherwise.
+	folded *[nRules]int
 }
 
 // Summary holds the §3 metrics averaged over the included jobs (S7: all
@@ -138,6 +141,17 @@ func (s *Sim) result() *Result {
 	s.waitFCFS.Ascend(func(j *Job) bool { s.close(j); return true })
 	s.run.Ascend(func(j *Job) bool { s.close(j); return true })
 	res := &Result{Records: s.recs, Rejected: s.rejected, Policy: policyName(s.sched), Refused: s.refused}
+	if s.summ != nil {
+		// The records still open (never started, or not ended) count
+		// as they are.
+		for k := s.recHead; k < len(s.recs); k++ {
+			if r := &s.recs[k]; r.End < 0 {
+				s.summ.fold(r, s.recBase+k, false, 0)
+			}
+		}
+		s.recs, s.recBase, s.recHead = nil, s.recBase+len(s.recs), 0
+		res.Records, res.folded = nil, &s.summ.rules
+	}
 	switch p := s.sched.(type) {
 	case conservativeScheduler:
 		res.promises = true
@@ -152,7 +166,11 @@ func (s *Sim) result() *Result {
 		slices.Sort(s.ended[i:k])
 	}
 	s.tieRuns = s.tieRuns[:0]
-	res.Summary = summarize(res.Records, s.cfg.MachineSize, s.ended, s.lastSubmit)
+	if s.summ != nil {
+		res.Summary = s.summ.summary(s.cfg.MachineSize, s.lastSubmit)
+	} else {
+		res.Summary = summarize(res.Records, s.cfg.MachineSize, s.ended, s.lastSubmit)
+	}
 	res.Summary.Rejected = len(s.rejected.Excluded)
 	res.NoNode = maps.Clone(s.noNode)
 	res.machine, res.machineSize, res.shares, res.held, res.keptShares = s.m, s.cfg.MachineSize, &s.shares, s.held, s.cfg.KeepShares
@@ -162,7 +180,8 @@ func (s *Sim) result() *Result {
 // close writes a live job's outcome into its record, when it ends or is
 // cancelled.
 func (s *Sim) close(jb *Job) {
-	rec := &s.recs[jb.idx]
+	rec := s.rec(jb.idx)
+	lineSubmit := rec.Wait // SummaryOnly: the line's submit time (activate)
 	rec.Estimate, rec.RunTime = jb.e, jb.r
 	rec.Start, rec.End = jb.start, jb.end
 	rec.Prediction, rec.Final = jb.p0, jb.p
@@ -185,17 +204,20 @@ func (s *Sim) close(jb *Job) {
 	rec.Cancelled = jb.state == cancelled
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
 	if jb.start >= 0 {
-		tau := s.cfg.bsldThreshold()
 		rec.Wait = jb.start - jb.j.Submit
-		resp := float64(rec.Wait + jb.r)
-		rec.BSLD = max(1, resp/float64(max(tau, jb.r)))
-		rec.Slowdown = resp / float64(max(jb.r, 1))
+		rec.BSLD, rec.Slowdown = slowdowns(rec.Wait, jb.r, s.cfg.bsldThreshold())
 	}
 	if jb.state == done {
 		if d := jb.end - jb.j.Submit; d > 0 {
 			rec.Accuracy = jb.accSum / float64(d)
 		} else {
 			rec.Accuracy = accuracy(jb.p, jb.r)
+		}
+	}
+	if s.summ != nil && rec.End >= 0 { // final: fold it, then let it go
+		s.summ.fold(rec, jb.idx, jb.state == done, lineSubmit)
+		for s.recHead < len(s.recs) && s.recs[s.recHead].End >= 0 {
+			s.recHead++
 		}
 	}
 }
@@ -378,6 +400,17 @@ func Run(ctx context.Context, cfg Config, jobs []swf.Job, obs ...Observer) (*Res
 // comparable value.)
 func (r *Result) Changed() map[string]int {
 	var m map[string]int
+	if r.folded != nil {
+		for i, n := range r.folded {
+			if n > 0 {
+				if m == nil {
+					m = make(map[string]int)
+				}
+				m[ruleNames[i]] = n
+			}
+		}
+		return m
+	}
 	for i := range r.Records {
 		m = r.Records[i].changes().count(m)
 	}

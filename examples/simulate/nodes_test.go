@@ -2,8 +2,10 @@ package main
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,4 +212,50 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestStatsOfSelects checks statsOf's selection against a sort, on lists
+// with many ties, sorted and reversed lists, and values past 2^53.
+func TestStatsOfSelects(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ref := func(w []int64) waitStats {
+		w = slices.Clone(w)
+		slices.Sort(w)
+		var sum float64
+		waited := 0
+		for _, x := range w {
+			sum += float64(x)
+			if x > 0 {
+				waited++
+			}
+		}
+		rank := func(q float64) float64 {
+			k := int(math.Ceil(q*float64(len(w)))) - 1
+			return float64(w[max(0, min(k, len(w)-1))])
+		}
+		n := float64(len(w))
+		return waitStats{Mean: sum / n, Median: rank(0.5), P95: rank(0.95), Waited: float64(waited) / n}
+	}
+	for trial := range 400 {
+		n := 1 + rng.IntN(3000)
+		w := make([]int64, n)
+		for i := range w {
+			switch trial % 5 {
+			case 0:
+				w[i] = rng.Int64N(5) // ties
+			case 1:
+				w[i] = int64(i) // sorted
+			case 2:
+				w[i] = int64(n - i) // reversed
+			case 3:
+				w[i] = rng.Int64() - math.MaxInt64/2 // sums past 2^53
+			default:
+				w[i] = rng.Int64N(100000) - 10
+			}
+		}
+		want := ref(w)
+		if got := statsOf(slices.Clone(w)); got != want {
+			t.Fatalf("trial %d (n %d): statsOf %+v, sorted %+v", trial, n, got, want)
+		}
+	}
 }

@@ -99,7 +99,7 @@ func scheduleHeader(info *runInfo) *swf.Header {
 			"machine: " + machineText(info),
 			"options: " + optionsText(info),
 			fmt.Sprintf("source trace: %s (%d job lines, %d simulated, %d rejected as not sane)",
-				filepath.Base(info.trace.name), len(info.trace.jobs), len(info.res.Records), len(info.res.Rejected.Excluded)),
+				filepath.Base(info.trace.name), info.trace.read, len(info.res.Records), len(info.res.Rejected.Excluded)),
 			"fields 4 and 9 are the run time and estimate as simulated; a job killed at its estimate has status 0",
 		},
 	}

@@ -19,7 +19,8 @@ type trace struct {
 	name   string // as given on the command line ("-" is "standard input")
 	format string // "swf" or "alibaba"
 	header *swf.Header
-	jobs   []swf.Job
+	jobs   []swf.Job // the jobs, but on the streaming path (stream), which keeps none
+	read   int       // job lines read
 	stats  swf.Stats
 	report *convert.Report // the conversion's report of an Alibaba pod list, nil for SWF
 }
@@ -94,6 +95,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 		}
 	}
 	t.stats = r.Stats()
+	t.read = len(t.jobs)
 	if len(t.jobs) == 0 {
 		return nil, fmt.Errorf("%s: no job lines", t.name)
 	}
@@ -154,6 +156,7 @@ func (t *trace) readAlibaba(src io.Reader, lenient bool) error {
 		return t.named(err)
 	}
 	t.header, t.jobs, t.report = res.Header, res.Jobs, &res.Report
+	t.read = len(t.jobs)
 	if len(t.jobs) == 0 {
 		return fmt.Errorf("%s: no pods", t.name)
 	}

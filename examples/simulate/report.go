@@ -85,8 +85,8 @@ func warnings(info *runInfo) []warning {
 			"%d job lines with a status outside the SWF standard (kept and simulated): %s", st.OtherStatus, strings.Join(vals, ", "))
 	}
 	sum := &info.res.Summary
-	if len(info.res.Records) == 0 {
-		add("nothing_simulated", map[string]int{"jobs_read": len(info.trace.jobs)}, "no job was simulated: every line was rejected")
+	if simulated(info.res) == 0 {
+		add("nothing_simulated", map[string]int{"jobs_read": info.trace.read}, "no job was simulated: every line was rejected")
 	}
 	if sum.Overran > 0 {
 		add("overran", map[string]int{"jobs": sum.Overran},
@@ -94,9 +94,9 @@ func warnings(info *runInfo) []warning {
 			sum.Overran)
 	}
 	if info.cfg.KillAtEstimate && sum.NoEstimate > 0 {
-		add("kill_no_estimate", map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": len(info.res.Records)},
+		add("kill_no_estimate", map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": simulated(info.res)},
 			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
-			sum.NoEstimate, len(info.res.Records))
+			sum.NoEstimate, simulated(info.res))
 	}
 	if d := degeneracy(info.res, info.changed()); d != nil {
 		add("degenerate", d, "%s", d.text())
@@ -129,6 +129,10 @@ const (
 // log where most jobs need them is not degenerate for that.
 var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true}
 
+// simulated is the number of jobs simulated: the records, or their count
+// when the run kept none (sched.Config.SummaryOnly).
+func simulated(res *sched.Result) int { return res.Rejected.Kept }
+
 // oneSecondJobs counts the simulated jobs that ran at most 1 second
 // although the log says otherwise (a peer's or a kill's doing).
 func oneSecondJobs(res *sched.Result) int {
@@ -146,7 +150,7 @@ func oneSecondJobs(res *sched.Result) int {
 // loaded machine legitimately starts every job at once. changed is
 // res.Changed() (runInfo.changed).
 func degeneracy(res *sched.Result, changed map[string]int) *degenerate {
-	n := len(res.Records)
+	n := simulated(res)
 	if n == 0 {
 		return nil
 	}
@@ -246,8 +250,8 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("machine", "%s", machineText(info))
 	line("options", "%s", optionsText(info))
 	nodeLines(info, line)
-	line("jobs read", "%d", len(info.trace.jobs))
-	line("simulated", "%d", len(res.Records))
+	line("jobs read", "%d", info.trace.read)
+	line("simulated", "%d", simulated(res))
 	reasons, count := rejections(&res.Rejected)
 	line("rejected", "%d", len(res.Rejected.Excluded))
 	for _, r := range reasons {
@@ -408,8 +412,8 @@ func jsonReport(info *runInfo) report {
 		Machine:        info.cfg.MachineSize,
 		MachineFrom:    info.machineFrom,
 		Options:        jsonOptions{info.cfg.Peer.String(), info.cfg.PerEventPass, info.cfg.KillAtEstimate, info.cfg.ShadowTies},
-		JobsRead:       len(info.trace.jobs),
-		JobsSimulated:  len(res.Records),
+		JobsRead:       info.trace.read,
+		JobsSimulated:  simulated(res),
 		JobsRejected:   len(res.Rejected.Excluded),
 		Rejected:       rej,
 		Reader:         jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
@@ -447,8 +451,8 @@ func jsonReport(info *runInfo) report {
 		Nodes:      factsOf(info),
 		NodesRead:  nodesRead(info),
 		NoNode:     noNode(res),
-		Use:        useOf(res),
-		Waits:      compareWaits(res),
+		Use:        useFor(info),
+		Waits:      waitsOf(info),
 		Check:      checkText(info),
 
 		Outputs:  append([]string{}, info.outputs...),

@@ -42,6 +42,12 @@ type runInfo struct {
 	// slurmCancelled counts by reason, with -slurm-conf, the jobs no
 	// partition can run, which the policy cancels at submission.
 	slurmCancelled map[string]int
+
+	// streamed: the run took the streaming path (stream), whose Result
+	// keeps no records; waits are its logged vs simulated waits.
+	streamed bool
+	waits    *waitCompare
+	use      use // and Result.Use's
 }
 
 // config builds the simulated configuration: the preset, then the peer's
@@ -95,6 +101,17 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	bar := progress.New(stderr, o.progress, weights)
 	defer bar.Done()
 
+	if streamable(o) {
+		bar.Stage("read and simulate "+o.policy.Name, 5)
+		info, err := stream(ctx, o, bar.Set)
+		switch {
+		case err == nil:
+			info.streamed = true
+			return finish(o, info, t0, stdout, bar)
+		case !errors.Is(err, errRestart):
+			return err
+		}
+	}
 	bar.Stage("read", 1)
 	tr, err := readTrace(o.trace, stdin, o.lenient, bar.Set)
 	if err != nil {
@@ -152,6 +169,11 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		info.checked, info.checkErr = true, info.res.Check()
 	}
 
+	return finish(o, info, t0, stdout, bar)
+}
+
+// finish writes the outputs and the report of a run.
+func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progress.Bar) error {
 	if o.out != "" || o.jobsOut != "" {
 		bar.Stage("write", 1)
 	}
@@ -169,6 +191,7 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	}
 	bar.Done()
 	info.wall = time.Since(t0)
+	var err error
 	if o.json {
 		err = cli.WriteJSON(stdout, jsonReport(info))
 	} else {

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+)
+
+// times are the report's figures that differ from run to run.
+var times = regexp.MustCompile(`(?m)^wall time .*$|"(wall_time_s|simulate_time_s)": [^,]*,`)
+
+// streamedSame runs the command on the file (streamed where it can be)
+// and on the same bytes from standard input (read whole), and fails
+// unless the reports agree but for the times.
+func streamedSame(t *testing.T, path string, args ...string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, json := range []bool{false, true} {
+		a := append([]string{}, args...)
+		if json {
+			a = append(a, "-json")
+		}
+		code, file, errs := runCmd(t, append(a, path)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", a, code, errs)
+		}
+		code, whole, errs := runIn(t, string(data), append(a, "-")...)
+		if code != 0 {
+			t.Fatalf("%v -: exit %d: %s", a, code, errs)
+		}
+		file, whole = times.ReplaceAllString(file, ""), times.ReplaceAllString(whole, "")
+		whole = strings.ReplaceAll(whole, `"trace": "standard input"`, fmt.Sprintf("%q: %q", "trace", path))
+		whole = strings.ReplaceAll(whole, "standard input", filepath.Base(path))
+		if file != whole {
+			t.Errorf("%v: the file's report differs from a whole read's:\n%s\n---\n%s", a, file, whole)
+		}
+	}
+}
+
+// TestStreamedKTH: KTH streams; its report is the whole read's.
+func TestStreamedKTH(t *testing.T) {
+	streamedSame(t, tracetest.Path(t, tracetest.KTH), "-policy", "easy", "-machine", "100")
+}
+
+// TestStreamedRestartAndHold covers the streaming path's exceptions on a
+// made-up log of 20,000 jobs: a line earlier than the simulated instant
+// and a job number that does not rise (both start again), a job without
+// an estimate early (start again) and late (hold).
+func TestStreamedRestartAndHold(t *testing.T) {
+	const n = 20000
+	write := func(name string, edit func(i int, f []int64)) string {
+		var b strings.Builder
+		b.WriteString("; MaxProcs: 64\n")
+		for i := range n {
+			// id submit wait run alloc cpu mem req-procs est req-mem status user group exe queue part prev think
+			f := []int64{int64(i + 1), int64(i * 600), -1, int64(60 + i*7%3000), int64(1 + i*13%32), -1, -1, -1,
+				int64(3600 + i%5*600), -1, 1, int64(i % 17), -1, -1, -1, -1, -1, -1}
+			f[2] = int64(i % 11 * 5) // a logged wait
+			edit(i, f)
+			for k, v := range f {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				fmt.Fprint(&b, v)
+			}
+			b.WriteByte('\n')
+		}
+		p := filepath.Join(t.TempDir(), name+".swf")
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name string
+		edit func(i int, f []int64)
+	}{
+		{"sorted", func(int, []int64) {}},
+		{"earlier", func(i int, f []int64) {
+			if i == 15000 {
+				f[1] = 100 // long past
+			}
+		}},
+		{"number", func(i int, f []int64) {
+			if i == 12000 {
+				f[0] = 5 // a duplicate of a job long ended
+			}
+		}},
+		{"no-estimate-early", func(i int, f []int64) {
+			if i == 100 || i == 19000 {
+				f[8] = -1
+			}
+			if i == 19990 {
+				f[8] = 90000 // the largest, after them
+			}
+		}},
+		{"no-estimate-late", func(i int, f []int64) {
+			if i == 17000 || i == 19000 {
+				f[8] = -1
+			}
+			if i == 19990 {
+				f[8] = 90000
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			streamedSame(t, write(c.name, c.edit), "-policy", "easy")
+		})
+	}
+}

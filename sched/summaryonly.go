@@ -1,0 +1,300 @@
+package sched
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// foldSummary is Config.SummaryOnly's state: every record is folded into
+// it once final, then forgotten. The S7 averages need the completed jobs
+// in termination order and a window (the first 1% to end, the last
+// arrival) known only at the end, and their float sums must be made in
+// that order to round as summarize's do: so each completed job is kept,
+// varint-encoded, in a log of about 20 bytes a job, and summarized from
+// it at the end exactly as summarize does from the records.
+type foldSummary struct {
+	// The record-order counts of summarize's first loop: they do not
+	// depend on the order.
+	killed, overran, cancelled, filled, noEstimate int
+	rules                                          [nRules]int // jobs per rule (Result.Changed)
+
+	// The termination-order log of the completed jobs; open holds the
+	// jobs ending at the current instant (openAt), put in record order
+	// (summarize's tie rule) before they are appended.
+	log     [][]byte // in blocks of logBlock bytes, never copied to grow
+	jobs    int      // entries in log
+	corr    bool     // some entry has corrections
+	lastEnd int64    // end of the last entry
+	open    []endedJob
+	openAt  int64
+
+	tau       int64      // the bounded slowdown's threshold
+	minSubmit int64      // smallest line submit time among completed jobs (S7's window start below 100 jobs)
+	busy      []endedJob // cancelled jobs that ran: their share of the utilization
+}
+
+// endedJob is one completed job as summarize reads its record.
+type endedJob struct {
+	k                     int // record index
+	end, start, wait, run int64
+	size, firstRes        int64
+	acc                   float64
+	corrections           int
+	backfilled            bool
+}
+
+func newFoldSummary(tau int64) *foldSummary { return &foldSummary{tau: tau, minSubmit: math.MaxInt64} }
+
+// fold adds record rec, final (ended or cancelled), or, at the end, still
+// open (waiting, running or never arrived: its End < 0). submit is its
+// line's submit time if done (rec.Job is nil once the job arrived);
+// admit counted noEstimate.
+func (f *foldSummary) fold(rec *Record, k int, done bool, submit int64) {
+	if rec.Killed {
+		f.killed++
+	}
+	if rec.Start >= 0 && rec.Estimate > 0 && rec.RunTime > 2*rec.Estimate {
+		f.overran++
+	}
+	if rec.Cancelled {
+		f.cancelled++
+	}
+	if rec.EstimateFilled {
+		f.filled++
+	}
+	for c, i := rec.changes(), 0; c != 0; c, i = c>>1, i+1 {
+		f.rules[i] += int(c & 1)
+	}
+	e := endedJob{k: k, end: rec.End, start: rec.Start, wait: rec.Wait, run: rec.RunTime, size: rec.Size,
+		firstRes: rec.FirstReservation, acc: rec.Accuracy, corrections: rec.Corrections, backfilled: rec.Backfilled}
+	switch {
+	case done:
+		f.minSubmit = min(f.minSubmit, submit)
+		if len(f.open) > 0 && e.end != f.openAt {
+			f.flush()
+		}
+		f.open, f.openAt = append(f.open, e), e.end
+	case rec.Start >= 0 && rec.End >= 0: // cancelled while running
+		f.busy = append(f.busy, e)
+	}
+}
+
+// flush appends the jobs that ended at openAt to the log, in record order.
+func (f *foldSummary) flush() {
+	if !slices.IsSortedFunc(f.open, byRecord) {
+		slices.SortFunc(f.open, byRecord)
+	}
+	for i := range f.open {
+		e := &f.open[i]
+		if n := len(f.log); n == 0 || cap(f.log[n-1])-len(f.log[n-1]) < maxEntry {
+			f.log = append(f.log, make([]byte, 0, logBlock))
+		}
+		b := f.log[len(f.log)-1]
+		b = binary.AppendUvarint(b, uint64(e.end-f.lastEnd)) // termination order: ends do not decrease
+		span := e.end - e.start
+		b = binary.AppendVarint(b, span)
+		b = binary.AppendVarint(b, e.wait)
+		b = binary.AppendVarint(b, e.run-span)
+		b = binary.AppendVarint(b, e.size)
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.acc))
+		var res uint64 // 0: no reservation
+		if e.firstRes >= 0 {
+			res = 1 + uint64(e.start-e.firstRes)<<1
+			if e.start < e.firstRes {
+				res = 2 + uint64(e.firstRes-e.start)<<1
+			}
+		}
+		b = binary.AppendUvarint(b, res)
+		bf := uint64(0)
+		if e.backfilled {
+			bf = 1
+		}
+		b = binary.AppendUvarint(b, uint64(e.corrections)<<1|bf)
+		f.log[len(f.log)-1], f.lastEnd = b, e.end
+		f.corr = f.corr || e.corrections != 0
+		f.jobs++
+	}
+	f.open = f.open[:0]
+}
+
+// logBlock is the size of the log's blocks; maxEntry bounds an entry
+// (seven varints of at most 10 bytes and 8 bytes of accuracy).
+const (
+	logBlock = 64 << 10
+	maxEntry = 7*binary.MaxVarintLen64 + 8
+)
+
+func byRecord(a, b endedJob) int { return a.k - b.k }
+
+// logReader decodes the log in termination order.
+type logReader struct {
+	blocks [][]byte
+	b      []byte
+	end    int64
+}
+
+func (r *logReader) next() endedJob {
+	if len(r.b) == 0 {
+		r.b, r.blocks = r.blocks[0], r.blocks[1:]
+	}
+	var e endedJob
+	uv := func() uint64 {
+		v, n := binary.Uvarint(r.b)
+		r.b = r.b[n:]
+		return v
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(r.b)
+		r.b = r.b[n:]
+		return v
+	}
+	r.end += int64(uv())
+	e.end = r.end
+	span := sv()
+	e.start = e.end - span
+	e.wait = sv()
+	e.run = sv() + span
+	e.size = sv()
+	e.acc = math.Float64frombits(binary.LittleEndian.Uint64(r.b))
+	r.b = r.b[8:]
+	e.firstRes = -1
+	switch res := uv(); {
+	case res == 0:
+	case res&1 == 1:
+		e.firstRes = e.start - int64(res>>1)
+	default:
+		e.firstRes = e.start + int64((res-2)>>1)
+	}
+	c := uv()
+	e.corrections, e.backfilled = int(c>>1), c&1 == 1
+	return e
+}
+
+// area is a job's processor-seconds within [start, end], exact, as a
+// 128-bit integer (hi, lo); the same product Record.busy rounds.
+func (e *endedJob) area(start, end int64) (hi, lo uint64) {
+	if l := min(end, e.end) - max(start, e.start); l > 0 {
+		return bits.Mul64(uint64(e.size), uint64(l))
+	}
+	return 0, 0
+}
+
+// summary is summarize's Summary from the fold: the same counts, and the
+// same float operations in the same order. Utilization sums integers:
+// below 2^53 processor-seconds every partial sum is exact, so the order
+// (summarize's is record order) does not matter; above it, the value can
+// differ from summarize's in its last bits.
+func (f *foldSummary) summary(P, lastSubmit int64) Summary {
+	if len(f.open) > 0 {
+		f.flush()
+	}
+	var sum Summary
+	sum.Jobs = f.jobs
+	warm := f.jobs / 100
+	sum.WindowEnd = lastSubmit
+	r := logReader{blocks: f.log}
+	if warm > 0 {
+		for range warm {
+			sum.WindowStart = r.next().end
+		}
+	} else if f.jobs > 0 {
+		sum.WindowStart = f.minSubmit
+	}
+	sum.Killed, sum.Overran, sum.Cancelled, sum.Filled, sum.NoEstimate = f.killed, f.overran, f.cancelled, f.filled, f.noEstimate
+
+	var hi, lo, c uint64
+	add := func(h, l uint64) {
+		lo, c = bits.Add64(lo, l, 0)
+		hi += h + c
+	}
+	for i := range f.busy {
+		add(f.busy[i].area(sum.WindowStart, sum.WindowEnd))
+	}
+	var corrSum float64
+	var reserved, delayed []float64
+	var pos float64
+	r = logReader{blocks: f.log}
+	for k := range f.jobs {
+		e := r.next()
+		add(e.area(sum.WindowStart, sum.WindowEnd))
+		if k < warm || e.end > lastSubmit {
+			continue
+		}
+		sum.Included++
+		sum.MeanWait += float64(e.wait)
+		sum.MeanResponse += float64(e.wait + e.run)
+		bsld, slowdown := slowdowns(e.wait, e.run, f.tau)
+		if e.run > 0 {
+			sum.MeanSlowdown += slowdown
+			pos++
+		}
+		sum.MeanBSLD += bsld
+		sum.Accuracy += e.acc
+		if e.backfilled {
+			sum.BackfillRate++
+		}
+		corrSum += float64(e.corrections)
+		if e.firstRes >= 0 {
+			d := float64(e.start - e.firstRes)
+			reserved = append(reserved, math.Abs(d))
+			if d > 0 {
+				delayed = append(delayed, d)
+			}
+		}
+	}
+	if sum.WindowEnd > sum.WindowStart && P > 0 {
+		area := float64(lo) // exact below 2^53
+		if hi != 0 || lo >= 1<<53 {
+			area = math.Ldexp(float64(hi), 64) + float64(lo)
+		}
+		sum.Utilization = area / (float64(P) * float64(sum.WindowEnd-sum.WindowStart))
+	}
+	sum.Excluded = sum.Jobs - sum.Included
+	if n := float64(sum.Included); n > 0 {
+		sum.MeanWait /= n
+		sum.MeanResponse /= n
+		if pos > 0 {
+			sum.MeanSlowdown /= pos
+		}
+		sum.MeanBSLD /= n
+		sum.Accuracy /= n
+		sum.BackfillRate /= n
+		sum.MeanCorrections, sum.SDCorrections = f.corrections(warm, lastSubmit, corrSum, sum.Included)
+		pr := &sum.Predictability
+		pr.Rate = float64(len(reserved)) / n
+		pr.AbsMean, pr.AbsSD = meanSD(reserved)
+		pr.AbsMedian = median(reserved)
+		pr.DelayRate = float64(len(delayed)) / n
+		pr.DelayMean, pr.DelaySD = meanSD(delayed)
+		pr.DelayMedian = median(delayed)
+	}
+	return sum
+}
+
+// corrections is meanSD of the included jobs' corrections, in
+// termination order, as summarize has it; sum is their sum in that order.
+func (f *foldSummary) corrections(warm int, lastSubmit int64, sum float64, n int) (mean, sd float64) {
+	mean = sum / float64(n)
+	if !f.corr {
+		return mean, 0 // (every term 0: the pass below gives 0)
+	}
+	r := logReader{blocks: f.log}
+	for k := range f.jobs {
+		e := r.next()
+		if k < warm || e.end > lastSubmit {
+			continue
+		}
+		x := float64(e.corrections)
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(n))
+}
+
+// slowdowns are a started job's bounded slowdown max(1, (w+r)/max(τ, r))
+// and slowdown (w+r)/max(r, 1 s), for Record.BSLD and Record.Slowdown.
+func slowdowns(wait, run, tau int64) (bsld, slowdown float64) {
+	resp := float64(wait + run)
+	return max(1, resp/float64(max(tau, run))), resp / float64(max(run, 1))
+}

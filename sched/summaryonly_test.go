@@ -1,0 +1,183 @@
+package sched_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
+)
+
+// sameFolded fails unless a SummaryOnly result tells what the records
+// tell: the Summary bit for bit, the rejections, the jobs per rule.
+func sameFolded(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, what string, full, folded *sched.Result) {
+	t.Helper()
+	if folded.Records != nil {
+		t.Fatalf("%s: SummaryOnly kept %d records", what, len(folded.Records))
+	}
+	if full.Summary != folded.Summary {
+		t.Fatalf("%s: Summary\nrecords     %+v\nSummaryOnly %+v", what, full.Summary, folded.Summary)
+	}
+	if !reflect.DeepEqual(full.Rejected, folded.Rejected) || full.Rejected.Kept != len(full.Records) {
+		t.Fatalf("%s: Rejected %+v (%d records), SummaryOnly %+v", what, full.Rejected, len(full.Records), folded.Rejected)
+	}
+	if a, b := full.Changed(), folded.Changed(); !reflect.DeepEqual(a, b) {
+		t.Fatalf("%s: Changed %v, SummaryOnly %v", what, a, b)
+	}
+}
+
+// TestSummaryOnlyTraces runs the presets and options over KTH and
+// SDSC-SP2 (which has jobs without estimates) both ways, and KTH loaded
+// piece by piece as examples/simulate streams it.
+func TestSummaryOnlyTraces(t *testing.T) {
+	for _, name := range []string{tracetest.KTH, tracetest.SDSCSP2} {
+		_, jobs, err := swf.ReadFile(tracetest.Path(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Configs are made anew for each run: a predictor learns.
+		var cfgs []func() sched.Config
+		for _, p := range sched.Presets() {
+			if name == tracetest.SDSCSP2 && p.Name != "EASY" && p.Name != "EASY++" {
+				continue // (their cost; KTH runs them all)
+			}
+			cfgs = append(cfgs, func() sched.Config { return p.New(128) })
+		}
+		cfgs = append(cfgs, func() sched.Config {
+			c := sched.EASY(128)
+			c.KillAtEstimate, c.ShadowTies = true, true
+			return c
+		}, func() sched.Config { return sched.EASY(128).WithPeer(sched.PeerPyss) },
+			func() sched.Config { return sched.EASY(128).WithPeer(sched.PeerPredictsim) })
+		for i, mk := range cfgs {
+			full, err := sched.Run(context.Background(), mk(), jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := mk()
+			cfg.SummaryOnly = true
+			folded, err := sched.Run(context.Background(), cfg, jobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameFolded(t, fmt.Sprintf("%s config %d", name, i), full, folded)
+			if name == tracetest.KTH && i == 0 {
+				cfg := mk()
+				cfg.SummaryOnly = true
+				pieces := streamed(t, cfg, jobs, 1000)
+				for i := range pieces.Rejected.Excluded { // (Index is the line's in its Load)
+					pieces.Rejected.Excluded[i].Index = full.Rejected.Excluded[i].Index
+				}
+				sameFolded(t, "KTH loaded in pieces", full, pieces)
+			}
+		}
+	}
+}
+
+// streamed loads jobs (sorted, with rising IDs) in pieces of n, running
+// the simulation up to just before the next piece's first arrival; a piece
+// whose jobs have all arrived is spoilt, to check that the simulation
+// holds no reference to it.
+func streamed(t testing.TB, cfg sched.Config, jobs []swf.Job, n int) *sched.Result {
+	s, err := sched.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded [][]swf.Job
+	for i := 0; i < len(jobs); i += n {
+		piece := append([]swf.Job(nil), jobs[i:min(i+n, len(jobs))]...)
+		if err := s.Load(piece); err != nil {
+			t.Fatal(err)
+		}
+		loaded = append(loaded, piece)
+		if i+n < len(jobs) {
+			now := jobs[i+n].Submit - 1
+			if err := s.RunUntil(now); err != nil {
+				t.Fatal(err)
+			}
+			for len(loaded) > 0 && loaded[0][len(loaded[0])-1].Submit <= now {
+				for k := range loaded[0] {
+					loaded[0][k] = swf.NewJob() // arrived: no longer read
+				}
+				loaded = loaded[1:]
+			}
+		}
+	}
+	res, err := s.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestSummaryOnlyRapid compares both ways on random workloads: unsorted
+// submits, duplicate IDs, missing estimates, jobs too large, cancellations
+// of waiting and running jobs, every option.
+func TestSummaryOnlyRapid(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		P := rapid.Int64Range(1, 64).Draw(rt, "P")
+		n := rapid.IntRange(0, 300).Draw(rt, "jobs")
+		jobs := make([]swf.Job, n)
+		for i := range jobs {
+			j := swf.NewJob()
+			j.ID = int64(i + 1)
+			if rapid.IntRange(0, 20).Draw(rt, "dup") == 0 {
+				j.ID = rapid.Int64Range(1, int64(i+1)).Draw(rt, "id")
+			}
+			j.Submit = rapid.Int64Range(-1, 5000).Draw(rt, "submit")
+			j.RunTime = rapid.Int64Range(-1, 2000).Draw(rt, "run")
+			j.AllocProcs = rapid.Int64Range(-1, P+2).Draw(rt, "procs")
+			j.ReqProcs = rapid.Int64Range(-1, P).Draw(rt, "req")
+			j.ReqTime = rapid.Int64Range(-1, 4000).Draw(rt, "estimate")
+			j.User = rapid.Int64Range(1, 4).Draw(rt, "user")
+			jobs[i] = j
+		}
+		ps := sched.Presets()
+		preset := ps[rapid.IntRange(0, len(ps)-1).Draw(rt, "preset")]
+		kill, ties, perEvent := rapid.Bool().Draw(rt, "kill"), rapid.Bool().Draw(rt, "ties"), rapid.Bool().Draw(rt, "perEvent")
+		tau := rapid.Int64Range(0, 60).Draw(rt, "tau")
+		peer := sched.Peer(rapid.IntRange(0, 2).Draw(rt, "peer"))
+		mk := func() sched.Config { // anew for each run: a predictor learns
+			cfg := preset.New(P)
+			if peer != sched.PeerNone {
+				cfg = cfg.WithPeer(peer)
+			}
+			cfg.KillAtEstimate, cfg.ShadowTies, cfg.PerEventPass = kill, ties, perEvent
+			cfg.BoundedSlowdownThreshold = tau
+			return cfg
+		}
+		type cancel struct{ at, id int64 }
+		cancels := make([]cancel, rapid.IntRange(0, 10).Draw(rt, "cancels"))
+		for i := range cancels {
+			cancels[i] = cancel{rapid.Int64Range(0, 6000).Draw(rt, "cancelAt"), rapid.Int64Range(1, int64(n+1)).Draw(rt, "cancelID")}
+		}
+		run := func(cfg sched.Config) *sched.Result {
+			s, err := sched.New(cfg)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if err := s.Load(jobs); err != nil {
+				rt.Fatal(err)
+			}
+			for _, c := range cancels {
+				s.At(c.at, func(int64) { s.Cancel(c.id) })
+			}
+			res, err := s.Finish()
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return res
+		}
+		full := run(mk())
+		cfg := mk()
+		cfg.SummaryOnly = true
+		sameFolded(rt, "random", full, run(cfg))
+	})
+}
