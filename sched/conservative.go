@@ -65,17 +65,28 @@ type consMemo struct {
 	curBase []point
 	jobs    []consEntry // the jobs it reserved, in arrival order
 	next    []consEntry // scratch for the current pass's jobs
-	gave    []int64     // the current pass's slots given back, by start, in order
+	gave    []span      // the current pass's slots given back, in order
 	held    []slot      // the reservations the pass takes at once
 	start   []*Job      // the jobs the pass starts
 }
 
-// consEntry is a job reserved by the last pass: where, for how long, and
-// the earliest slot given back after it in that pass (never if none).
+// consEntry is a job reserved by the last pass: where, for how long, how
+// many processors, and the span of the slots given back after it in that
+// pass.
 type consEntry struct {
 	seq, res, d, n int64
-	after          int64
+	after          span
 }
+
+// span is the times [lo, hi) at which free processors may have been
+// gained.
+type span struct{ lo, hi int64 }
+
+// noSpan is an empty span.
+var noSpan = span{never, -never}
+
+// join returns the smallest span that holds a and b.
+func (a span) join(b span) span { return span{min(a.lo, b.lo), max(a.hi, b.hi)} }
 
 // conservativePass plans every waiting job in arrival order over prof and
 // starts those planned now. A reservation whose time has passed (a job ran
@@ -157,12 +168,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		prof.allocateAll(held)
 		m.held = held[:0]
 	}
-	// gain: the earliest time from now on at which the profile may have
-	// more free processors than when a job of the last pass settled; -1
-	// (nothing is known) re-places every job.
-	gain := int64(-1)
-	if m.ok && !idle {
-		gain = gainedSince(prof.pts, m.final)
+	// gain spans the times from now on at which the profile may have more
+	// free processors than when a job of the last pass settled; known
+	// false (nothing is known) re-places every job.
+	var gain span
+	known := m.ok && !idle
+	if known {
+		gain, known = gainedSince(prof.pts, m.final)
 	}
 	old, next, gave := m.jobs, m.next[:0], m.gave[:0]
 	ok := true
@@ -171,32 +183,36 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	for _, j := range s.buf {
 		d := max(j.p, 1)
 		var t int64
-		kept := false
-		if gain >= 0 && j.res >= 0 {
+		// from and until bound the starts that may fit now and did not
+		// when the job settled (none when from ≥ until).
+		from, until := s.now, never
+		if known && j.res >= 0 {
 			for len(old) > 0 && old[0].seq < j.seq {
 				old = old[1:]
 			}
-			if len(old) > 0 {
-				e := old[0]
-				kept = e.seq == j.seq && e.res == j.res && e.d == d && min(e.after, gain) >= j.res
+			if e := old; len(e) > 0 && e[0].seq == j.seq && e[0].res == j.res && e[0].d == d {
+				g := gain.join(e[0].after)
+				from, until = max(s.now, g.lo-d+1), min(g.hi, j.res)
+				if g.lo >= j.res { // the points that blocked every earlier start lie before r
+					until = from
+				}
 			}
 		}
 		switch {
-		case kept:
+		case from >= until:
 			t = j.res
 		case j.res >= 0:
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			var fits bool
-			t, fits = prof.fitOwn(j.n, d, s.now, j.res)
+			t, fits = prof.fitOwn(j.n, d, from, until, j.res)
 			ok = ok && fits
 			if t != j.res {
 				prof.Allocate(j.res, d, -j.n)
 				prof.Allocate(t, d, j.n)
-				gave = append(gave, j.res)
-				if gain >= 0 {
-					gain = min(gain, j.res)
-				}
+				g := span{j.res, j.res + d}
+				gave = append(gave, g)
+				gain = gain.join(g)
 			}
 		default:
 			var fits bool
@@ -205,7 +221,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			prof.Allocate(t, d, j.n)
 		}
 		if !ok {
-			gain = -1 // a job that fits nowhere overdraws the profile
+			known = false // a job that fits nowhere overdraws the profile
 		}
 		if t == s.now {
 			j.backfill = blocked
@@ -214,17 +230,17 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		blocked = true
 		s.reserve(j, t)
-		next = append(next, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: int64(len(gave))})
+		next = append(next, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: span{lo: int64(len(gave))}})
 	}
-	// after held the number of slots given back before the job settled;
-	// it becomes the earliest start of those given back after.
-	first := never
+	// after.lo held the number of slots given back before the job
+	// settled; after becomes the span of those given back after.
+	after := noSpan
 	for k, e := len(next)-1, len(gave); k >= 0; k-- {
-		for e > int(next[k].after) {
+		for e > int(next[k].after.lo) {
 			e--
-			first = min(first, gave[e])
+			after = after.join(gave[e])
 		}
-		next[k].after = first
+		next[k].after = after
 	}
 	m.jobs, m.next, m.gave = next, m.jobs[:0], gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
@@ -240,44 +256,41 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	}
 }
 
-// gainedSince returns the earliest time at which profile pts (starting at
-// now) has more free processors than profile was (the last pass's final
-// one, starting at or before now), never if none; or -1 if pts is
+// gainedSince returns the span of the times at which profile pts
+// (starting at now) has more free processors than profile was (the last
+// pass's final one, starting at or before now); known false if pts is
 // overdrawn (a point below 0) anywhere, where no job's slot can be trusted
 // without a scan.
-func gainedSince(pts, was []point) int64 {
-	gain := never
-	k := 0
-	for i, q := range pts {
-		if q.free < 0 {
-			return -1
-		}
-		if gain != never {
-			continue
-		}
-		// the value of was at q.t, and at every point of was up to the
-		// next point of pts
-		for k+1 < len(was) && was[k+1].t <= q.t {
-			k++
-		}
-		if len(was) == 0 || was[0].t > q.t {
-			return -1
-		}
-		if q.free > was[k].free {
-			gain = q.t
-			continue
-		}
-		end := never
-		if i+1 < len(pts) {
-			end = pts[i+1].t
-		}
-		for k+1 < len(was) && was[k+1].t < end {
-			k++
-			if q.free > was[k].free {
-				gain = was[k].t
-				break
+func gainedSince(pts, was []point) (gain span, known bool) {
+	if len(was) == 0 || len(pts) == 0 || was[0].t > pts[0].t {
+		return gain, false
+	}
+	gain = noSpan
+	var i, k int // the next points of pts and was
+	var vp, vw int64
+	for t := pts[0].t; ; {
+		for ; i < len(pts) && pts[i].t <= t; i++ {
+			vp = pts[i].free
+			if vp < 0 {
+				return gain, false
 			}
 		}
+		for ; k < len(was) && was[k].t <= t; k++ {
+			vw = was[k].free
+		}
+		next := never
+		if i < len(pts) {
+			next = pts[i].t
+		}
+		if k < len(was) {
+			next = min(next, was[k].t)
+		}
+		if vp > vw {
+			gain = gain.join(span{t, next})
+		}
+		if next == never {
+			return gain, true
+		}
+		t = next
 	}
-	return gain
 }

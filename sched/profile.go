@@ -136,8 +136,10 @@ func (p *Profile) search(t int64) int {
 // r+d) in the profile, as if it gave the slot back first: what
 // Allocate(r, d, -n) then Fit(n, d, from) return, without changing the
 // profile (the slot's ends need not be points: the scan splits the steps
-// there). r must be at or after the first point.
-func (p *Profile) fitOwn(n, d, from, r int64) (int64, bool) {
+// there). r must be at or after the first point. The caller may know that
+// no start from until to r fits (until never if not): a fit that would
+// start there returns r.
+func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	if len(p.pts) == 0 {
 		return 0, false
 	}
@@ -164,8 +166,11 @@ func (p *Profile) fitOwn(n, d, from, r int64) (int64, bool) {
 				b, free = min(next, end), free+n
 			}
 			t := max(a, from)
-			if open && t >= cand+d {
+			switch {
+			case open && t >= cand+d:
 				return cand, true
+			case !open && t >= until: // any fit from here starts at until or later
+				return r, true
 			}
 			if free >= n {
 				if !open {
