@@ -150,7 +150,28 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	}
 	end := r + d
 	cand, open := int64(0), false
-	for i, q := range pts {
+	// the steps that end by r, one piece each: most of a scan
+	i := 0
+	for ; i+1 < len(pts) && pts[i+1].t <= r; i++ {
+		q := pts[i]
+		t := max(q.t, from)
+		if open {
+			if t >= cand+d {
+				return cand, true
+			}
+		} else if t >= until {
+			return r, true
+		}
+		if q.free >= n {
+			if !open {
+				cand, open = t, true
+			}
+		} else {
+			open = false
+		}
+	}
+	for ; i < len(pts); i++ {
+		q := pts[i]
 		next := never
 		if i+1 < len(pts) {
 			next = pts[i+1].t
