@@ -105,6 +105,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	}
 	s.buf = s.buf[:0]
 	m.curBase = append(m.curBase[:0], prof.pts...)
+	// gain spans the times from now on at which the profile may have more
+	// free processors than when a job of the last pass settled; known
+	// false (nothing is known) re-places every job.
+	gain, known := noSpan, false
 	switch {
 	case idle:
 		s.waitFCFS.Ascend(func(j *Job) bool {
@@ -124,12 +128,16 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	case m.ok:
 		// The last pass's final profile, with the running jobs' changes
 		// since and the reservations that changed: no sort.
-		prof.rebase(m.final, m.base.pts)
+		gain, known = prof.rebase(m.final, m.base.pts)
 		old := m.jobs
+		give := func(e *consEntry) { // e no longer holds its slot
+			prof.Allocate(e.res, e.d, -e.n)
+			gain = gain.join(span{e.res, e.res + e.d})
+		}
 		s.waitFCFS.Ascend(func(j *Job) bool {
 			s.buf = append(s.buf, j)
 			for len(old) > 0 && old[0].seq < j.seq {
-				prof.Allocate(old[0].res, old[0].d, -old[0].n) // no longer waits
+				give(&old[0]) // no longer waits
 				old = old[1:]
 			}
 			var e *consEntry
@@ -144,15 +152,16 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				return true
 			}
 			if e != nil {
-				prof.Allocate(e.res, e.d, -e.n)
+				give(e)
 			}
 			if j.res >= 0 {
 				prof.Allocate(j.res, d, j.n)
+				known = known && prof.least(j.res, j.res+d) >= 0
 			}
 			return true
 		})
-		for _, e := range old {
-			prof.Allocate(e.res, e.d, -e.n)
+		for k := range old {
+			give(&old[k])
 		}
 	default:
 		// The same reservations as one Allocate each, taken at once.
@@ -167,14 +176,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		})
 		prof.allocateAll(held)
 		m.held = held[:0]
-	}
-	// gain spans the times from now on at which the profile may have more
-	// free processors than when a job of the last pass settled; known
-	// false (nothing is known) re-places every job.
-	var gain span
-	known := m.ok && !idle
-	if known {
-		gain, known = gainedSince(prof.pts, m.final)
 	}
 	old, next, gave := m.jobs, m.next[:0], m.gave[:0]
 	ok := true
@@ -253,44 +254,5 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.start = start[:0]
 	for _, j := range start {
 		s.startJob(j, j.backfill)
-	}
-}
-
-// gainedSince returns the span of the times at which profile pts
-// (starting at now) has more free processors than profile was (the last
-// pass's final one, starting at or before now); known false if pts is
-// overdrawn (a point below 0) anywhere, where no job's slot can be trusted
-// without a scan.
-func gainedSince(pts, was []point) (gain span, known bool) {
-	if len(was) == 0 || len(pts) == 0 || was[0].t > pts[0].t {
-		return gain, false
-	}
-	gain = noSpan
-	var i, k int // the next points of pts and was
-	var vp, vw int64
-	for t := pts[0].t; ; {
-		for ; i < len(pts) && pts[i].t <= t; i++ {
-			vp = pts[i].free
-			if vp < 0 {
-				return gain, false
-			}
-		}
-		for ; k < len(was) && was[k].t <= t; k++ {
-			vw = was[k].free
-		}
-		next := never
-		if i < len(pts) {
-			next = pts[i].t
-		}
-		if k < len(was) {
-			next = min(next, was[k].t)
-		}
-		if vp > vw {
-			gain = gain.join(span{t, next})
-		}
-		if next == never {
-			return gain, true
-		}
-		t = next
 	}
 }

@@ -253,11 +253,14 @@ func (p *Profile) allocateAll(slots []slot) {
 // rebase sets the profile, whose points are now base (from now on), to
 // was + base - old over the same span: was is a profile that old was the
 // base of, both starting at or before now. A point whose free equals the
-// one before is left out.
-func (p *Profile) rebase(was, old []point) {
+// one before is left out. It returns the span of the times at which base
+// has more free than old (where the profile gained on was), and whether
+// the profile is nowhere overdrawn (free ≥ 0 throughout).
+func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 	base := p.pts
+	gain, sound = noSpan, true
 	if len(base) == 0 {
-		return
+		return gain, false
 	}
 	out := p.spare[:0]
 	now := base[0].t
@@ -275,7 +278,9 @@ func (p *Profile) rebase(was, old []point) {
 		}
 		if v := vw + vb - vo; len(out) == 0 || out[len(out)-1].free != v {
 			out = append(out, point{t, v})
+			sound = sound && v >= 0
 		}
+		at := t
 		t = never
 		if i < len(was) {
 			t = was[i].t
@@ -286,11 +291,25 @@ func (p *Profile) rebase(was, old []point) {
 		if k < len(old) {
 			t = min(t, old[k].t)
 		}
+		if vb > vo {
+			gain = gain.join(span{at, t})
+		}
 		if t == never {
 			break
 		}
 	}
 	p.spare, p.pts = base[:0], out
+	return gain, sound
+}
+
+// least returns the fewest processors free at a time in [t, end).
+func (p *Profile) least(t, end int64) int64 {
+	i := max(p.search(t+1)-1, 0)
+	v := p.pts[i].free
+	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
+		v = min(v, p.pts[i].free)
+	}
+	return v
 }
 
 // slot is a reservation for allocateAll: n processors over [t, t+d).
