@@ -148,25 +148,26 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	if from > pts[0].t {
 		pts = pts[p.search(from+1)-1:]
 	}
+	if from >= until {
+		return r, true
+	}
 	end := r + d
 	cand, open := int64(0), false
 	// the steps that end by r, one piece each: most of a scan
 	i := 0
 	for ; i+1 < len(pts) && pts[i+1].t <= r; i++ {
-		q := pts[i]
-		t := max(q.t, from)
-		if open {
-			if t >= cand+d {
-				return cand, true
+		q := pts[i] // q.t < from only for the first point, q.t > cand when open
+		switch {
+		case !open:
+			if q.t >= until { // with from < until: max(q.t, from) ≥ until
+				return r, true
 			}
-		} else if t >= until {
-			return r, true
-		}
-		if q.free >= n {
-			if !open {
-				cand, open = t, true
+			if q.free >= n {
+				cand, open = max(q.t, from), true
 			}
-		} else {
+		case q.t >= cand+d:
+			return cand, true
+		case q.free < n:
 			open = false
 		}
 	}
