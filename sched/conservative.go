@@ -88,6 +88,19 @@ var noSpan = span{never, -never}
 // join returns the smallest span that holds a and b.
 func (a span) join(b span) span { return span{min(a.lo, b.lo), max(a.hi, b.hi)} }
 
+// starts are the starts [from, until) of a job settled at r for d that a
+// gain over g can have opened: before r (the points that blocked every
+// earlier start lie before r), from when its window reaches g on, before
+// g ends. Empty when from ≥ until.
+type starts struct{ from, until int64 }
+
+func (g span) starts(now, d, r int64) starts {
+	if g.lo >= r {
+		return starts{}
+	}
+	return starts{max(now, g.lo-d+1), min(g.hi, r)}
+}
+
 // conservativePass plans every waiting job in arrival order over prof and
 // starts those planned now. A reservation whose time has passed (a job ran
 // past its prediction, S3) is held at now. On an idle machine (idle) such
@@ -181,39 +194,48 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	ok := true
 	start := m.start[:0]
 	blocked := false
+	moved := noSpan // the slots given back in this pass so far
 	for _, j := range s.buf {
 		d := max(j.p, 1)
 		var t int64
-		// from and until bound the starts that may fit now and did not
-		// when the job settled (none when from ≥ until).
-		from, until := s.now, never
+		// a and b bound the starts that may fit now and did not when the
+		// job settled: those a gain since the last pass (gain) or a slot
+		// given back (moved, after) can have opened; two ranges, not
+		// their hull, since the first is mostly from now to the planned
+		// end of a job that ended early, the second around later slots.
+		a, b := starts{s.now, never}, starts{}
 		if known && j.res >= 0 {
 			for len(old) > 0 && old[0].seq < j.seq {
 				old = old[1:]
 			}
 			if e := old; len(e) > 0 && e[0].seq == j.seq && e[0].res == j.res && e[0].d == d {
-				g := gain.join(e[0].after)
-				from, until = max(s.now, g.lo-d+1), min(g.hi, j.res)
-				if g.lo >= j.res { // the points that blocked every earlier start lie before r
-					until = from
+				a, b = gain.starts(s.now, d, j.res), moved.join(e[0].after).starts(s.now, d, j.res)
+				if b.from < a.from {
+					a, b = b, a
+				}
+				if b.from <= a.until { // one range
+					a.until, b = max(a.until, b.until), starts{}
 				}
 			}
 		}
 		switch {
-		case from >= until:
+		case a.from >= a.until && b.from >= b.until:
 			t = j.res
 		case j.res >= 0:
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			var fits bool
-			t, fits = prof.fitOwn(j.n, d, from, until, j.res)
+			t, fits = prof.fitOwn(j.n, d, a.from, a.until, j.res)
+			if fits && t == j.res && b.from < b.until {
+				t, fits = prof.fitOwn(j.n, d, b.from, b.until, j.res)
+			}
 			ok = ok && fits
 			if t != j.res {
 				prof.Allocate(j.res, d, -j.n)
 				prof.Allocate(t, d, j.n)
 				g := span{j.res, j.res + d}
 				gave = append(gave, g)
-				gain = gain.join(g)
+				moved = moved.join(g)
 			}
 		default:
 			var fits bool
