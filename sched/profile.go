@@ -265,6 +265,17 @@ func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 	}
 	out := p.spare[:0]
 	now := base[0].t
+	if k, v := stepAt(old, now); v == base[0].free && slices.Equal(old[k:], base[1:]) {
+		// The running jobs are as they were (a pass after arrivals
+		// alone): was from now on.
+		k, v = stepAt(was, now)
+		out = append(append(out, point{now, v}), was[k:]...)
+		for _, q := range out {
+			sound = sound && q.free >= 0
+		}
+		p.spare, p.pts = base[:0], out
+		return gain, sound
+	}
 	var i, j, k int // the next points of was, base, old
 	var vw, vb, vo int64
 	for t := now; ; {
@@ -301,6 +312,16 @@ func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 	}
 	p.spare, p.pts = base[:0], out
 	return gain, sound
+}
+
+// stepAt returns the index of the first point of pts after now and the
+// free processors at now (pts starts at or before now).
+func stepAt(pts []point, now int64) (int, int64) {
+	k, v := 0, int64(0)
+	for ; k < len(pts) && pts[k].t <= now; k++ {
+		v = pts[k].free
+	}
+	return k, v
 }
 
 // least returns the fewest processors free at a time in [t, end).
