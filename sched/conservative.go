@@ -253,7 +253,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		blocked = true
 		s.reserve(j, t)
-		next = append(next, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: span{lo: int64(len(gave))}})
+		// field by field: a composite literal was built on the stack and
+		// copied with 16-byte loads of its 8-byte stores, which stalled
+		next = append(next, consEntry{})
+		e := &next[len(next)-1]
+		e.seq, e.res, e.d, e.n, e.after.lo = j.seq, t, d, j.n, int64(len(gave))
 	}
 	// after.lo held the number of slots given back before the job
 	// settled; after becomes the span of those given back after.
