@@ -78,33 +78,37 @@ import (
 
 // Conservative backfilling on one pool (issue 34: at most 3 times EASY's
 // CPU on SDSC-BLUE, same schedule), 2026-11-29, on the project's 2-core
-// AMD EPYC machine shared by about 8 sessions (load average 6–11). A pass
-// used to rebuild the plan with one Allocate per reservation (two binary
-// searches, two inserts) and give back and re-take every job's slot to
-// find its earliest fit; on SDSC-BLUE (425k passes, 32 waiting jobs on
-// average) 92% of the jobs kept their slot. Now the pass starts from the
-// last pass's final profile, corrected by the running jobs' changes and
-// the reservations that changed (Profile.rebase, no sort); a job's fit is
+// AMD EPYC machine shared by about 8 sessions. A pass used to rebuild the
+// plan with one Allocate per reservation (two binary searches, two
+// inserts) and give back and re-take every job's slot to find its
+// earliest fit; on SDSC-BLUE (425k passes, 32 waiting jobs on average)
+// 92% of the jobs kept their slot. Now the pass starts from the last
+// pass's final profile, corrected by the running jobs' changes and the
+// reservations that changed (Profile.rebase, no sort); a job's fit is
 // computed with its own slot counted as free, without touching the
-// profile unless it moves (Profile.fitOwn); and a job is scanned only
-// over the starts a gain of free processors since it settled can have
-// opened, none if the gains all lie after its slot (consMemo: 43% of the
-// placements need no scan, the others scan from the gain on). Alternated
-// rounds, CPU time (user + sys, wait4's rusage), GOMAXPROCS=1 for the
-// benchmarks:
+// profile unless it moves (Profile.fitOwn); and a job is scanned only over
+// the starts a gain of free processors since it settled can have opened,
+// none if the gains all lie after its slot (consMemo: 43% of the
+// placements need no scan). CPU time (user + sys, wait4's rusage), the
+// binaries before and after alternated, medians (ranges) of 5 rounds at
+// load average 1–2:
 //
-//	go test -bench 'Blue(EASY|Conservative)$' -benchtime 3x -cpu 1, one
-//	process per benchmark, per-run CPU (the 1x run's trace read taken
-//	off), 5 rounds: conservative 3.98 s before (3.67–4.38), 1.94 s now
-//	(1.80–2.45); conservative / EASY 12.4 before (10.4–14.8), 7.3 now
-//	(5.5–9.6).
+//	go test -bench 'Blue(EASY|Conservative)$' -cpu 1, one process per
+//	benchmark, per run from the difference of -benchtime 1x and 11x
+//	(EASY) or 1x and 4x (conservative), so that the trace read cancels:
+//	conservative 3.69 s before (3.37–4.07), 2.01 s now (1.51–2.21);
+//	EASY 0.19–0.21 s; conservative / EASY 18.9 before (15.0–24.6), 8.2
+//	now (7.7–10.8).
 //	examples/simulate -policy easy|conservative on the gzip file, whole
 //	processes (parse and report included, as scripts/bench-peers.sh
-//	measures), 5 rounds: conservative 4.08 s before (3.98–4.60), 2.50 s
-//	now (2.26–2.55); conservative / EASY 6.70 before (5.95–7.92), 3.55
-//	now (3.14–4.25).
+//	measures): conservative 3.97 s before (3.54–4.60), 2.20 s now
+//	(1.88–2.90); conservative / EASY 6.81 before (4.99–7.26), 4.17 now
+//	(3.51–4.65). Two earlier sets of rounds at load average 5–11 gave
+//	6.70 and 6.68 before, 3.55 and 3.92 now.
 //
-// The goal of 3 is met by neither measure yet. Every schedule is
+// The goal of 3 is met by neither measure yet: what is left is mostly the
+// scans after a job ends before its planned end (its processors are
+// gained from now on) and the pass's walk of the queue. Every schedule is
 // unchanged: TestRunHashes, the peer and A3 tests, and the whole-run
 // digests of conservative backfilling on eight logs (KTH-SP2, SDSC-SP2,
 // CTC-SP2, SDSC-BLUE, LANL-CM5, SDSC-Par, OSC, NASA) under the four

@@ -53,8 +53,13 @@ func (conservativeScheduler) Schedule(p *Pass) {
 // harmless but for an overdraw: a pass whose profile is overdrawn anywhere
 // (S3's held reservations, a correction) re-places every job.
 //
-// On SDSC-BLUE, 92% of the placements keep their slot; the memo skips most
-// of their scans.
+// A gain only at or after r leaves the job where it is; a gain over [lo,
+// hi) can have opened only the starts from lo-d+1 to hi (starts). The
+// pass also starts from the last one's final profile, corrected by what
+// changed (Profile.rebase and the reservations that differ), instead of
+// taking every reservation again. On SDSC-BLUE (425k passes, 32 waiting
+// jobs on average) 92% of the placements keep their slot; 43% need no
+// scan at all, the others scan only those starts.
 type consMemo struct {
 	ok    bool    // final, base and jobs describe the last pass
 	final []point // the profile the last pass ended with
@@ -82,7 +87,7 @@ type consEntry struct {
 // gained.
 type span struct{ lo, hi int64 }
 
-// noSpan is an empty span.
+// noSpan is an empty span (a value, never changed).
 var noSpan = span{never, -never}
 
 // join returns the smallest span that holds a and b.
