@@ -1,6 +1,9 @@
 package sched
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // Profile is a free-processor profile, the availability profile of
 // conservative backfilling: how many processors are free from each moment
@@ -20,6 +23,12 @@ import "sort"
 // Allocate do nothing. A Profile is not safe for concurrent use.
 type Profile struct {
 	pts []point
+	// allocateAll's scratch, kept so that re-planning does not allocate
+	steps []point // (t, change of free at t)
+	spare []point // the next pts
+	// memo is conservative backfilling's memory between passes (nil
+	// elsewhere): Reset keeps it.
+	memo *consMemo
 }
 
 type point struct{ t, free int64 }
@@ -111,5 +120,219 @@ func (p *Profile) split(t int64) int {
 
 // search returns the index of the first point at or after t.
 func (p *Profile) search(t int64) int {
-	return sort.Search(len(p.pts), func(i int) bool { return p.pts[i].t >= t })
+	lo, hi := 0, len(p.pts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.pts[m].t < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
+
+// fitOwn is Fit for a job that holds the slot of n processors over [r,
+// r+d) in the profile, as if it gave the slot back first: what
+// Allocate(r, d, -n) then Fit(n, d, from) return, without changing the
+// profile (the slot's ends need not be points: the scan splits the steps
+// there). r must be at or after the first point. The caller may know that
+// no start from until to r fits (until never if not): a fit that would
+// start there returns r.
+func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
+	if len(p.pts) == 0 {
+		return 0, false
+	}
+	d = max(d, 1)
+	pts := p.pts
+	if from > pts[0].t {
+		pts = pts[p.search(from+1)-1:]
+	}
+	if from >= until {
+		return r, true
+	}
+	end := r + d
+	cand, open := int64(0), false
+	// the steps that end by r, one piece each: most of a scan
+	i := 0
+	for ; i+1 < len(pts) && pts[i+1].t <= r; i++ {
+		q := pts[i] // q.t < from only for the first point, q.t > cand when open
+		switch {
+		case !open:
+			if q.t >= until { // with from < until: max(q.t, from) ≥ until
+				return r, true
+			}
+			if q.free >= n {
+				cand, open = max(q.t, from), true
+			}
+		case q.t >= cand+d:
+			return cand, true
+		case q.free < n:
+			open = false
+		}
+	}
+	for ; i < len(pts); i++ {
+		q := pts[i]
+		next := never
+		if i+1 < len(pts) {
+			next = pts[i+1].t
+		}
+		// the step [q.t, next), in up to three pieces: before the slot,
+		// in it (n more free), after it
+		for a := q.t; a < next; {
+			b, free := next, q.free
+			switch {
+			case a < r:
+				b = min(next, r)
+			case a < end:
+				b, free = min(next, end), free+n
+			}
+			t := max(a, from)
+			switch {
+			case open && t >= cand+d:
+				return cand, true
+			case !open && t >= until: // any fit from here starts at until or later
+				return r, true
+			}
+			if free >= n {
+				if !open {
+					cand, open = t, true
+				}
+			} else {
+				open = false
+			}
+			a = b
+		}
+	}
+	if !open {
+		return 0, false
+	}
+	return cand, true
+}
+
+// allocateAll takes the slots (t, d, n), as Allocate(t, d, n) for each
+// would, at once: a sort of their 2·len ends and one merge with the
+// points, instead of two binary searches, two inserts and a walk per slot.
+// Every slot must start at or after the first point and have d ≥ 1. A
+// point whose free equals the one before is left out.
+func (p *Profile) allocateAll(slots []slot) {
+	if len(p.pts) == 0 || len(slots) == 0 {
+		return
+	}
+	st := p.steps[:0]
+	for _, s := range slots {
+		st = append(st, point{s.t, -s.n}, point{s.t + s.d, s.n})
+	}
+	slices.SortFunc(st, func(a, b point) int { return cmp.Compare(a.t, b.t) })
+	out := p.spare[:0]
+	pts := p.pts
+	i, k := 0, 0
+	base, sum := int64(0), int64(0) // the free of the last point passed, the changes up to now
+	for i < len(pts) || k < len(st) {
+		var t int64
+		switch {
+		case k == len(st) || i < len(pts) && pts[i].t <= st[k].t:
+			t = pts[i].t
+		default:
+			t = st[k].t
+		}
+		for i < len(pts) && pts[i].t == t {
+			base = pts[i].free
+			i++
+		}
+		for k < len(st) && st[k].t == t {
+			sum += st[k].free
+			k++
+		}
+		if v := base + sum; len(out) == 0 || out[len(out)-1].free != v {
+			out = append(out, point{t, v})
+		}
+	}
+	p.spare, p.pts, p.steps = pts[:0], out, st[:0]
+}
+
+// rebase sets the profile, whose points are now base (from now on), to
+// was + base - old over the same span: was is a profile that old was the
+// base of, both starting at or before now. A point whose free equals the
+// one before is left out. It returns the span of the times at which base
+// has more free than old (where the profile gained on was), and whether
+// the profile is nowhere overdrawn (free ≥ 0 throughout).
+func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
+	base := p.pts
+	gain, sound = noSpan, true
+	if len(base) == 0 {
+		return gain, false
+	}
+	out := p.spare[:0]
+	now := base[0].t
+	if k, v := stepAt(old, now); v == base[0].free && slices.Equal(old[k:], base[1:]) {
+		// The running jobs are as they were (a pass after arrivals
+		// alone): was from now on.
+		k, v = stepAt(was, now)
+		out = append(append(out, point{now, v}), was[k:]...)
+		for _, q := range out {
+			sound = sound && q.free >= 0
+		}
+		p.spare, p.pts = base[:0], out
+		return gain, sound
+	}
+	var i, j, k int // the next points of was, base, old
+	var vw, vb, vo int64
+	for t := now; ; {
+		for ; i < len(was) && was[i].t <= t; i++ {
+			vw = was[i].free
+		}
+		for ; j < len(base) && base[j].t <= t; j++ {
+			vb = base[j].free
+		}
+		for ; k < len(old) && old[k].t <= t; k++ {
+			vo = old[k].free
+		}
+		if v := vw + vb - vo; len(out) == 0 || out[len(out)-1].free != v {
+			out = append(out, point{t, v})
+			sound = sound && v >= 0
+		}
+		at := t
+		t = never
+		if i < len(was) {
+			t = was[i].t
+		}
+		if j < len(base) {
+			t = min(t, base[j].t)
+		}
+		if k < len(old) {
+			t = min(t, old[k].t)
+		}
+		if vb > vo {
+			gain = gain.join(span{at, t})
+		}
+		if t == never {
+			break
+		}
+	}
+	p.spare, p.pts = base[:0], out
+	return gain, sound
+}
+
+// stepAt returns the index of the first point of pts after now and the
+// free processors at now (pts starts at or before now).
+func stepAt(pts []point, now int64) (int, int64) {
+	k, v := 0, int64(0)
+	for ; k < len(pts) && pts[k].t <= now; k++ {
+		v = pts[k].free
+	}
+	return k, v
+}
+
+// least returns the fewest processors free at a time in [t, end).
+func (p *Profile) least(t, end int64) int64 {
+	i := max(p.search(t+1)-1, 0)
+	v := p.pts[i].free
+	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
+		v = min(v, p.pts[i].free)
+	}
+	return v
+}
+
+// slot is a reservation for allocateAll: n processors over [t, t+d).
+type slot struct{ t, d, n int64 }
