@@ -2,6 +2,7 @@ package slurm_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -50,7 +51,9 @@ func benchBlue(b *testing.B, slurmPolicy bool) {
 		b.Fatal(err)
 	}
 	site := slurm.Config{WeightAge: 1000, WeightFairshare: 10000, WeightJobSize: 1000}
+	var res *sched.Result
 	b.ResetTimer()
+	cpu0 := cpuSeconds()
 	for b.Loop() {
 		var err error
 		if slurmPolicy {
@@ -58,15 +61,27 @@ func benchBlue(b *testing.B, slurmPolicy bool) {
 			if p, err = slurm.New(site, sched.Config{MachineSize: 1152}); err != nil {
 				b.Fatal(err)
 			}
-			_, err = p.Run(context.Background(), jobs)
+			res, err = p.Run(context.Background(), jobs)
 		} else {
-			_, err = sched.Run(context.Background(), sched.Config{MachineSize: 1152, KillAtEstimate: true}, jobs)
+			res, err = sched.Run(context.Background(), sched.Config{MachineSize: 1152, KillAtEstimate: true}, jobs)
 		}
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu := (cpuSeconds() - cpu0) / float64(b.N)
 	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+	if cpu > 0 {
+		// CPU seconds a run, and the simulated time (first submission
+		// to last end) a CPU-hour simulates.
+		first, last := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, r := range res.Records {
+			first = min(first, r.Job.Submit)
+			last = max(last, r.End)
+		}
+		b.ReportMetric(cpu, "cpu-s/op")
+		b.ReportMetric(float64(last-first)/(24*3600)/(cpu/3600), "simdays/cpu-h")
+	}
 }
 
 func BenchmarkBlueEASY(b *testing.B)  { benchBlue(b, false) }
