@@ -71,16 +71,19 @@ type Policy struct {
 	// bfBeyond: the earliest start it found beyond bf_window (never:
 	// none). A calculation that leaves the order as it was then changes
 	// nothing for backfill until a job enters the window (see calc).
-	bfStill                   bool
-	bfBeyond                  int64
-	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
-	batchDelay                int64
-	observed                  bool // Run's observer reports submissions and ends
-	lastNow                   int64
-	sim                       *sched.Sim
-	armed                     int64              // the earliest wake-up still to come (Run)
-	pending                   map[int64]struct{} // the times of the wake-ups still to come
-	wakeFn                    func(int64)        // wake, as one func value
+	bfStill    bool
+	bfBeyond   int64
+	freeAfter  int64 // the free CPUs after the last pass, -1 after an end
+	batchDelay int64
+	observed   bool // Run's observer reports submissions and ends
+	lastNow    int64
+	sim        *sched.Sim
+	armed      int64 // the earliest wake-up still to come (Run)
+	// pending is the times of the wake-ups still to come, latest first:
+	// arm asks only for one before every other, so it is a stack whose
+	// top is the earliest, and the next to come (wake pops it).
+	pending                   []int64
+	wakeFn                    func(int64) // wake, as one func value
 	decayF                    float64
 	powDt                     int64 // pow is decayF^powDt
 	pow                       float64
@@ -149,7 +152,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
-		perUsr: map[int64]int64{}, armed: never, pending: map[int64]struct{}{}}
+		perUsr: map[int64]int64{}, armed: never}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count

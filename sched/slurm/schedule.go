@@ -535,7 +535,7 @@ func (p *Policy) arm() {
 		return
 	}
 	p.armed = t
-	p.pending[t] = struct{}{}
+	p.pending = append(p.pending, t)
 	if p.wakeFn == nil {
 		p.wakeFn = p.wake
 	}
@@ -546,12 +546,17 @@ func (p *Policy) arm() {
 // pass after the wake-ups of an instant while jobs wait) the pass. The
 // earliest wake-up still to come is then the earliest pending one: an
 // earlier arm left the later ones in the simulator's queue, and arm asks
-// for none at or after it.
+// for none at or after it. The simulator wakes in time order, so now is
+// the top of the stack.
 func (p *Policy) wake(now int64) {
-	delete(p.pending, now)
+	if k := len(p.pending) - 1; k >= 0 && p.pending[k] == now {
+		p.pending = p.pending[:k]
+	} else if i := slices.Index(p.pending, now); i >= 0 { // never, but keep the stack true
+		p.pending = slices.Delete(p.pending, i, i+1)
+	}
 	p.armed = never
-	for t := range p.pending {
-		p.armed = min(p.armed, t)
+	if k := len(p.pending) - 1; k >= 0 {
+		p.armed = p.pending[k]
 	}
 	p.catchUp(now)
 	if p.sim.Waiting() == 0 {
