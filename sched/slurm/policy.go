@@ -97,7 +97,7 @@ type Policy struct {
 	pendingUse []pendingUse
 	seq        uint64
 	pass       uint64 // passes that walked the waiting jobs for handles
-	prof       sched.Profile
+	plan       plan
 	least      []int64
 	perUsr     map[int64]int64
 }

@@ -393,8 +393,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	if freeNow < p.least[0] {
 		return
 	}
-	prof := &p.prof
-	prof.Reset(now, pass.Free())
+	prof := &p.plan
+	prof.reset(now, pass.Free())
 	if !p.endsOK {
 		slices.SortFunc(p.running, cmpEnd)
 		for i, r := range p.running {
@@ -403,12 +403,18 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		p.endsOK = true
 	}
 	for _, r := range p.running {
-		prof.Release(max(r.start+r.limit, now+1), r.cpus)
+		prof.release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
+	// The last job's allocation would change nothing: each waits for the
+	// next job's test.
+	var last struct {
+		t, d, n int64
+		at      int
+	}
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -423,7 +429,11 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			p.perUsr[r.user]++
 		}
 		tested++
-		t, ok := prof.Fit(r.cpus, r.limit, now)
+		if last.n != 0 {
+			prof.allocate(last.t, last.d, last.n, last.at)
+			last.n = 0
+		}
+		t, at, ok := prof.fit(r.cpus, r.limit)
 		if !ok {
 			continue
 		}
@@ -434,7 +444,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if t == now {
 			p.bfStill = false
 			if p.start(pass, r, reserved) {
-				prof.Allocate(now, r.limit, r.cpus)
+				last.t, last.d, last.n, last.at = now, r.limit, r.cpus, at
 				freeNow -= r.cpus
 				continue
 			}
@@ -447,7 +457,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		s := max(t/p.bfRes*p.bfRes, begin)
 		e := max((t+r.limit)/p.bfRes*p.bfRes, s+p.bfRes)
 		hold := p.wholeNodes(r)
-		prof.Allocate(t, e-t, hold)
+		last.t, last.d, last.n, last.at = t, e-t, hold, at
 		if t <= now {
 			freeNow -= hold
 		}
