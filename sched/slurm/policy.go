@@ -100,6 +100,9 @@ type Policy struct {
 	plan       plan
 	least      []int64
 	perUsr     map[int64]int64
+	// recs is where the next records are made, a block at a time: one
+	// allocation per 256 arrivals rather than one each.
+	recs []jobRec
 }
 
 // jobRec is what the policy keeps of a waiting or running job.
@@ -247,7 +250,12 @@ func name(m map[int64]string, v int64) string {
 // it. limit ≤ 0 means none given (the partition's DefaultTime or MaxTime
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
-	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
+	if len(p.recs) == 0 {
+		p.recs = make([]jobRec, 256)
+	}
+	r := &p.recs[0]
+	p.recs = p.recs[1:]
+	*r = jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
 	if len(p.mach.Nodes) == 0 {
 		r.minNodes = max(size, 1) // one pool: a node per processor
 	}
