@@ -82,11 +82,13 @@ type Policy struct {
 	// pending is the times of the wake-ups still to come, latest first:
 	// arm asks only for one before every other, so it is a stack whose
 	// top is the earliest, and the next to come (wake pops it).
-	pending                   []int64
-	wakeFn                    func(int64) // wake, as one func value
-	decayF                    float64
-	powDt                     int64 // pow is decayF^powDt
-	pow                       float64
+	pending []int64
+	wakeFn  func(int64) // wake, as one func value
+	decayF  float64
+	// pow[k] is decayF^powDt[k]: k = 0 for the jobs that ran since the
+	// last calculation, which share their Δ, 1 for one that started since.
+	powDt                     [2]int64
+	pow                       [2]float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64

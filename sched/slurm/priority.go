@@ -325,10 +325,14 @@ func (p *Policy) accrue(r *jobRec, end int64) {
 func (p *Policy) use(r *jobRec, end int64) float64 {
 	from := max(r.start, p.lastRan)
 	dt := max(end-from, 0)
-	if dt != p.powDt { // most jobs ran the whole period: one Pow for them all
-		p.powDt, p.pow = dt, math.Pow(p.decayF, float64(dt))
+	k := 0
+	if r.start > p.lastRan {
+		k = 1
 	}
-	return float64(dt) * p.pow * float64(r.cpus)
+	if dt != p.powDt[k] { // most jobs ran the whole period: one Pow for them all
+		p.powDt[k], p.pow[k] = dt, math.Pow(p.decayF, float64(dt))
+	}
+	return float64(dt) * p.pow[k] * float64(r.cpus)
 }
 
 // ended records that job id ended (or was cancelled) at now: with
