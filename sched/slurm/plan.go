@@ -32,18 +32,23 @@ func (p *plan) release(t, n int64) {
 // then, or false if there is none: sched.Profile.Fit from now.
 func (p *plan) fit(n, d int64) (int64, int, bool) {
 	d = max(d, 1)
-	cand, at := int64(0), -1
-	for i, q := range p.pts {
-		if at >= 0 && q.t >= cand+d {
-			break
+	pts := p.pts
+	i := 0
+	for {
+		for i < len(pts) && pts[i].free < n {
+			i++
 		}
-		if q.free < n {
-			at = -1
-		} else if at < 0 {
-			cand, at = q.t, i
+		if i == len(pts) {
+			return 0, -1, false
 		}
+		cand, at := pts[i].t, i
+		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
+		}
+		if i == len(pts) || pts[i].t >= cand+d {
+			return cand, at, true
+		}
+		// Too few CPUs at pts[i], within the window: look from there.
 	}
-	return cand, at, at >= 0
 }
 
 // allocate takes n CPUs over [t, t+d), d > 0, t at or after the point
