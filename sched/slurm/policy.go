@@ -93,15 +93,16 @@ type Policy struct {
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64
 
-	// ptrsOK: this pass walked the waiting jobs for their handles.
-	ptrsOK     bool
-	endsOK     bool // running is sorted by end
-	pendingUse []pendingUse
-	seq        uint64
-	pass       uint64 // passes that walked the waiting jobs for handles
-	plan       plan
-	least      []int64
-	perUsr     map[int64]int64
+	// ptrsOK: this pass walked the waiting jobs for their handles;
+	// ptrsAll: to the end.
+	ptrsOK, ptrsAll bool
+	endsOK          bool // running is sorted by end
+	pendingUse      []pendingUse
+	seq             uint64
+	pass            uint64 // passes that walked the waiting jobs for handles
+	plan            plan
+	least           []int64
+	perUsr          map[int64]int64
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec
