@@ -210,7 +210,12 @@ func (p *Policy) calc(t int64) {
 	}
 	p.pendingUse = p.pendingUse[:0]
 	if dt := t - p.lastRan; dt > 0 {
-		f := math.Pow(p.decayF, float64(dt))
+		// The decay of the period is that of the jobs that ran through
+		// it (use): one Pow for both, and for most periods none.
+		if dt != p.powDt[0] {
+			p.powDt[0], p.pow[0] = dt, math.Pow(p.decayF, float64(dt))
+		}
+		f := p.pow[0]
 		if f < math.SmallestNonzeroFloat64 {
 			f = math.SmallestNonzeroFloat64
 		}
