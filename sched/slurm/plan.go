@@ -1,7 +1,5 @@
 package slurm
 
-import "math"
-
 // plan is a backfill cycle's plan of the free CPUs over time (Slurm's
 // node_space), sched.Profile's step function cut to what a cycle does:
 // every query starts at the first point (now), and the reservation of a
@@ -9,43 +7,30 @@ import "math"
 // free holding from t to the next point, the last forever. It scans
 // rather than searches: a cycle's plan has a few dozen points, and a
 // scan from the point its query returned finds the place of an
-// allocation without a search's calls. Each point also keeps the least
-// free from it on, so that a query that finds room where no later point
-// has less stops there rather than scanning its whole window.
-type plan struct {
-	pts    []planPt
-	minsOK bool // the points' min are current (reset and release leave them stale)
-}
+// allocation without a search's calls.
+type plan struct{ pts []planPt }
 
-type planPt struct{ t, free, min int64 }
+type planPt struct{ t, free int64 }
 
 // reset starts the plan at now with free CPUs free from now on.
-func (p *plan) reset(now, free int64) {
-	p.pts = append(p.pts[:0], planPt{t: now, free: free})
-	p.minsOK = false
-}
+func (p *plan) reset(now, free int64) { p.pts = append(p.pts[:0], planPt{now, free}) }
 
 // release frees n more CPUs from t on (a running job ending at t), in
 // ascending t after reset; a t at or before the last point counts as
 // that point's.
 func (p *plan) release(t, n int64) {
-	p.minsOK = false
 	last := &p.pts[len(p.pts)-1]
 	if t <= last.t {
 		last.free += n
 		return
 	}
-	p.pts = append(p.pts, planPt{t: t, free: last.free + n})
+	p.pts = append(p.pts, planPt{t, last.free + n})
 }
 
 // fit returns the earliest time from which n CPUs stay free for d
 // seconds (d below 1 counts as 1) and the index of the point that holds
 // then, or false if there is none: sched.Profile.Fit from now.
 func (p *plan) fit(n, d int64) (int64, int, bool) {
-	if !p.minsOK {
-		p.mins(len(p.pts)-1, -1)
-		p.minsOK = true
-	}
 	d = max(d, 1)
 	pts := p.pts
 	i := 0
@@ -57,9 +42,6 @@ func (p *plan) fit(n, d int64) (int64, int, bool) {
 			return 0, -1, false
 		}
 		cand, at := pts[i].t, i
-		if pts[i].min >= n {
-			return cand, at, true
-		}
 		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
 		}
 		if i == len(pts) || pts[i].t >= cand+d {
@@ -80,32 +62,10 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	for k := i; k < j; k++ {
 		p.pts[k].free -= n
 	}
-	if p.minsOK {
-		p.mins(j-1, i) // from j on, nothing changed
-	}
-}
-
-// mins computes the least free from each point on, for the points at
-// and before index k (those after it are current). Below index from,
-// whose points' free did not change, it stops at the first point whose
-// least did not change: the earlier ones' did not either.
-func (p *plan) mins(k, from int) {
-	next := int64(math.MaxInt64)
-	if k+1 < len(p.pts) {
-		next = p.pts[k+1].min
-	}
-	for ; k >= 0; k-- {
-		m := min(p.pts[k].free, next)
-		if k < from && m == p.pts[k].min {
-			return
-		}
-		p.pts[k].min, next = m, m
-	}
 }
 
 // split makes sure a point exists at t, at or after the point at index
-// from, and returns its index. A new point takes the free and the least
-// of the step it cuts, which are the same before and after it.
+// from, and returns its index.
 func (p *plan) split(t int64, from int) int {
 	i := from
 	for i < len(p.pts) && p.pts[i].t < t {
@@ -116,6 +76,6 @@ func (p *plan) split(t int64, from int) int {
 	}
 	p.pts = append(p.pts, planPt{})
 	copy(p.pts[i+1:], p.pts[i:])
-	p.pts[i] = planPt{t: t, free: p.pts[i-1].free, min: p.pts[i-1].min}
+	p.pts[i] = planPt{t, p.pts[i-1].free}
 	return i
 }
