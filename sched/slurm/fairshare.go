@@ -417,6 +417,9 @@ func (t *tree) fairTree() {
 // lo keep theirs, and so does the first place after hi that is not tied
 // to the one before it and has that rank already, and every one after.
 func (t *tree) rerank() {
+	if t.lo > t.hi { // no user moved or changed ties
+		return
+	}
 	kids := t.a[0].children
 	n := int32(t.users)
 	prev, rank := math.NaN(), n

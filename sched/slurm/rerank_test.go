@@ -1,0 +1,68 @@
+package slurm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRerankAsWalk checks Fair Tree's incremental ranking on a flat tree
+// against the full walk: users with random shares get usage a few at a
+// time, many of them tied (no usage yet, or the same usage on the same
+// shares), some lose some (which no run does: users only move down
+// there), and after each round the ranks rerank gives must be the
+// walk's.
+func TestRerankAsWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 3))
+	for round := range 200 {
+		tr := newTree(&Config{})
+		users := 1 + rng.IntN(40)
+		ids := make([]int, users)
+		for u := range ids {
+			ids[u] = tr.user(fmt.Sprint("u", u), "root", 1+rng.Int64N(3), 0)
+		}
+		tr.finish()
+		if !tr.flat {
+			t.Fatal("a tree of root and users is not flat")
+		}
+		tr.fairTree()
+		for step := range 60 {
+			for range 1 + rng.IntN(4) {
+				u := ids[rng.IntN(users)]
+				use := float64(1 + rng.IntN(3)) // small values: ties
+				if rng.IntN(4) == 0 {
+					use = rng.Float64() * 100
+				}
+				tr.addUsage(u, use)
+				if rng.IntN(3) == 0 {
+					// Usage only grows in a run, so users only move
+					// down; rerank holds for any move: move one up.
+					idx := ids[rng.IntN(users)]
+					a := &tr.a[idx]
+					a.usage /= float64(1 + rng.IntN(3))
+					if !a.moved {
+						a.moved = true
+						tr.moved = append(tr.moved, idx)
+					}
+				}
+			}
+			if rng.IntN(5) == 0 {
+				tr.decay(0.5)
+			}
+			tr.fairTree()
+			got := make([]int32, len(tr.ft))
+			for i := range tr.ft {
+				got[i] = tr.ft[i].rank
+			}
+			tr.allStale = true
+			tr.fairTree()
+			for i := range tr.ft {
+				if got[i] != tr.ft[i].rank {
+					t.Fatalf("round %d step %d: user %d ranked %d, the walk %d (ranks %v)", round, step, i, got[i], tr.ft[i].rank,
+						slices.Clone(got))
+				}
+			}
+		}
+	}
+}
