@@ -267,8 +267,15 @@ func (t *tree) addUsage(i int, u float64) {
 func (t *tree) decay(f float64) {
 	t.scale *= f
 	if t.scale < 1e-200 { // fold the scale in before it underflows
+		// Every key changes scale with it: all get it again at the next
+		// ordering, or those that moved would be ordered against stale
+		// ones.
 		for i := range t.a {
 			t.a[i].usage *= t.scale
+			if !t.a[i].moved {
+				t.a[i].moved = true
+				t.moved = append(t.moved, i)
+			}
 		}
 		t.scale = 1
 	}

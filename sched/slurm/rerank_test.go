@@ -66,3 +66,30 @@ func TestRerankAsWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestFairTreeAfterFold: when the decay's scale is folded into the stored
+// usage (before it underflows: some 1.8 simulated years of continuous
+// decay at a one-day half-life), every key must follow, or the users whose
+// usage changed next would be ranked against the others' stale keys.
+func TestFairTreeAfterFold(t *testing.T) {
+	tr := newTree(&Config{})
+	a := tr.user("a", "root", 1, 0)
+	b := tr.user("b", "root", 1, 0)
+	c := tr.user("c", "root", 1, 0)
+	tr.finish()
+	tr.addUsage(a, 100)
+	tr.addUsage(b, 200)
+	tr.addUsage(c, 300)
+	tr.fairTree()
+	tr.decay(1e-150)
+	tr.decay(1e-150) // the scale folds
+	if tr.scale != 1 {
+		t.Fatalf("scale %g, not folded", tr.scale)
+	}
+	tr.addUsage(c, 0) // c's key again, the others' as they were
+	tr.reorder()      // as a calculation does
+	fa, fb, fc := tr.fsFactor(a), tr.fsFactor(b), tr.fsFactor(c)
+	if !(fa > fb && fb > fc) {
+		t.Errorf("factors a %g, b %g, c %g: want a > b > c (usage 100 < 200 < 300, all decayed alike)", fa, fb, fc)
+	}
+}
