@@ -68,9 +68,10 @@ func TestRerankAsWalk(t *testing.T) {
 }
 
 // TestFairTreeAfterFold: when the decay's scale is folded into the stored
-// usage (before it underflows: some 1.8 simulated years of continuous
-// decay at a one-day half-life, 28 days at one hour), every key must follow, or the users whose
-// usage changed next would be ranked against the others' stale keys.
+// usage (before it underflows: after 665 half-lives, some 1.8 simulated
+// years at a one-day half-life, 28 days at one hour), every key must
+// follow, or the users whose usage changed next would be ranked against
+// the others' stale keys.
 func TestFairTreeAfterFold(t *testing.T) {
 	tr := newTree(&Config{})
 	a := tr.user("a", "root", 1, 0)
