@@ -138,7 +138,7 @@ func (p *Policy) event(now int64) {
 // it (started, ended, cancelled) once they are many; the loops over the
 // queue skip those left.
 func (p *Policy) sortQueue() {
-	if !p.sorted || 2*p.left > len(p.queue) {
+	if !p.sorted || 8*p.left > len(p.queue) {
 		q := p.queue[:0]
 		for _, r := range p.queue {
 			if !r.running && !r.gone {
