@@ -19,6 +19,12 @@
 // cancelled and counted (Policy.Unrunnable). Policy.Schedule alone, without
 // Run, makes it a sched.Scheduler for other simulators.
 //
+// A run costs a calculation per PriorityCalcPeriod while jobs run or
+// wait (every waiting job's priority again; Fair Tree ranks again only
+// the users whose usage moved them, on a tree of users alone) and a plan
+// of the jobs each backfill cycle tests; a stretch without jobs folds
+// into one calculation. README.md's Cost measures it against plain EASY.
+//
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
 //

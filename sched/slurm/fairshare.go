@@ -79,11 +79,19 @@ type tree struct {
 	scale   float64
 	moved   []int
 	ranksOK bool // fsFactor is current
+	// Ranks again after a calculation: on a tree of root and users alone
+	// (flat, the tree of a log without sshare data), only the users whose
+	// rank may have changed get it again. Their places lie in [lo, hi]
+	// of root's children, the places every user that moved or was or is
+	// tied came from and went to since the last ranking; allStale: the
+	// tree changed, or is not flat, so every user gets it again.
+	flat, allStale bool
+	lo, hi         int
 }
 
 func newTree(c *Config) *tree {
 	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{},
-		viaPrio: map[string]int64{}, scale: 1}
+		viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0
@@ -157,7 +165,7 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 			t.defAcct[user] = acct
 		}
 	}
-	t.dirty, t.ranksOK = true, false
+	t.dirty, t.ranksOK, t.allStale = true, false, true
 	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
 		pos: len(t.a[pi].children)})
 	t.ft = append(t.ft, ftNode{levelFS: math.Inf(1), user: user != ""})
@@ -188,7 +196,11 @@ func (t *tree) user(user, acct string, shares, prio int64) int {
 // finish computes level shares, normalised shares and inherited
 // priorities after the tree changed.
 func (t *tree) finish() {
-	t.dirty, t.ranksOK = false, false
+	t.dirty, t.ranksOK, t.allStale = false, false, true
+	t.flat = len(t.a[0].children) == len(t.a)-1
+	for _, c := range t.a[0].children {
+		t.flat = t.flat && t.a[c].user
+	}
 	for i := range t.a { // shares changed: every key with them
 		if !t.a[i].moved {
 			t.a[i].moved = true
@@ -255,8 +267,15 @@ func (t *tree) addUsage(i int, u float64) {
 func (t *tree) decay(f float64) {
 	t.scale *= f
 	if t.scale < 1e-200 { // fold the scale in before it underflows
+		// Every key changes scale with it: all get it again at the next
+		// ordering, or those that moved would be ordered against stale
+		// ones.
 		for i := range t.a {
 			t.a[i].usage *= t.scale
+			if !t.a[i].moved {
+				t.a[i].moved = true
+				t.moved = append(t.moved, i)
+			}
 		}
 		t.scale = 1
 	}
@@ -331,6 +350,7 @@ func (t *tree) reorder() {
 		}
 		kids := t.a[a.parent].children
 		k := a.pos
+		from := k
 		tied := t.tiedAt(kids, k)
 		switch {
 		case a.useParent:
@@ -353,6 +373,11 @@ func (t *tree) reorder() {
 		// The ranks change only if it moved or was or is tied.
 		if k != a.pos || tied || t.tiedAt(kids, k) {
 			t.ranksOK = false
+			if a.parent == 0 {
+				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
+			} else {
+				t.allStale = true
+			}
 		}
 		kids[k], a.pos = i, k
 	}
@@ -384,8 +409,41 @@ func (t *tree) fsFactor(i int) float64 {
 // accounts are walked one after the other, not merged.)
 func (t *tree) fairTree() {
 	t.reorder()
-	t.walk(0, int32(t.users), int32(t.users), false)
-	t.ranksOK = true
+	if t.flat && !t.allStale {
+		t.rerank()
+	} else {
+		t.walk(0, int32(t.users), int32(t.users), false)
+	}
+	t.ranksOK, t.allStale = true, false
+	t.lo, t.hi = math.MaxInt, -1
+}
+
+// rerank is walk on a flat tree whose ranks were right before the users
+// in [lo, hi] of root's children moved or changed ties. The user at place
+// i has rank users − i, or its tie group's first one's: the places before
+// lo keep theirs, and so does the first place after hi that is not tied
+// to the one before it and has that rank already, and every one after.
+func (t *tree) rerank() {
+	if t.lo > t.hi { // no user moved or changed ties
+		return
+	}
+	kids := t.a[0].children
+	n := int32(t.users)
+	prev, rank := math.NaN(), n
+	if t.lo > 0 {
+		prev, rank = t.ft[kids[t.lo-1]].levelFS, t.ft[kids[t.lo-1]].rank
+	}
+	for i := max(t.lo, 0); i < len(kids); i++ {
+		a := &t.ft[kids[i]]
+		if a.levelFS != prev {
+			rank = n - int32(i)
+			if i > t.hi && a.rank == rank {
+				return
+			}
+		}
+		a.rank = rank
+		prev = a.levelFS
+	}
 }
 
 // walk ranks the users under pi from rank (the last rank given) and

@@ -71,32 +71,41 @@ type Policy struct {
 	// bfBeyond: the earliest start it found beyond bf_window (never:
 	// none). A calculation that leaves the order as it was then changes
 	// nothing for backfill until a job enters the window (see calc).
-	bfStill                   bool
-	bfBeyond                  int64
-	freeAfter                 int64 // the free CPUs after the last pass, -1 after an end
-	batchDelay                int64
-	observed                  bool // Run's observer reports submissions and ends
-	lastNow                   int64
-	sim                       *sched.Sim
-	armed                     int64              // the earliest wake-up still to come (Run)
-	pending                   map[int64]struct{} // the times of the wake-ups still to come
-	wakeFn                    func(int64)        // wake, as one func value
-	decayF                    float64
-	powDt                     int64 // pow is decayF^powDt
-	pow                       float64
+	bfStill    bool
+	bfBeyond   int64
+	freeAfter  int64 // the free CPUs after the last pass, -1 after an end
+	batchDelay int64
+	observed   bool // Run's observer reports submissions and ends
+	lastNow    int64
+	sim        *sched.Sim
+	armed      int64 // the earliest wake-up still to come (Run)
+	// pending is the times of the wake-ups still to come, latest first:
+	// arm asks only for one before every other, so it is a stack whose
+	// top is the earliest, and the next to come (wake pops it).
+	pending []int64
+	wakeFn  func(int64) // wake, as one func value
+	decayF  float64
+	// pow[k] is decayF^powDt[k]: k = 0 for the jobs that ran since the
+	// last calculation, which share their Δ, 1 for one that started since.
+	powDt                     [2]int64
+	pow                       [2]float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64
 
-	// ptrsOK: this pass walked the waiting jobs for their handles.
-	ptrsOK     bool
-	endsOK     bool // running is sorted by end
-	pendingUse []pendingUse
-	seq        uint64
-	pass       uint64 // passes that walked the waiting jobs for handles
-	prof       sched.Profile
-	least      []int64
-	perUsr     map[int64]int64
+	// ptrsOK: this pass walked the waiting jobs for their handles;
+	// ptrsAll: to the end.
+	ptrsOK, ptrsAll bool
+	endsOK          bool // running is sorted by end
+	pendingUse      []pendingUse
+	seq             uint64
+	pass            uint64 // passes that walked the waiting jobs for handles
+	plan            plan
+	least           []int64
+	perUsr          map[int64]int64
+	// recs is where the next records are made, a block at a time: one
+	// allocation per 256 arrivals rather than one each.
+	recs []jobRec
 }
 
 // jobRec is what the policy keeps of a waiting or running job.
@@ -149,7 +158,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
-		perUsr: map[int64]int64{}, armed: never, pending: map[int64]struct{}{}}
+		perUsr: map[int64]int64{}, armed: never}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count
@@ -244,7 +253,12 @@ func name(m map[int64]string, v int64) string {
 // it. limit ≤ 0 means none given (the partition's DefaultTime or MaxTime
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
-	r := &jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
+	if len(p.recs) == 0 {
+		p.recs = make([]jobRec, 256)
+	}
+	r := &p.recs[0]
+	p.recs = p.recs[1:]
+	*r = jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
 	if len(p.mach.Nodes) == 0 {
 		r.minNodes = max(size, 1) // one pool: a node per processor
 	}

@@ -138,7 +138,7 @@ func (p *Policy) event(now int64) {
 // it (started, ended, cancelled) once they are many; the loops over the
 // queue skip those left.
 func (p *Policy) sortQueue() {
-	if !p.sorted || 2*p.left > len(p.queue) {
+	if !p.sorted || 8*p.left > len(p.queue) {
 		q := p.queue[:0]
 		for _, r := range p.queue {
 			if !r.running && !r.gone {
@@ -210,7 +210,12 @@ func (p *Policy) calc(t int64) {
 	}
 	p.pendingUse = p.pendingUse[:0]
 	if dt := t - p.lastRan; dt > 0 {
-		f := math.Pow(p.decayF, float64(dt))
+		// The decay of the period is that of the jobs that ran through
+		// it (use): one Pow for both, and for most periods none.
+		if dt != p.powDt[0] {
+			p.powDt[0], p.pow[0] = dt, math.Pow(p.decayF, float64(dt))
+		}
+		f := p.pow[0]
 		if f < math.SmallestNonzeroFloat64 {
 			f = math.SmallestNonzeroFloat64
 		}
@@ -325,10 +330,14 @@ func (p *Policy) accrue(r *jobRec, end int64) {
 func (p *Policy) use(r *jobRec, end int64) float64 {
 	from := max(r.start, p.lastRan)
 	dt := max(end-from, 0)
-	if dt != p.powDt { // most jobs ran the whole period: one Pow for them all
-		p.powDt, p.pow = dt, math.Pow(p.decayF, float64(dt))
+	k := 0
+	if r.start > p.lastRan {
+		k = 1
 	}
-	return float64(dt) * p.pow * float64(r.cpus)
+	if dt != p.powDt[k] { // most jobs ran the whole period: one Pow for them all
+		p.powDt[k], p.pow[k] = dt, math.Pow(p.decayF, float64(dt))
+	}
+	return float64(dt) * p.pow[k] * float64(r.cpus)
 }
 
 // ended records that job id ended (or was cancelled) at now: with

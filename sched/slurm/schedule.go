@@ -31,7 +31,7 @@ import (
 // the simulation ends in sched.ErrStall.
 func (p *Policy) Schedule(pass *sched.Pass) {
 	now := pass.Now()
-	p.ptrsOK = false
+	p.ptrsOK, p.ptrsAll = false, false
 	if !p.observed {
 		p.sync(pass)
 	}
@@ -222,39 +222,61 @@ func (p *Policy) forget(r *jobRec) {
 
 // ptr returns the simulator's handle of waiting job r in this pass.
 // Handles are valid during one pass (sched's contract: keep jobs by ID),
-// so the first pass that needs one walks the waiting jobs and notes every
-// handle, for this pass only. The walk is in arrival order, as the
+// so a pass that needs one walks the waiting jobs and notes their
+// handles, for this pass only. The walk is in arrival order, as the
 // policy's own list of arrivals is, so it matches the two without a
-// lookup (a job the list lacks is looked up).
+// lookup (a job the list lacks is looked up). The first walk of a pass
+// stops at r (most passes need one handle: the job the main scheduler
+// starts); a second one, for a job the first did not reach, goes to the
+// end.
 func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
+	if p.ptrsOK && r.ptrPass == p.pass {
+		return r.ptr
+	}
+	if p.ptrsAll {
+		return nil
+	}
+	all := p.ptrsOK
 	if !p.ptrsOK {
 		p.ptrsOK = true
 		p.pass++
-		arr := p.arrivals()
-		i := 0
-		for j := range pass.Waiting() {
-			id := j.ID()
-			k := i
-			for k < len(arr) && arr[k].id != id {
-				k++
-			}
-			if k < len(arr) {
-				arr[k].ptr, arr[k].ptrPass = j, p.pass
-				i = k + 1
-			} else if q, ok := p.jobs[id]; ok && !q.running {
-				q.ptr, q.ptrPass = j, p.pass
+	}
+	arr := p.arrivals()
+	i := 0
+	stopped := false
+	for j := range pass.Waiting() {
+		id := j.ID()
+		k := i
+		for k < len(arr) && (arr[k].id != id || arr[k].running || arr[k].gone) {
+			k++
+		}
+		q := (*jobRec)(nil)
+		if k < len(arr) {
+			q, i = arr[k], k+1
+		} else if q = p.jobs[id]; q != nil && q.running {
+			q = nil
+		}
+		if q != nil {
+			q.ptr, q.ptrPass = j, p.pass
+			if q == r && !all {
+				stopped = true
+				break
 			}
 		}
 	}
+	p.ptrsAll = !stopped
 	if r.ptrPass != p.pass {
 		return nil
 	}
 	return r.ptr
 }
 
-// arrivals returns the waiting jobs in arrival order, dropping those that
-// left.
+// arrivals returns the policy's arrivals in order, every waiting job
+// among them, after dropping those that left once they are half.
 func (p *Policy) arrivals() []*jobRec {
+	if len(p.arrived) <= 2*(len(p.jobs)-len(p.running))+16 {
+		return p.arrived
+	}
 	q := p.arrived[:0]
 	for _, r := range p.arrived {
 		if !r.running && !r.gone {
@@ -393,8 +415,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	if freeNow < p.least[0] {
 		return
 	}
-	prof := &p.prof
-	prof.Reset(now, pass.Free())
+	prof := &p.plan
+	prof.reset(now, pass.Free())
 	if !p.endsOK {
 		slices.SortFunc(p.running, cmpEnd)
 		for i, r := range p.running {
@@ -403,12 +425,18 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		p.endsOK = true
 	}
 	for _, r := range p.running {
-		prof.Release(max(r.start+r.limit, now+1), r.cpus)
+		prof.release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
+	// The last job's allocation would change nothing: each waits for the
+	// next job's test.
+	var last struct {
+		t, d, n int64
+		at      int
+	}
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -423,7 +451,11 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			p.perUsr[r.user]++
 		}
 		tested++
-		t, ok := prof.Fit(r.cpus, r.limit, now)
+		if last.n != 0 {
+			prof.allocate(last.t, last.d, last.n, last.at)
+			last.n = 0
+		}
+		t, at, ok := prof.fit(r.cpus, r.limit)
 		if !ok {
 			continue
 		}
@@ -434,7 +466,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if t == now {
 			p.bfStill = false
 			if p.start(pass, r, reserved) {
-				prof.Allocate(now, r.limit, r.cpus)
+				last.t, last.d, last.n, last.at = now, r.limit, r.cpus, at
 				freeNow -= r.cpus
 				continue
 			}
@@ -447,7 +479,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		s := max(t/p.bfRes*p.bfRes, begin)
 		e := max((t+r.limit)/p.bfRes*p.bfRes, s+p.bfRes)
 		hold := p.wholeNodes(r)
-		prof.Allocate(t, e-t, hold)
+		last.t, last.d, last.n, last.at = t, e-t, hold, at
 		if t <= now {
 			freeNow -= hold
 		}
@@ -535,7 +567,7 @@ func (p *Policy) arm() {
 		return
 	}
 	p.armed = t
-	p.pending[t] = struct{}{}
+	p.pending = append(p.pending, t)
 	if p.wakeFn == nil {
 		p.wakeFn = p.wake
 	}
@@ -546,12 +578,17 @@ func (p *Policy) arm() {
 // pass after the wake-ups of an instant while jobs wait) the pass. The
 // earliest wake-up still to come is then the earliest pending one: an
 // earlier arm left the later ones in the simulator's queue, and arm asks
-// for none at or after it.
+// for none at or after it. The simulator wakes in time order, so now is
+// the top of the stack.
 func (p *Policy) wake(now int64) {
-	delete(p.pending, now)
+	if k := len(p.pending) - 1; k >= 0 && p.pending[k] == now {
+		p.pending = p.pending[:k]
+	} else if i := slices.Index(p.pending, now); i >= 0 { // never, but keep the stack true
+		p.pending = slices.Delete(p.pending, i, i+1)
+	}
 	p.armed = never
-	for t := range p.pending {
-		p.armed = min(p.armed, t)
+	if k := len(p.pending) - 1; k >= 0 {
+		p.armed = p.pending[k]
 	}
 	p.catchUp(now)
 	if p.sim.Waiting() == 0 {

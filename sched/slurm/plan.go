@@ -1,0 +1,81 @@
+package slurm
+
+// plan is a backfill cycle's plan of the free CPUs over time (Slurm's
+// node_space), sched.Profile's step function cut to what a cycle does:
+// every query starts at the first point (now), and the reservation of a
+// job goes where its query found room. Points (t, free) ascend in t,
+// free holding from t to the next point, the last forever. It scans
+// rather than searches: a cycle's plan has a few dozen points, and a
+// scan from the point its query returned finds the place of an
+// allocation without a search's calls.
+type plan struct{ pts []planPt }
+
+type planPt struct{ t, free int64 }
+
+// reset starts the plan at now with free CPUs free from now on.
+func (p *plan) reset(now, free int64) { p.pts = append(p.pts[:0], planPt{now, free}) }
+
+// release frees n more CPUs from t on (a running job ending at t), in
+// ascending t after reset; a t at or before the last point counts as
+// that point's.
+func (p *plan) release(t, n int64) {
+	last := &p.pts[len(p.pts)-1]
+	if t <= last.t {
+		last.free += n
+		return
+	}
+	p.pts = append(p.pts, planPt{t, last.free + n})
+}
+
+// fit returns the earliest time from which n CPUs stay free for d
+// seconds (d below 1 counts as 1) and the index of the point that holds
+// then, or false if there is none: sched.Profile.Fit from now.
+func (p *plan) fit(n, d int64) (int64, int, bool) {
+	d = max(d, 1)
+	pts := p.pts
+	i := 0
+	for {
+		for i < len(pts) && pts[i].free < n {
+			i++
+		}
+		if i == len(pts) {
+			return 0, -1, false
+		}
+		cand, at := pts[i].t, i
+		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
+		}
+		if i == len(pts) || pts[i].t >= cand+d {
+			return cand, at, true
+		}
+		// Too few CPUs at pts[i], within the window: look from there.
+	}
+}
+
+// allocate takes n CPUs over [t, t+d), d > 0, t at or after the point
+// at index from (which holds at t or before it): sched.Profile.Allocate.
+func (p *plan) allocate(t, d, n int64, from int) {
+	if d <= 0 {
+		return
+	}
+	i := p.split(t, from)
+	j := p.split(t+d, i)
+	for k := i; k < j; k++ {
+		p.pts[k].free -= n
+	}
+}
+
+// split makes sure a point exists at t, at or after the point at index
+// from, and returns its index.
+func (p *plan) split(t int64, from int) int {
+	i := from
+	for i < len(p.pts) && p.pts[i].t < t {
+		i++
+	}
+	if i < len(p.pts) && p.pts[i].t == t {
+		return i
+	}
+	p.pts = append(p.pts, planPt{})
+	copy(p.pts[i+1:], p.pts[i:])
+	p.pts[i] = planPt{t, p.pts[i-1].free}
+	return i
+}
