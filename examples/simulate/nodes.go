@@ -161,8 +161,19 @@ type waitCompare struct {
 }
 
 // compareWaits returns nil when no simulated job has a logged wait.
+// The two lists share one allocation of their exact size, counted first:
+// grown by appends they took about five times their size (6.3 MB on
+// CTC-SP2's 77k jobs, allocated while the jobs and their records are
+// live, which raised the command's peak by as much).
 func compareWaits(res *sched.Result) *waitCompare {
-	var logged, simulated []int64
+	n := 0
+	for i := range res.Records {
+		if r := &res.Records[i]; r.Start >= 0 && r.Job.Wait >= 0 {
+			n++
+		}
+	}
+	both := make([]int64, 2*n)
+	logged, simulated := both[:0:n], both[n:n]
 	for i := range res.Records {
 		r := &res.Records[i]
 		if r.Start < 0 || r.Job.Wait < 0 {
