@@ -265,7 +265,6 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 		sum.Utilization = area / (float64(P) * float64(sum.WindowEnd-sum.WindowStart))
 	}
 	// The sums run in termination order, which fixes their rounding.
-	corr := make([]float64, 0, len(ended))
 	var reserved, delayed []float64
 	var pos float64 // included jobs with r > 0
 	for k, i := range ended {
@@ -286,7 +285,6 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 		if r.Backfilled {
 			sum.BackfillRate++
 		}
-		corr = append(corr, float64(r.Corrections))
 		if r.FirstReservation >= 0 {
 			d := float64(r.Start - r.FirstReservation)
 			reserved = append(reserved, math.Abs(d))
@@ -305,7 +303,7 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 		sum.MeanBSLD /= n
 		sum.Accuracy /= n
 		sum.BackfillRate /= n
-		sum.MeanCorrections, sum.SDCorrections = meanSD(corr)
+		sum.MeanCorrections, sum.SDCorrections = correctionsSD(recs, ended)
 		pr := &sum.Predictability
 		pr.Rate = float64(len(reserved)) / n
 		pr.AbsMean, pr.AbsSD = meanSD(reserved)
@@ -341,6 +339,31 @@ func (r *Record) busy(start, end int64) float64 {
 		return float64(r.Size) * float64(l)
 	}
 	return 0
+}
+
+// correctionsSD is meanSD of the included jobs' corrections in
+// termination order, read from the records in two passes rather than
+// copied into a list of them all (8 bytes a job, allocated while every
+// record is live).
+func correctionsSD(recs []Record, ended []int32) (mean, sd float64) {
+	n := 0
+	for _, i := range ended {
+		if r := &recs[i]; r.Included {
+			mean += float64(r.Corrections)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	mean /= float64(n)
+	for _, i := range ended {
+		if r := &recs[i]; r.Included {
+			x := float64(r.Corrections)
+			sd += (x - mean) * (x - mean)
+		}
+	}
+	return mean, math.Sqrt(sd / float64(n))
 }
 
 func meanSD(xs []float64) (mean, sd float64) {
