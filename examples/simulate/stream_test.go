@@ -53,12 +53,13 @@ func TestStreamedKTH(t *testing.T) {
 // TestStreamedRestartAndHold covers the streaming path's exceptions on a
 // made-up log of 20,000 jobs: a line earlier than the simulated instant
 // and a job number that does not rise (both start again), a job without
-// an estimate early (start again) and late (hold).
+// an estimate early (start again) and late (hold); holding, on logs of
+// 30,000 whose header counts the jobs right, too few and too many (the
+// held rest is read as one piece with room for the header's count).
 func TestStreamedRestartAndHold(t *testing.T) {
-	const n = 20000
-	write := func(name string, edit func(i int, f []int64)) string {
+	write := func(name string, n int, header string, edit func(i int, f []int64)) string {
 		var b strings.Builder
-		b.WriteString("; MaxProcs: 64\n")
+		b.WriteString("; MaxProcs: 64\n" + header)
 		for i := range n {
 			// id submit wait run alloc cpu mem req-procs est req-mem status user group exe queue part prev think
 			f := []int64{int64(i + 1), int64(i * 600), -1, int64(60 + i*7%3000), int64(1 + i*13%32), -1, -1, -1,
@@ -78,6 +79,14 @@ func TestStreamedRestartAndHold(t *testing.T) {
 			t.Fatal(err)
 		}
 		return p
+	}
+	late := func(i int, f []int64) {
+		if i == 17000 || i == 25000 {
+			f[8] = -1
+		}
+		if i == 29990 {
+			f[8] = 90000
+		}
 	}
 	for _, c := range []struct {
 		name string
@@ -112,7 +121,16 @@ func TestStreamedRestartAndHold(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			streamedSame(t, write(c.name, c.edit), "-policy", "easy")
+			streamedSame(t, write(c.name, 20000, "", c.edit), "-policy", "easy")
+		})
+	}
+	for _, c := range []struct{ name, header string }{
+		{"held-counted", "; MaxJobs: 30000\n"},
+		{"held-too-few", "; MaxJobs: 22000\n"},
+		{"held-too-many", "; MaxRecords: 90000\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			streamedSame(t, write(c.name, 30000, c.header, late), "-policy", "easy")
 		})
 	}
 }
