@@ -151,12 +151,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	}
 	expect := max(h.MaxRecords, h.MaxJobs)
 	log := &streamLog{from: 1 << 62}
-	if expect > 0 {
-		// Room for the header's count of waits up front: grown by
-		// appends, the two lists allocated about five times their size
-		// (25 MB on CEA-Curie), garbage that raised the peak. Room not
-		// written to is never touched.
-		n := min(expect, maxPresize)
+	if expect > 0 { // room for the waits up to holdAfter; the rest below
+		n := int(min(expect, holdAfter))
 		log.logged, log.simulated = make([]int64, 0, n), make([]int64, 0, n)
 	}
 	s.Observe(sched.Hooks{Start: log.start, End: log.end})
@@ -231,6 +227,16 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 			return nil, err
 		}
 		loaded = append(loaded, loadedPiece{piece, latest})
+		if n := int(min(expect, maxPresize)); t.read >= holdAfter && cap(log.logged) < n {
+			// Room for the header's count of waits, once a job without
+			// an estimate can no longer start the command again: grown
+			// by appends, the two lists allocated about five times their
+			// size (25 MB on CEA-Curie), garbage that raised the peak.
+			// Room not written to is never touched (make, not
+			// slices.Grow, which clears it).
+			log.logged = append(make([]int64, 0, n), log.logged...)
+			log.simulated = append(make([]int64, 0, n), log.simulated...)
+		}
 		if !eof && !hold && latest > clock+1 {
 			clock = latest - 1
 			if err := s.RunUntil(clock); err != nil {
