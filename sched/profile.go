@@ -154,11 +154,16 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	}
 	end := r + d
 	cand, open := int64(0), false
-	// the steps that end by r, one piece each: most of a scan
-	// (lim of them), one piece each: most of a scan, in two tight loops
-	// that alternate, one while no start is open, one while one is
+	// the steps that end by r, one piece each: most of a scan, in two
+	// tight loops that alternate, one while no start is open, one while
+	// one is. lim bounds them: the last point, or, when until is past r,
+	// the first point whose step does not end by r. With until ≤ r, a
+	// step of fewer than n free that runs past r needs no check (its
+	// piece from r on starts at or after until, where the scan returns r
+	// unless open), so the closed loop needs none against r; the others
+	// check.
 	lim := len(pts) - 1
-	if lim > 0 && pts[lim].t > r {
+	if until > r && lim > 0 && pts[lim].t > r {
 		lim = p.search(r+1) - off - 1
 	}
 	i := 0
@@ -167,19 +172,19 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		for i < lim && pts[i].free < n && pts[i].t < until {
 			i++
 		}
-		if i == lim {
+		if i == lim || pts[i+1].t > r {
 			break
 		}
 		if pts[i].t >= until { // with from < until: max(q.t, from) ≥ until
 			return r, true
 		}
 		cand, open = max(pts[i].t, from), true
-		for i++; i < lim && pts[i].free >= n; i++ {
+		for i++; i < lim && pts[i+1].t <= r && pts[i].free >= n; i++ {
 			if pts[i].t >= cand+d {
 				return cand, true
 			}
 		}
-		if i == lim {
+		if i == lim || pts[i+1].t > r {
 			break
 		}
 		if pts[i].t >= cand+d {
