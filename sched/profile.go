@@ -144,32 +144,54 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		return 0, false
 	}
 	d = max(d, 1)
-	pts := p.pts
+	pts, off := p.pts, 0 // pts[k] is p.pts[off+k]
 	if from > pts[0].t {
-		pts = pts[p.search(from+1)-1:]
+		off = p.search(from+1) - 1
+		pts = pts[off:]
 	}
 	if from >= until {
 		return r, true
 	}
 	end := r + d
 	cand, open := int64(0), false
-	// the steps that end by r, one piece each: most of a scan
+	// the steps that end by r, one piece each: most of a scan, in two
+	// tight loops that alternate, one while no start is open, one while
+	// one is. lim bounds them: the last point, or, when until is past r,
+	// the first point whose step does not end by r. With until ≤ r, a
+	// step of fewer than n free that runs past r needs no check (its
+	// piece from r on starts at or after until, where the scan returns r
+	// unless open), so the closed loop needs none against r; the others
+	// check.
+	lim := len(pts) - 1
+	if until > r && lim > 0 && pts[lim].t > r {
+		lim = p.search(r+1) - off - 1
+	}
 	i := 0
-	for ; i+1 < len(pts) && pts[i+1].t <= r; i++ {
-		q := pts[i] // q.t < from only for the first point, q.t > cand when open
-		switch {
-		case !open:
-			if q.t >= until { // with from < until: max(q.t, from) ≥ until
-				return r, true
-			}
-			if q.free >= n {
-				cand, open = max(q.t, from), true
-			}
-		case q.t >= cand+d:
-			return cand, true
-		case q.free < n:
-			open = false
+	for i < lim {
+		// q.t < from only for the first point
+		for i < lim && pts[i].free < n && pts[i].t < until {
+			i++
 		}
+		if i == lim || pts[i+1].t > r {
+			break
+		}
+		if pts[i].t >= until { // with from < until: max(q.t, from) ≥ until
+			return r, true
+		}
+		cand, open = max(pts[i].t, from), true
+		for i++; i < lim && pts[i+1].t <= r && pts[i].free >= n; i++ {
+			if pts[i].t >= cand+d {
+				return cand, true
+			}
+		}
+		if i == lim || pts[i+1].t > r {
+			break
+		}
+		if pts[i].t >= cand+d {
+			return cand, true
+		}
+		open = false
+		i++
 	}
 	for ; i < len(pts); i++ {
 		q := pts[i]
