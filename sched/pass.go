@@ -17,7 +17,7 @@ var (
 	ErrNoFit = errors.New("sched: job does not fit in the free processors")
 	// ErrNotWaiting: the job is not waiting (it started, ended or was
 	// cancelled), or is nil. Skip it; a policy that keeps jobs across
-	// passes keeps their IDs and finds them again in Waiting.
+	// passes keeps their IDs and finds them again with Pass.Job.
 	ErrNotWaiting = errors.New("sched: job is not waiting")
 	// ErrOutOfRange: a reservation before Now or at or after 2^63−1 s.
 	// Reserve max(t, Now()), or no reservation if the job may never start.
@@ -43,6 +43,10 @@ var (
 // allowed: the iterators continue after the last job they yielded and skip
 // jobs that left their set meanwhile (a job started during Waiting is not
 // yielded again; a job started during Running may or may not be seen).
+//
+// The *Job handles, too, are valid for one pass: a Scheduler that keeps
+// jobs across passes keeps their IDs and finds their handles again with
+// Job, a map look-up, rather than by a walk of Waiting.
 type Pass struct {
 	s    *Sim
 	over bool // the pass has ended
@@ -69,6 +73,14 @@ func (p *Pass) Waiting() iter.Seq[*Job] {
 func (p *Pass) ByPrediction() iter.Seq[*Job] {
 	return func(yield func(*Job) bool) { ascendLive(p.s.byPrediction(), waiting, yield) }
 }
+
+// Job returns the handle of the waiting or running job of this ID, nil if
+// there is none (the job is still to arrive, has ended or was cancelled,
+// or no job has this ID: the simulator admits one job of an ID at a time).
+// The first call of a simulation builds a map of the waiting and running
+// jobs by ID; it is kept up to date from then on, at a map update per
+// arrival and end (a simulation that never calls Job does not pay it).
+func (p *Pass) Job(id int64) *Job { return p.s.job(id) }
 
 // Running yields the running jobs by ascending predicted end, ties by start
 // time then job ID (S2).

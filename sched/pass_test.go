@@ -3,6 +3,7 @@ package sched_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -139,5 +140,75 @@ func TestPassOutcomes(t *testing.T) {
 	// again, backfill again (job 1, then job 2), three reservations out of range, one of nil
 	if res.Refused != 8 {
 		t.Errorf("Refused = %d, want 8", res.Refused)
+	}
+}
+
+// finder checks at every pass that Pass.Job finds each waiting and
+// running job by its ID, the handle Waiting and Running yield, and
+// nothing for the other IDs; then it starts jobs first come first served.
+type finder struct {
+	ids    []int64
+	bad    []string
+	passes int
+}
+
+func (f *finder) Schedule(p *sched.Pass) {
+	f.passes++
+	here := map[int64]bool{}
+	check := func(j *sched.Job) bool {
+		here[j.ID()] = true
+		if got := p.Job(j.ID()); got != j {
+			f.bad = append(f.bad, fmt.Sprintf("at %d job %d: Job gave %p, want %p", p.Now(), j.ID(), got, j))
+		}
+		return true
+	}
+	p.Waiting()(check)
+	p.Running()(check)
+	for _, id := range f.ids {
+		if !here[id] && p.Job(id) != nil {
+			f.bad = append(f.bad, fmt.Sprintf("at %d job %d neither waits nor runs, Job gave it", p.Now(), id))
+		}
+	}
+	for j := range p.Waiting() {
+		if p.Start(j) != nil {
+			break
+		}
+	}
+}
+
+// Pass.Job finds the waiting and running jobs by ID (the look-up a
+// Scheduler that keeps jobs by ID needs), before and after a Cancel
+// makes the simulator keep every admitted ID, and with IDs that do not
+// rise from the start.
+func TestPassJob(t *testing.T) {
+	for _, ids := range [][]int64{{1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1}} {
+		f := &finder{ids: append(ids, 99)}
+		s, err := sched.New(sched.Config{MachineSize: 8, Scheduler: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jobs []swf.Job
+		for k, id := range ids {
+			jobs = append(jobs, job(id, int64(k)*5, 20, 4, 30))
+		}
+		if err := s.Load(jobs); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunUntil(22); err != nil { // the first job ended at 20
+			t.Fatal(err)
+		}
+		if !s.Cancel(ids[3]) { // waiting since 15
+			t.Fatalf("IDs %v: job %d not cancelled", ids, ids[3])
+		}
+		res, err := s.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range f.bad {
+			t.Errorf("IDs %v: %s", ids, b)
+		}
+		if f.passes < 6 || res.Records[5].Start < 0 {
+			t.Errorf("IDs %v: %d passes, last start %d", ids, f.passes, res.Records[5].Start)
+		}
 	}
 }

@@ -126,9 +126,16 @@ type Sim struct {
 	// one of these IDs is rejected as sanitize.DuplicateID, so that an ID
 	// names one job, and Cancel finds jobs here. While every admitted ID
 	// exceeds the one before (real traces) and nothing is cancelled, no
-	// lookup is needed and live stays nil; the first other ID or the
-	// first Cancel builds it (liveByID), and from then on it is kept.
-	live  map[int64]*Job
+	// lookup is needed and live stays nil; the first other ID, the first
+	// Cancel or the first Pass.Job builds it (liveByID), and from then on
+	// it is kept.
+	live map[int64]*Job
+	// byID maps the ID of every waiting or running job to its live state
+	// while live is nil: Pass.Job's look-up, built by its first call. It
+	// holds the queue and the machine, not the whole log as live does
+	// after Load, so keeping it costs a map update per arrival and end in
+	// a small map.
+	byID  map[int64]*Job
 	hiID  int64 // the largest admitted ID
 	anyID bool  // some job was admitted
 	// ended lists the records of the jobs that terminated, in the order
@@ -412,8 +419,23 @@ func (s *Sim) liveByID() map[int64]*Job {
 		}
 		s.waitFCFS.Ascend(func(j *Job) bool { s.live[j.j.ID] = j; return true })
 		s.run.Ascend(func(j *Job) bool { s.live[j.j.ID] = j; return true })
+		s.byID = nil // live answers from now on
 	}
 	return s.live
+}
+
+// job returns the waiting or running job of this ID, nil if none: from
+// live if it is kept, else from byID, built on first use.
+func (s *Sim) job(id int64) *Job {
+	if s.live != nil {
+		return s.live[id]
+	}
+	if s.byID == nil {
+		s.byID = make(map[int64]*Job, s.waitFCFS.Len()+s.run.Len())
+		s.waitFCFS.Ascend(func(j *Job) bool { s.byID[j.j.ID] = j; return true })
+		s.run.Ascend(func(j *Job) bool { s.byID[j.j.ID] = j; return true })
+	}
+	return s.byID[id]
 }
 
 // activate builds the live state of record k's job, arriving at at. Live
@@ -772,6 +794,8 @@ func (s *Sim) arrive(jb *Job) {
 	jb.state = waiting
 	if s.live != nil {
 		s.live[jb.j.ID] = jb
+	} else if s.byID != nil {
+		s.byID[jb.j.ID] = jb
 	}
 	s.waitFCFS.ReplaceOrInsert(jb)
 	if s.waitSJ != nil {
@@ -846,6 +870,8 @@ func (s *Sim) release(jb *Job) {
 	s.accumulate(jb, s.now)
 	if s.live != nil {
 		delete(s.live, jb.j.ID)
+	} else if s.byID != nil {
+		delete(s.byID, jb.j.ID)
 	}
 	s.noteEnd(int32(jb.idx))
 	s.close(jb)

@@ -36,7 +36,6 @@ type Policy struct {
 
 	jobs    map[int64]*jobRec // waiting and running
 	queue   []*jobRec         // waiting, in Slurm's order once sorted
-	arrived []*jobRec         // waiting, in arrival order (and some that left)
 	sorted  bool
 	left    int // jobs in queue that left it (started, ended)
 	running []*jobRec
@@ -93,16 +92,12 @@ type Policy struct {
 	bfWin, bfRes, bfTest      int64
 	schedInt, minInt          int64
 
-	// ptrsOK: this pass walked the waiting jobs for their handles;
-	// ptrsAll: to the end.
-	ptrsOK, ptrsAll bool
-	endsOK          bool // running is sorted by end
-	pendingUse      []pendingUse
-	seq             uint64
-	pass            uint64 // passes that walked the waiting jobs for handles
-	plan            plan
-	least           []int64
-	perUsr          map[int64]int64
+	endsOK     bool // running is sorted by end
+	pendingUse []pendingUse
+	seq        uint64
+	plan       plan
+	least      []int64
+	perUsr     map[int64]int64
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec
@@ -123,11 +118,10 @@ type jobRec struct {
 	held             string // why no partition can run it ("" if it can)
 	running          bool
 	start            int64
-	idx              int    // in running
-	seen             uint64 // the last pass that saw it waiting (without Run)
-	gone             bool   // ended or cancelled: out of the queue
-	ptr              *sched.Job
-	ptrPass          uint64 // the pass ptr is valid in
+	idx              int        // in running
+	seen             uint64     // the last pass that saw it waiting (without Run)
+	gone             bool       // ended or cancelled: out of the queue
+	ptr              *sched.Job // the handle sync last saw: another simulation's job of its ID has another
 }
 
 // part is a partition as the policy uses it.

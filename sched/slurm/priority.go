@@ -98,7 +98,6 @@ func less(a, b *jobRec) int {
 // enqueue adds a waiting job with its priority at submission.
 func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
-	p.arrived = append(p.arrived, r)
 	p.consts(r)
 	r.prio = p.priority(r, now)
 	if p.sorted {

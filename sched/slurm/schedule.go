@@ -31,7 +31,6 @@ import (
 // the simulation ends in sched.ErrStall.
 func (p *Policy) Schedule(pass *sched.Pass) {
 	now := pass.Now()
-	p.ptrsOK, p.ptrsAll = false, false
 	if !p.observed {
 		p.sync(pass)
 	}
@@ -201,7 +200,7 @@ func (p *Policy) newSimulation() {
 	p.pendingUse = p.pendingUse[:0]
 	p.tree = newTree(&p.cfg)
 	clear(p.jobs)
-	p.queue, p.running, p.arrived = p.queue[:0], p.running[:0], p.arrived[:0]
+	p.queue, p.running = p.queue[:0], p.running[:0]
 	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
 }
 
@@ -220,72 +219,14 @@ func (p *Policy) forget(r *jobRec) {
 	}
 }
 
-// ptr returns the simulator's handle of waiting job r in this pass.
-// Handles are valid during one pass (sched's contract: keep jobs by ID),
-// so a pass that needs one walks the waiting jobs and notes their
-// handles, for this pass only. The walk is in arrival order, as the
-// policy's own list of arrivals is, so it matches the two without a
-// lookup (a job the list lacks is looked up). The first walk of a pass
-// stops at r (most passes need one handle: the job the main scheduler
-// starts); a second one, for a job the first did not reach, goes to the
-// end.
+// ptr returns the simulator's handle of waiting job r in this pass, nil
+// if the simulator has no such waiting job. Handles are valid during one
+// pass (sched's contract: keep jobs by ID), so each is looked up by ID.
 func (p *Policy) ptr(pass *sched.Pass, r *jobRec) *sched.Job {
-	if p.ptrsOK && r.ptrPass == p.pass {
-		return r.ptr
+	if j := pass.Job(r.id); j != nil && j.Started() < 0 {
+		return j
 	}
-	if p.ptrsAll {
-		return nil
-	}
-	all := p.ptrsOK
-	if !p.ptrsOK {
-		p.ptrsOK = true
-		p.pass++
-	}
-	arr := p.arrivals()
-	i := 0
-	stopped := false
-	for j := range pass.Waiting() {
-		id := j.ID()
-		k := i
-		for k < len(arr) && (arr[k].id != id || arr[k].running || arr[k].gone) {
-			k++
-		}
-		q := (*jobRec)(nil)
-		if k < len(arr) {
-			q, i = arr[k], k+1
-		} else if q = p.jobs[id]; q != nil && q.running {
-			q = nil
-		}
-		if q != nil {
-			q.ptr, q.ptrPass = j, p.pass
-			if q == r && !all {
-				stopped = true
-				break
-			}
-		}
-	}
-	p.ptrsAll = !stopped
-	if r.ptrPass != p.pass {
-		return nil
-	}
-	return r.ptr
-}
-
-// arrivals returns the policy's arrivals in order, every waiting job
-// among them, after dropping those that left once they are half.
-func (p *Policy) arrivals() []*jobRec {
-	if len(p.arrived) <= 2*(len(p.jobs)-len(p.running))+16 {
-		return p.arrived
-	}
-	q := p.arrived[:0]
-	for _, r := range p.arrived {
-		if !r.running && !r.gone {
-			q = append(q, r)
-		}
-	}
-	clear(p.arrived[len(q):])
-	p.arrived = q
-	return q
+	return nil
 }
 
 // start starts r now through the pass; false if it does not fit (on a
