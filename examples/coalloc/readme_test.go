@@ -95,15 +95,8 @@ func TestReadmeSliceNone(t *testing.T) {
 // rows).
 func checkCell(t *testing.T, region string, r, col int, want string) {
 	t.Helper()
-	doc, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := readme.Region(doc, region)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
+	text := readme.RegionOf(t, "README.md", region)
+	lines := strings.Split(text, "\n")
 	if len(lines) < r+3 {
 		t.Fatalf("README.md region %s has no row %d", region, r)
 	}

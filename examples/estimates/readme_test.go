@@ -130,14 +130,7 @@ func TestReadmeSliceKTH4H(t *testing.T) {
 // with row, appear in the README's region as they are.
 func checkSlice(t *testing.T, region, got, section, row string) {
 	t.Helper()
-	doc, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := readme.Region(doc, region)
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := readme.RegionOf(t, "README.md", region)
 	i := strings.Index(got, "\n"+section)
 	if i < 0 {
 		t.Fatalf("the computed text has no section %q:\n%s", section, got)
@@ -146,14 +139,14 @@ func checkSlice(t *testing.T, region, got, section, row string) {
 	if j := strings.Index(block, "\n### "); j >= 0 {
 		block = block[:j+1]
 	}
-	if !strings.Contains(string(text), block) {
+	if !strings.Contains(text, block) {
 		t.Errorf("README.md region %s lacks the recomputed section:\n%s", region, block)
 	}
 	n := 0
 	for l := range strings.Lines(got) {
 		if strings.HasPrefix(l, row) {
 			n++
-			if !strings.Contains(string(text), l) {
+			if !strings.Contains(text, l) {
 				t.Errorf("README.md region %s lacks the recomputed row\n%s", region, l)
 			}
 		}

@@ -145,17 +145,10 @@ func TestReadmeKTHCheap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	region, err := readme.Region(doc, regionName(info))
-	if err != nil {
-		t.Fatal(err)
-	}
+	region := readme.RegionOf(t, "README.md", regionName(info))
 	lines := strings.Split(string(logTable(logResult{info, rows})), "\n")
 	for _, l := range lines {
-		if strings.HasPrefix(l, "| ") && !strings.Contains(string(region), l+"\n") {
+		if strings.HasPrefix(l, "| ") && !strings.Contains(region, l+"\n") {
 			t.Errorf("README region %s lacks the recomputed row\n%s", regionName(info), l)
 		}
 	}

@@ -60,15 +60,7 @@ func TestReadmeSliceKTH(t *testing.T) {
 	if st.err != nil {
 		t.Fatal(st.err)
 	}
-	doc, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := readme.Region(doc, "status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(text, row.Bytes()) {
+	if text := readme.RegionOf(t, "README.md", "status"); !bytes.Contains([]byte(text), row.Bytes()) {
 		t.Errorf("README.md region status lacks the recomputed row\n%s", row.Bytes())
 	}
 }

@@ -60,6 +60,21 @@ func Region(doc []byte, name string) ([]byte, error) {
 	return doc[i:j], nil
 }
 
+// RegionOf returns the text of region name in the file at path, failing
+// t when the file or the region cannot be read.
+func RegionOf(t testing.TB, path, name string) string {
+	t.Helper()
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := Region(doc, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(text)
+}
+
 // Replace rewrites region name of the file at path with text.
 func Replace(path, name string, text []byte) error {
 	doc, err := os.ReadFile(path)
