@@ -126,9 +126,9 @@ type Sim struct {
 	// one of these IDs is rejected as sanitize.DuplicateID, so that an ID
 	// names one job, and Cancel finds jobs here. While every admitted ID
 	// exceeds the one before (real traces) and nothing is cancelled, no
-	// lookup is needed and live stays nil; the first other ID, the first
-	// Cancel or the first Pass.Job builds it (liveByID), and from then on
-	// it is kept.
+	// lookup is needed and live stays nil; the first other ID or the
+	// first Cancel builds it (liveByID), and from then on it is kept (and
+	// answers Pass.Job in byID's place).
 	live map[int64]*Job
 	// byID maps the ID of every waiting or running job to its live state
 	// while live is nil: Pass.Job's look-up, built by its first call. It
