@@ -222,6 +222,24 @@ func (s *Sim) close(jb *Job) {
 	}
 }
 
+// count adds record r to the counts that do not depend on the order of
+// the records: Killed, Overran, Cancelled and Filled (summarize's, and
+// Config.SummaryOnly's as each record is folded).
+func (sum *Summary) count(r *Record) {
+	if r.Killed {
+		sum.Killed++
+	}
+	if r.Start >= 0 && r.Estimate > 0 && r.RunTime > 2*r.Estimate {
+		sum.Overran++
+	}
+	if r.Cancelled {
+		sum.Cancelled++
+	}
+	if r.EstimateFilled {
+		sum.Filled++
+	}
+}
+
 // summarize is the S7 rule and the §3 metrics given the records of the completed jobs (ended
 // and not cancelled) in termination order, ties by record order, and the
 // largest submit time among the records.
@@ -244,18 +262,7 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 	for i := range recs {
 		r := &recs[i]
 		r.Included = false
-		if r.Killed {
-			sum.Killed++
-		}
-		if r.Start >= 0 && r.Estimate > 0 && r.RunTime > 2*r.Estimate {
-			sum.Overran++
-		}
-		if r.Cancelled {
-			sum.Cancelled++
-		}
-		if r.EstimateFilled {
-			sum.Filled++
-		}
+		sum.count(r)
 		if r.Job.ReqTime <= 0 {
 			sum.NoEstimate++
 		}

@@ -391,7 +391,7 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	rec.Start, rec.End, rec.FirstReservation = -1, -1, -1
 	rec.rules = rules
 	if s.summ != nil && line.ReqTime <= 0 {
-		s.summ.noEstimate++ // (summarize's count, made here: the line is let go at arrival)
+		s.summ.counts.NoEstimate++ // (summarize's count, made here: the line is let go at arrival)
 	}
 	s.rejected.Kept = s.recBase + len(s.recs)
 	return int32(s.recBase + len(s.recs) - 1), sj.Submit, true

@@ -17,8 +17,8 @@ import (
 type foldSummary struct {
 	// The record-order counts of summarize's first loop: they do not
 	// depend on the order.
-	killed, overran, cancelled, filled, noEstimate int
-	rules                                          [nRules]int // jobs per rule (Result.Changed)
+	counts Summary     // Killed, Overran, Cancelled, Filled (Summary.count) and NoEstimate
+	rules  [nRules]int // jobs per rule (Result.Changed)
 
 	// The termination-order log of the completed jobs; open holds the
 	// jobs ending at the current instant (openAt), put in record order
@@ -52,18 +52,7 @@ func newFoldSummary(tau int64) *foldSummary { return &foldSummary{tau: tau, minS
 // line's submit time if done (rec.Job is nil once the job arrived);
 // admit counted noEstimate.
 func (f *foldSummary) fold(rec *Record, k int, done bool, submit int64) {
-	if rec.Killed {
-		f.killed++
-	}
-	if rec.Start >= 0 && rec.Estimate > 0 && rec.RunTime > 2*rec.Estimate {
-		f.overran++
-	}
-	if rec.Cancelled {
-		f.cancelled++
-	}
-	if rec.EstimateFilled {
-		f.filled++
-	}
+	f.counts.count(rec)
 	for c, i := rec.changes(), 0; c != 0; c, i = c>>1, i+1 {
 		f.rules[i] += int(c & 1)
 	}
@@ -202,7 +191,8 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 	} else if f.jobs > 0 {
 		sum.WindowStart = f.minSubmit
 	}
-	sum.Killed, sum.Overran, sum.Cancelled, sum.Filled, sum.NoEstimate = f.killed, f.overran, f.cancelled, f.filled, f.noEstimate
+	n := &f.counts
+	sum.Killed, sum.Overran, sum.Cancelled, sum.Filled, sum.NoEstimate = n.Killed, n.Overran, n.Cancelled, n.Filled, n.NoEstimate
 
 	var hi, lo, c uint64
 	add := func(h, l uint64) {
