@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,6 +40,11 @@ import (
 
 const (
 	forecastRecordPath = "testdata/forecast-live.json"
+	// forecastFeedPath is what the Slurm commands printed at every poll
+	// of the recorded run (record.go's format): replayForecast feeds it
+	// to the service again, so that the README's table is the service's
+	// answers as the code gives them now, on the recorded run.
+	forecastFeedPath = "testdata/forecast-live.jsonl.gz"
 	forecastRegion     = "live-forecast"
 	// forecastFloor: the jobs run for seconds, so waits are floored at
 	// 10 s before the ratios (the archive tables floor at 60 s).
@@ -109,6 +115,9 @@ type forecastRecord struct {
 	Queued     int64 `json:"queued"`
 	QueuedLow  int64 `json:"queued_low"`
 	QueuedHigh int64 `json:"queued_high"`
+	// Poll is the feed's poll (of the recording, from 0) during which
+	// the hypothetical job was asked about: a replay asks after it.
+	Poll int `json:"poll"`
 }
 
 // forecastTap is the service as the collector feeds it, noting the submit
@@ -159,6 +168,101 @@ func (f *forecastTap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, er
 	return ack, nil
 }
 
+func newForecastTap(svc *karnak.Service) *forecastTap {
+	return &forecastTap{svc: svc, submit: map[int64]int64{}, cores: map[int64]int64{}, slurm: map[int64]int64{}, queued: map[int64]queuedAnswer{}}
+}
+
+// forecastFeedConfig is the feed of the live forecast, live or replayed:
+// polls every second, a reorder delay of a second.
+func forecastFeedConfig(tp *forecastTap, r slurmfeed.Runner, now func() time.Time, cursor string) slurmfeed.Config {
+	return slurmfeed.Config{System: "live", Service: tp, Runner: r, Now: now,
+		Cursor: cursor, Poll: time.Second, Delay: time.Second, ProbeEvery: 30 * time.Minute, Logf: func(string, ...any) {}}
+}
+
+// ask fills r's hypothetical forecast and naive baseline, as a user
+// asks before submitting a job of r's shape at now.
+func (f *forecastTap) ask(r *forecastRecord, now int64) {
+	ps, err := f.svc.PredictHypothetical(&karnak.PredictRequest{Cores: r.Cores, WallTime: r.Limit, Quantile: 95, Confidence: 90,
+		Locations: []karnak.Location{{System: "live", Queue: "short"}}})
+	if err == nil && ps[0].Forecast != nil {
+		fc := ps[0].Forecast
+		r.Forecast, r.Low, r.High = fc.Wait, fc.Low, fc.High
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p, _ := f.naive.Predict(&swf.Job{AllocProcs: r.Cores}, now); p.OK {
+		r.Naive = int64(math.Round(p.Point))
+	}
+}
+
+// fill fills each record's Slurm estimate and queued forecast from
+// what the tap saw (their submit and start known).
+func (f *forecastTap) fill(recs []forecastRecord) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range recs {
+		r := &recs[i]
+		r.Slurm, r.Queued, r.QueuedLow, r.QueuedHigh = -1, -1, -1, -1
+		id, _ := strconv.ParseInt(r.Job, 10, 64)
+		if s, ok := f.slurm[id]; ok {
+			r.Slurm = max(s-r.Submit, 0)
+		}
+		if a, ok := f.queued[id]; ok {
+			r.Queued, r.QueuedLow = max(a.start-r.Submit, 0), max(a.low-r.Submit, 0)
+			if a.high >= 0 {
+				r.QueuedHigh = max(a.high-r.Submit, 0)
+			}
+		}
+	}
+}
+
+// replayForecast feeds the recorded run (forecastFeedPath) to a new
+// service on the recorded clock and asks it again what the live run
+// asked, at the same polls: recs with the service's answers (forecasts,
+// intervals, the naive baseline, Slurm's estimate) replaced by the
+// replay's; their shapes, submits and starts are the record's.
+func replayForecast(t testing.TB, recs []forecastRecord) []forecastRecord {
+	rec, err := readRecording(forecastFeedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := karnak.New(nil, karnak.Config{Now: func() int64 { return rec.clock().Unix() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tp := newForecastTap(svc)
+	c, err := slurmfeed.New(forecastFeedConfig(tp, rec, rec.clock, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := slices.Clone(recs)
+	order := make([]int, len(out)) // the questions in the order asked
+	for i := range out {
+		out[i].Forecast, out[i].Low, out[i].High, out[i].Naive = -1, -1, -1, -1
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(out[a].Poll, out[b].Poll) })
+	// A question asked during poll k is asked after the last replayed
+	// poll numbered ≤ k (a poll that failed before its commands has no
+	// lines, so is not replayed).
+	next := 0
+	for rec.cur = range rec.polls {
+		rec.used = 0
+		c.Poll(context.Background()) //nolint:errcheck // counted in the report, as live
+		for ; next < len(order); next++ {
+			if k := rec.cur + 1; k < len(rec.polls) && out[order[next]].Poll >= rec.polls[k][0].Poll {
+				break
+			}
+			tp.ask(&out[order[next]], rec.clock().Unix())
+		}
+	}
+	tp.fill(out)
+	return out
+}
+
 func (f *forecastTap) PredictJob(system string, id int64, q, c int, within int64) (karnak.Prediction, error) {
 	return f.svc.PredictJob(system, id, q, c, within)
 }
@@ -176,9 +280,12 @@ func TestLiveForecast(t *testing.T) {
 	if err := svc.Load(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	tp := &forecastTap{svc: svc, submit: map[int64]int64{}, cores: map[int64]int64{}, slurm: map[int64]int64{}, queued: map[int64]queuedAnswer{}}
-	c, err := slurmfeed.New(slurmfeed.Config{System: "live", Service: tp, Runner: envRunner{env},
-		Cursor: filepath.Join(dir, "forecast-cursor.json"), Poll: time.Second, Delay: time.Second, ProbeEvery: 30 * time.Minute, Logf: func(string, ...any) {}})
+	tp := newForecastTap(svc)
+	rec, err := newRecorder(filepath.Join(dir, "forecast-live.jsonl.gz"), envRunner{env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := slurmfeed.New(forecastFeedConfig(tp, rec, rec.clock, filepath.Join(dir, "forecast-cursor.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,19 +328,8 @@ func TestLiveForecast(t *testing.T) {
 			run = int64(4 + rng.IntN(12))
 		}
 		r := forecastRecord{User: u.name, Account: u.account, Cores: cores, Run: run, Limit: 60,
-			Forecast: -1, Low: -1, High: -1, Naive: -1, Slurm: -1, Queued: -1, QueuedLow: -1, QueuedHigh: -1}
-		now := time.Now().Unix()
-		ps, err := svc.PredictHypothetical(&karnak.PredictRequest{Cores: cores, WallTime: r.Limit, Quantile: 95, Confidence: 90,
-			Locations: []karnak.Location{{System: "live", Queue: "short"}}})
-		if err == nil && ps[0].Forecast != nil {
-			f := ps[0].Forecast
-			r.Forecast, r.Low, r.High = f.Wait, f.Low, f.High
-		}
-		tp.mu.Lock()
-		if p, _ := tp.naive.Predict(&swf.Job{AllocProcs: cores}, now); p.OK {
-			r.Naive = int64(math.Round(p.Point))
-		}
-		tp.mu.Unlock()
+			Forecast: -1, Low: -1, High: -1, Naive: -1, Slurm: -1, Queued: -1, QueuedLow: -1, QueuedHigh: -1, Poll: rec.polled()}
+		tp.ask(&r, time.Now().Unix())
 		// As the user, charged to the account (slurmd runs the job as
 		// its user; the working directory is one every user may enter).
 		out, err := slurmtest.Cmd(context.Background(), env, u.name, "sbatch", "--parsable", "-A", u.account, "-p", "short",
@@ -262,6 +358,9 @@ func TestLiveForecast(t *testing.T) {
 	slurmtest.Drain(t, env, 120*time.Second, func() bool { return c.Report().Events["end"] >= int64(forecastJobs) })
 	stop()
 	<-done
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
 	out, err := envRunner{env}.Run(context.Background(), "sacct", "--parsable2", "--allusers", "--starttime", "now-1hour", "-o", sacctColumns)
 	if err != nil {
 		t.Fatal(err)
@@ -278,18 +377,9 @@ func TestLiveForecast(t *testing.T) {
 			t.Errorf("job %s: sacct says user %q, it was submitted as %s", r.Job, sj.user, r.User)
 		}
 		r.Submit, r.Start = sj.submit, sj.start
-		id, _ := strconv.ParseInt(r.Job, 10, 64)
-		if s, ok := tp.slurm[id]; ok {
-			r.Slurm = max(s-r.Submit, 0)
-		}
-		if a, ok := tp.queued[id]; ok {
-			r.Queued, r.QueuedLow = max(a.start-r.Submit, 0), max(a.low-r.Submit, 0)
-			if a.high >= 0 {
-				r.QueuedHigh = max(a.high-r.Submit, 0)
-			}
-		}
 	}
 	tp.mu.Unlock()
+	tp.fill(recs)
 	scores := scoreForecasts(recs)
 	if scores[0].jobs < forecastJobs*9/10 {
 		t.Errorf("the forecast answered %d of %d jobs", scores[0].jobs, forecastJobs)
@@ -304,6 +394,13 @@ func TestLiveForecast(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(forecastRecordPath, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		feed, err := os.ReadFile(filepath.Join(dir, "forecast-live.jsonl.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(forecastFeedPath, feed, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s written; TestForecastLiveReadme regenerates the README's table from it", forecastRecordPath)

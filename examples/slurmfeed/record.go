@@ -60,6 +60,14 @@ func (r *recorder) clock() time.Time {
 	return t
 }
 
+// polled is the poll under way (or the last one), from 0; −1 before the
+// first.
+func (r *recorder) polled() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.poll
+}
+
 func (r *recorder) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	out, err := r.next.Run(ctx, name, args...)
 	l := recLine{Cmd: append([]string{name}, args...), Out: string(out)}
