@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/batchq/batchq/qbets/conformal"
 	"github.com/batchq/batchq/sched/forecast"
 	"github.com/batchq/batchq/swf"
 )
@@ -109,6 +108,17 @@ const (
 	fcWindow = 1000
 )
 
+// fcClass is the calibration class of a forecast wait of w seconds: 0 at
+// most the floor, 1 beyond. Residuals of waits under the floor on both
+// sides are all 0 (a queue that starts every job at once gives nothing
+// else), and would give a forecast of minutes an interval of no width.
+func fcClass(w int64) int64 {
+	if w <= fcFloor {
+		return 0
+	}
+	return 1
+}
+
 // forecastLevels are the calibrated levels; a prediction shows the one
 // of its confidence, else 90%.
 var forecastLevels = []float64{0.5, 0.8, 0.9}
@@ -121,10 +131,9 @@ type forecaster struct {
 	max int // Config.MaxForecastJobs (> 0)
 	f   *forecast.Forecaster
 	rt  *runWindow
-	cal *conformal.Calibrator
+	cal *calWindow
 	// calSeq is, for each residual in the calibrator's window (in its
 	// order), the first stored event a replay needs to compute it again.
-	calSeq seqRing
 	snap   forecast.Snapshot
 	// The queued jobs' forecast for one state (gen, minute): job → start.
 	gen    uint64
@@ -133,6 +142,9 @@ type forecaster struct {
 	starts map[int64]int64
 	why    string // no forecast of the state, and why
 	jobs   int
+	// over is, per class, the residuals of the overdue jobs at the
+	// state (overdue), sorted.
+	over [2][]float64
 }
 
 // newForecaster returns a forecaster of at most max jobs whose windows
@@ -144,11 +156,7 @@ func newForecaster(max, window int) (*forecaster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := conformal.NewCalibrator(conformal.Config{Levels: forecastLevels, Split: true, Window: window, MinClass: window, Floor: fcFloor})
-	if err != nil {
-		return nil, err
-	}
-	return &forecaster{max: max, f: f, rt: rt, cal: c, calSeq: newSeqRing(window)}, nil
+	return &forecaster{max: max, f: f, rt: rt, cal: newCalWindow(window)}, nil
 }
 
 // retainFrom is the first stored event a replay needs to rebuild the
@@ -157,7 +165,7 @@ func newForecaster(max, window int) (*forecaster, error) {
 func (fc *forecaster) retainFrom() int64 {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	return min(fc.calSeq.min(), fc.rt.seqs.min())
+	return min(fc.cal.seqs.min(), fc.rt.seqs.min())
 }
 
 // runWindow is the run-time predictor of the simulation (a
@@ -319,6 +327,7 @@ func (fc *forecaster) queued(s *system, now int64) (map[int64]int64, string) {
 		fc.why = "no forecast: " + err.Error()
 		return nil, fc.why
 	}
+	fc.overdue(s, now)
 	fc.starts = make(map[int64]int64, len(st))
 	for i := range st {
 		fc.starts[fc.snap.Waiting[i].ID] = st[i]
@@ -337,9 +346,10 @@ func (fc *forecaster) part(cores, start, now int64, confidence, jobs int) *Forec
 		}
 	}
 	w := max(start-now, 0)
-	lo, hi := fc.cal.Interval(0, float64(w), li)
+	c := fcClass(w)
+	lo, hi := fc.cal.interval(c, float64(w), forecastLevels[li], fc.over[c])
 	p := &ForecastPart{Wait: w, Start: now + w, Level: int(math.Round(forecastLevels[li] * 100)), Low: int64(math.Floor(lo)), High: -1,
-		Calibrated: len(fc.calSeq.s), Jobs: jobs}
+		Calibrated: fc.cal.count(c), Jobs: jobs}
 	if !math.IsInf(hi, 1) && hi < maxSpan {
 		p.High = int64(math.Ceil(hi))
 	}
@@ -348,6 +358,24 @@ func (fc *forecaster) part(cores, start, now int64, confidence, jobs int) *Forec
 		p.High = max(p.High, w)
 	}
 	return p
+}
+
+// overdue notes the jobs of s whose recorded forecast is overdue at now:
+// still waiting, they have waited longer than forecast, so their residual
+// is at least what it would be if they started now. The interval counts
+// them so: a window of started jobs alone lacks the longest waits of the
+// jobs still waiting, which are the ones a growing queue or a scheduler's
+// reordering delays. The caller holds the system's lock and fc.mu.
+func (fc *forecaster) overdue(s *system, now int64) {
+	fc.over[0], fc.over[1] = fc.over[0][:0], fc.over[1][:0]
+	for _, j := range s.jobs {
+		if j.start < 0 && j.fcAt > 0 && now-j.fcAt > max(j.fcWait, fcFloor) {
+			c := fcClass(j.fcWait)
+			fc.over[c] = append(fc.over[c], fcResidual(float64(j.fcWait), float64(now-j.fcAt)))
+		}
+	}
+	slices.Sort(fc.over[0])
+	slices.Sort(fc.over[1])
 }
 
 // forecastStarts is the forecast start of every waiting job at now (nil
@@ -386,9 +414,12 @@ func (s *system) forecastJob(p *Prediction, j *job, now int64) {
 }
 
 // forecastHypothetical fills p's forecast of a job of p's shape
-// submitted now, behind every waiting job. The caller holds the system's
+// submitted now by user of account (either may be ""): where the user's
+// (else the account's) most recent waiting job has a priority, the job
+// has it, and goes behind the waiting jobs of a priority as high;
+// otherwise behind every waiting job. The caller holds the system's
 // lock.
-func (s *system) forecastHypothetical(p *Prediction, now int64) {
+func (s *system) forecastHypothetical(p *Prediction, now int64, user, account string) {
 	fc := s.fc
 	if fc == nil {
 		p.ForecastReason = "no forecast: turned off on this service (" + setting("MaxForecastJobs") + ")"
@@ -404,12 +435,26 @@ func (s *system) forecastHypothetical(p *Prediction, now int64) {
 		p.ForecastReason = why
 		return
 	}
+	fc.overdue(s, now)
 	j := swf.NewJob()
 	j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.User = -1, now, p.Cores, p.WallTime, -1
+	if user != "" {
+		j.User = userOf(user)
+	}
 	if j.ReqTime <= 0 {
 		j.ReqTime = s.queues[p.Queue].maxWall
 	}
-	st, err := fc.f.WhatIf(context.Background(), &fc.snap, j)
+	var st int64
+	var err error
+	if pos := s.placeOf(user, account); pos < len(fc.snap.Waiting) {
+		fc.snap.Waiting = slices.Insert(fc.snap.Waiting, pos, j)
+		var sts []int64
+		if sts, err = fc.f.Forecast(context.Background(), &fc.snap); err == nil {
+			st = sts[pos]
+		}
+	} else {
+		st, err = fc.f.WhatIf(context.Background(), &fc.snap, j)
+	}
 	switch {
 	case err != nil:
 		p.ForecastReason = "no forecast: " + err.Error()
@@ -418,6 +463,45 @@ func (s *system) forecastHypothetical(p *Prediction, now int64) {
 	default:
 		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, len(fc.snap.Running)+len(fc.snap.Waiting)+1)
 	}
+}
+
+// placeOf is where a job of user of account submitted now goes in the
+// waiting order of snapshot: behind every waiting job whose priority is
+// at least that of the user's most recent waiting job with one (else the
+// account's); behind all of them (len) when neither has one. The caller
+// holds the system's lock.
+func (s *system) placeOf(user, account string) int {
+	var mine, theirs *job // the user's, the account's most recent
+	later := func(a, b *job) bool { return b == nil || a.Submit > b.Submit || a.Submit == b.Submit && a.ID > b.ID }
+	waiting := 0
+	for _, j := range s.jobs {
+		if j.start >= 0 {
+			continue
+		}
+		waiting++
+		if j.priority <= 0 {
+			continue
+		}
+		if user != "" && j.User == user && later(j, mine) {
+			mine = j
+		}
+		if account != "" && j.Project == account && later(j, theirs) {
+			theirs = j
+		}
+	}
+	if mine == nil {
+		mine = theirs
+	}
+	if mine == nil {
+		return waiting
+	}
+	pos := 0
+	for _, j := range s.jobs {
+		if j.start < 0 && j.priority >= mine.priority {
+			pos++
+		}
+	}
+	return pos
 }
 
 // recordForecasts forecasts the jobs submitted at now (the last event's
@@ -472,8 +556,7 @@ func (s *system) forecastStarted(j *job, t int64) {
 	}
 	s.fc.mu.Lock()
 	defer s.fc.mu.Unlock()
-	s.fc.cal.Update(0, float64(j.fcWait), float64(max(t-j.fcAt, 0)))
-	s.fc.calSeq.push(j.fcFrom)
+	s.fc.cal.add(fcClass(j.fcWait), fcResidual(float64(j.fcWait), float64(max(t-j.fcAt, 0))), j.fcFrom)
 }
 
 // forecastEnded teaches the run-time predictor a job's run. The caller

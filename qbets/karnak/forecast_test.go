@@ -227,8 +227,10 @@ func TestForecastCalibrated(t *testing.T) {
 		if f == nil {
 			t.Fatalf("job %d: no forecast: %s", j.ID, p.ForecastReason)
 		}
-		if f.Calibrated < 1000 || f.High < f.Wait || f.Low > f.Wait {
-			t.Errorf("job %d: %+v: want an interval around the wait, calibrated on ≥ 1,000 starts", j.ID, f)
+		// The window holds the last 1,000 starts; the interval ranks
+		// those of the forecast's class (fcClass): here nearly all.
+		if f.Calibrated < 900 || f.High < f.Wait || f.Low > f.Wait {
+			t.Errorf("job %d: %+v: want an interval around the wait, calibrated on ≥ 900 of the 1,000 starts", j.ID, f)
 		}
 		p2, err := svc2.PredictJob("s1", j.ID, 95, 90, 0)
 		if err != nil {

@@ -179,6 +179,8 @@ type reqKey struct {
 	cores, wall int64
 	q, c        int
 	within      int64
+	// who, of a hypothetical job: its user and account (PredictRequest).
+	user, account string
 }
 
 // cacheMax bounds the entries of one state (distinct requests within one
@@ -307,6 +309,13 @@ type PredictRequest struct {
 	Quantile   int   // percent, 1–99
 	Within     int64 // seconds; 0 = no probability asked
 	Locations  []Location
+	// User and Account (optional) say who would submit the job. Where
+	// the feed sends the scheduler's priorities (Event.Priority), the
+	// forecast places the job where the user's most recent waiting job
+	// is in the scheduler's order (else the account's, Event.Project),
+	// as fair share would; without them, or without such a job, it
+	// goes behind every waiting job.
+	User, Account string
 }
 
 // PredictHypothetical answers every location of r. As in Karnak (§2.3),
@@ -366,7 +375,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 		return Prediction{}, badRequest("wallTime: %s exceeds queue %s's maximum %s", hms(r.WallTime), loc, hms(q.maxWall))
 	}
 	now := s.clockOf(sys)
-	ck := predKey{sys, sys.gen, now / 60, reqKey{queue: q.name, cores: r.Cores, wall: r.WallTime, q: r.Quantile, c: r.Confidence, within: r.Within}}
+	ck := predKey{sys, sys.gen, now / 60, reqKey{queue: q.name, cores: r.Cores, wall: r.WallTime, q: r.Quantile, c: r.Confidence, within: r.Within, user: r.User, account: r.Account}}
 	if p, ok := s.cache.get(ck); ok {
 		return p, nil
 	}
@@ -376,7 +385,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
 	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
-	sys.forecastHypothetical(&p, now)
+	sys.forecastHypothetical(&p, now, r.User, r.Account)
 	return s.cache.put(ck, p), nil
 }
 

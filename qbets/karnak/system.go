@@ -278,7 +278,7 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
-	if len(s.fcFresh) > 0 && e.Time/fcEvery > s.clock/fcEvery {
+	if len(s.fcFresh) > 0 && (e.Kind != "submit" || e.Time != s.clock) {
 		s.recordForecasts(s.clock) // the jobs submitted since the last recording
 	}
 	// A snapshot at t sees every event at times ≤ t. Only the first
