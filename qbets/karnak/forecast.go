@@ -17,9 +17,8 @@ import (
 // start, by forward simulation of the system as it is now (package
 // sched/forecast: EASY on the users' estimates, playing the run times a
 // learned predictor expects, forecast.UserRatio), with an interval
-// calibrated on what happened (package qbets/conformal: adaptive
-// conformal inference on the log-ratio residuals, per power-of-two size
-// class).
+// calibrated on what happened (split conformal on the log-ratio
+// residuals, calWindow).
 //
 // The snapshot is the system's live jobs: the running ones (their start,
 // so elapsed time, their size and time limit) and the waiting ones in the
@@ -36,21 +35,31 @@ import (
 // (the prediction cache). A request never costs more than one
 // simulation of a bounded snapshot, whatever it asks.
 //
-// Calibration: each job is forecast soon after its submission — one
-// simulation for all the jobs submitted in a span of fcEvery seconds of
-// the system's clock, as the system is at the last event of the span,
-// made at the first event of a later span — and when it starts its wait
-// from then is compared with the forecast: the interval is split
-// conformal on the log-ratio residuals of the last fcWindow jobs that
-// started (qbets/conformal, Split; one class for the whole system). A
-// job that starts within its span is not forecast. Ingest costs at most
-// one simulation per fcEvery seconds of a system's clock (60,480 a week):
-// a week of a system at the bound of 2,000 live jobs (7–10 ms a
-// simulation, BenchmarkForecastBound) about 7–10 minutes of CPU, to
-// ingest or to Load; of a typical one (a hundred live jobs, a fraction
-// of a millisecond) about 20 s. A longer span would cost less and
-// calibrate on fewer jobs (at 30 s, the live check of examples/slurmfeed,
-// whose jobs wait about a minute, had too few to bound its 90% interval).
+// Calibration: every job is forecast at its submission — one simulation
+// for the jobs submitted at one instant of the system's clock, as the
+// system is then, made before any later event is applied — and when it
+// starts its wait from then is compared with the forecast: the interval
+// is split conformal on the log-ratio residuals of the last fcWindow
+// jobs that started (calWindow), ranked per class of forecast (under or
+// over the floor, fcClass), with the residuals of the jobs still waiting
+// past their forecast counted at what they would be if they started now
+// (overdue). Why each: (1) until issue 36's live check, a job was
+// forecast only at the end of a 10-s span, and one that started within
+// its span never was, so the window lacked the shortest waits, an
+// outcome-dependent choice that the conformal guarantee does not allow;
+// (2) a queue that starts every job at once gives residuals all 0 (both
+// sides under the floor), and 19 of them gave a forecast of minutes an
+// interval of no width; (3) a window of started jobs lacks the longest
+// waits of the jobs still waiting, the ones a growing queue or the
+// scheduler's reordering (fair share) delays. What remains is drift the
+// window has not seen yet: the residuals are exchangeable only while the
+// system behaves as it did (examples/slurmfeed's README, the live table).
+// Ingest costs at most one simulation per second of a system's clock in
+// which jobs were submitted: a week of a system at the bound of 2,000
+// live jobs (7–10 ms a simulation, BenchmarkForecastBound) submitting a
+// job every 10 s about 7–10 minutes of CPU, to ingest or to Load; of a
+// typical one (a hundred live jobs, a fraction of a millisecond) about
+// 20 s.
 //
 // The run times the simulation plays are each job's time limit scaled by
 // its user's mean ratio of run time to time limit over the user's jobs
@@ -68,7 +77,7 @@ import (
 // why the interval is split conformal on a window, not adaptive conformal
 // inference, whose levels remember every outcome: the guarantee then
 // needs the recent residuals to be exchangeable, and follows drift by
-// the window.)
+// the window; and why it is not qbets/conformal's Calibrator, calWindow.)
 
 // ForecastPart is the forecast start of a job by forward simulation, and
 // its calibrated interval: the job waits Wait seconds from Now, so starts
@@ -100,9 +109,6 @@ const (
 	// resolution; a live queue of short jobs has waits of seconds, which
 	// a 60-s floor would make all alike.)
 	fcFloor = 10
-	// fcEvery is the span of the system's clock whose submissions are
-	// forecast together, seconds (see above).
-	fcEvery = 10
 	// fcWindow is the number of outcomes the run times and the interval
 	// learn from: ended jobs, started jobs that were forecast.
 	fcWindow = 1000
@@ -505,8 +511,8 @@ func (s *system) placeOf(user, account string) int {
 }
 
 // recordForecasts forecasts the jobs submitted at now (the last event's
-// time) and still waiting, for the calibration. The caller holds the
-// system's write lock.
+// time), all still waiting (it runs before any later event), for the
+// calibration. The caller holds the system's write lock.
 func (s *system) recordForecasts(now int64) {
 	fc := s.fc
 	fresh := s.fcFresh

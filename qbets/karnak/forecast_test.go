@@ -279,3 +279,61 @@ func BenchmarkForecastBound(b *testing.B) {
 			Locations: []Location{{System: "s1", Queue: "q"}}})
 	}
 }
+
+// The calibration learns from every job, also one that starts at its
+// submission, and residuals all 0 (waits and forecasts under the floor)
+// do not give a longer forecast an interval of no width (issue 36's live
+// check: 19 such residuals made the 90% interval [p, p]); a user's
+// hypothetical job goes where the user's waiting job is in the
+// scheduler's order (PredictRequest.User).
+func TestForecastCalibrationTies(t *testing.T) {
+	now := int64(fcT0)
+	svc, err := NewServiceWith(nil, func() int64 { return now }, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(cores int64, user string) *ForecastPart {
+		t.Helper()
+		ps, err := svc.PredictHypothetical(&PredictRequest{Cores: cores, WallTime: 600, Quantile: 95, Confidence: 90,
+			Locations: []Location{{System: "s1", Queue: "q"}}, User: user})
+		if err != nil || ps[0].Forecast == nil {
+			t.Fatalf("%v %+v", err, ps)
+		}
+		return ps[0].Forecast
+	}
+	evs := []Event{{Kind: "queue", System: "s1", Queue: "q", Cores: 8, WallTime: 3600, Time: fcT0}}
+	// 30 jobs of a core, each starting at its submission and ending 2 s
+	// later, 5 s apart.
+	for i := range int64(30) {
+		at := fcT0 + 5*i
+		evs = append(evs, Event{Kind: "submit", System: "s1", Queue: "q", Job: i + 1, Cores: 1, WallTime: 60, Time: at, User: "q"},
+			Event{Kind: "start", System: "s1", Job: i + 1, Time: at}, Event{Kind: "end", System: "s1", Job: i + 1, Time: at + 2})
+	}
+	if err := svc.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	now = fcT0 + 160
+	if g := ask(1, ""); g.Wait > fcFloor || g.Calibrated != 30 || g.High < 0 {
+		t.Errorf("a forecast under the floor: %+v, want bounded, calibrated on the 30 jobs that started at once", g)
+	}
+	// Then the machine fills, and two jobs wait: b's first, c's of a
+	// higher priority.
+	at := int64(fcT0 + 200)
+	if err := svc.Ingest([]Event{{Kind: "submit", System: "s1", Queue: "q", Job: 100, Cores: 8, WallTime: 600, Time: at, User: "a"},
+		{Kind: "start", System: "s1", Job: 100, Time: at},
+		{Kind: "submit", System: "s1", Queue: "q", Job: 101, Cores: 8, WallTime: 600, Time: at + 1, User: "b", Priority: 10},
+		{Kind: "submit", System: "s1", Queue: "q", Job: 102, Cores: 8, WallTime: 600, Time: at + 2, User: "c", Priority: 20}}); err != nil {
+		t.Fatal(err)
+	}
+	now = at + 3
+	f := ask(8, "")
+	if f.Wait <= fcFloor || f.High != -1 || f.Calibrated != 0 {
+		t.Errorf("a forecast beyond the floor after 30 residuals of 0: %+v, want unbounded, calibrated on none of its class", f)
+	}
+	// c's job is first in the scheduler's order, so a job of c's waits
+	// behind it alone; b's behind both, as anyone's.
+	fc, fb := ask(8, "c"), ask(8, "b")
+	if fc.Wait >= fb.Wait || fb.Wait != f.Wait {
+		t.Errorf("c's job waits %d s, b's %d, anyone's %d: want c's shorter, b's as anyone's", fc.Wait, fb.Wait, f.Wait)
+	}
+}

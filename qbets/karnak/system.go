@@ -279,7 +279,9 @@ func (s *system) apply(e *Event, seq int64) error {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
 	if len(s.fcFresh) > 0 && (e.Kind != "submit" || e.Time != s.clock) {
-		s.recordForecasts(s.clock) // the jobs submitted since the last recording
+		// The jobs submitted at the last instant, before anything else
+		// happens to them (forecast.go: no job escapes by starting).
+		s.recordForecasts(s.clock)
 	}
 	// A snapshot at t sees every event at times ≤ t. Only the first
 	// snapshot after the previous event can find jobs (it takes every
