@@ -137,10 +137,10 @@ type forecaster struct {
 	max int // Config.MaxForecastJobs (> 0)
 	f   *forecast.Forecaster
 	rt  *runWindow
-	cal *calWindow
-	// calSeq is, for each residual in the calibrator's window (in its
-	// order), the first stored event a replay needs to compute it again.
-	snap   forecast.Snapshot
+	// cal is the interval's calibration (its window keeps, per residual,
+	// the first stored event a replay needs to compute it again).
+	cal  *calWindow
+	snap forecast.Snapshot
 	// The queued jobs' forecast for one state (gen, minute): job → start.
 	gen    uint64
 	minute int64
@@ -149,7 +149,7 @@ type forecaster struct {
 	why    string // no forecast of the state, and why
 	jobs   int
 	// over is, per class, the residuals of the overdue jobs at the
-	// state (overdue), sorted.
+	// question (overdue), sorted: part's extra residuals.
 	over [2][]float64
 }
 
@@ -333,7 +333,6 @@ func (fc *forecaster) queued(s *system, now int64) (map[int64]int64, string) {
 		fc.why = "no forecast: " + err.Error()
 		return nil, fc.why
 	}
-	fc.overdue(s, now)
 	fc.starts = make(map[int64]int64, len(st))
 	for i := range st {
 		fc.starts[fc.snap.Waiting[i].ID] = st[i]
@@ -416,6 +415,7 @@ func (s *system) forecastJob(p *Prediction, j *job, now int64) {
 		p.ForecastReason = "no forecast: the simulation cannot place the job (larger than the machine)"
 		return
 	}
+	fc.overdue(s, now)
 	p.Forecast = fc.part(j.Cores, st, now, p.Confidence, fc.jobs)
 }
 

@@ -337,3 +337,19 @@ func TestForecastCalibrationTies(t *testing.T) {
 		t.Errorf("c's job waits %d s, b's %d, anyone's %d: want c's shorter, b's as anyone's", fc.Wait, fb.Wait, f.Wait)
 	}
 }
+
+// A hypothetical request names its user and account in either form.
+func TestPredictRequestUser(t *testing.T) {
+	for _, c := range []struct{ ct, body string }{
+		{"application/json", `{"cores": 8, "wallTime": 600, "locations": ["q@s1"], "user": "c", "account": "chem"}`},
+		{"text/plain", "processors 8\nrequestedWallTime 600\nlocation s1 q\nuser c\naccount chem\n"},
+	} {
+		r, err := decodePredictRequest(c.ct, []byte(c.body))
+		if err != nil || r.User != "c" || r.Account != "chem" {
+			t.Errorf("%s: %+v, %v: want user c, account chem", c.ct, r, err)
+		}
+	}
+	if _, err := decodePredictRequest("text/plain", []byte("processors 8\nrequestedWallTime 600\nlocation s1 q\nuser "+strings.Repeat("u", maxField+1)+"\n")); err == nil || !strings.Contains(err.Error(), "user") {
+		t.Errorf("a user too long: %v, want an error naming user", err)
+	}
+}

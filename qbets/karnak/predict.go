@@ -302,6 +302,8 @@ func (l Location) String() string { return l.Queue + "@" + l.System }
 //	quantile 95
 //	within 00:30:00
 //	location <system> <queue>
+//	user <name>
+//	account <name>
 type PredictRequest struct {
 	Cores      int64
 	WallTime   int64 // seconds

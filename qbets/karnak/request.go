@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxLocations bounds one hypothetical request (TeraGrid had 10–15
@@ -23,6 +24,8 @@ type jsonRequest struct {
 	Quantile   *int            `json:"quantile"`
 	Within     json.RawMessage `json:"within"`
 	Locations  []string        `json:"locations"`
+	User       string          `json:"user"`
+	Account    string          `json:"account"`
 }
 
 // decodePredictRequest parses a hypothetical-job request, JSON when the
@@ -35,6 +38,7 @@ type jsonRequest struct {
 //	quantile 95
 //	within 00:30:00
 //	location <system> <queue>     (repeatable)
+//	user <name>                   (optional, as account)
 //
 // and validates it; errors name the field.
 func decodePredictRequest(contentType string, body []byte) (*PredictRequest, error) {
@@ -89,6 +93,7 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 	if j.Quantile != nil {
 		r.Quantile = *j.Quantile
 	}
+	r.User, r.Account = j.User, j.Account
 	for i, l := range j.Locations {
 		q, sys, ok := strings.Cut(l, "@")
 		if !ok {
@@ -158,8 +163,12 @@ func decodeText(body []byte, r *PredictRequest) error {
 			r.Quantile, err = strconv.Atoi(f[1])
 		case "location":
 			r.Locations = append(r.Locations, Location{System: f[1], Queue: f[2]})
+		case "user":
+			r.User = f[1]
+		case "account":
+			r.Account = f[1]
 		default:
-			return fmt.Errorf("line %d: %q is not a field (processors, requestedWallTime, confidence, quantile, within, location)", line, key)
+			return fmt.Errorf("line %d: %q is not a field (processors, requestedWallTime, confidence, quantile, within, location, user, account)", line, key)
 		}
 		if err != nil {
 			return fmt.Errorf("line %d: %s: %v", line, key, err)
@@ -202,6 +211,11 @@ func (r *PredictRequest) validate() error {
 	for i, l := range r.Locations {
 		if !validName(l.System) || !validName(l.Queue) {
 			return fmt.Errorf("locations[%d]: %q is not queue@system", i, l.String())
+		}
+	}
+	for _, f := range []struct{ name, v string }{{"user", r.User}, {"account", r.Account}} {
+		if len(f.v) > maxField || !utf8.ValidString(f.v) {
+			return fmt.Errorf("%s: %d bytes or not valid UTF-8, want at most %d bytes of UTF-8", f.name, len(f.v), maxField)
 		}
 	}
 	return nil
