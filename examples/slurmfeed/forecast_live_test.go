@@ -581,7 +581,7 @@ func forecastTable(recs []forecastRecord) string {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %s | %s | %s | %s |\n", s.name, s.jobs, s.within2, s.meanLog, cov, bounded, covB, width)
 	}
-	b.WriteString("\nThe service records a forecast of every job at its submission and learns from it when the job starts, ranking the residuals of forecasts of at most the floor (10 s) apart from the longer ones. With m residuals of the forecast's class, the 90% interval's upper end is the ⌈0.95(m+1)⌉-th smallest, finite only once m ≥ 19: before that the interval is unbounded (it covers, infinitely wide), and its lower end is 0 until m ≥ 39. Jobs still waiting past their forecast count as if they started at the question.\n")
+	b.WriteString("\nThe service records a forecast of every job at its submission and learns from it when the job starts, ranking apart the residuals of forecasts of no wait, of a wait up to the floor (10 s) and of a longer one. With m residuals of the forecast's class, the 90% interval's upper end is the ⌈0.95(m+1)⌉-th smallest, finite only once m ≥ 19: before that the interval is [0, unbounded) (it covers, infinitely wide). Jobs still waiting past their forecast count as if they started at the question.\n")
 	b.WriteString("\nUser by user (within ×2; Slurm's and the queued job's forecast on the jobs each answered, their number in brackets):\n\n")
 	b.WriteString("| user (account) | jobs | median wait | forecast | forecast asked with the user | naive baseline | Slurm's expected start | forecast of the queued job |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	share := func(s forecastScore) string {

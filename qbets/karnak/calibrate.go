@@ -12,8 +12,9 @@ import (
 // the whole system, ranked per class of forecast (fcClass). An interval
 // of level 1−α around a forecast p of class c is [p·e^{q_lo}, p·e^{q_hi}],
 // q_lo the ⌊(m+1)α/2⌋-th and q_hi the ⌈(m+1)(1−α/2)⌉-th smallest of the
-// class's m residuals: unbounded above until m ≥ 19 at 90% (the bound is
-// finite only when m ≥ ⌈0.95(m+1)⌉), and at 0 below until m ≥ 39.
+// class's m residuals: at 90%, [0, +Inf) until m ≥ 19 (the upper end is
+// finite only when m ≥ ⌈0.95(m+1)⌉, the lower one above 0 only when
+// ⌊0.05(m+1)⌋ ≥ 1 and the smallest residual puts it above the floor).
 //
 // It is not qbets/conformal's Calibrator because its window is shared by
 // the classes (the store keeps the events of the last n residuals, and a
@@ -23,8 +24,8 @@ import (
 type calWindow struct {
 	ring   []calResidual // the window, in start order (a ring)
 	next   int
-	sorted [2][]float64 // the window's residuals per class, sorted
-	seqs   seqRing      // per residual, the first stored event it needs
+	sorted [fcClasses][]float64 // the window's residuals per class, sorted
+	seqs   seqRing              // per residual, the first stored event it needs
 }
 
 type calResidual struct {

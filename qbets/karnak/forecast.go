@@ -40,16 +40,18 @@ import (
 // system is then, made before any later event is applied — and when it
 // starts its wait from then is compared with the forecast: the interval
 // is split conformal on the log-ratio residuals of the last fcWindow
-// jobs that started (calWindow), ranked per class of forecast (under or
-// over the floor, fcClass), with the residuals of the jobs still waiting
+// jobs that started (calWindow), ranked per class of forecast (no wait,
+// a wait under the floor, a longer one: fcClass), with the residuals of the jobs still waiting
 // past their forecast counted at what they would be if they started now
 // (overdue). Why each: (1) until issue 36's live check, a job was
 // forecast only at the end of a 10-s span, and one that started within
 // its span never was, so the window lacked the shortest waits, an
 // outcome-dependent choice that the conformal guarantee does not allow;
-// (2) a queue that starts every job at once gives residuals all 0 (both
-// sides under the floor), and 19 of them gave a forecast of minutes an
-// interval of no width; (3) a window of started jobs lacks the longest
+// (2) once every job is recorded, a queue that starts every job at once
+// gives residuals all 0 (both sides under the floor), and 19 of them
+// would give a forecast of minutes an interval of no width, and a
+// forecast of a few seconds, made when the machine has just filled, an
+// upper end at the floor; (3) a window of started jobs lacks the longest
 // waits of the jobs still waiting, the ones a growing queue or the
 // scheduler's reordering (fair share) delays. What remains is drift the
 // window has not seen yet: the residuals are exchangeable only while the
@@ -114,16 +116,26 @@ const (
 	fcWindow = 1000
 )
 
-// fcClass is the calibration class of a forecast wait of w seconds: 0 at
-// most the floor, 1 beyond. Residuals of waits under the floor on both
-// sides are all 0 (a queue that starts every job at once gives nothing
-// else), and would give a forecast of minutes an interval of no width.
+// fcClass is the calibration class of a forecast wait of w seconds: 0
+// none (the simulation starts the job at once: the machine has room), 1
+// a wait up to the floor (the job waits for a release), 2 a longer one.
+// The residuals of the jobs a queue starts at once are all 0 (both sides
+// under the floor): ranked with the others they would give a forecast of
+// minutes an interval of no width, and a job that must wait, however
+// briefly, the certainty of the jobs that did not (issue 36's live
+// check, where the node filled after twenty such jobs).
 func fcClass(w int64) int64 {
-	if w <= fcFloor {
+	switch {
+	case w == 0:
 		return 0
+	case w <= fcFloor:
+		return 1
 	}
-	return 1
+	return 2
 }
+
+// fcClasses is the number of classes of fcClass.
+const fcClasses = 3
 
 // forecastLevels are the calibrated levels; a prediction shows the one
 // of its confidence, else 90%.
@@ -150,7 +162,7 @@ type forecaster struct {
 	jobs   int
 	// over is, per class, the residuals of the overdue jobs at the
 	// question (overdue), sorted: part's extra residuals.
-	over [2][]float64
+	over [fcClasses][]float64
 }
 
 // newForecaster returns a forecaster of at most max jobs whose windows
@@ -372,15 +384,18 @@ func (fc *forecaster) part(cores, start, now int64, confidence, jobs int) *Forec
 // jobs still waiting, which are the ones a growing queue or a scheduler's
 // reordering delays. The caller holds the system's lock and fc.mu.
 func (fc *forecaster) overdue(s *system, now int64) {
-	fc.over[0], fc.over[1] = fc.over[0][:0], fc.over[1][:0]
+	for c := range fc.over {
+		fc.over[c] = fc.over[c][:0]
+	}
 	for _, j := range s.jobs {
 		if j.start < 0 && j.fcAt > 0 && now-j.fcAt > max(j.fcWait, fcFloor) {
 			c := fcClass(j.fcWait)
 			fc.over[c] = append(fc.over[c], fcResidual(float64(j.fcWait), float64(now-j.fcAt)))
 		}
 	}
-	slices.Sort(fc.over[0])
-	slices.Sort(fc.over[1])
+	for c := range fc.over {
+		slices.Sort(fc.over[c])
+	}
 }
 
 // forecastStarts is the forecast start of every waiting job at now (nil
