@@ -313,8 +313,21 @@ func TestForecastCalibrationTies(t *testing.T) {
 		t.Fatal(err)
 	}
 	now = fcT0 + 160
-	if g := ask(1, ""); g.Wait > fcFloor || g.Calibrated != 30 || g.High < 0 {
-		t.Errorf("a forecast under the floor: %+v, want bounded, calibrated on the 30 jobs that started at once", g)
+	if g := ask(1, ""); g.Wait != 0 || g.Calibrated != 30 || g.High < 0 {
+		t.Errorf("a forecast of no wait: %+v, want bounded, calibrated on the 30 jobs that started at once", g)
+	}
+	// A job of q's fills the machine, to end in about 2 s (q's jobs run
+	// 2 s of their 60): a job that must wait that long is not one that
+	// started at once.
+	if err := svc.Ingest([]Event{{Kind: "submit", System: "s1", Queue: "q", Job: 99, Cores: 8, WallTime: 60, Time: fcT0 + 160, User: "q"},
+		{Kind: "start", System: "s1", Job: 99, Time: fcT0 + 160}}); err != nil {
+		t.Fatal(err)
+	}
+	if g := ask(8, ""); g.Wait == 0 || g.Wait > fcFloor || g.Calibrated != 0 || g.High != -1 {
+		t.Errorf("a forecast of a wait under the floor: %+v, want unbounded, calibrated on none of its class", g)
+	}
+	if err := svc.Ingest([]Event{{Kind: "end", System: "s1", Job: 99, Time: fcT0 + 162}}); err != nil {
+		t.Fatal(err)
 	}
 	// Then the machine fills, and two jobs wait: b's first, c's of a
 	// higher priority.
