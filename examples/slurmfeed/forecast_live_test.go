@@ -634,6 +634,9 @@ func readForecastRecord(t *testing.T) []forecastRecord {
 // within two binomial standard deviations of the sample (0.84 of 100
 // jobs), and no bounded one has no width.
 func TestForecastLiveCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a replay of the recorded run (2 s, 20 s under -race); TestForecastLiveReadme replays it too")
+	}
 	recs := replayForecast(t, readForecastRecord(t))
 	for _, s := range scoreForecasts(recs) {
 		if !s.intervals {
