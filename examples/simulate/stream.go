@@ -35,17 +35,19 @@ import (
 // and reads it whole (errRestart). Jobs without an estimate are the other
 // case: they get the largest estimate of the whole log (S6), known only
 // at its end. At the first one, if fewer than holdAfter lines (or a fifth
-// of the header's count) have been read, the command reads the rest of the decompressed text into memory
-// and the part already read again from the file (rereadText), finds the
-// largest estimate in it (largestEstimate) and streams that text from
-// its start with the estimate given (Config.MaxEstimate, which the whole
-// load's largest estimate equals), letting each piece of the text go as
-// it is read. The text takes about 70 bytes a job, less than the whole
-// path's lines and records (SDSC-SP2, LANL-CM5: 0.3–0.4 KB a job), and
-// the whole run less CPU (SDSC-BLUE with exact run times: 11% less).
-// Later, what it read would be read and simulated again at too high a
-// cost, so instead it loads the rest of the trace without running until the
-// end ("holds"), which gives the same schedule and holds every line and
+// of the header's count) have been read, the command reads the rest of
+// the decompressed text into memory and the part already read again from
+// the file (rereadText), finds the largest estimate in it (a scan of
+// field 9, text.largestEstimate, checked against the estimates the
+// second read parses) and streams that text from its start with the
+// estimate given (Config.MaxEstimate, which the whole load's largest
+// estimate equals), letting each piece of the text go as it is read. The
+// text takes about 70 bytes a job, less than the whole path's line and
+// record (280 bytes), and the scan and the part read twice cost about
+// what the whole path's larger allocations do (see the README). Later,
+// what it read would be read and simulated again at too high a cost, so
+// instead it loads the rest of the trace without running until the end
+// ("holds"), which gives the same schedule and holds every line and
 // record from there on, as the whole path does.
 
 // streamPiece is the number of lines loaded at a time.
@@ -152,6 +154,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	if !errors.Is(err, errEstimates) {
 		return info, err
 	}
+	tr := time.Now()
 	whole, err := rereadText(o.trace, in.r, in.n)
 	if err != nil {
 		return nil, err
@@ -162,7 +165,13 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 			return nil, err
 		}
 	}
-	return streamRun(ctx, o, set, t0, whole, m)
+	reread := time.Since(tr)
+	info, err = streamRun(ctx, o, set, t0, whole, m)
+	if err == nil { // the second read is reading time (the first read's simulation is not)
+		info.readTime += reread
+		info.simTime -= reread
+	}
+	return info, err
 }
 
 // streamRun is one streamed read and simulation of the text src, from
