@@ -137,7 +137,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	if err != nil {
 		return nil, (&trace{name: o.trace}).named(err)
 	}
-	defer closeAll(closers)
+	defer func() { closeAll(closers) }()
 	// The format from the decompressed text itself: no second inflater
 	// for a look at its start, as sniff needs on a stream it cannot read
 	// twice.
@@ -159,6 +159,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	if err != nil {
 		return nil, err
 	}
+	closeAll(closers) // (the first read's buffers go before the second read)
+	closers = nil
 	m, ok := whole.largestEstimate()
 	if !ok {
 		if m, err = largestEstimate(whole.view(), o.lenient); err != nil {
