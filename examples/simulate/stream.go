@@ -442,7 +442,7 @@ func rereadText(path string, rest io.Reader, n int64) (*text, error) {
 		return nil, errRestart
 	}
 	defer f.Close()
-	src, closers, err := inflate.Reader(f, path)
+	src, closers, err := inflate.Prefix(f, path)
 	if err != nil {
 		return nil, errRestart
 	}

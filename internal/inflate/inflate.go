@@ -21,6 +21,16 @@ import (
 // Read, name name and say "truncated" or "corrupt". The closers stop the
 // decompression; they do not close r. Closers run in reverse order.
 func Reader(r io.Reader, name string) (io.Reader, []io.Closer, error) {
+	return open(r, name, true)
+}
+
+// Prefix is Reader without the goroutine, for a read of the first bytes
+// only: the goroutine decompresses up to a megabyte ahead of the reads.
+func Prefix(r io.Reader, name string) (io.Reader, []io.Closer, error) {
+	return open(r, name, false)
+}
+
+func open(r io.Reader, name string, async bool) (io.Reader, []io.Closer, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -35,9 +45,12 @@ func Reader(r io.Reader, name string) (io.Reader, []io.Closer, error) {
 			}
 			return nil, nil, gzipError(name, err)
 		}
-		async := newAsyncReader(gzipErrors{zr, name})
+		if !async {
+			return gzipErrors{zr, name}, []io.Closer{zr}, nil
+		}
+		a := newAsyncReader(gzipErrors{zr, name})
 		// Closers run in reverse: stop the goroutine before closing zr.
-		return async, []io.Closer{zr, async}, nil
+		return a, []io.Closer{zr, a}, nil
 	}
 	return br, nil, nil
 }
