@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -123,7 +125,11 @@ func TestStreamedRestartAndHold(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			streamedSame(t, write(c.name, 20000, "", c.edit), "-policy", "easy")
+			p := write(c.name, 20000, "", c.edit)
+			streamedSame(t, p, "-policy", "easy")
+			if c.name == "no-estimate-early" { // gzip: the part read again is inflated again
+				streamedSame(t, gzipped(t, p), "-policy", "easy")
+			}
 		})
 	}
 	// A malformed line that a lenient read skips, whose field 9 the
@@ -192,4 +198,23 @@ func TestTextLargestEstimate(t *testing.T) {
 			t.Errorf("%s: the parse's largest estimate %d, want 86400", c.name, want)
 		}
 	}
+}
+
+// gzipped writes a gzip copy of the file at p beside it.
+func gzipped(t *testing.T, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p+".gz", b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p + ".gz"
 }
