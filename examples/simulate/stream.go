@@ -37,7 +37,8 @@ import (
 // at its end. At the first one, if fewer than holdAfter lines (or a fifth
 // of the header's count) have been read, the command reads the rest of
 // the decompressed text into memory and the part already read again from
-// the file (rereadText), finds the largest estimate in it (a scan of
+// the file (rereadText; a plain file is read again from the file
+// itself, fileEstimate), finds the largest estimate in it (a scan of
 // field 9, text.largestEstimate, checked against the estimates the
 // second read parses) and streams that text from its start with the
 // estimate given (Config.MaxEstimate, which the whole load's largest
@@ -133,6 +134,11 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return nil, err // names the file
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		// A pipe or a device cannot be read again: read it whole, as
+		// standard input, from its start.
+		return nil, errRestart
+	}
 	text, closers, err := inflate.Reader(f, o.trace)
 	if err != nil {
 		return nil, (&trace{name: o.trace}).named(err)
@@ -155,20 +161,39 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return info, err
 	}
 	tr := time.Now()
-	whole, err := rereadText(o.trace, in.r, in.n)
-	if err != nil {
-		return nil, err
-	}
-	closeAll(closers) // (the first read's buffers go before the second read)
-	closers = nil
-	m, ok := whole.largestEstimate()
-	if !ok {
-		if m, err = largestEstimate(whole.view(), o.lenient); err != nil {
+	var (
+		again io.Reader
+		m     int64
+	)
+	if io.Reader(br) == text {
+		// A plain file is read again from the file: reading it costs
+		// little beside holding its text (its pages, a copy).
+		closeAll(closers)
+		closers = nil
+		if m, err = fileEstimate(o.trace, o.lenient); err != nil {
 			return nil, err
 		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, errRestart
+		}
+		again = f
+	} else {
+		whole, err := rereadText(o.trace, in.r, in.n)
+		if err != nil {
+			return nil, err
+		}
+		closeAll(closers) // (the first read's buffers go before the second read)
+		closers = nil
+		var ok bool
+		if m, ok = whole.largestEstimate(); !ok {
+			if m, err = largestEstimate(whole.view(), o.lenient); err != nil {
+				return nil, err
+			}
+		}
+		again = whole
 	}
 	reread := time.Since(tr)
-	info, err = streamRun(ctx, o, set, t0, whole, m)
+	info, err = streamRun(ctx, o, set, t0, again, m)
 	if err == nil { // the second read is reading time (the first read's simulation is not)
 		info.readTime += reread
 		info.simTime -= reread
@@ -486,55 +511,102 @@ func largestEstimate(src io.Reader, lenient bool) (int64, error) {
 }
 
 // largestEstimate is largestEstimate's value found by a scan of field 9
-// alone: about a third of a parse's cost. Each job line's ninth token
-// counts when it is a plain integer ("7200", "-1"); ok is false when a
-// job line has fewer tokens or a ninth token of another form, or the text
-// has a '\r' (a line end the scan does not split at), and then the parse
-// decides. A line the Reader skips (lenient) still counts here: the
-// streamed run checks the largest estimate it read against this one.
-func (t *text) largestEstimate() (m int64, ok bool) {
-	var carry []byte // a line split across chunks
-	for i, c := range t.chunks {
-		if bytes.IndexByte(c, '\r') >= 0 {
-			return 0, false
-		}
-		if carry != nil {
-			k := bytes.IndexByte(c, '\n')
-			if k < 0 && i < len(t.chunks)-1 {
-				carry = append(carry, c...)
-				continue
-			}
-			if k < 0 {
-				k = len(c)
-			}
-			carry = append(carry, c[:k]...)
-			if m, ok = lineEstimate(carry, m); !ok {
-				return 0, false
-			}
-			carry = nil
-			c = c[min(k+1, len(c)):]
-		}
-		for len(c) > 0 {
-			k := bytes.IndexByte(c, '\n')
-			if k < 0 {
-				if i < len(t.chunks)-1 {
-					carry = append([]byte(nil), c...)
-					break
-				}
-				k = len(c)
-			}
-			if m, ok = lineEstimate(c[:k], m); !ok {
-				return 0, false
-			}
-			c = c[min(k+1, len(c)):]
-		}
-	}
-	if carry != nil {
-		if m, ok = lineEstimate(carry, m); !ok {
+// alone (estimateScan).
+func (t *text) largestEstimate() (int64, bool) {
+	var sc estimateScan
+	for _, c := range t.chunks {
+		if !sc.feed(c) {
 			return 0, false
 		}
 	}
-	return m, true
+	return sc.end()
+}
+
+// estimateScan finds largestEstimate's value by a scan of field 9 alone,
+// about a third of a parse's cost, over text fed in pieces. Each job
+// line's ninth token counts when it is a plain integer ("7200", "-1");
+// the scan fails (ok false) when a job line has fewer tokens or a ninth
+// token of another form, or the text has a '\r' (a line end the scan
+// does not split at), and then the parse decides. A line the Reader
+// skips (lenient) still counts here: the streamed run checks the largest
+// estimate it read against this one.
+type estimateScan struct {
+	m     int64
+	carry []byte // a line split across pieces
+}
+
+// feed scans the lines of c that end in it; false: the scan failed.
+func (sc *estimateScan) feed(c []byte) bool {
+	if bytes.IndexByte(c, '\r') >= 0 {
+		return false
+	}
+	ok := true
+	if len(sc.carry) > 0 {
+		k := bytes.IndexByte(c, '\n')
+		if k < 0 {
+			sc.carry = append(sc.carry, c...)
+			return true
+		}
+		sc.carry = append(sc.carry, c[:k]...)
+		if sc.m, ok = lineEstimate(sc.carry, sc.m); !ok {
+			return false
+		}
+		sc.carry = sc.carry[:0]
+		c = c[k+1:]
+	}
+	for len(c) > 0 {
+		k := bytes.IndexByte(c, '\n')
+		if k < 0 {
+			sc.carry = append(sc.carry[:0], c...) // (c may be reused)
+			break
+		}
+		if sc.m, ok = lineEstimate(c[:k], sc.m); !ok {
+			return false
+		}
+		c = c[k+1:]
+	}
+	return true
+}
+
+// end scans a last line without a line end and returns the result.
+func (sc *estimateScan) end() (m int64, ok bool) {
+	if len(sc.carry) > 0 {
+		if sc.m, ok = lineEstimate(sc.carry, sc.m); !ok {
+			return 0, false
+		}
+	}
+	return sc.m, true
+}
+
+// fileEstimate is largestEstimate's value for the plain file at path,
+// by the scan (estimateScan) where it can, else by the parse.
+func fileEstimate(path string, lenient bool) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, errRestart
+	}
+	defer f.Close()
+	var sc estimateScan
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := f.Read(buf)
+		if !sc.feed(buf[:n]) {
+			break
+		}
+		if err == io.EOF {
+			if m, ok := sc.end(); ok {
+				return m, nil
+			}
+			break
+		}
+		if err != nil {
+			return 0, errRestart
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, errRestart
+	}
+	return largestEstimate(bufio.NewReaderSize(f, 64<<10), lenient)
 }
 
 // lineEstimate returns max(m, the line's estimate) for a job line (see

@@ -218,3 +218,24 @@ func gzipped(t *testing.T, p string) string {
 	}
 	return p + ".gz"
 }
+
+// TestFileEstimate: on a plain file, the scan's value or, where the scan
+// gives up (a decimal estimate), the parse's.
+func TestFileEstimate(t *testing.T) {
+	const line = "1 0 5 60 4 -1 -1 4 %s -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	for _, c := range []struct {
+		est  string
+		want int64
+	}{{"7200", 86400}, {"90000.00", 90000}} {
+		body := "; MaxProcs: 8\n" + fmt.Sprintf(line, "-1") + strings.Repeat(fmt.Sprintf(line, "3600"), 100000) +
+			fmt.Sprintf(line, "86400") + fmt.Sprintf(line, c.est)
+		p := filepath.Join(t.TempDir(), "log.swf")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fileEstimate(p, false)
+		if err != nil || got != c.want {
+			t.Errorf("estimate %s: %d, %v; want %d", c.est, got, err, c.want)
+		}
+	}
+}
