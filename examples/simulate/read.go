@@ -124,19 +124,24 @@ func sniff(src io.Reader) (string, io.Reader) {
 		}
 	}
 	head, _ := bufio.NewReaderSize(in, sniffBytes).Peek(sniffBytes) // an error shows again at the real read
+	return formatOf(head), io.MultiReader(&raw, src)
+}
+
+// formatOf tells the format of a trace from the start of its
+// (decompressed) text, as sniff describes.
+func formatOf(head []byte) string {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	format := formatSWF
 	for len(head) > 0 {
 		line, rest, _ := bytes.Cut(head, []byte("\n"))
 		if l := bytes.TrimSpace(line); len(l) > 0 {
 			if l[0] != ';' && bytes.IndexByte(l, ',') >= 0 {
-				format = formatAlibaba
+				return formatAlibaba
 			}
 			break
 		}
 		head = rest
 	}
-	return format, io.MultiReader(&raw, src)
+	return formatSWF
 }
 
 // readAlibaba converts an Alibaba GPU 2023 pod list (convert.Alibaba):

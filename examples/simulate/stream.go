@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +12,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/batchq/batchq/internal/inflate"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -30,23 +34,37 @@ import (
 // duplicate by a whole load): on such a trace the command starts again
 // and reads it whole (errRestart). Jobs without an estimate are the other
 // case: they get the largest estimate of the whole log (S6), known only
-// at its end. At the first one, the command starts again if it has read
-// fewer than holdAfter lines; past that, what it read would be read and
-// simulated again, so instead it loads the rest of the trace without
-// running until the end ("holds"), which gives the same schedule and
-// holds every line and record from there on, as the whole path does.
-// (Holding from the start costs more than a whole read: LANL-CM5, whose
-// first such line is its 61st, took 13% more CPU and 27% more memory.)
+// at its end. At the first one, if fewer than holdAfter lines (or a fifth
+// of the header's count) have been read, the command reads the rest of
+// the decompressed text into memory and the part already read again from
+// the file (rereadText; a plain file is read again from the file
+// itself, fileEstimate), finds the largest estimate in it (a scan of
+// field 9, text.largestEstimate, checked against the estimates the
+// second read parses) and streams that text from its start with the
+// estimate given (Config.MaxEstimate, which the whole load's largest
+// estimate equals), letting each piece of the text go as it is read. The
+// text takes about 70 bytes a job, less than the whole path's line and
+// record (280 bytes), and the scan and the part read twice cost about
+// what the whole path's larger allocations do (see the README). Later,
+// what it read would be read and simulated again at too high a cost, so
+// instead it loads the rest of the trace without running until the end
+// ("holds"), which gives the same schedule and holds every line and
+// record from there on, as the whole path does.
 
 // streamPiece is the number of lines loaded at a time.
 const streamPiece = 4096
 
-// holdAfter is the number of lines read past which the first job without
-// an estimate makes the command hold rather than start again.
+// holdAfter is the number of lines read (or a fifth of the header's
+// count, if more) past which the first job without an estimate makes the
+// command hold rather than read again.
 const holdAfter = 4 * streamPiece
 
 // errRestart: the trace cannot be streamed (see above); read it whole.
 var errRestart = errors.New("simulate: restart with the whole trace")
+
+// errEstimates: a job without an estimate came early (see above); read
+// the text again with the largest estimate known.
+var errEstimates = errors.New("simulate: restart with the largest estimate")
 
 // streamable reports whether the command's options let it stream (the
 // configuration is checked once the header is read).
@@ -116,17 +134,80 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return nil, err // names the file
 	}
 	defer f.Close()
-	t := &trace{name: o.trace, format: formatSWF}
-	format, src := sniff(f)
-	if format != formatSWF {
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		// A pipe or a device cannot be read again: read it whole, as
+		// standard input, from its start.
 		return nil, errRestart
 	}
-	sf, err := swf.OpenReader(src, t.name)
+	text, closers, err := inflate.Reader(f, o.trace)
 	if err != nil {
-		return nil, t.named(err)
+		return nil, (&trace{name: o.trace}).named(err)
 	}
-	defer sf.Close()
-	r := sf.Reader
+	defer func() { closeAll(closers) }()
+	// The format from the decompressed text itself: no second inflater
+	// for a look at its start, as sniff needs on a stream it cannot read
+	// twice.
+	br := bufio.NewReaderSize(text, sniffBytes)
+	head, _ := br.Peek(sniffBytes) // an error shows again at the real read
+	if formatOf(head) != formatSWF {
+		return nil, errRestart
+	}
+	in := &countReader{r: br}
+	if io.Reader(br) != text { // (a plain file's reader is a large bufio.Reader already, which br is then)
+		in.r = io.MultiReader(bytes.NewReader(head), text) // br's bytes, then text without a copy through br
+	}
+	info, err := streamRun(ctx, o, set, t0, in, -1)
+	if !errors.Is(err, errEstimates) {
+		return info, err
+	}
+	tr := time.Now()
+	var (
+		again io.Reader
+		m     int64
+	)
+	if io.Reader(br) == text {
+		// A plain file is read again from the file: reading it costs
+		// little beside holding its text (its pages, a copy).
+		closeAll(closers)
+		closers = nil
+		if m, err = fileEstimate(o.trace, o.lenient); err != nil {
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, errRestart
+		}
+		again = f
+	} else {
+		whole, err := rereadText(o.trace, in.r, in.n)
+		if err != nil {
+			return nil, err
+		}
+		closeAll(closers) // (the first read's buffers go before the second read)
+		closers = nil
+		var ok bool
+		if m, ok = whole.largestEstimate(); !ok {
+			if m, err = largestEstimate(whole.view(), o.lenient); err != nil {
+				return nil, err
+			}
+		}
+		again = whole
+	}
+	reread := time.Since(tr)
+	info, err = streamRun(ctx, o, set, t0, again, m)
+	if err == nil { // the second read is reading time (the first read's simulation is not)
+		info.readTime += reread
+		info.simTime -= reread
+	}
+	return info, err
+}
+
+// streamRun is one streamed read and simulation of the text src, from
+// its start. maxEst is the log's largest estimate (largestEstimate), or
+// -1 when it is not known: then a job without an estimate among the
+// first holdAfter lines ends the run with errEstimates.
+func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, src io.Reader, maxEst int64) (*runInfo, error) {
+	t := &trace{name: o.trace, format: formatSWF}
+	r := swf.NewReader(src)
 	r.Lenient = o.lenient
 	h, err := r.Header()
 	if err != nil {
@@ -145,14 +226,27 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	}
 	cfg := info.cfg
 	cfg.SummaryOnly = true
+	if maxEst >= 0 && cfg.MaxEstimate == 0 {
+		// The whole load's S6 estimate, given: 0 (no job has one) is
+		// the default's, which then stays 0 as lines are loaded.
+		cfg.MaxEstimate = maxEst
+	}
 	s, err := sched.New(cfg)
 	if err != nil {
 		return nil, err
 	}
 	expect := max(h.MaxRecords, h.MaxJobs)
 	log := &streamLog{from: 1 << 62}
-	if expect > 0 { // room for the waits up to holdAfter; the rest below
-		n := int(min(expect, holdAfter))
+	// Lines read past which a job without an estimate holds rather than
+	// reads again: a fifth of the log, as the header counts it, costs
+	// about what holding saves (CEA-Curie, whose first such line is its
+	// 54,874th of 312,826: the same CPU, half the memory).
+	rereadBefore := max(holdAfter, int(min(expect, maxPresize)/5))
+	if maxEst >= 0 {
+		rereadBefore = 0
+	}
+	if expect > 0 { // room for the waits up to rereadBefore; the rest below
+		n := int(min(expect, int64(max(rereadBefore, holdAfter))))
 		log.logged, log.simulated = make([]int64, 0, n), make([]int64, 0, n)
 	}
 	s.Observe(sched.Hooks{Start: log.start, End: log.end})
@@ -162,6 +256,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		clock   int64 = -1 // the simulated instant: every line must come after it
 		latest  int64 = -1 // the latest submit time read
 		hold    bool       // a job without an estimate was loaded: run nothing before the end
+		seenEst int64      // the largest estimate read (S6), to check maxEst by
 		readDur time.Duration
 		// The pieces loaded whose jobs may not all have arrived, with
 		// their latest submit time, and those free for reuse (the
@@ -213,13 +308,16 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 			if j.ID <= lastID || j.Submit >= 0 && j.Submit <= clock {
 				return nil, errRestart
 			}
-			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && !hold {
-				if t.read+n < holdAfter {
-					return nil, errRestart
+			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && maxEst < 0 && !hold {
+				if t.read+n < rereadBefore {
+					return nil, errEstimates
 				}
 				hold = true
 			}
 			lastID, latest = j.ID, max(latest, j.Submit)
+			if e := j.ReqTime; e > seenEst && e <= sanitize.MaxTime {
+				seenEst = e
+			}
 		}
 		t.read += len(piece)
 		readDur += time.Since(tr)
@@ -227,7 +325,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 			return nil, err
 		}
 		loaded = append(loaded, loadedPiece{piece, latest})
-		if n := int(min(expect, maxPresize)); t.read >= holdAfter && cap(log.logged) < n {
+		if n := int(min(expect, maxPresize)); t.read >= rereadBefore && cap(log.logged) < n {
 			// Room for the header's count of waits, once a job without
 			// an estimate can no longer start the command again: grown
 			// by appends, the two lists allocated about five times their
@@ -254,6 +352,11 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	if t.read == 0 {
 		return nil, fmt.Errorf("%s: no job lines", t.name)
 	}
+	if maxEst >= 0 && seenEst != maxEst {
+		// text.largestEstimate read a line the Reader skipped (lenient):
+		// the schedule may not be the whole load's.
+		return nil, errRestart
+	}
 	info.readTime = readDur
 	if hold { // what was held runs now, in slices, so that an interrupt is seen
 		const slices = 100
@@ -278,4 +381,266 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	info.waits = compareOf(log.logged, log.simulated)
 	info.use = log.use(cfg.MachineSize)
 	return info, nil
+}
+
+// countReader counts the bytes read from r.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func closeAll(closers []io.Closer) {
+	for i := len(closers) - 1; i >= 0; i-- {
+		closers[i].Close()
+	}
+}
+
+// textChunk is the size of the pieces of text rereadText holds.
+const textChunk = 1 << 20
+
+// text is a decompressed trace held in memory, in chunks that Read lets
+// go as it passes them (so that the simulation's memory grows into
+// theirs).
+type text struct{ chunks [][]byte }
+
+func (t *text) Read(p []byte) (int, error) {
+	for len(t.chunks) > 0 && len(t.chunks[0]) == 0 {
+		t.chunks[0] = nil
+		t.chunks = t.chunks[1:]
+	}
+	if len(t.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, t.chunks[0])
+	t.chunks[0] = t.chunks[0][n:]
+	return n, nil
+}
+
+// view is a reader of the text that lets nothing go.
+func (t *text) view() io.Reader {
+	rs := make([]io.Reader, len(t.chunks))
+	for i, c := range t.chunks {
+		rs[i] = bytes.NewReader(c)
+	}
+	return io.MultiReader(rs...)
+}
+
+// readChunks appends to t what r holds up to its end.
+func (t *text) readChunks(r io.Reader) error {
+	for {
+		buf := make([]byte, textChunk)
+		n, err := 0, error(nil)
+		for n < len(buf) && err == nil {
+			var m int
+			m, err = r.Read(buf[n:])
+			n += m
+		}
+		if n > 0 {
+			t.chunks = append(t.chunks, buf[:n])
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// rereadText returns the whole decompressed text of the trace at path:
+// the first n bytes from the file again, then the rest of rest (the
+// first read, n bytes in). Any error, the file's or one in the text's
+// parse, is left for the whole path to report (errRestart).
+func rereadText(path string, rest io.Reader, n int64) (*text, error) {
+	var tail text
+	if err := tail.readChunks(rest); err != nil {
+		return nil, errRestart
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errRestart
+	}
+	defer f.Close()
+	src, closers, err := inflate.Prefix(f, path)
+	if err != nil {
+		return nil, errRestart
+	}
+	defer closeAll(closers)
+	var whole text
+	if err := whole.readChunks(io.LimitReader(src, n)); err != nil {
+		return nil, errRestart
+	}
+	var got int64
+	for _, c := range whole.chunks {
+		got += int64(len(c))
+	}
+	if got != n {
+		return nil, errRestart // the file changed
+	}
+	whole.chunks = append(whole.chunks, tail.chunks...)
+	return &whole, nil
+}
+
+// largestEstimate is the largest estimate among the jobs of src, as the
+// simulation finds it when it loads them all (S6: every line's estimate
+// up to sanitize.MaxTime counts), or 0 without one. src is read as the
+// command reads the trace (lenient or not); an error is left for the
+// whole path to report (errRestart).
+func largestEstimate(src io.Reader, lenient bool) (int64, error) {
+	r := swf.NewReader(src)
+	r.Lenient = lenient
+	var m int64
+	for {
+		j, err := r.Read()
+		if err == io.EOF {
+			return m, nil
+		}
+		if err != nil {
+			return 0, errRestart
+		}
+		if e := j.ReqTime; e <= sanitize.MaxTime {
+			m = max(m, e)
+		}
+	}
+}
+
+// largestEstimate is largestEstimate's value found by a scan of field 9
+// alone (estimateScan).
+func (t *text) largestEstimate() (int64, bool) {
+	var sc estimateScan
+	for _, c := range t.chunks {
+		if !sc.feed(c) {
+			return 0, false
+		}
+	}
+	return sc.end()
+}
+
+// estimateScan finds largestEstimate's value by a scan of field 9 alone,
+// about a third of a parse's cost, over text fed in pieces. Each job
+// line's ninth token counts when it is a plain integer ("7200", "-1");
+// the scan fails (ok false) when a job line has fewer tokens or a ninth
+// token of another form, or the text has a '\r' (a line end the scan
+// does not split at), and then the parse decides. A line the Reader
+// skips (lenient) still counts here: the streamed run checks the largest
+// estimate it read against this one.
+type estimateScan struct {
+	m     int64
+	carry []byte // a line split across pieces
+}
+
+// feed scans the lines of c that end in it; false: the scan failed.
+func (sc *estimateScan) feed(c []byte) bool {
+	if bytes.IndexByte(c, '\r') >= 0 {
+		return false
+	}
+	ok := true
+	if len(sc.carry) > 0 {
+		k := bytes.IndexByte(c, '\n')
+		if k < 0 {
+			sc.carry = append(sc.carry, c...)
+			return true
+		}
+		sc.carry = append(sc.carry, c[:k]...)
+		if sc.m, ok = lineEstimate(sc.carry, sc.m); !ok {
+			return false
+		}
+		sc.carry = sc.carry[:0]
+		c = c[k+1:]
+	}
+	for len(c) > 0 {
+		k := bytes.IndexByte(c, '\n')
+		if k < 0 {
+			sc.carry = append(sc.carry[:0], c...) // (c may be reused)
+			break
+		}
+		if sc.m, ok = lineEstimate(c[:k], sc.m); !ok {
+			return false
+		}
+		c = c[k+1:]
+	}
+	return true
+}
+
+// end scans a last line without a line end and returns the result.
+func (sc *estimateScan) end() (m int64, ok bool) {
+	if len(sc.carry) > 0 {
+		if sc.m, ok = lineEstimate(sc.carry, sc.m); !ok {
+			return 0, false
+		}
+	}
+	return sc.m, true
+}
+
+// fileEstimate is largestEstimate's value for the plain file at path,
+// by the scan (estimateScan) where it can, else by the parse.
+func fileEstimate(path string, lenient bool) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, errRestart
+	}
+	defer f.Close()
+	var sc estimateScan
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := f.Read(buf)
+		if !sc.feed(buf[:n]) {
+			break
+		}
+		if err == io.EOF {
+			if m, ok := sc.end(); ok {
+				return m, nil
+			}
+			break
+		}
+		if err != nil {
+			return 0, errRestart
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, errRestart
+	}
+	return largestEstimate(bufio.NewReaderSize(f, 64<<10), lenient)
+}
+
+// lineEstimate returns max(m, the line's estimate) for a job line (see
+// text.largestEstimate), m for a blank line or a comment.
+func lineEstimate(line []byte, m int64) (int64, bool) {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) || line[i] == ';' {
+		return m, true
+	}
+	for range 8 { // fields 1 to 8, then the blanks before field 9
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	neg := i < len(line) && line[i] == '-'
+	if neg {
+		i++
+	}
+	var v int64
+	d := i
+	for ; i < len(line) && line[i] >= '0' && line[i] <= '9'; i++ {
+		v = v*10 + int64(line[i]-'0')
+	}
+	if n := i - d; n == 0 || n > 18 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		return m, false
+	}
+	if !neg && v > m && v <= sanitize.MaxTime {
+		m = v
+	}
+	return m, true
 }

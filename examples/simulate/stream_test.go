@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +55,9 @@ func TestStreamedKTH(t *testing.T) {
 // TestStreamedRestartAndHold covers the streaming path's exceptions on a
 // made-up log of 20,000 jobs: a line earlier than the simulated instant
 // and a job number that does not rise (both start again), a job without
-// an estimate early (start again) and late (hold); holding, on logs of
+// an estimate early (the text read again with the largest estimate; on a
+// lenient read that skips the line with the largest, start again) and
+// late (hold); holding, on logs of
 // 30,000 whose header counts the jobs right, too few and too many (the
 // held rest is read as one piece with room for the header's count).
 func TestStreamedRestartAndHold(t *testing.T) {
@@ -80,8 +84,8 @@ func TestStreamedRestartAndHold(t *testing.T) {
 		}
 		return p
 	}
-	late := func(i int, f []int64) {
-		if i == 17000 || i == 25000 {
+	late := func(i int, f []int64) { // (after a fifth of 90,000 lines too)
+		if i == 19000 || i == 25000 {
 			f[8] = -1
 		}
 		if i == 29990 {
@@ -121,9 +125,26 @@ func TestStreamedRestartAndHold(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			streamedSame(t, write(c.name, 20000, "", c.edit), "-policy", "easy")
+			p := write(c.name, 20000, "", c.edit)
+			streamedSame(t, p, "-policy", "easy")
+			if c.name == "no-estimate-early" { // gzip: the part read again is inflated again
+				streamedSame(t, gzipped(t, p), "-policy", "easy")
+			}
 		})
 	}
+	// A malformed line that a lenient read skips, whose field 9 the
+	// scan of the estimates counts: the streamed run sees a smaller
+	// largest estimate and starts again whole.
+	t.Run("no-estimate-skipped-line", func(t *testing.T) {
+		streamedSame(t, write("skipped", 20000, "", func(i int, f []int64) {
+			if i%10 == 5 && i > 100 {
+				f[8] = -1 // (many: so that a wrong estimate shows in the report)
+			}
+			if i == 19990 {
+				f[1], f[8] = -5, 999999 // submit -5: out of range
+			}
+		}), "-policy", "easy", "-lenient")
+	})
 	for _, c := range []struct{ name, header string }{
 		{"held-counted", "; MaxJobs: 30000\n"},
 		{"held-too-few", "; MaxJobs: 22000\n"},
@@ -132,5 +153,89 @@ func TestStreamedRestartAndHold(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			streamedSame(t, write(c.name, 30000, c.header, late), "-policy", "easy")
 		})
+	}
+}
+
+// TestTextLargestEstimate: the scan of field 9 finds the parse's largest
+// estimate wherever the chunks split the lines, and gives up (ok false)
+// on what only the parse can read.
+func TestTextLargestEstimate(t *testing.T) {
+	const body = "; MaxProcs: 64\n" +
+		"1 0 5 60 4 -1 -1 4 3600 -1 1 1 -1 -1 -1 -1 -1 -1\n" +
+		"\n   \t\n;; a comment 9 9 9 9 9 9 9 9 999999\n" +
+		"\t2  10 5 60 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n" +
+		"3 20 5 60 4 -1.00 -1 4 86400 -1 1 1 -1 -1 -1 -1 -1 -1\n" +
+		"4 30 5 60 4 -1 -1 4 2000000000000 -1 1 1 -1 -1 -1 -1 -1 -1\n" + // above sanitize.MaxTime: not counted
+		"5 40 5 60 4 -1 -1 4 7200 -1 1 1 -1 -1 -1 -1 -1 -1"
+	for _, c := range []struct {
+		name, text string
+		ok         bool
+	}{
+		{"plain", body, true},
+		{"final newline", body + "\n", true},
+		{"crlf", strings.ReplaceAll(body, "\n", "\r\n"), false},
+		{"decimal estimate", body + "\n6 50 5 60 4 -1 -1 4 7200.00 -1 1 1 -1 -1 -1 -1 -1 -1\n", false},
+		{"plus sign", body + "\n6 50 5 60 4 -1 -1 4 +90000 -1 1 1 -1 -1 -1 -1 -1 -1\n", false},
+		{"short line", body + "\n6 50 5 60 4 -1 -1 4\n", false},
+	} {
+		want, err := largestEstimate(strings.NewReader(c.text), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for split := 1; split <= len(c.text); split += 7 {
+			var tx text
+			for s := c.text; len(s) > 0; {
+				n := min(split, len(s))
+				tx.chunks = append(tx.chunks, []byte(s[:n]))
+				s = s[n:]
+			}
+			got, ok := tx.largestEstimate()
+			if ok != c.ok || ok && got != want {
+				t.Fatalf("%s, chunks of %d: %d, %v; the parse finds %d (ok %v wanted)", c.name, split, got, ok, want, c.ok)
+			}
+		}
+		if c.ok && want != 86400 {
+			t.Errorf("%s: the parse's largest estimate %d, want 86400", c.name, want)
+		}
+	}
+}
+
+// gzipped writes a gzip copy of the file at p beside it.
+func gzipped(t *testing.T, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p+".gz", b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p + ".gz"
+}
+
+// TestFileEstimate: on a plain file, the scan's value or, where the scan
+// gives up (a decimal estimate), the parse's.
+func TestFileEstimate(t *testing.T) {
+	const line = "1 0 5 60 4 -1 -1 4 %s -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	for _, c := range []struct {
+		est  string
+		want int64
+	}{{"7200", 86400}, {"90000.00", 90000}} {
+		body := "; MaxProcs: 8\n" + fmt.Sprintf(line, "-1") + strings.Repeat(fmt.Sprintf(line, "3600"), 100000) +
+			fmt.Sprintf(line, "86400") + fmt.Sprintf(line, c.est)
+		p := filepath.Join(t.TempDir(), "log.swf")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fileEstimate(p, false)
+		if err != nil || got != c.want {
+			t.Errorf("estimate %s: %d, %v; want %d", c.est, got, err, c.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package swf
+package inflate
 
 import (
 	"io"
