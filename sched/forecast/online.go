@@ -53,6 +53,8 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
+	queue   map[[2]int64]*ladder // queue, size class → its own ladder
+	mix     [nThresholds]float64 // the averaged distribution function
 	snap    Snapshot
 	lastW   map[int]int64      // size class → wait of its last started job
 	userW   map[int64]int64    // user → wait of their last started job
@@ -93,7 +95,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
-		global: newLadder(cfg.Forget), class: make(map[int]*ladder),
+		global: newLadder(cfg.Forget), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
 	}, nil
 }
 
@@ -222,7 +224,19 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	}
 	// The linear model extrapolates in log space: past the longest wait
 	// ever seen its answer is an artefact, not a forecast.
-	return point(min(m.forecast(o.x[:], o.cfg.Median), float64(max(o.maxWait, floor)))), nil
+	lim := float64(max(o.maxWait, floor))
+	q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]
+	if q == nil || q.seen < o.cfg.Train || q.seen == m.seen {
+		// (A queue that has had every job of the class learns what the
+		// class does: the two fits are the same.)
+		return point(min(m.forecast(o.x[:], o.cfg.Median), lim)), nil
+	}
+	m.fill(o.x[:])
+	q.fill(o.x[:])
+	for k := range o.mix {
+		o.mix[k] = (m.F[k] + q.F[k]) / 2
+	}
+	return point(min(decide(&o.mix, o.cfg.Median), lim)), nil
 }
 
 // startsNow reports whether the forward simulation would start j, at
@@ -393,6 +407,13 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
+	qk := [2]int64{j.Queue, int64(k)}
+	q := o.queue[qk]
+	if q == nil {
+		q = newLadder(o.cfg.Forget)
+		o.queue[qk] = q
+	}
+	q.add(a.x[:], w)
 }
 
 func point(w float64) replay.Prediction {
