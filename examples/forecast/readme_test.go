@@ -21,12 +21,12 @@ import (
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
 	"log-KTH-SP2":   "a3e2f89110f3a2827c4a3e74616f687b23deac3e18454b4e27238d4e79c4b134",
-	"log-SDSC-Par":  "863e23531b5f602a31b03caab2befb3deedc56b761ac899fe7ce18a566bb9c59",
+	"log-SDSC-Par":  "3ea34f263f3649bd7d775ebdfbe3343c8350ecfdaf65f7bdcdd99b382a1d9da2",
 	"log-OSC-Clust": "ec39c49393f6bb769e8b92cebc2c5ff6542d26871066c63dc8f06120032aacab",
-	"log-SDSC-SP2":  "89cdd2e58b59c5e507b01e2a42afb6ee347c750c14add0ff25f8f6f7f8434fc9",
-	"log-CTC-SP2":   "bb2f1eb86416e7914bda75980ba3c14cccb7527d78b616be15c67c0c24d1a8b4",
-	"log-LANL-CM5":  "0ddc2bddfc78a28b346080fe8a507fd3cca502f6b3e7a62974ab862e863edf72",
-	"log-SDSC-BLUE": "50fc62ad0417a9876a096c06b2e8fc99f61ce21467dbd22df9d697add7dc02f8",
+	"log-SDSC-SP2":  "e147c6b436850357a084bd24599ed290f81e5e4f1be2c466f794b40e0a4f0027",
+	"log-CTC-SP2":   "30df8b69672d1d6d13fdf3523aca77c6fbff33f6bbcb68f033bd7adedb3dbfa6",
+	"log-LANL-CM5":  "cdb3077799b8c3984175d106cd72c95fe2137b9954feda873d273601241c24af",
+	"log-SDSC-BLUE": "f7a76217ff9f2e8362d928caac806b852ae19cf7afca09e4220791ff51bf078f",
 	"log-CEA-Curie": "d65a5459e8b801fde94397d3a63857743da4dce8f80b0dc0c7cef84541f313b4",
 }
 

@@ -27,7 +27,12 @@ const nFeatures = 26
 // of that moment's snapshot, and corrects the simulated wait with the
 // package doc's ladder, fitted per size class (and over all jobs, used
 // until a class has Train jobs) on the waits of the jobs that have started,
-// each job's features as they were at its question: log simulated wait,
+// and a second ladder per queue and size class: once that one has learnt
+// from Train jobs (and not from every job of its class, when the two are
+// the same fit), the answer is taken from the average of the two
+// distributions (the class's pools its queues, the queue's fits what a
+// linear model per class cannot: a queue's own limits, order and hours).
+// The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
 // and estimate, the last wait of its class and of its user, the user's
