@@ -27,11 +27,12 @@ const nFeatures = 26
 // of that moment's snapshot, and corrects the simulated wait with the
 // package doc's ladder, fitted per size class (and over all jobs, used
 // until a class has Train jobs) on the waits of the jobs that have started,
-// and a second ladder per queue and size class: once that one has learnt
-// from Train jobs (and not from every job of its class, when the two are
-// the same fit), the answer is taken from the average of the two
-// distributions (the class's pools its queues, the queue's fits what a
-// linear model per class cannot: a queue's own limits, order and hours).
+// and a ladder per queue and size class and one per queue: once the
+// queue and class's has learnt from Train jobs (and not from every job of
+// its class, when the two are the same fit), the answer is taken from the
+// average of the three distributions (the class's pools its queues, the
+// queue's pools its classes, the queue and class's fits what a linear
+// model per class cannot: a queue's own limits, order and hours).
 // The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
@@ -58,7 +59,7 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
-	queue   map[[2]int64]*ladder // queue, size class → its own ladder
+	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
 	mix     [nThresholds]float64 // the averaged distribution function
 	snap    Snapshot
 	lastW   map[int]int64      // size class → wait of its last started job
@@ -236,10 +237,12 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		// class does: the two fits are the same.)
 		return point(min(m.forecast(o.x[:], o.cfg.Median), lim)), nil
 	}
+	g := o.queue[[2]int64{j.Queue, -1}] // (it has learnt from at least q's jobs)
 	m.fill(o.x[:])
 	q.fill(o.x[:])
+	g.fill(o.x[:])
 	for k := range o.mix {
-		o.mix[k] = (m.F[k] + q.F[k]) / 2
+		o.mix[k] = (m.F[k] + q.F[k] + g.F[k]) / 3
 	}
 	return point(min(decide(&o.mix, o.cfg.Median), lim)), nil
 }
@@ -412,13 +415,14 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
-	qk := [2]int64{j.Queue, int64(k)}
-	q := o.queue[qk]
-	if q == nil {
-		q = newLadder(o.cfg.Forget)
-		o.queue[qk] = q
+	for _, qk := range [2][2]int64{{j.Queue, int64(k)}, {j.Queue, -1}} {
+		q := o.queue[qk]
+		if q == nil {
+			q = newLadder(o.cfg.Forget)
+			o.queue[qk] = q
+		}
+		q.add(a.x[:], w)
 	}
-	q.add(a.x[:], w)
 }
 
 func point(w float64) replay.Prediction {
