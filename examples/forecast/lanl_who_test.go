@@ -26,7 +26,7 @@ import (
 // plain `go test` checks the digest. Regenerate with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeLANLWho -timeout 30m
-const lanlWhoDigest = "527c9f5cd8a9f6414770ce13c568876a115596002d8a63c6e93417876f2ef50d"
+const lanlWhoDigest = "8d95e7df08067a5abf58a164624162f75ac7aab81898ad339a9991954ecd2694"
 
 // TestReadmeLANLWho replays LANL-CM5 through the scoreboard's causal
 // scoring (score.go's scorers and row.add) with the forecaster and the

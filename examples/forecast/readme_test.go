@@ -21,12 +21,12 @@ import (
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
 	"log-KTH-SP2":   "a3e2f89110f3a2827c4a3e74616f687b23deac3e18454b4e27238d4e79c4b134",
-	"log-SDSC-Par":  "3ea34f263f3649bd7d775ebdfbe3343c8350ecfdaf65f7bdcdd99b382a1d9da2",
+	"log-SDSC-Par":  "8b13fccf438b72c71a3c981e81d990d9ab48b3c3a16d2f60fde826d0311ca0d1",
 	"log-OSC-Clust": "ec39c49393f6bb769e8b92cebc2c5ff6542d26871066c63dc8f06120032aacab",
-	"log-SDSC-SP2":  "e147c6b436850357a084bd24599ed290f81e5e4f1be2c466f794b40e0a4f0027",
-	"log-CTC-SP2":   "30df8b69672d1d6d13fdf3523aca77c6fbff33f6bbcb68f033bd7adedb3dbfa6",
-	"log-LANL-CM5":  "cdb3077799b8c3984175d106cd72c95fe2137b9954feda873d273601241c24af",
-	"log-SDSC-BLUE": "f7a76217ff9f2e8362d928caac806b852ae19cf7afca09e4220791ff51bf078f",
+	"log-SDSC-SP2":  "5ed43057f6681c8c3c208c8d2aa7dedd7151f39def7a050ceb323323c6a1af2b",
+	"log-CTC-SP2":   "0fb1d62fb525d3c73dcbcb47d43c56bb045d99b8303101faf162470f04146942",
+	"log-LANL-CM5":  "df3b3daf887ab07681aff866bf0647f594ab1050e9594b002951a45d72ee01e5",
+	"log-SDSC-BLUE": "8223d87e035e5e2154208251590dfb51ba6c5644fbfec7356bcf68e109b755ed",
 	"log-CEA-Curie": "d65a5459e8b801fde94397d3a63857743da4dce8f80b0dc0c7cef84541f313b4",
 }
 
