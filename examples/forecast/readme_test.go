@@ -21,12 +21,12 @@ import (
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
 	"log-KTH-SP2":   "a3e2f89110f3a2827c4a3e74616f687b23deac3e18454b4e27238d4e79c4b134",
-	"log-SDSC-Par":  "863e23531b5f602a31b03caab2befb3deedc56b761ac899fe7ce18a566bb9c59",
+	"log-SDSC-Par":  "8b13fccf438b72c71a3c981e81d990d9ab48b3c3a16d2f60fde826d0311ca0d1",
 	"log-OSC-Clust": "ec39c49393f6bb769e8b92cebc2c5ff6542d26871066c63dc8f06120032aacab",
-	"log-SDSC-SP2":  "89cdd2e58b59c5e507b01e2a42afb6ee347c750c14add0ff25f8f6f7f8434fc9",
-	"log-CTC-SP2":   "bb2f1eb86416e7914bda75980ba3c14cccb7527d78b616be15c67c0c24d1a8b4",
-	"log-LANL-CM5":  "0ddc2bddfc78a28b346080fe8a507fd3cca502f6b3e7a62974ab862e863edf72",
-	"log-SDSC-BLUE": "50fc62ad0417a9876a096c06b2e8fc99f61ce21467dbd22df9d697add7dc02f8",
+	"log-SDSC-SP2":  "5ed43057f6681c8c3c208c8d2aa7dedd7151f39def7a050ceb323323c6a1af2b",
+	"log-CTC-SP2":   "0fb1d62fb525d3c73dcbcb47d43c56bb045d99b8303101faf162470f04146942",
+	"log-LANL-CM5":  "df3b3daf887ab07681aff866bf0647f594ab1050e9594b002951a45d72ee01e5",
+	"log-SDSC-BLUE": "8223d87e035e5e2154208251590dfb51ba6c5644fbfec7356bcf68e109b755ed",
 	"log-CEA-Curie": "d65a5459e8b801fde94397d3a63857743da4dce8f80b0dc0c7cef84541f313b4",
 }
 

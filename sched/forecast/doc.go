@@ -16,7 +16,7 @@
 // baseline (the real queue order, later arrivals that backfill ahead,
 // partitions and outages are not in a snapshot), so the simulated wait is
 // one feature of a small online model fitted per power-of-two size class
-// on the jobs that have started, beside the naive baseline (Naive: the
+// (and per queue and class and per queue, the three averaged) on the jobs that have started, beside the naive baseline (Naive: the
 // median wait of the last 100 started jobs of the class), the queue's
 // state and its waits at that hour of day, the jobs of its size running,
 // the job's and user's shape (Online lists them). The model is a ladder

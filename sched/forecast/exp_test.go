@@ -72,7 +72,7 @@ func TestExperiment(t *testing.T) {
 		}
 		for i, lab := range []string{"forecast"} {
 			a, b := within2(&sc[i])
-			t.Logf("%s %-10s %6d within2 %.3f log10 %.3f", tracetest.ShortName(name), lab, len(sc[i].Answers), a, b)
+			t.Logf("%s %-10s %6d within2 %.4f log10 %.4f", tracetest.ShortName(name), lab, len(sc[i].Answers), a, b)
 		}
 		t.Logf("%v", time.Since(t0))
 	}

@@ -80,27 +80,37 @@ func (l *ladder) add(x []float64, w int64) {
 	l.m.add(x, l.y[:])
 }
 
-// cdf is P(wait ≤ t_k) from l.F, 0 below the grid and 1 above it.
-func (l *ladder) cdf(k int) float64 {
-	switch {
-	case k < 0:
-		return 0
-	case k >= nThresholds:
-		return 1
-	}
-	return l.F[k]
-}
-
 // forecast is the answer at x, seconds.
 func (l *ladder) forecast(x []float64, median bool) float64 {
+	l.fill(x)
+	return decide(&l.F, median)
+}
+
+// fill sets l.F to the monotone distribution function at x.
+func (l *ladder) fill(x []float64) {
 	l.m.predict(x, l.F[:])
 	prev := 0.0
 	for k, v := range l.F {
 		l.F[k] = min(max(v, prev), 1)
 		prev = l.F[k]
 	}
+}
+
+// cdfOf is P(wait ≤ t_k) from F, 0 below the grid and 1 above it.
+func cdfOf(F *[nThresholds]float64, k int) float64 {
+	switch {
+	case k < 0:
+		return 0
+	case k >= nThresholds:
+		return 1
+	}
+	return F[k]
+}
+
+// decide is the answer for the distribution function F.
+func decide(F *[nThresholds]float64, median bool) float64 {
 	if median {
-		for k, v := range l.F {
+		for k, v := range F {
 			if v >= 0.5 {
 				return ts[k]
 			}
@@ -109,15 +119,15 @@ func (l *ladder) forecast(x []float64, median bool) float64 {
 	}
 	var pk [nThresholds + 1]float64 // P(wait in bin k)
 	for k := range pk {
-		pk[k] = l.cdf(k) - l.cdf(k-1)
+		pk[k] = cdfOf(F, k) - cdfOf(F, k-1)
 	}
 	best, bestS := ts[0], math.Inf(-1)
 	for m, p := range ts {
 		// Within ×2 of p: waits in [t_{m−step}, t_{m+step}]; every wait
 		// under a minute counts as 60 s.
-		in := l.cdf(m + ladderStep)
+		in := cdfOf(F, m+ladderStep)
 		if m-ladderStep > 0 {
-			in -= l.cdf(m - ladderStep - 1)
+			in -= cdfOf(F, m-ladderStep-1)
 		}
 		e := 0.0
 		for k, q := range pk {

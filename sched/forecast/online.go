@@ -27,7 +27,13 @@ const nFeatures = 26
 // of that moment's snapshot, and corrects the simulated wait with the
 // package doc's ladder, fitted per size class (and over all jobs, used
 // until a class has Train jobs) on the waits of the jobs that have started,
-// each job's features as they were at its question: log simulated wait,
+// and a ladder per queue and size class and one per queue: once the
+// queue and class's has learnt from Train jobs (and not from every job of
+// its class, when the two are the same fit), the answer is taken from the
+// average of the three distributions (the class's pools its queues, the
+// queue's pools its classes, the queue and class's fits what a linear
+// model per class cannot: a queue's own limits, order and hours).
+// The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
 // and estimate, the last wait of its class and of its user, the user's
@@ -53,6 +59,8 @@ type Online struct {
 	pending map[int64]asked
 	global  *ladder
 	class   map[int]*ladder
+	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
+	mix     [nThresholds]float64 // the averaged distribution function
 	snap    Snapshot
 	lastW   map[int]int64      // size class → wait of its last started job
 	userW   map[int64]int64    // user → wait of their last started job
@@ -93,7 +101,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
-		global: newLadder(cfg.Forget), class: make(map[int]*ladder),
+		global: newLadder(cfg.Forget), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
 	}, nil
 }
 
@@ -222,7 +230,21 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	}
 	// The linear model extrapolates in log space: past the longest wait
 	// ever seen its answer is an artefact, not a forecast.
-	return point(min(m.forecast(o.x[:], o.cfg.Median), float64(max(o.maxWait, floor)))), nil
+	lim := float64(max(o.maxWait, floor))
+	q := o.queue[[2]int64{j.Queue, int64(sizeClass(j.Size()))}]
+	if q == nil || q.seen < o.cfg.Train || q.seen == m.seen {
+		// (A queue that has had every job of the class learns what the
+		// class does: the two fits are the same.)
+		return point(min(m.forecast(o.x[:], o.cfg.Median), lim)), nil
+	}
+	g := o.queue[[2]int64{j.Queue, -1}] // (it has learnt from at least q's jobs)
+	m.fill(o.x[:])
+	q.fill(o.x[:])
+	g.fill(o.x[:])
+	for k := range o.mix {
+		o.mix[k] = (m.F[k] + q.F[k] + g.F[k]) / 3
+	}
+	return point(min(decide(&o.mix, o.cfg.Median), lim)), nil
 }
 
 // startsNow reports whether the forward simulation would start j, at
@@ -393,6 +415,14 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
+	for _, qk := range [2][2]int64{{j.Queue, int64(k)}, {j.Queue, -1}} {
+		q := o.queue[qk]
+		if q == nil {
+			q = newLadder(o.cfg.Forget)
+			o.queue[qk] = q
+		}
+		q.add(a.x[:], w)
+	}
 }
 
 func point(w float64) replay.Prediction {
