@@ -29,8 +29,12 @@ func (p *plan) release(t, n int64) {
 
 // fit returns the earliest time from which n CPUs stay free for d
 // seconds (d below 1 counts as 1) and the index of the point that holds
-// then, or false if there is none: sched.Profile.Fit from now.
-func (p *plan) fit(n, d int64) (int64, int, bool) {
+// then, or false if there is none: sched.Profile.Fit from now. A start
+// after by is not looked for: fit returns instead the first time after by
+// that could begin one, no later than the earliest start if there is
+// one, with index -1 (backfill plans no job beyond its window; it only
+// bounds when one may enter it).
+func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 	d = max(d, 1)
 	pts := p.pts
 	i := 0
@@ -42,6 +46,9 @@ func (p *plan) fit(n, d int64) (int64, int, bool) {
 			return 0, -1, false
 		}
 		cand, at := pts[i].t, i
+		if cand > by {
+			return cand, -1, true
+		}
 		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
 		}
 		if i == len(pts) || pts[i].t >= cand+d {

@@ -96,6 +96,7 @@ type Policy struct {
 	pendingUse []pendingUse
 	seq        uint64
 	plan       plan
+	beyond     []beyondJob // jobs a backfill cycle found beyond bf_window (beyondOf)
 	least      []int64
 	perUsr     map[int64]int64
 	// recs is where the next records are made, a block at a time: one

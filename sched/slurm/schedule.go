@@ -378,6 +378,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		t, d, n int64
 		at      int
 	}
+	p.beyond = p.beyond[:0]
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -396,12 +397,16 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			prof.allocate(last.t, last.d, last.n, last.at)
 			last.n = 0
 		}
-		t, at, ok := prof.fit(r.cpus, r.limit)
+		if p.beyondOf(r) {
+			continue
+		}
+		t, at, ok := prof.fit(r.cpus, r.limit, now+p.bfWin)
 		if !ok {
 			continue
 		}
 		if t > now+p.bfWin {
 			p.bfBeyond = min(p.bfBeyond, t)
+			p.addBeyond(r)
 			continue
 		}
 		if t == now {
@@ -417,8 +422,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		// rounded down, at least one bf_resolution. Its nodes are those
 		// that come free at the start, still busy before it in the plan,
 		// so the plan holds them from the start itself.
-		s := max(t/p.bfRes*p.bfRes, begin)
-		e := max((t+r.limit)/p.bfRes*p.bfRes, s+p.bfRes)
+		e := p.resvEnd(t, r.limit, begin)
 		hold := p.wholeNodes(r)
 		last.t, last.d, last.n, last.at = t, e-t, hold, at
 		if t <= now {
@@ -436,8 +440,63 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	clear(p.perUsr)
 }
 
+// beyondOf reports whether waiting job r starts beyond bf_window in
+// this cycle because a job tested before it in the cycle does, asking no
+// more CPUs for no longer. The plan only loses free CPUs as the cycle
+// goes on, so r's earliest start is no earlier than that job's; the
+// earliest start beyond the window (bfBeyond) stays the same, and r's
+// fit is spared. p.beyond holds the (CPUs, time limit) of such jobs, none
+// asking as little as another for as short.
+func (p *Policy) beyondOf(r *jobRec) bool {
+	d := max(r.limit, 1)
+	for _, b := range p.beyond {
+		if b.cpus <= r.cpus && b.d <= d {
+			return true
+		}
+	}
+	return false
+}
+
+// addBeyond adds r, found beyond bf_window and not beyondOf, to
+// p.beyond, dropping the jobs it asks less than.
+func (p *Policy) addBeyond(r *jobRec) {
+	d := max(r.limit, 1)
+	k := 0
+	for _, b := range p.beyond {
+		if !(r.cpus <= b.cpus && d <= b.d) {
+			p.beyond[k] = b
+			k++
+		}
+	}
+	p.beyond = append(p.beyond[:k], beyondJob{r.cpus, d})
+}
+
+// beyondJob is what beyondOf compares of a job found beyond bf_window.
+type beyondJob struct{ cpus, d int64 }
+
+// resvEnd is the end of a reservation from t (after now, whose ⌊⌋ is
+// begin) for a job of time limit limit: max(⌊t+limit⌋, max(⌊t⌋, begin) +
+// bf_resolution), ⌊⌋ rounding down to bf_resolution (Go's division, for a
+// time before 0 up). From t ≥ 0 one division does: ⌊t⌋ ≥ begin, and
+// ⌊t+limit⌋ is the larger unless it is ⌊t⌋ itself (it is no later than t).
+func (p *Policy) resvEnd(t, limit, begin int64) int64 {
+	res := p.bfRes
+	if t < 0 || limit < 0 {
+		s := max(t/res*res, begin)
+		return max((t+limit)/res*res, s+res)
+	}
+	e := (t + limit) / res * res
+	if e <= t {
+		e += res
+	}
+	return e
+}
+
 // wholeNodes is the CPUs of the whole nodes a reservation of r holds.
 func (p *Policy) wholeNodes(r *jobRec) int64 {
+	if p.perNode == 1 { // spare the division
+		return min(max(r.minNodes, r.cpus), p.cpus)
+	}
 	n := max(r.minNodes, (r.cpus+p.perNode-1)/p.perNode)
 	return min(n*p.perNode, p.cpus)
 }
