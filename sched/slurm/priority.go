@@ -12,28 +12,48 @@ import (
 // truncated to an integer and capped at 2^32−1. The job size, partition
 // and QOS terms never change for a job: consts computed them.
 func (p *Policy) priority(r *jobRec, now int64) int64 {
+	var w weights
+	p.weights(&w)
+	return w.priority(p, r, now)
+}
+
+// weights is what priority reads of the configuration, read once for a
+// whole calculation.
+type weights struct {
+	age, assoc, fs float64
+	maxAge         int64
+	classic        bool
+}
+
+func (p *Policy) weights(w *weights) {
 	c := &p.cfg
+	*w = weights{float64(c.WeightAge), float64(c.WeightAssoc), float64(c.WeightFairshare), p.maxAge, c.ClassicFairshare}
+	if p.tree.maxPrio <= 0 {
+		w.assoc = 0 // no association has a priority: the factor is 0
+	}
+}
+
+func (w *weights) priority(p *Policy, r *jobRec, now int64) int64 {
 	var age, assocF, fs float64
-	if c.WeightAge > 0 {
+	if w.age > 0 {
 		diff := max(now-r.submit, 0)
-		if diff < p.maxAge {
-			age = float64(diff) / float64(p.maxAge)
+		if diff < w.maxAge {
+			age = float64(diff) / float64(w.maxAge)
 		} else {
 			age = 1
 		}
 	}
-	if c.WeightFairshare > 0 {
-		if c.ClassicFairshare {
+	if w.fs > 0 {
+		if w.classic {
 			fs = p.tree.classicFactor(r.assoc)
 		} else {
 			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
-	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
+	if w.assoc > 0 {
 		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
 	}
-	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
-		r.jsW + r.partW + r.qosW
+	prio := age*w.age + assocF*w.assoc + fs*w.fs + r.jsW + r.partW + r.qosW
 	if prio < 1 {
 		prio = 1
 	}
@@ -138,14 +158,7 @@ func (p *Policy) event(now int64) {
 // queue skip those left.
 func (p *Policy) sortQueue() {
 	if !p.sorted || 8*p.left > len(p.queue) {
-		q := p.queue[:0]
-		for _, r := range p.queue {
-			if !r.running && !r.gone {
-				q = append(q, r)
-			}
-		}
-		clear(p.queue[len(q):])
-		p.queue, p.left = q, 0
+		p.compact()
 	}
 	if !p.sorted {
 		slices.SortFunc(p.queue, less)
@@ -221,8 +234,15 @@ func (p *Policy) calc(t int64) {
 		if f != 1 {
 			p.tree.decay(f)
 		}
+		// A job that ran through the period adds dt·d^dt·CPUs, use's
+		// product in use's order, the first two shared.
+		whole := float64(dt) * p.pow[0]
 		for _, r := range p.running {
-			p.accrue(r, t)
+			if r.start > p.lastRan {
+				p.accrue(r, t)
+			} else if u := whole * float64(r.cpus); u > 0 {
+				p.tree.addUsage(r.assoc, u)
+			}
 		}
 	}
 	p.lastRan = t
@@ -234,11 +254,13 @@ func (p *Policy) calc(t int64) {
 	}
 	moved, inOrder := false, true
 	var prev *jobRec // the last waiting job, its priority new
+	var w weights
+	p.weights(&w)
 	for _, r := range p.queue {
 		if r.running || r.gone {
 			continue
 		}
-		if np := p.priority(r, t); np != r.prio {
+		if np := w.priority(p, r, t); np != r.prio {
 			r.prio, moved = np, true
 		}
 		if prev != nil && inOrder && less(prev, r) > 0 {
@@ -269,15 +291,27 @@ func (p *Policy) calc(t int64) {
 // binary search needs the whole queue in order.
 func (p *Policy) dropLeft() {
 	if p.left > 0 {
-		q := p.queue[:0]
-		for _, r := range p.queue {
-			if !r.running && !r.gone {
-				q = append(q, r)
-			}
-		}
-		clear(p.queue[len(q):])
-		p.queue, p.left = q, 0
+		p.compact()
 	}
+}
+
+// compact drops the jobs that left the queue (started, ended,
+// cancelled). The record of one that ended is made again by newRec; that
+// of one still running, at its end (ended): nothing else holds them.
+func (p *Policy) compact() {
+	q := p.queue[:0]
+	for _, r := range p.queue {
+		switch {
+		case !r.running && !r.gone:
+			q = append(q, r)
+		case r.gone:
+			p.spare = append(p.spare, r)
+		default:
+			r.dropped = true
+		}
+	}
+	clear(p.queue[len(q):])
+	p.queue, p.left = q, 0
 }
 
 // sameOrder is a calculation at t that changed priorities but not the
@@ -378,6 +412,9 @@ func (p *Policy) ended(id, now int64) {
 		}
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
+	if r.dropped {
+		p.spare = append(p.spare, r)
+	}
 }
 
 // pendingUse is the last usage of a job that ended, for the next

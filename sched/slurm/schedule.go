@@ -214,6 +214,9 @@ func (p *Policy) forget(r *jobRec) {
 		for k := r.idx; k < len(p.running); k++ {
 			p.running[k].idx = k
 		}
+		if r.dropped {
+			p.spare = append(p.spare, r)
+		}
 	} else {
 		p.left++
 	}
