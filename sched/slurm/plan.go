@@ -64,11 +64,19 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	if d <= 0 {
 		return
 	}
-	i := p.split(t, from)
-	j := p.split(t+d, i)
-	for k := i; k < j; k++ {
+	// One walk: take n from every point in [t, t+d), then the point at
+	// t+d, if new, gets back the CPUs of the point before it.
+	k := p.split(t, from)
+	end := t + d
+	for ; k < len(p.pts) && p.pts[k].t < end; k++ {
 		p.pts[k].free -= n
 	}
+	if k < len(p.pts) && p.pts[k].t == end {
+		return
+	}
+	p.pts = append(p.pts, planPt{})
+	copy(p.pts[k+1:], p.pts[k:])
+	p.pts[k] = planPt{end, p.pts[k-1].free + n}
 }
 
 // split makes sure a point exists at t, at or after the point at index

@@ -100,10 +100,8 @@ type Policy struct {
 	least      []int64
 	perUsr     map[int64]int64
 	// recs is where the next records are made, a block at a time: one
-	// allocation per 256 arrivals rather than one each; spare holds the
-	// records of jobs that left the policy, made again first.
-	recs  []jobRec
-	spare []*jobRec
+	// allocation per 256 arrivals rather than one each.
+	recs []jobRec
 }
 
 // jobRec is what the policy keeps of a waiting or running job.
@@ -124,7 +122,6 @@ type jobRec struct {
 	idx              int        // in running
 	seen             uint64     // the last pass that saw it waiting (without Run)
 	gone             bool       // ended or cancelled: out of the queue
-	dropped          bool       // running, and out of the queue (compact)
 	ptr              *sched.Job // the handle sync last saw: another simulation's job of its ID has another
 }
 
@@ -251,15 +248,11 @@ func name(m map[int64]string, v int64) string {
 // it. limit ≤ 0 means none given (the partition's DefaultTime or MaxTime
 // applies). It does not compute the priority.
 func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
-	var r *jobRec
-	if k := len(p.spare) - 1; k >= 0 {
-		r, p.spare = p.spare[k], p.spare[:k]
-	} else {
-		if len(p.recs) == 0 {
-			p.recs = make([]jobRec, 256)
-		}
-		r, p.recs = &p.recs[0], p.recs[1:]
+	if len(p.recs) == 0 {
+		p.recs = make([]jobRec, 256)
 	}
+	r := &p.recs[0]
+	p.recs = p.recs[1:]
 	*r = jobRec{id: j.ID, submit: j.Submit, user: j.User, cpus: size, minNodes: max(demandNodes, 1), res: -1}
 	if len(p.mach.Nodes) == 0 {
 		r.minNodes = max(size, 1) // one pool: a node per processor

@@ -296,18 +296,12 @@ func (p *Policy) dropLeft() {
 }
 
 // compact drops the jobs that left the queue (started, ended,
-// cancelled). The record of one that ended is made again by newRec; that
-// of one still running, at its end (ended): nothing else holds them.
+// cancelled).
 func (p *Policy) compact() {
 	q := p.queue[:0]
 	for _, r := range p.queue {
-		switch {
-		case !r.running && !r.gone:
+		if !r.running && !r.gone {
 			q = append(q, r)
-		case r.gone:
-			p.spare = append(p.spare, r)
-		default:
-			r.dropped = true
 		}
 	}
 	clear(p.queue[len(q):])
@@ -412,9 +406,6 @@ func (p *Policy) ended(id, now int64) {
 		}
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
-	if r.dropped {
-		p.spare = append(p.spare, r)
-	}
 }
 
 // pendingUse is the last usage of a job that ended, for the next

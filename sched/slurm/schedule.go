@@ -214,9 +214,6 @@ func (p *Policy) forget(r *jobRec) {
 		for k := r.idx; k < len(p.running); k++ {
 			p.running[k].idx = k
 		}
-		if r.dropped {
-			p.spare = append(p.spare, r)
-		}
 	} else {
 		p.left++
 	}
