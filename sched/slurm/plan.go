@@ -8,23 +8,12 @@ package slurm
 // rather than searches: a cycle's plan has a few dozen points, and a
 // scan from the point its query returned finds the place of an
 // allocation without a search's calls.
-//
-// The points before mono are those no allocation took CPUs from: only
-// releases made them, so their free CPUs never decrease. A query
-// bisects them for its first point with enough, and a window that begins
-// among them holds until mono at least.
-type plan struct {
-	pts  []planPt
-	mono int
-}
+type plan struct{ pts []planPt }
 
 type planPt struct{ t, free int64 }
 
 // reset starts the plan at now with free CPUs free from now on.
-func (p *plan) reset(now, free int64) {
-	p.pts = append(p.pts[:0], planPt{now, free})
-	p.mono = int(^uint(0) >> 1)
-}
+func (p *plan) reset(now, free int64) { p.pts = append(p.pts[:0], planPt{now, free}) }
 
 // release frees n more CPUs from t on (a running job ending at t), in
 // ascending t after reset; a t at or before the last point counts as
@@ -48,17 +37,7 @@ func (p *plan) release(t, n int64) {
 func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 	d = max(d, 1)
 	pts := p.pts
-	m := min(p.mono, len(pts))
-	// The first point with n free among the first m, by bisection: their
-	// free CPUs do not decrease.
-	i, hi := 0, m
-	for i < hi {
-		if h := int(uint(i+hi) >> 1); pts[h].free < n {
-			i = h + 1
-		} else {
-			hi = h
-		}
-	}
+	i := 0
 	for {
 		for i < len(pts) && pts[i].free < n {
 			i++
@@ -70,11 +49,7 @@ func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 		if cand > by {
 			return cand, -1, true
 		}
-		i++
-		if i < m {
-			i = m // n stay free up to m
-		}
-		for ; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
+		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
 		}
 		if i == len(pts) || pts[i].t >= cand+d {
 			return cand, at, true
@@ -92,7 +67,6 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	// One walk: take n from every point in [t, t+d), then the point at
 	// t+d, if new, gets back the CPUs of the point before it.
 	k := p.split(t, from)
-	p.mono = min(p.mono, k)
 	end := t + d
 	for ; k < len(p.pts) && p.pts[k].t < end; k++ {
 		p.pts[k].free -= n
