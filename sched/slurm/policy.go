@@ -98,7 +98,10 @@ type Policy struct {
 	plan       plan
 	beyond     []beyondJob // jobs a backfill cycle found beyond bf_window (beyondOf)
 	least      []int64
-	perUsr     map[int64]int64
+	// queueGen counts the changes of the queue's waiting jobs or their
+	// order; leastGen is its count when least was made.
+	queueGen, leastGen uint64
+	perUsr             map[int64]int64
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec

@@ -120,6 +120,7 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs[r.id] = r
 	p.consts(r)
 	r.prio = p.priority(r, now)
+	p.queueGen++
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)
 		p.queue = slices.Insert(p.queue, i, r)
@@ -162,6 +163,7 @@ func (p *Policy) sortQueue() {
 	}
 	if !p.sorted {
 		slices.SortFunc(p.queue, less)
+		p.queueGen++
 		p.sorted = true
 	}
 }
@@ -263,8 +265,12 @@ func (p *Policy) calc(t int64) {
 		if np := w.priority(p, r, t); np != r.prio {
 			r.prio, moved = np, true
 		}
-		if prev != nil && inOrder && less(prev, r) > 0 {
-			inOrder = false
+		if prev != nil && inOrder {
+			if prev.tier == r.tier && prev.prio != r.prio {
+				inOrder = prev.prio > r.prio // less, without the call
+			} else {
+				inOrder = less(prev, r) <= 0
+			}
 		}
 		prev = r
 	}
@@ -306,6 +312,7 @@ func (p *Policy) compact() {
 	}
 	clear(p.queue[len(q):])
 	p.queue, p.left = q, 0
+	p.queueGen++
 }
 
 // sameOrder is a calculation at t that changed priorities but not the
@@ -382,6 +389,9 @@ func (p *Policy) ended(id, now int64) {
 		p.left++
 	}
 	delete(p.jobs, id)
+	if !r.running {
+		p.queueGen++ // a waiting job cancelled
+	}
 	r.gone, r.ptr = true, nil
 	if r.running {
 		switch {

@@ -201,6 +201,7 @@ func (p *Policy) newSimulation() {
 	p.tree = newTree(&p.cfg)
 	clear(p.jobs)
 	p.queue, p.running = p.queue[:0], p.running[:0]
+	p.queueGen++
 	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
 }
 
@@ -209,6 +210,7 @@ func (p *Policy) newSimulation() {
 func (p *Policy) forget(r *jobRec) {
 	delete(p.jobs, r.id)
 	r.gone = true
+	p.queueGen++
 	if r.running {
 		p.running = slices.Delete(p.running, r.idx, r.idx+1)
 		for k := r.idx; k < len(p.running); k++ {
@@ -245,6 +247,7 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 	if err != nil {
 		if !errors.Is(err, sched.ErrNoFit) {
 			r.held = err.Error() // a bug of the policy; never retry it
+			p.queueGen++
 		}
 		return false
 	}
@@ -343,13 +346,19 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	// CPUs free now are below it, nothing more can start in this cycle,
 	// and the plans of the jobs left would change nothing in it: the
 	// cycle stops there (Slurm goes on, to show expected start times).
-	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
-	least := int64(never)
-	for i := len(p.queue) - 1; i >= 0; i-- {
-		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
-			least = min(least, r.cpus)
+	// The queue's waiting jobs are often those of the last cycle, in its
+	// order (a job ended since, and none started or arrived): then so is
+	// least.
+	if p.leastGen != p.queueGen || len(p.least) != len(p.queue) {
+		p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+		least := int64(never)
+		for i := len(p.queue) - 1; i >= 0; i-- {
+			if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+				least = min(least, r.cpus)
+			}
+			p.least[i] = least
 		}
-		p.least[i] = least
+		p.leastGen = p.queueGen
 	}
 	defer func() { p.noFit = pass.Free() < p.least[0] }()
 	freeNow := pass.Free() // the profile's free CPUs at now
@@ -513,6 +522,7 @@ func cmpEnd(a, b *jobRec) int {
 // ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
 	r.running, r.start = true, now
+	p.queueGen++
 	p.left++
 	i := len(p.running)
 	if p.endsOK {
