@@ -351,7 +351,7 @@ func (t *tree) reorder() {
 		kids := t.a[a.parent].children
 		k := a.pos
 		from := k
-		tied := t.tiedAt(kids, k)
+		old := t.ft[i].levelFS
 		switch {
 		case a.useParent:
 			t.ft[i].levelFS = math.Inf(1)
@@ -370,8 +370,9 @@ func (t *tree) reorder() {
 			t.a[kids[k]].pos = k
 			k++
 		}
-		// The ranks change only if it moved or was or is tied.
-		if k != a.pos || tied || t.tiedAt(kids, k) {
+		// The ranks change only if it moved or was or is tied (if it did
+		// not move, to the same neighbours).
+		if k != a.pos || t.tiedTo(kids, k, old) || t.tiedTo(kids, k, t.ft[i].levelFS) {
 			t.ranksOK = false
 			if a.parent == 0 {
 				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
@@ -384,10 +385,8 @@ func (t *tree) reorder() {
 	t.moved = t.moved[:0]
 }
 
-// tiedAt reports whether the child at k has its key equal to a
-// neighbour's.
-func (t *tree) tiedAt(kids []int, k int) bool {
-	v := t.ft[kids[k]].levelFS
+// tiedTo reports whether a neighbour of the child at k has key v.
+func (t *tree) tiedTo(kids []int, k int, v float64) bool {
 	return (k > 0 && t.ft[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.ft[kids[k+1]].levelFS == v)
 }
 
