@@ -34,8 +34,8 @@ type Policy struct {
 	qosMax     int64
 	tree       *tree
 
-	jobs    map[int64]*jobRec // waiting and running
-	queue   []*jobRec         // waiting, in Slurm's order once sorted
+	jobs    jobIndex  // waiting and running
+	queue   []*jobRec // waiting, in Slurm's order once sorted
 	sorted  bool
 	left    int // jobs in queue that left it (started, ended)
 	running []*jobRec
@@ -164,7 +164,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	if err := machine.Validate(); err != nil {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
-	p := &Policy{cfg: site, mach: machine, jobs: map[int64]*jobRec{}, unrunnable: map[string]int{},
+	p := &Policy{cfg: site, mach: machine, unrunnable: map[string]int{},
 		perUsr: map[int64]int64{}, armed: never}
 	if len(machine.Nodes) > 0 {
 		for _, n := range machine.Nodes {
@@ -240,7 +240,7 @@ func (p *Policy) Name() string {
 // PriorityCalcPeriod), false if the job is not waiting. An Observer's
 // OnStart still sees the priority the job starts with (sacct's).
 func (p *Policy) Priority(id int64) (int64, bool) {
-	r, ok := p.jobs[id]
+	r, ok := p.jobs.get(id)
 	if !ok || r.running {
 		return 0, false
 	}

@@ -117,7 +117,7 @@ func less(a, b *jobRec) int {
 
 // enqueue adds a waiting job with its priority at submission.
 func (p *Policy) enqueue(r *jobRec, now int64) {
-	p.jobs[r.id] = r
+	p.jobs.put(r)
 	p.consts(r)
 	r.prio = p.priority(r, now)
 	p.queueGen++
@@ -199,7 +199,7 @@ func (p *Policy) catchUp(now int64) {
 	if !p.started || now < p.nextCalc {
 		return
 	}
-	if len(p.jobs) == 0 {
+	if p.jobs.len() == 0 {
 		k := (now - p.nextCalc) / p.calcPeriod
 		p.nextCalc += k * p.calcPeriod
 	}
@@ -378,7 +378,7 @@ func (p *Policy) use(r *jobRec, end int64) float64 {
 // EnforceLimits a running job adds its usage since the last calculation
 // (priority_p_job_end).
 func (p *Policy) ended(id, now int64) {
-	r, ok := p.jobs[id]
+	r, ok := p.jobs.get(id)
 	if !ok {
 		return
 	}
@@ -388,7 +388,7 @@ func (p *Policy) ended(id, now int64) {
 	} else {
 		p.left++
 	}
-	delete(p.jobs, id)
+	p.jobs.del(id)
 	if !r.running {
 		p.queueGen++ // a waiting job cancelled
 	}

@@ -52,7 +52,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 		p.backfillDue(pass, now)
 	}
 	p.freeAfter = pass.Free()
-	p.bfWaiting = len(p.jobs) > len(p.running)
+	p.bfWaiting = p.jobs.len() > len(p.running)
 	p.arm()
 }
 
@@ -152,7 +152,7 @@ func (p *Policy) sync(pass *sched.Pass) {
 	}
 	p.seq++
 	for j := range pass.Waiting() {
-		if r, ok := p.jobs[j.ID()]; ok {
+		if r, ok := p.jobs.get(j.ID()); ok {
 			if r.ptr == nil || r.ptr == j {
 				r.seen, r.ptr = p.seq, j
 				continue
@@ -199,7 +199,7 @@ func (p *Policy) endedRunning(pass *sched.Pass, now int64) {
 func (p *Policy) newSimulation() {
 	p.pendingUse = p.pendingUse[:0]
 	p.tree = newTree(&p.cfg)
-	clear(p.jobs)
+	p.jobs.clear()
 	p.queue, p.running = p.queue[:0], p.running[:0]
 	p.queueGen++
 	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
@@ -208,7 +208,7 @@ func (p *Policy) newSimulation() {
 // forget drops r without counting its usage: it belonged to another
 // simulation.
 func (p *Policy) forget(r *jobRec) {
-	delete(p.jobs, r.id)
+	p.jobs.del(r.id)
 	r.gone = true
 	p.queueGen++
 	if r.running {
@@ -546,14 +546,14 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 // ran, and some CPU is free, and some waiting job fitted it at the last
 // cycle).
 func (p *Policy) arm() {
-	if p.sim == nil || !p.started || len(p.jobs) == 0 {
+	if p.sim == nil || !p.started || p.jobs.len() == 0 {
 		return
 	}
 	// While no job waits, the calculations are left to the next event,
 	// which catches them up with their own times before it acts: they
 	// change no priority, only usage, and the same.
 	t := int64(never)
-	if len(p.jobs) > len(p.running) { // jobs wait
+	if p.jobs.len() > len(p.running) { // jobs wait
 		t = p.nextCalc
 		nextFull := p.lastFull + p.schedInt
 		if p.mainSoon || p.fullAsked {
