@@ -372,7 +372,7 @@ func (t *tree) reorder() {
 		}
 		// The ranks change only if it moved or was or is tied (if it did
 		// not move, to the same neighbours).
-		if k != a.pos || t.tiedTo(kids, k, old) || t.tiedTo(kids, k, t.ft[i].levelFS) {
+		if k != a.pos || t.tiedTo(kids, k, old, t.ft[i].levelFS) {
 			t.ranksOK = false
 			if a.parent == 0 {
 				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
@@ -385,9 +385,19 @@ func (t *tree) reorder() {
 	t.moved = t.moved[:0]
 }
 
-// tiedTo reports whether a neighbour of the child at k has key v.
-func (t *tree) tiedTo(kids []int, k int, v float64) bool {
-	return (k > 0 && t.ft[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.ft[kids[k+1]].levelFS == v)
+// tiedTo reports whether a neighbour of the child at k has key v or w.
+func (t *tree) tiedTo(kids []int, k int, v, w float64) bool {
+	if k > 0 {
+		if x := t.ft[kids[k-1]].levelFS; x == v || x == w {
+			return true
+		}
+	}
+	if k+1 < len(kids) {
+		if x := t.ft[kids[k+1]].levelFS; x == v || x == w {
+			return true
+		}
+	}
+	return false
 }
 
 // fsFactor is user association i's Fair Tree factor, ranking the users
