@@ -277,7 +277,7 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 			continue
 		}
 		if !full && depth > defQueueDepth {
-			break
+			return
 		}
 		depth++
 		if allFailed {
@@ -293,6 +293,14 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 		if p.parts[r.part].Nodes == nil {
 			allFailed = true
 		}
+	}
+	// A run that tested every job it would have as a periodic one leaves
+	// the periodic run nothing to start until something changes: no job
+	// that failed now fits in fewer CPUs, and those after it meet the
+	// same failures. Without SchedMinInterval, which reads the time of
+	// any run, it is passed over (Run asks no wake-up for it).
+	if p.minInt == 0 {
+		p.fullPending = false
 	}
 }
 
