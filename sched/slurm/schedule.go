@@ -571,17 +571,10 @@ func (p *Policy) arm() {
 			t = min(t, max(p.lastSched+p.batchDelay, p.lastMain+p.minInt), max(nextFull, p.lastMain+p.minInt))
 		}
 		mayFit := p.freeAfter != 0 && !p.noFit
-		// stuck: every waiting job asks more CPUs than are free, and the
-		// queue is the one the last backfill cycle saw (least holds).
-		// Until a job arrives or ends, no run starts a job and a cycle
-		// stops before it plans: neither is woken for. Only without
-		// SchedMinInterval: with it the time of a pass can matter.
-		stuck := p.minInt == 0 && p.freeAfter >= 0 && p.leastGen == p.queueGen && len(p.least) > 0 &&
-			p.freeAfter < p.least[0]
-		if p.fullPending && mayFit && !stuck {
+		if p.fullPending && mayFit {
 			t = min(t, max(nextFull, p.lastMain+p.minInt))
 		}
-		if p.bfDirty && mayFit && !stuck && !p.cfg.Builtin {
+		if p.bfDirty && mayFit && !p.cfg.Builtin {
 			// The first check with work: jobs wait, so the next.
 			t = min(t, p.bfLast+p.bfInt)
 		}
