@@ -62,7 +62,9 @@ type tree struct {
 	ft     []ftNode
 	byName map[[2]string]int // {account, user} → index; user "" is the account
 	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
-	users  int               // user associations (g_user_assoc_count)
+	// byNum32 is byNum for a User and Group of 32 bits, User<<32 | Group.
+	byNum32 map[int64]int
+	users   int // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string
@@ -90,8 +92,8 @@ type tree struct {
 }
 
 func newTree(c *Config) *tree {
-	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{},
-		viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
+	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, byNum32: map[int64]int{},
+		defAcct: map[string]string{}, viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0

@@ -307,7 +307,18 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 // with one share if the tree does not have it.
 func (p *Policy) assocOf(j *swf.Job) int {
 	// The association of a (user, group) pair never changes: remember it
-	// rather than build the names again for every job.
+	// rather than build the names again for every job. A pair of 32-bit
+	// numbers (every archive log's) is one int64 key, whose map is the
+	// faster; others go by the pair.
+	if j.User == int64(int32(j.User)) && j.Group == int64(int32(j.Group)) {
+		key := j.User<<32 | int64(uint32(j.Group))
+		if i, ok := p.tree.byNum32[key]; ok {
+			return i
+		}
+		i := p.assocByName(j)
+		p.tree.byNum32[key] = i
+		return i
+	}
 	key := [2]int64{j.User, j.Group}
 	if i, ok := p.tree.byNum[key]; ok {
 		return i
