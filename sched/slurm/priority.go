@@ -254,17 +254,18 @@ func (p *Policy) calc(t int64) {
 	if len(p.queue) == 0 {
 		return
 	}
-	moved, inOrder := false, true
-	var prev *jobRec // the last waiting job, its priority new
+	inOrder := true
+	var changes int64 // nonzero once a priority changed (no branch on it)
+	var prev *jobRec  // the last waiting job, its priority new
 	var w weights
 	p.weights(&w)
 	for _, r := range p.queue {
 		if r.running || r.gone {
 			continue
 		}
-		if np := w.priority(p, r, t); np != r.prio {
-			r.prio, moved = np, true
-		}
+		np := w.priority(p, r, t)
+		changes |= np ^ r.prio
+		r.prio = np
 		if prev != nil && inOrder {
 			if prev.tier == r.tier && prev.prio != r.prio {
 				inOrder = prev.prio > r.prio // less, without the call
@@ -274,7 +275,7 @@ func (p *Policy) calc(t int64) {
 		}
 		prev = r
 	}
-	if moved {
+	if changes != 0 { // some priority moved
 		p.event(t)
 		if p.sorted && inOrder {
 			p.dropLeft()
