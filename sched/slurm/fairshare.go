@@ -62,7 +62,9 @@ type tree struct {
 	ft     []ftNode
 	byName map[[2]string]int // {account, user} → index; user "" is the account
 	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
-	users  int               // user associations (g_user_assoc_count)
+	// byNum32 is byNum for a User and Group of 32 bits, User<<32 | Group.
+	byNum32 map[int64]int
+	users   int // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string
@@ -90,8 +92,8 @@ type tree struct {
 }
 
 func newTree(c *Config) *tree {
-	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, defAcct: map[string]string{},
-		viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
+	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, byNum32: map[int64]int{},
+		defAcct: map[string]string{}, viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0
@@ -351,7 +353,7 @@ func (t *tree) reorder() {
 		kids := t.a[a.parent].children
 		k := a.pos
 		from := k
-		tied := t.tiedAt(kids, k)
+		old := t.ft[i].levelFS
 		switch {
 		case a.useParent:
 			t.ft[i].levelFS = math.Inf(1)
@@ -370,8 +372,9 @@ func (t *tree) reorder() {
 			t.a[kids[k]].pos = k
 			k++
 		}
-		// The ranks change only if it moved or was or is tied.
-		if k != a.pos || tied || t.tiedAt(kids, k) {
+		// The ranks change only if it moved or was or is tied (if it did
+		// not move, to the same neighbours).
+		if k != a.pos || t.tiedTo(kids, k, old, t.ft[i].levelFS) {
 			t.ranksOK = false
 			if a.parent == 0 {
 				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
@@ -384,11 +387,19 @@ func (t *tree) reorder() {
 	t.moved = t.moved[:0]
 }
 
-// tiedAt reports whether the child at k has its key equal to a
-// neighbour's.
-func (t *tree) tiedAt(kids []int, k int) bool {
-	v := t.ft[kids[k]].levelFS
-	return (k > 0 && t.ft[kids[k-1]].levelFS == v) || (k+1 < len(kids) && t.ft[kids[k+1]].levelFS == v)
+// tiedTo reports whether a neighbour of the child at k has key v or w.
+func (t *tree) tiedTo(kids []int, k int, v, w float64) bool {
+	if k > 0 {
+		if x := t.ft[kids[k-1]].levelFS; x == v || x == w {
+			return true
+		}
+	}
+	if k+1 < len(kids) {
+		if x := t.ft[kids[k+1]].levelFS; x == v || x == w {
+			return true
+		}
+	}
+	return false
 }
 
 // fsFactor is user association i's Fair Tree factor, ranking the users

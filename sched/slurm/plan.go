@@ -29,8 +29,12 @@ func (p *plan) release(t, n int64) {
 
 // fit returns the earliest time from which n CPUs stay free for d
 // seconds (d below 1 counts as 1) and the index of the point that holds
-// then, or false if there is none: sched.Profile.Fit from now.
-func (p *plan) fit(n, d int64) (int64, int, bool) {
+// then, or false if there is none: sched.Profile.Fit from now. A start
+// after by is not looked for: fit returns instead the first time after by
+// that could begin one, no later than the earliest start if there is
+// one, with index -1 (backfill plans no job beyond its window; it only
+// bounds when one may enter it).
+func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 	d = max(d, 1)
 	pts := p.pts
 	i := 0
@@ -42,6 +46,9 @@ func (p *plan) fit(n, d int64) (int64, int, bool) {
 			return 0, -1, false
 		}
 		cand, at := pts[i].t, i
+		if cand > by {
+			return cand, -1, true
+		}
 		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
 		}
 		if i == len(pts) || pts[i].t >= cand+d {
@@ -57,11 +64,19 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	if d <= 0 {
 		return
 	}
-	i := p.split(t, from)
-	j := p.split(t+d, i)
-	for k := i; k < j; k++ {
+	// One walk: take n from every point in [t, t+d), then the point at
+	// t+d, if new, gets back the CPUs of the point before it.
+	k := p.split(t, from)
+	end := t + d
+	for ; k < len(p.pts) && p.pts[k].t < end; k++ {
 		p.pts[k].free -= n
 	}
+	if k < len(p.pts) && p.pts[k].t == end {
+		return
+	}
+	p.pts = append(p.pts, planPt{})
+	copy(p.pts[k+1:], p.pts[k:])
+	p.pts[k] = planPt{end, p.pts[k-1].free + n}
 }
 
 // split makes sure a point exists at t, at or after the point at index

@@ -12,28 +12,48 @@ import (
 // truncated to an integer and capped at 2^32−1. The job size, partition
 // and QOS terms never change for a job: consts computed them.
 func (p *Policy) priority(r *jobRec, now int64) int64 {
+	var w weights
+	p.weights(&w)
+	return w.priority(p, r, now)
+}
+
+// weights is what priority reads of the configuration, read once for a
+// whole calculation.
+type weights struct {
+	age, assoc, fs float64
+	maxAge         int64
+	classic        bool
+}
+
+func (p *Policy) weights(w *weights) {
 	c := &p.cfg
+	*w = weights{float64(c.WeightAge), float64(c.WeightAssoc), float64(c.WeightFairshare), p.maxAge, c.ClassicFairshare}
+	if p.tree.maxPrio <= 0 {
+		w.assoc = 0 // no association has a priority: the factor is 0
+	}
+}
+
+func (w *weights) priority(p *Policy, r *jobRec, now int64) int64 {
 	var age, assocF, fs float64
-	if c.WeightAge > 0 {
+	if w.age > 0 {
 		diff := max(now-r.submit, 0)
-		if diff < p.maxAge {
-			age = float64(diff) / float64(p.maxAge)
+		if diff < w.maxAge {
+			age = float64(diff) / float64(w.maxAge)
 		} else {
 			age = 1
 		}
 	}
-	if c.WeightFairshare > 0 {
-		if c.ClassicFairshare {
+	if w.fs > 0 {
+		if w.classic {
 			fs = p.tree.classicFactor(r.assoc)
 		} else {
 			fs = p.tree.fsFactor(r.assoc)
 		}
 	}
-	if c.WeightAssoc > 0 && p.tree.maxPrio > 0 {
+	if w.assoc > 0 {
 		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
 	}
-	prio := age*float64(c.WeightAge) + assocF*float64(c.WeightAssoc) + fs*float64(c.WeightFairshare) +
-		r.jsW + r.partW + r.qosW
+	prio := age*w.age + assocF*w.assoc + fs*w.fs + r.jsW + r.partW + r.qosW
 	if prio < 1 {
 		prio = 1
 	}
@@ -97,9 +117,10 @@ func less(a, b *jobRec) int {
 
 // enqueue adds a waiting job with its priority at submission.
 func (p *Policy) enqueue(r *jobRec, now int64) {
-	p.jobs[r.id] = r
+	p.jobs.put(r)
 	p.consts(r)
 	r.prio = p.priority(r, now)
+	p.queueGen++
 	if p.sorted {
 		i, _ := slices.BinarySearchFunc(p.queue, r, less)
 		p.queue = slices.Insert(p.queue, i, r)
@@ -138,17 +159,11 @@ func (p *Policy) event(now int64) {
 // queue skip those left.
 func (p *Policy) sortQueue() {
 	if !p.sorted || 8*p.left > len(p.queue) {
-		q := p.queue[:0]
-		for _, r := range p.queue {
-			if !r.running && !r.gone {
-				q = append(q, r)
-			}
-		}
-		clear(p.queue[len(q):])
-		p.queue, p.left = q, 0
+		p.compact()
 	}
 	if !p.sorted {
 		slices.SortFunc(p.queue, less)
+		p.queueGen++
 		p.sorted = true
 	}
 }
@@ -184,7 +199,7 @@ func (p *Policy) catchUp(now int64) {
 	if !p.started || now < p.nextCalc {
 		return
 	}
-	if len(p.jobs) == 0 {
+	if p.jobs.len() == 0 {
 		k := (now - p.nextCalc) / p.calcPeriod
 		p.nextCalc += k * p.calcPeriod
 	}
@@ -221,8 +236,15 @@ func (p *Policy) calc(t int64) {
 		if f != 1 {
 			p.tree.decay(f)
 		}
+		// A job that ran through the period adds dt·d^dt·CPUs, use's
+		// product in use's order, the first two shared.
+		whole := float64(dt) * p.pow[0]
 		for _, r := range p.running {
-			p.accrue(r, t)
+			if r.start > p.lastRan {
+				p.accrue(r, t)
+			} else if u := whole * float64(r.cpus); u > 0 {
+				p.tree.addUsage(r.assoc, u)
+			}
 		}
 	}
 	p.lastRan = t
@@ -232,21 +254,28 @@ func (p *Policy) calc(t int64) {
 	if len(p.queue) == 0 {
 		return
 	}
-	moved, inOrder := false, true
-	var prev *jobRec // the last waiting job, its priority new
+	inOrder := true
+	var changes int64 // nonzero once a priority changed (no branch on it)
+	var prev *jobRec  // the last waiting job, its priority new
+	var w weights
+	p.weights(&w)
 	for _, r := range p.queue {
 		if r.running || r.gone {
 			continue
 		}
-		if np := p.priority(r, t); np != r.prio {
-			r.prio, moved = np, true
-		}
-		if prev != nil && inOrder && less(prev, r) > 0 {
-			inOrder = false
+		np := w.priority(p, r, t)
+		changes |= np ^ r.prio
+		r.prio = np
+		if prev != nil && inOrder {
+			if prev.tier == r.tier && prev.prio != r.prio {
+				inOrder = prev.prio > r.prio // less, without the call
+			} else {
+				inOrder = less(prev, r) <= 0
+			}
 		}
 		prev = r
 	}
-	if moved {
+	if changes != 0 { // some priority moved
 		p.event(t)
 		if p.sorted && inOrder {
 			p.dropLeft()
@@ -269,15 +298,22 @@ func (p *Policy) calc(t int64) {
 // binary search needs the whole queue in order.
 func (p *Policy) dropLeft() {
 	if p.left > 0 {
-		q := p.queue[:0]
-		for _, r := range p.queue {
-			if !r.running && !r.gone {
-				q = append(q, r)
-			}
-		}
-		clear(p.queue[len(q):])
-		p.queue, p.left = q, 0
+		p.compact()
 	}
+}
+
+// compact drops the jobs that left the queue (started, ended,
+// cancelled).
+func (p *Policy) compact() {
+	q := p.queue[:0]
+	for _, r := range p.queue {
+		if !r.running && !r.gone {
+			q = append(q, r)
+		}
+	}
+	clear(p.queue[len(q):])
+	p.queue, p.left = q, 0
+	p.queueGen++
 }
 
 // sameOrder is a calculation at t that changed priorities but not the
@@ -343,7 +379,7 @@ func (p *Policy) use(r *jobRec, end int64) float64 {
 // EnforceLimits a running job adds its usage since the last calculation
 // (priority_p_job_end).
 func (p *Policy) ended(id, now int64) {
-	r, ok := p.jobs[id]
+	r, ok := p.jobs.get(id)
 	if !ok {
 		return
 	}
@@ -353,7 +389,10 @@ func (p *Policy) ended(id, now int64) {
 	} else {
 		p.left++
 	}
-	delete(p.jobs, id)
+	p.jobs.del(id)
+	if !r.running {
+		p.queueGen++ // a waiting job cancelled
+	}
 	r.gone, r.ptr = true, nil
 	if r.running {
 		switch {

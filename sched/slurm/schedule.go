@@ -52,7 +52,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 		p.backfillDue(pass, now)
 	}
 	p.freeAfter = pass.Free()
-	p.bfWaiting = len(p.jobs) > len(p.running)
+	p.bfWaiting = p.jobs.len() > len(p.running)
 	p.arm()
 }
 
@@ -152,7 +152,7 @@ func (p *Policy) sync(pass *sched.Pass) {
 	}
 	p.seq++
 	for j := range pass.Waiting() {
-		if r, ok := p.jobs[j.ID()]; ok {
+		if r, ok := p.jobs.get(j.ID()); ok {
 			if r.ptr == nil || r.ptr == j {
 				r.seen, r.ptr = p.seq, j
 				continue
@@ -199,16 +199,18 @@ func (p *Policy) endedRunning(pass *sched.Pass, now int64) {
 func (p *Policy) newSimulation() {
 	p.pendingUse = p.pendingUse[:0]
 	p.tree = newTree(&p.cfg)
-	clear(p.jobs)
+	p.jobs.clear()
 	p.queue, p.running = p.queue[:0], p.running[:0]
+	p.queueGen++
 	p.left, p.sorted, p.endsOK, p.started = 0, false, false, false
 }
 
 // forget drops r without counting its usage: it belonged to another
 // simulation.
 func (p *Policy) forget(r *jobRec) {
-	delete(p.jobs, r.id)
+	p.jobs.del(r.id)
 	r.gone = true
+	p.queueGen++
 	if r.running {
 		p.running = slices.Delete(p.running, r.idx, r.idx+1)
 		for k := r.idx; k < len(p.running); k++ {
@@ -245,6 +247,7 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 	if err != nil {
 		if !errors.Is(err, sched.ErrNoFit) {
 			r.held = err.Error() // a bug of the policy; never retry it
+			p.queueGen++
 		}
 		return false
 	}
@@ -274,7 +277,7 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 			continue
 		}
 		if !full && depth > defQueueDepth {
-			break
+			return
 		}
 		depth++
 		if allFailed {
@@ -290,6 +293,14 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 		if p.parts[r.part].Nodes == nil {
 			allFailed = true
 		}
+	}
+	// A run that tested every job it would have as a periodic one leaves
+	// the periodic run nothing to start until something changes: no job
+	// that failed now fits in fewer CPUs, and those after it meet the
+	// same failures. Without SchedMinInterval, which reads the time of
+	// any run, it is passed over (Run asks no wake-up for it).
+	if p.minInt == 0 {
+		p.fullPending = false
 	}
 }
 
@@ -343,13 +354,19 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	// CPUs free now are below it, nothing more can start in this cycle,
 	// and the plans of the jobs left would change nothing in it: the
 	// cycle stops there (Slurm goes on, to show expected start times).
-	p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
-	least := int64(never)
-	for i := len(p.queue) - 1; i >= 0; i-- {
-		if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
-			least = min(least, r.cpus)
+	// The queue's waiting jobs are often those of the last cycle, in its
+	// order (a job ended since, and none started or arrived): then so is
+	// least.
+	if p.leastGen != p.queueGen || len(p.least) != len(p.queue) {
+		p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+		least := int64(never)
+		for i := len(p.queue) - 1; i >= 0; i-- {
+			if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+				least = min(least, r.cpus)
+			}
+			p.least[i] = least
 		}
-		p.least[i] = least
+		p.leastGen = p.queueGen
 	}
 	defer func() { p.noFit = pass.Free() < p.least[0] }()
 	freeNow := pass.Free() // the profile's free CPUs at now
@@ -378,6 +395,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		t, d, n int64
 		at      int
 	}
+	p.beyond = p.beyond[:0]
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
@@ -396,12 +414,16 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			prof.allocate(last.t, last.d, last.n, last.at)
 			last.n = 0
 		}
-		t, at, ok := prof.fit(r.cpus, r.limit)
+		if p.beyondOf(r) {
+			continue
+		}
+		t, at, ok := prof.fit(r.cpus, r.limit, now+p.bfWin)
 		if !ok {
 			continue
 		}
 		if t > now+p.bfWin {
 			p.bfBeyond = min(p.bfBeyond, t)
+			p.addBeyond(r)
 			continue
 		}
 		if t == now {
@@ -417,8 +439,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		// rounded down, at least one bf_resolution. Its nodes are those
 		// that come free at the start, still busy before it in the plan,
 		// so the plan holds them from the start itself.
-		s := max(t/p.bfRes*p.bfRes, begin)
-		e := max((t+r.limit)/p.bfRes*p.bfRes, s+p.bfRes)
+		e := p.resvEnd(t, r.limit, begin)
 		hold := p.wholeNodes(r)
 		last.t, last.d, last.n, last.at = t, e-t, hold, at
 		if t <= now {
@@ -436,8 +457,63 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	clear(p.perUsr)
 }
 
+// beyondOf reports whether waiting job r starts beyond bf_window in
+// this cycle because a job tested before it in the cycle does, asking no
+// more CPUs for no longer. The plan only loses free CPUs as the cycle
+// goes on, so r's earliest start is no earlier than that job's; the
+// earliest start beyond the window (bfBeyond) stays the same, and r's
+// fit is spared. p.beyond holds the (CPUs, time limit) of such jobs, none
+// asking as little as another for as short.
+func (p *Policy) beyondOf(r *jobRec) bool {
+	d := max(r.limit, 1)
+	for _, b := range p.beyond {
+		if b.cpus <= r.cpus && b.d <= d {
+			return true
+		}
+	}
+	return false
+}
+
+// addBeyond adds r, found beyond bf_window and not beyondOf, to
+// p.beyond, dropping the jobs it asks less than.
+func (p *Policy) addBeyond(r *jobRec) {
+	d := max(r.limit, 1)
+	k := 0
+	for _, b := range p.beyond {
+		if !(r.cpus <= b.cpus && d <= b.d) {
+			p.beyond[k] = b
+			k++
+		}
+	}
+	p.beyond = append(p.beyond[:k], beyondJob{r.cpus, d})
+}
+
+// beyondJob is what beyondOf compares of a job found beyond bf_window.
+type beyondJob struct{ cpus, d int64 }
+
+// resvEnd is the end of a reservation from t (after now, whose ⌊⌋ is
+// begin) for a job of time limit limit: max(⌊t+limit⌋, max(⌊t⌋, begin) +
+// bf_resolution), ⌊⌋ rounding down to bf_resolution (Go's division, for a
+// time before 0 up). From t ≥ 0 one division does: ⌊t⌋ ≥ begin, and
+// ⌊t+limit⌋ is the larger unless it is ⌊t⌋ itself (it is no later than t).
+func (p *Policy) resvEnd(t, limit, begin int64) int64 {
+	res := p.bfRes
+	if t < 0 || limit < 0 {
+		s := max(t/res*res, begin)
+		return max((t+limit)/res*res, s+res)
+	}
+	e := (t + limit) / res * res
+	if e <= t {
+		e += res
+	}
+	return e
+}
+
 // wholeNodes is the CPUs of the whole nodes a reservation of r holds.
 func (p *Policy) wholeNodes(r *jobRec) int64 {
+	if p.perNode == 1 { // spare the division
+		return min(max(r.minNodes, r.cpus), p.cpus)
+	}
 	n := max(r.minNodes, (r.cpus+p.perNode-1)/p.perNode)
 	return min(n*p.perNode, p.cpus)
 }
@@ -454,6 +530,7 @@ func cmpEnd(a, b *jobRec) int {
 // ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
 	r.running, r.start = true, now
+	p.queueGen++
 	p.left++
 	i := len(p.running)
 	if p.endsOK {
@@ -477,14 +554,14 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 // ran, and some CPU is free, and some waiting job fitted it at the last
 // cycle).
 func (p *Policy) arm() {
-	if p.sim == nil || !p.started || len(p.jobs) == 0 {
+	if p.sim == nil || !p.started || p.jobs.len() == 0 {
 		return
 	}
 	// While no job waits, the calculations are left to the next event,
 	// which catches them up with their own times before it acts: they
 	// change no priority, only usage, and the same.
 	t := int64(never)
-	if len(p.jobs) > len(p.running) { // jobs wait
+	if p.jobs.len() > len(p.running) { // jobs wait
 		t = p.nextCalc
 		nextFull := p.lastFull + p.schedInt
 		if p.mainSoon || p.fullAsked {
