@@ -56,10 +56,14 @@ import (
 // scheduler's reordering (fair share) delays. What remains is drift the
 // window has not seen yet: the residuals are exchangeable only while the
 // system behaves as it did (examples/slurmfeed's README, the live table).
-// Ingest costs at most one simulation per second of a system's clock in
-// which jobs were submitted: a week of a system at the bound of 2,000
-// live jobs (7–10 ms a simulation, BenchmarkForecastBound) submitting a
-// job every 10 s about 7–10 minutes of CPU, to ingest or to Load; of a
+// Ingest costs at most one simulation per run of submissions at one
+// instant that no other event separates (system.apply), so never more
+// than one per submission whatever the feed sends: one per second that
+// has submissions when a feed sends a second's submissions together, one
+// per submission when it interleaves each with a start or an end at the
+// same second. A week of a system at the bound of 2,000 live jobs (7–10
+// ms a simulation, BenchmarkForecastBound) submitting a job every 10 s
+// costs at most about 7–10 minutes of CPU, to ingest or to Load; of a
 // typical one (a hundred live jobs, a fraction of a millisecond) about
 // 20 s.
 //
