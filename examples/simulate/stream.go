@@ -167,9 +167,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	)
 	if io.Reader(br) == text {
 		// A plain file is read again from the file: reading it costs
-		// little beside holding its text (its pages, a copy).
-		closeAll(closers)
-		closers = nil
+		// little beside holding its text (its pages, a copy). (No
+		// closers: nothing decompresses it.)
 		if m, err = fileEstimate(o.trace, o.lenient); err != nil {
 			return nil, err
 		}
