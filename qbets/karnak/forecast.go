@@ -471,6 +471,7 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	}
 	var st int64
 	var err error
+	jobs := len(fc.snap.Running) + len(fc.snap.Waiting) + 1 // with j
 	if pos := s.placeOf(user, account); pos < len(fc.snap.Waiting) {
 		fc.snap.Waiting = slices.Insert(fc.snap.Waiting, pos, j)
 		var sts []int64
@@ -486,7 +487,7 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	case st < 0:
 		p.ForecastReason = "no forecast: the simulation cannot place the job (larger than the machine)"
 	default:
-		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, len(fc.snap.Running)+len(fc.snap.Waiting)+1)
+		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, jobs)
 	}
 }
 
