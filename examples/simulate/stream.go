@@ -134,7 +134,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return nil, err // names the file
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		// A pipe or a device cannot be read again: read it whole, as
 		// standard input, from its start.
 		return nil, errRestart
@@ -177,7 +178,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		}
 		again = f
 	} else {
-		whole, err := rereadText(o.trace, in.r, in.n, maxText)
+		whole, err := rereadText(o.trace, st, in.r, in.n, maxText)
 		if err != nil {
 			return nil, err
 		}
@@ -467,10 +468,12 @@ func (t *text) readChunks(r io.Reader, limit int64) error {
 
 // rereadText returns the whole decompressed text of the trace at path:
 // the first n bytes from the file again, then the rest of rest (the
-// first read, n bytes in); errRestart when it is longer than limit bytes.
-// Any error, the file's or one in the text's parse, is left for the
-// whole path to report (errRestart).
-func rereadText(path string, rest io.Reader, n, limit int64) (*text, error) {
+// first read, n bytes in); errRestart when it is longer than limit bytes
+// or the file is no longer the one first read (was, its information then:
+// same file, size and time of change), whose start would then go with
+// another's end. Any error, the file's or one in the text's parse, is
+// left for the whole path to report (errRestart).
+func rereadText(path string, was os.FileInfo, rest io.Reader, n, limit int64) (*text, error) {
 	var tail text
 	if err := tail.readChunks(rest, limit-n); err != nil {
 		return nil, errRestart
@@ -480,6 +483,9 @@ func rereadText(path string, rest io.Reader, n, limit int64) (*text, error) {
 		return nil, errRestart
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime()) {
+		return nil, errRestart
+	}
 	src, closers, err := inflate.Prefix(f, path)
 	if err != nil {
 		return nil, errRestart

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/tracetest"
@@ -295,8 +296,9 @@ func TestStreamedHostileGzip(t *testing.T) {
 }
 
 // TestRereadTextBound: rereadText holds at most its limit (else the
-// whole path reads), notices a file that shrank between the reads, and
-// otherwise gives the whole decompressed text.
+// whole path reads), notices a file cut or rewritten (as long, a second
+// later) between the reads, and otherwise gives the whole decompressed
+// text.
 func TestRereadTextBound(t *testing.T) {
 	body := "; MaxProcs: 8\n" + strings.Repeat("1 0 5 60 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 50000)
 	p := filepath.Join(t.TempDir(), "log.swf")
@@ -310,6 +312,10 @@ func TestRereadTextBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
+		was, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
 		src, closers, err := inflate.Reader(f, gz)
 		if err != nil {
 			t.Fatal(err)
@@ -320,7 +326,7 @@ func TestRereadTextBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		edit()
-		return rereadText(gz, src, int64(len(first)), limit)
+		return rereadText(gz, was, src, int64(len(first)), limit)
 	}
 	tx, err := reread(int64(len(body)), func() {})
 	if err != nil {
@@ -342,5 +348,16 @@ func TestRereadTextBound(t *testing.T) {
 		}
 	}); err != errRestart {
 		t.Errorf("a file cut between the reads: %v, want errRestart", err)
+	}
+	if err := os.WriteFile(gz, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reread(int64(len(body)), func() {
+		later := time.Now().Add(time.Second)
+		if err := os.Chtimes(gz, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}); err != errRestart {
+		t.Errorf("a file changed between the reads: %v, want errRestart", err)
 	}
 }
