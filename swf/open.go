@@ -47,17 +47,11 @@ func Open(path string) (*File, error) {
 // gzip-compressed, as Open does for a file; name labels its gzip errors.
 // Close stops the decompression but does not close r.
 func OpenReader(r io.Reader, name string) (*File, error) {
-	dr, closers, err := decompress(r, name)
+	dr, closers, err := inflate.Reader(r, name) // (gunzipped when it starts with the magic)
 	if err != nil {
 		return nil, err
 	}
 	return &File{Reader: NewReader(dr), closers: closers}, nil
-}
-
-// decompress wraps r in a gzip reader when it starts with the gzip magic
-// (package inflate). Gzip errors name path.
-func decompress(r io.Reader, path string) (io.Reader, []io.Closer, error) {
-	return inflate.Reader(r, path)
 }
 
 // ReadFile reads a whole SWF file (plain or gzip) in strict mode.

@@ -134,7 +134,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return nil, err // names the file
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		// A pipe or a device cannot be read again: read it whole, as
 		// standard input, from its start.
 		return nil, errRestart
@@ -167,9 +168,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	)
 	if io.Reader(br) == text {
 		// A plain file is read again from the file: reading it costs
-		// little beside holding its text (its pages, a copy).
-		closeAll(closers)
-		closers = nil
+		// little beside holding its text (its pages, a copy). (No
+		// closers: nothing decompresses it.)
 		if m, err = fileEstimate(o.trace, o.lenient); err != nil {
 			return nil, err
 		}
@@ -178,7 +178,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		}
 		again = f
 	} else {
-		whole, err := rereadText(o.trace, in.r, in.n)
+		whole, err := rereadText(o.trace, st, in.r, in.n, maxText)
 		if err != nil {
 			return nil, err
 		}
@@ -404,6 +404,13 @@ func closeAll(closers []io.Closer) {
 // textChunk is the size of the pieces of text rereadText holds.
 const textChunk = 1 << 20
 
+// maxText bounds the text rereadText holds (about 15 M jobs of 70
+// bytes): past it the whole path reads the trace, whose memory grows
+// with its jobs, not its bytes. A gzip file of a few megabytes may
+// inflate to gigabytes of comments or blank lines, which the whole path
+// reads in constant memory and the text would hold.
+const maxText = 1 << 30
+
 // text is a decompressed trace held in memory, in chunks that Read lets
 // go as it passes them (so that the simulation's memory grows into
 // theirs).
@@ -431,8 +438,10 @@ func (t *text) view() io.Reader {
 	return io.MultiReader(rs...)
 }
 
-// readChunks appends to t what r holds up to its end.
-func (t *text) readChunks(r io.Reader) error {
+// readChunks appends to t what r holds up to its end; errRestart once it
+// read more than limit bytes.
+func (t *text) readChunks(r io.Reader, limit int64) error {
+	var held int64
 	for {
 		buf := make([]byte, textChunk)
 		n, err := 0, error(nil)
@@ -443,6 +452,10 @@ func (t *text) readChunks(r io.Reader) error {
 		}
 		if n > 0 {
 			t.chunks = append(t.chunks, buf[:n])
+			held += int64(n)
+		}
+		if held > limit {
+			return errRestart
 		}
 		if err == io.EOF {
 			return nil
@@ -455,11 +468,14 @@ func (t *text) readChunks(r io.Reader) error {
 
 // rereadText returns the whole decompressed text of the trace at path:
 // the first n bytes from the file again, then the rest of rest (the
-// first read, n bytes in). Any error, the file's or one in the text's
-// parse, is left for the whole path to report (errRestart).
-func rereadText(path string, rest io.Reader, n int64) (*text, error) {
+// first read, n bytes in); errRestart when it is longer than limit bytes
+// or the file is no longer the one first read (was, its information then:
+// same file, size and time of change), whose start would then go with
+// another's end. Any error, the file's or one in the text's parse, is
+// left for the whole path to report (errRestart).
+func rereadText(path string, was os.FileInfo, rest io.Reader, n, limit int64) (*text, error) {
 	var tail text
-	if err := tail.readChunks(rest); err != nil {
+	if err := tail.readChunks(rest, limit-n); err != nil {
 		return nil, errRestart
 	}
 	f, err := os.Open(path)
@@ -467,13 +483,16 @@ func rereadText(path string, rest io.Reader, n int64) (*text, error) {
 		return nil, errRestart
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime()) {
+		return nil, errRestart
+	}
 	src, closers, err := inflate.Prefix(f, path)
 	if err != nil {
 		return nil, errRestart
 	}
 	defer closeAll(closers)
 	var whole text
-	if err := whole.readChunks(io.LimitReader(src, n)); err != nil {
+	if err := whole.readChunks(io.LimitReader(src, n), math.MaxInt64); err != nil {
 		return nil, errRestart
 	}
 	var got int64

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -237,5 +240,124 @@ func TestFileEstimate(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Errorf("estimate %s: %d, %v; want %d", c.est, got, err, c.want)
 		}
+	}
+}
+
+// TestStreamedHostileGzip: a gzip log read again (a job without an
+// estimate early) that is cut short, damaged or holds a 5-MB comment
+// gives the whole read's report or error.
+func TestStreamedHostileGzip(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 20000 {
+		est := 3600
+		if i == 50 {
+			est = -1
+		}
+		fmt.Fprintf(&b, "%d %d 5 60 4 -1 -1 4 %d -1 1 1 -1 -1 -1 -1 -1 -1\n", i+1, i*600, est)
+		if i == 10000 {
+			b.WriteString("; " + strings.Repeat("x", 5<<20) + "\n")
+		}
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "log.swf")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(gzipped(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrupt := bytes.Clone(data)
+	corrupt[len(corrupt)/2] ^= 0xff
+	for _, c := range []struct {
+		name string
+		data []byte
+		code int
+	}{
+		{"whole.gz", data, 0},
+		{"cut-half.gz", data[:len(data)/2], 1},
+		{"cut-end.gz", data[:len(data)-3], 1},
+		{"corrupt.gz", corrupt, 1},
+	} {
+		q := filepath.Join(dir, c.name)
+		if err := os.WriteFile(q, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := runCmd(t, "-policy", "easy", q)
+		wcode, wout, werrs := runIn(t, string(c.data), "-policy", "easy", "-")
+		out, wout = times.ReplaceAllString(out, ""), times.ReplaceAllString(wout, "")
+		wout = strings.ReplaceAll(wout, "standard input", c.name)
+		werrs = strings.ReplaceAll(werrs, "standard input", q)
+		if code != c.code || code != wcode || out != wout || errs != werrs {
+			t.Errorf("%s: exit %d (want %d) %q, a whole read's %d %q; reports:\n%s\n---\n%s", c.name, code, c.code, errs, wcode, werrs, out, wout)
+		}
+	}
+}
+
+// TestRereadTextBound: rereadText holds at most its limit (else the
+// whole path reads), notices a file cut or rewritten (as long, a second
+// later) between the reads, and otherwise gives the whole decompressed
+// text.
+func TestRereadTextBound(t *testing.T) {
+	body := "; MaxProcs: 8\n" + strings.Repeat("1 0 5 60 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 50000)
+	p := filepath.Join(t.TempDir(), "log.swf")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gz := gzipped(t, p)
+	reread := func(limit int64, edit func()) (*text, error) {
+		f, err := os.Open(gz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		was, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, closers, err := inflate.Reader(f, gz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeAll(closers)
+		first := make([]byte, 100000)
+		if _, err := io.ReadFull(src, first); err != nil {
+			t.Fatal(err)
+		}
+		edit()
+		return rereadText(gz, was, src, int64(len(first)), limit)
+	}
+	tx, err := reread(int64(len(body)), func() {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := io.ReadAll(tx); string(got) != body {
+		t.Errorf("the text read again: %d bytes, want the %d of the log", len(got), len(body))
+	}
+	if _, err := reread(int64(len(body))-1, func() {}); err != errRestart {
+		t.Errorf("a text over the limit: %v, want errRestart", err)
+	}
+	data, err := os.ReadFile(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reread(int64(len(body)), func() {
+		if err := os.WriteFile(gz, data[:100], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}); err != errRestart {
+		t.Errorf("a file cut between the reads: %v, want errRestart", err)
+	}
+	if err := os.WriteFile(gz, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reread(int64(len(body)), func() {
+		later := time.Now().Add(time.Second)
+		if err := os.Chtimes(gz, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}); err != errRestart {
+		t.Errorf("a file changed between the reads: %v, want errRestart", err)
 	}
 }

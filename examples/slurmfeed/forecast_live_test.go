@@ -235,12 +235,7 @@ func (f *forecastTap) fill(recs []forecastRecord) {
 // intervals, the naive baseline, Slurm's estimate) replaced by the
 // replay's; their shapes, submits and starts are the record's.
 func replayForecast(t testing.TB, recs []forecastRecord) []forecastRecord {
-	return replayFrom(t, recs, forecastFeedPath)
-}
-
-// replayFrom is replayForecast of the recording at path.
-func replayFrom(t testing.TB, recs []forecastRecord, path string) []forecastRecord {
-	rec, err := readRecording(path)
+	rec, err := readRecording(forecastFeedPath)
 	if err != nil {
 		t.Fatal(err)
 	}

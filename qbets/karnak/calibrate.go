@@ -70,10 +70,11 @@ func (w *calWindow) interval(c int64, forecast, level float64, extra []float64) 
 	base := w.sorted[c]
 	m := len(base) + len(extra)
 	ql, qh := math.Inf(-1), math.Inf(1)
-	if k := int(math.Floor(float64(m+1) * a)); k >= 1 {
+	// (The ranks up to rounding: (1−0.9)/2 is 0.04999…, whose ⌊20a⌋ is 0.)
+	if k := int(math.Floor(float64(m+1)*a + 1e-9)); k >= 1 {
 		ql = kthOf(base, extra, min(k, m))
 	}
-	if k := int(math.Ceil(float64(m+1) * (1 - a))); k <= m {
+	if k := int(math.Ceil(float64(m+1)*(1-a) - 1e-9)); k <= m {
 		qh = kthOf(base, extra, max(k, 1))
 	}
 	p := math.Max(forecast, fcFloor)

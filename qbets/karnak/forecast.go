@@ -56,10 +56,14 @@ import (
 // scheduler's reordering (fair share) delays. What remains is drift the
 // window has not seen yet: the residuals are exchangeable only while the
 // system behaves as it did (examples/slurmfeed's README, the live table).
-// Ingest costs at most one simulation per second of a system's clock in
-// which jobs were submitted: a week of a system at the bound of 2,000
-// live jobs (7–10 ms a simulation, BenchmarkForecastBound) submitting a
-// job every 10 s about 7–10 minutes of CPU, to ingest or to Load; of a
+// Ingest costs at most one simulation per run of submissions at one
+// instant that no other event separates (system.apply), so never more
+// than one per submission whatever the feed sends: one per second that
+// has submissions when a feed sends a second's submissions together, one
+// per submission when it interleaves each with a start or an end at the
+// same second. A week of a system at the bound of 2,000 live jobs (7–10
+// ms a simulation, BenchmarkForecastBound) submitting a job every 10 s
+// costs at most about 7–10 minutes of CPU, to ingest or to Load; of a
 // typical one (a hundred live jobs, a fraction of a millisecond) about
 // 20 s.
 //
@@ -467,6 +471,7 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	}
 	var st int64
 	var err error
+	jobs := len(fc.snap.Running) + len(fc.snap.Waiting) + 1 // with j
 	if pos := s.placeOf(user, account); pos < len(fc.snap.Waiting) {
 		fc.snap.Waiting = slices.Insert(fc.snap.Waiting, pos, j)
 		var sts []int64
@@ -482,7 +487,7 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	case st < 0:
 		p.ForecastReason = "no forecast: the simulation cannot place the job (larger than the machine)"
 	default:
-		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, len(fc.snap.Running)+len(fc.snap.Waiting)+1)
+		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, jobs)
 	}
 }
 

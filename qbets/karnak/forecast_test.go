@@ -349,6 +349,9 @@ func TestForecastCalibrationTies(t *testing.T) {
 	if fc.Wait >= fb.Wait || fb.Wait != f.Wait {
 		t.Errorf("c's job waits %d s, b's %d, anyone's %d: want c's shorter, b's as anyone's", fc.Wait, fb.Wait, f.Wait)
 	}
+	if fc.Jobs != 4 || fb.Jobs != 4 || f.Jobs != 4 { // the running job, the two waiting, the one asked about
+		t.Errorf("simulated %d, %d and %d jobs for c's, b's and anyone's, want 4", fc.Jobs, fb.Jobs, f.Jobs)
+	}
 }
 
 // A hypothetical request names its user and account in either form.

@@ -38,7 +38,8 @@ type jsonRequest struct {
 //	quantile 95
 //	within 00:30:00
 //	location <system> <queue>     (repeatable)
-//	user <name>                   (optional, as account)
+//	user <name>                   (optional)
+//	account <name>                (optional)
 //
 // and validates it; errors name the field.
 func decodePredictRequest(contentType string, body []byte) (*PredictRequest, error) {
