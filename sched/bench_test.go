@@ -154,7 +154,9 @@ import (
 // binaries before and after alternated, medians (ranges) of 10 rounds at
 // load average 2–3.5: conservative 1.497 s before (1.43–2.39), 1.349 s
 // now (1.28–2.15), 0.894 of before (median of the paired ratios);
-// conservative / EASY 4.76 before, 4.18 now. Tried and dropped: a list
+// conservative / EASY 4.76 before, 4.18 now; 10 more rounds at load
+// 1.0–1.2: 1.501 s before (1.48–1.62), 1.342 s now (1.32–1.35), 0.888,
+// conservative / EASY 4.98 before, 4.45 now. Tried and dropped: a list
 // of the last 8 fruitless scans instead of one (it covered 3.6M of the
 // 7.8M scans instead of 2.5M, but cost more to search and keep: 12%
 // slower than before, test process), a branch-free binary search in
