@@ -53,8 +53,10 @@ func (t *jobSet) Len() int { return t.n }
 // find returns the chunk that holds j or would (the first whose last job
 // is not before j; the last chunk if none) and j's position in it (that of
 // the first job not before it).
-func (t *jobSet) find(j *Job) (ci, i int) {
-	k := t.keyOf(j)
+func (t *jobSet) find(j *Job) (ci, i int) { return t.findKey(j, t.keyOf(j)) }
+
+// findKey is find for j with first key k.
+func (t *jobSet) findKey(j *Job, k int64) (ci, i int) {
 	lo, hi := 0, len(t.chunks)-1
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -113,11 +115,43 @@ func (t *jobSet) Delete(j *Job) bool {
 		return false
 	}
 	ci, i := t.find(j)
-	c := t.chunks[ci]
-	if i == len(c) || c[i] != j {
+	if c := t.chunks[ci]; i == len(c) || c[i] != j {
 		return false
 	}
-	c = slices.Delete(c, i, i+1)
+	t.deleteAt(ci, i)
+	return true
+}
+
+// later moves member j, whose first key has grown since it was added (a
+// correction made its prediction longer), to its place: it mostly stays
+// in its chunk, where the jobs it now follows shift down by one, instead
+// of a search and a copy to delete it and another two to insert it.
+func (t *jobSet) later(j *Job) {
+	if t.n == 0 {
+		t.ReplaceOrInsert(j) // (not a member)
+		return
+	}
+	ci, i := t.findKey(j, j.key)
+	c := t.chunks[ci]
+	if i == len(c) || c[i] != j {
+		t.ReplaceOrInsert(j) // (not a member)
+		return
+	}
+	k := t.keyOf(j)
+	if ci+1 < len(t.chunks) && t.before(t.chunks[ci+1][0], j, k) {
+		t.deleteAt(ci, i) // it leaves its chunk
+		t.ReplaceOrInsert(j)
+		return
+	}
+	for ; i+1 < len(c) && t.before(c[i+1], j, k); i++ {
+		c[i] = c[i+1]
+	}
+	c[i], j.key = j, k
+}
+
+// deleteAt removes the job at position i of chunk ci.
+func (t *jobSet) deleteAt(ci, i int) {
+	c := slices.Delete(t.chunks[ci], i, i+1)
 	t.chunks[ci] = c
 	t.n--
 	if len(c) < maxChunk/4 && len(t.chunks) > 1 {
@@ -128,7 +162,6 @@ func (t *jobSet) Delete(j *Job) bool {
 			t.chunks = slices.Delete(t.chunks, k+1, k+2)
 		}
 	}
-	return true
 }
 
 // Min returns the first job.

@@ -93,6 +93,11 @@ func (p *Profile) Fit(n, d, from int64) (int64, bool) {
 
 // Allocate takes n processors over [t, t+d); the part before now is
 // ignored. A negative n gives processors back (undoes an Allocate).
+//
+// A point at t or t+d that no longer changes the free count goes: a
+// slot given back mostly leaves both, and conservative backfilling's
+// profile on SDSC-BLUE carried a fifth of its points (11 of 56) so,
+// which every later scan walked.
 func (p *Profile) Allocate(t, d, n int64) {
 	end := t + d
 	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
@@ -102,6 +107,12 @@ func (p *Profile) Allocate(t, d, n int64) {
 	j := p.split(end)
 	for k := i; k < j; k++ {
 		p.pts[k].free -= n
+	}
+	if j < len(p.pts) && p.pts[j].free == p.pts[j-1].free {
+		p.pts = slices.Delete(p.pts, j, j+1)
+	}
+	if i > 0 && p.pts[i].free == p.pts[i-1].free {
+		p.pts = slices.Delete(p.pts, i, i+1)
 	}
 }
 

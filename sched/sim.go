@@ -940,7 +940,6 @@ func (s *Sim) expire(jb *Job, nc int) {
 	if s.cfg.CorrectionTarget > 1 {
 		target *= s.cfg.CorrectionTarget
 	}
-	s.run.Delete(jb)
 	s.accumulate(jb, s.now)
 	np := s.cfg.Corrector.Correct(jb.p, target, jb.nCorr, jb.kPost)
 	if np <= jb.p {
@@ -951,7 +950,7 @@ func (s *Sim) expire(jb *Job, nc int) {
 	}
 	jb.nCorr++
 	jb.p = np
-	s.run.ReplaceOrInsert(jb)
+	s.run.later(jb) // (np > the old p: it moves towards the end)
 	s.armExpiry(jb)
 }
 
