@@ -170,6 +170,10 @@ func (p *Pass) Profile() *Profile {
 	return &s.prof
 }
 
+// passBlock is how many Passes an allocation makes (16 bytes each): each
+// is handed out once, so a kept one stays ended.
+const passBlock = 256
+
 // pass runs one scheduling pass of the Scheduler. The built-ins, which
 // keep no Pass, share one; any other Scheduler gets a Pass of its own,
 // closed when its call returns, so that a kept one is refused.
@@ -178,7 +182,12 @@ func (s *Sim) pass() {
 		s.sched.Schedule(&s.view)
 		return
 	}
-	p := &Pass{s: s}
+	if len(s.passes) == 0 {
+		s.passes = make([]Pass, passBlock)
+	}
+	p := &s.passes[0]
+	s.passes = s.passes[1:]
+	p.s = s
 	defer func() { p.over = true }()
 	s.sched.Schedule(p)
 }
