@@ -83,11 +83,20 @@ type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType
 	metric metric
-	users  map[int64]*userState
+	// dense holds the users numbered 0..len(dense)-1, as log user numbers
+	// are (SWF numbers them from 1): an index instead of a map look-up
+	// at every arrival and termination. users holds the others.
+	dense []userState
+	users map[int64]*userState
 }
 
+// maxDense bounds the user numbers kept in UserHistory.dense (a user
+// state is about 100 bytes).
+const maxDense = 1 << 16
+
 // A window holds up to n runtimes ordered by key (their jobs' submit or
-// termination time).
+// termination time), and their estimates when the window type reads them
+// (immediate).
 type window struct {
 	key, run, est []int64
 }
@@ -123,7 +132,7 @@ func (h *UserHistory) Propagates() bool { return h.cfg.Propagate }
 // j.ReqTime, at its arrival.
 func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 	e := j.ReqTime
-	u := h.users[j.User]
+	u := h.user(j.User)
 	p := h.fallback(u, e)
 	if u != nil {
 		var w *window
@@ -161,18 +170,43 @@ func (h *UserHistory) fallback(u *userState, e int64) int64 {
 	return e
 }
 
-// Terminated adds j to its user's history.
-func (h *UserHistory) Terminated(j *swf.Job, now int64) {
-	u := h.users[j.User]
+// user returns the state of user id, nil if it has none yet.
+func (h *UserHistory) user(id int64) *userState {
+	if uint64(id) < uint64(len(h.dense)) {
+		return &h.dense[id]
+	}
+	if id >= 0 && id < maxDense {
+		return nil
+	}
+	return h.users[id]
+}
+
+// newUser returns the state of user id, made if need be.
+func (h *UserHistory) newUser(id int64) *userState {
+	if id >= 0 && id < maxDense {
+		if id >= int64(len(h.dense)) {
+			h.dense = append(h.dense, make([]userState, int(id)+1-len(h.dense))...)
+			h.dense = h.dense[:cap(h.dense)]
+		}
+		return &h.dense[id]
+	}
+	u := h.users[id]
 	if u == nil {
 		u = &userState{}
-		h.users[j.User] = u
+		h.users[id] = u
 	}
+	return u
+}
+
+// Terminated adds j to its user's history.
+func (h *UserHistory) Terminated(j *swf.Job, now int64) {
+	u := h.newUser(j.User)
 	key := j.Submit
 	if h.cfg.ByTermination {
 		key = now
 	}
-	u.all.add(h.cfg.Window, key, j)
+	immediate := h.typ == windowImmediate
+	u.all.add(h.cfg.Window, key, j, immediate)
 	if h.typ == windowExtended {
 		if u.byEst == nil {
 			u.byEst = make(map[int64]*window)
@@ -182,7 +216,7 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 			w = &window{}
 			u.byEst[j.ReqTime] = w
 		}
-		w.add(h.cfg.Window, key, j)
+		w.add(h.cfg.Window, key, j, false)
 	}
 	if h.cfg.RelativeFallback && j.ReqTime > 0 {
 		a := float64(j.RunTime) / float64(j.ReqTime)
@@ -193,28 +227,44 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 
 // add keeps the n terminated jobs of largest key (submit time, or
 // termination time): a job whose key is below all kept ones in a full window
-// is ignored (§6.2).
-func (w *window) add(n int, key int64, j *swf.Job) {
-	if len(w.key) == n {
-		if key < w.key[0] {
+// is ignored (§6.2). A new key goes after the kept ones equal to it. With
+// est, the window keeps the jobs' estimates too. The moves are loops, not
+// copies: a window is short (2 in EASY++).
+func (w *window) add(n int, key int64, j *swf.Job, est bool) {
+	k := w.key
+	i := len(k)
+	if i < n {
+		k = append(k, 0)
+		w.run = append(w.run, 0)
+		if est {
+			w.est = append(w.est, 0)
+		}
+		for ; i > 0 && k[i-1] > key; i-- {
+			k[i] = k[i-1]
+			w.run[i] = w.run[i-1]
+			if est {
+				w.est[i] = w.est[i-1]
+			}
+		}
+		w.key = k
+	} else {
+		if key < k[0] {
 			return
 		}
-		w.key = append(w.key[:0], w.key[1:]...)
-		w.run = append(w.run[:0], w.run[1:]...)
-		w.est = append(w.est[:0], w.est[1:]...)
+		// The first (smallest key) leaves: the kept keys not above key
+		// move down one place, and key takes the place after them.
+		i = 0
+		for ; i+1 < n && k[i+1] <= key; i++ {
+			k[i] = k[i+1]
+			w.run[i] = w.run[i+1]
+			if est {
+				w.est[i] = w.est[i+1]
+			}
+		}
 	}
-	i := len(w.key)
-	for i > 0 && w.key[i-1] > key {
-		i--
+	k[i] = key
+	w.run[i] = j.RunTime
+	if est {
+		w.est[i] = j.ReqTime
 	}
-	w.key = insert(w.key, i, key)
-	w.run = insert(w.run, i, j.RunTime)
-	w.est = insert(w.est, i, j.ReqTime)
-}
-
-func insert(s []int64, i int, x int64) []int64 {
-	s = append(s, 0)
-	copy(s[i+1:], s[i:])
-	s[i] = x
-	return s
 }
