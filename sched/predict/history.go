@@ -96,9 +96,31 @@ const maxDense = 1 << 16
 
 // A window holds up to n runtimes ordered by key (their jobs' submit or
 // termination time), and their estimates when the window type reads them
-// (immediate).
+// (immediate), in one list of m sections of c values: keys, run times
+// (and estimates), c its room, so that a user's window is one allocation.
 type window struct {
-	key, run, est []int64
+	k int     // values kept
+	d []int64 // keys d[:c], run times d[c:2c], estimates d[2c:3c]
+}
+
+// room is the number of values each section of w has room for.
+func (w *window) room(est bool) int {
+	if est {
+		return len(w.d) / 3
+	}
+	return len(w.d) / 2
+}
+
+// runs returns w's run times.
+func (w *window) runs(est bool) []int64 {
+	c := w.room(est)
+	return w.d[c : c+w.k]
+}
+
+// ests returns w's estimates (est windows only).
+func (w *window) ests() []int64 {
+	c := w.room(true)
+	return w.d[2*c : 2*c+w.k]
 }
 
 type userState struct {
@@ -142,10 +164,10 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 		default:
 			w = &u.all
 		}
-		if w != nil && (len(w.run) == h.cfg.Window || h.cfg.Partial && len(w.run) > 0) {
+		if w != nil && (w.k == h.cfg.Window || h.cfg.Partial && w.k > 0) {
 			ok := true
 			if h.typ == windowImmediate {
-				for _, x := range w.est {
+				for _, x := range w.ests() {
 					if x != e {
 						ok = false
 						break
@@ -153,7 +175,7 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 				}
 			}
 			if ok {
-				p = metricOf(h.metric, w.run)
+				p = metricOf(h.metric, w.runs(h.typ == windowImmediate))
 			}
 		}
 	}
@@ -231,22 +253,34 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 // est, the window keeps the jobs' estimates too. The moves are loops, not
 // copies: a window is short (2 in EASY++).
 func (w *window) add(n int, key int64, j *swf.Job, est bool) {
-	k := w.key
-	i := len(k)
-	if i < n {
-		k = append(k, 0)
-		w.run = append(w.run, 0)
-		if est {
-			w.est = append(w.est, 0)
+	m := 2
+	if est {
+		m = 3
+	}
+	c := w.room(est)
+	if w.k == c && c < n { // room for min(n, 4), then twice as much
+		nc := min(n, max(4, 2*c))
+		d := make([]int64, m*nc)
+		for s := range m {
+			copy(d[s*nc:], w.d[s*c:s*c+w.k])
 		}
+		w.d, c = d, nc
+	}
+	k, run := w.d[:c], w.d[c:2*c]
+	var es []int64
+	if est {
+		es = w.d[2*c : 3*c]
+	}
+	i := w.k
+	if i < n {
+		w.k++
 		for ; i > 0 && k[i-1] > key; i-- {
 			k[i] = k[i-1]
-			w.run[i] = w.run[i-1]
+			run[i] = run[i-1]
 			if est {
-				w.est[i] = w.est[i-1]
+				es[i] = es[i-1]
 			}
 		}
-		w.key = k
 	} else {
 		if key < k[0] {
 			return
@@ -256,15 +290,15 @@ func (w *window) add(n int, key int64, j *swf.Job, est bool) {
 		i = 0
 		for ; i+1 < n && k[i+1] <= key; i++ {
 			k[i] = k[i+1]
-			w.run[i] = w.run[i+1]
+			run[i] = run[i+1]
 			if est {
-				w.est[i] = w.est[i+1]
+				es[i] = es[i+1]
 			}
 		}
 	}
 	k[i] = key
-	w.run[i] = j.RunTime
+	run[i] = j.RunTime
 	if est {
-		w.est[i] = j.ReqTime
+		es[i] = j.ReqTime
 	}
 }
