@@ -96,7 +96,11 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 		c[i] = j
 		return
 	}
-	c = slices.Insert(c, i, j) // within capacity: chunks have room for maxChunk+1
+	// Within capacity (chunks have room for maxChunk+1): one copy, where
+	// slices.Insert checks for overlap and copies twice.
+	c = c[:len(c)+1]
+	copy(c[i+1:], c[i:])
+	c[i] = j
 	t.n++
 	if len(c) > maxChunk {
 		half := len(c) / 2
