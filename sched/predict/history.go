@@ -91,7 +91,7 @@ type UserHistory struct {
 }
 
 // maxDense bounds the user numbers kept in UserHistory.dense (a user
-// state is about 100 bytes).
+// state is 56 bytes).
 const maxDense = 1 << 16
 
 // A window holds up to n runtimes ordered by key (their jobs' submit or
