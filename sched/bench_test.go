@@ -166,6 +166,26 @@ import (
 // scans, at the cost of keeping those steps for every job). The goal of 3 is still not met: what is left is the scans
 // after a job ends early (194k passes, every waiting job scanned from now)
 // and the walk of the queue in those passes.
+//
+// EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
+// spread out: the prediction-ordered queue's insertions and deletions,
+// the corrections (heap events, the run set's later), the predictor, and
+// in SummaryOnly a third decoding of the whole log for the corrections'
+// SD (110M instructions, 4% of the process). That SD now reads a byte
+// per included job kept by the main pass; UserHistory indexes users
+// below 65,536 in a slice and keeps a window in one list; jobSet's
+// insertions and deletions within a chunk are one copy each. Counted
+// (cachegrind, GOGC=off GOMAXPROCS=1, examples/simulate on the gzip
+// file): EASY 2.315 → 2.288 G instructions, EASY++ 2.895 → 2.628 G
+// (1.25× → 1.15× EASY). CPU, the binaries before and after alternated,
+// 26 rounds at load 1.0–1.2 (the machine's other work inflating every
+// figure): EASY++ / EASY 1.29 before, 1.19 now (medians of the per-round
+// ratios); EASY++ 0.641 → 0.562 s, 0.905 of before. Tried and dropped:
+// a prediction-ordered set that takes arrivals into a short unsorted
+// list until it is next read (62% of SDSC-BLUE's jobs then start without
+// entering the sorted set, but the flush check in every read kept Ascend
+// and Min from inlining: +14M instructions for EASY++, +33M for EASY),
+// and the average inlined in UserHistory.Predict (−3M, 0.1%).
 
 // Benchmarks on SDSC-BLUE (243k records, 1,152 processors); they report
 // simulated jobs per second.

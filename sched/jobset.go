@@ -96,7 +96,11 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 		c[i] = j
 		return
 	}
-	c = slices.Insert(c, i, j) // within capacity: chunks have room for maxChunk+1
+	// Within capacity (chunks have room for maxChunk+1): one copy, where
+	// slices.Insert checks for overlap and copies twice.
+	c = c[:len(c)+1]
+	copy(c[i+1:], c[i:])
+	c[i] = j
 	t.n++
 	if len(c) > maxChunk {
 		half := len(c) / 2
@@ -151,7 +155,10 @@ func (t *jobSet) later(j *Job) {
 
 // deleteAt removes the job at position i of chunk ci.
 func (t *jobSet) deleteAt(ci, i int) {
-	c := slices.Delete(t.chunks[ci], i, i+1)
+	c := t.chunks[ci] // (slices.Delete's bounds checks and clear call cost more)
+	copy(c[i:], c[i+1:])
+	c[len(c)-1] = nil
+	c = c[:len(c)-1]
 	t.chunks[ci] = c
 	t.n--
 	if len(c) < maxChunk/4 && len(t.chunks) > 1 {

@@ -203,6 +203,14 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		add(f.busy[i].area(sum.WindowStart, sum.WindowEnd))
 	}
 	var corrSum float64
+	// With corrections, their sequence over the included jobs, for the
+	// SD's second pass: a byte a job read back instead of a third decoding
+	// of the log (values from 255 up are 255 here, in order in corrBig).
+	var corrs []byte
+	var corrBig []int
+	if f.corr {
+		corrs = make([]byte, 0, f.jobs)
+	}
 	var reserved, delayed []float64
 	var pos float64
 	r = logReader{blocks: f.log}
@@ -226,6 +234,15 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 			sum.BackfillRate++
 		}
 		corrSum += float64(e.corrections)
+		if f.corr {
+			c := byte(255)
+			if e.corrections < 255 {
+				c = byte(e.corrections)
+			} else {
+				corrBig = append(corrBig, e.corrections)
+			}
+			corrs = append(corrs, c)
+		}
 		if e.firstRes >= 0 {
 			d := float64(e.start - e.firstRes)
 			reserved = append(reserved, math.Abs(d))
@@ -251,7 +268,7 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		sum.MeanBSLD /= n
 		sum.Accuracy /= n
 		sum.BackfillRate /= n
-		sum.MeanCorrections, sum.SDCorrections = f.corrections(warm, lastSubmit, corrSum, sum.Included)
+		sum.MeanCorrections, sum.SDCorrections = f.corrections(corrs, corrBig, corrSum, sum.Included)
 		pr := &sum.Predictability
 		pr.Rate = float64(len(reserved)) / n
 		pr.AbsMean, pr.AbsSD = meanSD(reserved)
@@ -264,19 +281,19 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 }
 
 // corrections is meanSD of the included jobs' corrections, in
-// termination order, as summarize has it; sum is their sum in that order.
-func (f *foldSummary) corrections(warm int, lastSubmit int64, sum float64, n int) (mean, sd float64) {
+// termination order, as summarize has it: sum is their sum in that order,
+// corrs their sequence (255 standing for the next of big), kept when the
+// log has corrections.
+func (f *foldSummary) corrections(corrs []byte, big []int, sum float64, n int) (mean, sd float64) {
 	mean = sum / float64(n)
 	if !f.corr {
 		return mean, 0 // (every term 0: the pass below gives 0)
 	}
-	r := logReader{blocks: f.log}
-	for k := range f.jobs {
-		e := r.next()
-		if k < warm || e.end > lastSubmit {
-			continue
+	for _, c := range corrs {
+		x := float64(c)
+		if c == 255 {
+			x, big = float64(big[0]), big[1:]
 		}
-		x := float64(e.corrections)
 		sd += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(sd / float64(n))

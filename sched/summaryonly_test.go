@@ -181,3 +181,46 @@ func TestSummaryOnlyRapid(t *testing.T) {
 		sameFolded(rt, "random", full, run(cfg))
 	})
 }
+
+// oneSecond predicts 1 s for every job; plusOne corrects by 1 s: a job of
+// r seconds has r−1 corrections.
+type oneSecond struct{}
+
+func (oneSecond) Predict(*swf.Job, int64) int64 { return 1 }
+func (oneSecond) Terminated(*swf.Job, int64)    {}
+
+type plusOne struct{}
+
+func (plusOne) Correct(p, _ int64, _, _ int) int64 { return p + 1 }
+
+// TestSummaryOnlyManyCorrections: the SD of the corrections from a fold
+// whose jobs have from 0 to over 255 corrections (the fold keeps counts
+// from 255 up apart) is summarize's, bit for bit.
+func TestSummaryOnlyManyCorrections(t *testing.T) {
+	var jobs []swf.Job
+	for i, run := range []int64{1, 300, 2, 254, 255, 256, 1000, 1, 700, 3, 400, 1} {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs, j.User = int64(i+1), int64(10*i), run, 2000, 1, 1
+		jobs = append(jobs, j)
+	}
+	last := swf.NewJob() // so that the others end before the last arrival (S7)
+	last.ID, last.Submit, last.RunTime, last.ReqTime, last.AllocProcs, last.User = 100, 100000, 1, 1, 1, 1
+	jobs = append(jobs, last)
+	mk := func() sched.Config {
+		return sched.Config{MachineSize: 4, Predictor: oneSecond{}, Corrector: plusOne{}}
+	}
+	full, err := sched.Run(context.Background(), mk(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Summary.Included != len(jobs)-1 || full.Summary.SDCorrections == 0 {
+		t.Fatalf("not every job but the last included, or no spread of corrections: %+v", full.Summary)
+	}
+	cfg := mk()
+	cfg.SummaryOnly = true
+	folded, err := sched.Run(context.Background(), cfg, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFolded(t, "many corrections", full, folded)
+}

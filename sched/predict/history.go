@@ -83,13 +83,44 @@ type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType
 	metric metric
-	users  map[int64]*userState
+	// dense holds the users numbered 0..len(dense)-1, as log user numbers
+	// are (SWF numbers them from 1): an index instead of a map look-up
+	// at every arrival and termination. users holds the others.
+	dense []userState
+	users map[int64]*userState
 }
 
+// maxDense bounds the user numbers kept in UserHistory.dense (a user
+// state is 56 bytes).
+const maxDense = 1 << 16
+
 // A window holds up to n runtimes ordered by key (their jobs' submit or
-// termination time).
+// termination time), and their estimates when the window type reads them
+// (immediate), in one list of m sections of c values: keys, run times
+// (and estimates), c its room, so that a user's window is one allocation.
 type window struct {
-	key, run, est []int64
+	k int     // values kept
+	d []int64 // keys d[:c], run times d[c:2c], estimates d[2c:3c]
+}
+
+// room is the number of values each section of w has room for.
+func (w *window) room(est bool) int {
+	if est {
+		return len(w.d) / 3
+	}
+	return len(w.d) / 2
+}
+
+// runs returns w's run times.
+func (w *window) runs(est bool) []int64 {
+	c := w.room(est)
+	return w.d[c : c+w.k]
+}
+
+// ests returns w's estimates (est windows only).
+func (w *window) ests() []int64 {
+	c := w.room(true)
+	return w.d[2*c : 2*c+w.k]
 }
 
 type userState struct {
@@ -123,7 +154,7 @@ func (h *UserHistory) Propagates() bool { return h.cfg.Propagate }
 // j.ReqTime, at its arrival.
 func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 	e := j.ReqTime
-	u := h.users[j.User]
+	u := h.user(j.User)
 	p := h.fallback(u, e)
 	if u != nil {
 		var w *window
@@ -133,10 +164,10 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 		default:
 			w = &u.all
 		}
-		if w != nil && (len(w.run) == h.cfg.Window || h.cfg.Partial && len(w.run) > 0) {
+		if w != nil && (w.k == h.cfg.Window || h.cfg.Partial && w.k > 0) {
 			ok := true
 			if h.typ == windowImmediate {
-				for _, x := range w.est {
+				for _, x := range w.ests() {
 					if x != e {
 						ok = false
 						break
@@ -144,7 +175,7 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 				}
 			}
 			if ok {
-				p = metricOf(h.metric, w.run)
+				p = metricOf(h.metric, w.runs(h.typ == windowImmediate))
 			}
 		}
 	}
@@ -161,18 +192,43 @@ func (h *UserHistory) fallback(u *userState, e int64) int64 {
 	return e
 }
 
-// Terminated adds j to its user's history.
-func (h *UserHistory) Terminated(j *swf.Job, now int64) {
-	u := h.users[j.User]
+// user returns the state of user id, nil if it has none yet.
+func (h *UserHistory) user(id int64) *userState {
+	if uint64(id) < uint64(len(h.dense)) {
+		return &h.dense[id]
+	}
+	if id >= 0 && id < maxDense {
+		return nil
+	}
+	return h.users[id]
+}
+
+// newUser returns the state of user id, made if need be.
+func (h *UserHistory) newUser(id int64) *userState {
+	if id >= 0 && id < maxDense {
+		if id >= int64(len(h.dense)) {
+			h.dense = append(h.dense, make([]userState, int(id)+1-len(h.dense))...)
+			h.dense = h.dense[:cap(h.dense)]
+		}
+		return &h.dense[id]
+	}
+	u := h.users[id]
 	if u == nil {
 		u = &userState{}
-		h.users[j.User] = u
+		h.users[id] = u
 	}
+	return u
+}
+
+// Terminated adds j to its user's history.
+func (h *UserHistory) Terminated(j *swf.Job, now int64) {
+	u := h.newUser(j.User)
 	key := j.Submit
 	if h.cfg.ByTermination {
 		key = now
 	}
-	u.all.add(h.cfg.Window, key, j)
+	immediate := h.typ == windowImmediate
+	u.all.add(h.cfg.Window, key, j, immediate)
 	if h.typ == windowExtended {
 		if u.byEst == nil {
 			u.byEst = make(map[int64]*window)
@@ -182,7 +238,7 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 			w = &window{}
 			u.byEst[j.ReqTime] = w
 		}
-		w.add(h.cfg.Window, key, j)
+		w.add(h.cfg.Window, key, j, false)
 	}
 	if h.cfg.RelativeFallback && j.ReqTime > 0 {
 		a := float64(j.RunTime) / float64(j.ReqTime)
@@ -193,28 +249,56 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 
 // add keeps the n terminated jobs of largest key (submit time, or
 // termination time): a job whose key is below all kept ones in a full window
-// is ignored (§6.2).
-func (w *window) add(n int, key int64, j *swf.Job) {
-	if len(w.key) == n {
-		if key < w.key[0] {
+// is ignored (§6.2). A new key goes after the kept ones equal to it. With
+// est, the window keeps the jobs' estimates too. The moves are loops, not
+// copies: a window is short (2 in EASY++).
+func (w *window) add(n int, key int64, j *swf.Job, est bool) {
+	m := 2
+	if est {
+		m = 3
+	}
+	c := w.room(est)
+	if w.k == c && c < n { // room for min(n, 4), then twice as much
+		nc := min(n, max(4, 2*c))
+		d := make([]int64, m*nc)
+		for s := range m {
+			copy(d[s*nc:], w.d[s*c:s*c+w.k])
+		}
+		w.d, c = d, nc
+	}
+	k, run := w.d[:c], w.d[c:2*c]
+	var es []int64
+	if est {
+		es = w.d[2*c : 3*c]
+	}
+	i := w.k
+	if i < n {
+		w.k++
+		for ; i > 0 && k[i-1] > key; i-- {
+			k[i] = k[i-1]
+			run[i] = run[i-1]
+			if est {
+				es[i] = es[i-1]
+			}
+		}
+	} else {
+		if key < k[0] {
 			return
 		}
-		w.key = append(w.key[:0], w.key[1:]...)
-		w.run = append(w.run[:0], w.run[1:]...)
-		w.est = append(w.est[:0], w.est[1:]...)
+		// The first (smallest key) leaves: the kept keys not above key
+		// move down one place, and key takes the place after them.
+		i = 0
+		for ; i+1 < n && k[i+1] <= key; i++ {
+			k[i] = k[i+1]
+			run[i] = run[i+1]
+			if est {
+				es[i] = es[i+1]
+			}
+		}
 	}
-	i := len(w.key)
-	for i > 0 && w.key[i-1] > key {
-		i--
+	k[i] = key
+	run[i] = j.RunTime
+	if est {
+		es[i] = j.ReqTime
 	}
-	w.key = insert(w.key, i, key)
-	w.run = insert(w.run, i, j.RunTime)
-	w.est = insert(w.est, i, j.ReqTime)
-}
-
-func insert(s []int64, i int, x int64) []int64 {
-	s = append(s, 0)
-	copy(s[i+1:], s[i:])
-	s[i] = x
-	return s
 }
