@@ -15,17 +15,15 @@
 // from its errors: forward simulation alone barely beats a ten-line
 // baseline (the real queue order, later arrivals that backfill ahead,
 // partitions and outages are not in a snapshot), so the simulated wait is
-// one feature of a small online model fitted per power-of-two size class
-// (and per queue and class and per queue, the three averaged) on the jobs that have started, beside the naive baseline (Naive: the
-// median wait of the last 100 started jobs of the class), the queue's
-// state and its waits at that hour of day, the jobs of its size running,
-// the job's and user's shape (Online lists them). The model is a ladder
-// of linear probabilities P(wait ≤ t), t from a minute to 11 days in
-// steps of √2, fitted by one least-squares system with exponential
-// forgetting (Config.Forget); the forecast is the t that maximizes
-// P(within ×2) − 0.3·E|log10 error| (Config.Median: the median): a mode
-// of the bimodal waits, where a mean of logs falls between "now" and
-// "hours". Online is a replay.Predictor; wrap it with
+// one feature of a small online model, fitted on the started jobs per
+// power-of-two size class, per queue and class and per queue (averaged),
+// beside the naive baseline (Naive), the queue's state and hourly waits,
+// the job's and user's shape (Online lists them). The model is a ladder of linear probabilities P(wait ≤ t), t
+// from a minute to 11 days in steps of √2, fitted by one least-squares
+// system with exponential forgetting (Config.Forget); the forecast is the
+// t that maximizes P(within ×2) − 0.3·E|log10 error| (Config.Median: the
+// median): a mode of the bimodal waits, where a mean of logs falls between
+// "now" and "hours". Online is a replay.Predictor; wrap it with
 // qbets/conformal for intervals with a coverage guarantee.
 //
 // # Start
