@@ -11,8 +11,8 @@ type jobIndex struct {
 	n     int
 }
 
-// denseIDs bounds the slice: 8 bytes an ID up to it, once such an ID is
-// seen.
+// denseIDs bounds the slice: at most 8 bytes an ID below it (8 MiB), once
+// an ID that high is seen; other IDs, negative ones included, go to the map.
 const denseIDs = 1 << 20
 
 func (x *jobIndex) get(id int64) (*jobRec, bool) {
@@ -32,7 +32,10 @@ func (x *jobIndex) put(r *jobRec) {
 	x.n++
 	if id := r.id; id >= 0 && id < denseIDs {
 		if id >= int64(len(x.dense)) {
-			x.dense = append(x.dense, make([]*jobRec, max(id+1-int64(len(x.dense)), int64(len(x.dense))))...)
+			// Doubling, but never past denseIDs: the slice stays within
+			// 8 bytes an ID below it.
+			n := int64(len(x.dense))
+			x.dense = append(x.dense, make([]*jobRec, min(max(id+1-n, n), denseIDs-n))...)
 		}
 		x.dense[id] = r
 		return

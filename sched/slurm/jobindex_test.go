@@ -37,4 +37,16 @@ func TestJobIndex(t *testing.T) {
 	if _, ok := x.get(7); ok || x.len() != 0 {
 		t.Fatal("clear left a record")
 	}
+	// The slice's doubling stops at denseIDs (it went to 1.2 Mi here).
+	var y jobIndex
+	for _, id := range []int64{600000, 700000, denseIDs - 1} {
+		r := &jobRec{id: id}
+		y.put(r)
+		if got, ok := y.get(id); !ok || got != r {
+			t.Fatalf("get(%d) after put: %p, %v", id, got, ok)
+		}
+		if len(y.dense) > denseIDs {
+			t.Fatalf("after ID %d the slice holds %d IDs, over denseIDs = %d", id, len(y.dense), denseIDs)
+		}
+	}
 }
