@@ -9,7 +9,7 @@ import (
 )
 
 // jobSet agrees with a sorted slice through random insertions, deletions
-// (of present and absent jobs) and walks, in both orders, over sizes that
+// (of present and absent jobs), corrections (later) and walks, in both orders, over sizes that
 // split and merge chunks many times.
 func TestJobSetMatchesSortedSlice(t *testing.T) {
 	for _, byShort := range []bool{false, true} {
@@ -37,6 +37,22 @@ func TestJobSetMatchesSortedSlice(t *testing.T) {
 				all = append(all, j)
 				set.ReplaceOrInsert(j)
 				i, _ := slices.BinarySearchFunc(want, j, cmp)
+				want = slices.Insert(want, i, j)
+			} else if r.IntN(4) == 0 {
+				// a correction: a member's prediction grows (by a step
+				// within its chunk, or past the chunk's end), later moves it
+				j := all[r.IntN(len(all))]
+				i := slices.Index(want, j)
+				if i < 0 {
+					continue
+				}
+				want = slices.Delete(want, i, i+1)
+				j.p += 1 + r.Int64N(3)
+				if r.IntN(8) == 0 {
+					j.p += 20
+				}
+				set.later(j)
+				i, _ = slices.BinarySearchFunc(want, j, cmp)
 				want = slices.Insert(want, i, j)
 			} else {
 				j := all[r.IntN(len(all))]
