@@ -208,7 +208,9 @@ func (h *UserHistory) newUser(id int64) *userState {
 	if id >= 0 && id < maxDense {
 		if id >= int64(len(h.dense)) {
 			h.dense = append(h.dense, make([]userState, int(id)+1-len(h.dense))...)
-			h.dense = h.dense[:cap(h.dense)]
+			// All the room append made, but none at or past maxDense:
+			// those users are looked up in the map.
+			h.dense = h.dense[:min(cap(h.dense), maxDense)]
 		}
 		return &h.dense[id]
 	}

@@ -111,3 +111,26 @@ func ExampleUserHistory() {
 	// 3600
 	// 900
 }
+
+// Every user's history is kept and found, whatever its number: small ones
+// (held in a slice), large and negative ones, and those just above the
+// slice's bound, which a slice grown by append past it must not shadow.
+func TestUserHistoryUserNumbers(t *testing.T) {
+	h, err := predict.NewUserHistory(predict.HistoryConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := []int64{1, 40000, 65000, 65535, 65536, 70000, 78000, 1 << 40, -3}
+	for _, u := range users {
+		h.Terminated(pj(u, 2, 100, 1000), 100)
+		h.Terminated(pj(u, 5, 300, 1000), 300)
+	}
+	for _, u := range users {
+		if p := h.Predict(pj(u, 400, 0, 1000), 400); p != 200 {
+			t.Errorf("user %d, window {100,300}: %d, want 200", u, p)
+		}
+	}
+	if p := h.Predict(pj(70001, 400, 0, 1000), 400); p != 1000 {
+		t.Errorf("user without history: %d, want the estimate 1000", p)
+	}
+}
