@@ -2,6 +2,8 @@ package predict_test
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched/predict"
@@ -132,5 +134,72 @@ func TestUserHistoryUserNumbers(t *testing.T) {
 	}
 	if p := h.Predict(pj(70001, 400, 0, 1000), 400); p != 1000 {
 		t.Errorf("user without history: %d, want the estimate 1000", p)
+	}
+}
+
+// The windows agree with a plain list of (key, run, estimate) kept in key
+// order (a new key after the equal ones; in a full window the smallest
+// leaves, or the new one is ignored if below it), over windows up to 9
+// long: they grow past their first room of 4, with and without estimates.
+func TestUserHistoryWindowsMatchList(t *testing.T) {
+	type entry struct{ key, run, est int64 }
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, typ := range []string{"all", "immediate", "extended"} {
+		for _, metric := range []string{"min", "max"} {
+			for n := 1; n <= 9; n++ {
+				cfg := predict.HistoryConfig{Window: n, Type: typ, Metric: metric, Partial: n%2 == 0}
+				h, err := predict.NewUserHistory(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lists := map[int64][]entry{} // by estimate for extended, else under 0
+				for step := range 60 {
+					j := pj(1, r.Int64N(40), 1+r.Int64N(1000), 1000*(1+r.Int64N(2)))
+					h.Terminated(j, 100)
+					for _, k := range []int64{0, j.ReqTime} {
+						if (k == 0) == (typ == "extended") {
+							continue
+						}
+						l := lists[k]
+						if len(l) == n {
+							if j.Submit < l[0].key {
+								continue
+							}
+							l = l[1:]
+						}
+						i := len(l)
+						for i > 0 && l[i-1].key > j.Submit {
+							i--
+						}
+						lists[k] = slices.Insert(slices.Clone(l), i, entry{j.Submit, j.RunTime, j.ReqTime})
+					}
+					for _, e := range []int64{1000, 2000} {
+						l := lists[0]
+						if typ == "extended" {
+							l = lists[e]
+						}
+						want := e
+						if len(l) == n || cfg.Partial && len(l) > 0 {
+							ok := true
+							var runs []int64
+							for _, x := range l {
+								ok = ok && (typ != "immediate" || x.est == e)
+								runs = append(runs, x.run)
+							}
+							if ok {
+								want = slices.Min(runs)
+								if metric == "max" {
+									want = slices.Max(runs)
+								}
+								want = min(want, e)
+							}
+						}
+						if p := h.Predict(pj(1, 50, 0, e), 50); p != want {
+							t.Fatalf("%+v, step %d, estimate %d: %d, want %d (window %v)", cfg, step, e, p, want, l)
+						}
+					}
+				}
+			}
+		}
 	}
 }
