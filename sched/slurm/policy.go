@@ -67,8 +67,9 @@ type Policy struct {
 	bfWaiting, bfDirty   bool
 	noFit                bool // the last cycle found no waiting job fits in the free CPUs
 	// bfStill: the last cycle that ran started no job and tried none;
-	// bfBeyond: the earliest start it found beyond bf_window (never:
-	// none). A calculation that leaves the order as it was then changes
+	// bfBeyond: no later than the earliest start of a job it left beyond
+	// bf_window (never: none): plan.fit stops looking at the window's
+	// end, so it is a lower bound, which is all calc's skip needs. A calculation that leaves the order as it was then changes
 	// nothing for backfill until a job enters the window (see calc).
 	bfStill    bool
 	bfBeyond   int64

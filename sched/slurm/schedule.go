@@ -460,10 +460,10 @@ func (p *Policy) backfill(pass *sched.Pass) {
 // beyondOf reports whether waiting job r starts beyond bf_window in
 // this cycle because a job tested before it in the cycle does, asking no
 // more CPUs for no longer. The plan only loses free CPUs as the cycle
-// goes on, so r's earliest start is no earlier than that job's; the
-// earliest start beyond the window (bfBeyond) stays the same, and r's
-// fit is spared. p.beyond holds the (CPUs, time limit) of such jobs, none
-// asking as little as another for as short.
+// goes on, so r's earliest start is no earlier than that job's, which
+// bfBeyond already bounds from below, and r's fit is spared. p.beyond
+// holds the (CPUs, time limit) of such jobs, none asking as little as
+// another for as short.
 func (p *Policy) beyondOf(r *jobRec) bool {
 	d := max(r.limit, 1)
 	for _, b := range p.beyond {
