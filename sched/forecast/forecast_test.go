@@ -313,3 +313,56 @@ func TestStartsNowAhead(t *testing.T) {
 		t.Errorf("only %d shortcuts (%d with jobs ahead)", shortcuts, ahead)
 	}
 }
+
+// With queues, the per-queue ladders answer too: once a queue and size
+// class has learnt from Train jobs (and not from all of its class), the
+// answer is the average distribution's; in one queue it never is (its
+// ladders are the class's and the global one). Causal, too.
+func TestOnlineQueueLadders(t *testing.T) {
+	jobs := synthetic(t, 3000, 7)
+	// averaged replays jobs and returns each answer and how many came
+	// from the average of the three distributions (o.mix, zeroed before
+	// each question).
+	averaged := func(jobs []swf.Job) (map[int64]float64, int) {
+		o, err := NewOnline(Config{Train: 50}, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, n := map[int64]float64{}, 0
+		_, err = replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, _ int64, p []replay.Prediction) {
+			got[j.ID] = p[0].Point
+			if o.mix != ([nThresholds]float64{}) {
+				n++
+				if want := min(decide(&o.mix, false), float64(max(o.maxWait, floor))); p[0].Point != want {
+					t.Fatalf("job %d: %v, the average's answer %v", j.ID, p[0].Point, want)
+				}
+				o.mix = [nThresholds]float64{}
+			}
+		}}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, n
+	}
+	if _, n := averaged(jobs); n != 0 {
+		t.Fatalf("one queue: %d answers from the average", n)
+	}
+	for i := range jobs {
+		jobs[i].Queue = jobs[i].User % 3
+	}
+	three, n := averaged(jobs)
+	t.Logf("three queues: %d of %d answers from the average", n, len(jobs))
+	if n == 0 {
+		t.Fatal("three queues: no answer from the average")
+	}
+	m := 2000
+	for jobs[m].Submit == jobs[m-1].Submit {
+		m++
+	}
+	part := predictions(t, jobs[:m:m])
+	for _, j := range jobs[:m] {
+		if three[j.ID] != part[j.ID] {
+			t.Fatalf("job %d: %v on the whole log, %v on a prefix", j.ID, three[j.ID], part[j.ID])
+		}
+	}
+}
