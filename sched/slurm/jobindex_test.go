@@ -1,6 +1,9 @@
 package slurm
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestJobIndex checks the index against a map, with IDs in the slice's
 // range, beyond it and below 0.
@@ -47,6 +50,33 @@ func TestJobIndex(t *testing.T) {
 		}
 		if len(y.dense) > denseIDs {
 			t.Fatalf("after ID %d the slice holds %d IDs, over denseIDs = %d", id, len(y.dense), denseIDs)
+		}
+	}
+}
+
+// jobRec's comment promises 192 bytes, three cache lines by use, its
+// first field at the start of the first: a field added or moved must
+// keep it so, or the comment and the padding say otherwise.
+func TestJobRecLayout(t *testing.T) {
+	var r jobRec
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the layout is for 64-bit platforms")
+	}
+	if s := unsafe.Sizeof(r); s != 192 {
+		t.Errorf("jobRec is %d bytes, want 192", s)
+	}
+	for _, c := range []struct {
+		name string
+		off  uintptr
+		line uintptr
+	}{
+		{"assoc", unsafe.Offsetof(r.assoc), 0},
+		{"held", unsafe.Offsetof(r.held), 1},
+		{"minNodes", unsafe.Offsetof(r.minNodes), 1},
+		{"user", unsafe.Offsetof(r.user), 2},
+	} {
+		if c.off/64 != c.line {
+			t.Errorf("jobRec.%s at byte %d: cache line %d, want %d", c.name, c.off, c.off/64, c.line)
 		}
 	}
 }
