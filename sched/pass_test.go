@@ -94,6 +94,56 @@ func TestStalePassRefused(t *testing.T) {
 	}
 }
 
+// distinct records every Pass it is given and, from the 600th pass on,
+// acts on the first one.
+type distinct struct {
+	seen  map[*sched.Pass]bool
+	first *sched.Pass
+	n     int
+	stale int // actions on the first Pass
+	errs  []error
+}
+
+func (d *distinct) Schedule(p *sched.Pass) {
+	d.n++
+	if d.seen[p] {
+		d.errs = append(d.errs, fmt.Errorf("pass %d: a *Pass handed out before", d.n))
+	}
+	d.seen[p] = true
+	if d.first == nil {
+		d.first = p
+	}
+	for j := range p.Waiting() {
+		if d.n >= 600 {
+			d.stale++
+			if err := d.first.Start(j); !errors.Is(err, sched.ErrStalePass) {
+				d.errs = append(d.errs, fmt.Errorf("pass %d: the first Pass's Start: %v, want ErrStalePass", d.n, err))
+			}
+		}
+		p.Start(j)
+	}
+}
+
+// Every pass has a *Pass of its own, over several of the blocks they are
+// allocated in, and the first stays ended (a Pass used again would let a
+// kept one act in a later pass).
+func TestPassHandedOutOnce(t *testing.T) {
+	var jobs []swf.Job
+	for i := range 400 { // each waits for the one before: a pass at each arrival and end
+		jobs = append(jobs, job(int64(i+1), int64(10*i), 15, 8, 15))
+	}
+	d := &distinct{seen: map[*sched.Pass]bool{}}
+	if _, err := sched.Run(context.Background(), sched.Config{MachineSize: 8, Scheduler: d}, jobs); err != nil {
+		t.Fatal(err)
+	}
+	if d.n < 600 || d.stale == 0 { // (the passes of three blocks of 256)
+		t.Fatalf("%d passes, %d actions on the first Pass: want at least 600 and some", d.n, d.stale)
+	}
+	for _, err := range d.errs {
+		t.Error(err)
+	}
+}
+
 // probe records the outcomes of actions on waiting jobs.
 type probe struct{ errs map[string]error }
 
