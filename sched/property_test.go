@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -216,4 +217,39 @@ func preset(name string) func(int64) sched.Config {
 		panic("unknown preset " + name)
 	}
 	return p.New
+}
+
+// At's callbacks each run once, at their own time, when their slots are
+// used again: by one asked from a callback at its own time (same batch),
+// and by ones asked later while others still wait.
+func TestAtSlotsReused(t *testing.T) {
+	s, err := sched.New(sched.EASY(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load([]swf.Job{job(1, 0, 100, 4, 100)}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	at := func(name string, t int64, then func()) {
+		s.At(t, func(now int64) {
+			got = append(got, fmt.Sprintf("%s@%d", name, now))
+			if then != nil {
+				then()
+			}
+		})
+	}
+	at("a", 10, func() {
+		at("a2", 10, nil) // a's slot, freed before a runs
+		at("c", 30, func() { at("e", 40, nil) })
+	})
+	at("b", 20, func() { at("d", 25, nil) })
+	at("f", 35, nil)
+	if err := s.RunUntil(50); err != nil {
+		t.Fatal(err)
+	}
+	want := "[a@10 a2@10 b@20 d@25 c@30 f@35 e@40]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("callbacks ran %v, want %s", got, want)
+	}
 }
