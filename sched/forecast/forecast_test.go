@@ -366,3 +366,28 @@ func TestOnlineQueueLadders(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlineQueueCap: a log that numbers a queue per job (hostile, or a
+// converter's job IDs in field 15) gets ladders for the first
+// maxQueueModels queues only, so memory stays bounded, and its later
+// queues are answered by their class's model.
+func TestOnlineQueueCap(t *testing.T) {
+	jobs := synthetic(t, 3000, 7)
+	for i := range jobs {
+		jobs[i].Queue = jobs[i].ID
+	}
+	o, err := NewOnline(Config{Train: 50}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
+		t.Fatal(err)
+	}
+	queues := map[int64]bool{}
+	for k := range o.queue {
+		queues[k[0]] = true
+	}
+	if o.queues != maxQueueModels || len(queues) != maxQueueModels {
+		t.Fatalf("%d queues with ladders (counted %d), want %d of %d", len(queues), o.queues, maxQueueModels, len(jobs))
+	}
+}

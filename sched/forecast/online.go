@@ -14,6 +14,12 @@ import (
 // issue's scoring floor): the model learns log(max(wait, floor)).
 const floor = 60
 
+// maxQueueModels is the number of queues (the first seen) that get
+// ladders of their own: a ladder holds some 20 KB, and a log, hostile or
+// not, may number a queue per job. The archive logs have at most 30
+// (SDSC-Par), so none reaches it.
+const maxQueueModels = 64
+
 // avgStep is the weight of the newest job in the moving averages of the
 // recent waits and errors (a memory of about 20 jobs).
 const avgStep = 0.05
@@ -32,7 +38,8 @@ const nFeatures = 26
 // its class, when the two are the same fit), the answer is taken from the
 // average of the three distributions (the class's pools its queues, the
 // queue's pools its classes, the queue and class's fits what a linear
-// model per class cannot: a queue's own limits, order and hours).
+// model per class cannot: a queue's own limits, order and hours; the first
+// 64 queues seen get these ladders, later ones the class's alone).
 // The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
@@ -60,6 +67,7 @@ type Online struct {
 	global  *ladder
 	class   map[int]*ladder
 	queue   map[[2]int64]*ladder // queue, size class → its own ladder; queue, −1 → the queue's
+	queues  int                  // the queues with ladders of their own (at most maxQueueModels)
 	mix     [nThresholds]float64 // the averaged distribution function
 	snap    Snapshot
 	lastW   map[int]int64      // size class → wait of its last started job
@@ -415,11 +423,17 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
+	if o.queue[[2]int64{j.Queue, -1}] == nil && o.queues >= maxQueueModels {
+		return // a queue past the cap is answered by its class's model alone
+	}
 	for _, qk := range [2][2]int64{{j.Queue, int64(k)}, {j.Queue, -1}} {
 		q := o.queue[qk]
 		if q == nil {
 			q = newLadder(o.cfg.Forget)
 			o.queue[qk] = q
+			if qk[1] == -1 {
+				o.queues++
+			}
 		}
 		q.add(a.x[:], w)
 	}
