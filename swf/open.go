@@ -47,7 +47,7 @@ func Open(path string) (*File, error) {
 // gzip-compressed, as Open does for a file; name labels its gzip errors.
 // Close stops the decompression but does not close r.
 func OpenReader(r io.Reader, name string) (*File, error) {
-	dr, closers, err := inflate.Reader(r, name) // (gunzipped when it starts with the magic)
+	dr, closers, err := inflate.Reader(r, "swf: "+name) // (gunzipped when it starts with the magic)
 	if err != nil {
 		return nil, err
 	}

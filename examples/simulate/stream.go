@@ -140,7 +140,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		// standard input, from its start.
 		return nil, errRestart
 	}
-	text, closers, err := inflate.Reader(f, o.trace)
+	text, closers, err := inflate.Reader(f, "swf: "+o.trace)
 	if err != nil {
 		return nil, (&trace{name: o.trace}).named(err)
 	}
@@ -486,7 +486,7 @@ func rereadText(path string, was os.FileInfo, rest io.Reader, n, limit int64) (*
 	if st, err := f.Stat(); err != nil || !os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime()) {
 		return nil, errRestart
 	}
-	src, closers, err := inflate.Prefix(f, path)
+	src, closers, err := inflate.Prefix(f, "swf: "+path)
 	if err != nil {
 		return nil, errRestart
 	}

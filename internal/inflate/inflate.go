@@ -18,7 +18,8 @@ import (
 
 // Reader returns r decompressed when it starts with the gzip magic, else
 // r as it is (behind a buffer). Gzip errors, from Reader or later from a
-// Read, name name and say "truncated" or "corrupt". The closers stop the
+// Read, begin with name (such as "swf: FILE") and say "truncated" or
+// "corrupt". The closers stop the
 // decompression; they do not close r. Closers run in reverse order.
 func Reader(r io.Reader, name string) (io.Reader, []io.Closer, error) {
 	return open(r, name, true)
@@ -78,9 +79,9 @@ func gzipError(path string, err error) error {
 	var corrupt flate.CorruptInputError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("swf: %s: gzip data truncated (the file ends early): %w", path, err)
+		return fmt.Errorf("%s: gzip data truncated (the file ends early): %w", path, err)
 	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader), errors.As(err, &corrupt):
-		return fmt.Errorf("swf: %s: gzip data corrupt: %w", path, err)
+		return fmt.Errorf("%s: gzip data corrupt: %w", path, err)
 	}
-	return fmt.Errorf("swf: %s: %w", path, err)
+	return fmt.Errorf("%s: %w", path, err)
 }

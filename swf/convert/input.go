@@ -3,11 +3,12 @@ package convert
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/batchq/batchq/internal/inflate"
 )
 
 // maxLine bounds one input line; a longer line is a malformed record, so
@@ -16,37 +17,21 @@ const maxLine = 1 << 20
 
 var errLineTooLong = fmt.Errorf("line longer than %d bytes", maxLine)
 
-// decompress returns r, or a gzip reader over it when r starts with the
-// gzip magic bytes. close releases the gzip reader.
+// decompress returns r, or r gunzipped when it starts with the gzip magic
+// bytes (swf.Open's decompression: the same inflater, and its errors say
+// "truncated" or "corrupt"). close stops the decompression.
 func decompress(r io.Reader) (out io.Reader, close func() error, err error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, nil, fmt.Errorf("convert: gzip: %w", err)
-		}
-		return gzipErrors{zr}, zr.Close, nil
+	out, closers, err := inflate.Reader(r, "convert: input")
+	if err != nil {
+		return nil, nil, err
 	}
-	return br, func() error { return nil }, nil
-}
-
-// gzipErrors names gzip stream errors as such.
-type gzipErrors struct{ r io.Reader }
-
-func (g gzipErrors) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			err = fmt.Errorf("convert: gzip: truncated: %w", err)
-		} else {
-			err = fmt.Errorf("convert: gzip: corrupt: %w", err)
+	return out, func() error {
+		var err error
+		for i := len(closers) - 1; i >= 0; i-- {
+			err = errors.Join(err, closers[i].Close())
 		}
-	}
-	return n, err
+		return err
+	}, nil
 }
 
 // lineReader reads lines of at most maxLine bytes, without their "\n" or
