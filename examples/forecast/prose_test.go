@@ -25,16 +25,12 @@ func TestReadmeLANLProse(t *testing.T) {
 	goals := readme.RegionOf(t, "README.md", "goals")
 	who := readme.RegionOf(t, "README.md", "lanl-who")
 	// row returns the cells of the table row of region that starts with
-	// prefix.
+	// prefix (parseRows' cells: the first names the row).
 	row := func(region, prefix string) []string {
 		t.Helper()
-		for l := range strings.Lines(region) {
-			if strings.HasPrefix(l, prefix) {
-				c := strings.Split(strings.TrimSpace(l), "|")
-				for k := range c {
-					c[k] = strings.TrimSpace(c[k])
-				}
-				return c[1 : len(c)-1]
+		for name, c := range parseRows([]byte(region)) {
+			if strings.HasPrefix("| "+name+" |", prefix) {
+				return c
 			}
 		}
 		t.Fatalf("no row %q", prefix)
