@@ -367,16 +367,30 @@ func TestOnlineQueueLadders(t *testing.T) {
 	}
 }
 
-// TestOnlineQueueCap: a log that numbers a queue per job (hostile, or a
+// TestOnlineQueueCap: jobs without a queue (−1) get no queue ladders; a
+// log that numbers a queue per job (hostile, or a
 // converter's job IDs in field 15) gets ladders for the first
 // maxQueueModels queues only, so memory stays bounded, and its later
 // queues are answered by their class's model.
 func TestOnlineQueueCap(t *testing.T) {
 	jobs := synthetic(t, 3000, 7)
 	for i := range jobs {
-		jobs[i].Queue = jobs[i].ID
+		jobs[i].Queue = -1 // no queue: no ladders of their own
 	}
 	o, err := NewOnline(Config{Train: 50}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(context.Background(), jobs, replay.Options{}, o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.queue) != 0 {
+		t.Fatalf("jobs without a queue: %d ladders of queues", len(o.queue))
+	}
+	for i := range jobs {
+		jobs[i].Queue = jobs[i].ID
+	}
+	o, err = NewOnline(Config{Train: 50}, 64)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,8 @@ const nFeatures = 26
 // average of the three distributions (the class's pools its queues, the
 // queue's pools its classes, the queue and class's fits what a linear
 // model per class cannot: a queue's own limits, order and hours; the first
-// 64 queues seen get these ladders, later ones the class's alone).
+// 64 queues seen get these ladders, later ones, and jobs without a queue
+// (−1), the class's alone).
 // The features are each job's as they were at its question: log simulated wait,
 // log naive baseline (Naive), the processors queued ahead, the running
 // processors, the queue's length and its oldest job's age, the job's size
@@ -423,6 +424,9 @@ func (o *Online) learn(j *swf.Job, a asked) {
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
+	if j.Queue < 0 {
+		return // no queue (SWF's −1): the class's model is the job's
+	}
 	if o.queue[[2]int64{j.Queue, -1}] == nil && o.queues >= maxQueueModels {
 		return // a queue past the cap is answered by its class's model alone
 	}
