@@ -22,6 +22,10 @@
 //	go run ./examples/forecast ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz -json
 //	go run ./examples/forecast -trace T -predictors forecast,naive,estimates
 //
+// Jobs the replay cannot take are rejected first and counted by reason in
+// the report's first line and in -json's "rejected": a later job under a
+// number already read (duplicate_id).
+//
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (a missing or malformed trace, no waits in it), 2 a usage error.
 package main
@@ -106,7 +110,7 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		return cli.Status("forecast", stderr, err)
 	}
 	if o.json {
-		err = writeJSON(stdout, rows)
+		err = writeJSON(stdout, info, rows)
 	} else {
 		err = writeText(stdout, info, rows)
 	}

@@ -25,6 +25,9 @@ type jsonRow struct {
 	Width80      *float64 `json:"width80_s"`
 	Coverage90   *float64 `json:"coverage90"`
 	Width90      *float64 `json:"width90_s"`
+	// Rejected counts the log's jobs left out of the replay, by reason
+	// (reject.go); absent when none was.
+	Rejected map[string]int `json:"rejected,omitempty"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -54,10 +57,14 @@ func (r *row) json() jsonRow {
 	return j
 }
 
-func writeJSON(w io.Writer, rows []*row) error {
+func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
-		if err := enc.Encode(r.json()); err != nil {
+		j := r.json()
+		if len(info.rejected) > 0 {
+			j.Rejected = info.rejected
+		}
+		if err := enc.Encode(j); err != nil {
 			return err
 		}
 	}
@@ -90,8 +97,12 @@ func dur(s float64) string {
 }
 
 func writeText(w io.Writer, info traceInfo, rows []*row) error {
-	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped), machine %d processors; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
-		info.name, info.jobs, info.skipped, info.machine)
+	rej := ""
+	if len(info.rejected) > 0 {
+		rej = "; rejected: " + rejectedText(info.rejected)
+	}
+	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %d processors; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
+		info.name, info.jobs, info.skipped, rej, info.machine)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "predictor\tjobs\twithin ×2 %\t≤1 min %\t≤10 min %\tmean |log10|\tAAE\tcov 50/80/90 %\twidth 50/80/90\t")
 	for _, r := range rows {

@@ -46,10 +46,11 @@ type row struct {
 
 // traceInfo describes the replayed log.
 type traceInfo struct {
-	name    string
-	jobs    int // jobs replayed (with a known wait)
-	skipped int // jobs without a wait or submit time
-	machine int64
+	name     string
+	jobs     int            // jobs replayed (with a known wait)
+	skipped  int            // jobs without a wait or submit time
+	rejected map[string]int // jobs rejected before the replay, by reason (reject.go)
+	machine  int64
 }
 
 // scorer is one predictor with how its intervals are read.
@@ -129,6 +130,7 @@ func score(ctx context.Context, path string, machine int64, names []string, prog
 			return nil, info, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
+	jobs, info.rejected = reject(jobs)
 	byQueue, skipped := replay.Queues(jobs)
 	if len(byQueue) == 0 {
 		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// rewrite writes the jobs of the log at path, changed by edit (which may
+// add lines: it returns the jobs to write), to a new file in dir.
+func rewrite(t *testing.T, path, dir, name string, edit func([]swf.Job) []swf.Job) string {
+	t.Helper()
+	h, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("; MaxProcs: 64\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := swf.WriteAll(f, h, edit(jobs)); err != nil {
+		t.Fatal(err)
+	}
+	return f.Name()
+}
+
+// jsonRows runs the command with -json and returns its rows by predictor.
+func jsonRows(t *testing.T, args ...string) map[string]map[string]any {
+	t.Helper()
+	code, out, errs := runCmd(t, append(args, "-json")...)
+	if code != 0 {
+		t.Fatalf("%q: exit %d: %s", args, code, errs)
+	}
+	rows := map[string]map[string]any{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		rows[m["predictor"].(string)] = m
+	}
+	return rows
+}
+
+// A log whose job numbers repeat (a scheduler's ID wrap, logs
+// concatenated) is read: every later copy of a number is rejected and
+// counted, and the scores are those of the log without them. The
+// predictors key their state by job number: fed the copies, IBL stopped
+// the run ("submitted twice") and the others mixed up two jobs silently.
+func TestDuplicateIDs(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 400)
+	var dups int
+	dup := rewrite(t, path, dir, "dup.swf", func(js []swf.Job) []swf.Job {
+		var out []swf.Job
+		for i, j := range js {
+			out = append(out, j)
+			if i%10 == 5 { // a second job under the same number, later
+				c := j
+				c.Submit += 30
+				out = append(out, c)
+				dups++
+			}
+		}
+		return out
+	})
+	want := jsonRows(t, path)
+	got := jsonRows(t, dup)
+	for name, w := range want {
+		g := got[name]
+		rej, _ := g["rejected"].(map[string]any)
+		if rej["duplicate_id"] != float64(dups) {
+			t.Errorf("%s: rejected %v, want %d duplicate_id", name, g["rejected"], dups)
+		}
+		delete(g, "rejected")
+		wb, _ := json.Marshal(w)
+		gb, _ := json.Marshal(g)
+		if string(wb) != string(gb) {
+			t.Errorf("%s: scores with the copies rejected\n%s\nwant those of the log without them\n%s", name, gb, wb)
+		}
+	}
+	code, out, errs := runCmd(t, dup, "-predictors", "naive")
+	if code != 0 || !strings.Contains(out, "duplicate") {
+		t.Errorf("text: exit %d, %s%s; want the duplicates named", code, out, errs)
+	}
+}
