@@ -92,3 +92,26 @@ func TestDuplicateIDs(t *testing.T) {
 		t.Errorf("text: exit %d, %s%s; want the duplicates named", code, out, errs)
 	}
 }
+
+// Sizes, estimates and times beyond what the predictors hold (2^63 − 1 in
+// a field) are rejected with a count, not an abort of the whole log: IBL
+// refused the job and ended the run.
+func TestOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 400)
+	const big = 1<<63 - 1
+	huge := rewrite(t, path, dir, "huge.swf", func(js []swf.Job) []swf.Job {
+		js[100].AllocProcs, js[100].ReqProcs = big, big
+		js[200].ReqTime = big
+		js[300].RunTime = big
+		js[len(js)-1].Submit = big - 10
+		return js
+	})
+	rows := jsonRows(t, huge)
+	for name, r := range rows {
+		rej, _ := r["rejected"].(map[string]any)
+		if rej["out_of_range"] != float64(4) {
+			t.Errorf("%s: rejected %v, want 4 out_of_range", name, r["rejected"])
+		}
+	}
+}

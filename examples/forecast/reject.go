@@ -18,7 +18,32 @@ const (
 	// logs repeat numbers when a scheduler's counter wraps or two logs are
 	// joined. The first job keeps the number.
 	rejDuplicate = "duplicate_id"
+	// rejRange: a size or estimate above 2^40, or a submit, wait or run
+	// time that puts the job's end beyond 2^53 s. SWF allows any int64;
+	// IBL bounds its features so its sums cannot wrap (2^40 cores and
+	// seconds) and keeps times in float64 (exact to 2^53), and the
+	// replay's start and end (submit + wait + run time) would wrap past
+	// 2^63. No real log comes near: such a field is corrupt.
+	rejRange = "out_of_range"
 )
+
+// Bounds of rejRange.
+const (
+	maxSize = 1 << 40
+	maxTime = 1 << 53
+)
+
+// inRange reports whether the predictors and the replay can take j.
+func inRange(j *swf.Job) bool {
+	if j.Size() > maxSize || j.ReqTime > maxSize {
+		return false
+	}
+	// Each below 2^53, so the sum cannot wrap.
+	if j.Submit > maxTime || j.Wait > maxTime || j.RunTime > maxTime {
+		return false
+	}
+	return j.Submit+max(j.Wait, 0)+max(j.RunTime, 0) <= maxTime
+}
 
 // reject returns the jobs the replay can take, in log order, and how many
 // of the others it dropped for each reason.
@@ -32,6 +57,10 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 			continue
 		}
 		seen[j.ID] = true
+		if !inRange(&j) {
+			why[rejRange]++
+			continue
+		}
 		out = append(out, j)
 	}
 	return out, why
