@@ -115,3 +115,30 @@ func TestOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// A predictor that answers no job (QBETS on a log submitted all at once:
+// no history at any arrival) shows "–" in the text table, as its other
+// cells do, not NaN, and a line under the table says they gave none.
+func TestNoAnswerText(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 300)
+	burst := rewrite(t, path, dir, "burst.swf", func(js []swf.Job) []swf.Job {
+		for i := range js {
+			js[i].Submit, js[i].Wait = 0, js[i].Wait+1 // none started at the arrivals
+		}
+		return js
+	})
+	code, out, errs := runCmd(t, burst, "-predictors", "naive,qbets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var qb string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "qbets ") {
+			qb = l
+		}
+	}
+	if !strings.Contains(qb, " 0 ") || strings.Contains(out, "NaN") || !strings.Contains(out, "no answer at all from naive, qbets") {
+		t.Errorf("want qbets answering 0 jobs shown without NaN:\n%s", out)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -113,10 +114,33 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			cov = "bound " + pct(r.coverage(2))
 			wid = "bound " + dur(r.width(2))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.3f\t%s\t%s\t%s\t\n", r.name, r.answered, pct(r.share(r.within2)),
-			pct(r.share(r.within1m)), pct(r.share(r.within10)), deref(j.MeanAbsLog10), dur(deref(j.AAE)), cov, wid)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, r.answered, pct(r.share(r.within2)),
+			pct(r.share(r.within1m)), pct(r.share(r.within10)), fixed3(j.MeanAbsLog10), dur(deref(j.AAE)), cov, wid)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// A predictor without a single answer has no figures: say so rather
+	// than leave a row of dashes to be read as a result.
+	var silent []string
+	for _, r := range rows {
+		if r.answered == 0 {
+			silent = append(silent, r.name)
+		}
+	}
+	if len(silent) > 0 {
+		_, err := fmt.Fprintf(w, "\nno answer at all from %s (of %d jobs scored): nothing to score them on\n", strings.Join(silent, ", "), rows[0].scored)
+		return err
+	}
+	return nil
+}
+
+// fixed3 is v with three decimals, "–" when there is none.
+func fixed3(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.3f", *v)
 }
 
 func deref(p *float64) float64 {
