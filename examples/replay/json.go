@@ -9,7 +9,10 @@ import (
 // reportJSON is -json: the numbers of the text report, times in seconds
 // since the workload's time 0.
 type reportJSON struct {
-	Workload   string          `json:"workload"`
+	Workload string `json:"workload"`
+	// Rejected counts the jobs EASY did not simulate, by reason
+	// (sanitize.Reason's names); empty when it simulated every job.
+	Rejected   map[string]int  `json:"rejected"`
 	Schedulers []schedulerJSON `json:"schedulers"`
 	QBETS      []qbetsJSON     `json:"qbets"`
 	VARQ       varqJSON        `json:"varq"`
@@ -36,6 +39,9 @@ type qbetsJSON struct {
 }
 
 type varqJSON struct {
+	// Planned is false when no simulated job arrived at or after the plan's
+	// time: the other fields are then zero.
+	Planned   bool    `json:"planned"`
 	PlannedAt int64   `json:"planned_at"`
 	Nodes     int     `json:"nodes"`
 	Walltime  int64   `json:"walltime_s"`
@@ -54,7 +60,7 @@ type varqJSON struct {
 
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
-	out := reportJSON{Workload: r.w.desc, Figures: files}
+	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: rejectedBy(r.sims["EASY"].Rejected)}
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, s.MeanWait, s.MeanBSLD, s.Utilization, s.Accuracy})
@@ -66,7 +72,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 			median(q.bounds[k][q.train:]), c.RMS(), c.ChangePoints})
 	}
 	p := q.plan
-	out.VARQ = varqJSON{PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
+	out.VARQ = varqJSON{Planned: p.made, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
 		NoBound: p.noBound, Possible: p.plan.Possible, Checked: p.checked, Ran: p.ran, Success: p.success}
 	if p.plan.Possible {
 		out.VARQ.Submit, out.VARQ.Asked, out.VARQ.Prob = p.plan.Submit, p.plan.Walltime, p.plan.Prob

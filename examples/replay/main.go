@@ -92,6 +92,7 @@ type result struct {
 	w       workload
 	sims    map[string]*sched.Result
 	q       *qbetsRun
+	planAt  int64 // when VARQ plans: the submit time of the log's middle job
 	elapsed time.Duration
 }
 
@@ -147,6 +148,7 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 	}
 	bar.Stage("QBETS", 2)
 	planAt := w.jobs[len(w.jobs)/2].Submit
+	res.planAt = planAt
 	res.q, err = replayQBETS(easy.Records, planAt, func(f *qbets.Predictor, now int64) (planResult, error) {
 		p, err := planVARQ(f, now, defaultRequest, w.machine)
 		// Say why when QBETS has no bound at all for the request then.

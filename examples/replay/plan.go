@@ -24,6 +24,10 @@ var defaultRequest = request{nodes: 4, walltime: 3600, ahead: 12 * 3600, target:
 
 // planResult is the plan and what happened when it was carried out.
 type planResult struct {
+	// made: planVARQ ran. It does not when no simulated job arrives at or
+	// after the plan's time (a log the simulators rejected almost wholly),
+	// and the report says so rather than print a zero request.
+	made   bool
 	now    int64
 	req    varq.Request
 	target float64
@@ -48,7 +52,7 @@ func planVARQ(f varq.Forecaster, now int64, r request, machine int64) (planResul
 	if err != nil {
 		return planResult{}, err
 	}
-	return planResult{now: now, req: req, target: r.target, traj: traj,
+	return planResult{made: true, now: now, req: req, target: r.target, traj: traj,
 		plan: traj.PlanLatest(req, r.target), best: traj.PlanMax(req)}, nil
 }
 

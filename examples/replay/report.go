@@ -1,7 +1,11 @@
 package main
 
 import (
+	"maps"
+	"strings"
+
 	"fmt"
+	"github.com/batchq/batchq/sanitize"
 	"io"
 	"slices"
 	"time"
@@ -26,7 +30,7 @@ func report(w io.Writer, r *result, files []string) {
 		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
-		fmt.Fprintf(w, "  (%s not sane, not simulated)\n", plural(len(rej.Excluded), "job"))
+		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), rejectedText(rejectedBy(rej)))
 	}
 	fmt.Fprintln(w)
 
@@ -47,7 +51,27 @@ func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintln(w, "  The target is 95% of bounds held (q = 0.95 quantile, C = 0.95 confidence).")
 	fmt.Fprintln(w)
 
-	p := q.plan
+	if q.plan.made {
+		reportVARQ(w, q.plan)
+	} else {
+		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: none of the %d simulated jobs arrived at or after %s, the middle of the log's submissions\n",
+			len(q.jobs), clock(r.planAt))
+	}
+	fmt.Fprintln(w)
+	if len(files) > 0 {
+		fmt.Fprintln(w, "Figures:")
+		for _, f := range files {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+		fmt.Fprintln(w)
+	}
+	if r.elapsed > 0 {
+		fmt.Fprintf(w, "Done in %s.\n", r.elapsed.Round(10*time.Millisecond))
+	}
+}
+
+// reportVARQ prints the plan made and how it fared.
+func reportVARQ(w io.Writer, p planResult) {
 	fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5), planned at %s with full QBETS as it was then:\n", clock(p.now))
 	fmt.Fprintf(w, "  request: %d nodes for %s from %s (%s ahead), target probability %.2f\n",
 		p.req.Nodes, dur(float64(p.req.Walltime)), clock(p.req.Start), dur(float64(p.req.Start-p.now)), p.target)
@@ -78,17 +102,6 @@ func report(w io.Writer, r *result, files []string) {
 			dur(float64(p.started-p.now)), dur(float64(p.req.Start-p.started)), p.plan.ActualExtra(p.started))
 	default:
 		fmt.Fprintf(w, "  carried out under EASY: started at +%s, after the start: failure\n", dur(float64(p.started-p.now)))
-	}
-	fmt.Fprintln(w)
-	if len(files) > 0 {
-		fmt.Fprintln(w, "Figures:")
-		for _, f := range files {
-			fmt.Fprintf(w, "  %s\n", f)
-		}
-		fmt.Fprintln(w)
-	}
-	if r.elapsed > 0 {
-		fmt.Fprintf(w, "Done in %s.\n", r.elapsed.Round(10*time.Millisecond))
 	}
 }
 
@@ -135,4 +148,23 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// rejectedBy counts the jobs a simulator rejected by reason.
+func rejectedBy(rep sanitize.Report) map[string]int {
+	by := map[string]int{}
+	for _, e := range rep.Excluded {
+		by[e.Reason.String()]++
+	}
+	return by
+}
+
+// rejectedText is by as "49 duplicate ID, 2 no size", reasons in
+// alphabetical order.
+func rejectedText(by map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		parts = append(parts, fmt.Sprintf("%d %s", by[k], k))
+	}
+	return strings.Join(parts, ", ")
 }

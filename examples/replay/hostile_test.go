@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// dupLog writes a log of n one-processor jobs that all carry job number 1
+// (a scheduler whose counter was reset, a hostile file), submitted a
+// minute apart on a machine of 8.
+func dupLog(t *testing.T, n int) string {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := range n {
+		fmt.Fprintf(&b, "1 %d 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n", 60*i)
+	}
+	path := filepath.Join(t.TempDir(), "dup.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// On a log the simulators reject almost wholly (here every job after the
+// first repeats its number), the report names the reason of each
+// rejection, and when no simulated job arrives at the plan's time, says
+// that VARQ did not plan instead of printing a zero request (0 nodes for
+// 0 s, target 0.00) refused as NOT_POSSIBLE.
+func TestMostlyRejected(t *testing.T) {
+	path := dupLog(t, 50)
+	var out, errs bytes.Buffer
+	if err := command(context.Background(), []string{"-trace", path}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"49 jobs not simulated: 49 duplicate ID", "VARQ", "not planned"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "request: 0 nodes") || strings.Contains(s, "NOT_POSSIBLE") {
+		t.Errorf("report shows a plan never made:\n%s", s)
+	}
+	out.Reset()
+	if err := command(context.Background(), []string{"-trace", path, "-json"}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Rejected map[string]int `json:"rejected"`
+		VARQ     struct {
+			Planned bool `json:"planned"`
+		} `json:"varq"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.VARQ.Planned || r.Rejected["duplicate ID"] != 49 {
+		t.Errorf("-json: planned %v, rejected %v; want false and 49 duplicate ID", r.VARQ.Planned, r.Rejected)
+	}
+}
