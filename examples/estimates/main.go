@@ -27,8 +27,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -168,7 +170,18 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane)\n", o.trace, len(jobs), procs, len(srep.Excluded))
+	notSane := map[string]int{}
+	for _, e := range srep.Excluded {
+		notSane[e.Reason.String()]++
+	}
+	why := ""
+	for _, k := range slices.Sorted(maps.Keys(notSane)) {
+		why += fmt.Sprintf(", %d %s", notSane[k], k)
+	}
+	if why != "" {
+		why = ":" + why[1:]
+	}
+	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), procs, len(srep.Excluded), why)
 	set := vanilla(o.trace, jobs)
 	if o.eMax != "" {
 		if set.EMax, err = parseDuration(o.eMax); err != nil {
@@ -205,12 +218,13 @@ func runAssign(stdout, log io.Writer, o options) error {
 		SaneJobs  int                `json:"sane_jobs"`
 		Procs     int64              `json:"procs"`
 		NotSane   int                `json:"not_sane"`
+		ByReason  map[string]int     `json:"not_sane_by_reason"`
 		Model     string             `json:"model"`
 		EMax      int64              `json:"e_max_s"`
 		Bins      []estmodel.UserBin `json:"bins"`
 		Truncated int                `json:"run_times_truncated"`
 		Short     int                `json:"estimates_below_run_time"`
-	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short})
+	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), notSane, o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short})
 }
 
 func shareAt(jobs []swf.Job, t int64) float64 {

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The jobs the model leaves out of the written trace (not sane: no size,
+// no run time, larger than the machine...) are counted by reason on
+// standard error and in -json, not only as a total: a user whose trace
+// came back shorter learns which rule dropped what.
+func TestNotSaneReasons(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 10 0 100 0 -1 -1 0 7200 -1 1 1 1 1 1 -1 -1 -1\n" + // no size
+		"3 20 0 100 16 -1 -1 16 7200 -1 1 1 1 1 1 -1 -1 -1\n" + // larger than machine
+		"4 30 0 -1 2 -1 -1 2 7200 -1 1 1 1 1 1 -1 -1 -1\n" + // no run time
+		"5 40 0 -1 2 -1 -1 2 7200 -1 1 1 1 1 1 -1 -1 -1\n" + // no run time
+		"6 50 0 300 2 -1 -1 2 7200 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-trace", in, "-out", filepath.Join(dir, "out.swf"), "-json"}, &out, &errs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "4 dropped as not sane: 1 larger than machine, 2 no run time, 1 no size"; !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr %q lacks %q", errs.String(), want)
+	}
+	var r struct {
+		NotSane  int            `json:"not_sane"`
+		ByReason map[string]int `json:"not_sane_by_reason"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.NotSane != 4 || r.ByReason["no run time"] != 2 || r.ByReason["no size"] != 1 || r.ByReason["larger than machine"] != 1 {
+		t.Errorf("-json: not_sane %d, by reason %v", r.NotSane, r.ByReason)
+	}
+}
