@@ -37,8 +37,13 @@ func (c *simClock) now() int64 {
 // are the header's MaxProcs (else MaxNodes) and MaxRuntime, or, where the
 // header has none, the largest size and requested or actual run time the
 // trace shows in that queue. A submit carries the job's GPUs in all
-// (Event.GPUs) from its Demand. skipped counts unusable jobs (no submit
-// time, wait, run time or size; GPUs in all beyond 2^40 thousandths).
+// (Event.GPUs) from its Demand. skipped counts unusable jobs: no submit
+// time, wait, run time or size; a size, estimate or GPUs in all beyond an
+// event's bound (2^40) or an end (UnixStartTime + submit + wait + run
+// time) past 2^40 s, whose times would otherwise wrap past 2^63; a job
+// number used again while its first job is still live (submitted, not
+// ended), which the service refuses; a number used again after its job
+// ended names a new job.
 func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, skipped int) {
 	base := h.UnixStartTime
 	type limits struct{ cores, wall int64 }
@@ -46,13 +51,14 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 	type ev struct {
 		Event
 		order int
+		job   int32 // index in jobs
 	}
 	var out []ev
 	first := int64(math.MaxInt64)
 	for i := range jobs {
 		j := &jobs[i]
 		gpus, ok := demandGPUs(j.Demand)
-		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 || !ok {
+		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 || !ok || !inSpan(base, j) {
 			skipped++
 			continue
 		}
@@ -76,9 +82,9 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 		}
 		out = append(out,
 			ev{Event{Kind: "submit", System: system, Job: j.ID, Time: sub, Queue: q, Cores: j.Size(), GPUs: gpus, WallTime: req,
-				User: fmt.Sprint("u", j.User), Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable)}, 1},
-			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2},
-			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder})
+				User: fmt.Sprint("u", j.User), Project: fmt.Sprint("g", j.Group), Name: fmt.Sprint("x", j.Executable)}, 1, int32(i)},
+			ev{Event{Kind: "start", System: system, Job: j.ID, Time: start}, 2, int32(i)},
+			ev{Event{Kind: "end", System: system, Job: j.ID, Time: start + j.RunTime}, endOrder, int32(i)})
 	}
 	// Sort small keys, not the events: swapping whole events dominated
 	// the cost (the memmove of 3 × 10^5 large structs per sort pass).
@@ -90,6 +96,29 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 		a, b := &out[i], &out[j]
 		return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.order, b.order), cmp.Compare(a.Job, b.Job))
 	})
+	// A number submitted again while its first job is live: the later
+	// job is dropped, all three of its events.
+	live := map[int64]int32{}
+	dropped := map[int32]bool{}
+	kept := idx[:0]
+	for _, i := range idx {
+		e := &out[i]
+		switch {
+		case dropped[e.job]:
+			continue
+		case e.Kind == "submit":
+			if _, dup := live[e.Job]; dup {
+				dropped[e.job] = true
+				skipped++
+				continue
+			}
+			live[e.Job] = e.job
+		case e.Kind == "end":
+			delete(live, e.Job)
+		}
+		kept = append(kept, i)
+	}
+	idx = kept
 	names := make([]string, 0, len(lim))
 	for n := range lim {
 		names = append(names, n)
@@ -109,6 +138,19 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 		evs = append(evs, out[i].Event)
 	}
 	return evs, skipped
+}
+
+// inSpan reports whether j's size and estimate are within an event's bound
+// and its end, shifted by base, is at most 2^40 s (each term is bounded
+// first, so the sum cannot wrap).
+func inSpan(base int64, j *swf.Job) bool {
+	if base < 0 || base > maxSpan || j.Size() > maxSpan || j.ReqTime > maxSpan {
+		return false
+	}
+	if j.Submit > maxSpan || j.Wait > maxSpan || j.RunTime > maxSpan {
+		return false
+	}
+	return base+j.Submit+j.Wait+j.RunTime <= maxSpan
 }
 
 // demandGPUs is a demand's GPUs in all, in thousandths (per node times
