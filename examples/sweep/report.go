@@ -76,10 +76,23 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 	case "study":
 		return study(w, lines)
 	}
-	fmt.Fprintln(w, "| run | parameters | wait (min) | bsld | accuracy % |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+	// The job counts say what each figure stands on; a run that averaged
+	// no job (a log its simulator rejected wholly) has none, and its
+	// zero means must not read as a result.
+	fmt.Fprintln(w, "| run | parameters | jobs | averaged | rejected | wait (min) | bsld | accuracy % |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	var empty []string
 	for _, l := range lines {
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s |\n", l.Run, l.Params.describe(), num(l.Summary.MeanWait/60), num(l.Summary.MeanBSLD), num(100*l.Summary.Accuracy))
+		m := l.Summary
+		wait, bsld, acc := num(m.MeanWait/60), num(m.MeanBSLD), num(100*m.Accuracy)
+		if m.Included == 0 {
+			wait, bsld, acc = "–", "–", "–"
+			empty = append(empty, fmt.Sprint(l.Run))
+		}
+		fmt.Fprintf(w, "| %d | %s | %d | %d | %d | %s | %s | %s |\n", l.Run, l.Params.describe(), m.Jobs, m.Included, m.Rejected, wait, bsld, acc)
+	}
+	if len(empty) > 0 {
+		fmt.Fprintf(w, "\nrun %s averaged no job (every job rejected, or excluded as warm-up and cool-down): no figures.\n", strings.Join(empty, ", "))
 	}
 	return nil
 }
