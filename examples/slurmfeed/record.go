@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
@@ -118,17 +119,28 @@ func readRecording(path string) (*recording, error) {
 		return nil, err
 	}
 	defer f.Close()
-	gz, err := gzip.NewReader(f)
+	// Plain or gzip, told by its magic bytes: a recording gunzipped to be
+	// read replays as it is; a gzip cut short says "truncated".
+	in, closers, err := inflate.Prefix(f, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
-	sc := bufio.NewScanner(io.LimitReader(gz, maxRecording))
+	defer func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i].Close()
+		}
+	}()
+	sc := bufio.NewScanner(io.LimitReader(in, maxRecording))
 	sc.Buffer(nil, 64<<20)
 	rec := &recording{}
 	last := -1
 	for n := 1; sc.Scan(); n++ {
 		var l recLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			// A line cut by a truncated gzip is the read error's doing.
+			if !sc.Scan() && sc.Err() != nil {
+				return nil, sc.Err()
+			}
 			return nil, fmt.Errorf("%s: line %d: %v", path, n, err)
 		}
 		switch {
@@ -143,7 +155,7 @@ func readRecording(path string) (*recording, error) {
 		rec.polls[len(rec.polls)-1] = append(rec.polls[len(rec.polls)-1], l)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	if len(rec.polls) == 0 {
 		return nil, fmt.Errorf("%s: no polls", path)
