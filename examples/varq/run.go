@@ -22,6 +22,7 @@ type workload struct {
 	size     int64
 	jobs     []swf.Job
 	excluded int // not sane
+	dups     int // sane jobs under a number an earlier one has
 	cut      int // sane jobs beyond -jobs
 }
 
@@ -35,8 +36,23 @@ func loadWorkload(path string, limit int) (workload, error) {
 		return workload{}, fmt.Errorf("%s: %w", path, err)
 	}
 	sane, rep := sanitize.Sane(jobs, size)
-	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded)}
+	// A number already read names another job: the simulator would reject
+	// it (sched counts it as a duplicate ID) in the run without VARQ but
+	// not when the agent submits it under a new number, and the two runs
+	// would compare different workloads. The first job keeps the number.
+	seen := make(map[int64]bool, len(sane))
+	uniq := sane[:0]
+	for _, j := range sane {
+		if seen[j.ID] {
+			w.dups++
+			continue
+		}
+		seen[j.ID] = true
+		uniq = append(uniq, j)
+	}
+	sane = uniq
+	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	if limit > 0 && len(sane) > limit {
 		w.cut = len(sane) - limit
 		sane = sane[:limit]
@@ -231,8 +247,12 @@ func (o options) stage(name string) {
 // printHeader prints one log's heading, its run without VARQ and the
 // table's header.
 func printHeader(out io.Writer, w workload, base cell, crowd string) {
-	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane, %d beyond -jobs)\n\n",
-		w.name, w.size, len(w.jobs), w.excluded, w.cut)
+	dups := ""
+	if w.dups > 0 {
+		dups = fmt.Sprintf(", %d later jobs under a number already read", w.dups)
+	}
+	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane%s, %d beyond -jobs)\n\n",
+		w.name, w.size, len(w.jobs), w.excluded, dups, w.cut)
 	fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
 	if crowd != "" && crowd != "off" {
 		fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", crowd)
