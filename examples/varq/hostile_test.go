@@ -46,3 +46,14 @@ func TestDuplicateNumbers(t *testing.T) {
 		t.Errorf("heading does not count the duplicates:\n%s", out.String())
 	}
 }
+
+// A log without a sane job is an error naming that, not a table of zeros
+// with a makespan of +NaN%.
+func TestNoSaneJob(t *testing.T) {
+	path := writeLog(t, 0, nil)
+	var out, errs bytes.Buffer
+	err := command([]string{"-trace", path, "-fractions", "0.5", "-targets", "0.5"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "no sane job") || strings.Contains(out.String(), "NaN") {
+		t.Errorf("error %v, output %q; want an error saying no sane job", err, out.String())
+	}
+}

@@ -52,6 +52,9 @@ func loadWorkload(path string, limit int) (workload, error) {
 		uniq = append(uniq, j)
 	}
 	sane = uniq
+	if len(sane) == 0 {
+		return workload{}, fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane)", path, len(jobs), w.excluded)
+	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	if limit > 0 && len(sane) > limit {
 		w.cut = len(sane) - limit
@@ -269,9 +272,12 @@ func printRow(out io.Writer, c, base cell) {
 	if ok {
 		tp, ta, tn = fmt.Sprintf("%.2f", th.Pred), fmt.Sprintf("%.2f", th.Act), fmt.Sprint(th.Count)
 	}
-	fmt.Fprintf(out, "| %.0f | %.2f | %.2f | %s | %.2f | %s | %d | %s | %d | %.2f | %+.1f%% | %.0f s |\n",
-		100*c.fraction, c.target, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(),
-		100*(float64(c.makespan)/float64(base.makespan)-1), c.wait)
+	span := "–" // no makespan to compare with: every job ran 0 s at one instant
+	if base.makespan > 0 {
+		span = fmt.Sprintf("%+.1f%%", 100*(float64(c.makespan)/float64(base.makespan)-1))
+	}
+	fmt.Fprintf(out, "| %.0f | %.2f | %.2f | %s | %.2f | %s | %d | %s | %d | %.2f | %s | %.0f s |\n",
+		100*c.fraction, c.target, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(), span, c.wait)
 }
 
 // thesisFor is the thesis's cell for fraction f and target q, if it has one.
