@@ -465,8 +465,8 @@ func (st *study) countThree(w io.Writer) {
 func (st *study) noneRun(w io.Writer) {
 	fmt.Fprintln(w, "```")
 	o := studyOptions("none", 120, 2)
-	fmt.Fprintf(w, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %v, re-boost %v, drop %v:",
-		len(st.ms), o.days, o.count, pointName(o.plan), o.plan.Reboost, o.plan.DropDead)
+	fmt.Fprintf(w, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",
+		len(st.ms), warmupDays, o.days, warmupDays, o.count, pointName(o.plan), o.plan.Reboost, o.plan.DropDead)
 	for _, m := range st.ms {
 		fmt.Fprintf(w, " %s (%d)", m.name, m.size)
 	}

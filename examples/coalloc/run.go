@@ -194,6 +194,10 @@ func (r *reforecast) Submit(nodes int, walltime, runtime int64) (int64, error) {
 	return r.Machine.Submit(nodes, walltime, runtime)
 }
 
+// warmupDays is how long QBETS warms up on every machine before the first
+// request: requests are made from then to day -days.
+const warmupDays = 7
+
 // simulateTrial runs one trial; with refc (one per site) each site's
 // submissions are re-forecast into it.
 func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (trialSummary, []coalloc.Result, error) {
@@ -238,8 +242,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 	if err != nil {
 		return trialSummary{}, nil, err
 	}
-	// The first week warms QBETS up on every machine.
-	const warmup = 7 * 86400
+	const warmup = warmupDays * 86400
 	cfg := trialConfig{count: opt.count, nodes: tr.Nodes, walltime: tr.Walltime, lead: tr.Lead, pAll: tr.PAll, plan: opt.plan}
 	trials, err := startTrials(x, sites[0].Machine, cfg, warmup, until)
 	if err != nil {
@@ -267,8 +270,8 @@ func reproduce(out io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d machines, %d days of requests after a 7-day warm-up, COUNT = %d, point %v, re-boost %v, drop %v:",
-		len(ms), opt.days, opt.count, pointName(opt.plan), opt.plan.Reboost, opt.plan.DropDead)
+	fmt.Fprintf(out, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",
+		len(ms), warmupDays, opt.days, warmupDays, opt.count, pointName(opt.plan), opt.plan.Reboost, opt.plan.DropDead)
 	for _, m := range ms {
 		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
 	}
