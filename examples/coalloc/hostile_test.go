@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -30,5 +33,36 @@ func TestDaysWithinWarmup(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "requests on days 7–9 (after a 7-day warm-up)") {
 		t.Errorf("heading:\n%s", out.String())
+	}
+}
+
+// A log whose job numbers repeat lost its repeated jobs to the simulator's
+// duplicate-ID rule in silence (as it lost its jobs that are not sane),
+// and a trial that executed no co-allocation printed NaN as its standard
+// error. The machine's jobs left out are now counted by reason on the
+// warning writer, and the cell is "–" with a line under the table.
+func TestDroppedJobsCounted(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d %d 0 600 2 -1 -1 2 1200 -1 1 1 1 1 1 -1 -1 -1\n", 1+i%7, 300*i)
+	}
+	b.WriteString("3001 0 0 -1 2 -1 -1 2 1200 -1 1 1 1 1 1 -1 -1 -1\n") // no run time
+	dup := filepath.Join(dir, "dup.swf")
+	if err := os.WriteFile(dup, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := clitest.WriteTrace(t, dir, "a.swf", 1500, 16)
+	var out, warn bytes.Buffer
+	opt := options{paths: []string{dup, a}, days: 9, count: 2, step: 30, trials: table62[:1], warn: &warn}
+	if err := reproduce(&out, opt); err != nil {
+		t.Fatal(err)
+	}
+	if want := "dup.swf: 7 of 3001 jobs simulated: 1 no run time, 2993 under a job number already read"; !strings.Contains(warn.String(), want) {
+		t.Errorf("warnings %q lack %q", warn.String(), want)
+	}
+	if strings.Contains(out.String(), "NaN") || !strings.Contains(out.String(), "executed no co-allocation") {
+		t.Errorf("table of a trial without a co-allocation:\n%s", out.String())
 	}
 }

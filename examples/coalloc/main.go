@@ -83,7 +83,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 			paths = append(paths, p)
 		}
 	}
-	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr}
+	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr, warn: stderr}
 	if *diag {
 		opt.diag = stderr
 	}
@@ -107,6 +107,7 @@ type options struct {
 	progress io.Writer      // a line per trial; nil: none
 	bar      *progress.Bar  // a bar of the trials instead (-progress); nil: none
 	diag     io.Writer      // nil: no per-site diagnosis
+	warn     io.Writer      // the jobs of each log left out, by reason; nil: not said
 	asked    *int64         // if not nil, counts the forecasts CO-VARQ asks the sites
 	trials   []trial        // default table62
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,15 @@ type machine struct {
 	size int64
 	jobs []swf.Job
 	span int64 // last submit after the shift
+	read int   // jobs in the log
+	// left counts the log's jobs left out, by reason: not sane
+	// (sanitize's reasons), or under a job number an earlier job has,
+	// which the simulator would reject as a duplicate ID in silence.
+	left map[string]int
 }
+
+// dupReason is the left reason of a job under a number already read.
+const dupReason = "under a job number already read"
 
 func loadMachine(path string) (machine, error) {
 	h, jobs, err := swf.ReadFile(path)
@@ -36,7 +45,22 @@ func loadMachine(path string) (machine, error) {
 	if err != nil {
 		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
-	sane, _ := sanitize.Sane(jobs, size)
+	sane, rep := sanitize.Sane(jobs, size)
+	left := map[string]int{}
+	for _, e := range rep.Excluded {
+		left[e.Reason.String()]++
+	}
+	seen := make(map[int64]bool, len(sane))
+	uniq := sane[:0]
+	for _, j := range sane {
+		if seen[j.ID] {
+			left[dupReason]++
+			continue
+		}
+		seen[j.ID] = true
+		uniq = append(uniq, j)
+	}
+	sane = uniq
 	if len(sane) == 0 {
 		return machine{}, fmt.Errorf("%s: no sane jobs", path)
 	}
@@ -45,7 +69,7 @@ func loadMachine(path string) (machine, error) {
 	for i := range sane {
 		sane[i].Submit -= t0
 	}
-	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit}, nil
+	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit, read: len(jobs), left: left}, nil
 }
 
 func loadMachines(paths []string) ([]machine, error) {
@@ -270,6 +294,15 @@ func reproduce(out io.Writer, opt options) error {
 	if err != nil {
 		return err
 	}
+	for _, m := range ms {
+		if len(m.left) > 0 && opt.warn != nil {
+			var why []string
+			for _, k := range slices.Sorted(maps.Keys(m.left)) {
+				why = append(why, fmt.Sprintf("%d %s", m.left[k], k))
+			}
+			fmt.Fprintf(opt.warn, "coalloc: %s: %d of %d jobs simulated: %s\n", m.name, len(m.jobs), m.read, strings.Join(why, ", "))
+		}
+	}
 	fmt.Fprintf(out, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",
 		len(ms), warmupDays, opt.days, warmupDays, opt.count, pointName(opt.plan), opt.plan.Reboost, opt.plan.DropDead)
 	for _, m := range ms {
@@ -322,11 +355,21 @@ func runTrials(ms []machine, opt options) ([]trialSummary, [][]siteStat, error) 
 func printTable(out io.Writer, trials []trial, sums []trialSummary) {
 	fmt.Fprintln(out, "| (N, W, D) | P_all | P_expected | thesis | P_achieved | ± s.e. | thesis | executed | attempts | requests/res | re-boosts/res | submitted/res | over-allocation |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var none []string
 	for i, tr := range trials {
 		s := sums[i]
-		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
-			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, tr.Expected, s.pAchieved, stdErr(s), tr.Achvd,
+		se := "–" // no co-allocation executed: no achieved share to err
+		if s.executed > 0 {
+			se = fmt.Sprintf("%.3f", stdErr(s))
+		} else {
+			none = append(none, fmt.Sprintf("(%d, %dh, %dh)", tr.Nodes, tr.Walltime/3600, tr.Lead/3600))
+		}
+		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %s | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
+			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, tr.Expected, s.pAchieved, se, tr.Achvd,
 			s.executed, s.attempts, s.requestsPerRes, s.reboostsPerRes, s.submittedPerRes, s.overAllocation())
+	}
+	if len(none) > 0 {
+		fmt.Fprintf(out, "\ntrial %s executed no co-allocation: its figures are empty, not zero.\n", strings.Join(none, ", "))
 	}
 }
 
