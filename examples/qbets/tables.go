@@ -172,7 +172,15 @@ func clusterLabel(c qbets.ClusterMode) string {
 
 // skips says which logs and queues the tables leave out.
 func (m *measured) skips(w io.Writer) {
-	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped.\n", strings.Join(m.noWaits, ", "), m.small, m.minJobs)
+	nw := strings.Join(m.noWaits, ", ")
+	if nw == "" {
+		nw = "none"
+	}
+	empty := ""
+	if m.small > 0 && slices.IndexFunc(m.rows, func(r []row) bool { return len(r) > 0 }) < 0 {
+		empty = ": no queue is left, the tables are empty (lower -min)"
+	}
+	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped%s.\n", nw, m.small, m.minJobs, empty)
 }
 
 // table prints correctness and accuracy ratio (RMS_BM / RMS_X) per method,
