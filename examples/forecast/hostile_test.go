@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,38 @@ func TestNoAnswerText(t *testing.T) {
 	}
 	if !strings.Contains(qb, " 0 ") || strings.Contains(out, "NaN") || !strings.Contains(out, "no answer at all from naive, qbets") {
 		t.Errorf("want qbets answering 0 jobs shown without NaN:\n%s", out)
+	}
+}
+
+// With -machine below the log's largest jobs, the forward simulation
+// cannot place those jobs and the forecast and estimates predictors answer
+// them with the naive median instead, which the report now says (count
+// and consequence) rather than score those answers as simulations
+// silently.
+func TestLargerThanMachine(t *testing.T) {
+	path := smallLog(t, t.TempDir(), 300) // sizes 1–32 on 64 processors
+	_, jobs, err := swf.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := 0
+	for _, j := range jobs {
+		if j.Size() > 8 {
+			over++
+		}
+	}
+	code, out, errs := runCmd(t, path, "-machine", "8", "-predictors", "forecast,naive")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := fmt.Sprintf("%d jobs larger than the machine (8 processors)", over); over == 0 || !strings.Contains(out, want) {
+		t.Errorf("report lacks %q:\n%s", want, out)
+	}
+	rows := jsonRows(t, path, "-machine", "8", "-predictors", "forecast")
+	if rows["forecast"]["larger_than_machine"] != float64(over) {
+		t.Errorf("-json: larger_than_machine %v, want %d", rows["forecast"]["larger_than_machine"], over)
+	}
+	if _, out, _ := runCmd(t, path, "-predictors", "naive"); strings.Contains(out, "larger than the machine") {
+		t.Errorf("note without a job larger than the machine:\n%s", out)
 	}
 }

@@ -29,6 +29,10 @@ type jsonRow struct {
 	// Rejected counts the log's jobs left out of the replay, by reason
 	// (reject.go); absent when none was.
 	Rejected map[string]int `json:"rejected,omitempty"`
+	// LargerThanMachine counts the replayed jobs larger than the machine,
+	// which forecast and estimates answer with the naive median; absent
+	// when none is.
+	LargerThanMachine int `json:"larger_than_machine,omitempty"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -65,6 +69,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		if len(info.rejected) > 0 {
 			j.Rejected = info.rejected
 		}
+		j.LargerThanMachine = info.larger
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -104,6 +109,10 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %d processors; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
 		info.name, info.jobs, info.skipped, rej, info.machine)
+	if info.larger > 0 {
+		fmt.Fprintf(w, "%d jobs larger than the machine (%d processors): the simulation cannot place them, forecast and estimates answer them with the naive median\n\n",
+			info.larger, info.machine)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "predictor\tjobs\twithin ×2 %\t≤1 min %\t≤10 min %\tmean |log10|\tAAE\tcov 50/80/90 %\twidth 50/80/90\t")
 	for _, r := range rows {

@@ -50,7 +50,11 @@ type traceInfo struct {
 	jobs     int            // jobs replayed (with a known wait)
 	skipped  int            // jobs without a wait or submit time
 	rejected map[string]int // jobs rejected before the replay, by reason (reject.go)
-	machine  int64
+	// larger: replayed jobs larger than the machine. The forward
+	// simulation cannot place them; forecast and estimates answer them
+	// with the naive median (sched/forecast.Online).
+	larger  int
+	machine int64
 }
 
 // scorer is one predictor with how its intervals are read.
@@ -140,6 +144,11 @@ func score(ctx context.Context, path string, machine int64, names []string, prog
 		return nil, info, err
 	}
 	info.jobs, info.skipped = len(all), skipped
+	for i := range all {
+		if all[i].Size() > info.machine {
+			info.larger++
+		}
+	}
 	if len(all) == 0 {
 		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
 	}
