@@ -176,3 +176,25 @@ func TestLargerThanMachine(t *testing.T) {
 		t.Errorf("note without a job larger than the machine:\n%s", out)
 	}
 }
+
+// A machine size beyond any machine (a header's MaxProcs of 2^63 − 1, or
+// -machine) is refused with its bound, as the simulator refuses it, not
+// replayed with features divided by 9.2e18.
+func TestMachineTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 100)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.swf")
+	if err := os.WriteFile(big, []byte(strings.Replace(string(b), "; MaxProcs: 64", "; MaxProcs: 9223372036854775807", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{big}, {path, "-machine", "9223372036854775807"}} {
+		code, out, errs := runCmd(t, append(args, "-predictors", "naive")...)
+		if code == 0 || out != "" || !strings.Contains(errs, "2^40") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want an error naming the bound", args, code, out, errs)
+		}
+	}
+}

@@ -134,6 +134,9 @@ func score(ctx context.Context, path string, machine int64, names []string, prog
 			return nil, info, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
+	if info.machine > maxSize {
+		return nil, info, fmt.Errorf("%s: machine size %d above 2^40 processors", path, info.machine)
+	}
 	jobs, info.rejected = reject(jobs)
 	byQueue, skipped := replay.Queues(jobs)
 	if len(byQueue) == 0 {
