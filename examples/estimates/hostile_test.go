@@ -45,3 +45,32 @@ func TestNotSaneReasons(t *testing.T) {
 		t.Errorf("-json: not_sane %d, by reason %v", r.NotSane, r.ByReason)
 	}
 }
+
+// -emax above every estimate of the log, without -share, takes the log's
+// share of jobs at that E_max, which is none: the run failed with the
+// model's internal "estmodel: user bin 0: neither jobs nor percent
+// given". A share of none is now what -share 0 gives: no job at E_max.
+func TestEMaxAboveEveryEstimate(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 10 0 200 1 -1 -1 1 3600 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-trace", in, "-out", filepath.Join(dir, "out.swf"), "-emax", "100h"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("-emax 100h: %v", err)
+	}
+	var zero bytes.Buffer
+	if err := command(t.Context(), []string{"-trace", in, "-out", filepath.Join(dir, "zero.swf"), "-emax", "100h", "-share", "0"}, &out, &zero); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(filepath.Join(dir, "out.swf"))
+	b, _ := os.ReadFile(filepath.Join(dir, "zero.swf"))
+	if !bytes.Equal(a, b) || !strings.Contains(errs.String(), "bins []") {
+		t.Errorf("-emax 100h differs from -emax 100h -share 0:\n%s\n%s", a, b)
+	}
+}

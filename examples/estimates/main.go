@@ -188,8 +188,10 @@ func runAssign(stdout, log io.Writer, o options) error {
 			return fmt.Errorf("-emax: %w", err)
 		}
 		set.Bins = nil
-		if set.Missing < len(jobs) { // the log has estimates: its share at the new E_max
-			set.Bins = []estmodel.UserBin{{Time: set.EMax, Percent: shareAt(jobs, set.EMax)}}
+		// The log has estimates: its share at the new E_max, none (as
+		// -share 0) when no job has that estimate.
+		if share := shareAt(jobs, set.EMax); set.Missing < len(jobs) && share > 0 {
+			set.Bins = []estmodel.UserBin{{Time: set.EMax, Percent: share}}
 		}
 	}
 	if set.EMax <= 0 {
