@@ -65,7 +65,8 @@ type Header struct {
 type KeyValue struct{ Key, Value string }
 
 // ErrNoMachineSize is returned by MachineSize when the header has neither
-// MaxProcs nor MaxNodes.
+// MaxProcs nor MaxNodes (errors.Is; a line that names one in a form not
+// read, such as "MaxProcs: abc", is quoted in the message).
 var ErrNoMachineSize = errors.New("swf: header has neither MaxProcs nor MaxNodes")
 
 // MachineSize returns the machine size in processors: MaxProcs, else
@@ -77,8 +78,29 @@ func (h *Header) MachineSize() (int64, error) {
 	if h.MaxNodes > 0 {
 		return h.MaxNodes, nil
 	}
+	// A line that means to give the size but was not read as one ("abc",
+	// past int64, 0, a key in other case, no blank after the colon) is
+	// named, so that the user can mend it rather than be told it is absent.
+	for _, line := range h.Lines {
+		body := strings.TrimLeft(strings.TrimPrefix(line, ";"), " \t")
+		for _, key := range []string{"MaxProcs", "MaxNodes"} {
+			if len(body) > len(key) && body[len(key)] == ':' && strings.EqualFold(body[:len(key)], key) {
+				return 0, unreadableSize(line)
+			}
+		}
+	}
 	return 0, ErrNoMachineSize
 }
+
+// unreadableSize is ErrNoMachineSize for a header line that names the
+// machine size in a form not read as one.
+type unreadableSize string
+
+func (u unreadableSize) Error() string {
+	return fmt.Sprintf("swf: header line %q gives no machine size (want \"; MaxProcs: N\" with N a whole number > 0, or MaxNodes)", string(u))
+}
+
+func (u unreadableSize) Is(target error) bool { return target == ErrNoMachineSize }
 
 // headerField describes how a standard key is stored.
 type headerField struct {

@@ -236,6 +236,10 @@ func (r *Reader) next(j *Job) error {
 			break
 		}
 		r.line++
+		if r.line == 1 {
+			// A UTF-8 byte order mark, as some editors write, is not text.
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
 		line = line[blanks(line, 0):]
 		if len(line) == 0 {
 			continue
