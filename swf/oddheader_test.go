@@ -9,9 +9,8 @@ import (
 )
 
 // A log saved by an editor that writes a UTF-8 byte order mark: its first
-// line, a header comment, is read as a job line ("line 1, field 1 (job
-// number): "\ufeff;": not a number"), so simulate, swfstat and forecast
-// all refuse the file.
+// line, a header comment, was read as a job line ("line 1, field 1 (job
+// number): "\ufeff;": not a number"), so every command refused the file.
 func TestOpenByteOrderMark(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bom.swf")
 	if err := os.WriteFile(path, []byte("\ufeff; MaxProcs: 8\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
@@ -25,10 +24,10 @@ func TestOpenByteOrderMark(t *testing.T) {
 
 // An odd machine-size header: a value that is not a number ("abc"), one
 // past int64 ("99999999999999999999") or a key spelled "maxprocs" or
-// ";MaxProcs:100" is kept in Other, and MachineSize then says the header
-// has "neither MaxProcs nor MaxNodes" (every command repeats it), which
-// is false: it has one, unreadable. The error should name the line's
-// value so that the user can fix it.
+// ";MaxProcs:100" is not read as the size, and MachineSize said the header
+// had "neither MaxProcs nor MaxNodes" (every command repeats it), which
+// is false: it has one, unreadable. The error names the line, so that the
+// user can mend it, and is still ErrNoMachineSize.
 func TestMachineSizeUnreadable(t *testing.T) {
 	for _, line := range []string{"; MaxProcs: abc", "; MaxProcs: 99999999999999999999", "; maxprocs: 100", ";MaxProcs:100"} {
 		r := NewReader(strings.NewReader(line + "\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"))
