@@ -105,10 +105,11 @@ func TestKillOnlyUserEstimates(t *testing.T) {
 	if k := wd["kill_no_estimate"]; !reflect.DeepEqual(k, map[string]any{"no_estimate": 3.0, "jobs_simulated": 4.0}) {
 		t.Errorf("warning_data.kill_no_estimate = %v", k)
 	}
-	// Jobs 2 and 3 overran their filled-in 60 s (S3), and most estimates
-	// are made up.
-	if ws := m["warnings"].([]any); len(ws) != 3 || !strings.HasPrefix(ws[0].(string), "2 jobs ran more than twice") || ws[1] != kw ||
-		ws[2] != "degenerate schedule, it reflects the job-building rules more than the log: 3 of 4 jobs (75%) changed by rule estimate_filled; "+
+	// Every job ends after the last arrival (S7 averages none), jobs 2 and
+	// 3 overran their filled-in 60 s (S3), and most estimates are made up.
+	if ws := m["warnings"].([]any); len(ws) != 4 || !strings.HasPrefix(ws[0].(string), "none of the 4 simulated jobs is averaged") ||
+		!strings.HasPrefix(ws[1].(string), "2 jobs ran more than twice") || ws[2] != kw ||
+		ws[3] != "degenerate schedule, it reflects the job-building rules more than the log: 3 of 4 jobs (75%) changed by rule estimate_filled; "+
 			"jobs changed per rule: estimate_filled 3, killed_at_estimate 1" {
 		t.Errorf("warnings %q", ws)
 	}
@@ -124,7 +125,7 @@ func TestWarningTwins(t *testing.T) {
 		kinds []string
 	}{
 		{small, nil, []string{"overran"}},
-		{partEstimates, []string{"-kill"}, []string{"overran", "kill_no_estimate", "degenerate"}},
+		{partEstimates, []string{"-kill"}, []string{"nothing_averaged", "overran", "kill_no_estimate", "degenerate"}},
 		{noFields, []string{"-compat", "pyss"}, []string{"degenerate"}},
 	} {
 		p := writeTrace(t, dir, "t.swf", c.text)

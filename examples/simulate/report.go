@@ -88,6 +88,12 @@ func warnings(info *runInfo) []warning {
 	if simulated(info.res) == 0 {
 		add("nothing_simulated", map[string]int{"jobs_read": info.trace.read}, "no job was simulated: every line was rejected")
 	}
+	if n := simulated(info.res); n > 0 && sum.Included == 0 {
+		// A log submitted at one instant ends every job after its last
+		// arrival: the means then average no job, and 0 is not their value.
+		add("nothing_averaged", map[string]int{"jobs_simulated": n, "excluded": sum.Excluded},
+			"none of the %d simulated jobs is averaged (S7 leaves out the first 1%% to end and those ending after the last arrival, here all): the means, bsld and utilization below describe no job", n)
+	}
 	if sum.Overran > 0 {
 		add("overran", map[string]int{"jobs": sum.Overran},
 			"%d jobs ran more than twice their estimate and held processors long after every prediction of them expired (S3); consider -kill",
@@ -316,7 +322,8 @@ type report struct {
 	Warnings      []string       `json:"warnings"`
 	// WarningData holds each warning's figures under its kind (skipped,
 	// out_of_order, late_comments, header, unknown_submit, other_status,
-	// nothing_simulated, overran, kill_no_estimate, degenerate).
+	// nothing_simulated, nothing_averaged, overran, kill_no_estimate,
+	// degenerate).
 	WarningData map[string]any `json:"warning_data"`
 	// SlurmConf lists, with -slurm-conf, what the file has that the
 	// Slurm model leaves out ("ignored: KEY (lines)") and how it read

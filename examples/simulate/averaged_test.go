@@ -6,17 +6,14 @@ import (
 	"testing"
 )
 
-// ROUTED (h-robust sweep; examples/simulate belongs to another helper):
-// this test fails until the owner fixes the defect it describes.
-//
 // A log whose jobs are all submitted at one instant (a burst, a snapshot
 // dumped as a log) has every job excluded by S7's window (each ends after
 // the last arrival), so the headline figures average no job: "mean wait
 // 0 s, mean bsld 0.00, utilization 0.000 (over an empty window)" while
 // the "simulated wait" line of the same run says a mean of hours. Only the
-// "averaged 0 jobs" line hints at it; no warning says that the means are
-// empty, not zero.
-func TestRoutedAllExcludedWarns(t *testing.T) {
+// "averaged 0 jobs" line hinted at it; a warning now says that the means
+// are empty, not zero.
+func TestNothingAveragedWarns(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("; MaxProcs: 4\n")
 	for i := range 20 {
