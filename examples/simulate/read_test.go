@@ -81,3 +81,13 @@ func TestReadTracePresized(t *testing.T) {
 		t.Errorf("hostile header reserved %d jobs, more than %d", c, maxPresize)
 	}
 }
+
+// A lenient read of a file whose every job line is malformed says how
+// many it skipped, and why the first was, not just "no job lines".
+func TestLenientAllMalformed(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "bad.swf", "; MaxProcs: 8\n1 0 x 10 1\n2 5 y 10 1\n")
+	code, _, errs := runCmd(t, p, "-lenient")
+	if code == 0 || !strings.Contains(errs, "2 malformed lines skipped (-lenient); first: ") {
+		t.Errorf("exit %d, stderr %q; want an error counting the 2 skipped lines", code, errs)
+	}
+}

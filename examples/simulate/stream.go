@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -350,7 +349,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	}
 	t.stats = r.Stats()
 	if t.read == 0 {
-		return nil, fmt.Errorf("%s: no job lines", t.name)
+		return nil, noJobLines(t.name, t.stats)
 	}
 	if maxEst >= 0 && seenEst != maxEst {
 		// text.largestEstimate read a line the Reader skipped (lenient):

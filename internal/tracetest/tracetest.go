@@ -68,7 +68,7 @@ func Dir() (string, error) {
 			if nearest != "" {
 				return filepath.Join(nearest, "..", "shared", "traces"), nil
 			}
-			return "", errors.New("tracetest: no go.mod above " + wd)
+			return "", errors.New("tracetest: no go.mod above " + wd + ": set BATCHQ_TRACES to the traces directory")
 		}
 	}
 }
