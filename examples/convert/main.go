@@ -283,6 +283,9 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		if err != nil {
 			return nil, err
 		}
+		if st.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, not a log", p)
+		}
 		total += st.Size()
 	}
 	pr, pw := io.Pipe()

@@ -304,3 +304,13 @@ func TestAccounts(t *testing.T) {
 		t.Errorf("header: Partition %q, Other %q", h.Partition, h.Other)
 	}
 }
+
+// A directory given as the log is refused once, by name (it was named
+// twice: "convert: d: d: read d: is a directory").
+func TestInputDirectory(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runCmd(t, "", "-from", "sacct", dir)
+	if want := "convert: " + dir + ": is a directory, not a log\n"; code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 )
@@ -104,7 +105,11 @@ func Status(name string, stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "%s: interrupted\n", name)
 		return ExitError
 	default:
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		msg := err.Error()
+		if !strings.HasPrefix(msg, name+": ") { // (a library's error may name the command's package already)
+			msg = name + ": " + msg
+		}
+		fmt.Fprintln(stderr, msg)
 		return ExitError
 	}
 }

@@ -48,6 +48,7 @@ func TestStatus(t *testing.T) {
 		{Usagef("bad %s", "x"), ExitUsage, "t: bad x (-h for help)\n"},
 		{fmt.Errorf("wrapped: %w", context.Canceled), ExitError, "t: interrupted\n"},
 		{errors.New("open f: no such file"), ExitError, "t: open f: no such file\n"},
+		{errors.New("t: a library error that names the command already"), ExitError, "t: a library error that names the command already\n"},
 	} {
 		var b strings.Builder
 		if code := Status("t", &b, c.err); code != c.code || b.String() != c.msg {
