@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/coalloc"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -46,21 +46,11 @@ func loadMachine(path string) (machine, error) {
 		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
 	sane, rep := sanitize.Sane(jobs, size)
-	left := map[string]int{}
-	for _, e := range rep.Excluded {
-		left[e.Reason.String()]++
+	left := cli.ByReason(rep)
+	sane, dups := cli.FirstIDs(sane)
+	if dups > 0 {
+		left[dupReason] = dups
 	}
-	seen := make(map[int64]bool, len(sane))
-	uniq := sane[:0]
-	for _, j := range sane {
-		if seen[j.ID] {
-			left[dupReason]++
-			continue
-		}
-		seen[j.ID] = true
-		uniq = append(uniq, j)
-	}
-	sane = uniq
 	if len(sane) == 0 {
 		return machine{}, fmt.Errorf("%s: no sane jobs", path)
 	}
@@ -296,11 +286,7 @@ func reproduce(out io.Writer, opt options) error {
 	}
 	for _, m := range ms {
 		if len(m.left) > 0 && opt.warn != nil {
-			var why []string
-			for _, k := range slices.Sorted(maps.Keys(m.left)) {
-				why = append(why, fmt.Sprintf("%d %s", m.left[k], k))
-			}
-			fmt.Fprintf(opt.warn, "coalloc: %s: %d of %d jobs simulated: %s\n", m.name, len(m.jobs), m.read, strings.Join(why, ", "))
+			fmt.Fprintf(opt.warn, "coalloc: %s: %d of %d jobs simulated: %s\n", m.name, len(m.jobs), m.read, cli.Reasons(m.left))
 		}
 	}
 	fmt.Fprintf(out, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",

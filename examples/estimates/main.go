@@ -27,10 +27,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -170,16 +168,10 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	notSane := map[string]int{}
-	for _, e := range srep.Excluded {
-		notSane[e.Reason.String()]++
-	}
+	notSane := cli.ByReason(srep)
 	why := ""
-	for _, k := range slices.Sorted(maps.Keys(notSane)) {
-		why += fmt.Sprintf(", %d %s", notSane[k], k)
-	}
-	if why != "" {
-		why = ":" + why[1:]
+	if len(notSane) > 0 {
+		why = ": " + cli.Reasons(notSane)
 	}
 	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), procs, len(srep.Excluded), why)
 	set := vanilla(o.trace, jobs)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // jsonRow is the -json object of one predictor; nil is JSON null (a figure
@@ -66,10 +68,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
 		j := r.json()
-		if len(info.rejected) > 0 {
-			j.Rejected = info.rejected
-		}
-		j.LargerThanMachine = info.larger
+		j.Rejected, j.LargerThanMachine = info.rejected, info.larger
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -105,7 +104,7 @@ func dur(s float64) string {
 func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	rej := ""
 	if len(info.rejected) > 0 {
-		rej = "; rejected: " + rejectedText(info.rejected)
+		rej = "; rejected: " + cli.Reasons(info.rejected)
 	}
 	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %d processors; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
 		info.name, info.jobs, info.skipped, rej, info.machine)

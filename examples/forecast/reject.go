@@ -1,11 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -46,17 +42,15 @@ func inRange(j *swf.Job) bool {
 }
 
 // reject returns the jobs the replay can take, in log order, and how many
-// of the others it dropped for each reason.
+// of the others it dropped for each reason. jobs is reused.
 func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
-	out := jobs[:0:0]
 	why := map[string]int{}
-	seen := make(map[int64]bool, len(jobs))
+	jobs, dups := cli.FirstIDs(jobs)
+	if dups > 0 {
+		why[rejDuplicate] = dups
+	}
+	out := jobs[:0]
 	for _, j := range jobs {
-		if seen[j.ID] {
-			why[rejDuplicate]++
-			continue
-		}
-		seen[j.ID] = true
 		if !inRange(&j) {
 			why[rejRange]++
 			continue
@@ -64,14 +58,4 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 		out = append(out, j)
 	}
 	return out, why
-}
-
-// rejectedText is the rejections as "3 duplicate_id, 1 out_of_range", in
-// a fixed order.
-func rejectedText(why map[string]int) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(why)) {
-		parts = append(parts, fmt.Sprintf("%d %s", why[k], k))
-	}
-	return strings.Join(parts, ", ")
 }

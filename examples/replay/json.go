@@ -60,7 +60,7 @@ type varqJSON struct {
 
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
-	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: rejectedBy(r.sims["EASY"].Rejected)}
+	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ByReason(r.sims["EASY"].Rejected)}
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, s.MeanWait, s.MeanBSLD, s.Utilization, s.Accuracy})

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"maps"
-	"strings"
-
 	"fmt"
-	"github.com/batchq/batchq/sanitize"
 	"io"
 	"slices"
 	"time"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // report prints the run's findings in a few readable blocks.
@@ -30,7 +28,7 @@ func report(w io.Writer, r *result, files []string) {
 		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
-		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), rejectedText(rejectedBy(rej)))
+		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
 	}
 	fmt.Fprintln(w)
 
@@ -148,23 +146,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// rejectedBy counts the jobs a simulator rejected by reason.
-func rejectedBy(rep sanitize.Report) map[string]int {
-	by := map[string]int{}
-	for _, e := range rep.Excluded {
-		by[e.Reason.String()]++
-	}
-	return by
-}
-
-// rejectedText is by as "49 duplicate ID, 2 no size", reasons in
-// alphabetical order.
-func rejectedText(by map[string]int) string {
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(by)) {
-		parts = append(parts, fmt.Sprintf("%d %s", by[k], k))
-	}
-	return strings.Join(parts, ", ")
 }

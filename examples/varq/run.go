@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -41,17 +42,7 @@ func loadWorkload(path string, limit int) (workload, error) {
 	// it (sched counts it as a duplicate ID) in the run without VARQ but
 	// not when the agent submits it under a new number, and the two runs
 	// would compare different workloads. The first job keeps the number.
-	seen := make(map[int64]bool, len(sane))
-	uniq := sane[:0]
-	for _, j := range sane {
-		if seen[j.ID] {
-			w.dups++
-			continue
-		}
-		seen[j.ID] = true
-		uniq = append(uniq, j)
-	}
-	sane = uniq
+	sane, w.dups = cli.FirstIDs(sane)
 	if len(sane) == 0 {
 		return workload{}, fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane)", path, len(jobs), w.excluded)
 	}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/swf"
+)
+
+// Every command counts the jobs it leaves out by reason and says so in
+// the same words: sanitize.Reason's names ("no run time", "duplicate
+// ID"), whichever command or rule left them out.
+
+// ByReason counts the jobs of rep (sanitize.Sane's, or a simulator's
+// Result.Rejected) by their reason's name.
+func ByReason(rep sanitize.Report) map[string]int {
+	by := map[string]int{}
+	for _, e := range rep.Excluded {
+		by[e.Reason.String()]++
+	}
+	return by
+}
+
+// Reasons is by as "49 duplicate ID, 2 no size", reasons in alphabetical
+// order; "" when by is empty.
+func Reasons(by map[string]int) string {
+	parts := make([]string, 0, len(by))
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		parts = append(parts, fmt.Sprintf("%d %s", by[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// FirstIDs leaves out, in place, every job under a number an earlier job
+// of jobs has (the first keeps it) and returns the rest, in order, and how
+// many it left out (sanitize.DuplicateID). A log repeats numbers when a
+// scheduler's counter wraps or two logs are joined; the simulator rejects
+// such a job only while the first is live, and predictors that key by
+// number would mix the two up, so a command that must compare like with
+// like leaves them all out first.
+func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
+	seen := make(map[int64]bool, len(jobs))
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if seen[j.ID] {
+			continue
+		}
+		seen[j.ID] = true
+		kept = append(kept, j)
+	}
+	return kept, len(jobs) - len(kept)
+}
