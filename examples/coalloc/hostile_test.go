@@ -59,7 +59,7 @@ func TestDroppedJobsCounted(t *testing.T) {
 	if err := reproduce(&out, opt); err != nil {
 		t.Fatal(err)
 	}
-	if want := "dup.swf: 7 of 3001 jobs simulated: 1 no run time, 2993 under a job number already read"; !strings.Contains(warn.String(), want) {
+	if want := "dup.swf: 7 of 3001 jobs simulated: 2993 duplicate ID, 1 no run time"; !strings.Contains(warn.String(), want) {
 		t.Errorf("warnings %q lack %q", warn.String(), want)
 	}
 	if strings.Contains(out.String(), "NaN") || !strings.Contains(out.String(), "executed no co-allocation") {

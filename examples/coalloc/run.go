@@ -27,14 +27,11 @@ type machine struct {
 	jobs []swf.Job
 	span int64 // last submit after the shift
 	read int   // jobs in the log
-	// left counts the log's jobs left out, by reason: not sane
-	// (sanitize's reasons), or under a job number an earlier job has,
-	// which the simulator would reject as a duplicate ID in silence.
+	// left counts the log's jobs left out, by sanitize.Reason's name: not
+	// sane, or a duplicate ID (under a job number an earlier job has),
+	// which the simulator would reject in silence.
 	left map[string]int
 }
-
-// dupReason is the left reason of a job under a number already read.
-const dupReason = "under a job number already read"
 
 func loadMachine(path string) (machine, error) {
 	h, jobs, err := swf.ReadFile(path)
@@ -49,7 +46,7 @@ func loadMachine(path string) (machine, error) {
 	left := cli.ByReason(rep)
 	sane, dups := cli.FirstIDs(sane)
 	if dups > 0 {
-		left[dupReason] = dups
+		left[sanitize.DuplicateID.String()] = dups
 	}
 	if len(sane) == 0 {
 		return machine{}, fmt.Errorf("%s: no sane jobs", path)

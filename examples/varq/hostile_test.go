@@ -42,7 +42,7 @@ func TestDuplicateNumbers(t *testing.T) {
 	if err := command([]string{"-trace", path, "-fractions", "0.5", "-targets", "0.5"}, &out, &errs); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "150 later jobs under a number already read") {
+	if !strings.Contains(out.String(), "150 duplicate ID") {
 		t.Errorf("heading does not count the duplicates:\n%s", out.String())
 	}
 }

@@ -23,7 +23,7 @@ type workload struct {
 	size     int64
 	jobs     []swf.Job
 	excluded int // not sane
-	dups     int // sane jobs under a number an earlier one has
+	dups     int // sane jobs under a number an earlier one has (duplicate ID)
 	cut      int // sane jobs beyond -jobs
 }
 
@@ -243,7 +243,7 @@ func (o options) stage(name string) {
 func printHeader(out io.Writer, w workload, base cell, crowd string) {
 	dups := ""
 	if w.dups > 0 {
-		dups = fmt.Sprintf(", %d later jobs under a number already read", w.dups)
+		dups = fmt.Sprintf(", %d %s", w.dups, sanitize.DuplicateID)
 	}
 	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane%s, %d beyond -jobs)\n\n",
 		w.name, w.size, len(w.jobs), w.excluded, dups, w.cut)
