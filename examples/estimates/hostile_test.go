@@ -41,7 +41,7 @@ func TestNotSaneReasons(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.NotSane != 4 || r.ByReason["no run time"] != 2 || r.ByReason["no size"] != 1 || r.ByReason["larger than machine"] != 1 {
+	if r.NotSane != 4 || r.ByReason["no_run_time"] != 2 || r.ByReason["no_size"] != 1 || r.ByReason["larger_than_machine"] != 1 {
 		t.Errorf("-json: not_sane %d, by reason %v", r.NotSane, r.ByReason)
 	}
 }

@@ -218,7 +218,7 @@ func runAssign(stdout, log io.Writer, o options) error {
 		Bins      []estmodel.UserBin `json:"bins"`
 		Truncated int                `json:"run_times_truncated"`
 		Short     int                `json:"estimates_below_run_time"`
-	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), notSane, o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short})
+	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short})
 }
 
 func shareAt(jobs []swf.Job, t int64) float64 {

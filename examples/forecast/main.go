@@ -24,8 +24,9 @@
 //
 // Jobs the replay cannot take are rejected first and counted by reason in
 // the report's first line and in -json's "rejected": a later job under a
-// number already read (duplicate_id), a size, estimate or time beyond what
-// the predictors hold (out_of_range: above 2^40 processors or seconds of
+// number already read (duplicate ID, -json's duplicate_ID), a size,
+// estimate or time beyond what the predictors hold (out of range,
+// out_of_range: above 2^40 processors or seconds of
 // estimate, or an end past 2^53 s).
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run

@@ -68,7 +68,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
 		j := r.json()
-		j.Rejected, j.LargerThanMachine = info.rejected, info.larger
+		j.Rejected, j.LargerThanMachine = cli.ReasonKeys(info.rejected), info.larger
 		if err := enc.Encode(j); err != nil {
 			return err
 		}

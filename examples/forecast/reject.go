@@ -6,21 +6,22 @@ import (
 )
 
 // Reasons a job of the log is rejected before the replay (the keys of
-// traceInfo.rejected and of -json's "rejected").
+// traceInfo.rejected; -json's "rejected" has them with _ for spaces, as
+// every command's).
 const (
 	// rejDuplicate: a later job under a number already read. The
 	// predictors key what they keep by job number, so a second job under
 	// it would be mixed up with the first (IBL refuses it outright); real
 	// logs repeat numbers when a scheduler's counter wraps or two logs are
 	// joined. The first job keeps the number.
-	rejDuplicate = "duplicate_id"
+	rejDuplicate = "duplicate ID" // sanitize.DuplicateID, as the simulators name it
 	// rejRange: a size or estimate above 2^40, or a submit, wait or run
 	// time that puts the job's end beyond 2^53 s. SWF allows any int64;
 	// IBL bounds its features so its sums cannot wrap (2^40 cores and
 	// seconds) and keeps times in float64 (exact to 2^53), and the
 	// replay's start and end (submit + wait + run time) would wrap past
 	// 2^63. No real log comes near: such a field is corrupt.
-	rejRange = "out_of_range"
+	rejRange = "out of range"
 )
 
 // Bounds of rejRange.

@@ -60,7 +60,7 @@ func TestMostlyRejected(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.VARQ.Planned || r.Rejected["duplicate ID"] != 49 {
-		t.Errorf("-json: planned %v, rejected %v; want false and 49 duplicate ID", r.VARQ.Planned, r.Rejected)
+	if r.VARQ.Planned || r.Rejected["duplicate_ID"] != 49 {
+		t.Errorf("-json: planned %v, rejected %v; want false and 49 duplicate_ID", r.VARQ.Planned, r.Rejected)
 	}
 }

@@ -11,7 +11,8 @@ import (
 type reportJSON struct {
 	Workload string `json:"workload"`
 	// Rejected counts the jobs EASY did not simulate, by reason
-	// (sanitize.Reason's names); empty when it simulated every job.
+	// (sanitize.Reason's names with _ for spaces, as simulate's); empty
+	// when it simulated every job.
 	Rejected   map[string]int  `json:"rejected"`
 	Schedulers []schedulerJSON `json:"schedulers"`
 	QBETS      []qbetsJSON     `json:"qbets"`
@@ -60,7 +61,7 @@ type varqJSON struct {
 
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
-	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ByReason(r.sims["EASY"].Rejected)}
+	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected))}
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, s.MeanWait, s.MeanBSLD, s.Utilization, s.Accuracy})

@@ -53,3 +53,13 @@ func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 	}
 	return kept, len(jobs) - len(kept)
 }
+
+// ReasonKeys is by keyed as -json writes reasons (simulate's "rejected"):
+// the name with _ for spaces, "no run time" → "no_run_time".
+func ReasonKeys(by map[string]int) map[string]int {
+	keys := make(map[string]int, len(by))
+	for k, n := range by {
+		keys[strings.ReplaceAll(k, " ", "_")] += n
+	}
+	return keys
+}
