@@ -62,7 +62,8 @@ func TestDroppedJobsCounted(t *testing.T) {
 	if want := "dup.swf: 7 of 3001 jobs simulated: 2993 duplicate ID, 1 no run time"; !strings.Contains(warn.String(), want) {
 		t.Errorf("warnings %q lack %q", warn.String(), want)
 	}
-	if strings.Contains(out.String(), "NaN") || !strings.Contains(out.String(), "executed no co-allocation") {
+	if strings.Contains(out.String(), "NaN") || !strings.Contains(out.String(), "executed no co-allocation") ||
+		!strings.Contains(out.String(), "| – | 0.901 | 0 |") || !strings.Contains(out.String(), "| – | – | – | – |") {
 		t.Errorf("table of a trial without a co-allocation:\n%s", out.String())
 	}
 }

@@ -341,15 +341,19 @@ func printTable(out io.Writer, trials []trial, sums []trialSummary) {
 	var none []string
 	for i, tr := range trials {
 		s := sums[i]
-		se := "–" // no co-allocation executed: no achieved share to err
-		if s.executed > 0 {
-			se = fmt.Sprintf("%.3f", stdErr(s))
-		} else {
+		// Every figure but the counts is a mean over the executed
+		// co-allocations: a trial without one has none, not 0.
+		figs := []string{fmt.Sprintf("%.3f", s.pExpected), fmt.Sprintf("%.3f", s.pAchieved), fmt.Sprintf("%.3f", stdErr(s)),
+			fmt.Sprintf("%.2f", s.requestsPerRes), fmt.Sprintf("%.2f", s.reboostsPerRes), fmt.Sprintf("%.2f", s.submittedPerRes), fmt.Sprintf("%.2f", s.overAllocation())}
+		if s.executed == 0 {
+			for k := range figs {
+				figs[k] = "–"
+			}
 			none = append(none, fmt.Sprintf("(%d, %dh, %dh)", tr.Nodes, tr.Walltime/3600, tr.Lead/3600))
 		}
-		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %.3f | %.3f | %.3f | %s | %.3f | %d | %d | %.2f | %.2f | %.2f | %.2f |\n",
-			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, s.pExpected, tr.Expected, s.pAchieved, se, tr.Achvd,
-			s.executed, s.attempts, s.requestsPerRes, s.reboostsPerRes, s.submittedPerRes, s.overAllocation())
+		fmt.Fprintf(out, "| %d, %dh, %dh | %.2f | %s | %.3f | %s | %s | %.3f | %d | %d | %s | %s | %s | %s |\n",
+			tr.Nodes, tr.Walltime/3600, tr.Lead/3600, tr.PAll, figs[0], tr.Expected, figs[1], figs[2], tr.Achvd,
+			s.executed, s.attempts, figs[3], figs[4], figs[5], figs[6])
 	}
 	if len(none) > 0 {
 		fmt.Fprintf(out, "\ntrial %s executed no co-allocation: its figures are empty, not zero.\n", strings.Join(none, ", "))
