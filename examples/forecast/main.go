@@ -26,8 +26,8 @@
 // the report's first line and in -json's "rejected": a later job under a
 // number already read (duplicate ID, -json's duplicate_ID), a size,
 // estimate or time beyond what the predictors hold (out of range,
-// out_of_range: above 2^40 processors or seconds of
-// estimate, or an end past 2^53 s).
+// out_of_range: above 2^40 processors, or a time or estimate above 2^40 s,
+// the simulators' sanitize.MaxTime).
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (a missing or malformed trace, no waits in it), 2 a usage error.

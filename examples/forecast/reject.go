@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -15,31 +16,24 @@ const (
 	// logs repeat numbers when a scheduler's counter wraps or two logs are
 	// joined. The first job keeps the number.
 	rejDuplicate = "duplicate ID" // sanitize.DuplicateID, as the simulators name it
-	// rejRange: a size or estimate above 2^40, or a submit, wait or run
-	// time that puts the job's end beyond 2^53 s. SWF allows any int64;
-	// IBL bounds its features so its sums cannot wrap (2^40 cores and
-	// seconds) and keeps times in float64 (exact to 2^53), and the
-	// replay's start and end (submit + wait + run time) would wrap past
-	// 2^63. No real log comes near: such a field is corrupt.
+	// rejRange: a size above 2^40 processors, or a submit, wait or run
+	// time or estimate above sanitize.MaxTime (2^40 s), the simulators'
+	// bound. SWF allows any int64; IBL bounds its features so its sums
+	// cannot wrap (2^40 cores and seconds) and keeps times in float64,
+	// and the replay's end (submit + wait + run time) must neither wrap
+	// past 2^63 nor pass 2^53, where float64 stops being exact: bounding
+	// each term at 2^40 does both. No real log comes near: such a field
+	// is corrupt.
 	rejRange = "out of range"
 )
 
-// Bounds of rejRange.
-const (
-	maxSize = 1 << 40
-	maxTime = 1 << 53
-)
+// maxSize bounds a job's size and the machine's, in processors.
+const maxSize = 1 << 40
 
 // inRange reports whether the predictors and the replay can take j.
 func inRange(j *swf.Job) bool {
-	if j.Size() > maxSize || j.ReqTime > maxSize {
-		return false
-	}
-	// Each below 2^53, so the sum cannot wrap.
-	if j.Submit > maxTime || j.Wait > maxTime || j.RunTime > maxTime {
-		return false
-	}
-	return j.Submit+max(j.Wait, 0)+max(j.RunTime, 0) <= maxTime
+	return j.Size() <= maxSize && j.ReqTime <= sanitize.MaxTime &&
+		j.Submit <= sanitize.MaxTime && j.Wait <= sanitize.MaxTime && j.RunTime <= sanitize.MaxTime
 }
 
 // reject returns the jobs the replay can take, in log order, and how many
