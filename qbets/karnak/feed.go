@@ -94,12 +94,14 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 	}
 	slices.SortFunc(idx, func(i, j int32) int {
 		a, b := &out[i], &out[j]
-		return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.order, b.order), cmp.Compare(a.Job, b.Job))
+		// (the log's order last: of two jobs under one number submitted
+		// at one instant, the first read keeps it)
+		return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.order, b.order), cmp.Compare(a.Job, b.Job), cmp.Compare(a.job, b.job))
 	})
 	// A number submitted again while its first job is live: the later
 	// job is dropped, all three of its events.
-	live := map[int64]int32{}
-	dropped := map[int32]bool{}
+	live := map[int64]bool{}
+	dropped := make([]bool, len(jobs))
 	kept := idx[:0]
 	for _, i := range idx {
 		e := &out[i]
@@ -107,12 +109,12 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 		case dropped[e.job]:
 			continue
 		case e.Kind == "submit":
-			if _, dup := live[e.Job]; dup {
+			if live[e.Job] {
 				dropped[e.job] = true
 				skipped++
 				continue
 			}
-			live[e.Job] = e.job
+			live[e.Job] = true
 		case e.Kind == "end":
 			delete(live, e.Job)
 		}
