@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf/convert"
@@ -26,9 +27,6 @@ func rejections(rep *sanitize.Report) (reasons []sanitize.Reason, count map[sani
 	slices.Sort(reasons)
 	return reasons, count
 }
-
-// reasonKey is a reason as a JSON key: "no run time" → "no_run_time".
-func reasonKey(r sanitize.Reason) string { return strings.ReplaceAll(r.String(), " ", "_") }
 
 // warning is one remark on the input or the run: its line of text and its
 // JSON twin, the same figures under the warning's kind in the report's
@@ -399,11 +397,7 @@ type jsonReader struct {
 
 func jsonReport(info *runInfo) report {
 	res, sum, st := info.res, &info.res.Summary, info.trace.stats
-	reasons, count := rejections(&res.Rejected)
-	rej := map[string]int{}
-	for _, r := range reasons {
-		rej[reasonKey(r)] = count[r]
-	}
+	rej := cli.ReasonKeys(cli.ByReason(res.Rejected))
 	errs := []string{}
 	for _, e := range st.Errors {
 		errs = append(errs, e.Error())
