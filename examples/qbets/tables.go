@@ -177,7 +177,7 @@ func (m *measured) skips(w io.Writer) {
 		nw = "none"
 	}
 	empty := ""
-	if m.small > 0 && slices.IndexFunc(m.rows, func(r []row) bool { return len(r) > 0 }) < 0 {
+	if m.small > 0 && !slices.ContainsFunc(m.rows, func(r []row) bool { return len(r) > 0 }) {
 		empty = ": no queue is left, the tables are empty (lower -min)"
 	}
 	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped%s.\n", nw, m.small, m.minJobs, empty)
