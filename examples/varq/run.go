@@ -44,7 +44,11 @@ func loadWorkload(path string, limit int) (workload, error) {
 	// would compare different workloads. The first job keeps the number.
 	sane, w.dups = cli.FirstIDs(sane)
 	if len(sane) == 0 {
-		return workload{}, fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane)", path, len(jobs), w.excluded)
+		why := ""
+		if w.excluded > 0 {
+			why = ": " + cli.Reasons(cli.ByReason(rep))
+		}
+		return workload{}, fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane%s)", path, len(jobs), w.excluded, why)
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	if limit > 0 && len(sane) > limit {
