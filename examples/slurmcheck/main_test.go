@@ -55,8 +55,8 @@ func TestPlan(t *testing.T) {
 			t.Fatalf("job %d: planned %+v, recorded %+v", i, plan[i], rec.Workload[i])
 		}
 	}
-	if rec.Conf != siteConf+"NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n" {
-		t.Errorf("the recorded slurm.conf lines are not siteConf and the node:\n%s", rec.Conf)
+	if rec.Conf != oneNode.conf()+"NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n" {
+		t.Errorf("the recorded slurm.conf lines are not the one-node site's and its node:\n%s", rec.Conf)
 	}
 }
 
