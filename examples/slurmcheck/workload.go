@@ -70,7 +70,14 @@ var oneNode = liveSite{Name: "one-node", Nodes: 1, CPUs: 48, Plan: planWorkload,
 // names one; the first is the default).
 var liveSites = []liveSite{
 	{Name: "nodes4", Nodes: 4, CPUs: 16, Align: 5,
-		Plan: func() []plannedJob { return planBursts(34, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6) },
+		Plan: func() []plannedJob {
+			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
+	{Name: "nodes8", Nodes: 8, CPUs: 8, Align: 5,
+		Plan: func() []plannedJob {
+			return planBursts(35, []int64{1, 2, 2, 4, 4, 4, 8, 8, 8, 8}, []int64{5, 8, 10, 12, 15, 20}, 2, 6)
+		},
 		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
 	oneNode,
 }
@@ -139,12 +146,12 @@ func planWorkload() []plannedJob {
 
 // planBursts is the several-node sites' workload: the same users,
 // accounts, partitions, limits and QOS as planWorkload, sizes up to one
-// node (16 CPUs), sleeps of whole seconds far above Slurm's one-second
+// node, sleeps of whole seconds far above Slurm's one-second
 // loop and sacct's one-second resolution, and submissions in bursts of
 // 1–9 sbatch calls, the bursts whole seconds apart (gapMin to gapMax).
-func planBursts(seed uint64, sleeps []int64, gapMin, gapMax int64) []plannedJob {
+func planBursts(seed uint64, sizes, sleeps []int64, gapMin, gapMax int64) []plannedJob {
 	burst := 0
-	return planJobs(seed, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, func(rng *rand.Rand) int64 { return sleeps[rng.IntN(len(sleeps))] },
+	return planJobs(seed, sizes, func(rng *rand.Rand) int64 { return sleeps[rng.IntN(len(sleeps))] },
 		func(rng *rand.Rand, _ int) int64 {
 			if burst > 0 {
 				burst--
