@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -218,8 +219,9 @@ func TestLiveSlurmCheck(t *testing.T) {
 	}
 }
 
-// nodeLines are the NodeName lines of the cluster's slurm.conf (they name
-// no path of the machine).
+// nodeLines are the NodeName lines of the cluster's slurm.conf without
+// their Port= (each run picks free ports; they name no path of the
+// machine).
 func nodeLines(t *testing.T, dir string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "etc", "slurm.conf"))
@@ -229,7 +231,9 @@ func nodeLines(t *testing.T, dir string) string {
 	var out strings.Builder
 	for _, l := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(l, "NodeName=") {
-			out.WriteString(l + "\n")
+			f := strings.Fields(l)
+			f = slices.DeleteFunc(f, func(s string) bool { return strings.HasPrefix(s, "Port=") })
+			out.WriteString(strings.Join(f, " ") + "\n")
 		}
 	}
 	if out.Len() == 0 {
