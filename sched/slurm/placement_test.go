@@ -50,3 +50,25 @@ func TestConsTresPlacement(t *testing.T) {
 		}
 	}
 }
+
+// TestFragmentedPlan: a job whose CPUs are free but on no one node is
+// planned, as Slurm's backfill plans it on named nodes, when a node comes
+// free enough (running jobs ending at their limits), not at the next
+// second. Three nodes of 8 CPUs hold 6 each from 3 (jobs 1-3, job 2 until
+// its limit 100 s later); job 4 asks 6 CPUs on one node: 6 are free, 2 on
+// each node, so it is planned at 103, where job 2's node comes free. Job
+// 5 (2 CPUs for at most 50 s) ends before then and starts at the first
+// backfill cycle (30); with job 4 planned at the next second, holding a
+// node's CPUs from there, it would wait for job 4.
+func TestFragmentedPlan(t *testing.T) {
+	one := func(j swf.Job) swf.Job {
+		j.Demand = &swf.Demand{Nodes: 1}
+		return j
+	}
+	jobs := []swf.Job{one(mkJob(1, 0, 1, 6, 1000, 1000)), one(mkJob(2, 0, 1, 6, 100, 100)), one(mkJob(3, 0, 1, 6, 1000, 1000)),
+		one(mkJob(4, 1, 1, 6, 10, 100)), one(mkJob(5, 2, 1, 2, 10, 50))}
+	res, _ := run(t, slurm.Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 3, Cores: 8}}, KeepShares: true}, jobs)
+	if s := starts(res); s[4] != 103 || s[5] != 30 {
+		t.Errorf("jobs 4, 5 start at %d, %d; want 103, 30", s[4], s[5])
+	}
+}
