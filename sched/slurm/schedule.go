@@ -440,7 +440,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			// places it node by node, ignoring this cycle's earlier
 			// plans (the pool's plan holds them from then on).
 			t = now + 1
-			if p.nodes > 1 {
+			if len(p.mach.Nodes) > 0 {
 				if j := p.ptr(pass, r); j != nil {
 					t = max(t, pass.Earliest(j))
 				}
