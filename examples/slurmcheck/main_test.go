@@ -45,7 +45,26 @@ func TestReadme(t *testing.T) {
 		}
 		readme.Check(t, "README.md", c.region, []byte(res.table(c.paths)))
 	}
+	// Three runs of the live site: Slurm against itself for every pair.
+	names := []string{recordPath, secondPath, thirdPath}
+	var recs []*recording
+	for _, path := range names {
+		rec, err := readRecording(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	text, err := manyRuns(names, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme.Check(t, "README.md", "runs", []byte(text))
 }
+
+// thirdPath is a third run of the live site (BATCHQ_SLURMCHECK_RECORD=
+// testdata/live3.json).
+const thirdPath = "testdata/live3.json"
 
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
