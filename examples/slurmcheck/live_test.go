@@ -18,11 +18,15 @@ import (
 )
 
 // site is the live check's cluster: ls's nodes and slurm.conf lines
-// (conf), siteQOS and siteAccounts (workload.go) as slurmtest starts it.
+// (conf), siteQOS and its accounts (workload.go) as slurmtest starts it.
 func site(t *testing.T, ls *liveSite, conf string) *slurmtest.Site {
 	t.Setenv("SLURM_CLUSTER_NODES", strconv.Itoa(ls.Nodes))
 	s := &slurmtest.Site{CPUs: int(ls.CPUs), Conf: conf, QOS: siteQOS}
-	for _, a := range siteAccounts {
+	accounts := ls.Accounts
+	if accounts == nil {
+		accounts = siteAccounts
+	}
+	for _, a := range accounts {
 		sa := slurmtest.Account{Name: a.name, Shares: a.shares}
 		for _, u := range a.users {
 			sa.Users = append(sa.Users, slurmtest.User{Name: u.name, Shares: u.shares, QOS: u.qos})

@@ -20,6 +20,8 @@ type liveSite struct {
 	CPUs  int64
 	Conf  string
 	Plan  func() []plannedJob
+	// Accounts is the fair-share tree (nil: siteAccounts).
+	Accounts []siteAccount
 	// Align starts the workload Align seconds after a run of the decay
 	// thread (0: at once), so that the PriorityCalcPeriod runs fall at
 	// the same points of the workload in every run.
@@ -79,6 +81,12 @@ var liveSites = []liveSite{
 			return planBursts(35, []int64{1, 2, 2, 4, 4, 4, 8, 8, 8, 8}, []int64{5, 8, 10, 12, 15, 20}, 2, 6)
 		},
 		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
+	{Name: "nodes4-fs", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+		Plan: func() []plannedJob {
+			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
+			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
 	{Name: "nodes4-limits", Nodes: 4, CPUs: 16, Align: 5,
 		Plan: func() []plannedJob {
 			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
@@ -108,6 +116,21 @@ type siteUser struct {
 var siteAccounts = []siteAccount{
 	{"physics", 50, []siteUser{{"bq-alice", 2, "normal,high"}, {"bq-bob", 1, ""}}},
 	{"chem", 30, []siteUser{{"bq-carol", 1, "normal,high"}, {"bq-dave", 1, ""}, {"bq-erin", 1, ""}}},
+	{"bio", 20, []siteUser{{"bq-erin", 1, ""}}},
+}
+
+// separatedAccounts are siteAccounts with shares that keep Fair Tree's
+// ranks apart under the workload's mix: physics, which runs some 57% of
+// planBursts's CPU-seconds, has 30 shares and chem, some 38%, 50, so the
+// accounts' level fair shares lie near 0.5 and 1.3 rather than both near
+// 0.8; alice and bob run about half of physics's each, so bob gets three
+// shares to alice's one (0.5 and 1.5 rather than both near 1); carol,
+// dave and erin run 54%, 29% and 17% of chem's with one share each.
+// Near-equal level fair shares swap ranks on a few CPU-seconds of usage,
+// which a second of slurmctld's pace decides.
+var separatedAccounts = []siteAccount{
+	{"physics", 30, []siteUser{{"bq-alice", 1, "normal,high"}, {"bq-bob", 3, ""}}},
+	{"chem", 50, []siteUser{{"bq-carol", 1, "normal,high"}, {"bq-dave", 1, ""}, {"bq-erin", 1, ""}}},
 	{"bio", 20, []siteUser{{"bq-erin", 1, ""}}},
 }
 
