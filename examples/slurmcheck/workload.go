@@ -71,6 +71,12 @@ var oneNode = liveSite{Name: "one-node", Nodes: 1, CPUs: 48, Plan: planWorkload,
 // liveSites are the sites the live check can run (BATCHQ_SLURMCHECK_SITE
 // names one; the first is the default).
 var liveSites = []liveSite{
+	{Name: "nodes4-fs", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+		Plan: func() []plannedJob {
+			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
+			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
 	{Name: "nodes4", Nodes: 4, CPUs: 16, Align: 5,
 		Plan: func() []plannedJob {
 			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
@@ -81,12 +87,6 @@ var liveSites = []liveSite{
 			return planBursts(35, []int64{1, 2, 2, 4, 4, 4, 8, 8, 8, 8}, []int64{5, 8, 10, 12, 15, 20}, 2, 6)
 		},
 		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
-	{Name: "nodes4-fs", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
-		Plan: func() []plannedJob {
-			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
-		},
-		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
-			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
 	{Name: "nodes4-limits", Nodes: 4, CPUs: 16, Align: 5,
 		Plan: func() []plannedJob {
 			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
