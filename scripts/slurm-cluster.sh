@@ -1,5 +1,5 @@
 #!/bin/bash
-# slurm-cluster.sh — a single-node Slurm cluster on loopback, in a private directory.
+# slurm-cluster.sh — a Slurm cluster of one node (or a few) on loopback, in a private directory.
 #
 #   scripts/slurm-cluster.sh install        # Debian/Ubuntu packages (as root)
 #   scripts/slurm-cluster.sh up   DIR       # start munged, mariadbd, slurmdbd, slurmctld, slurmd
@@ -14,6 +14,11 @@
 # slurmdbd for sacct, the jobcomp/filetxt log DIR/jobcomp.txt, the logs and the pid files
 # DIR/pids/*.pid. CPUS is $SLURM_CLUSTER_CPUS (default 8), GPUS $SLURM_CLUSTER_GPUS (default
 # 4; jobs ask for them with --gres=gpu:N or --gpus=N, and sacct records gres/gpu in their TRES).
+# $SLURM_CLUSTER_NODES (default 1, at most 16) nodes: with more than one they are n1..nN, each with
+# CPUS CPUs and GPUS GPUs, each its own slurmd on this host (slurmd -N nK) with its own NodeHostname
+# (Slurm takes a NodeHostname once unless built with --enable-multiple-slurmd) and port
+# (PORT+4...), all at 127.0.0.1; the partitions cover them all (n[1-N]; PartitionName lines of
+# SLURM_CLUSTER_CONF name them so).
 # $SLURM_CLUSTER_CONF may name a file of slurm.conf lines (priority weights, SchedulerParameters,
 # partitions, ...): each key it sets replaces the script's lines of that key (its PartitionName
 # lines replace `short` and `long`), and its lines are appended. DIR and the munge socket's
@@ -24,7 +29,7 @@
 # slurmdbd and before slurmctld starts: slurmctld then starts with the associations, and its first
 # PriorityCalcPeriod run computes their fair-share factors (an association added later has a factor
 # of 0 until the next run, up to a period later).
-# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
+# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 and one more a node beyond the first (PORT from
 # $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
 # daemon answers and fails naming the one that did not, with the tail of its log.
 #
@@ -305,7 +310,7 @@ EOF
 	fi
 	# Every node up: as many idle (or busy) nodes as NODES.
 	wait_for slurmd 60 "$D/log/$(slurmd_log n1)" \
-		bash -c "[[ \$(sinfo -h -N -o '%N %T' | sort -u | grep -Ec ' (idle|mixed|allocated)\$') == $NODES ]]"
+		bash -c "[[ \$(sinfo -h -N -o '%N %T' | sort -u | grep -Ec ' (idle|mixed|allocated)') == $NODES ]]"
 	wait_for "slurmctld's registration in slurmdbd" 30 "$D/log/slurmctld.log" \
 		bash -c "sacctmgr -n -P list cluster format=cluster,controlport | grep -q '^$CLUSTER|$port\$'"
 	echo "slurm-cluster: up in $D (cluster $CLUSTER, ports $port-$((port + 3)) on 127.0.0.1, $CPUS CPUs); use:"
