@@ -1,5 +1,5 @@
 #!/bin/bash
-# slurm-cluster.sh — a single-node Slurm cluster on loopback, in a private directory.
+# slurm-cluster.sh — a Slurm cluster of one node (or a few) on loopback, in a private directory.
 #
 #   scripts/slurm-cluster.sh install        # Debian/Ubuntu packages (as root)
 #   scripts/slurm-cluster.sh up   DIR       # start munged, mariadbd, slurmdbd, slurmctld, slurmd
@@ -14,6 +14,11 @@
 # slurmdbd for sacct, the jobcomp/filetxt log DIR/jobcomp.txt, the logs and the pid files
 # DIR/pids/*.pid. CPUS is $SLURM_CLUSTER_CPUS (default 8), GPUS $SLURM_CLUSTER_GPUS (default
 # 4; jobs ask for them with --gres=gpu:N or --gpus=N, and sacct records gres/gpu in their TRES).
+# $SLURM_CLUSTER_NODES (default 1, at most 16) nodes: with more than one they are n1..nN, each with
+# CPUS CPUs and GPUS GPUs, each its own slurmd on this host (slurmd -N nK) with its own NodeHostname
+# (Slurm takes a NodeHostname once unless built with --enable-multiple-slurmd) and port
+# (PORT+4...), all at 127.0.0.1; the partitions cover them all (n[1-N]; PartitionName lines of
+# SLURM_CLUSTER_CONF name them so).
 # $SLURM_CLUSTER_CONF may name a file of slurm.conf lines (priority weights, SchedulerParameters,
 # partitions, ...): each key it sets replaces the script's lines of that key (its PartitionName
 # lines replace `short` and `long`), and its lines are appended. DIR and the munge socket's
@@ -24,7 +29,7 @@
 # slurmdbd and before slurmctld starts: slurmctld then starts with the associations, and its first
 # PriorityCalcPeriod run computes their fair-share factors (an association added later has a factor
 # of 0 until the next run, up to a period later).
-# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 (PORT from
+# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 and one more a node beyond the first (PORT from
 # $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
 # daemon answers and fails naming the one that did not, with the tail of its log.
 #
@@ -34,6 +39,7 @@ set -euo pipefail
 
 CPUS=${SLURM_CLUSTER_CPUS:-8}
 GPUS=${SLURM_CLUSTER_GPUS:-4}
+NODES=${SLURM_CLUSTER_NODES:-1}
 CLUSTER=batchq
 DBPASS=batchq-slurmdbd
 
@@ -61,7 +67,7 @@ pick_port() {
 	local p i try
 	for try in $(seq 1 50); do
 		p=$((20000 + (RANDOM % 2000) * 20))
-		for i in 0 1 2 3; do port_free $((p + i)) || continue 2; done
+		for ((i = 0; i < 4 + (NODES > 1 ? NODES : 0); i++)); do port_free $((p + i)) || continue 2; done
 		echo "$p"
 		return
 	done
@@ -119,6 +125,26 @@ extra_conf() {
 	mv "$tmp" "$2"
 }
 
+# node_list: the nodes' names in Slurm's notation: localhost, or n[1-NODES].
+node_list() { if ((NODES == 1)); then echo localhost; else echo "n[1-$NODES]"; fi; }
+
+# slurmd_log NODE: the log file of NODE's slurmd (slurmd.log when there is one node).
+slurmd_log() { if ((NODES == 1)); then echo slurmd.log; else echo "slurmd-$1.log"; fi; }
+
+# node_lines PORT: the NodeName lines. Several nodes are several slurmd on this host, each
+# with its own name (slurmd -N), NodeHostname (Slurm refuses a NodeHostname twice unless built
+# with --enable-multiple-slurmd) and port (PORT+4...), all at 127.0.0.1.
+node_lines() {
+	local port=$1 i
+	if ((NODES == 1)); then
+		echo "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$CPUS RealMemory=4000 Gres=gpu:$GPUS State=UNKNOWN"
+		return
+	fi
+	for ((i = 1; i <= NODES; i++)); do
+		echo "NodeName=n$i NodeAddr=127.0.0.1 NodeHostname=n$i Port=$((port + 3 + i)) CPUs=$CPUS RealMemory=4000 Gres=gpu:$GPUS State=UNKNOWN"
+	done
+}
+
 write_conf() {
 	local port=$1
 	mkdir -p "$D/etc" "$D/log" "$D/pids" "$D/state" "$D/spool" "$D/munge" "$D/mysql"
@@ -139,9 +165,9 @@ AuthInfo=socket=$D/munge/munge.socket
 StateSaveLocation=$D/state
 SlurmdSpoolDir=$D/spool/%n
 SlurmctldPidFile=$D/state/slurmctld.pid.unused
-SlurmdPidFile=$D/spool/slurmd.pid.unused
+SlurmdPidFile=$D/spool/slurmd-%n.pid.unused
 SlurmctldLogFile=$D/log/slurmctld.log
-SlurmdLogFile=$D/log/slurmd.log
+SlurmdLogFile=$D/log/$(slurmd_log %n)
 SlurmctldDebug=info
 SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
@@ -174,9 +200,9 @@ AccountingStorageTRES=gres/gpu
 GresTypes=gpu
 JobCompType=jobcomp/filetxt
 JobCompLoc=$D/jobcomp.txt
-NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$CPUS RealMemory=4000 Gres=gpu:$GPUS State=UNKNOWN
-PartitionName=short Nodes=localhost Default=YES MaxTime=2 DefaultTime=1 State=UP
-PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 State=UP
+$(node_lines "$port")
+PartitionName=short Nodes=$(node_list) Default=YES MaxTime=2 DefaultTime=1 State=UP
+PartitionName=long Nodes=$(node_list) MaxTime=10 DefaultTime=5 State=UP
 EOF
 	if [[ -n ${SLURM_CLUSTER_CONF:-} ]]; then
 		extra_conf "$SLURM_CLUSTER_CONF" "$D/etc/slurm.conf"
@@ -184,7 +210,7 @@ EOF
 	gpu_devices
 	cat >"$D/etc/gres.conf" <<EOF
 # Written by scripts/slurm-cluster.sh: $GPUS GPUs that are copies of /dev/null (gpu_devices).
-NodeName=localhost Name=gpu File=$D/dev/gpu[0-$((GPUS - 1))]
+NodeName=$(node_list) Name=gpu File=$D/dev/gpu[0-$((GPUS - 1))]
 EOF
 	cat >"$D/etc/slurmdbd.conf" <<EOF
 # Written by scripts/slurm-cluster.sh.
@@ -223,6 +249,7 @@ cmd_up() {
 	fi
 	[[ $CPUS =~ ^[1-9][0-9]*$ && $GPUS =~ ^[1-9][0-9]*$ ]] ||
 		die "SLURM_CLUSTER_CPUS ($CPUS) and SLURM_CLUSTER_GPUS ($GPUS) must be whole numbers ≥ 1"
+	[[ $NODES =~ ^[1-9][0-9]*$ ]] && ((NODES <= 16)) || die "SLURM_CLUSTER_NODES ($NODES) must be a whole number from 1 to 16"
 	local port
 	port=$(pick_port)
 	write_conf "$port"
@@ -272,8 +299,18 @@ EOF
 	fi
 	start slurmctld slurmctld -D -i
 	wait_for slurmctld 60 "$D/log/slurmctld.log" scontrol ping
-	start slurmd slurmd -D -N localhost
-	wait_for slurmd 60 "$D/log/slurmd.log" bash -c "sinfo -h -N -o '%T' | grep -Eq '^(idle|mixed|allocated)'"
+	if ((NODES == 1)); then
+		start slurmd slurmd -D -N localhost
+	else
+		local i
+		for ((i = 1; i <= NODES; i++)); do
+			mkdir -p "$D/spool/n$i"
+			start "slurmd-n$i" slurmd -D -N "n$i"
+		done
+	fi
+	# Every node up: as many idle (or busy) nodes as NODES.
+	wait_for slurmd 60 "$D/log/$(slurmd_log n1)" \
+		bash -c "[[ \$(sinfo -h -N -o '%N %T' | sort -u | grep -Ec ' (idle|mixed|allocated)') == $NODES ]]"
 	wait_for "slurmctld's registration in slurmdbd" 30 "$D/log/slurmctld.log" \
 		bash -c "sacctmgr -n -P list cluster format=cluster,controlport | grep -q '^$CLUSTER|$port\$'"
 	echo "slurm-cluster: up in $D (cluster $CLUSTER, ports $port-$((port + 3)) on 127.0.0.1, $CPUS CPUs); use:"
@@ -285,7 +322,9 @@ cmd_down() {
 	D=$(cd "$D" && pwd)
 	local name f pid
 	# Reverse order of start: slurmd, slurmctld, slurmdbd, mariadbd, munged.
-	for name in slurmd slurmctld slurmdbd mariadbd munged; do
+	local names=()
+	for f in "$D"/pids/slurmd-*.pid; do [[ -f $f ]] && names+=("$(basename "$f" .pid)"); done
+	for name in "${names[@]}" slurmd slurmctld slurmdbd mariadbd munged; do
 		f=$D/pids/$name.pid
 		[[ -f $f ]] || continue
 		pid=$(cat "$f")

@@ -29,10 +29,11 @@ type checked struct {
 	origin int64
 	// names are the SWF numbers' names: users, accounts, partitions, QOS.
 	users, accounts, partitions, qos []string
-	// index is each Slurm job id's place in the workload; cpus the
-	// node's CPUs (the NodeName line's CPUs=).
-	index map[string]int
-	cpus  int64
+	// index is each Slurm job id's place in the workload; nodes the
+	// NodeName lines (one node each), perNode their CPUs= (the same on
+	// every line), cpus all the CPUs.
+	index                map[string]int
+	nodes, perNode, cpus int64
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the
@@ -49,9 +50,11 @@ func prepare(rec *recording) (*checked, error) {
 	for _, l := range strings.Split(rec.Conf, "\n") {
 		for _, f := range strings.Fields(l) {
 			if k, v, _ := strings.Cut(f, "="); strings.HasPrefix(l, "NodeName=") && strings.EqualFold(k, "CPUs") {
-				if c.cpus, err = strconv.ParseInt(v, 10, 64); err != nil || c.cpus <= 0 {
-					return nil, fmt.Errorf("the NodeName line's CPUs=%q: want a count", v)
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n <= 0 || (c.perNode != 0 && n != c.perNode) {
+					return nil, fmt.Errorf("the NodeName line's CPUs=%q: want a count, the same on every line", v)
 				}
+				c.nodes, c.perNode, c.cpus = c.nodes+1, n, c.cpus+n
 			}
 		}
 	}
@@ -94,6 +97,10 @@ func prepare(rec *recording) (*checked, error) {
 		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = r.CPUs, r.CPUs, r.Limit, swf.StatusCompleted
 		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
 		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
+		if c.nodes > 1 {
+			// sbatch -c: one task of that many CPUs, on one node.
+			j.Demand = &swf.Demand{Nodes: 1}
+		}
 		c.jobs = append(c.jobs, j)
 	}
 	return c, nil
@@ -245,7 +252,16 @@ func score(c *checked, s *simulated) (figures, error) {
 // runEASY is plain EASY (FCFS order, backfilling with the time limits as
 // estimates) on the node's CPUs as one pool.
 func runEASY(ctx context.Context, c *checked) (*simulated, error) {
-	res, err := sched.Run(ctx, sched.EASY(c.cpus), c.jobs)
+	// EASY on a pool of processors: the jobs without their one-node
+	// demand.
+	jobs := c.jobs
+	if c.nodes > 1 {
+		jobs = slices.Clone(c.jobs)
+		for i := range jobs {
+			jobs[i].Demand = nil
+		}
+	}
+	res, err := sched.Run(ctx, sched.EASY(c.cpus), jobs)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +317,7 @@ func compare(rec *recording) (*result, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	res := &result{Workload: describeWorkload(rec.Workload), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus}
+	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus}
 	var halfLife int64
 	if cfg, _, err := siteConfig(c); err == nil {
 		halfLife = cfg.DecayHalfLife

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,11 +17,16 @@ import (
 	"github.com/batchq/batchq/examples/internal/slurmtest"
 )
 
-// site is the live check's cluster: siteConf, siteQOS and siteAccounts
-// (workload.go) as slurmtest starts it.
-func site(conf string) *slurmtest.Site {
-	s := &slurmtest.Site{CPUs: siteCPUs, Conf: conf, QOS: siteQOS}
-	for _, a := range siteAccounts {
+// site is the live check's cluster: ls's nodes and slurm.conf lines
+// (conf), siteQOS and its accounts (workload.go) as slurmtest starts it.
+func site(t *testing.T, ls *liveSite, conf string) *slurmtest.Site {
+	t.Setenv("SLURM_CLUSTER_NODES", strconv.Itoa(ls.Nodes))
+	s := &slurmtest.Site{CPUs: int(ls.CPUs), Conf: conf, QOS: siteQOS}
+	accounts := ls.Accounts
+	if accounts == nil {
+		accounts = siteAccounts
+	}
+	for _, a := range accounts {
 		sa := slurmtest.Account{Name: a.name, Shares: a.shares}
 		for _, u := range a.users {
 			sa.Users = append(sa.Users, slurmtest.User{Name: u.name, Shares: u.shares, QOS: u.qos})
@@ -72,7 +78,7 @@ func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 }
 
 // TestLiveSlurmCheck runs the workload on a fresh private Slurm under
-// siteConf, records what Slurm did, and compares the Slurm policy and
+// the site of BATCHQ_SLURMCHECK_SITE (default liveSites[0]), records what Slurm did, and compares the Slurm policy and
 // EASY with it (compare). With BATCHQ_UPDATE_README=1 it rewrites the
 // first recording, with BATCHQ_SLURMCHECK_RECORD=FILE it writes FILE
 // (testdata/live2.json: the second); TestReadme then regenerates the
@@ -89,7 +95,19 @@ func TestLiveSlurmCheck(t *testing.T) {
 	if logs != "" {
 		extra = "SlurmctldDebug=debug\nDebugFlags=Backfill,SelectType\n"
 	}
-	dir, env := site(siteConf + extra).Start(t)
+	ls := &liveSites[0]
+	if name := os.Getenv("BATCHQ_SLURMCHECK_SITE"); name != "" {
+		ls = nil
+		for i := range liveSites {
+			if liveSites[i].Name == name {
+				ls = &liveSites[i]
+			}
+		}
+		if ls == nil {
+			t.Fatalf("BATCHQ_SLURMCHECK_SITE=%s: no such site", name)
+		}
+	}
+	dir, env := site(t, ls, ls.conf()+extra).Start(t)
 	if logs != "" {
 		t.Cleanup(func() {
 			b, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
@@ -112,16 +130,37 @@ func TestLiveSlurmCheck(t *testing.T) {
 	}
 	rec := &recording{
 		Note:     "A run of TestLiveSlurmCheck (examples/slurmcheck) on scripts/slurm-cluster.sh's private Slurm 22.05",
-		Conf:     siteConf + nodeLine(t, dir),
+		Conf:     ls.conf() + nodeLines(t, dir),
 		QOS:      must(slurmtest.Cmd(ctx, env, "", "sacctmgr", strings.Fields(qosArgs)...)),
 		Shares:   must(slurmtest.Cmd(ctx, env, "", "sshare", strings.Fields(sshareArgs)...)),
-		Workload: planWorkload(),
+		Workload: ls.Plan(),
+	}
+	decayFile := filepath.Join(dir, "state", "priority_last_decay_ran")
+	if ls.Align > 0 {
+		// The decay thread writes its state file at each run; the
+		// workload starts Align seconds after the next one.
+		var fi os.FileInfo
+		var err error
+		for end := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+			if fi, err = os.Stat(decayFile); err == nil || time.Now().After(end) {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatalf("the decay thread did not run: %v", err)
+		}
+		at := fi.ModTime().Truncate(time.Second).Add(time.Duration(ls.Align) * time.Second)
+		for time.Until(at) < time.Second {
+			at = at.Add(time.Minute)
+		}
+		t.Logf("the workload starts %v from now, %d s after a decay run", time.Until(at).Round(time.Second), ls.Align)
+		time.Sleep(time.Until(at))
 	}
 
 	sctx, stopSampling := context.WithCancel(ctx)
 	smp := &sampler{}
 	sampled := make(chan struct{})
-	go func() { smp.run(sctx, env, filepath.Join(dir, "state", "priority_last_decay_ran")); close(sampled) }()
+	go func() { smp.run(sctx, env, decayFile); close(sampled) }()
 	defer func() { stopSampling(); <-sampled }()
 
 	jobDir := filepath.Join(os.TempDir())
@@ -184,21 +223,27 @@ func TestLiveSlurmCheck(t *testing.T) {
 	}
 }
 
-// nodeLine is the NodeName line of the cluster's slurm.conf (it names no
-// path of the machine).
-func nodeLine(t *testing.T, dir string) string {
+// nodeLines are the NodeName lines of the cluster's slurm.conf without
+// their Port= (each run picks free ports; they name no path of the
+// machine).
+func nodeLines(t *testing.T, dir string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "etc", "slurm.conf"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out strings.Builder
 	for _, l := range strings.Split(string(b), "\n") {
 		if strings.HasPrefix(l, "NodeName=") {
-			return l + "\n"
+			f := strings.Fields(l)
+			f = slices.DeleteFunc(f, func(s string) bool { return strings.HasPrefix(s, "Port=") })
+			out.WriteString(strings.Join(f, " ") + "\n")
 		}
 	}
-	t.Fatal("slurm.conf has no NodeName line")
-	return ""
+	if out.Len() == 0 {
+		t.Fatal("slurm.conf has no NodeName line")
+	}
+	return out.String()
 }
 
 // checkGoals reports the fresh run against the goals for the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -16,47 +17,89 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run, JSON: []string{recordPath, "-json"}, Missing: []string{missing}, File: missing})
 }
 
-// TestReadme regenerates the README's table from the committed recordings
-// (TestLiveSlurmCheck with BATCHQ_UPDATE_README=1 records a fresh run as
-// the first, with BATCHQ_SLURMCHECK_RECORD=testdata/live2.json as the
-// second).
+// TestReadme regenerates the README's tables from the committed
+// recordings: region live from the live check's site (TestLiveSlurmCheck
+// with BATCHQ_UPDATE_README=1 records a fresh run as the first, with
+// BATCHQ_SLURMCHECK_RECORD=testdata/live2.json as the second), region
+// onenode from the two runs of the first site, one node (oneNode), kept
+// for the contrast: Slurm hardly agrees with itself there.
 func TestReadme(t *testing.T) {
-	var recs [2]*recording
-	for k, src := range [][]byte{liveRecording, secondRecording} {
-		rec, err := decodeRecording(src, []string{recordPath, secondPath}[k])
+	for _, c := range []struct {
+		region string
+		paths  [2]string
+	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}} {
+		var recs [2]*recording
+		for k, path := range c.paths {
+			rec, err := readRecording(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Workload) < 200 || len(rec.Samples) < 20 || len(rec.Decays) < 2 {
+				t.Fatalf("%s holds %d jobs, %d samples, %d decay runs; want ≥ 200, ≥ 20, ≥ 2", path, len(rec.Workload), len(rec.Samples), len(rec.Decays))
+			}
+			recs[k] = rec
+		}
+		res, err := compareTwo(recs[0], recs[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rec.Workload) < 200 || len(rec.Samples) < 20 || len(rec.Decays) < 2 {
-			t.Fatalf("recording %d holds %d jobs, %d samples, %d decay runs; want ≥ 200, ≥ 20, ≥ 2", k+1, len(rec.Workload), len(rec.Samples), len(rec.Decays))
-		}
-		recs[k] = rec
+		readme.Check(t, "README.md", c.region, []byte(res.table(c.paths)))
 	}
-	res, err := compareTwo(recs[0], recs[1])
+	// Three runs of the live site: Slurm against itself for every pair.
+	names := []string{recordPath, secondPath, thirdPath}
+	var recs []*recording
+	for _, path := range names {
+		rec, err := readRecording(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	text, err := manyRuns(names, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme.Check(t, "README.md", "live", []byte(res.table([2]string{recordPath, secondPath})))
+	readme.Check(t, "README.md", "runs", []byte(text))
 }
 
-// TestPlan: the workload is the recorded one (the seed and the plan did
-// not drift from the run the README shows).
+// thirdPath is a third run of the live site (BATCHQ_SLURMCHECK_RECORD=
+// testdata/live3.json).
+const thirdPath = "testdata/live3.json"
+
+// oneNodePaths are the two recorded runs of the one-node site.
+var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
+
+// TestPlan: each recorded workload and site is the one the code plans
+// (the seeds and the plans did not drift from the runs the README shows).
 func TestPlan(t *testing.T) {
-	rec, err := decodeRecording(liveRecording, recordPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := planWorkload()
-	if len(plan) != len(rec.Workload) {
-		t.Fatalf("planned %d jobs, recorded %d", len(plan), len(rec.Workload))
-	}
-	for i := range plan {
-		if plan[i] != rec.Workload[i] {
-			t.Fatalf("job %d: planned %+v, recorded %+v", i, plan[i], rec.Workload[i])
+	for _, c := range []struct {
+		site  *liveSite
+		path  string
+		nodes string
+	}{
+		{&liveSites[0], recordPath, ""},
+		{&oneNode, oneNodePaths[0], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
+	} {
+		rec, err := readRecording(c.path)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if rec.Conf != siteConf+"NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n" {
-		t.Errorf("the recorded slurm.conf lines are not siteConf and the node:\n%s", rec.Conf)
+		plan := c.site.Plan()
+		if len(plan) != len(rec.Workload) {
+			t.Fatalf("%s: planned %d jobs, recorded %d", c.site.Name, len(plan), len(rec.Workload))
+		}
+		for i := range plan {
+			if plan[i] != rec.Workload[i] {
+				t.Fatalf("%s: job %d: planned %+v, recorded %+v", c.site.Name, i, plan[i], rec.Workload[i])
+			}
+		}
+		nodes := c.nodes
+		for i := 1; c.site.Nodes > 1 && i <= c.site.Nodes; i++ {
+			nodes += fmt.Sprintf("NodeName=n%d NodeAddr=127.0.0.1 NodeHostname=n%d CPUs=%d RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n", i, i, c.site.CPUs)
+		}
+		if rec.Conf != c.site.conf()+nodes {
+			t.Errorf("%s: the recorded slurm.conf lines are not the site's and its nodes:\n%s", c.site.Name, rec.Conf)
+		}
 	}
 }
 

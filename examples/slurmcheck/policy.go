@@ -40,14 +40,14 @@ func siteConfig(c *checked) (slurm.Config, []string, error) {
 const slurmName = "Slurm policy (sched/slurm)"
 
 // runSlurm is the Slurm policy (package sched/slurm) under the recorded
-// site, on the recorded machine: one node of the recorded CPUs (not a
+// site, on the recorded machine: its nodes of the recorded CPUs (not a
 // pool of one-CPU nodes: Slurm's backfill reserves whole nodes).
 func runSlurm(ctx context.Context, c *checked) (*simulated, error) {
 	cfg, _, err := siteConfig(c)
 	if err != nil {
 		return nil, err
 	}
-	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "localhost", Count: 1, Cores: c.cpus}}})
+	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "node", Count: c.nodes, Cores: c.perNode}}})
 	if err != nil {
 		return nil, err
 	}

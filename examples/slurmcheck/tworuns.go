@@ -209,3 +209,59 @@ func (t *twoRuns) table(names [2]string) string {
 	b.WriteString(r1.tail())
 	return b.String()
 }
+
+// manyRuns is the README's region for three or more runs of one workload:
+// Slurm against itself for every pair of runs (each direction, as
+// compareTwo scores it), then the Slurm policy on each run beside the
+// mean of the other runs against that run. Two runs that happen to agree
+// (the same Fair Tree ranks at every recalculation, say) overstate the
+// ceiling; more runs show its spread.
+func manyRuns(names []string, recs []*recording) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| runs | competing pairs in the same order | started within bf_interval (%d s) | mean \\|start error\\| | mean \\|priority error\\| (relative) |\n", bfInterval)
+	b.WriteString("|---|---:|---:|---:|---:|\n")
+	n := len(recs)
+	self := make([][]figures, n) // self[k]: the other runs against run k
+	pol := make([]figures, n)
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			two, err := compareTwo(recs[i], recs[j])
+			if err != nil {
+				return "", fmt.Errorf("%s, %s: %w", names[i], names[j], err)
+			}
+			for k, r := range two.Runs {
+				run := []int{i, j}[k]
+				self[run] = append(self[run], r.Figures[len(r.Figures)-1])
+				for _, f := range r.Figures {
+					if f.Name == slurmName {
+						pol[run] = f
+					}
+				}
+			}
+			a, c := two.Runs[0].Figures[len(two.Runs[0].Figures)-1], two.Runs[1].Figures[len(two.Runs[1].Figures)-1]
+			prio := func(f figures) string {
+				if f.PrioAbs == nil {
+					return "n/a"
+				}
+				return fmt.Sprintf("%.0f (%.1f%%)", *f.PrioAbs, 100**f.PrioRel)
+			}
+			fmt.Fprintf(&b, "| %d against %d (%d against %d) | %.1f%% (%.1f%%) | %.1f%% (%.1f%%) | %.1f s | %s (%s) |\n",
+				j+1, i+1, i+1, j+1, 100*a.Agree, 100*c.Agree, 100*a.Within, 100*c.Within, a.MeanError, prio(a), prio(c))
+		}
+	}
+	b.WriteString("\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+	for k := range n {
+		var agree, within float64
+		for _, f := range self[k] {
+			agree += f.Agree / float64(len(self[k]))
+			within += f.Within / float64(len(self[k]))
+		}
+		prio := "n/a"
+		if f := pol[k]; f.PrioAbs != nil {
+			prio = fmt.Sprintf("%.0f (%.1f%%)", *f.PrioAbs, 100**f.PrioRel)
+		}
+		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio)
+	}
+	return b.String(), nil
+}

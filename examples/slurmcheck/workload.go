@@ -6,19 +6,43 @@ import (
 	"strings"
 )
 
-// The site of the live check: one node declared with siteCPUs CPUs (more
-// than the host has: slurm-cluster.sh runs slurmd with config_overrides),
-// three partitions over it with different limits and PriorityJobFactor,
-// multifactor priority with every factor weighted, and sched/backfill with
-// its parameters set. PriorityCalcPeriod is its least value (a minute),
-// and the half-life and maximum age are short enough that decay and age
-// matter within the few minutes of the run.
-const (
-	siteCPUs = 48
-	// bfInterval is bf_interval of siteConf: the tolerance of the
-	// "started within one bf_interval" figure.
-	bfInterval = 5
-	siteConf   = `PriorityType=priority/multifactor
+// bfInterval is bf_interval of every site's SchedulerParameters: the
+// tolerance of the "started within one bf_interval" figure.
+const bfInterval = 5
+
+// liveSite is a site of the live check and its workload: Nodes nodes
+// declared with CPUs CPUs each (more than the host has: slurm-cluster.sh
+// runs slurmd with config_overrides, one slurmd a node), slurm.conf lines
+// (Conf; NODES stands for the nodes' names), and the workload.
+type liveSite struct {
+	Name  string
+	Nodes int
+	CPUs  int64
+	Conf  string
+	Plan  func() []plannedJob
+	// Accounts is the fair-share tree (nil: siteAccounts).
+	Accounts []siteAccount
+	// Align starts the workload Align seconds after a run of the decay
+	// thread (0: at once), so that the PriorityCalcPeriod runs fall at
+	// the same points of the workload in every run.
+	Align int64
+}
+
+// conf is the site's slurm.conf lines with its nodes' names.
+func (s *liveSite) conf() string {
+	names := "localhost"
+	if s.Nodes > 1 {
+		names = fmt.Sprintf("n[1-%d]", s.Nodes)
+	}
+	return strings.ReplaceAll(s.Conf, "NODES", names)
+}
+
+// siteWeights is every site's priority: priority/multifactor with every
+// factor weighted (age 2000, fair share 3000, job size 1000, partition
+// 1500, QOS 1000), PriorityCalcPeriod its least value (a minute), and a
+// half-life and maximum age short enough that decay and age matter within
+// the few minutes of the run.
+const siteWeights = `PriorityType=priority/multifactor
 PriorityWeightAge=2000
 PriorityWeightFairshare=3000
 PriorityWeightJobSize=1000
@@ -28,13 +52,49 @@ PriorityCalcPeriod=1
 PriorityDecayHalfLife=0-0:10
 PriorityMaxAge=0-0:04
 SchedulerType=sched/backfill
-SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50
-AccountingStorageEnforce=associations
-PartitionName=debug Nodes=localhost MaxTime=2 DefaultTime=1 PriorityJobFactor=10 State=UP
-PartitionName=batch Nodes=localhost MaxTime=5 DefaultTime=2 PriorityJobFactor=5 Default=YES State=UP
-PartitionName=long Nodes=localhost MaxTime=10 DefaultTime=5 PriorityJobFactor=1 State=UP
 `
-)
+
+// sitePartitions: three partitions over every node with different
+// limits and PriorityJobFactor.
+const sitePartitions = `AccountingStorageEnforce=associations
+PartitionName=debug Nodes=NODES MaxTime=2 DefaultTime=1 PriorityJobFactor=10 State=UP
+PartitionName=batch Nodes=NODES MaxTime=5 DefaultTime=2 PriorityJobFactor=5 Default=YES State=UP
+PartitionName=long Nodes=NODES MaxTime=10 DefaultTime=5 PriorityJobFactor=1 State=UP
+`
+
+// oneNode is the first site: one node of 48 CPUs, jobs of 1–10 s
+// arriving every 0.7 s on average (planWorkload). Two runs of it agree
+// poorly (README.md).
+var oneNode = liveSite{Name: "one-node", Nodes: 1, CPUs: 48, Plan: planWorkload,
+	Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions}
+
+// liveSites are the sites the live check can run (BATCHQ_SLURMCHECK_SITE
+// names one; the first is the default).
+var liveSites = []liveSite{
+	{Name: "nodes4-fs", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+		Plan: func() []plannedJob {
+			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
+			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
+	{Name: "nodes4", Nodes: 4, CPUs: 16, Align: 5,
+		Plan: func() []plannedJob {
+			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
+	{Name: "nodes8", Nodes: 8, CPUs: 8, Align: 5,
+		Plan: func() []plannedJob {
+			return planBursts(35, []int64{1, 2, 2, 4, 4, 4, 8, 8, 8, 8}, []int64{5, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
+	{Name: "nodes4-limits", Nodes: 4, CPUs: 16, Align: 5,
+		Plan: func() []plannedJob {
+			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+		},
+		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
+			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
+	oneNode,
+}
 
 // siteAccount is an account of the fair-share tree, under root, with its
 // users (user → RawShares under this account).
@@ -59,6 +119,21 @@ var siteAccounts = []siteAccount{
 	{"bio", 20, []siteUser{{"bq-erin", 1, ""}}},
 }
 
+// separatedAccounts are siteAccounts with shares that keep Fair Tree's
+// ranks apart under the workload's mix: physics, which runs some 57% of
+// planBursts's CPU-seconds, has 30 shares and chem, some 38%, 50, so the
+// accounts' level fair shares lie near 0.5 and 1.3 rather than both near
+// 0.8; alice and bob run about half of physics's each, so bob gets three
+// shares to alice's one (0.5 and 1.5 rather than both near 1); carol,
+// dave and erin run 54%, 29% and 17% of chem's with one share each.
+// Near-equal level fair shares swap ranks on a few CPU-seconds of usage,
+// which a second of slurmctld's pace decides.
+var separatedAccounts = []siteAccount{
+	{"physics", 30, []siteUser{{"bq-alice", 1, "normal,high"}, {"bq-bob", 3, ""}}},
+	{"chem", 50, []siteUser{{"bq-carol", 1, "normal,high"}, {"bq-dave", 1, ""}, {"bq-erin", 1, ""}}},
+	{"bio", 20, []siteUser{{"bq-erin", 1, ""}}},
+}
+
 // siteQOS is the QOS besides normal (priority 0), with its priority.
 var siteQOS = map[string]int64{"high": 100}
 
@@ -76,25 +151,51 @@ type plannedJob struct {
 	At        int64  `json:"at_ms"`
 }
 
-// workloadJobs and workloadGap: 200 jobs arriving about every 0.6 s
-// (exponential gaps): about 1.4 times what the 48 CPUs serve, so that a
+// workloadJobs and workloadGap: 200 jobs arriving about every 0.7 s
+// (exponential gaps): about 1.3 times what the 48 CPUs serve, so that a
 // queue of a minute or so of work forms and backfill has holes to fill.
+// This is the workload of the one-node site (oneNode).
 const (
 	workloadJobs = 200
 	workloadGap  = 700 // mean gap, milliseconds
 	workloadSeed = 33
 )
 
-// planWorkload is the workload, the same for the same seed: users submit
+// planWorkload is the one-node site's workload, the same for the same
+// seed: users submit
 // in proportion 4:2:2:1:1 (alice, bob, carol, dave, erin), so that
 // physics uses more than its share and its fair-share factor falls;
 // sizes 1–24 CPUs, sleeps 1–10 s, partitions debug, batch and long with
 // limits up to their MaxTime; a fifth of alice's and carol's jobs ask for
 // QOS high; erin charges every third job to chem.
 func planWorkload() []plannedJob {
-	rng := rand.New(rand.NewPCG(workloadSeed, 2026))
+	return planJobs(workloadSeed, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16, 24}, func(rng *rand.Rand) int64 { return 1 + rng.Int64N(10) },
+		func(rng *rand.Rand, _ int) int64 { return int64(float64(workloadGap) * rng.ExpFloat64()) })
+}
+
+// planBursts is the several-node sites' workload: the same users,
+// accounts, partitions, limits and QOS as planWorkload, sizes up to one
+// node, sleeps of whole seconds far above Slurm's one-second
+// loop and sacct's one-second resolution, and submissions in bursts of
+// 1–9 sbatch calls, the bursts whole seconds apart (gapMin to gapMax).
+func planBursts(seed uint64, sizes, sleeps []int64, gapMin, gapMax int64) []plannedJob {
+	burst := 0
+	return planJobs(seed, sizes, func(rng *rand.Rand) int64 { return sleeps[rng.IntN(len(sleeps))] },
+		func(rng *rand.Rand, _ int) int64 {
+			if burst > 0 {
+				burst--
+				return 0
+			}
+			burst = rng.IntN(9)
+			return 1000 * (gapMin + rng.Int64N(gapMax-gapMin+1))
+		})
+}
+
+// planJobs draws workloadJobs jobs: sizes from sizes, sleeps from sleep,
+// and the gap after job i from gap (ms).
+func planJobs(seed uint64, sizes []int64, sleep func(*rand.Rand) int64, gap func(*rand.Rand, int) int64) []plannedJob {
+	rng := rand.New(rand.NewPCG(seed, 2026))
 	users := []string{"bq-alice", "bq-alice", "bq-alice", "bq-alice", "bq-bob", "bq-bob", "bq-carol", "bq-carol", "bq-dave", "bq-erin"}
-	sizes := []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16, 24}
 	parts := []struct {
 		name   string
 		limits []int64
@@ -106,7 +207,7 @@ func planWorkload() []plannedJob {
 		u := users[rng.IntN(len(users))]
 		p := parts[rng.IntN(len(parts))]
 		j := plannedJob{User: u, Account: account[u], Partition: p.name, QOS: "normal",
-			CPUs: sizes[rng.IntN(len(sizes))], Limit: p.limits[rng.IntN(len(p.limits))], Sleep: 1 + rng.Int64N(10), At: at}
+			CPUs: sizes[rng.IntN(len(sizes))], Limit: p.limits[rng.IntN(len(p.limits))], Sleep: sleep(rng), At: at}
 		if (u == "bq-alice" || u == "bq-carol") && rng.IntN(5) == 0 {
 			j.QOS = "high"
 		}
@@ -114,13 +215,13 @@ func planWorkload() []plannedJob {
 			j.Account = "chem"
 		}
 		jobs = append(jobs, j)
-		at += int64(float64(workloadGap) * rng.ExpFloat64())
+		at += gap(rng, i)
 	}
 	return jobs
 }
 
 // describeWorkload is the README's description of a workload.
-func describeWorkload(jobs []plannedJob) string {
+func describeWorkload(jobs []plannedJob, nodes, perNode int64) string {
 	var b strings.Builder
 	by := func(key func(*plannedJob) string) string {
 		n := map[string]int{}
@@ -143,8 +244,23 @@ func describeWorkload(jobs []plannedJob) string {
 		cpuSec += j.CPUs * j.Sleep
 	}
 	span := float64(jobs[len(jobs)-1].At) / 1000
-	fmt.Fprintf(&b, "%d jobs submitted over %.0f s (seeded exponential gaps, mean %d ms) to one node declared with %d CPUs: %.1f times what it serves over that span. ",
-		len(jobs), span, workloadGap, siteCPUs, float64(cpuSec)/(span*siteCPUs))
+	instants, whole := 1, true
+	for i := range jobs {
+		if i > 0 && jobs[i].At != jobs[i-1].At {
+			instants++
+		}
+		whole = whole && jobs[i].At%1000 == 0
+	}
+	machine := fmt.Sprintf("one node declared with %d CPUs", perNode)
+	if nodes > 1 {
+		machine = fmt.Sprintf("%d nodes declared with %d CPUs each", nodes, perNode)
+	}
+	how := "seeded exponential gaps"
+	if whole {
+		how = fmt.Sprintf("in %d bursts whole seconds apart", instants)
+	}
+	fmt.Fprintf(&b, "%d jobs submitted over %.0f s (%s, a mean %.2f s between submissions) to %s: %.1f times what it serves over that span. ",
+		len(jobs), span, how, span/float64(len(jobs)-1), machine, float64(cpuSec)/(span*float64(nodes*perNode)))
 	fmt.Fprintf(&b, "Users: %s. Accounts: %s. Partitions: %s. QOS: %s.\n",
 		by(func(j *plannedJob) string { return j.User }), by(func(j *plannedJob) string { return j.Account }),
 		by(func(j *plannedJob) string { return j.Partition }), by(func(j *plannedJob) string { return j.QOS }))

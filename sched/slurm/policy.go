@@ -155,6 +155,8 @@ const (
 // New checks site and machine and returns the policy. machine describes
 // the machine (MachineSize for one pool of processors, or Nodes) and the
 // simulator's options; its Scheduler must be nil, since the Policy is it.
+// On a machine of Nodes without a Placement, a job on one node goes where
+// select/cons_tres puts it (tightest run of nodes, then best fit in it).
 func New(site Config, machine sched.Config) (*Policy, error) {
 	if err := site.Validate(); err != nil {
 		return nil, err
@@ -168,6 +170,9 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	p := &Policy{cfg: site, mach: machine, unrunnable: map[string]int{},
 		perUsr: map[int64]int64{}, armed: never}
 	if len(machine.Nodes) > 0 {
+		if machine.Placement == nil {
+			p.mach.Placement = consTres{} // select/cons_tres's node choice
+		}
 		for _, n := range machine.Nodes {
 			p.nodes += n.Count
 			p.cpus += n.Count * n.Cores

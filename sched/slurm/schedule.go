@@ -433,7 +433,22 @@ func (p *Policy) backfill(pass *sched.Pass) {
 				freeNow -= r.cpus
 				continue
 			}
-			t = now + 1 // the nodes are too fragmented now: plan it later
+			// The CPUs are free but no node has room for it now. Slurm's
+			// backfill plans it on named nodes, at the earliest time one
+			// comes free enough (running jobs ending at their limits,
+			// _attempt_backfill's node_space): Pass.Earliest, which
+			// places it node by node, ignoring this cycle's earlier
+			// plans (the pool's plan holds them from then on).
+			t = now + 1
+			if len(p.mach.Nodes) > 0 {
+				if j := p.ptr(pass, r); j != nil {
+					t = max(t, pass.Earliest(j))
+				}
+				if t > now+p.bfWin {
+					p.bfBeyond = min(p.bfBeyond, t)
+					continue
+				}
+			}
 		}
 		// Slurm's reservation runs from the start rounded down to its end
 		// rounded down, at least one bf_resolution. Its nodes are those

@@ -1,0 +1,53 @@
+package slurm
+
+import "github.com/batchq/batchq/sched"
+
+// consTres is how select/cons_tres picks the node of a job on one node
+// (Slurm 22.05, src/plugins/select/cons_tres/job_test.c, _eval_nodes, with
+// equal node weights and no required nodes): the nodes where the job
+// fits form sets of consecutive nodes; the set with the fewest available
+// CPUs wins (the first on ties: "tightest fit"), and in it the node with
+// the fewest ("best fit single node", the first on ties). So a job goes
+// neither on the first node it fits (first fit) nor on the fullest node
+// of the machine (best fit) when the fullest lies in a larger run of
+// nodes with room. The policy's default on a machine of nodes
+// (sched.Config.Placement nil); it decides when a node comes free whole,
+// so when a job asking a whole node starts. A job on several nodes, or
+// spread over nodes, is placed by first fit (Slurm's _eval_nodes goes on
+// from the chosen set there; not modelled). Slurm's backfill also keeps
+// its starts off the nodes it reserved; the model's reservations are CPU
+// counts, not nodes.
+//
+// Measured on a live run of 8 nodes (examples/slurmcheck, slurmctld's log
+// of each start and end to the millisecond): it names the node of 59 of
+// the main scheduler's 59 starts (first fit 55, best fit 57) and 63 of
+// backfill's 68 (first fit 56, best fit 64).
+type consTres struct{}
+
+// Choose implements sched.Placement.
+func (consTres) Choose(j *sched.Job, fits []sched.NodeFree) int {
+	if j.Demand().Nodes != 1 {
+		return 0
+	}
+	best, bestSum := 0, int64(-1)
+	for i := 0; i < len(fits); {
+		// fits[i:k] are consecutive nodes.
+		k, sum := i, int64(0)
+		for ; k < len(fits) && (k == i || fits[k].Node == fits[k-1].Node+1); k++ {
+			sum += fits[k].Cores
+		}
+		if bestSum < 0 || sum < bestSum {
+			best, bestSum = i, sum
+			for n := i + 1; n < k; n++ {
+				if fits[n].Cores < fits[best].Cores {
+					best = n
+				}
+			}
+		}
+		i = k
+	}
+	return best
+}
+
+// Name implements sched.Placement.
+func (consTres) Name() string { return "cons_tres" }
