@@ -216,25 +216,28 @@ func (s *Sim) holder(k order, o Order) *Job {
 // ties in predicted end ordered by start then ID, S2; with ShadowTies the
 // other jobs ending at the shadow add to extra).
 func (s *Sim) shadow(n int64) (shadow, extra int64) {
+	// The running set's chunks walked here rather than through Ascend's
+	// call per job.
 	avail := s.free
-	shadow = never
-	found := false
-	s.run.Ascend(func(r *Job) bool {
-		if found {
-			if r.predEnd() != shadow {
-				return false
+	for ci, c := range s.run.chunks {
+		for i, r := range c {
+			if avail += r.n; avail < n {
+				continue
 			}
-			extra += r.n
-			return true
+			shadow, extra = r.predEnd(), avail-n
+			if s.cfg.ShadowTies { // the other jobs ending at the shadow
+				s.run.ascendFrom(ci, i+1, func(r *Job) bool {
+					if r.predEnd() != shadow {
+						return false
+					}
+					extra += r.n
+					return true
+				})
+			}
+			return shadow, extra
 		}
-		avail += r.n
-		if avail >= n {
-			shadow, extra, found = r.predEnd(), avail-n, true
-			return s.cfg.ShadowTies
-		}
-		return true
-	})
-	return shadow, extra
+	}
+	return never, 0
 }
 
 // easyMemo is what the last EASY pass left: when the next pass finds that
