@@ -1,5 +1,7 @@
 package sched
 
+import "math"
+
 // fifo is the waiting queue in arrival order. Jobs arrive in increasing
 // sequence, so a slice appended at the tail keeps the order; a job that
 // leaves (starts or is cancelled) leaves a hole, and the holes are
@@ -11,11 +13,31 @@ type fifo struct {
 	head  int    // items[:head] are holes
 	n     int    // jobs in the queue
 	iter  int    // iterations in progress: no squeezing meanwhile
+	// blk bounds the jobs of each block of fifoBlock slots (items[b*
+	// fifoBlock:]): no job there is smaller than n or predicted shorter
+	// than p. Arrivals lower the bounds; EASY's backfilling raises a
+	// block's to its jobs' own when it walks all of it, and skips the
+	// blocks whose jobs could not start (backfillFrom).
+	blk []bound
 }
+
+// fifoBlock is the number of slots a bound of fifo.blk covers.
+const fifoBlock = 16
+
+// bound is the smallest size and prediction of a block's jobs, or less.
+type bound struct{ n, p int64 }
+
+// noJobs bounds a block without jobs.
+var noJobs = bound{math.MaxInt64, math.MaxInt64}
 
 // ReplaceOrInsert appends j, which arrived after every queued job.
 func (q *fifo) ReplaceOrInsert(j *Job) {
 	j.pos = len(q.items)
+	if j.pos%fifoBlock == 0 {
+		q.blk = append(q.blk, noJobs)
+	}
+	b := &q.blk[j.pos/fifoBlock]
+	b.n, b.p = min(b.n, j.n), min(b.p, j.p)
 	q.items = append(q.items, j)
 	q.n++
 }
@@ -48,6 +70,14 @@ func (q *fifo) squeeze() {
 	}
 	clear(q.items[k:])
 	q.items, q.head = q.items[:k], 0
+	q.blk = q.blk[:0]
+	for i, j := range q.items {
+		if i%fifoBlock == 0 {
+			q.blk = append(q.blk, noJobs)
+		}
+		b := &q.blk[i/fifoBlock]
+		b.n, b.p = min(b.n, j.n), min(b.p, j.p)
+	}
 }
 
 // Len is the number of queued jobs.

@@ -253,3 +253,47 @@ func TestAtSlotsReused(t *testing.T) {
 		t.Fatalf("callbacks ran %v, want %s", got, want)
 	}
 }
+
+// arrivalOrder is arrival order as a user's Order: EASY then takes its
+// generic path (a sort of the queue per pass, no memo, no blocks).
+type arrivalOrder struct{}
+
+func (arrivalOrder) Less(int64, *sched.Job, *sched.Job) bool { return false }
+func (arrivalOrder) Name() string                            { return "arrival (a user's)" }
+
+// TestEASYWalkRapid: EASY's own walk of the waiting queue, with its memo
+// and the blocks of the queue it skips (fifo.blk), starts the jobs that
+// the generic path of the same order starts, on queues hundreds of jobs
+// long (blocks of every kind, squeezes).
+func TestEASYWalkRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 64).Draw(t, "P")
+		jobs := make([]swf.Job, rapid.IntRange(1, 400).Draw(t, "n"))
+		var sub int64
+		for i := range jobs {
+			sub += rapid.Int64Range(0, 5).Draw(t, "gap")
+			r := rapid.Int64Range(0, 300).Draw(t, "run")
+			e := max(1, r+rapid.Int64Range(-20, 300).Draw(t, "slack"))
+			jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
+		}
+		own := sched.EASY(P)
+		own.ShadowTies = rapid.Bool().Draw(t, "ties")
+		user := own
+		user.Scheduler = sched.EASYScheduler{Queue: arrivalOrder{}, Backfill: arrivalOrder{}}
+		a, err := sched.Run(context.Background(), own, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := sched.Run(context.Background(), user, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range a.Records {
+			x, y := &a.Records[k], &b.Records[k]
+			if x.Start != y.Start || x.Backfilled != y.Backfilled || x.FirstReservation != y.FirstReservation {
+				t.Fatalf("job %d: start %d, backfilled %v, reserved %d; by the generic path %d, %v, %d",
+					x.Job.ID, x.Start, x.Backfilled, x.FirstReservation, y.Start, y.Backfilled, y.FirstReservation)
+			}
+		}
+	})
+}

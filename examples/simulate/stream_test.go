@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -359,5 +360,34 @@ func TestRereadTextBound(t *testing.T) {
 		}
 	}); err != errRestart {
 		t.Errorf("a file changed between the reads: %v, want errRestart", err)
+	}
+}
+
+// TestField9 checks field9, eight bytes at a time, against a loop over
+// each byte on random lines of digits, blanks and other bytes.
+func TestField9(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("0123456789-.     \t\t!\x08\x00\x7f\x80\xff;\r")
+	for range 100_000 {
+		line := make([]byte, rng.IntN(64))
+		for k := range line {
+			line[k] = alphabet[rng.IntN(len(alphabet))]
+		}
+		i := 0
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		want := i
+		for range 8 {
+			for want < len(line) && line[want] != ' ' && line[want] != '\t' {
+				want++
+			}
+			for want < len(line) && (line[want] == ' ' || line[want] == '\t') {
+				want++
+			}
+		}
+		if got := field9(line, i); got != want {
+			t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
+		}
 	}
 }
