@@ -165,7 +165,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			prof.Allocate(e.res, e.d, -e.n)
 			gain = gain.join(span{e.res, e.res + e.d})
 		}
-		s.waitFCFS.Ascend(func(j *Job) bool {
+		// the queue's slice walked in place: Ascend's callback cost a
+		// call and a closure's loads at every job of every pass
+		q := &s.waitFCFS
+		for _, j := range q.items[q.head:] {
+			if j == nil {
+				continue
+			}
 			s.buf = append(s.buf, j)
 			for len(old) > 0 && old[0].seq < j.seq {
 				give(&old[0]) // no longer waits
@@ -180,7 +186,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			d := max(j.p, 1)
 			if e != nil && e.res == j.res && e.d == d {
-				return true
+				continue
 			}
 			if e != nil {
 				give(e)
@@ -189,8 +195,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				prof.Allocate(j.res, d, j.n)
 				known = known && prof.least(j.res, j.res+d) >= 0
 			}
-			return true
-		})
+		}
 		for k := range old {
 			give(&old[k])
 		}
