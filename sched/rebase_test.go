@@ -1,0 +1,104 @@
+package sched
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// rebaseRef is rebase as one merge of the three profiles, every point of
+// each walked: the straightforward version that TestRebaseMatchesMerge
+// holds rebase to.
+func (p *Profile) rebaseRef(was, old []point) (gain span, sound bool) {
+	base := p.pts
+	gain, sound = noSpan, true
+	if len(base) == 0 {
+		return gain, false
+	}
+	out := p.spare[:0]
+	now := base[0].t
+	if k, v := stepAt(old, now); v == base[0].free && slices.Equal(old[k:], base[1:]) {
+		// The running jobs are as they were (a pass after arrivals
+		// alone): was from now on.
+		k, v = stepAt(was, now)
+		out = append(append(out, point{now, v}), was[k:]...)
+		for _, q := range out {
+			sound = sound && q.free >= 0
+		}
+		p.spare, p.pts = base[:0], out
+		return gain, sound
+	}
+	var i, j, k int // the next points of was, base, old
+	var vw, vb, vo int64
+	for t := now; ; {
+		for ; i < len(was) && was[i].t <= t; i++ {
+			vw = was[i].free
+		}
+		for ; j < len(base) && base[j].t <= t; j++ {
+			vb = base[j].free
+		}
+		for ; k < len(old) && old[k].t <= t; k++ {
+			vo = old[k].free
+		}
+		if v := vw + vb - vo; len(out) == 0 || out[len(out)-1].free != v {
+			out = append(out, point{t, v})
+			sound = sound && v >= 0
+		}
+		at := t
+		t = never
+		if i < len(was) {
+			t = was[i].t
+		}
+		if j < len(base) {
+			t = min(t, base[j].t)
+		}
+		if k < len(old) {
+			t = min(t, old[k].t)
+		}
+		if vb > vo {
+			gain = gain.join(span{at, t})
+		}
+		if t == never {
+			break
+		}
+	}
+	p.spare, p.pts = base[:0], out
+	return gain, sound
+}
+
+// TestRebaseMatchesMerge: rebase, which adds base - old to was a range at
+// a time, gives the points, gain and soundness of one merge of the three,
+// for random profiles (points before now, negative free
+// and a base equal to old included).
+func TestRebaseMatchesMerge(t *testing.T) {
+	var p, q Profile // reused, as conservative backfilling reuses its profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		steps := func(label string, first int64) []point {
+			pts := []point{{first, rapid.Int64Range(-3, 20).Draw(t, label+"0")}}
+			for range rapid.IntRange(0, 10).Draw(t, label+"len") {
+				at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, label+"dt")
+				v := rapid.Int64Range(-3, 20).Draw(t, label+"free")
+				if v == pts[len(pts)-1].free { // as sched's profiles: no equal neighbours
+					v++
+				}
+				pts = append(pts, point{at, v})
+			}
+			return pts
+		}
+		base := steps("base", now)
+		old := steps("old", now-rapid.Int64Range(0, 20).Draw(t, "oldAt"))
+		if rapid.Bool().Draw(t, "same") { // the running jobs as they were
+			old = append([]point{{now - 5, base[0].free}}, base[1:]...)
+		}
+		was := steps("was", now-rapid.Int64Range(0, 20).Draw(t, "wasAt"))
+		p.pts = append(p.pts[:0], base...)
+		q.pts = append(q.pts[:0], base...)
+		gain, sound := p.rebase(was, old)
+		wgain, wsound := q.rebaseRef(was, old)
+		if !slices.Equal(p.pts, q.pts) || gain != wgain || sound != wsound {
+			t.Fatalf("rebase: %v %v %v; merge: %v %v %v", p.pts, gain, sound, q.pts, wgain, wsound)
+		}
+	})
+}
