@@ -149,7 +149,9 @@ func (p *Profile) search(t int64) int {
 // profile (the slot's ends need not be points: the scan splits the steps
 // there). r must be at or after the first point. The caller may know that
 // no start from until to r fits (until never if not): a fit that would
-// start there returns r.
+// start there returns r. With until ≤ r no point of the slot may be
+// overdrawn (free < 0): conservative backfilling gives a bound only when
+// its profile is overdrawn nowhere.
 func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	if len(p.pts) == 0 {
 		return 0, false
@@ -203,6 +205,23 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		}
 		open = false
 		i++
+	}
+	if until <= r {
+		// Step i runs past r (or is the last), and the slot is not
+		// overdrawn: a start open at i's end reaches r and fits, the
+		// slot's n more free carrying it on; one not open by r comes at
+		// or after until. The general walk below took a tenth of the
+		// run's instructions here.
+		q := pts[i]
+		switch {
+		case open:
+			if q.t >= cand+d || q.t >= r || q.free >= n {
+				return cand, true
+			}
+		case q.free >= n && max(q.t, from) < until:
+			return max(q.t, from), true
+		}
+		return r, true
 	}
 	for ; i < len(pts); i++ {
 		q := pts[i]

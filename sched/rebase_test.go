@@ -102,3 +102,45 @@ func TestRebaseMatchesMerge(t *testing.T) {
 		}
 	})
 }
+
+// TestFitOwnMatchesFit: fitOwn is Fit after the slot is given back, a fit
+// from until on counting as r, for random profiles and slots: any
+// profile without a bound (until never), and, with one (until ≤ r), a
+// slot overdrawn nowhere, as conservative backfilling calls it.
+func TestFitOwnMatchesFit(t *testing.T) {
+	var p, q Profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		pts := []point{{now, rapid.Int64Range(-3, 20).Draw(t, "free0")}}
+		for range rapid.IntRange(0, 12).Draw(t, "len") {
+			at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, "dt")
+			v := rapid.Int64Range(-3, 20).Draw(t, "free")
+			if v == pts[len(pts)-1].free {
+				v++
+			}
+			pts = append(pts, point{at, v})
+		}
+		r := now + rapid.Int64Range(0, 300).Draw(t, "r")
+		d := rapid.Int64Range(1, 100).Draw(t, "d")
+		n := rapid.Int64Range(1, 12).Draw(t, "n")
+		from := now + rapid.Int64Range(-10, r-now).Draw(t, "from") // ≤ r, as sched asks
+		until := never
+		p.pts = append(p.pts[:0], pts...)
+		p.Allocate(r, d, n) // the slot, held
+		if rapid.Bool().Draw(t, "bounded") {
+			if p.least(r, r+d) < 0 {
+				t.Skip("overdrawn slot: no bound")
+			}
+			until = now + rapid.Int64Range(0, r-now).Draw(t, "until")
+		}
+		q.pts = append(q.pts[:0], p.pts...)
+		q.Allocate(r, d, -n)
+		want, wok := q.Fit(n, d, from)
+		if wok && want >= until {
+			want = r
+		}
+		if got, ok := p.fitOwn(n, d, from, until, r); got != want || ok != wok {
+			t.Fatalf("fitOwn(%d, %d, %d, %d, %d) on %v = %d, %v; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, ok, want, wok)
+		}
+	})
+}
