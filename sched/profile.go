@@ -103,17 +103,86 @@ func (p *Profile) Allocate(t, d, n int64) {
 	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
 		return
 	}
-	i := p.split(max(t, p.pts[0].t))
-	j := p.split(end)
-	for k := i; k < j; k++ {
-		p.pts[k].free -= n
+	// One search for t, one for end from there, and the points rewritten
+	// in one walk and one shift of the tail: splitting at t and end and
+	// deleting the points left equal took two full searches and up to
+	// four shifts (conservative backfilling moved a job 1.1M times on
+	// SDSC-BLUE, each an Allocate back and one forward).
+	pts := p.pts
+	t = max(t, pts[0].t)
+	i := p.search(t)
+	j := i + p.searchFrom(i, end) // pts[i:j] lie in [t, end)
+	hasT := i < len(pts) && pts[i].t == t
+	hasE := j < len(pts) && pts[j].t == end
+	vt, ve := pts[max(i-1, 0)].free, pts[j-1].free // before t, at end
+	a := i                                         // pts[a:j] lie in (t, end)
+	if hasT {
+		vt, a = pts[i].free, i+1
 	}
-	if j < len(p.pts) && p.pts[j].free == p.pts[j-1].free {
-		p.pts = slices.Delete(p.pts, j, j+1)
+	if hasE {
+		ve = pts[j].free
 	}
-	if i > 0 && p.pts[i].free == p.pts[i-1].free {
-		p.pts = slices.Delete(p.pts, i, i+1)
+	last := vt - n // the free just before end, after
+	if j > a {
+		last = pts[j-1].free - n
 	}
+	keepT := i == 0 || pts[i-1].free != vt-n
+	keepE := ve != last
+	s1 := b2i(keepT) - b2i(hasT)      // the shift of pts[a:j]
+	s2 := s1 + b2i(keepE) - b2i(hasE) // the shift of the tail
+	tail := j + b2i(hasE)
+	size := len(pts)
+	if s2 > 0 {
+		pts = slices.Grow(pts, s2)[:size+s2]
+		copy(pts[tail+s2:], pts[tail:size])
+	}
+	switch s1 {
+	case 1:
+		for k := j - 1; k >= a; k-- {
+			pts[k+1] = point{pts[k].t, pts[k].free - n}
+		}
+	case 0:
+		for k := a; k < j; k++ {
+			pts[k].free -= n
+		}
+	default:
+		for k := a; k < j; k++ {
+			pts[k-1] = point{pts[k].t, pts[k].free - n}
+		}
+	}
+	if keepT {
+		pts[i] = point{t, vt - n}
+	}
+	if keepE {
+		pts[j+s1] = point{end, ve}
+	}
+	if s2 < 0 {
+		copy(pts[tail+s2:], pts[tail:size])
+		pts = pts[:size+s2]
+	}
+	p.pts = pts
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// searchFrom returns how many points from index i on lie before t.
+func (p *Profile) searchFrom(i int, t int64) int {
+	lo, hi := i, len(p.pts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.pts[m].t < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - i
 }
 
 // split makes sure a point exists at t (t ≥ the first point) and returns

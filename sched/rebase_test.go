@@ -144,3 +144,55 @@ func TestFitOwnMatchesFit(t *testing.T) {
 		}
 	})
 }
+
+// allocateRef is Allocate as a split at t and at t+d, the walk between,
+// and the deletion of the points left equal: the straightforward version
+// that TestAllocateMatchesSplits holds Allocate to.
+func (p *Profile) allocateRef(t, d, n int64) {
+	end := t + d
+	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
+		return
+	}
+	i := p.split(max(t, p.pts[0].t))
+	j := p.split(end)
+	for k := i; k < j; k++ {
+		p.pts[k].free -= n
+	}
+	if j < len(p.pts) && p.pts[j].free == p.pts[j-1].free {
+		p.pts = slices.Delete(p.pts, j, j+1)
+	}
+	if i > 0 && p.pts[i].free == p.pts[i-1].free {
+		p.pts = slices.Delete(p.pts, i, i+1)
+	}
+}
+
+// TestAllocateMatchesSplits: Allocate gives the points of allocateRef for
+// random profiles (no equal neighbours, as sched keeps them) and slots
+// (at points, between, before now, past the last, n of 0 or negative).
+func TestAllocateMatchesSplits(t *testing.T) {
+	var p, q Profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		pts := []point{{now, rapid.Int64Range(-3, 20).Draw(t, "free0")}}
+		for range rapid.IntRange(0, 10).Draw(t, "len") {
+			at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, "dt")
+			v := rapid.Int64Range(-3, 20).Draw(t, "free")
+			if v == pts[len(pts)-1].free {
+				v++
+			}
+			pts = append(pts, point{at, v})
+		}
+		p.pts = append(p.pts[:0], pts...)
+		q.pts = append(q.pts[:0], pts...)
+		for range rapid.IntRange(1, 6).Draw(t, "ops") {
+			at := now + rapid.Int64Range(-40, 300).Draw(t, "t")
+			d := rapid.Int64Range(-2, 100).Draw(t, "d")
+			n := rapid.Int64Range(-8, 8).Draw(t, "n")
+			p.Allocate(at, d, n)
+			q.allocateRef(at, d, n)
+			if !slices.Equal(p.pts, q.pts) {
+				t.Fatalf("Allocate(%d, %d, %d): %v; splits: %v", at, d, n, p.pts, q.pts)
+			}
+		}
+	})
+}
