@@ -272,8 +272,18 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				ok, known = false, false // a job that fits nowhere overdraws the profile
 			}
 			if t != r {
-				prof.Allocate(r, d, -n)
-				prof.Allocate(t, d, n)
+				if fits && t < r && r < t+d {
+					// the slots overlap: only their differences
+					// change (the points are the same, a step
+					// function has one form without equal
+					// neighbours), and the walks between are
+					// shorter
+					prof.Allocate(t, r-t, n)
+					prof.Allocate(t+d, r-t, -n)
+				} else {
+					prof.Allocate(r, d, -n)
+					prof.Allocate(t, d, n)
+				}
 				g := span{r, r + d}
 				gave = append(gave, g)
 				moved = moved.join(g)
