@@ -75,6 +75,10 @@ type consMemo struct {
 	gave    []span      // the current pass's slots given back, in order
 	held    []slot      // the reservations the pass takes at once
 	start   []*Job      // the jobs the pass starts
+	// match is, for each job of the pass (in s.buf's order), the index
+	// in jobs of its entry if its slot is as that pass left it, else -1:
+	// the placement loop reads it instead of walking jobs again
+	match []int32
 	// What conservativeArrivals needs to know that the last pass's plan
 	// stands for every job it saw: s.epoch after it (no start, end,
 	// correction, cancellation or re-prediction since), whether it moved
@@ -170,6 +174,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// the queue's slice walked in place: Ascend's callback cost a
 		// call and a closure's loads at every job of every pass
 		q := &s.waitFCFS
+		match := m.match[:0]
 		for _, j := range q.items[q.head:] {
 			if j == nil {
 				continue
@@ -188,8 +193,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			d := max(j.p, 1)
 			if e != nil && e.res == j.res && e.d == d {
+				match = append(match, int32(len(m.jobs)-len(old)-1))
 				continue
 			}
+			match = append(match, -1)
 			if e != nil {
 				give(e)
 			}
@@ -201,6 +208,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		for k := range old {
 			give(&old[k])
 		}
+		m.match = match
 	default:
 		// The same reservations as one Allocate each, taken at once.
 		held := m.held[:0]
@@ -219,11 +227,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	ok := true
 	start := m.start[:0]
 	blocked := false
-	moved := noSpan     // the slots given back in this pass so far
-	last := none        // the last scan that found no earlier start (noStart)
-	now, oi := s.now, 0 // old[oi:] are the last pass's jobs not passed yet
+	moved := noSpan // the slots given back in this pass so far
+	last := none    // the last scan that found no earlier start (noStart)
+	now, match := s.now, m.match
 	next = slices.Grow(next, len(s.buf))
-	for _, j := range s.buf {
+	for k, j := range s.buf {
 		d, r, n := max(j.p, 1), j.res, j.n
 		t := r
 		// a and b bound the starts that may fit now and did not when the
@@ -233,18 +241,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// end of a job that ended early, the second around later slots.
 		a, b := starts{now, never}, starts{}
 		if known && r >= 0 {
-			for oi < len(old) && old[oi].seq < j.seq {
-				oi++
-			}
-			if oi < len(old) {
-				if e := &old[oi]; e.seq == j.seq && e.res == r && e.d == d {
-					a, b = gain.starts(now, d, r), moved.join(e.after).starts(now, d, r)
-					if b.from < a.from {
-						a, b = b, a
-					}
-					if b.from <= a.until { // one range
-						a.until, b = max(a.until, b.until), starts{}
-					}
+			if ei := match[k]; ei >= 0 {
+				a, b = gain.starts(now, d, r), moved.join(old[ei].after).starts(now, d, r)
+				if b.from < a.from {
+					a, b = b, a
+				}
+				if b.from <= a.until { // one range
+					a.until, b = max(a.until, b.until), starts{}
 				}
 			}
 		}
