@@ -1,5 +1,9 @@
 package sched
 
+// The profile's fast paths (rebase, fitOwn with a bound, Allocate's one
+// walk) against the straightforward versions they replaced, on random
+// profiles, point for point.
+
 import (
 	"slices"
 	"testing"
