@@ -167,6 +167,45 @@ import (
 // after a job ends early (194k passes, every waiting job scanned from now)
 // and the walk of the queue in those passes.
 //
+// Then (2026-11-29, 07:20–08:20 UTC, helper h-cons) seven cuts, each
+// counted with callgrind on SDSC-BLUE's first 80k jobs (GOMAXPROCS=1, a
+// test process that parses the log and runs once; its parse alone is
+// 1,090M instructions) and the digests of 128 conservative runs (8 logs, 4
+// predictions, 4 option modes) compared with those before: the pass walks
+// the queue's slice in place, not through Ascend's callback (-2.4% of the
+// run beyond the parse); Profile.rebase finds base - old first and adds it
+// to a copy of the last profile a range at a time, not one merge of the
+// three (-7.4%); the placement loop tries its two ranges one after the
+// other and fills next without append (-4.2%); fitOwn with a bound stops
+// at the step that runs past r, the profile being overdrawn nowhere then
+// (-2.9%); Allocate searches end from t's index and rewrites the points in
+// one walk and one shift (-1.2%); a job moved into a slot overlapping its
+// old one changes only the differences (-1.1%); the first walk notes each
+// job's entry of the last pass (consMemo.match) for the placement loop
+// (-2.6%). The whole log: 10,792M instructions before, 8,967M after (the
+// run beyond the parse 9,701M → 7,877M, -18.8%); examples/simulate on the
+// gzip file under callgrind: EASY 2,267M, conservative 11,221M before and
+// 9,421M after, 4.95 → 4.16 times EASY's instructions. Whole processes
+// (examples/simulate on the gzip file, scripts/rusage.go), the binaries
+// before and after alternated with EASY's, medians of 11 rounds at load
+// average 3.6–4.2: conservative 1.918 s before, 1.778 s after, 0.871 of
+// before (median of the paired ratios); conservative / EASY 4.30 before,
+// 3.69 after (11 rounds at load 2.9–3.2 after the first five cuts: 0.836
+// of before, 4.54 → 3.79; 9 rounds at load 2.6–3.5: 0.849 of before, 4.85
+// → 3.79; 11 at 4.2–5.0: 0.906, 3.87 → 3.70). Tried and dropped: a move of
+// a slot as one walk of the points between the old and the new slot
+// (+0.7%: it walked every point in between, the two Allocates only the
+// slots), the first walk appending to a local slice (+2.3%), and keeping
+// the last fruitless scan across a move whose old slot lies at or after
+// its reservation (no change, +0.1%). Not tried: an index over the points
+// (two were dropped before, and a scan walks 13 points on average), and
+// the gains' amounts against each job's blocking steps (counted before: it
+// would spare a third of the scans at the cost of keeping those steps).
+// The goal of 3 is still not met; what is left, on the whole log: the
+// placement loop itself (8.5M job visits in 257k full passes, a third of
+// the instructions), fitOwn (5.3M scans, a quarter) and Allocate (an
+// eighth, mostly the 1.1M moves).
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and

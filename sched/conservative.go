@@ -1,5 +1,7 @@
 package sched
 
+import "slices"
+
 // conservativeScheduler is conservative backfilling with compression
 // (Mu'alem & Feitelson): every waiting job holds a reservation in the
 // free-processor profile. At each pass the profile is rebuilt from the
@@ -73,6 +75,10 @@ type consMemo struct {
 	gave    []span      // the current pass's slots given back, in order
 	held    []slot      // the reservations the pass takes at once
 	start   []*Job      // the jobs the pass starts
+	// match is, for each job of the pass (in s.buf's order), the index
+	// in jobs of its entry if its slot is as that pass left it, else -1:
+	// the placement loop reads it instead of walking jobs again
+	match []int32
 	// What conservativeArrivals needs to know that the last pass's plan
 	// stands for every job it saw: s.epoch after it (no start, end,
 	// correction, cancellation or re-prediction since), whether it moved
@@ -165,7 +171,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			prof.Allocate(e.res, e.d, -e.n)
 			gain = gain.join(span{e.res, e.res + e.d})
 		}
-		s.waitFCFS.Ascend(func(j *Job) bool {
+		// the queue's slice walked in place: Ascend's callback cost a
+		// call and a closure's loads at every job of every pass
+		q := &s.waitFCFS
+		match := m.match[:0]
+		for _, j := range q.items[q.head:] {
+			if j == nil {
+				continue
+			}
 			s.buf = append(s.buf, j)
 			for len(old) > 0 && old[0].seq < j.seq {
 				give(&old[0]) // no longer waits
@@ -180,8 +193,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			d := max(j.p, 1)
 			if e != nil && e.res == j.res && e.d == d {
-				return true
+				match = append(match, int32(len(m.jobs)-len(old)-1))
+				continue
 			}
+			match = append(match, -1)
 			if e != nil {
 				give(e)
 			}
@@ -189,11 +204,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				prof.Allocate(j.res, d, j.n)
 				known = known && prof.least(j.res, j.res+d) >= 0
 			}
-			return true
-		})
+		}
 		for k := range old {
 			give(&old[k])
 		}
+		m.match = match
 	default:
 		// The same reservations as one Allocate each, taken at once.
 		held := m.held[:0]
@@ -214,21 +229,20 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	blocked := false
 	moved := noSpan // the slots given back in this pass so far
 	last := none    // the last scan that found no earlier start (noStart)
-	for _, j := range s.buf {
-		d := max(j.p, 1)
-		var t int64
+	now, match := s.now, m.match
+	next = slices.Grow(next, len(s.buf))
+	for k, j := range s.buf {
+		d, r, n := max(j.p, 1), j.res, j.n
+		t := r
 		// a and b bound the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
 		// given back (moved, after) can have opened; two ranges, not
 		// their hull, since the first is mostly from now to the planned
 		// end of a job that ended early, the second around later slots.
-		a, b := starts{s.now, never}, starts{}
-		if known && j.res >= 0 {
-			for len(old) > 0 && old[0].seq < j.seq {
-				old = old[1:]
-			}
-			if e := old; len(e) > 0 && e[0].seq == j.seq && e[0].res == j.res && e[0].d == d {
-				a, b = gain.starts(s.now, d, j.res), moved.join(e[0].after).starts(s.now, d, j.res)
+		a, b := starts{now, never}, starts{}
+		if known && r >= 0 {
+			if ei := match[k]; ei >= 0 {
+				a, b = gain.starts(now, d, r), moved.join(old[ei].after).starts(now, d, r)
 				if b.from < a.from {
 					a, b = b, a
 				}
@@ -239,54 +253,68 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		switch {
 		case a.from >= a.until && b.from >= b.until:
-			t = j.res
-		case j.res >= 0:
+		case r >= 0:
 			// Giving the reservation back and taking the earliest slot
-			// changes the profile only if the job moves.
-			t = j.res
+			// changes the profile only if the job moves. The two ranges
+			// one after the other, not a loop over them: the loop's
+			// state spilled at every job.
 			fits := true
-			for _, w := range [2]starts{a, b} {
-				if !fits || t != j.res || w.from >= w.until {
-					continue
-				}
-				if last.covers(j.n, d, j.res, w) {
-					continue
-				}
-				t, fits = prof.fitOwn(j.n, d, w.from, w.until, j.res)
-				if fits && t == j.res && w.until <= j.res {
-					last = noStart{j.n, d, w.from, w.until, j.res}
+			if a.from < a.until && !last.covers(n, d, r, a) {
+				t, fits = prof.fitOwn(n, d, a.from, a.until, r)
+				if fits && t == r && a.until <= r {
+					last = noStart{n, d, a.from, a.until, r}
 				}
 			}
-			ok = ok && fits
-			if t != j.res {
-				prof.Allocate(j.res, d, -j.n)
-				prof.Allocate(t, d, j.n)
-				g := span{j.res, j.res + d}
+			if fits && t == r && b.from < b.until && !last.covers(n, d, r, b) {
+				t, fits = prof.fitOwn(n, d, b.from, b.until, r)
+				if fits && t == r && b.until <= r {
+					last = noStart{n, d, b.from, b.until, r}
+				}
+			}
+			if !fits {
+				ok, known = false, false // a job that fits nowhere overdraws the profile
+			}
+			if t != r {
+				if fits && t < r && r < t+d {
+					// the slots overlap: only their differences
+					// change (the points are the same, a step
+					// function has one form without equal
+					// neighbours), and the walks between are
+					// shorter
+					prof.Allocate(t, r-t, n)
+					prof.Allocate(t+d, r-t, -n)
+				} else {
+					prof.Allocate(r, d, -n)
+					prof.Allocate(t, d, n)
+				}
+				g := span{r, r + d}
 				gave = append(gave, g)
 				moved = moved.join(g)
 				last = none // the profile gained
 			}
 		default:
 			var fits bool
-			t, fits = prof.Fit(j.n, d, s.now)
-			ok = ok && fits
-			prof.Allocate(t, d, j.n)
+			t, fits = prof.Fit(n, d, now)
+			if !fits {
+				ok, known = false, false
+			}
+			prof.Allocate(t, d, n)
 		}
-		if !ok {
-			known = false // a job that fits nowhere overdraws the profile
-		}
-		if t == s.now {
+		if t == now {
 			j.backfill = blocked
 			start = append(start, j)
 			continue
 		}
 		blocked = true
-		s.reserve(j, t)
+		if t != r {
+			s.reserve(j, t)
+		}
 		// field by field: a composite literal was built on the stack and
-		// copied with 16-byte loads of its 8-byte stores, which stalled
-		next = append(next, consEntry{})
+		// copied with 16-byte loads of its 8-byte stores, which stalled;
+		// no append: next has room for every job
+		next = next[:len(next)+1]
 		e := &next[len(next)-1]
-		e.seq, e.res, e.d, e.n, e.after.lo = j.seq, t, d, j.n, int64(len(gave))
+		e.seq, e.res, e.d, e.n, e.after.lo = j.seq, t, d, n, int64(len(gave))
 	}
 	// after.lo held the number of slots given back before the job
 	// settled; after becomes the span of those given back after.

@@ -103,17 +103,86 @@ func (p *Profile) Allocate(t, d, n int64) {
 	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
 		return
 	}
-	i := p.split(max(t, p.pts[0].t))
-	j := p.split(end)
-	for k := i; k < j; k++ {
-		p.pts[k].free -= n
+	// One search for t, one for end from there, and the points rewritten
+	// in one walk and one shift of the tail: splitting at t and end and
+	// deleting the points left equal took two full searches and up to
+	// four shifts (conservative backfilling moved a job 1.1M times on
+	// SDSC-BLUE, each an Allocate back and one forward).
+	pts := p.pts
+	t = max(t, pts[0].t)
+	i := p.search(t)
+	j := i + p.searchFrom(i, end) // pts[i:j] lie in [t, end)
+	hasT := i < len(pts) && pts[i].t == t
+	hasE := j < len(pts) && pts[j].t == end
+	vt, ve := pts[max(i-1, 0)].free, pts[j-1].free // before t, at end
+	a := i                                         // pts[a:j] lie in (t, end)
+	if hasT {
+		vt, a = pts[i].free, i+1
 	}
-	if j < len(p.pts) && p.pts[j].free == p.pts[j-1].free {
-		p.pts = slices.Delete(p.pts, j, j+1)
+	if hasE {
+		ve = pts[j].free
 	}
-	if i > 0 && p.pts[i].free == p.pts[i-1].free {
-		p.pts = slices.Delete(p.pts, i, i+1)
+	last := vt - n // the free just before end, after
+	if j > a {
+		last = pts[j-1].free - n
 	}
+	keepT := i == 0 || pts[i-1].free != vt-n
+	keepE := ve != last
+	s1 := b2i(keepT) - b2i(hasT)      // the shift of pts[a:j]
+	s2 := s1 + b2i(keepE) - b2i(hasE) // the shift of the tail
+	tail := j + b2i(hasE)
+	size := len(pts)
+	if s2 > 0 {
+		pts = slices.Grow(pts, s2)[:size+s2]
+		copy(pts[tail+s2:], pts[tail:size])
+	}
+	switch s1 {
+	case 1:
+		for k := j - 1; k >= a; k-- {
+			pts[k+1] = point{pts[k].t, pts[k].free - n}
+		}
+	case 0:
+		for k := a; k < j; k++ {
+			pts[k].free -= n
+		}
+	default:
+		for k := a; k < j; k++ {
+			pts[k-1] = point{pts[k].t, pts[k].free - n}
+		}
+	}
+	if keepT {
+		pts[i] = point{t, vt - n}
+	}
+	if keepE {
+		pts[j+s1] = point{end, ve}
+	}
+	if s2 < 0 {
+		copy(pts[tail+s2:], pts[tail:size])
+		pts = pts[:size+s2]
+	}
+	p.pts = pts
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// searchFrom returns how many points from index i on lie before t.
+func (p *Profile) searchFrom(i int, t int64) int {
+	lo, hi := i, len(p.pts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.pts[m].t < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - i
 }
 
 // split makes sure a point exists at t (t ≥ the first point) and returns
@@ -149,7 +218,9 @@ func (p *Profile) search(t int64) int {
 // profile (the slot's ends need not be points: the scan splits the steps
 // there). r must be at or after the first point. The caller may know that
 // no start from until to r fits (until never if not): a fit that would
-// start there returns r.
+// start there returns r. With until ≤ r no point of the slot may be
+// overdrawn (free < 0): conservative backfilling gives a bound only when
+// its profile is overdrawn nowhere.
 func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	if len(p.pts) == 0 {
 		return 0, false
@@ -203,6 +274,23 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		}
 		open = false
 		i++
+	}
+	if until <= r {
+		// Step i runs past r (or is the last), and the slot is not
+		// overdrawn: a start open at i's end reaches r and fits, the
+		// slot's n more free carrying it on; one not open by r comes at
+		// or after until. The general walk below took a tenth of the
+		// run's instructions here.
+		q := pts[i]
+		switch {
+		case open:
+			if q.t >= cand+d || q.t >= r || q.free >= n {
+				return cand, true
+			}
+		case q.free >= n && max(q.t, from) < until:
+			return max(q.t, from), true
+		}
+		return r, true
 	}
 	for ; i < len(pts); i++ {
 		q := pts[i]
@@ -286,64 +374,91 @@ func (p *Profile) allocateAll(slots []slot) {
 
 // rebase sets the profile, whose points are now base (from now on), to
 // was + base - old over the same span: was is a profile that old was the
-// base of, both starting at or before now. A point whose free equals the
-// one before is left out. It returns the span of the times at which base
+// base of, both starting at or before now, with no two neighbours of
+// equal free, as Allocate keeps them (nor has the result). It returns the span of the times at which base
 // has more free than old (where the profile gained on was), and whether
 // the profile is nowhere overdrawn (free ≥ 0 throughout).
+//
+// base - old is found first, as steps (mostly none, or a job's
+// processors over [now, its planned end) after it ended early), and
+// added to a copy of was a range at a time: a merge of the three walked
+// every point of all three (a tenth of conservative backfilling's
+// instructions on SDSC-BLUE).
 func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 	base := p.pts
 	gain, sound = noSpan, true
 	if len(base) == 0 {
 		return gain, false
 	}
-	out := p.spare[:0]
 	now := base[0].t
-	if k, v := stepAt(old, now); v == base[0].free && slices.Equal(old[k:], base[1:]) {
-		// The running jobs are as they were (a pass after arrivals
-		// alone): was from now on.
-		k, v = stepAt(was, now)
-		out = append(append(out, point{now, v}), was[k:]...)
-		for _, q := range out {
-			sound = sound && q.free >= 0
+	// diff: (t, base - old from t on), from now, a point per change
+	k, vo := stepAt(old, now)
+	k0, vb := k, base[0].free
+	diff := append(p.steps[:0], point{now, vb - vo})
+	for j := 1; ; {
+		// most points are the same step in both, or differ by what they
+		// differed before (a job that ended early, until its planned end)
+		v := diff[len(diff)-1].free
+		for j < len(base) && k < len(old) && base[j].t == old[k].t && base[j].free-old[k].free == v {
+			j, k = j+1, k+1
 		}
-		p.spare, p.pts = base[:0], out
-		return gain, sound
-	}
-	var i, j, k int // the next points of was, base, old
-	var vw, vb, vo int64
-	for t := now; ; {
-		for ; i < len(was) && was[i].t <= t; i++ {
-			vw = was[i].free
+		if j == len(base) && k == len(old) {
+			break
 		}
-		for ; j < len(base) && base[j].t <= t; j++ {
-			vb = base[j].free
+		vb = base[j-1].free
+		if k > k0 {
+			vo = old[k-1].free
 		}
-		for ; k < len(old) && old[k].t <= t; k++ {
-			vo = old[k].free
-		}
-		if v := vw + vb - vo; len(out) == 0 || out[len(out)-1].free != v {
-			out = append(out, point{t, v})
-			sound = sound && v >= 0
-		}
-		at := t
-		t = never
-		if i < len(was) {
-			t = was[i].t
-		}
+		t := never
 		if j < len(base) {
-			t = min(t, base[j].t)
+			t = base[j].t
 		}
 		if k < len(old) {
 			t = min(t, old[k].t)
 		}
-		if vb > vo {
-			gain = gain.join(span{at, t})
+		if j < len(base) && base[j].t == t {
+			vb = base[j].free
+			j++
 		}
-		if t == never {
+		if k < len(old) && old[k].t == t {
+			vo = old[k].free
+			k++
+		}
+		if vb-vo != v {
+			diff = append(diff, point{t, vb - vo})
+		}
+	}
+	i, vw := stepAt(was, now)
+	p.pts = append(append(p.spare[:0], point{now, vw}), was[i:]...)
+	for e, q := range diff {
+		if q.free == 0 {
+			continue
+		}
+		if e+1 < len(diff) {
+			hi := diff[e+1].t
+			p.Allocate(q.t, hi-q.t, -q.free)
+			if q.free > 0 {
+				gain = gain.join(span{q.t, hi})
+			}
+			continue
+		}
+		for f := p.split(q.t); f < len(p.pts); f++ { // q.free from q.t on
+			p.pts[f].free += q.free
+		}
+		if f := p.search(q.t); f > 0 && p.pts[f].free == p.pts[f-1].free {
+			p.pts = slices.Delete(p.pts, f, f+1)
+		}
+		if q.free > 0 {
+			gain = gain.join(span{q.t, never})
+		}
+	}
+	for _, q := range p.pts {
+		if q.free < 0 {
+			sound = false
 			break
 		}
 	}
-	p.spare, p.pts = base[:0], out
+	p.spare, p.steps = base[:0], diff[:0]
 	return gain, sound
 }
 

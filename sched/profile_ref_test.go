@@ -1,0 +1,202 @@
+package sched
+
+// The profile's fast paths (rebase, fitOwn with a bound, Allocate's one
+// walk) against the straightforward versions they replaced, on random
+// profiles, point for point.
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// rebaseRef is rebase as one merge of the three profiles, every point of
+// each walked: the straightforward version that TestRebaseMatchesMerge
+// holds rebase to.
+func (p *Profile) rebaseRef(was, old []point) (gain span, sound bool) {
+	base := p.pts
+	gain, sound = noSpan, true
+	if len(base) == 0 {
+		return gain, false
+	}
+	out := p.spare[:0]
+	now := base[0].t
+	if k, v := stepAt(old, now); v == base[0].free && slices.Equal(old[k:], base[1:]) {
+		// The running jobs are as they were (a pass after arrivals
+		// alone): was from now on.
+		k, v = stepAt(was, now)
+		out = append(append(out, point{now, v}), was[k:]...)
+		for _, q := range out {
+			sound = sound && q.free >= 0
+		}
+		p.spare, p.pts = base[:0], out
+		return gain, sound
+	}
+	var i, j, k int // the next points of was, base, old
+	var vw, vb, vo int64
+	for t := now; ; {
+		for ; i < len(was) && was[i].t <= t; i++ {
+			vw = was[i].free
+		}
+		for ; j < len(base) && base[j].t <= t; j++ {
+			vb = base[j].free
+		}
+		for ; k < len(old) && old[k].t <= t; k++ {
+			vo = old[k].free
+		}
+		if v := vw + vb - vo; len(out) == 0 || out[len(out)-1].free != v {
+			out = append(out, point{t, v})
+			sound = sound && v >= 0
+		}
+		at := t
+		t = never
+		if i < len(was) {
+			t = was[i].t
+		}
+		if j < len(base) {
+			t = min(t, base[j].t)
+		}
+		if k < len(old) {
+			t = min(t, old[k].t)
+		}
+		if vb > vo {
+			gain = gain.join(span{at, t})
+		}
+		if t == never {
+			break
+		}
+	}
+	p.spare, p.pts = base[:0], out
+	return gain, sound
+}
+
+// TestRebaseMatchesMerge: rebase, which adds base - old to was a range at
+// a time, gives the points, gain and soundness of one merge of the three,
+// for random profiles (points before now, negative free
+// and a base equal to old included).
+func TestRebaseMatchesMerge(t *testing.T) {
+	var p, q Profile // reused, as conservative backfilling reuses its profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		steps := func(label string, first int64) []point {
+			pts := []point{{first, rapid.Int64Range(-3, 20).Draw(t, label+"0")}}
+			for range rapid.IntRange(0, 10).Draw(t, label+"len") {
+				at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, label+"dt")
+				v := rapid.Int64Range(-3, 20).Draw(t, label+"free")
+				if v == pts[len(pts)-1].free { // as sched's profiles: no equal neighbours
+					v++
+				}
+				pts = append(pts, point{at, v})
+			}
+			return pts
+		}
+		base := steps("base", now)
+		old := steps("old", now-rapid.Int64Range(0, 20).Draw(t, "oldAt"))
+		if rapid.Bool().Draw(t, "same") { // the running jobs as they were
+			old = append([]point{{now - 5, base[0].free}}, base[1:]...)
+		}
+		was := steps("was", now-rapid.Int64Range(0, 20).Draw(t, "wasAt"))
+		p.pts = append(p.pts[:0], base...)
+		q.pts = append(q.pts[:0], base...)
+		gain, sound := p.rebase(was, old)
+		wgain, wsound := q.rebaseRef(was, old)
+		if !slices.Equal(p.pts, q.pts) || gain != wgain || sound != wsound {
+			t.Fatalf("rebase: %v %v %v; merge: %v %v %v", p.pts, gain, sound, q.pts, wgain, wsound)
+		}
+	})
+}
+
+// TestFitOwnMatchesFit: fitOwn is Fit after the slot is given back, a fit
+// from until on counting as r, for random profiles and slots: any
+// profile without a bound (until never), and, with one (until ≤ r), a
+// slot overdrawn nowhere, as conservative backfilling calls it.
+func TestFitOwnMatchesFit(t *testing.T) {
+	var p, q Profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		pts := []point{{now, rapid.Int64Range(-3, 20).Draw(t, "free0")}}
+		for range rapid.IntRange(0, 12).Draw(t, "len") {
+			at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, "dt")
+			v := rapid.Int64Range(-3, 20).Draw(t, "free")
+			if v == pts[len(pts)-1].free {
+				v++
+			}
+			pts = append(pts, point{at, v})
+		}
+		r := now + rapid.Int64Range(0, 300).Draw(t, "r")
+		d := rapid.Int64Range(1, 100).Draw(t, "d")
+		n := rapid.Int64Range(1, 12).Draw(t, "n")
+		from := now + rapid.Int64Range(-10, r-now).Draw(t, "from") // ≤ r, as sched asks
+		until := never
+		p.pts = append(p.pts[:0], pts...)
+		p.Allocate(r, d, n) // the slot, held
+		if rapid.Bool().Draw(t, "bounded") {
+			if p.least(r, r+d) < 0 {
+				t.Skip("overdrawn slot: no bound")
+			}
+			until = now + rapid.Int64Range(0, r-now).Draw(t, "until")
+		}
+		q.pts = append(q.pts[:0], p.pts...)
+		q.Allocate(r, d, -n)
+		want, wok := q.Fit(n, d, from)
+		if wok && want >= until {
+			want = r
+		}
+		if got, ok := p.fitOwn(n, d, from, until, r); got != want || ok != wok {
+			t.Fatalf("fitOwn(%d, %d, %d, %d, %d) on %v = %d, %v; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, ok, want, wok)
+		}
+	})
+}
+
+// allocateRef is Allocate as a split at t and at t+d, the walk between,
+// and the deletion of the points left equal: the straightforward version
+// that TestAllocateMatchesSplits holds Allocate to.
+func (p *Profile) allocateRef(t, d, n int64) {
+	end := t + d
+	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
+		return
+	}
+	i := p.split(max(t, p.pts[0].t))
+	j := p.split(end)
+	for k := i; k < j; k++ {
+		p.pts[k].free -= n
+	}
+	if j < len(p.pts) && p.pts[j].free == p.pts[j-1].free {
+		p.pts = slices.Delete(p.pts, j, j+1)
+	}
+	if i > 0 && p.pts[i].free == p.pts[i-1].free {
+		p.pts = slices.Delete(p.pts, i, i+1)
+	}
+}
+
+// TestAllocateMatchesSplits: Allocate gives the points of allocateRef for
+// random profiles (no equal neighbours, as sched keeps them) and slots
+// (at points, between, before now, past the last, n of 0 or negative).
+func TestAllocateMatchesSplits(t *testing.T) {
+	var p, q Profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		pts := []point{{now, rapid.Int64Range(-3, 20).Draw(t, "free0")}}
+		for range rapid.IntRange(0, 10).Draw(t, "len") {
+			at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, "dt")
+			v := rapid.Int64Range(-3, 20).Draw(t, "free")
+			if v == pts[len(pts)-1].free {
+				v++
+			}
+			pts = append(pts, point{at, v})
+		}
+		p.pts = append(p.pts[:0], pts...)
+		q.pts = append(q.pts[:0], pts...)
+		for range rapid.IntRange(1, 6).Draw(t, "ops") {
+			at := now + rapid.Int64Range(-40, 300).Draw(t, "t")
+			d := rapid.Int64Range(-2, 100).Draw(t, "d")
+			n := rapid.Int64Range(-8, 8).Draw(t, "n")
+			p.Allocate(at, d, n)
+			q.allocateRef(at, d, n)
+			if !slices.Equal(p.pts, q.pts) {
+				t.Fatalf("Allocate(%d, %d, %d): %v; splits: %v", at, d, n, p.pts, q.pts)
+			}
+		}
+	})
+}
