@@ -29,9 +29,10 @@
 # slurmdbd and before slurmctld starts: slurmctld then starts with the associations, and its first
 # PriorityCalcPeriod run computes their fair-share factors (an association added later has a factor
 # of 0 until the next run, up to a period later).
-# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3 and one more a node beyond the first (PORT from
-# $SLURM_CLUSTER_PORT, else a free block chosen at random). `up` waits (bounded) until each
-# daemon answers and fails naming the one that did not, with the tail of its log.
+# Every daemon listens on 127.0.0.1 only, on ports PORT..PORT+3, and with several nodes their
+# slurmd on PORT+4..PORT+3+N (PORT from $SLURM_CLUSTER_PORT, else a free block chosen at
+# random). `up` waits (bounded) until each daemon answers and fails naming the one that did not,
+# with the tail of its log, after stopping the daemons it started (their logs stay in DIR).
 #
 # Needs root (slurmd launches jobs as their user; munged and mariadbd run as root with
 # --force/--user=root). Tested with Debian 12's Slurm 22.05.8, MUNGE 0.5.15, MariaDB 10.11.
@@ -71,7 +72,7 @@ pick_port() {
 		echo "$p"
 		return
 	done
-	die "no free block of 4 ports found; set SLURM_CLUSTER_PORT"
+	die "no free block of $((4 + (NODES > 1 ? NODES : 0))) ports found; set SLURM_CLUSTER_PORT"
 }
 
 # wait_for WHAT SECONDS LOG CMD...: run CMD until it succeeds, at most SECONDS seconds.
@@ -254,6 +255,9 @@ cmd_up() {
 	port=$(pick_port)
 	write_conf "$port"
 	export SLURM_CONF=$D/etc/slurm.conf
+	# From here a failure (die, wait_for, set -e) stops what this call started, by pid, so
+	# that nothing is left running; the logs stay in DIR.
+	trap 'rc=$?; ((rc == 0)) || cmd_down >&2 || true' EXIT
 
 	# MUNGE: a key of our own, a socket in DIR.
 	[[ -f $D/munge/munge.key ]] || mungekey -c -k "$D/munge/munge.key" >/dev/null
@@ -313,7 +317,9 @@ EOF
 		bash -c "[[ \$(sinfo -h -N -o '%N %T' | sort -u | grep -Ec ' (idle|mixed|allocated)') == $NODES ]]"
 	wait_for "slurmctld's registration in slurmdbd" 30 "$D/log/slurmctld.log" \
 		bash -c "sacctmgr -n -P list cluster format=cluster,controlport | grep -q '^$CLUSTER|$port\$'"
-	echo "slurm-cluster: up in $D (cluster $CLUSTER, ports $port-$((port + 3)) on 127.0.0.1, $CPUS CPUs); use:"
+	trap - EXIT
+	local last=$((port + 3 + (NODES > 1 ? NODES : 0)))
+	echo "slurm-cluster: up in $D (cluster $CLUSTER, ports $port-$last on 127.0.0.1, $NODES node(s) of $CPUS CPUs); use:"
 	echo "  export SLURM_CONF=$SLURM_CONF"
 }
 
