@@ -37,12 +37,13 @@ func (s *liveSite) conf() string {
 	return strings.ReplaceAll(s.Conf, "NODES", names)
 }
 
-// siteWeights is every site's priority: priority/multifactor with every
-// factor weighted (age 2000, fair share 3000, job size 1000, partition
-// 1500, QOS 1000), PriorityCalcPeriod its least value (a minute), and a
-// half-life and maximum age short enough that decay and age matter within
-// the few minutes of the run.
-const siteWeights = `PriorityType=priority/multifactor
+// siteSched is every site's priority and backfill: priority/multifactor
+// with every factor weighted (age 2000, fair share 3000, job size 1000,
+// partition 1500, QOS 1000), PriorityCalcPeriod its least value (a
+// minute), a half-life and maximum age short enough that decay and age
+// matter within the few minutes of the run, and sched/backfill with its
+// parameters set (bf_interval is bfInterval).
+const siteSched = `PriorityType=priority/multifactor
 PriorityWeightAge=2000
 PriorityWeightFairshare=3000
 PriorityWeightJobSize=1000
@@ -52,6 +53,7 @@ PriorityCalcPeriod=1
 PriorityDecayHalfLife=0-0:10
 PriorityMaxAge=0-0:04
 SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50
 `
 
 // sitePartitions: three partitions over every node with different
@@ -62,37 +64,38 @@ PartitionName=batch Nodes=NODES MaxTime=5 DefaultTime=2 PriorityJobFactor=5 Defa
 PartitionName=long Nodes=NODES MaxTime=10 DefaultTime=5 PriorityJobFactor=1 State=UP
 `
 
+// limitsPartitions are sitePartitions with AccountingStorageEnforce's
+// limits: Slurm then charges each job's usage at its end.
+var limitsPartitions = strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)
+
+// fourNodeBursts is the four-node sites' workload.
+func fourNodeBursts() []plannedJob {
+	return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
+}
+
 // oneNode is the first site: one node of 48 CPUs, jobs of 1–10 s
 // arriving every 0.7 s on average (planWorkload). Two runs of it agree
 // poorly (README.md).
 var oneNode = liveSite{Name: "one-node", Nodes: 1, CPUs: 48, Plan: planWorkload,
-	Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions}
+	Conf: siteSched + sitePartitions}
 
 // liveSites are the sites the live check can run (BATCHQ_SLURMCHECK_SITE
 // names one; the first is the default).
 var liveSites = []liveSite{
 	{Name: "nodes4-fs", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
-		Plan: func() []plannedJob {
-			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
-		},
-		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
-			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
+		Plan: fourNodeBursts,
+		Conf: siteSched + limitsPartitions},
 	{Name: "nodes4", Nodes: 4, CPUs: 16, Align: 5,
-		Plan: func() []plannedJob {
-			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
-		},
-		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
+		Plan: fourNodeBursts,
+		Conf: siteSched + sitePartitions},
 	{Name: "nodes8", Nodes: 8, CPUs: 8, Align: 5,
 		Plan: func() []plannedJob {
 			return planBursts(35, []int64{1, 2, 2, 4, 4, 4, 8, 8, 8, 8}, []int64{5, 8, 10, 12, 15, 20}, 2, 6)
 		},
-		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" + sitePartitions},
+		Conf: siteSched + sitePartitions},
 	{Name: "nodes4-limits", Nodes: 4, CPUs: 16, Align: 5,
-		Plan: func() []plannedJob {
-			return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
-		},
-		Conf: siteWeights + "SchedulerParameters=bf_interval=5,bf_resolution=10,bf_window=10,bf_max_job_test=50\n" +
-			strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)},
+		Plan: fourNodeBursts,
+		Conf: siteSched + limitsPartitions},
 	oneNode,
 }
 
