@@ -220,6 +220,12 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| runs | competing pairs in the same order | started within bf_interval (%d s) | mean \\|start error\\| | mean \\|priority error\\| (relative) |\n", bfInterval)
 	b.WriteString("|---|---:|---:|---:|---:|\n")
+	prio := func(f figures) string {
+		if f.PrioAbs == nil {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.0f (%.1f%%)", *f.PrioAbs, 100**f.PrioRel)
+	}
 	n := len(recs)
 	self := make([][]figures, n) // self[k]: the other runs against run k
 	pol := make([]figures, n)
@@ -239,12 +245,6 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 				}
 			}
 			a, c := two.Runs[0].Figures[len(two.Runs[0].Figures)-1], two.Runs[1].Figures[len(two.Runs[1].Figures)-1]
-			prio := func(f figures) string {
-				if f.PrioAbs == nil {
-					return "n/a"
-				}
-				return fmt.Sprintf("%.0f (%.1f%%)", *f.PrioAbs, 100**f.PrioRel)
-			}
 			fmt.Fprintf(&b, "| %d against %d (%d against %d) | %.1f%% (%.1f%%) | %.1f%% (%.1f%%) | %.1f s | %s (%s) |\n",
 				j+1, i+1, i+1, j+1, 100*a.Agree, 100*c.Agree, 100*a.Within, 100*c.Within, a.MeanError, prio(a), prio(c))
 		}
@@ -257,11 +257,7 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 			agree += f.Agree / float64(len(self[k]))
 			within += f.Within / float64(len(self[k]))
 		}
-		prio := "n/a"
-		if f := pol[k]; f.PrioAbs != nil {
-			prio = fmt.Sprintf("%.0f (%.1f%%)", *f.PrioAbs, 100**f.PrioRel)
-		}
-		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio)
+		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio(pol[k]))
 	}
 	return b.String(), nil
 }
