@@ -33,7 +33,8 @@
 //   - Dependencies, begin times, holds, arrays: age counts from submission.
 //   - Heterogeneous and multi-partition jobs: one partition per job.
 //   - Accounting and QOS limits: users run more at once than allowed.
-//   - cons_tres: backfill counts CPUs, not named nodes: off on many nodes.
+//   - cons_tres: one-node jobs placed as it does, wider ones first fit;
+//     backfill counts CPUs, not named nodes: off on many nodes.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, whole seconds, no epilogs or bf_continue: ±1 s.
