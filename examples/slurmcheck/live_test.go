@@ -85,7 +85,7 @@ func (s *sampler) run(ctx context.Context, env []string, decayFile string) {
 // README from the two.
 func TestLiveSlurmCheck(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the live Slurm check takes about four minutes")
+		t.Skip("-short: the live Slurm check takes about five minutes")
 	}
 	// BATCHQ_SLURMCHECK_LOGS=DIR: slurmctld logs the main scheduler's and
 	// backfill's decisions (debug level: it slows slurmctld down a little)
