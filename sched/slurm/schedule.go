@@ -251,6 +251,9 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 		}
 		return false
 	}
+	if p.ns != nil {
+		p.ns.noteStart(r)
+	}
 	p.onStart(r, pass.Now())
 	return true
 }
@@ -381,6 +384,10 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			r.idx = i
 		}
 		p.endsOK = true
+	}
+	if p.ns != nil && p.nodeReady(pass, now) {
+		p.backfillNodes(pass, now, freeNow)
+		return
 	}
 	for _, r := range p.running {
 		prof.release(max(r.start+r.limit, now+1), r.cpus)
