@@ -97,6 +97,7 @@ type Policy struct {
 	pendingUse []pendingUse
 	seq        uint64
 	plan       plan
+	ns         *nodeSpace  // Run's backfill plan on named nodes (nodeplan.go); nil: the pool plan
 	beyond     []beyondJob // jobs a backfill cycle found beyond bf_window (beyondOf)
 	least      []int64
 	// queueGen counts the changes of the queue's waiting jobs or their

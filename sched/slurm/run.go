@@ -27,6 +27,12 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	cfg := p.mach
 	cfg.Scheduler = p
 	cfg.KillAtEstimate = true
+	if p.usesNodePlan() {
+		// Backfill plans on named nodes (nodeplan.go): the placement
+		// tells where each job went.
+		p.ns = &nodeSpace{node: map[*jobRec]int32{}, lastNode: -1}
+		cfg.Placement = &nodePlace{inner: cfg.Placement, ns: p.ns}
+	}
 	s, err := sched.New(cfg)
 	if err != nil {
 		return nil, err

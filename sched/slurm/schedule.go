@@ -251,6 +251,9 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 		}
 		return false
 	}
+	if p.ns != nil {
+		p.ns.noteStart(r)
+	}
 	p.onStart(r, pass.Now())
 	return true
 }
@@ -338,18 +341,6 @@ func (p *Policy) overlap(a, b int) bool {
 // after it may use them then. (Slurm also counts a reservation that
 // begins at the very second a job ends as in its way; here windows are
 // half-open, so such a job may start: it ends as the reservation begins.)
-//
-// Slurm's plan is of named nodes (backfill.c's node_space: a reservation
-// takes its nodes out of every later job's avail_bitmap over its span,
-// whatever CPUs it asks of them, and a job starting now may use only the
-// nodes no reservation holds over [now, now + its limit]). A plan of
-// named nodes for machines of several nodes, placing each job where the
-// placement put it, was measured on examples/slurmcheck's recordings: it
-// brought the first 100 s of each run and the jobs of 12–16 CPUs closer to
-// Slurm's starts, but left the drift after the last submission (the
-// policy 15–20 s ahead of Slurm) and moved the share within bf_interval
-// by +3.0, −1.0 and +5.0 points (competing pairs +0.3, −1.8, +2.0) on
-// the three recordings: not kept, as it did not improve all three.
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
@@ -393,6 +384,10 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			r.idx = i
 		}
 		p.endsOK = true
+	}
+	if p.ns != nil && p.nodeReady(pass, now) {
+		p.backfillNodes(pass, now, freeNow)
+		return
 	}
 	for _, r := range p.running {
 		prof.release(max(r.start+r.limit, now+1), r.cpus)

@@ -1,0 +1,388 @@
+package slurm
+
+import (
+	"slices"
+
+	"github.com/batchq/batchq/sched"
+)
+
+// nodeSpace is a backfill cycle's plan on named nodes, for a machine of
+// several nodes whose jobs each ask one node: Slurm 22.05's node_space in
+// _attempt_backfill (src/plugins/sched/backfill/backfill.c). There a
+// reservation is a set of nodes taken out of every later job's
+// avail_bitmap from the job's start to its end (both rounded down to
+// bf_resolution, at least one bf_resolution: _add_reservation), whatever
+// CPUs the job asks of them; a later job may use only the nodes free of
+// reservations over its whole [start, start + time limit] (the loop that
+// bit_ands node_space[j].avail_bitmap for every record with end_time >
+// start_res and begin_time <= end_time), and the select plugin's will-run
+// test finds its earliest start on those nodes from the running jobs'
+// ends at their limits (_try_sched). A job that can start now starts on
+// those nodes only (_start_job excludes the others through
+// exc_node_bitmap). A running job, even one backfill just started, holds
+// no reservation unless it has its nodes whole (_bf_reserve_running).
+//
+// The pool plan (plan.go) counts CPUs instead: a reservation holds a
+// node's CPUs somewhere, so a later job may use the reserved node's
+// CPUs if the machine as a whole has enough, and Slurm's keeps it off.
+type nodeSpace struct {
+	// node is the node each running job went on (recorded by nodePlace
+	// at its start); -1 for a job whose node is not known (placed over
+	// several nodes): while one runs, cycles use the pool plan.
+	node map[*jobRec]int32
+	// The last share nodePlace placed: the job's ID and node (-1: a job
+	// not on one node).
+	lastID   int64
+	lastNode int32
+	// mask, during a backfill start, is the nodes the job may not use
+	// (true); nil otherwise. maskBuf holds it between starts.
+	mask, maskBuf []bool
+
+	// A cycle's state: each node's free CPUs now and its running jobs'
+	// ends (at their limits, ascending), and the reservations made.
+	free []int64
+	rel  [][]release
+	resv []nodeResv
+	fits []sched.NodeFree
+}
+
+type release struct{ t, cpus int64 }
+
+// nodeResv takes node out of the plan over [from, to).
+type nodeResv struct {
+	node     int
+	from, to int64
+}
+
+// nodePlace is the machine's Placement seen through the named-node plan:
+// it records where each share goes and, during a backfill start, keeps
+// it off the nodes the plan reserved.
+type nodePlace struct {
+	inner sched.Placement
+	ns    *nodeSpace
+}
+
+// Choose implements sched.Placement.
+func (n *nodePlace) Choose(j *sched.Job, fits []sched.NodeFree) int {
+	ns := n.ns
+	k := -1
+	if ns.mask != nil {
+		ns.fits = ns.fits[:0]
+		for _, f := range fits {
+			if f.Node < len(ns.mask) && !ns.mask[f.Node] {
+				ns.fits = append(ns.fits, f)
+			}
+		}
+		if len(ns.fits) > 0 {
+			c := n.inner.Choose(j, ns.fits)
+			if c < 0 || c >= len(ns.fits) {
+				c = 0
+			}
+			k = slices.IndexFunc(fits, func(f sched.NodeFree) bool { return f.Node == ns.fits[c].Node })
+		}
+	}
+	if k < 0 {
+		k = n.inner.Choose(j, fits)
+		if k < 0 || k >= len(fits) {
+			k = 0
+		}
+	}
+	ns.lastID, ns.lastNode = j.ID(), -1
+	if j.Demand().Nodes == 1 {
+		ns.lastNode = int32(fits[k].Node)
+	}
+	return k
+}
+
+// Name implements sched.Placement.
+func (n *nodePlace) Name() string { return n.inner.Name() }
+
+// usesNodePlan reports whether Run plans backfill on named nodes: a
+// machine of several nodes, every partition over all of them (the model
+// does not map partitions' node names to the machine's nodes).
+func (p *Policy) usesNodePlan() bool {
+	if len(p.mach.Nodes) == 0 || p.nodes < 2 {
+		return false
+	}
+	for _, pt := range p.parts {
+		if pt.Nodes != nil && int64(len(pt.Nodes)) != p.nodes {
+			return false
+		}
+	}
+	return true
+}
+
+// noteStart records the node running job r went on.
+func (ns *nodeSpace) noteStart(r *jobRec) {
+	if ns.lastID == r.id {
+		ns.node[r] = ns.lastNode
+	} else {
+		ns.node[r] = -1
+	}
+}
+
+// ready prepares a cycle at now from the pass's free nodes and the
+// running jobs; false if some running job's node is unknown or some
+// waiting job asks other than one node (the pool plan then serves).
+func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
+	ns := p.ns
+	if len(ns.node) > 2*len(p.running)+64 {
+		for r := range ns.node {
+			if !r.running || r.gone {
+				delete(ns.node, r)
+			}
+		}
+	}
+	for _, r := range p.queue {
+		if !r.running && !r.gone && r.minNodes != 1 {
+			return false
+		}
+	}
+	nodes := pass.Nodes()
+	if len(nodes) == 0 {
+		return false
+	}
+	ns.free = ns.free[:0]
+	for _, nf := range nodes {
+		ns.free = append(ns.free, nf.Cores)
+	}
+	if len(ns.rel) < len(nodes) {
+		ns.rel = make([][]release, len(nodes))
+	}
+	ns.rel = ns.rel[:len(nodes)]
+	for i := range ns.rel {
+		ns.rel[i] = ns.rel[i][:0]
+	}
+	for _, r := range p.running { // sorted by end
+		n, ok := ns.node[r]
+		if !ok || n < 0 || int(n) >= len(nodes) {
+			return false
+		}
+		ns.rel[n] = append(ns.rel[n], release{max(r.start+r.limit, now+1), r.cpus})
+	}
+	ns.resv = ns.resv[:0]
+	if len(ns.maskBuf) != len(nodes) {
+		ns.maskBuf = make([]bool, len(nodes))
+	}
+	return true
+}
+
+// earliestOn is the earliest time from now on that node n has cpus free,
+// the running jobs ending at their limits (never: not before they all
+// end).
+func (ns *nodeSpace) earliestOn(n int, cpus, now int64) int64 {
+	f := ns.free[n]
+	if f >= cpus {
+		return now
+	}
+	for _, r := range ns.rel[n] {
+		if f += r.cpus; f >= cpus {
+			return r.t
+		}
+	}
+	return never
+}
+
+// freeAt is node n's free CPUs at t, the running jobs ending at their
+// limits.
+func (ns *nodeSpace) freeAt(n int, t int64) int64 {
+	f := ns.free[n]
+	for _, r := range ns.rel[n] {
+		if r.t > t {
+			break
+		}
+		f += r.cpus
+	}
+	return f
+}
+
+// reserved reports whether node n is reserved somewhere in [s, e]
+// (Slurm's test: a record ending after s and beginning at or before e).
+func (ns *nodeSpace) reserved(n int, s, e int64) bool {
+	for _, v := range ns.resv {
+		if v.node == n && v.to > s && v.from <= e {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeFit finds where job r (cpus, time limit) goes in the plan, as
+// _attempt_backfill's TRY_LATER loop does: from start_res = now, the
+// nodes free of reservations over [start_res, start_res + limit], the
+// earliest time one of them has the CPUs, no earlier than start_res; if
+// that is after a reservation ends (later_start), or the chosen node is
+// reserved over the job's own span (_test_resv_overlap), it tries again
+// from there. It returns the start and the node (-1 if none within
+// bound: by is the latest start looked for, beyond which it returns the
+// first start found with node -1).
+func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
+	ns := p.ns
+	startRes := now
+	for range 2*len(ns.resv) + 2 {
+		end := startRes + r.limit
+		later := int64(never)
+		for _, v := range ns.resv {
+			if v.to > startRes && v.to < later {
+				later = v.to
+			}
+		}
+		best, node := int64(never), -1
+		for n := range ns.free {
+			if ns.reserved(n, startRes, end) {
+				continue
+			}
+			if t := ns.earliestOn(n, r.cpus, now); t < best {
+				best = t
+			}
+		}
+		if best == never {
+			if later == never {
+				return never, -1
+			}
+			startRes = later
+			continue
+		}
+		start := max(best, startRes)
+		if later != never && start > later {
+			startRes = later
+			continue
+		}
+		if start > by {
+			return start, -1
+		}
+		// The node: cons_tres's choice among the unreserved nodes with
+		// the CPUs at the start, by their free CPUs then.
+		ns.fits = ns.fits[:0]
+		for n := range ns.free {
+			if ns.reserved(n, startRes, end) {
+				continue
+			}
+			if f := ns.freeAt(n, start); f >= r.cpus {
+				ns.fits = append(ns.fits, sched.NodeFree{Node: n, Cores: f})
+			}
+		}
+		node = ns.fits[chooseNode(p.mach.Placement, ns.fits)].Node
+		if start > now && ns.reserved(node, floorTo(start, p.bfRes), p.resvEnd(start, r.limit, now/p.bfRes*p.bfRes)) {
+			startRes = start
+			continue
+		}
+		return start, node
+	}
+	return never, -1
+}
+
+// chooseNode is consTres's choice on one-node jobs (the Placement for
+// a user's own is not asked: it wants a sched.Job), the first otherwise.
+func chooseNode(pl sched.Placement, fits []sched.NodeFree) int {
+	if np, ok := pl.(*nodePlace); ok {
+		pl = np.inner
+	}
+	if _, ok := pl.(consTres); !ok {
+		return 0
+	}
+	best := 0
+	bestSum := int64(-1)
+	for i := 0; i < len(fits); {
+		k, sum := i, int64(0)
+		for ; k < len(fits) && (k == i || fits[k].Node == fits[k-1].Node+1); k++ {
+			sum += fits[k].Cores
+		}
+		if bestSum < 0 || sum < bestSum {
+			best, bestSum = i, sum
+			for n := i + 1; n < k; n++ {
+				if fits[n].Cores < fits[best].Cores {
+					best = n
+				}
+			}
+		}
+		i = k
+	}
+	return best
+}
+
+// nodeStarted updates the plan for job r started now on node n.
+func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
+	ns.free[n] -= r.cpus
+	rel := release{max(r.start+r.limit, now+1), r.cpus}
+	i, _ := slices.BinarySearchFunc(ns.rel[n], rel, func(a, b release) int {
+		if a.t < b.t {
+			return -1
+		}
+		if a.t > b.t {
+			return 1
+		}
+		return 0
+	})
+	ns.rel[n] = slices.Insert(ns.rel[n], i, rel)
+}
+
+// backfillNodes is backfill's loop on the named-node plan: each job in
+// Slurm's order, up to bf_max_job_test (and bf_max_job_user per user),
+// starts now on the nodes no reservation holds over its time limit, or
+// reserves the node where it can start first within bf_window.
+func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
+	ns := p.ns
+	clear(p.perUsr)
+	begin := now / p.bfRes * p.bfRes
+	tested := int64(0)
+	reserved := false
+	p.beyond = p.beyond[:0]
+	for i, r := range p.queue {
+		if tested >= p.bfTest || freeNow < p.least[i] {
+			break
+		}
+		if r.running || r.gone || r.held != "" {
+			continue
+		}
+		if p.cfg.BackfillMaxJobUser > 0 {
+			if p.perUsr[r.user] >= p.cfg.BackfillMaxJobUser {
+				continue
+			}
+			p.perUsr[r.user]++
+		}
+		tested++
+		if p.beyondOf(r) {
+			continue
+		}
+		t, node := p.nodeFit(r, now, now+p.bfWin)
+		if t == never {
+			continue
+		}
+		if node < 0 {
+			p.bfBeyond = min(p.bfBeyond, t)
+			p.addBeyond(r)
+			continue
+		}
+		if t == now {
+			p.bfStill = false
+			// Keep the start off the nodes reserved over its span.
+			ns.mask = ns.maskBuf
+			for n := range ns.mask {
+				ns.mask[n] = ns.reserved(n, now, now+r.limit)
+			}
+			ok := p.start(pass, r, reserved)
+			ns.mask = nil
+			if ok {
+				n := node
+				if ns.lastID == r.id && ns.lastNode >= 0 {
+					n = int(ns.lastNode)
+				}
+				ns.nodeStarted(r, n, now)
+				freeNow -= r.cpus
+				continue
+			}
+			// The plan found room the machine did not (memory, GPUs):
+			// plan it at the next second, as the pool plan does.
+			t = now + 1
+		}
+		ns.resv = append(ns.resv, nodeResv{node, max(floorTo(t, p.bfRes), now), p.resvEnd(t, r.limit, begin)})
+		reserved = true
+		if t != r.res {
+			if j := p.ptr(pass, r); j != nil && pass.Reserve(j, t) == nil {
+				r.res = t
+			}
+		}
+	}
+	clear(p.perUsr)
+}
