@@ -341,6 +341,9 @@ func (p *Policy) overlap(a, b int) bool {
 // after it may use them then. (Slurm also counts a reservation that
 // begins at the very second a job ends as in its way; here windows are
 // half-open, so such a job may start: it ends as the reservation begins.)
+// Under Run, on a machine of several nodes whose jobs each ask one node,
+// the cycle plans on named nodes instead (backfillNodes, nodeplan.go), as
+// Slurm's node_space does.
 func (p *Policy) backfill(pass *sched.Pass) {
 	now := pass.Now()
 	p.bfDirty = false
