@@ -266,6 +266,9 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	free := s.free
 	// A job started by its time that ends exactly at the shadow may join
 	// the tie there and change the next pass's extra processors: no memo.
+	// Nor when one predicted to end by the shadow takes extra processors
+	// (EstimateSafe, its estimate past the shadow): the next pass counts
+	// them free at the shadow, the memo's extra would not.
 	tie := false
 	// take reports whether k may start now, and takes its processors.
 	take := func(k *Job) bool {
@@ -277,6 +280,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		case viaTime:
 			tie = tie || s.now+k.p == shadow
 		case k.n <= extra:
+			tie = tie || s.now+k.p <= shadow
 			extra -= k.n
 		default:
 			return false
