@@ -111,7 +111,7 @@ func (p *Profile) Allocate(t, d, n int64) {
 	pts := p.pts
 	t = max(t, pts[0].t)
 	i := p.search(t)
-	j := i + p.searchFrom(i, end) // pts[i:j] lie in [t, end)
+	j := p.searchFrom(i, end) // pts[i:j] lie in [t, end)
 	hasT := i < len(pts) && pts[i].t == t
 	hasE := j < len(pts) && pts[j].t == end
 	vt, ve := pts[max(i-1, 0)].free, pts[j-1].free // before t, at end
@@ -171,7 +171,8 @@ func b2i(b bool) int {
 	return 0
 }
 
-// searchFrom returns how many points from index i on lie before t.
+// searchFrom returns the index of the first point at or after t, which
+// is i or after.
 func (p *Profile) searchFrom(i int, t int64) int {
 	lo, hi := i, len(p.pts)
 	for lo < hi {
@@ -182,7 +183,7 @@ func (p *Profile) searchFrom(i int, t int64) int {
 			hi = m
 		}
 	}
-	return lo - i
+	return lo
 }
 
 // split makes sure a point exists at t (t ≥ the first point) and returns
@@ -199,18 +200,7 @@ func (p *Profile) split(t int64) int {
 }
 
 // search returns the index of the first point at or after t.
-func (p *Profile) search(t int64) int {
-	lo, hi := 0, len(p.pts)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if p.pts[m].t < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
+func (p *Profile) search(t int64) int { return p.searchFrom(0, t) }
 
 // fitOwn is Fit for a job that holds the slot of n processors over [r,
 // r+d) in the profile, as if it gave the slot back first: what
