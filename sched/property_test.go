@@ -261,6 +261,37 @@ type arrivalOrder struct{}
 func (arrivalOrder) Less(int64, *sched.Job, *sched.Job) bool { return false }
 func (arrivalOrder) Name() string                            { return "arrival (a user's)" }
 
+// walkJobs draws up to maxN jobs of up to P processors arriving a few
+// seconds apart, so that queues grow hundreds of jobs long (blocks of
+// every kind, squeezes), of three users.
+func walkJobs(t *rapid.T, P int64, maxN int) []swf.Job {
+	jobs := make([]swf.Job, rapid.IntRange(1, maxN).Draw(t, "n"))
+	var sub int64
+	for i := range jobs {
+		sub += rapid.Int64Range(0, 5).Draw(t, "gap")
+		r := rapid.Int64Range(0, 300).Draw(t, "run")
+		e := max(1, r+rapid.Int64Range(-20, 300).Draw(t, "slack"))
+		jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
+		jobs[i].User = rapid.Int64Range(1, 3).Draw(t, "user")
+	}
+	return jobs
+}
+
+// sameStarts fails unless every job of a starts when, as and after the
+// reservation it does in b, b's by the generic path.
+func sameStarts(t *rapid.T, a, b *sched.Result) {
+	if len(a.Records) != len(b.Records) {
+		t.Fatalf("%d records, by the generic path %d", len(a.Records), len(b.Records))
+	}
+	for k := range a.Records {
+		x, y := &a.Records[k], &b.Records[k]
+		if x.Start != y.Start || x.Backfilled != y.Backfilled || x.FirstReservation != y.FirstReservation {
+			t.Fatalf("job %d: start %d, backfilled %v, reserved %d; by the generic path %d, %v, %d",
+				x.Job.ID, x.Start, x.Backfilled, x.FirstReservation, y.Start, y.Backfilled, y.FirstReservation)
+		}
+	}
+}
+
 // TestEASYWalkRapid: EASY's own walk of the waiting queue, with its memo
 // and the blocks of the queue it skips (fifo.blk), starts the jobs that
 // the generic path of the same order starts, on queues hundreds of jobs
@@ -268,14 +299,7 @@ func (arrivalOrder) Name() string                            { return "arrival (
 func TestEASYWalkRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 64).Draw(t, "P")
-		jobs := make([]swf.Job, rapid.IntRange(1, 400).Draw(t, "n"))
-		var sub int64
-		for i := range jobs {
-			sub += rapid.Int64Range(0, 5).Draw(t, "gap")
-			r := rapid.Int64Range(0, 300).Draw(t, "run")
-			e := max(1, r+rapid.Int64Range(-20, 300).Draw(t, "slack"))
-			jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
-		}
+		jobs := walkJobs(t, P, 400)
 		own := sched.EASY(P)
 		own.ShadowTies = rapid.Bool().Draw(t, "ties")
 		user := own
@@ -288,13 +312,7 @@ func TestEASYWalkRapid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for k := range a.Records {
-			x, y := &a.Records[k], &b.Records[k]
-			if x.Start != y.Start || x.Backfilled != y.Backfilled || x.FirstReservation != y.FirstReservation {
-				t.Fatalf("job %d: start %d, backfilled %v, reserved %d; by the generic path %d, %v, %d",
-					x.Job.ID, x.Start, x.Backfilled, x.FirstReservation, y.Start, y.Backfilled, y.FirstReservation)
-			}
-		}
+		sameStarts(t, a, b)
 	})
 }
 
@@ -305,15 +323,8 @@ func TestEASYWalkRapid(t *testing.T) {
 func TestEASYWalkChangesRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 32).Draw(t, "P")
-		jobs := make([]swf.Job, rapid.IntRange(1, 250).Draw(t, "n"))
-		var sub int64
-		for i := range jobs {
-			sub += rapid.Int64Range(0, 5).Draw(t, "gap")
-			r := rapid.Int64Range(0, 300).Draw(t, "run")
-			e := max(1, r+rapid.Int64Range(-20, 300).Draw(t, "slack"))
-			jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
-			jobs[i].User = rapid.Int64Range(1, 3).Draw(t, "user")
-		}
+		jobs := walkJobs(t, P, 250)
+		sub := jobs[len(jobs)-1].Submit
 		type change struct {
 			at     int64
 			cancel int64 // a job's ID, or 0: submit
@@ -371,16 +382,6 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 			}
 			return res
 		}
-		a, b := run(nil, nil), run(arrivalOrder{}, arrivalOrder{})
-		if len(a.Records) != len(b.Records) {
-			t.Fatalf("%d records, by the generic path %d", len(a.Records), len(b.Records))
-		}
-		for k := range a.Records {
-			x, y := &a.Records[k], &b.Records[k]
-			if x.Start != y.Start || x.Backfilled != y.Backfilled || x.FirstReservation != y.FirstReservation {
-				t.Fatalf("job %d: start %d, backfilled %v, reserved %d; by the generic path %d, %v, %d",
-					x.Job.ID, x.Start, x.Backfilled, x.FirstReservation, y.Start, y.Backfilled, y.FirstReservation)
-			}
-		}
+		sameStarts(t, run(nil, nil), run(arrivalOrder{}, arrivalOrder{}))
 	})
 }
