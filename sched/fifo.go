@@ -17,7 +17,9 @@ type fifo struct {
 	// fifoBlock:]): no job there is smaller than n or predicted shorter
 	// than p. Arrivals lower the bounds; EASY's backfilling raises a
 	// block's to its jobs' own when it walks all of it, and skips the
-	// blocks whose jobs could not start (backfillFrom).
+	// blocks whose jobs could not start (backfillFrom). A re-prediction
+	// (propagation) may break a block's bound on p: backfillFrom then
+	// does not read them.
 	blk []bound
 }
 

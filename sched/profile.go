@@ -106,8 +106,8 @@ func (p *Profile) Allocate(t, d, n int64) {
 	// One search for t, one for end from there, and the points rewritten
 	// in one walk and one shift of the tail: splitting at t and end and
 	// deleting the points left equal took two full searches and up to
-	// four shifts (conservative backfilling moved a job 1.1M times on
-	// SDSC-BLUE, each an Allocate back and one forward).
+	// four shifts (conservative backfilling moves a job by an Allocate
+	// back and one forward).
 	pts := p.pts
 	t = max(t, pts[0].t)
 	i := p.search(t)
@@ -269,8 +269,7 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		// Step i runs past r (or is the last), and the slot is not
 		// overdrawn: a start open at i's end reaches r and fits, the
 		// slot's n more free carrying it on; one not open by r comes at
-		// or after until. The general walk below took a tenth of the
-		// run's instructions here.
+		// or after until: no need of the general walk below.
 		q := pts[i]
 		switch {
 		case open:
@@ -365,15 +364,15 @@ func (p *Profile) allocateAll(slots []slot) {
 // rebase sets the profile, whose points are now base (from now on), to
 // was + base - old over the same span: was is a profile that old was the
 // base of, both starting at or before now, with no two neighbours of
-// equal free, as Allocate keeps them (nor has the result). It returns the span of the times at which base
-// has more free than old (where the profile gained on was), and whether
-// the profile is nowhere overdrawn (free ≥ 0 throughout).
+// equal free, as Allocate keeps them (nor has the result). It returns the
+// span of the times at which base has more free than old (where the
+// profile gained on was), and whether the profile is nowhere overdrawn
+// (free ≥ 0 throughout).
 //
 // base - old is found first, as steps (mostly none, or a job's
 // processors over [now, its planned end) after it ended early), and
-// added to a copy of was a range at a time: a merge of the three walked
-// every point of all three (a tenth of conservative backfilling's
-// instructions on SDSC-BLUE).
+// added to a copy of was a range at a time, rather than a merge of the
+// three that walks every point of all three.
 func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 	base := p.pts
 	gain, sound = noSpan, true
