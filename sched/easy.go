@@ -266,6 +266,9 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	free := s.free
 	// A job started by its time that ends exactly at the shadow may join
 	// the tie there and change the next pass's extra processors: no memo.
+	// Nor when one predicted to end by the shadow takes extra processors
+	// (EstimateSafe, its estimate past the shadow): the next pass counts
+	// them free at the shadow, the memo's extra would not.
 	tie := false
 	// take reports whether k may start now, and takes its processors.
 	take := func(k *Job) bool {
@@ -277,6 +280,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		case viaTime:
 			tie = tie || s.now+k.p == shadow
 		case k.n <= extra:
+			tie = tie || s.now+k.p <= shadow
 			extra -= k.n
 		default:
 			return false
@@ -288,16 +292,13 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	switch {
 	case free <= 0:
 	case b == ByArrival:
-		// The default order walks the queue's slice itself: a call of
-		// visit per waiting job was a tenth of an EASY run (take is
-		// inlined here; nothing leaves the queue during the walk).
-		// By blocks of the queue (fifo.blk): a block whose jobs are all
-		// too large, or all too large for the extra processors and too
-		// long to end by the shadow, is skipped (with exact bounds,
-		// half the slots the archive logs' walks visit, two thirds of a
-		// synthetic million jobs'). A re-prediction may shorten a
-		// waiting job's prediction below its block's bound: not with
-		// one (propag).
+		// The default order walks the queue's slice itself, not a call
+		// of visit per waiting job (nothing leaves the queue during the
+		// walk), by blocks of the queue (fifo.blk): a block whose jobs
+		// are all too large, or all too large for the extra processors
+		// and too long to end by the shadow, is skipped. A re-prediction
+		// may shorten a waiting job's prediction below its block's
+		// bound: no skipping with one (propag).
 		q := &s.waitFCFS
 		i := q.head
 		if from > 0 {
@@ -306,9 +307,9 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		}
 	walk:
 		for i < len(q.items) {
-			b := i / fifoBlock
+			bi := i / fifoBlock
 			end := min(i-i%fifoBlock+fifoBlock, len(q.items))
-			if bd := q.blk[b]; !s.propag && (bd.n > free || s.now+bd.p > shadow && bd.n > extra) {
+			if bd := q.blk[bi]; !s.propag && (bd.n > free || s.now+bd.p > shadow && bd.n > extra) {
 				i = end
 				continue
 			}
@@ -325,7 +326,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 				}
 			}
 			if whole {
-				q.blk[b] = low
+				q.blk[bi] = low
 			}
 		}
 	default:

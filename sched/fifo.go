@@ -17,7 +17,9 @@ type fifo struct {
 	// fifoBlock:]): no job there is smaller than n or predicted shorter
 	// than p. Arrivals lower the bounds; EASY's backfilling raises a
 	// block's to its jobs' own when it walks all of it, and skips the
-	// blocks whose jobs could not start (backfillFrom).
+	// blocks whose jobs could not start (backfillFrom). A re-prediction
+	// (propagation) may break a block's bound on p: backfillFrom then
+	// does not read them.
 	blk []bound
 }
 
@@ -33,13 +35,19 @@ var noJobs = bound{math.MaxInt64, math.MaxInt64}
 // ReplaceOrInsert appends j, which arrived after every queued job.
 func (q *fifo) ReplaceOrInsert(j *Job) {
 	j.pos = len(q.items)
+	q.bound(j)
+	q.items = append(q.items, j)
+	q.n++
+}
+
+// bound lowers the bound of the block of j's slot (j.pos, the last
+// slot) to j's size and prediction, adding the block at its first slot.
+func (q *fifo) bound(j *Job) {
 	if j.pos%fifoBlock == 0 {
 		q.blk = append(q.blk, noJobs)
 	}
 	b := &q.blk[j.pos/fifoBlock]
 	b.n, b.p = min(b.n, j.n), min(b.p, j.p)
-	q.items = append(q.items, j)
-	q.n++
 }
 
 // Delete removes j.
@@ -61,23 +69,17 @@ func (q *fifo) Delete(j *Job) {
 // squeeze removes the holes, keeping the order.
 func (q *fifo) squeeze() {
 	k := 0
+	q.blk = q.blk[:0]
 	for _, j := range q.items[q.head:] {
 		if j != nil {
 			j.pos = k
+			q.bound(j)
 			q.items[k] = j
 			k++
 		}
 	}
 	clear(q.items[k:])
 	q.items, q.head = q.items[:k], 0
-	q.blk = q.blk[:0]
-	for i, j := range q.items {
-		if i%fifoBlock == 0 {
-			q.blk = append(q.blk, noJobs)
-		}
-		b := &q.blk[i/fifoBlock]
-		b.n, b.p = min(b.n, j.n), min(b.p, j.p)
-	}
 }
 
 // Len is the number of queued jobs.

@@ -106,12 +106,12 @@ func (p *Profile) Allocate(t, d, n int64) {
 	// One search for t, one for end from there, and the points rewritten
 	// in one walk and one shift of the tail: splitting at t and end and
 	// deleting the points left equal took two full searches and up to
-	// four shifts (conservative backfilling moved a job 1.1M times on
-	// SDSC-BLUE, each an Allocate back and one forward).
+	// four shifts (conservative backfilling moves a job by an Allocate
+	// back and one forward).
 	pts := p.pts
 	t = max(t, pts[0].t)
 	i := p.search(t)
-	j := i + p.searchFrom(i, end) // pts[i:j] lie in [t, end)
+	j := p.searchFrom(i, end) // pts[i:j] lie in [t, end)
 	hasT := i < len(pts) && pts[i].t == t
 	hasE := j < len(pts) && pts[j].t == end
 	vt, ve := pts[max(i-1, 0)].free, pts[j-1].free // before t, at end
@@ -171,7 +171,8 @@ func b2i(b bool) int {
 	return 0
 }
 
-// searchFrom returns how many points from index i on lie before t.
+// searchFrom returns the index of the first point at or after t, which
+// is i or after.
 func (p *Profile) searchFrom(i int, t int64) int {
 	lo, hi := i, len(p.pts)
 	for lo < hi {
@@ -182,7 +183,7 @@ func (p *Profile) searchFrom(i int, t int64) int {
 			hi = m
 		}
 	}
-	return lo - i
+	return lo
 }
 
 // split makes sure a point exists at t (t ≥ the first point) and returns
@@ -199,18 +200,7 @@ func (p *Profile) split(t int64) int {
 }
 
 // search returns the index of the first point at or after t.
-func (p *Profile) search(t int64) int {
-	lo, hi := 0, len(p.pts)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if p.pts[m].t < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
+func (p *Profile) search(t int64) int { return p.searchFrom(0, t) }
 
 // fitOwn is Fit for a job that holds the slot of n processors over [r,
 // r+d) in the profile, as if it gave the slot back first: what
@@ -279,8 +269,7 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		// Step i runs past r (or is the last), and the slot is not
 		// overdrawn: a start open at i's end reaches r and fits, the
 		// slot's n more free carrying it on; one not open by r comes at
-		// or after until. The general walk below took a tenth of the
-		// run's instructions here.
+		// or after until: no need of the general walk below.
 		q := pts[i]
 		switch {
 		case open:
@@ -375,15 +364,15 @@ func (p *Profile) allocateAll(slots []slot) {
 // rebase sets the profile, whose points are now base (from now on), to
 // was + base - old over the same span: was is a profile that old was the
 // base of, both starting at or before now, with no two neighbours of
-// equal free, as Allocate keeps them (nor has the result). It returns the span of the times at which base
-// has more free than old (where the profile gained on was), and whether
-// the profile is nowhere overdrawn (free ≥ 0 throughout).
+// equal free, as Allocate keeps them (nor has the result). It returns the
+// span of the times at which base has more free than old (where the
+// profile gained on was), and whether the profile is nowhere overdrawn
+// (free ≥ 0 throughout).
 //
 // base - old is found first, as steps (mostly none, or a job's
 // processors over [now, its planned end) after it ended early), and
-// added to a copy of was a range at a time: a merge of the three walked
-// every point of all three (a tenth of conservative backfilling's
-// instructions on SDSC-BLUE).
+// added to a copy of was a range at a time, rather than a merge of the
+// three that walks every point of all three.
 func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 	base := p.pts
 	gain, sound = noSpan, true

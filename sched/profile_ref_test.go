@@ -79,18 +79,7 @@ func TestRebaseMatchesMerge(t *testing.T) {
 	var p, q Profile // reused, as conservative backfilling reuses its profile
 	rapid.Check(t, func(t *rapid.T) {
 		now := rapid.Int64Range(0, 50).Draw(t, "now")
-		steps := func(label string, first int64) []point {
-			pts := []point{{first, rapid.Int64Range(-3, 20).Draw(t, label+"0")}}
-			for range rapid.IntRange(0, 10).Draw(t, label+"len") {
-				at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, label+"dt")
-				v := rapid.Int64Range(-3, 20).Draw(t, label+"free")
-				if v == pts[len(pts)-1].free { // as sched's profiles: no equal neighbours
-					v++
-				}
-				pts = append(pts, point{at, v})
-			}
-			return pts
-		}
+		steps := func(label string, first int64) []point { return drawSteps(t, label, first, 10) }
 		base := steps("base", now)
 		old := steps("old", now-rapid.Int64Range(0, 20).Draw(t, "oldAt"))
 		if rapid.Bool().Draw(t, "same") { // the running jobs as they were
@@ -107,6 +96,22 @@ func TestRebaseMatchesMerge(t *testing.T) {
 	})
 }
 
+// drawSteps draws a profile of up to maxLen+1 points from first on, free
+// from -3 to 20, no two neighbours equal (as sched's profiles), its draws
+// labelled from label.
+func drawSteps(t *rapid.T, label string, first int64, maxLen int) []point {
+	pts := []point{{first, rapid.Int64Range(-3, 20).Draw(t, label+"free0")}}
+	for range rapid.IntRange(0, maxLen).Draw(t, label+"len") {
+		at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, label+"dt")
+		v := rapid.Int64Range(-3, 20).Draw(t, label+"free")
+		if v == pts[len(pts)-1].free {
+			v++
+		}
+		pts = append(pts, point{at, v})
+	}
+	return pts
+}
+
 // TestFitOwnMatchesFit: fitOwn is Fit after the slot is given back, a fit
 // from until on counting as r, for random profiles and slots: any
 // profile without a bound (until never), and, with one (until ≤ r), a
@@ -115,15 +120,7 @@ func TestFitOwnMatchesFit(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
 		now := rapid.Int64Range(0, 50).Draw(t, "now")
-		pts := []point{{now, rapid.Int64Range(-3, 20).Draw(t, "free0")}}
-		for range rapid.IntRange(0, 12).Draw(t, "len") {
-			at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, "dt")
-			v := rapid.Int64Range(-3, 20).Draw(t, "free")
-			if v == pts[len(pts)-1].free {
-				v++
-			}
-			pts = append(pts, point{at, v})
-		}
+		pts := drawSteps(t, "", now, 12)
 		r := now + rapid.Int64Range(0, 300).Draw(t, "r")
 		d := rapid.Int64Range(1, 100).Draw(t, "d")
 		n := rapid.Int64Range(1, 12).Draw(t, "n")
@@ -177,15 +174,7 @@ func TestAllocateMatchesSplits(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
 		now := rapid.Int64Range(0, 50).Draw(t, "now")
-		pts := []point{{now, rapid.Int64Range(-3, 20).Draw(t, "free0")}}
-		for range rapid.IntRange(0, 10).Draw(t, "len") {
-			at := pts[len(pts)-1].t + rapid.Int64Range(1, 30).Draw(t, "dt")
-			v := rapid.Int64Range(-3, 20).Draw(t, "free")
-			if v == pts[len(pts)-1].free {
-				v++
-			}
-			pts = append(pts, point{at, v})
-		}
+		pts := drawSteps(t, "", now, 10)
 		p.pts = append(p.pts[:0], pts...)
 		q.pts = append(q.pts[:0], pts...)
 		for range rapid.IntRange(1, 6).Draw(t, "ops") {

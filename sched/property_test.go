@@ -261,6 +261,37 @@ type arrivalOrder struct{}
 func (arrivalOrder) Less(int64, *sched.Job, *sched.Job) bool { return false }
 func (arrivalOrder) Name() string                            { return "arrival (a user's)" }
 
+// walkJobs draws up to maxN jobs of up to P processors arriving a few
+// seconds apart, so that queues grow hundreds of jobs long (blocks of
+// every kind, squeezes), of three users.
+func walkJobs(t *rapid.T, P int64, maxN int) []swf.Job {
+	jobs := make([]swf.Job, rapid.IntRange(1, maxN).Draw(t, "n"))
+	var sub int64
+	for i := range jobs {
+		sub += rapid.Int64Range(0, 5).Draw(t, "gap")
+		r := rapid.Int64Range(0, 300).Draw(t, "run")
+		e := max(1, r+rapid.Int64Range(-20, 300).Draw(t, "slack"))
+		jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
+		jobs[i].User = rapid.Int64Range(1, 3).Draw(t, "user")
+	}
+	return jobs
+}
+
+// sameStarts fails unless every job of a starts when, as and after the
+// reservation it does in b, b's by the generic path.
+func sameStarts(t *rapid.T, a, b *sched.Result) {
+	if len(a.Records) != len(b.Records) {
+		t.Fatalf("%d records, by the generic path %d", len(a.Records), len(b.Records))
+	}
+	for k := range a.Records {
+		x, y := &a.Records[k], &b.Records[k]
+		if x.Start != y.Start || x.Backfilled != y.Backfilled || x.FirstReservation != y.FirstReservation {
+			t.Fatalf("job %d: start %d, backfilled %v, reserved %d; by the generic path %d, %v, %d",
+				x.Job.ID, x.Start, x.Backfilled, x.FirstReservation, y.Start, y.Backfilled, y.FirstReservation)
+		}
+	}
+}
+
 // TestEASYWalkRapid: EASY's own walk of the waiting queue, with its memo
 // and the blocks of the queue it skips (fifo.blk), starts the jobs that
 // the generic path of the same order starts, on queues hundreds of jobs
@@ -268,14 +299,7 @@ func (arrivalOrder) Name() string                            { return "arrival (
 func TestEASYWalkRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 64).Draw(t, "P")
-		jobs := make([]swf.Job, rapid.IntRange(1, 400).Draw(t, "n"))
-		var sub int64
-		for i := range jobs {
-			sub += rapid.Int64Range(0, 5).Draw(t, "gap")
-			r := rapid.Int64Range(0, 300).Draw(t, "run")
-			e := max(1, r+rapid.Int64Range(-20, 300).Draw(t, "slack"))
-			jobs[i] = job(int64(i+1), sub, r, rapid.Int64Range(1, P).Draw(t, "size"), e)
-		}
+		jobs := walkJobs(t, P, 400)
 		own := sched.EASY(P)
 		own.ShadowTies = rapid.Bool().Draw(t, "ties")
 		user := own
@@ -288,12 +312,76 @@ func TestEASYWalkRapid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for k := range a.Records {
-			x, y := &a.Records[k], &b.Records[k]
-			if x.Start != y.Start || x.Backfilled != y.Backfilled || x.FirstReservation != y.FirstReservation {
-				t.Fatalf("job %d: start %d, backfilled %v, reserved %d; by the generic path %d, %v, %d",
-					x.Job.ID, x.Start, x.Backfilled, x.FirstReservation, y.Start, y.Backfilled, y.FirstReservation)
-			}
+		sameStarts(t, a, b)
+	})
+}
+
+// TestEASYWalkChangesRapid: as TestEASYWalkRapid, with what can change a
+// waiting queue's blocks between passes: predictions by a history (that
+// propagates or not), corrections, EstimateSafe, users' cancellations of
+// waiting and running jobs and submissions mid-run.
+func TestEASYWalkChangesRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 32).Draw(t, "P")
+		jobs := walkJobs(t, P, 250)
+		sub := jobs[len(jobs)-1].Submit
+		type change struct {
+			at     int64
+			cancel int64 // a job's ID, or 0: submit
+			job    swf.Job
 		}
+		changes := make([]change, rapid.IntRange(0, 30).Draw(t, "changes"))
+		for k := range changes {
+			c := &changes[k]
+			c.at = rapid.Int64Range(0, sub+300).Draw(t, "at")
+			if rapid.Bool().Draw(t, "cancel") {
+				c.cancel = rapid.Int64Range(1, int64(len(jobs))).Draw(t, "id")
+				continue
+			}
+			r := rapid.Int64Range(0, 300).Draw(t, "subRun")
+			c.job = job(int64(len(jobs)+1+k), 0, r, rapid.Int64Range(1, P).Draw(t, "subSize"), r+1)
+			c.job.User = rapid.Int64Range(1, 3).Draw(t, "subUser")
+		}
+		safe := rapid.Bool().Draw(t, "estimateSafe")
+		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history
+		corr := rapid.Bool().Draw(t, "corrector")
+		ties := rapid.Bool().Draw(t, "ties")
+		run := func(q, b sched.Order) *sched.Result {
+			cfg := sched.EASY(P)
+			cfg.ShadowTies = ties
+			cfg.Scheduler = sched.EASYScheduler{Queue: q, Backfill: b, EstimateSafe: safe}
+			if pred > 0 {
+				h, err := predict.NewUserHistory(predict.HistoryConfig{Window: 2, Partial: true, Propagate: pred == 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Predictor = h
+			}
+			if corr {
+				cfg.Corrector = sched.EstimateCorrector{}
+			}
+			s, err := sched.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Load(jobs); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range changes {
+				s.At(c.at, func(int64) {
+					if c.cancel != 0 {
+						s.Cancel(c.cancel)
+					} else {
+						s.Submit(c.job)
+					}
+				})
+			}
+			res, err := s.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		sameStarts(t, run(nil, nil), run(arrivalOrder{}, arrivalOrder{}))
 	})
 }

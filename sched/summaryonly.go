@@ -129,8 +129,8 @@ func (r *logReader) next() endedJob {
 		r.b, r.blocks = r.blocks[0], r.blocks[1:]
 	}
 	var e endedJob
-	// binary.Uvarint and Varint with the one-byte values (most of them)
-	// inline: Varint's call was a tenth of the fold's cost.
+	// binary.Uvarint with the one-byte values (most of them) inline, and
+	// Varint as its zig-zag decoding of Uvarint's value.
 	uv := func() uint64 {
 		if c := r.b[0]; c < 0x80 {
 			r.b = r.b[1:]
