@@ -66,7 +66,11 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 			s.freeShares(k)
 			return true
 		}
-		tie = tie || viaTime && s.now+k.p == shadow
+		// No memo after a start at the shadow, nor after one predicted to
+		// end by it that keeps the holder's room instead (EstimateSafe):
+		// the next pass counts its share free at the shadow (easy.go's
+		// take says the same).
+		tie = tie || viaTime && s.now+k.p == shadow || !viaTime && s.now+k.p <= shadow
 		free -= k.heldCores()
 		s.buf = append(s.buf, k)
 		return free > 0

@@ -346,8 +346,19 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history
 		corr := rapid.Bool().Draw(t, "corrector")
 		ties := rapid.Bool().Draw(t, "ties")
+		// On a machine of nodes (easy_nodes.go) too: P one-core nodes, or
+		// nodes of 4 cores (P rounded up), where a job spreads.
+		nodes := rapid.IntRange(0, 2).Draw(t, "nodes") // none, one-core, four-core
 		run := func(q, b sched.Order) *sched.Result {
 			cfg := sched.EASY(P)
+			switch nodes {
+			case 1:
+				cfg = sched.EASY(0)
+				cfg.Nodes = []swf.Node{{Count: P, Cores: 1}}
+			case 2:
+				cfg = sched.EASY(0)
+				cfg.Nodes = []swf.Node{{Count: (P + 3) / 4, Cores: 4}}
+			}
 			cfg.ShadowTies = ties
 			cfg.Scheduler = sched.EASYScheduler{Queue: q, Backfill: b, EstimateSafe: safe}
 			if pred > 0 {
