@@ -47,12 +47,6 @@ type Config struct {
 	// BackfillResolution is bf_resolution: the time grid of backfill's
 	// plans (0: 60 s).
 	BackfillResolution int64
-	// Epoch is the Unix time of the simulated time 0. Slurm rounds
-	// backfill's reservations to bf_resolution in Unix time
-	// (backfill.c: start_time / backfill_resolution), so a simulation
-	// whose time 0 is not a multiple of it rounds on the same grid only
-	// if it knows where that falls (0: time 0 lies on the grid).
-	Epoch int64
 	// BackfillMaxJobTest is bf_max_job_test: the jobs one backfill cycle
 	// considers (0: 500; in 22.05 the default is 500).
 	BackfillMaxJobTest int64
@@ -80,15 +74,6 @@ type Config struct {
 	// at once (the epilog taken to last no time). Without one the node is
 	// freed through the background loop (BatchSchedDelay).
 	Epilog bool
-	// Completing is how long a node stays COMPLETING after a job on it
-	// ends, until slurmd reports the epilog done (it always does, with or
-	// without an Epilog): Slurm starts no job on such a node meanwhile
-	// (cons_tres's _allocate_sc, node_scheduler's cg_node_bitmap), and
-	// backfill reserves a job it would start there from the next second
-	// instead (_attempt_backfill). Kept only on a machine of several
-	// nodes whose jobs each ask one node, under Run (0: none, a node is
-	// free at the end).
-	Completing int64
 	// OverTimeLimit is OverTimeLimit: how long past its time limit a job
 	// may run before it is killed (0: none).
 	OverTimeLimit int64

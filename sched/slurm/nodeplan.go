@@ -37,8 +37,6 @@ type nodeSpace struct {
 	// mask, during a backfill start, is the nodes the job may not use
 	// (true); nil otherwise. maskBuf holds it between starts.
 	mask, maskBuf []bool
-	// cg is when each node stops COMPLETING (Config.Completing).
-	cg []int64
 
 	// A cycle's state: each node's free CPUs now and its running jobs'
 	// ends (at their limits, ascending), and the reservations made.
@@ -49,47 +47,6 @@ type nodeSpace struct {
 }
 
 type release struct{ t, cpus int64 }
-
-// completing notes that running job r ended: its node is COMPLETING
-// until until.
-func (ns *nodeSpace) completing(r *jobRec, until int64) bool {
-	n, ok := ns.node[r]
-	if !ok || n < 0 {
-		return false
-	}
-	for int(n) >= len(ns.cg) {
-		ns.cg = append(ns.cg, 0)
-	}
-	ns.cg[n] = max(ns.cg[n], until)
-	return true
-}
-
-// isCompleting reports whether node n is COMPLETING at now.
-func (ns *nodeSpace) isCompleting(n int, now int64) bool {
-	return n >= 0 && n < len(ns.cg) && ns.cg[n] > now
-}
-
-// cgMask sets ns.mask to the COMPLETING nodes at now, if any (the main
-// scheduler's starts keep off them); false if none.
-func (ns *nodeSpace) cgMask(now int64) bool {
-	some := false
-	for n := range ns.cg {
-		if ns.cg[n] > now {
-			some = true
-		}
-	}
-	if !some {
-		return false
-	}
-	if len(ns.maskBuf) < len(ns.cg) {
-		ns.maskBuf = append(ns.maskBuf, make([]bool, len(ns.cg)-len(ns.maskBuf))...)
-	}
-	ns.mask = ns.maskBuf
-	for n := range ns.mask {
-		ns.mask[n] = ns.isCompleting(n, now)
-	}
-	return true
-}
 
 // nodeResv takes node out of the plan over [from, to).
 type nodeResv struct {
@@ -306,7 +263,7 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 			}
 		}
 		node = ns.fits[chooseNode(p.mach.Placement, ns.fits)].Node
-		if start > now && ns.reserved(node, p.bfFloor(start), p.resvEnd(start, r.limit, p.bfTrunc(now))) {
+		if start > now && ns.reserved(node, floorTo(start, p.bfRes), p.resvEnd(start, r.limit, now/p.bfRes*p.bfRes)) {
 			startRes = start
 			continue
 		}
@@ -367,7 +324,7 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 	ns := p.ns
 	clear(p.perUsr)
-	begin := p.bfTrunc(now)
+	begin := now / p.bfRes * p.bfRes
 	tested := int64(0)
 	reserved := false
 	p.beyond = p.beyond[:0]
@@ -397,17 +354,12 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 			p.addBeyond(r)
 			continue
 		}
-		if t == now && ns.isCompleting(node, now) {
-			// Slurm waits for the epilog: the job is planned from the
-			// next second, its node reserved (_attempt_backfill).
-			t = now + 1
-		}
 		if t == now {
 			p.bfStill = false
 			// Keep the start off the nodes reserved over its span.
 			ns.mask = ns.maskBuf
 			for n := range ns.mask {
-				ns.mask[n] = ns.reserved(n, now, now+r.limit) || ns.isCompleting(n, now)
+				ns.mask[n] = ns.reserved(n, now, now+r.limit)
 			}
 			ok := p.start(pass, r, reserved)
 			ns.mask = nil
@@ -424,7 +376,7 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 			// plan it at the next second, as the pool plan does.
 			t = now + 1
 		}
-		ns.resv = append(ns.resv, nodeResv{node, max(p.bfFloor(t), now), p.resvEnd(t, r.limit, begin)})
+		ns.resv = append(ns.resv, nodeResv{node, max(floorTo(t, p.bfRes), now), p.resvEnd(t, r.limit, begin)})
 		reserved = true
 		if t != r.res {
 			if j := p.ptr(pass, r); j != nil && pass.Reserve(j, t) == nil {

@@ -56,11 +56,8 @@ type Policy struct {
 	// fullPending: something changed since the last periodic run.
 	lastMain, lastSched, lastFull int64
 	mainPending, mainSoon         bool
-	// cgMain: the next epilog-complete report (Config.Completing), which
-	// runs the main scheduler at once (never: none due).
-	cgMain      int64
-	fullAsked   bool // a periodic run waits for sched_min_interval
-	fullPending bool
+	fullAsked                     bool // a periodic run waits for sched_min_interval
+	fullPending                   bool
 	// Backfill: bfLast is the last cycle (run, or passed over because it
 	// could start nothing), evAt the first event (last_job_update) at or
 	// after it (never: none) and evLast the latest; bfWaiting: jobs waited
@@ -94,8 +91,6 @@ type Policy struct {
 	pow                       [2]float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
-	bfOff                     int64 // Epoch mod bfRes: time 0's place on Slurm's grid
-	cgDur                     int64 // Completing
 	schedInt, minInt          int64
 
 	endsOK     bool // running is sorted by end
@@ -217,9 +212,6 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	p.bfInt = or(site.BackfillInterval, 30)
 	p.bfWin = or(site.BackfillWindow, 24*3600)
 	p.bfRes = or(site.BackfillResolution, 60)
-	p.bfOff = (site.Epoch%p.bfRes + p.bfRes) % p.bfRes
-	p.cgDur = max(site.Completing, 0)
-	p.cgMain = never
 	p.bfTest = or(site.BackfillMaxJobTest, 500)
 	p.schedInt = or(site.SchedInterval, 60)
 	p.minInt = max(site.SchedMinInterval, 0)

@@ -184,7 +184,6 @@ func (p *Policy) begin(now int64) {
 	p.bfLast = floorTo(now, p.bfInt)
 	p.evAt, p.evLast = never, p.bfLast-1
 	p.mainPending, p.mainSoon, p.fullPending, p.bfWaiting, p.bfDirty, p.fullAsked = false, false, false, false, false, false
-	p.cgMain = never
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	} else {
@@ -384,13 +383,9 @@ func (p *Policy) ended(id, now int64) {
 	if !ok {
 		return
 	}
-	cg := false
 	if r.running {
 		p.catchUp(now) // while it still counts as running
 		p.freeAfter = -1
-		if p.ns != nil && p.cgDur > 0 && p.ns.completing(r, now+p.cgDur) {
-			cg = true
-		}
 	} else {
 		p.left++
 	}
@@ -420,16 +415,6 @@ func (p *Policy) ended(id, now int64) {
 		for k := r.idx; k < len(p.running); k++ {
 			p.running[k].idx = k
 		}
-	}
-	if cg && p.observed {
-		// The epilog-complete report runs the main scheduler at once
-		// when it comes (proc_req.c, _slurm_rpc_epilog_complete); the
-		// end itself asks none.
-		p.cgMain = min(p.cgMain, now+p.cgDur)
-		p.fullPending, p.bfDirty = true, true
-		p.noFit = false
-		p.event(now)
-		return
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
 }

@@ -81,11 +81,8 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 		p.mainPending, p.mainSoon = false, false
 		p.lastSched = now
 		p.mainRun(pass, false)
-	case p.mainSoon || now >= p.cgMain:
+	case p.mainSoon:
 		p.mainSoon = false
-		if now >= p.cgMain {
-			p.cgMain = never
-		}
 		p.mainRun(pass, false)
 	}
 }
@@ -278,9 +275,6 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	var failed []int
 	allFailed := false
 	depth := 0
-	if p.ns != nil && p.cgDur > 0 && p.ns.cgMask(now) {
-		defer func() { p.ns.mask = nil }()
-	}
 	for _, r := range p.queue {
 		if r.running || r.gone {
 			continue
@@ -402,7 +396,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		prof.release(max(r.start+r.limit, now+1), r.cpus)
 	}
 	clear(p.perUsr)
-	begin := p.bfTrunc(now) // node_space's first record
+	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
 	// The last job's allocation would change nothing: each waits for the
@@ -527,31 +521,17 @@ type beyondJob struct{ cpus, d int64 }
 // bf_resolution), ⌊⌋ rounding down to bf_resolution (Go's division, for a
 // time before 0 up). From t ≥ 0 one division does: ⌊t⌋ ≥ begin, and
 // ⌊t+limit⌋ is the larger unless it is ⌊t⌋ itself (it is no later than t).
-//
-// The grid is Slurm's, in Unix time: t and begin are shifted by bfOff
-// onto it and the end shifted back.
 func (p *Policy) resvEnd(t, limit, begin int64) int64 {
-	res, off := p.bfRes, p.bfOff
-	t += off
+	res := p.bfRes
 	if t < 0 || limit < 0 {
-		s := max(t/res*res, begin+off)
-		return max((t+limit)/res*res, s+res) - off
+		s := max(t/res*res, begin)
+		return max((t+limit)/res*res, s+res)
 	}
 	e := (t + limit) / res * res
 	if e <= t {
 		e += res
 	}
-	return e - off
-}
-
-// bfTrunc is t rounded to bf_resolution on Slurm's grid (Unix time)
-// toward 0, as Go's division, bfFloor down.
-func (p *Policy) bfTrunc(t int64) int64 {
-	return (t+p.bfOff)/p.bfRes*p.bfRes - p.bfOff
-}
-
-func (p *Policy) bfFloor(t int64) int64 {
-	return floorTo(t+p.bfOff, p.bfRes) - p.bfOff
+	return e
 }
 
 // wholeNodes is the CPUs of the whole nodes a reservation of r holds.
@@ -611,9 +591,6 @@ func (p *Policy) arm() {
 		nextFull := p.lastFull + p.schedInt
 		if p.mainSoon || p.fullAsked {
 			t = min(t, p.lastMain+p.minInt)
-		}
-		if p.cgMain != never {
-			t = min(t, max(p.cgMain, p.lastMain+p.minInt))
 		}
 		if p.mainPending {
 			t = min(t, max(p.lastSched+p.batchDelay, p.lastMain+p.minInt), max(nextFull, p.lastMain+p.minInt))
