@@ -38,6 +38,9 @@
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, whole seconds, no epilogs or bf_continue: ±1 s.
+//   - No COMPLETING nodes: a node takes a job the second another ends on
+//     it; Slurm waits for the epilog-complete report: starts run ahead.
+//   - bf_resolution's grid starts at time 0, not on Unix time: ±bf_resolution.
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 package slurm
