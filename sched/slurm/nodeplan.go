@@ -197,10 +197,25 @@ func (ns *nodeSpace) freeAt(n int, t int64) int64 {
 }
 
 // reserved reports whether node n is reserved somewhere in [s, e]
-// (Slurm's test: a record ending after s and beginning at or before e).
+// (Slurm's test of a job's nodes over its span: a record ending after s
+// and beginning at or before e).
 func (ns *nodeSpace) reserved(n int, s, e int64) bool {
 	for _, v := range ns.resv {
 		if v.node == n && v.to > s && v.from <= e {
+			return true
+		}
+	}
+	return false
+}
+
+// overlaps reports whether node n is reserved somewhere in [s, e):
+// _test_resv_overlap's test (a record ending after s and beginning
+// before e), s and e the job's start and end rounded down to
+// bf_resolution. Unlike reserved's, a reservation that begins at e is
+// not in the way.
+func (ns *nodeSpace) overlaps(n int, s, e int64) bool {
+	for _, v := range ns.resv {
+		if v.node == n && v.to > s && v.from < e {
 			return true
 		}
 	}
@@ -263,7 +278,7 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 			}
 		}
 		node = ns.fits[chooseNode(p.mach.Placement, ns.fits)].Node
-		if start > now && ns.reserved(node, floorTo(start, p.bfRes), p.resvEnd(start, r.limit, now/p.bfRes*p.bfRes)) {
+		if start > now && ns.overlaps(node, floorTo(start, p.bfRes), floorTo(start+r.limit, p.bfRes)) {
 			startRes = start
 			continue
 		}
