@@ -112,8 +112,19 @@ func (p *Policy) usesNodePlan() bool {
 	return true
 }
 
-// noteStart records the node running job r went on.
-func (ns *nodeSpace) noteStart(r *jobRec) {
+// noteStart records the node running job r went on. The jobs that
+// ended are dropped once they outnumber those running (plus a margin):
+// a start is the one place entries come in, whether or not backfill
+// cycles run, so the map stays within twice the running jobs, and a
+// sweep's cost is paid for by the starts since the last.
+func (ns *nodeSpace) noteStart(r *jobRec, running int) {
+	if len(ns.node) > 2*running+64 {
+		for q := range ns.node {
+			if !q.running || q.gone {
+				delete(ns.node, q)
+			}
+		}
+	}
 	if ns.lastID == r.id {
 		ns.node[r] = ns.lastNode
 	} else {
@@ -126,13 +137,6 @@ func (ns *nodeSpace) noteStart(r *jobRec) {
 // waiting job asks other than one node (the pool plan then serves).
 func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 	ns := p.ns
-	if len(ns.node) > 2*len(p.running)+64 {
-		for r := range ns.node {
-			if !r.running || r.gone {
-				delete(ns.node, r)
-			}
-		}
-	}
 	for _, r := range p.queue {
 		if !r.running && !r.gone && r.minNodes != 1 {
 			return false
