@@ -138,7 +138,15 @@ func (ns *nodeSpace) noteStart(r *jobRec, running int) {
 func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 	ns := p.ns
 	for _, r := range p.queue {
-		if !r.running && !r.gone && r.minNodes != 1 {
+		if r.running || r.gone {
+			continue
+		}
+		if r.minNodes != 1 {
+			return false
+		}
+		// A job spread over nodes (no node count: minNodes 1 too) would
+		// be planned on one node and placed on several, some reserved.
+		if j := p.ptr(pass, r); j == nil || j.Demand().Nodes != 1 {
 			return false
 		}
 	}
