@@ -43,7 +43,15 @@ type nodeSpace struct {
 	free []int64
 	rel  [][]release
 	resv []nodeResv
-	fits []sched.NodeFree
+	// byNode[n] is node n's reservations (in resv too): reserved and
+	// overlaps, asked of every node at each try of every job, scan
+	// those of the node only, not the cycle's (on 256 nodes, with a
+	// reservation per job tested, a cycle scanning them all took
+	// seconds).
+	byNode [][]nodeResv
+	eon    []int64 // nodeFit's: each node's earliest time with the job's CPUs
+	ends   []int64 // the reservations' ends, ascending (later_start)
+	fits   []sched.NodeFree
 }
 
 type release struct{ t, cpus int64 }
@@ -172,7 +180,14 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 		}
 		ns.rel[n] = append(ns.rel[n], release{max(r.start+r.limit, now+1), r.cpus})
 	}
-	ns.resv = ns.resv[:0]
+	ns.resv, ns.ends = ns.resv[:0], ns.ends[:0]
+	if len(ns.byNode) < len(nodes) {
+		ns.byNode = make([][]nodeResv, len(nodes))
+	}
+	ns.byNode = ns.byNode[:len(nodes)]
+	for i := range ns.byNode {
+		ns.byNode[i] = ns.byNode[i][:0]
+	}
 	if len(ns.maskBuf) != len(nodes) {
 		ns.maskBuf = make([]bool, len(nodes))
 	}
@@ -212,8 +227,8 @@ func (ns *nodeSpace) freeAt(n int, t int64) int64 {
 // (Slurm's test of a job's nodes over its span: a record ending after s
 // and beginning at or before e).
 func (ns *nodeSpace) reserved(n int, s, e int64) bool {
-	for _, v := range ns.resv {
-		if v.node == n && v.to > s && v.from <= e {
+	for _, v := range ns.byNode[n] {
+		if v.to > s && v.from <= e {
 			return true
 		}
 	}
@@ -226,12 +241,20 @@ func (ns *nodeSpace) reserved(n int, s, e int64) bool {
 // bf_resolution. Unlike reserved's, a reservation that begins at e is
 // not in the way.
 func (ns *nodeSpace) overlaps(n int, s, e int64) bool {
-	for _, v := range ns.resv {
-		if v.node == n && v.to > s && v.from < e {
+	for _, v := range ns.byNode[n] {
+		if v.to > s && v.from < e {
 			return true
 		}
 	}
 	return false
+}
+
+// addResv adds reservation v to the plan.
+func (ns *nodeSpace) addResv(v nodeResv) {
+	ns.resv = append(ns.resv, v)
+	i, _ := slices.BinarySearch(ns.ends, v.to)
+	ns.ends = slices.Insert(ns.ends, i, v.to)
+	ns.byNode[v.node] = append(ns.byNode[v.node], v)
 }
 
 // nodeFit finds where job r (cpus, time limit) goes in the plan, as
@@ -245,22 +268,27 @@ func (ns *nodeSpace) overlaps(n int, s, e int64) bool {
 // first start found with node -1).
 func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 	ns := p.ns
+	// Each node's earliest time with the CPUs does not change between
+	// tries: found once. A try asks a node's reservations only if the
+	// node would start the job earlier than the best so far, and stops
+	// at a node that can start it at start_res: none does better.
+	ns.eon = ns.eon[:0]
+	for n := range ns.free {
+		ns.eon = append(ns.eon, ns.earliestOn(n, r.cpus, now))
+	}
 	startRes := now
 	for range 2*len(ns.resv) + 2 {
 		end := startRes + r.limit
 		later := int64(never)
-		for _, v := range ns.resv {
-			if v.to > startRes && v.to < later {
-				later = v.to
-			}
+		if i, _ := slices.BinarySearch(ns.ends, startRes+1); i < len(ns.ends) {
+			later = ns.ends[i]
 		}
 		best, node := int64(never), -1
-		for n := range ns.free {
-			if ns.reserved(n, startRes, end) {
-				continue
-			}
-			if t := ns.earliestOn(n, r.cpus, now); t < best {
-				best = t
+		for n, t := range ns.eon {
+			if t < best && !ns.reserved(n, startRes, end) {
+				if best = t; best <= startRes {
+					break
+				}
 			}
 		}
 		if best == never {
@@ -403,7 +431,7 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 			// plan it at the next second, as the pool plan does.
 			t = now + 1
 		}
-		ns.resv = append(ns.resv, nodeResv{node, max(floorTo(t, p.bfRes), now), p.resvEnd(t, r.limit, begin)})
+		ns.addResv(nodeResv{node, max(floorTo(t, p.bfRes), now), p.resvEnd(t, r.limit, begin)})
 		reserved = true
 		if t != r.res {
 			if j := p.ptr(pass, r); j != nil && pass.Reserve(j, t) == nil {

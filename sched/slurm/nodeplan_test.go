@@ -27,7 +27,7 @@ func nodePolicy(t interface {
 		t.Fatal(err)
 	}
 	p.ns = &nodeSpace{node: map[*jobRec]int32{}, lastNode: -1,
-		free: append([]int64(nil), cores...), rel: make([][]release, len(cores))}
+		free: append([]int64(nil), cores...), rel: make([][]release, len(cores)), byNode: make([][]nodeResv, len(cores))}
 	return p
 }
 
@@ -88,7 +88,9 @@ func TestNodeFit(t *testing.T) {
 		p := nodePolicy(t, Config{BackfillResolution: 60}, 8, 8)
 		copy(p.ns.free, c.free)
 		p.ns.rel = c.rel
-		p.ns.resv = c.resv
+		for _, v := range c.resv {
+			p.ns.addResv(v)
+		}
 		r := &jobRec{cpus: c.cpus, limit: c.limit, minNodes: 1}
 		start, node := p.nodeFit(r, 0, c.by)
 		if start != c.start || node != c.node {
@@ -212,7 +214,7 @@ func TestNodeFitProperties(t *testing.T) {
 		}
 		for range rapid.IntRange(0, 6).Draw(rt, "resv") {
 			from := now + rapid.Int64Range(0, 1000).Draw(rt, "from")
-			ns.resv = append(ns.resv, nodeResv{rapid.IntRange(0, nodes-1).Draw(rt, "node"), from, from + rapid.Int64Range(1, 1000).Draw(rt, "len")})
+			ns.addResv(nodeResv{rapid.IntRange(0, nodes-1).Draw(rt, "node"), from, from + rapid.Int64Range(1, 1000).Draw(rt, "len")})
 		}
 		r := &jobRec{cpus: rapid.Int64Range(1, 9).Draw(rt, "cpus"), limit: rapid.Int64Range(1, 800).Draw(rt, "limit"), minNodes: 1}
 		by := now + rapid.Int64Range(0, 3000).Draw(rt, "window")
