@@ -344,12 +344,9 @@ func chooseNode(pl sched.Placement, fits []sched.NodeFree) int {
 			sum += fits[k].Cores
 		}
 		if bestSum < 0 || sum < bestSum {
-			best, bestSum = i, sum
-			for n := i + 1; n < k; n++ {
-				if fits[n].Cores < fits[best].Cores {
-					best = n
-				}
-			}
+			// As in consTres.Choose, whose rule this is; BestFit reads
+			// no job.
+			best, bestSum = i+sched.BestFit.Choose(nil, fits[i:k]), sum
 		}
 		i = k
 	}
