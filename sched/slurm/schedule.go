@@ -252,7 +252,7 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 		return false
 	}
 	if p.ns != nil {
-		p.ns.noteStart(r)
+		p.ns.noteStart(r, len(p.running))
 	}
 	p.onStart(r, pass.Now())
 	return true
