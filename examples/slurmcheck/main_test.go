@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -215,5 +216,36 @@ func TestSelfAgreement(t *testing.T) {
 	other.Workload[0].CPUs++
 	if _, err := compareTwo(rec, &other); err == nil {
 		t.Error("two different workloads were compared")
+	}
+}
+
+// The README says that backfill on named nodes (slurm.Config.NamedNodes)
+// brings the policy's starts closer to Slurm's than the plan of CPUs on
+// each of the three recordings, by the mean |start error|.
+func TestNamedNodesCloser(t *testing.T) {
+	for _, path := range []string{recordPath, secondPath, thirdPath} {
+		rec, err := readRecording(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := prepare(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mean [2]float64
+		for i, named := range []bool{false, true} {
+			s, err := runSlurmPlan(context.Background(), c, named)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := score(c, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mean[i] = f.MeanError
+		}
+		if mean[1] >= mean[0] {
+			t.Errorf("%s: mean |start error| %.1f s on named nodes, %.1f s on the plan of CPUs", path, mean[1], mean[0])
+		}
 	}
 }

@@ -42,11 +42,20 @@ const slurmName = "Slurm policy (sched/slurm)"
 // runSlurm is the Slurm policy (package sched/slurm) under the recorded
 // site, on the recorded machine: its nodes of the recorded CPUs (not a
 // pool of one-CPU nodes: Slurm's backfill reserves whole nodes).
+// Its backfill plans on named nodes, as Slurm's does (a few nodes: the
+// faithful plan costs little).
 func runSlurm(ctx context.Context, c *checked) (*simulated, error) {
+	return runSlurmPlan(ctx, c, true)
+}
+
+// runSlurmPlan is runSlurm with backfill's plan on named nodes or of CPUs
+// (slurm.Config.NamedNodes).
+func runSlurmPlan(ctx context.Context, c *checked, namedNodes bool) (*simulated, error) {
 	cfg, _, err := siteConfig(c)
 	if err != nil {
 		return nil, err
 	}
+	cfg.NamedNodes = namedNodes
 	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "node", Count: c.nodes, Cores: c.perNode}}})
 	if err != nil {
 		return nil, err

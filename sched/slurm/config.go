@@ -56,6 +56,15 @@ type Config struct {
 	// BackfillContinue is bf_continue: a cycle resumes where the last one
 	// stopped instead of at the head of the queue.
 	BackfillContinue bool
+	// NamedNodes makes backfill, under Policy.Run, plan on named nodes as
+	// Slurm's node_space does, on a machine of several nodes whose jobs
+	// each ask one node: a reservation holds its nodes, and later jobs
+	// keep off them over its span. Off, backfill's plans count CPUs: a
+	// reservation holds a node's worth of CPUs on no node in particular.
+	// Not a slurm.conf key but a choice of model: its cost grows with the
+	// nodes times the reservations a cycle makes, many times the plan of
+	// CPUs' on a loaded machine of hundreds of nodes.
+	NamedNodes bool
 	// SchedInterval is sched_interval: the time between runs of the main
 	// scheduler when nothing triggers it (0: 60 s).
 	SchedInterval int64

@@ -34,7 +34,7 @@
 //   - Heterogeneous and multi-partition jobs: one partition per job.
 //   - Accounting and QOS limits: users run more at once than allowed.
 //   - cons_tres: one-node jobs placed as it does, wider ones first fit;
-//     backfill plans named nodes only for one-node jobs under Run.
+//     backfill plans named nodes only with Config.NamedNodes.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, whole seconds, no epilogs or bf_continue: ±1 s.

@@ -105,11 +105,12 @@ func (n *nodePlace) Choose(j *sched.Job, fits []sched.NodeFree) int {
 // Name implements sched.Placement.
 func (n *nodePlace) Name() string { return n.inner.Name() }
 
-// usesNodePlan reports whether Run plans backfill on named nodes: a
-// machine of several nodes, every partition over all of them (the model
-// does not map partitions' node names to the machine's nodes).
+// usesNodePlan reports whether Run plans backfill on named nodes:
+// Config.NamedNodes on a machine of several nodes, every partition over
+// all of them (the model does not map partitions' node names to the
+// machine's nodes).
 func (p *Policy) usesNodePlan() bool {
-	if len(p.mach.Nodes) == 0 || p.nodes < 2 {
+	if !p.cfg.NamedNodes || len(p.mach.Nodes) == 0 || p.nodes < 2 {
 		return false
 	}
 	for _, pt := range p.parts {

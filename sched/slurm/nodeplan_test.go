@@ -143,7 +143,7 @@ func nodeJob(id, submit, cpus, run, limit int64) swf.Job {
 func TestNodePlanKeepsReservedNode(t *testing.T) {
 	jobs := []swf.Job{nodeJob(1, 0, 4, 1000, 1000), nodeJob(2, 0, 3, 500, 500), nodeJob(3, 0, 2, 2000, 2000),
 		nodeJob(4, 10, 4, 100, 100), nodeJob(5, 11, 1, 600, 600)}
-	p, err := New(Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 3, Cores: 4}}, KeepShares: true})
+	p, err := New(Config{NamedNodes: true}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 3, Cores: 4}}, KeepShares: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestNodeMapBounded(t *testing.T) {
 	for i := range int64(2000) {
 		jobs = append(jobs, nodeJob(i+1, i*10, 2, 5, 10))
 	}
-	p, err := New(Config{}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 2, Cores: 4}}})
+	p, err := New(Config{NamedNodes: true}, sched.Config{Nodes: []swf.Node{{Name: "n", Count: 2, Cores: 4}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestNodePlanRuns(t *testing.T) {
 		}
 		var p *Policy
 		onResvd := 0
-		site := Config{BackfillInterval: rapid.Int64Range(1, 30).Draw(rt, "bf_interval"),
+		site := Config{NamedNodes: true, BackfillInterval: rapid.Int64Range(1, 30).Draw(rt, "bf_interval"),
 			BackfillResolution: rapid.Int64Range(1, 60).Draw(rt, "bf_resolution"),
 			BackfillWindow:     rapid.Int64Range(60, 600).Draw(rt, "bf_window"),
 			BackfillMaxJobTest: rapid.Int64Range(1, 10).Draw(rt, "bf_max_job_test"),
