@@ -270,10 +270,12 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	// (EstimateSafe, its estimate past the shadow): the next pass counts
 	// them free at the shadow, the memo's extra would not.
 	tie := false
-	// take reports whether k may start now, and takes its processors.
-	take := func(k *Job) bool {
+	// visit takes k's processors if k may start now, and reports whether
+	// the walk goes on (processors are left). It is visitBackfill's
+	// callback itself: a wrapper would cost a call per waiting job.
+	visit := func(k *Job) bool {
 		if k == h || k.n > free {
-			return false
+			return true
 		}
 		viaTime := s.now+k.p <= shadow && (!e.EstimateSafe || s.now+k.e <= shadow)
 		switch {
@@ -283,11 +285,11 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			tie = tie || s.now+k.p <= shadow
 			extra -= k.n
 		default:
-			return false
+			return true
 		}
 		free -= k.n
 		s.buf = append(s.buf, k)
-		return true
+		return free > 0
 	}
 	switch {
 	case free <= 0:
@@ -317,11 +319,14 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			whole := i%fifoBlock == 0
 			for ; i < end; i++ {
 				k := q.items[i]
-				switch {
-				case k == nil:
-				case !take(k):
+				if k == nil {
+					continue
+				}
+				started := len(s.buf)
+				more := visit(k)
+				if len(s.buf) == started {
 					low.n, low.p = min(low.n, k.n), min(low.p, k.p)
-				case free <= 0:
+				} else if !more {
 					break walk
 				}
 			}
@@ -330,7 +335,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			}
 		}
 	default:
-		s.visitBackfill(e, b, from, func(k *Job) bool { return !take(k) || free > 0 })
+		s.visitBackfill(e, b, from, visit)
 	}
 	for _, k := range s.buf {
 		s.startJob(k, true)
