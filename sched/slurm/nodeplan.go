@@ -337,21 +337,7 @@ func chooseNode(pl sched.Placement, fits []sched.NodeFree) int {
 	if _, ok := pl.(consTres); !ok {
 		return 0
 	}
-	best := 0
-	bestSum := int64(-1)
-	for i := 0; i < len(fits); {
-		k, sum := i, int64(0)
-		for ; k < len(fits) && (k == i || fits[k].Node == fits[k-1].Node+1); k++ {
-			sum += fits[k].Cores
-		}
-		if bestSum < 0 || sum < bestSum {
-			// As in consTres.Choose, whose rule this is; BestFit reads
-			// no job.
-			best, bestSum = i+sched.BestFit.Choose(nil, fits[i:k]), sum
-		}
-		i = k
-	}
-	return best
+	return tightestRun(fits)
 }
 
 // nodeStarted updates the plan for job r started now on node n.

@@ -15,8 +15,8 @@ import "github.com/batchq/batchq/sched"
 // so when a job asking a whole node starts. A job on several nodes, or
 // spread over nodes, is placed by first fit (Slurm's _eval_nodes goes on
 // from the chosen set there; not modelled). Slurm's backfill also keeps
-// its starts off the nodes it reserved; the model's reservations are CPU
-// counts, not nodes.
+// its starts off the nodes it reserved, as the model does only with
+// Config.NamedNodes (its reservations are otherwise CPU counts).
 //
 // It was checked once against slurmctld's log of a live run of 8 nodes
 // (commit 4659b56 gives the counts); that recording is not kept, so no
@@ -28,6 +28,13 @@ func (consTres) Choose(j *sched.Job, fits []sched.NodeFree) int {
 	if j.Demand().Nodes != 1 {
 		return 0
 	}
+	return tightestRun(fits)
+}
+
+// tightestRun is cons_tres's choice among fits (by node number): in the
+// run of consecutive nodes whose free CPUs sum lowest, the node with the
+// fewest (each the first on ties).
+func tightestRun(fits []sched.NodeFree) int {
 	best, bestSum := 0, int64(-1)
 	for i := 0; i < len(fits); {
 		// fits[i:k] are consecutive nodes.
@@ -36,8 +43,8 @@ func (consTres) Choose(j *sched.Job, fits []sched.NodeFree) int {
 			sum += fits[k].Cores
 		}
 		if bestSum < 0 || sum < bestSum {
-			// In the run, the node with the fewest (the first on ties).
-			best, bestSum = i+sched.BestFit.Choose(j, fits[i:k]), sum
+			// In the run, the node with the fewest (BestFit reads no job).
+			best, bestSum = i+sched.BestFit.Choose(nil, fits[i:k]), sum
 		}
 		i = k
 	}
