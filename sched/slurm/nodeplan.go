@@ -371,14 +371,8 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
 		}
-		if r.running || r.gone || r.held != "" {
+		if p.bfSkips(r) {
 			continue
-		}
-		if p.cfg.BackfillMaxJobUser > 0 {
-			if p.perUsr[r.user] >= p.cfg.BackfillMaxJobUser {
-				continue
-			}
-			p.perUsr[r.user]++
 		}
 		tested++
 		if p.beyondOf(r) {

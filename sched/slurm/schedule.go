@@ -330,6 +330,24 @@ func (p *Policy) overlap(a, b int) bool {
 	return false
 }
 
+// bfSkips reports whether a backfill cycle passes over waiting job r
+// without testing it: it is not waiting, it is held, or its user has had
+// bf_max_job_user tests this cycle (the test counted here). Both plans'
+// cycles choose their jobs by it; each stops at bf_max_job_test tests or
+// when fewer CPUs are free than any job from there on asks (p.least).
+func (p *Policy) bfSkips(r *jobRec) bool {
+	if r.running || r.gone || r.held != "" {
+		return true
+	}
+	if m := p.cfg.BackfillMaxJobUser; m > 0 {
+		if p.perUsr[r.user] >= m {
+			return true
+		}
+		p.perUsr[r.user]++
+	}
+	return false
+}
+
 // backfill is one cycle of sched/backfill (_attempt_backfill). The plan
 // starts from the free CPUs now and each running job's CPUs coming back
 // at its start + time limit. The waiting jobs, in Slurm's order, up to
@@ -410,14 +428,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if tested >= p.bfTest || freeNow < p.least[i] {
 			break
 		}
-		if r.running || r.gone || r.held != "" {
+		if p.bfSkips(r) {
 			continue
-		}
-		if p.cfg.BackfillMaxJobUser > 0 {
-			if p.perUsr[r.user] >= p.cfg.BackfillMaxJobUser {
-				continue
-			}
-			p.perUsr[r.user]++
 		}
 		tested++
 		if last.n != 0 {
