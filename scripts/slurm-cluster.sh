@@ -57,8 +57,14 @@ cmd_install() {
 		slurmctld slurmd slurmdbd slurm-client munge mariadb-server
 }
 
-# port_free P: nothing listens on 127.0.0.1:P.
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# port_free P: nothing listens on 127.0.0.1:P, and no socket in any state (an outgoing
+# connection's local port, TIME_WAIT) holds P, which would make the daemon's bind fail.
+port_free() {
+	! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null || return 1
+	local hex
+	hex=$(printf ':%04X' "$1")
+	! awk -v h="$hex" 'NR > 1 && substr($2, length($2) - 4) == h {found = 1} END {exit !found}' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
 
 pick_port() {
 	if [[ -n ${SLURM_CLUSTER_PORT:-} ]]; then
@@ -67,7 +73,7 @@ pick_port() {
 	fi
 	local p i try
 	for try in $(seq 1 50); do
-		p=$((20000 + (RANDOM % 2000) * 20))
+		p=$((20000 + (RANDOM % 600) * 20)) # below Linux's ephemeral ports (32768 on)
 		for ((i = 0; i < 4 + (NODES > 1 ? NODES : 0); i++)); do port_free $((p + i)) || continue 2; done
 		echo "$p"
 		return
