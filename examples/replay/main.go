@@ -92,7 +92,7 @@ type result struct {
 	w       workload
 	sims    map[string]*sched.Result
 	q       *qbetsRun
-	planAt  int64 // when VARQ plans: the submit time of the log's middle job
+	planAt  int64 // when VARQ plans: the submit time of the middle job simulated
 	elapsed time.Duration
 }
 
@@ -147,7 +147,9 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 		return nil, nil, errors.New("no job completed under EASY: nothing to predict")
 	}
 	bar.Stage("QBETS", 2)
-	planAt := w.jobs[len(w.jobs)/2].Submit
+	// The middle of the jobs simulated, not of the log's lines: a rejected
+	// line (a duplicate ID, a job larger than the machine) is no arrival.
+	planAt := easy.Records[len(easy.Records)/2].Job.Submit
 	res.planAt = planAt
 	res.q, err = replayQBETS(easy.Records, planAt, func(f *qbets.Predictor, now int64) (planResult, error) {
 		p, err := planVARQ(f, now, defaultRequest, w.machine)

@@ -52,7 +52,7 @@ func report(w io.Writer, r *result, files []string) {
 	if q.plan.made {
 		reportVARQ(w, q.plan)
 	} else {
-		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: none of the %d simulated jobs arrived at or after %s, the middle of the log's submissions\n",
+		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: none of the %d simulated jobs arrived at or after %s, the submission of the middle job simulated\n",
 			len(q.jobs), clock(r.planAt))
 	}
 	fmt.Fprintln(w)
