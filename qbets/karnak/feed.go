@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -43,8 +46,21 @@ func (c *simClock) now() int64 {
 // time) past 2^40 s, whose times would otherwise wrap past 2^63; a job
 // number used again while its first job is still live (submitted, not
 // ended), which the service refuses; a number used again after its job
-// ended names a new job.
+// ended names a new job. A header UnixStartTime below 0 or past 2^40 s
+// leaves every job unusable. Replay logs these counts by reason.
 func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, skipped int) {
+	evs, why := traceEvents(h, jobs, system)
+	for _, n := range why {
+		skipped += n
+	}
+	return evs, skipped
+}
+
+// traceEvents is TraceEvents with the unusable jobs counted by reason
+// (keys as in sanitize.Reason's names where one applies), so that Replay
+// can say why each job was left out.
+func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why map[string]int) {
+	why = map[string]int{}
 	base := h.UnixStartTime
 	type limits struct{ cores, wall int64 }
 	lim := map[string]*limits{}
@@ -58,8 +74,8 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 	for i := range jobs {
 		j := &jobs[i]
 		gpus, ok := demandGPUs(j.Demand)
-		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 || !ok || !inSpan(base, j) {
-			skipped++
+		if r := unusable(base, j, ok); r != "" {
+			why[r]++
 			continue
 		}
 		q := fmt.Sprint("q", j.Queue)
@@ -111,7 +127,7 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 		case e.Kind == "submit":
 			if live[e.Job] {
 				dropped[e.job] = true
-				skipped++
+				why[sanitize.DuplicateID.String()]++
 				continue
 			}
 			live[e.Job] = true
@@ -139,7 +155,31 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 	for _, i := range idx {
 		evs = append(evs, out[i].Event)
 	}
-	return evs, skipped
+	return evs, why
+}
+
+// unusable says why TraceEvents cannot replay j ("" if it can); gpusOK
+// is demandGPUs' verdict on its demand.
+func unusable(base int64, j *swf.Job, gpusOK bool) string {
+	switch {
+	case base < 0 || base > maxSpan:
+		return "UnixStartTime out of range"
+	case j.Submit < 0:
+		return sanitize.NoSubmit.String()
+	case j.Wait < 0:
+		return "no wait"
+	case j.RunTime < 0:
+		return sanitize.NoRunTime.String()
+	case j.Size() <= 0:
+		return sanitize.NoSize.String()
+	case !gpusOK:
+		return "GPUs out of range"
+	case j.Size() > maxSpan:
+		return "size out of range"
+	case !inSpan(base, j):
+		return sanitize.TimeOutOfRange.String()
+	}
+	return ""
 }
 
 // inSpan reports whether j's size and estimate are within an event's bound
@@ -184,11 +224,11 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	if err != nil {
 		return err
 	}
-	evs, skipped := TraceEvents(h, jobs, name)
+	evs, why := traceEvents(h, jobs, name)
 	if len(evs) == 0 {
-		return fmt.Errorf("%s: no usable jobs", path)
+		return fmt.Errorf("%s: no usable jobs (%s)", path, reasons(why))
 	}
-	logf("replay %s as %q: %d jobs (%d unusable), %d events, speed ×%g", path, name, len(jobs), skipped, len(evs), speed)
+	logf("replay %s as %q: %d jobs (%s), %d events, speed ×%g", path, name, len(jobs), reasons(why), len(evs), speed)
 	return s.ReplayEvents(ctx, evs, name, speed, logf)
 }
 
@@ -247,4 +287,23 @@ func (s *Service) ReplayEvents(ctx context.Context, evs []Event, name string, sp
 	}
 	logf("replay %s: all %d events applied", name, len(evs))
 	return nil
+}
+
+// reasons writes TraceEvents' unusable jobs by reason, the most frequent
+// first: "0 unusable" or "7 unusable: 5 no wait, 2 duplicate ID".
+func reasons(why map[string]int) string {
+	keys := slices.Collect(maps.Keys(why))
+	total := 0
+	for _, n := range why {
+		total += n
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(why[b], why[a]), cmp.Compare(a, b)) })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprint(why[k], " ", k)
+	}
+	if total == 0 {
+		return "0 unusable"
+	}
+	return fmt.Sprintf("%d unusable: %s", total, strings.Join(parts, ", "))
 }

@@ -1,6 +1,7 @@
 package karnak
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -33,6 +34,16 @@ func TestTraceEventsHostile(t *testing.T) {
 	evs, skipped := TraceEvents(&swf.Header{UnixStartTime: t0}, jobs, "s")
 	if skipped != 5 {
 		t.Errorf("skipped %d, want 5", skipped)
+	}
+	_, why := traceEvents(&swf.Header{UnixStartTime: t0}, jobs, "s")
+	if want := "5 unusable: 3 time out of range, 1 duplicate ID, 1 size out of range"; reasons(why) != want {
+		t.Errorf("reasons %q, want %q", reasons(why), want)
+	}
+	for _, base := range []int64{-1, 1<<40 + 1} {
+		evs, why := traceEvents(&swf.Header{UnixStartTime: base}, jobs, "s")
+		if want := fmt.Sprintf("%d unusable: %d UnixStartTime out of range", len(jobs), len(jobs)); len(evs) != 0 || reasons(why) != want {
+			t.Errorf("UnixStartTime %d: %d events, reasons %q, want none and %q", base, len(evs), reasons(why), want)
+		}
 	}
 	last := evs[len(evs)-1].Time
 	svc, err := NewServiceWith(&MemStore{}, func() int64 { return last }, Config{})
