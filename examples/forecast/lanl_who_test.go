@@ -26,7 +26,7 @@ import (
 // plain `go test` checks the digest. Regenerate with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeLANLWho -timeout 30m
-const lanlWhoDigest = "8d95e7df08067a5abf58a164624162f75ac7aab81898ad339a9991954ecd2694"
+const lanlWhoDigest = "309b330fc8071452f7647f49c19a54628860d1c1b245d01adb7ddf28b6ed3eb2"
 
 // TestReadmeLANLWho replays LANL-CM5 through the scoreboard's causal
 // scoring (score.go's scorers and row.add) with the forecaster and the
@@ -143,9 +143,17 @@ func lanlWho(path string) ([]byte, error) {
 	slices.SortStableFunc(byStart, func(a, b *swf.Job) int { return cmp.Compare(a.Submit+a.Wait, b.Submit+b.Wait) })
 	var run []running
 	next := 0
+	waiters := map[waiterKey]*waitRing{} // the waits of the jobs that waited, by queue, size class and hour of submission
 	advance := func(now int64) {
 		for ; next < len(byStart) && byStart[next].Submit+byStart[next].Wait <= now; next++ {
 			j := byStart[next]
+			if j.Wait > waitedLong {
+				k := waiterKeyOf(j)
+				if waiters[k] == nil {
+					waiters[k] = &waitRing{}
+				}
+				waiters[k].add(j.Wait)
+			}
 			r := running{class: classOf(j.Size()), procs: max(j.Size(), 0), end: math.MaxInt64, estimate: math.MaxInt64}
 			if j.RunTime >= 0 {
 				r.end = j.Submit + j.Wait + j.RunTime
@@ -167,9 +175,16 @@ func lanlWho(path string) ([]byte, error) {
 	var total [2]row
 	questions, over := 0, 0
 	misses := map[string]int{}
+	// The ceilings: the forecaster's answers with "will it wait more than
+	// 2 minutes?" known (60 s for the jobs that do not), and per cell the
+	// best of three answers chosen with hindsight.
+	var ceil [2]int
+	cells := map[cellKey]*[3]int{} // within ×2: the forecaster's answer, 60 s, the waiters' median
+	var waiting []int              // indexes in all of the jobs arrived and not started by the question
+	arrived := 0
 	groups := map[string]map[string]int{}  // kind → "queue, class" → misses
 	inQueue := map[string]map[string]int{} // kind → queue → misses
-	opt := replay.Options{OnPredict: func(_ int, j *swf.Job, now int64, ans []replay.Prediction) {
+	opt := replay.Options{OnPredict: func(i int, j *swf.Job, now int64, ans []replay.Prediction) {
 		advance(now)
 		wait := float64(j.Submit + j.Wait - now)
 		c := classOf(j.Size())
@@ -184,6 +199,54 @@ func lanlWho(path string) ([]byte, error) {
 			}
 		}
 		questions++
+		// The jobs of its queue and class waiting ahead of it.
+		for ; arrived < i; arrived++ {
+			waiting = append(waiting, arrived)
+		}
+		waiting = slices.DeleteFunc(waiting, func(k int) bool { return all[k].Submit+all[k].Wait <= now })
+		ahead := 0
+		for _, k := range waiting {
+			if all[k].Queue == j.Queue && classOf(all[k].Size()) == c {
+				ahead++
+			}
+		}
+		nc := 0
+		for _, r := range run {
+			if r.class == c {
+				nc++
+			}
+		}
+		fp := math.NaN()
+		if a := ans[0]; a.OK {
+			fp = a.Point
+		}
+		med := fp // the median wait of the jobs that waited of its queue, class and hour, else the forecaster's
+		if r := waiters[waiterKeyOf(j)]; r != nil {
+			med = r.median()
+		}
+		in2 := func(p float64) bool { return !math.IsNaN(p) && ratio(p, wait) <= math.Log10(2)+1e-12 }
+		ck := cellKey{j.Queue, c, min(nc, 4), min(ahead, 3), int(j.Submit % 86400 / 3600)}
+		cell := cells[ck]
+		if cell == nil {
+			cell = &[3]int{}
+			cells[ck] = cell
+		}
+		for k, p := range [3]float64{fp, floor, med} {
+			if in2(p) {
+				cell[k]++
+			}
+		}
+		if wait <= waitedLong {
+			ceil[0]++
+			ceil[1]++
+		} else {
+			if in2(fp) {
+				ceil[0]++
+			}
+			if in2(med) {
+				ceil[1]++
+			}
+		}
 		if procs > machine {
 			over++
 		}
@@ -271,7 +334,65 @@ func lanlWho(path string) ([]byte, error) {
 		fmt.Fprintf(&b, "| %s | %s | %.1f | %s: %s | %s: %s |\n", k, thousands(misses[k]), 100*float64(misses[k])/float64(nm),
 			tq, thousands(inQueue[k][tq]), tg, thousands(groups[k][tg]))
 	}
+
+	hind := 0
+	for _, c := range cells {
+		hind += max(c[0], c[1], c[2])
+	}
+	naive := total[1].share(total[1].within2)
+	b.WriteString("\nCeilings, with hindsight (not forecasts): within ×2 if the answers were\n\n")
+	b.WriteString("| answer | within ×2 % | against naive (points) |\n")
+	b.WriteString("|---|---:|---:|\n")
+	for _, c := range []struct {
+		what string
+		n    int
+	}{
+		{"the forecaster's (as scored)", int(math.Round(total[0].share(total[0].within2) * float64(questions)))},
+		{"60 s for every job that waited ≤ 2 min (a perfect \"will it wait?\"), the forecaster's for the others", ceil[0]},
+		{"60 s for every job that waited ≤ 2 min, and for the others the median wait of the last 20 jobs of their queue, size class and hour of submission that waited more than 2 min and had started by the question (else the forecaster's)", ceil[1]},
+		{"per cell of queue, size class, running jobs of the class (0–4+), jobs of the queue and class waiting ahead (0–3+) and hour of submission, " + thousands(len(cells)) + " cells: whichever of the forecaster's, 60 s and that median is within ×2 for the most of the cell's jobs", hind},
+	} {
+		v := float64(c.n) / float64(questions)
+		fmt.Fprintf(&b, "| %s | %s | %+.1f |\n", c.what, pct(v), math.Round(1000*v)/10-math.Round(1000*naive)/10)
+	}
 	return b.Bytes(), nil
+}
+
+// waiterKey is a queue, a size class and an hour of submission (of the
+// log's clock).
+type waiterKey struct {
+	queue int64
+	class int
+	hour  int64
+}
+
+func waiterKeyOf(j *swf.Job) waiterKey {
+	return waiterKey{j.Queue, classOf(j.Size()), j.Submit % 86400 / 3600}
+}
+
+// cellKey is a cell of the hindsight ceiling: queue, size class, running
+// jobs of the class (capped at 4), jobs of the queue and class waiting
+// ahead (capped at 3), hour of submission.
+type cellKey struct {
+	queue                   int64
+	class, run, ahead, hour int
+}
+
+// waitRing holds the last 20 waits added.
+type waitRing struct{ w []int64 }
+
+func (r *waitRing) add(w int64) {
+	if len(r.w) == 20 {
+		r.w = r.w[1:]
+	}
+	r.w = append(r.w, w)
+}
+
+// median is the upper median of the waits held.
+func (r *waitRing) median() float64 {
+	s := slices.Clone(r.w)
+	slices.Sort(s)
+	return float64(s[len(s)/2])
 }
 
 // queueLabel is a queue's number with its header name, where the log

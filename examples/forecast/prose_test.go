@@ -51,6 +51,9 @@ func TestReadmeLANLProse(t *testing.T) {
 	misses := regexp.MustCompile(`The forecaster's ([0-9,]+) misses`).FindStringSubmatch(who)
 	over := regexp.MustCompile(`questions \(([0-9.]+%)\)`).FindStringSubmatch(who)
 	scored := regexp.MustCompile(`the ([0-9,]+) jobs scored`).FindStringSubmatch(who)
+	known := row(who, "| 60 s for every job that waited ≤ 2 min (a perfect")
+	median := row(who, "| 60 s for every job that waited ≤ 2 min, and")
+	cells := row(who, "| per cell of queue")
 	if misses == nil || over == nil || scored == nil {
 		t.Fatal("lanl-who: the misses, the over-full questions or the jobs scored not found")
 	}
@@ -64,6 +67,9 @@ func TestReadmeLANLProse(t *testing.T) {
 		fmt.Sprintf("(queue 9: %s%% within ×2 against the baseline's %s%%; queue 2: %s%% against %s%%)", q9[3], q9[4], q2[3], q2[4]),
 		fmt.Sprintf("%s of its %s misses are jobs told \"now\" (≤ 2 min) that waited longer (%s of them in the development queue)", now[1], misses[1], nowDev),
 		fmt.Sprintf("for %s%% of the 257–512-processor jobs that waited, by its real run time (an oracle), but for %s%% by its user estimate", oracle, byEst),
+		fmt.Sprintf("the forecaster's answers would be within ×2 for %s%% of the jobs (%s points)", known[1], known[2]),
+		fmt.Sprintf("hour of submission to reach %s%% (%s)", median[1], median[2]),
+		fmt.Sprintf("chosen with hindsight over the whole log, scores %s%% (%s)", cells[1], cells[2]),
 	} {
 		if !strings.Contains(prose, want) {
 			t.Errorf("README prose on LANL-CM5 lacks, from the tables: %s", want)
