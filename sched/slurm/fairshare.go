@@ -80,7 +80,7 @@ type tree struct {
 	// move in their siblings' order.
 	scale   float64
 	moved   []int
-	ranksOK bool // fsFactor is current
+	ranksOK bool // the ranks are those of the order (moved aside)
 	// Ranks again after a calculation: on a tree of root and users alone
 	// (flat, the tree of a log without sshare data), only the users whose
 	// rank may have changed get it again. Their places lie in [lo, hi]
@@ -89,6 +89,9 @@ type tree struct {
 	// tree changed, or is not flat, so every user gets it again.
 	flat, allStale bool
 	lo, hi         int
+	// fsByRank is fsTable's table, for the weight fsByRankW.
+	fsByRank  []float64
+	fsByRankW float64
 }
 
 func newTree(c *Config) *tree {
@@ -402,13 +405,41 @@ func (t *tree) tiedTo(kids []int, k int, v, w float64) bool {
 	return false
 }
 
-// fsFactor is user association i's Fair Tree factor, ranking the users
-// first if the order changed since the last ranking.
-func (t *tree) fsFactor(i int) float64 {
+// ranks brings the siblings' order and the users' ranks up to date
+// with the usage. The order is that of the keys alone, whenever reorder
+// sorts them in, so calculations leave it to the first that reads a
+// factor: the usage changes only at calculations, the keys then read
+// are those each would have set, and the ranks go stale only if a user
+// changed places or ties.
+func (t *tree) ranks() {
+	if len(t.moved) > 0 {
+		t.reorder()
+	}
 	if !t.ranksOK {
 		t.fairTree()
 	}
+}
+
+// fsFactor is user association i's Fair Tree factor, ranking the users
+// first if the order changed since the last ranking.
+func (t *tree) fsFactor(i int) float64 {
+	t.ranks()
 	return float64(t.ft[i].rank) / float64(t.users)
+}
+
+// fsTable ranks the users if the order changed since the last ranking
+// and returns every rank's Fair Tree factor times w (fsFactor × w, the
+// same product), built again only when the users or w change: a
+// calculation reads it for every waiting job, sparing a division each.
+func (t *tree) fsTable(w float64) []float64 {
+	t.ranks()
+	if len(t.fsByRank) != t.users+1 || t.fsByRankW != w {
+		t.fsByRank, t.fsByRankW = t.fsByRank[:0], w
+		for rank := range t.users + 1 {
+			t.fsByRank = append(t.fsByRank, float64(int32(rank))/float64(t.users)*w)
+		}
+	}
+	return t.fsByRank
 }
 
 // fairTree is _apply_priority_fs: every user's factor is its rank in a
