@@ -89,6 +89,11 @@ type tree struct {
 	// tree changed, or is not flat, so every user gets it again.
 	flat, allStale bool
 	lo, hi         int
+	// top is where addUsage stops: root (0) under Fair Tree, which never
+	// reads root's usage (only siblings' keys), so that each running job
+	// adds to one association fewer at every calculation; above root
+	// (-1) under classic fair share, which divides by it.
+	top int
 	// fsByRank is fsTable's table, for the weight fsByRankW.
 	fsByRank  []float64
 	fsByRankW float64
@@ -97,6 +102,9 @@ type tree struct {
 func newTree(c *Config) *tree {
 	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, byNum32: map[int64]int{},
 		defAcct: map[string]string{}, viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
+	if c.ClassicFairshare {
+		t.top = -1 // root's usage is usage_norm's divisor
+	}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0
@@ -256,16 +264,19 @@ func (t *tree) classicShares(i int) float64 {
 	return s
 }
 
-// addUsage adds u CPU-seconds to association i and everything above it.
+// addUsage adds u CPU-seconds to association i and everything above it
+// (root only if its usage is read: see top).
 func (t *tree) addUsage(i int, u float64) {
 	u /= t.scale
-	for ; i >= 0; i = t.a[i].parent {
-		a := &t.a[i]
+	as := t.a // a local: the append below may not move it
+	for i > t.top {
+		a := &as[i]
 		a.usage += u
 		if !a.moved {
 			a.moved = true
 			t.moved = append(t.moved, i)
 		}
+		i = a.parent
 	}
 }
 
@@ -347,37 +358,54 @@ func (t *tree) classicFactor(i int) float64 {
 // after usage changed: each association whose usage changed gets its key
 // again and moves to its place, in O(the distance it moves).
 func (t *tree) reorder() {
+	as, ft := t.a, t.ft
 	for _, i := range t.moved {
-		a := &t.a[i]
+		a := &as[i]
 		a.moved = false
 		if i == 0 {
 			continue
 		}
-		kids := t.a[a.parent].children
+		kids := as[a.parent].children
 		k := a.pos
 		from := k
-		old := t.ft[i].levelFS
+		old := ft[i].levelFS
+		var v float64
 		switch {
 		case a.useParent:
-			t.ft[i].levelFS = math.Inf(1)
+			v = math.Inf(1)
 		case a.normShares == 0:
-			t.ft[i].levelFS = 0
+			v = 0
 		default:
-			t.ft[i].levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
+			v = a.normShares / a.usage // +Inf without usage, as in Slurm
 		}
-		for k > 0 && t.before(i, kids[k-1]) {
-			kids[k] = kids[k-1]
-			t.a[kids[k]].pos = k
-			k--
+		ft[i].levelFS = v
+		// Each neighbour's key is read once for the tie and the first
+		// step (before's first test); the ranks change only if it moves,
+		// or a neighbour it stays between has its old key or its new one.
+		tied := false
+		if k > 0 {
+			x := ft[kids[k-1]].levelFS
+			tied = x == old || x == v
+			if v > x || (v == x && t.before(i, kids[k-1])) {
+				for k > 0 && t.before(i, kids[k-1]) {
+					kids[k] = kids[k-1]
+					as[kids[k]].pos = k
+					k--
+				}
+			}
 		}
-		for k < len(kids)-1 && t.before(kids[k+1], i) {
-			kids[k] = kids[k+1]
-			t.a[kids[k]].pos = k
-			k++
+		if k == from && k < len(kids)-1 { // it did not rise: it may sink
+			x := ft[kids[k+1]].levelFS
+			tied = tied || x == old || x == v
+			if x > v || (x == v && t.before(kids[k+1], i)) {
+				for k < len(kids)-1 && t.before(kids[k+1], i) {
+					kids[k] = kids[k+1]
+					as[kids[k]].pos = k
+					k++
+				}
+			}
 		}
-		// The ranks change only if it moved or was or is tied (if it did
-		// not move, to the same neighbours).
-		if k != a.pos || t.tiedTo(kids, k, old, t.ft[i].levelFS) {
+		if k != from || tied {
 			t.ranksOK = false
 			if a.parent == 0 {
 				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
@@ -388,21 +416,6 @@ func (t *tree) reorder() {
 		kids[k], a.pos = i, k
 	}
 	t.moved = t.moved[:0]
-}
-
-// tiedTo reports whether a neighbour of the child at k has key v or w.
-func (t *tree) tiedTo(kids []int, k int, v, w float64) bool {
-	if k > 0 {
-		if x := t.ft[kids[k-1]].levelFS; x == v || x == w {
-			return true
-		}
-	}
-	if k+1 < len(kids) {
-		if x := t.ft[kids[k+1]].levelFS; x == v || x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // ranks brings the siblings' order and the users' ranks up to date

@@ -275,11 +275,12 @@ func (p *Policy) calc(t int64) {
 		// A job that ran through the period adds dt·d^dt·CPUs, use's
 		// product in use's order, the first two shared.
 		whole := float64(dt) * p.pow[0]
+		tr, from := p.tree, p.lastRan
 		for _, r := range p.running {
-			if r.start > p.lastRan {
+			if r.start > from {
 				p.accrue(r, t)
 			} else if u := whole * float64(r.cpus); u > 0 {
-				p.tree.addUsage(r.assoc, u)
+				tr.addUsage(r.assoc, u)
 			}
 		}
 	}
