@@ -198,10 +198,36 @@ func (p *Policy) sortQueue() {
 		p.compact()
 	}
 	if !p.sorted {
-		slices.SortFunc(p.queue, less)
+		if !sortNearly(p.queue, 4*len(p.queue)) {
+			slices.SortFunc(p.queue, less)
+		}
 		p.queueGen++
 		p.sorted = true
 	}
+}
+
+// sortNearly sorts q by less by insertion if that takes at most budget
+// moves, and reports whether it did; if not, q is left a permutation for
+// a sort to finish. A calculation's new priorities mostly leave the
+// queue a few moves from its order, which insertion reaches in one pass
+// where a general sort partitions. less is a total order (the IDs of
+// the waiting jobs differ), so either sort gives the same queue.
+func sortNearly(q []*jobRec, budget int) bool {
+	for i := 1; i < len(q); i++ {
+		r, j := q[i], i
+		for j > 0 && less(r, q[j-1]) < 0 {
+			j--
+		}
+		if j == i {
+			continue
+		}
+		if budget -= i - j; budget < 0 {
+			return false
+		}
+		copy(q[j+1:i+1], q[j:i])
+		q[j] = r
+	}
+	return true
 }
 
 // begin sets the clocks at the first job the policy sees.
