@@ -80,7 +80,7 @@ type tree struct {
 	// move in their siblings' order.
 	scale   float64
 	moved   []int
-	ranksOK bool // fsFactor is current
+	ranksOK bool // the ranks are those of the order (moved aside)
 	// Ranks again after a calculation: on a tree of root and users alone
 	// (flat, the tree of a log without sshare data), only the users whose
 	// rank may have changed get it again. Their places lie in [lo, hi]
@@ -89,11 +89,22 @@ type tree struct {
 	// tree changed, or is not flat, so every user gets it again.
 	flat, allStale bool
 	lo, hi         int
+	// top is where addUsage stops: root (0) under Fair Tree, which never
+	// reads root's usage (only siblings' keys), so that each running job
+	// adds to one association fewer at every calculation; above root
+	// (-1) under classic fair share, which divides by it.
+	top int
+	// fsByRank is fsTable's table, for the weight fsByRankW.
+	fsByRank  []float64
+	fsByRankW float64
 }
 
 func newTree(c *Config) *tree {
 	t := &tree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, byNum32: map[int64]int{},
 		defAcct: map[string]string{}, viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
+	if c.ClassicFairshare {
+		t.top = -1 // root's usage is usage_norm's divisor
+	}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
 	t.ft = append(t.ft, ftNode{})
 	t.byName[[2]string{"root", ""}] = 0
@@ -253,16 +264,19 @@ func (t *tree) classicShares(i int) float64 {
 	return s
 }
 
-// addUsage adds u CPU-seconds to association i and everything above it.
+// addUsage adds u CPU-seconds to association i and everything above it
+// (root only if its usage is read: see top).
 func (t *tree) addUsage(i int, u float64) {
 	u /= t.scale
-	for ; i >= 0; i = t.a[i].parent {
-		a := &t.a[i]
+	as := t.a // a local: the append below may not move it
+	for i > t.top {
+		a := &as[i]
 		a.usage += u
 		if !a.moved {
 			a.moved = true
 			t.moved = append(t.moved, i)
 		}
+		i = a.parent
 	}
 }
 
@@ -344,37 +358,54 @@ func (t *tree) classicFactor(i int) float64 {
 // after usage changed: each association whose usage changed gets its key
 // again and moves to its place, in O(the distance it moves).
 func (t *tree) reorder() {
+	as, ft := t.a, t.ft
 	for _, i := range t.moved {
-		a := &t.a[i]
+		a := &as[i]
 		a.moved = false
 		if i == 0 {
 			continue
 		}
-		kids := t.a[a.parent].children
+		kids := as[a.parent].children
 		k := a.pos
 		from := k
-		old := t.ft[i].levelFS
+		old := ft[i].levelFS
+		var v float64
 		switch {
 		case a.useParent:
-			t.ft[i].levelFS = math.Inf(1)
+			v = math.Inf(1)
 		case a.normShares == 0:
-			t.ft[i].levelFS = 0
+			v = 0
 		default:
-			t.ft[i].levelFS = a.normShares / a.usage // +Inf without usage, as in Slurm
+			v = a.normShares / a.usage // +Inf without usage, as in Slurm
 		}
-		for k > 0 && t.before(i, kids[k-1]) {
-			kids[k] = kids[k-1]
-			t.a[kids[k]].pos = k
-			k--
+		ft[i].levelFS = v
+		// Each neighbour's key is read once for the tie and the first
+		// step (before's first test); the ranks change only if it moves,
+		// or a neighbour it stays between has its old key or its new one.
+		tied := false
+		if k > 0 {
+			x := ft[kids[k-1]].levelFS
+			tied = x == old || x == v
+			if v > x || (v == x && t.before(i, kids[k-1])) {
+				for k > 0 && t.before(i, kids[k-1]) {
+					kids[k] = kids[k-1]
+					as[kids[k]].pos = k
+					k--
+				}
+			}
 		}
-		for k < len(kids)-1 && t.before(kids[k+1], i) {
-			kids[k] = kids[k+1]
-			t.a[kids[k]].pos = k
-			k++
+		if k == from && k < len(kids)-1 { // it did not rise: it may sink
+			x := ft[kids[k+1]].levelFS
+			tied = tied || x == old || x == v
+			if x > v || (x == v && t.before(kids[k+1], i)) {
+				for k < len(kids)-1 && t.before(kids[k+1], i) {
+					kids[k] = kids[k+1]
+					as[kids[k]].pos = k
+					k++
+				}
+			}
 		}
-		// The ranks change only if it moved or was or is tied (if it did
-		// not move, to the same neighbours).
-		if k != a.pos || t.tiedTo(kids, k, old, t.ft[i].levelFS) {
+		if k != from || tied {
 			t.ranksOK = false
 			if a.parent == 0 {
 				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
@@ -387,28 +418,41 @@ func (t *tree) reorder() {
 	t.moved = t.moved[:0]
 }
 
-// tiedTo reports whether a neighbour of the child at k has key v or w.
-func (t *tree) tiedTo(kids []int, k int, v, w float64) bool {
-	if k > 0 {
-		if x := t.ft[kids[k-1]].levelFS; x == v || x == w {
-			return true
-		}
+// ranks brings the siblings' order and the users' ranks up to date
+// with the usage. The order is that of the keys alone, whenever reorder
+// sorts them in, so calculations leave it to the first that reads a
+// factor: the usage changes only at calculations, the keys then read
+// are those each would have set, and the ranks go stale only if a user
+// changed places or ties.
+func (t *tree) ranks() {
+	if len(t.moved) > 0 {
+		t.reorder()
 	}
-	if k+1 < len(kids) {
-		if x := t.ft[kids[k+1]].levelFS; x == v || x == w {
-			return true
-		}
+	if !t.ranksOK {
+		t.fairTree()
 	}
-	return false
 }
 
 // fsFactor is user association i's Fair Tree factor, ranking the users
 // first if the order changed since the last ranking.
 func (t *tree) fsFactor(i int) float64 {
-	if !t.ranksOK {
-		t.fairTree()
-	}
+	t.ranks()
 	return float64(t.ft[i].rank) / float64(t.users)
+}
+
+// fsTable ranks the users if the order changed since the last ranking
+// and returns every rank's Fair Tree factor times w (fsFactor × w, the
+// same product), built again only when the users or w change: a
+// calculation reads it for every waiting job, sparing a division each.
+func (t *tree) fsTable(w float64) []float64 {
+	t.ranks()
+	if len(t.fsByRank) != t.users+1 || t.fsByRankW != w {
+		t.fsByRank, t.fsByRankW = t.fsByRank[:0], w
+		for rank := range t.users + 1 {
+			t.fsByRank = append(t.fsByRank, float64(int32(rank))/float64(t.users)*w)
+		}
+	}
+	return t.fsByRank
 }
 
 // fairTree is _apply_priority_fs: every user's factor is its rank in a

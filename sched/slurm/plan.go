@@ -68,10 +68,11 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	// t+d, if new, gets back the CPUs of the point before it.
 	k := p.split(t, from)
 	end := t + d
-	for ; k < len(p.pts) && p.pts[k].t < end; k++ {
-		p.pts[k].free -= n
+	pts := p.pts // a local: a store through p.pts would reload it
+	for ; k < len(pts) && pts[k].t < end; k++ {
+		pts[k].free -= n
 	}
-	if k < len(p.pts) && p.pts[k].t == end {
+	if k < len(pts) && pts[k].t == end {
 		return
 	}
 	p.pts = append(p.pts, planPt{})
@@ -82,11 +83,11 @@ func (p *plan) allocate(t, d, n int64, from int) {
 // split makes sure a point exists at t, at or after the point at index
 // from, and returns its index.
 func (p *plan) split(t int64, from int) int {
-	i := from
-	for i < len(p.pts) && p.pts[i].t < t {
+	i, pts := from, p.pts
+	for i < len(pts) && pts[i].t < t {
 		i++
 	}
-	if i < len(p.pts) && p.pts[i].t == t {
+	if i < len(pts) && pts[i].t == t {
 		return i
 	}
 	p.pts = append(p.pts, planPt{})

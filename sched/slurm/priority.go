@@ -14,46 +14,82 @@ import (
 func (p *Policy) priority(r *jobRec, now int64) int64 {
 	var w weights
 	p.weights(&w)
-	return w.priority(p, r, now)
+	if w.slow {
+		return w.full(p, r, now)
+	}
+	return w.fast(r, now)
 }
 
-// weights is what priority reads of the configuration, read once for a
-// whole calculation.
+// weights is what priority reads of the configuration and the tree,
+// read once for a whole calculation.
 type weights struct {
 	age, assoc, fs float64
 	maxAge         int64
+	maxAgeF        float64 // maxAge as float64, the age factor's divisor
 	classic        bool
+	// Fair Tree: the weighted factor of a user by its rank (the tree's
+	// table), and the users' ranks (current: weights ranked them).
+	fsByRank []float64
+	ft       []ftNode
+	// slow: a term other than age, Fair Tree's and the job's constants
+	// is weighted (the assoc factor, classic fair share): priority hands
+	// the job to full, which sums every term.
+	slow bool
 }
 
 func (p *Policy) weights(w *weights) {
 	c := &p.cfg
-	*w = weights{float64(c.WeightAge), float64(c.WeightAssoc), float64(c.WeightFairshare), p.maxAge, c.ClassicFairshare}
+	*w = weights{age: float64(max(c.WeightAge, 0)), assoc: float64(c.WeightAssoc), fs: float64(c.WeightFairshare),
+		maxAge: p.maxAge, maxAgeF: float64(p.maxAge), classic: c.ClassicFairshare}
 	if p.tree.maxPrio <= 0 {
 		w.assoc = 0 // no association has a priority: the factor is 0
 	}
+	if w.fs > 0 && !w.classic {
+		w.fsByRank, w.ft = p.tree.fsTable(w.fs), p.tree.ft
+	}
+	w.slow = w.assoc > 0 || (w.fs > 0 && w.classic)
 }
 
-func (w *weights) priority(p *Policy, r *jobRec, now int64) int64 {
+// fast is full without the terms that are 0 when !w.slow (an assoc term
+// of 0 adds nothing to the age term, at least 0), small enough to inline
+// into a calculation's loop over the waiting jobs.
+func (w *weights) fast(r *jobRec, now int64) int64 {
+	age := w.age // the age factor is 1 from PriorityMaxAge on
+	if diff := max(now-r.submit, 0); diff < w.maxAge {
+		age = float64(diff) / w.maxAgeF * w.age
+	}
+	var fs float64
+	if w.fsByRank != nil {
+		fs = w.fsByRank[w.ft[r.assoc].rank]
+	}
+	return prioCap(age + fs + r.jsW + r.partW + r.qosW)
+}
+
+// full sums the weighted factors in Slurm's order; a term whose weight
+// is 0 is 0, as its factor times the weight would be.
+func (w *weights) full(p *Policy, r *jobRec, now int64) int64 {
 	var age, assocF, fs float64
 	if w.age > 0 {
-		diff := max(now-r.submit, 0)
-		if diff < w.maxAge {
-			age = float64(diff) / float64(w.maxAge)
+		if diff := max(now-r.submit, 0); diff < w.maxAge {
+			age = float64(diff) / w.maxAgeF * w.age
 		} else {
-			age = 1
+			age = w.age // the factor is 1
 		}
 	}
-	if w.fs > 0 {
-		if w.classic {
-			fs = p.tree.classicFactor(r.assoc)
-		} else {
-			fs = p.tree.fsFactor(r.assoc)
-		}
+	if w.fsByRank != nil {
+		fs = w.fsByRank[w.ft[r.assoc].rank]
+	} else if w.fs > 0 {
+		fs = p.tree.classicFactor(r.assoc) * w.fs
 	}
 	if w.assoc > 0 {
-		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio)
+		assocF = float64(p.tree.a[r.assoc].prio) / float64(p.tree.maxPrio) * w.assoc
 	}
-	prio := age*w.age + assocF*w.assoc + fs*w.fs + r.jsW + r.partW + r.qosW
+	return prioCap(age + assocF + fs + r.jsW + r.partW + r.qosW)
+}
+
+// prioCap is a priority sum at least 1 (0 is for held jobs), truncated
+// to an integer and capped at 2^32−1.
+func prioCap(prio float64) int64 {
 	if prio < 1 {
 		prio = 1
 	}
@@ -162,10 +198,36 @@ func (p *Policy) sortQueue() {
 		p.compact()
 	}
 	if !p.sorted {
-		slices.SortFunc(p.queue, less)
+		if !sortNearly(p.queue, 4*len(p.queue)) {
+			slices.SortFunc(p.queue, less)
+		}
 		p.queueGen++
 		p.sorted = true
 	}
+}
+
+// sortNearly sorts q by less by insertion if that takes at most budget
+// moves, and reports whether it did; if not, q is left a permutation for
+// a sort to finish. A calculation's new priorities mostly leave the
+// queue a few moves from its order, which insertion reaches in one pass
+// where a general sort partitions. less is a total order (the IDs of
+// the waiting jobs differ), so either sort gives the same queue.
+func sortNearly(q []*jobRec, budget int) bool {
+	for i := 1; i < len(q); i++ {
+		r, j := q[i], i
+		for j > 0 && less(r, q[j-1]) < 0 {
+			j--
+		}
+		if j == i {
+			continue
+		}
+		if budget -= i - j; budget < 0 {
+			return false
+		}
+		copy(q[j+1:i+1], q[j:i])
+		q[j] = r
+	}
+	return true
 }
 
 // begin sets the clocks at the first job the policy sees.
@@ -239,18 +301,19 @@ func (p *Policy) calc(t int64) {
 		// A job that ran through the period adds dt·d^dt·CPUs, use's
 		// product in use's order, the first two shared.
 		whole := float64(dt) * p.pow[0]
+		tr, from := p.tree, p.lastRan
 		for _, r := range p.running {
-			if r.start > p.lastRan {
+			if r.start > from {
 				p.accrue(r, t)
 			} else if u := whole * float64(r.cpus); u > 0 {
-				p.tree.addUsage(r.assoc, u)
+				tr.addUsage(r.assoc, u)
 			}
 		}
 	}
 	p.lastRan = t
-	if !p.cfg.ClassicFairshare {
-		p.tree.reorder() // the ranks follow when a factor is read
-	}
+	// Fair Tree's order and ranks follow when a factor is read (the
+	// tree's ranks): a calculation with no job waiting leaves them to the
+	// next that has one.
 	if len(p.queue) == 0 {
 		return
 	}
@@ -263,7 +326,12 @@ func (p *Policy) calc(t int64) {
 		if r.running || r.gone {
 			continue
 		}
-		np := w.priority(p, r, t)
+		var np int64
+		if w.slow {
+			np = w.full(p, r, t)
+		} else {
+			np = w.fast(r, t)
+		}
 		changes |= np ^ r.prio
 		r.prio = np
 		if prev != nil && inOrder {
