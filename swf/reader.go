@@ -422,7 +422,7 @@ var errBadRead = errors.New("swf: the underlying reader returned an invalid coun
 // blanks returns the index of the first byte at or after i that is not a
 // field separator (space or tab), or len(line).
 func blanks(line []byte, i int) int {
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+	for uint(i) < uint(len(line)) && (line[i] == ' ' || line[i] == '\t') { // (unsigned: no bounds check)
 		i++
 	}
 	return i
@@ -431,7 +431,7 @@ func blanks(line []byte, i int) int {
 // digits appends the decimal digits from line[i] on to v and returns v and
 // the index after them (v wraps around past 19 digits: callers count).
 func digits(line []byte, i int, v uint64) (uint64, int) {
-	for ; i < len(line); i++ {
+	for ; uint(i) < uint(len(line)); i++ { // (as in blanks)
 		c := line[i] - '0'
 		if c > 9 {
 			break
