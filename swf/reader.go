@@ -461,10 +461,10 @@ func parseJob(line []byte, j *Job) *ParseError {
 	n := 0
 	for i := 0; ; n++ {
 		i = blanks(line, i)
-		if i == len(line) {
+		if uint(i) >= uint(len(line)) { // (i == len(line); unsigned here and below: no bounds checks)
 			break
 		}
-		if n == NumFields {
+		if uint(n) >= NumFields { // (== in effect; unsigned, so that ints[n] needs no bounds check)
 			return &ParseError{Err: fieldCountError(line)}
 		}
 		start := i
@@ -476,7 +476,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 		v, i = digits(line, i, 0)
 		nd := i - d
 		if !floatField[n] {
-			if uint(nd-1) < 18 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+			if uint(nd-1) < 18 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
 				x := int64(v)
 				if start != d {
 					// SWF allows -1 (unknown) and natural numbers, except
@@ -492,13 +492,13 @@ func parseJob(line []byte, j *Job) *ParseError {
 			}
 		} else if nd > 0 {
 			frac := 0
-			if i < len(line) && line[i] == '.' {
+			if uint(i) < uint(len(line)) && line[i] == '.' {
 				f := i + 1
 				v, i = digits(line, f, v)
 				frac = i - f
 				nd += frac
 			}
-			if nd <= 15 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+			if nd <= 15 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
 				x := float64(v) // as parseFloat computes it
 				if frac > 0 {
 					x /= pow10[frac]
