@@ -129,16 +129,26 @@ func (r *logReader) next() endedJob {
 		r.b, r.blocks = r.blocks[0], r.blocks[1:]
 	}
 	var e endedJob
-	// binary.Uvarint with the one-byte values (most of them) inline, and
-	// Varint as its zig-zag decoding of Uvarint's value.
+	// binary.Uvarint at b[i:], inline, the one-byte values (most of
+	// them) first, and Varint as its zig-zag decoding of Uvarint's value;
+	// r.b is resliced once, at the end (a reslice for each value, and
+	// the call for a longer one, cost a quarter of the decoding).
+	b, i := r.b, 0
 	uv := func() uint64 {
-		if c := r.b[0]; c < 0x80 {
-			r.b = r.b[1:]
+		c := b[i]
+		i++
+		if c < 0x80 {
 			return uint64(c)
 		}
-		v, n := binary.Uvarint(r.b)
-		r.b = r.b[n:]
-		return v
+		u := uint64(c & 0x7f)
+		for s := 7; ; s += 7 { // (flush wrote at most 10 bytes a value)
+			c = b[i]
+			i++
+			u |= uint64(c&0x7f) << s
+			if c < 0x80 {
+				return u
+			}
+		}
 	}
 	sv := func() int64 {
 		u := uv()
@@ -151,8 +161,8 @@ func (r *logReader) next() endedJob {
 	e.wait = sv()
 	e.run = sv() + span
 	e.size = sv()
-	e.acc = math.Float64frombits(binary.LittleEndian.Uint64(r.b))
-	r.b = r.b[8:]
+	e.acc = math.Float64frombits(binary.LittleEndian.Uint64(b[i:]))
+	i += 8
 	e.firstRes = -1
 	switch res := uv(); {
 	case res == 0:
@@ -163,6 +173,7 @@ func (r *logReader) next() endedJob {
 	}
 	c := uv()
 	e.corrections, e.backfilled = int(c>>1), c&1 == 1
+	r.b = b[i:]
 	return e
 }
 

@@ -422,7 +422,7 @@ var errBadRead = errors.New("swf: the underlying reader returned an invalid coun
 // blanks returns the index of the first byte at or after i that is not a
 // field separator (space or tab), or len(line).
 func blanks(line []byte, i int) int {
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+	for uint(i) < uint(len(line)) && (line[i] == ' ' || line[i] == '\t') { // (unsigned: no bounds check)
 		i++
 	}
 	return i
@@ -431,7 +431,7 @@ func blanks(line []byte, i int) int {
 // digits appends the decimal digits from line[i] on to v and returns v and
 // the index after them (v wraps around past 19 digits: callers count).
 func digits(line []byte, i int, v uint64) (uint64, int) {
-	for ; i < len(line); i++ {
+	for ; uint(i) < uint(len(line)); i++ { // (as in blanks)
 		c := line[i] - '0'
 		if c > 9 {
 			break
@@ -461,10 +461,10 @@ func parseJob(line []byte, j *Job) *ParseError {
 	n := 0
 	for i := 0; ; n++ {
 		i = blanks(line, i)
-		if i == len(line) {
+		if uint(i) >= uint(len(line)) { // (i == len(line); unsigned here and below: no bounds checks)
 			break
 		}
-		if n == NumFields {
+		if uint(n) >= NumFields { // (== in effect; unsigned, so that ints[n] needs no bounds check)
 			return &ParseError{Err: fieldCountError(line)}
 		}
 		start := i
@@ -476,7 +476,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 		v, i = digits(line, i, 0)
 		nd := i - d
 		if !floatField[n] {
-			if uint(nd-1) < 18 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+			if uint(nd-1) < 18 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
 				x := int64(v)
 				if start != d {
 					// SWF allows -1 (unknown) and natural numbers, except
@@ -492,13 +492,13 @@ func parseJob(line []byte, j *Job) *ParseError {
 			}
 		} else if nd > 0 {
 			frac := 0
-			if i < len(line) && line[i] == '.' {
+			if uint(i) < uint(len(line)) && line[i] == '.' {
 				f := i + 1
 				v, i = digits(line, f, v)
 				frac = i - f
 				nd += frac
 			}
-			if nd <= 15 && (i == len(line) || line[i] == ' ' || line[i] == '\t') {
+			if nd <= 15 && (uint(i) >= uint(len(line)) || line[i] == ' ' || line[i] == '\t') {
 				x := float64(v) // as parseFloat computes it
 				if frac > 0 {
 					x /= pow10[frac]

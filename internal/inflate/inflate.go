@@ -26,7 +26,7 @@ func Reader(r io.Reader, name string) (io.Reader, []io.Closer, error) {
 }
 
 // Prefix is Reader without the goroutine, for a read of the first bytes
-// only: the goroutine decompresses up to a megabyte ahead of the reads.
+// only: the goroutine decompresses up to 256 KiB ahead of the reads.
 func Prefix(r io.Reader, name string) (io.Reader, []io.Closer, error) {
 	return open(r, name, false)
 }
