@@ -44,8 +44,8 @@
 //     it; Slurm's stays COMPLETING under 0.1 s without an Epilog: none.
 //   - Grids on Unix time (bf_resolution, will-run) only on named nodes
 //     with Config.UnixStart; elsewhere from time 0: ±bf_resolution.
-//   - Unexplained: after the last submission the check's starts run
-//     15–20 s ahead of Slurm's (examples/slurmcheck's README).
+//   - The main scheduler's phase (±1–2 s): placements then differ and
+//     cascade (examples/slurmcheck: late starts 10–25 s ahead).
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 package slurm
