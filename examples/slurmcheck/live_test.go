@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -93,7 +94,7 @@ func TestLiveSlurmCheck(t *testing.T) {
 	logs := os.Getenv("BATCHQ_SLURMCHECK_LOGS")
 	extra := ""
 	if logs != "" {
-		extra = "SlurmctldDebug=debug\nDebugFlags=Backfill,SelectType\n"
+		extra = "SlurmctldDebug=debug\nDebugFlags=Backfill,SelectType\nSlurmdDebug=debug\n"
 	}
 	ls := &liveSites[0]
 	if name := os.Getenv("BATCHQ_SLURMCHECK_SITE"); name != "" {
@@ -110,9 +111,15 @@ func TestLiveSlurmCheck(t *testing.T) {
 	dir, env := site(t, ls, ls.conf()+extra).Start(t)
 	if logs != "" {
 		t.Cleanup(func() {
-			b, err := os.ReadFile(filepath.Join(dir, "log", "slurmctld.log"))
-			if err == nil {
-				err = os.WriteFile(filepath.Join(logs, "slurmctld.log"), b, 0o644)
+			// slurmctld's log and each slurmd's (when a node's job
+			// ended, when its epilog completed).
+			names, err := filepath.Glob(filepath.Join(dir, "log", "*.log"))
+			for _, n := range names {
+				b, rerr := os.ReadFile(n)
+				if rerr == nil {
+					rerr = os.WriteFile(filepath.Join(logs, filepath.Base(n)), b, 0o644)
+				}
+				err = cmp.Or(err, rerr)
 			}
 			if err != nil {
 				t.Errorf("BATCHQ_SLURMCHECK_LOGS: %v", err)

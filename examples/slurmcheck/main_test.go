@@ -161,7 +161,7 @@ garbage
 		t.Fatal(err)
 	}
 	t0 := time.Date(2026, 11, 28, 22, 20, 19, 525e6, time.UTC).UnixMilli()
-	want := []logJob{{ID: "5", Start: t0, End: t0 + 1417, Backfill: true}, {ID: "42", Start: t0 + 28913, End: t0 + 37018}}
+	want := []logJob{{ID: "5", Start: t0, End: t0 + 1417, Backfill: true, Node: "localhost"}, {ID: "42", Start: t0 + 28913, End: t0 + 37018, Node: "localhost"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

@@ -56,6 +56,9 @@ func runSlurmPlan(ctx context.Context, c *checked, namedNodes bool) (*simulated,
 		return nil, err
 	}
 	cfg.NamedNodes = namedNodes
+	// Simulated time 0 is the Unix second origin: Slurm's backfill grids
+	// lie on Unix time.
+	cfg.UnixStart = c.origin
 	p, err := slurm.New(cfg, sched.Config{Nodes: []swf.Node{{Name: "node", Count: c.nodes, Cores: c.perNode}}})
 	if err != nil {
 		return nil, err

@@ -49,6 +49,10 @@ type logJob struct {
 	Start    int64  `json:"start_ms"`
 	End      int64  `json:"end_ms"`
 	Backfill bool   `json:"backfill"`
+	// Node is the node list the job was allocated (the log line's
+	// NodeList= or "on NODES"); absent from recordings made before it was
+	// kept.
+	Node string `json:"node,omitempty"`
 }
 
 // sample is one sprio of the pending jobs: its lines are sprioFormat's.
@@ -100,9 +104,9 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 
 // parseCtldLog reads the starts and ends of jobs from slurmctld's log,
 // whose times are local (loc) to the millisecond: "sched: Allocate
-// JobId=N" (the main scheduler), "sched/backfill: _start_job: Started
-// JobId=N" (backfill) and "_job_complete: JobId=N done". Jobs in the
-// order of their start.
+// JobId=N NodeList=NODES" (the main scheduler), "sched/backfill:
+// _start_job: Started JobId=N in PARTITION on NODES" (backfill) and
+// "_job_complete: JobId=N done". Jobs in the order of their start.
 func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 	var out []logJob
 	at := map[string]int{}
@@ -111,13 +115,29 @@ func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 			continue
 		}
 		msg := l[26:]
-		var id string
+		var id, node string
 		kind := 0
 		switch {
 		case strings.HasPrefix(msg, "sched: Allocate JobId="):
-			id, kind = strings.Fields(msg[len("sched: Allocate JobId="):])[0], 1
+			f := strings.Fields(msg[len("sched: Allocate JobId="):])
+			if len(f) == 0 {
+				continue
+			}
+			id, kind = f[0], 1
+			for _, w := range f[1:] {
+				if n, ok := strings.CutPrefix(w, "NodeList="); ok {
+					node = n
+				}
+			}
 		case strings.HasPrefix(msg, "sched/backfill: _start_job: Started JobId="):
-			id, kind = strings.Fields(msg[len("sched/backfill: _start_job: Started JobId="):])[0], 2
+			f := strings.Fields(msg[len("sched/backfill: _start_job: Started JobId="):])
+			if len(f) == 0 {
+				continue
+			}
+			id, kind = f[0], 2
+			if k := slices.Index(f, "on"); k >= 0 && k+1 < len(f) {
+				node = f[k+1]
+			}
 		case strings.HasPrefix(msg, "_job_complete: JobId=") && strings.HasSuffix(msg, " done"):
 			id, kind = strings.TrimSuffix(msg[len("_job_complete: JobId="):], " done"), 3
 		default:
@@ -135,7 +155,7 @@ func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 			continue
 		}
 		at[id] = len(out)
-		out = append(out, logJob{ID: id, Start: ms, Backfill: kind == 2})
+		out = append(out, logJob{ID: id, Start: ms, Backfill: kind == 2, Node: node})
 	}
 	return out, nil
 }

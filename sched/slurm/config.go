@@ -56,6 +56,13 @@ type Config struct {
 	// BackfillContinue is bf_continue: a cycle resumes where the last one
 	// stopped instead of at the head of the queue.
 	BackfillContinue bool
+	// UnixStart is the Unix time of simulated time 0 (an SWF log's
+	// UnixStartTime). Slurm lays the named-node plan's grids on Unix time:
+	// bf_resolution's (_attempt_backfill rounds on time(NULL)) and the
+	// 30-s windows of cons_tres's will-run test (_will_run_test aligns its
+	// first window on a multiple of 30 s of end_time). 0: both grids start
+	// at time 0.
+	UnixStart int64
 	// NamedNodes makes backfill, under Policy.Run, plan on named nodes as
 	// Slurm's node_space does, on a machine of several nodes whose jobs
 	// each ask one node: a reservation holds its nodes, and later jobs

@@ -34,13 +34,18 @@
 //   - Heterogeneous and multi-partition jobs: one partition per job.
 //   - Accounting and QOS limits: users run more at once than allowed.
 //   - cons_tres: one-node jobs placed as it does, wider ones first fit;
-//     backfill plans named nodes only with Config.NamedNodes.
+//     backfill plans named nodes (with cons_tres's will-run test) only
+//     with Config.NamedNodes; the plan of CPUs takes the first time the
+//     CPUs are free: its reservations come early.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
 //   - No scheduling time, whole seconds, no epilogs or bf_continue: ±1 s.
 //   - No COMPLETING nodes: a node takes a job the second another ends on
-//     it; Slurm waits for the epilog-complete report: starts run ahead.
-//   - bf_resolution's grid starts at time 0, not on Unix time: ±bf_resolution.
+//     it; Slurm's stays COMPLETING under 0.1 s without an Epilog: none.
+//   - Grids on Unix time (bf_resolution, will-run) only on named nodes
+//     with Config.UnixStart; elsewhere from time 0: ±bf_resolution.
+//   - The main scheduler's phase (±1–2 s): placements then differ and
+//     cascade (examples/slurmcheck: late starts 10–25 s ahead).
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 package slurm

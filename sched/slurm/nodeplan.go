@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/batchq/batchq/sched"
@@ -49,9 +50,16 @@ type nodeSpace struct {
 	// reservation per job tested, a cycle scanning them all took
 	// seconds).
 	byNode [][]nodeResv
-	eon    []int64 // nodeFit's: each node's earliest time with the job's CPUs
-	ends   []int64 // the reservations' ends, ascending (later_start)
-	fits   []sched.NodeFree
+	// willRun's: every node's running jobs' ends in order of time, and
+	// each node's CPUs as they are taken off.
+	all  []nodeRelease
+	fut  []int64
+	ends []int64 // the reservations' ends, ascending (later_start)
+	fits []sched.NodeFree
+	// usable is nodeFit's: the nodes no reservation holds over the span
+	// tried; allOK that all is up to date with rel.
+	usable []bool
+	allOK  bool
 }
 
 type release struct{ t, cpus int64 }
@@ -191,24 +199,10 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 	}
 	if len(ns.maskBuf) != len(nodes) {
 		ns.maskBuf = make([]bool, len(nodes))
+		ns.usable = make([]bool, len(nodes))
 	}
+	ns.allOK = false
 	return true
-}
-
-// earliestOn is the earliest time from now on that node n has cpus free,
-// the running jobs ending at their limits (never: not before they all
-// end).
-func (ns *nodeSpace) earliestOn(n int, cpus, now int64) int64 {
-	f := ns.free[n]
-	if f >= cpus {
-		return now
-	}
-	for _, r := range ns.rel[n] {
-		if f += r.cpus; f >= cpus {
-			return r.t
-		}
-	}
-	return never
 }
 
 // freeAt is node n's free CPUs at t, the running jobs ending at their
@@ -260,22 +254,18 @@ func (ns *nodeSpace) addResv(v nodeResv) {
 
 // nodeFit finds where job r (cpus, time limit) goes in the plan, as
 // _attempt_backfill's TRY_LATER loop does: from start_res = now, the
-// nodes free of reservations over [start_res, start_res + limit], the
-// earliest time one of them has the CPUs, no earlier than start_res; if
-// that is after a reservation ends (later_start), or the chosen node is
-// reserved over the job's own span (_test_resv_overlap), it tries again
-// from there. It returns the start and the node (-1 if none within
-// bound: by is the latest start looked for, beyond which it returns the
-// first start found with node -1).
+// nodes free of reservations over [start_res, start_res + limit] are
+// usable, and cons_tres's will-run test (willRun) gives the job's start
+// on them, no earlier than start_res; if that is after a reservation ends
+// (later_start), or the chosen node is reserved over the job's own span
+// (_test_resv_overlap), it tries again from there. It returns the start
+// and the node (-1 if none within bound: by is the latest start looked
+// for, beyond which it returns the first start found with node -1).
 func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 	ns := p.ns
-	// Each node's earliest time with the CPUs does not change between
-	// tries: found once. A try asks a node's reservations only if the
-	// node would start the job earlier than the best so far, and stops
-	// at a node that can start it at start_res: none does better.
-	ns.eon = ns.eon[:0]
-	for n := range ns.free {
-		ns.eon = append(ns.eon, ns.earliestOn(n, r.cpus, now))
+	ns.sortEnds()
+	if len(ns.usable) != len(ns.free) {
+		ns.usable = make([]bool, len(ns.free))
 	}
 	startRes := now
 	for range 2*len(ns.resv) + 2 {
@@ -284,14 +274,10 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 		if i, _ := slices.BinarySearch(ns.ends, startRes+1); i < len(ns.ends) {
 			later = ns.ends[i]
 		}
-		best, node := int64(never), -1
-		for n, t := range ns.eon {
-			if t < best && !ns.reserved(n, startRes, end) {
-				if best = t; best <= startRes {
-					break
-				}
-			}
+		for n := range ns.usable {
+			ns.usable[n] = !ns.reserved(n, startRes, end)
 		}
+		best := ns.willRun(r.cpus, now, p.epoch)
 		if best == never {
 			if later == never {
 				return never, -1
@@ -307,25 +293,134 @@ func (p *Policy) nodeFit(r *jobRec, now, by int64) (int64, int) {
 		if start > by {
 			return start, -1
 		}
-		// The node: cons_tres's choice among the unreserved nodes with
-		// the CPUs at the start, by their free CPUs then.
+		// The node: cons_tres's choice among the usable nodes with the
+		// CPUs at the start, by their free CPUs then.
 		ns.fits = ns.fits[:0]
 		for n := range ns.free {
-			if ns.reserved(n, startRes, end) {
+			if !ns.usable[n] {
 				continue
 			}
 			if f := ns.freeAt(n, start); f >= r.cpus {
 				ns.fits = append(ns.fits, sched.NodeFree{Node: n, Cores: f})
 			}
 		}
-		node = ns.fits[chooseNode(p.mach.Placement, ns.fits)].Node
-		if start > now && ns.overlaps(node, floorTo(start, p.bfRes), floorTo(start+r.limit, p.bfRes)) {
+		if len(ns.fits) == 0 { // never: willRun found the CPUs on one
+			return never, -1
+		}
+		node := ns.fits[chooseNode(p.mach.Placement, ns.fits)].Node
+		if start > now && ns.overlaps(node, p.floorRes(start), p.floorRes(start+r.limit)) {
 			startRes = start
 			continue
 		}
 		return start, node
 	}
 	return never, -1
+}
+
+// willRun is cons_tres's will-run test on the usable nodes
+// (_will_run_test, src/plugins/select/cons_common/job_test.c, Slurm
+// 22.05): the job starts now if one of them has its CPUs free; otherwise
+// the running jobs are taken off in order of their ends (at their time
+// limits) in groups, the job tested after each group, and its start is
+// the end of the last job of the first group after which it fits, not
+// the first end that frees its CPUs. The first group holds the jobs
+// ending up to the first multiple of 30 s (of Unix time: epoch is its
+// time 0) after the first end on a usable node, plus a window of 30 s;
+// the window then doubles until it reaches the next end, and each
+// further group holds the jobs ending within it. Jobs on nodes not
+// usable are skipped (one right after such a job is taken off whatever
+// its end, as Slurm's loop does).
+func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
+	for n, f := range ns.free {
+		if ns.usable[n] && f >= cpus {
+			return now
+		}
+	}
+	ns.fut = append(ns.fut[:0], ns.free...)
+	const window0 = 30
+	all := ns.all
+	barrier, window := int64(never), int64(window0)
+	for i := 0; i < len(all); {
+		last, more := -1, true
+		for {
+			if i >= len(all) {
+				more = false
+				break
+			}
+			e := all[i]
+			i++
+			if !ns.usable[e.node] {
+				continue
+			}
+			if barrier == never {
+				u := (e.t + epoch) % window0
+				if u < 0 {
+					u += window0
+				}
+				barrier = e.t + window0 - u
+			}
+			last = i - 1
+			ns.fut[e.node] += e.cpus
+			if i >= len(all) {
+				more = false
+				break
+			}
+			if all[i].t > barrier+window {
+				break
+			}
+		}
+		if last < 0 {
+			break
+		}
+		for window *= 2; i < len(all) && all[i].t > barrier+window; window *= 2 {
+		}
+		for n, f := range ns.fut {
+			if ns.usable[n] && f >= cpus {
+				return all[last].t
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return never
+}
+
+// nodeRelease is a running job's end (at its time limit) on node.
+type nodeRelease struct {
+	t, cpus int64
+	node    int
+}
+
+// sortEnds makes ns.all every node's running jobs' ends in order of time
+// (the nodes' own lists are each in order; a merge, redone when a start
+// changed them).
+func (ns *nodeSpace) sortEnds() {
+	if ns.allOK {
+		return
+	}
+	ns.all = ns.all[:0]
+	for n, rs := range ns.rel {
+		for _, r := range rs {
+			ns.all = append(ns.all, nodeRelease{r.t, r.cpus, n})
+		}
+	}
+	slices.SortStableFunc(ns.all, func(a, b nodeRelease) int { return cmp.Compare(a.t, b.t) })
+	ns.allOK = true
+}
+
+// floorRes rounds t down to bf_resolution on Unix time (Config.UnixStart).
+func (p *Policy) floorRes(t int64) int64 {
+	off := p.epoch % p.bfRes
+	return floorTo(t+off, p.bfRes) - off
+}
+
+// nodeResvEnd is the end of the named-node plan's reservation from t of
+// a job of time limit limit, begin the cycle's first grid point:
+// max(⌊t+limit⌋, max(⌊t⌋, begin) + bf_resolution), ⌊⌋ floorRes
+// (_add_reservation: at least one bf_resolution).
+func (p *Policy) nodeResvEnd(t, limit, begin int64) int64 {
+	return max(p.floorRes(t+limit), max(p.floorRes(t), begin)+p.bfRes)
 }
 
 // chooseNode is consTres's choice on one-node jobs (the Placement for
@@ -354,6 +449,7 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 		return 0
 	})
 	ns.rel[n] = slices.Insert(ns.rel[n], i, rel)
+	ns.allOK = false
 }
 
 // backfillNodes is backfill's loop on the named-node plan: each job in
@@ -363,7 +459,7 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 	ns := p.ns
 	clear(p.perUsr)
-	begin := now / p.bfRes * p.bfRes
+	begin := p.floorRes(now)
 	tested := int64(0)
 	reserved := false
 	p.beyond = p.beyond[:0]
@@ -409,7 +505,7 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 			// plan it at the next second, as the pool plan does.
 			t = now + 1
 		}
-		ns.addResv(nodeResv{node, max(floorTo(t, p.bfRes), now), p.resvEnd(t, r.limit, begin)})
+		ns.addResv(nodeResv{node, max(p.floorRes(t), now), p.nodeResvEnd(t, r.limit, begin)})
 		reserved = true
 		if t != r.res {
 			if j := p.ptr(pass, r); j != nil && pass.Reserve(j, t) == nil {

@@ -309,3 +309,51 @@ func TestNodePlanRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestWillRunGroups pins willRun's grouping, worked out from cons_tres's
+// _will_run_test (now 0, two nodes of 8 CPUs, both usable unless said):
+// the running jobs are taken off in groups, the first up to the first
+// multiple of 30 s after the first end plus 30 s, and the start is the
+// end of the last job of the group after which the job fits.
+func TestWillRunGroups(t *testing.T) {
+	cases := []struct {
+		name   string
+		free   []int64
+		rel    [][]release
+		usable []bool
+		cpus   int64
+		epoch  int64
+		want   int64
+	}{
+		// 4 CPUs free at 100 on node 0, 8 at 140 on node 1: the first
+		// group runs to 120 + 30 and holds both, so the start is 140,
+		// not 100.
+		{"group", []int64{0, 0}, [][]release{{{100, 4}}, {{140, 8}}}, nil, 4, 0, 140},
+		// With the second end at 160 the group ends before it: 100.
+		{"next group", []int64{0, 0}, [][]release{{{100, 4}}, {{160, 8}}}, nil, 4, 0, 100},
+		// On Unix time 20 s later the barrier is 130 (Unix 150), the
+		// group reaches 160: 160.
+		{"epoch", []int64{0, 0}, [][]release{{{100, 4}}, {{160, 8}}}, nil, 4, 20, 160},
+		// Node 1 not usable: its end, 140, is skipped, and the end after
+		// it, node 0's 200, is taken off in the same group (Slurm's loop
+		// checks the window only after a job it took off): 200.
+		{"unusable", []int64{0, 0}, [][]release{{{100, 2}, {200, 2}}, {{140, 8}}}, []bool{true, false}, 4, 0, 200},
+		// CPUs free now on a usable node: now.
+		{"now", []int64{4, 8}, [][]release{nil, nil}, []bool{false, true}, 8, 0, 0},
+		// Never enough.
+		{"never", []int64{0, 0}, [][]release{{{100, 4}}, {{140, 4}}}, nil, 8, 0, never},
+	}
+	for _, c := range cases {
+		p := nodePolicy(t, Config{BackfillResolution: 60}, 8, 8)
+		copy(p.ns.free, c.free)
+		p.ns.rel = c.rel
+		p.ns.usable = []bool{true, true}
+		if c.usable != nil {
+			p.ns.usable = c.usable
+		}
+		p.ns.sortEnds()
+		if got := p.ns.willRun(c.cpus, 0, c.epoch); got != c.want {
+			t.Errorf("%s: %d; want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -91,7 +91,9 @@ type Policy struct {
 	pow                       [2]float64
 	calcPeriod, maxAge, bfInt int64
 	bfWin, bfRes, bfTest      int64
-	schedInt, minInt          int64
+	// epoch is Config.UnixStart: the named-node plan's grids lie on it.
+	epoch            int64
+	schedInt, minInt int64
 
 	endsOK     bool // running is sorted by end
 	pendingUse []pendingUse
@@ -212,6 +214,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 	p.bfInt = or(site.BackfillInterval, 30)
 	p.bfWin = or(site.BackfillWindow, 24*3600)
 	p.bfRes = or(site.BackfillResolution, 60)
+	p.epoch = site.UnixStart
 	p.bfTest = or(site.BackfillMaxJobTest, 500)
 	p.schedInt = or(site.SchedInterval, 60)
 	p.minInt = max(site.SchedMinInterval, 0)

@@ -23,7 +23,7 @@ func (c Config) Validate() error {
 		{"BackfillInterval", c.BackfillInterval}, {"BackfillWindow", c.BackfillWindow},
 		{"BackfillResolution", c.BackfillResolution}, {"BackfillMaxJobTest", c.BackfillMaxJobTest},
 		{"BackfillMaxJobUser", c.BackfillMaxJobUser}, {"SchedInterval", c.SchedInterval},
-		{"OverTimeLimit", c.OverTimeLimit},
+		{"OverTimeLimit", c.OverTimeLimit}, {"UnixStart", c.UnixStart},
 	}
 	for _, f := range nonNeg {
 		if f.v < 0 {
