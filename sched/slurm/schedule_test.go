@@ -227,6 +227,8 @@ func TestValidate(t *testing.T) {
 		{slurm.Config{WeightAge: -1}, "WeightAge"},
 		{slurm.Config{BackfillResolution: -5}, "BackfillResolution"},
 		{slurm.Config{DecayHalfLife: -2}, "DecayHalfLife"},
+		{slurm.Config{UnixStart: -1}, "UnixStart"},
+		{slurm.Config{UnixStart: 1<<63 - 1}, "UnixStart"},
 		{slurm.Config{Partitions: []slurm.Partition{{Name: "a"}, {Name: "a"}}}, "twice"},
 		{slurm.Config{Partitions: []slurm.Partition{{}}}, "no Name"},
 		{slurm.Config{Partitions: []slurm.Partition{{Name: "a", MaxTime: 10, DefaultTime: 20}}}, "DefaultTime"},

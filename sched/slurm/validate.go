@@ -36,6 +36,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("slurm: %s %d: above 2^32−1, Slurm's largest priority", w.name, w.v)
 		}
 	}
+	// The named-node plan adds UnixStart to simulated times (sched bounds
+	// them by 2^40 s): a bound keeps the sum from wrapping.
+	if c.UnixStart > 1<<40 {
+		return fmt.Errorf("slurm: UnixStart %d: above 2^40 s", c.UnixStart)
+	}
 	if c.DecayHalfLife < -1 {
 		return fmt.Errorf("slurm: DecayHalfLife %d: must be ≥ 0, or -1 for no decay", c.DecayHalfLife)
 	}
