@@ -54,8 +54,9 @@ type options struct {
 	countMemory bool
 	check       bool
 
-	slurmConf string   // -slurm-conf FILE: the Slurm policy of package sched/slurm
-	shares    []string // -shares FILE[,FILE]: its fair-share tree and QOS
+	slurmConf  string   // -slurm-conf FILE: the Slurm policy of package sched/slurm
+	namedNodes bool     // -named-nodes: slurm.Config.NamedNodes
+	shares     []string // -shares FILE[,FILE]: its fair-share tree and QOS
 }
 
 const usageHead = `usage: simulate [flags] TRACE   (flags may also follow TRACE)
@@ -91,6 +92,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.check, "check", false, "verify the schedule (sched.Result.Check); a violation is an error, exit 1")
 	fs.StringVar(&o.slurmConf, "slurm-conf", "", "simulate Slurm (package sched/slurm) as the site's slurm.conf `FILE` configures it, instead of -policy; "+
 		"convert the trace with convert -accounts so that jobs have their accounts and QOS")
+	fs.BoolVar(&o.namedNodes, "named-nodes", false, "with -slurm-conf and -nodes: backfill plans on named nodes as Slurm's node_space does "+
+		"(slurm.Config.NamedNodes; closer to Slurm, many times the cost on hundreds of nodes)")
 	var shares string
 	fs.StringVar(&shares, "shares", "", "with -slurm-conf: the fair-share tree from `FILE[,FILE]`: sshare -a -P or "+
 		"sacctmgr show assoc format=Account,ParentName,User,Share -P output, and sacctmgr show qos format=Name,Priority -P")
@@ -118,6 +121,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		}
 	} else if len(o.shares) > 0 {
 		return o, cli.Usagef("-shares is the fair-share tree of -slurm-conf: give -slurm-conf FILE")
+	}
+	if o.namedNodes && (o.slurmConf == "" || o.nodes == "") {
+		return o, cli.Usagef("-named-nodes plans the Slurm policy's backfill on the nodes of -nodes: give -slurm-conf FILE and -nodes FILE")
 	}
 	pr, ok := sched.LookupPreset(policy)
 	if !ok {

@@ -41,6 +41,14 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	if err := site.ReadNames(*tr.header); err != nil {
 		return slurm.Config{}, nil, fmt.Errorf("%s: %w", tr.name, err)
 	}
+	if o.namedNodes {
+		site.NamedNodes = true
+		// Slurm lays the named-node plan's grids on Unix time; a header
+		// without a usable UnixStartTime leaves them at time 0.
+		if u := tr.header.UnixStartTime; u > 0 && u <= 1<<40 {
+			site.UnixStart = u
+		}
+	}
 	if len(site.Associations) > 0 && len(site.AccountNames) == 0 {
 		ignored = append(ignored, "note: the trace names no accounts (convert the log with -accounts): "+
 			"each job is charged to its user's first association")

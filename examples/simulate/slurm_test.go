@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,5 +140,50 @@ func TestSlurmConfCancelled(t *testing.T) {
 	c, _ := m["slurm_cancelled"].(map[string]any)
 	if c["time limit above the partition's MaxTime"] != 1.0 {
 		t.Errorf("-json slurm_cancelled %v, want the one job over MaxTime", m["slurm_cancelled"])
+	}
+}
+
+// TestSlurmNamedNodes: -named-nodes plans backfill on named nodes
+// (slurm.Config.NamedNodes), sched/slurm's TestNodePlanKeepsReservedNode
+// as a trace with demand lines: three nodes of 4 cores; job 1 fills a
+// node to 1000, job 2 holds 3 cores of another to 500, job 3 2 of the
+// third to 2000; job 4 (4 cores, at 10) fits on no node until 500, and
+// the backfill cycle reserves job 2's node from then; job 5 (1 core,
+// 600 s, at 11) goes on job 3's node, off the reserved one, so job 4
+// starts at 503 (the main scheduler's pace). Planned by CPUs, job 5
+// takes job 2's node (cons_tres's fullest) and job 4 waits for it: 630.
+func TestSlurmNamedNodes(t *testing.T) {
+	dir := t.TempDir()
+	nodes := writeTrace(t, dir, "machine.csv", "kind,count,cores,memory,gpus,gpu_model\nn,3,4,1000,0,\n")
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 12\n")
+	for i, j := range [][3]int64{{0, 1000, 4}, {0, 500, 3}, {0, 2000, 2}, {10, 100, 4}, {11, 600, 1}} {
+		fmt.Fprintf(&b, ";= nodes=1 cores=%d\n", j[2])
+		fmt.Fprintf(&b, "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n", i+1, j[0], j[1], j[2], j[2], j[1])
+	}
+	trace := writeTrace(t, dir, "demands.swf", b.String())
+	conf := writeTrace(t, dir, "slurm.conf", "PriorityType=priority/multifactor\nSchedulerType=sched/backfill\n")
+	start := func(args ...string) int64 {
+		t.Helper()
+		out := filepath.Join(dir, "sched.swf")
+		code, _, errs := runCmd(t, append([]string{trace, "-nodes", nodes, "-slurm-conf", conf, "-check", "-out", out}, args...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errs)
+		}
+		_, jobs, err := swf.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs[3].Submit + jobs[3].Wait
+	}
+	if s := start("-named-nodes"); s != 503 {
+		t.Errorf("-named-nodes: job 4 starts at %d, want 503", s)
+	}
+	if s := start(); s != 630 {
+		t.Errorf("planned by CPUs: job 4 starts at %d, want 630 (after job 5)", s)
+	}
+	code, _, errs := runCmd(t, trace, "-nodes", nodes, "-named-nodes")
+	if code != 2 || !strings.Contains(errs, "give -slurm-conf FILE and -nodes FILE") {
+		t.Errorf("-named-nodes without -slurm-conf: exit %d, %q", code, errs)
 	}
 }
