@@ -167,7 +167,7 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	case j.Submit < 0:
 		return sanitize.NoSubmit.String()
 	case j.Wait < 0:
-		return "no wait"
+		return "no wait time"
 	case j.RunTime < 0:
 		return sanitize.NoRunTime.String()
 	case j.Size() <= 0:
