@@ -347,7 +347,7 @@ func lanlWho(path string) ([]byte, error) {
 		what string
 		n    int
 	}{
-		{"the forecaster's (as scored)", int(math.Round(total[0].share(total[0].within2) * float64(questions)))},
+		{"the forecaster's (as scored)", total[0].within2},
 		{"60 s for every job that waited ≤ 2 min (a perfect \"will it wait?\"), the forecaster's for the others", ceil[0]},
 		{"60 s for every job that waited ≤ 2 min, and for the others the median wait of the last 20 jobs of their queue, size class and hour of submission that waited more than 2 min and had started by the question (else the forecaster's)", ceil[1]},
 		{"per cell of queue, size class, running jobs of the class (0–4+), jobs of the queue and class waiting ahead (0–3+) and hour of submission, " + thousands(len(cells)) + " cells: whichever of the forecaster's, 60 s and that median is within ×2 for the most of the cell's jobs", hind},
