@@ -189,12 +189,13 @@ func lanlWho(path string) ([]byte, error) {
 		wait := float64(j.Submit + j.Wait - now)
 		c := classOf(j.Size())
 		var procs int64
-		same := 0
+		same, nc := 0, 0 // a job of its class running; how many
 		firstEnd, firstEstimate := int64(math.MaxInt64), int64(math.MaxInt64)
 		for _, r := range run {
 			procs += r.procs
 			if r.class == c {
 				same = 1
+				nc++
 				firstEnd, firstEstimate = min(firstEnd, r.end), min(firstEstimate, r.estimate)
 			}
 		}
@@ -208,12 +209,6 @@ func lanlWho(path string) ([]byte, error) {
 		for _, k := range waiting {
 			if all[k].Queue == j.Queue && classOf(all[k].Size()) == c {
 				ahead++
-			}
-		}
-		nc := 0
-		for _, r := range run {
-			if r.class == c {
-				nc++
 			}
 		}
 		fp := math.NaN()
