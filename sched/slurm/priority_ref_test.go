@@ -15,7 +15,7 @@ import (
 // with none of the calculation's shortcuts: every factor in [0, 1] (Fair
 // Tree's from a full walk of the tree, not rerank or the table by rank),
 // times its weight, summed in Slurm's order.
-func refPriority(p *Policy, r *jobRec, now int64) int64 {
+func refPriority(rt *rapid.T, p *Policy, r *jobRec, now int64) int64 {
 	c := &p.cfg
 	var age, assocF, fs float64
 	if c.WeightAge > 0 {
@@ -31,6 +31,18 @@ func refPriority(p *Policy, r *jobRec, now int64) int64 {
 		} else {
 			t := p.tree
 			t.reorder()
+			// The siblings' order is that of the keys alone (what lets a
+			// calculation leave it to the first that reads a factor).
+			for i := range t.a {
+				if kids := t.a[i].children; !slices.IsSortedFunc(kids, func(x, y int) int {
+					if t.before(x, y) {
+						return -1
+					}
+					return 1
+				}) {
+					rt.Fatalf("association %d's children %v: not in _cmp_level_fs's order", i, kids)
+				}
+			}
 			t.allStale = true
 			t.fairTree()
 			fs = float64(t.ft[r.assoc].rank) / float64(t.users)
@@ -114,7 +126,7 @@ func TestPriorityAsReference(t *testing.T) {
 					continue
 				}
 				got := p.priority(r, now)
-				if want := refPriority(p, r, now); got != want {
+				if want := refPriority(rt, p, r, now); got != want {
 					rt.Fatalf("t=%d job %d: priority %d, the reference %d", now, r.id, got, want)
 				}
 				// The table by rank, bit for bit: a product rounded
