@@ -189,12 +189,13 @@ func lanlWho(path string) ([]byte, error) {
 		wait := float64(j.Submit + j.Wait - now)
 		c := classOf(j.Size())
 		var procs int64
-		same := 0
+		same, nc := 0, 0 // a job of its class running; how many
 		firstEnd, firstEstimate := int64(math.MaxInt64), int64(math.MaxInt64)
 		for _, r := range run {
 			procs += r.procs
 			if r.class == c {
 				same = 1
+				nc++
 				firstEnd, firstEstimate = min(firstEnd, r.end), min(firstEstimate, r.estimate)
 			}
 		}
@@ -208,12 +209,6 @@ func lanlWho(path string) ([]byte, error) {
 		for _, k := range waiting {
 			if all[k].Queue == j.Queue && classOf(all[k].Size()) == c {
 				ahead++
-			}
-		}
-		nc := 0
-		for _, r := range run {
-			if r.class == c {
-				nc++
 			}
 		}
 		fp := math.NaN()
@@ -347,7 +342,7 @@ func lanlWho(path string) ([]byte, error) {
 		what string
 		n    int
 	}{
-		{"the forecaster's (as scored)", int(math.Round(total[0].share(total[0].within2) * float64(questions)))},
+		{"the forecaster's (as scored)", total[0].within2},
 		{"60 s for every job that waited ≤ 2 min (a perfect \"will it wait?\"), the forecaster's for the others", ceil[0]},
 		{"60 s for every job that waited ≤ 2 min, and for the others the median wait of the last 20 jobs of their queue, size class and hour of submission that waited more than 2 min and had started by the question (else the forecaster's)", ceil[1]},
 		{"per cell of queue, size class, running jobs of the class (0–4+), jobs of the queue and class waiting ahead (0–3+) and hour of submission, " + thousands(len(cells)) + " cells: whichever of the forecaster's, 60 s and that median is within ×2 for the most of the cell's jobs", hind},

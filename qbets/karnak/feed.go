@@ -167,7 +167,7 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	case j.Submit < 0:
 		return sanitize.NoSubmit.String()
 	case j.Wait < 0:
-		return "no wait"
+		return "no wait time"
 	case j.RunTime < 0:
 		return sanitize.NoRunTime.String()
 	case j.Size() <= 0:
@@ -182,14 +182,12 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	return ""
 }
 
-// inSpan reports whether j's size and estimate are within an event's bound
-// and its end, shifted by base, is at most 2^40 s (each term is bounded
-// first, so the sum cannot wrap).
+// inSpan reports whether j's estimate is within an event's bound and its
+// end, shifted by base, is at most 2^40 s (each term is bounded first, so
+// the sum cannot wrap; unusable has checked base, and the times are not
+// negative).
 func inSpan(base int64, j *swf.Job) bool {
-	if base < 0 || base > maxSpan || j.Size() > maxSpan || j.ReqTime > maxSpan {
-		return false
-	}
-	if j.Submit > maxSpan || j.Wait > maxSpan || j.RunTime > maxSpan {
+	if j.ReqTime > maxSpan || j.Submit > maxSpan || j.Wait > maxSpan || j.RunTime > maxSpan {
 		return false
 	}
 	return base+j.Submit+j.Wait+j.RunTime <= maxSpan

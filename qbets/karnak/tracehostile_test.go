@@ -1,7 +1,11 @@
 package karnak
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -61,5 +65,51 @@ func TestTraceEventsHostile(t *testing.T) {
 	}
 	if submits != len(jobs)-5 {
 		t.Errorf("%d jobs submitted, want %d", submits, len(jobs)-5)
+	}
+}
+
+// Every reason TraceEvents leaves a job out for has its name in Replay's
+// log line and its error, one job per reason here.
+func TestTraceEventsReasons(t *testing.T) {
+	var jobs []swf.Job
+	add := func(id int64, f func(j *swf.Job)) {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, j.ReqTime = id, 10*id, 5, 100, 2, 200
+		f(&j)
+		jobs = append(jobs, j)
+	}
+	add(1, func(*swf.Job) {}) // usable, and live when job 1 comes again
+	add(1, func(j *swf.Job) { j.Submit = 15 })
+	add(2, func(j *swf.Job) { j.Submit = -1 })
+	add(3, func(j *swf.Job) { j.Wait = -1 })
+	add(4, func(j *swf.Job) { j.RunTime = -1 })
+	add(5, func(j *swf.Job) { j.AllocProcs, j.ReqProcs = -1, -1 })
+	add(6, func(j *swf.Job) { j.Demand = &swf.Demand{Nodes: 1 << 40, Cores: 1, GPUs: 1 << 20} })
+	add(7, func(j *swf.Job) { j.AllocProcs = 1 << 41 })
+	add(8, func(j *swf.Job) { j.ReqTime = 1 << 41 })
+	evs, why := traceEvents(&swf.Header{}, jobs, "s")
+	const want = "8 unusable: 1 GPUs out of range, 1 duplicate ID, 1 no run time, 1 no size, 1 no submit time, 1 no wait time, 1 size out of range, 1 time out of range"
+	if got := reasons(why); got != want {
+		t.Errorf("reasons %q, want %q", got, want)
+	}
+	if len(evs) != 4 { // job 1's queue, submit, start, end
+		t.Errorf("%d events, want 4", len(evs))
+	}
+	if got := reasons(map[string]int{}); got != "0 unusable" {
+		t.Errorf("no reason: %q, want \"0 unusable\"", got)
+	}
+
+	// A trace of unusable jobs alone: Replay's error names why.
+	path := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(path, []byte("1 -1 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := NewService(&MemStore{}, func() int64 { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = svc.Replay(context.Background(), path, "s", 1, t.Logf)
+	if err == nil || !strings.Contains(err.Error(), "no usable jobs (2 unusable: 1 no submit time, 1 no wait time)") {
+		t.Errorf("Replay of unusable jobs: %v", err)
 	}
 }

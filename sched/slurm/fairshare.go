@@ -10,8 +10,9 @@ import (
 // 0.693/DecayHalfLife and Δ the seconds since the last calculation, then
 // each running job adds its CPUs × Δ' × d^Δ' (Δ' the part of the period it
 // ran), and a job that ends adds its last part at once. A job's usage goes
-// to its user association and every account above it, up to root, so
-// root's usage is the whole machine's.
+// to its user association and every account above it; under classic fair
+// share also to root, whose usage, the whole machine's, usage_norm divides
+// by (Fair Tree never reads it: see tree.top).
 //
 // Fairshare=parent (Association.Shares -1), as assoc_mgr.c and
 // fair_tree.c take it: an account set to it is no node of the tree: its
@@ -268,7 +269,7 @@ func (t *tree) classicShares(i int) float64 {
 // (root only if its usage is read: see top).
 func (t *tree) addUsage(i int, u float64) {
 	u /= t.scale
-	as := t.a // a local: the append below may not move it
+	as := t.a // a local: the append below is to t.moved, not t.a
 	for i > t.top {
 		a := &as[i]
 		a.usage += u
