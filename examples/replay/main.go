@@ -92,7 +92,7 @@ type result struct {
 	w       workload
 	sims    map[string]*sched.Result
 	q       *qbetsRun
-	planAt  int64 // when VARQ plans: the submit time of the middle job simulated
+	planAt  int64 // when VARQ plans (qbetsRun.planAt)
 	elapsed time.Duration
 }
 
@@ -147,11 +147,7 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 		return nil, nil, errors.New("no job completed under EASY: nothing to predict")
 	}
 	bar.Stage("QBETS", 2)
-	// The middle of the jobs simulated, not of the log's lines: a rejected
-	// line (a duplicate ID, a job larger than the machine) is no arrival.
-	planAt := easy.Records[len(easy.Records)/2].Job.Submit
-	res.planAt = planAt
-	res.q, err = replayQBETS(easy.Records, planAt, func(f *qbets.Predictor, now int64) (planResult, error) {
+	res.q, err = replayQBETS(easy.Records, func(f *qbets.Predictor, now int64) (planResult, error) {
 		p, err := planVARQ(f, now, defaultRequest, w.machine)
 		// Say why when QBETS has no bound at all for the request then.
 		if fc := f.Forecast(qbets.Request{Nodes: p.req.Nodes, Walltime: p.req.Walltime}); !fc.OK {
@@ -162,6 +158,7 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 	if err != nil {
 		return nil, nil, err
 	}
+	res.planAt = res.q.planAt
 	bar.Stage("VARQ check", 1)
 	if err := res.q.plan.check(ctx, w.machine, w.jobs); err != nil {
 		return nil, nil, err

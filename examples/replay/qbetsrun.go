@@ -43,6 +43,10 @@ type qbetsRun struct {
 	down   int // scored jobs full QBETS refused as "machine may be down"
 	train  int // jobs in the training period
 	plan   planResult
+	// planAt is when VARQ plans: the submission of the middle job of
+	// jobs (the jobs replayed, those that started under EASY; not the
+	// middle of the log's lines, of which the rejected are no arrivals).
+	planAt int64
 }
 
 // replayQBETS feeds each method's predictor the simulated queue causally
@@ -50,7 +54,7 @@ type qbetsRun struct {
 // the first 10% only train, spec §5.1) and keeps every job's bound for
 // the figures. At the first arrival at or after planAt, before that job
 // is seen, the VARQ request is planned against full QBETS.
-func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor, now int64) (planResult, error), set func(float64)) (*qbetsRun, error) {
+func replayQBETS(recs []sched.Record, plan func(f *qbets.Predictor, now int64) (planResult, error), set func(float64)) (*qbetsRun, error) {
 	var js []swf.Job
 	for _, r := range recs {
 		if r.Start >= 0 {
@@ -60,6 +64,9 @@ func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor
 	// Replay sorts stably by submit time; the bounds are kept in that order.
 	slices.SortStableFunc(js, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	out := &qbetsRun{jobs: js}
+	if len(js) > 0 {
+		out.planAt = js[len(js)/2].Submit
+	}
 	for k, m := range methods {
 		bounds := make([]int64, 0, len(js))
 		cfg := replay.Config{Predictor: m.cfg, OnForecast: func(_ *swf.Job, f qbets.Forecast) {
@@ -75,7 +82,7 @@ func replayQBETS(recs []sched.Record, planAt int64, plan func(f *qbets.Predictor
 		if k == mQBETS && plan != nil {
 			planned := false
 			cfg.BeforeArrival = func(p *qbets.Predictor, j *swf.Job) error {
-				if planned || j.Submit < planAt {
+				if planned || j.Submit < out.planAt {
 					return nil
 				}
 				planned = true
