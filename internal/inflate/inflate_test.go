@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -53,8 +54,10 @@ func readAll(tb testing.TB, src []byte) ([]byte, error) {
 }
 
 // texts are inputs of the sizes around the hand-over chunk and the bufio
-// buffer, random (incompressible) and SWF-like (compressible).
-func texts() map[string][]byte {
+// buffer, random (incompressible) and SWF-like (compressible); made once
+// (five tests read them: under -race, making them took 0.9 s each time),
+// and read only.
+var texts = sync.OnceValue(func() map[string][]byte {
 	rng := rand.New(rand.NewPCG(1, 2))
 	random := func(n int) []byte {
 		b := make([]byte, n)
@@ -77,7 +80,7 @@ func texts() map[string][]byte {
 		out[fmt.Sprintf("swf-%d", n)] = swfLike(n)
 	}
 	return out
-}
+})
 
 // TestReaderMatchesGzip: what Reader and Prefix give back is the text
 // compress/gzip compressed, at every size around the buffers, and a
