@@ -54,10 +54,10 @@ import (
 // streamPiece is the number of lines loaded at a time. A piece is 152
 // bytes a line, and two or three are held at once, with the records Load
 // grows to take a piece: at 4,096 lines they were a fifth of a small
-// log's peak (a 10,000-job synthetic log: 7.9 MB, now 5.9 MB, nearly
-// all of it the runtime's and the binary's pages); at 1,024 the CPU is
-// the same within 0.2% (callgrind, whole process, KTH-SP2, SDSC-SP2 and
-// LANL-CM5).
+// log's peak (a 10,000-job synthetic log: 7.9 MB, now 5.9 MB with the
+// inflater's smaller chunks too, nearly all of it the runtime's and the
+// binary's pages); at 1,024 the CPU is the same within 0.2% (callgrind,
+// whole process, KTH-SP2, SDSC-SP2 and LANL-CM5, both changes).
 const streamPiece = 1024
 
 // holdAfter is the number of lines read (or a fifth of the header's
