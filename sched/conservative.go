@@ -36,7 +36,44 @@ func (conservativeScheduler) Schedule(p *Pass) {
 		s.conservativeNodesPass()
 		return
 	}
+	if s.conservativeQuiet() {
+		return
+	}
 	s.conservativePass(p.Profile(), p.Free() == p.MachineSize())
+}
+
+// conservativeQuiet is conservativePass after arrivals alone, when it
+// can know that without the running jobs' profile: nothing has started,
+// ended, been corrected, cancelled or re-predicted since the last pass
+// (the same epoch), which moved no job (quiet) and overdrew nothing (ok),
+// no reservation is due (now < minRes), the machine is busy (an idle one
+// goes the general way) and every running job ends after now (one that
+// outlived its prediction frees its processors at now+1, which moves
+// with now). Then the running jobs' profile is the last pass's (base)
+// from now on, rebase would find no change, and the profile is the last
+// pass's final one from now on; it reports false, having done nothing,
+// when the pass must go the general way.
+func (s *Sim) conservativeQuiet() bool {
+	prof := &s.prof
+	m := prof.memo
+	if m == nil || !m.ok || !m.quiet || s.epoch != m.epoch || s.now >= m.minRes || s.free == s.cfg.MachineSize {
+		return false
+	}
+	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
+		return false
+	}
+	i, v := stepAt(m.final, s.now)
+	pts := append(append(prof.spare[:0], point{s.now, v}), m.final[i:]...)
+	for _, q := range pts {
+		if q.free < 0 {
+			return false // rebase's unsound profile: the general way
+		}
+	}
+	prof.spare, prof.pts = prof.pts[:0], pts
+	i, v = stepAt(m.base.pts, s.now)
+	m.curBase = append(append(m.curBase[:0], point{s.now, v}), m.base.pts[i:]...)
+	s.conservativeArrivals(prof, m)
+	return true
 }
 
 // consMemo is what the last conservative pass on a pool left, so that the
