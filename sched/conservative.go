@@ -36,7 +36,44 @@ func (conservativeScheduler) Schedule(p *Pass) {
 		s.conservativeNodesPass()
 		return
 	}
+	if s.conservativeQuiet() {
+		return
+	}
 	s.conservativePass(p.Profile(), p.Free() == p.MachineSize())
+}
+
+// conservativeQuiet is conservativePass after arrivals alone, when it
+// can know that without the running jobs' profile: nothing has started,
+// ended, been corrected, cancelled or re-predicted since the last pass
+// (the same epoch), which moved no job (quiet) and overdrew nothing (ok),
+// no reservation is due (now < minRes), the machine is busy (an idle one
+// goes the general way) and every running job ends after now (one that
+// outlived its prediction frees its processors at now+1, which moves
+// with now). Then the running jobs' profile is the last pass's (base)
+// from now on, rebase would find no change, and the profile is the last
+// pass's final one from now on; it reports false, having done nothing,
+// when the pass must go the general way.
+func (s *Sim) conservativeQuiet() bool {
+	prof := &s.prof
+	m := prof.memo
+	if m == nil || !m.ok || !m.quiet || s.epoch != m.epoch || s.now >= m.minRes || s.free == s.cfg.MachineSize {
+		return false
+	}
+	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
+		return false
+	}
+	i, v := stepAt(m.final, s.now)
+	pts := append(append(prof.spare[:0], point{s.now, v}), m.final[i:]...)
+	for _, q := range pts {
+		if q.free < 0 {
+			return false // rebase's unsound profile: the general way
+		}
+	}
+	prof.spare, prof.pts = prof.pts[:0], pts
+	i, v = stepAt(m.base.pts, s.now)
+	m.curBase = append(append(m.curBase[:0], point{s.now, v}), m.base.pts[i:]...)
+	s.conservativeArrivals(prof, m)
+	return true
 }
 
 // consMemo is what the last conservative pass on a pool left, so that the
@@ -59,9 +96,9 @@ func (conservativeScheduler) Schedule(p *Pass) {
 // hi) can have opened only the starts from lo-d+1 to hi (starts). The
 // pass also starts from the last one's final profile, corrected by what
 // changed (Profile.rebase and the reservations that differ), instead of
-// taking every reservation again. On SDSC-BLUE (425k passes, 32 waiting
-// jobs on average) 92% of the placements keep their slot; 43% need no
-// scan at all, the others scan only those starts.
+// taking every reservation again. Most placements keep their slot, and
+// many need no scan at all (the commits that brought these in have the
+// measures).
 type consMemo struct {
 	ok    bool    // final, base and jobs describe the last pass
 	final []point // the profile the last pass ended with
@@ -259,16 +296,20 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// one after the other, not a loop over them: the loop's
 			// state spilled at every job.
 			fits := true
-			if a.from < a.until && !last.covers(n, d, r, a) {
-				t, fits = prof.fitOwn(n, d, a.from, a.until, r)
-				if fits && t == r && a.until <= r {
-					last = noStart{n, d, a.from, a.until, r}
+			if a.from < a.until {
+				if from := last.skip(n, d, r, a); from < a.until {
+					t, fits = prof.fitOwn(n, d, from, a.until, r)
+					if fits && t == r && a.until <= r {
+						last = noStart{n, d, a.from, a.until, r}
+					}
 				}
 			}
-			if fits && t == r && b.from < b.until && !last.covers(n, d, r, b) {
-				t, fits = prof.fitOwn(n, d, b.from, b.until, r)
-				if fits && t == r && b.until <= r {
-					last = noStart{n, d, b.from, b.until, r}
+			if fits && t == r && b.from < b.until {
+				if from := last.skip(n, d, r, b); from < b.until {
+					t, fits = prof.fitOwn(n, d, from, b.until, r)
+					if fits && t == r && b.until <= r {
+						last = noStart{n, d, b.from, b.until, r}
+					}
 				}
 			}
 			if !fits {
@@ -399,17 +440,21 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 // processors for at least d, settled at or after r, whose starts lie in
 // [from, until), is blocked by the same points (before its own slot, so
 // its slot adds nothing there) as long as the profile has not gained
-// since: its scan is not needed (covers). The pass keeps the last such
-// scan since its last move, which covers a third of the scans on
-// SDSC-BLUE (2.5M of 7.8M); a list of the last 8 covered little more and
-// cost more to search and keep than it saved (the run was 12% slower).
+// since: those starts need no scan, and its scan, if any, begins at
+// until (skip). The pass keeps the last such scan since its last move: a
+// list of the last few covered little more and cost more to search and
+// keep than it saved.
 type noStart struct{ n, d, from, until, r int64 }
 
 // none covers nothing.
 var none = noStart{n: never}
 
-// covers reports whether f proves that the scan of a job of n processors
-// for d, settled at r, over the starts w finds no earlier start.
-func (f noStart) covers(n, d, r int64, w starts) bool {
-	return w.until <= r && f.n <= n && f.d <= d && f.r <= r && f.from <= w.from && w.until <= f.until
+// skip returns where the scan of a job of n processors for d, settled at
+// r, over the starts w may begin: after the starts that f proves do not
+// fit (w.until or later: none is left).
+func (f noStart) skip(n, d, r int64, w starts) int64 {
+	if f.n <= n && f.d <= d && f.r <= r && f.from <= w.from && w.from < f.until {
+		return f.until
+	}
+	return w.from
 }

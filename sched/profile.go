@@ -15,9 +15,8 @@ import (
 // t, free holding from t to the next point; the last point extends
 // forever. A slice, not a search tree: every Fit scans the points in order
 // anyway, and a slice scan plus the memmove of an insert cost less than a
-// B-tree's per-point callbacks (conservative backfilling on SDSC-BLUE,
-// BenchmarkBlueConservative, ran 3.3x faster than on a B-tree, same
-// schedule). Reset keeps the slice, so re-planning does not allocate.
+// B-tree's per-point callbacks. Reset keeps the slice, so re-planning does
+// not allocate.
 //
 // The zero Profile is empty until Reset: Fit reports false, Release and
 // Allocate do nothing. A Profile is not safe for concurrent use.
@@ -95,9 +94,8 @@ func (p *Profile) Fit(n, d, from int64) (int64, bool) {
 // ignored. A negative n gives processors back (undoes an Allocate).
 //
 // A point at t or t+d that no longer changes the free count goes: a
-// slot given back mostly leaves both, and conservative backfilling's
-// profile on SDSC-BLUE carried a fifth of its points (11 of 56) so,
-// which every later scan walked.
+// slot given back mostly leaves both, and every later scan would walk
+// them.
 func (p *Profile) Allocate(t, d, n int64) {
 	end := t + d
 	if len(p.pts) == 0 || d <= 0 || end <= p.pts[0].t {
@@ -111,7 +109,7 @@ func (p *Profile) Allocate(t, d, n int64) {
 	pts := p.pts
 	t = max(t, pts[0].t)
 	i := p.search(t)
-	j := p.searchFrom(i, end) // pts[i:j] lie in [t, end)
+	j := p.searchNear(i, end) // pts[i:j] lie in [t, end)
 	hasT := i < len(pts) && pts[i].t == t
 	hasE := j < len(pts) && pts[j].t == end
 	vt, ve := pts[max(i-1, 0)].free, pts[j-1].free // before t, at end
@@ -184,6 +182,17 @@ func (p *Profile) searchFrom(i int, t int64) int {
 		}
 	}
 	return lo
+}
+
+// searchNear is searchFrom for a t mostly a few points after i: those
+// are tried in turn before the binary search.
+func (p *Profile) searchNear(i int, t int64) int {
+	for lim := min(i+8, len(p.pts)); i < lim; i++ {
+		if p.pts[i].t >= t {
+			return i
+		}
+	}
+	return p.searchFrom(i, t)
 }
 
 // split makes sure a point exists at t (t ≥ the first point) and returns
