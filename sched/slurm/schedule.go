@@ -382,15 +382,17 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	// order (a job ended since, and none started or arrived): then so is
 	// least.
 	if p.leastGen != p.queueGen || len(p.least) != len(p.queue) {
-		p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+		// Locals: stores through p.least would reload p.queue and p.least.
+		queue := p.queue
+		ls := slices.Grow(p.least[:0], len(queue))[:len(queue)]
 		least := int64(never)
-		for i := len(p.queue) - 1; i >= 0; i-- {
-			if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+		for i := len(queue) - 1; i >= 0; i-- {
+			if r := queue[i]; !r.running && !r.gone && r.held == "" {
 				least = min(least, r.cpus)
 			}
-			p.least[i] = least
+			ls[i] = least
 		}
-		p.leastGen = p.queueGen
+		p.least, p.leastGen = ls, p.queueGen
 	}
 	defer func() { p.noFit = pass.Free() < p.least[0] }()
 	freeNow := pass.Free() // the profile's free CPUs at now
@@ -424,8 +426,9 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		at      int
 	}
 	p.beyond = p.beyond[:0]
+	by, least := now+p.bfWin, p.least[:len(p.queue)]
 	for i, r := range p.queue {
-		if tested >= p.bfTest || freeNow < p.least[i] {
+		if tested >= p.bfTest || freeNow < least[i] {
 			break
 		}
 		if p.bfSkips(r) {
@@ -439,11 +442,11 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if p.beyondOf(r) {
 			continue
 		}
-		t, at, ok := prof.fit(r.cpus, r.limit, now+p.bfWin)
+		t, at, ok := prof.fit(r.cpus, r.limit, by)
 		if !ok {
 			continue
 		}
-		if t > now+p.bfWin {
+		if t > by {
 			p.bfBeyond = min(p.bfBeyond, t)
 			p.addBeyond(r)
 			continue
