@@ -419,12 +419,6 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
-	// The last job's allocation would change nothing: each waits for the
-	// next job's test.
-	var last struct {
-		t, d, n int64
-		at      int
-	}
 	p.beyond = p.beyond[:0]
 	by, least := now+p.bfWin, p.least[:len(p.queue)]
 	for i, r := range p.queue {
@@ -435,10 +429,6 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			continue
 		}
 		tested++
-		if last.n != 0 {
-			prof.allocate(last.t, last.d, last.n, last.at)
-			last.n = 0
-		}
 		if p.beyondOf(r) {
 			continue
 		}
@@ -454,7 +444,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if t == now {
 			p.bfStill = false
 			if p.start(pass, r, reserved) {
-				last.t, last.d, last.n, last.at = now, r.limit, r.cpus, at
+				prof.hold(now, r.limit, r.cpus, at)
 				freeNow -= r.cpus
 				continue
 			}
@@ -481,7 +471,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		// so the plan holds them from the start itself.
 		e := p.resvEnd(t, r.limit, begin)
 		hold := p.wholeNodes(r)
-		last.t, last.d, last.n, last.at = t, e-t, hold, at
+		prof.hold(t, e-t, hold, at)
 		if t <= now {
 			freeNow -= hold
 		}
