@@ -564,7 +564,21 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	p.left++
 	i := len(p.running)
 	if p.endsOK {
-		i, _ = slices.BinarySearchFunc(p.running, r, cmpEnd)
+		// slices.BinarySearchFunc(p.running, r, cmpEnd), its calls of
+		// cmpEnd written out: the first running job ending after r, or
+		// at the same time with a larger ID.
+		e, run := r.start+r.limit, p.running
+		a, b := 0, len(run)
+		for a < b {
+			m := int(uint(a+b) >> 1)
+			q := run[m]
+			if qe := q.start + q.limit; qe < e || qe == e && q.id < r.id {
+				a = m + 1
+			} else {
+				b = m
+			}
+		}
+		i = a
 	}
 	p.running = slices.Insert(p.running, i, r)
 	for k := i; k < len(p.running); k++ {
