@@ -8,12 +8,30 @@ package slurm
 // rather than searches: a cycle's plan has a few dozen points, and a
 // scan from the point its query returned finds the place of an
 // allocation without a search's calls.
-type plan struct{ pts []planPt }
+//
+// A cycle's last allocation would change nothing, so each waits, in
+// pend, for the next query (fit makes it first): the cycle's loop then
+// keeps neither it nor a second call.
+type plan struct {
+	pts  []planPt
+	pend struct {
+		t, d, n int64
+		from    int
+	}
+}
 
 type planPt struct{ t, free int64 }
 
 // reset starts the plan at now with free CPUs free from now on.
-func (p *plan) reset(now, free int64) { p.pts = append(p.pts[:0], planPt{now, free}) }
+func (p *plan) reset(now, free int64) {
+	p.pts = append(p.pts[:0], planPt{now, free})
+	p.pend.n = 0
+}
+
+// hold is allocate(t, d, n, from) made at the next fit.
+func (p *plan) hold(t, d, n int64, from int) {
+	p.pend.t, p.pend.d, p.pend.n, p.pend.from = t, d, n, from
+}
 
 // release frees n more CPUs from t on (a running job ending at t), in
 // ascending t after reset; a t at or before the last point counts as
@@ -35,11 +53,16 @@ func (p *plan) release(t, n int64) {
 // one, with index -1 (backfill plans no job beyond its window; it only
 // bounds when one may enter it).
 func (p *plan) fit(n, d, by int64) (int64, int, bool) {
+	if p.pend.n != 0 {
+		p.allocate(p.pend.t, p.pend.d, p.pend.n, p.pend.from)
+		p.pend.n = 0
+	}
 	d = max(d, 1)
 	pts := p.pts
 	i := 0
 	for {
-		for i < len(pts) && pts[i].free < n {
+		// uint: the loop's bound is then also the index's check.
+		for uint(i) < uint(len(pts)) && pts[i].free < n {
 			i++
 		}
 		if i == len(pts) {
@@ -49,9 +72,10 @@ func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 		if cand > by {
 			return cand, -1, true
 		}
-		for i++; i < len(pts) && pts[i].t < cand+d && pts[i].free >= n; i++ {
+		end := cand + d // a local: the loop would add it at each point
+		for i++; uint(i) < uint(len(pts)) && pts[i].t < end && pts[i].free >= n; i++ {
 		}
-		if i == len(pts) || pts[i].t >= cand+d {
+		if i == len(pts) || pts[i].t >= end {
 			return cand, at, true
 		}
 		// Too few CPUs at pts[i], within the window: look from there.
@@ -69,7 +93,7 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	k := p.split(t, from)
 	end := t + d
 	pts := p.pts // a local: a store through p.pts would reload it
-	for ; k < len(pts) && pts[k].t < end; k++ {
+	for ; uint(k) < uint(len(pts)) && pts[k].t < end; k++ {
 		pts[k].free -= n
 	}
 	if k < len(pts) && pts[k].t == end {
@@ -84,7 +108,7 @@ func (p *plan) allocate(t, d, n int64, from int) {
 // from, and returns its index.
 func (p *plan) split(t int64, from int) int {
 	i, pts := from, p.pts
-	for i < len(pts) && pts[i].t < t {
+	for uint(i) < uint(len(pts)) && pts[i].t < t {
 		i++
 	}
 	if i < len(pts) && pts[i].t == t {

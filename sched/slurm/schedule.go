@@ -382,15 +382,17 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	// order (a job ended since, and none started or arrived): then so is
 	// least.
 	if p.leastGen != p.queueGen || len(p.least) != len(p.queue) {
-		p.least = slices.Grow(p.least[:0], len(p.queue))[:len(p.queue)]
+		// Locals: stores through p.least would reload p.queue and p.least.
+		queue := p.queue
+		ls := slices.Grow(p.least[:0], len(queue))[:len(queue)]
 		least := int64(never)
-		for i := len(p.queue) - 1; i >= 0; i-- {
-			if r := p.queue[i]; !r.running && !r.gone && r.held == "" {
+		for i := len(queue) - 1; i >= 0; i-- {
+			if r := queue[i]; !r.running && !r.gone && r.held == "" {
 				least = min(least, r.cpus)
 			}
-			p.least[i] = least
+			ls[i] = least
 		}
-		p.leastGen = p.queueGen
+		p.least, p.leastGen = ls, p.queueGen
 	}
 	defer func() { p.noFit = pass.Free() < p.least[0] }()
 	freeNow := pass.Free() // the profile's free CPUs at now
@@ -417,33 +419,24 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
-	// The last job's allocation would change nothing: each waits for the
-	// next job's test.
-	var last struct {
-		t, d, n int64
-		at      int
-	}
 	p.beyond = p.beyond[:0]
+	by, least := now+p.bfWin, p.least[:len(p.queue)]
 	for i, r := range p.queue {
-		if tested >= p.bfTest || freeNow < p.least[i] {
+		if tested >= p.bfTest || freeNow < least[i] {
 			break
 		}
 		if p.bfSkips(r) {
 			continue
 		}
 		tested++
-		if last.n != 0 {
-			prof.allocate(last.t, last.d, last.n, last.at)
-			last.n = 0
-		}
 		if p.beyondOf(r) {
 			continue
 		}
-		t, at, ok := prof.fit(r.cpus, r.limit, now+p.bfWin)
+		t, at, ok := prof.fit(r.cpus, r.limit, by)
 		if !ok {
 			continue
 		}
-		if t > now+p.bfWin {
+		if t > by {
 			p.bfBeyond = min(p.bfBeyond, t)
 			p.addBeyond(r)
 			continue
@@ -451,7 +444,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if t == now {
 			p.bfStill = false
 			if p.start(pass, r, reserved) {
-				last.t, last.d, last.n, last.at = now, r.limit, r.cpus, at
+				prof.hold(now, r.limit, r.cpus, at)
 				freeNow -= r.cpus
 				continue
 			}
@@ -478,7 +471,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		// so the plan holds them from the start itself.
 		e := p.resvEnd(t, r.limit, begin)
 		hold := p.wholeNodes(r)
-		last.t, last.d, last.n, last.at = t, e-t, hold, at
+		prof.hold(t, e-t, hold, at)
 		if t <= now {
 			freeNow -= hold
 		}
@@ -571,7 +564,21 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	p.left++
 	i := len(p.running)
 	if p.endsOK {
-		i, _ = slices.BinarySearchFunc(p.running, r, cmpEnd)
+		// slices.BinarySearchFunc(p.running, r, cmpEnd), its calls of
+		// cmpEnd written out: the first running job ending after r, or
+		// at the same time with a larger ID.
+		e, run := r.start+r.limit, p.running
+		a, b := 0, len(run)
+		for a < b {
+			m := int(uint(a+b) >> 1)
+			q := run[m]
+			if qe := q.start + q.limit; qe < e || qe == e && q.id < r.id {
+				a = m + 1
+			} else {
+				b = m
+			}
+		}
+		i = a
 	}
 	p.running = slices.Insert(p.running, i, r)
 	for k := i; k < len(p.running); k++ {
