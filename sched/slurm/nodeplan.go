@@ -341,12 +341,11 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 	all := ns.all
 	barrier, window := int64(never), int64(window0)
 	for i := 0; i < len(all); {
-		last, more := -1, true
-		for {
-			if i >= len(all) {
-				more = false
-				break
-			}
+		// A group. No usable node had the CPUs before it, so one has
+		// them after it only if it took off a job of that node's: the
+		// test needs no pass over the nodes.
+		last, fits := -1, false
+		for i < len(all) {
 			e := all[i]
 			i++
 			if !ns.usable[e.node] {
@@ -361,26 +360,15 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 			}
 			last = i - 1
 			ns.fut[e.node] += e.cpus
-			if i >= len(all) {
-				more = false
-				break
-			}
-			if all[i].t > barrier+window {
+			fits = fits || ns.fut[e.node] >= cpus
+			if i < len(all) && all[i].t > barrier+window {
 				break
 			}
 		}
-		if last < 0 {
-			break
+		if fits {
+			return all[last].t
 		}
 		for window *= 2; i < len(all) && all[i].t > barrier+window; window *= 2 {
-		}
-		for n, f := range ns.fut {
-			if ns.usable[n] && f >= cpus {
-				return all[last].t
-			}
-		}
-		if !more {
-			break
 		}
 	}
 	return never
