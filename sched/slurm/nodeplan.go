@@ -57,7 +57,7 @@ type nodeSpace struct {
 	ends []int64 // the reservations' ends, ascending (later_start)
 	fits []sched.NodeFree
 	// usable is nodeFit's: the nodes no reservation holds over the span
-	// tried; allOK that all is up to date with rel.
+	// tried; allOK that all is built for the cycle (from rel).
 	usable []bool
 	allOK  bool
 }
@@ -380,9 +380,9 @@ type nodeRelease struct {
 	node    int
 }
 
-// sortEnds makes ns.all every node's running jobs' ends in order of time
-// (the nodes' own lists are each in order; a merge, redone when a start
-// changed them).
+// sortEnds makes ns.all every node's running jobs' ends in order of
+// time, ties by node then in the node's own order: once a cycle
+// (nodeStarted keeps it so).
 func (ns *nodeSpace) sortEnds() {
 	if ns.allOK {
 		return
@@ -437,7 +437,14 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 		return 0
 	})
 	ns.rel[n] = slices.Insert(ns.rel[n], i, rel)
-	ns.allOK = false
+	if ns.allOK {
+		// In sortEnds's order: before the ends at the same time on this
+		// node, as in rel[n], and after those on the nodes before it.
+		k, _ := slices.BinarySearchFunc(ns.all, rel, func(a nodeRelease, b release) int {
+			return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.node, n))
+		})
+		ns.all = slices.Insert(ns.all, k, nodeRelease{rel.t, rel.cpus, n})
+	}
 }
 
 // backfillNodes is backfill's loop on the named-node plan: each job in

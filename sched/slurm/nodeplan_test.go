@@ -1,8 +1,11 @@
 package slurm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
@@ -354,6 +357,31 @@ func TestWillRunGroups(t *testing.T) {
 		p.ns.sortEnds()
 		if got := p.ns.willRun(c.cpus, 0, c.epoch); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNodeStartedKeepsEnds checks that nodeStarted keeps willRun's ends
+// as sortEnds builds them (ties included: they decide a group's jobs).
+func TestNodeStartedKeepsEnds(t *testing.T) {
+	p := nodePolicy(t, Config{}, 64, 64, 64, 64)
+	ns := p.ns
+	rng := rand.New(rand.NewPCG(3, 33))
+	for n := range ns.rel {
+		for k := range 5 {
+			ns.rel[n] = append(ns.rel[n], release{int64(10 * (k + rng.IntN(3))), 1 + rng.Int64N(4)})
+		}
+		slices.SortStableFunc(ns.rel[n], func(a, b release) int { return cmp.Compare(a.t, b.t) })
+	}
+	ns.sortEnds()
+	for i := range 40 {
+		r := &jobRec{id: int64(i), cpus: 1 + rng.Int64N(4), start: 0, limit: 10 * (1 + rng.Int64N(8))}
+		ns.nodeStarted(r, rng.IntN(len(ns.rel)), 0)
+		got := slices.Clone(ns.all)
+		ns.allOK = false
+		ns.sortEnds()
+		if !slices.Equal(got, ns.all) {
+			t.Fatalf("start %d: ends %v; sortEnds gives %v", i, got, ns.all)
 		}
 	}
 }
