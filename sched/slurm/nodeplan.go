@@ -480,10 +480,11 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		}
 		if t == now {
 			p.bfStill = false
-			// Keep the start off the nodes reserved over its span.
+			// Keep the start off the nodes reserved over its span: those
+			// nodeFit's last try, from now, found not usable.
 			ns.mask = ns.maskBuf
-			for n := range ns.mask {
-				ns.mask[n] = ns.reserved(n, now, now+r.limit)
+			for n, u := range ns.usable {
+				ns.mask[n] = !u
 			}
 			ok := p.start(pass, r, reserved)
 			ns.mask = nil
