@@ -341,6 +341,10 @@ func TestWillRunGroups(t *testing.T) {
 		// it, node 0's 200, is taken off in the same group (Slurm's loop
 		// checks the window only after a job it took off): 200.
 		{"unusable", []int64{0, 0}, [][]release{{{100, 2}, {200, 2}}, {{140, 8}}}, []bool{true, false}, 4, 0, 200},
+		// The window doubles after a group: the first (to 150) holds
+		// 100 only; the second, to 120 + 60, holds 160, which frees the
+		// CPUs, and 175 with it: 175 (with a window of 30, 160).
+		{"doubled", []int64{0, 0}, [][]release{{{100, 4}, {160, 4}}, {{175, 1}}}, nil, 8, 0, 175},
 		// CPUs free now on a usable node: now.
 		{"now", []int64{4, 8}, [][]release{nil, nil}, []bool{false, true}, 8, 0, 0},
 		// Never enough.
