@@ -106,12 +106,14 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 // whose times are local (loc) to the millisecond: "sched: Allocate
 // JobId=N NodeList=NODES" (the main scheduler), "sched/backfill:
 // _start_job: Started JobId=N in PARTITION on NODES" (backfill) and
-// "_job_complete: JobId=N done". Jobs in the order of their start.
+// "_job_complete: JobId=N done". Jobs in the order of their start; a
+// start line without a job ID, or a kept line's malformed time, is an
+// error.
 func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 	var out []logJob
 	at := map[string]int{}
 	for _, l := range strings.Split(text, "\n") {
-		if len(l) < 25 || l[0] != '[' || l[24] != ']' {
+		if len(l) < 26 || l[0] != '[' || l[24] != ']' {
 			continue
 		}
 		msg := l[26:]
@@ -121,7 +123,7 @@ func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 		case strings.HasPrefix(msg, "sched: Allocate JobId="):
 			f := strings.Fields(msg[len("sched: Allocate JobId="):])
 			if len(f) == 0 {
-				continue
+				return nil, fmt.Errorf("slurmctld log: %q: no job ID", l)
 			}
 			id, kind = f[0], 1
 			for _, w := range f[1:] {
@@ -132,7 +134,7 @@ func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 		case strings.HasPrefix(msg, "sched/backfill: _start_job: Started JobId="):
 			f := strings.Fields(msg[len("sched/backfill: _start_job: Started JobId="):])
 			if len(f) == 0 {
-				continue
+				return nil, fmt.Errorf("slurmctld log: %q: no job ID", l)
 			}
 			id, kind = f[0], 2
 			if k := slices.Index(f, "on"); k >= 0 && k+1 < len(f) {

@@ -57,7 +57,7 @@ type nodeSpace struct {
 	ends []int64 // the reservations' ends, ascending (later_start)
 	fits []sched.NodeFree
 	// usable is nodeFit's: the nodes no reservation holds over the span
-	// tried; allOK that all is up to date with rel.
+	// tried; allOK that all is built for the cycle (from rel).
 	usable []bool
 	allOK  bool
 }
@@ -341,12 +341,11 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 	all := ns.all
 	barrier, window := int64(never), int64(window0)
 	for i := 0; i < len(all); {
-		last, more := -1, true
-		for {
-			if i >= len(all) {
-				more = false
-				break
-			}
+		// A group. No usable node had the CPUs before it, so one has
+		// them after it only if it took off a job of that node's: the
+		// test needs no pass over the nodes.
+		last, fits := -1, false
+		for i < len(all) {
 			e := all[i]
 			i++
 			if !ns.usable[e.node] {
@@ -361,26 +360,15 @@ func (ns *nodeSpace) willRun(cpus, now, epoch int64) int64 {
 			}
 			last = i - 1
 			ns.fut[e.node] += e.cpus
-			if i >= len(all) {
-				more = false
-				break
-			}
-			if all[i].t > barrier+window {
+			fits = fits || ns.fut[e.node] >= cpus
+			if i < len(all) && all[i].t > barrier+window {
 				break
 			}
 		}
-		if last < 0 {
-			break
+		if fits {
+			return all[last].t
 		}
 		for window *= 2; i < len(all) && all[i].t > barrier+window; window *= 2 {
-		}
-		for n, f := range ns.fut {
-			if ns.usable[n] && f >= cpus {
-				return all[last].t
-			}
-		}
-		if !more {
-			break
 		}
 	}
 	return never
@@ -392,9 +380,9 @@ type nodeRelease struct {
 	node    int
 }
 
-// sortEnds makes ns.all every node's running jobs' ends in order of time
-// (the nodes' own lists are each in order; a merge, redone when a start
-// changed them).
+// sortEnds makes ns.all every node's running jobs' ends in order of
+// time, ties by node then in the node's own order: once a cycle
+// (nodeStarted keeps it so).
 func (ns *nodeSpace) sortEnds() {
 	if ns.allOK {
 		return
@@ -449,7 +437,14 @@ func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 		return 0
 	})
 	ns.rel[n] = slices.Insert(ns.rel[n], i, rel)
-	ns.allOK = false
+	if ns.allOK {
+		// In sortEnds's order: before the ends at the same time on this
+		// node, as in rel[n], and after those on the nodes before it.
+		k, _ := slices.BinarySearchFunc(ns.all, rel, func(a nodeRelease, b release) int {
+			return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.node, n))
+		})
+		ns.all = slices.Insert(ns.all, k, nodeRelease{rel.t, rel.cpus, n})
+	}
 }
 
 // backfillNodes is backfill's loop on the named-node plan: each job in
@@ -485,10 +480,11 @@ func (p *Policy) backfillNodes(pass *sched.Pass, now int64, freeNow int64) {
 		}
 		if t == now {
 			p.bfStill = false
-			// Keep the start off the nodes reserved over its span.
+			// Keep the start off the nodes reserved over its span: those
+			// nodeFit's last try, from now, found not usable.
 			ns.mask = ns.maskBuf
-			for n := range ns.mask {
-				ns.mask[n] = ns.reserved(n, now, now+r.limit)
+			for n, u := range ns.usable {
+				ns.mask[n] = !u
 			}
 			ok := p.start(pass, r, reserved)
 			ns.mask = nil

@@ -1,8 +1,11 @@
 package slurm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
@@ -338,6 +341,10 @@ func TestWillRunGroups(t *testing.T) {
 		// it, node 0's 200, is taken off in the same group (Slurm's loop
 		// checks the window only after a job it took off): 200.
 		{"unusable", []int64{0, 0}, [][]release{{{100, 2}, {200, 2}}, {{140, 8}}}, []bool{true, false}, 4, 0, 200},
+		// The window doubles after a group: the first (to 150) holds
+		// 100 only; the second, to 120 + 60, holds 160, which frees the
+		// CPUs, and 175 with it: 175 (with a window of 30, 160).
+		{"doubled", []int64{0, 0}, [][]release{{{100, 4}, {160, 4}}, {{175, 1}}}, nil, 8, 0, 175},
 		// CPUs free now on a usable node: now.
 		{"now", []int64{4, 8}, [][]release{nil, nil}, []bool{false, true}, 8, 0, 0},
 		// Never enough.
@@ -354,6 +361,31 @@ func TestWillRunGroups(t *testing.T) {
 		p.ns.sortEnds()
 		if got := p.ns.willRun(c.cpus, 0, c.epoch); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNodeStartedKeepsEnds checks that nodeStarted keeps willRun's ends
+// as sortEnds builds them (ties included: they decide a group's jobs).
+func TestNodeStartedKeepsEnds(t *testing.T) {
+	p := nodePolicy(t, Config{}, 64, 64, 64, 64)
+	ns := p.ns
+	rng := rand.New(rand.NewPCG(3, 33))
+	for n := range ns.rel {
+		for k := range 5 {
+			ns.rel[n] = append(ns.rel[n], release{int64(10 * (k + rng.IntN(3))), 1 + rng.Int64N(4)})
+		}
+		slices.SortStableFunc(ns.rel[n], func(a, b release) int { return cmp.Compare(a.t, b.t) })
+	}
+	ns.sortEnds()
+	for i := range 40 {
+		r := &jobRec{id: int64(i), cpus: 1 + rng.Int64N(4), start: 0, limit: 10 * (1 + rng.Int64N(8))}
+		ns.nodeStarted(r, rng.IntN(len(ns.rel)), 0)
+		got := slices.Clone(ns.all)
+		ns.allOK = false
+		ns.sortEnds()
+		if !slices.Equal(got, ns.all) {
+			t.Fatalf("start %d: ends %v; sortEnds gives %v", i, got, ns.all)
 		}
 	}
 }
