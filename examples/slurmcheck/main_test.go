@@ -168,6 +168,17 @@ garbage
 	if _, err := parseCtldLog("[2026-11-28T22:20:xx.438] sched: Allocate JobId=42 NodeList=localhost\n", time.UTC); err == nil {
 		t.Error("a malformed time was accepted")
 	}
+	// A bare timestamp (the log cut after it) is no event; an allocation
+	// or a backfill start without its job's number is an error, not a
+	// start dropped silently.
+	if got, err := parseCtldLog("[2026-11-28T22:20:19.525]\n[2026-11-28T22:20:19.525] \n", time.UTC); err != nil || len(got) != 0 {
+		t.Errorf("bare timestamps: %+v, %v; want nothing, no error", got, err)
+	}
+	for _, l := range []string{"[2026-11-28T22:20:48.438] sched: Allocate JobId= NodeList=n1\n", "[2026-11-28T22:20:19.525] sched/backfill: _start_job: Started JobId= in debug on n1\n"} {
+		if _, err := parseCtldLog(l, time.UTC); err == nil {
+			t.Errorf("%q: accepted", l)
+		}
+	}
 }
 
 // TestSshareUsage reads the user lines of sshare -a -P -l (Slurm 22.05's

@@ -121,8 +121,9 @@ func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 		kind := 0
 		switch {
 		case strings.HasPrefix(msg, "sched: Allocate JobId="):
-			f := strings.Fields(msg[len("sched: Allocate JobId="):])
-			if len(f) == 0 {
+			rest := msg[len("sched: Allocate JobId="):]
+			f := strings.Fields(rest)
+			if len(f) == 0 || rest[0] == ' ' { // (the ID follows "JobId=" at once)
 				return nil, fmt.Errorf("slurmctld log: %q: no job ID", l)
 			}
 			id, kind = f[0], 1
@@ -132,8 +133,9 @@ func parseCtldLog(text string, loc *time.Location) ([]logJob, error) {
 				}
 			}
 		case strings.HasPrefix(msg, "sched/backfill: _start_job: Started JobId="):
-			f := strings.Fields(msg[len("sched/backfill: _start_job: Started JobId="):])
-			if len(f) == 0 {
+			rest := msg[len("sched/backfill: _start_job: Started JobId="):]
+			f := strings.Fields(rest)
+			if len(f) == 0 || rest[0] == ' ' { // (the ID follows "JobId=" at once)
 				return nil, fmt.Errorf("slurmctld log: %q: no job ID", l)
 			}
 			id, kind = f[0], 2
