@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -156,6 +157,54 @@ type figures struct {
 	// PrioFirstSamples pairs; nil when none.
 	PrioFirstSamples int      `json:"priority_samples_first_period"`
 	PrioFirst        *float64 `json:"priority_error_first_period,omitempty"`
+	// LateError is the mean signed start error (simulated − Slurm's, in
+	// seconds) of the jobs Slurm started from the last submission on, in
+	// bins of lateBin seconds of Slurm's start after it (a bin no start
+	// fell in is NaN, written null): where the simulation runs ahead of
+	// Slurm (negative) or behind once no arrival resets the queue.
+	LateError []jsonFloat `json:"late_start_error"`
+}
+
+// lateBin is the width of LateError's bins (s).
+const lateBin = 30
+
+// jsonFloat is a float64 that JSON writes as null when NaN.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+// lateError is figures.LateError of the simulated starts.
+func lateError(real []realJob, starts []int64) []jsonFloat {
+	last := int64(math.MinInt64)
+	for _, r := range real {
+		last = max(last, r.Submit)
+	}
+	var sum []float64
+	var cnt []int
+	for i, r := range real {
+		if r.Start < last {
+			continue
+		}
+		k := int((r.Start - last) / lateBin)
+		for len(sum) <= k {
+			sum, cnt = append(sum, 0), append(cnt, 0)
+		}
+		sum[k] += float64(starts[i] - r.Start)
+		cnt[k]++
+	}
+	out := make([]jsonFloat, len(sum))
+	for k := range sum {
+		out[k] = jsonFloat(math.NaN())
+		if cnt[k] > 0 {
+			out[k] = jsonFloat(sum[k] / float64(cnt[k]))
+		}
+	}
+	return out
 }
 
 // score compares a simulation with what Slurm did.
@@ -198,6 +247,7 @@ func score(c *checked, s *simulated) (figures, error) {
 		errSum += math.Abs(float64(d))
 	}
 	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
+	f.LateError = lateError(c.real, s.starts)
 	f.Backfilled = float64(s.backfilled) / float64(n)
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, r := range c.real {

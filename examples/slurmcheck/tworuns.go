@@ -229,6 +229,7 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 	n := len(recs)
 	self := make([][]figures, n) // self[k]: the other runs against run k
 	pol := make([]figures, n)
+	span := make([]int64, n) // Slurm's, first submission to last end
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			two, err := compareTwo(recs[i], recs[j])
@@ -238,6 +239,7 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 			for k, r := range two.Runs {
 				run := []int{i, j}[k]
 				self[run] = append(self[run], r.Figures[len(r.Figures)-1])
+				span[run] = r.Span
 				for _, f := range r.Figures {
 					if f.Name == slurmName {
 						pol[run] = f
@@ -249,15 +251,23 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 				j+1, i+1, i+1, j+1, 100*a.Agree, 100*c.Agree, 100*a.Within, 100*c.Within, a.MeanError, prio(a), prio(c))
 		}
 	}
-	b.WriteString("\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) | policy: mean signed start error from the last submission on, by %d s of Slurm's start | policy's last end − Slurm's |\n", lateBin)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---|---:|\n")
 	for k := range n {
 		var agree, within float64
 		for _, f := range self[k] {
 			agree += f.Agree / float64(len(self[k]))
 			within += f.Within / float64(len(self[k]))
 		}
-		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio(pol[k]))
+		late := make([]string, len(pol[k].LateError))
+		for i, e := range pol[k].LateError {
+			late[i] = "–"
+			if !math.IsNaN(float64(e)) {
+				late[i] = fmt.Sprintf("%+.0f s", float64(e))
+			}
+		}
+		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s | %s | %+d s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio(pol[k]),
+			strings.Join(late, ", "), pol[k].Span-span[k])
 	}
 	return b.String(), nil
 }
