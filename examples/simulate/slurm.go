@@ -20,7 +20,7 @@ var slurmPreset = sched.Preset{Name: "slurm", Doc: "Slurm's multifactor priority
 func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	f, err := os.Open(o.slurmConf)
 	if err != nil {
-		return slurm.Config{}, nil, err
+		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
 	}
 	site, ignored, err := slurm.ParseConf(f)
 	f.Close()
@@ -30,7 +30,7 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	for _, name := range o.shares {
 		f, err := os.Open(name)
 		if err != nil {
-			return slurm.Config{}, nil, err
+			return slurm.Config{}, nil, fmt.Errorf("-shares %s: %w", name, err)
 		}
 		err = site.ReadShares(f)
 		f.Close()
