@@ -1,0 +1,129 @@
+package slurm_test
+
+// Robustness sweep (h-sweep): inputs nobody chose, as users reach the
+// policy through examples/simulate. A defect whose fix lies outside
+// parse.go is kept here as a skipped test with its reproduction.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+// sweepJobs is a small busy log: n jobs of users 1..users on a machine
+// of 64 processors, arriving every 30 s.
+func sweepJobs(n int, users int64) []swf.Job {
+	jobs := make([]swf.Job, n)
+	for i := range jobs {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.User = int64(i+1), int64(i*30), int64(i)%users+1
+		j.AllocProcs, j.RunTime, j.ReqTime = int64(1+i%16), int64(600+i%7*300), 3600
+		jobs[i] = j
+	}
+	return jobs
+}
+
+// sweepRun runs jobs under the site within limit and fails if it takes
+// longer.
+func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job, limit time.Duration) {
+	t.Helper()
+	p, err := slurm.New(site, mach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	start := time.Now()
+	res, err := p.Run(ctx, jobs)
+	if err != nil {
+		t.Fatalf("after %.1f s: %v", time.Since(start).Seconds(), err)
+	}
+	if len(res.Records)+len(p.Unrunnable()) == 0 {
+		t.Fatal("nothing simulated")
+	}
+	t.Logf("%d jobs in %.2f s", len(jobs), time.Since(start).Seconds())
+}
+
+// Large association trees read by ReadShares. Slurm's own fair-tree
+// pass walks every association each PriorityCalcPeriod too, but a
+// simulation of months runs ~10^5 such periods: the cost is accounts ×
+// periods, and a site file of 200,000 associations (or a chain 100,000
+// deep) turns a seconds-long run into a hang.
+//
+// Measured (2 shared cores): examples/simulate -slurm-conf (the hydra
+// testdata) on KTH (28,476 jobs, 0.4 s without shares) with a flat
+// sacctmgr tree of 2,000 accounts: 2.0 s; 8,000: 6.4 s; 200,000: killed
+// by timeout 300; a chain 100,000 deep: killed by timeout 300. Here,
+// 5,000 jobs over 200,000 flat accounts: 32 s, 90% of it in
+// tree.walk under fairTree/ranks (Policy.calc), the rest in
+// Policy.ended.
+func TestSweepLargeShareTrees(t *testing.T) {
+	if os.Getenv("SWEEP_DEFECTS") == "" {
+		t.Skip("defect: fair share costs associations × calc periods: 200,000 accounts make a 5,000-job run take 32 s, the KTH log over 300 s (lead routes the fix); SWEEP_DEFECTS=1 runs it")
+	}
+	flat := func(n int) string {
+		var b strings.Builder
+		b.WriteString("Account|Par Name|User|Share\nroot|||1\n")
+		for i := range n {
+			fmt.Fprintf(&b, "a%d|root||%d\na%d||u%d|1\n", i, i%100+1, i, i)
+		}
+		return b.String()
+	}
+	deep := func(n int) string {
+		var b strings.Builder
+		b.WriteString("Account|Par Name|User|Share\nroot|||1\n")
+		parent := "root"
+		for i := range n {
+			fmt.Fprintf(&b, "a%d|%s||1\n", i, parent)
+			parent = fmt.Sprintf("a%d", i)
+		}
+		fmt.Fprintf(&b, "%s||u1|1\n", parent)
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, shares string
+	}{{"flat-200000", flat(200000)}, {"deep-100000", deep(100000)}} {
+		t.Run(c.name, func(t *testing.T) {
+			var site slurm.Config
+			site.WeightFairshare, site.WeightAge = 10000, 1000
+			if err := site.ReadShares(strings.NewReader(c.shares)); err != nil {
+				t.Fatal(err)
+			}
+			// The usual cost without shares is well under a second.
+			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(5000, 50), 5*time.Second)
+		})
+	}
+}
+
+// DefaultTime above MaxTime: slurmctld logs "DefaultTime exceeds
+// MaxTime" and drops the DefaultTime (read_config.c,
+// _build_single_partitionline_info); ParseConf did the same silently
+// not, and New refused the Config with an error naming no line.
+func TestSweepDefaultTimeAboveMaxTime(t *testing.T) {
+	conf := "PartitionName=DEFAULT DefaultTime=2:00:00\nPartitionName=p Nodes=ALL MaxTime=60 Default=YES\nPartitionName=q Nodes=ALL MaxTime=UNLIMITED\n"
+	c, ignored, err := slurm.ParseConf(strings.NewReader(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Partitions[0].DefaultTime; got != 0 {
+		t.Errorf("p: DefaultTime %d, want 0 (dropped: MaxTime)", got)
+	}
+	if got := c.Partitions[1].DefaultTime; got != 7200 {
+		t.Errorf("q: DefaultTime %d, want 7200 (below UNLIMITED)", got)
+	}
+	want := "note: line 2: PartitionName=p DefaultTime 7200 s exceeds MaxTime 3600 s: dropped, as Slurm does (jobs without a limit get MaxTime)"
+	if !slices.Contains(ignored, want) {
+		t.Errorf("notes %q lack %q", ignored, want)
+	}
+	if _, err := slurm.New(c, sched.Config{MachineSize: 4}); err != nil {
+		t.Error(err)
+	}
+}
