@@ -49,6 +49,11 @@ func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job
 	if len(res.Records)+len(p.Unrunnable()) == 0 {
 		t.Fatal("nothing simulated")
 	}
+	// Run returned without the context's error: it either ended in
+	// time or did not look at the context while past its deadline.
+	if d := time.Since(start); d > limit+limit/2 {
+		t.Errorf("%d jobs in %.1f s: over the %v limit, and Run ignored the context's deadline", len(jobs), d.Seconds(), limit)
+	}
 	t.Logf("%d jobs in %.2f s", len(jobs), time.Since(start).Seconds())
 }
 
@@ -62,12 +67,16 @@ func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job
 // testdata) on KTH (28,476 jobs, 0.4 s without shares) with a flat
 // sacctmgr tree of 2,000 accounts: 2.0 s; 8,000: 6.4 s; 200,000: killed
 // by timeout 300; a chain 100,000 deep: killed by timeout 300. Here,
-// 5,000 jobs over 200,000 flat accounts: 32 s, 90% of it in
+// 5,000 jobs over 200,000 flat accounts: 32-37 s, 90% of it in
 // tree.walk under fairTree/ranks (Policy.calc), the rest in
-// Policy.ended.
+// Policy.ended; the 100,000-deep chain took minutes (this test ran
+// 10 min with both). A second defect: Run does not honour its
+// context there (a 5 s deadline, Run returned after 37 s without an
+// error), so examples/simulate cannot be interrupted promptly either.
+// ReadShares itself is fast (a 20,000-deep chain: 0.06 s).
 func TestSweepLargeShareTrees(t *testing.T) {
 	if os.Getenv("SWEEP_DEFECTS") == "" {
-		t.Skip("defect: fair share costs associations × calc periods: 200,000 accounts make a 5,000-job run take 32 s, the KTH log over 300 s (lead routes the fix); SWEEP_DEFECTS=1 runs it")
+		t.Skip("defect: fair share costs associations × calc periods: 200,000 accounts make a 5,000-job run take 32-37 s (a 100,000-deep chain: minutes), the KTH log over 300 s; Run ignores its context meanwhile (lead routes the fix); SWEEP_DEFECTS=1 runs it")
 	}
 	flat := func(n int) string {
 		var b strings.Builder
