@@ -47,3 +47,19 @@ func TestSweepMissingSlurmFiles(t *testing.T) {
 		}
 	}
 }
+
+// A log whose queues (SWF field 15, the partition) name no partition of
+// slurm.conf has every job cancelled "unknown partition" (the CTC log's
+// LoadLeveler classes under any site's file: 77,222 of 77,222): the
+// message says where a job's partition comes from and which partitions
+// the file has.
+func TestSweepUnknownPartitionHint(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "t.swf", "; MaxProcs: 4\n; Queue: 3 astro\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 3 -1 -1 -1\n")
+	conf := writeTrace(t, dir, "slurm.conf", "PartitionName=batch Nodes=ALL Default=YES\nPartitionName=debug Nodes=ALL\n")
+	code, _, errs := runCmd(t, "-slurm-conf", conf, trace)
+	want := "simulate: slurm: a job's partition is its SWF queue (field 15, named by the header's Queue lines: astro); slurm.conf " + conf + " has the partitions batch, debug\n"
+	if code != 0 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, %q; want %q", code, errs, want)
+	}
+}
