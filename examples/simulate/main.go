@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -111,9 +112,17 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, nil
 	}
 	o.shares = sharesList(shares)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// An empty name given is a slip of the user (an unset shell
+	// variable), not a request to run without the file.
+	if set["slurm-conf"] && o.slurmConf == "" {
+		return o, cli.Usagef("-slurm-conf: empty file name")
+	}
+	if set["shares"] && (len(o.shares) == 0 || slices.Contains(o.shares, "")) {
+		return o, cli.Usagef("-shares %q: an empty file name", shares)
+	}
 	if o.slurmConf != "" {
-		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		for _, name := range []string{"policy", "compat", "per-event", "ties", "kill"} {
 			if set[name] {
 				return o, cli.Usagef("-%s and -slurm-conf: the Slurm policy is configured by its slurm.conf alone", name)

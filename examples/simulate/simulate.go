@@ -42,6 +42,7 @@ type runInfo struct {
 	// slurmCancelled counts by reason, with -slurm-conf, the jobs no
 	// partition can run, which the policy cancels at submission.
 	slurmCancelled map[string]int
+	slurmHint      string // -slurm-conf: why jobs named an unknown partition
 
 	// streamed: the run took the streaming path (stream), whose Result
 	// keeps no records; waits are its logged vs simulated waits.
@@ -157,6 +158,9 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 		}
 		for _, why := range slices.Sorted(maps.Keys(info.slurmCancelled)) {
 			fmt.Fprintf(stderr, "simulate: slurm: %d job(s) cancelled at submission: %s\n", info.slurmCancelled[why], why)
+		}
+		if info.slurmHint != "" {
+			fmt.Fprintln(stderr, "simulate: slurm:", info.slurmHint)
 		}
 	} else {
 		bar.Stage("simulate "+o.policy.Name, 4)

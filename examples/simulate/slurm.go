@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/sched"
@@ -20,7 +21,7 @@ var slurmPreset = sched.Preset{Name: "slurm", Doc: "Slurm's multifactor priority
 func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	f, err := os.Open(o.slurmConf)
 	if err != nil {
-		return slurm.Config{}, nil, err
+		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
 	}
 	site, ignored, err := slurm.ParseConf(f)
 	f.Close()
@@ -30,7 +31,7 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	for _, name := range o.shares {
 		f, err := os.Open(name)
 		if err != nil {
-			return slurm.Config{}, nil, err
+			return slurm.Config{}, nil, fmt.Errorf("-shares %s: %w", name, err)
 		}
 		err = site.ReadShares(f)
 		f.Close()
@@ -77,6 +78,9 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		return interrupted(err)
 	}
 	info.slurmCancelled = p.Unrunnable()
+	if info.slurmCancelled["unknown partition"] > 0 {
+		info.slurmHint = partitionHint(o.slurmConf, site, info.trace)
+	}
 	return nil
 }
 
@@ -86,4 +90,33 @@ func sharesList(s string) []string {
 		return nil
 	}
 	return strings.Split(s, ",")
+}
+
+// partitionHint says, when jobs named a partition slurm.conf lacks,
+// where a job's partition comes from: a log's queues (LoadLeveler
+// classes, PBS queues) rarely name a site's partitions.
+func partitionHint(conf string, site slurm.Config, tr *trace) string {
+	seen := map[int64]bool{}
+	var queues []string
+	for _, j := range tr.jobs {
+		if j.Queue < 0 || seen[j.Queue] {
+			continue
+		}
+		seen[j.Queue] = true
+		if len(queues) == 8 {
+			queues = append(queues, "...")
+			break
+		}
+		name, ok := site.PartitionNames[j.Queue]
+		if !ok {
+			name = strconv.FormatInt(j.Queue, 10)
+		}
+		queues = append(queues, name)
+	}
+	parts := make([]string, 0, len(site.Partitions))
+	for _, pt := range site.Partitions {
+		parts = append(parts, pt.Name)
+	}
+	return fmt.Sprintf("a job's partition is its SWF queue (field 15, named by the header's Queue lines: %s); slurm.conf %s has the partitions %s",
+		strings.Join(queues, ", "), conf, strings.Join(parts, ", "))
 }

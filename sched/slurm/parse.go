@@ -469,6 +469,14 @@ func (p *confParser) partition(name string, pairs []confPair, num int) error {
 	if !hasNodes {
 		p.note(num, "PartitionName=%s names no Nodes: taken as every node", confClip(name))
 	}
+	if pt.MaxTime > 0 && pt.DefaultTime > pt.MaxTime {
+		// slurmctld logs "DefaultTime exceeds MaxTime" and drops the
+		// DefaultTime (read_config.c): a site's file that Slurm runs
+		// with is not an error here.
+		p.note(num, "PartitionName=%s DefaultTime %d s exceeds MaxTime %d s: dropped, as Slurm does (jobs without a limit get MaxTime)",
+			confClip(name), pt.DefaultTime, pt.MaxTime)
+		pt.DefaultTime = 0
+	}
 	p.parts[name] = len(p.c.Partitions)
 	p.c.Partitions = append(p.c.Partitions, pt)
 	return nil

@@ -1,0 +1,186 @@
+package slurm_test
+
+// Robustness sweep (h-sweep): inputs nobody chose, as users reach the
+// policy through examples/simulate. A defect whose fix lies outside
+// parse.go is kept here as a skipped test with its reproduction.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+// sweepJobs is a small busy log: n jobs of users 1..users on a machine
+// of 64 processors, arriving every 30 s.
+func sweepJobs(n int, users int64) []swf.Job {
+	jobs := make([]swf.Job, n)
+	for i := range jobs {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.User = int64(i+1), int64(i*30), int64(i)%users+1
+		j.AllocProcs, j.RunTime, j.ReqTime = int64(1+i%16), int64(600+i%7*300), 3600
+		jobs[i] = j
+	}
+	return jobs
+}
+
+// sweepRun runs jobs under the site within limit and fails if it takes
+// longer.
+func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job, limit time.Duration) {
+	t.Helper()
+	p, err := slurm.New(site, mach)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	start := time.Now()
+	res, err := p.Run(ctx, jobs)
+	if err != nil {
+		t.Fatalf("after %.1f s: %v", time.Since(start).Seconds(), err)
+	}
+	if len(res.Records)+len(p.Unrunnable()) == 0 {
+		t.Fatal("nothing simulated")
+	}
+	// Run returned without the context's error: it either ended in
+	// time or did not look at the context while past its deadline.
+	if d := time.Since(start); d > limit+limit/2 {
+		t.Errorf("%d jobs in %.1f s: over the %v limit, and Run ignored the context's deadline", len(jobs), d.Seconds(), limit)
+	}
+	t.Logf("%d jobs in %.2f s", len(jobs), time.Since(start).Seconds())
+}
+
+// Large association trees read by ReadShares. Slurm's own fair-tree
+// pass walks every association each PriorityCalcPeriod too, but a
+// simulation of months runs ~10^5 such periods: the cost is accounts ×
+// periods, and a site file of 200,000 associations (or a chain 100,000
+// deep) turns a seconds-long run into a hang.
+//
+// Measured (2 shared cores): examples/simulate -slurm-conf (the hydra
+// testdata) on KTH (28,476 jobs, 0.4 s without shares) with a flat
+// sacctmgr tree of 2,000 accounts: 2.0 s; 8,000: 6.4 s; 200,000: killed
+// by timeout 300; a chain 100,000 deep: killed by timeout 300. Here,
+// 5,000 jobs over 200,000 flat accounts: 32-37 s, 90% of it in
+// tree.walk under fairTree/ranks (Policy.calc), the rest in
+// Policy.ended; the 100,000-deep chain took minutes (this test ran
+// 10 min with both). A second defect: Run does not honour its
+// context there (a 5 s deadline, Run returned after 37 s without an
+// error), so examples/simulate cannot be interrupted promptly either.
+// ReadShares itself is fast (a 20,000-deep chain: 0.06 s).
+func TestSweepLargeShareTrees(t *testing.T) {
+	if os.Getenv("SWEEP_DEFECTS") == "" {
+		t.Skip("defect: fair share costs associations × calc periods: 200,000 accounts make a 5,000-job run take 32-37 s (a 100,000-deep chain: minutes), the KTH log over 300 s; Run ignores its context meanwhile (lead routes the fix); SWEEP_DEFECTS=1 runs it")
+	}
+	flat := func(n int) string {
+		var b strings.Builder
+		b.WriteString("Account|Par Name|User|Share\nroot|||1\n")
+		for i := range n {
+			fmt.Fprintf(&b, "a%d|root||%d\na%d||u%d|1\n", i, i%100+1, i, i)
+		}
+		return b.String()
+	}
+	deep := func(n int) string {
+		var b strings.Builder
+		b.WriteString("Account|Par Name|User|Share\nroot|||1\n")
+		parent := "root"
+		for i := range n {
+			fmt.Fprintf(&b, "a%d|%s||1\n", i, parent)
+			parent = fmt.Sprintf("a%d", i)
+		}
+		fmt.Fprintf(&b, "%s||u1|1\n", parent)
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, shares string
+	}{{"flat-200000", flat(200000)}, {"deep-100000", deep(100000)}} {
+		t.Run(c.name, func(t *testing.T) {
+			var site slurm.Config
+			site.WeightFairshare, site.WeightAge = 10000, 1000
+			if err := site.ReadShares(strings.NewReader(c.shares)); err != nil {
+				t.Fatal(err)
+			}
+			// The usual cost without shares is well under a second.
+			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(5000, 50), 5*time.Second)
+		})
+	}
+}
+
+// DefaultTime above MaxTime: slurmctld logs "DefaultTime exceeds
+// MaxTime" and drops the DefaultTime (read_config.c,
+// _build_single_partitionline_info); ParseConf did the same silently
+// not, and New refused the Config with an error naming no line.
+func TestSweepDefaultTimeAboveMaxTime(t *testing.T) {
+	conf := "PartitionName=DEFAULT DefaultTime=2:00:00\nPartitionName=p Nodes=ALL MaxTime=60 Default=YES\nPartitionName=q Nodes=ALL MaxTime=UNLIMITED\n"
+	c, ignored, err := slurm.ParseConf(strings.NewReader(conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Partitions[0].DefaultTime; got != 0 {
+		t.Errorf("p: DefaultTime %d, want 0 (dropped: MaxTime)", got)
+	}
+	if got := c.Partitions[1].DefaultTime; got != 7200 {
+		t.Errorf("q: DefaultTime %d, want 7200 (below UNLIMITED)", got)
+	}
+	want := "note: line 2: PartitionName=p DefaultTime 7200 s exceeds MaxTime 3600 s: dropped, as Slurm does (jobs without a limit get MaxTime)"
+	if !slices.Contains(ignored, want) {
+		t.Errorf("notes %q lack %q", ignored, want)
+	}
+	if _, err := slurm.New(c, sched.Config{MachineSize: 4}); err != nil {
+		t.Error(err)
+	}
+}
+
+// The Slurm policy on a machine of many small nodes, with or without
+// the named-node plan. Measured (examples/simulate -slurm-conf
+// generic.conf -nodes FILE, 2 shared cores): LLNL Atlas (43,778 jobs,
+// 1,152 nodes × 8 cores): 34 s with or without -named-nodes, 0.2 s on
+// one pool, and EASY on the same nodes 0.28 s; LANL CM5 (122,060 jobs,
+// 1,024 × 1): 279 s with -named-nodes, 289 s without, 0.5 s on one pool; CEA Curie
+// (312,826 jobs, 5,832 × 16) with -named-nodes: killed by timeout 300
+// (3.1 s on one pool); SDSC Blue (144 × 8): 9.4 s named, 7.8 s by
+// CPUs, 1.8 s pooled; CTC (338 × 1): 5.1 s and 6.0 s, 1.2 s pooled;
+// the Alibaba pod lists on 1,523 nodes: 0.4-1.6 s either way (an idle
+// cluster). The README warns that the named plan costs "many times" the
+// plan by CPUs, not of minutes, and the progress bar shows only on a
+// terminal. Here: 3,000 jobs on 1,024 one-core nodes against one pool
+// of 1,024 processors (measured: 26 s by CPUs, 19 s named, the pool
+// well under 1 s).
+func TestSweepManyNodesCost(t *testing.T) {
+	if os.Getenv("SWEEP_DEFECTS") == "" {
+		t.Skip("defect: the Slurm policy on ~1,000 nodes costs 100× its run on one pool (Atlas 34 s against 0.2 s; LANL 289 s, 279 s with -named-nodes; Curie with -named-nodes over 300 s), EASY on the same nodes 0.28 s (lead routes the fix); SWEEP_DEFECTS=1 runs it")
+	}
+	jobs := make([]swf.Job, 3000)
+	for i := range jobs {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.User = int64(i+1), int64(i*20), int64(i%40+1)
+		j.AllocProcs, j.RunTime, j.ReqTime = int64(1+(i*37)%512), int64(300+i%11*400), 7200
+		jobs[i] = j
+	}
+	cost := func(named bool, mach sched.Config) time.Duration {
+		p, err := slurm.New(slurm.Config{NamedNodes: named, WeightAge: 1000}, mach)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := p.Run(context.Background(), jobs); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	nodes := sched.Config{Nodes: []swf.Node{{Name: "cm5", Count: 1024, Cores: 1}}}
+	pool := cost(false, sched.Config{MachineSize: 1024})
+	for _, named := range []bool{false, true} {
+		d := cost(named, nodes)
+		t.Logf("named %v: %.2f s on nodes, %.2f s on one pool", named, d.Seconds(), pool.Seconds())
+		if d > 20*pool+time.Second {
+			t.Errorf("named %v: %.1f s on 1,024 nodes, over 20× one pool (%.2f s)", named, d.Seconds(), pool.Seconds())
+		}
+	}
+}
