@@ -70,6 +70,9 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		return err
 	}
 	info.slurmIgnored = ignored
+	if site.NamedNodes { // the text report's policy line says so too
+		info.policy.Doc += "; backfill planned on named nodes (-named-nodes)"
+	}
 	// Slurm kills a job at its limit: the reports say so.
 	info.cfg.KillAtEstimate = true
 	mach := sched.Config{MachineSize: info.cfg.MachineSize, Nodes: info.cfg.Nodes, Placement: info.cfg.Placement,

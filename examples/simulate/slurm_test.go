@@ -189,8 +189,9 @@ func TestSlurmNamedNodes(t *testing.T) {
 		t.Errorf("-named-nodes -json: exit %d, stderr %q, stdout %q: want the note %q in both", code, errs, out, note)
 	}
 	header := writeTrace(t, dir, "unix.swf", "; UnixStartTime: 1700000000\n"+b.String())
-	if _, _, errs := runCmd(t, header, "-nodes", nodes, "-slurm-conf", conf, "-named-nodes"); !strings.Contains(errs, "its grids on the header's UnixStartTime 1700000000") {
-		t.Errorf("-named-nodes with a UnixStartTime: stderr %q", errs)
+	_, out, errs = runCmd(t, header, "-nodes", nodes, "-slurm-conf", conf, "-named-nodes")
+	if !strings.Contains(errs, "its grids on the header's UnixStartTime 1700000000") || !strings.Contains(out, "backfill planned on named nodes (-named-nodes)") {
+		t.Errorf("-named-nodes with a UnixStartTime: stderr %q, report %q", errs, out)
 	}
 	code, _, errs = runCmd(t, trace, "-nodes", nodes, "-named-nodes")
 	if code != 2 || !strings.Contains(errs, "give -slurm-conf FILE and -nodes FILE") {
