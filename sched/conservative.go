@@ -62,16 +62,14 @@ func (s *Sim) conservativeQuiet() bool {
 	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
 		return false
 	}
-	i, v := stepAt(m.final, s.now)
-	pts := append(append(prof.spare[:0], point{s.now, v}), m.final[i:]...)
+	pts := appendFrom(prof.spare[:0], m.final, s.now)
 	for _, q := range pts {
 		if q.free < 0 {
 			return false // rebase's unsound profile: the general way
 		}
 	}
 	prof.spare, prof.pts = prof.pts[:0], pts
-	i, v = stepAt(m.base.pts, s.now)
-	m.curBase = append(append(m.curBase[:0], point{s.now, v}), m.base.pts[i:]...)
+	m.curBase = appendFrom(m.curBase[:0], m.base.pts, s.now)
 	s.conservativeArrivals(prof, m)
 	return true
 }

@@ -426,8 +426,7 @@ func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
 			diff = append(diff, point{t, vb - vo})
 		}
 	}
-	i, vw := stepAt(was, now)
-	p.pts = append(append(p.spare[:0], point{now, vw}), was[i:]...)
+	p.pts = appendFrom(p.spare[:0], was, now)
 	for e, q := range diff {
 		if q.free == 0 {
 			continue
@@ -468,6 +467,14 @@ func stepAt(pts []point, now int64) (int, int64) {
 		v = pts[k].free
 	}
 	return k, v
+}
+
+// appendFrom appends pts from now on to dst: a point at now with the
+// free processors then, and the points after it (pts starts at or
+// before now).
+func appendFrom(dst, pts []point, now int64) []point {
+	i, v := stepAt(pts, now)
+	return append(append(dst, point{now, v}), pts[i:]...)
 }
 
 // least returns the fewest processors free at a time in [t, end).

@@ -92,7 +92,6 @@ type result struct {
 	w       workload
 	sims    map[string]*sched.Result
 	q       *qbetsRun
-	planAt  int64 // when VARQ plans (qbetsRun.planAt)
 	elapsed time.Duration
 }
 
@@ -158,7 +157,6 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 	if err != nil {
 		return nil, nil, err
 	}
-	res.planAt = res.q.planAt
 	bar.Stage("VARQ check", 1)
 	if err := res.q.plan.check(ctx, w.machine, w.jobs); err != nil {
 		return nil, nil, err

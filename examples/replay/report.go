@@ -53,7 +53,7 @@ func report(w io.Writer, r *result, files []string) {
 		reportVARQ(w, q.plan)
 	} else {
 		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: none of the %d simulated jobs arrived at or after %s, the submission of the middle job simulated\n",
-			len(q.jobs), clock(r.planAt))
+			len(q.jobs), clock(q.planAt))
 	}
 	fmt.Fprintln(w)
 	if len(files) > 0 {

@@ -43,11 +43,17 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 		return slurm.Config{}, nil, fmt.Errorf("%s: %w", tr.name, err)
 	}
 	if o.namedNodes {
-		site.NamedNodes = true
 		// Slurm lays the named-node plan's grids on Unix time; a header
-		// without a usable UnixStartTime leaves them at time 0.
+		// without a usable UnixStartTime (absent, 0, negative or past
+		// slurm.Config.Validate's 2^40) leaves them at time 0. The note
+		// says which, so that the reports tell this run from one planned
+		// by CPUs.
+		site.NamedNodes = true
 		if u := tr.header.UnixStartTime; u > 0 && u <= 1<<40 {
 			site.UnixStart = u
+			ignored = append(ignored, fmt.Sprintf("note: backfill plans on named nodes (-named-nodes), its grids on the header's UnixStartTime %d", u))
+		} else {
+			ignored = append(ignored, fmt.Sprintf("note: backfill plans on named nodes (-named-nodes), its grids on time 0: the header's UnixStartTime %d is not a Unix time in (0, 2^40]", u))
 		}
 	}
 	if len(site.Associations) > 0 && len(site.AccountNames) == 0 {
@@ -65,6 +71,9 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 		return err
 	}
 	info.slurmIgnored = ignored
+	if site.NamedNodes { // the text report's policy line says so too
+		info.policy.Doc += "; backfill planned on named nodes (-named-nodes)"
+	}
 	// Slurm kills a job at its limit: the reports say so.
 	info.cfg.KillAtEstimate = true
 	mach := sched.Config{MachineSize: info.cfg.MachineSize, Nodes: info.cfg.Nodes, Placement: info.cfg.Placement,

@@ -182,7 +182,18 @@ func TestSlurmNamedNodes(t *testing.T) {
 	if s := start(); s != 630 {
 		t.Errorf("planned by CPUs: job 4 starts at %d, want 630 (after job 5)", s)
 	}
-	code, _, errs := runCmd(t, trace, "-nodes", nodes, "-named-nodes")
+	// the reports say how backfill planned: the header has no UnixStartTime
+	code, out, errs := runCmd(t, trace, "-nodes", nodes, "-slurm-conf", conf, "-named-nodes", "-json")
+	note := "note: backfill plans on named nodes (-named-nodes), its grids on time 0: the header's UnixStartTime 0 is not a Unix time in (0, 2^40]"
+	if code != 0 || !strings.Contains(errs, "simulate: slurm.conf: "+note) || !strings.Contains(out, `"`+note+`"`) {
+		t.Errorf("-named-nodes -json: exit %d, stderr %q, stdout %q: want the note %q in both", code, errs, out, note)
+	}
+	header := writeTrace(t, dir, "unix.swf", "; UnixStartTime: 1700000000\n"+b.String())
+	_, out, errs = runCmd(t, header, "-nodes", nodes, "-slurm-conf", conf, "-named-nodes")
+	if !strings.Contains(errs, "its grids on the header's UnixStartTime 1700000000") || !strings.Contains(out, "backfill planned on named nodes (-named-nodes)") {
+		t.Errorf("-named-nodes with a UnixStartTime: stderr %q, report %q", errs, out)
+	}
+	code, _, errs = runCmd(t, trace, "-nodes", nodes, "-named-nodes")
 	if code != 2 || !strings.Contains(errs, "give -slurm-conf FILE and -nodes FILE") {
 		t.Errorf("-named-nodes without -slurm-conf: exit %d, %q", code, errs)
 	}

@@ -1,0 +1,95 @@
+package sched
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/sched/predict"
+	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
+)
+
+// plainConservative is conservative backfilling without what the last
+// pass left: every pass takes every reservation at once and scans every
+// job from now (consMemo's default way), so no noStart, no gain span, no
+// quiet pass. A user Scheduler, so that its Pass is its own.
+type plainConservative struct{}
+
+func (plainConservative) Schedule(p *Pass) {
+	s := p.s
+	s.prof.memo = nil
+	s.conservativePass(p.Profile(), p.Free() == p.MachineSize())
+}
+
+// TestConservativeEqualsPlainRapid: the conservative scheduler, with its
+// memo (noStart.skip, the gain spans, conservativeQuiet's pass from the
+// last final profile), gives the records of the plain computation, job
+// for job, on small machines with ties in time: zero-length jobs, jobs
+// ending at the instant others arrive, equal ends, overruns (S3), kills at
+// the estimate, predictors that correct and re-predict, cancellations
+// while waiting and running, and passes per event or per instant.
+func TestConservativeEqualsPlainRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 12).Draw(t, "P")
+		n := rapid.IntRange(1, 50).Draw(t, "n")
+		jobs := make([]swf.Job, n)
+		var sub int64
+		for i := range jobs {
+			sub += rapid.SampledFrom([]int64{0, 0, 1, 5, 10, 20}).Draw(t, "gap")
+			r := rapid.SampledFrom([]int64{0, 1, 5, 10, 20, 30, 60}).Draw(t, "run")
+			e := max(r+rapid.SampledFrom([]int64{-10, 0, 0, 5, 20, 60}).Draw(t, "slack"), 1)
+			j := swf.NewJob()
+			j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
+			j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
+			j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
+			jobs[i] = j
+		}
+		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
+		kill := rapid.Bool().Draw(t, "kill")
+		perEvent := rapid.Bool().Draw(t, "perEvent")
+		type cancel struct{ at, id int64 }
+		var cancels []cancel
+		for range rapid.IntRange(0, 4).Draw(t, "cancels") {
+			cancels = append(cancels, cancel{rapid.Int64Range(0, sub+60).Draw(t, "cancelAt"), rapid.Int64Range(1, int64(n)).Draw(t, "cancelID")})
+		}
+		run := func(s Scheduler) *Result {
+			cfg := Config{MachineSize: P, Scheduler: s, KillAtEstimate: kill, PerEventPass: perEvent}
+			switch pred {
+			case 1:
+				cfg.Predictor, cfg.Corrector = history(), EstimateCorrector{}
+			case 2:
+				h, err := predict.NewUserHistory(predict.HistoryConfig{Propagate: true, Partial: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Predictor, cfg.Corrector = h, EstimateCorrector{}
+			case 3:
+				cfg.Predictor, cfg.Corrector, cfg.CorrectionTarget = predict.X2{P: predict.Perfect{}}, EstimateCorrector{}, 2
+			}
+			sim, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sim.Load(jobs); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cancels {
+				sim.At(c.at, func(int64) { sim.Cancel(c.id) })
+			}
+			res, err := sim.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		want, got := run(plainConservative{}), run(conservativeScheduler{})
+		if !reflect.DeepEqual(want.Records, got.Records) {
+			for k := range min(len(want.Records), len(got.Records)) {
+				if w, g := want.Records[k], got.Records[k]; !reflect.DeepEqual(w, g) {
+					t.Fatalf("job %d: plain %+v, conservative %+v", w.Job.ID, w, g)
+				}
+			}
+			t.Fatalf("%d records plain, %d conservative", len(want.Records), len(got.Records))
+		}
+	})
+}
