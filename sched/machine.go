@@ -661,7 +661,7 @@ func (m *machine) placeIn(as []*avail, j *Job, n *need, out []share) ([]share, b
 				out = m.appendShare(out, share{node: int32(i), cores: c, mem: c * n.mem})
 			}
 		}
-	} else if m.place == firstFit {
+	} else if m.place == firstFit || m.firstFitFor(j) {
 		if as[0] == &m.free { // only nodes with a free core can take a share
 			for w := 0; w < len(m.hasFree) && left > 0; w++ {
 				for bs := m.hasFree[w]; bs != 0 && left > 0; bs &= bs - 1 {
@@ -791,6 +791,19 @@ func (m *machine) choose(as []*avail, j *Job, n *need, spread bool) int {
 	return m.cands[k].Node
 }
 
+// firstFitter is a Placement that places some jobs by first fit (its
+// Choose would pick fits[0] for each of their shares): those are placed
+// without the candidates built for each share, whose cost grows with the
+// nodes times the shares (minutes for a day of jobs of hundreds of nodes
+// each on a machine of a thousand).
+type firstFitter interface{ FirstFit(j *Job) bool }
+
+// firstFitFor reports whether the user's Placement places j by first fit.
+func (m *machine) firstFitFor(j *Job) bool {
+	f, ok := m.place.(firstFitter)
+	return ok && j != nil && f.FirstFit(j)
+}
+
 // nodeFree is node i's free resources in a, as a Placement sees them.
 func (m *machine) nodeFree(a *avail, i int) NodeFree {
 	nf := NodeFree{Node: i, Kind: int(m.kind[i]), Cores: a.cores[i], Memory: a.mem[i]}
@@ -805,7 +818,10 @@ func (m *machine) nodeFree(a *avail, i int) NodeFree {
 // own. Choose gets the nodes where the next share fits now, in node
 // order (never none), and returns an index into fits; a job on several
 // nodes is placed share by share. It must be deterministic. An index out
-// of range picks fits[0].
+// of range picks fits[0]. A Placement that also has a method
+// FirstFit(j *Job) bool, returning true, places j by first fit without
+// calls of Choose: the same nodes as a Choose returning 0 for each share,
+// at a cost that does not grow with the nodes times the shares.
 type Placement interface {
 	Choose(j *Job, fits []NodeFree) int
 	Name() string

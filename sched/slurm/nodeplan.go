@@ -78,6 +78,15 @@ type nodePlace struct {
 	ns    *nodeSpace
 }
 
+// FirstFit passes the inner placement's first-fit jobs on to sched's
+// first fit (see consTres.FirstFit) outside a backfill start, where no
+// node is masked: Choose would take the inner's fits[0] then, and notes
+// no node for a job on several nodes.
+func (n *nodePlace) FirstFit(j *sched.Job) bool {
+	f, ok := n.inner.(interface{ FirstFit(*sched.Job) bool })
+	return ok && n.ns.mask == nil && f.FirstFit(j)
+}
+
 // Choose implements sched.Placement.
 func (n *nodePlace) Choose(j *sched.Job, fits []sched.NodeFree) int {
 	ns := n.ns

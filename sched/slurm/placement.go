@@ -51,5 +51,11 @@ func tightestRun(fits []sched.NodeFree) int {
 	return best
 }
 
+// FirstFit tells sched that a job on several nodes, or spread over
+// nodes, goes by first fit (Choose's 0 for each share) without a Choose
+// a share: on a thousand nodes, building each share's candidates made
+// the policy a hundred times its cost on one pool.
+func (consTres) FirstFit(j *sched.Job) bool { return j.Demand().Nodes != 1 }
+
 // Name implements sched.Placement.
 func (consTres) Name() string { return "cons_tres" }
