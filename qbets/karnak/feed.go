@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -57,7 +56,8 @@ func TraceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, ski
 }
 
 // traceEvents is TraceEvents with the unusable jobs counted by reason
-// (keys as in sanitize.Reason's names where one applies), so that Replay
+// (sanitize.Reason's names where one applies, written out: karnak
+// imports nothing of the simulator's side), so that Replay
 // can say why each job was left out.
 func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why map[string]int) {
 	why = map[string]int{}
@@ -127,7 +127,7 @@ func traceEvents(h *swf.Header, jobs []swf.Job, system string) (evs []Event, why
 		case e.Kind == "submit":
 			if live[e.Job] {
 				dropped[e.job] = true
-				why[sanitize.DuplicateID.String()]++
+				why["duplicate ID"]++
 				continue
 			}
 			live[e.Job] = true
@@ -165,19 +165,19 @@ func unusable(base int64, j *swf.Job, gpusOK bool) string {
 	case base < 0 || base > maxSpan:
 		return "UnixStartTime out of range"
 	case j.Submit < 0:
-		return sanitize.NoSubmit.String()
+		return "no submit time"
 	case j.Wait < 0:
 		return "no wait time"
 	case j.RunTime < 0:
-		return sanitize.NoRunTime.String()
+		return "no run time"
 	case j.Size() <= 0:
-		return sanitize.NoSize.String()
+		return "no size"
 	case !gpusOK:
 		return "GPUs out of range"
 	case j.Size() > maxSpan:
 		return "size out of range"
 	case !inSpan(base, j):
-		return sanitize.TimeOutOfRange.String()
+		return "time out of range"
 	}
 	return ""
 }
