@@ -21,7 +21,8 @@
 # scripts/rusage.go), the median peak RSS and the medians of the per-round ratios batchq / peer.
 # Then, batchq alone: conservative and EASY++ against EASY on SDSC-BLUE (rounds of the three), and
 # peak memory and CPU per job on synthetic Lublin–Feitelson logs (examples/synth, modal estimates,
-# load 0.7 on 128 nodes) of BENCH_SYNTH_SIZES jobs, beside the peer on the same log.
+# load 0.7 on 128 nodes) of BENCH_SYNTH_SIZES jobs, and the first size's log repeated to each other
+# size (the same workload at every size), beside the peer on the same log.
 # The machine (CPU model, cores, load average before and after) is printed first and last.
 #
 # Environment: BENCH_PEER (the peer binary), BENCH_TRACES (default ../shared/traces),
@@ -249,18 +250,13 @@ else
 fi
 
 # ---- memory and CPU per job on synthetic logs ----
-echo
-echo "### EASY per job on synthetic logs (examples/synth -load 0.7 -estimates -seed 1, 128 processors), median of 5 rounds"
-echo
-echo "| jobs | batchq CPU s | batchq µs per job | batchq RSS MiB | batchq KB per job | peer CPU s | peer RSS MiB | peer KB per job |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
-saved_rounds=$rounds
-rounds=5
-for n in $synth_sizes; do
-	log="$cache/synth-$n.swf"
-	[[ -s $log ]] || { "$bin/synth" -jobs "$n" -load 0.7 -estimates -seed 1 -out "$log.tmp" >/dev/null && mv "$log.tmp" "$log"; }
+# synth_row LABEL LOG N prints one row. The mean wait says how long the queue is: a longer
+# synthetic log is not the shorter one's workload (its waits grow), so CPU per job there mixes
+# the engine's cost with the workload's; the repeated rows hold the workload fixed.
+synth_row() {
+	local label=$1 log=$2 n=$3 json cpu rss wait row pc pk
 	if ((have_peer)); then
-		json="$cache/synth-$n.json"
+		json="$log.json"
 		if [[ ! -s $json || $log -nt $json ]]; then
 			# The generator leaves field 3 (wait) at -1, a line the converter drops: 0 instead.
 			awk '/^[;#]/ || NF < 18 {print; next} {$3 = 0; print}' "$log" >"$log.peer"
@@ -276,7 +272,8 @@ for n in $synth_sizes; do
 	fi
 	cpu=$(col est 3 | median)
 	rss=$(col est 4 | median)
-	row=$(awk -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "| %d | %.3f | %.2f | %.1f | %.3f", n, c, c * 1e6 / n, k / 1024, k * 1.024 / n}')
+	wait=$("$bin/simulate" -json -policy easy "$log" | awk -F'[:,]' '/"mean_wait_s"/ {gsub(/ /, "", $2); printf "%.0f", $2}')
+	row=$(awk -v l="$label" -v w="$wait" -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "| %s | %d | %d | %.3f | %.2f | %.1f | %.3f", l, n, w, c, c * 1e6 / n, k / 1024, k * 1.024 / n}')
 	if ((have_peer)); then
 		pc=$(col peer 3 | median)
 		pk=$(col peer 4 | median)
@@ -285,7 +282,47 @@ for n in $synth_sizes; do
 		row+=" | – | – | – |"
 	fi
 	echo "$row"
-	goal_synth+=("$(awk -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "%s jobs %.2f µs, %.3f KB", n >= 1e6 ? n / 1e6 " M" : n / 1e3 " k", c * 1e6 / n, k * 1.024 / n}')")
+	goal_synth+=("$(awk -v l="$label" -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "%s %s jobs %.2f µs, %.3f KB", l, n >= 1e6 ? n / 1e6 " M" : n / 1e3 " k", c * 1e6 / n, k * 1.024 / n}')")
+}
+
+echo
+echo "### EASY per job on synthetic logs (examples/synth -load 0.7 -estimates -seed 1, 128 processors), median of 5 rounds"
+echo
+echo "Generated: a log of that many jobs. Repeated: the first size's log, copied end to end (each copy 3,000,000 s"
+echo "after the last, when the queue has drained), so every size has the same workload."
+echo
+echo "| log | jobs | mean wait s | batchq CPU s | batchq µs per job | batchq RSS MiB | batchq KB per job | peer CPU s | peer RSS MiB | peer KB per job |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+saved_rounds=$rounds
+rounds=5
+first=""
+for n in $synth_sizes; do
+	log="$cache/synth-$n.swf"
+	[[ -s $log ]] || { "$bin/synth" -jobs "$n" -load 0.7 -estimates -seed 1 -out "$log.tmp" >/dev/null && mv "$log.tmp" "$log"; }
+	synth_row generated "$log" "$n"
+	if [[ -z $first ]]; then
+		first=$n
+	elif ((n % first == 0)); then
+		rep="$cache/synth-$first-x$((n / first)).swf"
+		if [[ ! -s $rep || "$cache/synth-$first.swf" -nt $rep ]]; then
+			awk -v copies=$((n / first)) -v base="$first" '
+				/^;/ { if ($2 == "MaxJobs:" || $2 == "MaxRecords:") $3 = $3 * copies; print; next }
+				NF >= 18 { line[k++] = $0 }
+				END {
+					for (c = 0; c < copies; c++)
+						for (i = 0; i < k; i++) {
+							split(line[i], f, " ")
+							f[1] = c * base + i + 1
+							f[2] += c * 3000000
+							out = f[1]
+							for (j = 2; j <= 18; j++) out = out " " f[j]
+							print out
+						}
+				}' "$cache/synth-$first.swf" >"$rep.tmp"
+			mv "$rep.tmp" "$rep"
+		fi
+		synth_row repeated "$rep" "$n"
+	fi
 done
 rounds=$saved_rounds
 
