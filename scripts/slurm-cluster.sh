@@ -387,6 +387,8 @@ cmd_down() {
 		pid=$(cat "$f")
 		if [[ $pid != "$$" ]] && kill -0 "$pid" 2>/dev/null; then
 			kill -TERM "$pid" 2>/dev/null || true
+			local deadline=$((SECONDS + 5))
+			while [[ -n $(proc_start "$pid") ]] && ((SECONDS < deadline)); do sleep 0.1; done
 		fi
 		rm -f "$f"
 	fi
