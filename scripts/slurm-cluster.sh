@@ -33,6 +33,12 @@
 # slurmd on PORT+4..PORT+3+N (PORT from $SLURM_CLUSTER_PORT, else a free block chosen at
 # random). `up` waits (bounded) until each daemon answers and fails naming the one that did not,
 # with the tail of its log, after stopping the daemons it started (their logs stay in DIR).
+# $SLURM_CLUSTER_OWNER may name the pid of the process the cluster belongs to (a test binary):
+# `up` then leaves a watchdog (pid file DIR/pids/watchdog.pid, log DIR/log/watchdog.log) that
+# runs `down` once that process is gone — killed, timed out or crashed before its own `down` —
+# and once `up` itself has ended, so that no daemon outlives its owner by more than a few
+# seconds (the time `down` takes). `down` stops the watchdog first. Without it the cluster
+# stays up until `down`, as for a cluster started by hand (whose `up` ends at once).
 #
 # Needs root (slurmd launches jobs as their user; munged and mariadbd run as root with
 # --force/--user=root). Tested with Debian 12's Slurm 22.05.8, MUNGE 0.5.15, MariaDB 10.11.
@@ -102,6 +108,47 @@ start() {
 	shift
 	setsid "$@" >"$D/log/$name.out" 2>&1 </dev/null &
 	echo $! >"$D/pids/$name.pid"
+}
+
+# proc_start PID: the start time of process PID (/proc/PID/stat field 22, clock ticks after
+# boot), which tells it apart from a later process given the same pid; nothing when there is
+# no such process or it has exited and is not yet reaped (a zombie).
+proc_start() {
+	local stat f
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	# The fields after the command name, which may itself hold spaces and parentheses.
+	read -ra f <<<"${stat##*) }"
+	[[ ${f[0]} == [ZX] ]] || echo "${f[19]}"
+}
+
+# start_watchdog OWNER: the watchdog of $SLURM_CLUSTER_OWNER (see the top of the file), a
+# process of its own session that holds none of the caller's descriptors (a caller that
+# reads `up`'s output to its end would otherwise wait for it).
+start_watchdog() {
+	local owner=$1 ostart self
+	[[ $owner =~ ^[1-9][0-9]*$ ]] || die "SLURM_CLUSTER_OWNER ($owner) must be a pid"
+	ostart=$(proc_start "$owner")
+	[[ -n $ostart ]] || die "SLURM_CLUSTER_OWNER ($owner): no such process"
+	self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+	setsid "$self" watch "$D" "$owner" "$ostart" "$$" "$(proc_start $$)" >>"$D/log/watchdog.log" 2>&1 </dev/null &
+	echo $! >"$D/pids/watchdog.pid"
+}
+
+# cmd_watch OWNER OWNER_START UP UP_START: the watchdog's loop. Once the owner is gone it
+# waits for `up` (bounded by up's own waits) to end, so that every daemon up starts has its
+# pid file, then stops them all. It ends by itself when its pid file no longer names it.
+cmd_watch() {
+	local owner=$1 ostart=$2 up=$3 upstart=$4
+	mine() { [[ $(cat "$D/pids/watchdog.pid" 2>/dev/null) == "$$" ]]; }
+	echo "slurm-cluster: watchdog $$ of $D: owner $owner, up $up, from $(date -u +%FT%TZ)"
+	while [[ $(proc_start "$owner") == "$ostart" ]]; do
+		mine || exit 0
+		sleep 1
+	done
+	echo "slurm-cluster: owner $owner gone at $(date -u +%FT%TZ)"
+	while [[ $(proc_start "$up") == "$upstart" ]]; do sleep 0.5; done
+	mine || exit 0
+	cmd_down
 }
 
 alive() { [[ -f $D/pids/$1.pid ]] && kill -0 "$(cat "$D/pids/$1.pid")" 2>/dev/null; }
@@ -264,6 +311,7 @@ cmd_up() {
 	# From here a failure (die, wait_for, set -e) stops what this call started, by pid, so
 	# that nothing is left running; the logs stay in DIR.
 	trap 'rc=$?; ((rc == 0)) || cmd_down >&2 || true' EXIT
+	[[ -z ${SLURM_CLUSTER_OWNER:-} ]] || start_watchdog "$SLURM_CLUSTER_OWNER"
 
 	# MUNGE: a key of our own, a socket in DIR.
 	[[ -f $D/munge/munge.key ]] || mungekey -c -k "$D/munge/munge.key" >/dev/null
@@ -333,6 +381,17 @@ cmd_down() {
 	[[ -d $D/pids ]] || die "$D has no pids directory: nothing started there"
 	D=$(cd "$D" && pwd)
 	local name f pid
+	# The watchdog first (unless this is the watchdog), lest it run `down` beside this one.
+	f=$D/pids/watchdog.pid
+	if [[ -f $f ]]; then
+		pid=$(cat "$f")
+		if [[ $pid != "$$" ]] && kill -0 "$pid" 2>/dev/null; then
+			kill -TERM "$pid" 2>/dev/null || true
+			local deadline=$((SECONDS + 5))
+			while [[ -n $(proc_start "$pid") ]] && ((SECONDS < deadline)); do sleep 0.1; done
+		fi
+		rm -f "$f"
+	fi
 	# Reverse order of start: slurmd, slurmctld, slurmdbd, mariadbd, munged.
 	local names=()
 	for f in "$D"/pids/slurmd-*.pid; do [[ -f $f ]] && names+=("$(basename "$f" .pid)"); done
@@ -402,6 +461,12 @@ up | down | env | workload)
 	workload) cmd_workload ;;
 	env) echo "export SLURM_CONF=$(cd "$D" && pwd)/etc/slurm.conf" ;;
 	esac
+	;;
+watch) # internal: the watchdog that `up` starts (start_watchdog)
+	[[ $# -eq 6 ]] || usage
+	D=$2
+	shift 2
+	cmd_watch "$@"
 	;;
 *) usage ;;
 esac

@@ -48,4 +48,7 @@
 //     cascade (examples/slurmcheck: late starts 10–25 s ahead).
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
+//   - KillWait and the 30 s time-limit check: a job dies at its limit
+//     plus OverTimeLimit at once, and backfill's guess of an overdue
+//     job's end leaves KillWait out: reservations up to KillWait early.
 package slurm

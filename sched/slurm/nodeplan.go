@@ -191,12 +191,12 @@ func (p *Policy) nodeReady(pass *sched.Pass, now int64) bool {
 	for i := range ns.rel {
 		ns.rel[i] = ns.rel[i][:0]
 	}
-	for _, r := range p.running { // sorted by end
+	for t, r := range p.runningEnds(now) { // ascending: each node's list sorted
 		n, ok := ns.node[r]
 		if !ok || n < 0 || int(n) >= len(nodes) {
 			return false
 		}
-		ns.rel[n] = append(ns.rel[n], release{max(r.start+r.limit, now+1), r.cpus})
+		ns.rel[n] = append(ns.rel[n], release{t, r.cpus})
 	}
 	ns.resv, ns.ends = ns.resv[:0], ns.ends[:0]
 	if len(ns.byNode) < len(nodes) {
@@ -435,7 +435,7 @@ func chooseNode(pl sched.Placement, fits []sched.NodeFree) int {
 // nodeStarted updates the plan for job r started now on node n.
 func (ns *nodeSpace) nodeStarted(r *jobRec, n int, now int64) {
 	ns.free[n] -= r.cpus
-	rel := release{max(r.start+r.limit, now+1), r.cpus}
+	rel := release{max(r.start+r.limit, now+1), r.cpus} // started now: not overdue
 	i, _ := slices.BinarySearchFunc(ns.rel[n], rel, func(a, b release) int {
 		if a.t < b.t {
 			return -1

@@ -18,9 +18,6 @@ import (
 const (
 	maxConfLine  = 1 << 20
 	maxNodeNames = 1 << 18
-	// maxConfMinutes is the largest time Slurm stores (uint32 minutes, less
-	// its INFINITE and NO_VAL).
-	maxConfMinutes = math.MaxUint32 - 2
 )
 
 // ParseConf reads a site's slurm.conf into a Config: the priority keys
@@ -45,8 +42,13 @@ const (
 // they hold blanks; a key given twice keeps its last value, as Slurm
 // does. Node lists are hostlist expressions ("node[01-04,7],gpu[1-2]").
 // Times take Slurm's forms: minutes ("60"), "MM:SS", "HH:MM:SS",
-// "D-HH", "D-HH:MM", "D-HH:MM:SS", and UNLIMITED; they are converted to
-// seconds (whole minutes where Slurm keeps minutes).
+// "D-HH", "D-HH:MM", "D-HH:MM:SS", and UNLIMITED, read as Slurm 22.05
+// reads them (no field is range-checked: "1-99:99:99" is 7481 minutes;
+// a time whose seconds overflow Slurm's 32-bit int keeps the value Slurm
+// computes, with a note, or is refused where Slurm refuses it); they are
+// converted to seconds (whole minutes, rounded up, as Slurm keeps them).
+// OverTimeLimit is read as Slurm reads a number (octal "010" is 8; 65535
+// is UNLIMITED).
 //
 // The second result says what the Config leaves out, so that a site sees
 // what the model does not know of its file: an "ignored: KEY (lines)"
@@ -234,7 +236,7 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 	case "priorityweightassoc":
 		return confWeight(v, &c.WeightAssoc)
 	case "prioritymaxage":
-		s, unlimited, err := confMinutes(v)
+		s, unlimited, err := p.minutes(kv.key, v, num)
 		switch {
 		case err != nil:
 			return err
@@ -249,7 +251,7 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			c.MaxAge = s
 		}
 	case "prioritydecayhalflife":
-		s, unlimited, err := confMinutes(v)
+		s, unlimited, err := p.minutes(kv.key, v, num)
 		switch {
 		case err != nil:
 			return err
@@ -259,7 +261,7 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 			c.DecayHalfLife = s
 		}
 	case "prioritycalcperiod":
-		s, unlimited, err := confMinutes(v)
+		s, unlimited, err := p.minutes(kv.key, v, num)
 		switch {
 		case err != nil:
 			return err
@@ -303,14 +305,14 @@ func (p *confParser) top(kv confPair, lk string, num int) error {
 	case "schedulerparameters":
 		return p.schedParams(v, num)
 	case "overtimelimit":
-		if confUnlimited(v) {
+		n, unlimited, err := confUint16(v)
+		switch {
+		case err != nil:
+			return err
+		case unlimited:
 			p.ignore("OverTimeLimit=UNLIMITED", num, "jobs are killed at their time limit")
 			c.OverTimeLimit = 0
 			return nil
-		}
-		n, err := confCount(v, math.MaxUint16-1)
-		if err != nil {
-			return err
 		}
 		c.OverTimeLimit = n * 60
 	case "accountingstorageenforce":
@@ -496,7 +498,7 @@ func (p *confParser) partKey(pt *Partition, kv confPair, num int) error {
 		}
 		pt.Nodes = nodes
 	case "maxtime":
-		s, unlimited, err := confMinutes(v)
+		s, unlimited, err := p.minutes(kv.key, v, num)
 		switch {
 		case err != nil:
 			return err
@@ -512,7 +514,7 @@ func (p *confParser) partKey(pt *Partition, kv confPair, num int) error {
 			pt.DefaultTime = 0
 			return nil
 		}
-		s, unlimited, err := confMinutes(v)
+		s, unlimited, err := p.minutes(kv.key, v, num)
 		switch {
 		case err != nil:
 			return err
@@ -808,70 +810,26 @@ func confBool(v string, dst *bool) error {
 	return nil
 }
 
-// confMinutes reads a Slurm time kept in whole minutes (rounded up, as
-// Slurm's time_str2mins does) and returns it in seconds, or unlimited.
-func confMinutes(v string) (int64, bool, error) {
-	if confUnlimited(v) {
-		return 0, true, nil
-	}
-	s, err := confSeconds(v)
-	if err != nil {
-		return 0, false, err
-	}
-	m := (s + 59) / 60
-	if m > maxConfMinutes {
-		return 0, false, fmt.Errorf("%q is over %d confMinutes", confClip(v), int64(maxConfMinutes))
-	}
-	return m * 60, false, nil
-}
-
-// confSeconds reads Slurm's time forms: "M", "M:S", "H:M:S", "D-H",
-// "D-H:M", "D-H:M:S".
-func confSeconds(v string) (int64, error) {
-	bad := func() (int64, error) {
-		return 0, fmt.Errorf("%q is not a Slurm time (confMinutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)", confClip(v))
-	}
-	days := int64(0)
-	rest := v
-	hasDays := false
-	if d, r, ok := strings.Cut(v, "-"); ok {
-		n, err := confDigits(d)
-		if err != nil {
-			return bad()
-		}
-		days, rest, hasDays = n, r, true
-	}
-	f := strings.Split(rest, ":")
-	if len(f) > 3 {
-		return bad()
-	}
-	nums := make([]int64, len(f))
-	for i, s := range f {
-		n, err := confDigits(s)
-		if err != nil {
-			return bad()
-		}
-		nums[i] = n
-	}
-	var h, m, s int64
+// minutes reads the time v of key as Slurm 22.05 does (slurmTimeMins):
+// seconds (whole minutes), or unlimited; an error where Slurm refuses the
+// file ("Bad value"). Where Slurm's 32-bit arithmetic overflows, its
+// value is kept, with a note.
+func (p *confParser) minutes(key, v string, num int) (int64, bool, error) {
+	m, exact := slurmTimeMins(v)
 	switch {
-	case hasDays && len(f) == 1:
-		h = nums[0]
-	case hasDays && len(f) == 2:
-		h, m = nums[0], nums[1]
-	case len(f) == 3:
-		h, m, s = nums[0], nums[1], nums[2]
-	case len(f) == 2:
-		m, s = nums[0], nums[1]
-	default:
-		m = nums[0]
+	case m == slurmInfinite && exact != slurmInfinite:
+		p.note(num, "%s=%s overflows Slurm's 32-bit time arithmetic: Slurm 22.05 takes it as UNLIMITED, and so does the model", key, confClip(v))
+		return 0, true, nil
+	case m == slurmInfinite:
+		return 0, true, nil
+	case m < 0 && exact >= 0:
+		return 0, false, fmt.Errorf("%q overflows Slurm's 32-bit time arithmetic to a negative value (it is over 2^31-60 seconds): Slurm refuses it", confClip(v))
+	case m < 0:
+		return 0, false, fmt.Errorf("%q is not a Slurm time (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED): Slurm refuses it", confClip(v))
+	case int64(m) != exact:
+		p.note(num, "%s=%s overflows Slurm's 32-bit time arithmetic: Slurm 22.05 takes it as %d minutes, and so does the model", key, confClip(v), m)
 	}
-	// confDigits caps each number at 10^12: the sum cannot overflow.
-	total := days*86400 + h*3600 + m*60 + s
-	if total > maxConfMinutes*60 {
-		return 0, fmt.Errorf("%q is over %d confMinutes", confClip(v), int64(maxConfMinutes))
-	}
-	return total, nil
+	return int64(m) * 60, false, nil
 }
 
 // confDigits reads a non-negative decimal of at most 12 digits.

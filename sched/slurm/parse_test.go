@@ -184,7 +184,7 @@ func TestParseConfErrors(t *testing.T) {
 		{"AccountingStorageEnforce=associations,limitz", "line 1: AccountingStorageEnforce: unknown value \"limitz\""},
 		{"PriorityMaxAge=UNLIMITED", "not modelled"},
 		{"PriorityMaxAge=99999999999-0", "over"},
-		{"PriorityMaxAge=1234567890123", "not a Slurm time"},
+		{"PriorityMaxAge=1234567890123", "overflows"},
 		{"PriorityWeightAge=1 \\\n" + strings.Repeat("x", 1<<20), "longer than"},
 	} {
 		_, _, err := ParseConf(strings.NewReader(tc.in))

@@ -119,3 +119,52 @@ func (p *plan) split(t int64, from int) int {
 	p.pts[i] = planPt{t, p.pts[i-1].free}
 	return i
 }
+
+// endGuess is when Slurm's backfill takes running job r to end, planning
+// at now: select/cons_tres's _will_run_test (cons_common/job_test.c in
+// 22.05) frees a job's resources at its end_time, its start plus its time
+// limit, while that is ahead; a job already past it (one granted
+// OverTimeLimit) ends at _guess_job_end's end_time + KillWait +
+// OverTimeLimit, and never before now+1. The model kills a job at its
+// limit plus OverTimeLimit at once, so KillWait (which Slurm waits
+// between SIGTERM and SIGKILL) is left out: the guess is the job's end in
+// the simulation. Without OverTimeLimit an overdue job (none in Run,
+// which kills at the limit) ends at now+1, as before.
+func (p *Policy) endGuess(r *jobRec, now int64) int64 {
+	if e := r.start + r.limit; e > now {
+		return e
+	}
+	return max(r.start+r.limit+p.cfg.OverTimeLimit, now+1)
+}
+
+// runningEnds yields the running jobs with their endGuess, in ascending
+// time. p.running is sorted by end (start + limit, cmpEnd): its overdue
+// jobs come first, with guesses ascending among them but, with an
+// OverTimeLimit, later than some jobs after them, so the two runs are
+// merged.
+func (p *Policy) runningEnds(now int64) func(yield func(int64, *jobRec) bool) {
+	return func(yield func(int64, *jobRec) bool) {
+		run := p.running
+		k := 0 // the overdue prefix
+		for k < len(run) && run[k].start+run[k].limit <= now {
+			k++
+		}
+		i, j := 0, k
+		for i < k || j < len(run) {
+			var t int64
+			var r *jobRec
+			if i < k {
+				t, r = p.endGuess(run[i], now), run[i]
+			}
+			if j < len(run) && (r == nil || run[j].start+run[j].limit < t) {
+				t, r = run[j].start+run[j].limit, run[j]
+				j++
+			} else {
+				i++
+			}
+			if !yield(t, r) {
+				return
+			}
+		}
+	}
+}

@@ -1,10 +1,13 @@
 package slurm
 
 import (
+	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
 )
 
 // TestPlanAsProfile checks the backfill plan against sched.Profile, whose
@@ -78,6 +81,70 @@ func TestResvEnd(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestOverdueJobEndGuess: a running job past its time limit, granted
+// OverTimeLimit, is planned to end when _guess_job_end says (select/
+// cons_tres, Slurm 22.05): its end time plus OverTimeLimit (KillWait left
+// out: the model kills at once), not at the next second. One node of 8
+// CPUs, OverTimeLimit 2 minutes. Job 1 (4 CPUs, limit 60 s) runs 150 s:
+// past its limit from about 60, killed at about 180 at the latest. Job 2 (8 CPUs)
+// waits for it: the top job, reserved from job 1's guessed end, 180.
+// Job 3 (4 CPUs, limit 30 s, submitted at 70, when job 1 is overdue)
+// fits in the 4 free CPUs before 180, so a backfill cycle starts it
+// before job 1 ends (150). Planned at now+1, job 1 would hand job 2 a
+// reservation from the next second, which job 3 would overlap: job 3
+// would wait for job 2 (to 200).
+func TestOverdueJobEndGuess(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		jobs := []swf.Job{nodeJob(1, 0, 4, 150, 60), nodeJob(2, 1, 8, 50, 60), nodeJob(3, 70, 4, 20, 30)}
+		p, err := New(Config{NamedNodes: named, OverTimeLimit: 120},
+			sched.Config{Nodes: []swf.Node{{Name: "n", Count: 1, Cores: 8}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := map[int64]int64{}
+		for _, r := range res.Records {
+			start[r.Job.ID] = r.Start
+		}
+		if start[1] > 10 || start[3] < 70 || start[3] >= 150 || start[2] < 150 {
+			t.Errorf("NamedNodes %v: starts %v; want job 1 within 10 s, job 3 backfilled in [70, 150), job 2 from 150", named, start)
+		}
+	}
+}
+
+// TestRunningEndsOrder: runningEnds yields every running job once, with
+// its endGuess, in ascending time, whatever the mix of overdue jobs.
+func TestRunningEndsOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 70))
+	for range 500 {
+		p := &Policy{}
+		p.cfg.OverTimeLimit = rng.Int64N(3) * 60
+		now := int64(1000)
+		p.running = nil
+		for i := range rng.IntN(12) {
+			p.running = append(p.running, &jobRec{id: int64(i), start: now - rng.Int64N(200), limit: rng.Int64N(300)})
+		}
+		slices.SortFunc(p.running, cmpEnd)
+		seen := map[*jobRec]bool{}
+		last := int64(-1)
+		for t1, r := range p.runningEnds(now) {
+			if seen[r] || t1 != p.endGuess(r, now) || t1 < last {
+				t.Fatalf("OTL %d: %v at %d after %d (seen %v, guess %d)", p.cfg.OverTimeLimit, r.id, t1, last, seen[r], p.endGuess(r, now))
+			}
+			if e := r.start + r.limit; e <= now && t1 != max(e+p.cfg.OverTimeLimit, now+1) || e > now && t1 != e {
+				t.Fatalf("job ending at %d, now %d, OTL %d: guessed %d", e, now, p.cfg.OverTimeLimit, t1)
+			}
+			seen[r], last = true, t1
+		}
+		if len(seen) != len(p.running) {
+			t.Fatalf("%d of %d jobs yielded", len(seen), len(p.running))
 		}
 	}
 }

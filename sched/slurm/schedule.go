@@ -412,8 +412,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		p.backfillNodes(pass, now, freeNow)
 		return
 	}
-	for _, r := range p.running {
-		prof.release(max(r.start+r.limit, now+1), r.cpus)
+	for t, r := range p.runningEnds(now) {
+		prof.release(t, r.cpus)
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes // node_space's first record

@@ -104,7 +104,7 @@ func (s *Site) Start(t testing.TB) (dir string, env []string) {
 	}
 	t.Setenv("SLURM_CLUSTER_CONF", conf)
 	t.Setenv("SLURM_CLUSTER_SACCTMGR", mgr)
-	return up(t, script)
+	return up(t, script, os.Getpid())
 }
 
 // Cmd runs a Slurm command with the cluster's environment (times as Unix

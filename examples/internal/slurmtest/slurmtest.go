@@ -1,6 +1,7 @@
 // Package slurmtest starts a single-node Slurm cluster on loopback for a
 // test, with the script the README names (scripts/slurm-cluster.sh), and
-// stops it by pid when the test ends: as the script writes it (Start), or
+// stops it by pid when the test ends (and, through the script's watchdog,
+// when the test binary is killed first): as the script writes it (Start), or
 // as a site configures it, with its own slurm.conf lines, QOS, accounts and
 // users who submit their own jobs (Site.Start, Cmd). Drain waits for a
 // workload to finish.
@@ -9,9 +10,13 @@ package slurmtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -38,11 +43,12 @@ func Script() (string, error) {
 // Start starts a cluster in a new directory and returns it with the
 // environment its commands need (SLURM_CONF). Without Slurm installed, or
 // without root, the test is skipped, and fails when CI=true. The cluster
-// is stopped (`down`: every daemon by its pid) when the test ends; its
-// directory is kept, for its logs, when the test failed.
+// is stopped (`down`: every daemon by its pid) when the test ends, or by
+// the script's watchdog when this process dies before (SLURM_CLUSTER_OWNER);
+// its directory is kept, for its logs, when the test failed.
 func Start(t testing.TB) (dir string, env []string) {
 	t.Helper()
-	return up(t, prepare(t))
+	return up(t, prepare(t), os.Getpid())
 }
 
 // prepare finds the script and skips (fails when CI=true) without Slurm
@@ -77,8 +83,10 @@ func skipOrFail(t testing.TB, why string) {
 	t.Skip(why)
 }
 
-// up runs `slurm-cluster.sh up` in a new directory, and `down` at cleanup.
-func up(t testing.TB, script string) (dir string, env []string) {
+// up runs `slurm-cluster.sh up` in a new directory with owner as its
+// SLURM_CLUSTER_OWNER, and `down` at cleanup, which fails the test when a
+// process up recorded (the watchdog too) outlives it.
+func up(t testing.TB, script string, owner int) (dir string, env []string) {
 	t.Helper()
 	// A short path: the munge and MariaDB sockets live in it (108 bytes at most).
 	dir, err := os.MkdirTemp("", "slurm")
@@ -86,7 +94,11 @@ func up(t testing.TB, script string) (dir string, env []string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		before, _ := pids(dir)
 		out, err := exec.Command(script, "down", dir).CombinedOutput()
+		if left := running(before); err == nil && len(left) > 0 {
+			t.Errorf("slurm-cluster.sh down left running: %s", strings.Join(left, ", "))
+		}
 		switch {
 		case err != nil:
 			t.Errorf("slurm-cluster.sh down: %v\n%s", err, out)
@@ -98,8 +110,51 @@ func up(t testing.TB, script string) (dir string, env []string) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, script, "up", dir).CombinedOutput(); err != nil {
+	cmd := exec.CommandContext(ctx, script, "up", dir)
+	cmd.Env = append(os.Environ(), "SLURM_CLUSTER_OWNER="+strconv.Itoa(owner))
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("slurm-cluster.sh up: %v\n%s", err, out)
 	}
 	return dir, append(os.Environ(), "SLURM_CONF="+filepath.Join(dir, "etc", "slurm.conf"))
+}
+
+// pids reads the script's pid files, DIR/pids/NAME.pid, by NAME.
+func pids(dir string) (map[string]int, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "pids", "*.pid"))
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]int, len(files))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		m[strings.TrimSuffix(filepath.Base(f), ".pid")] = pid
+	}
+	return m, nil
+}
+
+// running lists, sorted, the processes of m ("name pid") that still run: a
+// process that exited but is not yet reaped (a zombie) does not count.
+func running(m map[string]int) []string {
+	var left []string
+	for name, pid := range m {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		if err != nil {
+			continue
+		}
+		// The state is the field after the command name, which may hold ") ".
+		s := string(b)
+		if i := strings.LastIndex(s, ") "); i >= 0 && len(s) > i+2 && (s[i+2] == 'Z' || s[i+2] == 'X') {
+			continue
+		}
+		left = append(left, name+" "+strconv.Itoa(pid))
+	}
+	slices.Sort(left)
+	return left
 }
