@@ -334,6 +334,16 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 				q.blk[bi] = low
 			}
 		}
+	case b == ByPrediction && from == 0:
+		// SJBF walks the set's chunks itself, for the same reason.
+	short:
+		for _, c := range s.byPrediction().chunks {
+			for _, k := range c {
+				if !visit(k) {
+					break short
+				}
+			}
+		}
 	default:
 		s.visitBackfill(e, b, from, visit)
 	}
