@@ -352,7 +352,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			s.byPrediction()
 		}
 		t := s.waitSJ
-		fresh, top = s.freshShort(), s.seq
+		fresh, top = s.freshShort(s.sjNew), s.seq
 		fi, next := 0, never // fresh[fi:] not visited yet, next fresh[fi]'s prediction
 		if len(fresh) > 0 {
 			next = fresh[0].p
@@ -393,6 +393,20 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 				break
 			}
 		}
+	case b == ByPrediction && s.waitSJ != nil && s.sjFrom <= from:
+		// Only the arrivals since the last pass, at the end of sjNew,
+		// in the set's order.
+		i := len(s.sjNew)
+		for i > 0 && s.sjNew[i-1].seq >= from {
+			i--
+		}
+		fresh := s.freshShort(s.sjNew[i:])
+		for _, k := range fresh {
+			if !visit(k) {
+				break
+			}
+		}
+		s.fresh = fresh[:0]
 	default:
 		s.visitBackfill(e, b, from, visit)
 	}
@@ -461,11 +475,11 @@ func (s *Sim) joinShort() {
 	s.sjFrom, s.sjNew = s.seq, s.sjNew[:0]
 }
 
-// freshShort returns the waiting jobs not in waitSJ (from sjFrom on) in
-// its order, in s.fresh.
-func (s *Sim) freshShort() []*Job {
+// freshShort returns the jobs of as (a part of sjNew) that still wait,
+// in waitSJ's order (lessShort), in s.fresh.
+func (s *Sim) freshShort(as []newcomer) []*Job {
 	fresh := s.fresh[:0]
-	for _, a := range s.sjNew {
+	for _, a := range as {
 		j := a.j
 		if j.seq != a.seq || j.state != waiting {
 			continue
