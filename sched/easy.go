@@ -410,6 +410,10 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	default:
 		s.visitBackfill(e, b, from, visit)
 	}
+	// The memo stands for the jobs seen (before the arrivals an observer
+	// makes while they start) and for these starts only (an observer's
+	// cancellation changes the epoch once more).
+	seen, epoch := s.seq, s.epoch+uint64(len(s.buf))
 	for _, k := range s.buf {
 		s.startJob(k, true)
 	}
@@ -431,7 +435,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		clear(s.sjNew[k:])
 		s.sjFrom, s.sjNew, s.fresh = top, s.sjNew[:k], fresh[:0]
 	}
-	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
+	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: seen}
 }
 
 // nextFit returns the first position from i on in c of a job that fits
