@@ -20,7 +20,7 @@ type jobSet struct {
 	// low, with byShort, holds for each chunk a size no job of it is
 	// below: an insertion lowers it, a deletion leaves it, and SJBF's
 	// walk raises it to its waiting jobs' own and skips the chunks whose
-	// jobs are all too large (backfillFrom).
+	// jobs are all too large (backfillShort).
 	low []int64
 }
 
