@@ -165,7 +165,12 @@ func (t *jobSet) later(j *Job) {
 		t.ReplaceOrInsert(j) // (not a member)
 		return
 	}
-	ci, i := t.findKey(j, j.key)
+	// The job whose prediction expires is usually the first (the run
+	// set is by predicted end, and the others were corrected at theirs).
+	ci, i := 0, 0
+	if c := t.chunks[0]; len(c) == 0 || c[0] != j {
+		ci, i = t.findKey(j, j.key)
+	}
 	c := t.chunks[ci]
 	if i == len(c) || c[i] != j {
 		t.ReplaceOrInsert(j) // (not a member)
@@ -177,10 +182,19 @@ func (t *jobSet) later(j *Job) {
 		t.ReplaceOrInsert(j)
 		return
 	}
-	for ; i+1 < len(c) && t.before(c[i+1], j, k); i++ {
-		c[i] = c[i+1]
+	// Its place in the chunk by a binary search, the jobs it now
+	// follows moved down by one copy.
+	lo, hi := i+1, len(c)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.before(c[m], j, k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	c[i], j.key = j, k
+	copy(c[i:lo-1], c[i+1:lo])
+	c[lo-1], j.key = j, k
 }
 
 // deleteAt removes the job at position i of chunk ci.
