@@ -165,7 +165,11 @@ func (s *Sim) easyPass(e EASYScheduler) {
 		// Only arrivals since the last pass: it rejected every job that
 		// was waiting then, and nothing has made one of them fit.
 		if h, _ := s.waitFCFS.Min(); h == m.holder && s.free == m.free {
-			s.backfillFrom(h, e, b, m.shadow, m.extra, m.next)
+			if b == ByPrediction {
+				s.backfillShort(h, e, m.shadow, m.extra, m.next)
+			} else {
+				s.backfillFrom(h, e, b, m.shadow, m.extra, m.next)
+			}
 			return
 		}
 	}
@@ -177,7 +181,11 @@ func (s *Sim) easyPass(e EASYScheduler) {
 		if h.n > s.free {
 			shadow, extra := s.shadow(h.n)
 			s.reserve(h, shadow)
-			s.backfillFrom(h, e, b, shadow, extra, 0)
+			if b == ByPrediction { // (sjbf.go)
+				s.backfillShort(h, e, shadow, extra, 0)
+			} else {
+				s.backfillFrom(h, e, b, shadow, extra, 0)
+			}
 			return
 		}
 		s.startJob(h, false)
@@ -337,10 +345,14 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	default:
 		s.visitBackfill(e, b, from, visit)
 	}
+	// The memo stands for the jobs seen (before the arrivals an observer
+	// makes while they start) and for these starts only (an observer's
+	// cancellation changes the epoch once more).
+	seen, epoch := s.seq, s.epoch+uint64(len(s.buf))
 	for _, k := range s.buf {
 		s.startJob(k, true)
 	}
-	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: s.seq}
+	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: seen}
 }
 
 // visitBackfill visits the waiting jobs in backfilling order b (e's

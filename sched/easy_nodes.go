@@ -78,10 +78,14 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 	if free > 0 {
 		s.visitBackfill(e, b, from, visit)
 	}
+	// The memo stands for the jobs seen (before the arrivals an observer
+	// makes while they start) and for these starts only (an observer's
+	// cancellation changes the epoch once more).
+	seen, epoch := s.seq, s.epoch+uint64(len(s.buf))
 	for _, k := range s.buf {
 		s.startJob(k, true)
 	}
-	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: s.epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: s.seq}
+	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: seen}
 }
 
 // spreadCannotKeep is keepsHolder's answer before placing k, where it is

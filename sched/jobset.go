@@ -1,6 +1,9 @@
 package sched
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // jobSet is an ordered set of live jobs: the running jobs by (predicted
 // end, start, ID, record), or with byShort the waiting jobs by
@@ -14,6 +17,11 @@ type jobSet struct {
 	chunks  [][]*Job // each sorted and non-empty, in order
 	n       int
 	byShort bool
+	// low, with byShort, holds for each chunk a size no job of it is
+	// below: an insertion lowers it, a deletion leaves it, and SJBF's
+	// walk raises it to its waiting jobs' own and skips the chunks whose
+	// jobs are all too large (backfillShort).
+	low []int64
 }
 
 // maxChunk bounds a chunk; chunks below maxChunk/4 merge with a neighbour
@@ -85,13 +93,22 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 	if t.n == 0 {
 		if len(t.chunks) == 0 {
 			t.chunks = append(t.chunks, make([]*Job, 0, maxChunk+1))
+			if t.byShort {
+				t.low = append(t.low, j.n)
+			}
 		}
 		t.chunks[0] = append(t.chunks[0], j)
 		t.n = 1
+		if t.byShort {
+			t.low[0] = j.n
+		}
 		return
 	}
 	ci, i := t.find(j)
 	c := t.chunks[ci]
+	if t.byShort {
+		t.low[ci] = min(t.low[ci], j.n)
+	}
 	if i < len(c) && c[i].key == j.key && !t.before(j, c[i], c[i].key) {
 		c[i] = j
 		return
@@ -109,8 +126,21 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 		clear(c[half:])
 		c = c[:half]
 		t.chunks = slices.Insert(t.chunks, ci+1, right)
+		if t.byShort { // (a split every maxChunk/2 insertions at most)
+			t.low[ci] = lowest(c)
+			t.low = slices.Insert(t.low, ci+1, lowest(right))
+		}
 	}
 	t.chunks[ci] = c
+}
+
+// lowest is the smallest size of c's jobs.
+func lowest(c []*Job) int64 {
+	lo := int64(math.MaxInt64)
+	for _, j := range c {
+		lo = min(lo, j.n)
+	}
+	return lo
 }
 
 // Delete removes j; it reports whether j was in the set.
@@ -135,7 +165,12 @@ func (t *jobSet) later(j *Job) {
 		t.ReplaceOrInsert(j) // (not a member)
 		return
 	}
-	ci, i := t.findKey(j, j.key)
+	// The job whose prediction expires is usually the first (the run
+	// set is by predicted end, and the others were corrected at theirs).
+	ci, i := 0, 0
+	if c := t.chunks[0]; len(c) == 0 || c[0] != j {
+		ci, i = t.findKey(j, j.key)
+	}
 	c := t.chunks[ci]
 	if i == len(c) || c[i] != j {
 		t.ReplaceOrInsert(j) // (not a member)
@@ -147,10 +182,19 @@ func (t *jobSet) later(j *Job) {
 		t.ReplaceOrInsert(j)
 		return
 	}
-	for ; i+1 < len(c) && t.before(c[i+1], j, k); i++ {
-		c[i] = c[i+1]
+	// Its place in the chunk by a binary search, the jobs it now
+	// follows moved down by one copy.
+	lo, hi := i+1, len(c)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.before(c[m], j, k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	c[i], j.key = j, k
+	copy(c[i:lo-1], c[i+1:lo])
+	c[lo-1], j.key = j, k
 }
 
 // deleteAt removes the job at position i of chunk ci.
@@ -167,6 +211,10 @@ func (t *jobSet) deleteAt(ci, i int) {
 			t.chunks[k] = append(a, b...)
 			clear(b)
 			t.chunks = slices.Delete(t.chunks, k+1, k+2)
+			if t.byShort {
+				t.low[k] = min(t.low[k], t.low[k+1])
+				t.low = slices.Delete(t.low, k+1, k+2)
+			}
 		}
 	}
 }

@@ -203,11 +203,11 @@ func (s *Sim) stall() error {
 }
 
 // byPrediction returns the waiting jobs ordered by (p, arrival), built on
-// first use and kept up to date from then on.
+// first use and brought up to date at each call (Sim.sjFrom).
 func (s *Sim) byPrediction() *jobSet {
 	if s.waitSJ == nil {
-		s.waitSJ = &jobSet{byShort: true}
-		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
+		s.waitSJ, s.sjFrom = &jobSet{byShort: true}, 0
 	}
+	s.joinShort()
 	return s.waitSJ
 }

@@ -151,6 +151,12 @@ type Sim struct {
 	waitFCFS fifo    // by arrival
 	waitSJ   *jobSet // by (p, seq); built on first use
 	run      jobSet  // by (predEnd, start, ID, idx)
+	// sjFrom is the first arrival (seq) not in waitSJ: the later ones,
+	// listed in sjNew, join it when byPrediction is called or an SJBF
+	// pass ends (most start at the pass of their arrival, and so never
+	// join it).
+	sjFrom int64
+	sjNew  []newcomer
 
 	inBatch  bool
 	inPass   bool
@@ -811,8 +817,8 @@ func (s *Sim) arrive(jb *Job) {
 		s.byID[jb.j.ID] = jb
 	}
 	s.waitFCFS.ReplaceOrInsert(jb)
-	if s.waitSJ != nil {
-		s.waitSJ.ReplaceOrInsert(jb)
+	if s.waitSJ != nil { // it joins waitSJ later (sjFrom)
+		s.sjNew = append(s.sjNew, newcomer{jb, jb.seq})
 	}
 	for _, o := range s.obs {
 		o.OnSubmit(s.now, &jb.j)
@@ -821,7 +827,7 @@ func (s *Sim) arrive(jb *Job) {
 
 func (s *Sim) removeWaiting(jb *Job) {
 	s.waitFCFS.Delete(jb)
-	if s.waitSJ != nil {
+	if s.waitSJ != nil && jb.seq < s.sjFrom {
 		s.waitSJ.Delete(jb)
 	}
 }
@@ -932,13 +938,14 @@ func (s *Sim) repredict(user int64) {
 		return true
 	})
 	for _, w := range s.buf {
-		if s.waitSJ != nil {
+		inSJ := s.waitSJ != nil && w.seq < s.sjFrom
+		if inSJ {
 			s.waitSJ.Delete(w)
 		}
 		s.accumulate(w, s.now)
 		w.p = s.pred.Predict(&w.j, s.now)
 		w.p0 = w.p
-		if s.waitSJ != nil {
+		if inSJ {
 			s.waitSJ.ReplaceOrInsert(w)
 		}
 	}

@@ -83,6 +83,10 @@ type UserHistory struct {
 	cfg    HistoryConfig
 	typ    windowType
 	metric metric
+	// pair: EASY++'s window, the average of the last two of type all
+	// without RelativeFallback, read and kept by fast paths (every
+	// arrival and termination) rather than by the general loops.
+	pair bool
 	// dense holds the users numbered 0..len(dense)-1, as log user numbers
 	// are (SWF numbers them from 1): an index instead of a map look-up
 	// at every arrival and termination. users holds the others.
@@ -140,7 +144,9 @@ func NewUserHistory(cfg HistoryConfig) (*UserHistory, error) {
 	}
 	cfg.Type = cmp.Or(cfg.Type, "all")
 	cfg.Metric = cmp.Or(cfg.Metric, "average")
-	return &UserHistory{cfg: cfg, typ: windowTypes[cfg.Type], metric: metrics[cfg.Metric], users: make(map[int64]*userState)}, nil
+	h := &UserHistory{cfg: cfg, typ: windowTypes[cfg.Type], metric: metrics[cfg.Metric], users: make(map[int64]*userState)}
+	h.pair = h.typ == windowAll && h.metric == metricAverage && cfg.Window == 2 && !cfg.RelativeFallback
+	return h, nil
 }
 
 // Config returns the configuration h was built with (defaults filled in).
@@ -155,6 +161,21 @@ func (h *UserHistory) Propagates() bool { return h.cfg.Propagate }
 func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 	e := j.ReqTime
 	u := h.user(j.User)
+	if h.pair { // (a window of 2 has room for 2: keys d[:2], run times d[2:])
+		p := e
+		if u != nil {
+			switch w := &u.all; {
+			case w.k == 2:
+				p = (w.d[2] + w.d[3]) / 2
+			case w.k == 1 && h.cfg.Partial:
+				p = w.d[2]
+			}
+		}
+		if e > 0 && p > e {
+			p = e
+		}
+		return p
+	}
 	p := h.fallback(u, e)
 	if u != nil {
 		var w *window
@@ -228,6 +249,18 @@ func (h *UserHistory) Terminated(j *swf.Job, now int64) {
 	key := j.Submit
 	if h.cfg.ByTermination {
 		key = now
+	}
+	if w := &u.all; h.pair && w.k == 2 {
+		// window.add on a full window of 2: the first leaves if key is
+		// not below it, and key takes its place in order.
+		switch d := w.d[:4]; {
+		case key < d[0]:
+		case key < d[1]:
+			d[0], d[2] = key, j.RunTime
+		default:
+			d[0], d[2], d[1], d[3] = d[1], d[3], key, j.RunTime
+		}
+		return // (pair: type all, no RelativeFallback)
 	}
 	immediate := h.typ == windowImmediate
 	u.all.add(h.cfg.Window, key, j, immediate)

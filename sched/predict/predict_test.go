@@ -141,13 +141,16 @@ func TestUserHistoryUserNumbers(t *testing.T) {
 // order (a new key after the equal ones; in a full window the smallest
 // leaves, or the new one is ignored if below it), over windows up to 9
 // long: they grow past their first room of 4, with and without estimates.
+// The average of type all over 2 (EASY++'s) is read and kept by paths of
+// its own.
 func TestUserHistoryWindowsMatchList(t *testing.T) {
 	type entry struct{ key, run, est int64 }
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, typ := range []string{"all", "immediate", "extended"} {
-		for _, metric := range []string{"min", "max"} {
-			for n := 1; n <= 9; n++ {
-				cfg := predict.HistoryConfig{Window: n, Type: typ, Metric: metric, Partial: n%2 == 0}
+		for _, metric := range []string{"min", "max", "average"} {
+			for m := 2; m <= 19; m++ {
+				n := m / 2
+				cfg := predict.HistoryConfig{Window: n, Type: typ, Metric: metric, Partial: m%2 == 1}
 				h, err := predict.NewUserHistory(cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -187,9 +190,17 @@ func TestUserHistoryWindowsMatchList(t *testing.T) {
 								runs = append(runs, x.run)
 							}
 							if ok {
-								want = slices.Min(runs)
-								if metric == "max" {
+								switch metric {
+								case "min":
+									want = slices.Min(runs)
+								case "max":
 									want = slices.Max(runs)
+								default:
+									var sum int64
+									for _, x := range runs {
+										sum += x
+									}
+									want = sum / int64(len(runs))
 								}
 								want = min(want, e)
 							}

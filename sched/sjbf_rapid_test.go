@@ -1,0 +1,106 @@
+package sched_test
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/predict"
+	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
+)
+
+// TestSJBFWalkRapid: SJBF's and SJF's own walks by prediction start the
+// jobs that the generic path of the same orders starts (a stable sort of
+// the whole queue at every pass, no memo), and so does EASY's. Their by-prediction set takes
+// an arrival only at the end of the next full SJBF pass if it still
+// waits (Sim.sjFrom), merges the later ones into its walk, and skips
+// chunks by a size bound (jobSet.low): queues hundreds of jobs long split
+// and merge chunks, and predictions by a history (propagating or not),
+// corrections, EstimateSafe, cancellations and submissions mid-run (some
+// by an observer while a pass starts jobs, which the memo of the pass
+// must not count as seen) change them between passes.
+func TestSJBFWalkRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 32).Draw(t, "P")
+		jobs := walkJobs(t, P, 300)
+		sub := jobs[len(jobs)-1].Submit
+		type change struct {
+			at     int64
+			cancel int64 // a job's ID, or 0: submit
+			job    swf.Job
+		}
+		changes := make([]change, rapid.IntRange(0, 30).Draw(t, "changes"))
+		for k := range changes {
+			c := &changes[k]
+			c.at = rapid.Int64Range(0, sub+300).Draw(t, "at")
+			if rapid.Bool().Draw(t, "cancel") {
+				c.cancel = rapid.Int64Range(1, int64(len(jobs))).Draw(t, "id")
+				continue
+			}
+			r := rapid.Int64Range(0, 300).Draw(t, "subRun")
+			c.job = job(int64(len(jobs)+1+k), 0, r, rapid.Int64Range(1, P).Draw(t, "subSize"), r+1)
+			c.job.User = rapid.Int64Range(1, 3).Draw(t, "subUser")
+		}
+		kind := rapid.IntRange(0, 2).Draw(t, "kind") // SJBF, SJF, EASY
+		safe := rapid.Bool().Draw(t, "estimateSafe")
+		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history
+		corr := rapid.Bool().Draw(t, "corrector")
+		ties := rapid.Bool().Draw(t, "ties")
+		echo := rapid.IntRange(0, 5).Draw(t, "echo") // every echo-th start submits a job (0: none)
+		run := func(b sched.Order) *sched.Result {
+			cfg := sched.EASY(P)
+			cfg.ShadowTies = ties
+			cfg.Scheduler = sched.EASYScheduler{Queue: b, Backfill: b, EstimateSafe: safe}
+			if kind == 0 {
+				cfg.Scheduler = sched.EASYScheduler{Backfill: b, EstimateSafe: safe}
+			}
+			if pred > 0 {
+				h, err := predict.NewUserHistory(predict.HistoryConfig{Propagate: pred == 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Predictor = h
+			}
+			if corr {
+				cfg.Corrector = sched.EstimateCorrector{}
+			}
+			s, err := sched.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Load(jobs); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range changes {
+				s.At(c.at, func(int64) {
+					if c.cancel != 0 {
+						s.Cancel(c.cancel)
+					} else {
+						s.Submit(c.job)
+					}
+				})
+			}
+			if echo > 0 {
+				starts, id := 0, int64(10*len(jobs))
+				s.Observe(sched.Hooks{Start: func(now int64, j *swf.Job, _ bool) {
+					if starts++; starts%echo == 0 && id < int64(12*len(jobs)) {
+						id++
+						e := job(id, 0, j.RunTime/2, max(1, j.AllocProcs/2), j.ReqTime)
+						e.User = j.User
+						s.Submit(e)
+					}
+				}})
+			}
+			res, err := s.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		o := sched.ByPrediction
+		if kind == 2 {
+			o = sched.ByArrival
+		}
+		sameStarts(t, run(o), run(wrapped{o}))
+	})
+}
