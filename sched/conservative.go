@@ -146,16 +146,18 @@ type consEntry struct {
 // s.buf and m.match empty, when the general walk must decide.
 func (s *Sim) consUnchanged(m *consMemo) bool {
 	q := &s.waitFCFS
-	buf, match, now := s.buf[:0], m.match[:0], s.now
-	for k := range m.jobs {
-		e := &m.jobs[k]
+	jobs, now := m.jobs, s.now
+	// sized at once and written by index: an append per job cost a third
+	// of the walk
+	buf, match := slices.Grow(s.buf[:0], len(jobs)+8)[:len(jobs)], slices.Grow(m.match[:0], len(jobs)+8)[:len(jobs)]
+	for k := range jobs {
+		e := &jobs[k]
 		j := e.job
 		if j.seq != e.seq || j.state != waiting || j.res != e.res || e.res < now || max(j.p, 1) != e.d {
 			s.buf, m.match = buf[:0], match[:0]
 			return false
 		}
-		buf = append(buf, j)
-		match = append(match, int32(k))
+		buf[k], match[k] = j, int32(k)
 	}
 	// the arrivals since: the tail of the queue from the first job the
 	// last pass did not see
@@ -411,12 +413,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// after.lo held the number of slots given back before the job
 	// settled; after becomes the span of those given back after.
 	after := noSpan
+	minRes := never
 	for k, e := len(next)-1, len(gave); k >= 0; k-- {
 		for e > int(next[k].after.lo) {
 			e--
 			after = after.join(gave[e])
 		}
 		next[k].after = after
+		minRes = min(minRes, next[k].res)
 	}
 	m.jobs, m.next, m.gave = next, m.jobs[:0], gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
@@ -426,10 +430,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m.base.Allocate(s.now, max(j.p, 1), j.n)
 	}
 	m.ok = ok
-	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, never, s.seq
-	for k := range next {
-		m.minRes = min(m.minRes, next[k].res)
-	}
+	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, minRes, s.seq
 	m.start = start[:0]
 	for _, j := range start {
 		s.startJob(j, j.backfill)
