@@ -131,6 +131,58 @@ type consMemo struct {
 type consEntry struct {
 	seq, res, d, n int64
 	after          span
+	job            *Job
+}
+
+// consUnchanged reports whether the waiting queue is the jobs m reserved,
+// each still waiting with the reservation and prediction it had then and
+// a reservation not yet passed, followed by arrivals not yet reserved,
+// and if so fills s.buf with the queue and m.match with each job's entry
+// (-1 for the arrivals), as the general walk of the queue would, without
+// its merge of the queue with the entries: what changes the queue (a
+// start or cancellation by anything but the last pass, a re-prediction,
+// a reservation made by another scheduler) shows in a job's state, seq,
+// reservation or prediction, or in the count. It reports false, with
+// s.buf and m.match empty, when the general walk must decide.
+func (s *Sim) consUnchanged(m *consMemo) bool {
+	q := &s.waitFCFS
+	jobs, now := m.jobs, s.now
+	// sized at once and written by index: an append per job cost a third
+	// of the walk
+	buf, match := slices.Grow(s.buf[:0], len(jobs)+8)[:len(jobs)], slices.Grow(m.match[:0], len(jobs)+8)[:len(jobs)]
+	for k := range jobs {
+		e := &jobs[k]
+		j := e.job
+		if j.seq != e.seq || j.state != waiting || j.res != e.res || e.res < now || max(j.p, 1) != e.d {
+			s.buf, m.match = buf[:0], match[:0]
+			return false
+		}
+		buf[k], match[k] = j, int32(k)
+	}
+	// the arrivals since: the tail of the queue from the first job the
+	// last pass did not see
+	items := q.items[q.head:]
+	i := len(items)
+	for i > 0 && (items[i-1] == nil || items[i-1].seq >= m.nextSeq) {
+		i--
+	}
+	for _, j := range items[i:] {
+		if j == nil {
+			continue
+		}
+		if j.res >= 0 {
+			s.buf, m.match = buf[:0], match[:0]
+			return false
+		}
+		buf = append(buf, j)
+		match = append(match, -1)
+	}
+	if len(buf) != q.n {
+		s.buf, m.match = buf[:0], match[:0]
+		return false
+	}
+	s.buf, m.match = buf, match
+	return true
 }
 
 // span is the times [lo, hi) at which free processors may have been
@@ -205,6 +257,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		give := func(e *consEntry) { // e no longer holds its slot
 			prof.Allocate(e.res, e.d, -e.n)
 			gain = gain.join(span{e.res, e.res + e.d})
+		}
+		if s.consUnchanged(m) {
+			break // the queue is the last pass's jobs and arrivals
 		}
 		// the queue's slice walked in place: Ascend's callback cost a
 		// call and a closure's loads at every job of every pass
@@ -353,17 +408,19 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// no append: next has room for every job
 		next = next[:len(next)+1]
 		e := &next[len(next)-1]
-		e.seq, e.res, e.d, e.n, e.after.lo = j.seq, t, d, n, int64(len(gave))
+		e.seq, e.res, e.d, e.n, e.after.lo, e.job = j.seq, t, d, n, int64(len(gave)), j
 	}
 	// after.lo held the number of slots given back before the job
 	// settled; after becomes the span of those given back after.
 	after := noSpan
+	minRes := never
 	for k, e := len(next)-1, len(gave); k >= 0; k-- {
 		for e > int(next[k].after.lo) {
 			e--
 			after = after.join(gave[e])
 		}
 		next[k].after = after
+		minRes = min(minRes, next[k].res)
 	}
 	m.jobs, m.next, m.gave = next, m.jobs[:0], gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
@@ -373,10 +430,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m.base.Allocate(s.now, max(j.p, 1), j.n)
 	}
 	m.ok = ok
-	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, never, s.seq
-	for k := range next {
-		m.minRes = min(m.minRes, next[k].res)
-	}
+	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, minRes, s.seq
 	m.start = start[:0]
 	for _, j := range start {
 		s.startJob(j, j.backfill)
@@ -409,7 +463,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		}
 		blocked = true
 		s.reserve(j, t)
-		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: noSpan})
+		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: noSpan, job: j})
 		m.minRes = min(m.minRes, t)
 		return true
 	})

@@ -147,6 +147,11 @@ func (p *Pass) Reserve(j *Job, at int64) error {
 		s.refused++
 		return fmt.Errorf("job %d at %d, now %d: %w", j.j.ID, at, s.now, ErrOutOfRange)
 	}
+	if j.res != at {
+		// a change the built-ins' memories must see: conservative
+		// backfilling holds a waiting job's reservation as its slot
+		s.epoch++
+	}
 	s.reserve(j, at)
 	return nil
 }

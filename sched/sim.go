@@ -168,7 +168,8 @@ type Sim struct {
 	spare    []*Job  // live states of ended jobs, for reuse
 	fresh    []*Job  // visitNew's scratch
 	// epoch counts every change but an arrival: a start, an end, a
-	// correction, a cancellation, a re-prediction (see easyMemo).
+	// correction, a cancellation, a re-prediction, a reservation moved
+	// by Pass.Reserve (see easyMemo).
 	epoch uint64
 	memo  easyMemo
 	// builtin: the Scheduler is one of the package's, which keep no

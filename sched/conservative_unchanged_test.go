@@ -1,0 +1,111 @@
+package sched
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+	"pgregory.net/rapid"
+)
+
+// meddler is a user Scheduler that changes the waiting queue behind the
+// conservative pass's back before handing the pass to it: it starts
+// waiting jobs that fit now (Pass.Start), reserves others at times of
+// its own (Pass.Reserve), and cancels some, on a pattern drawn by the
+// test (act, one action per pass, cycled), all things consUnchanged must
+// see.
+type meddler struct {
+	inner Scheduler
+	act   []int // per pass: 0 nothing, 1 start the last waiting job that fits, 2 reserve the first at now+k, 3 cancel the last
+	k     int64
+	sim   *Sim
+	n     int
+}
+
+func (m *meddler) Schedule(p *Pass) {
+	a := m.act[m.n%len(m.act)]
+	m.n++
+	var first, last, fit *Job
+	for j := range p.Waiting() {
+		if first == nil {
+			first = j
+		}
+		last = j
+		if j.n <= p.Free() {
+			fit = j
+		}
+	}
+	switch {
+	case a == 1 && fit != nil:
+		if err := p.Start(fit); err != nil {
+			panic(err)
+		}
+	case a == 2 && first != nil:
+		if err := p.Reserve(first, p.Now()+m.k); err != nil {
+			panic(err)
+		}
+	case a == 3 && last != nil:
+		m.sim.Cancel(last.j.ID)
+	}
+	m.inner.Schedule(p)
+}
+
+// TestConservativeUnchangedRapid: whatever changes the queue between two
+// conservative passes (a start, a reservation or a cancellation by
+// another scheduler's hand, besides arrivals, ends, kills, corrections
+// and re-predictions), the pass with its memo (consUnchanged's shortcut
+// past the merge of the queue with the last pass's jobs) gives the
+// records of the plain pass, which rebuilds everything at every pass.
+// Without consUnchanged's checks of a job's state, reservation or
+// prediction, or of the queue's count, this fails.
+func TestConservativeUnchangedRapid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 10).Draw(t, "P")
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		jobs := make([]swf.Job, n)
+		var sub int64
+		for i := range jobs {
+			sub += rapid.SampledFrom([]int64{0, 0, 1, 5, 10}).Draw(t, "gap")
+			r := rapid.SampledFrom([]int64{0, 1, 5, 10, 30}).Draw(t, "run")
+			e := max(r+rapid.SampledFrom([]int64{-5, 0, 5, 20}).Draw(t, "slack"), 1)
+			j := swf.NewJob()
+			j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
+			j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
+			j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
+			jobs[i] = j
+		}
+		act := rapid.SliceOfN(rapid.SampledFrom([]int{0, 0, 0, 1, 2, 3}), 1, 12).Draw(t, "act")
+		k := rapid.Int64Range(0, 40).Draw(t, "k")
+		pred := rapid.Bool().Draw(t, "predict")
+		perEvent := rapid.Bool().Draw(t, "perEvent")
+		run := func(inner Scheduler) *Result {
+			m := &meddler{inner: inner, act: act, k: k}
+			cfg := Config{MachineSize: P, Scheduler: m, PerEventPass: perEvent}
+			if pred {
+				cfg.Predictor, cfg.Corrector = history(), EstimateCorrector{}
+			}
+			sim, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.sim = sim
+			if err := sim.Load(jobs); err != nil {
+				t.Fatal(err)
+			}
+			res, err := sim.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		want, got := run(plainConservative{}), run(conservativeScheduler{})
+		if !reflect.DeepEqual(want.Records, got.Records) {
+			for i := range min(len(want.Records), len(got.Records)) {
+				if w, g := want.Records[i], got.Records[i]; !reflect.DeepEqual(w, g) {
+					t.Fatalf("job %d: plain %+v, conservative %+v", w.Job.ID, w, g)
+				}
+			}
+			t.Fatalf("%d records plain, %d conservative", len(want.Records), len(got.Records))
+		}
+	})
+}
