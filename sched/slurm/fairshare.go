@@ -81,6 +81,9 @@ type assoc struct {
 	// ksStamp is tree.gen (it changed since), else as it is.
 	born, ksStamp int64
 	ksPrev        int64
+	// csh is classicShares, computed when shape was cshShape.
+	csh      float64
+	cshShape int64
 }
 
 // ftNode is what Fair Tree's walk reads and writes of an association,
@@ -121,8 +124,9 @@ type tree struct {
 	act             []int
 	idle, rootAccts int
 	path            []int // wake's scratch
-	// gen counts classic calculations (classicAccounts).
-	gen int64
+	// gen counts classic calculations (classicAccounts); shape counts
+	// the associations added (levels change).
+	gen, shape int64
 	// Usage is stored divided by scale, the product of every decay so
 	// far: a decay is one multiplication, and the key of an association
 	// whose usage only decayed does not change, so only those that ran
@@ -156,7 +160,7 @@ func newTree(c *Config) *tree {
 		t.top = -1 // root's usage is usage_norm's divisor
 	}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1, active: true,
-		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, ksStamp: -1})
+		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, ksStamp: -1, cshShape: -1})
 	t.ft = append(t.ft, ftNode{})
 	t.act = append(t.act, 0)
 	t.byName[[2]string{"root", ""}] = 0
@@ -240,8 +244,9 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 		}
 	}
 	t.ranksOK, t.allStale = false, true
+	t.shape++
 	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
-		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, born: t.gen, ksStamp: -1})
+		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, born: t.gen, ksStamp: -1, cshShape: -1})
 	t.ft = append(t.ft, ftNode{levelFS: math.Inf(1), user: user != ""})
 	t.byName[[2]string{acct, user}] = i
 	as := t.a
@@ -353,6 +358,7 @@ func (t *tree) finish() {
 	}
 	t.built = true
 	t.ranksOK, t.allStale = false, true
+	t.shape++
 	t.maxPrio = 0
 	for i := range t.a { // parents come before children
 		a := &t.a[i]
@@ -427,6 +433,7 @@ func (t *tree) wake(x int) {
 		}
 	}
 	t.setLevel(x)
+	t.shape++
 	kids := p.children
 	k, _ := slices.BinarySearchFunc(kids, x, func(c, x int) int {
 		if t.before(x, c) {
@@ -445,11 +452,18 @@ func (t *tree) wake(x int) {
 
 // classicShares is the classic normalised shares: the product of
 // shares/level from the association up to root's children.
+// It changes only with the tree's shape: a node keeps it until an
+// association is added (shape), so that each factor read does not walk
+// up a deep tree.
 func (t *tree) classicShares(i int) float64 {
-	s := 1.0
-	for ; i > 0; i = t.a[i].parent {
-		s *= float64(t.a[i].shares) / float64(t.a[i].level)
+	if a := &t.a[i]; a.cshShape == t.shape {
+		return a.csh
 	}
+	s := 1.0
+	for j := i; j > 0; j = t.a[j].parent {
+		s *= float64(t.a[j].shares) / float64(t.a[j].level)
+	}
+	t.a[i].csh, t.a[i].cshShape = s, t.shape
 	return s
 }
 
