@@ -81,6 +81,12 @@ type assoc struct {
 	// ksStamp is tree.gen (it changed since), else as it is.
 	born, ksStamp int64
 	ksPrev        int64
+	// hop is the nearest ancestor whose usage Fair Tree keeps (see
+	// kept; root stops), for an active association.
+	hop int32
+	// down is chainEnd, computed when shape was downShape.
+	down      int32
+	downShape int64
 	// csh is classicShares, computed when shape was cshShape.
 	csh      float64
 	cshShape int64
@@ -160,7 +166,7 @@ func newTree(c *Config) *tree {
 		t.top = -1 // root's usage is usage_norm's divisor
 	}
 	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1, active: true,
-		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, ksStamp: -1, cshShape: -1})
+		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, ksStamp: -1, cshShape: -1, downShape: -1})
 	t.ft = append(t.ft, ftNode{})
 	t.act = append(t.act, 0)
 	t.byName[[2]string{"root", ""}] = 0
@@ -246,7 +252,7 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 	t.ranksOK, t.allStale = false, true
 	t.shape++
 	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
-		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, born: t.gen, ksStamp: -1, cshShape: -1})
+		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, born: t.gen, ksStamp: -1, cshShape: -1, downShape: -1})
 	t.ft = append(t.ft, ftNode{levelFS: math.Inf(1), user: user != ""})
 	t.byName[[2]string{acct, user}] = i
 	as := t.a
@@ -297,6 +303,11 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 		p.ksPrev, p.ksStamp = p.kidShares, t.gen
 	}
 	p.kidShares += shares
+	if pi != 0 && p.firstKid != int32(i) && as[p.firstKid].nextSib == int32(i) {
+		// pi's first child has a sibling now: its usage is kept from now
+		// on, and its own below it.
+		t.keep(int(p.firstKid))
+	}
 	if t.built {
 		// finish's work for this association: its siblings' level (the
 		// inactive ones get theirs when woken), its priority.
@@ -434,6 +445,7 @@ func (t *tree) wake(x int) {
 	}
 	t.setLevel(x)
 	t.shape++
+	t.setHop(x)
 	kids := p.children
 	k, _ := slices.BinarySearchFunc(kids, x, func(c, x int) int {
 		if t.before(x, c) {
@@ -475,6 +487,21 @@ func (t *tree) addUsage(i int, u float64) {
 		t.activate(i)
 	}
 	u /= t.scale
+	if t.top == 0 { // Fair Tree: the kept associations alone
+		if !t.kept(i) {
+			i = int(as[i].hop)
+		}
+		for i > 0 {
+			a := &as[i]
+			a.usage += u
+			if !a.moved {
+				a.moved = true
+				t.moved = append(t.moved, i)
+			}
+			i = int(a.hop)
+		}
+		return
+	}
 	for i > t.top {
 		a := &as[i]
 		a.usage += u
@@ -484,6 +511,48 @@ func (t *tree) addUsage(i int, u float64) {
 		}
 		i = a.parent
 	}
+}
+
+// kept: Fair Tree keeps association i's usage, which its key reads: it
+// is under root, or has a sibling. An only child's key is compared with
+// no sibling's (walk gives it the same ranks whatever it is), and its
+// usage is its parent's, bit for bit (the same sums in the same order),
+// so a chain of only children costs a running job one step, not one a
+// level; when a sibling comes, the first child takes its usage from the
+// nearest kept ancestor (keep).
+func (t *tree) kept(i int) bool {
+	p := &t.a[t.a[i].parent]
+	return t.a[i].parent == 0 || p.firstKid != p.lastKid
+}
+
+// setHop sets active association x's hop from its parent's.
+func (t *tree) setHop(x int) {
+	a := &t.a[x]
+	if a.parent == 0 || t.kept(a.parent) {
+		a.hop = int32(a.parent)
+	} else {
+		a.hop = t.a[a.parent].hop
+	}
+}
+
+// keep starts keeping association c's usage: c got a sibling. Under Fair
+// Tree its usage is its nearest kept ancestor's; the hops of the active
+// associations under it, which went past it, stop at it now.
+func (t *tree) keep(c int) {
+	if !t.a[c].active {
+		return // no usage, and no active association under it
+	}
+	if t.top == 0 {
+		t.a[c].usage = t.a[t.a[c].hop].usage
+	}
+	stack := append(t.path[:0], t.a[c].children...)
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.setHop(d)
+		stack = append(stack, t.a[d].children...)
+	}
+	t.path = stack[:0]
 }
 
 func (t *tree) decay(f float64) {
@@ -719,6 +788,7 @@ func (t *tree) rerank() {
 // the others: the users first, all tied (the first only with the
 // account), then the accounts (walkInf).
 func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
+	pi = t.chainEnd(pi)
 	p := &t.a[pi]
 	kids := p.children
 	ft := t.ft
@@ -762,6 +832,32 @@ func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
 		prev, first = a.levelFS, false
 	}
 	return rank, rnt
+}
+
+// chainEnd is where a chain of only children, active accounts, below
+// active association pi ends. An only child is walked with its parent's
+// tie, whatever its key (it follows no sibling): walk(pi) is walk of the
+// chain's end, with the same tie, and a chain 100,000 deep is one step.
+func (t *tree) chainEnd(pi int) int {
+	as := t.a
+	a := &as[pi]
+	if a.downShape == t.shape {
+		return int(a.down)
+	}
+	end := pi
+	for {
+		e := &as[end]
+		if e.firstKid < 0 || e.firstKid != e.lastKid {
+			break
+		}
+		c := int(e.firstKid)
+		if as[c].user || !as[c].active {
+			break
+		}
+		end = c
+	}
+	a.down, a.downShape = int32(end), t.shape
+	return end
 }
 
 // walkInf walks pi's account children of key +Inf: act, the active ones

@@ -44,6 +44,9 @@ func TestTreeAsReference(t *testing.T) {
 				}
 				c.Associations = append(c.Associations, Association{Account: name, Parent: par, Shares: s})
 				par = name
+				if k%9 == 4 { // jobs may name an account halfway down
+					accts = append(accts, name)
+				}
 			}
 			accts = append(accts, par)
 		}

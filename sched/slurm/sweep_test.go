@@ -78,17 +78,18 @@ func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job
 // fairTree/ranks in Policy.calc), the 100,000-deep chain minutes (New
 // alone: Validate walked each account up to root, 100,000²/2 steps);
 // after, Run 0.8 s each, the test 4.7 s CPU in all (3.2 s flat, 1.4 s
-// the chain), both algorithms about 7 s. Under -short (go test -race
-// -short in CI) the trees are ten times smaller. A second defect,
+// the chain), both algorithms 8.3 s. Under -short (go test -race -short
+// in CI) the trees are ten times smaller and the runs five times
+// shorter. A second defect,
 // mended: Run did not honour its context there (a 5 s deadline, Run
 // returned after 37 s without an error), so examples/simulate could not
 // be interrupted promptly either; it now looks every simulated hour
 // (TestRunHonoursDeadline). ReadShares itself is fast (a 20,000-deep
 // chain: 0.06 s).
 func TestSweepLargeShareTrees(t *testing.T) {
-	nFlat, nDeep := 200000, 100000
-	if testing.Short() {
-		nFlat, nDeep = 20000, 10000
+	nFlat, nDeep, nJobs := 200000, 100000, 5000
+	if testing.Short() { // and -race, which makes a run several times dearer
+		nFlat, nDeep, nJobs = 20000, 10000, 1000
 	}
 	flat := func(n int) string {
 		var b strings.Builder
@@ -124,9 +125,9 @@ func TestSweepLargeShareTrees(t *testing.T) {
 			// 2.2 s under classic fair share, which computes the factor of
 			// each of thousands of waiting jobs at each calculation: it
 			// runs fewer jobs.
-			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(5000, 50), 5*time.Second)
+			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(nJobs, 50), 5*time.Second)
 			site.ClassicFairshare = true
-			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(2000, 50), 5*time.Second)
+			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(nJobs*2/5, 50), 5*time.Second)
 		})
 	}
 }
