@@ -102,9 +102,6 @@ type refTree struct {
 	// adds to one association fewer at every calculation; above root
 	// (-1) under classic fair share, which divides by it.
 	top int
-	// fsByRank is fsTable's table, for the weight fsByRankW.
-	fsByRank  []float64
-	fsByRankW float64
 }
 
 func newRefTree(c *Config) *refTree {
@@ -424,43 +421,6 @@ func (t *refTree) reorder() {
 		kids[k], a.pos = i, k
 	}
 	t.moved = t.moved[:0]
-}
-
-// ranks brings the siblings' order and the users' ranks up to date
-// with the usage. The order is that of the keys alone, whenever reorder
-// sorts them in, so calculations leave it to the first that reads a
-// factor: the usage changes only at calculations, the keys then read
-// are those each would have set, and the ranks go stale only if a user
-// changed places or ties.
-func (t *refTree) ranks() {
-	if len(t.moved) > 0 {
-		t.reorder()
-	}
-	if !t.ranksOK {
-		t.fairTree()
-	}
-}
-
-// fsFactor is user association i's Fair Tree factor, ranking the users
-// first if the order changed since the last ranking.
-func (t *refTree) fsFactor(i int) float64 {
-	t.ranks()
-	return float64(t.ft[i].rank) / float64(t.users)
-}
-
-// fsTable ranks the users if the order changed since the last ranking
-// and returns every rank's Fair Tree factor times w (fsFactor × w, the
-// same product), built again only when the users or w change: a
-// calculation reads it for every waiting job, sparing a division each.
-func (t *refTree) fsTable(w float64) []float64 {
-	t.ranks()
-	if len(t.fsByRank) != t.users+1 || t.fsByRankW != w {
-		t.fsByRank, t.fsByRankW = t.fsByRank[:0], w
-		for rank := range t.users + 1 {
-			t.fsByRank = append(t.fsByRank, float64(int32(rank))/float64(t.users)*w)
-		}
-	}
-	return t.fsByRank
 }
 
 // fairTree is _apply_priority_fs: every user's factor is its rank in a
