@@ -487,39 +487,41 @@ func (t *tree) addUsage(i int, u float64) {
 		t.activate(i)
 	}
 	u /= t.scale
-	if t.top == 0 { // Fair Tree: the kept associations alone
-		if !t.kept(i) {
-			i = int(as[i].hop)
-		}
-		for i > 0 {
-			a := &as[i]
-			a.usage += u
-			if !a.moved {
-				a.moved = true
-				t.moved = append(t.moved, i)
-			}
-			i = int(a.hop)
-		}
-		return
+	if !t.kept(i) {
+		i = int(as[i].hop)
 	}
-	for i > t.top {
+	for i > 0 { // the kept associations alone
 		a := &as[i]
 		a.usage += u
 		if !a.moved {
 			a.moved = true
 			t.moved = append(t.moved, i)
 		}
-		i = a.parent
+		i = int(a.hop)
+	}
+	if t.top < 0 { // classic: root's usage is usage_norm's divisor
+		as[0].usage += u
+		t.touch(0)
 	}
 }
 
-// kept: Fair Tree keeps association i's usage, which its key reads: it
-// is under root, or has a sibling. An only child's key is compared with
-// no sibling's (walk gives it the same ranks whatever it is), and its
-// usage is its parent's, bit for bit (the same sums in the same order),
-// so a chain of only children costs a running job one step, not one a
-// level; when a sibling comes, the first child takes its usage from the
-// nearest kept ancestor (keep).
+// usageOf is association i's usage: a kept association's own, or its
+// nearest kept ancestor's (see kept).
+func (t *tree) usageOf(i int) float64 {
+	if i == 0 || t.kept(i) {
+		return t.a[i].usage
+	}
+	return t.a[t.a[i].hop].usage
+}
+
+// kept: association i's usage is kept (and root's under classic fair
+// share): it is under root, or has a sibling. An only child's usage is
+// its parent's, bit for bit (the same sums in the same order): classic
+// fair share reads it there (usageOf), and Fair Tree never (an only
+// child's key is compared with no sibling's: walk gives it the same
+// ranks whatever it is). So a chain of only children costs a running
+// job one step, not one a level; when a sibling comes, the first child
+// takes its usage from the nearest kept ancestor (keep).
 func (t *tree) kept(i int) bool {
 	p := &t.a[t.a[i].parent]
 	return t.a[i].parent == 0 || p.firstKid != p.lastKid
@@ -535,16 +537,14 @@ func (t *tree) setHop(x int) {
 	}
 }
 
-// keep starts keeping association c's usage: c got a sibling. Under Fair
-// Tree its usage is its nearest kept ancestor's; the hops of the active
+// keep starts keeping association c's usage: c got a sibling. Its usage
+// is its nearest kept ancestor's; the hops of the active
 // associations under it, which went past it, stop at it now.
 func (t *tree) keep(c int) {
 	if !t.a[c].active {
 		return // no usage, and no active association under it
 	}
-	if t.top == 0 {
-		t.a[c].usage = t.a[t.a[c].hop].usage
-	}
+	t.a[c].usage = t.a[t.a[c].hop].usage
 	stack := append(t.path[:0], t.a[c].children...)
 	for len(stack) > 0 {
 		d := stack[len(stack)-1]
@@ -575,7 +575,7 @@ func (t *tree) usageNorm(i int) float64 {
 	if r == 0 {
 		return 0
 	}
-	return min(t.a[i].usage/r, 1) // the scale cancels
+	return min(t.usageOf(i)/r, 1) // the scale cancels
 }
 
 // classicAccounts is the classic calculation's first step at a
