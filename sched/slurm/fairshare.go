@@ -471,8 +471,15 @@ func (t *tree) classicShares(i int) float64 {
 	if a := &t.a[i]; a.cshShape == t.shape {
 		return a.csh
 	}
+	// An only child's factor is shares/shares, exactly 1 (an account's
+	// shares are ≥ 1): the product skips it, from i up the kept
+	// associations (see kept), with the same bits.
 	s := 1.0
-	for j := i; j > 0; j = t.a[j].parent {
+	j := i
+	if !t.kept(j) {
+		j = int(t.a[j].hop)
+	}
+	for ; j > 0; j = int(t.a[j].hop) {
 		s *= float64(t.a[j].shares) / float64(t.a[j].level)
 	}
 	t.a[i].csh, t.a[i].cshShape = s, t.shape
