@@ -165,7 +165,7 @@ func newTree(c *Config) *tree {
 	if c.ClassicFairshare {
 		t.top = -1 // root's usage is usage_norm's divisor
 	}
-	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1, active: true,
+	t.a = append(t.a, assoc{name: "root", parent: -1, hop: -1, shares: 1, active: true,
 		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, ksStamp: -1, cshShape: -1, downShape: -1})
 	t.ft = append(t.ft, ftNode{})
 	t.act = append(t.act, 0)
@@ -225,6 +225,7 @@ func newTree(c *Config) *tree {
 	}
 	t.finish()
 	for _, r := range usage { // in the lines' order, as they came
+		t.activate(r.i)
 		t.addUsage(r.i, r.u)
 	}
 	return t
@@ -486,18 +487,14 @@ func (t *tree) classicShares(i int) float64 {
 	return s
 }
 
-// addUsage adds u CPU-seconds to association i and everything above it
-// (root only if its usage is read: see top).
+// addUsage adds u CPU-seconds to active user association i and every
+// kept association above it (see kept; root only if its usage is read:
+// see top, and root's hop, -1). A user's own usage is kept even if it is
+// an only child.
 func (t *tree) addUsage(i int, u float64) {
-	as := t.a // a local: the appends below are to t.moved and t.act, not t.a
-	if !as[i].active {
-		t.activate(i)
-	}
 	u /= t.scale
-	if !t.kept(i) {
-		i = int(as[i].hop)
-	}
-	for i > 0 { // the kept associations alone
+	as := t.a // a local: the append below is to t.moved, not t.a
+	for i > t.top {
 		a := &as[i]
 		a.usage += u
 		if !a.moved {
@@ -505,10 +502,6 @@ func (t *tree) addUsage(i int, u float64) {
 			t.moved = append(t.moved, i)
 		}
 		i = int(a.hop)
-	}
-	if t.top < 0 { // classic: root's usage is usage_norm's divisor
-		as[0].usage += u
-		t.touch(0)
 	}
 }
 
