@@ -34,7 +34,10 @@ import (
 // gives their users' places as numbers (see walkInf), which is all the
 // active users' ranks need. Classic fair share computes the active
 // accounts' effective usage only; an account woken between two
-// calculations gets what the last would have given it (see wake).
+// calculations gets what the last would have given it (see wake). A
+// chain of only children costs one step: their usage is kept at its top
+// (kept, hop) and Fair Tree walks it at once (chainEnd). TestTreeAsReference
+// checks every factor, bit for bit, against the full computation.
 
 // assoc is one node of the tree: root (index 0), an account, or a user
 // (a leaf under an account).
