@@ -80,7 +80,7 @@ func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job
 // chain minutes (New alone: Validate walked each account up to root,
 // 100,000²/2 steps). After (load average 4.9-5.8, 14:11-14:14 UTC): the
 // 5,000 jobs over 200,000 flat accounts 0.7-0.9 s (the test then cost
-// 10 s of CPU, too much for CI: it runs 100,000 by default, 7.2 s of CPU
+// 10 s of CPU, too much for CI: it runs 100,000 by default, 6.4 s of CPU
 // for the whole test), over the chain with the jobs' users at its end
 // 1.5-3.0 s (an active chain 20,000 deep had cost 13-34 s before the
 // chain was walked in one step). Under -short (go test -race -short in
