@@ -23,7 +23,10 @@
 // wait (every waiting job's priority again; Fair Tree ranks again only
 // the users whose usage moved them, on a tree of users alone) and a plan
 // of the jobs each backfill cycle tests; a stretch without jobs folds
-// into one calculation. README.md's Cost measures it against plain EASY.
+// into one calculation. Fair share costs the associations jobs reach
+// (their users and the accounts above them), not the site's whole tree,
+// which costs its reading and building once. README.md's Cost measures
+// it against plain EASY.
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):

@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"math"
+	"slices"
 )
 
 // The fair-share tree of priority/multifactor (Slurm 22.05,
@@ -20,6 +21,23 @@ import (
 // leads there) and count in that level's shares; a user set to it keeps
 // its node, so its usage still counts as its account's, but counts no
 // shares, and its factor is its account's (see assoc.useParent).
+//
+// The cost scales with the associations jobs reach, not with the tree. A
+// site's tree has tens of thousands of associations, of which a log's
+// jobs reach a few hundred users and their accounts; Slurm's own pass
+// walks them all every PriorityCalcPeriod, and so did this model, which
+// made a simulation's cost associations × periods. An association is
+// active once a job maps to one of its users, or a user has RawUsage;
+// the others keep usage 0, so their Level Fairshare is +Inf for ever:
+// each stays out of its parent's sibling list, counted there (idleUsers,
+// idleAccts, idleAcctUsers) rather than sorted and walked, and walk
+// gives their users' places as numbers (see walkInf), which is all the
+// active users' ranks need. Classic fair share computes the active
+// accounts' effective usage only; an account woken between two
+// calculations gets what the last would have given it (see wake). A
+// chain of only children costs one step: their usage is kept at its top
+// (kept, hop) and Fair Tree walks it at once (chainEnd). TestTreeAsReference
+// checks every factor, bit for bit, against the full computation.
 
 // assoc is one node of the tree: root (index 0), an account, or a user
 // (a leaf under an account).
@@ -31,18 +49,50 @@ type assoc struct {
 	// factor is its account's, and its Fair Tree key is +Inf, above
 	// every sibling (fair_tree.c's level_fs = INFINITY).
 	useParent bool
-	parent    int
-	children  []int
-	shares    int64 // RawShares
-	level     int64 // the sum of its siblings' RawShares (level_shares)
-	prio      int64 // the assoc factor's Priority (inherited)
-	usage     float64
+	// active: a job maps to a user under it (or to it), or a user under
+	// it has RawUsage; only active associations have usage, sit in
+	// their parent's children and are walked.
+	active bool
+	// ff: walked with no usage anywhere under it and not tied with the
+	// sibling before, it gives a user a rank of its own (see walkInf):
+	// it has a user child, or its first account child (by index) does.
+	ff       bool
+	hasUser  bool
+	parent   int
+	children []int // the active children, in _cmp_level_fs's order
+	// Every child, in index order: firstKid, then nextSib (-1: none);
+	// firstAcct is the first account child; idleScan a child from which
+	// on the first inactive account child lies (-1: none).
+	firstKid, lastKid, nextSib, firstAcct, idleScan int32
+	// The inactive children: users, accounts, and the users under them.
+	idleUsers, idleAccts int32
+	idleAcctUsers        int32
+	subUsers             int32 // the user associations under it (itself if a user)
+	shares               int64 // RawShares
+	level                int64 // the sum of its siblings' RawShares (level_shares)
+	kidShares            int64 // the sum of its children's RawShares: their level
+	prio                 int64 // the assoc factor's Priority (inherited)
+	usage                float64
 
-	normShares float64 // classic: the product down the tree; Fair Tree: shares/level
+	normShares float64 // shares/level
 	efctv      float64 // classic: effective usage
 	efctvOK    bool    // classic: efctv is current (users are computed lazily)
-	pos        int     // its index among its parent's children
 	moved      bool    // its usage changed since the last ordering
+	pos        int     // its index among its parent's active children
+	// Classic: born is the calculations (tree.gen) before it was
+	// created; kidShares was ksPrev at the last calculation if
+	// ksStamp is tree.gen (it changed since), else as it is.
+	born, ksStamp int64
+	ksPrev        int64
+	// hop is the nearest ancestor whose usage Fair Tree keeps (see
+	// kept; root stops), for an active association.
+	hop int32
+	// down is chainEnd, computed when shape was downShape.
+	down      int32
+	downShape int64
+	// csh is classicShares, computed when shape was cshShape.
+	csh      float64
+	cshShape int64
 }
 
 // ftNode is what Fair Tree's walk reads and writes of an association,
@@ -74,7 +124,18 @@ type tree struct {
 	// they hang under gives it): only fair share skips such an account.
 	viaPrio map[string]int64
 	maxPrio int64
-	dirty   bool // associations were added since finish
+	// built: newTree is done; associations added since are active at
+	// once (a job made them) and finish's work is done as they come.
+	built bool
+	// act is the active associations, each after its parent (root
+	// first); idle counts the others; rootAccts counts root's account
+	// children.
+	act             []int
+	idle, rootAccts int
+	path            []int // wake's scratch
+	// gen counts classic calculations (classicAccounts); shape counts
+	// the associations added (levels change).
+	gen, shape int64
 	// Usage is stored divided by scale, the product of every decay so
 	// far: a decay is one multiplication, and the key of an association
 	// whose usage only decayed does not change, so only those that ran
@@ -82,12 +143,13 @@ type tree struct {
 	scale   float64
 	moved   []int
 	ranksOK bool // the ranks are those of the order (moved aside)
-	// Ranks again after a calculation: on a tree of root and users alone
-	// (flat, the tree of a log without sshare data), only the users whose
-	// rank may have changed get it again. Their places lie in [lo, hi]
-	// of root's children, the places every user that moved or was or is
-	// tied came from and went to since the last ranking; allStale: the
-	// tree changed, or is not flat, so every user gets it again.
+	// Ranks again after a calculation: on a tree of root and users alone,
+	// all active (flat, the tree of a log without sshare data), only the
+	// users whose rank may have changed get it again. Their places lie in
+	// [lo, hi] of root's children, the places every user that moved or
+	// was or is tied came from and went to since the last ranking;
+	// allStale: the tree changed, or is not flat, so every user gets it
+	// again.
 	flat, allStale bool
 	lo, hi         int
 	// top is where addUsage stops: root (0) under Fair Tree, which never
@@ -106,8 +168,10 @@ func newTree(c *Config) *tree {
 	if c.ClassicFairshare {
 		t.top = -1 // root's usage is usage_norm's divisor
 	}
-	t.a = append(t.a, assoc{name: "root", parent: -1, shares: 1})
+	t.a = append(t.a, assoc{name: "root", parent: -1, hop: -1, shares: 1, active: true,
+		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, ksStamp: -1, cshShape: -1, downShape: -1})
 	t.ft = append(t.ft, ftNode{})
+	t.act = append(t.act, 0)
 	t.byName[[2]string{"root", ""}] = 0
 	// Accounts first, in order, parents before children whatever the
 	// order of the lines.
@@ -149,19 +213,29 @@ func newTree(c *Config) *tree {
 		}
 		pending = rest
 	}
+	type raw struct {
+		i int
+		u float64
+	}
+	var usage []raw
 	for _, a := range c.Associations {
 		if a.User != "" {
 			i := t.user(a.User, a.Account, a.Shares, a.Priority)
 			if a.RawUsage > 0 {
-				t.addUsage(i, a.RawUsage)
+				usage = append(usage, raw{i, a.RawUsage})
 			}
 		}
 	}
 	t.finish()
+	for _, r := range usage { // in the lines' order, as they came
+		t.activate(r.i)
+		t.addUsage(r.i, r.u)
+	}
 	return t
 }
 
 // add appends an association under parent pi and returns its index.
+// Inactive while newTree builds, active at once after (a job made it).
 func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 	useParent := shares < 0 && user != ""
 	switch {
@@ -179,20 +253,83 @@ func (t *tree) add(acct, user string, pi int, shares, prio int64) int {
 			t.defAcct[user] = acct
 		}
 	}
-	t.dirty, t.ranksOK, t.allStale = true, false, true
+	t.ranksOK, t.allStale = false, true
+	t.shape++
 	t.a = append(t.a, assoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
-		pos: len(t.a[pi].children)})
+		firstKid: -1, lastKid: -1, nextSib: -1, firstAcct: -1, idleScan: -1, born: t.gen, ksStamp: -1, cshShape: -1, downShape: -1})
 	t.ft = append(t.ft, ftNode{levelFS: math.Inf(1), user: user != ""})
-	t.a[pi].children = append(t.a[pi].children, i)
-	t.a[i].moved = true
-	t.moved = append(t.moved, i)
 	t.byName[[2]string{acct, user}] = i
+	as := t.a
+	a, p := &as[i], &as[pi]
+	// Link it last among pi's children (index order).
+	if p.lastKid < 0 {
+		p.firstKid = int32(i)
+	} else {
+		as[p.lastKid].nextSib = int32(i)
+	}
+	p.lastKid = int32(i)
+	if a.user {
+		a.subUsers = 1
+		p.idleUsers++
+		p.hasUser = true
+	} else {
+		p.idleAccts++
+		if p.firstAcct < 0 {
+			p.firstAcct = int32(i)
+		}
+		if p.idleScan < 0 {
+			p.idleScan = int32(i)
+		}
+		if pi == 0 {
+			t.rootAccts++
+		}
+	}
+	t.idle++
+	// Its users' count above it, and in the counts of the inactive.
+	if a.user {
+		for x := pi; x > 0; x = as[x].parent {
+			as[x].subUsers++
+			if !as[x].active {
+				as[as[x].parent].idleAcctUsers++
+			}
+		}
+	}
+	for x := pi; x >= 0; x = as[x].parent { // ff up while it changes
+		y := &as[x]
+		ff := y.hasUser || (y.firstAcct >= 0 && as[y.firstAcct].ff)
+		if ff == y.ff {
+			break
+		}
+		y.ff = ff
+	}
+	// The children's level.
+	if p.ksStamp != t.gen {
+		p.ksPrev, p.ksStamp = p.kidShares, t.gen
+	}
+	p.kidShares += shares
+	if pi != 0 && p.firstKid != int32(i) && as[p.firstKid].nextSib == int32(i) {
+		// pi's first child has a sibling now: its usage is kept from now
+		// on, and its own below it.
+		t.keep(int(p.firstKid))
+	}
+	if t.built {
+		// finish's work for this association: its siblings' level (the
+		// inactive ones get theirs when woken), its priority.
+		for _, c := range p.children {
+			t.setLevel(c)
+			t.touch(c)
+		}
+		if a.prio == 0 {
+			a.prio = p.prio
+		}
+		t.maxPrio = max(t.maxPrio, a.prio)
+		t.activate(i)
+	}
 	return i
 }
 
 // user returns the user association of user under acct, creating the
-// account (under root) and the user (one share) if missing. Call finish
-// after creating.
+// account (under root) and the user (one share) if missing.
 func (t *tree) user(user, acct string, shares, prio int64) int {
 	if i, ok := t.byName[[2]string{acct, user}]; ok {
 		return i
@@ -207,66 +344,156 @@ func (t *tree) user(user, acct string, shares, prio int64) int {
 	return t.add(acct, user, pi, shares, prio)
 }
 
+// setLevel sets association i's level and normalised shares from its
+// parent's children's shares.
+func (t *tree) setLevel(i int) {
+	a := &t.a[i]
+	a.level = t.a[a.parent].kidShares
+	if a.level == 0 { // only Fairshare=parent users at its level
+		a.normShares = 0
+		return
+	}
+	a.normShares = float64(a.shares) / float64(a.level)
+}
+
+// touch marks active association i's key for the next ordering.
+func (t *tree) touch(i int) {
+	if a := &t.a[i]; !a.moved {
+		a.moved = true
+		t.moved = append(t.moved, i)
+	}
+}
+
 // finish computes level shares, normalised shares and inherited
-// priorities after the tree changed.
+// priorities once newTree has added every association; add does its
+// part of this for each association added after.
 func (t *tree) finish() {
-	t.dirty, t.ranksOK, t.allStale = false, false, true
-	t.flat = len(t.a[0].children) == len(t.a)-1
-	for _, c := range t.a[0].children {
-		t.flat = t.flat && t.a[c].user
+	if t.built {
+		return
 	}
-	for i := range t.a { // shares changed: every key with them
-		if !t.a[i].moved {
-			t.a[i].moved = true
-			t.moved = append(t.moved, i)
-		}
-	}
+	t.built = true
+	t.ranksOK, t.allStale = false, true
+	t.shape++
 	t.maxPrio = 0
-	for i := range t.a {
-		a := &t.a[i]
-		var sum int64
-		for _, c := range a.children {
-			sum += t.a[c].shares
-		}
-		for _, c := range a.children {
-			t.a[c].level = sum
-		}
-	}
-	t.a[0].level = t.a[0].shares
 	for i := range t.a { // parents come before children
 		a := &t.a[i]
 		if i == 0 {
-			a.normShares = 1
+			a.level, a.normShares = a.shares, 1
 			continue
 		}
-		p := &t.a[a.parent]
+		t.setLevel(i)
 		if a.prio == 0 {
-			a.prio = p.prio
+			a.prio = t.a[a.parent].prio
 		}
 		t.maxPrio = max(t.maxPrio, a.prio)
 	}
-	for i := 1; i < len(t.a); i++ {
-		a := &t.a[i]
-		if a.level == 0 { // only Fairshare=parent users at its level
-			a.normShares = 0
-			continue
-		}
-		a.normShares = float64(a.shares) / float64(a.level)
+	for _, i := range t.act {
+		t.touch(i)
 	}
+	t.setFlat()
+}
+
+// setFlat notes whether the tree is root and users alone, all active.
+func (t *tree) setFlat() {
+	t.flat = t.idle == 0 && t.rootAccts == 0
+}
+
+// activate makes user association i active, and every account above it.
+func (t *tree) activate(i int) {
+	if t.a[i].active {
+		return
+	}
+	path := t.path[:0]
+	for x := i; !t.a[x].active; x = t.a[x].parent {
+		path = append(path, x)
+	}
+	for k := len(path) - 1; k >= 0; k-- { // parents first
+		t.wake(path[k])
+	}
+	t.path = path[:0]
+	t.setFlat()
+}
+
+// wake makes association x, whose parent is active, active: out of its
+// parent's counts of the inactive, into its sibling list at its key's
+// place (+Inf: it has no usage). Under classic fair share, an account
+// that existed at the last calculation gets the effective usage that
+// calculation gave it (from usage 0, its parent's then, and its level
+// then); one created since keeps 0 until the next, as in Slurm.
+func (t *tree) wake(x int) {
+	as := t.a
+	a := &as[x]
+	p := &as[a.parent]
+	a.active = true
+	t.idle--
+	t.act = append(t.act, x)
+	if a.user {
+		p.idleUsers--
+		a.efctvOK = false
+	} else {
+		p.idleAccts--
+		p.idleAcctUsers -= a.subUsers
+		if a.born < t.gen {
+			level := p.kidShares
+			if p.ksStamp == t.gen {
+				level = p.ksPrev
+			}
+			ua := 0.0 // usageNorm of no usage
+			if a.parent == 0 {
+				a.efctv = ua
+			} else {
+				a.efctv = ua + (p.efctv-ua)*(float64(a.shares)/float64(level))
+			}
+			a.efctvOK = true
+		}
+	}
+	t.setLevel(x)
+	t.shape++
+	t.setHop(x)
+	kids := p.children
+	k, _ := slices.BinarySearchFunc(kids, x, func(c, x int) int {
+		if t.before(x, c) {
+			return 1
+		}
+		return -1
+	})
+	kids = slices.Insert(kids, k, x)
+	for j := k; j < len(kids); j++ {
+		as[kids[j]].pos = j
+	}
+	p.children = kids
+	t.touch(x)
+	t.ranksOK, t.allStale = false, true
 }
 
 // classicShares is the classic normalised shares: the product of
 // shares/level from the association up to root's children.
+// It changes only with the tree's shape: a node keeps it until an
+// association is added (shape), so that each factor read does not walk
+// up a deep tree.
 func (t *tree) classicShares(i int) float64 {
-	s := 1.0
-	for ; i > 0; i = t.a[i].parent {
-		s *= float64(t.a[i].shares) / float64(t.a[i].level)
+	if a := &t.a[i]; a.cshShape == t.shape {
+		return a.csh
 	}
+	// An only child's factor is shares/shares, exactly 1 (an account's
+	// shares are ≥ 1): the product skips it, from i up the kept
+	// associations (see kept), with the same bits.
+	s := 1.0
+	j := i
+	if !t.kept(j) {
+		j = int(t.a[j].hop)
+	}
+	for ; j > 0; j = int(t.a[j].hop) {
+		s *= float64(t.a[j].shares) / float64(t.a[j].level)
+	}
+	t.a[i].csh, t.a[i].cshShape = s, t.shape
 	return s
 }
 
-// addUsage adds u CPU-seconds to association i and everything above it
-// (root only if its usage is read: see top).
+// addUsage adds u CPU-seconds to active user association i and every
+// kept association above it (see kept; root only if its usage is read:
+// see top, and root's hop, -1). A user's own usage is kept even if it is
+// an only child.
 func (t *tree) addUsage(i int, u float64) {
 	u /= t.scale
 	as := t.a // a local: the append below is to t.moved, not t.a
@@ -277,8 +504,58 @@ func (t *tree) addUsage(i int, u float64) {
 			a.moved = true
 			t.moved = append(t.moved, i)
 		}
-		i = a.parent
+		i = int(a.hop)
 	}
+}
+
+// usageOf is association i's usage: a kept association's own, or its
+// nearest kept ancestor's (see kept).
+func (t *tree) usageOf(i int) float64 {
+	if i == 0 || t.kept(i) {
+		return t.a[i].usage
+	}
+	return t.a[t.a[i].hop].usage
+}
+
+// kept: association i's usage is kept (and root's under classic fair
+// share): it is under root, or has a sibling. An only child's usage is
+// its parent's, bit for bit (the same sums in the same order): classic
+// fair share reads it there (usageOf), and Fair Tree never (an only
+// child's key is compared with no sibling's: walk gives it the same
+// ranks whatever it is). So a chain of only children costs a running
+// job one step, not one a level; when a sibling comes, the first child
+// takes its usage from the nearest kept ancestor (keep).
+func (t *tree) kept(i int) bool {
+	p := &t.a[t.a[i].parent]
+	return t.a[i].parent == 0 || p.firstKid != p.lastKid
+}
+
+// setHop sets active association x's hop from its parent's.
+func (t *tree) setHop(x int) {
+	a := &t.a[x]
+	if a.parent == 0 || t.kept(a.parent) {
+		a.hop = int32(a.parent)
+	} else {
+		a.hop = t.a[a.parent].hop
+	}
+}
+
+// keep starts keeping association c's usage: c got a sibling. Its usage
+// is its nearest kept ancestor's; the hops of the active
+// associations under it, which went past it, stop at it now.
+func (t *tree) keep(c int) {
+	if !t.a[c].active {
+		return // no usage, and no active association under it
+	}
+	t.a[c].usage = t.a[t.a[c].hop].usage
+	stack := append(t.path[:0], t.a[c].children...)
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.setHop(d)
+		stack = append(stack, t.a[d].children...)
+	}
+	t.path = stack[:0]
 }
 
 func (t *tree) decay(f float64) {
@@ -286,13 +563,10 @@ func (t *tree) decay(f float64) {
 	if t.scale < 1e-200 { // fold the scale in before it underflows
 		// Every key changes scale with it: all get it again at the next
 		// ordering, or those that moved would be ordered against stale
-		// ones.
-		for i := range t.a {
+		// ones. The inactive have no usage: nothing to fold.
+		for _, i := range t.act {
 			t.a[i].usage *= t.scale
-			if !t.a[i].moved {
-				t.a[i].moved = true
-				t.moved = append(t.moved, i)
-			}
+			t.touch(i)
 		}
 		t.scale = 1
 	}
@@ -304,15 +578,17 @@ func (t *tree) usageNorm(i int) float64 {
 	if r == 0 {
 		return 0
 	}
-	return min(t.a[i].usage/r, 1) // the scale cancels
+	return min(t.usageOf(i)/r, 1) // the scale cancels
 }
 
 // classicAccounts is the classic calculation's first step at a
-// PriorityCalcPeriod (_set_children_usage_efctv): every account's
+// PriorityCalcPeriod (_set_children_usage_efctv): every active account's
 // effective usage from the usage as it is, before the period's decay and
-// new usage; users are left to be computed when a job needs them.
+// new usage; users are left to be computed when a job needs them. (The
+// inactive get theirs if woken: see wake.)
 func (t *tree) classicAccounts() {
-	for i := 1; i < len(t.a); i++ { // parents before children
+	t.gen++
+	for _, i := range t.act[1:] { // parents before children
 		a := &t.a[i]
 		if a.user {
 			a.efctvOK = false
@@ -360,6 +636,7 @@ func (t *tree) classicFactor(i int) float64 {
 // again and moves to its place, in O(the distance it moves).
 func (t *tree) reorder() {
 	as, ft := t.a, t.ft
+	inf := math.Inf(1)
 	for _, i := range t.moved {
 		a := &as[i]
 		a.moved = false
@@ -405,6 +682,11 @@ func (t *tree) reorder() {
 					k++
 				}
 			}
+		}
+		// Inactive siblings have key +Inf: one that gets it or loses it
+		// changes places or ties with them.
+		if (old == inf || v == inf) && as[a.parent].idleUsers+as[a.parent].idleAccts > 0 {
+			tied = true
 		}
 		if k != from || tied {
 			t.ranksOK = false
@@ -502,14 +784,45 @@ func (t *tree) rerank() {
 	}
 }
 
-// walk ranks the users under pi from rank (the last rank given) and
-// rnt (the next user's rank without ties), and returns both.
+// walk ranks the users under active association pi from rank (the last
+// rank given) and rnt (the next user's rank without ties), and returns
+// both. Its active children are in _cmp_level_fs's order; the inactive
+// ones, +Inf without usage, sit with the active ones of key +Inf ahead of
+// the others: the users first, all tied (the first only with the
+// account), then the accounts (walkInf).
 func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
-	prev := math.NaN()
+	pi = t.chainEnd(pi)
+	p := &t.a[pi]
+	kids := p.children
 	ft := t.ft
-	for i, c := range t.a[pi].children {
+	inf := math.Inf(1)
+	k := 0
+	for k < len(kids) && ft[kids[k]].user && ft[kids[k]].levelFS == inf {
+		k++
+	}
+	prev := math.NaN()
+	first := true // no child walked yet (i == 0)
+	if n := int32(k) + p.idleUsers; n > 0 {
+		if !accountTied {
+			rank = rnt
+		}
+		for _, c := range kids[:k] {
+			ft[c].rank = rank
+		}
+		rnt -= n
+		prev, first = inf, false
+	}
+	j := k
+	for j < len(kids) && ft[kids[j]].levelFS == inf {
+		j++
+	}
+	if j > k || p.idleAccts > 0 {
+		rank, rnt = t.walkInf(pi, kids[k:j], rank, rnt, !first || accountTied)
+		prev, first = inf, false
+	}
+	for _, c := range kids[j:] {
 		a := &ft[c]
-		tied := a.levelFS == prev || (i == 0 && accountTied)
+		tied := a.levelFS == prev || (first && accountTied)
 		if a.user {
 			if !tied {
 				rank = rnt
@@ -519,9 +832,103 @@ func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
 		} else {
 			rank, rnt = t.walk(c, rank, rnt, tied)
 		}
-		prev = a.levelFS
+		prev, first = a.levelFS, false
 	}
 	return rank, rnt
+}
+
+// chainEnd is where a chain of only children, active accounts, below
+// active association pi ends. An only child is walked with its parent's
+// tie, whatever its key (it follows no sibling): walk(pi) is walk of the
+// chain's end, with the same tie, and a chain 100,000 deep is one step.
+func (t *tree) chainEnd(pi int) int {
+	as := t.a
+	a := &as[pi]
+	if a.downShape == t.shape {
+		return int(a.down)
+	}
+	end := pi
+	for {
+		e := &as[end]
+		if e.firstKid < 0 || e.firstKid != e.lastKid {
+			break
+		}
+		c := int(e.firstKid)
+		if as[c].user || !as[c].active {
+			break
+		}
+		end = c
+	}
+	a.down, a.downShape = int32(end), t.shape
+	return end
+}
+
+// walkInf walks pi's account children of key +Inf: act, the active ones
+// (in index order, as they tie), and the inactive ones, in index order;
+// tied: the first is tied with the sibling before it. Each after the
+// first is tied with the one before. An account without usage has none
+// under it (an account's usage sums its children's, all ≥ 0, rounded
+// upwards as they are), so its users all tie, and its first user has a
+// rank of its own only if the account is untied and its ff says so:
+// when every active one is without usage, every user of the group gets
+// the rank the first one gives, whatever their places. Otherwise (an
+// account whose usage is so small that its key is +Inf: usage 0 is the
+// only case a run meets) the group is walked in index order, each
+// inactive account counted in one step.
+func (t *tree) walkInf(pi int, act []int, rank, rnt int32, tied bool) (int32, int32) {
+	as := t.a
+	p := &as[pi]
+	none := true
+	users := p.idleAcctUsers
+	for _, c := range act {
+		none = none && as[c].usage == 0
+		users += as[c].subUsers
+	}
+	if none {
+		f := t.firstIdleAcct(pi)
+		if len(act) > 0 && (f < 0 || act[0] < f) {
+			rank, _ = t.walk(act[0], rank, rnt, tied)
+			act = act[1:]
+		} else if !tied && as[f].ff {
+			rank = rnt
+		}
+		for _, c := range act { // tied: every user gets rank
+			t.walk(c, rank, rnt, true)
+		}
+		return rank, rnt - users
+	}
+	for c := p.firstKid; c >= 0; c = as[c].nextSib {
+		a := &as[c]
+		switch {
+		case a.user:
+			continue
+		case a.active:
+			if t.ft[c].levelFS != math.Inf(1) {
+				continue
+			}
+			rank, rnt = t.walk(int(c), rank, rnt, tied)
+		default:
+			if !tied && a.ff {
+				rank = rnt
+			}
+			rnt -= a.subUsers
+		}
+		tied = true
+	}
+	return rank, rnt
+}
+
+// firstIdleAcct is pi's first inactive account child by index, -1 if
+// none. Associations only ever become active, so the search goes on
+// from where the last one stopped.
+func (t *tree) firstIdleAcct(pi int) int {
+	as := t.a
+	c := as[pi].idleScan
+	for c >= 0 && (as[c].user || as[c].active) {
+		c = as[c].nextSib
+	}
+	as[pi].idleScan = c
+	return int(c)
 }
 
 // before is _cmp_level_fs's order: Level Fairshare descending, users

@@ -355,8 +355,6 @@ func (p *Policy) assocByName(j *swf.Job) int {
 		}
 	}
 	i := p.tree.user(user, acct, 1, 0)
-	if p.tree.dirty {
-		p.tree.finish()
-	}
+	p.tree.activate(i) // a job maps to it: it may get usage
 	return i
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -59,26 +58,42 @@ func sweepRun(t *testing.T, site slurm.Config, mach sched.Config, jobs []swf.Job
 }
 
 // Large association trees read by ReadShares. Slurm's own fair-tree
-// pass walks every association each PriorityCalcPeriod too, but a
-// simulation of months runs ~10^5 such periods: the cost is accounts ×
-// periods, and a site file of 200,000 associations (or a chain 100,000
-// deep) turns a seconds-long run into a hang.
+// pass walks every association each PriorityCalcPeriod, but a
+// simulation of months runs ~10^5 such periods: the model's cost was
+// associations × periods, and a site file of 200,000 associations (or a
+// chain 100,000 deep) turned a seconds-long run into a hang. It now
+// walks and computes only the associations jobs reach (fairshare.go),
+// and a chain of only children in one step: the rest of the tree costs
+// its reading and building, once.
 //
-// Measured (2 shared cores): examples/simulate -slurm-conf (the hydra
-// testdata) on KTH (28,476 jobs, 0.4 s without shares) with a flat
-// sacctmgr tree of 2,000 accounts: 2.0 s; 8,000: 6.4 s; 200,000: killed
-// by timeout 300; a chain 100,000 deep: killed by timeout 300. Here,
-// 5,000 jobs over 200,000 flat accounts: 32-37 s, 90% of it in
-// tree.walk under fairTree/ranks (Policy.calc), the rest in
-// Policy.ended; the 100,000-deep chain took minutes (this test ran
-// 10 min with both). A second defect, mended: Run did not honour its
-// context there (a 5 s deadline, Run returned after 37 s without an
-// error), so examples/simulate could not be interrupted promptly
-// either; it now looks every simulated hour (TestRunHonoursDeadline).
-// ReadShares itself is fast (a 20,000-deep chain: 0.06 s).
+// Hand measurements (2 shared cores, load average 2.5-3.9, 2026-11-29
+// 13:56 UTC): examples/simulate -slurm-conf
+// sched/slurm/testdata/slurm.conf -shares FILE on KTH-SP2 (28,476 jobs),
+// FILE a flat sacctmgr tree of N accounts with a user each, or a chain;
+// the outputs before and after the same but for the wall time. No
+// shares: 0.28 s before, 0.29 s after; 2,000 accounts: 1.97 s, 0.47 s;
+// 8,000: 4.76 s (h-sweep measured 6.4 s), 0.45 s; 200,000: killed by
+// timeout 300 before, 3.2 s after (410 MB: reading and building the
+// tree); a chain 100,000 deep: killed by timeout 300 before, 1.1 s after.
+// Here, before: 5,000 jobs over 200,000 flat accounts took 32-37 s (90%
+// in tree.walk under fairTree/ranks in Policy.calc), the 100,000-deep
+// chain minutes (New alone: Validate walked each account up to root,
+// 100,000²/2 steps). After (load average 4.9-5.8, 14:11-14:14 UTC): the
+// 5,000 jobs over 200,000 flat accounts 0.7-0.9 s (the test then cost
+// 10 s of CPU, too much for CI: it runs 100,000 by default, 6.4 s of CPU
+// for the whole test), over the chain with the jobs' users at its end
+// 1.5-3.0 s (an active chain 20,000 deep had cost 13-34 s before the
+// chain was walked in one step). Under -short (go test -race -short in
+// CI) the trees are ten times smaller and the runs five times shorter.
+// A second defect, mended: Run did not honour its context there (a 5 s
+// deadline, Run returned after 37 s without an error), so
+// examples/simulate could not be interrupted promptly either; it now
+// looks every simulated hour (TestRunHonoursDeadline). ReadShares itself
+// is fast (a 20,000-deep chain: 0.06 s).
 func TestSweepLargeShareTrees(t *testing.T) {
-	if os.Getenv("SWEEP_DEFECTS") == "" {
-		t.Skip("defect: fair share costs associations × calc periods: 200,000 accounts make a 5,000-job run take 32-37 s (a 100,000-deep chain: minutes), the KTH log over 300 s (Run now honours its context every simulated hour: TestRunHonoursDeadline); SWEEP_DEFECTS=1 runs it")
+	nFlat, nDeep, nJobs := 100000, 100000, 5000
+	if testing.Short() { // and -race, which makes a run several times dearer
+		nFlat, nDeep, nJobs = 10000, 10000, 1000
 	}
 	flat := func(n int) string {
 		var b strings.Builder
@@ -100,16 +115,36 @@ func TestSweepLargeShareTrees(t *testing.T) {
 		return b.String()
 	}
 	for _, c := range []struct {
-		name, shares string
-	}{{"flat-200000", flat(200000)}, {"deep-100000", deep(100000)}} {
-		t.Run(c.name, func(t *testing.T) {
+		name   string
+		shares func(int) string
+		n      int
+	}{{"flat", flat, nFlat}, {"deep", deep, nDeep}} {
+		t.Run(fmt.Sprint(c.name, "-", c.n), func(t *testing.T) {
 			var site slurm.Config
 			site.WeightFairshare, site.WeightAge = 10000, 1000
-			if err := site.ReadShares(strings.NewReader(c.shares)); err != nil {
+			if err := site.ReadShares(strings.NewReader(c.shares(c.n))); err != nil {
 				t.Fatal(err)
 			}
-			// The usual cost without shares is well under a second.
-			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(5000, 50), 5*time.Second)
+			jobs := sweepJobs(nJobs, 50)
+			if c.name == "deep" {
+				// Under Fair Tree, the jobs' users at the chain's end: every
+				// account of it is active, and each running job's usage
+				// goes up it (in one step: fairshare.go's kept). Classic
+				// fair share computes every active account's effective
+				// usage at each calculation, so its run below has its
+				// users under root (the chain inactive).
+				site.AccountNames = map[int64]string{1: fmt.Sprint("a", c.n-1)}
+				for i := range jobs {
+					jobs[i].Group = 1
+				}
+			}
+			// Without shares, the run costs 0.8 s of CPU under Fair Tree,
+			// 2.2 s under classic fair share, which computes the factor of
+			// each of thousands of waiting jobs at each calculation: it
+			// runs fewer jobs.
+			sweepRun(t, site, sched.Config{MachineSize: 64}, jobs, 5*time.Second)
+			site.ClassicFairshare, site.AccountNames = true, nil
+			sweepRun(t, site, sched.Config{MachineSize: 64}, sweepJobs(nJobs*2/5, 50), 5*time.Second)
 		})
 	}
 }

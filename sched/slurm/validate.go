@@ -95,12 +95,18 @@ func (c Config) validateTree() error {
 			parent[a.Account] = a.Parent
 		}
 	}
+	// rooted: accounts whose walk reached root, where later walks stop
+	// (a chain of n accounts is n walks of one step, not n²/2 steps).
+	rooted := map[string]bool{}
+	var path []string
 	for i, a := range c.Associations {
 		acct := a.Account
 		if a.User == "" {
 			acct = a.Parent
 		}
-		for hops := 0; acct != "" && acct != "root"; hops++ {
+		path = path[:0]
+		for hops := 0; acct != "" && acct != "root" && !rooted[acct]; hops++ {
+			path = append(path, acct)
 			p, ok := parent[acct]
 			if !ok {
 				return fmt.Errorf("%w: Associations[%d] (%s/%s): account %q is not in the tree", errTree, i, a.Account, a.User, acct)
@@ -109,6 +115,9 @@ func (c Config) validateTree() error {
 				return fmt.Errorf("%w: accounts in a cycle through %q", errTree, acct)
 			}
 			acct = p
+		}
+		for _, p := range path {
+			rooted[p] = true
 		}
 	}
 	return nil
