@@ -141,6 +141,9 @@ cmd_watch() {
 	local owner=$1 ostart=$2 up=$3 upstart=$4
 	mine() { [[ $(cat "$D/pids/watchdog.pid" 2>/dev/null) == "$$" ]]; }
 	echo "slurm-cluster: watchdog $$ of $D: owner $owner, up $up, from $(date -u +%FT%TZ)"
+	# up writes the pid file just after starting this process, which may look first: until
+	# then the file is absent, empty (being written) or an earlier up's. Wait while up runs.
+	until mine || [[ $(proc_start "$up") != "$upstart" ]]; do sleep 0.1; done
 	while [[ $(proc_start "$owner") == "$ostart" ]]; do
 		mine || exit 0
 		sleep 1
