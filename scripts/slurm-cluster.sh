@@ -406,7 +406,13 @@ cmd_down() {
 			kill -TERM "$pid" 2>/dev/null || true
 			local deadline=$((SECONDS + 20))
 			while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-			kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+			if kill -0 "$pid" 2>/dev/null; then
+				# SIGKILL is not immediate (threads, memory): gone before down returns,
+				# for a caller that checks (slurmtest's cleanup fails on a survivor)
+				kill -KILL "$pid" 2>/dev/null || true
+				deadline=$((SECONDS + 5))
+				while [[ -n $(proc_start "$pid") ]] && ((SECONDS < deadline)); do sleep 0.1; done
+			fi
 		fi
 		rm -f "$f"
 	done
