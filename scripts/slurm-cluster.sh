@@ -36,8 +36,9 @@
 # $SLURM_CLUSTER_OWNER may name the pid of the process the cluster belongs to (a test binary):
 # `up` then leaves a watchdog (pid file DIR/pids/watchdog.pid, log DIR/log/watchdog.log) that
 # runs `down` once that process is gone — killed, timed out or crashed before its own `down` —
-# and once `up` itself has ended, so that no daemon outlives its owner by more than a few
-# seconds (the time `down` takes). `down` stops the watchdog first. Without it the cluster
+# and once `up` itself has ended, so that no daemon outlives its owner (or up) by more than a
+# second plus the time `down` takes (TestWatchdog: at most 60 s; 11.5 s on Debian 12's Slurm and
+# MariaDB, one node). `down` stops the watchdog first. Without it the cluster
 # stays up until `down`, as for a cluster started by hand (whose `up` ends at once).
 #
 # Needs root (slurmd launches jobs as their user; munged and mariadbd run as root with
