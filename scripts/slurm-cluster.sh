@@ -36,8 +36,9 @@
 # $SLURM_CLUSTER_OWNER may name the pid of the process the cluster belongs to (a test binary):
 # `up` then leaves a watchdog (pid file DIR/pids/watchdog.pid, log DIR/log/watchdog.log) that
 # runs `down` once that process is gone — killed, timed out or crashed before its own `down` —
-# and once `up` itself has ended, so that no daemon outlives its owner by more than a few
-# seconds (the time `down` takes). `down` stops the watchdog first. Without it the cluster
+# and once `up` itself has ended, so that no daemon outlives its owner (or up) by more than a
+# second plus the time `down` takes (TestWatchdog: at most 60 s; 11.5 s on Debian 12's Slurm and
+# MariaDB, one node). `down` stops the watchdog first. Without it the cluster
 # stays up until `down`, as for a cluster started by hand (whose `up` ends at once).
 #
 # Needs root (slurmd launches jobs as their user; munged and mariadbd run as root with
@@ -141,6 +142,9 @@ cmd_watch() {
 	local owner=$1 ostart=$2 up=$3 upstart=$4
 	mine() { [[ $(cat "$D/pids/watchdog.pid" 2>/dev/null) == "$$" ]]; }
 	echo "slurm-cluster: watchdog $$ of $D: owner $owner, up $up, from $(date -u +%FT%TZ)"
+	# up writes the pid file just after starting this process, which may look first: until
+	# then the file is absent, empty (being written) or an earlier up's. Wait while up runs.
+	until mine || [[ $(proc_start "$up") != "$upstart" ]]; do sleep 0.1; done
 	while [[ $(proc_start "$owner") == "$ostart" ]]; do
 		mine || exit 0
 		sleep 1
@@ -403,7 +407,13 @@ cmd_down() {
 			kill -TERM "$pid" 2>/dev/null || true
 			local deadline=$((SECONDS + 20))
 			while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-			kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+			if kill -0 "$pid" 2>/dev/null; then
+				# SIGKILL is not immediate (threads, memory): gone before down returns,
+				# for a caller that checks (slurmtest's cleanup fails on a survivor)
+				kill -KILL "$pid" 2>/dev/null || true
+				deadline=$((SECONDS + 5))
+				while [[ -n $(proc_start "$pid") ]] && ((SECONDS < deadline)); do sleep 0.1; done
+			fi
 		fi
 		rm -f "$f"
 	done

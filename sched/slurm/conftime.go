@@ -36,7 +36,12 @@ const (
 func slurmTimeMins(v string) (mins int32, exact int64) {
 	secs, exact := slurmTimeSecs(v)
 	if secs == slurmInfinite || secs == slurmNoVal {
-		return secs, int64(secs)
+		if int64(secs) != exact {
+			// a sum that wrapped onto INFINITE or NO_VAL, which Slurm
+			// then takes for them: exact says it overflowed
+			return secs, (exact + 59) / 60
+		}
+		return secs, exact
 	}
 	return (secs + 59) / 60, (exact + 59) / 60
 }

@@ -75,6 +75,21 @@ func TestParseConfTimesAsSlurm(t *testing.T) {
 	}
 }
 
+// A sum of seconds that wraps onto INFINITE (-1) or NO_VAL (-2), which
+// time_str2mins then returns as they are: MaxTime unlimited, with the
+// overflow noted, or refused as overflowing (from Slurm's source, not
+// observed: 2^32-1 and 2^32-2 seconds).
+func TestParseConfTimesWrapOntoSentinels(t *testing.T) {
+	in := "PriorityWeightAge=1\nPartitionName=p MaxTime="
+	c, notes, err := ParseConf(strings.NewReader(in + "49710-6:28:15"))
+	if err != nil || c.Partitions[0].MaxTime != 0 || !strings.Contains(strings.Join(notes, "\n"), "overflows Slurm's 32-bit time arithmetic: Slurm 22.05 takes it as UNLIMITED") {
+		t.Errorf("MaxTime=49710-6:28:15 (2^32-1 s): %v, notes %q; want unlimited, the overflow noted", err, notes)
+	}
+	if _, _, err := ParseConf(strings.NewReader(in + "49710-6:28:14")); err == nil || !strings.Contains(err.Error(), "overflows") {
+		t.Errorf("MaxTime=49710-6:28:14 (2^32-2 s): %v; want refused as an overflow", err)
+	}
+}
+
 // OverTimeLimit as Slurm 22.05.8 read it (scontrol show config; refusals
 // by scontrol): a number as strtoul reads it, 65535 is UNLIMITED.
 func TestParseConfOverTimeLimitAsSlurm(t *testing.T) {
