@@ -19,14 +19,11 @@
 // cancelled and counted (Policy.Unrunnable). Policy.Schedule alone, without
 // Run, makes it a sched.Scheduler for other simulators.
 //
-// A run costs a calculation per PriorityCalcPeriod while jobs run or
-// wait (every waiting job's priority again; Fair Tree ranks again only
-// the users whose usage moved them, on a tree of users alone) and a plan
-// of the jobs each backfill cycle tests; a stretch without jobs folds
-// into one calculation. Fair share costs the associations jobs reach
-// (their users and the accounts above them), not the site's whole tree,
-// which costs its reading and building once. README.md's Cost measures
-// it against plain EASY.
+// A run costs a calculation per PriorityCalcPeriod while jobs run or wait
+// (every waiting job's priority; Fair Tree re-ranks only the users whose
+// usage moved them) over the associations jobs reach, not the site's
+// whole tree, and a plan of the jobs each backfill cycle tests; a stretch
+// without jobs folds into one calculation (README.md's Cost).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
@@ -51,7 +48,6 @@
 //     cascade (examples/slurmcheck: late starts 10–25 s ahead).
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
-//   - KillWait and the 30 s time-limit check: a job dies at its limit
-//     plus OverTimeLimit at once, and backfill's guess of an overdue
-//     job's end leaves KillWait out: reservations up to KillWait early.
+//   - KillWait, the 30 s limit check: jobs die at limit + OverTimeLimit at
+//     once; overdue jobs' planned ends omit KillWait: reservations early.
 package slurm
