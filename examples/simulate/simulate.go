@@ -85,7 +85,9 @@ func machineSize(o options, h *swf.Header, name string) (int64, string, error) {
 	}
 	p, err := h.MachineSize()
 	if err != nil {
-		return 0, "", fmt.Errorf("%s: machine size unknown (the header has neither MaxProcs nor MaxNodes); pass -machine P", name)
+		// err says which: no such line, or one not read as a size
+		// ("MaxProcs: 0", "-5", "abc"), as forecast, replay and varq say.
+		return 0, "", fmt.Errorf("%s: machine size unknown: %w; pass -machine P", name, err)
 	}
 	if h.MaxProcs > 0 {
 		return p, "header MaxProcs", nil
