@@ -101,6 +101,18 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	return br, done, b, nil
 }
 
+// empty is the error of a log without headers (pbs, jobcomp) that holds
+// no record at all, not even a blank line's worth: the same
+// *FormatError the formats with a header line give an empty input, so that
+// an empty file is refused whatever -from says, not converted to a trace
+// of no job.
+func (b *builder) empty() *FormatError {
+	if b.rep.Records > 0 {
+		return nil
+	}
+	return &FormatError{Want: b.format, Line: b.firstLine, Sample: b.sample}
+}
+
 // unreadable is the error of an input of which no record could be read:
 // every one was malformed and no job came out.
 func (b *builder) unreadable() *FormatError {
