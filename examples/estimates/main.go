@@ -35,6 +35,7 @@ import (
 
 	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -151,6 +152,10 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case o.trace == "":
 		return cli.Usagef("-trace is required (or -fit, -validate)")
+	case o.procs < 0 || o.procs > sanitize.MaxTime:
+		// The simulators' bound (sched.Config: 2^40 processors); a
+		// negative size would call every job larger than the machine.
+		return cli.Usagef("-procs %d: want 0 (the header's) or a size of 1 to 2^40 processors", o.procs)
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}
@@ -185,6 +190,10 @@ func runAssign(stdout, log io.Writer, o options) error {
 		if share := shareAt(jobs, set.EMax); set.Missing < len(jobs) && share > 0 {
 			set.Bins = []estmodel.UserBin{{Time: set.EMax, Percent: share}}
 		}
+	}
+	if len(jobs) == 0 {
+		// Not "no estimates": there is no job to give one to.
+		return fmt.Errorf("%s: no sane job to give an estimate to", o.trace)
 	}
 	if set.EMax <= 0 {
 		return errors.New("the log has no estimates: give -emax")
