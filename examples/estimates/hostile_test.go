@@ -119,3 +119,20 @@ func TestMachineSizeBounds(t *testing.T) {
 		t.Errorf("-procs 4: %v", err)
 	}
 }
+
+// Bad values of the assignment's flags are usage errors, found before
+// the trace is read: -model foo and -share 200 exited 1 after reading
+// it, -emax -5 read as no -emax ("the log has no estimates"), -share NaN
+// as the log's share (exit 0).
+func TestAssignFlagsChecked(t *testing.T) {
+	for _, args := range [][]string{
+		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"},
+		{"-emax", "-5"}, {"-emax", "0"}, {"-emax", "soon"}, {"-f", "-1", "-model", "f"}, {"-phi", "NaN", "-model", "phi"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), append([]string{"-trace", "no-such-trace.swf"}, args...), &out, &errs)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("%q: %v, want a usage error naming %s", args, err, args[0])
+		}
+	}
+}
