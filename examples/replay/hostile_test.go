@@ -104,3 +104,31 @@ func TestSpanWithoutRejectedJobs(t *testing.T) {
 		t.Errorf("workload: %s", w.desc)
 	}
 }
+
+// A QBETS method with no bound writes median_bound_s null, as qbets -json
+// does, not -1 (a bound of -1 s reads as a number).
+func TestNoBoundIsNull(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.swf")
+	log := "; MaxProcs: 8\n1 0 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n2 60 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-trace", path, "-json"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var r struct {
+		QBETS []map[string]any `json:"qbets"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range r.QBETS {
+		if v, ok := m["median_bound_s"]; !ok || v != nil {
+			t.Errorf("%v: median_bound_s %v, want null", m["method"], v)
+		}
+	}
+	if len(r.QBETS) == 0 {
+		t.Error("no qbets methods")
+	}
+}
