@@ -24,3 +24,27 @@ func TestUnreadableMachineSizeNamed(t *testing.T) {
 		}
 	}
 }
+
+// A -slurm-conf file without a single setting (empty, blank or comments
+// only) is an error: it simulated Slurm's defaults without a word.
+func TestEmptySlurmConfRefused(t *testing.T) {
+	dir := t.TempDir()
+	tr := writeTrace(t, dir, "t.swf", small)
+	for _, text := range []string{"", "\n  \n", "# a comment\n   # another\n"} {
+		conf := writeTrace(t, dir, "slurm.conf", text)
+		code, out, errs := runCmd(t, "-slurm-conf", conf, tr)
+		if code != 1 || out != "" || !strings.Contains(errs, "no setting in it") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 1, no setting", text, code, out, errs)
+		}
+	}
+	conf := writeTrace(t, dir, "slurm.conf", "# site\nPriorityWeightAge=1000\n")
+	if code, _, errs := runCmd(t, "-slurm-conf", conf, tr); code != 0 {
+		t.Errorf("one setting: exit %d, %s", code, errs)
+	}
+	// A byte-order mark before the first key: the key is read, not
+	// ignored as "\ufeffPriorityWeightAge".
+	conf = writeTrace(t, dir, "slurm.conf", "\ufeffPriorityType=priority/multifactor\nPriorityWeightAge=1000\n")
+	if code, _, errs := runCmd(t, "-slurm-conf", conf, tr); code != 0 || strings.Contains(errs, "ignored") {
+		t.Errorf("BOM: exit %d, %s", code, errs)
+	}
+}
