@@ -44,3 +44,16 @@ func TestHostileLinesCounted(t *testing.T) {
 		t.Errorf("-lenient, nothing readable: exit %d, %q, %q", code, out.String(), errs.String())
 	}
 }
+
+// A header UnixStartTime that is no Unix time (negative, past 2^40) is
+// said to be so, not printed as the year 292277026596 nor left out.
+func TestUnixStartTimeOutOfRange(t *testing.T) {
+	for _, u := range []string{"9223372036854775807", "-843480031"} {
+		log := "; MaxProcs: 10\n; UnixStartTime: " + u + "\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
+		var out, errs bytes.Buffer
+		run(context.Background(), []string{"-"}, strings.NewReader(log), &out, &errs)
+		if !strings.Contains(out.String(), u+" (not a Unix time in (0, 2^40]") || strings.Contains(out.String(), "log starts") {
+			t.Errorf("%s:\n%s", u, out.String())
+		}
+	}
+}

@@ -216,8 +216,14 @@ func (s *summary) print(out io.Writer, name string) {
 	if s.stats.LateComments > 0 {
 		fmt.Fprintf(w, "comment lines after jobs\t%d\n", s.stats.LateComments)
 	}
-	if s.header.UnixStartTime > 0 {
-		fmt.Fprintf(w, "log starts\t%s\n", time.Unix(s.header.UnixStartTime, 0).UTC().Format(time.RFC3339))
+	switch u := s.header.UnixStartTime; {
+	case u > 0 && u <= sanitize.MaxTime:
+		fmt.Fprintf(w, "log starts\t%s\n", time.Unix(u, 0).UTC().Format(time.RFC3339))
+	case u != 0:
+		// 2^63-1 printed as the year 292277026596; a negative one was
+		// not shown at all. qserve refuses both ("UnixStartTime out of
+		// range").
+		fmt.Fprintf(w, "UnixStartTime\t%d (not a Unix time in (0, 2^40]: no start date)\n", u)
 	}
 	w.Flush()
 
