@@ -70,3 +70,14 @@ func TestNegativeCountsAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A cell with no accepted VARQ job has no mean: its predicted and
+// achieved probabilities and its used/required ratio print "–", not
+// 0.00, as the thesis's missing cells do.
+func TestEmptyCellHasNoMeans(t *testing.T) {
+	var b bytes.Buffer
+	printRow(&b, cell{fraction: 0.1, target: 0.5}, cell{})
+	if row := b.String(); !strings.HasPrefix(row, "| 10 | 0.50 | – | 0.54 | – | 0.66 | 0 | 359 | 0 | – |") {
+		t.Errorf("row %q", row)
+	}
+}
