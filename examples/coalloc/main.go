@@ -91,7 +91,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-step %d: want 1 to 3600 seconds", *step)
 	}
 	if *count < 1 || *count > len(paths) {
-		return cli.Usagef("-count %d: want 1 to the number of machines (%d, one per -trace log)", *count, len(paths))
+		return cli.Usagef("-count %d: want 1 to the number of machines (%d, one per -trace log; each reservation takes its own machine)", *count, len(paths))
 	}
 	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr, warn: stderr}
 	if *diag {
