@@ -48,3 +48,17 @@ func TestEmptySlurmConfRefused(t *testing.T) {
 		t.Errorf("BOM: exit %d, %s", code, errs)
 	}
 }
+
+// A log of which every job is rejected (no run time anywhere) prints its
+// report, which says so, and exits 1, as forecast, qbets, replay and varq
+// do on a log with nothing to work on: 0 simulated jobs is no result.
+func TestNothingSimulatedIsAnError(t *testing.T) {
+	log := "; MaxProcs: 8\n1 0 -1 -1 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n2 10 -1 -1 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n"
+	p := writeTrace(t, t.TempDir(), "none.swf", log)
+	for _, args := range [][]string{{p}, {p, "-json"}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 1 || !strings.Contains(out, "no job was simulated") || !strings.Contains(errs, "every one of the 2 read was rejected (2 no run time)") {
+			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, code, errs, out)
+		}
+	}
+}

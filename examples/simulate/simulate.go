@@ -206,6 +206,13 @@ func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progr
 	if err == nil {
 		err = checkError(info)
 	}
+	if err == nil && simulated(info.res) == 0 {
+		// The report (printed) says why; the exit status says it too, as
+		// forecast, qbets, replay and varq fail on a log with nothing to
+		// work on, so that a script does not take 0 jobs for a result.
+		err = fmt.Errorf("%s: no job was simulated: every one of the %d read was rejected (%s)",
+			info.trace.name, info.trace.read, cli.Reasons(cli.ByReason(info.res.Rejected)))
+	}
 	return err
 }
 
