@@ -158,7 +158,9 @@ func testRange(n int, quick bool) (valFrom, from, to int) {
 	valFrom = max(from-4000, from/2)
 	if quick {
 		to = min(to, from+500)
-		valFrom = from - 500
+		// (at most 500, and never before the first job: -jobs 500 -quick
+		// made it -167, replay's "scored range [-167, 500) is empty")
+		valFrom = max(from-500, from/2)
 	}
 	return valFrom, from, to
 }
@@ -185,6 +187,9 @@ func runTable5(e *env, tr *trace) (*v5Run, error) {
 	jobs := tr.Jobs
 	r := &v5Run{methods: [2]map[string]int{{}, {}}, cases: [2]map[string]int{{}, {}}}
 	r.valFrom, r.from, r.to = testRange(len(jobs), e.Quick)
+	if r.valFrom >= r.from || r.from >= r.to {
+		return nil, fmt.Errorf("%s: %d jobs, too few for a validation and a test range (table V)", tr.File, len(jobs))
+	}
 	// Full QBETS counts arrivals: they drive its arrival-count
 	// availability detector and date the forecast (qbets doc). Withhold:
 	// the thesis's refusal while the machine may be down (the "machine

@@ -67,3 +67,22 @@ func TestDroppedJobsCounted(t *testing.T) {
 		t.Errorf("table of a trial without a co-allocation:\n%s", out.String())
 	}
 }
+
+// -step and -count bound the work: -step 0 or negative never advanced the
+// machines' clocks (the run hung), -count 100000000 allocated requests
+// until the process died, -count 0 ran as 2 and a count above the
+// machines asked for a plan that is never possible (no machine serves
+// two reservations). Each is a usage error now, before any log is read.
+func TestStepAndCountBounded(t *testing.T) {
+	for _, args := range [][]string{
+		{"-step", "0"}, {"-step", "-5"}, {"-step", "3601"},
+		{"-count", "0"}, {"-count", "-1"}, {"-count", "3"}, {"-count", "100000000"},
+	} {
+		var out, errs bytes.Buffer
+		a := append([]string{"-trace", "no-such-a.swf,no-such-b.swf", "-days", "8"}, args...)
+		code := run(context.Background(), a, strings.NewReader(""), &out, &errs)
+		if code != cli.ExitUsage || !strings.Contains(errs.String(), args[0]+" "+args[1]) {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), args[0])
+		}
+	}
+}

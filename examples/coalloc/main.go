@@ -83,6 +83,16 @@ func command(args []string, stdout, stderr io.Writer) error {
 			paths = append(paths, p)
 		}
 	}
+	// Both bound the work: a step of 0 or less never advanced the clocks
+	// (a hang), a count in the millions allocated its requests until the
+	// process died; a count above the machines is a plan never possible
+	// (reservations go to distinct machines), and 0 ran as 2.
+	if *step < 1 || *step > 3600 {
+		return cli.Usagef("-step %d: want 1 to 3600 seconds", *step)
+	}
+	if *count < 1 || *count > len(paths) {
+		return cli.Usagef("-count %d: want 1 to the number of machines (%d, one per -trace log; each reservation takes its own machine)", *count, len(paths))
+	}
 	opt := options{paths: paths, days: *days, count: *count, step: *step, plan: plan, progress: stderr, warn: stderr}
 	if *diag {
 		opt.diag = stderr

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli"
 )
 
 // The jobs the model leaves out of the written trace (not sane: no size,
@@ -72,5 +75,64 @@ func TestEMaxAboveEveryEstimate(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "zero.swf"))
 	if !bytes.Equal(a, b) || !strings.Contains(errs.String(), "bins []") {
 		t.Errorf("-emax 100h differs from -emax 100h -share 0:\n%s\n%s", a, b)
+	}
+}
+
+// The machine size is checked as the simulators check it: -procs negative
+// or above 2^40 is a usage error (a negative one called every job larger
+// than the machine, then "the log has no estimates"), a header's size
+// above 2^40 a run error naming -procs, and a log left with no sane job
+// says so rather than that it has no estimates.
+func TestMachineSizeBounds(t *testing.T) {
+	dir := t.TempDir()
+	jobs := "1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n"
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := write("ok.swf", "; MaxProcs: 8\n"+jobs)
+	huge := write("huge.swf", "; MaxProcs: 9223372036854775807\n"+jobs)
+	zero := write("zero.swf", "; MaxProcs: 0\n"+jobs)
+	big := write("big.swf", "; MaxProcs: 8\n"+strings.Replace(jobs, " 1 -1 -1 1 ", " 16 -1 -1 16 ", 1))
+	for _, c := range []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"-trace", ok, "-procs", "-5"}, true, "-procs -5"},
+		{[]string{"-trace", ok, "-procs", "2000000000000"}, true, "-procs 2000000000000"},
+		{[]string{"-trace", huge}, false, "above 2^40 processors (give -procs)"},
+		{[]string{"-trace", zero}, false, `"; MaxProcs: 0" gives no machine size`},
+		{[]string{"-trace", big}, false, "no sane job"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), append(c.args, "-out", filepath.Join(dir, "out.swf")), &out, &errs)
+		if err == nil || errors.As(err, new(cli.UsageError)) != c.usage || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v (usage error: want %v), want %q", c.args, err, c.usage, c.want)
+		}
+	}
+	var out, errs bytes.Buffer
+	if err := command(t.Context(), []string{"-trace", ok, "-procs", "4", "-out", filepath.Join(dir, "out.swf")}, &out, &errs); err != nil {
+		t.Errorf("-procs 4: %v", err)
+	}
+}
+
+// Bad values of the assignment's flags are usage errors, found before
+// the trace is read: -model foo and -share 200 exited 1 after reading
+// it, -emax -5 read as no -emax ("the log has no estimates"), -share NaN
+// as the log's share (exit 0).
+func TestAssignFlagsChecked(t *testing.T) {
+	for _, args := range [][]string{
+		{"-model", "foo"}, {"-share", "200"}, {"-share", "NaN"}, {"-share", "-2"},
+		{"-emax", "-5"}, {"-emax", "0"}, {"-emax", "soon"}, {"-f", "-1", "-model", "f"}, {"-phi", "NaN", "-model", "phi"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), append([]string{"-trace", "no-such-trace.swf"}, args...), &out, &errs)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("%q: %v, want a usage error naming %s", args, err, args[0])
+		}
 	}
 }

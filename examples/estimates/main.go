@@ -27,14 +27,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -151,8 +154,28 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case o.trace == "":
 		return cli.Usagef("-trace is required (or -fit, -validate)")
+	case !slices.Contains([]string{"modal", "f", "fdet", "phi", "shuffle"}, o.model):
+		return cli.Usagef("-model %q: want modal, f, fdet, phi or shuffle", o.model)
+	case o.share != -1 && !(o.share >= 0 && o.share <= 100):
+		// -1 is the flag's default (the log's share); NaN read as it.
+		return cli.Usagef("-share %v: want a percent from 0 to 100", o.share)
+	case !(o.f >= 0) || math.IsInf(o.f, 0):
+		return cli.Usagef("-f %v: want a finite badness ≥ 0", o.f)
+	case !(o.phi >= 0 && o.phi <= 1):
+		return cli.Usagef("-phi %v: want Φ from 0 to 1", o.phi)
+	case o.procs < 0 || o.procs > sanitize.MaxTime:
+		// The simulators' bound (sched.Config: 2^40 processors); a
+		// negative size would call every job larger than the machine.
+		return cli.Usagef("-procs %d: want 0 (the header's) or a size of 1 to 2^40 processors", o.procs)
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
+	}
+	if o.eMax != "" {
+		// Checked before the trace is read: -emax -5 was taken for no
+		// E_max ("the log has no estimates: give -emax").
+		if e, err := parseDuration(o.eMax); err != nil || e <= 0 || e > sanitize.MaxTime {
+			return cli.Usagef("-emax %q: want a positive duration (18h) or seconds, at most 2^40 s", o.eMax)
+		}
 	}
 	o.json = *asJSON
 	return runAssign(stdout, stderr, o)
@@ -185,6 +208,10 @@ func runAssign(stdout, log io.Writer, o options) error {
 		if share := shareAt(jobs, set.EMax); set.Missing < len(jobs) && share > 0 {
 			set.Bins = []estmodel.UserBin{{Time: set.EMax, Percent: share}}
 		}
+	}
+	if len(jobs) == 0 {
+		// Not "no estimates": there is no job to give one to.
+		return fmt.Errorf("%s: no sane job to give an estimate to", o.trace)
 	}
 	if set.EMax <= 0 {
 		return errors.New("the log has no estimates: give -emax")

@@ -63,7 +63,11 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 	}
 	if procs == 0 {
 		if procs, err = hdr.MachineSize(); err != nil {
-			return nil, nil, 0, sanitize.Report{}, err
+			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: %w (give -procs)", path, err)
+		}
+		if procs > sanitize.MaxTime {
+			// Refused as simulate, forecast, replay and varq refuse it.
+			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: machine size %d above 2^40 processors (give -procs)", path, procs)
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, procs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -82,7 +83,15 @@ type outcome struct {
 // detector.
 func trial(jobs []swf.Job, medJobs, medProcs float64, base sanitize.Candidates, sh shape, pos float64, fresh bool, seed uint64, cfg sanitize.FlurryConfig) (outcome, error) {
 	s := sh.spec(medJobs, medProcs)
+	if len(jobs) == 0 {
+		return outcome{}, errors.New("no job to inject a flurry among")
+	}
 	first, last := jobs[0].Submit, jobs[len(jobs)-1].Submit
+	if last-first < s.Duration {
+		// The window would start before the log (flurrytest's "window
+		// [-29453, +1814400], want ≥ 0" on a 10-day log).
+		return outcome{}, fmt.Errorf("the log spans %.1f days, less than the flurry's %.1f: no room to inject it", float64(last-first)/86400, float64(s.Duration)/86400)
+	}
 	s.Start = first + int64(pos*float64(last-first-s.Duration))
 	if fresh {
 		s.User = maxUser(jobs) + 1
@@ -234,7 +243,7 @@ func injectLog(name string, jobs []swf.Job, shapes []shape, cfg sanitize.FlurryC
 			for _, fresh := range []bool{true, false} {
 				o, err := trial(jobs, medJobs, medProcs, base, sh, pos, fresh, 1, cfg)
 				if err != nil {
-					return nil, err
+					return nil, fmt.Errorf("%s, %s: %w", name, sh.name, err)
 				}
 				sc.add(o)
 			}

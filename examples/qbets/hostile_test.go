@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -18,5 +19,22 @@ func TestSkipsFootnote(t *testing.T) {
 	(&measured{rows: [][]row{{{}}, nil}, noWaits: []string{"NASA"}, small: 1, minJobs: 1000}).skips(&b)
 	if got, want := b.String(), "Traces without waits: NASA. 1 queues with fewer than 1000 jobs skipped.\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// -plot with logs to score, and -plot-days ≤ 0, are usage errors: the
+// figure is drawn over -traces' logs only, and -plot was dropped without
+// a word when logs were given (exit 0).
+func TestPlotFlagsChecked(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"-plot", dir, "some.swf"},
+		{"-plot-days", "-1"},
+		{"-plot-days", "0", "-plot", dir},
+	} {
+		var out, errs strings.Builder
+		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-plot") {
+			t.Errorf("%q: exit %d, %q; want 2 naming -plot", args, code, errs.String())
+		}
 	}
 }

@@ -99,6 +99,14 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.minJobs < 0 {
 		return o, cli.Usagef("-min %d: must be ≥ 0", o.minJobs)
 	}
+	if o.plot.days <= 0 {
+		return o, cli.Usagef("-plot-days %d: must be positive", o.plot.days)
+	}
+	if o.plot.dir != "" && len(o.files) > 0 {
+		// Figure 4.1 is drawn over -traces' logs, never over the logs
+		// scored: -plot with a log was dropped without a word.
+		return o, cli.Usagef("-plot draws Figure 4.1 from the logs of -traces (-plot-queues): give it without logs to score")
+	}
 	return o, nil
 }
 

@@ -62,7 +62,8 @@ func TestClientCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"kwait", "s1", "77"}, "404 Not Found: jobId"},
-		{[]string{"kwouldwait", "-c", "99", "4", "01:00:00", "normal@s1"}, "400 Bad Request: confidence"},
+		{[]string{"kwouldwait", "4", "soon", "normal@s1"}, "400 Bad Request: line 2: requestedWallTime"},
+		{[]string{"kwouldwait", "-c", "99", "4", "01:00:00", "normal@s1"}, "-c 99: want a confidence of 10 to 95"}, // (refused before the request)
 		{[]string{"kwouldwait", "4", "01:00:00", "normal"}, "location"},
 		{[]string{"kwouldwait", "four", "01:00:00", "normal@s1"}, "cores"},
 		{[]string{"kjobs"}, "wrong number of arguments"},

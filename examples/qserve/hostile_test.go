@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/qbets/karnak"
 )
 
@@ -305,5 +307,49 @@ func TestUnauthenticatedBatchesCheap(t *testing.T) {
 	}
 	if limit := int64(clients) * (256<<10 + 64<<10); read.Load() > limit {
 		t.Errorf("the server read %d bytes, at most %d expected", read.Load(), limit)
+	}
+}
+
+// The client refuses, as usage errors before any request (no server
+// listens here), what the service would refuse or misread: -c and -q
+// outside their documented ranges, cores that are no whole number ≥ 1,
+// a location or a queue without its system, an empty name.
+func TestClientOperandsChecked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"kwait", "-q", "100", "s", "1"}, "-q 100"},
+		{[]string{"kwait", "-c", "5", "s", "1"}, "-c 5"},
+		{[]string{"kwouldwait", "99999999999999999999", "01:00:00", "q@s"}, "cores"},
+		{[]string{"kwouldwait", "0", "01:00:00", "q@s"}, "cores"},
+		{[]string{"kwouldwait", "4", "01:00:00", "q@"}, "location"},
+		{[]string{"kwouldwait", "4", "01:00:00", "@s"}, "location"},
+		{[]string{"kqueue", "@"}, "want [queue@]system"},
+		{[]string{"kqueue", "q@"}, "want [queue@]system"},
+		{[]string{"ksystem", " "}, "empty argument"},
+	} {
+		var out, errb strings.Builder
+		err := run(context.Background(), append([]string{c.args[0], "-server", "http://127.0.0.1:1"}, c.args[1:]...), &out, &errb)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want a usage error with %q", c.args, err, c.want)
+		}
+	}
+}
+
+// A name is one segment of the request's path: "a/../b" and "1?x=y" ask
+// for the job named so, not for another resource.
+func TestClientNamesEscaped(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.URL.EscapedPath()+"?"+r.URL.RawQuery)
+	}))
+	defer srv.Close()
+	var out, errb strings.Builder
+	if err := run(context.Background(), []string{"kwait", "-server", srv.URL, "-within", "00:30:00&x=1", "a/../b", "1?x=y"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != "/karnak/system/a%2F..%2Fb/job/1%3Fx=y/prediction/waittime.txt?confidence=90&quantile=95&within=00%3A30%3A00%26x%3D1" {
+		t.Errorf("requests %q", got)
 	}
 }

@@ -366,6 +366,41 @@ func splitQueue(a string) (queue, system string) {
 	return "all_jobs", a
 }
 
+// checkOperands refuses, as usage errors before any request, what the
+// service would refuse or misread: an empty name, a location without
+// both its queue and its system, cores that are no whole number ≥ 1,
+// -c and -q outside their documented ranges (they went to the service
+// and came back as a 400, exit 1).
+func checkOperands(cmd string, a []string, conf, quant *int) error {
+	for _, v := range a {
+		if strings.TrimSpace(v) == "" {
+			return cli.Usagef("%s: an empty argument", cmd)
+		}
+	}
+	if conf != nil && (*conf < 10 || *conf > 95) {
+		return cli.Usagef("-c %d: want a confidence of 10 to 95 percent", *conf)
+	}
+	if quant != nil && (*quant < 1 || *quant > 99) {
+		return cli.Usagef("-q %d: want a quantile of 1 to 99 percent", *quant)
+	}
+	switch cmd {
+	case "kqueue":
+		if q, s := splitQueue(a[0]); q == "" || s == "" {
+			return cli.Usagef("kqueue: %q, want [queue@]system", a[0])
+		}
+	case "kwouldwait", "kwouldstart":
+		if n, err := strconv.ParseInt(a[0], 10, 64); err != nil || n < 1 {
+			return cli.Usagef("cores: %q, want a whole number ≥ 1", a[0])
+		}
+		for _, l := range a[2:] {
+			if q, s, ok := strings.Cut(l, "@"); !ok || q == "" || s == "" {
+				return cli.Usagef("location: %q, want queue@system", l)
+			}
+		}
+	}
+	return nil
+}
+
 func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet(cmd)
 	host := os.Getenv("KARNAK_HOST")
@@ -420,6 +455,16 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	if n, fixed := need[cmd]; fixed && len(a) != n || !fixed && len(a) < 3 {
 		return cli.Usagef("%s: wrong number of arguments (usage: qserve %s [flags] %s)", cmd, cmd, ops)
 	}
+	if err := checkOperands(cmd, a, conf, quant); err != nil {
+		return err
+	}
+	// Names go into the URL's path as one segment each: "a/../b" or
+	// "1?x=y" asked for another resource than the one named.
+	if !strings.HasPrefix(cmd, "kwould") { // (those send a text body)
+		for i := range a {
+			a[i] = url.PathEscape(a[i])
+		}
+	}
 	var req *http.Request
 	switch cmd {
 	case "ksystems":
@@ -427,7 +472,7 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	case "ksystem":
 		req, err = http.NewRequest("GET", base+"/system/"+a[0]+"/status."+ext, nil)
 	case "kqueue":
-		q, s := splitQueue(a[0])
+		q, s := splitQueue(a[0]) // (escaped: "@" stays as it is)
 		req, err = http.NewRequest("GET", base+"/system/"+s+"/queue/"+q+"/summary."+ext, nil)
 	case "kjobs":
 		req, err = http.NewRequest("GET", base+"/system/"+a[0]+"/job/waiting."+ext, nil)
@@ -435,24 +480,18 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		what := map[string]string{"kwait": "waittime", "kstart": "starttime"}[cmd]
 		u := fmt.Sprintf("%s/system/%s/job/%s/prediction/%s.%s?confidence=%d&quantile=%d", base, a[0], a[1], what, ext, *conf, *quant)
 		if *within != "" {
-			u += "&within=" + *within
+			u += "&within=" + url.QueryEscape(*within)
 		}
 		req, err = http.NewRequest("GET", u, nil)
 	default: // kwouldwait, kwouldstart
 		what := map[string]string{"kwouldwait": "waittime", "kwouldstart": "starttime"}[cmd]
-		if _, err := strconv.ParseInt(a[0], 10, 64); err != nil {
-			return fmt.Errorf("cores: %q is not an integer", a[0])
-		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "processors %s\nrequestedWallTime %s\nconfidence %d\nquantile %d\n", a[0], a[1], *conf, *quant)
 		if *within != "" {
 			fmt.Fprintf(&b, "within %s\n", *within)
 		}
 		for _, l := range a[2:] {
-			q, s, ok := strings.Cut(l, "@")
-			if !ok {
-				return fmt.Errorf("location: %q, want queue@system", l)
-			}
+			q, s, _ := strings.Cut(l, "@") // (checked by checkOperands)
 			fmt.Fprintf(&b, "location %s %s\n", s, q)
 		}
 		req, err = http.NewRequest("POST", base+"/"+what+"/prediction/?format="+ext, strings.NewReader(b.String()))

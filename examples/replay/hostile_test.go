@@ -65,3 +65,70 @@ func TestMostlyRejected(t *testing.T) {
 		t.Errorf("-json: planned %v, rejected %v; want true and 49 duplicate_ID", r.VARQ.Planned, r.Rejected)
 	}
 }
+
+// -days and -load that no synthetic workload has are usage errors:
+// -days 1e9 counted jobs for minutes (the run looked hung), NaN made 0
+// jobs and synth's error (exit 1), -load NaN passed as "≥ 0".
+func TestSyntheticSpanBounded(t *testing.T) {
+	for _, args := range [][]string{
+		{"-days", "1e9"}, {"-days", "NaN"}, {"-days", "-1"}, {"-days", "0"}, {"-days", "+Inf"},
+		{"-load", "NaN"}, {"-load", "+Inf"}, {"-load", "-1"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(""), &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), args[0]) {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), args[0])
+		}
+	}
+}
+
+// A job submitted past sanitize.MaxTime is rejected by the simulators
+// (and counted); the workload's span leaves it out too, rather than
+// reading "over 106751991167294 days".
+func TestSpanWithoutRejectedJobs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d %d 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n", i+1, 3600*i)
+	}
+	b.WriteString("41 9223372036854775000 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n")
+	path := filepath.Join(t.TempDir(), "far.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := fromTrace(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(w.desc, "41 jobs over 2 days") {
+		t.Errorf("workload: %s", w.desc)
+	}
+}
+
+// A QBETS method with no bound writes median_bound_s null, as qbets -json
+// does, not -1 (a bound of -1 s reads as a number).
+func TestNoBoundIsNull(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.swf")
+	log := "; MaxProcs: 8\n1 0 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n2 60 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-trace", path, "-json"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var r struct {
+		QBETS []map[string]any `json:"qbets"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range r.QBETS {
+		if v, ok := m["median_bound_s"]; !ok || v != nil {
+			t.Errorf("%v: median_bound_s %v, want null", m["method"], v)
+		}
+	}
+	if len(r.QBETS) == 0 {
+		t.Error("no qbets methods")
+	}
+}

@@ -30,13 +30,13 @@ type schedulerJSON struct {
 }
 
 type qbetsJSON struct {
-	Method       string  `json:"method"`
-	Correctness  float64 `json:"correctness"`
-	Answered     int     `json:"answered"`
-	Declined     int     `json:"declined"`
-	MedianBound  float64 `json:"median_bound_s"` // -1: no bound
-	RMS          float64 `json:"rms_over_prediction_s"`
-	ChangePoints int     `json:"change_points"`
+	Method       string   `json:"method"`
+	Correctness  float64  `json:"correctness"`
+	Answered     int      `json:"answered"`
+	Declined     int      `json:"declined"`
+	MedianBound  *float64 `json:"median_bound_s"` // null: no bound (as qbets -json writes it; it was -1)
+	RMS          float64  `json:"rms_over_prediction_s"`
+	ChangePoints int      `json:"change_points"`
 }
 
 type varqJSON struct {
@@ -70,7 +70,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 	for k, m := range methods {
 		c := q.scores[k]
 		out.QBETS = append(out.QBETS, qbetsJSON{m.name, c.Correctness(), c.Answered(), c.Declined(),
-			median(q.bounds[k][q.train:]), c.RMS(), c.ChangePoints})
+			optional(median(q.bounds[k][q.train:])), c.RMS(), c.ChangePoints})
 	}
 	p := q.plan
 	out.VARQ = varqJSON{Planned: p.made, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
@@ -82,4 +82,12 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 		out.VARQ.Started = p.started
 	}
 	return cli.WriteJSON(w, out)
+}
+
+// optional is median's result for JSON: nil for its -1 (no bound).
+func optional(m float64) *float64 {
+	if m < 0 {
+		return nil
+	}
+	return &m
 }

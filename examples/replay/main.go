@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -81,11 +82,20 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.machine < 0 {
 		return o, cli.Usagef("-machine %d: must be positive", o.machine)
 	}
-	if o.load < 0 {
+	if !(o.load >= 0) || math.IsInf(o.load, 0) { // (NaN fails every comparison)
 		return o, cli.Usagef("-load %v: must be ≥ 0", o.load)
+	}
+	// -days only shapes the synthetic workload; a span past a century
+	// (1e9 days counted jobs for minutes before any error) or NaN
+	// (0 jobs, synth's error) is a bad command line.
+	if o.trace == "" && !(o.days > 0 && o.days <= maxDays) {
+		return o, cli.Usagef("-days %v: must be in (0, %d]", o.days, maxDays)
 	}
 	return o, nil
 }
+
+// maxDays bounds -days: a century of the synthetic workload.
+const maxDays = 36500
 
 // result is everything the report and the figures need.
 type result struct {

@@ -18,13 +18,16 @@ type workload struct {
 	jobs    []swf.Job // in submit order
 }
 
+// maxSynthJobs is the most jobs synth.Generator.Jobs makes at once.
+const maxSynthJobs = 1 << 28
+
 // synthetic generates days of the Lublin–Feitelson model with modal-model
 // user estimates (package swf/synth). The model has no job count for a
 // span, so a first pass counts the jobs submitted within it and a second,
 // identically seeded, generates them with estimates (the estimate model
 // needs the whole batch to place its modes).
 func synthetic(days float64, machine int64, load float64, seed uint64) (workload, error) {
-	if days <= 0 {
+	if !(days > 0) {
 		return workload{}, fmt.Errorf("-days %v: must be positive", days)
 	}
 	cfg := synth.Config{Machine: machine, TargetLoad: load, Seed: seed}
@@ -35,7 +38,10 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 	span := int64(days * 86400)
 	n := 0
 	for g.Next().Submit < span {
-		n++
+		if n++; n > maxSynthJobs {
+			// Stop counting where synth would refuse the batch anyway.
+			return workload{}, fmt.Errorf("-days %v: more than %d jobs on %d nodes (give fewer days)", days, maxSynthJobs, machine)
+		}
 	}
 	cfg.Estimator = estmodel.Modal{}
 	if g, err = synth.New(cfg); err != nil {
@@ -74,7 +80,16 @@ func fromTrace(path string, machine int64) (workload, error) {
 		return workload{}, fmt.Errorf("%s: no jobs", path)
 	}
 	jobs, _ = sanitize.Reorder(jobs)
-	days := float64(jobs[len(jobs)-1].Submit-jobs[0].Submit) / 86400
+	// The span is the jobs the simulators take: one submitted past
+	// sanitize.MaxTime is rejected (counted in the report) and made the
+	// span 106751991167294 days.
+	last := jobs[0].Submit
+	for _, j := range jobs {
+		if j.Submit <= sanitize.MaxTime {
+			last = j.Submit
+		}
+	}
+	days := float64(last-jobs[0].Submit) / 86400
 	return workload{
 		name:    filepath.Base(path),
 		desc:    fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days),

@@ -85,7 +85,9 @@ func machineSize(o options, h *swf.Header, name string) (int64, string, error) {
 	}
 	p, err := h.MachineSize()
 	if err != nil {
-		return 0, "", fmt.Errorf("%s: machine size unknown (the header has neither MaxProcs nor MaxNodes); pass -machine P", name)
+		// err says which: no such line, or one not read as a size
+		// ("MaxProcs: 0", "-5", "abc"), as forecast, replay and varq say.
+		return 0, "", fmt.Errorf("%s: machine size unknown: %w; pass -machine P", name, err)
 	}
 	if h.MaxProcs > 0 {
 		return p, "header MaxProcs", nil
@@ -203,6 +205,13 @@ func finish(o options, info *runInfo, t0 time.Time, stdout io.Writer, bar *progr
 	}
 	if err == nil {
 		err = checkError(info)
+	}
+	if err == nil && simulated(info.res) == 0 {
+		// The report (printed) says why; the exit status says it too, as
+		// forecast, qbets, replay and varq fail on a log with nothing to
+		// work on, so that a script does not take 0 jobs for a result.
+		err = fmt.Errorf("%s: no job was simulated: every one of the %d read was rejected (%s)",
+			info.trace.name, info.trace.read, cli.Reasons(cli.ByReason(info.res.Rejected)))
 	}
 	return err
 }

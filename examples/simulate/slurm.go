@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -14,6 +15,17 @@ import (
 // slurmPreset names the Slurm policy in the reports.
 var slurmPreset = sched.Preset{Name: "slurm", Doc: "Slurm's multifactor priority, partitions and backfill, from -slurm-conf"}
 
+// hasSetting reports whether a slurm.conf text has a line that is neither
+// blank nor a '#' comment.
+func hasSetting(conf []byte) bool {
+	for line := range bytes.Lines(conf) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			return true
+		}
+	}
+	return false
+}
+
 // readSite reads -slurm-conf and -shares (each file of -shares is sshare
 // or sacctmgr association output, or a sacctmgr QOS table) and names the
 // trace's numbers from its header (Config.ReadNames). It returns the
@@ -23,8 +35,20 @@ func readSite(o options, tr *trace) (slurm.Config, []string, error) {
 	if err != nil {
 		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
 	}
-	site, ignored, err := slurm.ParseConf(f)
+	var conf bytes.Buffer
+	_, err = conf.ReadFrom(f)
 	f.Close()
+	if err != nil {
+		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
+	}
+	if !hasSetting(conf.Bytes()) {
+		// An empty file (a wrong path made by a redirection, a cut copy)
+		// ran Slurm's defaults without a word.
+		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: no setting in it (empty, or comments only): give the site's slurm.conf", o.slurmConf)
+	}
+	// A UTF-8 byte-order mark (an editor's) made the first key unknown:
+	// "ignored: \ufeffPriorityWeightAge", the weight lost.
+	site, ignored, err := slurm.ParseConf(bytes.NewReader(bytes.TrimPrefix(conf.Bytes(), []byte("\xef\xbb\xbf"))))
 	if err != nil {
 		return slurm.Config{}, nil, fmt.Errorf("-slurm-conf %s: %w", o.slurmConf, err)
 	}

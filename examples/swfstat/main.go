@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -31,6 +32,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -102,6 +104,15 @@ type summary struct {
 	procSeconds        float64 // Σ size × run time over jobs with both known
 	withEstimate, over int
 	queues             map[int64]int
+	// seen and dupIDs count the lines whose job number an earlier line
+	// has (the simulators reject such a job while the first is live,
+	// predictors keyed by number mix the two up); farSubmits those
+	// submitted past sanitize.MaxTime, which every simulator rejects and
+	// which the span and the offered load leave out (one such line made
+	// the span 2^63 s and the load a number of nothing).
+	seen       map[int64]struct{}
+	dupIDs     int
+	farSubmits int
 }
 
 func summarize(r *swf.Reader) (*summary, error) {
@@ -109,10 +120,19 @@ func summarize(r *swf.Reader) (*summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &summary{header: h, queues: map[int64]int{}}
+	s := &summary{header: h, queues: map[int64]int{}, seen: map[int64]struct{}{}}
 	for j, err := range r.All() {
 		if err != nil {
 			return nil, err
+		}
+		if _, dup := s.seen[j.ID]; dup {
+			s.dupIDs++
+		}
+		s.seen[j.ID] = struct{}{}
+		far := j.Submit > sanitize.MaxTime
+		if far {
+			s.farSubmits++
+			j.Submit = -1 // out of the span, as an unknown one
 		}
 		// The span covers known submit times only (-1 is unknown).
 		if j.Submit >= 0 && (!s.known || j.Submit < s.firstSubmit) {
@@ -123,7 +143,7 @@ func summarize(r *swf.Reader) (*summary, error) {
 			s.last = max(s.last, j.Submit)
 		}
 		s.jobs++
-		if j.Size() > 0 && j.RunTime > 0 {
+		if j.Size() > 0 && j.RunTime > 0 && !far {
 			s.procSeconds += float64(j.Size()) * float64(j.RunTime)
 		}
 		if j.HasEstimate() {
@@ -134,7 +154,16 @@ func summarize(r *swf.Reader) (*summary, error) {
 		}
 		s.queues[j.Queue]++
 	}
+	s.seen = nil
 	s.stats = r.Stats()
+	if s.jobs == 0 && s.stats.Skipped > 0 {
+		// As simulate says it: every line was malformed, nothing summarized.
+		msg := fmt.Sprintf("no job line could be read: %d malformed lines skipped (-lenient)", s.stats.Skipped)
+		if len(s.stats.Errors) > 0 {
+			msg += fmt.Sprintf("; first: %v", s.stats.Errors[0])
+		}
+		return nil, errors.New(msg)
+	}
 	s.machine, s.machineErr = h.MachineSize()
 	return s, nil
 }
@@ -169,6 +198,12 @@ func (s *summary) print(out io.Writer, name string) {
 	if s.stats.UnknownSubmit > 0 {
 		fmt.Fprintf(w, "unknown submit times\t%d (not counted as out of order)\n", s.stats.UnknownSubmit)
 	}
+	if s.dupIDs > 0 {
+		fmt.Fprintf(w, "duplicate job numbers\t%d (lines whose number an earlier line has)\n", s.dupIDs)
+	}
+	if s.farSubmits > 0 {
+		fmt.Fprintf(w, "submits past 2^40 s\t%d (out of the span; every simulator rejects them)\n", s.farSubmits)
+	}
 	if s.stats.OtherStatus > 0 {
 		fmt.Fprintf(w, "status outside -1..5\t%d (%s)\n", s.stats.OtherStatus, statusCounts(s.stats.OtherStatusCounts))
 	}
@@ -181,8 +216,14 @@ func (s *summary) print(out io.Writer, name string) {
 	if s.stats.LateComments > 0 {
 		fmt.Fprintf(w, "comment lines after jobs\t%d\n", s.stats.LateComments)
 	}
-	if s.header.UnixStartTime > 0 {
-		fmt.Fprintf(w, "log starts\t%s\n", time.Unix(s.header.UnixStartTime, 0).UTC().Format(time.RFC3339))
+	switch u := s.header.UnixStartTime; {
+	case u > 0 && u <= sanitize.MaxTime:
+		fmt.Fprintf(w, "log starts\t%s\n", time.Unix(u, 0).UTC().Format(time.RFC3339))
+	case u != 0:
+		// 2^63-1 printed as the year 292277026596; a negative one was
+		// not shown at all. qserve refuses both ("UnixStartTime out of
+		// range").
+		fmt.Fprintf(w, "UnixStartTime\t%d (not a Unix time in (0, 2^40]: no start date)\n", u)
 	}
 	w.Flush()
 
@@ -242,6 +283,8 @@ type summaryJSON struct {
 	OutOfOrder       int         `json:"out_of_order_submits"`
 	UnknownSubmit    int         `json:"unknown_submit_times"`
 	OtherStatus      int         `json:"status_outside_standard"`
+	DuplicateIDs     int         `json:"duplicate_ids"`
+	FarSubmits       int         `json:"submits_past_max_time"`
 	Skipped          int         `json:"malformed_lines_skipped"`
 	LateComments     int         `json:"comment_lines_after_jobs"`
 	UnixStartTime    int64       `json:"unix_start_time,omitempty"`
@@ -260,6 +303,7 @@ func (s *summary) json(name string) summaryJSON {
 	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
+		DuplicateIDs: s.dupIDs, FarSubmits: s.farSubmits,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	if s.machineErr == nil {
 		o.MachineSize = s.machine

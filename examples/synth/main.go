@@ -28,6 +28,9 @@ Writes a synthetic SWF trace of the Lublin–Feitelson model (swf/synth).
 
 `
 
+// maxJobs is the most jobs synth.Generator writes at once.
+const maxJobs = 1 << 28
+
 // run is the command: it returns the exit status.
 func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return cli.Status("synth", stderr, generate(args, stdout, stderr))
@@ -54,10 +57,19 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if *est {
 		estimator = estmodel.Modal{}
 	}
-	g, err := synth.New(synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
-		Typeless: *typeless, StartHour: *start})
+	// Every bad value is a flag's: a usage error (exit 2), found before
+	// -out is created (-jobs 0 left an empty file behind).
+	if *jobs < 1 || *jobs > maxJobs {
+		return cli.Usagef("-jobs %d: want 1 to %d (they are held in memory)", *jobs, maxJobs)
+	}
+	cfg := synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
+		Typeless: *typeless, StartHour: *start}
+	g, err := synth.New(cfg)
 	if err != nil {
-		return err
+		return cli.UsageError{Msg: err.Error()}
+	}
+	if *machine == 0 {
+		*machine = 128 // synth.Config's zero value, reported as what it is
 	}
 	w := stdout
 	if *out != "-" {

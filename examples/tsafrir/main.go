@@ -24,6 +24,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -87,12 +88,29 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		o.progress = stderr
 	}
 	if err == nil {
+		err = checkLogs(o.only)
+	}
+	if err == nil {
 		w, flush := cli.Output(stdout, *asJSON)
 		if err = reproduce(ctx, w, o); err == nil {
 			err = flush()
 		}
 	}
 	return cli.Status("tsafrir", stderr, err)
+}
+
+// checkLogs reads -logs: every name one of the four logs', else a usage
+// error (-logs FOO exited 1; -logs SDSC,FOO ran SDSC without a word).
+func checkLogs(only string) error {
+	if only == "" {
+		return nil
+	}
+	for name := range strings.SplitSeq(only, ",") {
+		if !slices.ContainsFunc(logs, func(l logSpec) bool { return l.Name == strings.ToUpper(name) }) {
+			return cli.Usagef("-logs: unknown log %q (want some of SDSC,CTC,KTH,BLUE)", name)
+		}
+	}
+	return nil
 }
 
 // report is everything the command prints.

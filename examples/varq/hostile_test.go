@@ -57,3 +57,27 @@ func TestNoSaneJob(t *testing.T) {
 		t.Errorf("error %v, output %q; want an error saying no sane job", err, out.String())
 	}
 }
+
+// -jobs and -every below 0 are usage errors before any trace is read:
+// -jobs -1 ran the whole log as 0 does (exit 0), -every -5 failed after
+// reading the traces with varq's "negative Step or Every" (exit 1).
+func TestNegativeCountsAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"-jobs", "-1"}, {"-every", "-5"}} {
+		var out, errs bytes.Buffer
+		code := run(t.Context(), append([]string{"-trace", "no-such.swf"}, args...), strings.NewReader(""), &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), args[0]+" "+args[1]) {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), args[0])
+		}
+	}
+}
+
+// A cell with no accepted VARQ job has no mean: its predicted and
+// achieved probabilities and its used/required ratio print "–", not
+// 0.00, as the thesis's missing cells do.
+func TestEmptyCellHasNoMeans(t *testing.T) {
+	var b bytes.Buffer
+	printRow(&b, cell{fraction: 0.1, target: 0.5}, cell{})
+	if row := b.String(); !strings.HasPrefix(row, "| 10 | 0.50 | – | 0.54 | – | 0.66 | 0 | 359 | 0 | – |") {
+		t.Errorf("row %q", row)
+	}
+}

@@ -67,6 +67,14 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if *diag {
 		opt.diag = stderr
 	}
+	// -jobs -1 ran the whole log (as 0), -every -5 failed after reading
+	// the traces with varq's "negative Step or Every" (exit 1).
+	if *jobs < 0 {
+		return cli.Usagef("-jobs %d: want 0 (all) or more", *jobs)
+	}
+	if *every < 0 {
+		return cli.Usagef("-every %d: want 0 (only at the planned submission) or more seconds", *every)
+	}
 	switch opt.crowd = *crowd; opt.crowd {
 	case "off", "queued", "planned", "accepted": // agent.Config.Crowd
 	default:

@@ -271,8 +271,18 @@ func printRow(out io.Writer, c, base cell) {
 	if base.makespan > 0 {
 		span = fmt.Sprintf("%+.1f%%", 100*(float64(c.makespan)/float64(base.makespan)-1))
 	}
-	fmt.Fprintf(out, "| %.0f | %.2f | %.2f | %s | %.2f | %s | %d | %s | %d | %.2f | %s | %.0f s |\n",
-		100*c.fraction, c.target, c.MeanPred, tp, c.Success, ta, c.Count, tn, c.Refused, c.Ratio(), span, c.wait)
+	// Means over the accepted VARQ jobs: none accepted (a log of one job,
+	// every request refused) has none, "–" as the thesis's missing cells,
+	// not 0.00 (a predicted and an achieved probability of 0).
+	pred, act, ratio := "–", "–", "–"
+	if c.Count > 0 {
+		pred, act = fmt.Sprintf("%.2f", c.MeanPred), fmt.Sprintf("%.2f", c.Success)
+	}
+	if c.Required > 0 { // (none when every accepted request was dropped)
+		ratio = fmt.Sprintf("%.2f", c.Ratio())
+	}
+	fmt.Fprintf(out, "| %.0f | %.2f | %s | %s | %s | %s | %d | %s | %d | %s | %s | %.0f s |\n",
+		100*c.fraction, c.target, pred, tp, act, ta, c.Count, tn, c.Refused, ratio, span, c.wait)
 }
 
 // thesisFor is the thesis's cell for fraction f and target q, if it has one.

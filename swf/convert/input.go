@@ -78,6 +78,9 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 }
 
+// utf8BOM is the UTF-8 byte-order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // begin validates opt and opens r (plain or gzip) for a conversion into
 // the format's builder; done releases the input. An input that is clearly
 // another format (also lists further formats the caller reads) is a
@@ -94,11 +97,30 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
 	b = newBuilder(format, opt)
 	b.saw, b.firstLine, b.sample = sniff(head)
+	if bytes.HasPrefix(head, utf8BOM) {
+		// An editor's byte-order mark is no part of the first record: it
+		// made sacct's first column "\ufeffJobID" (JobIDRaw read instead,
+		// array tasks counted apart), the first PBS or jobcomp record
+		// malformed and sacct --json "JSON of another kind".
+		br.Discard(len(utf8BOM))
+	}
 	if b.saw != "" && b.saw != format && !slices.Contains(also, b.saw) {
 		done()
 		return nil, nil, nil, &FormatError{Want: format, Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
 	return br, done, b, nil
+}
+
+// empty is the error of a log without headers (pbs, jobcomp) that holds
+// no record at all, not even a blank line's worth: the same
+// *FormatError the formats with a header line give an empty input, so that
+// an empty file is refused whatever -from says, not converted to a trace
+// of no job.
+func (b *builder) empty() *FormatError {
+	if b.rep.Records > 0 {
+		return nil
+	}
+	return &FormatError{Want: b.format, Line: b.firstLine, Sample: b.sample}
 }
 
 // unreadable is the error of an input of which no record could be read:

@@ -45,6 +45,9 @@ func Jobcomp(r io.Reader, opt Options) (*Result, error) {
 	if err := eachLine(in, b, func(line string, num int) error { return jobcompRecord(b, line, num) }); err != nil {
 		return nil, err
 	}
+	if err := b.empty(); err != nil {
+		return nil, err
+	}
 	return b.finish()
 }
 

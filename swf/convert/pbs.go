@@ -54,6 +54,9 @@ func PBS(r io.Reader, opt Options) (*Result, error) {
 	if err := eachLine(in, b, p.record); err != nil {
 		return nil, err
 	}
+	if err := b.empty(); err != nil {
+		return nil, err
+	}
 	for _, id := range p.order {
 		if j := p.jobs[id]; j != nil {
 			if err := p.close(j); err != nil {

@@ -99,17 +99,24 @@ func Status(name string, stderr io.Writer, err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case errors.As(err, new(UsageError)):
-		fmt.Fprintf(stderr, "%s: %v (-h for help)\n", name, err)
+		fmt.Fprintf(stderr, "%s (-h for help)\n", prefixed(name, err))
 		return ExitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "%s: interrupted\n", name)
 		return ExitError
 	default:
-		msg := err.Error()
-		if !strings.HasPrefix(msg, name+": ") { // (a library's error may name the command's package already)
-			msg = name + ": " + msg
-		}
-		fmt.Fprintln(stderr, msg)
+		fmt.Fprintln(stderr, prefixed(name, err))
 		return ExitError
 	}
+}
+
+// prefixed is err's message after "name: ", once: a library's error may
+// name the command's package already ("synth: machine size -5"), for a
+// usage error as for a run error.
+func prefixed(name string, err error) string {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, name+": ") {
+		msg = name + ": " + msg
+	}
+	return msg
 }

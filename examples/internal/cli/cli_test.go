@@ -49,6 +49,9 @@ func TestStatus(t *testing.T) {
 		{fmt.Errorf("wrapped: %w", context.Canceled), ExitError, "t: interrupted\n"},
 		{errors.New("open f: no such file"), ExitError, "t: open f: no such file\n"},
 		{errors.New("t: a library error that names the command already"), ExitError, "t: a library error that names the command already\n"},
+		// A usage error from a library's Validate ("synth: machine size
+		// -5") was printed "synth: synth: ...".
+		{UsageError{"t: a library's validation error"}, ExitUsage, "t: a library's validation error (-h for help)\n"},
 	} {
 		var b strings.Builder
 		if code := Status("t", &b, c.err); code != c.code || b.String() != c.msg {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A header that names the machine size in a form not read as one (0, a
+// negative number, a word) is quoted, as forecast, replay and varq quote
+// it, not called absent.
+func TestUnreadableMachineSizeNamed(t *testing.T) {
+	dir := t.TempDir()
+	body := small[strings.Index(small, "   1 "):]
+	for _, c := range []struct{ line, want string }{
+		{"; MaxProcs: 0\n", `"; MaxProcs: 0" gives no machine size`},
+		{"; MaxProcs: -5\n; MaxNodes: -5\n", `"; MaxProcs: -5" gives no machine size`},
+		{"; MaxNodes: lots\n", `"; MaxNodes: lots" gives no machine size`},
+		{"", "header has neither MaxProcs nor MaxNodes"},
+	} {
+		p := writeTrace(t, dir, "m.swf", c.line+body)
+		code, out, errs := runCmd(t, p)
+		if code != 1 || out != "" || !strings.Contains(errs, c.want) || !strings.Contains(errs, "pass -machine") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 1 and %q", c.line, code, out, errs, c.want)
+		}
+	}
+}
+
+// A -slurm-conf file without a single setting (empty, blank or comments
+// only) is an error: it simulated Slurm's defaults without a word.
+func TestEmptySlurmConfRefused(t *testing.T) {
+	dir := t.TempDir()
+	tr := writeTrace(t, dir, "t.swf", small)
+	for _, text := range []string{"", "\n  \n", "# a comment\n   # another\n"} {
+		conf := writeTrace(t, dir, "slurm.conf", text)
+		code, out, errs := runCmd(t, "-slurm-conf", conf, tr)
+		if code != 1 || out != "" || !strings.Contains(errs, "no setting in it") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 1, no setting", text, code, out, errs)
+		}
+	}
+	conf := writeTrace(t, dir, "slurm.conf", "# site\nPriorityWeightAge=1000\n")
+	if code, _, errs := runCmd(t, "-slurm-conf", conf, tr); code != 0 {
+		t.Errorf("one setting: exit %d, %s", code, errs)
+	}
+	// A byte-order mark before the first key: the key is read, not
+	// ignored as "\ufeffPriorityWeightAge".
+	conf = writeTrace(t, dir, "slurm.conf", "\ufeffPriorityType=priority/multifactor\nPriorityWeightAge=1000\n")
+	if code, _, errs := runCmd(t, "-slurm-conf", conf, tr); code != 0 || strings.Contains(errs, "ignored") {
+		t.Errorf("BOM: exit %d, %s", code, errs)
+	}
+}
+
+// A log of which every job is rejected (no run time anywhere) prints its
+// report, which says so, and exits 1, as forecast, qbets, replay and varq
+// do on a log with nothing to work on: 0 simulated jobs is no result.
+func TestNothingSimulatedIsAnError(t *testing.T) {
+	log := "; MaxProcs: 8\n1 0 -1 -1 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n2 10 -1 -1 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n"
+	p := writeTrace(t, t.TempDir(), "none.swf", log)
+	for _, args := range [][]string{{p}, {p, "-json"}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 1 || !strings.Contains(out, "no job was simulated") || !strings.Contains(errs, "every one of the 2 read was rejected (2 no run time)") {
+			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, code, errs, out)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// swfstat counts what the simulators reject and would otherwise go
+// unseen: job numbers an earlier line has, and submits past 2^40 s (which
+// made the span 2^63 s and the offered load meaningless; they are now
+// left out of both). A -lenient run that could read no line at all is an
+// error, as simulate's is, not a summary of 0 jobs.
+func TestHostileLinesCounted(t *testing.T) {
+	log := "; MaxProcs: 10\n" +
+		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 100 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"1 200 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"3 9223372036854775000 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s summaryJSON
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 4 || s.DuplicateIDs != 1 || s.FarSubmits != 1 || s.SubmitSpan != 200 || s.OfferedLoad == nil || *s.OfferedLoad != 0.15 {
+		t.Errorf("%+v", s)
+	}
+	out.Reset()
+	run(context.Background(), []string{"-"}, strings.NewReader(log), &out, &errs)
+	for _, want := range []string{"duplicate job numbers  1", "submits past 2^40 s    1", "submit span            200 s"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	errs.Reset()
+	code := run(context.Background(), []string{"-lenient", "-"}, strings.NewReader("x y z\n\x00\x01\n"), &out, &errs)
+	if code != 1 || out.Len() != 0 || !strings.Contains(errs.String(), "no job line could be read: 2 malformed lines skipped") {
+		t.Errorf("-lenient, nothing readable: exit %d, %q, %q", code, out.String(), errs.String())
+	}
+}
+
+// A header UnixStartTime that is no Unix time (negative, past 2^40) is
+// said to be so, not printed as the year 292277026596 nor left out.
+func TestUnixStartTimeOutOfRange(t *testing.T) {
+	for _, u := range []string{"9223372036854775807", "-843480031"} {
+		log := "; MaxProcs: 10\n; UnixStartTime: " + u + "\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
+		var out, errs bytes.Buffer
+		run(context.Background(), []string{"-"}, strings.NewReader(log), &out, &errs)
+		if !strings.Contains(out.String(), u+" (not a Unix time in (0, 2^40]") || strings.Contains(out.String(), "log starts") {
+			t.Errorf("%s:\n%s", u, out.String())
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+)
+
+// Every bad flag value is a usage error (exit 2) naming the flag or the
+// value, as the other commands' are (they exited 1), and nothing is
+// written: -jobs 0 -out FILE left an empty FILE behind.
+func TestBadFlagValuesAreUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"-jobs", "0"}, {"-jobs", "-1"}, {"-jobs", "300000000"},
+		{"-machine", "-5"}, {"-machine", "1"}, {"-load", "-1"}, {"-load", "NaN"},
+		{"-start-hour", "25"}, {"-start-hour", "-1"},
+	} {
+		out := filepath.Join(dir, "s.swf")
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append(args, "-out", out), strings.NewReader(""), &stdout, &stderr)
+		if code != cli.ExitUsage || !strings.Contains(stderr.String(), strings.TrimPrefix(args[1], "+")) {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, stderr.String(), args[1])
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: wrote %s", args, out)
+			os.Remove(out)
+		}
+	}
+}
+
+// -machine 0 is synth.Config's default, 128 nodes: -json says 128.
+func TestMachineZeroReported(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "s.swf")
+	if code := run(context.Background(), []string{"-machine", "0", "-jobs", "20", "-json", "-out", out}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `"machine": 128`) {
+		t.Errorf("-json: %s", stdout.String())
+	}
+}

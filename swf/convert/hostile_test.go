@@ -1,0 +1,68 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// An empty input (no byte, or blank lines only) is refused by the logs
+// without a header line as by those with one: a *FormatError, never a
+// trace of no job with exit 0.
+func TestEmptyInputRefusedByEveryFormat(t *testing.T) {
+	for name, conv := range map[string]func(string) error{
+		"pbs":        func(s string) error { _, err := PBS(strings.NewReader(s), Options{}); return err },
+		"jobcomp":    func(s string) error { _, err := Jobcomp(strings.NewReader(s), Options{}); return err },
+		"sacct":      func(s string) error { _, err := Sacct(strings.NewReader(s), Options{}); return err },
+		"sacct-json": func(s string) error { _, err := SacctJSON(strings.NewReader(s), Options{}); return err },
+		"alibaba":    func(s string) error { _, err := Alibaba(strings.NewReader(s), Options{}); return err },
+	} {
+		for _, in := range []string{"", "\n\n  \n", "\r\n"} {
+			err := conv(in)
+			if fe := (*FormatError)(nil); err == nil || (name != "sacct" && !errors.As(err, &fe)) {
+				t.Errorf("%s %q: %v, want a *FormatError (sacct: its missing header)", name, in, err)
+			}
+		}
+	}
+	// One record is enough: an E record of PBS, a jobcomp line.
+	if _, err := PBS(strings.NewReader("04/01/2024 10:00:00;E;1.srv;user=u group=g queue=q ctime=1711965600 qtime=1711965600 start=1711965600 end=1711965660 Exit_status=0 Resource_List.walltime=00:10:00 resources_used.walltime=00:01:00 exec_host=n1/0\n"), Options{}); err != nil {
+		t.Errorf("pbs, one record: %v", err)
+	}
+}
+
+// A UTF-8 byte-order mark before the first record changes nothing: the
+// same report and jobs as without it, for every format (it made the first
+// PBS and jobcomp record malformed, sacct's first column unknown and
+// sacct --json "JSON of another kind").
+func TestByteOrderMarkIgnored(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		conv func(io.Reader, Options) (*Result, error)
+	}{
+		{"sacct-parsable2.txt", Sacct}, {"jobcomp.txt", Jobcomp}, {"pbs-torque.log", PBS}, {"sacct-23.11.json", SacctJSON},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{Location: time.UTC}
+		plain, err := c.conv(bytes.NewReader(data), opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		bom, err := c.conv(bytes.NewReader(append([]byte("\xef\xbb\xbf"), data...)), opt)
+		if err != nil {
+			t.Errorf("%s with a BOM: %v", c.file, err)
+			continue
+		}
+		if !reflect.DeepEqual(plain.Report, bom.Report) || !reflect.DeepEqual(plain.Jobs, bom.Jobs) {
+			t.Errorf("%s: with a BOM\n%+v\nwithout\n%+v", c.file, bom.Report, plain.Report)
+		}
+	}
+}
