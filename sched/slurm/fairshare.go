@@ -448,7 +448,6 @@ func (t *tree) wake(x int) {
 		}
 	}
 	t.setLevel(x)
-	t.shape++
 	t.setHop(x)
 	kids := p.children
 	k, _ := slices.BinarySearchFunc(kids, x, func(c, x int) int {
@@ -837,10 +836,14 @@ func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
 	return rank, rnt
 }
 
-// chainEnd is where a chain of only children, active accounts, below
-// active association pi ends. An only child is walked with its parent's
-// tie, whatever its key (it follows no sibling): walk(pi) is walk of the
+// chainEnd is where a chain of only children, accounts, below active
+// association pi ends. An only child is walked with its parent's tie,
+// whatever its key (it follows no sibling): walk(pi) is walk of the
 // chain's end, with the same tie, and a chain 100,000 deep is one step.
+// The chain may go on into inactive accounts (under root, or under an
+// account a job just made, whose user comes next): an inactive end is
+// walked from its counts, the ranks walkInf would give it. So the end
+// depends on the tree's shape alone.
 func (t *tree) chainEnd(pi int) int {
 	as := t.a
 	a := &as[pi]
@@ -854,7 +857,7 @@ func (t *tree) chainEnd(pi int) int {
 			break
 		}
 		c := int(e.firstKid)
-		if as[c].user || !as[c].active {
+		if as[c].user {
 			break
 		}
 		end = c
