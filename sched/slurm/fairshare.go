@@ -438,13 +438,7 @@ func (t *tree) wake(x int) {
 			if p.ksStamp == t.gen {
 				level = p.ksPrev
 			}
-			ua := 0.0 // usageNorm of no usage
-			if a.parent == 0 {
-				a.efctv = ua
-			} else {
-				a.efctv = ua + (p.efctv-ua)*(float64(a.shares)/float64(level))
-			}
-			a.efctvOK = true
+			t.setEfctvOf(x, 0, level) // usage_norm of no usage
 		}
 	}
 	t.setLevel(x)
@@ -600,12 +594,16 @@ func (t *tree) classicAccounts() {
 // setEfctv is _set_assoc_usage_efctv: under root, the normalised usage;
 // else UE = UA + (UE_parent − UA) × shares/level.
 func (t *tree) setEfctv(i int) {
+	t.setEfctvOf(i, t.usageNorm(i), t.a[i].level)
+}
+
+// setEfctvOf is setEfctv from usage_norm ua and level shares level.
+func (t *tree) setEfctvOf(i int, ua float64, level int64) {
 	a := &t.a[i]
-	ua := t.usageNorm(i)
 	if a.parent == 0 {
 		a.efctv = ua
 	} else {
-		a.efctv = ua + (t.a[a.parent].efctv-ua)*(float64(a.shares)/float64(a.level))
+		a.efctv = ua + (t.a[a.parent].efctv-ua)*(float64(a.shares)/float64(level))
 	}
 	a.efctvOK = true
 }
