@@ -438,17 +438,10 @@ func (t *tree) wake(x int) {
 			if p.ksStamp == t.gen {
 				level = p.ksPrev
 			}
-			ua := 0.0 // usageNorm of no usage
-			if a.parent == 0 {
-				a.efctv = ua
-			} else {
-				a.efctv = ua + (p.efctv-ua)*(float64(a.shares)/float64(level))
-			}
-			a.efctvOK = true
+			t.setEfctvOf(x, 0, level) // usage_norm of no usage
 		}
 	}
 	t.setLevel(x)
-	t.shape++
 	t.setHop(x)
 	kids := p.children
 	k, _ := slices.BinarySearchFunc(kids, x, func(c, x int) int {
@@ -601,12 +594,16 @@ func (t *tree) classicAccounts() {
 // setEfctv is _set_assoc_usage_efctv: under root, the normalised usage;
 // else UE = UA + (UE_parent − UA) × shares/level.
 func (t *tree) setEfctv(i int) {
+	t.setEfctvOf(i, t.usageNorm(i), t.a[i].level)
+}
+
+// setEfctvOf is setEfctv from usage_norm ua and level shares level.
+func (t *tree) setEfctvOf(i int, ua float64, level int64) {
 	a := &t.a[i]
-	ua := t.usageNorm(i)
 	if a.parent == 0 {
 		a.efctv = ua
 	} else {
-		a.efctv = ua + (t.a[a.parent].efctv-ua)*(float64(a.shares)/float64(a.level))
+		a.efctv = ua + (t.a[a.parent].efctv-ua)*(float64(a.shares)/float64(level))
 	}
 	a.efctvOK = true
 }
@@ -837,10 +834,14 @@ func (t *tree) walk(pi int, rank, rnt int32, accountTied bool) (int32, int32) {
 	return rank, rnt
 }
 
-// chainEnd is where a chain of only children, active accounts, below
-// active association pi ends. An only child is walked with its parent's
-// tie, whatever its key (it follows no sibling): walk(pi) is walk of the
+// chainEnd is where a chain of only children, accounts, below active
+// association pi ends. An only child is walked with its parent's tie,
+// whatever its key (it follows no sibling): walk(pi) is walk of the
 // chain's end, with the same tie, and a chain 100,000 deep is one step.
+// The chain may go on into inactive accounts (under root, or under an
+// account a job just made, whose user comes next): an inactive end is
+// walked from its counts, the ranks walkInf would give it. So the end
+// depends on the tree's shape alone.
 func (t *tree) chainEnd(pi int) int {
 	as := t.a
 	a := &as[pi]
@@ -854,7 +855,7 @@ func (t *tree) chainEnd(pi int) int {
 			break
 		}
 		c := int(e.firstKid)
-		if as[c].user || !as[c].active {
+		if as[c].user {
 			break
 		}
 		end = c

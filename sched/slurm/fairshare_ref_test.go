@@ -1,10 +1,11 @@
 package slurm
 
 // refTree is the fair-share tree as it was before the tree skipped the
-// associations no job reaches (fairshare.go at 7ebf1d3, renamed): every
-// association in every sibling list, every key sorted in, every
-// association walked at every ranking, every account's effective usage
-// at every classic calculation. TestTreeAsReference drives it and the
+// associations no job reaches (fairshare.go at 7ebf1d3, renamed, less
+// the job-number maps and the flat tree's partial re-ranking, rerank,
+// which a reference has no use for): every association in every sibling
+// list, every key sorted in, every association walked at every ranking,
+// every account's effective usage at every classic calculation. TestTreeAsReference drives it and the
 // tree with the same operations and compares every factor bit for bit.
 
 import (
@@ -69,10 +70,7 @@ type refTree struct {
 	a      []refAssoc
 	ft     []refFT
 	byName map[[2]string]int // {account, user} → index; user "" is the account
-	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
-	// byNum32 is byNum for a User and Group of 32 bits, User<<32 | Group.
-	byNum32 map[int64]int
-	users   int // user associations (g_user_assoc_count)
+	users  int               // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string
@@ -86,17 +84,8 @@ type refTree struct {
 	// far: a decay is one multiplication, and the key of an association
 	// whose usage only decayed does not change, so only those that ran
 	// move in their siblings' order.
-	scale   float64
-	moved   []int
-	ranksOK bool // the ranks are those of the order (moved aside)
-	// Ranks again after a calculation: on a refTree of root and users alone
-	// (flat, the refTree of a log without sshare data), only the users whose
-	// rank may have changed get it again. Their places lie in [lo, hi]
-	// of root's children, the places every user that moved or was or is
-	// tied came from and went to since the last ranking; allStale: the
-	// refTree changed, or is not flat, so every user gets it again.
-	flat, allStale bool
-	lo, hi         int
+	scale float64
+	moved []int
 	// top is where addUsage stops: root (0) under Fair Tree, which never
 	// reads root's usage (only siblings' keys), so that each running job
 	// adds to one association fewer at every calculation; above root
@@ -105,8 +94,7 @@ type refTree struct {
 }
 
 func newRefTree(c *Config) *refTree {
-	t := &refTree{byName: map[[2]string]int{}, byNum: map[[2]int64]int{}, byNum32: map[int64]int{},
-		defAcct: map[string]string{}, viaPrio: map[string]int64{}, scale: 1, allStale: true, lo: math.MaxInt, hi: -1}
+	t := &refTree{byName: map[[2]string]int{}, defAcct: map[string]string{}, viaPrio: map[string]int64{}, scale: 1}
 	if c.ClassicFairshare {
 		t.top = -1 // root's usage is usage_norm's divisor
 	}
@@ -183,7 +171,7 @@ func (t *refTree) add(acct, user string, pi int, shares, prio int64) int {
 			t.defAcct[user] = acct
 		}
 	}
-	t.dirty, t.ranksOK, t.allStale = true, false, true
+	t.dirty = true
 	t.a = append(t.a, refAssoc{name: name, user: user != "", useParent: useParent, parent: pi, shares: shares, prio: prio,
 		pos: len(t.a[pi].children)})
 	t.ft = append(t.ft, refFT{levelFS: math.Inf(1), user: user != ""})
@@ -214,11 +202,7 @@ func (t *refTree) user(user, acct string, shares, prio int64) int {
 // finish computes level shares, normalised shares and inherited
 // priorities after the refTree changed.
 func (t *refTree) finish() {
-	t.dirty, t.ranksOK, t.allStale = false, false, true
-	t.flat = len(t.a[0].children) == len(t.a)-1
-	for _, c := range t.a[0].children {
-		t.flat = t.flat && t.a[c].user
-	}
+	t.dirty = false
 	for i := range t.a { // shares changed: every key with them
 		if !t.a[i].moved {
 			t.a[i].moved = true
@@ -373,7 +357,6 @@ func (t *refTree) reorder() {
 		kids := as[a.parent].children
 		k := a.pos
 		from := k
-		old := ft[i].levelFS
 		var v float64
 		switch {
 		case a.useParent:
@@ -384,38 +367,16 @@ func (t *refTree) reorder() {
 			v = a.normShares / a.usage // +Inf without usage, as in Slurm
 		}
 		ft[i].levelFS = v
-		// Each neighbour's key is read once for the tie and the first
-		// step (before's first test); the ranks change only if it moves,
-		// or a neighbour it stays between has its old key or its new one.
-		tied := false
-		if k > 0 {
-			x := ft[kids[k-1]].levelFS
-			tied = x == old || x == v
-			if v > x || (v == x && t.before(i, kids[k-1])) {
-				for k > 0 && t.before(i, kids[k-1]) {
-					kids[k] = kids[k-1]
-					as[kids[k]].pos = k
-					k--
-				}
-			}
+		for k > 0 && t.before(i, kids[k-1]) {
+			kids[k] = kids[k-1]
+			as[kids[k]].pos = k
+			k--
 		}
-		if k == from && k < len(kids)-1 { // it did not rise: it may sink
-			x := ft[kids[k+1]].levelFS
-			tied = tied || x == old || x == v
-			if x > v || (x == v && t.before(kids[k+1], i)) {
-				for k < len(kids)-1 && t.before(kids[k+1], i) {
-					kids[k] = kids[k+1]
-					as[kids[k]].pos = k
-					k++
-				}
-			}
-		}
-		if k != from || tied {
-			t.ranksOK = false
-			if a.parent == 0 {
-				t.lo, t.hi = min(t.lo, from, k), max(t.hi, from, k)
-			} else {
-				t.allStale = true
+		if k == from { // it did not rise: it may sink
+			for k < len(kids)-1 && t.before(kids[k+1], i) {
+				kids[k] = kids[k+1]
+				as[kids[k]].pos = k
+				k++
 			}
 		}
 		kids[k], a.pos = i, k
@@ -432,41 +393,7 @@ func (t *refTree) reorder() {
 // accounts are walked one after the other, not merged.)
 func (t *refTree) fairTree() {
 	t.reorder()
-	if t.flat && !t.allStale {
-		t.rerank()
-	} else {
-		t.walk(0, int32(t.users), int32(t.users), false)
-	}
-	t.ranksOK, t.allStale = true, false
-	t.lo, t.hi = math.MaxInt, -1
-}
-
-// rerank is walk on a flat refTree whose ranks were right before the users
-// in [lo, hi] of root's children moved or changed ties. The user at place
-// i has rank users − i, or its tie group's first one's: the places before
-// lo keep theirs, and so does the first place after hi that is not tied
-// to the one before it and has that rank already, and every one after.
-func (t *refTree) rerank() {
-	if t.lo > t.hi { // no user moved or changed ties
-		return
-	}
-	kids := t.a[0].children
-	n := int32(t.users)
-	prev, rank := math.NaN(), n
-	if t.lo > 0 {
-		prev, rank = t.ft[kids[t.lo-1]].levelFS, t.ft[kids[t.lo-1]].rank
-	}
-	for i := max(t.lo, 0); i < len(kids); i++ {
-		a := &t.ft[kids[i]]
-		if a.levelFS != prev {
-			rank = n - int32(i)
-			if i > t.hi && a.rank == rank {
-				return
-			}
-		}
-		a.rank = rank
-		prev = a.levelFS
-	}
+	t.walk(0, int32(t.users), int32(t.users), false)
 }
 
 // walk ranks the users under pi from rank (the last rank given) and
