@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/batchq/batchq/sched/predict"
@@ -111,14 +110,6 @@ func TestConservativeUnchangedRapid(t *testing.T) {
 			}
 			return res
 		}
-		want, got := run(plainConservative{}), run(conservativeScheduler{})
-		if !reflect.DeepEqual(want.Records, got.Records) {
-			for i := range min(len(want.Records), len(got.Records)) {
-				if w, g := want.Records[i], got.Records[i]; !reflect.DeepEqual(w, g) {
-					t.Fatalf("job %d: plain %+v, conservative %+v", w.Job.ID, w, g)
-				}
-			}
-			t.Fatalf("%d records plain, %d conservative", len(want.Records), len(got.Records))
-		}
+		samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
 	})
 }
