@@ -70,7 +70,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 			}
 			low := int64(math.MaxInt64) // the chunk's jobs left waiting
 			for i := 0; ; i++ {
-				if i, low = nextFit(c, i, free, next, low); i == len(c) {
+				if i, low = nextFit(c, i, free, low); i == len(c) {
 					break
 				}
 				k := c[i]
@@ -142,14 +142,16 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 }
 
 // nextFit returns the first position from i on in c of a job that fits
-// in free processors or comes after a job of prediction next, len(c) if
-// none, and low lowered to the sizes of the jobs it passed: the SJBF
-// walk's skip over jobs too large, in a loop of its own, whose few values
-// stay in registers.
-func nextFit(c []*Job, i int, free, next, low int64) (int, int64) {
+// in free processors, len(c) if none, and low lowered to the sizes of the
+// jobs it passed: the SJBF walk's skip over jobs too large, in a loop of
+// its own, whose few values stay in registers. The arrivals merged in
+// after a passed job are visited later than their order says, which
+// changes nothing: free only shrinks, so the passed job would not fit
+// after them either.
+func nextFit(c []*Job, i int, free, low int64) (int, int64) {
 	for ; i < len(c); i++ {
 		k := c[i]
-		if k.n <= free || k.key > next {
+		if k.n <= free {
 			return i, low
 		}
 		low = min(low, k.n)
