@@ -18,7 +18,8 @@ import (
 // and merge chunks, and predictions by a history (propagating or not),
 // corrections, EstimateSafe, cancellations and submissions mid-run (some
 // by an observer while a pass starts jobs, which the memo of the pass
-// must not count as seen) change them between passes.
+// must not count as seen) change them between passes; a pass per event
+// or a machine of nodes (easy_nodes.go's pass and memo) as well.
 func TestSJBFWalkRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 32).Draw(t, "P")
@@ -47,9 +48,14 @@ func TestSJBFWalkRapid(t *testing.T) {
 		corr := rapid.Bool().Draw(t, "corrector")
 		ties := rapid.Bool().Draw(t, "ties")
 		echo := rapid.IntRange(0, 5).Draw(t, "echo") // every echo-th start submits a job (0: none)
+		perEvent := rapid.Bool().Draw(t, "perEventPass")
+		nodes := rapid.Bool().Draw(t, "nodes") // P nodes of one core: easy_nodes.go's pass and memo
 		run := func(b sched.Order) *sched.Result {
 			cfg := sched.EASY(P)
-			cfg.ShadowTies = ties
+			cfg.ShadowTies, cfg.PerEventPass = ties, perEvent
+			if nodes {
+				cfg.Nodes = []swf.Node{{Count: P, Cores: 1}}
+			}
 			cfg.Scheduler = sched.EASYScheduler{Queue: b, Backfill: b, EstimateSafe: safe}
 			if kind == 0 {
 				cfg.Scheduler = sched.EASYScheduler{Backfill: b, EstimateSafe: safe}
