@@ -116,10 +116,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 	default:
 		s.visitBackfill(e, ByPrediction, from, visit)
 	}
-	seen, epoch := s.seq, s.epoch+uint64(len(s.buf)) // (as in backfillFrom)
-	for _, k := range s.buf {
-		s.startJob(k, true)
-	}
+	seen, epoch := s.startBackfills()
 	if top >= 0 {
 		for _, j := range fresh {
 			if j.state == waiting {

@@ -18,7 +18,8 @@ import (
 // and merge chunks, and predictions by a history (propagating or not),
 // corrections, EstimateSafe, cancellations and submissions mid-run (some
 // by an observer while a pass starts jobs, which the memo of the pass
-// must not count as seen) change them between passes; a pass per event
+// must not count as seen, or cancels, which may hit a job the pass is
+// about to start) change them between passes; a pass per event
 // or a machine of nodes (easy_nodes.go's pass and memo) as well.
 func TestSJBFWalkRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -48,6 +49,7 @@ func TestSJBFWalkRapid(t *testing.T) {
 		corr := rapid.Bool().Draw(t, "corrector")
 		ties := rapid.Bool().Draw(t, "ties")
 		echo := rapid.IntRange(0, 5).Draw(t, "echo") // every echo-th start submits a job (0: none)
+		kill := rapid.IntRange(0, 5).Draw(t, "kill") // every kill-th start cancels the job after it by ID (0: none)
 		perEvent := rapid.Bool().Draw(t, "perEventPass")
 		nodes := rapid.Bool().Draw(t, "nodes") // P nodes of one core: easy_nodes.go's pass and memo
 		run := func(b sched.Order) *sched.Result {
@@ -86,20 +88,33 @@ func TestSJBFWalkRapid(t *testing.T) {
 					}
 				})
 			}
-			if echo > 0 {
-				starts, id := 0, int64(10*len(jobs))
+			cancelled := map[int64]bool{} // by the observer
+			if echo > 0 || kill > 0 {
+				// (IDs past the changes' ones: a cancelled ID given again
+				// would be another job)
+				starts, base := 0, int64(10*(len(jobs)+len(changes)))
+				id := base
 				s.Observe(sched.Hooks{Start: func(now int64, j *swf.Job, _ bool) {
-					if starts++; starts%echo == 0 && id < int64(12*len(jobs)) {
+					starts++
+					if echo > 0 && starts%echo == 0 && id < base+int64(2*len(jobs)) {
 						id++
 						e := job(id, 0, j.RunTime/2, max(1, j.AllocProcs/2), j.ReqTime)
 						e.User = j.User
 						s.Submit(e)
+					}
+					if kill > 0 && starts%kill == 0 && s.Cancel(j.ID+1) {
+						cancelled[j.ID+1] = true
 					}
 				}})
 			}
 			res, err := s.Finish()
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, r := range res.Records {
+				if cancelled[r.Job.ID] && !r.Cancelled {
+					t.Fatalf("job %d: cancelled by an observer, recorded as not", r.Job.ID)
+				}
 			}
 			return res
 		}
