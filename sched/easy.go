@@ -404,12 +404,7 @@ func (s *Sim) visitNew(from int64, byPrediction bool, visit func(*Job) bool) {
 		}
 	}
 	if byPrediction {
-		slices.SortFunc(fresh, func(a, b *Job) int {
-			if lessShort(a, b) {
-				return -1
-			}
-			return 1
-		})
+		sortShort(fresh)
 	}
 	for _, j := range fresh {
 		if !visit(j) {

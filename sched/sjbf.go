@@ -163,18 +163,12 @@ type newcomer struct {
 	seq int64
 }
 
-// joinShort adds the waiting jobs that arrived from sjFrom on to waitSJ.
+// joinShort adds the waiting jobs that arrived from sjFrom on (sjNew) to
+// waitSJ.
 func (s *Sim) joinShort() {
-	if s.sjFrom == s.seq {
-		return
-	}
-	if s.sjFrom == 0 { // (waitSJ is new: every waiting job joins it)
-		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
-	} else {
-		for _, a := range s.sjNew {
-			if a.j.seq == a.seq && a.j.state == waiting {
-				s.waitSJ.ReplaceOrInsert(a.j)
-			}
+	for _, a := range s.sjNew {
+		if a.j.seq == a.seq && a.j.state == waiting {
+			s.waitSJ.ReplaceOrInsert(a.j)
 		}
 	}
 	clear(s.sjNew)
@@ -202,12 +196,17 @@ func (s *Sim) freshShort(as []newcomer) []*Job {
 		}
 	}
 	if len(fresh) > 16 {
-		slices.SortFunc(fresh, func(a, b *Job) int {
-			if lessShort(a, b) {
-				return -1
-			}
-			return 1
-		})
+		sortShort(fresh)
 	}
 	return fresh
+}
+
+// sortShort sorts js in waitSJ's order (lessShort, a total order).
+func sortShort(js []*Job) {
+	slices.SortFunc(js, func(a, b *Job) int {
+		if lessShort(a, b) {
+			return -1
+		}
+		return 1
+	})
 }
