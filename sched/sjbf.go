@@ -7,11 +7,11 @@ import (
 
 // SJBF (EASY++'s backfilling order, EASYScheduler{Backfill:
 // ByPrediction}) walks the waiting jobs by prediction (Sim.waitSJ), which
-// costs it an insertion and a deletion in that ordered set per job. Most
-// jobs start at the pass of their arrival (a backfill rate of 0.8 on
-// SDSC-BLUE), so an arrival joins the set only at the end of the next
-// full SJBF pass, if it still waits (Sim.sjFrom, sjNew); the walk merges
-// the arrivals not in the set yet into its own.
+// costs it an insertion and a deletion in that ordered set per job. Many
+// jobs start at the pass of their arrival (those that wait 0 s), so an
+// arrival joins the set only at the end of the next full SJBF pass, if it
+// still waits (Sim.sjFrom, sjNew); the walk merges the arrivals not in
+// the set yet into its own.
 
 // backfillShort is backfillFrom for SJBF (b = ByPrediction): it starts
 // the other waiting jobs that do not delay h, visited by prediction,
