@@ -345,14 +345,30 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	default:
 		s.visitBackfill(e, b, from, visit)
 	}
-	// The memo stands for the jobs seen (before the arrivals an observer
-	// makes while they start) and for these starts only (an observer's
-	// cancellation changes the epoch once more).
-	seen, epoch := s.seq, s.epoch+uint64(len(s.buf))
-	for _, k := range s.buf {
-		s.startJob(k, true)
-	}
+	seen, epoch := s.startBackfills()
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: seen}
+}
+
+// startBackfills starts the jobs a backfilling walk chose (s.buf), but
+// those an observer cancelled while the others started (their shares,
+// placed by the walk on nodes, go back). It returns what the pass's memo
+// stands for: the jobs seen (before the arrivals an observer makes during
+// the starts) and the epoch after these starts alone (an observer's
+// cancellation changes it once more, so the memo, whose free processors
+// and extra ones assumed the cancelled job started, is not used).
+func (s *Sim) startBackfills() (seen int64, epoch uint64) {
+	seen, epoch = s.seq, s.epoch
+	for _, k := range s.buf {
+		if k.state != waiting {
+			if s.m != nil {
+				s.freeShares(k)
+			}
+			continue
+		}
+		s.startJob(k, true)
+		epoch++ // (startJob's)
+	}
+	return seen, epoch
 }
 
 // visitBackfill visits the waiting jobs in backfilling order b (e's
@@ -388,12 +404,7 @@ func (s *Sim) visitNew(from int64, byPrediction bool, visit func(*Job) bool) {
 		}
 	}
 	if byPrediction {
-		slices.SortFunc(fresh, func(a, b *Job) int {
-			if lessShort(a, b) {
-				return -1
-			}
-			return 1
-		})
+		sortShort(fresh)
 	}
 	for _, j := range fresh {
 		if !visit(j) {

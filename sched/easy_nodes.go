@@ -78,13 +78,7 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 	if free > 0 {
 		s.visitBackfill(e, b, from, visit)
 	}
-	// The memo stands for the jobs seen (before the arrivals an observer
-	// makes while they start) and for these starts only (an observer's
-	// cancellation changes the epoch once more).
-	seen, epoch := s.seq, s.epoch+uint64(len(s.buf))
-	for _, k := range s.buf {
-		s.startJob(k, true)
-	}
+	seen, epoch := s.startBackfills()
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: seen}
 }
 

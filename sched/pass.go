@@ -211,7 +211,8 @@ func (s *Sim) stall() error {
 // first use and brought up to date at each call (Sim.sjFrom).
 func (s *Sim) byPrediction() *jobSet {
 	if s.waitSJ == nil {
-		s.waitSJ, s.sjFrom = &jobSet{byShort: true}, 0
+		s.waitSJ, s.sjFrom = &jobSet{byShort: true}, s.seq
+		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
 	}
 	s.joinShort()
 	return s.waitSJ

@@ -7,11 +7,11 @@ import (
 
 // SJBF (EASY++'s backfilling order, EASYScheduler{Backfill:
 // ByPrediction}) walks the waiting jobs by prediction (Sim.waitSJ), which
-// costs it an insertion and a deletion in that ordered set per job. Most
-// jobs start at the pass of their arrival (a backfill rate of 0.8 on
-// SDSC-BLUE), so an arrival joins the set only at the end of the next
-// full SJBF pass, if it still waits (Sim.sjFrom, sjNew); the walk merges
-// the arrivals not in the set yet into its own.
+// costs it an insertion and a deletion in that ordered set per job. Many
+// jobs start at the pass of their arrival (those that wait 0 s), so an
+// arrival joins the set only at the end of the next full SJBF pass, if it
+// still waits (Sim.sjFrom, sjNew); the walk merges the arrivals not in
+// the set yet into its own.
 
 // backfillShort is backfillFrom for SJBF (b = ByPrediction): it starts
 // the other waiting jobs that do not delay h, visited by prediction,
@@ -70,7 +70,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 			}
 			low := int64(math.MaxInt64) // the chunk's jobs left waiting
 			for i := 0; ; i++ {
-				if i, low = nextFit(c, i, free, next, low); i == len(c) {
+				if i, low = nextFit(c, i, free, low); i == len(c) {
 					break
 				}
 				k := c[i]
@@ -116,10 +116,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 	default:
 		s.visitBackfill(e, ByPrediction, from, visit)
 	}
-	seen, epoch := s.seq, s.epoch+uint64(len(s.buf)) // (as in backfillFrom)
-	for _, k := range s.buf {
-		s.startJob(k, true)
-	}
+	seen, epoch := s.startBackfills()
 	if top >= 0 {
 		for _, j := range fresh {
 			if j.state == waiting {
@@ -142,14 +139,16 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 }
 
 // nextFit returns the first position from i on in c of a job that fits
-// in free processors or comes after a job of prediction next, len(c) if
-// none, and low lowered to the sizes of the jobs it passed: the SJBF
-// walk's skip over jobs too large, in a loop of its own, whose few values
-// stay in registers.
-func nextFit(c []*Job, i int, free, next, low int64) (int, int64) {
+// in free processors, len(c) if none, and low lowered to the sizes of the
+// jobs it passed: the SJBF walk's skip over jobs too large, in a loop of
+// its own, whose few values stay in registers. The arrivals merged in
+// after a passed job are visited later than their order says, which
+// changes nothing: free only shrinks, so the passed job would not fit
+// after them either.
+func nextFit(c []*Job, i int, free, low int64) (int, int64) {
 	for ; i < len(c); i++ {
 		k := c[i]
-		if k.n <= free || k.key > next {
+		if k.n <= free {
 			return i, low
 		}
 		low = min(low, k.n)
@@ -164,18 +163,12 @@ type newcomer struct {
 	seq int64
 }
 
-// joinShort adds the waiting jobs that arrived from sjFrom on to waitSJ.
+// joinShort adds the waiting jobs that arrived from sjFrom on (sjNew) to
+// waitSJ.
 func (s *Sim) joinShort() {
-	if s.sjFrom == s.seq {
-		return
-	}
-	if s.sjFrom == 0 { // (waitSJ is new: every waiting job joins it)
-		s.waitFCFS.Ascend(func(j *Job) bool { s.waitSJ.ReplaceOrInsert(j); return true })
-	} else {
-		for _, a := range s.sjNew {
-			if a.j.seq == a.seq && a.j.state == waiting {
-				s.waitSJ.ReplaceOrInsert(a.j)
-			}
+	for _, a := range s.sjNew {
+		if a.j.seq == a.seq && a.j.state == waiting {
+			s.waitSJ.ReplaceOrInsert(a.j)
 		}
 	}
 	clear(s.sjNew)
@@ -203,12 +196,17 @@ func (s *Sim) freshShort(as []newcomer) []*Job {
 		}
 	}
 	if len(fresh) > 16 {
-		slices.SortFunc(fresh, func(a, b *Job) int {
-			if lessShort(a, b) {
-				return -1
-			}
-			return 1
-		})
+		sortShort(fresh)
 	}
 	return fresh
+}
+
+// sortShort sorts js in waitSJ's order (lessShort, a total order).
+func sortShort(js []*Job) {
+	slices.SortFunc(js, func(a, b *Job) int {
+		if lessShort(a, b) {
+			return -1
+		}
+		return 1
+	})
 }
