@@ -432,10 +432,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.ok = ok
 	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, minRes, s.seq
 	m.start = start[:0]
-	for _, j := range start {
-		s.startJob(j, j.backfill)
-	}
-	m.epoch = s.epoch
+	_, m.epoch = s.startBackfills(start, true)
 }
 
 // conservativeArrivals is conservativePass after arrivals alone, once
@@ -475,10 +472,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	m.ok = ok
 	m.nextSeq = s.seq
 	m.start = start[:0]
-	for _, j := range start {
-		s.startJob(j, j.backfill)
-	}
-	m.epoch = s.epoch
+	_, m.epoch = s.startBackfills(start, true)
 }
 
 // noStart is a scan that found no earlier start for a job of n

@@ -215,9 +215,7 @@ func (s *Sim) conservativeNodesPass() {
 		s.refused++
 		blocked = true
 	}
-	for _, j := range c.start {
-		s.startJob(j, j.backfill)
-	}
+	s.startBackfills(c.start, true)
 }
 
 // add inserts event e on node i, after the events of earlier or equal

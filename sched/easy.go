@@ -345,27 +345,28 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 	default:
 		s.visitBackfill(e, b, from, visit)
 	}
-	seen, epoch := s.startBackfills()
+	seen, epoch := s.startBackfills(s.buf, false)
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: extra, next: seen}
 }
 
-// startBackfills starts the jobs a backfilling walk chose (s.buf), but
-// those an observer cancelled while the others started (their shares,
-// placed by the walk on nodes, go back). It returns what the pass's memo
+// startBackfills starts the jobs a backfilling walk chose (jobs, in
+// order; as backfilled, or as each job's backfill field says if own),
+// but those an observer cancelled while the others started (their
+// shares, placed by the walk on nodes, go back). It returns what the pass's memo
 // stands for: the jobs seen (before the arrivals an observer makes during
 // the starts) and the epoch after these starts alone (an observer's
 // cancellation changes it once more, so the memo, whose free processors
 // and extra ones assumed the cancelled job started, is not used).
-func (s *Sim) startBackfills() (seen int64, epoch uint64) {
+func (s *Sim) startBackfills(jobs []*Job, own bool) (seen int64, epoch uint64) {
 	seen, epoch = s.seq, s.epoch
-	for _, k := range s.buf {
+	for _, k := range jobs {
 		if k.state != waiting {
 			if s.m != nil {
 				s.freeShares(k)
 			}
 			continue
 		}
-		s.startJob(k, true)
+		s.startJob(k, !own || k.backfill)
 		epoch++ // (startJob's)
 	}
 	return seen, epoch

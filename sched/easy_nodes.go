@@ -78,7 +78,7 @@ func (s *Sim) backfillNodes(h *Job, e EASYScheduler, b order, shadow, from int64
 	if free > 0 {
 		s.visitBackfill(e, b, from, visit)
 	}
-	seen, epoch := s.startBackfills()
+	seen, epoch := s.startBackfills(s.buf, false)
 	s.memo = easyMemo{ok: !tie, b: b, safe: e.EstimateSafe, epoch: epoch, holder: h, free: s.free, shadow: shadow, extra: s.have, next: seen}
 }
 

@@ -116,7 +116,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 	default:
 		s.visitBackfill(e, ByPrediction, from, visit)
 	}
-	seen, epoch := s.startBackfills()
+	seen, epoch := s.startBackfills(s.buf, false)
 	if top >= 0 {
 		for _, j := range fresh {
 			if j.state == waiting {
