@@ -324,24 +324,7 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 32).Draw(t, "P")
 		jobs := walkJobs(t, P, 250)
-		sub := jobs[len(jobs)-1].Submit
-		type change struct {
-			at     int64
-			cancel int64 // a job's ID, or 0: submit
-			job    swf.Job
-		}
-		changes := make([]change, rapid.IntRange(0, 30).Draw(t, "changes"))
-		for k := range changes {
-			c := &changes[k]
-			c.at = rapid.Int64Range(0, sub+300).Draw(t, "at")
-			if rapid.Bool().Draw(t, "cancel") {
-				c.cancel = rapid.Int64Range(1, int64(len(jobs))).Draw(t, "id")
-				continue
-			}
-			r := rapid.Int64Range(0, 300).Draw(t, "subRun")
-			c.job = job(int64(len(jobs)+1+k), 0, r, rapid.Int64Range(1, P).Draw(t, "subSize"), r+1)
-			c.job.User = rapid.Int64Range(1, 3).Draw(t, "subUser")
-		}
+		changes := drawChanges(t, jobs, P)
 		safe := rapid.Bool().Draw(t, "estimateSafe")
 		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history
 		corr := rapid.Bool().Draw(t, "corrector")
@@ -378,15 +361,7 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 			if err := s.Load(jobs); err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range changes {
-				s.At(c.at, func(int64) {
-					if c.cancel != 0 {
-						s.Cancel(c.cancel)
-					} else {
-						s.Submit(c.job)
-					}
-				})
-			}
+			scheduleChanges(s, changes)
 			res, err := s.Finish()
 			if err != nil {
 				t.Fatal(err)
@@ -395,4 +370,44 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 		}
 		sameStarts(t, run(nil, nil), run(arrivalOrder{}, arrivalOrder{}))
 	})
+}
+
+// walkChange is a user's cancellation (cancel, a job's ID) or submission
+// (job) at a time, between a rapid walk test's passes.
+type walkChange struct {
+	at     int64
+	cancel int64 // a job's ID, or 0: submit
+	job    swf.Job
+}
+
+// drawChanges draws up to 30 changes over jobs' submissions and 300 s
+// after, on a machine of P processors.
+func drawChanges(t *rapid.T, jobs []swf.Job, P int64) []walkChange {
+	sub := jobs[len(jobs)-1].Submit
+	changes := make([]walkChange, rapid.IntRange(0, 30).Draw(t, "changes"))
+	for k := range changes {
+		c := &changes[k]
+		c.at = rapid.Int64Range(0, sub+300).Draw(t, "at")
+		if rapid.Bool().Draw(t, "cancel") {
+			c.cancel = rapid.Int64Range(1, int64(len(jobs))).Draw(t, "id")
+			continue
+		}
+		r := rapid.Int64Range(0, 300).Draw(t, "subRun")
+		c.job = job(int64(len(jobs)+1+k), 0, r, rapid.Int64Range(1, P).Draw(t, "subSize"), r+1)
+		c.job.User = rapid.Int64Range(1, 3).Draw(t, "subUser")
+	}
+	return changes
+}
+
+// scheduleChanges makes s apply changes at their times.
+func scheduleChanges(s *sched.Sim, changes []walkChange) {
+	for _, c := range changes {
+		s.At(c.at, func(int64) {
+			if c.cancel != 0 {
+				s.Cancel(c.cancel)
+			} else {
+				s.Submit(c.job)
+			}
+		})
+	}
 }

@@ -27,24 +27,7 @@ func TestSJBFWalkRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 32).Draw(t, "P")
 		jobs := walkJobs(t, P, 300)
-		sub := jobs[len(jobs)-1].Submit
-		type change struct {
-			at     int64
-			cancel int64 // a job's ID, or 0: submit
-			job    swf.Job
-		}
-		changes := make([]change, rapid.IntRange(0, 30).Draw(t, "changes"))
-		for k := range changes {
-			c := &changes[k]
-			c.at = rapid.Int64Range(0, sub+300).Draw(t, "at")
-			if rapid.Bool().Draw(t, "cancel") {
-				c.cancel = rapid.Int64Range(1, int64(len(jobs))).Draw(t, "id")
-				continue
-			}
-			r := rapid.Int64Range(0, 300).Draw(t, "subRun")
-			c.job = job(int64(len(jobs)+1+k), 0, r, rapid.Int64Range(1, P).Draw(t, "subSize"), r+1)
-			c.job.User = rapid.Int64Range(1, 3).Draw(t, "subUser")
-		}
+		changes := drawChanges(t, jobs, P)
 		kind := rapid.IntRange(0, 2).Draw(t, "kind") // SJBF, SJF, EASY
 		safe := rapid.Bool().Draw(t, "estimateSafe")
 		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history
@@ -105,15 +88,7 @@ func TestSJBFWalkRapid(t *testing.T) {
 			if err := s.Load(jobs); err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range changes {
-				s.At(c.at, func(int64) {
-					if c.cancel != 0 {
-						s.Cancel(c.cancel)
-					} else {
-						s.Submit(c.job)
-					}
-				})
-			}
+			scheduleChanges(s, changes)
 			cancelled := map[int64]bool{} // by the observer
 			if echo > 0 || kill > 0 {
 				// (IDs past the changes' ones: a cancelled ID given again
