@@ -37,3 +37,22 @@ func TestNothingAveragedWarns(t *testing.T) {
 		t.Errorf("no warning that the means average no job (every job excluded by S7):\n%s", out)
 	}
 }
+
+// The same burst in -json: the utilization over an empty window is null,
+// not a 0 that reads as an idle machine; the window's bounds stay as S7
+// computes them, end before start.
+func TestEmptyWindowUtilizationNull(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 4\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "%d 0 -1 600 2 -1 -1 2 900 -1 1 1 1 1 1 -1 -1 -1\n", i+1)
+	}
+	m := runJSON(t, writeTrace(t, t.TempDir(), "burst.swf", b.String()))
+	u, ok := m["utilization"]
+	if !ok || u != nil {
+		t.Errorf("utilization %v (present %v), want null", u, ok)
+	}
+	if s, e := m["window_start_s"].(float64), m["window_end_s"].(float64); e > s {
+		t.Errorf("window [%v, %v] is not empty: the log no longer exercises an empty S7 window", s, e)
+	}
+}

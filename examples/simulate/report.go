@@ -304,6 +304,17 @@ func windowText(start, end int64) string {
 	return fmt.Sprintf("[%d, %d] s, %.1f days", start, end, float64(end-start)/86400)
 }
 
+// windowUtilization is the utilization over S7's window, nil when the
+// window is empty (its end, the last arrival, at or before its start, the
+// end of the warm-up jobs): no figure, rather than a 0 that reads as an
+// idle machine.
+func windowUtilization(sum *sched.Summary) *float64 {
+	if sum.WindowEnd <= sum.WindowStart {
+		return nil
+	}
+	return &sum.Utilization
+}
+
 // report is the -json output. Times are seconds; rates and utilization
 // fractions in [0, 1].
 type report struct {
@@ -332,27 +343,27 @@ type report struct {
 	// partition, too many nodes), which Slurm's policy cancels.
 	SlurmCancelled map[string]int `json:"slurm_cancelled,omitempty"`
 
-	MeanWait       float64 `json:"mean_wait_s"`
-	MeanWaitMin    float64 `json:"mean_wait_min"`
-	MeanResponse   float64 `json:"mean_response_s"`
-	MeanBSLD       float64 `json:"mean_bsld"`
-	MeanSlowdown   float64 `json:"mean_slowdown"`
-	Utilization    float64 `json:"utilization"`
-	WindowStart    int64   `json:"window_start_s"`
-	WindowEnd      int64   `json:"window_end_s"`
-	BackfillRate   float64 `json:"backfill_rate"`
-	Accuracy       float64 `json:"accuracy"`
-	MeanCorr       float64 `json:"mean_corrections"`
-	ReservedRate   float64 `json:"reservation_rate"`
-	ReservedAbs    float64 `json:"reservation_abs_mean_s"`
-	JobsCompleted  int     `json:"jobs_completed"`
-	JobsAveraged   int     `json:"jobs_averaged"`
-	JobsExcluded   int     `json:"jobs_excluded"`
-	Cancelled      int     `json:"cancelled"`
-	Killed         int     `json:"killed"`
-	Overran        int     `json:"overran"`
-	EstimateFilled int     `json:"estimates_filled"`
-	NoEstimate     int     `json:"no_estimate"`
+	MeanWait       float64  `json:"mean_wait_s"`
+	MeanWaitMin    float64  `json:"mean_wait_min"`
+	MeanResponse   float64  `json:"mean_response_s"`
+	MeanBSLD       float64  `json:"mean_bsld"`
+	MeanSlowdown   float64  `json:"mean_slowdown"`
+	Utilization    *float64 `json:"utilization"` // null: an empty S7 window
+	WindowStart    int64    `json:"window_start_s"`
+	WindowEnd      int64    `json:"window_end_s"`
+	BackfillRate   float64  `json:"backfill_rate"`
+	Accuracy       float64  `json:"accuracy"`
+	MeanCorr       float64  `json:"mean_corrections"`
+	ReservedRate   float64  `json:"reservation_rate"`
+	ReservedAbs    float64  `json:"reservation_abs_mean_s"`
+	JobsCompleted  int      `json:"jobs_completed"`
+	JobsAveraged   int      `json:"jobs_averaged"`
+	JobsExcluded   int      `json:"jobs_excluded"`
+	Cancelled      int      `json:"cancelled"`
+	Killed         int      `json:"killed"`
+	Overran        int      `json:"overran"`
+	EstimateFilled int      `json:"estimates_filled"`
+	NoEstimate     int      `json:"no_estimate"`
 	// Changed counts the jobs each job-building rule changed
 	// (sched.Result.Changed); OneSecondJobs those run 1 s or less although
 	// the log says otherwise.
@@ -428,7 +439,7 @@ func jsonReport(info *runInfo) report {
 		MeanResponse:   sum.MeanResponse,
 		MeanBSLD:       sum.MeanBSLD,
 		MeanSlowdown:   sum.MeanSlowdown,
-		Utilization:    sum.Utilization,
+		Utilization:    windowUtilization(sum),
 		WindowStart:    sum.WindowStart,
 		WindowEnd:      sum.WindowEnd,
 		BackfillRate:   sum.BackfillRate,
