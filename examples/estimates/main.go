@@ -103,14 +103,15 @@ FILE, a JSON report of the assignment on standard output); -fit and
 `
 
 // run is the command: it returns the exit status.
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	return cli.Status("estimates", stderr, command(ctx, args, stdout, stderr))
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("estimates", stderr, commandIn(ctx, args, stdin, stdout, stderr))
 }
 
-func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
+// commandIn is the command over explicit streams (-trace - reads stdin).
+func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o options
 	fs := cli.NewFlagSet("estimates")
-	fs.StringVar(&o.trace, "trace", "", "input trace: a path or ctc, kth, kth4h, sdsc, sdsc106, blue")
+	fs.StringVar(&o.trace, "trace", "", "input trace: a path (- for standard input) or ctc, kth, kth4h, sdsc, sdsc106, blue")
 	fs.StringVar(&o.out, "out", "-", "output SWF path (- for stdout)")
 	fs.StringVar(&o.model, "model", "modal", "estimate model: modal, f, fdet, phi, shuffle")
 	fs.Int64Var(&o.procs, "procs", 0, "machine size for the sane filter (0: the header's; ctc: 512)")
@@ -140,6 +141,12 @@ func command(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if cli.ProgressOn(fs, bar, *asJSON) {
 		o.bar = stderr
 	}
+	trace, done, err := cli.StdinTrace(o.trace, stdin)
+	if err != nil {
+		return err
+	}
+	defer done()
+	o.trace = trace
 	switch {
 	case o.fit || o.validate:
 		w, flush := cli.Output(stdout, *asJSON)

@@ -103,7 +103,8 @@ func TestCLI(t *testing.T) {
 	trace := clitest.WriteTrace(t, dir, "t.swf", 30, 16)
 	missing := filepath.Join(dir, "nope.swf")
 	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
-		JSON:    []string{"-trace", trace, "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"},
+		JSON:      []string{"-trace", trace, "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"},
+		FromStdin: []string{"-trace", "-", "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"}, StdinFile: trace,
 		Missing: []string{"-trace", missing, "-out", filepath.Join(dir, "out.swf")}, File: missing})
 }
 

@@ -66,7 +66,7 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	var o options
 	var preds string
 	fs := cli.NewFlagSet("forecast")
-	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip)")
+	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip; - for standard input)")
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per predictor, one per line")
 	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score")
@@ -101,13 +101,18 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parse(args, stdout, stderr)
 	if err != nil {
 		return cli.Status("forecast", stderr, err)
 	}
+	trace, done, err := cli.StdinTrace(o.trace, stdin)
+	if err != nil {
+		return cli.Status("forecast", stderr, err)
+	}
+	defer done()
 	bar := progress.New(stderr, o.progress, 1)
-	rows, info, err := score(ctx, o.trace, o.machine, o.predictors, bar.Set)
+	rows, info, err := score(ctx, trace, o.machine, o.predictors, bar.Set)
 	bar.Done()
 	if err != nil {
 		return cli.Status("forecast", stderr, err)

@@ -149,5 +149,6 @@ func TestCLI(t *testing.T) {
 	p := smallLog(t, dir, 300)
 	missing := filepath.Join(dir, "nope.swf")
 	clitest.Run(t, clitest.Command{Run: run, JSON: []string{p, "-json", "-predictors", "naive"},
+		FromStdin: []string{"-", "-json", "-predictors", "naive"}, StdinFile: p,
 		Missing: []string{missing}, File: missing})
 }

@@ -37,14 +37,14 @@ func main() { cli.Main(run) }
 const usage = `usage: qbets [flags] [LOG...]   (flags may also follow the logs)
 
 Without logs: Tables 4.1 and 4.2 of Nurmi's thesis over the logs of
--traces, as markdown (-json: as JSON). With logs (or -trace): each log
+-traces, as markdown (-json: as JSON). With logs (or -trace; - is standard input): each log
 scored per queue (-json: one JSON object per queue per line).
 
 `
 
 // run is the command: it returns the exit status.
-func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	return command(args, stdout, stderr)
+func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return commandIn(args, stdin, stdout, stderr)
 }
 
 // options are the command line.
@@ -110,11 +110,22 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-// command is the command over explicit streams; it returns the exit status.
-func command(args []string, stdout, stderr io.Writer) int {
+// commandIn is the command over explicit streams (a log "-" reads stdin);
+// it returns the exit status.
+func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parse(args, stdout, stderr)
 	if err != nil {
 		return cli.Status("qbets", stderr, err)
+	}
+	for i, p := range o.files {
+		if p == "-" { // standard input, once
+			path, done, err := cli.StdinTrace(p, stdin)
+			if err != nil {
+				return cli.Status("qbets", stderr, err)
+			}
+			defer done()
+			o.files[i], stdin = path, strings.NewReader("")
+		}
 	}
 	if len(o.files) > 0 {
 		return cli.Status("qbets", stderr, scoreLogs(stdout, stderr, o))

@@ -138,7 +138,8 @@ func TestCLI(t *testing.T) {
 	dir := t.TempDir()
 	path := writeLog(t, dir, "small.swf")
 	missing := filepath.Join(dir, "nope.swf")
-	clitest.Run(t, clitest.Command{Run: run, JSON: []string{path, "-json"}, Missing: []string{missing}, File: missing})
+	clitest.Run(t, clitest.Command{Run: run, JSON: []string{path, "-json"}, FromStdin: []string{"-", "-json"}, StdinFile: path,
+		Missing: []string{missing}, File: missing})
 	// The tables' -json: a directory of one small log.
 	r := clitest.Exec(run, "", "-traces", dir, "-min", "1", "-json")
 	if r.Code != 0 {

@@ -43,8 +43,8 @@ VARQ reservation and prints a short report (-json: its numbers).
 `
 
 // run is the command: it returns the exit status.
-func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	return cli.Status("replay", stderr, command(ctx, args, stdout, stderr))
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("replay", stderr, commandIn(ctx, args, stdin, stdout, stderr))
 }
 
 type options struct {
@@ -61,7 +61,7 @@ type options struct {
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	var o options
 	fs := cli.NewFlagSet("replay")
-	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip) instead of the synthetic workload")
+	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip; - for standard input) instead of the synthetic workload")
 	fs.Float64Var(&o.days, "days", 7, "synthetic workload span in days")
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (0: 128 for the synthetic workload, the header's for a trace)")
 	fs.Float64Var(&o.load, "load", 0.7, "synthetic target offered load (0: the model's own, about 0.40 on 128 nodes)")
@@ -105,11 +105,18 @@ type result struct {
 	elapsed time.Duration
 }
 
-func command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// commandIn is the command over explicit streams (-trace - reads stdin).
+func commandIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o, err := parse(args, stdout, stderr)
 	if err != nil {
 		return err
 	}
+	trace, done, err := cli.StdinTrace(o.trace, stdin)
+	if err != nil {
+		return err
+	}
+	defer done()
+	o.trace = trace
 	t0 := time.Now()
 	res, files, err := execute(ctx, o, stderr)
 	if err != nil {

@@ -48,7 +48,9 @@ func TestBadInput(t *testing.T) {
 
 func TestCLI(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.swf")
+	trace := clitest.WriteTrace(t, t.TempDir(), "small.swf", 200, 8)
 	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
-		JSON:    []string{"-days", "1", "-json"},
+		JSON:      []string{"-days", "1", "-json"},
+		FromStdin: []string{"-trace", "-", "-json"}, StdinFile: trace,
 		Missing: []string{"-trace", missing}, File: missing})
 }

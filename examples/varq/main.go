@@ -40,13 +40,14 @@ Reruns the VARQ generality simulation of Nurmi's thesis (§5.4, Table
 `
 
 // run is the command: it returns the exit status.
-func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	return cli.Status("varq", stderr, command(args, stdout, stderr))
+func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cli.Status("varq", stderr, commandIn(args, stdin, stdout, stderr))
 }
 
-func command(args []string, stdout, stderr io.Writer) error {
+// commandIn is the command over explicit streams (a trace "-" reads stdin).
+func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("varq")
-	traces := fs.String("trace", "", "comma-separated SWF traces (default: SDSC-BLUE and CTC-SP2 from ../shared/traces)")
+	traces := fs.String("trace", "", "comma-separated SWF traces, - for standard input (default: SDSC-BLUE and CTC-SP2 from ../shared/traces)")
 	jobs := fs.Int("jobs", 0, "use only the first n sane jobs of each trace (0: all)")
 	seed := fs.Uint64("seed", 1, "seed of the VARQ job selection")
 	every := fs.Int64("every", 0, "re-plan every n seconds while waiting (0: only at the planned submission)")
@@ -92,6 +93,16 @@ func command(args []string, stdout, stderr io.Writer) error {
 	}
 	if opt.paths, err = tracePaths(*traces); err != nil {
 		return err
+	}
+	for i, p := range opt.paths {
+		if p == "-" { // standard input, once
+			path, done, err := cli.StdinTrace(p, stdin)
+			if err != nil {
+				return err
+			}
+			defer done()
+			opt.paths[i], stdin = path, strings.NewReader("")
+		}
 	}
 	if cli.ProgressOn(fs, bar, *asJSON) {
 		fr, tg := len(opt.fractions), len(opt.targets) // nil: the thesis's

@@ -35,6 +35,11 @@ type Command struct {
 	File    string
 	// NoArgs says the command takes no arguments (cli.ParseFlags): a stray one is exit 2.
 	NoArgs bool
+	// FromStdin, when set, is the JSON invocation with its trace given as
+	// "-": the trace file StdinFile, piped to standard input, must read
+	// as the named file does (exit 0, JSON out).
+	FromStdin []string
+	StdinFile string
 	// JSONCheckedBy names another test of the command that already runs
 	// JSON and parses its output, when that run is too dear to repeat;
 	// the json case then only says so.
@@ -96,6 +101,21 @@ func Run(t *testing.T, c Command) {
 			t.Errorf("%q: %v in %.300q", c.JSON, err, r.Stdout)
 		}
 	})
+	if c.FromStdin != nil {
+		t.Run("stdin", func(t *testing.T) {
+			b, err := os.ReadFile(c.StdinFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Exec(c.Run, string(b), c.FromStdin...)
+			if r.Code != cli.ExitOK {
+				t.Fatalf("%q < %s: exit %d, stderr %q", c.FromStdin, c.StdinFile, r.Code, r.Stderr)
+			}
+			if err := CheckJSON(r.Stdout); err != nil {
+				t.Errorf("%q < %s: %v in %.300q", c.FromStdin, c.StdinFile, err, r.Stdout)
+			}
+		})
+	}
 }
 
 // CheckJSON reports whether s is one or more JSON values and nothing else.
