@@ -354,14 +354,7 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 			if corr {
 				cfg.Corrector = sched.EstimateCorrector{}
 			}
-			s, err := sched.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Load(jobs); err != nil {
-				t.Fatal(err)
-			}
-			scheduleChanges(s, changes)
+			s := loadWithChanges(t, cfg, jobs, changes)
 			res, err := s.Finish()
 			if err != nil {
 				t.Fatal(err)
@@ -399,8 +392,16 @@ func drawChanges(t *rapid.T, jobs []swf.Job, P int64) []walkChange {
 	return changes
 }
 
-// scheduleChanges makes s apply changes at their times.
-func scheduleChanges(s *sched.Sim, changes []walkChange) {
+// loadWithChanges makes a simulation of cfg with jobs loaded and changes
+// applied at their times.
+func loadWithChanges(t *rapid.T, cfg sched.Config, jobs []swf.Job, changes []walkChange) *sched.Sim {
+	s, err := sched.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(jobs); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range changes {
 		s.At(c.at, func(int64) {
 			if c.cancel != 0 {
@@ -410,4 +411,5 @@ func scheduleChanges(s *sched.Sim, changes []walkChange) {
 			}
 		})
 	}
+	return s
 }

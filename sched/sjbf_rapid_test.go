@@ -81,14 +81,7 @@ func TestSJBFWalkRapid(t *testing.T) {
 			if corr {
 				cfg.Corrector = sched.EstimateCorrector{}
 			}
-			s, err := sched.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Load(jobs); err != nil {
-				t.Fatal(err)
-			}
-			scheduleChanges(s, changes)
+			s := loadWithChanges(t, cfg, jobs, changes)
 			cancelled := map[int64]bool{} // by the observer
 			if echo > 0 || kill > 0 {
 				// (IDs past the changes' ones: a cancelled ID given again
