@@ -1,5 +1,7 @@
 package apq
 
+import "math"
+
 // summaryDist is summaryDistance with the inverse ranges precomputed and
 // weights already normalized to sum 1.
 func summaryDist(a, b, w, inv *[numFeatures]float64) float64 {
@@ -56,4 +58,17 @@ func distributionDist(reqDiffers bool, ertNorm float64, chi *[numDists]float64, 
 		d += ws[2+i] * chi[i]
 	}
 	return d
+}
+
+// invRange is 1 / (hi − lo), the scale of a feature's differences, or 0
+// for a feature with no spread: hi ≤ lo, or a spread so small (a
+// subnormal, below 2^-1022) that its inverse overflows to +Inf, which
+// made a distance +Inf (or NaN, 0 · Inf) instead of a value in [0, 1].
+func invRange(lo, hi float64) float64 {
+	if r := hi - lo; r > 0 {
+		if v := 1 / r; !math.IsInf(v, 0) {
+			return v
+		}
+	}
+	return 0
 }

@@ -115,10 +115,7 @@ func (p *Predictor) ridgeOrKNN(pt *Point, dS []float64, pr Prediction) Predictio
 func (p *Predictor) summaryDistances(pt *Point) []float64 {
 	var inv [numFeatures]float64
 	for i := 1; i < numFeatures; i++ {
-		lo, hi := min(p.fmin[i], pt.F[i]), max(p.fmax[i], pt.F[i])
-		if hi > lo {
-			inv[i] = 1 / (hi - lo)
-		}
+		inv[i] = invRange(min(p.fmin[i], pt.F[i]), max(p.fmax[i], pt.F[i]))
 	}
 	w := weightsOrOnes(p.wF[:])
 	d := slices.Grow(p.dS[:0], len(p.slots))[:len(p.slots)]

@@ -13,9 +13,7 @@ package apq
 func summaryDistance(a, b, w, lo, hi *[numFeatures]float64) float64 {
 	var inv [numFeatures]float64
 	for i := 1; i < numFeatures; i++ {
-		if r := hi[i] - lo[i]; r > 0 {
-			inv[i] = 1 / r
-		}
+		inv[i] = invRange(lo[i], hi[i])
 	}
 	ws := weightsOrOnes(w[:])
 	return summaryDist(a, b, ws, &inv)
