@@ -461,7 +461,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 	n := 0
 	for i := 0; ; n++ {
 		i = blanks(line, i)
-		if uint(i) >= uint(len(line)) { // (i == len(line); unsigned here and below: no bounds checks)
+		if uint(i) >= uint(len(line)) { // (i == len(line), or len(line)+1 after a last field; unsigned here and below: no bounds checks)
 			break
 		}
 		if uint(n) >= NumFields { // (== in effect; unsigned, so that ints[n] needs no bounds check)
@@ -488,6 +488,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 					x = -x
 				}
 				ints[n] = x
+				i++ // past the blank (or the end) just checked: blanks need not look at it again
 				continue
 			}
 		} else if nd > 0 {
@@ -509,6 +510,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 					}
 				}
 				floats[n] = x
+				i++ // (as above)
 				continue
 			}
 		}
