@@ -205,7 +205,9 @@ func (s *Sim) close(jb *Job) {
 	rec.Killed = jb.killed && jb.start >= 0 // not if cancelled before it started
 	if jb.start >= 0 {
 		rec.Wait = jb.start - jb.j.Submit
-		rec.BSLD, rec.Slowdown = slowdowns(rec.Wait, jb.r, s.cfg.bsldThreshold())
+		if s.summ == nil { // (SummaryOnly: no record is seen, the fold computes its own)
+			rec.BSLD, rec.Slowdown = slowdowns(rec.Wait, jb.r, s.cfg.bsldThreshold())
+		}
 	}
 	if jb.state == done {
 		if d := jb.end - jb.j.Submit; d > 0 {

@@ -80,14 +80,32 @@ func (f *foldSummary) flush() {
 		if n := len(f.log); n == 0 || cap(f.log[n-1])-len(f.log[n-1]) < maxEntry {
 			f.log = append(f.log, make([]byte, 0, logBlock))
 		}
+		// The entry is written in place into the block's spare room
+		// (maxEntry bytes, checked above), then the block is cut to
+		// it: binary.AppendUvarint's append checked the capacity at
+		// each byte (a quarter of the fold's cost).
 		b := f.log[len(f.log)-1]
-		b = binary.AppendUvarint(b, uint64(e.end-f.lastEnd)) // termination order: ends do not decrease
+		n := len(b)
+		b = b[:n+maxEntry]
+		uv := func(x uint64) { // binary.AppendUvarint's bytes
+			for x >= 0x80 {
+				b[n] = byte(x) | 0x80
+				x >>= 7
+				n++
+			}
+			b[n] = byte(x)
+			n++
+		}
+		sv := func(x int64) { uv(uint64(x)<<1 ^ uint64(x>>63)) } // binary.AppendVarint's zig-zag
+		// Termination order: ends do not decrease.
+		uv(uint64(e.end - f.lastEnd))
 		span := e.end - e.start
-		b = binary.AppendVarint(b, span)
-		b = binary.AppendVarint(b, e.wait)
-		b = binary.AppendVarint(b, e.run-span)
-		b = binary.AppendVarint(b, e.size)
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.acc))
+		sv(span)
+		sv(e.wait)
+		sv(e.run - span)
+		sv(e.size)
+		binary.LittleEndian.PutUint64(b[n:], math.Float64bits(e.acc))
+		n += 8
 		var res uint64 // 0: no reservation
 		if e.firstRes >= 0 {
 			res = 1 + uint64(e.start-e.firstRes)<<1
@@ -95,13 +113,13 @@ func (f *foldSummary) flush() {
 				res = 2 + uint64(e.firstRes-e.start)<<1
 			}
 		}
-		b = binary.AppendUvarint(b, res)
+		uv(res)
 		bf := uint64(0)
 		if e.backfilled {
 			bf = 1
 		}
-		b = binary.AppendUvarint(b, uint64(e.corrections)<<1|bf)
-		f.log[len(f.log)-1], f.lastEnd = b, e.end
+		uv(uint64(e.corrections)<<1 | bf)
+		f.log[len(f.log)-1], f.lastEnd = b[:n], e.end
 		f.corr = f.corr || e.corrections != 0
 		f.jobs++
 	}

@@ -3,6 +3,7 @@ package swf
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -47,17 +48,17 @@ func (e *ParseError) Error() string {
 	_, demand := e.Err.(*demandError)
 	switch {
 	case demand && e.Key != "":
-		return fmt.Sprintf("swf: line %d, demand %s: %q: %v", e.Line, clip(e.Key), clip(e.Value), e.Err)
+		return fmt.Sprintf("swf: line %d, demand %s: %s: %v", e.Line, clip(e.Key), quote(clip(e.Value)), e.Err)
 	case demand && e.Value != "":
-		return fmt.Sprintf("swf: line %d, demand line: %q: %v", e.Line, clip(e.Value), e.Err)
+		return fmt.Sprintf("swf: line %d, demand line: %s: %v", e.Line, quote(clip(e.Value)), e.Err)
 	case demand:
 		return fmt.Sprintf("swf: line %d: %v", e.Line, e.Err)
 	case e.Key != "":
-		return fmt.Sprintf("swf: line %d, header %s: %q: %v", e.Line, clip(e.Key), clip(e.Value), e.Err)
+		return fmt.Sprintf("swf: line %d, header %s: %s: %v", e.Line, clip(e.Key), quote(clip(e.Value)), e.Err)
 	case e.Field > 0 && e.Field <= NumFields:
-		return fmt.Sprintf("swf: line %d, field %d (%s): %q: %v", e.Line, e.Field, FieldName(e.Field-1), clip(e.Value), e.Err)
+		return fmt.Sprintf("swf: line %d, field %d (%s): %s: %v", e.Line, e.Field, FieldName(e.Field-1), quote(clip(e.Value)), e.Err)
 	case e.Field > 0:
-		return fmt.Sprintf("swf: line %d, field %d: %q: %v", e.Line, e.Field, clip(e.Value), e.Err)
+		return fmt.Sprintf("swf: line %d, field %d: %s: %v", e.Line, e.Field, quote(clip(e.Value)), e.Err)
 	default:
 		return fmt.Sprintf("swf: line %d: %v", e.Line, e.Err)
 	}
@@ -67,6 +68,22 @@ func (e *ParseError) Unwrap() error { return e.Err }
 
 // maxValue is about the most bytes of a bad value that an error quotes.
 const maxValue = 64
+
+// quote is %q of v, a clipped value, cut further while its escapes (four
+// bytes for one such as \x92) make it longer than 2*maxValue bytes: an
+// error stays short whatever the bytes it quotes (FuzzReader found a
+// demand line's key and value of such bytes making one of 401 bytes).
+func quote(v string) string {
+	q := strconv.Quote(v)
+	for n := len(v); len(q) > 2*maxValue && n > 0; {
+		n /= 2
+		for n > 0 && !utf8.RuneStart(v[n]) {
+			n--
+		}
+		q = strconv.Quote(v[:n] + "…")
+	}
+	return q
+}
 
 // clip returns s, or its first bytes (cut at a rune boundary) and "…" when
 // s is longer than maxValue.

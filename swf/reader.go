@@ -35,13 +35,19 @@ type Reader struct {
 	// MaxErrors bounds the errors kept in lenient mode; 0 means 100.
 	MaxErrors int
 
-	src     io.Reader
-	buf     []byte // input; buf[rpos:wpos] is not consumed yet
-	rpos    int
-	wpos    int
-	srcErr  error // what ended src; returned once buf is drained
-	cr      bool  // a lone '\r' ended a line: search for '\r' first
-	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
+	src    io.Reader
+	buf    []byte // input; buf[rpos:wpos] is not consumed yet
+	rpos   int
+	wpos   int
+	srcErr error // what ended src; returned once buf is drained
+	cr     bool  // a lone '\r' ended a line: search for '\r' first
+	// crAt is where in buf a search for '\r' from at most rpos stopped:
+	// at the first '\r' (crHit), or else at the end of what was
+	// buffered. cut looks a line up in it instead of searching each
+	// line again (a call a line, most of which find nothing).
+	crAt    int
+	crHit   bool
+	skipLF  bool // the last line ended in '\r': a '\n' next belongs to it
 	line    int
 	header  Header
 	hp      headerParser
@@ -353,10 +359,11 @@ func (r *Reader) readLine() ([]byte, error) {
 
 // cut finds the first complete line in data: it returns the line without
 // its terminator, the bytes it takes up with the terminator, and whether a
-// line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
-// the line (the check for a lone '\r'); after the first lone '\r', '\r' is
-// searched for first, so that CR files do not scan to the end of the
-// buffer for each line.
+// line was found. In files with "\n" or "\r\n", the check for a lone '\r'
+// looks the line up in a search ahead for '\r' (crAt), made once a fill
+// in "\n" files and once a line in "\r\n" ones; after the first lone '\r',
+// '\r' is searched for first, so that CR files do not scan to the end of
+// the buffer for each line.
 func (r *Reader) cut(data []byte) ([]byte, int, bool) {
 	if r.cr {
 		i := bytes.IndexByte(data, '\r')
@@ -376,7 +383,21 @@ func (r *Reader) cut(data []byte) ([]byte, int, bool) {
 	if i < 0 {
 		i = len(data)
 	}
-	j := bytes.IndexByte(data[:i], '\r')
+	// j is the first '\r' in the line, as bytes.IndexByte(data[:i], '\r')
+	// gives it: from the search ahead, made again once the reader is
+	// past its '\r' (or its end falls within the line: bytes came in).
+	if r.crAt < r.rpos || !r.crHit && r.crAt < r.rpos+i {
+		k := bytes.IndexByte(data, '\r')
+		r.crHit = k >= 0
+		if k < 0 {
+			k = len(data)
+		}
+		r.crAt = r.rpos + k
+	}
+	j := -1
+	if r.crHit && r.crAt < r.rpos+i {
+		j = r.crAt - r.rpos
+	}
 	switch {
 	case j >= 0 && j+1 < len(data) && data[j+1] != '\n':
 		r.cr = true // a lone '\r'
@@ -394,6 +415,7 @@ func (r *Reader) cut(data []byte) ([]byte, int, bool) {
 func (r *Reader) fill() {
 	if r.rpos > 0 {
 		r.wpos = copy(r.buf, r.buf[r.rpos:r.wpos])
+		r.crAt -= r.rpos // (below 0 if it was behind rpos: searched again)
 		r.rpos = 0
 	}
 	if r.wpos == len(r.buf) {
@@ -461,7 +483,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 	n := 0
 	for i := 0; ; n++ {
 		i = blanks(line, i)
-		if uint(i) >= uint(len(line)) { // (i == len(line); unsigned here and below: no bounds checks)
+		if uint(i) >= uint(len(line)) { // (i == len(line), or len(line)+1 after a last field; unsigned here and below: no bounds checks)
 			break
 		}
 		if uint(n) >= NumFields { // (== in effect; unsigned, so that ints[n] needs no bounds check)
@@ -488,6 +510,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 					x = -x
 				}
 				ints[n] = x
+				i++ // past the blank (or the end) just checked: blanks need not look at it again
 				continue
 			}
 		} else if nd > 0 {
@@ -509,6 +532,7 @@ func parseJob(line []byte, j *Job) *ParseError {
 					}
 				}
 				floats[n] = x
+				i++ // (as above)
 				continue
 			}
 		}

@@ -94,13 +94,17 @@ func statsOf(w []int64) waitStats {
 	for _, x := range w {
 		sum += float64(x)
 	}
-	rank := func(q float64) float64 {
+	rank := func(q float64) int {
 		k := int(math.Ceil(q*float64(len(w)))) - 1
-		return float64(nth(w, max(0, min(k, len(w)-1))))
+		return max(0, min(k, len(w)-1))
 	}
 	n := float64(len(w))
-	median := rank(0.5)
-	return waitStats{Mean: sum / n, Median: median, P95: rank(0.95), Waited: float64(waited) / n}
+	k50, k95 := rank(0.5), rank(0.95)
+	median := nth(w, k50)
+	// nth leaves w[k50:] the larger part (w[:k50] ≤ w[k50] ≤ w[k50+1:]),
+	// so the 95th percentile is selected among it alone (k95 ≥ k50).
+	p95 := nth(w[k50:], k95-k50)
+	return waitStats{Mean: sum / n, Median: float64(median), P95: float64(p95), Waited: float64(waited) / n}
 }
 
 // nth returns the k-th smallest element of w (from 0), reordering w:
