@@ -281,7 +281,7 @@ func (p *Policy) catchUp(now int64) {
 // without SchedMinInterval (which reads the time of the periodic runs
 // those wake-ups would make), the schedules are the same.
 func (p *Policy) lazyCalc() bool {
-	return p.observed && p.minInt == 0 && !p.cfg.ClassicFairshare
+	return p.observed && p.minInt == 0 && !p.cfg.ClassicFairshare && !p.eagerCalc
 }
 
 // quiet reports, under Run, that no job can start or get a reservation
