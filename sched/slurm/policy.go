@@ -109,6 +109,9 @@ type Policy struct {
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec
+	// eagerCalc: Run wakes for every calculation (lazyCalc's test
+	// compares the schedules).
+	eagerCalc bool
 }
 
 // jobRec is what the policy keeps of a waiting or running job. Its

@@ -266,16 +266,46 @@ func (p *Policy) catchUp(now int64) {
 		p.nextCalc += k * p.calcPeriod
 	}
 	for p.nextCalc <= now {
-		p.calc(p.nextCalc)
+		// Under Run's lazy calculations only the last of a run of due
+		// ones computes priorities: nothing read those of the others
+		// (see quiet).
+		t := p.nextCalc
 		p.nextCalc += p.calcPeriod
+		p.calc(t, p.nextCalc > now || !p.lazyCalc())
 	}
+}
+
+// lazyCalc: the calculations Run wakes for only while their priorities
+// may start a job (see quiet) leave the priorities of those it does not
+// wake for to the last one due when something happens. Under Fair Tree
+// without SchedMinInterval (which reads the time of the periodic runs
+// those wake-ups would make), the schedules are the same.
+func (p *Policy) lazyCalc() bool {
+	return p.observed && p.minInt == 0 && !p.cfg.ClassicFairshare && !p.eagerCalc
+}
+
+// quiet reports, under Run, that no job can start or get a reservation
+// until a job arrives or ends: jobs wait, some run (so one will end),
+// no main scheduler run is queued or asked, and no waiting job fits in
+// the free CPUs (none free, or the last backfill cycle found none fits;
+// only an arrival or an end, which clears noFit, frees CPUs or adds a
+// job). A calculation then changes nothing but usage and priorities
+// until that event: the periodic main scheduler runs and backfill
+// cycles it would bring start and reserve nothing, and the event makes
+// every flag they read (fullPending, bfDirty, noFit, the event times)
+// what the calculation would have. So Run does not wake for it, and
+// the event's catchUp computes the priorities once, at the last
+// calculation's time, from the same usage (lazyCalc).
+func (p *Policy) quiet() bool {
+	return p.lazyCalc() && len(p.running) > 0 && (p.freeAfter == 0 || p.noFit) &&
+		!p.mainPending && !p.mainSoon && !p.fullAsked
 }
 
 // calc is one run of the decay thread at t (_decay_thread): classic
 // computes the accounts' effective usage first, then usage decays by
 // d^Δ and the running jobs add theirs; Fair Tree then ranks the users;
 // every waiting job gets its priority again.
-func (p *Policy) calc(t int64) {
+func (p *Policy) calc(t int64, prios bool) {
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	}
@@ -314,7 +344,7 @@ func (p *Policy) calc(t int64) {
 	// Fair Tree's order and ranks follow when a factor is read (the
 	// tree's ranks): a calculation with no job waiting leaves them to the
 	// next that has one.
-	if len(p.queue) == 0 {
+	if len(p.queue) == 0 || !prios {
 		return
 	}
 	inOrder := true

@@ -11,9 +11,11 @@ import (
 
 // Run simulates jobs under the policy on its machine and returns the
 // simulator's Result (Result.Policy is Name). It is the whole Slurm loop:
-// wake-ups at every PriorityCalcPeriod while jobs wait or run, at the
-// next backfill cycle and periodic main scheduler run while jobs wait,
-// and a main scheduler run at submissions and ends. Jobs are killed at
+// wake-ups at every PriorityCalcPeriod while jobs wait and one may start
+// (otherwise the next arrival or end catches the calculations up with
+// their own times, the same schedule), at the next backfill cycle and
+// periodic main scheduler run while jobs wait, and a main scheduler run
+// at submissions and ends. Jobs are killed at
 // their time limit plus OverTimeLimit (sched.Config.KillAtEstimate); a
 // job without a limit gets its partition's DefaultTime, else MaxTime,
 // else a year (Slurm's UNLIMITED in backfill). A job its partition can

@@ -606,7 +606,9 @@ func (p *Policy) arm() {
 	// change no priority, only usage, and the same.
 	t := int64(never)
 	if p.jobs.len() > len(p.running) { // jobs wait
-		t = p.nextCalc
+		if !p.quiet() {
+			t = p.nextCalc
+		}
 		nextFull := p.lastFull + p.schedInt
 		if p.mainSoon || p.fullAsked {
 			t = min(t, p.lastMain+p.minInt)
