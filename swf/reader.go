@@ -42,6 +42,7 @@ type Reader struct {
 	srcErr  error // what ended src; returned once buf is drained
 	cr      bool  // a lone '\r' ended a line: search for '\r' first
 	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
+	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
 	line    int
 	header  Header
 	hp      headerParser
@@ -336,35 +337,39 @@ func (r *Reader) readLine() ([]byte, error) {
 				data = data[1:]
 			}
 		}
-		if line, n, ok := r.cut(data); ok {
+		if line, n, ok := r.cut(data, r.clean); ok {
 			r.rpos += n
+			r.clean = 0
 			return line, nil
 		}
+		// No line yet: the next search starts where this one ended (a
+		// '\r' last aside), else a line that comes in many small reads
+		// (gzip gives 32 KiB at most) is searched from its start after
+		// each: a 64 MiB line took 3.5 s of CPU, 16 times a 16 MiB one.
+		r.clean = max(len(data)-1, 0)
 		if r.srcErr != nil {
 			if r.srcErr != io.EOF || len(data) == 0 {
 				return nil, r.srcErr
 			}
-			r.rpos = r.wpos
+			r.rpos, r.clean = r.wpos, 0
 			return bytes.TrimSuffix(data, []byte{'\r'}), nil
 		}
 		r.fill()
 	}
 }
 
-// cut finds the first complete line in data: it returns the line without
-// its terminator, the bytes it takes up with the terminator, and whether a
-// line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
+// cut finds the first complete line in data, whose first c bytes were
+// searched already and hold no line terminator: it returns the line
+// without its terminator, the bytes it takes up with the terminator, and
+// whether a line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
 // the line (the check for a lone '\r'); after the first lone '\r', '\r' is
 // searched for first, so that CR files do not scan to the end of the
 // buffer for each line.
-func (r *Reader) cut(data []byte) ([]byte, int, bool) {
+func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 	if r.cr {
-		i := bytes.IndexByte(data, '\r')
-		if i < 0 {
-			i = len(data)
-		}
-		if k := bytes.IndexByte(data[:i], '\n'); k >= 0 {
-			return data[:k], k + 1, true
+		i := index(data, c, '\r')
+		if k := bytes.IndexByte(data[c:i], '\n'); k >= 0 {
+			return data[:c+k], c + k + 1, true
 		}
 		if i == len(data) {
 			return nil, 0, false
@@ -372,11 +377,11 @@ func (r *Reader) cut(data []byte) ([]byte, int, bool) {
 		r.skipLF = true
 		return data[:i], i + 1, true
 	}
-	i := bytes.IndexByte(data, '\n')
-	if i < 0 {
-		i = len(data)
+	i := index(data, c, '\n')
+	j := bytes.IndexByte(data[c:i], '\r')
+	if j >= 0 {
+		j += c
 	}
-	j := bytes.IndexByte(data[:i], '\r')
 	switch {
 	case j >= 0 && j+1 < len(data) && data[j+1] != '\n':
 		r.cr = true // a lone '\r'
@@ -415,6 +420,15 @@ func (r *Reader) fill() {
 		}
 	}
 	r.srcErr = io.ErrNoProgress
+}
+
+// index is the index of the first b in data at or after from, or
+// len(data).
+func index(data []byte, from int, b byte) int {
+	if i := bytes.IndexByte(data[from:], b); i >= 0 {
+		return from + i
+	}
+	return len(data)
 }
 
 var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
