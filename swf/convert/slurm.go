@@ -73,9 +73,13 @@ func applyState(r *record, s string) {
 // finishSlurm settles what depends on several fields: whether the job
 // started (a start time and CPUs; Slurm gives a job cancelled while
 // pending a start time equal to its end and no CPUs), and the notes that
-// depend on it.
+// depend on it. Without a CPU count read (sacct without AllocCPUS and
+// AllocTRES, or with an unreadable one) the start time decides, a
+// cancelled job's equal to its end aside: such a job used to lose its
+// wait and run time as "ended without starting".
 func finishSlurm(r *record) {
-	r.started = r.start >= 0 && r.alloc > 0
+	cancelledPending := r.status == swf.StatusCancelled && r.end == r.start
+	r.started = r.start >= 0 && (r.alloc > 0 || r.allocUnread && !cancelledPending)
 	if !r.started {
 		r.alloc = -1
 	}
