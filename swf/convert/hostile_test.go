@@ -93,3 +93,21 @@ func TestSacctStartWithoutCPUs(t *testing.T) {
 		t.Errorf("anomalies %v", a)
 	}
 }
+
+// A negative PBS time ("ctime=-1", as SWF writes a missing value) is out
+// of range, not "a time after the year 2200" as it was reported.
+func TestPBSNegativeTime(t *testing.T) {
+	in := "04/01/2024 10:00:00;E;4.srv;user=u ctime=-1 qtime=1711965600 start=-5 end=1711965660 Exit_status=0 exec_host=n1/0\n"
+	res, err := PBS(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Report.Errors) != 2 {
+		t.Fatalf("errors %v", res.Report.Errors)
+	}
+	for _, e := range res.Report.Errors {
+		if !errors.Is(e, errRange) {
+			t.Errorf("%v, want %v", e, errRange)
+		}
+	}
+}
