@@ -326,11 +326,15 @@ func expandTasks(s string) ([]int64, error) {
 		if err1 != nil || err2 != nil || err3 != nil || lo < 0 || hi < lo || step < 1 {
 			return nil, fmt.Errorf("%s is not a task range", quote(part))
 		}
-		if (hi-lo)/step+1 > maxArrayTasks-int64(len(out)) {
+		// Counted and stepped without overflow: "0-9223372036854775807"
+		// made the count wrap negative (and pass), and a range ending
+		// near 2^63 made t wrap past hi: either looped for ever.
+		n := uint64(hi-lo)/uint64(step) + 1
+		if n > uint64(maxArrayTasks-len(out)) {
 			return nil, fmt.Errorf("more than %d tasks in %s", maxArrayTasks, quote(s))
 		}
-		for t := lo; t <= hi; t += step {
-			out = append(out, t)
+		for k := range int64(n) {
+			out = append(out, lo+k*step)
 		}
 	}
 	return out, nil

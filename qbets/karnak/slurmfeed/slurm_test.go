@@ -112,6 +112,11 @@ func TestExpandTasks(t *testing.T) {
 		"4-5": "[4 5]", "0-5%2": "[0 1 2 3 4 5]", "1,3,7-9": "[1 3 7 8 9]", "0-8:4": "[0 4 8]", "7": "[7]",
 		"": "error", "5-4": "error", "a-b": "error", "0-1:0": "error", "0-99999999999": "error", "-1": "error",
 		strings.Repeat("0-60000,", 3): "error",
+		// Ranges at the int64 limit looped for ever (a count that wrapped
+		// negative, or a task number that wrapped past the range's end).
+		"0-9223372036854775807": "error", "9223372036854775807": "[9223372036854775807]",
+		"9223372036854775806-9223372036854775807": "[9223372036854775806 9223372036854775807]",
+		"9223372036854775800-9223372036854775807:5": "[9223372036854775800 9223372036854775805]",
 	} {
 		got, err := expandTasks(s)
 		g := fmt.Sprint(got)
