@@ -110,7 +110,7 @@ func (l *IntList) UnmarshalJSON(b []byte) error {
 		if !ok || err1 != nil || err2 != nil || hi < lo || uint(hi)-uint(lo) > 10000 {
 			return fmt.Errorf("%q: want an \"a-b\" range with a ≤ b", s)
 		}
-		for k := range uint(hi)-uint(lo) + 1 {
+		for k := range uint(hi) - uint(lo) + 1 {
 			out = append(out, lo+int(k))
 		}
 	}
