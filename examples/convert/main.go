@@ -216,6 +216,10 @@ func partitionLimits(s string) (map[string]int64, error) {
 		if !ok || name == "" || err != nil || m <= 0 || m > 1<<30 {
 			return nil, fmt.Errorf("%q: want NAME=MINUTES", item)
 		}
+		if _, dup := out[name]; dup {
+			// "a=5,a=6" kept 6 without a word: which one was meant?
+			return nil, fmt.Errorf("%q: partition %s given twice", item, name)
+		}
 		out[name] = m * 60
 	}
 	return out, nil

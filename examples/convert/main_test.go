@@ -128,6 +128,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct-json", "a", "b"}, exitUsage, "one input"},
 		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
+		{[]string{"-from", "sacct", "x", "-partition-limit", "a=5,b=1,a=6"}, exitUsage, "partition a given twice"},
 		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},
 		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
 		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
