@@ -111,3 +111,22 @@ func TestPBSNegativeTime(t *testing.T) {
 		}
 	}
 }
+
+// A state cut to sacct's column width ("OUT_OF_ME+", formatted output)
+// is the one state it begins; an ambiguous cut ("REQUEUE_+") and an empty
+// state stay unknown, the empty one reported as "none", not as a blank.
+func TestSacctCutStates(t *testing.T) {
+	for in, want := range map[string]string{"OUT_OF_ME+": "OUT_OF_MEMORY", "CANCELLED+": "CANCELLED", "SPECIAL_E+": "SPECIAL_EXIT",
+		"REQUEUE_+": "REQUEUE_", "cancelled by 5": "CANCELLED", "FOO+": "FOO", "+": ""} {
+		if got := baseState(in); got != want {
+			t.Errorf("baseState(%q) = %q, want %q", in, got, want)
+		}
+	}
+	res, err := Sacct(strings.NewReader("JobID|State|Submit|Start|End|AllocCPUS\n1|OUT_OF_ME+|5|6|9|1\n2||5|6|9|1\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Jobs[0].Status != 0 || res.Report.States["OUT_OF_MEMORY"] != 1 || res.Report.States["none"] != 1 || res.Report.Anomalies[noteUnknownState] != 1 {
+		t.Errorf("status %d, states %v, anomalies %v", res.Jobs[0].Status, res.Report.States, res.Report.Anomalies)
+	}
+}

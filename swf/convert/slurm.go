@@ -46,13 +46,32 @@ var slurmStates = map[string]slurmState{
 }
 
 // baseState reduces a printed state to its base word: "CANCELLED by 1000"
-// → "CANCELLED"; sacct's truncated "CANCELLED+" → "CANCELLED".
+// → "CANCELLED"; sacct's truncated "CANCELLED+" → "CANCELLED", and
+// "OUT_OF_ME+" (a state cut to sacct's column width) → the one state it
+// begins, "OUT_OF_MEMORY" (it was an unknown state, status -1).
 func baseState(s string) string {
 	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, " +,"); i >= 0 {
+	i := strings.IndexAny(s, " +,")
+	cut := i >= 0 && s[i] == '+'
+	if i >= 0 {
 		s = s[:i]
 	}
-	return strings.ToUpper(s)
+	s = strings.ToUpper(s)
+	if _, known := slurmStates[s]; cut && !known && s != "" {
+		var only string
+		for k := range slurmStates {
+			if strings.HasPrefix(k, s) {
+				if only != "" {
+					return s // ambiguous ("REQUEUE_+")
+				}
+				only = k
+			}
+		}
+		if only != "" {
+			return only
+		}
+	}
+	return s
 }
 
 // applyState sets r's status (or skip reason) from Slurm state s.
@@ -61,6 +80,9 @@ func applyState(r *record, s string) {
 	st, ok := slurmStates[r.state]
 	if !ok {
 		r.state = clip(r.state)
+		if r.state == "" {
+			r.state = "none" // (as Alibaba's: a blank line in the report said nothing)
+		}
 		r.note(noteUnknownState)
 		return
 	}
