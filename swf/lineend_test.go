@@ -160,3 +160,26 @@ func (s *smallReads) Read(p []byte) (int, error) {
 	s.b = s.b[k:]
 	return k, nil
 }
+
+// A line over 16 MiB is malformed (skipped and counted in lenient mode,
+// with its demand line), and its bytes are not kept: a 1 GiB line, a
+// megabyte of gzip, took over 2 GiB of memory.
+func TestLongLineDropped(t *testing.T) {
+	job := "1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1"
+	in := job + "\n;= nodes=1\n" + strings.Repeat("7", maxLine+5) + "\r" + job + "\n" + strings.Repeat(";", maxLine+1)
+	for _, lenient := range []bool{false, true} {
+		r := NewReader(&smallReads{[]byte(in), 1 << 16})
+		r.Lenient = lenient
+		jobs, err := r.ReadAll()
+		st := r.Stats()
+		switch {
+		case !lenient && (len(jobs) != 1 || !errors.Is(err, ErrRange) || err.(*ParseError).Line != 3):
+			t.Errorf("strict: %d jobs, %v", len(jobs), err)
+		case lenient && (err != nil || len(jobs) != 2 || jobs[1].Demand != nil || st.Skipped != 2 || st.Errors[1].Line != 5):
+			t.Errorf("lenient: %d jobs, %v, %+v", len(jobs), err, st)
+		}
+		if c := cap(r.buf); c > 3*maxLine {
+			t.Errorf("buffer of %d bytes", c)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package swf
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"maps"
@@ -43,6 +44,7 @@ type Reader struct {
 	cr      bool  // a lone '\r' ended a line: search for '\r' first
 	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
 	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
+	long    bool  // the line being read is over maxLine: its bytes are dropped
 	line    int
 	header  Header
 	hp      headerParser
@@ -237,6 +239,15 @@ func (r *Reader) next(j *Job) error {
 			break
 		}
 		r.line++
+		if r.long {
+			// The line was dropped as it came: a malformed line, its
+			// demand line with it (as for any malformed job line).
+			r.long, r.dem = false, nil
+			if r.fail(&ParseError{Line: r.line, Err: errLongLine}) {
+				return r.err
+			}
+			continue
+		}
 		if r.line == 1 {
 			// A UTF-8 byte order mark, as some editors write, is not text.
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
@@ -340,6 +351,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		if line, n, ok := r.cut(data, r.clean); ok {
 			r.rpos += n
 			r.clean = 0
+			r.long = r.long || len(line) > maxLine // (whatever the reads' sizes)
 			return line, nil
 		}
 		// No line yet: the next search starts where this one ended (a
@@ -347,12 +359,22 @@ func (r *Reader) readLine() ([]byte, error) {
 		// (gzip gives 32 KiB at most) is searched from its start after
 		// each: a 64 MiB line took 3.5 s of CPU, 16 times a 16 MiB one.
 		r.clean = max(len(data)-1, 0)
+		if r.clean > maxLine {
+			// Past any real line: drop what came (its last byte aside, a
+			// '\r' maybe) and read on to its end, so that a line of
+			// gigabytes (a megabyte of gzip) does not take as much memory.
+			r.long = true
+			r.rpos, r.clean = r.wpos-1, 0
+			continue
+		}
 		if r.srcErr != nil {
 			if r.srcErr != io.EOF || len(data) == 0 {
 				return nil, r.srcErr
 			}
 			r.rpos, r.clean = r.wpos, 0
-			return bytes.TrimSuffix(data, []byte{'\r'}), nil
+			line := bytes.TrimSuffix(data, []byte{'\r'})
+			r.long = r.long || len(line) > maxLine
+			return line, nil
 		}
 		r.fill()
 	}
@@ -430,6 +452,13 @@ func index(data []byte, from int, b byte) int {
 	}
 	return len(data)
 }
+
+// maxLine bounds a line (an SWF job line takes about 100 bytes): a longer
+// one is malformed, and its bytes are not kept.
+const maxLine = 16 << 20
+
+// errLongLine is the error of a line over maxLine, wrapping ErrRange.
+var errLongLine = fmt.Errorf("line longer than 16 MiB: %w", ErrRange)
 
 var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
 
