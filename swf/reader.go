@@ -26,7 +26,8 @@ const defaultMaxErrors = 100
 // A demand line (see the package doc) is not a comment: it sets the next
 // job's Demand.
 // Header values that bend the format are warnings (Stats.Warnings), never
-// errors; see Header.
+// errors; see Header. A line over 16 MiB is malformed (its error wraps
+// ErrRange), and its bytes are not kept, so that memory stays bounded.
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
