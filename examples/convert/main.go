@@ -430,6 +430,10 @@ func printReport(w io.Writer, res *convert.Result, o options) {
 		fmt.Fprintf(w, ", %d earlier attempts of requeued jobs", r.Requeued)
 	}
 	fmt.Fprintln(w)
+	if r.Jobs == 0 {
+		// An empty trace is a result no simulator takes: say why at once.
+		fmt.Fprintln(w, "warning: no job written: the trace is empty (every record is skipped below, or there was none)")
+	}
 	printCounts(w, "final states", r.States)
 	printCounts(w, "skipped", r.Skipped)
 	printCounts(w, "jobs with anomalies", r.Anomalies)

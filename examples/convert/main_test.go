@@ -315,3 +315,18 @@ func TestInputDirectory(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
 	}
 }
+
+// A conversion that writes no job says so on its first lines (exit 0: the
+// log was read), instead of a bare "0 jobs written".
+func TestNoJobWarning(t *testing.T) {
+	for _, in := range []string{"JobID|State|Submit\n", "JobID|State|Submit\n1|PENDING|2024-01-01T00:00:00\n"} {
+		code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
+		if code != exitOK || !strings.Contains(stderr, "0 jobs written") || !strings.Contains(stderr, "warning: no job written") {
+			t.Errorf("%q: exit %d, %s", in, code, stderr)
+		}
+	}
+	code, _, stderr := runCmd(t, "JobID|State|Submit\n1|COMPLETED|2024-01-01T00:00:00\n", "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
+	if code != exitOK || strings.Contains(stderr, "warning") {
+		t.Errorf("exit %d, %s", code, stderr)
+	}
+}
