@@ -158,6 +158,9 @@ func checkJobs(t *testing.T, jobs []job) {
 		if j.bad != "" {
 			continue
 		}
+		if j.wall < -1 || j.wall > infinite32*60 {
+			t.Fatalf("job %+v taken with a time limit out of range", j)
+		}
 		if j.submit <= 0 || j.started && j.start < j.submit || j.ended && j.end < j.submit || j.started && j.ended && j.end < j.start {
 			t.Fatalf("job %+v taken with times out of order", j)
 		}
@@ -205,4 +208,19 @@ func FuzzParsePartitions(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A time limit that is no 32-bit count of minutes makes the record bad:
+// 2^62 minutes wrapped to a negative number of seconds, fed as is.
+func TestLimitOutOfRange(t *testing.T) {
+	for _, lim := range []string{"4611686018427387904", "-5", "4294967296"} {
+		sq, err := parseSqueue([]byte(`{"jobs":[{"job_id":1,"job_state":"PENDING","submit_time":10,"time_limit":` + lim + `}]}`))
+		if err != nil || len(sq) != 1 || !strings.Contains(sq[0].bad, "time limit") {
+			t.Errorf("squeue %s: %v %+v", lim, err, sq)
+		}
+		sa, err := parseSacct([]byte(`{"jobs":[{"job_id":1,"state":{"current":"COMPLETED"},"time":{"submission":10,"start":11,"end":12,"limit":` + lim + `}}]}`))
+		if err != nil || len(sa) != 1 || !strings.Contains(sa[0].bad, "time limit") {
+			t.Errorf("sacct %s: %v %+v", lim, err, sa)
+		}
+	}
 }
