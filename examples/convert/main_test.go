@@ -330,3 +330,13 @@ func TestNoJobWarning(t *testing.T) {
 		t.Errorf("exit %d, %s", code, stderr)
 	}
 }
+
+// Text of the input in the report (a state, a column name) is printed
+// quoted when it is not printable UTF-8, never raw to the terminal.
+func TestReportTextQuoted(t *testing.T) {
+	in := "JobID|State|Submit|Start|End|AllocCPUS\n1|\x1b]0;pwned\a|1704067200|1704067201|1704067209|1\n"
+	code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
+	if code != exitOK || strings.ContainsAny(stderr, "\x1b\a") || !strings.Contains(stderr, `"\x1b]0;PWNED\a"`) {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
