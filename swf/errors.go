@@ -48,7 +48,7 @@ func (e *ParseError) Error() string {
 	_, demand := e.Err.(*demandError)
 	switch {
 	case demand && e.Key != "":
-		return fmt.Sprintf("swf: line %d, demand %s: %s: %v", e.Line, clip(e.Key), quote(clip(e.Value)), e.Err)
+		return fmt.Sprintf("swf: line %d, demand %s: %s: %v", e.Line, plainKey(e.Key), quote(clip(e.Value)), e.Err)
 	case demand && e.Value != "":
 		return fmt.Sprintf("swf: line %d, demand line: %s: %v", e.Line, quote(clip(e.Value)), e.Err)
 	case demand:
@@ -96,4 +96,19 @@ func clip[T string | []byte](s T) string {
 		n--
 	}
 	return string(s[:n]) + "…"
+}
+
+// plainKey is a demand key as written when it is printable ASCII, else
+// its first 8 bytes quoted (the value, quoted too, holds it whole): a hostile key's bytes go to the terminal
+// neither raw nor four times their number.
+func plainKey(k string) string {
+	for i := 0; i < len(k); i++ {
+		if k[i] <= ' ' || k[i] > '~' {
+			if len(k) > 8 {
+				return strconv.Quote(k[:8]) + "…"
+			}
+			return strconv.Quote(k)
+		}
+	}
+	return clip(k)
 }

@@ -279,10 +279,15 @@ func leadingInt(s string) (int64, error) {
 func (h *Header) generate() []string {
 	var out []string
 	emit := func(key, value string) {
-		first, rest, more := strings.Cut(value, "\n")
-		out = append(out, fmt.Sprintf("; %s: %s", key, first))
-		if more {
-			for _, r := range strings.Split(rest, "\n") {
+		// A Reader ends a line at '\n', "\r\n" and a lone '\r', so each
+		// starts a continuation line here: a value with a '\r' written
+		// as is would end its comment line and start a job line. A blank
+		// continuation would end the entry (and lose what follows), so
+		// none is written.
+		pieces := strings.FieldsFunc(key+": "+value, func(r rune) bool { return r == '\n' || r == '\r' })
+		out = append(out, "; "+pieces[0])
+		for _, r := range pieces[1:] {
+			if strings.TrimSpace(r) != "" {
 				out = append(out, ";       "+r)
 			}
 		}

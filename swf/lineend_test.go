@@ -1,11 +1,13 @@
 package swf
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"pgregory.net/rapid"
 )
@@ -123,4 +125,61 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	m := copy(p[:min(len(p), c.n)], c.data)
 	c.data = c.data[m:]
 	return m, nil
+}
+
+// A long line that arrives in small reads (gzip gives at most 32 KiB a
+// read) is searched once, not from its start after each read: 8 MiB in
+// 256-byte reads took 2^15 searches of up to 8 MiB (minutes); now well
+// under a second.
+func TestLongLineSmallReads(t *testing.T) {
+	line := bytes.Repeat([]byte("7"), 8<<20)
+	in := append(append([]byte("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n"), line...), "\r\n2 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\r"...)
+	start := time.Now()
+	r := NewReader(&smallReads{in, 256})
+	r.Lenient = true
+	jobs, err := r.ReadAll()
+	if err != nil || len(jobs) != 2 || r.Stats().Skipped != 1 || r.Stats().Errors[0].Line != 2 {
+		t.Fatalf("%d jobs, %v, stats %+v", len(jobs), err, r.Stats())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("an 8 MiB line in 256-byte reads took %v", d)
+	}
+}
+
+// smallReads returns at most n bytes a read.
+type smallReads struct {
+	b []byte
+	n int
+}
+
+func (s *smallReads) Read(p []byte) (int, error) {
+	if len(s.b) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), s.n)], s.b)
+	s.b = s.b[k:]
+	return k, nil
+}
+
+// A line over 16 MiB is malformed (skipped and counted in lenient mode,
+// with its demand line), and its bytes are not kept: a 1 GiB line, a
+// megabyte of gzip, took over 2 GiB of memory.
+func TestLongLineDropped(t *testing.T) {
+	job := "1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1"
+	in := job + "\n;= nodes=1\n" + strings.Repeat("7", maxLine+5) + "\r" + job + "\n" + strings.Repeat(";", maxLine+1)
+	for _, lenient := range []bool{false, true} {
+		r := NewReader(&smallReads{[]byte(in), 1 << 16})
+		r.Lenient = lenient
+		jobs, err := r.ReadAll()
+		st := r.Stats()
+		switch {
+		case !lenient && (len(jobs) != 1 || !errors.Is(err, ErrRange) || err.(*ParseError).Line != 3):
+			t.Errorf("strict: %d jobs, %v", len(jobs), err)
+		case lenient && (err != nil || len(jobs) != 2 || jobs[1].Demand != nil || st.Skipped != 2 || st.Errors[1].Line != 5):
+			t.Errorf("lenient: %d jobs, %v, %+v", len(jobs), err, st)
+		}
+		if c := cap(r.buf); c > 3*maxLine {
+			t.Errorf("buffer of %d bytes", c)
+		}
+	}
 }

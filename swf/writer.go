@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Writer writes SWF. Call WriteHeader once (optionally), then Write for
@@ -21,11 +22,26 @@ type Writer struct {
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
 
 // WriteHeader writes h.Lines verbatim, or, when h.Lines is nil, comment
-// lines generated from the typed fields.
+// lines generated from the typed fields (a key of h.Other that is not one
+// word of letters, digits and '_' is an error: it would not read back as a
+// key). A line of h.Lines that is not one
+// comment line (it does not start with ';', is a demand line, or holds
+// a line break) is an error, and nothing is written:
+// it would be read back as a job or a demand.
 func (w *Writer) WriteHeader(h *Header) error {
 	lines := h.Lines
 	if lines == nil {
+		for _, kv := range h.Other {
+			if k, _, ok := splitKey(kv.Key + ": "); !ok || k != kv.Key {
+				return fmt.Errorf("swf: header key %.80q is not one word of letters, digits and '_'", kv.Key)
+			}
+		}
 		lines = h.generate()
+	}
+	for k, l := range lines {
+		if !strings.HasPrefix(l, ";") || isDemandLine([]byte(l)) || strings.ContainsAny(l, "\r\n") {
+			return fmt.Errorf("swf: header line %d %.80q is not one comment line", k+1, l)
+		}
 	}
 	for _, l := range lines {
 		if _, err := w.w.WriteString(l); err != nil {

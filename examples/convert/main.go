@@ -39,6 +39,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
@@ -215,6 +217,10 @@ func partitionLimits(s string) (map[string]int64, error) {
 		m, err := strconv.ParseInt(min, 10, 64)
 		if !ok || name == "" || err != nil || m <= 0 || m > 1<<30 {
 			return nil, fmt.Errorf("%q: want NAME=MINUTES", item)
+		}
+		if _, dup := out[name]; dup {
+			// "a=5,a=6" kept 6 without a word: which one was meant?
+			return nil, fmt.Errorf("%q: partition %s given twice", item, name)
 		}
 		out[name] = m * 60
 	}
@@ -426,11 +432,15 @@ func printReport(w io.Writer, res *convert.Result, o options) {
 		fmt.Fprintf(w, ", %d earlier attempts of requeued jobs", r.Requeued)
 	}
 	fmt.Fprintln(w)
+	if r.Jobs == 0 {
+		// An empty trace is a result no simulator takes: say why at once.
+		fmt.Fprintln(w, "warning: no job written: the trace is empty (every record is skipped below, or there was none)")
+	}
 	printCounts(w, "final states", r.States)
 	printCounts(w, "skipped", r.Skipped)
 	printCounts(w, "jobs with anomalies", r.Anomalies)
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "note:", n)
+		fmt.Fprintln(w, "note:", printable(n))
 	}
 	for i, e := range r.Errors {
 		if i == 5 {
@@ -447,6 +457,18 @@ func printCounts(w io.Writer, what string, m map[string]int) {
 	}
 	fmt.Fprintf(w, "%s:\n", what)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		fmt.Fprintf(w, "  %6d  %s\n", m[k], k)
+		fmt.Fprintf(w, "  %6d  %s\n", m[k], printable(k))
 	}
+}
+
+// printable is s when it is printable UTF-8, else s quoted with escapes:
+// a state or column name is the input's text, and a sacct State of
+// "\x1b]0;...\a" went to the terminal raw (an escape sequence).
+func printable(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

@@ -128,6 +128,7 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct-json", "a", "b"}, exitUsage, "one input"},
 		{[]string{"-from", "sacct", "x", "-tz", "Mars/Olympus"}, exitUsage, "-tz"},
 		{[]string{"-from", "sacct", "x", "-partition-limit", "debug"}, exitUsage, "NAME=MINUTES"},
+		{[]string{"-from", "sacct", "x", "-partition-limit", "a=5,b=1,a=6"}, exitUsage, "partition a given twice"},
 		{[]string{"-from", "sacct", "x", "-procs", "-1"}, exitUsage, "MaxProcs"},
 		{[]string{"-from", "sacct", "x", "-now", "1709280600"}, exitUsage, "-now is the moment of a queue snapshot"},
 		{[]string{"-from", "scontrol", "x", "-now", "yesterday"}, exitUsage, "RFC 3339"},
@@ -312,5 +313,30 @@ func TestInputDirectory(t *testing.T) {
 	code, _, errs := runCmd(t, "", "-from", "sacct", dir)
 	if want := "convert: " + dir + ": is a directory, not a log\n"; code != 1 || errs != want {
 		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+}
+
+// A conversion that writes no job says so on its first lines (exit 0: the
+// log was read), instead of a bare "0 jobs written".
+func TestNoJobWarning(t *testing.T) {
+	for _, in := range []string{"JobID|State|Submit\n", "JobID|State|Submit\n1|PENDING|2024-01-01T00:00:00\n"} {
+		code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
+		if code != exitOK || !strings.Contains(stderr, "0 jobs written") || !strings.Contains(stderr, "warning: no job written") {
+			t.Errorf("%q: exit %d, %s", in, code, stderr)
+		}
+	}
+	code, _, stderr := runCmd(t, "JobID|State|Submit\n1|COMPLETED|2024-01-01T00:00:00\n", "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
+	if code != exitOK || strings.Contains(stderr, "warning") {
+		t.Errorf("exit %d, %s", code, stderr)
+	}
+}
+
+// Text of the input in the report (a state, a column name) is printed
+// quoted when it is not printable UTF-8, never raw to the terminal.
+func TestReportTextQuoted(t *testing.T) {
+	in := "JobID|State|Submit|Start|End|AllocCPUS\n1|\x1b]0;pwned\a|1704067200|1704067201|1704067209|1\n"
+	code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
+	if code != exitOK || strings.ContainsAny(stderr, "\x1b\a") || !strings.Contains(stderr, `"\x1b]0;PWNED\a"`) {
+		t.Errorf("exit %d, %q", code, stderr)
 	}
 }

@@ -99,8 +99,43 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 	if len(r.IDs) != len(r.Workload) {
 		return nil, fmt.Errorf("%s: %d job ids for %d planned jobs", name, len(r.IDs), len(r.Workload))
 	}
+	// A live run lasts minutes: a time far from the others (a hand-edited
+	// or damaged recording) made the Slurm side's 250 ms sampling loop run
+	// for hours, and one near 2^63 overflowed it.
+	lo, hi := int64(maxRecordMs), int64(0)
+	span := func(what string, t int64) error {
+		if t <= 0 || t > maxRecordMs {
+			return fmt.Errorf("%s: %s %d ms is not a time of a live run (Unix ms before 2100)", name, what, t)
+		}
+		lo, hi = min(lo, t), max(hi, t)
+		return nil
+	}
+	for _, t := range r.Submitted {
+		if err := span("submitted_ms", t); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range r.Log {
+		if err := span("slurmctld_log start_ms", l.Start); err != nil {
+			return nil, err
+		}
+		if l.End != 0 {
+			if err := span("slurmctld_log end_ms", l.End); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if hi-lo > maxRunMs {
+		return nil, fmt.Errorf("%s: its times span %.1f days; a live run lasts minutes", name, float64(hi-lo)/86400e3)
+	}
 	return &r, nil
 }
+
+// Bounds of a recording's times: Unix ms before 2100, all within a week.
+const (
+	maxRecordMs = 4102444800000
+	maxRunMs    = 7 * 86400e3
+)
 
 // parseCtldLog reads the starts and ends of jobs from slurmctld's log,
 // whose times are local (loc) to the millisecond: "sched: Allocate
@@ -195,6 +230,11 @@ func parseSacct(text string) (map[string]realJob, error) {
 			v, err := strconv.ParseInt(f[i], 10, 64)
 			if err != nil {
 				return 0, fmt.Errorf("sacct line %d field %d: %w", n+2, i+1, err)
+			}
+			// Times (×1000 later), limits (×60) and counts: a negative or
+			// an absurd value is an error, not a wrapped product.
+			if v < 0 || v > 1<<40 {
+				return 0, fmt.Errorf("sacct line %d field %d: %d out of range", n+2, i+1, v)
 			}
 			return v, nil
 		}

@@ -122,7 +122,12 @@ func measureSlurm(c *checked, halfLife int64) *slurmSide {
 		first, last = min(first, l.Start), max(last, l.End)
 	}
 	for _, r := range c.real {
-		first = min(first, r.Submit*1000)
+		if r.Submit > 0 { // (0: sacct's Unknown)
+			first = min(first, r.Submit*1000)
+		}
+	}
+	if last-first > maxRunMs {
+		return nil // sacct's submits far from the log's times: not one live run
 	}
 	var sum, n int64
 	for t := first; t < last; t += 250 {

@@ -104,11 +104,14 @@ func (l *IntList) UnmarshalJSON(b []byte) error {
 		a, z, ok := strings.Cut(s, "-")
 		lo, err1 := strconv.Atoi(strings.TrimSpace(a))
 		hi, err2 := strconv.Atoi(strings.TrimSpace(z))
-		if !ok || err1 != nil || err2 != nil || hi < lo || hi-lo > 10000 {
+		// uint: "-9223372036854775808-9223372036854775807" made hi-lo
+		// wrap to -1 and pass; and n++ past the largest int wraps, so
+		// "9223372036854775807-9223372036854775807" looped for ever.
+		if !ok || err1 != nil || err2 != nil || hi < lo || uint(hi)-uint(lo) > 10000 {
 			return fmt.Errorf("%q: want an \"a-b\" range with a ≤ b", s)
 		}
-		for n := lo; n <= hi; n++ {
-			out = append(out, n)
+		for k := range uint(hi) - uint(lo) + 1 {
+			out = append(out, lo+int(k))
 		}
 	}
 	*l = out

@@ -57,3 +57,18 @@ func TestUnixStartTimeOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// Header text that is not printable UTF-8 (an escape sequence, a NUL,
+// bytes that are not UTF-8) is printed quoted, never raw to the terminal.
+func TestHeaderTextQuoted(t *testing.T) {
+	log := "; Computer: A\x1b]0;pwned\aB\x00C\n; Installation: \xff\xfe\n; MaxQueues: 1\n; Queue: 1 q\x1b[2J\n; MaxProcs: 4\n" +
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x00\a") || strings.Contains(out.String(), "\xff") || !strings.Contains(out.String(), `"A\x1b]0;pwned\aB\x00C", "\xff\xfe"`) ||
+		!strings.Contains(out.String(), `"q\x1b[2J"`) {
+		t.Errorf("%q", out.String())
+	}
+}

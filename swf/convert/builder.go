@@ -61,6 +61,7 @@ type record struct {
 	limit              int64   // requested time, seconds, -1 unknown
 	partLimit          string  // the limit is the partition's: this note if Options has none
 	alloc, req         int64   // processors, -1 unknown
+	allocUnread        bool    // sacct: no CPU count read (no column, empty, unreadable), not "none"
 	cpu                float64 // total CPU seconds, -1 unknown
 	cpuSteps           bool    // cpu is the sum of the steps' (the job's own was unknown)
 	usedKB, reqKB      float64 // memory per processor, kilobytes, -1 unknown

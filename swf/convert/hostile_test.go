@@ -66,3 +66,67 @@ func TestByteOrderMarkIgnored(t *testing.T) {
 		}
 	}
 }
+
+// A sacct log without a CPU count (no AllocCPUS nor AllocTRES column, or
+// an unreadable value) keeps its jobs' wait and run time: the start time
+// says the job started, except a cancelled job's equal to its end (Slurm's
+// mark of one cancelled while pending). Such jobs used to be written with
+// wait and run time -1, "ended without starting".
+func TestSacctStartWithoutCPUs(t *testing.T) {
+	in := "JobID|State|Submit|Start|End|AllocCPUS\n" +
+		"7|COMPLETED|1704067200|1704067201|1704067209|\n" +
+		"8|CANCELLED|1704067200|1704067205|1704067205|\n" +
+		"9|CANCELLED by 5|1704067200|1704067202|1704067207|x\n" +
+		"10|FAILED|1704067200|1704067203|1704067204|0\n"
+	res, err := Sacct(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type got struct{ wait, run int64 }
+	want := []got{{1, 8}, {-1, -1}, {2, 5}, {-1, -1}}
+	for k, j := range res.Jobs {
+		if (got{j.Wait, j.RunTime}) != want[k] {
+			t.Errorf("job %s: wait %d, run %d, want %+v", res.IDs[k], j.Wait, j.RunTime, want[k])
+		}
+	}
+	if a := res.Report.Anomalies; a[noteNoAlloc] != 2 || a[noteNeverStarted] != 1 || a[noteCancelledRun] != 1 {
+		t.Errorf("anomalies %v", a)
+	}
+}
+
+// A negative PBS time ("ctime=-1", as SWF writes a missing value) is out
+// of range, not "a time after the year 2200" as it was reported.
+func TestPBSNegativeTime(t *testing.T) {
+	in := "04/01/2024 10:00:00;E;4.srv;user=u ctime=-1 qtime=1711965600 start=-5 end=1711965660 Exit_status=0 exec_host=n1/0\n"
+	res, err := PBS(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Report.Errors) != 2 {
+		t.Fatalf("errors %v", res.Report.Errors)
+	}
+	for _, e := range res.Report.Errors {
+		if !errors.Is(e, errRange) {
+			t.Errorf("%v, want %v", e, errRange)
+		}
+	}
+}
+
+// A state cut to sacct's column width ("OUT_OF_ME+", formatted output)
+// is the one state it begins; an ambiguous cut ("REQUEUE_+") and an empty
+// state stay unknown, the empty one reported as "none", not as a blank.
+func TestSacctCutStates(t *testing.T) {
+	for in, want := range map[string]string{"OUT_OF_ME+": "OUT_OF_MEMORY", "CANCELLED+": "CANCELLED", "SPECIAL_E+": "SPECIAL_EXIT",
+		"REQUEUE_+": "REQUEUE_", "cancelled by 5": "CANCELLED", "FOO+": "FOO", "+": ""} {
+		if got := baseState(in); got != want {
+			t.Errorf("baseState(%q) = %q, want %q", in, got, want)
+		}
+	}
+	res, err := Sacct(strings.NewReader("JobID|State|Submit|Start|End|AllocCPUS\n1|OUT_OF_ME+|5|6|9|1\n2||5|6|9|1\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Jobs[0].Status != 0 || res.Report.States["OUT_OF_MEMORY"] != 1 || res.Report.States["none"] != 1 || res.Report.Anomalies[noteUnknownState] != 1 {
+		t.Errorf("status %d, states %v, anomalies %v", res.Jobs[0].Status, res.Report.States, res.Report.Anomalies)
+	}
+}

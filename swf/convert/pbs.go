@@ -243,8 +243,8 @@ func (p *pbsParser) epoch(r *record, kv map[string]string, key string) int64 {
 		return 0
 	}
 	n, err := parseCount(v)
-	if err == nil && n > maxTime || err == errRange {
-		err = errFuture
+	if err == nil && n > maxTime || err == errRange && v[0] != '-' {
+		err = errFuture // (a negative time, "-1" say, is out of range, not in the future)
 	}
 	if err != nil {
 		p.bad(r, key, v, err)

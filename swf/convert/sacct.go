@@ -313,6 +313,7 @@ func (p *sacctParser) numbers(r *record, get func(string) string) error {
 			}
 		}
 	}
+	r.allocUnread = r.alloc < 0
 	var err error
 	switch {
 	case p.has("timelimitraw"):

@@ -46,13 +46,32 @@ var slurmStates = map[string]slurmState{
 }
 
 // baseState reduces a printed state to its base word: "CANCELLED by 1000"
-// → "CANCELLED"; sacct's truncated "CANCELLED+" → "CANCELLED".
+// → "CANCELLED"; sacct's truncated "CANCELLED+" → "CANCELLED", and
+// "OUT_OF_ME+" (a state cut to sacct's column width) → the one state it
+// begins, "OUT_OF_MEMORY" (it was an unknown state, status -1).
 func baseState(s string) string {
 	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, " +,"); i >= 0 {
+	i := strings.IndexAny(s, " +,")
+	cut := i >= 0 && s[i] == '+'
+	if i >= 0 {
 		s = s[:i]
 	}
-	return strings.ToUpper(s)
+	s = strings.ToUpper(s)
+	if _, known := slurmStates[s]; cut && !known && s != "" {
+		var only string
+		for k := range slurmStates {
+			if strings.HasPrefix(k, s) {
+				if only != "" {
+					return s // ambiguous ("REQUEUE_+")
+				}
+				only = k
+			}
+		}
+		if only != "" {
+			return only
+		}
+	}
+	return s
 }
 
 // applyState sets r's status (or skip reason) from Slurm state s.
@@ -61,6 +80,9 @@ func applyState(r *record, s string) {
 	st, ok := slurmStates[r.state]
 	if !ok {
 		r.state = clip(r.state)
+		if r.state == "" {
+			r.state = "none" // (as Alibaba's: a blank line in the report said nothing)
+		}
 		r.note(noteUnknownState)
 		return
 	}
@@ -73,9 +95,13 @@ func applyState(r *record, s string) {
 // finishSlurm settles what depends on several fields: whether the job
 // started (a start time and CPUs; Slurm gives a job cancelled while
 // pending a start time equal to its end and no CPUs), and the notes that
-// depend on it.
+// depend on it. Without a CPU count read (sacct without AllocCPUS and
+// AllocTRES, or with an unreadable one) the start time decides, a
+// cancelled job's equal to its end aside: such a job used to lose its
+// wait and run time as "ended without starting".
 func finishSlurm(r *record) {
-	r.started = r.start >= 0 && r.alloc > 0
+	cancelledPending := r.status == swf.StatusCancelled && r.end == r.start
+	r.started = r.start >= 0 && (r.alloc > 0 || r.allocUnread && !cancelledPending)
 	if !r.started {
 		r.alloc = -1
 	}

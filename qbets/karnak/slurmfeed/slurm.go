@@ -53,13 +53,20 @@ const (
 )
 
 // minutes converts a time limit in minutes to seconds: 0 for UNLIMITED,
-// -1 for NO_VAL (the partition's limit).
-func minutes(m *int64) int64 {
+// -1 for NO_VAL (the partition's limit). A limit that is no 32-bit count
+// of minutes makes the record bad (*bad, when "" so far): m*60 wrapped, so
+// that 2^62 minutes was fed as -2^63+... seconds.
+func minutes(m *int64, src string, bad *string) int64 {
 	switch {
 	case m == nil || *m == noVal32:
 		return -1
 	case *m == infinite32:
 		return 0
+	case *m < 0 || *m > infinite32:
+		if *bad == "" {
+			*bad = fmt.Sprintf("%s: time limit %d minutes out of range", src, *m)
+		}
+		return -1
 	}
 	return *m * 60
 }
@@ -220,9 +227,10 @@ func parseSqueue(out []byte) ([]job, error) {
 	for i := range d.Jobs {
 		r := &d.Jobs[i]
 		j := job{
-			partition: r.Partition, wall: minutes(r.TimeLimit),
-			user: text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Submit,
+			partition: r.Partition,
+			user:      text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Submit,
 		}
+		j.wall = minutes(r.TimeLimit, "squeue", &j.bad)
 		if r.CPUs != nil && *r.CPUs > 0 {
 			j.cores = *r.CPUs
 		} else if j.cores = cpuOf(r.TRESAlloc); j.cores == 0 {
@@ -326,11 +334,15 @@ func expandTasks(s string) ([]int64, error) {
 		if err1 != nil || err2 != nil || err3 != nil || lo < 0 || hi < lo || step < 1 {
 			return nil, fmt.Errorf("%s is not a task range", quote(part))
 		}
-		if (hi-lo)/step+1 > maxArrayTasks-int64(len(out)) {
+		// Counted and stepped without overflow: "0-9223372036854775807"
+		// made the count wrap negative (and pass), and a range ending
+		// near 2^63 made t wrap past hi: either looped for ever.
+		n := uint64(hi-lo)/uint64(step) + 1
+		if n > uint64(maxArrayTasks-len(out)) {
 			return nil, fmt.Errorf("more than %d tasks in %s", maxArrayTasks, quote(s))
 		}
-		for t := lo; t <= hi; t += step {
-			out = append(out, t)
+		for k := range int64(n) {
+			out = append(out, lo+k*step)
 		}
 	}
 	return out, nil
@@ -414,10 +426,12 @@ func parseSacct(out []byte) ([]job, error) {
 		}
 		start, end := deref(r.Time.Start), deref(r.Time.End)
 		j := job{
-			partition: r.Partition, wall: minutes(r.Time.Limit), cores: r.Required.CPUs,
+			partition: r.Partition, cores: r.Required.CPUs,
 			user: text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Time.Submission,
 			start: start, started: start > 0, end: end, ended: class == "done" && end > 0,
 		}
+		var badLimit string
+		j.wall = minutes(r.Time.Limit, "sacct", &badLimit)
 		for _, t := range r.TRES.Allocated {
 			if t.Type == "cpu" && t.Count != nil && *t.Count > 0 {
 				j.cores = *t.Count
@@ -437,6 +451,8 @@ func parseSacct(out []byte) ([]job, error) {
 			j.bad = "sacct: " + quote(r.State.Current) + " job without its start or end time"
 		case badGPUs != "":
 			j.bad = "sacct: " + field + ": GPU count " + badGPUs
+		case badLimit != "":
+			j.bad = badLimit
 		default:
 			j.bad = checkTimes("sacct", &j, start, end)
 		}

@@ -112,6 +112,11 @@ func TestExpandTasks(t *testing.T) {
 		"4-5": "[4 5]", "0-5%2": "[0 1 2 3 4 5]", "1,3,7-9": "[1 3 7 8 9]", "0-8:4": "[0 4 8]", "7": "[7]",
 		"": "error", "5-4": "error", "a-b": "error", "0-1:0": "error", "0-99999999999": "error", "-1": "error",
 		strings.Repeat("0-60000,", 3): "error",
+		// Ranges at the int64 limit looped for ever (a count that wrapped
+		// negative, or a task number that wrapped past the range's end).
+		"0-9223372036854775807": "error", "9223372036854775807": "[9223372036854775807]",
+		"9223372036854775806-9223372036854775807":   "[9223372036854775806 9223372036854775807]",
+		"9223372036854775800-9223372036854775807:5": "[9223372036854775800 9223372036854775805]",
 	} {
 		got, err := expandTasks(s)
 		g := fmt.Sprint(got)
@@ -152,6 +157,9 @@ func checkJobs(t *testing.T, jobs []job) {
 	for _, j := range jobs {
 		if j.bad != "" {
 			continue
+		}
+		if j.wall < -1 || j.wall > infinite32*60 {
+			t.Fatalf("job %+v taken with a time limit out of range", j)
 		}
 		if j.submit <= 0 || j.started && j.start < j.submit || j.ended && j.end < j.submit || j.started && j.ended && j.end < j.start {
 			t.Fatalf("job %+v taken with times out of order", j)
@@ -200,4 +208,19 @@ func FuzzParsePartitions(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A time limit that is no 32-bit count of minutes makes the record bad:
+// 2^62 minutes wrapped to a negative number of seconds, fed as is.
+func TestLimitOutOfRange(t *testing.T) {
+	for _, lim := range []string{"4611686018427387904", "-5", "4294967296"} {
+		sq, err := parseSqueue([]byte(`{"jobs":[{"job_id":1,"job_state":"PENDING","submit_time":10,"time_limit":` + lim + `}]}`))
+		if err != nil || len(sq) != 1 || !strings.Contains(sq[0].bad, "time limit") {
+			t.Errorf("squeue %s: %v %+v", lim, err, sq)
+		}
+		sa, err := parseSacct([]byte(`{"jobs":[{"job_id":1,"state":{"current":"COMPLETED"},"time":{"submission":10,"start":11,"end":12,"limit":` + lim + `}}]}`))
+		if err != nil || len(sa) != 1 || !strings.Contains(sa[0].bad, "time limit") {
+			t.Errorf("sacct %s: %v %+v", lim, err, sa)
+		}
+	}
 }

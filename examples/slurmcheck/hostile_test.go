@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A damaged recording is refused or compared in bounded time: a
+// slurmctld_log time at -2^63 or 2^53, or a sacct Submit of -1 or 2^63-1,
+// made the Slurm side's 250 ms sampling loop run for hours (or wrap).
+func TestHostileRecording(t *testing.T) {
+	for _, edit := range []func(r map[string]any){
+		func(r map[string]any) { logAt(r, 3)["start_ms"] = -9223372036854775808 },
+		func(r map[string]any) { logAt(r, 5)["end_ms"] = 9007199254740993 },
+		func(r map[string]any) { logAt(r, 5)["end_ms"] = 4000000000000 },
+		func(r map[string]any) { r["submitted_ms"].([]any)[2] = 0 },
+		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "-1") },
+		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") },
+		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") },
+		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "1000000000") },
+	} {
+		var r map[string]any
+		if err := json.Unmarshal(liveRecording, &r); err != nil {
+			t.Fatal(err)
+		}
+		edit(r)
+		b, _ := json.Marshal(r)
+		start := time.Now()
+		rec, err := decodeRecording(b, "x.json")
+		if err == nil {
+			_, err = compare(rec)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%v after %v", err, d)
+		}
+	}
+}
+
+func logAt(r map[string]any, k int) map[string]any {
+	return r["slurmctld_log"].([]any)[k].(map[string]any)
+}
+
+// sacctField sets field f (0-based) of sacct line k (0 the header).
+func sacctField(s string, k, f int, v string) string {
+	lines := strings.Split(s, "\n")
+	fs := strings.Split(lines[k], "|")
+	fs[f] = v
+	lines[k] = strings.Join(fs, "|")
+	return strings.Join(lines, "\n")
+}
