@@ -255,6 +255,9 @@ func nodeLines(info *runInfo, line func(k, format string, a ...any)) {
 	}
 	if info.nodes != nil {
 		line("nodes read", "%s", conversionText(&info.nodesRep, "lines", "kept"))
+		for _, n := range info.nodesRep.Notes {
+			line("  note", "%s", n)
+		}
 	}
 }
 

@@ -259,3 +259,28 @@ func TestStatsOfSelects(t *testing.T) {
 		}
 	}
 }
+
+// TestNodesNotesPrinted: what reading -nodes noted (here: a list without a
+// gpus column has no GPUs) is in the text report, as the trace's
+// conversion notes are.
+func TestNodesNotesPrinted(t *testing.T) {
+	dir := t.TempDir()
+	nodes := writeTrace(t, dir, "cpu.csv", "kind,count,cores,memory\ncpu,2,4,1000\n")
+	pods := writeTrace(t, dir, "pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\np3,2,100,0,0,,BE,Succeeded,30,80,30\n")
+	r := clitest.Exec(runContext, "", "-nodes", nodes, pods)
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	_, nr, err := readNodes(nodes, false)
+	if err != nil {
+		t.Fatalf("readNodes: %v", err)
+	}
+	if len(nr.Notes) == 0 {
+		t.Fatal("a node list without a gpus column gave no note")
+	}
+	for _, n := range nr.Notes {
+		if !strings.Contains(r.Stdout, n) {
+			t.Errorf("note %q not in the report:\n%s", n, r.Stdout)
+		}
+	}
+}
