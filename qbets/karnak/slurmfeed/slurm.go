@@ -75,6 +75,12 @@ func minutes(m *int64, src string, bad *string) int64 {
 // MaxArraySize is at most 4,000,001).
 const maxArrayTasks = 1 << 16
 
+// maxQueueTasks caps the tasks all of one squeue output's array records
+// may expand to together: each record is capped, but a 1 GiB output holds
+// enough records to expand to billions of jobs. Records past it are bad
+// records, counted with their reason.
+const maxQueueTasks = 1 << 21
+
 // maxSlurmTime is the last plausible Unix time (year 2100); a larger or
 // negative time in Slurm's output is a bad record.
 const maxSlurmTime = 4102444800
@@ -224,6 +230,7 @@ func parseSqueue(out []byte) ([]job, error) {
 		return nil, fmt.Errorf("squeue --json: errors: %s", quote(string(d.Errors[0])))
 	}
 	var jobs []job
+	tasksLeft := maxQueueTasks // array tasks the records may still expand to
 	for i := range d.Jobs {
 		r := &d.Jobs[i]
 		j := job{
@@ -274,13 +281,14 @@ func parseSqueue(out []byte) ([]job, error) {
 		case r.ArrayTaskID != nil:
 			jobs = append(jobs, arrayTask(j, "squeue", r.ArrayJobID, *r.ArrayTaskID))
 		default: // the waiting tasks of an array, as one record
-			tasks, err := expandTasks(r.ArrayTasks)
+			tasks, err := expandTasks(r.ArrayTasks, tasksLeft)
 			if err != nil {
 				j.key = fmt.Sprintf("%d_[%s]", r.ArrayJobID, text(r.ArrayTasks))
 				j.bad = "squeue: array_task_string: " + err.Error()
 				jobs = append(jobs, j)
 				continue
 			}
+			tasksLeft -= len(tasks)
 			for _, t := range tasks {
 				jobs = append(jobs, arrayTask(j, "squeue", r.ArrayJobID, t))
 			}
@@ -312,8 +320,10 @@ func arrayTask(j job, src string, a, t int64) job {
 }
 
 // expandTasks reads squeue's array_task_string: "2-5", "1,3,7-9",
-// "0-20:2", each optionally followed by "%N" (the throttle).
-func expandTasks(s string) ([]int64, error) {
+// "0-20:2", each optionally followed by "%N" (the throttle). It expands to
+// at most maxArrayTasks tasks, and to at most left: the tasks the queue's
+// other records have left of maxQueueTasks.
+func expandTasks(s string, left int) ([]int64, error) {
 	s, _, _ = strings.Cut(s, "%")
 	if s == "" {
 		return nil, fmt.Errorf("empty")
@@ -340,6 +350,9 @@ func expandTasks(s string) ([]int64, error) {
 		n := uint64(hi-lo)/uint64(step) + 1
 		if n > uint64(maxArrayTasks-len(out)) {
 			return nil, fmt.Errorf("more than %d tasks in %s", maxArrayTasks, quote(s))
+		}
+		if n > uint64(max(left-len(out), 0)) {
+			return nil, fmt.Errorf("%s: more than %d array tasks in the queue", quote(s), maxQueueTasks)
 		}
 		for k := range int64(n) {
 			out = append(out, lo+k*step)

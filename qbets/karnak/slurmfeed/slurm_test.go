@@ -118,7 +118,7 @@ func TestExpandTasks(t *testing.T) {
 		"9223372036854775806-9223372036854775807":   "[9223372036854775806 9223372036854775807]",
 		"9223372036854775800-9223372036854775807:5": "[9223372036854775800 9223372036854775805]",
 	} {
-		got, err := expandTasks(s)
+		got, err := expandTasks(s, maxQueueTasks)
 		g := fmt.Sprint(got)
 		if err != nil {
 			g = "error"
@@ -126,6 +126,47 @@ func TestExpandTasks(t *testing.T) {
 		if g != want {
 			t.Errorf("expandTasks(%q) = %s, want %s", s, g, want)
 		}
+	}
+}
+
+// TestQueueTasksCapped: each array record expands to at most
+// maxArrayTasks tasks, and all of an output's records together to at most
+// maxQueueTasks; the records past that are bad, with the reason, not
+// dropped and not expanded.
+func TestQueueTasksCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"jobs":[`)
+	n := maxQueueTasks/(maxArrayTasks) + 3
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"job_id":%d,"job_state":"PENDING","submit_time":10,"time_limit":5,"cpus":1,"array_job_id":%d,"array_task_string":"0-%d"}`, i+1, i+1, maxArrayTasks-1)
+	}
+	b.WriteString(`]}`)
+	jobs, err := parseSqueue([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := 0, 0
+	for _, j := range jobs {
+		switch {
+		case j.bad == "":
+			good++
+		case strings.Contains(j.bad, "array tasks in the queue"):
+			bad++
+		default:
+			t.Fatalf("job %s: %s", j.key, j.bad)
+		}
+	}
+	if good != maxQueueTasks || bad != n-maxQueueTasks/maxArrayTasks {
+		t.Errorf("%d tasks taken, %d records refused; want %d and %d", good, bad, maxQueueTasks, n-maxQueueTasks/maxArrayTasks)
+	}
+	if _, err := expandTasks("0-9", 5); err == nil {
+		t.Error("10 tasks with 5 left: no error")
+	}
+	if got, err := expandTasks("0-4", 5); err != nil || len(got) != 5 {
+		t.Errorf("5 tasks with 5 left: %v, %v", got, err)
 	}
 }
 
