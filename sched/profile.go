@@ -249,8 +249,8 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	}
 	// ps is the steps the loops walk and nx their next points (nx[u] is
 	// pts[u+1]), both of length lim, and u is unsigned: the loops' index
-	// checks are then their bounds checks, which the compiler drops; i is
-	// u after the loops
+	// checks (u < len, and u >= len between the loops, not ==) are then
+	// their bounds checks, which the compiler drops; i is u after them
 	lim = max(lim, 0) // (negative when r is before from: no step to walk)
 	ps, nx := pts[:lim], pts[1:lim+1]
 	nx = nx[:uint(len(ps))]
@@ -260,7 +260,7 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 		for u < uint(len(ps)) && ps[u].free < n && ps[u].t < until {
 			u++
 		}
-		if u == uint(len(ps)) || nx[u].t > r {
+		if u >= uint(len(ps)) || nx[u].t > r {
 			break
 		}
 		if ps[u].t >= until { // with from < until: max(q.t, from) ≥ until
@@ -272,7 +272,7 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 				return cand, true
 			}
 		}
-		if u == uint(len(ps)) || nx[u].t > r {
+		if u >= uint(len(ps)) || nx[u].t > r {
 			break
 		}
 		if ps[u].t >= cand+d {
