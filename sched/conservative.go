@@ -368,6 +368,16 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			if !fits {
 				ok, known = false, false // a job that fits nowhere overdraws the profile
 			}
+			if t == r && r != now {
+				// kept after its scan: the entry here, not at the
+				// merge below, whose shuffle of the loop's state cost
+				// more than the entry
+				blocked = true
+				next = next[:len(next)+1]
+				e := &next[len(next)-1]
+				e.seq, e.res, e.d, e.n, e.after.lo, e.job = j.seq, r, d, n, int64(len(gave)), j
+				continue
+			}
 			if t != r {
 				if fits && t < r && r < t+d {
 					// the slots overlap: only their differences

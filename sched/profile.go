@@ -247,33 +247,41 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	if until > r && lim > 0 && pts[lim].t > r {
 		lim = p.search(r+1) - off - 1
 	}
-	i := 0
-	for i < lim {
+	// ps is the steps the loops walk and nx their next points (nx[u] is
+	// pts[u+1]), both of length lim, and u is unsigned: the loops' index
+	// checks (u < len, and u >= len between the loops, not ==) are then
+	// their bounds checks, which the compiler drops; i is u after them
+	lim = max(lim, 0) // (negative when r is before from: no step to walk)
+	ps, nx := pts[:lim], pts[1:lim+1]
+	nx = nx[:uint(len(ps))]
+	var u uint
+	for u < uint(len(ps)) {
 		// q.t < from only for the first point
-		for i < lim && pts[i].free < n && pts[i].t < until {
-			i++
+		for u < uint(len(ps)) && ps[u].free < n && ps[u].t < until {
+			u++
 		}
-		if i == lim || pts[i+1].t > r {
+		if u >= uint(len(ps)) || nx[u].t > r {
 			break
 		}
-		if pts[i].t >= until { // with from < until: max(q.t, from) ≥ until
+		if ps[u].t >= until { // with from < until: max(q.t, from) ≥ until
 			return r, true
 		}
-		cand, open = max(pts[i].t, from), true
-		for i++; i < lim && pts[i+1].t <= r && pts[i].free >= n; i++ {
-			if pts[i].t >= cand+d {
+		cand, open = max(ps[u].t, from), true
+		for u++; u < uint(len(ps)) && nx[u].t <= r && ps[u].free >= n; u++ {
+			if ps[u].t >= cand+d {
 				return cand, true
 			}
 		}
-		if i == lim || pts[i+1].t > r {
+		if u >= uint(len(ps)) || nx[u].t > r {
 			break
 		}
-		if pts[i].t >= cand+d {
+		if ps[u].t >= cand+d {
 			return cand, true
 		}
 		open = false
-		i++
+		u++
 	}
+	i := int(u)
 	if until <= r {
 		// Step i runs past r (or is the last), and the slot is not
 		// overdrawn: a start open at i's end reaches r and fits, the
