@@ -17,7 +17,18 @@ import (
 //  4. ridge trains on the history within RidgeMaxDist (summary distance),
 //     or on all of it when fewer than 17 jobs qualify; a negative ridge
 //     prediction is replaced by the k-NN weighted average.
+//
+// With Config.LogWait every step works on the log waits and the answer is
+// the exponential of theirs.
 func (p *Predictor) Predict(pt Point) (Prediction, error) {
+	pr, err := p.predict(pt)
+	if err == nil && p.cfg.LogWait {
+		pr.Wait = math.Exp(pr.Wait)
+	}
+	return pr, err
+}
+
+func (p *Predictor) predict(pt Point) (Prediction, error) {
 	n := len(p.slots)
 	if n == 0 {
 		return Prediction{}, ErrEmpty
