@@ -367,3 +367,23 @@ func TestLogWait(t *testing.T) {
 		near(t, fmt.Sprintf("LogWait %v", c.log), pr.Wait, c.want, 1e-12)
 	}
 }
+
+// noiseFraction is the share of dbscan's noise among N_k: three equal
+// points form a cluster (minPts 3), three isolated ones are noise, so
+// half. (A local count named noise once shadowed the noise label and
+// counted the labels equal to the running count: 1/6 here.)
+func TestNoiseFraction(t *testing.T) {
+	p, err := New(Config{History: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []float64{0, 0, 0, 100, 50, 0} {
+		if err := p.Add(Point{}, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := []float64{0, 0, 0, 1, 0.5, 1}
+	if got := p.noiseFraction([]int{0, 1, 2, 3, 4, 5}, d); got != 0.5 {
+		t.Errorf("noise fraction %v, want 0.5", got)
+	}
+}

@@ -73,13 +73,16 @@ func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
 	}
 	unitScale(x)
 	unitScale(y)
-	noise := 0
+	// The count must not be named noise: a local noise := 0 shadowed the
+	// label, so this counted labels equal to the running count (0, then
+	// 1, …) — a share near 0, Case B for nearly every target.
+	outliers := 0
 	for _, l := range dbscan(x, y, p.cfg.Eps, p.cfg.MinPts) {
 		if l == noise {
-			noise++
+			outliers++
 		}
 	}
-	return float64(noise) / float64(len(nk))
+	return float64(outliers) / float64(len(nk))
 }
 
 // unitScale maps v linearly onto [0, 1]; a constant v becomes all 0.
