@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/readme"
@@ -19,23 +22,22 @@ import (
 )
 
 // iblVariant is Karnak's not-queued prediction at arrival (as
-// replay.NewIBL's) with the knobs the diagnosis turns: the target learned
-// (the wait, or log(max(wait, 60 s)) answered as its exponential), the
-// neighbour count, the base's size and the feature weights.
+// replay.NewIBL's) with the knobs the diagnosis turns: the estimate
+// (ibl.Config.Estimate), the neighbour count, the base's size and the
+// feature weights.
 type iblVariant struct {
 	sys  *ibl.System
 	base *ibl.Base
 	in   map[int64][]ibl.Value
-	logT bool
 }
 
-func newIBLVariant(cfg ibl.Config, logT bool) (*iblVariant, error) {
+func newIBLVariant(cfg ibl.Config) (*iblVariant, error) {
 	cfg.Features = ibl.NotQueuedFeatures()
 	b, err := ibl.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &iblVariant{sys: &ibl.System{}, base: b, in: map[int64][]ibl.Value{}, logT: logT}, nil
+	return &iblVariant{sys: &ibl.System{}, base: b, in: map[int64][]ibl.Value{}}, nil
 }
 
 func (v *iblVariant) Observe(ev replay.Event, j *swf.Job) error {
@@ -46,11 +48,7 @@ func (v *iblVariant) Observe(ev replay.Event, j *swf.Job) error {
 		v.in[j.ID] = v.sys.NotQueued(ij, j.Submit)
 		return v.sys.Submit(ij)
 	case replay.Start:
-		w := float64(j.Wait)
-		if v.logT {
-			w = math.Log(max(w, floor))
-		}
-		if err := v.base.Insert(ibl.Experience{In: v.in[j.ID], Wait: w}); err != nil {
+		if err := v.base.Insert(ibl.Experience{In: v.in[j.ID], Wait: float64(j.Wait)}); err != nil {
 			return err
 		}
 		delete(v.in, j.ID)
@@ -66,11 +64,24 @@ func (v *iblVariant) Predict(j *swf.Job, _ int64) (replay.Prediction, error) {
 	if err != nil {
 		return replay.Prediction{Reason: err.Error()}, nil
 	}
-	p := pr.Wait
-	if v.logT {
-		p = math.Exp(p)
+	return replay.Prediction{OK: true, Point: pr.Wait, Lower: math.NaN(), Upper: math.NaN()}, nil
+}
+
+// apqByCase is replay's APQ that remembers, answer by answer, the
+// neighbourhood case and the method of §II-C1 (apq.Prediction) that
+// answered.
+type apqByCase struct {
+	*replay.APQ
+	tags []string
+}
+
+func (a *apqByCase) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
+	p, err := a.APQ.Predict(j, now)
+	if p.OK {
+		l := a.Last()
+		a.tags = append(a.tags, l.Case+" / "+l.Method)
 	}
-	return replay.Prediction{OK: true, Point: p, Lower: math.NaN(), Upper: math.NaN()}, nil
+	return p, err
 }
 
 // diagnosis is one predictor's errors: within ×2, mean |log10|, the median
@@ -80,10 +91,15 @@ type diagnosis struct {
 	within2, meanLog, medianLog, over, under float64
 }
 
-func diagnose(s *replay.Score) diagnosis {
+// row is d's line of an error table.
+func (d diagnosis) row(name string) string {
+	return fmt.Sprintf("| %s | %.1f | %.3f | %+.2f | %.1f | %.1f |\n", name, 100*d.within2, d.meanLog, d.medianLog, 100*d.over, 100*d.under)
+}
+
+func diagnose(answers []replay.Outcome) diagnosis {
 	var d diagnosis
 	var ls []float64
-	for _, a := range s.Answers {
+	for _, a := range answers {
 		l := math.Log10(math.Max(a.Point, floor) / math.Max(float64(a.Wait), floor))
 		ls = append(ls, l)
 		d.meanLog += math.Abs(l)
@@ -103,42 +119,82 @@ func diagnose(s *replay.Score) diagnosis {
 	return d
 }
 
-// diagnosisDigest pins the README's diagnosis region (KTH-SP2; about 6
-// minutes of CPU, so behind BATCHQ_LONG like the scoreboard). Regenerate with
+// diagnosisDigest pins the README's diagnosis region (KTH-SP2 and
+// SDSC-Par; about 8 minutes of CPU, 24 minutes on a loaded 2-core
+// machine, so behind BATCHQ_LONG like the scoreboard). Regenerate with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeDiagnosis -timeout 1h
-const diagnosisDigest = "9810920695c50a5e7f5276c9984c7b48287b4532c6c5dbc0ce8a6881b78bb69a"
+const diagnosisDigest = "4468fee49e75113bb1350ea09d7fe0cc6ce47825c435712665178e118004b30e"
 
 // TestReadmeDiagnosis is the measurement behind the README's account of
 // why IBL and APQ lose to the naive baseline: it replays KTH-SP2 with the
-// naive baseline, APQ, IBL as configured by default and IBL with one knob
-// turned at a time, and tabulates the errors of each.
+// naive baseline, IBL and APQ as configured by default and with one knob
+// turned at a time, tabulates the errors of each and APQ's answers by the
+// model that gave them, and scores the fixed IBL on SDSC-Par too.
 func TestReadmeDiagnosis(t *testing.T) {
 	readme.CheckLong(t, "README.md", map[string]string{"diagnosis": diagnosisDigest}, func() map[string][]byte {
-		return map[string][]byte{"diagnosis": diagnosisTable(t, tracetest.KTH)}
+		return map[string][]byte{"diagnosis": diagnosisTables(t)}
 	})
 }
 
-func diagnosisTable(t *testing.T, name string) []byte {
-	type named struct {
-		name string
-		mk   func() (replay.Predictor, error)
-	}
-	ib := func(cfg ibl.Config, logT bool) func() (replay.Predictor, error) {
-		return func() (replay.Predictor, error) { return newIBLVariant(cfg, logT) }
-	}
+// variant is one row of a diagnosis table.
+type variant struct {
+	name string
+	mk   func() (replay.Predictor, error)
+}
+
+func iblRow(name string, cfg ibl.Config) variant {
+	return variant{name, func() (replay.Predictor, error) { return newIBLVariant(cfg) }}
+}
+
+func apqRow(name string, cfg apq.Config) variant {
+	return variant{name, func() (replay.Predictor, error) {
+		a, err := replay.NewAPQ(cfg)
+		return &apqByCase{APQ: a}, err
+	}}
+}
+
+var naiveRow = variant{"naive", func() (replay.Predictor, error) { return &forecast.Naive{}, nil }}
+
+// kthVariants are the rows of the KTH-SP2 table, the naive baseline first.
+func kthVariants() []variant {
 	timeOff := []float64{1, 1, 1, 1, 1, 1, 0}
-	ps := []named{
-		{"naive", func() (replay.Predictor, error) { return &forecast.Naive{}, nil }},
-		{"apq (paper defaults)", func() (replay.Predictor, error) { return replay.NewAPQ(apq.Config{}) }},
-		{"ibl default: kernel mean of the waits, k = 56, base 10,000", ib(ibl.Config{}, false)},
-		{"ibl, k = 8", ib(ibl.Config{N: 8}, false)},
-		{"ibl, kernel mean of log wait", ib(ibl.Config{}, true)},
-		{"ibl, log wait, k = 8", ib(ibl.Config{N: 8}, true)},
-		{"ibl, log wait, k = 200", ib(ibl.Config{N: 200}, true)},
-		{"ibl, log wait, base 1,000", ib(ibl.Config{MaxSize: 1000}, true)},
-		{"ibl, log wait, no Time feature", ib(ibl.Config{Weights: timeOff}, true)},
+	return []variant{
+		naiveRow,
+		iblRow("ibl default: kernel mean of the waits, k = 56, base 10,000", ibl.Config{}),
+		iblRow("ibl, k = 8", ibl.Config{N: 8}),
+		iblRow("ibl, Estimate geomean (kernel mean of log wait)", ibl.Config{Estimate: "geomean"}),
+		iblRow("ibl, Estimate median", ibl.Config{Estimate: "median"}),
+		iblRow("ibl, geomean, k = 8", ibl.Config{Estimate: "geomean", N: 8}),
+		iblRow("ibl, median, k = 8", ibl.Config{Estimate: "median", N: 8}),
+		iblRow("ibl, geomean, k = 200", ibl.Config{Estimate: "geomean", N: 200}),
+		iblRow("ibl, geomean, base 1,000", ibl.Config{Estimate: "geomean", MaxSize: 1000}),
+		iblRow("ibl, geomean, no Time feature", ibl.Config{Estimate: "geomean", Weights: timeOff}),
+		apqRow("apq (paper defaults)", apq.Config{}),
+		apqRow("apq, LogWait (learns log wait)", apq.Config{LogWait: true}),
+		apqRow("apq, OutlierFrac 1 (sdm unless all of N_k is noise)", apq.Config{OutlierFrac: 1}),
+		apqRow("apq, OutlierFrac 1e-9 (ridge unless none of N_k is noise)", apq.Config{OutlierFrac: 1e-9}),
+		apqRow("apq, SDMMinJobs 30", apq.Config{SDMMinJobs: 30}),
+		apqRow("apq, LogWait, OutlierFrac 1", apq.Config{LogWait: true, OutlierFrac: 1}),
+		apqRow("apq, LogWait, OutlierFrac 1e-9", apq.Config{LogWait: true, OutlierFrac: 1e-9}),
 	}
+}
+
+// parVariants score the fixed IBL on a second log.
+func parVariants() []variant {
+	return []variant{
+		naiveRow,
+		iblRow("ibl default: kernel mean of the waits, k = 56, base 10,000", ibl.Config{}),
+		iblRow("ibl, geomean, k = 8", ibl.Config{Estimate: "geomean", N: 8}),
+		iblRow("ibl, median, k = 8", ibl.Config{Estimate: "median", N: 8}),
+		apqRow("apq (paper defaults)", apq.Config{}),
+		apqRow("apq, LogWait", apq.Config{LogWait: true}),
+	}
+}
+
+// replayVariants replays the log with the variants, two goroutines at a
+// time (the replays are independent), and returns their scores in order.
+func replayVariants(t *testing.T, name string, vs []variant) (string, []replay.Score, []replay.Predictor) {
 	path := tracetest.Path(t, name)
 	_, jobs, err := swf.ReadFile(path)
 	if err != nil {
@@ -149,25 +205,93 @@ func diagnosisTable(t *testing.T, name string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var preds []replay.Predictor
-	for _, p := range ps {
-		x, err := p.mk()
+	preds := make([]replay.Predictor, len(vs))
+	for i, v := range vs {
+		if preds[i], err = v.mk(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scores := make([]replay.Score, len(vs))
+	errs := make([]error, len(vs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range vs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			sc, err := replay.Run(context.Background(), slices.Clone(all), replay.Options{}, preds[i])
+			if err == nil {
+				scores[i] = sc[0]
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			t.Fatal(err)
 		}
-		preds = append(preds, x)
 	}
-	sc, err := replay.Run(context.Background(), all, replay.Options{}, preds...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return tracetest.ShortName(path), scores, preds
+}
+
+func diagnosisTables(t *testing.T) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s, at each submission after the first 10%%:\n\n", tracetest.ShortName(path))
-	b.WriteString("| predictor | within ×2 % | mean \\|log10\\| | median log10(predicted / real) | over ×2 % | under ×2 % |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
-	for i, p := range ps {
-		d := diagnose(&sc[i])
-		fmt.Fprintf(&b, "| %s | %.1f | %.3f | %+.2f | %.1f | %.1f |\n", p.name, 100*d.within2, d.meanLog, d.medianLog, 100*d.over, 100*d.under)
+	errorTable := func(log string, vs []variant, sc []replay.Score) {
+		fmt.Fprintf(&b, "%s, at each submission after the first 10%%:\n\n", log)
+		b.WriteString("| predictor | within ×2 % | mean \\|log10\\| | median log10(predicted / real) | over ×2 % | under ×2 % |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+		for i, v := range vs {
+			d := diagnose(sc[i].Answers)
+			b.WriteString(d.row(v.name))
+		}
 	}
+	vs := kthVariants()
+	log, sc, preds := replayVariants(t, tracetest.KTH, vs)
+	errorTable(log, vs, sc)
+	// APQ's answers by the case and model that gave them.
+	fmt.Fprintf(&b, "\n%s, APQ's answers by neighbourhood case / model (§II-C1):\n\n", log)
+	b.WriteString("| apq configuration | case / model | answers % | within ×2 % | median log10(predicted / real) |\n")
+	b.WriteString("|---|---|---:|---:|---:|\n")
+	for i, v := range vs {
+		a, ok := preds[i].(*apqByCase)
+		if !ok {
+			continue
+		}
+		by := map[string][]replay.Outcome{}
+		for k, o := range sc[i].Answers {
+			by[a.tags[k]] = append(by[a.tags[k]], o)
+		}
+		for _, tag := range slices.Sorted(maps.Keys(by)) {
+			d := diagnose(by[tag])
+			fmt.Fprintf(&b, "| %s | %s | %.1f | %.1f | %+.2f |\n", v.name, tag, 100*float64(len(by[tag]))/float64(len(sc[i].Answers)), 100*d.within2, d.medianLog)
+		}
+	}
+	b.WriteString("\n")
+	vs = parVariants()
+	log, sc, _ = replayVariants(t, tracetest.SDSCPar, vs)
+	errorTable(log, vs, sc)
 	return b.Bytes()
+}
+
+// TestReadmeSliceDiagnosis is the CI slice of TestReadmeDiagnosis
+// (BATCHQ_LONG=1, about 2 s of CPU): the naive baseline's row of both of
+// its error tables, recomputed through the same replay and diagnose, must
+// be the README's (the other rows replay IBL and APQ, minutes each; the
+// region is pinned by its digest).
+func TestReadmeSliceDiagnosis(t *testing.T) {
+	if !readme.Long() {
+		t.Skipf("replays KTH-SP2 and SDSC-Par: set %s=1", readme.LongEnv)
+	}
+	region := readme.RegionOf(t, "README.md", "diagnosis")
+	for _, name := range []string{tracetest.KTH, tracetest.SDSCPar} {
+		_, sc, _ := replayVariants(t, name, []variant{naiveRow})
+		d := diagnose(sc[0].Answers)
+		row := d.row("naive")
+		if !strings.Contains(region, row) {
+			t.Errorf("%s: README region diagnosis lacks the recomputed row\n%s", name, row)
+		}
+	}
 }
