@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -293,5 +295,83 @@ func TestReadmeSliceDiagnosis(t *testing.T) {
 		if !strings.Contains(region, row) {
 			t.Errorf("%s: README region diagnosis lacks the recomputed row\n%s", name, row)
 		}
+	}
+}
+
+// TestReadmeDiagnosisProse: the figures of the prose under the diagnosis
+// region are the region's, which its digest pins (cheap: no replay); a
+// regeneration that moves a figure fails here until the prose follows.
+func TestReadmeDiagnosisProse(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prose := regexp.MustCompile(`\s+`).ReplaceAllString(string(doc), " ")
+	region := readme.RegionOf(t, "README.md", "diagnosis")
+	kthPart, rest, ok1 := strings.Cut(region, "APQ's answers by")
+	casePart, parPart, ok2 := strings.Cut(rest, "SDSC-Par, at each")
+	if !ok1 || !ok2 {
+		t.Fatal("diagnosis region: the case table or the SDSC-Par table not found")
+	}
+	k, p := parseRows([]byte(kthPart)), parseRows([]byte(parPart))
+	cases := map[string][]string{} // "configuration / case / model"
+	for l := range strings.Lines(casePart) {
+		if c := strings.Split(strings.Trim(strings.TrimSpace(l), "|"), "|"); len(c) == 5 {
+			for i := range c {
+				c[i] = strings.TrimSpace(c[i])
+			}
+			cases[c[0]+" / "+c[1]] = c
+		}
+	}
+	row := func(rows map[string][]string, name string) []string {
+		t.Helper()
+		r, ok := rows[name]
+		if !ok {
+			t.Fatalf("diagnosis region: no row %q", name)
+		}
+		return r
+	}
+	naive, def := row(k, "naive"), row(k, "ibl default: kernel mean of the waits, k = 56, base 10,000")
+	apqDef, logW := row(k, "apq (paper defaults)"), row(k, "apq, LogWait (learns log wait)")
+	ridge, both := row(k, "apq, OutlierFrac 1e-9 (ridge unless none of N_k is noise)"), row(k, "apq, LogWait, OutlierFrac 1e-9")
+	med8, pNaive := row(k, "ibl, median, k = 8"), row(p, "naive")
+	pMed8, pDef := row(p, "ibl, median, k = 8"), row(p, "ibl default: kernel mean of the waits, k = 56, base 10,000")
+	pAPQ, pLog := row(p, "apq (paper defaults)"), row(p, "apq, LogWait")
+	sdmAll := row(cases, "apq (paper defaults) / B / SDM")
+	cRidge := row(cases, "apq, OutlierFrac 1e-9 (ridge unless none of N_k is noise) / C / ridge")
+	cKNN := row(cases, "apq, OutlierFrac 1e-9 (ridge unless none of N_k is noise) / C / k-NN")
+	bestW, bestL := 0.0, math.Inf(1)
+	for name, r := range k {
+		if strings.HasPrefix(name, "apq") {
+			bestW, bestL = max(bestW, cell(r[1])), min(bestL, cell(r[2]))
+		}
+	}
+	if of1 := row(k, "apq, OutlierFrac 1 (sdm unless all of N_k is noise)"); !slices.Equal(of1[1:], apqDef[1:]) {
+		t.Errorf("the prose says OutlierFrac 1 changes nothing: %v against %v", of1, apqDef)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("APQ's answers are a median %.0f times the real wait, IBL's %.1f times (%s and %s in log10)", math.Pow(10, cell(apqDef[3])), math.Pow(10, cell(def[3])), apqDef[3], def[3]),
+		fmt.Sprintf("(%s%% and %s%% of the jobs)", apqDef[4], def[4]),
+		fmt.Sprintf("raises IBL from %s%% to %s%% within ×2 at k = 56, and `\"geomean\"` (the mean of log wait, as measured before) to %s%%", def[1], row(k, "ibl, Estimate median")[1], row(k, "ibl, Estimate geomean (kernel mean of log wait)")[1]),
+		fmt.Sprintf("IBL reaches **%s%% within ×2 and a mean \\|log10\\| error of %s, beating the naive baseline's %s%% and %s**", med8[1], med8[2], naive[1], naive[2]),
+		fmt.Sprintf("**%s%% and %s against the baseline's %s%% and %s** (the default IBL: %s%% and %s)", pMed8[1], pMed8[2], pNaive[1], pNaive[2], pDef[1], pDef[2]),
+		fmt.Sprintf("8 neighbours give %s%%, 200 give %s%%; a base of the last 1,000 jobs instead of 10,000 gives %s%% and dropping the Time feature %s%%",
+			row(k, "ibl, geomean, k = 8")[1], row(k, "ibl, geomean, k = 200")[1], row(k, "ibl, geomean, base 1,000")[1], row(k, "ibl, geomean, no Time feature")[1]),
+		fmt.Sprintf("(second table, %s%%)", sdmAll[2]),
+		fmt.Sprintf("(`OutlierFrac 1` changes nothing: %s%%)", apqDef[1]),
+		fmt.Sprintf("(`SDMMinJobs 30`) does not help (%s%%)", row(k, "apq, SDMMinJobs 30")[1]),
+		fmt.Sprintf("the default answers on KTH-SP2 are the same (%s%%)", apqDef[1]),
+		fmt.Sprintf("lowers the bias from %s to %s and gives %s%% within ×2 on KTH-SP2", apqDef[3], logW[3], logW[1]),
+		fmt.Sprintf("from %s%% to **%s%% within ×2 (%s), above the naive baseline's %s%% (%s)**", pAPQ[1], pLog[1], pLog[2], pNaive[1], pNaive[2]),
+		fmt.Sprintf("gives %s%% (ridge answers %s%% of the jobs at %s; k-NN %s%% at %s), and with `LogWait` too %s%% at the lowest \\|log10\\| error of the APQ rows, %s",
+			ridge[1], cRidge[2], cRidge[4], cKNN[2], cKNN[4], both[1], both[2]),
+		fmt.Sprintf("(best %.1f%% against %s%%)", bestW, naive[1]),
+	} {
+		if !strings.Contains(prose, want) {
+			t.Errorf("README prose on the diagnosis lacks, from the region: %s", want)
+		}
+	}
+	if fmt.Sprintf("%.3f", bestL) != both[2] {
+		t.Errorf("the prose calls %s the lowest |log10| error of the APQ rows; it is %.3f", both[2], bestL)
 	}
 }
