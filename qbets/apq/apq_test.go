@@ -1,6 +1,7 @@
 package apq
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -334,5 +335,55 @@ func TestSystem(t *testing.T) {
 	}
 	if err := s.End(1); err == nil {
 		t.Error("double end accepted")
+	}
+}
+
+// Config.LogWait: a history of jobs alike that waited 0, 0, 0 s and 10 h
+// is one tight neighbourhood (Case B, sdm over the one window). In
+// seconds sdm answers their mean, 2.5 h; with LogWait the exponential of
+// the mean of ln(max(wait, 60 s)), 5 min.
+func TestLogWait(t *testing.T) {
+	for _, c := range []struct {
+		log  bool
+		want float64
+	}{{false, 9000}, {true, math.Exp((3*math.Log(60) + math.Log(36000)) / 4)}} {
+		p, err := New(Config{History: 10, LogWait: c.log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := describe(Job{ID: 1, Submit: 10, Req: 8, ERT: 3600}, 10, Snapshot{}, false)
+		for _, w := range []float64{0, 36000, 0, 0} {
+			if err := p.Add(pt, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pr, err := p.Predict(pt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Case != caseB || pr.Method != methodSDM {
+			t.Errorf("LogWait %v: case %v method %v, want B and sdm", c.log, pr.Case, pr.Method)
+		}
+		near(t, fmt.Sprintf("LogWait %v", c.log), pr.Wait, c.want, 1e-12)
+	}
+}
+
+// noiseFraction is the share of dbscan's noise among N_k: three equal
+// points form a cluster (minPts 3), three isolated ones are noise, so
+// half. (A local count named noise once shadowed the noise label and
+// counted the labels equal to the running count: 1/6 here.)
+func TestNoiseFraction(t *testing.T) {
+	p, err := New(Config{History: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []float64{0, 0, 0, 100, 50, 0} {
+		if err := p.Add(Point{}, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := []float64{0, 0, 0, 1, 0.5, 1}
+	if got := p.noiseFraction([]int{0, 1, 2, 3, 4, 5}, d); got != 0.5 {
+		t.Errorf("noise fraction %v, want 0.5", got)
 	}
 }

@@ -74,6 +74,18 @@ type Config struct {
 	// additions; 0 or 1 means after every addition (§2.4). Larger values
 	// trade fidelity for speed: each refresh sorts the history 22 times.
 	WeightRefresh int
+	// LogWait makes APQ learn and answer ln(max(wait, 60 s)) instead of
+	// the wait in seconds, a departure from the paper: every use of a
+	// history job's wait (dbscan's wait axis, sdm's spread and mean, the
+	// ridge target, the k-NN average, the Spearman weights) sees the
+	// logarithm, and the prediction is its exponential. Waits are skewed
+	// (most jobs start at once, a few wait hours): in seconds one long
+	// wait squeezes every other point of dbscan's unit-scaled axis
+	// together, so sdm answers nearly every job, with the mean of a window
+	// of the history, which a few long waits put far above the typical
+	// wait (examples/forecast/README.md, "Why IBL and APQ lose to the
+	// naive baseline"). The paper scores AAE, which that mean serves.
+	LogWait bool
 	// PerQueue restricts the system state (Q and R) to the target's queue;
 	// false means system-wide (spec §1 [R]).
 	PerQueue bool

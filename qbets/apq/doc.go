@@ -26,13 +26,13 @@
 //     regression on the feature summaries of the near history, falling
 //     back to the kernel-weighted k-NN average when ridge goes negative.
 //
-// Every parameter of Table IV is in Config, with the spec's [R] defaults.
+// Every parameter of Table IV is in Config, with the spec's [R] defaults;
+// Config.LogWait (not the paper's) learns ln(wait) instead of seconds.
 // Choices the paper leaves open follow the spec's §8 (H1–H10, H24):
 // histogram edges shared over the history window on log(1+x), the
 // target's values clamped into them rather than widening them (stored at a
 // fine resolution of 1/16 in log units, so an edge is placed within about
-// 6%),
-// column-wise χ² normalization, FarThr = the SDM's threshold, min–max scaled
+// 6%), column-wise χ² normalization, FarThr = the SDM's threshold, min–max scaled
 // DBSCAN axes, K(d) = exp(−(d/b)²), ridge λ = 1 on z-scored features with
 // an unpenalized intercept. qbets/replay replays a trace causally through
 // APQ (replay.NewAPQ) and scores AAE and scaled AAE; examples/apq adds

@@ -17,7 +17,18 @@ import (
 //  4. ridge trains on the history within RidgeMaxDist (summary distance),
 //     or on all of it when fewer than 17 jobs qualify; a negative ridge
 //     prediction is replaced by the k-NN weighted average.
+//
+// With Config.LogWait every step works on the log waits and the answer is
+// the exponential of theirs.
 func (p *Predictor) Predict(pt Point) (Prediction, error) {
+	pr, err := p.predict(pt)
+	if err == nil && p.cfg.LogWait {
+		pr.Wait = math.Exp(pr.Wait)
+	}
+	return pr, err
+}
+
+func (p *Predictor) predict(pt Point) (Prediction, error) {
 	n := len(p.slots)
 	if n == 0 {
 		return Prediction{}, ErrEmpty
@@ -62,13 +73,16 @@ func (p *Predictor) noiseFraction(nk []int, d []float64) float64 {
 	}
 	unitScale(x)
 	unitScale(y)
-	noise := 0
+	// The count must not be named noise: a local noise := 0 shadowed the
+	// label, so this counted labels equal to the running count (0, then
+	// 1, …) — a share near 0, Case B for nearly every target.
+	outliers := 0
 	for _, l := range dbscan(x, y, p.cfg.Eps, p.cfg.MinPts) {
 		if l == noise {
-			noise++
+			outliers++
 		}
 	}
-	return float64(noise) / float64(len(nk))
+	return float64(outliers) / float64(len(nk))
 }
 
 // unitScale maps v linearly onto [0, 1]; a constant v becomes all 0.

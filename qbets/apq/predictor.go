@@ -4,7 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
+
+// logFloor is the wait below which Config.LogWait counts a wait as 60 s:
+// 0 s has no logarithm, and below a minute a difference of waits is not
+// one a user sees.
+const logFloor = 60
+
+// maxReplaced is the most changed slots updateWeights re-places one by
+// one (O(n) each) before it sorts each column again (O(n log n)).
+const maxReplaced = 64
 
 // ErrEmpty is returned by Predict before any job has entered the history.
 var ErrEmpty = errors.New("apq: history is empty")
@@ -76,6 +86,12 @@ type Predictor struct {
 	rankW     []float64
 	rankX     []float64
 	col       []float64
+	// sorted keeps each feature column (and the waits, last) in order
+	// between weight refreshes; changed lists the slots Add rewrote since
+	// (resort: too many to re-place one by one).
+	sorted  [numFeatures + 1]sortedCol
+	changed []int
+	resort  bool
 }
 
 // New returns an empty Predictor for cfg.
@@ -108,6 +124,9 @@ func (p *Predictor) Add(pt Point, wait float64) error {
 	if !(wait >= 0) || math.IsInf(wait, 0) {
 		return fmt.Errorf("apq: Add: wait = %v, want a finite value ≥ 0", wait)
 	}
+	if p.cfg.LogWait {
+		wait = math.Log(max(wait, logFloor))
+	}
 	e := entry{pt: pt}
 	if len(p.slots) < p.cfg.History {
 		p.slots = append(p.slots, e)
@@ -119,6 +138,11 @@ func (p *Predictor) Add(pt Point, wait float64) error {
 		p.waits[p.next] = wait
 	}
 	p.rows[p.next] = p.slots[p.next].pt.F[:]
+	if len(p.changed) < maxReplaced {
+		p.changed = append(p.changed, p.next)
+	} else {
+		p.resort = true
+	}
 	p.next = (p.next + 1) % p.cfg.History
 	p.added++
 	p.sinceW++
@@ -204,14 +228,18 @@ func (p *Predictor) updateEdges() {
 // weight sum gives every weight 1.
 func (p *Predictor) updateWeights() {
 	n := len(p.slots)
-	p.rankW = ranks(p.waits, p.rankW, p.rankOrder)
+	slices.Sort(p.changed)
+	p.changed = slices.Compact(p.changed)
+	p.sorted[numFeatures].update(p.waits, p.changed, p.resort)
+	p.rankW = p.sorted[numFeatures].ranks(p.waits, p.rankW)
 	p.col = append(p.col[:0], make([]float64, n)...)
 	var sum float64
 	for i := range numFeatures {
 		for s := range p.slots {
 			p.col[s] = p.slots[s].pt.F[i]
 		}
-		p.rankX = ranks(p.col, p.rankX, p.rankOrder)
+		p.sorted[i].update(p.col, p.changed, p.resort)
+		p.rankX = p.sorted[i].ranks(p.col, p.rankX)
 		p.wF[i] = math.Abs(pearson(p.rankX, p.rankW))
 		sum += p.wF[i]
 	}
@@ -220,6 +248,7 @@ func (p *Predictor) updateWeights() {
 			p.wF[i] = 1
 		}
 	}
+	p.changed, p.resort = p.changed[:0], false
 	p.wD = [numDists]float64{}
 	if !p.cfg.Distribution {
 		return

@@ -54,3 +54,51 @@ func normalized(v []float64) []float64 {
 	}
 	return v
 }
+
+// The weights from the kept column orders (sortedCol) are those of ranks
+// sorting every column again, bit for bit, whatever the additions between
+// two refreshes: few (re-placed one by one), many (a full sort), a ring
+// that wraps, values with ties.
+func TestWeightsIncremental(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, err := New(Config{History: rapid.IntRange(2, 40).Draw(t, "history")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		small := rapid.Float64Range(0, 4)
+		for round := rapid.IntRange(1, 20).Draw(t, "rounds"); round > 0; round-- {
+			for n := rapid.IntRange(0, 100).Draw(t, "adds"); n > 0; n-- {
+				var pt Point
+				for i := range pt.F {
+					pt.F[i] = math.Floor(small.Draw(t, "f"))
+				}
+				if err := p.Add(pt, math.Floor(rapid.Float64Range(0, 5).Draw(t, "wait"))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if p.Len() == 0 {
+				continue
+			}
+			got, _ := p.Weights()
+			rw := ranks(p.waits, nil, nil)
+			var want [numFeatures]float64
+			var sum float64
+			for i := range numFeatures {
+				col := make([]float64, len(p.slots))
+				for s := range p.slots {
+					col[s] = p.slots[s].pt.F[i]
+				}
+				want[i] = math.Abs(pearson(ranks(col, nil, nil), rw))
+				sum += want[i]
+			}
+			if sum == 0 {
+				for i := range want {
+					want[i] = 1
+				}
+			}
+			if got != want {
+				t.Fatalf("weights %v, from scratch %v", got, want)
+			}
+		}
+	})
+}

@@ -46,7 +46,26 @@ type Config struct {
 	// from the code's table (1.96, 1.65, 1.44, 1.28, 1.15 at levels ≥ 95,
 	// 90, 85, 80 and below).
 	Empirical bool
+	// Estimate is what the kernel regression averages (§4.4): "" or
+	// "mean" is Karnak's kernel-weighted mean of the neighbours' waits;
+	// "geomean" is the exponential of the kernel-weighted mean of
+	// ln(max(wait, 60 s)); "median" is the kernel-weighted median of
+	// the waits. Waits are skewed and often bimodal (most jobs start at
+	// once, the rest wait hours): a few long waits pull the mean far above
+	// the typical one, so the mean over-predicts most jobs by a ratio
+	// (examples/forecast/README.md, "Why IBL and APQ lose to the naive
+	// baseline"). With "geomean" or "median" the interval is the rule
+	// above around that estimate: σ is then the kernel-weighted
+	// root-mean-square deviation of the waits from it, not from their
+	// mean.
+	Estimate string
 }
+
+// geoFloor is the wait below which "geomean" counts a wait as 60 s: a
+// wait of 0 s has no logarithm, and below a minute the difference
+// between waits is not one a user sees (the scoreboard floors both the
+// answer and the wait at 60 s for the same reason).
+const geoFloor = 60
 
 // Validate reports the first invalid field.
 func (c Config) Validate() error {
@@ -77,6 +96,11 @@ func (c Config) Validate() error {
 	if !(c.R >= 0) || math.IsInf(c.R, 0) {
 		return fmt.Errorf("ibl: Config.R = %v, want > 0 for radius mode (or 0 for the N nearest)", c.R)
 	}
+	switch c.Estimate {
+	case "", "mean", "geomean", "median":
+	default:
+		return fmt.Errorf("ibl: Config.Estimate = %q, want mean, geomean or median (or \"\" for mean)", c.Estimate)
+	}
 	if c.MaxSize < 0 {
 		return fmt.Errorf("ibl: Config.MaxSize = %d, want ≥ 1 (or 0 for the default)", c.MaxSize)
 	}
@@ -98,6 +122,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSize == 0 {
 		c.MaxSize = DefaultMaxSize
+	}
+	if c.Estimate == "" {
+		c.Estimate = "mean"
 	}
 	return c
 }

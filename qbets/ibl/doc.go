@@ -3,7 +3,9 @@
 // experiences with the features of Tables III and IV, the weighted HEOM
 // distance, N-nearest or radius neighbours (Config.R), kernel-regression
 // estimates with a z·σ (or empirical, Config.Empirical) confidence
-// interval, and a FIFO experience base of bounded size. qbets/replay's IBL
+// interval, and a FIFO experience base of bounded size. Config.Estimate
+// replaces Karnak's kernel mean of the waits by their kernel-weighted
+// geometric mean or median, which over-predict skewed waits far less. qbets/replay's IBL
 // replays a trace through it as §V does (replay.NewIBL, 5-minute snapshots).
 //
 // On the archive traces with the default, untuned configuration, coverage

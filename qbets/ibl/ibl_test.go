@@ -36,7 +36,7 @@ func TestHEOMUnknownAndEmptyRange(t *testing.T) {
 // k = 0.5 → E = 1494.43 s, σ = 1165.73 s, 90% CI ±1923.46 s.
 func TestKernelRegressionSpecExample(t *testing.T) {
 	nb := []neighbor{{0.1, 600}, {0.2, 1200}, {0.4, 3600}}
-	p := estimate(nb, 0.5, 90, false)
+	p := estimate(nb, 0.5, 90, false, "mean")
 	if math.Abs(p.Wait-1494.43) > 0.01 {
 		t.Errorf("E = %.2f, spec 1494.43", p.Wait)
 	}
@@ -49,7 +49,7 @@ func TestKernelRegressionSpecExample(t *testing.T) {
 }
 
 func TestKernelUnderflowFallsBackToMean(t *testing.T) {
-	p := estimate([]neighbor{{100, 10}, {200, 30}}, 0.01, 90, false)
+	p := estimate([]neighbor{{100, 10}, {200, 30}}, 0.01, 90, false, "mean")
 	if p.Wait != 20 {
 		t.Fatalf("E = %v, want the plain mean 20", p.Wait)
 	}
@@ -106,6 +106,8 @@ func TestConfigValidate(t *testing.T) {
 		{Features: oneLinear, N: -1},
 		{Features: oneLinear, MaxSize: -1},
 		{Features: []Feature{{"x", "ordinal"}}},
+		{Features: oneLinear, Estimate: "Median"},
+		{Features: oneLinear, Estimate: "log"},
 	}
 	for i, c := range bad {
 		if c.Validate() == nil {
@@ -114,6 +116,57 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if err := (Config{Features: oneLinear}).Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Config.Estimate: three neighbours at the same point (equal kernel
+// weights) that waited 0 s, 0 s and 10 h. Karnak's mean says 4 h for a
+// neighbourhood where most jobs start at once; the geometric mean of the
+// waits floored at 60 s says exp((2 ln 60 + ln 36,000) / 3) = 506 s; the
+// median says 0. The zero value is Karnak's mean, and so is "mean".
+func TestEstimateTargets(t *testing.T) {
+	geo := math.Exp((2*math.Log(60) + math.Log(36000)) / 3)
+	for _, c := range []struct {
+		estimate string
+		want     float64
+	}{{"", 12000}, {"mean", 12000}, {"geomean", geo}, {"median", 0}} {
+		b, err := New(Config{Features: oneLinear, Estimate: c.estimate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []float64{0, 36000, 0} {
+			if err := b.Insert(Experience{In: []Value{num(5)}, Wait: w}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := b.Predict([]Value{num(5)}, 90)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(p.Wait-c.want) > 1e-9*max(1, c.want) {
+			t.Errorf("Estimate %q: E = %v, want %v", c.estimate, p.Wait, c.want)
+		}
+		// z·σ, σ the RMS deviation of the waits from the estimate.
+		sigma := math.Sqrt((2*sq(c.want) + sq(36000-c.want)) / 3)
+		if math.Abs(p.HalfWidth-1.65*sigma) > 1e-9*sigma {
+			t.Errorf("Estimate %q: half-width %v, want 1.65 × %v", c.estimate, p.HalfWidth, sigma)
+		}
+	}
+	if got := (Config{Features: oneLinear}).withDefaults().Estimate; got != "mean" {
+		t.Errorf("zero Estimate defaults to %q, want mean", got)
+	}
+}
+
+// The weighted median follows the kernel weights, not the count: the
+// nearest neighbour outweighs the two far ones together.
+func TestWeightedMedian(t *testing.T) {
+	nb := []neighbor{{0, 100}, {1, 5}, {1, 7}} // weights 1, e^-1, e^-1
+	if p := estimate(nb, 1, 90, false, "median"); p.Wait != 100 {
+		t.Errorf("median = %v, want 100 (weight 1 > 2/e)", p.Wait)
+	}
+	nb = []neighbor{{0, 100}, {0, 5}, {0, 7}}
+	if p := estimate(nb, 1, 90, false, "median"); p.Wait != 7 {
+		t.Errorf("median = %v, want 7", p.Wait)
 	}
 }
 
@@ -136,13 +189,14 @@ func TestPredictErrors(t *testing.T) {
 
 // Invariants: the base never exceeds MaxSize; its ranges equal the ranges
 // over its current contents (spec K11); the estimate lies within the
-// neighbours' waits; the half-width is ≥ 0; HEOM is symmetric and obeys
+// neighbours' waits (floored at 60 s for "geomean"); the half-width is ≥ 0; HEOM is symmetric and obeys
 // the triangle inequality.
 func TestBaseProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		capacity := rapid.IntRange(1, 20).Draw(t, "max")
 		empirical := rapid.Bool().Draw(t, "empirical")
-		b, err := New(Config{Features: []Feature{{"q", "nominal"}, {"x", "linear"}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Empirical: empirical})
+		what := rapid.SampledFrom([]string{"mean", "geomean", "median"}).Draw(t, "estimate")
+		b, err := New(Config{Features: []Feature{{"q", "nominal"}, {"x", "linear"}}, MaxSize: capacity, N: rapid.IntRange(1, 10).Draw(t, "n"), Empirical: empirical, Estimate: what})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +225,10 @@ func TestBaseProperties(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Wait < wlo-1e-6 || p.Wait > whi+1e-6 || !(p.HalfWidth >= 0) {
+		if what == "geomean" { // the waits floored at 60 s
+			wlo, whi = max(wlo, geoFloor), max(whi, geoFloor)
+		}
+		if p.Wait < wlo*(1-1e-12)-1e-6 || p.Wait > whi*(1+1e-12)+1e-6 || !(p.HalfWidth >= 0) {
 			t.Fatalf("prediction %+v outside waits [%v, %v]", p, wlo, whi)
 		}
 		kinds, w, r := []kind{nominal, linear}, []float64{1, 0.5}, b.ranges()

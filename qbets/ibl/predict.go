@@ -49,7 +49,7 @@ func (b *Base) Predict(q []Value, level int) (Prediction, error) {
 	nb := b.neighbors(d2)
 	*buf = d2
 	b.scratch.Put(buf)
-	return estimate(nb, b.cfg.KernelWidth, level, b.cfg.Empirical), nil
+	return estimate(nb, b.cfg.KernelWidth, level, b.cfg.Empirical, b.cfg.Estimate), nil
 }
 
 // distances returns the squared HEOM distance of q to every held
@@ -175,26 +175,38 @@ func down(h []neighbor, i int) {
 }
 
 // estimate is the kernel regression of §4.4: E = Σ K·w / Σ K with
-// K(d) = exp(−(d/k)²), falling back to the plain mean when every kernel
-// weight underflows to 0.
-func estimate(nb []neighbor, width float64, level int, empirical bool) Prediction {
+// K(d) = exp(−(d/k)²), falling back to equal weights when every kernel
+// weight underflows to 0. what is Config.Estimate: "mean" is E itself,
+// "geomean" the same average of ln(max(w, geoFloor)) exponentiated,
+// "median" the kernel-weighted median of the waits.
+func estimate(nb []neighbor, width float64, level int, empirical bool, what string) Prediction {
 	k := make([]float64, len(nb))
-	var sk, skw float64
+	var sk float64
 	for i, n := range nb {
 		k[i] = math.Exp(-sq(n.d / width))
 		sk += k[i]
-		skw += k[i] * n.wait
 	}
 	if sk == 0 || math.IsNaN(sk) {
 		for i := range k {
 			k[i] = 1
 		}
-		sk, skw = float64(len(nb)), 0
-		for _, n := range nb {
-			skw += n.wait
-		}
+		sk = float64(len(nb))
 	}
-	e := skw / sk
+	var e float64
+	switch what {
+	case "median":
+		e = weightedMedian(nb, k, sk)
+	case "geomean":
+		for i, n := range nb {
+			e += k[i] * math.Log(max(n.wait, geoFloor))
+		}
+		e = math.Exp(e / sk)
+	default:
+		for i, n := range nb {
+			e += k[i] * n.wait
+		}
+		e /= sk
+	}
 	p := Prediction{Wait: math.Max(e, 0), Level: level, Neighbors: len(nb)}
 	if len(nb) < 2 {
 		// One neighbour has no spread: both rules would give ±0, a promise
@@ -220,6 +232,25 @@ func estimate(nb []neighbor, width float64, level int, empirical bool) Predictio
 		}
 	}
 	return p
+}
+
+// weightedMedian is the smallest neighbour wait whose cumulative kernel
+// weight, in ascending order of waits, reaches half of the total sk.
+func weightedMedian(nb []neighbor, k []float64, sk float64) float64 {
+	type ww struct{ w, k float64 }
+	ws := make([]ww, len(nb))
+	for i, n := range nb {
+		ws[i] = ww{n.wait, k[i]}
+	}
+	slices.SortFunc(ws, func(a, b ww) int { return cmp.Compare(a.w, b.w) })
+	var c float64
+	for _, x := range ws {
+		c += x.k
+		if c >= sk/2 {
+			return x.w
+		}
+	}
+	return ws[len(ws)-1].w
 }
 
 // weightedResidualQuantile is the smallest |wait − e| whose cumulative
