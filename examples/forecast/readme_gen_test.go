@@ -11,8 +11,7 @@ import (
 )
 
 // readmeLog is one log of the README's scoreboard and the predictors it
-// is scored with: the whole set on KTH-SP2; elsewhere all but APQ, the
-// slowest to replay (see the README).
+// is scored with (every predictor on every log).
 type readmeLog struct {
 	file       string
 	predictors []string
@@ -21,20 +20,17 @@ type readmeLog struct {
 // cheap are the predictors scored on every log.
 var cheap = []string{"forecast", "estimates", "naive", "qbets"}
 
-// noAPQ are the predictors of the larger logs.
-var noAPQ = []string{"forecast", "estimates", "naive", "ibl", "qbets"}
-
 // readmeLogs are the shipped logs with recorded waits (LLNL-Atlas,
 // NASA-iPSC and the Lublin model have none).
 var readmeLogs = []readmeLog{
 	{"KTH-SP2-1996-2.1-cln.swf.gz", allPredictors},
-	{"SDSC-Par-1996-3.1-cln.swf.gz", noAPQ},
-	{"OSC-Clust-2000-3.1-cln.swf.gz", noAPQ},
-	{"SDSC-SP2-1998-4.2-cln.swf.gz", noAPQ},
-	{"CTC-SP2-1996-3.1-cln.swf.gz", noAPQ},
-	{"LANL-CM5-1994-4.1-cln.swf.gz", noAPQ},
-	{"SDSC-BLUE-2000-4.2-cln.swf.gz", noAPQ},
-	{"CEA-Curie-2011-2.1-cln.swf.gz", noAPQ},
+	{"SDSC-Par-1996-3.1-cln.swf.gz", allPredictors},
+	{"OSC-Clust-2000-3.1-cln.swf.gz", allPredictors},
+	{"SDSC-SP2-1998-4.2-cln.swf.gz", allPredictors},
+	{"CTC-SP2-1996-3.1-cln.swf.gz", allPredictors},
+	{"LANL-CM5-1994-4.1-cln.swf.gz", allPredictors},
+	{"SDSC-BLUE-2000-4.2-cln.swf.gz", allPredictors},
+	{"CEA-Curie-2011-2.1-cln.swf.gz", allPredictors},
 }
 
 // logResult is one log's scored rows.

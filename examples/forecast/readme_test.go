@@ -62,11 +62,37 @@ func spliceRows(region string, table []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%s: the log's line changed (%q, README %q): regenerate every row", region, lines[0], out[0])
 	}
 	for i, l := range out {
-		if n, ok := fresh[strings.SplitN(l, " |", 2)[0]]; ok && strings.HasPrefix(l, "| ") {
+		k := strings.SplitN(l, " |", 2)[0]
+		if n, ok := fresh[k]; ok && strings.HasPrefix(l, "| ") {
 			out[i] = n
+			delete(fresh, k)
 		}
 	}
+	// A predictor the table did not have yet (APQ, first scored on the
+	// larger logs) goes before the first row of a predictor after it in
+	// allPredictors' order, as a whole run would print it.
+	for _, l := range lines {
+		k := strings.SplitN(l, " |", 2)[0]
+		if _, ok := fresh[k]; !ok {
+			continue
+		}
+		at := len(out)
+		for i, o := range out {
+			if strings.HasPrefix(o, "| ") && predictorRank(o) > predictorRank(l) {
+				at = i
+				break
+			}
+		}
+		out = slices.Insert(out, at, l)
+	}
 	return []byte(strings.Join(out, "\n")), nil
+}
+
+// predictorRank is the place in allPredictors of a table row's predictor
+// ("| qbets (95% bound) | …" is qbets), -1 for the header and rules.
+func predictorRank(row string) int {
+	name, _, _ := strings.Cut(strings.TrimPrefix(row, "| "), " ")
+	return slices.Index(allPredictors, name)
 }
 
 // readmeMu serializes the subtests' README rewrites.
