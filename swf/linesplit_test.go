@@ -136,7 +136,7 @@ func TestLongLineLimitEndings(t *testing.T) {
 			in := goodLine + eol + ";" + strings.Repeat("x", n-1) + eol + goodLine + eol + goodLine
 			for _, size := range []int{1 << 16, 32<<10 - 1, 1 << 22} {
 				for _, lenient := range []bool{false, true} {
-					r := NewReader(&smallReads{[]byte(in), size})
+					r := NewReader(&chunkReader{[]byte(in), size})
 					r.Lenient = lenient
 					jobs, err := r.ReadAll()
 					name := fmt.Sprintf("%q len %d reads %d lenient %v", eol, n, size, lenient)
