@@ -1,8 +1,11 @@
 package swf
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // A demand key's bytes reach the error text quoted when they are not
@@ -20,4 +23,23 @@ func TestDemandKeyErrorText(t *testing.T) {
 			t.Errorf("%q: %v, want %s", in, err, want)
 		}
 	}
+}
+
+// Property: an error quotes a value in at most 2*maxValue bytes, whatever
+// its bytes, and the quote reads back as a prefix of the value (then "…"
+// when cut).
+func TestQuoteBounded(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 300).Draw(t, "n") // (SliceOfN alone draws short slices)
+		b := rapid.SliceOfN(rapid.SampledFrom([]byte("a\x00\xcd\xe2\x80\xa6\"")), n, n).Draw(t, "b")
+		v := clip(string(b))
+		q := quote(v)
+		u, err := strconv.Unquote(q)
+		if len(q) > 2*maxValue || err != nil {
+			t.Fatalf("quote(%q) = %s (%d bytes), %v", v, q, len(q), err)
+		}
+		if u != v && !strings.HasPrefix(v, strings.TrimSuffix(u, "…")) {
+			t.Fatalf("quote(%q) = %s: not a prefix", v, q)
+		}
+	})
 }

@@ -96,3 +96,17 @@ func FuzzHeaderWrite(f *testing.F) {
 		}
 	})
 }
+
+// A blank line inside a value is not written: read back it would end the
+// entry, and the text after it would be lost.
+func TestHeaderValueBlankLine(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteAll(&buf, &Header{Note: []string{"a\n  \nb"}, Other: []KeyValue{{"K", "c\r\t\rd"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(&buf)
+	h, err := r.Header()
+	if err != nil || len(h.Note) != 1 || h.Note[0] != "a\nb" || len(h.Other) != 1 || h.Other[0].Value != "c\nd" {
+		t.Fatalf("%v, Note %q, Other %q\n%s", err, h.Note, h.Other, buf.String())
+	}
+}

@@ -135,7 +135,7 @@ func TestLongLineSmallReads(t *testing.T) {
 	line := bytes.Repeat([]byte("7"), 8<<20)
 	in := append(append([]byte("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n"), line...), "\r\n2 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\r"...)
 	start := time.Now()
-	r := NewReader(&smallReads{in, 256})
+	r := NewReader(&chunkReader{in, 256})
 	r.Lenient = true
 	jobs, err := r.ReadAll()
 	if err != nil || len(jobs) != 2 || r.Stats().Skipped != 1 || r.Stats().Errors[0].Line != 2 {
@@ -146,21 +146,6 @@ func TestLongLineSmallReads(t *testing.T) {
 	}
 }
 
-// smallReads returns at most n bytes a read.
-type smallReads struct {
-	b []byte
-	n int
-}
-
-func (s *smallReads) Read(p []byte) (int, error) {
-	if len(s.b) == 0 {
-		return 0, io.EOF
-	}
-	k := copy(p[:min(len(p), s.n)], s.b)
-	s.b = s.b[k:]
-	return k, nil
-}
-
 // A line over 16 MiB is malformed (skipped and counted in lenient mode,
 // with its demand line), and its bytes are not kept: a 1 GiB line, a
 // megabyte of gzip, took over 2 GiB of memory.
@@ -168,7 +153,7 @@ func TestLongLineDropped(t *testing.T) {
 	job := "1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1"
 	in := job + "\n;= nodes=1\n" + strings.Repeat("7", maxLine+5) + "\r" + job + "\n" + strings.Repeat(";", maxLine+1)
 	for _, lenient := range []bool{false, true} {
-		r := NewReader(&smallReads{[]byte(in), 1 << 16})
+		r := NewReader(&chunkReader{[]byte(in), 1 << 16})
 		r.Lenient = lenient
 		jobs, err := r.ReadAll()
 		st := r.Stats()

@@ -39,8 +39,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
@@ -440,7 +438,7 @@ func printReport(w io.Writer, res *convert.Result, o options) {
 	printCounts(w, "skipped", r.Skipped)
 	printCounts(w, "jobs with anomalies", r.Anomalies)
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "note:", printable(n))
+		fmt.Fprintln(w, "note:", cli.Printable(n))
 	}
 	for i, e := range r.Errors {
 		if i == 5 {
@@ -457,18 +455,6 @@ func printCounts(w io.Writer, what string, m map[string]int) {
 	}
 	fmt.Fprintf(w, "%s:\n", what)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		fmt.Fprintf(w, "  %6d  %s\n", m[k], printable(k))
+		fmt.Fprintf(w, "  %6d  %s\n", m[k], cli.Printable(k))
 	}
-}
-
-// printable is s when it is printable UTF-8, else s quoted with escapes:
-// a state or column name is the input's text, and a sacct State of
-// "\x1b]0;...\a" went to the terminal raw (an escape sequence).
-func printable(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }

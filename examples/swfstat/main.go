@@ -30,8 +30,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sanitize"
@@ -181,7 +179,7 @@ func (s *summary) print(out io.Writer, name string) {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "trace\t%s\n", name)
 	if s.header.Computer != "" || s.header.Installation != "" {
-		fmt.Fprintf(w, "machine\t%s, %s\n", printable(s.header.Computer), printable(s.header.Installation))
+		fmt.Fprintf(w, "machine\t%s, %s\n", cli.Printable(s.header.Computer), cli.Printable(s.header.Installation))
 	}
 	fmt.Fprintf(w, "jobs\t%d\n", s.jobs)
 	span := s.last - s.firstSubmit
@@ -265,22 +263,10 @@ func (s *summary) queueName(q int64) string {
 	for _, l := range s.header.Queue {
 		f := strings.Fields(l)
 		if len(f) >= 2 && f[0] == strconv.FormatInt(q, 10) {
-			return " " + printable(strings.Join(f[1:], " "))
+			return " " + cli.Printable(strings.Join(f[1:], " "))
 		}
 	}
 	return ""
-}
-
-// printable is header text as written when it is printable UTF-8, else
-// quoted with escapes: a hostile trace's "; Computer: \x1b]0;...\a" went
-// to the terminal raw (an escape sequence that retitles the window).
-func printable(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // summaryJSON is the -json form of a summary.
