@@ -249,7 +249,7 @@ func parseSqueue(out []byte) ([]job, error) {
 			field = "tres_req_str"
 			gpus, badGPUs = gpusOf(r.TRESReq)
 		}
-		if j.gpus = gpus; badGPUs != "" {
+		if j.gpus = gpus; badGPUs != "" && j.bad == "" { // (the first reason is kept)
 			j.bad = "squeue: " + field + ": GPU count " + badGPUs
 		}
 		switch stateClass(r.State) {
@@ -269,7 +269,9 @@ func parseSqueue(out []byte) ([]job, error) {
 			}
 			j.end, j.ended = r.End, true
 		default:
-			j.bad = "squeue: unknown job state " + quote(r.State)
+			if j.bad == "" {
+				j.bad = "squeue: unknown job state " + quote(r.State)
+			}
 		}
 		if j.bad == "" {
 			j.bad = checkTimes("squeue", &j, r.Start, r.End)
@@ -284,7 +286,9 @@ func parseSqueue(out []byte) ([]job, error) {
 			tasks, err := expandTasks(r.ArrayTasks, tasksLeft)
 			if err != nil {
 				j.key = fmt.Sprintf("%d_[%s]", r.ArrayJobID, text(r.ArrayTasks))
-				j.bad = "squeue: array_task_string: " + err.Error()
+				if j.bad == "" {
+					j.bad = "squeue: array_task_string: " + err.Error()
+				}
 				jobs = append(jobs, j)
 				continue
 			}

@@ -259,6 +259,11 @@ func TestLimitOutOfRange(t *testing.T) {
 		if err != nil || len(sq) != 1 || !strings.Contains(sq[0].bad, "time limit") {
 			t.Errorf("squeue %s: %v %+v", lim, err, sq)
 		}
+		// A later fault of the same record does not hide the first reason.
+		sq, err = parseSqueue([]byte(`{"jobs":[{"job_id":1,"job_state":"WEIRD","submit_time":10,"tres_req_str":"gres/gpu=x","time_limit":` + lim + `}]}`))
+		if err != nil || len(sq) != 1 || !strings.Contains(sq[0].bad, "time limit") {
+			t.Errorf("squeue %s with a bad state and GPU count: %v %+v", lim, err, sq)
+		}
 		sa, err := parseSacct([]byte(`{"jobs":[{"job_id":1,"state":{"current":"COMPLETED"},"time":{"submission":10,"start":11,"end":12,"limit":` + lim + `}}]}`))
 		if err != nil || len(sa) != 1 || !strings.Contains(sa[0].bad, "time limit") {
 			t.Errorf("sacct %s: %v %+v", lim, err, sa)
