@@ -349,9 +349,12 @@ type result struct {
 	// log); -1 without the log.
 	Backfilled float64 `json:"backfilled"`
 	// Slurm is Slurm's own pace, from its log; nil without it.
-	Slurm   *slurmSide `json:"slurm,omitempty"`
-	CPUs    int64      `json:"cpus"`
-	Figures []figures  `json:"figures"`
+	Slurm *slurmSide `json:"slurm,omitempty"`
+	// SlurmNotMeasured says why Slurm's pace is missing although the
+	// recording has a log.
+	SlurmNotMeasured string    `json:"slurm_not_measured,omitempty"`
+	CPUs             int64     `json:"cpus"`
+	Figures          []figures `json:"figures"`
 }
 
 // Goals of issue 33 for the Slurm policy.
@@ -372,7 +375,7 @@ func compare(rec *recording) (*result, error) {
 	if cfg, _, err := siteConfig(c); err == nil {
 		halfLife = cfg.DecayHalfLife
 	}
-	res.Slurm = measureSlurm(c, halfLife)
+	res.Slurm, res.SlurmNotMeasured = measureSlurm(c, halfLife)
 	waits := make([]int64, len(c.real))
 	var sum, last int64
 	for i, r := range c.real {
@@ -475,6 +478,9 @@ func (r *result) tail() string {
 	}
 	if r.Slurm != nil {
 		b.WriteString("\n" + r.Slurm.text(r.CPUs))
+	}
+	if r.SlurmNotMeasured != "" {
+		fmt.Fprintf(&b, "\nSlurm's own pace (slurmctld's log): not measured: %s.\n", r.SlurmNotMeasured)
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -49,4 +50,26 @@ func sacctField(s string, k, f int, v string) string {
 	fs[f] = v
 	lines[k] = strings.Join(fs, "|")
 	return strings.Join(lines, "\n")
+}
+
+// TestSlurmPaceNotMeasured: a recording whose slurmctld log it cannot use
+// says why Slurm's pace is missing, in the result and in its text, rather
+// than leaving it out without a word.
+func TestSlurmPaceNotMeasured(t *testing.T) {
+	rec, err := readRecording(recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Log = rec.Log[1:]
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("slurmctld's log names %d of the %d jobs", len(rec.Log), res.Jobs)
+	if res.Slurm != nil || res.SlurmNotMeasured != want {
+		t.Errorf("Slurm %v, not measured %q; want nil and %q", res.Slurm, res.SlurmNotMeasured, want)
+	}
+	if !strings.Contains(res.tail(), "not measured: "+want) {
+		t.Errorf("the text does not say why:\n%s", res.tail())
+	}
 }

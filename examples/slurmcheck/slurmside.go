@@ -83,11 +83,13 @@ func sshareUsage(text string) []usageRow {
 	return out
 }
 
-// halfLife is PriorityDecayHalfLife in seconds (0: none known).
-func measureSlurm(c *checked, halfLife int64) *slurmSide {
+// halfLife is PriorityDecayHalfLife in seconds (0: none known). Without a
+// log it measures nothing and says nothing (recordings made before the log
+// was kept); with one it cannot use, it says why (why != "").
+func measureSlurm(c *checked, halfLife int64) (_ *slurmSide, why string) {
 	rec := c.rec
 	if len(rec.Log) == 0 {
-		return nil
+		return nil, ""
 	}
 	log := map[string]logJob{}
 	for _, l := range rec.Log {
@@ -96,7 +98,7 @@ func measureSlurm(c *checked, halfLife int64) *slurmSide {
 		}
 	}
 	if len(log) != len(c.real) {
-		return nil
+		return nil, fmt.Sprintf("slurmctld's log names %d of the %d jobs", len(log), len(c.real))
 	}
 	cpus := func(id string) int64 { return c.real[c.index[id]].CPUs }
 	busyAt := func(t int64) int64 {
@@ -127,7 +129,7 @@ func measureSlurm(c *checked, halfLife int64) *slurmSide {
 		}
 	}
 	if last-first > maxRunMs {
-		return nil // sacct's submits far from the log's times: not one live run
+		return nil, "sacct's submits and the log's times span more than a week: not one live run"
 	}
 	var sum, n int64
 	for t := first; t < last; t += 250 {
@@ -143,7 +145,7 @@ func measureSlurm(c *checked, halfLife int64) *slurmSide {
 	for _, smp := range rec.Samples {
 		ps, err := parseSprio(smp.Sprio)
 		if err != nil {
-			return nil
+			return nil, "a sprio sample: " + err.Error()
 		}
 		var top *prio
 		for i := range ps {
@@ -252,7 +254,7 @@ func measureSlurm(c *checked, halfLife int64) *slurmSide {
 			}
 		}
 	}
-	return s
+	return s, ""
 }
 
 func median(xs []float64) float64 {
