@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -61,6 +62,131 @@ func TestLazyCalcSame(t *testing.T) {
 			for i := range min(len(eager), len(lazy)) {
 				if eager[i] != lazy[i] {
 					t.Fatalf("round %d (%+v, P %d): event %d: eager %q, lazy %q", round, site, P, i, eager[i], lazy[i])
+				}
+			}
+			t.Fatalf("round %d: %d events eager, %d lazy", round, len(eager), len(lazy))
+		}
+	}
+}
+
+// TestLazyCalcSameSites is TestLazyCalcSame on richer sites: machines of
+// nodes (jobs asking nodes, cores per node, memory, some with more or
+// fewer CPUs than their nodes × cores), partitions with
+// tiers and limits, QOS, an account tree, backfill limits, the builtin
+// scheduler; arrivals and run times on the calculation grid, so that jobs
+// arrive, start and end at the very second of a calculation. It logs the
+// priority of every waiting job at every event an observer sees, not only
+// that of the job starting.
+func TestLazyCalcSameSites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 10))
+	for round := range 300 {
+		var mach sched.Config
+		var P, nodes, cores int64
+		kind := rng.IntN(3) // 0: a pool of CPUs; 1, 2: nodes (2: jobs ask nodes)
+		if kind == 0 {
+			P = 4 + rng.Int64N(60)
+			mach.MachineSize = P
+		} else {
+			nodes, cores = 2+rng.Int64N(8), 1+rng.Int64N(6)
+			P = nodes * cores
+			mach.Nodes = []swf.Node{{Name: "n", Count: nodes, Cores: cores, Memory: 64}}
+		}
+		period := []int64{0, 30, 60, 97}[rng.IntN(4)]
+		grid := or(period, 300)
+		var jobs []swf.Job
+		at := int64(rng.IntN(500))
+		for i := range 20 + rng.IntN(120) {
+			at += int64(rng.IntN(400))
+			if rng.IntN(3) == 0 {
+				at = floorTo(at, grid) + grid // on a calculation
+			}
+			limit := int64(60 + rng.IntN(7200))
+			run := 1 + rng.Int64N(limit)
+			if rng.IntN(3) == 0 {
+				run = max(1, min(limit, run/grid*grid)) // ends on the grid if it starts on it
+			}
+			j := swf.Job{ID: int64(i + 1), Submit: at, RunTime: run, ReqTime: limit,
+				AllocProcs: 1 + rng.Int64N(P), ReqProcs: -1, User: rng.Int64N(6), Group: rng.Int64N(3),
+				Queue: rng.Int64N(3) - 1, Partition: rng.Int64N(3) - 1, Status: 1}
+			if kind == 2 && rng.IntN(2) == 0 {
+				n := 1 + rng.Int64N(nodes)
+				c := 1 + rng.Int64N(cores)
+				j.AllocProcs = []int64{n * c, 1 + rng.Int64N(P), n}[rng.IntN(3)]
+				j.Demand = &swf.Demand{Nodes: n, Cores: c, Memory: rng.Int64N(2) * 40}
+			}
+			if rng.IntN(20) == 0 {
+				j.ReqTime = -1 // the partition's DefaultTime
+			}
+			jobs = append(jobs, j)
+		}
+		site := Config{WeightAge: rng.Int64N(3) * 1000, WeightFairshare: rng.Int64N(3) * 10000,
+			WeightJobSize: rng.Int64N(2) * 1000, WeightPartition: rng.Int64N(2) * 2000, WeightQOS: rng.Int64N(2) * 5000,
+			WeightAssoc: rng.Int64N(2) * 300, FavorSmall: rng.IntN(2) == 0, CalcPeriod: period,
+			BackfillInterval: []int64{0, 7, 30}[rng.IntN(3)], SchedInterval: []int64{0, 13, 60}[rng.IntN(3)],
+			BackfillWindow: []int64{0, 600, 3600}[rng.IntN(3)], BackfillResolution: []int64{0, 1, 60}[rng.IntN(3)],
+			BackfillMaxJobTest: rng.Int64N(4), BackfillContinue: rng.IntN(2) == 0, Builtin: rng.IntN(5) == 0,
+			NamedNodes: rng.IntN(2) == 0, BatchSchedDelay: []int64{0, 3}[rng.IntN(2)], OverTimeLimit: rng.Int64N(2) * 60,
+			DecayHalfLife: []int64{0, 3600, 60}[rng.IntN(3)], EnforceLimits: rng.IntN(2) == 0,
+			Epilog: rng.IntN(2) == 0, BackfillMaxJobUser: rng.Int64N(3), MaxAge: []int64{0, 2000, 100}[rng.IntN(3)],
+			QOS: map[string]int64{"0": 10, "1": 3}}
+		if rng.IntN(2) == 0 {
+			site.Partitions = []Partition{
+				{Name: "0", MaxTime: 4000, DefaultTime: 600, PriorityJobFactor: 10, PriorityTier: 1 + rng.Int64N(2), Default: true},
+				{Name: "1", DefaultTime: 3600, PriorityJobFactor: 1, PriorityTier: 1},
+			}
+		}
+		if rng.IntN(2) == 0 {
+			site.Associations = []Association{{Account: "a"}, {Account: "b", Parent: "a", Shares: 3}, {Account: "c", Shares: 2}}
+			for u := range 6 {
+				acct := []string{"a", "b", "c"}[u%3]
+				sh := 1 + rng.Int64N(3)
+				if rng.IntN(8) == 0 {
+					sh = -1
+				}
+				site.Associations = append(site.Associations, Association{Account: acct, User: fmt.Sprint(u), Shares: sh, RawUsage: float64(rng.IntN(2)) * 1e5})
+			}
+			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
+		}
+		run := func(eager bool) []string {
+			p, err := New(site, mach)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			p.eagerCalc = eager
+			var log []string
+			waiting := map[int64]bool{}
+			prios := func(what string, now, id int64) {
+				s := fmt.Sprint(what, " ", now, " ", id, ":")
+				for _, j := range jobs {
+					if waiting[j.ID] {
+						pr, ok := p.Priority(j.ID)
+						s += fmt.Sprint(" ", j.ID, "=", pr, ok)
+					}
+				}
+				log = append(log, s)
+			}
+			obs := sched.Hooks{
+				Submit: func(now int64, j *swf.Job) { waiting[j.ID] = true; prios("submit", now, j.ID) },
+				Start: func(now int64, j *swf.Job, bf bool) {
+					prios(fmt.Sprint("start ", bf), now, j.ID)
+					delete(waiting, j.ID)
+				},
+				Reservation: func(now int64, j *swf.Job, at int64) { prios(fmt.Sprint("resv ", at), now, j.ID) },
+				End: func(now int64, j *swf.Job, c bool) {
+					delete(waiting, j.ID)
+					prios(fmt.Sprint("end ", c), now, j.ID)
+				},
+			}
+			if _, err := p.Run(context.Background(), jobs, obs); err != nil && !errors.Is(err, sched.ErrStall) {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			return log
+		}
+		eager, lazy := run(true), run(false)
+		if !slices.Equal(eager, lazy) {
+			for i := range min(len(eager), len(lazy)) {
+				if eager[i] != lazy[i] {
+					t.Fatalf("round %d (%+v, %+v): event %d: eager %q, lazy %q", round, site, mach, i, eager[i], lazy[i])
 				}
 			}
 			t.Fatalf("round %d: %d events eager, %d lazy", round, len(eager), len(lazy))
