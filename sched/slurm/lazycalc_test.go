@@ -193,3 +193,39 @@ func TestLazyCalcSameSites(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyCalcCancel checks that a Run stopped by its context leaves the
+// priorities (Policy.Priority) of the calculations due by then, as a
+// wake-up at each would have, not those of the last event: two jobs wait
+// behind a running one, their age factor rising at each calculation, and
+// the run is cancelled at the second submission (Run stops at the end of
+// that simulated hour).
+func TestLazyCalcCancel(t *testing.T) {
+	job := func(id, submit, run int64) swf.Job {
+		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: 2 * run, AllocProcs: 4, ReqProcs: -1,
+			User: id, Queue: -1, Partition: -1, Status: 1}
+	}
+	jobs := []swf.Job{job(1, 0, 20000), job(2, 10, 100), job(3, 20, 100), job(4, 9000, 100)}
+	var got [2][2]int64
+	for k, eager := range []bool{true, false} {
+		p, err := New(Config{WeightAge: 100000, MaxAge: 7200, CalcPeriod: 60}, sched.Config{MachineSize: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.eagerCalc = eager
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err = p.Run(ctx, jobs, sched.Hooks{Submit: func(_ int64, j *swf.Job) {
+			if j.ID == 3 {
+				cancel()
+			}
+		}})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("eager %v: err %v, want context.Canceled", eager, err)
+		}
+		got[k][0], _ = p.Priority(2)
+		got[k][1], _ = p.Priority(3)
+	}
+	if got[0] != got[1] || got[0][0] <= 1 {
+		t.Errorf("priorities after a cancelled run: eager %v, lazy %v", got[0], got[1])
+	}
+}
