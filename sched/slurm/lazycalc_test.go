@@ -71,9 +71,9 @@ func TestLazyCalcSame(t *testing.T) {
 
 // TestLazyCalcSameSites is TestLazyCalcSame on richer sites: machines of
 // nodes (jobs asking nodes, cores per node, memory, some with more or
-// fewer CPUs than their nodes × cores), partitions with
-// tiers and limits, QOS, an account tree, backfill limits, the builtin
-// scheduler; arrivals and run times on the calculation grid, so that jobs
+// fewer CPUs than their nodes × cores), partitions with tiers and limits,
+// QOS, an account tree, backfill limits, the builtin scheduler, a pass
+// per event; arrivals and run times on the calculation grid, so that jobs
 // arrive, start and end at the very second of a calculation. It logs the
 // priority of every waiting job at every event an observer sees, not only
 // that of the job starting.
@@ -91,6 +91,7 @@ func TestLazyCalcSameSites(t *testing.T) {
 			P = nodes * cores
 			mach.Nodes = []swf.Node{{Name: "n", Count: nodes, Cores: cores, Memory: 64}}
 		}
+		mach.PerEventPass = rng.IntN(3) == 0
 		period := []int64{0, 30, 60, 97}[rng.IntN(4)]
 		grid := or(period, 300)
 		var jobs []swf.Job
