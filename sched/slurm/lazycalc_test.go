@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
@@ -57,15 +56,21 @@ func TestLazyCalcSame(t *testing.T) {
 			}
 			return log
 		}
-		eager, lazy := run(true), run(false)
-		if !slices.Equal(eager, lazy) {
-			for i := range min(len(eager), len(lazy)) {
-				if eager[i] != lazy[i] {
-					t.Fatalf("round %d (%+v, P %d): event %d: eager %q, lazy %q", round, site, P, i, eager[i], lazy[i])
-				}
-			}
-			t.Fatalf("round %d: %d events eager, %d lazy", round, len(eager), len(lazy))
+		sameLog(t, fmt.Sprintf("round %d (%+v, P %d)", round, site, P), run(true), run(false))
+	}
+}
+
+// sameLog fails t at the first event where the eager and lazy runs' logs
+// differ.
+func sameLog(t *testing.T, what string, eager, lazy []string) {
+	t.Helper()
+	for i := range min(len(eager), len(lazy)) {
+		if eager[i] != lazy[i] {
+			t.Fatalf("%s: event %d: eager %q, lazy %q", what, i, eager[i], lazy[i])
 		}
+	}
+	if len(eager) != len(lazy) {
+		t.Fatalf("%s: %d events eager, %d lazy", what, len(eager), len(lazy))
 	}
 }
 
@@ -183,15 +188,7 @@ func TestLazyCalcSameSites(t *testing.T) {
 			}
 			return log
 		}
-		eager, lazy := run(true), run(false)
-		if !slices.Equal(eager, lazy) {
-			for i := range min(len(eager), len(lazy)) {
-				if eager[i] != lazy[i] {
-					t.Fatalf("round %d (%+v, %+v): event %d: eager %q, lazy %q", round, site, mach, i, eager[i], lazy[i])
-				}
-			}
-			t.Fatalf("round %d: %d events eager, %d lazy", round, len(eager), len(lazy))
-		}
+		sameLog(t, fmt.Sprintf("round %d (%+v, %+v)", round, site, mach), run(true), run(false))
 	}
 }
 
