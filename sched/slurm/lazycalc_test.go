@@ -2,9 +2,9 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/sched"
@@ -56,14 +56,174 @@ func TestLazyCalcSame(t *testing.T) {
 			}
 			return log
 		}
-		eager, lazy := run(true), run(false)
-		if !slices.Equal(eager, lazy) {
-			for i := range min(len(eager), len(lazy)) {
-				if eager[i] != lazy[i] {
-					t.Fatalf("round %d (%+v, P %d): event %d: eager %q, lazy %q", round, site, P, i, eager[i], lazy[i])
-				}
-			}
-			t.Fatalf("round %d: %d events eager, %d lazy", round, len(eager), len(lazy))
+		sameLog(t, fmt.Sprintf("round %d (%+v, P %d)", round, site, P), run(true), run(false))
+	}
+}
+
+// sameLog fails t at the first event where the eager and lazy runs' logs
+// differ.
+func sameLog(t *testing.T, what string, eager, lazy []string) {
+	t.Helper()
+	for i := range min(len(eager), len(lazy)) {
+		if eager[i] != lazy[i] {
+			t.Fatalf("%s: event %d: eager %q, lazy %q", what, i, eager[i], lazy[i])
 		}
+	}
+	if len(eager) != len(lazy) {
+		t.Fatalf("%s: %d events eager, %d lazy", what, len(eager), len(lazy))
+	}
+}
+
+// TestLazyCalcSameSites is TestLazyCalcSame on richer sites: machines of
+// nodes (jobs asking nodes, cores per node, memory, some with more or
+// fewer CPUs than their nodes × cores), partitions with tiers and limits,
+// QOS, an account tree, backfill limits, the builtin scheduler, a pass
+// per event; arrivals and run times on the calculation grid, so that jobs
+// arrive, start and end at the very second of a calculation. It logs the
+// priority of every waiting job at every event an observer sees, not only
+// that of the job starting.
+func TestLazyCalcSameSites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 10))
+	for round := range 300 {
+		var mach sched.Config
+		var P, nodes, cores int64
+		kind := rng.IntN(3) // 0: a pool of CPUs; 1, 2: nodes (2: jobs ask nodes)
+		if kind == 0 {
+			P = 4 + rng.Int64N(60)
+			mach.MachineSize = P
+		} else {
+			nodes, cores = 2+rng.Int64N(8), 1+rng.Int64N(6)
+			P = nodes * cores
+			mach.Nodes = []swf.Node{{Name: "n", Count: nodes, Cores: cores, Memory: 64}}
+		}
+		mach.PerEventPass = rng.IntN(3) == 0
+		period := []int64{0, 30, 60, 97}[rng.IntN(4)]
+		grid := or(period, 300)
+		var jobs []swf.Job
+		at := int64(rng.IntN(500))
+		for i := range 20 + rng.IntN(120) {
+			at += int64(rng.IntN(400))
+			if rng.IntN(3) == 0 {
+				at = floorTo(at, grid) + grid // on a calculation
+			}
+			limit := int64(60 + rng.IntN(7200))
+			run := 1 + rng.Int64N(limit)
+			if rng.IntN(3) == 0 {
+				run = max(1, min(limit, run/grid*grid)) // ends on the grid if it starts on it
+			}
+			j := swf.Job{ID: int64(i + 1), Submit: at, RunTime: run, ReqTime: limit,
+				AllocProcs: 1 + rng.Int64N(P), ReqProcs: -1, User: rng.Int64N(6), Group: rng.Int64N(3),
+				Queue: rng.Int64N(3) - 1, Partition: rng.Int64N(3) - 1, Status: 1}
+			if kind == 2 && rng.IntN(2) == 0 {
+				n := 1 + rng.Int64N(nodes)
+				c := 1 + rng.Int64N(cores)
+				j.AllocProcs = []int64{n * c, 1 + rng.Int64N(P), n}[rng.IntN(3)]
+				j.Demand = &swf.Demand{Nodes: n, Cores: c, Memory: rng.Int64N(2) * 40}
+			}
+			if rng.IntN(20) == 0 {
+				j.ReqTime = -1 // the partition's DefaultTime
+			}
+			jobs = append(jobs, j)
+		}
+		site := Config{WeightAge: rng.Int64N(3) * 1000, WeightFairshare: rng.Int64N(3) * 10000,
+			WeightJobSize: rng.Int64N(2) * 1000, WeightPartition: rng.Int64N(2) * 2000, WeightQOS: rng.Int64N(2) * 5000,
+			WeightAssoc: rng.Int64N(2) * 300, FavorSmall: rng.IntN(2) == 0, CalcPeriod: period,
+			BackfillInterval: []int64{0, 7, 30}[rng.IntN(3)], SchedInterval: []int64{0, 13, 60}[rng.IntN(3)],
+			BackfillWindow: []int64{0, 600, 3600}[rng.IntN(3)], BackfillResolution: []int64{0, 1, 60}[rng.IntN(3)],
+			BackfillMaxJobTest: rng.Int64N(4), BackfillContinue: rng.IntN(2) == 0, Builtin: rng.IntN(5) == 0,
+			NamedNodes: rng.IntN(2) == 0, BatchSchedDelay: []int64{0, 3}[rng.IntN(2)], OverTimeLimit: rng.Int64N(2) * 60,
+			DecayHalfLife: []int64{0, 3600, 60}[rng.IntN(3)], EnforceLimits: rng.IntN(2) == 0,
+			Epilog: rng.IntN(2) == 0, BackfillMaxJobUser: rng.Int64N(3), MaxAge: []int64{0, 2000, 100}[rng.IntN(3)],
+			QOS: map[string]int64{"0": 10, "1": 3}}
+		if rng.IntN(2) == 0 {
+			site.Partitions = []Partition{
+				{Name: "0", MaxTime: 4000, DefaultTime: 600, PriorityJobFactor: 10, PriorityTier: 1 + rng.Int64N(2), Default: true},
+				{Name: "1", DefaultTime: 3600, PriorityJobFactor: 1, PriorityTier: 1},
+			}
+		}
+		if rng.IntN(2) == 0 {
+			site.Associations = []Association{{Account: "a"}, {Account: "b", Parent: "a", Shares: 3}, {Account: "c", Shares: 2}}
+			for u := range 6 {
+				acct := []string{"a", "b", "c"}[u%3]
+				sh := 1 + rng.Int64N(3)
+				if rng.IntN(8) == 0 {
+					sh = -1
+				}
+				site.Associations = append(site.Associations, Association{Account: acct, User: fmt.Sprint(u), Shares: sh, RawUsage: float64(rng.IntN(2)) * 1e5})
+			}
+			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
+		}
+		run := func(eager bool) []string {
+			p, err := New(site, mach)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			p.eagerCalc = eager
+			var log []string
+			waiting := map[int64]bool{}
+			prios := func(what string, now, id int64) {
+				s := fmt.Sprint(what, " ", now, " ", id, ":")
+				for _, j := range jobs {
+					if waiting[j.ID] {
+						pr, ok := p.Priority(j.ID)
+						s += fmt.Sprint(" ", j.ID, "=", pr, ok)
+					}
+				}
+				log = append(log, s)
+			}
+			obs := sched.Hooks{
+				Submit: func(now int64, j *swf.Job) { waiting[j.ID] = true; prios("submit", now, j.ID) },
+				Start: func(now int64, j *swf.Job, bf bool) {
+					prios(fmt.Sprint("start ", bf), now, j.ID)
+					delete(waiting, j.ID)
+				},
+				Reservation: func(now int64, j *swf.Job, at int64) { prios(fmt.Sprint("resv ", at), now, j.ID) },
+				End: func(now int64, j *swf.Job, c bool) {
+					delete(waiting, j.ID)
+					prios(fmt.Sprint("end ", c), now, j.ID)
+				},
+			}
+			if _, err := p.Run(context.Background(), jobs, obs); err != nil && !errors.Is(err, sched.ErrStall) {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			return log
+		}
+		sameLog(t, fmt.Sprintf("round %d (%+v, %+v)", round, site, mach), run(true), run(false))
+	}
+}
+
+// TestLazyCalcCancel checks that a Run stopped by its context leaves the
+// priorities (Policy.Priority) of the calculations due by then, as a
+// wake-up at each would have, not those of the last event: two jobs wait
+// behind a running one, their age factor rising at each calculation, and
+// the run is cancelled at the second submission (Run stops at the end of
+// that simulated hour).
+func TestLazyCalcCancel(t *testing.T) {
+	job := func(id, submit, run int64) swf.Job {
+		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: 2 * run, AllocProcs: 4, ReqProcs: -1,
+			User: id, Queue: -1, Partition: -1, Status: 1}
+	}
+	jobs := []swf.Job{job(1, 0, 20000), job(2, 10, 100), job(3, 20, 100), job(4, 9000, 100)}
+	var got [2][2]int64
+	for k, eager := range []bool{true, false} {
+		p, err := New(Config{WeightAge: 100000, MaxAge: 7200, CalcPeriod: 60}, sched.Config{MachineSize: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.eagerCalc = eager
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err = p.Run(ctx, jobs, sched.Hooks{Submit: func(_ int64, j *swf.Job) {
+			if j.ID == 3 {
+				cancel()
+			}
+		}})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("eager %v: err %v, want context.Canceled", eager, err)
+		}
+		got[k][0], _ = p.Priority(2)
+		got[k][1], _ = p.Priority(3)
+	}
+	if got[0] != got[1] || got[0][0] <= 1 {
+		t.Errorf("priorities after a cancelled run: eager %v, lazy %v", got[0], got[1])
 	}
 }

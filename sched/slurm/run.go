@@ -63,6 +63,9 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	step := max(3600, (last-s.Now())/100000)
 	for t := s.Now(); t <= last; {
 		if err := ctx.Err(); err != nil {
+			// The calculations a quiet stretch left to its next event,
+			// so that Priority tells what a wake-up at each would have.
+			p.catchUp(s.Now())
 			return nil, err
 		}
 		t += step
