@@ -12,29 +12,42 @@ import (
 // slurmctld_log time at -2^63 or 2^53, or a sacct Submit of -1 or 2^63-1,
 // made the Slurm side's 250 ms sampling loop run for hours (or wrap).
 func TestHostileRecording(t *testing.T) {
-	for _, edit := range []func(r map[string]any){
-		func(r map[string]any) { logAt(r, 3)["start_ms"] = -9223372036854775808 },
-		func(r map[string]any) { logAt(r, 5)["end_ms"] = 9007199254740993 },
-		func(r map[string]any) { logAt(r, 5)["end_ms"] = 4000000000000 },
-		func(r map[string]any) { r["submitted_ms"].([]any)[2] = 0 },
-		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "-1") },
-		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") },
-		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") },
-		func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "1000000000") },
+	for _, c := range []struct {
+		edit func(r map[string]any)
+		want string // in the error, or in why Slurm's pace is not measured ("": compared whole)
+	}{
+		{func(r map[string]any) { logAt(r, 3)["start_ms"] = -9223372036854775808 }, "not a time of a live run"},
+		{func(r map[string]any) { logAt(r, 5)["end_ms"] = 9007199254740993 }, "not a time of a live run"},
+		{func(r map[string]any) { logAt(r, 5)["end_ms"] = 4000000000000 }, "span"},
+		{func(r map[string]any) { r["submitted_ms"].([]any)[2] = 0 }, "not a time of a live run"},
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "-1") }, "out of range"},
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") }, "out of range"},
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") }, ""},
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "1000000000") }, "more than a week"},
 	} {
 		var r map[string]any
 		if err := json.Unmarshal(liveRecording, &r); err != nil {
 			t.Fatal(err)
 		}
-		edit(r)
+		c.edit(r)
 		b, _ := json.Marshal(r)
 		start := time.Now()
 		rec, err := decodeRecording(b, "x.json")
+		var got string
 		if err == nil {
-			_, err = compare(rec)
+			var res *result
+			if res, err = compare(rec); err == nil {
+				got = res.SlurmNotMeasured
+			}
+		}
+		if err != nil {
+			got = err.Error()
 		}
 		if d := time.Since(start); d > 20*time.Second {
-			t.Errorf("%v after %v", err, d)
+			t.Errorf("%q after %v", got, d)
+		}
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
 }
