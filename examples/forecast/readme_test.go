@@ -186,7 +186,8 @@ func TestReadmeKTHCheap(t *testing.T) {
 // through score. Its row of each log's table must be the README's, line for
 // line (TestReadmeKTHCheap checks the cheap predictors' rows on KTH-SP2;
 // each region is pinned by its digest). APQ, scored on KTH-SP2 alone, is
-// not in the slice: its replay takes about 170 s of CPU there.
+// not in the slice: its replay takes about 32 s of CPU there (133 s before
+// APQ kept its weights sorted).
 func TestReadmeSliceIBL(t *testing.T) {
 	if !readme.Long() {
 		t.Skipf("IBL replays KTH-SP2 and SDSC-Par: set %s=1", readme.LongEnv)
