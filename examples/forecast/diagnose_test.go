@@ -262,6 +262,11 @@ func diagnosisTables(t *testing.T) []byte {
 		if !ok {
 			continue
 		}
+		// a tag per answered prediction: only scored jobs are predicted
+		// (replay.Options' zero value), so tags and answers align
+		if len(a.tags) != len(sc[i].Answers) {
+			t.Fatalf("%s: %d tags for %d answers", v.name, len(a.tags), len(sc[i].Answers))
+		}
 		by := map[string][]replay.Outcome{}
 		for k, o := range sc[i].Answers {
 			by[a.tags[k]] = append(by[a.tags[k]], o)
