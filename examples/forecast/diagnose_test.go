@@ -262,6 +262,11 @@ func diagnosisTables(t *testing.T) []byte {
 		if !ok {
 			continue
 		}
+		// a tag per answered prediction: only scored jobs are predicted
+		// (replay.Options' zero value), so tags and answers align
+		if len(a.tags) != len(sc[i].Answers) {
+			t.Fatalf("%s: %d tags for %d answers", v.name, len(a.tags), len(sc[i].Answers))
+		}
 		by := map[string][]replay.Outcome{}
 		for k, o := range sc[i].Answers {
 			by[a.tags[k]] = append(by[a.tags[k]], o)
@@ -366,6 +371,9 @@ func TestReadmeDiagnosisProse(t *testing.T) {
 		fmt.Sprintf("gives %s%% (ridge answers %s%% of the jobs at %s; k-NN %s%% at %s), and with `LogWait` too %s%% at the lowest \\|log10\\| error of the APQ rows, %s",
 			ridge[1], cRidge[2], cRidge[4], cKNN[2], cKNN[4], both[1], both[2]),
 		fmt.Sprintf("(best %.1f%% against %s%%)", bestW, naive[1]),
+		fmt.Sprintf("not the forecaster (%s%% on KTH-SP2, %s%% on SDSC-Par, in the scoreboard below)",
+			row(parseRows([]byte(readme.RegionOf(t, "README.md", "log-KTH-SP2"))), "forecast")[2],
+			row(parseRows([]byte(readme.RegionOf(t, "README.md", "log-SDSC-Par"))), "forecast")[2]),
 	} {
 		if !strings.Contains(prose, want) {
 			t.Errorf("README prose on the diagnosis lacks, from the region: %s", want)

@@ -124,6 +124,13 @@ func (p *Predictor) Add(pt Point, wait float64) error {
 	if !(wait >= 0) || math.IsInf(wait, 0) {
 		return fmt.Errorf("apq: Add: wait = %v, want a finite value ≥ 0", wait)
 	}
+	// A NaN feature has no rank: the weights' kept column orders
+	// (sortedCol) and a fresh sort would place it differently.
+	for i, v := range pt.F {
+		if math.IsNaN(v) {
+			return fmt.Errorf("apq: Add: feature %d is NaN", i)
+		}
+	}
 	if p.cfg.LogWait {
 		wait = math.Log(max(wait, logFloor))
 	}

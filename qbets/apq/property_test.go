@@ -102,3 +102,17 @@ func TestWeightsIncremental(t *testing.T) {
 		}
 	})
 }
+
+// A NaN feature is refused: it has no place in a column's order, and the
+// kept orders of the weights would rank it unlike a fresh sort.
+func TestAddRefusesNaNFeature(t *testing.T) {
+	p, err := New(Config{History: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pt Point
+	pt.F[3] = math.NaN()
+	if err := p.Add(pt, 1); err == nil || p.Len() != 0 {
+		t.Errorf("NaN feature: err %v, history %d", err, p.Len())
+	}
+}

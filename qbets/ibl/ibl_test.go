@@ -168,6 +168,13 @@ func TestWeightedMedian(t *testing.T) {
 	if p := estimate(nb, 1, 90, false, "median"); p.Wait != 7 {
 		t.Errorf("median = %v, want 7", p.Wait)
 	}
+	// One weight survives, and it is subnormal (exp(-745) = 5e-324):
+	// half of it rounds to 0, which the waits of weight 0 below it must
+	// not be taken to reach.
+	nb = []neighbor{{100, 1}, {math.Sqrt(745), 5}, {200, 0}}
+	if p := estimate(nb, 1, 90, false, "median"); p.Wait != 5 {
+		t.Errorf("median with one subnormal weight = %v, want 5", p.Wait)
+	}
 }
 
 func TestPredictErrors(t *testing.T) {

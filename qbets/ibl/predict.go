@@ -235,7 +235,10 @@ func estimate(nb []neighbor, width float64, level int, empirical bool, what stri
 }
 
 // weightedMedian is the smallest neighbour wait whose cumulative kernel
-// weight, in ascending order of waits, reaches half of the total sk.
+// weight, in ascending order of waits, reaches half of the total sk (the
+// lower median when a half ends exactly at a wait). 2c ≥ sk, not c ≥
+// sk/2: with subnormal weights sk/2 rounds to 0, and a wait of weight 0
+// would be the answer.
 func weightedMedian(nb []neighbor, k []float64, sk float64) float64 {
 	type ww struct{ w, k float64 }
 	ws := make([]ww, len(nb))
@@ -246,7 +249,7 @@ func weightedMedian(nb []neighbor, k []float64, sk float64) float64 {
 	var c float64
 	for _, x := range ws {
 		c += x.k
-		if c >= sk/2 {
+		if 2*c >= sk {
 			return x.w
 		}
 	}
