@@ -387,3 +387,26 @@ func TestNoiseFraction(t *testing.T) {
 		t.Errorf("noise fraction %v, want 0.5", got)
 	}
 }
+
+// TestLogWaitFinite: with LogWait, ridge's extrapolation for a job far
+// outside the history may pass exp's range; the answer stays finite.
+func TestLogWaitFinite(t *testing.T) {
+	p, err := New(Config{History: 40, LogWait: true, OutlierFrac: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range int64(40) {
+		pt := describe(Job{ID: i + 1, Submit: 10 * i, Req: 1 + i%8, ERT: 600 * (1 + i%5)}, 10*i, Snapshot{}, false)
+		if err := p.Add(pt, float64(60*(1+i%8)*(1+i%5))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	far := describe(Job{ID: 99, Submit: 400, Req: 1e9, ERT: 3600}, 400, Snapshot{}, false)
+	pr, err := p.Predict(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsInf(pr.Wait, 0) || math.IsNaN(pr.Wait) {
+		t.Errorf("answer %v (%+v)", pr.Wait, pr)
+	}
+}

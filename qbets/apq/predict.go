@@ -19,11 +19,13 @@ import (
 //     prediction is replaced by the k-NN weighted average.
 //
 // With Config.LogWait every step works on the log waits and the answer is
-// the exponential of theirs.
+// the exponential of theirs, at most math.MaxFloat64: ridge may
+// extrapolate a log wait past exp's range for a job far outside the
+// history, which must not answer +Inf.
 func (p *Predictor) Predict(pt Point) (Prediction, error) {
 	pr, err := p.predict(pt)
 	if err == nil && p.cfg.LogWait {
-		pr.Wait = math.Exp(pr.Wait)
+		pr.Wait = min(math.Exp(pr.Wait), math.MaxFloat64)
 	}
 	return pr, err
 }
