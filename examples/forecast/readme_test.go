@@ -21,13 +21,13 @@ import (
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run 'TestReadmeScoreboard/^KTH-SP2$' -timeout 6h
 var scoreboardDigests = map[string]string{
 	"log-KTH-SP2":   "a3e2f89110f3a2827c4a3e74616f687b23deac3e18454b4e27238d4e79c4b134",
-	"log-SDSC-Par":  "8b13fccf438b72c71a3c981e81d990d9ab48b3c3a16d2f60fde826d0311ca0d1",
-	"log-OSC-Clust": "ec39c49393f6bb769e8b92cebc2c5ff6542d26871066c63dc8f06120032aacab",
-	"log-SDSC-SP2":  "5ed43057f6681c8c3c208c8d2aa7dedd7151f39def7a050ceb323323c6a1af2b",
-	"log-CTC-SP2":   "0fb1d62fb525d3c73dcbcb47d43c56bb045d99b8303101faf162470f04146942",
-	"log-LANL-CM5":  "df3b3daf887ab07681aff866bf0647f594ab1050e9594b002951a45d72ee01e5",
-	"log-SDSC-BLUE": "8223d87e035e5e2154208251590dfb51ba6c5644fbfec7356bcf68e109b755ed",
-	"log-CEA-Curie": "d65a5459e8b801fde94397d3a63857743da4dce8f80b0dc0c7cef84541f313b4",
+	"log-SDSC-Par":  "7468a23cceec6ad24b2ce337baf4af9fa33f7a06434a10288689cdbec9befd67",
+	"log-OSC-Clust": "05da22f2ef9326f09ea5fd60f674ef13f3dfb6be0eb7619c2537d3e96e62d889",
+	"log-SDSC-SP2":  "52252eb8395a55ead096ef530d48224cdbf96688862836bc3529fcbbdcb784a2",
+	"log-CTC-SP2":   "afa967a962e97bec22edf3dd101bdeaf738a91ab7829fdf02c524a972607e096",
+	"log-LANL-CM5":  "63c907d6ec321999f2d53d0d24553fc7ad4fdf8df6764ff5eabb4e33336d3eb0",
+	"log-SDSC-BLUE": "2f1c2cbe39493a8492d823d4e936b464f66eefa516f4dbfd8ceba5f5f1533b27",
+	"log-CEA-Curie": "85385398daca96fd7a17e787520db26af0e5bd823079465c100d39bbc143b0a1",
 }
 
 // rowsEnv, with the long run, names the predictors (comma-separated) to
@@ -185,8 +185,8 @@ func TestReadmeKTHCheap(t *testing.T) {
 // out, on the two smallest logs, KTH-SP2 and SDSC-Par (4 s of CPU each),
 // through score. Its row of each log's table must be the README's, line for
 // line (TestReadmeKTHCheap checks the cheap predictors' rows on KTH-SP2;
-// each region is pinned by its digest). APQ, scored on KTH-SP2 alone, is
-// not in the slice: its replay takes about 32 s of CPU there (133 s before
+// each region is pinned by its digest). APQ is
+// not in the slice: its replay of KTH-SP2 takes about 32 s of CPU (133 s before
 // APQ kept its weights sorted).
 func TestReadmeSliceIBL(t *testing.T) {
 	if !readme.Long() {
