@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	gonum.org/v1/plot v0.17.0
 	modernc.org/sqlite v1.61.1
+	pgregory.net/rapid v1.3.0
 )
 
 require (
