@@ -83,7 +83,10 @@ func (f *foldSummary) flush() {
 		// The entry is written in place into the block's spare room
 		// (maxEntry bytes, checked above), then the block is cut to
 		// it: binary.AppendUvarint's append checked the capacity at
-		// each byte (a quarter of the fold's cost).
+		// each byte (a quarter of the fold's cost), and
+		// binary.PutUvarint, the same bytes, is a call a value (KTH-SP2's
+		// whole EASY run, callgrind: 221.7 M instructions with uv, 225.1 M
+		// with PutUvarint and PutVarint).
 		b := f.log[len(f.log)-1]
 		n := len(b)
 		b = b[:n+maxEntry]
