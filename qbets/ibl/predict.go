@@ -195,7 +195,7 @@ func estimate(nb []neighbor, width float64, level int, empirical bool, what stri
 	var e float64
 	switch what {
 	case "median":
-		e = weightedMedian(nb, k, sk)
+		e = weightedMedian(nb, k)
 	case "geomean":
 		for i, n := range nb {
 			e += k[i] * math.Log(max(n.wait, geoFloor))
@@ -234,45 +234,45 @@ func estimate(nb []neighbor, width float64, level int, empirical bool, what stri
 	return p
 }
 
-// weightedMedian is the smallest neighbour wait whose cumulative kernel
-// weight, in ascending order of waits, reaches half of the total sk (the
-// lower median when a half ends exactly at a wait). 2c ≥ sk, not c ≥
-// sk/2: with subnormal weights sk/2 rounds to 0, and a wait of weight 0
-// would be the answer.
-func weightedMedian(nb []neighbor, k []float64, sk float64) float64 {
-	type ww struct{ w, k float64 }
-	ws := make([]ww, len(nb))
-	for i, n := range nb {
-		ws[i] = ww{n.wait, k[i]}
+// weightedQuantile is the smallest of vals whose cumulative weight k, in
+// ascending order of vals, reaches the fraction q of the weights' total
+// (the lower one when it ends exactly at a value). A value of weight 0 is
+// never taken for having reached it: with subnormal weights q times the
+// total may round to 0.
+func weightedQuantile(vals, k []float64, q float64) float64 {
+	type vw struct{ v, w float64 }
+	vs := make([]vw, len(vals))
+	var total float64
+	for i, v := range vals {
+		vs[i] = vw{v, k[i]}
+		total += k[i]
 	}
-	slices.SortFunc(ws, func(a, b ww) int { return cmp.Compare(a.w, b.w) })
+	slices.SortFunc(vs, func(a, b vw) int { return cmp.Compare(a.v, b.v) })
 	var c float64
-	for _, x := range ws {
-		c += x.k
-		if 2*c >= sk {
-			return x.w
+	for _, x := range vs {
+		c += x.w
+		if c >= q*total && c > 0 {
+			return x.v
 		}
 	}
-	return ws[len(ws)-1].w
+	return vs[len(vs)-1].v
+}
+
+// weightedMedian is the kernel-weighted median of the neighbours' waits.
+func weightedMedian(nb []neighbor, k []float64) float64 {
+	w := make([]float64, len(nb))
+	for i, n := range nb {
+		w[i] = n.wait
+	}
+	return weightedQuantile(w, k, 0.5)
 }
 
 // weightedResidualQuantile is the smallest |wait − e| whose cumulative
 // kernel weight reaches the fraction q of the total.
 func weightedResidualQuantile(nb []neighbor, k []float64, e, q float64) float64 {
-	type rw struct{ r, w float64 }
-	rs := make([]rw, len(nb))
-	var total float64
+	r := make([]float64, len(nb))
 	for i, n := range nb {
-		rs[i] = rw{math.Abs(n.wait - e), k[i]}
-		total += k[i]
+		r[i] = math.Abs(n.wait - e)
 	}
-	slices.SortFunc(rs, func(a, b rw) int { return cmp.Compare(a.r, b.r) })
-	var c float64
-	for _, x := range rs {
-		c += x.w
-		if c >= q*total {
-			return x.r
-		}
-	}
-	return rs[len(rs)-1].r
+	return weightedQuantile(r, k, q)
 }
