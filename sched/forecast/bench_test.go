@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Measured costs (moved from the package doc, which keeps the contract).
+// Measured costs of earlier versions (the package doc gives the latest run).
 //
 // One forecast is one sched simulation of the running and waiting jobs,
 // O((r + q) log(r + q)) events plus EASY's backfilling scans, stopped as
