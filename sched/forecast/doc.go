@@ -21,9 +21,8 @@
 // probabilities P(wait ≤ t), t from a minute to 11 days in steps of √2,
 // one least-squares system with exponential forgetting (Config.Forget).
 // The forecast is the t that maximizes P(within ×2) − 0.3·E|log10 error|
-// (Config.Median: the median), a mode of the bimodal waits. Online is a
-// replay.Predictor; qbets/conformal wraps it with intervals whose
-// coverage is guaranteed.
+// (Config.Median: the median). Online is a replay.Predictor;
+// qbets/conformal wraps it with intervals of guaranteed coverage.
 //
 // # Start
 //
