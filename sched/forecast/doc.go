@@ -47,7 +47,7 @@
 // snapshot 2.1 ms (BenchmarkForecast1000; budget 10 ms); a forecast at
 // every submission (examples/forecast -predictors forecast) 22 s per 200k
 // jobs on SDSC-BLUE (243k: 26.5 s), 40 s on CEA-Curie (313k: 63.2 s);
-// budget 60 s. bench_test.go keeps earlier runs.
+// budget 60 s.
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast
