@@ -177,6 +177,11 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
 	}
+	if o.out != "-" {
+		if err := cli.NotInput("-out", o.out, o.trace); err != nil {
+			return err
+		}
+	}
 	if o.eMax != "" {
 		// Checked before the trace is read: -emax -5 was taken for no
 		// E_max ("the log has no estimates: give -emax").
