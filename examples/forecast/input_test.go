@@ -36,3 +36,13 @@ func TestTwoTracesNamed(t *testing.T) {
 		t.Errorf("exit %d, %q; want 2 listing the two traces", code, errs.String())
 	}
 }
+
+// An error about a log read from standard input names standard input,
+// not the temporary file it was copied to (/tmp/batchq-stdin-…/stdin).
+func TestStdinNamed(t *testing.T) {
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{"-"}, strings.NewReader("; MaxProcs: 4\n"), &out, &errs)
+	if code != 1 || strings.Contains(errs.String(), "batchq-stdin") || !strings.Contains(errs.String(), "standard input") {
+		t.Errorf("exit %d, %q; want 1 naming standard input", code, errs.String())
+	}
+}

@@ -117,6 +117,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cli.Status("forecast", stderr, err)
 	}
 	defer done()
+	stderr = cli.StdinStderr(stderr, o.trace, trace)
 	bar := progress.New(stderr, o.progress, 1)
 	rows, info, err := score(ctx, trace, o.machine, o.predictors, bar.Set)
 	bar.Done()
