@@ -267,6 +267,15 @@ func leadingInt(s string) (int64, error) {
 	if end == digits {
 		return 0, ErrSyntax
 	}
+	// Prose follows a blank or a bracket; a number that goes on in
+	// another notation is not its leading digits: "1e3", "1.5", "1,024"
+	// or "64k" read as 1, 1, 1 and 64 (a machine of 1 processor, in
+	// silence).
+	if end < len(s) {
+		if c := s[end] | 0x20; c >= 'a' && c <= 'z' || s[end] == '.' || s[end] == ',' || s[end] == '_' {
+			return 0, ErrSyntax
+		}
+	}
 	n, err := strconv.ParseInt(s[:end], 10, 64)
 	if err != nil {
 		return 0, ErrRange

@@ -44,3 +44,33 @@ func TestMachineSizeUnreadable(t *testing.T) {
 		}
 	}
 }
+
+// A size in another notation was read as its leading digits: "1e3", "1.5"
+// and "1,024" as a machine of 1 processor, "64k" as 64, in silence. Such a
+// line is unreadable and named; prose after a blank or a bracket is still
+// read past, as the archive's "338 (batch partition; 512 total)".
+func TestMachineSizeOtherNotation(t *testing.T) {
+	for line, want := range map[string]int64{
+		"; MaxProcs: 1e3":   0,
+		"; MaxProcs: 1.5":   0,
+		"; MaxProcs: 1,024": 0,
+		"; MaxProcs: 64k":   0,
+		"; MaxProcs: 1_000": 0,
+		"; MaxNodes: 338 (batch partition; 512 total)": 338,
+		"; MaxProcs: 128 processors":                   128,
+		"; MaxProcs: 400(48 interactive)":              400,
+	} {
+		r := NewReader(strings.NewReader(line + "\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"))
+		h, err := r.Header()
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, err := h.MachineSize()
+		switch {
+		case want > 0 && (err != nil || size != want):
+			t.Errorf("%q: MachineSize %d, %v; want %d", line, size, err, want)
+		case want == 0 && (err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(line, "; "))):
+			t.Errorf("%q: MachineSize %d, %v; want an error naming the line", line, size, err)
+		}
+	}
+}

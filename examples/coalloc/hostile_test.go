@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
@@ -83,6 +84,39 @@ func TestStepAndCountBounded(t *testing.T) {
 		code := run(context.Background(), a, strings.NewReader(""), &out, &errs)
 		if code != cli.ExitUsage || !strings.Contains(errs.String(), args[0]+" "+args[1]) {
 			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, errs.String(), args[0])
+		}
+	}
+}
+
+// -days near the int64 limit wrapped (-days 9223372036854775807: "empty
+// trial period", exit 1) and just below the wrap the lockstep ran for ever;
+// a -days past the end of every log asks for requests on idle machines, at
+// a cost that grows with -days. Both are refused, naming the bound.
+func TestDaysBounded(t *testing.T) {
+	dir := t.TempDir()
+	a := clitest.WriteTrace(t, dir, "a.swf", 1500, 16) // submissions up to day 10
+	for _, c := range []struct {
+		days string
+		code int
+		want string
+	}{
+		{"9223372036854775807", cli.ExitUsage, "at most 36500"},
+		{"106751991167300", cli.ExitUsage, "at most 36500"},
+		{"36500", 1, "want -days 8 to 11"},
+		{"12", 1, "want -days 8 to 11"},
+	} {
+		var out, errs bytes.Buffer
+		done := make(chan int, 1)
+		go func() {
+			done <- run(context.Background(), []string{"-trace", a + "," + a, "-days", c.days}, strings.NewReader(""), &out, &errs)
+		}()
+		select {
+		case code := <-done:
+			if code != c.code || !strings.Contains(errs.String(), c.want) {
+				t.Errorf("-days %s: exit %d, %q; want %d naming %q", c.days, code, errs.String(), c.code, c.want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("-days %s: still running after 20 s", c.days)
 		}
 	}
 }

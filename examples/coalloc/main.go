@@ -66,6 +66,12 @@ func command(args []string, stdout, stderr io.Writer) error {
 	if *days <= warmupDays {
 		return cli.Usagef("-days %d: requests start after the %d-day warm-up, so -days must exceed %d", *days, warmupDays, warmupDays)
 	}
+	// -days × 86400 wrapped above about 10^14 (9223372036854775807 ran as
+	// "empty trial period") and just below it the lockstep ran for ever;
+	// reproduce also refuses days past the logs' end.
+	if *days > maxDays {
+		return cli.Usagef("-days %d: at most %d (100 years)", *days, maxDays)
+	}
 	plan, err := remedyConfig(*remedy)
 	if err != nil {
 		return cli.UsageError{Msg: err.Error()}

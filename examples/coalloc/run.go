@@ -209,6 +209,26 @@ func (r *reforecast) Submit(nodes int, walltime, runtime int64) (int64, error) {
 // request: requests are made from then to day -days.
 const warmupDays = 7
 
+// maxDays bounds -days, as replay's -days is bounded.
+const maxDays = 36500
+
+// checkDays refuses a trial period that runs past the end of every log by
+// more than a day: its requests would find idle machines, and the
+// lockstep's cost grows with the days asked for, not with the logs.
+func checkDays(ms []machine, days int64) error {
+	var last int64
+	for _, m := range ms {
+		for _, j := range m.jobs {
+			last = max(last, j.Submit)
+		}
+	}
+	if end := last/86400 + 1; days > max(end, warmupDays+1) {
+		return fmt.Errorf("-days %d: the last job of every log is submitted by day %d; requests after it find idle machines (want -days %d to %d)",
+			days, end, warmupDays+1, max(end, warmupDays+1))
+	}
+	return nil
+}
+
 // simulateTrial runs one trial; with refc (one per site) each site's
 // submissions are re-forecast into it.
 func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (trialSummary, []coalloc.Result, error) {
@@ -279,6 +299,9 @@ func reproduce(out io.Writer, opt options) error {
 	}
 	ms, err := loadMachines(opt.paths)
 	if err != nil {
+		return err
+	}
+	if err := checkDays(ms, opt.days); err != nil {
 		return err
 	}
 	for _, m := range ms {

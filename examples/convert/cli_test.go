@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -22,4 +25,32 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: command,
 		JSON:    []string{"-from", "pbs", testdata + "pbs-torque.log", "-json", "-o", filepath.Join(dir, "out.swf"), "-tz", "UTC"},
 		Missing: []string{"-from", "pbs", missing, "-o", filepath.Join(dir, "out.swf")}, File: missing})
+}
+
+// -o or -ids naming an input replaced the log with its own conversion (or
+// with the id list), exit 0; -o and -ids naming one file wrote both into
+// it. Each is a usage error and the log is left as it was.
+func TestOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "pbs.log")
+	before, err := os.ReadFile(testdata + "pbs-torque.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(log, before, 0o644)
+	other := filepath.Join(dir, "out.swf")
+	for _, args := range [][]string{
+		{"-o", log},
+		{"-ids", log, "-o", other},
+		{"-ids", other, "-o", other},
+	} {
+		var out, errs strings.Builder
+		code := command(t.Context(), append([]string{"-from", "pbs", "-tz", "UTC", log}, args...), strings.NewReader(""), &out, &errs)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, %q; want %d", args, code, errs.String(), exitUsage)
+		}
+	}
+	if after, _ := os.ReadFile(log); !bytes.Equal(after, before) {
+		t.Error("the log changed")
+	}
 }

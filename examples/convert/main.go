@@ -154,6 +154,19 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		}
 	}
 	o.inputs = pos
+	// An output naming an input truncated it (-o LOG LOG: the log became
+	// its own SWF); -o and -ids naming one file wrote both into it.
+	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-ids", o.ids}} {
+		if out.path == "" {
+			continue
+		}
+		if err := cli.NotInput(out.flag, out.path, o.inputs...); err != nil {
+			return o, err
+		}
+	}
+	if o.out != "" && o.out == o.ids {
+		return o, cli.Usagef("-o and -ids name the same file %s", o.out)
+	}
 	if o.json && o.out == "" {
 		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}
 	}

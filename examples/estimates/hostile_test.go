@@ -136,3 +136,22 @@ func TestAssignFlagsChecked(t *testing.T) {
 		}
 	}
 }
+
+// -out naming the trace replaced the log with its estimated copy; it is a
+// usage error and the log is left as it was.
+func TestOutIsTrace(t *testing.T) {
+	dir := t.TempDir()
+	text := "; MaxProcs: 8\n1 0 0 100 1 -1 -1 1 7200 -1 1 1 1 1 1 -1 -1 -1\n"
+	p := filepath.Join(dir, "log.swf")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-trace", p, "-emax", "18h", "-out", p}, &out, &errs)
+	if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), "would overwrite it") {
+		t.Errorf("got %v, want a usage error naming the input", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != text {
+		t.Errorf("the trace changed:\n%s", b)
+	}
+}

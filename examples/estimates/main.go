@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commandIn is the command over explicit streams (-trace - reads stdin).
-func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	var o options
 	fs := cli.NewFlagSet("estimates")
 	fs.StringVar(&o.trace, "trace", "", "input trace: a path (- for standard input) or ctc, kth, kth4h, sdsc, sdsc106, blue")
@@ -132,7 +132,7 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.BoolVar(&o.legal, "legal", false, "validation: also run each model setting with the jobs its pairing left short given their run time as estimate (a diagnostic, not a thesis model)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	err := cli.ParseFlags(fs, args, usage, stdout)
+	err = cli.ParseFlags(fs, args, usage, stdout)
 	if err != nil {
 		return err
 	}
@@ -146,6 +146,8 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer done()
+	stderr = cli.StdinStderr(stderr, o.trace, trace)
+	defer func(arg string) { err = cli.StdinError(err, arg, trace) }(o.trace)
 	o.trace = trace
 	switch {
 	case o.fit || o.validate:
@@ -176,6 +178,11 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		return cli.Usagef("-procs %d: want 0 (the header's) or a size of 1 to 2^40 processors", o.procs)
 	case *asJSON && o.out == "-":
 		return cli.Usagef("-json prints a report on standard output: give the SWF file with -out")
+	}
+	if o.out != "-" {
+		if err := cli.NotInput("-out", o.out, o.trace); err != nil {
+			return err
+		}
 	}
 	if o.eMax != "" {
 		// Checked before the trace is read: -emax -5 was taken for no

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,5 +24,40 @@ func TestInjectIntoShortLog(t *testing.T) {
 	_, err := injectLog("short", jobs, []shape{flurry375}, sanitize.FlurryConfig{})
 	if err == nil || !strings.Contains(err.Error(), "short, 375 jobs/10 h: the log spans 0.2 days, less than the flurry's 0.4") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// A log with no job, with no known submit time, or whose submit times span
+// centuries (a corrupt 2^63 − 1) panicked in every experiment (index out
+// of range, makeslice: len out of range): each is an error naming the log.
+func TestDegenerateLogsRefused(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("; MaxProcs: 64\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line := "%d %d 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"
+	write("empty.swf", "")
+	write("unknown.swf", fmt.Sprintf(line, 1, -1))
+	write("far.swf", fmt.Sprintf(line, 1, 0)+fmt.Sprintf(line, 2, int64(1<<63-1000)))
+	for name, want := range map[string]string{
+		"empty.swf":   "no job with a known submit time (0 jobs read)",
+		"unknown.swf": "no job with a known submit time (1 jobs read)",
+		"far.swf":     "more than 100 years",
+	} {
+		if _, err := load(dir, name, false); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", name, err, want)
+		}
+	}
+}
+
+// A log whose submissions are all at one instant spans 0 years: its rate
+// per year is "–", not NaN.
+func TestRateOfAnInstant(t *testing.T) {
+	var b strings.Builder
+	writeNative(&b, []nativeLog{{name: "one", jobs: []swf.Job{{Submit: 5}}, years: 0}})
+	if s := b.String(); strings.Contains(s, "NaN") || !strings.Contains(s, "(– per year)") {
+		t.Errorf("got %q", s)
 	}
 }

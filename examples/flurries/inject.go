@@ -375,7 +375,7 @@ func weekLiftSections(dir string, st setup) ([]section, error) {
 		}
 		row := "| " + set.name + " |"
 		for _, l := range ns {
-			row += fmt.Sprintf(" %.1f |", float64(len(l.cs))/l.years)
+			row += " " + perYear(len(l.cs), l.years, 1) + " |"
 		}
 		for _, sh := range []string{flurry375.name, multiWeek(2).name} {
 			var rs []string

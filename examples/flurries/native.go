@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/internal/activity"
@@ -43,14 +44,23 @@ func writeNative(w io.Writer, ns []nativeLog) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s: %d jobs, %.2f years, %d candidates (%.1f per year)\n", l.name, len(l.jobs), l.years, len(l.cs), float64(len(l.cs))/l.years)
+		fmt.Fprintf(w, "%s: %d jobs, %.2f years, %d candidates (%s per year)\n", l.name, len(l.jobs), l.years, len(l.cs), perYear(len(l.cs), l.years, 1))
 		printCandidates(w, l.jobs[0].Submit, l.cs)
 		n += len(l.cs)
 		years += l.years
 	}
 	if len(ns) > 1 {
-		fmt.Fprintf(w, "\nTogether: %d candidates in %.1f log-years (%.2f per year).\n", n, years, float64(n)/years)
+		fmt.Fprintf(w, "\nTogether: %d candidates in %.1f log-years (%s per year).\n", n, years, perYear(n, years, 2))
 	}
+}
+
+// perYear is n per year of a span of years, with prec decimals; "–" for a
+// log whose submissions are all at one instant (it printed NaN).
+func perYear(n int, years float64, prec int) string {
+	if years <= 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(float64(n)/years, 'f', prec, 64)
 }
 
 func printCandidates(w io.Writer, t0 int64, cs sanitize.Candidates) {

@@ -35,6 +35,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -82,7 +84,11 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	case len(pos) == 1 && o.trace == "":
 		o.trace = pos[0]
 	case len(pos) > 0:
-		return o, cli.Usagef("one trace expected, got %q", append([]string{o.trace}, pos...))
+		got := pos
+		if o.trace != "" {
+			got = append([]string{o.trace}, pos...)
+		}
+		return o, cli.Usagef("one trace expected, got %q", got)
 	case o.trace == "":
 		return o, cli.UsageError{Msg: "missing trace (-trace FILE or FILE; -help for the flags)"}
 	}
@@ -111,9 +117,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cli.Status("forecast", stderr, err)
 	}
 	defer done()
+	stderr = cli.StdinStderr(stderr, o.trace, trace)
 	bar := progress.New(stderr, o.progress, 1)
 	rows, info, err := score(ctx, trace, o.machine, o.predictors, bar.Set)
 	bar.Done()
+	if errors.Is(err, errNoWaits) && len(info.rejected) > 0 {
+		// A log whose every job was rejected said only that none had a
+		// wait: the reasons are the answer.
+		err = fmt.Errorf("%w; rejected: %s", err, cli.Reasons(info.rejected))
+	}
 	if err != nil {
 		return cli.Status("forecast", stderr, err)
 	}

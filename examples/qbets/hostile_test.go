@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +40,38 @@ func TestPlotFlagsChecked(t *testing.T) {
 		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-plot") {
 			t.Errorf("%q: exit %d, %q; want 2 naming -plot", args, code, errs.String())
 		}
+	}
+}
+
+// A job whose wait is near the int64 limit (a corrupt line) made submit +
+// wait wrap: the whole log failed with "Start -9223372036854771809 is
+// before Submit". It is left out and counted; the other jobs are scored.
+func TestWaitAtInt64Limit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, 30*(i%20))
+	}
+	b.WriteString("301 18000 9223372036854775807 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
+	b.WriteString("302 18060 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
+	path := filepath.Join(dir, "far.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	if code := command([]string{"-json", path}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var got queueScore
+	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if got.Jobs != 301 || got.OutOfRange != 1 {
+		t.Errorf("jobs %d, out of range %d; want 301 and 1", got.Jobs, got.OutOfRange)
+	}
+	out.Reset()
+	if code := command([]string{path}, &out, &errs); code != 0 || !strings.Contains(out.String(), "1 jobs with a time or size out of range skipped") {
+		t.Errorf("exit %d, text report without the count:\n%s", code, out.String())
 	}
 }

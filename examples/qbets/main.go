@@ -124,6 +124,7 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return cli.Status("qbets", stderr, err)
 			}
 			defer done()
+			stderr = cli.StdinStderr(stderr, p, path)
 			o.files[i], stdin = path, strings.NewReader("")
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -29,7 +30,8 @@ type queueScore struct {
 	MedianRatio  *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
 	Quantile     float64  `json:"q"`
 	Confidence   float64  `json:"c"`
-	SkippedJobs  int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
+	SkippedJobs  int      `json:"skipped_jobs"`                // of the log: unknown wait or submit time
+	OutOfRange   int      `json:"out_of_range_jobs,omitempty"` // of the log: a time or size out of range (inRange)
 	RMSOverPred  float64  `json:"rms_over_s"`
 	NoHistory    int      `json:"refused_no_history"`
 	ChangePoints int      `json:"change_points"`
@@ -74,9 +76,10 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 	if err != nil {
 		return nil, err
 	}
+	jobs, far := inRange(jobs)
 	byQ, skipped := replay.Queues(jobs)
 	if len(byQ) == 0 {
-		return nil, fmt.Errorf("no job with a known wait (%d jobs)", len(jobs))
+		return nil, fmt.Errorf("no job with a known wait (%d jobs, %d out of range)", len(jobs)+far, far)
 	}
 	var out []queueScore
 	for _, q := range slices.Sorted(maps.Keys(byQ)) {
@@ -91,11 +94,29 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 			Answered: share(r.Answered(), r.Scored), Correct: r.Correctness(),
 			Down: r.Down, NoHistory: r.NoHistory,
 			MedianBound: finite(r.MedianBound()), MedianRatio: finite(r.MedianRatio()),
-			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped,
+			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped, OutOfRange: far,
 			RMSOverPred: r.RMS(), ChangePoints: r.ChangePoints,
 		})
 	}
 	return out, nil
+}
+
+// inRange returns the jobs of a log whose times and size a replay can
+// take, in log order, and how many it left out. A submit, wait, run time
+// or estimate above sanitize.MaxTime (2^40 s, the simulators' bound) or a
+// size above 2^40 is corrupt: a wait of 2^63-1 made submit + wait wrap
+// and failed the whole log ("Start -9223372036854771809 is before
+// Submit 4000"). jobs is reused.
+func inRange(jobs []swf.Job) ([]swf.Job, int) {
+	out := jobs[:0]
+	for _, j := range jobs {
+		if j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime ||
+			j.ReqTime > sanitize.MaxTime || j.Size() > 1<<40 {
+			continue
+		}
+		out = append(out, j)
+	}
+	return out, len(jobs) - len(out)
 }
 
 func share(a, b int) float64 {
@@ -120,6 +141,9 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 	fmt.Fprintf(w, "\n%s: full QBETS, q = %g, C = %g, first 10%% of each queue trains", traceBase(path), rows[0].Quantile, rows[0].Confidence)
 	if rows[0].SkippedJobs > 0 {
 		fmt.Fprintf(w, " (%d jobs without a known wait skipped)", rows[0].SkippedJobs)
+	}
+	if rows[0].OutOfRange > 0 {
+		fmt.Fprintf(w, " (%d jobs with a time or size out of range skipped)", rows[0].OutOfRange)
 	}
 	fmt.Fprint(w, "\n\n")
 	scoreTable(w, rows)

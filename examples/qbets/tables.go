@@ -75,6 +75,10 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 			continue
 		}
 		base := traceBase(p)
+		jobs, far := inRange(jobs)
+		if far > 0 {
+			fmt.Fprintf(log, "qbets: %s: %d jobs with a time or size out of range left out\n", p, far)
+		}
 		byQ, skipped := replay.Queues(jobs)
 		if skipped == len(jobs) {
 			m.noWaits = append(m.noWaits, base)

@@ -353,3 +353,26 @@ func TestClientNamesEscaped(t *testing.T) {
 		t.Errorf("requests %q", got)
 	}
 }
+
+// A timeout of 0 is none in net/http (-header-timeout 0 -read-timeout 0:
+// a slow client held a connection for ever), -history near the int limit
+// wrapped QBETS's trim point, -now -5 fixed the clock before 1970, and a
+// system replayed twice failed at start ("job 1 is already known"): each
+// is a usage error, found before the service listens.
+func TestServeFlagsBounded(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644)
+	for _, args := range [][]string{
+		{"-header-timeout", "0"}, {"-read-timeout", "0"}, {"-write-timeout", "-1s"}, {"-idle-timeout", "0"},
+		{"-history", "9223372036854775807"}, {"-now", "-5"},
+		{"-replay", "a=" + trace, "-replay", "a=" + trace},
+	} {
+		var out, errb strings.Builder
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops
+		err := run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", "", "-tokens", "off"}, args...), &out, &errb)
+		cancel()
+		if !errors.As(err, new(cli.UsageError)) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}

@@ -89,6 +89,11 @@ func (r *replayFlags) Set(v string) error {
 	if !ok || name == "" || path == "" {
 		return fmt.Errorf("%q, want system=path.swf[.gz]", v)
 	}
+	for _, o := range *r {
+		if o.name == name { // two feeds of one system failed at start: "job 1 is already known"
+			return fmt.Errorf("%q: system %q is replayed twice", v, name)
+		}
+	}
 	*r = append(*r, struct{ name, path string }{name, path})
 	return nil
 }
@@ -230,8 +235,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *history < 0 {
-		return cli.Usagef("history: %d, want ≥ 1", *history)
+	if *history < 0 || *history > 1<<30 {
+		return cli.Usagef("history: %d, want 1–2^30 (0 = 2^19)", *history)
+	}
+	// A timeout of 0 is none in net/http: -header-timeout 0
+	// -read-timeout 0 let a slow client hold a connection for ever.
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"header-timeout", to.header}, {"read-timeout", to.read}, {"write-timeout", to.write}, {"idle-timeout", to.idle}} {
+		if d.d <= 0 {
+			return cli.Usagef("%s: %v, want > 0", d.name, d.d)
+		}
+	}
+	if *fixed < 0 {
+		return cli.Usagef("now: %d, want Unix seconds ≥ 0 (0 = the wall clock)", *fixed)
 	}
 	logger := log.New(stderr, "qserve ", log.LstdFlags|log.LUTC)
 	if *skew <= 0 {

@@ -106,7 +106,7 @@ type result struct {
 }
 
 // commandIn is the command over explicit streams (-trace - reads stdin).
-func commandIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func commandIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	o, err := parse(args, stdout, stderr)
 	if err != nil {
 		return err
@@ -116,6 +116,8 @@ func commandIn(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	defer done()
+	stderr = cli.StdinStderr(stderr, o.trace, trace)
+	defer func(arg string) { err = cli.StdinError(err, arg, trace) }(o.trace)
 	o.trace = trace
 	t0 := time.Now()
 	res, files, err := execute(ctx, o, stderr)

@@ -166,6 +166,15 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	default:
 		return o, cli.Usagef("one TRACE expected, got %d arguments: %s", len(pos), strings.Join(pos, " "))
 	}
+	inputs := append([]string{o.trace, o.nodes, o.slurmConf}, o.shares...)
+	for _, out := range []struct{ flag, path string }{{"-out", o.out}, {"-jobs-out", o.jobsOut}} {
+		if out.path == "" {
+			continue
+		}
+		if err := cli.NotInput(out.flag, out.path, inputs...); err != nil {
+			return o, err
+		}
+	}
 	return o, nil
 }
 

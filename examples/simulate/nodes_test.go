@@ -158,6 +158,8 @@ func TestNodesHostile(t *testing.T) {
 		{"other csv as nodes", []string{"-nodes", w("y.csv", "a,b,c\n1,2,3\n"), pods}, 1, "not a node list"},
 		{"pods without nodes", []string{pods}, 1, "pass the trace's node list as -nodes"},
 		{"header only pods", []string{"-nodes", nodes, w("h.csv", "name,cpu_milli\n")}, 1, "no pods"},
+		// Every pod skipped said "no pods", not why.
+		{"every pod skipped", []string{"-lenient", "-nodes", nodes, w("s.csv", "name,cpu_milli,creation_time\np,1000,\nq,1000,\n")}, 1, "every one of the 2 pods was skipped (2 no submit time)"},
 		{"header only nodes", []string{"-nodes", w("hn.csv", "kind,count,cores\n"), pods}, 1, "-nodes"},
 		{"nodes over 2^20", []string{"-nodes", w("big.csv", "kind,count,cores\nbig,1048577,1\n"), pods}, 1, "out of range"},
 		{"cores over 2^40", []string{"-nodes", w("c.csv", "kind,count,cores\nbig,4,1099511627776\n"), pods}, 1, "above 2^40"},

@@ -14,13 +14,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
 
 // writeFile creates path and has write fill it, through gzip when the name
-// ends in .gz. On failure the partial file is removed and the error names
-// the file.
+// ends in .gz. On failure the partial file is removed (a regular file
+// only: cli.RemovePartial) and the error names the file.
 func writeFile(path string, write func(io.Writer) error) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
@@ -31,7 +32,7 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 			err = fmt.Errorf("%s: %w", path, cerr)
 		}
 		if err != nil {
-			os.Remove(path)
+			cli.RemovePartial(path)
 		}
 	}()
 	var w io.Writer = f

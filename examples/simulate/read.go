@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
 )
@@ -175,6 +176,11 @@ func (t *trace) readAlibaba(src io.Reader, lenient bool) error {
 	}
 	t.header, t.jobs, t.report = res.Header, res.Jobs, &res.Report
 	t.read = len(t.jobs)
+	if len(t.jobs) == 0 && res.Report.Records > 0 {
+		// Pods read and every one skipped: the reasons are the answer
+		// (it said "no pods" of 199 pods without a creation_time).
+		return fmt.Errorf("%s: no job: every one of the %d pods was skipped (%s)", t.name, res.Report.Records, cli.Reasons(res.Report.Skipped))
+	}
 	if len(t.jobs) == 0 {
 		return fmt.Errorf("%s: no pods", t.name)
 	}

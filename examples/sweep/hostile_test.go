@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,24 @@ func TestPlainReportDegenerate(t *testing.T) {
 	}
 	if !strings.Contains(out, "run 0 averaged no job") {
 		t.Errorf("no note on run 0:\n%s", out)
+	}
+}
+
+// merge -o naming one of its inputs (or the spec) truncated it before
+// reading it; it is a usage error and the shard is left as it was.
+func TestMergeOutIsInput(t *testing.T) {
+	_, specPath := smallSpec(t, synthTrace(t, 300))
+	d := t.TempDir()
+	mustRun(t, "run", "-spec", specPath, "-out", d)
+	f := filepath.Join(d, "small.shard-0-of-1.jsonl")
+	before := read(t, f)
+	for _, out := range []string{f, specPath} {
+		code, _, errs := sweep(t, nil, "merge", "-spec", specPath, "-o", out, f)
+		if code != 2 || !strings.Contains(errs, "would overwrite it") {
+			t.Errorf("-o %s: exit %d, %q; want 2 naming the input", out, code, errs)
+		}
+	}
+	if !bytes.Equal(read(t, f), before) {
+		t.Error("the shard changed")
 	}
 }

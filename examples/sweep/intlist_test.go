@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,28 @@ func TestIntListAtIntLimit(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
+	}
+}
+
+// A list's size is bounded as a whole: many ranges, each within the bound,
+// expanded to 2·10^8 values (4.9 GB) before anything was checked; and a
+// range of more than the bound said "want a ≤ b" of "1-1000000000".
+func TestIntListBounded(t *testing.T) {
+	many := `[` + strings.Repeat(`"0-10000",`, 2000) + `1]`
+	for in, want := range map[string]string{
+		many:               "more than 10001 values",
+		`["1-1000000000"]`: "more than 10001 values",
+		`[1, 2, "0-9999"]`: "more than 10001 values",
+		`["b-a"]`:          "a ≤ b",
+	} {
+		var l IntList
+		err := json.Unmarshal([]byte(in), &l)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.40s: %v, want an error with %q", in, err, want)
+		}
+	}
+	var l IntList
+	if err := json.Unmarshal([]byte(`[1, "0-9999"]`), &l); err != nil || len(l) != 10001 {
+		t.Errorf(`[1, "0-9999"]: %d values, %v; want 10001`, len(l), err)
 	}
 }

@@ -254,6 +254,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	var f *os.File
 	var zw *gzip.Writer
 	if *out != "" {
+		if err := cli.NotInput("-o", *out, append(pos, *specPath)...); err != nil {
+			return err
+		}
 		if f, err = os.Create(*out); err != nil {
 			return err
 		}
@@ -274,7 +277,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			err = e
 		}
 		if err != nil {
-			os.Remove(*out)
+			cli.RemovePartial(*out) // a regular file only, not a device named as -o
 		}
 	}
 	if err != nil {

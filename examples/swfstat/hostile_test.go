@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"strings"
@@ -70,5 +71,23 @@ func TestHeaderTextQuoted(t *testing.T) {
 	if strings.ContainsAny(out.String(), "\x1b\x00\a") || strings.Contains(out.String(), "\xff") || !strings.Contains(out.String(), `"A\x1b]0;pwned\aB\x00C", "\xff\xfe"`) ||
 		!strings.Contains(out.String(), `"q\x1b[2J"`) {
 		t.Errorf("%q", out.String())
+	}
+}
+
+// A gzip log on standard input was read as SWF text ("line 1, field 1
+// (job number): \x1f\x8b…"), though a gzip file is read; and a truncated
+// one says so.
+func TestGzipStdin(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("; MaxProcs: 10\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"))
+	zw.Close()
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, bytes.NewReader(z.Bytes()), &out, &errs); code != 0 || !strings.Contains(out.String(), `"jobs": 1`) {
+		t.Errorf("exit %d, %s%s; want 1 job", code, out.String(), errs.String())
+	}
+	errs.Reset()
+	if code := run(context.Background(), []string{"-"}, bytes.NewReader(z.Bytes()[:z.Len()-10]), &out, &errs); code != 1 || !strings.Contains(errs.String(), "truncated") {
+		t.Errorf("truncated: exit %d, %q; want 1 saying truncated", code, errs.String())
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -71,7 +72,18 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 	case len(args) == 0:
 		r = swf.NewReader(bytes.NewReader(defaultTrace))
 	case args[0] == "-":
-		name, r = "standard input", swf.NewReader(stdin)
+		// Plain or gzip, as a file is (a gzip on standard input was
+		// read as SWF text: "line 1, field 1 (job number): \x1f\x8b…").
+		in, closers, err := inflate.Reader(stdin, "swf: standard input")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for i := len(closers) - 1; i >= 0; i-- {
+				closers[i].Close()
+			}
+		}()
+		name, r = "standard input", swf.NewReader(in)
 	default:
 		f, err := swf.Open(args[0])
 		if err != nil {

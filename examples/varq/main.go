@@ -45,7 +45,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Wr
 }
 
 // commandIn is the command over explicit streams (a trace "-" reads stdin).
-func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs := cli.NewFlagSet("varq")
 	traces := fs.String("trace", "", "comma-separated SWF traces, - for standard input (default: SDSC-BLUE and CTC-SP2 from ../shared/traces)")
 	jobs := fs.Int("jobs", 0, "use only the first n sane jobs of each trace (0: all)")
@@ -60,7 +60,7 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	err := cli.ParseFlags(fs, args, usage, stdout)
+	err = cli.ParseFlags(fs, args, usage, stdout)
 	if err != nil {
 		return err
 	}
@@ -96,11 +96,13 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	for i, p := range opt.paths {
 		if p == "-" { // standard input, once
-			path, done, err := cli.StdinTrace(p, stdin)
-			if err != nil {
-				return err
+			path, done, serr := cli.StdinTrace(p, stdin)
+			if serr != nil {
+				return serr
 			}
 			defer done()
+			stderr = cli.StdinStderr(stderr, p, path)
+			defer func() { err = cli.StdinError(err, "-", path) }() // the named result, not a copy
 			opt.paths[i], stdin = path, strings.NewReader("")
 		}
 	}

@@ -117,8 +117,11 @@ func (o Config) Validate() error {
 // withDefaults validates o and fills in the defaults; errors name the
 // setting (its serve flag).
 func (o Config) withDefaults() (Config, error) {
-	if o.History < 0 {
-		return o, fmt.Errorf("history: %d, want ≥ 1 started jobs per queue (0 = %d)", o.History, maxHistory)
+	// Bounded above too: QBETS trims at History + History/8, which
+	// wrapped negative near the int limit (-history 9223372036854775807
+	// was accepted).
+	if o.History < 0 || o.History > maxHistoryLimit {
+		return o, fmt.Errorf("history: %d, want 1–%d started jobs per queue (0 = %d)", o.History, maxHistoryLimit, maxHistory)
 	}
 	if o.History == 0 {
 		o.History = maxHistory
@@ -291,6 +294,9 @@ const maxLevels = 32
 // years must not keep every job it has seen. 2^19 jobs (up to 9/8 of it
 // held) is years of a busy queue.
 const maxHistory = 1 << 19
+
+// maxHistoryLimit bounds Config.History (2^30 jobs a queue, some GB).
+const maxHistoryLimit = 1 << 30
 
 // qbetsConfig is the configuration of every queue's QBETS predictor
 // under o (with its defaults): full QBETS at o's levels, the first one

@@ -1,6 +1,7 @@
 package karnak
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -26,6 +27,11 @@ func TestNeighborsSetting(t *testing.T) {
 	}
 	if _, err := NewServiceWith(nil, nil, Config{History: -1}); err == nil || !strings.Contains(err.Error(), "history: -1") {
 		t.Errorf("History -1: %v", err)
+	}
+	// Near the int limit QBETS's trim point (History + History/8)
+	// wrapped negative; the bound is 2^30.
+	if _, err := NewServiceWith(nil, nil, Config{History: math.MaxInt}); err == nil || !strings.Contains(err.Error(), "want 1–1073741824") {
+		t.Errorf("History MaxInt: %v", err)
 	}
 	// s1 estimates from its 3 nearest experiences, s2 (not named) from
 	// the default for all, 7.

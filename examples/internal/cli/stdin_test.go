@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,5 +28,39 @@ func TestStdinTrace(t *testing.T) {
 	done()
 	if _, err := os.Stat(filepath.Dir(p)); !os.IsNotExist(err) {
 		t.Errorf("done left %s: %v", filepath.Dir(p), err)
+	}
+}
+
+// What a command writes about the file made of standard input names
+// standard input, not the temporary path; a file's name is left alone.
+func TestStdinStderr(t *testing.T) {
+	p, done, err := StdinTrace("-", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	var b strings.Builder
+	fmt.Fprintf(StdinStderr(&b, "-", p), "cmd: %s: line 1: bad\n", p)
+	fmt.Fprintf(StdinStderr(&b, "f.swf", "f.swf"), "cmd: %s: bad\n", "f.swf")
+	if got, want := b.String(), "cmd: standard input: line 1: bad\ncmd: f.swf: bad\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// An error about the file made of standard input names standard input
+// and still unwraps to the error; a file's error is left alone.
+func TestStdinError(t *testing.T) {
+	p, done, err := StdinTrace("-", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	_, err = os.Open(p + "/nope")
+	got := StdinError(err, "-", p)
+	if strings.Contains(got.Error(), p) || !strings.Contains(got.Error(), "standard input/nope") || !errors.Is(got, err) {
+		t.Errorf("got %v", got)
+	}
+	if got := StdinError(err, "file.swf", p); got != err {
+		t.Errorf("a file's error changed: %v", got)
 	}
 }

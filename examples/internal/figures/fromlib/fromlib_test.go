@@ -1,6 +1,7 @@
 package fromlib
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/internal/activity"
@@ -66,5 +67,15 @@ func TestTrajectory(t *testing.T) {
 	}
 	if tr := Trajectory("x", 0, r, traj, varq.Plan{}, 0.5); tr.Chosen != -1 {
 		t.Errorf("NOT_POSSIBLE plan drawn at %d", tr.Chosen)
+	}
+}
+
+// A submit time of 2^63 − 1 among a log's jobs panicked (makeslice: len
+// out of range) in replay -out: a span above 100 years is an error.
+func TestActivityCorruptSpan(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, Submit: 0, User: 1, AllocProcs: 1}, {ID: 2, Submit: 1<<63 - 1000, User: 1, AllocProcs: 1}}
+	_, _, _, err := Activity(jobs, "far", sanitize.FlurryConfig{}, 5)
+	if err == nil || !strings.Contains(err.Error(), "more than 100 years") {
+		t.Errorf("got %v, want an error naming the span", err)
 	}
 }

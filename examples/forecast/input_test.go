@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// A log whose every job is rejected said only "no job with a recorded
+// wait and submit time", though every job had both: the error names the
+// reasons the jobs were rejected for.
+func TestAllRejectedSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 50)
+	far := rewrite(t, path, dir, "far.swf", func(js []swf.Job) []swf.Job {
+		for i := range js {
+			js[i].Wait = 1<<63 - 1
+		}
+		return js
+	})
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{far}, strings.NewReader(""), &out, &errs)
+	if code != 1 || !strings.Contains(errs.String(), "rejected: 50 out of range") {
+		t.Errorf("exit %d, %q; want 1 naming 50 out of range", code, errs.String())
+	}
+}
+
+// Two traces, one of them positional, are named as given: the message
+// listed an empty -trace first (got ["" "a" "b"]).
+func TestTwoTracesNamed(t *testing.T) {
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{"a.swf", "b.swf"}, strings.NewReader(""), &out, &errs)
+	if code != 2 || !strings.Contains(errs.String(), `got ["a.swf" "b.swf"]`) {
+		t.Errorf("exit %d, %q; want 2 listing the two traces", code, errs.String())
+	}
+}
+
+// An error about a log read from standard input names standard input,
+// not the temporary file it was copied to (/tmp/batchq-stdin-…/stdin).
+func TestStdinNamed(t *testing.T) {
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{"-"}, strings.NewReader("; MaxProcs: 4\n"), &out, &errs)
+	if code != 1 || strings.Contains(errs.String(), "batchq-stdin") || !strings.Contains(errs.String(), "standard input") {
+		t.Errorf("exit %d, %q; want 1 naming standard input", code, errs.String())
+	}
+}

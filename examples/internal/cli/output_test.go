@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// A failed write's output is removed only when it is a regular file: a
+// device node named as the output was removed.
+func TestRemovePartial(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "out.swf")
+	if err := os.WriteFile(reg, []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	RemovePartial(reg)
+	if _, err := os.Stat(reg); !os.IsNotExist(err) {
+		t.Errorf("regular file kept: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	RemovePartial(fifo)
+	if _, err := os.Lstat(fifo); err != nil {
+		t.Errorf("a pipe named as the output was removed: %v", err)
+	}
+}
+
+// An output that is an input, by another name, is refused; one that does
+// not exist, or is another file, is not.
+func TestNotInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "log.swf")
+	if err := os.WriteFile(in, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.swf")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.swf")
+	os.WriteFile(other, []byte("y"), 0o644)
+	if err := NotInput("-out", link, "-", in); err == nil || !strings.Contains(err.Error(), "overwrite") {
+		t.Errorf("output = input: %v", err)
+	}
+	for _, out := range []string{filepath.Join(dir, "new.swf"), other} {
+		if err := NotInput("-out", out, in); err != nil {
+			t.Errorf("%s: %v", out, err)
+		}
+	}
+}

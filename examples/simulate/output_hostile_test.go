@@ -1,0 +1,53 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// -out naming the trace (by any name) replaced the log with the simulated
+// schedule; it is a usage error and the log is left as it was.
+func TestOutIsInput(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTrace(t, dir, "small.swf", small)
+	link := filepath.Join(dir, "link.swf")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-out", p, p}, {"-jobs-out", link, p}, {p, "-out", link}} {
+		code, _, errs := runCmd(t, args...)
+		if code != 2 || !strings.Contains(errs, "would overwrite it") {
+			t.Errorf("%q: exit %d, %q; want 2 naming the input", args, code, errs)
+		}
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != small {
+		t.Errorf("the trace changed: %v", err)
+	}
+}
+
+// A write that fails removes a partial regular file only: a device named
+// as the output (-out /dev/full removed /dev/full), or a symlink, stays.
+func TestFailedOutputKeepsSpecialFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.swf")
+	link := filepath.Join(dir, "link.swf")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	if err := writeFile(link, func(io.Writer) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Lstat(link); err != nil {
+		t.Errorf("the symlink named as the output was removed: %v", err)
+	}
+	plain := filepath.Join(dir, "plain.swf")
+	writeFile(plain, func(io.Writer) error { return boom })
+	if _, err := os.Lstat(plain); !os.IsNotExist(err) {
+		t.Errorf("the partial regular file was kept: %v", err)
+	}
+}
