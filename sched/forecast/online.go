@@ -91,13 +91,19 @@ type asked struct {
 }
 
 // NewOnline returns an Online forecaster of a machine of machineSize
-// processors.
+// processors; on a machine of nodes (Config.Policy.Nodes) machineSize is
+// 0 or the nodes' cores.
 func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	f, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if machineSize <= 0 {
+	switch {
+	case f.cores > 0 && machineSize == 0:
+		machineSize = f.cores
+	case f.cores > 0 && machineSize != f.cores:
+		return nil, fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, machineSize, f.cores)
+	case machineSize <= 0:
 		return nil, fmt.Errorf("%w: machine size %d", errSnapshot, machineSize)
 	}
 	if cfg.Train == 0 {
