@@ -3,6 +3,7 @@ package forecast
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -148,5 +149,40 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// linear.grow is exact: a fit on d features that grows to d+1 after
+// samples whose new feature was 0 answers bit for bit as a fit on d+1
+// features from the start (what lets Online add the demand feature only
+// when a job with a demand line arrives).
+func TestLinearGrowExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 6))
+	a, b := newLinear(4, 3, 0.99), newLinear(3, 3, 0.99)
+	x, y, outA, outB := make([]float64, 4), make([]float64, 3), make([]float64, 3), make([]float64, 3)
+	for i := range 300 {
+		if i == 150 {
+			b.grow(4)
+		}
+		for k := range x {
+			x[k] = rng.NormFloat64()
+		}
+		if i < 150 {
+			x[3] = 0
+		}
+		for k := range y {
+			y[k] = float64(rng.IntN(2))
+		}
+		a.add(x, y)
+		b.add(x, y)
+		if i%7 == 0 {
+			a.predict(x, outA)
+			b.predict(x, outB)
+			for k := range outA {
+				if outA[k] != outB[k] {
+					t.Fatalf("sample %d, output %d: %v from the start, %v grown", i, k, outA[k], outB[k])
+				}
+			}
+		}
 	}
 }

@@ -24,8 +24,14 @@ const maxQueueModels = 64
 // recent waits and errors (a memory of about 20 jobs).
 const avgStep = 0.05
 
-// nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 26
+// nFeatures is the length of the learned correction's feature vector;
+// the ladders use the first nPlain until a job with a demand line arrives
+// (the features of a machine of nodes), so that a log without one costs
+// what it did.
+const (
+	nFeatures = 27
+	nPlain    = 26
+)
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -51,7 +57,8 @@ const nFeatures = 26
 // jobs of its queue, and of its queue and class, waiting ahead, the oldest
 // one's age and the last wait of its queue and class (an order per
 // queue); the running jobs of its class and how soon the first ends (a
-// machine in partitions). Answers are capped at the longest wait seen. It
+// machine in partitions); whether its demand line asks no GPU (a machine
+// of GPUs; read once a job with a Demand has arrived). Answers are capped at the longest wait seen. It
 // is a replay.Predictor: replay.Run scores it with the information a real
 // service has at each submission. Jobs need unique IDs. Not safe for
 // concurrent use.
@@ -81,6 +88,7 @@ type Online struct {
 	errAvg  float64            // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
 	waitAvg float64            // moving average of log(max(wait, floor)) of the started jobs
 	maxWait int64              // the longest wait of a started job (a cap on the answers)
+	nf      int                // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
 	x       [nFeatures]float64
 }
 
@@ -116,7 +124,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
-		global: newLadder(cfg.Forget), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
+		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
 	}, nil
 }
 
@@ -125,6 +133,9 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 	switch ev {
 	case replay.Arrive:
+		if j.Demand != nil && o.nf < nFeatures {
+			o.grow()
+		}
 		o.waiting = append(o.waiting, *j)
 		o.userQ[j.User]++
 	case replay.Start:
@@ -176,6 +187,19 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		o.f.Terminated(j, j.Submit+j.Wait+j.RunTime)
 	}
 	return nil
+}
+
+// grow makes every ladder use the demand features, which were 0 for
+// every job so far (linear.grow).
+func (o *Online) grow() {
+	o.nf = nFeatures
+	o.global.m.grow(o.nf)
+	for _, m := range o.class {
+		m.m.grow(o.nf)
+	}
+	for _, m := range o.queue {
+		m.m.grow(o.nf)
+	}
 }
 
 // removeWaiting drops the job from the waiting list and reports whether
@@ -382,6 +406,13 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	}
 	x[24] = math.Log1p(float64(nc))
 	x[25] = math.Log(float64(max(soon, 0)) + floor)
+	// A pod that asks no GPU on a machine of GPUs (its demand line) does
+	// not wait for one. 0 for a job without a Demand; the ladders read it
+	// once a job with one has arrived (Online.grow).
+	x[26] = 0
+	if d := j.Demand; d != nil && d.GPUs == 0 {
+		x[26] = 1
+	}
 }
 
 // hourWindow is the number of waits kept per queue, size class and hour
@@ -426,7 +457,7 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	k := sizeClass(j.Size())
 	m := o.class[k]
 	if m == nil {
-		m = newLadder(o.cfg.Forget)
+		m = newLadder(o.cfg.Forget, o.nf)
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
@@ -439,7 +470,7 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	for _, qk := range [2][2]int64{{j.Queue, int64(k)}, {j.Queue, -1}} {
 		q := o.queue[qk]
 		if q == nil {
-			q = newLadder(o.cfg.Forget)
+			q = newLadder(o.cfg.Forget, o.nf)
 			o.queue[qk] = q
 			if qk[1] == -1 {
 				o.queues++
