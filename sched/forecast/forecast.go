@@ -23,9 +23,10 @@ import (
 // nodes' cores, and every job asks for its Demand (its cores spread over
 // the nodes without one, with CountMemory its SWF memory too). A snapshot
 // does not say where a running job is: the simulation places them again at
-// Now, in Running's order (start order places them as a first-fit
-// scheduler did, but for the holes of jobs that ended since), ahead of the
-// waiting jobs. One that no longer fits waits, as the head of the queue.
+// Now, in Running's order, ahead of the waiting jobs (in start order, as
+// Online gives them, they land where a first-fit scheduler put them, but
+// for the holes of jobs that ended since). One that no longer fits waits,
+// as the head of the queue.
 type Snapshot struct {
 	Now         int64
 	MachineSize int64

@@ -1,9 +1,11 @@
 package forecast
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/sched"
@@ -58,10 +60,10 @@ const (
 // one's age and the last wait of its queue and class (an order per
 // queue); the running jobs of its class and how soon the first ends (a
 // machine in partitions); whether its demand line asks no GPU (a machine
-// of GPUs; read once a job with a Demand has arrived). Answers are capped at the longest wait seen. It
-// is a replay.Predictor: replay.Run scores it with the information a real
-// service has at each submission. Jobs need unique IDs. Not safe for
-// concurrent use.
+// of GPUs; read once a job with a Demand has arrived). Answers are capped
+// at the longest wait seen. It is a replay.Predictor: replay.Run scores it
+// with the information a real service has at each submission. Jobs need
+// unique IDs. Not safe for concurrent use.
 type Online struct {
 	cfg     Config
 	f       *Forecaster
@@ -89,6 +91,7 @@ type Online struct {
 	waitAvg float64            // moving average of log(max(wait, floor)) of the started jobs
 	maxWait int64              // the longest wait of a started job (a cap on the answers)
 	nf      int                // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
+	byStart []swf.Job          // on a machine of nodes: the running jobs in start order
 	x       [nFeatures]float64
 }
 
@@ -229,6 +232,17 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		return replay.Prediction{Reason: "not waiting"}, nil
 	}
 	o.snap = Snapshot{Now: now, MachineSize: o.machine, Running: o.running, Waiting: o.waiting[:pos+1]}
+	if o.f.cores > 0 {
+		// The simulation places the running jobs again in Running's order:
+		// in start order (o.running's is that of swaps on removal), as a
+		// first-fit scheduler placed them. One pool keeps o.running's
+		// order, whose answers the README's tables pin.
+		o.byStart = append(o.byStart[:0], o.running...)
+		slices.SortStableFunc(o.byStart, func(a, b swf.Job) int {
+			return cmp.Or(cmp.Compare(a.Submit+a.Wait, b.Submit+b.Wait), cmp.Compare(a.ID, b.ID))
+		})
+		o.snap.Running = o.byStart
+	}
 	busy := int64(0)
 	for i := range o.running {
 		busy += o.running[i].Size()
