@@ -21,6 +21,14 @@
 //	go run ./examples/forecast -trace ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
 //	go run ./examples/forecast ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz -json
 //	go run ./examples/forecast -trace T -predictors forecast,naive,estimates
+//	go run ./examples/forecast -nodes openb_node_list_all_node.csv alibaba.swf
+//
+// With -nodes FILE (simulate's format: an Alibaba node list or a batchq
+// nodes file) the machine is a set of nodes: forecast and estimates
+// place each job's demand (its ;= line, as convert writes an Alibaba pod
+// list) on them, so a job waits for a GPU, memory or a node with room;
+// the other predictors know no machine. A log whose jobs carry demands
+// replayed without -nodes gets a note on stderr: one pool ignores them.
 //
 // Jobs the replay cannot take are rejected first and counted by reason in
 // the report's first line and in -json's "rejected": a later job under a
@@ -51,6 +59,7 @@ func main() { cli.Main(run) }
 type options struct {
 	trace      string
 	machine    int64
+	nodes      string
 	json       bool
 	predictors []string
 	progress   bool
@@ -69,7 +78,8 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	var preds string
 	fs := cli.NewFlagSet("forecast")
 	fs.StringVar(&o.trace, "trace", "", "SWF log to replay (plain or gzip; - for standard input)")
-	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes)")
+	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes; with -nodes their cores)")
+	fs.StringVar(&o.nodes, "nodes", "", "the machine is the nodes of `FILE` (an Alibaba node list or a batchq nodes file, as simulate's -nodes): forecast and estimates place each job's demand (its ;= line) on them")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per predictor, one per line")
 	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score")
 	bar := cli.ProgressFlag(fs, stderr)
@@ -119,7 +129,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer done()
 	stderr = cli.StdinStderr(stderr, o.trace, trace)
 	bar := progress.New(stderr, o.progress, 1)
-	rows, info, err := score(ctx, trace, o.machine, o.predictors, bar.Set)
+	rows, info, err := scoreOn(ctx, trace, o.machine, o.nodes, o.predictors, bar.Set)
 	bar.Done()
 	if errors.Is(err, errNoWaits) && len(info.rejected) > 0 {
 		// A log whose every job was rejected said only that none had a
@@ -128,6 +138,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if err != nil {
 		return cli.Status("forecast", stderr, err)
+	}
+	if info.demands > 0 && info.nodes == nil {
+		fmt.Fprintf(stderr, "forecast: note: %d of the %d jobs replayed ask for cores, memory or GPUs on nodes (demand lines), "+
+			"which one pool of %d processors ignores: give the machine's nodes as -nodes FILE to simulate them\n", info.demands, info.jobs, info.machine)
 	}
 	if o.json {
 		err = writeJSON(stdout, info, rows)

@@ -106,8 +106,8 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	if len(info.rejected) > 0 {
 		rej = "; rejected: " + cli.Reasons(info.rejected)
 	}
-	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %d processors; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
-		info.name, info.jobs, info.skipped, rej, info.machine)
+	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %s; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
+		info.name, info.jobs, info.skipped, rej, info.machineText())
 	if info.larger > 0 {
 		fmt.Fprintf(w, "%d jobs larger than the machine (%d processors): the simulation cannot place them, forecast and estimates answer them with the naive median\n\n",
 			info.larger, info.machine)

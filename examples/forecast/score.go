@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/apq"
 	"github.com/batchq/batchq/qbets/conformal"
 	"github.com/batchq/batchq/qbets/ibl"
 	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/forecast"
 	"github.com/batchq/batchq/swf"
 )
@@ -54,7 +57,27 @@ type traceInfo struct {
 	// simulation cannot place them; forecast and estimates answer them
 	// with the naive median (sched/forecast.Online).
 	larger  int
-	machine int64
+	machine int64 // processors, or the cores of the nodes
+	// nodes is the machine of -nodes (nil: one pool of machine
+	// processors), read from nodesFile.
+	nodes     []swf.Node
+	nodesFile string
+	// demands counts the replayed jobs with a demand line (swf.Demand):
+	// on one pool only their processor counts are simulated.
+	demands int
+}
+
+// machineText is the report's machine: its processors, or its nodes.
+func (info *traceInfo) machineText() string {
+	if info.nodes == nil {
+		return fmt.Sprintf("%d processors", info.machine)
+	}
+	var nodes, gpus int64
+	for _, k := range info.nodes {
+		nodes += k.Count
+		gpus += k.Count * k.GPUs
+	}
+	return fmt.Sprintf("%d nodes of %d kinds (-nodes %s): %d cores, %d GPUs", nodes, len(info.nodes), info.nodesFile, info.machine, gpus)
 }
 
 // scorer is one predictor with how its intervals are read.
@@ -66,7 +89,16 @@ type scorer struct {
 
 // newScorers builds the named predictors for a machine of P processors.
 func newScorers(names []string, P int64) ([]scorer, error) {
+	return scorersOn(names, P, nil)
+}
+
+// scorersOn builds the named predictors for a machine of P processors,
+// or of nodes when nodes is not nil (P their cores): forecast and
+// estimates then simulate each job's demand on them; the others know
+// no machine.
+func scorersOn(names []string, P int64, nodes []swf.Node) ([]scorer, error) {
 	var out []scorer
+	policy := sched.Config{Nodes: nodes}
 	wrap := func(name string, p conformal.Point) error {
 		c, err := conformal.NewCalibrator(conformal.Config{Levels: levels})
 		if err != nil {
@@ -81,12 +113,12 @@ func newScorers(names []string, P int64) ([]scorer, error) {
 		switch n {
 		case "forecast":
 			var f *forecast.Online
-			if f, err = forecast.NewOnline(forecast.Config{}, P); err == nil {
+			if f, err = forecast.NewOnline(forecast.Config{Policy: policy}, P); err == nil {
 				err = wrap(n, f)
 			}
 		case "estimates":
 			var f *forecast.Online
-			if f, err = forecast.NewOnline(forecast.Config{Estimates: true, NoCorrection: true}, P); err == nil {
+			if f, err = forecast.NewOnline(forecast.Config{Estimates: true, NoCorrection: true, Policy: policy}, P); err == nil {
 				err = wrap(n, f)
 			}
 		case "naive":
@@ -119,8 +151,15 @@ func newScorers(names []string, P int64) ([]scorer, error) {
 // errNoWaits is a log without a single recorded wait.
 var errNoWaits = errors.New("no job with a recorded wait and submit time (nothing to score)")
 
-// score replays the trace at path through the named predictors.
+// score replays the trace at path through the named predictors on a
+// machine of one pool.
 func score(ctx context.Context, path string, machine int64, names []string, progress func(float64)) ([]*row, traceInfo, error) {
+	return scoreOn(ctx, path, machine, "", names, progress)
+}
+
+// scoreOn is score on the machine of the nodes file nodesFile (none: one
+// pool); a machine size given must then be the nodes' cores.
+func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, names []string, progress func(float64)) ([]*row, traceInfo, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, traceInfo{}, err
 	}
@@ -129,6 +168,23 @@ func score(ctx context.Context, path string, machine int64, names []string, prog
 		return nil, traceInfo{}, err
 	}
 	info := traceInfo{name: tracetest.ShortName(path), machine: machine}
+	if nodesFile != "" {
+		if info.nodes, _, err = cli.ReadNodes(nodesFile, false); err != nil {
+			return nil, info, err
+		}
+		info.nodesFile = filepath.Base(nodesFile)
+		if err := (sched.Config{Nodes: info.nodes}).Validate(); err != nil {
+			return nil, info, fmt.Errorf("-nodes %s: %w", nodesFile, err)
+		}
+		cores := int64(0)
+		for _, k := range info.nodes {
+			cores += k.Count * k.Cores
+		}
+		if machine != 0 && machine != cores {
+			return nil, info, fmt.Errorf("-machine %d, but the nodes of %s have %d cores (leave -machine out)", machine, nodesFile, cores)
+		}
+		info.machine = cores
+	}
 	if info.machine == 0 {
 		if info.machine, err = h.MachineSize(); err != nil {
 			return nil, info, fmt.Errorf("%s: %w (give -machine)", path, err)
@@ -151,11 +207,14 @@ func score(ctx context.Context, path string, machine int64, names []string, prog
 		if all[i].Size() > info.machine {
 			info.larger++
 		}
+		if all[i].Demand != nil {
+			info.demands++
+		}
 	}
 	if len(all) == 0 {
 		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
 	}
-	sc, err := newScorers(names, info.machine)
+	sc, err := scorersOn(names, info.machine, info.nodes)
 	if err != nil {
 		return nil, info, err
 	}

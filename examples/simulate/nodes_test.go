@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
 )
 
@@ -273,7 +274,7 @@ func TestNodesNotesPrinted(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
-	_, nr, err := readNodes(nodes, false)
+	_, nr, err := cli.ReadNodes(nodes, false)
 	if err != nil {
 		t.Fatalf("readNodes: %v", err)
 	}

@@ -187,35 +187,6 @@ func (t *trace) readAlibaba(src io.Reader, lenient bool) error {
 	return nil
 }
 
-// readNodes reads a machine's nodes (convert.Nodes): the Alibaba trace's
-// node list or a batchq nodes file. A trace given as the nodes is named
-// as such.
-func readNodes(path string, lenient bool) ([]swf.Node, convert.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, convert.Report{}, err
-	}
-	defer f.Close()
-	kinds, rep, err := convert.Nodes(f, convert.Options{Strict: !lenient})
-	var fe *convert.FormatError
-	switch {
-	case errors.As(err, &fe) && fe.Line == 0:
-		return nil, rep, fmt.Errorf("-nodes %s: empty: no header line, no node", path)
-	case errors.As(err, &fe) && (fe.Saw == "alibaba" || fe.Saw == "swf"):
-		return nil, rep, fmt.Errorf("-nodes %s: a trace, not a node list (line %d: %q); give it as TRACE, and as -nodes an Alibaba node list or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
-			path, fe.Line, fe.Sample)
-	case errors.As(err, &fe):
-		return nil, rep, fmt.Errorf("-nodes %s: not a node list (line %d: %q); want an Alibaba node list (sn,cpu_milli,memory_mib,gpu,model) or a batchq nodes file (kind,count,cores,memory,gpus,gpu_model)",
-			path, fe.Line, fe.Sample)
-	case err != nil:
-		if strings.Contains(err.Error(), path) {
-			return nil, rep, err
-		}
-		return nil, rep, fmt.Errorf("-nodes %s: %w", path, err)
-	}
-	return kinds, rep, nil
-}
-
 // named makes err name the trace, unless it does already (swf's file and
 // gzip errors do; its parse errors name only the line).
 func (t *trace) named(err error) error {

@@ -122,7 +122,7 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 	}
 	info := &runInfo{trace: tr, policy: o.policy}
 	if o.nodes != "" {
-		if info.nodes, info.nodesRep, err = readNodes(o.nodes, o.lenient); err != nil {
+		if info.nodes, info.nodesRep, err = cli.ReadNodes(o.nodes, o.lenient); err != nil {
 			return err
 		}
 		info.machineFrom = "-nodes " + filepath.Base(o.nodes)

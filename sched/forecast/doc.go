@@ -2,8 +2,8 @@
 // simulation, and learns from what happened.
 //
 // From a Snapshot of a machine — the running jobs (start, size, estimate),
-// the waiting jobs in the scheduler's order, the machine's size — a
-// Forecaster predicts each waiting job's start (Forecast) and a hypothetical
+// the waiting jobs in the scheduler's order, its size or nodes (GPUs, memory:
+// Config.Policy.Nodes) — a Forecaster predicts each waiting job's start (Forecast) and a hypothetical
 // job's (WhatIf) by simulating any sched.Scheduler forward (Config.Policy)
 // on predicted run times (Config.Runtime: EASY++'s user history by default,
 // any sched/predict predictor, UserRatio, or a user's; Config.Estimates

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/forecast"
 	"github.com/batchq/batchq/swf"
 )
@@ -31,4 +32,30 @@ func Example() {
 	// Output:
 	// A, B, C start at [100 150 100]
 	// a 1-processor, 10 s job would start at 120
+}
+
+// A machine of two nodes of 8 cores and one GPU each (Config.Policy.Nodes)
+// at t = 10 s: two 1-core jobs hold both GPUs. A job asking one GPU waits
+// for the first of them to end, though 14 cores are idle; one pool of 16
+// cores would start it now.
+func Example_nodes() {
+	gpu := func(id, submit, wait, est, gpus int64) swf.Job {
+		return swf.Job{ID: id, Submit: submit, Wait: wait, AllocProcs: 1, ReqTime: est,
+			Demand: &swf.Demand{Nodes: 1, Cores: 1, GPUs: gpus}} // GPUs in thousandths
+	}
+	s := &forecast.Snapshot{Now: 10, // MachineSize 0: the nodes' cores
+		Running: []swf.Job{gpu(1, 0, 0, 100, 1000), gpu(2, 0, 0, 200, 1000)},
+		Waiting: []swf.Job{gpu(3, 5, -1, 50, 1000)},
+	}
+	nodes := []swf.Node{{Name: "gpu", Count: 2, Cores: 8, Memory: 64, GPUs: 1}}
+	f, _ := forecast.New(forecast.Config{Estimates: true, Policy: sched.Config{Nodes: nodes}})
+	starts, _ := f.Forecast(context.Background(), s)
+	fmt.Println("on the nodes:", starts)
+	pool, _ := forecast.New(forecast.Config{Estimates: true})
+	s.MachineSize = 16
+	starts, _ = pool.Forecast(context.Background(), s)
+	fmt.Println("on one pool:", starts)
+	// Output:
+	// on the nodes: [100]
+	// on one pool: [10]
 }

@@ -18,6 +18,15 @@ import (
 // history run-time predictors). A waiting job needs its size, ReqTime and
 // User; Waiting is in the scheduler's order (highest priority first), which
 // the forward simulation keeps: they all arrive at Now in that order.
+//
+// On a machine of nodes (Config.Policy.Nodes) MachineSize is 0 or the
+// nodes' cores, and every job asks for its Demand (its cores spread over
+// the nodes without one, with CountMemory its SWF memory too). A snapshot
+// does not say where a running job is: the simulation places them again at
+// Now, in Running's order, ahead of the waiting jobs (in start order, as
+// Online gives them, they land where a first-fit scheduler put them, but
+// for the holes of jobs that ended since). One that no longer fits waits,
+// as the head of the queue.
 type Snapshot struct {
 	Now         int64
 	MachineSize int64
@@ -32,6 +41,10 @@ type Snapshot struct {
 type Config struct {
 	// Policy is the scheduler simulated forward (any sched.Scheduler, a
 	// preset's Config, …); its MachineSize is replaced by the snapshot's.
+	// Its Nodes (with Placement and CountMemory) make the machine a set of
+	// nodes on which each job's swf.Demand is placed, as sched places it:
+	// a job waits for GPUs, memory or a node with room, not only for
+	// processors (Snapshot). nil is one pool of the snapshot's MachineSize.
 	// Its Predictor, if any, is what the policy believes (EASY++'s), not
 	// the run times the simulation plays: it is shared by every forecast,
 	// so it should be one that needs no per-simulation state.
@@ -65,8 +78,8 @@ type Config struct {
 
 // Validate reports a configuration New would reject.
 func (c Config) Validate() error {
-	if c.Policy.MachineSize == 0 {
-		c.Policy.MachineSize = 1
+	if c.Policy.MachineSize == 0 && len(c.Policy.Nodes) == 0 {
+		c.Policy.MachineSize = 1 // (the snapshot gives it; on nodes sched sums their cores)
 	}
 	if err := c.Policy.Validate(); err != nil {
 		return fmt.Errorf("forecast: policy: %w", err)
@@ -93,6 +106,7 @@ type Forecaster struct {
 	starts      []int64
 	maxRun      int64 // the longest run time told to Terminated (estimate of last resort)
 	lastMachine int64 // the machine size of the last simulation
+	cores       int64 // the cores of Config.Policy.Nodes, 0 on one pool
 	// The simulation in progress: the asked jobs are f.jobs[from:to],
 	// left of them have not started; ends holds the instants at which
 	// the started jobs end.
@@ -109,6 +123,9 @@ func New(cfg Config) (*Forecaster, error) {
 		return nil, err
 	}
 	f := &Forecaster{cfg: cfg, rt: cfg.Runtime}
+	for _, k := range cfg.Policy.Nodes {
+		f.cores += k.Count * k.Cores
+	}
 	f.obs = sched.Hooks{Start: f.started}
 	if f.rt == nil {
 		h, err := predict.NewUserHistory(predict.HistoryConfig{})
@@ -186,7 +203,10 @@ func (f *Forecaster) runtime(j *swf.Job, e, now int64) int64 {
 // after the asked ones have started is then not reported; the built-in
 // ones never stall.
 func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, from, count int) error {
-	if s.MachineSize <= 0 {
+	switch {
+	case f.cores > 0 && s.MachineSize != 0 && s.MachineSize != f.cores:
+		return fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, s.MachineSize, f.cores)
+	case f.cores == 0 && s.MachineSize <= 0:
 		return fmt.Errorf("%w: machine size %d", errSnapshot, s.MachineSize)
 	}
 	n := len(s.Running) + len(s.Waiting)
@@ -231,8 +251,12 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	}
 	cfg := f.cfg.Policy
 	// A log may hold more running processors than its header's machine:
-	// the simulation must at least fit what runs.
+	// the simulation must at least fit what runs. Nodes cannot grow: a
+	// running job that does not fit waits (Snapshot).
 	cfg.MachineSize = max(s.MachineSize, busy)
+	if f.cores > 0 {
+		cfg.MachineSize = f.cores
+	}
 	f.lastMachine = cfg.MachineSize
 	f.starts = f.starts[:0]
 	for range n {
@@ -335,10 +359,13 @@ func (h *timeHeap) pop() int64 {
 }
 
 // simJob is j as the forward simulation plays it: arriving at now with run
-// time run and estimate est, numbered id (the snapshot's order).
+// time run and estimate est, numbered id (the snapshot's order), asking
+// what j asks of a machine of nodes (its Demand, shared: sched only reads
+// it; its SWF memory for CountMemory).
 func simJob(id, now int64, j *swf.Job, run, est int64) swf.Job {
 	s := swf.NewJob()
 	s.ID, s.Submit, s.RunTime, s.AllocProcs, s.ReqProcs, s.ReqTime = id, now, run, j.Size(), j.Size(), est
 	s.User, s.Group, s.Executable, s.Queue, s.Partition = j.User, j.Group, j.Executable, j.Queue, j.Partition
+	s.Demand, s.ReqMemory, s.UsedMemory = j.Demand, j.ReqMemory, j.UsedMemory
 	return s
 }

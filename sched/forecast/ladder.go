@@ -64,8 +64,9 @@ var logErr = func() (e [nThresholds][nThresholds + 1]float64) {
 	return e
 }()
 
-func newLadder(forget float64) *ladder {
-	return &ladder{m: newLinear(nFeatures, nThresholds, forget)}
+// newLadder returns a ladder on the first d features.
+func newLadder(forget float64, d int) *ladder {
+	return &ladder{m: newLinear(d, nThresholds, forget)}
 }
 
 // add learns that the job with features x waited w seconds.

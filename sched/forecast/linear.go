@@ -32,6 +32,25 @@ func newLinear(d, k int, forget float64) *linear {
 	return m
 }
 
+// grow adds features, up to d, that every sample so far had at 0: their
+// rows of XᵀX and Xᵀy are 0, so the fit is the one those samples give
+// with d features from the start. x may then be longer than the features
+// in use: add and predict read x[:d].
+func (m *linear) grow(d int) {
+	if d <= m.d {
+		return
+	}
+	xx := make([]float64, d*d)
+	for i := range m.d {
+		copy(xx[i*d:i*d+m.d], m.xx[i*m.d:(i+1)*m.d])
+	}
+	m.xx, m.l, m.v = xx, make([]float64, d*d), make([]float64, d)
+	for o := range m.xy {
+		m.xy[o] = append(m.xy[o], make([]float64, d-m.d)...)
+	}
+	m.d, m.dirty = d, true
+}
+
 // add learns the outputs y at x.
 func (m *linear) add(x, y []float64) {
 	f := m.forget

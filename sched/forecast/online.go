@@ -1,9 +1,11 @@
 package forecast
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/sched"
@@ -24,8 +26,14 @@ const maxQueueModels = 64
 // recent waits and errors (a memory of about 20 jobs).
 const avgStep = 0.05
 
-// nFeatures is the length of the learned correction's feature vector.
-const nFeatures = 26
+// nFeatures is the length of the learned correction's feature vector;
+// the ladders use the first nPlain until a job with a demand line arrives
+// (the features of a machine of nodes), so that a log without one costs
+// what it did.
+const (
+	nFeatures = 27
+	nPlain    = 26
+)
 
 // Online is the forecaster run causally over a stream of jobs, learning
 // from what happened: it keeps the machine's running and waiting jobs from
@@ -51,10 +59,11 @@ const nFeatures = 26
 // jobs of its queue, and of its queue and class, waiting ahead, the oldest
 // one's age and the last wait of its queue and class (an order per
 // queue); the running jobs of its class and how soon the first ends (a
-// machine in partitions). Answers are capped at the longest wait seen. It
-// is a replay.Predictor: replay.Run scores it with the information a real
-// service has at each submission. Jobs need unique IDs. Not safe for
-// concurrent use.
+// machine in partitions); whether its demand line asks no GPU (a machine
+// of GPUs; read once a job with a Demand has arrived). Answers are capped
+// at the longest wait seen. It is a replay.Predictor: replay.Run scores it
+// with the information a real service has at each submission. Jobs need
+// unique IDs. Not safe for concurrent use.
 type Online struct {
 	cfg     Config
 	f       *Forecaster
@@ -81,6 +90,8 @@ type Online struct {
 	errAvg  float64            // moving average of log(max(wait, floor)) − log(simulated + floor) of the started jobs
 	waitAvg float64            // moving average of log(max(wait, floor)) of the started jobs
 	maxWait int64              // the longest wait of a started job (a cap on the answers)
+	nf      int                // the features the ladders use: nPlain, or nFeatures once a job with a Demand has arrived
+	byStart []swf.Job          // on a machine of nodes: the running jobs in start order
 	x       [nFeatures]float64
 }
 
@@ -91,13 +102,19 @@ type asked struct {
 }
 
 // NewOnline returns an Online forecaster of a machine of machineSize
-// processors.
+// processors; on a machine of nodes (Config.Policy.Nodes) machineSize is
+// 0 or the nodes' cores.
 func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 	f, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if machineSize <= 0 {
+	switch {
+	case f.cores > 0 && machineSize == 0:
+		machineSize = f.cores
+	case f.cores > 0 && machineSize != f.cores:
+		return nil, fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, machineSize, f.cores)
+	case machineSize <= 0:
 		return nil, fmt.Errorf("%w: machine size %d", errSnapshot, machineSize)
 	}
 	if cfg.Train == 0 {
@@ -110,7 +127,7 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 		cfg: cfg, f: f, machine: machineSize,
 		runAt: make(map[int64]int), lastW: make(map[int]int64), userW: make(map[int64]int64), pending: make(map[int64]asked),
 		userQ: make(map[int64]int), userR: make(map[int64]int64), queueW: make(map[int64]*ring), hourW: make(map[hourKey]*ring), lastQC: make(map[[2]int64]int64),
-		global: newLadder(cfg.Forget), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
+		nf: nPlain, global: newLadder(cfg.Forget, nPlain), class: make(map[int]*ladder), queue: make(map[[2]int64]*ladder),
 	}, nil
 }
 
@@ -119,6 +136,9 @@ func NewOnline(cfg Config, machineSize int64) (*Online, error) {
 func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 	switch ev {
 	case replay.Arrive:
+		if j.Demand != nil && o.nf < nFeatures {
+			o.grow()
+		}
 		o.waiting = append(o.waiting, *j)
 		o.userQ[j.User]++
 	case replay.Start:
@@ -172,6 +192,19 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 	return nil
 }
 
+// grow makes every ladder use the demand features, which were 0 for
+// every job so far (linear.grow).
+func (o *Online) grow() {
+	o.nf = nFeatures
+	o.global.m.grow(o.nf)
+	for _, m := range o.class {
+		m.m.grow(o.nf)
+	}
+	for _, m := range o.queue {
+		m.m.grow(o.nf)
+	}
+}
+
 // removeWaiting drops the job from the waiting list and reports whether
 // it was there; jobs mostly start near the head, so the search starts
 // there.
@@ -199,6 +232,17 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 		return replay.Prediction{Reason: "not waiting"}, nil
 	}
 	o.snap = Snapshot{Now: now, MachineSize: o.machine, Running: o.running, Waiting: o.waiting[:pos+1]}
+	if o.f.cores > 0 {
+		// The simulation places the running jobs again in Running's order:
+		// in start order (o.running's is that of swaps on removal), as a
+		// first-fit scheduler placed them. One pool keeps o.running's
+		// order, whose answers the README's tables pin.
+		o.byStart = append(o.byStart[:0], o.running...)
+		slices.SortStableFunc(o.byStart, func(a, b swf.Job) int {
+			return cmp.Or(cmp.Compare(a.Submit+a.Wait, b.Submit+b.Wait), cmp.Compare(a.ID, b.ID))
+		})
+		o.snap.Running = o.byStart
+	}
 	busy := int64(0)
 	for i := range o.running {
 		busy += o.running[i].Size()
@@ -376,6 +420,13 @@ func (o *Online) features(j *swf.Job, pos int, sim, naive float64, busy int64) {
 	}
 	x[24] = math.Log1p(float64(nc))
 	x[25] = math.Log(float64(max(soon, 0)) + floor)
+	// A pod that asks no GPU on a machine of GPUs (its demand line) does
+	// not wait for one. 0 for a job without a Demand; the ladders read it
+	// once a job with one has arrived (Online.grow).
+	x[26] = 0
+	if d := j.Demand; d != nil && d.GPUs == 0 {
+		x[26] = 1
+	}
 }
 
 // hourWindow is the number of waits kept per queue, size class and hour
@@ -420,7 +471,7 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	k := sizeClass(j.Size())
 	m := o.class[k]
 	if m == nil {
-		m = newLadder(o.cfg.Forget)
+		m = newLadder(o.cfg.Forget, o.nf)
 		o.class[k] = m
 	}
 	m.add(a.x[:], w)
@@ -433,7 +484,7 @@ func (o *Online) learn(j *swf.Job, a asked) {
 	for _, qk := range [2][2]int64{{j.Queue, int64(k)}, {j.Queue, -1}} {
 		q := o.queue[qk]
 		if q == nil {
-			q = newLadder(o.cfg.Forget)
+			q = newLadder(o.cfg.Forget, o.nf)
 			o.queue[qk] = q
 			if qk[1] == -1 {
 				o.queues++

@@ -1,0 +1,188 @@
+package forecast
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// gpuNodes is a machine of two nodes of 8 cores and one GPU each.
+var gpuNodes = []swf.Node{{Name: "gpu", Count: 2, Cores: 8, Memory: 64, GPUs: 1}}
+
+// gpuJob is a job of one node asking cores and whole GPUs (thousandths).
+func gpuJob(id, submit, wait, cores, gpus, est int64) swf.Job {
+	j := job(id, submit, wait, -1, cores, est, 1)
+	j.Demand = &swf.Demand{Nodes: 1, Cores: cores, GPUs: gpus}
+	return j
+}
+
+// gpuSnapshot: at t = 10, two 1-core jobs hold both GPUs (estimates 100
+// and 200 s, started at 0); a 1-core job asking one GPU waits. One pool of
+// 16 cores sees 14 free and starts it now; the nodes have no GPU free
+// until the first running job ends at 100.
+func gpuSnapshot(size int64) *Snapshot {
+	return &Snapshot{Now: 10, MachineSize: size,
+		Running: []swf.Job{gpuJob(1, 0, 0, 1, 1000, 100), gpuJob(2, 0, 0, 1, 1000, 200)},
+		Waiting: []swf.Job{gpuJob(3, 5, -1, 1, 1000, 50)},
+	}
+}
+
+// The node path: the same snapshot, now on one pool, at 100 on the nodes
+// (the GPU of the job ending first); a what-if job asking a GPU queues
+// behind it (at 150, when job 3 ends, before job 2's 200), one asking
+// none starts now, one asking more GPUs than a node has can never run.
+func TestForecastNodesGPU(t *testing.T) {
+	ctx := context.Background()
+	pool, err := New(Config{Estimates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := pool.Forecast(ctx, gpuSnapshot(16)); err != nil || !equal(got, []int64{10}) {
+		t.Fatalf("pool: starts %v (%v), want [10]", got, err)
+	}
+	nodes, err := New(Config{Estimates: true, Policy: sched.Config{Nodes: gpuNodes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{0, 16} { // 0: the nodes' cores
+		got, err := nodes.Forecast(ctx, gpuSnapshot(size))
+		if err != nil || !equal(got, []int64{100}) {
+			t.Fatalf("nodes, machine size %d: starts %v (%v), want [100]", size, got, err)
+		}
+	}
+	s := gpuSnapshot(0)
+	for _, c := range []struct {
+		name string
+		j    swf.Job
+		want int64
+	}{
+		{"a GPU", gpuJob(9, 10, -1, 1, 1000, 10), 150},
+		{"half a GPU", gpuJob(9, 10, -1, 1, 500, 10), 150},
+		{"no GPU", gpuJob(9, 10, -1, 4, 0, 10), 10},
+		{"two GPUs on a node", gpuJob(9, 10, -1, 1, 2000, 10), -1},
+		{"no demand, 9 cores spread", job(9, 10, -1, -1, 9, 10, 1), 10},
+	} {
+		if at, err := nodes.WhatIf(ctx, s, c.j); err != nil || at != c.want {
+			t.Errorf("what-if %s: %d (%v), want %d", c.name, at, err, c.want)
+		}
+	}
+	// Memory too: a node's 64 are all taken by a running job on each.
+	mem := gpuSnapshot(0)
+	for i := range mem.Running {
+		mem.Running[i].Demand = &swf.Demand{Nodes: 1, Cores: 1, Memory: 64}
+	}
+	mem.Waiting[0].Demand = &swf.Demand{Nodes: 1, Cores: 1, Memory: 1}
+	if got, err := nodes.Forecast(ctx, mem); err != nil || !equal(got, []int64{100}) {
+		t.Errorf("memory: starts %v (%v), want [100]", got, err)
+	}
+}
+
+// A machine size that is not the nodes' cores is a bad snapshot (or a
+// bad NewOnline), and a bad node list a bad Config.
+func TestForecastNodesErrors(t *testing.T) {
+	f, err := New(Config{Policy: sched.Config{Nodes: gpuNodes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Forecast(context.Background(), gpuSnapshot(17)); !errors.Is(err, errSnapshot) {
+		t.Errorf("machine size 17 on 16 cores: error %v", err)
+	}
+	if _, err := NewOnline(Config{Policy: sched.Config{Nodes: gpuNodes}}, 17); !errors.Is(err, errSnapshot) {
+		t.Errorf("NewOnline 17 on 16 cores: error %v", err)
+	}
+	for _, c := range []Config{
+		{Policy: sched.Config{Nodes: []swf.Node{{Name: "x", Count: 0, Cores: 1}}}},
+		{Policy: sched.Config{Nodes: gpuNodes, MachineSize: 3}},
+		{Policy: sched.Config{Nodes: gpuNodes, Peer: sched.PeerPyss}},
+	} {
+		if err := c.Validate(); err == nil {
+			t.Errorf("%+v: valid", c.Policy)
+		}
+		if _, err := New(c); err == nil {
+			t.Errorf("%+v: New accepted it", c.Policy)
+		}
+	}
+	if err := (Config{Policy: sched.Config{Nodes: gpuNodes}}).Validate(); err != nil {
+		t.Errorf("nodes, MachineSize 0: %v", err)
+	}
+}
+
+// Online on the nodes: its uncorrected answer (NoCorrection) is the
+// simulated wait, 90 s for the job of gpuSnapshot that a pool starts at
+// once; NewOnline's machine size 0 is the nodes' cores.
+func TestOnlineNodesGPU(t *testing.T) {
+	s := gpuSnapshot(0)
+	for _, c := range []struct {
+		cfg  Config
+		size int64
+		want float64
+	}{
+		{Config{Estimates: true, NoCorrection: true}, 16, 0},
+		{Config{Estimates: true, NoCorrection: true, Policy: sched.Config{Nodes: gpuNodes}}, 0, 90},
+		{Config{Estimates: true, NoCorrection: true, Policy: sched.Config{Nodes: gpuNodes}}, 16, 90},
+	} {
+		o, err := NewOnline(c.cfg, c.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Running {
+			r := s.Running[i]
+			r.RunTime = 1000 // (Online keeps a started job with a run time; it plays the estimate)
+			must(t, o.Observe(replay.Arrive, &r))
+			must(t, o.Observe(replay.Start, &r))
+		}
+		w := s.Waiting[0]
+		must(t, o.Observe(replay.Arrive, &w))
+		p, err := o.Predict(&w, s.Now)
+		if err != nil || !p.OK || p.Point != c.want {
+			t.Errorf("nodes %v: answer %+v (%v), want %v", c.cfg.Policy.Nodes != nil, p, err, c.want)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// linear.grow is exact: a fit on d features that grows to d+1 after
+// samples whose new feature was 0 answers bit for bit as a fit on d+1
+// features from the start (what lets Online add the demand feature only
+// when a job with a demand line arrives).
+func TestLinearGrowExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 6))
+	a, b := newLinear(4, 3, 0.99), newLinear(3, 3, 0.99)
+	x, y, outA, outB := make([]float64, 4), make([]float64, 3), make([]float64, 3), make([]float64, 3)
+	for i := range 300 {
+		if i == 150 {
+			b.grow(4)
+		}
+		for k := range x {
+			x[k] = rng.NormFloat64()
+		}
+		if i < 150 {
+			x[3] = 0
+		}
+		for k := range y {
+			y[k] = float64(rng.IntN(2))
+		}
+		a.add(x, y)
+		b.add(x, y)
+		if i%7 == 0 {
+			a.predict(x, outA)
+			b.predict(x, outB)
+			for k := range outA {
+				if outA[k] != outB[k] {
+					t.Fatalf("sample %d, output %d: %v from the start, %v grown", i, k, outA[k], outB[k])
+				}
+			}
+		}
+	}
+}
