@@ -65,7 +65,7 @@ type Policy struct {
 	// changed since the last cycle that ran.
 	bfLast, evAt, evLast int64
 	bfWaiting, bfDirty   bool
-	noFit                bool // the last cycle found no waiting job fits in the free CPUs
+	noFit                bool // the last cycle or pass found no waiting job fits in the free CPUs
 	// bfStill: the last cycle that ran started no job and tried none;
 	// bfBeyond: no later than the earliest start of a job it left beyond
 	// bf_window (never: none): plan.fit stops looking at the window's
