@@ -156,10 +156,24 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs.put(r)
 	p.consts(r)
 	r.prio = p.priority(r, now)
+	if r.held == "" {
+		p.minWait = min(p.minWait, r.cpus)
+	}
 	p.queueGen++
 	if p.sorted {
-		i, _ := slices.BinarySearchFunc(p.queue, r, less)
-		p.queue = slices.Insert(p.queue, i, r)
+		// slices.BinarySearchFunc(p.queue, r, less), less called
+		// directly rather than through a func value.
+		q := p.queue
+		i, j := 0, len(q)
+		for i < j {
+			m := int(uint(i+j) >> 1)
+			if less(q[m], r) < 0 {
+				i = m + 1
+			} else {
+				j = m
+			}
+		}
+		p.queue = slices.Insert(q, i, r)
 	} else {
 		p.queue = append(p.queue, r)
 	}
@@ -277,11 +291,15 @@ func (p *Policy) catchUp(now int64) {
 
 // lazyCalc: the calculations Run wakes for only while their priorities
 // may start a job (see quiet) leave the priorities of those it does not
-// wake for to the last one due when something happens. Under Fair Tree
-// without SchedMinInterval (which reads the time of the periodic runs
-// those wake-ups would make), the schedules are the same.
+// wake for to the last one due when something happens. Without
+// SchedMinInterval (which reads the time of the periodic runs those
+// wake-ups would make), the schedules are the same under either
+// algorithm: classic fair share computes the accounts' effective usage at
+// every calculation, priorities or not, and a user's when a priority
+// reads it, so the last calculation's priorities read what a wake-up at
+// each would have (TestLazyCalcSame* draw both).
 func (p *Policy) lazyCalc() bool {
-	return p.observed && p.minInt == 0 && !p.cfg.ClassicFairshare && !p.eagerCalc
+	return p.observed && p.minInt == 0 && !p.eagerCalc
 }
 
 // quiet reports, under Run, that no job can start or get a reservation

@@ -59,7 +59,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	// backfill check, and its calculations may be lazy (quiet). Without
 	// SchedMinInterval only, which reads the time of the runs those
 	// wake-ups would make.
-	if p.observed && p.minInt == 0 && !p.noFit && p.bfWaiting && p.freeAfter > 0 && p.freeAfter < p.leastCPUs() {
+	if p.observed && p.minInt == 0 && !p.noFit && p.bfWaiting && p.freeAfter > 0 && p.fitsNone(p.freeAfter) {
 		p.noFit = true
 	}
 	p.arm()
@@ -499,11 +499,22 @@ func (p *Policy) leastCPUs() int64 {
 			ls[i] = least
 		}
 		p.least, p.leastGen = ls, p.queueGen
+		p.minWait = least
 	}
 	if len(p.least) == 0 {
 		return never
 	}
 	return p.least[0]
+}
+
+// fitsNone reports whether no waiting job fits in free CPUs, from what
+// is known without a scan of the queue: least if it is current, else
+// minWait, a lower bound (false: not known).
+func (p *Policy) fitsNone(free int64) bool {
+	if free < p.minWait {
+		return true
+	}
+	return p.leastGen == p.queueGen && len(p.least) == len(p.queue) && len(p.least) > 0 && free < p.least[0]
 }
 
 // beyondOf reports whether waiting job r starts beyond bf_window in
