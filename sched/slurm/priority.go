@@ -1,7 +1,6 @@
 package slurm
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -137,18 +136,28 @@ func (p *Policy) jobSize(r *jobRec) float64 {
 }
 
 // less is sort_job_queue2's order: partition PriorityTier descending,
-// priority descending, submission ascending, job ID ascending.
+// priority descending, submission ascending, job ID ascending. It is
+// -1, 0 or 1 by plain comparisons (cmp.Compare's NaN tests, for floats,
+// made it too costly to inline): the loops over the queue call it.
 func less(a, b *jobRec) int {
-	if a.tier != b.tier {
-		return cmp.Compare(b.tier, a.tier)
+	var x, y int64 // the first key that differs, as ascending
+	switch {
+	case a.tier != b.tier:
+		x, y = b.tier, a.tier
+	case a.prio != b.prio:
+		x, y = b.prio, a.prio
+	case a.submit != b.submit:
+		x, y = a.submit, b.submit
+	default:
+		x, y = a.id, b.id
 	}
-	if a.prio != b.prio {
-		return cmp.Compare(b.prio, a.prio)
+	if x < y {
+		return -1
 	}
-	if a.submit != b.submit {
-		return cmp.Compare(a.submit, b.submit)
+	if x > y {
+		return 1
 	}
-	return cmp.Compare(a.id, b.id)
+	return 0
 }
 
 // enqueue adds a waiting job with its priority at submission.
@@ -383,10 +392,17 @@ func (p *Policy) calc(t int64, prios bool) {
 		changes |= np ^ r.prio
 		r.prio = np
 		if prev != nil && inOrder {
-			if prev.tier == r.tier && prev.prio != r.prio {
-				inOrder = prev.prio > r.prio // less, without the call
-			} else {
-				inOrder = less(prev, r) <= 0
+			// less(prev, r) <= 0, written out: a third of the neighbours
+			// tie on priority, and the call cost more than the tests.
+			switch {
+			case prev.tier != r.tier:
+				inOrder = prev.tier > r.tier
+			case prev.prio != r.prio:
+				inOrder = prev.prio > r.prio
+			case prev.submit != r.submit:
+				inOrder = prev.submit < r.submit
+			default:
+				inOrder = prev.id <= r.id
 			}
 		}
 		prev = r
