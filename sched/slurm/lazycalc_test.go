@@ -34,6 +34,7 @@ func TestLazyCalcSame(t *testing.T) {
 			BackfillInterval: []int64{0, 7, 30}[rng.IntN(3)], SchedInterval: []int64{0, 13, 60}[rng.IntN(3)],
 			DecayHalfLife: []int64{0, 3600}[rng.IntN(2)], EnforceLimits: rng.IntN(2) == 0,
 			Epilog: rng.IntN(2) == 0, BackfillMaxJobUser: rng.Int64N(3), MaxAge: []int64{0, 2000}[rng.IntN(2)]}
+		site.ClassicFairshare = rng.IntN(2) == 0
 		run := func(eager bool) []string {
 			p, err := New(site, sched.Config{MachineSize: P})
 			if err != nil {
@@ -135,6 +136,7 @@ func TestLazyCalcSameSites(t *testing.T) {
 			DecayHalfLife: []int64{0, 3600, 60}[rng.IntN(3)], EnforceLimits: rng.IntN(2) == 0,
 			Epilog: rng.IntN(2) == 0, BackfillMaxJobUser: rng.Int64N(3), MaxAge: []int64{0, 2000, 100}[rng.IntN(3)],
 			QOS: map[string]int64{"0": 10, "1": 3}}
+		site.ClassicFairshare = rng.IntN(2) == 0
 		if rng.IntN(2) == 0 {
 			site.Partitions = []Partition{
 				{Name: "0", MaxTime: 4000, DefaultTime: 600, PriorityJobFactor: 10, PriorityTier: 1 + rng.Int64N(2), Default: true},

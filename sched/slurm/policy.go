@@ -65,7 +65,7 @@ type Policy struct {
 	// changed since the last cycle that ran.
 	bfLast, evAt, evLast int64
 	bfWaiting, bfDirty   bool
-	noFit                bool // the last cycle found no waiting job fits in the free CPUs
+	noFit                bool // the last cycle or pass found no waiting job fits in the free CPUs
 	// bfStill: the last cycle that ran started no job and tried none;
 	// bfBeyond: no later than the earliest start of a job it left beyond
 	// bf_window (never: none): plan.fit stops looking at the window's
@@ -105,7 +105,11 @@ type Policy struct {
 	// queueGen counts the changes of the queue's waiting jobs or their
 	// order; leastGen is its count when least was made.
 	queueGen, leastGen uint64
-	perUsr             map[int64]int64
+	// minWait is no more than the fewest CPUs a waiting job asks: exact
+	// when least is made, lowered by each arrival (a job leaving leaves
+	// it a lower bound).
+	minWait int64
+	perUsr  map[int64]int64
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec
@@ -174,7 +178,7 @@ func New(site Config, machine sched.Config) (*Policy, error) {
 		return nil, fmt.Errorf("slurm: machine: %w", err)
 	}
 	p := &Policy{cfg: site, mach: machine, unrunnable: map[string]int{},
-		perUsr: map[int64]int64{}, armed: never}
+		perUsr: map[int64]int64{}, armed: never, minWait: never}
 	if len(machine.Nodes) > 0 {
 		if machine.Placement == nil {
 			p.mach.Placement = consTres{} // select/cons_tres's node choice

@@ -1,7 +1,6 @@
 package slurm
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -137,18 +136,28 @@ func (p *Policy) jobSize(r *jobRec) float64 {
 }
 
 // less is sort_job_queue2's order: partition PriorityTier descending,
-// priority descending, submission ascending, job ID ascending.
+// priority descending, submission ascending, job ID ascending. It is
+// -1, 0 or 1 by plain comparisons (cmp.Compare's NaN tests, for floats,
+// made it too costly to inline): the loops over the queue call it.
 func less(a, b *jobRec) int {
-	if a.tier != b.tier {
-		return cmp.Compare(b.tier, a.tier)
+	var x, y int64 // the first key that differs, as ascending
+	switch {
+	case a.tier != b.tier:
+		x, y = b.tier, a.tier
+	case a.prio != b.prio:
+		x, y = b.prio, a.prio
+	case a.submit != b.submit:
+		x, y = a.submit, b.submit
+	default:
+		x, y = a.id, b.id
 	}
-	if a.prio != b.prio {
-		return cmp.Compare(b.prio, a.prio)
+	if x < y {
+		return -1
 	}
-	if a.submit != b.submit {
-		return cmp.Compare(a.submit, b.submit)
+	if x > y {
+		return 1
 	}
-	return cmp.Compare(a.id, b.id)
+	return 0
 }
 
 // enqueue adds a waiting job with its priority at submission.
@@ -156,10 +165,24 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 	p.jobs.put(r)
 	p.consts(r)
 	r.prio = p.priority(r, now)
+	if r.held == "" {
+		p.minWait = min(p.minWait, r.cpus)
+	}
 	p.queueGen++
 	if p.sorted {
-		i, _ := slices.BinarySearchFunc(p.queue, r, less)
-		p.queue = slices.Insert(p.queue, i, r)
+		// slices.BinarySearchFunc(p.queue, r, less), less called
+		// directly rather than through a func value.
+		q := p.queue
+		i, j := 0, len(q)
+		for i < j {
+			m := int(uint(i+j) >> 1)
+			if less(q[m], r) < 0 {
+				i = m + 1
+			} else {
+				j = m
+			}
+		}
+		p.queue = slices.Insert(q, i, r)
 	} else {
 		p.queue = append(p.queue, r)
 	}
@@ -277,11 +300,15 @@ func (p *Policy) catchUp(now int64) {
 
 // lazyCalc: the calculations Run wakes for only while their priorities
 // may start a job (see quiet) leave the priorities of those it does not
-// wake for to the last one due when something happens. Under Fair Tree
-// without SchedMinInterval (which reads the time of the periodic runs
-// those wake-ups would make), the schedules are the same.
+// wake for to the last one due when something happens. Without
+// SchedMinInterval (which reads the time of the periodic runs those
+// wake-ups would make), the schedules are the same under either
+// algorithm: classic fair share computes the accounts' effective usage at
+// every calculation, priorities or not, and a user's when a priority
+// reads it, so the last calculation's priorities read what a wake-up at
+// each would have (TestLazyCalcSame* draw both).
 func (p *Policy) lazyCalc() bool {
-	return p.observed && p.minInt == 0 && !p.cfg.ClassicFairshare && !p.eagerCalc
+	return p.observed && p.minInt == 0 && !p.eagerCalc
 }
 
 // quiet reports, under Run, that no job can start or get a reservation
@@ -365,10 +392,17 @@ func (p *Policy) calc(t int64, prios bool) {
 		changes |= np ^ r.prio
 		r.prio = np
 		if prev != nil && inOrder {
-			if prev.tier == r.tier && prev.prio != r.prio {
-				inOrder = prev.prio > r.prio // less, without the call
-			} else {
-				inOrder = less(prev, r) <= 0
+			// less(prev, r) <= 0, written out: a third of the neighbours
+			// tie on priority, and the call cost more than the tests.
+			switch {
+			case prev.tier != r.tier:
+				inOrder = prev.tier > r.tier
+			case prev.prio != r.prio:
+				inOrder = prev.prio > r.prio
+			case prev.submit != r.submit:
+				inOrder = prev.submit < r.submit
+			default:
+				inOrder = prev.id <= r.id
 			}
 		}
 		prev = r

@@ -53,6 +53,15 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	}
 	p.freeAfter = pass.Free()
 	p.bfWaiting = p.jobs.len() > len(p.running)
+	// No waiting job fits in the CPUs this pass leaves free: none can
+	// start until an arrival or an end (which clears noFit), as if a
+	// backfill cycle had found it, so Run wakes for no periodic run or
+	// backfill check, and its calculations may be lazy (quiet). Without
+	// SchedMinInterval only, which reads the time of the runs those
+	// wake-ups would make.
+	if p.observed && p.minInt == 0 && !p.noFit && p.bfWaiting && p.freeAfter > 0 && p.fitsNone(p.freeAfter) {
+		p.noFit = true
+	}
 	p.arm()
 }
 
@@ -378,22 +387,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	// CPUs free now are below it, nothing more can start in this cycle,
 	// and the plans of the jobs left would change nothing in it: the
 	// cycle stops there (Slurm goes on, to show expected start times).
-	// The queue's waiting jobs are often those of the last cycle, in its
-	// order (a job ended since, and none started or arrived): then so is
-	// least.
-	if p.leastGen != p.queueGen || len(p.least) != len(p.queue) {
-		// Locals: stores through p.least would reload p.queue and p.least.
-		queue := p.queue
-		ls := slices.Grow(p.least[:0], len(queue))[:len(queue)]
-		least := int64(never)
-		for i := len(queue) - 1; i >= 0; i-- {
-			if r := queue[i]; !r.running && !r.gone && r.held == "" {
-				least = min(least, r.cpus)
-			}
-			ls[i] = least
-		}
-		p.least, p.leastGen = ls, p.queueGen
-	}
+	p.leastCPUs()
 	defer func() { p.noFit = pass.Free() < p.least[0] }()
 	freeNow := pass.Free() // the profile's free CPUs at now
 	if freeNow < p.least[0] {
@@ -485,6 +479,42 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		}
 	}
 	clear(p.perUsr)
+}
+
+// leastCPUs brings p.least up to date with the queue and returns the
+// fewest CPUs a waiting job asks (never: none). least[i] is the fewest
+// from queue[i] on. The queue's waiting jobs are often those of the last
+// call, in its order (a job ended since, and none started or arrived):
+// then so is least.
+func (p *Policy) leastCPUs() int64 {
+	if p.leastGen != p.queueGen || len(p.least) != len(p.queue) {
+		// Locals: stores through p.least would reload p.queue and p.least.
+		queue := p.queue
+		ls := slices.Grow(p.least[:0], len(queue))[:len(queue)]
+		least := int64(never)
+		for i := len(queue) - 1; i >= 0; i-- {
+			if r := queue[i]; !r.running && !r.gone && r.held == "" {
+				least = min(least, r.cpus)
+			}
+			ls[i] = least
+		}
+		p.least, p.leastGen = ls, p.queueGen
+		p.minWait = least
+	}
+	if len(p.least) == 0 {
+		return never
+	}
+	return p.least[0]
+}
+
+// fitsNone reports whether no waiting job fits in free CPUs, from what
+// is known without a scan of the queue: least if it is current, else
+// minWait, a lower bound (false: not known).
+func (p *Policy) fitsNone(free int64) bool {
+	if free < p.minWait {
+		return true
+	}
+	return p.leastGen == p.queueGen && len(p.least) == len(p.queue) && len(p.least) > 0 && free < p.least[0]
 }
 
 // beyondOf reports whether waiting job r starts beyond bf_window in
