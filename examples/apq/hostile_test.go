@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"errors"
+	"io"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli"
+)
 
 // -quick on a short log (-jobs 500) put the validation start before the
 // first job (-167): replay's "scored range [-167, 500) is empty". The
@@ -16,5 +24,29 @@ func TestTestRangeInsideTheLog(t *testing.T) {
 	}
 	if v, f, to := testRange(100000, true); v != paperTestFrom-500 || f != paperTestFrom || to != paperTestFrom+500 {
 		t.Errorf("long log, quick: [%d, %d, %d)", v, f, to)
+	}
+}
+
+// The seed sweep started a goroutine a seed, each waiting for its turn,
+// and made every seed's slots first: -nseeds 10000000 held 10^7
+// goroutines. At most -par run at once and exist at once; -nseeds and
+// -par are bounded.
+func TestSeedSweepBounded(t *testing.T) {
+	base := runtime.NumGoroutine()
+	var most atomic.Int64
+	e := &env{Seeds: 200, Par: 2}
+	_, err := sweepSeeds(e, func(uint64) (float64, error) {
+		if n := int64(runtime.NumGoroutine() - base); n > most.Load() {
+			most.Store(n)
+		}
+		return 0, nil
+	})
+	if err != nil || most.Load() > 4 {
+		t.Errorf("%d goroutines beside the test's, %v; want at most -par (2) and a little", most.Load(), err)
+	}
+	for _, args := range [][]string{{"-nseeds", "10001"}, {"-par", "5000"}} {
+		if err := command(args, io.Discard, io.Discard); !errors.As(err, new(cli.UsageError)) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
 	}
 }

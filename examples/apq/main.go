@@ -189,8 +189,10 @@ func reproduce(w io.Writer, o options) error {
 	if o.Filter == "" {
 		o.Filter = filterRan
 	}
-	if o.Seeds < 0 || o.Par < 0 {
-		return cli.Usagef("-nseeds = %d, -par = %d, want ≥ 0", o.Seeds, o.Par)
+	// Bounded above too: each seed's result slots are made before the
+	// first run (-nseeds 10000000: 240 MB, and a goroutine a seed).
+	if o.Seeds < 0 || o.Par < 0 || o.Seeds > maxSeeds || o.Par > maxPar {
+		return cli.Usagef("-nseeds = %d, -par = %d, want 0 to %d and 0 to %d", o.Seeds, o.Par, maxSeeds, maxPar)
 	}
 	if o.Seeds == 0 {
 		o.Seeds = defaultSeeds

@@ -85,6 +85,9 @@ func tableSeeds(w io.Writer, e *env) error {
 	return nil
 }
 
+// Bounds of -nseeds and -par.
+const maxSeeds, maxPar = 10000, 4096
+
 // sweepSeeds runs one simulation per seed, e.Par at a time, and returns
 // their results in seed order, with every error joined.
 func sweepSeeds(e *env, run func(seed uint64) (float64, error)) ([]float64, error) {
@@ -94,9 +97,9 @@ func sweepSeeds(e *env, run func(seed uint64) (float64, error)) ([]float64, erro
 	sem := make(chan struct{}, max(e.Par, 1))
 	for i := range out {
 		wg.Add(1)
+		sem <- struct{}{} // before the goroutine: at most e.Par of them, not one a seed
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			out[i], errs[i] = run(e.Seed + uint64(i))
 		}()

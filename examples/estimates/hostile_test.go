@@ -155,3 +155,18 @@ func TestOutIsTrace(t *testing.T) {
 		t.Errorf("the trace changed:\n%s", b)
 	}
 }
+
+// -seeds -5 panicked (makeslice: len out of range); the validation's
+// counts are bounded before anything is read, each worker being a copy
+// of the log.
+func TestValidationCountsBounded(t *testing.T) {
+	for _, args := range [][]string{
+		{"-seeds", "-5"}, {"-fseeds", "-1"}, {"-seeds", "0"}, {"-seeds", "100001"}, {"-workers", "0"}, {"-workers", "5000"},
+	} {
+		var out, errs bytes.Buffer
+		err := command(t.Context(), append([]string{"-validate", "-logs", "nope"}, args...), &out, &errs)
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("%q: %v, want a usage error naming the flag", args, err)
+		}
+	}
+}

@@ -108,6 +108,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // commandIn is the command over explicit streams (-trace - reads stdin).
+// Bounds of the validation's -seeds, -fseeds and -workers.
+const maxSeeds, maxWorkers = 100000, 4096
+
 func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	var o options
 	fs := cli.NewFlagSet("estimates")
@@ -135,6 +138,17 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	err = cli.ParseFlags(fs, args, usage, stdout)
 	if err != nil {
 		return err
+	}
+	// The validation's counts are bounded: a negative -seeds or -fseeds
+	// panicked (makeslice), and each is a slice of results and a worker a
+	// copy of the log, made before the first run.
+	switch {
+	case o.seeds < 1 || o.seeds > maxSeeds:
+		return cli.Usagef("-seeds %d: want 1 to %d", o.seeds, maxSeeds)
+	case o.fSeeds < 1 || o.fSeeds > maxSeeds:
+		return cli.Usagef("-fseeds %d: want 1 to %d", o.fSeeds, maxSeeds)
+	case o.workers < 1 || o.workers > maxWorkers:
+		return cli.Usagef("-workers %d: want 1 to %d", o.workers, maxWorkers)
 	}
 	// The bar (of -validate, the long run) is a terminal's default, off
 	// under -json (output for scripts); -progress forces it.

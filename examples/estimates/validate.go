@@ -184,7 +184,7 @@ func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar
 		wg       sync.WaitGroup
 	)
 	next := make(chan task)
-	for range max(1, o.workers) {
+	for range max(1, min(o.workers, len(tasks))) { // each worker copies the log
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

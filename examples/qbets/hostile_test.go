@@ -35,6 +35,7 @@ func TestPlotFlagsChecked(t *testing.T) {
 		{"-plot", dir, "some.swf"},
 		{"-plot-days", "-1"},
 		{"-plot-days", "0", "-plot", dir},
+		{"-plot-days", "9223372036854775807", "-plot", dir}, // wrapped: a panic
 	} {
 		var out, errs strings.Builder
 		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-plot") {

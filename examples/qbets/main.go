@@ -99,8 +99,10 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.minJobs < 0 {
 		return o, cli.Usagef("-min %d: must be ≥ 0", o.minJobs)
 	}
-	if o.plot.days <= 0 {
-		return o, cli.Usagef("-plot-days %d: must be positive", o.plot.days)
+	if o.plot.days <= 0 || o.plot.days > 36500 {
+		// days × 86400 wrapped negative near the int limit, and the
+		// window search ran past its jobs (index out of range).
+		return o, cli.Usagef("-plot-days %d: must be 1 to 36500", o.plot.days)
 	}
 	if o.plot.dir != "" && len(o.files) > 0 {
 		// Figure 4.1 is drawn over -traces' logs, never over the logs

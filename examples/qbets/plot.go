@@ -58,8 +58,8 @@ var waitConfigs = []struct {
 // into o.dir: the whole queue and a days-long window.
 func plotWaits(w io.Writer, traces string, o plotOptions) error {
 	outDir, spec, days := o.dir, o.queues, o.days
-	if days <= 0 {
-		return fmt.Errorf("-plot-days %d: must be positive", days)
+	if days <= 0 || days > 36500 { // checked by the flags too
+		return fmt.Errorf("-plot-days %d: must be 1 to 36500", days)
 	}
 	for _, item := range strings.Split(spec, ",") {
 		item = strings.TrimSpace(item)

@@ -55,3 +55,14 @@ func TestMergeOutIsInput(t *testing.T) {
 		t.Error("the shard changed")
 	}
 }
+
+// -j starts that many goroutines before the first run: -j 10000000 took
+// 23 GB for a 12-run sweep. Above 4096 it is a usage error, and no more
+// workers start than there are runs.
+func TestWorkersBounded(t *testing.T) {
+	_, specPath := smallSpec(t, synthTrace(t, 300))
+	if code, _, errs := sweep(t, nil, "run", "-spec", specPath, "-out", t.TempDir(), "-j", "5000"); code != 2 || !strings.Contains(errs, "-j 5000: want 1 to 4096") {
+		t.Errorf("-j 5000: exit %d, %q; want 2 naming the bound", code, errs)
+	}
+	mustRun(t, "run", "-spec", specPath, "-out", t.TempDir(), "-j", "4096")
+}

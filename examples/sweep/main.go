@@ -203,8 +203,10 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if len(pos) > 0 {
 		return cli.UsageError{Msg: "run takes no arguments, got " + strings.Join(pos, " ")}
 	}
-	if *workers < 1 {
-		return cli.Usagef("-j %d: want at least 1", *workers)
+	// Bounded: each worker is a goroutine started before the first run,
+	// and -j 10000000 took 23 GB for a 12-run sweep.
+	if *workers < 1 || *workers > maxWorkers {
+		return cli.Usagef("-j %d: want 1 to %d", *workers, maxWorkers)
 	}
 	if *shards < 0 {
 		return cli.Usagef("-shards %d: want at least 1", *shards)

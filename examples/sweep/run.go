@@ -576,7 +576,10 @@ type cpuUse struct {
 	ran, reused int
 }
 
-// execute runs todo on o.workers goroutines; lines are written in run order
+// maxWorkers bounds run's -j.
+const maxWorkers = 4096
+
+// execute runs todo on o.workers goroutines (at most one a run); lines are written in run order
 // as soon as every earlier run of todo is written.
 func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Writer, stderr io.Writer) (cpuUse, error) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -592,7 +595,7 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	jobs := make(chan int)
 	results := make(chan result)
 	var wg sync.WaitGroup
-	for range max(1, o.workers) {
+	for range max(1, min(o.workers, len(todo))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
