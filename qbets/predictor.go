@@ -436,7 +436,9 @@ func (p *Predictor) record(o Observation, w int64) {
 			l.queue.add(w)
 		}
 	}
-	if m := p.cfg.MaxHistory; m > 0 && len(p.all) > m+max(m/8, 1) {
+	// len(p.all)-m, not m+m/8: the sum wraps for a MaxHistory near the
+	// int limit, and the history would be forgotten at every job
+	if m := p.cfg.MaxHistory; m > 0 && len(p.all)-m > max(m/8, 1) {
 		p.forget(len(p.all) - m)
 	}
 }

@@ -3,6 +3,7 @@ package qbets
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -199,6 +200,22 @@ func TestMaxHistory(t *testing.T) {
 	}
 	if f := p.Forecast(Request{Nodes: 4, Walltime: 600}); !f.OK {
 		t.Fatalf("no bound: %+v", f)
+	}
+}
+
+// A MaxHistory near the int limit forgets nothing: the trim point
+// MaxHistory + MaxHistory/8 wrapped there, and every job after the first
+// was forgotten at once.
+func TestMaxHistoryNearIntLimit(t *testing.T) {
+	p, err := New(Config{NoTrim: true, MaxHistory: math.MaxInt - 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range synthFeed(300, 4) {
+		apply(t, p, e)
+	}
+	if st := p.Stats(); st.Forgotten != 0 || st.Jobs+st.DownExcluded != st.Releases {
+		t.Fatalf("stats %+v: a history of MaxInt-3 jobs forgot some", st)
 	}
 }
 
