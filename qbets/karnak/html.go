@@ -175,7 +175,19 @@ func (s *Service) renderPage(w http.ResponseWriter, status int, name string, p *
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(status)
-	w.Write(b.Bytes()) //nolint:errcheck // the client went away
+	w.Write(bytes.Map(printable, b.Bytes())) //nolint:errcheck // the client went away
+}
+
+// printable is r, or U+FFFD for a control character other than a tab or
+// a line end: html/template escapes markup, not controls, and a user or
+// job name from the feed (or a query value echoed in an error) with a
+// terminal's escape sequence would reach a terminal through `qserve …
+// -format html`. XML gets U+FFFD from encoding/xml the same way.
+func printable(r rune) rune {
+	if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7f && r <= 0x9f {
+		return '\uFFFD'
+	}
+	return r
 }
 
 // alternatives links a GET resource's other representations, with the
