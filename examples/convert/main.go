@@ -164,9 +164,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 			return o, err
 		}
 	}
-	if o.out != "" && o.ids != "" && (filepath.Clean(o.out) == filepath.Clean(o.ids) || cli.NotInput("-ids", o.ids, o.out) != nil) {
-		// By any name: -o out.swf -ids ./out.swf, or a link to it.
-		return o, cli.Usagef("-o %s and -ids %s name the same file", o.out, o.ids)
+	if err := cli.DistinctOutputs("-o", o.out, "-ids", o.ids); err != nil {
+		return o, err
 	}
 	if o.json && o.out == "" {
 		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}
