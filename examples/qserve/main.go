@@ -235,8 +235,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *history < 0 || *history > 1<<30 {
-		return cli.Usagef("history: %d, want 1–2^30 (0 = 2^19)", *history)
+	// karnak's bound (2^30), as -levels and -neighbors are checked.
+	if err := (karnak.Config{History: *history}).Validate(); err != nil {
+		return cli.UsageError{Msg: err.Error()}
 	}
 	// A timeout of 0 is none in net/http: -header-timeout 0
 	// -read-timeout 0 let a slow client hold a connection for ever.
