@@ -204,7 +204,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	neighbors := neighborsFlag{}
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
 	var replays replayFlags
-	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable); resumes after the events already stored")
+	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable, once per system); resumes after the events already stored")
 	tokens := fs.String("tokens", "", "bearer tokens `file`: lines \"name secret systems [admin]\" (systems: a,b or *; mode 0600), required on writes; default <db>.tokens, made at the first start with a write and an admin token, printed once; off: no tokens, writes from loopback only")
 	cert := fs.String("tls-cert", "", "TLS certificate `file` (PEM); with -tls-key serves HTTPS")
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
