@@ -248,7 +248,9 @@ type flag struct {
 // DetectFlurries returns the candidate flurries in jobs (any order; only
 // submit time, user, size, estimate and run time are read; jobs with an
 // unknown submit time are ignored). It never modifies jobs and is safe to
-// call concurrently. Cost: O(n log n) per bin width.
+// call concurrently. Cost: O(n log n) per bin width, and memory one row
+// per bin of the span; submissions more than 100 years apart (a corrupt
+// submit time) are an error.
 func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -259,6 +261,9 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 	}
 	if len(jobs) == 0 {
 		return nil, nil
+	}
+	if err := checkSpan(jobs); err != nil {
+		return nil, err
 	}
 	// Jobs in submit order, per user.
 	order := make([]int, len(jobs))
@@ -309,6 +314,24 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 		return cmp.Or(cmp.Compare(a.First, b.First), cmp.Compare(a.User, b.User))
 	})
 	return out, nil
+}
+
+// maxSpan bounds the submissions the detector bins, first to last: 100
+// years (no archive log spans more than a decade). Every bin width covers
+// the span, so memory grows with it; a corrupt submit time of 2^63 − 1
+// panicked (makeslice: len out of range).
+const maxSpan = 100 * 365 * day
+
+// checkSpan refuses jobs (submit times known) spanning more than maxSpan.
+func checkSpan(jobs []swf.Job) error {
+	lo, hi := jobs[0].Submit, jobs[0].Submit
+	for i := range jobs {
+		lo, hi = min(lo, jobs[i].Submit), max(hi, jobs[i].Submit)
+	}
+	if hi-lo > maxSpan {
+		return fmt.Errorf("sanitize: flurry detection: submissions span %d s (from %d to %d), more than 100 years: a corrupt submit time?", hi-lo, lo, hi)
+	}
+	return nil
 }
 
 // quantileOf returns the q-quantile of f over xs (linear interpolation

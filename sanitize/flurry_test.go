@@ -379,3 +379,18 @@ func TestDetectArbitraryJobs(t *testing.T) {
 		}
 	})
 }
+
+// Submissions more than 100 years apart (a corrupt submit time of
+// 2^63 − 1) panicked (makeslice: len out of range); they are an error.
+// 100 years exactly, unknown submit times aside, are detected.
+func TestDetectCorruptSpan(t *testing.T) {
+	job := func(id, submit int64) swf.Job {
+		return swf.Job{ID: id, Submit: submit, User: 1, AllocProcs: 1, RunTime: 1}
+	}
+	if _, err := DetectFlurries([]swf.Job{job(1, 0), job(2, 1<<63-1000)}, FlurryConfig{}); err == nil || !strings.Contains(err.Error(), "more than 100 years") {
+		t.Errorf("got %v, want an error naming the span", err)
+	}
+	if _, err := DetectFlurries([]swf.Job{job(1, -1), job(2, 5), job(3, 5+maxSpan)}, FlurryConfig{}); err != nil {
+		t.Errorf("100 years: %v", err)
+	}
+}

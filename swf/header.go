@@ -267,12 +267,14 @@ func leadingInt(s string) (int64, error) {
 	if end == digits {
 		return 0, ErrSyntax
 	}
-	// Prose follows a blank or a bracket; a number that goes on in
-	// another notation is not its leading digits: "1e3", "1.5", "1,024"
-	// or "64k" read as 1, 1, 1 and 64 (a machine of 1 processor, in
-	// silence).
+	// Prose follows a blank, a bracket or punctuation ("128, of which
+	// ...", "128."); a number that goes on in another notation is not its
+	// leading digits: "1e3", "1.5", "1,024" or "64k" read as 1, 1, 1 and
+	// 64 (a machine of 1 processor, in silence). A letter goes on; '.',
+	// ',' and '_' go on only into a digit.
 	if end < len(s) {
-		if c := s[end] | 0x20; c >= 'a' && c <= 'z' || s[end] == '.' || s[end] == ',' || s[end] == '_' {
+		c, more := s[end], end+1 < len(s) && s[end+1] >= '0' && s[end+1] <= '9'
+		if c|0x20 >= 'a' && c|0x20 <= 'z' || (c == '.' || c == ',' || c == '_') && more {
 			return 0, ErrSyntax
 		}
 	}

@@ -59,6 +59,10 @@ func TestMachineSizeOtherNotation(t *testing.T) {
 		"; MaxNodes: 338 (batch partition; 512 total)": 338,
 		"; MaxProcs: 128 processors":                   128,
 		"; MaxProcs: 400(48 interactive)":              400,
+		// Punctuation that ends the number is prose: a full stop, a
+		// comma before words.
+		"; MaxProcs: 128.":                   128,
+		"; MaxProcs: 128, of which 64 batch": 128,
 	} {
 		r := NewReader(strings.NewReader(line + "\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"))
 		h, err := r.Header()

@@ -52,7 +52,7 @@ func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer
 func command(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("coalloc")
 	traces := fs.String("trace", "", "comma-separated SWF traces, one per machine (default: SDSC-BLUE, CTC-SP2, SDSC-SP2, KTH-SP2, LANL-CM5)")
-	days := fs.Int64("days", 120, "co-allocation requests are made from the end of the 7-day warm-up to day `D`")
+	days := fs.Int64("days", 120, "co-allocation requests are made from the end of the 7-day warm-up to day `D` (at most 36500, and the day after the logs' last submission)")
 	count := fs.Int("count", 2, "reservations per co-allocation (the thesis does not report it; Figure 6.1 has 2)")
 	step := fs.Int64("step", 10, "lockstep granularity of the machines, seconds")
 	remedy := fs.String("remedy", "both", "none (the thesis's plan), reboost (re-plan while executing), latest (plan at the latest point meeting P_indep), or both")

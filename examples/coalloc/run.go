@@ -218,9 +218,7 @@ const maxDays = 36500
 func checkDays(ms []machine, days int64) error {
 	var last int64
 	for _, m := range ms {
-		for _, j := range m.jobs {
-			last = max(last, j.Submit)
-		}
+		last = max(last, m.span)
 	}
 	if end := last/86400 + 1; days > max(end, warmupDays+1) {
 		return fmt.Errorf("-days %d: the last job of every log is submitted by day %d; requests after it find idle machines (want -days %d to %d)",

@@ -39,10 +39,17 @@ func TestOutputIsInput(t *testing.T) {
 	}
 	os.WriteFile(log, before, 0o644)
 	other := filepath.Join(dir, "out.swf")
+	link := filepath.Join(dir, "link.swf")
+	os.WriteFile(other, nil, 0o644)
+	if err := os.Symlink(other, link); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"-o", log},
 		{"-ids", log, "-o", other},
 		{"-ids", other, "-o", other},
+		{"-ids", dir + "/./out.swf", "-o", other}, // the same file, not the same string
+		{"-ids", link, "-o", other},               // a link to the output
 	} {
 		var out, errs strings.Builder
 		code := command(t.Context(), append([]string{"-from", "pbs", "-tz", "UTC", log}, args...), strings.NewReader(""), &out, &errs)

@@ -164,8 +164,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 			return o, err
 		}
 	}
-	if o.out != "" && o.out == o.ids {
-		return o, cli.Usagef("-o and -ids name the same file %s", o.out)
+	if err := cli.DistinctOutputs("-o", o.out, "-ids", o.ids); err != nil {
+		return o, err
 	}
 	if o.json && o.out == "" {
 		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}

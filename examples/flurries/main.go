@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -155,27 +154,16 @@ func load(dir, name string, sane bool) ([]swf.Job, error) {
 	return jobs, checkSpan(name, jobs)
 }
 
-// maxSpan bounds a log's submissions (first to last, unknown ones left
-// out), 100 years: the detector bins the span, so its memory grows with
-// it; a submit time of 2^63 − 1 panicked (makeslice: len out of range),
-// and no archive log spans more than a decade.
-const maxSpan = 100 * 365 * 86400
-
 // checkSpan refuses a log the detector cannot bin: no job with a known
 // submit time (an empty log panicked: index out of range), or a span
-// above maxSpan (a corrupt submit time).
+// above cli.SubmitSpan's (a corrupt submit time).
 func checkSpan(name string, jobs []swf.Job) error {
-	lo, hi, n := int64(math.MaxInt64), int64(0), 0
-	for _, j := range jobs {
-		if j.Submit >= 0 {
-			lo, hi, n = min(lo, j.Submit), max(hi, j.Submit), n+1
-		}
-	}
+	known, err := cli.SubmitSpan(jobs)
 	switch {
-	case n == 0:
+	case err != nil:
+		return fmt.Errorf("%s: %w", name, err)
+	case known == 0:
 		return fmt.Errorf("%s: no job with a known submit time (%d jobs read)", name, len(jobs))
-	case hi-lo > maxSpan:
-		return fmt.Errorf("%s: submissions span %d s (from %d to %d), more than 100 years: a corrupt submit time?", name, hi-lo, lo, hi)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/batchq/batchq/examples/internal/cli"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -16,25 +15,14 @@ const (
 	// logs repeat numbers when a scheduler's counter wraps or two logs are
 	// joined. The first job keeps the number.
 	rejDuplicate = "duplicate ID" // sanitize.DuplicateID, as the simulators name it
-	// rejRange: a size above 2^40 processors, or a submit, wait or run
-	// time or estimate above sanitize.MaxTime (2^40 s), the simulators'
-	// bound. SWF allows any int64; IBL bounds its features so its sums
-	// cannot wrap (2^40 cores and seconds) and keeps times in float64,
-	// and the replay's end (submit + wait + run time) must neither wrap
-	// past 2^63 nor pass 2^53, where float64 stops being exact: bounding
-	// each term at 2^40 does both. No real log comes near: such a field
-	// is corrupt.
+	// rejRange: a size or time out of range, corrupt (cli.InRange: above
+	// 2^40 processors or seconds). IBL bounds its features so its sums
+	// cannot wrap (2^40 cores and seconds) and keeps times in float64.
 	rejRange = "out of range"
 )
 
 // maxSize bounds a job's size and the machine's, in processors.
-const maxSize = 1 << 40
-
-// inRange reports whether the predictors and the replay can take j.
-func inRange(j *swf.Job) bool {
-	return j.Size() <= maxSize && j.ReqTime <= sanitize.MaxTime &&
-		j.Submit <= sanitize.MaxTime && j.Wait <= sanitize.MaxTime && j.RunTime <= sanitize.MaxTime
-}
+const maxSize = cli.MaxSize
 
 // reject returns the jobs the replay can take, in log order, and how many
 // of the others it dropped for each reason. jobs is reused.
@@ -44,13 +32,9 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 	if dups > 0 {
 		why[rejDuplicate] = dups
 	}
-	out := jobs[:0]
-	for _, j := range jobs {
-		if !inRange(&j) {
-			why[rejRange]++
-			continue
-		}
-		out = append(out, j)
+	jobs, far := cli.InRange(jobs)
+	if far > 0 {
+		why[rejRange] = far
 	}
-	return out, why
+	return jobs, why
 }

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -31,7 +31,7 @@ type queueScore struct {
 	Quantile     float64  `json:"q"`
 	Confidence   float64  `json:"c"`
 	SkippedJobs  int      `json:"skipped_jobs"`                // of the log: unknown wait or submit time
-	OutOfRange   int      `json:"out_of_range_jobs,omitempty"` // of the log: a time or size out of range (inRange)
+	OutOfRange   int      `json:"out_of_range_jobs,omitempty"` // of the log: a time or size out of range (cli.InRange)
 	RMSOverPred  float64  `json:"rms_over_s"`
 	NoHistory    int      `json:"refused_no_history"`
 	ChangePoints int      `json:"change_points"`
@@ -76,7 +76,7 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs, far := inRange(jobs)
+	jobs, far := cli.InRange(jobs) // a wait of 2^63 − 1 failed the whole log
 	byQ, skipped := replay.Queues(jobs)
 	if len(byQ) == 0 {
 		return nil, fmt.Errorf("no job with a known wait (%d jobs, %d out of range)", len(jobs)+far, far)
@@ -99,24 +99,6 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 		})
 	}
 	return out, nil
-}
-
-// inRange returns the jobs of a log whose times and size a replay can
-// take, in log order, and how many it left out. A submit, wait, run time
-// or estimate above sanitize.MaxTime (2^40 s, the simulators' bound) or a
-// size above 2^40 is corrupt: a wait of 2^63-1 made submit + wait wrap
-// and failed the whole log ("Start -9223372036854771809 is before
-// Submit 4000"). jobs is reused.
-func inRange(jobs []swf.Job) ([]swf.Job, int) {
-	out := jobs[:0]
-	for _, j := range jobs {
-		if j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime ||
-			j.ReqTime > sanitize.MaxTime || j.Size() > 1<<40 {
-			continue
-		}
-		out = append(out, j)
-	}
-	return out, len(jobs) - len(out)
 }
 
 func share(a, b int) float64 {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/replay"
@@ -75,7 +76,7 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 			continue
 		}
 		base := traceBase(p)
-		jobs, far := inRange(jobs)
+		jobs, far := cli.InRange(jobs)
 		if far > 0 {
 			fmt.Fprintf(log, "qbets: %s: %d jobs with a time or size out of range left out\n", p, far)
 		}

@@ -204,7 +204,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	neighbors := neighborsFlag{}
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
 	var replays replayFlags
-	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable); resumes after the events already stored")
+	fs.Var(&replays, "replay", "replay an SWF trace as a system: `name=path` (repeatable, once per system); resumes after the events already stored")
 	tokens := fs.String("tokens", "", "bearer tokens `file`: lines \"name secret systems [admin]\" (systems: a,b or *; mode 0600), required on writes; default <db>.tokens, made at the first start with a write and an admin token, printed once; off: no tokens, writes from loopback only")
 	cert := fs.String("tls-cert", "", "TLS certificate `file` (PEM); with -tls-key serves HTTPS")
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
@@ -235,8 +235,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	if *history < 0 || *history > 1<<30 {
-		return cli.Usagef("history: %d, want 1–2^30 (0 = 2^19)", *history)
+	// karnak's bound (2^30), as -levels and -neighbors are checked.
+	if err := (karnak.Config{History: *history}).Validate(); err != nil {
+		return cli.UsageError{Msg: err.Error()}
 	}
 	// A timeout of 0 is none in net/http: -header-timeout 0
 	// -read-timeout 0 let a slow client hold a connection for ever.

@@ -175,6 +175,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 			return o, err
 		}
 	}
+	if err := cli.DistinctOutputs("-out", o.out, "-jobs-out", o.jobsOut); err != nil {
+		return o, err // the CSV replaced the schedule
+	}
 	return o, nil
 }
 

@@ -33,8 +33,13 @@ func TestIntListAtIntLimit(t *testing.T) {
 // range of more than the bound said "want a ≤ b" of "1-1000000000".
 func TestIntListBounded(t *testing.T) {
 	many := `[` + strings.Repeat(`"0-10000",`, 2000) + `1]`
+	// Numbers past the bound, then a range: without the check on the
+	// list's length the range's room (bound − length) wrapped and a
+	// range of 10^9 values passed.
+	numbersFirst := `[` + strings.Repeat(`1,`, maxIntList+1) + `"0-1000000000"]`
 	for in, want := range map[string]string{
 		many:               "more than 10001 values",
+		numbersFirst:       "more than 10001 values",
 		`["1-1000000000"]`: "more than 10001 values",
 		`[1, 2, "0-9999"]`: "more than 10001 values",
 		`["b-a"]`:          "a ≤ b",

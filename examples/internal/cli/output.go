@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 )
 
 // RemovePartial removes the output file path that a failed write left
@@ -27,6 +28,19 @@ func NotInput(flagName, out string, inputs ...string) error {
 		if fi, err := os.Stat(in); err == nil && os.SameFile(fo, fi) {
 			return Usagef("%s %s: is the input %s; the command would overwrite it", flagName, out, in)
 		}
+	}
+	return nil
+}
+
+// DistinctOutputs refuses two outputs that name one file, by any name
+// (DIR/./f, a link): the second written would replace the first (convert
+// -o F -ids F, simulate -out F -jobs-out F). An empty path is no output.
+func DistinctOutputs(flagA, a, flagB, b string) error {
+	if a == "" || b == "" {
+		return nil
+	}
+	if filepath.Clean(a) == filepath.Clean(b) || NotInput(flagB, b, a) != nil {
+		return Usagef("%s %s and %s %s name the same file", flagA, a, flagB, b)
 	}
 	return nil
 }

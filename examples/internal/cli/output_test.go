@@ -53,3 +53,29 @@ func TestNotInput(t *testing.T) {
 		}
 	}
 }
+
+// Two outputs naming one file, by any name, are refused; two files in one
+// directory with similar names are not, nor is an absent output.
+func TestDistinctOutputs(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "out.swf")
+	os.WriteFile(f, nil, 0o644)
+	link := filepath.Join(dir, "link.swf")
+	if err := os.Symlink(f, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{f, dir + "/./out.swf", link, filepath.Join(dir, "new.swf/..", "new.swf")} {
+		a := f
+		if strings.Contains(b, "new.swf") {
+			a = filepath.Join(dir, "new.swf") // not created: by its name only
+		}
+		if err := DistinctOutputs("-o", a, "-ids", b); err == nil || !strings.Contains(err.Error(), "name the same file") {
+			t.Errorf("%s and %s: %v", a, b, err)
+		}
+	}
+	for _, b := range []string{"", filepath.Join(dir, "out.swf.ids"), filepath.Join(dir, "out.sw")} {
+		if err := DistinctOutputs("-o", f, "-ids", b); err != nil {
+			t.Errorf("%s: %v", b, err)
+		}
+	}
+}

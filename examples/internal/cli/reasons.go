@@ -54,6 +54,30 @@ func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 	return kept, len(jobs) - len(kept)
 }
 
+// MaxSize bounds a job's size and a machine's, in processors (2^40), as
+// sanitize.MaxTime bounds its times.
+const MaxSize = 1 << 40
+
+// InRange leaves out, in place, every job with a size above MaxSize or a
+// submit, wait or run time or estimate above sanitize.MaxTime (2^40 s, the
+// simulators' bound) and returns the rest, in order, and how many it left
+// out. SWF allows any int64, but no real log comes near: such a field is
+// corrupt, and a replay's submit + wait + run time must neither wrap past
+// 2^63 (a wait of 2^63 − 1 failed a whole log in qbets: "Start
+// -9223372036854771809 is before Submit") nor pass 2^53, where float64
+// stops being exact; bounding each term at 2^40 does both.
+func InRange(jobs []swf.Job) ([]swf.Job, int) {
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if j.Size() > MaxSize || j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime ||
+			j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime {
+			continue
+		}
+		kept = append(kept, j)
+	}
+	return kept, len(jobs) - len(kept)
+}
+
 // ReasonKeys is by keyed as -json writes reasons (simulate's "rejected"):
 // the name with _ for spaces, "no run time" → "no_run_time".
 func ReasonKeys(by map[string]int) map[string]int {

@@ -27,3 +27,24 @@ func TestFirstIDs(t *testing.T) {
 		t.Errorf("FirstIDs: %v, %d left out; want jobs 1, 2, 3 as first read and 2 left out", kept, dups)
 	}
 }
+
+// A job at the bound is kept; one second or processor above it, in any
+// field, is left out and counted; the rest keep their order.
+func TestInRange(t *testing.T) {
+	ok := swf.Job{ID: 1, Submit: sanitize.MaxTime, Wait: sanitize.MaxTime, RunTime: sanitize.MaxTime, ReqTime: sanitize.MaxTime, AllocProcs: MaxSize}
+	jobs := []swf.Job{ok}
+	for i, f := range []func(*swf.Job){
+		func(j *swf.Job) { j.Submit++ }, func(j *swf.Job) { j.Wait = 1<<63 - 1 }, func(j *swf.Job) { j.RunTime++ },
+		func(j *swf.Job) { j.ReqTime++ }, func(j *swf.Job) { j.AllocProcs++ },
+	} {
+		j := ok
+		j.ID = int64(i + 2)
+		f(&j)
+		jobs = append(jobs, j)
+	}
+	jobs = append(jobs, swf.Job{ID: 9, Submit: -1, Wait: -1, RunTime: -1, ReqTime: -1, AllocProcs: -1})
+	kept, far := InRange(jobs)
+	if far != 5 || len(kept) != 2 || kept[0].ID != 1 || kept[1].ID != 9 {
+		t.Errorf("kept %v, %d left out; want jobs 1 and 9, 5", kept, far)
+	}
+}

@@ -7,37 +7,18 @@ package fromlib
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
 	"github.com/batchq/batchq/internal/activity"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
 )
-
-// maxSpan bounds the submissions a figure bins (first to last known one),
-// 100 years: the bins' memory grows with the span, and a submit time of
-// 2^63 − 1 panicked (makeslice: len out of range) in replay -out.
-const maxSpan = 100 * 365 * 86400
-
-// checkSpan refuses jobs whose known submissions span more than maxSpan.
-func checkSpan(jobs []swf.Job) error {
-	lo, hi := int64(math.MaxInt64), int64(-1)
-	for _, j := range jobs {
-		if j.Submit >= 0 {
-			lo, hi = min(lo, j.Submit), max(hi, j.Submit)
-		}
-	}
-	if hi >= 0 && hi-lo > maxSpan {
-		return fmt.Errorf("weekly activity: submissions span %d s (from %d to %d), more than 100 years: a corrupt submit time?", hi-lo, lo, hi)
-	}
-	return nil
-}
 
 // Activity computes a log's weekly job and process arrivals
 // (internal/activity's Totals and PerUser) and the suspected flurries
@@ -48,8 +29,8 @@ func Activity(jobs []swf.Job, title string, cfg sanitize.FlurryConfig, maxUsers 
 	if !slices.ContainsFunc(jobs, func(j swf.Job) bool { return j.User >= 0 }) {
 		return a, nil, false, nil
 	}
-	if err := checkSpan(jobs); err != nil {
-		return a, nil, false, err
+	if _, err := cli.SubmitSpan(jobs); err != nil {
+		return a, nil, false, fmt.Errorf("weekly activity: %w", err) // replay -out panicked
 	}
 	totals, err := activity.Totals(jobs, activity.Week)
 	if err != nil || len(totals) == 0 {
