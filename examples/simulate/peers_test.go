@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,6 +57,56 @@ func readPeerPins(t *testing.T) []peerPin {
 		pins = append(pins, peerPin{f[0], f[1], n, f[3]})
 	}
 	return pins
+}
+
+// peerTrace returns the path of the trace of a line of testdata/peers.txt:
+// a shared trace, or with ":N" after its name the trace's comment lines
+// and its first N job lines, written to a temporary file (the peer's
+// input was made so: grep '^;' TRACE; grep -v '^;' TRACE | head -N).
+func peerTrace(t *testing.T, name string) string {
+	t.Helper()
+	name, prefix, cut := strings.Cut(name, ":")
+	path := tracetest.Path(t, name)
+	if !cut {
+		return path
+	}
+	n, err := strconv.Atoi(prefix)
+	if err != nil || n <= 0 {
+		t.Fatalf("testdata/peers.txt: %s:%s: want a positive number of jobs after the colon", name, prefix)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(name, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var comments, jobs bytes.Buffer
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		switch line := sc.Bytes(); {
+		case bytes.HasPrefix(line, []byte(";")):
+			comments.Write(line)
+			comments.WriteByte('\n')
+		case n > 0:
+			jobs.Write(line)
+			jobs.WriteByte('\n')
+			n--
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".swf")+"-"+prefix+".swf")
+	if err := os.WriteFile(out, append(comments.Bytes(), jobs.Bytes()...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // peerSchedule reads the -jobs-out CSV at path and returns the schedule in
@@ -135,7 +187,7 @@ func TestPeerSchedules(t *testing.T) {
 			if testing.Short() && p.jobs > 100000 {
 				t.Skip("-short: more than 100,000 jobs")
 			}
-			trace := tracetest.Path(t, p.trace)
+			trace := peerTrace(t, p.trace)
 			out := filepath.Join(t.TempDir(), "jobs.csv")
 			args := append([]string{trace, "-jobs-out", out}, peerModes[p.mode]...)
 			if code, _, errs := runCmd(t, args...); code != 0 {
@@ -160,8 +212,12 @@ func TestPeerSchedules(t *testing.T) {
 		if complete = complete && same; !complete {
 			continue
 		}
-		fmt.Fprintf(&table, "| %s | `%s` | %d | %d |\n", strings.TrimSuffix(strings.TrimSuffix(p.trace, ".gz"), ".swf"),
-			strings.Join(peerModes[p.mode], " "), p.jobs, p.jobs)
+		log, prefix, cut := strings.Cut(p.trace, ":")
+		log = strings.TrimSuffix(strings.TrimSuffix(log, ".gz"), ".swf")
+		if cut {
+			log += " (first " + prefix + " jobs)"
+		}
+		fmt.Fprintf(&table, "| %s | `%s` | %d | %d |\n", log, strings.Join(peerModes[p.mode], " "), p.jobs, p.jobs)
 	}
 	if complete {
 		readme.Check(t, "README.md", "peer-schedules", []byte(table.String()))
