@@ -15,7 +15,13 @@ import (
 // WithPeer(PeerPredictsim) also sets the peer's tie rule, pass
 // granularity and history order; every reference schedule of the peers
 // (internal/tracetest.ReferencePath) then agrees job by job
-// (TestPeerJobByJob). A peer's schedule of a log with missing fields can
+// (TestPeerJobByJob), and so does every run of the real peers on the
+// other shared logs that examples/simulate pins (TestPeerSchedules, its
+// README's table). A line whose job ID an earlier line of the same Load
+// has is rejected (sanitize.DuplicateID) in a peer mode too, where the
+// peers differ: they simulate both lines when the two jobs do not overlap
+// in time, and crash when they do (pyss an AssertionError, predictsim a
+// KeyError). A peer's schedule of a log with missing fields can
 // be degenerate (no estimates: every job runs 1 s); Result.Changed counts
 // the jobs each rule changed. A peer mode has one pool of processors and
 // refuses Config.Nodes.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,6 +113,37 @@ func TestJobsOutNodes(t *testing.T) {
 	for _, r := range rows[1:] {
 		if r[col["demand_cores"]] != "" || r[col["nodes"]] != "" || r[col["held"]] != "" {
 			t.Errorf("pool row %v: demand or nodes set", r)
+		}
+	}
+}
+
+// TestJobsOutPeerSubmit: a peer mode moves a line submitted at −1 or 0
+// that it simulates as a 1-second job to 1 (sched.Peer), and -jobs-out's
+// submit is that time, so that start − submit is the wait, as in the
+// peers' own output (pyss and predictsim print 1 for such a job; the
+// log's −1 was printed before). Job 3, a valid line at 0, stays at 0.
+func TestJobsOutPeerSubmit(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeTrace(t, dir, "t.swf", "; MaxProcs: 4\n"+
+		"1 -1 -1 300 2 -1 -1 2 600 -1 1 1 -1 -1 -1 -1 -1 -1\n"+
+		"2 0 -1 -1 2 -1 -1 2 600 -1 1 1 -1 -1 -1 -1 -1 -1\n"+
+		"3 0 -1 50 4 -1 -1 4 600 -1 1 1 -1 -1 -1 -1 -1 -1\n")
+	for _, peer := range []string{"pyss", "predictsim"} {
+		jobsOut := filepath.Join(dir, peer+".csv")
+		if code, _, errs := runCmd(t, trace, "-compat", peer, "-jobs-out", jobsOut); code != 0 {
+			t.Fatalf("%s: exit %d: %s", peer, code, errs)
+		}
+		rows, err := csv.NewReader(strings.NewReader(string(mustRead(t, jobsOut)))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// id, submit, wait, start: job 3 (4 processors) runs [0, 50),
+		// then 1 and 2, moved to 1, wait until 50.
+		want := [][]string{{"1", "1", "49", "50"}, {"2", "1", "49", "50"}, {"3", "0", "0", "0"}}
+		for i, w := range want {
+			if got := rows[i+1][:4]; !slices.Equal(got, w) {
+				t.Errorf("%s: row %d id, submit, wait, start = %v, want %v", peer, i+1, got, w)
+			}
 		}
 	}
 }

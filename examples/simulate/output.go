@@ -148,8 +148,15 @@ func writeJobsCSV(w io.Writer, res *sched.Result) error {
 	for i := range res.Records {
 		r := &res.Records[i]
 		j := r.Job
+		// The submit time as simulated: a peer mode moves a line
+		// submitted at or before 0 to 1 (sched.Peer), and the wait
+		// counts from there, as Record.SWF's does.
+		submit := j.Submit
+		if r.Start >= 0 {
+			submit = r.Start - r.Wait
+		}
 		row = append(row[:0],
-			i64(j.ID, 10), i64(j.Submit, 10), i64(r.Wait, 10), i64(r.Start, 10), i64(r.End, 10),
+			i64(j.ID, 10), i64(submit, 10), i64(r.Wait, 10), i64(r.Start, 10), i64(r.End, 10),
 			i64(r.RunTime, 10), i64(r.Size, 10), i64(r.Estimate, 10), i64(r.Prediction, 10),
 			i64(r.Final, 10), strconv.FormatBool(r.Backfilled), strconv.FormatBool(r.Included),
 			strconv.FormatBool(r.Killed), strconv.FormatBool(r.Cancelled), strconv.FormatBool(r.EstimateFilled),
