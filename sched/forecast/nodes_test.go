@@ -112,6 +112,42 @@ func TestForecastNodesErrors(t *testing.T) {
 	}
 }
 
+// A running job that no node could ever hold (a snapshot of another
+// machine) is a bad snapshot: sched would reject it and the forecast free
+// what it holds. One that fits a node but not beside the others (three
+// jobs on two GPUs) waits as the head of the queue.
+func TestForecastNodesRunningUnfit(t *testing.T) {
+	ctx := context.Background()
+	f, err := New(Config{Estimates: true, Policy: sched.Config{Nodes: gpuNodes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range map[string]swf.Job{
+		"two GPUs on a node": gpuJob(1, 0, 0, 1, 2000, 100),
+		"17 cores on 16":     job(1, 0, 0, -1, 17, 100, 1),
+	} {
+		s := gpuSnapshot(0)
+		s.Running[0] = r
+		if got, err := f.Forecast(ctx, s); !errors.Is(err, errSnapshot) {
+			t.Errorf("running job of %s: starts %v, error %v", name, got, err)
+		}
+		if _, err := f.WhatIf(ctx, s, gpuJob(9, 10, -1, 1, 0, 10)); !errors.Is(err, errSnapshot) {
+			t.Errorf("running job of %s: what-if error %v", name, err)
+		}
+	}
+	// Job 4 (estimate 50) waits for job 1's GPU at 100, job 3 for job 4's
+	// end at 140.
+	s := gpuSnapshot(0)
+	s.Running = append(s.Running, gpuJob(4, 0, 0, 1, 1000, 50))
+	if got, err := f.Forecast(ctx, s); err != nil || !equal(got, []int64{140}) {
+		t.Errorf("three GPU jobs running on two GPUs: starts %v (%v), want [140]", got, err)
+	}
+	// The forecaster is reusable after the error.
+	if got, err := f.Forecast(ctx, gpuSnapshot(0)); err != nil || !equal(got, []int64{100}) {
+		t.Errorf("after the error: starts %v (%v), want [100]", got, err)
+	}
+}
+
 // Online on the nodes: its uncorrected answer (NoCorrection) is the
 // simulated wait, 90 s for the job of gpuSnapshot that a pool starts at
 // once; NewOnline's machine size 0 is the nodes' cores.
