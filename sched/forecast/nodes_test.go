@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -220,5 +221,112 @@ func TestLinearGrowExact(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A job with a demand line arriving mid-replay grows every ladder made so
+// far (global, per class, per queue) by the demand feature: the answers
+// are then bit for bit those of an Online that had the feature from the
+// start (a log's demand-less jobs have it at 0), and the ladders made
+// after it have it too.
+func TestOnlineGrowMidReplay(t *testing.T) {
+	jobs := synthetic(t, 3000, 21)
+	rng := rand.New(rand.NewPCG(21, 2))
+	for i := range jobs {
+		jobs[i].Queue = 1 + int64(rng.IntN(2)) // queue ladders made before the growth
+		if i < 1500 {
+			continue
+		}
+		if rng.IntN(3) > 0 { // some ask no GPU, the feature's 1
+			jobs[i].Demand = &swf.Demand{Nodes: 1, Cores: jobs[i].Size(), GPUs: int64(rng.IntN(2)) * 1000}
+		}
+		jobs[i].Queue += 2 * int64(rng.IntN(2)) // and after it
+	}
+	run := func(jobs []swf.Job, fromStart bool) (*Online, map[int64]float64) {
+		o, err := NewOnline(Config{Train: 50}, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fromStart {
+			o.grow()
+		}
+		got := map[int64]float64{}
+		_, err = replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, _ int64, p []replay.Prediction) {
+			got[j.ID] = p[0].Point
+		}}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o, got
+	}
+	grown, a := run(jobs, false)
+	_, b := run(jobs, true)
+	plain := slices.Clone(jobs)
+	for i := range plain {
+		plain[i].Demand = nil
+	}
+	_, c := run(plain, false)
+	differ := 0
+	for id, p := range b {
+		if a[id] != p {
+			t.Fatalf("job %d: %v grown mid-replay, %v with the feature from the start", id, a[id], p)
+		}
+		if p != c[id] {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the demand feature changed no answer")
+	}
+	t.Logf("%d of %d answers changed by the feature", differ, len(b))
+	ls := []*ladder{grown.global}
+	for _, l := range grown.class {
+		ls = append(ls, l)
+	}
+	for _, l := range grown.queue {
+		ls = append(ls, l)
+	}
+	for _, l := range ls {
+		if l.m.d != nFeatures {
+			t.Errorf("a ladder on %d features after the growth", l.m.d)
+		}
+	}
+}
+
+// Online re-places the running jobs in start order, where first fit put
+// them, not in its list's order (that of swaps on removal): on two nodes
+// of 10 cores, jobs of 6, 6, 3 and 3 cores started in that order fill 9
+// of each; after two earlier jobs end the list is 3, 3, 6, 6, which first
+// fit places 3+3 on one node and 6 on the other, leaving the last 6 to
+// wait and 4 cores free on each node for a 4-core job that cannot start
+// before the first running job ends (at 1001).
+func TestOnlineNodesStartOrder(t *testing.T) {
+	nodes := []swf.Node{{Name: "c", Count: 2, Cores: 10, Memory: 64}}
+	o, err := NewOnline(Config{Estimates: true, NoCorrection: true, Policy: sched.Config{Nodes: nodes}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := []swf.Job{gpuJob(5, 0, 0, 1, 0, 10), gpuJob(6, 0, 0, 1, 0, 10)}
+	for i := range early {
+		early[i].RunTime = 5
+		must(t, o.Observe(replay.Arrive, &early[i]))
+		must(t, o.Observe(replay.Start, &early[i]))
+	}
+	for i, c := range []int64{6, 6, 3, 3} {
+		j := gpuJob(int64(i+1), int64(i+1), 0, c, 0, 1000)
+		j.RunTime = 1000
+		must(t, o.Observe(replay.Arrive, &j))
+		must(t, o.Observe(replay.Start, &j))
+	}
+	for i := range early {
+		must(t, o.Observe(replay.End, &early[i]))
+	}
+	if ids := []int64{o.running[0].ID, o.running[1].ID, o.running[2].ID, o.running[3].ID}; !equal(ids, []int64{4, 3, 1, 2}) {
+		t.Fatalf("running list %v, want the swapped order [4 3 1 2]", ids)
+	}
+	w := gpuJob(9, 10, -1, 4, 0, 10)
+	must(t, o.Observe(replay.Arrive, &w))
+	if p, err := o.Predict(&w, 10); err != nil || !p.OK || p.Point != 991 {
+		t.Errorf("answer %+v (%v), want 991", p, err)
 	}
 }
