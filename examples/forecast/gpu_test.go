@@ -109,6 +109,28 @@ func TestNodesFlag(t *testing.T) {
 	}
 }
 
+// TestNodesFlagFitsNoNode: with -nodes, a job that no node could hold
+// (two GPUs on nodes of one) or larger than the nodes' cores is rejected
+// before the replay and counted by sched's reason: once it ran, every
+// forecast would be a bad snapshot (sched/forecast; one pool grows to fit
+// what runs, nodes cannot).
+func TestNodesFlagFitsNoNode(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.csv")
+	if err := os.WriteFile(nodes, []byte(gpuNodesCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := rewrite(t, gpuLog(t, dir, 300), dir, "unfit.swf", func(jobs []swf.Job) []swf.Job {
+		jobs[100].Demand = &swf.Demand{Nodes: 1, Cores: 1, GPUs: 2000}
+		jobs[200].Demand, jobs[200].AllocProcs, jobs[200].ReqProcs = nil, 40, 40
+		return jobs
+	})
+	code, out, errs := runCmd(t, "-predictors", "forecast,estimates,naive", "-nodes", nodes, log)
+	if want := "298 jobs replayed (0 without a wait skipped; rejected: 1 fits no node, 1 larger than machine)"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, report lacks %q:\n%s%s", code, want, out, errs)
+	}
+}
+
 // TestNodesFlagErrors: a bad -nodes is a run error (exit 1) that names
 // the file and says what was wanted; -machine must be the nodes' cores.
 func TestNodesFlagErrors(t *testing.T) {
