@@ -250,14 +250,7 @@ func TestOnlineGrowMidReplay(t *testing.T) {
 		if fromStart {
 			o.grow()
 		}
-		got := map[int64]float64{}
-		_, err = replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, _ int64, p []replay.Prediction) {
-			got[j.ID] = p[0].Point
-		}}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o, got
+		return o, answers(t, o, jobs)
 	}
 	grown, a := run(jobs, false)
 	_, b := run(jobs, true)
