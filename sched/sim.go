@@ -210,7 +210,8 @@ func lessShort(a, b *Job) bool {
 
 // New returns an empty simulation at time 0 (or at the first loaded arrival).
 func New(cfg Config) (*Sim, error) {
-	if err := cfg.Validate(); err != nil {
+	m, err := cfg.validate()
+	if err != nil {
 		return nil, err
 	}
 	s := &Sim{
@@ -219,11 +220,7 @@ func New(cfg Config) (*Sim, error) {
 		free:   cfg.MachineSize,
 		maxEst: cfg.MaxEstimate,
 	}
-	if len(cfg.Nodes) > 0 {
-		m, err := cfg.nodeMachine()
-		if err != nil {
-			return nil, err
-		}
+	if m != nil {
 		s.m = m
 		m.countMemory = cfg.CountMemory
 		s.free = 0

@@ -109,6 +109,28 @@ func TestNodesFlag(t *testing.T) {
 	}
 }
 
+// TestNodesFlagFitsNoNode: with -nodes, a job that no node could hold
+// (two GPUs on nodes of one) or larger than the nodes' cores is rejected
+// before the replay and counted by sched's reason: once it ran, every
+// forecast would be a bad snapshot (sched/forecast; one pool grows to fit
+// what runs, nodes cannot).
+func TestNodesFlagFitsNoNode(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.csv")
+	if err := os.WriteFile(nodes, []byte(gpuNodesCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := rewrite(t, gpuLog(t, dir, 300), dir, "unfit.swf", func(jobs []swf.Job) []swf.Job {
+		jobs[100].Demand = &swf.Demand{Nodes: 1, Cores: 1, GPUs: 2000}
+		jobs[200].Demand, jobs[200].AllocProcs, jobs[200].ReqProcs = nil, 40, 40
+		return jobs
+	})
+	code, out, errs := runCmd(t, "-predictors", "forecast,estimates,naive", "-nodes", nodes, log)
+	if want := "298 jobs replayed (0 without a wait skipped; rejected: 1 fits no node, 1 larger than machine)"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, report lacks %q:\n%s%s", code, want, out, errs)
+	}
+}
+
 // TestNodesFlagErrors: a bad -nodes is a run error (exit 1) that names
 // the file and says what was wanted; -machine must be the nodes' cores.
 func TestNodesFlagErrors(t *testing.T) {
@@ -156,7 +178,7 @@ func TestNodesFlagErrors(t *testing.T) {
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeGPU
 var gpuDigests = map[string]string{
-	"alibaba-gpu":     "2c61710c2ebc8bf276e0296e14d46cda7da3352efc1d4d80ad058d57c48ac943",
+	"alibaba-gpu":     "e320f9bb0c9c87464d9ad1b6f8f43d1cc23f9dd3d6c67124b157fa69f386631e",
 	"alibaba-gpu-why": "2658ec0146d89c6994d4f06784a422f7e062250e2840570fd8d2175465889cbe",
 }
 
@@ -246,12 +268,23 @@ func gpuTable(t *testing.T) []byte {
 		thousands(int(gpuCores(t))))
 	b.WriteString("| pod list | machine | jobs | forecast | estimates | naive | ibl | apq | qbets (95% bound) |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	var rejected []string
 	for _, list := range gpuLists {
 		path := gpuSWF(t, list)
 		for _, nodes := range []bool{false, true} {
 			rows, info := gpuRun(t, path, nodes, allPredictors)
 			b.WriteString(gpuRow(list, info, rows) + "\n")
+			if len(info.rejected) > 0 {
+				machine := "pool"
+				if nodes {
+					machine = "nodes"
+				}
+				rejected = append(rejected, fmt.Sprintf("`%s` on the %s, %s", list, machine, cli.Reasons(info.rejected)))
+			}
 		}
+	}
+	if len(rejected) > 0 {
+		fmt.Fprintf(&b, "\nRejected before the replay (jobs no node can hold, as simulate counts them; one pool holds them): %s.\n", strings.Join(rejected, "; "))
 	}
 	return b.Bytes()
 }

@@ -35,7 +35,9 @@
 // number already read (duplicate ID, -json's duplicate_ID), a size,
 // estimate or time beyond what the predictors hold (out of range,
 // out_of_range: above 2^40 processors, or a time or estimate above 2^40 s,
-// the simulators' sanitize.MaxTime).
+// the simulators' sanitize.MaxTime), and with -nodes a job the simulation
+// could not place on the nodes, under sched's reason (fits no node, larger
+// than machine, …): once running it would hold what the nodes cannot.
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (a missing or malformed trace, no waits in it), 2 a usage error.

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -37,4 +40,40 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 		why[rejRange] = far
 	}
 	return jobs, why
+}
+
+// rejectOnNodes drops, on the machine of nodes, the jobs the simulation
+// would reject, counted under sched's reasons (sanitize.Reason: "fits no
+// node", "larger than machine", …), as simulate counts them: a running job
+// that no node could hold would make every forecast a bad snapshot
+// (sched/forecast), and one pool grows to fit what runs where nodes cannot.
+// sched itself decides, each job alone on the empty machine (arriving one
+// second apart, running 0 s: one job in the system at a time).
+func rejectOnNodes(ctx context.Context, nodes []swf.Node, jobs []swf.Job, why map[string]int) ([]swf.Job, error) {
+	probe := make([]swf.Job, len(jobs))
+	for i := range jobs {
+		p := swf.NewJob()
+		p.ID, p.Submit, p.RunTime, p.ReqTime = int64(i), int64(i), 0, 1
+		p.AllocProcs, p.ReqProcs, p.Demand = jobs[i].AllocProcs, jobs[i].ReqProcs, jobs[i].Demand
+		probe[i] = p
+	}
+	res, err := sched.Run(ctx, sched.Config{Nodes: nodes}, probe)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Rejected.Excluded) == 0 {
+		return jobs, nil
+	}
+	drop := make([]bool, len(jobs))
+	for _, e := range res.Rejected.Excluded {
+		drop[e.Index] = true
+		why[e.Reason.String()]++
+	}
+	out := jobs[:0]
+	for i := range jobs {
+		if !drop[i] {
+			out = append(out, jobs[i])
+		}
+	}
+	return out, nil
 }

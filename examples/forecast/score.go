@@ -194,6 +194,11 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		return nil, info, fmt.Errorf("%s: machine size %d above 2^40 processors", path, info.machine)
 	}
 	jobs, info.rejected = reject(jobs)
+	if info.nodes != nil {
+		if jobs, err = rejectOnNodes(ctx, info.nodes, jobs, info.rejected); err != nil {
+			return nil, info, err
+		}
+	}
 	byQueue, skipped := replay.Queues(jobs)
 	if len(byQueue) == 0 {
 		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)

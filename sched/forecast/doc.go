@@ -2,13 +2,14 @@
 // simulation, and learns from what happened.
 //
 // From a Snapshot of a machine — the running jobs (start, size, estimate),
-// the waiting jobs in the scheduler's order, its size or nodes (GPUs, memory:
-// Config.Policy.Nodes) — a Forecaster predicts each waiting job's start (Forecast) and a hypothetical
-// job's (WhatIf) by simulating any sched.Scheduler forward (Config.Policy)
-// on predicted run times (Config.Runtime: EASY++'s user history by default,
-// any sched/predict predictor, UserRatio, or a user's; Config.Estimates
-// plays the estimates, as squeue --start does). A running job past its
-// prediction gets half of what remains of its estimate, at least a minute.
+// the waiting jobs in the scheduler's order, its size or nodes (GPUs,
+// memory: Config.Policy.Nodes) — a Forecaster predicts each waiting job's
+// start (Forecast) and a hypothetical job's (WhatIf) by simulating any
+// sched.Scheduler forward (Config.Policy) on predicted run times
+// (Config.Runtime: EASY++'s user history by default, any sched/predict
+// predictor, UserRatio, or a user's; Config.Estimates plays the
+// estimates, as squeue --start does). A running job past its prediction
+// gets half of what remains of its estimate, at least a minute.
 //
 // Online runs the forecaster causally over a stream of jobs and learns
 // from its errors: forward simulation alone barely beats a ten-line

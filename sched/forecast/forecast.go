@@ -26,7 +26,10 @@ import (
 // Now, in Running's order, ahead of the waiting jobs (in start order, as
 // Online gives them, they land where a first-fit scheduler put them, but
 // for the holes of jobs that ended since). One that no longer fits waits,
-// as the head of the queue.
+// as the head of the queue. One that no node could ever hold (more GPUs
+// than a node has, more cores than the machine: a snapshot of another
+// machine) is a bad snapshot, an error: the simulation cannot hold what it
+// holds.
 type Snapshot struct {
 	Now         int64
 	MachineSize int64
@@ -107,6 +110,10 @@ type Forecaster struct {
 	maxRun      int64 // the longest run time told to Terminated (estimate of last resort)
 	lastMachine int64 // the machine size of the last simulation
 	cores       int64 // the cores of Config.Policy.Nodes, 0 on one pool
+	// On a machine of nodes, placed marks the running jobs that the
+	// simulation admitted (Submit hook): sched rejects one no node could
+	// hold (sanitize.FitsNoNode), which would free what it holds.
+	placed []bool
 	// The simulation in progress: the asked jobs are f.jobs[from:to],
 	// left of them have not started; ends holds the instants at which
 	// the started jobs end.
@@ -127,6 +134,9 @@ func New(cfg Config) (*Forecaster, error) {
 		f.cores += k.Count * k.Cores
 	}
 	f.obs = sched.Hooks{Start: f.started}
+	if f.cores > 0 {
+		f.obs = sched.Hooks{Start: f.started, Submit: f.submitted}
+	}
 	if f.rt == nil {
 		h, err := predict.NewUserHistory(predict.HistoryConfig{})
 		if err != nil {
@@ -282,8 +292,20 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	if err := ctx.Err(); err != nil { // (as sched.Run: a cancelled context simulates nothing)
 		return err
 	}
+	f.placed = f.placed[:0]
+	if f.cores > 0 {
+		for range s.Running {
+			f.placed = append(f.placed, false)
+		}
+	}
 	if err := sim.RunUntil(s.Now); err != nil {
 		return err
+	}
+	for i, ok := range f.placed { // (every job arrives at Now)
+		if !ok {
+			r := &s.Running[i]
+			return fmt.Errorf("%w: running job %d (%d processors) fits no node of the machine", errSnapshot, r.ID, r.Size())
+		}
 	}
 	for f.left > 0 && len(f.ends) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -314,6 +336,14 @@ func (f *Forecaster) started(now int64, j *swf.Job, _ bool) {
 	if k := j.ID - 1; k >= f.from && k < f.to && f.starts[k] < 0 {
 		f.starts[k] = now
 		f.left--
+	}
+}
+
+// submitted is the forward simulation's Submit hook on a machine of
+// nodes: it marks the running jobs admitted.
+func (f *Forecaster) submitted(_ int64, j *swf.Job) {
+	if k := j.ID - 1; k < int64(len(f.placed)) {
+		f.placed[k] = true
 	}
 }
 

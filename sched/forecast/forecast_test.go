@@ -118,8 +118,13 @@ func predictions(t *testing.T, jobs []swf.Job) map[int64]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return answers(t, o, jobs)
+}
+
+// answers replays jobs through o and returns its answer for each job.
+func answers(t *testing.T, o *Online, jobs []swf.Job) map[int64]float64 {
 	got := map[int64]float64{}
-	_, err = replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, _ int64, p []replay.Prediction) {
+	_, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, _ int64, p []replay.Prediction) {
 		got[j.ID] = p[0].Point
 	}}, o)
 	if err != nil {

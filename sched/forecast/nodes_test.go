@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -112,6 +113,42 @@ func TestForecastNodesErrors(t *testing.T) {
 	}
 }
 
+// A running job that no node could ever hold (a snapshot of another
+// machine) is a bad snapshot: sched would reject it and the forecast free
+// what it holds. One that fits a node but not beside the others (three
+// jobs on two GPUs) waits as the head of the queue.
+func TestForecastNodesRunningUnfit(t *testing.T) {
+	ctx := context.Background()
+	f, err := New(Config{Estimates: true, Policy: sched.Config{Nodes: gpuNodes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range map[string]swf.Job{
+		"two GPUs on a node": gpuJob(1, 0, 0, 1, 2000, 100),
+		"17 cores on 16":     job(1, 0, 0, -1, 17, 100, 1),
+	} {
+		s := gpuSnapshot(0)
+		s.Running[0] = r
+		if got, err := f.Forecast(ctx, s); !errors.Is(err, errSnapshot) {
+			t.Errorf("running job of %s: starts %v, error %v", name, got, err)
+		}
+		if _, err := f.WhatIf(ctx, s, gpuJob(9, 10, -1, 1, 0, 10)); !errors.Is(err, errSnapshot) {
+			t.Errorf("running job of %s: what-if error %v", name, err)
+		}
+	}
+	// Job 4 (estimate 50) waits for job 1's GPU at 100, job 3 for job 4's
+	// end at 140.
+	s := gpuSnapshot(0)
+	s.Running = append(s.Running, gpuJob(4, 0, 0, 1, 1000, 50))
+	if got, err := f.Forecast(ctx, s); err != nil || !equal(got, []int64{140}) {
+		t.Errorf("three GPU jobs running on two GPUs: starts %v (%v), want [140]", got, err)
+	}
+	// The forecaster is reusable after the error.
+	if got, err := f.Forecast(ctx, gpuSnapshot(0)); err != nil || !equal(got, []int64{100}) {
+		t.Errorf("after the error: starts %v (%v), want [100]", got, err)
+	}
+}
+
 // Online on the nodes: its uncorrected answer (NoCorrection) is the
 // simulated wait, 90 s for the job of gpuSnapshot that a pool starts at
 // once; NewOnline's machine size 0 is the nodes' cores.
@@ -184,5 +221,105 @@ func TestLinearGrowExact(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A job with a demand line arriving mid-replay grows every ladder made so
+// far (global, per class, per queue) by the demand feature: the answers
+// are then bit for bit those of an Online that had the feature from the
+// start (a log's demand-less jobs have it at 0), and the ladders made
+// after it have it too.
+func TestOnlineGrowMidReplay(t *testing.T) {
+	jobs := synthetic(t, 3000, 21)
+	rng := rand.New(rand.NewPCG(21, 2))
+	for i := range jobs {
+		jobs[i].Queue = 1 + int64(rng.IntN(2)) // queue ladders made before the growth
+		if i < 1500 {
+			continue
+		}
+		if rng.IntN(3) > 0 { // some ask no GPU, the feature's 1
+			jobs[i].Demand = &swf.Demand{Nodes: 1, Cores: jobs[i].Size(), GPUs: int64(rng.IntN(2)) * 1000}
+		}
+		jobs[i].Queue += 2 * int64(rng.IntN(2)) // and after it
+	}
+	run := func(jobs []swf.Job, fromStart bool) (*Online, map[int64]float64) {
+		o, err := NewOnline(Config{Train: 50}, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fromStart {
+			o.grow()
+		}
+		return o, answers(t, o, jobs)
+	}
+	grown, a := run(jobs, false)
+	_, b := run(jobs, true)
+	plain := slices.Clone(jobs)
+	for i := range plain {
+		plain[i].Demand = nil
+	}
+	_, c := run(plain, false)
+	differ := 0
+	for id, p := range b {
+		if a[id] != p {
+			t.Fatalf("job %d: %v grown mid-replay, %v with the feature from the start", id, a[id], p)
+		}
+		if p != c[id] {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the demand feature changed no answer")
+	}
+	t.Logf("%d of %d answers changed by the feature", differ, len(b))
+	ls := []*ladder{grown.global}
+	for _, l := range grown.class {
+		ls = append(ls, l)
+	}
+	for _, l := range grown.queue {
+		ls = append(ls, l)
+	}
+	for _, l := range ls {
+		if l.m.d != nFeatures {
+			t.Errorf("a ladder on %d features after the growth", l.m.d)
+		}
+	}
+}
+
+// Online re-places the running jobs in start order, where first fit put
+// them, not in its list's order (that of swaps on removal): on two nodes
+// of 10 cores, jobs of 6, 6, 3 and 3 cores started in that order fill 9
+// of each; after two earlier jobs end the list is 3, 3, 6, 6, which first
+// fit places 3+3 on one node and 6 on the other, leaving the last 6 to
+// wait and 4 cores free on each node for a 4-core job that cannot start
+// before the first running job ends (at 1001).
+func TestOnlineNodesStartOrder(t *testing.T) {
+	nodes := []swf.Node{{Name: "c", Count: 2, Cores: 10, Memory: 64}}
+	o, err := NewOnline(Config{Estimates: true, NoCorrection: true, Policy: sched.Config{Nodes: nodes}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	early := []swf.Job{gpuJob(5, 0, 0, 1, 0, 10), gpuJob(6, 0, 0, 1, 0, 10)}
+	for i := range early {
+		early[i].RunTime = 5
+		must(t, o.Observe(replay.Arrive, &early[i]))
+		must(t, o.Observe(replay.Start, &early[i]))
+	}
+	for i, c := range []int64{6, 6, 3, 3} {
+		j := gpuJob(int64(i+1), int64(i+1), 0, c, 0, 1000)
+		j.RunTime = 1000
+		must(t, o.Observe(replay.Arrive, &j))
+		must(t, o.Observe(replay.Start, &j))
+	}
+	for i := range early {
+		must(t, o.Observe(replay.End, &early[i]))
+	}
+	if ids := []int64{o.running[0].ID, o.running[1].ID, o.running[2].ID, o.running[3].ID}; !equal(ids, []int64{4, 3, 1, 2}) {
+		t.Fatalf("running list %v, want the swapped order [4 3 1 2]", ids)
+	}
+	w := gpuJob(9, 10, -1, 4, 0, 10)
+	must(t, o.Observe(replay.Arrive, &w))
+	if p, err := o.Predict(&w, 10); err != nil || !p.OK || p.Point != 991 {
+		t.Errorf("answer %+v (%v), want 991", p, err)
 	}
 }
