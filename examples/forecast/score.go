@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
@@ -99,6 +100,19 @@ func newScorers(names []string, P int64) ([]scorer, error) {
 		case "apq":
 			var p *replay.APQ
 			if p, err = replay.NewAPQ(apq.Config{}); err == nil {
+				err = wrap(n, p)
+			}
+		case "ibl-median8", "ibl-geomean8":
+			// The fixes of the README's diagnosis, scored beside the
+			// defaults by TestReadmeFixed; the command does not offer them.
+			c := ibl.Config{Estimate: strings.TrimSuffix(strings.TrimPrefix(n, "ibl-"), "8"), N: 8}
+			var p replay.Predictor
+			if p, err = replay.NewIBL(c, c, 90); err == nil {
+				err = wrap(n, p)
+			}
+		case "apq-logwait":
+			var p *replay.APQ
+			if p, err = replay.NewAPQ(apq.Config{LogWait: true}); err == nil {
 				err = wrap(n, p)
 			}
 		case "qbets":
