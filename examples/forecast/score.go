@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
@@ -131,6 +132,19 @@ func scorersOn(names []string, P int64, nodes []swf.Node) ([]scorer, error) {
 		case "apq":
 			var p *replay.APQ
 			if p, err = replay.NewAPQ(apq.Config{}); err == nil {
+				err = wrap(n, p)
+			}
+		case "ibl-median8", "ibl-geomean8":
+			// The fixes of the README's diagnosis, scored beside the
+			// defaults by TestReadmeFixed; the command does not offer them.
+			c := ibl.Config{Estimate: strings.TrimSuffix(strings.TrimPrefix(n, "ibl-"), "8"), N: 8}
+			var p replay.Predictor
+			if p, err = replay.NewIBL(c, c, 90); err == nil {
+				err = wrap(n, p)
+			}
+		case "apq-logwait":
+			var p *replay.APQ
+			if p, err = replay.NewAPQ(apq.Config{LogWait: true}); err == nil {
 				err = wrap(n, p)
 			}
 		case "qbets":
