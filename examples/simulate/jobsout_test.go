@@ -140,6 +140,9 @@ func TestJobsOutPeerSubmit(t *testing.T) {
 		// id, submit, wait, start: job 3 (4 processors) runs [0, 50),
 		// then 1 and 2, moved to 1, wait until 50.
 		want := [][]string{{"1", "1", "49", "50"}, {"2", "1", "49", "50"}, {"3", "0", "0", "0"}}
+		if len(rows) != len(want)+1 {
+			t.Fatalf("%s: %d rows, want a header and %d jobs: %q", peer, len(rows), len(want), rows)
+		}
 		for i, w := range want {
 			if got := rows[i+1][:4]; !slices.Equal(got, w) {
 				t.Errorf("%s: row %d id, submit, wait, start = %v, want %v", peer, i+1, got, w)

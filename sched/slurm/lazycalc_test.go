@@ -82,7 +82,9 @@ func sameLog(t *testing.T, what string, eager, lazy []string) {
 // per event; arrivals and run times on the calculation grid, so that jobs
 // arrive, start and end at the very second of a calculation. It logs the
 // priority of every waiting job at every event an observer sees, not only
-// that of the job starting.
+// that of the job starting. Some jobs ask no CPUs or more than the machine,
+// some partitions own a few nodes, and some jobs are cancelled, waiting or
+// running, at a submission or at a time of their own.
 func TestLazyCalcSameSites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 10))
 	for round := range 300 {
@@ -124,7 +126,19 @@ func TestLazyCalcSameSites(t *testing.T) {
 			if rng.IntN(20) == 0 {
 				j.ReqTime = -1 // the partition's DefaultTime
 			}
+			switch rng.IntN(40) { // sizes the simulator or the policy may refuse
+			case 0:
+				j.AllocProcs = 0 // no size
+			case 1:
+				j.AllocProcs = P + 1 + rng.Int64N(P) // more than the machine
+			}
 			jobs = append(jobs, j)
+		}
+		// Waiting or running jobs cancelled at times of their own (passes
+		// Run did not ask for, in quiet stretches too) and at submissions.
+		cancels := map[int64]int64{}
+		for range rng.IntN(6) {
+			cancels[1+rng.Int64N(int64(len(jobs)))] = jobs[0].Submit + rng.Int64N(at-jobs[0].Submit+1)
 		}
 		site := Config{WeightAge: rng.Int64N(3) * 1000, WeightFairshare: rng.Int64N(3) * 10000,
 			WeightJobSize: rng.Int64N(2) * 1000, WeightPartition: rng.Int64N(2) * 2000, WeightQOS: rng.Int64N(2) * 5000,
@@ -141,6 +155,10 @@ func TestLazyCalcSameSites(t *testing.T) {
 			site.Partitions = []Partition{
 				{Name: "0", MaxTime: 4000, DefaultTime: 600, PriorityJobFactor: 10, PriorityTier: 1 + rng.Int64N(2), Default: true},
 				{Name: "1", DefaultTime: 3600, PriorityJobFactor: 1, PriorityTier: 1},
+			}
+			if kind != 0 && rng.IntN(2) == 0 { // partitions over some nodes, apart or overlapping
+				site.Partitions[0].Nodes = []string{"a", "b"}
+				site.Partitions[1].Nodes = [][]string{{"c"}, {"b", "c", "d"}}[rng.IntN(2)]
 			}
 		}
 		if rng.IntN(2) == 0 {
@@ -173,8 +191,21 @@ func TestLazyCalcSameSites(t *testing.T) {
 				}
 				log = append(log, s)
 			}
+			armed := false
 			obs := sched.Hooks{
-				Submit: func(now int64, j *swf.Job) { waiting[j.ID] = true; prios("submit", now, j.ID) },
+				Submit: func(now int64, j *swf.Job) {
+					waiting[j.ID] = true
+					prios("submit", now, j.ID)
+					if !armed {
+						armed = true
+						for id, t := range cancels {
+							p.sim.At(t, func(int64) { p.sim.Cancel(id) })
+						}
+					}
+					if j.ID%9 == 0 {
+						p.sim.Cancel(j.ID - 4) // waiting, running or gone
+					}
+				},
 				Start: func(now int64, j *swf.Job, bf bool) {
 					prios(fmt.Sprint("start ", bf), now, j.ID)
 					delete(waiting, j.ID)

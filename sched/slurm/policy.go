@@ -113,8 +113,10 @@ type Policy struct {
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec
-	// eagerCalc: Run wakes for every calculation (lazyCalc's test
-	// compares the schedules).
+	// eagerCalc: Run wakes for every calculation, and a pass sets no
+	// noFit of its own (Schedule), so Run also wakes for the periodic runs
+	// and backfill checks that start nothing (TestLazyCalcSame* compare
+	// the schedules).
 	eagerCalc bool
 }
 

@@ -515,8 +515,15 @@ func (p *Policy) ended(id, now int64) {
 	if !ok {
 		return
 	}
+	// The calculations due by now first: a running job still counts as
+	// running in them; and under Run's lazy calculations an observer told
+	// of the end (a waiting job cancelled from outside, between passes)
+	// reads the priorities a wake-up at each would have left. (Without
+	// Run, the pass's catchUp follows a waiting job's end, as it did.)
+	if r.running || p.observed {
+		p.catchUp(now)
+	}
 	if r.running {
-		p.catchUp(now) // while it still counts as running
 		p.freeAfter = -1
 	} else {
 		p.left++
