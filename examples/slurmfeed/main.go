@@ -84,6 +84,17 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.UsageError{Msg: "-replay takes no -record, -cursor or -listen"}
 	case o.cfg.Poll <= 0:
 		return nil, cli.UsageError{Msg: "-poll must be > 0"}
+	case o.cfg.System == "":
+		return nil, cli.UsageError{Msg: "-system: empty, want the service's name of the cluster"}
+	}
+	// The collector's own check, the service's rule for -system among
+	// them: a name the service refuses would have every batch rejected
+	// while the command ran on.
+	probe := o.cfg
+	probe.Service = &slurmfeed.Client{}
+	if err := probe.Validate(); err != nil {
+		msg := strings.Replace(err.Error(), "slurmfeed: System:", "-system:", 1)
+		return nil, cli.UsageError{Msg: msg + " (the service refuses a batch naming it)"}
 	}
 	return o, nil
 }

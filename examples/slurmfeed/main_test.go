@@ -80,6 +80,21 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// A -system the service refuses is a usage error at start, naming the
+// flag and the service's rule, not a run whose every batch is rejected.
+func TestBadSystem(t *testing.T) {
+	for _, sys := range []string{"a b", "..", "x/y", "", strings.Repeat("x", 65)} {
+		var out, errb bytes.Buffer
+		code := command(context.Background(), []string{"-poll", "2s", "-replay", recordingPath, "-system", sys}, nil, &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), "-system") {
+			t.Errorf("-system %q: exit %d, stderr %q; want 2 and a message naming -system", sys, code, errb.String())
+		}
+		if sys != "" && !strings.Contains(errb.String(), "letters, digits") {
+			t.Errorf("-system %q: stderr %q does not give the rule", sys, errb.String())
+		}
+	}
+}
+
 func TestCLI(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.jsonl.gz")
 	clitest.Run(t, clitest.Command{Run: command, NoArgs: true,

@@ -252,12 +252,20 @@ func TestConfigValidate(t *testing.T) {
 		{Service: &tapService{}, Confidence: 5},
 		{Service: &tapService{}, Poll: -1},
 		{Service: &tapService{}, System: strings.Repeat("x", 65)},
+		// Names the service refuses in every event (karnak's rule):
+		// every batch would be rejected.
+		{Service: &tapService{}, System: "a b"},
+		{Service: &tapService{}, System: ".."},
+		{Service: &tapService{}, System: "x/y"},
 	} {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%+v: no error", c)
 		}
 	}
 	if err := (Config{Service: &tapService{}}).Validate(); err != nil {
+		t.Error(err)
+	}
+	if err := (Config{Service: &tapService{}, System: "cluster-1.a_b"}).Validate(); err != nil {
 		t.Error(err)
 	}
 }

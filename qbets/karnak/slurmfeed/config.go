@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/qbets/karnak"
@@ -86,8 +87,6 @@ func (c Config) Validate() error {
 	switch {
 	case c.Service == nil:
 		return errors.New("slurmfeed: Service is required")
-	case len(c.System) > 64:
-		return fmt.Errorf("slurmfeed: System: %d bytes, at most 64", len(c.System))
 	case c.Poll < 0 || c.Delay < 0 || c.Keep < 0 || c.Since < 0:
 		return errors.New("slurmfeed: Poll, Delay, Keep and Since must be ≥ 0")
 	case c.Quantile != 0 && (c.Quantile < 1 || c.Quantile > 99):
@@ -107,6 +106,34 @@ func (c Config) Validate() error {
 	for i, w := range c.ProbeWalls {
 		if w < time.Minute || w > 366*24*time.Hour {
 			return fmt.Errorf("slurmfeed: ProbeWalls[%d]: %v, want 1m–366 days", i, w)
+		}
+	}
+	if c.System != "" {
+		if err := checkSystem(c.System); err != nil {
+			return fmt.Errorf("slurmfeed: System: %v", err)
+		}
+	}
+	return nil
+}
+
+// checkSystem applies the service's own rule for a system name, the one
+// it checks every event against (a system it refuses has every batch
+// rejected): it offers a throwaway in-memory service an event naming the
+// system, so the rule and its message stay karnak's, not a copy here.
+func checkSystem(name string) error {
+	svc, err := karnak.New(nil, karnak.Config{})
+	if err == nil {
+		err = svc.Load(context.Background())
+	}
+	if err != nil {
+		return err
+	}
+	// Job -1 fails the check after the system's, so nothing is stored.
+	_, err = svc.IngestBatch("", []karnak.Event{{Kind: karnak.KindSubmit, System: name, Job: -1}})
+	var ke *karnak.Error
+	if errors.As(err, &ke) {
+		if rule, ok := strings.CutPrefix(ke.Message, "events[0].system: "); ok {
+			return errors.New(rule)
 		}
 	}
 	return nil
