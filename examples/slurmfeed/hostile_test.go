@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
 // A recording given to -replay may have been gunzipped to be read (it is
@@ -58,6 +62,77 @@ func TestRecordingFiles(t *testing.T) {
 		_, err := readRecording(write(c.name, b))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// A replay that ends while jobs are still inside the reorder delay (the
+// recording cut after poll 15, when the workload's 19 jobs have all been
+// submitted and the last 5 are younger than the delay), or whose clock
+// then runs backwards, accounts for every job it read: fed, skipped, or
+// not yet due with why, in the -json and the text output.
+func TestReplayEndAccountsForEveryJob(t *testing.T) {
+	all, err := readRecording(recordingPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cut = 15
+	var lines []recLine
+	for _, p := range all.polls[:cut] {
+		lines = append(lines, p...)
+	}
+	last := all.polls[cut-1]
+	for _, l := range last { // the last poll again, 100 s earlier
+		l.Poll, l.Time = l.Poll+1, l.Time-100
+		lines = append(lines, l)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name   string
+		lines  []recLine
+		reason string
+	}{
+		{"delay.jsonl", lines[:len(lines)-len(last)], "reorder delay"},
+		{"backwards.jsonl", lines, "ran backwards"},
+	} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		for _, l := range c.lines {
+			if err := enc.Encode(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"-poll", "2s", "-replay", path, "-json"}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var r slurmfeed.Report
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		n, why := r.Events["submit"], ""
+		for k, v := range r.Skipped {
+			n += v
+			why += k
+		}
+		for k, v := range r.NotDue {
+			n += v
+			why += k
+		}
+		if n != 19 || !strings.Contains(why, c.reason) {
+			t.Errorf("%s: %d jobs accounted for (submits %d, skipped %v, not due %v), want the 19 read, some %q",
+				c.name, n, r.Events["submit"], r.Skipped, r.NotDue, c.reason)
+		}
+		out.Reset()
+		if err := run(context.Background(), []string{"-poll", "2s", "-replay", path}, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "not yet due") || !strings.Contains(out.String(), c.reason) {
+			t.Errorf("%s: the text output does not count the jobs not yet due:\n%s", c.name, out.String())
 		}
 	}
 }

@@ -58,7 +58,15 @@ type Collector struct {
 	cfg Config
 	mu  sync.Mutex
 	st  *cursor
+	// notDue holds the jobs seen but not yet due (submitted after the
+	// cutoff), by key, until they are (Report.NotDue). Not in the cursor:
+	// after a restart the next poll sees them again.
+	notDue map[string]seenJob
 }
+
+// seenJob is a job seen before it was due: its submission and when it
+// was last seen (the collector's clock).
+type seenJob struct{ submit, seen int64 }
 
 // New returns a collector with the settings of cfg, resuming from the
 // cursor file when there is one. It runs no command.
@@ -252,9 +260,17 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 		j := jobs[k]
 		st := c.st.Jobs[k]
 		if st == nil {
-			if j.ended && j.end < c.st.Horizon || j.submit > cutoff {
-				continue // forgotten, or not yet due
+			if j.ended && j.end < c.st.Horizon {
+				continue // forgotten
 			}
+			if j.submit > cutoff { // not yet due: counted until it is
+				if c.notDue == nil {
+					c.notDue = map[string]seenJob{}
+				}
+				c.notDue[k] = seenJob{j.submit, now}
+				continue
+			}
+			delete(c.notDue, k)
 			st = &jobState{ID: j.id, Queue: j.partition, Submit: j.submit}
 			c.st.Jobs[k] = st
 			if st.Skip = c.why(&j, parts); st.Skip != "" {
@@ -481,6 +497,12 @@ func (c *Collector) prune(now int64) {
 	for k, st := range c.st.Jobs {
 		if st.Ended && st.End < c.st.Horizon || st.Skip != "" && now-st.LastSeen > keep {
 			delete(c.st.Jobs, k)
+		}
+	}
+	for k, j := range c.notDue {
+		if now-j.seen > keep {
+			delete(c.notDue, k)
+			c.skip("seen before it was due, then gone from squeue and sacct", 1)
 		}
 	}
 }

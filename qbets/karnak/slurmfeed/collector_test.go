@@ -326,3 +326,30 @@ func TestInProcessRejectionDropped(t *testing.T) {
 		t.Fatalf("before Load: %v", err)
 	}
 }
+
+// Every job read is accounted for: a job seen while still inside the
+// reorder delay (or, on a clock that ran backwards, after the poll's
+// time) is neither fed nor skipped yet, and the Report counts it, with
+// why, until a later poll feeds it.
+func TestNotDueIsCounted(t *testing.T) {
+	f := scenario()
+	f.jobs = append(f.jobs, &fakeJob{id: 20, state: "PENDING", submit: t0 + 25, start: t0 + 500, limit: 2, partition: "short", cpus: 1})
+	c, _, clk := newTest(t, f, "")
+	mustPoll(t, c) // t0+30, cutoff t0+10
+	r := c.Report()
+	delay := "submitted within the reorder delay before the last poll"
+	if r.Events["submit"] != 6 || len(r.NotDue) != 1 || r.NotDue[delay] != 1 {
+		t.Errorf("t0+30: submits %d, not due %v; want 6 and 1 %q", r.Events["submit"], r.NotDue, delay)
+	}
+	clk.advance(-25) // t0+5: the clock ran backwards
+	mustPoll(t, c)
+	back := "submitted after the last poll's time (a clock that ran backwards)"
+	if r := c.Report(); len(r.NotDue) != 1 || r.NotDue[back] != 1 {
+		t.Errorf("t0+5: not due %v, want 1 %q", r.NotDue, back)
+	}
+	clk.advance(55) // t0+60, cutoff t0+40: due
+	mustPoll(t, c)
+	if r := c.Report(); r.Events["submit"] != 7 || len(r.NotDue) != 0 {
+		t.Errorf("t0+60: submits %d, not due %v; want 7 and none", r.Events["submit"], r.NotDue)
+	}
+}

@@ -19,6 +19,12 @@ type Report struct {
 	// Skipped counts, by reason, the jobs not fed (once each) and the
 	// records not used (at every poll that shows them).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
+	// NotDue counts, by reason, the jobs seen and not yet due at the last
+	// poll (submitted within the reorder delay before it, or after its
+	// time on a clock that ran backwards): neither fed nor skipped yet, a
+	// later poll feeds them. With Skipped and the events fed, every job
+	// read is accounted for.
+	NotDue map[string]int64 `json:"notDue,omitempty"`
 	// Probes counts the probes of Slurm's own estimate (Config.ProbeEvery)
 	// by outcome: answered and sent, answered unchanged, or why not.
 	Probes map[string]int64 `json:"probes,omitempty"`
@@ -139,6 +145,14 @@ func (c *Collector) Report() Report {
 	r.Events = maps.Clone(r.Events)
 	r.Skipped = maps.Clone(r.Skipped)
 	r.Probes = maps.Clone(r.Probes)
+	r.NotDue = nil
+	for _, j := range c.notDue {
+		reason := "submitted within the reorder delay before the last poll"
+		if j.submit > c.st.LastPoll {
+			reason = "submitted after the last poll's time (a clock that ran backwards)"
+		}
+		count(&r.NotDue, reason, 1)
+	}
 	r.Methods = slices.Clone(r.Methods)
 	if len(r.Methods) != nMethods {
 		r.Methods = make([]Method, nMethods)
