@@ -49,8 +49,8 @@ func TestReadmeFigures(t *testing.T) {
 	if r.Events["submit"] != 19 || r.Events["start"] != 18 || r.Events["end"] != 19 || r.Events["queue"] != 2 {
 		t.Errorf("events %v, want 19 submits, 18 starts (one job cancelled while waiting), 19 ends, 2 queues", r.Events)
 	}
-	if r.Late != 0 || len(r.Skipped) != 0 || r.Errors != 0 {
-		t.Errorf("late %d, skipped %v, errors %d", r.Late, r.Skipped, r.Errors)
+	if r.Late != 0 || len(r.Skipped) != 0 || len(r.NotDue) != 0 || r.Errors != 0 {
+		t.Errorf("late %d, skipped %v, not due %v, errors %d", r.Late, r.Skipped, r.NotDue, r.Errors)
 	}
 	for _, m := range r.Methods {
 		if m.Jobs == 0 {
