@@ -404,7 +404,9 @@ func writeOutputs(o options, res *convert.Result, stdout io.Writer) error {
 }
 
 // writeFile writes with write to path (gzip if it ends in .gz), or to
-// stdout when path is empty.
+// stdout when path is empty. On failure the partial file is removed (a
+// regular file only, never a device named as -o: cli.RemovePartial), so a
+// failed conversion leaves no half log behind.
 func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)
@@ -424,6 +426,7 @@ func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error
 		err = errors.Join(err, zw.Close())
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
+		cli.RemovePartial(path)
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

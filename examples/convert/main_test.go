@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -338,5 +340,30 @@ func TestReportTextQuoted(t *testing.T) {
 	code, _, stderr := runCmd(t, in, "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"))
 	if code != exitOK || strings.ContainsAny(stderr, "\x1b\a") || !strings.Contains(stderr, `"\x1b]0;PWNED\a"`) {
 		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// A failed write removes its partial output when it is a regular file
+// (plain or .gz) and leaves a device named as the output alone.
+func TestWriteFilePartial(t *testing.T) {
+	dir := t.TempDir()
+	fail := func(w io.Writer) error {
+		w.Write([]byte("1 0 0 10 1\n"))
+		return errors.New("disk full")
+	}
+	for _, name := range []string{"out.swf", "out.swf.gz"} {
+		path := filepath.Join(dir, name)
+		if err := writeFile(path, nil, fail); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %v, want one naming the file", name, err)
+		}
+		if _, err := os.Lstat(path); !os.IsNotExist(err) {
+			t.Errorf("%s: partial output kept (%v)", name, err)
+		}
+	}
+	if err := writeFile(os.DevNull, nil, fail); err == nil {
+		t.Error(os.DevNull + ": no error")
+	}
+	if fi, err := os.Lstat(os.DevNull); err != nil || fi.Mode().IsRegular() {
+		t.Errorf("%s removed or replaced: %v", os.DevNull, err)
 	}
 }

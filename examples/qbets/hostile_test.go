@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/qbets"
 )
 
 // The tables' footnote on a directory whose logs all have waits and whose
@@ -74,5 +76,32 @@ func TestWaitAtInt64Limit(t *testing.T) {
 	out.Reset()
 	if code := command([]string{path}, &out, &errs); code != 0 || !strings.Contains(out.String(), "1 jobs with a time or size out of range skipped") {
 		t.Errorf("exit %d, text report without the count:\n%s", code, out.String())
+	}
+}
+
+// The tables' path (-traces) leaves the out-of-range job out too, says so
+// on the log, and replays the other 301: the wait of 2^63−1 made the whole
+// log fail ("Start … is before Submit").
+func TestTablesOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, 30*(i%20))
+	}
+	b.WriteString("301 18000 9223372036854775807 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
+	b.WriteString("302 18060 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
+	if err := os.WriteFile(filepath.Join(dir, "far.swf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, log strings.Builder
+	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "far.swf: 1 jobs with a time or size out of range left out") {
+		t.Errorf("log without the count:\n%s", log.String())
+	}
+	if n := strings.Count(out.String(), "| far/1 | 301 |"); n != 2 {
+		t.Errorf("%d rows of far/1 with 301 jobs, want 2 (Tables 4.1 and 4.2):\n%s", n, out.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/figures"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
@@ -66,11 +67,14 @@ func plotWaits(w io.Writer, traces string, o plotOptions) error {
 		if item == "" {
 			continue
 		}
-		files, _, err := plotQueue(traces, outDir, item, days)
+		files, sc, err := plotQueue(traces, outDir, item, days)
 		if err != nil {
 			return fmt.Errorf("-plot-queues %q: %w", item, err)
 		}
 		fmt.Fprintf(w, "Figure 4.1, %s: %s\n", item, strings.Join(files, ", "))
+		if sc.far > 0 {
+			fmt.Fprintf(w, "  (%d jobs of the log with a time or size out of range left out)\n", sc.far)
+		}
 	}
 	return nil
 }
@@ -84,6 +88,7 @@ type figureScore struct {
 	whole           [2]replay.Result
 	fromDay, toDay  int64 // the window, days since the log's time 0
 	held, n         [2]int
+	far             int // jobs of the log left out: a time or size out of range (cli.InRange)
 }
 
 // plotQueue replays one queue twice (without and with trimming), recording
@@ -102,6 +107,7 @@ func plotQueue(traces, outDir, item string, days int) ([]string, figureScore, er
 	if err != nil {
 		return nil, sc, fmt.Errorf("%s: %w", path, err)
 	}
+	all, sc.far = cli.InRange(all) // as the tables and the scores do: a wait of 2^63 − 1 failed the replay
 	byQ, _ := replay.Queues(all)
 	base := traceBase(path)
 	var jobs []swf.Job

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,5 +77,29 @@ func TestTrimWindow(t *testing.T) {
 	lo, hi := trimWindow(submit, wait, full, trimmed, 10, 24*3600)
 	if lo > 60 || hi < 70 || submit[hi-1]-submit[lo] >= 24*3600 || hi-lo != 24 {
 		t.Errorf("window [%d, %d), want the 24 h around jobs 60–69", lo, hi)
+	}
+}
+
+// -plot leaves out-of-range jobs out, as the tables and the scores do, and
+// says how many: a wait of 2^63−1 failed the replay ("Start … is before
+// Submit").
+func TestPlotWaitsOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, 30*(i%20))
+	}
+	b.WriteString("301 18000 9223372036854775807 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
+	b.WriteString("302 18060 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
+	if err := os.WriteFile(filepath.Join(dir, "far.swf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := plotWaits(&out, dir, plotOptions{dir: t.TempDir(), queues: "far/1", days: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(1 jobs of the log with a time or size out of range left out)") {
+		t.Errorf("output without the count: %q", out.String())
 	}
 }

@@ -132,3 +132,33 @@ func TestNoBoundIsNull(t *testing.T) {
 		t.Error("no qbets methods")
 	}
 }
+
+// With no job averaged (one job simulated) the schedulers' means and the
+// QBETS lines' shares and RMS are "–", not the "0 s" and "0%" a mean over
+// nothing is stored as.
+func TestNothingAveraged(t *testing.T) {
+	var out, errs bytes.Buffer
+	if err := command(context.Background(), []string{"-trace", dupLog(t, 50)}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "0 jobs averaged") {
+		t.Fatalf("not the case tested (some job averaged):\n%s", s)
+	}
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch {
+		case f[0] == "EASY" || f[0] == "EASY+" || f[0] == "EASY++" || f[0] == "PERFECT++":
+			if len(f) != 5 || f[1] != "–" || f[2] != "–" || f[4] != "–" {
+				t.Errorf("scheduler row %q, want – for mean wait, bsld and accuracy", line)
+			}
+		case strings.Contains(line, "bounds held,"):
+			if !strings.Contains(line, " – of 0 bounds held") || !strings.Contains(line, "RMS over-prediction –,") {
+				t.Errorf("QBETS line %q, want – for the share and the RMS", line)
+			}
+		}
+	}
+}

@@ -18,11 +18,15 @@ func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintf(w, "  %-10s %10s %9s %8s %12s %9s\n", "variant", "mean wait", "vs EASY", "bsld", "utilization", "accuracy")
 	for _, v := range variants {
 		s := r.sims[v].Summary
-		vs := ""
-		if v != "EASY" && easy.MeanWait > 0 {
-			vs = fmt.Sprintf("%+.0f%%", 100*(s.MeanWait/easy.MeanWait-1))
+		// A mean over no job is no figure: "–", not the zero it is stored as.
+		mean, vs, bsld, acc := "–", "", "–", "–"
+		if s.Included > 0 {
+			mean, bsld, acc = dur(s.MeanWait), fmt.Sprintf("%.1f", s.MeanBSLD), fmt.Sprintf("%.0f%%", 100*s.Accuracy)
+			if v != "EASY" && easy.MeanWait > 0 {
+				vs = fmt.Sprintf("%+.0f%%", 100*(s.MeanWait/easy.MeanWait-1))
+			}
 		}
-		fmt.Fprintf(w, "  %-10s %10s %9s %8.1f %12.2f %8.0f%%\n", v, dur(s.MeanWait), vs, s.MeanBSLD, s.Utilization, 100*s.Accuracy)
+		fmt.Fprintf(w, "  %-10s %10s %9s %8s %12.2f %9s\n", v, mean, vs, bsld, s.Utilization, acc)
 	}
 	if easy.Filled > 0 {
 		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))
@@ -36,8 +40,12 @@ func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintf(w, "QBETS over the simulated EASY waits (package qbets; q = C = 0.95; the first %d of %d jobs only train):\n", q.train, len(q.jobs))
 	for k, m := range methods {
 		c := q.scores[k]
-		fmt.Fprintf(w, "  %-44s %5.1f%% of %d bounds held, median bound %s, RMS over-prediction %s, %s",
-			m.name, 100*c.Correctness(), c.Answered(), dur(median(q.bounds[k][q.train:])), dur(c.RMS()), plural(c.ChangePoints, "change point"))
+		held, rms := "–", "–" // no bound scored: no share, no RMS
+		if c.Answered() > 0 {
+			held, rms = fmt.Sprintf("%.1f%%", 100*c.Correctness()), dur(c.RMS())
+		}
+		fmt.Fprintf(w, "  %-44s %6s of %d bounds held, median bound %s, RMS over-prediction %s, %s",
+			m.name, held, c.Answered(), dur(median(q.bounds[k][q.train:])), rms, plural(c.ChangePoints, "change point"))
 		if c.Declined() > 0 {
 			fmt.Fprintf(w, ", %d jobs without a bound", c.Declined())
 		}

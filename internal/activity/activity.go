@@ -102,17 +102,33 @@ func PerUser(jobs []swf.Job, bin int64) ([]Row, error) {
 	return out, nil
 }
 
+// maxBins bounds the rows of Totals (2^22, 160 MB of rows): a century of
+// hourly bins is 876,600. One row a bin, empty bins included, so a corrupt
+// submit time of 2^63 − 1 asked for 2^63/bin rows and panicked
+// (makeslice: len out of range).
+const maxBins = 1 << 22
+
 // Totals returns the all-user series, one row per bin from the first
 // submission to the last, empty bins included (a plot and a median need
-// the quiet weeks too). User is −1.
+// the quiet weeks too). User is −1. Submissions spanning more than
+// 2^22 bins (a corrupt submit time) are an error.
 func Totals(jobs []swf.Job, bin int64) ([]Row, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
 	}
-	return TotalsFrom(jobs, Origin(jobs), bin), nil
+	o, hi := Origin(jobs), int64(0)
+	for i := range jobs {
+		hi = max(hi, jobs[i].Submit)
+	}
+	// Unsigned, as hi − o overflows int64 when o < 0 (unknown submit −1).
+	if span := uint64(hi) - uint64(o); hi > o && span/uint64(bin) >= maxBins {
+		return nil, fmt.Errorf("activity: submissions span %d to %d, more than %d bins of %d s: a corrupt submit time?", o, hi, maxBins, bin)
+	}
+	return TotalsFrom(jobs, o, bin), nil
 }
 
-// TotalsFrom is Totals with bins starting at o, bin > 0 (unchecked).
+// TotalsFrom is Totals with bins starting at o, bin > 0, unchecked: the
+// caller bounds the span (sanitize refuses more than 100 years).
 func TotalsFrom(jobs []swf.Job, o, bin int64) []Row {
 	if len(jobs) == 0 {
 		return nil

@@ -66,3 +66,23 @@ func TestActivitySumsToTotals(t *testing.T) {
 		}
 	})
 }
+
+// A corrupt submit time makes Totals an error, not a panic (makeslice: len
+// out of range), also when an unknown submit time (−1) is the origin and
+// the span overflows int64; a century of hourly bins is still binned.
+func TestTotalsCorruptSubmit(t *testing.T) {
+	const maxInt64 = 1<<63 - 1
+	for _, jobs := range [][]swf.Job{
+		{{Submit: 0}, {Submit: maxInt64}},
+		{{Submit: -1}, {Submit: maxInt64}},
+		{{Submit: 0}, {Submit: (1 << 22) * 3600}},
+	} {
+		if tot, err := Totals(jobs, 3600); err == nil {
+			t.Errorf("submits %d, %d: %d rows, want an error", jobs[0].Submit, jobs[1].Submit, len(tot))
+		}
+	}
+	jobs := []swf.Job{{Submit: 0}, {Submit: 100 * 365 * 86400}}
+	if tot, err := Totals(jobs, 3600); err != nil || len(tot) != 100*365*24+1 {
+		t.Errorf("a century of hours: %d rows, %v", len(tot), err)
+	}
+}

@@ -18,10 +18,12 @@ func RemovePartial(path string) {
 // NotInput refuses an output path that is one of the inputs (the same
 // file, by any name): the command would truncate its input when it
 // creates the output (simulate -out LOG LOG replaced the log with the
-// simulated schedule). A path that does not exist yet is not an input.
+// simulated schedule). A path that does not exist yet is not an input,
+// nor is one that is not a regular file: creating a device or a pipe
+// truncates nothing (-o /dev/stdout with input and output one terminal).
 func NotInput(flagName, out string, inputs ...string) error {
 	fo, err := os.Stat(out)
-	if err != nil {
+	if err != nil || !fo.Mode().IsRegular() {
 		return nil
 	}
 	for _, in := range inputs {

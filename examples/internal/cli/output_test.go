@@ -52,6 +52,11 @@ func TestNotInput(t *testing.T) {
 			t.Errorf("%s: %v", out, err)
 		}
 	}
+	// A device read and written (one terminal as /dev/stdin and
+	// /dev/stdout) is not truncated by creating it: no refusal.
+	if err := NotInput("-o", os.DevNull, os.DevNull); err != nil {
+		t.Errorf("%s as input and output: %v", os.DevNull, err)
+	}
 }
 
 // Two outputs naming one file, by any name, are refused; two files in one
