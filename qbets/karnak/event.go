@@ -2,7 +2,7 @@ package karnak
 
 import (
 	"fmt"
-	"strings"
+	"github.com/batchq/batchq/internal/sysname"
 	"unicode/utf8"
 )
 
@@ -61,7 +61,7 @@ const (
 // the service state; the error names the field.
 func (e *Event) check() error {
 	if !validName(e.System) {
-		return fmt.Errorf("system: %q is not a name (1–64 letters, digits, '.', '_', '-'; not . or ..)", e.System)
+		return fmt.Errorf("system: %q is not a name (%s)", e.System, sysname.Rule)
 	}
 	if e.Job < 0 {
 		return fmt.Errorf("job: %d, want a job id ≥ 0", e.Job)
@@ -153,14 +153,6 @@ const (
 // allJobs is the pseudo-queue of a whole system in summaries (§2.3).
 const allJobs = "all_jobs"
 
-// validName: 1–64 letters, digits, '.', '_', '-', but not "." or "..",
-// which a URL path cannot name (/karnak/system/../status is
-// /karnak/status).
-func validName(s string) bool {
-	if len(s) == 0 || len(s) > 64 || s == "." || s == ".." {
-		return false
-	}
-	return strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
-	}) < 0
-}
+// validName is the service's rule for system and queue names (sysname,
+// shared with the Slurm feed, which checks its -system with it).
+func validName(s string) bool { return sysname.Valid(s) }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/batchq/batchq/internal/sysname"
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/batchq/batchq/qbets/karnak"
@@ -118,23 +118,10 @@ func (c Config) Validate() error {
 
 // checkSystem applies the service's own rule for a system name, the one
 // it checks every event against (a system it refuses has every batch
-// rejected): it offers a throwaway in-memory service an event naming the
-// system, so the rule and its message stay karnak's, not a copy here.
+// rejected): internal/sysname holds it for both.
 func checkSystem(name string) error {
-	svc, err := karnak.New(nil, karnak.Config{})
-	if err == nil {
-		err = svc.Load(context.Background())
-	}
-	if err != nil {
-		return err
-	}
-	// Job -1 fails the check after the system's, so nothing is stored.
-	_, err = svc.IngestBatch("", []karnak.Event{{Kind: karnak.KindSubmit, System: name, Job: -1}})
-	var ke *karnak.Error
-	if errors.As(err, &ke) {
-		if rule, ok := strings.CutPrefix(ke.Message, "events[0].system: "); ok {
-			return errors.New(rule)
-		}
+	if !sysname.Valid(name) {
+		return fmt.Errorf("%q is not a name (%s)", name, sysname.Rule)
 	}
 	return nil
 }
