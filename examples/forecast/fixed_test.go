@@ -15,10 +15,6 @@ import (
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
-// fixedPredictors are the fixed configurations of the diagnosis, scored on
-// every log of the scoreboard by TestReadmeFixed (score.go's newScorers).
-var fixedPredictors = []string{"ibl-median8", "ibl-geomean8", "apq-logwait"}
-
 // fixedColumns are the fixed table's columns after the log: the
 // scoreboard's rows (read from its regions as printed) and the fixed
 // configurations (scored by TestReadmeFixed).

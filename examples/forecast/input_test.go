@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,5 +46,20 @@ func TestStdinNamed(t *testing.T) {
 	code := run(context.Background(), []string{"-"}, strings.NewReader("; MaxProcs: 4\n"), &out, &errs)
 	if code != 1 || strings.Contains(errs.String(), "batchq-stdin") || !strings.Contains(errs.String(), "standard input") {
 		t.Errorf("exit %d, %q; want 1 naming standard input", code, errs.String())
+	}
+}
+
+// The README's fixed IBL and APQ are offered by -predictors (beside the
+// scoreboard's rows, not in its default), in the order asked.
+func TestFixedPredictorsFlag(t *testing.T) {
+	o, err := parse([]string{"-predictors", "naive,ibl-median8,apq-logwait,ibl-geomean8", "x.swf"}, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"naive", "ibl-median8", "apq-logwait", "ibl-geomean8"}; !slices.Equal(o.predictors, want) {
+		t.Errorf("predictors %q, want %q", o.predictors, want)
+	}
+	if o, err = parse([]string{"x.swf"}, io.Discard, io.Discard); err != nil || !slices.Equal(o.predictors, allPredictors) {
+		t.Errorf("default predictors %q (%v), want the scoreboard's %q", o.predictors, err, allPredictors)
 	}
 }

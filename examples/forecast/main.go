@@ -83,7 +83,7 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes; with -nodes their cores)")
 	fs.StringVar(&o.nodes, "nodes", "", "the machine is the nodes of `FILE` (an Alibaba node list or a batchq nodes file, as simulate's -nodes): forecast and estimates place each job's demand (its ;= line) on them")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per predictor, one per line")
-	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score")
+	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score; besides these, "+strings.Join(fixedPredictors, ", ")+" score the README's fixed IBL and APQ")
 	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
 	if err != nil {
@@ -109,8 +109,8 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	}
 	for _, p := range strings.Split(preds, ",") {
 		p = strings.TrimSpace(p)
-		if !slices.Contains(allPredictors, p) {
-			return o, cli.Usagef("-predictors: unknown predictor %q (want some of %s)", p, strings.Join(allPredictors, ","))
+		if !slices.Contains(allPredictors, p) && !slices.Contains(fixedPredictors, p) {
+			return o, cli.Usagef("-predictors: unknown predictor %q (want some of %s)", p, strings.Join(append(slices.Clone(allPredictors), fixedPredictors...), ","))
 		}
 		if !slices.Contains(o.predictors, p) {
 			o.predictors = append(o.predictors, p)
