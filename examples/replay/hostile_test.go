@@ -161,4 +161,33 @@ func TestNothingAveraged(t *testing.T) {
 			}
 		}
 	}
+	// -json says the same with null
+	out.Reset()
+	if err := command(context.Background(), []string{"-trace", dupLog(t, 50), "-json"}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Schedulers []map[string]any `json:"schedulers"`
+		QBETS      []map[string]any `json:"qbets"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Schedulers) == 0 || len(r.QBETS) == 0 {
+		t.Fatalf("-json: %d schedulers, %d qbets methods", len(r.Schedulers), len(r.QBETS))
+	}
+	for _, m := range r.Schedulers {
+		for _, k := range []string{"mean_wait_s", "mean_bsld", "accuracy"} {
+			if v, ok := m[k]; !ok || v != nil {
+				t.Errorf("-json %v: %s %v, want null (0 jobs averaged)", m["variant"], k, v)
+			}
+		}
+	}
+	for _, m := range r.QBETS {
+		for _, k := range []string{"correctness", "rms_over_prediction_s"} {
+			if v, ok := m[k]; !ok || v != nil {
+				t.Errorf("-json %v: %s %v, want null (no bound scored)", m["method"], k, v)
+			}
+		}
+	}
 }

@@ -20,22 +20,24 @@ type reportJSON struct {
 	Figures    []string        `json:"figures,omitempty"`
 }
 
+// schedulerJSON: the means over no job averaged are null, as the text
+// report's "–" (a mean over nothing is stored as 0).
 type schedulerJSON struct {
-	Variant     string  `json:"variant"`
-	Jobs        int     `json:"jobs_averaged"`
-	MeanWait    float64 `json:"mean_wait_s"`
-	MeanBSLD    float64 `json:"mean_bsld"`
-	Utilization float64 `json:"utilization"`
-	Accuracy    float64 `json:"accuracy"`
+	Variant     string   `json:"variant"`
+	Jobs        int      `json:"jobs_averaged"`
+	MeanWait    *float64 `json:"mean_wait_s"`
+	MeanBSLD    *float64 `json:"mean_bsld"`
+	Utilization float64  `json:"utilization"`
+	Accuracy    *float64 `json:"accuracy"`
 }
 
 type qbetsJSON struct {
 	Method       string   `json:"method"`
-	Correctness  float64  `json:"correctness"`
+	Correctness  *float64 `json:"correctness"` // null: no bound scored (as "–" in the text)
 	Answered     int      `json:"answered"`
 	Declined     int      `json:"declined"`
-	MedianBound  *float64 `json:"median_bound_s"` // null: no bound (as qbets -json writes it; it was -1)
-	RMS          float64  `json:"rms_over_prediction_s"`
+	MedianBound  *float64 `json:"median_bound_s"`        // null: no bound (as qbets -json writes it; it was -1)
+	RMS          *float64 `json:"rms_over_prediction_s"` // null: no bound scored
 	ChangePoints int      `json:"change_points"`
 }
 
@@ -64,13 +66,15 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected))}
 	for _, v := range variants {
 		s := r.sims[v].Summary
-		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, s.MeanWait, s.MeanBSLD, s.Utilization, s.Accuracy})
+		some := s.Included > 0
+		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, ifSome(some, s.MeanWait), ifSome(some, s.MeanBSLD), s.Utilization, ifSome(some, s.Accuracy)})
 	}
 	q := r.q
 	for k, m := range methods {
 		c := q.scores[k]
-		out.QBETS = append(out.QBETS, qbetsJSON{m.name, c.Correctness(), c.Answered(), c.Declined(),
-			optional(median(q.bounds[k][q.train:])), c.RMS(), c.ChangePoints})
+		some := c.Answered() > 0
+		out.QBETS = append(out.QBETS, qbetsJSON{m.name, ifSome(some, c.Correctness()), c.Answered(), c.Declined(),
+			optional(median(q.bounds[k][q.train:])), ifSome(some, c.RMS()), c.ChangePoints})
 	}
 	p := q.plan
 	out.VARQ = varqJSON{Planned: p.made, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
@@ -85,6 +89,14 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 }
 
 // optional is median's result for JSON: nil for its -1 (no bound).
+// ifSome is &v, or nil (JSON null) when no job went into v.
+func ifSome(some bool, v float64) *float64 {
+	if !some {
+		return nil
+	}
+	return &v
+}
+
 func optional(m float64) *float64 {
 	if m < 0 {
 		return nil
