@@ -29,7 +29,8 @@ import (
 // as the head of the queue. One that no node could ever hold (more GPUs
 // than a node has, more cores than the machine: a snapshot of another
 // machine) is a bad snapshot, an error: the simulation cannot hold what it
-// holds.
+// holds. So is a running job with no size (Size() ≤ 0): sched would
+// reject it, and the forecast would leave it out without a word.
 type Snapshot struct {
 	Now         int64
 	MachineSize int64
@@ -97,7 +98,7 @@ func (c Config) Validate() error {
 }
 
 // errSnapshot is wrapped by the errors of a snapshot that cannot be
-// simulated (no machine, a running job without a start).
+// simulated (no machine, a running job without a start or a size).
 var errSnapshot = errors.New("forecast: bad snapshot")
 
 // Forecaster predicts start times by forward simulation. It is not safe
@@ -230,6 +231,11 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		start := r.Submit + r.Wait
 		if r.Submit < 0 || r.Wait < 0 || start > s.Now {
 			return fmt.Errorf("%w: running job %d has no start ≤ now (submit %d, wait %d)", errSnapshot, r.ID, r.Submit, r.Wait)
+		}
+		if r.Size() <= 0 {
+			// sched would reject it (one pool) or name it "fits no node":
+			// either would drop what runs silently or for the wrong cause.
+			return fmt.Errorf("%w: running job %d has no size (allocated %d, requested %d processors)", errSnapshot, r.ID, r.AllocProcs, r.ReqProcs)
 		}
 		elapsed := s.Now - start
 		e := f.estimate(r)

@@ -410,3 +410,22 @@ func TestOnlineQueueCap(t *testing.T) {
 		t.Fatalf("%d queues with ladders (counted %d), want %d of %d", len(queues), o.queues, maxQueueModels, len(jobs))
 	}
 }
+
+// A replayed job with no size that starts holds no processors: Online
+// keeps it out of its snapshots, which the simulation would refuse (a
+// running job with no size is a bad snapshot), and asks the simulation
+// about the job behind the full machine as if it were not there.
+func TestOnlineRunningNoSize(t *testing.T) {
+	jobs := []swf.Job{job(1, 0, 0, 100, 4, 100, 1), job(2, 0, 0, 100, -1, 100, 2), job(3, 10, 90, 10, 2, 10, 3)}
+	jobs[1].AllocProcs, jobs[1].ReqProcs = 0, 0
+	o, err := NewOnline(Config{Estimates: true}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := o.runAt[2]; ok {
+		t.Error("job 2, of no size, among the running jobs")
+	}
+}

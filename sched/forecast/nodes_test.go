@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/qbets/replay"
@@ -321,5 +322,28 @@ func TestOnlineNodesStartOrder(t *testing.T) {
 	must(t, o.Observe(replay.Arrive, &w))
 	if p, err := o.Predict(&w, 10); err != nil || !p.OK || p.Point != 991 {
 		t.Errorf("answer %+v (%v), want 991", p, err)
+	}
+}
+
+// A running job with no size is a bad snapshot named for that cause, on
+// one pool (where sched used to reject it and the forecast leave it out
+// silently) and on nodes (where it was said to fit no node).
+func TestRunningNoSize(t *testing.T) {
+	ctx := context.Background()
+	for name, cfg := range map[string]Config{"one pool": {}, "nodes": {Policy: sched.Config{Nodes: gpuNodes}}} {
+		f, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := gpuSnapshot(16)
+		s.Running[1] = job(2, 0, 0, -1, -1, 200, 1)
+		s.Running[1].AllocProcs, s.Running[1].ReqProcs = 0, -1
+		got, err := f.Forecast(ctx, s)
+		if !errors.Is(err, errSnapshot) || !strings.Contains(err.Error(), "running job 2 has no size") {
+			t.Errorf("%s: starts %v, error %v; want a bad snapshot naming job 2 and its size", name, got, err)
+		}
+		if _, err := f.WhatIf(ctx, s, job(9, 10, -1, -1, 1, 10, 1)); !errors.Is(err, errSnapshot) {
+			t.Errorf("%s: what-if error %v", name, err)
+		}
 	}
 }

@@ -145,7 +145,9 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 		if o.removeWaiting(j.ID) {
 			o.userQ[j.User]--
 		}
-		if j.RunTime >= 0 {
+		// A job with no size holds no processors: kept out of the
+		// running jobs, it is in no snapshot (one would be a bad one).
+		if j.RunTime >= 0 && j.Size() > 0 {
 			o.runAt[j.ID] = len(o.running)
 			o.running = append(o.running, *j)
 			e := o.f.estimate(j)
