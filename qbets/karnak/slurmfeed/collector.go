@@ -58,15 +58,7 @@ type Collector struct {
 	cfg Config
 	mu  sync.Mutex
 	st  *cursor
-	// notDue holds the jobs seen but not yet due (submitted after the
-	// cutoff), by key, until they are (Report.NotDue). Not in the cursor:
-	// after a restart the next poll sees them again.
-	notDue map[string]seenJob
 }
-
-// seenJob is a job seen before it was due: its submission and when it
-// was last seen (the collector's clock).
-type seenJob struct{ submit, seen int64 }
 
 // New returns a collector with the settings of cfg, resuming from the
 // cursor file when there is one. It runs no command.
@@ -264,13 +256,13 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 				continue // forgotten
 			}
 			if j.submit > cutoff { // not yet due: counted until it is
-				if c.notDue == nil {
-					c.notDue = map[string]seenJob{}
+				if c.st.NotDue == nil {
+					c.st.NotDue = map[string]seenJob{}
 				}
-				c.notDue[k] = seenJob{j.submit, now}
+				c.st.NotDue[k] = seenJob{j.submit, now}
 				continue
 			}
-			delete(c.notDue, k)
+			delete(c.st.NotDue, k)
 			st = &jobState{ID: j.id, Queue: j.partition, Submit: j.submit}
 			c.st.Jobs[k] = st
 			if st.Skip = c.why(&j, parts); st.Skip != "" {
@@ -499,9 +491,9 @@ func (c *Collector) prune(now int64) {
 			delete(c.st.Jobs, k)
 		}
 	}
-	for k, j := range c.notDue {
-		if now-j.seen > keep {
-			delete(c.notDue, k)
+	for k, j := range c.st.NotDue {
+		if now-j.Seen > keep {
+			delete(c.st.NotDue, k)
 			c.skip("seen before it was due, then gone from squeue and sacct", 1)
 		}
 	}

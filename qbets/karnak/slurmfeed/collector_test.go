@@ -353,3 +353,36 @@ func TestNotDueIsCounted(t *testing.T) {
 		t.Errorf("t0+60: submits %d, not due %v; want 7 and none", r.Events["submit"], r.NotDue)
 	}
 }
+
+// A job not yet due at the last poll before a restart is counted as a
+// continuous run counts it: in the Report right after the restart, and,
+// when it is gone from squeue and sacct by the next poll, as skipped once
+// Keep has passed (a restart that forgot it would lose it from the
+// accounts).
+func TestNotDueAcrossRestart(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		cursor := filepath.Join(t.TempDir(), "cursor.json")
+		f := scenario()
+		f.jobs = append(f.jobs, &fakeJob{id: 20, state: "PENDING", submit: t0 + 25, start: t0 + 500, limit: 2, partition: "short", cpus: 1})
+		c, tp, clk := newTest(t, f, cursor)
+		mustPoll(t, c) // t0+30, cutoff t0+10: job 20 not due
+		if restart {
+			var err error
+			if c, err = New(Config{System: "c1", Service: tp, Runner: f, Cursor: cursor, Now: clk.now}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := c.Report(); len(r.NotDue) != 1 {
+			t.Errorf("restart %v: not due %v, want job 20", restart, r.NotDue)
+		}
+		f.set(func() { f.jobs = f.jobs[:len(f.jobs)-1] }) // cancelled and gone, sacct too
+		clk.advance(30)
+		mustPoll(t, c)
+		clk.advance(3600)
+		mustPoll(t, c)
+		r := c.Report()
+		if gone := r.Skipped["seen before it was due, then gone from squeue and sacct"]; gone != 1 || len(r.NotDue) != 0 {
+			t.Errorf("restart %v: gone %d, not due %v; want 1 and none", restart, gone, r.NotDue)
+		}
+	}
+}

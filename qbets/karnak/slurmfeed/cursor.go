@@ -39,7 +39,11 @@ type cursor struct {
 	Horizon int64                  `json:"horizon"`
 	Queues  map[string]queueLimits `json:"queues"`
 	Jobs    map[string]*jobState   `json:"jobs"`
-	Report  Report                 `json:"report"`
+	// NotDue holds the jobs seen but not yet due (submitted after the
+	// cutoff), by key, until they are (Report.NotDue) or, gone from squeue
+	// and sacct for Keep, are skipped.
+	NotDue map[string]seenJob `json:"notDue,omitempty"`
+	Report Report             `json:"report"`
 	// Probes (probe.go): the last answer sent per shape, when the last
 	// round was, and where the next one begins among the shapes.
 	ProbeSent map[string]probeSent `json:"probeSent,omitempty"`
@@ -48,6 +52,13 @@ type cursor struct {
 }
 
 const cursorVersion = 1
+
+// seenJob is a job seen before it was due: its submission and when it
+// was last seen (the collector's clock).
+type seenJob struct {
+	Submit int64 `json:"submit"`
+	Seen   int64 `json:"seen"`
+}
 
 type batch struct {
 	ID     string         `json:"id"`

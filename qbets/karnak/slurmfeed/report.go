@@ -23,7 +23,9 @@ type Report struct {
 	// poll (submitted within the reorder delay before it, or after its
 	// time on a clock that ran backwards): neither fed nor skipped yet, a
 	// later poll feeds them. With Skipped and the events fed, every job
-	// read is accounted for.
+	// read is accounted for. They are kept in the cursor: one gone from
+	// squeue and sacct while the collector was down is still counted as
+	// skipped, as a run without the restart counts it.
 	NotDue map[string]int64 `json:"notDue,omitempty"`
 	// Probes counts the probes of Slurm's own estimate (Config.ProbeEvery)
 	// by outcome: answered and sent, answered unchanged, or why not.
@@ -146,9 +148,9 @@ func (c *Collector) Report() Report {
 	r.Skipped = maps.Clone(r.Skipped)
 	r.Probes = maps.Clone(r.Probes)
 	r.NotDue = nil
-	for _, j := range c.notDue {
+	for _, j := range c.st.NotDue {
 		reason := "submitted within the reorder delay before the last poll"
-		if j.submit > c.st.LastPoll {
+		if j.Submit > c.st.LastPoll {
 			reason = "submitted after the last poll's time (a clock that ran backwards)"
 		}
 		count(&r.NotDue, reason, 1)
