@@ -62,6 +62,9 @@ type Collector struct {
 	// cutoff), by key, until they are (Report.NotDue). Not in the cursor:
 	// after a restart the next poll sees them again.
 	notDue map[string]seenJob
+	// notDueAt is the time of the last poll that read the jobs (events),
+	// which a poll that then fails to send leaves ahead of LastPoll.
+	notDueAt int64
 }
 
 // seenJob is a job seen before it was due: its submission and when it
@@ -240,6 +243,7 @@ type pending struct {
 // cutoff, marking them sent in the cursor (they are written ahead before
 // being sent).
 func (c *Collector) events(parts map[string]partition, jobs map[string]job, now, cutoff int64) []pending {
+	c.notDueAt = now
 	var out []pending
 	add := func(kind string, j *job, st *jobState, t int64, class int) {
 		e := karnak.Event{Kind: kind, System: c.cfg.System, Job: st.ID, Time: t}
