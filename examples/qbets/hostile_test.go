@@ -46,11 +46,11 @@ func TestPlotFlagsChecked(t *testing.T) {
 	}
 }
 
-// A job whose wait is near the int64 limit (a corrupt line) made submit +
-// wait wrap: the whole log failed with "Start -9223372036854771809 is
-// before Submit". It is left out and counted; the other jobs are scored.
-func TestWaitAtInt64Limit(t *testing.T) {
-	dir := t.TempDir()
+// writeFarLog writes dir/far.swf, 302 jobs on one queue (far/1), and
+// returns its path: job 301's wait is 2^63 − 1 (a corrupt line, out of
+// range), the other 301 are scored.
+func writeFarLog(t *testing.T, dir string) string {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("; MaxProcs: 64\n")
 	for i := range 300 {
@@ -62,6 +62,14 @@ func TestWaitAtInt64Limit(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// A job whose wait is near the int64 limit (a corrupt line) made submit +
+// wait wrap: the whole log failed with "Start -9223372036854771809 is
+// before Submit". It is left out and counted; the other jobs are scored.
+func TestWaitAtInt64Limit(t *testing.T) {
+	path := writeFarLog(t, t.TempDir())
 	var out, errs strings.Builder
 	if code := command([]string{"-json", path}, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
@@ -84,16 +92,7 @@ func TestWaitAtInt64Limit(t *testing.T) {
 // log fail ("Start … is before Submit").
 func TestTablesOutOfRange(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("; MaxProcs: 64\n")
-	for i := range 300 {
-		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, 30*(i%20))
-	}
-	b.WriteString("301 18000 9223372036854775807 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
-	b.WriteString("302 18060 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
-	if err := os.WriteFile(filepath.Join(dir, "far.swf"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFarLog(t, dir)
 	var out, log strings.Builder
 	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,16 +84,7 @@ func TestTrimWindow(t *testing.T) {
 // Submit").
 func TestPlotWaitsOutOfRange(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("; MaxProcs: 64\n")
-	for i := range 300 {
-		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, 30*(i%20))
-	}
-	b.WriteString("301 18000 9223372036854775807 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
-	b.WriteString("302 18060 5 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n")
-	if err := os.WriteFile(filepath.Join(dir, "far.swf"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFarLog(t, dir)
 	var out strings.Builder
 	if err := plotWaits(&out, dir, plotOptions{dir: t.TempDir(), queues: "far/1", days: 1}); err != nil {
 		t.Fatal(err)

@@ -93,8 +93,11 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	probe := o.cfg
 	probe.Service = &slurmfeed.Client{}
 	if err := probe.Validate(); err != nil {
-		msg := strings.Replace(err.Error(), "slurmfeed: System:", "-system:", 1)
-		return nil, cli.UsageError{Msg: msg + " (the service refuses a batch naming it)"}
+		msg, ok := strings.CutPrefix(err.Error(), "slurmfeed: System:")
+		if !ok { // another setting (-quantile, -probe, …): not the service's rule
+			return nil, cli.UsageError{Msg: err.Error()}
+		}
+		return nil, cli.UsageError{Msg: "-system:" + msg + " (the service refuses a batch naming it)"}
 	}
 	return o, nil
 }

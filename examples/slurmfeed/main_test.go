@@ -95,6 +95,19 @@ func TestBadSystem(t *testing.T) {
 	}
 }
 
+// Another setting the collector refuses is a usage error too, but its
+// message does not blame the service's rule for names.
+func TestBadSettingNotSystem(t *testing.T) {
+	for _, flag := range [][]string{{"-quantile", "100"}, {"-confidence", "99"}, {"-probe", "31m"}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"-poll", "2s", "-replay", recordingPath}, flag...)
+		code := command(context.Background(), args, nil, &out, &errb)
+		if code != 2 || strings.Contains(errb.String(), "refuses a batch naming it") || strings.Contains(errb.String(), "-system") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and no word of -system", flag, code, errb.String())
+		}
+	}
+}
+
 func TestCLI(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.jsonl.gz")
 	clitest.Run(t, clitest.Command{Run: command, NoArgs: true,

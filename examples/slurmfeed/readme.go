@@ -24,7 +24,7 @@ func summary(r *slurmfeed.Report) string {
 	fmt.Fprintf(&b, "System %s: %d polls, %d batches acknowledged (%s events), %d late events, %d failed polls.\n\n",
 		r.System, r.Polls, r.Batches, strings.Join(evs, ", "), r.Late, r.Errors)
 	countList(&b, "Skipped", r.Skipped)
-	countList(&b, "Seen but not yet due at the last poll (neither fed nor skipped)", r.NotDue)
+	countList(&b, "Seen but not yet due (neither fed nor skipped)", r.NotDue)
 	countList(&b, "Probes of Slurm's own estimate for hypothetical jobs (sbatch --test-only)", r.Probes)
 	fmt.Fprintf(&b, "| method | jobs predicted | not predicted | mean \\|log10 error\\| | within ×2 |\n|---|---:|---:|---:|---:|\n")
 	for _, m := range r.Methods {

@@ -2,8 +2,9 @@ package karnak
 
 import (
 	"fmt"
-	"github.com/batchq/batchq/internal/sysname"
 	"unicode/utf8"
+
+	"github.com/batchq/batchq/internal/sysname"
 )
 
 // Event is one state change of a job on a monitored system, the unit the

@@ -58,6 +58,10 @@ type Collector struct {
 	cfg Config
 	mu  sync.Mutex
 	st  *cursor
+	// notDueAt is the time of the last poll that read the jobs (events),
+	// which a poll that then fails to send leaves ahead of LastPoll (0:
+	// none since New; the cursor's NotDue were seen before it).
+	notDueAt int64
 }
 
 // New returns a collector with the settings of cfg, resuming from the
@@ -232,6 +236,8 @@ type pending struct {
 // cutoff, marking them sent in the cursor (they are written ahead before
 // being sent).
 func (c *Collector) events(parts map[string]partition, jobs map[string]job, now, cutoff int64) []pending {
+	c.notDueAt = now
+	c.notDueAt = now
 	var out []pending
 	add := func(kind string, j *job, st *jobState, t int64, class int) {
 		e := karnak.Event{Kind: kind, System: c.cfg.System, Job: st.ID, Time: t}

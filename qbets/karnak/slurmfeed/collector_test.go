@@ -386,3 +386,37 @@ func TestNotDueAcrossRestart(t *testing.T) {
 		}
 	}
 }
+
+// A job not yet due is labelled by the poll that saw it: a poll whose
+// batch the service did not take (down) leaves LastPoll behind, and a job
+// submitted since is no clock that ran backwards. One not seen at the
+// last poll (gone before it was due) says so until Keep counts it skipped.
+func TestNotDueReasonServiceDown(t *testing.T) {
+	f := scenario()
+	c, tp, clk := newTest(t, f, "")
+	mustPoll(t, c)          // t0+30
+	f.jobs = append(f.jobs, // job 21 due at the next poll (a batch to send), 20 not
+		&fakeJob{id: 21, state: "PENDING", submit: t0 + 15, start: t0 + 500, limit: 2, partition: "short", cpus: 1},
+		&fakeJob{id: 20, state: "PENDING", submit: t0 + 35, start: t0 + 500, limit: 2, partition: "short", cpus: 1})
+	clk.advance(10) // t0+40, cutoff t0+20: job 20 not due; the service down
+	tp.mu.Lock()
+	tp.down = true
+	tp.mu.Unlock()
+	if err := c.Poll(context.Background()); err == nil {
+		t.Fatal("poll with the service down: no error")
+	}
+	delay := "submitted within the reorder delay before the last poll"
+	if r := c.Report(); len(r.NotDue) != 1 || r.NotDue[delay] != 1 {
+		t.Errorf("service down: not due %v, want 1 %q", r.NotDue, delay)
+	}
+	tp.mu.Lock()
+	tp.down = false
+	tp.mu.Unlock()
+	f.jobs = f.jobs[:len(f.jobs)-1] // gone from squeue and sacct
+	clk.advance(5)
+	mustPoll(t, c)
+	gone := "seen before it was due, not at the last poll"
+	if r := c.Report(); len(r.NotDue) != 1 || r.NotDue[gone] != 1 {
+		t.Errorf("gone: not due %v, want 1 %q", r.NotDue, gone)
+	}
+}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/batchq/batchq/internal/sysname"
 	"io"
 	"os"
 	"os/exec"
 	"time"
 
+	"github.com/batchq/batchq/internal/sysname"
 	"github.com/batchq/batchq/qbets/karnak"
 )
 

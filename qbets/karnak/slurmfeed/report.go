@@ -19,11 +19,12 @@ type Report struct {
 	// Skipped counts, by reason, the jobs not fed (once each) and the
 	// records not used (at every poll that shows them).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
-	// NotDue counts, by reason, the jobs seen and not yet due at the last
-	// poll (submitted within the reorder delay before it, or after its
-	// time on a clock that ran backwards): neither fed nor skipped yet, a
-	// later poll feeds them. With Skipped and the events fed, every job
-	// read is accounted for. They are kept in the cursor: one gone from
+	// NotDue counts, by reason, the jobs seen and not yet due (submitted
+	// within the reorder delay before the poll that saw them, or after its
+	// time on a clock that ran backwards; or seen so but not at the last
+	// poll, until Keep counts them in Skipped): neither fed nor skipped
+	// yet, a later poll feeds them. With Skipped and the events fed, every
+	// job read is accounted for. They are kept in the cursor: one gone from
 	// squeue and sacct while the collector was down is still counted as
 	// skipped, as a run without the restart counts it.
 	NotDue map[string]int64 `json:"notDue,omitempty"`
@@ -149,8 +150,16 @@ func (c *Collector) Report() Report {
 	r.Probes = maps.Clone(r.Probes)
 	r.NotDue = nil
 	for _, j := range c.st.NotDue {
+		// By the poll that saw it (j.Seen), not LastPoll: a poll whose
+		// batch the service did not take (down) read the jobs but left
+		// LastPoll behind, which made a job submitted since "after the
+		// last poll's time". Before the first poll since New (a restart),
+		// every kept job was seen by an earlier process.
 		reason := "submitted within the reorder delay before the last poll"
-		if j.Submit > c.st.LastPoll {
+		switch {
+		case c.notDueAt != 0 && j.Seen != c.notDueAt:
+			reason = "seen before it was due, not at the last poll"
+		case j.Submit > j.Seen:
 			reason = "submitted after the last poll's time (a clock that ran backwards)"
 		}
 		count(&r.NotDue, reason, 1)
