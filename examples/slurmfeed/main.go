@@ -23,6 +23,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
+	"github.com/batchq/batchq/internal/sysname"
 	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
@@ -86,18 +87,16 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.UsageError{Msg: "-poll must be > 0"}
 	case o.cfg.System == "":
 		return nil, cli.UsageError{Msg: "-system: empty, want the service's name of the cluster"}
+	case !sysname.Valid(o.cfg.System):
+		// the service's rule: a name it refuses would have every batch
+		// rejected while the command ran on
+		return nil, cli.Usagef("-system: %q is not a name (%s) (the service refuses a batch naming it)", o.cfg.System, sysname.Rule)
 	}
-	// The collector's own check, the service's rule for -system among
-	// them: a name the service refuses would have every batch rejected
-	// while the command ran on.
+	// The collector's own checks of the other settings (-quantile, -probe, …).
 	probe := o.cfg
 	probe.Service = &slurmfeed.Client{}
 	if err := probe.Validate(); err != nil {
-		msg, ok := strings.CutPrefix(err.Error(), "slurmfeed: System:")
-		if !ok { // another setting (-quantile, -probe, …): not the service's rule
-			return nil, cli.UsageError{Msg: err.Error()}
-		}
-		return nil, cli.UsageError{Msg: "-system:" + msg + " (the service refuses a batch naming it)"}
+		return nil, cli.UsageError{Msg: err.Error()}
 	}
 	return o, nil
 }
