@@ -177,6 +177,41 @@ func TestLargerThanMachine(t *testing.T) {
 	}
 }
 
+// A job without a processor count is scored, not dropped, and the report
+// counts it: the simulation holds it as asking none and leaves it out of
+// the running jobs of every snapshot (sched/forecast.Online).
+func TestNoSizeCounted(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 300)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	n := 0
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if f := strings.Fields(line); len(f) == 18 && !strings.HasPrefix(line, ";") && n < 7 && f[0] != "1" {
+			f[4], f[7] = "-1", "-1" // allocated and requested processors unknown
+			line, n = strings.Join(f, " "), n+1
+		}
+		out = append(out, line)
+	}
+	noSize := filepath.Join(dir, "nosize.swf")
+	if err := os.WriteFile(noSize, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, text, errs := runCmd(t, noSize, "-machine", "64", "-predictors", "forecast,naive")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := fmt.Sprintf("%d jobs without a processor count", n); n == 0 || !strings.Contains(text, want) {
+		t.Errorf("report lacks %q:\n%s", want, text)
+	}
+	if rows := jsonRows(t, noSize, "-machine", "64", "-predictors", "forecast"); rows["forecast"]["no_size"] != float64(n) {
+		t.Errorf("-json: no_size %v, want %d", rows["forecast"]["no_size"], n)
+	}
+}
+
 // A machine size beyond any machine (a header's MaxProcs of 2^63 − 1, or
 // -machine) is refused with its bound, as the simulator refuses it, not
 // replayed with features divided by 9.2e18.

@@ -35,6 +35,9 @@ type jsonRow struct {
 	// which forecast and estimates answer with the naive median; absent
 	// when none is.
 	LargerThanMachine int `json:"larger_than_machine,omitempty"`
+	// NoSize counts the replayed jobs without a processor count, which
+	// the simulation holds as asking none; absent when none is.
+	NoSize int `json:"no_size,omitempty"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -68,7 +71,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rows {
 		j := r.json()
-		j.Rejected, j.LargerThanMachine = cli.ReasonKeys(info.rejected), info.larger
+		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -111,6 +114,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	if info.larger > 0 {
 		fmt.Fprintf(w, "%d jobs larger than the machine (%d processors): the simulation cannot place them, forecast and estimates answer them with the naive median\n\n",
 			info.larger, info.machine)
+	}
+	if info.noSize > 0 {
+		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated as asking no processors; running, they are in no snapshot\n\n", info.noSize)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "predictor\tjobs\twithin ×2 %\t≤1 min %\t≤10 min %\tmean |log10|\tAAE\tcov 50/80/90 %\twidth 50/80/90\t")

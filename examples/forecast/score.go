@@ -62,7 +62,11 @@ type traceInfo struct {
 	// larger: replayed jobs larger than the machine. The forward
 	// simulation cannot place them; forecast and estimates answer them
 	// with the naive median (sched/forecast.Online).
-	larger  int
+	larger int
+	// noSize: replayed jobs without a processor count (fields 5 and 8
+	// unknown): the simulation asks no processors for them, and a running
+	// one is in no snapshot (sched/forecast.Online).
+	noSize  int
 	machine int64 // processors, or the cores of the nodes
 	// nodes is the machine of -nodes (nil: one pool of machine
 	// processors), read from nodesFile.
@@ -229,6 +233,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	for i := range all {
 		if all[i].Size() > info.machine {
 			info.larger++
+		}
+		if all[i].Size() <= 0 {
+			info.noSize++
 		}
 		if all[i].Demand != nil {
 			info.demands++
