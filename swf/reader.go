@@ -493,13 +493,22 @@ var floatField = [NumFields]bool{5: true, 6: true, 9: true}
 const statusField = 10
 
 // parseJob parses the 18 fields of a job line that starts with a field
-// into j (left partly written on error), all but j.Demand. Each field is converted as it is
+// into j (left partly written on error), all but j.Demand. A line in the
+// archive's plain forms goes by parseFast, 8 bytes at a time; parseJobScan
+// takes any other, and decides every error.
+func parseJob(line []byte, j *Job) *ParseError {
+	if parseFast(line, j) {
+		return nil
+	}
+	return parseJobScan(line, j)
+}
+
+// parseJobScan is parseJob for any line. Each field is converted as it is
 // scanned: a plain integer ("-1", "35100", up to 18 digits), or in a float
 // field a plain decimal ("142.00", up to 15 digits), takes one pass over its
 // bytes; any other token is cut out and handed to parseInt or parseFloat,
-// which give the same values on the plain forms and decide the rest. The
-// fast path is most of the cost of reading a plain trace.
-func parseJob(line []byte, j *Job) *ParseError {
+// which give the same values on the plain forms and decide the rest.
+func parseJobScan(line []byte, j *Job) *ParseError {
 	var ints [NumFields]int64
 	var floats [NumFields]float64
 	n := 0

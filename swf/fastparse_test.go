@@ -1,0 +1,97 @@
+package swf
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// sameParse checks parseJob on line against parseJobScan, the parser it
+// puts parseFast in front of: the same job (%#v tells -0 from 0) or the
+// same error. It reports whether parseFast took the line.
+func sameParse(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, line []byte) bool {
+	t.Helper()
+	var fast, scan, got Job
+	took := parseFast(line, &fast)
+	serr := parseJobScan(line, &scan)
+	gerr := parseJob(line, &got)
+	if took && serr != nil {
+		t.Fatalf("%q: parseFast took a line parseJobScan refuses (%v): %+v", line, serr, fast)
+	}
+	if took && fmt.Sprintf("%#v", fast) != fmt.Sprintf("%#v", scan) {
+		t.Fatalf("%q: parseFast %#v, parseJobScan %#v", line, fast, scan)
+	}
+	if (gerr == nil) != (serr == nil) || gerr != nil && (gerr.Error() != serr.Error() || !errors.Is(gerr, errors.Unwrap(serr)) || gerr.Field != serr.Field || gerr.Value != serr.Value) {
+		t.Fatalf("%q: parseJob error %v, parseJobScan %v", line, gerr, serr)
+	}
+	if gerr == nil && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", scan) {
+		t.Fatalf("%q: parseJob %#v, parseJobScan %#v", line, got, scan)
+	}
+	return took
+}
+
+// parseFast gives parseJobScan's job on every line it takes, and parseJob
+// (parseFast, else parseJobScan) gives parseJobScan's job or error on any
+// line: tokens near each of parseFast's bounds (7 and 8 digits, 7 and 8
+// decimals, -0, -1, -2, -0.5, -1.5, "5.", ".5", exponents, signs), bytes
+// that are neither digits nor blanks (a '\n', the buffer's own end mark,
+// inside a line), 17 to 19 fields, blanks before, between and after, lines
+// around parseFast's length limit.
+func TestParseFastMatchesScan(t *testing.T) {
+	tokens := rapid.OneOf(
+		rapid.SampledFrom([]string{"0", "-0", "-1", "-2", "1", "2", "-9", "+7", "1.", "-1.", ".5", "-.5", "-0.5",
+			"-1.0", "-1.5", "-0.00", "142.00", "35100.00", "1e3", "1E3", "-", ".", "1.2.3", "1a", "0x10", "--1",
+			"9999999", "99999999", "1234567.1234567", "1234567.12345678", "12345678.1", "0.1234567", "0.12345678",
+			"0000001", "00000001", "\n", "1\n", "\x00", "\xff", "١", "1\r", "\r", "\v1", "1\f"}),
+		rapid.StringMatching(`-?[0-9]{1,17}(\.[0-9]{0,17})?`),
+		rapid.StringMatching(`[-+.0-9eE\n\x00\xff]{1,6}`),
+		rapid.Custom(func(t *rapid.T) string { return fmt.Sprint(rapid.Int64().Draw(t, "int")) }),
+	)
+	blank := rapid.StringMatching(`[ \t]{1,4}`)
+	taken, lines := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		// Half the lines are in the forms parseFast takes but for one
+		// hostile token at most; the others anything.
+		clean := rapid.Bool().Draw(t, "clean")
+		nf, hostile := NumFields, rapid.IntRange(-1, NumFields-1).Draw(t, "hostile")
+		if !clean {
+			nf = rapid.IntRange(16, 20).Draw(t, "fields")
+		}
+		var sb strings.Builder
+		sb.WriteString(rapid.StringMatching(`[ \t]{0,2}`).Draw(t, "lead"))
+		for f := range nf {
+			if f > 0 {
+				sb.WriteString(blank.Draw(t, "blank"))
+			}
+			if clean && f != hostile || !clean && rapid.IntRange(0, 15).Draw(t, "plain") > 0 {
+				if f < NumFields && floatField[f] {
+					sb.WriteString(rapid.StringMatching(`-1|[0-9]{1,6}(\.[0-9]{1,3})?`).Draw(t, "tok"))
+				} else {
+					sb.WriteString(rapid.StringMatching(`-1|[0-9]{1,9}`).Draw(t, "tok"))
+				}
+			} else {
+				sb.WriteString(tokens.Draw(t, "tok"))
+			}
+		}
+		sb.WriteString(rapid.StringMatching(`[ \t]{0,2}`).Draw(t, "trail"))
+		line := sb.String()
+		if !clean && rapid.Bool().Draw(t, "long") { // around maxFastLine
+			pad := max(0, maxFastLine-len(line)+rapid.IntRange(-3, 3).Draw(t, "over"))
+			line = strings.Repeat(" ", pad/2) + line + strings.Repeat("\t", pad-pad/2)
+		}
+		lines++
+		if sameParse(t, []byte(line)) {
+			taken++
+		}
+	})
+	if taken < lines/5 {
+		t.Errorf("parseFast took %d of %d lines: too few to test it", taken, lines)
+	}
+	t.Logf("parseFast took %d of %d lines", taken, lines)
+}
