@@ -6,7 +6,7 @@ package swf
 // '.' and more digits, 15 in all. On such a line it writes j as
 // parseJobScan does and reports true; on any other line, an error included,
 // it reports false, and parseJobScan decides (j is then partly written).
-// It takes 1,450 instructions a KTH line where parseJobScan took 1,700: no
+// It takes 1,395 instructions a KTH line where parseJobScan took 1,700: no
 // bounds or length checks, blanks and digits in loops of their own, and
 // the field's kind looked up only at a '.'.
 func parseFast(line []byte, j *Job) bool {
@@ -39,15 +39,18 @@ func parseFast(line []byte, j *Job) bool {
 		neg := c == '-'
 		if neg {
 			i++
-			c = b[i]
 		}
 		start := i
 		var v uint64
-		for d := c - '0'; d <= 9; d = c - '0' {
+		for {
+			d := b[i] - '0'
+			if d > 9 {
+				break
+			}
 			v = v*10 + uint64(d)
 			i++
-			c = b[i]
 		}
+		c = b[i]
 		if nd := i - start; nd-1 >= 15 { // none, or more than parseFast reads
 			return false
 		}
