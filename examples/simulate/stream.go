@@ -690,18 +690,22 @@ func field9(line []byte, i int) int {
 		highs = 0x8080808080808080
 		low7  = 0x7f7f7f7f7f7f7f7f
 	)
-	// zero has the high bit of each zero byte of x set (exact: no carry
-	// crosses bytes).
-	zero := func(x uint64) uint64 { return ^((x&low7 + low7) | x | low7) }
 	need := 9            // token starts to see, the one at i included
 	prev := uint64(0x80) // byte i-1, as a blank, in bit 7 (the line's start is one)
-	for ; len(line)-i >= 8; i += 8 {
-		w := binary.LittleEndian.Uint64(line[i:])
-		blank := zero(w^(ones*' ')) | zero(w^(ones*'\t'))
-		starts := ^blank & highs & (blank<<8 | prev)
+	for rest := line[i:]; len(rest) >= 8; rest = rest[8:] {
+		w := binary.LittleEndian.Uint64(rest)
+		// The high bit of each byte that is neither ' ' nor '\t' (a
+		// byte's own: no carry crosses bytes), and of each blank.
+		s, t := w^(ones*' '), w^(ones*'\t')
+		tok := (s&low7 + low7 | s) & (t&low7 + low7 | t) & highs
+		blank := tok ^ highs
+		starts := tok & (blank<<8 | prev)
 		prev = blank >> 56
-		if c := bits.OnesCount64(starts); c < need {
+		// The starts counted by a multiply (no popcount check on
+		// GOAMD64 v1): each is bit 7 of its byte, the sum goes to the top.
+		if c := int((starts >> 7) * ones >> 56); c < need {
 			need -= c
+			i += 8
 			continue
 		}
 		for range need - 1 {
