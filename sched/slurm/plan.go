@@ -13,18 +13,20 @@ package slurm
 // pend, for the next query (fit makes it first): the cycle's loop then
 // keeps neither it nor a second call.
 type plan struct {
-	pts  []planPt
-	pend struct {
+	// The points as two arrays: the scans read one of them, or both in
+	// step, 8 bytes apart rather than 16 (an index scaled by 8 is an
+	// addressing mode; by 16 a shift more). fr is as long as ts.
+	ts, fr []int64
+	pend   struct {
 		t, d, n int64
 		from    int
 	}
 }
 
-type planPt struct{ t, free int64 }
-
 // reset starts the plan at now with free CPUs free from now on.
 func (p *plan) reset(now, free int64) {
-	p.pts = append(p.pts[:0], planPt{now, free})
+	p.ts = append(p.ts[:0], now)
+	p.fr = append(p.fr[:0], free)
 	p.pend.n = 0
 }
 
@@ -37,12 +39,13 @@ func (p *plan) hold(t, d, n int64, from int) {
 // ascending t after reset; a t at or before the last point counts as
 // that point's.
 func (p *plan) release(t, n int64) {
-	last := &p.pts[len(p.pts)-1]
-	if t <= last.t {
-		last.free += n
+	k := len(p.ts) - 1
+	if t <= p.ts[k] {
+		p.fr[k] += n
 		return
 	}
-	p.pts = append(p.pts, planPt{t, last.free + n})
+	p.ts = append(p.ts, t)
+	p.fr = append(p.fr, p.fr[k]+n)
 }
 
 // fit returns the earliest time from which n CPUs stay free for d
@@ -51,34 +54,37 @@ func (p *plan) release(t, n int64) {
 // after by is not looked for: fit returns instead the first time after by
 // that could begin one, no later than the earliest start if there is
 // one, with index -1 (backfill plans no job beyond its window; it only
-// bounds when one may enter it).
-func (p *plan) fit(n, d, by int64) (int64, int, bool) {
+// bounds when one may enter it). The scan begins at the point at index
+// from, which the caller knows no start comes before (see backfill's
+// lower bound); 0 when it knows none.
+func (p *plan) fit(n, d, by int64, from int) (int64, int, bool) {
 	if p.pend.n != 0 {
 		p.allocate(p.pend.t, p.pend.d, p.pend.n, p.pend.from)
 		p.pend.n = 0
 	}
 	d = max(d, 1)
-	pts := p.pts
-	i := 0
+	ts := p.ts
+	fr := p.fr[:len(ts)] // as long as ts: one bound check serves both
+	i := from
 	for {
 		// uint: the loop's bound is then also the index's check.
-		for uint(i) < uint(len(pts)) && pts[i].free < n {
+		for uint(i) < uint(len(fr)) && fr[i] < n {
 			i++
 		}
-		if i == len(pts) {
+		if uint(i) >= uint(len(ts)) {
 			return 0, -1, false
 		}
-		cand, at := pts[i].t, i
+		cand, at := ts[i], i
 		if cand > by {
 			return cand, -1, true
 		}
 		end := cand + d // a local: the loop would add it at each point
-		for i++; uint(i) < uint(len(pts)) && pts[i].t < end && pts[i].free >= n; i++ {
+		for i++; uint(i) < uint(len(ts)) && ts[i] < end && fr[i] >= n; i++ {
 		}
-		if i == len(pts) || pts[i].t >= end {
+		if uint(i) >= uint(len(ts)) || ts[i] >= end {
 			return cand, at, true
 		}
-		// Too few CPUs at pts[i], within the window: look from there.
+		// Too few CPUs at point i, within the window: look from there.
 	}
 }
 
@@ -90,33 +96,46 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	}
 	// One walk: take n from every point in [t, t+d), then the point at
 	// t+d, if new, gets back the CPUs of the point before it.
-	k := p.split(t, from)
-	end := t + d
-	pts := p.pts // a local: a store through p.pts would reload it
-	for ; uint(k) < uint(len(pts)) && pts[k].t < end; k++ {
-		pts[k].free -= n
+	k := from // most often the point at t: fit's start
+	if uint(k) >= uint(len(p.ts)) || p.ts[k] != t {
+		k = p.split(t, from)
 	}
-	if k < len(pts) && pts[k].t == end {
+	end := t + d
+	ts := p.ts // locals: a store through p.fr would reload them
+	fr := p.fr[:len(ts)]
+	for ; uint(k) < uint(len(ts)) && ts[k] < end; k++ {
+		fr[k] -= n
+	}
+	if k < len(ts) && ts[k] == end {
 		return
 	}
-	p.pts = append(p.pts, planPt{})
-	copy(p.pts[k+1:], p.pts[k:])
-	p.pts[k] = planPt{end, p.pts[k-1].free + n}
+	p.insert(k, end, fr[k-1]+n)
+}
+
+// insert makes point (t, free) the point at index k, 0 < k ≤ len. The
+// points after it move in one loop over both arrays: a few points most
+// often, for which two copy calls (memmove) cost twice as much.
+func (p *plan) insert(k int, t, free int64) {
+	p.ts = append(p.ts, t)
+	p.fr = append(p.fr, free)
+	ts, fr := p.ts, p.fr[:len(p.ts)]
+	for j := len(ts) - 1; j > k; j-- {
+		ts[j], fr[j] = ts[j-1], fr[j-1]
+	}
+	ts[k], fr[k] = t, free
 }
 
 // split makes sure a point exists at t, at or after the point at index
 // from, and returns its index.
 func (p *plan) split(t int64, from int) int {
-	i, pts := from, p.pts
-	for uint(i) < uint(len(pts)) && pts[i].t < t {
+	i, ts := from, p.ts
+	for uint(i) < uint(len(ts)) && ts[i] < t {
 		i++
 	}
-	if i < len(pts) && pts[i].t == t {
+	if i < len(ts) && ts[i] == t {
 		return i
 	}
-	p.pts = append(p.pts, planPt{})
-	copy(p.pts[i+1:], p.pts[i:])
-	p.pts[i] = planPt{t, p.pts[i-1].free}
+	p.insert(i, t, p.fr[i-1])
 	return i
 }
 

@@ -13,7 +13,9 @@ import (
 // TestPlanAsProfile checks the backfill plan against sched.Profile, whose
 // cut-down copy it is: the same releases, then queries each followed by
 // the allocation a cycle makes, must find the same times (or, for a start
-// beyond a horizon, a time after it and no later, if there is one).
+// beyond a horizon, a time after it and no later, if there is one),
+// also when a query no smaller than the last one fitted scans from its
+// start, as backfill's do.
 func TestPlanAsProfile(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 5))
 	for round := range 2000 {
@@ -30,6 +32,7 @@ func TestPlanAsProfile(t *testing.T) {
 			prof.Release(at, n)
 			pl.release(at, n)
 		}
+		lastN, lastD, lastIdx := int64(1<<62), int64(1<<62), 0
 		for q := range 30 {
 			n, d := rng.Int64N(40), rng.Int64N(200)-5
 			want, wok := prof.Fit(n, d, now)
@@ -38,7 +41,16 @@ func TestPlanAsProfile(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				by = now + rng.Int64N(400)
 			}
-			got, idx, ok := pl.fit(n, d, by)
+			// The scan from the last fit's start when this query asks no
+			// less (backfill's lower bound), else from now.
+			from := 0
+			if n >= lastN && d >= lastD {
+				from = lastIdx
+			}
+			got, idx, ok := pl.fit(n, d, by, from)
+			if idx >= 0 {
+				lastN, lastD, lastIdx = n, d, idx
+			}
 			if ok && (!wok || want > by) && idx == -1 {
 				// Beyond the horizon: a time after it, no later than the
 				// start (if there is one).
@@ -53,7 +65,7 @@ func TestPlanAsProfile(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if pl.pts[idx].t > got || (idx+1 < len(pl.pts) && pl.pts[idx+1].t <= got) {
+			if pl.ts[idx] > got || (idx+1 < len(pl.ts) && pl.ts[idx+1] <= got) {
 				t.Fatalf("round %d query %d: index %d does not hold at %d", round, q, idx, got)
 			}
 			// A reservation later than the fit, as a cycle makes one.
