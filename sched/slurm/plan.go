@@ -2,16 +2,18 @@ package slurm
 
 // plan is a backfill cycle's plan of the free CPUs over time (Slurm's
 // node_space), sched.Profile's step function cut to what a cycle does:
-// every query starts at the first point (now), and the reservation of a
-// job goes where its query found room. Points (t, free) ascend in t,
+// every query starts at the first point (now) or at a start found
+// earlier that it cannot precede, and the reservation of a job goes
+// where its query found room. Points (t, free) ascend in t,
 // free holding from t to the next point, the last forever. It scans
 // rather than searches: a cycle's plan has a few dozen points, and a
 // scan from the point its query returned finds the place of an
 // allocation without a search's calls.
 //
 // A cycle's last allocation would change nothing, so each waits, in
-// pend, for the next query (fit makes it first): the cycle's loop then
-// keeps neither it nor a second call.
+// pend, for the next query (flush makes it, just before): the cycle's
+// loop then keeps neither it nor a second call, and fit, calling no
+// function, needs no frame.
 type plan struct {
 	// The points as two arrays: the scans read one of them, or both in
 	// step, 8 bytes apart rather than 16 (an index scaled by 8 is an
@@ -21,6 +23,12 @@ type plan struct {
 		t, d, n int64
 		from    int
 	}
+	// The last query that found a start in the window: its CPUs, its
+	// duration (at least 1) and the index of its start.
+	last struct {
+		n, d int64
+		at   int
+	}
 }
 
 // reset starts the plan at now with free CPUs free from now on.
@@ -28,11 +36,20 @@ func (p *plan) reset(now, free int64) {
 	p.ts = append(p.ts[:0], now)
 	p.fr = append(p.fr[:0], free)
 	p.pend.n = 0
+	p.last.n, p.last.d, p.last.at = never, never, 0
 }
 
-// hold is allocate(t, d, n, from) made at the next fit.
+// hold is allocate(t, d, n, from) made at the next flush.
 func (p *plan) hold(t, d, n int64, from int) {
 	p.pend.t, p.pend.d, p.pend.n, p.pend.from = t, d, n, from
+}
+
+// flush makes the allocation hold left, before a query (small enough to
+// inline into the cycle's loop: most often there is one).
+func (p *plan) flush() {
+	if p.pend.n != 0 {
+		p.allocPend()
+	}
 }
 
 // release frees n more CPUs from t on (a running job ending at t), in
@@ -48,24 +65,46 @@ func (p *plan) release(t, n int64) {
 	p.fr = append(p.fr, p.fr[k]+n)
 }
 
+// releaseEnds is release for each job of run at its end (start + time
+// limit), run sorted by it: one loop, the last point's time and free CPUs
+// in locals.
+func (p *plan) releaseEnds(run []*jobRec) {
+	ts, fr := p.ts, p.fr
+	lt, lf := ts[len(ts)-1], fr[len(fr)-1]
+	for _, r := range run {
+		if t := r.start + r.limit; t > lt {
+			fr[len(fr)-1] = lf
+			ts, fr = append(ts, t), append(fr, 0)
+			lt = t
+		}
+		lf += r.cpus
+	}
+	fr[len(fr)-1] = lf
+	p.ts, p.fr = ts, fr
+}
+
 // fit returns the earliest time from which n CPUs stay free for d
 // seconds (d below 1 counts as 1) and the index of the point that holds
 // then, or false if there is none: sched.Profile.Fit from now. A start
 // after by is not looked for: fit returns instead the first time after by
 // that could begin one, no later than the earliest start if there is
 // one, with index -1 (backfill plans no job beyond its window; it only
-// bounds when one may enter it). The scan begins at the point at index
-// from, which the caller knows no start comes before (see backfill's
-// lower bound); 0 when it knows none.
-func (p *plan) fit(n, d, by int64, from int) (int64, int, bool) {
-	if p.pend.n != 0 {
-		p.allocate(p.pend.t, p.pend.d, p.pend.n, p.pend.from)
-		p.pend.n = 0
-	}
+// bounds when one may enter it).
+//
+// A query asking no fewer CPUs for no longer than the last one that
+// found a start in the window starts no earlier, as the plan only loses
+// CPUs between queries: its scan begins at that start, whose point keeps
+// its index (an allocation adds points only after its own start, the
+// last query's). On SDSC-BLUE 58% of the queries, 21M of the 50M points
+// their scans read from now.
+func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 	d = max(d, 1)
 	ts := p.ts
 	fr := p.fr[:len(ts)] // as long as ts: one bound check serves both
-	i := from
+	i := 0
+	if n >= p.last.n && d >= p.last.d {
+		i = p.last.at
+	}
 	for {
 		// uint: the loop's bound is then also the index's check.
 		for uint(i) < uint(len(fr)) && fr[i] < n {
@@ -82,15 +121,25 @@ func (p *plan) fit(n, d, by int64, from int) (int64, int, bool) {
 		for i++; uint(i) < uint(len(ts)) && ts[i] < end && fr[i] >= n; i++ {
 		}
 		if uint(i) >= uint(len(ts)) || ts[i] >= end {
+			p.last.n, p.last.d, p.last.at = n, d, at
 			return cand, at, true
 		}
-		// Too few CPUs at point i, within the window: look from there.
+		// Too few CPUs at point i, within the window: look after it.
+		i++
 	}
 }
 
 // allocate takes n CPUs over [t, t+d), d > 0, t at or after the point
 // at index from (which holds at t or before it): sched.Profile.Allocate.
 func (p *plan) allocate(t, d, n int64, from int) {
+	p.hold(t, d, n, from)
+	p.allocPend()
+}
+
+// allocPend makes the allocation hold left (one call from flush).
+func (p *plan) allocPend() {
+	t, d, n, from := p.pend.t, p.pend.d, p.pend.n, p.pend.from
+	p.pend.n = 0
 	if d <= 0 {
 		return
 	}
@@ -118,11 +167,13 @@ func (p *plan) allocate(t, d, n int64, from int) {
 func (p *plan) insert(k int, t, free int64) {
 	p.ts = append(p.ts, t)
 	p.fr = append(p.fr, free)
+	// Forward, each point taking the one before it: the indexes ascend,
+	// so the compiler drops their checks.
 	ts, fr := p.ts, p.fr[:len(p.ts)]
-	for j := len(ts) - 1; j > k; j-- {
-		ts[j], fr[j] = ts[j-1], fr[j-1]
+	for i := k; uint(i) < uint(len(ts)); i++ {
+		ts[i], t = t, ts[i]
+		fr[i], free = free, fr[i]
 	}
-	ts[k], fr[k] = t, free
 }
 
 // split makes sure a point exists at t, at or after the point at index

@@ -14,8 +14,8 @@ import (
 // cut-down copy it is: the same releases, then queries each followed by
 // the allocation a cycle makes, must find the same times (or, for a start
 // beyond a horizon, a time after it and no later, if there is one),
-// also when a query no smaller than the last one fitted scans from its
-// start, as backfill's do.
+// also when a query no smaller than the last one that found a start
+// scans from that start.
 func TestPlanAsProfile(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 5))
 	for round := range 2000 {
@@ -32,7 +32,6 @@ func TestPlanAsProfile(t *testing.T) {
 			prof.Release(at, n)
 			pl.release(at, n)
 		}
-		lastN, lastD, lastIdx := int64(1<<62), int64(1<<62), 0
 		for q := range 30 {
 			n, d := rng.Int64N(40), rng.Int64N(200)-5
 			want, wok := prof.Fit(n, d, now)
@@ -41,16 +40,7 @@ func TestPlanAsProfile(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				by = now + rng.Int64N(400)
 			}
-			// The scan from the last fit's start when this query asks no
-			// less (backfill's lower bound), else from now.
-			from := 0
-			if n >= lastN && d >= lastD {
-				from = lastIdx
-			}
-			got, idx, ok := pl.fit(n, d, by, from)
-			if idx >= 0 {
-				lastN, lastD, lastIdx = n, d, idx
-			}
+			got, idx, ok := pl.fit(n, d, by)
 			if ok && (!wok || want > by) && idx == -1 {
 				// Beyond the horizon: a time after it, no later than the
 				// start (if there is one).
@@ -157,6 +147,30 @@ func TestRunningEndsOrder(t *testing.T) {
 		}
 		if len(seen) != len(p.running) {
 			t.Fatalf("%d of %d jobs yielded", len(seen), len(p.running))
+		}
+	}
+}
+
+// TestReleaseEnds: releaseEnds makes the plan that release makes of the
+// same jobs, one at a time, ties and jobs ending at now among them.
+func TestReleaseEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 80))
+	for range 500 {
+		now, free := int64(1000), rng.Int64N(20)
+		var run []*jobRec
+		for i := range rng.IntN(15) {
+			run = append(run, &jobRec{id: int64(i), start: now - rng.Int64N(50), limit: 50 + rng.Int64N(40), cpus: 1 + rng.Int64N(8)})
+		}
+		slices.SortFunc(run, cmpEnd)
+		var one, all plan
+		one.reset(now, free)
+		all.reset(now, free)
+		for _, r := range run {
+			one.release(r.start+r.limit, r.cpus)
+		}
+		all.releaseEnds(run)
+		if !slices.Equal(one.ts, all.ts) || !slices.Equal(one.fr, all.fr) {
+			t.Fatalf("release: %v %v; releaseEnds: %v %v", one.ts, one.fr, all.ts, all.fr)
 		}
 	}
 }

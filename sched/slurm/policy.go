@@ -128,12 +128,15 @@ type Policy struct {
 // the third the rest.
 type jobRec struct {
 	running, gone bool // started; ended or cancelled: out of the queue
-	cpus          int64
-	limit         int64 // the time limit, seconds
-	prio          int64
-	tier          int64
-	submit, id    int64
-	assoc         int // the user association in the fair-share tree
+	// out: running, gone or held (the loops over the queue pass it over):
+	// one test for the three, set wherever they are.
+	out        bool
+	cpus       int64
+	limit      int64 // the time limit, seconds
+	prio       int64
+	tier       int64
+	submit, id int64
+	assoc      int // the user association in the fair-share tree
 
 	held             string  // why no partition can run it ("" if it can)
 	jsW, partW, qosW float64 // weighted job size, partition and QOS factors
@@ -313,6 +316,7 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 			r.held = "more nodes than the partition has"
 		}
 	}
+	r.out = r.held != ""
 	r.qos = "normal"
 	if j.Partition >= 0 {
 		r.qos = name(p.cfg.QOSNames, j.Partition)

@@ -380,7 +380,7 @@ func (p *Policy) calc(t int64, prios bool) {
 	var w weights
 	p.weights(&w)
 	for _, r := range p.queue {
-		if r.running || r.gone {
+		if r.out && (r.running || r.gone) {
 			continue
 		}
 		var np int64
@@ -532,7 +532,7 @@ func (p *Policy) ended(id, now int64) {
 	if !r.running {
 		p.queueGen++ // a waiting job cancelled
 	}
-	r.gone, r.ptr = true, nil
+	r.gone, r.out, r.ptr = true, true, nil
 	if r.running {
 		switch {
 		case !p.cfg.EnforceLimits:

@@ -218,7 +218,7 @@ func (p *Policy) newSimulation() {
 // simulation.
 func (p *Policy) forget(r *jobRec) {
 	p.jobs.del(r.id)
-	r.gone = true
+	r.gone, r.out = true, true
 	p.queueGen++
 	if r.running {
 		p.running = slices.Delete(p.running, r.idx, r.idx+1)
@@ -255,7 +255,7 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 	}
 	if err != nil {
 		if !errors.Is(err, sched.ErrNoFit) {
-			r.held = err.Error() // a bug of the policy; never retry it
+			r.held, r.out = err.Error(), true // a bug of the policy; never retry it
 			p.queueGen++
 		}
 		return false
@@ -285,7 +285,7 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	allFailed := false
 	depth := 0
 	for _, r := range p.queue {
-		if r.running || r.gone {
+		if r.out && (r.running || r.gone) {
 			continue
 		}
 		if !full && depth > defQueueDepth {
@@ -345,7 +345,7 @@ func (p *Policy) overlap(a, b int) bool {
 // cycles choose their jobs by it; each stops at bf_max_job_test tests or
 // when fewer CPUs are free than any job from there on asks (p.least).
 func (p *Policy) bfSkips(r *jobRec) bool {
-	if r.running || r.gone || r.held != "" {
+	if r.out {
 		return true
 	}
 	if m := p.cfg.BackfillMaxJobUser; m > 0 {
@@ -406,8 +406,14 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		p.backfillNodes(pass, now, freeNow)
 		return
 	}
-	for t, r := range p.runningEnds(now) {
-		prof.release(t, r.cpus)
+	if run := p.running; len(run) == 0 || run[0].start+run[0].limit > now {
+		// No job is overdue (none under Run, which kills at the limit):
+		// the ends ascend as p.running is sorted.
+		prof.releaseEnds(run)
+	} else {
+		for t, r := range p.runningEnds(now) {
+			prof.release(t, r.cpus)
+		}
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes // node_space's first record
@@ -415,9 +421,6 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	reserved := false
 	p.beyond = p.beyond[:0]
 	by, least := now+p.bfWin, p.least[:len(p.queue)]
-	// The last job fitted in the window: its CPUs, time limit and the
-	// index of its start (the lower bound of fit's scan below).
-	lastN, lastD, lastAt := int64(never), int64(never), 0
 	for i, r := range p.queue {
 		if tested >= p.bfTest || freeNow < least[i] {
 			break
@@ -429,19 +432,8 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if p.beyondOf(r) {
 			continue
 		}
-		// A job asking no fewer CPUs for no less time than the last one
-		// fitted starts no earlier (the plan only loses CPUs as the cycle
-		// goes on): its scan begins at that one's start, whose point
-		// keeps its index (an allocation adds points only after its
-		// start). 58% of the fits on SDSC-BLUE, 21M of 50M points read.
-		from := 0
-		if r.cpus >= lastN && r.limit >= lastD {
-			from = lastAt
-		}
-		t, at, ok := prof.fit(r.cpus, r.limit, by, from)
-		if at >= 0 {
-			lastN, lastD, lastAt = r.cpus, r.limit, at
-		}
+		prof.flush()
+		t, at, ok := prof.fit(r.cpus, r.limit, by)
 		if !ok {
 			continue
 		}
@@ -508,7 +500,7 @@ func (p *Policy) leastCPUs() int64 {
 		ls := slices.Grow(p.least[:0], len(queue))[:len(queue)]
 		least := int64(never)
 		for i := len(queue) - 1; i >= 0; i-- {
-			if r := queue[i]; !r.running && !r.gone && r.held == "" {
+			if r := queue[i]; !r.out {
 				least = min(least, r.cpus)
 			}
 			ls[i] = least
@@ -604,7 +596,7 @@ func cmpEnd(a, b *jobRec) int {
 // by end (start + limit) once backfill sorted them: a job starting now
 // ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
-	r.running, r.start = true, now
+	r.running, r.out, r.start = true, true, now
 	p.queueGen++
 	p.left++
 	i := len(p.running)
