@@ -429,7 +429,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			continue
 		}
 		tested++
-		if p.beyondOf(r) {
+		if len(p.beyond) > 0 && p.beyondOf(r) { // most cycles find none beyond
 			continue
 		}
 		prof.flush()
