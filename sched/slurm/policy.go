@@ -335,11 +335,16 @@ func (p *Policy) assocOf(j *swf.Job) int {
 	// faster; others go by the pair.
 	if j.User == int64(int32(j.User)) && j.Group == int64(int32(j.Group)) {
 		key := j.User<<32 | int64(uint32(j.Group))
-		if i, ok := p.tree.byNum32[key]; ok {
-			return i
+		t := p.tree
+		if t.last32OK && t.last32Key == key {
+			return t.last32
 		}
-		i := p.assocByName(j)
-		p.tree.byNum32[key] = i
+		i, ok := t.byNum32[key]
+		if !ok {
+			i = p.assocByName(j)
+			t.byNum32[key] = i
+		}
+		t.last32Key, t.last32, t.last32OK = key, i, true
 		return i
 	}
 	key := [2]int64{j.User, j.Group}
