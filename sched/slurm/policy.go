@@ -147,10 +147,9 @@ type jobRec struct {
 	user int64
 	part int
 	qos  string
-	idx  int        // in running
 	seen uint64     // the last pass that saw it waiting (without Run)
 	ptr  *sched.Job // the handle sync last saw: another simulation's job of its ID has another
-	_    [8]byte    // to 192 bytes
+	_    [16]byte   // to 192 bytes
 }
 
 // part is a partition as the policy uses it.

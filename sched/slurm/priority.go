@@ -550,10 +550,8 @@ func (p *Policy) ended(id, now int64) {
 			// until then are those of the last calculation.
 			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
 		}
-		p.running = slices.Delete(p.running, r.idx, r.idx+1)
-		for k := r.idx; k < len(p.running); k++ {
-			p.running[k].idx = k
-		}
+		i := p.runIndex(r)
+		p.running = slices.Delete(p.running, i, i+1)
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
 }

@@ -221,10 +221,8 @@ func (p *Policy) forget(r *jobRec) {
 	r.gone, r.out = true, true
 	p.queueGen++
 	if r.running {
-		p.running = slices.Delete(p.running, r.idx, r.idx+1)
-		for k := r.idx; k < len(p.running); k++ {
-			p.running[k].idx = k
-		}
+		i := p.runIndex(r)
+		p.running = slices.Delete(p.running, i, i+1)
 	} else {
 		p.left++
 	}
@@ -397,9 +395,6 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	prof.reset(now, pass.Free())
 	if !p.endsOK {
 		slices.SortFunc(p.running, cmpEnd)
-		for i, r := range p.running {
-			r.idx = i
-		}
 		p.endsOK = true
 	}
 	if p.ns != nil && p.nodeReady(pass, now) {
@@ -592,6 +587,36 @@ func cmpEnd(a, b *jobRec) int {
 	return cmp.Compare(a.id, b.id)
 }
 
+// endsBefore is the number of running jobs before r in cmpEnd's order
+// (p.running sorted by it): slices.BinarySearchFunc(p.running, r,
+// cmpEnd), its calls of cmpEnd written out.
+func (p *Policy) endsBefore(r *jobRec) int {
+	e, run := r.start+r.limit, p.running
+	a, b := 0, len(run)
+	for a < b {
+		m := int(uint(a+b) >> 1)
+		q := run[m]
+		if qe := q.start + q.limit; qe < e || qe == e && q.id < r.id {
+			a = m + 1
+		} else {
+			b = m
+		}
+	}
+	return a
+}
+
+// runIndex is the index of running job r in p.running: found by its end
+// once p.running is sorted by it, rather than kept in each job (which
+// every start and end renumbered after it).
+func (p *Policy) runIndex(r *jobRec) int {
+	if p.endsOK {
+		if i := p.endsBefore(r); i < len(p.running) && p.running[i] == r {
+			return i
+		}
+	}
+	return slices.Index(p.running, r)
+}
+
 // onStart records that r started at now. The running jobs stay sorted
 // by end (start + limit) once backfill sorted them: a job starting now
 // ends after those that started before with a limit no longer than its.
@@ -601,26 +626,9 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	p.left++
 	i := len(p.running)
 	if p.endsOK {
-		// slices.BinarySearchFunc(p.running, r, cmpEnd), its calls of
-		// cmpEnd written out: the first running job ending after r, or
-		// at the same time with a larger ID.
-		e, run := r.start+r.limit, p.running
-		a, b := 0, len(run)
-		for a < b {
-			m := int(uint(a+b) >> 1)
-			q := run[m]
-			if qe := q.start + q.limit; qe < e || qe == e && q.id < r.id {
-				a = m + 1
-			} else {
-				b = m
-			}
-		}
-		i = a
+		i = p.endsBefore(r)
 	}
 	p.running = slices.Insert(p.running, i, r)
-	for k := i; k < len(p.running); k++ {
-		p.running[k].idx = k
-	}
 	// Neither the main scheduler nor backfill is asked to run again by
 	// their own starts: the events that let a job start asked already,
 	// and a cycle plans around the jobs it starts. A start is an event
