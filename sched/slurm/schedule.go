@@ -628,7 +628,15 @@ func (p *Policy) onStart(r *jobRec, now int64) {
 	if p.endsOK {
 		i = p.endsBefore(r)
 	}
-	p.running = slices.Insert(p.running, i, r)
+	// slices.Insert, by hand: a job starting now ends after most of the
+	// running ones, so a few move, for which the generic call and its
+	// typed copy cost more than the loop.
+	run := append(p.running, r)
+	for k := len(run) - 1; k > i; k-- {
+		run[k] = run[k-1]
+	}
+	run[i] = r
+	p.running = run
 	// Neither the main scheduler nor backfill is asked to run again by
 	// their own starts: the events that let a job start asked already,
 	// and a cycle plans around the jobs it starts. A start is an event
