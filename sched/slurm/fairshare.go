@@ -115,7 +115,12 @@ type tree struct {
 	byNum  map[[2]int64]int  // a job's {User, Group} → its user association
 	// byNum32 is byNum for a User and Group of 32 bits, User<<32 | Group.
 	byNum32 map[int64]int
-	users   int // user associations (g_user_assoc_count)
+	// last32 is byNum32's last answer, for key last32Key (if last32OK):
+	// a log's consecutive jobs are most often one user's.
+	last32Key int64
+	last32    int
+	last32OK  bool
+	users     int // user associations (g_user_assoc_count)
 	// defAcct is the first account a user appears under: its account
 	// when a job names none that the user has.
 	defAcct map[string]string

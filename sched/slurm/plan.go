@@ -2,47 +2,85 @@ package slurm
 
 // plan is a backfill cycle's plan of the free CPUs over time (Slurm's
 // node_space), sched.Profile's step function cut to what a cycle does:
-// every query starts at the first point (now), and the reservation of a
-// job goes where its query found room. Points (t, free) ascend in t,
+// every query starts at the first point (now) or at a start found
+// earlier that it cannot precede, and the reservation of a job goes
+// where its query found room. Points (t, free) ascend in t,
 // free holding from t to the next point, the last forever. It scans
 // rather than searches: a cycle's plan has a few dozen points, and a
 // scan from the point its query returned finds the place of an
 // allocation without a search's calls.
 //
 // A cycle's last allocation would change nothing, so each waits, in
-// pend, for the next query (fit makes it first): the cycle's loop then
-// keeps neither it nor a second call.
+// pend, for the next query (flush makes it, just before): the cycle's
+// loop then keeps neither it nor a second call, and fit, calling no
+// function, needs no frame.
 type plan struct {
-	pts  []planPt
-	pend struct {
+	// The points as two arrays: the scans read one of them, or both in
+	// step, 8 bytes apart rather than 16 (an index scaled by 8 is an
+	// addressing mode; by 16 a shift more). fr is as long as ts.
+	ts, fr []int64
+	pend   struct {
 		t, d, n int64
 		from    int
 	}
+	// The last query that found a start in the window: its CPUs, its
+	// duration (at least 1) and the index of its start.
+	last struct {
+		n, d int64
+		at   int
+	}
 }
-
-type planPt struct{ t, free int64 }
 
 // reset starts the plan at now with free CPUs free from now on.
 func (p *plan) reset(now, free int64) {
-	p.pts = append(p.pts[:0], planPt{now, free})
+	p.ts = append(p.ts[:0], now)
+	p.fr = append(p.fr[:0], free)
 	p.pend.n = 0
+	p.last.n, p.last.d, p.last.at = never, never, 0
 }
 
-// hold is allocate(t, d, n, from) made at the next fit.
+// hold is allocate(t, d, n, from) made at the next flush.
 func (p *plan) hold(t, d, n int64, from int) {
 	p.pend.t, p.pend.d, p.pend.n, p.pend.from = t, d, n, from
+}
+
+// flush makes the allocation hold left, before a query (small enough to
+// inline into the cycle's loop: most often there is one).
+func (p *plan) flush() {
+	if p.pend.n != 0 {
+		p.allocPend()
+	}
 }
 
 // release frees n more CPUs from t on (a running job ending at t), in
 // ascending t after reset; a t at or before the last point counts as
 // that point's.
 func (p *plan) release(t, n int64) {
-	last := &p.pts[len(p.pts)-1]
-	if t <= last.t {
-		last.free += n
+	k := len(p.ts) - 1
+	if t <= p.ts[k] {
+		p.fr[k] += n
 		return
 	}
-	p.pts = append(p.pts, planPt{t, last.free + n})
+	p.ts = append(p.ts, t)
+	p.fr = append(p.fr, p.fr[k]+n)
+}
+
+// releaseEnds is release for each job of run at its end (start + time
+// limit), run sorted by it: one loop, the last point's time and free CPUs
+// in locals.
+func (p *plan) releaseEnds(run []*jobRec) {
+	ts, fr := p.ts, p.fr
+	lt, lf := ts[len(ts)-1], fr[len(fr)-1]
+	for _, r := range run {
+		if t := r.start + r.limit; t > lt {
+			fr[len(fr)-1] = lf
+			ts, fr = append(ts, t), append(fr, 0)
+			lt = t
+		}
+		lf += r.cpus
+	}
+	fr[len(fr)-1] = lf
+	p.ts, p.fr = ts, fr
 }
 
 // fit returns the earliest time from which n CPUs stay free for d
@@ -52,71 +90,103 @@ func (p *plan) release(t, n int64) {
 // that could begin one, no later than the earliest start if there is
 // one, with index -1 (backfill plans no job beyond its window; it only
 // bounds when one may enter it).
+//
+// A query asking no fewer CPUs for no longer than the last one that
+// found a start in the window starts no earlier, as the plan only loses
+// CPUs between queries: its scan begins at that start, whose point keeps
+// its index (an allocation adds points only after its own start, the
+// last query's). On SDSC-BLUE 58% of the queries, 21M of the 50M points
+// their scans read from now.
 func (p *plan) fit(n, d, by int64) (int64, int, bool) {
-	if p.pend.n != 0 {
-		p.allocate(p.pend.t, p.pend.d, p.pend.n, p.pend.from)
-		p.pend.n = 0
-	}
 	d = max(d, 1)
-	pts := p.pts
+	ts := p.ts
+	fr := p.fr[:len(ts)] // as long as ts: one bound check serves both
 	i := 0
+	if n >= p.last.n && d >= p.last.d {
+		i = p.last.at
+	}
 	for {
 		// uint: the loop's bound is then also the index's check.
-		for uint(i) < uint(len(pts)) && pts[i].free < n {
+		for uint(i) < uint(len(fr)) && fr[i] < n {
 			i++
 		}
-		if i == len(pts) {
+		if uint(i) >= uint(len(ts)) {
 			return 0, -1, false
 		}
-		cand, at := pts[i].t, i
+		cand, at := ts[i], i
 		if cand > by {
 			return cand, -1, true
 		}
 		end := cand + d // a local: the loop would add it at each point
-		for i++; uint(i) < uint(len(pts)) && pts[i].t < end && pts[i].free >= n; i++ {
+		for i++; uint(i) < uint(len(ts)) && ts[i] < end && fr[i] >= n; i++ {
 		}
-		if i == len(pts) || pts[i].t >= end {
+		if uint(i) >= uint(len(ts)) || ts[i] >= end {
+			p.last.n, p.last.d, p.last.at = n, d, at
 			return cand, at, true
 		}
-		// Too few CPUs at pts[i], within the window: look from there.
+		// Too few CPUs at point i, within the window: look after it.
+		i++
 	}
 }
 
 // allocate takes n CPUs over [t, t+d), d > 0, t at or after the point
 // at index from (which holds at t or before it): sched.Profile.Allocate.
 func (p *plan) allocate(t, d, n int64, from int) {
+	p.hold(t, d, n, from)
+	p.allocPend()
+}
+
+// allocPend makes the allocation hold left (one call from flush).
+func (p *plan) allocPend() {
+	t, d, n, from := p.pend.t, p.pend.d, p.pend.n, p.pend.from
+	p.pend.n = 0
 	if d <= 0 {
 		return
 	}
 	// One walk: take n from every point in [t, t+d), then the point at
 	// t+d, if new, gets back the CPUs of the point before it.
-	k := p.split(t, from)
-	end := t + d
-	pts := p.pts // a local: a store through p.pts would reload it
-	for ; uint(k) < uint(len(pts)) && pts[k].t < end; k++ {
-		pts[k].free -= n
+	k := from // most often the point at t: fit's start
+	if uint(k) >= uint(len(p.ts)) || p.ts[k] != t {
+		k = p.split(t, from)
 	}
-	if k < len(pts) && pts[k].t == end {
+	end := t + d
+	ts := p.ts // locals: a store through p.fr would reload them
+	fr := p.fr[:len(ts)]
+	for ; uint(k) < uint(len(ts)) && ts[k] < end; k++ {
+		fr[k] -= n
+	}
+	if k < len(ts) && ts[k] == end {
 		return
 	}
-	p.pts = append(p.pts, planPt{})
-	copy(p.pts[k+1:], p.pts[k:])
-	p.pts[k] = planPt{end, p.pts[k-1].free + n}
+	p.insert(k, end, fr[k-1]+n)
+}
+
+// insert makes point (t, free) the point at index k, 0 < k ≤ len. The
+// points after it move in one loop over both arrays: a few points most
+// often, for which two copy calls (memmove) cost twice as much.
+func (p *plan) insert(k int, t, free int64) {
+	p.ts = append(p.ts, t)
+	p.fr = append(p.fr, free)
+	// Forward, each point taking the one before it: the indexes ascend,
+	// so the compiler drops their checks.
+	ts, fr := p.ts, p.fr[:len(p.ts)]
+	for i := k; uint(i) < uint(len(ts)); i++ {
+		ts[i], t = t, ts[i]
+		fr[i], free = free, fr[i]
+	}
 }
 
 // split makes sure a point exists at t, at or after the point at index
 // from, and returns its index.
 func (p *plan) split(t int64, from int) int {
-	i, pts := from, p.pts
-	for uint(i) < uint(len(pts)) && pts[i].t < t {
+	i, ts := from, p.ts
+	for uint(i) < uint(len(ts)) && ts[i] < t {
 		i++
 	}
-	if i < len(pts) && pts[i].t == t {
+	if i < len(ts) && ts[i] == t {
 		return i
 	}
-	p.pts = append(p.pts, planPt{})
-	copy(p.pts[i+1:], p.pts[i:])
-	p.pts[i] = planPt{t, p.pts[i-1].free}
+	p.insert(i, t, p.fr[i-1])
 	return i
 }
 

@@ -13,7 +13,9 @@ import (
 // TestPlanAsProfile checks the backfill plan against sched.Profile, whose
 // cut-down copy it is: the same releases, then queries each followed by
 // the allocation a cycle makes, must find the same times (or, for a start
-// beyond a horizon, a time after it and no later, if there is one).
+// beyond a horizon, a time after it and no later, if there is one),
+// also when a query no smaller than the last one that found a start
+// scans from that start.
 func TestPlanAsProfile(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 5))
 	for round := range 2000 {
@@ -53,7 +55,7 @@ func TestPlanAsProfile(t *testing.T) {
 			if !ok {
 				continue
 			}
-			if pl.pts[idx].t > got || (idx+1 < len(pl.pts) && pl.pts[idx+1].t <= got) {
+			if pl.ts[idx] > got || (idx+1 < len(pl.ts) && pl.ts[idx+1] <= got) {
 				t.Fatalf("round %d query %d: index %d does not hold at %d", round, q, idx, got)
 			}
 			// A reservation later than the fit, as a cycle makes one.
@@ -145,6 +147,30 @@ func TestRunningEndsOrder(t *testing.T) {
 		}
 		if len(seen) != len(p.running) {
 			t.Fatalf("%d of %d jobs yielded", len(seen), len(p.running))
+		}
+	}
+}
+
+// TestReleaseEnds: releaseEnds makes the plan that release makes of the
+// same jobs, one at a time, ties and jobs ending at now among them.
+func TestReleaseEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 80))
+	for range 500 {
+		now, free := int64(1000), rng.Int64N(20)
+		var run []*jobRec
+		for i := range rng.IntN(15) {
+			run = append(run, &jobRec{id: int64(i), start: now - rng.Int64N(50), limit: 50 + rng.Int64N(40), cpus: 1 + rng.Int64N(8)})
+		}
+		slices.SortFunc(run, cmpEnd)
+		var one, all plan
+		one.reset(now, free)
+		all.reset(now, free)
+		for _, r := range run {
+			one.release(r.start+r.limit, r.cpus)
+		}
+		all.releaseEnds(run)
+		if !slices.Equal(one.ts, all.ts) || !slices.Equal(one.fr, all.fr) {
+			t.Fatalf("release: %v %v; releaseEnds: %v %v", one.ts, one.fr, all.ts, all.fr)
 		}
 	}
 }

@@ -128,12 +128,15 @@ type Policy struct {
 // the third the rest.
 type jobRec struct {
 	running, gone bool // started; ended or cancelled: out of the queue
-	cpus          int64
-	limit         int64 // the time limit, seconds
-	prio          int64
-	tier          int64
-	submit, id    int64
-	assoc         int // the user association in the fair-share tree
+	// out: running, gone or held (the loops over the queue pass it over):
+	// one test for the three, set wherever they are.
+	out        bool
+	cpus       int64
+	limit      int64 // the time limit, seconds
+	prio       int64
+	tier       int64
+	submit, id int64
+	assoc      int // the user association in the fair-share tree
 
 	held             string  // why no partition can run it ("" if it can)
 	jsW, partW, qosW float64 // weighted job size, partition and QOS factors
@@ -144,10 +147,9 @@ type jobRec struct {
 	user int64
 	part int
 	qos  string
-	idx  int        // in running
 	seen uint64     // the last pass that saw it waiting (without Run)
 	ptr  *sched.Job // the handle sync last saw: another simulation's job of its ID has another
-	_    [8]byte    // to 192 bytes
+	_    [16]byte   // to 192 bytes
 }
 
 // part is a partition as the policy uses it.
@@ -313,6 +315,7 @@ func (p *Policy) newRec(j *swf.Job, size, demandNodes, limit int64) *jobRec {
 			r.held = "more nodes than the partition has"
 		}
 	}
+	r.out = r.held != ""
 	r.qos = "normal"
 	if j.Partition >= 0 {
 		r.qos = name(p.cfg.QOSNames, j.Partition)
@@ -331,11 +334,16 @@ func (p *Policy) assocOf(j *swf.Job) int {
 	// faster; others go by the pair.
 	if j.User == int64(int32(j.User)) && j.Group == int64(int32(j.Group)) {
 		key := j.User<<32 | int64(uint32(j.Group))
-		if i, ok := p.tree.byNum32[key]; ok {
-			return i
+		t := p.tree
+		if t.last32OK && t.last32Key == key {
+			return t.last32
 		}
-		i := p.assocByName(j)
-		p.tree.byNum32[key] = i
+		i, ok := t.byNum32[key]
+		if !ok {
+			i = p.assocByName(j)
+			t.byNum32[key] = i
+		}
+		t.last32Key, t.last32, t.last32OK = key, i, true
 		return i
 	}
 	key := [2]int64{j.User, j.Group}

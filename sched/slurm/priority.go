@@ -380,7 +380,7 @@ func (p *Policy) calc(t int64, prios bool) {
 	var w weights
 	p.weights(&w)
 	for _, r := range p.queue {
-		if r.running || r.gone {
+		if r.out && (r.running || r.gone) {
 			continue
 		}
 		var np int64
@@ -532,7 +532,7 @@ func (p *Policy) ended(id, now int64) {
 	if !r.running {
 		p.queueGen++ // a waiting job cancelled
 	}
-	r.gone, r.ptr = true, nil
+	r.gone, r.out, r.ptr = true, true, nil
 	if r.running {
 		switch {
 		case !p.cfg.EnforceLimits:
@@ -550,10 +550,8 @@ func (p *Policy) ended(id, now int64) {
 			// until then are those of the last calculation.
 			p.pendingUse = append(p.pendingUse, pendingUse{r.assoc, u})
 		}
-		p.running = slices.Delete(p.running, r.idx, r.idx+1)
-		for k := r.idx; k < len(p.running); k++ {
-			p.running[k].idx = k
-		}
+		i := p.runIndex(r)
+		p.running = slices.Delete(p.running, i, i+1)
 	}
 	p.changed(now, !r.running || !p.cfg.Epilog)
 }

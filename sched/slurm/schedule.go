@@ -218,13 +218,11 @@ func (p *Policy) newSimulation() {
 // simulation.
 func (p *Policy) forget(r *jobRec) {
 	p.jobs.del(r.id)
-	r.gone = true
+	r.gone, r.out = true, true
 	p.queueGen++
 	if r.running {
-		p.running = slices.Delete(p.running, r.idx, r.idx+1)
-		for k := r.idx; k < len(p.running); k++ {
-			p.running[k].idx = k
-		}
+		i := p.runIndex(r)
+		p.running = slices.Delete(p.running, i, i+1)
 	} else {
 		p.left++
 	}
@@ -255,7 +253,7 @@ func (p *Policy) start(pass *sched.Pass, r *jobRec, backfilled bool) bool {
 	}
 	if err != nil {
 		if !errors.Is(err, sched.ErrNoFit) {
-			r.held = err.Error() // a bug of the policy; never retry it
+			r.held, r.out = err.Error(), true // a bug of the policy; never retry it
 			p.queueGen++
 		}
 		return false
@@ -285,7 +283,7 @@ func (p *Policy) mainRun(pass *sched.Pass, full bool) {
 	allFailed := false
 	depth := 0
 	for _, r := range p.queue {
-		if r.running || r.gone {
+		if r.out && (r.running || r.gone) {
 			continue
 		}
 		if !full && depth > defQueueDepth {
@@ -345,7 +343,7 @@ func (p *Policy) overlap(a, b int) bool {
 // cycles choose their jobs by it; each stops at bf_max_job_test tests or
 // when fewer CPUs are free than any job from there on asks (p.least).
 func (p *Policy) bfSkips(r *jobRec) bool {
-	if r.running || r.gone || r.held != "" {
+	if r.out {
 		return true
 	}
 	if m := p.cfg.BackfillMaxJobUser; m > 0 {
@@ -397,17 +395,20 @@ func (p *Policy) backfill(pass *sched.Pass) {
 	prof.reset(now, pass.Free())
 	if !p.endsOK {
 		slices.SortFunc(p.running, cmpEnd)
-		for i, r := range p.running {
-			r.idx = i
-		}
 		p.endsOK = true
 	}
 	if p.ns != nil && p.nodeReady(pass, now) {
 		p.backfillNodes(pass, now, freeNow)
 		return
 	}
-	for t, r := range p.runningEnds(now) {
-		prof.release(t, r.cpus)
+	if run := p.running; len(run) == 0 || run[0].start+run[0].limit > now {
+		// No job is overdue (none under Run, which kills at the limit):
+		// the ends ascend as p.running is sorted.
+		prof.releaseEnds(run)
+	} else {
+		for t, r := range p.runningEnds(now) {
+			prof.release(t, r.cpus)
+		}
 	}
 	clear(p.perUsr)
 	begin := now / p.bfRes * p.bfRes // node_space's first record
@@ -423,9 +424,10 @@ func (p *Policy) backfill(pass *sched.Pass) {
 			continue
 		}
 		tested++
-		if p.beyondOf(r) {
+		if len(p.beyond) > 0 && p.beyondOf(r) { // most cycles find none beyond
 			continue
 		}
+		prof.flush()
 		t, at, ok := prof.fit(r.cpus, r.limit, by)
 		if !ok {
 			continue
@@ -493,7 +495,7 @@ func (p *Policy) leastCPUs() int64 {
 		ls := slices.Grow(p.least[:0], len(queue))[:len(queue)]
 		least := int64(never)
 		for i := len(queue) - 1; i >= 0; i-- {
-			if r := queue[i]; !r.running && !r.gone && r.held == "" {
+			if r := queue[i]; !r.out {
 				least = min(least, r.cpus)
 			}
 			ls[i] = least
@@ -585,35 +587,56 @@ func cmpEnd(a, b *jobRec) int {
 	return cmp.Compare(a.id, b.id)
 }
 
+// endsBefore is the number of running jobs before r in cmpEnd's order
+// (p.running sorted by it): slices.BinarySearchFunc(p.running, r,
+// cmpEnd), its calls of cmpEnd written out.
+func (p *Policy) endsBefore(r *jobRec) int {
+	e, run := r.start+r.limit, p.running
+	a, b := 0, len(run)
+	for a < b {
+		m := int(uint(a+b) >> 1)
+		q := run[m]
+		if qe := q.start + q.limit; qe < e || qe == e && q.id < r.id {
+			a = m + 1
+		} else {
+			b = m
+		}
+	}
+	return a
+}
+
+// runIndex is the index of running job r in p.running: found by its end
+// once p.running is sorted by it, rather than kept in each job (which
+// every start and end renumbered after it).
+func (p *Policy) runIndex(r *jobRec) int {
+	if p.endsOK {
+		if i := p.endsBefore(r); i < len(p.running) && p.running[i] == r {
+			return i
+		}
+	}
+	return slices.Index(p.running, r)
+}
+
 // onStart records that r started at now. The running jobs stay sorted
 // by end (start + limit) once backfill sorted them: a job starting now
 // ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
-	r.running, r.start = true, now
+	r.running, r.out, r.start = true, true, now
 	p.queueGen++
 	p.left++
 	i := len(p.running)
 	if p.endsOK {
-		// slices.BinarySearchFunc(p.running, r, cmpEnd), its calls of
-		// cmpEnd written out: the first running job ending after r, or
-		// at the same time with a larger ID.
-		e, run := r.start+r.limit, p.running
-		a, b := 0, len(run)
-		for a < b {
-			m := int(uint(a+b) >> 1)
-			q := run[m]
-			if qe := q.start + q.limit; qe < e || qe == e && q.id < r.id {
-				a = m + 1
-			} else {
-				b = m
-			}
-		}
-		i = a
+		i = p.endsBefore(r)
 	}
-	p.running = slices.Insert(p.running, i, r)
-	for k := i; k < len(p.running); k++ {
-		p.running[k].idx = k
+	// slices.Insert, by hand: a job starting now ends after most of the
+	// running ones, so a few move, for which the generic call and its
+	// typed copy cost more than the loop.
+	run := append(p.running, r)
+	for k := len(run) - 1; k > i; k-- {
+		run[k] = run[k-1]
 	}
+	run[i] = r
+	p.running = run
 	// Neither the main scheduler nor backfill is asked to run again by
 	// their own starts: the events that let a job start asked already,
 	// and a cycle plans around the jobs it starts. A start is an event
