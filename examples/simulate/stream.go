@@ -64,11 +64,11 @@ const streamPiece = 1024
 // holdAfter is the number of lines read (or a fifth of the header's
 // count, if more) past which the first job without an estimate makes the
 // command hold rather than read again.
+const holdAfter = 16384 // (was 4 pieces of 4,096: kept, it decides which logs are read again)
+
 // smallRun is the lines a streamed read takes with the collector's goal
 // doubled (streamRun).
 const smallRun = 1 << 16
-
-const holdAfter = 16384 // (was 4 pieces of 4,096: kept, it decides which logs are read again)
 
 // errRestart: the trace cannot be streamed (see above); read it whole.
 var errRestart = errors.New("simulate: restart with the whole trace")
