@@ -391,3 +391,48 @@ func TestField9(t *testing.T) {
 		}
 	}
 }
+
+// TestField9Words checks field9's word step (the token bytes by and-or,
+// the starts counted by a multiply) on every pattern of blank, tab and
+// token bytes in a word, the token bytes taking every value but a blank's
+// across the patterns, at every alignment and with 0 to 4 tokens before
+// the word and after it.
+func TestField9Words(t *testing.T) {
+	var other []byte // the 254 bytes that are not blanks
+	for b := range 256 {
+		if b != ' ' && b != '\t' {
+			other = append(other, byte(b))
+		}
+	}
+	ref := func(line []byte, i int) int { // the ninth token by a loop over each byte
+		for range 8 {
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				i++
+			}
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+		}
+		return i
+	}
+	prefixes := []string{"", "a", "1 ", "a b", "a b c d ", "aaaaaaa", "a\tb\tc\td\t", "\t\t 7"}
+	tails := []string{"", "x", " 1 2 3 4 5 6 7 8 9", "\t1\t2\t3\t4 5 6"}
+	word := make([]byte, 8)
+	for p := range 6561 { // 3^8
+		for k, q := 0, p; k < 8; k, q = k+1, q/3 {
+			word[k] = [...]byte{' ', '\t', other[(p*31+k*7)%len(other)]}[q%3]
+		}
+		for _, pre := range prefixes {
+			for _, tail := range tails {
+				line := append(append([]byte(pre), word...), tail...)
+				i := 0
+				for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+					i++
+				}
+				if got, want := field9(line, i), ref(line, i); got != want {
+					t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
+				}
+			}
+		}
+	}
+}
