@@ -72,6 +72,9 @@ func FuzzParseFastMatchesScan(f *testing.F) {
 		serr := parseJobScan(line, &scan)
 		got := poison()
 		gerr := parseJob(line, &got)
+		if !took && diffJob(fast, Job{}) != "" {
+			t.Fatalf("%q: parseFast refused the line but wrote %+v", line, fast)
+		}
 		if took {
 			if serr != nil {
 				t.Fatalf("%q: parseFast took a line parseJobScan refuses (%v): %+v", line, serr, fast)
