@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"testing"
 )
 
@@ -28,27 +26,8 @@ func gcPercentNow() int {
 func TestStreamGCPercent(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	const n = smallRun + 4*streamPiece + 100
-	write := func(name string, edit func(i int, f []int64)) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "; MaxProcs: 64\n; MaxJobs: %d\n", n)
-		for i := range n {
-			f := []int64{int64(i + 1), int64(i * 600), int64(i % 11 * 5), int64(60 + i*7%3000), int64(1 + i*13%32),
-				-1, -1, -1, int64(3600 + i%5*600), -1, 1, int64(i % 17), -1, -1, -1, -1, -1, -1}
-			edit(i, f)
-			for k, v := range f {
-				if k > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprint(&b, v)
-			}
-			b.WriteByte('\n')
-		}
-		p := filepath.Join(t.TempDir(), name+".swf")
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	header := fmt.Sprintf("; MaxJobs: %d\n", n)
+	write := func(name string, edit func(i int, f []int64)) string { return writeLog(t, name, n, header, edit) }
 	// Held from line 20,001 on (past holdAfter and a fifth of n): the
 	// rest, past smallRun, is one piece.
 	held := write("held", func(i int, f []int64) {

@@ -66,27 +66,7 @@ func TestStreamedKTH(t *testing.T) {
 // held rest is read as one piece with room for the header's count).
 func TestStreamedRestartAndHold(t *testing.T) {
 	write := func(name string, n int, header string, edit func(i int, f []int64)) string {
-		var b strings.Builder
-		b.WriteString("; MaxProcs: 64\n" + header)
-		for i := range n {
-			// id submit wait run alloc cpu mem req-procs est req-mem status user group exe queue part prev think
-			f := []int64{int64(i + 1), int64(i * 600), -1, int64(60 + i*7%3000), int64(1 + i*13%32), -1, -1, -1,
-				int64(3600 + i%5*600), -1, 1, int64(i % 17), -1, -1, -1, -1, -1, -1}
-			f[2] = int64(i % 11 * 5) // a logged wait
-			edit(i, f)
-			for k, v := range f {
-				if k > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprint(&b, v)
-			}
-			b.WriteByte('\n')
-		}
-		p := filepath.Join(t.TempDir(), name+".swf")
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return writeLog(t, name, n, header, edit)
 	}
 	late := func(i int, f []int64) { // (after a fifth of 90,000 lines too)
 		if i == 19000 || i == 25000 {
@@ -158,6 +138,33 @@ func TestStreamedRestartAndHold(t *testing.T) {
 			streamedSame(t, write(c.name, 30000, c.header, late), "-policy", "easy")
 		})
 	}
+}
+
+// writeLog writes a made-up log of n jobs, one every 600 s, after the
+// header lines given, each line's fields changed by edit first, and
+// returns its path.
+func writeLog(t *testing.T, name string, n int, header string, edit func(i int, f []int64)) string {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n" + header)
+	for i := range n {
+		// id submit wait run alloc cpu mem req-procs est req-mem status user group exe queue part prev think
+		f := []int64{int64(i + 1), int64(i * 600), -1, int64(60 + i*7%3000), int64(1 + i*13%32), -1, -1, -1,
+			int64(3600 + i%5*600), -1, 1, int64(i % 17), -1, -1, -1, -1, -1, -1}
+		f[2] = int64(i % 11 * 5) // a logged wait
+		edit(i, f)
+		for k, v := range f {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprint(&b, v)
+		}
+		b.WriteByte('\n')
+	}
+	p := filepath.Join(t.TempDir(), name+".swf")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestTextLargestEstimate: the scan of field 9 finds the parse's largest
