@@ -88,3 +88,37 @@ func BenchmarkGunzipOnly(b *testing.B) {
 		f.Close()
 	}
 }
+
+// BenchmarkParseJobKTH converts KTH-SP2's 28,476 job lines, in memory, by
+// parseJob (parseFast, which takes them all) and by parseJobScan, the
+// parser behind it: ns and, under callgrind, instructions a line.
+//
+//	go test -c -o /tmp/swf.test ./swf
+//	valgrind --tool=callgrind --callgrind-out-file=/tmp/pj.out /tmp/swf.test \
+//	    -test.run '^$' -test.bench 'ParseJobKTH/parseJob$' -test.benchtime 1x
+//	callgrind_annotate --inclusive=yes /tmp/pj.out | grep -E 'parseFast|parseJobScan'
+func BenchmarkParseJobKTH(b *testing.B) {
+	var lines [][]byte
+	for line := range bytes.Lines(gunzip(b, tracetest.Path(b, tracetest.KTH))) {
+		line = bytes.TrimLeft(bytes.TrimRight(line, "\r\n"), " \t")
+		if len(line) > 0 && line[0] != ';' {
+			lines = append(lines, line)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		parse func([]byte, *swf.Job) *swf.ParseError
+	}{{"parseJob", swf.ParseJob}, {"parseJobScan", swf.ParseJobScan}} {
+		b.Run(c.name, func(b *testing.B) {
+			var j swf.Job
+			for b.Loop() {
+				for _, line := range lines {
+					if err := c.parse(line, &j); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/line")
+		})
+	}
+}

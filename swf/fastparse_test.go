@@ -38,8 +38,8 @@ func sameParse(t interface {
 
 // parseFast gives parseJobScan's job on every line it takes, and parseJob
 // (parseFast, else parseJobScan) gives parseJobScan's job or error on any
-// line: tokens near each of parseFast's bounds (7 and 8 digits, 7 and 8
-// decimals, -0, -1, -2, -0.5, -1.5, "5.", ".5", exponents, signs), bytes
+// line: tokens near each of parseFast's bounds (15 and 16 digits, -0,
+// -1, -2, -0.5, -1.5, "5.", ".5", exponents, signs), bytes
 // that are neither digits nor blanks (a '\n', the buffer's own end mark,
 // inside a line), 17 to 19 fields, blanks before, between and after, lines
 // around parseFast's length limit.

@@ -494,8 +494,8 @@ const statusField = 10
 
 // parseJob parses the 18 fields of a job line that starts with a field
 // into j (left partly written on error), all but j.Demand. A line in the
-// archive's plain forms goes by parseFast, 8 bytes at a time; parseJobScan
-// takes any other, and decides every error.
+// archive's plain forms goes by parseFast, a byte at a time without bounds
+// checks; parseJobScan takes any other, and decides every error.
 func parseJob(line []byte, j *Job) *ParseError {
 	if parseFast(line, j) {
 		return nil

@@ -64,11 +64,11 @@ const streamPiece = 1024
 // holdAfter is the number of lines read (or a fifth of the header's
 // count, if more) past which the first job without an estimate makes the
 // command hold rather than read again.
+const holdAfter = 16384 // (was 4 pieces of 4,096: kept, it decides which logs are read again)
+
 // smallRun is the lines a streamed read takes with the collector's goal
 // doubled (streamRun).
 const smallRun = 1 << 16
-
-const holdAfter = 16384 // (was 4 pieces of 4,096: kept, it decides which logs are read again)
 
 // errRestart: the trace cannot be streamed (see above); read it whole.
 var errRestart = errors.New("simulate: restart with the whole trace")
@@ -265,10 +265,20 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	// collector's one cycle, at the runtime's least goal (4 MB), was 3-4%
 	// of KTH-SP2's instructions: the goal is doubled (GOGC 200) for the
 	// first smallRun lines, then the setting given is back, so that a
-	// large log keeps its memory. (GOGC=off stays off.)
+	// large log keeps its memory, a held rest read as one piece included.
+	// (GOGC=off stays off; the runtime keeps the setting in an int32.)
 	gcPercent := debug.SetGCPercent(-1)
-	debug.SetGCPercent(2 * gcPercent)
-	defer func() { debug.SetGCPercent(gcPercent) }()
+	gcDoubled := gcPercent >= 0
+	if gcDoubled {
+		debug.SetGCPercent(int(min(2*int64(gcPercent), math.MaxInt32)))
+	}
+	gcRestore := func() {
+		if gcDoubled {
+			debug.SetGCPercent(gcPercent)
+			gcDoubled = false
+		}
+	}
+	defer gcRestore()
 
 	var (
 		lastID  int64 = math.MinInt64
@@ -314,6 +324,9 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 				if err := ctx.Err(); err != nil {
 					return nil, interrupted(err)
 				}
+				if t.read+n >= smallRun {
+					gcRestore()
+				}
 				set(0.9 * min(1, float64(t.read+n)/float64(expect)))
 			}
 			piece = piece[:n+1]
@@ -339,8 +352,8 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			}
 		}
 		t.read += len(piece)
-		if t.read >= smallRun && t.read-len(piece) < smallRun {
-			debug.SetGCPercent(gcPercent)
+		if t.read >= smallRun {
+			gcRestore()
 		}
 		readDur += time.Since(tr)
 		if err := s.Load(piece); err != nil {

@@ -66,27 +66,7 @@ func TestStreamedKTH(t *testing.T) {
 // held rest is read as one piece with room for the header's count).
 func TestStreamedRestartAndHold(t *testing.T) {
 	write := func(name string, n int, header string, edit func(i int, f []int64)) string {
-		var b strings.Builder
-		b.WriteString("; MaxProcs: 64\n" + header)
-		for i := range n {
-			// id submit wait run alloc cpu mem req-procs est req-mem status user group exe queue part prev think
-			f := []int64{int64(i + 1), int64(i * 600), -1, int64(60 + i*7%3000), int64(1 + i*13%32), -1, -1, -1,
-				int64(3600 + i%5*600), -1, 1, int64(i % 17), -1, -1, -1, -1, -1, -1}
-			f[2] = int64(i % 11 * 5) // a logged wait
-			edit(i, f)
-			for k, v := range f {
-				if k > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprint(&b, v)
-			}
-			b.WriteByte('\n')
-		}
-		p := filepath.Join(t.TempDir(), name+".swf")
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return writeLog(t, name, n, header, edit)
 	}
 	late := func(i int, f []int64) { // (after a fifth of 90,000 lines too)
 		if i == 19000 || i == 25000 {
@@ -158,6 +138,33 @@ func TestStreamedRestartAndHold(t *testing.T) {
 			streamedSame(t, write(c.name, 30000, c.header, late), "-policy", "easy")
 		})
 	}
+}
+
+// writeLog writes a made-up log of n jobs, one every 600 s, after the
+// header lines given, each line's fields changed by edit first, and
+// returns its path.
+func writeLog(t *testing.T, name string, n int, header string, edit func(i int, f []int64)) string {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n" + header)
+	for i := range n {
+		// id submit wait run alloc cpu mem req-procs est req-mem status user group exe queue part prev think
+		f := []int64{int64(i + 1), int64(i * 600), -1, int64(60 + i*7%3000), int64(1 + i*13%32), -1, -1, -1,
+			int64(3600 + i%5*600), -1, 1, int64(i % 17), -1, -1, -1, -1, -1, -1}
+		f[2] = int64(i % 11 * 5) // a logged wait
+		edit(i, f)
+		for k, v := range f {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprint(&b, v)
+		}
+		b.WriteByte('\n')
+	}
+	p := filepath.Join(t.TempDir(), name+".swf")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestTextLargestEstimate: the scan of field 9 finds the parse's largest
@@ -388,6 +395,51 @@ func TestField9(t *testing.T) {
 		}
 		if got := field9(line, i); got != want {
 			t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
+		}
+	}
+}
+
+// TestField9Words checks field9's word step (the token bytes by and-or,
+// the starts counted by a multiply) on every pattern of blank, tab and
+// token bytes in a word, the token bytes taking every value but a blank's
+// across the patterns, at every alignment and with 0 to 4 tokens before
+// the word and after it.
+func TestField9Words(t *testing.T) {
+	var other []byte // the 254 bytes that are not blanks
+	for b := range 256 {
+		if b != ' ' && b != '\t' {
+			other = append(other, byte(b))
+		}
+	}
+	ref := func(line []byte, i int) int { // the ninth token by a loop over each byte
+		for range 8 {
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				i++
+			}
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+		}
+		return i
+	}
+	prefixes := []string{"", "a", "1 ", "a b", "a b c d ", "aaaaaaa", "a\tb\tc\td\t", "\t\t 7"}
+	tails := []string{"", "x", " 1 2 3 4 5 6 7 8 9", "\t1\t2\t3\t4 5 6"}
+	word := make([]byte, 8)
+	for p := range 6561 { // 3^8
+		for k, q := 0, p; k < 8; k, q = k+1, q/3 {
+			word[k] = [...]byte{' ', '\t', other[(p*31+k*7)%len(other)]}[q%3]
+		}
+		for _, pre := range prefixes {
+			for _, tail := range tails {
+				line := append(append([]byte(pre), word...), tail...)
+				i := 0
+				for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+					i++
+				}
+				if got, want := field9(line, i), ref(line, i); got != want {
+					t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
+				}
+			}
 		}
 	}
 }
