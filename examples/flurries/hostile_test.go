@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/internal/activity"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -60,4 +61,28 @@ func TestRateOfAnInstant(t *testing.T) {
 	if s := b.String(); strings.Contains(s, "NaN") || !strings.Contains(s, "(– per year)") {
 		t.Errorf("got %q", s)
 	}
+}
+
+// Submissions activity.Totals refuses (more than 2^22 weeks; load's 100
+// years keep them out of the command) are an error naming the log in every
+// use of the weekly totals: the error was dropped, which left no week and
+// panicked (slices.MaxFunc: empty list; index out of range).
+func TestWeekTotalsRefused(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, Submit: 0, User: 1}, {ID: 2, Submit: (1 << 22) * activity.Week, User: 1}}
+	l := nativeLog{name: "far", jobs: jobs}
+	check := func(what string, f func() error) {
+		t.Helper()
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("%s panicked: %v", what, r)
+			}
+		}()
+		if err := f(); err == nil || !strings.HasPrefix(err.Error(), "far: activity: submissions span") {
+			t.Errorf("%s: %v, want the log's name and Totals's error", what, err)
+		}
+	}
+	check("busiestWeeks", func() error { _, _, err := busiestWeeks("far", jobs); return err })
+	check("summarize", func() error { _, err := summarize(l); return err })
+	check("medianWeek", func() error { _, _, err := medianWeek("far", jobs); return err })
+	check("weekScale", func() error { _, _, _, _, err := weekScale("far", jobs, flurry375.spec(0, 0)); return err })
 }

@@ -148,23 +148,28 @@ func native(base sanitize.Candidates, c sanitize.Candidate) bool {
 
 // medianWeek is the median over the log's weeks (7-day bins of the submit
 // time from 0) of the jobs and of the processes (Σ sizes) submitted.
-func medianWeek(jobs []swf.Job) (jobsPerWeek, procsPerWeek float64) {
-	tot, _ := activity.Totals(jobs, activity.Week)
+func medianWeek(name string, jobs []swf.Job) (jobsPerWeek, procsPerWeek float64, err error) {
+	tot, err := weekTotals(name, jobs)
+	if err != nil {
+		return 0, 0, err
+	}
 	nj, np := make([]int64, len(tot)), make([]int64, len(tot))
 	for i := range tot {
 		nj[i], np[i] = int64(tot[i].Jobs), tot[i].Procs
 	}
 	slices.Sort(nj)
 	slices.Sort(np)
-	return float64(nj[len(nj)/2]), float64(np[len(np)/2])
+	return float64(nj[len(nj)/2]), float64(np[len(np)/2]), nil
 }
 
 // weekScale is how much synthetic flurry f lifts a median week of the log,
 // in jobs and in processes: the thesis's §8.1 scale (observed flurries run
 // at 2×–10× the average weekly rate).
-func weekScale(jobs []swf.Job, f flurrytest.Synthetic) (medJobs, medProcs, jobsX, procsX float64) {
-	medJobs, medProcs = medianWeek(jobs)
-	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(int64(f.Jobs)*f.Size)) / medProcs
+func weekScale(name string, jobs []swf.Job, f flurrytest.Synthetic) (medJobs, medProcs, jobsX, procsX float64, err error) {
+	if medJobs, medProcs, err = medianWeek(name, jobs); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(int64(f.Jobs)*f.Size)) / medProcs, nil
 }
 
 func maxUser(jobs []swf.Job) int64 {
@@ -235,7 +240,10 @@ func injectLog(name string, jobs []swf.Job, shapes []shape, cfg sanitize.FlurryC
 	if err != nil {
 		return nil, err
 	}
-	medJobs, medProcs := medianWeek(jobs)
+	medJobs, medProcs, err := medianWeek(name, jobs)
+	if err != nil {
+		return nil, err
+	}
 	var rows []injectRow
 	for _, sh := range shapes {
 		var sc score
@@ -329,7 +337,10 @@ func scaleSection(dir string, st setup) (section, error) {
 		if err != nil {
 			return section{}, err
 		}
-		mj, mp, jx, px := weekScale(jobs, flurry375.spec(0, 0))
+		mj, mp, jx, px, err := weekScale(tracetest.ShortName(name), jobs, flurry375.spec(0, 0))
+		if err != nil {
+			return section{}, err
+		}
 		scaled := flurry375Scaled.spec(mj, mp)
 		long := multiWeek(2).spec(mj, mp)
 		rows = append(rows, fmt.Sprintf("| %s | %.0f / %.0f | %.2f× / %.2f× | %d (one every %.1f s) | %d |", tracetest.ShortName(name), mj, mp, jx, px,

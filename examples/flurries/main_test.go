@@ -113,7 +113,10 @@ func checkInject(t *testing.T, jobs []swf.Job, rows []injectRow, precise bool) {
 	if len(rows) != len(readmeShapes) {
 		t.Fatalf("%d rows, want one per shape", len(rows))
 	}
-	_, _, jx, px := weekScale(jobs, flurry375.spec(0, 0))
+	_, _, jx, px, err := weekScale("the log", jobs, flurry375.spec(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
 	literalIsFlurry := jx >= 2 || px >= 2
 	for _, r := range rows {
 		want := r.shape != flurry375.name || literalIsFlurry

@@ -118,18 +118,39 @@ func weeks(c *sanitize.Candidate, t0 int64) string {
 	return fmt.Sprintf("weeks %d–%d", a, b)
 }
 
+// weekTotals is the log's weekly activity; an error names the log (Totals
+// refuses submissions past 2^22 weeks, which load's 100 years keep out).
+// Its rows were once used unchecked: an error left none, and the busiest
+// week panicked (slices.MaxFunc: empty list).
+func weekTotals(name string, jobs []swf.Job) ([]activity.Row, error) {
+	tot, err := activity.Totals(jobs, activity.Week)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(tot) == 0 {
+		return nil, fmt.Errorf("%s: no job to bin", name)
+	}
+	return tot, nil
+}
+
 // busiestWeeks are the weeks with the most jobs and the most processes.
-func busiestWeeks(jobs []swf.Job) (byJobs, byProcs int64) {
-	tot, _ := activity.Totals(jobs, activity.Week)
+func busiestWeeks(name string, jobs []swf.Job) (byJobs, byProcs int64, err error) {
+	tot, err := weekTotals(name, jobs)
+	if err != nil {
+		return 0, 0, err
+	}
 	bj := slices.MaxFunc(tot, func(a, b activity.Row) int { return a.Jobs - b.Jobs })
 	bp := slices.MaxFunc(tot, func(a, b activity.Row) int { return int(a.Procs - b.Procs) })
-	return int64(bj.Week), int64(bp.Week)
+	return int64(bj.Week), int64(bp.Week), nil
 }
 
 // summarize describes each candidate for the figures' table.
-func summarize(l nativeLog) string {
+func summarize(l nativeLog) (string, error) {
 	t0 := l.jobs[0].Submit
-	bj, bp := busiestWeeks(l.jobs)
+	bj, bp, err := busiestWeeks(l.name, l.jobs)
+	if err != nil {
+		return "", err
+	}
 	var parts []string
 	for i := range l.cs {
 		c := &l.cs[i]
@@ -148,7 +169,7 @@ func summarize(l nativeLog) string {
 		}
 		parts = append(parts, s)
 	}
-	return fmt.Sprintf("%d candidates: %s", len(l.cs), strings.Join(parts, "; "))
+	return fmt.Sprintf("%d candidates: %s", len(l.cs), strings.Join(parts, "; ")), nil
 }
 
 // thesisFigures is the thesis's account of the figures' logs (Figs. 6.8–6.9).
@@ -169,6 +190,14 @@ func lanlSections(dir string, st setup) ([]section, error) {
 	off := st.det
 	off.WeekLift = -1
 	all, err := sanitize.DetectFlurries(l.jobs, off)
+	if err != nil {
+		return nil, err
+	}
+	bj, bp, err := busiestWeeks(l.name, l.jobs)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := summarize(l)
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +223,7 @@ func lanlSections(dir string, st setup) ([]section, error) {
 			}
 			fmt.Fprintf(w, "| %d | %d | %s |\n", u, n, burst)
 		}
-		bj, bp := busiestWeeks(l.jobs)
-		fmt.Fprintf(w, "\nThe log's busiest week is week %d by jobs and week %d by processes. The detector's candidates: %s.\n", bj, bp, summarize(l))
+		fmt.Fprintf(w, "\nThe log's busiest week is week %d by jobs and week %d by processes. The detector's candidates: %s.\n", bj, bp, sum)
 	})
 	return []section{
 		{"lanl" + st.suffix(), "## LANL-CM5", textOf(func(w io.Writer) { writeNative(w, ns) })},
@@ -212,7 +240,11 @@ func figuresSection(dir string, st setup) (section, error) {
 		if err != nil {
 			return section{}, err
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s |", f.log, f.thesis, summarize(ns[0])))
+		sum, err := summarize(ns[0])
+		if err != nil {
+			return section{}, err
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s |", f.log, f.thesis, sum))
 	}
 	return section{"figures" + st.suffix(), "## The figures' logs", textOf(func(w io.Writer) {
 		fmt.Fprintln(w, "| log | thesis (raw logs, Figs. 6.8–6.9) | ours (cleaned logs; weeks from the first submission, from 0) |")

@@ -126,7 +126,7 @@ func diagnose(answers []replay.Outcome) diagnosis {
 // machine, so behind BATCHQ_LONG like the scoreboard). Regenerate with
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/forecast -run TestReadmeDiagnosis -timeout 1h
-const diagnosisDigest = "4468fee49e75113bb1350ea09d7fe0cc6ce47825c435712665178e118004b30e"
+const diagnosisDigest = "01cb500ce767a038561fcb71432b0933744786da62b74e901fe4100fab09f6b6"
 
 // TestReadmeDiagnosis is the measurement behind the README's account of
 // why IBL and APQ lose to the naive baseline: it replays KTH-SP2 with the

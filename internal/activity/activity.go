@@ -5,6 +5,7 @@ package activity
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/batchq/batchq/swf"
@@ -28,15 +29,37 @@ type Row struct {
 	Procs int64 // Σ size (allocated processors, else requested)
 }
 
-// BinOf returns the bin index of submit time t for bins of width bin
-// starting at origin (floor division, so times before origin get negative
-// bins rather than sharing bin 0).
+// BinOf returns the bin index of submit time t for bins of width bin > 0
+// starting at origin: floor((t − origin) / bin), so times before origin get
+// negative bins rather than sharing bin 0. It is exact for every t and
+// origin, t − origin taken past int64's range (an unknown submit time −1 as
+// origin and a corrupt 2^63 − 1 once wrapped to a negative bin). An index
+// beyond int's range (bins of 1 s over 2^63 s or more; on 32-bit platforms,
+// past 2^31 bins) saturates at math.MaxInt or math.MinInt; PerUser refuses
+// it.
 func BinOf(t, origin, bin int64) int {
-	d := t - origin
-	if d < 0 {
-		return int((d - bin + 1) / bin)
+	b, ok := binOf(t, origin, bin)
+	if !ok && t > origin {
+		return math.MaxInt
 	}
-	return int(d / bin)
+	if !ok {
+		return math.MinInt
+	}
+	return b
+}
+
+// binOf is BinOf with ok false when the index does not fit an int. The
+// distance is taken in uint64, where any two int64s' difference fits.
+func binOf(t, origin, bin int64) (int, bool) {
+	if t >= origin {
+		q := (uint64(t) - uint64(origin)) / uint64(bin)
+		return int(q), q <= math.MaxInt
+	}
+	q := (uint64(origin)-uint64(t)-1)/uint64(bin) + 1 // ceil: the floor of a negative quotient
+	if q-1 > math.MaxInt {
+		return 0, false
+	}
+	return -int(q-1) - 1, true
 }
 
 func checkBin(bin int64) error {
@@ -68,6 +91,7 @@ func Size(j *swf.Job) int64 {
 // PerUser returns the per-user series: one row per (bin, user) with at
 // least one submission, sorted by bin and then user. Bins of width bin
 // seconds start at the first submit time. Order of jobs does not matter.
+// A submission whose bin index does not fit an int (see BinOf) is an error.
 func PerUser(jobs []swf.Job, bin int64) ([]Row, error) {
 	if err := checkBin(bin); err != nil {
 		return nil, err
@@ -80,9 +104,15 @@ func PerUser(jobs []swf.Job, bin int64) ([]Row, error) {
 	m := map[key]*Row{}
 	for i := range jobs {
 		j := &jobs[i]
-		k := key{BinOf(j.Submit, o, bin), j.User}
+		b, ok := binOf(j.Submit, o, bin)
+		if !ok {
+			return nil, fmt.Errorf("activity: job %d submitted at %d, the first at %d: its bin of %d s is past an int (a corrupt submit time?)", j.ID, j.Submit, o, bin)
+		}
+		k := key{b, j.User}
 		a := m[k]
 		if a == nil {
+			// b·bin may wrap (o < 0), o + b·bin does not: it lies in
+			// [o, j.Submit], and int64 sums are exact modulo 2^64.
 			a = &Row{Week: k.b, Start: o + int64(k.b)*bin, User: j.User}
 			m[k] = a
 		}

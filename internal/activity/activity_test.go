@@ -1,6 +1,8 @@
 package activity
 
 import (
+	"math"
+	"math/big"
 	"reflect"
 	"testing"
 
@@ -84,5 +86,60 @@ func TestTotalsCorruptSubmit(t *testing.T) {
 	jobs := []swf.Job{{Submit: 0}, {Submit: 100 * 365 * 86400}}
 	if tot, err := Totals(jobs, 3600); err != nil || len(tot) != 100*365*24+1 {
 		t.Errorf("a century of hours: %d rows, %v", len(tot), err)
+	}
+}
+
+// BinOf is floor((t − origin) / bin) for any int64s, checked against
+// math/big: t − origin once wrapped past int64 (origin −1, an unknown submit
+// time, and a corrupt 2^63 − 1 gave a negative bin).
+func TestBinOfExact(t *testing.T) {
+	want := func(t, o, bin int64) int {
+		q, m := new(big.Int), new(big.Int)
+		q.DivMod(new(big.Int).Sub(big.NewInt(t), big.NewInt(o)), big.NewInt(bin), m) // Euclidean: floor for bin > 0
+		switch {
+		case q.Cmp(big.NewInt(math.MaxInt)) > 0:
+			return math.MaxInt
+		case q.Cmp(big.NewInt(math.MinInt)) < 0:
+			return math.MinInt
+		}
+		return int(q.Int64())
+	}
+	for _, c := range [][3]int64{
+		{math.MaxInt64, -1, Week}, {math.MaxInt64, -1, 2}, {math.MaxInt64, -1, 1}, {math.MaxInt64, math.MinInt64, 3},
+		{math.MinInt64, 1, 1}, {math.MinInt64, 0, 1}, {math.MinInt64, math.MaxInt64, Week}, {-1, 0, Week}, {0, 0, 1},
+	} {
+		if got, w := BinOf(c[0], c[1], c[2]), want(c[0], c[1], c[2]); got != w {
+			t.Errorf("BinOf(%d, %d, %d) = %d, want %d", c[0], c[1], c[2], got, w)
+		}
+	}
+	t.Run("any", func(t *testing.T) {
+		rapid.Check(t, func(r *rapid.T) {
+			tt, o, bin := rapid.Int64().Draw(r, "t"), rapid.Int64().Draw(r, "origin"), rapid.Int64Range(1, math.MaxInt64).Draw(r, "bin")
+			if got, w := BinOf(tt, o, bin), want(tt, o, bin); got != w {
+				r.Fatalf("BinOf(%d, %d, %d) = %d, want %d", tt, o, bin, got, w)
+			}
+		})
+	})
+}
+
+// PerUser bins a corrupt submit time 2^63 − 1 after an unknown one (−1) in
+// the week that holds it (it once wrapped to a negative week), and refuses
+// it when the index does not fit an int (bins of 1 s: 2^63 of them).
+func TestPerUserCorruptSubmit(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, Submit: -1, User: 1}, {ID: 2, Submit: math.MaxInt64, User: 1}}
+	rows, err := PerUser(jobs, Week)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The week of 2^63 − 1 from −1: floor(2^63 / Week), which starts at
+	// 2^63 − 1 − (2^63 mod Week) (the true values, in big).
+	two63 := new(big.Int).Lsh(big.NewInt(1), 63)
+	wantWeek := new(big.Int).Quo(two63, big.NewInt(Week)).Int64()
+	wantStart := math.MaxInt64 - new(big.Int).Rem(two63, big.NewInt(Week)).Int64()
+	if len(rows) != 2 || rows[0].Week != 0 || int64(rows[1].Week) != wantWeek || rows[1].Start != wantStart {
+		t.Errorf("rows %+v, want weeks 0 and %d (start %d)", rows, wantWeek, wantStart)
+	}
+	if rows, err := PerUser(jobs, 1); err == nil {
+		t.Errorf("bins of 1 s: %+v, want an error", rows)
 	}
 }

@@ -410,3 +410,47 @@ func TestLogWaitFinite(t *testing.T) {
 		t.Errorf("answer %v (%+v)", pr.Wait, pr)
 	}
 }
+
+// TestLogWaitCapped: with LogWait the answer is at most the longest wait
+// in the history window. Ridge fit on the log waits of 40 jobs (60 s to
+// 40 min) extrapolates, for a job far outside them, to a wait past exp's
+// range; uncapped the answer was math.MaxFloat64 (KTH-SP2's first 3,000
+// jobs: an AAE of 206 days). Once the longest wait leaves the window, the
+// cap is the longest left.
+func TestLogWaitCapped(t *testing.T) {
+	p, err := New(Config{History: 40, LogWait: true, OutlierFrac: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(i int64, wait float64) {
+		t.Helper()
+		pt := describe(Job{ID: i + 1, Submit: 10 * i, Req: 1 + i%8, ERT: 600 * (1 + i%5)}, 10*i, Snapshot{}, false)
+		if err := p.Add(pt, wait); err != nil {
+			t.Fatal(err)
+		}
+	}
+	far := describe(Job{ID: 999, Submit: 4000, Req: 1e9, ERT: 3600}, 4000, Snapshot{}, false)
+	check := func(longest float64) {
+		t.Helper()
+		pr, err := p.Predict(far)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr.Method != methodRidge {
+			t.Fatalf("method %v, want ridge (the extrapolation capped)", pr.Method)
+		}
+		if math.Abs(pr.Wait-longest) > 1e-9*longest {
+			t.Errorf("answer %v s, want the window's longest wait %v s", pr.Wait, longest)
+		}
+	}
+	add(0, 36000) // 10 h, the longest until it leaves the window
+	rest := 0.0
+	for i := range int64(39) {
+		w := float64(60 * (1 + i%8) * (1 + i%5))
+		rest = max(rest, w)
+		add(i+1, w)
+	}
+	check(36000)
+	add(40, 60) // the 10 h job leaves
+	check(rest)
+}

@@ -85,6 +85,7 @@ type Config struct {
 	// of the history, which a few long waits put far above the typical
 	// wait (examples/forecast/README.md, "Why IBL and APQ lose to the
 	// naive baseline"). The paper scores AAE, which that mean serves.
+	// The answer is at most the longest wait in the history (Predict).
 	LogWait bool
 	// PerQueue restricts the system state (Q and R) to the target's queue;
 	// false means system-wide (spec §1 [R]).

@@ -74,6 +74,7 @@ type Predictor struct {
 	wD        [numDists]float64
 	fmin      [numFeatures]float64 // over the history window
 	fmax      [numFeatures]float64
+	maxWait   float64 // the longest wait in the window (its log with LogWait)
 	edges     [numDists]edges
 	edgeVer   [numDists]uint32
 	waits     []float64 // by slot
@@ -183,6 +184,7 @@ func (p *Predictor) refresh() {
 }
 
 func (p *Predictor) updateRanges() {
+	p.maxWait = slices.Max(p.waits)
 	for i := range numFeatures {
 		p.fmin[i], p.fmax[i] = math.Inf(1), math.Inf(-1)
 	}
