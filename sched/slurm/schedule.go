@@ -402,8 +402,9 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		return
 	}
 	if run := p.running; len(run) == 0 || run[0].start+run[0].limit > now {
-		// No job is overdue (none under Run, which kills at the limit):
-		// the ends ascend as p.running is sorted.
+		// No job is overdue (none under Run without an OverTimeLimit,
+		// which kills at the limit; TestBackfillOverdue has one): the
+		// ends ascend as p.running is sorted.
 		prof.releaseEnds(run)
 	} else {
 		for t, r := range p.runningEnds(now) {
