@@ -416,6 +416,9 @@ func (pr *podReader) finish() (*Result, error) {
 		j.Queue = queues.number(p.qos)
 		res.Jobs[k], res.IDs[k] = j, p.id
 		b.rep.States[p.phase]++
+		if j.Demand != nil {
+			b.rep.Demands++
+		}
 		for _, n := range p.notes {
 			b.rep.Anomalies[n]++
 		}

@@ -355,3 +355,13 @@ func TestAlibabaFormatMatrix(t *testing.T) {
 		t.Errorf("truncated gzip: %v", err)
 	}
 }
+
+// TestAlibabaDemandsCounted: every pod is written with its demand, and
+// Report.Demands says so (it said 0 for the 8,152 pods of
+// openb_pod_list_default.csv, each written with a ;= line).
+func TestAlibabaDemandsCounted(t *testing.T) {
+	res := alibaba(t, podHeader+"\np,1000,10,1,460,,LS,Succeeded,0,10,5\nq,2000,10,0,0,,BE,Pending,3,4,\n", Options{})
+	if res.Report.Demands != 2 || res.Report.Jobs != 2 {
+		t.Errorf("demands %d of %d jobs, want 2 of 2", res.Report.Demands, res.Report.Jobs)
+	}
+}
