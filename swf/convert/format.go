@@ -35,6 +35,9 @@ func (e *FormatError) Error() string {
 	if want == "" {
 		want = e.Want
 	}
+	if e.Saw == "" && e.Line == 0 {
+		return fmt.Sprintf("convert: %s: the input is empty (no line but blank ones), not %s", e.Want, want)
+	}
 	if e.Saw == "" {
 		return fmt.Sprintf("convert: %s: the input is not %s (line %d: %q); the formats read are %s",
 			e.Want, want, e.Line, e.Sample, formatList)

@@ -130,3 +130,17 @@ func TestSacctCutStates(t *testing.T) {
 		t.Errorf("status %d, states %v, anomalies %v", res.Jobs[0].Status, res.Report.States, res.Report.Anomalies)
 	}
 }
+
+// An empty input's FormatError says it is empty: it said "the input is not
+// a PBS/Torque accounting log (line 0: \"\")", naming a line 0 that no
+// input has.
+func TestEmptyInputSaysEmpty(t *testing.T) {
+	for name, conv := range map[string]func(io.Reader, Options) (*Result, error){
+		"pbs": PBS, "jobcomp": Jobcomp, "sacct-json": SacctJSON, "alibaba": Alibaba,
+	} {
+		_, err := conv(strings.NewReader("\n \n"), Options{})
+		if err == nil || !strings.Contains(err.Error(), "the input is empty") || strings.Contains(err.Error(), "line 0") {
+			t.Errorf("%s: %v, want \"the input is empty\" and no line 0", name, err)
+		}
+	}
+}
