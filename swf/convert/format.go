@@ -28,6 +28,11 @@ type FormatError struct {
 	// bytes (about 64).
 	Line   int    `json:"line"`
 	Sample string `json:"sample,omitempty"`
+	// Malformed counts the records read when every one was malformed
+	// (Saw empty), First is the first one's error: the input may be of
+	// the format asked for but cut or damaged.
+	Malformed int         `json:"malformed,omitempty"`
+	First     *ParseError `json:"first,omitempty"`
 }
 
 func (e *FormatError) Error() string {
@@ -37,6 +42,10 @@ func (e *FormatError) Error() string {
 	}
 	if e.Saw == "" && e.Line == 0 {
 		return fmt.Sprintf("convert: %s: the input is empty (no line but blank ones), not %s", e.Want, want)
+	}
+	if e.Saw == "" && e.First != nil {
+		return fmt.Sprintf("convert: %s: the input is not %s, or a damaged one: none of its %d records is readable (first: %v); the formats read are %s",
+			e.Want, want, e.Malformed, e.First, formatList)
 	}
 	if e.Saw == "" {
 		return fmt.Sprintf("convert: %s: the input is not %s (line %d: %q); the formats read are %s",

@@ -144,3 +144,19 @@ func TestEmptyInputSaysEmpty(t *testing.T) {
 		}
 	}
 }
+
+// A log of the format asked for whose only record is cut says which
+// record and why: it said "the input is not sacct --parsable2 output
+// (line 1: \"JobID|JobIDRaw|...\")" of sacct's own header.
+func TestUnreadableSaysFirstError(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "sacct-parsable2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Sacct(bytes.NewReader(data[:300]), Options{Location: time.UTC})
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Malformed != 1 || fe.First == nil || fe.First.Line != 2 ||
+		!strings.Contains(err.Error(), "none of its 1 records is readable") {
+		t.Errorf("%v (%+v), want 1 record malformed, the first at line 2", err, fe)
+	}
+}

@@ -133,6 +133,9 @@ func (b *builder) unreadable() *FormatError {
 	if e.Saw == b.format {
 		e.Saw = ""
 	}
+	if e.Saw == "" && len(b.rep.Errors) > 0 {
+		e.Malformed, e.First = b.rep.Records, b.rep.Errors[0]
+	}
 	return e
 }
 
