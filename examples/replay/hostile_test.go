@@ -191,3 +191,26 @@ func TestNothingAveraged(t *testing.T) {
 		}
 	}
 }
+
+// A log of which nothing can be simulated names why, and an empty file
+// says it has no job lines: they said "no job completed under EASY:
+// nothing to predict" (3 jobs without a submit time) and "swf: header has
+// neither MaxProcs nor MaxNodes" (an empty file).
+func TestNothingSimulatedSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"; MaxProcs: 8\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n2 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n",
+			"every one of the 2 read was rejected (2 no submit time)"},
+		{"", "no job lines"},
+	} {
+		path := filepath.Join(dir, "t.swf")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := run(context.Background(), []string{"-trace", path}, strings.NewReader(""), &out, &errs)
+		if code != 1 || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%q: exit %d, %q; want 1 and %q", c.text, code, errs.String(), c.want)
+		}
+	}
+}

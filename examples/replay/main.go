@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"time"
@@ -162,6 +163,10 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 	}
 	easy := res.sims["EASY"]
 	if easy.Summary.Jobs == 0 {
+		if n := len(easy.Rejected.Excluded); n > 0 {
+			return nil, nil, fmt.Errorf("no job completed under EASY: every one of the %d read was rejected (%s): nothing to predict",
+				n, cli.Reasons(cli.ByReason(easy.Rejected)))
+		}
 		return nil, nil, errors.New("no job completed under EASY: nothing to predict")
 	}
 	bar.Stage("QBETS", 2)

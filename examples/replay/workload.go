@@ -71,13 +71,13 @@ func fromTrace(path string, machine int64) (workload, error) {
 	if err != nil {
 		return workload{}, err
 	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return workload{}, fmt.Errorf("%s: no job lines", path)
+	}
 	if machine == 0 {
 		if machine, err = h.MachineSize(); err != nil {
 			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
-	}
-	if len(jobs) == 0 {
-		return workload{}, fmt.Errorf("%s: no jobs", path)
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	// The span is the jobs the simulators take: one submitted past
