@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,5 +21,27 @@ func TestUnknownLogIsUsageError(t *testing.T) {
 	}
 	if err := checkLogs("sdsc,KTH"); err != nil {
 		t.Errorf("sdsc,KTH: %v", err)
+	}
+}
+
+// A log file that is empty, or holds no sane job, is an error naming the
+// file, as is a malformed one: an empty KTH file printed every table of 0
+// jobs (exit 0), a malformed one "swf: line 1, field 1 ..." without the
+// file's name.
+func TestEmptyOrBadLogNamed(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"", "no sane job (0 records)"},
+		{"; MaxProcs: 100\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n", "no sane job (1 records: 1 no submit time)"},
+		{"x\n", "line 1, field 1"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "KTH-SP2-1996-2.1-cln.swf.gz"), []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := run(t.Context(), []string{"-logs", "KTH", "-dir", dir, "-json"}, strings.NewReader(""), &out, &errs)
+		if code != 1 || !strings.Contains(errs.String(), c.want) || !strings.Contains(errs.String(), "KTH-SP2-1996-2.1-cln.swf.gz: ") {
+			t.Errorf("%q: exit %d, %q; want 1 naming the file and %q", c.text, code, errs.String(), c.want)
+		}
 	}
 }

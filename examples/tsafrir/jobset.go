@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -25,10 +26,18 @@ type logData struct {
 func readLog(path string, l logSpec) (*logData, error) {
 	_, jobs, err := swf.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d := &logData{spec: l, jobs: jobs}
-	sane, _ := sanitize.Sane(jobs, l.P)
+	sane, rep := sanitize.Sane(jobs, l.P)
+	if len(sane) == 0 {
+		// Every table would be of no job (exit 0, -100% beside the thesis).
+		why := ""
+		if len(rep.Excluded) > 0 {
+			why = ": " + cli.Reasons(cli.ByReason(rep))
+		}
+		return nil, fmt.Errorf("%s: no sane job (%d records%s)", path, len(jobs), why)
+	}
 	d.sane = len(sane)
 	for i := range sane {
 		if sane[i].AllocProcs > 0 {
