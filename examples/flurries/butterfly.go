@@ -186,7 +186,7 @@ func butterflySections(ctx context.Context, dir string, _ setup) ([]section, err
 func runButterfly(ctx context.Context, dir string) (*butterflyResult, error) {
 	_, jobs, err := swf.ReadFile(filepath.Join(dir, tracetest.SDSCSP2))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", tracetest.SDSCSP2, err)
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	var r butterflyResult

@@ -86,3 +86,15 @@ func TestWeekTotalsRefused(t *testing.T) {
 	check("medianWeek", func() error { _, _, err := medianWeek("far", jobs); return err })
 	check("weekScale", func() error { _, _, _, _, err := weekScale("far", jobs, flurry375.spec(0, 0)); return err })
 }
+
+// A malformed log is an error naming it: it was "swf: line 1, field 1
+// (job number): ..." without the file.
+func TestMalformedLogNamed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad.swf"), []byte("x y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(dir, "bad.swf", false); err == nil || !strings.HasPrefix(err.Error(), "bad.swf: ") {
+		t.Errorf("%v, want an error naming bad.swf", err)
+	}
+}

@@ -141,7 +141,7 @@ var cleaned = []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetes
 func load(dir, name string, sane bool) ([]swf.Job, error) {
 	h, jobs, err := swf.ReadFile(filepath.Join(dir, name))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if sane {
 		size, err := h.MachineSize()
