@@ -120,3 +120,22 @@ func TestDaysBounded(t *testing.T) {
 		}
 	}
 }
+
+// A log that is malformed, or has no sane job, is an error naming it and,
+// for the latter, why its jobs were left out: they were "swf: line 1,
+// field 1 ..." without the file and "no sane jobs" without a reason.
+func TestUnusableLogNamed(t *testing.T) {
+	dir := t.TempDir()
+	bad, none := filepath.Join(dir, "bad.swf"), filepath.Join(dir, "none.swf")
+	if err := os.WriteFile(bad, []byte("x y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(none, []byte("; MaxProcs: 8\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{bad: bad + ": swf: line 1", none: none + ": no sane jobs (1 read: 1 no submit time)"} {
+		if _, err := loadMachine(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+	}
+}

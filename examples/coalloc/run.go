@@ -36,7 +36,7 @@ type machine struct {
 func loadMachine(path string) (machine, error) {
 	h, jobs, err := swf.ReadFile(path)
 	if err != nil {
-		return machine{}, err
+		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
 	size, err := h.MachineSize()
 	if err != nil {
@@ -49,7 +49,7 @@ func loadMachine(path string) (machine, error) {
 		left[sanitize.DuplicateID.String()] = dups
 	}
 	if len(sane) == 0 {
-		return machine{}, fmt.Errorf("%s: no sane jobs", path)
+		return machine{}, fmt.Errorf("%s: no sane jobs (%d read: %s)", path, len(jobs), cli.Reasons(left))
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	t0 := sane[0].Submit
