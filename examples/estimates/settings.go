@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -57,7 +58,7 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 			return nil, nil, 0, sanitize.Report{}, err
 		}
 	}
-	hdr, jobs, err := swf.ReadFile(path)
+	hdr, jobs, err := cli.ReadTrace(path)
 	if err != nil {
 		return nil, nil, 0, sanitize.Report{}, err
 	}
