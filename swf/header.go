@@ -242,8 +242,10 @@ func splitKey(body string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = s[:i]
-	if i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
-		return "", "", false // "http://..." is prose, not a key
+	if _, std := headerFields[key]; !std && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
+		// "http://..." is prose, not a key; a standard key is read
+		// without the blank (";MaxProcs:128" was no machine size).
+		return "", "", false
 	}
 	for _, c := range key {
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {

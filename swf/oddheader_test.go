@@ -78,3 +78,16 @@ func TestMachineSizeOtherNotation(t *testing.T) {
 		}
 	}
 }
+
+// A standard key without the blank after its colon is read (";MaxProcs:8"
+// was "gives no machine size"); prose such as "http://host" is not a key.
+func TestStandardKeyWithoutBlank(t *testing.T) {
+	r := NewReader(strings.NewReader(";MaxProcs:8\n;  UnixStartTime:5\n; Information: see http://x\n;http://x.org/y\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size, err := h.MachineSize(); err != nil || size != 8 || h.UnixStartTime != 5 || len(h.Other) != 0 {
+		t.Errorf("MachineSize %d, %v, UnixStartTime %d, Other %q; want 8, 5 and no other key", size, err, h.UnixStartTime, h.Other)
+	}
+}
