@@ -78,8 +78,8 @@ func TestDuplicateIDs(t *testing.T) {
 	for name, w := range want {
 		g := got[name]
 		rej, _ := g["rejected"].(map[string]any)
-		if rej["duplicate_ID"] != float64(dups) {
-			t.Errorf("%s: rejected %v, want %d duplicate_ID", name, g["rejected"], dups)
+		if rej["duplicate_id"] != float64(dups) {
+			t.Errorf("%s: rejected %v, want %d duplicate_id", name, g["rejected"], dups)
 		}
 		delete(g, "rejected")
 		wb, _ := json.Marshal(w)

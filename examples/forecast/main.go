@@ -32,7 +32,7 @@
 //
 // Jobs the replay cannot take are rejected first and counted by reason in
 // the report's first line and in -json's "rejected": a later job under a
-// number already read (duplicate ID, -json's duplicate_ID), a size,
+// number already read (duplicate ID, -json's duplicate_id), a size,
 // estimate or time beyond what the predictors hold (out of range,
 // out_of_range: above 2^40 processors, or a time or estimate above 2^40 s,
 // the simulators' sanitize.MaxTime), and with -nodes a job the simulation

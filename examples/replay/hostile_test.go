@@ -61,8 +61,8 @@ func TestMostlyRejected(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	if !r.VARQ.Planned || r.Rejected["duplicate_ID"] != 49 {
-		t.Errorf("-json: planned %v, rejected %v; want true and 49 duplicate_ID", r.VARQ.Planned, r.Rejected)
+	if !r.VARQ.Planned || r.Rejected["duplicate_id"] != 49 {
+		t.Errorf("-json: planned %v, rejected %v; want true and 49 duplicate_id", r.VARQ.Planned, r.Rejected)
 	}
 }
 

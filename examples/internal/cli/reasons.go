@@ -79,11 +79,13 @@ func InRange(jobs []swf.Job) ([]swf.Job, int) {
 }
 
 // ReasonKeys is by keyed as -json writes reasons (simulate's "rejected"):
-// the name with _ for spaces, "no run time" → "no_run_time".
+// the name in lower case with _ for spaces, "no run time" → "no_run_time",
+// "duplicate ID" → "duplicate_id" (snake_case as every other -json key;
+// it was "duplicate_ID").
 func ReasonKeys(by map[string]int) map[string]int {
 	keys := make(map[string]int, len(by))
 	for k, n := range by {
-		keys[strings.ReplaceAll(k, " ", "_")] += n
+		keys[strings.ToLower(strings.ReplaceAll(k, " ", "_"))] += n
 	}
 	return keys
 }

@@ -12,8 +12,8 @@ func TestReasons(t *testing.T) {
 	if got, want := Reasons(ByReason(rep)), "1 duplicate ID, 2 no size"; got != want {
 		t.Errorf("Reasons = %q, want %q", got, want)
 	}
-	if got := ReasonKeys(ByReason(rep)); len(got) != 2 || got["duplicate_ID"] != 1 || got["no_size"] != 2 {
-		t.Errorf("ReasonKeys = %v, want duplicate_ID 1 and no_size 2", got)
+	if got := ReasonKeys(ByReason(rep)); len(got) != 2 || got["duplicate_id"] != 1 || got["no_size"] != 2 {
+		t.Errorf("ReasonKeys = %v, want duplicate_id 1 and no_size 2", got)
 	}
 	if got := Reasons(ByReason(sanitize.Report{})); got != "" {
 		t.Errorf("Reasons of none = %q, want \"\"", got)
