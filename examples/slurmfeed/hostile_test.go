@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
 // A recording given to -replay may have been gunzipped to be read (it is
@@ -110,7 +108,7 @@ func TestReplayEndAccountsForEveryJob(t *testing.T) {
 		if err := run(context.Background(), []string{"-poll", "2s", "-replay", path, "-json"}, &out, io.Discard); err != nil {
 			t.Fatal(err)
 		}
-		var r slurmfeed.Report
+		var r reportJSON
 		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -181,7 +181,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return enc.Encode(toJSON(&r))
 	}
 	_, err = io.WriteString(stdout, summary(&r))
 	return err
@@ -199,7 +199,7 @@ func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log
 	mux.HandleFunc("GET /slurmfeed/report.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		r := c.Report()
-		json.NewEncoder(w).Encode(&r)
+		json.NewEncoder(w).Encode(toJSON(&r))
 	})
 	srv := &http.Server{Handler: mux, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
 	go func() {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
-	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
 const recordingPath = "testdata/live.jsonl.gz"
@@ -42,7 +41,7 @@ func TestReadmeFigures(t *testing.T) {
 		t.Errorf("README.md's figures are not what the replay prints; regenerate them with\n  %s",
 			strings.TrimSuffix(strings.TrimPrefix(beginMark[strings.Index(beginMark, "`"):], "`"), "`) -->\n"))
 	}
-	var r slurmfeed.Report
+	var r reportJSON
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,45 @@
+package main
+
+import "github.com/batchq/batchq/qbets/karnak/slurmfeed"
+
+// reportJSON is slurmfeed.Report as -json and /slurmfeed/report.json write
+// it: with snake_case keys, as every other command's -json ("not_due",
+// "mean_abs_log10"; the Report's own tags, kept for the cursor file, are
+// camelCase: "notDue", "meanAbsLog10").
+type reportJSON struct {
+	System      string            `json:"system"`
+	Polls       int64             `json:"polls"`
+	Batches     int64             `json:"batches"`
+	Events      map[string]int64  `json:"events,omitempty"`
+	Late        int64             `json:"late"`
+	Skipped     map[string]int64  `json:"skipped,omitempty"`
+	NotDue      map[string]int64  `json:"not_due,omitempty"`
+	Probes      map[string]int64  `json:"probes,omitempty"`
+	Errors      int64             `json:"errors"`
+	LastError   string            `json:"last_error,omitempty"`
+	Unpredicted int64             `json:"unpredicted"`
+	Methods     []methodJSON      `json:"methods"`
+	Jobs        []slurmfeed.Score `json:"jobs,omitempty"`
+}
+
+// methodJSON is slurmfeed.Method with snake_case keys (a conversion: the
+// same fields).
+type methodJSON struct {
+	Name         string  `json:"name"`
+	Jobs         int64   `json:"jobs"`
+	Missing      int64   `json:"missing"`
+	MeanAbsLog10 float64 `json:"mean_abs_log10"`
+	Within2      float64 `json:"within2"`
+	SumAbsLog10  float64 `json:"sum_abs_log10"`
+	NWithin2     int64   `json:"n_within2"`
+}
+
+func toJSON(r *slurmfeed.Report) reportJSON {
+	out := reportJSON{System: r.System, Polls: r.Polls, Batches: r.Batches, Events: r.Events, Late: r.Late,
+		Skipped: r.Skipped, NotDue: r.NotDue, Probes: r.Probes, Errors: r.Errors, LastError: r.LastError,
+		Unpredicted: r.Unpredicted, Methods: make([]methodJSON, len(r.Methods)), Jobs: r.Jobs}
+	for i, m := range r.Methods {
+		out.Methods[i] = methodJSON(m)
+	}
+	return out
+}
