@@ -104,8 +104,9 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	case o.trace == "":
 		return o, cli.UsageError{Msg: "missing trace (-trace FILE or FILE; -help for the flags)"}
 	}
-	if o.machine < 0 {
-		return o, cli.Usagef("-machine %d: must be positive", o.machine)
+	if o.machine < 0 || o.machine > cli.MaxSize {
+		// (2^63 − 1 was exit 1, sched's or synth's error, after the trace was read)
+		return o, cli.Usagef("-machine %d: want 0 (the default) or a size of 1 to 2^40 processors", o.machine)
 	}
 	for _, p := range strings.Split(preds, ",") {
 		p = strings.TrimSpace(p)

@@ -80,8 +80,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if len(pos) > 0 {
 		return o, cli.Usagef("unexpected argument %q (a trace is given with -trace)", pos[0])
 	}
-	if o.machine < 0 {
-		return o, cli.Usagef("-machine %d: must be positive", o.machine)
+	if o.machine < 0 || o.machine > cli.MaxSize {
+		// (2^63 − 1 was exit 1, sched's or synth's error, after the trace was read)
+		return o, cli.Usagef("-machine %d: want 0 (the default) or a size of 1 to 2^40 processors", o.machine)
 	}
 	if !(o.load >= 0) || math.IsInf(o.load, 0) { // (NaN fails every comparison)
 		return o, cli.Usagef("-load %v: must be ≥ 0", o.load)

@@ -155,8 +155,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	default:
 		return o, cli.Usagef("-placement %q: want first or best", placement)
 	}
-	if o.machine < 0 {
-		return o, cli.Usagef("-machine %d: must be positive", o.machine)
+	if o.machine < 0 || o.machine > cli.MaxSize {
+		// (2^63 − 1 was exit 1, sched's or synth's error, after the trace was read)
+		return o, cli.Usagef("-machine %d: want 0 (the default) or a size of 1 to 2^40 processors", o.machine)
 	}
 	switch len(pos) {
 	case 0:
