@@ -62,6 +62,9 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 	if err != nil {
 		return nil, nil, 0, sanitize.Report{}, err
 	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: no job lines: no sane job to give an estimate to", path)
+	}
 	if procs == 0 {
 		if procs, err = hdr.MachineSize(); err != nil {
 			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: %w (give -procs)", path, err)

@@ -189,6 +189,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	if err != nil {
 		return nil, traceInfo{}, err
 	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return nil, traceInfo{}, fmt.Errorf("%s: no job lines (nothing to score)", path)
+	}
 	info := traceInfo{name: tracetest.ShortName(path), machine: machine}
 	if nodesFile != "" {
 		if info.nodes, _, err = cli.ReadNodes(nodesFile, false); err != nil {

@@ -32,6 +32,9 @@ func loadWorkload(path string, limit int) (workload, error) {
 	if err != nil {
 		return workload{}, err
 	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return workload{}, fmt.Errorf("%s: no job lines: no sane job to simulate", path)
+	}
 	size, err := h.MachineSize()
 	if err != nil {
 		return workload{}, fmt.Errorf("%s: %w", path, err)
