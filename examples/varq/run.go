@@ -135,7 +135,10 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		return cell{}, err
 	}
 	if err := ag.Err(); err != nil {
-		return cell{}, err
+		// Name the log and cell: "varq: request Start 1099511647200
+		// outside ±2^40 s" alone named neither (a job submitted within
+		// hours of 2^40 s, sane, planned past it).
+		return cell{}, fmt.Errorf("%s, %.0f%% VARQ, target %.2f: %w", w.name, 100*fraction, target, err)
 	}
 	c := cell{fraction: fraction, target: target, Summary: ag.Summary(), stats: ag.Stats(),
 		elapsed: time.Since(t0)}

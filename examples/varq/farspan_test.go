@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A run the agent fails (a sane job submitted just before 2^40 s, its
+// request planned past it) names the log and the cell.
+func TestAgentErrorNamesLog(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 100\n")
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&b, "%d %d 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n", i, 100*i)
+	}
+	b.WriteString("51 1099511627000 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n")
+	path := filepath.Join(t.TempDir(), "far.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	code := run(context.Background(), []string{"-trace", path, "-fractions", "0.5", "-targets", "0.5"}, strings.NewReader(""), &out, &errs)
+	if code == 0 {
+		return // (an agent that plans within 2^40 s needs no name)
+	}
+	if !strings.Contains(errs.String(), "far.swf, 50% VARQ, target 0.50: ") {
+		t.Errorf("exit %d, %q; want the log and cell named", code, errs.String())
+	}
+}
