@@ -160,3 +160,27 @@ func TestUnreadableSaysFirstError(t *testing.T) {
 		t.Errorf("%v (%+v), want 1 record malformed, the first at line 2", err, fe)
 	}
 }
+
+// A count past its bound or below 0 is "out of range", not another error:
+// TimelimitRaw 99999999999 was "not a number", AllocCPUS -4 "more than
+// 16777216 processors".
+func TestRangeErrorsSayRange(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "sacct-parsable2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(data), "\n", 3)
+	fields := strings.Split(lines[1], "|")
+	fields[14], fields[15] = "99999999999", "-4" // TimelimitRaw, AllocCPUS
+	res, err := Sacct(strings.NewReader(lines[0]+"\n"+strings.Join(fields, "|")+"\n"), Options{Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range res.Report.Errors {
+		got[e.Field] = e.Err.Error()
+	}
+	if got["TimelimitRaw"] != "value out of range" || got["AllocCPUS"] != "value out of range" {
+		t.Errorf("errors %v, want value out of range for TimelimitRaw and AllocCPUS", got)
+	}
+}

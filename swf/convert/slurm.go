@@ -137,8 +137,11 @@ func slurmLimit(b *builder, r *record, field, s string, clock bool) error {
 		return nil
 	}
 	m, err := parseCount(s)
-	if err != nil || m > maxTime/60 {
-		return b.fieldError(r, field, s, errNumber)
+	if err == nil && m > maxTime/60 {
+		err = errRange // a number, past 230 years (it said "not a number")
+	}
+	if err != nil {
+		return b.fieldError(r, field, s, err)
 	}
 	r.limit = m * 60
 	return nil

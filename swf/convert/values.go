@@ -55,10 +55,11 @@ func parseCount(s string) (int64, error) {
 	return n, nil
 }
 
-// parseProcs reads a processor or node count, at most maxProcs.
+// parseProcs reads a processor or node count, at most maxProcs. A
+// negative count is out of range, not "more than 16777216 processors".
 func parseProcs(s string) (int64, error) {
 	n, err := parseCount(s)
-	if err == nil && n > maxProcs || err == errRange {
+	if err == nil && n > maxProcs || err == errRange && !strings.HasPrefix(s, "-") {
 		return 0, errProcs
 	}
 	return n, err
