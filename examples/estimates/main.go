@@ -93,7 +93,7 @@ type options struct {
 
 func main() { cli.Main(run) }
 
-const usage = `usage: estimates [flags]
+const usage = `usage: estimates [flags] [TRACE]   (TRACE as -trace; flags may follow it)
 
 Adds user runtime estimates (SWF field 9) to -trace with a model of
 Tsafrir's thesis Ch. 5 and writes the trace to -out (-json: with -out
@@ -135,7 +135,7 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.BoolVar(&o.legal, "legal", false, "validation: also run each model setting with the jobs its pairing left short given their run time as estimate (a diagnostic, not a thesis model)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	err = cli.ParseFlags(fs, args, usage, stdout)
+	err = cli.ParseTrace(fs, args, usage, stdout, &o.trace, "")
 	if err != nil {
 		return err
 	}

@@ -102,10 +102,10 @@ func TestCLI(t *testing.T) {
 	dir := t.TempDir()
 	trace := clitest.WriteTrace(t, dir, "t.swf", 30, 16)
 	missing := filepath.Join(dir, "nope.swf")
-	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
-		JSON:      []string{"-trace", trace, "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"},
+	clitest.Run(t, clitest.Command{Run: run,
+		JSON:      []string{trace, "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"},
 		FromStdin: []string{"-trace", "-", "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"}, StdinFile: trace,
-		Missing: []string{"-trace", missing, "-out", filepath.Join(dir, "out.swf")}, File: missing})
+		Missing: []string{missing, "-out", filepath.Join(dir, "out.swf")}, File: missing})
 }
 
 // TestProgress: -validate -progress draws the bar on stderr (a short run's

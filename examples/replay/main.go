@@ -35,7 +35,7 @@ import (
 
 func main() { cli.Main(run) }
 
-const usage = `usage: replay [flags]
+const usage = `usage: replay [flags] [TRACE]   (TRACE as -trace; flags may follow it)
 
 Simulates a workload (a synthetic week, or -trace) under EASY, EASY+,
 EASY++ and PERFECT++, replays QBETS over the simulated waits, plans one
@@ -70,16 +70,12 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "out", "", "directory to write the figures to (PNG and SVG)")
 	bar := cli.ProgressFlag(fs, stderr)
 	fs.BoolVar(&o.json, "json", false, "print the report's numbers as JSON")
-	pos, err := cli.ParseArgs(fs, args, usage, stdout)
-	if err != nil {
+	if err := cli.ParseTrace(fs, args, usage, stdout, &o.trace, ""); err != nil {
 		return o, err
 	}
 	// The bar is a terminal's default, off under -json (output for
 	// scripts); -progress forces it.
 	o.progress = cli.ProgressOn(fs, bar, o.json)
-	if len(pos) > 0 {
-		return o, cli.Usagef("unexpected argument %q (a trace is given with -trace)", pos[0])
-	}
 	if o.machine < 0 || o.machine > cli.MaxSize {
 		// (2^63 − 1 was exit 1, sched's or synth's error, after the trace was read)
 		return o, cli.Usagef("-machine %d: want 0 (the default) or a size of 1 to 2^40 processors", o.machine)

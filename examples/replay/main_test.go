@@ -49,8 +49,8 @@ func TestBadInput(t *testing.T) {
 func TestCLI(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.swf")
 	trace := clitest.WriteTrace(t, t.TempDir(), "small.swf", 200, 8)
-	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
+	clitest.Run(t, clitest.Command{Run: run,
 		JSON:      []string{"-days", "1", "-json"},
-		FromStdin: []string{"-trace", "-", "-json"}, StdinFile: trace,
-		Missing: []string{"-trace", missing}, File: missing})
+		FromStdin: []string{"-", "-json"}, StdinFile: trace,
+		Missing: []string{missing}, File: missing})
 }

@@ -32,7 +32,7 @@ import (
 
 func main() { cli.Main(run) }
 
-const usage = `usage: varq [flags]
+const usage = `usage: varq [flags] [TRACE...]   (TRACEs as -trace; flags may follow them)
 
 Reruns the VARQ generality simulation of Nurmi's thesis (§5.4, Table
 5.6) and prints its cells as markdown beside the thesis's (-json: as JSON).
@@ -60,7 +60,7 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	plot := fs.String("plot", "", "write the Figure 5.4 trajectory (32 processors × 1 h, 12 h ahead, target 0.75, asked mid-run in the first VARQ cell) of each log to DIR as varq-<log>-trajectory.png and .svg")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)
-	err = cli.ParseFlags(fs, args, usage, stdout)
+	err = cli.ParseTrace(fs, args, usage, stdout, traces, ",")
 	if err != nil {
 		return err
 	}

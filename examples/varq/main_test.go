@@ -188,8 +188,8 @@ func TestCLI(t *testing.T) {
 	dir := t.TempDir()
 	trace := clitest.WriteTrace(t, dir, "t.swf", 60, 16)
 	missing := filepath.Join(dir, "nope.swf")
-	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
-		JSON:      []string{"-trace", trace, "-fractions", "0.1", "-targets", "0.5", "-json"},
+	clitest.Run(t, clitest.Command{Run: run,
+		JSON:      []string{trace, "-fractions", "0.1", "-targets", "0.5", "-json"},
 		FromStdin: []string{"-trace", "-", "-fractions", "0.1", "-targets", "0.5", "-json"}, StdinFile: trace,
 		Missing: []string{"-trace", missing}, File: missing})
 }

@@ -134,3 +134,30 @@ func TestProgressOn(t *testing.T) {
 		}
 	}
 }
+
+// A -trace command takes its trace as an argument too, before or after
+// the flags (replay, varq and estimates said "unexpected argument"); the
+// trace given twice, or two to a command of one, is a usage error.
+func TestParseTrace(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		sep  string
+		want string
+		bad  bool
+	}{
+		{[]string{"a.swf", "-v"}, "", "a.swf", false},
+		{[]string{"-v", "a.swf"}, "", "a.swf", false},
+		{[]string{"-trace", "a.swf", "-v"}, "", "a.swf", false},
+		{[]string{"a.swf", "b.swf"}, ",", "a.swf,b.swf", false},
+		{[]string{"a.swf", "b.swf"}, "", "", true},
+		{[]string{"-trace", "a.swf", "b.swf"}, "", "", true},
+	} {
+		fs := NewFlagSet("t")
+		trace := fs.String("trace", "", "")
+		fs.Bool("v", false, "")
+		err := ParseTrace(fs, c.args, "usage", io.Discard, trace, c.sep)
+		if c.bad != (err != nil) || !c.bad && *trace != c.want || c.bad && !errors.As(err, new(UsageError)) {
+			t.Errorf("%q: trace %q, %v; want %q (bad %v)", c.args, *trace, err, c.want, c.bad)
+		}
+	}
+}

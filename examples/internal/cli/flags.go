@@ -113,3 +113,22 @@ func endedByTerminator(fs *flag.FlagSet, consumed []string) bool {
 	}
 	return false
 }
+
+// ParseTrace is ParseArgs for a command whose input is -trace: a trace may
+// also be given as an argument, before or after the flags (as simulate's
+// and forecast's), several joined with commas when the command reads a
+// list (sep ","; "" for one trace). A trace given both ways, or more than
+// one to a command of one, is a UsageError.
+func ParseTrace(fs *flag.FlagSet, args []string, usage string, stdout io.Writer, trace *string, sep string) error {
+	pos, err := ParseArgs(fs, args, usage, stdout)
+	switch {
+	case err != nil || len(pos) == 0:
+		return err
+	case *trace != "":
+		return Usagef("trace given twice: -trace %q and argument %q", *trace, pos[0])
+	case len(pos) > 1 && sep == "":
+		return Usagef("one trace expected, got %q", pos)
+	}
+	*trace = strings.Join(pos, sep)
+	return nil
+}
