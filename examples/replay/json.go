@@ -13,7 +13,10 @@ type reportJSON struct {
 	// Rejected counts the jobs EASY did not simulate, by reason
 	// (sanitize.Reason's names with _ for spaces, as simulate's); empty
 	// when it simulated every job.
-	Rejected   map[string]int  `json:"rejected"`
+	Rejected map[string]int `json:"rejected"`
+	// OutOfOrder counts the trace's job lines earlier than a previous
+	// line (simulated in submit order); absent when none is.
+	OutOfOrder int             `json:"out_of_order,omitempty"`
 	Schedulers []schedulerJSON `json:"schedulers"`
 	QBETS      []qbetsJSON     `json:"qbets"`
 	VARQ       varqJSON        `json:"varq"`
@@ -63,7 +66,8 @@ type varqJSON struct {
 
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
-	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected))}
+	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
+		OutOfOrder: r.w.outOfOrder}
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		some := s.Included > 0

@@ -34,6 +34,9 @@ func report(w io.Writer, r *result, files []string) {
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
 		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
 	}
+	if n := r.w.outOfOrder; n > 0 {
+		fmt.Fprintf(w, "  (%s earlier than a previous line: simulated in submit order)\n", plural(n, "job line"))
+	}
 	fmt.Fprintln(w)
 
 	q := r.q

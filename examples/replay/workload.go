@@ -17,6 +17,10 @@ type workload struct {
 	desc    string // one line for the report
 	machine int64
 	jobs    []swf.Job // in submit order
+	// outOfOrder counts the trace's job lines earlier than a previous
+	// line, which the replay takes in submit order (as simulate, which
+	// says so too).
+	outOfOrder int
 }
 
 // maxSynthJobs is the most jobs synth.Generator.Jobs makes at once.
@@ -80,6 +84,15 @@ func fromTrace(path string, machine int64) (workload, error) {
 			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
+	late, latest := 0, int64(-1)
+	for _, j := range jobs {
+		// swfstat's and simulate's count: earlier than a previous line,
+		// an unknown submit time (-1) not counted
+		if j.Submit >= 0 && j.Submit < latest {
+			late++
+		}
+		latest = max(latest, j.Submit)
+	}
 	jobs, _ = sanitize.Reorder(jobs)
 	// The span is the jobs the simulators take: one submitted past
 	// sanitize.MaxTime is rejected (counted in the report) and made the
@@ -96,5 +109,7 @@ func fromTrace(path string, machine int64) (workload, error) {
 		desc:    fmt.Sprintf("trace: %s, %d processors, %d jobs over %.0f days", filepath.Base(path), machine, len(jobs), days),
 		machine: machine,
 		jobs:    jobs,
+		// (the count only: every simulator takes jobs in submit order)
+		outOfOrder: late,
 	}, nil
 }
