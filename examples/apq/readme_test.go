@@ -121,12 +121,22 @@ var floorDigests = map[string]string{
 
 func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
 
-// -tune (tuneRuns).
-var tuneDigests = map[string]string{
-	"tune-3": "1a9fe6fba7f087c8a1d860707df53f5b594242bba2c6f8d4ee0df521ed395747",
+// TestReadmeTune regenerates the README's -tune tables (tuneRuns: about
+// 40 s of CPU, so not under -short) and compares it with the README's
+// text; BATCHQ_UPDATE_README=1 rewrites it.
+func TestReadmeTune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-tables V -tune -quick on SDSC Paragon: about 40 s of CPU")
+	}
+	dir := filepath.Dir(tracetest.Path(t, tracetest.SDSCPar))
+	out, err := readmeRegions(dir, tuneRuns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"tune-3", "tune-4"} {
+		readme.Check(t, "README.md", name, out[name])
+	}
 }
-
-func TestReadmeTune(t *testing.T) { checkRuns(t, tuneDigests, tuneRuns) }
 
 // -tables SEEDS, size-aware wait (seedsRuns).
 var seedsDigests = map[string]string{
