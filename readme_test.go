@@ -1,6 +1,7 @@
 package batchq
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -135,5 +136,66 @@ func TestReadmeRequires(t *testing.T) {
 	slices.Sort(req)
 	if !slices.Equal(said, req) {
 		t.Errorf("README says go.mod requires %v; it requires %v", said, req)
+	}
+}
+
+// TestReadmeCoalloc checks the figures of the README's coalloc row against
+// the table they summarize, examples/coalloc/README.md's generated region
+// "default" (each trial's P_all, P_achieved and the thesis's P_achieved),
+// so that a regenerated table cannot leave the row stale.
+func TestReadmeCoalloc(t *testing.T) {
+	doc, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := os.ReadFile(filepath.Join("examples", "coalloc", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, region, ok := strings.Cut(string(ex), "<!-- generated:default -->\n")
+	region, _, ok2 := strings.Cut(region, "<!-- /generated:default -->")
+	if !ok || !ok2 {
+		t.Fatal("examples/coalloc/README.md has no region default")
+	}
+	var head []string
+	var rows [][]string
+	for _, l := range strings.Split(region, "\n") {
+		if !strings.HasPrefix(l, "| ") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(l, "| "), " | ")
+		if head == nil {
+			head = cells
+		} else {
+			rows = append(rows, cells)
+		}
+	}
+	ach := slices.Index(head, "P_achieved")
+	if ach < 0 || ach+2 >= len(head) || head[1] != "P_all" || head[ach+2] != "thesis" || len(rows) == 0 {
+		t.Fatalf("region default's columns changed: %q", head)
+	}
+	// span is the lowest and the highest of column c, as printed.
+	span := func(c int) string {
+		lo, hi := rows[0][c], rows[0][c]
+		for _, r := range rows {
+			if r[c] < lo { // same width, same leading "0.": text order is numeric order
+				lo = r[c]
+			}
+			if r[c] > hi {
+				hi = r[c]
+			}
+		}
+		return lo + "–" + hi
+	}
+	atOrAbove := 0
+	for _, r := range rows {
+		if r[ach] >= r[1]+strings.Repeat("0", len(r[ach])-len(r[1])) {
+			atOrAbove++
+		}
+	}
+	want := fmt.Sprintf("P_achieved %s against P_all %s, at or above it in %d of %d trials (thesis %s)",
+		span(ach), span(1), atOrAbove, len(rows), span(ach+2))
+	if !strings.Contains(string(doc), want) {
+		t.Errorf("README.md's coalloc row should say %q (examples/coalloc/README.md, region default)", want)
 	}
 }

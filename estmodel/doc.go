@@ -13,7 +13,7 @@
 //     at least one hour). For the distribution itself call Generate with a
 //     ModalConfig (the number K of distinct estimates, the time curve, the
 //     20 popular head values, their popularities, the caller's own modes as
-//     UserBins), then its Assign, the random shuffle that pairs estimates with
+//     Bins), then its Assign, the random shuffle that pairs estimates with
 //     run times so that no job gets an estimate below its run time when a
 //     legal one is left. Shuffle applies that pairing to a trace's real
 //     estimates ("shfl"). The fitted constants are the reference

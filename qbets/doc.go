@@ -24,7 +24,7 @@
 // concurrent use.
 //
 // Plug points. Config.Trimmer makes each history's change-point detector
-// (a Trimmer; RunLength, the thesis's, is the default; NoTrim turns
+// (a Trimmer; RunLength, the thesis's, is the default; Config.NoTrim turns
 // trimming off). Config.Clusterer groups jobs by what they request (a
 // Clusterer fitted on the released jobs returns a Partition with one Box
 // per cluster); the built-ins are the ClusterMode values, the default

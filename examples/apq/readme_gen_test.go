@@ -40,9 +40,13 @@ var (
 	// floorRuns: `-tables VIII,IX -floor running -flooronly`, all its
 	// tables (TestReadmeFloor).
 	floorRuns = []readmeRun{{"floor", options{Tables: "VIII,IX", Floor: floorRunning, FloorOnly: true}, nil}}
-	// tuneRuns: `-tables V -tune`, its table of tuned parameters
-	// (TestReadmeTune).
-	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true}, []int{3}}}
+	// tuneRuns: `-tables V -tune -quick -only Par`, its table of tuned
+	// parameters and its IBL-by-N table of the same test jobs
+	// (TestReadmeTune, in the plain go test). -quick validates
+	// and tests on 500 jobs each, and Paragon's summary representation
+	// has no Bins to tune: the whole run is about 40 s of CPU, where
+	// `-tables V -tune` on the four logs took an hour.
+	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true, Quick: true, Only: "Par"}, []int{3, 4}}}
 	// seedsRuns: the size-aware sweep, Curie on 4 seeds (its molding
 	// simulations are the slowest) and the other logs on 8 (TestReadmeSeeds).
 	seedsRuns = []readmeRun{

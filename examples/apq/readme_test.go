@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,12 +122,72 @@ var floorDigests = map[string]string{
 
 func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
 
-// -tune (tuneRuns).
-var tuneDigests = map[string]string{
-	"tune-3": "1a9fe6fba7f087c8a1d860707df53f5b594242bba2c6f8d4ee0df521ed395747",
+// TestReadmeTune regenerates the README's -tune tables (tuneRuns: about
+// 40 s of CPU, so not under -short) and compares it with the README's
+// text; BATCHQ_UPDATE_README=1 rewrites it.
+func TestReadmeTune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-tables V -tune -quick on SDSC Paragon: about 40 s of CPU")
+	}
+	dir := filepath.Dir(tracetest.Path(t, tracetest.SDSCPar))
+	out, err := readmeRegions(dir, tuneRuns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"tune-3", "tune-4"} {
+		readme.Check(t, "README.md", name, out[name])
+	}
+	checkTuneProse(t, out["tune-3"], out["tune-4"])
 }
 
-func TestReadmeTune(t *testing.T) { checkRuns(t, tuneDigests, tuneRuns) }
+// checkTuneProse checks the claims of the README's paragraph under the
+// tuning tables against their numbers: the search lowers APQ's validation
+// AAE, test AAE and scaled AAE; the naive baseline is below APQ, tuned or
+// not, on AAE and scaled AAE; IBL with one neighbour is below the naive
+// baseline on both. A failure means the paragraph needs rewriting.
+func checkTuneProse(t *testing.T, search, iblByN []byte) {
+	t.Helper()
+	num := regexp.MustCompile(`[0-9]+\.[0-9]+`)
+	row := func(table []byte) []string {
+		lines := strings.Split(strings.TrimSpace(string(table)), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("want one row, got\n%s", table)
+		}
+		return strings.Split(strings.Trim(lines[2], "| "), " | ")
+	}
+	nums := func(cell string) []float64 {
+		var v []float64
+		for _, s := range num.FindAllString(cell, -1) {
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v = append(v, f)
+		}
+		return v
+	}
+	r := row(search)
+	if len(r) != 16 {
+		t.Fatalf("tune-3 has %d columns, want 16", len(r))
+	}
+	val, test, naive, scaled, naiveScaled := nums(r[11]), nums(r[12]), nums(r[13])[0], nums(r[14]), nums(r[15])[0]
+	ibl1 := nums(row(iblByN)[1]) // N = 1: AAE / scaled
+	for _, c := range []struct {
+		claim string
+		ok    bool
+	}{
+		{"the search lowers the validation AAE", val[1] < val[0]},
+		{"the search lowers the test AAE", test[1] < test[0]},
+		{"the search lowers the scaled AAE", scaled[1] < scaled[0]},
+		{"naive below APQ on AAE, tuned or not", naive < test[0] && naive < test[1]},
+		{"naive below APQ on scaled AAE, tuned or not", naiveScaled < scaled[0] && naiveScaled < scaled[1]},
+		{"IBL N = 1 below naive on AAE and scaled AAE", ibl1[0] < naive && ibl1[1] < naiveScaled},
+	} {
+		if !c.ok {
+			t.Errorf("README.md's tuning paragraph says %s; the tables no longer show it", c.claim)
+		}
+	}
+}
 
 // -tables SEEDS, size-aware wait (seedsRuns).
 var seedsDigests = map[string]string{

@@ -1,6 +1,9 @@
 // Package varqtest provides a fake batch machine for testing VARQ and
 // CO-VARQ agents without a scheduler simulation: jobs start after a delay
 // the test chooses, never wait for each other, and record their occupancy.
+// To start: a FakeMachine with a Delay, handed to the agent as its
+// varq.Machine; Run (or RunUntil) plays the events, and Jobs holds what each
+// job did (see the example).
 package varqtest
 
 import (

@@ -1,8 +1,16 @@
 // Package karnaktest checks a karnak.Store implementation against what
 // the service relies on: Append sets increasing sequence numbers and is
 // seen by Scan in order, every field of the events kept; Scan filters by
-// system and by sequence number; Rewrite deletes and replaces the records of one system only, State
-// bytes and all.
+// system and by sequence number; Rewrite deletes and replaces the records
+// of one system only, State bytes and all. Call it from a test, with a
+// function that opens an empty store:
+//
+//	func TestMyStore(t *testing.T) {
+//		karnaktest.Store(t, func(t *testing.T) karnak.Store { return openMyStore(t.TempDir()) })
+//	}
+//
+// It takes a *testing.T, so it has no runnable example; karnak's own tests
+// run it on MemStore and examples/qserve's on its SQLite store.
 package karnaktest
 
 import (
