@@ -42,8 +42,9 @@ func (e *FormatError) Error() string {
 		want = e.Want
 	}
 	if e.Saw == "" && e.First != nil {
-		return fmt.Sprintf("convert: %s: the input is not %s, or a damaged one: none of its %d records is readable (first: %v); the formats read are %s",
-			e.Want, want, e.Malformed, e.First, formatList)
+		// (the first's own "convert: " prefix said twice in one message)
+		return fmt.Sprintf("convert: %s: the input is not %s, or a damaged one: none of its %d records is readable (first: %s); the formats read are %s",
+			e.Want, want, e.Malformed, strings.TrimPrefix(e.First.Error(), "convert: "), formatList)
 	}
 	if e.Saw == "" && e.Line == 0 && e.Sample == "" {
 		return fmt.Sprintf("convert: %s: the input is empty (no line but blank ones), not %s", e.Want, want)

@@ -156,7 +156,7 @@ func TestUnreadableSaysFirstError(t *testing.T) {
 	_, err = Sacct(bytes.NewReader(data[:300]), Options{Location: time.UTC})
 	var fe *FormatError
 	if !errors.As(err, &fe) || fe.Malformed != 1 || fe.First == nil || fe.First.Line != 2 ||
-		!strings.Contains(err.Error(), "none of its 1 records is readable") {
+		!strings.Contains(err.Error(), "none of its 1 records is readable (first: sacct line 2: ") {
 		t.Errorf("%v (%+v), want 1 record malformed, the first at line 2", err, fe)
 	}
 }
