@@ -79,7 +79,8 @@ func (h *Header) MachineSize() (int64, error) {
 		return h.MaxNodes, nil
 	}
 	// A line that means to give the size but was not read as one ("abc",
-	// past int64, 0, a key in other case, no blank after the colon) is
+	// past int64, 0, a key in other case, with or without a blank after
+	// the colon: ";maxprocs:8" is no key, ";MaxProcs:8" is read) is
 	// named, so that the user can mend it rather than be told it is absent.
 	for _, line := range h.Lines {
 		body := strings.TrimLeft(strings.TrimPrefix(line, ";"), " \t")

@@ -23,13 +23,13 @@ func TestOpenByteOrderMark(t *testing.T) {
 }
 
 // An odd machine-size header: a value that is not a number ("abc"), one
-// past int64 ("99999999999999999999") or a key spelled "maxprocs" or
-// ";MaxProcs:100" is not read as the size, and MachineSize said the header
+// past int64 ("99999999999999999999") or a key spelled "maxprocs" is not
+// read as the size (";MaxProcs:100" is, since c37eb1d), and MachineSize said the header
 // had "neither MaxProcs nor MaxNodes" (every command repeats it), which
 // is false: it has one, unreadable. The error names the line, so that the
 // user can mend it, and is still ErrNoMachineSize.
 func TestMachineSizeUnreadable(t *testing.T) {
-	for _, line := range []string{"; MaxProcs: abc", "; MaxProcs: 99999999999999999999", "; maxprocs: 100", ";MaxProcs:100"} {
+	for _, line := range []string{"; MaxProcs: abc", "; MaxProcs: 99999999999999999999", "; maxprocs: 100", ";maxprocs:100", ";MaxProcs:100"} {
 		r := NewReader(strings.NewReader(line + "\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"))
 		h, err := r.Header()
 		if err != nil {

@@ -138,4 +138,9 @@ func TestUnusableLogNamed(t *testing.T) {
 			t.Errorf("%v, want %q", err, want)
 		}
 	}
+	// A missing log is named once (it was "P: open P: no such file").
+	missing := filepath.Join(dir, "no.swf")
+	if _, err := loadMachine(missing); err == nil || strings.Count(err.Error(), missing) != 1 {
+		t.Errorf("%v, want %s named once", err, missing)
+	}
 }

@@ -34,9 +34,9 @@ type machine struct {
 }
 
 func loadMachine(path string) (machine, error) {
-	h, jobs, err := swf.ReadFile(path)
+	h, jobs, err := cli.ReadTrace(path) // (names the file once: os's open error names it already)
 	if err != nil {
-		return machine{}, fmt.Errorf("%s: %w", path, err)
+		return machine{}, err
 	}
 	size, err := h.MachineSize()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/flurrytest"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -184,9 +185,9 @@ func butterflySections(ctx context.Context, dir string, _ setup) ([]section, err
 
 // runButterfly runs the whole experiment on the cleaned SDSC-SP2 log.
 func runButterfly(ctx context.Context, dir string) (*butterflyResult, error) {
-	_, jobs, err := swf.ReadFile(filepath.Join(dir, tracetest.SDSCSP2))
+	_, jobs, err := cli.ReadTrace(filepath.Join(dir, tracetest.SDSCSP2)) // (names the file once)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", tracetest.SDSCSP2, err)
+		return nil, err
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	var r butterflyResult

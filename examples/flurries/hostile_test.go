@@ -88,13 +88,18 @@ func TestWeekTotalsRefused(t *testing.T) {
 }
 
 // A malformed log is an error naming it: it was "swf: line 1, field 1
-// (job number): ..." without the file.
+// (job number): ..." without the file. A missing one is named once (it
+// was "no.swf: open DIR/no.swf: ...").
 func TestMalformedLogNamed(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "bad.swf"), []byte("x y\n"), 0o644); err != nil {
+	bad := filepath.Join(dir, "bad.swf")
+	if err := os.WriteFile(bad, []byte("x y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := load(dir, "bad.swf", false); err == nil || !strings.HasPrefix(err.Error(), "bad.swf: ") {
-		t.Errorf("%v, want an error naming bad.swf", err)
+	if _, err := load(dir, "bad.swf", false); err == nil || !strings.HasPrefix(err.Error(), bad+": swf: line 1") {
+		t.Errorf("%v, want an error naming %s", err, bad)
+	}
+	if _, err := load(dir, "no.swf", false); err == nil || strings.Count(err.Error(), "no.swf") != 1 {
+		t.Errorf("%v, want no.swf named once", err)
 	}
 }

@@ -11,8 +11,8 @@ import (
 type reportJSON struct {
 	Workload string `json:"workload"`
 	// Rejected counts the jobs EASY did not simulate, by reason
-	// (sanitize.Reason's names with _ for spaces, as simulate's); empty
-	// when it simulated every job.
+	// (sanitize.Reason's names in lower case with _ for spaces, as
+	// simulate's: duplicate_id); empty when it simulated every job.
 	Rejected map[string]int `json:"rejected"`
 	// OutOfOrder counts the trace's job lines earlier than a previous
 	// line (simulated in submit order); absent when none is.

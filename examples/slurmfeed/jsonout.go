@@ -1,6 +1,11 @@
 package main
 
-import "github.com/batchq/batchq/qbets/karnak/slurmfeed"
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
+)
 
 // reportJSON is slurmfeed.Report as -json and /slurmfeed/report.json write
 // it: with snake_case keys, as every other command's -json ("not_due",
@@ -42,4 +47,14 @@ func toJSON(r *slurmfeed.Report) reportJSON {
 		out.Methods[i] = methodJSON(m)
 	}
 	return out
+}
+
+// reportHandler serves /slurmfeed/report.json: the report as -json
+// prints it (snake_case keys), not the Report's camelCase.
+func reportHandler(report func() slurmfeed.Report) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		r := report()
+		json.NewEncoder(w).Encode(toJSON(&r))
+	}
 }

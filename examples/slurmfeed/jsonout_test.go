@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,8 +27,32 @@ func TestJSONSnakeCase(t *testing.T) {
 	if !strings.Contains(s, `"mean_abs_log10"`) || !strings.Contains(s, `"n_within2"`) {
 		t.Errorf("-json lacks mean_abs_log10, n_within2:\n%.400s", s)
 	}
+	checkSnakeCase(t, out.Bytes())
+}
+
+// /slurmfeed/report.json writes the keys -json writes: it wrote the
+// Report's camelCase while -json wrote snake_case (the handler went
+// untested: -listen's test needs a live Slurm).
+func TestReportEndpointSnakeCase(t *testing.T) {
+	r := slurmfeed.Report{System: "s", NotDue: map[string]int64{"within the delay": 1}, LastError: "x",
+		Methods: []slurmfeed.Method{{Name: "qbets", MeanAbsLog10: 0.5, NWithin2: 1}}}
+	rec := httptest.NewRecorder()
+	reportHandler(func() slurmfeed.Report { return r })(rec, httptest.NewRequest("GET", "/slurmfeed/report.json", nil))
+	s := rec.Body.String()
+	for _, k := range []string{`"not_due"`, `"last_error"`, `"mean_abs_log10"`, `"n_within2"`} {
+		if !strings.Contains(s, k) {
+			t.Errorf("report.json lacks %s:\n%s", k, s)
+		}
+	}
+	checkSnakeCase(t, rec.Body.Bytes())
+}
+
+// checkSnakeCase fails t for a key of the JSON object data in other than
+// lower case (the keys of the maps keyed by data aside).
+func checkSnakeCase(t *testing.T, data []byte) {
+	t.Helper()
 	var keys map[string]any
-	if err := json.Unmarshal(out.Bytes(), &keys); err != nil {
+	if err := json.Unmarshal(data, &keys); err != nil {
 		t.Fatal(err)
 	}
 	var walk func(v any)

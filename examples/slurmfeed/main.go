@@ -196,11 +196,7 @@ func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/karnak/", svc.Handler())
-	mux.HandleFunc("GET /slurmfeed/report.json", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		r := c.Report()
-		json.NewEncoder(w).Encode(toJSON(&r))
-	})
+	mux.HandleFunc("GET /slurmfeed/report.json", reportHandler(c.Report))
 	srv := &http.Server{Handler: mux, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

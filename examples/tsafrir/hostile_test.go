@@ -44,4 +44,10 @@ func TestEmptyOrBadLogNamed(t *testing.T) {
 			t.Errorf("%q: exit %d, %q; want 1 naming the file and %q", c.text, code, errs.String(), c.want)
 		}
 	}
+	// A missing log is named once (it was "P: open P: no such file").
+	var out, errs bytes.Buffer
+	code := run(t.Context(), []string{"-logs", "KTH", "-dir", t.TempDir(), "-json"}, strings.NewReader(""), &out, &errs)
+	if code != 1 || strings.Count(errs.String(), "KTH-SP2-1996-2.1-cln.swf.gz") != 1 {
+		t.Errorf("missing: exit %d, %q; want 1 naming the file once", code, errs.String())
+	}
 }

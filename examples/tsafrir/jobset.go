@@ -24,9 +24,9 @@ type logData struct {
 }
 
 func readLog(path string, l logSpec) (*logData, error) {
-	_, jobs, err := swf.ReadFile(path)
+	_, jobs, err := cli.ReadTrace(path) // (names the file once: os's open error names it already)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	d := &logData{spec: l, jobs: jobs}
 	sane, rep := sanitize.Sane(jobs, l.P)

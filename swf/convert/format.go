@@ -25,7 +25,8 @@ type FormatError struct {
 	// another kind); "" when none.
 	Saw string `json:"saw,omitempty"`
 	// Line and Sample are the input's first non-blank line and its first
-	// bytes (about 64).
+	// bytes (about 64); Line 0 when its first 64 KiB are blank (Sample
+	// says so unless the input is empty).
 	Line   int    `json:"line"`
 	Sample string `json:"sample,omitempty"`
 	// Malformed counts the records read when every one was malformed
@@ -40,12 +41,13 @@ func (e *FormatError) Error() string {
 	if want == "" {
 		want = e.Want
 	}
-	if e.Saw == "" && e.Line == 0 {
-		return fmt.Sprintf("convert: %s: the input is empty (no line but blank ones), not %s", e.Want, want)
-	}
 	if e.Saw == "" && e.First != nil {
-		return fmt.Sprintf("convert: %s: the input is not %s, or a damaged one: none of its %d records is readable (first: %v); the formats read are %s",
-			e.Want, want, e.Malformed, e.First, formatList)
+		// (the first's own "convert: " prefix said twice in one message)
+		return fmt.Sprintf("convert: %s: the input is not %s, or a damaged one: none of its %d records is readable (first: %s); the formats read are %s",
+			e.Want, want, e.Malformed, strings.TrimPrefix(e.First.Error(), "convert: "), formatList)
+	}
+	if e.Saw == "" && e.Line == 0 && e.Sample == "" {
+		return fmt.Sprintf("convert: %s: the input is empty (no line but blank ones), not %s", e.Want, want)
 	}
 	if e.Saw == "" {
 		return fmt.Sprintf("convert: %s: the input is not %s (line %d: %q); the formats read are %s",

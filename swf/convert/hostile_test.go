@@ -156,7 +156,7 @@ func TestUnreadableSaysFirstError(t *testing.T) {
 	_, err = Sacct(bytes.NewReader(data[:300]), Options{Location: time.UTC})
 	var fe *FormatError
 	if !errors.As(err, &fe) || fe.Malformed != 1 || fe.First == nil || fe.First.Line != 2 ||
-		!strings.Contains(err.Error(), "none of its 1 records is readable") {
+		!strings.Contains(err.Error(), "none of its 1 records is readable (first: sacct line 2: ") {
 		t.Errorf("%v (%+v), want 1 record malformed, the first at line 2", err, fe)
 	}
 }
@@ -182,5 +182,24 @@ func TestRangeErrorsSayRange(t *testing.T) {
 	}
 	if got["TimelimitRaw"] != "value out of range" || got["AllocCPUS"] != "value out of range" {
 		t.Errorf("errors %v, want value out of range for TimelimitRaw and AllocCPUS", got)
+	}
+}
+
+// An input that is not empty says so, even when its first 64 KiB (what
+// sniff reads) are blank lines: its records all malformed, it said "the
+// input is empty (no line but blank ones)".
+func TestBlankHeadNotEmpty(t *testing.T) {
+	blank := strings.Repeat("\n", sniffBytes+1)
+	for name, conv := range map[string]func(io.Reader, Options) (*Result, error){
+		"pbs": PBS, "jobcomp": Jobcomp,
+	} {
+		_, err := conv(strings.NewReader(blank+"not a record\n"), Options{})
+		var fe *FormatError
+		if !errors.As(err, &fe) || strings.Contains(err.Error(), "empty") || fe.First == nil {
+			t.Errorf("%s: %v, want none of 1 record readable, not empty", name, err)
+		}
+	}
+	if _, err := SacctJSON(strings.NewReader(blank+`{"x": 1}`), Options{}); err == nil || strings.Contains(err.Error(), "empty") {
+		t.Errorf("sacct-json: %v, want not sacct --json output, not empty", err)
 	}
 }

@@ -97,6 +97,11 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
 	b = newBuilder(format, opt)
 	b.saw, b.firstLine, b.sample = sniff(head)
+	if b.firstLine == 0 && len(head) == sniffBytes {
+		// Not empty: blank as far as sniff reads (a FormatError said
+		// "the input is empty" of records past 64 KiB of blank lines).
+		b.sample = "(blank lines only in its first 64 KiB)"
+	}
 	if bytes.HasPrefix(head, utf8BOM) {
 		// An editor's byte-order mark is no part of the first record: it
 		// made sacct's first column "\ufeffJobID" (JobIDRaw read instead,

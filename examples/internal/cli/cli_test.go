@@ -151,6 +151,14 @@ func TestParseTrace(t *testing.T) {
 		{[]string{"a.swf", "b.swf"}, ",", "a.swf,b.swf", false},
 		{[]string{"a.swf", "b.swf"}, "", "", true},
 		{[]string{"-trace", "a.swf", "b.swf"}, "", "", true},
+		// "--" ends the flags: a trace named like a flag, and a flag
+		// after it is a second trace; "-" (standard input) is a trace.
+		{[]string{"-v", "--", "-a.swf"}, "", "-a.swf", false},
+		{[]string{"a.swf", "--", "-v"}, "", "", true},
+		{[]string{"-", "-v"}, "", "-", false},
+		{[]string{"-v", "a.swf", "-trace=", "b.swf"}, ",", "a.swf,b.swf", false},
+		// -trace takes the next argument, flag-like or not, as its value
+		{[]string{"-trace", "-v", "a.swf"}, "", "", true},
 	} {
 		fs := NewFlagSet("t")
 		trace := fs.String("trace", "", "")
