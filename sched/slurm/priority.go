@@ -358,12 +358,12 @@ func (p *Policy) calc(t int64, prios bool) {
 		// A job that ran through the period adds dt·d^dt·CPUs, use's
 		// product in use's order, the first two shared.
 		whole := float64(dt) * p.pow[0]
-		tr, from := p.tree, p.lastRan
-		for _, r := range p.running {
-			if r.start > from {
-				p.accrue(r, t)
-			} else if u := whole * float64(r.cpus); u > 0 {
-				tr.addUsage(r.assoc, u)
+		run, from := p.running, p.lastRan
+		for i := 0; i < len(run); i++ {
+			// The jobs that ran through the period in one loop that calls
+			// nothing; one that started since through accrue.
+			if i += p.tree.addWhole(run[i:], from, whole); i < len(run) {
+				p.accrue(run[i], t)
 			}
 		}
 	}
@@ -374,38 +374,14 @@ func (p *Policy) calc(t int64, prios bool) {
 	if len(p.queue) == 0 || !prios {
 		return
 	}
-	inOrder := true
-	var changes int64 // nonzero once a priority changed (no branch on it)
-	var prev *jobRec  // the last waiting job, its priority new
 	var w weights
 	p.weights(&w)
-	for _, r := range p.queue {
-		if r.out && (r.running || r.gone) {
-			continue
-		}
-		var np int64
-		if w.slow {
-			np = w.full(p, r, t)
-		} else {
-			np = w.fast(r, t)
-		}
-		changes |= np ^ r.prio
-		r.prio = np
-		if prev != nil && inOrder {
-			// less(prev, r) <= 0, written out: a third of the neighbours
-			// tie on priority, and the call cost more than the tests.
-			switch {
-			case prev.tier != r.tier:
-				inOrder = prev.tier > r.tier
-			case prev.prio != r.prio:
-				inOrder = prev.prio > r.prio
-			case prev.submit != r.submit:
-				inOrder = prev.submit < r.submit
-			default:
-				inOrder = prev.id <= r.id
-			}
-		}
-		prev = r
+	var inOrder bool
+	var changes int64 // nonzero once a priority changed
+	if w.slow {
+		inOrder, changes = p.reprioSlow(&w, t)
+	} else {
+		inOrder, changes = w.reprioFast(p.queue, t)
 	}
 	if changes != 0 { // some priority moved
 		p.event(t)
@@ -421,6 +397,72 @@ func (p *Policy) calc(t int64, prios bool) {
 		// It queues no main scheduler run (the decay thread asks none);
 		// the periodic run and backfill see it.
 		p.fullPending, p.bfDirty = true, true
+	}
+}
+
+// reprioFast gives every waiting job of queue its priority at t by
+// w.fast (!w.slow), and reports whether they are still in order and
+// whether some priority changed (nonzero). Its loop calls nothing and
+// reads w's fields as locals, so that they stay in registers.
+func (w *weights) reprioFast(queue []*jobRec, t int64) (inOrder bool, changes int64) {
+	inOrder = true
+	wage, maxAge, maxAgeF := w.age, w.maxAge, w.maxAgeF
+	fsByRank, ft := w.fsByRank, w.ft
+	var prev *jobRec // the last waiting job, its priority new
+	for _, r := range queue {
+		if r.out && (r.running || r.gone) {
+			continue
+		}
+		age := wage // w.fast, its fields in locals
+		if diff := max(t-r.submit, 0); diff < maxAge {
+			age = float64(diff) / maxAgeF * wage
+		}
+		var fs float64
+		if fsByRank != nil {
+			fs = fsByRank[ft[r.assoc].rank]
+		}
+		np := prioCap(age + fs + r.jsW + r.partW + r.qosW)
+		changes |= np ^ r.prio
+		r.prio = np
+		if prev != nil && inOrder {
+			inOrder = inOrderAfter(prev, r)
+		}
+		prev = r
+	}
+	return inOrder, changes
+}
+
+// reprioSlow is reprioFast by w.full (w.slow).
+func (p *Policy) reprioSlow(w *weights, t int64) (inOrder bool, changes int64) {
+	inOrder = true
+	var prev *jobRec
+	for _, r := range p.queue {
+		if r.out && (r.running || r.gone) {
+			continue
+		}
+		np := w.full(p, r, t)
+		changes |= np ^ r.prio
+		r.prio = np
+		if prev != nil && inOrder {
+			inOrder = inOrderAfter(prev, r)
+		}
+		prev = r
+	}
+	return inOrder, changes
+}
+
+// inOrderAfter is less(prev, r) <= 0 by plain tests: a third of the
+// neighbours tie on priority, and a call cost more than the tests.
+func inOrderAfter(prev, r *jobRec) bool {
+	switch {
+	case prev.tier != r.tier:
+		return prev.tier > r.tier
+	case prev.prio != r.prio:
+		return prev.prio > r.prio
+	case prev.submit != r.submit:
+		return prev.submit < r.submit
+	default:
+		return prev.id <= r.id
 	}
 }
 
