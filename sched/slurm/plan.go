@@ -11,9 +11,8 @@ package slurm
 // allocation without a search's calls.
 //
 // A cycle's last allocation would change nothing, so each waits, in
-// pend, for the next query (flush makes it, just before): the cycle's
-// loop then keeps neither it nor a second call, and fit, calling no
-// function, needs no frame.
+// pend, for the next query, which makes it first: the cycle's loop then
+// makes one call a job, after which it reloads its values, not two.
 type plan struct {
 	// The points as two arrays: the scans read one of them, or both in
 	// step, 8 bytes apart rather than 16 (an index scaled by 8 is an
@@ -39,17 +38,9 @@ func (p *plan) reset(now, free int64) {
 	p.last.n, p.last.d, p.last.at = never, never, 0
 }
 
-// hold is allocate(t, d, n, from) made at the next flush.
+// hold is allocate(t, d, n, from) made at the next query.
 func (p *plan) hold(t, d, n int64, from int) {
 	p.pend.t, p.pend.d, p.pend.n, p.pend.from = t, d, n, from
-}
-
-// flush makes the allocation hold left, before a query (small enough to
-// inline into the cycle's loop: most often there is one).
-func (p *plan) flush() {
-	if p.pend.n != 0 {
-		p.allocPend()
-	}
 }
 
 // release frees n more CPUs from t on (a running job ending at t), in
@@ -98,6 +89,9 @@ func (p *plan) releaseEnds(run []*jobRec) {
 // last query's). On SDSC-BLUE 58% of the queries, 21M of the 50M points
 // their scans read from now.
 func (p *plan) fit(n, d, by int64) (int64, int, bool) {
+	if p.pend.n != 0 { // the allocation hold left
+		p.allocPend()
+	}
 	d = max(d, 1)
 	ts := p.ts
 	fr := p.fr[:len(ts)] // as long as ts: one bound check serves both
@@ -136,7 +130,7 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	p.allocPend()
 }
 
-// allocPend makes the allocation hold left (one call from flush).
+// allocPend makes the allocation hold left.
 func (p *plan) allocPend() {
 	t, d, n, from := p.pend.t, p.pend.d, p.pend.n, p.pend.from
 	p.pend.n = 0

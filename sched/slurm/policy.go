@@ -144,12 +144,13 @@ type jobRec struct {
 	res              int64 // the reservation last told the simulator (-1: none)
 	minNodes         int64
 
-	user int64
-	part int
-	qos  string
-	seen uint64     // the last pass that saw it waiting (without Run)
-	ptr  *sched.Job // the handle sync last saw: another simulation's job of its ID has another
-	_    [16]byte   // to 192 bytes
+	user  int64
+	part  int
+	qos   string
+	seen  uint64     // the last pass that saw it waiting (without Run)
+	ptr   *sched.Job // the handle sync last saw: another simulation's job of its ID has another
+	whole int64      // the CPUs of the whole nodes its reservation holds (wholeNodes)
+	_     [8]byte    // to 192 bytes
 }
 
 // part is a partition as the policy uses it.

@@ -95,7 +95,8 @@ func prioCap(prio float64) int64 {
 	return min(int64(prio), 1<<32-1)
 }
 
-// consts computes r's weighted job size, partition and QOS factors.
+// consts computes r's weighted job size, partition and QOS factors, and
+// the CPUs its backfill reservation holds.
 func (p *Policy) consts(r *jobRec) {
 	c := &p.cfg
 	var js, partF, qos float64
@@ -109,6 +110,7 @@ func (p *Policy) consts(r *jobRec) {
 		qos = float64(c.QOS[r.qos]) / float64(p.qosMax)
 	}
 	r.jsW, r.partW, r.qosW = js*float64(c.WeightJobSize), partF*float64(c.WeightPartition), qos*float64(c.WeightQOS)
+	r.whole = p.wholeNodes(r) // the machine's too: sync calls consts when it changes
 }
 
 // jobSize is the job-size factor without SMALL_RELATIVE_TO_TIME: the

@@ -428,8 +428,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if len(p.beyond) > 0 && p.beyondOf(r) { // most cycles find none beyond
 			continue
 		}
-		prof.flush()
-		t, at, ok := prof.fit(r.cpus, r.limit, by)
+		t, at, ok := prof.fit(r.cpus, r.limit, by) // after the last hold
 		if !ok {
 			continue
 		}
@@ -467,7 +466,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		// that come free at the start, still busy before it in the plan,
 		// so the plan holds them from the start itself.
 		e := p.resvEnd(t, r.limit, begin)
-		hold := p.wholeNodes(r)
+		hold := r.whole
 		prof.hold(t, e-t, hold, at)
 		if t <= now {
 			freeNow -= hold
