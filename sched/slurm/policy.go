@@ -110,6 +110,7 @@ type Policy struct {
 	// it a lower bound).
 	minWait int64
 	perUsr  map[int64]int64
+	w       weights // priority's weights (weights)
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec

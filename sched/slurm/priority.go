@@ -11,8 +11,7 @@ import (
 // truncated to an integer and capped at 2^32−1. The job size, partition
 // and QOS terms never change for a job: consts computed them.
 func (p *Policy) priority(r *jobRec, now int64) int64 {
-	var w weights
-	p.weights(&w)
+	w := p.weights()
 	if w.slow {
 		return w.full(p, r, now)
 	}
@@ -34,12 +33,19 @@ type weights struct {
 	// is weighted (the assoc factor, classic fair share): priority hands
 	// the job to full, which sums every term.
 	slow bool
+	ok   bool // the configuration's part is made (weights)
 }
 
-func (p *Policy) weights(w *weights) {
-	c := &p.cfg
-	*w = weights{age: float64(max(c.WeightAge, 0)), assoc: float64(c.WeightAssoc), fs: float64(c.WeightFairshare),
-		maxAge: p.maxAge, maxAgeF: float64(p.maxAge), classic: c.ClassicFairshare}
+// weights returns the policy's weights, the tree's part brought up to
+// date (the users ranked if the order changed); the configuration's part
+// is made once, rather than at every arrival and calculation.
+func (p *Policy) weights() *weights {
+	w, c := &p.w, &p.cfg
+	if !w.ok {
+		*w = weights{age: float64(max(c.WeightAge, 0)), fs: float64(c.WeightFairshare),
+			maxAge: p.maxAge, maxAgeF: float64(p.maxAge), classic: c.ClassicFairshare, ok: true}
+	}
+	w.assoc = float64(c.WeightAssoc)
 	if p.tree.maxPrio <= 0 {
 		w.assoc = 0 // no association has a priority: the factor is 0
 	}
@@ -47,6 +53,7 @@ func (p *Policy) weights(w *weights) {
 		w.fsByRank, w.ft = p.tree.fsTable(w.fs), p.tree.ft
 	}
 	w.slow = w.assoc > 0 || (w.fs > 0 && w.classic)
+	return w
 }
 
 // fast is full without the terms that are 0 when !w.slow (an assoc term
@@ -376,12 +383,11 @@ func (p *Policy) calc(t int64, prios bool) {
 	if len(p.queue) == 0 || !prios {
 		return
 	}
-	var w weights
-	p.weights(&w)
+	w := p.weights()
 	var inOrder bool
 	var changes int64 // nonzero once a priority changed
 	if w.slow {
-		inOrder, changes = p.reprioSlow(&w, t)
+		inOrder, changes = p.reprioSlow(w, t)
 	} else {
 		inOrder, changes = w.reprioFast(p.queue, t)
 	}

@@ -412,6 +412,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		}
 	}
 	clear(p.perUsr)
+	maxUser := p.cfg.BackfillMaxJobUser
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
@@ -421,7 +422,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if tested >= p.bfTest || freeNow < least[i] {
 			break
 		}
-		if p.bfSkips(r) {
+		if r.out || maxUser > 0 && p.bfSkips(r) { // bfSkips, its first test here
 			continue
 		}
 		tested++
