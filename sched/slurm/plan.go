@@ -1,5 +1,7 @@
 package slurm
 
+import "slices"
+
 // plan is a backfill cycle's plan of the free CPUs over time (Slurm's
 // node_space), sched.Profile's step function cut to what a cycle does:
 // every query starts at the first point (now) or at a start found
@@ -60,18 +62,23 @@ func (p *plan) release(t, n int64) {
 // limit), run sorted by it: one loop, the last point's time and free CPUs
 // in locals.
 func (p *plan) releaseEnds(run []*jobRec) {
-	ts, fr := p.ts, p.fr
-	lt, lf := ts[len(ts)-1], fr[len(fr)-1]
+	// Room for a point a job first, so that the loop appends by index,
+	// without append's calls.
+	k := len(p.ts) - 1 // the last point
+	ts := slices.Grow(p.ts, len(run))[:k+1+len(run)]
+	fr := slices.Grow(p.fr, len(run))[:len(ts)]
+	lt, lf := ts[k], fr[k]
 	for _, r := range run {
 		if t := r.start + r.limit; t > lt {
-			fr[len(fr)-1] = lf
-			ts, fr = append(ts, t), append(fr, 0)
+			fr[k] = lf
+			k++
+			ts[k] = t
 			lt = t
 		}
 		lf += r.cpus
 	}
-	fr[len(fr)-1] = lf
-	p.ts, p.fr = ts, fr
+	fr[k] = lf
+	p.ts, p.fr = ts[:k+1], fr[:k+1]
 }
 
 // fit returns the earliest time from which n CPUs stay free for d
