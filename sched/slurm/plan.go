@@ -24,6 +24,13 @@ type plan struct {
 		t, d, n int64
 		from    int
 	}
+	// mono: no point after index mono has fewer free CPUs than the point
+	// before it (the plan never falls from there on). A query whose start
+	// lies there needs no walk over its span: every point after it has at
+	// least its CPUs. Releases only raise the plan; an allocation makes it
+	// fall only at its start, so mono is at least the last allocation's
+	// start, moved with the points inserted before it.
+	mono int
 	// The last query that found a start in the window: its CPUs, its
 	// duration (at least 1) and the index of its start.
 	last struct {
@@ -37,6 +44,7 @@ func (p *plan) reset(now, free int64) {
 	p.ts = append(p.ts[:0], now)
 	p.fr = append(p.fr[:0], free)
 	p.pend.n = 0
+	p.mono = 0
 	p.last.n, p.last.d, p.last.at = never, never, 0
 }
 
@@ -118,6 +126,10 @@ func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 		if cand > by {
 			return cand, -1, true
 		}
+		if at >= p.mono { // no point from at on has fewer CPUs than it
+			p.last.n, p.last.d, p.last.at = n, d, at
+			return cand, at, true
+		}
 		end := cand + d // a local: the loop would add it at each point
 		for i++; uint(i) < uint(len(ts)) && ts[i] < end && fr[i] >= n; i++ {
 		}
@@ -153,6 +165,9 @@ func (p *plan) allocPend() {
 	end := t + d
 	ts := p.ts // locals: a store through p.fr would reload them
 	fr := p.fr[:len(ts)]
+	if k > 0 { // the plan may fall at the allocation's start
+		p.mono = max(p.mono, k)
+	}
 	for ; uint(k) < uint(len(ts)) && ts[k] < end; k++ {
 		fr[k] -= n
 	}
@@ -166,6 +181,9 @@ func (p *plan) allocPend() {
 // points after it move in one loop over both arrays: a few points most
 // often, for which two copy calls (memmove) cost twice as much.
 func (p *plan) insert(k int, t, free int64) {
+	if p.mono >= k { // the points from k on move up one
+		p.mono++
+	}
 	p.ts = append(p.ts, t)
 	p.fr = append(p.fr, free)
 	// Forward, each point taking the one before it: the indexes ascend,
