@@ -165,11 +165,12 @@ func (p *plan) allocPend() {
 	end := t + d
 	ts := p.ts // locals: a store through p.fr would reload them
 	fr := p.fr[:len(ts)]
-	if k > 0 { // the plan may fall at the allocation's start
-		p.mono = max(p.mono, k)
-	}
+	start := k
 	for ; uint(k) < uint(len(ts)) && ts[k] < end; k++ {
 		fr[k] -= n
+	}
+	if start > p.mono { // the plan may fall at the allocation's start
+		p.mono = start
 	}
 	if k < len(ts) && ts[k] == end {
 		return
