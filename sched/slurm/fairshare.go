@@ -506,6 +506,41 @@ func (t *tree) addUsage(i int, u float64) {
 	}
 }
 
+// addWhole is addUsage(r.assoc, whole × r.cpus) for each job r of run in
+// turn up to the first that started after from, and returns how many it
+// took. Its loop calls nothing (t.moved has room for every association,
+// which it holds at most once), so that its values stay in registers: a
+// calculation runs it over every running job.
+func (t *tree) addWhole(run []*jobRec, from int64, whole float64) int {
+	if cap(t.moved) < len(t.a) {
+		t.moved = slices.Grow(t.moved, len(t.a)-len(t.moved))
+	}
+	as, moved, top, scale := t.a, t.moved, t.top, t.scale
+	for k, r := range run {
+		if r.start > from {
+			t.moved = moved
+			return k
+		}
+		u := whole * float64(r.cpus)
+		if u <= 0 {
+			continue
+		}
+		u /= scale
+		for i := r.assoc; i > top; {
+			a := &as[i]
+			a.usage += u
+			if !a.moved {
+				a.moved = true
+				moved = moved[:len(moved)+1] // within its capacity
+				moved[len(moved)-1] = i
+			}
+			i = int(a.hop)
+		}
+	}
+	t.moved = moved
+	return len(run)
+}
+
 // usageOf is association i's usage: a kept association's own, or its
 // nearest kept ancestor's (see kept).
 func (t *tree) usageOf(i int) float64 {

@@ -1,5 +1,7 @@
 package slurm
 
+import "slices"
+
 // plan is a backfill cycle's plan of the free CPUs over time (Slurm's
 // node_space), sched.Profile's step function cut to what a cycle does:
 // every query starts at the first point (now) or at a start found
@@ -11,9 +13,8 @@ package slurm
 // allocation without a search's calls.
 //
 // A cycle's last allocation would change nothing, so each waits, in
-// pend, for the next query (flush makes it, just before): the cycle's
-// loop then keeps neither it nor a second call, and fit, calling no
-// function, needs no frame.
+// pend, for the next query, which makes it first: the cycle's loop then
+// makes one call a job, after which it reloads its values, not two.
 type plan struct {
 	// The points as two arrays: the scans read one of them, or both in
 	// step, 8 bytes apart rather than 16 (an index scaled by 8 is an
@@ -23,6 +24,13 @@ type plan struct {
 		t, d, n int64
 		from    int
 	}
+	// mono: no point after index mono has fewer free CPUs than the point
+	// before it (the plan never falls from there on). A query whose start
+	// lies there needs no walk over its span: every point after it has at
+	// least its CPUs. Releases only raise the plan; an allocation makes it
+	// fall only at its start, so mono is at least the last allocation's
+	// start, moved with the points inserted before it.
+	mono int
 	// The last query that found a start in the window: its CPUs, its
 	// duration (at least 1) and the index of its start.
 	last struct {
@@ -36,20 +44,13 @@ func (p *plan) reset(now, free int64) {
 	p.ts = append(p.ts[:0], now)
 	p.fr = append(p.fr[:0], free)
 	p.pend.n = 0
+	p.mono = 0
 	p.last.n, p.last.d, p.last.at = never, never, 0
 }
 
-// hold is allocate(t, d, n, from) made at the next flush.
+// hold is allocate(t, d, n, from) made at the next query.
 func (p *plan) hold(t, d, n int64, from int) {
 	p.pend.t, p.pend.d, p.pend.n, p.pend.from = t, d, n, from
-}
-
-// flush makes the allocation hold left, before a query (small enough to
-// inline into the cycle's loop: most often there is one).
-func (p *plan) flush() {
-	if p.pend.n != 0 {
-		p.allocPend()
-	}
 }
 
 // release frees n more CPUs from t on (a running job ending at t), in
@@ -69,18 +70,23 @@ func (p *plan) release(t, n int64) {
 // limit), run sorted by it: one loop, the last point's time and free CPUs
 // in locals.
 func (p *plan) releaseEnds(run []*jobRec) {
-	ts, fr := p.ts, p.fr
-	lt, lf := ts[len(ts)-1], fr[len(fr)-1]
+	// Room for a point a job first, so that the loop appends by index,
+	// without append's calls.
+	k := len(p.ts) - 1 // the last point
+	ts := slices.Grow(p.ts, len(run))[:k+1+len(run)]
+	fr := slices.Grow(p.fr, len(run))[:len(ts)]
+	lt, lf := ts[k], fr[k]
 	for _, r := range run {
 		if t := r.start + r.limit; t > lt {
-			fr[len(fr)-1] = lf
-			ts, fr = append(ts, t), append(fr, 0)
+			fr[k] = lf
+			k++
+			ts[k] = t
 			lt = t
 		}
 		lf += r.cpus
 	}
-	fr[len(fr)-1] = lf
-	p.ts, p.fr = ts, fr
+	fr[k] = lf
+	p.ts, p.fr = ts[:k+1], fr[:k+1]
 }
 
 // fit returns the earliest time from which n CPUs stay free for d
@@ -98,6 +104,9 @@ func (p *plan) releaseEnds(run []*jobRec) {
 // last query's). On SDSC-BLUE 58% of the queries, 21M of the 50M points
 // their scans read from now.
 func (p *plan) fit(n, d, by int64) (int64, int, bool) {
+	if p.pend.n != 0 { // the allocation hold left
+		p.allocPend()
+	}
 	d = max(d, 1)
 	ts := p.ts
 	fr := p.fr[:len(ts)] // as long as ts: one bound check serves both
@@ -116,6 +125,10 @@ func (p *plan) fit(n, d, by int64) (int64, int, bool) {
 		cand, at := ts[i], i
 		if cand > by {
 			return cand, -1, true
+		}
+		if at >= p.mono { // no point from at on has fewer CPUs than it
+			p.last.n, p.last.d, p.last.at = n, d, at
+			return cand, at, true
 		}
 		end := cand + d // a local: the loop would add it at each point
 		for i++; uint(i) < uint(len(ts)) && ts[i] < end && fr[i] >= n; i++ {
@@ -136,7 +149,7 @@ func (p *plan) allocate(t, d, n int64, from int) {
 	p.allocPend()
 }
 
-// allocPend makes the allocation hold left (one call from flush).
+// allocPend makes the allocation hold left.
 func (p *plan) allocPend() {
 	t, d, n, from := p.pend.t, p.pend.d, p.pend.n, p.pend.from
 	p.pend.n = 0
@@ -152,8 +165,12 @@ func (p *plan) allocPend() {
 	end := t + d
 	ts := p.ts // locals: a store through p.fr would reload them
 	fr := p.fr[:len(ts)]
+	start := k
 	for ; uint(k) < uint(len(ts)) && ts[k] < end; k++ {
 		fr[k] -= n
+	}
+	if start > p.mono { // the plan may fall at the allocation's start
+		p.mono = start
 	}
 	if k < len(ts) && ts[k] == end {
 		return
@@ -165,6 +182,9 @@ func (p *plan) allocPend() {
 // points after it move in one loop over both arrays: a few points most
 // often, for which two copy calls (memmove) cost twice as much.
 func (p *plan) insert(k int, t, free int64) {
+	if p.mono >= k { // the points from k on move up one
+		p.mono++
+	}
 	p.ts = append(p.ts, t)
 	p.fr = append(p.fr, free)
 	// Forward, each point taking the one before it: the indexes ascend,

@@ -110,6 +110,7 @@ type Policy struct {
 	// it a lower bound).
 	minWait int64
 	perUsr  map[int64]int64
+	w       weights // priority's weights (weights)
 	// recs is where the next records are made, a block at a time: one
 	// allocation per 256 arrivals rather than one each.
 	recs []jobRec
@@ -144,12 +145,13 @@ type jobRec struct {
 	res              int64 // the reservation last told the simulator (-1: none)
 	minNodes         int64
 
-	user int64
-	part int
-	qos  string
-	seen uint64     // the last pass that saw it waiting (without Run)
-	ptr  *sched.Job // the handle sync last saw: another simulation's job of its ID has another
-	_    [16]byte   // to 192 bytes
+	user  int64
+	part  int
+	qos   string
+	seen  uint64     // the last pass that saw it waiting (without Run)
+	ptr   *sched.Job // the handle sync last saw: another simulation's job of its ID has another
+	whole int64      // the CPUs of the whole nodes its reservation holds (wholeNodes)
+	_     [8]byte    // to 192 bytes
 }
 
 // part is a partition as the policy uses it.

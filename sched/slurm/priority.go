@@ -11,8 +11,7 @@ import (
 // truncated to an integer and capped at 2^32−1. The job size, partition
 // and QOS terms never change for a job: consts computed them.
 func (p *Policy) priority(r *jobRec, now int64) int64 {
-	var w weights
-	p.weights(&w)
+	w := p.weights()
 	if w.slow {
 		return w.full(p, r, now)
 	}
@@ -34,12 +33,19 @@ type weights struct {
 	// is weighted (the assoc factor, classic fair share): priority hands
 	// the job to full, which sums every term.
 	slow bool
+	ok   bool // the configuration's part is made (weights)
 }
 
-func (p *Policy) weights(w *weights) {
-	c := &p.cfg
-	*w = weights{age: float64(max(c.WeightAge, 0)), assoc: float64(c.WeightAssoc), fs: float64(c.WeightFairshare),
-		maxAge: p.maxAge, maxAgeF: float64(p.maxAge), classic: c.ClassicFairshare}
+// weights returns the policy's weights, the tree's part brought up to
+// date (the users ranked if the order changed); the configuration's part
+// is made once, rather than at every arrival and calculation.
+func (p *Policy) weights() *weights {
+	w, c := &p.w, &p.cfg
+	if !w.ok {
+		*w = weights{age: float64(max(c.WeightAge, 0)), fs: float64(c.WeightFairshare),
+			maxAge: p.maxAge, maxAgeF: float64(p.maxAge), classic: c.ClassicFairshare, ok: true}
+	}
+	w.assoc = float64(c.WeightAssoc)
 	if p.tree.maxPrio <= 0 {
 		w.assoc = 0 // no association has a priority: the factor is 0
 	}
@@ -47,6 +53,7 @@ func (p *Policy) weights(w *weights) {
 		w.fsByRank, w.ft = p.tree.fsTable(w.fs), p.tree.ft
 	}
 	w.slow = w.assoc > 0 || (w.fs > 0 && w.classic)
+	return w
 }
 
 // fast is full without the terms that are 0 when !w.slow (an assoc term
@@ -95,7 +102,8 @@ func prioCap(prio float64) int64 {
 	return min(int64(prio), 1<<32-1)
 }
 
-// consts computes r's weighted job size, partition and QOS factors.
+// consts computes r's weighted job size, partition and QOS factors, and
+// the CPUs its backfill reservation holds.
 func (p *Policy) consts(r *jobRec) {
 	c := &p.cfg
 	var js, partF, qos float64
@@ -109,6 +117,7 @@ func (p *Policy) consts(r *jobRec) {
 		qos = float64(c.QOS[r.qos]) / float64(p.qosMax)
 	}
 	r.jsW, r.partW, r.qosW = js*float64(c.WeightJobSize), partF*float64(c.WeightPartition), qos*float64(c.WeightQOS)
+	r.whole = p.wholeNodes(r) // the machine's too: sync calls consts when it changes
 }
 
 // jobSize is the job-size factor without SMALL_RELATIVE_TO_TIME: the
@@ -358,12 +367,12 @@ func (p *Policy) calc(t int64, prios bool) {
 		// A job that ran through the period adds dt·d^dt·CPUs, use's
 		// product in use's order, the first two shared.
 		whole := float64(dt) * p.pow[0]
-		tr, from := p.tree, p.lastRan
-		for _, r := range p.running {
-			if r.start > from {
-				p.accrue(r, t)
-			} else if u := whole * float64(r.cpus); u > 0 {
-				tr.addUsage(r.assoc, u)
+		run, from := p.running, p.lastRan
+		for i := 0; i < len(run); i++ {
+			// The jobs that ran through the period in one loop that calls
+			// nothing; one that started since through accrue.
+			if i += p.tree.addWhole(run[i:], from, whole); i < len(run) {
+				p.accrue(run[i], t)
 			}
 		}
 	}
@@ -374,38 +383,13 @@ func (p *Policy) calc(t int64, prios bool) {
 	if len(p.queue) == 0 || !prios {
 		return
 	}
-	inOrder := true
-	var changes int64 // nonzero once a priority changed (no branch on it)
-	var prev *jobRec  // the last waiting job, its priority new
-	var w weights
-	p.weights(&w)
-	for _, r := range p.queue {
-		if r.out && (r.running || r.gone) {
-			continue
-		}
-		var np int64
-		if w.slow {
-			np = w.full(p, r, t)
-		} else {
-			np = w.fast(r, t)
-		}
-		changes |= np ^ r.prio
-		r.prio = np
-		if prev != nil && inOrder {
-			// less(prev, r) <= 0, written out: a third of the neighbours
-			// tie on priority, and the call cost more than the tests.
-			switch {
-			case prev.tier != r.tier:
-				inOrder = prev.tier > r.tier
-			case prev.prio != r.prio:
-				inOrder = prev.prio > r.prio
-			case prev.submit != r.submit:
-				inOrder = prev.submit < r.submit
-			default:
-				inOrder = prev.id <= r.id
-			}
-		}
-		prev = r
+	w := p.weights()
+	var inOrder bool
+	var changes int64 // nonzero once a priority changed
+	if w.slow {
+		inOrder, changes = p.reprioSlow(w, t)
+	} else {
+		inOrder, changes = w.reprioFast(p.queue, t)
 	}
 	if changes != 0 { // some priority moved
 		p.event(t)
@@ -421,6 +405,72 @@ func (p *Policy) calc(t int64, prios bool) {
 		// It queues no main scheduler run (the decay thread asks none);
 		// the periodic run and backfill see it.
 		p.fullPending, p.bfDirty = true, true
+	}
+}
+
+// reprioFast gives every waiting job of queue its priority at t by
+// w.fast (!w.slow), and reports whether they are still in order and
+// whether some priority changed (nonzero). Its loop calls nothing and
+// reads w's fields as locals, so that they stay in registers.
+func (w *weights) reprioFast(queue []*jobRec, t int64) (inOrder bool, changes int64) {
+	inOrder = true
+	wage, maxAge, maxAgeF := w.age, w.maxAge, w.maxAgeF
+	fsByRank, ft := w.fsByRank, w.ft
+	var prev *jobRec // the last waiting job, its priority new
+	for _, r := range queue {
+		if r.out && (r.running || r.gone) {
+			continue
+		}
+		age := wage // w.fast, its fields in locals
+		if diff := max(t-r.submit, 0); diff < maxAge {
+			age = float64(diff) / maxAgeF * wage
+		}
+		var fs float64
+		if fsByRank != nil {
+			fs = fsByRank[ft[r.assoc].rank]
+		}
+		np := prioCap(age + fs + r.jsW + r.partW + r.qosW)
+		changes |= np ^ r.prio
+		r.prio = np
+		if prev != nil && inOrder {
+			inOrder = inOrderAfter(prev, r)
+		}
+		prev = r
+	}
+	return inOrder, changes
+}
+
+// reprioSlow is reprioFast by w.full (w.slow).
+func (p *Policy) reprioSlow(w *weights, t int64) (inOrder bool, changes int64) {
+	inOrder = true
+	var prev *jobRec
+	for _, r := range p.queue {
+		if r.out && (r.running || r.gone) {
+			continue
+		}
+		np := w.full(p, r, t)
+		changes |= np ^ r.prio
+		r.prio = np
+		if prev != nil && inOrder {
+			inOrder = inOrderAfter(prev, r)
+		}
+		prev = r
+	}
+	return inOrder, changes
+}
+
+// inOrderAfter is less(prev, r) <= 0 by plain tests: a third of the
+// neighbours tie on priority, and a call cost more than the tests.
+func inOrderAfter(prev, r *jobRec) bool {
+	switch {
+	case prev.tier != r.tier:
+		return prev.tier > r.tier
+	case prev.prio != r.prio:
+		return prev.prio > r.prio
+	case prev.submit != r.submit:
+		return prev.submit < r.submit
+	default:
+		return prev.id <= r.id
 	}
 }
 

@@ -412,6 +412,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		}
 	}
 	clear(p.perUsr)
+	maxUser := p.cfg.BackfillMaxJobUser
 	begin := now / p.bfRes * p.bfRes // node_space's first record
 	tested := int64(0)
 	reserved := false
@@ -421,15 +422,14 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		if tested >= p.bfTest || freeNow < least[i] {
 			break
 		}
-		if p.bfSkips(r) {
+		if r.out || maxUser > 0 && p.bfSkips(r) { // bfSkips, its first test here
 			continue
 		}
 		tested++
 		if len(p.beyond) > 0 && p.beyondOf(r) { // most cycles find none beyond
 			continue
 		}
-		prof.flush()
-		t, at, ok := prof.fit(r.cpus, r.limit, by)
+		t, at, ok := prof.fit(r.cpus, r.limit, by) // after the last hold
 		if !ok {
 			continue
 		}
@@ -467,7 +467,7 @@ func (p *Policy) backfill(pass *sched.Pass) {
 		// that come free at the start, still busy before it in the plan,
 		// so the plan holds them from the start itself.
 		e := p.resvEnd(t, r.limit, begin)
-		hold := p.wholeNodes(r)
+		hold := r.whole
 		prof.hold(t, e-t, hold, at)
 		if t <= now {
 			freeNow -= hold
