@@ -1,5 +1,7 @@
 package sched
 
+import "slices"
+
 // conservativeScheduler is conservative backfilling with compression
 // (Mu'alem & Feitelson): every waiting job holds a reservation in the
 // free-processor profile. At each pass the profile is rebuilt from the
@@ -106,9 +108,12 @@ type consMemo struct {
 	jobs    []consEntry // the jobs it reserved, in arrival order
 	next    []consEntry // scratch for the current pass's jobs when the queue changed
 	gave    []span      // the current pass's slots given back, in order
-	held    []slot      // the reservations the pass takes at once
-	start   []*Job      // the jobs the pass starts
-	gone    []int       // their indices in the pass's list
+	// after[i] is the span of the last pass's slots given back from the
+	// i-th on (after[len(gave)] is noSpan); suf is the next one
+	after, suf []span
+	held       []slot // the reservations the pass takes at once
+	start      []*Job // the jobs the pass starts
+	gone       []int  // their indices in the pass's list
 	// What conservativeArrivals needs to know that the last pass's plan
 	// stands for every job it saw: s.epoch after it (no start, end,
 	// correction, cancellation or re-prediction since), whether it moved
@@ -125,13 +130,14 @@ type consMemo struct {
 
 // consEntry is a job reserved by the last pass: where, for how long, how
 // many processors, and the span of the slots given back after it in that
-// pass. The pass walks these entries, kept from pass to pass and
+// pass, as an index in the memo's after (the entries need no walk of
+// their own to learn it). The pass walks these entries, kept from pass to pass and
 // rewritten in place, rather than the queue: fresh marks a job whose slot
 // is not as the last pass left it (placed again from now), or, with res
 // -1, an arrival.
 type consEntry struct {
 	seq, res, d, n int64
-	after          span
+	after          int // after[after] is the span
 	job            *Job
 	fresh          bool
 }
@@ -295,7 +301,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	blocked := false
 	moved := noSpan // the slots given back in this pass so far
 	last := none    // the last scan that found no earlier start (noStart)
-	now := s.now
+	now, after := s.now, m.after
+	minRes := never
 	for k := range list {
 		e := &list[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
@@ -307,7 +314,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// end of a job that ended early, the second around later slots.
 		a, b := starts{now, never}, starts{}
 		if known && r >= 0 && !e.fresh {
-			a, b = gain.starts(now, d, r), moved.join(e.after).starts(now, d, r)
+			a, b = gain.starts(now, d, r), moved.join(after[e.after]).starts(now, d, r)
 			if b.from < a.from {
 				a, b = b, a
 			}
@@ -379,7 +386,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			s.reserve(j, t)
 		}
 		// in place: the other fields are as they were
-		e.res, e.after.lo, e.fresh = t, int64(len(gave)), false
+		e.res, e.after, e.fresh = t, len(gave), false
+		minRes = min(minRes, t)
 	}
 	if len(gone) > 0 { // the started jobs' entries go: a copy per run between
 		w := gone[0]
@@ -393,18 +401,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		list = list[:w]
 	}
 	m.gone = gone[:0]
-	// after.lo held the number of slots given back before the job
-	// settled; after becomes the span of those given back after.
-	after := noSpan
-	minRes := never
-	for k, e := len(list)-1, len(gave); k >= 0; k-- {
-		for e > int(list[k].after.lo) {
-			e--
-			after = after.join(gave[e])
-		}
-		list[k].after = after
-		minRes = min(minRes, list[k].res)
+	// after[i] becomes the span of this pass's slots given back from
+	// the i-th on
+	suf := append(m.suf[:0], noSpan)
+	for k := len(gave) - 1; k >= 0; k-- {
+		suf = append(suf, suf[len(suf)-1].join(gave[k]))
 	}
+	slices.Reverse(suf)
+	m.after, m.suf = suf, after[:0]
 	if inPlace {
 		m.jobs = list
 	} else {
@@ -457,7 +461,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		}
 		blocked = true
 		s.reserve(j, t)
-		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: noSpan, job: j})
+		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: len(m.after) - 1, job: j})
 		m.minRes = min(m.minRes, t)
 		return true
 	})
