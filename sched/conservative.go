@@ -303,6 +303,17 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	last := none    // the last scan that found no earlier start (noStart)
 	now, after := s.now, m.after
 	minRes := never
+	// most bounds the free processors at every step that gain spans
+	// when the pass begins: a job of more is blocked at every start that
+	// gain can have opened (each of their windows holds a step of gain
+	// before its slot), so its scan of them is spared. The pass's moves
+	// only take processors there, but for the slots they give back, and
+	// a start whose window meets one of those lies in the range of
+	// moved, scanned all the same.
+	most := never
+	if known && gain.lo < gain.hi {
+		most = prof.most(gain.lo, gain.hi)
+	}
 	for k := range list {
 		e := &list[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
@@ -315,6 +326,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		a, b := starts{now, never}, starts{}
 		if known && r >= 0 && !e.fresh {
 			a, b = gain.starts(now, d, r), moved.join(after[e.after]).starts(now, d, r)
+			if n > most {
+				a = starts{}
+			}
 			if b.from < a.from {
 				a, b = b, a
 			}

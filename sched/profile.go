@@ -495,5 +495,15 @@ func (p *Profile) least(t, end int64) int64 {
 	return v
 }
 
+// most returns the most processors free at a time in [t, end).
+func (p *Profile) most(t, end int64) int64 {
+	i := max(p.search(t+1)-1, 0)
+	v := p.pts[i].free
+	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
+		v = max(v, p.pts[i].free)
+	}
+	return v
+}
+
 // slot is a reservation for allocateAll: n processors over [t, t+d).
 type slot struct{ t, d, n int64 }
