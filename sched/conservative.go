@@ -106,20 +106,23 @@ type consMemo struct {
 	base    Profile
 	curBase []point
 	jobs    []consEntry // the jobs it reserved, in arrival order
-	next    []consEntry // scratch for the current pass's jobs
+	next    []consEntry // scratch for the current pass's jobs when the queue changed
 	gave    []span      // the current pass's slots given back, in order
-	held    []slot      // the reservations the pass takes at once
-	start   []*Job      // the jobs the pass starts
-	// match is, for each job of the pass (in s.buf's order), the index
-	// in jobs of its entry if its slot is as that pass left it, else -1:
-	// the placement loop reads it instead of walking jobs again
-	match []int32
+	// after[i] is the span of the last pass's slots given back from the
+	// i-th on (after[len(gave)] is noSpan); suf is the next one
+	after, suf []span
+	held       []slot // the reservations the pass takes at once
+	start      []*Job // the jobs the pass starts
+	gone       []int  // their indices in the pass's list
 	// What conservativeArrivals needs to know that the last pass's plan
 	// stands for every job it saw: s.epoch after it (no start, end,
 	// correction, cancellation or re-prediction since), whether it moved
 	// no job (quiet: every after is empty), its earliest reservation and
-	// the first arrival (seq) it did not see.
+	// the first arrival (seq) it did not see. s.qepoch after it: while it
+	// holds and no reservation has passed, the queue is jobs and the
+	// arrivals since (consArrivals), with no check of each job.
 	epoch   uint64
+	qepoch  uint64
 	quiet   bool
 	minRes  int64
 	nextSeq int64
@@ -127,62 +130,34 @@ type consMemo struct {
 
 // consEntry is a job reserved by the last pass: where, for how long, how
 // many processors, and the span of the slots given back after it in that
-// pass.
+// pass, as an index in the memo's after (the entries need no walk of
+// their own to learn it). The pass walks these entries, kept from pass to pass and
+// rewritten in place, rather than the queue: fresh marks a job whose slot
+// is not as the last pass left it (placed again from now), or, with res
+// -1, an arrival.
 type consEntry struct {
 	seq, res, d, n int64
-	after          span
+	after          int // after[after] is the span
 	job            *Job
+	fresh          bool
 }
 
-// consUnchanged reports whether the waiting queue is the jobs m reserved,
-// each still waiting with the reservation and prediction it had then and
-// a reservation not yet passed, followed by arrivals not yet reserved,
-// and if so fills s.buf with the queue and m.match with each job's entry
-// (-1 for the arrivals), as the general walk of the queue would, without
-// its merge of the queue with the entries: what changes the queue (a
-// start or cancellation by anything but the last pass, a re-prediction,
-// a reservation made by another scheduler) shows in a job's state, seq,
-// reservation or prediction, or in the count. It reports false, with
-// s.buf and m.match empty, when the general walk must decide.
-func (s *Sim) consUnchanged(m *consMemo) bool {
+// consArrivals appends to jobs, the waiting queue when nothing but
+// arrivals changed it since the last pass (s.qepoch is that pass's), the
+// arrivals since, from seq from on, as fresh entries.
+func (s *Sim) consArrivals(jobs []consEntry, from int64) []consEntry {
 	q := &s.waitFCFS
-	jobs, now := m.jobs, s.now
-	// sized at once and written by index: an append per job cost a third
-	// of the walk
-	buf, match := slices.Grow(s.buf[:0], len(jobs)+8)[:len(jobs)], slices.Grow(m.match[:0], len(jobs)+8)[:len(jobs)]
-	for k := range jobs {
-		e := &jobs[k]
-		j := e.job
-		if j.seq != e.seq || j.state != waiting || j.res != e.res || e.res < now || max(j.p, 1) != e.d {
-			s.buf, m.match = buf[:0], match[:0]
-			return false
-		}
-		buf[k], match[k] = j, int32(k)
-	}
-	// the arrivals since: the tail of the queue from the first job the
-	// last pass did not see
 	items := q.items[q.head:]
 	i := len(items)
-	for i > 0 && (items[i-1] == nil || items[i-1].seq >= m.nextSeq) {
+	for i > 0 && (items[i-1] == nil || items[i-1].seq >= from) {
 		i--
 	}
 	for _, j := range items[i:] {
-		if j == nil {
-			continue
+		if j != nil {
+			jobs = append(jobs, consEntry{seq: j.seq, res: j.res, d: max(j.p, 1), n: j.n, job: j, fresh: true})
 		}
-		if j.res >= 0 {
-			s.buf, m.match = buf[:0], match[:0]
-			return false
-		}
-		buf = append(buf, j)
-		match = append(match, -1)
 	}
-	if len(buf) != q.n {
-		s.buf, m.match = buf[:0], match[:0]
-		return false
-	}
-	s.buf, m.match = buf, match
-	return true
+	return jobs
 }
 
 // span is the times [lo, hi) at which free processors may have been
@@ -223,26 +198,33 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m = &consMemo{}
 		prof.memo = m
 	}
-	s.buf = s.buf[:0]
 	m.curBase = append(m.curBase[:0], prof.pts...)
 	// gain spans the times from now on at which the profile may have more
 	// free processors than when a job of the last pass settled; known
 	// false (nothing is known) re-places every job.
 	gain, known := noSpan, false
+	// list is the pass's jobs in arrival order, rewritten in place into
+	// the jobs it reserves: m.jobs itself when only arrivals changed the
+	// queue, else built in m.next
+	list, inPlace := m.next[:0], false
+	fresh := func(j *Job) consEntry {
+		return consEntry{seq: j.seq, res: j.res, d: max(j.p, 1), n: j.n, job: j, fresh: true}
+	}
 	switch {
 	case idle:
 		s.waitFCFS.Ascend(func(j *Job) bool {
-			s.buf = append(s.buf, j)
 			if j.res >= 0 {
 				if j.res < s.now {
 					if t, _ := prof.Fit(j.n, max(j.p, 1), s.now); t != s.now {
 						j.res = -1
+						list = append(list, fresh(j))
 						return true
 					}
 				}
 				j.res = max(j.res, s.now)
 				prof.Allocate(j.res, max(j.p, 1), j.n)
 			}
+			list = append(list, fresh(j))
 			return true
 		})
 	case m.ok:
@@ -253,23 +235,24 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			s.conservativeArrivals(prof, m)
 			return
 		}
+		if s.qepoch == m.qepoch && s.now <= m.minRes {
+			// nothing but arrivals changed the queue, and every slot is
+			// as the last pass left it
+			list, inPlace = s.consArrivals(m.jobs, m.nextSeq), true
+			break
+		}
 		old := m.jobs
 		give := func(e *consEntry) { // e no longer holds its slot
 			prof.Allocate(e.res, e.d, -e.n)
 			gain = gain.join(span{e.res, e.res + e.d})
 		}
-		if s.consUnchanged(m) {
-			break // the queue is the last pass's jobs and arrivals
-		}
 		// the queue's slice walked in place: Ascend's callback cost a
 		// call and a closure's loads at every job of every pass
 		q := &s.waitFCFS
-		match := m.match[:0]
 		for _, j := range q.items[q.head:] {
 			if j == nil {
 				continue
 			}
-			s.buf = append(s.buf, j)
 			for len(old) > 0 && old[0].seq < j.seq {
 				give(&old[0]) // no longer waits
 				old = old[1:]
@@ -283,10 +266,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			d := max(j.p, 1)
 			if e != nil && e.res == j.res && e.d == d {
-				match = append(match, int32(len(m.jobs)-len(old)-1))
+				list = append(list, *e)
 				continue
 			}
-			match = append(match, -1)
+			list = append(list, fresh(j))
 			if e != nil {
 				give(e)
 			}
@@ -298,31 +281,42 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		for k := range old {
 			give(&old[k])
 		}
-		m.match = match
 	default:
 		// The same reservations as one Allocate each, taken at once.
 		held := m.held[:0]
 		s.waitFCFS.Ascend(func(j *Job) bool {
-			s.buf = append(s.buf, j)
 			if j.res >= 0 {
 				j.res = max(j.res, s.now)
 				held = append(held, slot{j.res, max(j.p, 1), j.n})
 			}
+			list = append(list, fresh(j))
 			return true
 		})
 		prof.allocateAll(held)
 		m.held = held[:0]
 	}
-	old, next, gave := m.jobs, m.next[:0], m.gave[:0]
+	gave := m.gave[:0]
 	ok := true
-	start := m.start[:0]
+	start, gone := m.start[:0], m.gone[:0] // the jobs started, their indices in list
 	blocked := false
 	moved := noSpan // the slots given back in this pass so far
 	last := none    // the last scan that found no earlier start (noStart)
-	now, match := s.now, m.match
-	next = slices.Grow(next, len(s.buf))
-	for k, j := range s.buf {
-		d, r, n := max(j.p, 1), j.res, j.n
+	now, after := s.now, m.after
+	minRes := never
+	// most bounds the free processors at every step that gain spans
+	// when the pass begins: a job of more is blocked at every start that
+	// gain can have opened (each of their windows holds a step of gain
+	// before its slot), so its scan of them is spared. The pass's moves
+	// only take processors there, but for the slots they give back, and
+	// a start whose window meets one of those lies in the range of
+	// moved, scanned all the same.
+	most := never
+	if known && gain.lo < gain.hi {
+		most = prof.most(gain.lo, gain.hi)
+	}
+	for k := range list {
+		e := &list[k]
+		d, r, n, j := e.d, e.res, e.n, e.job
 		t := r
 		// a and b bound the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
@@ -330,15 +324,16 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// their hull, since the first is mostly from now to the planned
 		// end of a job that ended early, the second around later slots.
 		a, b := starts{now, never}, starts{}
-		if known && r >= 0 {
-			if ei := match[k]; ei >= 0 {
-				a, b = gain.starts(now, d, r), moved.join(old[ei].after).starts(now, d, r)
-				if b.from < a.from {
-					a, b = b, a
-				}
-				if b.from <= a.until { // one range
-					a.until, b = max(a.until, b.until), starts{}
-				}
+		if known && r >= 0 && !e.fresh {
+			a, b = gain.starts(now, d, r), moved.join(after[e.after]).starts(now, d, r)
+			if n > most {
+				a = starts{}
+			}
+			if b.from < a.from {
+				a, b = b, a
+			}
+			if b.from <= a.until { // one range
+				a.until, b = max(a.until, b.until), starts{}
 			}
 		}
 		switch {
@@ -367,16 +362,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if !fits {
 				ok, known = false, false // a job that fits nowhere overdraws the profile
-			}
-			if t == r && r != now {
-				// kept after its scan: the entry here, not at the
-				// merge below, whose shuffle of the loop's state cost
-				// more than the entry
-				blocked = true
-				next = next[:len(next)+1]
-				e := &next[len(next)-1]
-				e.seq, e.res, e.d, e.n, e.after.lo, e.job = j.seq, r, d, n, int64(len(gave)), j
-				continue
 			}
 			if t != r {
 				if fits && t < r && r < t+d {
@@ -407,32 +392,43 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		if t == now {
 			j.backfill = blocked
 			start = append(start, j)
+			gone = append(gone, k)
 			continue
 		}
 		blocked = true
 		if t != r {
 			s.reserve(j, t)
 		}
-		// field by field: a composite literal was built on the stack and
-		// copied with 16-byte loads of its 8-byte stores, which stalled;
-		// no append: next has room for every job
-		next = next[:len(next)+1]
-		e := &next[len(next)-1]
-		e.seq, e.res, e.d, e.n, e.after.lo, e.job = j.seq, t, d, n, int64(len(gave)), j
+		// in place: the other fields are as they were
+		e.res, e.after, e.fresh = t, len(gave), false
+		minRes = min(minRes, t)
 	}
-	// after.lo held the number of slots given back before the job
-	// settled; after becomes the span of those given back after.
-	after := noSpan
-	minRes := never
-	for k, e := len(next)-1, len(gave); k >= 0; k-- {
-		for e > int(next[k].after.lo) {
-			e--
-			after = after.join(gave[e])
+	if len(gone) > 0 { // the started jobs' entries go: a copy per run between
+		w := gone[0]
+		for i, k := range gone {
+			end := len(list)
+			if i+1 < len(gone) {
+				end = gone[i+1]
+			}
+			w += copy(list[w:], list[k+1:end])
 		}
-		next[k].after = after
-		minRes = min(minRes, next[k].res)
+		list = list[:w]
 	}
-	m.jobs, m.next, m.gave = next, m.jobs[:0], gave[:0]
+	m.gone = gone[:0]
+	// after[i] becomes the span of this pass's slots given back from
+	// the i-th on
+	suf := append(m.suf[:0], noSpan)
+	for k := len(gave) - 1; k >= 0; k-- {
+		suf = append(suf, suf[len(suf)-1].join(gave[k]))
+	}
+	slices.Reverse(suf)
+	m.after, m.suf = suf, after[:0]
+	if inPlace {
+		m.jobs = list
+	} else {
+		m.jobs, m.next = list, m.jobs[:0]
+	}
+	m.gave = gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
 	// the base of final: the running jobs' profile with those started now
 	m.base.pts, m.curBase = m.curBase, m.base.pts
@@ -442,7 +438,16 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.ok = ok
 	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, minRes, s.seq
 	m.start = start[:0]
-	_, m.epoch = s.startBackfills(start, true)
+	m.epoch, m.qepoch = s.consStart(start)
+}
+
+// consStart starts the jobs a pass planned now and returns s.epoch and
+// s.qepoch after these starts alone (an observer's cancellation during
+// them changes both once more).
+func (s *Sim) consStart(start []*Job) (epoch, qepoch uint64) {
+	e0, q0 := s.epoch, s.qepoch
+	_, epoch = s.startBackfills(start, true)
+	return epoch, q0 + (epoch - e0)
 }
 
 // conservativeArrivals is conservativePass after arrivals alone, once
@@ -470,7 +475,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		}
 		blocked = true
 		s.reserve(j, t)
-		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: noSpan, job: j})
+		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: len(m.after) - 1, job: j})
 		m.minRes = min(m.minRes, t)
 		return true
 	})
@@ -482,7 +487,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	m.ok = ok
 	m.nextSeq = s.seq
 	m.start = start[:0]
-	_, m.epoch = s.startBackfills(start, true)
+	m.epoch, m.qepoch = s.consStart(start)
 }
 
 // noStart is a scan that found no earlier start for a job of n

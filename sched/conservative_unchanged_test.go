@@ -12,8 +12,8 @@ import (
 // conservative pass's back before handing the pass to it: it starts
 // waiting jobs that fit now (Pass.Start), reserves others at times of
 // its own (Pass.Reserve), and cancels some, on a pattern drawn by the
-// test (act, one action per pass, cycled), all things consUnchanged must
-// see.
+// test (act, one action per pass, cycled), all things the pass's
+// shortcut past the queue (Sim.qepoch) must see.
 type meddler struct {
 	inner Scheduler
 	act   []int // per pass: 0 nothing, 1 start the last waiting job that fits, 2 reserve the first at now+k, 3 cancel the last
@@ -53,16 +53,14 @@ func (m *meddler) Schedule(p *Pass) {
 // TestConservativeUnchangedRapid: whatever changes the queue between two
 // conservative passes (a start, a reservation or a cancellation by
 // another scheduler's hand, besides arrivals, ends, kills, corrections
-// and re-predictions), the pass with its memo (consUnchanged's shortcut
-// past the merge of the queue with the last pass's jobs) gives the
-// records of the plain pass, which rebuilds everything at every pass.
-// Without consUnchanged's check of a job's reservation, of a reservation
-// not yet passed, of an arrival's reservation or (with the propagating
-// history, which re-predicts waiting jobs) of a prediction, or without both
-// its check of a job's state and of the queue's count (each implies the
-// other here: every waiting job the last pass saw is in its memo), this
-// fails at the default 100 checks; without the seq check (a Job reused for
-// an arrival at its old reservation) it was not seen to fail.
+// and re-predictions), the pass with its memo (its shortcut past the
+// merge of the queue with the last pass's jobs while Sim.qepoch is the
+// last pass's and no reservation has passed) gives the records of the
+// plain pass, which rebuilds everything at every pass. Without the count
+// of a start, of a reservation by Pass.Reserve, of a cancellation or (with
+// the propagating history, which re-predicts waiting jobs) of a
+// re-prediction in qepoch, this fails at the default 100 checks (each
+// tried, 2026-11-30).
 func TestConservativeUnchangedRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 10).Draw(t, "P")

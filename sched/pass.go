@@ -151,6 +151,7 @@ func (p *Pass) Reserve(j *Job, at int64) error {
 		// a change the built-ins' memories must see: conservative
 		// backfilling holds a waiting job's reservation as its slot
 		s.epoch++
+		s.qepoch++
 	}
 	s.reserve(j, at)
 	return nil

@@ -107,8 +107,12 @@ func (p *Profile) Allocate(t, d, n int64) {
 	// four shifts (conservative backfilling moves a job by an Allocate
 	// back and one forward).
 	pts := p.pts
-	t = max(t, pts[0].t)
-	i := p.search(t)
+	i := 0 // a slot from now (a start, or a move to now) needs no search
+	if t > pts[0].t {
+		i = p.search(t)
+	} else {
+		t = pts[0].t
+	}
 	j := p.searchNear(i, end) // pts[i:j] lie in [t, end)
 	hasT := i < len(pts) && pts[i].t == t
 	hasE := j < len(pts) && pts[j].t == end
@@ -491,6 +495,16 @@ func (p *Profile) least(t, end int64) int64 {
 	v := p.pts[i].free
 	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
 		v = min(v, p.pts[i].free)
+	}
+	return v
+}
+
+// most returns the most processors free at a time in [t, end).
+func (p *Profile) most(t, end int64) int64 {
+	i := max(p.search(t+1)-1, 0)
+	v := p.pts[i].free
+	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
+		v = max(v, p.pts[i].free)
 	}
 	return v
 }

@@ -171,7 +171,11 @@ type Sim struct {
 	// correction, a cancellation, a re-prediction, a reservation moved
 	// by Pass.Reserve (see easyMemo).
 	epoch uint64
-	memo  easyMemo
+	// qepoch counts the changes of the waiting queue but arrivals: a
+	// start, a cancellation, a re-prediction, a reservation moved by
+	// Pass.Reserve (consMemo).
+	qepoch uint64
+	memo   easyMemo
 	// builtin: the Scheduler is one of the package's, which keep no
 	// Pass; refused counts the Pass actions refused (Result.Refused).
 	builtin bool
@@ -529,6 +533,7 @@ func (s *Sim) Cancel(id int64) bool {
 		return false
 	}
 	s.epoch++
+	s.qepoch++
 	switch jb.state {
 	case waiting:
 		s.removeWaiting(jb)
@@ -832,6 +837,7 @@ func (s *Sim) removeWaiting(jb *Job) {
 
 func (s *Sim) startJob(jb *Job, backfilled bool) {
 	s.epoch++
+	s.qepoch++
 	s.removeWaiting(jb)
 	jb.state = running
 	jb.start = s.now
@@ -928,6 +934,7 @@ func (s *Sim) notifyEnd(jb *Job) {
 // propagation). It scans the queue: propagation is an option, not the default.
 func (s *Sim) repredict(user int64) {
 	s.epoch++
+	s.qepoch++
 	s.buf = s.buf[:0]
 	s.waitFCFS.Ascend(func(w *Job) bool {
 		if w.j.User == user {
