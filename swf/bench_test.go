@@ -30,10 +30,11 @@ func countJobs(b *testing.B, r *swf.Reader) int {
 
 // BenchmarkReadPlain reports jobs/s and MB/s parsing SDSC-BLUE from memory;
 // allocs/op divided by the 243,306 jobs gives allocations per job. A job
-// line is converted in one pass per field. Measured (moved here from the
-// package doc): SDSC-BLUE's 243k lines, 22.5 MB, take 34–40 ms of CPU on
-// one core, about 6M jobs/s (go test -bench ReadPlain -cpu 1, perf stat's
-// task-clock, on a shared 2-core machine at load average 9).
+// line is converted in one pass per field. Measured by hand (the package
+// doc quotes the figures with their dates): SDSC-BLUE's 243k lines, 22.5
+// MB, took 34–40 ms of CPU on one core on 2026-11-24 (about 6M jobs/s),
+// 85 ms (2.9M jobs a CPU-second) on 2026-11-30 (go test -bench ReadPlain
+// -cpu 1, on a shared 2-core machine at load average 9).
 func BenchmarkReadPlain(b *testing.B) {
 	data := loadPlain(b)
 	b.SetBytes(int64(len(data)))

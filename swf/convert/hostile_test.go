@@ -136,7 +136,7 @@ func TestSacctCutStates(t *testing.T) {
 // input has.
 func TestEmptyInputSaysEmpty(t *testing.T) {
 	for name, conv := range map[string]func(io.Reader, Options) (*Result, error){
-		"pbs": PBS, "jobcomp": Jobcomp, "sacct-json": SacctJSON, "alibaba": Alibaba,
+		"pbs": PBS, "jobcomp": Jobcomp, "sacct-json": SacctJSON, "alibaba": Alibaba, "sacct": Sacct,
 	} {
 		_, err := conv(strings.NewReader("\n \n"), Options{})
 		if err == nil || !strings.Contains(err.Error(), "the input is empty") || strings.Contains(err.Error(), "line 0") {

@@ -109,6 +109,10 @@ func Sacct(r io.Reader, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.col == nil && lines == 0 {
+		// no line but blank ones: "empty", as the other formats say
+		return nil, &FormatError{Want: "sacct", Line: b.firstLine, Sample: b.sample}
+	}
 	if p.col == nil {
 		return nil, &ParseError{Format: "sacct", Line: max(lines, 1), Err: errors.New("no header line (run sacct without --noheader)")}
 	}
