@@ -16,3 +16,15 @@ func TestMachineFlagBounded(t *testing.T) {
 		t.Errorf("exit %d, %q; want 2 naming -machine", code, errs.String())
 	}
 }
+
+// The synthetic workload's bounds are a usage error too: -machine 1 was
+// exit 1 (synth's "need 2 to 16777216") after the flags were accepted.
+func TestMachineFlagSynthBounds(t *testing.T) {
+	for _, m := range []string{"1", "20000000"} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), []string{"-machine", m}, strings.NewReader(""), &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), "machine size "+m) {
+			t.Errorf("-machine %s: exit %d, %q; want 2 naming the size", m, code, errs.String())
+		}
+	}
+}

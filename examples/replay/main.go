@@ -31,6 +31,7 @@ import (
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf/synth"
 )
 
 func main() { cli.Main(run) }
@@ -88,6 +89,13 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	// (0 jobs, synth's error) is a bad command line.
 	if o.trace == "" && !(o.days > 0 && o.days <= maxDays) {
 		return o, cli.Usagef("-days %v: must be in (0, %d]", o.days, maxDays)
+	}
+	if o.trace == "" {
+		// the synthetic workload's own bounds (-machine 1 was exit 1,
+		// synth's error, not a usage error)
+		if err := (synth.Config{Machine: cmp.Or(o.machine, 128), TargetLoad: o.load, Seed: o.seed}).Validate(); err != nil {
+			return o, cli.Usagef("%v", err)
+		}
 	}
 	return o, nil
 }
