@@ -380,7 +380,7 @@ func flagBins(jobs []swf.Job, o, bin int64, cfg FlurryConfig, flags map[int64][]
 			per[k] = c
 		}
 		c.jobs++
-		c.procs += activity.Size(&jobs[i])
+		c.procs = activity.AddSize(c.procs, &jobs[i]) // saturating: a corrupt size must not wrap
 	}
 	for k, c := range per {
 		t := tot[k.b]
@@ -516,7 +516,7 @@ func describe(jobs []swf.Job, idx []int, c *Candidate) {
 		}
 		if j.Size() == c.Size && j.ReqTime == c.ReqTime {
 			c.Jobs++
-			c.Procs += activity.Size(j)
+			c.Procs = activity.AddSize(c.Procs, j)
 			c.FirstID = min(c.FirstID, j.ID)
 			c.LastID = max(c.LastID, j.ID)
 			runs = append(runs, j.RunTime)
@@ -601,7 +601,7 @@ func shares(jobs []swf.Job, order []int, c *Candidate) {
 	var p int64
 	for _, i := range order[a:b] {
 		n++
-		p += activity.Size(&jobs[i])
+		p = activity.AddSize(p, &jobs[i])
 	}
 	if n > 0 {
 		c.JobShare = float64(c.Jobs) / float64(n)

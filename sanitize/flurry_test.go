@@ -394,3 +394,16 @@ func TestDetectCorruptSpan(t *testing.T) {
 		t.Errorf("100 years: %v", err)
 	}
 }
+
+// Σ sizes saturate: 120 jobs of a corrupt size 2^62 summed to 0 modulo
+// 2^64, and the process flurry they make was not seen. With the sums
+// saturating at 2^63 − 1 it is, and its Procs says "at least 2^63 − 1".
+func TestProcessSumSaturates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	jobs := background(rng, 20, 300)
+	s := flurrytest.Synthetic{User: 5000, Jobs: 120, Start: 12 * week, Duration: 20 * hour, Size: 1 << 62, ReqTime: 300, RunMin: 60, RunMax: 120}
+	_, _, cs := injectDetect(t, jobs, s, rng)
+	if len(cs) != 1 || cs[0].User != 5000 || !cs[0].By.Procs() || cs[0].Jobs != 120 || cs[0].Procs != math.MaxInt64 || cs[0].ProcShare != 1 {
+		t.Fatalf("candidates %+v; want user 5000's 120 jobs by procs, Procs 2^63 − 1", cs)
+	}
+}

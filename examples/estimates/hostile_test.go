@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // The jobs the model leaves out of the written trace (not sane: no size,
@@ -168,5 +170,91 @@ func TestValidationCountsBounded(t *testing.T) {
 		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%q: %v, want a usage error naming the flag", args, err)
 		}
+	}
+}
+
+// A log whose largest estimate is one corrupt value (LLNL-Atlas's job
+// 6762: 738,738,720 s, 23 years, 570× the next among the sane jobs) gave
+// that E_max to the modal model with only the usual "model ... E_max" line
+// on stderr. The thesis's rule is kept, the SWF unchanged, but a warning
+// names the job and counts the jobs whose estimate went above the log's
+// next largest, on stderr and in -json's warnings and warning_data, as
+// simulate reports its warnings. -emax, or an E_max of a sane log, gives
+// none.
+func TestDegenerateEMax(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := range 40 {
+		est := 3600 * int64(1+i%4)
+		if i == 7 {
+			est = 738738720
+		}
+		fmt.Fprintf(&b, "%d %d 0 100 1 -1 -1 1 %d -1 1 1 1 1 1 -1 -1 -1\n", i+1, 3600*i, est)
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, map[string]any) {
+		var out, errs bytes.Buffer
+		args = append([]string{"-trace", in, "-out", filepath.Join(dir, "out.swf"), "-json"}, args...)
+		if err := command(t.Context(), args, &out, &errs); err != nil {
+			t.Fatal(err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		return errs.String(), r
+	}
+	errs, r := run()
+	want := "warning: degenerate E_max: job 8's estimate of 738738720 s (23.4 years) is 51301× the next largest (14400 s) and longer than the log's 1.6 days of submissions; as the log's largest estimate it is E_max (S6), and "
+	if !strings.Contains(errs, want) {
+		t.Errorf("stderr %q lacks %q", errs, want)
+	}
+	d, _ := r["warning_data"].(map[string]any)["degenerate_e_max"].(map[string]any)
+	if ws, _ := r["warnings"].([]any); len(ws) != 1 || d["job"] != float64(8) || d["e_max_s"] != float64(738738720) ||
+		d["next_largest_s"] != float64(14400) || d["jobs_above_next"].(float64) < 1 || r["e_max_s"] != float64(738738720) {
+		t.Errorf("-json warnings %v, warning_data %v, e_max_s %v", r["warnings"], r["warning_data"], r["e_max_s"])
+	}
+	if n := strings.Count(errs, "degenerate"); n != 1 {
+		t.Errorf("stderr names the degeneracy %d times: %q", n, errs)
+	}
+	if errs, r := run("-emax", "4h"); strings.Contains(errs, "degenerate") || r["warnings"] != nil {
+		t.Errorf("-emax 4h: stderr %q, warnings %v; want none", errs, r["warnings"])
+	}
+}
+
+// On the shared logs (by path: a short name takes the thesis's X), the
+// README's figures: LLNL-Atlas's and CEA-Curie's largest estimates are
+// degenerate, the other logs with estimates draw no warning.
+func TestDegenerateEMaxSharedLogs(t *testing.T) {
+	for _, c := range []struct {
+		file            string
+		job, eMax, next float64 // 0: no warning
+	}{
+		{tracetest.LLNL, 6762, 738738720, 1296000},
+		{tracetest.CEACurie, 765556, 1<<31 - 1, 15000000},
+		{tracetest.CTC, 0, 0, 0}, {tracetest.KTH, 0, 0, 0}, {tracetest.SDSCSP2, 0, 0, 0},
+		{tracetest.SDSCBlue, 0, 0, 0}, {tracetest.LANLCM5, 0, 0, 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			args := []string{"-trace", tracetest.Path(t, c.file), "-out", filepath.Join(t.TempDir(), "out.swf"), "-json"}
+			if err := command(t.Context(), args, &out, &errs); err != nil {
+				t.Fatal(err)
+			}
+			var r struct {
+				WarningData map[string]map[string]float64 `json:"warning_data"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+				t.Fatal(err)
+			}
+			d := r.WarningData["degenerate_e_max"]
+			if d["job"] != c.job || d["e_max_s"] != c.eMax || d["next_largest_s"] != c.next {
+				t.Errorf("degenerate_e_max %v; want job %v, E_max %v, next %v", d, c.job, c.eMax, c.next)
+			}
+		})
 	}
 }

@@ -16,7 +16,10 @@
 // log's largest estimate is used, and without -share the log's share of jobs
 // at it; a log without estimates needs -emax (the share is then optional).
 // -bin 15m:10.6 adds a user mode (repeatable). Run times above E_max are
-// truncated to E_max and reported.
+// truncated to E_max and reported. A largest estimate that is one corrupt
+// value (more than 10× the next largest, or longer than the log's span:
+// LLNL-Atlas's 23 years) is still E_max, with a warning naming the job and
+// counting the jobs it reached (stderr; -json's warnings, warning_data).
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable, an
 // unwritable output), 2 a usage error.
@@ -226,6 +229,12 @@ func runAssign(stdout, log io.Writer, o options) error {
 	}
 	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), procs, len(srep.Excluded), why)
 	set := vanilla(o.trace, jobs)
+	// E_max from the log (not -emax, not the thesis's X of a short
+	// name): is it one corrupt estimate?
+	var degenerate *degenerateEMax
+	if _, named := shortNames[strings.ToLower(o.trace)]; !named && o.eMax == "" {
+		degenerate = checkEMax(jobs)
+	}
 	if o.eMax != "" {
 		if set.EMax, err = parseDuration(o.eMax); err != nil {
 			return fmt.Errorf("-emax: %w", err)
@@ -258,6 +267,14 @@ func runAssign(stdout, log io.Writer, o options) error {
 	}
 	fmt.Fprintf(log, "model %s: E_max %d s, bins %v; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
 		o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short)
+	var warnings []string
+	var warningData map[string]any
+	if degenerate != nil {
+		degenerate.count(jobs)
+		warnings = append(warnings, degenerate.String())
+		warningData = map[string]any{"degenerate_e_max": degenerate}
+		fmt.Fprintf(log, "warning: %s\n", degenerate)
+	}
 	if err := writeSWF(stdout, o.out, hdr, jobs, o); err != nil || !o.json {
 		return err
 	}
@@ -273,7 +290,13 @@ func runAssign(stdout, log io.Writer, o options) error {
 		Bins      []estmodel.UserBin `json:"bins"`
 		Truncated int                `json:"run_times_truncated"`
 		Short     int                `json:"estimates_below_run_time"`
-	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short})
+		Missing   int                `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
+		// Warnings and WarningData as simulate's: one line each, and
+		// their figures by kind (degenerate_e_max).
+		Warnings    []string       `json:"warnings,omitempty"`
+		WarningData map[string]any `json:"warning_data,omitempty"`
+	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short,
+		set.Missing, warnings, warningData})
 }
 
 func shareAt(jobs []swf.Job, t int64) float64 {

@@ -24,8 +24,8 @@ func TestAllRejectedSaysWhy(t *testing.T) {
 	})
 	var out, errs strings.Builder
 	code := run(context.Background(), []string{far}, strings.NewReader(""), &out, &errs)
-	if code != 1 || !strings.Contains(errs.String(), "rejected: 50 out of range") {
-		t.Errorf("exit %d, %q; want 1 naming 50 out of range", code, errs.String())
+	if code != 1 || !strings.Contains(errs.String(), "rejected: 50 time out of range") {
+		t.Errorf("exit %d, %q; want 1 naming 50 time out of range", code, errs.String())
 	}
 }
 

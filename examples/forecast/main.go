@@ -33,9 +33,10 @@
 // Jobs the replay cannot take are rejected first and counted by reason in
 // the report's first line and in -json's "rejected": a later job under a
 // number already read (duplicate ID, -json's duplicate_id), a size,
-// estimate or time beyond what the predictors hold (out of range,
-// out_of_range: above 2^40 processors, or a time or estimate above 2^40 s,
-// the simulators' sanitize.MaxTime), and with -nodes a job the simulation
+// estimate or time beyond what the predictors hold, under simulate's
+// reasons (larger than machine: above 2^40 processors; time out of range:
+// a time or estimate above 2^40 s, the simulators' sanitize.MaxTime), and
+// with -nodes a job the simulation
 // could not place on the nodes, under sched's reason (fits no node, larger
 // than machine, …): once running it would hold what the nodes cannot.
 //

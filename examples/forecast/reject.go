@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -18,10 +19,12 @@ const (
 	// logs repeat numbers when a scheduler's counter wraps or two logs are
 	// joined. The first job keeps the number.
 	rejDuplicate = "duplicate ID" // sanitize.DuplicateID, as the simulators name it
-	// rejRange: a size or time out of range, corrupt (cli.InRange: above
-	// 2^40 processors or seconds). IBL bounds its features so its sums
-	// cannot wrap (2^40 cores and seconds) and keeps times in float64.
-	rejRange = "out of range"
+	// A size above maxSize (2^40 processors) or a submit time, wait, run
+	// time or estimate above sanitize.MaxTime (2^40 s) is corrupt: IBL
+	// bounds its features so its sums cannot wrap and keeps times in
+	// float64. reject counts them under sanitize's reasons, the keys
+	// simulate's -json uses for the same jobs (larger_than_machine,
+	// time_out_of_range); they were one "out of range".
 )
 
 // maxSize bounds a job's size and the machine's, in processors.
@@ -35,11 +38,19 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 	if dups > 0 {
 		why[rejDuplicate] = dups
 	}
-	jobs, far := cli.InRange(jobs)
-	if far > 0 {
-		why[rejRange] = far
+	kept := jobs[:0]
+	for _, j := range jobs {
+		switch {
+		case j.Size() > maxSize: // tested first, as sanitize.Check does
+			why[sanitize.LargerThanMachine.String()]++
+		case j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime ||
+			j.RunTime > sanitize.MaxTime || j.ReqTime > sanitize.MaxTime:
+			why[sanitize.TimeOutOfRange.String()]++
+		default:
+			kept = append(kept, j)
+		}
 	}
-	return jobs, why
+	return kept, why
 }
 
 // rejectOnNodes drops, on the machine of nodes, the jobs the simulation

@@ -86,3 +86,21 @@ func TestSlurmPaceNotMeasured(t *testing.T) {
 		t.Errorf("the text does not say why:\n%s", res.tail())
 	}
 }
+
+// A file that is not a recording said "unexpected end of JSON input" (an
+// empty file), or a Go type error, without the file's name or what it
+// should hold; JSON of another shape was compared as an empty run.
+func TestNotARecording(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"", "x.json: empty file, not a slurmcheck recording (want the JSON object TestLiveSlurmCheck records"},
+		{" \n", "x.json: empty file, not a slurmcheck recording"},
+		{"[1, 2]", "x.json: not a slurmcheck recording (want the JSON object"},
+		{`{"ids": [`, "x.json: not a slurmcheck recording (want the JSON object"},
+		{`{"jobs": 3}`, `x.json: not a slurmcheck recording: no "workload" or no "sacct"`},
+	} {
+		_, err := decodeRecording([]byte(c.text), "x.json")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.text, err, c.want)
+		}
+	}
+}

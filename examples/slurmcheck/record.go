@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -92,9 +93,18 @@ func readRecording(path string) (*recording, error) {
 }
 
 func decodeRecording(b []byte, name string) (*recording, error) {
+	// An empty file or other JSON said only "unexpected end of JSON
+	// input" or nothing at all: the error names the file and what it
+	// should hold.
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%s: empty file, not a slurmcheck recording (%s)", name, recordingShape)
+	}
 	var r recording
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: not a slurmcheck recording (%s): %w", name, recordingShape, err)
+	}
+	if len(r.Workload) == 0 || r.Sacct == "" {
+		return nil, fmt.Errorf("%s: not a slurmcheck recording: no \"workload\" or no \"sacct\" (%s)", name, recordingShape)
 	}
 	if len(r.IDs) != len(r.Workload) {
 		return nil, fmt.Errorf("%s: %d job ids for %d planned jobs", name, len(r.IDs), len(r.Workload))
@@ -130,6 +140,10 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 	}
 	return &r, nil
 }
+
+// recordingShape says what a recording is, for the errors of a file that
+// is not one.
+const recordingShape = `want the JSON object TestLiveSlurmCheck records: "slurm_conf", "workload", "ids", "sacct", "samples", …`
 
 // Bounds of a recording's times: Unix ms before 2100, all within a week.
 const (

@@ -26,7 +26,7 @@ type Row struct {
 	Start int64 // first second of the bin
 	User  int64
 	Jobs  int
-	Procs int64 // Σ size (allocated processors, else requested)
+	Procs int64 // Σ size (allocated processors, else requested), saturating: see AddSize
 }
 
 // BinOf returns the bin index of submit time t for bins of width bin > 0
@@ -88,6 +88,19 @@ func Size(j *swf.Job) int64 {
 	return max(j.Size(), 0)
 }
 
+// AddSize returns sum + Size(j), saturating at math.MaxInt64: a corrupt
+// size near 2^63 − 1 made a bin's sum wrap to a negative total, which hid
+// the bin from flurry detection and lowered the normal level, silently.
+// A sum of math.MaxInt64 means "at least that": the job is not changed,
+// and its bin stands out as the largest there is. No real log comes near
+// (the largest machines have about 2^23 processors).
+func AddSize(sum int64, j *swf.Job) int64 {
+	if s := sum + Size(j); s >= sum {
+		return s
+	}
+	return math.MaxInt64
+}
+
 // PerUser returns the per-user series: one row per (bin, user) with at
 // least one submission, sorted by bin and then user. Bins of width bin
 // seconds start at the first submit time. Order of jobs does not matter.
@@ -117,7 +130,7 @@ func PerUser(jobs []swf.Job, bin int64) ([]Row, error) {
 			m[k] = a
 		}
 		a.Jobs++
-		a.Procs += Size(j)
+		a.Procs = AddSize(a.Procs, j)
 	}
 	out := make([]Row, 0, len(m))
 	for _, a := range m {
@@ -177,7 +190,7 @@ func TotalsFrom(jobs []swf.Job, o, bin int64) []Row {
 			continue
 		}
 		out[b].Jobs++
-		out[b].Procs += Size(&jobs[i])
+		out[b].Procs = AddSize(out[b].Procs, &jobs[i])
 	}
 	return out
 }

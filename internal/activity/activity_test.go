@@ -143,3 +143,31 @@ func TestPerUserCorruptSubmit(t *testing.T) {
 		t.Errorf("bins of 1 s: %+v, want an error", rows)
 	}
 }
+
+// A corrupt size of 2^63 − 1 and a job of 5 in one week summed to
+// −2^63 + 4: the week's processes were the smallest of all. The sums
+// saturate at 2^63 − 1, per user and in total; the jobs are not changed.
+func TestProcsSaturate(t *testing.T) {
+	jobs := []swf.Job{
+		{ID: 1, Submit: 0, User: 1, AllocProcs: math.MaxInt64},
+		{ID: 2, Submit: 10, User: 1, AllocProcs: 5},
+		{ID: 3, Submit: 20, User: 2, AllocProcs: 7},
+	}
+	per, err := PerUser(jobs, Week)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot, err := Totals(jobs, Week)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(per) != 2 || per[0].Procs != math.MaxInt64 || per[1].Procs != 7 {
+		t.Errorf("PerUser %+v; want user 1 at 2^63 − 1, user 2 at 7", per)
+	}
+	if len(tot) != 1 || tot[0].Procs != math.MaxInt64 || tot[0].Jobs != 3 {
+		t.Errorf("Totals %+v; want 3 jobs, 2^63 − 1 processes", tot)
+	}
+	if jobs[0].AllocProcs != math.MaxInt64 || jobs[1].AllocProcs != 5 {
+		t.Errorf("jobs changed: %+v", jobs)
+	}
+}

@@ -227,3 +227,56 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// A valid .gz followed by zero padding (tape and dd pad to a block) was
+// refused as "gzip data corrupt: invalid header"; gzip(1) ignores the
+// zeros. They end the stream and are counted; after a second member too.
+// Any other byte after the last member is still refused, as not gzip.
+func TestTrailingZeros(t *testing.T) {
+	a, b := []byte("1 0 1 10 1\n"), []byte("2 5 1 10 1\n")
+	two := append(gz(t, a), gz(t, b)...)
+	for _, c := range []struct {
+		name  string
+		src   []byte
+		want  string
+		zeros int64
+	}{
+		{"one member, 512 zeros", append(gz(t, a), make([]byte, 512)...), string(a), 512},
+		{"two members, 3 zeros", append(append([]byte{}, two...), 0, 0, 0), string(a) + string(b), 3},
+		{"two members", two, string(a) + string(b), 0},
+	} {
+		for _, async := range []bool{true, false} {
+			r, closers, err := open(bytes.NewReader(c.src), "test.gz", async)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := io.ReadAll(r)
+			if err != nil || string(out) != c.want {
+				t.Errorf("%s: %q, %v; want %q", c.name, out, err, c.want)
+			}
+			if z := TrailingZeros(r); z != c.zeros {
+				t.Errorf("%s: TrailingZeros %d, want %d", c.name, z, c.zeros)
+			}
+			for k := len(closers) - 1; k >= 0; k-- {
+				closers[k].Close()
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		tail []byte
+		want string
+	}{
+		{"garbage", []byte("junk"), "test.gz: gzip data corrupt: the data after the last gzip member is not gzip (byte 0x6a after 0 zero bytes): trailing garbage"},
+		{"zeros then garbage", []byte{0, 0, 7}, "the data after the last gzip member is not gzip (byte 0x07 after 2 zero bytes)"},
+		{"a member's magic alone", []byte{0x1f, 0x8b}, "gzip data truncated"},
+	} {
+		_, err := readAll(t, append(gz(t, a), c.tail...))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want an error with %q", c.name, err, c.want)
+		}
+		if c.tail[0] != 0x1f && !errors.Is(err, gzip.ErrHeader) {
+			t.Errorf("%s: %v is not gzip.ErrHeader, as the inflater's error was", c.name, err)
+		}
+	}
+}

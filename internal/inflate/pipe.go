@@ -26,6 +26,7 @@ type asyncReader struct {
 	cur   []byte
 	spare []byte // the buffer cur points into, returned to free when drained
 	err   error
+	src   io.Reader // what fill reads (for TrailingZeros)
 }
 
 type chunk struct {
@@ -34,7 +35,7 @@ type chunk struct {
 }
 
 func newAsyncReader(src io.Reader) *asyncReader {
-	a := &asyncReader{full: make(chan chunk, 3), free: make(chan []byte, 4), done: make(chan struct{}), exit: make(chan struct{})}
+	a := &asyncReader{full: make(chan chunk, 3), free: make(chan []byte, 4), done: make(chan struct{}), exit: make(chan struct{}), src: src}
 	for range 4 {
 		a.free <- make([]byte, chunkSize)
 	}
