@@ -46,7 +46,7 @@ var (
 	// and tests on 500 jobs each, and Paragon's summary representation
 	// has no Bins to tune: the whole run is about 40 s of CPU, where
 	// `-tables V -tune` on the four logs took an hour.
-	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true, Quick: true, Only: "Par"}, []int{3, 4}}}
+	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true, Quick: true, Only: "Par"}, []int{1, 2, 3, 4}}}
 	// seedsRuns: the size-aware sweep, Curie on 4 seeds (its molding
 	// simulations are the slowest) and the other logs on 8 (TestReadmeSeeds).
 	seedsRuns = []readmeRun{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -123,70 +124,130 @@ var floorDigests = map[string]string{
 func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
 
 // TestReadmeTune regenerates the README's -tune tables (tuneRuns: about
-// 40 s of CPU, so not under -short) and compares it with the README's
-// text; BATCHQ_UPDATE_README=1 rewrites it.
+// 45 s of CPU, so not under -short) and compares them with the README's
+// text; BATCHQ_UPDATE_README=1 rewrites them.
 func TestReadmeTune(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-tables V -tune -quick on SDSC Paragon: about 40 s of CPU")
+		t.Skip("-tables V -tune -quick on SDSC Paragon: about 45 s of CPU")
 	}
 	dir := filepath.Dir(tracetest.Path(t, tracetest.SDSCPar))
 	out, err := readmeRegions(dir, tuneRuns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"tune-3", "tune-4"} {
+	for _, name := range tuneRegions {
 		readme.Check(t, "README.md", name, out[name])
 	}
-	checkTuneProse(t, out["tune-3"], out["tune-4"])
+	wrong, err := tuneClaims(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range wrong {
+		t.Errorf("README.md says %s; the -tune tables no longer show it", c)
+	}
 }
 
-// checkTuneProse checks the claims of the README's paragraph under the
-// tuning tables against their numbers: the search lowers APQ's validation
-// AAE, test AAE and scaled AAE; the naive baseline is below APQ, tuned or
-// not, on AAE and scaled AAE; IBL with one neighbour is below the naive
-// baseline on both. A failure means the paragraph needs rewriting.
-func checkTuneProse(t *testing.T, search, iblByN []byte) {
-	t.Helper()
-	num := regexp.MustCompile(`[0-9]+\.[0-9]+`)
-	row := func(table []byte) []string {
-		lines := strings.Split(strings.TrimSpace(string(table)), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("want one row, got\n%s", table)
-		}
-		return strings.Split(strings.Trim(lines[2], "| "), " | ")
+// tuneRegions are the README's regions of tuneRuns.
+var tuneRegions = []string{"tune-1", "tune-2", "tune-3", "tune-4"}
+
+// TestTuneClaims checks the README's tuning claims against the tables as
+// committed (fast, no trace) and that tuneClaims notices a changed cell.
+func TestTuneClaims(t *testing.T) {
+	tables := map[string][]byte{}
+	for _, name := range tuneRegions {
+		tables[name] = []byte(readme.RegionOf(t, "README.md", name))
 	}
-	nums := func(cell string) []float64 {
-		var v []float64
-		for _, s := range num.FindAllString(cell, -1) {
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatal(err)
+	wrong, err := tuneClaims(tables)
+	if err != nil || len(wrong) > 0 {
+		t.Fatalf("README as committed: %v, %q", err, wrong)
+	}
+	// The naive baseline's AAE above APQ's: that claim fails alone.
+	bad := maps.Clone(tables)
+	naive := regexp.MustCompile(`\| ([0-9.]+) \| ([0-9.]+) → ([0-9.]+) \| ([0-9.]+) \|\n$`)
+	if !naive.Match(bad["tune-3"]) {
+		t.Fatalf("tune-3's last cells changed: %s", bad["tune-3"])
+	}
+	bad["tune-3"] = naive.ReplaceAll(bad["tune-3"], []byte("| 9.99 | $2 → $3 | $4 |\n"))
+	if wrong, err := tuneClaims(bad); err != nil || !slices.Equal(wrong, []string{"naive below APQ on AAE, tuned or not"}) {
+		t.Errorf("naive AAE 9.99 h: %v, %q; want its claim only", err, wrong)
+	}
+	bad = maps.Clone(tables)
+	bad["tune-1"] = bad["tune-1"][:len(bad["tune-1"])/2]
+	if _, err := tuneClaims(bad); err == nil {
+		t.Error("a cut table parsed")
+	}
+}
+
+// tuneClaims returns the claims of the README about the -tune tables
+// (tables: the regions tuneRegions) that they no longer show: those of
+// the paragraph under them and of the status table's row "APQ's AAE below
+// IBL's". Each table has one row (one log).
+func tuneClaims(tables map[string][]byte) ([]string, error) {
+	num := regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	row := make(map[string][][]float64) // region -> cells -> numbers
+	for _, name := range tuneRegions {
+		lines := strings.Split(strings.TrimSpace(string(tables[name])), "\n")
+		if len(lines) != 3 || !strings.HasPrefix(lines[2], "| SDSC Paragon") || !strings.HasSuffix(lines[2], " |") {
+			return nil, fmt.Errorf("%s: want one row of SDSC Paragon, got\n%s", name, tables[name])
+		}
+		head := strings.Split(strings.Trim(lines[0], "| "), " | ")
+		cells := strings.Split(strings.Trim(lines[2], "| "), " | ")
+		if len(cells) != len(head) {
+			return nil, fmt.Errorf("%s: %d cells under %d columns", name, len(cells), len(head))
+		}
+		for _, c := range cells {
+			var v []float64
+			for _, s := range num.FindAllString(c, -1) {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return nil, err
+				}
+				v = append(v, f)
 			}
-			v = append(v, f)
+			row[name] = append(row[name], v)
 		}
-		return v
 	}
-	r := row(search)
-	if len(r) != 16 {
-		t.Fatalf("tune-3 has %d columns, want 16", len(r))
+	// cell returns the numbers of column col of a region's row, wanting n.
+	var bad error
+	cell := func(name string, col, n int) []float64 {
+		v := row[name]
+		if col >= len(v) || len(v[col]) != n {
+			bad = fmt.Errorf("%s: column %d is not %d numbers", name, col, n)
+			return make([]float64, n)
+		}
+		return v[col]
 	}
-	val, test, naive, scaled, naiveScaled := nums(r[11]), nums(r[12]), nums(r[13])[0], nums(r[14]), nums(r[15])[0]
-	ibl1 := nums(row(iblByN)[1]) // N = 1: AAE / scaled
+	jobs, meanWait := cell("tune-1", 1, 1)[0], cell("tune-1", 2, 1)[0]
+	val, test, naive := cell("tune-3", 11, 2), cell("tune-3", 12, 3), cell("tune-3", 13, 1)[0]
+	scaled, naiveScaled := cell("tune-3", 14, 2), cell("tune-3", 15, 1)[0]
+	var ibl [][]float64 // by iblNeighbours: AAE, scaled
+	for k := range iblNeighbours {
+		ibl = append(ibl, cell("tune-4", 1+k, 2))
+	}
+	if bad != nil {
+		return nil, bad
+	}
+	tuned := test[1]
+	var wrong []string
 	for _, c := range []struct {
 		claim string
 		ok    bool
 	}{
+		{"500 test jobs", jobs == 500},
 		{"the search lowers the validation AAE", val[1] < val[0]},
-		{"the search lowers the test AAE", test[1] < test[0]},
+		{"the search lowers the test AAE", tuned < test[0]},
 		{"the search lowers the scaled AAE", scaled[1] < scaled[0]},
-		{"naive below APQ on AAE, tuned or not", naive < test[0] && naive < test[1]},
+		{"naive below APQ on AAE, tuned or not", naive < test[0] && naive < tuned},
 		{"naive below APQ on scaled AAE, tuned or not", naiveScaled < scaled[0] && naiveScaled < scaled[1]},
-		{"IBL N = 1 below naive on AAE and scaled AAE", ibl1[0] < naive && ibl1[1] < naiveScaled},
+		{"IBL N = 1 below naive on AAE and scaled AAE", ibl[0][0] < naive && ibl[0][1] < naiveScaled},
+		{"APQ's AAE, tuned or not, above the mean wait (answering 0 for every job)", test[0] > meanWait && tuned > meanWait},
+		{"tuned APQ below IBL at N = 20 and 56, above it at N = 1 and 5", ibl[0][0] < tuned && ibl[1][0] < tuned && tuned < ibl[2][0] && tuned < ibl[3][0]},
 	} {
 		if !c.ok {
-			t.Errorf("README.md's tuning paragraph says %s; the tables no longer show it", c.claim)
+			wrong = append(wrong, c.claim)
 		}
 	}
+	return wrong, nil
 }
 
 // -tables SEEDS, size-aware wait (seedsRuns).
