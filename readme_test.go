@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,6 +167,8 @@ func TestReadmeCoalloc(t *testing.T) {
 		cells := strings.Split(strings.Trim(l, "| "), " | ")
 		if head == nil {
 			head = cells
+		} else if len(cells) != len(head) {
+			t.Fatalf("region default: %d cells under %d columns: %s", len(cells), len(head), l)
 		} else {
 			rows = append(rows, cells)
 		}
@@ -174,22 +177,30 @@ func TestReadmeCoalloc(t *testing.T) {
 	if ach < 0 || ach+2 >= len(head) || head[1] != "P_all" || head[ach+2] != "thesis" || len(rows) == 0 {
 		t.Fatalf("region default's columns changed: %q", head)
 	}
+	// val is the number in row r, column c (the table's probabilities).
+	val := func(r []string, c int) float64 {
+		v, err := strconv.ParseFloat(r[c], 64)
+		if err != nil {
+			t.Fatalf("region default: %v", err)
+		}
+		return v
+	}
 	// span is the lowest and the highest of column c, as printed.
 	span := func(c int) string {
-		lo, hi := rows[0][c], rows[0][c]
+		lo, hi := rows[0], rows[0]
 		for _, r := range rows {
-			if r[c] < lo { // same width, same leading "0.": text order is numeric order
-				lo = r[c]
+			if val(r, c) < val(lo, c) {
+				lo = r
 			}
-			if r[c] > hi {
-				hi = r[c]
+			if val(r, c) > val(hi, c) {
+				hi = r
 			}
 		}
-		return lo + "–" + hi
+		return lo[c] + "–" + hi[c]
 	}
 	atOrAbove := 0
 	for _, r := range rows {
-		if r[ach] >= r[1]+strings.Repeat("0", len(r[ach])-len(r[1])) {
+		if val(r, ach) >= val(r, 1) {
 			atOrAbove++
 		}
 	}

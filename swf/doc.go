@@ -6,8 +6,8 @@
 // An SWF file is text: header comment lines "; Key: value", then one line
 // per job with 18 whitespace-separated numeric fields, -1 meaning unknown.
 // Reader streams jobs one at a time in O(1) memory (no allocation per
-// job; 3–6M jobs per CPU-second by BenchmarkReadPlain, hand measurements
-// of 2026-11-24 and 2026-11-30 on two machines), Writer writes them back, and
+// job; 2.7–6M jobs per CPU-second by BenchmarkReadPlain, hand measurements
+// of 2026-11-24 and 2026-11-30, the latter at load 5–9), Writer writes them back, and
 // Read → Write → Read is the identity on the header and the jobs. Open
 // detects gzip by its magic bytes; its gzip errors name the file and say
 // "truncated" or "corrupt".

@@ -46,7 +46,11 @@ var (
 	// and tests on 500 jobs each, and Paragon's summary representation
 	// has no Bins to tune: the whole run is about 40 s of CPU, where
 	// `-tables V -tune` on the four logs took an hour.
-	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true, Quick: true, Only: "Par"}, []int{3, 4}}}
+	tuneRuns = []readmeRun{{"tune", options{Tables: "V", Tune: true, Quick: true, Only: "Par"}, []int{1, 2, 3, 4}}}
+	// tuneSP2Runs: the same on SDSC SP2, `-tables V -tune -quick -only
+	// SP2`, its Table V row, search and IBL-by-N tables: about 110 s of
+	// CPU, behind BATCHQ_LONG (TestReadmeTuneSP2).
+	tuneSP2Runs = []readmeRun{{"tunesp2", options{Tables: "V", Tune: true, Quick: true, Only: "SP2"}, []int{1, 3, 4}}}
 	// seedsRuns: the size-aware sweep, Curie on 4 seeds (its molding
 	// simulations are the slowest) and the other logs on 8 (TestReadmeSeeds).
 	seedsRuns = []readmeRun{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -123,71 +124,190 @@ var floorDigests = map[string]string{
 func TestReadmeFloor(t *testing.T) { checkRuns(t, floorDigests, floorRuns) }
 
 // TestReadmeTune regenerates the README's -tune tables (tuneRuns: about
-// 40 s of CPU, so not under -short) and compares it with the README's
-// text; BATCHQ_UPDATE_README=1 rewrites it.
+// 45 s of CPU, so not under -short) and compares them with the README's
+// text; BATCHQ_UPDATE_README=1 rewrites them.
 func TestReadmeTune(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-tables V -tune -quick on SDSC Paragon: about 40 s of CPU")
+		t.Skip("-tables V -tune -quick on SDSC Paragon: about 45 s of CPU")
 	}
 	dir := filepath.Dir(tracetest.Path(t, tracetest.SDSCPar))
 	out, err := readmeRegions(dir, tuneRuns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"tune-3", "tune-4"} {
+	for _, name := range tuneRegions {
 		readme.Check(t, "README.md", name, out[name])
 	}
-	checkTuneProse(t, out["tune-3"], out["tune-4"])
+	wrong, err := tuneClaims(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range wrong {
+		t.Errorf("README.md says %s; the -tune tables no longer show it", c)
+	}
 }
 
-// checkTuneProse checks the claims of the README's paragraph under the
-// tuning tables against their numbers: the search lowers APQ's validation
-// AAE, test AAE and scaled AAE; the naive baseline is below APQ, tuned or
-// not, on AAE and scaled AAE; IBL with one neighbour is below the naive
-// baseline on both. A failure means the paragraph needs rewriting.
-func checkTuneProse(t *testing.T, search, iblByN []byte) {
-	t.Helper()
-	num := regexp.MustCompile(`[0-9]+\.[0-9]+`)
-	row := func(table []byte) []string {
-		lines := strings.Split(strings.TrimSpace(string(table)), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("want one row, got\n%s", table)
-		}
-		return strings.Split(strings.Trim(lines[2], "| "), " | ")
+// tuneRegions are the README's regions of tuneRuns.
+var tuneRegions = []string{"tune-1", "tune-2", "tune-3", "tune-4"}
+
+// TestTuneClaims checks the README's tuning claims against the tables as
+// committed (fast, no trace; the tables are pinned by TestReadmeTune and
+// TestReadmeTuneSP2's digests) and that the check notices a changed cell.
+func TestTuneClaims(t *testing.T) {
+	tables := map[string][]byte{}
+	for _, name := range append(tuneRegions, "tunesp2-1", "tunesp2-3", "tunesp2-4") {
+		tables[name] = []byte(readme.RegionOf(t, "README.md", name))
 	}
-	nums := func(cell string) []float64 {
-		var v []float64
-		for _, s := range num.FindAllString(cell, -1) {
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v = append(v, f)
-		}
-		return v
+	wrong, err := tuneClaims(tables)
+	if err != nil || len(wrong) > 0 {
+		t.Fatalf("Paragon, README as committed: %v, %q", err, wrong)
 	}
-	r := row(search)
-	if len(r) != 16 {
-		t.Fatalf("tune-3 has %d columns, want 16", len(r))
+	f, err := parseTune(tables, "tunesp2", "SDSC SP2")
+	if err != nil {
+		t.Fatal(err)
 	}
-	val, test, naive, scaled, naiveScaled := nums(r[11]), nums(r[12]), nums(r[13])[0], nums(r[14]), nums(r[15])[0]
-	ibl1 := nums(row(iblByN)[1]) // N = 1: AAE / scaled
-	for _, c := range []struct {
-		claim string
-		ok    bool
-	}{
-		{"the search lowers the validation AAE", val[1] < val[0]},
-		{"the search lowers the test AAE", test[1] < test[0]},
-		{"the search lowers the scaled AAE", scaled[1] < scaled[0]},
-		{"naive below APQ on AAE, tuned or not", naive < test[0] && naive < test[1]},
-		{"naive below APQ on scaled AAE, tuned or not", naiveScaled < scaled[0] && naiveScaled < scaled[1]},
-		{"IBL N = 1 below naive on AAE and scaled AAE", ibl1[0] < naive && ibl1[1] < naiveScaled},
-	} {
-		if !c.ok {
-			t.Errorf("README.md's tuning paragraph says %s; the tables no longer show it", c.claim)
-		}
+	if wrong := claims(tuneSP2Claims(f)); len(wrong) > 0 {
+		t.Errorf("README.md says %q of SDSC SP2; the tunesp2 tables no longer show it", wrong)
+	}
+	// The naive baseline's AAE above APQ's: that claim fails alone.
+	bad := maps.Clone(tables)
+	naive := regexp.MustCompile(`\| ([0-9.]+) \| ([0-9.]+) → ([0-9.]+) \| ([0-9.]+) \|\n$`)
+	if !naive.Match(bad["tune-3"]) {
+		t.Fatalf("tune-3's last cells changed: %s", bad["tune-3"])
+	}
+	bad["tune-3"] = naive.ReplaceAll(bad["tune-3"], []byte("| 9.99 | $2 → $3 | $4 |\n"))
+	if wrong, err := tuneClaims(bad); err != nil || !slices.Equal(wrong, []string{"naive below APQ on AAE, tuned or not"}) {
+		t.Errorf("naive AAE 9.99 h: %v, %q; want its claim only", err, wrong)
+	}
+	bad = maps.Clone(tables)
+	bad["tune-1"] = bad["tune-1"][:len(bad["tune-1"])/2]
+	if _, err := tuneClaims(bad); err == nil {
+		t.Error("a cut table parsed")
 	}
 }
+
+// tuneFigures are the numbers of a -tune run's tables 1, 3 and 4 (one
+// log), AAE in hours.
+type tuneFigures struct {
+	jobs, meanWait     float64     // table 1: test jobs, their mean wait
+	val, test          []float64   // APQ default, tuned (test: and the paper's)
+	scaled             []float64   // APQ default, tuned
+	naive, naiveScaled float64     // the naive baseline
+	ibl                [][]float64 // by iblNeighbours: AAE, scaled
+}
+
+// parseTune reads the figures of log from regions run-1, run-3, run-4 of
+// tables, each a table of one row.
+func parseTune(tables map[string][]byte, run, log string) (tuneFigures, error) {
+	num := regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	row := make(map[int][][]float64) // table -> cells -> numbers
+	for _, k := range []int{1, 3, 4} {
+		name := fmt.Sprintf("%s-%d", run, k)
+		lines := strings.Split(strings.TrimSpace(string(tables[name])), "\n")
+		if len(lines) != 3 || !strings.HasPrefix(lines[2], "| "+log) || !strings.HasSuffix(lines[2], " |") {
+			return tuneFigures{}, fmt.Errorf("%s: want one row of %s, got\n%s", name, log, tables[name])
+		}
+		head := strings.Split(strings.Trim(lines[0], "| "), " | ")
+		cells := strings.Split(strings.Trim(lines[2], "| "), " | ")
+		if len(cells) != len(head) {
+			return tuneFigures{}, fmt.Errorf("%s: %d cells under %d columns", name, len(cells), len(head))
+		}
+		for _, c := range cells {
+			var v []float64
+			for _, s := range num.FindAllString(c, -1) {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return tuneFigures{}, err
+				}
+				v = append(v, f)
+			}
+			row[k] = append(row[k], v)
+		}
+	}
+	// cell returns the numbers of column col of table k's row, wanting n.
+	var bad error
+	cell := func(k, col, n int) []float64 {
+		v := row[k]
+		if col >= len(v) || len(v[col]) != n {
+			bad = fmt.Errorf("%s-%d: column %d is not %d numbers", run, k, col, n)
+			return make([]float64, n)
+		}
+		return v[col]
+	}
+	f := tuneFigures{jobs: cell(1, 1, 1)[0], meanWait: cell(1, 2, 1)[0],
+		val: cell(3, 11, 2), test: cell(3, 12, 3), naive: cell(3, 13, 1)[0],
+		scaled: cell(3, 14, 2), naiveScaled: cell(3, 15, 1)[0]}
+	for k := range iblNeighbours {
+		f.ibl = append(f.ibl, cell(4, 1+k, 2))
+	}
+	return f, bad
+}
+
+// claim is one sentence of the README and whether the tables show it.
+type claim struct {
+	text string
+	ok   bool
+}
+
+// claims returns the texts of the claims that do not hold.
+func claims(cs []claim) []string {
+	var wrong []string
+	for _, c := range cs {
+		if !c.ok {
+			wrong = append(wrong, c.text)
+		}
+	}
+	return wrong
+}
+
+// tuneClaims returns the claims of the README about the Paragon -tune
+// tables (the regions tuneRegions) that they no longer show: those of the
+// paragraph under them and of the status table's row "APQ's AAE below
+// IBL's".
+func tuneClaims(tables map[string][]byte) ([]string, error) {
+	f, err := parseTune(tables, "tune", "SDSC Paragon")
+	if err != nil {
+		return nil, err
+	}
+	tuned, ibl := f.test[1], f.ibl
+	return claims([]claim{
+		{"500 test jobs, #20001–20500", f.jobs == 500 && strings.Contains(string(tables["tune-2"]), "| SDSC Paragon | #20001–20500 |")},
+		{"the search lowers the validation AAE", f.val[1] < f.val[0]},
+		{"the search lowers the test AAE", tuned < f.test[0]},
+		{"the search lowers the scaled AAE", f.scaled[1] < f.scaled[0]},
+		{"naive below APQ on AAE, tuned or not", f.naive < f.test[0] && f.naive < tuned},
+		{"naive below APQ on scaled AAE, tuned or not", f.naiveScaled < f.scaled[0] && f.naiveScaled < f.scaled[1]},
+		{"IBL N = 1 below naive on AAE and scaled AAE", ibl[0][0] < f.naive && ibl[0][1] < f.naiveScaled},
+		{"APQ's AAE, tuned or not, above the mean wait (answering 0 for every job)", f.test[0] > f.meanWait && tuned > f.meanWait},
+		{"tuned APQ below IBL at N = 20 and 56, above it at N = 1 and 5", ibl[0][0] < tuned && ibl[1][0] < tuned && tuned < ibl[2][0] && tuned < ibl[3][0]},
+	}), nil
+}
+
+// tuneSP2Claims are the README's claims about the SDSC SP2 -tune tables.
+func tuneSP2Claims(f tuneFigures) []claim {
+	below := f.test[0] < f.naive && f.test[1] < f.naive
+	for _, n := range f.ibl {
+		below = below && f.test[0] < n[0] && f.test[1] < n[0]
+	}
+	return []claim{
+		{"500 test jobs", f.jobs == 500},
+		{"the search lowers the validation and test AAE", f.val[1] < f.val[0] && f.test[1] < f.test[0]},
+		{"the search raises the scaled AAE", f.scaled[1] > f.scaled[0]},
+		{"APQ, tuned or not, below the naive baseline and IBL at every N on AAE", below},
+		{"APQ's AAE below the mean wait", f.test[1] < f.meanWait && f.test[0] < f.meanWait},
+		{"naive below APQ on scaled AAE, tuned or not", f.naiveScaled < f.scaled[0] && f.naiveScaled < f.scaled[1]},
+		{"IBL N = 1 below the naive baseline on scaled AAE", f.ibl[0][1] < f.naiveScaled},
+	}
+}
+
+// The same -tune run on SDSC SP2 (tuneSP2Runs, about 110 s of CPU).
+var tuneSP2Digests = map[string]string{
+	"tunesp2-1": "adb9fcdbcae70e8548737b192aece5aea2b663443a848ef7dec001d7c4c662b7",
+	"tunesp2-3": "25fea87430a38590fb891d92f0072d21b9fdd41db515e003558ce3bd1b1861d9",
+	"tunesp2-4": "8104244937104e164267eb0cfa7359467a4268ea09431793776796165b028cba",
+}
+
+func TestReadmeTuneSP2(t *testing.T) { checkRuns(t, tuneSP2Digests, tuneSP2Runs) }
 
 // -tables SEEDS, size-aware wait (seedsRuns).
 var seedsDigests = map[string]string{

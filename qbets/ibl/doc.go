@@ -12,9 +12,9 @@
 // of the 90% intervals is inside the paper's ranges and pre-submission
 // accuracy below them; the tables and the analysis are in
 // examples/qserve/README.md ("Accuracy of the IBL estimates"), and a
-// prediction over a full base of 10,000 experiences costs 0.1–0.2 ms of
-// CPU (BenchmarkPredict; by hand, about 100 µs on 2026-11-23 and 213 µs on
-// 2026-11-30 on another machine at load 5). Decisions cited
+// prediction over a full base of 10,000 experiences costs 100–215 µs of
+// CPU (BenchmarkPredict; by hand, about 100 µs on 2026-11-23, 210–213 µs
+// on 2026-11-30 at load 5–8). Decisions cited
 // as K1…K11 are in docs/decisions.md.
 //
 // A Base is not safe for concurrent use; guard it with a sync.RWMutex
