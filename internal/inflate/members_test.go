@@ -58,6 +58,7 @@ func TestMembersAtBufferBoundary(t *testing.T) {
 			zeros int64
 			err   string
 		}{
+			{"nothing", nil, a, 0, ""},
 			{"zeros", make([]byte, 70000), a, 70000, ""},
 			{"one zero", []byte{0}, a, 1, ""},
 			{"a member", gz(t, b), append(bytes.Clone(a), b...), 0, ""},
