@@ -12,6 +12,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/swf"
 )
 
 // The jobs the model leaves out of the written trace (not sane: no size,
@@ -256,5 +257,45 @@ func TestDegenerateEMaxSharedLogs(t *testing.T) {
 				t.Errorf("degenerate_e_max %v; want job %v, E_max %v, next %v", d, c.job, c.eMax, c.next)
 			}
 		})
+	}
+}
+
+// checkEMax's edge cases: no estimate, one, all equal, a span of 0, a
+// short log whose estimates are longer than it (not degenerate: a day's
+// log of 36 h jobs, or one job, was warned of as "longer than the log's
+// 0.0 days"), and the one estimate of a log beyond a year and its span.
+func TestCheckEMaxEdges(t *testing.T) {
+	const h, day = 3600, 86400
+	log := func(submitStep int64, ests ...int64) []swf.Job {
+		jobs := make([]swf.Job, len(ests))
+		for i, e := range ests {
+			jobs[i] = swf.Job{ID: int64(i + 1), Submit: submitStep * int64(i), ReqTime: e}
+		}
+		return jobs
+	}
+	for _, c := range []struct {
+		name string
+		jobs []swf.Job
+		job  int64 // 0: not degenerate
+	}{
+		{"no jobs", nil, 0},
+		{"no estimates", log(h, -1, -1, 0), 0},
+		{"one job, span 0", log(0, 36*h), 0},
+		{"all at once, all equal", log(0, 36*h, 36*h, 36*h), 0},
+		{"a 3 h log, 36 h estimates", log(h, 20*h, 30*h, 36*h, 36*h), 0},
+		{"a 3 h log, a 10x estimate", log(h, h, 2*h, 20*h), 0},
+		{"a 3 h log, a 11x estimate", log(h, h, 2*h, 22*h), 3},
+		{"one job of 2 years, span 0", log(0, 730*day), 1},
+		{"only estimate 2^31-1 in a long log", log(400*day, -1, 1<<31-1, -1), 2},
+		{"2 years in a 3-year log, next 1 year", log(365*day, 365*day, 730*day, 0, 0), 0},
+		{"two at the maximum", log(h, h, 1<<31-1, 1<<31-1), 2},
+	} {
+		d := checkEMax(c.jobs)
+		switch {
+		case c.job == 0 && d != nil:
+			t.Errorf("%s: %+v, want none", c.name, *d)
+		case c.job != 0 && (d == nil || d.Job != c.job):
+			t.Errorf("%s: %+v, want job %d", c.name, d, c.job)
+		}
 	}
 }

@@ -17,8 +17,8 @@
 // at it; a log without estimates needs -emax (the share is then optional).
 // -bin 15m:10.6 adds a user mode (repeatable). Run times above E_max are
 // truncated to E_max and reported. A largest estimate that is one corrupt
-// value (more than 10× the next largest, or longer than the log's span:
-// LLNL-Atlas's 23 years) is still E_max, with a warning naming the job and
+// value (more than 10× the next largest, or longer than a year and the
+// log's span: LLNL-Atlas's 23 years) is still E_max, with a warning naming the job and
 // counting the jobs it reached (stderr; -json's warnings, warning_data).
 //
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable, an

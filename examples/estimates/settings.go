@@ -162,9 +162,16 @@ type degenerateEMax struct {
 // whose E_max also exceeds the log's span (TestDegenerateEMaxSharedLogs).
 const degenerateFactor = 10
 
+// degenerateYear: an estimate longer than the log's span is corrupt only
+// when it is longer than a year too (no batch system's limit comes near):
+// a log of a day (or one job, or jobs all submitted at once: a span of 0)
+// whose jobs ask 36 h is not degenerate, and such a log's only estimate
+// value (no next largest) is judged by this rule alone.
+const degenerateYear = 365 * 86400
+
 // checkEMax returns the degeneracy of the log's largest estimate, nil
 // when it is not more than degenerateFactor × the next largest and not
-// longer than the span of the jobs' submit times.
+// longer than both the span of the jobs' submit times and a year.
 func checkEMax(jobs []swf.Job) *degenerateEMax {
 	var d degenerateEMax
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
@@ -183,11 +190,14 @@ func checkEMax(jobs []swf.Job) *degenerateEMax {
 		return nil
 	}
 	d.Span = hi - lo
-	if d.EMax <= d.Span && (d.Next == 0 || d.EMax <= degenerateFactor*d.Next) {
+	if !d.byFactor() && !d.bySpan() {
 		return nil
 	}
 	return &d
 }
+
+func (d *degenerateEMax) byFactor() bool { return d.Next > 0 && d.EMax > degenerateFactor*d.Next }
+func (d *degenerateEMax) bySpan() bool   { return d.EMax > d.Span && d.EMax > degenerateYear }
 
 // count sets how many of jobs, after the model, have an estimate above
 // the next largest of the log.
@@ -202,10 +212,10 @@ func (d *degenerateEMax) count(jobs []swf.Job) {
 
 func (d *degenerateEMax) String() string {
 	var why []string
-	if d.Next > 0 && d.EMax > degenerateFactor*d.Next {
+	if d.byFactor() {
 		why = append(why, fmt.Sprintf("%.0f× the next largest (%d s)", float64(d.EMax)/float64(d.Next), d.Next))
 	}
-	if d.EMax > d.Span {
+	if d.bySpan() {
 		why = append(why, fmt.Sprintf("longer than the log's %.1f days of submissions", float64(d.Span)/86400))
 	}
 	return fmt.Sprintf("degenerate E_max: job %d's estimate of %d s (%.1f years) is %s; as the log's largest estimate it is E_max (S6), and %d jobs (%.1f%%) got an estimate above %d s: give -emax",

@@ -235,3 +235,43 @@ func TestMachineTooLarge(t *testing.T) {
 		}
 	}
 }
+
+// With -nodes, a job without a processor count is rejected under sched's
+// reason, -json's rejected.no_size (documented with the other keys);
+// without -nodes it is replayed and counted in the top-level no_size.
+func TestNoSizeKeys(t *testing.T) {
+	dir := t.TempDir()
+	nodes := filepath.Join(dir, "nodes.csv")
+	if err := os.WriteFile(nodes, []byte(gpuNodesCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := rewrite(t, gpuLog(t, dir, 300), dir, "nosize.swf", func(jobs []swf.Job) []swf.Job {
+		jobs[100].Demand, jobs[100].AllocProcs, jobs[100].ReqProcs = nil, -1, -1
+		return jobs
+	})
+	if code, out, errs := runCmd(t, "-predictors", "naive", "-nodes", nodes, log); code != 0 || !strings.Contains(out, "rejected: 1 no size") {
+		t.Errorf("-nodes: exit %d, report lacks \"rejected: 1 no size\":\n%s%s", code, out, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-nodes", nodes}, `"rejected":{"no_size":1}`},
+		{nil, `"no_size":1}`},
+	} {
+		args := append(append([]string{"-predictors", "naive", "-json"}, c.args...), log)
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d, %s%s; want %s", c.args, code, out, errs, c.want)
+		}
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"duplicate_id", "larger_than_machine", "time_out_of_range", "fits_no_node", "no_size"} {
+		if !strings.Contains(string(readme), "`"+key+"`") {
+			t.Errorf("README.md does not name -json's %s", key)
+		}
+	}
+}

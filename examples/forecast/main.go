@@ -36,9 +36,10 @@
 // estimate or time beyond what the predictors hold, under simulate's
 // reasons (larger than machine: above 2^40 processors; time out of range:
 // a time or estimate above 2^40 s, the simulators' sanitize.MaxTime), and
-// with -nodes a job the simulation
-// could not place on the nodes, under sched's reason (fits no node, larger
-// than machine, …): once running it would hold what the nodes cannot.
+// with -nodes a job the simulation could not place on the nodes, under
+// sched's reason (fits no node, larger than machine, no size: without
+// -nodes a job without a processor count is replayed as asking none):
+// once running it would hold what the nodes cannot.
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (a missing or malformed trace, no waits in it), 2 a usage error.

@@ -75,6 +75,9 @@ type members struct {
 }
 
 func (m *members) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil // (the loop below would spin: zr reads 0 bytes, no error)
+	}
 	for {
 		n, err := m.zr.Read(p)
 		if err == io.EOF {
@@ -138,7 +141,8 @@ func (e trailingError) Unwrap() error { return gzip.ErrHeader }
 
 // TrailingZeros returns how many zero bytes followed the last gzip member
 // of r, a reader from Reader or Prefix that returned io.EOF; 0 for any
-// other reader. A command notes them where it reports its input.
+// other reader. (No command reports them yet: swf.Open and
+// examples/simulate drop them without a word.)
 func TrailingZeros(r io.Reader) int64 {
 	if a, ok := r.(*asyncReader); ok {
 		r = a.src
