@@ -169,7 +169,7 @@ func weekScale(name string, jobs []swf.Job, f flurrytest.Synthetic) (medJobs, me
 	if medJobs, medProcs, err = medianWeek(name, jobs); err != nil {
 		return 0, 0, 0, 0, err
 	}
-	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(int64(f.Jobs)*f.Size)) / medProcs, nil
+	return medJobs, medProcs, (medJobs + float64(f.Jobs)) / medJobs, (medProcs + float64(f.Jobs)*float64(f.Size)) / medProcs, nil
 }
 
 func maxUser(jobs []swf.Job) int64 {
