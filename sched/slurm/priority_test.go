@@ -362,10 +362,11 @@ func TestFairshareParentChain(t *testing.T) {
 }
 
 // TestAssocWeightLater: the assoc factor's weight is read again at every
-// arrival and calculation (weights), not kept with the configuration's part of the weights: a
-// user under a Fairshare=parent account of Priority 7 brings the first
-// association priority when its first job arrives (the largest was 0,
-// and the factor with it), after another user's job made the weights.
+// arrival and calculation (weights), not kept with the configuration's
+// part of the weights: a user under a Fairshare=parent account of
+// Priority 7 brings the first association priority when its first job
+// arrives (the largest was 0, and the factor with it), after another
+// user's job made the weights.
 // Job 1 holds the 8 CPUs; job 2 (account p) and job 3 (account a) wait
 // with priorities 1000·7/7 and 1 (the least: 0 is for held jobs).
 func TestAssocWeightLater(t *testing.T) {
