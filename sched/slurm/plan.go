@@ -28,8 +28,9 @@ type plan struct {
 	// before it (the plan never falls from there on). A query whose start
 	// lies there needs no walk over its span: every point after it has at
 	// least its CPUs. Releases only raise the plan; an allocation makes it
-	// fall only at its start, so mono is at least the last allocation's
-	// start, moved with the points inserted before it.
+	// fall only at its start, so mono is at least the index of every
+	// allocation's start (the latest of them: a later allocation may start
+	// earlier), moved with the points inserted before it.
 	mono int
 	// The last query that found a start in the window: its CPUs, its
 	// duration (at least 1) and the index of its start.
@@ -97,7 +98,7 @@ func (p *plan) releaseEnds(run []*jobRec) {
 // one, with index -1 (backfill plans no job beyond its window; it only
 // bounds when one may enter it).
 //
-// A query asking no fewer CPUs for no longer than the last one that
+// A query asking no fewer CPUs for no less time than the last one that
 // found a start in the window starts no earlier, as the plan only loses
 // CPUs between queries: its scan begins at that start, whose point keeps
 // its index (an allocation adds points only after its own start, the

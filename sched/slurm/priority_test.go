@@ -360,3 +360,41 @@ func TestFairshareParentChain(t *testing.T) {
 		t.Errorf("u3's assoc priority %d, want 1000 (B's Priority 7 of 7)", g)
 	}
 }
+
+// TestAssocWeightLater: the assoc factor's weight is read again at every
+// arrival and calculation (weights), not kept with the configuration's
+// part of the weights: a user under a Fairshare=parent account of
+// Priority 7 brings the first association priority when its first job
+// arrives (the largest was 0, and the factor with it), after another
+// user's job made the weights.
+// Job 1 holds the 8 CPUs; job 2 (account p) and job 3 (account a) wait
+// with priorities 1000·7/7 and 1 (the least: 0 is for held jobs).
+func TestAssocWeightLater(t *testing.T) {
+	site := slurm.Config{WeightAssoc: 1000, BackfillInterval: 10,
+		Associations: []slurm.Association{{Account: "a", Shares: 1}, {Account: "p", Shares: -1, Priority: 7}},
+		AccountNames: map[int64]string{1: "a", 2: "p"}}
+	p, err := slurm.New(site, sched.Config{MachineSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sched.New(sched.Config{MachineSize: 8, Scheduler: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(id, submit, user, group int64) swf.Job {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.User, j.Group, j.AllocProcs, j.ReqProcs, j.RunTime, j.ReqTime = id, submit, user, group, 8, 8, 1000, 1000
+		return j
+	}
+	if err := s.Load([]swf.Job{mk(1, 0, 1, 1), mk(2, 10, 2, 2), mk(3, 20, 1, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunUntil(50); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[int64]int64{2: 1000, 3: 1} {
+		if got, ok := p.Priority(id); !ok || got != want {
+			t.Errorf("job %d: priority %d (waiting %v), want %d", id, got, ok, want)
+		}
+	}
+}
