@@ -89,3 +89,19 @@ func ReasonKeys(by map[string]int) map[string]int {
 	}
 	return keys
 }
+
+// NoSaneJob is the error of a command left with no job to work on: every
+// one of the read lines of path was left out, counted by reason (by), in
+// the same words in every command ("no sane job (1 record: 1 no submit
+// time)").
+func NoSaneJob(path string, read int, by map[string]int) error {
+	noun := "records"
+	if read == 1 {
+		noun = "record"
+	}
+	why := ""
+	if len(by) > 0 {
+		why = ": " + Reasons(by)
+	}
+	return fmt.Errorf("%s: no sane job (%d %s%s)", path, read, noun, why)
+}

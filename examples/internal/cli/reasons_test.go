@@ -48,3 +48,21 @@ func TestInRange(t *testing.T) {
 		t.Errorf("kept %v, %d left out; want jobs 1 and 9, 5", kept, far)
 	}
 }
+
+// Every command says "no sane job" the same way, with the noun's number
+// right: tsafrir said "(1 records: …)", coalloc "no sane jobs (1 read: …)".
+func TestNoSaneJob(t *testing.T) {
+	for _, c := range []struct {
+		read int
+		by   map[string]int
+		want string
+	}{
+		{0, nil, "f: no sane job (0 records)"},
+		{1, map[string]int{"no submit time": 1}, "f: no sane job (1 record: 1 no submit time)"},
+		{3, map[string]int{"no size": 1, "duplicate ID": 2}, "f: no sane job (3 records: 2 duplicate ID, 1 no size)"},
+	} {
+		if got := NoSaneJob("f", c.read, c.by).Error(); got != c.want {
+			t.Errorf("NoSaneJob(%d, %v) = %q; want %q", c.read, c.by, got, c.want)
+		}
+	}
+}
