@@ -102,10 +102,30 @@ func warnings(info *runInfo) []warning {
 			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
 			sum.NoEstimate, simulated(info.res))
 	}
+	if d := degenerateEMax(info); d != nil {
+		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
+	}
 	if d := degeneracy(info.res, info.changed()); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
+}
+
+// degenerateEMax is the log's largest estimate if it is one corrupt
+// value (cli.DegenerateEMax, the rule examples/estimates warns by) and S6
+// filled jobs with it: the jobs it reached are those filled and those
+// that asked it. nil otherwise: no job filled, or filled otherwise (a
+// peer, -slurm-conf).
+func degenerateEMax(info *runInfo) *cli.DegenerateEMax {
+	sum := &info.res.Summary
+	if sum.Filled == 0 || info.cfg.Peer != sched.PeerNone || info.cfg.MaxEstimate != 0 || info.policy.Name == slurmPreset.Name {
+		return nil
+	}
+	d := info.eMax.Degenerate()
+	if d != nil {
+		d.Reached(min(sum.Filled+info.eMax.AtMax, simulated(info.res)), simulated(info.res))
+	}
+	return d
 }
 
 // degenerate describes a schedule that says more about the rules that

@@ -356,6 +356,9 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			gcRestore()
 		}
 		readDur += time.Since(tr)
+		for i := range piece {
+			info.eMax.Add(&piece[i])
+		}
 		if err := s.Load(piece); err != nil {
 			return nil, err
 		}
