@@ -59,6 +59,9 @@ func warnings(info *runInfo) []warning {
 	if st.LateComments > 0 {
 		add("late_comments", map[string]int{"lines": st.LateComments}, "%d comment lines after the first job line", st.LateComments)
 	}
+	if z := info.trace.zeros; z > 0 {
+		add("trailing_zero_bytes", map[string]int64{"bytes": z}, "%d zero bytes after the last gzip member ignored", z)
+	}
 	if len(st.Warnings) > 0 {
 		msgs := make([]string, len(st.Warnings))
 		for i, w := range st.Warnings {
@@ -420,10 +423,11 @@ type jsonOptions struct {
 }
 
 type jsonReader struct {
-	Skipped      int      `json:"skipped"`
-	Errors       []string `json:"errors"`
-	OutOfOrder   int      `json:"out_of_order"`
-	LateComments int      `json:"late_comments"`
+	Skipped       int      `json:"skipped"`
+	Errors        []string `json:"errors"`
+	OutOfOrder    int      `json:"out_of_order"`
+	LateComments  int      `json:"late_comments"`
+	TrailingZeros int64    `json:"trailing_zero_bytes"` // after the last gzip member, ignored (swfstat's key)
 }
 
 func jsonReport(info *runInfo) report {
@@ -448,7 +452,7 @@ func jsonReport(info *runInfo) report {
 		JobsSimulated:  simulated(res),
 		JobsRejected:   len(res.Rejected.Excluded),
 		Rejected:       rej,
-		Reader:         jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
+		Reader:         jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments, info.trace.zeros},
 		Warnings:       texts,
 		WarningData:    data,
 		SlurmConf:      info.slurmIgnored,
