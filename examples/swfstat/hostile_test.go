@@ -127,3 +127,21 @@ func TestGzipTrailingZeros(t *testing.T) {
 		}
 	}
 }
+
+// The job lines earlier than a previous line are -json's out_of_order, the
+// key simulate (reader.out_of_order) and replay use for the same count
+// (swf.Stats.OutOfOrder); it was out_of_order_submits here.
+func TestOutOfOrderKey(t *testing.T) {
+	log := "; MaxProcs: 10\n" +
+		"1 100 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 50 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"3 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m["out_of_order"] != 2.0 || m["out_of_order_submits"] != nil {
+		t.Errorf("%v: out_of_order %v, out_of_order_submits %v; want 2 and none", err, m["out_of_order"], m["out_of_order_submits"])
+	}
+}

@@ -300,7 +300,7 @@ type summaryJSON struct {
 	OfferedLoad      *float64    `json:"offered_load,omitempty"`
 	WithEstimate     int         `json:"with_estimate"`
 	OverEstimate     int         `json:"run_time_over_estimate"`
-	OutOfOrder       int         `json:"out_of_order_submits"`
+	OutOfOrder       int         `json:"out_of_order"` // swf.Stats.OutOfOrder: simulate's reader.out_of_order, replay's out_of_order (it was out_of_order_submits)
 	UnknownSubmit    int         `json:"unknown_submit_times"`
 	OtherStatus      int         `json:"status_outside_standard"`
 	DuplicateIDs     int         `json:"duplicate_ids"`
