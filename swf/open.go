@@ -11,7 +11,14 @@ import (
 type File struct {
 	*Reader
 	closers []io.Closer
+	src     io.Reader // the decompressed input, for TrailingZeros
 }
+
+// TrailingZeros is the number of zero bytes that followed the last gzip
+// member, once Read has returned io.EOF: padding (a tape's, dd's) that
+// gzip(1) ignores and so does Open, which a command notes where it
+// reports its input. 0 for a plain file.
+func (f *File) TrailingZeros() int64 { return inflate.TrailingZeros(f.src) }
 
 // Close closes the decompressor (if any) and the file.
 func (f *File) Close() error {
@@ -51,7 +58,7 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Reader: NewReader(dr), closers: closers}, nil
+	return &File{Reader: NewReader(dr), closers: closers, src: dr}, nil
 }
 
 // ReadFile reads a whole SWF file (plain or gzip) in strict mode.

@@ -176,3 +176,40 @@ func TestOpenReader(t *testing.T) {
 		t.Errorf("a cut gzip header: %v, want an error naming it", err)
 	}
 }
+
+// Zero bytes after the last gzip member (a tape's or dd's padding) are
+// read past, as gzip(1) does, and counted: File.TrailingZeros gives the
+// count a command's input report notes; 0 for a plain file and a gzip
+// without padding.
+func TestOpenTrailingZeros(t *testing.T) {
+	dir := t.TempDir()
+	text := "; MaxProcs: 8\n" + goodLine + "\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	for name, c := range map[string]struct {
+		data []byte
+		want int64
+	}{
+		"padded.gz": {append(bytes.Clone(gz.Bytes()), make([]byte, 512)...), 512},
+		"bare.gz":   {gz.Bytes(), 0},
+		"plain.swf": {[]byte(text), 0},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.ReadAll(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if got := f.TrailingZeros(); got != c.want {
+			t.Errorf("%s: TrailingZeros %d, want %d", name, got, c.want)
+		}
+		f.Close()
+	}
+}

@@ -133,7 +133,7 @@ func TestUnusableLogNamed(t *testing.T) {
 	if err := os.WriteFile(none, []byte("; MaxProcs: 8\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{bad: bad + ": swf: line 1", none: none + ": no sane jobs (1 read: 1 no submit time)"} {
+	for path, want := range map[string]string{bad: bad + ": swf: line 1", none: none + ": no sane job (1 record: 1 no submit time)"} {
 		if _, err := loadMachine(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}

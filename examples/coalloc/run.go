@@ -49,7 +49,7 @@ func loadMachine(path string) (machine, error) {
 		left[sanitize.DuplicateID.String()] = dups
 	}
 	if len(sane) == 0 {
-		return machine{}, fmt.Errorf("%s: no sane jobs (%d read: %s)", path, len(jobs), cli.Reasons(left))
+		return machine{}, cli.NoSaneJob(path, len(jobs), left)
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	t0 := sane[0].Submit

@@ -260,7 +260,7 @@ func TestDegenerateEMaxSharedLogs(t *testing.T) {
 	}
 }
 
-// checkEMax's edge cases: no estimate, one, all equal, a span of 0, a
+// cli.CheckEMax's edge cases: no estimate, one, all equal, a span of 0, a
 // short log whose estimates are longer than it (not degenerate: a day's
 // log of 36 h jobs, or one job, was warned of as "longer than the log's
 // 0.0 days"), and the one estimate of a log beyond a year and its span.
@@ -290,7 +290,7 @@ func TestCheckEMaxEdges(t *testing.T) {
 		{"2 years in a 3-year log, next 1 year", log(365*day, 365*day, 730*day, 0, 0), 0},
 		{"two at the maximum", log(h, h, 1<<31-1, 1<<31-1), 2},
 	} {
-		d := checkEMax(c.jobs)
+		d := cli.CheckEMax(c.jobs)
 		switch {
 		case c.job == 0 && d != nil:
 			t.Errorf("%s: %+v, want none", c.name, *d)

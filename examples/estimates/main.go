@@ -231,9 +231,9 @@ func runAssign(stdout, log io.Writer, o options) error {
 	set := vanilla(o.trace, jobs)
 	// E_max from the log (not -emax, not the thesis's X of a short
 	// name): is it one corrupt estimate?
-	var degenerate *degenerateEMax
+	var degenerate *cli.DegenerateEMax
 	if _, named := shortNames[strings.ToLower(o.trace)]; !named && o.eMax == "" {
-		degenerate = checkEMax(jobs)
+		degenerate = cli.CheckEMax(jobs)
 	}
 	if o.eMax != "" {
 		if set.EMax, err = parseDuration(o.eMax); err != nil {
@@ -270,10 +270,10 @@ func runAssign(stdout, log io.Writer, o options) error {
 	var warnings []string
 	var warningData map[string]any
 	if degenerate != nil {
-		degenerate.count(jobs)
-		warnings = append(warnings, degenerate.String())
+		degenerate.Count(jobs)
+		warnings = append(warnings, degenerate.Text("give -emax"))
 		warningData = map[string]any{"degenerate_e_max": degenerate}
-		fmt.Fprintf(log, "warning: %s\n", degenerate)
+		fmt.Fprintf(log, "warning: %s\n", warnings[0])
 	}
 	if err := writeSWF(stdout, o.out, hdr, jobs, o); err != nil || !o.json {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strings"
 
@@ -139,85 +138,4 @@ func fillMissing(jobs []swf.Job, eMax int64) (filled, truncated int) {
 		}
 	}
 	return filled, truncated
-}
-
-// degenerateEMax describes a log whose largest estimate, E_max of the
-// vanilla setting (S6), is one corrupt value rather than the machine's
-// limit: LLNL-Atlas's job 6762 asks 738,738,720 s (23 years), 570× the
-// next largest estimate of its sane jobs and longer than the log, and every
-// job given E_max got 23 years. The thesis's rule is kept (E_max is still the largest
-// estimate); the report says, with the job, how many jobs it reached.
-type degenerateEMax struct {
-	Job     int64   `json:"job"`            // the job whose estimate is E_max
-	EMax    int64   `json:"e_max_s"`        // its estimate
-	Next    int64   `json:"next_largest_s"` // the largest estimate below it (0: none)
-	Span    int64   `json:"log_span_s"`     // last submit − first submit
-	Jobs    int     `json:"jobs_above_next"`
-	Percent float64 `json:"percent"` // of the sane jobs: estimates above Next after the model
-}
-
-// degenerateFactor: E_max more than this many times the next largest
-// estimate is taken for corrupt. Of the shared logs with estimates, only
-// LLNL-Atlas (570×) and CEA-Curie (143×, 2^31 − 1 s) pass it, the two
-// whose E_max also exceeds the log's span (TestDegenerateEMaxSharedLogs).
-const degenerateFactor = 10
-
-// degenerateYear: an estimate longer than the log's span is corrupt only
-// when it is longer than a year too (no batch system's limit comes near):
-// a log of a day (or one job, or jobs all submitted at once: a span of 0)
-// whose jobs ask 36 h is not degenerate, and such a log's only estimate
-// value (no next largest) is judged by this rule alone.
-const degenerateYear = 365 * 86400
-
-// checkEMax returns the degeneracy of the log's largest estimate, nil
-// when it is not more than degenerateFactor × the next largest and not
-// longer than both the span of the jobs' submit times and a year.
-func checkEMax(jobs []swf.Job) *degenerateEMax {
-	var d degenerateEMax
-	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-	for i := range jobs {
-		j := &jobs[i]
-		lo, hi = min(lo, j.Submit), max(hi, j.Submit)
-		switch e := j.ReqTime; {
-		case !j.HasEstimate():
-		case e > d.EMax:
-			d.Next, d.EMax, d.Job = d.EMax, e, j.ID
-		case e > d.Next && e < d.EMax:
-			d.Next = e
-		}
-	}
-	if d.EMax <= 0 {
-		return nil
-	}
-	d.Span = hi - lo
-	if !d.byFactor() && !d.bySpan() {
-		return nil
-	}
-	return &d
-}
-
-func (d *degenerateEMax) byFactor() bool { return d.Next > 0 && d.EMax > degenerateFactor*d.Next }
-func (d *degenerateEMax) bySpan() bool   { return d.EMax > d.Span && d.EMax > degenerateYear }
-
-// count sets how many of jobs, after the model, have an estimate above
-// the next largest of the log.
-func (d *degenerateEMax) count(jobs []swf.Job) {
-	for i := range jobs {
-		if jobs[i].ReqTime > d.Next {
-			d.Jobs++
-		}
-	}
-	d.Percent = 100 * float64(d.Jobs) / float64(len(jobs))
-}
-
-func (d *degenerateEMax) String() string {
-	var why []string
-	if d.byFactor() {
-		why = append(why, fmt.Sprintf("%.0f× the next largest (%d s)", float64(d.EMax)/float64(d.Next), d.Next))
-	}
-	if d.bySpan() {
-		why = append(why, fmt.Sprintf("longer than the log's %.1f days of submissions", float64(d.Span)/86400))
-	}
-	return fmt.Sprintf("degenerate E_max: job %d's estimate of %d s (%.1f years) is %s; as the log's largest estimate it is E_max (S6), and %d jobs (%.1f%%) got an estimate above %d s: give -emax",
-		d.Job, d.EMax, float64(d.EMax)/(365.25*86400), strings.Join(why, " and "), d.Jobs, d.Percent, d.Next)
 }

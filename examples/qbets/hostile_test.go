@@ -67,7 +67,9 @@ func writeFarLog(t *testing.T, dir string) string {
 
 // A job whose wait is near the int64 limit (a corrupt line) made submit +
 // wait wrap: the whole log failed with "Start -9223372036854771809 is
-// before Submit". It is left out and counted; the other jobs are scored.
+// before Submit". It is left out and counted under simulate's and
+// forecast's key (rejected.time_out_of_range; it was out_of_range_jobs);
+// the other jobs are scored.
 func TestWaitAtInt64Limit(t *testing.T) {
 	path := writeFarLog(t, t.TempDir())
 	var out, errs strings.Builder
@@ -78,11 +80,11 @@ func TestWaitAtInt64Limit(t *testing.T) {
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	if got.Jobs != 301 || got.OutOfRange != 1 {
-		t.Errorf("jobs %d, out of range %d; want 301 and 1", got.Jobs, got.OutOfRange)
+	if got.Jobs != 301 || len(got.Rejected) != 1 || got.Rejected["time_out_of_range"] != 1 {
+		t.Errorf("jobs %d, rejected %v; want 301 and time_out_of_range 1 (simulate's key)", got.Jobs, got.Rejected)
 	}
 	out.Reset()
-	if code := command([]string{path}, &out, &errs); code != 0 || !strings.Contains(out.String(), "1 jobs with a time or size out of range skipped") {
+	if code := command([]string{path}, &out, &errs); code != 0 || !strings.Contains(out.String(), "(skipped: 1 time out of range)") {
 		t.Errorf("exit %d, text report without the count:\n%s", code, out.String())
 	}
 }
@@ -97,7 +99,7 @@ func TestTablesOutOfRange(t *testing.T) {
 	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
-	if !strings.Contains(log.String(), "far.swf: 1 jobs with a time or size out of range left out") {
+	if !strings.Contains(log.String(), "far.swf: jobs left out: 1 time out of range") {
 		t.Errorf("log without the count:\n%s", log.String())
 	}
 	if n := strings.Count(out.String(), "| far/1 | 301 |"); n != 2 {

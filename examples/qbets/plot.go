@@ -72,8 +72,8 @@ func plotWaits(w io.Writer, traces string, o plotOptions) error {
 			return fmt.Errorf("-plot-queues %q: %w", item, err)
 		}
 		fmt.Fprintf(w, "Figure 4.1, %s: %s\n", item, strings.Join(files, ", "))
-		if sc.far > 0 {
-			fmt.Fprintf(w, "  (%d jobs of the log with a time or size out of range left out)\n", sc.far)
+		if len(sc.far) > 0 {
+			fmt.Fprintf(w, "  (jobs of the log left out: %s)\n", cli.Reasons(sc.far))
 		}
 	}
 	return nil
@@ -88,7 +88,7 @@ type figureScore struct {
 	whole           [2]replay.Result
 	fromDay, toDay  int64 // the window, days since the log's time 0
 	held, n         [2]int
-	far             int // jobs of the log left out: a time or size out of range (cli.InRange)
+	far             map[string]int // jobs of the log left out by reason: a time or size out of range (cli.InRange)
 }
 
 // plotQueue replays one queue twice (without and with trimming), recording

@@ -89,7 +89,7 @@ func TestPlotWaitsOutOfRange(t *testing.T) {
 	if err := plotWaits(&out, dir, plotOptions{dir: t.TempDir(), queues: "far/1", days: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "(1 jobs of the log with a time or size out of range left out)") {
+	if !strings.Contains(out.String(), "(jobs of the log left out: 1 time out of range)") {
 		t.Errorf("output without the count: %q", out.String())
 	}
 }

@@ -18,23 +18,27 @@ import (
 // queueScore is one queue of a scored log, as -json prints it. Shares are
 // in [0, 1]; the medians are null when no bound was given.
 type queueScore struct {
-	Trace        string   `json:"trace"`
-	Queue        int64    `json:"queue"` // SWF field 15; -1 when the log has none
-	Name         string   `json:"queue_name,omitempty"`
-	Jobs         int      `json:"jobs"`
-	Scored       int      `json:"scored"`   // after the training period (first 10%)
-	Answered     float64  `json:"answered"` // share of the scored jobs that got a bound
-	Correct      float64  `json:"correct"`  // share of the bounds that held
-	Down         int      `json:"refused_down"`
-	MedianBound  *float64 `json:"median_bound_s"`
-	MedianRatio  *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
-	Quantile     float64  `json:"q"`
-	Confidence   float64  `json:"c"`
-	SkippedJobs  int      `json:"skipped_jobs"`                // of the log: unknown wait or submit time
-	OutOfRange   int      `json:"out_of_range_jobs,omitempty"` // of the log: a time or size out of range (cli.InRange)
-	RMSOverPred  float64  `json:"rms_over_s"`
-	NoHistory    int      `json:"refused_no_history"`
-	ChangePoints int      `json:"change_points"`
+	Trace       string   `json:"trace"`
+	Queue       int64    `json:"queue"` // SWF field 15; -1 when the log has none
+	Name        string   `json:"queue_name,omitempty"`
+	Jobs        int      `json:"jobs"`
+	Scored      int      `json:"scored"`   // after the training period (first 10%)
+	Answered    float64  `json:"answered"` // share of the scored jobs that got a bound
+	Correct     float64  `json:"correct"`  // share of the bounds that held
+	Down        int      `json:"refused_down"`
+	MedianBound *float64 `json:"median_bound_s"`
+	MedianRatio *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
+	Quantile    float64  `json:"q"`
+	Confidence  float64  `json:"c"`
+	SkippedJobs int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
+	// Rejected counts the jobs of the log left out by sanitize's reason
+	// (cli.InRange): larger_than_machine (above 2^40 processors),
+	// time_out_of_range (a time above 2^40 s), as simulate and forecast
+	// key them; it was one out_of_range_jobs.
+	Rejected     map[string]int `json:"rejected,omitempty"`
+	RMSOverPred  float64        `json:"rms_over_s"`
+	NoHistory    int            `json:"refused_no_history"`
+	ChangePoints int            `json:"change_points"`
 }
 
 // scoreLogs scores every log of o.files per queue with full QBETS at
@@ -76,10 +80,19 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 	if err != nil {
 		return nil, err
 	}
+	read := len(jobs)
 	jobs, far := cli.InRange(jobs) // a wait of 2^63 − 1 failed the whole log
 	byQ, skipped := replay.Queues(jobs)
 	if len(byQ) == 0 {
-		return nil, fmt.Errorf("no job with a known wait (%d jobs, %d out of range)", len(jobs)+far, far)
+		why := ""
+		if len(far) > 0 {
+			why = ", left out: " + cli.Reasons(far)
+		}
+		return nil, fmt.Errorf("no job with a known wait (%d jobs%s)", read, why)
+	}
+	var rejected map[string]int
+	if len(far) > 0 {
+		rejected = cli.ReasonKeys(far)
 	}
 	var out []queueScore
 	for _, q := range slices.Sorted(maps.Keys(byQ)) {
@@ -94,7 +107,7 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 			Answered: share(r.Answered(), r.Scored), Correct: r.Correctness(),
 			Down: r.Down, NoHistory: r.NoHistory,
 			MedianBound: finite(r.MedianBound()), MedianRatio: finite(r.MedianRatio()),
-			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped, OutOfRange: far,
+			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped, Rejected: rejected,
 			RMSOverPred: r.RMS(), ChangePoints: r.ChangePoints,
 		})
 	}
@@ -124,8 +137,8 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 	if rows[0].SkippedJobs > 0 {
 		fmt.Fprintf(w, " (%d jobs without a known wait skipped)", rows[0].SkippedJobs)
 	}
-	if rows[0].OutOfRange > 0 {
-		fmt.Fprintf(w, " (%d jobs with a time or size out of range skipped)", rows[0].OutOfRange)
+	if len(rows[0].Rejected) > 0 {
+		fmt.Fprintf(w, " (skipped: %s)", reasonsText(rows[0].Rejected))
 	}
 	fmt.Fprint(w, "\n\n")
 	scoreTable(w, rows)
@@ -156,4 +169,14 @@ func ratioCell(v *float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", *v)
+}
+
+// reasonsText is -json's reason keys as text: {"time_out_of_range": 1} →
+// "1 time out of range".
+func reasonsText(keys map[string]int) string {
+	by := make(map[string]int, len(keys))
+	for k, n := range keys {
+		by[strings.ReplaceAll(k, "_", " ")] = n
+	}
+	return cli.Reasons(by)
 }

@@ -77,8 +77,8 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 		}
 		base := traceBase(p)
 		jobs, far := cli.InRange(jobs)
-		if far > 0 {
-			fmt.Fprintf(log, "qbets: %s: %d jobs with a time or size out of range left out\n", p, far)
+		if len(far) > 0 {
+			fmt.Fprintf(log, "qbets: %s: jobs left out: %s\n", p, cli.Reasons(far))
 		}
 		byQ, skipped := replay.Queues(jobs)
 		if skipped == len(jobs) {

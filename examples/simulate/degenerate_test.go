@@ -1,10 +1,15 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // noFields is a log without requested processors (field 8) or estimates
@@ -142,6 +147,67 @@ func TestWarningTwins(t *testing.T) {
 			if wd[k] == nil {
 				t.Errorf("%v: no warning_data.%s: %v", c.args, k, wd)
 			}
+		}
+	}
+}
+
+// A log whose largest estimate is one corrupt value (LLNL-Atlas's job
+// 6762: 738,738,720 s, 23 years) filled every missing estimate (S6) with
+// it, and simulate said only "estimates filled 6294": its degeneracy
+// warning looks at more than half the jobs. It now warns as
+// examples/estimates does (cli.DegenerateEMax: more than 10× the next
+// largest, or longer than the log's submissions), in the text and in
+// -json, on the streaming path and the whole one; the schedule is the
+// same. A log with no estimate missing, or a sane largest one, draws none.
+func TestDegenerateEMax(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := range 40 {
+		est := 3600 * int64(1+i%4)
+		switch {
+		case i == 7:
+			est = 738738720
+		case i%10 == 9:
+			est = -1
+		}
+		fmt.Fprintf(&b, "%d %d 0 100 1 -1 -1 1 %d -1 1 1 1 1 1 -1 -1 -1\n", i+1, 3600*i, est)
+	}
+	p := writeTrace(t, dir, "emax.swf", b.String())
+	const want = "degenerate E_max: job 8's estimate of 738738720 s (23.4 years) is 51301× the next largest (14400 s) and longer than the log's 1.6 days of submissions; " +
+		"as the log's largest estimate it is E_max (S6), and 5 jobs (12.5%) got an estimate above 14400 s: the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"
+	for _, args := range [][]string{{p}, {p, "-out", filepath.Join(dir, "out.swf")}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || !strings.Contains(out, "warning           "+want+"\n") || !strings.Contains(out, "estimates filled  4 ") {
+			t.Errorf("%v: exit %d, text lacks the warning %q:\n%s%s", args, code, want, out, errs)
+		}
+		m := runJSON(t, append(args, "-json")...)
+		wantD := map[string]any{"job": 8.0, "e_max_s": 738738720.0, "next_largest_s": 14400.0, "log_span_s": 3600.0 * 39, "jobs_above_next": 5.0, "percent": 12.5}
+		if d := m["warning_data"].(map[string]any)["degenerate_e_max"]; !reflect.DeepEqual(d, wantD) || !slices.Contains(m["warnings"].([]any), any(want)) {
+			t.Errorf("%v: -json warning_data.degenerate_e_max %v, want %v; warnings %q", args, d, wantD, m["warnings"])
+		}
+	}
+	full := writeTrace(t, dir, "full.swf", strings.ReplaceAll(b.String(), " -1 -1 1 1 1 1 1 -1 -1 -1\n", " 3600 -1 1 1 1 1 1 -1 -1 -1\n"))
+	sane := writeTrace(t, dir, "sane.swf", strings.Replace(b.String(), " 738738720 ", " 18000 ", 1))
+	for _, q := range []string{full, sane} {
+		if _, out, _ := runCmd(t, q); strings.Contains(out, "degenerate E_max") {
+			t.Errorf("%s: a warning without a degenerate E_max filled in:\n%s", filepath.Base(q), out)
+		}
+	}
+}
+
+// LLNL-Atlas, the log that showed it: job 6762's 23 years among every
+// line's estimates (S6 counts every line, so the next largest is 2073600
+// s where examples/estimates, over the sane jobs, finds 1296000 s).
+func TestDegenerateEMaxAtlas(t *testing.T) {
+	m := runJSON(t, tracetest.Path(t, tracetest.LLNL), "-json")
+	d, _ := m["warning_data"].(map[string]any)["degenerate_e_max"].(map[string]any)
+	if d["job"] != 6762.0 || d["e_max_s"] != 738738720.0 || d["next_largest_s"] != 2073600.0 || d["jobs_above_next"] != 6295.0 || m["estimates_filled"] != 6294.0 {
+		t.Errorf("degenerate_e_max %v, estimates_filled %v; want job 6762, 738738720 s, next 2073600 s, 6295 jobs, 6294 filled", d, m["estimates_filled"])
+	}
+	for _, want := range []string{"(23.4 years) is 356× the next largest (2073600 s)", "6295 jobs (16.1%)"} { // the README's
+		if ws, _ := m["warnings"].([]any); !slices.ContainsFunc(ws, func(w any) bool { return strings.Contains(w.(string), want) }) {
+			t.Errorf("warnings %q lack %q", ws, want)
 		}
 	}
 }

@@ -522,5 +522,6 @@ func TestCLI(t *testing.T) {
 	dir := t.TempDir()
 	trace := writeTrace(t, dir, "small.swf", small)
 	missing := filepath.Join(dir, "nope.swf")
-	clitest.Run(t, clitest.Command{Run: runContext, JSON: []string{trace, "-json"}, Missing: []string{missing}, File: missing})
+	clitest.Run(t, clitest.Command{Run: runContext, JSON: []string{trace, "-json"}, Missing: []string{missing}, File: missing,
+		Empty: func(p string) []string { return []string{p} }, Machine: []string{"t.swf"}})
 }

@@ -23,6 +23,7 @@ type trace struct {
 	jobs   []swf.Job // the jobs, but on the streaming path (stream), which keeps none
 	read   int       // job lines read
 	stats  swf.Stats
+	zeros  int64           // zero bytes after the last gzip member (padding, ignored)
 	report *convert.Report // the conversion's report of an Alibaba pod list, nil for SWF
 }
 
@@ -96,6 +97,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 		}
 	}
 	t.stats = r.Stats()
+	t.zeros = f.TrailingZeros()
 	t.read = len(t.jobs)
 	if len(t.jobs) == 0 {
 		return nil, noJobLines(t.name, t.stats)

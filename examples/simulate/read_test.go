@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -89,5 +95,57 @@ func TestLenientAllMalformed(t *testing.T) {
 	code, _, errs := runCmd(t, p, "-lenient")
 	if code == 0 || !strings.Contains(errs, "2 malformed lines skipped (-lenient); first: ") {
 		t.Errorf("exit %d, stderr %q; want an error counting the 2 skipped lines", code, errs)
+	}
+}
+
+// Zero bytes after the last gzip member (a tape's or dd's padding) are
+// ignored, as gzip(1) ignores them, and now said in the report ("512 zero
+// bytes after the last gzip member ignored") and in -json
+// (reader.trailing_zero_bytes, as swfstat's key, and
+// warning_data.trailing_zero_bytes): on the streaming path (with and
+// without its second read for a missing estimate), the whole one (-out)
+// and standard input. The report said nothing of them.
+func TestGzipTrailingZeros(t *testing.T) {
+	dir := t.TempDir()
+	full := strings.Replace(small, "   -1 -1 1 4 1", "   60 -1 1 4 1", 1)
+	var gzs [][]byte
+	for _, text := range []string{small, full} {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(text))
+		zw.Close()
+		gzs = append(gzs, append(b.Bytes(), make([]byte, 512)...))
+	}
+	missing, whole := filepath.Join(dir, "missing.swf.gz"), filepath.Join(dir, "full.swf.gz")
+	for i, p := range []string{missing, whole} {
+		if err := os.WriteFile(p, gzs[i], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := regexp.MustCompile(`(?m)^warning +512 zero bytes after the last gzip member ignored$`)
+	for _, c := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{missing}}, {"", []string{whole}}, {"", []string{whole, "-out", filepath.Join(dir, "out.swf")}},
+		{string(gzs[0]), []string{"-"}},
+	} {
+		code, out, errs := runIn(t, c.stdin, c.args...)
+		if code != 0 || !want.MatchString(out) {
+			t.Errorf("%v: exit %d, text lacks %s:\n%s%s", c.args, code, want, out, errs)
+		}
+		code, out, errs = runIn(t, c.stdin, append(c.args, "-json")...)
+		var r struct {
+			Reader struct {
+				Zeros int64 `json:"trailing_zero_bytes"`
+			} `json:"reader"`
+			WarningData map[string]map[string]int64 `json:"warning_data"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Reader.Zeros != 512 || r.WarningData["trailing_zero_bytes"]["bytes"] != 512 {
+			t.Errorf("%v -json: exit %d, %v, reader %+v, warning_data %v%s", c.args, code, err, r.Reader, r.WarningData, errs)
+		}
+	}
+	if _, out, _ := runCmd(t, writeTrace(t, dir, "bare.swf.gz", small)); strings.Contains(out, "zero bytes") {
+		t.Errorf("a gzip without padding: %s", out)
 	}
 }

@@ -59,6 +59,9 @@ func warnings(info *runInfo) []warning {
 	if st.LateComments > 0 {
 		add("late_comments", map[string]int{"lines": st.LateComments}, "%d comment lines after the first job line", st.LateComments)
 	}
+	if z := info.trace.zeros; z > 0 {
+		add("trailing_zero_bytes", map[string]int64{"bytes": z}, "%d zero bytes after the last gzip member ignored", z)
+	}
 	if len(st.Warnings) > 0 {
 		msgs := make([]string, len(st.Warnings))
 		for i, w := range st.Warnings {
@@ -102,10 +105,30 @@ func warnings(info *runInfo) []warning {
 			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
 			sum.NoEstimate, simulated(info.res))
 	}
+	if d := degenerateEMax(info); d != nil {
+		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
+	}
 	if d := degeneracy(info.res, info.changed()); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
+}
+
+// degenerateEMax is the log's largest estimate if it is one corrupt
+// value (cli.DegenerateEMax, the rule examples/estimates warns by) and S6
+// filled jobs with it: the jobs it reached are those filled and those
+// that asked it. nil otherwise: no job filled, or filled otherwise (a
+// peer, -slurm-conf).
+func degenerateEMax(info *runInfo) *cli.DegenerateEMax {
+	sum := &info.res.Summary
+	if sum.Filled == 0 || info.cfg.Peer != sched.PeerNone || info.cfg.MaxEstimate != 0 || info.policy.Name == slurmPreset.Name {
+		return nil
+	}
+	d := info.eMax.Degenerate()
+	if d != nil {
+		d.Reached(min(sum.Filled+info.eMax.AtMax, simulated(info.res)), simulated(info.res))
+	}
+	return d
 }
 
 // degenerate describes a schedule that says more about the rules that
@@ -400,10 +423,11 @@ type jsonOptions struct {
 }
 
 type jsonReader struct {
-	Skipped      int      `json:"skipped"`
-	Errors       []string `json:"errors"`
-	OutOfOrder   int      `json:"out_of_order"`
-	LateComments int      `json:"late_comments"`
+	Skipped       int      `json:"skipped"`
+	Errors        []string `json:"errors"`
+	OutOfOrder    int      `json:"out_of_order"`
+	LateComments  int      `json:"late_comments"`
+	TrailingZeros int64    `json:"trailing_zero_bytes"` // after the last gzip member, ignored (swfstat's key)
 }
 
 func jsonReport(info *runInfo) report {
@@ -428,7 +452,7 @@ func jsonReport(info *runInfo) report {
 		JobsSimulated:  simulated(res),
 		JobsRejected:   len(res.Rejected.Excluded),
 		Rejected:       rej,
-		Reader:         jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments},
+		Reader:         jsonReader{st.Skipped, errs, st.OutOfOrder, st.LateComments, info.trace.zeros},
 		Warnings:       texts,
 		WarningData:    data,
 		SlurmConf:      info.slurmIgnored,

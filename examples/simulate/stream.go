@@ -169,6 +169,9 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		in.r = io.MultiReader(bytes.NewReader(head), text) // br's bytes, then text without a copy through br
 	}
 	info, err := streamRun(ctx, o, set, t0, in, -1)
+	if err == nil {
+		info.trace.zeros = inflate.TrailingZeros(text)
+	}
 	if !errors.Is(err, errEstimates) {
 		return info, err
 	}
@@ -205,6 +208,9 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	}
 	reread := time.Since(tr)
 	info, err = streamRun(ctx, o, set, t0, again, m)
+	if err == nil {
+		info.trace.zeros = inflate.TrailingZeros(text) // (rereadText read text to its end)
+	}
 	if err == nil { // the second read is reading time (the first read's simulation is not)
 		info.readTime += reread
 		info.simTime -= reread
@@ -356,6 +362,9 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			gcRestore()
 		}
 		readDur += time.Since(tr)
+		for i := range piece {
+			info.eMax.Add(&piece[i])
+		}
 		if err := s.Load(piece); err != nil {
 			return nil, err
 		}

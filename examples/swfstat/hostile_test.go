@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -89,5 +91,57 @@ func TestGzipStdin(t *testing.T) {
 	errs.Reset()
 	if code := run(context.Background(), []string{"-"}, bytes.NewReader(z.Bytes()[:z.Len()-10]), &out, &errs); code != 1 || !strings.Contains(errs.String(), "truncated") {
 		t.Errorf("truncated: exit %d, %q; want 1 saying truncated", code, errs.String())
+	}
+}
+
+// Zero bytes after the last gzip member (a tape's or dd's padding) are
+// ignored, as gzip(1) ignores them, and now said: "512 zero bytes after the
+// last gzip member ignored" and -json's trailing_zero_bytes, on a file
+// and on standard input (the report said nothing of them).
+func TestGzipTrailingZeros(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("; MaxProcs: 10\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"))
+	zw.Close()
+	padded := append(bytes.Clone(z.Bytes()), make([]byte, 512)...)
+	path := filepath.Join(t.TempDir(), "padded.swf.gz")
+	if err := os.WriteFile(path, padded, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		arg  string
+		in   []byte
+		want int64
+	}{{path, nil, 512}, {"-", padded, 512}, {"-", z.Bytes(), 0}} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), []string{c.arg}, bytes.NewReader(c.in), &out, &errs)
+		if said := strings.Contains(out.String(), "gzip padding          512 zero bytes after the last gzip member ignored\n"); code != 0 || said != (c.want > 0) {
+			t.Errorf("%s (%d bytes): exit %d, text:\n%s%s", c.arg, len(c.in), code, out.String(), errs.String())
+		}
+		out.Reset()
+		var r struct {
+			Zeros *int64 `json:"trailing_zero_bytes"`
+		}
+		if code := run(context.Background(), []string{c.arg, "-json"}, bytes.NewReader(c.in), &out, &errs); code != 0 || json.Unmarshal(out.Bytes(), &r) != nil || r.Zeros == nil || *r.Zeros != c.want {
+			t.Errorf("%s (%d bytes): exit %d, -json %s; want trailing_zero_bytes %d", c.arg, len(c.in), code, out.String(), c.want)
+		}
+	}
+}
+
+// The job lines earlier than a previous line are -json's out_of_order, the
+// key simulate (reader.out_of_order) and replay use for the same count
+// (swf.Stats.OutOfOrder); it was out_of_order_submits here.
+func TestOutOfOrderKey(t *testing.T) {
+	log := "; MaxProcs: 10\n" +
+		"1 100 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 50 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"3 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil || m["out_of_order"] != 2.0 || m["out_of_order_submits"] != nil {
+		t.Errorf("%v: out_of_order %v, out_of_order_submits %v; want 2 and none", err, m["out_of_order"], m["out_of_order_submits"])
 	}
 }

@@ -68,6 +68,7 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Wr
 func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) error {
 	name := "embedded default (synthetic, 500 jobs)"
 	var r *swf.Reader
+	zeros := func() int64 { return 0 } // zero bytes after the last gzip member, read at the end
 	switch {
 	case len(args) == 0:
 		r = swf.NewReader(bytes.NewReader(defaultTrace))
@@ -84,6 +85,7 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 			}
 		}()
 		name, r = "standard input", swf.NewReader(in)
+		zeros = func() int64 { return inflate.TrailingZeros(in) }
 	default:
 		f, err := swf.Open(args[0])
 		if err != nil {
@@ -91,12 +93,14 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		}
 		defer f.Close()
 		name, r = args[0], f.Reader
+		zeros = f.TrailingZeros
 	}
 	r.Lenient = lenient
 	s, err := summarize(r)
 	if err != nil {
 		return err
 	}
+	s.zeros = zeros()
 	if asJSON {
 		return cli.WriteJSON(out, s.json(name))
 	}
@@ -108,6 +112,7 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 type summary struct {
 	header             *swf.Header
 	stats              swf.Stats
+	zeros              int64 // zero bytes after the last gzip member (padding, ignored)
 	machine            int64
 	machineErr         error
 	jobs               int
@@ -228,6 +233,9 @@ func (s *summary) print(out io.Writer, name string) {
 	if s.stats.LateComments > 0 {
 		fmt.Fprintf(w, "comment lines after jobs\t%d\n", s.stats.LateComments)
 	}
+	if s.zeros > 0 {
+		fmt.Fprintf(w, "gzip padding\t%d zero bytes after the last gzip member ignored\n", s.zeros)
+	}
 	switch u := s.header.UnixStartTime; {
 	case u > 0 && u <= sanitize.MaxTime:
 		fmt.Fprintf(w, "log starts\t%s\n", time.Unix(u, 0).UTC().Format(time.RFC3339))
@@ -292,13 +300,14 @@ type summaryJSON struct {
 	OfferedLoad      *float64    `json:"offered_load,omitempty"`
 	WithEstimate     int         `json:"with_estimate"`
 	OverEstimate     int         `json:"run_time_over_estimate"`
-	OutOfOrder       int         `json:"out_of_order_submits"`
+	OutOfOrder       int         `json:"out_of_order"` // swf.Stats.OutOfOrder: simulate's reader.out_of_order, replay's out_of_order (it was out_of_order_submits)
 	UnknownSubmit    int         `json:"unknown_submit_times"`
 	OtherStatus      int         `json:"status_outside_standard"`
 	DuplicateIDs     int         `json:"duplicate_ids"`
 	FarSubmits       int         `json:"submits_past_max_time"`
 	Skipped          int         `json:"malformed_lines_skipped"`
 	LateComments     int         `json:"comment_lines_after_jobs"`
+	TrailingZeros    int64       `json:"trailing_zero_bytes"` // after the last gzip member, ignored
 	UnixStartTime    int64       `json:"unix_start_time,omitempty"`
 	Queues           []queueJSON `json:"queues"`
 	HeaderWarnings   []string    `json:"header_warnings,omitempty"`
@@ -316,7 +325,7 @@ func (s *summary) json(name string) summaryJSON {
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
 		DuplicateIDs: s.dupIDs, FarSubmits: s.farSubmits,
-		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
+		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	if s.machineErr == nil {
 		o.MachineSize = s.machine
 		if load, ok := s.offeredLoad(); ok {

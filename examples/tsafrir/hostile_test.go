@@ -31,7 +31,7 @@ func TestUnknownLogIsUsageError(t *testing.T) {
 func TestEmptyOrBadLogNamed(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"", "no sane job (0 records)"},
-		{"; MaxProcs: 100\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n", "no sane job (1 records: 1 no submit time)"},
+		{"; MaxProcs: 100\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n", "no sane job (1 record: 1 no submit time)"},
 		{"x\n", "line 1, field 1"},
 	} {
 		dir := t.TempDir()

@@ -32,11 +32,7 @@ func readLog(path string, l logSpec) (*logData, error) {
 	sane, rep := sanitize.Sane(jobs, l.P)
 	if len(sane) == 0 {
 		// Every table would be of no job (exit 0, -100% beside the thesis).
-		why := ""
-		if len(rep.Excluded) > 0 {
-			why = ": " + cli.Reasons(cli.ByReason(rep))
-		}
-		return nil, fmt.Errorf("%s: no sane job (%d records%s)", path, len(jobs), why)
+		return nil, cli.NoSaneJob(path, len(jobs), cli.ByReason(rep))
 	}
 	d.sane = len(sane)
 	for i := range sane {

@@ -78,6 +78,29 @@ func (l *lineReader) next() ([]byte, error) {
 	}
 }
 
+// padNote reads r, the decompressed input, and at its end notes in the
+// report the zero bytes that followed the last gzip member (padding a
+// tape or dd leaves, which gzip(1) and the inflater ignore), as swfstat
+// and simulate report them: "512 zero bytes after the last gzip member
+// ignored". (A reader that stops before the end, as a JSON decoder may,
+// notes nothing.)
+type padNote struct {
+	r     io.Reader
+	b     *builder
+	ended bool
+}
+
+func (p *padNote) Read(q []byte) (int, error) {
+	n, err := p.r.Read(q)
+	if err == io.EOF && !p.ended {
+		p.ended = true
+		if z := inflate.TrailingZeros(p.r); z > 0 {
+			p.b.rep.Notes = append(p.b.rep.Notes, fmt.Sprintf("%d zero bytes after the last gzip member ignored", z))
+		}
+	}
+	return n, err
+}
+
 // utf8BOM is the UTF-8 byte-order mark.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
@@ -93,9 +116,9 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	br := bufio.NewReaderSize(in, sniffBytes)
-	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
 	b = newBuilder(format, opt)
+	br := bufio.NewReaderSize(&padNote{r: in, b: b}, sniffBytes)
+	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
 	b.saw, b.firstLine, b.sample = sniff(head)
 	if b.firstLine == 0 && len(head) == sniffBytes {
 		// Not empty: blank as far as sniff reads (a FormatError said

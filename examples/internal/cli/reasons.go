@@ -61,21 +61,28 @@ const MaxSize = 1 << 40
 // InRange leaves out, in place, every job with a size above MaxSize or a
 // submit, wait or run time or estimate above sanitize.MaxTime (2^40 s, the
 // simulators' bound) and returns the rest, in order, and how many it left
-// out. SWF allows any int64, but no real log comes near: such a field is
-// corrupt, and a replay's submit + wait + run time must neither wrap past
-// 2^63 (a wait of 2^63 − 1 failed a whole log in qbets: "Start
-// -9223372036854771809 is before Submit") nor pass 2^53, where float64
-// stops being exact; bounding each term at 2^40 does both.
-func InRange(jobs []swf.Job) ([]swf.Job, int) {
+// out by sanitize's reason ("larger than machine" for the size, tested
+// first as sanitize.Check does, else "time out of range"; -json writes
+// them as simulate does, ReasonKeys). SWF allows any int64, but no real
+// log comes near: such a field is corrupt, and a replay's submit + wait +
+// run time must neither wrap past 2^63 (a wait of 2^63 − 1 failed a whole
+// log in qbets: "Start -9223372036854771809 is before Submit") nor pass
+// 2^53, where float64 stops being exact; bounding each term at 2^40 does
+// both.
+func InRange(jobs []swf.Job) ([]swf.Job, map[string]int) {
+	why := map[string]int{}
 	kept := jobs[:0]
 	for _, j := range jobs {
-		if j.Size() > MaxSize || j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime ||
-			j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime {
-			continue
+		switch {
+		case j.Size() > MaxSize:
+			why[sanitize.LargerThanMachine.String()]++
+		case j.ReqTime > sanitize.MaxTime || j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime || j.RunTime > sanitize.MaxTime:
+			why[sanitize.TimeOutOfRange.String()]++
+		default:
+			kept = append(kept, j)
 		}
-		kept = append(kept, j)
 	}
-	return kept, len(jobs) - len(kept)
+	return kept, why
 }
 
 // ReasonKeys is by keyed as -json writes reasons (simulate's "rejected"):
@@ -88,4 +95,20 @@ func ReasonKeys(by map[string]int) map[string]int {
 		keys[strings.ToLower(strings.ReplaceAll(k, " ", "_"))] += n
 	}
 	return keys
+}
+
+// NoSaneJob is the error of a command left with no job to work on: every
+// one of the read lines of path was left out, counted by reason (by), in
+// the same words in every command ("no sane job (1 record: 1 no submit
+// time)").
+func NoSaneJob(path string, read int, by map[string]int) error {
+	noun := "records"
+	if read == 1 {
+		noun = "record"
+	}
+	why := ""
+	if len(by) > 0 {
+		why = ": " + Reasons(by)
+	}
+	return fmt.Errorf("%s: no sane job (%d %s%s)", path, read, noun, why)
 }

@@ -29,7 +29,9 @@ func TestFirstIDs(t *testing.T) {
 }
 
 // A job at the bound is kept; one second or processor above it, in any
-// field, is left out and counted; the rest keep their order.
+// field, is left out and counted under sanitize's reason (qbets counted
+// them as one out_of_range_jobs, where simulate and forecast tell
+// larger_than_machine from time_out_of_range); the rest keep their order.
 func TestInRange(t *testing.T) {
 	ok := swf.Job{ID: 1, Submit: sanitize.MaxTime, Wait: sanitize.MaxTime, RunTime: sanitize.MaxTime, ReqTime: sanitize.MaxTime, AllocProcs: MaxSize}
 	jobs := []swf.Job{ok}
@@ -44,7 +46,25 @@ func TestInRange(t *testing.T) {
 	}
 	jobs = append(jobs, swf.Job{ID: 9, Submit: -1, Wait: -1, RunTime: -1, ReqTime: -1, AllocProcs: -1})
 	kept, far := InRange(jobs)
-	if far != 5 || len(kept) != 2 || kept[0].ID != 1 || kept[1].ID != 9 {
-		t.Errorf("kept %v, %d left out; want jobs 1 and 9, 5", kept, far)
+	if got := Reasons(far); got != "1 larger than machine, 4 time out of range" || len(kept) != 2 || kept[0].ID != 1 || kept[1].ID != 9 {
+		t.Errorf("kept %v, left out %q; want jobs 1 and 9, 1 larger than machine, 4 time out of range", kept, got)
+	}
+}
+
+// Every command says "no sane job" the same way, with the noun's number
+// right: tsafrir said "(1 records: …)", coalloc "no sane jobs (1 read: …)".
+func TestNoSaneJob(t *testing.T) {
+	for _, c := range []struct {
+		read int
+		by   map[string]int
+		want string
+	}{
+		{0, nil, "f: no sane job (0 records)"},
+		{1, map[string]int{"no submit time": 1}, "f: no sane job (1 record: 1 no submit time)"},
+		{3, map[string]int{"no size": 1, "duplicate ID": 2}, "f: no sane job (3 records: 2 duplicate ID, 1 no size)"},
+	} {
+		if got := NoSaneJob("f", c.read, c.by).Error(); got != c.want {
+			t.Errorf("NoSaneJob(%d, %v) = %q; want %q", c.read, c.by, got, c.want)
+		}
 	}
 }

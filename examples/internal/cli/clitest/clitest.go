@@ -40,6 +40,15 @@ type Command struct {
 	// as the named file does (exit 0, JSON out).
 	FromStdin []string
 	StdinFile string
+	// Empty, when set, makes the invocation on an empty file at path
+	// (-trace path, or path as an argument): exit 1, saying the file has
+	// "no job lines" (it said the header lacks MaxProcs, true of any file
+	// without a header).
+	Empty func(path string) []string
+	// Machine, when set, is an invocation that -machine 2^63 − 1 is put
+	// before: a usage error (exit 2) naming the flag before any trace is
+	// read (it was exit 1 with sched's or synth's error after the read).
+	Machine []string
 	// JSONCheckedBy names another test of the command that already runs
 	// JSON and parses its output, when that run is too dear to repeat;
 	// the json case then only says so.
@@ -101,6 +110,27 @@ func Run(t *testing.T, c Command) {
 			t.Errorf("%q: %v in %.300q", c.JSON, err, r.Stdout)
 		}
 	})
+	if c.Empty != nil {
+		t.Run("empty-file", func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "empty.swf")
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := c.Empty(path)
+			if r := Exec(c.Run, "", args...); r.Code != cli.ExitError || !strings.Contains(r.Stderr, "empty.swf: no job lines") {
+				t.Errorf("%q: exit %d, stderr %q; want %d and no job lines", args, r.Code, r.Stderr, cli.ExitError)
+			}
+		})
+	}
+	if c.Machine != nil {
+		t.Run("machine-bounded", func(t *testing.T) {
+			args := append([]string{"-machine", "9223372036854775807"}, c.Machine...)
+			if r := Exec(c.Run, "", args...); r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "-machine 9223372036854775807: want 0") {
+				t.Errorf("%q: exit %d, stderr %q; want %d naming -machine", args, r.Code, r.Stderr, cli.ExitUsage)
+			}
+		})
+	}
 	if c.FromStdin != nil {
 		t.Run("stdin", func(t *testing.T) {
 			b, err := os.ReadFile(c.StdinFile)
