@@ -54,7 +54,7 @@ func TestErrorsNameLineAndField(t *testing.T) {
 
 func TestHeaderRequired(t *testing.T) {
 	for _, in := range []string{
-		"",
+		// (an empty input is a FormatError saying so: TestEmptyInputSaysEmpty)
 		sacctLine(good("1")), // --noheader output: the first line is a job
 		"JobID|State\n1|COMPLETED\n",
 		"JobID,State,Submit\n",
