@@ -120,7 +120,10 @@ type consMemo struct {
 	// no job (quiet: every after is empty), its earliest reservation and
 	// the first arrival (seq) it did not see. s.qepoch after it: while it
 	// holds and no reservation has passed, the queue is jobs and the
-	// arrivals since (consArrivals), with no check of each job.
+	// arrivals since (consArrivals), with no check of each job. The
+	// counts and seq are those the pass began with, plus its own starts:
+	// what an observer does inside it (a Cancel or Submit at a
+	// reservation) is a change the next pass sees.
 	epoch   uint64
 	qepoch  uint64
 	quiet   bool
@@ -199,9 +202,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		prof.memo = m
 	}
 	m.curBase = append(m.curBase[:0], prof.pts...)
-	// the counts the memo stands for, taken before an observer's
-	// OnReservation can cancel or submit a job in the pass's midst
-	e0, q0, seq0 := s.epoch, s.qepoch, s.seq
 	// gain spans the times from now on at which the profile may have more
 	// free processors than when a job of the last pass settled; known
 	// false (nothing is known) re-places every job.
@@ -298,6 +298,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		prof.allocateAll(held)
 		m.held = held[:0]
 	}
+	// the counts the memo stands for, taken before an observer's
+	// OnReservation can cancel or submit a job in the pass's midst (in
+	// the memo, not in locals live across the loop: 20 M instructions)
+	m.epoch, m.qepoch, m.nextSeq = s.epoch, s.qepoch, s.seq
 	gave := m.gave[:0]
 	ok := true
 	start, gone := m.start[:0], m.gone[:0] // the jobs started, their indices in list
@@ -439,9 +443,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m.base.Allocate(s.now, max(j.p, 1), j.n)
 	}
 	m.ok = ok
-	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, minRes, seq0
+	m.quiet, m.minRes = len(gave) == 0, minRes
 	m.start = start[:0]
-	m.epoch, m.qepoch = s.consStart(start, e0, q0)
+	m.epoch, m.qepoch = s.consStart(start, m.epoch, m.qepoch)
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
