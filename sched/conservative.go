@@ -56,7 +56,7 @@ func (conservativeScheduler) Schedule(p *Pass) {
 func (s *Sim) conservativeQuiet() bool {
 	prof := &s.prof
 	m := prof.memo
-	if m == nil || !m.ok || !m.quiet || s.epoch != m.epoch || s.now >= m.minRes || s.free == s.cfg.MachineSize {
+	if m == nil || !m.ok || !m.quiet || s.epoch != m.epoch || s.qepoch != m.qepoch || s.now >= m.minRes || s.free == s.cfg.MachineSize {
 		return false
 	}
 	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
@@ -120,7 +120,10 @@ type consMemo struct {
 	// no job (quiet: every after is empty), its earliest reservation and
 	// the first arrival (seq) it did not see. s.qepoch after it: while it
 	// holds and no reservation has passed, the queue is jobs and the
-	// arrivals since (consArrivals), with no check of each job.
+	// arrivals since (consArrivals), with no check of each job. The
+	// counts and seq are those the pass began with, plus its own starts:
+	// what an observer does inside it (a Cancel or Submit at a
+	// reservation) is a change the next pass sees.
 	epoch   uint64
 	qepoch  uint64
 	quiet   bool
@@ -231,7 +234,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// The last pass's final profile, with the running jobs' changes
 		// since and the reservations that changed: no sort.
 		gain, known = prof.rebase(m.final, m.base.pts)
-		if known && gain == noSpan && m.quiet && s.epoch == m.epoch && s.now < m.minRes {
+		if known && gain == noSpan && m.quiet && s.epoch == m.epoch && s.qepoch == m.qepoch && s.now < m.minRes {
 			s.conservativeArrivals(prof, m)
 			return
 		}
@@ -295,6 +298,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		prof.allocateAll(held)
 		m.held = held[:0]
 	}
+	// the counts the memo stands for, taken before an observer's
+	// OnReservation can cancel or submit a job in the pass's midst (in
+	// the memo, not in locals live across the loop: 20 M instructions)
+	m.epoch, m.qepoch, m.nextSeq = s.epoch, s.qepoch, s.seq
 	gave := m.gave[:0]
 	ok := true
 	start, gone := m.start[:0], m.gone[:0] // the jobs started, their indices in list
@@ -436,18 +443,19 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m.base.Allocate(s.now, max(j.p, 1), j.n)
 	}
 	m.ok = ok
-	m.quiet, m.minRes, m.nextSeq = len(gave) == 0, minRes, s.seq
+	m.quiet, m.minRes = len(gave) == 0, minRes
 	m.start = start[:0]
-	m.epoch, m.qepoch = s.consStart(start)
+	m.epoch, m.qepoch = s.consStart(start, m.epoch, m.qepoch)
 }
 
-// consStart starts the jobs a pass planned now and returns s.epoch and
-// s.qepoch after these starts alone (an observer's cancellation during
-// them changes both once more).
-func (s *Sim) consStart(start []*Job) (epoch, qepoch uint64) {
-	e0, q0 := s.epoch, s.qepoch
+// consStart starts the jobs a pass planned now and returns e0 and q0,
+// s.epoch and s.qepoch when the pass began, counted on by these starts
+// alone: an observer's cancellation during the pass's reservations or
+// starts changes s's counts once more, and the next pass sees it.
+func (s *Sim) consStart(start []*Job, e0, q0 uint64) (epoch, qepoch uint64) {
+	e1 := s.epoch
 	_, epoch = s.startBackfills(start, true)
-	return epoch, q0 + (epoch - e0)
+	return e0 + (epoch - e1), q0 + (epoch - e1)
 }
 
 // conservativeArrivals is conservativePass after arrivals alone, once
@@ -460,6 +468,7 @@ func (s *Sim) consStart(start []*Job) (epoch, qepoch uint64) {
 // move, and only those jobs can move), and place the new arrivals, which
 // come after them all, with Fit: only those are visited.
 func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
+	e0, q0, seq0 := s.epoch, s.qepoch, s.seq // (see conservativePass)
 	ok := true
 	start := m.start[:0]
 	blocked := len(m.jobs) > 0 // every job the last pass saw holds a reservation after now
@@ -485,9 +494,9 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		m.base.Allocate(s.now, max(j.p, 1), j.n)
 	}
 	m.ok = ok
-	m.nextSeq = s.seq
+	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
-	m.epoch, m.qepoch = s.consStart(start)
+	m.epoch, m.qepoch = s.consStart(start, e0, q0)
 }
 
 // noStart is a scan that found no earlier start for a job of n

@@ -180,11 +180,25 @@ func (s *Sim) easyPass(e EASYScheduler) {
 		}
 		if h.n > s.free {
 			shadow, extra := s.shadow(h.n)
+			if h.res != shadow {
+				// a waiting job's reservation changed: conservative
+				// backfilling's memo (Sim.qepoch) holds it as a slot when
+				// a Scheduler runs both
+				s.qepoch++
+			}
+			e0 := s.epoch
 			s.reserve(h, shadow)
+			stale := s.epoch != e0
 			if b == ByPrediction { // (sjbf.go)
 				s.backfillShort(h, e, shadow, extra, 0)
 			} else {
 				s.backfillFrom(h, e, b, shadow, extra, 0)
+			}
+			if stale {
+				// an observer's cancellation at the reservation (a running
+				// job's frees processors): the shadow may be stale, and
+				// the memo would keep the holder waiting
+				s.memo.ok = false
 			}
 			return
 		}

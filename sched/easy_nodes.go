@@ -36,8 +36,13 @@ func (s *Sim) easyNodesPass(e EASYScheduler, q, b order) {
 			continue
 		}
 		shadow := s.earliest(h)
+		e0 := s.epoch
 		s.reserve(h, shadow)
+		stale := s.epoch != e0
 		s.backfillNodes(h, e, b, shadow, 0)
+		if stale { // (see easyPass)
+			s.memo.ok = false
+		}
 		return
 	}
 }

@@ -21,8 +21,9 @@ func (p *Profile) freeAt(t int64) int64 { return p.pts[p.search(t+1)-1].free }
 // processors: Reset and Release build the same step function, Allocate
 // changes the same seconds, and Fit finds the same earliest slot, for
 // random releases (stale, equal and out-of-order times included),
-// allocations (negative, zero-length and before now included) and fits
-// from any time.
+// allocations (negative, zero-length, before now and overdrawing
+// included), fits from any time, and the most and fewest processors free
+// over a span (most, least; from before now included).
 func TestProfileRapid(t *testing.T) {
 	var p Profile // reused across checks, as sched reuses it across passes
 	rapid.Check(t, func(t *rapid.T) {
@@ -69,7 +70,7 @@ func TestProfileRapid(t *testing.T) {
 			n := rapid.Int64Range(-8, 80).Draw(t, "n")
 			d := rapid.Int64Range(-2, maxD).Draw(t, "d")
 			from := now + rapid.Int64Range(-30, 400).Draw(t, "from")
-			switch rapid.IntRange(0, 2).Draw(t, "op") {
+			switch rapid.IntRange(0, 3).Draw(t, "op") {
 			case 0: // conservative backfilling: take the earliest slot
 				if at, ok := fit(n, d, from); ok {
 					p.Allocate(at, max(d, 1), n)
@@ -81,6 +82,16 @@ func TestProfileRapid(t *testing.T) {
 				p.Allocate(from, d, n)
 				if d > 0 {
 					add(from, from+d, -n)
+				}
+			case 3: // the bounds of a span, overdrawn ones included
+				if lo, hi := max(from, now), from+max(d, 1); lo < hi {
+					w := model[lo:min(hi, horizon)]
+					if got, want := p.most(from, hi), slices.Max(w); got != want {
+						t.Fatalf("most(%d, %d) = %d, brute force %d", from, hi, got, want)
+					}
+					if got, want := p.least(from, hi), slices.Min(w); got != want {
+						t.Fatalf("least(%d, %d) = %d, brute force %d", from, hi, got, want)
+					}
 				}
 			}
 			check("op")

@@ -173,7 +173,7 @@ type Sim struct {
 	epoch uint64
 	// qepoch counts the changes of the waiting queue but arrivals: a
 	// start, a cancellation, a re-prediction, a reservation moved by
-	// Pass.Reserve (consMemo).
+	// Pass.Reserve or by the built-in EASY (consMemo).
 	qepoch uint64
 	memo   easyMemo
 	// builtin: the Scheduler is one of the package's, which keep no
