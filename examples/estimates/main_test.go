@@ -105,7 +105,8 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run,
 		JSON:      []string{trace, "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"},
 		FromStdin: []string{"-trace", "-", "-emax", "2h", "-share", "10", "-out", filepath.Join(dir, "out.swf"), "-json"}, StdinFile: trace,
-		Missing: []string{missing, "-out", filepath.Join(dir, "out.swf")}, File: missing})
+		Missing: []string{missing, "-out", filepath.Join(dir, "out.swf")}, File: missing,
+		Empty: func(p string) []string { return []string{"-trace", p, "-out", filepath.Join(filepath.Dir(p), "o.swf")} }})
 }
 
 // TestProgress: -validate -progress draws the bar on stderr (a short run's

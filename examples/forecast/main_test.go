@@ -150,5 +150,6 @@ func TestCLI(t *testing.T) {
 	missing := filepath.Join(dir, "nope.swf")
 	clitest.Run(t, clitest.Command{Run: run, JSON: []string{p, "-json", "-predictors", "naive"},
 		FromStdin: []string{"-", "-json", "-predictors", "naive"}, StdinFile: p,
-		Missing: []string{missing}, File: missing})
+		Missing: []string{missing}, File: missing,
+		Empty: func(p string) []string { return []string{p} }, Machine: []string{"t.swf"}})
 }

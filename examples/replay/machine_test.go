@@ -7,16 +7,6 @@ import (
 	"testing"
 )
 
-// A -machine past 2^40 processors is a usage error (exit 2) before any
-// trace is read: 2^63 − 1 was exit 1 with sched's or synth's error.
-func TestMachineFlagBounded(t *testing.T) {
-	var out, errs bytes.Buffer
-	code := run(context.Background(), []string{"-machine", "9223372036854775807"}, strings.NewReader(""), &out, &errs)
-	if code != 2 || !strings.Contains(errs.String(), "-machine 9223372036854775807: want 0") {
-		t.Errorf("exit %d, %q; want 2 naming -machine", code, errs.String())
-	}
-}
-
 // The synthetic workload's bounds are a usage error too: -machine 1 was
 // exit 1 (synth's "need 2 to 16777216") after the flags were accepted.
 func TestMachineFlagSynthBounds(t *testing.T) {

@@ -52,5 +52,5 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run,
 		JSON:      []string{"-days", "1", "-json"},
 		FromStdin: []string{"-", "-json"}, StdinFile: trace,
-		Missing: []string{missing}, File: missing})
+		Missing: []string{missing}, File: missing, Machine: []string{}})
 }

@@ -191,5 +191,6 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run,
 		JSON:      []string{trace, "-fractions", "0.1", "-targets", "0.5", "-json"},
 		FromStdin: []string{"-trace", "-", "-fractions", "0.1", "-targets", "0.5", "-json"}, StdinFile: trace,
-		Missing: []string{"-trace", missing}, File: missing})
+		Missing: []string{"-trace", missing}, File: missing,
+		Empty: func(p string) []string { return []string{"-trace", p} }})
 }
