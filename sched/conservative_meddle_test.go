@@ -46,18 +46,7 @@ func TestConservativeMeddledRapid(t *testing.T) {
 func consMeddled(t *rapid.T) {
 	P := rapid.Int64Range(1, 8).Draw(t, "P")
 	n := rapid.IntRange(1, 30).Draw(t, "n")
-	jobs := make([]swf.Job, n)
-	var sub int64
-	for i := range jobs {
-		sub += rapid.SampledFrom([]int64{0, 0, 1, 5, 10}).Draw(t, "gap")
-		r := rapid.SampledFrom([]int64{0, 1, 5, 10, 30}).Draw(t, "run")
-		e := max(r+rapid.SampledFrom([]int64{-5, 0, 5, 20}).Draw(t, "slack"), 1)
-		j := swf.NewJob()
-		j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
-		j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
-		j.ReqProcs, j.User = j.AllocProcs, 1
-		jobs[i] = j
-	}
+	jobs := drawConsJobs(t, P, n, 1)
 	easy := rapid.SliceOfN(rapid.SampledFrom([]bool{false, false, true}), 1, 8).Draw(t, "easy")
 	// per reservation or start event: 0 nothing, 1 cancel the job
 	// of the ID given, 2 submit a copy of job 1 under a new ID

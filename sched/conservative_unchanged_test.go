@@ -65,18 +65,7 @@ func TestConservativeUnchangedRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 10).Draw(t, "P")
 		n := rapid.IntRange(1, 40).Draw(t, "n")
-		jobs := make([]swf.Job, n)
-		var sub int64
-		for i := range jobs {
-			sub += rapid.SampledFrom([]int64{0, 0, 1, 5, 10}).Draw(t, "gap")
-			r := rapid.SampledFrom([]int64{0, 1, 5, 10, 30}).Draw(t, "run")
-			e := max(r+rapid.SampledFrom([]int64{-5, 0, 5, 20}).Draw(t, "slack"), 1)
-			j := swf.NewJob()
-			j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
-			j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
-			j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
-			jobs[i] = j
-		}
+		jobs := drawConsJobs(t, P, n, 3)
 		act := rapid.SliceOfN(rapid.SampledFrom([]int{0, 0, 0, 1, 2, 3}), 1, 12).Draw(t, "act")
 		k := rapid.Int64Range(0, 40).Draw(t, "k")
 		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history (re-predictions)
@@ -110,4 +99,27 @@ func TestConservativeUnchangedRapid(t *testing.T) {
 		}
 		samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
 	})
+}
+
+// drawConsJobs draws n jobs for a machine of P processors with small gaps,
+// run times and slacks (estimates below, at and above the run time), so
+// that conservative passes move, keep and overrun reservations often; the
+// users are 1 to users (a draw only when users > 1).
+func drawConsJobs(t *rapid.T, P int64, n int, users int64) []swf.Job {
+	jobs := make([]swf.Job, n)
+	var sub int64
+	for i := range jobs {
+		sub += rapid.SampledFrom([]int64{0, 0, 1, 5, 10}).Draw(t, "gap")
+		r := rapid.SampledFrom([]int64{0, 1, 5, 10, 30}).Draw(t, "run")
+		e := max(r+rapid.SampledFrom([]int64{-5, 0, 5, 20}).Draw(t, "slack"), 1)
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
+		j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
+		j.ReqProcs, j.User = j.AllocProcs, 1
+		if users > 1 {
+			j.User = rapid.Int64Range(1, users).Draw(t, "user")
+		}
+		jobs[i] = j
+	}
+	return jobs
 }
