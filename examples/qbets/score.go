@@ -33,7 +33,7 @@ type queueScore struct {
 	SkippedJobs int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
 	// Rejected counts the jobs of the log left out by sanitize's reason
 	// (cli.InRange): larger_than_machine (above 2^40 processors),
-	// time_out_of_range (a time above 2^40 s), as simulate and forecast
+	// time_out_of_range (a time or estimate above 2^40 s), as simulate and forecast
 	// key them; it was one out_of_range_jobs.
 	Rejected     map[string]int `json:"rejected,omitempty"`
 	RMSOverPred  float64        `json:"rms_over_s"`
