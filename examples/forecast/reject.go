@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/batchq/batchq/examples/internal/cli"
-	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -22,12 +21,12 @@ const (
 	// A size above maxSize (2^40 processors) or a submit time, wait, run
 	// time or estimate above sanitize.MaxTime (2^40 s) is corrupt: IBL
 	// bounds its features so its sums cannot wrap and keeps times in
-	// float64. reject counts them under sanitize's reasons, the keys
+	// float64. reject counts them, by cli.InRange, under sanitize's reasons, the keys
 	// simulate's -json uses for the same jobs (larger_than_machine,
 	// time_out_of_range); they were one "out of range".
 )
 
-// maxSize bounds a job's size and the machine's, in processors.
+// maxSize bounds a job's size (cli.InRange) and the machine's, in processors.
 const maxSize = cli.MaxSize
 
 // reject returns the jobs the replay can take, in log order, and how many
@@ -38,17 +37,9 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 	if dups > 0 {
 		why[rejDuplicate] = dups
 	}
-	kept := jobs[:0]
-	for _, j := range jobs {
-		switch {
-		case j.Size() > maxSize: // tested first, as sanitize.Check does
-			why[sanitize.LargerThanMachine.String()]++
-		case j.Submit > sanitize.MaxTime || j.Wait > sanitize.MaxTime ||
-			j.RunTime > sanitize.MaxTime || j.ReqTime > sanitize.MaxTime:
-			why[sanitize.TimeOutOfRange.String()]++
-		default:
-			kept = append(kept, j)
-		}
+	kept, out := cli.InRange(jobs)
+	for k, n := range out {
+		why[k] += n
 	}
 	return kept, why
 }
