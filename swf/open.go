@@ -1,6 +1,8 @@
 package swf
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -61,7 +63,11 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 	return &File{Reader: NewReader(dr), closers: closers, src: dr}, nil
 }
 
-// ReadFile reads a whole SWF file (plain or gzip) in strict mode.
+// ReadFile reads a whole SWF file (plain or gzip) in strict mode. Every
+// error names the file: Open's (os's, gzip's) do, and a malformed header or
+// job line's *ParseError is wrapped with the path ("t.swf: swf: line 30:
+// ..."; errors.As still finds it), so that a command given several logs, or
+// run from a script, says which.
 func ReadFile(path string) (*Header, []Job, error) {
 	f, err := Open(path)
 	if err != nil {
@@ -70,11 +76,20 @@ func ReadFile(path string) (*Header, []Job, error) {
 	defer f.Close()
 	h, err := f.Header()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, namedParse(path, err)
 	}
 	jobs, err := f.ReadAll()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, namedParse(path, err)
 	}
 	return h, jobs, nil
+}
+
+// namedParse wraps err with path if it is a *ParseError, which names no
+// file; the other errors of a read name it already.
+func namedParse(path string, err error) error {
+	if pe := (*ParseError)(nil); errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return err
 }

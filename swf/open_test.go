@@ -213,3 +213,25 @@ func TestOpenTrailingZeros(t *testing.T) {
 		f.Close()
 	}
 }
+
+// ReadFile's errors name the file once: a malformed line's *ParseError is wrapped with the path (and still found by errors.As), a
+// missing file's is os's own, which names it already. Commands given
+// several logs said "swf: line 30" of no file.
+func TestReadFileNamesFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"line.swf": "1 2 3\n", "second.swf": goodLine + "\n1 2 3\n"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := ReadFile(path)
+		var pe *ParseError
+		if err == nil || !strings.HasPrefix(err.Error(), path+": swf: line ") || !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want %s: swf: line ... wrapping a *ParseError", name, err, path)
+		}
+	}
+	missing := filepath.Join(dir, "no.swf")
+	if _, _, err := ReadFile(missing); err == nil || strings.Count(err.Error(), missing) != 1 {
+		t.Errorf("%v, want the path once", err)
+	}
+}

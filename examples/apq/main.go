@@ -337,9 +337,9 @@ func keep(j *swf.Job, filter string) bool {
 // loadTrace reads one log and keeps the jobs that filter selects, at most
 // maxJobs of them when maxJobs > 0.
 func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
-	h, jobs, err := swf.ReadFile(path)
+	h, jobs, err := swf.ReadFile(path) // (its errors name the file)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	procs, err := h.MachineSize()
 	if err != nil {

@@ -34,7 +34,7 @@ type machine struct {
 }
 
 func loadMachine(path string) (machine, error) {
-	h, jobs, err := cli.ReadTrace(path) // (names the file once: os's open error names it already)
+	h, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return machine{}, err
 	}

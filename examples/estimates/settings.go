@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/estmodel"
-	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -58,7 +57,7 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 			return nil, nil, 0, sanitize.Report{}, err
 		}
 	}
-	hdr, jobs, err := cli.ReadTrace(path)
+	hdr, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return nil, nil, 0, sanitize.Report{}, err
 	}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/flurrytest"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -185,7 +184,7 @@ func butterflySections(ctx context.Context, dir string, _ setup) ([]section, err
 
 // runButterfly runs the whole experiment on the cleaned SDSC-SP2 log.
 func runButterfly(ctx context.Context, dir string) (*butterflyResult, error) {
-	_, jobs, err := cli.ReadTrace(filepath.Join(dir, tracetest.SDSCSP2)) // (names the file once)
+	_, jobs, err := swf.ReadFile(filepath.Join(dir, tracetest.SDSCSP2))
 	if err != nil {
 		return nil, err
 	}

@@ -139,7 +139,7 @@ func parseBins(s string) ([]int64, error) {
 var cleaned = []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetest.SDSCBlue}
 
 func load(dir, name string, sane bool) ([]swf.Job, error) {
-	h, jobs, err := cli.ReadTrace(filepath.Join(dir, name)) // (names the file once: os's open error names it already)
+	h, jobs, err := swf.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}

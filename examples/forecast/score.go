@@ -185,7 +185,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	if _, err := os.Stat(path); err != nil {
 		return nil, traceInfo{}, err
 	}
-	h, jobs, err := cli.ReadTrace(path)
+	h, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return nil, traceInfo{}, err
 	}

@@ -103,9 +103,9 @@ func plotQueue(traces, outDir, item string, days int) ([]string, figureScore, er
 	if err != nil {
 		return nil, sc, err
 	}
-	hdr, all, err := swf.ReadFile(path)
+	hdr, all, err := swf.ReadFile(path) // (its errors name the file)
 	if err != nil {
-		return nil, sc, fmt.Errorf("%s: %w", path, err)
+		return nil, sc, err
 	}
 	all, sc.far = cli.InRange(all) // as the tables and the scores do: a wait of 2^63 − 1 failed the replay
 	byQ, _ := replay.Queues(all)

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/batchq/batchq/estmodel"
-	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/synth"
@@ -72,7 +71,7 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 // fromTrace reads an SWF log (plain or gzip); machine 0 takes the size from
 // the header.
 func fromTrace(path string, machine int64) (workload, error) {
-	h, jobs, err := cli.ReadTrace(path)
+	h, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return workload{}, err
 	}

@@ -24,7 +24,7 @@ type logData struct {
 }
 
 func readLog(path string, l logSpec) (*logData, error) {
-	_, jobs, err := cli.ReadTrace(path) // (names the file once: os's open error names it already)
+	_, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ type workload struct {
 }
 
 func loadWorkload(path string, limit int) (workload, error) {
-	h, jobs, err := cli.ReadTrace(path)
+	h, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return workload{}, err
 	}

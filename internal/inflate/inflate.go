@@ -141,8 +141,8 @@ func (e trailingError) Unwrap() error { return gzip.ErrHeader }
 
 // TrailingZeros returns how many zero bytes followed the last gzip member
 // of r, a reader from Reader or Prefix that returned io.EOF; 0 for any
-// other reader. (No command reports them yet: swf.Open and
-// examples/simulate drop them without a word.)
+// other reader. swf.File.TrailingZeros, simulate, swfstat and
+// swf/convert report them.
 func TrailingZeros(r io.Reader) int64 {
 	if a, ok := r.(*asyncReader); ok {
 		r = a.src
