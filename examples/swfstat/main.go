@@ -15,7 +15,7 @@
 // them) where it has them.
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 an
-// unreadable or malformed trace, 2 a usage error.
+// unreadable or malformed trace or one with no job lines, 2 a usage error.
 package main
 
 import (
@@ -99,6 +99,12 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 	s, err := summarize(r)
 	if err != nil {
 		return err
+	}
+	if s.jobs == 0 {
+		// A summary of nothing is not a summary: every other command
+		// says the same of such a file (exit 1), and a script reading
+		// "jobs 0" with exit 0 took it for a log that was read.
+		return fmt.Errorf("%s: no job lines", name)
 	}
 	s.zeros = zeros()
 	if asJSON {

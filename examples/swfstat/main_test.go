@@ -82,7 +82,8 @@ func TestCLI(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "t.swf")
 	os.WriteFile(p, []byte("; MaxProcs: 4\n; Queue: 1 debug\n1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n"), 0o644)
 	missing := filepath.Join(t.TempDir(), "nope.swf")
-	clitest.Run(t, clitest.Command{Run: run, JSON: []string{p, "-json"}, Missing: []string{missing}, File: missing})
+	clitest.Run(t, clitest.Command{Run: run, JSON: []string{p, "-json"}, Missing: []string{missing}, File: missing,
+		Empty: func(path string) []string { return []string{path} }})
 }
 
 // Queue names of a converted header ("; Queue: 1 debug") label the
