@@ -47,7 +47,7 @@ func TestReadme(t *testing.T) {
 		readme.Check(t, "README.md", c.region, []byte(res.table(c.paths)))
 	}
 	// Three runs of the live site: Slurm against itself for every pair.
-	names := []string{recordPath, secondPath, thirdPath}
+	names := []string{recordPath, secondPath, thirdPath, fourthPath}
 	var recs []*recording
 	for _, path := range names {
 		rec, err := readRecording(path)
@@ -66,6 +66,11 @@ func TestReadme(t *testing.T) {
 // thirdPath is a third run of the live site (BATCHQ_SLURMCHECK_RECORD=
 // testdata/live3.json).
 const thirdPath = "testdata/live3.json"
+
+// fourthPath is a fourth run (2026-11-30 04:03 UTC), recorded after the
+// run times became tickRunTime's, so that the change is checked on a run
+// it was not found on (README.md, "The policy ran ahead late in the run").
+const fourthPath = "testdata/live4.json"
 
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
