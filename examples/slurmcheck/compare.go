@@ -116,7 +116,7 @@ func prepare(rec *recording) (*checked, error) {
 // run that could reuse its CPUs. slurmctld's schedulers act at ticks of
 // its loops, one second apart (the background loop's ten 100 ms sleeps,
 // each backfill check), and a job started at a tick ends its sleep plus
-// its launch and teardown later (0.04–0.38 s more on the committed runs,
+// its launch and teardown later (0.02–0.38 s more on the committed runs,
 // slurmctld's log): just after a later tick, so the next tick that finds
 // its node free comes the real duration rounded up after its start. The
 // simulations count whole seconds and let a scheduler run at an end's
