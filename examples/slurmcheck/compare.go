@@ -38,14 +38,18 @@ type checked struct {
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the
-// real submit time, the real run time (End − Start, which is what the job
-// took in Slurm, launch and all), the time limit as the estimate, the
-// CPUs, and the user, account (Group), partition (Queue) and QOS
-// (Partition) as numbers into the name lists (1-based).
+// real submit time, the run time as Slurm's schedulers saw it (tickRunTime),
+// the time limit as the estimate, the CPUs, and the user, account (Group),
+// partition (Queue) and QOS (Partition) as numbers into the name lists
+// (1-based).
 func prepare(rec *recording) (*checked, error) {
 	real, err := parseSacct(rec.Sacct)
 	if err != nil {
 		return nil, err
+	}
+	logged := make(map[string]logJob, len(rec.Log))
+	for _, l := range rec.Log {
+		logged[l.ID] = l
 	}
 	c := &checked{rec: rec, index: map[string]int{}}
 	for _, l := range strings.Split(rec.Conf, "\n") {
@@ -94,7 +98,7 @@ func prepare(rec *recording) (*checked, error) {
 	}
 	for i, r := range c.real {
 		j := swf.NewJob()
-		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, r.End-r.Start
+		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, tickRunTime(r, logged[rec.IDs[i]])
 		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = r.CPUs, r.CPUs, r.Limit, swf.StatusCompleted
 		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
 		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
@@ -105,6 +109,28 @@ func prepare(rec *recording) (*checked, error) {
 		c.jobs = append(c.jobs, j)
 	}
 	return c, nil
+}
+
+// tickRunTime is a job's run time in whole seconds as Slurm's schedulers
+// saw it: the time from the scheduler run that started it to the first
+// run that could reuse its CPUs. slurmctld's schedulers act at ticks of
+// its loops, one second apart (the background loop's ten 100 ms sleeps,
+// each backfill check), and a job started at a tick ends its sleep plus
+// its launch and teardown later (0.02–0.38 s more on the committed runs,
+// slurmctld's log): just after a later tick, so the next tick that finds
+// its node free comes the real duration rounded up after its start. The
+// simulations count whole seconds and let a scheduler run at an end's
+// second reuse its CPUs, so the run time is that rounded-up duration from
+// slurmctld's log to the millisecond; sacct's End − Start (each second
+// truncated: the sleep itself, most often) when the log lacks the job.
+// With End − Start every job gave its node back up to a second early,
+// and the simulations ran ahead of Slurm more with every job that
+// followed another on a node (README.md, "The policy ran ahead").
+func tickRunTime(r realJob, l logJob) int64 {
+	if l.Start > 0 && l.End >= l.Start {
+		return (l.End - l.Start + 999) / 1000
+	}
+	return r.End - r.Start
 }
 
 // simulated is one simulation of the workload: each job's start (in the
@@ -252,6 +278,9 @@ func score(c *checked, s *simulated) (figures, error) {
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, r := range c.real {
 		end := s.starts[i] + r.End - r.Start
+		if i < len(c.jobs) { // the simulated run time (tickRunTime)
+			end = s.starts[i] + c.jobs[i].RunTime
+		}
 		if s.ends != nil {
 			end = s.ends[i]
 		}

@@ -40,13 +40,13 @@
 //     CPUs are free: its reservations come early.
 //   - TRES weights, site factor, usage reset, billing: priorities differ.
 //   - Classic fair share: usage added before factors: slight differences.
-//   - No scheduling time, whole seconds, no epilogs or bf_continue: ±1 s.
-//   - No COMPLETING nodes: a node takes a job the second another ends on
-//     it; Slurm's stays COMPLETING under 0.1 s without an Epilog: none.
+//   - No scheduling time, no epilogs or bf_continue: ±1 s. Whole seconds:
+//     a run reuses CPUs at their end's second, Slurm's at its loop's next
+//     tick (a job ends just after one): give run times rounded up, or
+//     the schedule runs ahead (examples/slurmcheck: 17–21 s at 200 jobs).
 //   - Grids on Unix time (bf_resolution, will-run) only on named nodes
 //     with Config.UnixStart; elsewhere from time 0: ±bf_resolution.
-//   - The main scheduler's phase (±1–2 s): placements then differ and
-//     cascade (examples/slurmcheck: late starts 10–25 s ahead).
+//   - No COMPLETING nodes (< 0.1 s); main scheduler's phase: ±1–2 s.
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 //   - KillWait, the 30 s limit check: jobs die at limit + OverTimeLimit at
