@@ -35,6 +35,10 @@ type checked struct {
 	// every line), cpus all the CPUs.
 	index                map[string]int
 	nodes, perNode, cpus int64
+	// fromLog counts the jobs whose run time is slurmctld's logged
+	// duration rounded up (tickRunTime), longer those of them it makes
+	// longer than sacct's End − Start; the others have End − Start.
+	fromLog, longer int
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the
@@ -97,8 +101,18 @@ func prepare(rec *recording) (*checked, error) {
 		}
 	}
 	for i, r := range c.real {
+		run, fromLog, err := tickRunTime(r, logged[rec.IDs[i]])
+		if err != nil {
+			return nil, fmt.Errorf("job %d (Slurm %s): %w", i, rec.IDs[i], err)
+		}
+		if fromLog {
+			c.fromLog++
+			if run > r.End-r.Start {
+				c.longer++
+			}
+		}
 		j := swf.NewJob()
-		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, tickRunTime(r, logged[rec.IDs[i]])
+		j.ID, j.Submit, j.Wait, j.RunTime = int64(i+1), r.Submit-c.origin, r.Start-r.Submit, run
 		j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = r.CPUs, r.CPUs, r.Limit, swf.StatusCompleted
 		j.User, j.Group = index(&c.users, r.User), index(&c.accounts, r.Account)
 		j.Queue, j.Partition = index(&c.partitions, r.Partition), index(&c.qos, r.QOS)
@@ -121,16 +135,25 @@ func prepare(rec *recording) (*checked, error) {
 // its node free comes the real duration rounded up after its start. The
 // simulations count whole seconds and let a scheduler run at an end's
 // second reuse its CPUs, so the run time is that rounded-up duration from
-// slurmctld's log to the millisecond; sacct's End − Start (each second
-// truncated: the sleep itself, most often) when the log lacks the job.
+// slurmctld's log to the millisecond (fromLog); sacct's End − Start
+// (each second truncated: the sleep itself, most often) when the log
+// lacks the job or its end, counted in checked.fromLog and said under
+// the table. A logged duration that is negative or more than 2 s from
+// End − Start (the two differ by the truncation, under a second, plus
+// the log lines' delay) is not the run sacct shows: an error, not a run
+// time silently changed.
 // With End − Start every job gave its node back up to a second early,
 // and the simulations ran ahead of Slurm more with every job that
 // followed another on a node (README.md, "The policy ran ahead").
-func tickRunTime(r realJob, l logJob) int64 {
-	if l.Start > 0 && l.End >= l.Start {
-		return (l.End - l.Start + 999) / 1000
+func tickRunTime(r realJob, l logJob) (run int64, fromLog bool, err error) {
+	if l.Start == 0 || l.End == 0 {
+		return r.End - r.Start, false, nil
 	}
-	return r.End - r.Start
+	run = (l.End - l.Start + 999) / 1000
+	if l.End < l.Start || abs(run-(r.End-r.Start)) > 2 {
+		return 0, false, fmt.Errorf("slurmctld's log gives a run of %d ms, sacct's End − Start %d s: not the same run", l.End-l.Start, r.End-r.Start)
+	}
+	return run, true, nil
 }
 
 // simulated is one simulation of the workload: each job's start (in the
@@ -277,8 +300,8 @@ func score(c *checked, s *simulated) (figures, error) {
 	f.Backfilled = float64(s.backfilled) / float64(n)
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, r := range c.real {
-		end := s.starts[i] + r.End - r.Start
-		if i < len(c.jobs) { // the simulated run time (tickRunTime)
+		end := s.starts[i] + r.End - r.Start // (TestScore's hand-made case has no jobs)
+		if i < len(c.jobs) {                 // the simulated run time (tickRunTime)
 			end = s.starts[i] + c.jobs[i].RunTime
 		}
 		if s.ends != nil {
@@ -381,9 +404,15 @@ type result struct {
 	Slurm *slurmSide `json:"slurm,omitempty"`
 	// SlurmNotMeasured says why Slurm's pace is missing although the
 	// recording has a log.
-	SlurmNotMeasured string    `json:"slurm_not_measured,omitempty"`
-	CPUs             int64     `json:"cpus"`
-	Figures          []figures `json:"figures"`
+	SlurmNotMeasured string `json:"slurm_not_measured,omitempty"`
+	// RunTimesFromLog counts the jobs whose simulated run time is
+	// slurmctld's logged duration rounded up (tickRunTime), the others'
+	// being sacct's End − Start; RunTimesLonger those of them a second or
+	// more longer than End − Start.
+	RunTimesFromLog int       `json:"run_times_from_log"`
+	RunTimesLonger  int       `json:"run_times_longer_than_sacct"`
+	CPUs            int64     `json:"cpus"`
+	Figures         []figures `json:"figures"`
 }
 
 // Goals of issue 33 for the Slurm policy.
@@ -399,7 +428,8 @@ func compare(rec *recording) (*result, error) {
 		return nil, err
 	}
 	ctx := context.Background()
-	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus}
+	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
+		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer}
 	var halfLife int64
 	if cfg, _, err := siteConfig(c); err == nil {
 		halfLife = cfg.DecayHalfLife
@@ -473,8 +503,16 @@ func (r *result) head() string {
 	if r.Phase >= 0 {
 		fmt.Fprintf(&b, "; Slurm recalculated priorities every PriorityCalcPeriod from about %.0f s before the first submission (the policy: from the first submission on)", float64(r.Phase)/1000)
 	}
-	b.WriteString(".\n\n")
+	b.WriteString("; " + r.runTimes() + ".\n\n")
 	return b.String()
+}
+
+// runTimes says where the simulations' run times come from: how many are
+// slurmctld's logged durations rounded up, and how many of those differ
+// from sacct's End − Start.
+func (r *result) runTimes() string {
+	return fmt.Sprintf("the simulations' run times: for %d of the %d jobs slurmctld's logged duration rounded up to the second (for %d of them a second or more longer than sacct's End − Start), for the other %d End − Start",
+		r.RunTimesFromLog, r.Jobs, r.RunTimesLonger, r.Jobs-r.RunTimesFromLog)
 }
 
 // row is a table row of the figures, from its second column on.

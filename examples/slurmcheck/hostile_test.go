@@ -24,6 +24,11 @@ func TestHostileRecording(t *testing.T) {
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") }, ""},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "1000000000") }, "more than a week"},
+		// A logged run that is not the one sacct shows (an end before
+		// its start, or a minute off End − Start) is refused, not taken
+		// as the run time.
+		{func(r map[string]any) { logAt(r, 5)["end_ms"] = logAt(r, 5)["start_ms"].(float64) - 1 }, "not the same run"},
+		{func(r map[string]any) { logAt(r, 5)["end_ms"] = logAt(r, 5)["end_ms"].(float64) + 60000 }, "not the same run"},
 	} {
 		var r map[string]any
 		if err := json.Unmarshal(liveRecording, &r); err != nil {
@@ -101,6 +106,35 @@ func TestNotARecording(t *testing.T) {
 		_, err := decodeRecording([]byte(c.text), "x.json")
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: %v; want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// TestRunTimeSource: a job the log has no end for keeps sacct's End −
+// Start, and the result counts it; a logged duration of whole seconds is
+// not rounded up a second more.
+func TestRunTimeSource(t *testing.T) {
+	rec, err := readRecording(recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Log[7].End = 0
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RunTimesFromLog != 199 || res.RunTimesLonger > 170 || res.RunTimesLonger < 169 {
+		t.Errorf("run times from the log %d, longer than End − Start %d; want 199, 169 or 170", res.RunTimesFromLog, res.RunTimesLonger)
+	}
+	if !strings.Contains(table(res), "for 199 of the 200 jobs slurmctld's logged duration rounded up") {
+		t.Error("the table does not say how many run times came from the log")
+	}
+	for _, c := range []struct {
+		ms, sacct, want int64
+	}{{4000, 4, 4}, {4001, 4, 5}, {3999, 3, 4}, {0, 0, 0}} {
+		got, fromLog, err := tickRunTime(realJob{Start: 100, End: 100 + c.sacct}, logJob{Start: 1e12, End: 1e12 + c.ms})
+		if got != c.want || !fromLog || err != nil {
+			t.Errorf("%d ms logged: run time %d (from the log %v, %v), want %d", c.ms, got, fromLog, err, c.want)
 		}
 	}
 }

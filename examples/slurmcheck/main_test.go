@@ -46,7 +46,7 @@ func TestReadme(t *testing.T) {
 		}
 		readme.Check(t, "README.md", c.region, []byte(res.table(c.paths)))
 	}
-	// Three runs of the live site: Slurm against itself for every pair.
+	// The four runs of the live site: Slurm against itself for every pair.
 	names := []string{recordPath, secondPath, thirdPath, fourthPath}
 	var recs []*recording
 	for _, path := range names {

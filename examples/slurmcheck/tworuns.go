@@ -172,7 +172,7 @@ func (t *twoRuns) table(names [2]string) string {
 	if r2.Backfilled >= 0 {
 		fmt.Fprintf(&b, "; backfill started %.1f%% of the jobs", 100*r2.Backfilled)
 	}
-	fmt.Fprintf(&b, ". Its submissions, relative to each run's first, lie a mean %.2f s and at most %.0f s from the first run's in sacct's whole seconds", t.SubmitDiff[0], t.SubmitDiff[1])
+	fmt.Fprintf(&b, "; %s. Its submissions, relative to each run's first, lie a mean %.2f s and at most %.0f s from the first run's in sacct's whole seconds", r2.runTimes(), t.SubmitDiff[0], t.SubmitDiff[1])
 	if t.SubmitLate >= 0 {
 		fmt.Fprintf(&b, " (its sbatch calls came at most %d ms after their planned time: a call waits for the one before it)", t.SubmitLate)
 	}
