@@ -393,7 +393,12 @@ type result struct {
 	Jobs     int      `json:"jobs"`
 	Waits    [3]int64 `json:"real_waits"` // median, mean, longest (s)
 	Span     int64    `json:"span"`       // first submission to last end (s)
-	Samples  int      `json:"samples"`
+	// SpanRunTimes is Span with each job's end Slurm's start plus the
+	// simulations' run time (tickRunTime): the end a simulation that
+	// started every job when Slurm did would give (sacct's End is up to
+	// a second earlier).
+	SpanRunTimes int64 `json:"span_run_times"`
+	Samples      int   `json:"samples"`
 	// Phase is how long (ms) before the first submission Slurm last
 	// recalculated priorities; -1 if no run is recorded before it.
 	Phase int64 `json:"phase_ms"`
@@ -445,6 +450,11 @@ func compare(rec *recording) (*result, error) {
 	slices.Sort(waits)
 	res.Waits = [3]int64{waits[len(waits)/2], sum / int64(len(waits)), waits[len(waits)-1]}
 	res.Span = last - (c.jobs[0].Submit + c.origin)
+	var lastRun int64
+	for i, r := range c.real {
+		lastRun = max(lastRun, r.Start+c.jobs[i].RunTime)
+	}
+	res.SpanRunTimes = lastRun - (c.jobs[0].Submit + c.origin)
 	res.Phase = -1
 	for _, d := range rec.Decays {
 		if d <= c.real[0].Submit*1000 {

@@ -236,13 +236,16 @@ func TestSelfAgreement(t *testing.T) {
 }
 
 // The README says that backfill on named nodes (slurm.Config.NamedNodes)
-// brings the policy's starts closer to Slurm's than the plan of CPUs over
-// the three recordings, by the mean |start error| averaged over them (on
-// each alone it was so until the run times became tickRunTime's; now the
-// first recording is the exception).
+// brings the policy's starts closer to Slurm's than the plan of CPUs by
+// the mean |start error| averaged over the four live recordings, and by
+// nothing more: on each of the first three alone it was so until the run
+// times became tickRunTime's; now the first is the exception, and the
+// share within bf_interval and the competing pairs mostly favour the
+// plan of CPUs (README.md, "Backfill on named nodes").
 func TestNamedNodesCloser(t *testing.T) {
 	var mean [2]float64
-	for _, path := range []string{recordPath, secondPath, thirdPath} {
+	paths := []string{recordPath, secondPath, thirdPath, fourthPath}
+	for _, path := range paths {
 		rec, err := readRecording(path)
 		if err != nil {
 			t.Fatal(err)
@@ -260,11 +263,12 @@ func TestNamedNodesCloser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mean[i] += f.MeanError / 3
+			t.Logf("%s, named nodes %v: mean |start error| %.2f s, within bf_interval %.1f%%, competing pairs %.1f%%", path, named, f.MeanError, 100*f.Within, 100*f.Agree)
+			mean[i] += f.MeanError / float64(len(paths))
 		}
 	}
 	if mean[1] >= mean[0] {
-		t.Errorf("mean |start error| over the three recordings %.1f s on named nodes, %.1f s on the plan of CPUs", mean[1], mean[0])
+		t.Errorf("mean |start error| over the %d recordings %.2f s on named nodes, %.2f s on the plan of CPUs", len(paths), mean[1], mean[0])
 	}
 }
 

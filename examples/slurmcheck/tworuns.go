@@ -229,7 +229,7 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 	n := len(recs)
 	self := make([][]figures, n) // self[k]: the other runs against run k
 	pol := make([]figures, n)
-	span := make([]int64, n) // Slurm's, first submission to last end
+	span := make([]int64, n) // Slurm's, first submission to last start + run time
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			two, err := compareTwo(recs[i], recs[j])
@@ -239,7 +239,7 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 			for k, r := range two.Runs {
 				run := []int{i, j}[k]
 				self[run] = append(self[run], r.Figures[len(r.Figures)-1])
-				span[run] = r.Span
+				span[run] = r.SpanRunTimes
 				for _, f := range r.Figures {
 					if f.Name == slurmName {
 						pol[run] = f
@@ -251,7 +251,7 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 				j+1, i+1, i+1, j+1, 100*a.Agree, 100*c.Agree, 100*a.Within, 100*c.Within, a.MeanError, prio(a), prio(c))
 		}
 	}
-	fmt.Fprintf(&b, "\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) | policy: mean signed start error from the last submission on, by %d s of Slurm's start | policy's last end − Slurm's |\n", lateBin)
+	fmt.Fprintf(&b, "\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) | policy: mean signed start error from the last submission on, by %d s of Slurm's start | policy's last end − Slurm's (each its starts + the run times) |\n", lateBin)
 	b.WriteString("|---|---:|---:|---:|---:|---:|---|---:|\n")
 	for k := range n {
 		var agree, within float64
