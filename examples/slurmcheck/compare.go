@@ -130,14 +130,14 @@ func prepare(rec *recording) (*checked, error) {
 // run that could reuse its CPUs. slurmctld's schedulers act at ticks of
 // its loops, one second apart (the background loop's ten 100 ms sleeps,
 // each backfill check), and a job started at a tick ends its sleep plus
-// its launch and teardown later (0.02–0.38 s more on the committed runs,
+// its launch and teardown later (0.02–0.38 s more on the four live runs,
 // slurmctld's log): just after a later tick, so the next tick that finds
 // its node free comes the real duration rounded up after its start. The
 // simulations count whole seconds and let a scheduler run at an end's
 // second reuse its CPUs, so the run time is that rounded-up duration from
 // slurmctld's log to the millisecond (fromLog); sacct's End − Start
 // (each second truncated: the sleep itself, most often) when the log
-// lacks the job or its end, counted in checked.fromLog and said under
+// lacks the job or its end, counted in checked.fromLog and said above
 // the table. A logged duration that is negative or more than 2 s from
 // End − Start (the two differ by the truncation, under a second, plus
 // the log lines' delay) is not the run sacct shows: an error, not a run
