@@ -47,7 +47,7 @@ func TestReadme(t *testing.T) {
 		readme.Check(t, "README.md", c.region, []byte(res.table(c.paths)))
 	}
 	// The four runs of the live site: Slurm against itself for every pair.
-	names := []string{recordPath, secondPath, thirdPath, fourthPath}
+	names := livePaths
 	var recs []*recording
 	for _, path := range names {
 		rec, err := readRecording(path)
@@ -244,16 +244,8 @@ func TestSelfAgreement(t *testing.T) {
 // plan of CPUs (README.md, "Backfill on named nodes").
 func TestNamedNodesCloser(t *testing.T) {
 	var mean [2]float64
-	paths := []string{recordPath, secondPath, thirdPath, fourthPath}
-	for _, path := range paths {
-		rec, err := readRecording(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := prepare(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for k, c := range preparedLive(t) {
+		path := livePaths[k]
 		for i, named := range []bool{false, true} {
 			s, err := runSlurmPlan(context.Background(), c, named)
 			if err != nil {
@@ -264,11 +256,11 @@ func TestNamedNodesCloser(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s, named nodes %v: mean |start error| %.2f s, within bf_interval %.1f%%, competing pairs %.1f%%", path, named, f.MeanError, 100*f.Within, 100*f.Agree)
-			mean[i] += f.MeanError / float64(len(paths))
+			mean[i] += f.MeanError / float64(len(livePaths))
 		}
 	}
 	if mean[1] >= mean[0] {
-		t.Errorf("mean |start error| over the %d recordings %.2f s on named nodes, %.2f s on the plan of CPUs", len(paths), mean[1], mean[0])
+		t.Errorf("mean |start error| over the %d recordings %.2f s on named nodes, %.2f s on the plan of CPUs", len(livePaths), mean[1], mean[0])
 	}
 }
 
@@ -279,15 +271,8 @@ func TestNamedNodesCloser(t *testing.T) {
 // policy ran ahead late in the run").
 func TestTickRunTime(t *testing.T) {
 	lo, hi := int64(math.MaxInt64), int64(0)
-	for k, path := range []string{recordPath, secondPath, thirdPath, fourthPath} {
-		rec, err := readRecording(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := prepare(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for k, c := range preparedLive(t) {
+		path, rec := livePaths[k], c.rec
 		logged := map[string]logJob{}
 		for _, l := range rec.Log {
 			logged[l.ID] = l
@@ -311,4 +296,25 @@ func TestTickRunTime(t *testing.T) {
 	if lo < 15 || hi >= 385 {
 		t.Errorf("the jobs ran their sleep plus %d–%d ms, want 0.02–0.38 s", lo, hi)
 	}
+}
+
+// livePaths are the four committed runs of the live site.
+var livePaths = []string{recordPath, secondPath, thirdPath, fourthPath}
+
+// preparedLive reads and prepares the recordings of livePaths.
+func preparedLive(t *testing.T) []*checked {
+	t.Helper()
+	var out []*checked
+	for _, path := range livePaths {
+		rec, err := readRecording(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := prepare(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
 }
