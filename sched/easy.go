@@ -320,9 +320,10 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		// of visit per waiting job (nothing leaves the queue during the
 		// walk), by blocks of the queue (fifo.blk): a block whose jobs
 		// are all too large, or all too large for the extra processors
-		// and too long to end by the shadow, is skipped. A re-prediction
-		// may shorten a waiting job's prediction below its block's
-		// bound: no skipping with one (propag).
+		// and too long to end by the shadow (by both of its corners), is
+		// skipped. A re-prediction may shorten a waiting job's
+		// prediction below its block's bound: no skipping with one
+		// (propag).
 		q := &s.waitFCFS
 		i := q.head
 		if from > 0 {
@@ -333,27 +334,43 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		for i < len(q.items) {
 			bi := i / fifoBlock
 			end := min(i-i%fifoBlock+fifoBlock, len(q.items))
-			if bd := q.blk[bi]; !s.propag && (bd.n > free || s.now+bd.p > shadow && bd.n > extra) {
+			bd := &q.blk[bi]
+			if !s.propag && bd.small.shut(s.now, free, shadow, extra) && bd.large.shut(s.now, free, shadow, extra) {
 				i = end
 				continue
 			}
-			low := noJobs // the block's jobs left waiting, if the walk sees them all
+			// The block's jobs left waiting, if the walk sees them all,
+			// split at the free processors now: at a pass with as many
+			// free, the small jobs' corner passes only if one of them
+			// can start.
+			split := free + 1
+			sn, sp, ln, lp := noJobs.n, noJobs.p, noJobs.n, noJobs.p
 			whole := i%fifoBlock == 0
 			for ; i < end; i++ {
 				k := q.items[i]
 				if k == nil {
 					continue
 				}
-				started := len(s.buf)
-				more := visit(k)
-				if len(s.buf) == started {
-					low.n, low.p = min(low.n, k.n), min(low.p, k.p)
-				} else if !more {
-					break walk
+				if k.n <= free && (s.now+k.p <= shadow || k.n <= extra) {
+					// (visit's first tests, inline: most jobs fail them,
+					// and a call each was a third of the walk)
+					started := len(s.buf)
+					more := visit(k)
+					if len(s.buf) != started {
+						if !more {
+							break walk
+						}
+						continue
+					}
+				}
+				if k.n < split {
+					sn, sp = min(sn, k.n), min(sp, k.p)
+				} else {
+					ln, lp = min(ln, k.n), min(lp, k.p)
 				}
 			}
 			if whole {
-				q.blk[bi] = low
+				*bd = bound{split, corner{sn, sp}, corner{ln, lp}}
 			}
 		}
 	default:

@@ -14,23 +14,49 @@ type fifo struct {
 	n     int    // jobs in the queue
 	iter  int    // iterations in progress: no squeezing meanwhile
 	// blk bounds the jobs of each block of fifoBlock slots (items[b*
-	// fifoBlock:]): no job there is smaller than n or predicted shorter
-	// than p. Arrivals lower the bounds; EASY's backfilling raises a
-	// block's to its jobs' own when it walks all of it, and skips the
-	// blocks whose jobs could not start (backfillFrom). A re-prediction
-	// (propagation) may break a block's bound on p: backfillFrom then
-	// does not read them.
+	// fifoBlock:]) by two corners, below and from a size. Arrivals lower
+	// them; EASY's backfilling sets a block's to its jobs' own when it
+	// walks all of it, and skips the blocks whose jobs could not start
+	// (backfillFrom). A re-prediction (propagation) may break a block's
+	// bound on predictions: backfillFrom then does not read them.
 	blk []bound
 }
 
 // fifoBlock is the number of slots a bound of fifo.blk covers.
 const fifoBlock = 16
 
-// bound is the smallest size and prediction of a block's jobs, or less.
-type bound struct{ n, p int64 }
+// bound covers a block's jobs by two corners: no job smaller than split
+// is smaller or predicted shorter than small, no other job than large.
+// One corner (the smallest size and shortest prediction) let a block of
+// small long jobs and large short ones through at most passes when the
+// queue is long; split at the free processors when a walk sets it, the
+// small jobs' corner is exact while as many are free.
+type bound struct {
+	split        int64
+	small, large corner
+}
 
-// noJobs bounds a block without jobs.
-var noJobs = bound{math.MaxInt64, math.MaxInt64}
+// corner is the smallest size and prediction of some jobs, or less.
+type corner struct{ n, p int64 }
+
+// noJobs is the corner of no jobs.
+var noJobs = corner{math.MaxInt64, math.MaxInt64}
+
+// add lowers b's corners to j's size and prediction.
+func (b *bound) add(j *Job) {
+	if j.n < b.split {
+		b.small = corner{min(b.small.n, j.n), min(b.small.p, j.p)}
+	} else {
+		b.large = corner{min(b.large.n, j.n), min(b.large.p, j.p)}
+	}
+}
+
+// shut reports whether no job of corner c can start now: all are larger
+// than the free processors, or than the extra ones and end after the
+// shadow (EASY's backfilling tests).
+func (c corner) shut(now, free, shadow, extra int64) bool {
+	return c.n > free || now+c.p > shadow && c.n > extra
+}
 
 // ReplaceOrInsert appends j, which arrived after every queued job.
 func (q *fifo) ReplaceOrInsert(j *Job) {
@@ -44,10 +70,9 @@ func (q *fifo) ReplaceOrInsert(j *Job) {
 // slot) to j's size and prediction, adding the block at its first slot.
 func (q *fifo) bound(j *Job) {
 	if j.pos%fifoBlock == 0 {
-		q.blk = append(q.blk, noJobs)
+		q.blk = append(q.blk, bound{small: noJobs, large: noJobs})
 	}
-	b := &q.blk[j.pos/fifoBlock]
-	b.n, b.p = min(b.n, j.n), min(b.p, j.p)
+	q.blk[j.pos/fifoBlock].add(j)
 }
 
 // Delete removes j.
