@@ -356,15 +356,13 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			if e := j.ReqTime; e > seenEst && e <= sanitize.MaxTime {
 				seenEst = e
 			}
+			info.eMax.Add(j) // (here, not in a loop over the piece after it: the job is at hand)
 		}
 		t.read += len(piece)
 		if t.read >= smallRun {
 			gcRestore()
 		}
 		readDur += time.Since(tr)
-		for i := range piece {
-			info.eMax.Add(&piece[i])
-		}
 		if err := s.Load(piece); err != nil {
 			return nil, err
 		}
