@@ -45,6 +45,7 @@ type Reader struct {
 	cr      bool  // a lone '\r' ended a line: search for '\r' first
 	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
 	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
+	noCR    int   // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
 	long    bool  // the line being read is over maxLine: its bytes are dropped
 	line    int
 	header  Header
@@ -384,10 +385,11 @@ func (r *Reader) readLine() ([]byte, error) {
 // cut finds the first complete line in data, whose first c bytes were
 // searched already and hold no line terminator: it returns the line
 // without its terminator, the bytes it takes up with the terminator, and
-// whether a line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
-// the line (the check for a lone '\r'); after the first lone '\r', '\r' is
-// searched for first, so that CR files do not scan to the end of the
-// buffer for each line.
+// whether a line was found. Files with "\n" or "\r\n" cost one extra
+// IndexByte (the check for a lone '\r'): a "\n" file's once a buffer, a
+// "\r\n" file's once a line; after the first lone '\r', '\r' is searched
+// for first, so that CR files do not scan to the end of the buffer for
+// each line.
 func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 	if r.cr {
 		i := index(data, c, '\r')
@@ -401,9 +403,15 @@ func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 		return data[:i], i + 1, true
 	}
 	i := index(data, c, '\n')
-	j := bytes.IndexByte(data[c:i], '\r')
-	if j >= 0 {
-		j += c
+	// The first '\r' in data[c:i], from the first '\r' at or after c,
+	// which one search finds for all the lines before it (a search of
+	// each line cost more than the search to the buffer's end).
+	if r.rpos+i > r.noCR {
+		r.noCR = r.rpos + index(data, c, '\r')
+	}
+	j := -1
+	if k := r.noCR - r.rpos; k < i {
+		j = k
 	}
 	switch {
 	case j >= 0 && j+1 < len(data) && data[j+1] != '\n':
@@ -422,6 +430,7 @@ func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 func (r *Reader) fill() {
 	if r.rpos > 0 {
 		r.wpos = copy(r.buf, r.buf[r.rpos:r.wpos])
+		r.noCR -= r.rpos
 		r.rpos = 0
 	}
 	if r.wpos == len(r.buf) {
