@@ -55,7 +55,8 @@ type Reader struct {
 	dem     *Demand // a demand line's demand, for the next job line
 	demLine int     // the line of dem
 	stats   Stats
-	last    int64 // largest known submit time seen so far (0 before any)
+	fast    fastScratch // parseFast's
+	last    int64       // largest known submit time seen so far (0 before any)
 	seen    bool
 	err     error // sticky error (strict mode) or io.EOF
 }
@@ -292,7 +293,7 @@ func (r *Reader) next(j *Job) error {
 		// A malformed job line takes its demand line with it.
 		d := r.dem
 		r.dem = nil
-		if perr := parseJob(line, j); perr != nil {
+		if perr := parseJob(line, j, &r.fast); perr != nil {
 			perr.Line = r.line
 			if r.fail(perr) {
 				return r.err
@@ -504,9 +505,10 @@ const statusField = 10
 // parseJob parses the 18 fields of a job line that starts with a field
 // into j (left partly written on error), all but j.Demand. A line in the
 // archive's plain forms goes by parseFast, a byte at a time without bounds
-// checks; parseJobScan takes any other, and decides every error.
-func parseJob(line []byte, j *Job) *ParseError {
-	if parseFast(line, j) {
+// checks (s its scratch); parseJobScan takes any other, and decides every
+// error.
+func parseJob(line []byte, j *Job, s *fastScratch) *ParseError {
+	if parseFast(line, j, s) {
 		return nil
 	}
 	return parseJobScan(line, j)
