@@ -691,10 +691,14 @@ func lineEstimate(line []byte, m int64, tabs bool) (int64, bool) {
 	}
 	var v int64
 	d := i
-	for ; i < len(line) && line[i] >= '0' && line[i] <= '9'; i++ {
-		v = v*10 + int64(line[i]-'0')
+	for ; uint(i) < uint(len(line)); i++ { // (unsigned: no bounds check)
+		c := line[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
 	}
-	if n := i - d; n == 0 || n > 18 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+	if n := i - d; n == 0 || n > 18 || uint(i) < uint(len(line)) && line[i] != ' ' && line[i] != '\t' {
 		return m, false
 	}
 	if !neg && v > m && v <= sanitize.MaxTime {
