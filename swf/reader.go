@@ -127,9 +127,10 @@ func (r *Reader) Stats() Stats {
 
 // Read returns the next job, or io.EOF after the last one. In strict mode
 // the first malformed line ends reading with a *ParseError.
-func (r *Reader) Read() (Job, error) {
-	var j Job
-	if err := r.readInto(&j); err != nil {
+func (r *Reader) Read() (j Job, err error) {
+	// (Into the named result: a local returned was one more copy of
+	// the job a line.)
+	if err = r.readInto(&j); err != nil {
 		return Job{}, err
 	}
 	return j, nil
