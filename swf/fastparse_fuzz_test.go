@@ -57,7 +57,7 @@ func FuzzParseFastMatchesScan(f *testing.F) {
 	for _, n := range []int{239, 240, 241, 242, 255, 256, 257} {
 		padded := []byte(base + strings.Repeat(" ", n-len(base)))
 		var j Job
-		if len(padded) != n || parseFast(padded, &j) != (n <= maxFastLine) {
+		if len(padded) != n || parseFast(padded, &j, stale()) != (n <= maxFastLine) {
 			f.Fatalf("parseFast on a blank-padded line of %d bytes (want %d): took it %v", len(padded), n, !(n <= maxFastLine))
 		}
 		f.Add(padded)
@@ -68,10 +68,10 @@ func FuzzParseFastMatchesScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		var fast, scan Job
-		took := parseFast(line, &fast)
+		took := parseFast(line, &fast, stale())
 		serr := parseJobScan(line, &scan)
 		got := poison()
-		gerr := parseJob(line, &got)
+		gerr := parseJob(line, &got, stale())
 		if !took && diffJob(fast, Job{}) != "" {
 			t.Fatalf("%q: parseFast refused the line but wrote %+v", line, fast)
 		}

@@ -80,7 +80,7 @@ func TestParseJobMatchesParseFields(t *testing.T) {
 				line = append(line, f...)
 			}
 			var j Job
-			perr := parseJob(line, &j)
+			perr := parseJob(line, &j, stale())
 			want, err := slowParse(fields)
 			switch {
 			case err != nil:

@@ -45,6 +45,7 @@ type Reader struct {
 	cr      bool  // a lone '\r' ended a line: search for '\r' first
 	skipLF  bool  // the last line ended in '\r': a '\n' next belongs to it
 	clean   int   // buf[rpos:rpos+clean] was searched and holds no line terminator
+	noCR    int   // buf[rpos:noCR] holds no '\r' (noCR may lie below rpos: nothing known)
 	long    bool  // the line being read is over maxLine: its bytes are dropped
 	line    int
 	header  Header
@@ -54,7 +55,8 @@ type Reader struct {
 	dem     *Demand // a demand line's demand, for the next job line
 	demLine int     // the line of dem
 	stats   Stats
-	last    int64 // largest known submit time seen so far (0 before any)
+	fast    fastScratch // parseFast's
+	last    int64       // largest known submit time seen so far (0 before any)
 	seen    bool
 	err     error // sticky error (strict mode) or io.EOF
 }
@@ -125,9 +127,10 @@ func (r *Reader) Stats() Stats {
 
 // Read returns the next job, or io.EOF after the last one. In strict mode
 // the first malformed line ends reading with a *ParseError.
-func (r *Reader) Read() (Job, error) {
-	var j Job
-	if err := r.readInto(&j); err != nil {
+func (r *Reader) Read() (j Job, err error) {
+	// (Into the named result: a local returned was one more copy of
+	// the job a line.)
+	if err = r.readInto(&j); err != nil {
 		return Job{}, err
 	}
 	return j, nil
@@ -291,7 +294,7 @@ func (r *Reader) next(j *Job) error {
 		// A malformed job line takes its demand line with it.
 		d := r.dem
 		r.dem = nil
-		if perr := parseJob(line, j); perr != nil {
+		if perr := parseJob(line, j, &r.fast); perr != nil {
 			perr.Line = r.line
 			if r.fail(perr) {
 				return r.err
@@ -384,10 +387,11 @@ func (r *Reader) readLine() ([]byte, error) {
 // cut finds the first complete line in data, whose first c bytes were
 // searched already and hold no line terminator: it returns the line
 // without its terminator, the bytes it takes up with the terminator, and
-// whether a line was found. Files with "\n" or "\r\n" cost one extra IndexByte over
-// the line (the check for a lone '\r'); after the first lone '\r', '\r' is
-// searched for first, so that CR files do not scan to the end of the
-// buffer for each line.
+// whether a line was found. Files with "\n" or "\r\n" cost one extra
+// IndexByte (the check for a lone '\r'): a "\n" file's once a buffer, a
+// "\r\n" file's once a line; after the first lone '\r', '\r' is searched
+// for first, so that CR files do not scan to the end of the buffer for
+// each line.
 func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 	if r.cr {
 		i := index(data, c, '\r')
@@ -401,9 +405,15 @@ func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 		return data[:i], i + 1, true
 	}
 	i := index(data, c, '\n')
-	j := bytes.IndexByte(data[c:i], '\r')
-	if j >= 0 {
-		j += c
+	// The first '\r' in data[c:i], from the first '\r' at or after c,
+	// which one search finds for all the lines before it (a search of
+	// each line cost more than the search to the buffer's end).
+	if r.rpos+i > r.noCR {
+		r.noCR = r.rpos + index(data, c, '\r')
+	}
+	j := -1
+	if k := r.noCR - r.rpos; k < i {
+		j = k
 	}
 	switch {
 	case j >= 0 && j+1 < len(data) && data[j+1] != '\n':
@@ -422,6 +432,7 @@ func (r *Reader) cut(data []byte, c int) ([]byte, int, bool) {
 func (r *Reader) fill() {
 	if r.rpos > 0 {
 		r.wpos = copy(r.buf, r.buf[r.rpos:r.wpos])
+		r.noCR -= r.rpos
 		r.rpos = 0
 	}
 	if r.wpos == len(r.buf) {
@@ -495,9 +506,10 @@ const statusField = 10
 // parseJob parses the 18 fields of a job line that starts with a field
 // into j (left partly written on error), all but j.Demand. A line in the
 // archive's plain forms goes by parseFast, a byte at a time without bounds
-// checks; parseJobScan takes any other, and decides every error.
-func parseJob(line []byte, j *Job) *ParseError {
-	if parseFast(line, j) {
+// checks (s its scratch); parseJobScan takes any other, and decides every
+// error.
+func parseJob(line []byte, j *Job, s *fastScratch) *ParseError {
+	if parseFast(line, j, s) {
 		return nil
 	}
 	return parseJobScan(line, j)

@@ -393,8 +393,13 @@ func TestField9(t *testing.T) {
 				want++
 			}
 		}
-		if got := field9(line, i); got != want {
+		if got := field9(line, i, true); got != want {
 			t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
+		}
+		if !bytes.Contains(line, []byte("\t")) { // its path for a line without a tab
+			if got := field9(line, i, false); got != want {
+				t.Fatalf("field9(%q, %d, no tabs) = %d, want %d", line, i, got, want)
+			}
 		}
 	}
 }
@@ -436,8 +441,14 @@ func TestField9Words(t *testing.T) {
 				for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 					i++
 				}
-				if got, want := field9(line, i), ref(line, i); got != want {
+				want := ref(line, i)
+				if got := field9(line, i, true); got != want {
 					t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
+				}
+				if !bytes.Contains(line, []byte("\t")) {
+					if got := field9(line, i, false); got != want {
+						t.Fatalf("field9(%q, %d, no tabs) = %d, want %d", line, i, got, want)
+					}
 				}
 			}
 		}
