@@ -475,10 +475,11 @@ func (s *Sim) consStart(start []*Job, e0, q0 uint64) (epoch, qepoch uint64) {
 // other reasoning of the pass (noStart, the bounds on the starts to
 // scan) is about a job's starts before its own slot and the points that
 // block them. The pass neither overdraws more (a move takes only a fit)
-// nor leaves a marked job's slot overdrawn (its fit is not where it
-// was). Such a pass used to re-place every job: on SDSC-BLUE 10,704
-// rebases and 5,266 re-taken slots found an overdraw, 869 k of the 8.51 M
-// visits, each with a scan from now to the job's fit.
+// nor leaves an overdrawn slot where it is (a marked job's scan from now
+// keeps its slot only if the slot fits once given back). Such a pass
+// used to re-place every job: on SDSC-BLUE 10,704 rebases and 5,266
+// re-taken slots found an overdraw, 869 k of the 8.51 M visits, each
+// with a scan from now to the job's fit.
 func consOverdrawn(pts []point, list []consEntry) {
 	lo, hi := never, never
 	for i, q := range pts {

@@ -61,24 +61,7 @@ func consMeddled(t *rapid.T) {
 		if err := sim.Load(jobs); err != nil {
 			t.Fatal(err)
 		}
-		k, next := 0, int64(n+1)
-		act := func(now int64) {
-			a := obs[k%len(obs)]
-			id := ids[k%len(ids)]
-			k++
-			switch {
-			case a == 1:
-				sim.Cancel(id)
-			case a == 2 && next < int64(n+5):
-				j := jobs[id-1]
-				j.ID, next = next, next+1
-				sim.Submit(j)
-			}
-		}
-		sim.Observe(Hooks{
-			Reservation: func(now int64, _ *swf.Job, _ int64) { act(now) },
-			Start:       func(now int64, _ *swf.Job, _ bool) { act(now) },
-		})
+		meddle(sim, jobs, obs, ids)
 		res, err := sim.Finish()
 		if err != nil {
 			t.Fatal(err)
@@ -86,4 +69,27 @@ func consMeddled(t *rapid.T) {
 		return res
 	}
 	samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
+}
+
+// meddle makes an observer of sim act at each reservation and start, by
+// turns: obs says what (0 nothing, 1 cancel the job of the ID ids gives,
+// 2 submit a copy of that job of jobs under a new ID, four at most).
+func meddle(sim *Sim, jobs []swf.Job, obs []int, ids []int64) {
+	k, next := 0, int64(len(jobs)+1)
+	act := func() {
+		a, id := obs[k%len(obs)], ids[k%len(ids)]
+		k++
+		switch {
+		case a == 1:
+			sim.Cancel(id)
+		case a == 2 && next < int64(len(jobs)+5):
+			j := jobs[id-1]
+			j.ID, next = next, next+1
+			sim.Submit(j)
+		}
+	}
+	sim.Observe(Hooks{
+		Reservation: func(int64, *swf.Job, int64) { act() },
+		Start:       func(int64, *swf.Job, bool) { act() },
+	})
 }

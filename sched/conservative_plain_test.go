@@ -47,43 +47,68 @@ func TestConservativeEqualsPlainRapid(t *testing.T) {
 		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
 		kill := rapid.Bool().Draw(t, "kill")
 		perEvent := rapid.Bool().Draw(t, "perEvent")
-		type cancel struct{ at, id int64 }
-		var cancels []cancel
-		for range rapid.IntRange(0, 4).Draw(t, "cancels") {
-			cancels = append(cancels, cancel{rapid.Int64Range(0, sub+60).Draw(t, "cancelAt"), rapid.Int64Range(1, int64(n)).Draw(t, "cancelID")})
-		}
+		cancels := drawCancels(t, 4, sub+60, n)
 		run := func(s Scheduler) *Result {
 			cfg := Config{MachineSize: P, Scheduler: s, KillAtEstimate: kill, PerEventPass: perEvent}
-			switch pred {
-			case 1:
-				cfg.Predictor, cfg.Corrector = history(), EstimateCorrector{}
-			case 2:
-				h, err := predict.NewUserHistory(predict.HistoryConfig{Propagate: true, Partial: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg.Predictor, cfg.Corrector = h, EstimateCorrector{}
-			case 3:
-				cfg.Predictor, cfg.Corrector, cfg.CorrectionTarget = predict.X2{P: predict.Perfect{}}, EstimateCorrector{}, 2
-			}
-			sim, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sim.Load(jobs); err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range cancels {
-				sim.At(c.at, func(int64) { sim.Cancel(c.id) })
-			}
-			res, err := sim.Finish()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return res
+			withPredictor(t, &cfg, pred)
+			return runCancelled(t, cfg, jobs, cancels, nil)
 		}
 		samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
 	})
+}
+
+// consCancel is a cancellation of the job of ID id at time at.
+type consCancel struct{ at, id int64 }
+
+// drawCancels draws up to most cancellations, before until, of the
+// jobs of IDs 1 to n.
+func drawCancels(t *rapid.T, most int, until int64, n int) []consCancel {
+	var cancels []consCancel
+	for range rapid.IntRange(0, most).Draw(t, "cancels") {
+		cancels = append(cancels, consCancel{rapid.Int64Range(0, until).Draw(t, "cancelAt"), rapid.Int64Range(1, int64(n)).Draw(t, "cancelID")})
+	}
+	return cancels
+}
+
+// runCancelled simulates jobs under cfg with cancels, after setup (if
+// not nil) has its way with the Sim.
+func runCancelled(t *rapid.T, cfg Config, jobs []swf.Job, cancels []consCancel, setup func(*Sim)) *Result {
+	sim, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Load(jobs); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cancels {
+		sim.At(c.at, func(int64) { sim.Cancel(c.id) })
+	}
+	if setup != nil {
+		setup(sim)
+	}
+	res, err := sim.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// withPredictor gives cfg, by pred, the user estimates (0), user-history
+// predictions (1, 2: propagated, partial) or doubled run times (3), each
+// corrected when a job outlives it.
+func withPredictor(t *rapid.T, cfg *Config, pred int) {
+	switch pred {
+	case 1:
+		cfg.Predictor, cfg.Corrector = history(), EstimateCorrector{}
+	case 2:
+		h, err := predict.NewUserHistory(predict.HistoryConfig{Propagate: true, Partial: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Predictor, cfg.Corrector = h, EstimateCorrector{}
+	case 3:
+		cfg.Predictor, cfg.Corrector, cfg.CorrectionTarget = predict.X2{P: predict.Perfect{}}, EstimateCorrector{}, 2
+	}
 }
 
 // samePlainRecords fails t at the first record where conservative's pass

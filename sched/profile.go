@@ -222,8 +222,8 @@ func (p *Profile) search(t int64) int { return p.searchFrom(0, t) }
 // there). r must be at or after the first point. The caller may know that
 // no start from until to r fits (until never if not): a fit that would
 // start there returns r. With until ≤ r no point of the slot may be
-// overdrawn (free < 0): conservative backfilling gives a bound only when
-// its profile is overdrawn nowhere.
+// overdrawn (free < 0): conservative backfilling gives a bound only for a
+// job whose slot is not (consOverdrawn marks the others).
 func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	if len(p.pts) == 0 {
 		return 0, false
