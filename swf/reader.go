@@ -387,7 +387,8 @@ func (r *Reader) readLine() ([]byte, error) {
 // cut finds the first complete line in data, whose first c bytes were
 // searched already and hold no line terminator: it returns the line
 // without its terminator, the bytes it takes up with the terminator, and
-// whether a line was found. Files with "\n" or "\r\n" cost one extra
+// whether a line was found. data is buf[rpos:wpos] (noCR, an index of
+// buf, is data's noCR-rpos). Files with "\n" or "\r\n" cost one extra
 // IndexByte (the check for a lone '\r'): a "\n" file's once a buffer, a
 // "\r\n" file's once a line; after the first lone '\r', '\r' is searched
 // for first, so that CR files do not scan to the end of the buffer for

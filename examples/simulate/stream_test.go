@@ -211,6 +211,42 @@ func TestTextLargestEstimate(t *testing.T) {
 	}
 }
 
+// TestTextLargestEstimateTabs: lines whose fields are split by tabs
+// among lines split by spaces, the largest estimate behind tabs, cut into
+// chunks at every size: a chunk without a tab scans for spaces alone
+// (3a7f5fc), but a line begun in an earlier chunk, or a last line, may
+// hold tabs the chunk does not.
+func TestTextLargestEstimateTabs(t *testing.T) {
+	const (
+		spaces = "1 0 5 60 4 -1 -1 4 3600 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+		tabs   = "2\t10\t5\t60\t4\t-1\t-1\t4\t90000\t-1\t1\t1\t-1\t-1\t-1\t-1\t-1\t-1"
+		mixed  = "3 \t20\t 5 60 4\t-1 -1 4 86400 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	)
+	for _, body := range []string{
+		spaces + tabs + "\n" + spaces + spaces, // a tab line among space lines
+		spaces + mixed + tabs,                  // the last line, without its end
+		tabs + "\n" + spaces,
+	} {
+		want, err := largestEstimate(strings.NewReader(body), false)
+		if err != nil || want != 90000 {
+			t.Fatalf("%q: the parse's largest estimate %d, %v; want 90000", body, want, err)
+		}
+		for split := 1; split <= len(body); split++ {
+			for first := 0; first < min(split, 60); first += 7 { // the cuts shifted
+				var tx text
+				for s, n := body, first; len(s) > 0; n = split {
+					n = max(1, min(n, len(s)))
+					tx.chunks = append(tx.chunks, []byte(s[:n]))
+					s = s[n:]
+				}
+				if got, ok := tx.largestEstimate(); !ok || got != want {
+					t.Fatalf("%q in chunks of %d after %d: %d, %v; want %d", body, split, first, got, ok, want)
+				}
+			}
+		}
+	}
+}
+
 // gzipped writes a gzip copy of the file at p beside it.
 func gzipped(t *testing.T, p string) string {
 	t.Helper()
