@@ -163,6 +163,7 @@ type Sim struct {
 	dirty    bool
 	rejected sanitize.Report
 	maxEst   int64
+	filled   bool // a job without an estimate arrived (RaiseMaxEstimate)
 	buf      []*Job
 	prof     Profile // Pass.Profile
 	spare    []*Job  // live states of ended jobs, for reuse
@@ -795,9 +796,30 @@ func (s *Sim) EstimateFor(j *swf.Job) int64 {
 	return j.RunTime
 }
 
+// RaiseMaxEstimate raises the largest estimate seen (S6) to e, as if a
+// line with estimate e had been loaded, so that a log loaded in pieces
+// gives its jobs without an estimate the estimate a whole load does: a
+// caller that streams a log into the Sim learns the log's largest
+// estimate only at its end, and can find it ahead (a scan of the rest)
+// without loading the rest. It must come before the first job without
+// an estimate arrives: it is an error to raise the estimate after one
+// has been planned with a smaller one. An estimate above
+// sanitize.MaxTime is ignored, as Load ignores it, and so is every call
+// when Config.MaxEstimate is set.
+func (s *Sim) RaiseMaxEstimate(e int64) error {
+	if s.cfg.MaxEstimate != 0 || e <= s.maxEst || e > sanitize.MaxTime {
+		return nil
+	}
+	if s.filled {
+		return fmt.Errorf("sched: RaiseMaxEstimate(%d) after a job without an estimate arrived with %d", e, s.maxEst)
+	}
+	s.maxEst = e
+	return nil
+}
+
 func (s *Sim) arrive(jb *Job) {
 	if jb.j.ReqTime <= 0 {
-		jb.filled = true
+		jb.filled, s.filled = true, true
 		jb.j.ReqTime = s.EstimateFor(&jb.j)
 	}
 	jb.e = jb.j.ReqTime

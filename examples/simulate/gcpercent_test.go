@@ -21,7 +21,7 @@ func gcPercentNow() int {
 // TestStreamGCPercent: a streamed read doubles GOGC for its first
 // smallRun lines only, a held rest read as one piece included, leaves
 // GOGC=off off, and gives the setting back on every return: a finished
-// run, a run read again (errEstimates), a start again (errRestart), an
+// run, a run with the largest estimate raised, a start again (errRestart), an
 // interrupt. A GOGC of 2^30 doubles to the runtime's largest, not to off.
 func TestStreamGCPercent(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
@@ -35,7 +35,7 @@ func TestStreamGCPercent(t *testing.T) {
 			f[8] = -1
 		}
 	})
-	early := write("early", func(i int, f []int64) { // read again
+	early := write("early", func(i int, f []int64) { // raised
 		if i == 10 {
 			f[8] = -1
 		}

@@ -36,21 +36,22 @@ import (
 // and reads it whole (errRestart). Jobs without an estimate are the other
 // case: they get the largest estimate of the whole log (S6), known only
 // at its end. At the first one, if fewer than holdAfter lines (or a fifth
-// of the header's count) have been read, the command reads the rest of
-// the decompressed text into memory and the part already read again from
-// the file (rereadText; a plain file is read again from the file
-// itself, fileEstimate), finds the largest estimate in it (a scan of
-// field 9, text.largestEstimate, checked against the estimates the
-// second read parses) and streams that text from its start with the
-// estimate given (Config.MaxEstimate, which the whole load's largest
-// estimate equals), letting each piece of the text go as it is read. The
-// text takes about 70 bytes a job, less than the whole path's line and
-// record (280 bytes), and the scan and the part read twice cost about
-// what the whole path's larger allocations do (see the README). Later,
-// what it read would be read and simulated again at too high a cost, so
-// instead it loads the rest of the trace without running until the end
-// ("holds"), which gives the same schedule and holds every line and
-// record from there on, as the whole path does.
+// of the header's count) have been read, the job is not loaded yet and
+// every job loaded before has an estimate, so no job has been planned
+// with the largest estimate so far: the command finds the largest
+// estimate of the lines not parsed yet by a scan of field 9
+// (estimateScan; the parse where the scan cannot read a line) and raises
+// the simulation's to it (Sim.RaiseMaxEstimate), then goes on streaming.
+// The lines not parsed yet are the last bytes read (tailReader's window,
+// which holds the Reader's buffer) and the rest of the text: a plain
+// file's rest is scanned from the file itself, a gzip's is inflated into
+// memory (about 70 bytes a job, let go as the run reads it) and scanned.
+// Nothing is read or simulated twice. The run checks the raised estimate
+// against the largest it parses: a lenient read that skips a line the
+// scan counted starts again whole. Later (raiseBefore), the command
+// loads the rest of the trace without running until the end ("holds"),
+// which gives the same schedule and holds every line and record from
+// there on, as the whole path does.
 
 // streamPiece is the number of lines loaded at a time. A piece is 152
 // bytes a line, and two or three are held at once, with the records Load
@@ -63,8 +64,8 @@ const streamPiece = 1024
 
 // holdAfter is the number of lines read (or a fifth of the header's
 // count, if more) past which the first job without an estimate makes the
-// command hold rather than read again.
-const holdAfter = 16384 // (was 4 pieces of 4,096: kept, it decides which logs are read again)
+// command hold rather than raise the largest estimate.
+const holdAfter = 16384 // (was 4 pieces of 4,096: kept, it decides which logs hold)
 
 // smallRun is the lines a streamed read takes with the collector's goal
 // doubled (streamRun).
@@ -72,10 +73,6 @@ const smallRun = 1 << 16
 
 // errRestart: the trace cannot be streamed (see above); read it whole.
 var errRestart = errors.New("simulate: restart with the whole trace")
-
-// errEstimates: a job without an estimate came early (see above); read
-// the text again with the largest estimate known.
-var errEstimates = errors.New("simulate: restart with the largest estimate")
 
 // streamable reports whether the command's options let it stream (the
 // configuration is checked once the header is read).
@@ -151,7 +148,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		// standard input, from its start.
 		return nil, errRestart
 	}
-	text, closers, err := inflate.Reader(f, "swf: "+o.trace)
+	inflated, closers, err := inflate.Reader(f, "swf: "+o.trace)
 	if err != nil {
 		return nil, (&trace{name: o.trace}).named(err)
 	}
@@ -159,72 +156,57 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	// The format from the decompressed text itself: no second inflater
 	// for a look at its start, as sniff needs on a stream it cannot read
 	// twice.
-	br := bufio.NewReaderSize(text, sniffBytes)
+	br := bufio.NewReaderSize(inflated, sniffBytes)
 	head, _ := br.Peek(sniffBytes) // an error shows again at the real read
 	if formatOf(head) != formatSWF {
 		return nil, errRestart
 	}
 	in := &countReader{r: br}
-	if io.Reader(br) != text { // (a plain file's reader is a large bufio.Reader already, which br is then)
-		in.r = io.MultiReader(bytes.NewReader(head), text) // br's bytes, then text without a copy through br
+	if io.Reader(br) != inflated { // (a plain file's reader is a large bufio.Reader already, which br is then)
+		in.r = io.MultiReader(bytes.NewReader(head), inflated) // br's bytes, then the text without a copy through br
 	}
-	info, err := streamRun(ctx, o, set, t0, in, -1)
-	if err == nil {
-		info.trace.zeros = inflate.TrailingZeros(text)
-	}
-	if !errors.Is(err, errEstimates) {
-		return info, err
-	}
-	tr := time.Now()
-	var (
-		again io.Reader
-		m     int64
-	)
-	if io.Reader(br) == text {
-		// A plain file is read again from the file: reading it costs
-		// little beside holding its text (its pages, a copy). (No
-		// closers: nothing decompresses it.)
-		if m, err = fileEstimate(o.trace, o.lenient); err != nil {
-			return nil, err
+	plain := io.Reader(br) == inflated
+	// rest is the largest estimate (S6) of the lines from the window on:
+	// the window's, then the part of the text not read yet.
+	rest := func(window []byte) (int64, error) {
+		if plain {
+			// A plain file's rest is scanned from the file itself:
+			// nothing held, nothing read twice but the window.
+			return fileEstimate(o.trace, st, in.n, window, o.lenient)
 		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, errRestart
+		// A gzip's rest is inflated into memory and scanned; the run
+		// then reads it from there, letting each chunk go as it is read.
+		tx := &text{}
+		if err := tx.readChunks(in.r, maxText-in.n); err != nil {
+			return 0, errRestart // (an error shows again on the whole path)
 		}
-		again = f
-	} else {
-		whole, err := rereadText(o.trace, st, in.r, in.n, maxText)
-		if err != nil {
-			return nil, err
-		}
-		closeAll(closers) // (the first read's buffers go before the second read)
+		closeAll(closers) // (the inflater's buffers go before the run goes on)
 		closers = nil
-		var ok bool
-		if m, ok = whole.largestEstimate(); !ok {
-			if m, err = largestEstimate(whole.view(), o.lenient); err != nil {
-				return nil, err
-			}
+		in.r = tx
+		all := &text{chunks: append([][]byte{window}, tx.chunks...)}
+		if m, ok := all.largestEstimate(); ok {
+			return m, nil
 		}
-		again = whole
+		return largestEstimate(all.view(), o.lenient)
 	}
-	reread := time.Since(tr)
-	info, err = streamRun(ctx, o, set, t0, again, m)
+	info, err := streamRun(ctx, o, set, t0, in, rest)
 	if err == nil {
-		info.trace.zeros = inflate.TrailingZeros(text) // (rereadText read text to its end)
-	}
-	if err == nil { // the second read is reading time (the first read's simulation is not)
-		info.readTime += reread
-		info.simTime -= reread
+		info.trace.zeros = inflate.TrailingZeros(inflated)
 	}
 	return info, err
 }
 
 // streamRun is one streamed read and simulation of the text src, from
-// its start. maxEst is the log's largest estimate (largestEstimate), or
-// -1 when it is not known: then a job without an estimate among the
-// first holdAfter lines ends the run with errEstimates.
-func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, src io.Reader, maxEst int64) (*runInfo, error) {
+// its start. At the first job without an estimate among the first
+// holdAfter lines, it raises the simulation's largest estimate (S6) to
+// the largest of the whole log, that of the lines read so far and what
+// rest finds in the lines from window on (window: the last bytes read
+// from src, which hold those of the Reader's buffer not parsed yet, and
+// the rest of src).
+func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, src io.Reader, rest func(window []byte) (int64, error)) (*runInfo, error) {
 	t := &trace{name: o.trace, format: formatSWF}
-	r := swf.NewReader(src)
+	tail := &tailReader{r: src, keep: true} // (Header reads ahead)
+	r := swf.NewReader(tail)
 	r.Lenient = o.lenient
 	h, err := r.Header()
 	if err != nil {
@@ -243,11 +225,6 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	}
 	cfg := info.cfg
 	cfg.SummaryOnly = true
-	if maxEst >= 0 && cfg.MaxEstimate == 0 {
-		// The whole load's S6 estimate, given: 0 (no job has one) is
-		// the default's, which then stays 0 as lines are loaded.
-		cfg.MaxEstimate = maxEst
-	}
 	s, err := sched.New(cfg)
 	if err != nil {
 		return nil, err
@@ -255,15 +232,16 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	expect := max(h.MaxRecords, h.MaxJobs)
 	log := &streamLog{from: 1 << 62}
 	// Lines read past which a job without an estimate holds rather than
-	// reads again: a fifth of the log, as the header counts it, costs
-	// about what holding saves (CEA-Curie, whose first such line is its
-	// 54,874th of 312,826: the same CPU, half the memory).
-	rereadBefore := max(holdAfter, int(min(expect, maxPresize)/5))
-	if maxEst >= 0 {
-		rereadBefore = 0
-	}
-	if expect > 0 { // room for the waits up to rereadBefore; the rest below
-		n := int(min(expect, int64(max(rereadBefore, holdAfter))))
+	// raises: a fifth of the log, as the header counts it (CEA-Curie,
+	// whose first such line is its 54,874th of 312,826, holds). Raising
+	// there instead cost the same (callgrind, whole process, -machine
+	// 80640: 2,751.2 M instructions, holding 2,751.6 M; peak RSS 50.0
+	// MB, holding 49.1 MB), and the window's copy would then go on over
+	// the whole of every log that has no such job.
+	raiseBefore := max(holdAfter, int(min(expect, maxPresize)/5))
+	tail.keep = cfg.MaxEstimate == 0
+	if expect > 0 { // room for the waits up to raiseBefore; the rest below
+		n := int(min(expect, int64(max(raiseBefore, holdAfter))))
 		log.logged, log.simulated = make([]int64, 0, n), make([]int64, 0, n)
 	}
 	s.Observe(sched.Hooks{Start: log.start, End: log.end})
@@ -291,7 +269,8 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 		clock   int64 = -1 // the simulated instant: every line must come after it
 		latest  int64 = -1 // the latest submit time read
 		hold    bool       // a job without an estimate was loaded: run nothing before the end
-		seenEst int64      // the largest estimate read (S6), to check maxEst by
+		raised  int64 = -1 // the largest estimate given to the simulation (RaiseMaxEstimate), or -1
+		seenEst int64      // the largest estimate read (S6), to check raised by
 		readDur time.Duration
 		// The pieces loaded whose jobs may not all have arrived, with
 		// their latest submit time, and those free for reuse (the
@@ -346,11 +325,24 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			if j.ID <= lastID || j.Submit >= 0 && j.Submit <= clock {
 				return nil, errRestart
 			}
-			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && maxEst < 0 && !hold {
-				if t.read+n < rereadBefore {
-					return nil, errEstimates
+			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && raised < 0 && !hold {
+				// The job's line is not loaded yet, and every job
+				// loaded before has an estimate: no job has been
+				// planned with the largest estimate so far.
+				tail.keep = false
+				if t.read+n >= raiseBefore {
+					hold = true
+				} else {
+					m, err := rest(tail.window())
+					if err != nil {
+						return nil, err
+					}
+					raised = max(m, seenEst)
+					if err := s.RaiseMaxEstimate(raised); err != nil {
+						return nil, err
+					}
+					raiseBefore = 0 // (the waits' room for the header's count, now)
 				}
-				hold = true
 			}
 			lastID, latest = j.ID, max(latest, j.Submit)
 			if e := j.ReqTime; e > seenEst && e <= sanitize.MaxTime {
@@ -359,6 +351,9 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			info.eMax.Add(j) // (here, not in a loop over the piece after it: the job is at hand)
 		}
 		t.read += len(piece)
+		if t.read >= raiseBefore {
+			tail.keep = false
+		}
 		if t.read >= smallRun {
 			gcRestore()
 		}
@@ -367,7 +362,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			return nil, err
 		}
 		loaded = append(loaded, loadedPiece{piece, latest})
-		if n := int(min(expect, maxPresize)); t.read >= rereadBefore && cap(log.logged) < n {
+		if n := int(min(expect, maxPresize)); t.read >= raiseBefore && cap(log.logged) < n {
 			// Room for the header's count of waits, once a job without
 			// an estimate can no longer start the command again: grown
 			// by appends, the two lists allocated about five times their
@@ -394,9 +389,9 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	if t.read == 0 {
 		return nil, noJobLines(t.name, t.stats)
 	}
-	if maxEst >= 0 && seenEst != maxEst {
-		// text.largestEstimate read a line the Reader skipped (lenient):
-		// the schedule may not be the whole load's.
+	if raised >= 0 && seenEst != raised {
+		// The scan read a line the Reader skipped (lenient), or the
+		// window missed one: the schedule may not be the whole load's.
 		return nil, errRestart
 	}
 	info.readTime = readDur
@@ -437,16 +432,57 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// tailBytes is the window tailReader keeps: more than swf.Reader's
+// buffer (64 KiB), which holds the bytes read but not parsed yet.
+const tailBytes = 1 << 17
+
+// tailReader keeps, while keep is set, the last tailBytes bytes read
+// from r.
+type tailReader struct {
+	r    io.Reader
+	keep bool
+	ring []byte
+	n    int64 // bytes kept in all
+}
+
+func (t *tailReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if t.keep && n > 0 {
+		if t.ring == nil {
+			t.ring = make([]byte, tailBytes)
+		}
+		for b := p[:n]; len(b) > 0; {
+			k := copy(t.ring[t.n%tailBytes:], b)
+			b, t.n = b[k:], t.n+int64(k)
+		}
+	}
+	return n, err
+}
+
+// window is the bytes kept, from the start of a line: from the text's
+// start when it holds all of it, else from the first line end on.
+func (t *tailReader) window() []byte {
+	if t.n <= tailBytes {
+		return t.ring[:t.n]
+	}
+	i := int(t.n % tailBytes)
+	w := append(append(make([]byte, 0, tailBytes), t.ring[i:]...), t.ring[:i]...)
+	if k := bytes.IndexByte(w, '\n'); k >= 0 {
+		return w[k+1:]
+	}
+	return nil // (a line longer than the window: the end's check decides)
+}
+
 func closeAll(closers []io.Closer) {
 	for i := len(closers) - 1; i >= 0; i-- {
 		closers[i].Close()
 	}
 }
 
-// textChunk is the size of the pieces of text rereadText holds.
+// textChunk is the size of the pieces of text a gzip's rest is held in.
 const textChunk = 1 << 20
 
-// maxText bounds the text rereadText holds (about 15 M jobs of 70
+// maxText bounds the text of a gzip's rest held (about 15 M jobs of 70
 // bytes): past it the whole path reads the trace, whose memory grows
 // with its jobs, not its bytes. A gzip file of a few megabytes may
 // inflate to gigabytes of comments or blank lines, which the whole path
@@ -506,46 +542,6 @@ func (t *text) readChunks(r io.Reader, limit int64) error {
 			return err
 		}
 	}
-}
-
-// rereadText returns the whole decompressed text of the trace at path:
-// the first n bytes from the file again, then the rest of rest (the
-// first read, n bytes in); errRestart when it is longer than limit bytes
-// or the file is no longer the one first read (was, its information then:
-// same file, size and time of change), whose start would then go with
-// another's end. Any error, the file's or one in the text's parse, is
-// left for the whole path to report (errRestart).
-func rereadText(path string, was os.FileInfo, rest io.Reader, n, limit int64) (*text, error) {
-	var tail text
-	if err := tail.readChunks(rest, limit-n); err != nil {
-		return nil, errRestart
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, errRestart
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime()) {
-		return nil, errRestart
-	}
-	src, closers, err := inflate.Prefix(f, "swf: "+path)
-	if err != nil {
-		return nil, errRestart
-	}
-	defer closeAll(closers)
-	var whole text
-	if err := whole.readChunks(io.LimitReader(src, n), math.MaxInt64); err != nil {
-		return nil, errRestart
-	}
-	var got int64
-	for _, c := range whole.chunks {
-		got += int64(len(c))
-	}
-	if got != n {
-		return nil, errRestart // the file changed
-	}
-	whole.chunks = append(whole.chunks, tail.chunks...)
-	return &whole, nil
 }
 
 // largestEstimate is the largest estimate among the jobs of src, as the
@@ -642,19 +638,29 @@ func (sc *estimateScan) end() (m int64, ok bool) {
 	return sc.m, true
 }
 
-// fileEstimate is largestEstimate's value for the plain file at path,
-// by the scan (estimateScan) where it can, else by the parse.
-func fileEstimate(path string, lenient bool) (int64, error) {
+// fileEstimate is largestEstimate's value for window and then the plain
+// file at path (was: its information at the first read) from byte from
+// on, by the scan (estimateScan) where it can, else by the parse;
+// errRestart when the file is no longer the one first read (same file,
+// size and time of change).
+func fileEstimate(path string, was os.FileInfo, from int64, window []byte, lenient bool) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, errRestart
 	}
 	defer f.Close()
-	var sc estimateScan
+	if st, err := f.Stat(); err != nil || !os.SameFile(st, was) || st.Size() != was.Size() || !st.ModTime().Equal(was.ModTime()) {
+		return 0, errRestart
+	}
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return 0, errRestart
+	}
+	sc := estimateScan{}
+	ok := sc.feed(window)
 	buf := make([]byte, 256<<10)
-	for {
+	for ok {
 		n, err := f.Read(buf)
-		if !sc.feed(buf[:n]) {
+		if ok = sc.feed(buf[:n]); !ok {
 			break
 		}
 		if err == io.EOF {
@@ -667,10 +673,10 @@ func fileEstimate(path string, lenient bool) (int64, error) {
 			return 0, errRestart
 		}
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
 		return 0, errRestart
 	}
-	return largestEstimate(bufio.NewReaderSize(f, 64<<10), lenient)
+	return largestEstimate(io.MultiReader(bytes.NewReader(window), bufio.NewReaderSize(f, 64<<10)), lenient)
 }
 
 // lineEstimate returns max(m, the line's estimate) for a job line (see

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -11,9 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/tracetest"
 )
 
@@ -59,9 +59,9 @@ func TestStreamedKTH(t *testing.T) {
 // TestStreamedRestartAndHold covers the streaming path's exceptions on a
 // made-up log of 20,000 jobs: a line earlier than the simulated instant
 // and a job number that does not rise (both start again), a job without
-// an estimate early (the text read again with the largest estimate; on a
-// lenient read that skips the line with the largest, start again) and
-// late (hold); holding, on logs of
+// an estimate early (the largest estimate of the rest found by a scan
+// and raised; on a lenient read that skips the line with the largest,
+// start again) and late (hold); holding, on logs of
 // 30,000 whose header counts the jobs right, too few and too many (the
 // held rest is read as one piece with room for the header's count).
 func TestStreamedRestartAndHold(t *testing.T) {
@@ -111,7 +111,7 @@ func TestStreamedRestartAndHold(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := write(c.name, 20000, "", c.edit)
 			streamedSame(t, p, "-policy", "easy")
-			if c.name == "no-estimate-early" { // gzip: the part read again is inflated again
+			if c.name == "no-estimate-early" { // gzip: the rest is held and scanned
 				streamedSame(t, gzipped(t, p), "-policy", "easy")
 			}
 		})
@@ -280,15 +280,19 @@ func TestFileEstimate(t *testing.T) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := fileEstimate(p, false)
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fileEstimate(p, st, 0, nil, false)
 		if err != nil || got != c.want {
 			t.Errorf("estimate %s: %d, %v; want %d", c.est, got, err, c.want)
 		}
 	}
 }
 
-// TestStreamedHostileGzip: a gzip log read again (a job without an
-// estimate early) that is cut short, damaged or holds a 5-MB comment
+// TestStreamedHostileGzip: a gzip log whose rest is held (a job without
+// an estimate early) that is cut short, damaged or holds a 5-MB comment
 // gives the whole read's report or error.
 func TestStreamedHostileGzip(t *testing.T) {
 	var b strings.Builder
@@ -339,70 +343,78 @@ func TestStreamedHostileGzip(t *testing.T) {
 	}
 }
 
-// TestRereadTextBound: rereadText holds at most its limit (else the
-// whole path reads), notices a file cut or rewritten (as long, a second
-// later) between the reads, and otherwise gives the whole decompressed
-// text.
-func TestRereadTextBound(t *testing.T) {
-	body := "; MaxProcs: 8\n" + strings.Repeat("1 0 5 60 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 50000)
-	p := filepath.Join(t.TempDir(), "log.swf")
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
+// TestTailWindow: the window holds the last bytes read, from a line's
+// start, wherever the reads split the text.
+func TestTailWindow(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "%d %d\n", i, i*7)
 	}
-	gz := gzipped(t, p)
-	reread := func(limit int64, edit func()) (*text, error) {
-		f, err := os.Open(gz)
+	body := b.String()
+	for _, step := range []int{1 << 10, 3001, 1 << 16, 1 << 17, 1<<17 + 5} {
+		for _, upto := range []int{10, 5000, 1<<17 - 1, 1 << 17, 1<<17 + 1, 200000, len(body)} {
+			tr := &tailReader{r: strings.NewReader(body[:upto]), keep: true}
+			buf := make([]byte, step)
+			for {
+				if _, err := tr.Read(buf); err == io.EOF {
+					break
+				}
+			}
+			w := string(tr.window())
+			if !strings.HasSuffix(body[:upto], w) || len(w) > tailBytes ||
+				upto <= tailBytes && len(w) != upto ||
+				upto > tailBytes && (len(w) < tailBytes-20 || body[upto-len(w)-1] != '\n') {
+				t.Errorf("reads of %d, %d bytes: a window of %d bytes that is not the end's lines", step, upto, len(w))
+			}
+		}
+	}
+}
+
+// TestStreamedRaise: a job without an estimate early streams in one
+// read (no error from stream, which would read the trace whole), plain
+// and gzip, wherever the line falls against the Reader's buffer; a
+// lenient read that skips the line with the largest estimate starts
+// again (errRestart).
+func TestStreamedRaise(t *testing.T) {
+	run := func(p string, args ...string) error {
+		t.Helper()
+		o, err := parse(append(args, p), io.Discard, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		was, err := f.Stat()
-		if err != nil {
-			t.Fatal(err)
+		_, err = stream(context.Background(), o, func(float64) {})
+		return err
+	}
+	for _, at := range []int{0, 1, 700, 1023, 1024, 1025, 3000, 16000} {
+		p := writeLog(t, fmt.Sprintf("at-%d", at), 20000, "", func(i int, f []int64) {
+			if i == at || i == at+5 {
+				f[8] = -1
+			}
+			if i == 19990 {
+				f[8] = 90000
+			}
+		})
+		for _, q := range []string{p, gzipped(t, p)} {
+			if err := run(q, "-policy", "easy"); err != nil {
+				t.Errorf("%s: %v, want a streamed run", filepath.Base(q), err)
+			}
 		}
-		src, closers, err := inflate.Reader(f, gz)
-		if err != nil {
-			t.Fatal(err)
+		if at == 3000 {
+			streamedSame(t, p, "-policy", "easy")
 		}
-		defer closeAll(closers)
-		first := make([]byte, 100000)
-		if _, err := io.ReadFull(src, first); err != nil {
-			t.Fatal(err)
+	}
+	skipped := writeLog(t, "skipped", 20000, "", func(i int, f []int64) {
+		if i == 150 {
+			f[8] = -1
 		}
-		edit()
-		return rereadText(gz, was, src, int64(len(first)), limit)
-	}
-	tx, err := reread(int64(len(body)), func() {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := io.ReadAll(tx); string(got) != body {
-		t.Errorf("the text read again: %d bytes, want the %d of the log", len(got), len(body))
-	}
-	if _, err := reread(int64(len(body))-1, func() {}); err != errRestart {
-		t.Errorf("a text over the limit: %v, want errRestart", err)
-	}
-	data, err := os.ReadFile(gz)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reread(int64(len(body)), func() {
-		if err := os.WriteFile(gz, data[:100], 0o644); err != nil {
-			t.Fatal(err)
+		if i == 19990 {
+			f[1], f[8] = -5, 999999
 		}
-	}); err != errRestart {
-		t.Errorf("a file cut between the reads: %v, want errRestart", err)
-	}
-	if err := os.WriteFile(gz, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reread(int64(len(body)), func() {
-		later := time.Now().Add(time.Second)
-		if err := os.Chtimes(gz, later, later); err != nil {
-			t.Fatal(err)
+	})
+	for _, q := range []string{skipped, gzipped(t, skipped)} {
+		if err := run(q, "-policy", "easy", "-lenient"); !errors.Is(err, errRestart) {
+			t.Errorf("%s: %v, want errRestart", filepath.Base(q), err)
 		}
-	}); err != errRestart {
-		t.Errorf("a file changed between the reads: %v, want errRestart", err)
 	}
 }
 
