@@ -1,6 +1,9 @@
 package sched
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // conservativeScheduler is conservative backfilling with compression
 // (Mu'alem & Feitelson): every waiting job holds a reservation in the
@@ -39,7 +42,12 @@ func (conservativeScheduler) Schedule(p *Pass) {
 	if s.conservativeQuiet() {
 		return
 	}
-	s.conservativePass(p.Profile(), p.Free() == p.MachineSize())
+	idle := p.Free() == p.MachineSize()
+	if m := s.prof.memo; m != nil && m.ok && m.logOK && !idle {
+		s.conservativePass(nil, false) // the running jobs' profile from the log
+		return
+	}
+	s.conservativePass(p.Profile(), idle)
 }
 
 // conservativeQuiet is conservativePass after arrivals alone, when it
@@ -69,7 +77,6 @@ func (s *Sim) conservativeQuiet() bool {
 		}
 	}
 	prof.spare, prof.pts = prof.pts[:0], pts
-	m.curBase = appendFrom(m.curBase[:0], m.base.pts, s.now)
 	s.conservativeArrivals(prof, m)
 	return true
 }
@@ -101,14 +108,21 @@ func (s *Sim) conservativeQuiet() bool {
 type consMemo struct {
 	ok    bool    // final, base and jobs describe the last pass
 	final []point // the profile the last pass ended with
-	// base is final without its reservations: the running jobs' profile
-	// of the last pass with the jobs it started; curBase is the current
-	// pass's running jobs' profile.
-	base    Profile
-	curBase []point
-	jobs    []consEntry // the jobs it reserved, in arrival order
-	next    []consEntry // scratch for the current pass's jobs when the queue changed
-	gave    []span      // the current pass's slots given back, in order
+	// The base of final (final without its reservations) is the running
+	// jobs' profile at the start of the last full pass (at now0), with
+	// the jobs started since taken from their start for max(p, 1): free0
+	// at now0 and, from now0+1 on, the running jobs' profile then less
+	// log (Sim.consRun), which holds what the running jobs took since
+	// (their starts, corrections, ends and kills), while logOK. So a pass
+	// needs no walk of the running jobs and no comparison of two
+	// profiles to learn what changed (consDiff).
+	now0, free0 int64
+	log         []slot
+	logOK       bool
+	ev          []point     // consDiff's scratch
+	jobs        []consEntry // the jobs it reserved, in arrival order
+	next        []consEntry // scratch for the current pass's jobs when the queue changed
+	gave        []span      // the current pass's slots given back, in order
 	// after[i] is the span of the last pass's slots given back from the
 	// i-th on (after[len(gave)] is noSpan); suf is the next one
 	after, suf []span
@@ -197,12 +211,15 @@ func (g span) starts(now, d, r int64) starts {
 // (schedtest found it). Only then: on a busy machine a later end wakes the
 // next pass, and the schedules of every log stay as they were.
 func (s *Sim) conservativePass(prof *Profile, idle bool) {
+	fromLog := prof == nil
+	if fromLog {
+		prof = &s.prof
+	}
 	m := prof.memo
 	if m == nil {
 		m = &consMemo{}
 		prof.memo = m
 	}
-	m.curBase = append(m.curBase[:0], prof.pts...)
 	// gain spans the times from now on at which the profile may have more
 	// free processors than when a job of the last pass settled; known
 	// false (nothing is known) re-places every job. over: the profile is
@@ -214,6 +231,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	list, inPlace := m.next[:0], false
 	fresh := func(j *Job) consEntry {
 		return consEntry{seq: j.seq, res: j.res, d: max(j.p, 1), n: j.n, job: j, fresh: true}
+	}
+	if !fromLog {
+		m.consBase(s)
 	}
 	switch {
 	case idle:
@@ -232,12 +252,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			list = append(list, fresh(j))
 			return true
 		})
-	case m.ok:
+	case fromLog:
 		// The last pass's final profile, with the running jobs' changes
 		// since and the reservations that changed: no sort.
 		var sound bool
-		gain, sound = prof.rebase(m.final, m.base.pts)
+		gain, sound = prof.rebase(m.final, s.consDiff(m, prof.steps[:0]))
 		known, over = true, !sound
+		m.consBase(s)
 		if sound && gain == noSpan && m.quiet && s.epoch == m.epoch && s.qepoch == m.qepoch && s.now < m.minRes {
 			s.conservativeArrivals(prof, m)
 			return
@@ -444,15 +465,12 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	}
 	m.gave = gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
-	// the base of final: the running jobs' profile with those started now
-	m.base.pts, m.curBase = m.curBase, m.base.pts
-	for _, j := range start {
-		m.base.Allocate(s.now, max(j.p, 1), j.n)
-	}
 	m.ok = ok
 	m.quiet, m.minRes = len(gave) == 0, minRes
 	m.start = start[:0]
+	k0 := len(m.log)
 	m.epoch, m.qepoch = s.consStart(start, m.epoch, m.qepoch)
+	s.consStarted(m, start, k0)
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
@@ -509,6 +527,9 @@ func consOverdrawn(pts []point, list []consEntry) {
 // come after them all, with Fit: only those are visited.
 func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	e0, q0, seq0 := s.epoch, s.qepoch, s.seq // (see conservativePass)
+	// the base from now: the running jobs' profile, no job overdue (see
+	// conservativeQuiet)
+	m.now0, m.free0 = s.now, s.free
 	ok := true
 	start := m.start[:0]
 	blocked := len(m.jobs) > 0 // every job the last pass saw holds a reservation after now
@@ -529,14 +550,12 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		return true
 	})
 	m.final = append(m.final[:0], prof.pts...)
-	m.base.pts, m.curBase = m.curBase, m.base.pts
-	for _, j := range start {
-		m.base.Allocate(s.now, max(j.p, 1), j.n)
-	}
 	m.ok = ok
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
+	k0 := len(m.log)
 	m.epoch, m.qepoch = s.consStart(start, e0, q0)
+	s.consStarted(m, start, k0)
 }
 
 // noStart is a scan that found no earlier start for a job of n
@@ -567,4 +586,124 @@ func (f noStart) skip(n, d, r int64, w starts) int64 {
 		return f.until
 	}
 	return w.from
+}
+
+// consLogMax bounds consMemo's log: a Scheduler that runs conservative
+// backfilling at some passes only may leave it unread for long; the next
+// pass then builds the running jobs' profile again.
+const consLogMax = 1024
+
+// consRun notes in the conservative memo's log, if it is kept, that the
+// running jobs take n more processors over [lo, hi) (n < 0: fewer): a
+// start from now to its predicted end, an end or a kill giving back the
+// rest of its prediction, a correction taking its old predicted end to
+// the new one.
+func (s *Sim) consRun(lo, hi, n int64) {
+	m := s.prof.memo
+	if m == nil || !m.logOK || lo >= hi {
+		return
+	}
+	if len(m.log) == consLogMax {
+		m.logOK = false
+		return
+	}
+	m.log = append(m.log, slot{lo, hi - lo, n})
+}
+
+// consBase makes the running jobs' profile now the memo's base, with an
+// empty log.
+func (m *consMemo) consBase(s *Sim) {
+	m.now0, m.free0, m.log, m.logOK = s.now, s.free, m.log[:0], true
+}
+
+// consStarted takes the jobs a pass started now into the memo's base, as
+// the pass took them into its profile: from now for max(p, 1). Their
+// starts logged, from the log's k0-th entry on, what they take from now
+// to their predicted end, which the base holds already: those entries
+// go when they are all the log holds from k0 on (no observer's change
+// among them), else the log gives back max(p, 1) from now. (The two
+// differ only for p = 0, and only before now+1.)
+func (s *Sim) consStarted(m *consMemo, start []*Job, k0 int) {
+	for _, j := range start {
+		m.free0 -= j.n
+	}
+	if !m.logOK {
+		return
+	}
+	log, i := m.log[k0:], 0
+	for _, j := range start {
+		if j.p < 1 {
+			continue
+		}
+		if i == len(log) || log[i] != (slot{s.now, j.p, j.n}) {
+			i = -1
+			break
+		}
+		i++
+	}
+	trim := i == len(log)
+	if trim {
+		m.log = m.log[:k0]
+	}
+	for _, j := range start {
+		if !trim || j.p < 1 {
+			s.consRun(s.now, s.now+max(j.p, 1), -j.n)
+		}
+	}
+}
+
+// consDiff appends to diff, as steps from now (a point at now, then one
+// per change), the running jobs' profile now less the memo's base: from
+// now+1 on, what log gave back less what it took; over [now, now+1) the
+// free processors now less the base's then, which is the base's free0
+// when now is now0, else its profile from now0+1 on at now: the running
+// jobs' profile at now (the free processors now with those of the jobs
+// that outlived their prediction, which it frees only at now+1) less
+// log's change at now.
+func (s *Sim) consDiff(m *consMemo, diff []point) []point {
+	now := s.now
+	ev := append(m.ev[:0], point{now + 1, 0}) // (t, change of the difference at t)
+	for _, q := range m.log {
+		if lo, hi := max(q.t, now), q.t+q.d; lo < hi {
+			ev = append(ev, point{lo, -q.n}, point{hi, q.n})
+		}
+	}
+	if len(ev) <= 32 { // mostly a few: an insertion sort, no call per comparison
+		for i := 1; i < len(ev); i++ {
+			for k := i; k > 0 && ev[k].t < ev[k-1].t; k-- {
+				ev[k], ev[k-1] = ev[k-1], ev[k]
+			}
+		}
+	} else {
+		slices.SortFunc(ev, func(a, b point) int { return cmp.Compare(a.t, b.t) })
+	}
+	v, i := int64(0), 0
+	for ; i < len(ev) && ev[i].t == now; i++ {
+		v += ev[i].free
+	}
+	v0 := s.free - m.free0
+	if now != m.now0 {
+		v0 = v
+	overdue:
+		for _, c := range s.run.chunks {
+			for _, r := range c {
+				if r.predEnd() > now {
+					break overdue
+				}
+				v0 -= r.n
+			}
+		}
+	}
+	diff = append(diff, point{now, v0})
+	for i < len(ev) {
+		t := ev[i].t
+		for ; i < len(ev) && ev[i].t == t; i++ {
+			v += ev[i].free
+		}
+		if v != diff[len(diff)-1].free {
+			diff = append(diff, point{t, v})
+		}
+	}
+	m.ev = ev[:0]
+	return diff
 }

@@ -170,9 +170,23 @@ func (p *Pass) Shadow(n int64) (shadow, extra int64) { return p.s.shadow(n) }
 // still held, S3). The policy may Fit and Allocate in it; it is rebuilt at
 // every call and shared by the pass, so keep at most one in use.
 func (p *Pass) Profile() *Profile {
+	// Reset and a Release per running job, the set's chunks walked
+	// here rather than through Ascend's call per job (as in shadow)
 	s := p.s
-	s.prof.Reset(s.now, s.free)
-	s.run.Ascend(func(r *Job) bool { s.prof.Release(max(r.predEnd(), s.now+1), r.n); return true })
+	pts := append(s.prof.pts[:0], point{s.now, s.free})
+	last := point{s.now, s.free} // pts's last point, kept in registers
+	for _, c := range s.run.chunks {
+		for _, r := range c {
+			if t := max(r.start+r.p, s.now+1); t <= last.t { // predEnd, S3's now+1 at the earliest
+				last.free += r.n
+				pts[len(pts)-1].free = last.free
+			} else {
+				last = point{t, last.free + r.n}
+				pts = append(pts, last)
+			}
+		}
+	}
+	s.prof.pts = pts
 	return &s.prof
 }
 

@@ -382,62 +382,20 @@ func (p *Profile) allocateAll(slots []slot) {
 	p.spare, p.pts, p.steps = pts[:0], out, st[:0]
 }
 
-// rebase sets the profile, whose points are now base (from now on), to
-// was + base - old over the same span: was is a profile that old was the
-// base of, both starting at or before now, with no two neighbours of
-// equal free, as Allocate keeps them (nor has the result). It returns the
-// span of the times at which base has more free than old (where the
-// profile gained on was), and whether the profile is nowhere overdrawn
-// (free ≥ 0 throughout).
+// rebase sets the profile to was + diff from now on: was is a profile
+// starting at or before now, diff the running jobs' change since was was
+// planned (consDiff: steps from now, a point per change, the first at
+// now), both with no two neighbours of equal free, as Allocate keeps them
+// (nor has the result). It returns the span of the times at which diff
+// is positive (where the profile gained on was), and whether the profile
+// is nowhere overdrawn (free ≥ 0 throughout).
 //
-// base - old is found first, as steps (mostly none, or a job's
-// processors over [now, its planned end) after it ended early), and
-// added to a copy of was a range at a time, rather than a merge of the
-// three that walks every point of all three.
-func (p *Profile) rebase(was, old []point) (gain span, sound bool) {
-	base := p.pts
+// diff is mostly none, or a job's processors over [now, its planned
+// end) after it ended early: it is added to a copy of was a range at a
+// time.
+func (p *Profile) rebase(was, diff []point) (gain span, sound bool) {
 	gain, sound = noSpan, true
-	if len(base) == 0 {
-		return gain, false
-	}
-	now := base[0].t
-	// diff: (t, base - old from t on), from now, a point per change
-	k, vo := stepAt(old, now)
-	k0, vb := k, base[0].free
-	diff := append(p.steps[:0], point{now, vb - vo})
-	for j := 1; ; {
-		// most points are the same step in both, or differ by what they
-		// differed before (a job that ended early, until its planned end)
-		v := diff[len(diff)-1].free
-		for j < len(base) && k < len(old) && base[j].t == old[k].t && base[j].free-old[k].free == v {
-			j, k = j+1, k+1
-		}
-		if j == len(base) && k == len(old) {
-			break
-		}
-		vb = base[j-1].free
-		if k > k0 {
-			vo = old[k-1].free
-		}
-		t := never
-		if j < len(base) {
-			t = base[j].t
-		}
-		if k < len(old) {
-			t = min(t, old[k].t)
-		}
-		if j < len(base) && base[j].t == t {
-			vb = base[j].free
-			j++
-		}
-		if k < len(old) && old[k].t == t {
-			vo = old[k].free
-			k++
-		}
-		if vb-vo != v {
-			diff = append(diff, point{t, vb - vo})
-		}
-	}
+	now, base := diff[0].t, p.pts
 	p.pts = appendFrom(p.spare[:0], was, now)
 	for e, q := range diff {
 		if q.free == 0 {

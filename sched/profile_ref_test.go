@@ -71,8 +71,8 @@ func (p *Profile) rebaseRef(was, old []point) (gain span, sound bool) {
 	return gain, sound
 }
 
-// TestRebaseMatchesMerge: rebase, which adds base - old to was a range at
-// a time, gives the points, gain and soundness of one merge of the three,
+// TestRebaseMatchesMerge: rebase, which adds base - old (as consDiff
+// gives it: steps from now) to was a range at a time, gives the points, gain and soundness of one merge of the three,
 // for random profiles (points before now, negative free
 // and a base equal to old included).
 func TestRebaseMatchesMerge(t *testing.T) {
@@ -88,7 +88,7 @@ func TestRebaseMatchesMerge(t *testing.T) {
 		was := steps("was", now-rapid.Int64Range(0, 20).Draw(t, "wasAt"))
 		p.pts = append(p.pts[:0], base...)
 		q.pts = append(q.pts[:0], base...)
-		gain, sound := p.rebase(was, old)
+		gain, sound := p.rebase(was, profileDiff(base, old, now))
 		wgain, wsound := q.rebaseRef(was, old)
 		if !slices.Equal(p.pts, q.pts) || gain != wgain || sound != wsound {
 			t.Fatalf("rebase: %v %v %v; merge: %v %v %v", p.pts, gain, sound, q.pts, wgain, wsound)

@@ -541,6 +541,7 @@ func (s *Sim) Cancel(id int64) bool {
 	case running:
 		s.run.Delete(jb)
 		s.free += jb.held
+		s.consRun(s.now, jb.predEnd(), -jb.n)
 		if s.m != nil {
 			s.freeShares(jb)
 		}
@@ -879,6 +880,7 @@ func (s *Sim) startJob(jb *Job, backfilled bool) {
 	}
 	s.free -= jb.held
 	s.run.ReplaceOrInsert(jb)
+	s.consRun(s.now, jb.predEnd(), jb.n)
 	s.push(evTerm, event{t: s.now + jb.r, job: jb})
 	s.armExpiry(jb)
 	for _, o := range s.obs {
@@ -907,6 +909,7 @@ func (s *Sim) release(jb *Job) {
 	s.epoch++
 	s.run.Delete(jb)
 	s.free += jb.held
+	s.consRun(s.now, jb.predEnd(), -jb.n)
 	if s.m != nil { // (a call the one-pool path does not pay)
 		s.freeShares(jb)
 	}
@@ -996,6 +999,7 @@ func (s *Sim) expire(jb *Job, nc int) {
 		jb.kPost++
 	}
 	jb.nCorr++
+	s.consRun(jb.predEnd(), jb.start+np, jb.n)
 	jb.p = np
 	s.run.later(jb) // (np > the old p: it moves towards the end)
 	s.armExpiry(jb)

@@ -1,0 +1,119 @@
+package sched
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// logChecker runs the conservative scheduler and, before each of its
+// passes, compares consDiff (the running jobs' change read from the
+// memo's log) with the difference of two profiles built in full: the
+// running jobs' profile now less the base the memo's final profile was
+// planned on (the running jobs' profile at the last conservative pass,
+// with the jobs it started taken from then for max(p, 1)). The built-in
+// EASY runs at the passes easy marks, so that jobs start between
+// conservative passes too.
+type logChecker struct {
+	t      *rapid.T
+	easy   []bool
+	n      int
+	base   []point // nil before the first conservative pass
+	passes int     // the passes compared
+}
+
+func (c *logChecker) Schedule(p *Pass) {
+	s := p.s
+	easy := c.easy[c.n%len(c.easy)]
+	c.n++
+	if easy {
+		EASYScheduler{}.Schedule(p)
+		return
+	}
+	m := s.prof.memo
+	var got []point
+	if m != nil && m.logOK && c.base != nil {
+		got = s.consDiff(m, nil)
+	}
+	full := slices.Clone(p.Profile().pts)
+	if got != nil {
+		c.passes++
+		if want := profileDiff(full, c.base, s.now); !slices.Equal(got, want) {
+			c.t.Fatalf("at %d: consDiff %v, the profiles' difference %v (now %v, base %v)", s.now, got, want, full, c.base)
+		}
+	}
+	before := map[*Job]bool{}
+	s.run.Ascend(func(j *Job) bool { before[j] = true; return true })
+	conservativeScheduler{}.Schedule(p)
+	b := Profile{pts: full}
+	s.run.Ascend(func(j *Job) bool {
+		if !before[j] && j.start == s.now {
+			b.Allocate(s.now, max(j.p, 1), j.n)
+		}
+		return true
+	})
+	c.base = b.pts
+}
+
+// profileDiff is a - b from now on as steps: a point at now, then one
+// per change (a and b start at or before now).
+func profileDiff(a, b []point, now int64) []point {
+	at := func(pts []point, t int64) int64 {
+		v := int64(0)
+		for _, q := range pts {
+			if q.t > t {
+				break
+			}
+			v = q.free
+		}
+		return v
+	}
+	var ts []int64
+	for _, q := range append(slices.Clone(a), b...) {
+		if q.t > now {
+			ts = append(ts, q.t)
+		}
+	}
+	slices.Sort(ts)
+	d := []point{{now, at(a, now) - at(b, now)}}
+	for _, t := range ts {
+		if v := at(a, t) - at(b, t); v != d[len(d)-1].free {
+			d = append(d, point{t, v})
+		}
+	}
+	return d
+}
+
+// TestConservativeLogRapid: the running jobs' change since the last
+// conservative pass, read from the memo's log (starts, ends, kills at
+// the estimate, corrections, cancellations of running jobs, jobs that
+// outlive their prediction, EASY's starts between the passes), is the
+// difference of the profiles built in full, at every pass that reads it,
+// and the records are the plain pass's.
+func TestConservativeLogRapid(t *testing.T) {
+	passes := 0
+	rapid.Check(t, func(t *rapid.T) {
+		P := rapid.Int64Range(1, 8).Draw(t, "P")
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		jobs := drawConsJobs(t, P, n, 2)
+		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
+		kill := rapid.Bool().Draw(t, "kill")
+		perEvent := rapid.Bool().Draw(t, "perEvent")
+		easy := rapid.SliceOfN(rapid.SampledFrom([]bool{false, false, false, true}), 1, 8).Draw(t, "easy")
+		cancels := drawCancels(t, 4, 200, n)
+		run := func(s Scheduler) *Result {
+			cfg := Config{MachineSize: P, Scheduler: s, KillAtEstimate: kill, PerEventPass: perEvent}
+			withPredictor(t, &cfg, pred)
+			return runCancelled(t, cfg, jobs, cancels, nil)
+		}
+		c := &logChecker{t: t, easy: easy}
+		got := run(c)
+		passes += c.passes
+		samePlainRecords(t, run(&alternator{inner: plainConservative{}, act: easy}), got)
+	})
+	if passes == 0 {
+		t.Fatal("no pass read the log")
+	}
+	t.Logf("%d passes compared", passes)
+}
