@@ -342,7 +342,9 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			// The block's jobs left waiting, if the walk sees them all,
 			// split at the free processors now: at a pass with as many
 			// free, the small jobs' corner passes only if one of them
-			// can start.
+			// can start. The holder counts (visit rejects it): by
+			// another Queue order than arrival, it may backfill at a
+			// later pass (TestEASYWalkFormerHolderBackfills).
 			split := free + 1
 			sn, sp, ln, lp := noJobs.n, noJobs.p, noJobs.n, noJobs.p
 			whole := i%fifoBlock == 0

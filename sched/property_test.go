@@ -319,12 +319,16 @@ func TestEASYWalkRapid(t *testing.T) {
 // TestEASYWalkChangesRapid: as TestEASYWalkRapid, with what can change a
 // waiting queue's blocks between passes: predictions by a history (that
 // propagates or not), corrections, EstimateSafe, users' cancellations of
-// waiting and running jobs and submissions mid-run.
+// waiting and running jobs and submissions mid-run; and holders in
+// another order than arrival (the walk is still by arrival), so that a
+// holder waits in the middle of the queue and, no longer the holder at a
+// later pass, may backfill: its block's bound must cover it.
 func TestEASYWalkChangesRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 32).Draw(t, "P")
 		jobs := walkJobs(t, P, 250)
 		changes := drawChanges(t, jobs, P)
+		queue := []sched.Order{nil, sched.ByPrediction, sched.ByLXFW, wrapped{sched.ByPrediction}}[rapid.IntRange(0, 3).Draw(t, "queue")]
 		safe := rapid.Bool().Draw(t, "estimateSafe")
 		pred := rapid.IntRange(0, 2).Draw(t, "predictor") // estimate, history, propagating history
 		corr := rapid.Bool().Draw(t, "corrector")
@@ -361,7 +365,11 @@ func TestEASYWalkChangesRapid(t *testing.T) {
 			}
 			return res
 		}
-		sameStarts(t, run(nil, nil), run(arrivalOrder{}, arrivalOrder{}))
+		generic := queue
+		if queue == nil {
+			generic = arrivalOrder{}
+		}
+		sameStarts(t, run(queue, nil), run(generic, arrivalOrder{}))
 	})
 }
 
