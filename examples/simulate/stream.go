@@ -46,9 +46,11 @@ import (
 // which holds the Reader's buffer) and the rest of the text: a plain
 // file's rest is scanned from the file itself, a gzip's is inflated into
 // memory (about 70 bytes a job, let go as the run reads it) and scanned.
-// Nothing is read or simulated twice. The run checks the raised estimate
+// Nothing is inflated, parsed or simulated twice (the scan reads the
+// rest once ahead of the parse). The run checks the raised estimate
 // against the largest it parses: a lenient read that skips a line the
-// scan counted starts again whole. Later (raiseBefore), the command
+// scan counted, or a window that missed a line (see tailBytes), starts
+// again whole. Later (raiseBefore), the command
 // loads the rest of the trace without running until the end ("holds"),
 // which gives the same schedule and holds every line and record from
 // there on, as the whole path does.
@@ -171,7 +173,8 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 	rest := func(window []byte) (int64, error) {
 		if plain {
 			// A plain file's rest is scanned from the file itself:
-			// nothing held, nothing read twice but the window.
+			// nothing held; its bytes are read twice (the scan, then
+			// the parse), the second time from the page cache.
 			return fileEstimate(o.trace, st, in.n, window, o.lenient)
 		}
 		// A gzip's rest is inflated into memory and scanned; the run
@@ -433,7 +436,12 @@ func (c *countReader) Read(p []byte) (int, error) {
 }
 
 // tailBytes is the window tailReader keeps: more than swf.Reader's
-// buffer (64 KiB), which holds the bytes read but not parsed yet.
+// buffer (64 KiB), which holds the bytes read but not parsed yet. The
+// buffer grows past it only for a line longer than 64 KiB (no job line
+// is), and then keeps that size: its bytes not parsed yet may then lie
+// before the window, and the run's check of the raised estimate starts
+// the command again whole when a line missed had the largest
+// (TestRaiseWindowHostile).
 const tailBytes = 1 << 17
 
 // tailReader keeps, while keep is set, the last tailBytes bytes read
@@ -460,14 +468,20 @@ func (t *tailReader) Read(p []byte) (int, error) {
 }
 
 // window is the bytes kept, from the start of a line: from the text's
-// start when it holds all of it, else from the first line end on.
+// start when it holds all of it, else from the first line end on (a
+// '\n' or a '\r', as the Reader ends lines: with '\n' alone, a file of
+// lone '\r' line ends found none and always started again whole).
 func (t *tailReader) window() []byte {
 	if t.n <= tailBytes {
 		return t.ring[:t.n]
 	}
 	i := int(t.n % tailBytes)
 	w := append(append(make([]byte, 0, tailBytes), t.ring[i:]...), t.ring[:i]...)
-	if k := bytes.IndexByte(w, '\n'); k >= 0 {
+	if k := bytes.IndexAny(w, "\r\n"); k >= 0 {
+		// (a '\n' after this '\r' in the rest makes a blank line)
+		if w[k] == '\r' && k+1 < len(w) && w[k+1] == '\n' {
+			k++
+		}
 		return w[k+1:]
 	}
 	return nil // (a line longer than the window: the end's check decides)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -372,19 +371,11 @@ func TestTailWindow(t *testing.T) {
 
 // TestStreamedRaise: a job without an estimate early streams in one
 // read (no error from stream, which would read the trace whole), plain
-// and gzip, wherever the line falls against the Reader's buffer; a
+// and gzip, wherever the line falls against the pieces loaded (the
+// Reader's buffer and the window: TestRaiseWindowEdges); a
 // lenient read that skips the line with the largest estimate starts
 // again (errRestart).
 func TestStreamedRaise(t *testing.T) {
-	run := func(p string, args ...string) error {
-		t.Helper()
-		o, err := parse(append(args, p), io.Discard, io.Discard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = stream(context.Background(), o, func(float64) {})
-		return err
-	}
 	for _, at := range []int{0, 1, 700, 1023, 1024, 1025, 3000, 16000} {
 		p := writeLog(t, fmt.Sprintf("at-%d", at), 20000, "", func(i int, f []int64) {
 			if i == at || i == at+5 {
@@ -395,7 +386,7 @@ func TestStreamedRaise(t *testing.T) {
 			}
 		})
 		for _, q := range []string{p, gzipped(t, p)} {
-			if err := run(q, "-policy", "easy"); err != nil {
+			if err := streamedErr(t, q, "-policy", "easy"); err != nil {
 				t.Errorf("%s: %v, want a streamed run", filepath.Base(q), err)
 			}
 		}
@@ -412,7 +403,7 @@ func TestStreamedRaise(t *testing.T) {
 		}
 	})
 	for _, q := range []string{skipped, gzipped(t, skipped)} {
-		if err := run(q, "-policy", "easy", "-lenient"); !errors.Is(err, errRestart) {
+		if err := streamedErr(t, q, "-policy", "easy", "-lenient"); !errors.Is(err, errRestart) {
 			t.Errorf("%s: %v, want errRestart", filepath.Base(q), err)
 		}
 	}
