@@ -13,6 +13,8 @@ import "github.com/batchq/batchq/swf"
 //
 // A predictor that also has a method Propagates() bool returning true gets
 // its waiting jobs of the same user re-predicted after each termination.
+// A prediction above sanitize.MaxTime is taken as sanitize.MaxTime, and so
+// is a Corrector's, so that no start + p wraps.
 type RuntimePredictor interface {
 	Predict(j *swf.Job, now int64) int64
 	Terminated(j *swf.Job, now int64)

@@ -818,6 +818,14 @@ func (s *Sim) RaiseMaxEstimate(e int64) error {
 	return nil
 }
 
+// predict is the predictor's p for j now, at most sanitize.MaxTime: a
+// user's predictor may answer anything, and start + p must not wrap (a
+// prediction of 2^63 − 1 made a job's end fall before every reservation,
+// so it backfilled ahead of them).
+func (s *Sim) predict(j *swf.Job) int64 {
+	return min(s.pred.Predict(j, s.now), sanitize.MaxTime)
+}
+
 func (s *Sim) arrive(jb *Job) {
 	if jb.j.ReqTime <= 0 {
 		jb.filled, s.filled = true, true
@@ -831,7 +839,7 @@ func (s *Sim) arrive(jb *Job) {
 		// one (S6) is the simulator's guess.
 		jb.r, jb.j.RunTime, jb.killed = jb.e, jb.e, true
 	}
-	jb.p = s.pred.Predict(&jb.j, s.now)
+	jb.p = s.predict(&jb.j)
 	jb.p0 = jb.p
 	jb.accT = jb.j.Submit
 	jb.seq = s.seq
@@ -973,7 +981,7 @@ func (s *Sim) repredict(user int64) {
 			s.waitSJ.Delete(w)
 		}
 		s.accumulate(w, s.now)
-		w.p = s.pred.Predict(&w.j, s.now)
+		w.p = s.predict(&w.j)
 		w.p0 = w.p
 		if inSJ {
 			s.waitSJ.ReplaceOrInsert(w)
@@ -987,11 +995,15 @@ func (s *Sim) expire(jb *Job, nc int) {
 	}
 	s.epoch++
 	target := jb.e
-	if s.cfg.CorrectionTarget > 1 {
-		target *= s.cfg.CorrectionTarget
+	if c := s.cfg.CorrectionTarget; c > 1 {
+		target = sanitize.MaxTime // at most, so that e × c cannot wrap
+		if jb.e <= sanitize.MaxTime/c {
+			target = jb.e * c
+		}
 	}
 	s.accumulate(jb, s.now)
-	np := s.cfg.Corrector.Correct(jb.p, target, jb.nCorr, jb.kPost)
+	// A user's Corrector is bounded as a user's predictor is (predict).
+	np := min(s.cfg.Corrector.Correct(jb.p, target, jb.nCorr, jb.kPost), sanitize.MaxTime)
 	if np <= jb.p {
 		np = jb.p + 1
 	}
