@@ -306,17 +306,24 @@ func preparedLive(t *testing.T) []*checked {
 	t.Helper()
 	var out []*checked
 	for _, path := range livePaths {
-		rec, err := readRecording(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := prepare(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, c := readPrepared(t, path)
 		out = append(out, c)
 	}
 	return out
+}
+
+// readPrepared reads the recording at path and prepares it.
+func readPrepared(t *testing.T, path string) (*recording, *checked) {
+	t.Helper()
+	rec, err := readRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := prepare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, c
 }
 
 // TestSubmitSecond: the simulations take sacct's Submit, truncated to
@@ -334,14 +341,7 @@ func TestSubmitSecond(t *testing.T) {
 	var runs, before int
 	lo, hi := int64(math.MaxInt64), int64(0)
 	for k, path := range paths {
-		rec, err := readRecording(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := prepare(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec, c := readPrepared(t, path)
 		same := 0
 		for _, r := range c.real {
 			if r.Start == r.Submit {
