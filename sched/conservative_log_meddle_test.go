@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -26,24 +27,16 @@ import (
 func TestConservativeLogMeddledRapid(t *testing.T) {
 	passes := 0
 	rapid.Check(t, func(t *rapid.T) {
-		P := rapid.Int64Range(1, 8).Draw(t, "P")
-		n := rapid.IntRange(1, 40).Draw(t, "n")
-		jobs := drawConsJobs(t, P, n, 2)
-		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
-		kill := rapid.Bool().Draw(t, "kill")
-		perEvent := rapid.Bool().Draw(t, "perEvent")
-		easy := rapid.SliceOfN(rapid.SampledFrom([]bool{false, false, false, true}), 1, 8).Draw(t, "easy")
+		lc := drawLogCase(t)
+		n, jobs, easy := lc.n, lc.jobs, lc.easy
 		act := rapid.SliceOfN(rapid.SampledFrom([]int{0, 0, 0, 1, 2, 3}), 1, 12).Draw(t, "act")
 		k := rapid.Int64Range(0, 40).Draw(t, "k")
 		obs := rapid.SliceOfN(rapid.SampledFrom([]int{0, 0, 0, 0, 1, 2}), 1, 12).Draw(t, "obs")
 		ids := rapid.SliceOfN(rapid.Int64Range(1, int64(n)), 1, 12).Draw(t, "ids")
-		cancels := drawCancels(t, 4, 200, n)
 		cuts := rapid.SliceOfN(rapid.Int64Range(0, 200), 0, 4).Draw(t, "cuts")
 		run := func(inner Scheduler, c *logChecker) *Result {
 			m := &meddler{inner: inner, act: act, k: k}
-			cfg := Config{MachineSize: P, Scheduler: m, KillAtEstimate: kill, PerEventPass: perEvent}
-			withPredictor(t, &cfg, pred)
-			sim, err := New(cfg)
+			sim, err := New(lc.config(t, m))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +47,7 @@ func TestConservativeLogMeddledRapid(t *testing.T) {
 			if c != nil {
 				c.observe(sim) // before meddle's observer
 			}
-			for _, c := range cancels {
+			for _, c := range lc.cancels {
 				sim.At(c.at, func(int64) { sim.Cancel(c.id) })
 			}
 			meddle(sim, jobs, obs, ids)
@@ -92,18 +85,21 @@ func TestConservativeLogMeddledRapid(t *testing.T) {
 // for long stretches between conservative passes fills the log past
 // consLogMax (every start and end an entry); the pass after it builds
 // the running jobs' profile again and gives the plain pass's records.
-// The log holds consLogMax entries at most.
+// The log holds consLogMax entries at most. A log that kept consLogMax
+// entries and dropped the rest without giving up fails it (tried
+// 2026-11-30: the records of stretches 511 to 513 differ).
 func TestConservativeLogOverflow(t *testing.T) {
 	const n = 1500
 	jobs := make([]swf.Job, n)
 	for i := range jobs {
 		j := swf.NewJob()
-		j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), int64(i), int64(1+i%7), int64(3+i%11)
+		j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), int64(i/3), int64(1+i%7), int64(3+i%11)
 		j.AllocProcs = int64(1 + i%4)
 		j.ReqProcs, j.User = j.AllocProcs, 1
 		jobs[i] = j
 	}
-	for _, stretch := range []int{1, 511, 512, 513, 1000, 3000} {
+	anyOverflow := false
+	for _, stretch := range []int{1, 100, 300, 511, 512, 513} {
 		act := make([]bool, stretch+1)
 		for i := range stretch {
 			act[i] = true
@@ -136,10 +132,14 @@ func TestConservativeLogOverflow(t *testing.T) {
 		}
 		want, _ := run(plainConservative{}, false)
 		got, overflowed := run(conservativeScheduler{}, true)
-		rapid.Check(t, func(rt *rapid.T) { samePlainRecords(rt, want, got) })
-		if stretch == 1000 && !overflowed {
-			t.Errorf("stretch %d: the log never overflowed", stretch)
+		if !reflect.DeepEqual(want.Records, got.Records) {
+			t.Errorf("stretch %d: the records differ from the plain pass's", stretch)
 		}
+		t.Logf("stretch %d: overflowed %v", stretch, overflowed)
+		anyOverflow = anyOverflow || overflowed
+	}
+	if !anyOverflow {
+		t.Errorf("the log never overflowed")
 	}
 }
 

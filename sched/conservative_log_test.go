@@ -126,26 +126,49 @@ func profileDiff(a, b []point, now int64) []point {
 func TestConservativeLogRapid(t *testing.T) {
 	passes := 0
 	rapid.Check(t, func(t *rapid.T) {
-		P := rapid.Int64Range(1, 8).Draw(t, "P")
-		n := rapid.IntRange(1, 40).Draw(t, "n")
-		jobs := drawConsJobs(t, P, n, 2)
-		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
-		kill := rapid.Bool().Draw(t, "kill")
-		perEvent := rapid.Bool().Draw(t, "perEvent")
-		easy := rapid.SliceOfN(rapid.SampledFrom([]bool{false, false, false, true}), 1, 8).Draw(t, "easy")
-		cancels := drawCancels(t, 4, 200, n)
+		lc := drawLogCase(t)
 		run := func(s Scheduler, setup func(*Sim)) *Result {
-			cfg := Config{MachineSize: P, Scheduler: s, KillAtEstimate: kill, PerEventPass: perEvent}
-			withPredictor(t, &cfg, pred)
-			return runCancelled(t, cfg, jobs, cancels, setup)
+			return runCancelled(t, lc.config(t, s), lc.jobs, lc.cancels, setup)
 		}
-		c := &logChecker{t: t, easy: easy}
+		c := &logChecker{t: t, easy: lc.easy}
 		got := run(c, c.observe)
 		passes += c.passes
-		samePlainRecords(t, run(&alternator{inner: plainConservative{}, act: easy}, nil), got)
+		samePlainRecords(t, run(&alternator{inner: plainConservative{}, act: lc.easy}, nil), got)
 	})
 	if passes == 0 {
 		t.Fatal("no pass read the log")
 	}
 	t.Logf("%d passes compared", passes)
+}
+
+// logCase is a drawn case of the log tests: jobs, a predictor, kills at
+// the estimate or not, passes per event or not, the passes at which the
+// built-in EASY runs, and cancellations at set times.
+type logCase struct {
+	P              int64
+	n, pred        int
+	jobs           []swf.Job
+	kill, perEvent bool
+	easy           []bool
+	cancels        []consCancel
+}
+
+func drawLogCase(t *rapid.T) logCase {
+	var c logCase
+	c.P = rapid.Int64Range(1, 8).Draw(t, "P")
+	c.n = rapid.IntRange(1, 40).Draw(t, "n")
+	c.jobs = drawConsJobs(t, c.P, c.n, 2)
+	c.pred = rapid.IntRange(0, 3).Draw(t, "predictor")
+	c.kill = rapid.Bool().Draw(t, "kill")
+	c.perEvent = rapid.Bool().Draw(t, "perEvent")
+	c.easy = rapid.SliceOfN(rapid.SampledFrom([]bool{false, false, false, true}), 1, 8).Draw(t, "easy")
+	c.cancels = drawCancels(t, 4, 200, c.n)
+	return c
+}
+
+// config is the case's Config with Scheduler s.
+func (c logCase) config(t *rapid.T, s Scheduler) Config {
+	cfg := Config{MachineSize: c.P, Scheduler: s, KillAtEstimate: c.kill, PerEventPass: c.perEvent}
+	withPredictor(t, &cfg, c.pred)
+	return cfg
 }
