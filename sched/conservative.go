@@ -621,8 +621,10 @@ func (m *consMemo) consBase(s *Sim) {
 // starts logged, from the log's k0-th entry on, what they take from now
 // to their predicted end, which the base holds already: those entries
 // go when they are all the log holds from k0 on (no observer's change
-// among them), else the log gives back max(p, 1) from now. (The two
-// differ only for p = 0, and only before now+1.)
+// among them), else the log gives back p from now. A job of p = 0,
+// which the base holds over [now, now+1), needs no entry either way: the
+// base's first second after now0 is free0, never the log (consDiff), and
+// the log is read from now on, so its entries before now0+1 add nothing.
 func (s *Sim) consStarted(m *consMemo, start []*Job, k0 int) {
 	for _, j := range start {
 		m.free0 -= j.n
@@ -646,8 +648,8 @@ func (s *Sim) consStarted(m *consMemo, start []*Job, k0 int) {
 		m.log = m.log[:k0]
 	}
 	for _, j := range start {
-		if !trim || j.p < 1 {
-			s.consRun(s.now, s.now+max(j.p, 1), -j.n)
+		if !trim {
+			s.consRun(s.now, s.now+j.p, -j.n)
 		}
 	}
 }
