@@ -171,8 +171,8 @@ func TestLargerThanMachine(t *testing.T) {
 		t.Errorf("report lacks %q:\n%s", want, out)
 	}
 	rows := jsonRows(t, path, "-machine", "8", "-predictors", "forecast")
-	if rows["forecast"]["larger_than_machine"] != float64(over) {
-		t.Errorf("-json: larger_than_machine %v, want %d", rows["forecast"]["larger_than_machine"], over)
+	if rows["forecast"]["replayed_larger_than_machine"] != float64(over) || rows["forecast"]["larger_than_machine"] != nil {
+		t.Errorf("-json: replayed_larger_than_machine %v, want %d (and no top-level larger_than_machine: rejected's key)", rows["forecast"]["replayed_larger_than_machine"], over)
 	}
 	if _, out, _ := runCmd(t, path, "-predictors", "naive"); strings.Contains(out, "larger than the machine") {
 		t.Errorf("note without a job larger than the machine:\n%s", out)
@@ -209,8 +209,8 @@ func TestNoSizeCounted(t *testing.T) {
 	if want := fmt.Sprintf("%d jobs without a processor count", n); n == 0 || !strings.Contains(text, want) {
 		t.Errorf("report lacks %q:\n%s", want, text)
 	}
-	if rows := jsonRows(t, noSize, "-machine", "64", "-predictors", "forecast"); rows["forecast"]["no_size"] != float64(n) {
-		t.Errorf("-json: no_size %v, want %d", rows["forecast"]["no_size"], n)
+	if rows := jsonRows(t, noSize, "-machine", "64", "-predictors", "forecast"); rows["forecast"]["replayed_no_size"] != float64(n) {
+		t.Errorf("-json: replayed_no_size %v, want %d", rows["forecast"]["replayed_no_size"], n)
 	}
 }
 
@@ -238,7 +238,7 @@ func TestMachineTooLarge(t *testing.T) {
 
 // With -nodes, a job without a processor count is rejected under sched's
 // reason, -json's rejected.no_size (documented with the other keys);
-// without -nodes it is replayed and counted in the top-level no_size.
+// without -nodes it is replayed and counted in the top-level replayed_no_size.
 func TestNoSizeKeys(t *testing.T) {
 	dir := t.TempDir()
 	nodes := filepath.Join(dir, "nodes.csv")
@@ -257,7 +257,7 @@ func TestNoSizeKeys(t *testing.T) {
 		want string
 	}{
 		{[]string{"-nodes", nodes}, `"rejected":{"no_size":1}`},
-		{nil, `"no_size":1}`},
+		{nil, `"replayed_no_size":1}`},
 	} {
 		args := append(append([]string{"-predictors", "naive", "-json"}, c.args...), log)
 		code, out, errs := runCmd(t, args...)
@@ -269,7 +269,7 @@ func TestNoSizeKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"duplicate_id", "larger_than_machine", "time_out_of_range", "fits_no_node", "no_size"} {
+	for _, key := range []string{"duplicate_id", "larger_than_machine", "time_out_of_range", "fits_no_node", "no_size", "replayed_larger_than_machine", "replayed_no_size"} {
 		if !strings.Contains(string(readme), "`"+key+"`") {
 			t.Errorf("README.md does not name -json's %s", key)
 		}

@@ -33,11 +33,12 @@ type jsonRow struct {
 	Rejected map[string]int `json:"rejected,omitempty"`
 	// LargerThanMachine counts the replayed jobs larger than the machine,
 	// which forecast and estimates answer with the naive median; absent
-	// when none is.
-	LargerThanMachine int `json:"larger_than_machine,omitempty"`
+	// when none is. (Named replayed_…: rejected has a larger_than_machine
+	// too, the jobs left out, which a script took these for.)
+	LargerThanMachine int `json:"replayed_larger_than_machine,omitempty"`
 	// NoSize counts the replayed jobs without a processor count, which
 	// the simulation holds as asking none; absent when none is.
-	NoSize int `json:"no_size,omitempty"`
+	NoSize int `json:"replayed_no_size,omitempty"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
