@@ -189,7 +189,7 @@ func TestRaiseWindowHostile(t *testing.T) {
 func TestReadChunksBound(t *testing.T) {
 	body := strings.Repeat("1 0 5 60 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n", 50000) // 2.4 MB
 	var tx text
-	if err := tx.readChunks(strings.NewReader(body), int64(len(body))); err != nil {
+	if err := tx.readChunks(context.Background(), strings.NewReader(body), int64(len(body))); err != nil {
 		t.Fatal(err)
 	}
 	if len(tx.chunks) != 3 {
@@ -208,8 +208,43 @@ func TestReadChunksBound(t *testing.T) {
 		}
 	}
 	var over text
-	if err := over.readChunks(strings.NewReader(body), int64(len(body))-1); err != errRestart {
+	if err := over.readChunks(context.Background(), strings.NewReader(body), int64(len(body))-1); err != errRestart {
 		t.Errorf("a text over the limit: %v, want errRestart", err)
+	}
+}
+
+// cancelAfter is a reader of n zero bytes that cancels its context once
+// it has given them all.
+type cancelAfter struct {
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	if c.n == 0 {
+		c.cancel()
+		return 0, io.EOF
+	}
+	k := min(len(p), c.n)
+	clear(p[:k])
+	c.n -= k
+	return k, nil
+}
+
+// TestReadChunksInterrupt: an interrupt while a gzip's rest is inflated
+// into memory stops the read at the next chunk with the context's error
+// (up to maxText took seconds, with no check), and rest does not turn it
+// into a restart of the whole path.
+func TestReadChunksInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var tx text
+	r := io.MultiReader(&cancelAfter{n: textChunk, cancel: cancel}, strings.NewReader(strings.Repeat("x", 3*textChunk)))
+	if err := tx.readChunks(ctx, r, maxText); !errors.Is(err, context.Canceled) {
+		t.Fatalf("readChunks after an interrupt: %v, want context.Canceled", err)
+	}
+	if len(tx.chunks) > 2 { // the first, and the one being read when it came
+		t.Errorf("%d chunks read, want at most 2: the read goes on after the interrupt", len(tx.chunks))
 	}
 }
 

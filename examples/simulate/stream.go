@@ -180,7 +180,10 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		// A gzip's rest is inflated into memory and scanned; the run
 		// then reads it from there, letting each chunk go as it is read.
 		tx := &text{}
-		if err := tx.readChunks(in.r, maxText-in.n); err != nil {
+		if err := tx.readChunks(ctx, in.r, maxText-in.n); err != nil {
+			if ctx.Err() != nil {
+				return 0, err // interrupted: no restart
+			}
 			return 0, errRestart // (an error shows again on the whole path)
 		}
 		closeAll(closers) // (the inflater's buffers go before the run goes on)
@@ -531,10 +534,15 @@ func (t *text) view() io.Reader {
 }
 
 // readChunks appends to t what r holds up to its end; errRestart once it
-// read more than limit bytes.
-func (t *text) readChunks(r io.Reader, limit int64) error {
+// read more than limit bytes, ctx's error once ctx is done (a chunk at a
+// time: inflating up to maxText takes seconds, and an interrupt must not
+// wait for it).
+func (t *text) readChunks(ctx context.Context, r io.Reader, limit int64) error {
 	var held int64
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		buf := make([]byte, textChunk)
 		n, err := 0, error(nil)
 		for n < len(buf) && err == nil {
