@@ -16,7 +16,11 @@ type reportJSON struct {
 	Rejected map[string]int `json:"rejected"`
 	// OutOfOrder counts the trace's job lines earlier than a previous
 	// line (simulated in submit order); absent when none is.
-	OutOfOrder int             `json:"out_of_order,omitempty"`
+	OutOfOrder int `json:"out_of_order,omitempty"`
+	// Changed counts the jobs a job-building rule changed (an estimate
+	// filled, a size taken from the request ...), by rule, as simulate's
+	// changed (sched.Result.Changed of EASY); empty when none was.
+	Changed    map[string]int  `json:"changed"`
 	Schedulers []schedulerJSON `json:"schedulers"`
 	QBETS      []qbetsJSON     `json:"qbets"`
 	VARQ       varqJSON        `json:"varq"`
@@ -67,7 +71,10 @@ type varqJSON struct {
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
-		OutOfOrder: r.w.outOfOrder}
+		OutOfOrder: r.w.outOfOrder, Changed: r.sims["EASY"].Changed()}
+	if out.Changed == nil {
+		out.Changed = map[string]int{}
+	}
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		some := s.Included > 0

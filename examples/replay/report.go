@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -30,6 +32,11 @@ func report(w io.Writer, r *result, files []string) {
 	}
 	if easy.Filled > 0 {
 		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))
+	}
+	// Every rule said, as simulate says it, when a rule beyond the
+	// estimates filled (the line above) changed a job.
+	if ch := r.sims["EASY"].Changed(); len(ch) > 1 || len(ch) == 1 && ch["estimate_filled"] == 0 {
+		fmt.Fprintf(w, "  (jobs changed by rules: %s)\n", changedText(ch))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
 		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
@@ -157,4 +164,14 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// changedText lists the jobs changed per rule (sched.Result.Changed), by
+// rule name.
+func changedText(m map[string]int) string {
+	var parts []string
+	for _, r := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", r, m[r]))
+	}
+	return strings.Join(parts, ", ")
 }
