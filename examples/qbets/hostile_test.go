@@ -106,3 +106,18 @@ func TestTablesOutOfRange(t *testing.T) {
 		t.Errorf("%d rows of far/1 with 301 jobs, want 2 (Tables 4.1 and 4.2):\n%s", n, out.String())
 	}
 }
+
+// The jobs the tables leave out are counted in the report itself (and so
+// in -json's text), not only on the log (stderr), which a script reading
+// -json never saw.
+func TestTablesLeftOutInReport(t *testing.T) {
+	dir := t.TempDir()
+	writeFarLog(t, dir)
+	var out, log strings.Builder
+	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if want := "Jobs left out: far 1 time out of range."; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+}
