@@ -67,9 +67,13 @@ func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintln(w, "  The target is 95% of bounds held (q = 0.95 quantile, C = 0.95 confidence).")
 	fmt.Fprintln(w)
 
-	if q.plan.made {
+	switch {
+	case q.plan.made:
 		reportVARQ(w, q.plan)
-	} else {
+	case q.plan.notPlanned != "":
+		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: %s (planning at %s, %s ahead)\n",
+			q.plan.notPlanned, clock(q.plan.now), dur(float64(q.plan.req.Start-q.plan.now)))
+	default:
 		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: none of the %d simulated jobs arrived at or after %s, the submission of the middle job simulated\n",
 			len(q.jobs), clock(q.planAt))
 	}
