@@ -121,3 +121,20 @@ func TestTablesLeftOutInReport(t *testing.T) {
 		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }
+
+// A queue's name from the header ("; Queue: 1 NAME") is printed quoted
+// when it is not printable, as swfstat prints it: "\x1b[31m" went to the
+// terminal raw.
+func TestQueueNamePrintable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "esc.swf")
+	log := "; MaxProcs: 64\n; Queue: 1 \x1b]0;PWNED\a\n" +
+		"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	command([]string{path}, &out, &errs)
+	if strings.ContainsAny(out.String()+errs.String(), "\x1b\a") || !strings.Contains(out.String(), `"\x1b]0;PWNED\a"`) {
+		t.Errorf("%q", out.String()+errs.String())
+	}
+}
