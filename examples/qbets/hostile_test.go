@@ -138,3 +138,30 @@ func TestQueueNamePrintable(t *testing.T) {
 		t.Errorf("%q", out.String()+errs.String())
 	}
 }
+
+// A queue where QBETS gave no bound (too short a history) has no share of
+// bounds held and no RMS: -json gives null and the table "–", as for its
+// median bound; they were 0 ("correct 0.0%": every bound failed).
+func TestScoreNoBoundNull(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "short.swf")
+	log := "; MaxProcs: 64\n1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n2 5 0 50 8 -1 -1 8 100 -1 1 2 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := command([]string{path, "-json"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["correct"] != nil || m["rms_over_s"] != nil || m["answered"] != float64(0) {
+		t.Errorf("%s; want correct and rms_over_s null, answered 0", out.String())
+	}
+	out.Reset()
+	command([]string{path}, &out, &errs)
+	if !strings.Contains(out.String(), "| 1 | 2 | 0.0% | – | – | – |") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}
