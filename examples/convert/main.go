@@ -271,7 +271,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(res.Report); err != nil {
+		// The report's own fields, and the warning the text report
+		// prints (a script reading exit 0 took "jobs": 0 for a log read).
+		rep := struct {
+			*convert.Report
+			Warnings []string `json:"warnings,omitempty"`
+		}{Report: &res.Report}
+		if res.Report.Jobs == 0 {
+			rep.Warnings = []string{noJobWarning}
+		}
+		if err := enc.Encode(rep); err != nil {
 			fmt.Fprintln(stderr, "convert:", err)
 			return cli.ExitError
 		}
@@ -432,6 +441,9 @@ func writeFile(path string, stdout io.Writer, write func(io.Writer) error) error
 	return nil
 }
 
+// noJobWarning is said of a conversion that wrote no job, in both reports.
+const noJobWarning = "no job written: the trace is empty (every record is skipped below, or there was none)"
+
 func printReport(w io.Writer, res *convert.Result, o options) {
 	r := res.Report
 	where := "standard output"
@@ -448,7 +460,7 @@ func printReport(w io.Writer, res *convert.Result, o options) {
 	fmt.Fprintln(w)
 	if r.Jobs == 0 {
 		// An empty trace is a result no simulator takes: say why at once.
-		fmt.Fprintln(w, "warning: no job written: the trace is empty (every record is skipped below, or there was none)")
+		fmt.Fprintln(w, "warning:", noJobWarning)
 	}
 	printCounts(w, "final states", r.States)
 	printCounts(w, "skipped", r.Skipped)

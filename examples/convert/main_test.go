@@ -333,6 +333,31 @@ func TestNoJobWarning(t *testing.T) {
 	}
 }
 
+// -json says it too: a pod list with its header and no pod (exit 0, "jobs": 0)
+// had the text report's warning, and the JSON report none.
+func TestNoJobWarningJSON(t *testing.T) {
+	for _, c := range [][2]string{
+		{"alibaba", "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"},
+		{"sacct", "JobID|State|Submit\n1|PENDING|2024-01-01T00:00:00\n"},
+	} {
+		code, stdout, stderr := runCmd(t, c[1], "-from", c[0], "-", "-o", filepath.Join(t.TempDir(), "x.swf"), "-json")
+		var r struct {
+			Jobs     int      `json:"jobs"`
+			Warnings []string `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != exitOK {
+			t.Fatalf("%s: exit %d, %v: %s%s", c[0], code, err, stdout, stderr)
+		}
+		if r.Jobs != 0 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "no job written") {
+			t.Errorf("%s: %s", c[0], stdout)
+		}
+	}
+	code, stdout, _ := runCmd(t, "JobID|State|Submit\n1|COMPLETED|2024-01-01T00:00:00\n", "-from", "sacct", "-", "-o", filepath.Join(t.TempDir(), "x.swf"), "-json")
+	if code != exitOK || strings.Contains(stdout, "warnings") {
+		t.Errorf("exit %d, %s", code, stdout)
+	}
+}
+
 // Text of the input in the report (a state, a column name) is printed
 // quoted when it is not printable UTF-8, never raw to the terminal.
 func TestReportTextQuoted(t *testing.T) {

@@ -299,3 +299,19 @@ func TestCheckEMaxEdges(t *testing.T) {
 		}
 	}
 }
+
+// -validate on a log with no sane job says so, as -trace does: it failed
+// deep in the model ("kth model (vanl) seed 0: estmodel: N must be
+// positive"), which named neither the log nor the cause.
+func TestValidateNoSaneJob(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "allneg.swf")
+	log := "; MaxProcs: 64\n-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), path+": no sane job (1 not sane: 1 no submit time)") {
+		t.Errorf("%v; want the log and the reasons named", err)
+	}
+}

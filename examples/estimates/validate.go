@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"hash/fnv"
 	"io"
 	"math"
@@ -144,9 +145,18 @@ type easyFunc func(ctx context.Context, jobs []swf.Job, procs int64) (wait, bsld
 // validateLog runs the experiment on one log with workers parallel simulations.
 // It reports the simulations done on bar, if not nil.
 func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar *progress.Bar) (*logValidation, error) {
-	_, jobs, procs, _, err := loadTrace(name, o.procs)
+	_, jobs, procs, rep, err := loadTrace(name, o.procs)
 	if err != nil {
 		return nil, err
+	}
+	if len(jobs) == 0 {
+		// Said here, as -trace says it: the model failed on N = 0 with
+		// a message that named neither the log nor the cause.
+		why := ""
+		if len(rep.Excluded) > 0 {
+			why = fmt.Sprintf(" (%d not sane: %s)", len(rep.Excluded), cli.Reasons(cli.ByReason(rep)))
+		}
+		return nil, fmt.Errorf("%s: no sane job%s", name, why)
 	}
 	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs)}
 	impr := improved(name)(jobs, lv.set.EMax)

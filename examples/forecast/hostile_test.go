@@ -275,3 +275,43 @@ func TestNoSizeKeys(t *testing.T) {
 		}
 	}
 }
+
+// Jobs without a user estimate (field 9 unknown) are counted, in the text
+// and in -json: forecast and estimates simulate them on the longest run
+// seen before (sched's S6 rule, causal), a rule that changed them unsaid
+// (OSC-Clust has no estimate at all: its estimates row is the rule's).
+func TestNoEstimateCounted(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 400)
+	var none int
+	some := rewrite(t, path, dir, "noest.swf", func(js []swf.Job) []swf.Job {
+		for i := range js {
+			if i%4 == 0 {
+				js[i].ReqTime = -1
+			}
+		}
+		return js
+	})
+	rows := jsonRows(t, some, "-predictors", "naive,estimates")
+	_, jobs, err := swf.ReadFile(some)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if j.ReqTime <= 0 && j.Wait >= 0 && j.Submit >= 0 {
+			none++
+		}
+	}
+	for name, r := range rows {
+		if r["replayed_no_estimate"] != float64(none) {
+			t.Errorf("%s: replayed_no_estimate %v, want %d", name, r["replayed_no_estimate"], none)
+		}
+	}
+	code, out, errs := runCmd(t, some, "-predictors", "naive")
+	if want := fmt.Sprintf("%d jobs without a user estimate", none); code != 0 || !strings.Contains(out, want) {
+		t.Errorf("text: exit %d, %s%s; want %q", code, out, errs, want)
+	}
+	if none == 0 {
+		t.Fatal("no job without an estimate in the test log")
+	}
+}

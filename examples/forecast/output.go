@@ -39,6 +39,10 @@ type jsonRow struct {
 	// NoSize counts the replayed jobs without a processor count, which
 	// the simulation holds as asking none; absent when none is.
 	NoSize int `json:"replayed_no_size,omitempty"`
+	// NoEstimate counts the replayed jobs without a user estimate, which
+	// forecast and estimates give the longest run seen before; absent
+	// when none is.
+	NoEstimate int `json:"replayed_no_estimate,omitempty"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -73,6 +77,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	for _, r := range rows {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
+		j.NoEstimate = info.noEstimate
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -118,6 +123,13 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	if info.noSize > 0 {
 		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated as asking no processors; running, they are in no snapshot\n\n", info.noSize)
+	}
+	if info.noEstimate > 0 {
+		all := ""
+		if info.noEstimate == info.jobs {
+			all = " (every job: the estimates row is that rule's, not the users')"
+		}
+		fmt.Fprintf(w, "%d jobs without a user estimate (field 9): forecast and estimates give them the longest run seen before as their estimate (S6)%s\n\n", info.noEstimate, all)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "predictor\tjobs\twithin ×2 %\t≤1 min %\t≤10 min %\tmean |log10|\tAAE\tcov 50/80/90 %\twidth 50/80/90\t")

@@ -66,8 +66,12 @@ type traceInfo struct {
 	// noSize: replayed jobs without a processor count (fields 5 and 8
 	// unknown): the simulation asks no processors for them, and a running
 	// one is in no snapshot (sched/forecast.Online).
-	noSize  int
-	machine int64 // processors, or the cores of the nodes
+	noSize int
+	// noEstimate: replayed jobs without a user estimate (field 9 ≤ 0):
+	// forecast and estimates give them the longest run seen before as
+	// their estimate (sched/forecast, S6's rule, causal).
+	noEstimate int
+	machine    int64 // processors, or the cores of the nodes
 	// nodes is the machine of -nodes (nil: one pool of machine
 	// processors), read from nodesFile.
 	nodes     []swf.Node
@@ -239,6 +243,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		}
 		if all[i].Size() <= 0 {
 			info.noSize++
+		}
+		if all[i].ReqTime <= 0 {
+			info.noEstimate++
 		}
 		if all[i].Demand != nil {
 			info.demands++

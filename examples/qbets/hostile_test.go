@@ -106,3 +106,62 @@ func TestTablesOutOfRange(t *testing.T) {
 		t.Errorf("%d rows of far/1 with 301 jobs, want 2 (Tables 4.1 and 4.2):\n%s", n, out.String())
 	}
 }
+
+// The jobs the tables leave out are counted in the report itself (and so
+// in -json's text), not only on the log (stderr), which a script reading
+// -json never saw.
+func TestTablesLeftOutInReport(t *testing.T) {
+	dir := t.TempDir()
+	writeFarLog(t, dir)
+	var out, log strings.Builder
+	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if want := "Jobs left out: far 1 time out of range."; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+}
+
+// A queue's name from the header ("; Queue: 1 NAME") is printed quoted
+// when it is not printable, as swfstat prints it: "\x1b[31m" went to the
+// terminal raw.
+func TestQueueNamePrintable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "esc.swf")
+	log := "; MaxProcs: 64\n; Queue: 1 \x1b]0;PWNED\a\n" +
+		"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	command([]string{path}, &out, &errs)
+	if strings.ContainsAny(out.String()+errs.String(), "\x1b\a") || !strings.Contains(out.String(), `"\x1b]0;PWNED\a"`) {
+		t.Errorf("%q", out.String()+errs.String())
+	}
+}
+
+// A queue where QBETS gave no bound (too short a history) has no share of
+// bounds held and no RMS: -json gives null and the table "–", as for its
+// median bound; they were 0 ("correct 0.0%": every bound failed).
+func TestScoreNoBoundNull(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "short.swf")
+	log := "; MaxProcs: 64\n1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n2 5 0 50 8 -1 -1 8 100 -1 1 2 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := command([]string{path, "-json"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["correct"] != nil || m["rms_over_s"] != nil || m["answered"] != float64(0) {
+		t.Errorf("%s; want correct and rms_over_s null, answered 0", out.String())
+	}
+	out.Reset()
+	command([]string{path}, &out, &errs)
+	if !strings.Contains(out.String(), "| 1 | 2 | 0.0% | – | – | – |") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}

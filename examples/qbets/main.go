@@ -174,7 +174,9 @@ func queueName(h *swf.Header, q int64) string {
 	for _, l := range h.Queue {
 		f := strings.Fields(l)
 		if len(f) >= 2 && f[0] == strconv.FormatInt(q, 10) {
-			return " " + strings.Join(f[1:], " ")
+			// Quoted when not printable: the header's text went to the
+			// terminal raw ("\x1b]0;…\a" retitled it).
+			return " " + cli.Printable(strings.Join(f[1:], " "))
 		}
 	}
 	return ""

@@ -24,7 +24,7 @@ type queueScore struct {
 	Jobs        int      `json:"jobs"`
 	Scored      int      `json:"scored"`   // after the training period (first 10%)
 	Answered    float64  `json:"answered"` // share of the scored jobs that got a bound
-	Correct     float64  `json:"correct"`  // share of the bounds that held
+	Correct     *float64 `json:"correct"`  // share of the bounds that held; null: no bound
 	Down        int      `json:"refused_down"`
 	MedianBound *float64 `json:"median_bound_s"`
 	MedianRatio *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
@@ -36,7 +36,7 @@ type queueScore struct {
 	// time_out_of_range (a time or estimate above 2^40 s), as simulate and forecast
 	// key them; it was one out_of_range_jobs.
 	Rejected     map[string]int `json:"rejected,omitempty"`
-	RMSOverPred  float64        `json:"rms_over_s"`
+	RMSOverPred  *float64       `json:"rms_over_s"` // null: no bound
 	NoHistory    int            `json:"refused_no_history"`
 	ChangePoints int            `json:"change_points"`
 }
@@ -101,14 +101,21 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 			return nil, fmt.Errorf("queue %d: %w", q, err)
 		}
 		eff := cfg.Predictor
+		// No bound, no share held nor RMS: null, as the median bound
+		// (they were 0, "correct 0.0%").
+		var correct, rms *float64
+		if r.Answered() > 0 {
+			c, e := r.Correctness(), r.RMS()
+			correct, rms = &c, &e
+		}
 		out = append(out, queueScore{
 			Trace: traceBase(path), Queue: q, Name: strings.TrimSpace(queueName(hdr, q)),
 			Jobs: r.Jobs, Scored: r.Scored,
-			Answered: share(r.Answered(), r.Scored), Correct: r.Correctness(),
+			Answered: share(r.Answered(), r.Scored), Correct: correct,
 			Down: r.Down, NoHistory: r.NoHistory,
 			MedianBound: finite(r.MedianBound()), MedianRatio: finite(r.MedianRatio()),
 			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped, Rejected: rejected,
-			RMSOverPred: r.RMS(), ChangePoints: r.ChangePoints,
+			RMSOverPred: rms, ChangePoints: r.ChangePoints,
 		})
 	}
 	return out, nil
@@ -152,7 +159,11 @@ func scoreTable(w io.Writer, rows []queueScore) {
 		if r.Name != "" {
 			name += " " + r.Name
 		}
-		fmt.Fprintf(w, "| %s | %d | %.1f%% | %.1f%% | %s | %s | %d / %d |\n", name, r.Jobs, 100*r.Answered, 100*r.Correct,
+		correct := "–"
+		if r.Correct != nil {
+			correct = fmt.Sprintf("%.1f%%", 100**r.Correct)
+		}
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %s | %s | %s | %d / %d |\n", name, r.Jobs, 100*r.Answered, correct,
 			seconds(r.MedianBound), ratioCell(r.MedianRatio), r.NoHistory, r.Down)
 	}
 }

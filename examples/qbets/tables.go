@@ -33,6 +33,9 @@ type measured struct {
 	minJobs int
 	bad     int // logs that could not be read (reported on log)
 	logs    int
+	// leftOut names, per log, the jobs cli.InRange left out with their
+	// reasons ("far 1 time out of range"), for the report.
+	leftOut []string
 }
 
 // traceFiles lists the SWF logs of dir; none is an error.
@@ -79,6 +82,7 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 		jobs, far := cli.InRange(jobs)
 		if len(far) > 0 {
 			fmt.Fprintf(log, "qbets: %s: jobs left out: %s\n", p, cli.Reasons(far))
+			m.leftOut = append(m.leftOut, base+" "+cli.Reasons(far))
 		}
 		byQ, skipped := replay.Queues(jobs)
 		if skipped == len(jobs) {
@@ -185,7 +189,12 @@ func (m *measured) skips(w io.Writer) {
 	if m.small > 0 && !slices.ContainsFunc(m.rows, func(r []row) bool { return len(r) > 0 }) {
 		empty = ": no queue is left, the tables are empty (lower -min)"
 	}
-	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped%s.\n", nw, m.small, m.minJobs, empty)
+	left := ""
+	if len(m.leftOut) > 0 {
+		// In the report too: -json carries its text, not the log's.
+		left = " Jobs left out: " + strings.Join(m.leftOut, "; ") + "."
+	}
+	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped%s.%s\n", nw, m.small, m.minJobs, empty, left)
 }
 
 // table prints correctness and accuracy ratio (RMS_BM / RMS_X) per method,

@@ -376,3 +376,25 @@ func TestServeFlagsBounded(t *testing.T) {
 		}
 	}
 }
+
+// -speed, -rate and -burst values the service refuses are usage errors
+// found before it listens, as TestServeFlagsBounded's are: -speed -1 (0,
+// NaN) started the service, printed "listening on ...", then stopped with
+// exit 1 ("stopping: speed: -1, want > 0"); -rate NaN and -burst -1 were
+// exit 1 too.
+func TestServeSpeedRateBounded(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.swf")
+	os.WriteFile(trace, []byte("; MaxProcs: 8\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644)
+	for _, args := range [][]string{
+		{"-speed", "-1"}, {"-speed", "0"}, {"-speed", "NaN"}, {"-speed", "+Inf"},
+		{"-rate", "NaN"}, {"-rate", "+Inf"}, {"-burst", "-1"},
+	} {
+		var out, errb strings.Builder
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops
+		err := run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", "", "-tokens", "off", "-replay", "a=" + trace}, args...), &out, &errb)
+		cancel()
+		if !errors.As(err, new(cli.UsageError)) || strings.Contains(errb.String(), "listening") {
+			t.Errorf("%q: %v (log %q), want a usage error before listening", args, err, errb.String())
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -235,9 +236,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	// karnak's bound (2^30), as -levels and -neighbors are checked.
-	if err := (karnak.Config{History: *history}).Validate(); err != nil {
+	// karnak's bounds (History 2^30, Rate, Burst), as -levels and
+	// -neighbors are checked: before the service listens (a bad -rate
+	// or -speed started it, then stopped it with exit 1).
+	if err := (karnak.Config{History: *history, Rate: *rate, Burst: *burst}).Validate(); err != nil {
 		return cli.UsageError{Msg: err.Error()}
+	}
+	if !(*speed > 0) || math.IsInf(*speed, 1) {
+		return cli.Usagef("speed: %v, want trace seconds per wall-clock second > 0", *speed)
 	}
 	// A timeout of 0 is none in net/http: -header-timeout 0
 	// -read-timeout 0 let a slow client hold a connection for ever.

@@ -232,3 +232,76 @@ func TestOutOfOrderCounted(t *testing.T) {
 		t.Errorf("-json: exit %d, %q:\n%s", code, errs.String(), out.String())
 	}
 }
+
+// Every job a job-building rule changed is counted by rule, in the text
+// and in -json, as simulate counts them: -json had no word of them, and
+// the text only of the estimates filled (CEA-Curie's 10,893 jobs sized from
+// their request went unsaid).
+func TestChangedByRules(t *testing.T) {
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 60 0 600 -1 -1 -1 2 900 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"3 120 0 600 1 -1 -1 1 -1 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"4 180 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n"
+	path := filepath.Join(t.TempDir(), "rules.swf")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := command(context.Background(), []string{"-trace", path, "-json"}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Changed map[string]int `json:"changed"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Changed["size_from_requested"] != 1 || r.Changed["estimate_filled"] != 1 || len(r.Changed) != 2 {
+		t.Errorf("-json changed %v; want estimate_filled 1, size_from_requested 1", r.Changed)
+	}
+	out.Reset()
+	if err := command(context.Background(), []string{"-trace", path}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "jobs changed by rules: estimate_filled 1, size_from_requested 1"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+}
+
+// A sane log whose middle job is submitted within 12 hours of 2^40 s (the
+// latest time VARQ takes) is replayed: the schedulers and QBETS are
+// reported and VARQ says why it planned nothing. The whole run failed
+// with "varq: request Start 1099511670976 outside ±2^40 s".
+func TestVARQPastMaxTime(t *testing.T) {
+	log := "; MaxProcs: 64\n" +
+		"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 1099511627776 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	path := filepath.Join(t.TempDir(), "far.swf")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := command(context.Background(), []string{"-trace", path}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: its start"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	out.Reset()
+	if err := command(context.Background(), []string{"-trace", path, "-json"}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		VARQ struct {
+			Planned    bool   `json:"planned"`
+			NotPlanned string `json:"not_planned"`
+		} `json:"varq"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.VARQ.Planned || !strings.Contains(r.VARQ.NotPlanned, "2^40") {
+		t.Errorf("-json varq %+v; want not planned, saying why", r.VARQ)
+	}
+}

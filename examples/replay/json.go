@@ -16,7 +16,11 @@ type reportJSON struct {
 	Rejected map[string]int `json:"rejected"`
 	// OutOfOrder counts the trace's job lines earlier than a previous
 	// line (simulated in submit order); absent when none is.
-	OutOfOrder int             `json:"out_of_order,omitempty"`
+	OutOfOrder int `json:"out_of_order,omitempty"`
+	// Changed counts the jobs a job-building rule changed (an estimate
+	// filled, a size taken from the request ...), by rule, as simulate's
+	// changed (sched.Result.Changed of EASY); empty when none was.
+	Changed    map[string]int  `json:"changed"`
 	Schedulers []schedulerJSON `json:"schedulers"`
 	QBETS      []qbetsJSON     `json:"qbets"`
 	VARQ       varqJSON        `json:"varq"`
@@ -47,27 +51,33 @@ type qbetsJSON struct {
 type varqJSON struct {
 	// Planned is false when no simulated job arrived at or after the plan's
 	// time: the other fields are then zero.
-	Planned   bool    `json:"planned"`
-	PlannedAt int64   `json:"planned_at"`
-	Nodes     int     `json:"nodes"`
-	Walltime  int64   `json:"walltime_s"`
-	Start     int64   `json:"start"`
-	Target    float64 `json:"target"`
-	NoBound   string  `json:"no_bound,omitempty"`
-	Possible  bool    `json:"possible"`
-	Submit    int64   `json:"submit,omitempty"`
-	Asked     int64   `json:"asked_walltime_s,omitempty"`
-	Prob      float64 `json:"probability,omitempty"`
-	Checked   bool    `json:"checked"`
-	Ran       bool    `json:"ran"`
-	Success   bool    `json:"success"`
-	Started   int64   `json:"started,omitempty"`
+	Planned bool `json:"planned"`
+	// NotPlanned says why nothing was planned when a request was made
+	// (its start past 2^40 s); absent otherwise.
+	NotPlanned string  `json:"not_planned,omitempty"`
+	PlannedAt  int64   `json:"planned_at"`
+	Nodes      int     `json:"nodes"`
+	Walltime   int64   `json:"walltime_s"`
+	Start      int64   `json:"start"`
+	Target     float64 `json:"target"`
+	NoBound    string  `json:"no_bound,omitempty"`
+	Possible   bool    `json:"possible"`
+	Submit     int64   `json:"submit,omitempty"`
+	Asked      int64   `json:"asked_walltime_s,omitempty"`
+	Prob       float64 `json:"probability,omitempty"`
+	Checked    bool    `json:"checked"`
+	Ran        bool    `json:"ran"`
+	Success    bool    `json:"success"`
+	Started    int64   `json:"started,omitempty"`
 }
 
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
-		OutOfOrder: r.w.outOfOrder}
+		OutOfOrder: r.w.outOfOrder, Changed: r.sims["EASY"].Changed()}
+	if out.Changed == nil {
+		out.Changed = map[string]int{}
+	}
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		some := s.Included > 0
@@ -81,7 +91,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 			optional(median(q.bounds[k][q.train:])), ifSome(some, c.RMS()), c.ChangePoints})
 	}
 	p := q.plan
-	out.VARQ = varqJSON{Planned: p.made, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
+	out.VARQ = varqJSON{Planned: p.made, NotPlanned: p.notPlanned, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,
 		NoBound: p.noBound, Possible: p.plan.Possible, Checked: p.checked, Ran: p.ran, Success: p.success}
 	if p.plan.Possible {
 		out.VARQ.Submit, out.VARQ.Asked, out.VARQ.Prob = p.plan.Submit, p.plan.Walltime, p.plan.Prob

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/varq"
@@ -27,13 +28,16 @@ type planResult struct {
 	// made: planVARQ ran. It does not when no simulated job arrives at or
 	// after the plan's time (a log the simulators rejected almost wholly),
 	// and the report says so rather than print a zero request.
-	made   bool
-	now    int64
-	req    varq.Request
-	target float64
-	traj   []varq.Point
-	plan   varq.Plan // latest submission meeting the target (thesis default)
-	best   varq.Plan // most probable submission
+	made bool
+	// notPlanned says why planVARQ planned nothing (made false): the
+	// request would start past 2^40 s, the latest instant VARQ takes.
+	notPlanned string
+	now        int64
+	req        varq.Request
+	target     float64
+	traj       []varq.Point
+	plan       varq.Plan // latest submission meeting the target (thesis default)
+	best       varq.Plan // most probable submission
 	// noBound is QBETS's reason for having no bound for the request at
 	// planning time ("" when it has one).
 	noBound string
@@ -48,6 +52,13 @@ type planResult struct {
 // it.
 func planVARQ(f varq.Forecaster, now int64, r request, machine int64) (planResult, error) {
 	req := varq.Request{Nodes: int(min(int64(r.nodes), machine)), Walltime: r.walltime, Start: now + r.ahead}
+	if req.Start > sanitize.MaxTime {
+		// A sane job submitted within r.ahead of 2^40 s: the rest of the
+		// run stands, VARQ says why it has no plan (it failed the run,
+		// "varq: request Start … outside ±2^40 s").
+		return planResult{now: now, req: req, target: r.target,
+			notPlanned: fmt.Sprintf("its start, %d s, would be past 2^40 s, the latest instant VARQ takes", req.Start)}, nil
+	}
 	traj, err := varq.Trajectory(f, req, now, varq.DefaultStep)
 	if err != nil {
 		return planResult{}, err

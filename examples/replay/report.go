@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -30,6 +32,11 @@ func report(w io.Writer, r *result, files []string) {
 	}
 	if easy.Filled > 0 {
 		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))
+	}
+	// Every rule said, as simulate says it, when a rule beyond the
+	// estimates filled (the line above) changed a job.
+	if ch := r.sims["EASY"].Changed(); len(ch) > 1 || len(ch) == 1 && ch["estimate_filled"] == 0 {
+		fmt.Fprintf(w, "  (jobs changed by rules: %s)\n", changedText(ch))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
 		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
@@ -60,9 +67,13 @@ func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintln(w, "  The target is 95% of bounds held (q = 0.95 quantile, C = 0.95 confidence).")
 	fmt.Fprintln(w)
 
-	if q.plan.made {
+	switch {
+	case q.plan.made:
 		reportVARQ(w, q.plan)
-	} else {
+	case q.plan.notPlanned != "":
+		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: %s (planning at %s, %s ahead)\n",
+			q.plan.notPlanned, clock(q.plan.now), dur(float64(q.plan.req.Start-q.plan.now)))
+	default:
 		fmt.Fprintf(w, "VARQ (package varq; Nurmi's thesis Ch. 5): not planned: none of the %d simulated jobs arrived at or after %s, the submission of the middle job simulated\n",
 			len(q.jobs), clock(q.planAt))
 	}
@@ -157,4 +168,14 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// changedText lists the jobs changed per rule (sched.Result.Changed), by
+// rule name.
+func changedText(m map[string]int) string {
+	var parts []string
+	for _, r := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", r, m[r]))
+	}
+	return strings.Join(parts, ", ")
 }

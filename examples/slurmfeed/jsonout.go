@@ -27,16 +27,17 @@ type reportJSON struct {
 	Jobs        []slurmfeed.Score `json:"jobs,omitempty"`
 }
 
-// methodJSON is slurmfeed.Method with snake_case keys (a conversion: the
-// same fields).
+// methodJSON is slurmfeed.Method with snake_case keys (the same fields);
+// the mean and the share are null when the method predicted no job, as
+// the text's "–" (0 and 0 read as perfect predictions none within ×2).
 type methodJSON struct {
-	Name         string  `json:"name"`
-	Jobs         int64   `json:"jobs"`
-	Missing      int64   `json:"missing"`
-	MeanAbsLog10 float64 `json:"mean_abs_log10"`
-	Within2      float64 `json:"within2"`
-	SumAbsLog10  float64 `json:"sum_abs_log10"`
-	NWithin2     int64   `json:"n_within2"`
+	Name         string   `json:"name"`
+	Jobs         int64    `json:"jobs"`
+	Missing      int64    `json:"missing"`
+	MeanAbsLog10 *float64 `json:"mean_abs_log10"`
+	Within2      *float64 `json:"within2"`
+	SumAbsLog10  float64  `json:"sum_abs_log10"`
+	NWithin2     int64    `json:"n_within2"`
 }
 
 func toJSON(r *slurmfeed.Report) reportJSON {
@@ -44,7 +45,10 @@ func toJSON(r *slurmfeed.Report) reportJSON {
 		Skipped: r.Skipped, NotDue: r.NotDue, Probes: r.Probes, Errors: r.Errors, LastError: r.LastError,
 		Unpredicted: r.Unpredicted, Methods: make([]methodJSON, len(r.Methods)), Jobs: r.Jobs}
 	for i, m := range r.Methods {
-		out.Methods[i] = methodJSON(m)
+		out.Methods[i] = methodJSON{Name: m.Name, Jobs: m.Jobs, Missing: m.Missing, SumAbsLog10: m.SumAbsLog10, NWithin2: m.NWithin2}
+		if m.Jobs > 0 {
+			out.Methods[i].MeanAbsLog10, out.Methods[i].Within2 = &m.MeanAbsLog10, &m.Within2
+		}
 	}
 	return out
 }

@@ -77,3 +77,31 @@ func checkSnakeCase(t *testing.T, data []byte) {
 	}
 	walk(keys)
 }
+
+// A method that predicted no job has no mean and no share: -json gives
+// null, as the text gives "–" (it gave 0 and 0, which read as perfect
+// predictions none of which was within ×2).
+func TestJSONNoJobsNull(t *testing.T) {
+	// (methodJSON is no longer a conversion of Method: a field added
+	// there must be added here.)
+	if a, b := reflect.TypeFor[slurmfeed.Method]().NumField(), reflect.TypeFor[methodJSON]().NumField(); a != b {
+		t.Errorf("slurmfeed.Method has %d fields, methodJSON %d", a, b)
+	}
+	r := slurmfeed.Report{Methods: []slurmfeed.Method{{Name: "none"}, {Name: "some", Jobs: 2, MeanAbsLog10: 0.5, Within2: 0.5, SumAbsLog10: 1, NWithin2: 1}}}
+	b, err := json.Marshal(toJSON(&r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Methods []map[string]any `json:"methods"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if m := got.Methods[0]; m["mean_abs_log10"] != nil || m["within2"] != nil {
+		t.Errorf("no job: %v; want mean_abs_log10 and within2 null", m)
+	}
+	if m := got.Methods[1]; m["mean_abs_log10"] != 0.5 || m["within2"] != 0.5 || m["n_within2"] != float64(1) {
+		t.Errorf("two jobs: %v", m)
+	}
+}

@@ -145,3 +145,31 @@ func TestOutOfOrderKey(t *testing.T) {
 		t.Errorf("%v: out_of_order %v, out_of_order_submits %v; want 2 and none", err, m["out_of_order"], m["out_of_order_submits"])
 	}
 }
+
+// A run time or size past 2^40 (which every simulator rejects as out of
+// range) is counted and left out of the offered load, as a far submit is:
+// one line with a run time of 2^63 s made the load 2.9e18 %.
+func TestFarWorkLeftOutOfLoad(t *testing.T) {
+	log := "; MaxProcs: 10\n" +
+		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 100 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"3 150 0 9223372036854775000 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"4 160 0 100 9223372036854775000 -1 -1 9223372036854775000 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"5 200 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s summaryJSON
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 5 || s.FarWork != 2 || s.OfferedLoad == nil || *s.OfferedLoad != 0.15 {
+		t.Errorf("jobs %d, far work %d, load %v; want 5, 2, 0.15", s.Jobs, s.FarWork, s.OfferedLoad)
+	}
+	out.Reset()
+	run(context.Background(), []string{"-"}, strings.NewReader(log), &out, &errs)
+	if want := "run time or size past 2^40  2"; !strings.Contains(out.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, out.String())
+	}
+}

@@ -136,6 +136,10 @@ type summary struct {
 	seen       map[int64]struct{}
 	dupIDs     int
 	farSubmits int
+	// farWork counts the lines with a run time past sanitize.MaxTime or a
+	// size past cli.MaxSize, which every simulator rejects as out of range:
+	// left out of the offered load (one such line made it 2.9e18 %).
+	farWork int
 }
 
 func summarize(r *swf.Reader) (*summary, error) {
@@ -166,7 +170,11 @@ func summarize(r *swf.Reader) (*summary, error) {
 			s.last = max(s.last, j.Submit)
 		}
 		s.jobs++
-		if j.Size() > 0 && j.RunTime > 0 && !far {
+		farWork := j.RunTime > sanitize.MaxTime || j.Size() > cli.MaxSize
+		if farWork {
+			s.farWork++
+		}
+		if j.Size() > 0 && j.RunTime > 0 && !far && !farWork {
 			s.procSeconds += float64(j.Size()) * float64(j.RunTime)
 		}
 		if j.HasEstimate() {
@@ -226,6 +234,9 @@ func (s *summary) print(out io.Writer, name string) {
 	}
 	if s.farSubmits > 0 {
 		fmt.Fprintf(w, "submits past 2^40 s\t%d (out of the span; every simulator rejects them)\n", s.farSubmits)
+	}
+	if s.farWork > 0 {
+		fmt.Fprintf(w, "run time or size past 2^40\t%d (out of the offered load; every simulator rejects them)\n", s.farWork)
 	}
 	if s.stats.OtherStatus > 0 {
 		fmt.Fprintf(w, "status outside -1..5\t%d (%s)\n", s.stats.OtherStatus, statusCounts(s.stats.OtherStatusCounts))
@@ -311,6 +322,7 @@ type summaryJSON struct {
 	OtherStatus      int         `json:"status_outside_standard"`
 	DuplicateIDs     int         `json:"duplicate_ids"`
 	FarSubmits       int         `json:"submits_past_max_time"`
+	FarWork          int         `json:"run_time_or_size_past_max"` // left out of offered_load
 	Skipped          int         `json:"malformed_lines_skipped"`
 	LateComments     int         `json:"comment_lines_after_jobs"`
 	TrailingZeros    int64       `json:"trailing_zero_bytes"` // after the last gzip member, ignored
@@ -330,7 +342,7 @@ func (s *summary) json(name string) summaryJSON {
 	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
-		DuplicateIDs: s.dupIDs, FarSubmits: s.farSubmits,
+		DuplicateIDs: s.dupIDs, FarSubmits: s.farSubmits, FarWork: s.farWork,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	if s.machineErr == nil {
 		o.MachineSize = s.machine

@@ -185,6 +185,12 @@ func (s *System) ahead(stop int, user string, now int64) ahead {
 	for _, t := range s.waiting[:stop] {
 		add(t, t.ReqTime)
 	}
+	// Work saturates at maxMagnitude, the largest value the base takes:
+	// jobs Submit accepts (2^40 cores asking 2^40 s) sum to 2^80
+	// core-seconds, which Insert and Predict refused, ending a replay.
+	// Beyond 2^53 core-seconds (285 million core-years) no two loads
+	// differ usefully.
+	a.work, a.userWork = min(a.work, maxMagnitude), min(a.userWork, maxMagnitude)
 	return a
 }
 

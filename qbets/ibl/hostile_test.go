@@ -76,3 +76,42 @@ func TestSystemBounds(t *testing.T) {
 		t.Errorf("Work at time −2^63 = %v, want within [0, 2400]", q[4].F)
 	}
 }
+
+// Jobs System takes (2^40 cores asking 2^40 s) give queries the base
+// takes: their Work, 2^80 core-seconds, was refused by Insert and Predict
+// ("feature 4 (Work) = 1.2e24, want ... within ±2^53"), which ended a
+// forecast replay of a log every other check found sane. Work and
+// UserWork saturate at 2^53, beyond which no two loads differ usefully.
+func TestSystemWorkWithinBase(t *testing.T) {
+	s := new(System)
+	for i := int64(1); i <= 3; i++ {
+		if err := s.Submit(Job{ID: i, Queue: "q", User: "u", Cores: maxCores, ReqTime: maxReqTime, Submit: i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Start(1, 5); err != nil {
+		t.Fatal(err)
+	}
+	nq, err := New(Config{Features: NotQueuedFeatures()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qd, err := New(Config{Features: QueuedFeatures()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := s.NotQueued(Job{ID: 4, Queue: "q", Cores: maxCores, ReqTime: maxReqTime}, 10)
+	if err := nq.Insert(Experience{In: in, Wait: 1}); err != nil {
+		t.Error(err)
+	}
+	inQ, ok := s.Queued(3, 10)
+	if !ok {
+		t.Fatal("job 3 not waiting")
+	}
+	if err := qd.Insert(Experience{In: inQ, Wait: 1}); err != nil {
+		t.Error(err)
+	}
+	if _, err := qd.Predict(inQ, 90); err != nil {
+		t.Error(err)
+	}
+}

@@ -92,10 +92,13 @@ func offeredLoad(params [2]TypeParams, typeless bool, machine int64, scale float
 // log k in [1/8, 8]; the load falls as k grows.
 func shapeScaleForLoad(params [2]TypeParams, typeless bool, machine int64, target float64) (float64, error) {
 	lo, hi := math.Log(1.0/8), math.Log(8)
-	f := func(x float64) float64 { return offeredLoad(params, typeless, machine, math.Exp(x)) - target }
+	load := func(x float64) float64 { return offeredLoad(params, typeless, machine, math.Exp(x)) }
+	f := func(x float64) float64 { return load(x) - target }
 	if f(lo) < 0 || f(hi) > 0 {
+		// The range from the loads themselves: f(x)+target rounds to 0
+		// for a huge target (1e300 printed "[0, 0]").
 		return 0, fmt.Errorf("synth: target load %v outside the reachable range [%.3g, %.3g]",
-			target, f(hi)+target, f(lo)+target)
+			target, load(hi), load(lo))
 	}
 	for range 100 {
 		mid := (lo + hi) / 2

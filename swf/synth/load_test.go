@@ -1,7 +1,9 @@
 package synth
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +38,22 @@ func TestClosedFormsAgainstSpec(t *testing.T) {
 		k, err := shapeScaleForLoad(p, false, 128, tc.rho)
 		if err != nil || math.Abs(k-tc.k) > 0.002 {
 			t.Errorf("factor for load %v = %.5f (%v), spec %.5f", tc.rho, k, err, tc.k)
+		}
+	}
+}
+
+// An unreachable target load names the range the model reaches, whatever
+// the target: with -load 1e300 the range was computed as f(x)+target,
+// which lost the load to rounding and printed "[0, 0]".
+func TestUnreachableLoadRange(t *testing.T) {
+	c := Config{}
+	p := c.params()
+	lo, hi := offeredLoad(p, false, 128, 8), offeredLoad(p, false, 128, 1.0/8)
+	want := fmt.Sprintf("[%.3g, %.3g]", lo, hi)
+	for _, target := range []float64{1e-9, 1e6, 1e300, math.MaxFloat64} {
+		_, err := shapeScaleForLoad(p, false, 128, target)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("target %v: %v; want the range %s", target, err, want)
 		}
 	}
 }

@@ -24,7 +24,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 )
@@ -59,10 +61,21 @@ func Main(cmd Command) {
 	parent, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	ctx := &watched{Context: parent}
 	done := make(chan int, 1)
-	go func() { done <- cmd(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }()
+	stdout := &stickyWriter{w: os.Stdout}
+	go func() { done <- cmd(ctx, os.Args[1:], os.Stdin, stdout, os.Stderr) }()
 	select {
 	case code := <-done:
 		stop()
+		stdout.mu.Lock()
+		werr := stdout.err
+		stdout.mu.Unlock()
+		if code == ExitOK && werr != nil {
+			// A report printed with fmt.Fprint to a full disk or a
+			// closed pipe is lost: say so and fail, whether or not the
+			// command looked at the write's error.
+			fmt.Fprintf(os.Stderr, "%s: write standard output: %v\n", filepath.Base(os.Args[0]), werr)
+			code = ExitError
+		}
 		os.Exit(code)
 	case <-parent.Done():
 	}
@@ -72,6 +85,26 @@ func Main(cmd Command) {
 		os.Exit(ExitError)
 	}
 	os.Exit(<-done)
+}
+
+// stickyWriter keeps the first error of its writes (safe for concurrent
+// writes, as the *os.File it wraps is).
+type stickyWriter struct {
+	w   io.Writer
+	mu  sync.Mutex
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+	return n, err
 }
 
 // watched is a context that records whether its holder ever watched it.

@@ -24,6 +24,11 @@ func TestMain(m *testing.M) {
 			time.Sleep(100 * time.Millisecond) // a shutdown that takes a while
 			return 7
 		})
+	case "full": // writes its report and returns 0, its stdout a full disk
+		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			io.WriteString(stdout, "the report\n")
+			return 0
+		})
 	case "deaf": // never looks at its context
 		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
 			io.WriteString(stdout, "ready\n")
@@ -73,5 +78,27 @@ func TestMainSignals(t *testing.T) {
 		if d := time.Since(t0); d > 10*time.Second {
 			t.Errorf("%s: took %v to stop", c.child, d)
 		}
+	}
+}
+
+// A command whose standard output cannot be written exits 1 with the
+// error, even when it ignored the write's error itself: swfstat, replay,
+// qbets, varq, coalloc and sweep list printed their reports with fmt.Fprint
+// to a full disk (stdout > /dev/full) and exited 0, the report lost.
+func TestMainStdoutWriteError(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer full.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CLI_CHILD=full")
+	cmd.Stdout = full
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitError || !strings.Contains(stderr.String(), "no space left") {
+		t.Errorf("exit %v, stderr %q; want exit %d naming the write error", err, stderr.String(), ExitError)
 	}
 }
