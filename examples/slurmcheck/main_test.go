@@ -28,7 +28,7 @@ func TestReadme(t *testing.T) {
 	for _, c := range []struct {
 		region string
 		paths  [2]string
-	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}} {
+	}{{"live", [2]string{recordPath, secondPath}}, {"onenode", [2]string{oneNodePaths[0], oneNodePaths[1]}}, {"fstiers", tiersPaths}} {
 		var recs [2]*recording
 		for k, path := range c.paths {
 			rec, err := readRecording(path)
@@ -72,6 +72,11 @@ const thirdPath = "testdata/live3.json"
 // it was not found on (README.md, "The policy ran ahead late in the run").
 const fourthPath = "testdata/live4.json"
 
+// tiersPaths are the two recorded runs of site fs-tiers: the live site's
+// machine, workload and fair-share tree under another family of weights
+// and backfill parameters (tiersSched, tiersPartitions).
+var tiersPaths = [2]string{"testdata/fstiers.json", "testdata/fstiers2.json"}
+
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
 
@@ -84,6 +89,7 @@ func TestPlan(t *testing.T) {
 		nodes string
 	}{
 		{&liveSites[0], recordPath, ""},
+		{siteNamed(t, "fs-tiers"), tiersPaths[0], ""},
 		{&oneNode, oneNodePaths[0], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
 	} {
 		rec, err := readRecording(c.path)
@@ -107,6 +113,18 @@ func TestPlan(t *testing.T) {
 			t.Errorf("%s: the recorded slurm.conf lines are not the site's and its nodes:\n%s", c.site.Name, rec.Conf)
 		}
 	}
+}
+
+// siteNamed is the live site of that name.
+func siteNamed(t *testing.T, name string) *liveSite {
+	t.Helper()
+	for i := range liveSites {
+		if liveSites[i].Name == name {
+			return &liveSites[i]
+		}
+	}
+	t.Fatalf("no live site %s", name)
+	return nil
 }
 
 // TestScore pins the figures' definitions on a hand-made case.
