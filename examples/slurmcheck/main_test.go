@@ -23,7 +23,9 @@ func TestCLI(t *testing.T) {
 // with BATCHQ_UPDATE_README=1 records a fresh run as the first, with
 // BATCHQ_SLURMCHECK_RECORD=testdata/live2.json as the second), region
 // onenode from the two runs of the first site, one node (oneNode), kept
-// for the contrast: Slurm hardly agrees with itself there.
+// for the contrast: Slurm hardly agrees with itself there; regions
+// fstiers and fstiersruns from the runs of site fs-tiers, another family
+// of weights and backfill parameters.
 func TestReadme(t *testing.T) {
 	for _, c := range []struct {
 		region string
@@ -61,6 +63,19 @@ func TestReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme.Check(t, "README.md", "runs", []byte(text))
+	// The three runs of site fs-tiers, the same way.
+	recs = recs[:0]
+	for _, path := range tiersRuns {
+		rec, err := readRecording(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	if text, err = manyRuns(tiersRuns, recs); err != nil {
+		t.Fatal(err)
+	}
+	readme.Check(t, "README.md", "fstiersruns", []byte(text))
 }
 
 // thirdPath is a third run of the live site (BATCHQ_SLURMCHECK_RECORD=
@@ -76,6 +91,9 @@ const fourthPath = "testdata/live4.json"
 // machine, workload and fair-share tree under another family of weights
 // and backfill parameters (tiersSched, tiersPartitions).
 var tiersPaths = [2]string{"testdata/fstiers.json", "testdata/fstiers2.json"}
+
+// tiersRuns are the three recorded runs of site fs-tiers.
+var tiersRuns = []string{tiersPaths[0], tiersPaths[1], "testdata/fstiers3.json"}
 
 // oneNodePaths are the two recorded runs of the one-node site.
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
@@ -401,5 +419,16 @@ func TestSubmitSecond(t *testing.T) {
 	}
 	if lo != 56 || hi != 83 || runs != 314 || before != 18 {
 		t.Errorf("sbatch calls a median %d–%d ms into their second; %d of %d scheduler runs earlier in theirs, want 56–83 ms, 18 of 314", lo, hi, before, runs)
+	}
+}
+
+// TestByPartition pins the mean signed start error by partition: over
+// each partition's jobs, simulated − Slurm's, the partitions by name.
+func TestByPartition(t *testing.T) {
+	real := []realJob{{Partition: "long", Start: 10}, {Partition: "debug", Start: 5}, {Partition: "long", Start: 20}}
+	got := byPartition(real, []int64{16, 3, 30})
+	want := []partError{{"debug", 1, -2}, {"long", 2, 8}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
