@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -212,6 +213,32 @@ type figures struct {
 	// fell in is NaN, written null): where the simulation runs ahead of
 	// Slurm (negative) or behind once no arrival resets the queue.
 	LateError []jsonFloat `json:"late_start_error"`
+	// ByPartition is the mean signed start error (simulated − Slurm's,
+	// in seconds) of each partition's jobs, in the order of the
+	// partitions' names: a rule that delays one partition's jobs shows
+	// as a bias there, where the runs' chaos spreads both ways.
+	ByPartition []partError `json:"start_error_by_partition"`
+}
+
+// partError is one partition's mean signed start error over its jobs.
+type partError struct {
+	Partition string  `json:"partition"`
+	Jobs      int     `json:"jobs"`
+	Mean      float64 `json:"mean"`
+}
+
+// byPartition is figures.ByPartition of the simulated starts.
+func byPartition(real []realJob, starts []int64) []partError {
+	sum, n := map[string]float64{}, map[string]int{}
+	for i, r := range real {
+		sum[r.Partition] += float64(starts[i] - r.Start)
+		n[r.Partition]++
+	}
+	var out []partError
+	for _, p := range slices.Sorted(maps.Keys(n)) {
+		out = append(out, partError{p, n[p], sum[p] / float64(n[p])})
+	}
+	return out
 }
 
 // lateBin is the width of LateError's bins (s).
@@ -297,6 +324,7 @@ func score(c *checked, s *simulated) (figures, error) {
 	}
 	f.Within, f.MeanError = float64(within)/float64(n), errSum/float64(n)
 	f.LateError = lateError(c.real, s.starts)
+	f.ByPartition = byPartition(c.real, s.starts)
 	f.Backfilled = float64(s.backfilled) / float64(n)
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, r := range c.real {

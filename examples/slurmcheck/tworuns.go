@@ -206,6 +206,27 @@ func (t *twoRuns) table(names [2]string) string {
 		}
 	}
 	b.WriteString(strings.Join(rel, "; ") + ".\n")
+	// The mean signed start error by partition, the policy's beside the
+	// other Slurm run's: a bias of the model in one partition shows in
+	// the policy's on both runs and not in Slurm's.
+	var parts []string
+	for k, r := range t.Runs {
+		for _, f := range r.Figures {
+			if f.Name != slurmName && f.Name != r.Figures[len(r.Figures)-1].Name {
+				continue
+			}
+			who := "the policy"
+			if f.Name != slurmName {
+				who = "the other Slurm run"
+			}
+			var ps []string
+			for _, p := range f.ByPartition {
+				ps = append(ps, fmt.Sprintf("%s %+.1f s", p.Partition, p.Mean))
+			}
+			parts = append(parts, fmt.Sprintf("on run %d %s %s", k+1, who, strings.Join(ps, ", ")))
+		}
+	}
+	fmt.Fprintf(&b, "\nMean signed start error (simulated − Slurm's) by partition: %s.\n", strings.Join(parts, "; "))
 	b.WriteString(r1.tail())
 	return b.String()
 }

@@ -68,6 +68,38 @@ PartitionName=long Nodes=NODES MaxTime=10 DefaultTime=5 PriorityJobFactor=1 Stat
 // limits: Slurm then charges each job's usage at its end.
 var limitsPartitions = strings.Replace(sitePartitions, "AccountingStorageEnforce=associations", "AccountingStorageEnforce=associations,limits", 1)
 
+// tiersSched is a second family of weights and backfill parameters
+// (site "fs-tiers"): fair share dominant (10000, age only 500) with a
+// half-life of 2 minutes, so that a user's usage of a minute ago already
+// weighs half; PriorityFavorSmall with a job-size weight of 2000, QOS
+// 3000, partition 1000; a maximum age of 10 minutes; backfill on a
+// coarser grid (bf_resolution 30 s) over a window of 6 minutes, shorter
+// than the long partition's MaxTime (so a job behind a long job's limit
+// gets no reservation), testing 100 jobs a cycle and at most 4 of one
+// user. bf_interval stays bfInterval: the figures' tolerance.
+const tiersSched = `PriorityType=priority/multifactor
+PriorityWeightAge=500
+PriorityWeightFairshare=10000
+PriorityWeightJobSize=2000
+PriorityWeightPartition=1000
+PriorityWeightQOS=3000
+PriorityFavorSmall=YES
+PriorityCalcPeriod=1
+PriorityDecayHalfLife=0-0:02
+PriorityMaxAge=0-0:10
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=5,bf_resolution=30,bf_window=6,bf_max_job_test=100,bf_max_job_user=4
+`
+
+// tiersPartitions: the same three partitions in two PriorityTiers: debug
+// (tier 2, the lowest PriorityJobFactor) before batch and long (tier 1),
+// whatever their priorities; usage charged at each job's end (limits).
+const tiersPartitions = `AccountingStorageEnforce=associations,limits
+PartitionName=debug Nodes=NODES MaxTime=2 DefaultTime=1 PriorityJobFactor=1 PriorityTier=2 State=UP
+PartitionName=batch Nodes=NODES MaxTime=5 DefaultTime=2 PriorityJobFactor=10 PriorityTier=1 Default=YES State=UP
+PartitionName=long Nodes=NODES MaxTime=10 DefaultTime=5 PriorityJobFactor=4 PriorityTier=1 State=UP
+`
+
 // fourNodeBursts is the four-node sites' workload.
 func fourNodeBursts() []plannedJob {
 	return planBursts(34, []int64{1, 1, 2, 2, 4, 4, 8, 8, 12, 16}, []int64{4, 6, 8, 10, 12, 15, 20}, 2, 6)
@@ -85,6 +117,11 @@ var liveSites = []liveSite{
 	{Name: "nodes4-fs", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
 		Plan: fourNodeBursts,
 		Conf: siteSched + limitsPartitions},
+	// The same machine, workload and fair-share tree under the other
+	// family of weights and backfill parameters (tiersSched).
+	{Name: "fs-tiers", Nodes: 4, CPUs: 16, Align: 5, Accounts: separatedAccounts,
+		Plan: fourNodeBursts,
+		Conf: tiersSched + tiersPartitions},
 	{Name: "nodes4", Nodes: 4, CPUs: 16, Align: 5,
 		Plan: fourNodeBursts,
 		Conf: siteSched + sitePartitions},

@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"os"
@@ -17,6 +18,10 @@ import (
 // completions), the jobs it tested in its order, those it started and
 // the planned start of those it reserved within bf_window.
 type liveCycles struct {
+	// Resolution and Window are the run's bf_resolution and bf_window
+	// (s); absent (0) in bfcycles.json.gz, whose are 10 and 600.
+	Resolution  int64 `json:"bf_resolution"`
+	Window      int64 `json:"bf_window"`
 	Nodes, CPUs int64
 	Cycles      []struct {
 		Now      int64
@@ -37,7 +42,27 @@ type liveCycles struct {
 // commit 3624e71: the plan before it, the first time the CPUs are free,
 // predicted 94 of 112 starts, 11 more, and 182 of 426 reservations.)
 func TestBackfillCyclesLive(t *testing.T) {
-	f, err := os.Open("testdata/bfcycles.json.gz")
+	replayCycles(t, "testdata/bfcycles.json.gz")
+}
+
+// TestBackfillCyclesLiveTiers is TestBackfillCyclesLive on a run of the
+// other family of parameters (examples/slurmcheck's site fs-tiers:
+// bf_resolution 30 s, bf_window 6 minutes, bf_max_job_user 4, debug in
+// a higher PriorityTier): 107 of Slurm's 110 backfill starts, 3 more,
+// 242 of 255 reservations to the second (when recorded).
+func TestBackfillCyclesLiveTiers(t *testing.T) {
+	got := replayCycles(t, "testdata/bfcycles-fstiers.json.gz")
+	if want := [5]int{107, 110, 3, 242, 255}; got != want {
+		t.Errorf("starts, Slurm's, more, reservations to the second, reservations: %v, want %v (examples/slurmcheck/README.md)", got, want)
+	}
+}
+
+// replayCycles replays the cycles recorded at path (liveCycles) and
+// returns the starts it shares with Slurm, Slurm's backfill starts, its
+// starts Slurm did not make, the reservations it plans to the second of
+// Slurm's, and Slurm's reservations it plans.
+func replayCycles(t *testing.T, path string) [5]int {
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +81,7 @@ func TestBackfillCyclesLive(t *testing.T) {
 	}
 	var slurmStarts, same, extra, resvAll, resvSame int
 	for _, cy := range d.Cycles {
-		p := nodePolicy(t, Config{BackfillResolution: 10, BackfillWindow: 600}, cores...)
+		p := nodePolicy(t, Config{BackfillResolution: cmp.Or(d.Resolution, 10), BackfillWindow: cmp.Or(d.Window, 600)}, cores...)
 		ns, now := p.ns, cy.Now
 		for _, j := range cy.Running {
 			ns.free[j[0]] -= j[1]
@@ -101,11 +126,12 @@ func TestBackfillCyclesLive(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d cycles: %d of Slurm's %d backfill starts, %d more; %d of %d reservations to the second",
-		len(d.Cycles), same, slurmStarts, extra, resvSame, resvAll)
+	t.Logf("%s: %d cycles: %d of Slurm's %d backfill starts, %d more; %d of %d reservations to the second",
+		path, len(d.Cycles), same, slurmStarts, extra, resvSame, resvAll)
 	if slurmStarts == 0 || float64(same) < 0.95*float64(slurmStarts) || float64(extra) > 0.05*float64(slurmStarts) ||
 		float64(resvSame) < 0.9*float64(resvAll) {
 		t.Errorf("the plan does not follow Slurm's cycles: %d of %d starts, %d more, %d of %d reservations",
 			same, slurmStarts, extra, resvSame, resvAll)
 	}
+	return [5]int{same, slurmStarts, extra, resvSame, resvAll}
 }
