@@ -322,7 +322,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			}
 			piece = piece[:n+1]
 			j := &piece[n]
-			if *j, err = r.Read(); err == io.EOF {
+			if err = r.ReadInto(j); err == io.EOF { // (into the piece: Read's copy of the job spared)
 				piece, eof = piece[:n], true
 				break
 			} else if err != nil {
