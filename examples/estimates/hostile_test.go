@@ -311,7 +311,7 @@ func TestValidateNoSaneJob(t *testing.T) {
 	}
 	var out, errs bytes.Buffer
 	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1"}, &out, &errs)
-	if err == nil || !strings.Contains(err.Error(), path+": no sane job (1 not sane: 1 no submit time)") {
+	if err == nil || !strings.Contains(err.Error(), path+": no sane job (1 record: 1 no submit time)") {
 		t.Errorf("%v; want the log and the reasons named", err)
 	}
 }

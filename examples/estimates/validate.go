@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/batchq/batchq/examples/internal/cli"
 	"hash/fnv"
 	"io"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/swf"
 )
@@ -150,13 +150,10 @@ func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar
 		return nil, err
 	}
 	if len(jobs) == 0 {
-		// Said here, as -trace says it: the model failed on N = 0 with
-		// a message that named neither the log nor the cause.
-		why := ""
-		if len(rep.Excluded) > 0 {
-			why = fmt.Sprintf(" (%d not sane: %s)", len(rep.Excluded), cli.Reasons(cli.ByReason(rep)))
-		}
-		return nil, fmt.Errorf("%s: no sane job%s", name, why)
+		// Said here, in the words every command uses: the model failed
+		// on N = 0 with a message that named neither the log nor the
+		// cause.
+		return nil, cli.NoSaneJob(name, rep.Kept+len(rep.Excluded), cli.ByReason(rep))
 	}
 	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs)}
 	impr := improved(name)(jobs, lv.set.EMax)

@@ -286,8 +286,11 @@ func TestNoEstimateCounted(t *testing.T) {
 	var none int
 	some := rewrite(t, path, dir, "noest.swf", func(js []swf.Job) []swf.Job {
 		for i := range js {
-			if i%4 == 0 {
+			switch i % 4 {
+			case 0:
 				js[i].ReqTime = -1
+			case 1:
+				js[i].ReqTime = 0 // no estimate either (swf.Job.HasEstimate)
 			}
 		}
 		return js

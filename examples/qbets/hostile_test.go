@@ -165,3 +165,29 @@ func TestScoreNoBoundNull(t *testing.T) {
 		t.Errorf("table:\n%s", out.String())
 	}
 }
+
+// A queue where QBETS gave bounds and none held has no RMS either: it is
+// over the bounds that held, and 0 read as exact bounds beside "correct":
+// 0. Waits that grow with every job beat every bound.
+func TestScoreNoBoundHeldNullRMS(t *testing.T) {
+	var log strings.Builder
+	log.WriteString("; MaxProcs: 64\n")
+	for i := range 600 {
+		fmt.Fprintf(&log, "%d %d %d 50 1 -1 -1 1 100 -1 1 1 1 1 1 -1 -1 -1\n", i+1, 10*i, 20*(i+1))
+	}
+	path := filepath.Join(t.TempDir(), "growing.swf")
+	if err := os.WriteFile(path, []byte(log.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := command([]string{path, "-json"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := m["answered"].(float64); a == 0 || m["correct"] != float64(0) || m["rms_over_s"] != nil {
+		t.Errorf("%s; want bounds answered, correct 0 and rms_over_s null", out.String())
+	}
+}

@@ -36,7 +36,7 @@ type queueScore struct {
 	// time_out_of_range (a time or estimate above 2^40 s), as simulate and forecast
 	// key them; it was one out_of_range_jobs.
 	Rejected     map[string]int `json:"rejected,omitempty"`
-	RMSOverPred  *float64       `json:"rms_over_s"` // null: no bound
+	RMSOverPred  *float64       `json:"rms_over_s"` // over the bounds that held; null: none held
 	NoHistory    int            `json:"refused_no_history"`
 	ChangePoints int            `json:"change_points"`
 }
@@ -102,11 +102,16 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 		}
 		eff := cfg.Predictor
 		// No bound, no share held nor RMS: null, as the median bound
-		// (they were 0, "correct 0.0%").
+		// (they were 0, "correct 0.0%"). The RMS is over the bounds
+		// that held: none held, none either (0 read as exact bounds).
 		var correct, rms *float64
 		if r.Answered() > 0 {
-			c, e := r.Correctness(), r.RMS()
-			correct, rms = &c, &e
+			c := r.Correctness()
+			correct = &c
+		}
+		if r.Correct() > 0 {
+			e := r.RMS()
+			rms = &e
 		}
 		out = append(out, queueScore{
 			Trace: traceBase(path), Queue: q, Name: strings.TrimSpace(queueName(hdr, q)),

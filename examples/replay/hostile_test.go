@@ -267,6 +267,25 @@ func TestChangedByRules(t *testing.T) {
 	if want := "jobs changed by rules: estimate_filled 1, size_from_requested 1"; !strings.Contains(out.String(), want) {
 		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
+	// One rule alone: said when it is not the estimates filled, which
+	// the line above it says already.
+	for _, c := range []struct{ from, to, want string }{
+		// job 3 given an estimate: only job 2's size is taken from its request
+		{"3 120 0 600 1 -1 -1 1 -1", "3 120 0 600 1 -1 -1 1 900", "(jobs changed by rules: size_from_requested 1)"},
+		// job 2 given its size: only job 3's estimate is filled (no line)
+		{"2 60 0 600 -1 -1", "2 60 0 600 2 -1", ""},
+	} {
+		if err := os.WriteFile(path, []byte(strings.Replace(log, c.from, c.to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		if err := command(context.Background(), []string{"-trace", path}, &out, &errs); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); c.want != "" && !strings.Contains(got, c.want) || c.want == "" && strings.Contains(got, "jobs changed by rules") {
+			t.Errorf("want %q (\"\": no such line):\n%s", c.want, got)
+		}
+	}
 }
 
 // A sane log whose middle job is submitted within 12 hours of 2^40 s (the

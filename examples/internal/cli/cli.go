@@ -66,17 +66,7 @@ func Main(cmd Command) {
 	select {
 	case code := <-done:
 		stop()
-		stdout.mu.Lock()
-		werr := stdout.err
-		stdout.mu.Unlock()
-		if code == ExitOK && werr != nil {
-			// A report printed with fmt.Fprint to a full disk or a
-			// closed pipe is lost: say so and fail, whether or not the
-			// command looked at the write's error.
-			fmt.Fprintf(os.Stderr, "%s: write standard output: %v\n", filepath.Base(os.Args[0]), werr)
-			code = ExitError
-		}
-		os.Exit(code)
+		os.Exit(stdout.status(code))
 	case <-parent.Done():
 	}
 	stop() // a second signal gets the default action
@@ -84,7 +74,9 @@ func Main(cmd Command) {
 		fmt.Fprintln(os.Stderr, "interrupted")
 		os.Exit(ExitError)
 	}
-	os.Exit(<-done)
+	// A command that stopped cleanly on the signal may have lost its
+	// report too.
+	os.Exit(stdout.status(<-done))
 }
 
 // stickyWriter keeps the first error of its writes (safe for concurrent
@@ -93,6 +85,22 @@ type stickyWriter struct {
 	w   io.Writer
 	mu  sync.Mutex
 	err error
+}
+
+// status is the exit status of a command that returned code: ExitError,
+// said on stderr, when it returned ExitOK after a write failed. A report
+// printed with fmt.Fprint to a full disk is lost, whether or not the
+// command looked at the write's error; a command that failed already
+// (and said why) keeps its status and its message alone.
+func (s *stickyWriter) status(code int) int {
+	s.mu.Lock()
+	err := s.err
+	s.mu.Unlock()
+	if code != ExitOK || err == nil {
+		return code
+	}
+	fmt.Fprintf(os.Stderr, "%s: write standard output: %v\n", filepath.Base(os.Args[0]), err)
+	return ExitError
 }
 
 func (s *stickyWriter) Write(p []byte) (int, error) {

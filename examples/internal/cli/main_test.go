@@ -29,6 +29,22 @@ func TestMain(m *testing.M) {
 			io.WriteString(stdout, "the report\n")
 			return 0
 		})
+	case "fullfails": // sees its write fail, says so and returns 1
+		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) int {
+			if _, err := io.WriteString(stdout, "the report\n"); err != nil {
+				io.WriteString(stderr, "fullfails: "+err.Error()+"\n")
+				return ExitError
+			}
+			return 0
+		})
+	case "fullsig": // stops cleanly on a signal, then writes its report
+		Main(func(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) int {
+			done := ctx.Done()
+			io.WriteString(stderr, "ready\n")
+			<-done
+			io.WriteString(stdout, "the report\n")
+			return 0
+		})
 	case "deaf": // never looks at its context
 		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
 			io.WriteString(stdout, "ready\n")
@@ -84,21 +100,48 @@ func TestMainSignals(t *testing.T) {
 // A command whose standard output cannot be written exits 1 with the
 // error, even when it ignored the write's error itself: swfstat, replay,
 // qbets, varq, coalloc and sweep list printed their reports with fmt.Fprint
-// to a full disk (stdout > /dev/full) and exited 0, the report lost.
+// to a full disk (stdout > /dev/full) and exited 0, the report lost. The
+// same after a signal it stopped on cleanly; and a command that failed on
+// the write and said so keeps its status and its one message.
 func TestMainStdoutWriteError(t *testing.T) {
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip("no /dev/full:", err)
 	}
 	defer full.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CLI_CHILD=full")
-	cmd.Stdout = full
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err = cmd.Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != ExitError || !strings.Contains(stderr.String(), "no space left") {
-		t.Errorf("exit %v, stderr %q; want exit %d naming the write error", err, stderr.String(), ExitError)
+	for _, c := range []struct {
+		child string
+		want  string // the one line on stderr
+	}{
+		{"full", "write standard output: write /dev/stdout: no space left on device"},
+		{"fullsig", "write standard output: write /dev/stdout: no space left on device"},
+		{"fullfails", "fullfails: write /dev/stdout: no space left on device"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CLI_CHILD="+c.child)
+		cmd.Stdout = full
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if c.child == "fullsig" {
+			buf := make([]byte, 6)
+			if _, err := io.ReadFull(stderr, buf); err != nil || string(buf) != "ready\n" {
+				t.Fatalf("%s: %q, %v", c.child, buf, err)
+			}
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+		msg, _ := io.ReadAll(stderr)
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitError {
+			t.Errorf("%s: exit %v, stderr %q; want exit %d", c.child, err, msg, ExitError)
+		}
+		if lines := strings.Split(strings.TrimSuffix(string(msg), "\n"), "\n"); len(lines) != 1 || !strings.HasSuffix(lines[0], c.want) {
+			t.Errorf("%s: stderr %q, want one line ending %q", c.child, msg, c.want)
+		}
 	}
 }
