@@ -88,7 +88,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 		c := q.scores[k]
 		some := c.Answered() > 0
 		out.QBETS = append(out.QBETS, qbetsJSON{m.name, ifSome(some, c.Correctness()), c.Answered(), c.Declined(),
-			optional(median(q.bounds[k][q.train:])), ifSome(some, c.RMS()), c.ChangePoints})
+			optional(median(q.bounds[k][q.train:])), ifSome(some && c.Correctness() > 0, c.RMS()), c.ChangePoints})
 	}
 	p := q.plan
 	out.VARQ = varqJSON{Planned: p.made, NotPlanned: p.notPlanned, PlannedAt: p.now, Nodes: p.req.Nodes, Walltime: p.req.Walltime, Start: p.req.Start, Target: p.target,

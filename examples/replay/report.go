@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -36,7 +34,7 @@ func report(w io.Writer, r *result, files []string) {
 	// Every rule said, as simulate says it, when a rule beyond the
 	// estimates filled (the line above) changed a job.
 	if ch := r.sims["EASY"].Changed(); len(ch) > 1 || len(ch) == 1 && ch["estimate_filled"] == 0 {
-		fmt.Fprintf(w, "  (jobs changed by rules: %s)\n", changedText(ch))
+		fmt.Fprintf(w, "  (jobs changed by rules: %s)\n", cli.RuleCounts(ch))
 	}
 	if rej := r.sims["EASY"].Rejected; len(rej.Excluded) > 0 {
 		fmt.Fprintf(w, "  (%s not simulated: %s)\n", plural(len(rej.Excluded), "job"), cli.Reasons(cli.ByReason(rej)))
@@ -52,7 +50,10 @@ func report(w io.Writer, r *result, files []string) {
 		c := q.scores[k]
 		held, rms := "–", "–" // no bound scored: no share, no RMS
 		if c.Answered() > 0 {
-			held, rms = fmt.Sprintf("%.1f%%", 100*c.Correctness()), dur(c.RMS())
+			held = fmt.Sprintf("%.1f%%", 100*c.Correctness())
+		}
+		if c.Correctness() > 0 { // the RMS is over the bounds that held
+			rms = dur(c.RMS())
 		}
 		fmt.Fprintf(w, "  %-44s %6s of %d bounds held, median bound %s, RMS over-prediction %s, %s",
 			m.name, held, c.Answered(), dur(median(q.bounds[k][q.train:])), rms, plural(c.ChangePoints, "change point"))
@@ -168,14 +169,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// changedText lists the jobs changed per rule (sched.Result.Changed), by
-// rule name.
-func changedText(m map[string]int) string {
-	var parts []string
-	for _, r := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s %d", r, m[r]))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -227,7 +227,7 @@ func (d *degenerate) text() string {
 		}
 	}
 	return "degenerate schedule, it reflects the job-building rules more than the log: " + strings.Join(parts, "; ") +
-		"; jobs changed per rule: " + changedText(d.Changed)
+		"; jobs changed per rule: " + cli.RuleCounts(d.Changed)
 }
 
 // changed is sched.Result.Changed, never nil (for JSON), counted once: it
@@ -240,18 +240,6 @@ func (info *runInfo) changed() map[string]int {
 		}
 	}
 	return info.changedByRule
-}
-
-// changedText lists the jobs changed per rule, by rule name.
-func changedText(m map[string]int) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	var parts []string
-	for _, r := range slices.Sorted(maps.Keys(m)) {
-		parts = append(parts, fmt.Sprintf("%s %d", r, m[r]))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // optionsText renders the options of the simulated configuration.
@@ -305,7 +293,7 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)
 	line("estimates filled", "%d (no estimate in the log, S6)", sum.Filled)
 	line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
-	line("changed by rules", "%s", changedText(info.changed()))
+	line("changed by rules", "%s", cli.RuleCounts(info.changed()))
 	for _, f := range info.outputs {
 		line("wrote", "%s", f)
 	}

@@ -34,6 +34,20 @@ func Reasons(by map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// RuleCounts is the jobs changed per rule (sched.Result.Changed) as
+// "estimate_filled 3, size_from_requested 2", rules in alphabetical order;
+// "none" when m is empty.
+func RuleCounts(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	parts := make([]string, 0, len(m))
+	for _, r := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s %d", r, m[r]))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // FirstIDs leaves out, in place, every job under a number an earlier job
 // of jobs has (the first keeps it) and returns the rest, in order, and how
 // many it left out (sanitize.DuplicateID). A log repeats numbers when a
