@@ -1,13 +1,17 @@
 package forecast
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
+	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/qbets/replay"
-	"syscall"
-	"time"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
 )
 
 // Measured costs of earlier versions (the package doc gives the latest run).
@@ -103,6 +107,83 @@ func BenchmarkOnline(b *testing.B) {
 	c0 := cpuTime()
 	for b.Loop() {
 		o, _ := NewOnline(Config{}, 64)
+		if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N*len(jobs)), "cpu-µs/job")
+}
+
+// benchNodes is snapshot1000's machine as nodes: 64 nodes of 16 cores.
+var benchNodes = []swf.Node{{Name: "n16", Count: 64, Cores: 16}}
+
+// BenchmarkForecast1000Nodes is BenchmarkForecast1000 on a machine of
+// nodes (the same 1,024 cores as 64 nodes of 16): each job's cores are
+// placed on the nodes.
+func BenchmarkForecast1000Nodes(b *testing.B) {
+	s := snapshot1000()
+	s.MachineSize = 0
+	f, err := New(Config{Policy: sched.Config{Nodes: benchNodes}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		if _, err := f.Forecast(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+// gpuMachine is a machine of the Alibaba GPU trace's scale: 1,536 nodes,
+// 8,192 GPUs (the trace's list has 1,523 nodes and about 6,200 GPUs in
+// 27 kinds).
+var gpuMachine = []swf.Node{
+	{Name: "cpu", Count: 512, Cores: 32000, Memory: 262144},
+	{Name: "gpu", Count: 1024, Cores: 96000, Memory: 393216, GPUs: 8, GPUModel: "G2"},
+}
+
+// BenchmarkForecastGPUMachine forecasts one waiting pod behind 100
+// running ones on gpuMachine: a small question on a large machine, where
+// what a simulation costs to build (sched.New: the machine's nodes and
+// GPUs) is most of the forecast.
+func BenchmarkForecastGPUMachine(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := &Snapshot{Now: 100000}
+	for i := range 100 {
+		j := gpuJob(int64(i+1), s.Now-rng.Int64N(3600)-60, 60, 1000*(1+rng.Int64N(16)), 1000*rng.Int64N(3), 600+rng.Int64N(7200))
+		s.Running = append(s.Running, j)
+	}
+	slices.SortStableFunc(s.Running, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	s.Waiting = []swf.Job{gpuJob(1000, s.Now, -1, 8000, 8000, 3600)}
+	f, err := New(Config{Policy: sched.Config{Nodes: gpuMachine}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		if _, err := f.Forecast(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N), "cpu-µs/op")
+}
+
+// BenchmarkOnlineNodes is BenchmarkOnline on a machine of nodes (the same
+// 64 processors as 8 nodes of 8 cores): every question is simulated (on
+// one pool Online skips those the simulation would start at once).
+func BenchmarkOnlineNodes(b *testing.B) {
+	jobs := synthetic(b, 20000, 11)
+	nodes := []swf.Node{{Name: "n8", Count: 8, Cores: 8}}
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		o, _ := NewOnline(Config{Policy: sched.Config{Nodes: nodes}}, 0)
 		if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
 			b.Fatal(err)
 		}
