@@ -54,6 +54,31 @@ import (
 // itself (sched's loading, arrivals, starts and EASY passes over the
 // hundreds of jobs its machine runs at once, with their allocations and
 // garbage collection).
+//
+// The package doc's figures until the node path's were measured (c71a4a0):
+// every waiting job of a 1,000-job snapshot 2.1 ms; 22 s per 200k jobs on
+// SDSC-BLUE (243k: 26.5 s), 40 s on CEA-Curie (313k: 63.2 s).
+//
+// The node path (2026-11-30, load 4–9, the apq example's Table V running
+// beside): go test -bench Forecast1000 -benchtime 20x -cpu 1, three runs,
+// one pool 1.23–1.29 cpu-ms/op (0.64 MB, 1,102 allocations), 64 nodes of
+// 16 cores 3.58–3.68 (0.88 MB, 2,325); -bench Online -benchtime 2x, one
+// pool 22.9–26.5 cpu-µs/job, 8 nodes of 8 cores 33.0–40.4 (every question
+// simulated: startsNow is for one pool); BenchmarkForecastGPUMachine
+// 515–524 cpu-µs/op, 0.41 MB. examples/forecast -predictors forecast -json,
+// /usr/bin/time user+system: SDSC-BLUE (243,306 jobs) 23.8 s on one pool,
+// 36.9 s with -nodes of 144 nodes of 8 cores (Blue Horizon's; 230 MB
+// peak, 180 on one pool), within ×2 0.6493 and 0.6491; the Alibaba GPU
+// trace's default pod list (8,152 pods, convert -from alibaba) on its
+// 1,523 nodes 2.01–2.39 s (one pool of its cores: 0.20–0.23 s, where
+// startsNow answers most questions without a simulation). Its profile
+// (TestReadmeGPUSlice -cpuprofile): sched.New 0.60 s of 1.91 s, nearly all
+// in building the machine (newMachine: its per-node slices grown by
+// append, about 6,200 GPUs); the forward simulation's placements 0.34 s.
+// A new sched.Sim per question is what sched offers (no reset); a
+// newMachine that sizes its slices first (a change to sched, not made
+// here) measured 1.54–1.70 s against 2.01–2.24 s on the same list, three
+// runs alternating, with the same output byte for byte.
 
 // cpuTime is the process's user+system CPU time: the machine the figures
 // come from is shared, so wall time is not the benchmark's own.
