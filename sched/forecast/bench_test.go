@@ -1,13 +1,17 @@
 package forecast
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
+	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/qbets/replay"
-	"syscall"
-	"time"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
 )
 
 // Measured costs of earlier versions (the package doc gives the latest run).
@@ -50,6 +54,31 @@ import (
 // itself (sched's loading, arrivals, starts and EASY passes over the
 // hundreds of jobs its machine runs at once, with their allocations and
 // garbage collection).
+//
+// The package doc's figures until the node path's were measured (c71a4a0):
+// every waiting job of a 1,000-job snapshot 2.1 ms; 22 s per 200k jobs on
+// SDSC-BLUE (243k: 26.5 s), 40 s on CEA-Curie (313k: 63.2 s).
+//
+// The node path (2026-11-30, load 4–9, the apq example's Table V running
+// beside): go test -bench Forecast1000 -benchtime 20x -cpu 1, three runs,
+// one pool 1.23–1.29 cpu-ms/op (0.64 MB, 1,102 allocations), 64 nodes of
+// 16 cores 3.58–3.68 (0.88 MB, 2,325); -bench Online -benchtime 2x, one
+// pool 22.9–26.5 cpu-µs/job, 8 nodes of 8 cores 33.0–40.4 (every question
+// simulated: startsNow is for one pool); BenchmarkForecastGPUMachine
+// 515–524 cpu-µs/op, 0.41 MB. examples/forecast -predictors forecast -json,
+// /usr/bin/time user+system: SDSC-BLUE (243,306 jobs) 23.8 s on one pool,
+// 36.9 s with -nodes of 144 nodes of 8 cores (Blue Horizon's; 230 MB
+// peak, 180 on one pool), within ×2 0.6493 and 0.6491; the Alibaba GPU
+// trace's default pod list (8,152 pods, convert -from alibaba) on its
+// 1,523 nodes 2.01–2.39 s (one pool of its cores: 0.20–0.23 s, where
+// startsNow answers most questions without a simulation). Its profile
+// (TestReadmeGPUSlice -cpuprofile): sched.New 0.60 s of 1.91 s, nearly all
+// in building the machine (newMachine: its per-node slices grown by
+// append, about 6,200 GPUs); the forward simulation's placements 0.34 s.
+// A new sched.Sim per question is what sched offers (no reset); a
+// newMachine that sizes its slices first (a change to sched, not made
+// here) measured 1.54–1.70 s against 2.01–2.24 s on the same list, three
+// runs alternating, with the same output byte for byte.
 
 // cpuTime is the process's user+system CPU time: the machine the figures
 // come from is shared, so wall time is not the benchmark's own.
@@ -103,6 +132,83 @@ func BenchmarkOnline(b *testing.B) {
 	c0 := cpuTime()
 	for b.Loop() {
 		o, _ := NewOnline(Config{}, 64)
+		if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N*len(jobs)), "cpu-µs/job")
+}
+
+// benchNodes is snapshot1000's machine as nodes: 64 nodes of 16 cores.
+var benchNodes = []swf.Node{{Name: "n16", Count: 64, Cores: 16}}
+
+// BenchmarkForecast1000Nodes is BenchmarkForecast1000 on a machine of
+// nodes (the same 1,024 cores as 64 nodes of 16): each job's cores are
+// placed on the nodes.
+func BenchmarkForecast1000Nodes(b *testing.B) {
+	s := snapshot1000()
+	s.MachineSize = 0
+	f, err := New(Config{Policy: sched.Config{Nodes: benchNodes}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		if _, err := f.Forecast(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+// gpuMachine is a machine of the Alibaba GPU trace's scale: 1,536 nodes,
+// 8,192 GPUs (the trace's list has 1,523 nodes and about 6,200 GPUs in
+// 27 kinds).
+var gpuMachine = []swf.Node{
+	{Name: "cpu", Count: 512, Cores: 32000, Memory: 262144},
+	{Name: "gpu", Count: 1024, Cores: 96000, Memory: 393216, GPUs: 8, GPUModel: "G2"},
+}
+
+// BenchmarkForecastGPUMachine forecasts one waiting pod behind 100
+// running ones on gpuMachine: a small question on a large machine, where
+// what a simulation costs to build (sched.New: the machine's nodes and
+// GPUs) is most of the forecast.
+func BenchmarkForecastGPUMachine(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := &Snapshot{Now: 100000}
+	for i := range 100 {
+		j := gpuJob(int64(i+1), s.Now-rng.Int64N(3600)-60, 60, 1000*(1+rng.Int64N(16)), 1000*rng.Int64N(3), 600+rng.Int64N(7200))
+		s.Running = append(s.Running, j)
+	}
+	slices.SortStableFunc(s.Running, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	s.Waiting = []swf.Job{gpuJob(1000, s.Now, -1, 8000, 8000, 3600)}
+	f, err := New(Config{Policy: sched.Config{Nodes: gpuMachine}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		if _, err := f.Forecast(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N), "cpu-µs/op")
+}
+
+// BenchmarkOnlineNodes is BenchmarkOnline on a machine of nodes (the same
+// 64 processors as 8 nodes of 8 cores): every question is simulated (on
+// one pool Online skips those the simulation would start at once).
+func BenchmarkOnlineNodes(b *testing.B) {
+	jobs := synthetic(b, 20000, 11)
+	nodes := []swf.Node{{Name: "n8", Count: 8, Cores: 8}}
+	b.ReportAllocs()
+	c0 := cpuTime()
+	for b.Loop() {
+		o, _ := NewOnline(Config{Policy: sched.Config{Nodes: nodes}}, 0)
 		if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
 			b.Fatal(err)
 		}

@@ -42,13 +42,13 @@
 // # Cost
 //
 // One forecast is one sched simulation of the running and waiting jobs,
-// O((r + q) log(r + q)) events plus EASY's backfilling scans, stopped once
-// every job asked about has started (TestEarlyStop). Measured (CPU time, a
-// 2-core Intel Xeon at load 5–9, c71a4a0): every waiting job of a 1,000-job
-// snapshot 2.1 ms (BenchmarkForecast1000; budget 10 ms); a forecast at
-// every submission (examples/forecast -predictors forecast) 22 s per 200k
-// jobs on SDSC-BLUE (243k: 26.5 s), 40 s on CEA-Curie (313k: 63.2 s);
-// budget 60 s.
+// stopped once every asked job has started (TestEarlyStop). CPU time, a
+// 2-core Xeon at load 4–9: every waiting job of a 1,000-job snapshot 1.3
+// ms on one pool, 3.6 ms on 64 nodes (BenchmarkForecast1000, …Nodes;
+// budget 10 ms); a forecast at every submission, per 200k jobs
+// (examples/forecast -predictors forecast; budget 60 s): SDSC-BLUE 20 s,
+// 30 s on 144 nodes; CEA-Curie 40 s (c71a4a0); the Alibaba GPU pods on
+// their 1,523 nodes 49–59 s, 31% of it in sched.New (pprof).
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast
