@@ -156,6 +156,9 @@ func (f *Forecaster) Terminated(j *swf.Job, now int64) {
 	f.rt.Terminated(j, now)
 }
 
+// maxMachine is the largest machine sched simulates (processors).
+const maxMachine = 1 << 40
+
 // Forecast returns the predicted start of each waiting job of s (in
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
 // cannot place (larger than the machine).
@@ -248,7 +251,7 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 			rem = max(60, (e-elapsed)/2)
 		}
 		remE := max(e-elapsed, rem, 1)
-		busy += r.Size()
+		busy = min(busy+min(r.Size(), maxMachine), maxMachine) // saturates: no wrap
 		f.jobs = append(f.jobs, simJob(int64(len(f.jobs)+1), s.Now, r, rem, remE))
 	}
 	add := func(w *swf.Job) {
@@ -268,7 +271,9 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	cfg := f.cfg.Policy
 	// A log may hold more running processors than its header's machine:
 	// the simulation must at least fit what runs. Nodes cannot grow: a
-	// running job that does not fit waits (Snapshot).
+	// running job that does not fit waits (Snapshot). Nor does the pool
+	// grow past the 2^40 processors sched takes: there too what does not
+	// fit waits.
 	cfg.MachineSize = max(s.MachineSize, busy)
 	if f.cores > 0 {
 		cfg.MachineSize = f.cores
