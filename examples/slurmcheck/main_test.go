@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,38 +100,86 @@ var tiersRuns = []string{tiersPaths[0], tiersPaths[1], "testdata/fstiers3.json"}
 var oneNodePaths = [2]string{"testdata/onenode.json", "testdata/onenode2.json"}
 
 // TestPlan: each recorded workload and site is the one the code plans
-// (the seeds and the plans did not drift from the runs the README shows).
+// (the seeds and the plans did not drift from the runs the README shows):
+// the workload, the slurm.conf lines, the fair-share tree and the QOS of
+// every recording of each site.
 func TestPlan(t *testing.T) {
 	for _, c := range []struct {
 		site  *liveSite
-		path  string
+		paths []string
 		nodes string
 	}{
-		{&liveSites[0], recordPath, ""},
-		{siteNamed(t, "fs-tiers"), tiersPaths[0], ""},
-		{&oneNode, oneNodePaths[0], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
+		{&liveSites[0], livePaths, ""},
+		{siteNamed(t, "fs-tiers"), tiersRuns, ""},
+		{&oneNode, oneNodePaths[:], "NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=48 RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n"},
 	} {
-		rec, err := readRecording(c.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan := c.site.Plan()
-		if len(plan) != len(rec.Workload) {
-			t.Fatalf("%s: planned %d jobs, recorded %d", c.site.Name, len(plan), len(rec.Workload))
-		}
-		for i := range plan {
-			if plan[i] != rec.Workload[i] {
-				t.Fatalf("%s: job %d: planned %+v, recorded %+v", c.site.Name, i, plan[i], rec.Workload[i])
+		for _, path := range c.paths {
+			rec, err := readRecording(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := c.site.Plan()
+			if len(plan) != len(rec.Workload) {
+				t.Fatalf("%s, %s: planned %d jobs, recorded %d", c.site.Name, path, len(plan), len(rec.Workload))
+			}
+			for i := range plan {
+				if plan[i] != rec.Workload[i] {
+					t.Fatalf("%s, %s: job %d: planned %+v, recorded %+v", c.site.Name, path, i, plan[i], rec.Workload[i])
+				}
+			}
+			nodes := c.nodes
+			for i := 1; c.site.Nodes > 1 && i <= c.site.Nodes; i++ {
+				nodes += fmt.Sprintf("NodeName=n%d NodeAddr=127.0.0.1 NodeHostname=n%d CPUs=%d RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n", i, i, c.site.CPUs)
+			}
+			if rec.Conf != c.site.conf()+nodes {
+				t.Errorf("%s, %s: the recorded slurm.conf lines are not the site's and its nodes:\n%s", c.site.Name, path, rec.Conf)
+			}
+			if got, want := recordedTree(rec), siteTree(c.site); !slices.Equal(got, want) {
+				t.Errorf("%s, %s: the recorded fair-share tree and QOS are %q, the site's %q", c.site.Name, path, got, want)
 			}
 		}
-		nodes := c.nodes
-		for i := 1; c.site.Nodes > 1 && i <= c.site.Nodes; i++ {
-			nodes += fmt.Sprintf("NodeName=n%d NodeAddr=127.0.0.1 NodeHostname=n%d CPUs=%d RealMemory=4000 Gres=gpu:4 State=UNKNOWN\n", i, i, c.site.CPUs)
+	}
+}
+
+// recordedTree is the fair-share tree sshare showed before the run
+// ("account|user|RawShares", root left out) and the QOS sacctmgr showed
+// ("qos|priority"), sorted.
+func recordedTree(rec *recording) []string {
+	var out []string
+	for i, l := range strings.Split(strings.TrimSpace(rec.Shares), "\n") {
+		f := strings.Split(l, "|")
+		if i == 0 || len(f) < 3 || strings.TrimSpace(f[0]) == "root" {
+			continue
 		}
-		if rec.Conf != c.site.conf()+nodes {
-			t.Errorf("%s: the recorded slurm.conf lines are not the site's and its nodes:\n%s", c.site.Name, rec.Conf)
+		out = append(out, strings.TrimSpace(f[0])+"|"+f[1]+"|"+f[2])
+	}
+	for i, l := range strings.Split(strings.TrimSpace(rec.QOS), "\n") {
+		if i > 0 {
+			out = append(out, "qos "+l)
 		}
 	}
+	slices.Sort(out)
+	return out
+}
+
+// siteTree is recordedTree of what the live check sets up for ls (site).
+func siteTree(ls *liveSite) []string {
+	accounts := ls.Accounts
+	if accounts == nil {
+		accounts = siteAccounts
+	}
+	out := []string{"qos normal|0"}
+	for _, a := range accounts {
+		out = append(out, fmt.Sprintf("%s||%d", a.name, a.shares))
+		for _, u := range a.users {
+			out = append(out, fmt.Sprintf("%s|%s|%d", a.name, u.name, u.shares))
+		}
+	}
+	for q, p := range siteQOS {
+		out = append(out, fmt.Sprintf("qos %s|%d", q, p))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // siteNamed is the live site of that name.
