@@ -549,3 +549,29 @@ func TestEndTriggeredMain(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorityExact: on every run of the live site and of site fs-tiers
+// the policy's priority of each sampled pending job is sprio's exactly,
+// as README.md says ("Under these weights too the policy's priority of
+// every sampled pending job equals sprio's"); the tables print the mean
+// |error| rounded to a whole number, which would show 0 for an error of a
+// few jobs by a few points.
+func TestPriorityExact(t *testing.T) {
+	for _, path := range append(slices.Clone(livePaths), tiersRuns...) {
+		rec, err := readRecording(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := compare(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := res.Figures[0]
+		if f.Name != slurmName || f.PrioAbs == nil || f.PrioSamples < 1000 {
+			t.Fatalf("%s: %s: %d priority samples compared, want the policy's over ≥ 1000", path, f.Name, f.PrioSamples)
+		}
+		if *f.PrioAbs != 0 {
+			t.Errorf("%s: mean |priority error| %g over %d samples, want exactly 0", path, *f.PrioAbs, f.PrioSamples)
+		}
+	}
+}
