@@ -138,3 +138,33 @@ func TestRunTimeSource(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPrioritySamples: a recording without sprio samples has no pair of
+// pending jobs to order and no sample where the top job fitted; the text
+// printed "Of 0 pairs … first in 0.0%" and "a median 0.0 s later", figures
+// of nothing, where it should print "–".
+func TestNoPrioritySamples(t *testing.T) {
+	rec, err := readRecording(recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Samples = nil
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Slurm == nil || res.Slurm.OwnPairs != 0 || res.Slurm.TopFits != 0 {
+		t.Fatalf("Slurm's pace %+v; want measured, with no pairs and no fitting top job", res.Slurm)
+	}
+	text := res.tail()
+	for _, want := range []string{"Of 0 pairs of jobs pending together at a sample with different priorities, Slurm started the one of higher priority first in –.", "at 0 of the 0 samples with a pending job the highest-priority one fitted in the free CPUs; "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text does not say %q:\n%s", want, text)
+		}
+	}
+	for _, bad := range []string{"0.0%", "median 0.0 s later"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the text says %q of no samples:\n%s", bad, text)
+		}
+	}
+}

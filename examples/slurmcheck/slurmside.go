@@ -267,12 +267,22 @@ func median(xs []float64) float64 {
 }
 
 func (s *slurmSide) text(cpus int64) string {
+	// Without a sample where the top job fitted, or a pair of pending
+	// jobs, there is no delay and no share to give: "–", not 0.
+	delay := "; "
+	if s.TopFits > 0 {
+		delay = fmt.Sprintf(", and it started a median %.1f s later; ", s.TopDelay)
+	}
+	order := "–."
+	if s.OwnPairs > 0 {
+		order = fmt.Sprintf("%.1f%%: its order follows its priorities of one moment only so far (ages and fair shares change, and a job that fits starts before one that does not).", 100*s.OwnOrder)
+	}
 	return fmt.Sprintf("Slurm's own pace (slurmctld's log): while jobs waited, %.1f of the %d CPUs were allocated on average; "+
-		"at %d of the %d samples with a pending job the highest-priority one fitted in the free CPUs, and it started a median %.1f s later; "+
+		"at %d of the %d samples with a pending job the highest-priority one fitted in the free CPUs%s"+
 		"the main scheduler's starts came in bursts a median %.1f s apart, backfill's %.1f s apart; "+
 		"of %d backfill starts of jobs a sample showed pending, %d left a job of higher priority waiting (the others were starts in priority order that a backfill cycle made before the main scheduler's next run). "+
-		"Of %d pairs of jobs pending together at a sample with different priorities, Slurm started the one of higher priority first in %.1f%%: its order follows its priorities of one moment only so far (ages and fair shares change, and a job that fits starts before one that does not).\n",
-		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, s.TopDelay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped, s.OwnPairs, 100*s.OwnOrder) +
+		"Of %d pairs of jobs pending together at a sample with different priorities, Slurm started the one of higher priority first in %s\n",
+		s.BusyWhileWaiting, cpus, s.TopFits, s.TopSamples, delay, s.MainGap, s.BackfillGap, s.BackfillSeen, s.BackfillJumped, s.OwnPairs, order) +
 		s.usageText()
 }
 

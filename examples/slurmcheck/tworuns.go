@@ -219,16 +219,21 @@ func (t *twoRuns) table(names [2]string) string {
 			if f.Name != slurmName {
 				who = "the other Slurm run"
 			}
-			var ps []string
-			for _, p := range f.ByPartition {
-				ps = append(ps, fmt.Sprintf("%s %+.1f s", p.Partition, p.Mean))
-			}
-			parts = append(parts, fmt.Sprintf("on run %d %s %s", k+1, who, strings.Join(ps, ", ")))
+			parts = append(parts, fmt.Sprintf("on run %d %s %s", k+1, who, partText(f.ByPartition)))
 		}
 	}
 	fmt.Fprintf(&b, "\nMean signed start error (simulated − Slurm's) by partition: %s.\n", strings.Join(parts, "; "))
 	b.WriteString(r1.tail())
 	return b.String()
+}
+
+// partText is ByPartition for a sentence: "batch +1.0 s, debug -2.0 s".
+func partText(ps []partError) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = fmt.Sprintf("%s %+.1f s", p.Partition, p.Mean)
+	}
+	return strings.Join(out, ", ")
 }
 
 // manyRuns is the README's region for three or more runs of one workload:
@@ -272,8 +277,8 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 				j+1, i+1, i+1, j+1, 100*a.Agree, 100*c.Agree, 100*a.Within, 100*c.Within, a.MeanError, prio(a), prio(c))
 		}
 	}
-	fmt.Fprintf(&b, "\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) | policy: mean signed start error from the last submission on, by %d s of Slurm's start | policy's last end − Slurm's (each its starts + the run times) |\n", lateBin)
-	b.WriteString("|---|---:|---:|---:|---:|---:|---|---:|\n")
+	fmt.Fprintf(&b, "\n| run | Slurm policy: competing pairs in Slurm's order | the other runs (mean) | policy: within bf_interval | the other runs (mean) | policy: mean \\|priority error\\| (relative) | policy: mean signed start error from the last submission on, by %d s of Slurm's start | policy: mean signed start error by partition | policy's last end − Slurm's (each its starts + the run times) |\n", lateBin)
+	b.WriteString("|---|---:|---:|---:|---:|---:|---|---|---:|\n")
 	for k := range n {
 		var agree, within float64
 		for _, f := range self[k] {
@@ -287,8 +292,8 @@ func manyRuns(names []string, recs []*recording) (string, error) {
 				late[i] = fmt.Sprintf("%+.0f s", float64(e))
 			}
 		}
-		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s | %s | %+d s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio(pol[k]),
-			strings.Join(late, ", "), pol[k].Span-span[k])
+		fmt.Fprintf(&b, "| %d (%s) | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %s | %s | %s | %+d s |\n", k+1, names[k], 100*pol[k].Agree, 100*agree, 100*pol[k].Within, 100*within, prio(pol[k]),
+			strings.Join(late, ", "), partText(pol[k].ByPartition), pol[k].Span-span[k])
 	}
 	return b.String(), nil
 }
