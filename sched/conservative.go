@@ -330,14 +330,17 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// OnReservation can cancel or submit a job in the pass's midst (in
 	// the memo, not in locals live across the loop: 20 M instructions)
 	m.epoch, m.qepoch, m.nextSeq = s.epoch, s.qepoch, s.seq
-	gave := m.gave[:0]
-	ok := true
-	start, gone := m.start[:0], m.gone[:0] // the jobs started, their indices in list
-	blocked := false
-	moved := noSpan // the slots given back in this pass so far
-	last := none    // the last scan that found no earlier start (noStart)
-	now, after := s.now, m.after
-	minRes := never
+	// the loop's state, kept in memory (a struct of more than four
+	// fields is not split into registers): as locals the compiler
+	// shuffled them between registers and the stack at every job
+	var c consLoop
+	c.gave = m.gave[:0]
+	c.ok, c.known = true, known
+	c.start, c.gone = m.start[:0], m.gone[:0] // the jobs started, their indices in list
+	c.moved = noSpan                          // the slots given back in this pass so far
+	c.last = none                             // the last scan that found no earlier start (noStart)
+	c.now, c.after, c.gain = s.now, m.after, gain
+	c.minRes = never
 	// most bounds the free processors at every step that gain spans
 	// when the pass begins: a job of more is blocked at every start that
 	// gain can have opened (each of their windows holds a step of gain
@@ -345,9 +348,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// only take processors there, but for the slots they give back, and
 	// a start whose window meets one of those lies in the range of
 	// moved, scanned all the same.
-	most := never
-	if known && gain.lo < gain.hi {
-		most = prof.most(gain.lo, gain.hi)
+	c.most = never
+	if c.known && c.gain.lo < c.gain.hi {
+		c.most = prof.most(c.gain.lo, c.gain.hi)
 	}
 	for k := range list {
 		e := &list[k]
@@ -358,10 +361,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// given back (moved, after) can have opened; two ranges, not
 		// their hull, since the first is mostly from now to the planned
 		// end of a job that ended early, the second around later slots.
-		a, b := starts{now, never}, starts{}
-		if known && r >= 0 && !e.fresh {
-			a, b = gain.starts(now, d, r), moved.join(after[e.after]).starts(now, d, r)
-			if n > most {
+		a, b := starts{c.now, never}, starts{}
+		if c.known && r >= 0 && !e.fresh {
+			a, b = c.gain.starts(c.now, d, r), c.moved.join(c.after[e.after]).starts(c.now, d, r)
+			if n > c.most {
 				a = starts{}
 			}
 			if b.from < a.from {
@@ -380,23 +383,23 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// state spilled at every job.
 			fits := true
 			if a.from < a.until {
-				if from := last.skip(n, d, r, a); from < a.until {
+				if from := c.last.skip(n, d, r, a); from < a.until {
 					t, fits = prof.fitOwn(n, d, from, a.until, r)
 					if fits && t == r && a.until <= r {
-						last = noStart{n, d, a.from, a.until, r}
+						c.last = noStart{n, d, a.from, a.until, r}
 					}
 				}
 			}
 			if fits && t == r && b.from < b.until {
-				if from := last.skip(n, d, r, b); from < b.until {
+				if from := c.last.skip(n, d, r, b); from < b.until {
 					t, fits = prof.fitOwn(n, d, from, b.until, r)
 					if fits && t == r && b.until <= r {
-						last = noStart{n, d, b.from, b.until, r}
+						c.last = noStart{n, d, b.from, b.until, r}
 					}
 				}
 			}
 			if !fits {
-				ok, known = false, false // a job that fits nowhere overdraws the profile
+				c.ok, c.known = false, false // a job that fits nowhere overdraws the profile
 			}
 			if t != r {
 				if fits && t < r && r < t+d {
@@ -412,65 +415,80 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					prof.Allocate(t, d, n)
 				}
 				g := span{r, r + d}
-				gave = append(gave, g)
-				moved = moved.join(g)
-				last = none // the profile gained
+				c.gave = append(c.gave, g)
+				c.moved = c.moved.join(g)
+				c.last = none // the profile gained
 			}
 		default:
 			var fits bool
-			t, fits = prof.Fit(n, d, now)
+			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
-				ok, known = false, false
+				c.ok, c.known = false, false
 			}
 			prof.Allocate(t, d, n)
 		}
-		if t == now {
-			j.backfill = blocked
-			start = append(start, j)
-			gone = append(gone, k)
+		if t == c.now {
+			j.backfill = c.blocked
+			c.start = append(c.start, j)
+			c.gone = append(c.gone, k)
 			continue
 		}
-		blocked = true
+		c.blocked = true
 		if t != r {
 			s.reserve(j, t)
 		}
 		// in place: the other fields are as they were
-		e.res, e.after, e.fresh = t, len(gave), false
-		minRes = min(minRes, t)
+		e.res, e.after, e.fresh = t, len(c.gave), false
+		c.minRes = min(c.minRes, t)
 	}
-	if len(gone) > 0 { // the started jobs' entries go: a copy per run between
-		w := gone[0]
-		for i, k := range gone {
+	if len(c.gone) > 0 { // the started jobs' entries go: a copy per run between
+		w := c.gone[0]
+		for i, k := range c.gone {
 			end := len(list)
-			if i+1 < len(gone) {
-				end = gone[i+1]
+			if i+1 < len(c.gone) {
+				end = c.gone[i+1]
 			}
 			w += copy(list[w:], list[k+1:end])
 		}
 		list = list[:w]
 	}
-	m.gone = gone[:0]
+	m.gone = c.gone[:0]
 	// after[i] becomes the span of this pass's slots given back from
 	// the i-th on
 	suf := append(m.suf[:0], noSpan)
-	for k := len(gave) - 1; k >= 0; k-- {
-		suf = append(suf, suf[len(suf)-1].join(gave[k]))
+	for k := len(c.gave) - 1; k >= 0; k-- {
+		suf = append(suf, suf[len(suf)-1].join(c.gave[k]))
 	}
 	slices.Reverse(suf)
-	m.after, m.suf = suf, after[:0]
+	m.after, m.suf = suf, c.after[:0]
 	if inPlace {
 		m.jobs = list
 	} else {
 		m.jobs, m.next = list, m.jobs[:0]
 	}
-	m.gave = gave[:0]
+	m.gave = c.gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
-	m.ok = ok
-	m.quiet, m.minRes = len(gave) == 0, minRes
-	m.start = start[:0]
+	m.ok = c.ok
+	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
+	m.start = c.start[:0]
 	k0 := len(m.log)
-	m.epoch, m.qepoch = s.consStart(start, m.epoch, m.qepoch)
-	s.consStarted(m, start, k0)
+	m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
+	s.consStarted(m, c.start, k0)
+}
+
+// consLoop is the state of conservativePass's placement loop.
+type consLoop struct {
+	gave               []span  // the slots given back, in order
+	start              []*Job  // the jobs started
+	gone               []int   // their indices in the pass's list
+	moved              span    // the slots given back so far
+	last               noStart // the last scan that found no earlier start
+	minRes             int64
+	ok, known, blocked bool
+	// the pass's inputs
+	now, most int64
+	gain      span
+	after     []span
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
