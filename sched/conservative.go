@@ -356,46 +356,32 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		e := &list[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
 		t := r
-		// a and b bound the starts that may fit now and did not when the
+		// w bounds the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
-		// given back (moved, after) can have opened; two ranges, not
-		// their hull, since the first is mostly from now to the planned
-		// end of a job that ended early, the second around later slots.
-		a, b := starts{c.now, never}, starts{}
+		// given back (moved, after) can have opened. One range over
+		// both, not two: the starts between them are blocked as they
+		// were, and the scan of those points cost less than a second
+		// scan (and the loop's state of two ranges more at every job).
+		w := starts{c.now, never}
 		if c.known && r >= 0 && !e.fresh {
-			a, b = c.gain.starts(c.now, d, r), c.moved.join(c.after[e.after]).starts(c.now, d, r)
-			if n > c.most {
-				a = starts{}
-			}
-			if b.from < a.from {
-				a, b = b, a
-			}
-			if b.from <= a.until { // one range
-				a.until, b = max(a.until, b.until), starts{}
+			w = c.moved.join(c.after[e.after]).starts(c.now, d, r)
+			if a := c.gain.starts(c.now, d, r); n <= c.most && a.from < a.until {
+				if w.from < w.until {
+					a = starts{min(a.from, w.from), max(a.until, w.until)}
+				}
+				w = a
 			}
 		}
 		switch {
-		case a.from >= a.until && b.from >= b.until:
+		case w.from >= w.until:
 		case r >= 0:
 			// Giving the reservation back and taking the earliest slot
-			// changes the profile only if the job moves. The two ranges
-			// one after the other, not a loop over them: the loop's
-			// state spilled at every job.
+			// changes the profile only if the job moves.
 			fits := true
-			if a.from < a.until {
-				if from := c.last.skip(n, d, r, a); from < a.until {
-					t, fits = prof.fitOwn(n, d, from, a.until, r)
-					if fits && t == r && a.until <= r {
-						c.last = noStart{n, d, a.from, a.until, r}
-					}
-				}
-			}
-			if fits && t == r && b.from < b.until {
-				if from := c.last.skip(n, d, r, b); from < b.until {
-					t, fits = prof.fitOwn(n, d, from, b.until, r)
-					if fits && t == r && b.until <= r {
-						c.last = noStart{n, d, b.from, b.until, r}
-					}
+			if from := c.last.skip(n, d, r, w); from < w.until {
+				t, fits = prof.fitOwn(n, d, from, w.until, r)
+				if fits && t == r && w.until <= r {
+					c.last = noStart{n, d, w.from, w.until, r}
 				}
 			}
 			if !fits {
