@@ -388,6 +388,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				c.ok, c.known = false, false // a job that fits nowhere overdraws the profile
 			}
 			if t != r {
+				// g is where the profile gained: the slot given
+				// back, or only its part after the new slot when
+				// they overlap
+				g := span{r, r + d}
 				if fits && t < r && r < t+d {
 					// the slots overlap: only their differences
 					// change (the points are the same, a step
@@ -396,11 +400,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// shorter
 					prof.Allocate(t, r-t, n)
 					prof.Allocate(t+d, r-t, -n)
+					g.lo = t + d
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
 				}
-				g := span{r, r + d}
 				c.gave = append(c.gave, g)
 				c.moved = c.moved.join(g)
 				c.last = none // the profile gained
