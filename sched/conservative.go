@@ -330,14 +330,17 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// OnReservation can cancel or submit a job in the pass's midst (in
 	// the memo, not in locals live across the loop: 20 M instructions)
 	m.epoch, m.qepoch, m.nextSeq = s.epoch, s.qepoch, s.seq
-	gave := m.gave[:0]
-	ok := true
-	start, gone := m.start[:0], m.gone[:0] // the jobs started, their indices in list
-	blocked := false
-	moved := noSpan // the slots given back in this pass so far
-	last := none    // the last scan that found no earlier start (noStart)
-	now, after := s.now, m.after
-	minRes := never
+	// the loop's state, kept in memory (a struct of more than four
+	// fields is not split into registers): as locals the compiler
+	// shuffled them between registers and the stack at every job
+	var c consLoop
+	c.gave = m.gave[:0]
+	c.ok, c.known = true, known
+	c.start, c.gone = m.start[:0], m.gone[:0] // the jobs started, their indices in list
+	c.moved = noSpan                          // the slots given back in this pass so far
+	c.last = none                             // the last scan that found no earlier start (noStart)
+	c.now, c.after, c.gain = s.now, m.after, gain
+	c.minRes = never
 	// most bounds the free processors at every step that gain spans
 	// when the pass begins: a job of more is blocked at every start that
 	// gain can have opened (each of their windows holds a step of gain
@@ -345,60 +348,50 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// only take processors there, but for the slots they give back, and
 	// a start whose window meets one of those lies in the range of
 	// moved, scanned all the same.
-	most := never
-	if known && gain.lo < gain.hi {
-		most = prof.most(gain.lo, gain.hi)
+	c.most = never
+	if c.known && c.gain.lo < c.gain.hi {
+		c.most = prof.most(c.gain.lo, c.gain.hi)
 	}
 	for k := range list {
 		e := &list[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
 		t := r
-		// a and b bound the starts that may fit now and did not when the
+		// w bounds the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
-		// given back (moved, after) can have opened; two ranges, not
-		// their hull, since the first is mostly from now to the planned
-		// end of a job that ended early, the second around later slots.
-		a, b := starts{now, never}, starts{}
-		if known && r >= 0 && !e.fresh {
-			a, b = gain.starts(now, d, r), moved.join(after[e.after]).starts(now, d, r)
-			if n > most {
-				a = starts{}
-			}
-			if b.from < a.from {
-				a, b = b, a
-			}
-			if b.from <= a.until { // one range
-				a.until, b = max(a.until, b.until), starts{}
+		// given back (moved, after) can have opened. One range over
+		// both, not two: the starts between them are blocked as they
+		// were, and the scan of those points cost less than a second
+		// scan (and the loop's state of two ranges more at every job).
+		w := starts{c.now, never}
+		if c.known && r >= 0 && !e.fresh {
+			w = c.moved.join(c.after[e.after]).starts(c.now, d, r)
+			if a := c.gain.starts(c.now, d, r); n <= c.most && a.from < a.until {
+				if w.from < w.until {
+					a = starts{min(a.from, w.from), max(a.until, w.until)}
+				}
+				w = a
 			}
 		}
 		switch {
-		case a.from >= a.until && b.from >= b.until:
+		case w.from >= w.until:
 		case r >= 0:
 			// Giving the reservation back and taking the earliest slot
-			// changes the profile only if the job moves. The two ranges
-			// one after the other, not a loop over them: the loop's
-			// state spilled at every job.
+			// changes the profile only if the job moves.
 			fits := true
-			if a.from < a.until {
-				if from := last.skip(n, d, r, a); from < a.until {
-					t, fits = prof.fitOwn(n, d, from, a.until, r)
-					if fits && t == r && a.until <= r {
-						last = noStart{n, d, a.from, a.until, r}
-					}
-				}
-			}
-			if fits && t == r && b.from < b.until {
-				if from := last.skip(n, d, r, b); from < b.until {
-					t, fits = prof.fitOwn(n, d, from, b.until, r)
-					if fits && t == r && b.until <= r {
-						last = noStart{n, d, b.from, b.until, r}
-					}
+			if from := c.last.skip(n, d, r, w); from < w.until {
+				t, fits = prof.fitOwn(n, d, from, w.until, r)
+				if fits && t == r && w.until <= r {
+					c.last = noStart{n, d, w.from, w.until, r}
 				}
 			}
 			if !fits {
-				ok, known = false, false // a job that fits nowhere overdraws the profile
+				c.ok, c.known = false, false // a job that fits nowhere overdraws the profile
 			}
 			if t != r {
+				// g is where the profile gained: the slot given
+				// back, or only its part after the new slot when
+				// they overlap
+				g := span{r, r + d}
 				if fits && t < r && r < t+d {
 					// the slots overlap: only their differences
 					// change (the points are the same, a step
@@ -407,70 +400,85 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// shorter
 					prof.Allocate(t, r-t, n)
 					prof.Allocate(t+d, r-t, -n)
+					g.lo = t + d
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
 				}
-				g := span{r, r + d}
-				gave = append(gave, g)
-				moved = moved.join(g)
-				last = none // the profile gained
+				c.gave = append(c.gave, g)
+				c.moved = c.moved.join(g)
+				c.last = none // the profile gained
 			}
 		default:
 			var fits bool
-			t, fits = prof.Fit(n, d, now)
+			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
-				ok, known = false, false
+				c.ok, c.known = false, false
 			}
 			prof.Allocate(t, d, n)
 		}
-		if t == now {
-			j.backfill = blocked
-			start = append(start, j)
-			gone = append(gone, k)
+		if t == c.now {
+			j.backfill = c.blocked
+			c.start = append(c.start, j)
+			c.gone = append(c.gone, k)
 			continue
 		}
-		blocked = true
+		c.blocked = true
 		if t != r {
 			s.reserve(j, t)
 		}
 		// in place: the other fields are as they were
-		e.res, e.after, e.fresh = t, len(gave), false
-		minRes = min(minRes, t)
+		e.res, e.after, e.fresh = t, len(c.gave), false
+		c.minRes = min(c.minRes, t)
 	}
-	if len(gone) > 0 { // the started jobs' entries go: a copy per run between
-		w := gone[0]
-		for i, k := range gone {
+	if len(c.gone) > 0 { // the started jobs' entries go: a copy per run between
+		w := c.gone[0]
+		for i, k := range c.gone {
 			end := len(list)
-			if i+1 < len(gone) {
-				end = gone[i+1]
+			if i+1 < len(c.gone) {
+				end = c.gone[i+1]
 			}
 			w += copy(list[w:], list[k+1:end])
 		}
 		list = list[:w]
 	}
-	m.gone = gone[:0]
+	m.gone = c.gone[:0]
 	// after[i] becomes the span of this pass's slots given back from
 	// the i-th on
 	suf := append(m.suf[:0], noSpan)
-	for k := len(gave) - 1; k >= 0; k-- {
-		suf = append(suf, suf[len(suf)-1].join(gave[k]))
+	for k := len(c.gave) - 1; k >= 0; k-- {
+		suf = append(suf, suf[len(suf)-1].join(c.gave[k]))
 	}
 	slices.Reverse(suf)
-	m.after, m.suf = suf, after[:0]
+	m.after, m.suf = suf, c.after[:0]
 	if inPlace {
 		m.jobs = list
 	} else {
 		m.jobs, m.next = list, m.jobs[:0]
 	}
-	m.gave = gave[:0]
+	m.gave = c.gave[:0]
 	m.final = append(m.final[:0], prof.pts...)
-	m.ok = ok
-	m.quiet, m.minRes = len(gave) == 0, minRes
-	m.start = start[:0]
+	m.ok = c.ok
+	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
+	m.start = c.start[:0]
 	k0 := len(m.log)
-	m.epoch, m.qepoch = s.consStart(start, m.epoch, m.qepoch)
-	s.consStarted(m, start, k0)
+	m.epoch, m.qepoch = s.consStart(c.start, m.epoch, m.qepoch)
+	s.consStarted(m, c.start, k0)
+}
+
+// consLoop is the state of conservativePass's placement loop.
+type consLoop struct {
+	gave               []span  // the slots given back, in order
+	start              []*Job  // the jobs started
+	gone               []int   // their indices in the pass's list
+	moved              span    // the slots given back so far
+	last               noStart // the last scan that found no earlier start
+	minRes             int64
+	ok, known, blocked bool
+	// the pass's inputs
+	now, most int64
+	gain      span
+	after     []span
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
