@@ -153,4 +153,15 @@ func TestParseFastMinusOne(t *testing.T) {
 			}
 		}
 	}
+	// "-1" the last bytes of the longest line parseFast takes (the end
+	// mark right after it), and of one byte more.
+	base[17] = "-1"
+	last := strings.Join(base, " ")
+	for _, n := range []int{maxFastLine, maxFastLine + 1} {
+		line := []byte(strings.Repeat(" ", n-len(last)) + last)
+		j := poison()
+		if took := sameParse(t, line); took != (n <= maxFastLine) || took && (!parseFast(line, &j, stale()) || j.ThinkTime != -1) {
+			t.Errorf("a line of %d bytes ending in -1: parseFast took it %v, think time %d", n, took, j.ThinkTime)
+		}
+	}
 }
