@@ -2,6 +2,7 @@ package swf_test
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/batchq/batchq/swf"
@@ -55,4 +56,36 @@ func Example_demand() {
 	// ;= nodes=2 cores=8 mem=65536 gpus=4000 models=A100 excl
 	// 1 0 -1 3600 -1 -1 -1 16 7200 -1 -1 -1 -1 -1 -1 -1 -1 -1
 	// job 1: 2 nodes × 8 cores, 65536 MiB, 4 GPUs each, models [A100]
+}
+
+// A log too large to keep is read one job at a time into a Job the
+// caller holds (one here; a slice of its own in a streamed simulation):
+// ReadInto writes every field of it, Demand included, so nothing is left
+// from the line before.
+func ExampleReader_ReadInto() {
+	trace := `; Version: 2.2
+;= nodes=2 gpus=4000
+    1        0     10   3600   32     -1    -1   32   7200    -1  1  97  -1 307  3 -1 -1 -1
+; a comment between jobs
+    2      600     -1     75   17     -1    -1   -1    300    -1  1  81  -1 195  3 -1 -1 -1
+`
+	r := swf.NewReader(strings.NewReader(trace))
+	var job swf.Job
+	var procSeconds int64
+	for {
+		err := r.ReadInto(&job)
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			fmt.Println(err)
+			return
+		}
+		procSeconds += job.Size() * job.RunTime
+		fmt.Printf("job %d: %d procs for %d s, demand %v\n", job.ID, job.Size(), job.RunTime, job.Demand != nil)
+	}
+	fmt.Println("processor-seconds:", procSeconds, "jobs:", r.Stats().Jobs)
+	// Output:
+	// job 1: 32 procs for 3600 s, demand true
+	// job 2: 17 procs for 75 s, demand false
+	// processor-seconds: 116475 jobs: 2
 }

@@ -7,7 +7,7 @@ package swf
 // parseJobScan does and reports true; on any other line, an error included,
 // it reports false, j untouched (it writes j only once the line is read),
 // and parseJobScan decides. It takes 1,136 instructions a KTH line where
-// parseJobScan takes 1,221 (BenchmarkParseJobKTH under callgrind,
+// parseJobScan takes 1,699 (BenchmarkParseJobKTH under callgrind,
 // 2026-11-30): no bounds or length checks, blanks and digits in loops of
 // their own, a "-1" field taken whole (1,306 before), and the field's
 // kind looked up only at a '.'. s is its scratch space, the

@@ -31,6 +31,8 @@ func FuzzParseFastMatchesScan(f *testing.F) {
 		"12345678901234.5", "1234567890123.45", "123456789012345.0", "0.000000000000001", "0.0000000000000001",
 		"902.5921008501867", "9491468.468752951", // 16 digits: float64(v)/1e13 rounds twice, off strconv's
 		"1\r", "\r", "\v1", "1\f", "\x00", "1\x00", "\xff", "\xc2\xa0", "١", "1\n",
+		// next to parseFast's "-1 " taken whole
+		"-10", "-11", "-1e3", "-1-", "-1\t", "-1\r", "-1\x00", "-1;", "-1.", "-1\n",
 	}
 	for _, tok := range tokens {
 		for _, field := range []int{0, 5, 9, 10, 17} {

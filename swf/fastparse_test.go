@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,4 +110,58 @@ func TestParseFastMatchesScan(t *testing.T) {
 		t.Errorf("parseFast took %d of %d lines: too few to test it", taken, lines)
 	}
 	t.Logf("parseFast took %d of %d lines", taken, lines)
+}
+
+// TestParseFastMinusOne pins parseFast's "-1 " taken whole at its edges:
+// "-1" before a blank, a tab or the line's end (its last field, no blank
+// after) is -1; "-10", "-1.5", "-1e3", "-1-", "-1" before a '\r' or a 0
+// byte are not "-1" and go as they went before (parseJobScan's value or
+// error), in an integer field, a float field, the status and the last.
+func TestParseFastMinusOne(t *testing.T) {
+	base := strings.Fields("1485 733164 12 236 32 163.38 7 32 3600 5 1 233 4 3 0 2 6 8")
+	for _, c := range []struct {
+		tok  string
+		took [4]bool // in fields 1, 6 (a float), 11 (the status), 18
+	}{
+		{"-1", [4]bool{true, true, true, true}},
+		{"-1\t", [4]bool{true, true, true, true}},
+		{"-1 \t ", [4]bool{true, true, true, true}},
+		{"-10", [4]bool{false, false, true, false}},
+		{"-11", [4]bool{false, false, true, false}},
+		{"-1.5", [4]bool{false, false, false, false}},
+		{"-1.0", [4]bool{false, true, false, false}},
+		{"-1e3", [4]bool{false, false, false, false}},
+		{"-1-", [4]bool{false, false, false, false}},
+		{"-1\r", [4]bool{false, false, false, false}},
+		{"-1\x00", [4]bool{false, false, false, false}},
+		{"-1;", [4]bool{false, false, false, false}},
+		{"-", [4]bool{false, false, false, false}},
+	} {
+		for k, f := range []int{0, 5, 10, 17} {
+			fields := slices.Clone(base)
+			fields[f] = c.tok
+			line := []byte(strings.Join(fields, " "))
+			if took := sameParse(t, line); took != c.took[k] {
+				t.Errorf("%q: parseFast took it %v, want %v", line, took, c.took[k])
+			}
+			j := poison()
+			if parseFast(line, &j, stale()) && c.tok != "-10" && c.tok != "-11" {
+				v := []float64{float64(j.ID), j.AvgCPUTime, float64(j.Status), float64(j.ThinkTime)}[k]
+				if v != -1 {
+					t.Errorf("%q: field %d is %v, want -1", line, f+1, v)
+				}
+			}
+		}
+	}
+	// "-1" the last bytes of the longest line parseFast takes (the end
+	// mark right after it), and of one byte more.
+	base[17] = "-1"
+	last := strings.Join(base, " ")
+	for _, n := range []int{maxFastLine, maxFastLine + 1} {
+		line := []byte(strings.Repeat(" ", n-len(last)) + last)
+		j := poison()
+		if took := sameParse(t, line); took != (n <= maxFastLine) || took && (!parseFast(line, &j, stale()) || j.ThinkTime != -1) {
+			t.Errorf("a line of %d bytes ending in -1: parseFast took it %v, think time %d", n, took, j.ThinkTime)
+		}
+	}
 }

@@ -137,10 +137,9 @@ func (r *Reader) Read() (j Job, err error) {
 }
 
 // ReadInto is Read into *j, for a caller that keeps jobs in a slice of
-// its own: it writes every field of *j, whatever *j held, and spares
-// Read's copy of the job (a streamed simulation of an archive log spends
-// 0.7-0.9% fewer instructions). On error, io.EOF included, *j is the
-// zero Job, as Read returns it.
+// its own: it writes every field of *j (Demand included), whatever *j
+// held, and spares Read's copy of the job. On error, io.EOF included, *j
+// is the zero Job, as Read returns it.
 func (r *Reader) ReadInto(j *Job) error {
 	if err := r.readInto(j); err != nil {
 		*j = Job{}

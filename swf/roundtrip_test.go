@@ -224,6 +224,7 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(";= nodes=2 cores=32 mem=65536 gpus=4000 models=V100M16|V100%7C32 excl +lic=1\n" + goodLine + "\n;=\n" + goodLine + "\n"))
 	f.Add([]byte(";= nodes=1 gpus=460 +a%3Db=0\n\n" + goodLine + "\n;= gpus=1\n" + goodLine + "\n;= nodes=x\n;=====\n"))
 	f.Add([]byte(";= cores=4 cores=5\n" + goodLine + "\n;= nodes=1\n1 2\n;= +=1 models=%zz\n"))
+	f.Add([]byte(";= nodes=2 gpus=4000\n" + goodLine + "\n; MaxNodes: 4\n; a comment\n\n1 5 -1 60 4 2.5 -1 4 600 -1 1 2 -1 -1 1 -1 -1 -1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := 1 + bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r"))
 		for _, lenient := range []bool{false, true} {
@@ -231,6 +232,10 @@ func FuzzReader(f *testing.F) {
 			jobs1, st1, err1 := fuzzRead(t, iotest.OneByteReader(bytes.NewReader(data)), lenient, lines)
 			if !reflect.DeepEqual(jobs, jobs1) || fmt.Sprint(err) != fmt.Sprint(err1) || !reflect.DeepEqual(st, st1) {
 				t.Fatalf("one-byte reads differ: %v / %v", err, err1)
+			}
+			jobs2, st2, err2 := readIntoAll(t, bytes.NewReader(data), lenient)
+			if !reflect.DeepEqual(jobs, jobs2) || fmt.Sprint(err) != fmt.Sprint(err2) || !reflect.DeepEqual(st, st2) {
+				t.Fatalf("ReadInto differs from Read: %v / %v", err2, err)
 			}
 			if err != nil {
 				continue
@@ -248,6 +253,30 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readIntoAll reads everything from r as fuzzRead does, by ReadInto into
+// one Job reused as each call leaves it (garbage at first, a demand
+// included), so that a field left from an earlier line shows; on error
+// the Job must be the zero Job.
+func readIntoAll(t *testing.T, r io.Reader, lenient bool) ([]Job, Stats, error) {
+	rd := NewReader(r)
+	rd.Lenient = lenient
+	var jobs []Job
+	_, err := rd.Header()
+	j := poison()
+	j.Demand = &Demand{Nodes: 3}
+	for err == nil {
+		if err = rd.ReadInto(&j); err == nil {
+			jobs = append(jobs, j)
+		} else if j != (Job{}) {
+			t.Fatalf("ReadInto left %+v on %v, want the zero Job", j, err)
+		}
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	return jobs, rd.Stats(), err
 }
 
 // fuzzRead reads everything from r and checks the invariants of FuzzReader.
