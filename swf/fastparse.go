@@ -30,13 +30,14 @@ func parseFast(line []byte, j *Job, s *fastScratch) bool {
 	return ok
 }
 
-// parseLine is parseFast on the line that ends at the first '\n' of b,
-// which must lie in b[:maxFastLine+1]; it also returns the line's length.
-// b is indexed by a byte (no bounds checks), and the '\n' ends every loop,
-// so that they need no length test: nothing past it is read, but for the
-// two bytes after a '-'. s.ints and s.fracs are not cleared (clearing local
-// arrays was 48 instructions a line): each field's value is written before
-// it is read.
+// parseLine is parseFast on the line that ends at the first '\n' of b;
+// it also returns the line's length. b is indexed by a byte (no bounds
+// checks), and every loop ends at a '\n' or a 0, so that they need no
+// length test: b must hold one of them in b[255] or before it (a 0 there
+// makes parseLine report false, as any byte it does not take). Nothing
+// past it is read, but for the two bytes after a '-'. s.ints and s.fracs
+// are not cleared (clearing local arrays was 48 instructions a line): each
+// field's value is written before it is read.
 func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
 	ints, fracs := &s.ints, &s.fracs
 	frac := uint32(0) // the fields with a fraction, in fracs
