@@ -94,10 +94,11 @@ func BenchmarkGunzipOnly(b *testing.B) {
 // parseJob (parseFast, which takes them all) and by parseJobScan, the
 // parser behind it: ns and, under callgrind, instructions a line.
 //
-//	go test -c -o /tmp/swf.test ./swf
-//	valgrind --tool=callgrind --callgrind-out-file=/tmp/pj.out /tmp/swf.test \
+//	go test -c -o /tmp/swf.test ./swf && cd swf
+//	GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
+//	    --callgrind-out-file=/tmp/pj.out /tmp/swf.test \
 //	    -test.run '^$' -test.bench 'ParseJobKTH/parseJob$' -test.benchtime 1x
-//	callgrind_annotate --inclusive=yes /tmp/pj.out | grep -E 'parseFast|parseJobScan'
+//	callgrind_annotate --inclusive=yes /tmp/pj.out | grep -E 'parseFast|parseLine|parseJobScan'
 func BenchmarkParseJobKTH(b *testing.B) {
 	var lines [][]byte
 	for line := range bytes.Lines(gunzip(b, tracetest.Path(b, tracetest.KTH))) {

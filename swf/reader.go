@@ -246,6 +246,9 @@ func (r *Reader) ReadAll() ([]Job, error) {
 // on error), handling comments and blank lines.
 func (r *Reader) next(j *Job) error {
 	for r.err == nil {
+		if r.nextFast(j) {
+			return nil
+		}
 		line, err := r.readLine()
 		if err != nil {
 			if err == io.EOF && r.orphan() {
@@ -319,6 +322,38 @@ func (r *Reader) next(j *Job) error {
 		return nil
 	}
 	return r.err
+}
+
+// nextFast is next for a job line that parseLine takes and that lies
+// whole in the buffer: parsed where it lies, it is not cut out by
+// readLine, copied and walked again (whole process, archive logs: 2.2 to
+// 2.5% fewer instructions). It reports whether it read such a line; else
+// it has changed nothing, and next reads the line as any other. A line
+// with a '\r' (CRLF or lone CR files), a comment, a demand line, a blank
+// line, a long or malformed one are all refused by parseLine.
+func (r *Reader) nextFast(j *Job) bool {
+	if r.wpos-r.rpos < 256 || r.skipLF {
+		return false
+	}
+	// The 256 bytes ahead, a 0 in their last for the time of the parse:
+	// parseLine stops there at the latest (one store where a search for
+	// the line's '\n' was 60 instructions a line).
+	b := (*[256]byte)(r.buf[r.rpos:])
+	last := b[255]
+	b[255] = 0
+	n, ok := parseLine(b, j, &r.fast)
+	b[255] = last
+	if !ok || n > maxFastLine {
+		return false
+	}
+	r.rpos += int(n) + 1
+	r.line++
+	r.seen = true
+	if j.Demand != r.dem { // (as in next)
+		j.Demand = r.dem
+	}
+	r.dem = nil
+	return true
 }
 
 // orphan fails a pending demand line that no job line followed; it

@@ -1,0 +1,111 @@
+package swf
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// readOut is all a Reader gives: the jobs, the header, the stats and the
+// error that ended reading.
+type readOut struct {
+	Jobs   []Job
+	Header Header
+	Stats  Stats
+	Err    string
+}
+
+func readOutOf(rd *Reader, lenient bool) readOut {
+	rd.Lenient = lenient
+	var o readOut
+	h, err := rd.Header()
+	for err == nil {
+		var j Job
+		if err = rd.ReadInto(&j); err == nil {
+			o.Jobs = append(o.Jobs, j)
+		}
+	}
+	o.Header, o.Stats, o.Err = *h, rd.Stats(), fmt.Sprint(err)
+	return o
+}
+
+// fusedSeeds are inputs for FuzzFusedMatchesLines: archive lines and
+// every kind of line nextFast leaves to readLine.
+var fusedSeeds = []string{
+	" 1485   733164     12    236   32 163.38    -1   32   3600    -1  1 233  -1  -1  0 -1 -1 -1\n",
+	goodLine + "\n; MaxProcs: 4\n" + goodLine + "\n",
+	goodLine + "\r\n",
+	goodLine + "\r",
+	goodLine + "\r" + goodLine + "\n",
+	goodLine + "\r" + goodLine + "\n\n1 2\n", // a blank line after a line nextFast takes after a lone CR
+	goodLine + "\n\n \t\n",
+	"\xef\xbb\xbf" + goodLine + "\n",
+	";= nodes=1 gpus=4\n" + goodLine + "\n;= cores=2\n",
+	goodLine + " 1\n1 2 3\n" + goodLine,
+	"\t" + goodLine + " \t\n",
+	goodLine + strings.Repeat(" ", 250) + "\n",
+	strings.Repeat(" ", 300) + "\n",
+	strings.Repeat("1", 300) + "\n",
+	"1 0 10 100 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n",
+	"1 0 10 100 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -\n1 0 10 100 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\r\n",
+	"1 0 10 100 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1\n1 0 10 100 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -10\n",
+}
+
+// FuzzFusedMatchesLines holds the Reader's two paths to each other:
+// nextFast, which parses a line where it lies in the buffer, and readLine
+// with parseJob. One-byte reads leave at most a byte unread after each
+// line, so nextFast (which wants 256) never takes a line there: those
+// reads are the line-by-line path. The input, repeated to some 700 bytes,
+// is read whole, in reads of varied sizes and through buffers from 1 byte
+// up (lines cut at every place by a refill); each must give the same
+// jobs, header, stats and error, in strict and lenient mode.
+func FuzzFusedMatchesLines(f *testing.F) {
+	for i, s := range fusedSeeds {
+		f.Add([]byte(s), uint16(300+i*50), uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, size uint16, step uint8) {
+		in := data
+		for len(in) < 700 && len(data) > 0 {
+			in = append(in, data...)
+		}
+		sizes := []int{int(step) + 1, 0, int(step)*7%97 + 1, 257}
+		for _, lenient := range []bool{false, true} {
+			want := readOutOf(NewReader(iotest.OneByteReader(bytes.NewReader(in))), lenient)
+			whole := NewReader(bytes.NewReader(in))
+			small := NewReader(&eofReads{plannedReads{b: in, sizes: sizes}})
+			small.buf = make([]byte, 1+int(size)%1024)
+			for name, rd := range map[string]*Reader{"whole": whole, "small": small} {
+				if got := readOutOf(rd, lenient); !reflect.DeepEqual(got, want) {
+					t.Fatalf("lenient %v, %s reads (buffer %d): %+v\nline by line: %+v", lenient, name, len(small.buf), got, want)
+				}
+			}
+		}
+	})
+}
+
+// nextFast takes every job line of an archive log that lies whole in the
+// buffer with 256 bytes ahead: parseFast's copy of a line (fastScratch.b)
+// stays unwritten.
+func TestNextFastTakesArchiveLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; Version: 2.2\n; MaxProcs: 100\n")
+	for i := range 500 {
+		fmt.Fprintf(&b, "%5d %8d %6d %6d %4d %6.2f -1 %4d %6d -1 1 %3d -1 -1 1 -1 -1 -1\n", i+1, 100*i, i%7, 3600+i, 1+i%64, float64(i)/4, 1+i%64, 7200, i%40)
+	}
+	b.WriteString(strings.Repeat("; a trailer longer than 256 bytes\n", 10))
+	rd := NewReader(strings.NewReader(b.String()))
+	jobs, err := rd.ReadAll()
+	if err != nil || len(jobs) != 500 {
+		t.Fatalf("%d jobs, %v", len(jobs), err)
+	}
+	if rd.fast.b != [256]byte{} {
+		t.Errorf("a job line went by readLine and parseFast")
+	}
+	want := readOutOf(NewReader(iotest.OneByteReader(strings.NewReader(b.String()))), false)
+	if got := readOutOf(NewReader(strings.NewReader(b.String())), false); !reflect.DeepEqual(got, want) {
+		t.Errorf("nextFast and the line-by-line path differ")
+	}
+}
