@@ -176,7 +176,8 @@ import (
 // run beyond the parse); Profile.rebase finds base - old first and adds it
 // to a copy of the last profile a range at a time, not one merge of the
 // three (-7.4%); the placement loop tries its two ranges one after the
-// other and fills next without append (-4.2%); fitOwn with a bound stops
+// other (since 190b110, 2026-11-30, it scans one range, their hull) and
+// fills next without append (-4.2%); fitOwn with a bound stops
 // at the step that runs past r, the profile being overdrawn nowhere then
 // (-2.9%); Allocate searches end from t's index and rewrites the points in
 // one walk and one shift (-1.2%); a job moved into a slot overlapping its

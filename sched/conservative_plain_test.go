@@ -27,7 +27,11 @@ func (plainConservative) Schedule(p *Pass) {
 // for job, on small machines with ties in time: zero-length jobs, jobs
 // ending at the instant others arrive, equal ends, overruns (S3), kills at
 // the estimate, predictors that correct and re-predict, cancellations
-// while waiting and running, and passes per event or per instant.
+// while waiting and running, and passes per event or per instant. Many
+// placements have a gain range and a range of slots given back apart, so
+// that the scan of their hull walks the starts between (blocked); it
+// fails at once when the hull drops either range's part, and when a move
+// into an overlapping slot records less than [t+d, r+d) as gained.
 func TestConservativeEqualsPlainRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 12).Draw(t, "P")
