@@ -35,6 +35,11 @@ func TestTables5AtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The naive baseline answers every test job, as APQ does: the
+		// table's AAEs are over the same jobs.
+		if r := alone; r.naive.Scored != r.to-r.from || r.naive.Answered() != r.apqTest[r.chosen].Answered() || r.ibl.Answered() != r.naive.Answered() {
+			t.Errorf("%s: naive answered %d of %d, APQ %d, IBL %d of the %d test jobs", tr.Name, r.naive.Answered(), r.naive.Scored, r.apqTest[r.chosen].Answered(), r.ibl.Answered(), r.to-r.from)
+		}
 		for _, r := range []*v5Run{runs[i], alone} {
 			r.elapsed, r.apqTime = 0, [2]time.Duration{}
 		}
