@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/readme"
+	"github.com/batchq/batchq/qbets/ibl"
 )
 
 // vRow is one log's row of Table V's main table (region v-1): AAE in
@@ -118,6 +120,23 @@ func TestTableVClaims(t *testing.T) {
 	wrong, err := tableVClaims(region)
 	if err != nil || len(wrong) > 0 {
 		t.Fatalf("README as committed: %v, %q", err, wrong)
+	}
+	// The sentences tableVClaims checks, word for word (a sentence
+	// edited without the claims fails here).
+	text, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(text)), " ")
+	for _, s := range []string{
+		"on AAE, IBL and APQ are below it on Curie, Blue and SP2, by less than 12% (the widest margin is IBL's on Blue), and both are above it on Paragon, where the baseline has the lowest AAE and the lowest scaled AAE of all.",
+		"QBETS, a 0.95-quantile bound used as a point, has more than twice the baseline's AAE on every log.",
+		fmt.Sprintf("On scaled AAE the baseline is the lowest on Curie, Paragon and SP2, APQ on Blue; the default IBL (%d neighbours) is above the baseline on every log.", ibl.DefaultN),
+		"On Curie the baseline, IBL and APQ all have an AAE above the test jobs' mean wait, the AAE of answering 0 for every job; on Paragon IBL and APQ do, the baseline does not.",
+	} {
+		if !strings.Contains(flat, s) {
+			t.Errorf("README.md lacks the sentence %q", s)
+		}
 	}
 	// The naive AAE on Paragon raised to 3.50 h, above IBL's, APQ's and
 	// the mean wait: the two claims of Paragon fail, the others hold.

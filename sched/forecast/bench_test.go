@@ -76,9 +76,12 @@ import (
 // in building the machine (newMachine: its per-node slices grown by
 // append, about 6,200 GPUs); the forward simulation's placements 0.34 s.
 // A new sched.Sim per question is what sched offers (no reset); a
-// newMachine that sizes its slices first (a change to sched, not made
-// here) measured 1.54–1.70 s against 2.01–2.24 s on the same list, three
-// runs alternating, with the same output byte for byte.
+// newMachine that sizes its slices first measured 1.54–1.70 s against
+// 2.01–2.24 s on the same list, three runs alternating, with the same
+// output byte for byte (made in sched, a20138e: the package doc's 38–42 s
+// per 200k pods). Rechecked after it (h-rev4, TestReadmeGPUSlice's test
+// binary, /usr/bin/time user+system of the whole test, three runs
+// alternating, load 6–9): 1.46–1.88 s against 1.95–2.26 s before.
 
 // cpuTime is the process's user+system CPU time: the machine the figures
 // come from is shared, so wall time is not the benchmark's own.

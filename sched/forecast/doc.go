@@ -48,7 +48,7 @@
 // budget 10 ms); a forecast at every submission, per 200k jobs
 // (examples/forecast -predictors forecast; budget 60 s): SDSC-BLUE 20 s,
 // 30 s on 144 nodes; CEA-Curie 40 s (c71a4a0); the Alibaba GPU pods on
-// their 1,523 nodes 49–59 s, 31% of it in sched.New (pprof).
+// their 1,523 nodes 38–42 s (49–59 s before a20138e, bench_test.go).
 //
 // Forecaster and Online are not safe for concurrent use: one per goroutine.
 package forecast

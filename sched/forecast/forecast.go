@@ -251,8 +251,14 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 			rem = max(60, (e-elapsed)/2)
 		}
 		remE := max(e-elapsed, rem, 1)
+		sj := simJob(int64(len(f.jobs)+1), s.Now, r, rem, remE)
+		if f.cores == 0 && sj.AllocProcs > maxMachine {
+			// More than sched takes (no sane log's): it holds the whole
+			// pool, where sched would drop it as larger than the machine.
+			sj.AllocProcs, sj.ReqProcs = maxMachine, maxMachine
+		}
 		busy = min(busy+min(r.Size(), maxMachine), maxMachine) // saturates: no wrap
-		f.jobs = append(f.jobs, simJob(int64(len(f.jobs)+1), s.Now, r, rem, remE))
+		f.jobs = append(f.jobs, sj)
 	}
 	add := func(w *swf.Job) {
 		e := f.estimate(w)

@@ -31,3 +31,23 @@ func TestRunningPastMaxMachine(t *testing.T) {
 		t.Fatalf("starts %v, want one start at or after %d", starts, s.Now)
 	}
 }
+
+// A running job holding more processors than sched takes (2^41: no sane
+// log has one, a hostile snapshot may) holds the whole pool of 2^40 to its
+// predicted end; sched dropped it as larger than the machine, and a
+// waiting job started at once beside it.
+func TestRunningAboveMaxMachine(t *testing.T) {
+	f, err := New(Config{Estimates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{sanitize.MaxTime + 1, 1 << 41, 1 << 62} {
+		s := &Snapshot{Now: 100, MachineSize: sanitize.MaxTime}
+		s.Running = []swf.Job{job(1, 0, 0, 1000, size, 1000, 1)} // its estimate ends at 1000
+		s.Waiting = []swf.Job{job(2, 50, -1, 10, 1, 10, 1)}
+		starts, err := f.Forecast(context.Background(), s)
+		if err != nil || len(starts) != 1 || starts[0] != 1000 {
+			t.Errorf("running job of %d processors: starts %v, %v; want [1000] (after it ends)", size, starts, err)
+		}
+	}
+}
