@@ -99,7 +99,8 @@ type env struct {
 	Seed uint64
 	// Seeds is how many seeds from Seed on the seed sweep runs.
 	Seeds int
-	// Par is how many simulations the seed sweep runs at once.
+	// Par is how many simulations the seed sweep runs at once, and how
+	// many logs table V replays at once.
 	Par int
 	// Log receives progress lines; never nil (io.Discard when quiet).
 	Log io.Writer
@@ -143,7 +144,7 @@ func command(args []string, stdout, stderr io.Writer) error {
 	floorOnly := fs.Bool("flooronly", false, "Tables VIII, IX: run only the baseline and the size-aware columns (skip the paper's method)")
 	seed := fs.Uint64("seed", defaultSeed, "random seed")
 	nSeeds := fs.Int("nseeds", defaultSeeds, "table SEEDS: how many seeds from -seed on")
-	par := fs.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once")
+	par := fs.Int("par", runtime.NumCPU(), "table SEEDS: simulations run at once; table V: logs replayed at once")
 	verbose := fs.Bool("v", false, "progress lines on stderr (instead of the bar)")
 	asJSON := cli.JSONFlag(fs)
 	bar := cli.ProgressFlag(fs, stderr)

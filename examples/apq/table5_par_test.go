@@ -18,7 +18,7 @@ func TestTables5AtOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays four logs' first 3,000 jobs twice; skipped in -short mode")
 	}
-	e := &env{Quick: true, Log: io.Discard}
+	e := &env{Quick: true, Log: io.Discard, Par: len(paperTraces)} // all four at once
 	for _, pt := range paperTraces {
 		tr, err := loadTrace(tracetest.Path(t, pt.File), pt.Name, filterRan, 3000)
 		if err != nil {
