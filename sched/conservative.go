@@ -376,11 +376,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				g = g.join(c.after[e.after])
 			}
 			w = g.starts(c.now, d, r)
-			if a := c.gain.starts(c.now, d, r); n <= c.most && a.from < a.until {
-				if w.from < w.until {
-					a = starts{min(a.from, w.from), max(a.until, w.until)}
+			if n <= c.most {
+				if a := c.gain.starts(c.now, d, r); a.from < a.until {
+					if w.from < w.until {
+						a = starts{min(a.from, w.from), max(a.until, w.until)}
+					}
+					w = a
 				}
-				w = a
 			}
 		}
 		switch {
