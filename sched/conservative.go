@@ -359,8 +359,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	if c.known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
 		c.mostA = prof.most(c.after[0].lo, c.after[0].hi)
 	}
-	for k := range list {
-		e := &list[k]
+	// ls is list in a local the closures above do not capture (list,
+	// captured, is loaded from memory at each use)
+	ls := list
+	for k := range ls {
+		e := &ls[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
 		t := r
 		// w bounds the starts that may fit now and did not when the
