@@ -352,8 +352,18 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	if c.known && c.gain.lo < c.gain.hi {
 		c.most = prof.most(c.gain.lo, c.gain.hi)
 	}
-	for k := range list {
-		e := &list[k]
+	// mostA is the same bound over the hull of the last pass's slots
+	// given back (after[0] holds every after[i]): a job of more is
+	// blocked at every start that those can have opened.
+	c.mostA = never
+	if c.known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
+		c.mostA = prof.most(c.after[0].lo, c.after[0].hi)
+	}
+	// ls is list in a local the closures above do not capture (list,
+	// captured, is loaded from memory at each use)
+	ls := list
+	for k := range ls {
+		e := &ls[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
 		t := r
 		// w bounds the starts that may fit now and did not when the
@@ -364,12 +374,18 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// scan (and the loop's state of two ranges more at every job).
 		w := starts{c.now, never}
 		if c.known && r >= 0 && !e.fresh {
-			w = c.moved.join(c.after[e.after]).starts(c.now, d, r)
-			if a := c.gain.starts(c.now, d, r); n <= c.most && a.from < a.until {
-				if w.from < w.until {
-					a = starts{min(a.from, w.from), max(a.until, w.until)}
+			g := c.moved
+			if n <= c.mostA {
+				g = g.join(c.after[e.after])
+			}
+			w = g.starts(c.now, d, r)
+			if n <= c.most {
+				if a := c.gain.starts(c.now, d, r); a.from < a.until {
+					if w.from < w.until {
+						a = starts{min(a.from, w.from), max(a.until, w.until)}
+					}
+					w = a
 				}
-				w = a
 			}
 		}
 		switch {
@@ -476,9 +492,9 @@ type consLoop struct {
 	minRes             int64
 	ok, known, blocked bool
 	// the pass's inputs
-	now, most int64
-	gain      span
-	after     []span
+	now, most, mostA int64
+	gain             span
+	after            []span
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
