@@ -156,3 +156,46 @@ func TestNextFastLineLimit(t *testing.T) {
 		}
 	}
 }
+
+// After a line that ended in '\r', nextFast leaves the next line to
+// readLine without parsing it (parseLine writes the scratch's fields as
+// it goes): a CRLF or lone-CR file's lines were parsed twice.
+func TestNextFastSkipsAfterCR(t *testing.T) {
+	for _, end := range []string{"\r\n", "\r"} {
+		rd := NewReader(strings.NewReader(strings.Repeat(goodLine+end, 40)))
+		var j Job
+		for k := range 3 {
+			if err := rd.ReadInto(&j); err != nil {
+				t.Fatal(err)
+			}
+			for f := range rd.fast.ints {
+				rd.fast.ints[f] = 12345
+			}
+			if rd.nextFast(&j) || rd.fast.ints[0] != 12345 {
+				t.Errorf("%q, after line %d: nextFast parsed the next line", end, k+1)
+			}
+		}
+	}
+}
+
+// A lone '\r' or a "\r\n" in a "\n" file turns nextFast off for the next
+// line only (line 2 ends in one: parseLine refuses it, and line 3 goes by
+// readLine).
+func TestNextFastBackAfterCR(t *testing.T) {
+	for _, end := range []string{"\r\n", "\r"} {
+		in := goodLine + "\n" + goodLine + end + strings.Repeat(goodLine+"\n", 40)
+		rd := NewReader(strings.NewReader(in))
+		var j Job
+		for k := range 5 {
+			if err := rd.ReadInto(&j); err != nil {
+				t.Fatal(err)
+			}
+			rpos := rd.rpos
+			if took := rd.nextFast(&j); took != (k >= 2) {
+				t.Errorf("%q, after line %d: nextFast took the next line %v", end, k+1, took)
+			} else if took {
+				rd.rpos, rd.line = rpos, rd.line-1 // (as ReadInto will read it)
+			}
+		}
+	}
+}
