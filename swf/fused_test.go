@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -107,5 +108,94 @@ func TestNextFastTakesArchiveLines(t *testing.T) {
 	want := readOutOf(NewReader(iotest.OneByteReader(strings.NewReader(b.String()))), false)
 	if got := readOutOf(NewReader(strings.NewReader(b.String())), false); !reflect.DeepEqual(got, want) {
 		t.Errorf("nextFast and the line-by-line path differ")
+	}
+}
+
+// nextFast takes a job line of up to 240 bytes (maxFastLine, to which
+// parseFast is fuzzed against parseJobScan) with 256 bytes unread from
+// its start, and leaves any other to readLine: a line of 241 to 254 bytes,
+// which parseLine would take, one whose '\n' would be the window's last
+// byte, and a line with fewer than 256 bytes unread (a buffer's end). A
+// line it takes moves the read position past its '\n' and counts a line;
+// one it leaves moves nothing, and the buffer is as it was.
+func TestNextFastLineLimit(t *testing.T) {
+	lineOf := func(n int) string { // goodLine (ending in "-1") padded in front to n bytes
+		return strings.Repeat(" ", n-len(goodLine)) + goodLine
+	}
+	for _, c := range []struct {
+		n, after int // the line's length without its '\n'; bytes read after the '\n'
+		took     bool
+	}{
+		{100, 155, true}, {100, 154, false},
+		{239, 16, true}, {240, 15, true}, {240, 14, false}, {240, 500, true},
+		{241, 500, false}, {254, 500, false}, {255, 500, false}, {256, 500, false},
+	} {
+		in := lineOf(c.n) + "\n" + strings.Repeat(goodLine+"\n", c.after/len(goodLine+"\n")+1)[:c.after]
+		rd := NewReader(strings.NewReader(in))
+		rd.fill()
+		if rd.wpos != len(in) {
+			t.Fatalf("%d bytes read of %d", rd.wpos, len(in))
+		}
+		before := slices.Clone(rd.buf[:rd.wpos])
+		var j Job
+		took := rd.nextFast(&j)
+		if took != c.took {
+			t.Errorf("line of %d bytes, %d after: taken %v, want %v", c.n, c.after, took, c.took)
+		}
+		if took && (rd.rpos != c.n+1 || rd.line != 1 || j.ID != 1 || j.ThinkTime != -1) ||
+			!took && (rd.rpos != 0 || rd.line != 0) {
+			t.Errorf("line of %d bytes, %d after: taken %v, position %d, line %d, job %+v", c.n, c.after, took, rd.rpos, rd.line, j)
+		}
+		if !bytes.Equal(rd.buf[:rd.wpos], before) {
+			t.Errorf("line of %d bytes: the buffer changed", c.n)
+		}
+		// Whatever path took it, the Reader gives the line-by-line result.
+		want := readOutOf(NewReader(iotest.OneByteReader(strings.NewReader(in))), false)
+		if got := readOutOf(NewReader(strings.NewReader(in)), false); !reflect.DeepEqual(got, want) {
+			t.Errorf("line of %d bytes, %d after: %+v, line by line %+v", c.n, c.after, got, want)
+		}
+	}
+}
+
+// After a line that ended in '\r', nextFast leaves the next line to
+// readLine without parsing it (parseLine writes the scratch's fields as
+// it goes): a CRLF or lone-CR file's lines were parsed twice.
+func TestNextFastSkipsAfterCR(t *testing.T) {
+	for _, end := range []string{"\r\n", "\r"} {
+		rd := NewReader(strings.NewReader(strings.Repeat(goodLine+end, 40)))
+		var j Job
+		for k := range 3 {
+			if err := rd.ReadInto(&j); err != nil {
+				t.Fatal(err)
+			}
+			for f := range rd.fast.ints {
+				rd.fast.ints[f] = 12345
+			}
+			if rd.nextFast(&j) || rd.fast.ints[0] != 12345 {
+				t.Errorf("%q, after line %d: nextFast parsed the next line", end, k+1)
+			}
+		}
+	}
+}
+
+// A lone '\r' or a "\r\n" in a "\n" file turns nextFast off for the next
+// line only (line 2 ends in one: parseLine refuses it, and line 3 goes by
+// readLine).
+func TestNextFastBackAfterCR(t *testing.T) {
+	for _, end := range []string{"\r\n", "\r"} {
+		in := goodLine + "\n" + goodLine + end + strings.Repeat(goodLine+"\n", 40)
+		rd := NewReader(strings.NewReader(in))
+		var j Job
+		for k := range 5 {
+			if err := rd.ReadInto(&j); err != nil {
+				t.Fatal(err)
+			}
+			rpos := rd.rpos
+			if took := rd.nextFast(&j); took != (k >= 2) {
+				t.Errorf("%q, after line %d: nextFast took the next line %v", end, k+1, took)
+			} else if took {
+				rd.rpos, rd.line = rpos, rd.line-1 // (as ReadInto will read it)
+			}
+		}
 	}
 }
