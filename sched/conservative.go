@@ -414,8 +414,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// function has one form without equal
 					// neighbours), and the walks between are
 					// shorter
-					prof.Allocate(t, r-t, n)
-					prof.Allocate(t+d, r-t, -n)
+					prof.move(t, r, d, n)
 					g.lo = t + d
 				} else {
 					prof.Allocate(r, d, -n)

@@ -189,3 +189,37 @@ func TestAllocateMatchesSplits(t *testing.T) {
 		}
 	})
 }
+
+// TestMoveMatchesAllocates: move gives the points of the two Allocates it
+// stands for (the slot's part before the old one taken, its part after
+// the new one given back) for random profiles and overlapping slots (held
+// in the profile or not, at points, between, before now, past the last, n
+// of 0 or negative).
+func TestMoveMatchesAllocates(t *testing.T) {
+	var p, q Profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		pts := drawSteps(t, "", now, 10)
+		p.pts = append(p.pts[:0], pts...)
+		q.pts = append(q.pts[:0], pts...)
+		for range rapid.IntRange(1, 6).Draw(t, "ops") {
+			// on a grid of 3 seconds the ends meet the profile's
+			// points more often
+			g := int64(rapid.IntRange(1, 3).Draw(t, "grid"))
+			at := now + g*rapid.Int64Range(-13, 100).Draw(t, "t")
+			r := at + g*rapid.Int64Range(1, 20).Draw(t, "r-t")
+			d := r - at + g*rapid.Int64Range(1, 33).Draw(t, "t+d-r")
+			n := rapid.Int64Range(-8, 8).Draw(t, "n")
+			if rapid.Bool().Draw(t, "held") { // the slot in the profile, as a job's
+				p.Allocate(r, d, n)
+				q.Allocate(r, d, n)
+			}
+			p.move(at, r, d, n)
+			q.Allocate(at, r-at, n)
+			q.Allocate(at+d, r-at, -n)
+			if !slices.Equal(p.pts, q.pts) {
+				t.Fatalf("move(%d, %d, %d, %d): %v; Allocates: %v", at, r, d, n, p.pts, q.pts)
+			}
+		}
+	})
+}

@@ -1,0 +1,136 @@
+package sched
+
+import "slices"
+
+// move moves a slot of n processors from [r, r+d) to [t, t+d) that
+// overlaps it (t < r < t+d): what Allocate(t, r-t, n) then
+// Allocate(t+d, r-t, -n) do, with one search from t on and one shift of
+// the tail after r+d, not two. Conservative backfilling moves a job so
+// 0.9 M times on SDSC-BLUE; the first Allocate mostly deletes the point
+// at r and the second inserts one at t+d and deletes the one at r+d, each
+// shifting every point after. Here the points between the four ends
+// (the slot's part before r, the part both slots hold, the part after
+// t+d) are moved by copy, each by its own net shift, and the tail by the
+// sum, once.
+func (p *Profile) move(t, r, d, n int64) {
+	pts := p.pts
+	size := len(pts)
+	if size == 0 || t < pts[0].t {
+		p.Allocate(t, r-t, n)
+		p.Allocate(t+d, r-t, -n)
+		return
+	}
+	e, f := t+d, r+d
+	// The four ends: their index (the first point at or after), whether a
+	// point is there, and the free there before the move.
+	i := p.search(t)
+	hasT := i < size && pts[i].t == t
+	vt := pts[max(i-1, 0)].free
+	if hasT {
+		vt = pts[i].free
+	}
+	a := i + b2i(hasT) // pts[a:j] lie in (t, r): n fewer free
+	j := p.searchNear(a, r)
+	hasR := j < size && pts[j].t == r
+	vr := pts[j-1].free
+	if hasR {
+		vr = pts[j].free
+	}
+	m := j + b2i(hasR) // pts[m:k] lie in (r, e): unchanged
+	k := p.searchNear(m, e)
+	hasE := k < size && pts[k].t == e
+	ve := pts[k-1].free
+	if hasE {
+		ve = pts[k].free
+	}
+	b := k + b2i(hasE) // pts[b:l] lie in (e, f): n more free
+	l := p.searchNear(b, f)
+	hasF := l < size && pts[l].t == f
+	vf := pts[l-1].free
+	if hasF {
+		vf = pts[l].free
+	}
+	tail := l + b2i(hasF)
+	// A point at an end stays (or comes) only if the free changes there.
+	keepT := i == 0 || pts[i-1].free != vt-n
+	lastA := vt - n
+	if j > a {
+		lastA = pts[j-1].free - n
+	}
+	keepR := vr != lastA
+	lastM := vr
+	if k > m {
+		lastM = pts[k-1].free
+	}
+	keepE := ve+n != lastM
+	lastB := ve + n
+	if l > b {
+		lastB = pts[l-1].free + n
+	}
+	keepF := vf != lastB
+	sA := b2i(keepT) - b2i(hasT)
+	sM := sA + b2i(keepR) - b2i(hasR)
+	sB := sM + b2i(keepE) - b2i(hasE)
+	sT := sB + b2i(keepF) - b2i(hasF)
+	if sT > 0 {
+		pts = slices.Grow(pts, sT)[:size+sT]
+	}
+	// Neighbouring shifts differ by at most one, and by minus one only
+	// across a point that goes: the segments that move left, moved left
+	// to right, and then those that move right, right to left, never
+	// overwrite a point still to be read. The short ones that change (a
+	// point or none, mostly) by a loop, the others by copy.
+	if sA < 0 {
+		addDown(pts, a, j, sA, -n)
+	}
+	if sM < 0 && k > m {
+		copy(pts[m+sM:], pts[m:k])
+	}
+	if sB < 0 {
+		addDown(pts, b, l, sB, n)
+	}
+	if sT < 0 && size > tail {
+		copy(pts[tail+sT:], pts[tail:size])
+	}
+	if sT > 0 && size > tail {
+		copy(pts[tail+sT:], pts[tail:size])
+	}
+	if sB >= 0 {
+		addUp(pts, b, l, sB, n)
+	}
+	if sM > 0 && k > m {
+		copy(pts[m+sM:], pts[m:k])
+	}
+	if sA >= 0 {
+		addUp(pts, a, j, sA, -n)
+	}
+	if keepT {
+		pts[i] = point{t, vt - n}
+	}
+	if keepR {
+		pts[j+sA] = point{r, vr}
+	}
+	if keepE {
+		pts[k+sM] = point{e, ve + n}
+	}
+	if keepF {
+		pts[l+sB] = point{f, vf}
+	}
+	p.pts = pts[:size+sT]
+}
+
+// addDown moves pts[lo:hi] by s ≤ 0 and adds n to their free, first to
+// last.
+func addDown(pts []point, lo, hi, s int, n int64) {
+	for x := lo; x < hi; x++ {
+		pts[x+s] = point{pts[x].t, pts[x].free + n}
+	}
+}
+
+// addUp moves pts[lo:hi] by s ≥ 0 and adds n to their free, last to
+// first.
+func addUp(pts []point, lo, hi, s int, n int64) {
+	for x := hi - 1; x >= lo; x-- {
+		pts[x+s] = point{pts[x].t, pts[x].free + n}
+	}
+}
