@@ -177,7 +177,7 @@ func TestAllocateMatchesSplits(t *testing.T) {
 		pts := drawSteps(t, "", now, 10)
 		p.pts = append(p.pts[:0], pts...)
 		q.pts = append(q.pts[:0], pts...)
-		for range rapid.IntRange(1, 6).Draw(t, "ops") {
+		for range rapid.IntRange(1, 24).Draw(t, "ops") {
 			at := now + rapid.Int64Range(-40, 300).Draw(t, "t")
 			d := rapid.Int64Range(-2, 100).Draw(t, "d")
 			n := rapid.Int64Range(-8, 8).Draw(t, "n")
@@ -202,7 +202,7 @@ func TestMoveMatchesAllocates(t *testing.T) {
 		pts := drawSteps(t, "", now, 10)
 		p.pts = append(p.pts[:0], pts...)
 		q.pts = append(q.pts[:0], pts...)
-		for range rapid.IntRange(1, 6).Draw(t, "ops") {
+		for range rapid.IntRange(1, 24).Draw(t, "ops") {
 			// on a grid of 3 seconds the ends meet the profile's
 			// points more often
 			g := int64(rapid.IntRange(1, 3).Draw(t, "grid"))
@@ -222,4 +222,46 @@ func TestMoveMatchesAllocates(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMoveSmallExhaustive: move against the two Allocates on every small
+// case — a profile of one step (free a from 0, b from T), a slot of
+// -4..4 processors moved from [r, r+d) to [t, t+d) with its ends on or
+// between the step and each other, held in the profile or not. The rapid
+// test above reaches the rarer combinations of equal neighbours only now
+// and then (a point kept at t+d for one n alone was caught in 1 of ~340
+// draws); here each is met.
+func TestMoveSmallExhaustive(t *testing.T) {
+	var p, q Profile
+	for a := int64(-2); a <= 2; a++ {
+		for b := int64(-2); b <= 2; b++ {
+			for _, T := range []int64{2, 5, 9} {
+				for at := int64(0); at <= 6; at++ {
+					for rt := int64(1); rt <= 5; rt++ {
+						for extra := int64(1); extra <= 5; extra++ {
+							for n := int64(-4); n <= 4; n++ {
+								for _, held := range []bool{false, true} {
+									r, d := at+rt, rt+extra
+									p.pts = append(p.pts[:0], point{0, a}, point{T, b})
+									if a == b {
+										p.pts = p.pts[:1]
+									}
+									if held {
+										p.Allocate(r, d, n)
+									}
+									q.pts = append(q.pts[:0], p.pts...)
+									p.move(at, r, d, n)
+									q.Allocate(at, r-at, n)
+									q.Allocate(at+d, r-at, -n)
+									if !slices.Equal(p.pts, q.pts) {
+										t.Fatalf("step %d→%d at %d, held %v: move(%d, %d, %d, %d): %v; Allocates: %v", a, b, T, held, at, r, d, n, p.pts, q.pts)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }
