@@ -168,7 +168,10 @@ func (p *Pass) Shadow(n int64) (shadow, extra int64) { return p.s.shadow(n) }
 // processors, plus each running job's processors from its predicted end
 // (a predicted end already past counts from now+1: the processors are
 // still held, S3). The policy may Fit and Allocate in it; it is rebuilt at
-// every call and shared by the pass, so keep at most one in use.
+// every call and shared by the pass, so keep at most one in use. The
+// built-in conservative policy works in the same profile: a call while it
+// schedules (from an Observer of a Scheduler that wraps it, say) rebuilds
+// the profile under it and drops its reservations.
 func (p *Pass) Profile() *Profile {
 	// Reset and a Release per running job, the set's chunks walked
 	// here rather than through Ascend's call per job (as in shadow)
