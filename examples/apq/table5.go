@@ -187,8 +187,8 @@ func (t *timed) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 // each replay is one goroutine's work with its own predictors, so the
 // logs' runs share nothing but the progress log (the tables are those of
 // the runs one after the other: v-2 to v-4 regenerated unchanged). The
-// four logs took 800 s of CPU, 23 min of wall time on two cores at load
-// 3–12. The progress log's per-prediction times are wall times, longer
+// four logs, all four at once (before -par bounded them), took 800 s of
+// CPU, 23 min of wall time on two cores at load 3–12. The progress log's per-prediction times are wall times, longer
 // where runs share a core.
 func runTables5(e *env) ([]*v5Run, error) {
 	runs := make([]*v5Run, len(e.Traces))
