@@ -115,31 +115,17 @@ func snapshot1000() *Snapshot {
 // snapshot (one forward simulation).
 func BenchmarkForecast1000(b *testing.B) {
 	s := snapshot1000()
-	f, _ := New(Config{})
-	ctx := context.Background()
-	b.ReportAllocs()
-	c0 := cpuTime()
-	for b.Loop() {
-		if _, err := f.Forecast(ctx, s); err != nil {
-			b.Fatal(err)
-		}
+	f, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	benchForecast(b, f, s, time.Millisecond)
 }
 
 // BenchmarkOnline replays a busy synthetic log through Online (a forecast
 // and a learned correction at every submission) and reports jobs/s.
 func BenchmarkOnline(b *testing.B) {
-	jobs := synthetic(b, 20000, 11)
-	b.ReportAllocs()
-	c0 := cpuTime()
-	for b.Loop() {
-		o, _ := NewOnline(Config{}, 64)
-		if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N*len(jobs)), "cpu-µs/job")
+	benchOnline(b, Config{}, 64)
 }
 
 // benchNodes is snapshot1000's machine as nodes: 64 nodes of 16 cores.
@@ -155,15 +141,7 @@ func BenchmarkForecast1000Nodes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	c0 := cpuTime()
-	for b.Loop() {
-		if _, err := f.Forecast(ctx, s); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	benchForecast(b, f, s, time.Millisecond)
 }
 
 // gpuMachine is a machine of the Alibaba GPU trace's scale: 1,536 nodes,
@@ -191,6 +169,23 @@ func BenchmarkForecastGPUMachine(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchForecast(b, f, s, time.Microsecond)
+}
+
+// BenchmarkOnlineNodes is BenchmarkOnline on a machine of nodes (the same
+// 64 processors as 8 nodes of 8 cores): every question is simulated (on
+// one pool Online skips those the simulation would start at once).
+func BenchmarkOnlineNodes(b *testing.B) {
+	benchOnline(b, Config{Policy: sched.Config{Nodes: []swf.Node{{Name: "n8", Count: 8, Cores: 8}}}}, 0)
+}
+
+// benchForecast times f's forecast of s and reports the CPU time an
+// operation in unit (cpu-ms/op or cpu-µs/op).
+func benchForecast(b *testing.B, f *Forecaster, s *Snapshot, unit time.Duration) {
+	name := "cpu-µs/op"
+	if unit == time.Millisecond {
+		name = "cpu-ms/op"
+	}
 	ctx := context.Background()
 	b.ReportAllocs()
 	c0 := cpuTime()
@@ -199,19 +194,21 @@ func BenchmarkForecastGPUMachine(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N), "cpu-µs/op")
+	b.ReportMetric(float64(cpuTime()-c0)/float64(unit)/float64(b.N), name)
 }
 
-// BenchmarkOnlineNodes is BenchmarkOnline on a machine of nodes (the same
-// 64 processors as 8 nodes of 8 cores): every question is simulated (on
-// one pool Online skips those the simulation would start at once).
-func BenchmarkOnlineNodes(b *testing.B) {
+// benchOnline replays a busy synthetic log of 20,000 jobs through an
+// Online of cfg on a machine of size processors (0: cfg's nodes) and
+// reports the CPU time a job.
+func benchOnline(b *testing.B, cfg Config, size int64) {
 	jobs := synthetic(b, 20000, 11)
-	nodes := []swf.Node{{Name: "n8", Count: 8, Cores: 8}}
 	b.ReportAllocs()
 	c0 := cpuTime()
 	for b.Loop() {
-		o, _ := NewOnline(Config{Policy: sched.Config{Nodes: nodes}}, 0)
+		o, err := NewOnline(cfg, size)
+		if err != nil {
+			b.Fatal(err)
+		}
 		if _, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true}, o); err != nil {
 			b.Fatal(err)
 		}
