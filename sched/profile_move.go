@@ -24,32 +24,17 @@ func (p *Profile) move(t, r, d, n int64) {
 	// The four ends: their index (the first point at or after), whether a
 	// point is there, and the free there before the move.
 	i := p.search(t)
-	hasT := i < size && pts[i].t == t
-	vt := pts[max(i-1, 0)].free
-	if hasT {
-		vt = pts[i].free
-	}
+	// (i = 0 only with a point at t, since t ≥ pts[0].t)
+	hasT, vt := endAt(pts, i, t)
 	a := i + b2i(hasT) // pts[a:j] lie in (t, r): n fewer free
 	j := p.searchNear(a, r)
-	hasR := j < size && pts[j].t == r
-	vr := pts[j-1].free
-	if hasR {
-		vr = pts[j].free
-	}
+	hasR, vr := endAt(pts, j, r)
 	m := j + b2i(hasR) // pts[m:k] lie in (r, e): unchanged
 	k := p.searchNear(m, e)
-	hasE := k < size && pts[k].t == e
-	ve := pts[k-1].free
-	if hasE {
-		ve = pts[k].free
-	}
+	hasE, ve := endAt(pts, k, e)
 	b := k + b2i(hasE) // pts[b:l] lie in (e, f): n more free
 	l := p.searchNear(b, f)
-	hasF := l < size && pts[l].t == f
-	vf := pts[l-1].free
-	if hasF {
-		vf = pts[l].free
-	}
+	hasF, vf := endAt(pts, l, f)
 	tail := l + b2i(hasF)
 	// A point at an end stays (or comes) only if the free changes there.
 	keepT := i == 0 || pts[i-1].free != vt-n
@@ -89,10 +74,7 @@ func (p *Profile) move(t, r, d, n int64) {
 	if sB < 0 {
 		addDown(pts, b, l, sB, n)
 	}
-	if sT < 0 && size > tail {
-		copy(pts[tail+sT:], pts[tail:size])
-	}
-	if sT > 0 && size > tail {
+	if sT != 0 && size > tail {
 		copy(pts[tail+sT:], pts[tail:size])
 	}
 	if sB >= 0 {
@@ -117,6 +99,15 @@ func (p *Profile) move(t, r, d, n int64) {
 		pts[l+sB] = point{f, vf}
 	}
 	p.pts = pts[:size+sT]
+}
+
+// endAt is whether pts has a point at t, x being the index of the first
+// at or after it, and the free processors at t before the move.
+func endAt(pts []point, x int, t int64) (has bool, free int64) {
+	if x < len(pts) && pts[x].t == t {
+		return true, pts[x].free
+	}
+	return false, pts[x-1].free
 }
 
 // addDown moves pts[lo:hi] by s ≤ 0 and adds n to their free, first to
