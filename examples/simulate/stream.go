@@ -735,6 +735,10 @@ func lineEstimate(line []byte, m int64, tabs bool) (int64, bool) {
 	return m, true
 }
 
+// swarMasks are field9's: ' ' in each byte, the low seven bits of each,
+// the high bit of each, 1 in each, '\t' in each.
+var swarMasks = [5]uint64{0x2020202020202020, 0x7f7f7f7f7f7f7f7f, 0x8080808080808080, 0x0101010101010101, 0x0909090909090909}
+
 // field9 returns the index of the ninth token of line, whose first token
 // starts at i (the first byte that is not a blank), or len(line) if it
 // has fewer. It reads eight bytes at a time and counts the tokens' starts
@@ -742,31 +746,57 @@ func lineEstimate(line []byte, m int64, tabs bool) (int64, bool) {
 // a loop over each byte was most of the scan's cost. tabs false says the
 // line has no tab: then a blank is a space, one test a word instead of two.
 func field9(line []byte, i int, tabs bool) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-		low7  = 0x7f7f7f7f7f7f7f7f
-	)
 	need := 9            // token starts to see, the one at i included
 	prev := uint64(0x80) // byte i-1, as a blank, in bit 7 (the line's start is one)
-	for rest := line[i:]; len(rest) >= 8; rest = rest[8:] {
-		w := binary.LittleEndian.Uint64(rest)
+	// The masks are read from a variable, not written as constants: the
+	// compiler loads a constant again at each use (six loads a word),
+	// and keeps a variable in a register.
+	sp, lo7, hi8, one, tab := swarMasks[0], swarMasks[1], swarMasks[2], swarMasks[3], swarMasks[4]
+	// Without a tab, two words a round: their starts counted by one
+	// multiply (at most 2 a byte, 16 in all: the sum still fits the top
+	// byte), and a loop test and a comparison with need for both. (With
+	// tabs too, the values outnumber the registers: spills ate the gain.)
+	for ; !tabs && i <= len(line)-16; i += 16 {
+		w0, w1 := binary.LittleEndian.Uint64(line[i:]), binary.LittleEndian.Uint64(line[i+8:])
+		s0, s1 := w0^sp, w1^sp
+		tok0, tok1 := (s0&lo7+lo7|s0)&hi8, (s1&lo7+lo7|s1)&hi8
+		blank0, blank1 := tok0^hi8, tok1^hi8
+		starts0 := tok0 & (blank0<<8 | prev)
+		starts1 := tok1 & (blank1<<8 | blank0>>56)
+		if c := int((starts0>>7 + starts1>>7) * one >> 56); c < need {
+			need -= c
+			prev = blank1 >> 56
+			continue
+		}
+		starts, at := starts0, i
+		if c := int((starts0 >> 7) * one >> 56); c < need {
+			need -= c
+			starts, at = starts1, i+8
+		}
+		for range need - 1 {
+			starts &= starts - 1
+		}
+		return at + bits.TrailingZeros64(starts)>>3
+	}
+	// An index, not a slice cut by 8 at each word: the cut's length,
+	// capacity and pointer were a fifth of a word's instructions.
+	for ; i <= len(line)-8; i += 8 {
+		w := binary.LittleEndian.Uint64(line[i:])
 		// The high bit of each byte that is neither ' ' nor '\t' (a
 		// byte's own: no carry crosses bytes), and of each blank.
-		s := w ^ (ones * ' ')
-		tok := (s&low7 + low7 | s) & highs
+		s := w ^ sp
+		tok := (s&lo7 + lo7 | s) & hi8
 		if tabs {
-			t := w ^ (ones * '\t')
-			tok &= t&low7 + low7 | t
+			t := w ^ tab
+			tok &= t&lo7 + lo7 | t
 		}
-		blank := tok ^ highs
+		blank := tok ^ hi8
 		starts := tok & (blank<<8 | prev)
 		prev = blank >> 56
 		// The starts counted by a multiply (no popcount check on
 		// GOAMD64 v1): each is bit 7 of its byte, the sum goes to the top.
-		if c := int((starts >> 7) * ones >> 56); c < need {
+		if c := int((starts >> 7) * one >> 56); c < need {
 			need -= c
-			i += 8
 			continue
 		}
 		for range need - 1 {
