@@ -58,9 +58,9 @@ import (
 //	TIMEOUT                         0, counted as "killed at its time limit"
 //	CANCELLED, Killed               5; wait and run time -1 when it never started
 //	                                (no start time, or CANCELLED with start = end)
-//	RUNNING, PENDING, ...           skipped: not finished at dump (Philly: no
+//	RUNNING, PENDING, SUSPENDED...  skipped: not finished at dump (Philly: no
 //	                                end_time on the last attempt)
-//	others (SUSPENDED)              -1, "unknown state"
+//	others                          -1, "unknown state"
 //
 // The Report accounts for every row (Philly: every job object): Records =
 // Jobs + Σ Skipped. Skipped: "malformed record" (an unreadable
@@ -362,6 +362,7 @@ func (g *gpuReader) finish() (*Result, error) {
 	}
 	b.rep.Jobs = len(res.Jobs)
 	if err := b.unreadable(); err != nil {
+		err.Want = "gpu" // (b.format is the table's kind)
 		return nil, err
 	}
 	if b.rep.Jobs > 0 {
