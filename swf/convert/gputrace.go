@@ -75,6 +75,20 @@ import (
 // attempts", "attempt without start_time", "attempts with different
 // GPUs", "fewer fields than the header", "more fields than the header",
 // "fractional value rounded" and the demand rules (Result's doc).
+//
+// The schemas are those of each repository's README (column names and
+// order, seconds, states; Helios has no job name column) and, for Philly,
+// of the analysis notebook beside it (how it parses times, None, GPUs,
+// wait and run time). Not stated there, so not assumed: the zone of
+// Helios's and Philly's times (give Options.Location: Philly's utilization
+// logs are stamped PST/PDT, Helios's clusters are in China), whether
+// mem_per_pod_GB is GB or GiB.
+//
+// Alibaba's PAI trace of 2020 (cluster-trace-gpu-v2020) is not read: its
+// pai_job_table's start_time is the submission and a job's start is the
+// earliest start_time of its tasks in pai_task_table (its README), so a
+// wait needs a join of two header-less tables, not one stream read a line
+// at a time.
 func GPUTrace(r io.Reader, opt Options) (*Result, error) {
 	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly")
 	if err != nil {
