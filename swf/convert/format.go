@@ -104,9 +104,11 @@ const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting lo
 var (
 	reJobState  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"job_state"\s*:`) })
 	reSubmitted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submission"\s*:`) })
-	rePhilly    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submitted_time"\s*:`) })
-	rePBS       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d;[A-Z];`) })
-	reSWFLine   = sync.OnceValue(func() *regexp.Regexp {
+	// Philly's jobs list "attempts" before "submitted_time": a first job
+	// of many attempts may push the latter past the head sniff sees.
+	rePhilly  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submitted_time"\s*:|"attempts"\s*:\s*\[`) })
+	rePBS     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d;[A-Z];`) })
+	reSWFLine = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*-?\d+(\.\d+)?(\s+-?\d+(\.\d+)?){17}\s*$`)
 	})
 )

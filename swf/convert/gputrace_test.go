@@ -216,6 +216,19 @@ func TestGPUTraceMalformed(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(pe.Field, "submit_time") {
 		t.Errorf("strict: %v", err)
 	}
+	// A line over 1 MiB is a malformed record, not held whole.
+	res, err = GPUTrace(strings.NewReader(heliosHeader+"\n1,u,"+strings.Repeat("v", 2<<20)+",1,1,1,COMPLETED,2020-07-01 09:00:00,,,,\n"+
+		"2,u,v,1,1,1,COMPLETED,2020-07-01 09:00:00,2020-07-01 09:00:05,2020-07-01 09:01:05,60,5\n"), Options{})
+	if err != nil || res.Report.Skipped[skipMalformed] != 1 || len(res.Jobs) != 1 {
+		t.Errorf("long line: %v %+v", err, res)
+	}
+	// Philly: a first job of many attempts is still told from its keys.
+	many := `{"start_time":"2017-10-10 14:00:01","end_time":"2017-10-10 14:00:02","detail":[{"ip":"m1","gpus":["gpu0"]}]}`
+	many = strings.Repeat(many+",", 1000) + many
+	res, err = GPUTrace(strings.NewReader(`[{"status":"Pass","jobid":"a","attempts":[`+many+`],"submitted_time":"2017-10-10 14:00:00"}]`), Options{})
+	if err != nil || len(res.Jobs) != 1 || res.Report.Anomalies[noteAttempts] != 1 {
+		t.Errorf("many attempts: %v %+v", err, res)
+	}
 	// Philly: a job of the wrong shape is skipped; a broken list stops.
 	res, err = GPUTrace(strings.NewReader(`[{"submitted_time":"2017-10-10 14:00:00","status":"Pass","attempts":"x"},`+
 		`{"submitted_time":"2017-10-10 14:00:00","status":"Pass","jobid":"a","attempts":[{"start_time":"2017-10-10 14:00:01","end_time":"2017-10-10 14:00:02","detail":[]}]}]`), Options{})
