@@ -319,7 +319,8 @@ func (g *gpuReader) add(j gpuJob, num int) {
 }
 
 // parseGPUTime reads "2006-01-02 15:04:05" in loc, or with its offset
-// ("+08:00"); "", "None", "NaT" and "nan" are unknown (-1).
+// ("+08:00"), seconds possibly with a fraction (as a data-frame export
+// writes them; truncated); "", "None", "NaT" and "nan" are unknown (-1).
 func parseGPUTime(s string, loc *time.Location) (int64, error) {
 	switch s {
 	case "", "None", "NaT", "nan", "null":
@@ -327,7 +328,7 @@ func parseGPUTime(s string, loc *time.Location) (int64, error) {
 	}
 	var t time.Time
 	var err error
-	if len(s) > 19 {
+	if len(s) > 19 && strings.ContainsAny(s[19:], "+-Z") { // (not a fraction of a second: ".5")
 		t, err = time.Parse("2006-01-02 15:04:05Z07:00", s)
 	} else {
 		t, err = time.ParseInLocation("2006-01-02 15:04:05", s, loc)

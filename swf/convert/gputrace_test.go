@@ -143,6 +143,19 @@ func TestGPUTraceZones(t *testing.T) {
 	if got := gpuFile(t, "gpu-acme-seren.csv", Options{}).Header.UnixStartTime; got != 1680400800 { // 2023-04-02 10:00:00+08:00
 		t.Errorf("seren's first submit %d", got)
 	}
+	for in, want := range map[string]int64{
+		"2023-04-02 10:00:00+08:00": 1680400800, "2023-04-02 02:00:00Z": 1680400800, "2023-04-02 02:00:00.75": 1680400800,
+		"2023-04-02 10:00:00.5+08:00": 1680400800, "None": -1, "": -1,
+	} {
+		if got, err := parseGPUTime(in, time.UTC); got != want || err != nil {
+			t.Errorf("parseGPUTime(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"2023-04-02T10:00:00", "1680400800", "2023-04-02 10:00", "1969-12-31 23:59:59", "2200-01-01 00:00:01"} {
+		if _, err := parseGPUTime(in, time.UTC); err == nil {
+			t.Errorf("parseGPUTime(%q) reads", in)
+		}
+	}
 }
 
 // TestGPUTraceFormats: each converter names the GPU tables, GPUTrace
