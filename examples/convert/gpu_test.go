@@ -1,10 +1,16 @@
 package main
 
 import (
+	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
 )
 
 // TestGPU converts the hand-written Helios and Philly tables of
@@ -45,5 +51,52 @@ func TestGPU(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "", "-from", "gpu", "-accounts", testdata+"gpu-helios.csv", "-o", out); code != exitUsage {
 		t.Errorf("-accounts with -from gpu: exit %d, %q", code, stderr)
+	}
+}
+
+// TestGPUOnNodes simulates the converted hand-written tables on machines
+// of nodes as the README tells (Philly: as many cores as GPUs per server)
+// and checks the schedule: every job with a run time and GPUs is
+// simulated, none rejected but the ones the README names.
+func TestGPUOnNodes(t *testing.T) {
+	for _, c := range []struct {
+		in, tz string
+		nodes  swf.Node
+		reject map[sanitize.Reason]int
+	}{
+		// Philly: job 3 has no attempt (no run time).
+		{"gpu-philly.json", "America/Los_Angeles", swf.Node{Name: "m8", Count: 4, Cores: 8, GPUs: 8}, map[sanitize.Reason]int{sanitize.NoRunTime: 1}},
+		// Helios: job 3 is a CPU job (0 processors), job 5 was cancelled pending.
+		{"gpu-helios.csv", "Asia/Shanghai", swf.Node{Name: "g8", Count: 4, Cores: 64, Memory: 1 << 19, GPUs: 8},
+			map[sanitize.Reason]int{sanitize.NoSize: 1, sanitize.NoRunTime: 1}},
+	} {
+		out := filepath.Join(t.TempDir(), "x.swf")
+		if code, _, stderr := runCmd(t, "", "-from", "gpu", testdata+c.in, "-tz", c.tz, "-o", out); code != exitOK {
+			t.Fatal(stderr)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := swf.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := sched.Config{Nodes: []swf.Node{c.nodes}, KeepShares: true}
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			t.Errorf("%s: %v", c.in, err)
+		}
+		got := map[sanitize.Reason]int{}
+		for _, e := range res.Rejected.Excluded {
+			got[e.Reason]++
+		}
+		if !maps.Equal(got, c.reject) || len(res.Records)+len(res.Rejected.Excluded) != len(jobs) {
+			t.Errorf("%s: %d simulated, rejected %v; want rejected %v", c.in, len(res.Records), got, c.reject)
+		}
 	}
 }
