@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -41,11 +40,7 @@ func (g *gpuReader) philly(in io.Reader) error {
 	lim := &limitReader{r: in}
 	lc := &lineCounter{r: lim}
 	dec := json.NewDecoder(lc)
-	line := func() int {
-		rest, _ := io.ReadAll(dec.Buffered())
-		ahead := bytes.TrimLeft(rest, " \t\r\n,")
-		return 1 + lc.lines - bytes.Count(ahead, []byte("\n"))
-	}
+	line := func() int { return lc.nextLine(dec) }
 	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 		return &FormatError{Want: "gpu", Saw: "json", Line: b.firstLine, Sample: b.sample}
 	}

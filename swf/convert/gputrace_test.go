@@ -3,7 +3,10 @@ package convert
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -290,4 +293,46 @@ func FuzzGPUTrace(f *testing.F) {
 			t.Fatalf("SWF form does not read back: %v\n%s", err, buf.Bytes())
 		}
 	})
+}
+
+// TestGPUTracePhillyLines: a Philly job's line is where its object
+// starts (CRLF or not), in the IDs of jobs without one and in errors.
+func TestGPUTracePhillyLines(t *testing.T) {
+	job := `{"status":"Pass","attempts":[{"start_time":"2017-10-10 14:00:01","end_time":"2017-10-10 14:00:02",` + "\n" +
+		`"detail":[{"ip":"m1","gpus":["gpu0"]}]}],"submitted_time":"2017-10-10 14:00:0%d"}`
+	in := "[\n" + fmt.Sprintf(job, 1) + ",\n\n" + fmt.Sprintf(job, 2) + ", " + fmt.Sprintf(job, 3) + ",\n" + `{"attempts":"x"}` + "\n]\n"
+	for _, nl := range []string{"\n", "\r\n"} {
+		res, err := GPUTrace(strings.NewReader(strings.ReplaceAll(in, "\n", nl)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.IDs, []string{"line 2", "line 5", "line 6"}) || len(res.Report.Errors) != 1 || res.Report.Errors[0].Line != 8 {
+			t.Errorf("%q: IDs %v, errors %v", nl, res.IDs, res.Report.Errors)
+		}
+	}
+	var pe *ParseError
+	if _, err := GPUTrace(strings.NewReader("[\n"+fmt.Sprintf(job, 1)+",\n\n{\"status\": x}]"), Options{}); !errors.As(err, &pe) || pe.Line != 5 {
+		t.Errorf("syntax error: %v", err)
+	}
+}
+
+// TestGPUTracePhillyLargeJob: one large job does not make the jobs after
+// it cost its size each (their lines were counted in all the bytes the
+// decoder held ahead, copied at every job: 3,000 jobs after one of 4 MB
+// allocated 24 GB).
+func TestGPUTracePhillyLargeJob(t *testing.T) {
+	att := `{"start_time":"2017-10-10 14:00:01","end_time":"2017-10-10 14:00:02","detail":[{"ip":"m1","gpus":["gpu0"]}]}`
+	small := `{"status":"Pass","jobid":"j","attempts":[` + att + `],"submitted_time":"2017-10-10 14:00:00"}`
+	in := `[{"status":"Pass","jobid":"big","attempts":[` + strings.Repeat(att+",\n", 40000) + att + `],"submitted_time":"2017-10-10 14:00:00"}` +
+		strings.Repeat(",\n"+small, 3000) + "]"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(res.Jobs) != 3001 {
+		t.Fatalf("%v %+v", err, res.Report)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 20*uint64(len(in)) {
+		t.Errorf("allocated %d bytes for %d bytes of input", alloc, len(in))
+	}
 }
