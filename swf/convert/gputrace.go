@@ -163,7 +163,8 @@ type gpuJob struct {
 	status                      swf.Status
 	submit, start, end, elapsed int64
 	started                     bool
-	gpus, cpus, nodes, memMiB   int64 // cpus, nodes -1 unknown; memMiB per node, 0 none
+	gpus, cpus, nodes           int64   // cpus, nodes -1 unknown
+	memMiB                      float64 // per node, 0 none
 	user, queue, exe            string
 	notes                       []string
 }
@@ -215,7 +216,7 @@ func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
 	for _, a := range []struct {
 		col string
 		dst *int64
-	}{{"gpu_num", &j.gpus}, {"cpu_num", &j.cpus}, {"node_num", &j.nodes}, {"mem_per_pod_gb", &j.memMiB}} {
+	}{{"gpu_num", &j.gpus}, {"cpu_num", &j.cpus}, {"node_num", &j.nodes}} {
 		v := t.get(row, a.col)
 		if v == "" {
 			if a.col == "gpu_num" {
@@ -232,7 +233,20 @@ func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
 		}
 		*a.dst = n
 	}
-	j.memMiB *= 1024
+	// GB taken as GiB, converted before rounding ("0.5" is 512 MiB).
+	if v := t.get(row, "mem_per_pod_gb"); v != "" {
+		n, err := parseSize(v, 1<<30)
+		switch {
+		case err == nil && strings.Trim(v, "0123456789.") != "":
+			err = errNumber // (a unit)
+		case err == nil && n > maxProcs<<30:
+			err = errRange
+		}
+		if err != nil {
+			return row, b.malformed(num, t.label("mem_per_pod_gb"), v, err)
+		}
+		j.memMiB = n / (1 << 20)
+	}
 	v := t.get(row, "submit_time")
 	if v == "" {
 		b.skip(skipNoSubmit)
@@ -424,7 +438,7 @@ func (g *gpuReader) job(j *gpuJob, base int64) swf.Job {
 	if j.gpus < 0 {
 		return s // (Philly without attempts: nothing known of its request)
 	}
-	in := &demandIn{nodes: max(j.nodes, 0), cpus: max(j.cpus, 0), gpus: j.gpus, memPerNode: float64(j.memMiB)}
+	in := &demandIn{nodes: max(j.nodes, 0), cpus: max(j.cpus, 0), gpus: j.gpus, memPerNode: j.memMiB}
 	if in.nodes == 0 {
 		in.nodes = 1
 		j.note(noteNoNodes)

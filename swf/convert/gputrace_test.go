@@ -336,3 +336,24 @@ func TestGPUTracePhillyLargeJob(t *testing.T) {
 		t.Errorf("allocated %d bytes for %d bytes of input", alloc, len(in))
 	}
 }
+
+// TestGPUTraceKalosMemory: mem_per_pod_GB is GiB per node, converted to
+// MiB before rounding; a negative, unit-bearing or huge value is a
+// malformed row.
+func TestGPUTraceKalosMemory(t *testing.T) {
+	in := "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,type,state,submit_time,start_time,end_time,duration\n"
+	for _, m := range []string{"0.5", "1000.0", "0.3", "", "-1", "2G", "1e3", "NaN", "99999999999"} {
+		in += "j" + m + ",u,2,16,240," + m + ",SFT,COMPLETED,2023-06-10 02:00:00+00:00,2023-06-10 02:00:12+00:00,2023-06-10 02:10:12+00:00,600\n"
+	}
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, j := range res.Jobs {
+		got = append(got, j.Demand.Memory)
+	}
+	if !slices.Equal(got, []int64{512, 1024000, 308, 0}) || res.Report.Skipped[skipMalformed] != 5 {
+		t.Errorf("memory %v, report %+v", got, res.Report)
+	}
+}
