@@ -173,8 +173,6 @@ func sniffFrom(first string, raw, head []byte) string {
 		return "sacct"
 	case csvKind(first) != "":
 		return csvKind(first)
-	case gpuKind(first) != "":
-		return gpuKind(first)
 	case strings.HasPrefix(first, ";"):
 		return "swf"
 	case reSWFLine().MatchString(first):

@@ -114,29 +114,6 @@ func GPUTrace(r io.Reader, opt Options) (*Result, error) {
 	return g.finish()
 }
 
-// gpuKind tells a GPU job table's CSV header: "helios", "acme" or "".
-func gpuKind(first string) string {
-	if !strings.Contains(first, ",") {
-		return ""
-	}
-	f, _, err := splitCSV(strings.TrimPrefix(first, "\xef\xbb\xbf"), nil)
-	if err != nil {
-		return ""
-	}
-	for i := range f {
-		f[i] = normColumn(f[i])
-	}
-	for _, c := range []string{"job_id", "gpu_num", "submit_time", "start_time"} {
-		if !slices.Contains(f, c) {
-			return ""
-		}
-	}
-	if slices.Contains(f, "type") || slices.Contains(f, "gpu_time") || slices.Contains(f, "mem_per_pod_gb") {
-		return "acme"
-	}
-	return "helios"
-}
-
 // Reasons of GPUTrace's Report.
 const (
 	noteCPUJob      = "CPU job (0 GPUs)"

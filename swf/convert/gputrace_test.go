@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -174,6 +175,11 @@ func TestGPUTraceFormats(t *testing.T) {
 	}{
 		{"sacct on helios", func() error { _, err := Sacct(bytes.NewReader(helios), Options{}); return err }, "sacct", "helios"},
 		{"alibaba on helios", func() error { _, err := Alibaba(bytes.NewReader(helios), Options{}); return err }, "alibaba", "helios"},
+		{"nodes on helios", func() error { _, _, err := Nodes(bytes.NewReader(helios), Options{}); return err }, "nodes", "helios"},
+		{"alibaba on helios after a blank line", func() error {
+			_, err := Alibaba(io.MultiReader(strings.NewReader("\n"), bytes.NewReader(helios)), Options{})
+			return err
+		}, "alibaba", "helios"},
 		{"sacct-json on philly", func() error { _, err := SacctJSON(bytes.NewReader(philly), Options{}); return err }, "sacct-json", "philly"},
 		{"gpu on sacct", func() error { _, err := GPUTrace(bytes.NewReader(sacct), Options{}); return err }, "gpu", "sacct"},
 		{"gpu on alibaba", func() error {
