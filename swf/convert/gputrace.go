@@ -435,11 +435,7 @@ func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *n
 		Acknowledge: gpuCites[b.format],
 	}
 	if b.rep.Jobs > 0 {
-		t0 := time.Unix(base, 0).In(loc)
-		_, off := t0.Zone()
-		h.UnixStartTime, h.TimeZone, h.TimeZoneString = base, int64(off), loc.String()
-		h.StartTime = t0.Format("Mon Jan 02 15:04:05 MST 2006")
-		h.EndTime = time.Unix(last, 0).In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
+		setSpan(h, base, last, loc)
 	}
 	h.Note = append(h.Note,
 		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
