@@ -363,3 +363,47 @@ func TestGPUTraceKalosMemory(t *testing.T) {
 		t.Errorf("memory %v, report %+v", got, res.Report)
 	}
 }
+
+// TestGPUTraceOrder: jobs come out in submit order (ties in row order),
+// a reused job id is kept and counted, queue and executable are vc and
+// type numbered in order of first use, a row without node_num asks one
+// node, and Philly's "None" end of a last attempt is a job still running.
+func TestGPUTraceOrder(t *testing.T) {
+	in := "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n" +
+		"a,u1,vcB,1,2,,COMPLETED,2020-07-01 09:05:00,2020-07-01 09:05:01,2020-07-01 09:06:01,60,1\n" +
+		"b,u2,vcA,2,4,1,COMPLETED,2020-07-01 09:00:00,2020-07-01 09:00:02,2020-07-01 09:01:02,60,2\n" +
+		"a,u2,vcA,4,8,1,FAILED,2020-07-01 09:05:00,2020-07-01 09:05:03,2020-07-01 09:06:03,60,3\n"
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waits, queues, users, nodes []int64
+	for _, j := range res.Jobs {
+		waits, queues, users, nodes = append(waits, j.Wait), append(queues, j.Queue), append(users, j.User), append(nodes, j.Demand.Nodes)
+	}
+	if !slices.Equal(res.IDs, []string{"b", "a", "a"}) || !slices.Equal(waits, []int64{2, 1, 3}) || !slices.Equal(queues, []int64{1, 2, 1}) ||
+		!slices.Equal(users, []int64{1, 2, 1}) || !slices.Equal(nodes, []int64{1, 1, 1}) ||
+		res.Report.Anomalies[noteIDReused] != 1 || res.Report.Anomalies[noteNoNodes] != 1 {
+		t.Errorf("IDs %v waits %v queues %v users %v nodes %v, report %+v", res.IDs, waits, queues, users, nodes, res.Report)
+	}
+	acme := "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time\n" +
+		"1,u,1,1,1,SFT,COMPLETED,2023-04-02 10:00:00+08:00,2023-04-02 10:00:00+08:00,2023-04-02 10:01:00+08:00,60,0,60\n" +
+		"2,u,1,1,1,Eval,COMPLETED,2023-04-02 10:00:01+08:00,2023-04-02 10:00:01+08:00,2023-04-02 10:01:00+08:00,59,0,59\n" +
+		"3,u,1,1,1,SFT,COMPLETED,2023-04-02 10:00:02+08:00,2023-04-02 10:00:02+08:00,2023-04-02 10:01:00+08:00,58,0,58\n"
+	if res, err = GPUTrace(strings.NewReader(acme), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var exes []int64
+	for _, j := range res.Jobs {
+		exes = append(exes, j.Executable)
+	}
+	if !slices.Equal(exes, []int64{1, 2, 1}) || res.Jobs[0].Queue != -1 {
+		t.Errorf("executables %v, queue %d", exes, res.Jobs[0].Queue)
+	}
+	philly := `[{"status":"Pass","jobid":"x","submitted_time":"2017-10-10 14:00:00","attempts":[` +
+		`{"start_time":"2017-10-10 14:00:01","end_time":"2017-10-10 14:00:02","detail":[]},{"start_time":"2017-10-10 14:00:03","end_time":"None","detail":[]}]}]`
+	if res, err = GPUTrace(strings.NewReader(philly), Options{}); err != nil || len(res.Jobs) != 0 ||
+		res.Report.Skipped[skipUnfinished+" (no end_time on the last attempt)"] != 1 {
+		t.Errorf("philly None: %v %+v", err, res)
+	}
+}
