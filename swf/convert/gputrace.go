@@ -48,7 +48,10 @@ import (
 // Philly: wait is the first attempt's start − submit, run time the last
 // attempt's end − the first's start (the authors' notebook's queueing
 // delay and run time), counted as "several attempts" when there are more;
-// GPUs are the first attempt's (as the notebook counts them). Queue is
+// when the first attempt has no start_time the first one recorded is used
+// (the notebook leaves such a job without wait and run time), counted as
+// "attempt without start_time". GPUs are the first attempt's (as the
+// notebook counts them). Queue is
 // Helios's and Philly's vc, executable Acme's type; user numbered.
 //
 // Status (Helios and Acme print Slurm's states):

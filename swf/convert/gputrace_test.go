@@ -406,4 +406,10 @@ func TestGPUTraceOrder(t *testing.T) {
 		res.Report.Skipped[skipUnfinished+" (no end_time on the last attempt)"] != 1 {
 		t.Errorf("philly None: %v %+v", err, res)
 	}
+	philly = `[{"status":"Pass","jobid":"x","submitted_time":"2017-10-10 14:00:00","attempts":[` +
+		`{"start_time":null,"end_time":"2017-10-10 14:00:02","detail":[]},{"start_time":"2017-10-10 14:00:03","end_time":"2017-10-10 14:00:09","detail":[]}]}]`
+	if res, err = GPUTrace(strings.NewReader(philly), Options{}); err != nil || len(res.Jobs) != 1 || res.Jobs[0].Wait != 3 ||
+		res.Jobs[0].RunTime != 6 || res.Report.Anomalies[noteNoAttStart] != 1 {
+		t.Errorf("philly first attempt without start: %v %+v", err, res)
+	}
 }
