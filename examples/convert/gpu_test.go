@@ -100,3 +100,31 @@ func TestGPUOnNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUDefaultZone: without -tz, -from gpu reads a trace's zoneless
+// times in UTC, not in this machine's zone (TZ), which has nothing to do
+// with a published trace; -tz still rules.
+func TestGPUDefaultZone(t *testing.T) {
+	t.Setenv("TZ", "America/New_York")
+	for _, c := range []struct {
+		args  []string
+		start string
+	}{
+		{nil, "; UnixStartTime: 1593594000"},                              // 2020-07-01 09:00:00 UTC
+		{[]string{"-tz", "Local"}, "; UnixStartTime: 1593608400"},         // New York, EDT
+		{[]string{"-tz", "Asia/Shanghai"}, "; UnixStartTime: 1593565200"}, // the README's
+	} {
+		out := filepath.Join(t.TempDir(), "x.swf")
+		args := append([]string{"-from", "gpu", testdata + "gpu-helios.csv", "-o", out}, c.args...)
+		if code, _, stderr := runCmd(t, "", args...); code != exitOK {
+			t.Fatal(stderr)
+		}
+		text, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(text), c.start+"\n") {
+			t.Errorf("%v: no %q in\n%s", c.args, c.start, text)
+		}
+	}
+}

@@ -120,7 +120,8 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object on standard output (needs -o)")
 	fs.BoolVar(&o.columns, "columns", false, "print the sacct --format column set and exit")
-	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none)")
+	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none); "+
+		"with -from gpu the default is UTC, a published trace's times being none of this machine's (Helios: Asia/Shanghai, Philly: America/Los_Angeles)")
 	fs.StringVar(&limits, "partition-limit", "", "time limits for jobs with Partition_Limit: `NAME=MINUTES[,NAME=MINUTES...]`")
 	fs.Int64Var(&o.opt.MaxProcs, "procs", 0, "machine size in processors, for the header's MaxProcs")
 	fs.StringVar(&o.opt.Computer, "computer", "", "the header's Computer")
@@ -176,6 +177,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	if o.json && o.out == "" {
 		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}
+	}
+	tzGiven := false
+	fs.Visit(func(f *flag.Flag) { tzGiven = tzGiven || f.Name == "tz" })
+	if o.from == "gpu" && !tzGiven {
+		tz = "UTC" // (Local would make the output depend on the machine, and on its daylight-saving changes)
 	}
 	if o.opt.Location, err = location(tz); err != nil {
 		return o, cli.UsageError{Msg: fmt.Sprintf("-tz %q: %v", tz, err)}
