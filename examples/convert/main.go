@@ -4,7 +4,9 @@
 // a Slurm queue (slurmrestd's GET /slurm/v0.0.XX/jobs, squeue --json,
 // scontrol show job) into the jobs running and waiting at that moment; or
 // a pod list of Alibaba's GPU cluster trace of 2023 into jobs with their
-// demands (cores, memory, GPUs or a GPU share, GPU models). It
+// demands (cores, memory, GPUs or a GPU share, GPU models); or the job
+// table of SenseTime's Helios, Shanghai AI Lab's Acme or Microsoft's
+// Philly trace into jobs of GPUs with their demands (-from gpu). It
 // prints what it wrote, skipped and could not fill, with reasons; an input
 // it cannot read is an error naming what it is and the formats it takes.
 //
@@ -16,6 +18,7 @@
 //	go run ./examples/convert -from jobcomp jobcomp.log -json -o out.swf    # report as JSON
 //	scontrol show job | go run ./examples/convert -from scontrol - -o queue.swf # a queue snapshot
 //	go run ./examples/convert -from alibaba openb_pod_list_default.csv -o openb.swf -ids pods.txt
+//	go run ./examples/convert -from gpu Venus/cluster_log.csv -tz Asia/Shanghai -o venus.swf  # Helios, Acme, Philly
 //
 // Several input files are read as one log, in the order given (not for
 // sacct-json, one JSON document); each sacct file keeps its header line. Flags may
@@ -57,12 +60,12 @@ func command(_ context.Context, args []string, stdin io.Reader, stdout, stderr i
 var formats = map[string]func(io.Reader, convert.Options) (*convert.Result, error){
 	"sacct": convert.Sacct, "sacct-json": convert.SacctJSON, "jobcomp": convert.Jobcomp, "pbs": convert.PBS,
 	"slurmrestd": snapshot("slurmrestd"), "scontrol": snapshot("scontrol"),
-	"alibaba": convert.Alibaba,
+	"alibaba": convert.Alibaba, "gpu": convert.GPUTrace,
 }
 
 // formatList is the -from values, for messages.
 const formatList = "sacct, sacct-json, jobcomp, pbs (accounting logs), slurmrestd or scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 trace's pod list)"
+	"alibaba (the Alibaba GPU 2023 trace's pod list), gpu (the Helios, Acme or Philly job table)"
 
 // snapshot converts a queue snapshot of the given form to SWF; the other
 // form is an error that names it.
@@ -90,10 +93,12 @@ type options struct {
 	opt      convert.Options
 }
 
-const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|scontrol|alibaba [flags] IN... [-o OUT.swf[.gz]]
+const usageHead = `usage: convert -from sacct|sacct-json|jobcomp|pbs|slurmrestd|scontrol|alibaba|gpu [flags] IN... [-o OUT.swf[.gz]]
 
-Converts a scheduler accounting log, a snapshot of a Slurm queue, or a pod
-list of the Alibaba GPU 2023 trace (plain or gzip; '-' is standard input)
+Converts a scheduler accounting log, a snapshot of a Slurm queue, a pod
+list of the Alibaba GPU 2023 trace, or the job table of a public GPU
+cluster trace (SenseTime Helios, Shanghai AI Lab Acme, Microsoft Philly;
+-from gpu tells which) (plain or gzip; '-' is standard input)
 to SWF, on standard output or in OUT (gzip
 when it ends in .gz), and reports what it wrote and skipped on standard
 error (with -json, on standard output). An input in another format, or of
@@ -107,13 +112,16 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs := cli.NewFlagSet("convert")
 	fs.StringVar(&o.from, "from", "", "input format: sacct (--parsable2), sacct-json, jobcomp (jobcomp/filetxt), pbs; "+
 		"or a queue snapshot: slurmrestd (GET /slurm/v0.0.XX/jobs, squeue --json), scontrol (scontrol show job [-o]); "+
-		"or alibaba (a pod list of the Alibaba GPU 2023 trace, openb_pod_list_*.csv)")
+		"or alibaba (a pod list of the Alibaba GPU 2023 trace, openb_pod_list_*.csv); "+
+		"or gpu (a GPU cluster trace's job table: Helios cluster_log.csv, Acme trace_seren.csv or trace_kalos.csv, Philly cluster_job_log; "+
+		"which one is told from the input)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
 	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object on standard output (needs -o)")
 	fs.BoolVar(&o.columns, "columns", false, "print the sacct --format column set and exit")
-	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none)")
+	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none); "+
+		"with -from gpu the default is UTC, a published trace's times being none of this machine's (Helios: Asia/Shanghai, Philly: America/Los_Angeles)")
 	fs.StringVar(&limits, "partition-limit", "", "time limits for jobs with Partition_Limit: `NAME=MINUTES[,NAME=MINUTES...]`")
 	fs.Int64Var(&o.opt.MaxProcs, "procs", 0, "machine size in processors, for the header's MaxProcs")
 	fs.StringVar(&o.opt.Computer, "computer", "", "the header's Computer")
@@ -142,7 +150,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if (o.from == "sacct-json" || o.from == "slurmrestd" || o.from == "scontrol") && len(pos) > 1 {
 		return o, cli.UsageError{Msg: "-from " + o.from + " reads one document (one JSON document or one snapshot): give one input"}
 	}
-	if o.opt.Accounts && (o.from == "pbs" || o.from == "alibaba") {
+	if o.opt.Accounts && (o.from == "pbs" || o.from == "alibaba" || o.from == "gpu") {
 		return o, cli.UsageError{Msg: "-accounts reads Slurm's accounts and QOS: it needs -from sacct, sacct-json, jobcomp, slurmrestd or scontrol"}
 	}
 	if now != "" {
@@ -169,6 +177,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	if o.json && o.out == "" {
 		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}
+	}
+	tzGiven := false
+	fs.Visit(func(f *flag.Flag) { tzGiven = tzGiven || f.Name == "tz" })
+	if o.from == "gpu" && !tzGiven {
+		tz = "UTC" // (Local would make the output depend on the machine, and on its daylight-saving changes)
 	}
 	if o.opt.Location, err = location(tz); err != nil {
 		return o, cli.UsageError{Msg: fmt.Sprintf("-tz %q: %v", tz, err)}
@@ -257,6 +270,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
 			if _, ok := formats[fe.Saw]; ok {
 				msg += "; run with -from " + fe.Saw
+			} else if fe.Saw == "helios" || fe.Saw == "acme" || fe.Saw == "philly" {
+				msg += "; run with -from gpu" // (one -from reads the three, told apart from the input)
 			} else {
 				msg += "; -from takes " + formatList
 			}

@@ -18,7 +18,9 @@ import (
 // csvKind tells a CSV table this package reads from its header line (the
 // first non-blank line, trimmed): "alibaba" (a pod list of the Alibaba GPU
 // 2023 trace), "alibaba-nodes" (its node list), "nodes" (a batchq nodes
-// file), or "" for none. It is also the format sniff names.
+// file), "helios" or "acme" (a job table GPUTrace reads: acme when it has
+// type, gpu_time or mem_per_pod_GB), or "" for none. It is also the
+// format sniff names.
 func csvKind(first string) string {
 	if !strings.Contains(first, ",") {
 		return ""
@@ -46,6 +48,11 @@ func csvKind(first string) string {
 		return "alibaba"
 	case has("kind") && has("count") && has("cores"):
 		return "nodes"
+	case has("job_id") && has("gpu_num") && has("submit_time") && has("start_time"): // GPUTrace's
+		if has("type", "gpu_time", "mem_per_pod_gb") {
+			return "acme"
+		}
+		return "helios"
 	}
 	return ""
 }

@@ -15,12 +15,14 @@ import (
 // the input is not a log of the kind asked for at all). Use errors.As.
 type FormatError struct {
 	// Want is the format asked for: "sacct", "sacct-json", "jobcomp", "pbs",
-	// or "slurmrestd or scontrol" (QueueSnapshot).
+	// "slurmrestd or scontrol" (QueueSnapshot), "alibaba", "nodes" or
+	// "gpu" (GPUTrace).
 	Want string `json:"want"`
 	// Saw is the format the input looks like: one of the above,
 	// "slurmrestd" (its GET /slurm/v0.0.XX/jobs response, or squeue
 	// --json), "scontrol" (scontrol show job), "alibaba-nodes" (the
-	// Alibaba trace's node list), "sacct-fixed" (sacct
+	// Alibaba trace's node list), "helios", "acme", "philly" (the job
+	// tables GPUTrace reads), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
 	// another kind); "" when none.
 	Saw string `json:"saw,omitempty"`
@@ -78,6 +80,10 @@ var formatNames = map[string]string{
 	"alibaba":                "a pod list of the Alibaba GPU 2023 trace (openb_pod_list_*.csv)",
 	"alibaba-nodes":          "a node list of the Alibaba GPU 2023 trace (openb_node_list_*.csv)",
 	"nodes":                  "a batchq nodes file (kind,count,cores,...)",
+	"gpu":                    "a GPU cluster trace's job table (Helios cluster_log.csv, Acme trace_*.csv, Philly cluster_job_log)",
+	"helios":                 "a SenseTime Helios job table (cluster_log.csv)",
+	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
+	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
 }
 
 // readsWith names the function that reads each format.
@@ -85,10 +91,11 @@ var readsWith = map[string]string{
 	"sacct": "Sacct", "sacct-json": "SacctJSON", "jobcomp": "Jobcomp", "pbs": "PBS",
 	"slurmrestd": "QueueSnapshot", "scontrol": "QueueSnapshot",
 	"alibaba": "Alibaba", "alibaba-nodes": "Nodes", "nodes": "Nodes",
+	"helios": "GPUTrace", "acme": "GPUTrace", "philly": "GPUTrace",
 }
 
 const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting logs), slurmrestd, scontrol (queue snapshots), " +
-	"alibaba (the Alibaba GPU 2023 pod list) and nodes (a machine's nodes)"
+	"alibaba (the Alibaba GPU 2023 pod list), gpu (the Helios, Acme and Philly job tables) and nodes (a machine's nodes)"
 
 // The patterns sniff looks for, compiled at its first call rather than
 // at init: every program that imports the package (examples/simulate,
@@ -97,8 +104,11 @@ const formatList = "sacct (--parsable2), sacct-json, jobcomp, pbs (accounting lo
 var (
 	reJobState  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"job_state"\s*:`) })
 	reSubmitted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submission"\s*:`) })
-	rePBS       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d;[A-Z];`) })
-	reSWFLine   = sync.OnceValue(func() *regexp.Regexp {
+	// Philly's jobs list "attempts" before "submitted_time": a first job
+	// of many attempts may push the latter past the head sniff sees.
+	rePhilly  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"submitted_time"\s*:|"attempts"\s*:\s*\[`) })
+	rePBS     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d\d/\d\d/\d{4} \d\d:\d\d:\d\d;[A-Z];`) })
+	reSWFLine = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s*-?\d+(\.\d+)?(\s+-?\d+(\.\d+)?){17}\s*$`)
 	})
 )
@@ -137,6 +147,8 @@ func sniffFrom(first string, raw, head []byte) string {
 			return "slurmrestd"
 		case reSubmitted().Match(head):
 			return "sacct-json"
+		case rePhilly().Match(head):
+			return "philly"
 		}
 		return "json"
 	case strings.HasPrefix(first, "JobId="):

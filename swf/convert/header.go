@@ -83,11 +83,7 @@ func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes
 		Queue:        queues.mapping(),
 	}
 	if b.rep.Jobs > 0 {
-		t0 := time.Unix(base, 0).In(loc)
-		_, off := t0.Zone()
-		h.UnixStartTime, h.TimeZone, h.TimeZoneString = base, int64(off), loc.String()
-		h.StartTime = t0.Format("Mon Jan 02 15:04:05 MST 2006")
-		h.EndTime = time.Unix(last, 0).In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
+		setSpan(h, base, last, loc)
 	}
 	h.Note = append(h.Note,
 		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
@@ -124,4 +120,14 @@ func (b *builder) header(base, last, maxAlloc int64, users, groups, queues, exes
 		}
 	}
 	return h
+}
+
+// setSpan fills h's start (the first submit, base) and end (last), epoch
+// seconds, with the zone they are shown in.
+func setSpan(h *swf.Header, base, last int64, loc *time.Location) {
+	t0 := time.Unix(base, 0).In(loc)
+	_, off := t0.Zone()
+	h.UnixStartTime, h.TimeZone, h.TimeZoneString = base, int64(off), loc.String()
+	h.StartTime = t0.Format("Mon Jan 02 15:04:05 MST 2006")
+	h.EndTime = time.Unix(last, 0).In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
 }

@@ -537,11 +537,7 @@ func (s *Snapshot) SWF() *Result {
 		MaxQueues: int64(len(queues.list)), Queue: queues.mapping(),
 	}
 	if len(all) > 0 {
-		t0 := time.Unix(base, 0).In(loc)
-		_, off := t0.Zone()
-		h.UnixStartTime, h.TimeZone, h.TimeZoneString = base, int64(off), loc.String()
-		h.StartTime = t0.Format("Mon Jan 02 15:04:05 MST 2006")
-		h.EndTime = time.Unix(max(s.Time, base), 0).In(loc).Format("Mon Jan 02 15:04:05 MST 2006")
+		setSpan(h, base, max(s.Time, base), loc)
 	}
 	h.Other = append(h.Other, swf.KeyValue{Key: "SnapshotTime", Value: strconv.FormatInt(s.Time, 10)})
 	h.Note = append(h.Note,

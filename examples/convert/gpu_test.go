@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// TestGPU converts the hand-written Helios and Philly tables of
+// swf/convert/testdata as the README's worked example does, checks the
+// README's blocks against what the command prints today, and that the
+// other converters send these tables to -from gpu.
+func TestGPU(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "helios.swf")
+	code, stdout, stderr := runCmd(t, "", "-from", "gpu", testdata+"gpu-helios.csv", "-tz", "Asia/Shanghai", "-o", out, "-ids", filepath.Join(dir, "ids.txt"))
+	if code != exitOK || stdout != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkReadmeBlock(t, "helios", stderr)
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(text), "\n") {
+		if l != "" && !strings.HasPrefix(l, "; ") || strings.HasPrefix(l, "; Queue:") || strings.HasPrefix(l, "; UnixStartTime:") {
+			lines = append(lines, l)
+		}
+	}
+	checkReadmeBlock(t, "helios-swf", strings.Join(lines, "\n")+"\n")
+	code, _, stderr = runCmd(t, "", "-from", "gpu", testdata+"gpu-philly.json", "-tz", "America/Los_Angeles", "-o", filepath.Join(dir, "philly.swf"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkReadmeBlock(t, "philly", stderr)
+	for _, c := range []struct{ from, in string }{
+		{"sacct", "gpu-acme-kalos.csv"}, {"alibaba", "gpu-helios.csv"}, {"sacct-json", "gpu-philly.json"},
+	} {
+		code, _, stderr := runCmd(t, "", "-from", c.from, testdata+c.in, "-o", filepath.Join(dir, "x.swf"))
+		if code != exitError || !strings.HasSuffix(stderr, "; run with -from gpu\n") {
+			t.Errorf("-from %s %s: exit %d, %q", c.from, c.in, code, stderr)
+		}
+	}
+	if code, _, stderr := runCmd(t, "", "-from", "gpu", "-accounts", testdata+"gpu-helios.csv", "-o", out); code != exitUsage {
+		t.Errorf("-accounts with -from gpu: exit %d, %q", code, stderr)
+	}
+}
+
+// TestGPUOnNodes simulates the converted hand-written tables on machines
+// of nodes as the README tells (Philly: as many cores as GPUs per server)
+// and checks the schedule: every job with a run time and GPUs is
+// simulated, none rejected but the ones the README names.
+func TestGPUOnNodes(t *testing.T) {
+	for _, c := range []struct {
+		in, tz string
+		nodes  swf.Node
+		reject map[sanitize.Reason]int
+	}{
+		// Philly: job 3 has no attempt (no run time).
+		{"gpu-philly.json", "America/Los_Angeles", swf.Node{Name: "m8", Count: 4, Cores: 8, GPUs: 8}, map[sanitize.Reason]int{sanitize.NoRunTime: 1}},
+		// Helios: job 3 is a CPU job (0 processors), job 5 was cancelled pending.
+		{"gpu-helios.csv", "Asia/Shanghai", swf.Node{Name: "g8", Count: 4, Cores: 64, Memory: 1 << 19, GPUs: 8},
+			map[sanitize.Reason]int{sanitize.NoSize: 1, sanitize.NoRunTime: 1}},
+	} {
+		out := filepath.Join(t.TempDir(), "x.swf")
+		if code, _, stderr := runCmd(t, "", "-from", "gpu", testdata+c.in, "-tz", c.tz, "-o", out); code != exitOK {
+			t.Fatal(stderr)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := swf.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := sched.Config{Nodes: []swf.Node{c.nodes}, KeepShares: true}
+		res, err := sched.Run(context.Background(), cfg, jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			t.Errorf("%s: %v", c.in, err)
+		}
+		got := map[sanitize.Reason]int{}
+		for _, e := range res.Rejected.Excluded {
+			got[e.Reason]++
+		}
+		if !maps.Equal(got, c.reject) || len(res.Records)+len(res.Rejected.Excluded) != len(jobs) {
+			t.Errorf("%s: %d simulated, rejected %v; want rejected %v", c.in, len(res.Records), got, c.reject)
+		}
+	}
+}
+
+// TestGPUDefaultZone: without -tz, -from gpu reads a trace's zoneless
+// times in UTC, not in this machine's zone (TZ), which has nothing to do
+// with a published trace; -tz still rules.
+func TestGPUDefaultZone(t *testing.T) {
+	t.Setenv("TZ", "America/New_York")
+	for _, c := range []struct {
+		args  []string
+		start string
+	}{
+		{nil, "; UnixStartTime: 1593594000"},                              // 2020-07-01 09:00:00 UTC
+		{[]string{"-tz", "Local"}, "; UnixStartTime: 1593608400"},         // New York, EDT
+		{[]string{"-tz", "Asia/Shanghai"}, "; UnixStartTime: 1593565200"}, // the README's
+	} {
+		out := filepath.Join(t.TempDir(), "x.swf")
+		args := append([]string{"-from", "gpu", testdata + "gpu-helios.csv", "-o", out}, c.args...)
+		if code, _, stderr := runCmd(t, "", args...); code != exitOK {
+			t.Fatal(stderr)
+		}
+		text, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(text), c.start+"\n") {
+			t.Errorf("%v: no %q in\n%s", c.args, c.start, text)
+		}
+	}
+}

@@ -1,0 +1,477 @@
+package convert
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// GPUTrace converts the job table of a public GPU cluster trace, plain or
+// gzip, told from its first bytes (Report.Format says which):
+//
+//	helios  SenseTime Helios (Hu et al., SC'21; S-Lab-System-Group/HeliosData),
+//	        a cluster's cluster_log.csv:
+//	        job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue
+//	acme    Shanghai AI Lab's Acme (Hu et al., NSDI'24; InternLM/AcmeTrace),
+//	        trace_seren.csv or trace_kalos.csv: job_id,user,node_num,gpu_num,cpu_num,
+//	        [mem_per_pod_GB,shared_mem_per_pod,]type,state,submit_time,start_time,end_time,
+//	        [fail_time,stop_time,]duration,queue,gpu_time
+//	philly  Microsoft Philly (Jeon et al., ATC'19; msr-fiddle/philly-traces),
+//	        cluster_job_log: a JSON list of {status, vc, jobid, attempts:
+//	        [{start_time, end_time, detail: [{ip, gpus: [...]}]}], submitted_time, user}
+//
+// A CSV header with job_id, gpu_num, submit_time and start_time is a GPU
+// job table: acme when it has type, gpu_time or mem_per_pod_GB, else
+// helios. Columns are found by name, in any order and letter case.
+//
+// Processors (fields 5 and 8) are GPUs: the resource these clusters queue
+// for. A one-pool simulation takes the cluster's GPUs as -machine; a job
+// of 0 GPUs (a CPU job, half of Helios's) then has 0 processors, counted
+// as "CPU job (0 GPUs)". Each job's swf.Demand holds its nodes (node_num;
+// Philly: the servers of its first attempt), cores per node (cpu_num over
+// the nodes, rounded up; Philly has none), memory per node (Acme Kalos's
+// mem_per_pod_GB × 1024 MiB, GB taken as GiB) and GPUs per node (rounded
+// up), for a simulation on a machine of nodes (simulate -nodes).
+//
+// Times: Helios and Philly write "2020-06-09 18:41:01" without a zone,
+// read in Options.Location; Acme's carry their offset ("+08:00" Seren,
+// "+00:00" Kalos), which is used. Wait is start − submit, run time end −
+// start (Helios and Acme's duration when end_time is empty); requested
+// time is -1 (no trace has a time limit; a Report note counts the jobs).
+// Philly: wait is the first attempt's start − submit, run time the last
+// attempt's end − the first's start (the authors' notebook's queueing
+// delay and run time), counted as "several attempts" when there are more;
+// when the first attempt has no start_time the first one recorded is used
+// (the notebook leaves such a job without wait and run time), counted as
+// "attempt without start_time". GPUs are the first attempt's (as the
+// notebook counts them). Queue is
+// Helios's and Philly's vc, executable Acme's type; user numbered.
+//
+// Status (Helios and Acme print Slurm's states):
+//
+//	COMPLETED, Pass                 1
+//	FAILED, NODE_FAIL, Failed       0
+//	TIMEOUT                         0, counted as "killed at its time limit"
+//	CANCELLED, Killed               5; wait and run time -1 when it never started
+//	                                (no start time, or CANCELLED with start = end)
+//	RUNNING, PENDING, SUSPENDED...  skipped: not finished at dump (Philly: no
+//	                                end_time on the last attempt)
+//	others                          -1, "unknown state"
+//
+// The Report accounts for every row (Philly: every job object): Records =
+// Jobs + Σ Skipped. Skipped: "malformed record" (an unreadable
+// submit_time, gpu_num, cpu_num, node_num or mem_per_pod_GB; a Philly job
+// that is not an object of the schema), "no submit time", "not finished
+// at dump (STATE)", "repeated header line". Anomalies (jobs written): "CPU
+// job (0 GPUs)", "no job id" (the ID is "line N"), "job id reused" (both
+// kept), "unreadable FIELD" (start_time, end_time, duration: -1),
+// "start before submit", "end before start", "no end time", "ended
+// without starting", "cancelled while running", "killed at its time
+// limit", "unknown state", "no node count" (one node assumed), "several
+// attempts", "attempt without start_time", "attempts with different
+// GPUs", "fewer fields than the header", "more fields than the header",
+// "fractional value rounded" and the demand rules (Result's doc).
+//
+// The schemas are those of each repository's README (column names and
+// order, seconds, states; Helios has no job name column) and, for Philly,
+// of the analysis notebook beside it (how it parses times, None, GPUs,
+// wait and run time). Not stated there, so not assumed: the zone of
+// Helios's and Philly's times (give Options.Location: Philly's utilization
+// logs are stamped PST/PDT, Helios's clusters are in China), whether
+// mem_per_pod_GB is GB or GiB.
+//
+// Alibaba's PAI trace of 2020 (cluster-trace-gpu-v2020) is not read: its
+// pai_job_table's start_time is the submission and a job's start is the
+// earliest start_time of its tasks in pai_task_table (its README), so a
+// wait needs a join of two header-less tables, not one stream read a line
+// at a time.
+func GPUTrace(r io.Reader, opt Options) (*Result, error) {
+	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" {
+		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
+	}
+	g := &gpuReader{b: b, ids: map[string]bool{}}
+	b.format, b.rep.Format = b.saw, b.saw
+	if b.saw == "philly" {
+		err = g.philly(in)
+	} else {
+		var buf []string
+		err = readTable(newLineReader(in), b, b.saw, false,
+			func(s string, line int) (err error) { return g.header(s, line) },
+			func(s string, line int) (err error) { buf, err = g.row(s, line, buf); return err })
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g.finish()
+}
+
+// Reasons of GPUTrace's Report.
+const (
+	noteCPUJob      = "CPU job (0 GPUs)"
+	noteNoJobID     = "no job id"
+	noteNoNodes     = "no node count"
+	noteAttempts    = "several attempts"
+	noteNoAttStart  = "attempt without start_time"
+	noteAttemptGPUs = "attempts with different GPUs"
+)
+
+// gpuColumns are the columns read; the others listed are known and
+// ignored: queue, duration's twin (start − submit), gpu_time (duration ×
+// gpu_num), fail_time and stop_time (end_time is their later), and
+// shared_mem_per_pod (/dev/shm, inside the pod's memory).
+var gpuColumns = []string{"job_id", "user", "vc", "gpu_num", "cpu_num", "node_num", "state", "submit_time",
+	"start_time", "end_time", "duration", "mem_per_pod_gb", "type",
+	"queue", "gpu_time", "fail_time", "stop_time", "shared_mem_per_pod"}
+
+// gpuJob is one job as read, in epoch seconds, -1 unknown.
+type gpuJob struct {
+	id                          string
+	line                        int
+	state                       string
+	status                      swf.Status
+	submit, start, end, elapsed int64
+	started                     bool
+	gpus, cpus, nodes           int64   // cpus, nodes -1 unknown
+	memMiB                      float64 // per node, 0 none
+	user, queue, exe            string
+	notes                       []string
+}
+
+func (j *gpuJob) note(reason string) {
+	if !slices.Contains(j.notes, reason) {
+		j.notes = append(j.notes, reason)
+	}
+}
+
+type gpuReader struct {
+	b    *builder
+	t    *table
+	jobs []gpuJob
+	ids  map[string]bool
+}
+
+func (g *gpuReader) header(s string, line int) error {
+	t, notes, err := newTable(s, gpuColumns)
+	if err != nil {
+		return &ParseError{Format: g.b.format, Line: line, Err: err}
+	}
+	g.t = t
+	g.b.rep.Notes = append(g.b.rep.Notes, notes...)
+	for _, c := range []string{"state", "end_time", "cpu_num", "node_num"} {
+		if !t.has(c) {
+			g.b.rep.Notes = append(g.b.rep.Notes, "no column "+c)
+		}
+	}
+	return nil
+}
+
+// row reads one job of a Helios or Acme table.
+func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
+	b, t := g.b, g.t
+	row, col, err := splitCSV(line, buf)
+	if err != nil {
+		return row, b.malformed(num, fmt.Sprintf("column %d", col), line, err)
+	}
+	if t.isHeader(row) {
+		b.skip("repeated header line")
+		return row, nil
+	}
+	j := gpuJob{line: num, submit: -1, start: -1, end: -1, elapsed: -1, cpus: -1, nodes: -1}
+	if w := t.width(row); w != "" {
+		j.note(w)
+	}
+	// The request: a row whose request cannot be read is no job.
+	for _, a := range []struct {
+		col string
+		dst *int64
+	}{{"gpu_num", &j.gpus}, {"cpu_num", &j.cpus}, {"node_num", &j.nodes}} {
+		v := t.get(row, a.col)
+		if v == "" {
+			if a.col == "gpu_num" {
+				return row, b.malformed(num, t.label(a.col), "", errors.New("no GPU count"))
+			}
+			continue
+		}
+		n, rounded, err := parseAmount(v, maxProcs)
+		if err != nil {
+			return row, b.malformed(num, t.label(a.col), v, err)
+		}
+		if rounded {
+			j.note(noteRounded)
+		}
+		*a.dst = n
+	}
+	// GB taken as GiB, converted before rounding ("0.5" is 512 MiB).
+	if v := t.get(row, "mem_per_pod_gb"); v != "" {
+		n, err := parseSize(v, 1<<30)
+		switch {
+		case err == nil && strings.Trim(v, "0123456789.") != "":
+			err = errNumber // (a unit)
+		case err == nil && n > maxProcs<<30:
+			err = errRange
+		}
+		if err != nil {
+			return row, b.malformed(num, t.label("mem_per_pod_gb"), v, err)
+		}
+		j.memMiB = n / (1 << 20)
+	}
+	v := t.get(row, "submit_time")
+	if v == "" {
+		b.skip(skipNoSubmit)
+		return row, nil
+	}
+	if j.submit, err = parseGPUTime(v, b.opt.location()); err != nil {
+		return row, b.malformed(num, t.label("submit_time"), v, err)
+	}
+	for _, c := range []struct {
+		col string
+		dst *int64
+	}{{"start_time", &j.start}, {"end_time", &j.end}} {
+		v := t.get(row, c.col)
+		n, err := parseGPUTime(v, b.opt.location())
+		if err != nil {
+			j.note("unreadable " + c.col)
+			if err := b.fail(num, t.label(c.col), v, err); err != nil {
+				return row, err
+			}
+			continue
+		}
+		*c.dst = n
+	}
+	if v := t.get(row, "duration"); v != "" {
+		n, _, err := parseAmount(v, maxSeconds)
+		if err != nil {
+			j.note("unreadable duration")
+			if err := b.fail(num, t.label("duration"), v, err); err != nil {
+				return row, err
+			}
+		} else {
+			j.elapsed = n
+		}
+	}
+	j.id, j.user, j.queue, j.exe = t.get(row, "job_id"), t.get(row, "user"), t.get(row, "vc"), t.get(row, "type")
+	state := t.get(row, "state")
+	if skip := j.setState(state); skip != "" {
+		b.skip(skip)
+		return row, nil
+	}
+	j.started = j.start >= 0 && !(j.status == swf.StatusCancelled && j.start == j.end)
+	g.add(j, num)
+	return row, nil
+}
+
+// setState maps a Slurm state (Helios, Acme) and returns a skip reason
+// for a job not finished.
+func (j *gpuJob) setState(s string) string {
+	j.state = baseState(s)
+	st, ok := slurmStates[j.state]
+	switch {
+	case !ok:
+		j.state, j.status = clip(j.state), swf.StatusUnknown
+		if j.state == "" {
+			j.state = "none"
+		}
+		j.note(noteUnknownState)
+	case st.skip != "":
+		return st.skip
+	default:
+		j.status = st.status
+		if st.note != "" {
+			j.note(st.note)
+		}
+	}
+	return ""
+}
+
+// add keeps j, with copies of its strings (they are cut from the line).
+func (g *gpuReader) add(j gpuJob, num int) {
+	b := g.b
+	j.id = strings.Clone(j.id)
+	switch {
+	case j.id == "":
+		j.id = "line " + strconv.Itoa(num)
+		j.note(noteNoJobID)
+	case g.ids[j.id]:
+		j.note(noteIDReused)
+	default:
+		g.ids[j.id] = true
+	}
+	j.user, j.queue, j.exe, j.state = b.intern(j.user), b.intern(j.queue), b.intern(j.exe), b.intern(j.state)
+	g.jobs = append(g.jobs, j)
+}
+
+// parseGPUTime reads "2006-01-02 15:04:05" in loc, or with its offset
+// ("+08:00"), seconds possibly with a fraction (as a data-frame export
+// writes them; truncated); "", "None", "NaT" and "nan" are unknown (-1).
+func parseGPUTime(s string, loc *time.Location) (int64, error) {
+	switch s {
+	case "", "None", "NaT", "nan", "null":
+		return -1, nil
+	}
+	var t time.Time
+	var err error
+	if len(s) > 19 && strings.ContainsAny(s[19:], "+-Z") { // (not a fraction of a second: ".5")
+		t, err = time.Parse("2006-01-02 15:04:05Z07:00", s)
+	} else {
+		t, err = time.ParseInLocation("2006-01-02 15:04:05", s, loc)
+	}
+	if err != nil {
+		return 0, errGPUTime
+	}
+	switch u := t.Unix(); {
+	case u > maxTime:
+		return 0, errFuture
+	case u <= 0:
+		return 0, errRange
+	default:
+		return u, nil
+	}
+}
+
+var errGPUTime = errors.New(`not a time ("2006-01-02 15:04:05", optionally with "+08:00")`)
+
+// finish sorts the jobs by submit time (ties in input order) and makes
+// the Result.
+func (g *gpuReader) finish() (*Result, error) {
+	b := g.b
+	slices.SortStableFunc(g.jobs, func(x, y gpuJob) int { return cmp.Compare(x.submit, y.submit) })
+	res := &Result{Jobs: make([]swf.Job, len(g.jobs)), IDs: make([]string, len(g.jobs))}
+	users, queues, exes := newNames(), newNames(), newNames()
+	var base, last, maxAlloc int64
+	if len(g.jobs) > 0 {
+		base = g.jobs[0].submit
+	}
+	for k := range g.jobs {
+		j := &g.jobs[k]
+		s := g.job(j, base)
+		s.ID = int64(k + 1)
+		s.User, s.Queue, s.Executable = users.number(j.user), queues.number(j.queue), exes.number(j.exe)
+		res.Jobs[k], res.IDs[k] = s, j.id
+		b.rep.States[j.state]++
+		if s.Demand != nil {
+			b.rep.Demands++
+		}
+		for _, n := range j.notes {
+			b.rep.Anomalies[n]++
+		}
+		last = max(last, j.submit, j.start, j.end)
+		maxAlloc = max(maxAlloc, s.AllocProcs)
+	}
+	b.rep.Jobs = len(res.Jobs)
+	if err := b.unreadable(); err != nil {
+		err.Want = "gpu" // (b.format is the table's kind)
+		return nil, err
+	}
+	if b.rep.Jobs > 0 {
+		b.rep.Notes = append(b.rep.Notes, fmt.Sprintf("no time limit in the trace: requested time -1 for all %d jobs", b.rep.Jobs))
+	}
+	res.Header = g.swfHeader(base, last, maxAlloc, users, queues, exes)
+	res.Report = b.rep
+	return res, nil
+}
+
+// job makes j's SWF line and demand, submit relative to base.
+func (g *gpuReader) job(j *gpuJob, base int64) swf.Job {
+	s := swf.NewJob()
+	s.Submit, s.Status, s.ReqProcs = j.submit-base, j.status, j.gpus
+	if j.gpus == 0 {
+		j.note(noteCPUJob)
+	}
+	if j.started {
+		s.AllocProcs = j.gpus
+		if j.gpus < 0 {
+			j.note(noteNoAlloc)
+		}
+		if j.start >= j.submit {
+			s.Wait = j.start - j.submit
+		} else {
+			j.note(noteStartBefore)
+		}
+		switch {
+		case j.end >= j.start:
+			s.RunTime = j.end - j.start
+		case j.end >= 0:
+			j.note(noteEndBefore)
+		case j.elapsed >= 0:
+			s.RunTime = j.elapsed
+		default:
+			j.note(noteNoEnd)
+		}
+		if j.status == swf.StatusCancelled {
+			j.note(noteCancelledRun)
+		}
+	} else if j.status != swf.StatusCancelled && j.status != swf.StatusUnknown {
+		j.note(noteNeverStarted)
+	}
+	if j.gpus < 0 {
+		return s // (Philly without attempts: nothing known of its request)
+	}
+	in := &demandIn{nodes: max(j.nodes, 0), cpus: max(j.cpus, 0), gpus: j.gpus, memPerNode: j.memMiB}
+	if in.nodes == 0 {
+		in.nodes = 1
+		j.note(noteNoNodes)
+	}
+	s.Demand = makeDemand(in, 0, j.note)
+	return s
+}
+
+func (g *gpuReader) swfHeader(base, last, maxAlloc int64, users, queues, exes *names) *swf.Header {
+	b := g.b
+	loc := b.opt.location()
+	h := &swf.Header{
+		Version: "2.2", Computer: b.opt.Computer, Installation: b.opt.Installation,
+		Conversion: "batchq swf/convert from " + formatNames[b.format],
+		MaxJobs:    int64(b.rep.Jobs), MaxRecords: int64(b.rep.Jobs), MaxProcs: b.opt.MaxProcs,
+		MaxQueues: int64(len(queues.list)), Queue: queues.mapping(),
+		Acknowledge: gpuCites[b.format],
+	}
+	if b.rep.Jobs > 0 {
+		setSpan(h, base, last, loc)
+	}
+	h.Note = append(h.Note,
+		"Submit times are seconds after UnixStartTime (the first submit); job k is the k-th submitted. "+
+			"Processors are GPUs (a CPU job has 0); requested time is -1: the trace has no time limits.",
+		"Status: 1 COMPLETED or Pass; 0 FAILED, NODE_FAIL, TIMEOUT or Failed; 5 CANCELLED or Killed "+
+			"(wait and run time -1 when it never started).",
+		"A line \";= nodes=N cores=C mem=MiB gpus=G\" before a job's line is what the job asks of each of N nodes "+
+			"(GPUs in thousandths): batchq's demand extension, a comment to tools that read the 18 fields.")
+	switch b.format {
+	case "helios":
+		h.Note = append(h.Note, "Queue is the job's virtual cluster (vc).")
+	case "acme":
+		h.Note = append(h.Note, "Executable is the job's workload type.")
+	case "philly":
+		h.Note = append(h.Note, "Queue is the job's virtual cluster (vc). Wait is the first attempt's start - submit, "+
+			"run time the last attempt's end - the first attempt's start; GPUs are the first attempt's.")
+	}
+	if b.opt.MaxProcs == 0 {
+		h.Note = append(h.Note, fmt.Sprintf("MaxProcs unknown: the largest job was allocated %d GPUs.", maxAlloc))
+	}
+	if !b.opt.HideNames {
+		for _, m := range users.mapping() {
+			h.Other = append(h.Other, swf.KeyValue{Key: "User", Value: m})
+		}
+		for _, m := range exes.mapping() {
+			h.Other = append(h.Other, swf.KeyValue{Key: "Executable", Value: m})
+		}
+	}
+	return h
+}
+
+var gpuCites = map[string]string{
+	"helios": "Hu et al., Characterization and Prediction of Deep Learning Workloads in Large-Scale GPU Datacenters, SC 2021",
+	"acme":   "Hu et al., Characterization of Large Language Model Development in the Datacenter, NSDI 2024",
+	"philly": "Jeon et al., Analysis of Large-Scale Multi-Tenant GPU Clusters for DNN Training Workloads, USENIX ATC 2019",
+}

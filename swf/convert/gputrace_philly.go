@@ -1,0 +1,151 @@
+package convert
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/batchq/batchq/swf"
+)
+
+// phillyJob is one job of Philly's cluster_job_log (the keys its README
+// lists). A null where a string is expected reads as "".
+type phillyJob struct {
+	Status    string `json:"status"`
+	VC        string `json:"vc"`
+	JobID     string `json:"jobid"`
+	User      string `json:"user"`
+	Submitted string `json:"submitted_time"`
+	Attempts  []struct {
+		Start  string `json:"start_time"`
+		End    string `json:"end_time"`
+		Detail []struct {
+			IP   string   `json:"ip"`
+			GPUs []string `json:"gpus"`
+		} `json:"detail"`
+	} `json:"attempts"`
+}
+
+// noteNoGPUs marks a Philly job without attempts: its GPUs are unknown.
+const noteNoGPUs = "GPUs unknown (no attempt)"
+
+// phillyStates maps Philly's statuses.
+var phillyStates = map[string]swf.Status{"Pass": swf.StatusCompleted, "Failed": swf.StatusFailed, "Killed": swf.StatusCancelled}
+
+// philly streams the JSON list one job at a time (each at most
+// maxJSONJob bytes).
+func (g *gpuReader) philly(in io.Reader) error {
+	b := g.b
+	lim := &limitReader{r: in}
+	lc := &lineCounter{r: lim}
+	dec := json.NewDecoder(lc)
+	line := func() int { return lc.nextLine(dec) }
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return &FormatError{Want: "gpu", Saw: "json", Line: b.firstLine, Sample: b.sample}
+	}
+	for dec.More() {
+		lim.n = 0
+		num := line()
+		var pj phillyJob
+		err := dec.Decode(&pj)
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			b.rep.Records++
+			if err := b.malformed(num, te.Field, "", err); err != nil {
+				return err
+			}
+			continue
+		case err != nil:
+			// A syntax or read error: the stream cannot be resynchronized.
+			return &ParseError{Format: b.format, Line: num, Err: err}
+		}
+		b.rep.Records++
+		if err := g.phillyJob(&pj, num); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return &ParseError{Format: b.format, Line: line(), Err: err}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &ParseError{Format: b.format, Line: line(), Err: errors.New("data after the list of jobs")}
+	}
+	return nil
+}
+
+// phillyJob reads one job: wait from the first attempt's start, run time
+// to the last attempt's end, GPUs of the first attempt.
+func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
+	b := g.b
+	loc := b.opt.location()
+	j := gpuJob{line: num, start: -1, end: -1, elapsed: -1, cpus: -1, nodes: -1, gpus: -1,
+		id: pj.JobID, user: pj.User, queue: pj.VC, state: pj.Status}
+	var err error
+	if j.submit, err = parseGPUTime(pj.Submitted, loc); err != nil {
+		return b.malformed(num, "submitted_time", pj.Submitted, err)
+	}
+	if j.submit < 0 {
+		b.skip(skipNoSubmit)
+		return nil
+	}
+	if n := len(pj.Attempts); n > 0 {
+		if e := pj.Attempts[n-1].End; e == "" || e == "None" {
+			b.skip(skipUnfinished + " (no end_time on the last attempt)")
+			return nil
+		}
+		if n > 1 {
+			j.note(noteAttempts)
+		}
+		for i, a := range pj.Attempts {
+			gpus := int64(0)
+			for _, d := range a.Detail {
+				gpus += int64(len(d.GPUs))
+			}
+			if i == 0 {
+				j.gpus, j.nodes = gpus, int64(len(a.Detail))
+			} else if gpus != j.gpus {
+				j.note(noteAttemptGPUs)
+			}
+			t, err := parseGPUTime(a.Start, loc)
+			if err != nil {
+				j.note("unreadable start_time")
+				if err := b.fail(num, "attempts.start_time", a.Start, err); err != nil {
+					return err
+				}
+				continue
+			}
+			switch {
+			case t < 0:
+				j.note(noteNoAttStart)
+			case j.start < 0:
+				j.start = t
+			}
+		}
+		e := pj.Attempts[n-1].End
+		if j.end, err = parseGPUTime(e, loc); err != nil {
+			j.end = -1
+			j.note("unreadable end_time")
+			if err := b.fail(num, "attempts.end_time", e, err); err != nil {
+				return err
+			}
+		}
+	}
+	st, ok := phillyStates[pj.Status]
+	j.status = st
+	if !ok {
+		j.status = swf.StatusUnknown
+		j.state = clip(strings.TrimSpace(pj.Status))
+		if j.state == "" {
+			j.state = "none"
+		}
+		j.note(noteUnknownState)
+	}
+	j.started = j.start >= 0
+	if j.gpus < 0 {
+		j.note(noteNoGPUs)
+	}
+	g.add(j, num)
+	return nil
+}
