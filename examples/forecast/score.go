@@ -191,6 +191,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	}
 	h, jobs, err := swf.ReadFile(path)
 	if err != nil {
+		if cf := convertFirst(path); cf != nil {
+			return nil, traceInfo{}, cf
+		}
 		return nil, traceInfo{}, err
 	}
 	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A GPU cluster job table (Helios, Acme, Philly), plain, gzip or on
+// standard input, given as the trace is named and the command says to
+// convert it first, rather than calling it no SWF log or a bad job number.
+func TestGPUTraceConvertFirst(t *testing.T) {
+	const dir = "../../swf/convert/testdata/"
+	for in, what := range map[string]string{
+		"gpu-helios.csv":     "a SenseTime Helios job table",
+		"gpu-acme-seren.csv": "a Shanghai AI Lab Acme job table",
+		"gpu-acme-kalos.csv": "a Shanghai AI Lab Acme job table",
+		"gpu-philly.json":    "a Microsoft Philly job log",
+	} {
+		data, err := os.ReadFile(dir + in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(data)
+		zw.Close()
+		zpath := filepath.Join(t.TempDir(), in+".gz")
+		if err := os.WriteFile(zpath, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := what + ", not an SWF log: convert it first: convert -from gpu FILE -o OUT.swf"
+		for _, c := range []struct {
+			stdin string
+			args  []string
+		}{
+			{"", []string{dir + in, "-machine", "64"}},
+			{"", []string{zpath, "-machine", "64"}},
+			{"", []string{dir + in, "-nodes", writeNodes(t)}},
+			{string(data), []string{"-", "-machine", "64"}},
+		} {
+			code, _, errs := runIn(t, c.stdin, c.args...)
+			if code == 0 || !strings.Contains(errs, want) {
+				t.Errorf("%s %v: exit %d, stderr %q; want %q", in, c.args, code, errs, want)
+			}
+		}
+	}
+}
+
+func writeNodes(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "nodes.csv")
+	if err := os.WriteFile(p, []byte("kind,count,cores,memory,gpus\ng8,4,64,524288,8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
