@@ -18,7 +18,10 @@ type Record struct {
 	Job *swf.Job
 	// Size, Estimate and RunTime are the job as simulated: processors
 	// (S5), the estimate used (S6 filled in), the run time (the estimate
-	// if killed), each as Config.Peer builds them if set.
+	// if killed), each as Config.Peer builds them if set. On a machine of
+	// Nodes, Size is the cores the job's demand asks when it gives them
+	// (Nodes × Cores): the machine's size is its cores, and a GPU trace's
+	// processors are GPUs (size_from_demand when it has none).
 	Size, Estimate, RunTime int64
 	Start, End              int64   // -1 if it never started / ended
 	Wait                    int64   // Start − Submit
@@ -122,7 +125,11 @@ type Summary struct {
 	// MeanCorrections and SDCorrections per job.
 	MeanCorrections, SDCorrections float64
 	// Utilization is the §3.6 load of the simulated schedule over
-	// [WindowStart, WindowEnd] (end of the last warm-up job, last arrival).
+	// [WindowStart, WindowEnd] (end of the last warm-up job, last arrival):
+	// Σ Size·ℓ over the machine's processors, on a machine of Nodes the
+	// share of its cores the jobs' demands held: Result.Use's cores over
+	// the same window, but for the rest of the whole nodes an exclusive
+	// job takes and a demand without cores split unevenly over its nodes.
 	Utilization            float64
 	WindowStart, WindowEnd int64
 	Predictability         Predictability
@@ -335,6 +342,8 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 // Utilization is the §3.6 load Σ n·ℓ / (P·(end−start)) of the records
 // that started, each clipped to [start, end], on P processors: the load
 // of any window of the schedule (Summary.Utilization is the S7 window's).
+// n is Record.Size: on a machine of Nodes the cores a demand asks, so P
+// is then the machine's cores.
 func (r *Result) Utilization(P, start, end int64) float64 {
 	if end <= start || P <= 0 {
 		return 0

@@ -42,6 +42,12 @@ const (
 	// rulePeerSizeClamped: more processors than the machine has: the peer
 	// clamps the size to the machine.
 	rulePeerSizeClamped
+	// ruleSizeFromDemand: on a machine of nodes, no processors (fields 5
+	// and 8 ≤ 0) but a demand that gives its cores: the job is sized
+	// from it, Nodes × Cores (a GPU trace's CPU job, whose processors
+	// are its 0 GPUs). A job with processors is sized from its demand's
+	// cores too, but counts under no rule: on nodes the size is cores.
+	ruleSizeFromDemand
 
 	nRules = iota
 )
@@ -61,6 +67,7 @@ var ruleNames = [nRules]string{
 	"run_cut_to_estimate",
 	"size_from_allocated",
 	"size_clamped_to_machine",
+	"size_from_demand",
 }
 
 // Changes returns the names of the job-building rules that changed the

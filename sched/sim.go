@@ -372,6 +372,20 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	} else if line.AllocProcs <= 0 && line.ReqProcs > 0 {
 		rules = ruleSizeFromRequested // S5
 	}
+	var sized swf.Job
+	if s.m != nil {
+		if c := demandCores(line.Demand); c > 0 && c != line.Size() {
+			// On nodes a job's size is the cores its demand asks (the
+			// machine's size is its cores): a GPU trace's processors are
+			// GPUs, and its CPU jobs have none.
+			sized = *line
+			sized.AllocProcs = c
+			if line.Size() <= 0 {
+				rules |= ruleSizeFromDemand
+			}
+			sj = &sized
+		}
+	}
 	r := sanitize.Check(sj, s.cfg.MachineSize)
 	if r == sanitize.SaneJob && s.holds(sj.ID) {
 		r = sanitize.DuplicateID
@@ -413,6 +427,17 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	}
 	s.rejected.Kept = s.recBase + len(s.recs)
 	return int32(s.recBase + len(s.recs) - 1), sj.Submit, true
+}
+
+// demandCores is the cores a valid demand asks in all, Nodes × Cores
+// (Cores when spread), 0 if it gives none (Cores 0: the job's size
+// divided among its nodes), is invalid, or asks more than 2^20 nodes, a
+// machine's most (unfit rejects those, by what they lack).
+func demandCores(d *swf.Demand) int64 {
+	if d == nil || d.Cores <= 0 || d.Nodes > 1<<20 || d.Validate() != nil {
+		return 0
+	}
+	return max(d.Nodes, 1) * d.Cores // at most 2^60: Validate bounds Cores by 2^40
 }
 
 // holds reports whether a job with this ID is still to arrive, waiting

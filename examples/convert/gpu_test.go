@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,9 +67,10 @@ func TestGPUOnNodes(t *testing.T) {
 	}{
 		// Philly: job 3 has no attempt (no run time).
 		{"gpu-philly.json", "America/Los_Angeles", swf.Node{Name: "m8", Count: 4, Cores: 8, GPUs: 8}, map[sanitize.Reason]int{sanitize.NoRunTime: 1}},
-		// Helios: job 3 is a CPU job (0 processors), job 5 was cancelled pending.
+		// Helios: job 3 is a CPU job (0 processors), sized from its
+		// demand; job 5 was cancelled pending.
 		{"gpu-helios.csv", "Asia/Shanghai", swf.Node{Name: "g8", Count: 4, Cores: 64, Memory: 1 << 19, GPUs: 8},
-			map[sanitize.Reason]int{sanitize.NoSize: 1, sanitize.NoRunTime: 1}},
+			map[sanitize.Reason]int{sanitize.NoRunTime: 1}},
 	} {
 		out := filepath.Join(t.TempDir(), "x.swf")
 		if code, _, stderr := runCmd(t, "", "-from", "gpu", testdata+c.in, "-tz", c.tz, "-o", out); code != exitOK {
@@ -97,6 +99,31 @@ func TestGPUOnNodes(t *testing.T) {
 		}
 		if !maps.Equal(got, c.reject) || len(res.Records)+len(res.Rejected.Excluded) != len(jobs) {
 			t.Errorf("%s: %d simulated, rejected %v; want rejected %v", c.in, len(res.Records), got, c.reject)
+		}
+		// Every job sized from its demand's cores (Philly's ask none:
+		// its processors, GPUs, as cores), so the utilization is the
+		// share of cores held, as the held line says over that window.
+		cpu := 0
+		for i := range res.Records {
+			r := &res.Records[i]
+			d, want := r.Job.Demand, r.Job.Size()
+			if d.Cores > 0 {
+				want = d.Nodes * d.Cores
+			}
+			if r.Size != want {
+				t.Errorf("%s: job %d: size %d, want %d", c.in, r.Job.ID, r.Size, want)
+			}
+			if r.Job.Size() <= 0 {
+				cpu++
+			}
+		}
+		if n := res.Changed()["size_from_demand"]; n != cpu {
+			t.Errorf("%s: size_from_demand %d, want %d (the jobs of no processors)", c.in, n, cpu)
+		}
+		sum := &res.Summary
+		cores, _, _ := res.Use(sum.WindowStart, sum.WindowEnd)
+		if sum.Utilization <= 0 || math.Abs(sum.Utilization-cores) > 1e-12 {
+			t.Errorf("%s: utilization %v, cores held %v over [%d, %d]", c.in, sum.Utilization, cores, sum.WindowStart, sum.WindowEnd)
 		}
 	}
 }

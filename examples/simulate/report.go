@@ -152,9 +152,11 @@ const (
 )
 
 // sameInformation are the rules that take a value from another field of
-// the same line (the other processor count) rather than make one up: a
-// log where most jobs need them is not degenerate for that.
-var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true}
+// the same line (the other processor count, or the demand's cores)
+// rather than make one up: a log where most jobs need them is not
+// degenerate for that (a GPU trace on nodes, whose CPU jobs, over half of
+// Helios's, have no processors but a demand).
+var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true}
 
 // simulated is the number of jobs simulated: the records, or their count
 // when the run kept none (sched.Config.SummaryOnly).

@@ -1,0 +1,77 @@
+package sched_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// A GPU trace as convert -from gpu writes it: processors are GPUs, and a
+// CPU job has none; every job's demand gives its nodes and cores per
+// node. On nodes each job is sized from its demand's cores, the CPU job
+// too (counted under size_from_demand), so the utilization is the share
+// of the machine's cores the jobs held, Result.Use's cores; on one pool
+// of GPUs the CPU job is still rejected as no size.
+func TestSizeFromDemand(t *testing.T) {
+	type spec struct {
+		procs, nodes, cores, gpus, submit, run int64
+	}
+	var jobs []swf.Job
+	for i, s := range []spec{
+		{8, 1, 48, 8, 0, 9000},
+		{16, 2, 48, 8, 30, 200},
+		{0, 1, 4, 0, 60, 1200}, // a CPU job: 0 GPUs, 0 processors
+		{1, 1, 6, 1, 120, 3600},
+		{2, 1, 12, 2, 240, 86400},
+		{12, 2, 32, 6, 360, 14400},
+		{-1, 1, 0, 0, 400, 100}, // no processors, a demand without cores: no size
+	} {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = int64(i+1), s.submit, s.run, s.procs, s.procs, -1, 1
+		j.Demand = &swf.Demand{Nodes: s.nodes, Cores: s.cores, GPUs: 1000 * s.gpus}
+		jobs = append(jobs, j)
+	}
+	res, err := sched.Run(context.Background(), sched.Config{Nodes: []swf.Node{{Name: "g8", Count: 4, Cores: 64, GPUs: 8}}, KeepShares: true}, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Check(); err != nil {
+		t.Error(err)
+	}
+	if len(res.Records) != 6 || len(res.Rejected.Excluded) != 1 || res.Rejected.Excluded[0].Reason != sanitize.NoSize {
+		t.Fatalf("%d simulated, rejected %v; want 6 and job 7 as no size", len(res.Records), res.Rejected.Excluded)
+	}
+	for i, want := range []int64{48, 96, 4, 6, 12, 64} {
+		r := &res.Records[i]
+		if r.Size != want || r.Start < 0 {
+			t.Errorf("job %d: size %d, start %d; want the demand's %d cores, started", r.Job.ID, r.Size, r.Start, want)
+		}
+		if got, cpu := r.Changes(), i == 2; slices.Contains(got, "size_from_demand") != cpu {
+			t.Errorf("job %d: changes %v", r.Job.ID, got)
+		}
+	}
+	if n := res.Changed()["size_from_demand"]; n != 1 {
+		t.Errorf("size_from_demand counts %d jobs, want 1", n)
+	}
+	sum := &res.Summary
+	cores, _, _ := res.Use(sum.WindowStart, sum.WindowEnd)
+	if sum.Utilization <= 0 || math.Abs(sum.Utilization-cores) > 1e-12 {
+		t.Errorf("utilization %v, cores held %v over [%d, %d]", sum.Utilization, cores, sum.WindowStart, sum.WindowEnd)
+	}
+	u := res.Utilization(256, 0, 100000)
+	if c, _, _ := res.Use(0, 100000); math.Abs(u-c) > 1e-12 {
+		t.Errorf("Utilization(256, 0, 100000) %v, cores held %v", u, c)
+	}
+	pool, err := sched.Run(context.Background(), sched.Config{MachineSize: 32}, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pool.Records) != 5 || pool.Changed()["size_from_demand"] != 0 {
+		t.Errorf("one pool of 32 GPUs: %d simulated, changed %v; want 5 (no CPU job), none from a demand", len(pool.Records), pool.Changed())
+	}
+}
