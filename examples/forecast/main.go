@@ -37,8 +37,9 @@
 // reasons (larger than machine: above 2^40 processors; time out of range:
 // a time or estimate above 2^40 s, the simulators' sanitize.MaxTime), and
 // with -nodes a job the simulation could not place on the nodes, under
-// sched's reason (fits no node, larger than machine, no size: without
-// -nodes a job without a processor count is replayed as asking none):
+// sched's reason (fits no node, larger than machine, no size: a job of
+// no processor count whose demand gives no cores; without -nodes it is
+// replayed as asking none):
 // once running it would hold what the nodes cannot.
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run

@@ -122,7 +122,11 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			info.larger, info.machine)
 	}
 	if info.noSize > 0 {
-		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated as asking no processors; running, they are in no snapshot\n\n", info.noSize)
+		as := "as asking no processors"
+		if info.nodes != nil { // (a job of no demand's cores is rejected as no size: not replayed)
+			as = "on the nodes as asking their demand's cores (a GPU trace's CPU jobs)"
+		}
+		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated %s; running, they are in no snapshot\n\n", info.noSize, as)
 	}
 	if info.noEstimate > 0 {
 		all := ""
