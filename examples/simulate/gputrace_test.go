@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,4 +59,30 @@ func writeNodes(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A converted GPU trace on nodes whose jobs are mostly CPU jobs (0
+// processors, a demand giving their cores, over half of Helios's) is
+// simulated whole, counted under size_from_demand, and not called
+// degenerate for it: the size comes from the same line.
+func TestGPUCPUJobsOnNodes(t *testing.T) {
+	var b strings.Builder
+	for i := range 10 {
+		procs, demand := 0, ";= nodes=1 cores=4"
+		if i%3 == 0 {
+			procs, demand = 8, ";= nodes=1 cores=48 gpus=8000"
+		}
+		fmt.Fprintf(&b, "%s\n%d %d -1 %d %d -1 -1 %d %d -1 1 1 -1 -1 1 -1 -1 -1\n", demand, i+1, 100*i, 500+10*i, procs, procs, 1000)
+	}
+	log := writeTrace(t, t.TempDir(), "gpu.swf", b.String())
+	m := runJSON(t, "-nodes", writeNodes(t), log)
+	if m["jobs_simulated"] != float64(10) {
+		t.Errorf("simulated %v, want all 10", m["jobs_simulated"])
+	}
+	if c, _ := m["changed"].(map[string]any); c["size_from_demand"] != float64(6) {
+		t.Errorf("changed %v, want size_from_demand 6", m["changed"])
+	}
+	if w, _ := json.Marshal(m["warnings"]); strings.Contains(string(w), "degenerate") {
+		t.Errorf("warnings %s: size_from_demand makes no schedule degenerate", w)
+	}
 }
