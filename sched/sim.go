@@ -484,7 +484,8 @@ func (s *Sim) job(id int64) *Job {
 // activate builds the live state of record k's job, arriving at at. Live
 // jobs exist only while they wait or run; their record keeps the outcome.
 // The job is its line, with the size, estimate and run time that admit
-// put in the record (as Config.Peer builds them, if set) and its arrival
+// put in the record (as Config.Peer builds them, if set; on nodes the
+// size from its demand, as processors) and its arrival
 // time as its submit time (a peer may move an invalid line's, see
 // peerJob).
 func (s *Sim) activate(k int32, at int64) *Job {
@@ -511,6 +512,11 @@ func (s *Sim) activate(k int32, at int64) *Job {
 		*ns = jobNodes{nd: needOf(rec.Job, rec.Size, s.cfg.CountMemory), alloc: ns.alloc[:0], resAlloc: ns.resAlloc[:0]}
 	}
 	jb.j.Submit = at
+	if s.m != nil && rec.Size != jb.j.Size() {
+		// Sized from its demand (admit): observers and policies that
+		// read the line see the size simulated, as Record.SWF writes it.
+		jb.j.AllocProcs = rec.Size
+	}
 	if s.cfg.Peer != PeerNone { // peerJob sets just these and the submit time
 		jb.j.AllocProcs, jb.j.ReqProcs, jb.j.ReqTime, jb.j.RunTime = rec.Size, rec.Size, rec.Estimate, rec.RunTime
 	}

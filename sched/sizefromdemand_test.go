@@ -36,7 +36,9 @@ func TestSizeFromDemand(t *testing.T) {
 		j.Demand = &swf.Demand{Nodes: s.nodes, Cores: s.cores, GPUs: 1000 * s.gpus}
 		jobs = append(jobs, j)
 	}
-	res, err := sched.Run(context.Background(), sched.Config{Nodes: []swf.Node{{Name: "g8", Count: 4, Cores: 64, GPUs: 8}}, KeepShares: true}, jobs)
+	seen := map[int64]int64{} // the processors observers see on each line
+	obs := sched.Hooks{Submit: func(_ int64, j *swf.Job) { seen[j.ID] = j.Size() }}
+	res, err := sched.Run(context.Background(), sched.Config{Nodes: []swf.Node{{Name: "g8", Count: 4, Cores: 64, GPUs: 8}}, KeepShares: true}, jobs, obs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,8 +50,8 @@ func TestSizeFromDemand(t *testing.T) {
 	}
 	for i, want := range []int64{48, 96, 4, 6, 12, 64} {
 		r := &res.Records[i]
-		if r.Size != want || r.Start < 0 {
-			t.Errorf("job %d: size %d, start %d; want the demand's %d cores, started", r.Job.ID, r.Size, r.Start, want)
+		if r.Size != want || r.Start < 0 || seen[r.Job.ID] != want {
+			t.Errorf("job %d: size %d (observers saw %d), start %d; want the demand's %d cores, started", r.Job.ID, r.Size, seen[r.Job.ID], r.Start, want)
 		}
 		if got, cpu := r.Changes(), i == 2; slices.Contains(got, "size_from_demand") != cpu {
 			t.Errorf("job %d: changes %v", r.Job.ID, got)
