@@ -50,6 +50,24 @@ func TestNotSaneReasons(t *testing.T) {
 	if r.NotSane != 4 || r.ByReason["no_run_time"] != 2 || r.ByReason["no_size"] != 1 || r.ByReason["larger_than_machine"] != 1 {
 		t.Errorf("-json: not_sane %d, by reason %v", r.NotSane, r.ByReason)
 	}
+	// The bins' keys are snake_case like the rest: a user saw "Time",
+	// "Jobs" and "Percent" (estmodel.UserBin's field names).
+	var b struct {
+		Bins []map[string]float64 `json:"bins"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Bins) == 0 || b.Bins[0]["time_s"] != 7200 {
+		t.Errorf("-json bins %v: want time_s 7200 (E_max), jobs, percent", b.Bins)
+	}
+	for _, m := range b.Bins {
+		for k := range m {
+			if k != "time_s" && k != "jobs" && k != "percent" {
+				t.Errorf("-json bins: key %q, want time_s, jobs, percent", k)
+			}
+		}
+	}
 }
 
 // -emax above every estimate of the log, without -share, takes the log's
