@@ -40,6 +40,10 @@ func TestNotSaneReasons(t *testing.T) {
 	if want := "4 dropped as not sane: 1 larger than machine, 2 no run time, 1 no size"; !strings.Contains(errs.String(), want) {
 		t.Errorf("stderr %q lacks %q", errs.String(), want)
 	}
+	// The bins as a user reads them, not Go's "[{7200 0 100}]".
+	if want := "bins 2h 100.0%;"; !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr %q lacks %q", errs.String(), want)
+	}
 	var r struct {
 		NotSane  int            `json:"not_sane"`
 		ByReason map[string]int `json:"not_sane_by_reason"`
@@ -94,7 +98,7 @@ func TestEMaxAboveEveryEstimate(t *testing.T) {
 	}
 	a, _ := os.ReadFile(filepath.Join(dir, "out.swf"))
 	b, _ := os.ReadFile(filepath.Join(dir, "zero.swf"))
-	if !bytes.Equal(a, b) || !strings.Contains(errs.String(), "bins []") {
+	if !bytes.Equal(a, b) || !strings.Contains(errs.String(), "bins none;") {
 		t.Errorf("-emax 100h differs from -emax 100h -share 0:\n%s\n%s", a, b)
 	}
 }

@@ -265,8 +265,8 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "model %s: E_max %d s, bins %v; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
-		o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short)
+	fmt.Fprintf(log, "model %s: E_max %d s, bins %s; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
+		o.model, set.EMax, logBins(set.Bins), len(rep.Truncated), rep.Short)
 	var warnings []string
 	var warningData map[string]any
 	if degenerate != nil {
@@ -306,6 +306,23 @@ type jsonBin struct {
 	Time    int64   `json:"time_s"`
 	Jobs    int     `json:"jobs"`
 	Percent float64 `json:"percent"`
+}
+
+// logBins is the bins as the log line prints them: "18h 23.8%, 0:15 10.6%"
+// (they were Go's %v of the structs, "[{64800 0 23.779492890627022}]").
+func logBins(bs []estmodel.UserBin) string {
+	if len(bs) == 0 {
+		return "none"
+	}
+	s := make([]string, len(bs))
+	for i, b := range bs {
+		if b.Jobs > 0 {
+			s[i] = fmt.Sprintf("%s %d jobs", hms(b.Time), b.Jobs)
+		} else {
+			s[i] = fmt.Sprintf("%s %.1f%%", hms(b.Time), b.Percent)
+		}
+	}
+	return strings.Join(s, ", ")
 }
 
 func jsonBins(bs []estmodel.UserBin) []jsonBin {
