@@ -168,6 +168,11 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	o.trace = trace
 	switch {
 	case o.fit || o.validate:
+		if o.validate {
+			if err := cli.OutputDir("-plot", o.plot); err != nil {
+				return err
+			}
+		}
 		w, flush := cli.Output(stdout, *asJSON)
 		if o.fit {
 			err = runFit(w, stderr, o.seeds)
