@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
@@ -152,4 +153,19 @@ func TestCLI(t *testing.T) {
 		FromStdin: []string{"-", "-json", "-predictors", "naive"}, StdinFile: p,
 		Missing: []string{missing}, File: missing,
 		Empty: func(p string) []string { return []string{p} }, Machine: []string{"t.swf"}})
+}
+
+// TestProgressAdvances: the bar moves with the replay. A user saw
+// "[    ]   0%" for the whole of a run on SDSC-SP2 on a terminal: Set was
+// called outside any stage, whose weight is 0.
+func TestProgressAdvances(t *testing.T) {
+	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
+	var b bytes.Buffer
+	bar := newBar(&b, true)
+	time.Sleep(150 * time.Millisecond) // the bar redraws at most every 100 ms
+	bar.Set(0.5)
+	if !strings.Contains(b.String(), " 50%") {
+		t.Errorf("bar %q after Set(0.5): want 50%%", b.String())
+	}
+	clitest.Progress(t, run, smallLog(t, t.TempDir(), 300), "-predictors", "naive")
 }

@@ -101,6 +101,10 @@ func TestScoreTableAndBadFile(t *testing.T) {
 	if !strings.Contains(errb.String(), "bad.swf") {
 		t.Errorf("stderr does not name the bad file: %q", errb.String())
 	}
+	// once: a user saw "qbets: F: F: swf: line 1 …"
+	if n := strings.Count(errb.String(), bad); n != 1 {
+		t.Errorf("stderr names the bad file %d times: %q", n, errb.String())
+	}
 	for _, want := range []string{"good: full QBETS, q = 0.95, C = 0.95", "| 1 short | 444 |", "| 2 long | 256 |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the good file's table lacks %q:\n%s", want, out.String())

@@ -363,6 +363,29 @@ func TestMergeRefuses(t *testing.T) {
 	check("params", "has parameters", bd, filepath.Join(d, "small.shard-1-of-2.jsonl"))
 }
 
+// TestMergeSharedOut: two specs run with the same -out (run's default,
+// results) are merged and reported one by one. A user ran table48 and
+// fig43 into results and saw "report -spec fig43.json results" fail on
+// every line of table48's shard file.
+func TestMergeSharedOut(t *testing.T) {
+	_, specPath := smallSpec(t, synthTrace(t, 300))
+	d := t.TempDir()
+	mustRun(t, "run", "-spec", specPath, "-out", d)
+	other := strings.Replace(string(read(t, specPath)), `"name": "small"`, `"name": "other"`, 1)
+	other = strings.Replace(other, `"seeds": [0, 7]`, `"seeds": [0, 8]`, 1)
+	op := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(op, []byte(other), 0o644)
+	mustRun(t, "run", "-spec", op, "-out", d)
+	for _, sp := range []string{specPath, op} {
+		if code, _, errs := sweep(t, nil, "merge", "-spec", sp, d); code != 0 {
+			t.Errorf("merge -spec %s %s: exit %d, stderr %q", filepath.Base(sp), d, code, errs)
+		}
+		if code, _, errs := sweep(t, nil, "report", "-spec", sp, d); code != 0 {
+			t.Errorf("report -spec %s %s: exit %d, stderr %q", filepath.Base(sp), d, code, errs)
+		}
+	}
+}
+
 func TestCommandLine(t *testing.T) {
 	_, specPath := smallSpec(t, synthTrace(t, 100))
 	// Flags after the arguments, list, slurm.

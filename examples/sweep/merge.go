@@ -8,13 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
 
+// shardName matches the file name run writes, NAME.shard-i-of-N.jsonl.
+var shardName = regexp.MustCompile(`^(.*)\.shard-[0-9]+-of-[0-9]+\.jsonl(\.gz)?$`)
+
 // resultFiles lists the result files named by args: files as given, and
-// every *.jsonl file of a directory (sorted).
-func resultFiles(args []string) ([]string, error) {
+// every *.jsonl file of a directory (sorted). With a spec name, a
+// directory's shard files of other specs (OTHER.shard-i-of-N.jsonl) are
+// left out, so that specs run with the same -out (run's default, results)
+// can be merged and reported one by one.
+func resultFiles(args []string, name string) ([]string, error) {
 	var files []string
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -31,6 +38,12 @@ func resultFiles(args []string) ([]string, error) {
 		}
 		gz, _ := filepath.Glob(filepath.Join(a, "*.jsonl.gz"))
 		m = append(m, gz...)
+		if name != "" {
+			m = slices.DeleteFunc(m, func(f string) bool {
+				g := shardName.FindStringSubmatch(filepath.Base(f))
+				return g != nil && g[1] != name
+			})
+		}
 		if len(m) == 0 {
 			return nil, fmt.Errorf("%s: no *.jsonl result files", a)
 		}
@@ -174,7 +187,7 @@ func missing(byRun []*located) (string, int) {
 
 // loadComplete reads result files and requires every run of the sweep.
 func loadComplete(spec *Spec, args []string) ([]*located, error) {
-	files, err := resultFiles(args)
+	files, err := resultFiles(args, spec.Name)
 	if err != nil {
 		return nil, err
 	}

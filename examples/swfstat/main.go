@@ -98,7 +98,10 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 	r.Lenient = lenient
 	s, err := summarize(r)
 	if err != nil {
-		return err
+		if len(args) == 0 {
+			return err
+		}
+		return fmt.Errorf("%s: %w", name, err) // the file, as every other command names it
 	}
 	if s.jobs == 0 {
 		// A summary of nothing is not a summary: every other command

@@ -41,6 +41,15 @@ func TestMalformed(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("strict: got %v, want an error naming line 3", err)
 	}
+	// and the file, as simulate, replay and forecast name it: a user saw
+	// "swfstat: swf: line 41, field 3 …" without the file's name.
+	if !strings.HasPrefix(err.Error(), p+": ") {
+		t.Errorf("strict: got %v, want it to start with the file's name", err)
+	}
+	r := clitest.Exec(run, "; MaxProcs: 4\n2 0 0 x\n", "-")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "swfstat: standard input: ") {
+		t.Errorf("from standard input: exit %d, stderr %q; want 1 naming standard input", r.Code, r.Stderr)
+	}
 	out.Reset()
 	if err := stat(&out, nil, []string{p}, true, false); err != nil {
 		t.Fatal(err)
