@@ -394,9 +394,12 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			fits := true
-			if from := c.last.skip(n, d, r, w); from < w.until {
-				t, fits = prof.fitOwn(n, d, from, w.until, r)
-				if fits && t == r && w.until <= r {
+			if !c.known || e.fresh {
+				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+			} else if from := c.last.skip(n, d, r, w); from < w.until {
+				// a settled job: its starts end by r (until ≤ r)
+				t = prof.fitBefore(n, d, from, w.until, r)
+				if t == r {
 					c.last = noStart{n, d, w.from, w.until, r}
 				}
 			}

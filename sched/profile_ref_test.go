@@ -115,7 +115,8 @@ func drawSteps(t *rapid.T, label string, first int64, maxLen int) []point {
 // TestFitOwnMatchesFit: fitOwn is Fit after the slot is given back, a fit
 // from until on counting as r, for random profiles and slots: any
 // profile without a bound (until never), and, with one (until ≤ r), a
-// slot overdrawn nowhere, as conservative backfilling calls it.
+// slot overdrawn nowhere, as conservative backfilling calls it; so is
+// fitBefore there.
 func TestFitOwnMatchesFit(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
@@ -142,6 +143,11 @@ func TestFitOwnMatchesFit(t *testing.T) {
 		}
 		if got, ok := p.fitOwn(n, d, from, until, r); got != want || ok != wok {
 			t.Fatalf("fitOwn(%d, %d, %d, %d, %d) on %v = %d, %v; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, ok, want, wok)
+		}
+		if until <= r {
+			if got := p.fitBefore(n, d, from, until, r); got != want || !wok {
+				t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, want, wok)
+			}
 		}
 	})
 }
