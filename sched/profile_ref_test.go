@@ -145,8 +145,12 @@ func TestFitOwnMatchesFit(t *testing.T) {
 			t.Fatalf("fitOwn(%d, %d, %d, %d, %d) on %v = %d, %v; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, ok, want, wok)
 		}
 		if until <= r {
-			if got := p.fitBefore(n, d, from, until, r); got != want || !wok {
+			got, at := p.fitBefore(n, d, from, until, r)
+			if got != want || !wok {
 				t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, want, wok)
+			}
+			if got < r && got >= p.pts[0].t && at != p.search(got) {
+				t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d at %d; its first point at or after is %d", n, d, from, until, r, p.pts, got, at, p.search(got))
 			}
 		}
 	})
