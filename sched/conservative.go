@@ -423,6 +423,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 						prof.move(t, r, d, n)
 					}
 					g.lo = t + d
+				} else if at >= 0 && t+d < r && t >= prof.pts[0].t {
+					// apart: one walk and one shift of the tail too
+					prof.shift(at, t, t+d, r, r+d, n)
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)
