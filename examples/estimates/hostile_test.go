@@ -337,3 +337,18 @@ func TestValidateNoSaneJob(t *testing.T) {
 		t.Errorf("%v; want the log and the reasons named", err)
 	}
 }
+
+// -validate's -plot directory is made before the logs are read: one that
+// cannot be made fails at once, naming -plot (h-user's abe2e4b; without a
+// test here, this log's "no sane job" came first).
+func TestValidatePlotDirFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "allneg.swf")
+	if err := os.WriteFile(path, []byte("; MaxProcs: 64\n-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1", "-plot", filepath.Join(path, "figures")}, &out, &errs)
+	if err == nil || !strings.HasPrefix(err.Error(), "-plot: mkdir") || out.Len() != 0 {
+		t.Errorf("%v, stdout %q; want a -plot error before the run", err, out.String())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -168,4 +169,25 @@ func TestProgressAdvances(t *testing.T) {
 		t.Errorf("bar %q after Set(0.5): want 50%%", b.String())
 	}
 	clitest.Progress(t, run, smallLog(t, t.TempDir(), 300), "-predictors", "naive")
+}
+
+// TestProgressMovesInRun: the command's own bar moves past 0% during a
+// run long enough for a redraw (they are 100 ms apart). TestProgressAdvances
+// checks newBar only: it passed with run back on progress.New without a
+// stage (the bar at 0% throughout, 4 draws in 0.5 s here).
+func TestProgressMovesInRun(t *testing.T) {
+	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
+	log := smallLog(t, t.TempDir(), 60000)
+	t0 := time.Now()
+	r := clitest.Exec(run, "", log, "-predictors", "naive", "-progress")
+	d := time.Since(t0)
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	if d < 300*time.Millisecond {
+		t.Skipf("the run took %v: too short to see the bar move", d)
+	}
+	if !regexp.MustCompile(`\] +[1-9][0-9]*%`).MatchString(r.Stderr) {
+		t.Errorf("a %v run drew no bar past 0%%: %q", d, r.Stderr)
+	}
 }
