@@ -15,7 +15,7 @@ import (
 // Instructions (callgrind on -test.benchtime 1x, SDSC-BLUE, 22.5 MB of
 // text): klauspost/compress's gzip 466 M, this inflater 234 M.
 func BenchmarkTraces(b *testing.B) {
-	paths, _ := filepath.Glob("../../../shared/traces/*.swf.gz")
+	paths, _ := filepath.Glob(filepath.Join(traceDir(), "*.swf.gz"))
 	if len(paths) == 0 {
 		b.Skip("no traces")
 	}

@@ -69,6 +69,14 @@ func (f *flateReader) reset() {
 	f.start, f.state, f.final = f.wp, stBlock, false
 }
 
+// slide moves the last 32 KiB of output, the history, to the window's
+// start, to make room (once the output before it has been read).
+func (f *flateReader) slide() {
+	shift := f.wp - histSize
+	copy(f.win, f.win[shift:f.wp])
+	f.wp, f.start = histSize, max(f.start-shift, 0)
+}
+
 // fill reads more of src into in, keeping the 8 bytes before ip (toBytes
 // may give back up to 7 of them). It returns false at the end of src.
 func (f *flateReader) fill() bool {

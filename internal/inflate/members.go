@@ -43,9 +43,8 @@ func (m *members) Read(p []byte) (int, error) {
 func (m *members) decode() {
 	f := m.f
 	if f.wp >= winEnd {
-		shift := f.wp - histSize
-		copy(f.win, f.win[shift:f.wp])
-		f.wp, m.rp, f.start = histSize, histSize, max(f.start-shift, 0)
+		f.slide()
+		m.rp = f.wp
 	}
 	from := f.wp
 	err := f.decode()
