@@ -394,6 +394,16 @@ func (f *flateReader) fast() int {
 			nb -= uint(n)
 			win[wp&(winSize-1)] = byte(e >> 16)
 			wp++
+			// A second literal fits in the bits left (56-15 > 15); a
+			// length (up to 48 bits with its distance) waits for a refill.
+			e = lit[bits&(1<<litBits-1)]
+			if e&kindLit != 0 {
+				n := e & 0xff
+				bits >>= n & 63
+				nb -= uint(n)
+				win[wp&(winSize-1)] = byte(e >> 16)
+				wp++
+			}
 			continue
 		}
 		if e&kindLen == 0 {
@@ -429,7 +439,9 @@ func (f *flateReader) fast() int {
 			// Word copies: each reads bytes written at least 8 back,
 			// and may write up to 7 bytes past the match (the window's
 			// room), which later output overwrites.
-			for i := 0; i < length; i += 8 {
+			// Most matches of a trace are short: one word, no loop.
+			binary.LittleEndian.PutUint64(win[wp&(winSize-1):], binary.LittleEndian.Uint64(win[src&(winSize-1):]))
+			for i := 8; i < length; i += 8 {
 				binary.LittleEndian.PutUint64(win[(wp+i)&(winSize-1):], binary.LittleEndian.Uint64(win[(src+i)&(winSize-1):]))
 			}
 		} else {
