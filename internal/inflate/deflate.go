@@ -9,7 +9,7 @@ import (
 const (
 	histSize = 32 << 10 // DEFLATE's farthest distance
 	// winSize is the window: history, then what one decode call adds.
-	winSize = 512 << 10
+	winSize = 256 << 10
 	// maxMatch is the longest match, plus the 8 bytes a word copy may
 	// write past its end: the room a symbol needs in the window.
 	maxMatch = 258 + 8
