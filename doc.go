@@ -5,7 +5,7 @@
 // Traces:
 //
 //   - swf: the Standard Workload Format: Reader, Writer, typed parse errors.
-//   - swf/convert: Slurm (sacct, jobcomp) and PBS accounting logs to SWF.
+//   - swf/convert: Slurm, PBS and GPU-cluster logs, Slurm queue snapshots, to SWF.
 //   - swf/synth: synthetic workloads (Lublin and Feitelson's model).
 //   - sanitize: sane jobs, archive filters, flurries, reordering (Tsafrir).
 //   - estmodel: models of user runtime estimates (Tsafrir; Hariharan).

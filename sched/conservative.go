@@ -393,10 +393,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		case r >= 0:
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
-			fits := true
-			if from := c.last.skip(n, d, r, w); from < w.until {
-				t, fits = prof.fitOwn(n, d, from, w.until, r)
-				if fits && t == r && w.until <= r {
+			fits, at := true, -1 // at: t's index, when fitBefore gives it
+			if !c.known || e.fresh {
+				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
+			} else if from := c.last.skip(n, d, r, w); from < w.until {
+				// a settled job: its starts end by r (until ≤ r)
+				t, at = prof.fitBefore(n, d, from, w.until, r)
+				if t == r {
 					c.last = noStart{n, d, w.from, w.until, r}
 				}
 			}
@@ -414,8 +417,15 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// function has one form without equal
 					// neighbours), and the walks between are
 					// shorter
-					prof.move(t, r, d, n)
+					if at >= 0 && t >= prof.pts[0].t {
+						prof.moveAt(at, t, r, d, n)
+					} else {
+						prof.move(t, r, d, n)
+					}
 					g.lo = t + d
+				} else if at >= 0 && t+d < r && t >= prof.pts[0].t {
+					// apart: one walk and one shift of the tail too
+					prof.shift(at, t, t+d, r, r+d, n)
 				} else {
 					prof.Allocate(r, d, -n)
 					prof.Allocate(t, d, n)

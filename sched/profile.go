@@ -341,6 +341,79 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 	return cand, true
 }
 
+// fitBefore is fitOwn with a bound (until ≤ r, the slot overdrawn
+// nowhere), which always fits: conservative backfilling's scan of a
+// settled job's starts that a gain can have opened. Its own function,
+// without fitOwn's walk past r and the state that needs, so that the
+// loops keep their values in registers. For a start t before r it
+// returns as well the index of the first point at or after t, which
+// spares move its search.
+func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
+	pts := p.pts
+	if from > pts[0].t {
+		pts = pts[p.search(from+1)-1:]
+	}
+	if from >= until {
+		return r, 0
+	}
+	// ps is the steps and nx their next points, as in fitOwn; a step
+	// that runs past r (or the last) ends the loops, and pts[u] is then
+	// that step
+	ps, nx := pts[:len(pts)-1], pts[1:]
+	nx = nx[:uint(len(ps))]
+	var u uint
+	for {
+		for u < uint(len(ps)) && ps[u].free < n && ps[u].t < until {
+			u++
+		}
+		if u >= uint(len(ps)) || nx[u].t > r {
+			// closed at the step that runs past r: a start there fits
+			// (the slot's n more free carry it on) if before until
+			if q := pts[u]; q.free >= n && max(q.t, from) < until {
+				return max(q.t, from), p.back(pts, int(u), max(q.t, from))
+			}
+			return r, 0
+		}
+		if ps[u].t >= until {
+			return r, 0
+		}
+		// Open: the window fits once a step begins at cand+d, or once
+		// an open step runs past r (the next begins after r: the
+		// slot's n more free carry it on), so one test of each step's
+		// time.
+		cand := max(ps[u].t, from)
+		stop := min(cand+max(d, 1), r+1)
+		for u++; u < uint(len(ps)) && ps[u].free >= n; u++ {
+			if ps[u].t >= stop {
+				return cand, p.back(pts, int(u), cand)
+			}
+		}
+		// step u (no step of ps has ended after r) holds fewer than n,
+		// or is the last
+		if q := pts[u]; q.t >= stop {
+			return cand, p.back(pts, int(u), cand)
+		}
+		if u >= uint(len(ps)) || nx[u].t > r {
+			// the window reaches r, or the last step holds n
+			if q := pts[u]; q.t >= r || q.free >= n {
+				return cand, p.back(pts, int(u), cand)
+			}
+			return r, 0
+		}
+		u++
+	}
+}
+
+// back returns the index in p.pts of the first point at or after t, pts
+// being a suffix of p.pts whose u-th point is at or after t, a few
+// after the one sought (fitBefore's fit and the step where it ended).
+func (p *Profile) back(pts []point, u int, t int64) int {
+	for u > 0 && pts[u-1].t >= t {
+		u--
+	}
+	return len(p.pts) - len(pts) + u
+}
+
 // allocateAll takes the slots (t, d, n), as Allocate(t, d, n) for each
 // would, at once: a sort of their 2·len ends and one merge with the
 // points, instead of two binary searches, two inserts and a walk per slot.

@@ -13,17 +13,29 @@ import "slices"
 // t+d) are moved by copy, each by its own net shift, and the tail by the
 // sum, once.
 func (p *Profile) move(t, r, d, n int64) {
-	pts := p.pts
-	size := len(pts)
-	if size == 0 || t < pts[0].t {
+	if len(p.pts) == 0 || t < p.pts[0].t {
 		p.Allocate(t, r-t, n)
 		p.Allocate(t+d, r-t, -n)
 		return
 	}
-	e, f := t+d, r+d
+	p.moveAt(p.search(t), t, r, d, n)
+}
+
+// moveAt is move for a t at or after the first point, i being the index
+// of the first point at or after t (fitBefore's, which spares the
+// search).
+func (p *Profile) moveAt(i int, t, r, d, n int64) { p.shift(i, t, r, t+d, r+d, n) }
+
+// shift takes n processors over [t, r) and gives n back over [e, f),
+// t < r < e < f, t at or after the first point and i the index of the
+// first point at or after t: a move into an overlapping slot (moveAt)
+// or, with r and e swapped, into one that ends before the old one
+// begins (t+d < r: what Allocate(r, d, -n) then Allocate(t, d, n) do).
+func (p *Profile) shift(i int, t, r, e, f, n int64) {
+	pts := p.pts
+	size := len(pts)
 	// The four ends: their index (the first point at or after), whether a
 	// point is there, and the free there before the move.
-	i := p.search(t)
 	// (i = 0 only with a point at t, since t ≥ pts[0].t)
 	hasT, vt := endAt(pts, i, t)
 	a := i + b2i(hasT) // pts[a:j] lie in (t, r): n fewer free

@@ -115,7 +115,8 @@ func drawSteps(t *rapid.T, label string, first int64, maxLen int) []point {
 // TestFitOwnMatchesFit: fitOwn is Fit after the slot is given back, a fit
 // from until on counting as r, for random profiles and slots: any
 // profile without a bound (until never), and, with one (until ≤ r), a
-// slot overdrawn nowhere, as conservative backfilling calls it.
+// slot overdrawn nowhere, as conservative backfilling calls it; so is
+// fitBefore there.
 func TestFitOwnMatchesFit(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
@@ -142,6 +143,15 @@ func TestFitOwnMatchesFit(t *testing.T) {
 		}
 		if got, ok := p.fitOwn(n, d, from, until, r); got != want || ok != wok {
 			t.Fatalf("fitOwn(%d, %d, %d, %d, %d) on %v = %d, %v; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, ok, want, wok)
+		}
+		if until <= r {
+			got, at := p.fitBefore(n, d, from, until, r)
+			if got != want || !wok {
+				t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, want, wok)
+			}
+			if got < r && got >= p.pts[0].t && at != p.search(got) {
+				t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d at %d; its first point at or after is %d", n, d, from, until, r, p.pts, got, at, p.search(got))
+			}
 		}
 	})
 }
@@ -194,7 +204,7 @@ func TestAllocateMatchesSplits(t *testing.T) {
 // stands for (the slot's part before the old one taken, its part after
 // the new one given back) for random profiles and overlapping slots (held
 // in the profile or not, at points, between, before now, past the last, n
-// of 0 or negative).
+// of 0 or negative); and shift so for slots apart.
 func TestMoveMatchesAllocates(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
@@ -213,6 +223,18 @@ func TestMoveMatchesAllocates(t *testing.T) {
 			if rapid.Bool().Draw(t, "held") { // the slot in the profile, as a job's
 				p.Allocate(r, d, n)
 				q.Allocate(r, d, n)
+			}
+			if apart := r - at - 1; apart >= 1 && at >= p.pts[0].t && rapid.Bool().Draw(t, "apart") {
+				// a slot that ends before the old one begins (shift
+				// with r and e swapped)
+				d = rapid.Int64Range(1, apart).Draw(t, "d apart")
+				p.shift(p.search(at), at, at+d, r, r+d, n)
+				q.Allocate(r, d, -n)
+				q.Allocate(at, d, n)
+				if !slices.Equal(p.pts, q.pts) {
+					t.Fatalf("shift(%d, %d, %d, %d): %v; Allocates: %v", at, at+d, r, r+d, p.pts, q.pts)
+				}
+				continue
 			}
 			p.move(at, r, d, n)
 			q.Allocate(at, r-at, n)

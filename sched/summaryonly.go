@@ -311,65 +311,12 @@ func (f *foldSummary) summary(P, lastSubmit int64) Summary {
 		pr := &sum.Predictability
 		pr.Rate = float64(len(reserved)) / n
 		pr.AbsMean, pr.AbsSD = meanSD(reserved)
-		pr.AbsMedian = selectMedian(reserved)
+		pr.AbsMedian = median(reserved)
 		pr.DelayRate = float64(len(delayed)) / n
 		pr.DelayMean, pr.DelaySD = meanSD(delayed)
-		pr.DelayMedian = selectMedian(delayed)
+		pr.DelayMedian = median(delayed)
 	}
 	return sum
-}
-
-// selectMedian is median's value, found by selection instead of a sort
-// (a median is an order statistic: the same value however it is found;
-// xs holds no NaN). The sort of the reservation lists was 1% of an EASY
-// run's instructions on LANL-CM5. xs is reordered.
-func selectMedian(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return 0
-	}
-	k := n / 2
-	hi := nth(xs, k)
-	if n%2 == 1 {
-		return hi
-	}
-	return (slices.Max(xs[:k]) + hi) / 2 // (nth left the k smallest first)
-}
-
-// nth reorders xs so that xs[k] is the value a sort would put there, none
-// before it larger and none after it smaller, and returns it: Wirth's
-// selection (Hoare's partition around xs[k]), sorting what is left once
-// the partitions have not narrowed enough (an adversarial order).
-func nth(xs []float64, k int) float64 {
-	lo, hi := 0, len(xs)-1
-	for budget := 2*bits.Len(uint(len(xs))) + 8; lo < hi; budget-- {
-		if budget == 0 || hi-lo < 12 {
-			slices.Sort(xs[lo : hi+1])
-			break
-		}
-		p, i, j := xs[k], lo, hi
-		for i <= j {
-			for xs[i] < p {
-				i++
-			}
-			for p < xs[j] {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
-		}
-		// xs[lo:i] <= p <= xs[j+1:hi+1]; between j and i, p itself.
-		if j < k {
-			lo = i
-		}
-		if k < i {
-			hi = j
-		}
-	}
-	return xs[k]
 }
 
 // corrections is meanSD of the included jobs' corrections, in

@@ -40,6 +40,10 @@ func TestNotSaneReasons(t *testing.T) {
 	if want := "4 dropped as not sane: 1 larger than machine, 2 no run time, 1 no size"; !strings.Contains(errs.String(), want) {
 		t.Errorf("stderr %q lacks %q", errs.String(), want)
 	}
+	// The bins as a user reads them, not Go's "[{7200 0 100}]".
+	if want := "bins 2h 100.0%;"; !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr %q lacks %q", errs.String(), want)
+	}
 	var r struct {
 		NotSane  int            `json:"not_sane"`
 		ByReason map[string]int `json:"not_sane_by_reason"`
@@ -49,6 +53,24 @@ func TestNotSaneReasons(t *testing.T) {
 	}
 	if r.NotSane != 4 || r.ByReason["no_run_time"] != 2 || r.ByReason["no_size"] != 1 || r.ByReason["larger_than_machine"] != 1 {
 		t.Errorf("-json: not_sane %d, by reason %v", r.NotSane, r.ByReason)
+	}
+	// The bins' keys are snake_case like the rest: a user saw "Time",
+	// "Jobs" and "Percent" (estmodel.UserBin's field names).
+	var b struct {
+		Bins []map[string]float64 `json:"bins"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Bins) == 0 || b.Bins[0]["time_s"] != 7200 {
+		t.Errorf("-json bins %v: want time_s 7200 (E_max), jobs, percent", b.Bins)
+	}
+	for _, m := range b.Bins {
+		for k := range m {
+			if k != "time_s" && k != "jobs" && k != "percent" {
+				t.Errorf("-json bins: key %q, want time_s, jobs, percent", k)
+			}
+		}
 	}
 }
 
@@ -76,7 +98,7 @@ func TestEMaxAboveEveryEstimate(t *testing.T) {
 	}
 	a, _ := os.ReadFile(filepath.Join(dir, "out.swf"))
 	b, _ := os.ReadFile(filepath.Join(dir, "zero.swf"))
-	if !bytes.Equal(a, b) || !strings.Contains(errs.String(), "bins []") {
+	if !bytes.Equal(a, b) || !strings.Contains(errs.String(), "bins none;") {
 		t.Errorf("-emax 100h differs from -emax 100h -share 0:\n%s\n%s", a, b)
 	}
 }
@@ -313,5 +335,20 @@ func TestValidateNoSaneJob(t *testing.T) {
 	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1"}, &out, &errs)
 	if err == nil || !strings.Contains(err.Error(), path+": no sane job (1 record: 1 no submit time)") {
 		t.Errorf("%v; want the log and the reasons named", err)
+	}
+}
+
+// -validate's -plot directory is made before the logs are read: one that
+// cannot be made fails at once, naming -plot (h-user's abe2e4b; without a
+// test here, this log's "no sane job" came first).
+func TestValidatePlotDirFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "allneg.swf")
+	if err := os.WriteFile(path, []byte("; MaxProcs: 64\n-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1", "-plot", filepath.Join(path, "figures")}, &out, &errs)
+	if err == nil || !strings.HasPrefix(err.Error(), "-plot: mkdir") || out.Len() != 0 {
+		t.Errorf("%v, stdout %q; want a -plot error before the run", err, out.String())
 	}
 }

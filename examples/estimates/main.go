@@ -168,6 +168,11 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 	o.trace = trace
 	switch {
 	case o.fit || o.validate:
+		if o.validate {
+			if err := cli.OutputDir("-plot", o.plot); err != nil {
+				return err
+			}
+		}
 		w, flush := cli.Output(stdout, *asJSON)
 		if o.fit {
 			err = runFit(w, stderr, o.seeds)
@@ -265,8 +270,8 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "model %s: E_max %d s, bins %v; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
-		o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short)
+	fmt.Fprintf(log, "model %s: E_max %d s, bins %s; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
+		o.model, set.EMax, logBins(set.Bins), len(rep.Truncated), rep.Short)
 	var warnings []string
 	var warningData map[string]any
 	if degenerate != nil {
@@ -279,24 +284,58 @@ func runAssign(stdout, log io.Writer, o options) error {
 		return err
 	}
 	return cli.WriteJSON(stdout, struct {
-		Trace     string             `json:"trace"`
-		Out       string             `json:"out"`
-		SaneJobs  int                `json:"sane_jobs"`
-		Procs     int64              `json:"procs"`
-		NotSane   int                `json:"not_sane"`
-		ByReason  map[string]int     `json:"not_sane_by_reason"`
-		Model     string             `json:"model"`
-		EMax      int64              `json:"e_max_s"`
-		Bins      []estmodel.UserBin `json:"bins"`
-		Truncated int                `json:"run_times_truncated"`
-		Short     int                `json:"estimates_below_run_time"`
-		Missing   int                `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
+		Trace     string         `json:"trace"`
+		Out       string         `json:"out"`
+		SaneJobs  int            `json:"sane_jobs"`
+		Procs     int64          `json:"procs"`
+		NotSane   int            `json:"not_sane"`
+		ByReason  map[string]int `json:"not_sane_by_reason"`
+		Model     string         `json:"model"`
+		EMax      int64          `json:"e_max_s"`
+		Bins      []jsonBin      `json:"bins"`
+		Truncated int            `json:"run_times_truncated"`
+		Short     int            `json:"estimates_below_run_time"`
+		Missing   int            `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
 		// Warnings and WarningData as simulate's: one line each, and
 		// their figures by kind (degenerate_e_max).
 		Warnings    []string       `json:"warnings,omitempty"`
 		WarningData map[string]any `json:"warning_data,omitempty"`
-	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, set.Bins, len(rep.Truncated), rep.Short,
+	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
 		set.Missing, warnings, warningData})
+}
+
+// jsonBin is a user bin in -json, with snake_case keys as every command's
+// -json (estmodel.UserBin has no tags: its keys came out as Time, Jobs and
+// Percent).
+type jsonBin struct {
+	Time    int64   `json:"time_s"`
+	Jobs    int     `json:"jobs"`
+	Percent float64 `json:"percent"`
+}
+
+// logBins is the bins as the log line prints them: "18h 23.8%, 0:15 10.6%"
+// (they were Go's %v of the structs, "[{64800 0 23.779492890627022}]").
+func logBins(bs []estmodel.UserBin) string {
+	if len(bs) == 0 {
+		return "none"
+	}
+	s := make([]string, len(bs))
+	for i, b := range bs {
+		if b.Jobs > 0 {
+			s[i] = fmt.Sprintf("%s %d jobs", hms(b.Time), b.Jobs)
+		} else {
+			s[i] = fmt.Sprintf("%s %.1f%%", hms(b.Time), b.Percent)
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+func jsonBins(bs []estmodel.UserBin) []jsonBin {
+	out := make([]jsonBin, len(bs))
+	for i, b := range bs {
+		out[i] = jsonBin{b.Time, b.Jobs, b.Percent}
+	}
+	return out
 }
 
 func shareAt(jobs []swf.Job, t int64) float64 {

@@ -134,7 +134,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer done()
 	stderr = cli.StdinStderr(stderr, o.trace, trace)
-	bar := progress.New(stderr, o.progress, 1)
+	bar := newBar(stderr, o.progress)
 	rows, info, err := scoreOn(ctx, trace, o.machine, o.nodes, o.predictors, bar.Set)
 	bar.Done()
 	if errors.Is(err, errNoWaits) && len(info.rejected) > 0 {
@@ -158,4 +158,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cli.Status("forecast", stderr, err)
 	}
 	return cli.ExitOK
+}
+
+// newBar is the run's progress bar, its one stage begun: a Bar's Set
+// moves the bar within the current stage, so without a stage it stays at 0%.
+func newBar(w io.Writer, on bool) *progress.Bar {
+	bar := progress.New(w, on, 1)
+	bar.Stage("replay", 1)
+	return bar
 }

@@ -8,8 +8,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
@@ -152,4 +154,40 @@ func TestCLI(t *testing.T) {
 		FromStdin: []string{"-", "-json", "-predictors", "naive"}, StdinFile: p,
 		Missing: []string{missing}, File: missing,
 		Empty: func(p string) []string { return []string{p} }, Machine: []string{"t.swf"}})
+}
+
+// TestProgressAdvances: the bar moves with the replay. A user saw
+// "[    ]   0%" for the whole of a run on SDSC-SP2 on a terminal: Set was
+// called outside any stage, whose weight is 0.
+func TestProgressAdvances(t *testing.T) {
+	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
+	var b bytes.Buffer
+	bar := newBar(&b, true)
+	time.Sleep(150 * time.Millisecond) // the bar redraws at most every 100 ms
+	bar.Set(0.5)
+	if !strings.Contains(b.String(), " 50%") {
+		t.Errorf("bar %q after Set(0.5): want 50%%", b.String())
+	}
+	clitest.Progress(t, run, smallLog(t, t.TempDir(), 300), "-predictors", "naive")
+}
+
+// TestProgressMovesInRun: the command's own bar moves past 0% during a
+// run long enough for a redraw (they are 100 ms apart). TestProgressAdvances
+// checks newBar only: it passed with run back on progress.New without a
+// stage (the bar at 0% throughout, 4 draws in 0.5 s here).
+func TestProgressMovesInRun(t *testing.T) {
+	t.Setenv("BATCHQ_PROGRESS_QUIET", "0s")
+	log := smallLog(t, t.TempDir(), 60000)
+	t0 := time.Now()
+	r := clitest.Exec(run, "", log, "-predictors", "naive", "-progress")
+	d := time.Since(t0)
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	if d < 300*time.Millisecond {
+		t.Skipf("the run took %v: too short to see the bar move", d)
+	}
+	if !regexp.MustCompile(`\] +[1-9][0-9]*%`).MatchString(r.Stderr) {
+		t.Errorf("a %v run drew no bar past 0%%: %q", d, r.Stderr)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +101,20 @@ func TestScoreTableAndBadFile(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "bad.swf") {
 		t.Errorf("stderr does not name the bad file: %q", errb.String())
+	}
+	// once: a user saw "qbets: F: F: swf: line 1 …"
+	if n := strings.Count(errb.String(), bad); n != 1 {
+		t.Errorf("stderr names the bad file %d times: %q", n, errb.String())
+	}
+	// A log read but not scored (no wait known) is named once too: that
+	// error is scoreJobs', which names no file.
+	nowait := filepath.Join(dir, "nowait.swf")
+	if err := os.WriteFile(nowait, []byte("; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errn strings.Builder
+	if code := command([]string{"-trace", nowait}, io.Discard, &errn); code == 0 || strings.Count(errn.String(), nowait+": no job with a known wait") != 1 {
+		t.Errorf("exit %d, stderr %q; want the log named once", code, errn.String())
 	}
 	for _, want := range []string{"good: full QBETS, q = 0.95, C = 0.95", "| 1 short | 444 |", "| 2 long | 256 |"} {
 		if !strings.Contains(out.String(), want) {

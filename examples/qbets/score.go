@@ -53,7 +53,7 @@ func scoreLogs(w, stderr io.Writer, o options) error {
 	for _, path := range o.files {
 		rows, err := scoreLog(path, cfg)
 		if err != nil {
-			fmt.Fprintf(stderr, "qbets: %s: %v\n", path, err)
+			fmt.Fprintf(stderr, "qbets: %v\n", err) // it names the log
 			bad++
 			continue
 		}
@@ -74,12 +74,22 @@ func scoreLogs(w, stderr io.Writer, o options) error {
 	return nil
 }
 
-// scoreLog replays one log per queue.
+// scoreLog replays one log per queue. Its errors name the log
+// (swf.ReadFile's already do).
 func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 	hdr, jobs, err := swf.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	rows, err := scoreJobs(path, hdr, jobs, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// scoreJobs replays the jobs of the log at path per queue.
+func scoreJobs(path string, hdr *swf.Header, jobs []swf.Job, cfg replay.Config) ([]queueScore, error) {
 	read := len(jobs)
 	jobs, far := cli.InRange(jobs) // a wait of 2^63 − 1 failed the whole log
 	byQ, skipped := replay.Queues(jobs)

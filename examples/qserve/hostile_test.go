@@ -184,7 +184,7 @@ func TestDefaultTokens(t *testing.T) {
 	if err != nil || second.Len() != 0 || again[0].Secret != tks[0].Secret || again[1].Secret != tks[1].Secret {
 		t.Fatalf("second start: %+v %v, printed %q", again, err, second.String())
 	}
-	if mem, err := defaultTokens("", &second); err != nil || len(mem) != 2 || !strings.Contains(second.String(), "in memory") {
+	if mem, err := defaultTokens("", &second); err != nil || len(mem) != 2 || !strings.Contains(second.String(), `in memory (-db "")`) { // "no -db" read as leaving the flag out, which stores in qserve.db
 		t.Fatalf("without a database: %v %q", err, second.String())
 	}
 	s := newService(t, nil, karnak.Config{Tokens: tks})

@@ -92,7 +92,7 @@ func defaultTokens(path string, w io.Writer) ([]karnak.Token, error) {
 		tks[i] = karnak.Token{Name: name, Secret: hex.EncodeToString(r[:]), Systems: []string{"*"}, Admin: name == "admin"}
 		fmt.Fprintf(&b, "%s %s *%s\n", name, tks[i].Secret, map[bool]string{true: " admin"}[tks[i].Admin])
 	}
-	where := "in memory (no -db): they last as long as this process"
+	where := "in memory (-db \"\"): they last as long as this process"
 	if path != "" {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {

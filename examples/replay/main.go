@@ -117,6 +117,11 @@ func commandIn(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
+	// Before the run, as tsafrir's -plot: -trace CEA-Curie ran 4.4 s,
+	// then said "mkdir F: not a directory" without naming -out.
+	if err := cli.OutputDir("-out", o.out); err != nil {
+		return err
+	}
 	trace, done, err := cli.StdinTrace(o.trace, stdin)
 	if err != nil {
 		return err

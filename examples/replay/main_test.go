@@ -54,3 +54,17 @@ func TestCLI(t *testing.T) {
 		FromStdin: []string{"-", "-json"}, StdinFile: trace,
 		Missing: []string{missing}, File: missing, Machine: []string{}})
 }
+
+// TestOutDirFirst: an -out directory that cannot be made fails before the
+// run, naming -out (it failed after the run with a bare "mkdir F: not a
+// directory"): here before even the missing trace is looked for.
+func TestOutDirFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := clitest.Exec(run, "", "-trace", filepath.Join(t.TempDir(), "missing.swf"), "-out", filepath.Join(file, "figures"))
+	if r.Code != 1 || r.Stdout != "" || !strings.Contains(r.Stderr, "-out: mkdir") {
+		t.Errorf("exit %d, stdout %d bytes, stderr %q; want 1 naming -out", r.Code, len(r.Stdout), r.Stderr)
+	}
+}

@@ -741,10 +741,11 @@ var swarMasks = [5]uint64{0x2020202020202020, 0x7f7f7f7f7f7f7f7f, 0x808080808080
 
 // field9 returns the index of the ninth token of line, whose first token
 // starts at i (the first byte that is not a blank), or len(line) if it
-// has fewer. It reads eight bytes at a time and counts the tokens' starts
-// (a byte that is not a blank after one that is) in a word by their bits:
-// a loop over each byte was most of the scan's cost. tabs false says the
-// line has no tab: then a blank is a space, one test a word instead of two.
+// has fewer. It reads eight bytes at a time (sixteen on a line without a
+// tab) and counts the tokens' starts (a byte that is not a blank after
+// one that is) in a word by their bits: a loop over each byte was most of
+// the scan's cost. tabs false says the line has no tab: then a blank is a
+// space, one test a word instead of two.
 func field9(line []byte, i int, tabs bool) int {
 	need := 9            // token starts to see, the one at i included
 	prev := uint64(0x80) // byte i-1, as a blank, in bit 7 (the line's start is one)

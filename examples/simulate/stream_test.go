@@ -409,8 +409,10 @@ func TestStreamedRaise(t *testing.T) {
 	}
 }
 
-// TestField9 checks field9, eight bytes at a time, against a loop over
-// each byte on random lines of digits, blanks and other bytes.
+// TestField9 checks field9 as checkField9 does on random lines: short ones
+// of digits, blanks and other bytes; and ones long enough for several
+// rounds of its two-word loop (up to 300 bytes, mostly blanks, so that the
+// ninth token often lies far in), half of them with tabs.
 func TestField9(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte("0123456789-.     \t\t!\x08\x00\x7f\x80\xff;\r")
@@ -419,27 +421,19 @@ func TestField9(t *testing.T) {
 		for k := range line {
 			line[k] = alphabet[rng.IntN(len(alphabet))]
 		}
-		i := 0
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
+		checkField9(t, line, 0)
+	}
+	rng = rand.New(rand.NewPCG(5, 6))
+	for n := range 60_000 {
+		alphabet := []byte("1234567890-.;\x00\xff        ")
+		if n%2 == 1 {
+			alphabet = append(alphabet, "\t\t\t"...)
 		}
-		want := i
-		for range 8 {
-			for want < len(line) && line[want] != ' ' && line[want] != '\t' {
-				want++
-			}
-			for want < len(line) && (line[want] == ' ' || line[want] == '\t') {
-				want++
-			}
+		line := make([]byte, rng.IntN(300))
+		for k := range line {
+			line[k] = alphabet[rng.IntN(len(alphabet))]
 		}
-		if got := field9(line, i, true); got != want {
-			t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
-		}
-		if !bytes.Contains(line, []byte("\t")) { // its path for a line without a tab
-			if got := field9(line, i, false); got != want {
-				t.Fatalf("field9(%q, %d, no tabs) = %d, want %d", line, i, got, want)
-			}
-		}
+		checkField9(t, line, 0)
 	}
 }
 
@@ -447,24 +441,13 @@ func TestField9(t *testing.T) {
 // the starts counted by a multiply) on every pattern of blank, tab and
 // token bytes in a word, the token bytes taking every value but a blank's
 // across the patterns, at every alignment and with 0 to 4 tokens before
-// the word and after it.
+// the word and after it, as checkField9 does.
 func TestField9Words(t *testing.T) {
 	var other []byte // the 254 bytes that are not blanks
 	for b := range 256 {
 		if b != ' ' && b != '\t' {
 			other = append(other, byte(b))
 		}
-	}
-	ref := func(line []byte, i int) int { // the ninth token by a loop over each byte
-		for range 8 {
-			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
-				i++
-			}
-			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-				i++
-			}
-		}
-		return i
 	}
 	prefixes := []string{"", "a", "1 ", "a b", "a b c d ", "aaaaaaa", "a\tb\tc\td\t", "\t\t 7"}
 	tails := []string{"", "x", " 1 2 3 4 5 6 7 8 9", "\t1\t2\t3\t4 5 6"}
@@ -475,20 +458,7 @@ func TestField9Words(t *testing.T) {
 		}
 		for _, pre := range prefixes {
 			for _, tail := range tails {
-				line := append(append([]byte(pre), word...), tail...)
-				i := 0
-				for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-					i++
-				}
-				want := ref(line, i)
-				if got := field9(line, i, true); got != want {
-					t.Fatalf("field9(%q, %d) = %d, want %d", line, i, got, want)
-				}
-				if !bytes.Contains(line, []byte("\t")) {
-					if got := field9(line, i, false); got != want {
-						t.Fatalf("field9(%q, %d, no tabs) = %d, want %d", line, i, got, want)
-					}
-				}
+				checkField9(t, append(append([]byte(pre), word...), tail...), 0)
 			}
 		}
 	}

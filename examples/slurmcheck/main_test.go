@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -17,6 +18,37 @@ import (
 func TestCLI(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none.json")
 	clitest.Run(t, clitest.Command{Run: run, JSON: []string{recordPath, "-json"}, Missing: []string{missing}, File: missing})
+}
+
+// TestJSONKeys: every key of -json is snake_case, as every command's. A
+// user saw "BackfillSeen" and "BackfillJumped" beside "own_pairs" (two
+// fields of slurmSide without tags).
+func TestJSONKeys(t *testing.T) {
+	r := clitest.Exec(run, "", recordPath, "-json")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if strings.ToLower(k) != k {
+					t.Errorf("-json key %s/%s: want snake_case", path, k)
+				}
+				walk(path+"/"+k, e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(path+"[]", e)
+			}
+		}
+	}
+	walk("", v)
 }
 
 // TestReadme regenerates the README's tables from the committed

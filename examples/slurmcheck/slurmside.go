@@ -28,7 +28,8 @@ type slurmSide struct {
 	// higher priority (at that sample) pending for more than 0.5 s: the
 	// others were starts in priority order that a backfill cycle made
 	// before the main scheduler's next run.
-	BackfillSeen, BackfillJumped int
+	BackfillSeen   int `json:"backfill_seen"`
+	BackfillJumped int `json:"backfill_jumped"`
 	// OwnPairs counts the pairs of jobs pending together at a sample
 	// with different priorities there (the first such sample of each
 	// pair) that Slurm started at different seconds; OwnOrder is the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +55,18 @@ func TestMergeOutIsInput(t *testing.T) {
 	if !bytes.Equal(read(t, f), before) {
 		t.Error("the shard changed")
 	}
+	// Nor into a directory merged, as a result file: the next report
+	// read every run twice ("run 0 duplicated"), and another spec's
+	// refused every line.
+	in := filepath.Join(d, ".", "small.jsonl")
+	if code, _, errs := sweep(t, nil, "merge", "-spec", specPath, "-o", in, d); code != 2 || !strings.Contains(errs, "-o "+in+": in "+d) {
+		t.Errorf("-o %s: exit %d, %q; want 2 naming the directory", in, code, errs)
+	}
+	if _, err := os.Stat(in); err == nil {
+		t.Errorf("%s written", in)
+	}
+	mustRun(t, "merge", "-spec", specPath, "-o", filepath.Join(d, "small.txt"), d)
+	mustRun(t, "report", "-spec", specPath, d)
 }
 
 // -j starts that many goroutines before the first run: -j 10000000 took

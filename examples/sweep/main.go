@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -259,6 +260,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		if err := cli.NotInput("-o", *out, append(pos, *specPath)...); err != nil {
 			return err
 		}
+		if err := notInDirs(*out, pos); err != nil {
+			return err
+		}
 		if f, err = os.Create(*out); err != nil {
 			return err
 		}
@@ -286,5 +290,25 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "sweep: merged %d runs of %s (spec %s)\n", n, spec.Name, spec.Hash())
+	return nil
+}
+
+// notInDirs refuses a merged file written as a result file (*.jsonl,
+// *.jsonl.gz) into one of the directories merged: the next merge or
+// report of the spec would read each run twice, and another spec sharing
+// the directory would refuse every line of it.
+func notInDirs(out string, dirs []string) error {
+	if !strings.HasSuffix(out, ".jsonl") && !strings.HasSuffix(out, ".jsonl.gz") {
+		return nil
+	}
+	od, err := os.Stat(filepath.Dir(out))
+	if err != nil {
+		return nil
+	}
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err == nil && st.IsDir() && os.SameFile(od, st) {
+			return cli.Usagef("-o %s: in %s, whose *.jsonl merge and report read as results: the next merge would read every run twice; write it elsewhere", out, d)
+		}
+	}
 	return nil
 }

@@ -363,6 +363,54 @@ func TestMergeRefuses(t *testing.T) {
 	check("params", "has parameters", bd, filepath.Join(d, "small.shard-1-of-2.jsonl"))
 }
 
+// TestMergeSharedOut: two specs run with the same -out (run's default,
+// results) are merged and reported one by one. A user ran table48 and
+// fig43 into results and saw "report -spec fig43.json results" fail on
+// every line of table48's shard file.
+func TestMergeSharedOut(t *testing.T) {
+	_, specPath := smallSpec(t, synthTrace(t, 300))
+	d := t.TempDir()
+	mustRun(t, "run", "-spec", specPath, "-out", d)
+	other := strings.Replace(string(read(t, specPath)), `"name": "small"`, `"name": "other"`, 1)
+	other = strings.Replace(other, `"seeds": [0, 7]`, `"seeds": [0, 8]`, 1)
+	op := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(op, []byte(other), 0o644)
+	mustRun(t, "run", "-spec", op, "-out", d)
+	for _, sp := range []string{specPath, op} {
+		if code, _, errs := sweep(t, nil, "merge", "-spec", sp, d); code != 0 {
+			t.Errorf("merge -spec %s %s: exit %d, stderr %q", filepath.Base(sp), d, code, errs)
+		}
+		if code, _, errs := sweep(t, nil, "report", "-spec", sp, d); code != 0 {
+			t.Errorf("report -spec %s %s: exit %d, stderr %q", filepath.Base(sp), d, code, errs)
+		}
+	}
+	// What is left out is only another spec's: a shard file of this
+	// spec's name from another hash (an edited spec run with another
+	// shard count) still fails the merge, naming the file.
+	stale := filepath.Join(d, "small.shard-1-of-3.jsonl")
+	os.WriteFile(stale, read(t, filepath.Join(d, "other.shard-0-of-1.jsonl")), 0o644)
+	if code, _, errs := sweep(t, nil, "merge", "-spec", specPath, d); code != 1 || !strings.Contains(errs, stale+":1: run 0 belongs to spec") {
+		t.Errorf("merge with %s: exit %d, stderr %q; want 1 naming it", stale, code, errs)
+	}
+	os.Remove(stale)
+	// A spec renamed after its run finds none of its files: the error
+	// says which were left out (it said only "no *.jsonl result files").
+	renamed := filepath.Join(t.TempDir(), "renamed.json")
+	os.WriteFile(renamed, []byte(strings.Replace(string(read(t, specPath)), `"name": "small"`, `"name": "small2"`, 1)), 0o644)
+	if code, _, errs := sweep(t, nil, "merge", "-spec", renamed, d); code != 1 ||
+		!strings.Contains(errs, d+": no result files of spec small2 (other specs' shard files left out: other, small)") {
+		t.Errorf("merge -spec small2: exit %d, stderr %q; want 1 naming the files left out", code, errs)
+	}
+	// Runs missing with files left out: the error names them too.
+	own := filepath.Join(d, "small.shard-0-of-1.jsonl")
+	lines := bytes.SplitAfter(read(t, own), []byte("\n"))
+	os.WriteFile(own, bytes.Join(lines[:10], nil), 0o644)
+	if code, _, errs := sweep(t, nil, "report", "-spec", specPath, d); code != 1 || !strings.Contains(errs, "18 of 28 runs missing") ||
+		!strings.Contains(errs, "; other specs' shard files left out: other)") {
+		t.Errorf("report with 10 of small's runs: exit %d, stderr %q", code, errs)
+	}
+}
+
 func TestCommandLine(t *testing.T) {
 	_, specPath := smallSpec(t, synthTrace(t, 100))
 	// Flags after the arguments, list, slurm.

@@ -8,18 +8,26 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
 
+// shardName matches the file name run writes, NAME.shard-i-of-N.jsonl.
+var shardName = regexp.MustCompile(`^(.*)\.shard-[0-9]+-of-[0-9]+\.jsonl(\.gz)?$`)
+
 // resultFiles lists the result files named by args: files as given, and
-// every *.jsonl file of a directory (sorted).
-func resultFiles(args []string) ([]string, error) {
-	var files []string
+// every *.jsonl file of a directory (sorted). With a spec name, a
+// directory's shard files of other specs (OTHER.shard-i-of-N.jsonl) are
+// left out, so that specs run with the same -out (run's default, results)
+// can be merged and reported one by one. The other specs' names are
+// returned, for the errors of a read that misses runs (a spec renamed
+// after its run: its shard files now look like another spec's).
+func resultFiles(args []string, name string) (files, others []string, err error) {
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !st.IsDir() {
 			files = append(files, a)
@@ -27,17 +35,35 @@ func resultFiles(args []string) ([]string, error) {
 		}
 		m, err := filepath.Glob(filepath.Join(a, "*.jsonl"))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		gz, _ := filepath.Glob(filepath.Join(a, "*.jsonl.gz"))
 		m = append(m, gz...)
+		if name != "" {
+			m = slices.DeleteFunc(m, func(f string) bool {
+				g := shardName.FindStringSubmatch(filepath.Base(f))
+				if g != nil && g[1] != name && !slices.Contains(others, g[1]) {
+					others = append(others, g[1])
+				}
+				return g != nil && g[1] != name
+			})
+		}
+		if len(m) == 0 && len(others) > 0 {
+			return nil, nil, fmt.Errorf("%s: no result files of spec %s (%s)", a, name, leftOut(others))
+		}
 		if len(m) == 0 {
-			return nil, fmt.Errorf("%s: no *.jsonl result files", a)
+			return nil, nil, fmt.Errorf("%s: no *.jsonl result files", a)
 		}
 		slices.Sort(m)
 		files = append(files, m...)
 	}
-	return files, nil
+	slices.Sort(others)
+	return files, others, nil
+}
+
+// leftOut says which other specs' shard files were left out.
+func leftOut(others []string) string {
+	return "other specs' shard files left out: " + strings.Join(others, ", ")
 }
 
 // readMaybeGz reads a file, gunzipping it when its name ends in .gz.
@@ -174,7 +200,7 @@ func missing(byRun []*located) (string, int) {
 
 // loadComplete reads result files and requires every run of the sweep.
 func loadComplete(spec *Spec, args []string) ([]*located, error) {
-	files, err := resultFiles(args)
+	files, others, err := resultFiles(args, spec.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +210,11 @@ func loadComplete(spec *Spec, args []string) ([]*located, error) {
 		return nil, err
 	}
 	if s, n := missing(byRun); n > 0 {
-		return nil, fmt.Errorf("%d of %d runs missing: %s (run the shards that hold them, or check the directories given)", n, len(runs), s)
+		hint := "run the shards that hold them, or check the directories given"
+		if len(others) > 0 {
+			hint += "; " + leftOut(others)
+		}
+		return nil, fmt.Errorf("%d of %d runs missing: %s (%s)", n, len(runs), s, hint)
 	}
 	return byRun, nil
 }

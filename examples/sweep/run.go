@@ -274,7 +274,7 @@ func paramKey(p Params) string {
 // indexes their metrics by parameters. Lines are only worth reusing when
 // they were made by the same version of package sched.
 func loadReuse(args []string) (map[string]Metrics, error) {
-	files, err := resultFiles(args)
+	files, _, err := resultFiles(args, "") // any spec's lines may be reused
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,14 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 	r.Lenient = lenient
 	s, err := summarize(r)
 	if err != nil {
-		return err
+		// A parse error names no file: name it, as every other command
+		// does (swf.ReadFile). A read's other errors name it already
+		// ("swf: F: gzip data truncated"), and named again read
+		// "swfstat: F: swf: F: …".
+		if pe := (*swf.ParseError)(nil); len(args) == 0 || !errors.As(err, &pe) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	if s.jobs == 0 {
 		// A summary of nothing is not a summary: every other command

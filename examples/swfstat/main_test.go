@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,31 @@ func TestMalformed(t *testing.T) {
 	err := stat(&out, nil, []string{p}, false, false)
 	if err == nil || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("strict: got %v, want an error naming line 3", err)
+	}
+	// and the file, as simulate, replay and forecast name it: a user saw
+	// "swfstat: swf: line 41, field 3 …" without the file's name.
+	if !strings.HasPrefix(err.Error(), p+": ") {
+		t.Errorf("strict: got %v, want it to start with the file's name", err)
+	}
+	r := clitest.Exec(run, "; MaxProcs: 4\n2 0 0 x\n", "-")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "swfstat: standard input: ") {
+		t.Errorf("from standard input: exit %d, stderr %q; want 1 naming standard input", r.Code, r.Stderr)
+	}
+	// A truncated gzip: swf.Open's reader names the file already, once
+	// is enough ("swfstat: F: swf: F: gzip data truncated" before).
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(bytes.Repeat([]byte("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 1 1\n"), 1000))
+	zw.Close()
+	gz := filepath.Join(t.TempDir(), "cut.swf.gz")
+	os.WriteFile(gz, z.Bytes()[:z.Len()/2], 0o644)
+	for _, args := range [][]string{{gz}, {"-"}} {
+		in, _ := os.ReadFile(gz)
+		r := clitest.Exec(run, string(in), args...)
+		name := map[bool]string{true: gz, false: "standard input"}[args[0] == gz]
+		if r.Code != 1 || strings.Count(r.Stderr, name) != 1 || !strings.Contains(r.Stderr, "truncated") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 naming %s once", args[0], r.Code, r.Stderr, name)
+		}
 	}
 	out.Reset()
 	if err := stat(&out, nil, []string{p}, true, false); err != nil {

@@ -91,6 +91,9 @@ func run(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writ
 		err = checkLogs(o.only)
 	}
 	if err == nil {
+		err = cli.OutputDir("-plot", o.plotDir)
+	}
+	if err == nil {
 		w, flush := cli.Output(stdout, *asJSON)
 		if err = reproduce(ctx, w, o); err == nil {
 			err = flush()

@@ -91,6 +91,9 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 			return cli.UsageError{Msg: err.Error()}
 		}
 	}
+	if err := cli.OutputDir("-plot", *plot); err != nil {
+		return err
+	}
 	if opt.paths, err = tracePaths(*traces); err != nil {
 		return err
 	}

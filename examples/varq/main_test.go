@@ -194,3 +194,16 @@ func TestCLI(t *testing.T) {
 		Missing: []string{"-trace", missing}, File: missing,
 		Empty: func(p string) []string { return []string{"-trace", p} }})
 }
+
+// TestPlotDirFirst: a -plot directory that cannot be made fails before
+// the trace is read, naming -plot (h-user's abe2e4b had no test here).
+func TestPlotDirFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := clitest.Exec(run, "", "-trace", filepath.Join(t.TempDir(), "missing.swf"), "-plot", filepath.Join(file, "figures"))
+	if r.Code != 1 || r.Stdout != "" || !strings.Contains(r.Stderr, "-plot: mkdir") {
+		t.Errorf("exit %d, stdout %d bytes, stderr %q; want 1 naming -plot", r.Code, len(r.Stdout), r.Stderr)
+	}
+}

@@ -31,6 +31,7 @@ type Bar struct {
 	done    float64 // weight of the finished stages
 	weight  float64 // weight of the current stage
 	stage   string
+	staged  bool // Stage was called: before it, Set's fraction is of the whole run
 	visible bool
 	quiet   time.Duration // how long the bar stays silent
 }
@@ -66,11 +67,12 @@ func IsTerminal(w io.Writer) bool {
 // Stage starts a stage of the given weight, finishing the previous one.
 func (p *Bar) Stage(name string, weight float64) {
 	p.done += p.weight
-	p.stage, p.weight = name, weight
+	p.stage, p.weight, p.staged = name, weight, true
 	p.Set(0)
 }
 
-// Set reports the fraction done of the current stage.
+// Set reports the fraction done of the current stage, or of the whole run
+// when no Stage was started (a run of one part need not name one).
 func (p *Bar) Set(frac float64) {
 	if p.w == nil {
 		return
@@ -80,7 +82,11 @@ func (p *Bar) Set(frac float64) {
 		return
 	}
 	p.last, p.visible = now, true
-	f := min(max((p.done+p.weight*frac)/p.total, 0), 1)
+	w := p.weight
+	if !p.staged {
+		w = p.total
+	}
+	f := min(max((p.done+w*frac)/p.total, 0), 1)
 	const width = 30
 	n := int(f * width)
 	fmt.Fprintf(p.w, "\r[%s%s] %3.0f%% %-24s", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*f, p.stage)

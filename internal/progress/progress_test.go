@@ -33,3 +33,16 @@ func TestQuiet(t *testing.T) {
 		t.Errorf("a disabled bar wrote %q", b.String())
 	}
 }
+
+// TestSetWithoutStage: a run that never names a stage still moves the bar
+// (examples/forecast once drew 0% for a whole run this way).
+func TestSetWithoutStage(t *testing.T) {
+	t.Setenv(quietEnv, "0s")
+	var b strings.Builder
+	p := New(&b, true, 4)
+	p.Set(0.5)
+	if !strings.Contains(b.String(), " 50% ") {
+		t.Errorf("Set(0.5) before any Stage drew %q, want 50%%", b.String())
+	}
+	p.Done()
+}

@@ -71,7 +71,9 @@ func Main(cmd Command) {
 	}
 	stop() // a second signal gets the default action
 	if !ctx.used.Load() {
-		fmt.Fprintln(os.Stderr, "interrupted")
+		// Named as Status names it ("forecast: interrupted"): a user saw
+		// a bare "interrupted" from qbets, varq, coalloc, apq, flurries.
+		fmt.Fprintf(os.Stderr, "%s: interrupted\n", filepath.Base(os.Args[0]))
 		os.Exit(ExitError)
 	}
 	// A command that stopped cleanly on the signal may have lost its

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -67,6 +68,8 @@ func TestMainSignals(t *testing.T) {
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), "CLI_CHILD="+c.child)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -90,6 +93,9 @@ func TestMainSignals(t *testing.T) {
 		}
 		if code != c.code {
 			t.Errorf("%s after %v: exit %d, want %d", c.child, c.sig, code, c.code)
+		}
+		if want := filepath.Base(os.Args[0]) + ": interrupted\n"; c.child == "deaf" && stderr.String() != want {
+			t.Errorf("%s after %v: stderr %q, want %q (the command named)", c.child, c.sig, stderr.String(), want)
 		}
 		if d := time.Since(t0); d > 10*time.Second {
 			t.Errorf("%s: took %v to stop", c.child, d)

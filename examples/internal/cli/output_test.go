@@ -84,3 +84,23 @@ func TestDistinctOutputs(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := OutputDir("-plot", filepath.Join(file, "x")); err == nil || !strings.HasPrefix(err.Error(), "-plot: ") {
+		t.Errorf("under a file: %v, want a -plot error", err)
+	}
+	d := filepath.Join(t.TempDir(), "a", "b")
+	if err := OutputDir("-plot", d); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		t.Errorf("%s not made: %v", d, err)
+	}
+	if err := OutputDir("-plot", ""); err != nil {
+		t.Errorf("no directory: %v", err)
+	}
+}
