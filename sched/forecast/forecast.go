@@ -235,7 +235,7 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		if r.Submit < 0 || r.Wait < 0 || start > s.Now {
 			return fmt.Errorf("%w: running job %d has no start ≤ now (submit %d, wait %d)", errSnapshot, r.ID, r.Submit, r.Wait)
 		}
-		if r.Size() <= 0 {
+		if r.Size() <= 0 && !(f.cores > 0 && demandCores(r)) {
 			// sched would reject it (one pool) or name it "fits no node":
 			// either would drop what runs silently or for the wrong cause.
 			return fmt.Errorf("%w: running job %d has no size (allocated %d, requested %d processors)", errSnapshot, r.ID, r.AllocProcs, r.ReqProcs)
@@ -415,4 +415,11 @@ func simJob(id, now int64, j *swf.Job, run, est int64) swf.Job {
 	s.User, s.Group, s.Executable, s.Queue, s.Partition = j.User, j.Group, j.Executable, j.Queue, j.Partition
 	s.Demand, s.ReqMemory, s.UsedMemory = j.Demand, j.ReqMemory, j.UsedMemory
 	return s
+}
+
+// demandCores reports whether j's demand gives the cores it holds: on
+// nodes sched sizes such a job from its demand, even with no processors
+// (a CPU job of a GPU trace, whose processors are its GPUs).
+func demandCores(j *swf.Job) bool {
+	return j.Demand != nil && j.Demand.Cores > 0 && j.Demand.Validate() == nil
 }

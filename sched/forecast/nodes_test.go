@@ -347,3 +347,46 @@ func TestRunningNoSize(t *testing.T) {
 		}
 	}
 }
+
+// A running CPU job of a GPU trace (no processors, a demand of 8 cores)
+// holds its node on the node path: the waiting GPU job cannot use that
+// node's GPU and starts when the GPU job on the other node ends, at 100,
+// not now, as it would if the CPU job were left out. Online keeps it
+// among the running jobs too; one pool still refuses such a snapshot.
+func TestRunningCPUJobOnNodes(t *testing.T) {
+	ctx := context.Background()
+	cpu := job(2, 0, 0, -1, 0, 200, 1)
+	cpu.ReqProcs = -1
+	cpu.Demand = &swf.Demand{Nodes: 1, Cores: 8}
+	s := &Snapshot{Now: 10, Running: []swf.Job{gpuJob(1, 0, 0, 1, 1000, 100), cpu}, Waiting: []swf.Job{gpuJob(3, 5, -1, 1, 1000, 50)}}
+	nodes, err := New(Config{Estimates: true, Policy: sched.Config{Nodes: gpuNodes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := nodes.Forecast(ctx, s); err != nil || !equal(got, []int64{100}) {
+		t.Errorf("nodes: starts %v (%v), want [100]", got, err)
+	}
+	pool, err := New(Config{Estimates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MachineSize = 16
+	if _, err := pool.Forecast(ctx, s); !errors.Is(err, errSnapshot) {
+		t.Errorf("one pool: error %v, want a bad snapshot", err)
+	}
+	o, err := NewOnline(Config{Estimates: true, NoCorrection: true, Policy: sched.Config{Nodes: gpuNodes}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range s.Running {
+		r := s.Running[i]
+		r.RunTime = 1000
+		must(t, o.Observe(replay.Arrive, &r))
+		must(t, o.Observe(replay.Start, &r))
+	}
+	w := s.Waiting[0]
+	must(t, o.Observe(replay.Arrive, &w))
+	if p, err := o.Predict(&w, s.Now); err != nil || !p.OK || p.Point != 90 {
+		t.Errorf("Online on nodes: answer %+v (%v), want 90 s", p, err)
+	}
+}

@@ -146,8 +146,9 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.userQ[j.User]--
 		}
 		// A job with no size holds no processors: kept out of the
-		// running jobs, it is in no snapshot (one would be a bad one).
-		if j.RunTime >= 0 && j.Size() > 0 {
+		// running jobs, it is in no snapshot (one would be a bad one);
+		// on nodes a demand that gives its cores sizes it (sched).
+		if j.RunTime >= 0 && (j.Size() > 0 || o.f.cores > 0 && demandCores(j)) {
 			o.runAt[j.ID] = len(o.running)
 			o.running = append(o.running, *j)
 			e := o.f.estimate(j)
