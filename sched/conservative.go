@@ -390,6 +390,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		}
 		switch {
 		case w.from >= w.until:
+			if r > c.now {
+				// kept where it is, planned after now: what the loop's
+				// end does for such a job, without its tests
+				c.blocked = true
+				e.after = len(c.gave)
+				c.minRes = min(c.minRes, r)
+				continue
+			}
 		case r >= 0:
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
