@@ -370,7 +370,7 @@ func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
 			// closed at the step that runs past r: a start there fits
 			// (the slot's n more free carry it on) if before until
 			if q := pts[u]; q.free >= n && max(q.t, from) < until {
-				return max(q.t, from), p.back(pts, int(u), max(q.t, from))
+				return max(q.t, from), p.back(pts, int(u)+b2i(q.t < from), max(q.t, from))
 			}
 			return r, 0
 		}
