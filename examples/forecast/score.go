@@ -64,8 +64,10 @@ type traceInfo struct {
 	// with the naive median (sched/forecast.Online).
 	larger int
 	// noSize: replayed jobs without a processor count (fields 5 and 8
-	// unknown): the simulation asks no processors for them, and a running
-	// one is in no snapshot (sched/forecast.Online).
+	// unknown): on one pool the simulation asks no processors for them,
+	// and a running one is in no snapshot; on nodes they ask their
+	// demand's cores and a running one holds its node (sched/forecast.Online,
+	// since d392e1e).
 	noSize int
 	// noEstimate: replayed jobs without a user estimate (field 9 ≤ 0):
 	// forecast and estimates give them the longest run seen before as

@@ -16,10 +16,11 @@ const defaultMaxErrors = 100
 type Options struct {
 	// Location is the time zone of textual timestamps: sacct's Submit,
 	// Start and End (unless sacct ran with SLURM_TIME_FORMAT=%s), the
-	// jobcomp file's times and the PBS log's own time stamps. Slurm and PBS
-	// write them in the local time of the machine that wrote them. nil
-	// means UTC. Epoch seconds (sacct --json, PBS ctime/start/end) need no
-	// zone.
+	// jobcomp file's times, the PBS log's own time stamps, and the Helios
+	// and Philly job tables' times (GPUTrace; Acme's carry their offset).
+	// Slurm and PBS write them in the local time of the machine that wrote
+	// them. nil means UTC. Epoch seconds (sacct --json, PBS
+	// ctime/start/end) need no zone.
 	Location *time.Location
 	// Strict stops at the first malformed record or unreadable field with
 	// its *ParseError. By default such a record is skipped (or the field
