@@ -127,10 +127,11 @@ type Summary struct {
 	MeanCorrections, SDCorrections float64
 	// Utilization is the §3.6 load of the simulated schedule over
 	// [WindowStart, WindowEnd] (end of the last warm-up job, last arrival):
-	// Σ Size·ℓ over the machine's processors, on a machine of Nodes the
-	// share of its cores the jobs' demands held: Result.Use's cores over
-	// the same window, but for the rest of the whole nodes an exclusive
-	// job takes and a demand without cores split unevenly over its nodes.
+	// Σ Size·ℓ over the machine's processors; on a machine of Nodes, the
+	// share of its cores the jobs' demands asked. That is Result.Use's
+	// cores over the same window, less what Use counts beyond Size: the
+	// rest of the whole nodes an exclusive job takes, and the rounding up
+	// of a size without cores divided over its nodes.
 	Utilization            float64
 	WindowStart, WindowEnd int64
 	Predictability         Predictability
