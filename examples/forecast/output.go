@@ -37,7 +37,8 @@ type jsonRow struct {
 	// too, the jobs left out, which a script took these for.)
 	LargerThanMachine int `json:"replayed_larger_than_machine,omitempty"`
 	// NoSize counts the replayed jobs without a processor count, which
-	// the simulation holds as asking none; absent when none is.
+	// the simulation holds as asking none (with -nodes, their demand's
+	// cores); absent when none is.
 	NoSize int `json:"replayed_no_size,omitempty"`
 	// NoEstimate counts the replayed jobs without a user estimate, which
 	// forecast and estimates give the longest run seen before; absent
