@@ -76,8 +76,10 @@ import (
 // without starting", "cancelled while running", "killed at its time
 // limit", "unknown state", "no node count" (one node assumed), "several
 // attempts", "attempt without start_time", "attempts with different
-// GPUs", "fewer fields than the header", "more fields than the header",
-// "fractional value rounded" and the demand rules (Result's doc).
+// GPUs", "GPUs unknown (no attempt)" (a Philly job without attempts: no
+// processors, no demand), "fewer fields than the header", "more fields
+// than the header", "fractional value rounded" and the demand rules
+// (Result's doc).
 //
 // The schemas are those of each repository's README (column names and
 // order, seconds, states; Helios has no job name column) and, for Philly,
