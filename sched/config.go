@@ -91,7 +91,10 @@ type Config struct {
 	// machine, and nothing below applies. MachineSize may then be 0: it
 	// becomes the cores of all nodes (a value given must equal it). A job
 	// without a Demand asks for Size() cores spread over as many nodes as
-	// it takes. A job no node could ever hold is rejected, counted as
+	// it takes; a job whose Demand gives its cores is sized as them,
+	// Nodes × Cores, whatever its processors (Record.Size; the rule
+	// size_from_demand when it has none, as a GPU trace's CPU job, whose
+	// processors are GPUs). A job no node could ever hold is rejected, counted as
 	// sanitize.FitsNoNode, with the resource it lacks in Result.NoNode.
 	//
 	// The contract: EASY, its presets and FCFS start, reserve and backfill
