@@ -94,8 +94,9 @@ type Config struct {
 	// it takes; a job whose Demand gives its cores is sized as them,
 	// Nodes × Cores, whatever its processors (Record.Size; the rule
 	// size_from_demand when it has none, as a GPU trace's CPU job, whose
-	// processors are GPUs). A job no node could ever hold is rejected, counted as
-	// sanitize.FitsNoNode, with the resource it lacks in Result.NoNode.
+	// processors are GPUs). A job no node could ever hold is rejected,
+	// counted as sanitize.FitsNoNode, with the resource it lacks in
+	// Result.NoNode.
 	//
 	// The contract: EASY, its presets and FCFS start, reserve and backfill
 	// over every resource. The holder's reservation is the first predicted
