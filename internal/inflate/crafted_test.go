@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"strings"
 	"testing"
 )
@@ -207,11 +209,15 @@ func TestDeflateCrafted(t *testing.T) {
 		"stored, cut in LEN":       {1, 5},
 		"block type 3":             {7},
 	}
+	// Each as it is (decoded by the slow loop, at the input's end) and
+	// followed by 16 bytes (by the fast loop).
 	for name, data := range cases {
-		got, err := inflateRaw(data)
-		want, werr := reference(data, 1<<20)
-		if category(err) != category(werr) || err == nil && !bytes.Equal(got, want) {
-			t.Errorf("%s: %d bytes, %v (%s); compress/flate: %d bytes, %v (%s)", name, len(got), err, category(err), len(want), werr, category(werr))
+		for _, d := range [][]byte{data, append(bytes.Clone(data), bytes.Repeat([]byte{0xa5}, 16)...)} {
+			got, err := inflateRaw(d)
+			want, werr := reference(d, 1<<20)
+			if category(err) != category(werr) || err == nil && !bytes.Equal(got, want) {
+				t.Errorf("%s, %d bytes: %d bytes, %v (%s); compress/flate: %d bytes, %v (%s)", name, len(d), len(got), err, category(err), len(want), werr, category(werr))
+			}
 		}
 	}
 }
@@ -314,5 +320,43 @@ func TestCorruptOffset(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no damage found")
+	}
+}
+
+// TestMembersNoHistoryAfterSlide: the same after the window slid in the
+// middle of the second member: a match 20,000 bytes back from 15,001
+// bytes into it reaches 5,000 bytes into the first member, whose bytes
+// are still in the window. Its CRC and size are those of the bytes such
+// a match would copy, so that only the distance is wrong.
+func TestMembersNoHistoryAfterSlide(t *testing.T) {
+	first := samples()["random"][:120000]
+	first = append(first, first...)[:250000] // (the second member starts 12 KiB before winEnd)
+	stored := bytes.Repeat([]byte("0123456789abcde\n"), 15000/16)
+	var w bitWriter
+	w.bits(0, 3) // stored, not final
+	w.buf = binary.LittleEndian.AppendUint16(w.buf, uint16(len(stored)))
+	w.buf = binary.LittleEndian.AppendUint16(w.buf, ^uint16(len(stored)))
+	w.buf = append(w.buf, stored...)
+	w.n = uint(len(w.buf)) * 8
+	w.bits(1, 1) // final
+	w.bits(1, 2) // fixed
+	w.code(0x30+'x', 8)
+	w.code(0xc5, 8)         // 285: length 258
+	w.code(28, 5)           // distance 16385 + 13 bits
+	w.bits(20000-16385, 13) // 20000
+	w.code(0, 7)
+	all := append(append(bytes.Clone(first), stored...), 'x')
+	for range 258 {
+		all = append(all, all[len(all)-20000])
+	}
+	out := all[len(first):]
+	second := append([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3}, w.buf...)
+	second = binary.LittleEndian.AppendUint32(second, crc32.ChecksumIEEE(out))
+	second = binary.LittleEndian.AppendUint32(second, uint32(len(out)))
+	data := append(gz(t, first), second...)
+	_, werr := refGzip(data)
+	got, err := readAll(t, data)
+	if werr == nil || category(err) != "corrupt" {
+		t.Fatalf("%d bytes, %v; compress/gzip: %v", len(got), err, werr)
 	}
 }
