@@ -335,7 +335,7 @@ func (f *flateReader) dynamicHeader() error {
 }
 
 // huffman decodes symbols of a Huffman block until its end or until the
-// window has less than 2*maxMatch bytes of room: fast while 8 bytes of
+// window has less than maxMatch bytes of room: fast while 8 bytes of
 // input are buffered, then symbol by symbol (slow) at the end of the
 // buffered input.
 func (f *flateReader) huffman() error {

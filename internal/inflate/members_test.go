@@ -228,3 +228,21 @@ func TestPaddingReadError(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixFirstRead: Prefix's first Read of 10 bytes decodes the
+// window's worth (winEnd, up to a match more; the 256 KiB of Prefix's
+// doc), and no more.
+func TestPrefixFirstRead(t *testing.T) {
+	text := texts()["swf-1048576"]
+	r, _, err := Prefix(bytes.NewReader(gz(t, text)), "test.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Read(make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	m := r.(*members)
+	if m.f.wp < winEnd || m.f.wp > winEnd+258 {
+		t.Errorf("first Read decoded %d bytes, want %d to %d", m.f.wp, winEnd, winEnd+258)
+	}
+}
