@@ -106,12 +106,21 @@ func TestSizeFromDemandKeepsSplitCPUs(t *testing.T) {
 	}
 	seen := map[int64]int64{}
 	obs := sched.Hooks{Submit: func(_ int64, j *swf.Job) { seen[j.ID] = j.Size() }}
-	res, err := sched.Run(context.Background(), sched.Config{Nodes: []swf.Node{{Name: "c16", Count: 4, Cores: 16}}}, jobs, obs)
+	res, err := sched.Run(context.Background(), sched.Config{Nodes: []swf.Node{{Name: "c16", Count: 4, Cores: 16}}, KeepShares: true}, jobs, obs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Records) != len(specs) {
 		t.Fatalf("%d simulated, rejected %v", len(res.Records), res.Rejected.Excluded)
+	}
+	if err := res.Check(); err != nil {
+		t.Error(err)
+	}
+	// The sizes are at most what the jobs held (4 per node for 10 CPUs,
+	// whole nodes for the exclusive job): no core counted twice.
+	sum := &res.Summary
+	if cores, _, _ := res.Use(sum.WindowStart, sum.WindowEnd); sum.Utilization <= 0 || sum.Utilization > cores+1e-12 {
+		t.Errorf("utilization %v, cores held %v", sum.Utilization, cores)
 	}
 	for i, s := range specs {
 		r := &res.Records[i]
