@@ -92,11 +92,12 @@ type Config struct {
 	// becomes the cores of all nodes (a value given must equal it). A job
 	// without a Demand asks for Size() cores spread over as many nodes as
 	// it takes; a job whose Demand gives its cores is sized as them,
-	// Nodes × Cores, whatever its processors (Record.Size; the rule
-	// size_from_demand when it has none, as a GPU trace's CPU job, whose
-	// processors are GPUs). A job no node could ever hold is rejected,
-	// counted as sanitize.FitsNoNode, with the resource it lacks in
-	// Result.NoNode.
+	// Nodes × Cores, unless its processors are those cores per node split
+	// among its nodes, rounded up (a log's 10 CPUs on 3 nodes stay 10):
+	// Record.Size, the rule size_from_demand when it has none (a GPU
+	// trace's CPU job; its processors are GPUs). A job no node could ever
+	// hold is rejected, counted as sanitize.FitsNoNode, with the resource
+	// it lacks in Result.NoNode.
 	//
 	// The contract: EASY, its presets and FCFS start, reserve and backfill
 	// over every resource. The holder's reservation is the first predicted

@@ -22,7 +22,8 @@ type Record struct {
 	// if killed), each as Config.Peer builds them if set. On a machine of
 	// Nodes, Size is the cores the job's demand asks when it gives them
 	// (Nodes × Cores): the machine's size is its cores, and a GPU trace's
-	// processors are GPUs (size_from_demand when it has none).
+	// processors are GPUs (size_from_demand when it has none); processors
+	// that the demand's cores per node split, rounded up, stay the size.
 	Size, Estimate, RunTime int64
 	Start, End              int64   // -1 if it never started / ended
 	Wait                    int64   // Start − Submit
@@ -128,10 +129,11 @@ type Summary struct {
 	// Utilization is the §3.6 load of the simulated schedule over
 	// [WindowStart, WindowEnd] (end of the last warm-up job, last arrival):
 	// Σ Size·ℓ over the machine's processors; on a machine of Nodes, the
-	// share of its cores the jobs' demands asked. That is Result.Use's
-	// cores over the same window, less what Use counts beyond Size: the
-	// rest of the whole nodes an exclusive job takes, and the rounding up
-	// of a size without cores divided over its nodes.
+	// share of its cores the jobs' sizes took. That is Result.Use's cores
+	// over the same window, less what Use counts beyond Size: the rest of
+	// the whole nodes an exclusive job takes, and processors split
+	// unevenly over a demand's nodes (10 on 3 nodes hold 4 cores on each:
+	// 12).
 	Utilization            float64
 	WindowStart, WindowEnd int64
 	Predictability         Predictability

@@ -46,7 +46,9 @@ const (
 	// and 8 ≤ 0) but a demand that gives its cores: the job is sized
 	// from it, Nodes × Cores (a GPU trace's CPU job, whose processors
 	// are its 0 GPUs). A job with processors is sized from its demand's
-	// cores too, but counts under no rule: on nodes the size is cores.
+	// cores too, but counts under no rule: on nodes the size is cores;
+	// unless its processors (or requested ones) divided among its nodes,
+	// rounded up, are the cores per node: those are its CPUs (a log's).
 	ruleSizeFromDemand
 
 	nRules = iota

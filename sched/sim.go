@@ -374,10 +374,13 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	}
 	var sized swf.Job
 	if s.m != nil {
-		if c := demandCores(line.Demand); c > 0 && c != line.Size() {
+		if c := demandCores(line.Demand); c > 0 && c != line.Size() && !splitOf(line.Demand, line.Size()) && !splitOf(line.Demand, line.ReqProcs) {
 			// On nodes a job's size is the cores its demand asks (the
 			// machine's size is its cores): a GPU trace's processors are
-			// GPUs, and its CPU jobs have none.
+			// GPUs, and its CPU jobs have none. Processors the demand's
+			// cores split (a log's 10 CPUs on 3 nodes, 4 per node) are
+			// the job's CPUs: its size stays theirs, as the log and
+			// Slurm's job size factor and usage count it.
 			sized = *line
 			sized.AllocProcs = c
 			if line.Size() <= 0 {
@@ -438,6 +441,14 @@ func demandCores(d *swf.Demand) int64 {
 		return 0
 	}
 	return max(d.Nodes, 1) * d.Cores // at most 2^60: Validate bounds Cores by 2^40
+}
+
+// splitOf reports whether d's cores per node are p processors divided
+// among its nodes, rounded up, as swf/convert writes a log's CPUs (d is
+// one demandCores gives cores for: at most 2^20 nodes).
+func splitOf(d *swf.Demand, p int64) bool {
+	n := max(d.Nodes, 1)
+	return p > 0 && p/n+min(p%n, 1) == d.Cores
 }
 
 // holds reports whether a job with this ID is still to arrive, waiting

@@ -77,3 +77,56 @@ func TestSizeFromDemand(t *testing.T) {
 		t.Errorf("one pool of 32 GPUs: %d simulated, changed %v; want 5 (no CPU job), none from a demand", len(pool.Records), pool.Changed())
 	}
 }
+
+// A Slurm log as swf/convert writes it: the demand's cores per node are
+// the job's CPUs divided among its nodes, rounded up (10 CPUs on 3 nodes:
+// 4 per node), and an exclusive job's allocated CPUs are its whole nodes.
+// Such processors are the job's CPUs: they stay its size (what the log,
+// Slurm's job size factor and its usage count), under no rule; only
+// processors the demand does not split (a GPU trace's) give way to it.
+func TestSizeFromDemandKeepsSplitCPUs(t *testing.T) {
+	type spec struct{ alloc, req, nodes, cores, want int64 }
+	specs := []spec{
+		{10, 10, 3, 4, 10}, // uneven: 4+3+3 in the log, 4 per node held
+		{12, 10, 3, 4, 12}, // allocated 12 of 10 requested
+		{48, 10, 3, 4, 48}, // exclusive: whole nodes allocated
+		{-1, 7, 2, 4, 7},   // requested only (S5)
+		{5, 5, 0, 5, 5},    // spread: cores in all
+		{3, 3, 3, 4, 12},   // 3 processors on 3 nodes are not 4 per node
+		{2, 2, 1, 12, 12},  // a GPU trace's 2 GPUs
+		{16, 16, 2, 6, 12}, // processors above the cores: not their split
+		{0, 0, 2, 4, 8},    // none: size_from_demand
+	}
+	var jobs []swf.Job
+	for i, s := range specs {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime, j.Status = int64(i+1), int64(10*i), 100, s.alloc, s.req, 200, 1
+		j.Demand = &swf.Demand{Nodes: s.nodes, Cores: s.cores, Exclusive: s.alloc == 48}
+		jobs = append(jobs, j)
+	}
+	seen := map[int64]int64{}
+	obs := sched.Hooks{Submit: func(_ int64, j *swf.Job) { seen[j.ID] = j.Size() }}
+	res, err := sched.Run(context.Background(), sched.Config{Nodes: []swf.Node{{Name: "c16", Count: 4, Cores: 16}}, KeepShares: true}, jobs, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != len(specs) {
+		t.Fatalf("%d simulated, rejected %v", len(res.Records), res.Rejected.Excluded)
+	}
+	if err := res.Check(); err != nil {
+		t.Error(err)
+	}
+	// The sizes are at most what the jobs held (4 per node for 10 CPUs,
+	// whole nodes for the exclusive job): no core counted twice.
+	sum := &res.Summary
+	if cores, _, _ := res.Use(sum.WindowStart, sum.WindowEnd); sum.Utilization <= 0 || sum.Utilization > cores+1e-12 {
+		t.Errorf("utilization %v, cores held %v", sum.Utilization, cores)
+	}
+	for i, s := range specs {
+		r := &res.Records[i]
+		fromDemand := slices.Contains(r.Changes(), "size_from_demand")
+		if r.Size != s.want || seen[r.Job.ID] != s.want || fromDemand != (s.alloc <= 0 && s.req <= 0) {
+			t.Errorf("job %d %+v: size %d (observers saw %d), changes %v; want %d", r.Job.ID, s, r.Size, seen[r.Job.ID], r.Changes(), s.want)
+		}
+	}
+}

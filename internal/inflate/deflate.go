@@ -30,7 +30,9 @@ type flateReader struct {
 	err    error  // src's error (io.EOF at its end)
 	in     []byte // inBuf[:n]
 	inBuf  *[inSize + 8]byte
-	ip     int // in[ip:] is unread
+	ip     int   // in[ip:] is unread
+	pos    int64 // src's offset of in[0]
+	from   int64 // src's offset of this stream's first byte
 	bits   uint64
 	nb     uint   // valid bits in bits, virtual ones included
 	virt   uint   // zero bits added past the end of src (reading one is "truncated")
@@ -67,6 +69,7 @@ func newFlateReader(src io.Reader) *flateReader {
 // follows the previous stream's in the window, with no history.
 func (f *flateReader) reset() {
 	f.start, f.state, f.final = f.wp, stBlock, false
+	f.from = f.pos + int64(f.ip)
 }
 
 // slide moves the last 32 KiB of output, the history, to the window's
@@ -85,7 +88,7 @@ func (f *flateReader) fill() bool {
 	}
 	keep := max(f.ip-8, 0)
 	n := copy(f.in[:cap(f.in)], f.in[keep:])
-	f.in, f.ip = f.in[:n], f.ip-keep
+	f.in, f.ip, f.pos = f.in[:n], f.ip-keep, f.pos+int64(keep)
 	for range 100 {
 		m, err := f.src.Read(f.in[n:cap(f.in)])
 		f.in = f.in[:n+m]
@@ -163,8 +166,12 @@ func (f *flateReader) eofErr(eof error) error {
 	return eof
 }
 
+// corrupt is the error of a bad stream. Its offset is, as compress/flate's,
+// the stream's bytes read so far (not counting the whole bytes of the bit
+// buffer, read ahead), not in's index, which each fill moves.
 func (f *flateReader) corrupt() error {
-	return flate.CorruptInputError(f.ip)
+	ahead := int64(f.nb-min(f.virt, f.nb)) >> 3
+	return flate.CorruptInputError(f.pos + int64(f.ip) - ahead - f.from)
 }
 
 // truncated is the error of a read past the end of the input.
@@ -328,7 +335,7 @@ func (f *flateReader) dynamicHeader() error {
 }
 
 // huffman decodes symbols of a Huffman block until its end or until the
-// window has less than 2*maxMatch bytes of room: fast while 8 bytes of
+// window has less than maxMatch bytes of room: fast while 8 bytes of
 // input are buffered, then symbol by symbol (slow) at the end of the
 // buffered input.
 func (f *flateReader) huffman() error {

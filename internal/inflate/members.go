@@ -93,14 +93,17 @@ func (m *members) next() error {
 	}
 	var zeros int64
 	for {
-		b, err := f.readByte()
-		if err == io.ErrUnexpectedEOF {
+		// Not readByte: its io.ErrUnexpectedEOF at the end would be
+		// mistaken for a source's own (an HTTP body cut short).
+		if f.ip == len(f.in) && !f.fill() {
+			if err := f.eofErr(nil); err != nil {
+				return err
+			}
 			m.zeros.Store(zeros)
 			return io.EOF
 		}
-		if err != nil {
-			return err
-		}
+		b := f.in[f.ip]
+		f.ip++
 		if b != 0 {
 			return trailingError{b, zeros}
 		}

@@ -190,3 +190,59 @@ func TestHugePadding(t *testing.T) {
 		t.Errorf("%d bytes allocated for %d zero bytes", m, n)
 	}
 }
+
+// errAfter gives its bytes, then err (as an HTTP body cut short gives
+// io.ErrUnexpectedEOF).
+type errAfter struct {
+	b   []byte
+	err error
+}
+
+func (e *errAfter) Read(p []byte) (int, error) {
+	if len(e.b) == 0 {
+		return 0, e.err
+	}
+	n := copy(p, e.b)
+	e.b = e.b[n:]
+	return n, nil
+}
+
+// TestPaddingReadError: a read error in the zero padding is the error,
+// not its end (the reader before the library's own decoder said so too),
+// even an io.ErrUnexpectedEOF of the source's own.
+func TestPaddingReadError(t *testing.T) {
+	a := []byte("1 0 1 10 1\n")
+	for _, e := range []error{io.ErrUnexpectedEOF, errors.New("connection reset")} {
+		for _, open := range []func(io.Reader, string) (io.Reader, []io.Closer, error){Reader, Prefix} {
+			r, closers, err := open(&errAfter{append(gz(t, a), 0, 0, 0), e}, "test.gz")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := io.ReadAll(r)
+			for k := len(closers) - 1; k >= 0; k-- {
+				closers[k].Close()
+			}
+			if !errors.Is(err, e) || !bytes.Equal(out, a) {
+				t.Errorf("%q, %v; want %q and %v", out, err, a, e)
+			}
+		}
+	}
+}
+
+// TestPrefixFirstRead: Prefix's first Read of 10 bytes decodes the
+// window's worth (winEnd, up to a match more; the 256 KiB of Prefix's
+// doc), and no more.
+func TestPrefixFirstRead(t *testing.T) {
+	text := texts()["swf-1048576"]
+	r, _, err := Prefix(bytes.NewReader(gz(t, text)), "test.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Read(make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	m := r.(*members)
+	if m.f.wp < winEnd || m.f.wp > winEnd+258 {
+		t.Errorf("first Read decoded %d bytes, want %d to %d", m.f.wp, winEnd, winEnd+258)
+	}
+}

@@ -419,7 +419,9 @@ func simJob(id, now int64, j *swf.Job, run, est int64) swf.Job {
 
 // demandCores reports whether j's demand gives the cores it holds: on
 // nodes sched sizes such a job from its demand, even with no processors
-// (a CPU job of a GPU trace, whose processors are its GPUs).
+// (a CPU job of a GPU trace, whose processors are its GPUs), as sched's
+// demandCores: a valid demand of cores on at most 2^20 nodes (more is
+// no size to sched, not a job that fits no node).
 func demandCores(j *swf.Job) bool {
-	return j.Demand != nil && j.Demand.Cores > 0 && j.Demand.Validate() == nil
+	return j.Demand != nil && j.Demand.Cores > 0 && j.Demand.Nodes <= 1<<20 && j.Demand.Validate() == nil
 }

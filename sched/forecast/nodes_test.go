@@ -390,3 +390,20 @@ func TestRunningCPUJobOnNodes(t *testing.T) {
 		t.Errorf("Online on nodes: answer %+v (%v), want 90 s", p, err)
 	}
 }
+
+// A running job of no processors whose demand asks cores on more than
+// 2^20 nodes is no size to sched (not a job that fits no node): the
+// snapshot is refused under that cause, as for a job of no demand.
+func TestRunningNoSizeHugeNodes(t *testing.T) {
+	cpu := job(2, 0, 0, -1, 0, 200, 1)
+	cpu.ReqProcs = -1
+	cpu.Demand = &swf.Demand{Nodes: 1<<20 + 1, Cores: 1}
+	s := &Snapshot{Now: 10, Running: []swf.Job{cpu}}
+	nodes, err := New(Config{Estimates: true, Policy: sched.Config{Nodes: gpuNodes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nodes.Forecast(context.Background(), s); !errors.Is(err, errSnapshot) || !strings.Contains(err.Error(), "no size") {
+		t.Errorf("error %v, want a bad snapshot: no size", err)
+	}
+}
