@@ -123,11 +123,11 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 			info.larger, info.machine)
 	}
 	if info.noSize > 0 {
-		as := "as asking no processors"
+		as := "as asking no processors; running, they are in no snapshot"
 		if info.nodes != nil { // (a job of no demand's cores is rejected as no size: not replayed)
-			as = "on the nodes as asking their demand's cores (a GPU trace's CPU jobs)"
+			as = "on the nodes as asking their demand's cores (a GPU trace's CPU jobs), and hold them while they run"
 		}
-		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated %s; running, they are in no snapshot\n\n", info.noSize, as)
+		fmt.Fprintf(w, "%d jobs without a processor count (fields 5 and 8 unknown): scored, simulated %s\n\n", info.noSize, as)
 	}
 	if info.noEstimate > 0 {
 		all := ""

@@ -6,7 +6,7 @@
 //
 // The DEFLATE decoder is its own (deflate.go, table.go), made the way
 // libdeflate's is: it takes half the instructions of klauspost/compress's
-// gzip, which was a fifth of a whole EASY run (SDSC-BLUE: 466 M
+// gzip, which was about a quarter of a whole EASY run (SDSC-BLUE: 466 M
 // instructions to inflate the trace, now 213 M; 9.3 per byte of text).
 // It is checked against compress/flate on every trace, at every level,
 // on blocks made by hand and by FuzzInflate, and against compress/gzip by
