@@ -178,13 +178,7 @@ type pod struct {
 	cpu, mem, gpus     int64
 	models             []string
 	qos                string
-	notes              []string
-}
-
-func (p *pod) note(reason string) {
-	if !slices.Contains(p.notes, reason) {
-		p.notes = append(p.notes, reason)
-	}
+	notes
 }
 
 type podReader struct {
@@ -231,20 +225,13 @@ var absentColumn = map[string]string{
 // row reads one pod.
 func (pr *podReader) row(line string, num int, buf []string) ([]string, error) {
 	b, t := pr.b, pr.t
-	row, col, err := splitCSV(line, buf)
-	if err != nil {
-		return row, b.malformed(num, fmt.Sprintf("column %d", col), line, err)
-	}
-	if t.isHeader(row) {
-		b.skip("repeated header line")
-		return row, nil
+	row, width, ok, err := b.csvRow(t, line, num, buf)
+	if !ok {
+		return row, err
 	}
 	p := pod{line: num, submit: -1, sched: -1, del: -1}
-	if w := t.width(row); w != "" {
-		p.note(w)
-		if err := b.fail(num, "", line, fmt.Errorf("%d fields, the header has %d", len(row), len(t.names))); err != nil {
-			return row, err
-		}
+	if width != "" {
+		p.note(width)
 	}
 	// Resources: a row whose request cannot be read is no job.
 	var numGPU, milli int64 = 0, -1

@@ -218,3 +218,25 @@ func parseAmount(s string, limit int64) (n int64, rounded bool, err error) {
 	r := math.Round(f)
 	return int64(r), r != f, nil
 }
+
+// csvRow splits a data line of t for the CSV readers (Alibaba's pods and
+// nodes, GPUTrace): a malformed line is skipped and counted (Strict: an
+// error), a repeated header skipped; ok is false for both. width is
+// t.width's reason for a row of another field count, which fail reports
+// (Strict: refuses).
+func (b *builder) csvRow(t *table, line string, num int, buf []string) (row []string, width string, ok bool, err error) {
+	row, col, err := splitCSV(line, buf)
+	if err != nil {
+		return row, "", false, b.malformed(num, fmt.Sprintf("column %d", col), line, err)
+	}
+	if t.isHeader(row) {
+		b.skip("repeated header line")
+		return row, "", false, nil
+	}
+	if width = t.width(row); width != "" {
+		if err := b.fail(num, "", line, fmt.Errorf("%d fields, the header has %d", len(row), len(t.names))); err != nil {
+			return row, width, false, err
+		}
+	}
+	return row, width, true, nil
+}

@@ -67,8 +67,8 @@ type record struct {
 	usedKB, reqKB      float64 // memory per processor, kilobytes, -1 unknown
 
 	user, group, queue, exe string
-	qos                     string // Options.Accounts: the QOS (group is then the account)
-	notes                   []string
+	qos                     string    // Options.Accounts: the QOS (group is then the account)
+	notes                             // anomalies, one per reason
 	dem                     *demandIn // what the log records beyond processors, nil if nothing
 }
 
@@ -77,10 +77,14 @@ func newRecord(line int) record {
 		elapsed: -1, limit: -1, alloc: -1, req: -1, cpu: -1, usedKB: -1, reqKB: -1}
 }
 
-// note marks r with an anomaly, once per reason.
-func (r *record) note(reason string) {
-	if !slices.Contains(r.notes, reason) {
-		r.notes = append(r.notes, reason)
+// notes are a record's anomalies, each reason once; embedded, so that
+// a record, a pod, a GPU job and a queued job each note(reason).
+type notes []string
+
+// note marks the anomaly reason, once.
+func (n *notes) note(reason string) {
+	if !slices.Contains(*n, reason) {
+		*n = append(*n, reason)
 	}
 }
 

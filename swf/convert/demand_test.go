@@ -175,7 +175,7 @@ func TestDemandRules(t *testing.T) {
 			r := newRecord(1)
 			r.req, r.dem = c.req, &c.in
 			got := b.demand(&r)
-			if !reflect.DeepEqual(got, c.want) || !reflect.DeepEqual(r.notes, c.notes) {
+			if !reflect.DeepEqual(got, c.want) || !reflect.DeepEqual([]string(r.notes), c.notes) {
 				t.Errorf("got %+v, notes %q; want %+v, %q", got, r.notes, c.want, c.notes)
 			}
 		})

@@ -148,13 +148,7 @@ type gpuJob struct {
 	gpus, cpus, nodes           int64   // cpus, nodes -1 unknown
 	memMiB                      float64 // per node, 0 none
 	user, queue, exe            string
-	notes                       []string
-}
-
-func (j *gpuJob) note(reason string) {
-	if !slices.Contains(j.notes, reason) {
-		j.notes = append(j.notes, reason)
-	}
+	notes
 }
 
 type gpuReader struct {
@@ -182,17 +176,13 @@ func (g *gpuReader) header(s string, line int) error {
 // row reads one job of a Helios or Acme table.
 func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
 	b, t := g.b, g.t
-	row, col, err := splitCSV(line, buf)
-	if err != nil {
-		return row, b.malformed(num, fmt.Sprintf("column %d", col), line, err)
-	}
-	if t.isHeader(row) {
-		b.skip("repeated header line")
-		return row, nil
+	row, width, ok, err := b.csvRow(t, line, num, buf)
+	if !ok {
+		return row, err
 	}
 	j := gpuJob{line: num, submit: -1, start: -1, end: -1, elapsed: -1, cpus: -1, nodes: -1}
-	if w := t.width(row); w != "" {
-		j.note(w)
+	if width != "" {
+		j.note(width)
 	}
 	// The request: a row whose request cannot be read is no job.
 	for _, a := range []struct {

@@ -413,3 +413,20 @@ func TestGPUTraceOrder(t *testing.T) {
 		t.Errorf("philly first attempt without start: %v %+v", err, res)
 	}
 }
+
+// TestGPUTraceWidth: a row of another field count than the header's is
+// read, noted and reported among the errors, and Strict refuses it, as
+// the Alibaba readers do (the three share csvRow).
+func TestGPUTraceWidth(t *testing.T) {
+	in := heliosHeader + "\n" +
+		"1,u,v,1,1,1,COMPLETED,2020-07-01 09:00:00,2020-07-01 09:00:05,2020-07-01 09:01:05,60,5,extra\n"
+	res, err := GPUTrace(strings.NewReader(in), Options{})
+	if err != nil || len(res.Jobs) != 1 || len(res.Report.Errors) != 1 {
+		t.Fatalf("lenient: %v, %+v", err, res)
+	}
+	_, err = GPUTrace(strings.NewReader(in), Options{Strict: true})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Err.Error(), "13 fields, the header has 12") {
+		t.Errorf("strict: %v", err)
+	}
+}

@@ -119,19 +119,12 @@ func newNodeReader(b *builder, header string, num int) (*nodeReader, error) {
 // row reads one line into its kind.
 func (nr *nodeReader) row(line string, num int, buf []string) ([]string, error) {
 	b, t := nr.b, nr.t
-	row, col, err := splitCSV(line, buf)
-	if err != nil {
-		return row, b.malformed(num, fmt.Sprintf("column %d", col), line, err)
+	row, width, ok, err := b.csvRow(t, line, num, buf)
+	if !ok {
+		return row, err
 	}
-	if t.isHeader(row) {
-		b.skip("repeated header line")
-		return row, nil
-	}
-	if w := t.width(row); w != "" {
-		b.rep.Anomalies[w]++
-		if err := b.fail(num, "", line, fmt.Errorf("%d fields, the header has %d", len(row), len(t.names))); err != nil {
-			return row, err
-		}
+	if width != "" {
+		b.rep.Anomalies[width]++
 	}
 	type amount struct {
 		col      string

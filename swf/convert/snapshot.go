@@ -142,18 +142,12 @@ type queued struct {
 	runTime     int64  // scontrol's RunTime, -1 none
 	lastEval    int64  // last scheduling evaluation
 	partLimit   bool   // TimeLimit is the partition's (Partition_Limit, NO_VAL)
-	notes       []string
+	notes
 }
 
 func newQueued(line int) queued {
 	return queued{QueuedJob: QueuedJob{Submit: -1, Start: -1, TimeLimit: -1, CPUs: -1, Nodes: -1, Priority: -1},
 		line: line, end: -1, suspendTime: -1, preSus: 0, runTime: -1, lastEval: -1}
-}
-
-func (q *queued) note(reason string) {
-	if !slices.Contains(q.notes, reason) {
-		q.notes = append(q.notes, reason)
-	}
 }
 
 // snapBuilder collects a snapshot's jobs; b keeps the Report and errors.
