@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 	"os"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/inflate"
 )
 
@@ -13,9 +12,8 @@ import (
 // table convert -from gpu reads (Helios, Acme, Philly), which the SWF
 // reader would only call a bad job number, nil if it is none: their
 // processors are GPUs and their demands need the converter. It looks at
-// the first 64 KiB (decompressed) for the marks convert's own sniffing
-// uses: a CSV header naming job_id, gpu_num, submit_time and start_time,
-// or a JSON list with Philly's keys.
+// the first 64 KiB (decompressed), as swf/convert's sniffing does
+// (cli.GPUTable).
 func convertFirst(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -33,31 +31,8 @@ func convertFirst(path string) error {
 	}()
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(r, head)
-	head = bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf"))
-	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
-	what := ""
-	switch {
-	case len(first) > 0 && (first[0] == '[' || first[0] == '{') &&
-		(bytes.Contains(head, []byte(`"submitted_time"`)) || bytes.Contains(head, []byte(`"attempts"`))):
-		what = "a Microsoft Philly job log"
-	case hasColumns(first, "job_id", "gpu_num", "submit_time", "start_time"):
-		what = "a SenseTime Helios or Shanghai AI Lab Acme job table"
-	default:
-		return nil
+	if table := cli.GPUTable(head[:n]); table != "" {
+		return cli.ConvertFirst(path, table)
 	}
-	return fmt.Errorf("%s: %s, not an SWF log: convert it first: convert -from gpu FILE -o OUT.swf", path, what)
-}
-
-// hasColumns reports whether a CSV header line names every column.
-func hasColumns(line []byte, names ...string) bool {
-	cols := map[string]bool{}
-	for _, c := range bytes.Split(bytes.TrimSpace(line), []byte(",")) {
-		cols[string(bytes.Trim(bytes.TrimSpace(c), `"`))] = true
-	}
-	for _, n := range names {
-		if !cols[n] {
-			return false
-		}
-	}
-	return true
+	return nil
 }

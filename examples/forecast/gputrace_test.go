@@ -20,9 +20,9 @@ func TestGPUTraceConvertFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	for in, what := range map[string]string{
-		"gpu-helios.csv":     "a SenseTime Helios or Shanghai AI Lab Acme job table",
-		"gpu-acme-seren.csv": "a SenseTime Helios or Shanghai AI Lab Acme job table",
-		"gpu-acme-kalos.csv": "a SenseTime Helios or Shanghai AI Lab Acme job table",
+		"gpu-helios.csv":     "a SenseTime Helios job table",
+		"gpu-acme-seren.csv": "a Shanghai AI Lab Acme job table",
+		"gpu-acme-kalos.csv": "a Shanghai AI Lab Acme job table",
 		"gpu-philly.json":    "a Microsoft Philly job log",
 	} {
 		data, err := os.ReadFile(dir + in)

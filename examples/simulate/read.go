@@ -38,29 +38,11 @@ const (
 	formatSWF     = "swf"
 	formatAlibaba = "alibaba"
 	// formatPhilly: a JSON list with Philly's keys, which the SWF reader
-	// would only call a bad job number (readTrace says to convert it).
+	// would only call a bad job number (readTrace says to convert it; a
+	// Helios or Acme CSV header goes to readAlibaba, whose converter
+	// names it).
 	formatPhilly = "philly"
 )
-
-// isPhilly reports whether a JSON text's start has a key only Philly's
-// job log has (its jobs list "attempts" before "submitted_time").
-func isPhilly(head []byte) bool {
-	return bytes.Contains(head, []byte(`"submitted_time"`)) || bytes.Contains(head, []byte(`"attempts"`))
-}
-
-// gpuTraces names the GPU cluster traces convert -from gpu reads, by
-// convert.FormatError.Saw: given as the trace, they are to be converted
-// first (their processors are GPUs, their demands need the converter).
-var gpuTraces = map[string]string{
-	"helios": "a SenseTime Helios job table",
-	"acme":   "a Shanghai AI Lab Acme job table",
-	"philly": "a Microsoft Philly job log",
-}
-
-// convertFirst is the error for a GPU cluster trace given as the trace.
-func (t *trace) convertFirst(saw string) error {
-	return fmt.Errorf("%s: %s, not an SWF log: convert it first: convert -from gpu FILE -o OUT.swf", t.name, gpuTraces[saw])
-}
 
 // readTrace reads the whole trace (plain or gzip; "-" is stdin), strictly
 // unless lenient: an SWF log, or an Alibaba GPU 2023 pod list. set reports
@@ -80,7 +62,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 	}
 	format, src := sniff(src)
 	if format == formatPhilly {
-		return nil, t.convertFirst(format)
+		return nil, cli.ConvertFirst(t.name, format)
 	}
 	if format == formatAlibaba {
 		return t, t.readAlibaba(src, lenient)
@@ -176,7 +158,7 @@ func formatOf(head []byte) string {
 	for len(head) > 0 {
 		line, rest, _ := bytes.Cut(head, []byte("\n"))
 		if l := bytes.TrimSpace(line); len(l) > 0 {
-			if (l[0] == '[' || l[0] == '{') && isPhilly(head) {
+			if (l[0] == '[' || l[0] == '{') && cli.GPUTable(head) == formatPhilly {
 				return formatPhilly
 			}
 			if l[0] != ';' && bytes.IndexByte(l, ',') >= 0 {
@@ -200,8 +182,8 @@ func (t *trace) readAlibaba(src io.Reader, lenient bool) error {
 	case errors.As(err, &fe) && (fe.Saw == "alibaba-nodes" || fe.Saw == "nodes"):
 		return fmt.Errorf("%s: a node list, not a trace (line %d: %q); pass it as -nodes and give a pod list or an SWF log as TRACE",
 			t.name, fe.Line, fe.Sample)
-	case errors.As(err, &fe) && gpuTraces[fe.Saw] != "":
-		return t.convertFirst(fe.Saw)
+	case cli.GPUTableSaw(err) != "":
+		return cli.ConvertFirst(t.name, cli.GPUTableSaw(err))
 	case errors.As(err, &fe):
 		return fmt.Errorf("%s: neither an SWF log nor an Alibaba GPU 2023 pod list (line %d: %q)", t.name, fe.Line, fe.Sample)
 	case err != nil:
