@@ -94,8 +94,8 @@ type Config struct {
 	// it takes; a job whose Demand gives its cores is sized as them,
 	// Nodes × Cores, unless its processors are those cores per node split
 	// among its nodes, rounded up (a log's 10 CPUs on 3 nodes stay 10):
-	// Record.Size, the rule size_from_demand when it has none (a GPU
-	// trace's CPU job; its processors are GPUs). A job no node could ever
+	// Record.Size, counted under the rule size_from_demand (a GPU trace's
+	// jobs, whose processors are GPUs, its CPU jobs' none). A job no node could ever
 	// hold is rejected, counted as sanitize.FitsNoNode, with the resource
 	// it lacks in Result.NoNode.
 	//

@@ -22,8 +22,8 @@ type Record struct {
 	// if killed), each as Config.Peer builds them if set. On a machine of
 	// Nodes, Size is the cores the job's demand asks when it gives them
 	// (Nodes × Cores): the machine's size is its cores, and a GPU trace's
-	// processors are GPUs (size_from_demand when it has none); processors
-	// that the demand's cores per node split, rounded up, stay the size.
+	// processors are GPUs (the rule size_from_demand); processors that
+	// the demand's cores per node split, rounded up, stay the size.
 	Size, Estimate, RunTime int64
 	Start, End              int64   // -1 if it never started / ended
 	Wait                    int64   // Start − Submit

@@ -42,13 +42,12 @@ const (
 	// rulePeerSizeClamped: more processors than the machine has: the peer
 	// clamps the size to the machine.
 	rulePeerSizeClamped
-	// ruleSizeFromDemand: on a machine of nodes, no processors (fields 5
-	// and 8 ≤ 0) but a demand that gives its cores: the job is sized
-	// from it, Nodes × Cores (a GPU trace's CPU job, whose processors
-	// are its 0 GPUs). A job with processors is sized from its demand's
-	// cores too, but counts under no rule: on nodes the size is cores;
-	// unless its processors (or requested ones) divided among its nodes,
-	// rounded up, are the cores per node: those are its CPUs (a log's).
+	// ruleSizeFromDemand: on a machine of nodes, a job whose demand gives
+	// its cores is sized from it, Nodes × Cores, where its processors
+	// differ (a GPU trace's are its GPUs, a CPU job's 0): on nodes the
+	// size is cores. Not when its processors (or requested ones) divided
+	// among its nodes, rounded up, are the cores per node: those are its
+	// CPUs (a log's), kept.
 	ruleSizeFromDemand
 
 	nRules = iota

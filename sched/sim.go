@@ -372,7 +372,6 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	} else if line.AllocProcs <= 0 && line.ReqProcs > 0 {
 		rules = ruleSizeFromRequested // S5
 	}
-	var sized swf.Job
 	if s.m != nil {
 		if c := demandCores(line.Demand); c > 0 && c != line.Size() && !splitOf(line.Demand, line.Size()) && !splitOf(line.Demand, line.ReqProcs) {
 			// On nodes a job's size is the cores its demand asks (the
@@ -381,11 +380,9 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 			// cores split (a log's 10 CPUs on 3 nodes, 4 per node) are
 			// the job's CPUs: its size stays theirs, as the log and
 			// Slurm's job size factor and usage count it.
-			sized = *line
+			sized := *line // (only here: the one-pool path copies nothing)
 			sized.AllocProcs = c
-			if line.Size() <= 0 {
-				rules |= ruleSizeFromDemand
-			}
+			rules |= ruleSizeFromDemand
 			sj = &sized
 		}
 	}

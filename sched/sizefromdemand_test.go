@@ -48,17 +48,21 @@ func TestSizeFromDemand(t *testing.T) {
 	if len(res.Records) != 6 || len(res.Rejected.Excluded) != 1 || res.Rejected.Excluded[0].Reason != sanitize.NoSize {
 		t.Fatalf("%d simulated, rejected %v; want 6 and job 7 as no size", len(res.Records), res.Rejected.Excluded)
 	}
+	resized := 0
 	for i, want := range []int64{48, 96, 4, 6, 12, 64} {
 		r := &res.Records[i]
 		if r.Size != want || r.Start < 0 || seen[r.Job.ID] != want {
 			t.Errorf("job %d: size %d (observers saw %d), start %d; want the demand's %d cores, started", r.Job.ID, r.Size, seen[r.Job.ID], r.Start, want)
 		}
-		if got, cpu := r.Changes(), i == 2; slices.Contains(got, "size_from_demand") != cpu {
-			t.Errorf("job %d: changes %v", r.Job.ID, got)
+		if got := r.Changes(); slices.Contains(got, "size_from_demand") != (r.Size != r.Job.Size()) {
+			t.Errorf("job %d: size %d from %d processors, changes %v", r.Job.ID, r.Size, r.Job.Size(), got)
+		}
+		if r.Size != r.Job.Size() {
+			resized++
 		}
 	}
-	if n := res.Changed()["size_from_demand"]; n != 1 {
-		t.Errorf("size_from_demand counts %d jobs, want 1", n)
+	if n := res.Changed()["size_from_demand"]; n != resized || resized != 6 {
+		t.Errorf("size_from_demand counts %d jobs, %d resized; want every one of the 6", n, resized)
 	}
 	sum := &res.Summary
 	cores, _, _ := res.Use(sum.WindowStart, sum.WindowEnd)
@@ -125,7 +129,11 @@ func TestSizeFromDemandKeepsSplitCPUs(t *testing.T) {
 	for i, s := range specs {
 		r := &res.Records[i]
 		fromDemand := slices.Contains(r.Changes(), "size_from_demand")
-		if r.Size != s.want || seen[r.Job.ID] != s.want || fromDemand != (s.alloc <= 0 && s.req <= 0) {
+		line := max(s.alloc, 0)
+		if line == 0 {
+			line = max(s.req, 0)
+		}
+		if r.Size != s.want || seen[r.Job.ID] != s.want || fromDemand != (s.want != line) {
 			t.Errorf("job %d %+v: size %d (observers saw %d), changes %v; want %d", r.Job.ID, s, r.Size, seen[r.Job.ID], r.Changes(), s.want)
 		}
 	}

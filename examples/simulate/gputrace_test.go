@@ -79,8 +79,8 @@ func TestGPUCPUJobsOnNodes(t *testing.T) {
 	if m["jobs_simulated"] != float64(10) {
 		t.Errorf("simulated %v, want all 10", m["jobs_simulated"])
 	}
-	if c, _ := m["changed"].(map[string]any); c["size_from_demand"] != float64(6) {
-		t.Errorf("changed %v, want size_from_demand 6", m["changed"])
+	if c, _ := m["changed"].(map[string]any); c["size_from_demand"] != float64(10) {
+		t.Errorf("changed %v, want size_from_demand 10 (6 CPU jobs, 4 GPU jobs of 8 GPUs and 48 cores)", m["changed"])
 	}
 	if w, _ := json.Marshal(m["warnings"]); strings.Contains(string(w), "degenerate") {
 		t.Errorf("warnings %s: size_from_demand makes no schedule degenerate", w)
