@@ -1,7 +1,6 @@
 package inflate
 
 import (
-	"compress/flate"
 	"encoding/binary"
 	"io"
 )
@@ -79,103 +78,6 @@ func (f *flateReader) slide() {
 	copy(f.win, f.win[shift:f.wp])
 	f.wp, f.start = histSize, max(f.start-shift, 0)
 }
-
-// fill reads more of src into in, keeping the 8 bytes before ip (toBytes
-// may give back up to 7 of them). It returns false at the end of src.
-func (f *flateReader) fill() bool {
-	if !f.srcOK {
-		return false
-	}
-	keep := max(f.ip-8, 0)
-	n := copy(f.in[:cap(f.in)], f.in[keep:])
-	f.in, f.ip, f.pos = f.in[:n], f.ip-keep, f.pos+int64(keep)
-	for range 100 {
-		m, err := f.src.Read(f.in[n:cap(f.in)])
-		f.in = f.in[:n+m]
-		if err != nil {
-			f.srcOK, f.err = false, err
-			return m > 0
-		}
-		if m > 0 {
-			return true
-		}
-	}
-	f.srcOK, f.err = false, io.ErrNoProgress
-	return false
-}
-
-// refill makes nb at least 56: a word at a time while 8 bytes of input
-// are buffered, else byte by byte, then (at the end of src) with zero
-// bits counted in virt.
-func (f *flateReader) refill() {
-	if len(f.in)-f.ip < 8 {
-		f.fill()
-	}
-	if len(f.in)-f.ip >= 8 {
-		f.bits |= binary.LittleEndian.Uint64(f.in[f.ip:]) << f.nb
-		f.ip += int(63-f.nb) >> 3
-		f.nb |= 56
-		return
-	}
-	for f.nb < 56 {
-		if f.ip < len(f.in) || f.fill() {
-			f.bits |= uint64(f.in[f.ip]) << f.nb
-			f.ip++
-		} else {
-			f.virt += 8
-		}
-		f.nb += 8
-	}
-}
-
-// need returns bits' n low bits, refilling first; ok is false if they go
-// past the end of the input.
-func (f *flateReader) need(n uint) (v uint32, ok bool) {
-	if f.nb < n {
-		f.refill()
-	}
-	v = uint32(f.bits & (1<<n - 1))
-	f.bits >>= n
-	f.nb -= n
-	return v, f.nb >= f.virt
-}
-
-// toBytes drops the bits left of the current byte and gives the whole
-// bytes still in the bit buffer back to in, for byte-aligned reading.
-func (f *flateReader) toBytes() {
-	real := f.nb - f.virt
-	f.ip -= int(real >> 3)
-	f.bits, f.nb, f.virt = 0, 0, 0
-}
-
-// readByte reads a byte at byte alignment (after toBytes).
-func (f *flateReader) readByte() (byte, error) {
-	if f.ip == len(f.in) && !f.fill() {
-		return 0, f.eofErr(io.ErrUnexpectedEOF)
-	}
-	b := f.in[f.ip]
-	f.ip++
-	return b, nil
-}
-
-// eofErr is src's error at the end of the input, or eof if it just ended.
-func (f *flateReader) eofErr(eof error) error {
-	if f.err != nil && f.err != io.EOF {
-		return f.err
-	}
-	return eof
-}
-
-// corrupt is the error of a bad stream. Its offset is, as compress/flate's,
-// the stream's bytes read so far (not counting the whole bytes of the bit
-// buffer, read ahead), not in's index, which each fill moves.
-func (f *flateReader) corrupt() error {
-	ahead := int64(f.nb-min(f.virt, f.nb)) >> 3
-	return flate.CorruptInputError(f.pos + int64(f.ip) - ahead - f.from)
-}
-
-// truncated is the error of a read past the end of the input.
-func (f *flateReader) truncated() error { return f.eofErr(io.ErrUnexpectedEOF) }
 
 // decode adds output to the window, up to its end (the caller slides it),
 // and returns io.EOF after the final block.
@@ -344,23 +246,23 @@ func (f *flateReader) huffman() error {
 			f.fill()
 		}
 		if len(f.in)-f.ip >= 8 {
-			st := f.fast()
-			if st == stMore {
+			res := f.fast()
+			if res == resMore {
 				continue
 			}
-			if st == stDone {
+			if res == resDone {
 				f.state = stBlock
 				return nil
 			}
 			return f.corrupt()
 		}
 		switch f.slow() {
-		case stDone:
+		case resDone:
 			f.state = stBlock
 			return nil
-		case stCorrupt:
+		case resCorrupt:
 			return f.corrupt()
-		case stTruncated:
+		case resTruncated:
 			return f.truncated()
 		}
 	}
@@ -369,10 +271,10 @@ func (f *flateReader) huffman() error {
 
 // What fast and slow stop at.
 const (
-	stMore      = iota // more input or room needed
-	stDone             // the end of the block
-	stCorrupt          // no such symbol, or a distance before the output
-	stTruncated        // the input ended inside a symbol
+	resMore      = iota // more input or room needed
+	resDone             // the end of the block
+	resCorrupt          // no such symbol, or a distance before the output
+	resTruncated        // the input ended inside a symbol
 )
 
 // fast is the hot loop. Each round refills the bit buffer once, with a
@@ -386,7 +288,7 @@ func (f *flateReader) fast() int {
 	in, win := f.inBuf, f.winBuf
 	lit, dist := f.lit, f.dist
 	inEnd, low := len(f.in)-8, f.start
-	st := stMore
+	res := resMore
 	for ip <= inEnd && wp <= winEnd {
 		bits |= binary.LittleEndian.Uint64(in[ip&(inSize-1):]) << (nb & 63)
 		ip += int(63-nb) >> 3
@@ -418,9 +320,9 @@ func (f *flateReader) fast() int {
 				n := e & 0xff
 				bits >>= n & 63
 				nb -= uint(n)
-				st = stDone
+				res = resDone
 			} else {
-				st = stCorrupt
+				res = resCorrupt
 			}
 			break
 		}
@@ -438,7 +340,7 @@ func (f *flateReader) fast() int {
 		bits >>= n & 63
 		nb -= uint(n)
 		if e&kindLen == 0 || d > wp-low {
-			st = stCorrupt
+			res = resCorrupt
 			break
 		}
 		src := wp - d
@@ -459,7 +361,7 @@ func (f *flateReader) fast() int {
 		wp += length
 	}
 	f.bits, f.nb, f.ip, f.wp = bits, nb, ip, wp
-	return st
+	return res
 }
 
 // slow decodes one symbol with every check: at the end of the buffered
@@ -471,22 +373,22 @@ func (f *flateReader) slow() int {
 		e = f.lit[(e>>16+uint32(f.bits>>litBits)&(1<<(e>>8&15)-1))&(litTableSize-1)]
 	}
 	if e&(kindLit|kindLen|kindEOB) == 0 {
-		return stCorrupt
+		return resCorrupt
 	}
 	n := uint(e & 0xff)
 	v := int(e>>16) + int(f.bits&(1<<n-1)>>(e>>8&15))
 	f.bits >>= n
 	f.nb -= n
 	if f.nb < f.virt {
-		return stTruncated
+		return resTruncated
 	}
 	switch {
 	case e&kindEOB != 0:
-		return stDone
+		return resDone
 	case e&kindLit != 0:
 		f.win[f.wp] = byte(v)
 		f.wp++
-		return stMore
+		return resMore
 	}
 	f.refill()
 	e = f.dist[f.bits&(1<<distBits-1)]
@@ -498,14 +400,14 @@ func (f *flateReader) slow() int {
 	f.bits >>= n
 	f.nb -= n
 	if f.nb < f.virt {
-		return stTruncated
+		return resTruncated
 	}
 	if e&kindLen == 0 || d > f.wp-f.start {
-		return stCorrupt
+		return resCorrupt
 	}
 	for i := range v {
 		f.win[f.wp+i] = f.win[f.wp-d+i]
 	}
 	f.wp += v
-	return stMore
+	return resMore
 }

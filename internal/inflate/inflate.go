@@ -4,7 +4,7 @@
 // decompressed bytes themselves (examples/simulate reads a trace twice
 // when its jobs lack estimates, and keeps the text of the second read).
 //
-// The DEFLATE decoder is its own (deflate.go, table.go), made the way
+// The DEFLATE decoder is its own (deflate.go, bits.go, table.go), made the way
 // libdeflate's is: it takes half the instructions of klauspost/compress's
 // gzip, which was about a quarter of a whole EASY run (SDSC-BLUE: 466 M
 // instructions to inflate the trace, now 213 M; 9.3 per byte of text).

@@ -21,6 +21,7 @@ type members struct {
 	size  uint32
 	err   error        // the error (or io.EOF) after f.win[rp:f.wp]
 	zeros atomic.Int64 // zero bytes after the last member (read by TrailingZeros)
+	hdr   [10]byte     // header's buffer (a local escaped: an allocation per header read)
 }
 
 func (m *members) Read(p []byte) (int, error) {
@@ -118,7 +119,7 @@ func (m *members) header() error {
 	f := m.f
 	var crc uint32
 	read := func(n int) ([]byte, error) {
-		var b [10]byte
+		b := &m.hdr
 		for i := range n {
 			c, err := f.readByte()
 			if err != nil {
