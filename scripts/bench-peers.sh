@@ -23,6 +23,10 @@
 # peak memory and CPU per job on synthetic Lublin–Feitelson logs (examples/synth, modal estimates,
 # load 0.7 on 128 nodes) of BENCH_SYNTH_SIZES jobs, and the first size's log repeated to each other
 # size (the same workload at every size), beside the peer on the same log.
+# With BENCH_CALLGRIND=1 (and valgrind installed) it also counts the instructions of one process of
+# each kind under callgrind (est, peer, exact, plain per log; EASY, conservative and EASY++ on
+# SDSC-BLUE): counts move by well under 1% between runs and not with the machine's load, where the
+# CPU seconds of a 0.03-second process move by a third; about 10 minutes more.
 # The machine (CPU model, cores, load average before and after) is printed first and last.
 #
 # Environment: BENCH_PEER (the peer binary), BENCH_TRACES (default ../shared/traces),
@@ -155,6 +159,7 @@ simulated() { "$bin/simulate" -json "$@" | awk -F'[:,]' '/"jobs_simulated"/ {gsu
 # Figures for the summary against issue 34's goals.
 # The issue's cells are its five logs; the others are given beside them.
 goal_est=() goal_exact=() goal_plain=() goal_all=() goal_kb=() goal_synth=() goal_cons="" goal_pp=""
+goal_iest=() goal_iexact=() goal_iplain=() goal_icons="" goal_ipp=""
 issue_cells=" KTH-SP2 SDSC-SP2 CTC-SP2/338 CTC-SP2/512 SDSC-BLUE "
 
 # span NUMBER...: "lo–hi" (format %.2f), or one value, or "–".
@@ -249,6 +254,70 @@ else
 	fi
 fi
 
+# ---- instructions under callgrind (BENCH_CALLGRIND=1) ----
+# instr CMD...: the instructions one whole process executes (callgrind's "Collected"), "nan" if it
+# fails. GODEBUG=asyncpreemptoff=1: the Go runtime's preemption signals trip callgrind; it changes
+# no work (the peer ignores it).
+instr() {
+	if GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
+		awk '/Collected :/ {n = $NF} END {print (n == "" ? "nan" : n)}' "$bin/cg.err"
+	else
+		note "callgrind failed on: $*"
+		echo nan
+	fi
+	rm -f "$bin/cg.out"
+}
+# mi N: N instructions in millions, one decimal.
+mi() { awk -v n="$1" 'BEGIN {printf (n == "nan" ? "–" : "%.1f M"), n / 1e6}'; }
+# iratio A B: A / B, two decimals ("nan" when either is).
+iratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "nan" || b == "nan" || b == 0) print "nan"; else printf "%.2f", a / b}'; }
+
+if [[ ${BENCH_CALLGRIND:-0} == 1 && -d $traces ]]; then
+	if ! command -v valgrind >/dev/null; then
+		note "BENCH_CALLGRIND=1 but no valgrind (apt install valgrind): the instruction counts are skipped"
+	else
+		echo
+		echo "### Instructions (callgrind), one process of each kind; est, exact, plain and the peer as in the first table"
+		echo
+		echo "| log | P | peer | est | est / peer | exact | exact / peer | plain | plain / peer |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+		while read -r name file procs; do
+			if [[ -n ${BENCH_LOGS:-} && " $BENCH_LOGS " != *" $name "* ]]; then continue; fi
+			log="$traces/$file"
+			[[ -f $log ]] || continue
+			base=${file%.swf.gz}
+			exact=$(exact_log "$log" "$base")
+			p=nan
+			if ((have_peer)); then
+				json=$(peer_input "$log" "$base")
+				if grep -q '"job_id"' "$json"; then
+					p=$(instr "$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus "$procs" --output /dev/null)
+				fi
+			fi
+			e=$(instr "$bin/simulate" -policy easy -machine "$procs" "$log")
+			x=$(instr "$bin/simulate" -policy easy -machine "$procs" "$exact")
+			l=$(instr "$bin/simulate" -policy easy -machine "$procs" "${exact%.gz}")
+			re=$(iratio "$e" "$p") rx=$(iratio "$x" "$p") rl=$(iratio "$l" "$p")
+			if [[ $issue_cells == *" $name "* && $re != nan ]]; then
+				goal_iest+=("$re") goal_iexact+=("$rx") goal_iplain+=("$rl")
+			fi
+			echo "| $name | $procs | $(mi "$p") | $(mi "$e") | ${re/nan/–} | $(mi "$x") | ${rx/nan/–} | $(mi "$l") | ${rl/nan/–} |"
+		done <<<"$logs_all"
+		if [[ -f $blue && (-z ${BENCH_LOGS:-} || " $BENCH_LOGS " == *" SDSC-BLUE "*) ]]; then
+			e=$(instr "$bin/simulate" -policy easy "$blue")
+			c=$(instr "$bin/simulate" -policy conservative "$blue")
+			q=$(instr "$bin/simulate" -policy easy++ "$blue")
+			goal_icons=$(iratio "$c" "$e") goal_ipp=$(iratio "$q" "$e")
+			echo
+			echo "| SDSC-BLUE (1152) | instructions | / EASY |"
+			echo "|---|---:|---:|"
+			echo "| EASY | $(mi "$e") | 1.00 |"
+			echo "| conservative | $(mi "$c") | ${goal_icons/nan/–} |"
+			echo "| EASY++ | $(mi "$q") | ${goal_ipp/nan/–} |"
+		fi
+	fi
+fi
+
 # ---- memory and CPU per job on synthetic logs ----
 # synth_row LABEL LOG N prints one row. The mean wait says how long the queue is: a longer
 # synthetic log is not the shorter one's workload (its waits grow), so CPU per job there mixes
@@ -337,6 +406,9 @@ echo "| the same on the other logs | ≤ 0.5, ≤ 0.4 | $(join_items "${goal_all
 echo "| peak memory per job: the logs (per job line); synthetic (CPU and memory per job) | ≤ 0.15 KB, flat from 10 k to 5 M | $(span "${goal_kb[@]}") KB; $(join_items "${goal_synth[@]}") |"
 echo "| conservative / EASY CPU on SDSC-BLUE | ≤ 3 | ${goal_cons:-–} |"
 echo "| EASY++ / EASY CPU on SDSC-BLUE | ≤ 1.3 | ${goal_pp:-–} |"
+if ((${#goal_iest[@]} > 0)) || [[ -n $goal_icons ]]; then
+	echo "| the same by instructions (callgrind): est / peer; exact (plain) / peer; conservative, EASY++ / EASY | ≤ 0.5; ≤ 0.4; ≤ 3, ≤ 1.3 | $(span "${goal_iest[@]}"); $(span "${goal_iexact[@]}") ($(span "${goal_iplain[@]}")); ${goal_icons:-–}, ${goal_ipp:-–} |"
+fi
 
 echo
 machine "at end"
