@@ -23,7 +23,7 @@ import (
 // clusters. Its lines are 95 to 110 bytes, as Helios's are. To measure a
 // conversion of the full trace's size (3.36 M jobs):
 //
-//	go test -run TestWriteHelios ./swf/convert -helios 3360000 > /tmp/helios.csv
+//	go test -run TestWriteHelios ./swf/convert -args -helios /tmp/helios.csv -helios-jobs 3360000
 //	go build -o /tmp/convert ./examples/convert
 //	/usr/bin/time -v /tmp/convert -from gpu /tmp/helios.csv -o /tmp/helios.swf
 func writeHelios(w io.Writer, n int, seed int64) error {
