@@ -110,7 +110,8 @@ func GPUTrace(r io.Reader, opt Options) (*Result, error) {
 	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" {
 		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}
-	g := &gpuReader{b: b, noID: map[int]int{}, users: newNames(), queues: newNames(), exes: newNames(), demandIdx: map[[5]int64]int32{}, demandOf: map[[4]int64]madeDemand{}}
+	g := &gpuReader{b: b, noID: map[int]int{}, users: newNames(), queues: newNames(), exes: newNames(),
+		demandIdx: map[[5]int64]int32{}, demandOf: map[[4]int64]madeDemand{}}
 	b.format, b.rep.Format = b.saw, b.saw
 	if b.saw == "philly" {
 		err = g.philly(in)
@@ -145,7 +146,7 @@ var gpuColumns = []string{"job_id", "user", "vc", "gpu_num", "cpu_num", "node_nu
 	"queue", "gpu_time", "fail_time", "stop_time", "shared_mem_per_pod"}
 
 // gpuJob is one row as read, in epoch seconds, -1 unknown: the reader's
-// scratch, made into its swf.Job at once (add).
+// scratch, made into a gpuRec at once (add).
 type gpuJob struct {
 	id                          string
 	state                       string
@@ -472,7 +473,7 @@ func renumber(from, to *names) func(int64) int64 {
 
 // reusedIDs counts the ids (but "") that an earlier job has: the jobs
 // noted "job id reused". It sorts the jobs' indices by id (4 bytes a job,
-// where a map of the ids took about 50).
+// for a moment) instead of keeping a map of every id.
 func (g *gpuReader) reusedIDs() int {
 	idx := make([]int32, 0, g.n)
 	for k := range g.n {
