@@ -39,7 +39,8 @@
 // with -nodes a job the simulation could not place on the nodes, under
 // sched's reason (fits no node, larger than machine, no size: a job of
 // no processor count whose demand gives no cores; without -nodes it is
-// replayed as asking none):
+// replayed as asking none; no submit time or no run time for a job
+// refused whose time is unknown, as simulate names it):
 // once running it would hold what the nodes cannot.
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -50,7 +51,9 @@ func reject(jobs []swf.Job) ([]swf.Job, map[string]int) {
 // that no node could hold would make every forecast a bad snapshot
 // (sched/forecast), and one pool grows to fit what runs where nodes cannot.
 // sched itself decides, each job alone on the empty machine (arriving one
-// second apart, running 0 s: one job in the system at a time).
+// second apart, running 0 s: one job in the system at a time); a job it
+// rejects is named by sched's first reason on the job as logged (no
+// submit time, no run time), as simulate names it.
 func rejectOnNodes(ctx context.Context, nodes []swf.Node, jobs []swf.Job, why map[string]int) ([]swf.Job, error) {
 	probe := make([]swf.Job, len(jobs))
 	for i := range jobs {
@@ -69,7 +72,18 @@ func rejectOnNodes(ctx context.Context, nodes []swf.Node, jobs []swf.Job, why ma
 	drop := make([]bool, len(jobs))
 	for _, e := range res.Rejected.Excluded {
 		drop[e.Index] = true
-		why[e.Reason.String()]++
+		// Named as simulate names the job itself: the probe's submit and
+		// run time are known, hiding sched's first reasons (a Philly job
+		// without attempts, never run, was "no size" here, "no run time"
+		// in simulate).
+		r, j := e.Reason, &jobs[e.Index]
+		switch {
+		case j.Submit < 0:
+			r = sanitize.NoSubmit
+		case j.RunTime < 0:
+			r = sanitize.NoRunTime
+		}
+		why[r.String()]++
 	}
 	out := jobs[:0]
 	for i := range jobs {

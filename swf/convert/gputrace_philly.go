@@ -80,8 +80,9 @@ func (g *gpuReader) philly(in io.Reader) error {
 func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 	b := g.b
 	loc := b.opt.location()
-	j := gpuJob{line: num, start: -1, end: -1, elapsed: -1, cpus: -1, nodes: -1, gpus: -1,
-		id: pj.JobID, user: pj.User, queue: pj.VC, state: pj.Status}
+	j := &g.cur
+	j.reset()
+	j.gpus, j.id, j.user, j.queue, j.state = -1, pj.JobID, pj.User, pj.VC, pj.Status
 	var err error
 	if j.submit, err = parseGPUTime(pj.Submitted, loc); err != nil {
 		return b.malformed(num, "submitted_time", pj.Submitted, err)

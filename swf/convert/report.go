@@ -52,7 +52,9 @@ import (
 // unreadable value is not kept (noted, the error in Report.Errors), nor
 // one past swf.Demand's bounds. Report.Demands counts the jobs with one
 // (and a header Note explains the lines when there are any); a job whose
-// log records nothing beyond processors has none.
+// log records nothing beyond processors has none. GPUTrace's jobs asking
+// the same share one *swf.Demand (copy it before changing one job's); the
+// other converters give each job its own.
 type Result struct {
 	Header *swf.Header
 	Jobs   []swf.Job
