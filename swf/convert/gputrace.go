@@ -310,8 +310,7 @@ func (g *gpuReader) row(line string, num int, buf []string) ([]string, error) {
 		return row, nil
 	}
 	j.started = j.start >= 0 && !(j.status == swf.StatusCancelled && j.start == j.end)
-	g.add(j, num)
-	return row, nil
+	return row, g.add(j, num)
 }
 
 // setState maps a Slurm state (Helios, Acme) and returns a skip reason
@@ -337,8 +336,17 @@ func (j *gpuJob) setState(s string) string {
 	return ""
 }
 
-// add keeps j's job and counts it in the Report.
-func (g *gpuReader) add(j *gpuJob, num int) {
+// maxGPUJobs bounds a table's jobs (a var only so that a test can lower
+// it).
+var maxGPUJobs = math.MaxInt32
+
+// add keeps j's job and counts it in the Report. The records' indices
+// are int32 (the sort's order, the numbers of users, queues and
+// executables): a table of more jobs is refused rather than wrapped.
+func (g *gpuReader) add(j *gpuJob, num int) error {
+	if g.n >= maxGPUJobs {
+		return fmt.Errorf("line %d: more than %d jobs in one table", num, maxGPUJobs)
+	}
 	b := g.b
 	s, dem := g.job(j)
 	if j.id == "" {
@@ -362,6 +370,7 @@ func (g *gpuReader) add(j *gpuJob, num int) {
 		user: int32(g.users.number(b.intern(j.user))), queue: int32(g.queues.number(b.intern(j.queue))),
 		exe: int32(g.exes.number(b.intern(j.exe)))}
 	g.n++
+	return nil
 }
 
 // parseGPUTime reads "2006-01-02 15:04:05" in loc, or with its offset

@@ -147,6 +147,5 @@ func (g *gpuReader) phillyJob(pj *phillyJob, num int) error {
 	if j.gpus < 0 {
 		j.note(noteNoGPUs)
 	}
-	g.add(j, num)
-	return nil
+	return g.add(j, num)
 }
