@@ -64,29 +64,33 @@ func (h *eventHeap) push(e event) {
 func (h *eventHeap) pop() event {
 	q := *h
 	top := q[0]
-	n := len(q) - 1
+	n := uint(len(q)) - 1
 	last := q[n]
 	q[n] = event{}
 	q = q[:n]
-	i := 0
+	*h = q
+	if n == 0 {
+		return top
+	}
+	// The hole and the child by pointers, indexes unsigned: c < n
+	// proves q[c] in bounds (the checks were a tenth of pop).
+	hole, i := &q[0], uint(0)
 	for {
 		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		if r := c + 1; r < n && q[r].before(&q[c]) {
-			c = r
+		x := &q[c]
+		if r := c + 1; r < n && q[r].before(x) {
+			c, x = r, &q[r]
 		}
-		if !q[c].before(&last) {
+		if !x.before(&last) {
 			break
 		}
-		q[i] = q[c]
-		i = c
+		*hole = *x
+		hole, i = x, c
 	}
-	if n > 0 {
-		q[i] = last
-	}
-	*h = q
+	*hole = last
 	return top
 }
 
