@@ -49,16 +49,19 @@ type eventHeap []event
 func (h *eventHeap) push(e event) {
 	*h = append(*h, e)
 	q := *h
-	i := len(q) - 1
+	// (unsigned: a shift for the halving, and p < i proves q[p])
+	i := uint(len(q)) - 1
+	hole := &q[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !e.before(&q[p]) {
+		x := &q[p]
+		if !e.before(x) {
 			break
 		}
-		q[i] = q[p]
-		i = p
+		*hole = *x
+		hole, i = x, p
 	}
-	q[i] = e
+	*hole = e
 }
 
 func (h *eventHeap) pop() event {
