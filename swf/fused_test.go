@@ -67,6 +67,23 @@ func FuzzFusedMatchesLines(f *testing.F) {
 	for i, s := range fusedSeeds {
 		f.Add([]byte(s), uint16(300+i*50), uint8(i))
 	}
+	// A '-' last in a line, in the file, or at the end of parseLine's
+	// window (which loads the two bytes after a '-' at once: b[254] is
+	// the last a '-' can take), in lines of 255 to 259 bytes.
+	head := goodLine[:len(goodLine)-2] // 17 fields and a blank
+	line := func(n int, tail string) string { return head + strings.Repeat(" ", n-len(head)-len(tail)) + tail }
+	for n := 255; n <= 259; n++ {
+		for k, s := range []string{
+			line(n, "-1") + "\n" + goodLine + "\n",
+			line(n, "-") + "\n1 \n" + goodLine + "\n",
+			line(254, "-") + "1 1 1"[:n-254] + "\n1\n",
+			goodLine + "\n" + line(n, "-"),
+			goodLine + "\n" + line(n, "-1"),
+			goodLine + "\n" + line(n, "-1\r") + "\n",
+		} {
+			f.Add([]byte(s), uint16(n+k), uint8(n-255+k))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte, size uint16, step uint8) {
 		in := data
 		for len(in) < 700 && len(data) > 0 {
@@ -113,9 +130,11 @@ func TestNextFastTakesArchiveLines(t *testing.T) {
 
 // nextFast takes a job line of up to 240 bytes (maxFastLine, to which
 // parseFast is fuzzed against parseJobScan) with 258 bytes unread from
-// its start (parseLine's window: 256 bytes and the two after a '-'), and leaves any other to readLine: a line of 241 to 254 bytes,
-// which parseLine would take, one whose '\n' would be the window's last
-// byte, and a line with fewer than 258 bytes unread (a buffer's end). A
+// its start (parseLine's window: 256 bytes and the two after a '-'),
+// and leaves any other to readLine: a line of 241 to 254 bytes, which
+// parseLine would take, one whose '\n' would be the window's last byte
+// or past it, and a line with fewer than 258 bytes unread (a buffer's
+// end). A
 // line it takes moves the read position past its '\n' and counts a line;
 // one it leaves moves nothing, and the buffer is as it was.
 func TestNextFastLineLimit(t *testing.T) {
@@ -129,6 +148,7 @@ func TestNextFastLineLimit(t *testing.T) {
 		{100, 157, true}, {100, 156, false},
 		{239, 18, true}, {240, 17, true}, {240, 16, false}, {240, 500, true},
 		{241, 500, false}, {254, 500, false}, {255, 500, false}, {256, 500, false},
+		{257, 500, false}, {258, 500, false}, {259, 500, false},
 	} {
 		in := lineOf(c.n) + "\n" + strings.Repeat(goodLine+"\n", c.after/len(goodLine+"\n")+1)[:c.after]
 		rd := NewReader(strings.NewReader(in))
