@@ -43,10 +43,12 @@ func parseFast(line []byte, j *Job, s *fastScratch) bool {
 // checks), and every loop ends at a '\n' or a 0, so that they need no
 // length test: b must hold one of them in b[255] or before it (a 0 there
 // makes parseLine report false, as any byte it does not take). Nothing
-// past it is read, but for the two bytes after a '-' (b[256] and b[257]
-// at most, in one 16-bit load). s.ints and s.fracs
-// are not cleared (clearing local arrays was 48 instructions a line): each
-// field's value is written before it is read.
+// past it is read but the byte after a "-\n" or "-\x00", b[256] at most,
+// in the 16-bit load of the two bytes after a '-', and it decides nothing
+// (the first is not '1'); b holds 258 bytes so that the load's index, a
+// byte plus 2, needs no bounds check. s.ints and s.fracs are not cleared
+// (clearing local arrays was 48 instructions a line): each field's value
+// is written before it is read.
 func parseLine(b *[258]byte, j *Job, s *fastScratch) (uint8, bool) {
 	ints, fracs := &s.ints, &s.fracs
 	frac := uint32(0) // the fields with a fraction, in fracs
