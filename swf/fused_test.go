@@ -69,7 +69,8 @@ func FuzzFusedMatchesLines(f *testing.F) {
 	}
 	// A '-' last in a line, in the file, or at the end of parseLine's
 	// window (which loads the two bytes after a '-' at once: b[254] is
-	// the last a '-' can take), in lines of 255 to 259 bytes.
+	// the last a '-' can take), in lines of 255 to 259 bytes, through
+	// buffers of 256 to 265 bytes.
 	head := goodLine[:len(goodLine)-2] // 17 fields and a blank
 	line := func(n int, tail string) string { return head + strings.Repeat(" ", n-len(head)-len(tail)) + tail }
 	for n := 255; n <= 259; n++ {
@@ -134,9 +135,8 @@ func TestNextFastTakesArchiveLines(t *testing.T) {
 // and leaves any other to readLine: a line of 241 to 254 bytes, which
 // parseLine would take, one whose '\n' would be the window's last byte
 // or past it, and a line with fewer than 258 bytes unread (a buffer's
-// end). A
-// line it takes moves the read position past its '\n' and counts a line;
-// one it leaves moves nothing, and the buffer is as it was.
+// end). A line it takes moves the read position past its '\n' and counts
+// a line; one it leaves moves nothing, and the buffer is as it was.
 func TestNextFastLineLimit(t *testing.T) {
 	lineOf := func(n int) string { // goodLine (ending in "-1") padded in front to n bytes
 		return strings.Repeat(" ", n-len(goodLine)) + goodLine
