@@ -49,44 +49,51 @@ type eventHeap []event
 func (h *eventHeap) push(e event) {
 	*h = append(*h, e)
 	q := *h
-	i := len(q) - 1
+	// (unsigned: a shift for the halving, and p < i proves q[p])
+	i := uint(len(q)) - 1
+	hole := &q[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !e.before(&q[p]) {
+		x := &q[p]
+		if !e.before(x) {
 			break
 		}
-		q[i] = q[p]
-		i = p
+		*hole = *x
+		hole, i = x, p
 	}
-	q[i] = e
+	*hole = e
 }
 
 func (h *eventHeap) pop() event {
 	q := *h
 	top := q[0]
-	n := len(q) - 1
+	n := uint(len(q)) - 1
 	last := q[n]
 	q[n] = event{}
 	q = q[:n]
-	i := 0
+	*h = q
+	if n == 0 {
+		return top
+	}
+	// The hole and the child by pointers, indexes unsigned: c < n
+	// proves q[c] in bounds (the checks were a tenth of pop).
+	hole, i := &q[0], uint(0)
 	for {
 		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		if r := c + 1; r < n && q[r].before(&q[c]) {
-			c = r
+		x := &q[c]
+		if r := c + 1; r < n && q[r].before(x) {
+			c, x = r, &q[r]
 		}
-		if !q[c].before(&last) {
+		if !x.before(&last) {
 			break
 		}
-		q[i] = q[c]
-		i = c
+		*hole = *x
+		hole, i = x, c
 	}
-	if n > 0 {
-		q[i] = last
-	}
-	*h = q
+	*hole = last
 	return top
 }
 

@@ -12,13 +12,21 @@ import "bytes"
 // from line to line as it was left.
 //
 // It copies the line into s.b, a '\n' after it, for parseLine, which
-// does the work: 1,091 instructions a KTH line where parseJobScan takes
-// 1,699, parseFast 1,213 with its copy and its search for a '\n'
+// does the work: 981 instructions a KTH line where parseJobScan takes
+// 1,699, parseFast 1,103 with its copy and its search for a '\n'
 // (BenchmarkParseJobKTH under callgrind, 2026-11-30): no bounds or length
 // checks, blanks and digits in loops of their own, a "-1" field taken
-// whole (1,306 before), and the field's kind looked up only at a '.'. A
+// whole (1,306 before), and the field's kind looked up only at a '.'.
+// (1,091 before v*10 was written as two LEAs, the bytes after a '-' read
+// in one load, and b's nil check taken out of the loop.) Eight bytes at
+// a time (SWAR: blanks by the first non-blank byte of a word, digits
+// converted by three multiplications) was dropped: more instructions on
+// KTH-SP2 and SDSC-SP2's whole runs (32.2 M and 31.0 M in parseLine
+// against 31.1 M; SDSC-SP2 389.4 M against 388.7 M), as a field of one
+// to three digits costs as much in a word as a byte at a time, and Go
+// (GOAMD64=v1) loads each 64-bit constant and guards each TrailingZeros. A
 // Reader calls parseLine on its own buffer instead (Reader.nextFast), but
-// for the lines of a buffer's last 256 bytes and those parseLine refuses.
+// for the lines of a buffer's last 258 bytes and those parseLine refuses.
 func parseFast(line []byte, j *Job, s *fastScratch) bool {
 	n := len(line)
 	if n > maxFastLine || bytes.IndexByte(line, '\n') >= 0 { // (a Reader's lines hold none)
@@ -35,13 +43,17 @@ func parseFast(line []byte, j *Job, s *fastScratch) bool {
 // checks), and every loop ends at a '\n' or a 0, so that they need no
 // length test: b must hold one of them in b[255] or before it (a 0 there
 // makes parseLine report false, as any byte it does not take). Nothing
-// past it is read, but for the two bytes after a '-'. s.ints and s.fracs
-// are not cleared (clearing local arrays was 48 instructions a line): each
-// field's value is written before it is read.
-func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
+// past it is read but the byte after a "-\n" or "-\x00", b[256] at most,
+// in the 16-bit load of the two bytes after a '-', and it decides nothing
+// (the first is not '1'); b holds 258 bytes so that the load's index, a
+// byte plus 2, needs no bounds check. s.ints and s.fracs are not cleared
+// (clearing local arrays was 48 instructions a line): each field's value
+// is written before it is read.
+func parseLine(b *[258]byte, j *Job, s *fastScratch) (uint8, bool) {
 	ints, fracs := &s.ints, &s.fracs
 	frac := uint32(0) // the fields with a fraction, in fracs
 	i := uint8(0)
+	_ = b[0] // (b's nil check, once: the loop's is gone)
 	for f := range NumFields {
 		c := b[i]
 		for c == ' ' {
@@ -56,7 +68,10 @@ func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
 		}
 		neg := c == '-'
 		if neg {
-			if b[i+1] == '1' && b[i+2] == ' ' {
+			// The two bytes after the '-' in one load (b holds 258
+			// bytes: no bounds check, and i+2 does not wrap around).
+			next := uint16(b[uint(i)+1]) | uint16(b[uint(i)+2])<<8
+			if next == '1'|' '<<8 {
 				// "-1 ", unknown: 44% of KTH-SP2's fields, 40% of
 				// SDSC-BLUE's, 21% of LANL-CM5's (KTH: 13% fewer
 				// instructions a line).
@@ -64,7 +79,7 @@ func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
 				i += 3
 				continue
 			}
-			if b[i+1] == '1' && b[i+2] == '\n' && f == NumFields-1 {
+			if next == '1'|'\n'<<8 && f == NumFields-1 {
 				ints[f] = -1 // (the last field of most archive lines)
 				i += 2
 				break
@@ -76,7 +91,7 @@ func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
 		// (d a uint64 and tested in the loop's condition: nine
 		// instructions a digit, where a byte and a break took ten)
 		for d := uint64(b[i]) - '0'; d <= 9; d = uint64(b[i]) - '0' {
-			v = v*10 + d
+			v = (v*5)<<1 + d // (two LEAs; v*10 compiles to three)
 			i++
 		}
 		c = b[i]
@@ -93,7 +108,7 @@ func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
 			fs := i
 			c = b[i]
 			for d := c - '0'; d <= 9; d = c - '0' {
-				v = v*10 + uint64(d)
+				v = (v*5)<<1 + uint64(d)
 				i++
 				c = b[i]
 			}
@@ -160,13 +175,13 @@ func parseLine(b *[256]byte, j *Job, s *fastScratch) (uint8, bool) {
 // fastScratch is parseFast's copy of the line and parseLine's fields'
 // values.
 type fastScratch struct {
-	b     [256]byte
+	b     [258]byte
 	ints  [NumFields]int64
 	fracs [NumFields]float64
 }
 
 // maxFastLine is the longest line parseFast takes (a job line of the
-// archive takes about 100 bytes): a buffer of 256 bytes holds the line,
-// the '\n' and the two bytes after a '-', and an index never wraps
-// around.
+// archive takes about 100 bytes): a buffer of 256 bytes holds the line
+// and the '\n', and an index never wraps around (the scratch's 258 hold
+// the two bytes after a '-' too).
 const maxFastLine = 240

@@ -14,10 +14,13 @@ import (
 // stale returns a scratch for parseFast as a Reader may leave it: its
 // buffer all blanks (what would make its loops run past the line if it
 // read past its end mark) and its values garbage.
-func stale() *fastScratch {
+func stale() *fastScratch { return staleWith(" ") }
+
+// staleWith is stale with the line copy's bytes fill repeated.
+func staleWith(fill string) *fastScratch {
 	s := new(fastScratch)
 	for i := range s.b {
-		s.b[i] = ' '
+		s.b[i] = fill[i%len(fill)]
 	}
 	for f := range s.ints {
 		s.ints[f], s.fracs[f] = -77, math.NaN()

@@ -58,7 +58,7 @@ var fusedSeeds = []string{
 // FuzzFusedMatchesLines holds the Reader's two paths to each other:
 // nextFast, which parses a line where it lies in the buffer, and readLine
 // with parseJob. One-byte reads leave at most a byte unread after each
-// line, so nextFast (which wants 256) never takes a line there: those
+// line, so nextFast (which wants 258) never takes a line there: those
 // reads are the line-by-line path. The input, repeated to some 700 bytes,
 // is read whole, in reads of varied sizes and through buffers from 1 byte
 // up (lines cut at every place by a refill); each must give the same
@@ -66,6 +66,24 @@ var fusedSeeds = []string{
 func FuzzFusedMatchesLines(f *testing.F) {
 	for i, s := range fusedSeeds {
 		f.Add([]byte(s), uint16(300+i*50), uint8(i))
+	}
+	// A '-' last in a line, in the file, or at the end of parseLine's
+	// window (which loads the two bytes after a '-' at once: b[254] is
+	// the last a '-' can take), in lines of 255 to 259 bytes, through
+	// buffers of 256 to 265 bytes.
+	head := goodLine[:len(goodLine)-2] // 17 fields and a blank
+	line := func(n int, tail string) string { return head + strings.Repeat(" ", n-len(head)-len(tail)) + tail }
+	for n := 255; n <= 259; n++ {
+		for k, s := range []string{
+			line(n, "-1") + "\n" + goodLine + "\n",
+			line(n, "-") + "\n1 \n" + goodLine + "\n",
+			line(254, "-") + "1 1 1"[:n-254] + "\n1\n",
+			goodLine + "\n" + line(n, "-"),
+			goodLine + "\n" + line(n, "-1"),
+			goodLine + "\n" + line(n, "-1\r") + "\n",
+		} {
+			f.Add([]byte(s), uint16(n+k), uint8(n-255+k))
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, size uint16, step uint8) {
 		in := data
@@ -88,7 +106,7 @@ func FuzzFusedMatchesLines(f *testing.F) {
 }
 
 // nextFast takes every job line of an archive log that lies whole in the
-// buffer with 256 bytes ahead: parseFast's copy of a line (fastScratch.b)
+// buffer with 258 bytes ahead: parseFast's copy of a line (fastScratch.b)
 // stays unwritten.
 func TestNextFastTakesArchiveLines(t *testing.T) {
 	var b strings.Builder
@@ -102,7 +120,7 @@ func TestNextFastTakesArchiveLines(t *testing.T) {
 	if err != nil || len(jobs) != 500 {
 		t.Fatalf("%d jobs, %v", len(jobs), err)
 	}
-	if rd.fast.b != [256]byte{} {
+	if rd.fast.b != [len(rd.fast.b)]byte{} {
 		t.Errorf("a job line went by readLine and parseFast")
 	}
 	want := readOutOf(NewReader(iotest.OneByteReader(strings.NewReader(b.String()))), false)
@@ -112,12 +130,13 @@ func TestNextFastTakesArchiveLines(t *testing.T) {
 }
 
 // nextFast takes a job line of up to 240 bytes (maxFastLine, to which
-// parseFast is fuzzed against parseJobScan) with 256 bytes unread from
-// its start, and leaves any other to readLine: a line of 241 to 254 bytes,
-// which parseLine would take, one whose '\n' would be the window's last
-// byte, and a line with fewer than 256 bytes unread (a buffer's end). A
-// line it takes moves the read position past its '\n' and counts a line;
-// one it leaves moves nothing, and the buffer is as it was.
+// parseFast is fuzzed against parseJobScan) with 258 bytes unread from
+// its start (parseLine's window: 256 bytes and the two after a '-'),
+// and leaves any other to readLine: a line of 241 to 254 bytes, which
+// parseLine would take, one whose '\n' would be the window's last byte
+// or past it, and a line with fewer than 258 bytes unread (a buffer's
+// end). A line it takes moves the read position past its '\n' and counts
+// a line; one it leaves moves nothing, and the buffer is as it was.
 func TestNextFastLineLimit(t *testing.T) {
 	lineOf := func(n int) string { // goodLine (ending in "-1") padded in front to n bytes
 		return strings.Repeat(" ", n-len(goodLine)) + goodLine
@@ -126,9 +145,10 @@ func TestNextFastLineLimit(t *testing.T) {
 		n, after int // the line's length without its '\n'; bytes read after the '\n'
 		took     bool
 	}{
-		{100, 155, true}, {100, 154, false},
-		{239, 16, true}, {240, 15, true}, {240, 14, false}, {240, 500, true},
+		{100, 157, true}, {100, 156, false},
+		{239, 18, true}, {240, 17, true}, {240, 16, false}, {240, 500, true},
 		{241, 500, false}, {254, 500, false}, {255, 500, false}, {256, 500, false},
+		{257, 500, false}, {258, 500, false}, {259, 500, false},
 	} {
 		in := lineOf(c.n) + "\n" + strings.Repeat(goodLine+"\n", c.after/len(goodLine+"\n")+1)[:c.after]
 		rd := NewReader(strings.NewReader(in))

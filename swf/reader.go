@@ -339,16 +339,16 @@ func (r *Reader) nextFast(j *Job) bool {
 	// in a CRLF one and at a file's first lone '\r'), parseLine would walk the next line to its '\r' and
 	// refuse it, and readLine would parse it again: KTH-SP2 with CRLF line
 	// ends counted 188.9 M instructions against 154.9 M before nextFast.
-	if r.wpos-r.rpos < 256 || r.skipLF || r.afterCR {
+	if r.wpos-r.rpos < len(r.fast.b) || r.skipLF || r.afterCR {
 		return false
 	}
-	// The 256 bytes ahead, a 0 in their last for the time of the parse:
+	// The 258 bytes ahead, a 0 in b[255] for the time of the parse:
 	// parseLine stops there at the latest (one store where a search for
 	// the line's '\n' was 60 instructions a line), and its byte index
 	// cannot wrap around (without the 0, 300 blanks loop for ever). The
 	// buffer is the Reader's own: src wrote into it before (io.Reader
 	// keeps no p) and nothing else reads it; parseLine cannot panic.
-	b := (*[256]byte)(r.buf[r.rpos:])
+	b := (*[258]byte)(r.buf[r.rpos:])
 	last := b[255]
 	b[255] = 0
 	n, ok := parseLine(b, j, &r.fast)
