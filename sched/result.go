@@ -192,7 +192,6 @@ func (s *Sim) result() *Result {
 // cancelled.
 func (s *Sim) close(jb *Job) {
 	rec := s.rec(jb.idx)
-	lineSubmit := rec.Wait // SummaryOnly: the line's submit time (activate)
 	rec.Estimate, rec.RunTime = jb.e, jb.r
 	rec.Start, rec.End = jb.start, jb.end
 	rec.Prediction, rec.Final = jb.p0, jb.p
@@ -228,7 +227,7 @@ func (s *Sim) close(jb *Job) {
 		}
 	}
 	if s.summ != nil && rec.End >= 0 { // final: fold it, then let it go
-		s.summ.fold(rec, jb.idx, jb.state == done, lineSubmit)
+		s.summ.fold(rec, jb.idx, jb.state == done, jb.j.Submit)
 		for s.recHead < len(s.recs) && s.recs[s.recHead].End >= 0 {
 			s.recHead++
 		}
@@ -266,7 +265,10 @@ func summarize(recs []Record, P int64, ended []int32, lastSubmit int64) Summary 
 	} else if len(ended) > 0 {
 		sum.WindowStart = math.MaxInt64
 		for _, i := range ended {
-			sum.WindowStart = min(sum.WindowStart, recs[i].Job.Submit)
+			// the simulated submit, not the line's: a peer mode moves
+			// an unknown (-1) one to 1, and the window must not open
+			// before any job was there
+			sum.WindowStart = min(sum.WindowStart, recs[i].Start-recs[i].Wait)
 		}
 	}
 	// One pass in record order: the counts, and Load's area (same order,

@@ -514,8 +514,8 @@ func (s *Sim) activate(k int32, at int64) *Job {
 	copyLine(&jb.j, rec.Job)
 	if s.summ != nil {
 		// SummaryOnly lets the line go once it has arrived: the fold
-		// needs only its submit time, kept in Wait until close.
-		rec.Wait, rec.Job = rec.Job.Submit, nil
+		// takes the simulated submit from the live job at close.
+		rec.Job = nil
 	}
 	jb.jobLive = jobLive{idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
 	if s.m != nil {

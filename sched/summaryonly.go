@@ -31,7 +31,7 @@ type foldSummary struct {
 	openAt  int64
 
 	tau       int64      // the bounded slowdown's threshold
-	minSubmit int64      // smallest line submit time among completed jobs (S7's window start below 100 jobs)
+	minSubmit int64      // smallest simulated submit time among completed jobs (S7's window start below 100 jobs)
 	busy      []endedJob // cancelled jobs that ran: their share of the utilization
 }
 
@@ -49,7 +49,8 @@ func newFoldSummary(tau int64) *foldSummary { return &foldSummary{tau: tau, minS
 
 // fold adds record rec, final (ended or cancelled), or, at the end, still
 // open (waiting, running or never arrived: its End < 0). submit is its
-// line's submit time if done (rec.Job is nil once the job arrived);
+// simulated submit time if done (a peer mode's moved one, as summarize
+// takes it; rec.Job is nil once the job arrived);
 // admit counted noEstimate.
 func (f *foldSummary) fold(rec *Record, k int, done bool, submit int64) {
 	f.counts.count(rec)
