@@ -79,3 +79,26 @@ func TestWorkersBounded(t *testing.T) {
 	}
 	mustRun(t, "run", "-spec", specPath, "-out", t.TempDir(), "-j", "4096")
 }
+
+// A trace without job lines (a header only, or an empty file with the
+// spec's machine) is an error naming it, as simulate, swfstat and forecast
+// make it; sweep run wrote its runs with 0 jobs, exit 0, and the report
+// said every job was rejected or excluded.
+func TestRunNoJobLines(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"header.swf": "; MaxProcs: 64\n", "empty.swf": ""} {
+		trace := filepath.Join(dir, name)
+		if err := os.WriteFile(trace, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec := filepath.Join(dir, "s.json")
+		js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `", "machine": 64}], "policies": ["EASY"]}`
+		if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", filepath.Join(dir, "out-"+name))
+		if code != 1 || !strings.Contains(errs, name+": no job lines") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 naming no job lines", name, code, errs)
+		}
+	}
+}

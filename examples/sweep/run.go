@@ -421,6 +421,13 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 			raw.err = fmt.Errorf("trace %s: %w", p.Trace, err)
 			return
 		}
+		if len(jobs) == 0 {
+			// As simulate, swfstat and forecast refuse it: its runs were
+			// written with 0 jobs and the report blamed rejection or
+			// warm-up for a log that has no job at all.
+			raw.err = fmt.Errorf("trace %s: %s: no job lines", p.Trace, path)
+			return
+		}
 		raw.jobs, raw.machine = jobs, p.Machine
 		if raw.machine == 0 {
 			if raw.machine, err = h.MachineSize(); err != nil {
