@@ -102,3 +102,37 @@ func TestRunNoJobLines(t *testing.T) {
 		}
 	}
 }
+
+// A run's line counts its rejected jobs by reason and the jobs each
+// job-building rule changed, as simulate -json does, and the plain report
+// says them under the table; a line held the rejected total only.
+func TestRunReasons(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.swf")
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 10 0 100 -1 -1 -1 -1 200 -1 1 1 1 1 1 -1 -1 -1\n" + // no size: rejected
+		"3 20 0 100 2 -1 -1 2 -1 -1 1 1 1 1 1 -1 -1 -1\n" // no estimate: filled
+	if err := os.WriteFile(trace, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "s.json")
+	js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `"}], "policies": ["EASY"]}`
+	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	mustRun(t, "run", "-spec", spec, "-out", out)
+	line := string(read(t, filepath.Join(out, "x.shard-0-of-1.jsonl")))
+	for _, want := range []string{`"rejected":1,`, `"rejected_by":{"no_size":1}`, `"changed":{"estimate_filled":1}`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("result line lacks %s: %s", want, line)
+		}
+	}
+	rep := mustRun(t, "report", "-spec", spec, out)
+	for _, want := range []string{"run 0 rejected: no_size 1", "run 0 changed by rules: estimate_filled 1"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+}

@@ -94,6 +94,17 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 	if len(empty) > 0 {
 		fmt.Fprintf(w, "\nrun %s averaged no job (every job rejected, or excluded as warm-up and cool-down): no figures.\n", strings.Join(empty, ", "))
 	}
+	// Why jobs were rejected or changed, each run that has any (lines of
+	// older results lack the counts: nothing is said of them).
+	for _, l := range lines {
+		m := l.Summary
+		if len(m.RejectedBy) > 0 {
+			fmt.Fprintf(w, "\nrun %d rejected: %s\n", l.Run, cli.RuleCounts(m.RejectedBy))
+		}
+		if len(m.Changed) > 0 {
+			fmt.Fprintf(w, "\nrun %d changed by rules: %s\n", l.Run, cli.RuleCounts(m.Changed))
+		}
+	}
 	return nil
 }
 
