@@ -31,6 +31,13 @@ type jsonRow struct {
 	// Rejected counts the log's jobs left out of the replay, by reason
 	// (reject.go); absent when none was.
 	Rejected map[string]int `json:"rejected,omitempty"`
+	// Replayed is the jobs replayed, and SkippedNoWait the log's jobs left
+	// out for want of a logged wait or submit time (replay.Queues), as the
+	// text's first line says them ("31330 jobs replayed (805 without a
+	// wait skipped)"); -json had neither, so its counts did not add up to
+	// the log's jobs. Read = replayed + skipped_no_wait + Σ rejected.
+	Replayed      int `json:"replayed"`
+	SkippedNoWait int `json:"skipped_no_wait"`
 	// LargerThanMachine counts the replayed jobs larger than the machine,
 	// which forecast and estimates answer with the naive median; absent
 	// when none is. (Named replayed_…: rejected has a larger_than_machine
@@ -78,6 +85,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	for _, r := range rows {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
+		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
 		j.NoEstimate = info.noEstimate
 		if err := enc.Encode(j); err != nil {
 			return err
