@@ -118,7 +118,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		"which one is told from the input)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
-	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")
+	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE` (an id of a character that is not printable, or beginning with a quote, is written quoted with Go's escapes)")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object on standard output (needs -o)")
 	fs.BoolVar(&o.columns, "columns", false, "print the sacct --format column set and exit")
 	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none); "+
@@ -430,6 +430,17 @@ func copyInput(w io.Writer, path string, read func(int64)) (int64, error) {
 	return inflate.TrailingZeros(r), err
 }
 
+// idText is a scheduler's job id as an -ids line writes it: as it is, or
+// quoted with Go's escapes ("...") when it holds a character that is not
+// printable or begins with a quote. A JSON log's id is any string: Philly's
+// "app\n2 evil" wrote a line "2 evil" that mapped job 2 to another id.
+func idText(id string) string {
+	if cli.Printable(id) != id || strings.HasPrefix(id, `"`) {
+		return strconv.Quote(id)
+	}
+	return id
+}
+
 type counting struct {
 	r    io.Reader
 	read func(int64)
@@ -452,7 +463,7 @@ func writeOutputs(o options, res *convert.Result, stdout io.Writer) error {
 	}
 	return writeFile(o.ids, nil, func(w io.Writer) error {
 		for k, id := range res.IDs {
-			if _, err := fmt.Fprintf(w, "%d %s\n", k+1, id); err != nil {
+			if _, err := fmt.Fprintf(w, "%d %s\n", k+1, idText(id)); err != nil {
 				return err
 			}
 		}
