@@ -45,3 +45,33 @@ func TestJSONCountsAddUp(t *testing.T) {
 		t.Errorf("%d lines, want 2:\n%s", len(lines), stdout)
 	}
 }
+
+// With -nodes, the nodes file's lines left out or kept with an anomaly
+// are said by reason in the text and -json, as simulate's "nodes read"
+// line says them; forecast dropped the nodes file's report (a kind of
+// count 0 went unsaid).
+func TestNodesReportSaid(t *testing.T) {
+	dir := t.TempDir()
+	log := "; MaxProcs: 8\n" +
+		"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 5 3 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	trace, nodes := filepath.Join(dir, "log.swf"), filepath.Join(dir, "nodes.csv")
+	if err := os.WriteFile(trace, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(nodes, []byte("kind,count,cores,memory,gpus,gpu_model\na,0,4,0,0,\nb,2,4,100,0,V100\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "-nodes", nodes, "-predictors", "naive", trace)
+	if want := "-nodes nodes.csv: lines skipped: count 0 1; lines kept with anomalies: GPU model without GPUs 1"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, %s%s; want %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCmd(t, "-nodes", nodes, "-predictors", "naive", "-json", trace)
+	var r struct {
+		Skipped   map[string]int `json:"nodes_skipped"`
+		Anomalies map[string]int `json:"nodes_anomalies"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); code != 0 || err != nil || r.Skipped["count 0"] != 1 || r.Anomalies["GPU model without GPUs"] != 1 {
+		t.Errorf("-json: exit %d, %v, %s%s; want nodes_skipped and nodes_anomalies", code, err, stdout, stderr)
+	}
+}
