@@ -191,3 +191,34 @@ func TestScoreNoBoundHeldNullRMS(t *testing.T) {
 		t.Errorf("%s; want bounds answered, correct 0 and rms_over_s null", out.String())
 	}
 }
+
+// In the tables' directory, a log without job lines (an empty file, a
+// header only) is one that could not be read, named as such, and a
+// malformed log's file is named once: the empty one was listed among
+// "Traces without waits", and the other said "qbets: F: F: swf: ...".
+func TestTablesEmptyAndBadLogs(t *testing.T) {
+	dir := t.TempDir()
+	writeFarLog(t, dir)
+	for name, text := range map[string]string{"empty.swf": "", "header.swf": "; MaxProcs: 8\n", "bad.swf": "; MaxProcs: 8\n1 2 3\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, log strings.Builder
+	err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs)
+	if err == nil || err.Error() != "3 of 4 logs could not be read" {
+		t.Errorf("error %v, want 3 of 4 logs could not be read", err)
+	}
+	for _, want := range []string{"empty.swf: no job lines (left out of the tables)", "header.swf: no job lines (left out of the tables)"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	bad := filepath.Join(dir, "bad.swf")
+	if n := strings.Count(log.String(), bad); n != 1 {
+		t.Errorf("bad.swf named %d times, want once:\n%s", n, log.String())
+	}
+	if strings.Contains(out.String(), "without waits: empty") || strings.Contains(out.String(), "header") {
+		t.Errorf("report lists the logs without jobs as without waits:\n%s", out.String())
+	}
+}
