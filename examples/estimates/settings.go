@@ -54,7 +54,9 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 		if p, err2 := tracetest.Find(name); err2 == nil {
 			path = p
 		} else {
-			return nil, nil, 0, sanitize.Report{}, err
+			// Say what a name may be: "-logs ctc,kt4h" said only
+			// "stat kt4h: no such file or directory".
+			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%w (want a path or a short name: ctc, kth, kth4h, sdsc, sdsc106, blue)", err)
 		}
 	}
 	hdr, jobs, err := swf.ReadFile(path)
