@@ -21,7 +21,7 @@ import (
 // sched/summaryonly.go's foldSummary (its minSubmit from the simulated
 // submit, not the line's); both files are another helper's, so this test
 // is left failing for them.
-func TestPeerWindowStartsAtSimulatedSubmit(t *testing.T) {
+func TestWindowStartsAtMovedSubmit(t *testing.T) {
 	unknown := swf.NewJob() // every field -1
 	unknown.ID = 2
 	for _, peer := range []sched.Peer{sched.PeerPyss, sched.PeerPredictsim} {
