@@ -163,6 +163,12 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		}
 	}
 	o.inputs = pos
+	if o.out == "-" {
+		o.out = "" // standard output, the default: it made a file named "-"
+	}
+	if err := cli.DashOutput("-ids", o.ids, "standard output carries the trace or the report"); err != nil {
+		return o, err
+	}
 	// An output naming an input truncated it (-o LOG LOG: the log became
 	// its own SWF); -o and -ids naming one file wrote both into it.
 	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-ids", o.ids}} {

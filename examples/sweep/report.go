@@ -32,6 +32,9 @@ func cmdReport(args []string, w io.Writer) error {
 	if len(pos) == 0 {
 		return cli.UsageError{Msg: "report: give the result directories or files"}
 	}
+	if err := cli.DashOutput("-plot", *plotDir, "the figure goes to a directory"); err != nil {
+		return err
+	}
 	byRun, err := loadComplete(spec, pos)
 	if err != nil {
 		return err
