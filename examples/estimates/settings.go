@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/batchq/batchq/estmodel"
@@ -56,7 +58,7 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 		} else {
 			// Say what a name may be: "-logs ctc,kt4h" said only
 			// "stat kt4h: no such file or directory".
-			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%w (want a path or a short name: ctc, kth, kth4h, sdsc, sdsc106, blue)", err)
+			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
 		}
 	}
 	hdr, jobs, err := swf.ReadFile(path)
