@@ -12,18 +12,9 @@ import (
 // merge -o - is standard output, its default (it made a file named "-").
 func TestDashOutputs(t *testing.T) {
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "t.swf")
-	log := "; MaxProcs: 8\n" +
-		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
-		"2 10 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n"
-	if err := os.WriteFile(trace, []byte(log), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	spec := filepath.Join(dir, "s.json")
-	js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `"}], "policies": ["EASY"]}`
-	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := easySpec(t, dir, "; MaxProcs: 8\n"+
+		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"+
+		"2 10 0 100 2 -1 -1 2 200 -1 1 1 1 1 1 -1 -1 -1\n")
 	out := filepath.Join(dir, "out")
 	mustRun(t, "run", "-spec", spec, "-out", out)
 	t.Chdir(t.TempDir())
@@ -44,4 +35,20 @@ func TestDashOutputs(t *testing.T) {
 	if _, err := os.Stat("-"); err == nil {
 		t.Error(`a file or directory named "-" was made`)
 	}
+}
+
+// easySpec writes log as dir/t.swf and a spec dir/s.json of one EASY run
+// on it (named x, the machine the log's header gives); it returns the
+// spec's path.
+func easySpec(t *testing.T, dir, log string) string {
+	t.Helper()
+	trace, spec := filepath.Join(dir, "t.swf"), filepath.Join(dir, "s.json")
+	js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `"}], "policies": ["EASY"]}`
+	if err := os.WriteFile(trace, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }

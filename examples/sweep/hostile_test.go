@@ -108,19 +108,10 @@ func TestRunNoJobLines(t *testing.T) {
 // says them under the table; a line held the rejected total only.
 func TestRunReasons(t *testing.T) {
 	dir := t.TempDir()
-	trace := filepath.Join(dir, "t.swf")
-	log := "; MaxProcs: 8\n" +
-		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n" +
-		"2 10 0 100 -1 -1 -1 -1 200 -1 1 1 1 1 1 -1 -1 -1\n" + // no size: rejected
-		"3 20 0 100 2 -1 -1 2 -1 -1 1 1 1 1 1 -1 -1 -1\n" // no estimate: filled
-	if err := os.WriteFile(trace, []byte(log), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	spec := filepath.Join(dir, "s.json")
-	js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `"}], "policies": ["EASY"]}`
-	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := easySpec(t, dir, "; MaxProcs: 8\n"+
+		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"+
+		"2 10 0 100 -1 -1 -1 -1 200 -1 1 1 1 1 1 -1 -1 -1\n"+ // no size: rejected
+		"3 20 0 100 2 -1 -1 2 -1 -1 1 1 1 1 1 -1 -1 -1\n") // no estimate: filled
 	out := filepath.Join(dir, "out")
 	mustRun(t, "run", "-spec", spec, "-out", out)
 	line := string(read(t, filepath.Join(out, "x.shard-0-of-1.jsonl")))
