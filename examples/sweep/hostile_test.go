@@ -126,4 +126,15 @@ func TestRunReasons(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}
 	}
+	// Runs with the same counts are said once, their numbers as ranges.
+	var b strings.Builder
+	lines := []Line{{Run: 0}, {Run: 1}, {Run: 2}, {Run: 3}, {Run: 5}, {Run: 6}}
+	for i := range lines {
+		lines[i].Summary.RejectedBy = map[string]int{"no_size": 1}
+	}
+	lines[3].Summary.RejectedBy["duplicate_id"] = 2
+	reasons(&b, lines)
+	if want := "\nruns 0-2, 5-6 rejected: no_size 1\nrun 3 rejected: duplicate_id 2, no_size 1\n"; b.String() != want {
+		t.Errorf("reasons:\n%q, want\n%q", b.String(), want)
+	}
 }
