@@ -45,8 +45,11 @@ func TestUTF16Named(t *testing.T) {
 			t.Errorf("big-endian %v, lenient: %d jobs, errors %v; want none, the first naming UTF-16", big, len(jobs), st.Errors)
 		}
 	}
-	// A UTF-8 file is read as before, byte-order mark or not.
-	for _, in := range []string{text, "\xef\xbb\xbf" + text} {
+	// A UTF-8 file is read as before, byte-order mark or not, and so is a
+	// first line that holds FF FE past its first bytes (a header's value
+	// in Latin-1) or that is a job line read by next, not nextFast (a
+	// file under 256 bytes).
+	for _, in := range []string{text, "\xef\xbb\xbf" + text, goodLine + "\n", ";\xff\xfe\n" + goodLine + "\n", "; Note: \xff\xfe\n" + goodLine + "\n"} {
 		if jobs, err := NewReader(strings.NewReader(in)).ReadAll(); err != nil || len(jobs) != 1 {
 			t.Errorf("%q: %d jobs, %v", in[:3], len(jobs), err)
 		}
