@@ -38,7 +38,7 @@ func TestPlotFlagsChecked(t *testing.T) {
 		{"-plot-days", "-1"},
 		{"-plot-days", "0", "-plot", dir},
 		{"-plot-days", "9223372036854775807", "-plot", dir}, // wrapped: a panic
-		{"-plot", "-"}, // made a directory named "-"
+		{"-plot", "-"},                                      // made a directory named "-"
 	} {
 		var out, errs strings.Builder
 		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-plot") {
