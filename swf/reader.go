@@ -271,6 +271,14 @@ func (r *Reader) next(j *Job) error {
 		if r.line == 1 {
 			// A UTF-8 byte order mark, as some editors write, is not text.
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			if bytes.HasPrefix(line, []byte("\xff\xfe")) || bytes.HasPrefix(line, []byte("\xfe\xff")) {
+				// UTF-16's: every line would fail with a NUL after each
+				// character, the first as a job number "\xff\xfe;\x00".
+				if r.fail(&ParseError{Line: 1, Err: errUTF16}) {
+					return r.err
+				}
+				continue
+			}
 		}
 		line = line[blanks(line, 0):]
 		if len(line) == 0 {
@@ -532,6 +540,18 @@ const maxLine = 16 << 20
 
 // errLongLine is the error of a line over maxLine, wrapping ErrRange.
 var errLongLine = fmt.Errorf("line longer than 16 MiB: %w", ErrRange)
+
+// errUTF16 is the error of a file that begins with UTF-16's byte-order
+// mark; it wraps ErrSyntax.
+var errUTF16 error = utf16Error{}
+
+type utf16Error struct{}
+
+func (utf16Error) Error() string {
+	return "UTF-16 text (byte-order mark FF FE or FE FF, as an editor or Windows PowerShell's > saves it), not SWF's ASCII; make it UTF-8 first (iconv -f UTF-16 -t UTF-8)"
+}
+
+func (utf16Error) Unwrap() error { return ErrSyntax }
 
 var errBadRead = errors.New("swf: the underlying reader returned an invalid count")
 

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/convert"
@@ -117,7 +118,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		"which one is told from the input)")
 	fs.StringVar(&now, "now", "", "moment of a queue snapshot: `TIME` as epoch seconds or RFC 3339 (default: the latest the input shows)")
 	fs.StringVar(&o.out, "o", "", "write the SWF trace to `FILE` (gzip if it ends in .gz; default standard output)")
-	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE`")
+	fs.StringVar(&o.ids, "ids", "", "write \"SWF-job-number scheduler-id\" lines to `FILE` (an id of a character that is not printable, or beginning with a quote, is written quoted with Go's escapes)")
 	fs.BoolVar(&o.json, "json", false, "print the report as one JSON object on standard output (needs -o)")
 	fs.BoolVar(&o.columns, "columns", false, "print the sacct --format column set and exit")
 	fs.StringVar(&tz, "tz", "Local", "time zone of textual timestamps: `ZONE` name, UTC or Local (sacct with SLURM_TIME_FORMAT=%s needs none); "+
@@ -162,6 +163,12 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		}
 	}
 	o.inputs = pos
+	if o.out == "-" {
+		o.out = "" // standard output, the default: it made a file named "-"
+	}
+	if err := cli.DashOutput("-ids", o.ids, "standard output carries the trace or the report"); err != nil {
+		return o, err
+	}
 	// An output naming an input truncated it (-o LOG LOG: the log became
 	// its own SWF); -o and -ids naming one file wrote both into it.
 	for _, out := range []struct{ flag, path string }{{"-o", o.out}, {"-ids", o.ids}} {
@@ -330,50 +337,79 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		total += st.Size()
 	}
 	pr, pw := io.Pipe()
+	zeros := make([]int64, len(o.inputs)) // zero bytes after each file's last gzip member
+	copied := make(chan struct{})
 	go func() {
+		defer close(copied)
 		var done int64
-		for _, p := range o.inputs {
-			if err := copyInput(pw, p, func(n int64) {
+		for i, p := range o.inputs {
+			z, err := copyInput(pw, p, func(n int64) {
 				done += n
 				bar.Set(float64(done) / float64(max(total, 1)))
-			}); err != nil {
+			})
+			if err != nil {
 				pw.CloseWithError(err)
 				return
 			}
+			zeros[i] = z
 		}
 		pw.Close()
 	}()
 	res, err := formats[o.from](pr, o.opt)
 	pr.CloseWithError(io.ErrClosedPipe) // stop the copier if conversion stopped early
+	<-copied
 	if err != nil {
+		if errors.As(err, new(inputError)) {
+			return nil, err // (it names its file)
+		}
 		if len(o.inputs) == 1 {
 			return nil, fmt.Errorf("%s: %w", o.inputs[0], err)
 		}
 		return nil, fmt.Errorf("%s (read as one log; lines count across the files): %w", strings.Join(o.inputs, " "), err)
 	}
+	for i, z := range zeros {
+		if z > 0 {
+			// The note swf/convert writes when it decompresses (standard
+			// input), with the file's name when there are several.
+			n := fmt.Sprintf("%d zero bytes after the last gzip member ignored", z)
+			if len(o.inputs) > 1 {
+				n = o.inputs[i] + ": " + n
+			}
+			res.Report.Notes = append(res.Report.Notes, n)
+		}
+	}
 	return res, nil
 }
 
+// inputError is an error reading one input file (gzip data truncated or
+// corrupt, a read error); it begins with the file's name.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
 // copyInput copies one file, decompressed if it is gzip, to w, with a
-// newline at its end if it lacks one.
-func copyInput(w io.Writer, path string, read func(int64)) error {
+// newline at its end if it lacks one, and returns how many zero bytes
+// followed its last gzip member. It decompresses as swf.Open and
+// swf/convert do (internal/inflate): zero padding after the last member
+// (as tape and dd leave) is ignored and counted, and an error says
+// "truncated" or "corrupt" (compress/gzip refused the padding as an
+// invalid header and called trailing garbage an unexpected EOF).
+func copyInput(w io.Writer, path string, read func(int64)) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
-	var r io.Reader = &counting{f, read}
-	br := newPeeker(r)
-	if br.gzip() {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return fmt.Errorf("%s: gzip: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	} else {
-		r = br
+	r, closers, err := inflate.Reader(&counting{f, read}, path)
+	if err != nil {
+		return 0, inputError{err}
 	}
+	defer func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i].Close()
+		}
+	}()
 	last := byte('\n')
 	buf := make([]byte, 64<<10)
 	for {
@@ -381,20 +417,34 @@ func copyInput(w io.Writer, path string, read func(int64)) error {
 		if n > 0 {
 			last = buf[n-1]
 			if _, werr := w.Write(buf[:n]); werr != nil {
-				return werr
+				return 0, werr
 			}
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			if !strings.HasPrefix(err.Error(), path+":") {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+			return 0, inputError{err}
 		}
 	}
 	if last != '\n' {
 		_, err = w.Write([]byte{'\n'})
 	}
-	return err
+	return inflate.TrailingZeros(r), err
+}
+
+// idText is a scheduler's job id as an -ids line writes it: as it is, or
+// quoted with Go's escapes ("...") when it holds a character that is not
+// printable or begins with a quote. A JSON log's id is any string: Philly's
+// "app\n2 evil" wrote a line "2 evil" that mapped job 2 to another id.
+func idText(id string) string {
+	if cli.Printable(id) != id || strings.HasPrefix(id, `"`) {
+		return strconv.Quote(id)
+	}
+	return id
 }
 
 type counting struct {
@@ -419,7 +469,7 @@ func writeOutputs(o options, res *convert.Result, stdout io.Writer) error {
 	}
 	return writeFile(o.ids, nil, func(w io.Writer) error {
 		for k, id := range res.IDs {
-			if _, err := fmt.Fprintf(w, "%d %s\n", k+1, id); err != nil {
+			if _, err := fmt.Fprintf(w, "%d %s\n", k+1, idText(id)); err != nil {
 				return err
 			}
 		}

@@ -270,15 +270,25 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "model %s: E_max %d s, bins %s; %d run times truncated to E_max, %d jobs got an estimate below their run time\n",
-		o.model, set.EMax, logBins(set.Bins), len(rep.Truncated), rep.Short)
+	filled := ""
+	if o.model == "shuffle" && set.Missing > 0 {
+		filled = fmt.Sprintf("; %d jobs without an estimate in the log given E_max before the shuffle (S6)", set.Missing)
+	}
+	fmt.Fprintf(log, "model %s: E_max %d s, bins %s; %d run times truncated to E_max, %d jobs got an estimate below their run time%s\n",
+		o.model, set.EMax, logBins(set.Bins), len(rep.Truncated), rep.Short, filled)
 	var warnings []string
 	var warningData map[string]any
+	if o.model == "shuffle" && set.Missing == len(jobs) {
+		// Not a shuffle of the users' estimates: there were none.
+		w := fmt.Sprintf("degenerate shuffle: no job of the log has an estimate, so every job got E_max (%d s); the shuffle of §5.12.3 needs the log's own estimates (choose another -model)", set.EMax)
+		fmt.Fprintf(log, "warning: %s\n", w)
+		warnings = append(warnings, w)
+	}
 	if degenerate != nil {
 		degenerate.Count(jobs)
 		warnings = append(warnings, degenerate.Text("give -emax"))
 		warningData = map[string]any{"degenerate_e_max": degenerate}
-		fmt.Fprintf(log, "warning: %s\n", warnings[0])
+		fmt.Fprintf(log, "warning: %s\n", warnings[len(warnings)-1])
 	}
 	if err := writeSWF(stdout, o.out, hdr, jobs, o); err != nil || !o.json {
 		return err
@@ -367,8 +377,15 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 		}
 		return d.Assign(jobs, estmodel.AssignConfig{}, rng)
 	case "shuffle":
+		// Run times above E_max are cut to it, counted (fillMissing cut
+		// them too, uncounted: OSC-Clust with -emax 18h said "0 run times
+		// truncated" of 3896), and the jobs without an estimate get E_max
+		// (S6) to be shuffled with the others.
+		truncate()
 		fillMissing(jobs, set.EMax)
-		return estmodel.Shuffle(jobs, estmodel.AssignConfig{}, rng)
+		r, err := estmodel.Shuffle(jobs, estmodel.AssignConfig{}, rng)
+		r.Truncated = append(rep.Truncated, r.Truncated...)
+		return r, err
 	case "f", "fdet":
 		truncate()
 		return rep, estmodel.FModel{F: f, Deterministic: model == "fdet"}.Apply(jobs, rng)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/batchq/batchq/estmodel"
@@ -54,7 +56,9 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 		if p, err2 := tracetest.Find(name); err2 == nil {
 			path = p
 		} else {
-			return nil, nil, 0, sanitize.Report{}, err
+			// Say what a name may be: "-logs ctc,kt4h" said only
+			// "stat kt4h: no such file or directory".
+			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
 		}
 	}
 	hdr, jobs, err := swf.ReadFile(path)

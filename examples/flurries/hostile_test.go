@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,5 +103,18 @@ func TestMalformedLogNamed(t *testing.T) {
 	}
 	if _, err := load(dir, "no.swf", false); err == nil || strings.Count(err.Error(), "no.swf") != 1 {
 		t.Errorf("%v, want no.swf named once", err)
+	}
+}
+
+// -plot - is a usage error, as for the other commands' figure
+// directories: it made a directory named "-" in the working directory.
+func TestPlotDash(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-plot", "-", "-exp", "none", "-traces", t.TempDir()}, nil, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-plot -: ") {
+		t.Errorf("exit %d, %q; want a usage error naming -plot -", code, errs.String())
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`a directory named "-" was made`)
 	}
 }

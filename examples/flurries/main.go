@@ -80,6 +80,9 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := st.det.Validate(); err != nil {
 		return cli.UsageError{Msg: err.Error()}
 	}
+	if err := cli.DashOutput("-plot", plot.dir, "the figures go to a directory"); err != nil {
+		return err // (it made a directory named "-")
+	}
 	if *exp != "all" && *exp != "none" && !slices.Contains(experimentNames, *exp) {
 		return cli.Usagef("unknown experiment %q (want all, %s)", *exp, strings.Join(experimentNames, ", "))
 	}

@@ -31,6 +31,19 @@ type jsonRow struct {
 	// Rejected counts the log's jobs left out of the replay, by reason
 	// (reject.go); absent when none was.
 	Rejected map[string]int `json:"rejected,omitempty"`
+	// Replayed is the jobs replayed, and SkippedNoWait the log's jobs left
+	// out for want of a logged wait or submit time (replay.Queues), as the
+	// text's first line says them ("31330 jobs replayed (805 without a
+	// wait skipped)"); -json had neither, so its counts did not add up to
+	// the log's jobs. Read = replayed + skipped_no_wait + Σ rejected.
+	Replayed      int `json:"replayed"`
+	SkippedNoWait int `json:"skipped_no_wait"`
+	// NodesSkipped and NodesAnomalies count, with -nodes, the nodes
+	// file's lines left out and those kept with an anomaly, by reason
+	// (simulate -json's nodes_read.skipped and .anomalies); absent when
+	// none.
+	NodesSkipped   map[string]int `json:"nodes_skipped,omitempty"`
+	NodesAnomalies map[string]int `json:"nodes_anomalies,omitempty"`
 	// LargerThanMachine counts the replayed jobs larger than the machine,
 	// which forecast and estimates answer with the naive median; absent
 	// when none is. (Named replayed_…: rejected has a larger_than_machine
@@ -78,6 +91,8 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 	for _, r := range rows {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
+		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
+		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
 		j.NoEstimate = info.noEstimate
 		if err := enc.Encode(j); err != nil {
 			return err
@@ -118,6 +133,16 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %s; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
 		info.name, info.jobs, info.skipped, rej, info.machineText())
+	if len(info.nodesSkipped)+len(info.nodesAnomalies) > 0 {
+		var parts []string
+		if len(info.nodesSkipped) > 0 {
+			parts = append(parts, "lines skipped: "+cli.RuleCounts(info.nodesSkipped))
+		}
+		if len(info.nodesAnomalies) > 0 {
+			parts = append(parts, "lines kept with anomalies: "+cli.RuleCounts(info.nodesAnomalies))
+		}
+		fmt.Fprintf(w, "-nodes %s: %s\n\n", info.nodesFile, strings.Join(parts, "; "))
+	}
 	if info.larger > 0 {
 		fmt.Fprintf(w, "%d jobs larger than the machine (%d processors): the simulation cannot place them, forecast and estimates answer them with the naive median\n\n",
 			info.larger, info.machine)

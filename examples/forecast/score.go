@@ -20,6 +20,7 @@ import (
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/forecast"
 	"github.com/batchq/batchq/swf"
+	"github.com/batchq/batchq/swf/convert"
 )
 
 // allPredictors are the scoreboard's rows, in order.
@@ -78,6 +79,11 @@ type traceInfo struct {
 	// processors), read from nodesFile.
 	nodes     []swf.Node
 	nodesFile string
+	// nodesSkipped and nodesAnomalies are the nodes file's lines left out
+	// and kept with an anomaly, by reason (convert.Report: "count 0",
+	// "kind named twice", "GPU model without GPUs"), as simulate's "nodes
+	// read" line says them; forecast dropped that report.
+	nodesSkipped, nodesAnomalies map[string]int
 	// demands counts the replayed jobs with a demand line (swf.Demand):
 	// on one pool only their processor counts are simulated.
 	demands int
@@ -203,9 +209,11 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	}
 	info := traceInfo{name: tracetest.ShortName(path), machine: machine}
 	if nodesFile != "" {
-		if info.nodes, _, err = cli.ReadNodes(nodesFile, false); err != nil {
+		var rep convert.Report
+		if info.nodes, rep, err = cli.ReadNodes(nodesFile, false); err != nil {
 			return nil, info, err
 		}
+		info.nodesSkipped, info.nodesAnomalies = rep.Skipped, rep.Anomalies
 		info.nodesFile = filepath.Base(nodesFile)
 		if err := (sched.Config{Nodes: info.nodes}).Validate(); err != nil {
 			return nil, info, fmt.Errorf("-nodes %s: %w", nodesFile, err)

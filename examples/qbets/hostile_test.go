@@ -38,6 +38,7 @@ func TestPlotFlagsChecked(t *testing.T) {
 		{"-plot-days", "-1"},
 		{"-plot-days", "0", "-plot", dir},
 		{"-plot-days", "9223372036854775807", "-plot", dir}, // wrapped: a panic
+		{"-plot", "-"},                                      // made a directory named "-"
 	} {
 		var out, errs strings.Builder
 		if code := command(args, &out, &errs); code != 2 || !strings.Contains(errs.String(), "-plot") {
@@ -189,5 +190,36 @@ func TestScoreNoBoundHeldNullRMS(t *testing.T) {
 	}
 	if a, _ := m["answered"].(float64); a == 0 || m["correct"] != float64(0) || m["rms_over_s"] != nil {
 		t.Errorf("%s; want bounds answered, correct 0 and rms_over_s null", out.String())
+	}
+}
+
+// In the tables' directory, a log without job lines (an empty file, a
+// header only) is one that could not be read, named as such, and a
+// malformed log's file is named once: the empty one was listed among
+// "Traces without waits", and the other said "qbets: F: F: swf: ...".
+func TestTablesEmptyAndBadLogs(t *testing.T) {
+	dir := t.TempDir()
+	writeFarLog(t, dir)
+	for name, text := range map[string]string{"empty.swf": "", "header.swf": "; MaxProcs: 8\n", "bad.swf": "; MaxProcs: 8\n1 2 3\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, log strings.Builder
+	err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs)
+	if err == nil || err.Error() != "3 of 4 logs could not be read" {
+		t.Errorf("error %v, want 3 of 4 logs could not be read", err)
+	}
+	for _, want := range []string{"empty.swf: no job lines (left out of the tables)", "header.swf: no job lines (left out of the tables)"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	bad := filepath.Join(dir, "bad.swf")
+	if n := strings.Count(log.String(), bad); n != 1 {
+		t.Errorf("bad.swf named %d times, want once:\n%s", n, log.String())
+	}
+	if strings.Contains(out.String(), "without waits: empty") || strings.Contains(out.String(), "header") {
+		t.Errorf("report lists the logs without jobs as without waits:\n%s", out.String())
 	}
 }

@@ -104,6 +104,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		// window search ran past its jobs (index out of range).
 		return o, cli.Usagef("-plot-days %d: must be 1 to 36500", o.plot.days)
 	}
+	if err := cli.DashOutput("-plot", o.plot.dir, "the figures go to a directory"); err != nil {
+		return o, err
+	}
 	if o.plot.dir != "" && len(o.files) > 0 {
 		// Figure 4.1 is drawn over -traces' logs, never over the logs
 		// scored: -plot with a log was dropped without a word.

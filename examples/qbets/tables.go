@@ -74,7 +74,18 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 			if bar != nil {
 				bar.Done() // before the line, on the same stderr
 			}
-			fmt.Fprintf(log, "qbets: %s: %v (left out of the tables)\n", p, err)
+			msg := err.Error() // (swf.ReadFile's errors name the file: it was said twice)
+			if !strings.Contains(msg, p) {
+				msg = p + ": " + msg
+			}
+			fmt.Fprintf(log, "qbets: %s (left out of the tables)\n", msg)
+			m.bad++
+			continue
+		}
+		if len(jobs) == 0 {
+			// Not a log without waits: a log without jobs (an empty file,
+			// a header only), which simulate and swfstat refuse.
+			fmt.Fprintf(log, "qbets: %s: no job lines (left out of the tables)\n", p)
 			m.bad++
 			continue
 		}

@@ -398,3 +398,24 @@ func TestServeSpeedRateBounded(t *testing.T) {
 		}
 	}
 }
+
+// -db - and -tokens - are usage errors, as "-" for the other commands'
+// output files: each made a file named "-" in the working directory.
+func TestServeDashFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct {
+		flag string
+		args []string
+	}{{"-db", []string{"-db", "-", "-tokens", "off"}}, {"-tokens", []string{"-db", "", "-tokens", "-"}}} {
+		var out, errb strings.Builder
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops
+		err := run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, c.args...), &out, &errb)
+		cancel()
+		if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), c.flag+" -: ") {
+			t.Errorf("%q: %v, want a usage error naming %s", c.args, err, c.flag)
+		}
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`a file named "-" was made`)
+	}
+}

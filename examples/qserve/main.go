@@ -227,6 +227,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(pos) > 0 {
 		return cli.Usagef("serve: unexpected argument %q", pos[0])
 	}
+	// Files, as for every command's outputs (cli.DashOutput): each made a
+	// file named "-" (a database, tokens) in the working directory.
+	if err := cli.DashOutput("-db", *db, "the event store is a file (\"\" keeps it in memory)"); err != nil {
+		return err
+	}
+	if err := cli.DashOutput("-tokens", *tokens, "the tokens are a file (off: none)"); err != nil {
+		return err
+	}
 	if (*cert == "") != (*key == "") {
 		return cli.Usagef("serve: -tls-cert and -tls-key go together")
 	}

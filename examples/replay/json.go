@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/sched"
 )
 
 // reportJSON is -json: the numbers of the text report, times in seconds
@@ -34,7 +35,7 @@ type schedulerJSON struct {
 	Jobs        int      `json:"jobs_averaged"`
 	MeanWait    *float64 `json:"mean_wait_s"`
 	MeanBSLD    *float64 `json:"mean_bsld"`
-	Utilization float64  `json:"utilization"`
+	Utilization *float64 `json:"utilization"` // null: an empty S7 window (as simulate -json)
 	Accuracy    *float64 `json:"accuracy"`
 }
 
@@ -81,7 +82,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 	for _, v := range variants {
 		s := r.sims[v].Summary
 		some := s.Included > 0
-		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, ifSome(some, s.MeanWait), ifSome(some, s.MeanBSLD), s.Utilization, ifSome(some, s.Accuracy)})
+		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, ifSome(some, s.MeanWait), ifSome(some, s.MeanBSLD), windowUtilization(&s), ifSome(some, s.Accuracy)})
 	}
 	q := r.q
 	for k, m := range methods {
@@ -104,6 +105,17 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 
 // optional is median's result for JSON: nil for its -1 (no bound).
 // ifSome is &v, or nil (JSON null) when no job went into v.
+// windowUtilization is the utilization over S7's window, nil when the
+// window is empty (its end, the last arrival, at or before its start, the
+// end of the warm-up jobs): sched.Summary stores 0 there, which read as an
+// idle machine (a 1-job log printed utilization 0.00 beside "–" means).
+func windowUtilization(s *sched.Summary) *float64 {
+	if s.WindowEnd <= s.WindowStart {
+		return nil
+	}
+	return &s.Utilization
+}
+
 func ifSome(some bool, v float64) *float64 {
 	if !some {
 		return nil

@@ -26,7 +26,11 @@ func report(w io.Writer, r *result, files []string) {
 				vs = fmt.Sprintf("%+.0f%%", 100*(s.MeanWait/easy.MeanWait-1))
 			}
 		}
-		fmt.Fprintf(w, "  %-10s %10s %9s %8s %12.2f %9s\n", v, mean, vs, bsld, s.Utilization, acc)
+		util := "–" // (an empty S7 window: no figure, not an idle machine's 0.00)
+		if u := windowUtilization(&s); u != nil {
+			util = fmt.Sprintf("%.2f", *u)
+		}
+		fmt.Fprintf(w, "  %-10s %10s %9s %8s %12s %9s\n", v, mean, vs, bsld, util, acc)
 	}
 	if easy.Filled > 0 {
 		fmt.Fprintf(w, "  (%s had no user estimate: given the largest estimate in the log, or the run time when the log has none, S6)\n", plural(easy.Filled, "job"))

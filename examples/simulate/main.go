@@ -172,6 +172,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		if out.path == "" {
 			continue
 		}
+		if err := cli.DashOutput(out.flag, out.path, "standard output carries the report"); err != nil {
+			return o, err
+		}
 		if err := cli.NotInput(out.flag, out.path, inputs...); err != nil {
 			return o, err
 		}

@@ -83,6 +83,10 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.UsageError{Msg: "-service needs -cursor: without it a restart would feed the same jobs again under new batch ids"}
 	case o.replay != "" && (o.record != "" || o.cfg.Cursor != "" || o.listen != ""):
 		return nil, cli.UsageError{Msg: "-replay takes no -record, -cursor or -listen"}
+	case o.record == "-" || o.cfg.Cursor == "-":
+		// Files, never standard output (which carries the report): both
+		// made a file named "-" in the working directory.
+		return nil, cli.Usagef("-record -, -cursor -: give a file name (./- for one named -)")
 	case o.cfg.Poll <= 0:
 		return nil, cli.UsageError{Msg: "-poll must be > 0"}
 	case o.cfg.System == "":

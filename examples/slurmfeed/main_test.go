@@ -113,3 +113,16 @@ func TestCLI(t *testing.T) {
 		JSON:    []string{"-poll", "2s", "-replay", recordingPath, "-json"},
 		Missing: []string{"-replay", missing}, File: missing, JSONCheckedBy: "TestReadmeFigures"})
 }
+
+// -record - and -cursor - are usage errors: both made a file named "-"
+// in the working directory (standard output carries the report). parse
+// alone is run: without the check the command would feed until stopped.
+func TestDashFiles(t *testing.T) {
+	for _, args := range [][]string{{"-record", "-"}, {"-cursor", "-", "-service", "http://x"}} {
+		_, err := parse(args, &bytes.Buffer{})
+		var u cli.UsageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "-record -, -cursor -") {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}

@@ -79,3 +79,62 @@ func TestWorkersBounded(t *testing.T) {
 	}
 	mustRun(t, "run", "-spec", specPath, "-out", t.TempDir(), "-j", "4096")
 }
+
+// A trace without job lines (a header only, or an empty file with the
+// spec's machine) is an error naming it, as simulate, swfstat and forecast
+// make it; sweep run wrote its runs with 0 jobs, exit 0, and the report
+// said every job was rejected or excluded.
+func TestRunNoJobLines(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"header.swf": "; MaxProcs: 64\n", "empty.swf": ""} {
+		trace := filepath.Join(dir, name)
+		if err := os.WriteFile(trace, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec := filepath.Join(dir, "s.json")
+		js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `", "machine": 64}], "policies": ["EASY"]}`
+		if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", filepath.Join(dir, "out-"+name))
+		if code != 1 || !strings.Contains(errs, name+": no job lines") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 naming no job lines", name, code, errs)
+		}
+	}
+}
+
+// A run's line counts its rejected jobs by reason and the jobs each
+// job-building rule changed, as simulate -json does, and the plain report
+// says them under the table; a line held the rejected total only.
+func TestRunReasons(t *testing.T) {
+	dir := t.TempDir()
+	spec := easySpec(t, dir, "; MaxProcs: 8\n"+
+		"1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n"+
+		"2 10 0 100 -1 -1 -1 -1 200 -1 1 1 1 1 1 -1 -1 -1\n"+ // no size: rejected
+		"3 20 0 100 2 -1 -1 2 -1 -1 1 1 1 1 1 -1 -1 -1\n") // no estimate: filled
+	out := filepath.Join(dir, "out")
+	mustRun(t, "run", "-spec", spec, "-out", out)
+	line := string(read(t, filepath.Join(out, "x.shard-0-of-1.jsonl")))
+	for _, want := range []string{`"rejected":1,`, `"rejected_by":{"no_size":1}`, `"changed":{"estimate_filled":1}`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("result line lacks %s: %s", want, line)
+		}
+	}
+	rep := mustRun(t, "report", "-spec", spec, out)
+	for _, want := range []string{"run 0 rejected: no_size 1", "run 0 changed by rules: estimate_filled 1"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	// Runs with the same counts are said once, their numbers as ranges.
+	var b strings.Builder
+	lines := []Line{{Run: 0}, {Run: 1}, {Run: 2}, {Run: 3}, {Run: 5}, {Run: 6}}
+	for i := range lines {
+		lines[i].Summary.RejectedBy = map[string]int{"no_size": 1}
+	}
+	lines[3].Summary.RejectedBy["duplicate_id"] = 2
+	reasons(&b, lines)
+	if want := "\nruns 0-2, 5-6 rejected: no_size 1\nrun 3 rejected: duplicate_id 2, no_size 1\n"; b.String() != want {
+		t.Errorf("reasons:\n%q, want\n%q", b.String(), want)
+	}
+}

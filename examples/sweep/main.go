@@ -212,6 +212,9 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if *shards < 0 {
 		return cli.Usagef("-shards %d: want at least 1", *shards)
 	}
+	if err := cli.DashOutput("-out", *out, "the results go to a directory"); err != nil {
+		return err
+	}
 	o := runOptions{spec: spec, out: *out, workers: *workers, traces: *traces, progress: cli.ProgressOn(fs, bar, *asJSON)}
 	if len(reuse) > 0 {
 		if o.reuse, err = loadReuse(reuse); err != nil {
@@ -256,6 +259,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	w := stdout
 	var f *os.File
 	var zw *gzip.Writer
+	if *out == "-" {
+		*out = "" // standard output, the default: it made a file named "-"
+	}
 	if *out != "" {
 		if err := cli.NotInput("-o", *out, append(pos, *specPath)...); err != nil {
 			return err

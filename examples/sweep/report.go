@@ -32,6 +32,9 @@ func cmdReport(args []string, w io.Writer) error {
 	if len(pos) == 0 {
 		return cli.UsageError{Msg: "report: give the result directories or files"}
 	}
+	if err := cli.DashOutput("-plot", *plotDir, "the figure goes to a directory"); err != nil {
+		return err
+	}
 	byRun, err := loadComplete(spec, pos)
 	if err != nil {
 		return err
@@ -94,7 +97,60 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 	if len(empty) > 0 {
 		fmt.Fprintf(w, "\nrun %s averaged no job (every job rejected, or excluded as warm-up and cool-down): no figures.\n", strings.Join(empty, ", "))
 	}
+	reasons(w, lines)
 	return nil
+}
+
+// reasons says why jobs were rejected or changed, once per distinct
+// count with the runs that have it ("runs 0-39 rejected: no_size 1"): a
+// line per run repeated the same count for every run of a trace, two
+// paragraphs a run. Lines of older results lack the counts: nothing is
+// said of them.
+func reasons(w io.Writer, lines []Line) {
+	var texts []string
+	runs := map[string][]int{}
+	add := func(run int, text string) {
+		if _, ok := runs[text]; !ok {
+			texts = append(texts, text)
+		}
+		runs[text] = append(runs[text], run)
+	}
+	for _, l := range lines {
+		if m := l.Summary; len(m.RejectedBy) > 0 {
+			add(l.Run, "rejected: "+cli.RuleCounts(m.RejectedBy))
+		}
+		if m := l.Summary; len(m.Changed) > 0 {
+			add(l.Run, "changed by rules: "+cli.RuleCounts(m.Changed))
+		}
+	}
+	if len(texts) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, text := range texts {
+		rs, word := runs[text], "run"
+		if len(rs) > 1 {
+			word = "runs"
+		}
+		fmt.Fprintf(w, "%s %s %s\n", word, runRanges(rs), text)
+	}
+}
+
+// runRanges writes increasing run numbers as ranges: "0-3, 7".
+func runRanges(rs []int) string {
+	var parts []string
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprint(rs[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", rs[i], rs[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 func num(x float64) string {

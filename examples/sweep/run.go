@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/shake"
 
 	"github.com/batchq/batchq/internal/progress"
@@ -209,13 +210,20 @@ type Metrics struct {
 	DelayMean       float64  `json:"delay_mean_s"`
 	DelayMedian     float64  `json:"delay_median_s"`
 	HeelToe         *HeelToe `json:"heel_toe,omitempty"`
+	// RejectedBy counts Rejected by reason, and Changed the jobs each
+	// job-building rule changed (sched.Result.Changed), as simulate's
+	// -json names them (no_size, estimate_filled); absent when none. A
+	// line held only the total: LLNL-Atlas's 4571 rejected jobs had no
+	// reason anywhere in a sweep's results.
+	RejectedBy map[string]int `json:"rejected_by,omitempty"`
+	Changed    map[string]int `json:"changed,omitempty"`
 }
 
 func metricsOf(s sched.Summary) Metrics {
 	p := s.Predictability
 	return Metrics{s.Jobs, s.Included, s.Rejected, s.Killed, s.Overran, s.MeanWait, s.MeanResponse, s.MeanSlowdown,
 		s.MeanBSLD, s.Accuracy, s.BackfillRate, s.MeanCorrections, s.Utilization,
-		p.Rate, p.AbsMean, p.AbsMedian, p.DelayRate, p.DelayMean, p.DelayMedian, nil}
+		p.Rate, p.AbsMean, p.AbsMedian, p.DelayRate, p.DelayMean, p.DelayMedian, nil, nil, nil}
 }
 
 // encodeLine is the canonical bytes of a line, newline included.
@@ -421,6 +429,13 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 			raw.err = fmt.Errorf("trace %s: %w", p.Trace, err)
 			return
 		}
+		if len(jobs) == 0 {
+			// As simulate, swfstat and forecast refuse it: its runs were
+			// written with 0 jobs and the report blamed rejection or
+			// warm-up for a log that has no job at all.
+			raw.err = fmt.Errorf("trace %s: %s: no job lines", p.Trace, path)
+			return
+		}
 		raw.jobs, raw.machine = jobs, p.Machine
 		if raw.machine == 0 {
 			if raw.machine, err = h.MachineSize(); err != nil {
@@ -496,6 +511,10 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 		return nil, fmt.Errorf("run %d (%s %s): %w", r.N, r.Trace, r.Policy, err)
 	}
 	m := metricsOf(res.Summary)
+	if len(res.Rejected.Excluded) > 0 {
+		m.RejectedBy = cli.ReasonKeys(cli.ByReason(res.Rejected))
+	}
+	m.Changed = res.Changed()
 	if ht != nil {
 		m.HeelToe = &ht.m
 	}

@@ -31,6 +31,9 @@ func cmdSlurm(args []string, w io.Writer) error {
 	if len(pos) > 0 {
 		return cli.UsageError{Msg: "slurm takes no arguments, got " + strings.Join(pos, " ")}
 	}
+	if err := cli.DashOutput("-out", *out, "the results go to a directory (every task's run -out - would fail)"); err != nil {
+		return err
+	}
 	runs := len(spec.Expand())
 	n := *tasks
 	switch {

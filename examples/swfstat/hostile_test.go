@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -173,3 +174,31 @@ func TestFarWorkLeftOutOfLoad(t *testing.T) {
 		t.Errorf("text lacks %q:\n%s", want, out.String())
 	}
 }
+
+// Statuses outside -1..5 are split by value in -json as in the text
+// ("-5: 1, 7: 1, 99: 2"); -json had the total only.
+func TestOtherStatusByValue(t *testing.T) {
+	log := "; MaxProcs: 10\n"
+	for i, st := range []int{1, -5, 7, 99, 99, 0, 5} {
+		log += strings.Join([]string{itoa(i + 1), itoa(10 * i), "0 100 1 -1 -1 1 200 -1", itoa(st), "1 1 1 1 -1 -1 -1\n"}, " ")
+	}
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(log), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s summaryJSON
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"-5": 1, "7": 1, "99": 2}
+	if s.OtherStatus != 4 || len(s.OtherStatusBy) != len(want) {
+		t.Fatalf("status_outside_standard %d, by value %v; want 4, %v", s.OtherStatus, s.OtherStatusBy, want)
+	}
+	for k, n := range want {
+		if s.OtherStatusBy[k] != n {
+			t.Errorf("by value %v, want %v", s.OtherStatusBy, want)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -315,28 +315,32 @@ func (s *summary) queueName(q int64) string {
 
 // summaryJSON is the -json form of a summary.
 type summaryJSON struct {
-	Trace            string      `json:"trace"`
-	Computer         string      `json:"computer,omitempty"`
-	Installation     string      `json:"installation,omitempty"`
-	Jobs             int         `json:"jobs"`
-	SubmitSpan       int64       `json:"submit_span_s"`
-	MachineSize      int64       `json:"machine_size,omitempty"`
-	OfferedLoad      *float64    `json:"offered_load,omitempty"`
-	WithEstimate     int         `json:"with_estimate"`
-	OverEstimate     int         `json:"run_time_over_estimate"`
-	OutOfOrder       int         `json:"out_of_order"` // swf.Stats.OutOfOrder: simulate's reader.out_of_order, replay's out_of_order (it was out_of_order_submits)
-	UnknownSubmit    int         `json:"unknown_submit_times"`
-	OtherStatus      int         `json:"status_outside_standard"`
-	DuplicateIDs     int         `json:"duplicate_ids"`
-	FarSubmits       int         `json:"submits_past_max_time"`
-	FarWork          int         `json:"run_time_or_size_past_max"` // left out of offered_load
-	Skipped          int         `json:"malformed_lines_skipped"`
-	LateComments     int         `json:"comment_lines_after_jobs"`
-	TrailingZeros    int64       `json:"trailing_zero_bytes"` // after the last gzip member, ignored
-	UnixStartTime    int64       `json:"unix_start_time,omitempty"`
-	Queues           []queueJSON `json:"queues"`
-	HeaderWarnings   []string    `json:"header_warnings,omitempty"`
-	SkippedLineError []string    `json:"skipped,omitempty"`
+	Trace         string   `json:"trace"`
+	Computer      string   `json:"computer,omitempty"`
+	Installation  string   `json:"installation,omitempty"`
+	Jobs          int      `json:"jobs"`
+	SubmitSpan    int64    `json:"submit_span_s"`
+	MachineSize   int64    `json:"machine_size,omitempty"`
+	OfferedLoad   *float64 `json:"offered_load,omitempty"`
+	WithEstimate  int      `json:"with_estimate"`
+	OverEstimate  int      `json:"run_time_over_estimate"`
+	OutOfOrder    int      `json:"out_of_order"` // swf.Stats.OutOfOrder: simulate's reader.out_of_order, replay's out_of_order (it was out_of_order_submits)
+	UnknownSubmit int      `json:"unknown_submit_times"`
+	OtherStatus   int      `json:"status_outside_standard"`
+	// OtherStatusBy splits OtherStatus by value (swf.Stats.OtherStatusCounts,
+	// its first 64 values), as the text report does ("-5: 1, 7: 1");
+	// absent when no status is outside -1..5.
+	OtherStatusBy    map[string]int `json:"status_outside_standard_by_value,omitempty"`
+	DuplicateIDs     int            `json:"duplicate_ids"`
+	FarSubmits       int            `json:"submits_past_max_time"`
+	FarWork          int            `json:"run_time_or_size_past_max"` // left out of offered_load
+	Skipped          int            `json:"malformed_lines_skipped"`
+	LateComments     int            `json:"comment_lines_after_jobs"`
+	TrailingZeros    int64          `json:"trailing_zero_bytes"` // after the last gzip member, ignored
+	UnixStartTime    int64          `json:"unix_start_time,omitempty"`
+	Queues           []queueJSON    `json:"queues"`
+	HeaderWarnings   []string       `json:"header_warnings,omitempty"`
+	SkippedLineError []string       `json:"skipped,omitempty"`
 }
 
 type queueJSON struct {
@@ -351,6 +355,12 @@ func (s *summary) json(name string) summaryJSON {
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
 		DuplicateIDs: s.dupIDs, FarSubmits: s.farSubmits, FarWork: s.farWork,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
+	for v, n := range s.stats.OtherStatusCounts {
+		if o.OtherStatusBy == nil {
+			o.OtherStatusBy = map[string]int{}
+		}
+		o.OtherStatusBy[strconv.FormatInt(int64(v), 10)] = n
+	}
 	if s.machineErr == nil {
 		o.MachineSize = s.machine
 		if load, ok := s.offeredLoad(); ok {

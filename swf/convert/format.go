@@ -24,7 +24,8 @@ type FormatError struct {
 	// Alibaba trace's node list), "helios", "acme", "philly" (the job
 	// tables GPUTrace reads), "sacct-fixed" (sacct
 	// without --parsable2), "squeue", "swf" (an SWF trace), "json" (JSON of
-	// another kind); "" when none.
+	// another kind), "utf-16" (text with UTF-16's byte-order mark); ""
+	// when none.
 	Saw string `json:"saw,omitempty"`
 	// Line and Sample are the input's first non-blank line and its first
 	// bytes (about 64); Line 0 when its first 64 KiB are blank (Sample
@@ -84,6 +85,7 @@ var formatNames = map[string]string{
 	"helios":                 "a SenseTime Helios job table (cluster_log.csv)",
 	"acme":                   "a Shanghai AI Lab Acme job table (trace_seren.csv, trace_kalos.csv)",
 	"philly":                 "a Microsoft Philly job log (cluster_job_log)",
+	"utf-16":                 "UTF-16 text (byte-order mark FF FE or FE FF, as an editor or Windows PowerShell's > saves it; make it UTF-8 first: iconv -f UTF-16 -t UTF-8)",
 }
 
 // readsWith names the function that reads each format.
@@ -119,6 +121,12 @@ var (
 // bytes. It only names a format on clear marks, so that a converter never
 // turns down an input of its own format.
 func sniff(head []byte) (format string, line int, sample string) {
+	if bytes.HasPrefix(head, []byte("\xff\xfe")) || bytes.HasPrefix(head, []byte("\xfe\xff")) {
+		// UTF-16's byte-order mark: every line would read as malformed
+		// (a NUL after each character), and sacct's header as lacking
+		// JobID.
+		return "utf-16", 1, clip(strings.ToValidUTF8(string(head[:min(len(head), 16)]), "?"))
+	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	rest := head
 	for len(rest) > 0 {

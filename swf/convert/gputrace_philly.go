@@ -69,8 +69,8 @@ func (g *gpuReader) philly(in io.Reader) error {
 	if _, err := dec.Token(); err != nil {
 		return &ParseError{Format: b.format, Line: line(), Err: err}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return &ParseError{Format: b.format, Line: line(), Err: errors.New("data after the list of jobs")}
+	if err := jsonEnd(dec, errors.New("data after the list of jobs")); err != nil {
+		return &ParseError{Format: b.format, Line: line(), Err: err}
 	}
 	return nil
 }

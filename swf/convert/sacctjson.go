@@ -131,10 +131,26 @@ func jsonJobs(in io.Reader, b *builder, other func(key string, v json.RawMessage
 	if _, err := dec.Token(); err != nil { // the closing brace
 		return bad(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return bad(errors.New("more after the JSON object (one JSON document per conversion)"))
+	if err := jsonEnd(dec, errors.New("more after the JSON object (one JSON document per conversion)")); err != nil {
+		return bad(err)
 	}
 	return nil
+}
+
+// jsonEnd checks that dec's input ends after the document: nil at its
+// end, the read error when reading failed (gzip data truncated or corrupt
+// after the document, which was said as more after it, hiding the
+// cause), else more (a byte that is not a blank).
+func jsonEnd(dec *json.Decoder, more error) error {
+	_, err := dec.Token()
+	var syntax *json.SyntaxError
+	switch {
+	case err == io.EOF:
+		return nil
+	case err != nil && !errors.As(err, &syntax):
+		return err
+	}
+	return more
 }
 
 // liveQueue is the error for a job of slurmrestd's /jobs (it has a

@@ -56,8 +56,22 @@ func OutputDir(flagName, dir string) error {
 	if dir == "" {
 		return nil
 	}
+	if err := DashOutput(flagName, dir, "the figures go to a directory"); err != nil {
+		return err // (replay -out - made a directory named "-")
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%s: %w", flagName, err)
 	}
 	return nil
+}
+
+// DashOutput refuses "-" as the file (or directory) of an output flag that
+// writes only files: elsewhere "-" is standard input (TRACE -) or output (estimates
+// -out -), and such a flag created a file named "-" in the working
+// directory. why says what standard output carries instead.
+func DashOutput(flagName, path, why string) error {
+	if path != "-" {
+		return nil
+	}
+	return Usagef("%s -: %s; give a name (./- for one named -)", flagName, why)
 }

@@ -1,0 +1,36 @@
+package convert
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// An input in UTF-16 (a byte-order mark FF FE or FE FF, as an editor or
+// Windows PowerShell's > saves it) is named as such, whatever format was
+// asked: sacct's said its header lacked JobID, PBS's that none of its
+// records was readable (each quoted with a NUL after every character).
+func TestUTF16Named(t *testing.T) {
+	sacct := strings.Join([]string{SacctFormat, strings.TrimSuffix(sacctLine(good("7")), "\n")}, "\n")
+	le := "\xff\xfe"
+	for _, r := range sacct {
+		le += string([]byte{byte(r), 0})
+	}
+	be := "\xfe\xff"
+	for _, r := range sacct {
+		be += string([]byte{0, byte(r)})
+	}
+	for name, conv := range map[string]func(string) error{
+		"sacct":   func(in string) error { _, err := Sacct(strings.NewReader(in), Options{}); return err },
+		"pbs":     func(in string) error { _, err := PBS(strings.NewReader(in), Options{}); return err },
+		"jobcomp": func(in string) error { _, err := Jobcomp(strings.NewReader(in), Options{}); return err },
+	} {
+		for _, in := range []string{le, be} {
+			err := conv(in)
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.Saw != "utf-16" || !strings.Contains(err.Error(), "the input is UTF-16 text") {
+				t.Errorf("%s: %v; want a FormatError that saw utf-16", name, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package swf
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// toUTF16 is s as UTF-16 with a byte-order mark, little- or big-endian,
+// as an editor or Windows PowerShell's > saves a file.
+func toUTF16(s string, bigEndian bool) string {
+	var b strings.Builder
+	put := func(u uint16) {
+		if bigEndian {
+			b.WriteByte(byte(u >> 8))
+			b.WriteByte(byte(u))
+		} else {
+			b.WriteByte(byte(u))
+			b.WriteByte(byte(u >> 8))
+		}
+	}
+	put(0xfeff)
+	for _, u := range utf16.Encode([]rune(s)) {
+		put(u)
+	}
+	return b.String()
+}
+
+// A UTF-16 file is named as such at line 1, wrapping ErrSyntax: it failed
+// as job number "\xff\xfe;\x00", not a number (and in lenient mode as
+// every one of its lines), which did not say what was wrong.
+func TestUTF16Named(t *testing.T) {
+	text := "; MaxProcs: 8\n" + goodLine + "\n"
+	for _, big := range []bool{false, true} {
+		_, err := NewReader(strings.NewReader(toUTF16(text, big))).ReadAll()
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 1 || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "UTF-16 text") {
+			t.Errorf("big-endian %v: %v; want a ParseError at line 1 naming UTF-16, wrapping ErrSyntax", big, err)
+		}
+		r := NewReader(strings.NewReader(toUTF16(text, big)))
+		r.Lenient = true
+		jobs, _ := r.ReadAll()
+		if st := r.Stats(); len(jobs) != 0 || len(st.Errors) == 0 || !strings.Contains(st.Errors[0].Error(), "UTF-16 text") {
+			t.Errorf("big-endian %v, lenient: %d jobs, errors %v; want none, the first naming UTF-16", big, len(jobs), st.Errors)
+		}
+	}
+	// A UTF-8 file is read as before, byte-order mark or not, and so is a
+	// first line that holds FF FE past its first bytes (a header's value
+	// in Latin-1) or that is a job line read by next, not nextFast (a
+	// file under 256 bytes).
+	for _, in := range []string{text, "\xef\xbb\xbf" + text, goodLine + "\n", ";\xff\xfe\n" + goodLine + "\n", "; Note: \xff\xfe\n" + goodLine + "\n"} {
+		if jobs, err := NewReader(strings.NewReader(in)).ReadAll(); err != nil || len(jobs) != 1 {
+			t.Errorf("%q: %d jobs, %v", in[:3], len(jobs), err)
+		}
+	}
+}
