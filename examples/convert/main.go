@@ -357,7 +357,12 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 	}()
 	res, err := formats[o.from](pr, o.opt)
 	pr.CloseWithError(io.ErrClosedPipe) // stop the copier if conversion stopped early
-	<-copied
+	if err == nil {
+		// zeros is the copier's until it ends. Not waited for on an
+		// error: it may be blocked reading an input that stalls (a named
+		// pipe) and ends only at its next write; the command exits.
+		<-copied
+	}
 	if err != nil {
 		if errors.As(err, new(inputError)) {
 			return nil, err // (it names its file)
