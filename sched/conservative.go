@@ -441,7 +441,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
 				if t == r {
-					c.last = noStart{n, d, w.from, w.until, r}
+					// field by field: a composite literal is built
+					// on the stack and copied
+					c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, w.from, w.until, r
 				}
 			}
 			if !fits {
@@ -473,7 +475,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				}
 				c.gave = append(c.gave, g)
 				c.moved = c.moved.join(g)
-				c.last = none // the profile gained
+				c.last.n = never // none: the profile gained (no n is more)
 			}
 		default:
 			var fits bool
@@ -655,7 +657,7 @@ var none = noStart{n: never}
 // skip returns where the scan of a job of n processors for d, settled at
 // r, over the starts w may begin: after the starts that f proves do not
 // fit (w.until or later: none is left).
-func (f noStart) skip(n, d, r int64, w starts) int64 {
+func (f *noStart) skip(n, d, r int64, w starts) int64 {
 	if f.n <= n && f.d <= d && f.r <= r && f.from <= w.from && w.from < f.until {
 		return f.until
 	}
