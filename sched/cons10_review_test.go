@@ -6,16 +6,54 @@ import (
 	"pgregory.net/rapid"
 )
 
-// fitBeforeWant is what fitBefore(n, d, from, until, r) must return on
-// the profile holding the slot of n over [r, r+d), q being that profile
-// with the slot given back: Fit on q, a fit at or after until counting
-// as r.
-func fitBeforeWant(q *Profile, n, d, from, until, r int64) int64 {
+// checkFitBefore fails t unless fitBefore(n, d, from, until, r) on p,
+// the profile holding the slot of n over [r, r+d), is Fit on q (p with
+// the slot given back), a fit at or after until counting as r; and,
+// for a fit before r, its index is the first point at or after it
+// (moveAt's and shift's precondition).
+func checkFitBefore(t interface{ Fatalf(string, ...any) }, p, q *Profile, n, d, from, until, r int64) {
 	want, ok := q.Fit(n, d, from)
 	if !ok || want >= until {
-		return r
+		want = r
 	}
-	return want
+	got, at := p.fitBefore(n, d, from, until, r)
+	if got != want {
+		t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d; Fit after giving back %d", n, d, from, until, r, p.pts, got, want)
+	}
+	if got != r && at != p.search(got) {
+		t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d at index %d; the first point at or after it is %d", n, d, from, until, r, p.pts, got, at, p.search(got))
+	}
+}
+
+// fitBeforeAll checks fitBefore (checkFitBefore) on every profile that
+// profiles gives, slot of d from 0 to 4 and n from 0 to 3 held at r from
+// 0 to rMax and overdrawn nowhere, from from -1 and bound until ≤ r, as
+// conservativePass calls it, and returns the number of cases.
+func fitBeforeAll(t *testing.T, profiles func(func([]point)), rMax int64) int {
+	var p, q Profile
+	cases := 0
+	profiles(func(base []point) {
+		for r := int64(0); r <= rMax; r++ {
+			for d := int64(0); d <= 4; d++ {
+				for n := int64(0); n <= 3; n++ {
+					p.pts = append(p.pts[:0], base...)
+					p.Allocate(r, d, n)
+					if d > 0 && p.least(r, r+d) < 0 {
+						continue
+					}
+					q.pts = append(q.pts[:0], p.pts...)
+					q.Allocate(r, d, -n)
+					for from := int64(-1); from < r; from++ {
+						for until := from + 1; until <= r; until++ {
+							cases++
+							checkFitBefore(t, &p, &q, n, d, from, until, r)
+						}
+					}
+				}
+			}
+		}
+	})
+	return cases
 }
 
 // fourPoints calls f with every profile of four points at times from 0
@@ -53,40 +91,10 @@ func TestFitBeforeExhaustiveFour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 28 M cases, 2 s")
 	}
-	var p, q Profile
-	cases := 0
-	fourPoints(func(base []point) {
-		for r := int64(0); r <= 9; r++ {
-			for d := int64(0); d <= 4; d++ {
-				for n := int64(0); n <= 3; n++ {
-					p.pts = append(p.pts[:0], base...)
-					p.Allocate(r, d, n)
-					if d > 0 && p.least(r, r+d) < 0 {
-						continue
-					}
-					q.pts = append(q.pts[:0], p.pts...)
-					q.Allocate(r, d, -n)
-					for from := int64(-1); from < r; from++ {
-						for until := from + 1; until <= r; until++ {
-							cases++
-							want := fitBeforeWant(&q, n, d, from, until, r)
-							got, at := p.fitBefore(n, d, from, until, r)
-							if got != want {
-								t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d, want %d", n, d, from, until, r, p.pts, got, want)
-							}
-							if got != r && at != p.search(got) {
-								t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d at index %d; the first point at or after it is %d", n, d, from, until, r, p.pts, got, at, p.search(got))
-							}
-						}
-					}
-				}
-			}
-		}
-	})
-	t.Logf("%d cases", cases)
+	t.Logf("%d cases", fitBeforeAll(t, fourPoints, 9))
 }
 
-// TestFitBeforeRapid: fitBefore against Fit (fitBeforeWant) on long
+// TestFitBeforeRapid: fitBefore against Fit (checkFitBefore) on long
 // random profiles (TestFitOwnMatchesFit's have up to 13 points, and
 // n and d from 1): up to 40 points, so that the first window's backward
 // walk crosses many steps; n and d from 0; from before the profile's
@@ -109,13 +117,6 @@ func TestFitBeforeRapid(t *testing.T) {
 		until := rapid.Int64Range(from, r).Draw(t, "until")
 		q.pts = append(q.pts[:0], p.pts...)
 		q.Allocate(r, d, -n)
-		want := fitBeforeWant(&q, n, d, from, until, r)
-		got, at := p.fitBefore(n, d, from, until, r)
-		if got != want {
-			t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d, want %d", n, d, from, until, r, p.pts, got, want)
-		}
-		if got != r && at != p.search(got) {
-			t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d at index %d; the first point at or after it is %d", n, d, from, until, r, p.pts, got, at, p.search(got))
-		}
+		checkFitBefore(t, &p, &q, n, d, from, until, r)
 	})
 }
