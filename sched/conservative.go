@@ -383,6 +383,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			e := &ls[k]
 			w = starts{c.now, never}
 			if !c.known || e.res < 0 || e.fresh {
+				from = w.from // not the job before's (no route below reads it now)
 				break
 			}
 			d, r, n := e.d, e.res, e.n
