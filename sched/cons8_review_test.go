@@ -36,40 +36,7 @@ func smallProfiles(f func([]point)) {
 // is the first point at or after t (moveAt's and shift's precondition),
 // but for the route TestFitBeforeIndexInStep shows.
 func TestFitBeforeExhaustive(t *testing.T) {
-	var p, q Profile
-	cases := 0
-	smallProfiles(func(base []point) {
-		for r := int64(0); r <= 8; r++ {
-			for d := int64(0); d <= 4; d++ {
-				for n := int64(0); n <= 3; n++ {
-					p.pts = append(p.pts[:0], base...)
-					p.Allocate(r, d, n)
-					if d > 0 && p.least(r, r+d) < 0 {
-						continue
-					}
-					q.pts = append(q.pts[:0], p.pts...)
-					q.Allocate(r, d, -n)
-					for from := int64(-1); from <= r; from++ {
-						for until := from + 1; until <= r; until++ {
-							cases++
-							want, wok := q.Fit(n, d, from)
-							if !wok || want >= until {
-								want = r
-							}
-							got, at := p.fitBefore(n, d, from, until, r)
-							if got != want {
-								t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d; Fit after giving back %d, %v", n, d, from, until, r, p.pts, got, want, wok)
-							}
-							if got != r && at != p.search(got) {
-								t.Fatalf("fitBefore(%d, %d, %d, %d, %d) on %v = %d at index %d; the first point at or after %d is %d", n, d, from, until, r, p.pts, got, at, got, p.search(got))
-							}
-						}
-					}
-				}
-			}
-		}
-	})
-	t.Logf("%d cases", cases)
+	t.Logf("%d cases", fitBeforeAll(t, smallProfiles, 8))
 }
 
 // TestShiftApartExhaustive: shift with its middle ends swapped (a slot

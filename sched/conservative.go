@@ -362,18 +362,31 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// ls is list in a local the closures above do not capture (list,
 	// captured, is loaded from memory at each use)
 	ls := list
-	for k := range ls {
-		e := &ls[k]
-		d, r, n, j := e.d, e.res, e.n, e.job
-		t := r
+	for k := 0; k < len(ls); k++ {
 		// w bounds the starts that may fit now and did not when the
 		// job settled: those a gain since the last pass (gain) or a slot
 		// given back (moved, after) can have opened. One range over
 		// both, not two: the starts between them are blocked as they
 		// were, and the scan of those points cost less than a second
 		// scan (and the loop's state of two ranges more at every job).
-		w := starts{c.now, never}
-		if c.known && r >= 0 && !e.fresh {
+		// from is where a scan of them begins, after those the last
+		// fruitless scan proves blocked (noStart).
+		//
+		// The jobs that keep their slot without a scan (w empty, or all
+		// of it proved blocked), planned after now, are most of the
+		// visits: this inner loop, which calls nothing, takes them in
+		// turn, and ends at the next job that needs more, its w and from
+		// computed.
+		var w starts
+		var from int64
+		for {
+			e := &ls[k]
+			w = starts{c.now, never}
+			if !c.known || e.res < 0 || e.fresh {
+				from = w.from // not the job before's (no route below reads it now)
+				break
+			}
+			d, r, n := e.d, e.res, e.n
 			g := c.moved
 			if n <= c.mostA {
 				g = g.join(c.after[e.after])
@@ -387,7 +400,28 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					w = a
 				}
 			}
+			from = w.from
+			if w.from < w.until {
+				from = c.last.skip(n, d, r, w)
+			}
+			if r <= c.now || from < w.until {
+				break
+			}
+			// kept where it is, planned after now: what the loop's end
+			// does for such a job, without its tests
+			c.blocked = true
+			e.after = len(c.gave)
+			c.minRes = min(c.minRes, r)
+			if k++; k == len(ls) {
+				break
+			}
 		}
+		if k == len(ls) {
+			break
+		}
+		e := &ls[k]
+		d, r, n, j := e.d, e.res, e.n, e.job
+		t := r
 		switch {
 		case w.from >= w.until:
 			if r > c.now {
@@ -404,11 +438,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
 			if !c.known || e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
-			} else if from := c.last.skip(n, d, r, w); from < w.until {
+			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
 				if t == r {
-					c.last = noStart{n, d, w.from, w.until, r}
+					// field by field: a composite literal is built
+					// on the stack and copied
+					c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, w.from, w.until, r
 				}
 			}
 			if !fits {
@@ -440,7 +476,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				}
 				c.gave = append(c.gave, g)
 				c.moved = c.moved.join(g)
-				c.last = none // the profile gained
+				c.last.n = never // none: the profile gained (no n is more)
 			}
 		default:
 			var fits bool
@@ -622,7 +658,7 @@ var none = noStart{n: never}
 // skip returns where the scan of a job of n processors for d, settled at
 // r, over the starts w may begin: after the starts that f proves do not
 // fit (w.until or later: none is left).
-func (f noStart) skip(n, d, r int64, w starts) int64 {
+func (f *noStart) skip(n, d, r int64, w starts) int64 {
 	if f.n <= n && f.d <= d && f.r <= r && f.from <= w.from && w.from < f.until {
 		return f.until
 	}

@@ -349,13 +349,29 @@ func (p *Profile) fitOwn(n, d, from, until, r int64) (int64, bool) {
 // returns as well the index of the first point at or after t, which
 // spares move its search.
 func (p *Profile) fitBefore(n, d, from, until, r int64) (int64, int) {
-	pts := p.pts
-	if from > pts[0].t {
-		pts = pts[p.search(from+1)-1:]
-	}
 	if from >= until {
 		return r, 0
 	}
+	// The first window, read from its end back: its last step of fewer
+	// than n blocks every start up to that step's end, so the walk below
+	// begins there, and the steps before, which it would read one by one,
+	// are not (that step is mostly the window's last).
+	pts := p.pts
+	cand := max(from, pts[0].t)
+	if cand >= until {
+		return r, 0
+	}
+	x := p.search(min(cand+max(d, 1), r)) - 1 // the window's last step
+	for x > 0 && pts[x].t > cand && pts[x].free >= n {
+		x--
+	}
+	if pts[x].free >= n {
+		return cand, x + b2i(pts[x].t < cand)
+	}
+	if x++; x == len(pts) || pts[x].t >= until {
+		return r, 0
+	}
+	from, pts = pts[x].t, pts[x:]
 	// ps is the steps and nx their next points, as in fitOwn; a step
 	// that runs past r (or the last) ends the loops, and pts[u] is then
 	// that step
