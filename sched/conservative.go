@@ -475,7 +475,12 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				}
 				c.gave = append(c.gave, g)
 				c.moved = c.moved.join(g)
-				c.last.n = never // none: the profile gained (no n is more)
+				if g.lo < c.last.r && c.last.from < g.hi {
+					// the profile gained where the last fruitless
+					// scan's blockers may lie (in [from, r)): it
+					// proves nothing more (no n is more)
+					c.last.n = never
+				}
 			}
 		default:
 			var fits bool
@@ -646,9 +651,11 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 // [from, until), is blocked by the same points (before its own slot, so
 // its slot adds nothing there) as long as the profile has not gained
 // since: those starts need no scan, and its scan, if any, begins at
-// until (skip). The pass keeps the last such scan since its last move: a
-// list of the last few covered little more and cost more to search and
-// keep than it saved.
+// until (skip). The pass keeps the last such scan until a move gives
+// back a slot that meets [from, r), where its blockers lie (a move's
+// gain elsewhere unblocks none of them, its loss blocks more): a list of
+// the last few covered little more and cost more to search and keep than
+// it saved.
 type noStart struct{ n, d, from, until, r int64 }
 
 // none covers nothing.
