@@ -88,3 +88,72 @@ func TestNoStartSkipAfterMove(t *testing.T) {
 		}
 	})
 }
+
+// TestNoStartAfterOwnMove: a scan of job A that finds a start t before
+// its slot at r, from from on, proves that no start in [from, t) fits a
+// job of at least A's processors and time settled at or after t: every
+// such start of A was blocked by a point before t (A fits over [t,
+// t+d)), which A's move to t does not touch (it takes [t, t+d) and gives
+// back what lies after t+d). conservativePass takes that proof after
+// such a move when the move spoiled the one it held.
+func TestNoStartAfterOwnMove(t *testing.T) {
+	var p Profile
+	rapid.Check(t, func(t *rapid.T) {
+		now := rapid.Int64Range(0, 50).Draw(t, "now")
+		pts := drawSteps(t, "", now, 12)
+		rA := now + rapid.Int64Range(1, 200).Draw(t, "rA")
+		dA := rapid.Int64Range(1, 80).Draw(t, "dA")
+		nA := rapid.Int64Range(1, 24).Draw(t, "nA")
+		rB := rA + rapid.Int64Range(0, 200).Draw(t, "rB")
+		dB := dA + rapid.Int64Range(0, 80).Draw(t, "dB") // B as skip asks
+		nB := nA + rapid.Int64Range(0, 4).Draw(t, "nB")
+		fromA := now + rapid.Int64Range(0, rA-now-1).Draw(t, "fromA")
+		untilA := fromA + rapid.Int64Range(1, rA-fromA).Draw(t, "untilA")
+		p.pts = append(p.pts[:0], pts...)
+		p.Allocate(rA, dA, nA)
+		p.Allocate(rB, dB, nB)
+		// no point overdrawn (see TestNoStartSkipAfterMove), and some
+		// room more, for A to move
+		lift := int64(0)
+		for _, q := range p.pts {
+			lift = max(lift, -q.free)
+		}
+		lift += rapid.Int64Range(0, 20).Draw(t, "room")
+		for k := range p.pts {
+			p.pts[k].free += lift
+		}
+		// and fewer at A's first starts, mostly (overdrawn maybe, as
+		// in TestNoStartSkipAfterMove), before its slot
+		p.Allocate(fromA, rapid.Int64Range(1, rA-fromA).Draw(t, "blockLen"), rapid.Int64Range(0, 30).Draw(t, "block"))
+		tA, at := p.fitBefore(nA, dA, fromA, untilA, rA)
+		if tA == rA {
+			t.Skip("A stays")
+		}
+		switch {
+		case tA+dA > rA:
+			p.moveAt(at, tA, rA, dA, nA)
+		case tA+dA < rA:
+			p.shift(at, tA, tA+dA, rA, rA+dA, nA)
+		default:
+			p.Allocate(rA, dA, -nA)
+			p.Allocate(tA, dA, nA)
+		}
+		if p.least(rB, rB+dB) < 0 {
+			t.Skip("B's slot overdrawn")
+		}
+		f := noStart{nA, dA, fromA, tA, tA}
+		if fromA >= tA {
+			t.Skip("A proves nothing")
+		}
+		w := starts{fromA + rapid.Int64Range(0, tA-fromA-1).Draw(t, "fromB"), 0}
+		w.until = w.from + rapid.Int64Range(0, rB-w.from).Draw(t, "untilB")
+		want, wok := p.fitOwn(nB, dB, w.from, w.until, rB)
+		got, ok := rB, true
+		if from := f.skip(nB, dB, rB, w); from < w.until {
+			got, ok = p.fitOwn(nB, dB, from, w.until, rB)
+		}
+		if got != want || ok != wok {
+			t.Fatalf("after A moved to %d (%+v), B (%d, %d) at %d over %+v: %d, %v; the whole scan %d, %v (profile %v)", tA, f, nB, dB, rB, w, got, ok, want, wok, p.pts)
+		}
+	})
+}
