@@ -269,7 +269,12 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			list, inPlace = s.consArrivals(m.jobs, m.nextSeq), true
 			break
 		}
+		// the list rewritten in place, in m.jobs: most entries stay
+		// where they are, uncopied (a job without an entry between the
+		// entries still to read, which the queue's arrivals, appended
+		// after every entry, do not make, sends it to m.next)
 		old := m.jobs
+		list, inPlace = old[:0], true
 		give := func(e *consEntry) { // e no longer holds its slot
 			prof.Allocate(e.res, e.d, -e.n)
 			gain = gain.join(span{e.res, e.res + e.d})
@@ -294,13 +299,19 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			d := max(j.p, 1)
 			if e != nil && e.res == j.res && e.d == d {
-				list = append(list, *e)
+				if inPlace && len(list) == len(m.jobs)-len(old)-1 {
+					list = list[:len(list)+1] // e is there
+				} else {
+					list = append(list, *e)
+				}
 				continue
 			}
-			list = append(list, fresh(j))
 			if e != nil {
-				give(e)
+				give(e) // before its place is written
+			} else if inPlace && len(old) > 0 {
+				list, inPlace = append(m.next[:0], list...), false
 			}
+			list = append(list, fresh(j))
 			if j.res >= 0 {
 				prof.Allocate(j.res, d, j.n)
 				over = over || prof.least(j.res, j.res+d) < 0
