@@ -548,7 +548,10 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m.jobs, m.next = list, m.jobs[:0]
 	}
 	m.gave = c.gave[:0]
-	m.final = append(m.final[:0], prof.pts...)
+	// the profile itself becomes final, and the old final's buffer the
+	// profile's, empty until the next pass fills it (no copy: rebase
+	// and conservativeQuiet read final, Pass.Profile rebuilds)
+	m.final, prof.pts = prof.pts, m.final[:0]
 	m.ok = c.ok
 	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
 	m.start = c.start[:0]
@@ -648,7 +651,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		m.minRes = min(m.minRes, t)
 		return true
 	})
-	m.final = append(m.final[:0], prof.pts...)
+	m.final, prof.pts = prof.pts, m.final[:0] // (see conservativePass)
 	m.ok = ok
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
