@@ -70,13 +70,18 @@ func (s *Sim) conservativeQuiet() bool {
 	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
 		return false
 	}
-	pts := appendFrom(prof.spare[:0], m.final, s.now)
-	for _, q := range pts {
+	i, v := stepAt(m.final, s.now)
+	if v < 0 {
+		return false // rebase's unsound profile: the general way
+	}
+	for _, q := range m.final[i:] {
 		if q.free < 0 {
-			return false // rebase's unsound profile: the general way
+			return false
 		}
 	}
-	prof.spare, prof.pts = prof.pts[:0], pts
+	// m.final from now on becomes the profile in place (no copy), and
+	// the profile's buffer final's, which the pass fills at its end
+	m.final, prof.pts = prof.pts[:0], fromNow(m.final, s.now)
 	s.conservativeArrivals(prof, m)
 	return true
 }
@@ -256,7 +261,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// The last pass's final profile, with the running jobs' changes
 		// since and the reservations that changed: no sort.
 		var sound bool
-		gain, sound = prof.rebase(m.final, s.consDiff(m, prof.steps[:0]))
+		// the last final profile rebased in place, not copied: the pass
+		// ends with a new one, into the buffer the profile had
+		buf := prof.pts
+		gain, sound = prof.rebaseOwn(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]))
+		m.final = buf[:0]
 		known, over = true, !sound
 		m.consBase(s)
 		if sound && gain == noSpan && m.quiet && s.epoch == m.epoch && s.qepoch == m.qepoch && s.now < m.minRes {
