@@ -483,9 +483,19 @@ func (p *Profile) allocateAll(slots []slot) {
 // end) after it ended early: it is added to a copy of was a range at a
 // time.
 func (p *Profile) rebase(was, diff []point) (gain span, sound bool) {
+	base := p.pts
+	gain, sound = p.rebaseOwn(appendFrom(p.spare[:0], was, diff[0].t), diff)
+	p.spare = base[:0]
+	return gain, sound
+}
+
+// rebaseOwn is rebase on was itself, which starts at now (fromNow) and
+// becomes the profile, instead of a copy: conservative backfilling's
+// last final profile, which it no longer needs once rebased. It leaves
+// the buffer the profile had to the caller.
+func (p *Profile) rebaseOwn(was, diff []point) (gain span, sound bool) {
 	gain, sound = noSpan, true
-	now, base := diff[0].t, p.pts
-	p.pts = appendFrom(p.spare[:0], was, now)
+	p.pts = was
 	for e, q := range diff {
 		if q.free == 0 {
 			continue
@@ -514,8 +524,18 @@ func (p *Profile) rebase(was, diff []point) (gain span, sound bool) {
 			break
 		}
 	}
-	p.spare, p.steps = base[:0], diff[:0]
+	p.steps = diff[:0]
 	return gain, sound
+}
+
+// fromNow is pts from now on in place (pts starts at or before now): a
+// point at now with the free processors then, and the points after it,
+// the slice starting at the point it rewrites.
+func fromNow(pts []point, now int64) []point {
+	i, v := stepAt(pts, now)
+	pts = pts[i-1:]
+	pts[0] = point{now, v}
+	return pts
 }
 
 // stepAt returns the index of the first point of pts after now and the
