@@ -106,7 +106,7 @@ func (s *Sim) conservativeQuiet() bool {
 // A gain only at or after r leaves the job where it is; a gain over [lo,
 // hi) can have opened only the starts from lo-d+1 to hi (starts). The
 // pass also starts from the last one's final profile, corrected by what
-// changed (Profile.rebase and the reservations that differ), instead of
+// changed (Profile.rebaseOwn and the reservations that differ), instead of
 // taking every reservation again. Most placements keep their slot, and
 // many need no scan at all (the commits that brought these in have the
 // measures).

@@ -33,10 +33,17 @@ func TestNoStartSkipAfterMove(t *testing.T) {
 		untilA := fromA + rapid.Int64Range(1, rA-fromA).Draw(t, "untilA")
 		// C's old slot lies after A's, or (when there is room) before
 		// A's first start: the slot given back then misses [from, r),
-		// wherever C goes (mostly; the others are skipped below)
+		// wherever C goes (mostly; the others are skipped below); or
+		// anywhere before A's slot, so that gains that meet [from, r)
+		// are drawn too (without the skip below, the test fails on them)
 		rC := rA + rapid.Int64Range(0, 200).Draw(t, "rC")
-		if rapid.Bool().Draw(t, "before") && fromA-dC >= now {
-			rC = now + rapid.Int64Range(0, fromA-dC-now).Draw(t, "rCbefore")
+		switch rapid.IntRange(0, 2).Draw(t, "where") {
+		case 1:
+			if fromA-dC >= now {
+				rC = now + rapid.Int64Range(0, fromA-dC-now).Draw(t, "rCbefore")
+			}
+		case 2:
+			rC = now + rapid.Int64Range(0, rA-now).Draw(t, "rCanywhere")
 		}
 		p.Allocate(rA, dA, nA)
 		p.Allocate(rB, dB, nB)

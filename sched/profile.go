@@ -471,8 +471,10 @@ func (p *Profile) allocateAll(slots []slot) {
 	p.spare, p.pts, p.steps = pts[:0], out, st[:0]
 }
 
-// rebase sets the profile to was + diff from now on: was is a profile
-// starting at or before now, diff the running jobs' change since was was
+// rebaseOwn sets the profile to was + diff from now on, in was itself,
+// which becomes the profile (no copy): was is a profile starting at now
+// (fromNow: conservative backfilling's last final profile, which it no
+// longer needs once rebased), diff the running jobs' change since was was
 // planned (consDiff: steps from now, a point per change, the first at
 // now), both with no two neighbours of equal free, as Allocate keeps them
 // (nor has the result). It returns the span of the times at which diff
@@ -480,19 +482,8 @@ func (p *Profile) allocateAll(slots []slot) {
 // is nowhere overdrawn (free ≥ 0 throughout).
 //
 // diff is mostly none, or a job's processors over [now, its planned
-// end) after it ended early: it is added to a copy of was a range at a
-// time.
-func (p *Profile) rebase(was, diff []point) (gain span, sound bool) {
-	base := p.pts
-	gain, sound = p.rebaseOwn(appendFrom(p.spare[:0], was, diff[0].t), diff)
-	p.spare = base[:0]
-	return gain, sound
-}
-
-// rebaseOwn is rebase on was itself, which starts at now (fromNow) and
-// becomes the profile, instead of a copy: conservative backfilling's
-// last final profile, which it no longer needs once rebased. It leaves
-// the buffer the profile had to the caller.
+// end) after it ended early: it is added to was a range at a time. The
+// buffer the profile had is left to the caller.
 func (p *Profile) rebaseOwn(was, diff []point) (gain span, sound bool) {
 	gain, sound = noSpan, true
 	p.pts = was
@@ -546,14 +537,6 @@ func stepAt(pts []point, now int64) (int, int64) {
 		v = pts[k].free
 	}
 	return k, v
-}
-
-// appendFrom appends pts from now on to dst: a point at now with the
-// free processors then, and the points after it (pts starts at or
-// before now).
-func appendFrom(dst, pts []point, now int64) []point {
-	i, v := stepAt(pts, now)
-	return append(append(dst, point{now, v}), pts[i:]...)
 }
 
 // least returns the fewest processors free at a time in [t, end).

@@ -29,3 +29,21 @@ func TestFromNowMatchesAppendFrom(t *testing.T) {
 		}
 	})
 }
+
+// rebase is rebaseOwn on a copy of was from now on (appendFrom), was
+// left as it is: the version the tests hold rebaseOwn and rebaseRef to
+// (conservativePass rebases its last final profile in place).
+func (p *Profile) rebase(was, diff []point) (gain span, sound bool) {
+	base := p.pts
+	gain, sound = p.rebaseOwn(appendFrom(p.spare[:0], was, diff[0].t), diff)
+	p.spare = base[:0]
+	return gain, sound
+}
+
+// appendFrom appends pts from now on to dst: a point at now with the
+// free processors then, and the points after it (pts starts at or
+// before now).
+func appendFrom(dst, pts []point, now int64) []point {
+	i, v := stepAt(pts, now)
+	return append(append(dst, point{now, v}), pts[i:]...)
+}
