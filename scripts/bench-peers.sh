@@ -257,9 +257,11 @@ fi
 # ---- instructions under callgrind (BENCH_CALLGRIND=1) ----
 # instr CMD...: the instructions one whole process executes (callgrind's "Collected"), "nan" if it
 # fails. GODEBUG=asyncpreemptoff=1: the Go runtime's preemption signals trip callgrind; it changes
-# no work (the peer ignores it).
+# no work. GOMAXPROCS=1: valgrind runs one thread at a time, and with two Ps the runtime's idle
+# threads spin looking for work, instructions that vary from run to run (EASY++ on SDSC-BLUE:
+# 1,757 M with one P, 2.2 G and 9.8 G in two runs with two). The peer ignores both.
 instr() {
-	if GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
+	if GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
 		awk '/Collected :/ {n = $NF} END {print (n == "" ? "nan" : n)}' "$bin/cg.err"
 	else
 		note "callgrind failed on: $*"
