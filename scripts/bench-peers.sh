@@ -257,11 +257,14 @@ fi
 # ---- instructions under callgrind (BENCH_CALLGRIND=1) ----
 # instr CMD...: the instructions one whole process executes (callgrind's "Collected"), "nan" if it
 # fails. GODEBUG=asyncpreemptoff=1: the Go runtime's preemption signals trip callgrind; it changes
-# no work. GOMAXPROCS=1: valgrind runs one thread at a time, and with two Ps the runtime's idle
-# threads spin looking for work, instructions that vary from run to run (EASY++ on SDSC-BLUE:
-# 1,757 M with one P, 2.2 G and 9.8 G in two runs with two). The peer ignores both.
+# no work. GOMAXPROCS=1 and GOGC=off: valgrind runs one thread at a time on a clock some 50 times
+# slower, and the runtime's time-paced work (idle threads spinning for work with two Ps, the
+# collector's background workers) then made the counts vary from run to run: EASY++ on SDSC-BLUE
+# 2.2 G and 9.8 G with two Ps; with one P and the collector on, SDSC-BLUE's exact run 1,482 M and
+# 3,829 M. So batchq's counts leave out the collector's work (two collections on SDSC-BLUE), which
+# its CPU seconds above include. The peer (Rust, no collector) ignores both.
 instr() {
-	if GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
+	if GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
 		awk '/Collected :/ {n = $NF} END {print (n == "" ? "nan" : n)}' "$bin/cg.err"
 	else
 		note "callgrind failed on: $*"
@@ -279,7 +282,7 @@ if [[ ${BENCH_CALLGRIND:-0} == 1 && -d $traces ]]; then
 		note "BENCH_CALLGRIND=1 but no valgrind (apt install valgrind): the instruction counts are skipped"
 	else
 		echo
-		echo "### Instructions (callgrind), one process of each kind; est, exact, plain and the peer as in the first table"
+		echo "### Instructions (callgrind), one process of each kind; est, exact, plain and the peer as in the first table; batchq with GOMAXPROCS=1 GOGC=off"
 		echo
 		echo "| log | P | peer | est | est / peer | exact | exact / peer | plain | plain / peer |"
 		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
