@@ -55,3 +55,24 @@ func TestUTF16Named(t *testing.T) {
 		}
 	}
 }
+
+// UTF-16 is named where a second file begins too (cat a.swf b.swf, or a
+// multi-member gzip): it was named at line 1 only, and the second file's
+// first line failed as job number "\xff\xfe;\x00", not a number.
+func TestUTF16NamedAfterFirstFile(t *testing.T) {
+	first := "; MaxProcs: 8\n" + goodLine + "\n"
+	for _, big := range []bool{false, true} {
+		in := first + toUTF16(first, big)
+		_, err := NewReader(strings.NewReader(in)).ReadAll()
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 3 || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "UTF-16 text") {
+			t.Errorf("big-endian %v: %v; want a ParseError at line 3 naming UTF-16", big, err)
+		}
+		r := NewReader(strings.NewReader(in))
+		r.Lenient = true
+		jobs, _ := r.ReadAll()
+		if st := r.Stats(); len(jobs) != 1 || len(st.Errors) == 0 || !strings.Contains(st.Errors[0].Error(), "line 3: UTF-16 text") {
+			t.Errorf("big-endian %v, lenient: %d jobs, errors %v; want the first file's job, the first error naming UTF-16 at line 3", big, len(jobs), st.Errors)
+		}
+	}
+}
