@@ -35,6 +35,9 @@ type queueScore struct {
 	Quantile      float64  `json:"q"`
 	Confidence    float64  `json:"c"`
 	SkippedJobs   int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
+	// TrailingZeros is the zero bytes after the log's last gzip member,
+	// ignored (simulate's and swfstat's key; the text's note).
+	TrailingZeros int64 `json:"trailing_zero_bytes"`
 	// Rejected counts the jobs of the log left out by sanitize's reason
 	// (cli.InRange): larger_than_machine (above 2^40 processors),
 	// time_out_of_range (a time or estimate above 2^40 s), as simulate and forecast
@@ -79,15 +82,18 @@ func scoreLogs(w, stderr io.Writer, o options) error {
 }
 
 // scoreLog replays one log per queue. Its errors name the log
-// (swf.ReadFile's already do).
+// (cli.ReadLog's already do).
 func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
-	hdr, jobs, err := swf.ReadFile(path)
+	hdr, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return nil, err
 	}
 	rows, err := scoreJobs(path, hdr, jobs, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range rows {
+		rows[i].TrailingZeros = zeros
 	}
 	return rows, nil
 }
@@ -166,6 +172,9 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 	}
 	if len(rows[0].Rejected) > 0 {
 		fmt.Fprintf(w, " (skipped: %s)", reasonsText(rows[0].Rejected))
+	}
+	if z := rows[0].TrailingZeros; z > 0 {
+		fmt.Fprintf(w, " (%s)", cli.PaddingNote(z))
 	}
 	fmt.Fprint(w, "\n\n")
 	scoreTable(w, rows)
