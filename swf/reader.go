@@ -306,6 +306,7 @@ func (r *Reader) next(j *Job) error {
 			}
 			continue
 		}
+		seen := r.seen
 		r.seen = true
 		// A malformed job line takes its demand line with it.
 		d := r.dem
@@ -316,8 +317,11 @@ func (r *Reader) next(j *Job) error {
 				// file begins (cat a.swf b.swf): every line of it fails
 				// with a NUL after each character, the first as a job
 				// number "\xff\xfe;\x00". Checked on the error path
-				// only, so a good line costs nothing.
+				// only, so a good line costs nothing. It is no job line:
+				// the header goes on after it (Lenient), as it did when
+				// line 1 was checked apart.
 				perr = &ParseError{Err: errUTF16}
+				r.seen = seen
 			}
 			perr.Line = r.line
 			if r.fail(perr) {

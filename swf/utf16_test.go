@@ -76,3 +76,20 @@ func TestUTF16NamedAfterFirstFile(t *testing.T) {
 		}
 	}
 }
+
+// A UTF-16 byte-order mark at line 1 does not end the header (Lenient):
+// the line is no job line. Checked with the job lines' errors, it set the
+// mark of a first job line, and a header after it ("\xff\xfe\n; MaxProcs:
+// 8") was read as late comments, MaxProcs 0.
+func TestUTF16LineKeepsHeader(t *testing.T) {
+	r := NewReader(strings.NewReader("\xff\xfe\n; MaxProcs: 8\n" + goodLine + "\n"))
+	r.Lenient = true
+	h, err := r.Header()
+	if err != nil || h.MaxProcs != 8 {
+		t.Fatalf("MaxProcs %d, %v; want 8", h.MaxProcs, err)
+	}
+	jobs, err := r.ReadAll()
+	if st := r.Stats(); err != nil || len(jobs) != 1 || st.Skipped != 1 || st.LateComments != 0 || len(st.Warnings) != 0 {
+		t.Errorf("%d jobs, %v, stats %+v; want 1 job, line 1 skipped, no late comment", len(jobs), err, st)
+	}
+}
