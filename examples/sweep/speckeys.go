@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // repeatedKey finds a key given twice in one object of a spec: encoding/json
@@ -49,13 +50,15 @@ func repeatedKey(b []byte) error {
 			top = &stack[len(stack)-1]
 		}
 		if s, ok := t.(string); ok && top != nil && top.keys != nil && top.expect {
-			folded := strings.ToLower(s)
+			folded := foldKey(s)
 			if top.keys[folded] {
 				where := "the spec"
 				if top.path != "" {
 					where = top.path
 				}
-				return fmt.Errorf("spec: key %q given twice in %s (the last would win)", s, where)
+				// (%+q: a key in other letters that fold alike,
+				// "loadſ", is shown as such)
+				return fmt.Errorf("spec: key %+q given twice in %s (the last would win)", s, where)
 			}
 			top.keys[folded] = true
 			top.expect = false
@@ -80,4 +83,21 @@ func repeatedKey(b []byte) error {
 			}
 		}
 	}
+}
+
+// foldKey is key as encoding/json matches it to a field: every letter
+// folded to the least of its case-fold orbit (unicode.SimpleFold), so
+// that "loadſ" (long s) and "\u212aill" (Kelvin sign) are "loads" and
+// "kill" as the decoder sees them. strings.ToLower left ſ alone: a
+// second "loadſ" replaced loads silently.
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		for {
+			f := unicode.SimpleFold(r)
+			if f <= r {
+				return f
+			}
+			r = f
+		}
+	}, key)
 }

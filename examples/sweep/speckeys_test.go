@@ -18,6 +18,11 @@ func TestSpecRepeatedKey(t *testing.T) {
 			`key "machine" given twice in traces[1]`},
 		{`{"name":"x",` + base + `,"predictor":{"window":[1],"type":["all"],"window":[2]}}`, `key "window" given twice in predictor`},
 		{`{"name":"x",` + base + `,"options":{"ties":[true],"kill":[false],"ties":[false]}}`, `key "ties" given twice in options`},
+		// Escaped, and letters that fold to the key's as encoding/json
+		// folds them (long s, Kelvin sign): the decoder set the field twice.
+		{`{"name":"x",` + base + `,"loads":[0.5],"lo\u0061ds":[0.9]}`, `key "loads" given twice in the spec`},
+		{`{"name":"x",` + base + `,"loads":[0.5],"loadſ":[0.9]}`, `key "load\u017f" given twice in the spec`},
+		{`{"name":"x",` + base + `,"options":{"kill":[true],"\u212aill":[false]}}`, `key "\u212aill" given twice in options`},
 	} {
 		_, err := ParseSpec([]byte(c.spec))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
