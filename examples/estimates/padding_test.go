@@ -30,3 +30,17 @@ func TestGzipPaddingNoted(t *testing.T) {
 		t.Errorf("%v, %s; want trailing_zero_bytes 1000", err, out.String())
 	}
 }
+
+// -validate says a log's padding under its heading too: it read through
+// loadTrace and dropped the count.
+func TestValidateGzipPaddingNoted(t *testing.T) {
+	in := clitest.Pad(t, clitest.WriteTrace(t, t.TempDir(), "padded.swf.gz", 200, 8), 1000)
+	var out strings.Builder
+	o := options{logs: in, seeds: 1, fSeeds: 1, workers: 1, noExtra: true}
+	if err := validateAll(t.Context(), &out, nil, o, fakeEASY); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(1000 zero bytes after the last gzip member ignored.)") {
+		t.Errorf("report without the padding:\n%s", out.String())
+	}
+}
