@@ -258,7 +258,8 @@ type Sidecar struct {
 	RunsPerSec float64   `json:"runs_per_s"` // Ran / Wall
 	// TrailingZeros is, by trace, the zero bytes after its log's last
 	// gzip member, ignored (simulate's and swfstat's key; the text says
-	// them too); absent when none had any.
+	// them too), of the traces this invocation read (none when every
+	// run was done already); absent when none had any.
 	TrailingZeros map[string]int64 `json:"trailing_zero_bytes,omitempty"`
 }
 
