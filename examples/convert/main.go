@@ -273,7 +273,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := convertInputs(o, stdin, stderr)
 	if err != nil {
-		msg := once(err.Error())
+		// Not once again: convertInputs's errors begin with the input's
+		// name (inFile said the library's "convert: " once), and an
+		// input named convert lost its name ("convert: sacct line 1: …").
+		msg := err.Error()
 		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
 			if _, ok := formats[fe.Saw]; ok {
 				msg += "; run with -from " + fe.Saw

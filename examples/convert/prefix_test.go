@@ -38,3 +38,27 @@ func TestErrorSaysConvertOnce(t *testing.T) {
 		}
 	}
 }
+
+// An input named convert keeps its name: the second "convert: " the
+// command cut was the file's, and the message named no input.
+func TestInputNamedConvert(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "convert")
+	if err := os.WriteFile(bad, []byte("JobID|Partition\n1|a|b|c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, args := range [][]string{{"-from", "sacct", "-strict", "convert"}, {"-from", "sacct", "-strict", "-o", "out.swf", "convert", "convert"}} {
+		code, _, stderr := runCmd(t, "", args...)
+		if code == 0 || !strings.HasPrefix(stderr, "convert: convert") {
+			t.Errorf("%q: exit %d, %q; want the input named", args, code, stderr)
+		}
+	}
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("convert", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "", "-from", "sacct", "convert"); code == 0 || !strings.HasPrefix(stderr, "convert: convert: is a directory") {
+		t.Errorf("exit %d, %q; want the directory named", code, stderr)
+	}
+}
