@@ -22,7 +22,7 @@ import (
 //     warning or Other keeps a key as written.
 //   - A numeric key whose value does not start with an integer (as in
 //     Sandia-Ross's "MaxRuntime: N/A") leaves its field 0 and is kept as
-//     text in Other.
+//     text in Other; a later line of the key may still set it.
 //   - A single-valued key given twice keeps its first value: the machine
 //     size cannot change halfway through a header.
 //   - "Key: value" comments after the first job line are kept in Lines but
@@ -200,6 +200,11 @@ func (p *headerParser) add(line string, late bool) *ParseError {
 	case f.num != nil:
 		n, err := leadingInt(value)
 		if err != nil {
+			// Set nothing, so claim nothing: prose that merely begins
+			// with the key ("; maxprocs: see below", read since keys
+			// ignore case) made the "; MaxProcs: 128" after it a
+			// repeat, and the size came from MaxNodes, or none.
+			delete(p.set, name)
 			p.other(key, value)
 			return &ParseError{Key: key, Value: clip(value), Err: keptAsText{err}}
 		}

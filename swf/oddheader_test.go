@@ -120,3 +120,20 @@ func TestHeaderKeysIgnoreCase(t *testing.T) {
 		t.Errorf("warnings %q; want the repeated MaxProcs named", ws)
 	}
 }
+
+// A key line whose value is no number sets nothing, so it does not make a
+// later line of the key a repeat: with keys read ignoring case, prose
+// such as "; maxprocs: see below" before "; MaxProcs: 128" lost the size
+// (128 before keys ignored case), and MaxNodes' 64 was taken for it.
+func TestUnreadableKeyClaimsNothing(t *testing.T) {
+	r := NewReader(strings.NewReader("; maxprocs: see below\n; MaxProcs: 128\n; MaxNodes: 64\n; MaxProcs: 256\n" + goodLine + "\n"))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, _ := h.MachineSize()
+	ws := r.Stats().Warnings
+	if size != 128 || len(ws) != 2 || !errors.Is(ws[0], ErrSyntax) || ws[0].Key != "maxprocs" || !errors.Is(ws[1], ErrRepeatedKey) || ws[1].Line != 4 {
+		t.Errorf("machine size %d, warnings %v; want 128, the prose kept as text and line 4 a repeat", size, ws)
+	}
+}
