@@ -18,9 +18,11 @@ import (
 // each bend as a warning in Stats.Warnings rather than failing, in strict
 // mode too:
 //
+//   - Keys are read ignoring case ("; maxprocs: 128" is MaxProcs); a
+//     warning or Other keeps a key as written.
 //   - A numeric key whose value does not start with an integer (as in
 //     Sandia-Ross's "MaxRuntime: N/A") leaves its field 0 and is kept as
-//     text in Other.
+//     text in Other; a later line of the key may still set it.
 //   - A single-valued key given twice keeps its first value: the machine
 //     size cannot change halfway through a header.
 //   - "Key: value" comments after the first job line are kept in Lines but
@@ -79,9 +81,8 @@ func (h *Header) MachineSize() (int64, error) {
 		return h.MaxNodes, nil
 	}
 	// A line that means to give the size but was not read as one ("abc",
-	// past int64, 0, a key in other case, with or without a blank after
-	// the colon: ";maxprocs:8" is no key, ";MaxProcs:8" is read) is
-	// named, so that the user can mend it rather than be told it is absent.
+	// past int64, 0) is named, so that the user can mend it rather than be
+	// told it is absent.
 	for _, line := range h.Lines {
 		body := strings.TrimLeft(strings.TrimPrefix(line, ";"), " \t")
 		for _, key := range []string{"MaxProcs", "MaxNodes"} {
@@ -182,16 +183,16 @@ func (p *headerParser) add(line string, late bool) *ParseError {
 		p.ignore()
 		return &ParseError{Key: key, Value: clip(value), Err: ErrLateHeader}
 	}
-	f, std := headerFields[key]
+	name, f, std := standardKey(key)
 	if std && f.multi == nil {
-		if p.set[key] {
+		if p.set[name] {
 			p.ignore()
 			return &ParseError{Key: key, Value: clip(value), Err: ErrRepeatedKey}
 		}
 		if p.set == nil {
 			p.set = make(map[string]bool)
 		}
-		p.set[key] = true
+		p.set[name] = true
 	}
 	switch {
 	case !std:
@@ -199,6 +200,11 @@ func (p *headerParser) add(line string, late bool) *ParseError {
 	case f.num != nil:
 		n, err := leadingInt(value)
 		if err != nil {
+			// Set nothing, so claim nothing: prose that merely begins
+			// with the key ("; maxprocs: see below", read since keys
+			// ignore case) made the "; MaxProcs: 128" after it a
+			// repeat, and the size came from MaxNodes, or none.
+			delete(p.set, name)
 			p.other(key, value)
 			return &ParseError{Key: key, Value: clip(value), Err: keptAsText{err}}
 		}
@@ -227,6 +233,23 @@ func (p *headerParser) ignore() {
 	p.cont = &p.ignored
 }
 
+// standardKey looks key up among the standard keys ignoring case, since
+// real logs vary (";  maxprocs: 128" set no size, and every command said
+// the header had none): it returns the key as the standard spells it. The
+// text as written stays in Lines and in warnings. The exact spelling is
+// tried first; another one scans the 26 keys, on header lines only.
+func standardKey(key string) (string, headerField, bool) {
+	if f, ok := headerFields[key]; ok {
+		return key, f, true
+	}
+	for _, k := range headerOrder {
+		if strings.EqualFold(k, key) {
+			return k, headerFields[k], true
+		}
+	}
+	return "", headerField{}, false
+}
+
 // keptAsText is the warning for a numeric header value that is not a
 // number; it wraps ErrSyntax or ErrRange.
 type keptAsText struct{ err error }
@@ -243,7 +266,7 @@ func splitKey(body string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key = s[:i]
-	if _, std := headerFields[key]; !std && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
+	if _, _, std := standardKey(key); !std && i+1 < len(s) && s[i+1] != ' ' && s[i+1] != '\t' {
 		// "http://..." is prose, not a key; a standard key is read
 		// without the blank (";MaxProcs:128" was no machine size).
 		return "", "", false

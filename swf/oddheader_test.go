@@ -91,3 +91,49 @@ func TestStandardKeyWithoutBlank(t *testing.T) {
 		t.Errorf("MachineSize %d, %v, UnixStartTime %d, Other %q; want 8, 5 and no other key", size, err, h.UnixStartTime, h.Other)
 	}
 }
+
+// Header keys are read ignoring case, as real logs vary: "; maxprocs: 128"
+// set no size (every command said the header had none), "; MAXNODES: 64"
+// and "; queue: 1 batch" nothing. Lines keep the text as written, a repeat
+// in another case is still a repeat (the first value kept), and a warning
+// names the key as written.
+func TestHeaderKeysIgnoreCase(t *testing.T) {
+	const log = "; maxprocs: 128\n;MAXNODES:64\n; queue: 1 batch\n; unixStartTime: 5\n; MaxProcs: 256\n" +
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+	r := NewReader(strings.NewReader(log))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.MaxProcs != 128 || h.MaxNodes != 64 || len(h.Queue) != 1 || h.Queue[0] != "1 batch" || h.UnixStartTime != 5 || len(h.Other) != 0 {
+		t.Errorf("MaxProcs %d, MaxNodes %d, Queue %q, UnixStartTime %d, Other %v; want 128, 64, [1 batch], 5, none",
+			h.MaxProcs, h.MaxNodes, h.Queue, h.UnixStartTime, h.Other)
+	}
+	if h.Lines[0] != "; maxprocs: 128" || h.Lines[1] != ";MAXNODES:64" {
+		t.Errorf("Lines %q; want the text as written", h.Lines)
+	}
+	var sb strings.Builder
+	for _, w := range r.Stats().Warnings {
+		sb.WriteString(w.Error() + "\n")
+	}
+	if ws := sb.String(); !strings.Contains(ws, "MaxProcs") || !strings.Contains(ws, "256") {
+		t.Errorf("warnings %q; want the repeated MaxProcs named", ws)
+	}
+}
+
+// A key line whose value is no number sets nothing, so it does not make a
+// later line of the key a repeat: with keys read ignoring case, prose
+// such as "; maxprocs: see below" before "; MaxProcs: 128" lost the size
+// (128 before keys ignored case), and MaxNodes' 64 was taken for it.
+func TestUnreadableKeyClaimsNothing(t *testing.T) {
+	r := NewReader(strings.NewReader("; maxprocs: see below\n; MaxProcs: 128\n; MaxNodes: 64\n; MaxProcs: 256\n" + goodLine + "\n"))
+	h, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, _ := h.MachineSize()
+	ws := r.Stats().Warnings
+	if size != 128 || len(ws) != 2 || !errors.Is(ws[0], ErrSyntax) || ws[0].Key != "maxprocs" || !errors.Is(ws[1], ErrRepeatedKey) || ws[1].Line != 4 {
+		t.Errorf("machine size %d, warnings %v; want 128, the prose kept as text and line 4 a repeat", size, ws)
+	}
+}

@@ -271,14 +271,6 @@ func (r *Reader) next(j *Job) error {
 		if r.line == 1 {
 			// A UTF-8 byte order mark, as some editors write, is not text.
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
-			if bytes.HasPrefix(line, []byte("\xff\xfe")) || bytes.HasPrefix(line, []byte("\xfe\xff")) {
-				// UTF-16's: every line would fail with a NUL after each
-				// character, the first as a job number "\xff\xfe;\x00".
-				if r.fail(&ParseError{Line: 1, Err: errUTF16}) {
-					return r.err
-				}
-				continue
-			}
 		}
 		line = line[blanks(line, 0):]
 		if len(line) == 0 {
@@ -314,11 +306,23 @@ func (r *Reader) next(j *Job) error {
 			}
 			continue
 		}
+		seen := r.seen
 		r.seen = true
 		// A malformed job line takes its demand line with it.
 		d := r.dem
 		r.dem = nil
 		if perr := parseJob(line, j, &r.fast); perr != nil {
+			if bytes.HasPrefix(line, []byte("\xff\xfe")) || bytes.HasPrefix(line, []byte("\xfe\xff")) {
+				// UTF-16's byte-order mark, at line 1 or where a second
+				// file begins (cat a.swf b.swf): every line of it fails
+				// with a NUL after each character, the first as a job
+				// number "\xff\xfe;\x00". Checked on the error path
+				// only, so a good line costs nothing. It is no job line:
+				// the header goes on after it (Lenient), as it did when
+				// line 1 was checked apart.
+				perr = &ParseError{Err: errUTF16}
+				r.seen = seen
+			}
 			perr.Line = r.line
 			if r.fail(perr) {
 				return r.err
@@ -541,8 +545,8 @@ const maxLine = 16 << 20
 // errLongLine is the error of a line over maxLine, wrapping ErrRange.
 var errLongLine = fmt.Errorf("line longer than 16 MiB: %w", ErrRange)
 
-// errUTF16 is the error of a file that begins with UTF-16's byte-order
-// mark; it wraps ErrSyntax.
+// errUTF16 is the error of a line that begins with UTF-16's byte-order
+// mark (a file's first, or a second file's after cat); it wraps ErrSyntax.
 var errUTF16 error = utf16Error{}
 
 type utf16Error struct{}

@@ -55,3 +55,41 @@ func TestUTF16Named(t *testing.T) {
 		}
 	}
 }
+
+// UTF-16 is named where a second file begins too (cat a.swf b.swf, or a
+// multi-member gzip): it was named at line 1 only, and the second file's
+// first line failed as job number "\xff\xfe;\x00", not a number.
+func TestUTF16NamedAfterFirstFile(t *testing.T) {
+	first := "; MaxProcs: 8\n" + goodLine + "\n"
+	for _, big := range []bool{false, true} {
+		in := first + toUTF16(first, big)
+		_, err := NewReader(strings.NewReader(in)).ReadAll()
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 3 || !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "UTF-16 text") {
+			t.Errorf("big-endian %v: %v; want a ParseError at line 3 naming UTF-16", big, err)
+		}
+		r := NewReader(strings.NewReader(in))
+		r.Lenient = true
+		jobs, _ := r.ReadAll()
+		if st := r.Stats(); len(jobs) != 1 || len(st.Errors) == 0 || !strings.Contains(st.Errors[0].Error(), "line 3: UTF-16 text") {
+			t.Errorf("big-endian %v, lenient: %d jobs, errors %v; want the first file's job, the first error naming UTF-16 at line 3", big, len(jobs), st.Errors)
+		}
+	}
+}
+
+// A UTF-16 byte-order mark at line 1 does not end the header (Lenient):
+// the line is no job line. Checked with the job lines' errors, it set the
+// mark of a first job line, and a header after it ("\xff\xfe\n; MaxProcs:
+// 8") was read as late comments, MaxProcs 0.
+func TestUTF16LineKeepsHeader(t *testing.T) {
+	r := NewReader(strings.NewReader("\xff\xfe\n; MaxProcs: 8\n" + goodLine + "\n"))
+	r.Lenient = true
+	h, err := r.Header()
+	if err != nil || h.MaxProcs != 8 {
+		t.Fatalf("MaxProcs %d, %v; want 8", h.MaxProcs, err)
+	}
+	jobs, err := r.ReadAll()
+	if st := r.Stats(); err != nil || len(jobs) != 1 || st.Skipped != 1 || st.LateComments != 0 || len(st.Warnings) != 0 {
+		t.Errorf("%d jobs, %v, stats %+v; want 1 job, line 1 skipped, no late comment", len(jobs), err, st)
+	}
+}

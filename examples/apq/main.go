@@ -75,6 +75,9 @@ type trace struct {
 	// Dropped counts the jobs of the file (up to the -jobs cut) that Jobs
 	// leaves out.
 	Dropped int
+	// Zeros counts the zero bytes after the file's last gzip member,
+	// ignored (the report says them: cli.PaddingNote).
+	Zeros int64
 }
 
 // env is what every table gets: the loaded traces and the common flags.
@@ -244,6 +247,11 @@ func reproduce(w io.Writer, o options) error {
 			return err
 		}
 		fmt.Fprintf(e.Log, "loaded %s: %d jobs kept, %d dropped (%v)\n", tr.File, len(tr.Jobs), tr.Dropped, time.Since(t0).Round(time.Millisecond))
+		if tr.Zeros > 0 {
+			// In the report, as a trace not found is (-json: the first
+			// section's text).
+			fmt.Fprintf(w, "trace %s: %s\n", tr.File, cli.PaddingNote(tr.Zeros))
+		}
 		e.Traces = append(e.Traces, tr)
 	}
 	if len(e.Traces) == 0 {
@@ -338,7 +346,7 @@ func keep(j *swf.Job, filter string) bool {
 // loadTrace reads one log and keeps the jobs that filter selects, at most
 // maxJobs of them when maxJobs > 0.
 func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
-	h, jobs, err := swf.ReadFile(path) // (its errors name the file)
+	h, jobs, zeros, err := cli.ReadLog(path) // (its errors name the file)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +354,7 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	tr := &trace{Name: name, File: filepath.Base(path), Procs: procs}
+	tr := &trace{Name: name, File: filepath.Base(path), Procs: procs, Zeros: zeros}
 	for i := range jobs {
 		if maxJobs > 0 && len(tr.Jobs) == maxJobs {
 			break

@@ -27,6 +27,9 @@ type machine struct {
 	jobs []swf.Job
 	span int64 // last submit after the shift
 	read int   // jobs in the log
+	// zeros counts the zero bytes after the log's last gzip member,
+	// ignored (said on the warning writer: cli.PaddingNote).
+	zeros int64
 	// left counts the log's jobs left out, by sanitize.Reason's name: not
 	// sane, or a duplicate ID (under a job number an earlier job has),
 	// which the simulator would reject in silence.
@@ -34,7 +37,7 @@ type machine struct {
 }
 
 func loadMachine(path string) (machine, error) {
-	h, jobs, err := swf.ReadFile(path)
+	h, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return machine{}, err
 	}
@@ -56,7 +59,7 @@ func loadMachine(path string) (machine, error) {
 	for i := range sane {
 		sane[i].Submit -= t0
 	}
-	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit, read: len(jobs), left: left}, nil
+	return machine{name: filepath.Base(path), size: size, jobs: sane, span: sane[len(sane)-1].Submit, read: len(jobs), left: left, zeros: zeros}, nil
 }
 
 func loadMachines(paths []string) ([]machine, error) {
@@ -305,6 +308,9 @@ func reproduce(out io.Writer, opt options) error {
 	for _, m := range ms {
 		if len(m.left) > 0 && opt.warn != nil {
 			fmt.Fprintf(opt.warn, "coalloc: %s: %d of %d jobs simulated: %s\n", m.name, len(m.jobs), m.read, cli.Reasons(m.left))
+		}
+		if m.zeros > 0 && opt.warn != nil {
+			fmt.Fprintf(opt.warn, "coalloc: %s: %s\n", m.name, cli.PaddingNote(m.zeros))
 		}
 	}
 	fmt.Fprintf(out, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",

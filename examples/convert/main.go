@@ -264,7 +264,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cli.ExitOK
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "convert:", err)
+		fmt.Fprintln(stderr, "convert:", once(err.Error()))
 		return cli.ExitUsage
 	}
 	if o.columns {
@@ -273,6 +273,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := convertInputs(o, stdin, stderr)
 	if err != nil {
+		// Not once again: convertInputs's errors begin with the input's
+		// name (inFile said the library's "convert: " once), and an
+		// input named convert lost its name ("convert: sacct line 1: …").
 		msg := err.Error()
 		if fe := (*convert.FormatError)(nil); errors.As(err, &fe) {
 			if _, ok := formats[fe.Saw]; ok {
@@ -321,7 +324,7 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 	if o.inputs[0] == "-" {
 		res, err := formats[o.from](stdin, o.opt)
 		if err != nil {
-			return nil, fmt.Errorf("standard input: %w", err)
+			return nil, inFile{"standard input", err}
 		}
 		return res, nil
 	}
@@ -343,7 +346,7 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		defer close(copied)
 		var done int64
 		for i, p := range o.inputs {
-			z, err := copyInput(pw, p, func(n int64) {
+			z, err := copyInput(pw, p, o.from, func(n int64) {
 				done += n
 				bar.Set(float64(done) / float64(max(total, 1)))
 			})
@@ -368,9 +371,9 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 			return nil, err // (it names its file)
 		}
 		if len(o.inputs) == 1 {
-			return nil, fmt.Errorf("%s: %w", o.inputs[0], err)
+			return nil, inFile{o.inputs[0], err}
 		}
-		return nil, fmt.Errorf("%s (read as one log; lines count across the files): %w", strings.Join(o.inputs, " "), err)
+		return nil, inFile{strings.Join(o.inputs, " ") + " (read as one log; lines count across the files)", err}
 	}
 	for i, z := range zeros {
 		if z > 0 {
@@ -384,6 +387,29 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		}
 	}
 	return res, nil
+}
+
+// inFile is a conversion's error after the input it came from. swf/convert's
+// errors begin with their package's name, as Go's do ("json: …"), which is
+// the command's, said at the start of the line: it read "convert: log:
+// convert: sacct-json line 1: …".
+type inFile struct {
+	name string
+	err  error
+}
+
+func (e inFile) Error() string { return e.name + ": " + once(e.err.Error()) }
+func (e inFile) Unwrap() error { return e.err }
+
+// once is a message of swf/convert without its "convert: ", which the
+// command's own prefix says ("convert: convert: Now … is before 1970"),
+// nor the "input: " of its gzip errors (standard input's only: the command
+// decompresses files itself), which inFile's name says.
+func once(msg string) string {
+	if m, ok := strings.CutPrefix(msg, "convert: input: "); ok {
+		return m
+	}
+	return strings.TrimPrefix(msg, "convert: ")
 }
 
 // inputError is an error reading one input file (gzip data truncated or
@@ -400,7 +426,12 @@ func (e inputError) Unwrap() error { return e.err }
 // (as tape and dd leave) is ignored and counted, and an error says
 // "truncated" or "corrupt" (compress/gzip refused the padding as an
 // invalid header and called trailing garbage an unexpected EOF).
-func copyInput(w io.Writer, path string, read func(int64)) (int64, error) {
+//
+// A file that is UTF-16 text (its byte-order mark first) is refused as
+// swf/convert refuses one input: the library sees the stream's start only,
+// and a second file in UTF-16 read as malformed lines ("header lacks
+// JobID", or every line skipped) that did not say why.
+func copyInput(w io.Writer, path, from string, read func(int64)) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
@@ -417,15 +448,28 @@ func copyInput(w io.Writer, path string, read func(int64)) (int64, error) {
 	}()
 	last := byte('\n')
 	buf := make([]byte, 64<<10)
+	// The first two bytes, read whole before anything is written (a
+	// Read may return one byte).
+	n, err := io.ReadFull(r, buf[:2])
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil // a file of 0 or 1 byte: the loop's Read sees its end
+	}
+	if n == 2 && (buf[0] == 0xff && buf[1] == 0xfe || buf[0] == 0xfe && buf[1] == 0xff) {
+		return 0, inputError{inFile{path, &convert.FormatError{Want: from, Saw: "utf-16", Line: 1}}}
+	}
 	for {
-		n, err := r.Read(buf)
+		if err == nil && n == 0 {
+			n, err = r.Read(buf)
+		}
 		if n > 0 {
 			last = buf[n-1]
 			if _, werr := w.Write(buf[:n]); werr != nil {
 				return 0, werr
 			}
+			n = 0
 		}
 		if err == io.EOF {
+			err = nil
 			break
 		}
 		if err != nil {

@@ -142,8 +142,8 @@ func TestUsageAndErrors(t *testing.T) {
 		{[]string{"-from", "sacct", testdata + "sacct-parsable2.txt", "-o", "/nonexistent/dir/x.swf"}, exitError, "/nonexistent/dir/x.swf"},
 	} {
 		code, _, stderr := runCmd(t, "", c.args...)
-		if code != c.code || !strings.Contains(stderr, c.msg) || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d and one line with %q", c.args, code, stderr, c.code, c.msg)
+		if code != c.code || !strings.Contains(stderr, c.msg) || strings.Count(stderr, "\n") != 1 || strings.Count(stderr, "convert: ") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and one line with %q, convert: once", c.args, code, stderr, c.code, c.msg)
 		}
 	}
 	if code, stdout, _ := runCmd(t, "", "-columns"); code != 0 || stdout != convert.SacctFormat+"\n" {

@@ -184,7 +184,7 @@ type fitRow struct {
 func fitRows(seeds int) ([]fitRow, error) {
 	var rows []fitRow
 	for _, l := range fitLogs {
-		_, jobs, _, _, err := loadTrace(l.trace, 0)
+		_, jobs, _, _, _, err := loadTrace(l.trace, 0)
 		if err != nil {
 			return nil, err
 		}

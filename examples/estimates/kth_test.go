@@ -37,7 +37,7 @@ func diagnoseKTH(ctx context.Context, seeds int, easy easyFunc) (*kthDiagnosis, 
 	if err != nil {
 		return nil, err
 	}
-	_, jobs, procs, _, err := loadTrace("kth", 0)
+	_, jobs, procs, _, _, err := loadTrace("kth", 0)
 	if err != nil {
 		return nil, err
 	}

@@ -223,7 +223,7 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if o.trace == "" {
 		return errors.New("-trace is required")
 	}
-	hdr, jobs, procs, srep, err := loadTrace(o.trace, o.procs)
+	hdr, jobs, procs, srep, zeros, err := loadTrace(o.trace, o.procs)
 	if err != nil {
 		return err
 	}
@@ -233,6 +233,9 @@ func runAssign(stdout, log io.Writer, o options) error {
 		why = ": " + cli.Reasons(notSane)
 	}
 	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), procs, len(srep.Excluded), why)
+	if zeros > 0 {
+		fmt.Fprintf(log, "%s: %s\n", o.trace, cli.PaddingNote(zeros))
+	}
 	set := vanilla(o.trace, jobs)
 	// E_max from the log (not -emax, not the thesis's X of a short
 	// name): is it one corrupt estimate?
@@ -310,8 +313,11 @@ func runAssign(stdout, log io.Writer, o options) error {
 		// their figures by kind (degenerate_e_max).
 		Warnings    []string       `json:"warnings,omitempty"`
 		WarningData map[string]any `json:"warning_data,omitempty"`
+		// TrailingZeros: zero bytes after the log's last gzip member,
+		// ignored (simulate's and swfstat's key).
+		TrailingZeros int64 `json:"trailing_zero_bytes"`
 	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
-		set.Missing, warnings, warningData})
+		set.Missing, warnings, warningData, zeros})
 }
 
 // jsonBin is a user bin in -json, with snake_case keys as every command's

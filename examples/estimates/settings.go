@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -38,15 +39,16 @@ var shortNames = map[string]struct {
 
 // loadTrace reads a trace given as a path or a short name (ctc, kth, kth4h,
 // sdsc, sdsc106, blue), keeps its sane jobs (thesis S4/S5) and returns them with the
-// machine size. procs > 0 overrides the machine size.
-func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitize.Report, error) {
+// machine size, and the zero bytes after its last gzip member (ignored,
+// and said: cli.PaddingNote). procs > 0 overrides the machine size.
+func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitize.Report, int64, error) {
 	path := name
 	var filter func([]swf.Job) []swf.Job
 	if s, ok := shortNames[strings.ToLower(name)]; ok {
 		filter = s.filter
 		p, err := tracetest.Find(s.file)
 		if err != nil {
-			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("trace %s: %w", name, err)
+			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("trace %s: %w", name, err)
 		}
 		path = p
 		if procs == 0 {
@@ -58,30 +60,30 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 		} else {
 			// Say what a name may be: "-logs ctc,kt4h" said only
 			// "stat kt4h: no such file or directory".
-			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
+			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
 		}
 	}
-	hdr, jobs, err := swf.ReadFile(path)
+	hdr, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
-		return nil, nil, 0, sanitize.Report{}, err
+		return nil, nil, 0, sanitize.Report{}, 0, err
 	}
 	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
-		return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: no job lines: no sane job to give an estimate to", path)
+		return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: no job lines: no sane job to give an estimate to", path)
 	}
 	if procs == 0 {
 		if procs, err = hdr.MachineSize(); err != nil {
-			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: %w (give -procs)", path, err)
+			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: %w (give -procs)", path, err)
 		}
 		if procs > sanitize.MaxTime {
 			// Refused as simulate, forecast, replay and varq refuse it.
-			return nil, nil, 0, sanitize.Report{}, fmt.Errorf("%s: machine size %d above 2^40 processors (give -procs)", path, procs)
+			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: machine size %d above 2^40 processors (give -procs)", path, procs)
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, procs)
 	if filter != nil {
 		sane = filter(sane)
 	}
-	return hdr, sane, procs, rep, nil
+	return hdr, sane, procs, rep, zeros, nil
 }
 
 // logSetting is what the modal model is told about a log in the thesis's

@@ -56,6 +56,7 @@ type logValidation struct {
 	filled, truncated int
 	real              outcome
 	rows              []outcome
+	zeros             int64 // zero bytes after the log's last gzip member, ignored
 }
 
 // thesisEASY is the EASY baseline with real estimates on the sane logs
@@ -145,7 +146,7 @@ type easyFunc func(ctx context.Context, jobs []swf.Job, procs int64) (wait, bsld
 // validateLog runs the experiment on one log with workers parallel simulations.
 // It reports the simulations done on bar, if not nil.
 func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar *progress.Bar) (*logValidation, error) {
-	_, jobs, procs, rep, err := loadTrace(name, o.procs)
+	_, jobs, procs, rep, zeros, err := loadTrace(name, o.procs)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar
 		// cause.
 		return nil, cli.NoSaneJob(name, rep.Kept+len(rep.Excluded), cli.ByReason(rep))
 	}
-	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs)}
+	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs), zeros: zeros}
 	impr := improved(name)(jobs, lv.set.EMax)
 	// Every variant sees the same run times: missing estimates become E_max
 	// (S6) and run times above E_max are truncated to it (§5.1).
@@ -333,6 +334,9 @@ func (lv *logValidation) write(out io.Writer) {
 	fmt.Fprintf(out, "\n### %s (%d sane jobs, %d processors; E_max %s, %.1f%% of jobs at E_max%s)\n\n",
 		strings.ToUpper(lv.log), lv.jobs, lv.procs, hms(lv.set.EMax), lv.set.Share, extraBins(lv.set))
 	fmt.Fprintf(out, "%d jobs without an estimate got E_max (S6); %d run times above E_max were truncated to it in every run.\n\n", lv.filled, lv.truncated)
+	if lv.zeros > 0 {
+		fmt.Fprintf(out, "(%s.)\n\n", cli.PaddingNote(lv.zeros))
+	}
 	for _, o := range lv.rows {
 		if o.shortRuns > 0 {
 			fmt.Fprintf(out, "**%s: no legal pairing in %d of %d runs** (the thesis's reference code refuses these, §7.9 step 4): %.1f jobs per run got an estimate below their run time and ran past it, by up to %.1f h.\n\n",

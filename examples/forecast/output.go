@@ -57,6 +57,9 @@ type jsonRow struct {
 	// forecast and estimates give the longest run seen before; absent
 	// when none is.
 	NoEstimate int `json:"replayed_no_estimate,omitempty"`
+	// TrailingZeros is the zero bytes after the log's last gzip member,
+	// ignored (simulate's and swfstat's key; the text's note).
+	TrailingZeros int64 `json:"trailing_zero_bytes"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -93,7 +96,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
 		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
 		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
-		j.NoEstimate = info.noEstimate
+		j.NoEstimate, j.TrailingZeros = info.noEstimate, info.zeros
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -133,6 +136,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %s; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
 		info.name, info.jobs, info.skipped, rej, info.machineText())
+	if info.zeros > 0 {
+		fmt.Fprintf(w, "%s\n\n", cli.PaddingNote(info.zeros))
+	}
 	if len(info.nodesSkipped)+len(info.nodesAnomalies) > 0 {
 		var parts []string
 		if len(info.nodesSkipped) > 0 {

@@ -87,6 +87,7 @@ type traceInfo struct {
 	// demands counts the replayed jobs with a demand line (swf.Demand):
 	// on one pool only their processor counts are simulated.
 	demands int
+	zeros   int64 // zero bytes after the last gzip member, ignored
 }
 
 // machineText is the report's machine: its processors, or its nodes.
@@ -197,7 +198,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	if _, err := os.Stat(path); err != nil {
 		return nil, traceInfo{}, err
 	}
-	h, jobs, err := swf.ReadFile(path)
+	h, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		if cf := convertFirst(path); cf != nil {
 			return nil, traceInfo{}, cf
@@ -207,7 +208,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
 		return nil, traceInfo{}, fmt.Errorf("%s: no job lines (nothing to score)", path)
 	}
-	info := traceInfo{name: tracetest.ShortName(path), machine: machine}
+	info := traceInfo{name: tracetest.ShortName(path), machine: machine, zeros: zeros}
 	if nodesFile != "" {
 		var rep convert.Report
 		if info.nodes, rep, err = cli.ReadNodes(nodesFile, false); err != nil {

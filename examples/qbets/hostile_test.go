@@ -157,8 +157,8 @@ func TestScoreNoBoundNull(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
-	if m["correct"] != nil || m["rms_over_s"] != nil || m["answered"] != float64(0) {
-		t.Errorf("%s; want correct and rms_over_s null, answered 0", out.String())
+	if m["correct_share"] != nil || m["rms_over_s"] != nil || m["answered"] != float64(0) || m["correct"] != float64(0) {
+		t.Errorf("%s; want correct_share and rms_over_s null, answered and correct 0", out.String())
 	}
 	out.Reset()
 	command([]string{path}, &out, &errs)
@@ -188,7 +188,7 @@ func TestScoreNoBoundHeldNullRMS(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := m["answered"].(float64); a == 0 || m["correct"] != float64(0) || m["rms_over_s"] != nil {
+	if a, _ := m["answered"].(float64); a == 0 || m["correct"] != float64(0) || m["correct_share"] != float64(0) || m["rms_over_s"] != nil {
 		t.Errorf("%s; want bounds answered, correct 0 and rms_over_s null", out.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,15 +64,23 @@ func TestScoreJSON(t *testing.T) {
 		t.Fatalf("%d JSON lines, want one per queue (2):\n%s", len(rows), out.String())
 	}
 	for i, r := range rows {
-		for _, k := range []string{"queue", "jobs", "answered", "correct", "median_bound_s", "median_ratio"} {
+		for _, k := range []string{"queue", "jobs", "scored", "answered", "answered_share", "correct", "correct_share", "median_bound_s", "median_ratio"} {
 			if _, ok := r[k]; !ok {
 				t.Errorf("row %d lacks %q: %v", i, k, r)
 			}
 		}
-		for _, k := range []string{"answered", "correct"} {
+		for _, k := range []string{"answered_share", "correct_share"} {
 			if v, _ := r[k].(float64); v < 0 || v > 1 {
 				t.Errorf("row %d: %s = %v, want a share in [0, 1]", i, k, r[k])
 			}
+		}
+		// The counts are counts, beside jobs and scored (answered was
+		// the share), and their shares are theirs.
+		scored, answered, correct := r["scored"].(float64), r["answered"].(float64), r["correct"].(float64)
+		if answered < 1 || answered > scored || correct > answered || answered != math.Trunc(answered) ||
+			r["answered_share"] != answered/scored || r["correct_share"] != correct/answered {
+			t.Errorf("row %d: scored %v, answered %v (%v), correct %v (%v); want counts and their shares",
+				i, scored, answered, r["answered_share"], correct, r["correct_share"])
 		}
 		if r["q"] != 0.9 {
 			t.Errorf("row %d: q = %v, want 0.9", i, r["q"])
@@ -82,7 +91,7 @@ func TestScoreJSON(t *testing.T) {
 	}
 	// Queue 1's waits cycle through 0–290 s: once 22 are seen (q = 0.9)
 	// every bound is at least the 0.9 quantile, and the bounds hold.
-	if c := rows[0]["correct"].(float64); c < 0.9 {
+	if c := rows[0]["correct_share"].(float64); c < 0.9 {
 		t.Errorf("queue 1 correct %v < 0.9", c)
 	}
 }

@@ -75,6 +75,9 @@ func plotWaits(w io.Writer, traces string, o plotOptions) error {
 		if len(sc.far) > 0 {
 			fmt.Fprintf(w, "  (jobs of the log left out: %s)\n", cli.Reasons(sc.far))
 		}
+		if sc.zeros > 0 {
+			fmt.Fprintf(w, "  (%s)\n", cli.PaddingNote(sc.zeros))
+		}
 	}
 	return nil
 }
@@ -89,6 +92,7 @@ type figureScore struct {
 	fromDay, toDay  int64 // the window, days since the log's time 0
 	held, n         [2]int
 	far             map[string]int // jobs of the log left out by reason: a time or size out of range (cli.InRange)
+	zeros           int64          // zero bytes after the log's last gzip member, ignored
 }
 
 // plotQueue replays one queue twice (without and with trimming), recording
@@ -103,10 +107,11 @@ func plotQueue(traces, outDir, item string, days int) ([]string, figureScore, er
 	if err != nil {
 		return nil, sc, err
 	}
-	hdr, all, err := swf.ReadFile(path) // (its errors name the file)
+	hdr, all, zeros, err := cli.ReadLog(path) // (its errors name the file)
 	if err != nil {
 		return nil, sc, err
 	}
+	sc.zeros = zeros
 	all, sc.far = cli.InRange(all) // as the tables and the scores do: a wait of 2^63 − 1 failed the replay
 	byQ, _ := replay.Queues(all)
 	base := traceBase(path)

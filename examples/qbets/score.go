@@ -15,22 +15,29 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
-// queueScore is one queue of a scored log, as -json prints it. Shares are
-// in [0, 1]; the medians are null when no bound was given.
+// queueScore is one queue of a scored log, as -json prints it. Counts are
+// plain names (answered and correct as in replay -json), their shares in
+// [0, 1] carry _share: answered was a share beside the counts jobs and
+// scored. The medians are null when no bound was given.
 type queueScore struct {
-	Trace       string   `json:"trace"`
-	Queue       int64    `json:"queue"` // SWF field 15; -1 when the log has none
-	Name        string   `json:"queue_name,omitempty"`
-	Jobs        int      `json:"jobs"`
-	Scored      int      `json:"scored"`   // after the training period (first 10%)
-	Answered    float64  `json:"answered"` // share of the scored jobs that got a bound
-	Correct     *float64 `json:"correct"`  // share of the bounds that held; null: no bound
-	Down        int      `json:"refused_down"`
-	MedianBound *float64 `json:"median_bound_s"`
-	MedianRatio *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
-	Quantile    float64  `json:"q"`
-	Confidence  float64  `json:"c"`
-	SkippedJobs int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
+	Trace         string   `json:"trace"`
+	Queue         int64    `json:"queue"` // SWF field 15; -1 when the log has none
+	Name          string   `json:"queue_name,omitempty"`
+	Jobs          int      `json:"jobs"`
+	Scored        int      `json:"scored"`         // after the training period (first 10%)
+	Answered      int      `json:"answered"`       // scored jobs that got a bound
+	AnsweredShare float64  `json:"answered_share"` // of the scored jobs
+	Correct       int      `json:"correct"`        // bounds that held
+	CorrectShare  *float64 `json:"correct_share"`  // of the bounds; null: no bound
+	Down          int      `json:"refused_down"`
+	MedianBound   *float64 `json:"median_bound_s"`
+	MedianRatio   *float64 `json:"median_ratio"` // median bound / wait (waits floored at 1 s)
+	Quantile      float64  `json:"q"`
+	Confidence    float64  `json:"c"`
+	SkippedJobs   int      `json:"skipped_jobs"` // of the log: unknown wait or submit time
+	// TrailingZeros is the zero bytes after the log's last gzip member,
+	// ignored (simulate's and swfstat's key; the text's note).
+	TrailingZeros int64 `json:"trailing_zero_bytes"`
 	// Rejected counts the jobs of the log left out by sanitize's reason
 	// (cli.InRange): larger_than_machine (above 2^40 processors),
 	// time_out_of_range (a time or estimate above 2^40 s), as simulate and forecast
@@ -75,15 +82,18 @@ func scoreLogs(w, stderr io.Writer, o options) error {
 }
 
 // scoreLog replays one log per queue. Its errors name the log
-// (swf.ReadFile's already do).
+// (cli.ReadLog's already do).
 func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
-	hdr, jobs, err := swf.ReadFile(path)
+	hdr, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return nil, err
 	}
 	rows, err := scoreJobs(path, hdr, jobs, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range rows {
+		rows[i].TrailingZeros = zeros
 	}
 	return rows, nil
 }
@@ -126,7 +136,8 @@ func scoreJobs(path string, hdr *swf.Header, jobs []swf.Job, cfg replay.Config) 
 		out = append(out, queueScore{
 			Trace: traceBase(path), Queue: q, Name: strings.TrimSpace(queueName(hdr, q)),
 			Jobs: r.Jobs, Scored: r.Scored,
-			Answered: share(r.Answered(), r.Scored), Correct: correct,
+			Answered: r.Answered(), AnsweredShare: share(r.Answered(), r.Scored),
+			Correct: r.Correct(), CorrectShare: correct,
 			Down: r.Down, NoHistory: r.NoHistory,
 			MedianBound: finite(r.MedianBound()), MedianRatio: finite(r.MedianRatio()),
 			Quantile: eff.Quantile, Confidence: eff.Confidence, SkippedJobs: skipped, Rejected: rejected,
@@ -162,6 +173,9 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 	if len(rows[0].Rejected) > 0 {
 		fmt.Fprintf(w, " (skipped: %s)", reasonsText(rows[0].Rejected))
 	}
+	if z := rows[0].TrailingZeros; z > 0 {
+		fmt.Fprintf(w, " (%s)", cli.PaddingNote(z))
+	}
 	fmt.Fprint(w, "\n\n")
 	scoreTable(w, rows)
 }
@@ -175,10 +189,10 @@ func scoreTable(w io.Writer, rows []queueScore) {
 			name += " " + r.Name
 		}
 		correct := "–"
-		if r.Correct != nil {
-			correct = fmt.Sprintf("%.1f%%", 100**r.Correct)
+		if r.CorrectShare != nil {
+			correct = fmt.Sprintf("%.1f%%", 100**r.CorrectShare)
 		}
-		fmt.Fprintf(w, "| %s | %d | %.1f%% | %s | %s | %s | %d / %d |\n", name, r.Jobs, 100*r.Answered, correct,
+		fmt.Fprintf(w, "| %s | %d | %.1f%% | %s | %s | %s | %d / %d |\n", name, r.Jobs, 100*r.AnsweredShare, correct,
 			seconds(r.MedianBound), ratioCell(r.MedianRatio), r.NoHistory, r.Down)
 	}
 }

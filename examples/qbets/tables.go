@@ -69,12 +69,12 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 		if bar != nil {
 			bar.Stage(traceBase(p), 1)
 		}
-		hdr, jobs, err := swf.ReadFile(p)
+		hdr, jobs, zeros, err := cli.ReadLog(p)
 		if err != nil {
 			if bar != nil {
 				bar.Done() // before the line, on the same stderr
 			}
-			msg := err.Error() // (swf.ReadFile's errors name the file: it was said twice)
+			msg := err.Error() // (cli.ReadLog's errors name the file: it was said twice)
 			if !strings.Contains(msg, p) {
 				msg = p + ": " + msg
 			}
@@ -88,6 +88,9 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 			fmt.Fprintf(log, "qbets: %s: no job lines (left out of the tables)\n", p)
 			m.bad++
 			continue
+		}
+		if zeros > 0 {
+			fmt.Fprintf(log, "qbets: %s: %s\n", p, cli.PaddingNote(zeros))
 		}
 		base := traceBase(p)
 		jobs, far := cli.InRange(jobs)

@@ -18,3 +18,16 @@ func TestMachineFlagSynthBounds(t *testing.T) {
 		}
 	}
 }
+
+// A -load the model cannot reach is a usage error too, as in examples/synth:
+// -load 1e9 passed the flag checks and failed with exit 1 when the run made
+// the workload (synth finds the reachable range only when it solves for it).
+func TestLoadFlagUnreachable(t *testing.T) {
+	for _, l := range []string{"1e9", "0.001"} {
+		var out, errs bytes.Buffer
+		code := run(context.Background(), []string{"-load", l}, strings.NewReader(""), &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), "target load") {
+			t.Errorf("-load %s: exit %d, %q; want 2 naming the load", l, code, errs.String())
+		}
+	}
+}

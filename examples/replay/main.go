@@ -92,8 +92,10 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	if o.trace == "" {
 		// the synthetic workload's own bounds (-machine 1 was exit 1,
-		// synth's error, not a usage error)
-		if err := (synth.Config{Machine: cmp.Or(o.machine, 128), TargetLoad: o.load, Seed: o.seed}).Validate(); err != nil {
+		// synth's error, not a usage error); New, not Validate, so a load
+		// the model cannot reach (-load 1e9, found only when New solves
+		// for it) is one too, as in examples/synth
+		if _, err := synth.New(synth.Config{Machine: cmp.Or(o.machine, 128), TargetLoad: o.load, Seed: o.seed}); err != nil {
 			return o, cli.Usagef("%v", err)
 		}
 	}

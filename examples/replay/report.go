@@ -46,6 +46,9 @@ func report(w io.Writer, r *result, files []string) {
 	if n := r.w.outOfOrder; n > 0 {
 		fmt.Fprintf(w, "  (%s earlier than a previous line: simulated in submit order)\n", plural(n, "job line"))
 	}
+	if z := r.w.zeros; z > 0 {
+		fmt.Fprintf(w, "  (%s)\n", cli.PaddingNote(z))
+	}
 	fmt.Fprintln(w)
 
 	q := r.q

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/batchq/batchq/estmodel"
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 	"github.com/batchq/batchq/swf/synth"
@@ -20,6 +21,7 @@ type workload struct {
 	// line, which the replay takes in submit order (as simulate, which
 	// says so too).
 	outOfOrder int
+	zeros      int64 // zero bytes after the trace's last gzip member, ignored
 }
 
 // maxSynthJobs is the most jobs synth.Generator.Jobs makes at once.
@@ -71,7 +73,7 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 // fromTrace reads an SWF log (plain or gzip); machine 0 takes the size from
 // the header.
 func fromTrace(path string, machine int64) (workload, error) {
-	h, jobs, err := swf.ReadFile(path)
+	h, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return workload{}, err
 	}
@@ -110,5 +112,6 @@ func fromTrace(path string, machine int64) (workload, error) {
 		jobs:    jobs,
 		// (the count only: every simulator takes jobs in submit order)
 		outOfOrder: late,
+		zeros:      zeros,
 	}, nil
 }

@@ -24,9 +24,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -241,6 +243,9 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	fmt.Fprintf(stdout, "%s shard %s: %d runs, %d already done, %d made in %.1f s (%.2f runs/s, %.1f CPU-s, %.1f s parsing) → %s\n",
 		spec.Name, o.shard, side.Runs, side.Skipped, side.Ran, side.Wall, side.RunsPerSec, side.CPU, side.Parse, o.out)
+	for _, t := range slices.Sorted(maps.Keys(side.TrailingZeros)) {
+		fmt.Fprintf(stdout, "trace %s: %s\n", t, cli.PaddingNote(side.TrailingZeros[t]))
+	}
 	return nil
 }
 

@@ -256,6 +256,11 @@ type Sidecar struct {
 	Parse      float64   `json:"parse_s"`    // reading the traces
 	CPU        float64   `json:"cpu_s"`      // CPU time of the process (user + system; 0 where not measured)
 	RunsPerSec float64   `json:"runs_per_s"` // Ran / Wall
+	// TrailingZeros is, by trace, the zero bytes after its log's last
+	// gzip member, ignored (simulate's and swfstat's key; the text says
+	// them too), of the traces this invocation read (none when every
+	// run was done already); absent when none had any.
+	TrailingZeros map[string]int64 `json:"trailing_zero_bytes,omitempty"`
 }
 
 // runOptions are the run command's settings.
@@ -362,6 +367,7 @@ type traceCache struct {
 	rawRefs map[string]int
 	inRefs  map[inputKey]int
 	parse   time.Duration
+	zeros   map[string]int64 // by trace: zero bytes after its last gzip member (cli.ReadLog)
 }
 
 type inputKey struct {
@@ -424,10 +430,18 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 			raw.err = err
 			return
 		}
-		h, jobs, err := swf.ReadFile(path)
+		h, jobs, zeros, err := cli.ReadLog(path)
 		if err != nil {
 			raw.err = fmt.Errorf("trace %s: %w", p.Trace, err)
 			return
+		}
+		if zeros > 0 {
+			c.mu.Lock()
+			if c.zeros == nil {
+				c.zeros = map[string]int64{}
+			}
+			c.zeros[p.Trace] = zeros
+			c.mu.Unlock()
 		}
 		if len(jobs) == 0 {
 			// As simulate, swfstat and forecast refuse it: its runs were
@@ -573,7 +587,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 	if len(todo) > 0 {
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
 		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
-		side.Parse = cpu.parse.Seconds()
+		side.Parse, side.TrailingZeros = cpu.parse.Seconds(), cpu.zeros
 		if err != nil {
 			return side, err
 		}
@@ -593,6 +607,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 type cpuUse struct {
 	sim, parse  time.Duration
 	ran, reused int
+	zeros       map[string]int64 // traceCache.zeros
 }
 
 // maxWorkers bounds run's -j.
@@ -678,6 +693,9 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 		bar.Set(float64(next) / float64(len(todo)))
 	}
 	use.parse = cache.parse
+	cache.mu.Lock()
+	use.zeros = cache.zeros
+	cache.mu.Unlock()
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
 	}

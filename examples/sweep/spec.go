@@ -184,8 +184,8 @@ func ReadSpec(path string) (*Spec, error) {
 	return s, nil
 }
 
-// ParseSpec decodes a spec (unknown fields are errors), fills the defaults
-// and validates it.
+// ParseSpec decodes a spec (unknown fields and a key given twice in one
+// object are errors), fills the defaults and validates it.
 func ParseSpec(b []byte) (*Spec, error) {
 	var s Spec
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -195,6 +195,9 @@ func ParseSpec(b []byte) (*Spec, error) {
 	}
 	if dec.More() {
 		return nil, errors.New("spec: trailing data after the JSON object")
+	}
+	if err := repeatedKey(b); err != nil {
+		return nil, err
 	}
 	if err := s.normalize(); err != nil {
 		return nil, err

@@ -21,14 +21,17 @@ type logData struct {
 	// fallbackCancelled counts the sane jobs without an allocated size
 	// that were cancelled (status 5).
 	fallbackCancelled int
+	// zeros counts the zero bytes after the file's last gzip member,
+	// ignored (said under the job sets: cli.PaddingNote).
+	zeros int64
 }
 
 func readLog(path string, l logSpec) (*logData, error) {
-	_, jobs, err := swf.ReadFile(path)
+	_, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return nil, err
 	}
-	d := &logData{spec: l, jobs: jobs}
+	d := &logData{spec: l, jobs: jobs, zeros: zeros}
 	sane, rep := sanitize.Sane(jobs, l.P)
 	if len(sane) == 0 {
 		// Every table would be of no job (exit 0, -100% beside the thesis).
@@ -80,6 +83,9 @@ func writeJobSets(w io.Writer, ds []*logData) {
 				"(it sized jobs by field 5 alone, or its older conversion lacked field 8 for them; the thesis does not say).",
 				l.Name, d.sane-l.SaneJobs, 100*float64(d.sane-l.SaneJobs)/float64(l.SaneJobs), d.sane-d.alloc, d.fallbackCancelled,
 				d.alloc, diff(d.alloc, l.SaneJobs), l.SaneJobs))
+		}
+		if d.zeros > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %s.", l.File, cli.PaddingNote(d.zeros)))
 		}
 	}
 	if len(notes) > 0 {

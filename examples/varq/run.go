@@ -22,13 +22,14 @@ type workload struct {
 	name     string
 	size     int64
 	jobs     []swf.Job
-	excluded int // not sane
-	dups     int // sane jobs under a number an earlier one has (duplicate ID)
-	cut      int // sane jobs beyond -jobs
+	excluded int   // not sane
+	dups     int   // sane jobs under a number an earlier one has (duplicate ID)
+	cut      int   // sane jobs beyond -jobs
+	zeros    int64 // zero bytes after the log's last gzip member, ignored
 }
 
 func loadWorkload(path string, limit int) (workload, error) {
-	h, jobs, err := swf.ReadFile(path)
+	h, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return workload{}, err
 	}
@@ -40,7 +41,7 @@ func loadWorkload(path string, limit int) (workload, error) {
 		return workload{}, fmt.Errorf("%s: %w", path, err)
 	}
 	sane, rep := sanitize.Sane(jobs, size)
-	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded)}
+	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded), zeros: zeros}
 	// A number already read names another job: the simulator would reject
 	// it (sched counts it as a duplicate ID) in the run without VARQ but
 	// not when the agent submits it under a new number, and the two runs
@@ -257,6 +258,9 @@ func printHeader(out io.Writer, w workload, base cell, crowd string) {
 	}
 	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane%s, %d beyond -jobs)\n\n",
 		w.name, w.size, len(w.jobs), w.excluded, dups, w.cut)
+	if w.zeros > 0 {
+		fmt.Fprintf(out, "(%s.)\n\n", cli.PaddingNote(w.zeros))
+	}
 	fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
 	if crowd != "" && crowd != "off" {
 		fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", crowd)

@@ -223,7 +223,7 @@ func parseAmount(s string, limit int64) (n int64, rounded bool, err error) {
 // nodes, GPUTrace): a malformed line is skipped and counted (Strict: an
 // error), a repeated header skipped; ok is false for both. width is
 // t.width's reason for a row of another field count, which fail reports
-// (Strict: refuses).
+// (Strict: refuses) as the row's one error.
 func (b *builder) csvRow(t *table, line string, num int, buf []string) (row []string, width string, ok bool, err error) {
 	row, col, err := splitCSV(line, buf)
 	if err != nil {
@@ -237,6 +237,7 @@ func (b *builder) csvRow(t *table, line string, num int, buf []string) (row []st
 		if err := b.fail(num, "", line, fmt.Errorf("%d fields, the header has %d", len(row), len(t.names))); err != nil {
 			return row, width, false, err
 		}
+		b.widthLine = num
 	}
 	return row, width, true, nil
 }

@@ -365,3 +365,26 @@ func TestAlibabaDemandsCounted(t *testing.T) {
 		t.Errorf("demands %d of %d jobs, want 2 of 2", res.Report.Demands, res.Report.Jobs)
 	}
 }
+
+// A row of another width than the header is one error, its width: a field
+// that then fails to read (the columns are shifted) was a second error of
+// the same line ("2 fields, the header has 11", then "field cpu_milli
+// (column 2): \"row\": not a number"), and convert printed both. The same
+// holds for the other CSV readers (GPUTrace, Nodes), which share csvRow.
+func TestAlibabaWidthOneError(t *testing.T) {
+	text := podHeader + "\nbad,row\nok,1,1,0,0,,LS,Succeeded,0,100,1\nok2,x,1,0,0,,LS,Succeeded,0,100,1\n"
+	res, err := Alibaba(strings.NewReader(text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Report.Errors {
+		got = append(got, e.Error())
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "line 2: 2 fields, the header has 11") || !strings.Contains(got[1], "line 4") {
+		t.Errorf("errors %q; want one for line 2 (its width) and one for line 4", got)
+	}
+	if n := res.Report.Skipped["malformed record"]; n != 2 {
+		t.Errorf("%d malformed records; want 2 (lines 2 and 4)", n)
+	}
+}

@@ -99,6 +99,12 @@ type builder struct {
 	gone   []bool            // recs[i] was replaced by a later attempt
 	names  map[string]string // one copy of each user, group, queue, job name, state
 
+	// widthLine is the line of the last row filed as of another width
+	// than its header (csvRow): a field of it that then fails to read is
+	// that error's consequence, not a second error of the line (an
+	// Alibaba row of 2 fields was also "field cpu_milli: not a number").
+	widthLine int
+
 	// What sniff saw at the start of the input, for a FormatError.
 	saw       string
 	firstLine int
@@ -116,6 +122,9 @@ func (b *builder) fail(line int, field, value string, err error) error {
 	pe := &ParseError{Format: b.format, Line: line, Field: field, Value: clip(value), Err: err}
 	if b.opt.Strict {
 		return pe
+	}
+	if line > 0 && line == b.widthLine {
+		return nil // the row's width is its error, filed already
 	}
 	if len(b.rep.Errors) < b.opt.maxErrors() {
 		b.rep.Errors = append(b.rep.Errors, pe)

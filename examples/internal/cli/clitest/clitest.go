@@ -219,3 +219,18 @@ func Progress(t *testing.T, cmd cli.Command, args ...string) {
 		t.Errorf("-json drew a bar: %q", r.Stderr)
 	}
 }
+
+// Pad appends n zero bytes to the file at path, as a tape or dd pads a
+// gzip log, and returns path.
+func Pad(t testing.TB, path string, n int) string {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.Write(make([]byte, n))
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
