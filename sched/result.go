@@ -191,6 +191,10 @@ func (s *Sim) result() *Result {
 // close writes a live job's outcome into its record, when it ends or is
 // cancelled.
 func (s *Sim) close(jb *Job) {
+	if s.summ != nil && s.m == nil && jb.end >= 0 {
+		s.foldLive(jb) // (the same fold, from the live job)
+		return
+	}
 	rec := s.rec(jb.idx)
 	rec.Estimate, rec.RunTime = jb.e, jb.r
 	rec.Start, rec.End = jb.start, jb.end
