@@ -48,12 +48,16 @@ func TestStatsOfMeanRapid(t *testing.T) {
 }
 
 // TestStatsOfMeanRounds: lists whose float sum rounds (2^53 + 1 is
-// 2^53), whose integer sum would not, and the bound's two sides.
+// 2^53), whose integer sum would not, and the bound's two sides. The
+// four waits near 2^52 (n·max|x| < 2^54, Σ|x| > 2^53) round twice in
+// the sorted float sum, to 2^54 − 4, once as an integer sum, to 2^54 − 6:
+// a bound of 2^54 fails.
 func TestStatsOfMeanRounds(t *testing.T) {
 	for _, w := range [][]int64{
 		{1 << 53, 1, 1}, {1, 1 << 53, 1}, {1<<53 - 1, 1, 1}, {-(1 << 53), -1, -1},
 		{(1<<53 - 1) / 3, (1<<53 - 1) / 3, (1<<53 - 1) / 3}, {(1<<53-1)/3 + 1, (1<<53-1)/3 + 1, 1},
 		{math.MaxInt64, math.MinInt64, 3}, {math.MinInt64}, {0}, {-1, -1},
+		{1<<52 - 3, 1<<52 - 1, 1<<52 - 1, 1<<52 - 1}, {-(1<<52 - 1), -(1<<52 - 3), -(1<<52 - 1), -(1<<52 - 1)},
 	} {
 		want := meanBefore(slices.Clone(w))
 		if got := statsOf(slices.Clone(w)).Mean; math.Float64bits(got) != math.Float64bits(want) {
