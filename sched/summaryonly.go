@@ -47,37 +47,26 @@ type endedJob struct {
 
 func newFoldSummary(tau int64) *foldSummary { return &foldSummary{tau: tau, minSubmit: math.MaxInt64} }
 
-// fold adds record rec, final (ended or cancelled), or, at the end, still
-// open (waiting, running or never arrived: its End < 0). submit is its
-// simulated submit time if done (a peer mode's moved one, as summarize
-// takes it; rec.Job is nil once the job arrived);
-// admit counted noEstimate.
-func (f *foldSummary) fold(rec *Record, k int, done bool, submit int64) {
+// fold adds record rec, still open at the end (waiting, running or
+// never arrived: its End < 0), to the counts; admit counted noEstimate.
+// A final record is folded by foldLive, from its live job.
+func (f *foldSummary) fold(rec *Record) {
 	f.counts.count(rec)
 	for c, i := rec.changes(), 0; c != 0; c, i = c>>1, i+1 {
 		f.rules[i] += int(c & 1)
 	}
-	e := endedJob{k: k, end: rec.End, start: rec.Start, wait: rec.Wait, run: rec.RunTime, size: rec.Size,
-		firstRes: rec.FirstReservation, acc: rec.Accuracy, corrections: rec.Corrections, backfilled: rec.Backfilled}
-	switch {
-	case done:
-		f.minSubmit = min(f.minSubmit, submit)
-		if len(f.open) > 0 && e.end != f.openAt {
-			f.flush()
-		}
-		f.open, f.openAt = append(f.open, e), e.end
-	case rec.Start >= 0 && rec.End >= 0: // cancelled while running
-		f.busy = append(f.busy, e)
-	}
 }
 
-// foldLive is close under Config.SummaryOnly on one pool, for a job
-// that ended or was cancelled: it folds the job as fold folds the record
-// close would write, from the job's live values, and writes into the
-// record only End, which recHead's scan reads (nothing else reads a
-// folded record). close wrote twelve fields that fold read back, and fold
-// copied them again into an endedJob: KTH-SP2's EASY run spent 5.7 M
-// instructions in the two, 200 a job.
+// foldLive is close under Config.SummaryOnly, for a job that ended or
+// was cancelled: from the job's live values, it adds to the counts and
+// rules what summarize takes from the record close would write and, for
+// a completed job, its entry of the termination-order log (simulated
+// submit: the live job's, a peer mode's moved one), or, cancelled while
+// running, its share of the utilization (busy). It writes into the record
+// only End, which recHead's scan and liveByID read (nothing else reads a
+// folded record). close wrote twelve fields that a fold of the record
+// read back and copied again into an endedJob: KTH-SP2's EASY run spent
+// 5.7 M instructions in the two, 200 a job.
 func (s *Sim) foldLive(jb *Job) {
 	rec := s.rec(jb.idx)
 	rec.End = jb.end
