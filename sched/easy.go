@@ -332,8 +332,10 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 		}
 	walk:
 		for i < len(q.items) {
-			bi := i / fifoBlock
-			end := min(i-i%fifoBlock+fifoBlock, len(q.items))
+			// (i as unsigned: a shift, where an int's division by the
+			// block took five instructions and its remainder six)
+			bi := uint(i) / fifoBlock
+			end := min(int(bi+1)*fifoBlock, len(q.items))
 			bd := &q.blk[bi]
 			if !s.propag && bd.small.shut(s.now, free, shadow, extra) && bd.large.shut(s.now, free, shadow, extra) {
 				i = end
@@ -347,7 +349,7 @@ func (s *Sim) backfillFrom(h *Job, e EASYScheduler, b order, shadow, extra, from
 			// later pass (TestEASYWalkFormerHolderBackfills).
 			split := free + 1
 			sn, sp, ln, lp := noJobs.n, noJobs.p, noJobs.n, noJobs.p
-			whole := i%fifoBlock == 0
+			whole := uint(i)%fifoBlock == 0
 			for ; i < end; i++ {
 				k := q.items[i]
 				if k == nil {

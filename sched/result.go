@@ -157,7 +157,7 @@ func (s *Sim) result() *Result {
 		// as they are.
 		for k := s.recHead; k < len(s.recs); k++ {
 			if r := &s.recs[k]; r.End < 0 {
-				s.summ.fold(r, s.recBase+k, false, 0)
+				s.summ.fold(r)
 			}
 		}
 		s.recs, s.recBase, s.recHead = nil, s.recBase+len(s.recs), 0
@@ -191,6 +191,10 @@ func (s *Sim) result() *Result {
 // close writes a live job's outcome into its record, when it ends or is
 // cancelled.
 func (s *Sim) close(jb *Job) {
+	if s.summ != nil && jb.end >= 0 { // (SummaryOnly is on one pool: Validate)
+		s.foldLive(jb) // final: folded from the live job, then let go
+		return
+	}
 	rec := s.rec(jb.idx)
 	rec.Estimate, rec.RunTime = jb.e, jb.r
 	rec.Start, rec.End = jb.start, jb.end
@@ -224,12 +228,6 @@ func (s *Sim) close(jb *Job) {
 			rec.Accuracy = jb.accSum / float64(d)
 		} else {
 			rec.Accuracy = accuracy(jb.p, jb.r)
-		}
-	}
-	if s.summ != nil && rec.End >= 0 { // final: fold it, then let it go
-		s.summ.fold(rec, jb.idx, jb.state == done, jb.j.Submit)
-		for s.recHead < len(s.recs) && s.recs[s.recHead].End >= 0 {
-			s.recHead++
 		}
 	}
 }

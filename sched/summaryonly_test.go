@@ -224,3 +224,48 @@ func TestSummaryOnlyManyCorrections(t *testing.T) {
 	}
 	sameFolded(t, "many corrections", full, folded)
 }
+
+// TestSummaryOnlyKilledCancelled: under KillAtEstimate a job that runs
+// past its estimate is marked to be killed when it arrives; cancelled
+// while it waits it is not Killed, cancelled while it runs it is. The
+// random workloads of TestSummaryOnlyRapid seldom cancel such a job
+// before it starts: here SummaryOnly's fold from the live job
+// (foldLive) must count it as the records do.
+func TestSummaryOnlyKilledCancelled(t *testing.T) {
+	var jobs []swf.Job
+	for i, jr := range [][3]int64{ // submit, run, estimate; one processor each
+		{0, 100, 200}, // runs 0–100
+		{0, 50, 10},   // waits, cancelled at 5: not killed
+		{1, 50, 20},   // runs 100–120, killed at its estimate
+		{2, 60, 30},   // runs from 120, cancelled at 130: killed
+		{3, 5, 5},     // runs from 130
+		{1000, 1, 1},  // so that the others end before the last arrival (S7)
+	} {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs, j.User = int64(i+1), jr[0], jr[1], jr[2], 1, 1
+		jobs = append(jobs, j)
+	}
+	run := func(summaryOnly bool) *sched.Result {
+		cfg := sched.EASY(1)
+		cfg.KillAtEstimate, cfg.SummaryOnly = true, summaryOnly
+		s, err := sched.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Load(jobs); err != nil {
+			t.Fatal(err)
+		}
+		s.At(5, func(int64) { s.Cancel(2) })
+		s.At(130, func(int64) { s.Cancel(4) })
+		res, err := s.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	full := run(false)
+	if r := full.Records; r[1].Start >= 0 || !r[1].Cancelled || r[1].Killed || !r[2].Killed || r[3].Start < 0 || !r[3].Cancelled || !r[3].Killed {
+		t.Fatalf("not the cases meant: %+v", r[:4])
+	}
+	sameFolded(t, "killed and cancelled", full, run(true))
+}

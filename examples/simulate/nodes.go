@@ -77,22 +77,23 @@ func statsOf(w []int64) waitStats {
 	if len(w) == 0 {
 		return waitStats{}
 	}
-	var abs uint64 // Σ|x|, saturating at 2^53
-	waited := 0
+	// One pass: the count that waited, the sum as an integer and the
+	// extremes. While n·max|x| < 2^53 every partial sum, in any order, is
+	// an integer below 2^53: the float sum is exact, the integer's value
+	// (the loops of Σ|x| and of the float sum were 28 instructions a
+	// wait, 0.9% of SDSC-BLUE's EASY run; this one is 13, callgrind).
+	waited, isum, lo, hi := 0, int64(0), w[0], w[0]
 	for _, x := range w {
 		if x > 0 {
 			waited++
 		}
-		if abs < 1<<53 {
-			abs += min(uint64(max(x, -x)), 1<<53) // (x = MinInt64 gives itself: ≥ 2^53 as uint64)
-		}
+		isum += x // (wraps only past the bound, where it is not used)
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	if abs >= 1<<53 {
-		slices.Sort(w)
-	}
-	var sum float64
-	for _, x := range w {
-		sum += float64(x)
+	sum := float64(isum)
+	if big := max(uint64(max(hi, -hi)), uint64(max(lo, -lo))); big > (1<<53-1)/uint64(len(w)) {
+		// (x = MinInt64 gives itself: 2^63 as uint64)
+		sum = exactSum(w)
 	}
 	rank := func(q float64) int {
 		k := int(math.Ceil(q*float64(len(w)))) - 1
@@ -105,6 +106,26 @@ func statsOf(w []int64) waitStats {
 	// so the 95th percentile is selected among it alone (k95 ≥ k50).
 	p95 := nth(w[k50:], k95-k50)
 	return waitStats{Mean: sum / n, Median: float64(median), P95: float64(p95), Waited: float64(waited) / n}
+}
+
+// exactSum is the waits' sum in sorted order (w is sorted when Σ|x|
+// reaches 2^53, where the order would change the rounding), the float
+// sum added one wait at a time.
+func exactSum(w []int64) float64 {
+	var abs uint64 // Σ|x|, saturating at 2^53
+	for _, x := range w {
+		if abs < 1<<53 {
+			abs += min(uint64(max(x, -x)), 1<<53) // (x = MinInt64 gives itself: ≥ 2^53 as uint64)
+		}
+	}
+	if abs >= 1<<53 {
+		slices.Sort(w)
+	}
+	var sum float64
+	for _, x := range w {
+		sum += float64(x)
+	}
+	return sum
 }
 
 // nth returns the k-th smallest element of w (from 0), reordering w:
