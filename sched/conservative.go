@@ -160,12 +160,9 @@ type consMemo struct {
 // -1, an arrival.
 type consEntry struct {
 	seq, res, d, n int64
-	// wb: fewer than n are free over [wb, res) (a wall, never if none
-	// is known), which blocks every start in (wb-d, res) (consWall)
-	wb    int64
-	after int // after[after] is the span
-	job   *Job
-	fresh bool
+	after          int // after[after] is the span
+	job            *Job
+	fresh          bool
 }
 
 // consArrivals appends to jobs, the waiting queue when nothing but
@@ -415,26 +412,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				g = g.join(c.after[e.after])
 			}
 			w = g.starts(c.now, d, r)
-			// the wall before r is left where no gain met it
-			// (consWall)
-			wb := e.wb
-			if g.lo < r {
-				wb = max(wb, g.hi)
-			}
 			if n <= c.most {
-				if c.gain.lo < r {
-					wb = max(wb, c.gain.hi)
-				}
 				if a := c.gain.starts(c.now, d, r); a.from < a.until {
 					if w.from < w.until {
 						a = starts{min(a.from, w.from), max(a.until, w.until)}
 					}
 					w = a
 				}
-			}
-			e.wb = wb
-			if wb < r {
-				w.until = min(w.until, wb-d+1)
 			}
 			from = w.from
 			if w.from < w.until {
@@ -472,10 +456,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
-			wall := false        // e.wb to be found once the profile holds t
 			if !c.known || e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
-				wall = true
 			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
@@ -483,12 +465,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					// field by field: a composite literal is built
 					// on the stack and copied
 					c.last.n, c.last.d, c.last.from, c.last.until, c.last.r = n, d, w.from, w.until, r
-				} else if at > 0 {
-					// the step before t, which the move leaves
-					// as it is, blocked t-1 (consWall)
-					e.wb = prof.pts[at-1].t
-				} else {
-					wall = true
 				}
 			}
 			if !fits {
@@ -534,12 +510,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 					}
 				}
 			}
-			if wall {
-				e.wb = never
-				if fits {
-					e.wb = prof.wallAt(t, c.now)
-				}
-			}
 		default:
 			var fits bool
 			t, fits = prof.Fit(n, d, c.now)
@@ -547,10 +517,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				c.ok, c.known = false, false
 			}
 			prof.Allocate(t, d, n)
-			e.wb = never
-			if fits {
-				e.wb = prof.wallAt(t, c.now)
-			}
 		}
 		if t == c.now {
 			j.backfill = c.blocked
@@ -691,7 +657,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 		}
 		blocked = true
 		s.reserve(j, t)
-		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, wb: prof.wallAt(t, s.now), after: len(m.after) - 1, job: j})
+		m.jobs = append(m.jobs, consEntry{seq: j.seq, res: t, d: d, n: j.n, after: len(m.after) - 1, job: j})
 		m.minRes = min(m.minRes, t)
 		return true
 	})
@@ -861,25 +827,4 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	}
 	m.ev = ev[:0]
 	return diff
-}
-
-// wallAt returns the time at which the step that holds t-1 begins, for
-// a job just placed at t, its earliest fit from now (never if t is not
-// after now): fewer than n were free at t-1 (else t-1 would fit, its
-// window being t-1 and t's less its last second), so fewer than n are
-// free over [wallAt, t).
-//
-// consWall: that wall blocks every start in (wb-d, r) of the job (each
-// window meets it before the job's own slot), as long as the profile
-// gains nowhere in it: a gain over a span that meets [wb, r) leaves the
-// wall from the span's end on (wb becomes the span's end; a span before
-// wb or at or after r leaves it), and a gain where the free stays below
-// n (the pass's most and mostA) leaves it whole. conservativePass keeps
-// wb in the job's entry through the passes that keep the job, and scans
-// only the starts before wb-d+1 that a gain can have opened.
-func (p *Profile) wallAt(t, now int64) int64 {
-	if t <= now || t <= p.pts[0].t {
-		return never
-	}
-	return p.pts[p.search(t)-1].t
 }
