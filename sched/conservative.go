@@ -131,10 +131,9 @@ type consMemo struct {
 	// after[i] is the span of the last pass's slots given back from the
 	// i-th on (after[len(gave)] is noSpan); suf is the next one
 	after, suf []span
-	pmG, pmA   []point // the pass's prefixMost of gain and after[0]
-	held       []slot  // the reservations the pass takes at once
-	start      []*Job  // the jobs the pass starts
-	gone       []int   // their indices in the pass's list
+	held       []slot // the reservations the pass takes at once
+	start      []*Job // the jobs the pass starts
+	gone       []int  // their indices in the pass's list
 	// What conservativeArrivals needs to know that the last pass's plan
 	// stands for every job it saw: s.epoch after it (no start, end,
 	// correction, cancellation or re-prediction since), whether it moved
@@ -371,16 +370,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// moved, scanned all the same.
 	c.most = never
 	if c.known && c.gain.lo < c.gain.hi {
-		m.pmG = prof.prefixMost(m.pmG[:0], c.gain.lo, c.gain.hi)
-		c.most, c.pmG = m.pmG[len(m.pmG)-1].free, m.pmG
+		c.most = prof.most(c.gain.lo, c.gain.hi)
 	}
 	// mostA is the same bound over the hull of the last pass's slots
 	// given back (after[0] holds every after[i]): a job of more is
 	// blocked at every start that those can have opened.
 	c.mostA = never
 	if c.known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
-		m.pmA = prof.prefixMost(m.pmA[:0], c.after[0].lo, c.after[0].hi)
-		c.mostA, c.pmA = m.pmA[len(m.pmA)-1].free, m.pmA
+		c.mostA = prof.most(c.after[0].lo, c.after[0].hi)
 	}
 	// ls is list in a local the closures above do not capture (list,
 	// captured, is loaded from memory at each use)
@@ -461,7 +458,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
 			if !c.known || e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
-			} else if from < w.until && c.narrow(n, d, r, e.after, &w, &from) {
+			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
 				if t == r {
@@ -586,7 +583,6 @@ type consLoop struct {
 	now, most, mostA int64
 	gain             span
 	after            []span
-	pmG, pmA         []point // most and mostA before each time (upTo)
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
@@ -831,70 +827,4 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	}
 	m.ev = ev[:0]
 	return diff
-}
-
-// prefixMost appends to pm the steps of the most processors free at a
-// time in [t, u) since t: (t, the free at t), then a point at each time
-// before end where the free exceeds every one since t (the last point's
-// free is most(t, end)). upTo reads it.
-//
-// conservativePass bounds so the starts a gain over [t, end) can have
-// opened for a job settled at r by the most free over [t, min(end,
-// r)): the windows of those starts meet the gain before r (a start before
-// t at t, one in it at itself), so a job of more is blocked at each.
-func (p *Profile) prefixMost(pm []point, t, end int64) []point {
-	i := max(p.search(t+1)-1, 0)
-	pm = append(pm, point{t, p.pts[i].free})
-	for i++; i < len(p.pts) && p.pts[i].t < end; i++ {
-		if q := p.pts[i]; q.free > pm[len(pm)-1].free {
-			pm = append(pm, q)
-		}
-	}
-	return pm
-}
-
-// upTo returns the most free over [t, r) of a prefixMost from t (its
-// first point's free if r ≤ t; never for an empty one).
-func upTo(pm []point, r int64) int64 {
-	if len(pm) == 0 {
-		return never // none kept: no bound
-	}
-	v := pm[0].free
-	for _, q := range pm[1:] {
-		if q.t >= r {
-			break
-		}
-		v = q.free
-	}
-	return v
-}
-
-// narrow bounds again, before a scan, the starts w of a settled job of n
-// for d at r (from where the scan begins), with the most free before r
-// in gain's span and after[0]'s (upTo) in place of most and mostA, the
-// most in the whole spans. It reports whether a start is left to scan.
-func (c *consLoop) narrow(n, d, r int64, after int, w *starts, from *int64) bool {
-	pg, pa := n <= c.most && n > upTo(c.pmG, r), n <= c.mostA && n > upTo(c.pmA, r)
-	if !pg && !pa {
-		return true
-	}
-	g := c.moved
-	if n <= c.mostA && !pa {
-		g = g.join(c.after[after])
-	}
-	v := g.starts(c.now, d, r)
-	if n <= c.most && !pg {
-		if a := c.gain.starts(c.now, d, r); a.from < a.until {
-			if v.from < v.until {
-				a = starts{min(a.from, v.from), max(a.until, v.until)}
-			}
-			v = a
-		}
-	}
-	*w = v
-	*from = v.from
-	if v.from < v.until {
-		*from = c.last.skip(n, d, r, v)
-	}
-	return *from < v.until
 }
