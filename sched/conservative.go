@@ -74,9 +74,11 @@ func (s *Sim) conservativeQuiet() bool {
 	if v < 0 {
 		return false // rebase's unsound profile: the general way
 	}
-	for _, q := range m.final[i:] {
-		if q.free < 0 {
-			return false
+	if !m.sound {
+		for _, q := range m.final[i:] {
+			if q.free < 0 {
+				return false
+			}
 		}
 	}
 	// m.final from now on becomes the profile in place (no copy), and
@@ -113,6 +115,14 @@ func (s *Sim) conservativeQuiet() bool {
 type consMemo struct {
 	ok    bool    // final, base and jobs describe the last pass
 	final []point // the profile the last pass ended with
+	// sound: final is nowhere overdrawn (free ≥ 0 throughout; false:
+	// not known). A pass whose profile was sound when its placements
+	// began, all of which fit, leaves it so: a move or a placement
+	// takes only a fit (free ≥ n there with the job's own slot given
+	// back), and a slot given back only adds. The next pass then looks
+	// for an overdraw only where the running jobs took processors
+	// since (rebaseKnown), and conservativeQuiet not at all.
+	sound bool
 	// The base of final (final without its reservations) is the running
 	// jobs' profile at the start of the last full pass (at now0), with
 	// the jobs started since taken from their start for max(p, 1): free0
@@ -264,7 +274,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// the last final profile rebased in place, not copied: the pass
 		// ends with a new one, into the buffer the profile had
 		buf := prof.pts
-		gain, sound = prof.rebaseOwn(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]))
+		gain, sound = prof.rebaseKnown(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]), m.sound)
 		m.final = buf[:0]
 		known, over = true, !sound
 		m.consBase(s)
@@ -346,6 +356,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	if over {
 		consOverdrawn(prof.pts, list)
 	}
+	// the profile is known to be nowhere overdrawn as the placements
+	// begin (consMemo.sound)
+	sound0 := fromLog && !over
 	// the counts the memo stands for, taken before an observer's
 	// OnReservation can cancel or submit a job in the pass's midst (in
 	// the memo, not in locals live across the loop: 20 M instructions)
@@ -563,6 +576,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// and conservativeQuiet read final, Pass.Profile rebuilds)
 	m.final, prof.pts = prof.pts, m.final[:0]
 	m.ok = c.ok
+	m.sound = c.ok && sound0
 	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
 	m.start = c.start[:0]
 	k0 := len(m.log)
@@ -663,6 +677,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	})
 	m.final, prof.pts = prof.pts, m.final[:0] // (see conservativePass)
 	m.ok = ok
+	m.sound = ok     // its profile was sound (see its callers), and every slot fits
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
 	k0 := len(m.log)
