@@ -415,7 +415,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		for {
 			e := &ls[k]
 			w = starts{c.now, never}
-			if !c.known || e.res < 0 || e.fresh {
+			if e.fresh { // (an arrival, res -1, is fresh; so is every job once known is false)
 				from = w.from // not the job before's (no route below reads it now)
 				break
 			}
@@ -469,7 +469,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
-			if !c.known || e.fresh {
+			if e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
 			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
@@ -482,6 +482,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			if !fits {
 				c.ok, c.known = false, false // a job that fits nowhere overdraws the profile
+				markFresh(ls[k+1:])
 			}
 			if t != r {
 				// g is where the profile gained: the slot given
@@ -528,6 +529,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
 				c.ok, c.known = false, false
+				markFresh(ls[k+1:])
 			}
 			prof.Allocate(t, d, n)
 		}
@@ -842,4 +844,14 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	}
 	m.ev = ev[:0]
 	return diff
+}
+
+// markFresh marks the entries fresh, to be placed again from now: the
+// jobs after one that fits nowhere, once nothing is known (a pass that
+// begins knowing nothing has only fresh entries), so that the placement
+// loop tests fresh alone.
+func markFresh(es []consEntry) {
+	for k := range es {
+		es[k].fresh = true
+	}
 }
