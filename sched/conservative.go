@@ -561,11 +561,12 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.gone = c.gone[:0]
 	// after[i] becomes the span of this pass's slots given back from
 	// the i-th on
-	suf := append(m.suf[:0], noSpan)
-	for k := len(c.gave) - 1; k >= 0; k-- {
-		suf = append(suf, suf[len(suf)-1].join(c.gave[k]))
+	gave := c.gave
+	suf := slices.Grow(m.suf[:0], len(gave)+1)[:len(gave)+1]
+	suf[len(gave)] = noSpan
+	for k := len(gave) - 1; k >= 0; k-- { // (k+1 < len(suf): no index check)
+		suf[k] = suf[k+1].join(gave[k])
 	}
-	slices.Reverse(suf)
 	m.after, m.suf = suf, c.after[:0]
 	if inPlace {
 		m.jobs = list
