@@ -368,7 +368,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// shuffled them between registers and the stack at every job
 	var c consLoop
 	c.gave = m.gave[:0]
-	c.ok, c.known = true, known
+	c.ok = true
 	c.start, c.gone = m.start[:0], m.gone[:0] // the jobs started, their indices in list
 	c.moved = noSpan                          // the slots given back in this pass so far
 	c.last = none                             // the last scan that found no earlier start (noStart)
@@ -382,14 +382,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// a start whose window meets one of those lies in the range of
 	// moved, scanned all the same.
 	c.most = never
-	if c.known && c.gain.lo < c.gain.hi {
+	if known && c.gain.lo < c.gain.hi {
 		c.most = prof.most(c.gain.lo, c.gain.hi)
 	}
 	// mostA is the same bound over the hull of the last pass's slots
 	// given back (after[0] holds every after[i]): a job of more is
 	// blocked at every start that those can have opened.
 	c.mostA = never
-	if c.known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
+	if known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
 		c.mostA = prof.most(c.after[0].lo, c.after[0].hi)
 	}
 	// ls is list in a local the closures above do not capture (list,
@@ -481,7 +481,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				}
 			}
 			if !fits {
-				c.ok, c.known = false, false // a job that fits nowhere overdraws the profile
+				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
 				markFresh(ls[k+1:])
 			}
 			if t != r {
@@ -528,7 +528,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			var fits bool
 			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
-				c.ok, c.known = false, false
+				c.ok = false
 				markFresh(ls[k+1:])
 			}
 			prof.Allocate(t, d, n)
@@ -563,9 +563,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// the i-th on
 	gave := c.gave
 	suf := slices.Grow(m.suf[:0], len(gave)+1)[:len(gave)+1]
-	suf[len(gave)] = noSpan
-	for k := len(gave) - 1; k >= 0; k-- { // (k+1 < len(suf): no index check)
-		suf[k] = suf[k+1].join(gave[k])
+	acc := noSpan
+	suf[len(gave)] = acc
+	for k := len(gave) - 1; k >= 0; k-- { // (the join carried in acc: suf[k+1] would need an index check)
+		acc = acc.join(gave[k])
+		suf[k] = acc
 	}
 	m.after, m.suf = suf, c.after[:0]
 	if inPlace {
@@ -589,13 +591,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 
 // consLoop is the state of conservativePass's placement loop.
 type consLoop struct {
-	gave               []span  // the slots given back, in order
-	start              []*Job  // the jobs started
-	gone               []int   // their indices in the pass's list
-	moved              span    // the slots given back so far
-	last               noStart // the last scan that found no earlier start
-	minRes             int64
-	ok, known, blocked bool
+	gave        []span  // the slots given back, in order
+	start       []*Job  // the jobs started
+	gone        []int   // their indices in the pass's list
+	moved       span    // the slots given back so far
+	last        noStart // the last scan that found no earlier start
+	minRes      int64
+	ok, blocked bool
 	// the pass's inputs
 	now, most, mostA int64
 	gain             span
