@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/batchq/batchq/swf"
 	"pgregory.net/rapid"
 )
 
@@ -46,52 +45,32 @@ func TestRebaseKnownMatchesOwn(t *testing.T) {
 	})
 }
 
-// TestConservativeSoundMemoRapid: a conservative pass marks its final
-// profile sound (consMemo.sound, which spares the next pass its walk for
-// an overdraw but where the running jobs took processors since) only if
-// no point of it is overdrawn, on workloads whose jobs outlive their
-// estimates (S3's reservations held at now overdraw the profile) on
-// small machines, a pass per event or per timestamp, with kills or not.
-// The premise of rebaseKnown's shortcut: it holds even with the flag set
-// after every pass (tried, 2026-11-30), since a pass leaves only fits (a
-// slot that overdraws is placed again from now, one that fits nowhere is
-// not taken), so it guards a change that would leave an overdraw marked
-// sound; TestRebaseKnownMatchesOwn fails on a shortcut that misses one.
+// TestConservativeSoundMemoRapid: a conservative pass leaves an ok
+// final profile nowhere overdrawn, marked sound (consMemo.sound, which
+// spares the next pass its walk for an overdraw but where the running
+// jobs took processors since) or not, and marks none sound that is not
+// ok (okChecked), on workloads whose jobs outlive their estimates (S3's
+// reservations held at now overdraw the profile) on small machines, a
+// pass per event or per timestamp, with kills or not. The flag itself
+// is not told apart from one set at every ok pass (tried, 2026-11-30):
+// a pass leaves only fits (a slot that overdraws is placed again from
+// now), and no sane job fits nowhere (its size is at most the machine's,
+// the profile's last point), so ok implies sound; this checks that
+// premise, which fails when consOverdrawn marks nothing (a final
+// overdrawn with ok), as TestConservativeOkFinalSoundRapid does among
+// observers and predictors. TestRebaseKnownMatchesOwn fails on a
+// shortcut that misses an overdraw.
 func TestConservativeSoundMemoRapid(t *testing.T) {
+	unmarked, passes := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 6).Draw(t, "P")
-		n := rapid.IntRange(5, 50).Draw(t, "n")
-		jobs := make([]swf.Job, n)
-		var sub int64
-		for i := range jobs {
-			sub += rapid.SampledFrom([]int64{0, 0, 1, 3, 10}).Draw(t, "gap")
-			e := rapid.SampledFrom([]int64{1, 5, 10, 30}).Draw(t, "estimate")
-			r := max(e+rapid.SampledFrom([]int64{-20, -5, 0, 3, 15}).Draw(t, "over"), 0)
-			j := swf.NewJob()
-			j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
-			j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
-			j.ReqProcs, j.User = j.AllocProcs, 1
-			jobs[i] = j
-		}
-		cfg := Config{MachineSize: P, Scheduler: soundChecked{t}, PerEventPass: rapid.Bool().Draw(t, "perEvent"),
+		jobs := drawOverrunJobs(t, P, rapid.IntRange(5, 50).Draw(t, "n"))
+		sched := okChecked{t: t, unmarked: &unmarked, inner: conservativeScheduler{}, passesSeen: &passes}
+		cfg := Config{MachineSize: P, Scheduler: sched, PerEventPass: rapid.Bool().Draw(t, "perEvent"),
 			KillAtEstimate: rapid.Bool().Draw(t, "kill")}
 		if _, err := Run(context.Background(), cfg, jobs); err != nil {
 			t.Fatal(err)
 		}
 	})
-}
-
-// soundChecked is conservative backfilling that checks, after each pass,
-// that a final profile marked sound is nowhere overdrawn.
-type soundChecked struct{ t *rapid.T }
-
-func (c soundChecked) Schedule(p *Pass) {
-	conservativeScheduler{}.Schedule(p)
-	if m := p.s.prof.memo; m != nil && m.sound {
-		for _, q := range m.final {
-			if q.free < 0 {
-				c.t.Fatalf("final %v marked sound at %d", m.final, p.s.now)
-			}
-		}
-	}
+	t.Logf("%d passes, %d ok finals not marked sound checked", passes, unmarked)
 }
