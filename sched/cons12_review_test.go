@@ -8,36 +8,23 @@ import (
 
 // okChecked is conservative backfilling that checks, after each pass,
 // the invariant rebaseKnown's shortcut rests on: a final profile the
-// memo trusts (ok) is nowhere overdrawn, whether or not the pass marked
-// it sound, and sound implies ok. It counts the finals checked that
-// were ok but not marked sound (those TestConservativeSoundMemoRapid's
-// check skips).
+// memo trusts (ok) is nowhere overdrawn. It counts the finals checked.
 type okChecked struct {
-	t          *rapid.T
-	unmarked   *int
-	inner      Scheduler
-	passesSeen *int
+	t       *rapid.T
+	inner   Scheduler
+	checked *int
 }
 
 func (c okChecked) Schedule(p *Pass) {
 	c.inner.Schedule(p)
-	*c.passesSeen++
 	m := p.s.prof.memo
-	if m == nil {
+	if m == nil || !m.ok {
 		return
 	}
-	if m.sound && !m.ok {
-		c.t.Fatalf("memo marked sound but not ok at %d", p.s.now)
-	}
-	if !m.ok {
-		return
-	}
-	if !m.sound {
-		*c.unmarked++
-	}
+	*c.checked++
 	for _, q := range m.final {
 		if q.free < 0 {
-			c.t.Fatalf("final %v overdrawn with ok (sound %v) at %d", m.final, m.sound, p.s.now)
+			c.t.Fatalf("final %v overdrawn with ok at %d", m.final, p.s.now)
 		}
 	}
 }
@@ -49,12 +36,12 @@ func (c okChecked) Schedule(p *Pass) {
 // cancellations between passes, an observer that cancels or submits at
 // a reservation or a start (inside a pass), EASY passes between
 // (alternator), kills at the estimate and passes per event; and the
-// records equal the plain computation's. This is the premise that makes
-// consMemo.sound safe, checked also where the flag is false (a pass that
-// began overdrawn, or from Pass.Profile), so that a change that left an
-// overdraw in an ok final fails here even if it cleared sound.
+// records equal the plain computation's. The premise of consMemo.ok's
+// soundness, which spares the next pass its walk for an overdraw
+// (rebaseKnown): it fails when consOverdrawn marks nothing (a final
+// [{1 -1} {2 2}] overdrawn with ok, tried 2026-11-30).
 func TestConservativeOkFinalSoundRapid(t *testing.T) {
-	unmarked, passes := 0, 0
+	checked := 0
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 8).Draw(t, "P")
 		n := rapid.IntRange(1, 40).Draw(t, "n")
@@ -72,12 +59,10 @@ func TestConservativeOkFinalSoundRapid(t *testing.T) {
 			return runCancelled(t, cfg, jobs, cancels, func(s *Sim) { meddle(s, jobs, obs, ids) })
 		}
 		want := run(plainConservative{})
-		got := run(okChecked{t: t, unmarked: &unmarked, inner: conservativeScheduler{}, passesSeen: &passes})
+		got := run(okChecked{t: t, inner: conservativeScheduler{}, checked: &checked})
 		samePlainRecords(t, want, got)
 	})
-	// the check must reach finals the flag does not vouch for
-	if unmarked == 0 {
-		t.Fatalf("no ok final unmarked sound in %d passes: the check proves nothing beyond the flag", passes)
+	if checked == 0 {
+		t.Fatal("no ok final checked")
 	}
-	t.Logf("%d passes, %d ok finals not marked sound checked", passes, unmarked)
 }

@@ -70,19 +70,10 @@ func (s *Sim) conservativeQuiet() bool {
 	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
 		return false
 	}
-	i, v := stepAt(m.final, s.now)
-	if v < 0 {
-		return false // rebase's unsound profile: the general way
-	}
-	if !m.sound {
-		for _, q := range m.final[i:] {
-			if q.free < 0 {
-				return false
-			}
-		}
-	}
-	// m.final from now on becomes the profile in place (no copy), and
-	// the profile's buffer final's, which the pass fills at its end
+	// m.ok: final is nowhere overdrawn (consMemo.ok), no walk for an
+	// overdraw. m.final from now on becomes the profile in place (no
+	// copy), and the profile's buffer final's, which the pass fills at
+	// its end
 	m.final, prof.pts = prof.pts[:0], fromNow(m.final, s.now)
 	s.conservativeArrivals(prof, m)
 	return true
@@ -113,16 +104,18 @@ func (s *Sim) conservativeQuiet() bool {
 // many need no scan at all (the commits that brought these in have the
 // measures).
 type consMemo struct {
-	ok    bool    // final, base and jobs describe the last pass
+	// ok: final, base and jobs describe the last pass, and final is
+	// nowhere overdrawn (free ≥ 0 throughout). Every placement of a
+	// pass takes a fit (free ≥ n there with the job's own slot given
+	// back), a slot given back only adds, and a slot that meets an
+	// overdraw the pass began with is placed again (consOverdrawn), so
+	// only a job that fits nowhere, which no sane job does (its size is
+	// at most the machine's, the profile's last point), leaves one, and
+	// clears ok. The next pass then looks for an overdraw only where
+	// the running jobs took processors since (rebaseKnown), and
+	// conservativeQuiet not at all (TestConservativeSoundMemoRapid).
+	ok    bool
 	final []point // the profile the last pass ended with
-	// sound: final is nowhere overdrawn (free ≥ 0 throughout; false:
-	// not known). A pass whose profile was sound when its placements
-	// began, all of which fit, leaves it so: a move or a placement
-	// takes only a fit (free ≥ n there with the job's own slot given
-	// back), and a slot given back only adds. The next pass then looks
-	// for an overdraw only where the running jobs took processors
-	// since (rebaseKnown), and conservativeQuiet not at all.
-	sound bool
 	// The base of final (final without its reservations) is the running
 	// jobs' profile at the start of the last full pass (at now0), with
 	// the jobs started since taken from their start for max(p, 1): free0
@@ -274,7 +267,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// the last final profile rebased in place, not copied: the pass
 		// ends with a new one, into the buffer the profile had
 		buf := prof.pts
-		gain, sound = prof.rebaseKnown(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]), m.sound)
+		gain, sound = prof.rebaseKnown(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]), true) // (m.ok)
 		m.final = buf[:0]
 		known, over = true, !sound
 		m.consBase(s)
@@ -356,9 +349,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	if over {
 		consOverdrawn(prof.pts, list)
 	}
-	// the profile is known to be nowhere overdrawn as the placements
-	// begin (consMemo.sound)
-	sound0 := fromLog && !over
 	// the counts the memo stands for, taken before an observer's
 	// OnReservation can cancel or submit a job in the pass's midst (in
 	// the memo, not in locals live across the loop: 20 M instructions)
@@ -581,7 +571,6 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// and conservativeQuiet read final, Pass.Profile rebuilds)
 	m.final, prof.pts = prof.pts, m.final[:0]
 	m.ok = c.ok
-	m.sound = c.ok && sound0
 	m.quiet, m.minRes = len(c.gave) == 0, c.minRes
 	m.start = c.start[:0]
 	k0 := len(m.log)
@@ -682,7 +671,6 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	})
 	m.final, prof.pts = prof.pts, m.final[:0] // (see conservativePass)
 	m.ok = ok
-	m.sound = ok     // its profile was sound (see its callers), and every slot fits
 	m.nextSeq = seq0 // an observer's submission during the visits is not placed yet
 	m.start = start[:0]
 	k0 := len(m.log)
