@@ -70,17 +70,10 @@ func (s *Sim) conservativeQuiet() bool {
 	if j, ok := s.run.Min(); !ok || j.predEnd() <= s.now {
 		return false
 	}
-	i, v := stepAt(m.final, s.now)
-	if v < 0 {
-		return false // rebase's unsound profile: the general way
-	}
-	for _, q := range m.final[i:] {
-		if q.free < 0 {
-			return false
-		}
-	}
-	// m.final from now on becomes the profile in place (no copy), and
-	// the profile's buffer final's, which the pass fills at its end
+	// m.ok: final is nowhere overdrawn (consMemo.ok), no walk for an
+	// overdraw. m.final from now on becomes the profile in place (no
+	// copy), and the profile's buffer final's, which the pass fills at
+	// its end
 	m.final, prof.pts = prof.pts[:0], fromNow(m.final, s.now)
 	s.conservativeArrivals(prof, m)
 	return true
@@ -111,7 +104,17 @@ func (s *Sim) conservativeQuiet() bool {
 // many need no scan at all (the commits that brought these in have the
 // measures).
 type consMemo struct {
-	ok    bool    // final, base and jobs describe the last pass
+	// ok: final, base and jobs describe the last pass, and final is
+	// nowhere overdrawn (free ≥ 0 throughout). Every placement of a
+	// pass takes a fit (free ≥ n there with the job's own slot given
+	// back), a slot given back only adds, and a slot that meets an
+	// overdraw the pass began with is placed again (consOverdrawn), so
+	// only a job that fits nowhere, which no sane job does (its size is
+	// at most the machine's, the profile's last point), leaves one, and
+	// clears ok. The next pass then looks for an overdraw only where
+	// the running jobs took processors since (rebaseKnown), and
+	// conservativeQuiet not at all (TestConservativeSoundMemoRapid).
+	ok    bool
 	final []point // the profile the last pass ended with
 	// The base of final (final without its reservations) is the running
 	// jobs' profile at the start of the last full pass (at now0), with
@@ -264,7 +267,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// the last final profile rebased in place, not copied: the pass
 		// ends with a new one, into the buffer the profile had
 		buf := prof.pts
-		gain, sound = prof.rebaseOwn(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]))
+		gain, sound = prof.rebaseKnown(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]), true) // (m.ok)
 		m.final = buf[:0]
 		known, over = true, !sound
 		m.consBase(s)
@@ -355,7 +358,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// shuffled them between registers and the stack at every job
 	var c consLoop
 	c.gave = m.gave[:0]
-	c.ok, c.known = true, known
+	c.ok = true
 	c.start, c.gone = m.start[:0], m.gone[:0] // the jobs started, their indices in list
 	c.moved = noSpan                          // the slots given back in this pass so far
 	c.last = none                             // the last scan that found no earlier start (noStart)
@@ -369,14 +372,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	// a start whose window meets one of those lies in the range of
 	// moved, scanned all the same.
 	c.most = never
-	if c.known && c.gain.lo < c.gain.hi {
+	if known && c.gain.lo < c.gain.hi {
 		c.most = prof.most(c.gain.lo, c.gain.hi)
 	}
 	// mostA is the same bound over the hull of the last pass's slots
 	// given back (after[0] holds every after[i]): a job of more is
 	// blocked at every start that those can have opened.
 	c.mostA = never
-	if c.known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
+	if known && len(c.after) > 0 && c.after[0].lo < c.after[0].hi {
 		c.mostA = prof.most(c.after[0].lo, c.after[0].hi)
 	}
 	// ls is list in a local the closures above do not capture (list,
@@ -402,7 +405,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		for {
 			e := &ls[k]
 			w = starts{c.now, never}
-			if !c.known || e.res < 0 || e.fresh {
+			if e.fresh { // (an arrival, res -1, is fresh; so is every job once known is false)
 				from = w.from // not the job before's (no route below reads it now)
 				break
 			}
@@ -456,7 +459,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// Giving the reservation back and taking the earliest slot
 			// changes the profile only if the job moves.
 			fits, at := true, -1 // at: t's index, when fitBefore gives it
-			if !c.known || e.fresh {
+			if e.fresh {
 				t, fits = prof.fitOwn(n, d, w.from, w.until, r)
 			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
@@ -468,7 +471,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 				}
 			}
 			if !fits {
-				c.ok, c.known = false, false // a job that fits nowhere overdraws the profile
+				c.ok = false // a job that fits nowhere overdraws the profile: nothing is known
+				markFresh(ls[k+1:])
 			}
 			if t != r {
 				// g is where the profile gained: the slot given
@@ -514,7 +518,8 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			var fits bool
 			t, fits = prof.Fit(n, d, c.now)
 			if !fits {
-				c.ok, c.known = false, false
+				c.ok = false
+				markFresh(ls[k+1:])
 			}
 			prof.Allocate(t, d, n)
 		}
@@ -546,11 +551,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	m.gone = c.gone[:0]
 	// after[i] becomes the span of this pass's slots given back from
 	// the i-th on
-	suf := append(m.suf[:0], noSpan)
-	for k := len(c.gave) - 1; k >= 0; k-- {
-		suf = append(suf, suf[len(suf)-1].join(c.gave[k]))
+	gave := c.gave
+	suf := slices.Grow(m.suf[:0], len(gave)+1)[:len(gave)+1]
+	acc := noSpan
+	suf[len(gave)] = acc
+	for k := len(gave) - 1; k >= 0; k-- { // (the join carried in acc: suf[k+1] would need an index check)
+		acc = acc.join(gave[k])
+		suf[k] = acc
 	}
-	slices.Reverse(suf)
 	m.after, m.suf = suf, c.after[:0]
 	if inPlace {
 		m.jobs = list
@@ -572,13 +580,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 
 // consLoop is the state of conservativePass's placement loop.
 type consLoop struct {
-	gave               []span  // the slots given back, in order
-	start              []*Job  // the jobs started
-	gone               []int   // their indices in the pass's list
-	moved              span    // the slots given back so far
-	last               noStart // the last scan that found no earlier start
-	minRes             int64
-	ok, known, blocked bool
+	gave        []span  // the slots given back, in order
+	start       []*Job  // the jobs started
+	gone        []int   // their indices in the pass's list
+	moved       span    // the slots given back so far
+	last        noStart // the last scan that found no earlier start
+	minRes      int64
+	ok, blocked bool
 	// the pass's inputs
 	now, most, mostA int64
 	gain             span
@@ -827,4 +835,14 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	}
 	m.ev = ev[:0]
 	return diff
+}
+
+// markFresh marks the entries fresh, to be placed again from now: the
+// jobs after one that fits nowhere, once nothing is known (a pass that
+// begins knowing nothing has only fresh entries), so that the placement
+// loop tests fresh alone.
+func markFresh(es []consEntry) {
+	for k := range es {
+		es[k].fresh = true
+	}
 }

@@ -20,19 +20,7 @@ import (
 func TestConservativeOverdrawnRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(2, 8).Draw(t, "P")
-		n := rapid.IntRange(5, 40).Draw(t, "n")
-		jobs := make([]swf.Job, n)
-		var sub int64
-		for i := range jobs {
-			sub += rapid.SampledFrom([]int64{0, 0, 1, 3, 10}).Draw(t, "gap")
-			e := rapid.SampledFrom([]int64{1, 5, 10, 30}).Draw(t, "estimate")
-			r := max(e+rapid.SampledFrom([]int64{-20, -5, 0, 3, 15}).Draw(t, "over"), 0)
-			j := swf.NewJob()
-			j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
-			j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
-			j.ReqProcs, j.User = j.AllocProcs, 1
-			jobs[i] = j
-		}
+		jobs := drawOverrunJobs(t, P, rapid.IntRange(5, 40).Draw(t, "n"))
 		perEvent := rapid.Bool().Draw(t, "perEvent")
 		run := func(s Scheduler) *Result {
 			res, err := Run(context.Background(), Config{MachineSize: P, Scheduler: s, PerEventPass: perEvent}, jobs)
@@ -43,6 +31,25 @@ func TestConservativeOverdrawnRapid(t *testing.T) {
 		}
 		samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
 	})
+}
+
+// drawOverrunJobs draws n jobs of one user for a machine of P
+// processors, many of which outlive their estimates (S3's reservations
+// held at now overdraw the profile) or end long before them.
+func drawOverrunJobs(t *rapid.T, P int64, n int) []swf.Job {
+	jobs := make([]swf.Job, n)
+	var sub int64
+	for i := range jobs {
+		sub += rapid.SampledFrom([]int64{0, 0, 1, 3, 10}).Draw(t, "gap")
+		e := rapid.SampledFrom([]int64{1, 5, 10, 30}).Draw(t, "estimate")
+		r := max(e+rapid.SampledFrom([]int64{-20, -5, 0, 3, 15}).Draw(t, "over"), 0)
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime = int64(i+1), sub, r, e
+		j.AllocProcs = rapid.Int64Range(1, P).Draw(t, "size")
+		j.ReqProcs, j.User = j.AllocProcs, 1
+		jobs[i] = j
+	}
+	return jobs
 }
 
 // TestConservativeOverdrawnMixedRapid: consOverdrawn's passes among

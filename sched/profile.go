@@ -485,6 +485,13 @@ func (p *Profile) allocateAll(slots []slot) {
 // end) after it ended early: it is added to was a range at a time. The
 // buffer the profile had is left to the caller.
 func (p *Profile) rebaseOwn(was, diff []point) (gain span, sound bool) {
+	return p.rebaseKnown(was, diff, false)
+}
+
+// rebaseKnown is rebaseOwn, told whether was is nowhere overdrawn
+// (wasSound): then only the times where diff is negative can be, and
+// only those are read for the soundness it reports.
+func (p *Profile) rebaseKnown(was, diff []point, wasSound bool) (gain span, sound bool) {
 	gain, sound = noSpan, true
 	p.pts = was
 	for e, q := range diff {
@@ -509,10 +516,25 @@ func (p *Profile) rebaseOwn(was, diff []point) (gain span, sound bool) {
 			gain = gain.join(span{q.t, never})
 		}
 	}
-	for _, q := range p.pts {
-		if q.free < 0 {
-			sound = false
-			break
+	if wasSound {
+		for e, q := range diff {
+			if q.free < 0 {
+				hi := int64(never)
+				if e+1 < len(diff) {
+					hi = diff[e+1].t
+				}
+				if p.least(q.t, hi) < 0 {
+					sound = false
+					break
+				}
+			}
+		}
+	} else {
+		for _, q := range p.pts {
+			if q.free < 0 {
+				sound = false
+				break
+			}
 		}
 	}
 	p.steps = diff[:0]
