@@ -7,7 +7,7 @@ import (
 )
 
 // okChecked is conservative backfilling that checks, after each pass,
-// the invariant rebaseKnown's shortcut rests on: a final profile the
+// the invariant rebaseOwn's shortcut rests on: a final profile the
 // memo trusts (ok) is nowhere overdrawn. It counts the finals checked.
 type okChecked struct {
 	t       *rapid.T
@@ -38,7 +38,7 @@ func (c okChecked) Schedule(p *Pass) {
 // (alternator), kills at the estimate and passes per event; and the
 // records equal the plain computation's. The premise of consMemo.ok's
 // soundness, which spares the next pass its walk for an overdraw
-// (rebaseKnown): it fails when consOverdrawn marks nothing (a final
+// (rebaseOwn): it fails when consOverdrawn marks nothing (a final
 // [{1 -1} {2 2}] overdrawn with ok, tried 2026-11-30).
 func TestConservativeOkFinalSoundRapid(t *testing.T) {
 	checked := 0

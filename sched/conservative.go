@@ -112,7 +112,7 @@ type consMemo struct {
 	// only a job that fits nowhere, which no sane job does (its size is
 	// at most the machine's, the profile's last point), leaves one, and
 	// clears ok. The next pass then looks for an overdraw only where
-	// the running jobs took processors since (rebaseKnown), and
+	// the running jobs took processors since (rebaseOwn), and
 	// conservativeQuiet not at all (TestConservativeSoundMemoRapid).
 	ok    bool
 	final []point // the profile the last pass ended with
@@ -267,7 +267,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// the last final profile rebased in place, not copied: the pass
 		// ends with a new one, into the buffer the profile had
 		buf := prof.pts
-		gain, sound = prof.rebaseKnown(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0]), true) // (m.ok)
+		gain, sound = prof.rebaseOwn(fromNow(m.final, s.now), s.consDiff(m, prof.steps[:0])) // (m.ok: sound)
 		m.final = buf[:0]
 		known, over = true, !sound
 		m.consBase(s)

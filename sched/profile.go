@@ -474,24 +474,20 @@ func (p *Profile) allocateAll(slots []slot) {
 // rebaseOwn sets the profile to was + diff from now on, in was itself,
 // which becomes the profile (no copy): was is a profile starting at now
 // (fromNow: conservative backfilling's last final profile, which it no
-// longer needs once rebased), diff the running jobs' change since was was
-// planned (consDiff: steps from now, a point per change, the first at
-// now), both with no two neighbours of equal free, as Allocate keeps them
-// (nor has the result). It returns the span of the times at which diff
-// is positive (where the profile gained on was), and whether the profile
-// is nowhere overdrawn (free ≥ 0 throughout).
+// longer needs once rebased), nowhere overdrawn (the memo keeps only an
+// ok pass's final profile, which is: TestConservativeOkFinalSoundRapid),
+// diff the running jobs' change since was was planned (consDiff: steps
+// from now, a point per change, the first at now), both with no two
+// neighbours of equal free, as Allocate keeps them (nor has the result).
+// It returns the span of the times at which diff is positive (where the
+// profile gained on was), and whether the profile is nowhere overdrawn
+// (free ≥ 0 throughout): as was is, only the times where diff is
+// negative can be, and only those are read.
 //
 // diff is mostly none, or a job's processors over [now, its planned
 // end) after it ended early: it is added to was a range at a time. The
 // buffer the profile had is left to the caller.
 func (p *Profile) rebaseOwn(was, diff []point) (gain span, sound bool) {
-	return p.rebaseKnown(was, diff, false)
-}
-
-// rebaseKnown is rebaseOwn, told whether was is nowhere overdrawn
-// (wasSound): then only the times where diff is negative can be, and
-// only those are read for the soundness it reports.
-func (p *Profile) rebaseKnown(was, diff []point, wasSound bool) (gain span, sound bool) {
 	gain, sound = noSpan, true
 	p.pts = was
 	for e, q := range diff {
@@ -516,22 +512,13 @@ func (p *Profile) rebaseKnown(was, diff []point, wasSound bool) (gain span, soun
 			gain = gain.join(span{q.t, never})
 		}
 	}
-	if wasSound {
-		for e, q := range diff {
-			if q.free < 0 {
-				hi := int64(never)
-				if e+1 < len(diff) {
-					hi = diff[e+1].t
-				}
-				if p.least(q.t, hi) < 0 {
-					sound = false
-					break
-				}
+	for e, q := range diff {
+		if q.free < 0 {
+			hi := int64(never)
+			if e+1 < len(diff) {
+				hi = diff[e+1].t
 			}
-		}
-	} else {
-		for _, q := range p.pts {
-			if q.free < 0 {
+			if p.least(q.t, hi) < 0 {
 				sound = false
 				break
 			}

@@ -9,7 +9,7 @@ import (
 
 // TestFromNowMatchesAppendFrom: fromNow trims a profile in place to what
 // appendFrom copies, for random profiles starting at or before now, and
-// rebaseOwn on it gives what rebase gives on the untrimmed one.
+// rebaseWalk on it gives what rebase gives on the untrimmed one.
 func TestFromNowMatchesAppendFrom(t *testing.T) {
 	var p, q Profile
 	rapid.Check(t, func(t *rapid.T) {
@@ -23,19 +23,19 @@ func TestFromNowMatchesAppendFrom(t *testing.T) {
 		}
 		p.pts, q.pts = nil, nil
 		wg, ws := q.rebase(was, slices.Clone(diff))
-		gg, gs := p.rebaseOwn(got, slices.Clone(diff))
+		gg, gs := p.rebaseWalk(got, slices.Clone(diff))
 		if !slices.Equal(p.pts, q.pts) || gg != wg || gs != ws {
-			t.Fatalf("rebaseOwn: %v %v %v; rebase: %v %v %v", p.pts, gg, gs, q.pts, wg, ws)
+			t.Fatalf("rebaseWalk: %v %v %v; rebase: %v %v %v", p.pts, gg, gs, q.pts, wg, ws)
 		}
 	})
 }
 
-// rebase is rebaseOwn on a copy of was from now on (appendFrom), was
-// left as it is: the version the tests hold rebaseOwn and rebaseRef to
+// rebase is rebaseWalk on a copy of was from now on (appendFrom), was
+// left as it is: the version the tests hold rebaseWalk and rebaseRef to
 // (conservativePass rebases its last final profile in place).
 func (p *Profile) rebase(was, diff []point) (gain span, sound bool) {
 	base := p.pts
-	gain, sound = p.rebaseOwn(appendFrom(p.spare[:0], was, diff[0].t), diff)
+	gain, sound = p.rebaseWalk(appendFrom(p.spare[:0], was, diff[0].t), diff)
 	p.spare = base[:0]
 	return gain, sound
 }
