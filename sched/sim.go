@@ -517,7 +517,13 @@ func (s *Sim) activate(k int32, at int64) *Job {
 		// takes the simulated submit from the live job at close.
 		rec.Job = nil
 	}
-	jb.jobLive = jobLive{idx: int(k), n: rec.Size, r: rec.RunTime, firstRes: -1, res: -1, start: -1, end: -1}
+	// Field by field in place: the literal jobLive{...} was built on the
+	// stack and copied over (54 instructions a job).
+	jl := &jb.jobLive
+	jl.idx, jl.seq, jl.n, jl.e, jl.r, jl.p, jl.p0 = int(k), 0, rec.Size, 0, rec.RunTime, 0, 0
+	jl.start, jl.end, jl.state, jl.nCorr, jl.kPost = -1, -1, 0, 0, 0
+	jl.filled, jl.backfill, jl.killed, jl.firstRes, jl.res = false, false, false, -1, -1
+	jl.accSum, jl.accT, jl.prio, jl.pos, jl.key, jl.held = 0, 0, 0, 0, 0, 0
 	if s.m != nil {
 		ns := jb.jobNodes
 		if ns == nil {
