@@ -112,7 +112,7 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 		}
 		return
 	}
-	ci, i := t.find(j)
+	ci, i := t.findKey(j, j.key) // (not find: the key is just cached)
 	c := t.chunks[ci]
 	if t.byShort {
 		t.low[ci] = min(t.low[ci], j.n)
@@ -156,7 +156,10 @@ func (t *jobSet) Delete(j *Job) bool {
 	if t.n == 0 {
 		return false
 	}
-	ci, i := t.find(j)
+	// By the key cached at its insertion, not keyOf: a member's is its
+	// place's (it leaves the set before its key changes), and a job that
+	// left, whatever its cached key, is not found at the place searched.
+	ci, i := t.findKey(j, j.key)
 	if c := t.chunks[ci]; i == len(c) || c[i] != j {
 		return false
 	}
