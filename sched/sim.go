@@ -394,7 +394,9 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 		}
 	}
 	r := sanitize.Check(sj, s.cfg.MachineSize)
-	if r == sanitize.SaneJob && s.holds(sj.ID) {
+	// (holds' own test first, inline: rising IDs need no call, 28
+	// instructions a job)
+	if r == sanitize.SaneJob && (s.live != nil || s.anyID && sj.ID <= s.hiID) && s.holds(sj.ID) {
 		r = sanitize.DuplicateID
 	}
 	if r == sanitize.SaneJob && s.m != nil {
