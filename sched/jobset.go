@@ -29,7 +29,8 @@ type jobSet struct {
 const maxChunk = 128
 
 // keyOf is j's first sort key, which ReplaceOrInsert caches in j.key (a
-// job is in one set at a time, and leaves it before its key changes).
+// job is in one set at a time, and leaves it before its key changes, or
+// is moved by later, which caches the new one).
 func (t *jobSet) keyOf(j *Job) int64 {
 	if t.byShort {
 		return j.p
@@ -156,8 +157,8 @@ func (t *jobSet) Delete(j *Job) bool {
 	if t.n == 0 {
 		return false
 	}
-	// By the key cached at its insertion, not keyOf: a member's is its
-	// place's (it leaves the set before its key changes), and a job that
+	// By the cached key, not keyOf: a member's is its place's (it leaves
+	// the set before its key changes, or later moves it), and a job that
 	// left, whatever its cached key, is not found at the place searched.
 	ci, i := t.findKey(j, j.key)
 	if c := t.chunks[ci]; i == len(c) || c[i] != j {
