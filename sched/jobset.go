@@ -29,7 +29,8 @@ type jobSet struct {
 const maxChunk = 128
 
 // keyOf is j's first sort key, which ReplaceOrInsert caches in j.key (a
-// job is in one set at a time, and leaves it before its key changes).
+// job is in one set at a time, and leaves it before its key changes, or
+// is moved by later, which caches the new one).
 func (t *jobSet) keyOf(j *Job) int64 {
 	if t.byShort {
 		return j.p
@@ -112,7 +113,7 @@ func (t *jobSet) ReplaceOrInsert(j *Job) {
 		}
 		return
 	}
-	ci, i := t.find(j)
+	ci, i := t.findKey(j, j.key) // (not find: the key is just cached)
 	c := t.chunks[ci]
 	if t.byShort {
 		t.low[ci] = min(t.low[ci], j.n)
@@ -156,7 +157,10 @@ func (t *jobSet) Delete(j *Job) bool {
 	if t.n == 0 {
 		return false
 	}
-	ci, i := t.find(j)
+	// By the cached key, not keyOf: a member's is its place's (it leaves
+	// the set before its key changes, or later moves it), and a job that
+	// left, whatever its cached key, is not found at the place searched.
+	ci, i := t.findKey(j, j.key)
 	if c := t.chunks[ci]; i == len(c) || c[i] != j {
 		return false
 	}
