@@ -46,12 +46,13 @@ type endsNowTrigger struct {
 // per event, on instants with many terminations as predicted, whatever
 // observers do in the middle of an instant: cancel a job when another
 // ends or starts (so Cancel meets a job that ends now as predicted while
-// s.ending counts it), submit one when another ends, cancel at wake-ups.
+// s.ending counts it, in a pass or between two), submit one when another
+// ends, cancel at wake-ups.
 // The conservative pass with its memo gives the plain pass's records
 // under them, and with exact predictions no job starts after its first
 // reservation.
 func TestEndingCurrentRapid(t *testing.T) {
-	nonzero, cancelsNow := 0, 0
+	nonzero, cancelsNow, inPass := 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		P := rapid.Int64Range(1, 8).Draw(t, "P")
 		n := rapid.IntRange(1, 30).Draw(t, "n")
@@ -88,6 +89,8 @@ func TestEndingCurrentRapid(t *testing.T) {
 		// the first endAny terminations cancel a job that ends now as
 		// predicted, if one runs
 		endAny := rapid.IntRange(0, 3).Draw(t, "endAny")
+		// and so do the first startAny starts while one runs, in a pass
+		startAny := rapid.IntRange(0, 2).Draw(t, "startAny")
 		run := func(inner Scheduler) *Result {
 			cfg := Config{MachineSize: P, Scheduler: endingChecker{t, inner, &nonzero}, KillAtEstimate: kill, PerEventPass: true}
 			if pred == 4 {
@@ -95,13 +98,17 @@ func TestEndingCurrentRapid(t *testing.T) {
 			} else {
 				withPredictor(t, &cfg, pred)
 			}
-			next, anyEnd := int64(n), endAny
+			next, anyEnd, anyStart := int64(n), endAny, startAny
 			return runCancelled(t, cfg, jobs, cancels, func(sim *Sim) {
 				act := func(now int64, j *swf.Job, start bool) {
 					tr := trig
 					if !start && anyEnd > 0 {
 						anyEnd--
 						tr = append(tr, endsNowTrigger{on: j.ID})
+					}
+					if start && anyStart > 0 && sim.ending > 0 {
+						anyStart--
+						tr = append(tr, endsNowTrigger{on: j.ID, start: true})
 					}
 					for _, g := range tr {
 						if g.on != j.ID || g.start != start {
@@ -119,6 +126,9 @@ func TestEndingCurrentRapid(t *testing.T) {
 							}
 							if jb := sim.liveByID()[g.id]; jb != nil && jb.state == running && sim.endsNow(jb) {
 								cancelsNow++
+								if sim.inPass {
+									inPass++
+								}
 							}
 							sim.Cancel(g.id)
 							continue
@@ -150,8 +160,8 @@ func TestEndingCurrentRapid(t *testing.T) {
 			}
 		}
 	})
-	if nonzero == 0 || cancelsNow == 0 {
-		t.Fatalf("%d passes with a job ending now as predicted, %d cancellations of one: the cases are not exercised", nonzero, cancelsNow)
+	if nonzero == 0 || cancelsNow == 0 || inPass == 0 {
+		t.Fatalf("%d passes with a job ending now as predicted, %d cancellations of one (%d in a pass): the cases are not exercised", nonzero, cancelsNow, inPass)
 	}
-	t.Logf("%d passes with a job ending now as predicted, %d cancellations of one", nonzero, cancelsNow)
+	t.Logf("%d passes with a job ending now as predicted, %d cancellations of one (%d in a pass)", nonzero, cancelsNow, inPass)
 }
