@@ -11,8 +11,10 @@ import (
 // endingChecker runs inner and fails t at a pass where s.ending, which
 // batch sets before each pass of an instant's events and Cancel keeps,
 // is not what it stands for: the processors of the running jobs that
-// end now as predicted (endingSum). It checks again after inner, whose
-// starts may have made an observer cancel a job.
+// end now as predicted (endingSum), or the free processors are below 0
+// (a job started on the processors of one that ends now as predicted,
+// before its termination). It checks again after inner, whose starts may
+// have made an observer cancel a job.
 type endingChecker struct {
 	t       *rapid.T
 	inner   Scheduler
@@ -30,6 +32,9 @@ func (c endingChecker) Schedule(p *Pass) {
 }
 
 func (c endingChecker) check(s *Sim, when string) {
+	if s.free < 0 {
+		c.t.Fatalf("%s the pass at %d: %d processors free", when, s.now, s.free)
+	}
 	if got, want := s.ending, s.endingSum(); got != want {
 		c.t.Fatalf("%s the pass at %d: s.ending %d, the running jobs ending now as predicted hold %d", when, s.now, got, want)
 	}
