@@ -822,7 +822,13 @@ func (s *Sim) batch(t int64) {
 				s.expire(e.job, e.n)
 			}
 			if s.cfg.PerEventPass {
-				s.ending = s.endingSum() // (0 after the instant's last termination)
+				// A job ends now as predicted only while its termination
+				// is still to come: without one, no walk of the running
+				// jobs (their overdue head, S3, can be long).
+				s.ending = 0
+				if len(s.events) > 0 && s.events[0].t == t && s.events[0].kind() == evTerm {
+					s.ending = s.endingSum()
+				}
 				s.schedule()
 			}
 		}
