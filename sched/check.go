@@ -135,7 +135,8 @@ func (r *Result) Check() error {
 // another job may become the holder, as those policies mean), when every
 // job ran exactly its prediction. A running job that outlives its
 // prediction delays reservations (S3); with exact predictions nothing
-// may.
+// may, with a pass per event too (a job whose termination at its
+// predicted end is still to come has not outlived it, Config.PerEventPass).
 func (r *Result) checkReservations() error {
 	if !r.promises {
 		return nil

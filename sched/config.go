@@ -46,7 +46,13 @@ type Config struct {
 	// per timestamp batch. Either way the events of one instant are
 	// handled as terminations, prediction expiries, arrivals (by submit
 	// time, then ID), At wake-ups, then the pass (S1). pyss passes per
-	// event, predictsim per timestamp.
+	// event, predictsim per timestamp. A pass between two terminations
+	// of one instant sees a job predicted to end then whose own
+	// termination is still to come: it has not outlived its prediction
+	// (S3 applies only to a job still running after the instant's
+	// terminations), so the free-processor profile counts its processors
+	// from now, and a job planned on them waits, reserved at now, for the
+	// pass after that termination (Pass.Profile).
 	PerEventPass bool
 	// BoundedSlowdownThreshold is the τ of max(1, (w+r)/max(τ, r)); 0 means 10 s.
 	BoundedSlowdownThreshold int64

@@ -599,6 +599,7 @@ type consLoop struct {
 // starts changes s's counts once more, and the next pass sees it.
 func (s *Sim) consStart(start []*Job, e0, q0 uint64) (epoch, qepoch uint64) {
 	e1 := s.epoch
+	start = s.consEndsNow(start) // (with a pass per event, see endsNow)
 	_, epoch = s.startBackfills(start, true)
 	return e0 + (epoch - e1), q0 + (epoch - e1)
 }
@@ -649,7 +650,7 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	e0, q0, seq0 := s.epoch, s.qepoch, s.seq // (see conservativePass)
 	// the base from now: the running jobs' profile, no job overdue (see
 	// conservativeQuiet)
-	m.now0, m.free0 = s.now, s.free
+	m.now0, m.free0 = s.now, s.free+s.endingFree()
 	ok := true
 	start := m.start[:0]
 	blocked := len(m.jobs) > 0 // every job the last pass saw holds a reservation after now
@@ -740,7 +741,7 @@ func (s *Sim) consRun(lo, hi, n int64) {
 // consBase makes the running jobs' profile now the memo's base, with an
 // empty log.
 func (m *consMemo) consBase(s *Sim) {
-	m.now0, m.free0, m.log, m.logOK = s.now, s.free, m.log[:0], true
+	m.now0, m.free0, m.log, m.logOK = s.now, s.free+s.endingFree(), m.log[:0], true
 }
 
 // consStarted takes the jobs a pass started now into the memo's base, as
@@ -810,9 +811,10 @@ func (s *Sim) consDiff(m *consMemo, diff []point) []point {
 	for ; i < len(ev) && ev[i].t == now; i++ {
 		v += ev[i].free
 	}
-	v0 := s.free - m.free0
+	e := s.endingFree() // free from now, though still running (endsNow)
+	v0 := s.free + e - m.free0
 	if now != m.now0 {
-		v0 = v
+		v0 = v + e // (the loop takes them off with the overdue jobs)
 	overdue:
 		for _, c := range s.run.chunks {
 			for _, r := range c {

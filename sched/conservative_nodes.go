@@ -15,7 +15,8 @@ import (
 // A node's availability over time is its free resources when the pass
 // begins plus a list of events, each a share coming back (+) or being
 // taken (−) at a time: a running job's shares come back at
-// max(predicted end, now+1) (S3, as on one pool), and a reservation's
+// max(predicted end, now+1) (S3, as on one pool; at now for a job that
+// ends now as predicted, Sim.endsNow), and a reservation's
 // shares are taken at its start and come back max(p, 1) later. Between
 // two event times a node's resources are constant: a segment.
 //
@@ -135,8 +136,10 @@ func (s *Sim) conservativeNodesPass() {
 	c.base.copyFrom(&m.free)
 	c.cur.copyFrom(&m.free)
 	c.win.copyFrom(&m.free)
+	ending := false // a running job ends now as predicted (endsNow)
 	s.run.Ascend(func(r *Job) bool {
-		t := max(r.predEnd(), s.now+1)
+		t := s.freeFrom(r)
+		ending = ending || t == s.now
 		for k := range r.alloc {
 			c.add(int(r.alloc[k].node), nodeEv{t: t, jb: r, k: int32(k), sign: 1})
 		}
@@ -199,7 +202,14 @@ func (s *Sim) conservativeNodesPass() {
 				c.hold(j, t, d, false)
 				continue
 			}
-		} else {
+			if ending { // (clean gave the window's nodes the base back)
+				c.window(m, t, d)
+			}
+		}
+		// A job planned now that does not fit on the free nodes counts
+		// on the nodes of a job that ends now as predicted: it waits,
+		// reserved at now, for the pass after that job's termination.
+		if t != s.now || ending {
 			as := [1]*avail{&c.win}
 			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
 			c.clean(m, j.resAlloc)

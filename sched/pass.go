@@ -167,7 +167,13 @@ func (p *Pass) Shadow(n int64) (shadow, extra int64) { return p.s.shadow(n) }
 // Profile returns the free-processor profile from now on: the free
 // processors, plus each running job's processors from its predicted end
 // (a predicted end already past counts from now+1: the processors are
-// still held, S3). The policy may Fit and Allocate in it; it is rebuilt at
+// still held, S3). With Config.PerEventPass, a job predicted to end now
+// whose termination is still to come this instant has not outlived its
+// prediction: its processors count from now, so that the profile at now
+// may hold more than Free. A job planned on them gets ErrNoFit from
+// Start: Reserve it at now, and start it at the pass after that
+// termination, later in this instant (as the built-in conservative
+// policy does). The policy may Fit and Allocate in it; it is rebuilt at
 // every call and shared by the pass, so keep at most one in use. The
 // built-in conservative policy works in the same profile: a call while it
 // schedules (from an Observer of a Scheduler that wraps it, say) rebuilds
@@ -180,7 +186,10 @@ func (p *Pass) Profile() *Profile {
 	last := point{s.now, s.free} // pts's last point, kept in registers
 	for _, c := range s.run.chunks {
 		for _, r := range c {
-			if t := max(r.start+r.p, s.now+1); t <= last.t { // predEnd, S3's now+1 at the earliest
+			if t := s.freeFrom(r); t <= last.t { // predEnd, S3's now+1 at the earliest (endsNow)
+				if t < last.t { // ends now as predicted, after a job that outlived it (from now+1)
+					pts[0].free += r.n // (then pts is {now, now+1})
+				}
 				last.free += r.n
 				pts[len(pts)-1].free = last.free
 			} else {

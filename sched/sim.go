@@ -22,6 +22,98 @@ const (
 
 func (j *Job) predEnd() int64 { return j.start + j.p }
 
+// endsNow reports whether running job r ends now as predicted: its
+// predicted end is now, and so is its termination, one of this instant's
+// events still to handle. Only a pass per event (Config.PerEventPass)
+// runs while such a job runs: the pass after the instant's terminations
+// sees none. It has not outlived its prediction, so the free-processor
+// profile counts its processors from now, not from now+1 as S3 does for
+// a job still running at or past its predicted end (freeFrom); a job
+// planned on them waits, reserved at now, and starts at the pass after
+// that termination, later in this instant. (A job of prediction 0 is
+// held over [now, now+1), as the profile holds every job for max(p, 1).)
+func (s *Sim) endsNow(r *Job) bool { return r.p == r.r && r.p > 0 && r.start+r.p == s.now }
+
+// freeFrom is when the free-processor profile counts running job r's
+// processors free again: its predicted end, or now+1 when that is not
+// after now and r has outlived its prediction (S3: they are still held).
+func (s *Sim) freeFrom(r *Job) int64 {
+	if t := r.predEnd(); t > s.now || s.endsNow(r) {
+		return t
+	}
+	return s.now + 1
+}
+
+// endingFree is the processors of the running jobs that end now as
+// predicted (endsNow): free from now in the profile, not yet in s.free.
+// It is s.ending, which batch sets before the pass after each event of
+// an instant but its arrivals (a pass per event, not pyss's order), 0
+// from the instant's last termination on, and Cancel keeps up to date;
+// without a pass per event there are none: every termination of the
+// instant comes before its pass.
+func (s *Sim) endingFree() int64 { return s.ending }
+
+// endingSum walks the running jobs to sum endingFree.
+func (s *Sim) endingSum() int64 {
+	var n int64
+	for _, c := range s.run.chunks {
+		for _, r := range c {
+			if r.predEnd() > s.now {
+				return n
+			}
+			if s.endsNow(r) {
+				n += r.n
+			}
+		}
+	}
+	return n
+}
+
+// consEndsNow returns the jobs of start, the waiting jobs a conservative
+// pass on one pool planned now (in arrival order), that fit in the
+// processors free now, and keeps the others waiting, reserved at now:
+// they were planned on the processors of a job that ends now as
+// predicted (endsNow) and still runs, and start at the pass after its
+// termination, later in this instant. A job started after one kept
+// waiting overtook it: it is backfilled. Keeping one drops the memo (its
+// jobs no longer hold it, consMemo): the next pass plans from the
+// running jobs again.
+func (s *Sim) consEndsNow(start []*Job) []*Job {
+	if s.ending == 0 {
+		return start // every job planned now fits
+	}
+	return s.consHold(start)
+}
+
+func (s *Sim) consHold(start []*Job) []*Job {
+	var need int64
+	for _, j := range start {
+		if j.state == waiting { // (an observer may have cancelled it)
+			need += j.n
+		}
+	}
+	if need <= s.free {
+		return start
+	}
+	m := s.prof.memo
+	m.ok, m.logOK = false, false
+	var fit []*Job // (rare: a new slice, start is the memo's)
+	free, held := s.free, false
+	for _, j := range start {
+		switch {
+		case j.state != waiting:
+		case j.n > free:
+			s.reserve(j, s.now)
+			held = true
+		default:
+			free -= j.n
+			j.backfill = j.backfill || held
+			fit = append(fit, j)
+		}
+	}
+	return fit
+}
+
 // event kinds in the same-timestamp order of S1.
 const (
 	evTerm = iota
@@ -201,6 +293,9 @@ type Sim struct {
 	waste    int64      // a spread holder: the cores at the shadow it cannot use (wasteCannotKeep)
 
 	cons *consNodes // conservativeNodesPass's profile, made on first use
+	// ending is endingFree: the processors of the running jobs that end
+	// now as predicted, at a pass between two terminations of one instant
+	ending int64
 
 	// At's callbacks are kept in a slice rather than a map (the Slurm
 	// policy wakes a million times a run, and the map's insert, look-up
@@ -591,6 +686,9 @@ func (s *Sim) Cancel(id int64) bool {
 	case waiting:
 		s.removeWaiting(jb)
 	case running:
+		if s.ending > 0 && s.endsNow(jb) {
+			s.ending -= jb.n
+		}
 		s.run.Delete(jb)
 		s.free += jb.held
 		s.consRun(s.now, jb.predEnd(), -jb.n)
@@ -730,6 +828,13 @@ func (s *Sim) batch(t int64) {
 				s.expire(e.job, e.n)
 			}
 			if s.cfg.PerEventPass {
+				// A job ends now as predicted only while its termination
+				// is still to come: without one, no walk of the running
+				// jobs (their overdue head, S3, can be long).
+				s.ending = 0
+				if len(s.events) > 0 && s.events[0].t == t && s.events[0].kind() == evTerm {
+					s.ending = s.endingSum()
+				}
 				s.schedule()
 			}
 		}
