@@ -24,7 +24,7 @@ func (s *Sim) backfillShort(h *Job, e EASYScheduler, shadow, extra, from int64) 
 	// and top, the first arrival after them (-1: not that walk).
 	var fresh []*Job
 	top := int64(-1)
-	// visit is backfillFrom's, called (inlined) here.
+	// visit is backfillFrom's test of a job, written again (inlined) here.
 	visit := func(k *Job) bool {
 		if k == h || k.n > free {
 			return true
