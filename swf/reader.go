@@ -268,8 +268,10 @@ func (r *Reader) next(j *Job) error {
 			}
 			continue
 		}
-		if r.line == 1 {
-			// A UTF-8 byte order mark, as some editors write, is not text.
+		if len(line) > 0 && line[0] == 0xef {
+			// A UTF-8 byte order mark, as some editors write, is not
+			// text: at line 1, or where a second file begins (cat a.swf
+			// b.swf), where it made the line malformed.
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
 		line = line[blanks(line, 0):]

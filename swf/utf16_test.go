@@ -93,3 +93,17 @@ func TestUTF16LineKeepsHeader(t *testing.T) {
 		t.Errorf("%d jobs, %v, stats %+v; want 1 job, line 1 skipped, no late comment", len(jobs), err, st)
 	}
 }
+
+// A UTF-8 byte-order mark where a second file begins (cat a.swf b.swf,
+// b saved by an editor that writes one) is not text, as at line 1: the
+// second file's first line, a job line or a comment, was malformed (a
+// strict read failed at it).
+func TestUTF8MarkAfterFirstFile(t *testing.T) {
+	first := "; MaxProcs: 8\n" + goodLine + "\n"
+	for _, second := range []string{goodLine + "\n", "; a second log\n" + goodLine + "\n"} {
+		jobs, err := NewReader(strings.NewReader(first + "\xef\xbb\xbf" + second)).ReadAll()
+		if err != nil || len(jobs) != 2 {
+			t.Errorf("%q after a UTF-8 mark: %d jobs, %v; want 2, no error", second, len(jobs), err)
+		}
+	}
+}
