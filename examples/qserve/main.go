@@ -200,7 +200,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	history := fs.Int("history", 0, "started jobs per queue the QBETS predictor remembers (the last `n` to 9n/8; 0 = 2^19)")
 	var levels levelsFlag
 	fs.Var(&levels, "levels", "QBETS quantile/confidence `pairs` in percent the predictions answer, e.g. 95/90,50/95 (the -within probability is at the first one's confidence; default "+levelsFlag(karnak.DefaultLevels()).String()+")")
-	forecastJobs := fs.Int("max-forecast-jobs", 0, "forecast (forward simulation) only for systems of at most `n` live jobs, each request costing at most one simulation of them (0 = 2000; < 0: no forecast)")
+	forecastJobs := fs.Int("max-forecast-jobs", 0, "forecast (forward simulation) only for systems of at most `n` live jobs, each request costing at most one simulation of them per system it names (0 = 2000; < 0: no forecast)")
 	pruneEvery := fs.Int("prune-every", 0, "delete the events a restart no longer needs every `n` stored events (0 = 10000, < 0: never)")
 	neighbors := neighborsFlag{}
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")

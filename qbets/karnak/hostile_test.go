@@ -403,3 +403,53 @@ func FuzzIngest(f *testing.F) {
 		}
 	})
 }
+
+// A hypothetical request naming every queue of one system costs one
+// forward simulation, not one per queue: the simulation plays the
+// system as one pool, so the queue does not enter it (until this change
+// a request of 64 locations ran 64 simulations of up to
+// MaxForecastJobs jobs each, 0.5 s of CPU bought with one anonymous
+// request). The answers are the same as one location's.
+func TestHypotheticalOneSimulationPerSystem(t *testing.T) {
+	evs := []Event{}
+	var locs []string
+	for q := range 64 {
+		evs = append(evs, Event{Kind: "queue", System: "big", Time: testNow - 3600, Queue: fmt.Sprint("q", q), Cores: 1024, WallTime: 86400})
+		locs = append(locs, fmt.Sprintf(`"q%d@big"`, q))
+	}
+	for j := int64(1); j <= 400; j++ {
+		evs = append(evs, Event{Kind: "submit", System: "big", Job: j, Time: testNow - 3000, Queue: "q0", Cores: 256, WallTime: 7200})
+		if j <= 4 {
+			evs = append(evs, Event{Kind: "start", System: "big", Job: j, Time: testNow - 3000})
+		}
+	}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	sys, _ := s.lookup("big")
+	runs := func() int { sys.fc.mu.Lock(); defer sys.fc.mu.Unlock(); return sys.fc.runs }
+	before := runs()
+	resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "",
+		`{"cores": 64, "wallTime": "01:00:00", "locations": [`+strings.Join(locs, ",")+`]}`)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %.300s", resp.StatusCode, out)
+	}
+	if n := runs() - before; n != 1 {
+		t.Errorf("a request for %d queues of one system ran %d simulations, want 1", len(locs), n)
+	}
+	var ps []Prediction
+	if err := json.Unmarshal([]byte(out), &ps); err != nil || len(ps) != len(locs) {
+		t.Fatalf("%d predictions (%v), want %d", len(ps), err, len(locs))
+	}
+	for _, p := range ps {
+		if p.Forecast == nil || *p.Forecast != *ps[0].Forecast {
+			t.Fatalf("%s: forecast %+v (%s), want %+v as q0's", p.Queue, p.Forecast, p.ForecastReason, ps[0].Forecast)
+		}
+	}
+}

@@ -80,7 +80,8 @@ import (
 // last event, stored at it, so that one event ahead of its time never
 // locks its system's real events out; sizes and durations at most 2^40,
 // names at most 64 bytes, not "." or "..", free text 256 bytes of UTF-8,
-// JSON without duplicate keys; at most MaxSystems systems, MaxQueues
+// JSON without duplicate keys, nested at most 32 deep, at most 64 keys
+// an object (as a prediction request's); at most MaxSystems systems, MaxQueues
 // queues and MaxLiveJobs live jobs per system), no work grows with a gap
 // in time, and Drop and Rewind repair a system fed bad events. Every
 // refusal is an Error whose Code says whether retrying can help, the
