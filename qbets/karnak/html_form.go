@@ -110,8 +110,8 @@ func (f *predictForm) validate(locs []string) *PredictRequest {
 	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
 		f.Errors["cores"] = fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores))
 	}
-	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 {
-		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second", clip(f.WallTime))
+	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 || req.WallTime > maxSpan {
+		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600)
 	}
 	if req.Quantile, err = strconv.Atoi(strings.TrimSpace(f.Quantile)); err != nil || req.Quantile < 1 || req.Quantile > 99 {
 		f.Errors["quantile"] = fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile))
@@ -126,8 +126,8 @@ func (f *predictForm) validate(locs []string) *PredictRequest {
 			req.Quantile, req.Confidence, levelList(f.Levels))
 	}
 	if w := strings.TrimSpace(f.Within); w != "" {
-		if req.Within, err = parseDuration(w); err != nil {
-			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, or leave it empty", clip(f.Within))
+		if req.Within, err = parseDuration(w); err != nil || req.Within > maxSpan {
+			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, at most %d hours (2^40 s), or leave it empty", clip(f.Within), int64(maxSpan)/3600)
 		}
 	}
 	switch {

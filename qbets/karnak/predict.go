@@ -550,8 +550,8 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	switch {
 	case id < 0:
 		return Prediction{}, badRequest("jobId: %d, want a job id ≥ 0", id)
-	case within < 0:
-		return Prediction{}, badRequest("within: %d s, want ≥ 0", within)
+	case within < 0 || within > maxSpan:
+		return Prediction{}, badRequest("within: %d s, want 0 to %d s", within, int64(maxSpan))
 	}
 	if err := checkLevels(quantile, confidence); err != nil {
 		return Prediction{}, badRequest("%v", err)

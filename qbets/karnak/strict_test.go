@@ -31,6 +31,12 @@ func TestStrictInputs(t *testing.T) {
 		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=%2B00:30:00", "", "", 400, "within"},
 		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=-1800", "", "", 400, "within"},
 		{"GET", "/system/s1/job/-1002/prediction/waittime.json", "", "", 400, "jobId"},
+		// Durations at most 2^40 s, as an event's: a within of 2^63−1 s
+		// was taken from JSON and echoed, and 10^9 hours from a query.
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=999999999:00:00", "", "", 400, "within"},
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","within":9223372036854775807,"locations":["normal@s1"]}`, 400, "within"},
+		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nwithin 999999999:00:00\nlocation s1 normal\n", 400, "within"},
+		{"GET", "/waittime/predict.html?cores=4&wallTime=01:00:00&loc=normal@s1&within=999999999:00:00", "", "", 400, "want hh:mm:ss"},
 		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nwithin -00:30:00\nlocation s1 normal\n", 400, "within"},
 		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","within":"-00:30:00","locations":["normal@s1"]}`, 400, "within"},
 		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"cores":64,"wallTime":"01:00:00","locations":["normal@s1"]}`, 400, "given twice"},
