@@ -419,3 +419,84 @@ func TestServeDashFiles(t *testing.T) {
 		t.Error(`a file named "-" was made`)
 	}
 }
+
+// One client address holds at most -client-conns connections at once:
+// one more is closed as soon as it is accepted, a place is given back
+// when a connection closes, and a trusted proxy is exempt (loopback
+// only; bounded: 9 connections). Before the limit every idle
+// connection was held until the idle timeout, whatever the rate limit.
+func TestClientConnsBounded(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("most %d open at once (`-client-conns`", defaultClientConns); !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not say the default: %q", want)
+	}
+	s := newService(t, nil, karnak.Config{})
+	const per = 4
+	for _, c := range []struct {
+		exempt []string
+		want   int // connections the server keeps of per+1
+	}{{nil, per}, {[]string{"10.0.0.0/8", "127.0.0.1"}, per + 1}} {
+		raw, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln := limitConns(raw, per, c.exempt)
+		srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
+		go srv.Serve(ln) //nolint:errcheck // closed below
+		// get asks for the status on a keep-alive connection: nil when
+		// it is answered.
+		get := func(conn net.Conn) error {
+			fmt.Fprint(conn, "GET /karnak/system/status.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+			conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				return err
+			}
+			io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
+			return resp.Body.Close()
+		}
+		var conns []net.Conn
+		kept := 0
+		for range per + 1 {
+			conn, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, conn)
+			if get(conn) == nil {
+				kept++
+			}
+		}
+		if kept != c.want {
+			t.Errorf("exempt %v: %d of %d connections from one address answered, want %d", c.exempt, kept, per+1, c.want)
+		}
+		if c.exempt == nil {
+			conns[0].Close()
+			// The server sees the close when it next reads: a new
+			// connection is answered within a few tries.
+			var err error
+			for try := 0; try < 30; try++ {
+				var conn net.Conn
+				if conn, err = net.Dial("tcp", ln.Addr().String()); err != nil {
+					t.Fatal(err)
+				}
+				conns = append(conns, conn)
+				if err = get(conn); err == nil {
+					break
+				}
+				conn.Close()
+				time.Sleep(100 * time.Millisecond)
+			}
+			if err != nil {
+				t.Errorf("after one connection closed, a new one: %v", err)
+			}
+		}
+		for _, conn := range conns {
+			conn.Close()
+		}
+		srv.Close()
+	}
+}

@@ -211,6 +211,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
 	rate := fs.Float64("rate", 0, "per-client request limit, requests/s, beyond which 429 (0 = 100; < 0: none)")
 	burst := fs.Int("burst", 0, "per-client burst (0 = 1000 at the default rate, else 2×rate)")
+	clientConns := fs.Int("client-conns", 0, fmt.Sprintf("connections one client address (IPv6: its /64) may hold open at once, beyond which they are closed when accepted; trusted proxies are exempt (0 = %d; < 0: no limit)", defaultClientConns))
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
@@ -322,6 +323,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *clientConns == 0 {
+		*clientConns = defaultClientConns
+	}
+	ln = limitConns(ln, *clientConns, cfg.TrustedProxies)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
 	errc := make(chan error, len(replays)+2)
