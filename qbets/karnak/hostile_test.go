@@ -291,6 +291,12 @@ func TestBoundedInputs(t *testing.T) {
 		{"application/json", ev(`,"user":"` + strings.Repeat("é", 200) + `"`), 400, "events[0].user"},
 		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":2199023255553`, 1), 400, "events[0].cores"},
 		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":1,"wallTime":9223372036854775807`, 1), 400, "events[0].wallTime"},
+		// A queue on a start or an end is a name too (it was stored
+		// unchecked, escapes and megabytes included, and written back
+		// by the last event's text); the error quotes it clipped.
+		{"application/json", fmt.Sprintf(`{"kind":"start","system":"s1","job":1001,"time":%d,"queue":"\u001b[31m%s"}`, testNow, strings.Repeat("x", 1<<20)), 400, "events[0].queue"},
+		{"application/json", fmt.Sprintf(`{"kind":"end","system":"s1","job":1001,"time":%d,"queue":"a b"}`, testNow), 400, "events[0].queue"},
+		{"application/json", fmt.Sprintf(`{"kind":"start","system":"%s","job":1,"time":%d}`, strings.Repeat("y", 1<<20), testNow), 400, "events[0].system"},
 		{"text/plain", ev(""), 415, "Content-Type"},
 		{"", ev(""), 415, "Content-Type"},
 		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "(a limit of the service: karnak.Config.MaxQueues)"},
@@ -300,6 +306,9 @@ func TestBoundedInputs(t *testing.T) {
 		resp, out := doReq(t, "POST", u, c.ctype, "", c.body)
 		if resp.StatusCode != c.code || !strings.Contains(out, c.want) {
 			t.Errorf("%.80s: %d %.200q, want %d naming %q", c.body, resp.StatusCode, out, c.code, c.want)
+		}
+		if len(out) > 1000 {
+			t.Errorf("%.80s: an answer of %d bytes, want the value quoted clipped", c.body, len(out))
 		}
 	}
 	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/", "application/xml", "", "<x/>"); resp.StatusCode != 415 {
