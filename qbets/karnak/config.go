@@ -45,8 +45,9 @@ type Config struct {
 	// at its first start.
 	Tokens []Token
 	// Rate limits each client to Rate requests per second with bursts of
-	// Burst, answering 429 with Retry-After. 0 means 100 a second with
-	// bursts of 1,000 (a browser asks for a page, its stylesheet and its
+	// Burst, answering 429 with Retry-After; a hypothetical job's
+	// prediction counts as one request per location (at most Burst).
+	// 0 means 100 a second with bursts of 1,000 (a browser asks for a page, its stylesheet and its
 	// icon; a feed's poll may ask about a thousand waiting jobs at once);
 	// < 0: no limit. Burst 0 means max(2·Rate, 1,000 when Rate is the
 	// default).

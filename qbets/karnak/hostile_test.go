@@ -462,3 +462,42 @@ func TestHypotheticalOneSimulationPerSystem(t *testing.T) {
 		}
 	}
 }
+
+// A prediction for n locations takes n of the rate limit's tokens, not
+// one: each location is a prediction computed (an IBL search, QBETS, a
+// simulation), so a client at the default rate asked for 100 of them
+// 100 times a second. One larger than the burst takes the bucket, and is
+// answered (else it could never be).
+func TestRateLimitCountsLocations(t *testing.T) {
+	locs := func(n int) string {
+		return `{"cores":4,"wallTime":"01:00:00","locations":[` + strings.TrimSuffix(strings.Repeat(`"normal@s1",`, n), ",") + `]}`
+	}
+	for _, c := range []struct {
+		name string
+		post func(u string) (*http.Response, string)
+	}{
+		{"json", func(u string) (*http.Response, string) {
+			return doReq(t, "POST", u+"/karnak/waittime/prediction/?format=json", "application/json", "", locs(10))
+		}},
+		{"form", func(u string) (*http.Response, string) {
+			return doReq(t, "GET", u+"/karnak/waittime/predict.html?cores=4&wallTime=01:00:00"+strings.Repeat("&loc=normal@s1", 10), "", "", "")
+		}},
+	} {
+		_, srv := newTestServer(t, Config{Rate: 0.01, Burst: 10})
+		if resp, out := c.post(srv.URL); resp.StatusCode != 200 {
+			t.Fatalf("%s: 10 locations: %d %.200s", c.name, resp.StatusCode, out)
+		}
+		resp, out := doReq(t, "GET", srv.URL+"/karnak/system/status.json", "", "", "")
+		if resp.StatusCode != 429 {
+			t.Errorf("%s: after 10 locations with a burst of 10: %d %.100s, want 429", c.name, resp.StatusCode, out)
+		}
+	}
+	_, srv := newTestServer(t, Config{Rate: 0.01, Burst: 10})
+	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "", locs(20)); resp.StatusCode != 200 {
+		t.Fatalf("20 locations with a burst of 10: %d %.200s", resp.StatusCode, out)
+	}
+	resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "", locs(20))
+	if resp.StatusCode != 429 {
+		t.Errorf("then 20 more: %d %.200s, want 429", resp.StatusCode, out)
+	}
+}

@@ -83,6 +83,9 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
 		req := f.validate(locs)
+		if len(f.Errors) == 0 && !s.charge(w, r, len(req.Locations)-1, locationsCharged(len(req.Locations))) {
+			return
+		}
 		if len(f.Errors) == 0 {
 			ps, err := s.PredictHypothetical(req)
 			if err != nil {
