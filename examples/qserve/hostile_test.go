@@ -530,3 +530,28 @@ func TestClientConnsBounded(t *testing.T) {
 		srv.Close()
 	}
 }
+
+// serve's server reads at most 64 KiB of request line and headers (and
+// net/http's 4 KiB of slack): a form's query just past the service's 64
+// KiB is the service's 414, one far past it the server's 431, before the
+// handler (loopback only; 2 requests).
+func TestHeadersBounded(t *testing.T) {
+	s := newService(t, nil, karnak.Config{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 5 * time.Second})
+	go srv.Serve(ln) //nolint:errcheck // closed below
+	defer srv.Close()
+	for _, c := range []struct{ n, code int }{{65 << 10, 414}, {72 << 10, 431}} {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/karnak/waittime/predict.html?x=" + strings.Repeat("a", c.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.code {
+			t.Errorf("a query of %d bytes: %d, want %d", c.n, resp.StatusCode, c.code)
+		}
+	}
+}
