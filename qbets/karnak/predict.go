@@ -190,8 +190,8 @@ type reqKey struct {
 // entries are dropped, and past it for one system alone predictions are
 // computed but not kept. (Until this change it bounded each system's:
 // anonymous requests, each naming up to maxLocations systems and a
-// user and an account of 256 bytes, could hold 16,384 entries of about
-// 2 KB per system, 32 MB times up to 256 systems.)
+// user and an account of 256 bytes, could hold 16,384 entries per
+// system, times up to MaxSystems systems.)
 const cacheMax = 1 << 14
 
 func (c *predCache) get(k predKey) (Prediction, bool) {
