@@ -76,7 +76,8 @@ func TestXMLRoundTrip(t *testing.T) {
 	roundTrip[struct {
 		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
 		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
-		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
+		Raised  int64 `json:"eventsRaised" xml:"eventsRaised"`
+		Cleared int64 `json:"queuesCleared" xml:"queuesCleared"`
 	}](t, u, "/stats", "stats")
 
 	// The job prediction with within (ProbWithin, pointers) and the
