@@ -563,3 +563,50 @@ func TestLoadClearsUncheckedQueue(t *testing.T) {
 		t.Errorf("rewind: %v", err)
 	}
 }
+
+// The simulation one hypothetical request shares among its queues
+// (forecaster.hypo) answers only the same question: another user, whose
+// waiting jobs' priority places the job elsewhere, or the same request
+// after an event at the same clock, gets its own. Each case fails with
+// its field (user, gen) taken out of the reuse's key.
+func TestHypotheticalReuseKey(t *testing.T) {
+	evs := []Event{
+		{Kind: "queue", System: "p", Time: testNow - 3600, Queue: "a", Cores: 64, WallTime: 86400},
+		{Kind: "queue", System: "p", Time: testNow - 3600, Queue: "b", Cores: 64, WallTime: 86400},
+		{Kind: "submit", System: "p", Job: 1, Time: testNow - 3000, Queue: "a", Cores: 64, WallTime: 7200, User: "u0"},
+		{Kind: "start", System: "p", Job: 1, Time: testNow - 2000},
+		{Kind: "submit", System: "p", Job: 2, Time: testNow - 1500, Queue: "a", Cores: 64, WallTime: 7200, User: "hi", Priority: 100},
+		{Kind: "submit", System: "p", Job: 3, Time: testNow - 1400, Queue: "a", Cores: 64, WallTime: 7200, User: "lo", Priority: 10},
+	}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(user string) *ForecastPart {
+		t.Helper()
+		ps, err := s.PredictHypothetical(&PredictRequest{Cores: 64, WallTime: 600, Confidence: 90, Quantile: 95, User: user,
+			Locations: []Location{{"p", "a"}, {"p", "b"}}})
+		if err != nil || len(ps) != 2 || ps[0].Forecast == nil || ps[1].Forecast == nil {
+			t.Fatalf("%v %+v", err, ps)
+		}
+		if *ps[0].Forecast != *ps[1].Forecast {
+			t.Errorf("user %q: the queues of one pool differ: %+v %+v", user, ps[0].Forecast, ps[1].Forecast)
+		}
+		return ps[0].Forecast
+	}
+	hi, anon := ask("hi"), ask("")
+	if hi.Start >= anon.Start {
+		t.Errorf("the high-priority user's job starts at %d, an anonymous one's at %d: want it earlier (behind job 2 only)", hi.Start, anon.Start)
+	}
+	// An end at the same clock frees the machine: the same request is
+	// asked again of the new state.
+	if err := s.Ingest([]Event{{Kind: "end", System: "p", Job: 1, Time: testNow - 1400}}); err != nil {
+		t.Fatal(err)
+	}
+	if after := ask(""); after.Start >= anon.Start {
+		t.Errorf("after job 1 ended: start %d, before %d: want earlier", after.Start, anon.Start)
+	}
+}
