@@ -146,10 +146,14 @@ type keySet struct {
 }
 
 // has reports whether key was seen in o, and notes it: a linear scan of
-// at most maxKeys.
+// at most maxKeys. Keys are compared case-insensitively, as encoding/json
+// matches them to fields: "Cores" after "cores" set the same field, the
+// last winning. (bytes.EqualFold folds a little more than encoding/json,
+// "K" and the Kelvin sign alike too; such a pair is never two known
+// fields, and a field not known is refused by the decoder anyway.)
 func (o *keySet) has(key []byte) bool {
 	for _, k := range o.keys {
-		if bytes.Equal(k, key) {
+		if bytes.EqualFold(k, key) {
 			return true
 		}
 	}

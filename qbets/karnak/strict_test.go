@@ -40,6 +40,10 @@ func TestStrictInputs(t *testing.T) {
 		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nwithin -00:30:00\nlocation s1 normal\n", 400, "within"},
 		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","within":"-00:30:00","locations":["normal@s1"]}`, 400, "within"},
 		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"cores":64,"wallTime":"01:00:00","locations":["normal@s1"]}`, 400, "given twice"},
+		// encoding/json matches keys to fields case-insensitively: "Cores"
+		// after "cores" was the last winning (64 cores asked for).
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"Cores":64,"wallTime":"01:00:00","locations":["normal@s1"]}`, 400, "given twice"},
+		{"POST", "/events", "application/json", ev(`,"CORES":8`), 400, "given twice"},
 		{"POST", "/waittime/prediction/", "application/json; charset=ISO-8859-1", `{"cores":4,"wallTime":"01:00:00","locations":["normal@s1"]}`, 415, "charset"},
 		{"POST", "/waittime/prediction/", "text/plain; charset=latin1", "processors 4\nrequestedWallTime 01:00:00\nlocation s1 normal\n", 415, "charset"},
 		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nlocation s1 norm\xe9l\n", 400, "UTF-8"},
@@ -85,7 +89,7 @@ func TestStrictInputs(t *testing.T) {
 func duplicateKeyRef(body []byte) bool {
 	d := json.NewDecoder(bytes.NewReader(body))
 	type obj struct {
-		keys   map[string]bool
+		keys   []string
 		expect bool
 	}
 	var stack []*obj
@@ -102,7 +106,7 @@ func duplicateKeyRef(body []byte) bool {
 		case json.Delim:
 			switch t {
 			case '{':
-				stack = append(stack, &obj{keys: map[string]bool{}, expect: true})
+				stack = append(stack, &obj{expect: true})
 			case '[':
 				stack = append(stack, nil)
 			default:
@@ -114,10 +118,12 @@ func duplicateKeyRef(body []byte) bool {
 			continue
 		case string:
 			if top != nil && top.expect {
-				if top.keys[t] {
-					return true
+				for _, k := range top.keys { // as encoding/json matches fields, case-insensitively
+					if strings.EqualFold(k, t) {
+						return true
+					}
 				}
-				top.keys[t] = true
+				top.keys = append(top.keys, t)
 				top.expect = false
 				continue
 			}
