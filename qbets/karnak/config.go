@@ -81,7 +81,8 @@ type Config struct {
 	// MaxForecastJobs bounds the forward-simulation forecast
 	// (forecast.go): a system with more live jobs (running and waiting)
 	// gets no forecast, and the reason, so that no request costs more
-	// than one simulation of that many jobs per system it names. 0 means 2,000 (7–10 ms a
+	// than one simulation of that many jobs per system it names while the
+	// system's state and clock stand (one per location at most). 0 means 2,000 (7–10 ms a
 	// simulation); < 0 turns the forecast off.
 	MaxForecastJobs int
 	// PruneEvery is the number of stored events between two prunings of

@@ -35,7 +35,12 @@ import (
 // (the prediction cache), shared by the queues of its system
 // (forecaster.hypo). A request costs at most one simulation of a bounded
 // snapshot per system it names (a hypothetical request names at most
-// maxLocations, 100), whatever it asks.
+// maxLocations, 100), whatever it asks, while the system's state and
+// clock stand: the reuse is keyed by both, so an event ingested between
+// two locations, the wall clock's second ticking, or a replayed trace's
+// clock (running at its speed: a 5-queue request to a replay at
+// -speed 360000 got 5 forecasts from 5 clocks) makes one more, one per
+// location at most.
 //
 // Calibration: every job is forecast at its submission — one simulation
 // for the jobs submitted at one instant of the system's clock, as the
