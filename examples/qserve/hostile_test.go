@@ -232,6 +232,36 @@ func FuzzParseTokens(f *testing.F) {
 	})
 }
 
+// A tokens file is checked in time linear in its tokens: every token so
+// far was checked again at each line (50 million checks, 14.7 s at start,
+// for maxTokens). The errors still name the line.
+func TestParseTokensLinear(t *testing.T) {
+	checked := 0
+	defer func(f func(karnak.Config) error) { checkTokens = f }(checkTokens)
+	checkTokens = func(c karnak.Config) error { checked += len(c.Tokens); return c.Validate() }
+	var b strings.Builder
+	const n = 2000
+	for i := range n {
+		fmt.Fprintf(&b, "site%d secret-%032d s%d\n", i, i, i)
+	}
+	tks, err := parseTokens([]byte(b.String()), "many")
+	if err != nil || len(tks) != n {
+		t.Fatalf("%d tokens: %v", len(tks), err)
+	}
+	if checked > 2*n {
+		t.Errorf("%d tokens: %d token checks, want at most %d", n, checked, 2*n)
+	}
+	for _, c := range []struct{ file, want string }{
+		{b.String() + "bad short s1\n", fmt.Sprintf("many:%d: Secret: 5 bytes", n+1)},
+		{b.String() + "dup secret-00000000000000000000000000000007 s1\n", fmt.Sprintf("many:%d: the secret of the token of line 8", n+1)},
+		{b.String() + "sys secret-for-a-bad-system-name s/1\n", fmt.Sprintf("many:%d: Systems: \"s/1\"", n+1)},
+	} {
+		if _, err := parseTokens([]byte(c.file), "many"); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
 // countingListener counts the bytes the server reads from its
 // connections.
 type countingListener struct {
@@ -417,5 +447,111 @@ func TestServeDashFiles(t *testing.T) {
 	}
 	if _, err := os.Stat("-"); err == nil {
 		t.Error(`a file named "-" was made`)
+	}
+}
+
+// One client address holds at most -client-conns connections at once:
+// one more is closed as soon as it is accepted, a place is given back
+// when a connection closes, and a trusted proxy is exempt (loopback
+// only; bounded: 9 connections). Before the limit every idle
+// connection was held until the idle timeout, whatever the rate limit.
+func TestClientConnsBounded(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("most %d open at once (`-client-conns`", defaultClientConns); !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not say the default: %q", want)
+	}
+	s := newService(t, nil, karnak.Config{})
+	const per = 4
+	for _, c := range []struct {
+		exempt []string
+		want   int // connections the server keeps of per+1
+	}{{nil, per}, {[]string{"10.0.0.0/8", "127.0.0.1"}, per + 1}} {
+		raw, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln := limitConns(raw, per, c.exempt)
+		srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
+		go srv.Serve(ln) //nolint:errcheck // closed below
+		// get asks for the status on a keep-alive connection: nil when
+		// it is answered.
+		get := func(conn net.Conn) error {
+			fmt.Fprint(conn, "GET /karnak/system/status.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+			conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				return err
+			}
+			io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
+			return resp.Body.Close()
+		}
+		var conns []net.Conn
+		kept := 0
+		for range per + 1 {
+			conn, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, conn)
+			if get(conn) == nil {
+				kept++
+			}
+		}
+		if kept != c.want {
+			t.Errorf("exempt %v: %d of %d connections from one address answered, want %d", c.exempt, kept, per+1, c.want)
+		}
+		if c.exempt == nil {
+			conns[0].Close()
+			// The server sees the close when it next reads: a new
+			// connection is answered within a few tries.
+			var err error
+			for try := 0; try < 30; try++ {
+				var conn net.Conn
+				if conn, err = net.Dial("tcp", ln.Addr().String()); err != nil {
+					t.Fatal(err)
+				}
+				conns = append(conns, conn)
+				if err = get(conn); err == nil {
+					break
+				}
+				conn.Close()
+				time.Sleep(100 * time.Millisecond)
+			}
+			if err != nil {
+				t.Errorf("after one connection closed, a new one: %v", err)
+			}
+		}
+		for _, conn := range conns {
+			conn.Close()
+		}
+		srv.Close()
+	}
+}
+
+// serve's server reads at most 64 KiB of request line and headers (and
+// net/http's 4 KiB of slack): a form's query just past the service's 64
+// KiB is the service's 414, one far past it the server's 431, before the
+// handler (loopback only; 2 requests).
+func TestHeadersBounded(t *testing.T) {
+	s := newService(t, nil, karnak.Config{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 5 * time.Second})
+	go srv.Serve(ln) //nolint:errcheck // closed below
+	defer srv.Close()
+	for _, c := range []struct{ n, code int }{{65 << 10, 414}, {72 << 10, 431}} {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/karnak/waittime/predict.html?x=" + strings.Repeat("a", c.n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.code {
+			t.Errorf("a query of %d bytes: %d, want %d", c.n, resp.StatusCode, c.code)
+		}
 	}
 }

@@ -200,7 +200,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	history := fs.Int("history", 0, "started jobs per queue the QBETS predictor remembers (the last `n` to 9n/8; 0 = 2^19)")
 	var levels levelsFlag
 	fs.Var(&levels, "levels", "QBETS quantile/confidence `pairs` in percent the predictions answer, e.g. 95/90,50/95 (the -within probability is at the first one's confidence; default "+levelsFlag(karnak.DefaultLevels()).String()+")")
-	forecastJobs := fs.Int("max-forecast-jobs", 0, "forecast (forward simulation) only for systems of at most `n` live jobs, each request costing at most one simulation of them (0 = 2000; < 0: no forecast)")
+	forecastJobs := fs.Int("max-forecast-jobs", 0, "forecast (forward simulation) only for systems of at most `n` live jobs, each request costing at most one simulation of them per system it names (0 = 2000; < 0: no forecast)")
 	pruneEvery := fs.Int("prune-every", 0, "delete the events a restart no longer needs every `n` stored events (0 = 10000, < 0: never)")
 	neighbors := neighborsFlag{}
 	fs.Var(neighbors, "neighbors", "IBL neighbour count: `N` for every system, or system=N for one (repeatable; default 56, Karnak's)")
@@ -211,6 +211,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
 	rate := fs.Float64("rate", 0, "per-client request limit, requests/s, beyond which 429 (0 = 100; < 0: none)")
 	burst := fs.Int("burst", 0, "per-client burst (0 = 1000 at the default rate, else 2×rate)")
+	clientConns := fs.Int("client-conns", 0, fmt.Sprintf("connections one client address (IPv6: its /64) may hold open at once, beyond which they are closed when accepted; trusted proxies are exempt (0 = %d; < 0: no limit)", defaultClientConns))
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
@@ -322,6 +323,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *clientConns == 0 {
+		*clientConns = defaultClientConns
+	}
+	ln = limitConns(ln, *clientConns, cfg.TrustedProxies)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
 	errc := make(chan error, len(replays)+2)

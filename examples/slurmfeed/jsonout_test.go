@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
@@ -103,5 +105,28 @@ func TestJSONNoJobsNull(t *testing.T) {
 	}
 	if m := got.Methods[1]; m["mean_abs_log10"] != 0.5 || m["within2"] != 0.5 || m["n_within2"] != float64(1) {
 		t.Errorf("two jobs: %v", m)
+	}
+}
+
+// -listen's server refuses headers beyond 64 KiB (431), as
+// examples/qserve's does: net/http's default let 1 MiB in (loopback
+// only; one request).
+func TestListenHeadersBounded(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	go srv.Serve(ln) //nolint:errcheck // closed below
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/slurmfeed/report.json", nil)
+	req.Header.Set("X-Big", strings.Repeat("x", 200<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a 200 KiB header: %d, want 431", resp.StatusCode)
 	}
 }

@@ -191,6 +191,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
+// newServer is -listen's server: every timeout set, and headers bounded
+// as examples/qserve bounds them (64 KiB; net/http's default, 1 MiB,
+// was read whole before the service's own bounds).
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 64 << 10}
+}
+
 // serve serves the in-process service and the collector's report on addr
 // until the returned function is called.
 func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log.Logger) (func(), error) {
@@ -201,7 +209,7 @@ func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log
 	mux := http.NewServeMux()
 	mux.Handle("/karnak/", svc.Handler())
 	mux.HandleFunc("GET /slurmfeed/report.json", reportHandler(c.Report))
-	srv := &http.Server{Handler: mux, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
+	srv := newServer(mux)
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logger.Printf("serve: %v", err)

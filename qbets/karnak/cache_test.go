@@ -40,6 +40,42 @@ func TestPredCache(t *testing.T) {
 	}
 }
 
+// The cache holds at most cacheMax entries for every system together
+// (until this change, cacheMax per system: a request names up to 100
+// systems, and anonymous requests with distinct users could hold 16,384
+// entries of each); a system asked about and then left alone does not
+// keep the others out.
+func TestPredCacheBounded(t *testing.T) {
+	var c predCache
+	systems := []*system{{}, {}, {}, {}}
+	for i, sys := range systems {
+		for j := range cacheMax {
+			c.put(predKey{sys, 1, 10, reqKey{queue: "q", cores: int64(j + 1), user: strings.Repeat("u", 256)}}, Prediction{Cores: int64(i)})
+		}
+		held := 0
+		for _, sc := range c.m {
+			held += len(sc.m)
+		}
+		if held > cacheMax || held != c.n {
+			t.Fatalf("after %d systems: %d entries held (counted %d), want at most %d", i+1, held, c.n, cacheMax)
+		}
+	}
+	last := predKey{systems[3], 1, 10, reqKey{queue: "q", cores: 1, user: strings.Repeat("u", 256)}}
+	if _, ok := c.get(last); !ok {
+		t.Error("the system asked about last is not cached")
+	}
+	k := predKey{systems[0], 1, 10, reqKey{queue: "q", cores: 1}}
+	c.put(k, Prediction{Cores: 9})
+	if p, ok := c.get(k); !ok || p.Cores != 9 {
+		t.Errorf("a system asked about again is not cached: %v %v", p, ok)
+	}
+	c.drop(systems[0])
+	c.drop(systems[3])
+	if len(c.m) != 0 || c.n != 0 {
+		t.Errorf("after dropping every system: %d systems, %d entries counted", len(c.m), c.n)
+	}
+}
+
 // A prediction from the cache is written as the same JSON as one
 // computed afresh (the cache keeps its encoding, Prediction.MarshalJSON).
 func TestCachedEncodingSame(t *testing.T) {

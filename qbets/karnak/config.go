@@ -45,8 +45,9 @@ type Config struct {
 	// at its first start.
 	Tokens []Token
 	// Rate limits each client to Rate requests per second with bursts of
-	// Burst, answering 429 with Retry-After. 0 means 100 a second with
-	// bursts of 1,000 (a browser asks for a page, its stylesheet and its
+	// Burst, answering 429 with Retry-After; a hypothetical job's
+	// prediction counts as one request per location (at most Burst).
+	// 0 means 100 a second with bursts of 1,000 (a browser asks for a page, its stylesheet and its
 	// icon; a feed's poll may ask about a thousand waiting jobs at once);
 	// < 0: no limit. Burst 0 means max(2·Rate, 1,000 when Rate is the
 	// default).
@@ -80,7 +81,8 @@ type Config struct {
 	// MaxForecastJobs bounds the forward-simulation forecast
 	// (forecast.go): a system with more live jobs (running and waiting)
 	// gets no forecast, and the reason, so that no request costs more
-	// than a simulation of that many jobs. 0 means 2,000 (7–10 ms a
+	// than one simulation of that many jobs per system it names while the
+	// system's state and clock stand (one per location at most). 0 means 2,000 (7–10 ms a
 	// simulation); < 0 turns the forecast off.
 	MaxForecastJobs int
 	// PruneEvery is the number of stored events between two prunings of

@@ -25,7 +25,10 @@
 // running jobs' remaining time, the waiting jobs in the scheduler's
 // priority order, Event.Priority), with an interval calibrated by split conformal prediction on the jobs that
 // started (package qbets/conformal; ForecastPart). A request costs at most
-// one simulation of at most Config.MaxForecastJobs live jobs. A queued
+// one simulation of at most Config.MaxForecastJobs live jobs per system
+// it names, while the system's state and clock stand (one per location
+// at most: an event ingested meanwhile, a second ticking, a replayed
+// trace's running clock each make another). A queued
 // job's QBETS answers are conditional on how long it has waited
 // (Prediction.Conditional).
 //

@@ -62,10 +62,18 @@ const (
 // the service state; the error names the field.
 func (e *Event) check() error {
 	if !validName(e.System) {
-		return fmt.Errorf("system: %q is not a name (%s)", e.System, sysname.Rule)
+		return fmt.Errorf("system: %q is not a name (%s)", clip(e.System), sysname.Rule)
 	}
 	if e.Job < 0 {
 		return fmt.Errorf("job: %d, want a job id ≥ 0", e.Job)
+	}
+	// A queue is a name on every event that has one, not only where it
+	// is needed: on a start or an end it was not checked at all, and 4 MiB
+	// of it, terminal escapes included, were stored and written back
+	// as they were by the last event's text (the errors quote names
+	// clipped, as they may be that long).
+	if e.Queue != "" && !validName(e.Queue) {
+		return fmt.Errorf("queue: %q is not a queue name (%s)", clip(e.Queue), sysname.Rule)
 	}
 	if e.Time < 0 || e.Time > maxSpan {
 		return fmt.Errorf("time: %d, want Unix seconds in 0–%d", e.Time, int64(maxSpan))
@@ -102,7 +110,7 @@ func (e *Event) check() error {
 	switch e.Kind {
 	case "queue":
 		if !validName(e.Queue) || e.Queue == allJobs {
-			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
+			return fmt.Errorf("queue: %q is not a queue name", clip(e.Queue))
 		}
 		if e.Cores < 1 {
 			return fmt.Errorf("cores: %d, want the queue's maximum ≥ 1", e.Cores)
@@ -112,7 +120,7 @@ func (e *Event) check() error {
 		}
 	case "submit":
 		if !validName(e.Queue) {
-			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
+			return fmt.Errorf("queue: %q is not a queue name", clip(e.Queue))
 		}
 		if e.Cores < 1 {
 			return fmt.Errorf("cores: %d, want ≥ 1", e.Cores)
@@ -126,7 +134,7 @@ func (e *Event) check() error {
 			return fmt.Errorf("queue, cores, wallTime: an estimate of job %d has none (the job has them)", e.Job)
 		case e.Job != 0:
 		case !validName(e.Queue):
-			return fmt.Errorf("queue: %q is not a queue name", e.Queue)
+			return fmt.Errorf("queue: %q is not a queue name", clip(e.Queue))
 		case e.Cores < 1 || e.WallTime < 1:
 			return fmt.Errorf("cores, wallTime: %d, %d, want the probed job's size ≥ 1 and run time ≥ 1 s", e.Cores, e.WallTime)
 		}

@@ -32,8 +32,15 @@ import (
 // by default; a system with more gets no forecast, and the reason): for
 // the queued jobs, one per system state and minute, shared by every job's
 // prediction; for a hypothetical job, one per shape, state and minute
-// (the prediction cache). A request never costs more than one
-// simulation of a bounded snapshot, whatever it asks.
+// (the prediction cache), shared by the queues of its system
+// (forecaster.hypo). A request costs at most one simulation of a bounded
+// snapshot per system it names (a hypothetical request names at most
+// maxLocations, 100), whatever it asks, while the system's state and
+// clock stand: the reuse is keyed by both, so an event ingested between
+// two locations, the wall clock's second ticking, or a replayed trace's
+// clock (running at its speed: a 5-queue request to a replay at
+// -speed 360000 got 5 forecasts from 5 clocks) makes one more, one per
+// location at most.
 //
 // Calibration: every job is forecast at its submission — one simulation
 // for the jobs submitted at one instant of the system's clock, as the
@@ -167,6 +174,27 @@ type forecaster struct {
 	// over is, per class, the residuals of the overdue jobs at the
 	// question (overdue), sorted: part's extra residuals.
 	over [fcClasses][]float64
+	// hypo is the last hypothetical job's simulation. The simulation
+	// plays one pool for the whole system, so the queue does not enter
+	// it: a request naming several queues of one system (up to
+	// maxLocations) asks it the same question for each, and one
+	// simulation answers them all (until this change each location ran
+	// its own: 64 simulations for one request).
+	hypo hypoRun
+	// runs counts the simulations, for the tests of the bounds.
+	runs int
+}
+
+// hypoRun is one hypothetical job's simulation: its question (the
+// state, the clock, the job's shape and owner) and its answer.
+type hypoRun struct {
+	gen              uint64
+	now, cores, wall int64
+	user, account    string
+	have             bool
+	start            int64
+	jobs             int
+	why              string // no forecast, and why
 }
 
 // newForecaster returns a forecaster of at most max jobs whose windows
@@ -344,6 +372,7 @@ func (fc *forecaster) queued(s *system, now int64) (map[int64]int64, string) {
 		fc.why = why
 		return nil, why
 	}
+	fc.runs++
 	st, err := fc.f.Forecast(context.Background(), &fc.snap)
 	if err != nil {
 		fc.why = "no forecast: " + err.Error()
@@ -452,26 +481,44 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	}
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	if len(s.jobs)+1 > fc.max {
-		p.ForecastReason = fmt.Sprintf("no forecast: %d live jobs on %s and this one, more than the %d a forecast simulates (%s)", len(s.jobs), s.name, fc.max, setting("MaxForecastJobs"))
-		return
+	wall := p.WallTime
+	if wall <= 0 {
+		wall = s.queues[p.Queue].maxWall
 	}
-	if ok, why := fc.snapshot(s, now); !ok {
-		p.ForecastReason = why
+	h := hypoRun{gen: s.gen, now: now, cores: p.Cores, wall: wall, user: user, account: account, have: true}
+	if k := fc.hypo; k.have && k.gen == h.gen && k.now == h.now && k.cores == h.cores && k.wall == h.wall && k.user == h.user && k.account == h.account {
+		h = k
+	} else {
+		h.start, h.jobs, h.why = fc.hypothetical(s, now, p.Cores, wall, user, account)
+		fc.hypo = h
+	}
+	if h.why != "" {
+		p.ForecastReason = h.why
 		return
 	}
 	fc.overdue(s, now)
+	p.Forecast = fc.part(p.Cores, h.start, now, p.Confidence, h.jobs)
+}
+
+// hypothetical simulates a job of cores and wall seconds submitted now
+// by user of account: its forecast start and the jobs played, or why
+// there is none. The caller holds the system's lock and fc.mu.
+func (fc *forecaster) hypothetical(s *system, now, cores, wall int64, user, account string) (int64, int, string) {
+	if len(s.jobs)+1 > fc.max {
+		return 0, 0, fmt.Sprintf("no forecast: %d live jobs on %s and this one, more than the %d a forecast simulates (%s)", len(s.jobs), s.name, fc.max, setting("MaxForecastJobs"))
+	}
+	if ok, why := fc.snapshot(s, now); !ok {
+		return 0, 0, why
+	}
 	j := swf.NewJob()
-	j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.User = -1, now, p.Cores, p.WallTime, -1
+	j.ID, j.Submit, j.AllocProcs, j.ReqTime, j.User = -1, now, cores, wall, -1
 	if user != "" {
 		j.User = userOf(user)
-	}
-	if j.ReqTime <= 0 {
-		j.ReqTime = s.queues[p.Queue].maxWall
 	}
 	var st int64
 	var err error
 	jobs := len(fc.snap.Running) + len(fc.snap.Waiting) + 1 // with j
+	fc.runs++
 	if pos := s.placeOf(user, account); pos < len(fc.snap.Waiting) {
 		fc.snap.Waiting = slices.Insert(fc.snap.Waiting, pos, j)
 		var sts []int64
@@ -483,12 +530,11 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	}
 	switch {
 	case err != nil:
-		p.ForecastReason = "no forecast: " + err.Error()
+		return 0, 0, "no forecast: " + err.Error()
 	case st < 0:
-		p.ForecastReason = "no forecast: the simulation cannot place the job (larger than the machine)"
-	default:
-		p.Forecast = fc.part(p.Cores, st, now, p.Confidence, jobs)
+		return 0, 0, "no forecast: the simulation cannot place the job (larger than the machine)"
 	}
+	return st, jobs, ""
 }
 
 // placeOf is where a job of user of account submitted now goes in the
@@ -556,6 +602,7 @@ func (s *system) recordForecasts(now int64) {
 	if ok, _ := fc.snapshot(s, now); !ok {
 		return
 	}
+	fc.runs++
 	st, err := fc.f.Forecast(context.Background(), &fc.snap)
 	if err != nil {
 		return

@@ -291,6 +291,12 @@ func TestBoundedInputs(t *testing.T) {
 		{"application/json", ev(`,"user":"` + strings.Repeat("é", 200) + `"`), 400, "events[0].user"},
 		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":2199023255553`, 1), 400, "events[0].cores"},
 		{"application/json", strings.Replace(ev(""), `"cores":1`, `"cores":1,"wallTime":9223372036854775807`, 1), 400, "events[0].wallTime"},
+		// A queue on a start or an end is a name too (it was stored
+		// unchecked, escapes and megabytes included, and written back
+		// by the last event's text); the error quotes it clipped.
+		{"application/json", fmt.Sprintf(`{"kind":"start","system":"s1","job":1001,"time":%d,"queue":"\u001b[31m%s"}`, testNow, strings.Repeat("x", 1<<20)), 400, "events[0].queue"},
+		{"application/json", fmt.Sprintf(`{"kind":"end","system":"s1","job":1001,"time":%d,"queue":"a b"}`, testNow), 400, "events[0].queue"},
+		{"application/json", fmt.Sprintf(`{"kind":"start","system":"%s","job":1,"time":%d}`, strings.Repeat("y", 1<<20), testNow), 400, "events[0].system"},
 		{"text/plain", ev(""), 415, "Content-Type"},
 		{"", ev(""), 415, "Content-Type"},
 		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "(a limit of the service: karnak.Config.MaxQueues)"},
@@ -300,6 +306,9 @@ func TestBoundedInputs(t *testing.T) {
 		resp, out := doReq(t, "POST", u, c.ctype, "", c.body)
 		if resp.StatusCode != c.code || !strings.Contains(out, c.want) {
 			t.Errorf("%.80s: %d %.200q, want %d naming %q", c.body, resp.StatusCode, out, c.code, c.want)
+		}
+		if len(out) > 1000 {
+			t.Errorf("%.80s: an answer of %d bytes, want the value quoted clipped", c.body, len(out))
 		}
 	}
 	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/", "application/xml", "", "<x/>"); resp.StatusCode != 415 {
@@ -402,4 +411,202 @@ func FuzzIngest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A hypothetical request naming every queue of one system costs one
+// forward simulation, not one per queue: the simulation plays the
+// system as one pool, so the queue does not enter it (until this change
+// a request of 64 locations ran 64 simulations of up to
+// MaxForecastJobs jobs each, 0.5 s of CPU bought with one anonymous
+// request). The answers are the same as one location's.
+func TestHypotheticalOneSimulationPerSystem(t *testing.T) {
+	evs := []Event{}
+	var locs []string
+	for q := range 64 {
+		evs = append(evs, Event{Kind: "queue", System: "big", Time: testNow - 3600, Queue: fmt.Sprint("q", q), Cores: 1024, WallTime: 86400})
+		locs = append(locs, fmt.Sprintf(`"q%d@big"`, q))
+	}
+	for j := int64(1); j <= 400; j++ {
+		evs = append(evs, Event{Kind: "submit", System: "big", Job: j, Time: testNow - 3000, Queue: "q0", Cores: 256, WallTime: 7200})
+		if j <= 4 {
+			evs = append(evs, Event{Kind: "start", System: "big", Job: j, Time: testNow - 3000})
+		}
+	}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	sys, _ := s.lookup("big")
+	runs := func() int { sys.fc.mu.Lock(); defer sys.fc.mu.Unlock(); return sys.fc.runs }
+	before := runs()
+	resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "",
+		`{"cores": 64, "wallTime": "01:00:00", "locations": [`+strings.Join(locs, ",")+`]}`)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %.300s", resp.StatusCode, out)
+	}
+	if n := runs() - before; n != 1 {
+		t.Errorf("a request for %d queues of one system ran %d simulations, want 1", len(locs), n)
+	}
+	var ps []Prediction
+	if err := json.Unmarshal([]byte(out), &ps); err != nil || len(ps) != len(locs) {
+		t.Fatalf("%d predictions (%v), want %d", len(ps), err, len(locs))
+	}
+	for _, p := range ps {
+		if p.Forecast == nil || *p.Forecast != *ps[0].Forecast {
+			t.Fatalf("%s: forecast %+v (%s), want %+v as q0's", p.Queue, p.Forecast, p.ForecastReason, ps[0].Forecast)
+		}
+	}
+}
+
+// A prediction for n locations takes n of the rate limit's tokens, not
+// one: each location is a prediction computed (an IBL search, QBETS, a
+// simulation), so a client at the default rate asked for 100 of them
+// 100 times a second. One larger than the burst takes the bucket, and is
+// answered (else it could never be).
+func TestRateLimitCountsLocations(t *testing.T) {
+	locs := func(n int) string {
+		return `{"cores":4,"wallTime":"01:00:00","locations":[` + strings.TrimSuffix(strings.Repeat(`"normal@s1",`, n), ",") + `]}`
+	}
+	for _, c := range []struct {
+		name string
+		post func(u string) (*http.Response, string)
+	}{
+		{"json", func(u string) (*http.Response, string) {
+			return doReq(t, "POST", u+"/karnak/waittime/prediction/?format=json", "application/json", "", locs(10))
+		}},
+		{"form", func(u string) (*http.Response, string) {
+			return doReq(t, "GET", u+"/karnak/waittime/predict.html?cores=4&wallTime=01:00:00"+strings.Repeat("&loc=normal@s1", 10), "", "", "")
+		}},
+	} {
+		_, srv := newTestServer(t, Config{Rate: 0.01, Burst: 10})
+		if resp, out := c.post(srv.URL); resp.StatusCode != 200 {
+			t.Fatalf("%s: 10 locations: %d %.200s", c.name, resp.StatusCode, out)
+		}
+		resp, out := doReq(t, "GET", srv.URL+"/karnak/system/status.json", "", "", "")
+		if resp.StatusCode != 429 {
+			t.Errorf("%s: after 10 locations with a burst of 10: %d %.100s, want 429", c.name, resp.StatusCode, out)
+		}
+	}
+	_, srv := newTestServer(t, Config{Rate: 0.01, Burst: 10})
+	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "", locs(20)); resp.StatusCode != 200 {
+		t.Fatalf("20 locations with a burst of 10: %d %.200s", resp.StatusCode, out)
+	}
+	resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "", locs(20))
+	if resp.StatusCode != 429 {
+		t.Errorf("then 20 more: %d %.200s, want 429", resp.StatusCode, out)
+	}
+}
+
+// A store written before a start's or an end's queue was checked may
+// hold one that is not a name: the service still loads it (the queue,
+// which a start or an end does not use, is cleared and counted), and
+// answers as for the same events without it. With the clearing reverted,
+// Load fails ("stored event 5: queue: ...") and the service never starts.
+func TestLoadClearsUncheckedQueue(t *testing.T) {
+	evs := []Event{
+		{Kind: "queue", System: "s1", Time: testNow - 3600, Queue: "normal", Cores: 64, WallTime: 86400},
+		{Kind: "submit", System: "s1", Job: 1, Time: testNow - 3000, Queue: "normal", Cores: 4, WallTime: 3600},
+		{Kind: "submit", System: "s1", Job: 2, Time: testNow - 2900, Queue: "normal", Cores: 4, WallTime: 3600},
+		{Kind: "start", System: "s1", Job: 1, Time: testNow - 2000},
+		{Kind: "start", System: "s1", Job: 2, Time: testNow - 1900},
+		{Kind: "end", System: "s1", Job: 1, Time: testNow - 1000},
+	}
+	clean, dirty := &MemStore{}, &MemStore{}
+	for i, e := range evs {
+		if err := clean.Append([]Record{{Event: e}}); err != nil {
+			t.Fatal(err)
+		}
+		switch i {
+		case 4:
+			e.Queue = "\x1b[31m" + strings.Repeat("x", 1000)
+		case 5:
+			e.Queue = "a b"
+		}
+		if err := dirty.Append([]Record{{Event: e}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := NewServiceWith(clean, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewServiceWith(dirty, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatalf("a store holding a start and an end with unchecked queues: %v", err)
+	}
+	if n := b.queuesCleared.Load(); n != 2 {
+		t.Errorf("%d queues cleared counted, want 2", n)
+	}
+	r := &PredictRequest{Cores: 4, WallTime: 600, Confidence: 90, Quantile: 95, Locations: []Location{{"s1", "normal"}}}
+	pa, errA := a.PredictHypothetical(r)
+	pb, errB := b.PredictHypothetical(r)
+	ja, _ := json.Marshal(pa)
+	jb, _ := json.Marshal(pb)
+	if errA != nil || errB != nil || string(ja) != string(jb) {
+		t.Errorf("the loads differ (%v, %v):\n%s\n%s", errA, errB, ja, jb)
+	}
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	if _, out := doReq(t, "GET", srv.URL+"/karnak/stats.json", "", "", ""); !strings.Contains(out, `"queuesCleared":2`) {
+		t.Errorf("stats: %s, want queuesCleared 2", out)
+	}
+	if _, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/event/last.txt", "", "", ""); strings.Contains(out, "a b") {
+		t.Errorf("the last event is written back with its unchecked queue: %s", out)
+	}
+	// Rewind replays the store as Load does, and does not fail either.
+	if err := b.Rewind("s1", testNow-1500); err != nil {
+		t.Errorf("rewind: %v", err)
+	}
+}
+
+// The simulation one hypothetical request shares among its queues
+// (forecaster.hypo) answers only the same question: another user, whose
+// waiting jobs' priority places the job elsewhere, or the same request
+// after an event at the same clock, gets its own. Each case fails with
+// its field (user, gen) taken out of the reuse's key.
+func TestHypotheticalReuseKey(t *testing.T) {
+	evs := []Event{
+		{Kind: "queue", System: "p", Time: testNow - 3600, Queue: "a", Cores: 64, WallTime: 86400},
+		{Kind: "queue", System: "p", Time: testNow - 3600, Queue: "b", Cores: 64, WallTime: 86400},
+		{Kind: "submit", System: "p", Job: 1, Time: testNow - 3000, Queue: "a", Cores: 64, WallTime: 7200, User: "u0"},
+		{Kind: "start", System: "p", Job: 1, Time: testNow - 2000},
+		{Kind: "submit", System: "p", Job: 2, Time: testNow - 1500, Queue: "a", Cores: 64, WallTime: 7200, User: "hi", Priority: 100},
+		{Kind: "submit", System: "p", Job: 3, Time: testNow - 1400, Queue: "a", Cores: 64, WallTime: 7200, User: "lo", Priority: 10},
+	}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(user string) *ForecastPart {
+		t.Helper()
+		ps, err := s.PredictHypothetical(&PredictRequest{Cores: 64, WallTime: 600, Confidence: 90, Quantile: 95, User: user,
+			Locations: []Location{{"p", "a"}, {"p", "b"}}})
+		if err != nil || len(ps) != 2 || ps[0].Forecast == nil || ps[1].Forecast == nil {
+			t.Fatalf("%v %+v", err, ps)
+		}
+		if *ps[0].Forecast != *ps[1].Forecast {
+			t.Errorf("user %q: the queues of one pool differ: %+v %+v", user, ps[0].Forecast, ps[1].Forecast)
+		}
+		return ps[0].Forecast
+	}
+	hi, anon := ask("hi"), ask("")
+	if hi.Start >= anon.Start {
+		t.Errorf("the high-priority user's job starts at %d, an anonymous one's at %d: want it earlier (behind job 2 only)", hi.Start, anon.Start)
+	}
+	// An end at the same clock frees the machine: the same request is
+	// asked again of the new state.
+	if err := s.Ingest([]Event{{Kind: "end", System: "p", Job: 1, Time: testNow - 1400}}); err != nil {
+		t.Fatal(err)
+	}
+	if after := ask(""); after.Start >= anon.Start {
+		t.Errorf("after job 1 ended: start %d, before %d: want earlier", after.Start, anon.Start)
+	}
 }

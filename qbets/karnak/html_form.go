@@ -83,6 +83,9 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
 		req := f.validate(locs)
+		if len(f.Errors) == 0 && !s.charge(w, r, len(req.Locations)-1, locationsCharged(len(req.Locations))) {
+			return
+		}
 		if len(f.Errors) == 0 {
 			ps, err := s.PredictHypothetical(req)
 			if err != nil {
@@ -110,8 +113,8 @@ func (f *predictForm) validate(locs []string) *PredictRequest {
 	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
 		f.Errors["cores"] = fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores))
 	}
-	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 {
-		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second", clip(f.WallTime))
+	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 || req.WallTime > maxSpan {
+		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600)
 	}
 	if req.Quantile, err = strconv.Atoi(strings.TrimSpace(f.Quantile)); err != nil || req.Quantile < 1 || req.Quantile > 99 {
 		f.Errors["quantile"] = fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile))
@@ -126,8 +129,8 @@ func (f *predictForm) validate(locs []string) *PredictRequest {
 			req.Quantile, req.Confidence, levelList(f.Levels))
 	}
 	if w := strings.TrimSpace(f.Within); w != "" {
-		if req.Within, err = parseDuration(w); err != nil {
-			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, or leave it empty", clip(f.Within))
+		if req.Within, err = parseDuration(w); err != nil || req.Within > maxSpan {
+			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, at most %d hours (2^40 s), or leave it empty", clip(f.Within), int64(maxSpan)/3600)
 		}
 	}
 	switch {

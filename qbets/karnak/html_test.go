@@ -1,6 +1,7 @@
 package karnak
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -398,5 +399,43 @@ func TestPagesReadOnlyWithTokens(t *testing.T) {
 	ev := `{"kind":"submit","system":"s1","job":3000,"time":%NOW%,"queue":"debug","cores":1}`
 	if code, _ := do(t, "POST", srv.URL+"/karnak/events", "application/json", ev); code != http.StatusUnauthorized {
 		t.Errorf("an event without a token: %d, want 401", code)
+	}
+}
+
+// The waiting jobs' page shows at most maxPageRows jobs, and says how
+// many there are; the JSON lists every one. (A page of every job cost
+// 1.7 s and 119 MB for 40,000 waiting jobs, to one anonymous request.)
+func TestWaitingPageBounded(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := []Event{{Kind: "queue", System: "big", Time: testNow - 3600, Queue: "q", Cores: 64, WallTime: 86400}}
+	n := maxPageRows + 200
+	for j := 1; j <= n; j++ {
+		evs = append(evs, Event{Kind: "submit", System: "big", Job: int64(j), Time: testNow - 3000, Queue: "q", Cores: 1 + int64(j%64), WallTime: 3600})
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	get := func(path string) string {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %.200s", path, w.Code, w.Body.String())
+		}
+		return w.Body.String()
+	}
+	page := get("/karnak/system/big/job/waiting.html")
+	if rows := strings.Count(page, `<tr><th scope="row">`); rows != maxPageRows {
+		t.Errorf("the page shows %d jobs, want %d", rows, maxPageRows)
+	}
+	if want := fmt.Sprintf("The first %d of the %d waiting jobs", maxPageRows, n); !strings.Contains(page, want) {
+		t.Errorf("the page does not say %q", want)
+	}
+	var js []WaitingJob
+	if err := json.Unmarshal([]byte(get("/karnak/system/big/job/waiting.json")), &js); err != nil || len(js) != n {
+		t.Errorf("the JSON lists %d jobs (%v), want %d", len(js), err, n)
 	}
 }

@@ -64,8 +64,10 @@ import (
 // client can do is bounded: a read costs O(1) or a bounded computation
 // (no work grows with a number it sends), a request and its body are
 // bounded (413, 414), and each client is rate-limited (Config.Rate, on by
-// default; behind a reverse proxy name it in Config.TrustedProxies so
-// that the limit applies to the clients, not to the proxy). Writes are
+// default; a hypothetical job's prediction counts one request per
+// location, at most the burst; behind a reverse proxy name it in
+// Config.TrustedProxies so that the limit applies to the clients, not
+// to the proxy). Writes are
 // closed by default: without Config.Tokens the handler takes event
 // batches only from a loopback peer that forwards for no one, and no
 // repair at all; with tokens, an event batch needs a bearer token scoped
@@ -80,7 +82,8 @@ import (
 // last event, stored at it, so that one event ahead of its time never
 // locks its system's real events out; sizes and durations at most 2^40,
 // names at most 64 bytes, not "." or "..", free text 256 bytes of UTF-8,
-// JSON without duplicate keys; at most MaxSystems systems, MaxQueues
+// JSON without duplicate keys, nested at most 32 deep, at most 64 keys
+// an object (as a prediction request's); at most MaxSystems systems, MaxQueues
 // queues and MaxLiveJobs live jobs per system), no work grows with a gap
 // in time, and Drop and Rewind repair a system fed bad events. Every
 // refusal is an Error whose Code says whether retrying can help, the
@@ -101,13 +104,8 @@ func (s *Service) Handler() http.Handler {
 	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
 	s.handleHTML(m)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.limiter != nil {
-			c := s.clientOf(r)
-			if ok, wait := s.limiter.allow(c.id); !ok {
-				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-				http.Error(w, "rate limit: too many requests from "+c.id, http.StatusTooManyRequests)
-				return
-			}
+		if !s.charge(w, r, 1, "") {
+			return
 		}
 		if !s.ready.Load() {
 			w.Header().Set("Retry-After", "5")
@@ -116,6 +114,41 @@ func (s *Service) Handler() http.Handler {
 		}
 		m.ServeHTTP(w, r)
 	})
+}
+
+// charge takes n more of the rate limit's tokens for a request of the
+// client's (Config.Rate), or answers 429 with Retry-After, why added to
+// its message, and reports false. Every request takes one before it is
+// routed; a hypothetical request takes one more for each location after
+// the first, once it is decoded (at most the burst in all, so that it can
+// be answered): each location is a prediction computed (QBETS, an IBL
+// search of about 150 µs, a simulation), and at one token a request a
+// client at the default rate could ask for 100 locations 100 times a
+// second.
+func (s *Service) charge(w http.ResponseWriter, r *http.Request, n int, why string) bool {
+	if s.limiter == nil {
+		return true
+	}
+	if why != "" { // more for the request that took one
+		n = min(n, int(s.limiter.burst)-1)
+	}
+	if n <= 0 {
+		return true
+	}
+	c := s.clientOf(r)
+	if ok, wait := s.limiter.allowN(c.id, n); !ok {
+		msg := "rate limit: too many requests from " + c.id + why
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+		http.Error(w, msg, http.StatusTooManyRequests)
+		return false
+	}
+	return true
+}
+
+// locationsCharged says why a prediction for n locations was refused
+// by the rate limit.
+func locationsCharged(n int) string {
+	return fmt.Sprintf(" (a prediction for %d locations counts as %d requests)", n, n)
 }
 
 // render writes v as JSON or calls text to write it as plain text.
@@ -376,11 +409,14 @@ func (s *Service) stats(*http.Request) (render, error) {
 		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
 		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
 		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
-	}{s.cache.hits, s.cache.misses, s.raised.Load()}
+		// Stored before a start's or an end's queue was checked.
+		Cleared int64 `json:"queuesCleared" xml:"queuesCleared"`
+	}{s.cache.hits, s.cache.misses, s.raised.Load(), s.queuesCleared.Load()}
 	s.cache.mu.Unlock()
 	return render{v, func(w io.Writer) {
 		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
 		fmt.Fprintf(w, "events stored at their system's clock (up to the maximum backstep before it: %s): %d\n", setting("MaxBackstep"), v.Raised)
+		fmt.Fprintf(w, "stored starts and ends whose queue is not a name, cleared at load (they do not use it; stored before it was checked): %d\n", v.Cleared)
 	}}, nil
 }
 
@@ -463,6 +499,9 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	req, err := decodePredictRequest(mt, body)
 	if err != nil {
 		writeError(w, badRequest("%v", err))
+		return
+	}
+	if !s.charge(w, r, len(req.Locations)-1, locationsCharged(len(req.Locations))) {
 		return
 	}
 	ps, err := s.PredictHypothetical(req)

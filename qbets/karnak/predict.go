@@ -154,6 +154,8 @@ type predCache struct {
 	// hits and misses are reported by /karnak/stats.
 	hits, misses int64
 	off          bool
+	// n is the entries of every system together, at most cacheMax.
+	n int
 }
 
 // stateCache holds one system's predictions for one state.
@@ -183,8 +185,13 @@ type reqKey struct {
 	user, account string
 }
 
-// cacheMax bounds the entries of one state (distinct requests within one
-// minute and state); beyond it predictions are computed but not kept.
+// cacheMax bounds the entries of every system together (distinct
+// requests within one minute and state): beyond it the other systems'
+// entries are dropped, and past it for one system alone predictions are
+// computed but not kept. (Until this change it bounded each system's:
+// anonymous requests, each naming up to maxLocations systems and a
+// user and an account of 256 bytes, could hold 16,384 entries per
+// system, times up to MaxSystems systems.)
 const cacheMax = 1 << 14
 
 func (c *predCache) get(k predKey) (Prediction, bool) {
@@ -210,6 +217,9 @@ func (c *predCache) get(k predKey) (Prediction, bool) {
 func (c *predCache) drop(sys *system) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if sc := c.m[sys]; sc != nil {
+		c.n -= len(sc.m)
+	}
 	delete(c.m, sys)
 }
 
@@ -273,14 +283,33 @@ func (c *predCache) put(k predKey, p Prediction) Prediction {
 	sc := c.m[k.sys]
 	switch {
 	case sc == nil || k.gen > sc.gen || k.gen == sc.gen && k.minute > sc.minute:
+		if sc != nil {
+			c.n -= len(sc.m)
+		}
 		sc = &stateCache{gen: k.gen, minute: k.minute, m: map[reqKey]Prediction{}}
 		c.m[k.sys] = sc
 	case k.gen != sc.gen || k.minute != sc.minute:
 		return p // computed for a state already left behind
-	case len(sc.m) >= cacheMax:
+	}
+	if _, ok := sc.m[k.req]; ok {
 		return p
 	}
+	if c.n >= cacheMax {
+		// The other systems' entries go (a cache: they are computed
+		// again when asked), so that a system asked about for a minute
+		// and then left alone does not hold the bound for ever.
+		for other, o := range c.m {
+			if other != k.sys {
+				c.n -= len(o.m)
+				delete(c.m, other)
+			}
+		}
+		if c.n >= cacheMax {
+			return p
+		}
+	}
 	sc.m[k.req] = p
+	c.n++
 	return p
 }
 
@@ -521,8 +550,8 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 	switch {
 	case id < 0:
 		return Prediction{}, badRequest("jobId: %d, want a job id ≥ 0", id)
-	case within < 0:
-		return Prediction{}, badRequest("within: %d s, want ≥ 0", within)
+	case within < 0 || within > maxSpan:
+		return Prediction{}, badRequest("within: %d s, want 0 to %d s", within, int64(maxSpan))
 	}
 	if err := checkLevels(quantile, confidence); err != nil {
 		return Prediction{}, badRequest("%v", err)

@@ -59,7 +59,13 @@ func newLimiter(rate float64, burst, clients int) *limiter {
 
 // allow takes a token of client's bucket; when it is empty it returns
 // false and how long until the next token.
-func (l *limiter) allow(client string) (bool, time.Duration) {
+func (l *limiter) allow(client string) (bool, time.Duration) { return l.allowN(client, 1) }
+
+// allowN takes n tokens of client's bucket (at most the burst: a request
+// that costs more than a full bucket takes the bucket), or none and how
+// long until there are enough.
+func (l *limiter) allowN(client string, n int) (bool, time.Duration) {
+	need := min(float64(n), l.burst)
 	sh := &l.shards[maphash.String(l.seed, client)%limiterShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -81,10 +87,10 @@ func (l *limiter) allow(client string) (bool, time.Duration) {
 		sh.m[client] = sh.lru.PushFront(b)
 	}
 	b.at = now
-	if b.tokens < 1 {
-		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	if b.tokens < need {
+		return false, time.Duration((need - b.tokens) / l.rate * float64(time.Second))
 	}
-	b.tokens--
+	b.tokens -= need
 	return true, 0
 }
 

@@ -194,14 +194,18 @@ func (r *PredictRequest) validate() error {
 	if r.Cores < 1 {
 		return fmt.Errorf("cores: %d, want ≥ 1", r.Cores)
 	}
-	if r.WallTime < 1 {
-		return fmt.Errorf("wallTime: %d s, want ≥ 1 s", r.WallTime)
+	// Durations are bounded as an event's are (maxSpan): as whole seconds
+	// in JSON they were any int64, 2^63−1 s echoed back as a within of
+	// 2562047788015215:30:07, where the text form and the query stop at
+	// 10^9 hours.
+	if r.WallTime < 1 || r.WallTime > maxSpan {
+		return fmt.Errorf("wallTime: %d s, want 1 s to %d s", r.WallTime, int64(maxSpan))
 	}
 	if err := checkLevels(r.Quantile, r.Confidence); err != nil {
 		return err
 	}
-	if r.Within < 0 {
-		return fmt.Errorf("within: %d s, want ≥ 0", r.Within)
+	if r.Within < 0 || r.Within > maxSpan {
+		return fmt.Errorf("within: %d s, want 0 to %d s", r.Within, int64(maxSpan))
 	}
 	if len(r.Locations) == 0 {
 		return fmt.Errorf("locations: none given, want at least one queue@system")

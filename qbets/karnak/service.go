@@ -43,6 +43,9 @@ type Service struct {
 	// raised counts the events stored at their system's clock, having
 	// come up to MaxBackstep before it (/karnak/stats).
 	raised atomic.Int64
+	// queuesCleared counts the stored starts and ends whose queue was
+	// not a name, cleared by Load (reapply; /karnak/stats).
+	queuesCleared atomic.Int64
 }
 
 // pruneState is what the service knows of a system's last pruning.
@@ -91,8 +94,12 @@ func (s *Service) Load(ctx context.Context) error {
 		if n++; n%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if err := s.reapply(r); err != nil {
+		cleared, err := s.reapply(r)
+		if err != nil {
 			return fmt.Errorf("stored event %d: %w", r.Seq, err)
+		}
+		if cleared {
+			s.queuesCleared.Add(1)
 		}
 		// The stored events count as not yet pruned: a service restarted
 		// more often than PruneEvery events still prunes.
@@ -108,18 +115,27 @@ func (s *Service) Load(ctx context.Context) error {
 
 // reapply applies a stored record again (Load, Rewind), checking it as a
 // new event would be (a store edited by hand may hold anything), except
-// for the clock: its time may be anything the store accepted.
-func (s *Service) reapply(r *Record) error {
+// for the clock: its time may be anything the store accepted, and for
+// the queue of a start or an end, which it reports cleared.
+func (s *Service) reapply(r *Record) (cleared bool, err error) {
 	e := &r.Event
+	// Until 2026-11-30 the queue of a start or an end was not checked,
+	// and a store may hold any string there: a start or an end does not
+	// use it (the job's queue is its submission's), so one that is not a
+	// name is cleared, and counted (/karnak/stats), rather than the whole
+	// store refused at the restart of an upgraded service.
+	if (e.Kind == KindStart || e.Kind == KindEnd) && e.Queue != "" && !validName(e.Queue) {
+		e.Queue, cleared = "", true
+	}
 	if err := e.check(); err != nil {
-		return err
+		return cleared, err
 	}
 	sys, err := s.systemFor(e.System, true)
 	if err != nil {
-		return err
+		return cleared, err
 	}
 	if err := checkState(e, sys.name, sys, &s.opt); err != nil {
-		return err
+		return cleared, err
 	}
 	if e.Kind == "queue" && (r.Feed > 0 || r.State != nil) && sys.queues[e.Queue] == nil {
 		sys.saved[e.Queue] = savedQueue{feed: r.Feed, state: r.State}
@@ -127,7 +143,7 @@ func (s *Service) reapply(r *Record) error {
 	if r.Batch != "" {
 		s.batches.add(r.Batch, r.Digest, e.System)
 	}
-	return sys.apply(e, r.Seq)
+	return cleared, sys.apply(e, r.Seq)
 }
 
 // systemFor returns the named system, made if new (an error beyond
@@ -546,7 +562,7 @@ func (s *Service) repair(system string, t int64) error {
 	}
 	// Rebuild from what is left; the old state answers no more requests.
 	return internal(s.store.Scan(system, 0, func(r *Record) error {
-		if err := s.reapply(r); err != nil {
+		if _, err := s.reapply(r); err != nil { // counted by Load
 			return fmt.Errorf("stored event %d: %w", r.Seq, err)
 		}
 		s.pruneState(system).since++

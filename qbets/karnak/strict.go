@@ -13,7 +13,10 @@ import (
 // bytes that are not UTF-8 and escapes of lone surrogates (decoded as
 // U+FFFD), and an object with a key given twice (the last would win).
 // An event or a request that says two things is refused, not guessed.
-// It costs three linear passes over the body, no decoding.
+// It also refuses arrays and objects nested deeper than maxDepth and
+// objects of more than maxKeys keys, which no event or request has. It
+// costs three linear passes over the body, no decoding, and memory
+// bounded by maxDepth·maxKeys, whatever the body.
 func strictJSON(body []byte) error {
 	if err := validUTF8(body); err != nil {
 		return err
@@ -42,14 +45,20 @@ func validUTF8(body []byte) error {
 
 // duplicateKey finds a key given twice in one object of body, by a scan
 // of its bytes that keeps each open object's keys (a few, compared
-// linearly; a map past 16): BenchmarkDuplicateKey, a 2.5 MB batch of
+// linearly): BenchmarkDuplicateKey, a 2.5 MB batch of
 // 20,000 events, took 21 ms on a loaded 2-core machine, where
-// BenchmarkDuplicateKeyByToken, json.Decoder.Token, took 0.66 s. It
-// judges nothing else: malformed JSON is left to the decoder that
+// BenchmarkDuplicateKeyByToken, json.Decoder.Token, took 0.66 s. Beyond
+// its bounds (maxDepth, maxKeys) it judges nothing else: malformed JSON is left to the decoder that
 // follows, which names it. Keys are compared
 // as written, unless one has an escape, which is decoded first ("\u0061"
 // is "a").
 func duplicateKey(b []byte) error {
+	// Nesting is bounded first: the stack below held one keySet (48
+	// bytes) per open bracket, and a body of 4 MiB of "[" allocated
+	// 985 MB (13 MB for an anonymous prediction request of 64 KiB)
+	// before encoding/json refused it at a depth of 10,000; and keys
+	// per object, which took a map entry and a copy each (30 MB for a
+	// 4 MiB object of short keys).
 	// The open objects and arrays, innermost last; an entry popped keeps
 	// its keys' storage for the next object at its depth, so that a batch
 	// of many small objects allocates once per depth, not per object.
@@ -71,10 +80,11 @@ func duplicateKey(b []byte) error {
 	}
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
-		case '{':
-			push(false)
-		case '[':
-			push(true)
+		case '{', '[':
+			if len(stack) == maxDepth {
+				return fmt.Errorf("body: arrays and objects nested deeper than %d", maxDepth)
+			}
+			push(b[i] == '[')
 		case '}', ']':
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
@@ -110,6 +120,9 @@ func duplicateKey(b []byte) error {
 				if o.has(key) {
 					return fmt.Errorf("body: key %q given twice in one object", clip(string(key)))
 				}
+				if len(o.keys) > maxKeys {
+					return fmt.Errorf("body: an object with more than %d keys", maxKeys)
+				}
 			}
 			i = j
 		}
@@ -117,35 +130,34 @@ func duplicateKey(b []byte) error {
 	return nil
 }
 
+// maxDepth bounds the nesting of a JSON body: an event batch is 3 deep
+// ({"events": [{...}]}), a prediction request 2. maxKeys bounds an
+// object's keys: an event has 13 fields, a request 8.
+const (
+	maxDepth = 32
+	maxKeys  = 64
+)
+
 // keySet is the keys of one open object (duplicateKey).
 type keySet struct {
-	keys   [][]byte // into the body, not copied
-	set    map[string]bool
-	array  bool // an array, which has no keys
-	expect bool // the next string is a key
+	keys   [][]byte // into the body, not copied; at most maxKeys+1
+	array  bool     // an array, which has no keys
+	expect bool     // the next string is a key
 }
 
-// has reports whether key was seen in o, and notes it.
+// has reports whether key was seen in o, and notes it: a linear scan of
+// at most maxKeys. Keys are compared case-insensitively, as encoding/json
+// matches them to fields: "Cores" after "cores" set the same field, the
+// last winning. (bytes.EqualFold folds a little more than encoding/json,
+// "K" and the Kelvin sign alike too; such a pair is never two known
+// fields, and a field not known is refused by the decoder anyway.)
 func (o *keySet) has(key []byte) bool {
-	if o.set != nil {
-		if o.set[string(key)] {
-			return true
-		}
-		o.set[string(key)] = true
-		return false
-	}
 	for _, k := range o.keys {
-		if bytes.Equal(k, key) {
+		if bytes.EqualFold(k, key) {
 			return true
 		}
 	}
 	o.keys = append(o.keys, key)
-	if len(o.keys) > 16 {
-		o.set = map[string]bool{}
-		for _, k := range o.keys {
-			o.set[string(k)] = true
-		}
-	}
 	return false
 }
 

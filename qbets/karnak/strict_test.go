@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,9 +31,19 @@ func TestStrictInputs(t *testing.T) {
 		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=%2B00:30:00", "", "", 400, "within"},
 		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=-1800", "", "", 400, "within"},
 		{"GET", "/system/s1/job/-1002/prediction/waittime.json", "", "", 400, "jobId"},
+		// Durations at most 2^40 s, as an event's: a within of 2^63−1 s
+		// was taken from JSON and echoed, and 10^9 hours from a query.
+		{"GET", "/system/s1/job/1002/prediction/waittime.json?within=999999999:00:00", "", "", 400, "within"},
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","within":9223372036854775807,"locations":["normal@s1"]}`, 400, "within"},
+		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nwithin 999999999:00:00\nlocation s1 normal\n", 400, "within"},
+		{"GET", "/waittime/predict.html?cores=4&wallTime=01:00:00&loc=normal@s1&within=999999999:00:00", "", "", 400, "want hh:mm:ss"},
 		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nwithin -00:30:00\nlocation s1 normal\n", 400, "within"},
 		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","within":"-00:30:00","locations":["normal@s1"]}`, 400, "within"},
 		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"cores":64,"wallTime":"01:00:00","locations":["normal@s1"]}`, 400, "given twice"},
+		// encoding/json matches keys to fields case-insensitively: "Cores"
+		// after "cores" was the last winning (64 cores asked for).
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"Cores":64,"wallTime":"01:00:00","locations":["normal@s1"]}`, 400, "given twice"},
+		{"POST", "/events", "application/json", ev(`,"CORES":8`), 400, "given twice"},
 		{"POST", "/waittime/prediction/", "application/json; charset=ISO-8859-1", `{"cores":4,"wallTime":"01:00:00","locations":["normal@s1"]}`, 415, "charset"},
 		{"POST", "/waittime/prediction/", "text/plain; charset=latin1", "processors 4\nrequestedWallTime 01:00:00\nlocation s1 normal\n", 415, "charset"},
 		{"POST", "/waittime/prediction/", "text/plain", "processors 4\nrequestedWallTime 01:00:00\nlocation s1 norm\xe9l\n", 400, "UTF-8"},
@@ -78,7 +89,7 @@ func TestStrictInputs(t *testing.T) {
 func duplicateKeyRef(body []byte) bool {
 	d := json.NewDecoder(bytes.NewReader(body))
 	type obj struct {
-		keys   map[string]bool
+		keys   []string
 		expect bool
 	}
 	var stack []*obj
@@ -95,7 +106,7 @@ func duplicateKeyRef(body []byte) bool {
 		case json.Delim:
 			switch t {
 			case '{':
-				stack = append(stack, &obj{keys: map[string]bool{}, expect: true})
+				stack = append(stack, &obj{expect: true})
 			case '[':
 				stack = append(stack, nil)
 			default:
@@ -107,10 +118,12 @@ func duplicateKeyRef(body []byte) bool {
 			continue
 		case string:
 			if top != nil && top.expect {
-				if top.keys[t] {
-					return true
+				for _, k := range top.keys { // as encoding/json matches fields, case-insensitively
+					if strings.EqualFold(k, t) {
+						return true
+					}
 				}
-				top.keys[t] = true
+				top.keys = append(top.keys, t)
 				top.expect = false
 				continue
 			}
@@ -136,10 +149,99 @@ func FuzzDuplicateKey(f *testing.F) {
 			duplicateKey([]byte(s)) // no panic
 			return
 		}
-		if got, want := duplicateKey([]byte(s)) != nil, duplicateKeyRef([]byte(s)); got != want {
-			t.Fatalf("%q: duplicate %v, encoding/json says %v", s, got, want)
+		err := duplicateKey([]byte(s))
+		if depth, keys := jsonShape([]byte(s)); depth > maxDepth || keys > maxKeys {
+			if err == nil || !strings.Contains(err.Error(), "nested deeper") && !strings.Contains(err.Error(), "keys") {
+				t.Fatalf("%q: %d deep, an object of %d keys: %v, want the bound's error", s, depth, keys, err)
+			}
+			return
+		}
+		if got, want := err != nil, duplicateKeyRef([]byte(s)); got != want {
+			t.Fatalf("%q: duplicate %v (%v), encoding/json says %v", s, got, err, want)
 		}
 	})
+}
+
+// jsonShape is the nesting depth of valid JSON and the most keys of one
+// of its objects, by encoding/json's tokens.
+func jsonShape(body []byte) (depth, keys int) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	var stack []int // per open container: -1 an array, else the object's tokens so far
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return depth, keys
+		}
+		if t, ok := tok.(json.Delim); ok {
+			switch t {
+			case '{':
+				stack = append(stack, 0)
+			case '[':
+				stack = append(stack, -1)
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			depth = max(depth, len(stack))
+			if t == '{' || t == '[' {
+				if n := len(stack) - 1; n > 0 && stack[n-1] >= 0 {
+					stack[n-1]++ // a value of the object
+				}
+			}
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1] >= 0 {
+			stack[n-1]++
+			keys = max(keys, (stack[n-1]+1)/2)
+		}
+	}
+}
+
+// Bodies that no event or request is, nested deep or with many keys in
+// one object, are refused by the strict scan with memory bounded by
+// maxDepth·maxKeys: 4 MiB of "[" allocated 985 MB, 4 MiB of keys 30 MB,
+// before the bounds (a 64 KiB prediction request, anonymous, 13 MB).
+func TestStrictBounded(t *testing.T) {
+	var keys strings.Builder
+	keys.WriteString("{")
+	for i := 0; keys.Len() < 4<<20; i++ {
+		fmt.Fprintf(&keys, `"%x":0,`, i)
+	}
+	keys.WriteString(`"z":0}`)
+	for _, c := range []struct {
+		name, body, want string
+	}{
+		{"4 MiB of [", strings.Repeat("[", 4<<20), "nested deeper than 32"},
+		{"4 MiB of {\"a\":", strings.Repeat(`{"a":`, 4<<20/5), "nested deeper than 32"},
+		{"4 MiB of keys", keys.String(), "more than 64 keys"},
+	} {
+		body := []byte(c.body)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		err := strictJSON(body)
+		runtime.ReadMemStats(&m1)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+		if mb := float64(m1.TotalAlloc-m0.TotalAlloc) / (1 << 20); mb > 1 {
+			t.Errorf("%s: %.1f MB allocated, want < 1 MB", c.name, mb)
+		}
+	}
+	// At the bounds, a body is still judged as before.
+	deep := strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth)
+	if err := strictJSON([]byte(deep)); err != nil {
+		t.Errorf("%d deep: %v", maxDepth, err)
+	}
+	var obj strings.Builder
+	obj.WriteString("{")
+	for i := range maxKeys {
+		fmt.Fprintf(&obj, `"k%d":%d,`, i, i)
+	}
+	if err := strictJSON([]byte(strings.TrimSuffix(obj.String(), ",") + "}")); err != nil {
+		t.Errorf("%d keys: %v", maxKeys, err)
+	}
+	if err := strictJSON([]byte(obj.String() + `"k3":0}`)); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("%d keys and a duplicate: %v", maxKeys, err)
+	}
 }
 
 // strictBatch is a batch of maxEvents submit events, the largest the

@@ -74,9 +74,10 @@ func TestXMLRoundTrip(t *testing.T) {
 	roundTrip[Prediction](t, u, "/system/s1/job/1002/prediction/waittime", "prediction")
 	roundTrip[Record](t, u, "/system/s1/event/last", "record")
 	roundTrip[struct {
-		Hits   int64 `json:"cacheHits" xml:"cacheHits"`
-		Misses int64 `json:"cacheMisses" xml:"cacheMisses"`
-		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
+		Hits    int64 `json:"cacheHits" xml:"cacheHits"`
+		Misses  int64 `json:"cacheMisses" xml:"cacheMisses"`
+		Raised  int64 `json:"eventsRaised" xml:"eventsRaised"`
+		Cleared int64 `json:"queuesCleared" xml:"queuesCleared"`
 	}](t, u, "/stats", "stats")
 
 	// The job prediction with within (ProbWithin, pointers) and the
