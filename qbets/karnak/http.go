@@ -659,7 +659,11 @@ func (s *Service) lastEvent(r *http.Request) (render, error) {
 	}
 	return render{last, func(w io.Writer) {
 		e := last.Event
-		fmt.Fprintf(w, "system %s: last event %d at %s: %s job %d queue %s\n", name, last.Seq, stamp(e.Time), e.Kind, e.Job, e.Queue)
+		queue := "" // start and end events name none: the job keeps its submission's
+		if e.Queue != "" {
+			queue = " queue " + e.Queue
+		}
+		fmt.Fprintf(w, "system %s: last event %d at %s: %s job %d%s\n", name, last.Seq, stamp(e.Time), e.Kind, e.Job, queue)
 	}}, nil
 }
 
