@@ -324,3 +324,19 @@ func TestVARQPastMaxTime(t *testing.T) {
 		t.Errorf("-json varq %+v; want not planned, saying why", r.VARQ)
 	}
 }
+
+// A header whose machine size sched refuses (above 2^40 processors) is an
+// error naming the log, as -machine's bound is a usage error: it was
+// sched's "MachineSize 9223372036854775807 above 2^40", naming no file.
+func TestHugeHeaderMachineSizeNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.swf")
+	log := "; MaxProcs: 9223372036854775807\n1 0 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n2 60 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(context.Background(), []string{"-trace", path}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "huge.swf: machine size 9223372036854775807 above 2^40 processors") {
+		t.Errorf("error %v; want one naming huge.swf and the size", err)
+	}
+}

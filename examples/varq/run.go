@@ -40,6 +40,9 @@ func loadWorkload(path string, limit int) (workload, error) {
 	if err != nil {
 		return workload{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if size > cli.MaxSize { // sched refuses it with an error that names no file
+		return workload{}, fmt.Errorf("%s: machine size %d above 2^40 processors", path, size)
+	}
 	sane, rep := sanitize.Sane(jobs, size)
 	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded), zeros: zeros}
 	// A number already read names another job: the simulator would reject
