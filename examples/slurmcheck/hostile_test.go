@@ -20,6 +20,12 @@ func TestHostileRecording(t *testing.T) {
 		{func(r map[string]any) { logAt(r, 5)["end_ms"] = 9007199254740993 }, "not a time of a live run"},
 		{func(r map[string]any) { logAt(r, 5)["end_ms"] = 4000000000000 }, "span"},
 		{func(r map[string]any) { r["submitted_ms"].([]any)[2] = 0 }, "not a time of a live run"},
+		// (decays_ms and the samples' t_ms were not checked: -5 ms was
+		// Slurm's first recalculation, 2^63-1 wrapped in a two-run shift)
+		{func(r map[string]any) { r["decays_ms"].([]any)[0] = -5 }, "decays_ms -5 ms is not a time of a live run"},
+		{func(r map[string]any) { r["decays_ms"].([]any)[1] = 9223372036854775807 }, "not a time of a live run"},
+		{func(r map[string]any) { r["decays_ms"].([]any)[1] = 4000000000000 }, "span"},
+		{func(r map[string]any) { r["samples"].([]any)[3].(map[string]any)["t_ms"] = 0 }, "samples t_ms 0 ms is not a time of a live run"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "-1") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") }, ""},

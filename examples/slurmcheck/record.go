@@ -125,6 +125,20 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 			return nil, err
 		}
 	}
+	// The decay ticks and the sprio samples are times of the same run: a
+	// decay at -5 ms or 2^63-1 ms was taken as Slurm's first
+	// recalculation (1,795,939,357 s before the first submission), and
+	// a shift of the second run's ticks wrapped.
+	for _, t := range r.Decays {
+		if err := span("decays_ms", t); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range r.Samples {
+		if err := span("samples t_ms", s.T); err != nil {
+			return nil, err
+		}
+	}
 	for _, l := range r.Log {
 		if err := span("slurmctld_log start_ms", l.Start); err != nil {
 			return nil, err
