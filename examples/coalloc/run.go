@@ -45,6 +45,9 @@ func loadMachine(path string) (machine, error) {
 	if err != nil {
 		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if size > cli.MaxSize { // sched refuses it with an error that names no file
+		return machine{}, fmt.Errorf("%s: machine size %d above 2^40 processors", path, size)
+	}
 	sane, rep := sanitize.Sane(jobs, size)
 	left := cli.ByReason(rep)
 	sane, dups := cli.FirstIDs(sane)
