@@ -209,8 +209,9 @@ func TestNothingSimulatedSaysWhy(t *testing.T) {
 		}
 		var out, errs bytes.Buffer
 		code := run(context.Background(), []string{"-trace", path}, strings.NewReader(""), &out, &errs)
-		if code != 1 || !strings.Contains(errs.String(), c.want) {
-			t.Errorf("%q: exit %d, %q; want 1 and %q", c.text, code, errs.String(), c.want)
+		// (the first named no file: "replay: no job completed under EASY: …")
+		if code != 1 || !strings.Contains(errs.String(), c.want) || !strings.Contains(errs.String(), path+": ") {
+			t.Errorf("%q: exit %d, %q; want 1, %s and %q", c.text, code, errs.String(), path, c.want)
 		}
 	}
 }
