@@ -45,8 +45,8 @@ func loadMachine(path string) (machine, error) {
 	if err != nil {
 		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
-	if size > cli.MaxSize { // sched refuses it with an error that names no file
-		return machine{}, fmt.Errorf("%s: machine size %d above 2^40 processors", path, size)
+	if err := cli.CheckMachine(size); err != nil { // sched's error names no file
+		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
 	sane, rep := sanitize.Sane(jobs, size)
 	left := cli.ByReason(rep)

@@ -233,8 +233,8 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 			return nil, info, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
-	if info.machine > maxSize {
-		return nil, info, fmt.Errorf("%s: machine size %d above 2^40 processors", path, info.machine)
+	if err := cli.CheckMachine(info.machine); err != nil {
+		return nil, info, fmt.Errorf("%s: %w", path, err)
 	}
 	jobs, info.rejected = reject(jobs)
 	if info.nodes != nil {

@@ -85,8 +85,8 @@ func fromTrace(path string, machine int64) (workload, error) {
 			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 		// -machine's bound, with the file named (sched's error names none)
-		if machine > cli.MaxSize {
-			return workload{}, fmt.Errorf("%s: machine size %d above 2^40 processors (give -machine)", path, machine)
+		if err := cli.CheckMachine(machine); err != nil {
+			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
 	late, latest := 0, int64(-1)

@@ -100,8 +100,8 @@ func machineSize(o options, h *swf.Header, name string) (int64, string, error) {
 	}
 	// sched refuses a machine above 2^40 processors, as -machine does; the
 	// file is named here, not left to sched's error, which names none.
-	if p > cli.MaxSize {
-		return 0, "", fmt.Errorf("%s: machine size %d (%s) above 2^40 processors; pass -machine P", name, p, from)
+	if err := cli.CheckMachine(p); err != nil {
+		return 0, "", fmt.Errorf("%s: %w; pass -machine P (the size is the %s)", name, err, from)
 	}
 	return p, from, nil
 }

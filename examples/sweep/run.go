@@ -457,8 +457,8 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				return
 			}
 			// sched refuses it, with an error that names no trace
-			if raw.machine > cli.MaxSize {
-				raw.err = fmt.Errorf("trace %s: %s: machine size %d above 2^40 processors (set \"machine\" in the spec)", p.Trace, path, raw.machine)
+			if err := cli.CheckMachine(raw.machine); err != nil {
+				raw.err = fmt.Errorf("trace %s: %s: %w (set \"machine\" in the spec)", p.Trace, path, err)
 				return
 			}
 		}

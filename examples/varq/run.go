@@ -40,8 +40,8 @@ func loadWorkload(path string, limit int) (workload, error) {
 	if err != nil {
 		return workload{}, fmt.Errorf("%s: %w", path, err)
 	}
-	if size > cli.MaxSize { // sched refuses it with an error that names no file
-		return workload{}, fmt.Errorf("%s: machine size %d above 2^40 processors", path, size)
+	if err := cli.CheckMachine(size); err != nil { // sched's error names no file
+		return workload{}, fmt.Errorf("%s: %w", path, err)
 	}
 	sane, rep := sanitize.Sane(jobs, size)
 	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded), zeros: zeros}
