@@ -3,7 +3,10 @@ package main
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -48,5 +51,20 @@ func TestSeedSweepBounded(t *testing.T) {
 		if err := command(args, io.Discard, io.Discard); !errors.As(err, new(cli.UsageError)) {
 			t.Errorf("%q: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// A header machine size sched refuses (above 2^40 processors) is an error
+// naming the log when it is read: Table VIII said only "sched: MachineSize
+// 9223372036854775807 above 2^40" after the trace's name.
+func TestHugeHeaderMachineNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.swf")
+	log := "; MaxProcs: 9223372036854775807\n1 0 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loadTrace(path, "huge", filterRan, 0)
+	if err == nil || !strings.Contains(err.Error(), path+": machine size 9223372036854775807 above 2^40 processors") {
+		t.Errorf("error %v; want one naming %s and the size", err, path)
 	}
 }

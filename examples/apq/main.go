@@ -351,6 +351,10 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		return nil, err
 	}
 	procs, err := h.MachineSize()
+	if err == nil {
+		// before sched's "MachineSize N above 2^40", which names no file
+		err = cli.CheckMachine(procs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -133,7 +133,14 @@ func TestUnusableLogNamed(t *testing.T) {
 	if err := os.WriteFile(none, []byte("; MaxProcs: 8\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{bad: bad + ": swf: line 1", none: none + ": no sane job (1 record: 1 no submit time)"} {
+	// A machine sched refuses (above 2^40 processors) is named with its
+	// log: it was sched's "MachineSize 9223372036854775807 above 2^40".
+	huge := filepath.Join(dir, "huge.swf")
+	if err := os.WriteFile(huge, []byte("; MaxProcs: 9223372036854775807\n1 0 0 60 1 -1 -1 1 60 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{bad: bad + ": swf: line 1", none: none + ": no sane job (1 record: 1 no submit time)",
+		huge: huge + ": machine size 9223372036854775807 above 2^40 processors"} {
 		if _, err := loadMachine(path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v, want %q", err, want)
 		}

@@ -45,6 +45,9 @@ func loadMachine(path string) (machine, error) {
 	if err != nil {
 		return machine{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := cli.CheckMachine(size); err != nil { // sched's error names no file
+		return machine{}, fmt.Errorf("%s: %w", path, err)
+	}
 	sane, rep := sanitize.Sane(jobs, size)
 	left := cli.ByReason(rep)
 	sane, dups := cli.FirstIDs(sane)

@@ -194,7 +194,7 @@ func commandIn(_ context.Context, args []string, stdin io.Reader, stdout, stderr
 		return cli.Usagef("-f %v: want a finite badness ≥ 0", o.f)
 	case !(o.phi >= 0 && o.phi <= 1):
 		return cli.Usagef("-phi %v: want Φ from 0 to 1", o.phi)
-	case o.procs < 0 || o.procs > sanitize.MaxTime:
+	case o.procs < 0 || o.procs > cli.MaxSize:
 		// The simulators' bound (sched.Config: 2^40 processors); a
 		// negative size would call every job larger than the machine.
 		return cli.Usagef("-procs %d: want 0 (the header's) or a size of 1 to 2^40 processors", o.procs)

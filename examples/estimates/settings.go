@@ -74,9 +74,9 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 		if procs, err = hdr.MachineSize(); err != nil {
 			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: %w (give -procs)", path, err)
 		}
-		if procs > sanitize.MaxTime {
+		if err := cli.CheckMachine(procs); err != nil {
 			// Refused as simulate, forecast, replay and varq refuse it.
-			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: machine size %d above 2^40 processors (give -procs)", path, procs)
+			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: %w (give -procs)", path, err)
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, procs)

@@ -29,6 +29,26 @@ func TestAllRejectedSaysWhy(t *testing.T) {
 	}
 }
 
+// A log of "-1" lines (no ID, no submit time, no wait) said only
+// "rejected: 49 duplicate ID": each job is counted under its first fault,
+// and the 50 missing submit times were hidden. The error says how many of
+// the jobs read have no wait or submit time, whatever else rejected them.
+func TestNoWaitsCountedWhateverRejected(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 50)
+	blank := rewrite(t, path, dir, "blank.swf", func(js []swf.Job) []swf.Job {
+		for i := range js {
+			js[i].ID, js[i].Submit, js[i].Wait = -1, -1, -1
+		}
+		return js
+	})
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{blank}, strings.NewReader(""), &out, &errs)
+	if code != 1 || !strings.Contains(errs.String(), "50 of the 50 jobs read have none") || !strings.Contains(errs.String(), "rejected: 49 duplicate ID") {
+		t.Errorf("exit %d, %q; want 1 naming the 50 jobs without a submit time and the 49 duplicates", code, errs.String())
+	}
+}
+
 // Two traces, one of them positional, are named as given: the message
 // listed an empty -trace first (got ["" "a" "b"]).
 func TestTwoTracesNamed(t *testing.T) {

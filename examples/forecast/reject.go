@@ -19,16 +19,13 @@ const (
 	// logs repeat numbers when a scheduler's counter wraps or two logs are
 	// joined. The first job keeps the number.
 	rejDuplicate = "duplicate ID" // sanitize.DuplicateID, as the simulators name it
-	// A size above maxSize (2^40 processors) or a submit time, wait, run
+	// A size above cli.MaxSize (2^40 processors) or a submit time, wait, run
 	// time or estimate above sanitize.MaxTime (2^40 s) is corrupt: IBL
 	// bounds its features so its sums cannot wrap and keeps times in
 	// float64. reject counts them, by cli.InRange, under sanitize's reasons, the keys
 	// simulate's -json uses for the same jobs (larger_than_machine,
 	// time_out_of_range); they were one "out of range".
 )
-
-// maxSize bounds a job's size (cli.InRange) and the machine's, in processors.
-const maxSize = cli.MaxSize
 
 // reject returns the jobs the replay can take, in log order, and how many
 // of the others it dropped for each reason. jobs is reused.

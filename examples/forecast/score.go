@@ -233,8 +233,26 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 			return nil, info, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
 	}
-	if info.machine > maxSize {
-		return nil, info, fmt.Errorf("%s: machine size %d above 2^40 processors", path, info.machine)
+	if err := cli.CheckMachine(info.machine); err != nil {
+		return nil, info, fmt.Errorf("%s: %w", path, err)
+	}
+	// Each job is counted once, under its first fault (a duplicate ID,
+	// then a size or time out of range, then no wait): a log of "-1"
+	// lines said only "rejected: 49 duplicate ID", hiding that no job had
+	// a submit time. The jobs read without one are counted here, whatever
+	// else they are rejected for, for the error of a log with none.
+	noWait := 0
+	for i := range jobs {
+		if jobs[i].Wait < 0 || jobs[i].Submit < 0 {
+			noWait++
+		}
+	}
+	read := len(jobs)
+	noWaits := func() error {
+		if noWait == 0 {
+			return fmt.Errorf("%s: %w", path, errNoWaits)
+		}
+		return fmt.Errorf("%s: %w: %d of the %d jobs read have none", path, errNoWaits, noWait, read)
 	}
 	jobs, info.rejected = reject(jobs)
 	if info.nodes != nil {
@@ -244,7 +262,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	}
 	byQueue, skipped := replay.Queues(jobs)
 	if len(byQueue) == 0 {
-		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
+		return nil, info, noWaits()
 	}
 	all, err := replay.All(byQueue)
 	if err != nil {
@@ -266,7 +284,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		}
 	}
 	if len(all) == 0 {
-		return nil, info, fmt.Errorf("%s: %w", path, errNoWaits)
+		return nil, info, noWaits()
 	}
 	sc, err := scorersOn(names, info.machine, info.nodes)
 	if err != nil {

@@ -209,8 +209,9 @@ func TestNothingSimulatedSaysWhy(t *testing.T) {
 		}
 		var out, errs bytes.Buffer
 		code := run(context.Background(), []string{"-trace", path}, strings.NewReader(""), &out, &errs)
-		if code != 1 || !strings.Contains(errs.String(), c.want) {
-			t.Errorf("%q: exit %d, %q; want 1 and %q", c.text, code, errs.String(), c.want)
+		// (the first named no file: "replay: no job completed under EASY: …")
+		if code != 1 || !strings.Contains(errs.String(), c.want) || !strings.Contains(errs.String(), path+": ") {
+			t.Errorf("%q: exit %d, %q; want 1, %s and %q", c.text, code, errs.String(), path, c.want)
 		}
 	}
 }
@@ -322,5 +323,21 @@ func TestVARQPastMaxTime(t *testing.T) {
 	}
 	if r.VARQ.Planned || !strings.Contains(r.VARQ.NotPlanned, "2^40") {
 		t.Errorf("-json varq %+v; want not planned, saying why", r.VARQ)
+	}
+}
+
+// A header whose machine size sched refuses (above 2^40 processors) is an
+// error naming the log, as -machine's bound is a usage error: it was
+// sched's "MachineSize 9223372036854775807 above 2^40", naming no file.
+func TestHugeHeaderMachineSizeNamed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.swf")
+	log := "; MaxProcs: 9223372036854775807\n1 0 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n2 60 0 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(context.Background(), []string{"-trace", path}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "huge.swf: machine size 9223372036854775807 above 2^40 processors") {
+		t.Errorf("error %v; want one naming huge.swf and the size", err)
 	}
 }

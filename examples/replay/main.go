@@ -21,7 +21,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -175,11 +174,16 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 	}
 	easy := res.sims["EASY"]
 	if easy.Summary.Jobs == 0 {
-		if n := len(easy.Rejected.Excluded); n > 0 {
-			return nil, nil, fmt.Errorf("no job completed under EASY: every one of the %d read was rejected (%s): nothing to predict",
-				n, cli.Reasons(cli.ByReason(easy.Rejected)))
+		// the log is named, as its other errors name it
+		name := "the synthetic workload"
+		if o.trace != "" {
+			name = o.trace
 		}
-		return nil, nil, errors.New("no job completed under EASY: nothing to predict")
+		if n := len(easy.Rejected.Excluded); n > 0 {
+			return nil, nil, fmt.Errorf("%s: no job completed under EASY: every one of the %d read was rejected (%s): nothing to predict",
+				name, n, cli.Reasons(cli.ByReason(easy.Rejected)))
+		}
+		return nil, nil, fmt.Errorf("%s: no job completed under EASY: nothing to predict", name)
 	}
 	bar.Stage("QBETS", 2)
 	res.q, err = replayQBETS(easy.Records, func(f *qbets.Predictor, now int64) (planResult, error) {

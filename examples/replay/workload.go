@@ -84,6 +84,10 @@ func fromTrace(path string, machine int64) (workload, error) {
 		if machine, err = h.MachineSize(); err != nil {
 			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
 		}
+		// -machine's bound, with the file named (sched's error names none)
+		if err := cli.CheckMachine(machine); err != nil {
+			return workload{}, fmt.Errorf("%s: %w (give -machine)", path, err)
+		}
 	}
 	late, latest := 0, int64(-1)
 	for _, j := range jobs {

@@ -62,3 +62,23 @@ func TestNothingSimulatedIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// A header whose machine size sched refuses (above 2^40 processors) is
+// named with the file, as -machine's bound is: the run said only "sched:
+// MachineSize 9223372036854775807 above 2^40", naming no file.
+func TestHugeHeaderMachineSizeNamed(t *testing.T) {
+	dir := t.TempDir()
+	body := small[strings.Index(small, "   1 "):]
+	for _, line := range []string{"; MaxProcs: 9223372036854775807\n", "; MaxNodes: 1099511627777\n"} {
+		p := writeTrace(t, dir, "huge.swf", line+body)
+		for _, args := range [][]string{{p}, {p, "-compat", "pyss"}, {p, "-check", "-kill"}} {
+			code, out, errs := runCmd(t, args...)
+			if code != 1 || out != "" || !strings.Contains(errs, "huge.swf: machine size") || !strings.Contains(errs, "above 2^40 processors; pass -machine") {
+				t.Errorf("%q %q: exit %d, stdout %q, stderr %q; want 1 naming the file", line, args[1:], code, out, errs)
+			}
+		}
+		if code, _, errs := runCmd(t, p, "-machine", "8"); code != 0 {
+			t.Errorf("%q -machine 8: exit %d, %s", line, code, errs)
+		}
+	}
+}

@@ -144,6 +144,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 		return o, cli.Usagef("-compat %q: want pyss or predictsim (or none)", compat)
 	}
 	o.compat = peer
+	// sched refuses a peer mode on nodes (the peers have one pool of
+	// processors); said before the trace is read, as a usage error.
+	if o.nodes != "" && peer != sched.PeerNone {
+		return o, cli.Usagef("-compat %s and -nodes: the peer simulators have one pool of processors, not nodes", peer)
+	}
 	if o.nodes == "" && (placement != "" || o.countMemory) {
 		return o, cli.Usagef("-placement and -count-memory need a machine of nodes (-nodes FILE)")
 	}

@@ -235,6 +235,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-machine", "-3", p}, "-machine -3"},
 		{[]string{"-machine", "x", p}, "-machine"},
 		{[]string{p, p}, "one TRACE expected"},
+		// (was exit 1 after the trace was read: sched's "Nodes with a Peer mode")
+		{[]string{"-compat", "pyss", "-nodes", p, p}, "-compat pyss and -nodes"},
+		{[]string{p, "-nodes", p, "-compat", "predictsim"}, "-compat predictsim and -nodes"},
 	} {
 		code, out, errs := runCmd(t, c.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 ||

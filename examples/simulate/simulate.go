@@ -94,10 +94,16 @@ func machineSize(o options, h *swf.Header, name string) (int64, string, error) {
 		// ("MaxProcs: 0", "-5", "abc"), as forecast, replay and varq say.
 		return 0, "", fmt.Errorf("%s: machine size unknown: %w; pass -machine P", name, err)
 	}
+	from := "header MaxNodes"
 	if h.MaxProcs > 0 {
-		return p, "header MaxProcs", nil
+		from = "header MaxProcs"
 	}
-	return p, "header MaxNodes", nil
+	// sched refuses a machine above 2^40 processors, as -machine does; the
+	// file is named here, not left to sched's error, which names none.
+	if err := cli.CheckMachine(p); err != nil {
+		return 0, "", fmt.Errorf("%s: %w; pass -machine P (the size is the %s)", name, err, from)
+	}
+	return p, from, nil
 }
 
 func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -456,6 +456,11 @@ const (
 
 // compare runs every simulation on the recording and scores each.
 func compare(rec *recording) (*result, error) {
+	res, err := compareRun(rec)
+	return res, rec.named(err)
+}
+
+func compareRun(rec *recording) (*result, error) {
 	c, err := prepare(rec)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,12 @@ func TestHostileRecording(t *testing.T) {
 		{func(r map[string]any) { logAt(r, 5)["end_ms"] = 9007199254740993 }, "not a time of a live run"},
 		{func(r map[string]any) { logAt(r, 5)["end_ms"] = 4000000000000 }, "span"},
 		{func(r map[string]any) { r["submitted_ms"].([]any)[2] = 0 }, "not a time of a live run"},
+		// (decays_ms and the samples' t_ms were not checked: -5 ms was
+		// Slurm's first recalculation, 2^63-1 wrapped in a two-run shift)
+		{func(r map[string]any) { r["decays_ms"].([]any)[0] = -5 }, "decays_ms -5 ms is not a time of a live run"},
+		{func(r map[string]any) { r["decays_ms"].([]any)[1] = 9223372036854775807 }, "not a time of a live run"},
+		{func(r map[string]any) { r["decays_ms"].([]any)[1] = 4000000000000 }, "span"},
+		{func(r map[string]any) { r["samples"].([]any)[3].(map[string]any)["t_ms"] = 0 }, "samples t_ms 0 ms is not a time of a live run"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "-1") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") }, ""},
@@ -166,5 +172,80 @@ func TestNoPrioritySamples(t *testing.T) {
 		if strings.Contains(text, bad) {
 			t.Errorf("the text says %q of no samples:\n%s", bad, text)
 		}
+	}
+}
+
+// An error on a recording's contents names the file, as its JSON errors
+// do: it was "sacct line 52: …", "shares line 1: …", "the recorded
+// slurm.conf has no NodeName line …", naming none; with two recordings
+// the user could not tell which.
+func TestRecordingErrorsNamed(t *testing.T) {
+	for _, c := range []struct {
+		edit func(r map[string]any)
+		want string
+	}{
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 51, 13, "1|x") }, "x.json: sacct line 52: 15 fields"},
+		{func(r map[string]any) { r["sshare"] = "garbage|x\n" }, "x.json: shares line 1"},
+		{func(r map[string]any) {
+			r["slurm_conf"] = strings.ReplaceAll(r["slurm_conf"].(string), "NodeName=", "# NodeName=")
+		}, "x.json: the recorded slurm.conf has no NodeName line"},
+	} {
+		var r map[string]any
+		if err := json.Unmarshal(liveRecording, &r); err != nil {
+			t.Fatal(err)
+		}
+		c.edit(r)
+		b, _ := json.Marshal(r)
+		rec, err := decodeRecording(b, "x.json")
+		if err == nil {
+			_, err = compare(rec)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v; want %q", err, c.want)
+		}
+		// with two recordings, the one at fault is named (a sacct fault:
+		// the others are refused as another site)
+		if strings.HasPrefix(c.want, "x.json: sacct") {
+			good, _ := decodeRecording(liveRecording, "good.json")
+			if _, err := compareTwo(good, rec); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("two recordings: error %v; want %q", err, c.want)
+			}
+		}
+	}
+}
+
+// A recording whose commands' outputs have CRLF line endings (saved by an
+// editor or copied through Windows) is read as the same recording with
+// LF: it was refused with "sacct: the header is not …".
+func TestRecordingCRLF(t *testing.T) {
+	var r map[string]any
+	if err := json.Unmarshal(liveRecording, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"slurm_conf", "sacctmgr_qos", "sshare", "sacct", "sshare_end"} {
+		r[k] = strings.ReplaceAll(r[k].(string), "\n", "\r\n")
+	}
+	for _, s := range r["samples"].([]any) {
+		s.(map[string]any)["sprio"] = strings.ReplaceAll(s.(map[string]any)["sprio"].(string), "\n", "\r\n")
+	}
+	b, _ := json.Marshal(r)
+	crlf, err := decodeRecording(b, "crlf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := decodeRecording(liveRecording, recordPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := compare(crlf)
+	if err != nil {
+		t.Fatalf("CRLF: %v", err)
+	}
+	want, err := compare(lf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := table(got), table(want); g != w {
+		t.Errorf("CRLF recording compared differently:\n%s\nwant\n%s", g, w)
 	}
 }

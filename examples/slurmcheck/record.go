@@ -42,6 +42,17 @@ type recording struct {
 	// it was allocated and completed, to the millisecond, and whether
 	// backfill started it (else the main scheduler did).
 	Log []logJob `json:"slurmctld_log"`
+	// name is the file the recording was read from: the errors on its
+	// contents name it (named), as a log's errors name the log.
+	name string
+}
+
+// named prefixes err with the recording's file.
+func (r *recording) named(err error) error {
+	if err == nil || r.name == "" {
+		return err
+	}
+	return fmt.Errorf("%s: %w", r.name, err)
 }
 
 // logJob is one job in slurmctld's log.
@@ -103,6 +114,16 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: not a slurmcheck recording (%s): %w", name, recordingShape, err)
 	}
+	r.name = name
+	// The commands' outputs are read line by line: a recording saved with
+	// CRLF line endings (an editor, a Windows copy) is read as LF, as the
+	// SWF reader reads a log; sacct's header was "not" the format.
+	for _, s := range []*string{&r.Conf, &r.QOS, &r.Shares, &r.Sacct, &r.SharesEnd} {
+		*s = strings.ReplaceAll(*s, "\r\n", "\n")
+	}
+	for i := range r.Samples {
+		r.Samples[i].Sprio = strings.ReplaceAll(r.Samples[i].Sprio, "\r\n", "\n")
+	}
 	if len(r.Workload) == 0 || r.Sacct == "" {
 		return nil, fmt.Errorf("%s: not a slurmcheck recording: no \"workload\" or no \"sacct\" (%s)", name, recordingShape)
 	}
@@ -122,6 +143,20 @@ func decodeRecording(b []byte, name string) (*recording, error) {
 	}
 	for _, t := range r.Submitted {
 		if err := span("submitted_ms", t); err != nil {
+			return nil, err
+		}
+	}
+	// The decay ticks and the sprio samples are times of the same run: a
+	// decay at -5 ms or 2^63-1 ms was taken as Slurm's first
+	// recalculation (1,795,939,357 s before the first submission), and
+	// a shift of the second run's ticks wrapped.
+	for _, t := range r.Decays {
+		if err := span("decays_ms", t); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range r.Samples {
+		if err := span("samples t_ms", s.T); err != nil {
 			return nil, err
 		}
 	}

@@ -46,15 +46,15 @@ type twoRuns struct {
 // other Slurm run; the workloads must be the same.
 func compareTwo(a, b *recording) (*twoRuns, error) {
 	if !slices.Equal(a.Workload, b.Workload) || a.Conf != b.Conf || a.Shares != b.Shares || a.QOS != b.QOS {
-		return nil, fmt.Errorf("the two recordings are not of the same workload and site")
+		return nil, fmt.Errorf("%s and %s are not recordings of the same workload and site", a.name, b.name)
 	}
 	ca, err := prepare(a)
 	if err != nil {
-		return nil, err
+		return nil, a.named(err)
 	}
 	cb, err := prepare(b)
 	if err != nil {
-		return nil, err
+		return nil, b.named(err)
 	}
 	out := &twoRuns{SubmitLate: -1, PrioWindow: sampleEvery.Milliseconds() / 2}
 	for k, pair := range [2][2]*checked{{ca, cb}, {cb, ca}} {

@@ -103,6 +103,26 @@ func TestRunNoJobLines(t *testing.T) {
 	}
 }
 
+// A header machine size sched refuses (above 2^40 processors) is an error
+// naming the trace and its file: it was "run 1: sched: MachineSize
+// 9223372036854775807 above 2^40", naming neither.
+func TestRunHugeHeaderMachine(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "huge.swf")
+	if err := os.WriteFile(trace, []byte("; MaxProcs: 9223372036854775807\n1 0 0 60 1 -1 -1 1 60 -1 1 1 1 1 1 -1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "s.json")
+	js := `{"name": "x", "traces": [{"name": "t", "file": "` + trace + `", "machine": 0}], "policies": ["EASY"]}`
+	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", filepath.Join(dir, "out"))
+	if code != 1 || !strings.Contains(errs, "trace t: "+trace+": machine size 9223372036854775807 above 2^40 processors") {
+		t.Errorf("exit %d, stderr %q; want 1 naming trace t, its file and the size", code, errs)
+	}
+}
+
 // A run's line counts its rejected jobs by reason and the jobs each
 // job-building rule changed, as simulate -json does, and the plain report
 // says them under the table; a line held the rejected total only.

@@ -456,6 +456,11 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				raw.err = fmt.Errorf("trace %s: machine size unknown (set \"machine\" in the spec): %w", p.Trace, err)
 				return
 			}
+			// sched refuses it, with an error that names no trace
+			if err := cli.CheckMachine(raw.machine); err != nil {
+				raw.err = fmt.Errorf("trace %s: %s: %w (set \"machine\" in the spec)", p.Trace, path, err)
+				return
+			}
 		}
 		raw.offered, _ = load.Offered(jobs, raw.machine)
 		c.mu.Lock()

@@ -81,3 +81,23 @@ func TestEmptyCellHasNoMeans(t *testing.T) {
 		t.Errorf("row %q", row)
 	}
 }
+
+// A header whose machine size sched refuses (above 2^40 processors) is an
+// error naming the log: it was sched's "MachineSize 9223372036854775807
+// above 2^40", which names none.
+func TestHugeMachineSizeNamesLog(t *testing.T) {
+	path := writeLog(t, 20, func(i int) int { return i + 1 })
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Replace(string(data), "; MaxProcs: 8", "; MaxProcs: 9223372036854775807", 1)
+	if err := os.WriteFile(path, []byte(huge), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err = command([]string{"-trace", path, "-fractions", "0.5", "-targets", "0.5"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "log.swf: machine size 9223372036854775807 above 2^40") {
+		t.Errorf("error %v; want one naming log.swf and the size", err)
+	}
+}

@@ -40,6 +40,9 @@ func loadWorkload(path string, limit int) (workload, error) {
 	if err != nil {
 		return workload{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := cli.CheckMachine(size); err != nil { // sched's error names no file
+		return workload{}, fmt.Errorf("%s: %w", path, err)
+	}
 	sane, rep := sanitize.Sane(jobs, size)
 	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded), zeros: zeros}
 	// A number already read names another job: the simulator would reject
