@@ -71,6 +71,74 @@ type consNodes struct {
 	vals       []int64
 	gev        []gainStep
 	start      []*Job
+
+	ending bool    // a running job ends now as predicted (endsNow)
+	old    []share // the reservation of the job being placed, as it was
+	plan   consPlan
+	// noMemo makes every pass rebuild and place every job (tests only:
+	// the schedule it gives is the one the plan's shortcut must give)
+	noMemo bool
+}
+
+// consPlan is what the last conservativeNodesPass left, so that the next
+// one can keep its availability (the events) and the jobs it settled.
+//
+// The plan stands when every waiting job the full pass would see holds
+// what the full pass would give it, without a scan. The argument, for
+// first fit (the built-in default, Config.Placement nil):
+//
+// Stability. A job k placed at t on shares A, in availability S, by the
+// search (earliest) and first fit over the window's minimum W, is placed
+// there again in any S' ≤ S (resource by resource, node by node, at every
+// time from now on) that still holds A over [t, t+d): no start before t
+// fits in S' (less is free), t fits (A is free), and first fit over W' ≤
+// W, W' ≥ A on A's nodes, takes the same nodes and GPUs (the nodes and
+// GPUs before A's in their order did not fit in W, so not in W'; those of
+// A do; a spread job's cores on a node are min(left, usable), usable the
+// same on A's nodes, where W ≥ W' ≥ A and first fit took all of W's
+// usable cores but on the last). Best fit and a user's Placement are not
+// stable (less free elsewhere can rank another node first): with them
+// every pass is rebuilt, as before.
+//
+// Quiet. If a pass moved no job (each job it found holding a reservation
+// — in the availability the pass began with — ends with the same start
+// and shares, or starts then on the same shares), each job k it reserved
+// is, in the pass's final availability F less k, where that pass placed
+// it: F − k is the availability k was placed in, less the jobs placed
+// after k that held nothing before (arrivals, jobs whose reservation was
+// dropped), and each of those took only a fit in an availability where k
+// held A, so F − k still holds A (every placement after k left every
+// point of A's window and resources ≥ 0). By stability the full pass
+// keeps k, and by induction every job before an arrival; the arrivals,
+// last in arrival order, meet the same availability in both.
+//
+// Standing. The next pass's availability, rebuilt, is F from now on when
+// nothing happened but arrivals and the ends of running jobs at the times
+// F gives their resources back (no start, no other end, no correction,
+// cancellation, re-prediction or Reserve: s.epoch has grown by the count
+// of running jobs F frees by now, ends, and s.qepoch not at all), no
+// running job is still running at or past its predicted end (S3 and
+// endsNow move its resources with now), and no reservation lies before
+// now. Then the free resources now are F's (the base and the events by
+// now), the ended jobs' events by now are dropped unread (their shares
+// may be reused) and the others are the rebuild's. A pass from such a
+// plan re-places only the jobs due now (which start, where they stand, as
+// the full pass's would), the arrivals, and the jobs whose window a move
+// of this pass may have reached (a slot given back over [lo, hi), a gain
+// that can open a start before t or change first fit's choice at t only
+// if lo < t+d); every other job it keeps (the stability argument with S'
+// = F − k and the moves' losses, which avoid k). A move clears quiet, and
+// the next pass is rebuilt.
+//
+// TestConservativeNodesPlanRapid checks the schedule against passes that
+// always rebuild (noMemo), on random machines, demands and events.
+type consPlan struct {
+	ok, quiet     bool   // the pass was quiet, placed every job and uses first fit
+	epoch, qepoch uint64 // s.epoch and s.qepoch after it (with its own starts)
+	minRes        int64  // its earliest reservation
+	ends          []int64
+	// ends is when F gives each running job's resources back
+	// (freeFrom), sorted
 }
 
 // nodeSegs is a node's segments: start times, and every resource of the
@@ -95,39 +163,145 @@ type nodeEv struct {
 type gainStep struct{ t, d int64 }
 
 // conservativeNodesPass is conservativeScheduler's pass on a machine of
-// nodes: it rebuilds each node's availability from the running jobs and
-// every waiting job's reservation, then, in arrival order, each job gives
-// up its reservation, takes the earliest window where it fits for its
-// prediction on nodes the placement policy chooses, and starts if that
-// window begins now (on the free nodes, which hold it by construction),
-// else reserves it.
+// nodes: in arrival order, each waiting job gives up its reservation,
+// takes the earliest window where it fits for its prediction on nodes the
+// placement policy chooses, and starts if that window begins now (on the
+// free nodes, which hold it by construction), else reserves it. The
+// nodes' availability is rebuilt from the running jobs and every waiting
+// job's reservation, or, when the last pass's plan stands (consPlan), kept
+// from it, and the jobs the plan settles are kept without a scan.
 //
-// Cost per pass: O(N + E) to rebuild (N nodes, E events: a share of a
-// running job, two per share of a reservation). Per waiting job: O(N) for
-// the nodes without events, O(E_j·c) to rebuild the segments of the nodes
-// whose events changed since the last job (E_j their events: the nodes
-// of the last job's old and new shares), then O(S·c + S log S) to find
-// its window, S the segments it scans (every node's, up to its old
-// reservation plus its prediction, where the search stops first: that
-// slot is still free unless a prediction was outlived) and c the
-// resources compared per segment (1 for a job without GPUs or named
-// resources, else the node's: 2, its GPUs and named resources), the
+// Cost per pass, rebuilt: O(N + E) to rebuild (N nodes, E events: a share
+// of a running job, two per share of a reservation). Per waiting job
+// placed: O(N) for the nodes without events, O(E_j·c) to rebuild the
+// segments of the nodes whose events changed since the last job (E_j
+// their events: the nodes of the last job's old and new shares), then
+// O(S·c + S log S) to find its window, S the segments it scans (every
+// node's, up to its old reservation plus its prediction, where the search
+// stops first: that slot is still free unless a prediction was outlived)
+// and c the resources compared per segment (1 for a job without GPUs or
+// named resources, else the node's: 2, its GPUs and named resources), the
 // log S the sort of the gains' steps; plus the placement policy's own
-// cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n)
-// per share to insert its events (E_n its node's). On one pool the same
-// pass is O(q · profile points). BenchmarkNodes* measure it against EASY
-// on the same nodes (their comment has the figures).
+// cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n) per
+// share to insert its events (E_n its node's). A pass whose plan stands
+// costs O(N + R log R) (R running jobs) plus O(1) per job it keeps and the
+// above per job it places: the arrivals, the jobs due now and those a
+// move in the pass may have moved. On one pool the same pass is O(q ·
+// profile points). BenchmarkNodes* measure it against EASY on the same
+// nodes (their comment has the figures).
 func (s *Sim) conservativeNodesPass() {
 	m := s.m
 	c := s.cons
 	if c == nil {
-		c = &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
-			segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
-		for k := range m.kinds {
-			c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
-		}
+		c = s.newConsNodes()
 		s.cons = c
 	}
+	e0, q0 := s.epoch, s.qepoch // (see consPlan.s epoch)
+	kept := c.planStands(s)
+	if !kept {
+		c.rebuildAll(s)
+	}
+	c.start = c.start[:0]
+	c.plan.quiet, c.plan.minRes = true, never
+	refused := false
+	gain := noSpan // the slots given back by the pass's moves, so far
+	blocked := false
+	for _, j := range s.buf {
+		d := max(j.p, 1)
+		held := j.res >= 0 && len(j.resAlloc) > 0
+		if kept && held && j.res > s.now && gain.lo >= j.res+d {
+			// settled (consPlan): where the full pass would keep it
+			blocked = true
+			c.plan.minRes = min(c.plan.minRes, j.res)
+			continue
+		}
+		r0 := int64(-1) // the old reservation, in c.old
+		if held {
+			r0 = j.res
+			c.old = append(c.old[:0], j.resAlloc...)
+			c.drop(j)
+		}
+		// The old reservation is still free (every job placed after it
+		// avoided it) unless a running job outlived its prediction: the
+		// search looks no further first.
+		t := never
+		if held {
+			t = c.earliest(s, j, d, j.res)
+		}
+		if t == never {
+			t = c.earliest(s, j, d, never)
+		}
+		j.resAlloc = j.resAlloc[:0]
+		if t == never { // cannot be: the idle machine holds every admitted job
+			s.refused++
+			refused, blocked = true, true
+			gain = c.moved(gain, r0, d, -1, nil)
+			continue
+		}
+		c.window(m, t, d)
+		var ok bool
+		if t == s.now {
+			// The free nodes now, and the window's minimum, which is
+			// below them: the job starts on nodes no reservation holds.
+			as := [2]*avail{&m.free, &c.win}
+			j.alloc, ok = m.placeIn(as[:], j, &j.nd, j.alloc[:0])
+			c.clean(m, j.alloc)
+			if ok {
+				j.backfill = blocked
+				c.start = append(c.start, j)
+				c.hold(j, t, d, false)
+				gain = c.moved(gain, r0, d, t, j.alloc)
+				continue
+			}
+			if c.ending { // (clean gave the window's nodes the base back)
+				c.window(m, t, d)
+			}
+		}
+		// A job planned now that does not fit on the free nodes counts
+		// on the nodes of a job that ends now as predicted: it waits,
+		// reserved at now, for the pass after that job's termination.
+		if t != s.now || c.ending {
+			as := [1]*avail{&c.win}
+			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
+			c.clean(m, j.resAlloc)
+			if ok {
+				blocked = true
+				s.reserve(j, t)
+				c.hold(j, t, d, true)
+				c.plan.minRes = min(c.plan.minRes, t)
+				gain = c.moved(gain, r0, d, t, j.resAlloc)
+				continue
+			}
+		}
+		// Cannot be either: the sweep found the nodes. Counted, so that
+		// the tests (Result.Refused) see it.
+		s.refused++
+		refused, blocked = true, true
+		gain = c.moved(gain, r0, d, -1, nil)
+	}
+	c.plan.ok = !refused && c.plan.quiet && !c.noMemo && m.place == firstFit
+	e1 := s.epoch
+	_, epoch := s.startBackfills(c.start, true)
+	c.plan.epoch, c.plan.qepoch = e0+(epoch-e1), q0+(epoch-e1)
+	c.planEnds(s)
+}
+
+// newConsNodes makes conservativeNodesPass's scratch for s's machine.
+func (s *Sim) newConsNodes() *consNodes {
+	m := s.m
+	c := &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
+		segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
+	for k := range m.kinds {
+		c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
+	}
+	return c
+}
+
+// rebuildAll makes the nodes' availability from the running jobs and the
+// waiting jobs' reservations, and s.buf the waiting jobs in arrival
+// order.
+func (c *consNodes) rebuildAll(s *Sim) {
+	m := s.m
 	for _, i := range c.used {
 		c.ev[i] = c.ev[i][:0]
 		c.listed[i] = false
@@ -136,10 +310,10 @@ func (s *Sim) conservativeNodesPass() {
 	c.base.copyFrom(&m.free)
 	c.cur.copyFrom(&m.free)
 	c.win.copyFrom(&m.free)
-	ending := false // a running job ends now as predicted (endsNow)
+	c.ending = false
 	s.run.Ascend(func(r *Job) bool {
 		t := s.freeFrom(r)
-		ending = ending || t == s.now
+		c.ending = c.ending || t == s.now
 		for k := range r.alloc {
 			c.add(int(r.alloc[k].node), nodeEv{t: t, jb: r, k: int32(k), sign: 1})
 		}
@@ -165,67 +339,79 @@ func (s *Sim) conservativeNodesPass() {
 		}
 		return true
 	})
-	c.start = c.start[:0]
-	blocked := false
-	for _, j := range s.buf {
-		d := max(j.p, 1)
-		if j.res >= 0 && len(j.resAlloc) > 0 {
-			c.drop(j)
-		}
-		// The old reservation is still free (every job placed after it
-		// avoided it) unless a running job outlived its prediction: the
-		// search looks no further first.
-		t := never
-		if j.res >= 0 && len(j.resAlloc) > 0 {
-			t = c.earliest(s, j, d, j.res)
-		}
-		if t == never {
-			t = c.earliest(s, j, d, never)
-		}
-		j.resAlloc = j.resAlloc[:0]
-		if t == never { // cannot be: the idle machine holds every admitted job
-			s.refused++
-			blocked = true
+}
+
+// planStands reports whether the last pass's plan stands (consPlan) and,
+// if so, drops the events by now but the reservations', takes the free
+// resources now as the base and makes s.buf the waiting jobs in arrival
+// order; if not, it may have dropped events, and the pass rebuilds.
+func (c *consNodes) planStands(s *Sim) bool {
+	p := &c.plan
+	if !p.ok || c.noMemo || s.qepoch != p.qepoch || p.minRes < s.now || s.ending != 0 {
+		return false
+	}
+	n, _ := slices.BinarySearch(p.ends, s.now+1) // the ends F has by now
+	if s.epoch-p.epoch != uint64(n) {
+		return false
+	}
+	if r, ok := s.run.Min(); ok && r.predEnd() <= s.now {
+		return false
+	}
+	m := s.m
+	for _, i32 := range c.used {
+		i := int(i32)
+		l := c.ev[i]
+		if len(l) == 0 || l[0].t > s.now {
 			continue
 		}
-		c.window(m, t, d)
-		var ok bool
-		if t == s.now {
-			// The free nodes now, and the window's minimum, which is
-			// below them: the job starts on nodes no reservation holds.
-			as := [2]*avail{&m.free, &c.win}
-			j.alloc, ok = m.placeIn(as[:], j, &j.nd, j.alloc[:0])
-			c.clean(m, j.alloc)
-			if ok {
-				j.backfill = blocked
-				c.start = append(c.start, j)
-				c.hold(j, t, d, false)
-				continue
-			}
-			if ending { // (clean gave the window's nodes the base back)
-				c.window(m, t, d)
+		k := 0
+		for k < len(l) && l[k].t <= s.now {
+			k++
+		}
+		for _, e := range l[:k] {
+			if e.res && e.t < s.now {
+				return false // (cannot be: p.minRes ≥ now)
 			}
 		}
-		// A job planned now that does not fit on the free nodes counts
-		// on the nodes of a job that ends now as predicted: it waits,
-		// reserved at now, for the pass after that job's termination.
-		if t != s.now || ending {
-			as := [1]*avail{&c.win}
-			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
-			c.clean(m, j.resAlloc)
-			if ok {
-				blocked = true
-				s.reserve(j, t)
-				c.hold(j, t, d, true)
-				continue
-			}
-		}
-		// Cannot be either: the sweep found the nodes. Counted, so that
-		// the tests (Result.Refused) see it.
-		s.refused++
-		blocked = true
+		c.ev[i] = slices.DeleteFunc(l[:k], func(e nodeEv) bool { return !e.res })
+		c.ev[i] = append(c.ev[i], l[k:]...)
+		copyNode(m, &c.base, &m.free, i)
+		copyNode(m, &c.cur, &m.free, i)
+		copyNode(m, &c.win, &m.free, i)
+		c.stale[i] = true
 	}
-	s.startBackfills(c.start, true)
+	c.ending = false
+	s.buf = s.buf[:0]
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		s.buf = append(s.buf, j)
+		return true
+	})
+	return true
+}
+
+// planEnds notes, after a pass's starts, when its final availability
+// gives each running job's resources back.
+func (c *consNodes) planEnds(s *Sim) {
+	p := &c.plan
+	p.ends = p.ends[:0]
+	for _, ch := range s.run.chunks {
+		for _, r := range ch {
+			p.ends = append(p.ends, s.freeFrom(r))
+		}
+	}
+	slices.Sort(p.ends)
+}
+
+// moved notes that a job whose reservation was at r0 (-1: none) on
+// c.old for d seconds now starts or is reserved at t on shs (t < 0:
+// nowhere): it returns the span of the slots the pass gave back, g with
+// the old slot if it moved, and clears the plan's quiet then.
+func (c *consNodes) moved(g span, r0, d, t int64, shs []share) span {
+	if r0 < 0 || t == r0 && slices.Equal(shs, c.old) {
+		return g
+	}
+	c.plan.quiet = false
+	return g.join(span{r0, r0 + d})
 }
 
 // add inserts event e on node i, after the events of earlier or equal
