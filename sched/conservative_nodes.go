@@ -78,6 +78,7 @@ type consNodes struct {
 	// noMemo makes every pass rebuild and place every job (tests only:
 	// the schedule it gives is the one the plan's shortcut must give)
 	noMemo bool
+	kept   int // the jobs kept without a scan (for the tests)
 }
 
 // consPlan is what the last conservativeNodesPass left, so that the next
@@ -136,9 +137,15 @@ type consPlan struct {
 	ok, quiet     bool   // the pass was quiet, placed every job and uses first fit
 	epoch, qepoch uint64 // s.epoch and s.qepoch after it (with its own starts)
 	minRes        int64  // its earliest reservation
-	ends          []int64
 	// ends is when F gives each running job's resources back
-	// (freeFrom), sorted
+	// (freeFrom), sorted, and the job (its seq: its Job may be reused
+	// once it ends)
+	ends []planEnd
+}
+
+type planEnd struct {
+	t, seq int64
+	j      *Job
 }
 
 // nodeSegs is a node's segments: start times, and every resource of the
@@ -213,6 +220,7 @@ func (s *Sim) conservativeNodesPass() {
 			// settled (consPlan): where the full pass would keep it
 			blocked = true
 			c.plan.minRes = min(c.plan.minRes, j.res)
+			c.kept++
 			continue
 		}
 		r0 := int64(-1) // the old reservation, in c.old
@@ -350,7 +358,16 @@ func (c *consNodes) planStands(s *Sim) bool {
 	if !p.ok || c.noMemo || s.qepoch != p.qepoch || p.minRes < s.now || s.ending != 0 {
 		return false
 	}
-	n, _ := slices.BinarySearch(p.ends, s.now+1) // the ends F has by now
+	// The ends F has by now: each job must have ended, and each end
+	// counts once in s.epoch (a correction of a job still running must
+	// not stand for the end of one that did not run yet).
+	n := 0
+	for n < len(p.ends) && p.ends[n].t <= s.now {
+		if e := &p.ends[n]; e.j.seq == e.seq && e.j.state == running {
+			return false
+		}
+		n++
+	}
 	if s.epoch-p.epoch != uint64(n) {
 		return false
 	}
@@ -396,10 +413,10 @@ func (c *consNodes) planEnds(s *Sim) {
 	p.ends = p.ends[:0]
 	for _, ch := range s.run.chunks {
 		for _, r := range ch {
-			p.ends = append(p.ends, s.freeFrom(r))
+			p.ends = append(p.ends, planEnd{s.freeFrom(r), r.seq, r})
 		}
 	}
-	slices.Sort(p.ends)
+	slices.SortFunc(p.ends, func(a, b planEnd) int { return cmp.Compare(a.t, b.t) })
 }
 
 // moved notes that a job whose reservation was at r0 (-1: none) on
