@@ -72,7 +72,11 @@ type consNodes struct {
 	gev        []gainStep
 	start      []*Job
 
-	ending bool    // a running job ends now as predicted (endsNow)
+	ending bool // a running job ends now as predicted (endsNow)
+	// gs is, on each node in gained, the span over which an early end
+	// since the plan gave it more than the plan (consPlan)
+	gs     []span
+	gained []int32
 	old    []share // the reservation of the job being placed, as it was
 	plan   consPlan
 	// noMemo makes every pass rebuild and place every job (tests only:
@@ -101,17 +105,18 @@ type consNodes struct {
 // stable (less free elsewhere can rank another node first): with them
 // every pass is rebuilt, as before.
 //
-// Quiet. If a pass moved no job (each job it found holding a reservation
-// — in the availability the pass began with — ends with the same start
-// and shares, or starts then on the same shares), each job k it reserved
-// is, in the pass's final availability F less k, where that pass placed
-// it: F − k is the availability k was placed in, less the jobs placed
-// after k that held nothing before (arrivals, jobs whose reservation was
-// dropped), and each of those took only a fit in an availability where k
-// held A, so F − k still holds A (every placement after k left every
-// point of A's window and resources ≥ 0). By stability the full pass
-// keeps k, and by induction every job before an arrival; the arrivals,
-// last in arrival order, meet the same availability in both.
+// Settled. Each job k a pass reserved is, in the pass's final
+// availability F less k, where that pass placed it, but for the slots
+// that moves after k in the pass gave back (after(k): the span of those
+// slots). F − k is the availability k was placed in (or last kept in),
+// less the jobs placed after k that held nothing before (arrivals, jobs
+// whose reservation was dropped) and the new slots of the jobs that moved
+// after k, each of which took only a fit in an availability where k held
+// A, so F − k still holds A (every placement after k left every point of
+// A's window and resources ≥ 0); plus the slots given back after k. A
+// gain over [lo, hi) can open a start before t or change first fit's
+// choice at t only if lo < t+d: if after(k) starts at t+d or later, the
+// full pass keeps k, by stability.
 //
 // Standing. The next pass's availability, rebuilt, is F from now on when
 // nothing happened but arrivals and the ends of running jobs at the times
@@ -122,30 +127,54 @@ type consNodes struct {
 // endsNow move its resources with now), and no reservation lies before
 // now. Then the free resources now are F's (the base and the events by
 // now), the ended jobs' events by now are dropped unread (their shares
-// may be reused) and the others are the rebuild's. A pass from such a
-// plan re-places only the jobs due now (which start, where they stand, as
-// the full pass's would), the arrivals, and the jobs whose window a move
-// of this pass may have reached (a slot given back over [lo, hi), a gain
-// that can open a start before t or change first fit's choice at t only
-// if lo < t+d); every other job it keeps (the stability argument with S'
-// = F − k and the moves' losses, which avoid k). A move clears quiet, and
-// the next pass is rebuilt.
+// may be reused) and the others are the rebuild's. An early end (a
+// running job F frees after now has ended; it counts in s.epoch too)
+// makes it F with more on that job's nodes from now to the time F frees
+// them: its events are dropped unread, its nodes' free resources now
+// taken as they are, and the gain noted on those nodes (gs).
+//
+// A pass from a standing plan re-places the jobs due now (which start,
+// where they stand, as the full pass's would), the arrivals, the jobs
+// whose window a move of this pass or after(k) may reach (lo < t+d), and
+// the jobs on whose window an early end's gain may bear: a gained node
+// holds a share of k's reservation, or a share of k fits there in some
+// window starting from now to t that meets the gain (reaches; on the
+// other nodes every start's gain is as it was or less, and there a
+// window that meets the gain holds no share, one that does not is as it
+// was). Every other job it keeps, without a scan: on every node the gain
+// of each start before t, and at t the nodes first fit sees, are as when
+// k was placed or less, and A is still free (stability).
 //
 // TestConservativeNodesPlanRapid checks the schedule against passes that
 // always rebuild (noMemo), on random machines, demands and events.
 type consPlan struct {
-	ok, quiet     bool   // the pass was quiet, placed every job and uses first fit
+	ok            bool   // the pass placed every job, and uses first fit
 	epoch, qepoch uint64 // s.epoch and s.qepoch after it (with its own starts)
-	minRes        int64  // its earliest reservation
+	// jobs is the jobs it reserved, in arrival order, each with the
+	// index in gave of the first slot given back after it; gave is the
+	// slots its moves gave back, in order, and suf[i] their span from
+	// the i-th on (suf[len(gave)] = noSpan). next and nextGave are the
+	// current pass's.
+	jobs, next     []planJob
+	gave, nextGave []span
+	suf            []span
+	minRes         int64 // its earliest reservation
 	// ends is when F gives each running job's resources back
 	// (freeFrom), sorted, and the job (its seq: its Job may be reused
 	// once it ends)
-	ends []planEnd
+	ends  []planEnd
+	nodes []int32
+}
+
+type planJob struct {
+	seq   int64
+	after int
 }
 
 type planEnd struct {
-	t, seq int64
-	j      *Job
+	t, seq   int64
+	j        *Job
+	from, to int32 // its nodes, in consPlan.nodes
 }
 
 // nodeSegs is a node's segments: start times, and every resource of the
@@ -191,9 +220,11 @@ type gainStep struct{ t, d int64 }
 // log S the sort of the gains' steps; plus the placement policy's own
 // cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n) per
 // share to insert its events (E_n its node's). A pass whose plan stands
-// costs O(N + R log R) (R running jobs) plus O(1) per job it keeps and the
-// above per job it places: the arrivals, the jobs due now and those a
-// move in the pass may have moved. On one pool the same pass is O(q ·
+// costs O(N + R log R + P) (R running jobs, P their shares) and O(1) per
+// job it keeps, plus, after early ends, a scan of the gained nodes'
+// segments up to the job's start (reaches), and the above per job it
+// places: the arrivals, the jobs due now and those a move or an early
+// end may have moved. On one pool the same pass is O(q ·
 // profile points). BenchmarkNodes* measure it against EASY on the same
 // nodes (their comment has the figures).
 func (s *Sim) conservativeNodesPass() {
@@ -203,13 +234,20 @@ func (s *Sim) conservativeNodesPass() {
 		c = s.newConsNodes()
 		s.cons = c
 	}
-	e0, q0 := s.epoch, s.qepoch // (see consPlan.s epoch)
+	e0, q0 := s.epoch, s.qepoch // (see consPlan's epoch)
+	for _, i := range c.gained {
+		c.gs[i] = noSpan
+	}
+	c.gained = c.gained[:0]
 	kept := c.planStands(s)
 	if !kept {
 		c.rebuildAll(s)
 	}
 	c.start = c.start[:0]
-	c.plan.quiet, c.plan.minRes = true, never
+	p := &c.plan
+	p.minRes = never
+	p.next, p.nextGave = p.next[:0], p.nextGave[:0]
+	prev := p.jobs // the last pass's, to learn each job's after span
 	refused := false
 	gain := noSpan // the slots given back by the pass's moves, so far
 	blocked := false
@@ -217,11 +255,21 @@ func (s *Sim) conservativeNodesPass() {
 		d := max(j.p, 1)
 		held := j.res >= 0 && len(j.resAlloc) > 0
 		if kept && held && j.res > s.now && gain.lo >= j.res+d {
-			// settled (consPlan): where the full pass would keep it
-			blocked = true
-			c.plan.minRes = min(c.plan.minRes, j.res)
-			c.kept++
-			continue
+			after := noSpan // the slots the last pass gave back after j
+			for len(prev) > 0 && prev[0].seq < j.seq {
+				prev = prev[1:]
+			}
+			if len(prev) > 0 && prev[0].seq == j.seq {
+				after = p.suf[prev[0].after]
+			}
+			if after.lo >= j.res+d && !c.reaches(s, j, d) {
+				// settled (consPlan): where the full pass would keep it
+				blocked = true
+				p.minRes = min(p.minRes, j.res)
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave)})
+				c.kept++
+				continue
+			}
 		}
 		r0 := int64(-1) // the old reservation, in c.old
 		if held {
@@ -276,7 +324,8 @@ func (s *Sim) conservativeNodesPass() {
 				blocked = true
 				s.reserve(j, t)
 				c.hold(j, t, d, true)
-				c.plan.minRes = min(c.plan.minRes, t)
+				p.minRes = min(p.minRes, t)
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave)})
 				gain = c.moved(gain, r0, d, t, j.resAlloc)
 				continue
 			}
@@ -287,7 +336,17 @@ func (s *Sim) conservativeNodesPass() {
 		refused, blocked = true, true
 		gain = c.moved(gain, r0, d, -1, nil)
 	}
-	c.plan.ok = !refused && c.plan.quiet && !c.noMemo && m.place == firstFit
+	p.ok = !refused && !c.noMemo && m.place == firstFit
+	// suf[i]: the span of the slots given back from the i-th on
+	p.jobs, p.next = p.next, p.jobs[:0]
+	p.gave, p.nextGave = p.nextGave, p.gave[:0]
+	p.suf = slices.Grow(p.suf[:0], len(p.gave)+1)[:len(p.gave)+1]
+	acc := noSpan
+	p.suf[len(p.gave)] = acc
+	for k := len(p.gave) - 1; k >= 0; k-- {
+		acc = acc.join(p.gave[k])
+		p.suf[k] = acc
+	}
 	e1 := s.epoch
 	_, epoch := s.startBackfills(c.start, true)
 	c.plan.epoch, c.plan.qepoch = e0+(epoch-e1), q0+(epoch-e1)
@@ -361,12 +420,19 @@ func (c *consNodes) planStands(s *Sim) bool {
 	// The ends F has by now: each job must have ended, and each end
 	// counts once in s.epoch (a correction of a job still running must
 	// not stand for the end of one that did not run yet).
-	n := 0
-	for n < len(p.ends) && p.ends[n].t <= s.now {
-		if e := &p.ends[n]; e.j.seq == e.seq && e.j.state == running {
+	// A job F frees after now that has ended (an early end) counts
+	// too, and gives its nodes more than F from now to then.
+	n, early := 0, false
+	for k := range p.ends {
+		e := &p.ends[k]
+		gone := e.j.seq != e.seq || e.j.state != running
+		if e.t <= s.now && !gone {
 			return false
 		}
-		n++
+		if gone {
+			n++
+			early = early || e.t > s.now
+		}
 	}
 	if s.epoch-p.epoch != uint64(n) {
 		return false
@@ -375,6 +441,33 @@ func (c *consNodes) planStands(s *Sim) bool {
 		return false
 	}
 	m := s.m
+	if c.gs == nil {
+		c.gs = make([]span, len(m.kind))
+		for i := range c.gs {
+			c.gs[i] = noSpan
+		}
+	}
+	for k := 0; early && k < len(p.ends); k++ {
+		e := &p.ends[k]
+		if e.t <= s.now || e.j.seq == e.seq && e.j.state == running {
+			continue
+		}
+		// Its events go unread (its shares may be reused; a reused Job
+		// is an arrival since, without events), and its nodes' free
+		// resources now hold its shares.
+		for _, i32 := range p.nodes[e.from:e.to] {
+			i := int(i32)
+			c.ev[i] = slices.DeleteFunc(c.ev[i], func(v nodeEv) bool { return v.jb == e.j && !v.res })
+			if c.gs[i] == noSpan {
+				c.gained = append(c.gained, i32)
+			}
+			c.gs[i] = c.gs[i].join(span{s.now, e.t})
+			copyNode(m, &c.base, &m.free, i)
+			copyNode(m, &c.cur, &m.free, i)
+			copyNode(m, &c.win, &m.free, i)
+			c.stale[i] = true
+		}
+	}
 	for _, i32 := range c.used {
 		i := int(i32)
 		l := c.ev[i]
@@ -406,14 +499,66 @@ func (c *consNodes) planStands(s *Sim) bool {
 	return true
 }
 
+// reaches reports whether a node an early end gave more than the plan
+// (c.gained) may take a share of job j, reserved at j.res for d, in a
+// window from now to j.res that meets that gain, or holds a share of j's
+// reservation. If none does, the full pass keeps j (consPlan): on every
+// node the gain of each start before j.res, and at j.res the nodes first
+// fit sees, are as when j was settled or less.
+func (c *consNodes) reaches(s *Sim, j *Job, d int64) bool {
+	m, n := s.m, &j.nd
+	scalar := n.gpus == 0 && len(n.named) == 0
+	for _, i32 := range c.gained {
+		i, g := int(i32), c.gs[int(i32)]
+		if g.lo >= j.res+d {
+			continue
+		}
+		for k := range j.resAlloc {
+			if j.resAlloc[k].node == i32 {
+				return true
+			}
+		}
+		if len(c.ev[i]) == 0 {
+			if m.gain(&c.base, i, n) > 0 {
+				return true
+			}
+			continue
+		}
+		if c.stale[i] {
+			c.rebuild(s, i)
+		}
+		c.gev = c.gev[:0]
+		c.scan(s, i, n, d, j.res, scalar)
+		copyNode(m, &c.win, &c.base, i)
+		// the starts [lo, hi) whose window meets g, to j.res
+		lo, hi := g.lo-d+1, min(g.hi, j.res+1)
+		var v int64
+		for k, st := range c.gev {
+			v += st.d
+			end := never
+			if k+1 < len(c.gev) {
+				end = c.gev[k+1].t
+			}
+			if v > 0 && max(st.t, lo) < min(end, hi) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // planEnds notes, after a pass's starts, when its final availability
 // gives each running job's resources back.
 func (c *consNodes) planEnds(s *Sim) {
 	p := &c.plan
-	p.ends = p.ends[:0]
+	p.ends, p.nodes = p.ends[:0], p.nodes[:0]
 	for _, ch := range s.run.chunks {
 		for _, r := range ch {
-			p.ends = append(p.ends, planEnd{s.freeFrom(r), r.seq, r})
+			from := int32(len(p.nodes))
+			for k := range r.alloc {
+				p.nodes = append(p.nodes, r.alloc[k].node)
+			}
+			p.ends = append(p.ends, planEnd{s.freeFrom(r), r.seq, r, from, int32(len(p.nodes))})
 		}
 	}
 	slices.SortFunc(p.ends, func(a, b planEnd) int { return cmp.Compare(a.t, b.t) })
@@ -422,13 +567,14 @@ func (c *consNodes) planEnds(s *Sim) {
 // moved notes that a job whose reservation was at r0 (-1: none) on
 // c.old for d seconds now starts or is reserved at t on shs (t < 0:
 // nowhere): it returns the span of the slots the pass gave back, g with
-// the old slot if it moved, and clears the plan's quiet then.
+// the old slot if it moved, which the plan notes then.
 func (c *consNodes) moved(g span, r0, d, t int64, shs []share) span {
 	if r0 < 0 || t == r0 && slices.Equal(shs, c.old) {
 		return g
 	}
-	c.plan.quiet = false
-	return g.join(span{r0, r0 + d})
+	sp := span{r0, r0 + d}
+	c.plan.nextGave = append(c.plan.nextGave, sp)
+	return g.join(sp)
 }
 
 // add inserts event e on node i, after the events of earlier or equal
