@@ -171,28 +171,10 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 				case !long:
 					jobs = jobs[:min(len(jobs), tc.plain)]
 				}
-				run := func(noMemo bool) (*Result, int) {
-					sim, err := New(Config{Nodes: tc.nodes, Scheduler: conservativeScheduler{}, KeepShares: true,
-						KillAtEstimate: opt == "kill", PerEventPass: opt == "per-event"})
-					if err != nil {
-						t.Fatal(err)
-					}
-					sim.cons = sim.newConsNodes()
-					sim.cons.noMemo = noMemo
-					if err := sim.Load(jobs); err != nil {
-						t.Fatal(err)
-					}
-					res, err := sim.Finish()
-					if err != nil {
-						t.Fatal(err)
-					}
-					return res, sim.cons.kept
-				}
-				want, _ := run(true)
-				got, k := run(false)
-				if err := got.Check(); err != nil {
-					t.Fatal(err)
-				}
+				cfg := Config{Nodes: tc.nodes, Scheduler: conservativeScheduler{}, KeepShares: true,
+					KillAtEstimate: opt == "kill", PerEventPass: opt == "per-event"}
+				want, _ := consNodesFixed(t, cfg, jobs, true)
+				got, k := consNodesFixed(t, cfg, jobs, false)
 				sameNodeSchedule(t, want, got)
 				if k == 0 {
 					t.Fatal("no pass kept a job")
@@ -214,11 +196,12 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 	}
 }
 
-// consNodesFixed runs jobs under Conservative on nodes (shares kept),
-// with the plan (noMemo false) or every pass rebuilt.
-func consNodesFixed(t *testing.T, nodes []swf.Node, jobs []swf.Job, noMemo bool) (*Result, int) {
+// consNodesFixed runs jobs under cfg (Conservative on nodes, shares
+// kept), with the plan (noMemo false) or every pass rebuilt, checks the
+// schedule, and returns it and the jobs the passes kept without a scan.
+func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Result, int) {
 	t.Helper()
-	sim, err := New(Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true})
+	sim, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,8 +244,9 @@ func TestConservativeNodesPlanDueMoves(t *testing.T) {
 		job(3, 1, 20, 20, 1, nil),                             // A
 		job(4, 2, 30, 30, 2, &swf.Demand{Nodes: 1, Cores: 2}), // B
 	}
-	want, _ := consNodesFixed(t, nodes, jobs, true)
-	got, kept := consNodesFixed(t, nodes, jobs, false)
+	cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true}
+	want, _ := consNodesFixed(t, cfg, jobs, true)
+	got, kept := consNodesFixed(t, cfg, jobs, false)
 	for k, s := range []int64{0, 0, 10, 50} {
 		if r := want.Records[k]; r.Start != s {
 			t.Fatalf("rebuilt: job %d starts at %d, want %d (the case is not the one meant)", r.Job.ID, r.Start, s)
