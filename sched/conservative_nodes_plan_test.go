@@ -257,3 +257,71 @@ func TestConservativeNodesPlanDueMoves(t *testing.T) {
 		t.Fatal("no pass kept a job: the case is not the one meant")
 	}
 }
+
+// TestConservativeNodesPlanObserverRapid: the same with an observer that
+// cancels jobs (waiting or running) and submits new ones from inside the
+// passes (OnReservation, OnStart) and from an end (OnEnd), which the
+// epochs of the plan must see (consPlan.epoch, qepoch).
+func TestConservativeNodesPlanObserverRapid(t *testing.T) {
+	kept, fired := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, jobs := drawNodeCase(t)
+		n := int64(len(jobs))
+		// on the reservation, start or end of job on (its ID), cancel
+		// job id (once), or submit a copy of job id under ID 1000+k
+		type act struct {
+			on, id int64
+			what   int
+		}
+		var acts []act
+		for range rapid.IntRange(0, 4).Draw(t, "acts") {
+			acts = append(acts, act{rapid.Int64Range(1, n).Draw(t, "on"), rapid.Int64Range(1, n).Draw(t, "id"), rapid.IntRange(0, 5).Draw(t, "what")})
+		}
+		kill := rapid.Bool().Draw(t, "kill")
+		perEvent := rapid.Bool().Draw(t, "perEvent")
+		run := func(noMemo bool) (*Result, int) {
+			cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true, KillAtEstimate: kill, PerEventPass: perEvent}
+			var sim *Sim
+			done := make([]bool, len(acts))
+			fire := func(on int64, kind int) {
+				for k, a := range acts {
+					if done[k] || a.on != on || a.what%3 != kind {
+						continue
+					}
+					done[k] = true
+					if !noMemo {
+						fired++
+					}
+					if a.what < 3 {
+						sim.Cancel(a.id)
+						continue
+					}
+					j := jobs[a.id-1]
+					j.ID = 1000 + int64(k)
+					sim.Submit(j)
+				}
+			}
+			res := runCancelled(t, cfg, jobs, nil, func(s *Sim) {
+				sim = s
+				s.cons = s.newConsNodes()
+				s.cons.noMemo = noMemo
+				s.Observe(Hooks{
+					Reservation: func(_ int64, j *swf.Job, _ int64) { fire(j.ID, 0) },
+					Start:       func(_ int64, j *swf.Job, _ bool) { fire(j.ID, 1) },
+					End:         func(_ int64, j *swf.Job, _ bool) { fire(j.ID, 2) },
+				})
+			})
+			return res, sim.cons.kept
+		}
+		want, _ := run(true)
+		got, k := run(false)
+		if err := got.Check(); err != nil {
+			t.Fatal(err)
+		}
+		sameNodeSchedule(t, want, got)
+		kept += k
+	})
+	if kept == 0 || fired == 0 {
+		t.Fatalf("%d jobs kept, %d observer actions: the test checks nothing", kept, fired)
+	}
+}
