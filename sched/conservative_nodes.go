@@ -71,6 +71,110 @@ type consNodes struct {
 	vals       []int64
 	gev        []gainStep
 	start      []*Job
+
+	ending bool // a running job ends now as predicted (endsNow)
+	// gs is, on each node in gained, the span over which an early end
+	// since the plan gave it more than the plan (consPlan)
+	gs     []span
+	gained []int32
+	old    []share // the reservation of the job being placed, as it was
+	plan   consPlan
+	// noMemo makes every pass rebuild and place every job (tests only:
+	// the schedule it gives is the one the plan's shortcut must give)
+	noMemo bool
+	kept   int // the jobs kept without a scan (for the tests)
+}
+
+// consPlan is what the last conservativeNodesPass left, so that the next
+// one can keep its availability (the events) and the jobs it settled.
+//
+// The plan stands when every waiting job the full pass would see holds
+// what the full pass would give it, without a scan. The argument, for
+// first fit (the built-in default, Config.Placement nil):
+//
+// Stability. A job k placed at t on shares A, in availability S, by the
+// search (earliest) and first fit over the window's minimum W, is placed
+// there again in any S' ≤ S (resource by resource, node by node, at every
+// time from now on) that still holds A over [t, t+d): no start before t
+// fits in S' (less is free), t fits (A is free), and first fit over W' ≤
+// W, W' ≥ A on A's nodes, takes the same nodes and GPUs (the nodes and
+// GPUs before A's in their order did not fit in W, so not in W'; those of
+// A do; a spread job's cores on a node are min(left, usable), usable the
+// same on A's nodes, where W ≥ W' ≥ A and first fit took all of W's
+// usable cores but on the last). Best fit and a user's Placement are not
+// stable (less free elsewhere can rank another node first): with them
+// every pass is rebuilt, as before.
+//
+// Settled. Each job k a pass reserved is, in the pass's final
+// availability F less k, where that pass placed it, but for the slots
+// that moves after k in the pass gave back (after(k): the span of those
+// slots). F − k is the availability k was placed in (or last kept in),
+// less the jobs placed after k that held nothing before (arrivals, jobs
+// whose reservation was dropped) and the new slots of the jobs that moved
+// after k, each of which took only a fit in an availability where k held
+// A, so F − k still holds A (every placement after k left every point of
+// A's window and resources ≥ 0); plus the slots given back after k. A
+// gain over [lo, hi) can open a start before t or change first fit's
+// choice at t only if lo < t+d: if after(k) starts at t+d or later, the
+// full pass keeps k, by stability.
+//
+// Standing. The next pass's availability, rebuilt, is F from now on when
+// nothing happened but arrivals and the ends of running jobs at the times
+// F gives their resources back (no start, no other end, no correction,
+// cancellation, re-prediction or Reserve: s.epoch has grown by the count
+// of running jobs F frees by now, ends, and s.qepoch not at all), no
+// running job is still running at or past its predicted end (S3 and
+// endsNow move its resources with now), and no reservation lies before
+// now. Then the free resources now are F's (the base and the events by
+// now), the ended jobs' events by now are dropped unread (their shares
+// may be reused) and the others are the rebuild's. An early end (a
+// running job F frees after now has ended; it counts in s.epoch too)
+// makes it F with more on that job's nodes from now to the time F frees
+// them: its events are dropped unread, its nodes' free resources now
+// taken as they are, and the gain noted on those nodes (gs).
+//
+// A pass from a standing plan re-places the jobs due now (which start,
+// where they stand, as the full pass's would), the arrivals, the jobs
+// whose window a move of this pass or after(k) may reach (lo < t+d), and
+// the jobs on whose window an early end's gain may bear: a gained node
+// holds a share of k's reservation, or a share of k fits there in some
+// window starting from now to t that meets the gain (reaches; on the
+// other nodes every start's gain is as it was or less, and there a
+// window that meets the gain holds no share, one that does not is as it
+// was). Every other job it keeps, without a scan: on every node the gain
+// of each start before t, and at t the nodes first fit sees, are as when
+// k was placed or less, and A is still free (stability).
+//
+// TestConservativeNodesPlanRapid checks the schedule against passes that
+// always rebuild (noMemo), on random machines, demands and events.
+type consPlan struct {
+	ok            bool   // the pass placed every job, and uses first fit
+	epoch, qepoch uint64 // s.epoch and s.qepoch after it (with its own starts)
+	// jobs is the jobs it reserved, in arrival order, each with the
+	// index in gave of the first slot given back after it; gave is the
+	// slots its moves gave back, in order, and suf[i] their span from
+	// the i-th on (suf[len(gave)] = noSpan). next and nextGave are the
+	// current pass's.
+	jobs, next     []planJob
+	gave, nextGave []span
+	suf            []span
+	minRes         int64 // its earliest reservation
+	// ends is when F gives each running job's resources back
+	// (freeFrom), sorted, and the job (its seq: its Job may be reused
+	// once it ends)
+	ends  []planEnd
+	nodes []int32
+}
+
+type planJob struct {
+	seq   int64
+	after int
+}
+
+type planEnd struct {
+	t, seq   int64
+	j        *Job
+	from, to int32 // its nodes, in consPlan.nodes
 }
 
 // nodeSegs is a node's segments: start times, and every resource of the
@@ -95,39 +199,176 @@ type nodeEv struct {
 type gainStep struct{ t, d int64 }
 
 // conservativeNodesPass is conservativeScheduler's pass on a machine of
-// nodes: it rebuilds each node's availability from the running jobs and
-// every waiting job's reservation, then, in arrival order, each job gives
-// up its reservation, takes the earliest window where it fits for its
-// prediction on nodes the placement policy chooses, and starts if that
-// window begins now (on the free nodes, which hold it by construction),
-// else reserves it.
+// nodes: in arrival order, each waiting job gives up its reservation,
+// takes the earliest window where it fits for its prediction on nodes the
+// placement policy chooses, and starts if that window begins now (on the
+// free nodes, which hold it by construction), else reserves it. The
+// nodes' availability is rebuilt from the running jobs and every waiting
+// job's reservation, or, when the last pass's plan stands (consPlan), kept
+// from it, and the jobs the plan settles are kept without a scan.
 //
-// Cost per pass: O(N + E) to rebuild (N nodes, E events: a share of a
-// running job, two per share of a reservation). Per waiting job: O(N) for
-// the nodes without events, O(E_j·c) to rebuild the segments of the nodes
-// whose events changed since the last job (E_j their events: the nodes
-// of the last job's old and new shares), then O(S·c + S log S) to find
-// its window, S the segments it scans (every node's, up to its old
-// reservation plus its prediction, where the search stops first: that
-// slot is still free unless a prediction was outlived) and c the
-// resources compared per segment (1 for a job without GPUs or named
-// resources, else the node's: 2, its GPUs and named resources), the
+// Cost per pass, rebuilt: O(N + E) to rebuild (N nodes, E events: a share
+// of a running job, two per share of a reservation). Per waiting job
+// placed: O(N) for the nodes without events, O(E_j·c) to rebuild the
+// segments of the nodes whose events changed since the last job (E_j
+// their events: the nodes of the last job's old and new shares), then
+// O(S·c + S log S) to find its window, S the segments it scans (every
+// node's, up to its old reservation plus its prediction, where the search
+// stops first: that slot is still free unless a prediction was outlived)
+// and c the resources compared per segment (1 for a job without GPUs or
+// named resources, else the node's: 2, its GPUs and named resources), the
 // log S the sort of the gains' steps; plus the placement policy's own
-// cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n)
-// per share to insert its events (E_n its node's). On one pool the same
-// pass is O(q · profile points). BenchmarkNodes* measure it against EASY
-// on the same nodes (their comment has the figures).
+// cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n) per
+// share to insert its events (E_n its node's). A pass whose plan stands
+// costs O(N + R log R + P) (R running jobs, P their shares) and O(1) per
+// job it keeps, plus, after early ends, a scan of the gained nodes'
+// segments up to the job's start (reaches), and the above per job it
+// places: the arrivals, the jobs due now and those a move or an early
+// end may have moved. On one pool the same pass is O(q ·
+// profile points). BenchmarkNodes* measure it against EASY on the same
+// nodes (their comment has the figures).
 func (s *Sim) conservativeNodesPass() {
 	m := s.m
 	c := s.cons
 	if c == nil {
-		c = &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
-			segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
-		for k := range m.kinds {
-			c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
-		}
+		c = s.newConsNodes()
 		s.cons = c
 	}
+	e0, q0 := s.epoch, s.qepoch // (see consPlan's epoch)
+	for _, i := range c.gained {
+		c.gs[i] = noSpan
+	}
+	c.gained = c.gained[:0]
+	kept := c.planStands(s)
+	if !kept {
+		c.rebuildAll(s)
+	}
+	c.start = c.start[:0]
+	p := &c.plan
+	p.minRes = never
+	p.next, p.nextGave = p.next[:0], p.nextGave[:0]
+	prev := p.jobs // the last pass's, to learn each job's after span
+	refused := false
+	gain := noSpan // the slots given back by the pass's moves, so far
+	blocked := false
+	for _, j := range s.buf {
+		d := max(j.p, 1)
+		held := j.res >= 0 && len(j.resAlloc) > 0
+		if kept && held && j.res > s.now && gain.lo >= j.res+d {
+			after := noSpan // the slots the last pass gave back after j
+			for len(prev) > 0 && prev[0].seq < j.seq {
+				prev = prev[1:]
+			}
+			if len(prev) > 0 && prev[0].seq == j.seq {
+				after = p.suf[prev[0].after]
+			}
+			if after.lo >= j.res+d && !c.reaches(s, j, d) {
+				// settled (consPlan): where the full pass would keep it
+				blocked = true
+				p.minRes = min(p.minRes, j.res)
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave)})
+				c.kept++
+				continue
+			}
+		}
+		r0 := int64(-1) // the old reservation, in c.old
+		if held {
+			r0 = j.res
+			c.old = append(c.old[:0], j.resAlloc...)
+			c.drop(j)
+		}
+		// The old reservation is still free (every job placed after it
+		// avoided it) unless a running job outlived its prediction: the
+		// search looks no further first.
+		t := never
+		if held {
+			t = c.earliest(s, j, d, j.res)
+		}
+		if t == never {
+			t = c.earliest(s, j, d, never)
+		}
+		j.resAlloc = j.resAlloc[:0]
+		if t == never { // cannot be: the idle machine holds every admitted job
+			s.refused++
+			refused, blocked = true, true
+			gain = c.moved(gain, r0, d, -1, nil)
+			continue
+		}
+		c.window(m, t, d)
+		var ok bool
+		if t == s.now {
+			// The free nodes now, and the window's minimum, which is
+			// below them: the job starts on nodes no reservation holds.
+			as := [2]*avail{&m.free, &c.win}
+			j.alloc, ok = m.placeIn(as[:], j, &j.nd, j.alloc[:0])
+			c.clean(m, j.alloc)
+			if ok {
+				j.backfill = blocked
+				c.start = append(c.start, j)
+				c.hold(j, t, d, false)
+				gain = c.moved(gain, r0, d, t, j.alloc)
+				continue
+			}
+			if c.ending { // (clean gave the window's nodes the base back)
+				c.window(m, t, d)
+			}
+		}
+		// A job planned now that does not fit on the free nodes counts
+		// on the nodes of a job that ends now as predicted: it waits,
+		// reserved at now, for the pass after that job's termination.
+		if t != s.now || c.ending {
+			as := [1]*avail{&c.win}
+			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
+			c.clean(m, j.resAlloc)
+			if ok {
+				blocked = true
+				s.reserve(j, t)
+				c.hold(j, t, d, true)
+				p.minRes = min(p.minRes, t)
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave)})
+				gain = c.moved(gain, r0, d, t, j.resAlloc)
+				continue
+			}
+		}
+		// Cannot be either: the sweep found the nodes. Counted, so that
+		// the tests (Result.Refused) see it.
+		s.refused++
+		refused, blocked = true, true
+		gain = c.moved(gain, r0, d, -1, nil)
+	}
+	p.ok = !refused && !c.noMemo && m.place == firstFit
+	// suf[i]: the span of the slots given back from the i-th on
+	p.jobs, p.next = p.next, p.jobs[:0]
+	p.gave, p.nextGave = p.nextGave, p.gave[:0]
+	p.suf = slices.Grow(p.suf[:0], len(p.gave)+1)[:len(p.gave)+1]
+	acc := noSpan
+	p.suf[len(p.gave)] = acc
+	for k := len(p.gave) - 1; k >= 0; k-- {
+		acc = acc.join(p.gave[k])
+		p.suf[k] = acc
+	}
+	e1 := s.epoch
+	_, epoch := s.startBackfills(c.start, true)
+	c.plan.epoch, c.plan.qepoch = e0+(epoch-e1), q0+(epoch-e1)
+	c.planEnds(s)
+}
+
+// newConsNodes makes conservativeNodesPass's scratch for s's machine.
+func (s *Sim) newConsNodes() *consNodes {
+	m := s.m
+	c := &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
+		segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
+	for k := range m.kinds {
+		c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
+	}
+	return c
+}
+
+// rebuildAll makes the nodes' availability from the running jobs and the
+// waiting jobs' reservations, and s.buf the waiting jobs in arrival
+// order.
+func (c *consNodes) rebuildAll(s *Sim) {
+	m := s.m
 	for _, i := range c.used {
 		c.ev[i] = c.ev[i][:0]
 		c.listed[i] = false
@@ -136,10 +377,10 @@ func (s *Sim) conservativeNodesPass() {
 	c.base.copyFrom(&m.free)
 	c.cur.copyFrom(&m.free)
 	c.win.copyFrom(&m.free)
-	ending := false // a running job ends now as predicted (endsNow)
+	c.ending = false
 	s.run.Ascend(func(r *Job) bool {
 		t := s.freeFrom(r)
-		ending = ending || t == s.now
+		c.ending = c.ending || t == s.now
 		for k := range r.alloc {
 			c.add(int(r.alloc[k].node), nodeEv{t: t, jb: r, k: int32(k), sign: 1})
 		}
@@ -165,67 +406,175 @@ func (s *Sim) conservativeNodesPass() {
 		}
 		return true
 	})
-	c.start = c.start[:0]
-	blocked := false
-	for _, j := range s.buf {
-		d := max(j.p, 1)
-		if j.res >= 0 && len(j.resAlloc) > 0 {
-			c.drop(j)
+}
+
+// planStands reports whether the last pass's plan stands (consPlan) and,
+// if so, drops the events by now but the reservations', takes the free
+// resources now as the base and makes s.buf the waiting jobs in arrival
+// order; if not, it may have dropped events, and the pass rebuilds.
+func (c *consNodes) planStands(s *Sim) bool {
+	p := &c.plan
+	if !p.ok || c.noMemo || s.qepoch != p.qepoch || p.minRes < s.now || s.ending != 0 {
+		return false
+	}
+	// The ends F has by now: each job must have ended, and each end
+	// counts once in s.epoch (a correction of a job still running must
+	// not stand for the end of one that did not run yet).
+	// A job F frees after now that has ended (an early end) counts
+	// too, and gives its nodes more than F from now to then.
+	n, early := 0, false
+	for k := range p.ends {
+		e := &p.ends[k]
+		gone := e.j.seq != e.seq || e.j.state != running
+		if e.t <= s.now && !gone {
+			return false
 		}
-		// The old reservation is still free (every job placed after it
-		// avoided it) unless a running job outlived its prediction: the
-		// search looks no further first.
-		t := never
-		if j.res >= 0 && len(j.resAlloc) > 0 {
-			t = c.earliest(s, j, d, j.res)
+		if gone {
+			n++
+			early = early || e.t > s.now
 		}
-		if t == never {
-			t = c.earliest(s, j, d, never)
+	}
+	if s.epoch-p.epoch != uint64(n) {
+		return false
+	}
+	if r, ok := s.run.Min(); ok && r.predEnd() <= s.now {
+		return false
+	}
+	m := s.m
+	if c.gs == nil {
+		c.gs = make([]span, len(m.kind))
+		for i := range c.gs {
+			c.gs[i] = noSpan
 		}
-		j.resAlloc = j.resAlloc[:0]
-		if t == never { // cannot be: the idle machine holds every admitted job
-			s.refused++
-			blocked = true
+	}
+	for k := 0; early && k < len(p.ends); k++ {
+		e := &p.ends[k]
+		if e.t <= s.now || e.j.seq == e.seq && e.j.state == running {
 			continue
 		}
-		c.window(m, t, d)
-		var ok bool
-		if t == s.now {
-			// The free nodes now, and the window's minimum, which is
-			// below them: the job starts on nodes no reservation holds.
-			as := [2]*avail{&m.free, &c.win}
-			j.alloc, ok = m.placeIn(as[:], j, &j.nd, j.alloc[:0])
-			c.clean(m, j.alloc)
-			if ok {
-				j.backfill = blocked
-				c.start = append(c.start, j)
-				c.hold(j, t, d, false)
-				continue
+		// Its events go unread (its shares may be reused; a reused Job
+		// is an arrival since, without events), and its nodes' free
+		// resources now hold its shares.
+		for _, i32 := range p.nodes[e.from:e.to] {
+			i := int(i32)
+			c.ev[i] = slices.DeleteFunc(c.ev[i], func(v nodeEv) bool { return v.jb == e.j && !v.res })
+			if c.gs[i] == noSpan {
+				c.gained = append(c.gained, i32)
 			}
-			if ending { // (clean gave the window's nodes the base back)
-				c.window(m, t, d)
-			}
+			c.gs[i] = c.gs[i].join(span{s.now, e.t})
+			copyNode(m, &c.base, &m.free, i)
+			copyNode(m, &c.cur, &m.free, i)
+			copyNode(m, &c.win, &m.free, i)
+			c.stale[i] = true
 		}
-		// A job planned now that does not fit on the free nodes counts
-		// on the nodes of a job that ends now as predicted: it waits,
-		// reserved at now, for the pass after that job's termination.
-		if t != s.now || ending {
-			as := [1]*avail{&c.win}
-			j.resAlloc, ok = m.placeIn(as[:], j, &j.nd, j.resAlloc[:0])
-			c.clean(m, j.resAlloc)
-			if ok {
-				blocked = true
-				s.reserve(j, t)
-				c.hold(j, t, d, true)
-				continue
-			}
-		}
-		// Cannot be either: the sweep found the nodes. Counted, so that
-		// the tests (Result.Refused) see it.
-		s.refused++
-		blocked = true
 	}
-	s.startBackfills(c.start, true)
+	for _, i32 := range c.used {
+		i := int(i32)
+		l := c.ev[i]
+		if len(l) == 0 || l[0].t > s.now {
+			continue
+		}
+		k := 0
+		for k < len(l) && l[k].t <= s.now {
+			k++
+		}
+		for _, e := range l[:k] {
+			if e.res && e.t < s.now {
+				return false // (cannot be: p.minRes ≥ now)
+			}
+		}
+		c.ev[i] = slices.DeleteFunc(l[:k], func(e nodeEv) bool { return !e.res })
+		c.ev[i] = append(c.ev[i], l[k:]...)
+		copyNode(m, &c.base, &m.free, i)
+		copyNode(m, &c.cur, &m.free, i)
+		copyNode(m, &c.win, &m.free, i)
+		c.stale[i] = true
+	}
+	c.ending = false
+	s.buf = s.buf[:0]
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		s.buf = append(s.buf, j)
+		return true
+	})
+	return true
+}
+
+// reaches reports whether a node an early end gave more than the plan
+// (c.gained) may take a share of job j, reserved at j.res for d, in a
+// window from now to j.res that meets that gain, or holds a share of j's
+// reservation. If none does, the full pass keeps j (consPlan): on every
+// node the gain of each start before j.res, and at j.res the nodes first
+// fit sees, are as when j was settled or less.
+func (c *consNodes) reaches(s *Sim, j *Job, d int64) bool {
+	m, n := s.m, &j.nd
+	scalar := n.gpus == 0 && len(n.named) == 0
+	for _, i32 := range c.gained {
+		i, g := int(i32), c.gs[int(i32)]
+		if g.lo >= j.res+d {
+			continue
+		}
+		for k := range j.resAlloc {
+			if j.resAlloc[k].node == i32 {
+				return true
+			}
+		}
+		if len(c.ev[i]) == 0 {
+			if m.gain(&c.base, i, n) > 0 {
+				return true
+			}
+			continue
+		}
+		if c.stale[i] {
+			c.rebuild(s, i)
+		}
+		c.gev = c.gev[:0]
+		c.scan(s, i, n, d, j.res, scalar)
+		copyNode(m, &c.win, &c.base, i)
+		// the starts [lo, hi) whose window meets g, to j.res
+		lo, hi := g.lo-d+1, min(g.hi, j.res+1)
+		var v int64
+		for k, st := range c.gev {
+			v += st.d
+			end := never
+			if k+1 < len(c.gev) {
+				end = c.gev[k+1].t
+			}
+			if v > 0 && max(st.t, lo) < min(end, hi) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// planEnds notes, after a pass's starts, when its final availability
+// gives each running job's resources back.
+func (c *consNodes) planEnds(s *Sim) {
+	p := &c.plan
+	p.ends, p.nodes = p.ends[:0], p.nodes[:0]
+	for _, ch := range s.run.chunks {
+		for _, r := range ch {
+			from := int32(len(p.nodes))
+			for k := range r.alloc {
+				p.nodes = append(p.nodes, r.alloc[k].node)
+			}
+			p.ends = append(p.ends, planEnd{s.freeFrom(r), r.seq, r, from, int32(len(p.nodes))})
+		}
+	}
+	slices.SortFunc(p.ends, func(a, b planEnd) int { return cmp.Compare(a.t, b.t) })
+}
+
+// moved notes that a job whose reservation was at r0 (-1: none) on
+// c.old for d seconds now starts or is reserved at t on shs (t < 0:
+// nowhere): it returns the span of the slots the pass gave back, g with
+// the old slot if it moved, which the plan notes then.
+func (c *consNodes) moved(g span, r0, d, t int64, shs []share) span {
+	if r0 < 0 || t == r0 && slices.Equal(shs, c.old) {
+		return g
+	}
+	sp := span{r0, r0 + d}
+	c.plan.nextGave = append(c.plan.nextGave, sp)
+	return g.join(sp)
 }
 
 // add inserts event e on node i, after the events of earlier or equal
