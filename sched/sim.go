@@ -778,6 +778,12 @@ func (s *Sim) nextTime() (int64, bool) {
 // RunUntil processes every event at or before t and sets the clock to t.
 func (s *Sim) RunUntil(t int64) error { return s.runUntil(context.Background(), t) }
 
+// RunUntilContext is RunUntil, returning ctx's error once ctx is done: it
+// looks at ctx every 4,096 instants, so a long run (a heavy queue, a
+// slow Scheduler) stops soon after a cancellation, between two instants,
+// where the clock is then; the Sim can go on from there.
+func (s *Sim) RunUntilContext(ctx context.Context, t int64) error { return s.runUntil(ctx, t) }
+
 func (s *Sim) runUntil(ctx context.Context, t int64) error {
 	for n := 0; ; n++ {
 		if n&4095 == 0 {
@@ -804,6 +810,11 @@ const never = int64(1<<63 - 1)
 // ErrStall and names the first of them, and the Result is returned with
 // it (those jobs never started).
 func (s *Sim) Finish() (*Result, error) { return s.finish(context.Background()) }
+
+// FinishContext is Finish, returning ctx's error (and no Result) once ctx
+// is done, as RunUntilContext does: what runs after the last arrival can
+// be most of a run.
+func (s *Sim) FinishContext(ctx context.Context) (*Result, error) { return s.finish(ctx) }
 
 func (s *Sim) finish(ctx context.Context) (*Result, error) {
 	if err := s.runUntil(ctx, never-1); err != nil {

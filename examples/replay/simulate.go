@@ -34,10 +34,13 @@ func simulate(ctx context.Context, variant string, machine int64, jobs []swf.Job
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := s.RunUntil(first + (last-first)*int64(k)/slices); err != nil {
+		if err := s.RunUntilContext(ctx, first+(last-first)*int64(k)/slices); err != nil {
+			if ctx.Err() != nil {
+				return nil, err // as the test above returns it
+			}
 			return nil, fmt.Errorf("%s: %w", variant, err)
 		}
 		set(float64(k) / slices)
 	}
-	return s.Finish()
+	return s.FinishContext(ctx)
 }

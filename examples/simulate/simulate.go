@@ -255,16 +255,14 @@ func runSteps(ctx context.Context, cfg sched.Config, jobs []swf.Job, set func(fl
 			if err := ctx.Err(); err != nil {
 				return nil, interrupted(err)
 			}
-			if err := s.RunUntil(first + (last-first)*int64(k)/slices); err != nil {
-				return nil, err
+			if err := s.RunUntilContext(ctx, first+(last-first)*int64(k)/slices); err != nil {
+				return nil, interrupted(err)
 			}
 			set(0.9 * float64(k) / slices) // the rest: jobs running after the last arrival
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
-	}
-	return s.Finish()
+	res, err := s.FinishContext(ctx)
+	return res, interrupted(err) // (a stall's error comes with its Result)
 }
 
 func interrupted(err error) error {

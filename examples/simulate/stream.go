@@ -380,8 +380,8 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 		}
 		if !eof && !hold && latest > clock+1 {
 			clock = latest - 1
-			if err := s.RunUntil(clock); err != nil {
-				return nil, err
+			if err := s.RunUntilContext(ctx, clock); err != nil {
+				return nil, interrupted(err)
 			}
 			for len(loaded) > 0 && loaded[0].latest <= clock {
 				spare, loaded = append(spare, loaded[0].jobs), loaded[1:]
@@ -408,17 +408,14 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			if err := ctx.Err(); err != nil {
 				return nil, interrupted(err)
 			}
-			if err := s.RunUntil(from + (latest-from)*int64(k)/slices); err != nil {
-				return nil, err
+			if err := s.RunUntilContext(ctx, from+(latest-from)*int64(k)/slices); err != nil {
+				return nil, interrupted(err)
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, interrupted(err)
-	}
-	info.res, err = s.Finish()
+	info.res, err = s.FinishContext(ctx)
 	if err != nil {
-		return nil, err
+		return nil, interrupted(err)
 	}
 	info.simTime = time.Since(t0) - readDur
 	info.waits = compareOf(log.logged, log.simulated)

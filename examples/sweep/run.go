@@ -556,7 +556,7 @@ func runObserved(ctx context.Context, cfg sched.Config, jobs []swf.Job, o *heelT
 	if err := s.Load(jobs); err != nil {
 		return nil, err
 	}
-	return s.Finish()
+	return s.FinishContext(ctx)
 }
 
 // runShard makes the shard's runs that the result file does not hold yet,

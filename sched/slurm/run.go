@@ -73,7 +73,11 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 			return nil, err
 		}
 	}
-	return s.Finish()
+	res, err := s.FinishContext(ctx)
+	if err != nil && ctx.Err() != nil {
+		p.catchUp(s.Now())
+	}
+	return res, err
 }
 
 // limits returns jobs with each time limit as Slurm enforces it in
