@@ -239,16 +239,7 @@ func TestConservativeNodesRapid(t *testing.T) {
 			case 1: // spread, memory per core, perhaps whole nodes
 				j.Demand = &swf.Demand{Memory: rapid.Int64Range(0, 8).Draw(t, "mpc"), Exclusive: rapid.IntRange(0, 4).Draw(t, "sx") == 0}
 			case 2, 3:
-				d := &swf.Demand{Nodes: rapid.Int64Range(1, 3).Draw(t, "nodes"), Cores: rapid.Int64Range(0, 4).Draw(t, "cpn"),
-					Memory: rapid.Int64Range(0, 32).Draw(t, "mem"), Exclusive: rapid.IntRange(0, 5).Draw(t, "x") == 0}
-				d.GPUs = rapid.SampledFrom([]int64{0, 0, 250, 500, 1000, 2000}).Draw(t, "g")
-				if d.GPUs > 0 && rapid.Bool().Draw(t, "only") {
-					d.GPUModels = []string{rapid.SampledFrom(models).Draw(t, "want")}
-				}
-				if rapid.IntRange(0, 3).Draw(t, "asklic") == 0 {
-					d.Named = map[string]int64{"lic": rapid.Int64Range(1, 2).Draw(t, "nlic")}
-				}
-				j.Demand = d
+				j.Demand = sched.DrawNodesDemand(t, models)
 			}
 			jobs = append(jobs, j)
 		}

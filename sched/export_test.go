@@ -5,6 +5,9 @@ import (
 	"slices"
 )
 
+// DrawNodesDemand is drawNodesDemand, for the external rapid tests.
+var DrawNodesDemand = drawNodesDemand
+
 // SummarizeRecords recomputes a summary from records alone, sorting the
 // termination order, to check the order the simulation keeps.
 var SummarizeRecords = summarizeRecords
