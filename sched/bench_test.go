@@ -207,6 +207,29 @@ import (
 // the instructions), fitOwn (5.3M scans, a quarter) and Allocate (an
 // eighth, mostly the 1.1M moves).
 //
+// Where it stood on 2026-11-30 at 22:00 UTC (helper h-cons3, counters on
+// a scratch copy, not kept; callgrind of examples/simulate, whole
+// process, GOMAXPROCS=1 GOGC=off: conservative 4,694 M, EASY 1,380 M):
+// 257k full passes and 168k after arrivals alone; 8.51M visits, 4.81M of
+// them kept by the inner loop (3.02M with no start to scan, 1.79M proved
+// by noStart); 3.53M fitBefore scans (2.48M fruitless, 1.52M of those
+// settled by the first window alone) walking 3.2 steps each past it, so
+// that its binary search for the window's end (about 300M) costs more
+// than its walk; 99k fitOwn, 64k Fit; 1.09M moves (shift about 490M with
+// its tail copies). Counted and not built, each too small for its cost
+// in the loop: a bound per range for the slots given back (the most free
+// at their gained points, by this pass's moves and by the last pass's
+// from each job on) would spare 214k scans; a job's least shortfall
+// (n less the most any of its windows frees) against every gain since,
+// summed, 277k scans with the exact shortfall; blocks of 4 consecutive
+// entries that no span reaches 634k visits; the entries after the last
+// pass's last move when nothing has gained 388k visits. Measured and
+// dropped: Profile.searchFrom branch-free (+163M), and a linear probe of
+// 8 points before fitBefore's search for its window (searchNear, +77M). The
+// visits, scans and moves are what conservative backfilling in arrival
+// order asks of this profile: the goal of 3 needs a pass that visits
+// fewer jobs, not cheaper visits.
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and

@@ -464,7 +464,7 @@ func (s *Sim) reserve(h *Job, at int64) {
 	if h.firstRes < 0 {
 		h.firstRes = at
 	}
-	for _, o := range s.obs {
+	for _, o := range s.resObs {
 		o.OnReservation(s.now, &h.j, at)
 	}
 }
