@@ -21,12 +21,18 @@ import (
 // its holder in arrival order). It returns the first violation found
 // (an over-allocation with what its instant holds), nil if none. On a
 // machine of nodes it needs the shares Config.KeepShares keeps (an error
-// says so without them). A job of run time 0 is checked against the
-// empty machine (it holds nothing for any time). It costs O(n log n) for
-// n jobs, plus the shares' nodes on a machine of nodes.
+// says so without them), and a run with Config.SummaryOnly keeps no
+// records to check (an error too, not a pass: nothing was verified);
+// those two errors match errors.ErrUnsupported (errors.Is), so that a
+// caller can tell them from a violation. A job of run time 0 is checked
+// against the empty machine (it holds nothing for any time). It costs
+// O(n log n) for n jobs, plus the shares' nodes on a machine of nodes.
 func (r *Result) Check() error {
 	if r.machine != nil && !r.keptShares {
-		return errors.New("sched: check: a machine of nodes is checked from its jobs' node shares: run with Config.KeepShares")
+		return uncheckable("sched: check: a machine of nodes is checked from its jobs' node shares: run with Config.KeepShares")
+	}
+	if r.folded != nil {
+		return uncheckable("sched: check: a run with Config.SummaryOnly keeps no records to check")
 	}
 	type ev struct {
 		t     int64
@@ -136,6 +142,13 @@ func (r *Result) Check() error {
 	}
 	return r.checkReservations()
 }
+
+// uncheckable is Check's error for a Result it cannot verify (not a
+// violation): it matches errors.ErrUnsupported.
+type uncheckable string
+
+func (e uncheckable) Error() string        { return string(e) }
+func (e uncheckable) Is(target error) bool { return target == errors.ErrUnsupported }
 
 // checkReservations reports a job that started after its first
 // reservation where the policy promised it: conservative backfilling, and

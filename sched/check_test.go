@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -84,5 +85,44 @@ func TestCheckNodeFreedAtStart(t *testing.T) {
 	res.Records[1].Start, res.Records[1].End = 9, 19
 	if err := res.Check(); err == nil || !strings.Contains(err.Error(), "at 9, ") {
 		t.Errorf("a whole node taken a second before its last job ends: %v", err)
+	}
+}
+
+// Check of a Result it cannot verify is an error matching
+// errors.ErrUnsupported, not a pass and not a violation: a run with
+// SummaryOnly keeps no records (Check passed it, having seen no job), and
+// a machine of nodes run without KeepShares keeps no shares. The same run
+// with its records passes.
+func TestCheckUnverifiable(t *testing.T) {
+	var jobs []swf.Job
+	for i := range int64(20) {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs = i+1, i*3, 10+i, 40, 1+i%4
+		jobs = append(jobs, j)
+	}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		check bool // the run is checkable: Check passes
+	}{
+		{"one pool", Config{MachineSize: 4}, true},
+		{"SummaryOnly", Config{MachineSize: 4, SummaryOnly: true}, false},
+		{"nodes with their shares", Config{Nodes: []swf.Node{{Count: 2, Cores: 2}}, KeepShares: true}, true},
+		{"nodes without their shares", Config{Nodes: []swf.Node{{Count: 2, Cores: 2}}}, false},
+	} {
+		res, err := Run(context.Background(), c.cfg, jobs)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.Summary.Jobs != len(jobs) {
+			t.Fatalf("%s: %d jobs completed, want %d", c.name, res.Summary.Jobs, len(jobs))
+		}
+		err = res.Check()
+		switch {
+		case c.check && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case !c.check && !errors.Is(err, errors.ErrUnsupported):
+			t.Errorf("%s: Check gave %v, want an error matching errors.ErrUnsupported", c.name, err)
+		}
 	}
 }
