@@ -9,21 +9,30 @@ import (
 
 // Check verifies the schedule in the Result, independently of how it was
 // made: every started job started at or after its submission and ended
-// at start + run time (or was cancelled); at no instant are more
-// processors in use than the machine has; and on a machine of nodes, no
+// at start + run time (or was cancelled, not before its start); at no
+// instant are more processors in use than the machine has (a job ending
+// at an instant frees its processors for one starting then; a job with
+// no end holds them from its start on); and on a machine of nodes, no
 // node gives more of any resource (cores, memory, each GPU, each named
 // resource) than it has, every job has its node count, GPUs of a model it
 // accepts, and whole nodes if it asked for them; and when every job ran
 // exactly its prediction, no job started after its first reservation
 // under a policy that promises it (conservative backfilling, EASY with
-// its holder in arrival order). It returns the first
-// violation found, nil if none. On a machine of nodes it needs the
-// shares Config.KeepShares keeps (an error says so without them). A job of run time 0 is checked against
-// the empty machine (it holds nothing for any time). It costs O(n log n) for n jobs, plus the
-// shares' nodes on a machine of nodes.
+// its holder in arrival order). It returns the first violation found
+// (an over-allocation with what its instant holds), nil if none. On a
+// machine of nodes it needs the shares Config.KeepShares keeps (an error
+// says so without them), and a run with Config.SummaryOnly keeps no
+// records to check (an error too, not a pass: nothing was verified);
+// those two errors match errors.ErrUnsupported (errors.Is), so that a
+// caller can tell them from a violation. A job of run time 0 is checked
+// against the empty machine (it holds nothing for any time). It costs
+// O(n log n) for n jobs, plus the shares' nodes on a machine of nodes.
 func (r *Result) Check() error {
 	if r.machine != nil && !r.keptShares {
-		return errors.New("sched: check: a machine of nodes is checked from its jobs' node shares: run with Config.KeepShares")
+		return uncheckable("sched: check: a machine of nodes is checked from its jobs' node shares: run with Config.KeepShares")
+	}
+	if r.folded != nil {
+		return uncheckable("sched: check: a run with Config.SummaryOnly keeps no records to check")
 	}
 	type ev struct {
 		t     int64
@@ -44,7 +53,13 @@ func (r *Result) Check() error {
 			return fmt.Errorf("sched: check: job %d started at %d, before its submission at %d", rec.Job.ID, rec.Start, rec.Job.Submit)
 		}
 		if rec.End < 0 {
-			continue // still running at the end of a RunUntil
+			// Not ended (Finish ends every started job): it holds what it
+			// took from its start on.
+			evs = append(evs, ev{rec.Start, true, k})
+			continue
+		}
+		if rec.End < rec.Start {
+			return fmt.Errorf("sched: check: job %d ended at %d, before its start at %d", rec.Job.ID, rec.End, rec.Start)
 		}
 		if !rec.Cancelled && rec.End != rec.Start+rec.RunTime {
 			return fmt.Errorf("sched: check: job %d ran %d s, not its run time %d", rec.Job.ID, rec.End-rec.Start, rec.RunTime)
@@ -59,23 +74,19 @@ func (r *Result) Check() error {
 		if c := cmp.Compare(a.t, b.t); c != 0 {
 			return c
 		}
-		// Ends before starts at one instant. A job that ran 0 s goes
-		// between them, its start just before its end, so that its shares
-		// are not given back before they are taken (nor two such jobs
-		// counted at once).
-		if c := cmp.Compare(r.rank(a.start, a.k), r.rank(b.start, b.k)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.k, b.k); c != 0 {
-			return c
-		}
-		switch {
-		case a.start && !b.start:
-			return -1
-		case !a.start && b.start:
+		// At one instant the jobs that end give back what they held
+		// before the jobs that start take theirs, as in the simulator
+		// (S1): a job may start on what a job ending then frees. (A job
+		// that ran 0 s has no events: it is checked apart, against the
+		// empty machine.) Then record order, so that a report does not
+		// depend on the sort.
+		if a.start != b.start {
+			if b.start {
+				return -1
+			}
 			return 1
 		}
-		return 0
+		return cmp.Compare(a.k, b.k)
 	})
 	m := r.machine
 	var a avail
@@ -96,7 +107,7 @@ func (r *Result) Check() error {
 			}
 		}
 	}
-	for _, e := range evs {
+	for i, e := range evs {
 		rec := &r.Records[e.k]
 		held := rec.Size
 		if m != nil {
@@ -117,7 +128,10 @@ func (r *Result) Check() error {
 			continue
 		}
 		used += held
-		if used > r.machineSize {
+		// The starts come last at their instant, so the count after the
+		// last of them is what the instant holds (an earlier one would
+		// report only part of it).
+		if last := i+1 == len(evs) || evs[i+1].t != e.t; last && used > r.machineSize {
 			return fmt.Errorf("sched: check: at %d, %d processors in use on a machine of %d", e.t, used, r.machineSize)
 		}
 		if m != nil {
@@ -128,6 +142,13 @@ func (r *Result) Check() error {
 	}
 	return r.checkReservations()
 }
+
+// uncheckable is Check's error for a Result it cannot verify (not a
+// violation): it matches errors.ErrUnsupported.
+type uncheckable string
+
+func (e uncheckable) Error() string        { return string(e) }
+func (e uncheckable) Is(target error) bool { return target == errors.ErrUnsupported }
 
 // checkReservations reports a job that started after its first
 // reservation where the policy promised it: conservative backfilling, and
@@ -155,18 +176,6 @@ func (r *Result) checkReservations() error {
 		}
 	}
 	return nil
-}
-
-// rank orders Check's events at one instant: ends of jobs that ran, then
-// jobs that ran 0 s, then starts.
-func (r *Result) rank(start bool, k int) int {
-	switch {
-	case r.Records[k].End == r.Records[k].Start:
-		return 1
-	case start:
-		return 2
-	}
-	return 0
 }
 
 // checkShares takes a starting job's shares from a and reports one that

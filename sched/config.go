@@ -146,8 +146,9 @@ type Config struct {
 	// and reuse a piece once the clock has passed its submit times,
 	// keeping O(queue) jobs (examples/simulate does). The Summary is the one the records
 	// give, bit for bit (below 2^53 processor-seconds of utilization's
-	// window, beyond which its last bits may differ). Result.Check,
-	// WriteSWF and Utilization see no job. Not with Nodes.
+	// window, beyond which its last bits may differ). WriteSWF and
+	// Utilization see no job, and Result.Check returns an error (there is
+	// nothing to verify). Not with Nodes.
 	SummaryOnly bool
 }
 

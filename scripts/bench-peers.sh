@@ -99,32 +99,42 @@ measure() { "$bin/rusage" "$@"; }
 # median: the median of the numbers on standard input, one per line.
 median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-# jobs FILE.swf[.gz]: the job lines of an SWF file.
-jobs() { gzip -dcf "$1" | awk '$0 !~ /^[;#]/ && NF > 0' | wc -l; }
-
-# peer_input LOG.swf.gz NAME: the peer's JSON, made once with its own converter.
-peer_input() {
-	local json="$cache/$2.json"
-	if [[ ! -s $json || $1 -nt $json ]]; then
-		gzip -dcf "$1" >"$cache/$2.swf.tmp"
-		python3 "$(dirname "$peer")/swf2hpcopt.py" "$cache/$2.swf.tmp" "$json.tmp" 2>/dev/null
-		rm -f "$cache/$2.swf.tmp"
-		mv "$json.tmp" "$json"
+# prepare LOG.swf.gz BASE: the per-log inputs, made once per file (CTC-SP2's two machine sizes
+# share them; the instruction counts below reuse them) and kept in the cache across runs: the log
+# with field 9 := field 4, plain (BASE.exact.swf) and gzipped (BASE.exact.swf.gz), and the peer's
+# JSON (BASE.json), made with its own converter. The log is decompressed once, and only when one of
+# them is missing or older than it; its job lines are counted on the plain copy (the same lines).
+# Sets exact_of[BASE] (the gzipped copy's path), n_of[BASE] (the job lines), json_of[BASE] and
+# pj_of[BASE] (the jobs the peer's JSON holds; 0 without the peer).
+declare -A exact_of=() n_of=() json_of=() pj_of=()
+prepare() {
+	local log=$1 base=$2
+	[[ -n ${exact_of[$base]:-} ]] && return
+	local out="$cache/$base.exact.swf" json="$cache/$base.json" plain="$cache/$base.swf.tmp"
+	local need_exact=0 need_json=0
+	[[ ! -s $out.gz || ! -s $out || $log -nt $out.gz ]] && need_exact=1
+	((have_peer)) && [[ ! -s $json || $log -nt $json ]] && need_json=1
+	if ((need_exact || need_json)); then
+		gzip -dcf "$log" >"$plain"
 	fi
-	echo "$json"
-}
-
-# exact_log LOG.swf.gz NAME: the log with field 9 := field 4, made once, plain (NAME.exact.swf)
-# and gzipped (NAME.exact.swf.gz); prints the gzipped one's path.
-exact_log() {
-	local out="$cache/$2.exact.swf"
-	if [[ ! -s $out.gz || $1 -nt $out.gz ]]; then
-		gzip -dcf "$1" | awk '/^[;#]/ || NF < 18 {print; next} {$9 = $4; print}' >"$out.tmp"
+	if ((need_exact)); then
+		awk '/^[;#]/ || NF < 18 {print; next} {$9 = $4; print}' "$plain" >"$out.tmp"
 		gzip -6 -c "$out.tmp" >"$out.gz.tmp"
 		mv "$out.tmp" "$out"
 		mv "$out.gz.tmp" "$out.gz"
 	fi
-	echo "$out.gz"
+	if ((need_json)); then
+		python3 "$(dirname "$peer")/swf2hpcopt.py" "$plain" "$json.tmp" 2>/dev/null
+		mv "$json.tmp" "$json"
+	fi
+	rm -f "$plain"
+	exact_of[$base]=$out.gz
+	n_of[$base]=$(awk '$0 !~ /^[;#]/ && NF > 0' "$out" | wc -l)
+	json_of[$base]="" pj_of[$base]=0
+	if ((have_peer)); then
+		json_of[$base]=$json
+		pj_of[$base]=$(grep -o '"job_id"' "$json" | wc -l || true)
+	fi
 }
 
 # rounds_of LABEL... -- then one command per label separated by "--": runs $rounds rounds of the
@@ -185,14 +195,11 @@ else
 		log="$traces/$file"
 		[[ -f $log ]] || { note "$name: $log absent, skipped"; continue; }
 		base=${file%.swf.gz}
-		n=$(jobs "$log")
-		exact=$(exact_log "$log" "$base")
+		prepare "$log" "$base"
+		n=${n_of[$base]} exact=${exact_of[$base]} json=${json_of[$base]} pj=${pj_of[$base]}
 		sim=$(simulated -policy easy -machine "$procs" "$log")
-		pj=0
-		if ((have_peer)); then
-			json=$(peer_input "$log" "$base")
-			pj=$(grep -o '"job_id"' "$json" | wc -l || true)
-			((pj > 0)) || note "$name: the peer's converter keeps no job of $log (it drops lines without a wait time): batchq's columns only"
+		if ((have_peer && pj == 0)); then
+			note "$name: the peer's converter keeps no job of $log (it drops lines without a wait time): batchq's columns only"
 		fi
 		if ((pj > 0)); then
 			run_rounds est peer exact plain -- \
@@ -291,13 +298,11 @@ if [[ ${BENCH_CALLGRIND:-0} == 1 && -d $traces ]]; then
 			log="$traces/$file"
 			[[ -f $log ]] || continue
 			base=${file%.swf.gz}
-			exact=$(exact_log "$log" "$base")
+			prepare "$log" "$base" # (done for the first table: nothing is made again)
+			exact=${exact_of[$base]} json=${json_of[$base]}
 			p=nan
-			if ((have_peer)); then
-				json=$(peer_input "$log" "$base")
-				if grep -q '"job_id"' "$json"; then
-					p=$(instr "$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus "$procs" --output /dev/null)
-				fi
+			if ((${pj_of[$base]} > 0)); then
+				p=$(instr "$peer" --input "$json" --policy EASY_BACKFILL_BASELINE --capacity-cpus "$procs" --output /dev/null)
 			fi
 			e=$(instr "$bin/simulate" -policy easy -machine "$procs" "$log")
 			x=$(instr "$bin/simulate" -policy easy -machine "$procs" "$exact")

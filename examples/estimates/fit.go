@@ -184,10 +184,11 @@ type fitRow struct {
 func fitRows(seeds int) ([]fitRow, error) {
 	var rows []fitRow
 	for _, l := range fitLogs {
-		_, jobs, _, _, _, err := loadTrace(l.trace, 0)
+		tr, err := loadTrace(l.trace, 0)
 		if err != nil {
 			return nil, err
 		}
+		jobs := tr.jobs
 		real := histogram(estimates(jobs))
 		r := fitRow{log: l, n: len(jobs), k: len(real), cover: coverOf(real)}
 		r.vanl, r.impr = fitSettings(l, jobs)

@@ -37,10 +37,11 @@ func diagnoseKTH(ctx context.Context, seeds int, easy easyFunc) (*kthDiagnosis, 
 	if err != nil {
 		return nil, err
 	}
-	_, jobs, procs, _, _, err := loadTrace("kth", 0)
+	tr, err := loadTrace("kth", 0)
 	if err != nil {
 		return nil, err
 	}
+	jobs, procs := tr.jobs, tr.procs
 	d := &kthDiagnosis{seeds: seeds, jobs: len(jobs), eMax: lv.set.EMax, lv: lv}
 	d.vanl, _ = lv.row("model (vanl)")
 	d.vanlLegal, _ = lv.row("model (vanl) legal")

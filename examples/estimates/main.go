@@ -223,18 +223,19 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if o.trace == "" {
 		return errors.New("-trace is required")
 	}
-	hdr, jobs, procs, srep, zeros, err := loadTrace(o.trace, o.procs)
+	tr, err := loadTrace(o.trace, o.procs)
 	if err != nil {
 		return err
 	}
-	notSane := cli.ByReason(srep)
+	jobs := tr.jobs
+	notSane := cli.ByReason(tr.sane)
 	why := ""
 	if len(notSane) > 0 {
 		why = ": " + cli.Reasons(notSane)
 	}
-	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), procs, len(srep.Excluded), why)
-	if zeros > 0 {
-		fmt.Fprintf(log, "%s: %s\n", o.trace, cli.PaddingNote(zeros))
+	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), tr.procs, len(tr.sane.Excluded), why)
+	if tr.zeros > 0 {
+		fmt.Fprintf(log, "%s: %s\n", o.trace, cli.PaddingNote(tr.zeros))
 	}
 	set := vanilla(o.trace, jobs)
 	// E_max from the log (not -emax, not the thesis's X of a short
@@ -293,7 +294,7 @@ func runAssign(stdout, log io.Writer, o options) error {
 		warningData = map[string]any{"degenerate_e_max": degenerate}
 		fmt.Fprintf(log, "warning: %s\n", warnings[len(warnings)-1])
 	}
-	if err := writeSWF(stdout, o.out, hdr, jobs, o); err != nil || !o.json {
+	if err := writeSWF(stdout, o.out, tr.hdr, jobs, o); err != nil || !o.json {
 		return err
 	}
 	return cli.WriteJSON(stdout, struct {
@@ -316,8 +317,8 @@ func runAssign(stdout, log io.Writer, o options) error {
 		// TrailingZeros: zero bytes after the log's last gzip member,
 		// ignored (simulate's and swfstat's key).
 		TrailingZeros int64 `json:"trailing_zero_bytes"`
-	}{o.trace, o.out, len(jobs), procs, len(srep.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
-		set.Missing, warnings, warningData, zeros})
+	}{o.trace, o.out, len(jobs), tr.procs, len(tr.sane.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
+		set.Missing, warnings, warningData, tr.zeros})
 }
 
 // jsonBin is a user bin in -json, with snake_case keys as every command's

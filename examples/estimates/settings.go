@@ -37,18 +37,26 @@ var shortNames = map[string]struct {
 	"sdsc106": {tracetest.SDSCSP2, 0, 18 * 3600, withoutOwnedModes},
 }
 
+// loadedTrace is a trace as loadTrace reads it.
+type loadedTrace struct {
+	hdr   *swf.Header
+	jobs  []swf.Job // the sane jobs (thesis S4/S5), a short name's filter applied
+	procs int64     // the machine size (-procs, the short name's, or the header's)
+	sane  sanitize.Report
+	zeros int64 // zero bytes after the last gzip member (ignored, and said: cli.PaddingNote)
+}
+
 // loadTrace reads a trace given as a path or a short name (ctc, kth, kth4h,
-// sdsc, sdsc106, blue), keeps its sane jobs (thesis S4/S5) and returns them with the
-// machine size, and the zero bytes after its last gzip member (ignored,
-// and said: cli.PaddingNote). procs > 0 overrides the machine size.
-func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitize.Report, int64, error) {
+// sdsc, sdsc106, blue) and keeps its sane jobs. procs > 0 overrides the
+// machine size.
+func loadTrace(name string, procs int64) (loadedTrace, error) {
 	path := name
 	var filter func([]swf.Job) []swf.Job
 	if s, ok := shortNames[strings.ToLower(name)]; ok {
 		filter = s.filter
 		p, err := tracetest.Find(s.file)
 		if err != nil {
-			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("trace %s: %w", name, err)
+			return loadedTrace{}, fmt.Errorf("trace %s: %w", name, err)
 		}
 		path = p
 		if procs == 0 {
@@ -60,30 +68,30 @@ func loadTrace(name string, procs int64) (*swf.Header, []swf.Job, int64, sanitiz
 		} else {
 			// Say what a name may be: "-logs ctc,kt4h" said only
 			// "stat kt4h: no such file or directory".
-			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
+			return loadedTrace{}, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
 		}
 	}
 	hdr, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
-		return nil, nil, 0, sanitize.Report{}, 0, err
+		return loadedTrace{}, err
 	}
 	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
-		return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: no job lines: no sane job to give an estimate to", path)
+		return loadedTrace{}, fmt.Errorf("%s: no job lines: no sane job to give an estimate to", path)
 	}
 	if procs == 0 {
 		if procs, err = hdr.MachineSize(); err != nil {
-			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: %w (give -procs)", path, err)
+			return loadedTrace{}, fmt.Errorf("%s: %w (give -procs)", path, err)
 		}
 		if err := cli.CheckMachine(procs); err != nil {
 			// Refused as simulate, forecast, replay and varq refuse it.
-			return nil, nil, 0, sanitize.Report{}, 0, fmt.Errorf("%s: %w (give -procs)", path, err)
+			return loadedTrace{}, fmt.Errorf("%s: %w (give -procs)", path, err)
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, procs)
 	if filter != nil {
 		sane = filter(sane)
 	}
-	return hdr, sane, procs, rep, zeros, nil
+	return loadedTrace{hdr: hdr, jobs: sane, procs: procs, sane: rep, zeros: zeros}, nil
 }
 
 // logSetting is what the modal model is told about a log in the thesis's

@@ -16,10 +16,11 @@ const hour = 3600
 // vanilla model's output beside them (Tab 5.2 shape).
 func TestCTCEstimatesTables(t *testing.T) {
 	tracetest.Path(t, tracetest.CTC) // skips without the trace
-	_, jobs, _, _, _, err := loadTrace("ctc", 0)
+	tr, err := loadTrace("ctc", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	jobs := tr.jobs
 	real := histogram(estimates(jobs))
 	if len(jobs) != 77222 {
 		t.Errorf("CTC sane jobs %d, Tab 5.1 says 77,222", len(jobs))

@@ -146,17 +146,18 @@ type easyFunc func(ctx context.Context, jobs []swf.Job, procs int64) (wait, bsld
 // validateLog runs the experiment on one log with workers parallel simulations.
 // It reports the simulations done on bar, if not nil.
 func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar *progress.Bar) (*logValidation, error) {
-	_, jobs, procs, rep, zeros, err := loadTrace(name, o.procs)
+	tr, err := loadTrace(name, o.procs)
 	if err != nil {
 		return nil, err
 	}
+	jobs, procs := tr.jobs, tr.procs
 	if len(jobs) == 0 {
 		// Said here, in the words every command uses: the model failed
 		// on N = 0 with a message that named neither the log nor the
 		// cause.
-		return nil, cli.NoSaneJob(name, rep.Kept+len(rep.Excluded), cli.ByReason(rep))
+		return nil, cli.NoSaneJob(name, tr.sane.Kept+len(tr.sane.Excluded), cli.ByReason(tr.sane))
 	}
-	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs), zeros: zeros}
+	lv := &logValidation{log: name, jobs: len(jobs), procs: procs, set: vanilla(name, jobs), zeros: tr.zeros}
 	impr := improved(name)(jobs, lv.set.EMax)
 	// Every variant sees the same run times: missing estimates become E_max
 	// (S6) and run times above E_max are truncated to it (§5.1).

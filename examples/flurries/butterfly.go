@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/flurrytest"
 
 	"github.com/batchq/batchq/internal/tracetest"
@@ -174,20 +175,22 @@ type butterflyResult struct {
 	shaking       []shakeRow
 }
 
-func butterflySections(ctx context.Context, dir string, _ setup) ([]section, error) {
-	r, err := runButterfly(ctx, dir)
+func butterflySections(ctx context.Context, dir string, st setup) ([]section, error) {
+	r, err := runButterfly(ctx, dir, st.notes)
 	if err != nil {
 		return nil, err
 	}
 	return r.sections(), nil
 }
 
-// runButterfly runs the whole experiment on the cleaned SDSC-SP2 log.
-func runButterfly(ctx context.Context, dir string) (*butterflyResult, error) {
-	_, jobs, err := swf.ReadFile(filepath.Join(dir, tracetest.SDSCSP2))
+// runButterfly runs the whole experiment on the cleaned SDSC-SP2 log,
+// keeping its note in notes (nil: none kept).
+func runButterfly(ctx context.Context, dir string, notes *logNotes) (*butterflyResult, error) {
+	_, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, tracetest.SDSCSP2))
 	if err != nil {
 		return nil, err
 	}
+	notes.padding(tracetest.SDSCSP2, zeros)
 	jobs, _ = sanitize.Reorder(jobs)
 	var r butterflyResult
 	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, nil); err != nil {

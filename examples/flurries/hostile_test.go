@@ -49,7 +49,7 @@ func TestDegenerateLogsRefused(t *testing.T) {
 		"unknown.swf": "no job with a known submit time (1 jobs read)",
 		"far.swf":     "more than 100 years",
 	} {
-		if _, err := load(dir, name, false); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := load(dir, name, false, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", name, err, want)
 		}
 	}
@@ -98,10 +98,10 @@ func TestMalformedLogNamed(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("x y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := load(dir, "bad.swf", false); err == nil || !strings.HasPrefix(err.Error(), bad+": swf: line 1") {
+	if _, err := load(dir, "bad.swf", false, nil); err == nil || !strings.HasPrefix(err.Error(), bad+": swf: line 1") {
 		t.Errorf("%v, want an error naming %s", err, bad)
 	}
-	if _, err := load(dir, "no.swf", false); err == nil || strings.Count(err.Error(), "no.swf") != 1 {
+	if _, err := load(dir, "no.swf", false, nil); err == nil || strings.Count(err.Error(), "no.swf") != 1 {
 		t.Errorf("%v, want no.swf named once", err)
 	}
 }

@@ -271,7 +271,7 @@ func injectLog(name string, jobs []swf.Job, shapes []shape, cfg sanitize.FlurryC
 func injectAll(dir string, shapes []shape, st setup) ([]injectRow, error) {
 	var rows []injectRow
 	for _, name := range cleaned {
-		jobs, err := load(dir, name, st.sane)
+		jobs, err := load(dir, name, st.sane, st.notes)
 		if err != nil {
 			return nil, err
 		}
@@ -333,7 +333,7 @@ func sweepSections(dir string, st setup) ([]section, error) {
 func scaleSection(dir string, st setup) (section, error) {
 	var rows []string
 	for _, name := range cleaned {
-		jobs, err := load(dir, name, st.sane)
+		jobs, err := load(dir, name, st.sane, st.notes)
 		if err != nil {
 			return section{}, err
 		}

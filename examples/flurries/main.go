@@ -10,6 +10,9 @@
 //	go run ./examples/flurries -plot docs/figures -exp none   # only the weekly activity figures
 //	go run ./examples/flurries -exp lanl -json                # one experiment's tables as JSON
 //
+// Zero padding after a gzip log's last member is ignored and said once
+// per log on standard error, after the output (cli.PaddingNote's words).
+//
 // Exit status: 0 ok, 1 a run error (a trace missing or unreadable), 2 a
 // usage error.
 package main
@@ -40,6 +43,9 @@ type setup struct {
 	// simulation sees; by default the experiments read the whole cleaned
 	// log, as the thesis's weekly plots do.
 	sane bool
+	// notes keeps what reading the logs ignored, said once per log on
+	// standard error at the end (nil: not said).
+	notes *logNotes
 }
 
 func main() { cli.Main(run) }
@@ -107,6 +113,11 @@ func flurries(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	bar := progress.New(stderr, cli.ProgressOn(fs, onBar, *asJSON), float64(steps))
 	defer bar.Done()
+	st.notes = &logNotes{}
+	defer func() {
+		bar.Done() // (before the notes, so that they are not written over the bar)
+		st.notes.write(stderr)
+	}()
 	w, flush := cli.Output(stdout, *asJSON)
 	if plot.dir != "" {
 		bar.Stage("figures", 1)
@@ -141,11 +152,14 @@ func parseBins(s string) ([]int64, error) {
 // The four Tsafrir logs, cleaned.
 var cleaned = []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetest.SDSCBlue}
 
-func load(dir, name string, sane bool) ([]swf.Job, error) {
-	h, jobs, err := swf.ReadFile(filepath.Join(dir, name))
+// load reads a log of dir (the jobs sanitize.Sane keeps if sane), in
+// submission order, and keeps its note in notes (nil: none kept).
+func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
+	h, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}
+	notes.padding(name, zeros)
 	if sane {
 		size, err := h.MachineSize()
 		if err != nil {
@@ -155,6 +169,38 @@ func load(dir, name string, sane bool) ([]swf.Job, error) {
 	}
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, checkSpan(name, jobs)
+}
+
+// logNotes is what reading the logs ignored: zero padding after a gzip
+// log's last member (a tape's, dd's), in cli.PaddingNote's words, as
+// simulate, swfstat, varq and the other commands say it. The experiments
+// read a log several times; its note is said once, after the output, on
+// standard error (flurries has no report of its logs, and its output is
+// README.md's tables).
+type logNotes struct {
+	names []string
+	zeros map[string]int64
+}
+
+// padding keeps the note of z zero bytes after log name's last gzip member.
+func (n *logNotes) padding(name string, z int64) {
+	if n == nil || z == 0 {
+		return
+	}
+	if _, ok := n.zeros[name]; !ok {
+		if n.zeros == nil {
+			n.zeros = map[string]int64{}
+		}
+		n.names = append(n.names, name)
+	}
+	n.zeros[name] = z
+}
+
+// write says the notes on w, one line per log in the order first read.
+func (n *logNotes) write(w io.Writer) {
+	for _, name := range n.names {
+		fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.PaddingNote(n.zeros[name]))
+	}
 }
 
 // checkSpan refuses a log the detector cannot bin: no job with a known
@@ -189,7 +235,7 @@ var experiments = []experiment{
 	{"inject", func(_ context.Context, dir string, st setup) ([]section, error) { return injectSections(dir, st) }},
 	{"sweep", func(_ context.Context, dir string, st setup) ([]section, error) { return sweepSections(dir, st) }},
 	{"lanl", func(_ context.Context, dir string, st setup) ([]section, error) { return lanlSections(dir, st) }},
-	{"spread", func(_ context.Context, dir string, st setup) ([]section, error) { return spreadSections(dir) }},
+	{"spread", func(_ context.Context, dir string, st setup) ([]section, error) { return spreadSections(dir, st) }},
 	{"weeklift", func(_ context.Context, dir string, st setup) ([]section, error) { return weekLiftSections(dir, st) }},
 	{"figures", func(_ context.Context, dir string, st setup) ([]section, error) {
 		s, err := figuresSection(dir, st)

@@ -17,7 +17,7 @@ import (
 // test skips (or fails under CI).
 func loadTrace(t *testing.T, name string) []swf.Job {
 	t.Helper()
-	jobs, err := load(filepath.Dir(tracetest.Path(t, name)), name, false)
+	jobs, err := load(filepath.Dir(tracetest.Path(t, name)), name, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func results(t *testing.T) *readmeRun {
 		if r.injectNoWeekLift, r.err = injectAll(r.dir, readmeShapes, noLift); r.err != nil {
 			return
 		}
-		r.butterfly, r.err = runButterfly(ctx, r.dir)
+		r.butterfly, r.err = runButterfly(ctx, r.dir, nil)
 	})
 	if r.err != nil {
 		t.Fatal(r.err)

@@ -24,7 +24,7 @@ type nativeLog struct {
 func detectNative(dir string, logs []string, st setup) ([]nativeLog, error) {
 	var out []nativeLog
 	for _, name := range logs {
-		jobs, err := load(dir, name, st.sane)
+		jobs, err := load(dir, name, st.sane, st.notes)
 		if err != nil {
 			return nil, err
 		}
@@ -268,14 +268,14 @@ func quantile(xs []float64, q float64) float64 {
 // spreadSections measures how far the 90th-percentile bin lies above the
 // median bin at each of the detector's bin widths: why it flags bins by a
 // quantile and not by a fixed multiple of the median.
-func spreadSections(dir string) ([]section, error) {
+func spreadSections(dir string, st setup) ([]section, error) {
 	widths := []struct {
 		name string
 		bin  int64
 	}{{"week", activity.Week}, {"day", 24 * 3600}, {"6 h", 6 * 3600}}
 	var rows []string
 	for _, name := range cleaned {
-		jobs, err := load(dir, name, false)
+		jobs, err := load(dir, name, false, st.notes)
 		if err != nil {
 			return nil, err
 		}

@@ -52,7 +52,7 @@ func plotLog(traces, outDir, prefix string, st setup) ([]string, error) {
 		return nil, err
 	}
 	name := filepath.Base(path)
-	jobs, err := load(traces, name, st.sane)
+	jobs, err := load(traces, name, st.sane, st.notes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -33,7 +33,7 @@ func TestReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss = append(ss, scale, fig)
-	for _, f := range []func(string, setup) ([]section, error){sweepSections, lanlSections, func(dir string, _ setup) ([]section, error) { return spreadSections(dir) }} {
+	for _, f := range []func(string, setup) ([]section, error){sweepSections, lanlSections, spreadSections} {
 		more, err := f(r.dir, setup{})
 		if err != nil {
 			t.Fatal(err)

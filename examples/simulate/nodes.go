@@ -93,7 +93,7 @@ func statsOf(w []int64) waitStats {
 	sum := float64(isum)
 	if big := max(uint64(max(hi, -hi)), uint64(max(lo, -lo))); big > (1<<53-1)/uint64(len(w)) {
 		// (x = MinInt64 gives itself: 2^63 as uint64)
-		sum = exactSum(w)
+		sum = sortedSum(w)
 	}
 	rank := func(q float64) int {
 		k := int(math.Ceil(q*float64(len(w)))) - 1
@@ -108,10 +108,13 @@ func statsOf(w []int64) waitStats {
 	return waitStats{Mean: sum / n, Median: float64(median), P95: float64(p95), Waited: float64(waited) / n}
 }
 
-// exactSum is the waits' sum in sorted order (w is sorted when Σ|x|
-// reaches 2^53, where the order would change the rounding), the float
-// sum added one wait at a time.
-func exactSum(w []int64) float64 {
+// sortedSum is the float64 sum of w added one value at a time in
+// ascending order, the mean's sum whatever w's order. It is not exact:
+// past 2^53 the additions round, which is why the order is fixed. It sorts
+// w (in place) only when Σ|x| reaches 2^53: below, every partial sum in
+// any order is an integer below 2^53, held exactly, so any order gives
+// the sorted order's value.
+func sortedSum(w []int64) float64 {
 	var abs uint64 // Σ|x|, saturating at 2^53
 	for _, x := range w {
 		if abs < 1<<53 {

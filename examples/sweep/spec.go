@@ -193,7 +193,9 @@ func ParseSpec(b []byte) (*Spec, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
-	if dec.More() {
+	// Only JSON's white space may follow (dec.More is false before a '}'
+	// or ']', so a spec with a closing brace too many was taken).
+	if len(bytes.Trim(b[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, errors.New("spec: trailing data after the JSON object")
 	}
 	if err := repeatedKey(b); err != nil {

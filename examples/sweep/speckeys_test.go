@@ -40,3 +40,19 @@ func TestSpecRepeatedKey(t *testing.T) {
 		}
 	}
 }
+
+// Nothing but white space may follow a spec: a closing brace or bracket
+// too many was taken (the decoder's More is false before one), where any
+// other byte was refused. A key's walk ends at the spec's end, so this is
+// ParseSpec's to say.
+func TestSpecTrailingData(t *testing.T) {
+	const spec = `{"name":"x","traces":[{"log":"KTH"}],"policies":["EASY"],"predictor":{"window":[1]}}`
+	if _, err := ParseSpec([]byte(spec + " \n\t\r\n")); err != nil {
+		t.Fatalf("a spec and white space: %v", err)
+	}
+	for _, tail := range []string{"}", "]", " }\n", "\n]]", "}}", " x", ",", "\u00a0", "{}"} {
+		if _, err := ParseSpec([]byte(spec + tail)); err == nil || !strings.Contains(err.Error(), "trailing data") {
+			t.Errorf("%q after the spec: %v, want trailing data refused", tail, err)
+		}
+	}
+}

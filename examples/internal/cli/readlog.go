@@ -9,10 +9,12 @@ import (
 
 // ReadLog is swf.ReadFile (strict, every error naming the file) that also
 // returns how many zero bytes followed the last gzip member: padding (a
-// tape's, dd's) that the reader ignores, as gzip(1) does, and that a
-// command notes in its report in PaddingNote's words, as simulate, swfstat
-// and convert do (forecast, replay, qbets, estimates and sweep read with
-// swf.ReadFile, which drops the count, and said nothing).
+// tape's, dd's) that the reader ignores, as gzip(1) does, and that the
+// command then says in its report in PaddingNote's words. swf.ReadFile
+// drops the count: a command reading a log with it could not say so (the
+// commands that read a whole SWF log read it here; simulate, swfstat and
+// convert, which open theirs with swf.Open or inflate, take the count
+// from the reader).
 func ReadLog(path string) (*swf.Header, []swf.Job, int64, error) {
 	f, err := swf.Open(path)
 	if err != nil {
