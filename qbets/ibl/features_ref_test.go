@@ -119,7 +119,7 @@ func (s *refSystem) Queued(id, now int64) ([]Value, bool) {
 // TestSystemMatchesReference drives System and refSystem through the
 // same random submits (out of order, equal submit times, ids reused
 // after an end), starts and ends, and compares after each step the
-// waiting list, the Table III query and every job's Table IV query: they
+// waiting list, a page of it and every job's Table IV query: they
 // must be identical, in the same order and bit for bit. (The sums range
 // over the running jobs in map order; they are exact all the same: whole
 // non-negative terms, saturated at 2^53, the largest whole number below
@@ -161,6 +161,15 @@ func TestSystemMatchesReference(t *testing.T) {
 					t.Fatalf("waiting[%d] = %+v, reference %+v", i, got[i], want[i].Job)
 				}
 			}
+			off, lim := rapid.IntRange(-1, 45).Draw(t, "offset"), rapid.IntRange(-1, 45).Draw(t, "limit")
+			page, total := s.WaitingPage(off, lim)
+			var wantPage []Job
+			for i := max(off, 0); off >= 0 && i < len(want) && len(wantPage) < lim; i++ {
+				wantPage = append(wantPage, want[i].Job)
+			}
+			if total != len(want) || !slices.Equal(page, wantPage) {
+				t.Fatalf("WaitingPage(%d, %d) = %+v of %d, reference %+v of %d", off, lim, page, total, wantPage, len(want))
+			}
 			at := now + 10
 			j := Job{Queue: "q", Cores: 3, ReqTime: 60}
 			if a, b := s.NotQueued(j, at), ref.NotQueued(j, at); !reflect.DeepEqual(a, b) {
@@ -175,6 +184,48 @@ func TestSystemMatchesReference(t *testing.T) {
 			}
 		}
 	})
+}
+
+// WaitingPage finds its first job by the jobs counted per block of
+// slots, which TestSystemMatchesReference's few jobs never fill: here
+// thousands of jobs arrive out of order (inserts that move slots across
+// blocks), leave (empty slots, sweeps) and come back, and pages from
+// every kind of offset must be the reference's.
+func TestWaitingPageBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var s System
+	var ref refSystem
+	for step := range 40_000 {
+		id := r.Int64N(4 * slotBlock)
+		var err, rerr error
+		switch r.IntN(3) {
+		case 0:
+			j := Job{ID: id, Submit: r.Int64N(1000)}
+			err, rerr = s.Submit(j), ref.Submit(j)
+		case 1:
+			err, rerr = s.Start(id, 5), ref.Start(id, 5)
+		default:
+			err, rerr = s.End(id), ref.End(id)
+		}
+		if (err == nil) != (rerr == nil) {
+			t.Fatalf("step %d, job %d: error %v, reference %v", step, id, err, rerr)
+		}
+		if step%97 != 0 {
+			continue
+		}
+		total := len(ref.waiting)
+		for _, off := range []int{0, r.IntN(total + 1), total - 1, total - slotBlock, slotBlock - 1, slotBlock, 2*slotBlock + 1} {
+			lim := r.IntN(2*slotBlock) + 1
+			page, n := s.WaitingPage(off, lim)
+			var want []Job
+			for i := max(off, 0); off >= 0 && i < total && len(want) < lim; i++ {
+				want = append(want, ref.waiting[i].Job)
+			}
+			if n != total || !slices.Equal(page, want) {
+				t.Fatalf("step %d: WaitingPage(%d, %d): %d jobs of %d, reference %d of %d", step, off, lim, len(page), n, len(want), total)
+			}
+		}
+	}
 }
 
 // leaver is what BenchmarkSystemLeave drives: System, or the reference.
@@ -234,5 +285,37 @@ func BenchmarkSystemLeave(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkWaitingPage is the last page of 1,000 of 262,144 waiting jobs
+// (karnak's MaxLiveJobs), found past the most empty slots the list keeps
+// (as many as jobs), and with none.
+func BenchmarkWaitingPage(b *testing.B) {
+	const n = 1 << 18
+	for _, gaps := range []bool{false, true} {
+		b.Run(fmt.Sprintf("empty-slots=%v", gaps), func(b *testing.B) {
+			var s System
+			total := int64(n)
+			if gaps {
+				total = 2 * n
+			}
+			for i := range total {
+				if err := s.Submit(Job{ID: i, Cores: 1, Submit: i}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for i := int64(0); gaps && i < total; i += 2 {
+				if err := s.End(i); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.Logf("%d waiting, %d slots", s.WaitingCount(), len(s.waiting))
+			for b.Loop() {
+				if page, _ := s.WaitingPage(n-1000, 1000); len(page) != 1000 {
+					b.Fatal(len(page))
+				}
+			}
+		})
 	}
 }
