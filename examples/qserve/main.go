@@ -326,7 +326,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *clientConns == 0 {
 		*clientConns = defaultClientConns
 	}
-	ln = limitConns(ln, *clientConns, cfg.TrustedProxies)
+	ln = limitConns(ln, *clientConns, svc.ConnClient)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
 	errc := make(chan error, len(replays)+2)
