@@ -442,7 +442,7 @@ func TestHypotheticalOneSimulationPerSystem(t *testing.T) {
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	sys, _ := s.lookup("big")
-	runs := func() int { sys.fc.mu.Lock(); defer sys.fc.mu.Unlock(); return sys.fc.runs }
+	runs := func() int { sys.fc.mu.Lock(); defer sys.fc.mu.Unlock(); return sys.fc.runsForTests }
 	before := runs()
 	resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "",
 		`{"cores": 64, "wallTime": "01:00:00", "locations": [`+strings.Join(locs, ",")+`]}`)
