@@ -148,7 +148,7 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 			_, limit, _ := listParams(r) // (read before: no error)
 			p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
 			if q := l.next(limit); q != "" {
-				p.ListNext = r.URL.Path + q
+				p.ListNext = r.URL.EscapedPath() + q
 			}
 		}
 	case "last":
