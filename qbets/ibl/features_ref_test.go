@@ -68,7 +68,8 @@ func (s *refSystem) End(id int64) error {
 	return nil
 }
 
-// ahead, NotQueued and Queued are System's before the change.
+// ahead, NotQueued and Queued are System's before the change, copied
+// rather than shared: the model must not change when System does.
 func (s *refSystem) ahead(stop int, user string, now int64) ahead {
 	var a ahead
 	add := func(t *tracked, remaining int64) {
