@@ -108,7 +108,10 @@ func (s *System) Submit(j Job) error {
 	}
 	t := &tracked{Job: j, start: -1}
 	s.byID[j.ID] = t
-	i, found := s.find(j.Submit, j.ID)
+	i, found := len(s.waiting), false
+	if n := len(s.waiting); n > 0 && !before(s.waiting[n-1], j.Submit, j.ID) {
+		i, found = s.find(j.Submit, j.ID) // not the last: a feed's jobs mostly are
+	}
 	if found {
 		// The empty slot of an earlier job with this id and submit time
 		// (no waiting job has it: the id is not in byID), taken back so
@@ -171,6 +174,11 @@ func (s *System) find(submit, id int64) (int, bool) {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
+}
+
+// before says whether slot w's key comes before (submit, id).
+func before(w slot, submit, id int64) bool {
+	return w.submit < submit || w.submit == submit && w.id < id
 }
 
 // unwait empties the slot of waiting job j, and sweeps the empty slots
