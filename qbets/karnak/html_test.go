@@ -483,7 +483,13 @@ func TestWaitingPageBounded(t *testing.T) {
 	if w := get(base+".json?limit=0", 200); strings.TrimSpace(w.Body.String()) != "null" && strings.TrimSpace(w.Body.String()) != "[]" || w.Header().Get("X-Total-Count") != strconv.Itoa(n) {
 		t.Errorf("limit 0: %.200q, X-Total-Count %q", w.Body.String(), w.Header().Get("X-Total-Count"))
 	}
-	get(base+".txt?offset=9223372036854775807", 200)
+	// Past the end, at the largest offset: no job, and the number said
+	// is the offset's, not wrapped to a negative one.
+	for _, f := range []string{"txt", "html"} {
+		if out := get(base+"."+f+"?offset=9223372036854775807", 200).Body.String(); !strings.Contains(out, fmt.Sprintf("one of the %d waiting jobs from number 9223372036854775808 on", n)) || strings.Contains(out, "-9223372036854775808") {
+			t.Errorf("%s past the end: %.300q", f, out[max(0, len(out)-300):])
+		}
+	}
 	for _, q := range []string{"limit=1001", "limit=-1", "limit=x", "offset=-1", "offset=1e3", "offset=99999999999999999999"} {
 		get(base+".json?"+q, 400)
 	}

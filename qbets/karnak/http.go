@@ -479,8 +479,8 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 
 // note says which items of the list a partial page holds.
 func (l *listPage) note() string {
-	if l.n == 0 {
-		return fmt.Sprintf("none of the %d waiting jobs from number %d on", l.total, l.offset+1)
+	if l.n == 0 { // (offset+1 as a uint64: ?offset= may be the largest int)
+		return fmt.Sprintf("none of the %d waiting jobs from number %d on", l.total, uint64(l.offset)+1)
 	}
 	return fmt.Sprintf("jobs %d–%d of the %d waiting, in submission order", l.offset+1, l.offset+l.n, l.total)
 }
