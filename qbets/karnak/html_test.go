@@ -480,8 +480,21 @@ func TestWaitingPageBounded(t *testing.T) {
 	if xs := strings.Count(get(base+".xml?limit=10", 200).Body.String(), "<waitingJob>"); xs != 10 {
 		t.Errorf("the XML with limit 10: %d jobs", xs)
 	}
-	if w := get(base+".json?limit=0", 200); strings.TrimSpace(w.Body.String()) != "null" && strings.TrimSpace(w.Body.String()) != "[]" || w.Header().Get("X-Total-Count") != strconv.Itoa(n) {
-		t.Errorf("limit 0: %.200q, X-Total-Count %q", w.Body.String(), w.Header().Get("X-Total-Count"))
+	// No job is an empty array, not null (a client loops over it): with
+	// ?limit=0, past the end, and on a service with no system at all.
+	for _, q := range []string{"?limit=0", fmt.Sprintf("?offset=%d", n)} {
+		if w := get(base+".json"+q, 200); strings.TrimSpace(w.Body.String()) != "[]" || w.Header().Get("X-Total-Count") != strconv.Itoa(n) {
+			t.Errorf("%s: %.200q, X-Total-Count %q, want [] and %d", q, w.Body.String(), w.Header().Get("X-Total-Count"), n)
+		}
+	}
+	none, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	none.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/system/status.json", nil))
+	if w.Code != 200 || strings.TrimSpace(w.Body.String()) != "[]" {
+		t.Errorf("no system: %d %.200q, want []", w.Code, w.Body.String())
 	}
 	// Past the end, at the largest offset: no job, and the number said
 	// is the offset's, not wrapped to a negative one.

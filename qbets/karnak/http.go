@@ -338,8 +338,9 @@ func (s *Service) statusOf(sys *system) (SystemStatus, []QueueStatus) {
 }
 
 func (s *Service) systemsStatus(*http.Request) (render, error) {
-	var all []SystemStatus
-	for _, n := range s.systemNames() {
+	names := s.systemNames()
+	all := make([]SystemStatus, 0, len(names)) // none: [], not null
+	for _, n := range names {
 		sys, err := s.lookup(n)
 		if err != nil {
 			return render{}, err
@@ -446,9 +447,11 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 		return render{}, err
 	}
 	sys.mu.RLock()
-	var js []WaitingJob
 	starts := sys.forecastStarts(s.clockOf(sys)) // one simulation per state and minute
 	page, total := sys.feat.WaitingPage(offset, limit)
+	// No job is the JSON [], not null: a client loops over the array
+	// (null made a system with none waiting, or ?limit=0, an error).
+	js := make([]WaitingJob, 0, len(page))
 	for _, j := range page {
 		wj := WaitingJob{Job: j.ID, Queue: j.Queue, Submit: j.Submit, Cores: j.Cores, WallTime: j.ReqTime, ForecastStart: max(starts[j.ID], 0)}
 		if sj := sys.jobs[j.ID]; sj != nil {
