@@ -215,14 +215,18 @@ func TestClientIdentity(t *testing.T) {
 		{&net.TCPAddr{IP: net.ParseIP("10.1.2.3"), Port: 1}, "", false},
 		{&net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 1}, "", false},
 		{&net.UnixAddr{Name: "/run/karnak.sock", Net: "unix"}, "", false},
+		{nil, "", false},
 	} {
 		key, limited := s.ConnClient(c.addr)
 		if key != c.key || limited != c.limited {
 			t.Errorf("ConnClient(%v) = %q, %v, want %q, %v", c.addr, key, limited, c.key, c.limited)
 		}
+		if !limited {
+			continue
+		}
 		req := httptest.NewRequest("GET", "/", nil)
 		req.RemoteAddr = c.addr.String()
-		if got := s.clientOf(req); limited && got.id != key {
+		if got := s.clientOf(req); got.id != key {
 			t.Errorf("%v: connection's client %q, request's %q", c.addr, key, got.id)
 		}
 	}
