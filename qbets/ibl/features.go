@@ -226,9 +226,13 @@ func (s *System) End(id int64) error {
 	return nil
 }
 
-// Waiting returns the waiting jobs in scheduler order.
+// Waiting returns the waiting jobs in scheduler order (an empty slice,
+// not nil, when none waits, as it always was).
 func (s *System) Waiting() []Job {
 	out, _ := s.WaitingPage(0, s.WaitingCount())
+	if out == nil {
+		out = []Job{}
+	}
 	return out
 }
 

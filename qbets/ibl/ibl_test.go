@@ -280,6 +280,13 @@ func TestSystemFeatures(t *testing.T) {
 	if s.Start(1, 40) == nil || s.Submit(Job{ID: 3}) == nil || s.End(99) == nil {
 		t.Fatal("bad transitions accepted")
 	}
+	// None waiting is an empty list, not nil (encoded as [], not null),
+	// on a zero System and on one whose jobs all left.
+	must(s.End(3))
+	var zero System
+	if w, z := s.Waiting(), zero.Waiting(); w == nil || len(w) != 0 || z == nil {
+		t.Fatalf("no job waiting: Waiting() = %#v, zero System's %#v, want empty slices", w, z)
+	}
 }
 
 // Base.distances re-implements HEOM column by column (and branch-free for
