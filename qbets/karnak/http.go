@@ -496,14 +496,15 @@ func (s *Service) stats(*http.Request) (render, error) {
 		Raised int64 `json:"eventsRaised" xml:"eventsRaised"`
 		// Starts and ends stored before their queue was checked, whose
 		// queue is not a name: found in the store by the last Load
-		// (each load finds the same again; not a running total).
+		// (each load finds those still stored again, pruning deletes
+		// those of ended jobs; not a running total).
 		Cleared int64 `json:"queuesCleared" xml:"queuesCleared"`
 	}{s.cache.hits, s.cache.misses, s.raised.Load(), s.queuesCleared.Load()}
 	s.cache.mu.Unlock()
 	return render{json: v, text: func(w io.Writer) {
 		fmt.Fprintf(w, "prediction cache: %d hits, %d misses\n", v.Hits, v.Misses)
 		fmt.Fprintf(w, "events stored at their system's clock (up to the maximum backstep before it: %s): %d\n", setting("MaxBackstep"), v.Raised)
-		fmt.Fprintf(w, "starts and ends in the store whose queue is not a name, found at load and ignored (they do not use it; stored before it was checked; each load finds them again): %d\n", v.Cleared)
+		fmt.Fprintf(w, "starts and ends in the store whose queue is not a name, found at load and ignored (they do not use it; stored before it was checked; each load finds again those not yet pruned): %d\n", v.Cleared)
 	}}, nil
 }
 
