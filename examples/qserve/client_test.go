@@ -29,6 +29,7 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"ksystems", "-format", "xml"}, []string{`<?xml version="1.0" encoding="UTF-8"?>`, "<systems><systemStatus><system>s1</system>"}},
 		{[]string{"kqueue", "-format", "html", "normal@s1"}, []string{"<!DOCTYPE html>", "<h1>Queue normal@s1</h1>", "<svg"}},
 		{[]string{"kjobs", "-format", "json", "s1"}, []string{`"job":1001`}},
+		{[]string{"kjobs", "-offset", "1", "-limit", "1", "s1"}, []string{"1002", "jobs 2–2 of the 3 waiting", "; next: ?offset=2&limit=1"}},
 		{[]string{"kwait", "-format", "html", "s1", "1002"}, []string{"Job 1002 on s1: predicted wait", "QBETS bound"}},
 		{[]string{"kwouldwait", "-format", "xml", "-within", "00:30:00", "4", "01:00:00", "normal@s1"}, []string{"<predictions><prediction>", "<probWithin>"}},
 		{[]string{"kwouldstart", "-format", "html", "4", "01:00:00", "normal@s1"}, []string{"<!DOCTYPE html>", "so starts by"}},

@@ -2,8 +2,6 @@ package main
 
 import (
 	"net"
-	"net/netip"
-	"strings"
 	"sync"
 )
 
@@ -15,7 +13,9 @@ import (
 // idle connections from one address before this limit). A client address (an IPv6 client: its /64, as the rate
 // limit counts it) may hold at most -client-conns connections at once;
 // one more is closed as soon as it is accepted. The reverse proxies of
-// -trusted-proxies are exempt: their clients share their address.
+// -trusted-proxies are exempt: their clients share their address. Who a
+// connection's client is, karnak says (Service.ConnClient), as for its
+// rate limit.
 
 // defaultClientConns is -client-conns's default: a campus NAT address
 // with a few dozen browsers (about six connections each) stays below it.
@@ -26,29 +26,19 @@ const defaultClientConns = 256
 type connLimit struct {
 	net.Listener
 	per    int
-	exempt []netip.Prefix
+	client func(net.Addr) (string, bool) // the key of a connection, false: not limited
 	mu     sync.Mutex
 	open   map[string]int // client → connections open; only clients with some
 }
 
-// limitConns wraps ln so that one client address holds at most per
-// connections (per ≤ 0: ln as it is); exempt are the trusted proxies'
-// addresses or prefixes (-trusted-proxies, checked by karnak.Config).
-func limitConns(ln net.Listener, per int, exempt []string) net.Listener {
+// limitConns wraps ln so that one client holds at most per connections
+// (per ≤ 0: ln as it is); client keys a connection, false for one not
+// limited (karnak.Service.ConnClient: a trusted proxy is not).
+func limitConns(ln net.Listener, per int, client func(net.Addr) (string, bool)) net.Listener {
 	if per <= 0 {
 		return ln
 	}
-	l := &connLimit{Listener: ln, per: per, open: map[string]int{}}
-	for _, s := range exempt {
-		s = strings.TrimSpace(s)
-		if p, err := netip.ParsePrefix(s); err == nil {
-			l.exempt = append(l.exempt, p.Masked())
-		} else if a, err := netip.ParseAddr(s); err == nil {
-			a = a.Unmap()
-			l.exempt = append(l.exempt, netip.PrefixFrom(a, a.BitLen()))
-		}
-	}
-	return l
+	return &connLimit{Listener: ln, per: per, client: client, open: map[string]int{}}
 }
 
 // Accept returns the next connection of a client under its limit,
@@ -73,30 +63,6 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		l.mu.Unlock()
 		return &limitedConn{Conn: c, l: l, key: key}, nil
 	}
-}
-
-// client is the key a connection counts under, and false for an exempt
-// peer (or an address that is not IP: a Unix socket).
-func (l *connLimit) client(a net.Addr) (string, bool) {
-	ta, ok := a.(*net.TCPAddr)
-	if !ok {
-		return "", false
-	}
-	ip, ok := netip.AddrFromSlice(ta.IP)
-	if !ok {
-		return "", false
-	}
-	ip = ip.Unmap().WithZone("")
-	for _, p := range l.exempt {
-		if p.Contains(ip) {
-			return "", false
-		}
-	}
-	if ip.Is6() && !ip.IsLoopback() {
-		p, _ := ip.Prefix(64)
-		return p.String(), true
-	}
-	return ip.String(), true
 }
 
 // limitedConn gives its client's place back when it is closed (once,

@@ -463,7 +463,6 @@ func TestClientConnsBounded(t *testing.T) {
 	if want := fmt.Sprintf("most %d open at once (`-client-conns`", defaultClientConns); !strings.Contains(string(readme), want) {
 		t.Errorf("README.md does not say the default: %q", want)
 	}
-	s := newService(t, nil, karnak.Config{})
 	const per = 4
 	for _, c := range []struct {
 		exempt []string
@@ -473,7 +472,8 @@ func TestClientConnsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ln := limitConns(raw, per, c.exempt)
+		s := newService(t, nil, karnak.Config{TrustedProxies: c.exempt})
+		ln := limitConns(raw, per, s.ConnClient)
 		srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
 		go srv.Serve(ln) //nolint:errcheck // closed below
 		// get asks for the status on a keep-alive connection: nil when

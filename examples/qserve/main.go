@@ -55,7 +55,7 @@ commands:
   ksystems                                every system: running, waiting, used cores
   ksystem <system>                        a system's queues
   kqueue [queue@]<system>                 current and historical queue statistics
-  kjobs <system>                          the waiting jobs
+  kjobs <system>                          the waiting jobs (at most 1,000: -offset, -limit)
   kwait <system> <jobId>                  predicted wait of a queued job
   kstart <system> <jobId>                 predicted start of a queued job
   kwouldwait <cores> <hh:mm:ss> <queue@system>...   predicted wait of a hypothetical job
@@ -326,7 +326,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *clientConns == 0 {
 		*clientConns = defaultClientConns
 	}
-	ln = limitConns(ln, *clientConns, cfg.TrustedProxies)
+	ln = limitConns(ln, *clientConns, svc.ConnClient)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
 	errc := make(chan error, len(replays)+2)
@@ -452,7 +452,7 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	server := fs.String("server", "http://"+net.JoinHostPort(host, port), "service URL (default from $KARNAK_HOST and $KARNAK_PORT)")
 	asJSON := fs.Bool("json", false, "print the JSON representation (the same as -format json)")
 	outFormat := fs.String("format", "text", "representation to print: text, json, xml or html (Karnak's four)")
-	var conf, quant *int
+	var conf, quant, offset, limit *int
 	var within *string
 	operands := map[string]string{
 		"ksystems": "", "ksystem": "<system>", "kqueue": "[queue@]<system>", "kjobs": "<system>",
@@ -468,6 +468,10 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		conf = fs.Int("c", 90, "confidence in percent, 10–95 (the IBL interval and the QBETS bound)")
 		quant = fs.Int("q", 95, "QBETS quantile in percent, 1–99")
 		within = fs.String("within", "", "also give the probability of starting within this time (hh:mm:ss)")
+	}
+	if cmd == "kjobs" {
+		offset = fs.Int("offset", 0, "the first job to list, counted from 0 in submission order")
+		limit = fs.Int("limit", 1000, "the most jobs to list, at most 1,000 (the service's bound)")
 	}
 	a, err := cli.ParseArgs(fs, args, fmt.Sprintf("usage: qserve %s [flags] %s\n\nFlags:\n", cmd, ops), stdout)
 	if err != nil {
@@ -513,7 +517,7 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		q, s := splitQueue(a[0]) // (escaped: "@" stays as it is)
 		req, err = http.NewRequest("GET", base+"/system/"+s+"/queue/"+q+"/summary."+ext, nil)
 	case "kjobs":
-		req, err = http.NewRequest("GET", base+"/system/"+a[0]+"/job/waiting."+ext, nil)
+		req, err = http.NewRequest("GET", fmt.Sprintf("%s/system/%s/job/waiting.%s?offset=%d&limit=%d", base, a[0], ext, *offset, *limit), nil)
 	case "kwait", "kstart":
 		what := map[string]string{"kwait": "waittime", "kstart": "starttime"}[cmd]
 		u := fmt.Sprintf("%s/system/%s/job/%s/prediction/%s.%s?confidence=%d&quantile=%d", base, a[0], a[1], what, ext, *conf, *quant)

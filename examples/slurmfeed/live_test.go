@@ -123,7 +123,7 @@ func (s *tap) IngestBatch(id string, evs []karnak.Event) (karnak.Ack, error) {
 }
 
 // observeWaiting reads the service's waiting jobs as a user does (GET
-// /karnak/system/live/job/waiting.json, .txt, .html) and keeps what it
+// /karnak/system/live/job/waiting.json page by page, .txt, .html) and keeps what it
 // shows of the jobs with GPUs. The caller holds mu.
 func (s *tap) observeWaiting() {
 	if s.handler == nil {
@@ -138,21 +138,27 @@ func (s *tap) observeWaiting() {
 		}
 		return rec.Body.Bytes()
 	}
-	var ws []karnak.WaitingJob
-	if b := get("json"); json.Unmarshal(b, &ws) != nil && s.pageErr == nil {
-		s.pageErr = fmt.Errorf("waiting.json: %q", b)
-	}
-	var pages [2]string
-	for _, w := range ws {
-		if w.GPUs == 0 {
-			continue
+	for off := 0; ; off += 1000 { // the service lists 1,000 jobs a response
+		var ws []karnak.WaitingJob
+		q := fmt.Sprintf("?offset=%d", off)
+		if b := get("json" + q); json.Unmarshal(b, &ws) != nil && s.pageErr == nil {
+			s.pageErr = fmt.Errorf("waiting.json: %q", b)
 		}
-		s.waitingGPUs[w.Job] = w.GPUs
-		if _, ok := s.gpuPages[w.Job]; !ok {
-			if pages[0] == "" {
-				pages = [2]string{string(get("txt")), string(get("html"))}
+		var pages [2]string // the same jobs as text and as a page
+		for _, w := range ws {
+			if w.GPUs == 0 {
+				continue
 			}
-			s.gpuPages[w.Job] = pages
+			s.waitingGPUs[w.Job] = w.GPUs
+			if _, ok := s.gpuPages[w.Job]; !ok {
+				if pages[0] == "" {
+					pages = [2]string{string(get("txt" + q)), string(get("html" + q))}
+				}
+				s.gpuPages[w.Job] = pages
+			}
+		}
+		if len(ws) < 1000 {
+			return
 		}
 	}
 }

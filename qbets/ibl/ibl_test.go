@@ -280,6 +280,13 @@ func TestSystemFeatures(t *testing.T) {
 	if s.Start(1, 40) == nil || s.Submit(Job{ID: 3}) == nil || s.End(99) == nil {
 		t.Fatal("bad transitions accepted")
 	}
+	// None waiting is an empty list, not nil (encoded as [], not null),
+	// on a zero System and on one whose jobs all left.
+	must(s.End(3))
+	var zero System
+	if w, z := s.Waiting(), zero.Waiting(); w == nil || len(w) != 0 || z == nil {
+		t.Fatalf("no job waiting: Waiting() = %#v, zero System's %#v, want empty slices", w, z)
+	}
 }
 
 // Base.distances re-implements HEOM column by column (and branch-free for
@@ -342,4 +349,30 @@ func TestDistancesMatchHEOM(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A nearest neighbour so far away that its kernel weight is subnormal
+// (27 kernel widths: exp(-744) = 5e-324) still gives its own wait as the
+// estimate: the product of that weight and the wait kept a few bits, and
+// a base of the waits 1 and 4.75 answered 5 (TestBaseProperties's rare
+// draw: two experiences, N = 1, a query 200 units past the range).
+func TestEstimateSubnormalWeights(t *testing.T) {
+	b, err := New(Config{Features: []Feature{{"q", "nominal"}, {"x", "linear"}}, MaxSize: 2, N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []Experience{{In: []Value{str("a"), num(6.625)}, Wait: 1}, {In: []Value{str("a"), num(-1.125)}, Wait: 4.75}} {
+		if err := b.Insert(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := b.Predict([]Value{str("a"), num(-212.5)}, 10); err != nil || p.Wait != 4.75 {
+		t.Errorf("estimate %+v (%v), want the nearest wait, 4.75", p, err)
+	}
+	// Two far neighbours keep their relative weights: e^-1 and 1.
+	d := math.Sqrt(740)
+	want := (10*math.Exp(-1) + 30) / (math.Exp(-1) + 1)
+	if p := estimate([]neighbor{{math.Sqrt(741), 10}, {d, 30}}, 1, 90, false, "mean"); math.Abs(p.Wait-want) > 1e-12*want {
+		t.Errorf("two subnormal weights: %v, want %v", p.Wait, want)
+	}
 }

@@ -174,6 +174,12 @@ func down(h []neighbor, i int) {
 	}
 }
 
+// tinyWeights is the sum of kernel weights below which estimate scales
+// them up: 2^-900, 122 binary orders of magnitude above the subnormal
+// range, reached only when the nearest neighbour is more than 24 kernel
+// widths away (exp(-24.96²) = 2^-900).
+const tinyWeights = 0x1p-900
+
 // estimate is the kernel regression of §4.4: E = Σ K·w / Σ K with
 // K(d) = exp(−(d/k)²), falling back to equal weights when every kernel
 // weight underflows to 0. what is Config.Estimate: "mean" is E itself,
@@ -185,6 +191,22 @@ func estimate(nb []neighbor, width float64, level int, empirical bool, what stri
 	for i, n := range nb {
 		k[i] = math.Exp(-sq(n.d / width))
 		sk += k[i]
+	}
+	if sk > 0 && sk < tinyWeights {
+		// Weights this small are subnormal or near it, where a product
+		// k·w keeps a few bits: one weight of 5e-324 made a wait of 4.75
+		// an estimate of 5. The estimate is a ratio, so the weights are
+		// scaled by exp of the nearest one's (d/k)², which keeps their
+		// ratios and makes the largest 1.
+		least := math.Inf(1)
+		for _, n := range nb {
+			least = min(least, sq(n.d/width))
+		}
+		sk = 0
+		for i, n := range nb {
+			k[i] = math.Exp(least - sq(n.d/width))
+			sk += k[i]
+		}
 	}
 	if sk == 0 || math.IsNaN(sk) {
 		for i := range k {

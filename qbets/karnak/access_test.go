@@ -3,6 +3,7 @@ package karnak
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -197,6 +198,36 @@ func TestClientIdentity(t *testing.T) {
 		}
 		if got := s.clientOf(req); got.id != c.id || got.loopback != c.lo {
 			t.Errorf("%s %q: %+v, want %s loopback %v", c.remote, c.xff, got, c.id, c.lo)
+		}
+	}
+	// A connection's client (Service.ConnClient, qserve's -client-conns)
+	// is its request's, the header aside: a trusted proxy is none.
+	for _, c := range []struct {
+		addr    net.Addr
+		key     string
+		limited bool
+	}{
+		{&net.TCPAddr{IP: net.ParseIP("192.0.2.9"), Port: 1}, "192.0.2.9", true},
+		{&net.TCPAddr{IP: net.ParseIP("::ffff:192.0.2.7"), Port: 1}, "192.0.2.7", true},
+		{&net.TCPAddr{IP: net.ParseIP("2001:db8:1:2:3:4:5:6"), Port: 1}, "2001:db8:1:2::/64", true},
+		{&net.TCPAddr{IP: net.ParseIP("fe80::1"), Port: 1, Zone: "eth0"}, "fe80::/64", true},
+		{&net.TCPAddr{IP: net.ParseIP("::1"), Port: 1}, "::1", true},
+		{&net.TCPAddr{IP: net.ParseIP("10.1.2.3"), Port: 1}, "", false},
+		{&net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 1}, "", false},
+		{&net.UnixAddr{Name: "/run/karnak.sock", Net: "unix"}, "", false},
+		{nil, "", false},
+	} {
+		key, limited := s.ConnClient(c.addr)
+		if key != c.key || limited != c.limited {
+			t.Errorf("ConnClient(%v) = %q, %v, want %q, %v", c.addr, key, limited, c.key, c.limited)
+		}
+		if !limited {
+			continue
+		}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.RemoteAddr = c.addr.String()
+		if got := s.clientOf(req); got.id != key {
+			t.Errorf("%v: connection's client %q, request's %q", c.addr, key, got.id)
 		}
 	}
 	for _, bad := range []Config{

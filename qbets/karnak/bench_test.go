@@ -136,3 +136,41 @@ func timeRequests(b *testing.B, h http.Handler, w *discard, req func(i int) *htt
 		serve(b, h, w, req(i))
 	}
 }
+
+// BenchmarkWaitingList is one anonymous GET of the waiting jobs of a
+// system with 40,000 of them, as JSON, text and a page: the first 1,000
+// (maxListRows) and the last 1,000 (?offset=39000). Before the list had a
+// bound, the JSON and the text listed all 40,000 (the page its first
+// 1,000).
+func BenchmarkWaitingList(b *testing.B) {
+	const n = 40_000
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs := []Event{{Kind: "queue", System: "big", Time: testNow - 3600, Queue: "q", Cores: 64, WallTime: 86400}}
+	for j := 1; j <= n; j++ {
+		evs = append(evs, Event{Kind: "submit", System: "big", Job: int64(j), Time: testNow - 3000, Queue: "q", Cores: 1 + int64(j%64), WallTime: 3600})
+	}
+	for i := 0; i < len(evs); i += 10000 {
+		if err := s.Ingest(evs[i:min(i+10000, len(evs))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h := s.Handler()
+	for _, q := range []string{"json", "txt", "html", "json?offset=39000"} {
+		b.Run(q, func(b *testing.B) {
+			req := httptest.NewRequest("GET", "/karnak/system/big/job/waiting."+q, nil)
+			w := &discard{h: http.Header{}}
+			h.ServeHTTP(w, req) // the forecast, once per state and minute
+			b.ReportAllocs()
+			for b.Loop() {
+				w := &discard{h: http.Header{}}
+				h.ServeHTTP(w, req)
+				if w.code != 0 && w.code != http.StatusOK {
+					b.Fatal(w.code)
+				}
+			}
+		})
+	}
+}

@@ -178,11 +178,12 @@ type forecaster struct {
 	// plays one pool for the whole system, so the queue does not enter
 	// it: a request naming several queues of one system (up to
 	// maxLocations) asks it the same question for each, and one
-	// simulation answers them all (until this change each location ran
-	// its own: 64 simulations for one request).
+	// simulation answers them all rather than one per location.
 	hypo hypoRun
-	// runs counts the simulations, for the tests of the bounds.
-	runs int
+	// runsForTests counts the simulations run. Only the tests read it,
+	// to check the bound of one simulation per request, state and
+	// minute; the service never does.
+	runsForTests int
 }
 
 // hypoRun is one hypothetical job's simulation: its question (the
@@ -372,7 +373,7 @@ func (fc *forecaster) queued(s *system, now int64) (map[int64]int64, string) {
 		fc.why = why
 		return nil, why
 	}
-	fc.runs++
+	fc.runsForTests++
 	st, err := fc.f.Forecast(context.Background(), &fc.snap)
 	if err != nil {
 		fc.why = "no forecast: " + err.Error()
@@ -518,7 +519,7 @@ func (fc *forecaster) hypothetical(s *system, now, cores, wall int64, user, acco
 	var st int64
 	var err error
 	jobs := len(fc.snap.Running) + len(fc.snap.Waiting) + 1 // with j
-	fc.runs++
+	fc.runsForTests++
 	if pos := s.placeOf(user, account); pos < len(fc.snap.Waiting) {
 		fc.snap.Waiting = slices.Insert(fc.snap.Waiting, pos, j)
 		var sts []int64
@@ -602,7 +603,7 @@ func (s *system) recordForecasts(now int64) {
 	if ok, _ := fc.snapshot(s, now); !ok {
 		return
 	}
-	fc.runs++
+	fc.runsForTests++
 	st, err := fc.f.Forecast(context.Background(), &fc.snap)
 	if err != nil {
 		return

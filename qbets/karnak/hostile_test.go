@@ -442,7 +442,7 @@ func TestHypotheticalOneSimulationPerSystem(t *testing.T) {
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	sys, _ := s.lookup("big")
-	runs := func() int { sys.fc.mu.Lock(); defer sys.fc.mu.Unlock(); return sys.fc.runs }
+	runs := func() int { sys.fc.mu.Lock(); defer sys.fc.mu.Unlock(); return sys.fc.runsForTests }
 	before := runs()
 	resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "",
 		`{"cores": 64, "wallTime": "01:00:00", "locations": [`+strings.Join(locs, ",")+`]}`)
@@ -504,7 +504,8 @@ func TestRateLimitCountsLocations(t *testing.T) {
 
 // A store written before a start's or an end's queue was checked may
 // hold one that is not a name: the service still loads it (the queue,
-// which a start or an end does not use, is cleared and counted), and
+// which a start or an end does not use, is ignored and counted: the
+// count is how many the store holds, found again at each load), and
 // answers as for the same events without it. With the clearing reverted,
 // Load fails ("stored event 5: queue: ...") and the service never starts.
 func TestLoadClearsUncheckedQueue(t *testing.T) {
@@ -554,6 +555,19 @@ func TestLoadClearsUncheckedQueue(t *testing.T) {
 	defer srv.Close()
 	if _, out := doReq(t, "GET", srv.URL+"/karnak/stats.json", "", "", ""); !strings.Contains(out, `"queuesCleared":2`) {
 		t.Errorf("stats: %s, want queuesCleared 2", out)
+	}
+	// The store keeps them: a restart finds the same two, and the count
+	// says it is the store's (the text said "cleared at load", as if
+	// each restart cleared more).
+	again, err := NewServiceWith(dirty, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := again.queuesCleared.Load(); n != 2 {
+		t.Errorf("after a restart: %d queues counted, want the store's 2", n)
+	}
+	if _, out := doReq(t, "GET", srv.URL+"/karnak/stats.txt", "", "", ""); !strings.Contains(out, "in the store whose queue is not a name, found at load and ignored (they do not use it; stored before it was checked; each load finds again those not yet pruned): 2\n") {
+		t.Errorf("stats: %q, want the count said to be the store's", out)
 	}
 	if _, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/event/last.txt", "", "", ""); strings.Contains(out, "a b") || strings.Contains(out, "queue") {
 		t.Errorf("the last event (an end, its queue cleared) is written back with a queue: %q", out)

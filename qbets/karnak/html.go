@@ -78,17 +78,10 @@ type page struct {
 	Charts template.HTML // the queue page's SVG charts (chart.go)
 	Form   *predictForm  // the hypothetical-job form and its answer
 	Query  *levelsForm   // a queued job's levels (prediction page)
-	// Shown is the rows a list page shows of All (the waiting jobs'
-	// page: at most maxPageRows); 0 when it shows every one.
-	Shown, All int
+	// ListNote says which items a page of a list shows ("" when it
+	// shows the whole list), and ListNext links the next page.
+	ListNote, ListNext string
 }
-
-// maxPageRows bounds the rows of the waiting jobs' page. A page of
-// every waiting job cost 1.7 s and 119 MB for 40,000 (MaxLiveJobs
-// allows 262,144) to one anonymous request, where its JSON cost 72 ms
-// and 29 MB (a one-off probe, not committed, on a 2-core machine at a
-// load average of 7); the text, JSON and XML lists keep every job.
-const maxPageRows = 1000
 
 type link struct{ Href, Text string }
 
@@ -130,7 +123,8 @@ func serveFile(name, ctype string) http.HandlerFunc {
 
 // writeHTML renders a resource's value (the one its JSON shows) as the
 // page named page.
-func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string, v any) {
+func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string, out render) {
+	v := out.json
 	sys, queue := r.PathValue("sys"), r.PathValue("queue")
 	systems := link{"/karnak/system/status.html", "Systems"}
 	sysLink := link{"/karnak/system/" + sys + "/status.html", sys}
@@ -150,8 +144,12 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 		}
 	case "waiting":
 		p.Title, p.Crumbs = "Waiting jobs on "+sys, []link{systems, sysLink}
-		if js, ok := v.([]WaitingJob); ok && len(js) > maxPageRows {
-			p.Data, p.Shown, p.All = js[:maxPageRows], maxPageRows, len(js)
+		if l := out.list; l != nil && l.partial() {
+			_, limit, _ := listParams(r) // (read before: no error)
+			p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
+			if q := l.next(limit); q != "" {
+				p.ListNext = r.URL.EscapedPath() + q
+			}
 		}
 	case "last":
 		p.Title, p.Crumbs = "Last event of "+sys, []link{systems, sysLink}

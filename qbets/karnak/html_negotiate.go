@@ -65,11 +65,15 @@ func pageOf(r *http.Request, want string) string {
 // XML and HTML ones are in xml.go and html.go.
 func (s *Service) represent(w http.ResponseWriter, r *http.Request, ext, page string, out render) {
 	w.Header().Add("Vary", "Accept")
+	if out.list != nil {
+		_, limit, _ := listParams(r) // (read before: no error)
+		listHeaders(w, r, out.list, limit)
+	}
 	switch ext {
 	case "xml":
 		writeXML(w, page, out.json)
 	case "html":
-		s.writeHTML(w, r, page, out.json)
+		s.writeHTML(w, r, page, out)
 	default:
 		write(w, ext, out)
 	}

@@ -140,6 +140,24 @@ func (s *Service) clientOf(r *http.Request) client {
 	return client{id: idOf(peer), loopback: peer.IsLoopback() && !proxied}
 }
 
+// ConnClient is the client a connection from addr counts as, keyed as
+// the rate limit keys its requests (an address; an IPv6 one as its /64),
+// and false when addr is one of Config.TrustedProxies, whose clients
+// only the requests' headers tell apart, or not an IP address (a Unix
+// socket, or nil). A server that bounds each client's connections, as
+// examples/qserve's -client-conns does, keys them with it so that the
+// two limits agree on who a client is.
+func (s *Service) ConnClient(addr net.Addr) (key string, limited bool) {
+	if addr == nil { // (net.Conn.RemoteAddr of a conn not made by net)
+		return "", false
+	}
+	a, ok := parseAddr(addr.String())
+	if !ok || s.trusted(a) {
+		return "", false
+	}
+	return idOf(a), true
+}
+
 func (s *Service) trusted(a netip.Addr) bool {
 	for _, p := range s.proxies {
 		if p.Contains(a) {

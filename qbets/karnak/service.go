@@ -43,8 +43,15 @@ type Service struct {
 	// raised counts the events stored at their system's clock, having
 	// come up to MaxBackstep before it (/karnak/stats).
 	raised atomic.Int64
-	// queuesCleared counts the stored starts and ends whose queue was
-	// not a name, cleared by Load (reapply; /karnak/stats).
+	// queuesCleared counts the stored starts and ends whose queue is not
+	// a name, found in the store by Load and cleared in memory (reapply;
+	// /karnak/stats). They stay in the store until pruning deletes them
+	// with their ended jobs' events (retain.go), so a load finds those
+	// still stored again and the count is the store's, never the
+	// restarts' sum (it can only fall from one load to the next): Load
+	// does not rewrite them, since a Store need not take a Rewrite while
+	// it scans, and one after the scan would hold every such record in
+	// memory (an old feed may have sent a queue with each start and end).
 	queuesCleared atomic.Int64
 }
 
