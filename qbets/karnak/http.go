@@ -687,7 +687,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 		}
 		evs = []Event{e}
 	}
-	if d.More() {
+	if trailingData(trim, d) {
 		return "", nil, badRequest("body: trailing data after the JSON value")
 	}
 	if len(evs) == 0 {

@@ -68,7 +68,7 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 		if err := d.Decode(&j); err != nil {
 			return fmt.Errorf("body: malformed JSON: %v", err)
 		}
-		if d.More() {
+		if trailingData(body, d) {
 			return fmt.Errorf("body: trailing data after the JSON object")
 		}
 	}

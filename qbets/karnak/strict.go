@@ -221,3 +221,10 @@ func mediaType(ct string) (string, error) {
 	}
 	return mt, nil
 }
+
+// trailingData says whether anything but JSON's white space follows the
+// value d decoded from body. d.More cannot say it: it is false before a
+// '}' or ']', so a body with a closing brace too many was taken.
+func trailingData(body []byte, d *json.Decoder) bool {
+	return len(bytes.TrimLeft(body[d.InputOffset():], " \t\r\n")) > 0
+}

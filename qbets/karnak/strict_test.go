@@ -55,6 +55,13 @@ func TestStrictInputs(t *testing.T) {
 		{"POST", "/events", "application/json", strings.Replace(ev(""), `"job":7000`, `"job":-7`, 1), 400, "events[0].job"},
 		{"POST", "/events", "application/json", strings.Replace(ev(""), `"system":"s1"`, `"system":".."`, 1), 400, "events[0].system"},
 		{"POST", "/events", "application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":".","cores":1,"wallTime":60}`, testNow), 400, "events[0].queue"},
+		// A closing brace or bracket too many: json.Decoder.More is false
+		// before one, so the check for trailing data took these bodies.
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","locations":["normal@s1"],"within":"00:30:00"}}`, 400, "trailing data"},
+		{"POST", "/waittime/prediction/", "application/json", `{"cores":4,"wallTime":"01:00:00","locations":["normal@s1"]} ]`, 400, "trailing data"},
+		{"POST", "/events", "application/json", ev("") + "}", 400, "trailing data"},
+		{"POST", "/events", "application/json", "[" + ev("") + "]]", 400, "trailing data"},
+		{"POST", "/events", "application/json", `{"batch":"a","events":[` + ev("") + `]}]`, 400, "trailing data"},
 	} {
 		code, out := do(t, c.method, u+c.path, c.ctype, c.body)
 		if code != c.code || !strings.Contains(out, c.want) {
