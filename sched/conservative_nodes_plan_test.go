@@ -13,15 +13,15 @@ import (
 
 // consNodesRun simulates jobs under cfg (Conservative on nodes, shares
 // kept) with cancels; noMemo makes every pass rebuild and place every job.
-// It returns the result and the jobs the passes kept without a scan.
-func consNodesRun(t *rapid.T, cfg Config, jobs []swf.Job, cancels []consCancel, noMemo bool) (*Result, int) {
+// It returns the result and the passes' scratch (its counts for the tests).
+func consNodesRun(t *rapid.T, cfg Config, jobs []swf.Job, cancels []consCancel, noMemo bool) (*Result, *consNodes) {
 	var sim *Sim
 	res := runCancelled(t, cfg, jobs, cancels, func(s *Sim) {
 		sim = s
 		s.cons = s.newConsNodes()
 		s.cons.noMemo = noMemo
 	})
-	return res, sim.cons.kept
+	return res, sim.cons
 }
 
 // sameNodeSchedule fails t at the first job whose record or shares differ
@@ -90,9 +90,12 @@ func drawNodeCase(t *rapid.T) ([]swf.Node, []swf.Job) {
 // demands, with early ends, overruns, kills at the estimate, predictors
 // that correct and re-predict, cancellations while waiting and running,
 // passes per event or per instant, first fit or best fit (never kept).
-// The plan must keep jobs in some of the checks (20 under -short).
+// The plan must keep jobs in some of the checks (20 under -short), and,
+// in the plain run's 100, stand in some passes after a running job
+// outlived its prediction or a reservation's time passed (S3: consPlan's
+// Losses; 20 checks miss that about half the time).
 func TestConservativeNodesPlanRapid(t *testing.T) {
-	kept := 0
+	kept, late := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, jobs := drawNodeCase(t)
 		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
@@ -100,7 +103,7 @@ func TestConservativeNodesPlanRapid(t *testing.T) {
 		perEvent := rapid.Bool().Draw(t, "perEvent")
 		best := rapid.IntRange(0, 4).Draw(t, "best") == 0
 		cancels := drawCancels(t, 3, jobs[len(jobs)-1].Submit+60, len(jobs))
-		run := func(noMemo bool) (*Result, int) {
+		run := func(noMemo bool) (*Result, *consNodes) {
 			cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true, KillAtEstimate: kill, PerEventPass: perEvent}
 			if best {
 				cfg.Placement = BestFit
@@ -109,15 +112,15 @@ func TestConservativeNodesPlanRapid(t *testing.T) {
 			return consNodesRun(t, cfg, jobs, cancels, noMemo)
 		}
 		want, _ := run(true)
-		got, k := run(false)
+		got, c := run(false)
 		if err := got.Check(); err != nil {
 			t.Fatal(err)
 		}
 		sameNodeSchedule(t, want, got)
-		kept += k
+		kept, late = kept+c.kept, late+c.late
 	})
-	if kept == 0 {
-		t.Fatal("no pass kept a job: the test checks nothing of the plan")
+	if kept == 0 || late == 0 && !testing.Short() {
+		t.Fatalf("%d jobs kept, %d passes standing after S3: the test checks nothing of the plan", kept, late)
 	}
 }
 
@@ -165,7 +168,8 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 				cfg := Config{Nodes: tc.nodes, Scheduler: conservativeScheduler{}, KeepShares: true,
 					KillAtEstimate: opt == "kill", PerEventPass: opt == "per-event"}
 				want, _ := consNodesFixed(t, cfg, jobs, true)
-				got, k := consNodesFixed(t, cfg, jobs, false)
+				got, c := consNodesFixed(t, cfg, jobs, false)
+				k := c.kept
 				sameNodeSchedule(t, want, got)
 				if k == 0 {
 					t.Fatal("no pass kept a job")
@@ -181,7 +185,7 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 				if !testing.Short() && tc.trace != tracetest.Lublin && (early == 0 || opt == "kill" && killed == 0) {
 					t.Fatalf("%d early ends, %d kills: the slice tests nothing of them", early, killed)
 				}
-				t.Logf("%d jobs, %d kept without a scan, %d early ends, %d killed", len(jobs), k, early, killed)
+				t.Logf("%d jobs, %d kept without a scan, %d passes standing after S3, %d early ends, %d killed", len(jobs), k, c.late, early, killed)
 			})
 		}
 	}
@@ -189,8 +193,8 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 
 // consNodesFixed runs jobs under cfg (Conservative on nodes, shares
 // kept), with the plan (noMemo false) or every pass rebuilt, checks the
-// schedule, and returns it and the jobs the passes kept without a scan.
-func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Result, int) {
+// schedule, and returns it and the passes' scratch (its counts).
+func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Result, *consNodes) {
 	t.Helper()
 	sim, err := New(cfg)
 	if err != nil {
@@ -208,7 +212,7 @@ func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Res
 	if err := res.Check(); err != nil {
 		t.Fatal(err)
 	}
-	return res, sim.cons.kept
+	return res, sim.cons
 }
 
 // TestConservativeNodesPlanDueMoves: a pass from a standing plan where a
@@ -237,14 +241,14 @@ func TestConservativeNodesPlanDueMoves(t *testing.T) {
 	}
 	cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true}
 	want, _ := consNodesFixed(t, cfg, jobs, true)
-	got, kept := consNodesFixed(t, cfg, jobs, false)
+	got, c := consNodesFixed(t, cfg, jobs, false)
 	for k, s := range []int64{0, 0, 10, 50} {
 		if r := want.Records[k]; r.Start != s {
 			t.Fatalf("rebuilt: job %d starts at %d, want %d (the case is not the one meant)", r.Job.ID, r.Start, s)
 		}
 	}
 	sameNodeSchedule(t, want, got)
-	if kept == 0 {
+	if c.kept == 0 {
 		t.Fatal("no pass kept a job: the case is not the one meant")
 	}
 }
