@@ -154,6 +154,21 @@ type consNodes struct {
 // them: its events are dropped unread, its nodes' free resources now
 // taken as they are, and the gain noted on those nodes (gs).
 //
+// Losses. Two changes make the rebuild F with less on some nodes, and
+// the plan stands through them (but on an idle machine, where rebuildAll
+// places a passed reservation again): a running job still running at or
+// past the time F frees it (S3) frees its resources at now+1, its events
+// moved there, a loss over [now, now+1) on its nodes, which meets the
+// window of no job kept (they start after now); a reservation whose time
+// passed (a running job outlived its prediction) is held at now for its
+// length, as rebuildAll holds it, a loss on its nodes after the end of
+// its slot in F (ls, lost). A loss opens no start and leaves first fit's
+// choice at t as it was (less is free: stability) unless it takes k's
+// own shares: a kept job on whose reservation's nodes a loss meets its
+// window, and where some resource is below 0 there (overdrawn), is
+// placed again from now, as the full pass places it. A correction still
+// makes the pass rebuild.
+//
 // Gains are noted node by node (gs): an early end's on its nodes from
 // now to when F frees them, a move's (of this pass, or of the last one
 // after k: after(k)) on the nodes of the slot it gave back, over that
@@ -333,18 +348,18 @@ func (s *Sim) conservativeNodesPass() {
 					a = prev[0].after
 				}
 			}
-			if c.overdrawn(s, j, d) {
-				short = 1 // (placed again from now, as the full pass does)
-			} else if !c.reaches(s, j, d, a, short) {
+			// a job whose reservation a loss overdraws is placed again
+			// from now, as the full pass places it
+			over := c.overdrawn(s, j, d)
+			if !over && !c.reaches(s, j, d, a, short) {
 				// settled (consPlan): where the full pass would keep it
 				blocked = true
 				p.minRes = min(p.minRes, j.res)
 				p.next = append(p.next, planJob{j.seq, len(p.nextGave), short - c.got})
 				c.kept++
 				continue
-			} else {
-				within = true
 			}
+			within = !over
 		}
 		r0 := int64(-1) // the old reservation, in c.old
 		if held {
@@ -509,13 +524,12 @@ func (c *consNodes) planStands(s *Sim) bool {
 	if !p.ok || c.noMemo || s.qepoch != p.qepoch || s.ending != 0 || p.minRes < s.now && s.run.Len() == 0 {
 		return false // (on an idle machine a passed reservation is placed again: rebuildAll)
 	}
-	// The ends F has by now: each job must have ended, and each end
-	// counts once in s.epoch (a correction of a job still running must
-	// not stand for the end of one that did not run yet).
-	// A job F frees after now that has ended (an early end) counts
-	// too, and gives its nodes more than F from now to then.
-	// A job F frees by now that still runs has outlived its prediction
-	// (S3): it frees its resources at now+1 (over).
+	// Each end since counts once in s.epoch (a correction of a job still
+	// running must not stand for the end of one that did not run yet). A
+	// job F frees after now that has ended (an early end) counts too, and
+	// gives its nodes more than F from now to then. A job F frees by now
+	// that still runs has outlived its prediction (S3): it frees its
+	// resources at now+1 (over).
 	n, early, over := 0, false, false
 	for k := range p.ends {
 		e := &p.ends[k]
