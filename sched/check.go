@@ -16,7 +16,8 @@ import (
 // node gives more of any resource (cores, memory, each GPU, each named
 // resource) than it has, every job has its node count, GPUs of a model it
 // accepts, and whole nodes if it asked for them; and when every job ran
-// exactly its prediction, no job started after its first reservation
+// exactly its prediction (none corrected, none re-predicted to another
+// length while waiting), no job started after its first reservation
 // under a policy that promises it (conservative backfilling, EASY with
 // its holder in arrival order). It returns the first violation found
 // (an over-allocation with what its instant holds), nil if none. On a
@@ -155,8 +156,10 @@ func (e uncheckable) Is(target error) bool { return target == errors.ErrUnsuppor
 // EASY whose holder is the first job in arrival order (under SJF or LXF&W
 // another job may become the holder, as those policies mean), when every
 // job ran exactly its prediction. A running job that outlives its
-// prediction delays reservations (S3); with exact predictions nothing
-// may, with a pass per event too (a job whose termination at its
+// prediction delays reservations (S3), and so does a waiting job whose
+// propagated re-prediction grew, even back to its run time
+// (Sim.repredicted: its record keeps the last prediction only); with
+// exact predictions nothing may, with a pass per event too (a job whose termination at its
 // predicted end is still to come has not outlived it, Config.PerEventPass).
 func (r *Result) checkReservations() error {
 	if !r.promises {

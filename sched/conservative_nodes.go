@@ -73,16 +73,38 @@ type consNodes struct {
 	start      []*Job
 
 	ending bool // a running job ends now as predicted (endsNow)
+	// short is, after earliest, what the job lacked at most at the
+	// starts before the one it found (the sum of the nodes' gains short
+	// of its nodes or cores): its deficit (consPlan); got is what
+	// reaches found the gains may have given it since
+	short, got int64
+	// starts is, after reaches, the starts from now to the job's
+	// reservation whose window meets a gain noted on some node: only
+	// there can it have come to fit (consPlan)
+	starts span
 	// gs is, on each node in gained, the span over which an early end
-	// since the plan gave it more than the plan (consPlan)
+	// since the plan, or a move of this pass, gave it more than when the
+	// jobs the plan settled were placed (consPlan)
 	gs     []span
 	gained []int32
-	old    []share // the reservation of the job being placed, as it was
-	plan   consPlan
+	// ls is, on each node in lost, the span over which a running job
+	// that outlived its prediction, or a reservation whose time passed,
+	// takes more than F (S3, consPlan's Losses); overdue is those
+	// reservations
+	ls      []span
+	lost    []int32
+	overdue []*Job
+	// asp is, on each node in an, the span of the last pass's slots
+	// given back on it after the job being checked (reaches)
+	asp  []span
+	an   []int32
+	old  []share // the reservation of the job being placed, as it was
+	plan consPlan
 	// noMemo makes every pass rebuild and place every job (tests only:
 	// the schedule it gives is the one the plan's shortcut must give)
 	noMemo bool
 	kept   int // the jobs kept without a scan (for the tests)
+	late   int // the passes whose plan stood after S3 (consPlan's Losses; for the tests)
 }
 
 // consPlan is what the last conservativeNodesPass left, so that the next
@@ -107,16 +129,15 @@ type consNodes struct {
 //
 // Settled. Each job k a pass reserved is, in the pass's final
 // availability F less k, where that pass placed it, but for the slots
-// that moves after k in the pass gave back (after(k): the span of those
-// slots). F − k is the availability k was placed in (or last kept in),
+// that moves after k in the pass gave back (after(k): those slots, each
+// on the nodes of the shares it held). F − k is the availability k was placed in (or last kept in),
 // less the jobs placed after k that held nothing before (arrivals, jobs
 // whose reservation was dropped) and the new slots of the jobs that moved
 // after k, each of which took only a fit in an availability where k held
 // A, so F − k still holds A (every placement after k left every point of
 // A's window and resources ≥ 0); plus the slots given back after k. A
 // gain over [lo, hi) can open a start before t or change first fit's
-// choice at t only if lo < t+d: if after(k) starts at t+d or later, the
-// full pass keeps k, by stability.
+// choice at t only if lo < t+d.
 //
 // Standing. The next pass's availability, rebuilt, is F from now on when
 // nothing happened but arrivals and the ends of running jobs at the times
@@ -133,17 +154,49 @@ type consNodes struct {
 // them: its events are dropped unread, its nodes' free resources now
 // taken as they are, and the gain noted on those nodes (gs).
 //
+// Losses. Two changes make the rebuild F with less on some nodes, and
+// the plan stands through them (but on an idle machine, where rebuildAll
+// places a passed reservation again): a running job still running at or
+// past the time F frees it (S3) frees its resources at now+1, its events
+// moved there, a loss over [now, now+1) on its nodes, which meets the
+// window of no job kept (they start after now); a reservation whose time
+// passed (a running job outlived its prediction) is held at now for its
+// length, as rebuildAll holds it, a loss on its nodes after the end of
+// its slot in F (ls, lost). A loss opens no start and leaves first fit's
+// choice at t as it was (less is free: stability) unless it takes k's
+// own shares: a kept job on whose reservation's nodes a loss meets its
+// window, and where some resource is below 0 there (overdrawn), is
+// placed again from now, as the full pass places it. A correction still
+// makes the pass rebuild.
+//
+// Gains are noted node by node (gs): an early end's on its nodes from
+// now to when F frees them, a move's (of this pass, or of the last one
+// after k: after(k)) on the nodes of the slot it gave back, over that
+// slot. Every other node has, at every time, what it had when k was
+// placed or less.
+//
+// Deficit. When k was placed at t, the sum of the nodes' gains
+// (earliest) fell short of its want at every start from then to t by at
+// least short(k): want less the most that sum reached before t. A gain
+// on node i adds to the sum at a start only if the start's window meets
+// it, and at most what i gives k there now (its gain then was ≥ 0):
+// most(i), the most over those starts before t (on k's own nodes, whose
+// availability here holds k's shares, what the node gives k when idle).
+// If the most of the gained nodes sum to less than short(k), no start
+// before t fits k, and short(k) less that sum bounds what it lacks there
+// from now on. At t first fit takes each node's minimum over [t, t+d):
+// a gain that meets that window may change its choice on one of k's
+// nodes, or on a node before k's last one (first fit stops there) that
+// can now hold a share; on the others the minimum is as it was or less
+// and holds no share, or first fit does not reach them (stability).
+//
 // A pass from a standing plan re-places the jobs due now (which start,
-// where they stand, as the full pass's would), the arrivals, the jobs
-// whose window a move of this pass or after(k) may reach (lo < t+d), and
-// the jobs on whose window an early end's gain may bear: a gained node
-// holds a share of k's reservation, or a share of k fits there in some
-// window starting from now to t that meets the gain (reaches; on the
-// other nodes every start's gain is as it was or less, and there a
-// window that meets the gain holds no share, one that does not is as it
-// was). Every other job it keeps, without a scan: on every node the gain
-// of each start before t, and at t the nodes first fit sees, are as when
-// k was placed or less, and A is still free (stability).
+// where they stand, as the full pass's would), the arrivals, and the
+// jobs whose deficit the gains may fill or whose choice at t they may
+// change (reaches). Every other job it keeps, without a scan, with its
+// deficit less the gains' most. A job it re-places searches only the
+// starts whose window meets a gain, before t (elsewhere it lacks at
+// least short(k) > 0), and takes t if none fits (A is still free there).
 //
 // TestConservativeNodesPlanRapid checks the schedule against passes that
 // always rebuild (noMemo), on random machines, demands and events.
@@ -158,7 +211,18 @@ type consPlan struct {
 	jobs, next     []planJob
 	gave, nextGave []span
 	suf            []span
-	minRes         int64 // its earliest reservation
+	// gaveAt[i] ends the nodes of the i-th slot of gave (the shares it
+	// held) in gaveNodes; nextAt and nextNodes are the current pass's
+	gaveAt, nextAt       []int32
+	gaveNodes, nextNodes []int32
+	// al[i] is, for node i in alNodes, each slot of gave on it (its
+	// index e) with the span of the slots of gave on i from e on, by e
+	// descending; ap[i] the entry the next job reads (the jobs read
+	// them by after ascending)
+	al      [][]planAfter
+	ap      []int
+	alNodes []int32
+	minRes  int64 // its earliest reservation
 	// ends is when F gives each running job's resources back
 	// (freeFrom), sorted, and the job (its seq: its Job may be reused
 	// once it ends)
@@ -166,9 +230,17 @@ type consPlan struct {
 	nodes []int32
 }
 
+type planAfter struct {
+	e  int
+	sp span
+}
+
 type planJob struct {
 	seq   int64
 	after int
+	// short bounds below what the job lacked at every start from now to
+	// its reservation (consPlan's Deficit)
+	short int64
 }
 
 type planEnd struct {
@@ -221,10 +293,11 @@ type gainStep struct{ t, d int64 }
 // cost (machine.placeIn, O(N) per share for the built-ins) and O(E_n) per
 // share to insert its events (E_n its node's). A pass whose plan stands
 // costs O(N + R log R + P) (R running jobs, P their shares) and O(1) per
-// job it keeps, plus, after early ends, a scan of the gained nodes'
-// segments up to the job's start (reaches), and the above per job it
-// places: the arrivals, the jobs due now and those a move or an early
-// end may have moved. On one pool the same pass is O(q ·
+// job it keeps, plus, after early ends or moves, a scan of the gained
+// nodes' segments from the gain to the job's start (reaches), and the
+// above per job it places: the arrivals, the jobs due now (their scan
+// from now) and those a gain may have moved (their scan only over the
+// starts a gain may have opened). On one pool the same pass is O(q ·
 // profile points). BenchmarkNodes* measure it against EASY on the same
 // nodes (their comment has the figures).
 func (s *Sim) conservativeNodesPass() {
@@ -239,6 +312,10 @@ func (s *Sim) conservativeNodesPass() {
 		c.gs[i] = noSpan
 	}
 	c.gained = c.gained[:0]
+	for _, i := range c.lost {
+		c.ls[i] = noSpan
+	}
+	c.lost = c.lost[:0]
 	kept := c.planStands(s)
 	if !kept {
 		c.rebuildAll(s)
@@ -247,29 +324,42 @@ func (s *Sim) conservativeNodesPass() {
 	p := &c.plan
 	p.minRes = never
 	p.next, p.nextGave = p.next[:0], p.nextGave[:0]
+	p.nextAt, p.nextNodes = p.nextAt[:0], p.nextNodes[:0]
 	prev := p.jobs // the last pass's, to learn each job's after span
 	refused := false
-	gain := noSpan // the slots given back by the pass's moves, so far
 	blocked := false
 	for _, j := range s.buf {
 		d := max(j.p, 1)
 		held := j.res >= 0 && len(j.resAlloc) > 0
-		if kept && held && j.res > s.now && gain.lo >= j.res+d {
-			after := noSpan // the slots the last pass gave back after j
+		// within: the job was settled at j.res, and a gain since may
+		// have opened only the starts in c.starts, where it lacked at
+		// least short
+		within, short := false, int64(1)
+		if kept && held && j.res > s.now {
+			// the slots the last pass gave back after j: none, or from
+			// the a-th on
+			a := -1
 			for len(prev) > 0 && prev[0].seq < j.seq {
 				prev = prev[1:]
 			}
 			if len(prev) > 0 && prev[0].seq == j.seq {
-				after = p.suf[prev[0].after]
+				short = prev[0].short
+				if p.suf[prev[0].after].lo < j.res+d {
+					a = prev[0].after
+				}
 			}
-			if after.lo >= j.res+d && !c.reaches(s, j, d) {
+			// a job whose reservation a loss overdraws is placed again
+			// from now, as the full pass places it
+			over := c.overdrawn(s, j, d)
+			if !over && !c.reaches(s, j, d, a, short) {
 				// settled (consPlan): where the full pass would keep it
 				blocked = true
 				p.minRes = min(p.minRes, j.res)
-				p.next = append(p.next, planJob{j.seq, len(p.nextGave)})
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave), short - c.got})
 				c.kept++
 				continue
 			}
+			within = !over
 		}
 		r0 := int64(-1) // the old reservation, in c.old
 		if held {
@@ -281,17 +371,26 @@ func (s *Sim) conservativeNodesPass() {
 		// avoided it) unless a running job outlived its prediction: the
 		// search looks no further first.
 		t := never
-		if held {
-			t = c.earliest(s, j, d, j.res)
+		switch {
+		case within:
+			// the earliest start among those the gains may have
+			// opened, else its reservation, which still holds it
+			t = c.earliest(s, j, d, c.starts.lo, c.starts.hi-1)
+			c.short = min(c.short, short)
+			if t == never {
+				t = j.res
+			}
+		case held:
+			t = c.earliest(s, j, d, s.now, j.res)
 		}
 		if t == never {
-			t = c.earliest(s, j, d, never)
+			t = c.earliest(s, j, d, s.now, never)
 		}
 		j.resAlloc = j.resAlloc[:0]
 		if t == never { // cannot be: the idle machine holds every admitted job
 			s.refused++
 			refused, blocked = true, true
-			gain = c.moved(gain, r0, d, -1, nil)
+			c.moved(r0, d, -1, nil)
 			continue
 		}
 		c.window(m, t, d)
@@ -306,7 +405,7 @@ func (s *Sim) conservativeNodesPass() {
 				j.backfill = blocked
 				c.start = append(c.start, j)
 				c.hold(j, t, d, false)
-				gain = c.moved(gain, r0, d, t, j.alloc)
+				c.moved(r0, d, t, j.alloc)
 				continue
 			}
 			if c.ending { // (clean gave the window's nodes the base back)
@@ -325,8 +424,8 @@ func (s *Sim) conservativeNodesPass() {
 				s.reserve(j, t)
 				c.hold(j, t, d, true)
 				p.minRes = min(p.minRes, t)
-				p.next = append(p.next, planJob{j.seq, len(p.nextGave)})
-				gain = c.moved(gain, r0, d, t, j.resAlloc)
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave), c.short})
+				c.moved(r0, d, t, j.resAlloc)
 				continue
 			}
 		}
@@ -334,12 +433,15 @@ func (s *Sim) conservativeNodesPass() {
 		// the tests (Result.Refused) see it.
 		s.refused++
 		refused, blocked = true, true
-		gain = c.moved(gain, r0, d, -1, nil)
+		c.moved(r0, d, -1, nil)
 	}
 	p.ok = !refused && !c.noMemo && m.place == firstFit
 	// suf[i]: the span of the slots given back from the i-th on
 	p.jobs, p.next = p.next, p.jobs[:0]
 	p.gave, p.nextGave = p.nextGave, p.gave[:0]
+	p.gaveAt, p.nextAt = p.nextAt, p.gaveAt[:0]
+	p.gaveNodes, p.nextNodes = p.nextNodes, p.gaveNodes[:0]
+	p.afterNodes()
 	p.suf = slices.Grow(p.suf[:0], len(p.gave)+1)[:len(p.gave)+1]
 	acc := noSpan
 	p.suf[len(p.gave)] = acc
@@ -357,7 +459,12 @@ func (s *Sim) conservativeNodesPass() {
 func (s *Sim) newConsNodes() *consNodes {
 	m := s.m
 	c := &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
-		segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind))}
+		segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind)),
+		gs: make([]span, len(m.kind)), asp: make([]span, len(m.kind)), ls: make([]span, len(m.kind))}
+	for i := range c.gs {
+		c.gs[i], c.asp[i], c.ls[i] = noSpan, noSpan, noSpan
+	}
+	c.plan.al, c.plan.ap = make([][]planAfter, len(m.kind)), make([]int, len(m.kind))
 	for k := range m.kinds {
 		c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
 	}
@@ -414,20 +521,25 @@ func (c *consNodes) rebuildAll(s *Sim) {
 // order; if not, it may have dropped events, and the pass rebuilds.
 func (c *consNodes) planStands(s *Sim) bool {
 	p := &c.plan
-	if !p.ok || c.noMemo || s.qepoch != p.qepoch || p.minRes < s.now || s.ending != 0 {
-		return false
+	if !p.ok || c.noMemo || s.qepoch != p.qepoch || s.ending != 0 || p.minRes < s.now && s.run.Len() == 0 {
+		return false // (on an idle machine a passed reservation is placed again: rebuildAll)
 	}
-	// The ends F has by now: each job must have ended, and each end
-	// counts once in s.epoch (a correction of a job still running must
-	// not stand for the end of one that did not run yet).
-	// A job F frees after now that has ended (an early end) counts
-	// too, and gives its nodes more than F from now to then.
-	n, early := 0, false
+	// Each end since counts once in s.epoch (a correction of a job still
+	// running must not stand for the end of one that did not run yet). A
+	// job F frees after now that has ended (an early end) counts too, and
+	// gives its nodes more than F from now to then. A job F frees by now
+	// that still runs has outlived its prediction (S3): it frees its
+	// resources at now+1 (over).
+	n, early, over := 0, false, false
 	for k := range p.ends {
 		e := &p.ends[k]
 		gone := e.j.seq != e.seq || e.j.state != running
 		if e.t <= s.now && !gone {
-			return false
+			if s.endsNow(e.j) {
+				return false
+			}
+			over = true
+			continue
 		}
 		if gone {
 			n++
@@ -437,16 +549,27 @@ func (c *consNodes) planStands(s *Sim) bool {
 	if s.epoch-p.epoch != uint64(n) {
 		return false
 	}
-	if r, ok := s.run.Min(); ok && r.predEnd() <= s.now {
-		return false
+	if r, ok := s.run.Min(); ok && r.predEnd() <= s.now && !over {
+		return false // (cannot be: every running job is in ends)
 	}
 	m := s.m
-	if c.gs == nil {
-		c.gs = make([]span, len(m.kind))
-		for i := range c.gs {
-			c.gs[i] = noSpan
+	s.buf = s.buf[:0]
+	c.overdue = c.overdue[:0]
+	s.waitFCFS.Ascend(func(j *Job) bool {
+		s.buf = append(s.buf, j)
+		if j.res >= 0 && j.res < s.now && len(j.resAlloc) > 0 {
+			// held at now from now on, as rebuildAll holds it: a loss
+			// after the end of its slot in F
+			d := max(j.p, 1)
+			for k := range j.resAlloc {
+				c.lose(j.resAlloc[k].node, span{max(s.now, j.res+d), s.now + d})
+			}
+			c.drop(j)
+			j.res = s.now
+			c.overdue = append(c.overdue, j)
 		}
-	}
+		return true
+	})
 	for k := 0; early && k < len(p.ends); k++ {
 		e := &p.ends[k]
 		if e.t <= s.now || e.j.seq == e.seq && e.j.state == running {
@@ -458,10 +581,7 @@ func (c *consNodes) planStands(s *Sim) bool {
 		for _, i32 := range p.nodes[e.from:e.to] {
 			i := int(i32)
 			c.ev[i] = slices.DeleteFunc(c.ev[i], func(v nodeEv) bool { return v.jb == e.j && !v.res })
-			if c.gs[i] == noSpan {
-				c.gained = append(c.gained, i32)
-			}
-			c.gs[i] = c.gs[i].join(span{s.now, e.t})
+			c.gain(i32, span{s.now, e.t})
 			copyNode(m, &c.base, &m.free, i)
 			copyNode(m, &c.cur, &m.free, i)
 			copyNode(m, &c.win, &m.free, i)
@@ -480,7 +600,7 @@ func (c *consNodes) planStands(s *Sim) bool {
 		}
 		for _, e := range l[:k] {
 			if e.res && e.t < s.now {
-				return false // (cannot be: p.minRes ≥ now)
+				return false // (cannot be: the overdue ones are dropped)
 			}
 		}
 		c.ev[i] = slices.DeleteFunc(l[:k], func(e nodeEv) bool { return !e.res })
@@ -490,58 +610,184 @@ func (c *consNodes) planStands(s *Sim) bool {
 		copyNode(m, &c.win, &m.free, i)
 		c.stale[i] = true
 	}
+	for k := 0; over && k < len(p.ends); k++ {
+		e := &p.ends[k]
+		if e.t > s.now || e.j.seq != e.seq || e.j.state != running {
+			continue
+		}
+		// its events by now went unread: it comes back at now+1, a
+		// loss over [now, now+1) only, which the window of no job kept
+		// meets (it starts after now)
+		r, t := e.j, s.freeFrom(e.j)
+		for k := range r.alloc {
+			c.add(int(r.alloc[k].node), nodeEv{t: t, jb: r, k: int32(k), sign: 1})
+		}
+	}
+	for _, j := range c.overdue {
+		c.hold(j, s.now, max(j.p, 1), true)
+	}
+	if over || len(c.overdue) > 0 {
+		c.late++
+	}
 	c.ending = false
-	s.buf = s.buf[:0]
-	s.waitFCFS.Ascend(func(j *Job) bool {
-		s.buf = append(s.buf, j)
-		return true
-	})
 	return true
 }
 
-// reaches reports whether a node an early end gave more than the plan
-// (c.gained) may take a share of job j, reserved at j.res for d, in a
-// window from now to j.res that meets that gain, or holds a share of j's
-// reservation. If none does, the full pass keeps j (consPlan): on every
-// node the gain of each start before j.res, and at j.res the nodes first
-// fit sees, are as when j was settled or less.
-func (c *consNodes) reaches(s *Sim, j *Job, d int64) bool {
-	m, n := s.m, &j.nd
-	scalar := n.gpus == 0 && len(n.named) == 0
-	for _, i32 := range c.gained {
-		i, g := int(i32), c.gs[int(i32)]
-		if g.lo >= j.res+d {
-			continue
-		}
-		for k := range j.resAlloc {
-			if j.resAlloc[k].node == i32 {
-				return true
-			}
-		}
-		if len(c.ev[i]) == 0 {
-			if m.gain(&c.base, i, n) > 0 {
-				return true
-			}
+// lose notes that node i has less over sp than F (consPlan's Losses).
+func (c *consNodes) lose(i int32, sp span) {
+	if sp.lo >= sp.hi {
+		return
+	}
+	if c.ls[i] == noSpan {
+		c.lost = append(c.lost, i)
+	}
+	c.ls[i] = c.ls[i].join(sp)
+}
+
+// overdrawn reports whether a loss since the plan (c.lost) may have left
+// job j's reservation, at j.res for d, without its shares: on a node of
+// it whose loss meets the window, some resource is below 0 there.
+func (c *consNodes) overdrawn(s *Sim, j *Job, d int64) bool {
+	if len(c.lost) == 0 {
+		return false
+	}
+	r := j.res
+	for k := range j.resAlloc {
+		i := int(j.resAlloc[k].node)
+		if g := c.ls[i]; g.lo >= r+d || g.hi <= r {
 			continue
 		}
 		if c.stale[i] {
 			c.rebuild(s, i)
 		}
-		c.gev = c.gev[:0]
-		c.scan(s, i, n, d, j.res, scalar)
-		copyNode(m, &c.win, &c.base, i)
-		// the starts [lo, hi) whose window meets g, to j.res
-		lo, hi := g.lo-d+1, min(g.hi, j.res+1)
-		var v int64
-		for k, st := range c.gev {
-			v += st.d
-			end := never
-			if k+1 < len(c.gev) {
-				end = c.gev[k+1].t
+		sg := &c.segs[i]
+		lo, _ := slices.BinarySearch(sg.t, r+1)
+		for x := max(lo-1, 0); x < len(sg.t) && sg.t[x] < r+d; x++ {
+			for _, v := range sg.v[x*sg.nc : (x+1)*sg.nc] {
+				if v < 0 {
+					return true
+				}
 			}
-			if v > 0 && max(st.t, lo) < min(end, hi) {
-				return true
+		}
+	}
+	return false
+}
+
+// reaches reports whether the gains noted since job j, reserved at j.res
+// for d, was placed (c.gained, with the slots the last pass gave back
+// after it, from the a-th on, a ≥ 0) may fill its deficit short or
+// change first fit's choice at j.res (consPlan). If not, the full pass
+// keeps j, and c.got is what the gains may have given it at the starts
+// before j.res. It sets c.starts, the starts whose window meets a gain.
+func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
+	p := &c.plan
+	c.an, c.got = c.an[:0], 0
+	if a >= 0 {
+		for _, i := range p.alNodes {
+			l, k := p.al[i], p.ap[i]
+			for k >= 0 && l[k].e < a {
+				k--
 			}
+			p.ap[i] = k
+			if k >= 0 && l[k].sp.lo < j.res+d {
+				c.asp[i] = l[k].sp
+				c.an = append(c.an, i)
+			}
+		}
+	}
+	// the starts whose window meets a gain, before j.res
+	c.starts = noSpan
+	for _, l := range [2][]int32{c.gained, c.an} {
+		for _, i := range l {
+			g := c.gs[i].join(c.asp[i])
+			if st := (span{max(s.now, g.lo-d+1), min(g.hi, j.res)}); st.lo < st.hi {
+				c.starts = c.starts.join(st)
+			}
+		}
+	}
+	r := c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+	for _, i := range c.an {
+		c.asp[i] = noSpan
+	}
+	return r
+}
+
+// reachesOn is reaches on the nodes of list: the gained ones (gained,
+// with the span of the last pass's slots given back if any) or those of
+// that span alone (the gained ones among them are done).
+func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool, short int64) bool {
+	m, n, r := s.m, &j.nd, j.res
+	scalar := n.gpus == 0 && len(n.named) == 0
+	last := int32(-1) // the last node of j's reservation
+	for k := range j.resAlloc {
+		last = max(last, j.resAlloc[k].node)
+	}
+	for _, i32 := range list {
+		i := int(i32)
+		g := c.gs[i]
+		if !gained {
+			if g != noSpan {
+				continue
+			}
+			g = c.asp[i]
+		} else {
+			g = g.join(c.asp[i])
+		}
+		if g.lo >= r+d {
+			continue
+		}
+		// at: the gain meets the window at r, where first fit chose
+		atR := g.hi > r
+		held := false
+		for k := range j.resAlloc {
+			held = held || j.resAlloc[k].node == i32
+		}
+		if held && atR {
+			return true
+		}
+		// most: the most the node may give j at a start before r whose
+		// window meets g (its starts [lo, r) from now); at: at r
+		lo := g.lo - d + 1
+		var most, at int64
+		switch {
+		case held:
+			// (its availability holds j's shares: what it gives j
+			// without them is at most what it gives when idle)
+			most = m.gain(&m.cap, i, n)
+		case len(c.ev[i]) == 0:
+			at = m.gain(&c.base, i, n)
+			if max(lo, s.now) < min(g.hi, r) {
+				most = at
+			}
+		default:
+			if c.stale[i] {
+				c.rebuild(s, i)
+			}
+			c.gev = c.gev[:0]
+			c.scan(s, i, n, d, max(s.now, lo), r, scalar)
+			copyNode(m, &c.win, &c.base, i)
+			var v int64
+			for k, st := range c.gev {
+				v += st.d
+				end := never
+				if k+1 < len(c.gev) {
+					end = c.gev[k+1].t
+				}
+				if max(st.t, lo) < min(end, g.hi, r) {
+					most = max(most, v)
+				}
+				if st.t <= r && r < end {
+					at = v
+				}
+			}
+		}
+		// first fit at r looks at the nodes to j's last one: a node
+		// there that can now hold a share may change its choice
+		if atR && i32 < last && at > 0 {
+			return true
+		}
+		if c.got += most; c.got >= short {
+			return true
 		}
 	}
 	return false
@@ -566,15 +812,55 @@ func (c *consNodes) planEnds(s *Sim) {
 
 // moved notes that a job whose reservation was at r0 (-1: none) on
 // c.old for d seconds now starts or is reserved at t on shs (t < 0:
-// nowhere): it returns the span of the slots the pass gave back, g with
-// the old slot if it moved, which the plan notes then.
-func (c *consNodes) moved(g span, r0, d, t int64, shs []share) span {
+// nowhere): if it moved, its old slot is given back, a gain on its nodes
+// (gs) that the plan notes too (gave, for the next pass's after).
+func (c *consNodes) moved(r0, d, t int64, shs []share) {
 	if r0 < 0 || t == r0 && slices.Equal(shs, c.old) {
-		return g
+		return
 	}
 	sp := span{r0, r0 + d}
-	c.plan.nextGave = append(c.plan.nextGave, sp)
-	return g.join(sp)
+	p := &c.plan
+	p.nextGave = append(p.nextGave, sp)
+	for k := range c.old {
+		p.nextNodes = append(p.nextNodes, c.old[k].node)
+		c.gain(c.old[k].node, sp)
+	}
+	p.nextAt = append(p.nextAt, int32(len(p.nextNodes)))
+}
+
+// gain notes that node i has more over sp than when the jobs the plan
+// settled were placed.
+func (c *consNodes) gain(i int32, sp span) {
+	if c.gs[i] == noSpan {
+		c.gained = append(c.gained, i)
+	}
+	c.gs[i] = c.gs[i].join(sp)
+}
+
+// afterNodes makes al, ap and alNodes from gave, gaveAt and gaveNodes.
+func (p *consPlan) afterNodes() {
+	for _, i := range p.alNodes {
+		p.al[i] = p.al[i][:0]
+	}
+	p.alNodes = p.alNodes[:0]
+	for e := len(p.gave) - 1; e >= 0; e-- {
+		from := int32(0)
+		if e > 0 {
+			from = p.gaveAt[e-1]
+		}
+		for _, i := range p.gaveNodes[from:p.gaveAt[e]] {
+			l, sp := p.al[i], p.gave[e]
+			if len(l) == 0 {
+				p.alNodes = append(p.alNodes, i)
+			} else {
+				sp = sp.join(l[len(l)-1].sp)
+			}
+			p.al[i] = append(l, planAfter{e, sp})
+		}
+	}
+	for _, i := range p.alNodes {
+		p.ap[i] = len(p.al[i]) - 1
+	}
 }
 
 // add inserts event e on node i, after the events of earlier or equal
@@ -624,9 +910,10 @@ func (e *nodeEv) share() *share {
 	return &e.jb.alloc[e.k]
 }
 
-// earliest returns the earliest time in [now, h] from which job j fits
-// for d seconds, or never. It leaves in c.touched the nodes with events.
-func (c *consNodes) earliest(s *Sim, j *Job, d, h int64) int64 {
+// earliest returns the earliest time in [from, h] (from ≥ now) from
+// which job j fits for d seconds, or never, and sets c.short. It leaves
+// in c.touched the nodes with events, their segments up to date.
+func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 	m, n := s.m, &j.nd
 	want := n.nodes
 	if want == 0 {
@@ -646,22 +933,27 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, h int64) int64 {
 		if c.stale[i] {
 			c.rebuild(s, i)
 		}
-		c.scan(s, i, n, d, h, scalar)
+		if from <= h {
+			c.scan(s, i, n, d, from, h, scalar)
+		}
 	}
-	if idle > 0 {
-		c.gev = append(c.gev, gainStep{s.now, idle})
+	if idle > 0 && from <= h {
+		c.gev = append(c.gev, gainStep{from, idle})
 	}
 	slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
-	var have int64
+	var have, most int64
 	for k := 0; k < len(c.gev); {
 		t := c.gev[k].t
 		for ; k < len(c.gev) && c.gev[k].t == t; k++ {
 			have += c.gev[k].d
 		}
 		if have >= want {
+			c.short = want - most
 			return t
 		}
+		most = max(most, have)
 	}
+	c.short = want - most
 	return never
 }
 
@@ -752,7 +1044,7 @@ func (c *consNodes) idle(m *machine, i int, v []int64) bool {
 // function of the window's start t: the minimum of each resource over
 // the segments that meet [t, t+d), a deque per resource (one deque of
 // segment gains on the scalar path).
-func (c *consNodes) scan(s *Sim, i int, n *need, d, h int64, scalar bool) {
+func (c *consNodes) scan(s *Sim, i int, n *need, d, from, h int64, scalar bool) {
 	m, sg := s.m, &c.segs[i]
 	T, V, K := sg.t, sg.v, len(sg.t)
 	nc := sg.nc
@@ -766,9 +1058,12 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d, h int64, scalar bool) {
 	for r := range nc {
 		c.head[r], c.tail[r] = int32(r*K), int32(r*K)
 	}
-	lo, hi := 0, -1
+	// from the segment that holds from (those before end by from)
+	lo, _ := slices.BinarySearch(T, from+1)
+	lo = max(lo-1, 0)
+	hi := lo - 1
 	var prev int64
-	for t := s.now; ; {
+	for t := from; ; {
 		for hi+1 < K && T[hi+1]-d+1 <= t { // segment hi+1 enters the window
 			hi++
 			if scalar { // the segment's gain, computed as it enters

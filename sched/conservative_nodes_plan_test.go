@@ -13,15 +13,15 @@ import (
 
 // consNodesRun simulates jobs under cfg (Conservative on nodes, shares
 // kept) with cancels; noMemo makes every pass rebuild and place every job.
-// It returns the result and the jobs the passes kept without a scan.
-func consNodesRun(t *rapid.T, cfg Config, jobs []swf.Job, cancels []consCancel, noMemo bool) (*Result, int) {
+// It returns the result and the passes' scratch (its counts for the tests).
+func consNodesRun(t *rapid.T, cfg Config, jobs []swf.Job, cancels []consCancel, noMemo bool) (*Result, *consNodes) {
 	var sim *Sim
 	res := runCancelled(t, cfg, jobs, cancels, func(s *Sim) {
 		sim = s
 		s.cons = s.newConsNodes()
 		s.cons.noMemo = noMemo
 	})
-	return res, sim.cons.kept
+	return res, sim.cons
 }
 
 // sameNodeSchedule fails t at the first job whose record or shares differ
@@ -90,35 +90,100 @@ func drawNodeCase(t *rapid.T) ([]swf.Node, []swf.Job) {
 // demands, with early ends, overruns, kills at the estimate, predictors
 // that correct and re-predict, cancellations while waiting and running,
 // passes per event or per instant, first fit or best fit (never kept).
-// The plan must keep jobs in some of the checks (20 under -short).
+// The plan must keep jobs in some of the checks (20 under -short), and,
+// in the plain run's 100, stand in some passes after a running job
+// outlived its prediction or a reservation's time passed (S3: consPlan's
+// Losses; 20 checks miss that about half the time).
 func TestConservativeNodesPlanRapid(t *testing.T) {
-	kept := 0
+	kept, late := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		nodes, jobs := drawNodeCase(t)
-		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
-		kill := rapid.Bool().Draw(t, "kill")
-		perEvent := rapid.Bool().Draw(t, "perEvent")
-		best := rapid.IntRange(0, 4).Draw(t, "best") == 0
-		cancels := drawCancels(t, 3, jobs[len(jobs)-1].Submit+60, len(jobs))
-		run := func(noMemo bool) (*Result, int) {
-			cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true, KillAtEstimate: kill, PerEventPass: perEvent}
-			if best {
-				cfg.Placement = BestFit
-			}
-			withPredictor(t, &cfg, pred)
-			return consNodesRun(t, cfg, jobs, cancels, noMemo)
-		}
-		want, _ := run(true)
-		got, k := run(false)
-		if err := got.Check(); err != nil {
-			t.Fatal(err)
-		}
-		sameNodeSchedule(t, want, got)
-		kept += k
+		c := samePlanRapid(t, nodes, jobs, true)
+		kept, late = kept+c.kept, late+c.late
 	})
-	if kept == 0 {
-		t.Fatal("no pass kept a job: the test checks nothing of the plan")
+	if kept == 0 || late == 0 && !testing.Short() {
+		t.Fatalf("%d jobs kept, %d passes standing after S3: the test checks nothing of the plan", kept, late)
 	}
+}
+
+// TestConservativeNodesPlanDeepRapid is TestConservativeNodesPlanRapid
+// on deeper queues (up to 150 jobs, arriving closer) on up to 18 nodes,
+// with looser estimates: many passes keep a job through several gains,
+// so its deficit and the moves after it carry over passes. Measured
+// 2026-11-30 at 100 checks, seeds 1–5, with each of these shortcuts made
+// unsound on purpose (TestConservativeNodesPlanRapid found each in 0 of
+// the 5): a kept job's deficit not lessened by the gains' most (found in
+// 3), the overdraw test off (4), a gain over the window at t on the job's
+// own nodes ignored (2), an overdue reservation's hold at now noted as no
+// loss (4); first fit's choice at t on a node before its last ignored: 5
+// (TestConservativeNodesPlanRapid 2). It must keep
+// jobs, and (not under -short: 20 checks missed it in 1 seed of 40)
+// stand after S3.
+func TestConservativeNodesPlanDeepRapid(t *testing.T) {
+	kept, late := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		models := []string{"A", "B"}
+		var nodes []swf.Node
+		for k := range rapid.IntRange(1, 3).Draw(t, "kinds") {
+			n := swf.Node{Name: fmt.Sprint("k", k), Count: rapid.Int64Range(1, 6).Draw(t, "count"), Cores: rapid.Int64Range(1, 4).Draw(t, "cores"),
+				Memory: rapid.Int64Range(0, 16).Draw(t, "memory")}
+			if rapid.IntRange(0, 3).Draw(t, "gpu") == 0 {
+				n.GPUs = rapid.Int64Range(1, 2).Draw(t, "gpus")
+				n.GPUModel = rapid.SampledFrom(models).Draw(t, "model")
+			}
+			nodes = append(nodes, n)
+		}
+		var jobs []swf.Job
+		var sub int64
+		for id := range int64(rapid.IntRange(1, 150).Draw(t, "jobs")) {
+			sub += rapid.SampledFrom([]int64{0, 0, 0, 1, 2, 5}).Draw(t, "gap")
+			run := rapid.SampledFrom([]int64{0, 1, 2, 3, 5, 8, 13, 20}).Draw(t, "run")
+			est := max(run+rapid.SampledFrom([]int64{-5, -1, 0, 1, 3, 7, 15, 30}).Draw(t, "slack"), 1)
+			j := swf.NewJob()
+			j.ID, j.Submit, j.RunTime, j.ReqTime = id+1, sub, run, est
+			j.AllocProcs = rapid.Int64Range(1, 10).Draw(t, "size")
+			j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
+			switch rapid.IntRange(0, 4).Draw(t, "shape") {
+			case 1:
+				j.Demand = &swf.Demand{Memory: rapid.Int64Range(0, 4).Draw(t, "mpc"), Exclusive: rapid.IntRange(0, 4).Draw(t, "sx") == 0}
+			case 2:
+				j.Demand = drawNodesDemand(t, models)
+			}
+			jobs = append(jobs, j)
+		}
+		c := samePlanRapid(t, nodes, jobs, false)
+		kept, late = kept+c.kept, late+c.late
+	})
+	if kept == 0 || late == 0 && !testing.Short() {
+		t.Fatalf("%d jobs kept, %d passes standing after S3: the test checks nothing of the plan", kept, late)
+	}
+}
+
+// samePlanRapid draws the options (predictor, kills, passes per event,
+// best fit if mayBest, cancellations), runs jobs on nodes with the plan and
+// with every pass rebuilt, and fails t unless the plan's schedule checks
+// and is the rebuilt one; it returns the plan's passes' scratch.
+func samePlanRapid(t *rapid.T, nodes []swf.Node, jobs []swf.Job, mayBest bool) *consNodes {
+	pred := rapid.IntRange(0, 3).Draw(t, "predictor")
+	kill := rapid.Bool().Draw(t, "kill")
+	perEvent := rapid.Bool().Draw(t, "perEvent")
+	best := mayBest && rapid.IntRange(0, 4).Draw(t, "best") == 0
+	cancels := drawCancels(t, 3, jobs[len(jobs)-1].Submit+60, len(jobs))
+	run := func(noMemo bool) (*Result, *consNodes) {
+		cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true, KillAtEstimate: kill, PerEventPass: perEvent}
+		if best {
+			cfg.Placement = BestFit
+		}
+		withPredictor(t, &cfg, pred)
+		return consNodesRun(t, cfg, jobs, cancels, noMemo)
+	}
+	want, _ := run(true)
+	got, c := run(false)
+	if err := got.Check(); err != nil {
+		t.Fatal(err)
+	}
+	sameNodeSchedule(t, want, got)
+	return c
 }
 
 // The same on real logs, on nodes that match their size: KTH-SP2 on 100
@@ -165,7 +230,8 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 				cfg := Config{Nodes: tc.nodes, Scheduler: conservativeScheduler{}, KeepShares: true,
 					KillAtEstimate: opt == "kill", PerEventPass: opt == "per-event"}
 				want, _ := consNodesFixed(t, cfg, jobs, true)
-				got, k := consNodesFixed(t, cfg, jobs, false)
+				got, c := consNodesFixed(t, cfg, jobs, false)
+				k := c.kept
 				sameNodeSchedule(t, want, got)
 				if k == 0 {
 					t.Fatal("no pass kept a job")
@@ -181,7 +247,7 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 				if !testing.Short() && tc.trace != tracetest.Lublin && (early == 0 || opt == "kill" && killed == 0) {
 					t.Fatalf("%d early ends, %d kills: the slice tests nothing of them", early, killed)
 				}
-				t.Logf("%d jobs, %d kept without a scan, %d early ends, %d killed", len(jobs), k, early, killed)
+				t.Logf("%d jobs, %d kept without a scan, %d passes standing after S3, %d early ends, %d killed", len(jobs), k, c.late, early, killed)
 			})
 		}
 	}
@@ -189,8 +255,8 @@ func TestConservativeNodesPlanLogs(t *testing.T) {
 
 // consNodesFixed runs jobs under cfg (Conservative on nodes, shares
 // kept), with the plan (noMemo false) or every pass rebuilt, checks the
-// schedule, and returns it and the jobs the passes kept without a scan.
-func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Result, int) {
+// schedule, and returns it and the passes' scratch (its counts).
+func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Result, *consNodes) {
 	t.Helper()
 	sim, err := New(cfg)
 	if err != nil {
@@ -208,7 +274,7 @@ func consNodesFixed(t *testing.T, cfg Config, jobs []swf.Job, noMemo bool) (*Res
 	if err := res.Check(); err != nil {
 		t.Fatal(err)
 	}
-	return res, sim.cons.kept
+	return res, sim.cons
 }
 
 // TestConservativeNodesPlanDueMoves: a pass from a standing plan where a
@@ -237,14 +303,14 @@ func TestConservativeNodesPlanDueMoves(t *testing.T) {
 	}
 	cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true}
 	want, _ := consNodesFixed(t, cfg, jobs, true)
-	got, kept := consNodesFixed(t, cfg, jobs, false)
+	got, c := consNodesFixed(t, cfg, jobs, false)
 	for k, s := range []int64{0, 0, 10, 50} {
 		if r := want.Records[k]; r.Start != s {
 			t.Fatalf("rebuilt: job %d starts at %d, want %d (the case is not the one meant)", r.Job.ID, r.Start, s)
 		}
 	}
 	sameNodeSchedule(t, want, got)
-	if kept == 0 {
+	if c.kept == 0 {
 		t.Fatal("no pass kept a job: the case is not the one meant")
 	}
 }

@@ -299,6 +299,12 @@ func TestConservativeNodesRapid(t *testing.T) {
 // the same way on a machine loaded by other runs (CPU of one iteration,
 // before -> after): KTH on 100 nodes 1.67 -> 0.86 s, CTC-SP2 on 128 nodes
 // 0.92 -> 0.53 s, on 512 nodes 2.68 -> 1.61 s.
+//
+// With the gains noted node by node, each job's deficit, and S3's losses
+// kept in the plan (consPlan), 2026-11-30 at 22:42 UTC, the same way
+// (wall time of one iteration, -benchtime 1x -cpu 1, load 6, noisy;
+// before -> after): KTH 1.16 -> 0.96 s, CTC-SP2 on 128 nodes 0.81 -> 0.61
+// s, on 512 nodes 1.63 -> 1.49 s, lublin_256 2.96 -> 2.86 s.
 func benchNodes(b *testing.B, trace string, limit int, nodes []swf.Node, variant string) {
 	jobs := tracetest.RanJobs(b, trace)
 	jobs = jobs[:min(len(jobs), limit)]

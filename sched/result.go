@@ -169,6 +169,10 @@ func (s *Sim) result() *Result {
 	case EASYScheduler:
 		res.promises = kindOf(p.Queue) == ByArrival
 	}
+	// A waiting job re-predicted (propagation) may have held a
+	// reservation made for another length, which moves when its
+	// prediction changes; its record keeps only the last prediction.
+	res.promises = res.promises && !s.repredicted
 	for _, i := range s.tieRuns { // runs of jobs ending at one instant, into record order
 		end, k := s.recs[s.ended[i]].End, i+1
 		for k < len(s.ended) && s.recs[s.ended[k]].End == end {

@@ -207,6 +207,9 @@ type Sim struct {
 	now    int64
 	free   int64
 	recs   []Record // every sane job, in Load/Submit order; record k is recs[k-recBase]
+	// repredicted: a propagated re-prediction changed a waiting job's
+	// prediction (Result.promises)
+	repredicted bool
 	// recBase is the index of recs[0]: with Config.SummaryOnly, the
 	// records before recHead are folded into summ, and compactRecs drops
 	// them.
@@ -1160,8 +1163,11 @@ func (s *Sim) repredict(user int64) {
 			s.waitSJ.Delete(w)
 		}
 		s.accumulate(w, s.now)
-		w.p = s.predict(&w.j)
-		w.p0 = w.p
+		p := s.predict(&w.j)
+		// (the record keeps the last prediction only: Check must know
+		// that an earlier one differed, checkReservations)
+		s.repredicted = s.repredicted || p != w.p
+		w.p, w.p0 = p, p
 		if inSJ {
 			s.waitSJ.ReplaceOrInsert(w)
 		}
