@@ -229,22 +229,23 @@ func (s *System) End(id int64) error {
 // Waiting returns the waiting jobs in scheduler order (an empty slice,
 // not nil, when none waits, as it always was).
 func (s *System) Waiting() []Job {
-	out, _ := s.WaitingPage(0, s.WaitingCount())
+	out, _ := s.WaitingPage(0, s.nWaiting())
 	if out == nil {
 		out = []Job{}
 	}
 	return out
 }
 
-// WaitingCount is the number of waiting jobs.
-func (s *System) WaitingCount() int { return len(s.waiting) - s.gone }
+// nWaiting is the number of waiting jobs (WaitingPage's total): the
+// list's slots less the empty ones.
+func (s *System) nWaiting() int { return len(s.waiting) - s.gone }
 
 // WaitingPage returns up to limit waiting jobs in scheduler order, from
 // the offset-th on (0 first), and how many jobs wait in all. It copies
 // only the jobs it returns, and finds the first in O(n/512 + 512) steps
 // whatever the offset.
 func (s *System) WaitingPage(offset, limit int) (page []Job, total int) {
-	total = s.WaitingCount()
+	total = s.nWaiting()
 	if offset < 0 || limit <= 0 || offset >= total {
 		return nil, total
 	}

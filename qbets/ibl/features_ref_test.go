@@ -311,7 +311,7 @@ func BenchmarkWaitingPage(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.Logf("%d waiting, %d slots", s.WaitingCount(), len(s.waiting))
+			b.Logf("%d waiting, %d slots", s.nWaiting(), len(s.waiting))
 			for b.Loop() {
 				if page, _ := s.WaitingPage(n-1000, 1000); len(page) != 1000 {
 					b.Fatal(len(page))
