@@ -36,9 +36,11 @@ func TestReaderScratchPerLine(t *testing.T) {
 		nl := rapid.IntRange(1, 12).Draw(t, "lines")
 		var in strings.Builder
 		var lines []string
+		var plain []bool // lines in parseFast's forms: it must take them
 		prev, eol := "", ""
 		for i := range nl {
 			var l string
+			takes := false
 			switch k := rapid.IntRange(0, 5).Draw(t, "line"); {
 			case k == 0 && prev != "": // the last line cut after a field: shorter, its stale rest a field more
 				cuts := []int{}
@@ -68,6 +70,7 @@ func TestReaderScratchPerLine(t *testing.T) {
 				}
 				b.WriteString(strings.Repeat(" ", rapid.SampledFrom([]int{0, 0, 1, 200}).Draw(t, "trail")))
 				l = b.String()
+				takes = !odd && len(l) <= maxFastLine
 			}
 			eols := []string{"\n", "\r\n", "\r"}
 			if eol == "\r" && l == "" {
@@ -80,6 +83,7 @@ func TestReaderScratchPerLine(t *testing.T) {
 			in.WriteString(l)
 			in.WriteString(eol)
 			lines = append(lines, l)
+			plain = append(plain, takes)
 			if l != "" {
 				prev = l
 			}
@@ -96,6 +100,8 @@ func TestReaderScratchPerLine(t *testing.T) {
 			var j Job
 			if parseFast([]byte(l), &j, new(fastScratch)) {
 				fast++
+			} else if plain[i] {
+				t.Fatalf("line %d %q: parseFast refused a line in its own forms", i+1, l)
 			}
 			if perr := parseJobScan([]byte(l), &j); perr != nil {
 				perr.Line = i + 1
@@ -161,9 +167,8 @@ func TestReaderScratchPerLine(t *testing.T) {
 			}
 		}
 	})
-	if fast < all/4 {
-		t.Fatalf("parseFast took %d of %d lines: too few to test its scratch", fast, all)
-	}
+	// Asserted line by line above, not as a share: under -short rapid draws
+	// 20 inputs, and a share of so few lines can fail by chance.
 	t.Logf("parseFast took %d of %d lines", fast, all)
 }
 
