@@ -392,6 +392,14 @@ func TestSystemFeaturesInOrder(t *testing.T) {
 			if a, b := s.NotQueued(j, at), ref.NotQueued(j, at); !reflect.DeepEqual(a, b) {
 				t.Fatalf("NotQueued at %d: %v, reference %v", at, a, b)
 			}
+			// The list and the predictions agree on the order, jobs
+			// submitted out of order included: the k-th waiting job has
+			// the running jobs and k waiting jobs ahead of it.
+			for k, w := range s.Waiting() {
+				if q, _ := s.Queued(w.ID, at); q[6].F != float64(len(s.running)+k) {
+					t.Fatalf("waiting job %d (%d-th) counts %v jobs ahead, want %d running + %d", w.ID, k, q[6].F, len(s.running), k)
+				}
+			}
 			for id := range int64(42) {
 				a, aok := s.Queued(id, at)
 				b, bok := ref.Queued(id, at)
