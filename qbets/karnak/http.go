@@ -71,11 +71,11 @@ import (
 // jobs already waiting but with a smaller id; an earlier time is stored
 // at its system's clock) takes its place by its key, in the list as in
 // the predictions: before the cursor, it is on none of the pages after
-// (X-Total-Count counts it). ?offset=
-// (0 first) still works, for clients written before ?after=, but an offset
-// counts jobs: a job that leaves before it between two requests moves the
-// next page's first job to the page already read, skipped, and one that
-// arrives before it repeats one. A cursor is two integers ≥ 0 joined by a
+// (X-Total-Count counts it). ?offset= (0 first) still works, for clients
+// written before ?after=, but an offset counts jobs: a job that leaves
+// before it between two requests moves the next page's first job to the
+// page already read, skipped, and one that arrives before it repeats one.
+// A cursor is two integers ≥ 0 joined by a
 // dot, at most 39 bytes; one that is malformed, too long, given with
 // ?offset=, naming a job that waits with another submit time, or a submit
 // time after the system's last event is a 400 naming after; one naming a
@@ -237,17 +237,17 @@ func parseCursor(s string) (cursor, error) {
 	if len(s) > maxCursor {
 		return cursor{}, badRequest("after: %d bytes, want at most %d: <submit time>.<job id>, as the Link header's next page gives it", len(s), maxCursor)
 	}
-	sub, id, ok := strings.Cut(s, ".")
-	c := cursor{}
-	var err1, err2 error
-	if ok && digits(sub) && digits(id) {
+	sub, id, _ := strings.Cut(s, ".")
+	if digits(sub) && digits(id) { // ("" is not digits)
+		var c cursor
+		var err1, err2 error
 		c.submit, err1 = strconv.ParseInt(sub, 10, 64)
 		c.id, err2 = strconv.ParseInt(id, 10, 64)
+		if err1 == nil && err2 == nil {
+			return c, nil
+		}
 	}
-	if !ok || !digits(sub) || !digits(id) || err1 != nil || err2 != nil {
-		return cursor{}, badRequest("after: %q, want <submit time>.<job id> (two integers ≥ 0), as the Link header's next page gives it", s)
-	}
-	return c, nil
+	return cursor{}, badRequest("after: %q, want <submit time>.<job id> (two integers ≥ 0), as the Link header's next page gives it", s)
 }
 
 // listQuery is where a page of a list starts and its most items: from
