@@ -77,9 +77,10 @@ import (
 // page already read, skipped, and one that arrives before it repeats one.
 // A cursor is two integers ≥ 0 joined by a
 // dot, at most 39 bytes; one that is malformed, too long, given with
-// ?offset=, naming a job that waits with another submit time, or a submit
-// time after the system's last event is a 400 naming after; one naming a
-// job that has left (or never was) is a place in the list like any key.
+// ?offset=, naming a live job with a later submit time than the job's, or
+// a submit time after the system's last event is a 400 naming after; one
+// naming a job that has left (or never was) is a place in the list like
+// any key.
 //
 // Threat model. The service is meant to be reachable by anyone on a
 // campus network: readers are anonymous (every GET is open; it shows job
@@ -574,14 +575,18 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 }
 
 // checkCursor refuses a cursor no waiting list of the system can have
-// given: one naming a job the system knows with another submit time, or
-// a submit time after the system's last event. A cursor naming a job the
-// system no longer knows is fine: the job has left since the page that
-// ended with it (that is what a cursor is for), and an id the system
-// never knew cannot be told from one that left. The caller holds mu.
+// given: one naming a job the system knows with a later submit time than
+// the job's, or a submit time after the system's last event. A cursor
+// naming a job the system no longer knows is fine: the job has left since
+// the page that ended with it (that is what a cursor is for), and an id
+// the system never knew cannot be told from one that left. Nor is an
+// earlier submit time than the known job's refused: the cursor's job may
+// have left and its id come back with a new job, submitted later (two
+// live jobs never share an id, so a later time cannot be that). The
+// caller holds mu.
 func (s *system) checkCursor(c cursor) error {
-	if j := s.jobs[c.id]; j != nil && j.Submit != c.submit {
-		return badRequest("after: %s names job %d, which was submitted at %d, not %d: not a place in this list (follow the Link header's next page)", c, c.id, j.Submit, c.submit)
+	if j := s.jobs[c.id]; j != nil && j.Submit < c.submit {
+		return badRequest("after: %s names job %d, which was submitted at %d, before %d: not a place in this list (follow the Link header's next page)", c, c.id, j.Submit, c.submit)
 	}
 	if last := s.lastEvent(); c.submit > last {
 		return badRequest("after: %s: submit time %d is after the last event of %q (%d): not a place in this list (follow the Link header's next page)", c, c.submit, s.name, last)

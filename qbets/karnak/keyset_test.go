@@ -176,19 +176,25 @@ func TestWaitingKeysetPaging(t *testing.T) {
 
 // A cursor no page can have given is a 400 naming ?after=, in every
 // format, never a panic or a 5xx: malformed, signed, too long, too large
-// for an int64, with ?offset= too, naming a waiting job with another
-// submit time, or a submit time after the system's last event. A cursor
-// naming a job that left, or one the system never had, is a place in
-// the list: the page starts after its key.
+// for an int64, with ?offset= too, naming a live job with a later submit
+// time than the job's, or a submit time after the system's last event. A
+// cursor naming a job that left, one the system never had, or a live
+// job's id with an earlier time (the id of a job that left, come back)
+// is a place in the list: the page starts after its key.
 func TestWaitingCursorRefused(t *testing.T) {
 	s, h := keysetService(t)
 	at := strconv.FormatInt(testNow-600, 10)
+	// Job 10 leaves, at the system's last event.
+	if err := s.Ingest([]Event{{Kind: "start", System: "k", Job: 10, Time: testNow - 300}}); err != nil {
+		t.Fatal(err)
+	}
 	bad := []string{
 		"x", "1", "1.", ".1", "1.2.3", "-1.2", "1.-2", "+1.2", "1.+2", " 1.2", "1.2 ", "1e3.2", "0x1.2", "1,2", "1_0.2",
 		"99999999999999999999.1", "1.99999999999999999999", strings.Repeat("0", maxCursor) + ".1", strings.Repeat("9", 5000),
 		"%00.1", "1.%FF", "١.٢",
-		"100.4",         // job 4 waits, submitted at testNow-600
-		"1" + at + ".5", // after the last event
+		strconv.FormatInt(testNow-400, 10) + ".4",  // job 4 waits, submitted before, at testNow-600
+		strconv.FormatInt(testNow-400, 10) + ".10", // job 10 runs, submitted at testNow-600 too
+		strconv.FormatInt(testNow-299, 10) + ".5",  // after the last event
 	}
 	for _, f := range []string{"json", "xml", "txt", "html"} {
 		base := "/karnak/system/k/job/waiting." + f
@@ -202,11 +208,14 @@ func TestWaitingCursorRefused(t *testing.T) {
 			t.Errorf("%s: ?after= and ?offset=: %d %.200q", f, w.Code, w.Body.String())
 		}
 	}
-	// Job 10 leaves; its key still places a page, as does job 11's,
-	// which never was: both pages start at job 12.
-	if err := s.Ingest([]Event{{Kind: "start", System: "k", Job: 10, Time: testNow - 300}}); err != nil {
-		t.Fatal(err)
+	// A live job's id with an earlier time than the job's may be the key
+	// of a job that left and whose id came back: it places a page, here
+	// before every job.
+	if w := getPage(t, h, "/karnak/system/k/job/waiting.json?limit=1&after=100.12"); w.Code != 200 || !strings.HasPrefix(w.Body.String(), `[{"job":2,`) {
+		t.Errorf("?after=100.12: %d %.100q, want job 2 first", w.Code, w.Body.String())
 	}
+	// Job 10's key still places a page, as does job 11's, which never
+	// was: both start at job 12.
 	for _, c := range []string{at + ".10", at + ".11", at + ".011"} {
 		w := getPage(t, h, "/karnak/system/k/job/waiting.json?limit=2&after="+c)
 		ids, _ := pageIDs(t, "json", w.Body.String())
