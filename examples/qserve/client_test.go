@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,6 +14,13 @@ import (
 // in-process server, found from -server or $KARNAK_HOST/$KARNAK_PORT.
 func TestClientCommands(t *testing.T) {
 	_, srv := newTestServer(t)
+	// Job 1001's key, the cursor of a page that ends with it.
+	var submit1001 int64
+	for _, e := range testEvents() {
+		if e.Kind == "submit" && e.Job == 1001 {
+			submit1001 = e.Time
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -29,7 +37,8 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"ksystems", "-format", "xml"}, []string{`<?xml version="1.0" encoding="UTF-8"?>`, "<systems><systemStatus><system>s1</system>"}},
 		{[]string{"kqueue", "-format", "html", "normal@s1"}, []string{"<!DOCTYPE html>", "<h1>Queue normal@s1</h1>", "<svg"}},
 		{[]string{"kjobs", "-format", "json", "s1"}, []string{`"job":1001`}},
-		{[]string{"kjobs", "-offset", "1", "-limit", "1", "s1"}, []string{"1002", "jobs 2–2 of the 3 waiting", "; next: ?offset=2&limit=1"}},
+		{[]string{"kjobs", "-offset", "1", "-limit", "1", "s1"}, []string{"1002", "jobs 2–2 of the 3 waiting", "; next: ?after=", ".1002&limit=1"}},
+		{[]string{"kjobs", "-after", fmt.Sprintf("%d.1001", submit1001), "-limit", "1", "s1"}, []string{"1002", "jobs 2–2 of the 3 waiting", "; next: ?after=", ".1002&limit=1"}},
 		{[]string{"kwait", "-format", "html", "s1", "1002"}, []string{"Job 1002 on s1: predicted wait", "QBETS bound"}},
 		{[]string{"kwouldwait", "-format", "xml", "-within", "00:30:00", "4", "01:00:00", "normal@s1"}, []string{"<predictions><prediction>", "<probWithin>"}},
 		{[]string{"kwouldstart", "-format", "html", "4", "01:00:00", "normal@s1"}, []string{"<!DOCTYPE html>", "so starts by"}},
@@ -68,6 +77,8 @@ func TestClientCommands(t *testing.T) {
 		{[]string{"kwouldwait", "4", "01:00:00", "normal"}, "location"},
 		{[]string{"kwouldwait", "four", "01:00:00", "normal@s1"}, "cores"},
 		{[]string{"kjobs"}, "wrong number of arguments"},
+		{[]string{"kjobs", "-after", "1.2", "-offset", "1", "s1"}, "-after and -offset: choose one"},
+		{[]string{"kjobs", "-after", "1.-2", "s1"}, "400 Bad Request: after: "},
 		{[]string{"kfoo"}, "unknown command"},
 		{[]string{"ksystems", "-format", "pdf"}, "format: \"pdf\""},
 		{[]string{"ksystems", "-json", "-format", "xml"}, "choose one"},
@@ -91,6 +102,7 @@ func TestHelpDocumentsFlags(t *testing.T) {
 		{[]string{"serve", "-h"}, []string{"-addr", "-db", "-speed", "-nocache", "-now", "-grace", "-replay"}},
 		{[]string{"ksystems", "-h"}, []string{"-server", "-json", "-format"}},
 		{[]string{"kwait", "-h"}, []string{"-server", "-json", "-format", "-c", "-q", "-within"}},
+		{[]string{"kjobs", "-h"}, []string{"-server", "-json", "-format", "-after", "-offset", "-limit"}},
 		{[]string{"kwouldstart", "-h"}, []string{"-server", "-json", "-format", "-c", "-q", "-within", "<cores> <hh:mm:ss> <queue@system>"}},
 	} {
 		var out, errb strings.Builder

@@ -55,7 +55,7 @@ commands:
   ksystems                                every system: running, waiting, used cores
   ksystem <system>                        a system's queues
   kqueue [queue@]<system>                 current and historical queue statistics
-  kjobs <system>                          the waiting jobs (at most 1,000: -offset, -limit)
+  kjobs <system>                          the waiting jobs (at most 1,000: -after, -limit)
   kwait <system> <jobId>                  predicted wait of a queued job
   kstart <system> <jobId>                 predicted start of a queued job
   kwouldwait <cores> <hh:mm:ss> <queue@system>...   predicted wait of a hypothetical job
@@ -453,7 +453,7 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the JSON representation (the same as -format json)")
 	outFormat := fs.String("format", "text", "representation to print: text, json, xml or html (Karnak's four)")
 	var conf, quant, offset, limit *int
-	var within *string
+	var within, after *string
 	operands := map[string]string{
 		"ksystems": "", "ksystem": "<system>", "kqueue": "[queue@]<system>", "kjobs": "<system>",
 		"kwait": "<system> <jobId>", "kstart": "<system> <jobId>",
@@ -470,7 +470,8 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		within = fs.String("within", "", "also give the probability of starting within this time (hh:mm:ss)")
 	}
 	if cmd == "kjobs" {
-		offset = fs.Int("offset", 0, "the first job to list, counted from 0 in submission order")
+		after = fs.String("after", "", "list the jobs after this `cursor` (<submit time>.<job id>, as the last line's \"next: ?after=\" gives it): the next page, whatever left or arrived since")
+		offset = fs.Int("offset", 0, "the first job to list, counted from 0 in submission order (a list that changes between pages shifts: prefer -after)")
 		limit = fs.Int("limit", 1000, "the most jobs to list, at most 1,000 (the service's bound)")
 	}
 	a, err := cli.ParseArgs(fs, args, fmt.Sprintf("usage: qserve %s [flags] %s\n\nFlags:\n", cmd, ops), stdout)
@@ -517,7 +518,14 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		q, s := splitQueue(a[0]) // (escaped: "@" stays as it is)
 		req, err = http.NewRequest("GET", base+"/system/"+s+"/queue/"+q+"/summary."+ext, nil)
 	case "kjobs":
-		req, err = http.NewRequest("GET", fmt.Sprintf("%s/system/%s/job/waiting.%s?offset=%d&limit=%d", base, a[0], ext, *offset, *limit), nil)
+		from := fmt.Sprintf("offset=%d", *offset)
+		if *after != "" {
+			if *offset != 0 {
+				return cli.Usagef("-after and -offset: choose one")
+			}
+			from = "after=" + url.QueryEscape(*after)
+		}
+		req, err = http.NewRequest("GET", fmt.Sprintf("%s/system/%s/job/waiting.%s?%s&limit=%d", base, a[0], ext, from, *limit), nil)
 	case "kwait", "kstart":
 		what := map[string]string{"kwait": "waittime", "kstart": "starttime"}[cmd]
 		u := fmt.Sprintf("%s/system/%s/job/%s/prediction/%s.%s?confidence=%d&quantile=%d", base, a[0], a[1], what, ext, *conf, *quant)

@@ -1,10 +1,6 @@
 package ibl
 
-import (
-	"cmp"
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Job is what the feature builder needs to know about one job. Times are
 // seconds; ReqTime ≤ 0 means the user gave no run-time limit.
@@ -52,46 +48,75 @@ const (
 type tracked struct {
 	Job
 	start int64 // -1 while waiting
-}
-
-// slot is one place in the waiting list: the job's sort key, kept after
-// the job leaves (t = nil) so that the list stays sorted and a binary
-// search finds any job in O(log n).
-type slot struct {
-	submit, id int64
-	t          *tracked // nil: the job started or ended
+	// While running (running.go): when the requested time runs out, and
+	// the job's place in the heap of those after the clock (-1: not in it).
+	deadline uint64
+	heapAt   int
 }
 
 // System is the current state of one machine — its waiting jobs in
 // scheduler order and its running jobs — from which the features of §4.1
 // are computed. Scheduler order is taken to be submit order (then id):
 // SWF traces do not record the scheduler's priority order, which Karnak
-// read from each snapshot.
+// read from each snapshot. A job submitted with an earlier submit time
+// than jobs already waiting (or the same time and a smaller id) takes its
+// place among them: it is ahead of them in the list, in WaitingPage's
+// offsets, before WaitingAfter's keys, and in the Count and Work features
+// of the jobs behind it computed from then on.
+//
+// Every event and every query costs O(log n) amortized in the waiting
+// and running jobs (waitlist.go, running.go), and a query at a time after
+// the latest submit or start it was given O(1) more per running job whose
+// requested time ran out in between. Three cases cost O(n) as every query
+// did before: a job submitted before the last in the list's order (the
+// move of the slots after it), and, summing the running jobs one by one,
+// a query at a time before that latest submit or start, and one with
+// 2^23 or more jobs running. The features are the same sums over the same
+// jobs as when each query summed every job (exact: whole numbers below
+// 2^53, where they saturate). BenchmarkSystemSubmit has the figures.
 //
 // The zero System is an empty machine, ready to use. A System is not safe
-// for concurrent use.
+// for concurrent use, except that its queries (NotQueued, Queued,
+// Waiting, WaitingPage, WaitingAfter, Lookup, Running) only read.
 type System struct {
-	// waiting is sorted by (submit, id), each key at most once. A job
-	// that leaves it leaves an empty slot instead of shifting the slots
-	// after it, and the empty slots are swept out once they are the
-	// majority: a start or an end then costs O(log n) amortized, not the
-	// O(n) of a deletion, which with 100,000 waiting jobs held karnak's
-	// write lock for tens of microseconds per event. The features still
-	// sum the jobs in submit order, so their values do not change.
-	waiting []slot
-	gone    int // empty slots in waiting
-	// live counts the jobs in each block of slotBlock slots of waiting,
-	// so that WaitingPage finds the offset-th job passing over blocks,
-	// not jobs: a page costs the same wherever it starts.
-	live    []int32
+	waiting waitList // every waiting job
+	users   map[string]*userJobs
 	running map[int64]*tracked
 	byID    map[int64]*tracked
+
+	clock  int64   // the latest submit or start time given
+	active active  // running jobs whose deadline is after clock, by deadline
+	run    runSums // of every running job
+}
+
+// userJobs are one user's waiting and running jobs, for the UserCount and
+// UserWork features; dropped when the user has none.
+type userJobs struct {
+	waiting waitList
+	run     runSums
+}
+
+// user returns u's jobs, creating them.
+func (s *System) user(u string) *userJobs {
+	uj := s.users[u]
+	if uj == nil {
+		uj = new(userJobs)
+		s.users[u] = uj
+	}
+	return uj
+}
+
+// tidy forgets user u's jobs once there are none.
+func (s *System) tidy(u string) {
+	if uj := s.users[u]; uj != nil && uj.waiting.live() == 0 && uj.run.n == 0 {
+		delete(s.users, u)
+	}
 }
 
 // Submit records a job entering the queue.
 func (s *System) Submit(j Job) error {
 	if s.byID == nil { // the zero System; Start needs a job Submit made
-		s.byID, s.running = map[int64]*tracked{}, map[int64]*tracked{}
+		s.byID, s.running, s.users = map[int64]*tracked{}, map[int64]*tracked{}, map[string]*userJobs{}
 	}
 	if _, dup := s.byID[j.ID]; dup {
 		return fmt.Errorf("ibl: job %d submitted twice", j.ID)
@@ -106,94 +131,18 @@ func (s *System) Submit(j Job) error {
 	case j.ReqTime > maxReqTime:
 		return fmt.Errorf("ibl: job %d: requested run time %d s is above %d", j.ID, j.ReqTime, maxReqTime)
 	}
-	t := &tracked{Job: j, start: -1}
+	t := &tracked{Job: j, start: -1, heapAt: -1}
 	s.byID[j.ID] = t
-	i, found := len(s.waiting), false
-	if n := len(s.waiting); n > 0 && !before(s.waiting[n-1], j.Submit, j.ID) {
-		i, found = s.find(j.Submit, j.ID) // not the last: a feed's jobs mostly are
-	}
-	if found {
-		// The empty slot of an earlier job with this id and submit time
-		// (no waiting job has it: the id is not in byID), taken back so
-		// that each key has one slot, the one find returns.
-		s.waiting[i].t = t
-		s.gone--
-		s.live[i/slotBlock]++
-		return nil
-	}
-	s.waiting = slices.Insert(s.waiting, i, slot{j.Submit, j.ID, t})
-	s.inserted(i)
+	s.tick(j.Submit)
+	s.waiting.put(t)
+	s.user(j.User).waiting.put(t)
 	return nil
 }
 
-// slotBlock is the number of slots that live counts together: finding a
-// page's first job passes over at most n/slotBlock blocks and then
-// slotBlock slots (1,024 and 512 for 262,144 jobs and as many empty
-// slots).
-const slotBlock = 512
-
-// inserted updates live for a job inserted at slot i: its block gains
-// it, and each block after gains the slot moved in from the one before
-// and loses its last slot to the one after; O(1) for a job appended,
-// O(n/slotBlock) for one inserted (whose move costs O(n) anyway).
-func (s *System) inserted(i int) {
-	if len(s.waiting) > len(s.live)*slotBlock {
-		s.live = append(s.live, 0) // a new last block
-	}
-	for b := i / slotBlock; b < len(s.live); b++ {
-		if b == i/slotBlock || s.waiting[b*slotBlock].t != nil {
-			s.live[b]++
-		}
-		if e := (b + 1) * slotBlock; e < len(s.waiting) && s.waiting[e].t != nil {
-			s.live[b]--
-		}
-	}
-}
-
-// recount counts the jobs of the blocks from the one of slot i on.
-func (s *System) recount(i int) {
-	b := i / slotBlock
-	s.live = s.live[:b]
-	for ; b*slotBlock < len(s.waiting); b++ {
-		var n int32
-		for _, w := range s.waiting[b*slotBlock : min((b+1)*slotBlock, len(s.waiting))] {
-			if w.t != nil {
-				n++
-			}
-		}
-		s.live = append(s.live, n)
-	}
-}
-
-// find returns the position of key (submit, id) in waiting, or where it
-// would be inserted.
-func (s *System) find(submit, id int64) (int, bool) {
-	return slices.BinarySearchFunc(s.waiting, slot{submit: submit, id: id}, func(a, b slot) int {
-		if c := cmp.Compare(a.submit, b.submit); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-}
-
-// before says whether slot w's key comes before (submit, id).
-func before(w slot, submit, id int64) bool {
-	return w.submit < submit || w.submit == submit && w.id < id
-}
-
-// unwait empties the slot of waiting job j, and sweeps the empty slots
-// out once they outnumber the jobs (each sweep is paid for by the n/2
-// leaves before it).
+// unwait takes waiting job j out of the waiting lists.
 func (s *System) unwait(j *tracked) {
-	i, _ := s.find(j.Submit, j.ID) // present: j is waiting
-	s.waiting[i].t = nil
-	s.gone++
-	s.live[i/slotBlock]--
-	if s.gone > len(s.waiting)/2 {
-		s.waiting = slices.DeleteFunc(s.waiting, func(w slot) bool { return w.t == nil })
-		s.gone = 0
-		s.recount(0)
-	}
+	s.waiting.drop(j)
+	s.user(j.User).waiting.drop(j)
 }
 
 // Start moves a waiting job to the running set at time t.
@@ -208,6 +157,7 @@ func (s *System) Start(id, t int64) error {
 	s.unwait(j)
 	j.start = t
 	s.running[id] = j
+	s.runStart(j)
 	return nil
 }
 
@@ -220,9 +170,11 @@ func (s *System) End(id int64) error {
 	delete(s.byID, id)
 	if j.start >= 0 {
 		delete(s.running, id)
-		return nil
+		s.runEnd(j)
+	} else {
+		s.unwait(j)
 	}
-	s.unwait(j)
+	s.tidy(j.User)
 	return nil
 }
 
@@ -236,35 +188,38 @@ func (s *System) Waiting() []Job {
 	return out
 }
 
-// nWaiting is the number of waiting jobs (WaitingPage's total): the
-// list's slots less the empty ones.
-func (s *System) nWaiting() int { return len(s.waiting) - s.gone }
+// nWaiting is the number of waiting jobs (WaitingPage's total).
+func (s *System) nWaiting() int { return s.waiting.live() }
 
 // WaitingPage returns up to limit waiting jobs in scheduler order, from
 // the offset-th on (0 first), and how many jobs wait in all. It copies
-// only the jobs it returns, and finds the first in O(n/512 + 512) steps
-// whatever the offset.
+// only the jobs it returns, and finds the first in O(log n) whatever the
+// offset. A job that leaves or arrives before the offset-th between two
+// calls shifts the jobs after it: paging a changing list by offsets can
+// skip or repeat a job, which WaitingAfter does not.
 func (s *System) WaitingPage(offset, limit int) (page []Job, total int) {
 	total = s.nWaiting()
 	if offset < 0 || limit <= 0 || offset >= total {
 		return nil, total
 	}
-	page = make([]Job, 0, min(limit, total-offset))
-	b, skip := 0, offset
-	for int(s.live[b]) <= skip {
-		skip -= int(s.live[b])
-		b++
+	return s.waiting.from(s.waiting.nth(offset), limit), total
+}
+
+// WaitingAfter returns up to limit waiting jobs in scheduler order from
+// the first whose key (submit time, then id) comes after (submit, id) —
+// the key of the last job of the previous page, whether or not that job
+// still waits — with the offset of the first (0 first; the number of jobs
+// before it) and how many jobs wait in all. Paged this way, a job that
+// waits from the first page to the last is returned exactly once, however
+// many jobs leave or arrive in between; a job that arrives with a key
+// before the page's (submitted out of order) is not on the later pages.
+// O(log n) to find the first.
+func (s *System) WaitingAfter(submit, id int64, limit int) (page []Job, offset, total int) {
+	i, found := s.waiting.find(submit, id)
+	if found {
+		i++
 	}
-	for i := b * slotBlock; i < len(s.waiting) && len(page) < limit; i++ {
-		if w := s.waiting[i]; w.t != nil {
-			if skip > 0 {
-				skip--
-				continue
-			}
-			page = append(page, w.t.Job)
-		}
-	}
-	return page, total
+	return s.waiting.from(i, limit), int(s.waiting.before(i).n), s.nWaiting()
 }
 
 // Lookup returns a known job and its start time (-1 while waiting).
@@ -284,49 +239,26 @@ func (s *System) Running() (jobs int, cores int64) {
 	return len(s.running), cores
 }
 
-// ahead sums Count and Work (§4.1 [S]) over the running jobs and the
-// waiting jobs before position stop, in total and for one user.
+// ahead is Count and Work (§4.1 [S]) over the running jobs and the
+// waiting jobs ahead of a job, in total and for its user. Work saturates
+// at maxMagnitude, the largest value the base takes: jobs Submit accepts
+// (2^40 cores asking 2^40 s) sum to 2^80 core-seconds, which Insert and
+// Predict refused, ending a replay. Beyond 2^53 core-seconds (285
+// million core-years) no two loads differ usefully.
 type ahead struct {
 	count, work, userCount, userWork float64
 }
 
-func (s *System) ahead(stop int, user string, now int64) ahead {
-	var a ahead
-	add := func(t *tracked, remaining int64) {
-		w := float64(t.Cores) * float64(max(remaining, 0))
-		a.count++
-		a.work += w
-		if user != "" && t.User == user {
-			a.userCount++
-			a.userWork += w
-		}
-	}
-	for _, t := range s.running {
-		req := max(t.ReqTime, 0) // no limit given: contributes no work
-		var ran int64
-		if now > t.start { // t.start ≥ 0: no overflow
-			ran = now - t.start
-		}
-		add(t, req-min(ran, req))
-	}
-	for _, w := range s.waiting[:stop] {
-		if w.t != nil {
-			add(w.t, w.t.ReqTime)
-		}
-	}
-	// Work saturates at maxMagnitude, the largest value the base takes:
-	// jobs Submit accepts (2^40 cores asking 2^40 s) sum to 2^80
-	// core-seconds, which Insert and Predict refused, ending a replay.
-	// Beyond 2^53 core-seconds (285 million core-years) no two loads
-	// differ usefully.
-	a.work, a.userWork = min(a.work, maxMagnitude), min(a.userWork, maxMagnitude)
-	return a
+func aheadOf(all, mine sums) ahead {
+	return ahead{float64(all.n), all.work.float(), float64(mine.n), mine.work.float()}
 }
 
 // NotQueued returns the Table III query for a job about to be submitted at
 // now: every running and waiting job is ahead of it.
 func (s *System) NotQueued(j Job, now int64) []Value {
-	a := s.ahead(len(s.waiting), "", now)
+	all, _ := s.runningAt(now, "")
+	all.add(s.waiting.before(len(s.waiting.slots)))
+	a := aheadOf(all, sums{})
 	return []Value{
 		str(j.Queue), num(float64(j.Cores)), reqTime(j.ReqTime),
 		num(a.count), num(a.work), flag(len(s.running) > 0), num(float64(now)),
@@ -340,8 +272,15 @@ func (s *System) Queued(id, now int64) ([]Value, bool) {
 	if !ok || t.start >= 0 {
 		return nil, false
 	}
-	i, _ := s.find(t.Submit, t.ID)
-	a := s.ahead(i, t.User, now)
+	all, mine := s.runningAt(now, t.User)
+	i, _ := s.waiting.find(t.Submit, t.ID)
+	all.add(s.waiting.before(i))
+	if t.User != "" { // a user's own list holds the user's jobs ahead
+		u := s.users[t.User]
+		ui, _ := u.waiting.find(t.Submit, t.ID)
+		mine.add(u.waiting.before(ui))
+	}
+	a := aheadOf(all, mine)
 	return []Value{
 		opt(t.Name), opt(t.User), opt(t.Project), str(t.Queue),
 		num(float64(t.Cores)), reqTime(t.ReqTime), num(a.count), num(a.work),

@@ -171,6 +171,21 @@ func TestSystemMatchesReference(t *testing.T) {
 			if total != len(want) || !slices.Equal(page, wantPage) {
 				t.Fatalf("WaitingPage(%d, %d) = %+v of %d, reference %+v of %d", off, lim, page, total, wantPage, len(want))
 			}
+			sub, aid := rapid.Int64Range(0, 21).Draw(t, "after submit"), rapid.Int64Range(0, 41).Draw(t, "after id")
+			apage, aoff, atotal := s.WaitingAfter(sub, aid, lim)
+			var wantAfter []Job
+			wantOff := 0
+			for _, w := range want {
+				switch {
+				case !after(w, &tracked{Job: Job{ID: aid, Submit: sub}}):
+					wantOff++
+				case len(wantAfter) < lim:
+					wantAfter = append(wantAfter, w.Job)
+				}
+			}
+			if atotal != len(want) || aoff != wantOff || !slices.Equal(apage, wantAfter) {
+				t.Fatalf("WaitingAfter(%d, %d, %d) = %+v at %d of %d, reference %+v at %d", sub, aid, lim, apage, aoff, atotal, wantAfter, wantOff)
+			}
 			at := now + 10
 			j := Job{Queue: "q", Cores: 3, ReqTime: 60}
 			if a, b := s.NotQueued(j, at), ref.NotQueued(j, at); !reflect.DeepEqual(a, b) {
@@ -187,17 +202,21 @@ func TestSystemMatchesReference(t *testing.T) {
 	})
 }
 
-// WaitingPage finds its first job by the jobs counted per block of
-// slots, which TestSystemMatchesReference's few jobs never fill: here
-// thousands of jobs arrive out of order (inserts that move slots across
-// blocks), leave (empty slots, sweeps) and come back, and pages from
-// every kind of offset must be the reference's.
+// pageBlock is a size of page that crosses the Fenwick tree's ranges of
+// slots (powers of two) at every offset below.
+const pageBlock = 512
+
+// WaitingPage finds its first job by the jobs counted in the Fenwick
+// tree's ranges of slots, which TestSystemMatchesReference's few jobs
+// never make deep: here thousands of jobs arrive out of order (inserts
+// that move slots and rebuild the tree), leave (empty slots, sweeps) and
+// come back, and pages from every kind of offset must be the reference's.
 func TestWaitingPageBlocks(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var s System
 	var ref refSystem
 	for step := range 40_000 {
-		id := r.Int64N(4 * slotBlock)
+		id := r.Int64N(4 * pageBlock)
 		var err, rerr error
 		switch r.IntN(3) {
 		case 0:
@@ -215,8 +234,8 @@ func TestWaitingPageBlocks(t *testing.T) {
 			continue
 		}
 		total := len(ref.waiting)
-		for _, off := range []int{0, r.IntN(total + 1), total - 1, total - slotBlock, slotBlock - 1, slotBlock, 2*slotBlock + 1} {
-			lim := r.IntN(2*slotBlock) + 1
+		for _, off := range []int{0, r.IntN(total + 1), total - 1, total - pageBlock, pageBlock - 1, pageBlock, 2*pageBlock + 1} {
+			lim := r.IntN(2*pageBlock) + 1
 			page, n := s.WaitingPage(off, lim)
 			var want []Job
 			for i := max(off, 0); off >= 0 && i < total && len(want) < lim; i++ {
@@ -311,11 +330,145 @@ func BenchmarkWaitingPage(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.Logf("%d waiting, %d slots", s.nWaiting(), len(s.waiting))
+			b.Logf("%d waiting, %d slots", s.nWaiting(), len(s.waiting.slots))
 			for b.Loop() {
 				if page, _ := s.WaitingPage(n-1000, 1000); len(page) != 1000 {
 					b.Fatal(len(page))
 				}
+			}
+		})
+	}
+}
+
+// fastQueries counts, over TestSystemFeaturesInOrder's checks, the
+// queries that read the kept running sums and had to leave out a job
+// whose requested time ran out after the clock: the case the test is for.
+var fastQueries int
+
+// TestSystemFeaturesInOrder is TestSystemMatchesReference with time
+// going forward, as karnak's and replay's events do: the queries then
+// read the running jobs' kept sums (running.go) instead of summing the
+// jobs, and must give the reference's features bit for bit, at the
+// clock and after it, past running jobs' deadlines, for every user.
+func TestSystemFeaturesInOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var s System
+		var ref refSystem
+		size := int64(1 << 20)
+		if rapid.Bool().Draw(t, "big") {
+			size = 1 << 40
+		}
+		clock := int64(0)
+		for range rapid.IntRange(1, 300).Draw(t, "steps") {
+			id := rapid.Int64Range(1, 40).Draw(t, "id")
+			clock += rapid.Int64Range(0, 30).Draw(t, "dt")
+			var err, rerr error
+			switch rapid.IntRange(0, 2).Draw(t, "op") {
+			case 0:
+				// Submit times up to 20 s back: out of submit order.
+				j := Job{ID: id, User: rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "user"),
+					Cores: rapid.Int64Range(0, size).Draw(t, "cores"), Submit: max(clock-rapid.Int64Range(0, 20).Draw(t, "back"), 0),
+					ReqTime: rapid.Int64Range(-1, 100).Draw(t, "req")}
+				if rapid.Bool().Draw(t, "long") {
+					j.ReqTime = rapid.Int64Range(-1, size).Draw(t, "req")
+				}
+				err, rerr = s.Submit(j), ref.Submit(j)
+			case 1:
+				err, rerr = s.Start(id, clock), ref.Start(id, clock)
+			case 2:
+				err, rerr = s.End(id), ref.End(id)
+			}
+			if (err == nil) != (rerr == nil) {
+				t.Fatalf("job %d: error %v, reference %v", id, err, rerr)
+			}
+			at := clock + rapid.Int64Range(0, 60).Draw(t, "ahead")
+			for _, a := range s.active {
+				if a.deadline <= uint64(at) && at >= s.clock {
+					fastQueries++
+					break
+				}
+			}
+			j := Job{Queue: "q", Cores: 3, ReqTime: 60}
+			if a, b := s.NotQueued(j, at), ref.NotQueued(j, at); !reflect.DeepEqual(a, b) {
+				t.Fatalf("NotQueued at %d: %v, reference %v", at, a, b)
+			}
+			// The list and the predictions agree on the order, jobs
+			// submitted out of order included: the k-th waiting job has
+			// the running jobs and k waiting jobs ahead of it.
+			for k, w := range s.Waiting() {
+				if q, _ := s.Queued(w.ID, at); q[6].F != float64(len(s.running)+k) {
+					t.Fatalf("waiting job %d (%d-th) counts %v jobs ahead, want %d running + %d", w.ID, k, q[6].F, len(s.running), k)
+				}
+			}
+			for id := range int64(42) {
+				a, aok := s.Queued(id, at)
+				b, bok := ref.Queued(id, at)
+				if aok != bok || !reflect.DeepEqual(a, b) {
+					t.Fatalf("Queued(%d) at %d: %v %v, reference %v %v", id, at, a, aok, b, bok)
+				}
+			}
+		}
+	})
+	if fastQueries == 0 {
+		t.Fatal("no query left out a running job past its deadline: the test is vacuous")
+	}
+	t.Logf("%d queries left out running jobs past their deadline", fastQueries)
+}
+
+// submitter is what BenchmarkSystemSubmit drives: System, or the reference.
+type submitter interface {
+	leaver
+	NotQueued(j Job, now int64) []Value
+	Queued(id, now int64) ([]Value, bool)
+}
+
+// BenchmarkSystemSubmit is karnak's work for one submitted job under its
+// write lock, with 10,000 jobs waiting and 500 running, four users: the
+// Table III query at the submit, the submit, the Table IV query of its
+// first snapshot, and, to keep the numbers put, the oldest waiting job
+// starting and a running one ending. "old" is the System that summed
+// every job at each query (refSystem), "new" the current one.
+func BenchmarkSystemSubmit(b *testing.B) {
+	const n, running = 10_000, 500
+	for _, impl := range []string{"old", "new"} {
+		b.Run(fmt.Sprintf("%s/waiting=%d", impl, n), func(b *testing.B) {
+			var s submitter = new(System)
+			if impl == "old" {
+				s = new(refSystem)
+			}
+			users := []string{"a", "b", "c", "d"}
+			job := func(id int64) Job {
+				return Job{ID: id, User: users[id%4], Cores: 4, ReqTime: 3600, Submit: id}
+			}
+			next := int64(0)
+			for ; next < n+running; next++ {
+				if err := s.Submit(job(next)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for id := range int64(running) {
+				if err := s.Start(id, next); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				j := job(next)
+				s.NotQueued(j, next)
+				err := s.Submit(j)
+				if _, ok := s.Queued(next, next); !ok {
+					b.Fatal("not waiting")
+				}
+				if err == nil {
+					err = s.Start(next-n, next)
+				}
+				if err == nil {
+					err = s.End(next - n - running)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				next++
 			}
 		})
 	}

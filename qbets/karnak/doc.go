@@ -38,7 +38,9 @@
 //
 // The service is meant to be reachable by anyone on a campus network:
 // reads are anonymous and bounded (a list, the waiting jobs, gives at most
-// 1,000 a response, paged by ?offset=), writes closed by default (Config.Tokens),
+// 1,000 a response, paged by the Link header's ?after=, which neither
+// skips nor repeats a job when the list changes between pages; ?offset=
+// still works: Handler's doc), writes closed by default (Config.Tokens),
 // feeds' events validated before they are stored; Handler's doc has the
 // threat model. Every refusal is an Error whose Code says whether retrying
 // can help, the same in the process and over HTTP. A Service is safe for

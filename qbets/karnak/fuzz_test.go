@@ -31,6 +31,8 @@ func FuzzHandler(f *testing.F) {
 		{"POST", "/karnak/waittime/prediction/", "format=html", ""},
 		{"GET", "/karnak/system/../status.html", "", ""},
 		{"GET", "/karnak/system/s1/job/-1/prediction/waittime.json", "", ""},
+		{"GET", "/karnak/system/s1/job/waiting.json", "after=100.1002&limit=2", ""},
+		{"GET", "/karnak/system/s1/job/waiting", "after=99999999999999999999.1&offset=1", "text/html"},
 	} {
 		f.Add(s[0], s[1], s[2], s[3])
 	}

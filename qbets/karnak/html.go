@@ -145,9 +145,8 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 	case "waiting":
 		p.Title, p.Crumbs = "Waiting jobs on "+sys, []link{systems, sysLink}
 		if l := out.list; l != nil && l.partial() {
-			_, limit, _ := listParams(r) // (read before: no error)
 			p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
-			if q := l.next(limit); q != "" {
+			if q := l.next(); q != "" {
 				p.ListNext = r.URL.EscapedPath() + q
 			}
 		}

@@ -66,8 +66,7 @@ func pageOf(r *http.Request, want string) string {
 func (s *Service) represent(w http.ResponseWriter, r *http.Request, ext, page string, out render) {
 	w.Header().Add("Vary", "Accept")
 	if out.list != nil {
-		_, limit, _ := listParams(r) // (read before: no error)
-		listHeaders(w, r, out.list, limit)
+		listHeaders(w, r, out.list)
 	}
 	switch ext {
 	case "xml":

@@ -405,7 +405,7 @@ func TestPagesReadOnlyWithTokens(t *testing.T) {
 }
 
 // Every representation of the waiting jobs lists at most maxListRows of
-// them, from ?offset=, and says how many there are (X-Total-Count, the
+// them, from ?offset= or after ?after=, and says how many there are (X-Total-Count, the
 // text's last line, the page's note) and where the next ones are (Link,
 // the text, the page). A page of every job cost 1.7 s and 119 MB for
 // 40,000 waiting jobs to one anonymous request, the JSON 72 ms and 29 MB,
@@ -445,12 +445,18 @@ func TestWaitingPageBounded(t *testing.T) {
 	if rows := strings.Count(page, `<tr><th scope="row">`); rows != maxListRows {
 		t.Errorf("the page shows %d jobs, want %d", rows, maxListRows)
 	}
-	next := fmt.Sprintf("?offset=%d&amp;limit=%d", maxListRows, maxListRows)
+	first := get(base+".json?limit=1000", 200)
+	var js []WaitingJob
+	if err := json.Unmarshal(first.Body.Bytes(), &js); err != nil || len(js) != maxListRows {
+		t.Fatalf("the first JSON page: %d jobs, %v", len(js), err)
+	}
+	after := fmt.Sprintf("?after=%d.%d&limit=%d", js[maxListRows-1].Submit, js[maxListRows-1].Job, maxListRows)
+	next := strings.ReplaceAll(after, "&", "&amp;")
 	if want := fmt.Sprintf("Jobs 1–%d of the %d waiting", maxListRows, n); !strings.Contains(page, want) || !strings.Contains(page, next) {
 		t.Errorf("the page does not say %q or link %q", want, next)
 	}
 	var ids []int64
-	for _, q := range []string{"", fmt.Sprintf("?offset=%d", maxListRows)} {
+	for _, q := range []string{"", after} {
 		w := get(base+".json"+q, 200)
 		var js []WaitingJob
 		if err := json.Unmarshal(w.Body.Bytes(), &js); err != nil {
@@ -460,7 +466,7 @@ func TestWaitingPageBounded(t *testing.T) {
 			t.Errorf("%s: X-Total-Count %q, want %d", q, tc, n)
 		}
 		link := w.Header().Get("Link")
-		if q == "" && (len(js) != maxListRows || link != "<"+base+".json?offset=1000&limit=1000>; rel=\"next\"") {
+		if q == "" && (len(js) != maxListRows || link != "<"+base+".json"+after+">; rel=\"next\"") {
 			t.Errorf("the first JSON page: %d jobs, Link %q", len(js), link)
 		}
 		if q != "" && (len(js) != n-maxListRows || link != "") {
@@ -474,7 +480,7 @@ func TestWaitingPageBounded(t *testing.T) {
 		t.Errorf("the two pages list %d jobs, want the %d in order, each once", len(ids), n)
 	}
 	txt := get(base+".txt", 200).Body.String()
-	if lines := strings.Count(txt, "\n"); lines != 1+maxListRows+1 || !strings.HasSuffix(txt, fmt.Sprintf("of the %d waiting, in submission order; next: ?offset=1000&limit=1000\n", n)) {
+	if lines := strings.Count(txt, "\n"); lines != 1+maxListRows+1 || !strings.HasSuffix(txt, fmt.Sprintf("of the %d waiting, in submission order; next: %s\n", n, after)) {
 		t.Errorf("the text: %d lines, ending %q", lines, txt[max(0, len(txt)-120):])
 	}
 	if xs := strings.Count(get(base+".xml?limit=10", 200).Body.String(), "<waitingJob>"); xs != 10 {
@@ -502,6 +508,11 @@ func TestWaitingPageBounded(t *testing.T) {
 		if out := get(base+"."+f+"?offset=9223372036854775807", 200).Body.String(); !strings.Contains(out, fmt.Sprintf("one of the %d waiting jobs from number 9223372036854775808 on", n)) || strings.Contains(out, "-9223372036854775808") {
 			t.Errorf("%s past the end: %.300q", f, out[max(0, len(out)-300):])
 		}
+	}
+	// With nothing changed between them, ?offset=1000 is the page Link
+	// gives.
+	if w := get(base+".json"+fmt.Sprintf("?offset=%d", maxListRows), 200); w.Body.String() != get(base+".json"+after, 200).Body.String() {
+		t.Errorf("?offset=%d and %s differ", maxListRows, after)
 	}
 	for _, q := range []string{"limit=1001", "limit=-1", "limit=x", "offset=-1", "offset=1e3", "offset=99999999999999999999"} {
 		get(base+".json?"+q, 400)

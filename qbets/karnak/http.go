@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/batchq/batchq/qbets/ibl"
 )
 
 // Handler returns the REST interface (spec karnak-ibl-service §2.3), with
@@ -22,7 +24,7 @@ import (
 //	GET  /karnak/system/status.{fmt}                              ksystems
 //	GET  /karnak/system/{sys}/status.{fmt}                        ksystem
 //	GET  /karnak/system/{sys}/queue/{queue}/summary.{fmt}         kqueue (queue all_jobs = whole system)
-//	GET  /karnak/system/{sys}/job/waiting.{fmt}                   kjobs   ?offset=0&limit=1000 (at most 1,000 a response)
+//	GET  /karnak/system/{sys}/job/waiting.{fmt}                   kjobs   ?after=<submit>.<id> or ?offset=0, &limit=1000 (at most 1,000 a response)
 //	GET  /karnak/system/{sys}/job/{id}/prediction/waittime.{fmt}  kwait   ?quantile=95&confidence=90&within=hh:mm:ss
 //	GET  /karnak/system/{sys}/job/{id}/prediction/starttime.{fmt} kstart
 //	GET  /karnak/system/{sys}/event/last.{fmt}                    the last stored event and its sequence number
@@ -57,16 +59,39 @@ import (
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
 // WriteTimeout, IdleTimeout), as examples/qserve does.
 //
+// Paging. The waiting jobs are listed in submission order (submit time,
+// then job id: ibl.System's order, the one the queued-job predictions
+// count the jobs ahead in), at most ?limit= (1,000, the default and the
+// most) a response. Follow the Link header's rel="next" page (the text's
+// last line and the HTML page's link give the same): it is
+// ?after=<submit>.<id>, the key of the page's last job, and the next page
+// starts with the first job after that key, so a job that waits from the
+// first page to the last is listed exactly once however many start, end or
+// arrive in between. A job submitted out of order (at the same time as
+// jobs already waiting but with a smaller id; an earlier time is stored
+// at its system's clock) takes its place by its key, in the list as in
+// the predictions: before the cursor, it is on none of the pages after
+// (X-Total-Count counts it). ?offset= (0 first) still works, for clients
+// written before ?after=, but an offset counts jobs: a job that leaves
+// before it between two requests moves the next page's first job to the
+// page already read, skipped, and one that arrives before it repeats one.
+// A cursor is two integers ≥ 0 joined by a
+// dot, at most 39 bytes; one that is malformed, too long, given with
+// ?offset=, naming a live job with a later submit time than the job's, or
+// a submit time after the system's last event is a 400 naming after; one
+// naming a job that has left (or never was) is a place in the list like
+// any key.
+//
 // Threat model. The service is meant to be reachable by anyone on a
 // campus network: readers are anonymous (every GET is open; it shows job
 // sizes, queues and the user, project and job names feeds send), writers
 // are the feeding sites, and one operator repairs. What an anonymous
 // client can do is bounded: a read costs O(1) or a bounded computation
 // (no work grows with a number it sends; a list, the waiting jobs, gives
-// at most 1,000 items a response, from ?offset= (0 first) and at most
-// ?limit=, with the whole list's length in X-Total-Count, the next page
-// in Link, and both in a last line of the text and a note on the page
-// when the response leaves jobs out), a request and its body are
+// at most 1,000 items a response, at most ?limit=, with the whole list's
+// length in X-Total-Count, the next page in Link, and both in a last line
+// of the text and a note on the page when the response leaves jobs out),
+// a request and its body are
 // bounded (413, 414), and each client is rate-limited (Config.Rate, on by
 // default; a hypothetical job's prediction counts one request per
 // location, at most the burst; behind a reverse proxy name it in
@@ -164,18 +189,25 @@ type render struct {
 }
 
 // listPage is the place of a page of a list: its first item's offset
-// (0 first), its length and the length of the whole list.
-type listPage struct{ offset, n, total int }
+// (0 first), its length, the length of the whole list, the most items a
+// page was asked for, and the sort key of its last item.
+type listPage struct {
+	offset, n, total, limit int
+	last                    cursor
+}
 
 // partial says whether the page leaves items out.
 func (l *listPage) partial() bool { return l.offset > 0 || l.offset+l.n < l.total }
 
-// next is the query of the page after this one, or "" for the last.
-func (l *listPage) next(limit int) string {
-	if l.offset+l.n >= l.total || limit == 0 {
+// next is the query of the page after this one, or "" for the last: the
+// items after this page's last, by its key (?after=), whichever way this
+// page was asked for, so that following Link never skips or repeats an
+// item when the list changes between pages.
+func (l *listPage) next() string {
+	if l.offset+l.n >= l.total || l.limit == 0 || l.n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("?offset=%d&limit=%d", l.offset+l.n, limit)
+	return fmt.Sprintf("?after=%s&limit=%d", l.last, l.limit)
 }
 
 // maxListRows bounds the items of one response of a list, in every
@@ -185,33 +217,80 @@ func (l *listPage) next(limit int) string {
 // 40,000 jobs (a one-off probe, not committed, on a 2-core machine at a
 // load average of 7); 1,000 cost 0.6 ms and 0.3 MB as JSON and 21 ms and
 // 2.4 MB as a page (BenchmarkWaitingList, noisy). A client reads the
-// rest with ?offset=;
-// X-Total-Count gives the whole list's length, and Link the next page.
+// rest by following Link (?after=, or ?offset=);
+// X-Total-Count gives the whole list's length.
 const maxListRows = 1000
 
-// listParams reads offset (default 0) and limit (default and at most
-// maxListRows) from the URL query.
-func listParams(r *http.Request) (offset, limit int, err error) {
-	v := query(r.URL.RawQuery)
-	limit = maxListRows
-	if s := v.Get("offset"); s != "" {
-		if offset, err = strconv.Atoi(s); err != nil || offset < 0 {
-			return 0, 0, badRequest("offset: %q, want an integer ≥ 0", s)
+// cursor is a place in the waiting list (?after=): the sort key of a job,
+// its submit time and id, written "submit.id". The list is in that order
+// (ibl.System), so a page that starts after a cursor starts at the same
+// job whatever left or arrived before it since the cursor was given.
+type cursor struct{ submit, id int64 }
+
+func (c cursor) String() string { return fmt.Sprintf("%d.%d", c.submit, c.id) }
+
+// maxCursor is the longest cursor: two int64s of 19 digits and the dot.
+const maxCursor = 2*19 + 1
+
+// parseCursor reads a cursor as String writes it: two integers ≥ 0 in
+// decimal digits (no sign, no spaces), joined by a dot.
+func parseCursor(s string) (cursor, error) {
+	if len(s) > maxCursor {
+		return cursor{}, badRequest("after: %d bytes, want at most %d: <submit time>.<job id>, as the Link header's next page gives it", len(s), maxCursor)
+	}
+	sub, id, _ := strings.Cut(s, ".")
+	if digits(sub) && digits(id) { // ("" is not digits)
+		var c cursor
+		var err1, err2 error
+		c.submit, err1 = strconv.ParseInt(sub, 10, 64)
+		c.id, err2 = strconv.ParseInt(id, 10, 64)
+		if err1 == nil && err2 == nil {
+			return c, nil
 		}
+	}
+	return cursor{}, badRequest("after: %q, want <submit time>.<job id> (two integers ≥ 0), as the Link header's next page gives it", s)
+}
+
+// listQuery is where a page of a list starts and its most items: from
+// offset (0 first), or, when after is set, after the cursor.
+type listQuery struct {
+	offset, limit int
+	after         *cursor
+}
+
+// listParams reads offset (default 0) or after, and limit (default and
+// at most maxListRows), from the URL query.
+func listParams(r *http.Request) (q listQuery, err error) {
+	v := query(r.URL.RawQuery)
+	q.limit = maxListRows
+	if s := v.Get("offset"); s != "" {
+		if q.offset, err = strconv.Atoi(s); err != nil || q.offset < 0 {
+			return listQuery{}, badRequest("offset: %q, want an integer ≥ 0", clip(s))
+		}
+	}
+	if s := v.Get("after"); s != "" {
+		if v.Get("offset") != "" {
+			return listQuery{}, badRequest("after: give ?after= or ?offset=, not both")
+		}
+		c, err := parseCursor(s)
+		if err != nil {
+			return listQuery{}, err
+		}
+		q.after = &c
 	}
 	if s := v.Get("limit"); s != "" {
-		if limit, err = strconv.Atoi(s); err != nil || limit < 0 || limit > maxListRows {
-			return 0, 0, badRequest("limit: %q, want an integer in [0, %d]", s, maxListRows)
+		if q.limit, err = strconv.Atoi(s); err != nil || q.limit < 0 || q.limit > maxListRows {
+			return listQuery{}, badRequest("limit: %q, want an integer in [0, %d]", clip(s), maxListRows)
 		}
 	}
-	return offset, limit, nil
+	return q, nil
 }
 
 // listHeaders sets X-Total-Count, and Link to the next page if any, on a
 // page of a list.
-func listHeaders(w http.ResponseWriter, r *http.Request, l *listPage, limit int) {
+func listHeaders(w http.ResponseWriter, r *http.Request, l *listPage) {
 	w.Header().Set("X-Total-Count", strconv.Itoa(l.total))
-	if q := l.next(limit); q != "" {
+	if q := l.next(); q != "" {
 		w.Header().Set("Link", "<"+r.URL.EscapedPath()+q+`>; rel="next"`)
 	}
 }
@@ -435,20 +514,32 @@ type WaitingJob struct {
 	ForecastStart int64  `json:"forecastStart,omitempty" xml:"forecastStart,omitempty"`
 }
 
-// waitingJobs lists the waiting jobs from ?offset= on, at most ?limit=
-// of them (maxListRows).
+// waitingJobs lists the waiting jobs from ?offset= on, or after the job
+// ?after= names, at most ?limit= of them (maxListRows).
 func (s *Service) waitingJobs(r *http.Request) (render, error) {
 	sys, err := s.lookup(r.PathValue("sys"))
 	if err != nil {
 		return render{}, err
 	}
-	offset, limit, err := listParams(r)
+	lq, err := listParams(r)
 	if err != nil {
 		return render{}, err
 	}
 	sys.mu.RLock()
+	if c := lq.after; c != nil {
+		if err := sys.checkCursor(*c); err != nil {
+			sys.mu.RUnlock()
+			return render{}, err
+		}
+	}
 	starts := sys.forecastStarts(s.clockOf(sys)) // one simulation per state and minute
-	page, total := sys.feat.WaitingPage(offset, limit)
+	var page []ibl.Job
+	l := &listPage{offset: lq.offset, limit: lq.limit}
+	if c := lq.after; c != nil {
+		page, l.offset, l.total = sys.feat.WaitingAfter(c.submit, c.id, lq.limit)
+	} else {
+		page, l.total = sys.feat.WaitingPage(lq.offset, lq.limit)
+	}
 	// No job is the JSON [], not null: a client loops over the array
 	// (null made a system with none waiting, or ?limit=0, an error).
 	js := make([]WaitingJob, 0, len(page))
@@ -460,7 +551,10 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 		js = append(js, wj)
 	}
 	sys.mu.RUnlock()
-	l := &listPage{offset: offset, n: len(js), total: total}
+	l.n = len(js)
+	if l.n > 0 {
+		l.last = cursor{page[l.n-1].Submit, page[l.n-1].ID}
+	}
 	return render{json: js, list: l, text: func(w io.Writer) {
 		fmt.Fprintf(w, "%-10s %-12s %-20s %8s %8s %12s %-20s\n", "job", "queue", "submitted", "cores", "GPUs", "req. time", "forecast start")
 		for _, j := range js {
@@ -472,12 +566,32 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 		}
 		if l.partial() { // (a whole list is as it always was)
 			next := ""
-			if q := l.next(limit); q != "" {
+			if q := l.next(); q != "" {
 				next = "; next: " + q
 			}
 			fmt.Fprintf(w, "%s%s\n", l.note(), next)
 		}
 	}}, nil
+}
+
+// checkCursor refuses a cursor no waiting list of the system can have
+// given: one naming a job the system knows with a later submit time than
+// the job's, or a submit time after the system's last event. A cursor
+// naming a job the system no longer knows is fine: the job has left since
+// the page that ended with it (that is what a cursor is for), and an id
+// the system never knew cannot be told from one that left. Nor is an
+// earlier submit time than the known job's refused: the cursor's job may
+// have left and its id come back with a new job, submitted later (two
+// live jobs never share an id, so a later time cannot be that). The
+// caller holds mu.
+func (s *system) checkCursor(c cursor) error {
+	if j := s.jobs[c.id]; j != nil && j.Submit < c.submit {
+		return badRequest("after: %s names job %d, which was submitted at %d, before %d: not a place in this list (follow the Link header's next page)", c, c.id, j.Submit, c.submit)
+	}
+	if last := s.lastEvent(); c.submit > last {
+		return badRequest("after: %s: submit time %d is after the last event of %q (%d): not a place in this list (follow the Link header's next page)", c, c.submit, s.name, last)
+	}
+	return nil
 }
 
 // note says which items of the list a partial page holds.

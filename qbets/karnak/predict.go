@@ -45,10 +45,10 @@ type Prediction struct {
 	// (qbets.Predictor.ForecastWaited). QBETS bounds the rest of its wait
 	// given that it has waited so long, from the waits of the history at
 	// least Waited long; ProbWithin is P(it starts within Within more |
-	// it has not started after Waited). (Until this change they were
-	// about the total wait: a job that had waited longer than most was
-	// shown "waits at most 00:00:00" and "96% chance of starting within
-	// an hour".)
+	// it has not started after Waited). Conditional, because the
+	// answers about the total wait mislead for a job that has waited
+	// longer than most: they would show it "waits at most 00:00:00", and
+	// its chance of starting within an hour as a newly submitted job's.
 	Conditional bool  `json:"conditional,omitempty" xml:"conditional,omitempty"`
 	Waited      int64 `json:"waited,omitempty" xml:"waited,omitempty"`
 	// IBL (Karnak, spec karnak-ibl-service §4): the kernel-regression
@@ -110,8 +110,8 @@ func bound(f qbets.Forecast, now int64) *BoundPart {
 // never below 0: Low and High are the interval's ends as shown, Low
 // clamped at 0 (LowClamped says it was: Wait − HalfWidth < 0, or the
 // interval is unbounded), High -1 when it is unbounded. Every format
-// shows the clamped ends (until this change the pages said "waits
-// 00:18:28 ±01:20:48", a start before the question).
+// shows the clamped ends: "waits 00:18:28 ±01:20:48" would put the
+// interval's start before the question.
 type EstimatePart struct {
 	Wait       float64 `json:"wait" xml:"wait"`
 	Start      int64   `json:"start" xml:"start"`
@@ -188,10 +188,10 @@ type reqKey struct {
 // cacheMax bounds the entries of every system together (distinct
 // requests within one minute and state): beyond it the other systems'
 // entries are dropped, and past it for one system alone predictions are
-// computed but not kept. (Until this change it bounded each system's:
-// anonymous requests, each naming up to maxLocations systems and a
-// user and an account of 256 bytes, could hold 16,384 entries per
-// system, times up to MaxSystems systems.)
+// computed but not kept. The bound is on all systems together, not on
+// each: anonymous requests, each naming up to maxLocations systems and a
+// user and an account of 256 bytes, could otherwise hold cacheMax
+// entries per system, times up to MaxSystems systems.
 const cacheMax = 1 << 14
 
 func (c *predCache) get(k predKey) (Prediction, bool) {

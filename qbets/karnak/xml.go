@@ -13,9 +13,10 @@ import (
 // client reads the same names in either (TestXMLNamesAreJSONNames); the
 // root and a list's items, which have no name in the JSON, are named
 // alike: a list's items by their type, "systemStatus", "waitingJob",
-// "prediction". (Until this change the XML used the Go field names in
-// PascalCase, as Karnak's own XML protocol did, and so named the same
-// value twice: "MeanEndReq" for "meanEndedReqTime".)
+// "prediction". The names are the JSON's rather than the Go fields' in
+// PascalCase (as Karnak's own XML protocol had them) so that one value
+// has one name: not "MeanEndReq" in one and "meanEndedReqTime" in the
+// other.
 func xmlRoot(page string) string {
 	switch page {
 	case "systems":
