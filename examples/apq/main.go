@@ -78,6 +78,12 @@ type trace struct {
 	// Zeros counts the zero bytes after the file's last gzip member,
 	// ignored (the report says them: cli.PaddingNote).
 	Zeros int64
+	// Duplicates counts the jobs the filter kept that were left out as
+	// a later job under a number already kept (logs concatenated, a
+	// scheduler's numbers wrapped): IBL keys its jobs by number and
+	// stopped the whole run ("ibl: job 1 submitted twice"). Said in the
+	// report, as the padding is.
+	Duplicates int
 }
 
 // env is what every table gets: the loaded traces and the common flags.
@@ -252,6 +258,9 @@ func reproduce(w io.Writer, o options) error {
 			// section's text).
 			fmt.Fprintf(w, "trace %s: %s\n", tr.File, cli.PaddingNote(tr.Zeros))
 		}
+		if tr.Duplicates > 0 {
+			fmt.Fprintf(w, "trace %s: %d jobs left out: duplicate ID (a later job under a number already read)\n", tr.File, tr.Duplicates)
+		}
 		e.Traces = append(e.Traces, tr)
 	}
 	if len(e.Traces) == 0 {
@@ -359,6 +368,7 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	tr := &trace{Name: name, File: filepath.Base(path), Procs: procs, Zeros: zeros}
+	seen := make(map[int64]bool, len(jobs))
 	for i := range jobs {
 		if maxJobs > 0 && len(tr.Jobs) == maxJobs {
 			break
@@ -367,6 +377,12 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 			tr.Dropped++
 			continue
 		}
+		if seen[jobs[i].ID] {
+			tr.Dropped++
+			tr.Duplicates++
+			continue
+		}
+		seen[jobs[i].ID] = true
 		tr.Jobs = append(tr.Jobs, jobs[i])
 	}
 	return tr, nil

@@ -118,3 +118,17 @@ func TestPlotDash(t *testing.T) {
 		t.Error(`a directory named "-" was made`)
 	}
 }
+
+// A log without a flurry candidate (a few jobs here) says "none" where
+// the candidates are listed: it said "0 candidates: ." in the LANL
+// section and the figures' table.
+func TestNoCandidatesSaid(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, Submit: 0, RunTime: 10, AllocProcs: 1, ReqProcs: 1, User: 3}, {ID: 2, Submit: 600, RunTime: 10, AllocProcs: 1, ReqProcs: 1, User: 3}}
+	got, err := summarize(nativeLog{name: "few", jobs: jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "none" {
+		t.Errorf("summarize of no candidate: %q, want none", got)
+	}
+}

@@ -169,6 +169,9 @@ func summarize(l nativeLog) (string, error) {
 		}
 		parts = append(parts, s)
 	}
+	if len(parts) == 0 {
+		return "none", nil // (it said "0 candidates: ." on a log without any)
+	}
 	return fmt.Sprintf("%d candidates: %s", len(l.cs), strings.Join(parts, "; ")), nil
 }
 

@@ -318,3 +318,46 @@ func TestNoEstimateCounted(t *testing.T) {
 		t.Fatal("no job without an estimate in the test log")
 	}
 }
+
+// A log in which nobody queued gives a board of 100% rows for any
+// predictor answering under a minute: the report says it is degenerate
+// (it did not), and -json's waited is 0; a log with waits has no such
+// note and says how many waited.
+func TestNoWaitDegenerate(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := 1; i <= 60; i++ {
+		// 1 to 4 processors, 10 min each, a job every 5 min, never waiting
+		fmt.Fprintf(&b, "%d %d 0 600 %d -1 -1 %d 900 -1 1 1 1 1 1 -1 -1 -1\n", i, 300*i, 1+i%4, 1+i%4)
+	}
+	quiet := filepath.Join(dir, "quiet.swf")
+	if err := os.WriteFile(quiet, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, quiet, "-predictors", "naive,estimates")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "degenerate: none of the") {
+		t.Errorf("no degenerate note for a log where no job waited:\n%s", out)
+	}
+	for name, r := range jsonRows(t, quiet, "-predictors", "naive,estimates") {
+		if w, ok := r["waited"].(float64); !ok || w != 0 {
+			t.Errorf("%s: waited %v, want 0", name, r["waited"])
+		}
+	}
+	busy := strings.Replace(b.String(), " 0 600 ", " 900 600 ", 30) // 30 jobs waited 15 min
+	if err := os.WriteFile(quiet, []byte(busy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runCmd(t, quiet, "-predictors", "naive")
+	if strings.Contains(out, "degenerate") {
+		t.Errorf("degenerate note on a log with waits:\n%s", out)
+	}
+	for name, r := range jsonRows(t, quiet, "-predictors", "naive") {
+		if w, _ := r["waited"].(float64); w == 0 {
+			t.Errorf("%s: waited %v, want the scored jobs that waited", name, r["waited"])
+		}
+	}
+}

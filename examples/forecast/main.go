@@ -43,6 +43,10 @@
 // refused whose time is unknown, as simulate names it):
 // once running it would hold what the nodes cannot.
 //
+// A log in which no scored job waited a minute or more (the floor of the
+// ratios) scores every answer under a minute as exact: the report says
+// the board is degenerate, and -json's "waited" is 0.
+//
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (a missing or malformed trace, no waits in it), 2 a usage error.
 package main

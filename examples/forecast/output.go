@@ -60,6 +60,10 @@ type jsonRow struct {
 	// TrailingZeros is the zero bytes after the log's last gzip member,
 	// ignored (simulate's and swfstat's key; the text's note).
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
+	// Waited is the scored jobs that waited at least 60 s (the floor of
+	// the ratios); 0 with jobs scored makes the board degenerate (every
+	// answer under a minute exact), as the text's note says.
+	Waited int `json:"waited"`
 	// QBETS: the share of waits within its bound and its median bound.
 	BoundCoverage *float64 `json:"bound_coverage,omitempty"`
 	MedianBound   *float64 `json:"median_bound_s,omitempty"`
@@ -96,7 +100,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
 		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
 		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
-		j.NoEstimate, j.TrailingZeros = info.noEstimate, info.zeros
+		j.NoEstimate, j.TrailingZeros, j.Waited = info.noEstimate, info.zeros, info.waited
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -192,7 +196,15 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 		}
 	}
 	if len(silent) > 0 {
-		_, err := fmt.Fprintf(w, "\nno answer at all from %s (of %d jobs scored): nothing to score them on\n", strings.Join(silent, ", "), rows[0].scored)
+		if _, err := fmt.Fprintf(w, "\nno answer at all from %s (of %d jobs scored): nothing to score them on\n", strings.Join(silent, ", "), rows[0].scored); err != nil {
+			return err
+		}
+	}
+	if info.waited == 0 && len(rows) > 0 && rows[0].scored > 0 {
+		// A board of 100% rows over a log where nobody queued reads as a
+		// result; it is the log's, not the predictors'.
+		_, err := fmt.Fprintf(w, "\ndegenerate: none of the %d jobs scored waited %d s or more (the floor of the ratios), so every answer under a minute is exact by every metric: the board ranks no predictor\n",
+			rows[0].scored, floor)
 		return err
 	}
 	return nil

@@ -88,6 +88,12 @@ type traceInfo struct {
 	// on one pool only their processor counts are simulated.
 	demands int
 	zeros   int64 // zero bytes after the last gzip member, ignored
+	// waited counts the scored jobs that waited at least the floor (60 s).
+	// None did in a log of no queueing (a quiet machine, a log whose waits
+	// were not recorded as such): every answer under a minute is then
+	// exact by every metric, and the board ranks nothing, which the text
+	// and -json say.
+	waited int
 }
 
 // machineText is the report's machine: its processors, or its nodes.
@@ -299,6 +305,9 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	opt := replay.Options{
 		OnPredict: func(_ int, j *swf.Job, now int64, ans []replay.Prediction) {
 			wait := float64(j.Submit + j.Wait - now)
+			if wait >= floor {
+				info.waited++
+			}
 			for i, a := range ans {
 				rows[i].add(a, wait, sc[i].w)
 			}

@@ -223,3 +223,42 @@ func TestTablesEmptyAndBadLogs(t *testing.T) {
 		t.Errorf("report lists the logs without jobs as without waits:\n%s", out.String())
 	}
 }
+
+// A queue in which no job waited gets a bound of 0 s that holds for every
+// job, "100.0% correct": the text says the row is degenerate and -json's
+// waited is 0; a queue with waits has no such note.
+func TestScoreNoWaitDegenerate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := 1; i <= 200; i++ {
+		q := 1 + i%2 // queue 1 never waits, queue 2 waits i s
+		fmt.Fprintf(&b, "%d %d %d 100 4 -1 -1 4 200 -1 1 1 1 1 %d -1 -1 -1\n", i, 10*i, (q-1)*i, q)
+	}
+	path := filepath.Join(t.TempDir(), "quiet.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := command([]string{path}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "degenerate: no job of queue 1 waited at all") || strings.Contains(out.String(), "queue 1, 2") {
+		t.Errorf("want queue 1 alone said degenerate:\n%s", out.String())
+	}
+	out.Reset()
+	if code := command([]string{path, "-json"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			Queue  int64
+			Waited *int
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Waited == nil || (*m.Waited == 0) != (m.Queue == 1) {
+			t.Errorf("%s: want waited 0 in queue 1 alone", l)
+		}
+	}
+}

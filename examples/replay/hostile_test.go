@@ -341,3 +341,45 @@ func TestHugeHeaderMachineSizeNamed(t *testing.T) {
 		t.Errorf("error %v; want one naming huge.swf and the size", err)
 	}
 }
+
+// A machine the workload never fills (here 60 small jobs on 100000
+// processors) gives every job a simulated wait of 0: every method's bound
+// of 0 s holds, "100.0% of bounds held". The report says the QBETS figures
+// are degenerate, and -json's simulated_waited is 0; a busy machine's
+// report has no such note.
+func TestNoWaitDegenerate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 100000\n")
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "%d %d 0 600 %d -1 -1 %d 900 -1 1 1 1 1 1 -1 -1 -1\n", i, 300*i, 1+i%4, 1+i%4)
+	}
+	path := filepath.Join(t.TempDir(), "idle.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		machine string
+		idle    bool
+	}{{"0", true}, {"2", false}} {
+		var out, errs bytes.Buffer
+		if code := run(context.Background(), []string{path, "-machine", c.machine}, strings.NewReader(""), &out, &errs); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs.String())
+		}
+		if got := strings.Contains(out.String(), "Degenerate: none of the 60 jobs waited"); got != c.idle {
+			t.Errorf("-machine %s: degenerate note %v, want %v:\n%s", c.machine, got, c.idle, out.String())
+		}
+		out.Reset()
+		if code := run(context.Background(), []string{path, "-machine", c.machine, "-json"}, strings.NewReader(""), &out, &errs); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs.String())
+		}
+		var r struct {
+			Waited *int `json:"simulated_waited"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Waited == nil || (*r.Waited == 0) != c.idle {
+			t.Errorf("-machine %s: simulated_waited %v, want 0 only on the idle machine", c.machine, r.Waited)
+		}
+	}
+}

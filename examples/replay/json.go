@@ -27,8 +27,12 @@ type reportJSON struct {
 	Changed    map[string]int  `json:"changed"`
 	Schedulers []schedulerJSON `json:"schedulers"`
 	QBETS      []qbetsJSON     `json:"qbets"`
-	VARQ       varqJSON        `json:"varq"`
-	Figures    []string        `json:"figures,omitempty"`
+	// SimulatedWaited counts the jobs whose simulated EASY wait (what
+	// QBETS is scored on) is not 0: 0 makes the QBETS figures degenerate,
+	// a bound of 0 s holding for every job, as the text says.
+	SimulatedWaited int      `json:"simulated_waited"`
+	VARQ            varqJSON `json:"varq"`
+	Figures         []string `json:"figures,omitempty"`
 }
 
 // schedulerJSON: the means over no job averaged are null, as the text
@@ -88,6 +92,7 @@ func writeJSON(w io.Writer, r *result, files []string) error {
 		out.Schedulers = append(out.Schedulers, schedulerJSON{v, s.Included, ifSome(some, s.MeanWait), ifSome(some, s.MeanBSLD), windowUtilization(&s), ifSome(some, s.Accuracy)})
 	}
 	q := r.q
+	out.SimulatedWaited = q.waited
 	for k, m := range methods {
 		c := q.scores[k]
 		some := c.Answered() > 0

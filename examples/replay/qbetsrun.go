@@ -43,6 +43,11 @@ type qbetsRun struct {
 	down   int // scored jobs full QBETS refused as "machine may be down"
 	train  int // jobs in the training period
 	plan   planResult
+	// waited counts the jobs replayed whose simulated wait is not 0.
+	// With none (a machine the workload never fills), a bound of 0 s
+	// holds for every job and the scores say nothing of the methods: the
+	// report says so, and -json's simulated_waited is 0.
+	waited int
 	// planAt is when VARQ plans: the submission of the middle job of
 	// jobs (the jobs replayed, those that started under EASY; not the
 	// middle of the log's lines, of which the rejected are no arrivals).
@@ -64,6 +69,11 @@ func replayQBETS(recs []sched.Record, plan func(f *qbets.Predictor, now int64) (
 	// Replay sorts stably by submit time; the bounds are kept in that order.
 	slices.SortStableFunc(js, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
 	out := &qbetsRun{jobs: js}
+	for i := range js {
+		if js[i].Wait > 0 {
+			out.waited++
+		}
+	}
 	if len(js) > 0 {
 		out.planAt = js[len(js)/2].Submit
 	}

@@ -29,6 +29,12 @@ func TestHostileRecording(t *testing.T) {
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "-1") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "9223372036854775807") }, "out of range"},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "Unknown") }, ""},
+		// A field not a number is named by its column (it was "field 11:
+		// strconv.ParseInt: parsing ...: invalid syntax"), an empty QOS
+		// list by its key (it was "shares: empty input", naming sshare).
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "2-03:04:05") }, `field 11 (TimelimitRaw): "2-03:04:05" is not a whole number`},
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "UNLIMITED") }, `(TimelimitRaw): "UNLIMITED" is not`},
+		{func(r map[string]any) { r["sacctmgr_qos"] = "" }, "sacctmgr_qos: "},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "1000000000") }, "more than a week"},
 		// A logged run that is not the one sacct shows (an end before
 		// its start, or a minute off End − Start) is refused, not taken
@@ -185,7 +191,7 @@ func TestRecordingErrorsNamed(t *testing.T) {
 		want string
 	}{
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 51, 13, "1|x") }, "x.json: sacct line 52: 15 fields"},
-		{func(r map[string]any) { r["sshare"] = "garbage|x\n" }, "x.json: shares line 1"},
+		{func(r map[string]any) { r["sshare"] = "garbage|x\n" }, "x.json: sshare: shares line 1"}, // (the key named since h-hcmds)
 		{func(r map[string]any) {
 			r["slurm_conf"] = strings.ReplaceAll(r["slurm_conf"].(string), "NodeName=", "# NodeName=")
 		}, "x.json: the recorded slurm.conf has no NodeName line"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -19,11 +20,14 @@ func siteConfig(c *checked) (slurm.Config, []string, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
+	// Each error names the recording's field: both are read by
+	// ReadShares, whose "shares: empty input" named sshare for an empty
+	// sacctmgr_qos.
 	if err := cfg.ReadShares(strings.NewReader(c.rec.Shares)); err != nil {
-		return cfg, nil, err
+		return cfg, nil, fmt.Errorf("sshare: %w", err)
 	}
 	if err := cfg.ReadShares(strings.NewReader(c.rec.QOS)); err != nil {
-		return cfg, nil, err
+		return cfg, nil, fmt.Errorf("sacctmgr_qos: %w", err)
 	}
 	names := func(ns []string) map[int64]string {
 		m := make(map[int64]string, len(ns))

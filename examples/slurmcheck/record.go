@@ -276,14 +276,17 @@ func parseSacct(text string) (map[string]realJob, error) {
 			case "Unknown", "None", "":
 				return 0, nil
 			}
+			// (The column is named: "field 11: strconv.ParseInt: parsing
+			// "2-03:04:05": invalid syntax" left the reader to count.)
+			col := strings.Split(sacctFormat, ",")[i]
 			v, err := strconv.ParseInt(f[i], 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("sacct line %d field %d: %w", n+2, i+1, err)
+				return 0, fmt.Errorf("sacct line %d field %d (%s): %q is not a whole number (sacct -P --format %s prints Unix times, minutes and counts)", n+2, i+1, col, f[i], sacctFormat)
 			}
 			// Times (×1000 later), limits (×60) and counts: a negative or
 			// an absurd value is an error, not a wrapped product.
 			if v < 0 || v > 1<<40 {
-				return 0, fmt.Errorf("sacct line %d field %d: %d out of range", n+2, i+1, v)
+				return 0, fmt.Errorf("sacct line %d field %d (%s): %d out of range", n+2, i+1, col, v)
 			}
 			return v, nil
 		}

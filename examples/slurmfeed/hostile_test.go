@@ -134,3 +134,38 @@ func TestReplayEndAccountsForEveryJob(t *testing.T) {
 		}
 	}
 }
+
+// A recording whose squeue output no poll can read (here cut short, as a
+// full disk or a killed squeue leaves it) fails every poll: the text
+// report said "66 failed polls" and nothing of why, since -replay drops
+// the collector's log lines; it now gives the last failure, as -json's
+// last_error does.
+func TestReplayFailedPollsSayWhy(t *testing.T) {
+	all, err := readRecording(recordingPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, p := range all.polls {
+		for _, l := range p {
+			if len(l.Cmd) > 0 && l.Cmd[0] == "squeue" {
+				l.Out = l.Out[:len(l.Out)/2]
+			}
+			if err := enc.Encode(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "cut-squeue.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-replay", path}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "failed polls") || !strings.Contains(out.String(), "The last failed poll: squeue --json: ") {
+		t.Errorf("the text report does not say why the polls failed:\n%s", out.String())
+	}
+}

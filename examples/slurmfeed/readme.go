@@ -23,6 +23,12 @@ func summary(r *slurmfeed.Report) string {
 	}
 	fmt.Fprintf(&b, "System %s: %d polls, %d batches acknowledged (%s events), %d late events, %d failed polls.\n\n",
 		r.System, r.Polls, r.Batches, strings.Join(evs, ", "), r.Late, r.Errors)
+	if r.Errors > 0 && r.LastError != "" {
+		// -replay discards the collector's log lines ("counted in the
+		// report"): without this the text said how many polls failed but
+		// never why, which only -json's last_error told.
+		fmt.Fprintf(&b, "The last failed poll: %s\n\n", r.LastError)
+	}
 	countList(&b, "Skipped", r.Skipped)
 	countList(&b, "Seen but not yet due (neither fed nor skipped)", r.NotDue)
 	countList(&b, "Probes of Slurm's own estimate for hypothetical jobs (sbatch --test-only)", r.Probes)

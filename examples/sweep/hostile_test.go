@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,5 +157,29 @@ func TestRunReasons(t *testing.T) {
 	reasons(&b, lines)
 	if want := "\nruns 0-2, 5-6 rejected: no_size 1\nrun 3 rejected: duplicate_id 2, no_size 1\n"; b.String() != want {
 		t.Errorf("reasons:\n%q, want\n%q", b.String(), want)
+	}
+}
+
+// Odd spec files: one saved with a byte order mark is read (it was
+// "invalid character 'ï'"), an empty one says so (it was "spec: EOF"),
+// and a name too long for the file names it gives is refused with the
+// name clipped (it failed at the first write, in an error line as long
+// as the name).
+func TestSpecOddFiles(t *testing.T) {
+	const body = `{"name":%q,"traces":[{"log":"KTH"}],"policies":["EASY"]}`
+	if _, err := ParseSpec([]byte("\ufeff" + fmt.Sprintf(body, "x"))); err != nil {
+		t.Errorf("spec with a byte order mark: %v", err)
+	}
+	for _, in := range []string{"", " \n\t"} {
+		if _, err := ParseSpec([]byte(in)); err == nil || !strings.Contains(err.Error(), "empty") {
+			t.Errorf("%q: %v, want an error saying the file is empty", in, err)
+		}
+	}
+	_, err := ParseSpec([]byte(fmt.Sprintf(body, strings.Repeat("x", 100000))))
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), "at most 200") {
+		t.Errorf("a name of 100000 bytes: %.300v, want a short error", err)
+	}
+	if _, err := ParseSpec([]byte(fmt.Sprintf(body, strings.Repeat("x", 200)))); err != nil {
+		t.Errorf("a name of 200 bytes: %v", err)
 	}
 }

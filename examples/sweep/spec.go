@@ -171,6 +171,11 @@ var (
 	correctors  = map[string]sched.Corrector{"estimate": sched.EstimateCorrector{}, "gradual": gradualCorrector{}, "exponential": exponentialCorrector{}, "none": nil}
 )
 
+// maxNameLen bounds a spec's name: the longest result file it names
+// (NAME.shard-i-of-N.jsonl.meta.json, i and N up to 7 digits) then fits
+// the 255 bytes of a file name.
+const maxNameLen = 200
+
 // ReadSpec reads and validates a spec file.
 func ReadSpec(path string) (*Spec, error) {
 	b, err := os.ReadFile(path)
@@ -188,6 +193,13 @@ func ReadSpec(path string) (*Spec, error) {
 // object are errors), fills the defaults and validates it.
 func ParseSpec(b []byte) (*Spec, error) {
 	var s Spec
+	// A byte order mark, as editors on Windows write one, is not JSON's
+	// but says nothing: "invalid character 'ï'" named no fault of the
+	// spec. An empty file was "spec: EOF".
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if len(bytes.Trim(b, " \t\r\n")) == 0 {
+		return nil, errors.New("spec: the file is empty (want a JSON object)")
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
@@ -211,6 +223,11 @@ func ParseSpec(b []byte) (*Spec, error) {
 func (s *Spec) normalize() error {
 	if s.Name == "" {
 		return errors.New("spec: name is required")
+	}
+	if len(s.Name) > maxNameLen {
+		// It names files (NAME.shard-i-of-N.jsonl.meta.json): a longer one
+		// failed at the first write, its error line as long as the name.
+		return fmt.Errorf("spec: name %q… (%d bytes): at most %d (it names files)", s.Name[:32], len(s.Name), maxNameLen)
 	}
 	for _, c := range s.Name {
 		if !(c == '-' || c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {

@@ -20,6 +20,9 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		{"-jobs", "0"}, {"-jobs", "-1"}, {"-jobs", "300000000"},
 		{"-machine", "-5"}, {"-machine", "1"}, {"-load", "-1"}, {"-load", "NaN"},
 		{"-start-hour", "25"}, {"-start-hour", "-1"},
+		// with -estimates every job is held at once (~200 bytes each):
+		// 2^28 of them were ~50 GB; at most 2^24
+		{"-jobs", "16777217", "-estimates"},
 	} {
 		out := filepath.Join(dir, "s.swf")
 		var stdout, stderr bytes.Buffer

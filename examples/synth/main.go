@@ -28,8 +28,14 @@ Writes a synthetic SWF trace of the Lublin–Feitelson model (swf/synth).
 
 `
 
-// maxJobs is the most jobs synth.Generator writes at once.
-const maxJobs = 1 << 28
+// maxJobs is the most jobs synth.Generator writes at once. Without
+// -estimates they are streamed; with it they are held in memory (about
+// 200 bytes a job: 2^28 of them were 50 GB), so maxEstimated bounds them
+// to what a workstation holds (about 3.3 GB).
+const (
+	maxJobs      = 1 << 28
+	maxEstimated = 1 << 24
+)
 
 // run is the command: it returns the exit status.
 func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -60,7 +66,10 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	// Every bad value is a flag's: a usage error (exit 2), found before
 	// -out is created (-jobs 0 left an empty file behind).
 	if *jobs < 1 || *jobs > maxJobs {
-		return cli.Usagef("-jobs %d: want 1 to %d (they are held in memory)", *jobs, maxJobs)
+		return cli.Usagef("-jobs %d: want 1 to %d", *jobs, maxJobs)
+	}
+	if *est && *jobs > maxEstimated {
+		return cli.Usagef("-jobs %d with -estimates: want at most %d (the estimates are assigned with every job held in memory)", *jobs, maxEstimated)
 	}
 	cfg := synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
 		Typeless: *typeless, StartHour: *start}

@@ -51,3 +51,29 @@ func TestEmptyOrBadLogNamed(t *testing.T) {
 		t.Errorf("missing: exit %d, %q; want 1 naming the file once", code, errs.String())
 	}
 }
+
+// A log whose job numbers repeat (logs concatenated, a scheduler's
+// numbers wrapped) has its later copies refused by the simulator, not by
+// the sane filter: the tables were of the jobs left, 0 s waits over one
+// job here, with "sane jobs 3" and no word of it. The job sets say how
+// many the simulator refused and why, in the text and -json.
+func TestRefusedJobsNoted(t *testing.T) {
+	dir := t.TempDir()
+	log := "; MaxProcs: 100\n" +
+		"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"1 50 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"1 90 10 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(filepath.Join(dir, "KTH-SP2-1996-2.1-cln.swf.gz"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{}, {"-json"}} {
+		var out, errs bytes.Buffer
+		code := run(t.Context(), append([]string{"-logs", "KTH", "-dir", dir}, args...), strings.NewReader(""), &out, &errs)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errs.String())
+		}
+		if !strings.Contains(out.String(), "the simulator refused 2 of the 3 sane jobs (2 duplicate ID)") {
+			t.Errorf("%q: the refused jobs are not said:\n%s", args, out.String())
+		}
+	}
+}

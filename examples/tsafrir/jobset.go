@@ -24,6 +24,25 @@ type logData struct {
 	// zeros counts the zero bytes after the file's last gzip member,
 	// ignored (said under the job sets: cli.PaddingNote).
 	zeros int64
+	// notSane is the sane filter's exclusions by reason; refused the
+	// sane jobs the simulator refused besides (a later copy of a job
+	// number, sanitize.DuplicateID), by reason, which the tables then
+	// leave out: said under the job sets (a log of one number repeated
+	// printed tables of 0 s waits over one job, without a word).
+	notSane, refused map[string]int
+}
+
+// noteRefused records the simulator's rejections rej beyond the sane
+// filter's.
+func (d *logData) noteRefused(rej sanitize.Report) {
+	for k, n := range cli.ByReason(rej) {
+		if extra := n - d.notSane[k]; extra > 0 {
+			if d.refused == nil {
+				d.refused = map[string]int{}
+			}
+			d.refused[k] = extra
+		}
+	}
 }
 
 func readLog(path string, l logSpec) (*logData, error) {
@@ -37,7 +56,7 @@ func readLog(path string, l logSpec) (*logData, error) {
 		// Every table would be of no job (exit 0, -100% beside the thesis).
 		return nil, cli.NoSaneJob(path, len(jobs), cli.ByReason(rep))
 	}
-	d.sane = len(sane)
+	d.sane, d.notSane = len(sane), cli.ByReason(rep)
 	for i := range sane {
 		if sane[i].AllocProcs > 0 {
 			d.alloc++
@@ -83,6 +102,14 @@ func writeJobSets(w io.Writer, ds []*logData) {
 				"(it sized jobs by field 5 alone, or its older conversion lacked field 8 for them; the thesis does not say).",
 				l.Name, d.sane-l.SaneJobs, 100*float64(d.sane-l.SaneJobs)/float64(l.SaneJobs), d.sane-d.alloc, d.fallbackCancelled,
 				d.alloc, diff(d.alloc, l.SaneJobs), l.SaneJobs))
+		}
+		if len(d.refused) > 0 {
+			n := 0
+			for _, k := range d.refused {
+				n += k
+			}
+			notes = append(notes, fmt.Sprintf("On %s the simulator refused %d of the %d sane jobs (%s): every table is of the %d it ran.",
+				l.Name, n, d.sane, cli.Reasons(d.refused), d.sane-n))
 		}
 		if d.zeros > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %s.", l.File, cli.PaddingNote(d.zeros)))

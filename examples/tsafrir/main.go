@@ -159,10 +159,11 @@ func compute(ctx context.Context, o options) (*report, error) {
 		}
 		r.logs = append(r.logs, d)
 		o.stage(l.Name+" variants", 1.5)
-		out, _, err := runVariants(ctx, l, d.jobs, append(append([]string{}, allVariants...), predVariants[1:]...), o.perEvent, nil)
+		out, rej, err := runVariants(ctx, l, d.jobs, append(append([]string{}, allVariants...), predVariants[1:]...), o.perEvent, nil)
 		if err != nil {
 			return nil, err
 		}
+		d.noteRefused(rej)
 		r.main = append(r.main, out...)
 		o.stage(l.Name+" other mode", 1)
 		if out, _, err = runVariants(ctx, l, d.jobs, allVariants, !o.perEvent, nil); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
@@ -46,14 +47,15 @@ func variantConfig(name string, procs int64) (sched.Config, error) {
 type setup func(*sched.Config)
 
 // runVariants simulates every variant on one log's jobs and returns the
-// outcomes and the number of sane jobs.
-func runVariants(ctx context.Context, l logSpec, jobs []swf.Job, variants []string, perEvent bool, opt setup) ([]outcome, int, error) {
+// outcomes and the simulator's rejections (the same for every variant:
+// the jobs not sane, and the later copies of a job number).
+func runVariants(ctx context.Context, l logSpec, jobs []swf.Job, variants []string, perEvent bool, opt setup) ([]outcome, sanitize.Report, error) {
 	var out []outcome
-	sane := 0
+	var rej sanitize.Report
 	for _, v := range variants {
 		cfg, err := variantConfig(v, l.P)
 		if err != nil {
-			return nil, 0, err
+			return nil, rej, err
 		}
 		cfg.PerEventPass = perEvent
 		if opt != nil {
@@ -61,12 +63,12 @@ func runVariants(ctx context.Context, l logSpec, jobs []swf.Job, variants []stri
 		}
 		r, err := sched.Run(ctx, cfg, jobs)
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s %s: %w", l.Name, v, err)
+			return nil, rej, fmt.Errorf("%s %s: %w", l.Name, v, err)
 		}
-		sane = r.Rejected.Kept
+		rej = r.Rejected
 		out = append(out, outcome{l.Name, v, r.Summary})
 	}
-	return out, sane, nil
+	return out, rej, nil
 }
 
 func find(res []outcome, log, v string) (sched.Summary, bool) {

@@ -203,3 +203,36 @@ func TestBlankHeadNotEmpty(t *testing.T) {
 		t.Errorf("sacct-json: %v, want not sacct --json output, not empty", err)
 	}
 }
+
+// A time stamp far below zero in slurmrestd's or sacct --json's output (a
+// corrupt -9223372036854775808) is out of range, not "a time after the
+// year 2200", and a job id past any plausible one is out of range, not
+// missing, as the reports said.
+func TestJSONNegativeTimeAndHugeID(t *testing.T) {
+	rest := `{"jobs":[{"job_id":7,"job_state":"RUNNING","submit_time":1700000000,"start_time":1700000060,"end_time":-9223372036854775808,"cpus":1},` +
+		`{"job_id":99999999999999999999,"job_state":"PENDING","submit_time":1700000000}]}`
+	snap, err := QueueSnapshot(strings.NewReader(rest), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sacct := `{"jobs":[{"job_id":7,"state":{"current":"COMPLETED"},"time":{"submission":1700000000,"start":1700000060,"end":-9223372036854775808,"elapsed":5}},` +
+		`{"job_id":99999999999999999999,"state":{"current":"COMPLETED"},"time":{"submission":1700000000}}]}`
+	res, err := SacctJSON(strings.NewReader(sacct), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, errs := range map[string][]*ParseError{"slurmrestd": snap.Report.Errors, "sacct-json": res.Report.Errors} {
+		var time, id bool
+		for _, e := range errs {
+			switch e.Field {
+			case "end_time", "time.end":
+				time = errors.Is(e, errRange)
+			case "job_id":
+				id = strings.Contains(e.Error(), "job id out of range")
+			}
+		}
+		if !time || !id {
+			t.Errorf("%s: errors %v, want the end time out of range and the job id out of range", name, errs)
+		}
+	}
+}

@@ -311,7 +311,7 @@ func tresNum(list []jsonTRES, typ string) jsonNum {
 
 func jsonRecord(b *builder, j *jsonJob, num int) error {
 	if !j.JobID.ok() {
-		return b.malformed(num, "job_id", "", errors.New("missing job id"))
+		return b.malformed(num, "job_id", j.JobID.text, j.JobID.idError())
 	}
 	r := newRecord(num)
 	r.key = strconv.FormatInt(j.JobID.v, 10)
@@ -342,7 +342,7 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
 		switch {
 		case t.n.big || t.n.ok() && t.n.v > maxTime:
-			if err := b.fieldError(&r, t.field, t.n.text, errFuture); err != nil {
+			if err := b.fieldError(&r, t.field, t.n.text, t.n.timeError()); err != nil {
 				return err
 			}
 		case t.n.ok() && t.n.v > 0:
@@ -441,6 +441,25 @@ type jsonNum struct {
 }
 
 func (n jsonNum) ok() bool { return n.set && !n.inf }
+
+// timeError is why a time stamp too large to take is unreadable: a
+// negative one (a corrupt -9223372036854775808) is out of range, not
+// "after the year 2200".
+func (n jsonNum) timeError() error {
+	if strings.HasPrefix(n.text, "-") {
+		return errRange
+	}
+	return errFuture
+}
+
+// idError is why a job id is unreadable: one written but past any
+// plausible number (Slurm's are 32-bit) is out of range, not missing.
+func (n jsonNum) idError() error {
+	if n.big || n.set && !n.inf && n.v <= 0 {
+		return errors.New("job id out of range")
+	}
+	return errors.New("missing job id")
+}
 
 func (n *jsonNum) UnmarshalJSON(data []byte) error {
 	*n = jsonNum{}

@@ -106,7 +106,7 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	b := s.b
 	if !j.JobID.ok() || j.JobID.v <= 0 {
-		return b.malformed(num, "job_id", j.JobID.text, errors.New("missing job id"))
+		return b.malformed(num, "job_id", j.JobID.text, j.JobID.idError())
 	}
 	q := newQueued(num)
 	q.ID = strconv.FormatInt(j.JobID.v, 10)
@@ -145,7 +145,7 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 		{"suspend_time", j.SuspendTime, &q.suspendTime}, {"last_sched_evaluation", j.LastSchedEval, &q.lastEval}} {
 		switch {
 		case t.n.big || t.n.ok() && t.n.v > maxTime:
-			if err := s.fieldError(&q, t.field, t.n.text, errFuture); err != nil {
+			if err := s.fieldError(&q, t.field, t.n.text, t.n.timeError()); err != nil {
 				return err
 			}
 		case t.n.ok() && t.n.v > 0:

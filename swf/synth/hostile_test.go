@@ -1,11 +1,15 @@
 package synth
 
 import (
+	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -132,3 +136,43 @@ func TestJobsAndPluginBounds(t *testing.T) {
 type nilEstimator struct{}
 
 func (*nilEstimator) Apply([]swf.Job, *rand.Rand) error { return nil }
+
+// WriteSWF without an estimator streams: the bytes are those of Jobs then
+// swf.WriteAll, in memory that does not grow with n (it held every job
+// first: -jobs 100000000 took ~15 GB before the first line).
+func TestWriteSWFStreams(t *testing.T) {
+	const n = 100000
+	mk := func() *Generator {
+		g, err := New(Config{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	var got, want bytes.Buffer
+	if err := mk().WriteSWF(&got, n); err != nil {
+		t.Fatal(err)
+	}
+	g := mk()
+	jobs, err := g.Jobs(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := swf.WriteAll(&want, g.Header(n), jobs); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatal("WriteSWF's bytes differ from Jobs then swf.WriteAll's")
+	}
+	g = mk()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := g.WriteSWF(io.Discard, n); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if d, all := after.TotalAlloc-before.TotalAlloc, uint64(n)*uint64(unsafe.Sizeof(swf.Job{})); d > all/4 {
+		t.Errorf("WriteSWF of %d jobs allocated %d bytes, the jobs held at once are %d", n, d, all)
+	}
+}

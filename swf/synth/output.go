@@ -87,11 +87,30 @@ func (g *Generator) Header(n int) *swf.Header {
 	}
 }
 
-// WriteSWF writes a header and the next n jobs to w.
+// WriteSWF writes a header and the next n jobs to w. Without a
+// Config.Estimator the jobs are written as they are drawn, in constant
+// memory (the same bytes as Jobs then swf.WriteAll: 10^8 jobs held ~15 GB
+// first); an estimator needs them all at once.
 func (g *Generator) WriteSWF(w io.Writer, n int) error {
-	jobs, err := g.Jobs(n)
-	if err != nil {
+	if g.cfg.Estimator != nil {
+		jobs, err := g.Jobs(n)
+		if err != nil {
+			return err
+		}
+		return swf.WriteAll(w, g.Header(n), jobs)
+	}
+	if n <= 0 || n > maxJobs {
+		return fmt.Errorf("synth: %d jobs requested, need 1 to %d", n, maxJobs)
+	}
+	sw := swf.NewWriter(w)
+	if err := sw.WriteHeader(g.Header(n)); err != nil {
 		return err
 	}
-	return swf.WriteAll(w, g.Header(n), jobs)
+	for range n {
+		j := g.Next()
+		if err := sw.Write(&j); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
 }
