@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -50,7 +51,12 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	var last int64
 	for i := range jobs {
 		p.assocOf(&jobs[i])
-		last = max(last, jobs[i].Submit)
+		// A submit time past sanitize.MaxTime is rejected by Load (time
+		// out of range): stepping to it would wrap t past 2^63 and never
+		// end (a log line with submit 2^63−1 hung the run).
+		if jobs[i].Submit <= sanitize.MaxTime {
+			last = max(last, jobs[i].Submit)
+		}
 	}
 	if err := s.Load(jobs); err != nil {
 		return nil, err
