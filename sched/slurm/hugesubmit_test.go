@@ -44,3 +44,25 @@ func TestRunSubmitPastMaxTime(t *testing.T) {
 		}
 	}
 }
+
+// A time limit near 2^63 plus OverTimeLimit saturates: it wrapped
+// negative, the job read as having no limit, and it was simulated with an
+// estimate filled in where without OverTimeLimit it is rejected (time out
+// of range).
+func TestOverTimeLimitNoWrap(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, 10, 1, 4, 100, math.MaxInt64), mkJob(3, 20, 1, 4, 100, math.MaxInt64-100)}
+	for _, otl := range []int64{0, 60, 65533} {
+		p, err := slurm.New(slurm.Config{OverTimeLimit: otl}, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := res.Rejected.Count(sanitize.TimeOutOfRange); n != 2 || len(res.Records) != 1 || res.Summary.Filled != 0 {
+			t.Errorf("OverTimeLimit %d: %d rejected as time out of range, %d records, %d estimates filled; want 2, 1, 0",
+				otl, n, len(res.Records), res.Summary.Filled)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
@@ -109,9 +110,20 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 				j.ReqTime = yearSecs
 			}
 		}
-		j.ReqTime += otl
+		// Saturated: a limit near 2^63 (a hostile log line) wrapped
+		// negative, read as no limit, and the job was simulated with a
+		// filled-in estimate instead of rejected as time out of range.
+		j.ReqTime = satAdd(j.ReqTime, otl)
 	}
 	return out
+}
+
+// satAdd is a + b for b ≥ 0, at most math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // partOf is the index of job j's partition (the default one if it names
