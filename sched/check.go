@@ -9,10 +9,11 @@ import (
 
 // Check verifies the schedule in the Result, independently of how it was
 // made: every started job started at or after its submission and ended
-// at start + run time (or was cancelled, not before its start); at no
-// instant are more processors in use than the machine has (a job ending
-// at an instant frees its processors for one starting then; a job with
-// no end holds them from its start on); and on a machine of nodes, no
+// at start + run time (or was cancelled, not before its start nor after
+// start + run time); at no instant are more processors in use than the
+// machine has (a job ending at an instant frees its processors for one
+// starting then; a job with no end holds them from its start on); and on
+// a machine of nodes, no
 // node gives more of any resource (cores, memory, each GPU, each named
 // resource) than it has, every job has its node count, GPUs of a model it
 // accepts, and whole nodes if it asked for them; and when every job ran
@@ -62,8 +63,14 @@ func (r *Result) Check() error {
 		if rec.End < rec.Start {
 			return fmt.Errorf("sched: check: job %d ended at %d, before its start at %d", rec.Job.ID, rec.End, rec.Start)
 		}
-		if !rec.Cancelled && rec.End != rec.Start+rec.RunTime {
+		if !rec.Cancelled && rec.End-rec.Start != rec.RunTime {
 			return fmt.Errorf("sched: check: job %d ran %d s, not its run time %d", rec.Job.ID, rec.End-rec.Start, rec.RunTime)
+		}
+		// A cancelled job was ended before its run time was up (a job that
+		// reached it ended done): one that held its processors longer
+		// than it would have run is a schedule the simulator never makes.
+		if rec.Cancelled && rec.End-rec.Start > rec.RunTime {
+			return fmt.Errorf("sched: check: job %d was cancelled after %d s, past its run time %d", rec.Job.ID, rec.End-rec.Start, rec.RunTime)
 		}
 		if rec.End == rec.Start {
 			zero = append(zero, k)

@@ -16,7 +16,7 @@ import (
 // over-allocation, and so is a set of starts at one instant that
 // together overfill the machine, in any record order. A job that started
 // and has no end holds its processors from its start on, and a cancelled
-// job cannot end before it started.
+// job cannot end before it started nor after its run time was up.
 func TestCheckHandSchedules(t *testing.T) {
 	type run [4]int64 // start, end (-1: none), processors, 1 if cancelled
 	for _, c := range []struct {
@@ -38,6 +38,8 @@ func TestCheckHandSchedules(t *testing.T) {
 		{"a job with no end, alone", []run{{0, -1, 6}, {100, 120, 4}}, ""},
 		{"a cancelled job ended before it started", []run{{20, 5, 6, 1}, {10, 30, 6}}, "ended at 5, before its start at 20"},
 		{"a cancelled job ended early", []run{{0, 5, 6, 1}, {5, 30, 6}}, ""},
+		{"a cancelled job ended at its run time", []run{{0, 20, 6, 1}, {20, 30, 6}}, ""},
+		{"a cancelled job ended after its run time", []run{{0, 25, 6, 1}, {25, 30, 6}}, "cancelled after 25 s, past its run time 20"},
 	} {
 		r := &Result{machineSize: 10}
 		for i, x := range c.runs {

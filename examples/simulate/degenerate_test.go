@@ -52,6 +52,8 @@ func TestDegenerate(t *testing.T) {
 	wantD := map[string]any{
 		"symptoms":          []any{"one_second_jobs", "mostly_changed_by_rule", "utilization_near_zero", "all_waits_zero"},
 		"jobs_simulated":    4.0,
+		"jobs_rejected":     0.0,
+		"rejected":          map[string]any{},
 		"one_second_jobs":   4.0,
 		"utilization":       m["utilization"],
 		"all_waits_zero":    true,
@@ -209,5 +211,38 @@ func TestDegenerateEMaxAtlas(t *testing.T) {
 		if ws, _ := m["warnings"].([]any); !slices.ContainsFunc(ws, func(w any) bool { return strings.Contains(w.(string), want) }) {
 			t.Errorf("warnings %q lack %q", ws, want)
 		}
+	}
+}
+
+// A log of which most jobs are rejected (a header's machine smaller than
+// most of them, numbers repeated) leaves a schedule of the few others:
+// it is degenerate, and says how many were rejected and why, in the text
+// and in -json. It said nothing: 224 of lublin_256's first 300 jobs
+// rejected on a header of 1 processor gave a report of the 76 left.
+func TestDegenerateMostlyRejected(t *testing.T) {
+	const log = `; MaxProcs: 4
+   1     0 -1  100 8 -1 -1 8 200 -1 1 1 1 -1 -1 -1 -1 -1
+   2    10 -1  100 8 -1 -1 8 200 -1 1 1 1 -1 -1 -1 -1 -1
+   3    20 -1  100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1
+   3    30 -1  100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1
+   5    40 -1  100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1
+`
+	p := writeTrace(t, t.TempDir(), "rej.swf", log)
+	code, out, errs := runCmd(t, p)
+	const want = "degenerate schedule, it reflects the job-building rules more than the log: " +
+		"3 of 5 jobs (60%) rejected (1 duplicate ID, 2 larger than machine), the schedule is of the rest; jobs changed per rule: none"
+	if code != 0 || !regexp.MustCompile(`(?m)^warning +`+regexp.QuoteMeta(want)+`$`).MatchString(out) {
+		t.Errorf("exit %d, stderr %q; text lacks\n%s\ngot:\n%s", code, errs, want, out)
+	}
+	m := runJSON(t, p)
+	d, _ := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d == nil || !reflect.DeepEqual(d["symptoms"], []any{"mostly_rejected"}) || d["jobs_rejected"] != 3.0 ||
+		!reflect.DeepEqual(d["rejected"], map[string]any{"duplicate_id": 1.0, "larger_than_machine": 2.0}) {
+		t.Errorf("warning_data.degenerate = %v", d)
+	}
+	// Half rejected is not most: no warning.
+	p = writeTrace(t, t.TempDir(), "half.swf", strings.Replace(log, "   1     0 -1  100 8 -1 -1 8", "   1     0 -1  100 2 -1 -1 2", 1))
+	if code, out, _ := runCmd(t, p); code != 0 || strings.Contains(out, "degenerate") {
+		t.Errorf("2 of 5 rejected: exit %d, got:\n%s", code, out)
 	}
 }

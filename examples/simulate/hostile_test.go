@@ -1,8 +1,10 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A header that names the machine size in a form not read as one (0, a
@@ -80,5 +82,31 @@ func TestHugeHeaderMachineSizeNamed(t *testing.T) {
 		if code, _, errs := runCmd(t, p, "-machine", "8"); code != 0 {
 			t.Errorf("%q -machine 8: exit %d, %s", line, code, errs)
 		}
+	}
+}
+
+// A log line submitted at 2^63−1 is rejected (time out of range) under
+// -slurm-conf as under every policy: the run hung, its hourly steps
+// wrapping past 2^63 on their way to that submit time.
+func TestSlurmSubmitMaxInt64(t *testing.T) {
+	dir := t.TempDir()
+	tr := writeTrace(t, dir, "t.swf", "; MaxProcs: 256\n"+
+		"1 5094 -1 12072 16 -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1\n"+
+		"2 9223372036854775807 -1 2 1 -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1\n")
+	conf := writeTrace(t, dir, "slurm.conf", "PriorityWeightAge=1000\n")
+	done := make(chan struct{})
+	var code int
+	var out, errs string
+	go func() {
+		code, out, errs = runCmd(t, "-slurm-conf", conf, tr)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("-slurm-conf on a submit time of 2^63−1 did not end in 30 s")
+	}
+	if code != 0 || !regexp.MustCompile(`(?m)^  time out of range +1$`).MatchString(out) {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }

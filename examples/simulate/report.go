@@ -132,11 +132,16 @@ func degenerateEMax(info *runInfo) *cli.DegenerateEMax {
 }
 
 // degenerate describes a schedule that says more about the rules that
-// built its jobs than about the log: most jobs made 1-second jobs, most
-// jobs changed by one rule, utilization near 0, every wait 0.
+// built its jobs than about the log: most jobs rejected (a header's
+// machine smaller than most jobs, a log of repeated numbers: the schedule
+// is of the few left), most jobs made 1-second jobs, most jobs changed by
+// one rule, utilization near 0, every wait 0.
 type degenerate struct {
 	Symptoms      []string       `json:"symptoms"`
 	Jobs          int            `json:"jobs_simulated"`
+	Rejected      int            `json:"jobs_rejected"`
+	RejectedBy    map[string]int `json:"rejected"` // reason → count, as the report's rejected
+	rejectedBy    map[string]int // the same in the text's words
 	OneSecondJobs int            `json:"one_second_jobs"` // run 1 s or less as simulated, not as logged
 	Utilization   float64        `json:"utilization"`
 	AllWaitsZero  bool           `json:"all_waits_zero"`
@@ -184,8 +189,13 @@ func degeneracy(res *sched.Result, changed map[string]int) *degenerate {
 		return nil
 	}
 	sum := &res.Summary
-	d := &degenerate{Jobs: n, OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
+	d := &degenerate{Jobs: n, Rejected: len(res.Rejected.Excluded), OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
 		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed}
+	d.rejectedBy = cli.ByReason(res.Rejected)
+	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
+	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
+		d.Symptoms = append(d.Symptoms, "mostly_rejected")
+	}
 	if float64(d.OneSecondJobs) > degenerateShare*float64(n) {
 		d.Symptoms = append(d.Symptoms, "one_second_jobs")
 	}
@@ -216,6 +226,9 @@ func (d *degenerate) text() string {
 	var parts []string
 	for _, s := range d.Symptoms {
 		switch s {
+		case "mostly_rejected":
+			parts = append(parts, fmt.Sprintf("%d of %d jobs (%.0f%%) rejected (%s), the schedule is of the rest",
+				d.Rejected, d.Rejected+d.Jobs, 100*float64(d.Rejected)/float64(d.Rejected+d.Jobs), cli.Reasons(d.rejectedBy)))
 		case "one_second_jobs":
 			parts = append(parts, pct(d.OneSecondJobs)+" ran 1 second instead of their logged time")
 		case "mostly_changed_by_rule":

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -50,7 +52,12 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	var last int64
 	for i := range jobs {
 		p.assocOf(&jobs[i])
-		last = max(last, jobs[i].Submit)
+		// A submit time past sanitize.MaxTime is rejected by Load (time
+		// out of range): stepping to it would wrap t past 2^63 and never
+		// end (a log line with submit 2^63−1 hung the run).
+		if jobs[i].Submit <= sanitize.MaxTime {
+			last = max(last, jobs[i].Submit)
+		}
 	}
 	if err := s.Load(jobs); err != nil {
 		return nil, err
@@ -103,9 +110,20 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 				j.ReqTime = yearSecs
 			}
 		}
-		j.ReqTime += otl
+		// Saturated: a limit near 2^63 (a hostile log line) wrapped
+		// negative, read as no limit, and the job was simulated with a
+		// filled-in estimate instead of rejected as time out of range.
+		j.ReqTime = satAdd(j.ReqTime, otl)
 	}
 	return out
+}
+
+// satAdd is a + b for b ≥ 0, at most math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // partOf is the index of job j's partition (the default one if it names

@@ -1,0 +1,68 @@
+package slurm_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/sanitize"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+// A job submitted past sanitize.MaxTime is rejected (time out of range),
+// and the run ends: Run stepped an hour at a time to the latest submit
+// time of every job, rejected ones too, and from a submit time of 2^63−1
+// its clock wrapped past 2^63 and never got there (a hostile log line hung
+// examples/simulate -slurm-conf). The other jobs are simulated as without
+// it.
+func TestRunSubmitPastMaxTime(t *testing.T) {
+	for _, submit := range []int64{math.MaxInt64, math.MaxInt64 - 3599, sanitize.MaxTime + 1} {
+		jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, submit, 1, 4, 100, 200), mkJob(3, 50, 2, 8, 10, 20)}
+		p, err := slurm.New(slurm.Config{}, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		res, err := p.Run(ctx, jobs)
+		cancel()
+		if err != nil {
+			t.Fatalf("submit %d: %v (a run of three jobs did not end)", submit, err)
+		}
+		if err := res.Check(); err != nil {
+			t.Fatal(err)
+		}
+		by := res.Rejected.Excluded
+		if len(by) != 1 || by[0].Reason != sanitize.TimeOutOfRange || len(res.Records) != 2 {
+			t.Errorf("submit %d: rejected %v, %d records; want job 2 alone rejected, time out of range", submit, by, len(res.Records))
+		}
+		want, _ := run(t, slurm.Config{}, sched.Config{MachineSize: 8}, []swf.Job{jobs[0], jobs[2]})
+		if s, w := starts(res), starts(want); s[1] != w[1] || s[3] != w[3] {
+			t.Errorf("submit %d: starts %v, want %v as without job 2", submit, s, w)
+		}
+	}
+}
+
+// A time limit near 2^63 plus OverTimeLimit saturates: it wrapped
+// negative, the job read as having no limit, and it was simulated with an
+// estimate filled in where without OverTimeLimit it is rejected (time out
+// of range).
+func TestOverTimeLimitNoWrap(t *testing.T) {
+	jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, 10, 1, 4, 100, math.MaxInt64), mkJob(3, 20, 1, 4, 100, math.MaxInt64-100)}
+	for _, otl := range []int64{0, 60, 65533} {
+		p, err := slurm.New(slurm.Config{OverTimeLimit: otl}, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := res.Rejected.Count(sanitize.TimeOutOfRange); n != 2 || len(res.Records) != 1 || res.Summary.Filled != 0 {
+			t.Errorf("OverTimeLimit %d: %d rejected as time out of range, %d records, %d estimates filled; want 2, 1, 0",
+				otl, n, len(res.Records), res.Summary.Filled)
+		}
+	}
+}
