@@ -37,7 +37,10 @@ func (f *File) Close() error {
 // by the gzip magic bytes, not by the file name. Errors of the gzip stream,
 // from Open or later from Read, name the file and say "truncated" (the
 // stream ends early; errors.Is(err, io.ErrUnexpectedEOF)) or "corrupt" (a
-// bad checksum, header or deflate data).
+// bad checksum, header or deflate data). A strict read's first malformed
+// line in a gzip file may be garbage that damaged data inflated to, before
+// the checksum says so: the read then inflates on (up to 1 GiB) for the
+// stream's own error and returns that, the line said after it.
 func Open(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -60,8 +63,43 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Reader: NewReader(dr), closers: closers, src: dr}, nil
+	f := &File{Reader: NewReader(dr), closers: closers, src: dr}
+	if len(closers) > 0 { // gzip: a damaged stream inflates to garbage lines before its checksum fails
+		f.damage = func() error { return drainForDamage(dr) }
+	}
+	return f, nil
 }
+
+// maxDamageDrain bounds what a strict read inflates after its first
+// malformed line to find the gzip stream's own error: a stream that never
+// ends (a pipe) stops there, and the parse error stands.
+const maxDamageDrain = 1 << 30
+
+// drainForDamage inflates up to maxDamageDrain more bytes of src and
+// returns the error that ended them: the gzip stream's (checksum, deflate
+// data, cut short), or nil when it ended cleanly or the bound came first.
+func drainForDamage(src io.Reader) error {
+	_, err := io.Copy(io.Discard, io.LimitReader(src, maxDamageDrain))
+	return err
+}
+
+// damagedError is a strict read's first malformed line on a gzip stream
+// that turned out damaged: a flipped bit inflates to garbage text, often
+// long before the checksum at the member's end says so, and the line's
+// error ("wrong number of fields") would hide the cause. The message
+// leads with the stream's error (which names the file) and it unwraps to
+// it alone: the line's *ParseError is a symptom, and a caller that names
+// the file of a *ParseError would name it twice.
+type damagedError struct {
+	gzip  error
+	first *ParseError
+}
+
+func (e *damagedError) Error() string {
+	return fmt.Sprintf("%v (the text inflated from it was unreadable from line %d on: %v)", e.gzip, e.first.Line, e.first.Err)
+}
+
+func (e *damagedError) Unwrap() error { return e.gzip }
 
 // ReadFile reads a whole SWF file (plain or gzip) in strict mode. Every
 // error names the file: Open's (os's, gzip's) do, and a malformed header or

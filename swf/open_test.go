@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,12 +108,59 @@ func TestOpenGzipErrors(t *testing.T) {
 		}
 	}
 	// Corrupt deflate data: a damaged block or a bad checksum, never a
-	// silent success.
+	// silent success, and in strict mode too never the garbage line's
+	// error alone.
 	for i := 10; i < len(good)-8; i += len(good) / 7 {
 		p := filepath.Join(dir, "flip.swf.gz")
 		os.WriteFile(p, flip(i), 0o644)
-		if err := readAllErr(p, true); err == nil || !strings.Contains(err.Error(), "corrupt") && !strings.Contains(err.Error(), "truncated") {
-			t.Errorf("byte %d flipped: %v", i, err)
+		for _, lenient := range []bool{false, true} {
+			if err := readAllErr(p, lenient); err == nil || !strings.Contains(err.Error(), "corrupt") && !strings.Contains(err.Error(), "truncated") {
+				t.Errorf("byte %d flipped, lenient %v: %v", i, lenient, err)
+			}
+		}
+	}
+}
+
+// A strict read stops at the first malformed line; on a gzip stream that
+// line may be the garbage a damaged stream inflates to, before the
+// checksum at the member's end fails. The error is then the stream's, with
+// the line said after it; on an intact stream it stays the line's
+// *ParseError.
+func TestOpenDamagedGzipStrict(t *testing.T) {
+	text := "; MaxProcs: 8\n" + strings.Repeat(goodLine+"\n", 300) + "1 2 3\n" + strings.Repeat(goodLine+"\n", 20000)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	intact := gz.Bytes()
+	damaged := bytes.Clone(intact)
+	damaged[len(damaged)-8] ^= 0xff // the CRC-32: the text inflates whole, its check fails
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"intact", intact}, {"damaged", damaged}} {
+		p := filepath.Join(dir, c.name+".swf.gz")
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, read := range []func() error{
+			func() error { return readAllErr(p, false) },
+			func() error { _, _, err := ReadFile(p); return err },
+		} {
+			err := read()
+			var pe *ParseError
+			if c.name == "intact" {
+				if !errors.As(err, &pe) || pe.Line != 302 || !errors.Is(err, ErrFieldCount) {
+					t.Errorf("intact: %v, want line 302's field count", err)
+				}
+				continue
+			}
+			msg := fmt.Sprint(err)
+			if !errors.Is(err, gzip.ErrChecksum) || errors.As(err, &pe) || !strings.HasPrefix(msg, "swf: "+p+": gzip data corrupt") ||
+				!strings.Contains(msg, "line 302") || strings.Count(msg, p) != 1 {
+				t.Errorf("damaged: %q, want the checksum's error naming the file once, then line 302", msg)
+			}
 		}
 	}
 }

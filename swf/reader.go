@@ -58,8 +58,12 @@ type Reader struct {
 	stats   Stats
 	fast    fastScratch // parseFast's
 	last    int64       // largest known submit time seen so far (0 before any)
-	seen    bool
-	err     error // sticky error (strict mode) or io.EOF
+	// damage, set by OpenReader on a gzip stream, reads on after the
+	// first malformed line in strict mode for the stream's own error
+	// (see damagedError); nil on any other source.
+	damage func() error
+	seen   bool
+	err    error // sticky error (strict mode) or io.EOF
 }
 
 // Stats describes what a Reader has read so far.
@@ -394,6 +398,15 @@ func (r *Reader) orphan() bool {
 func (r *Reader) fail(e *ParseError) bool {
 	if !r.Lenient {
 		r.err = e
+		if r.damage != nil {
+			d := r.srcErr // (the stream may have failed already, behind the line)
+			if d == nil || d == io.EOF {
+				d = r.damage()
+			}
+			if d != nil && d != io.EOF {
+				r.err = &damagedError{gzip: d, first: e}
+			}
+		}
 		return true
 	}
 	r.stats.Skipped++

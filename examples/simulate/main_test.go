@@ -268,6 +268,23 @@ func TestRunErrors(t *testing.T) {
 	data, _ = os.ReadFile(tiny)
 	os.WriteFile(tiny, data[:5], 0o644) // a cut gzip header
 	empty := writeTrace(t, dir, "empty.swf", "; MaxProcs: 8\n")
+	// A damaged gzip whose garbage is a malformed line before the checksum
+	// fails: the checksum's error leads, the line follows (streamed file
+	// and standard input alike).
+	crc := writeTrace(t, dir, "crc.swf.gz", strings.Replace(small, " 300 ", " 3x0 ", 1))
+	data, _ = os.ReadFile(crc)
+	data[len(data)-8] ^= 0xff
+	os.WriteFile(crc, data, 0o644)
+	for _, stdin := range []bool{false, true} {
+		args, in := []string{crc}, ""
+		if stdin {
+			args, in = []string{"-"}, string(data)
+		}
+		code, _, errs := runIn(t, in, args...)
+		if i := strings.Index(errs, "gzip data corrupt"); code != 1 || i < 0 || !strings.Contains(errs[i:], "line 7") {
+			t.Errorf("damaged gzip with a bad line (stdin %v): exit %d, stderr %q; want the gzip error, then line 7", stdin, code, errs)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want []string

@@ -196,6 +196,12 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		return largestEstimate(all.view(), o.lenient)
 	}
 	info, err := streamRun(ctx, o, set, t0, in, rest)
+	if !plain && errors.As(err, new(*swf.ParseError)) && ctx.Err() == nil {
+		// A malformed line of a gzip file may be a damaged stream's
+		// garbage: the whole path's reader reads on for the stream's own
+		// error and reports that (swf.OpenReader).
+		return nil, errRestart
+	}
 	if err == nil {
 		info.trace.zeros = inflate.TrailingZeros(inflated)
 	}
