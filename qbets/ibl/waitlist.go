@@ -28,10 +28,14 @@ func mul(a, b uint64) u128 {
 }
 
 // float is a rounded to a float64 and saturated at maxMagnitude (2^53).
-// Below it, every sum the features take is a whole number that a float64
-// holds exactly, in whatever order its terms were added: so this is the
-// value the former float64 sums over the jobs gave, bit for bit (and, at
-// or above 2^53, both saturate).
+// This is the value the former float64 sums over the jobs gave, bit for
+// bit, in whatever order they added the jobs: every term (cores times
+// seconds left) is a whole number ≥ 0 (Submit refuses negative cores, and
+// a negative time left counts 0), so the partial sums only grow. Below
+// 2^53 every product and partial sum is then a whole number a float64
+// holds exactly; at or above it, float64 rounding, which never crosses a
+// float64 (2^53 is one), kept the old sum at or above 2^53 too, and both
+// saturate.
 func (a u128) float() float64 {
 	if a.hi != 0 {
 		return maxMagnitude
