@@ -67,11 +67,12 @@ type tracked struct {
 // Every event and every query costs O(log n) amortized in the waiting
 // and running jobs (waitlist.go, running.go), and a query at a time after
 // the latest submit or start it was given O(1) more per running job whose
-// requested time ran out in between. Three cases cost O(n) as every query
-// did before: a job submitted before the last in the list's order (the
-// move of the slots after it), and, summing the running jobs one by one,
-// a query at a time before that latest submit or start, and one with
-// 2^23 or more jobs running. The features are the same sums over the same
+// requested time ran out in between. A job submitted before the last in
+// the list's order costs O(1) more per job after it (the move of
+// their slots and the rebuild of their sums), and two cases cost O(n)
+// as every query did before, summing the running jobs one by one: a
+// query at a time before that latest submit or start, and one with 2^23
+// or more jobs running. The features are the same sums over the same
 // jobs as when each query summed every job (exact: whole numbers below
 // 2^53, where they saturate). BenchmarkSystemSubmit has the figures.
 //

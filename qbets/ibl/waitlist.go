@@ -28,10 +28,14 @@ func mul(a, b uint64) u128 {
 }
 
 // float is a rounded to a float64 and saturated at maxMagnitude (2^53).
-// Below it, every sum the features take is a whole number that a float64
-// holds exactly, in whatever order its terms were added: so this is the
-// value the former float64 sums over the jobs gave, bit for bit (and, at
-// or above 2^53, both saturate).
+// This is the value the former float64 sums over the jobs gave, bit for
+// bit, in whatever order they added the jobs: every term (cores times
+// seconds left) is a whole number ≥ 0 (Submit refuses negative cores, and
+// a negative time left counts 0), so the partial sums only grow. Below
+// 2^53 every product and partial sum is then a whole number a float64
+// holds exactly; at or above it, float64 rounding, which never crosses a
+// float64 (2^53 is one), kept the old sum at or above 2^53 too, and both
+// saturate.
 func (a u128) float() float64 {
 	if a.hi != 0 {
 		return maxMagnitude
@@ -74,8 +78,11 @@ type slot struct {
 // of the jobs before any slot, and the slot of the k-th job, take
 // O(log n): a job appended (a feed's jobs mostly arrive in submit order)
 // or leaving costs O(log n) amortized, the sweeps included; a job
-// inserted before the last costs the O(n) move of the slots after it and
-// a rebuild of fen (O(n) too).
+// inserted before the last, at slot i of n, costs the move of the n − i
+// slots after it and a rebuild of their part of fen, O(n − i + log n):
+// little for one submitted at the same time as the last jobs with a
+// smaller id, as karnak stores an event that arrives up to MaxBackstep
+// late.
 type waitList struct {
 	slots []slot
 	fen   []sums
@@ -118,7 +125,7 @@ func (l *waitList) put(t *tracked) {
 		return
 	}
 	l.slots = slices.Insert(l.slots, i, slot{t.Submit, t.ID, t})
-	l.rebuild()
+	l.rebuildFrom(i)
 }
 
 // drop empties the slot of job t, which is in the list, and sweeps the
@@ -132,7 +139,7 @@ func (l *waitList) drop(t *tracked) {
 	if l.gone > len(l.slots)/2 {
 		l.slots = slices.DeleteFunc(l.slots, func(w slot) bool { return w.t == nil })
 		l.gone = 0
-		l.rebuild()
+		l.rebuildFrom(0)
 	}
 }
 
@@ -147,15 +154,24 @@ func (l *waitList) update(i int, s sums, minus bool) {
 	}
 }
 
-// rebuild builds fen from the slots in O(n).
-func (l *waitList) rebuild() {
-	l.fen = slices.Grow(l.fen[:0], len(l.slots))[:len(l.slots)]
-	for i, w := range l.slots {
-		l.fen[i] = waitSums(w.t)
+// rebuildFrom builds fen's entries from slot i on, the slots before i
+// being as when fen was last built, in O(n − i + log n): an entry before
+// i sums slots before i only, so it stands, and is added to its parent
+// when that is at i or after, which are the entries of the chain that
+// sums the slots before i (before's).
+func (l *waitList) rebuildFrom(i int) {
+	l.fen = slices.Grow(l.fen[:i], len(l.slots)-i)[:len(l.slots)]
+	for j := i; j < len(l.fen); j++ {
+		l.fen[j] = waitSums(l.slots[j].t)
 	}
-	for i := range l.fen {
-		if j := i | (i + 1); j < len(l.fen) {
-			l.fen[j].add(l.fen[i])
+	for k := i - 1; k >= 0; k = k&(k+1) - 1 {
+		if j := k | (k + 1); j < len(l.fen) {
+			l.fen[j].add(l.fen[k])
+		}
+	}
+	for k := i; k < len(l.fen); k++ {
+		if j := k | (k + 1); j < len(l.fen) {
+			l.fen[j].add(l.fen[k])
 		}
 	}
 }
