@@ -45,7 +45,9 @@ func TestWaitListSums(t *testing.T) {
 // list's length: fen is rebuilt from its slot on, not whole (which made
 // each such submit O(n) under karnak's write lock: 4.7 ms behind 100,000
 // waiting jobs, against 8 µs). Wall times, so the bound is loose: 256
-// times the jobs must not cost 20 times as much (the best of 5 tries).
+// times the jobs must not cost 100 times as much (the best of 5 tries;
+// about 4.5 times measured under -race on a loaded machine, about 1,400
+// times with the whole rebuild).
 func TestWaitListInsertNearEnd(t *testing.T) {
 	cost := func(n int) time.Duration {
 		var l waitList
@@ -64,7 +66,7 @@ func TestWaitListInsertNearEnd(t *testing.T) {
 	}
 	small, large := cost(1<<9), cost(1<<17)
 	t.Logf("64 jobs inserted before the last: %v behind 512 jobs, %v behind 131,072", small, large)
-	if large > 20*max(small, time.Microsecond) {
+	if large > 100*max(small, time.Microsecond) {
 		t.Errorf("64 jobs inserted before the last: %v behind 131,072 jobs, %v behind 512: the cost grows with the list", large, small)
 	}
 }
