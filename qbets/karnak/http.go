@@ -582,14 +582,16 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 // the system never knew cannot be told from one that left. Nor is an
 // earlier submit time than the known job's refused: the cursor's job may
 // have left and its id come back with a new job, submitted later (two
-// live jobs never share an id, so a later time cannot be that). The
-// caller holds mu.
+// live jobs never share an id, so a later time cannot be that). After
+// an operator's Rewind the service's own earlier cursors may be refused
+// so: the message says to start again from the first page. The caller
+// holds mu.
 func (s *system) checkCursor(c cursor) error {
 	if j := s.jobs[c.id]; j != nil && j.Submit < c.submit {
-		return badRequest("after: %s names job %d, which was submitted at %d, before %d: not a place in this list (follow the Link header's next page)", c, c.id, j.Submit, c.submit)
+		return badRequest("after: %s names job %d, which was submitted at %d, before %d: not a place in this list (a cursor from before the system was rewound, or from another list: start again from the first page)", c, c.id, j.Submit, c.submit)
 	}
 	if last := s.lastEvent(); c.submit > last {
-		return badRequest("after: %s: submit time %d is after the last event of %q (%d): not a place in this list (follow the Link header's next page)", c, c.submit, s.name, last)
+		return badRequest("after: %s: submit time %d is after the last event of %q (%d): not a place in this list (a cursor from before the system was rewound, or from another list: start again from the first page)", c, c.submit, s.name, last)
 	}
 	return nil
 }
