@@ -44,7 +44,8 @@
 // once running it would hold what the nodes cannot.
 //
 // A log in which no scored job waited a minute or more (the floor of the
-// ratios) scores every answer under a minute as exact: the report says
+// ratios) scores every answer under a minute as exact in the ratios and
+// within a minute (not by AAE): the report says
 // the board is degenerate, and -json's "waited" is 0.
 //
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run

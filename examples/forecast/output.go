@@ -203,7 +203,7 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	if info.waited == 0 && len(rows) > 0 && rows[0].scored > 0 {
 		// A board of 100% rows over a log where nobody queued reads as a
 		// result; it is the log's, not the predictors'.
-		_, err := fmt.Fprintf(w, "\ndegenerate: none of the %d jobs scored waited %d s or more (the floor of the ratios), so every answer under a minute is exact by every metric: the board ranks no predictor\n",
+		_, err := fmt.Fprintf(w, "\ndegenerate: none of the %d jobs scored waited %d s or more (the floor of the ratios), so every answer under a minute counts as exact within ×2, within 1 min and in mean |log10| (AAE and the intervals aside): the board does not rank the predictors\n",
 			rows[0].scored, floor)
 		return err
 	}

@@ -91,7 +91,8 @@ type traceInfo struct {
 	// waited counts the scored jobs that waited at least the floor (60 s).
 	// None did in a log of no queueing (a quiet machine, a log whose waits
 	// were not recorded as such): every answer under a minute is then
-	// exact by every metric, and the board ranks nothing, which the text
+	// exact in the ratios and within a minute (AAE and the intervals
+	// aside), and the board ranks nothing, which the text
 	// and -json say.
 	waited int
 }

@@ -262,3 +262,32 @@ func TestScoreNoWaitDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// A queue in which no job waited but no job got a bound either (a
+// history too short: its row's "–") is not said degenerate: the note's
+// "a bound of 0 s holds for every one" would be false there. (It was on
+// a slice of LANL-CM5, whose queue -1 has 5 jobs.)
+func TestScoreNoBoundNotDegenerate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&b, "%d %d 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 -1 -1 -1\n", i, 10*i)
+	}
+	for i := 201; i <= 205; i++ { // queue 2: 5 jobs, never waiting
+		fmt.Fprintf(&b, "%d %d 0 100 4 -1 -1 4 200 -1 1 1 1 1 2 -1 -1 -1\n", i, 10*i)
+	}
+	path := filepath.Join(t.TempDir(), "short.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := command([]string{path}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "| 2 | 5 | 0.0% | – |") {
+		t.Fatalf("want queue 2 without a bound (the case tested):\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "degenerate: no job of queue 1 waited at all,") {
+		t.Errorf("want queue 1 alone said degenerate:\n%s", out.String())
+	}
+}

@@ -48,7 +48,7 @@ type queueScore struct {
 	ChangePoints int            `json:"change_points"`
 	// Waited is the queue's jobs that waited at all (wait > 0). With none,
 	// a bound of 0 s holds for every job and the row says nothing of
-	// QBETS: the text says so under the table.
+	// QBETS: the text says so under the table (when a bound was given).
 	Waited int `json:"waited"`
 }
 
@@ -190,7 +190,9 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 	scoreTable(w, rows)
 	var idle []string
 	for _, r := range rows {
-		if r.Waited == 0 {
+		// A queue without a bound (too short a history) shows "–": no
+		// bound held there, and the note would say one did.
+		if r.Waited == 0 && r.Answered > 0 {
 			idle = append(idle, fmt.Sprint(r.Queue))
 		}
 	}

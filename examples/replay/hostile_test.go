@@ -383,3 +383,28 @@ func TestNoWaitDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// A run too short for any bound (8 jobs, none waiting) is not said
+// degenerate: its lines say "– of 0 bounds held", and the note's "a bound
+// of 0 s holds for every one" was false there.
+func TestNoBoundNotDegenerate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 100\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "%d %d 0 600 2 -1 -1 2 900 -1 1 1 1 1 1 -1 -1 -1\n", i, 300*i)
+	}
+	path := filepath.Join(t.TempDir(), "short.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{path}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "– of 0 bounds held") {
+		t.Fatalf("want no bound given (the case tested):\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "Degenerate") {
+		t.Errorf("a run without a bound said degenerate:\n%s", out.String())
+	}
+}

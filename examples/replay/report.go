@@ -73,7 +73,11 @@ func report(w io.Writer, r *result, files []string) {
 		fmt.Fprintf(w, "  (full QBETS judged the machine possibly down for %d of its jobs without a bound: availability inference, §2.5)\n", q.down)
 	}
 	fmt.Fprintln(w, "  The target is 95% of bounds held (q = 0.95 quantile, C = 0.95 confidence).")
-	if q.waited == 0 && len(q.jobs) > 0 {
+	answered := 0 // (no bound at all, the lines say "–": none held, none to call degenerate)
+	for i := range q.scores {
+		answered += q.scores[i].Answered()
+	}
+	if q.waited == 0 && answered > 0 {
 		// "100.0% of bounds held, median bound 0 s" read as a result.
 		fmt.Fprintf(w, "  Degenerate: none of the %d jobs waited under EASY, so a bound of 0 s holds for every one: these figures say nothing of the methods.\n", len(q.jobs))
 	}
