@@ -427,7 +427,16 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			if w.from < w.until {
 				from = c.last.skip(n, d, r, w)
 			}
-			if r <= c.now || from < w.until {
+			// A job settled at r, not moved since, is blocked at r-1:
+			// its start there, the window cut at its own slot, is
+			// [r-1, r) (the points after r carry it on), and every
+			// visit that keeps it at r proves it again. Unless a gain
+			// since reaches r-1 (w.until < r: none of them does; one
+			// left out by most or mostA leaves fewer than n there),
+			// r-1 still blocks every start from r-d on: with now+d ≥
+			// r, every start left (338 k fitBefore scans on
+			// SDSC-BLUE, 43 M instructions fewer, h-cons4).
+			if r <= c.now || from < w.until && (w.until >= r || c.now+d < r) {
 				break
 			}
 			// kept where it is, planned after now: what the loop's end
