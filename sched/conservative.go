@@ -271,7 +271,13 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		m.final = buf[:0]
 		known, over = true, !sound
 		m.consBase(s)
-		if sound && gain == noSpan && m.quiet && s.epoch == m.epoch && s.qepoch == m.qepoch && s.now < m.minRes {
+		// No gain, no overdraw, a quiet last pass, the queue changed by
+		// arrivals alone, no reservation due: the pass would keep every
+		// job it saw and Fit the arrivals. The running jobs may have
+		// changed (s.epoch: an end as predicted, a correction), which
+		// the rebase has taken in: 10 k such passes on SDSC-BLUE, 179 k
+		// visits (16 M instructions, h-cons4).
+		if sound && gain == noSpan && m.quiet && s.qepoch == m.qepoch && s.now < m.minRes {
 			s.conservativeArrivals(prof, m)
 			return
 		}
@@ -648,8 +654,11 @@ func consOverdrawn(pts []point, list []consEntry) {
 
 // conservativeArrivals is conservativePass after arrivals alone, once
 // prof is the last pass's final profile from now on (rebase found no
-// gain and no overdraw): nothing has started, ended, been corrected,
-// cancelled or re-predicted since that pass (the same epoch), it moved
+// gain and no overdraw), less what the running jobs took since (an end
+// as predicted, a correction: conservativePass's route; from
+// conservativeQuiet's, nothing has started, ended, been corrected,
+// cancelled or re-predicted since that pass, the same epoch): the queue
+// changed by arrivals alone (the same qepoch), the last pass moved
 // no job (quiet) and no reservation is due yet (now < minRes). Then the
 // full pass would keep every job it saw where it is, without a scan (no
 // gain since, no slot given back after them, none now before the first
