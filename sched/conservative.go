@@ -138,8 +138,10 @@ type consMemo struct {
 	start      []*Job // the jobs the pass starts
 	gone       []int  // their indices in the pass's list
 	// What conservativeArrivals needs to know that the last pass's plan
-	// stands for every job it saw: s.epoch after it (no start, end,
-	// correction, cancellation or re-prediction since), whether it moved
+	// stands for every job it saw: s.epoch after it (conservativeQuiet's
+	// route: no start, end, correction, cancellation or re-prediction
+	// since; conservativePass's learns what the running jobs did from
+	// the rebase, and needs only qepoch), whether it moved
 	// no job (quiet: every after is empty), its earliest reservation and
 	// the first arrival (seq) it did not see. s.qepoch after it: while it
 	// holds and no reservation has passed, the queue is jobs and the
@@ -666,8 +668,9 @@ func consOverdrawn(pts []point, list []consEntry) {
 // come after them all, with Fit: only those are visited.
 func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 	e0, q0, seq0 := s.epoch, s.qepoch, s.seq // (see conservativePass)
-	// the base from now: the running jobs' profile, no job overdue (see
-	// conservativeQuiet)
+	// the base from now: the running jobs' profile (conservativeQuiet's
+	// route: no job overdue; conservativePass's has set it, consBase,
+	// with any overdue job held until now+1 as its profile holds it)
 	m.now0, m.free0 = s.now, s.free+s.endingFree()
 	ok := true
 	start := m.start[:0]
@@ -715,10 +718,11 @@ func (s *Sim) conservativeArrivals(prof *Profile, m *consMemo) {
 // takes, if the move's scan was fitBefore's, that scan's: a job moved to
 // t < r by a scan from from on fits over [t, t+d), so each of its starts
 // in [from, t) was blocked by a point before t, and its move takes [t,
-// t+d) and gives back only times after t+d (noStart{n, d, from, t, t};
-// it replaces a spoiled proof only: replacing the proof at every such
-// move cost 21 M instructions more on SDSC-BLUE). A list of the last few
-// covered little more and cost more to search and keep than it saved.
+// t+d) and gives back only times after t+d (noStart{n, d, now, t, t},
+// below; it replaces a spoiled proof only: replacing the proof at every
+// such move cost 21 M instructions more on SDSC-BLUE). A list of the
+// last few covered little more and cost more to search and keep than it
+// saved.
 //
 // A fruitless scan proves more than its own range, and the pass keeps
 // what it proves: noStart{n, d, now, r, r}. The starts from now to the
