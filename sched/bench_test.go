@@ -230,6 +230,61 @@ import (
 // order asks of this profile: the goal of 3 needs a pass that visits
 // fewer jobs, not cheaper visits.
 //
+// Then (2026-12-01, 00:45–01:35 UTC, helper h-cons4; callgrind of
+// examples/simulate -policy conservative|easy on the gzip file, whole
+// process, GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1; counters on
+// a scratch copy, not kept): conservative 4,655.1 M before, EASY
+// 1,379.2 M (1,379.7 M after: its code is untouched), 3.37×. Three cuts,
+// each with -jobs-out byte-identical to main's on SDSC-BLUE, KTH-SP2,
+// CTC-SP2, SDSC-SP2, LANL-CM5 and SDSC-Par, with and without -kill, and
+// go test ./sched/... passing:
+//
+//	noStart proves every start from now to r (a fruitless scan) or t
+//	(a move), not only the range scanned: the starts outside it were
+//	blocked at settlement by points that have not gained since
+//	(4,655.1 M → 4,618.0 M).
+//	A settled job is blocked at r-1 (its window there, cut at its own
+//	slot, is [r-1, r)), which still blocks every start from r-d on
+//	while no gain since reaches r-1: a job whose window from now
+//	reaches r keeps its slot without a scan when w ends before r
+//	(338 k of 3.50 M fitBefore scans; 4,618.0 M → 4,574.6 M; a
+//	mutation that widens it to now+2d fails
+//	TestConservativeEqualsPlainRapid).
+//	conservativeArrivals' route also after an end as predicted or a
+//	correction (the rebase found no gain and no overdraw, the last pass
+//	quiet, the queue changed by arrivals alone): 10 k passes, 179 k
+//	visits (4,574.6 M → 4,558.1 M).
+//
+// Now 4,558.1 M, 3.30× EASY: the goal (about 4,137 M) is not met.
+// Measured and dropped: noting the r-1 proof in noStart as well
+// (4,579.6 M); the same rule with from < r-d in place of now+d < r, the
+// noStart skip counted (4,580.1 M); a test before the starts' bounds
+// that keeps a job when no span reaches before r (4,561.7 M, the test
+// costing the visits it does not keep more than it spares the others);
+// a blocked span per entry (fitBefore's first window's blocking step,
+// valid while no gain meets it, with r-1 blocking the starts from
+// lo-d+1 to hi: it spared 290 k scans, but the entry grew from 56 to 72
+// bytes and the placement loop by 200 M: 4,773.5 M; its last instant
+// alone, an entry of 64 bytes, spared 88 k scans for 4,824.1 M, the
+// placement loop again 200 M more). Counted and not
+// built: every job the pass confirms or places as a proof (n, d, now,
+// r), the longest that dominates a scanned job's (n, d) taken: 326 k of
+// the 2.45 M fruitless scans spared, 650 k shortened, with all of them
+// kept and searched; a cache of fitBefore's search targets until the
+// profile changes (8 entries: 502 k hits of 3.50 M searches); the most
+// free over each suffix of the last pass's slots given back and over
+// gain before r instead of over their hulls (75 k scans); the instant
+// until-1 and the steps after it to the first window's end (it decides
+// 1.38 M of the 2.45 M fruitless scans, but needs the same search). The
+// passes with no gain after a pass that moved jobs (compression going
+// on) are 55.7 k with 2.09 M visits. What is left, on the whole log:
+// the placement loop 1,192 M (8.3 M visits), fitBefore 815 M (3.19 M
+// scans, about 90 instructions of each the binary search for the first
+// window's end), the moves 1.12 M (shift 491 M with its inlined parts,
+// Allocate 191 M, memmove 151 M). The proofs above are what a fruitless
+// scan of one job tells another; a third of the run would need the
+// scans themselves gone, which the counts above do not find.
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and

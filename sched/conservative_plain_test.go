@@ -48,17 +48,25 @@ func TestConservativeEqualsPlainRapid(t *testing.T) {
 			j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
 			jobs[i] = j
 		}
-		pred := rapid.IntRange(0, 3).Draw(t, "predictor")
-		kill := rapid.Bool().Draw(t, "kill")
-		perEvent := rapid.Bool().Draw(t, "perEvent")
-		cancels := drawCancels(t, 4, sub+60, n)
-		run := func(s Scheduler) *Result {
-			cfg := Config{MachineSize: P, Scheduler: s, KillAtEstimate: kill, PerEventPass: perEvent}
-			withPredictor(t, &cfg, pred)
-			return runCancelled(t, cfg, jobs, cancels, nil)
-		}
-		samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
+		consSamePlain(t, P, jobs, 4, sub+60)
 	})
+}
+
+// consSamePlain runs jobs on a machine of P processors with a predictor,
+// kills at the estimate and a pass per event or per instant drawn, and
+// up to most cancellations before until, under the plain pass and the
+// conservative scheduler, and fails t at the first record that differs.
+func consSamePlain(t *rapid.T, P int64, jobs []swf.Job, most int, until int64) {
+	pred := rapid.IntRange(0, 3).Draw(t, "predictor")
+	kill := rapid.Bool().Draw(t, "kill")
+	perEvent := rapid.Bool().Draw(t, "perEvent")
+	cancels := drawCancels(t, most, until, len(jobs))
+	run := func(s Scheduler) *Result {
+		cfg := Config{MachineSize: P, Scheduler: s, KillAtEstimate: kill, PerEventPass: perEvent}
+		withPredictor(t, &cfg, pred)
+		return runCancelled(t, cfg, jobs, cancels, nil)
+	}
+	samePlainRecords(t, run(plainConservative{}), run(conservativeScheduler{}))
 }
 
 // consCancel is a cancellation of the job of ID id at time at.
@@ -76,7 +84,7 @@ func drawCancels(t *rapid.T, most int, until int64, n int) []consCancel {
 
 // runCancelled simulates jobs under cfg with cancels, after setup (if
 // not nil) has its way with the Sim.
-func runCancelled(t *rapid.T, cfg Config, jobs []swf.Job, cancels []consCancel, setup func(*Sim)) *Result {
+func runCancelled(t interface{ Fatal(...any) }, cfg Config, jobs []swf.Job, cancels []consCancel, setup func(*Sim)) *Result {
 	sim, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +125,7 @@ func withPredictor(t *rapid.T, cfg *Config, pred int) {
 
 // samePlainRecords fails t at the first record where conservative's pass
 // (got) differs from the plain pass (want).
-func samePlainRecords(t *rapid.T, want, got *Result) {
+func samePlainRecords(t interface{ Fatalf(string, ...any) }, want, got *Result) {
 	if reflect.DeepEqual(want.Records, got.Records) {
 		return
 	}
