@@ -8,7 +8,8 @@ import (
 )
 
 // Check verifies the schedule in the Result, independently of how it was
-// made: every started job started at or after its submission and ended
+// made: every started job asked at most the machine's processors (and
+// not a negative count), started at or after its submission and ended
 // at start + run time (or was cancelled, not before its start nor after
 // start + run time); at no instant are more processors in use than the
 // machine has (a job ending at an instant frees its processors for one
@@ -53,6 +54,12 @@ func (r *Result) Check() error {
 		}
 		if rec.Start < rec.Job.Submit {
 			return fmt.Errorf("sched: check: job %d started at %d, before its submission at %d", rec.Job.ID, rec.Start, rec.Job.Submit)
+		}
+		// A hand-edited size: a negative one took processors back from
+		// the jobs beside it, and two of 2^62 summed past 2^63 to a
+		// negative count, both passed as fitting.
+		if rec.Size < 0 || rec.Size > r.machineSize {
+			return fmt.Errorf("sched: check: job %d of %d processors on a machine of %d", rec.Job.ID, rec.Size, r.machineSize)
 		}
 		if rec.End < 0 {
 			// Not ended (Finish ends every started job): it holds what it
@@ -104,9 +111,6 @@ func (r *Result) Check() error {
 	}
 	for _, k := range zero {
 		rec := &r.Records[k]
-		if rec.Size > r.machineSize {
-			return fmt.Errorf("sched: check: job %d of %d processors on a machine of %d", rec.Job.ID, rec.Size, r.machineSize)
-		}
 		if m != nil {
 			var empty avail
 			empty.copyFrom(&m.cap)

@@ -16,7 +16,9 @@ import (
 // over-allocation, and so is a set of starts at one instant that
 // together overfill the machine, in any record order. A job that started
 // and has no end holds its processors from its start on, and a cancelled
-// job cannot end before it started nor after its run time was up.
+// job cannot end before it started nor after its run time was up. A job
+// of a negative size, or of more processors than the machine has, is
+// refused by itself (two of 2^62 summed past 2^63 to a count that fit).
 func TestCheckHandSchedules(t *testing.T) {
 	type run [4]int64 // start, end (-1: none), processors, 1 if cancelled
 	for _, c := range []struct {
@@ -40,6 +42,8 @@ func TestCheckHandSchedules(t *testing.T) {
 		{"a cancelled job ended early", []run{{0, 5, 6, 1}, {5, 30, 6}}, ""},
 		{"a cancelled job ended at its run time", []run{{0, 20, 6, 1}, {20, 30, 6}}, ""},
 		{"a cancelled job ended after its run time", []run{{0, 25, 6, 1}, {25, 30, 6}}, "cancelled after 25 s, past its run time 20"},
+		{"two jobs of 2^62 processors at once", []run{{0, 10, 1 << 62}, {0, 10, 1 << 62}}, "job 1 of 4611686018427387904 processors on a machine of 10"},
+		{"a job of -4 processors beside one of 12", []run{{0, 10, -4}, {0, 10, 12}}, "job 1 of -4 processors on a machine of 10"},
 	} {
 		r := &Result{machineSize: 10}
 		for i, x := range c.runs {

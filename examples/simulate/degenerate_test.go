@@ -240,9 +240,14 @@ func TestDegenerateMostlyRejected(t *testing.T) {
 		!reflect.DeepEqual(d["rejected"], map[string]any{"duplicate_id": 1.0, "larger_than_machine": 2.0}) {
 		t.Errorf("warning_data.degenerate = %v", d)
 	}
-	// Half rejected is not most: no warning.
-	p = writeTrace(t, t.TempDir(), "half.swf", strings.Replace(log, "   1     0 -1  100 8 -1 -1 8", "   1     0 -1  100 2 -1 -1 2", 1))
-	if code, out, _ := runCmd(t, p); code != 0 || strings.Contains(out, "degenerate") {
-		t.Errorf("2 of 5 rejected: exit %d, got:\n%s", code, out)
+	// Less than half, or exactly half, rejected is not most: no warning.
+	fewer := strings.Replace(log, "   1     0 -1  100 8 -1 -1 8", "   1     0 -1  100 2 -1 -1 2", 1)
+	half := strings.Replace(strings.Replace(log, "   2    10 -1  100 8 -1 -1 8", "   2    10 -1  100 2 -1 -1 2", 1),
+		"   5    40 -1  100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1\n", "", 1)
+	for what, text := range map[string]string{"2 of 5": fewer, "2 of 4": half} {
+		p = writeTrace(t, t.TempDir(), "few.swf", text)
+		if code, out, _ := runCmd(t, p); code != 0 || strings.Contains(out, "degenerate") || !regexp.MustCompile(`(?m)^rejected +2$`).MatchString(out) {
+			t.Errorf("%s rejected: exit %d, got:\n%s", what, code, out)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,18 +96,16 @@ func TestSlurmSubmitMaxInt64(t *testing.T) {
 		"1 5094 -1 12072 16 -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1\n"+
 		"2 9223372036854775807 -1 2 1 -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1\n")
 	conf := writeTrace(t, dir, "slurm.conf", "PriorityWeightAge=1000\n")
-	done := make(chan struct{})
-	var code int
-	var out, errs string
-	go func() {
-		code, out, errs = runCmd(t, "-slurm-conf", conf, tr)
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
+	// A deadline, not a goroutine left spinning: Run checks its context
+	// between its steps.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := runContext(ctx, []string{"-slurm-conf", conf, tr}, strings.NewReader(""), &stdout, &stderr)
+	if ctx.Err() != nil {
 		t.Fatal("-slurm-conf on a submit time of 2^63−1 did not end in 30 s")
 	}
+	out, errs := stdout.String(), stderr.String()
 	if code != 0 || !regexp.MustCompile(`(?m)^  time out of range +1$`).MatchString(out) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}

@@ -66,3 +66,43 @@ func TestOverTimeLimitNoWrap(t *testing.T) {
 		}
 	}
 }
+
+// A time of the policy above 2^40 s (sanitize.MaxTime) is refused, as
+// UnixStart's was: each is added to the time of the last run, and
+// BatchSchedDelay 2^63−1 wrapped lastSched + delay negative: on 8
+// processors the main scheduler ran at job 1's end (130) and started job
+// 2 there, where with 2^40, 2^61 or 2^62 it waits for the backfill cycle
+// at 150. 2^40 itself is taken.
+func TestConfigTimeAboveMaxTime(t *testing.T) {
+	for _, set := range []func(*slurm.Config, int64){
+		func(c *slurm.Config, v int64) { c.MaxAge = v },
+		func(c *slurm.Config, v int64) { c.CalcPeriod = v },
+		func(c *slurm.Config, v int64) { c.DecayHalfLife = v },
+		func(c *slurm.Config, v int64) { c.BackfillInterval = v },
+		func(c *slurm.Config, v int64) { c.BackfillWindow = v },
+		func(c *slurm.Config, v int64) { c.BackfillResolution = v },
+		func(c *slurm.Config, v int64) { c.SchedInterval = v },
+		func(c *slurm.Config, v int64) { c.SchedMinInterval = v },
+		func(c *slurm.Config, v int64) { c.BatchSchedDelay = v },
+		func(c *slurm.Config, v int64) { c.OverTimeLimit = v },
+		func(c *slurm.Config, v int64) { c.UnixStart = v },
+	} {
+		for _, v := range []int64{sanitize.MaxTime + 1, math.MaxInt64} {
+			var c slurm.Config
+			set(&c, v)
+			if _, err := slurm.New(c, sched.Config{MachineSize: 8}); err == nil {
+				t.Errorf("%+v: New took a time of %d", c, v)
+			}
+		}
+		var c slurm.Config
+		set(&c, sanitize.MaxTime)
+		if _, err := slurm.New(c, sched.Config{MachineSize: 8}); err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, 10, 2, 8, 100, 300)}
+	res, _ := run(t, slurm.Config{BatchSchedDelay: sanitize.MaxTime}, sched.Config{MachineSize: 8}, jobs)
+	if s := starts(res); s[1] != 30 || s[2] != 150 {
+		t.Errorf("BatchSchedDelay 2^40: starts %v, want job 1 at 30 and job 2 at 150 (backfill cycles)", s)
+	}
+}

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/batchq/batchq/sanitize"
 )
 
 // Validate reports a value Slurm would refuse or this model cannot use:
-// a negative weight or time, a partition without a name or named twice,
+// a negative weight or time, a time above 2^40 s (sanitize.MaxTime: it
+// is added to simulated times), a partition without a name or named twice,
 // a DefaultTime above its partition's MaxTime, a negative QOS priority,
 // an association under an account that is not in the tree, or a cycle of
 // accounts. Each error names the field and the value.
@@ -37,9 +40,25 @@ func (c Config) Validate() error {
 		}
 	}
 	// The named-node plan adds UnixStart to simulated times (sched bounds
-	// them by 2^40 s): a bound keeps the sum from wrapping.
-	if c.UnixStart > 1<<40 {
-		return fmt.Errorf("slurm: UnixStart %d: above 2^40 s", c.UnixStart)
+	// them by 2^40 s): a bound keeps the sum from wrapping. So do the
+	// policy's intervals and delays, added to the time of the last run:
+	// BatchSchedDelay 2^63−1 wrapped lastSched + delay negative and ran
+	// the main scheduler at an end it must never run at. (ParseConf
+	// reads none above 2^31 s.)
+	times := []struct {
+		name string
+		v    int64
+	}{
+		{"MaxAge", c.MaxAge}, {"CalcPeriod", c.CalcPeriod}, {"DecayHalfLife", c.DecayHalfLife},
+		{"BackfillInterval", c.BackfillInterval}, {"BackfillWindow", c.BackfillWindow},
+		{"BackfillResolution", c.BackfillResolution}, {"SchedInterval", c.SchedInterval},
+		{"SchedMinInterval", c.SchedMinInterval}, {"BatchSchedDelay", c.BatchSchedDelay},
+		{"OverTimeLimit", c.OverTimeLimit}, {"UnixStart", c.UnixStart},
+	}
+	for _, f := range times {
+		if f.v > sanitize.MaxTime {
+			return fmt.Errorf("slurm: %s %d: above 2^40 s", f.name, f.v)
+		}
 	}
 	if c.DecayHalfLife < -1 {
 		return fmt.Errorf("slurm: DecayHalfLife %d: must be ≥ 0, or -1 for no decay", c.DecayHalfLife)
