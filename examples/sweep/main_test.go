@@ -152,7 +152,13 @@ func TestShardsPartition(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"3/3", "-1/2", "1", "a/b", "0/0"} {
+	// A count of shards above the runs any sweep can have: the count is
+	// in every result file's name (0/9223372036854775807 with a 200-byte
+	// sweep name made a name no file system holds).
+	if _, err := ParseShard(fmt.Sprintf("0/%d", maxRuns)); err != nil {
+		t.Errorf("0/%d: %v", maxRuns, err)
+	}
+	for _, bad := range []string{"3/3", "-1/2", "1", "a/b", "0/0", fmt.Sprintf("0/%d", maxRuns+1), "0/9223372036854775807"} {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("ParseShard(%q): no error", bad)
 		}
@@ -182,6 +188,8 @@ func TestShardFromEnv(t *testing.T) {
 		{map[string]string{"JOB_COMPLETION_INDEX": "5", "SWEEP_SHARDS": "5"}, 0, Shard{}, "out of range"},
 		{map[string]string{"PBS_ARRAY_INDEX": "4", "SWEEP_SHARDS": "4", "SWEEP_SHARD_MIN": "1"}, 0, Shard{3, 4}, ""},
 		{map[string]string{"PBS_ARRAY_INDEX": "0"}, 2, Shard{0, 2}, ""},
+		{map[string]string{"JOB_COMPLETION_INDEX": "0", "SWEEP_SHARDS": "9223372036854775807"}, 0, Shard{}, "above the"},
+		{map[string]string{"PBS_ARRAY_INDEX": "0"}, maxRuns + 1, Shard{}, "above the"},
 	}
 	for i, c := range cases {
 		got, _, err := ShardFromEnv(func(k string) string { return c.env[k] }, c.shards)

@@ -60,7 +60,18 @@ func ParseShard(v string) (Shard, error) {
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
 		return Shard{}, fmt.Errorf("-shard %q: want i/N with 0 ≤ i < N", v)
 	}
+	if n > maxRuns {
+		return Shard{}, errTooManyShards("-shard "+strconv.Quote(v), n)
+	}
 	return Shard{i, n}, nil
+}
+
+// errTooManyShards refuses a count of shards above maxRuns: no sweep has
+// more runs, and the count is part of every result file's name (a count
+// of 2^63-1 with a long sweep name made a name past what a file system
+// holds).
+func errTooManyShards(what string, n int) error {
+	return fmt.Errorf("%s: %d shards, above the %d runs a sweep can have", what, n, maxRuns)
 }
 
 // ShardFromEnv finds the shard from an array job's environment when
@@ -98,6 +109,9 @@ func ShardFromEnv(getenv func(string) string, count int) (sh Shard, src string, 
 	check := func(i, n int, src string) (Shard, string, error) {
 		if n < 1 || i < 0 || i >= n {
 			return Shard{}, src, fmt.Errorf("%s: task %d of %d is out of range (want 0 ≤ index < count)", src, i, n)
+		}
+		if n > maxRuns {
+			return Shard{}, src, errTooManyShards(src, n)
 		}
 		return Shard{i, n}, src, nil
 	}
