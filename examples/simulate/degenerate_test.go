@@ -251,3 +251,43 @@ func TestDegenerateMostlyRejected(t *testing.T) {
 		}
 	}
 }
+
+// Under -slurm-conf, a run whose jobs the policy mostly cancelled at
+// submission (their queue names no partition of slurm.conf) is said to be
+// degenerate with the count and reasons, as one whose jobs were mostly
+// rejected: every figure is of the few jobs left. Half is not most.
+func TestDegenerateMostlyCancelled(t *testing.T) {
+	dir := t.TempDir()
+	conf := writeTrace(t, dir, "slurm.conf", "PartitionName=batch Nodes=ALL Default=YES\n")
+	const head = "; MaxProcs: 4\n; Queue: 3 astro\n"
+	const astro, plain = "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 -1 3 -1 -1 -1\n", "%d %d -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	log := func(cancelled, kept int) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := range cancelled + kept {
+			f := astro
+			if i >= cancelled {
+				f = plain
+			}
+			fmt.Fprintf(&b, f, i+1, 10*i)
+		}
+		return b.String()
+	}
+	p := writeTrace(t, dir, "most.swf", log(3, 2))
+	code, out, errs := runCmd(t, "-slurm-conf", conf, p)
+	const want = "degenerate schedule, it reflects the job-building rules more than the log: " +
+		"3 of 5 jobs (60%) cancelled at submission by the Slurm policy (3 unknown partition), the schedule is of the rest; every wait 0 s; jobs changed per rule: none"
+	if code != 0 || !regexp.MustCompile(`(?m)^warning +`+regexp.QuoteMeta(want)+`$`).MatchString(out) {
+		t.Errorf("exit %d, stderr %q; text lacks\n%s\ngot:\n%s", code, errs, want, out)
+	}
+	m := runJSON(t, "-slurm-conf", conf, p)
+	d, _ := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d == nil || !reflect.DeepEqual(d["symptoms"], []any{"mostly_cancelled", "all_waits_zero"}) || d["jobs_cancelled"] != 3.0 ||
+		!reflect.DeepEqual(d["cancelled"], map[string]any{"unknown partition": 3.0}) {
+		t.Errorf("warning_data.degenerate = %v", d)
+	}
+	p = writeTrace(t, dir, "half.swf", log(2, 2))
+	if code, out, _ := runCmd(t, "-slurm-conf", conf, p); code != 0 || strings.Contains(out, "degenerate") {
+		t.Errorf("2 of 4 cancelled: exit %d, got:\n%s", code, out)
+	}
+}

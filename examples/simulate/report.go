@@ -108,7 +108,7 @@ func warnings(info *runInfo) []warning {
 	if d := degenerateEMax(info); d != nil {
 		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
 	}
-	if d := degeneracy(info.res, info.changed()); d != nil {
+	if d := degeneracy(info.res, info.changed(), info.slurmCancelled); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
@@ -134,15 +134,19 @@ func degenerateEMax(info *runInfo) *cli.DegenerateEMax {
 // degenerate describes a schedule that says more about the rules that
 // built its jobs than about the log: most jobs rejected (a header's
 // machine smaller than most jobs, a log of repeated numbers: the schedule
-// is of the few left), most jobs made 1-second jobs, most jobs changed by
-// one rule, utilization near 0, every wait 0.
+// is of the few left), most jobs cancelled at submission by the Slurm
+// policy (an unknown partition, a partition's limits), most jobs made
+// 1-second jobs, most jobs changed by one rule, utilization near 0, every
+// wait 0.
 type degenerate struct {
 	Symptoms      []string       `json:"symptoms"`
 	Jobs          int            `json:"jobs_simulated"`
 	Rejected      int            `json:"jobs_rejected"`
 	RejectedBy    map[string]int `json:"rejected"` // reason → count, as the report's rejected
 	rejectedBy    map[string]int // the same in the text's words
-	OneSecondJobs int            `json:"one_second_jobs"` // run 1 s or less as simulated, not as logged
+	Cancelled     int            `json:"jobs_cancelled,omitempty"` // -slurm-conf: cancelled at submission
+	CancelledBy   map[string]int `json:"cancelled,omitempty"`      // reason → count (Slurm's words)
+	OneSecondJobs int            `json:"one_second_jobs"`          // run 1 s or less as simulated, not as logged
 	Utilization   float64        `json:"utilization"`
 	AllWaitsZero  bool           `json:"all_waits_zero"`
 	MostlyChanged []string       `json:"mostly_changed_by"` // rules that changed more than half the jobs
@@ -182,8 +186,9 @@ func oneSecondJobs(res *sched.Result) int {
 // degeneracy returns the symptoms of a degenerate schedule, nil if it
 // shows none. Every wait 0 counts only beside another symptom: a lightly
 // loaded machine legitimately starts every job at once. changed is
-// res.Changed() (runInfo.changed).
-func degeneracy(res *sched.Result, changed map[string]int) *degenerate {
+// res.Changed() (runInfo.changed); cancelled, the jobs the Slurm policy
+// cancelled at submission by reason (nil without -slurm-conf).
+func degeneracy(res *sched.Result, changed, cancelled map[string]int) *degenerate {
 	n := simulated(res)
 	if n == 0 {
 		return nil
@@ -195,6 +200,13 @@ func degeneracy(res *sched.Result, changed map[string]int) *degenerate {
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
 		d.Symptoms = append(d.Symptoms, "mostly_rejected")
+	}
+	for _, k := range cancelled {
+		d.Cancelled += k
+	}
+	if float64(d.Cancelled) > degenerateShare*float64(n) { // (they are among the n simulated)
+		d.Symptoms = append(d.Symptoms, "mostly_cancelled")
+		d.CancelledBy = cancelled
 	}
 	if float64(d.OneSecondJobs) > degenerateShare*float64(n) {
 		d.Symptoms = append(d.Symptoms, "one_second_jobs")
@@ -229,6 +241,8 @@ func (d *degenerate) text() string {
 		case "mostly_rejected":
 			parts = append(parts, fmt.Sprintf("%d of %d jobs (%.0f%%) rejected (%s), the schedule is of the rest",
 				d.Rejected, d.Rejected+d.Jobs, 100*float64(d.Rejected)/float64(d.Rejected+d.Jobs), cli.Reasons(d.rejectedBy)))
+		case "mostly_cancelled":
+			parts = append(parts, pct(d.Cancelled)+" cancelled at submission by the Slurm policy ("+cli.Reasons(d.CancelledBy)+"), the schedule is of the rest")
 		case "one_second_jobs":
 			parts = append(parts, pct(d.OneSecondJobs)+" ran 1 second instead of their logged time")
 		case "mostly_changed_by_rule":
