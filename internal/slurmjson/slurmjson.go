@@ -86,23 +86,6 @@ func (n *Num) UnmarshalJSON(data []byte) error {
 var numType = reflect.TypeOf(int64(0))
 
 func (n *Num) number(s string) error {
-	// An integer is read exactly (a float64 keeps 53 bits); a float, or an
-	// integer past int64, is read as a float.
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		n.Text = Clip(s)
-		switch {
-		case v == 4294967294 || v == 65534: // NO_VAL, NO_VAL16
-			return nil
-		case v == 4294967295 || v == 65535: // INFINITE, INFINITE16
-			n.Set, n.Inf = true, true
-			return nil
-		case v < -Max || v > Max:
-			n.Big = true
-			return nil
-		}
-		n.V, n.Set = v, true
-		return nil
-	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
 		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(Clip(s)), Type: numType}
