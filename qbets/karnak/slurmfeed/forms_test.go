@@ -93,9 +93,9 @@ func TestSqueueBadRecord(t *testing.T) {
 		key, want string
 	}{
 		{"job_id", rawNumber("18446744073709551621"), `job_id "18446744073709551621"`, `job_id: "18446744073709551621" is not a job id`},
-		{"job_id", "x", `job_id "\"x\""`, `job_id: "\"x\"" is not a number`},
+		{"job_id", "x", `job_id "x"`, `job_id: "x" is not a number`},
 		{"submit_time", rawNumber("1e300"), "7", `submit_time: "1e300" out of range`},
-		{"start_time", "Unknown", "7", `start_time: "\"Unknown\"" is not a number`},
+		{"start_time", "Unknown", "7", `start_time: "Unknown" is not a number`},
 		{"end_time", []any{1}, "7", `end_time: "[1]" is not a number`},
 		{"job_state", map[string]any{"x": 1}, "7", "unknown job state"},
 		{"job_state", 5, "7", `job_state: "5" is not a job state`},
@@ -144,8 +144,8 @@ func TestSacctBadRecord(t *testing.T) {
 	}{
 		{func(r map[string]any) { r["job_id"] = rawNumber("18446744073709551621") }, `job_id "18446744073709551621"`, "is not a job id"},
 		{func(r map[string]any) { r["time"].(map[string]any)["submission"] = rawNumber("1e300") }, "3", `time.submission: "1e300" out of range`},
-		{func(r map[string]any) { r["time"].(map[string]any)["start"] = "Unknown" }, "3", `time.start: "\"Unknown\"" is not a number`},
-		{func(r map[string]any) { r["time"] = "soon" }, "3", `time: "\"soon\"" is not a JSON object`},
+		{func(r map[string]any) { r["time"].(map[string]any)["start"] = "Unknown" }, "3", `time.start: "Unknown" is not a number`},
+		{func(r map[string]any) { r["time"] = "soon" }, "3", `time: "soon" is not a JSON object`},
 		{func(r map[string]any) { r["tres"].(map[string]any)["allocated"] = 5 }, "3", "tres.allocated"},
 	} {
 		m := decodeOutput(t, orig)

@@ -422,7 +422,7 @@ func unreadable(src string, t reflect.Type, raw json.RawMessage, i int, k *recor
 			j.key = fmt.Sprintf("%d_[?]", k.array.V)
 		}
 	case json.Unmarshal(raw, &rawID) == nil && len(rawID.JobID) > 0:
-		j.key = "job_id " + quote(string(rawID.JobID))
+		j.key = "job_id " + shown(rawID.JobID)
 	default:
 		j.key = fmt.Sprintf("%s record %d", src, i)
 	}
@@ -439,7 +439,7 @@ func fieldError(raw json.RawMessage, t reflect.Type, prefix string) string {
 		if prefix == "" {
 			return "a record that is not a JSON object"
 		}
-		return strings.TrimSuffix(prefix, ".") + ": " + quote(string(raw)) + " is not a JSON object"
+		return strings.TrimSuffix(prefix, ".") + ": " + shown(raw) + " is not a JSON object"
 	}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -452,10 +452,19 @@ func fieldError(raw json.RawMessage, t reflect.Type, prefix string) string {
 			if f.Type.Kind() == reflect.Struct && f.Type.NumField() > 0 && f.Type != reflect.TypeFor[slurmjson.Num]() && f.Type != reflect.TypeFor[slurmjson.State]() {
 				return fieldError(v, f.Type, prefix+name+".")
 			}
-			return prefix + name + ": " + quote(string(v)) + " is not " + kind(f.Type)
+			return prefix + name + ": " + shown(v) + " is not " + kind(f.Type)
 		}
 	}
 	return "a record that cannot be read"
+}
+
+// shown quotes a JSON value for a reason: a string as its text.
+func shown(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return quote(s)
+	}
+	return quote(string(v))
 }
 
 // kind names what a field of a record holds.
@@ -644,6 +653,7 @@ func parseSacct(out []byte) ([]job, error) {
 		setBad := func(why string) { bad = append(bad, why) }
 		id := readNum(r.JobID, "sacct: job_id", setBad)
 		arrayJob := readNum(r.Array.JobID, "sacct: array.job_id", setBad)
+		readNum(r.Array.TaskID, "sacct: array.task_id", setBad) // (read below)
 		submit := readNum(r.Time.Submission, "sacct: time.submission", setBad)
 		start := readNum(r.Time.Start, "sacct: time.start", setBad) // unset or 0: not started
 		end := readNum(r.Time.End, "sacct: time.end", setBad)
