@@ -193,13 +193,15 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// squeueJSON is the part of `squeue --json` the collector reads. Its
-// records are read one by one (squeueRecord), so that one it cannot read
-// is a bad job of its own, never a failed poll.
-type squeueJSON struct {
-	Errors []json.RawMessage `json:"errors"`
-	Jobs   []json.RawMessage `json:"jobs"`
+// jsonOutput is a --json output: its errors (E) and its job records (J:
+// a list of records, or of their texts when one cannot be read).
+type jsonOutput[E, J any] struct {
+	Errors E `json:"errors"`
+	Jobs   J `json:"jobs"`
 }
+
+// squeueErrors are squeue --json's errors.
+type squeueErrors = []json.RawMessage
 
 // squeueRecord is one job record of `squeue --json`, in the forms of Slurm
 // 22.05 (openapi/v0.0.38: plain numbers, the state a string) and of 23.02
@@ -227,6 +229,29 @@ type squeueRecord struct {
 	Priority    slurmjson.Num   `json:"priority"`
 }
 
+// readOutput reads a --json output: its errors and its job records, all
+// at once or, when one record cannot be read, each alone (the whole
+// output read twice, on such polls only), those unreadable coming back as
+// their text in raws (nil: read). Output that is not JSON, or errors or a
+// list of jobs of another kind, fail the poll.
+func readOutput[E, T any](out []byte) (errs E, recs []T, raws []json.RawMessage, err error) {
+	var all jsonOutput[E, []T]
+	if json.Unmarshal(out, &all) == nil {
+		return all.Errors, all.Jobs, make([]json.RawMessage, len(all.Jobs)), nil
+	}
+	var texts jsonOutput[E, []json.RawMessage]
+	if err := json.Unmarshal(out, &texts); err != nil {
+		return errs, nil, nil, err
+	}
+	recs, raws = make([]T, len(texts.Jobs)), make([]json.RawMessage, len(texts.Jobs))
+	for i, raw := range texts.Jobs {
+		if json.Unmarshal(raw, &recs[i]) != nil {
+			raws[i] = raw
+		}
+	}
+	return texts.Errors, recs, raws, nil
+}
+
 // maxPriority bounds a priority sent to the service (Slurm's are 32-bit).
 const maxPriority = 1 << 40
 
@@ -236,18 +261,18 @@ const maxPriority = 1 << 40
 // that is what cannot be read, a key of its own. Only output that is not
 // squeue's JSON, or that reports errors, fails the poll.
 func parseSqueue(out []byte) ([]job, error) {
-	var d squeueJSON
-	if err := json.Unmarshal(out, &d); err != nil {
+	errs, recs, raws, err := readOutput[squeueErrors, squeueRecord](out)
+	if err != nil {
 		return nil, fmt.Errorf("squeue --json: %v", err)
 	}
-	if len(d.Errors) > 0 {
-		return nil, fmt.Errorf("squeue --json: errors: %s", quote(string(d.Errors[0])))
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("squeue --json: errors: %s", quote(string(errs[0])))
 	}
 	var jobs []job
 	tasksLeft := maxQueueTasks // array tasks the records may still expand to
-	for i, raw := range d.Jobs {
-		var r squeueRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
+	for i := range recs {
+		r := &recs[i]
+		if raw := raws[i]; raw != nil {
 			var k struct {
 				JobID      slurmjson.Num `json:"job_id"`
 				ArrayJobID slurmjson.Num `json:"array_job_id"`
@@ -546,16 +571,12 @@ func expandTasks(s string, left int) ([]int64, error) {
 	return out, nil
 }
 
-// sacctJSON is the part of `sacct --json` the collector reads, its
-// records read one by one (sacctRecord) as squeue's are. Its exit codes
-// are not read: Slurm 22.05 reports 0 for a job that failed with exit
-// code 3; the feed needs times only.
-type sacctJSON struct {
-	Errors []struct {
-		Description string `json:"description"`
-		ErrorNumber int    `json:"error_number"`
-	} `json:"errors"`
-	Jobs []json.RawMessage `json:"jobs"`
+// sacctErrors are sacct --json's errors. Its exit codes are not read:
+// Slurm 22.05 reports 0 for a job that failed with exit code 3; the feed
+// needs times only.
+type sacctErrors = []struct {
+	Description string `json:"description"`
+	ErrorNumber int    `json:"error_number"`
 }
 
 // sacctRecord is one job of `sacct --json`, in the forms of 22.05
@@ -616,20 +637,20 @@ func sacctGPUs(list []sacctTRES) (int64, string) {
 // (waiting jobs come from squeue, which also has their expected start). A
 // record it cannot read is a bad job, as in parseSqueue.
 func parseSacct(out []byte) ([]job, error) {
-	var d sacctJSON
-	if err := json.Unmarshal(out, &d); err != nil {
+	errs, recs, raws, err := readOutput[sacctErrors, sacctRecord](out)
+	if err != nil {
 		return nil, fmt.Errorf("sacct --json: %v", err)
 	}
-	for _, e := range d.Errors {
+	for _, e := range errs {
 		// "Nothing found" is how 22.05 answers an empty window.
 		if !strings.Contains(strings.ToLower(e.Description), "nothing found") {
 			return nil, fmt.Errorf("sacct --json: error %d: %s", e.ErrorNumber, quote(e.Description))
 		}
 	}
 	var jobs []job
-	for i, raw := range d.Jobs {
-		var r sacctRecord
-		if err := json.Unmarshal(raw, &r); err != nil {
+	for i := range recs {
+		r := &recs[i]
+		if raw := raws[i]; raw != nil {
 			var k struct {
 				JobID slurmjson.Num `json:"job_id"`
 				Array struct {
