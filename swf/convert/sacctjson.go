@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/batchq/batchq/internal/slurmjson"
 )
 
 // maxJSONJob bounds the bytes of one job object in sacct --json output
@@ -293,8 +294,8 @@ type jsonStep struct {
 }
 
 func tresCount(list []jsonTRES, typ string) (int64, bool) {
-	if n := tresNum(list, typ); n.ok() {
-		return n.v, true
+	if n := tresNum(list, typ); n.OK() {
+		return n.V, true
 	}
 	return 0, false
 }
@@ -310,28 +311,28 @@ func tresNum(list []jsonTRES, typ string) jsonNum {
 }
 
 func jsonRecord(b *builder, j *jsonJob, num int) error {
-	if !j.JobID.ok() {
-		return b.malformed(num, "job_id", j.JobID.text, j.JobID.idError())
+	if !j.JobID.OK() {
+		return b.malformed(num, "job_id", j.JobID.Text, idError(j.JobID))
 	}
 	r := newRecord(num)
-	r.key = strconv.FormatInt(j.JobID.v, 10)
+	r.key = strconv.FormatInt(j.JobID.V, 10)
 	r.id = r.key
 	switch {
-	case j.Array.JobID.ok() && j.Array.JobID.v > 0 && j.Array.TaskID.ok():
-		r.id = fmt.Sprintf("%d_%d", j.Array.JobID.v, j.Array.TaskID.v)
-	case j.Array.JobID.ok() && j.Array.JobID.v > 0 && len(j.Array.Task) > 0 && string(j.Array.Task) != "null" && string(j.Array.Task) != `""`:
+	case j.Array.JobID.OK() && j.Array.JobID.V > 0 && j.Array.TaskID.OK():
+		r.id = fmt.Sprintf("%d_%d", j.Array.JobID.V, j.Array.TaskID.V)
+	case j.Array.JobID.OK() && j.Array.JobID.V > 0 && len(j.Array.Task) > 0 && string(j.Array.Task) != "null" && string(j.Array.Task) != `""`:
 		b.skip(skipArrayRange)
 		return nil
-	case j.Het.JobID.ok() && j.Het.JobID.v > 0 && j.Het.Offset.ok():
-		r.id = fmt.Sprintf("%d+%d", j.Het.JobID.v, j.Het.Offset.v)
+	case j.Het.JobID.OK() && j.Het.JobID.V > 0 && j.Het.Offset.OK():
+		r.id = fmt.Sprintf("%d+%d", j.Het.JobID.V, j.Het.Offset.V)
 		r.note(noteHet)
 	}
 	r.user, r.group, r.queue, r.exe = j.User, j.Group, j.Partition, j.Name
 	if b.accounts() {
 		r.group, r.qos = string(j.Account), string(j.QOS)
 	}
-	applyState(&r, j.State.first())
-	if r.state == "FAILED" && j.ExitCode.ReturnCode.ok() && j.ExitCode.ReturnCode.v == 0 {
+	applyState(&r, j.State.First())
+	if r.state == "FAILED" && j.ExitCode.ReturnCode.OK() && j.ExitCode.ReturnCode.V == 0 {
 		r.note(noteFailedExit0)
 	}
 	for _, t := range []struct {
@@ -341,28 +342,28 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	}{{"time.submission", j.Time.Submission, &r.submit}, {"time.start", j.Time.Start, &r.start},
 		{"time.end", j.Time.End, &r.end}, {"time.elapsed", j.Time.Elapsed, &r.elapsed}} {
 		switch {
-		case t.n.big || t.n.ok() && t.n.v > maxTime:
-			if err := b.fieldError(&r, t.field, t.n.text, t.n.timeError()); err != nil {
+		case t.n.Big || t.n.OK() && t.n.V > maxTime:
+			if err := b.fieldError(&r, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}
-		case t.n.ok() && t.n.v > 0:
-			*t.dst = t.n.v
+		case t.n.OK() && t.n.V > 0:
+			*t.dst = t.n.V
 		}
 	}
-	if r.elapsed < 0 && j.Time.Elapsed.ok() && j.Time.Elapsed.v == 0 {
+	if r.elapsed < 0 && j.Time.Elapsed.OK() && j.Time.Elapsed.V == 0 {
 		r.elapsed = 0
 	}
 	switch l := j.Time.Limit; {
-	case l.inf:
+	case l.Inf:
 		r.note(noteUnlimited)
-	case l.big || l.ok() && l.v > maxTime/60:
+	case l.Big || l.OK() && l.V > maxTime/60:
 		r.note(noteInvalidLimit)
-	case !l.ok() && l.null:
+	case !l.OK() && l.Null:
 		r.partLimit = noteNullLimit
-	case !l.ok():
+	case !l.OK():
 		r.partLimit = notePartLimit
 	default:
-		r.limit = l.v * 60
+		r.limit = l.V * 60
 	}
 	for _, c := range []struct {
 		field string
@@ -370,12 +371,12 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 		dst   *int64
 	}{{"tres.allocated", tresNum(j.TRES.Allocated, "cpu"), &r.alloc}, {"required.CPUs", j.Required.CPUs, &r.req}} {
 		switch {
-		case c.n.big || c.n.ok() && c.n.v > maxProcs:
-			if err := b.fieldError(&r, c.field, c.n.text, errProcs); err != nil {
+		case c.n.Big || c.n.OK() && c.n.V > maxProcs:
+			if err := b.fieldError(&r, c.field, c.n.Text, errProcs); err != nil {
 				return err
 			}
-		case c.n.ok() && c.n.v > 0:
-			*c.dst = c.n.v
+		case c.n.OK() && c.n.V > 0:
+			*c.dst = c.n.V
 		}
 	}
 	if cpu := seconds(j.Time.Total.Seconds, j.Time.Total.Microseconds); cpu > 0 {
@@ -393,7 +394,7 @@ func jsonRecord(b *builder, j *jsonJob, num int) error {
 	stepCPU := 0.0
 	for _, s := range j.Steps {
 		if bytes, ok := tresCount(s.TRES.Requested.Average, "mem"); ok && bytes > 0 {
-			tasks := max(s.Tasks.Count.v, 1)
+			tasks := max(s.Tasks.Count.V, 1)
 			cpus, ok := tresCount(s.TRES.Allocated, "cpu")
 			if !ok || cpus <= 0 {
 				cpus = r.alloc
@@ -419,34 +420,26 @@ func cmpPositive(a, b int64) int64 {
 }
 
 func seconds(s, us jsonNum) float64 {
-	if !s.ok() {
+	if !s.OK() {
 		return 0
 	}
-	v := float64(s.v)
-	if us.ok() {
-		v += float64(us.v) / 1e6
+	v := float64(s.V)
+	if us.OK() {
+		v += float64(us.V) / 1e6
 	}
 	return v
 }
 
 // jsonNum is a number of any Slurm version: 42, "42", null, or
-// {"set": true, "infinite": false, "number": 42}. Slurm's NO_VAL and
-// INFINITE sentinels count as unset and infinite.
-type jsonNum struct {
-	v        int64
-	set, inf bool
-	null     bool   // a literal null (Slurm 22.05 writes NO_VAL and INFINITE so)
-	big      bool   // a number beyond any plausible value (not set): the field is unreadable
-	text     string // the number as written, for errors
-}
-
-func (n jsonNum) ok() bool { return n.set && !n.inf }
+// {"set":…,"infinite":…,"number":…} (see internal/slurmjson, shared with
+// the live feed, qbets/karnak/slurmfeed).
+type jsonNum = slurmjson.Num
 
 // timeError is why a time stamp too large to take is unreadable: a
 // negative one (a corrupt -9223372036854775808) is out of range, not
 // "after the year 2200".
-func (n jsonNum) timeError() error {
-	if strings.HasPrefix(n.text, "-") {
+func timeError(n jsonNum) error {
+	if strings.HasPrefix(n.Text, "-") {
 		return errRange
 	}
 	return errFuture
@@ -454,113 +447,16 @@ func (n jsonNum) timeError() error {
 
 // idError is why a job id is unreadable: one written but past any
 // plausible number (Slurm's are 32-bit) is out of range, not missing.
-func (n jsonNum) idError() error {
-	if n.big || n.set && !n.inf && n.v <= 0 {
+func idError(n jsonNum) error {
+	if n.Big || n.Set && !n.Inf && n.V <= 0 {
 		return errors.New("job id out of range")
 	}
 	return errors.New("missing job id")
 }
 
-func (n *jsonNum) UnmarshalJSON(data []byte) error {
-	*n = jsonNum{}
-	data = bytes.TrimSpace(data)
-	switch {
-	case len(data) == 0 || string(data) == "null":
-		n.null = true
-		return nil
-	case data[0] == '{':
-		var o struct {
-			Set      *bool           `json:"set"`
-			Infinite bool            `json:"infinite"`
-			Number   json.RawMessage `json:"number"`
-		}
-		if err := json.Unmarshal(data, &o); err != nil {
-			return &json.UnmarshalTypeError{Value: "object " + clip(string(data)), Type: numType}
-		}
-		if o.Infinite {
-			n.set, n.inf = true, true
-			return nil
-		}
-		if o.Set != nil && !*o.Set || len(o.Number) == 0 || string(o.Number) == "null" {
-			return nil
-		}
-		return n.number(strings.Trim(string(o.Number), `"`))
-	case data[0] == '"':
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return &json.UnmarshalTypeError{Value: "string", Type: numType}
-		}
-		if s == "" {
-			return nil
-		}
-		return n.number(s)
-	case data[0] == 't' || data[0] == 'f' || data[0] == '[':
-		return &json.UnmarshalTypeError{Value: clip(string(data)), Type: numType}
-	}
-	return n.number(string(data))
-}
-
-var numType = reflect.TypeOf(int64(0))
-
-func (n *jsonNum) number(s string) error {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
-		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(clip(s)), Type: numType}
-	}
-	n.text = clip(s)
-	switch {
-	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096 && f <= 1.8446744073709552e19: // NO_VAL, NO_VAL16, NO_VAL64
-		return nil
-	case f == 4294967295 || f == 65535: // INFINITE, INFINITE16
-		n.set, n.inf = true, true
-		return nil
-	case f < -maxSeconds || f > maxSeconds:
-		n.big = true // as 1e300 or -1e9: not a value, not a sentinel either
-		return nil
-	}
-	n.v, n.set = int64(f), true
-	return nil
-}
-
 // jsonState is a state of any Slurm version: "COMPLETED", ["COMPLETED"],
 // or {"current": either, "reason": ...}.
-type jsonState struct{ words []string }
-
-func (s *jsonState) UnmarshalJSON(data []byte) error {
-	s.words = nil
-	data = bytes.TrimSpace(data)
-	switch {
-	case len(data) == 0 || string(data) == "null":
-		return nil
-	case data[0] == '{':
-		var o struct {
-			Current jsonState `json:"current"`
-		}
-		if err := json.Unmarshal(data, &o); err != nil {
-			return err
-		}
-		*s = o.Current
-		return nil
-	case data[0] == '[':
-		return json.Unmarshal(data, &s.words)
-	default:
-		var w string
-		if err := json.Unmarshal(data, &w); err != nil {
-			return err
-		}
-		s.words = []string{w}
-		return nil
-	}
-}
-
-func (s jsonState) first() string {
-	for _, w := range s.words {
-		if w = strings.TrimSpace(w); w != "" {
-			return w
-		}
-	}
-	return ""
-}
+type jsonState = slurmjson.State
 
 // limitReader fails once n passes maxJSONJob; the caller resets n at
 // each job.
@@ -651,10 +547,10 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 			key += "/" + t.Name
 		}
 		switch {
-		case t.Count.big:
-			entries = append(entries, tresEntry{key, t.Count.text}) // fails below, quoted
-		case t.Count.ok():
-			entries = append(entries, tresEntry{key, strconv.FormatInt(t.Count.v, 10)})
+		case t.Count.Big:
+			entries = append(entries, tresEntry{key, t.Count.Text}) // fails below, quoted
+		case t.Count.OK():
+			entries = append(entries, tresEntry{key, strconv.FormatInt(t.Count.V, 10)})
 		}
 	}
 	if key, v, err := slurmTRES(&in, entries); err != nil {
@@ -663,14 +559,14 @@ func jsonDemand(b *builder, r *record, j *jsonJob) error {
 			return err
 		}
 	}
-	if n := j.AllocationNodes; in.nodes == 0 && n.ok() && n.v > 0 && n.v <= maxProcs {
-		in.nodes = n.v
+	if n := j.AllocationNodes; in.nodes == 0 && n.OK() && n.V > 0 && n.V <= maxProcs {
+		in.nodes = n.V
 	}
 	if in.memTotal == 0 {
-		if m := j.Required.MemoryPerCPU; m.ok() && m.v > 0 {
-			in.memPerCPU = float64(m.v)
-		} else if m := j.Required.MemoryPerNode; m.ok() && m.v > 0 {
-			in.memPerNode = float64(m.v)
+		if m := j.Required.MemoryPerCPU; m.OK() && m.V > 0 {
+			in.memPerCPU = float64(m.V)
+		} else if m := j.Required.MemoryPerNode; m.OK() && m.V > 0 {
+			in.memPerNode = float64(m.V)
 		}
 	}
 	if in.any() || in.dropped {

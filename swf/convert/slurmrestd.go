@@ -84,8 +84,8 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 			}
 		case "last_update":
 			var n jsonNum
-			if json.Unmarshal(v, &n) == nil && n.ok() && n.v > 0 && n.v <= maxTime {
-				s.lastUpdate = n.v
+			if json.Unmarshal(v, &n) == nil && n.OK() && n.V > 0 && n.V <= maxTime {
+				s.lastUpdate = n.V
 			}
 		}
 	}
@@ -105,24 +105,24 @@ func (s *snapBuilder) readJSON(in io.Reader) error {
 
 func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	b := s.b
-	if !j.JobID.ok() || j.JobID.v <= 0 {
-		return b.malformed(num, "job_id", j.JobID.text, j.JobID.idError())
+	if !j.JobID.OK() || j.JobID.V <= 0 {
+		return b.malformed(num, "job_id", j.JobID.Text, idError(j.JobID))
 	}
 	q := newQueued(num)
-	q.ID = strconv.FormatInt(j.JobID.v, 10)
+	q.ID = strconv.FormatInt(j.JobID.V, 10)
 	switch {
-	case j.ArrayJobID.ok() && j.ArrayJobID.v > 0 && j.ArrayTaskID.ok():
-		q.ID = fmt.Sprintf("%d_%d", j.ArrayJobID.v, j.ArrayTaskID.v)
-	case j.ArrayJobID.ok() && j.ArrayJobID.v > 0 && str(j.ArrayTaskString) != "":
-		q.ID = strconv.FormatInt(j.ArrayJobID.v, 10)
+	case j.ArrayJobID.OK() && j.ArrayJobID.V > 0 && j.ArrayTaskID.OK():
+		q.ID = fmt.Sprintf("%d_%d", j.ArrayJobID.V, j.ArrayTaskID.V)
+	case j.ArrayJobID.OK() && j.ArrayJobID.V > 0 && str(j.ArrayTaskString) != "":
+		q.ID = strconv.FormatInt(j.ArrayJobID.V, 10)
 		q.tasks = str(j.ArrayTaskString)
-	case j.HetJobID.ok() && j.HetJobID.v > 0 && j.HetJobOffset.ok():
-		q.ID = fmt.Sprintf("%d+%d", j.HetJobID.v, j.HetJobOffset.v)
+	case j.HetJobID.OK() && j.HetJobID.V > 0 && j.HetJobOffset.OK():
+		q.ID = fmt.Sprintf("%d+%d", j.HetJobID.V, j.HetJobOffset.V)
 	}
 	q.Name, q.User, q.Account, q.Partition = str(j.Name), str(j.UserName), str(j.Account), str(j.Partition)
 	q.QOS = string(j.QOS)
-	if q.User == "" && j.UserID.ok() {
-		q.User = strconv.FormatInt(j.UserID.v, 10)
+	if q.User == "" && j.UserID.OK() {
+		q.User = strconv.FormatInt(j.UserID.V, 10)
 	}
 	// scontrol prints the state description, when there is one, instead
 	// of the reason's code (blanks made '_'): so does a snapshot, so that
@@ -144,38 +144,38 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 	}{{"submit_time", j.SubmitTime, &q.Submit}, {"start_time", j.StartTime, &q.Start}, {"end_time", j.EndTime, &q.end},
 		{"suspend_time", j.SuspendTime, &q.suspendTime}, {"last_sched_evaluation", j.LastSchedEval, &q.lastEval}} {
 		switch {
-		case t.n.big || t.n.ok() && t.n.v > maxTime:
-			if err := s.fieldError(&q, t.field, t.n.text, t.n.timeError()); err != nil {
+		case t.n.Big || t.n.OK() && t.n.V > maxTime:
+			if err := s.fieldError(&q, t.field, t.n.Text, timeError(t.n)); err != nil {
 				return err
 			}
-		case t.n.ok() && t.n.v > 0:
-			*t.dst = t.n.v
+		case t.n.OK() && t.n.V > 0:
+			*t.dst = t.n.V
 		}
 	}
-	if p := j.PreSusTime; p.ok() && p.v > 0 && p.v <= maxTime {
-		q.preSus = p.v
+	if p := j.PreSusTime; p.OK() && p.V > 0 && p.V <= maxTime {
+		q.preSus = p.V
 	}
 	switch l := j.TimeLimit; {
-	case l.inf || l.null:
+	case l.Inf || l.Null:
 		q.note(noteUnlimited)
-	case l.big || l.ok() && (l.v < 0 || l.v > maxTime/60):
+	case l.Big || l.OK() && (l.V < 0 || l.V > maxTime/60):
 		q.note(noteInvalidLimit)
-	case !l.ok():
+	case !l.OK():
 		q.partLimit = true
 	default:
-		q.TimeLimit = l.v * 60
+		q.TimeLimit = l.V * 60
 	}
-	if j.Priority.ok() && j.Priority.v >= 0 && j.Priority.v <= 1<<32 {
-		q.Priority = j.Priority.v
+	if j.Priority.OK() && j.Priority.V >= 0 && j.Priority.V <= 1<<32 {
+		q.Priority = j.Priority.V
 	}
-	place, _ := queueState(j.JobState.words)
+	place, _ := queueState(j.JobState.Words)
 	cpus, nodes := j.CPUs, j.NodeCount
 	if place == qRunning {
 		// What the job holds, where the response says it.
-		if n := firstSet(j.JobResources.AllocatedCPUs, j.JobResources.CPUs); n.ok() && n.v > 0 {
+		if n := firstSet(j.JobResources.AllocatedCPUs, j.JobResources.CPUs); n.OK() && n.V > 0 {
 			cpus = n
 		}
-		if n := firstSet(j.JobResources.AllocatedHosts, restNodeCount(j.JobResources.Nodes)); n.ok() && n.v > 0 {
+		if n := firstSet(j.JobResources.AllocatedHosts, restNodeCount(j.JobResources.Nodes)); n.OK() && n.V > 0 {
 			nodes = n
 		}
 	}
@@ -185,18 +185,18 @@ func (s *snapBuilder) restRecord(j *restJob, num int) error {
 		dst   *int64
 	}{{"cpus", cpus, &q.CPUs}, {"node_count", nodes, &q.Nodes}} {
 		switch {
-		case c.n.big || c.n.ok() && c.n.v > maxProcs:
-			if err := s.fieldError(&q, c.field, c.n.text, errProcs); err != nil {
+		case c.n.Big || c.n.OK() && c.n.V > maxProcs:
+			if err := s.fieldError(&q, c.field, c.n.Text, errProcs); err != nil {
 				return err
 			}
-		case c.n.ok() && c.n.v > 0:
-			*c.dst = c.n.v
+		case c.n.OK() && c.n.V > 0:
+			*c.dst = c.n.V
 		}
 	}
 	if err := s.restDemand(&q, j); err != nil {
 		return err
 	}
-	s.add(q, j.JobState.words)
+	s.add(q, j.JobState.Words)
 	return nil
 }
 
@@ -219,10 +219,10 @@ func (s *snapBuilder) restDemand(q *queued, j *restJob) error {
 		in.nodes = q.Nodes
 	}
 	if in.memTotal == 0 {
-		if m := j.MemoryPerNode; m.ok() && m.v > 0 {
-			in.memPerNode = float64(m.v)
-		} else if m := j.MemoryPerCPU; m.ok() && m.v > 0 {
-			in.memPerCPU = float64(m.v)
+		if m := j.MemoryPerNode; m.OK() && m.V > 0 {
+			in.memPerNode = float64(m.V)
+		} else if m := j.MemoryPerCPU; m.OK() && m.V > 0 {
+			in.memPerCPU = float64(m.V)
 		}
 	}
 	q.Demand = makeDemand(&in, q.CPUs, q.note)
@@ -231,7 +231,7 @@ func (s *snapBuilder) restDemand(q *queued, j *restJob) error {
 
 func firstSet(ns ...jsonNum) jsonNum {
 	for _, n := range ns {
-		if n.ok() {
+		if n.OK() {
 			return n
 		}
 	}

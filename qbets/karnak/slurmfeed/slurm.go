@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/batchq/batchq/internal/slurmjson"
 )
 
 // job is one Slurm job, or one task of a job array, as a poll sees it.
@@ -190,56 +193,122 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// squeueJSON is the part of `squeue --json` (Slurm 22.05's
-// openapi/v0.0.38 data) the collector reads.
-type squeueJSON struct {
-	Errors []json.RawMessage `json:"errors"`
-	Jobs   []struct {
-		JobID       int64  `json:"job_id"`
-		ArrayJobID  int64  `json:"array_job_id"`
-		ArrayTaskID *int64 `json:"array_task_id"`
-		ArrayTasks  string `json:"array_task_string"`
-		State       string `json:"job_state"`
-		Submit      int64  `json:"submit_time"`
-		Start       int64  `json:"start_time"`
-		End         int64  `json:"end_time"`
-		TimeLimit   *int64 `json:"time_limit"`
-		Partition   string `json:"partition"`
-		CPUs        *int64 `json:"cpus"`
-		TRESReq     string `json:"tres_req_str"`
-		TRESAlloc   string `json:"tres_alloc_str"`
-		Nodes       string `json:"nodes"`
-		User        string `json:"user_name"`
-		Account     string `json:"account"`
-		Name        string `json:"name"`
-		Priority    *int64 `json:"priority"`
-	} `json:"jobs"`
+// jsonOutput is a --json output: its errors (E) and its job records (J:
+// a list of records, or of their texts when one cannot be read).
+type jsonOutput[E, J any] struct {
+	Errors E `json:"errors"`
+	Jobs   J `json:"jobs"`
+}
+
+// squeueErrors are squeue --json's errors.
+type squeueErrors = []json.RawMessage
+
+// squeueRecord is one job record of `squeue --json`, in the forms of Slurm
+// 22.05 (openapi/v0.0.38: plain numbers, the state a string) and of 23.02
+// and later (data_parser v0.0.39 on: numbers as {"set","infinite",
+// "number"} objects, the state a list of its base state and flags); see
+// the package doc for what an unset or infinite value means.
+type squeueRecord struct {
+	JobID       slurmjson.Num   `json:"job_id"`
+	ArrayJobID  slurmjson.Num   `json:"array_job_id"`
+	ArrayTaskID slurmjson.Num   `json:"array_task_id"`
+	ArrayTasks  string          `json:"array_task_string"`
+	State       slurmjson.State `json:"job_state"`
+	Submit      slurmjson.Num   `json:"submit_time"`
+	Start       slurmjson.Num   `json:"start_time"`
+	End         slurmjson.Num   `json:"end_time"`
+	TimeLimit   slurmjson.Num   `json:"time_limit"`
+	Partition   string          `json:"partition"`
+	CPUs        slurmjson.Num   `json:"cpus"`
+	TRESReq     string          `json:"tres_req_str"`
+	TRESAlloc   string          `json:"tres_alloc_str"`
+	Nodes       string          `json:"nodes"`
+	User        string          `json:"user_name"`
+	Account     string          `json:"account"`
+	Name        string          `json:"name"`
+	Priority    slurmjson.Num   `json:"priority"`
+}
+
+// readOutput reads a --json output: its errors and its job records, all
+// at once or, when one record cannot be read, each alone (the whole
+// output read twice, on such polls only), those unreadable coming back as
+// their text in raws (nil: read). Output that is not JSON, or errors or a
+// list of jobs of another kind, fail the poll.
+func readOutput[E, T any](out []byte) (errs E, recs []T, raws []json.RawMessage, err error) {
+	var all jsonOutput[E, []T]
+	if json.Unmarshal(out, &all) == nil {
+		return all.Errors, all.Jobs, make([]json.RawMessage, len(all.Jobs)), nil
+	}
+	var texts jsonOutput[E, []json.RawMessage]
+	if err := json.Unmarshal(out, &texts); err != nil {
+		return errs, nil, nil, err
+	}
+	recs, raws = make([]T, len(texts.Jobs)), make([]json.RawMessage, len(texts.Jobs))
+	for i, raw := range texts.Jobs {
+		if json.Unmarshal(raw, &recs[i]) != nil {
+			raws[i] = raw
+		}
+	}
+	return texts.Errors, recs, raws, nil
 }
 
 // maxPriority bounds a priority sent to the service (Slurm's are 32-bit).
 const maxPriority = 1 << 40
 
 // parseSqueue reads `squeue --json`. A record it cannot use comes back
-// with its reason in bad.
+// with its reason in bad: one it cannot read at all (a job id past 2^63, a
+// time of 1e300, "Unknown" for a number) too, under its job id or, when
+// that is what cannot be read, a key of its own. Only output that is not
+// squeue's JSON, or that reports errors, fails the poll.
 func parseSqueue(out []byte) ([]job, error) {
-	var d squeueJSON
-	if err := json.Unmarshal(out, &d); err != nil {
+	errs, recs, raws, err := readOutput[squeueErrors, squeueRecord](out)
+	if err != nil {
 		return nil, fmt.Errorf("squeue --json: %v", err)
 	}
-	if len(d.Errors) > 0 {
-		return nil, fmt.Errorf("squeue --json: errors: %s", quote(string(d.Errors[0])))
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("squeue --json: errors: %s", quote(string(errs[0])))
 	}
 	var jobs []job
 	tasksLeft := maxQueueTasks // array tasks the records may still expand to
-	for i := range d.Jobs {
-		r := &d.Jobs[i]
+	for i := range recs {
+		r := &recs[i]
+		if raw := raws[i]; raw != nil {
+			var k struct {
+				JobID      slurmjson.Num `json:"job_id"`
+				ArrayJobID slurmjson.Num `json:"array_job_id"`
+				ArrayTask  slurmjson.Num `json:"array_task_id"`
+			}
+			var kk *recordKey
+			if json.Unmarshal(raw, &k) == nil {
+				kk = &recordKey{k.JobID, k.ArrayJobID, k.ArrayTask}
+			}
+			jobs = append(jobs, unreadable("squeue", reflect.TypeFor[squeueRecord](), raw, i, kk))
+			continue
+		}
 		j := job{
 			partition: r.Partition,
-			user:      text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Submit,
+			user:      text(r.User), account: text(r.Account), name: text(r.Name),
 		}
-		j.wall = minutes(r.TimeLimit, "squeue", &j.bad)
-		if r.CPUs != nil && *r.CPUs > 0 {
-			j.cores = *r.CPUs
+		// The first reason is kept: setBad leaves one already set.
+		setBad := func(why string) {
+			if j.bad == "" {
+				j.bad = why
+			}
+		}
+		id := readNum(r.JobID, "squeue: job_id", setBad)
+		if !r.JobID.OK() || id <= 0 {
+			setBad("squeue: job_id: " + numText(r.JobID) + " is not a job id")
+		}
+		arrayJob := readNum(r.ArrayJobID, "squeue: array_job_id", setBad)
+		j.submit = readNum(r.Submit, "squeue: submit_time", setBad)
+		if !r.Submit.OK() && !r.Submit.Big {
+			setBad("squeue: no submit time")
+		}
+		start := readNum(r.Start, "squeue: start_time", setBad) // unset: no expected start yet
+		end := readNum(r.End, "squeue: end_time", setBad)
+		j.wall = minutes(limitOf(r.TimeLimit, "squeue", &j.bad), "squeue", &j.bad)
+		if cpus := readNum(r.CPUs, "squeue: cpus", setBad); cpus > 0 {
+			j.cores = cpus
 		} else if j.cores = cpuOf(r.TRESAlloc); j.cores == 0 {
 			j.cores = cpuOf(r.TRESReq)
 		}
@@ -249,56 +318,193 @@ func parseSqueue(out []byte) ([]job, error) {
 			field = "tres_req_str"
 			gpus, badGPUs = gpusOf(r.TRESReq)
 		}
-		if j.gpus = gpus; badGPUs != "" && j.bad == "" { // (the first reason is kept)
-			j.bad = "squeue: " + field + ": GPU count " + badGPUs
+		if j.gpus = gpus; badGPUs != "" {
+			setBad("squeue: " + field + ": GPU count " + badGPUs)
 		}
-		switch stateClass(r.State) {
+		state := r.State.First()
+		switch stateClass(state) {
 		case "waiting":
-			j.estimate = r.Start // the expected start, as `squeue --start` shows it
-			if r.Priority != nil && *r.Priority > 0 {
-				j.priority = min(*r.Priority, maxPriority) // the scheduler's order
+			j.estimate = start // the expected start, as `squeue --start` shows it
+			if p := readNum(r.Priority, "squeue: priority", setBad); p > 0 {
+				j.priority = min(p, maxPriority) // the scheduler's order
 			}
 		case "running":
-			j.start, j.started = r.Start, true
+			j.start, j.started = start, true
+			if start == 0 {
+				setBad("squeue: " + quote(state) + " job without its start time")
+			}
 		case "done":
 			// A job cancelled while waiting has a start time (= its end)
 			// but was never given nodes.
-			j.started = r.Nodes != "" && r.Start > 0
+			j.started = r.Nodes != "" && start > 0
 			if j.started {
-				j.start = r.Start
+				j.start = start
 			}
-			j.end, j.ended = r.End, true
+			j.end, j.ended = end, true
+			if end == 0 {
+				setBad("squeue: " + quote(state) + " job without its end time")
+			}
 		default:
-			if j.bad == "" {
-				j.bad = "squeue: unknown job state " + quote(r.State)
-			}
+			setBad("squeue: unknown job state " + quote(strings.Join(r.State.Words, ",")))
 		}
 		if j.bad == "" {
-			j.bad = checkTimes("squeue", &j, r.Start, r.End)
+			j.bad = checkTimes("squeue", &j, start, end)
 		}
 		switch {
-		case r.ArrayJobID == 0:
-			j.key, j.id = strconv.FormatInt(r.JobID, 10), r.JobID
+		case !r.JobID.OK() || id <= 0:
+			j.key = "job_id " + numText(r.JobID) // not a Slurm key: never fed
 			jobs = append(jobs, j)
-		case r.ArrayTaskID != nil:
-			jobs = append(jobs, arrayTask(j, "squeue", r.ArrayJobID, *r.ArrayTaskID))
+		case arrayJob == 0:
+			j.key, j.id = strconv.FormatInt(id, 10), id
+			jobs = append(jobs, j)
+		case r.ArrayTaskID.OK():
+			jobs = append(jobs, arrayTask(j, "squeue", arrayJob, r.ArrayTaskID.V))
+		case r.ArrayTaskID.Inf || r.ArrayTaskID.Big:
+			j.key = fmt.Sprintf("%d_%s", arrayJob, numText(r.ArrayTaskID))
+			setBad("squeue: array_task_id: " + numText(r.ArrayTaskID) + " is not a task index")
+			jobs = append(jobs, j)
 		default: // the waiting tasks of an array, as one record
 			tasks, err := expandTasks(r.ArrayTasks, tasksLeft)
 			if err != nil {
-				j.key = fmt.Sprintf("%d_[%s]", r.ArrayJobID, text(r.ArrayTasks))
-				if j.bad == "" {
-					j.bad = "squeue: array_task_string: " + err.Error()
-				}
+				j.key = fmt.Sprintf("%d_[%s]", arrayJob, text(r.ArrayTasks))
+				setBad("squeue: array_task_string: " + err.Error())
 				jobs = append(jobs, j)
 				continue
 			}
 			tasksLeft -= len(tasks)
 			for _, t := range tasks {
-				jobs = append(jobs, arrayTask(j, "squeue", r.ArrayJobID, t))
+				jobs = append(jobs, arrayTask(j, "squeue", arrayJob, t))
 			}
 		}
 	}
 	return jobs, nil
+}
+
+// readNum is n's value: 0 when it has none (unset, null, NO_VAL,
+// infinite), which each caller reads as its field's "none". A number past
+// any plausible value (Big, as 1e300) makes the record bad; what names
+// the source and the field.
+func readNum(n slurmjson.Num, what string, setBad func(string)) int64 {
+	if n.Big {
+		setBad(what + ": " + numText(n) + " out of range")
+	}
+	if !n.OK() {
+		return 0
+	}
+	return n.V
+}
+
+// limitOf is a time limit for minutes: nil for no value (NO_VAL: the
+// partition's limit), INFINITE for an infinite one (no limit). A number
+// past any plausible value makes the record bad (*bad, when "" so far).
+func limitOf(n slurmjson.Num, src string, bad *string) *int64 {
+	switch {
+	case n.Inf:
+		return new(int64(infinite32))
+	case n.Big:
+		if *bad == "" {
+			*bad = src + ": time limit " + numText(n) + " minutes out of range"
+		}
+	case n.OK():
+		return &n.V
+	}
+	return nil
+}
+
+// numText shows a number as written, or what it was instead.
+func numText(n slurmjson.Num) string {
+	switch {
+	case n.Inf:
+		return "infinite"
+	case n.Text == "":
+		return "unset"
+	}
+	return quote(n.Text) // a value, Big, or a NO_VAL sentinel
+}
+
+// recordKey is what names a record: its job id, and its array's job id
+// and task index.
+type recordKey struct{ job, array, task slurmjson.Num }
+
+// unreadable is a record of src's JSON that cannot be read (a field of
+// the wrong kind: a string where a number goes, "Unknown" for a time): a
+// bad job under its key when k can be read (k nil: it cannot), else under
+// a key made of the job id as written, or of its place in the output when
+// there is no job id at all (such keys are never a Slurm job's).
+func unreadable(src string, t reflect.Type, raw json.RawMessage, i int, k *recordKey) job {
+	j := job{bad: src + ": " + fieldError(raw, t, "")}
+	var rawID struct {
+		JobID json.RawMessage `json:"job_id"`
+	}
+	switch {
+	case k != nil && k.job.OK() && k.job.V > 0 && !k.array.Big && !k.array.Inf:
+		switch {
+		case !k.array.OK() || k.array.V == 0:
+			j.key, j.id = strconv.FormatInt(k.job.V, 10), k.job.V
+		case k.task.OK():
+			j = arrayTask(j, src, k.array.V, k.task.V)
+		default:
+			j.key = fmt.Sprintf("%d_[?]", k.array.V)
+		}
+	case json.Unmarshal(raw, &rawID) == nil && len(rawID.JobID) > 0:
+		j.key = "job_id " + shown(rawID.JobID)
+	default:
+		j.key = fmt.Sprintf("%s record %d", src, i)
+	}
+	return j
+}
+
+// fieldError says which field of an unreadable record of type t is wrong,
+// and how: the first of the fields the feed reads (in t's order; those of
+// a nested object named as "time.start") that cannot be read alone, or
+// what is wrong with the record as a whole.
+func fieldError(raw json.RawMessage, t reflect.Type, prefix string) string {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		if prefix == "" {
+			return "a record that is not a JSON object"
+		}
+		return strings.TrimSuffix(prefix, ".") + ": " + shown(raw) + " is not a JSON object"
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := f.Tag.Get("json")
+		v, ok := fields[name]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(v, reflect.New(f.Type).Interface()); err != nil {
+			if f.Type.Kind() == reflect.Struct && f.Type.NumField() > 0 && f.Type != reflect.TypeFor[slurmjson.Num]() && f.Type != reflect.TypeFor[slurmjson.State]() {
+				return fieldError(v, f.Type, prefix+name+".")
+			}
+			return prefix + name + ": " + shown(v) + " is not " + kind(f.Type)
+		}
+	}
+	return "a record that cannot be read"
+}
+
+// shown quotes a JSON value for a reason: a string as its text.
+func shown(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return quote(s)
+	}
+	return quote(string(v))
+}
+
+// kind names what a field of a record holds.
+func kind(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[slurmjson.Num]():
+		return "a number"
+	case t == reflect.TypeFor[slurmjson.State]():
+		return "a job state"
+	case t.Kind() == reflect.Slice:
+		return "a list of TRES"
+	case t.Kind() == reflect.Pointer || t.Kind() == reflect.String:
+		return "a string"
+	}
+	return "a JSON object"
 }
 
 // checkTimes says what is wrong with a record's times ("" if nothing).
@@ -365,93 +571,124 @@ func expandTasks(s string, left int) ([]int64, error) {
 	return out, nil
 }
 
-// sacctJSON is the part of `sacct --json` (openapi/dbv0.0.38) the collector
-// reads. Its exit codes are not read: Slurm 22.05 reports 0 for a job that
-// failed with exit code 3; the feed needs times only.
-type sacctJSON struct {
-	Errors []struct {
-		Description string `json:"description"`
-		ErrorNumber int    `json:"error_number"`
-	} `json:"errors"`
-	Jobs []struct {
-		JobID int64 `json:"job_id"`
-		Array struct {
-			JobID  int64  `json:"job_id"`
-			TaskID *int64 `json:"task_id"`
-		} `json:"array"`
-		State struct {
-			Current string `json:"current"`
-		} `json:"state"`
-		Time struct {
-			Submission int64  `json:"submission"`
-			Start      *int64 `json:"start"`
-			End        *int64 `json:"end"`
-			Limit      *int64 `json:"limit"`
-		} `json:"time"`
-		Partition string `json:"partition"`
-		Required  struct {
-			CPUs int64 `json:"CPUs"`
-		} `json:"required"`
-		TRES struct {
-			Allocated []sacctTRES `json:"allocated"`
-			Requested []sacctTRES `json:"requested"`
-		} `json:"tres"`
-		User    string `json:"user"`
-		Account string `json:"account"`
-		Name    string `json:"name"`
-	} `json:"jobs"`
+// sacctErrors are sacct --json's errors. Its exit codes are not read:
+// Slurm 22.05 reports 0 for a job that failed with exit code 3; the feed
+// needs times only.
+type sacctErrors = []struct {
+	Description string `json:"description"`
+	ErrorNumber int    `json:"error_number"`
+}
+
+// sacctRecord is one job of `sacct --json`, in the forms of 22.05
+// (openapi/dbv0.0.38) and of 23.02 and later (as squeueRecord; the state
+// {"current": "COMPLETED"} or {"current": ["COMPLETED"]}).
+type sacctRecord struct {
+	JobID slurmjson.Num `json:"job_id"`
+	Array struct {
+		JobID  slurmjson.Num `json:"job_id"`
+		TaskID slurmjson.Num `json:"task_id"`
+	} `json:"array"`
+	State slurmjson.State `json:"state"`
+	Time  struct {
+		Submission slurmjson.Num `json:"submission"`
+		Start      slurmjson.Num `json:"start"`
+		End        slurmjson.Num `json:"end"`
+		Limit      slurmjson.Num `json:"limit"`
+	} `json:"time"`
+	Partition string `json:"partition"`
+	Required  struct {
+		CPUs slurmjson.Num `json:"CPUs"`
+	} `json:"required"`
+	TRES struct {
+		Allocated []sacctTRES `json:"allocated"`
+		Requested []sacctTRES `json:"requested"`
+	} `json:"tres"`
+	User    string `json:"user"`
+	Account string `json:"account"`
+	Name    string `json:"name"`
 }
 
 // sacctTRES is one TRES of sacct --json: type "cpu", or type "gres"
 // with name "gpu" (or "gpu:a100", a typed count).
 type sacctTRES struct {
-	Type  string  `json:"type"`
-	Name  *string `json:"name"`
-	Count *int64  `json:"count"`
+	Type  string        `json:"type"`
+	Name  *string       `json:"name"`
+	Count slurmjson.Num `json:"count"`
 }
 
 // sacctGPUs is gpusOf for sacct --json's TRES list.
 func sacctGPUs(list []sacctTRES) (int64, string) {
 	var g gpuTally
 	for _, t := range list {
-		if t.Type == "gres" && t.Name != nil && t.Count != nil {
-			g.add("gres/"+*t.Name, strconv.FormatInt(*t.Count, 10))
+		if t.Type != "gres" || t.Name == nil {
+			continue
+		}
+		switch {
+		case t.Count.OK():
+			g.add("gres/"+*t.Name, strconv.FormatInt(t.Count.V, 10))
+		case t.Count.Big || t.Count.Inf:
+			g.add("gres/"+*t.Name, cmp.Or(t.Count.Text, "infinite")) // unreadable: bad
 		}
 	}
 	return g.milli(), g.bad
 }
 
 // parseSacct reads `sacct --json`, keeping the jobs that started or ended
-// (waiting jobs come from squeue, which also has their expected start).
+// (waiting jobs come from squeue, which also has their expected start). A
+// record it cannot read is a bad job, as in parseSqueue.
 func parseSacct(out []byte) ([]job, error) {
-	var d sacctJSON
-	if err := json.Unmarshal(out, &d); err != nil {
+	errs, recs, raws, err := readOutput[sacctErrors, sacctRecord](out)
+	if err != nil {
 		return nil, fmt.Errorf("sacct --json: %v", err)
 	}
-	for _, e := range d.Errors {
+	for _, e := range errs {
 		// "Nothing found" is how 22.05 answers an empty window.
 		if !strings.Contains(strings.ToLower(e.Description), "nothing found") {
 			return nil, fmt.Errorf("sacct --json: error %d: %s", e.ErrorNumber, quote(e.Description))
 		}
 	}
 	var jobs []job
-	for i := range d.Jobs {
-		r := &d.Jobs[i]
-		class := stateClass(r.State.Current)
+	for i := range recs {
+		r := &recs[i]
+		if raw := raws[i]; raw != nil {
+			var k struct {
+				JobID slurmjson.Num `json:"job_id"`
+				Array struct {
+					JobID  slurmjson.Num `json:"job_id"`
+					TaskID slurmjson.Num `json:"task_id"`
+				} `json:"array"`
+			}
+			var kk *recordKey
+			if json.Unmarshal(raw, &k) == nil {
+				kk = &recordKey{k.JobID, k.Array.JobID, k.Array.TaskID}
+			}
+			jobs = append(jobs, unreadable("sacct", reflect.TypeFor[sacctRecord](), raw, i, kk))
+			continue
+		}
+		state := r.State.First()
+		class := stateClass(state)
 		if class == "waiting" {
 			continue
 		}
-		start, end := deref(r.Time.Start), deref(r.Time.End)
+		var bad []string // every reason, the first kept
+		setBad := func(why string) { bad = append(bad, why) }
+		id := readNum(r.JobID, "sacct: job_id", setBad)
+		arrayJob := readNum(r.Array.JobID, "sacct: array.job_id", setBad)
+		readNum(r.Array.TaskID, "sacct: array.task_id", setBad) // (read below)
+		submit := readNum(r.Time.Submission, "sacct: time.submission", setBad)
+		start := readNum(r.Time.Start, "sacct: time.start", setBad) // unset or 0: not started
+		end := readNum(r.Time.End, "sacct: time.end", setBad)
+		cores := readNum(r.Required.CPUs, "sacct: required.CPUs", setBad)
 		j := job{
-			partition: r.Partition, cores: r.Required.CPUs,
-			user: text(r.User), account: text(r.Account), name: text(r.Name), submit: r.Time.Submission,
+			partition: r.Partition, cores: cores,
+			user: text(r.User), account: text(r.Account), name: text(r.Name), submit: submit,
 			start: start, started: start > 0, end: end, ended: class == "done" && end > 0,
 		}
 		var badLimit string
-		j.wall = minutes(r.Time.Limit, "sacct", &badLimit)
+		j.wall = minutes(limitOf(r.Time.Limit, "sacct", &badLimit), "sacct", &badLimit)
 		for _, t := range r.TRES.Allocated {
-			if t.Type == "cpu" && t.Count != nil && *t.Count > 0 {
-				j.cores = *t.Count
+			if t.Type == "cpu" && t.Count.OK() && t.Count.V > 0 {
+				j.cores = t.Count.V
 			}
 		}
 		field := "tres.allocated"
@@ -462,10 +699,14 @@ func parseSacct(out []byte) ([]job, error) {
 		}
 		j.gpus = gpus
 		switch {
+		case !r.JobID.OK() || id <= 0:
+			j.bad = "sacct: job_id: " + numText(r.JobID) + " is not a job id"
+		case len(bad) > 0:
+			j.bad = bad[0]
 		case class == "":
-			j.bad = "sacct: unknown job state " + quote(r.State.Current)
+			j.bad = "sacct: unknown job state " + quote(strings.Join(r.State.Words, ","))
 		case class == "running" && !j.started || class == "done" && !j.ended:
-			j.bad = "sacct: " + quote(r.State.Current) + " job without its start or end time"
+			j.bad = "sacct: " + quote(state) + " job without its start or end time"
 		case badGPUs != "":
 			j.bad = "sacct: " + field + ": GPU count " + badGPUs
 		case badLimit != "":
@@ -473,21 +714,18 @@ func parseSacct(out []byte) ([]job, error) {
 		default:
 			j.bad = checkTimes("sacct", &j, start, end)
 		}
-		if r.Array.JobID == 0 || r.Array.TaskID == nil {
-			j.key, j.id = strconv.FormatInt(r.JobID, 10), r.JobID
+		switch {
+		case !r.JobID.OK() || id <= 0:
+			j.key = "job_id " + numText(r.JobID) // not a Slurm key: never fed
 			jobs = append(jobs, j)
-		} else {
-			jobs = append(jobs, arrayTask(j, "sacct", r.Array.JobID, *r.Array.TaskID))
+		case arrayJob == 0 || !r.Array.TaskID.OK():
+			j.key, j.id = strconv.FormatInt(id, 10), id
+			jobs = append(jobs, j)
+		default:
+			jobs = append(jobs, arrayTask(j, "sacct", arrayJob, r.Array.TaskID.V))
 		}
 	}
 	return jobs, nil
-}
-
-func deref(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 // partition is one Slurm partition as a queue: its CPUs and its time limit

@@ -1,0 +1,52 @@
+package slurmjson
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// Each form of a number, and what it reads as.
+func TestNumForms(t *testing.T) {
+	for in, want := range map[string]string{
+		`42`: "42 set", `"42"`: "42 set", `null`: "0 null", `""`: "0", `4294967294`: "0", `18446744073709551614`: "0",
+		`4294967295`: "0 set inf", `65535`: "0 set inf", `1e300`: "0 big", `-1e300`: "0 big", `18446744073709551621`: "0",
+		`{"set":true,"infinite":false,"number":42}`: "42 set", `{"set":false,"infinite":false,"number":42}`: "0",
+		`{"set":true,"infinite":true,"number":0}`: "0 set inf", `{"set":true,"infinite":false,"number":1e300}`: "0 big",
+		`"Unknown"`: "error", `true`: "error", `[1]`: "error", `{"set":"yes"}`: "error",
+	} {
+		var n Num
+		got := "error"
+		if json.Unmarshal([]byte(in), &n) == nil {
+			got = fmt.Sprint(n.V)
+			for _, f := range []struct {
+				on   bool
+				name string
+			}{{n.Null, "null"}, {n.Set, "set"}, {n.Inf, "inf"}, {n.Big, "big"}} {
+				if f.on {
+					got += " " + f.name
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
+
+// Each form of a state, and its base state.
+func TestStateForms(t *testing.T) {
+	for in, want := range map[string]string{
+		`"PENDING"`: "PENDING", `["PENDING","COMPLETING"]`: "PENDING", `{"current":"COMPLETED","reason":"None"}`: "COMPLETED",
+		`{"current":["FAILED"]}`: "FAILED", `null`: "", `[]`: "", `[" ","RUNNING"]`: "RUNNING", `5`: "error",
+	} {
+		var s State
+		got := "error"
+		if json.Unmarshal([]byte(in), &s) == nil {
+			got = s.First()
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
