@@ -119,6 +119,11 @@ type Policy struct {
 	// and backfill checks that start nothing (TestLazyCalcSame* compare
 	// the schedules).
 	eagerCalc bool
+	// stepAll: catchUp and backfillDue step through every calculation
+	// and backfill check they would pass over (the tests' reference);
+	// skips counts those passed over.
+	stepAll bool
+	skips   int64
 }
 
 // jobRec is what the policy keeps of a waiting or running job. Its

@@ -297,13 +297,70 @@ func (p *Policy) catchUp(now int64) {
 		k := (now - p.nextCalc) / p.calcPeriod
 		p.nextCalc += k * p.calcPeriod
 	}
-	for p.nextCalc <= now {
+	for i := 0; p.nextCalc <= now; i++ {
 		// Under Run's lazy calculations only the last of a run of due
 		// ones computes priorities: nothing read those of the others
 		// (see quiet).
 		t := p.nextCalc
 		p.nextCalc += p.calcPeriod
-		p.calc(t, p.nextCalc > now || !p.lazyCalc())
+		prios := p.nextCalc > now || !p.lazyCalc()
+		p.calc(t, prios)
+		// Now and then (the second calculation, then every 1,024th), see
+		// whether the ones still due before the last can change nothing.
+		if i&(stillEvery-1) == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt(t, prios) {
+			p.skipTo(now)
+		}
+	}
+}
+
+// stillEvery is how often (in calculations) a long catch-up asks stillAt.
+const stillEvery = 1024
+
+// stillAt reports that every calculation after the one at t (prios: it
+// computed priorities, as the later ones before the last will) leaves
+// unchanged all that anything reads, so that skipTo may pass over them.
+// Their usage is read only by the fair-share factor: with
+// PriorityWeightFairshare 0 it is read by nothing (classic's effective
+// usage is read by that factor alone). Their priorities, if they compute
+// any, are those the one at t just gave when every waiting job's age
+// factor is 1 at t: the other terms do not change between events. A
+// calculation's only other trace is its time (lastRan) and the count of
+// classic calculations, which skipTo keeps as stepping would.
+//
+// A span of a user-supplied length between events (a job running 2^40
+// seconds alone) cost one calculation per PriorityCalcPeriod: minutes,
+// and a run past 2^40 did not end.
+func (p *Policy) stillAt(t int64, prios bool) bool {
+	if p.cfg.WeightFairshare > 0 {
+		return false
+	}
+	if !prios || p.cfg.WeightAge <= 0 {
+		return true
+	}
+	for _, r := range p.queue {
+		if r.out && (r.running || r.gone) {
+			continue
+		}
+		if t-r.submit < p.maxAge {
+			return false
+		}
+	}
+	return true
+}
+
+// skipTo passes over the calculations due by now but the last (stillAt
+// said they change nothing read), leaving what stepping through them
+// would: the last one's time, and classic's count of calculations.
+func (p *Policy) skipTo(now int64) {
+	k := (now - p.nextCalc) / p.calcPeriod // the calculations passed over
+	if k <= 0 {
+		return
+	}
+	p.nextCalc += k * p.calcPeriod
+	p.lastRan = p.nextCalc - p.calcPeriod
+	p.skips += k
+	if p.cfg.ClassicFairshare {
+		p.tree.gen += k
 	}
 }
 

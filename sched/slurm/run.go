@@ -76,7 +76,10 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 			return nil, err
 		}
 		t += step
-		if err := s.RunUntil(t); err != nil {
+		// With ctx: a step can hold many instants (a heavy queue, or a
+		// step of days on a log spanning decades).
+		if err := s.RunUntilContext(ctx, t); err != nil {
+			p.catchUp(s.Now())
 			return nil, err
 		}
 	}

@@ -109,6 +109,20 @@ func (p *Policy) backfillDue(pass *sched.Pass, now int64) {
 		if due > now {
 			return
 		}
+		if p.bfWaiting && due+p.bfInt <= now && !p.stepAll {
+			// While jobs wait every check has work, at due and every
+			// BackfillInterval on: those before the last due by now are
+			// passed over as below, one by one, which cost a step per
+			// interval of a quiet span (a job running 2^40 seconds).
+			k := (now - due) / p.bfInt
+			p.bfLast = due + (k-1)*p.bfInt
+			p.skips += k
+			p.evAt = never
+			if p.evLast > p.bfLast {
+				p.evAt = p.evLast
+			}
+			continue
+		}
 		t := int64(never)
 		if p.bfWaiting {
 			t = due
