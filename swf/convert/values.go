@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/batchq/batchq/internal/slurmjson"
 )
 
 // Errors wrapped by ParseError.
@@ -187,15 +188,6 @@ func parseTime(s string, loc *time.Location) (int64, error) {
 }
 
 // clip cuts s to about 64 bytes at a rune boundary, marking the cut with
-// "…", so that an error never quotes a hostile line whole.
-func clip(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
-	}
-	n := max - len("…")
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+// "…", so that an error never quotes a hostile line whole (the live
+// feed's rule, shared).
+func clip(s string) string { return slurmjson.Clip(s) }
