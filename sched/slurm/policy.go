@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -124,6 +125,11 @@ type Policy struct {
 	// skips counts those passed over.
 	stepAll bool
 	skips   int64
+	// ctx is Run's context: a catch-up that still steps (fair share
+	// weighted) looks at it now and then, and stops (cut) once it is done,
+	// as the catch-up of a span near 2^40 seconds takes minutes.
+	ctx context.Context
+	cut bool
 }
 
 // jobRec is what the policy keeps of a waiting or running job. Its

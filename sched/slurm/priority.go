@@ -310,11 +310,21 @@ func (p *Policy) catchUp(now int64) {
 		if i&(stillEvery-1) == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt(t, prios) {
 			p.skipTo(now)
 		}
+		// Under Run, a catch-up that cannot skip hears an interrupt: Run
+		// then returns the context's error, never this schedule.
+		if i&(cutEvery-1) == cutEvery-1 && p.ctx != nil && p.ctx.Err() != nil {
+			p.cut = true
+			return
+		}
 	}
 }
 
 // stillEvery is how often (in calculations) a long catch-up asks stillAt.
 const stillEvery = 1024
+
+// cutEvery is how often (in calculations) a catch-up under Run looks at
+// its context.
+const cutEvery = 1 << 16
 
 // stillAt reports that every calculation after the one at t (prios: it
 // computed priorities, as the later ones before the last will) leaves

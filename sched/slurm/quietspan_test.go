@@ -147,3 +147,36 @@ func TestQuietSpanSkipSame(t *testing.T) {
 	}
 	t.Logf("passed over %v calculations and backfill checks (lazy Run, eager Run, plain)", skipped)
 }
+
+// TestQuietSpanHearsCancel: with fair share weighted a quiet span is
+// still stepped a calculation at a time (usage is read), and the
+// catch-up of one job running 2^40 seconds, within one instant, took
+// about two minutes deaf to its context (SIGTERM to simulate was heard
+// only at the end). Now Run returns the context's error within 10 s of
+// a cancel, not a schedule.
+func TestQuietSpanHearsCancel(t *testing.T) {
+	const huge = int64(1) << 40
+	for _, site := range []Config{{WeightAge: 1000, WeightFairshare: 10000},
+		{WeightAge: 1000, WeightFairshare: 10000, ClassicFairshare: true}} {
+		p, err := New(site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := p.Run(ctx, []swf.Job{{ID: 1, Submit: 0, RunTime: huge, ReqTime: huge, AllocProcs: 8,
+				ReqProcs: 8, User: 1, Group: 1, Queue: 1, Partition: 1, Status: 1}})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != context.DeadlineExceeded {
+				t.Errorf("%+v: Run returned %v, want %v", site, err, context.DeadlineExceeded)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%+v: Run did not return in 10 s of its context's end", site)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	if err != nil {
 		return nil, err
 	}
-	p.sim, p.observed = s, true
+	p.sim, p.observed, p.ctx = s, true, ctx
 	s.Observe(runObserver{p})
 	for _, o := range obs {
 		s.Observe(o)
@@ -86,6 +86,10 @@ func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer)
 	res, err := s.FinishContext(ctx)
 	if err != nil && ctx.Err() != nil {
 		p.catchUp(s.Now())
+	}
+	if err == nil && p.cut {
+		// A catch-up stopped short: the schedule is not Slurm's.
+		return nil, ctx.Err()
 	}
 	return res, err
 }
