@@ -213,6 +213,8 @@ func (c *Collector) observe(ctx context.Context, now int64) (map[string]partitio
 	if err != nil {
 		return nil, nil, err
 	}
+	distinctKeys(sq)
+	distinctKeys(sa)
 	jobs := make(map[string]job, len(sq)+len(sa))
 	for _, j := range sq {
 		jobs[j.key] = j
@@ -223,6 +225,24 @@ func (c *Collector) observe(ctx context.Context, now int64) (map[string]partitio
 		}
 	}
 	return parts, jobs, nil
+}
+
+// distinctKeys gives each unnamed record of one output a key of its own:
+// the n-th record under a key after the first gets " (n)". Records that
+// share an unreadable job id (two "job_id 0", two without one) are then
+// counted one each, and once over the polls that show them in the same
+// order, instead of the last one standing for all.
+func distinctKeys(js []job) {
+	seen := map[string]int{}
+	for i := range js {
+		if !js[i].unnamed {
+			continue
+		}
+		k := js[i].key
+		if seen[k]++; seen[k] > 1 {
+			js[i].key = fmt.Sprintf("%s (%d)", k, seen[k])
+		}
+	}
 }
 
 // pending is an event and what orders it among the events of a poll.
