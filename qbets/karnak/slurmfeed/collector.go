@@ -330,10 +330,21 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 		}
 	}
 	// A job the collector sent and no longer sees, for longer than Keep,
-	// is ended at the cutoff.
+	// is ended at the cutoff; not while a record without a readable job
+	// id is in the poll: the job may be that record (a Slurm whose job
+	// ids the feed cannot read would otherwise end every job it holds).
+	unnamed := 0
+	for _, j := range jobs {
+		if j.unnamed {
+			unnamed++
+		}
+	}
+	if unnamed > 0 {
+		c.cfg.Logf("slurmfeed: %d records without a readable job id: no job is ended as vanished in this poll", unnamed)
+	}
 	for _, k := range sortedKeys(c.st.Jobs) {
 		st := c.st.Jobs[k]
-		if st.Skip == "" && st.Submitted && !st.Ended && now-st.LastSeen > int64(c.cfg.Keep/time.Second) {
+		if unnamed == 0 && st.Skip == "" && st.Submitted && !st.Ended && now-st.LastSeen > int64(c.cfg.Keep/time.Second) {
 			st.Ended, st.End = true, cutoff
 			add("end", &job{key: k}, st, cutoff, 4)
 			c.skip("vanished from squeue and sacct: ended at the collector's time", 1)

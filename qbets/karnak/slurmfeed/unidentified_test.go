@@ -3,9 +3,12 @@ package slurmfeed
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/batchq/batchq/qbets/karnak"
 )
 
 // rewriter runs the fake's commands and rewrites what squeue and sacct
@@ -25,6 +28,45 @@ func (r rewriter) Run(ctx context.Context, name string, args ...string) ([]byte,
 		return out, err
 	}
 	return r.fn(name, out), nil
+}
+
+var jobIDField = regexp.MustCompile(`"job_id":(\d+)`)
+
+// TestUnreadableIDsDoNotEndJobs: when squeue's and sacct's job ids cannot
+// be read (a Slurm whose job_id the feed does not know), no job the
+// service holds is ended as vanished, however long it lasts: the jobs
+// are still in the queue, under keys the feed cannot tell apart.
+func TestUnreadableIDsDoNotEndJobs(t *testing.T) {
+	f := scenario()
+	var on bool
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" && name != "sacct" {
+			return out
+		}
+		return jobIDField.ReplaceAll(out, []byte(`"job_id":"id-$1"`))
+	}}
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour, Keep: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPoll(t, c)
+	f.set(func() { on = true })
+	n := len(tp.events)
+	for range 30 { // 30 minutes, three times Keep
+		clk.advance(60)
+		mustPoll(t, c)
+	}
+	var ends []karnak.Event
+	for _, e := range tp.events[n:] {
+		if e.Kind == "end" {
+			ends = append(ends, e)
+		}
+	}
+	if len(ends) > 0 {
+		t.Errorf("jobs still queued, their ids unreadable, were ended:\n%s(skipped %v)", eventList(ends), c.Report().Skipped)
+	}
 }
 
 // TestUnidentifiedRecordsCountedEach: records whose job id cannot be read
