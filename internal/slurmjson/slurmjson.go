@@ -27,8 +27,9 @@ const Max = 1 << 40
 // {"set":…,"infinite":…,"number":…}.
 //
 // Set is false for null, "", {"set":false}, and Slurm's NO_VAL sentinels
-// (4294967294, 65534, 2^64-2 and its neighbours): no value. Inf is true
-// for {"infinite":true} and the INFINITE sentinels (4294967295, 65535).
+// (4294967294, 2^64-2 and its neighbours): no value. Inf is true for
+// {"infinite":true} and INFINITE (4294967295). 65534 and 65535 are values:
+// the 16-bit sentinels are not those of any field read.
 // Big is a number past ±Max, as 1e300: neither a value nor a sentinel,
 // so the field is unreadable. A string that is no number, true, false or
 // a list is an error (a *json.UnmarshalTypeError).
@@ -92,9 +93,12 @@ func (n *Num) number(s string) error {
 	}
 	n.Text = Clip(s)
 	switch {
-	case f == 4294967294 || f == 65534 || f >= 1.8446744073709552e19-4096 && f <= 1.8446744073709552e19: // NO_VAL, NO_VAL16, NO_VAL64
+	// Not NO_VAL16 and INFINITE16 (65534, 65535): they are sentinels of
+	// 16-bit fields only, and every field read is 32-bit or wider, where
+	// they are values (job 65535, a limit of 65535 minutes).
+	case f == 4294967294 || f >= 1.8446744073709552e19-4096 && f <= 1.8446744073709552e19: // NO_VAL, NO_VAL64
 		return nil
-	case f == 4294967295 || f == 65535: // INFINITE, INFINITE16
+	case f == 4294967295: // INFINITE
 		n.Set, n.Inf = true, true
 		return nil
 	case f < -Max || f > Max:

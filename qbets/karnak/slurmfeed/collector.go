@@ -213,6 +213,8 @@ func (c *Collector) observe(ctx context.Context, now int64) (map[string]partitio
 	if err != nil {
 		return nil, nil, err
 	}
+	distinctKeys(sq)
+	distinctKeys(sa)
 	jobs := make(map[string]job, len(sq)+len(sa))
 	for _, j := range sq {
 		jobs[j.key] = j
@@ -223,6 +225,24 @@ func (c *Collector) observe(ctx context.Context, now int64) (map[string]partitio
 		}
 	}
 	return parts, jobs, nil
+}
+
+// distinctKeys gives each unnamed record of one output a key of its own:
+// the n-th record under a key after the first gets " (n)". Records that
+// share an unreadable job id (two "job_id 0", two without one) are then
+// counted one each, and once over the polls that show them in the same
+// order, instead of the last one standing for all.
+func distinctKeys(js []job) {
+	seen := map[string]int{}
+	for i := range js {
+		if !js[i].unnamed {
+			continue
+		}
+		k := js[i].key
+		if seen[k]++; seen[k] > 1 {
+			js[i].key = fmt.Sprintf("%s (%d)", k, seen[k])
+		}
+	}
 }
 
 // pending is an event and what orders it among the events of a poll.
@@ -310,10 +330,21 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 		}
 	}
 	// A job the collector sent and no longer sees, for longer than Keep,
-	// is ended at the cutoff.
+	// is ended at the cutoff; not while a record without a readable job
+	// id is in the poll: the job may be that record (a Slurm whose job
+	// ids the feed cannot read would otherwise end every job it holds).
+	unnamed := 0
+	for _, j := range jobs {
+		if j.unnamed {
+			unnamed++
+		}
+	}
+	if unnamed > 0 {
+		c.cfg.Logf("slurmfeed: %d records without a readable job id: no job is ended as vanished in this poll", unnamed)
+	}
 	for _, k := range sortedKeys(c.st.Jobs) {
 		st := c.st.Jobs[k]
-		if st.Skip == "" && st.Submitted && !st.Ended && now-st.LastSeen > int64(c.cfg.Keep/time.Second) {
+		if unnamed == 0 && st.Skip == "" && st.Submitted && !st.Ended && now-st.LastSeen > int64(c.cfg.Keep/time.Second) {
 			st.Ended, st.End = true, cutoff
 			add("end", &job{key: k}, st, cutoff, 4)
 			c.skip("vanished from squeue and sacct: ended at the collector's time", 1)

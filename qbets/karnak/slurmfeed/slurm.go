@@ -14,8 +14,12 @@ import (
 
 // job is one Slurm job, or one task of a job array, as a poll sees it.
 type job struct {
-	key       string // Slurm's name: "123", or "120_3" for an array task
-	id        int64  // the service's job id (jobID)
+	key string // Slurm's name: "123", or "120_3" for an array task
+	id  int64  // the service's job id (jobID)
+	// unnamed: the key is made of what could not be read (no job id, an
+	// array's unreadable tasks), not a job's: such a record may be a job
+	// the feed holds, and several may share the key (see distinctKeys).
+	unnamed   bool
 	partition string
 	cores     int64
 	gpus      int64 // GPUs in all, thousandths of a GPU (karnak.Event.GPUs); 0 = none
@@ -282,7 +286,7 @@ func parseSqueue(out []byte) ([]job, error) {
 			if json.Unmarshal(raw, &k) == nil {
 				kk = &recordKey{k.JobID, k.ArrayJobID, k.ArrayTask}
 			}
-			jobs = append(jobs, unreadable("squeue", reflect.TypeFor[squeueRecord](), raw, i, kk))
+			jobs = append(jobs, unreadable("squeue", reflect.TypeFor[squeueRecord](), raw, kk))
 			continue
 		}
 		j := job{
@@ -353,6 +357,7 @@ func parseSqueue(out []byte) ([]job, error) {
 		switch {
 		case !r.JobID.OK() || id <= 0:
 			j.key = "job_id " + numText(r.JobID) // not a Slurm key: never fed
+			j.unnamed = true
 			jobs = append(jobs, j)
 		case arrayJob == 0:
 			j.key, j.id = strconv.FormatInt(id, 10), id
@@ -361,12 +366,14 @@ func parseSqueue(out []byte) ([]job, error) {
 			jobs = append(jobs, arrayTask(j, "squeue", arrayJob, r.ArrayTaskID.V))
 		case r.ArrayTaskID.Inf || r.ArrayTaskID.Big:
 			j.key = fmt.Sprintf("%d_%s", arrayJob, numText(r.ArrayTaskID))
+			j.unnamed = true
 			setBad("squeue: array_task_id: " + numText(r.ArrayTaskID) + " is not a task index")
 			jobs = append(jobs, j)
 		default: // the waiting tasks of an array, as one record
 			tasks, err := expandTasks(r.ArrayTasks, tasksLeft)
 			if err != nil {
 				j.key = fmt.Sprintf("%d_[%s]", arrayJob, text(r.ArrayTasks))
+				j.unnamed = true
 				setBad("squeue: array_task_string: " + err.Error())
 				jobs = append(jobs, j)
 				continue
@@ -429,9 +436,11 @@ type recordKey struct{ job, array, task slurmjson.Num }
 // unreadable is a record of src's JSON that cannot be read (a field of
 // the wrong kind: a string where a number goes, "Unknown" for a time): a
 // bad job under its key when k can be read (k nil: it cannot), else under
-// a key made of the job id as written, or of its place in the output when
-// there is no job id at all (such keys are never a Slurm job's).
-func unreadable(src string, t reflect.Type, raw json.RawMessage, i int, k *recordKey) job {
+// a key made of the job id as written, or "src record without job_id"
+// when there is no job id at all (such keys are never a Slurm job's; not
+// its place in the output, which moves as other jobs leave: it would be
+// counted again).
+func unreadable(src string, t reflect.Type, raw json.RawMessage, k *recordKey) job {
 	j := job{bad: src + ": " + fieldError(raw, t, "")}
 	var rawID struct {
 		JobID json.RawMessage `json:"job_id"`
@@ -445,11 +454,13 @@ func unreadable(src string, t reflect.Type, raw json.RawMessage, i int, k *recor
 			j = arrayTask(j, src, k.array.V, k.task.V)
 		default:
 			j.key = fmt.Sprintf("%d_[?]", k.array.V)
+			j.unnamed = true
 		}
 	case json.Unmarshal(raw, &rawID) == nil && len(rawID.JobID) > 0:
 		j.key = "job_id " + shown(rawID.JobID)
+		j.unnamed = true
 	default:
-		j.key = fmt.Sprintf("%s record %d", src, i)
+		j.key, j.unnamed = src+" record without job_id", true
 	}
 	return j
 }
@@ -662,7 +673,7 @@ func parseSacct(out []byte) ([]job, error) {
 			if json.Unmarshal(raw, &k) == nil {
 				kk = &recordKey{k.JobID, k.Array.JobID, k.Array.TaskID}
 			}
-			jobs = append(jobs, unreadable("sacct", reflect.TypeFor[sacctRecord](), raw, i, kk))
+			jobs = append(jobs, unreadable("sacct", reflect.TypeFor[sacctRecord](), raw, kk))
 			continue
 		}
 		state := r.State.First()
@@ -717,6 +728,7 @@ func parseSacct(out []byte) ([]job, error) {
 		switch {
 		case !r.JobID.OK() || id <= 0:
 			j.key = "job_id " + numText(r.JobID) // not a Slurm key: never fed
+			j.unnamed = true
 			jobs = append(jobs, j)
 		case arrayJob == 0 || !r.Array.TaskID.OK():
 			j.key, j.id = strconv.FormatInt(id, 10), id

@@ -1,0 +1,117 @@
+package slurmfeed
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/qbets/karnak"
+)
+
+// rewriter runs the fake's commands and rewrites what squeue and sacct
+// print (on is read under the fake's lock: flip it with f.set).
+type rewriter struct {
+	f  *fakeSlurm
+	on *bool
+	fn func(name string, out []byte) []byte
+}
+
+func (r rewriter) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	out, err := r.f.Run(ctx, name, args...)
+	r.f.mu.Lock()
+	on := *r.on
+	r.f.mu.Unlock()
+	if err != nil || !on {
+		return out, err
+	}
+	return r.fn(name, out), nil
+}
+
+var jobIDField = regexp.MustCompile(`"job_id":(\d+)`)
+
+// TestUnreadableIDsDoNotEndJobs: when squeue's and sacct's job ids cannot
+// be read (a Slurm whose job_id the feed does not know), no job the
+// service holds is ended as vanished, however long it lasts: the jobs
+// are still in the queue, under keys the feed cannot tell apart.
+func TestUnreadableIDsDoNotEndJobs(t *testing.T) {
+	f := scenario()
+	var on bool
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" && name != "sacct" {
+			return out
+		}
+		return jobIDField.ReplaceAll(out, []byte(`"job_id":"id-$1"`))
+	}}
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour, Keep: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPoll(t, c)
+	f.set(func() { on = true })
+	n := len(tp.events)
+	for range 30 { // 30 minutes, three times Keep
+		clk.advance(60)
+		mustPoll(t, c)
+	}
+	var ends []karnak.Event
+	for _, e := range tp.events[n:] {
+		if e.Kind == "end" {
+			ends = append(ends, e)
+		}
+	}
+	if len(ends) > 0 {
+		t.Errorf("jobs still queued, their ids unreadable, were ended:\n%s(skipped %v)", eventList(ends), c.Report().Skipped)
+	}
+}
+
+// TestUnidentifiedRecordsCountedEach: records whose job id cannot be read
+// are counted one each, however many share the same unreadable id, and
+// once over many polls, even when their place in the output moves.
+func TestUnidentifiedRecordsCountedEach(t *testing.T) {
+	f := scenario()
+	var on bool
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" {
+			return out
+		}
+		s := string(out)
+		// Jobs 30 and 31: job_id 0 (readable, not a job id); jobs 32
+		// and 33: no job_id and an unreadable priority.
+		s = strings.ReplaceAll(s, `"job_id":30,`, `"job_id":0,`)
+		s = strings.ReplaceAll(s, `"job_id":31,`, `"job_id":0,`)
+		for _, id := range []string{"32", "33"} {
+			s = strings.ReplaceAll(s, `"job_id":`+id+`,`, `"x":0,`)
+			s = strings.ReplaceAll(s, `"priority":`+id+`,`, `"priority":"Unknown",`)
+		}
+		return []byte(s)
+	}}
+	on = true
+	for _, id := range []int64{30, 31, 32, 33} {
+		f.jobs = append(f.jobs, &fakeJob{id: id, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "short", cpus: 1, priority: id})
+	}
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		mustPoll(t, c)
+		clk.advance(10)
+		if i == 1 { // job 1 leaves the queue: the records after it move up
+			f.set(func() { f.jobs[0].purged = true })
+		}
+	}
+	want := map[string]int64{
+		`squeue: job_id: "0" is not a job id`:         2,
+		`squeue: priority: "Unknown" is not a number`: 2,
+	}
+	if got := c.Report().Skipped; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("4 records without a job id counted as\n%v, want\n%v", got, want)
+	}
+}
