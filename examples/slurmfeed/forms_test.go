@@ -84,7 +84,7 @@ func TestReplayBadJob(t *testing.T) {
 		value  any
 		reason string
 	}{
-		{"job_id", rawNumber("18446744073709551621"), `squeue: job_id: "18446744073709551621" is not a job id`},
+		{"job_id", rawNumber("18446744073709551621"), `squeue: job_id: "18446744073709551621" out of range`},
 		{"submit_time", rawNumber("1e300"), `squeue: submit_time: "1e300" out of range`},
 		{"start_time", "Unknown", `squeue: start_time: "Unknown" is not a number`},
 	} {

@@ -87,6 +87,26 @@ func (n *Num) UnmarshalJSON(data []byte) error {
 var numType = reflect.TypeOf(int64(0))
 
 func (n *Num) number(s string) error {
+	// A whole number is read exactly: as a float, every integer within
+	// 4096 of 2^64 (18446744073709551621, past uint64, among them) would
+	// read as NO_VAL64.
+	switch u, err := strconv.ParseUint(s, 10, 64); {
+	case errors.Is(err, strconv.ErrRange): // (digits only, past 2^64)
+		n.Text, n.Big = Clip(s), true
+		return nil
+	case err == nil:
+		n.Text = Clip(s)
+		switch {
+		case u == 4294967294 || u == math.MaxUint64-1: // NO_VAL, NO_VAL64
+		case u == 4294967295 || u == math.MaxUint64: // INFINITE, INFINITE64
+			n.Set, n.Inf = true, true
+		case u > Max:
+			n.Big = true
+		default:
+			n.V, n.Set = int64(u), true
+		}
+		return nil
+	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
 		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(Clip(s)), Type: numType}

@@ -10,7 +10,8 @@ import (
 func TestNumForms(t *testing.T) {
 	for in, want := range map[string]string{
 		`42`: "42 set", `"42"`: "42 set", `null`: "0 null", `""`: "0", `4294967294`: "0", `18446744073709551614`: "0",
-		`4294967295`: "0 set inf", `65535`: "65535 set", `65534`: "65534 set", `1e300`: "0 big", `-1e300`: "0 big", `18446744073709551621`: "0",
+		`4294967295`: "0 set inf", `65535`: "65535 set", `65534`: "65534 set", `1e300`: "0 big", `-1e300`: "0 big", `18446744073709551621`: "0 big",
+		`18446744073709551615`: "0 set inf", `18446744073709551610`: "0 big", `99999999999999999999999`: "0 big", `-5`: "-5 set",
 		`{"set":true,"infinite":false,"number":42}`: "42 set", `{"set":false,"infinite":false,"number":42}`: "0",
 		`{"set":true,"infinite":true,"number":0}`: "0 set inf", `{"set":true,"infinite":false,"number":1e300}`: "0 big",
 		`"Unknown"`: "error", `true`: "error", `[1]`: "error", `{"set":"yes"}`: "error",

@@ -92,7 +92,7 @@ func TestSqueueBadRecord(t *testing.T) {
 		value     any
 		key, want string
 	}{
-		{"job_id", rawNumber("18446744073709551621"), `job_id "18446744073709551621"`, `job_id: "18446744073709551621" is not a job id`},
+		{"job_id", rawNumber("18446744073709551621"), `job_id "18446744073709551621"`, `job_id: "18446744073709551621" out of range`},
 		{"job_id", "x", `job_id "x"`, `job_id: "x" is not a number`},
 		{"submit_time", rawNumber("1e300"), "7", `submit_time: "1e300" out of range`},
 		{"start_time", "Unknown", "7", `start_time: "Unknown" is not a number`},
