@@ -42,16 +42,7 @@ func TestLazyCalcSame(t *testing.T) {
 			}
 			p.eagerCalc = eager
 			var log []string
-			obs := sched.Hooks{
-				Start: func(now int64, j *swf.Job, bf bool) {
-					pr, _ := p.Priority(j.ID)
-					log = append(log, fmt.Sprint("start ", now, " ", j.ID, " ", bf, " ", pr))
-				},
-				Reservation: func(now int64, j *swf.Job, at int64) {
-					log = append(log, fmt.Sprint("resv ", now, " ", j.ID, " ", at))
-				},
-				End: func(now int64, j *swf.Job, c bool) { log = append(log, fmt.Sprint("end ", now, " ", j.ID, " ", c)) },
-			}
+			obs := logHooks(p, &log)
 			if _, err := p.Run(context.Background(), jobs, obs); err != nil {
 				t.Fatal(err)
 			}
@@ -258,5 +249,21 @@ func TestLazyCalcCancel(t *testing.T) {
 	}
 	if got[0] != got[1] || got[0][0] <= 1 {
 		t.Errorf("priorities after a cancelled run: eager %v, lazy %v", got[0], got[1])
+	}
+}
+
+// logHooks writes every start (with its backfill flag and the job's
+// priority at that moment), reservation and end the policy p makes into
+// *log, one line each: two runs' logs are equal when they did the same.
+func logHooks(p *Policy, log *[]string) sched.Hooks {
+	return sched.Hooks{
+		Start: func(now int64, j *swf.Job, bf bool) {
+			pr, _ := p.Priority(j.ID)
+			*log = append(*log, fmt.Sprint("start ", now, " ", j.ID, " ", bf, " ", pr))
+		},
+		Reservation: func(now int64, j *swf.Job, at int64) {
+			*log = append(*log, fmt.Sprint("resv ", now, " ", j.ID, " ", at))
+		},
+		End: func(now int64, j *swf.Job, c bool) { *log = append(*log, fmt.Sprint("end ", now, " ", j.ID, " ", c)) },
 	}
 }

@@ -115,16 +115,7 @@ func TestQuietSpanSkipSame(t *testing.T) {
 				}
 				p.eagerCalc, p.stepAll = mode == 1, stepAll
 				var log []string
-				obs := sched.Hooks{
-					Start: func(now int64, j *swf.Job, bf bool) {
-						pr, _ := p.Priority(j.ID)
-						log = append(log, fmt.Sprint("start ", now, " ", j.ID, " ", bf, " ", pr))
-					},
-					Reservation: func(now int64, j *swf.Job, at int64) {
-						log = append(log, fmt.Sprint("resv ", now, " ", j.ID, " ", at))
-					},
-					End: func(now int64, j *swf.Job, c bool) { log = append(log, fmt.Sprint("end ", now, " ", j.ID, " ", c)) },
-				}
+				obs := logHooks(p, &log)
 				if mode == 2 {
 					_, err = sched.Run(context.Background(), sched.Config{MachineSize: P, Scheduler: p, KillAtEstimate: true}, jobs, obs)
 				} else {
