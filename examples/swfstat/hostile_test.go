@@ -93,6 +93,18 @@ func TestGzipStdin(t *testing.T) {
 	if code := run(context.Background(), []string{"-"}, bytes.NewReader(z.Bytes()[:z.Len()-10]), &out, &errs); code != 1 || !strings.Contains(errs.String(), "truncated") {
 		t.Errorf("truncated: exit %d, %q; want 1 saying truncated", code, errs.String())
 	}
+	// A damaged gzip whose garbage is a malformed line before its checksum
+	// fails: the checksum's error leads, as for a file.
+	z.Reset()
+	zw = gzip.NewWriter(&z)
+	zw.Write([]byte("; MaxProcs: 10\n1 0 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n1 2 3\n"))
+	zw.Close()
+	bad := bytes.Clone(z.Bytes())
+	bad[len(bad)-8] ^= 0xff // the CRC-32
+	errs.Reset()
+	if code := run(context.Background(), []string{"-"}, bytes.NewReader(bad), &out, &errs); code != 1 || !strings.Contains(errs.String(), "gzip data corrupt") || !strings.Contains(errs.String(), "line 3") {
+		t.Errorf("damaged: exit %d, %q; want 1 with the gzip error, then line 3", code, errs.String())
+	}
 }
 
 // Zero bytes after the last gzip member (a tape's or dd's padding) are

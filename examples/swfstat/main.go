@@ -32,7 +32,6 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
-	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -74,18 +73,15 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		r = swf.NewReader(bytes.NewReader(defaultTrace))
 	case args[0] == "-":
 		// Plain or gzip, as a file is (a gzip on standard input was
-		// read as SWF text: "line 1, field 1 (job number): \x1f\x8b…").
-		in, closers, err := inflate.Reader(stdin, "swf: standard input")
+		// read as SWF text: "line 1, field 1 (job number): \x1f\x8b…");
+		// swf.OpenReader, so that a damaged gzip says so as a file does.
+		f, err := swf.OpenReader(stdin, "standard input")
 		if err != nil {
 			return err
 		}
-		defer func() {
-			for i := len(closers) - 1; i >= 0; i-- {
-				closers[i].Close()
-			}
-		}()
-		name, r = "standard input", swf.NewReader(in)
-		zeros = func() int64 { return inflate.TrailingZeros(in) }
+		defer f.Close()
+		name, r = "standard input", f.Reader
+		zeros = f.TrailingZeros
 	default:
 		f, err := swf.Open(args[0])
 		if err != nil {
