@@ -56,3 +56,94 @@ func TestGzipFileEnds(t *testing.T) {
 		t.Errorf("two files: exit %d, stdout %q; want a note naming padded.gz", code, stdout)
 	}
 }
+
+// TestDamagedGzip: a gzip log with a damaged byte inflates to garbage
+// text before its checksum fails; a conversion that stops at the garbage
+// (-strict's malformed record, a header that is not sacct's) said the
+// garbage line alone ("sacct line 3: 24 fields, the header has 25"), from
+// a file and from standard input alike. It now leads with the stream's
+// error, the line after it. The deflate data is stored (no compression),
+// so that the damaged byte is a byte of the text, whatever the Go
+// version's compressor.
+func TestDamagedGzip(t *testing.T) {
+	log, err := os.ReadFile(testdata + "sacct-parsable2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := func(text []byte) []byte {
+		var z bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&z, gzip.NoCompression)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw.Write(text)
+		zw.Close()
+		return z.Bytes()
+	}
+	gz := stored(log)
+	// damage replaces, in the gzip data, the first old after the text's
+	// line number line begins with new (as long): the checksum then fails.
+	damage := func(line int, old, new string) []byte {
+		at := 0
+		for range line - 1 {
+			at += bytes.IndexByte(log[at:], '\n') + 1
+		}
+		at += bytes.Index(log[at:], []byte(old))
+		i := bytes.Index(gz, log[at:at+64])
+		if i < 0 {
+			t.Fatal("the text is not stored in the gzip data")
+		}
+		bad := bytes.Clone(gz)
+		copy(bad[i:], new)
+		return bad
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		strict bool
+		want   []string
+	}{
+		// A record's field separator: -strict stops at line 3.
+		{"field", damage(3, "|", "!"), true, []string{"gzip data corrupt: gzip: invalid checksum", "sacct line 3: 24 fields, the header has 25"}},
+		// The header's State column: not sacct's, even without -strict.
+		{"header", damage(1, "State", "Stbte"), false, []string{"gzip data corrupt: gzip: invalid checksum", "sacct line 1: header lacks"}},
+	} {
+		in := filepath.Join(dir, c.name+".gz")
+		if err := os.WriteFile(in, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"-from", "sacct", "-o", filepath.Join(dir, "x.swf")}
+		if c.strict {
+			args = append(args, "-strict")
+		}
+		for _, stdin := range []bool{false, true} {
+			name, code, stderr := in, 0, ""
+			if stdin {
+				name = "standard input"
+				code, _, stderr = runCmd(t, string(c.data), append(args, "-")...)
+			} else {
+				code, _, stderr = runCmd(t, "", append(args, in)...)
+			}
+			ok := code == exitError && strings.HasPrefix(stderr, "convert: "+name+": "+c.want[0]) && strings.Count(stderr, name) == 1
+			for _, w := range c.want[1:] {
+				ok = ok && strings.Contains(stderr, w)
+			}
+			if !ok {
+				t.Errorf("%s (%s): exit %d, %q; want exit 1, the gzip error first, then %q", c.name, name, code, stderr, c.want[1:])
+			}
+		}
+	}
+	// The same line in an intact gzip log is the line's error alone.
+	bad := bytes.Replace(log, []byte("\n1001.batch|"), []byte("\n1001.batch!"), 1) // line 3, as in "field"
+	code, _, stderr := runCmd(t, string(stored(bad)), "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), "-")
+	if code != exitError || stderr != "convert: standard input: sacct line 3: 24 fields, the header has 25\n" {
+		t.Errorf("intact: exit %d, %q; want the line's error alone", code, stderr)
+	}
+	// After an intact file, the damaged one is named, and the line counts
+	// across the two.
+	code, _, stderr = runCmd(t, "", "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), testdata+"sacct-parsable2.txt", filepath.Join(dir, "field.gz"))
+	if code != exitError || !strings.Contains(stderr, "field.gz: gzip data corrupt") || !strings.Contains(stderr, "lines count across the files): sacct line") {
+		t.Errorf("two files: exit %d, %q; want field.gz's gzip error, then the line", code, stderr)
+	}
+}
