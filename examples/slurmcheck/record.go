@@ -254,9 +254,12 @@ type realJob struct {
 	User, Account, Partition, QOS string
 	Submit, Eligible, Start, End  int64 // Unix seconds; 0: none
 	Limit                         int64 // seconds
-	CPUs                          int64
-	State                         string
-	Priority                      int64 // sacct's Priority: the job's priority when it started
+	// NoLimit is TimelimitRaw's form when it gives no limit (Limit 0):
+	// noLimitForms says which sacct prints and what each means.
+	NoLimit  string
+	CPUs     int64
+	State    string
+	Priority int64 // sacct's Priority: the job's priority when it started
 }
 
 // parseSacct reads sacct -P -X -o sacctFormat output (with a header line).
@@ -296,6 +299,16 @@ func parseSacct(text string) (map[string]realJob, error) {
 			i int
 			v *int64
 		}{{5, &j.Submit}, {6, &j.Eligible}, {7, &j.Start}, {8, &j.End}, {10, &j.Limit}, {11, &j.CPUs}, {13, &j.Priority}} {
+			if p.i == 10 {
+				if form, ok := noLimitForm(f[10]); ok {
+					j.NoLimit = form // (Limit stays 0: prepare sets it)
+					continue
+				}
+				if f[10] == "Unknown" || f[10] == "None" {
+					// Forms of sacct's times, not of a limit: num took them as 0.
+					return nil, fmt.Errorf("sacct line %d field 11 (TimelimitRaw): %q is not a limit (sacct prints minutes, UNLIMITED, Partition_Limit or nothing)", n+2, f[10])
+				}
+			}
 			if *p.v, err = num(p.i); err != nil {
 				return nil, err
 			}
@@ -304,6 +317,25 @@ func parseSacct(text string) (map[string]realJob, error) {
 		jobs[j.ID] = j
 	}
 	return jobs, nil
+}
+
+// noLimitForms are the TimelimitRaw values sacct prints for a job with no
+// limit of its own (src/sacct/print.c): UNLIMITED for a limit of INFINITE
+// (no --time in a partition of MaxTime=UNLIMITED, or an administrator's
+// --time=UNLIMITED), Partition_Limit for NO_VAL (a limit never set: the
+// partition's applies), and nothing for a limit of 0. Slurm's backfill
+// plans a job of INFINITE or NO_VAL with its partition's MaxTime, a year
+// when that is UNLIMITED (backfill.c, part_time_limit); prepare gives the
+// simulations the same, and the report counts such jobs by form. The
+// empty form, named here, is taken alike: a limit of 0 cannot be
+// submitted (sbatch -t 0 is UNLIMITED).
+var noLimitForms = map[string]string{"UNLIMITED": "UNLIMITED", "Partition_Limit": "Partition_Limit", "": "empty"}
+
+// noLimitForm returns the name of TimelimitRaw's value v if it is one of
+// noLimitForms.
+func noLimitForm(v string) (string, bool) {
+	form, ok := noLimitForms[v]
+	return form, ok
 }
 
 // prio is one line of a sprio sample: the job's priority and its weighted
