@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // A flipped byte in a gzip log inflates to garbage text, often long
@@ -21,6 +23,15 @@ import (
 // find the gzip stream's error (swf's bound): a stream that does not end
 // stops there, and the conversion's error stands.
 const maxDamageDrain = 1 << 30
+
+// damageIdle bounds how long the search for a damaged stream's error
+// waits for input that does not come: a gzip input that stalls (a named
+// pipe, standard input from a writer that keeps it open) made a failed
+// conversion wait for the writer, forever for one that never closes,
+// where it had exited at once. A file never stalls this long; an input
+// that does is left, and the conversion's error stands. (A variable for
+// the tests.)
+var damageIdle = 5 * time.Second
 
 // copyState is what the copier tells a failed conversion: whether the
 // input it copies is gzip, and the error that stopped it. Once the
@@ -58,7 +69,8 @@ func (s *copyState) failed(err error) {
 // damaged returns the error of a conversion that failed with conv, which
 // read from pr: conv itself, or a *damagedError when the gzip input then
 // being copied turns out damaged. A plain input is not read further (it
-// may be a named pipe that stalls).
+// may be a named pipe that stalls); a gzip one is read while it flows
+// (damageIdle).
 func (s *copyState) damaged(pr *io.PipeReader, conv error) error {
 	s.mu.Lock()
 	s.stop = true
@@ -67,12 +79,40 @@ func (s *copyState) damaged(pr *io.PipeReader, conv error) error {
 	if err == nil && gz {
 		// The copier ends the input (closing the pipe, with its error if
 		// the stream is damaged) and starts no other.
-		_, err = io.Copy(io.Discard, io.LimitReader(pr, maxDamageDrain))
+		err = drain(pr, maxDamageDrain, damageIdle)
 	}
 	if gzipDamage(err) {
 		return damagedError{gzip: err, conv: conv}
 	}
 	return conv
+}
+
+// drain reads and discards up to limit bytes of r and returns the error
+// that ended them (nil at the end or the limit), or nil when idle passes
+// without a byte: the reading goroutine then waits on, until the caller
+// closes r.
+func drain(r io.Reader, limit int64, idle time.Duration) error {
+	var n atomic.Int64
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, io.LimitReader(&counting{r, func(k int64) { n.Add(k) }}, limit))
+		done <- err
+	}()
+	t := time.NewTicker(idle)
+	defer t.Stop()
+	seen := int64(0)
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-t.C:
+			if now := n.Load(); now != seen {
+				seen = now
+				continue
+			}
+			return nil // stalled: whether the stream is damaged is not known
+		}
+	}
 }
 
 // gzipDamage reports whether err is a gzip stream's: a bad checksum,

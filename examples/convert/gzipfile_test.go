@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestGzipFileEnds: a gzip log given as a file ends as swf.Open and
@@ -145,5 +147,64 @@ func TestDamagedGzip(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), testdata+"sacct-parsable2.txt", filepath.Join(dir, "field.gz"))
 	if code != exitError || !strings.Contains(stderr, "field.gz: gzip data corrupt") || !strings.Contains(stderr, "lines count across the files): sacct line") {
 		t.Errorf("two files: exit %d, %q; want field.gz's gzip error, then the line", code, stderr)
+	}
+}
+
+// blocked is an input that has no more to give yet and never ends (a
+// pipe whose writer keeps it open) until release is closed.
+type blocked struct{ release chan struct{} }
+
+func (b blocked) Read([]byte) (int, error) {
+	<-b.release
+	return 0, io.EOF
+}
+
+// TestDamageStall: a failed conversion of a gzip input reads on for the
+// stream's own error (TestDamagedGzip). A gzip input that stalls after
+// the error (a writer that keeps standard input or a named pipe open)
+// made the command wait for it, forever for one that never closes; it
+// exited at once before. The search now leaves an input that gives
+// nothing for damageIdle, and the conversion's error stands. (The
+// inflater holds back the last 64 KiB or less it inflated until the
+// input gives more or ends: that text is what the stall keeps back.)
+func TestDamageStall(t *testing.T) {
+	log, err := os.ReadFile(testdata + "sacct-parsable2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(log, []byte("\n1001.batch|"), []byte("\n1001.batch!"), 1) // line 3
+	// More text than the inflater hands over at once (64 KiB), so that
+	// the conversion sees line 3 before the input stalls.
+	_, records, _ := bytes.Cut(log, []byte("\n"))
+	for len(bad) < 256<<10 {
+		bad = append(bad, records...)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(bad)
+	zw.Close()
+	defer func(d time.Duration) { damageIdle = d }(damageIdle)
+	damageIdle = 50 * time.Millisecond
+	in := blocked{make(chan struct{})}
+	defer close(in.release)
+	type result struct {
+		code   int
+		stderr string
+	}
+	done := make(chan result, 1)
+	out := filepath.Join(t.TempDir(), "x.swf")
+	go func() {
+		var out2, errb bytes.Buffer
+		code := run([]string{"-from", "sacct", "-strict", "-o", out, "-"},
+			io.MultiReader(&z, in), &out2, &errb)
+		done <- result{code, errb.String()}
+	}()
+	select {
+	case r := <-done:
+		if r.code != exitError || r.stderr != "convert: standard input: sacct line 3: 24 fields, the header has 25\n" {
+			t.Errorf("exit %d, %q; want the line's error alone", r.code, r.stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the command waited 20 s for an input that stalled after its error")
 	}
 }
