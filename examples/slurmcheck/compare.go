@@ -458,9 +458,9 @@ type result struct {
 	RunTimesFromLog int `json:"run_times_from_log"`
 	RunTimesLonger  int `json:"run_times_longer_than_sacct"`
 	// NoTimeLimit counts the jobs sacct shows without a time limit, by
-	// the form of TimelimitRaw ("UNLIMITED", "Partition_Limit",
-	// "empty"): planned with their partition's MaxTime, a year where it
-	// has none, as Slurm's backfill plans them.
+	// the form of TimelimitRaw ("UNLIMITED", "Partition_Limit"): planned
+	// with their partition's MaxTime, a year where it has none, as
+	// Slurm's backfill plans them.
 	NoTimeLimit map[string]int `json:"no_time_limit,omitempty"`
 	CPUs        int64          `json:"cpus"`
 	Figures     []figures      `json:"figures"`
