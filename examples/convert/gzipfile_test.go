@@ -12,7 +12,7 @@ import (
 )
 
 // TestGzipFileEnds: a gzip log given as a file ends as swf.Open and
-// swf/convert's own decompression (standard input) end it. Zero padding
+// swf/convert's own decompression (library callers) end it. Zero padding
 // after the last member (tape, dd) is ignored and noted (compress/gzip
 // refused it: "gzip: invalid header", exit 1); trailing garbage is
 // "corrupt" and a cut file "truncated" (both were "unexpected EOF"), with

@@ -423,8 +423,9 @@ func (e inFile) Unwrap() error { return e.err }
 
 // once is a message of swf/convert without its "convert: ", which the
 // command's own prefix says ("convert: convert: Now … is before 1970"),
-// nor the "input: " of its gzip errors (standard input's only: the command
-// decompresses files itself), which inFile's name says.
+// nor the "input: " of its gzip errors (the command decompresses every
+// input itself, standard input too, but a library error may say it), which
+// inFile's name says.
 func once(msg string) string {
 	if m, ok := strings.CutPrefix(msg, "convert: input: "); ok {
 		return m
