@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // TestGzipFileEnds: a gzip log given as a file ends as swf.Open and
@@ -64,40 +66,11 @@ func TestGzipFileEnds(t *testing.T) {
 // (-strict's malformed record, a header that is not sacct's) said the
 // garbage line alone ("sacct line 3: 24 fields, the header has 25"), from
 // a file and from standard input alike. It now leads with the stream's
-// error, the line after it. The deflate data is stored (no compression),
-// so that the damaged byte is a byte of the text, whatever the Go
-// version's compressor.
+// error, the line after it.
 func TestDamagedGzip(t *testing.T) {
 	log, err := os.ReadFile(testdata + "sacct-parsable2.txt")
 	if err != nil {
 		t.Fatal(err)
-	}
-	stored := func(text []byte) []byte {
-		var z bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&z, gzip.NoCompression)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zw.Write(text)
-		zw.Close()
-		return z.Bytes()
-	}
-	gz := stored(log)
-	// damage replaces, in the gzip data, the first old after the text's
-	// line number line begins with new (as long): the checksum then fails.
-	damage := func(line int, old, new string) []byte {
-		at := 0
-		for range line - 1 {
-			at += bytes.IndexByte(log[at:], '\n') + 1
-		}
-		at += bytes.Index(log[at:], []byte(old))
-		i := bytes.Index(gz, log[at:at+64])
-		if i < 0 {
-			t.Fatal("the text is not stored in the gzip data")
-		}
-		bad := bytes.Clone(gz)
-		copy(bad[i:], new)
-		return bad
 	}
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -107,9 +80,9 @@ func TestDamagedGzip(t *testing.T) {
 		want   []string
 	}{
 		// A record's field separator: -strict stops at line 3.
-		{"field", damage(3, "|", "!"), true, []string{"gzip data corrupt: gzip: invalid checksum", "sacct line 3: 24 fields, the header has 25"}},
+		{"field", tracetest.DamageStored(t, log, 3, "|", "!"), true, []string{"gzip data corrupt: gzip: invalid checksum", "sacct line 3: 24 fields, the header has 25"}},
 		// The header's State column: not sacct's, even without -strict.
-		{"header", damage(1, "State", "Stbte"), false, []string{"gzip data corrupt: gzip: invalid checksum", "sacct line 1: header lacks"}},
+		{"header", tracetest.DamageStored(t, log, 1, "State", "Stbte"), false, []string{"gzip data corrupt: gzip: invalid checksum", "sacct line 1: header lacks"}},
 	} {
 		in := filepath.Join(dir, c.name+".gz")
 		if err := os.WriteFile(in, c.data, 0o644); err != nil {
@@ -138,7 +111,7 @@ func TestDamagedGzip(t *testing.T) {
 	}
 	// The same line in an intact gzip log is the line's error alone.
 	bad := bytes.Replace(log, []byte("\n1001.batch|"), []byte("\n1001.batch!"), 1) // line 3, as in "field"
-	code, _, stderr := runCmd(t, string(stored(bad)), "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), "-")
+	code, _, stderr := runCmd(t, string(tracetest.StoredGzip(t, bad)), "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), "-")
 	if code != exitError || stderr != "convert: standard input: sacct line 3: 24 fields, the header has 25\n" {
 		t.Errorf("intact: exit %d, %q; want the line's error alone", code, stderr)
 	}

@@ -7,46 +7,19 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // TestDamagedGzip: a gzip input with a damaged byte inflates to garbage
 // text before its checksum fails; a conversion that stopped at the
 // garbage (Strict's malformed record, a header that is not sacct's)
 // returned the garbage line's error alone. It now leads with the
-// stream's error, and errors.Is finds gzip.ErrChecksum. The deflate data
-// is stored (no compression), so that the damaged byte is a byte of the
-// text whatever the Go version's compressor.
+// stream's error, and errors.Is finds gzip.ErrChecksum.
 func TestDamagedGzip(t *testing.T) {
 	log, err := os.ReadFile("testdata/sacct-parsable2.txt")
 	if err != nil {
 		t.Fatal(err)
-	}
-	stored := func(text []byte) []byte {
-		var z bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&z, gzip.NoCompression)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zw.Write(text)
-		zw.Close()
-		return z.Bytes()
-	}
-	gz := stored(log)
-	// damage replaces, in the gzip data, the first old after the text's
-	// line number line begins with new (as long): the checksum then fails.
-	damage := func(line int, old, new string) []byte {
-		at := 0
-		for range line - 1 {
-			at += bytes.IndexByte(log[at:], '\n') + 1
-		}
-		at += bytes.Index(log[at:], []byte(old))
-		i := bytes.Index(gz, log[at:at+64])
-		if i < 0 {
-			t.Fatal("the text is not stored in the gzip data")
-		}
-		bad := bytes.Clone(gz)
-		copy(bad[i:], new)
-		return bad
 	}
 	for _, c := range []struct {
 		name   string
@@ -54,8 +27,8 @@ func TestDamagedGzip(t *testing.T) {
 		strict bool
 		after  string
 	}{
-		{"field", damage(3, "|", "!"), true, "sacct line 3: 24 fields, the header has 25"},
-		{"header", damage(1, "State", "Stbte"), false, "sacct line 1: header lacks"},
+		{"field", tracetest.DamageStored(t, log, 3, "|", "!"), true, "sacct line 3: 24 fields, the header has 25"},
+		{"header", tracetest.DamageStored(t, log, 1, "State", "Stbte"), false, "sacct line 1: header lacks"},
 	} {
 		_, err := Sacct(bytes.NewReader(c.data), Options{Strict: c.strict})
 		if err == nil || !errors.Is(err, gzip.ErrChecksum) ||
@@ -69,7 +42,7 @@ func TestDamagedGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := bytes.Index(js, []byte(`"jobs"`))
-	zjs := stored(js)
+	zjs := tracetest.StoredGzip(t, js)
 	i := bytes.Index(zjs, js[at:at+64])
 	if at < 0 || i < 0 {
 		t.Fatal("no \"jobs\" stored in the gzip data")
@@ -80,7 +53,7 @@ func TestDamagedGzip(t *testing.T) {
 	}
 	// The same line in an intact gzip input is the line's error alone.
 	bad := bytes.Replace(log, []byte("\n1001.batch|"), []byte("\n1001.batch!"), 1) // line 3, as in "field"
-	_, err = Sacct(bytes.NewReader(stored(bad)), Options{Strict: true})
+	_, err = Sacct(bytes.NewReader(tracetest.StoredGzip(t, bad)), Options{Strict: true})
 	if err == nil || err.Error() != "convert: sacct line 3: 24 fields, the header has 25" {
 		t.Errorf("intact: %v; want the line's error alone", err)
 	}
