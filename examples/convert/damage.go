@@ -132,7 +132,9 @@ type damagedError struct {
 }
 
 func (e damagedError) Error() string {
-	return fmt.Sprintf("%v (before it, the conversion stopped at what the damaged data inflated to: %s)", e.gzip, once(e.conv.Error()))
+	// (Not "it stopped at the garbage": the damage may lie past the
+	// stop, a wrong -from's first line, and the checksum says not where.)
+	return fmt.Sprintf("%v (the conversion had stopped before, perhaps at garbage the damage inflated to: %s)", e.gzip, once(e.conv.Error()))
 }
 
 func (e damagedError) Unwrap() error { return e.gzip }

@@ -109,9 +109,23 @@ func TestDamagedGzip(t *testing.T) {
 			}
 		}
 	}
+	// Damage at the end of a log read with the wrong -from: the stop (line
+	// 1) came before the damage, and the message does not say the stop
+	// was the damage's garbage (it said "the conversion stopped at what
+	// the damaged data inflated to").
+	lines := bytes.Count(log, []byte("\n"))
+	end := filepath.Join(dir, "end.gz")
+	if err := os.WriteFile(end, tracetest.DamageStored(t, log, lines, "|", "!"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "", "-from", "pbs", "-o", filepath.Join(dir, "x.swf"), end)
+	if code != exitError || !strings.HasPrefix(stderr, "convert: "+end+": gzip data corrupt") ||
+		!strings.Contains(stderr, "perhaps at garbage") || strings.Contains(stderr, "stopped at what") {
+		t.Errorf("damage past the stop: exit %d, %q; want the gzip error, the stop not said to be the damage's", code, stderr)
+	}
 	// The same line in an intact gzip log is the line's error alone.
 	bad := bytes.Replace(log, []byte("\n1001.batch|"), []byte("\n1001.batch!"), 1) // line 3, as in "field"
-	code, _, stderr := runCmd(t, string(tracetest.StoredGzip(t, bad)), "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), "-")
+	code, _, stderr = runCmd(t, string(tracetest.StoredGzip(t, bad)), "-from", "sacct", "-strict", "-o", filepath.Join(dir, "x.swf"), "-")
 	if code != exitError || stderr != "convert: standard input: sacct line 3: 24 fields, the header has 25\n" {
 		t.Errorf("intact: exit %d, %q; want the line's error alone", code, stderr)
 	}

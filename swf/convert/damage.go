@@ -60,7 +60,9 @@ type damagedError struct {
 }
 
 func (e *damagedError) Error() string {
-	return fmt.Sprintf("%v (before it, the conversion stopped at what the damaged data inflated to: %s)",
+	// (Not "it stopped at the garbage": the damage may lie past the
+	// stop, and the checksum says not where.)
+	return fmt.Sprintf("%v (the conversion had stopped before, perhaps at garbage the damage inflated to: %s)",
 		e.gzip, strings.TrimPrefix(e.conv.Error(), "convert: "))
 }
 
