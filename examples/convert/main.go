@@ -317,19 +317,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // convertInputs reads the inputs as one stream (gzip files are
 // decompressed one by one, so that concatenated daily PBS files work).
+// Standard input goes the same way as a file: one decompression, one
+// check of its ends, and one search for a damaged gzip stream's error.
 func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Result, error) {
 	bar := progress.New(stderr, o.progress, 1)
 	defer bar.Done()
 	bar.Stage("convert", 1)
-	if o.inputs[0] == "-" {
-		res, err := formats[o.from](stdin, o.opt)
-		if err != nil {
-			return nil, inFile{"standard input", err}
-		}
-		return res, nil
-	}
 	var total int64
 	for _, p := range o.inputs {
+		if p == "-" {
+			continue
+		}
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
@@ -342,15 +340,23 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 	pr, pw := io.Pipe()
 	zeros := make([]int64, len(o.inputs)) // zero bytes after each file's last gzip member
 	copied := make(chan struct{})
+	var st copyState
 	go func() {
 		defer close(copied)
 		var done int64
 		for i, p := range o.inputs {
-			z, err := copyInput(pw, p, o.from, func(n int64) {
-				done += n
-				bar.Set(float64(done) / float64(max(total, 1)))
+			if !st.next() {
+				pw.Close() // the conversion failed: a later input is not its cause
+				return
+			}
+			z, err := copyInput(pw, p, stdin, o.from, &st, func(n int64) {
+				if total > 0 { // (standard input's size is not known)
+					done += n
+					bar.Set(float64(done) / float64(total))
+				}
 			})
 			if err != nil {
+				st.failed(err)
 				pw.CloseWithError(err)
 				return
 			}
@@ -359,6 +365,12 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		pw.Close()
 	}()
 	res, err := formats[o.from](pr, o.opt)
+	if err != nil && !errors.As(err, new(inputError)) {
+		if len(o.inputs) > 1 {
+			err = inFile{inputsName(o.inputs), err} // (its line counts across the files)
+		}
+		err = st.damaged(pr, err)
+	}
 	pr.CloseWithError(io.ErrClosedPipe) // stop the copier if conversion stopped early
 	if err == nil {
 		// zeros is the copier's until it ends. Not waited for on an
@@ -367,18 +379,15 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		<-copied
 	}
 	if err != nil {
-		if errors.As(err, new(inputError)) {
+		if errors.As(err, new(inputError)) || errors.As(err, new(damagedError)) || errors.As(err, new(inFile)) {
 			return nil, err // (it names its file)
 		}
-		if len(o.inputs) == 1 {
-			return nil, inFile{o.inputs[0], err}
-		}
-		return nil, inFile{strings.Join(o.inputs, " ") + " (read as one log; lines count across the files)", err}
+		return nil, inFile{inputsName(o.inputs), err}
 	}
 	for i, z := range zeros {
 		if z > 0 {
-			// The note swf/convert writes when it decompresses (standard
-			// input), with the file's name when there are several.
+			// The note swf/convert writes when it decompresses, with the
+			// file's name when there are several.
 			n := fmt.Sprintf("%d zero bytes after the last gzip member ignored", z)
 			if len(o.inputs) > 1 {
 				n = o.inputs[i] + ": " + n
@@ -387,6 +396,17 @@ func convertInputs(o options, stdin io.Reader, stderr io.Writer) (*convert.Resul
 		}
 	}
 	return res, nil
+}
+
+// inputsName names the inputs in a conversion's error.
+func inputsName(inputs []string) string {
+	switch {
+	case len(inputs) == 1 && inputs[0] == "-":
+		return "standard input"
+	case len(inputs) == 1:
+		return inputs[0]
+	}
+	return strings.Join(inputs, " ") + " (read as one log; lines count across the files)"
 }
 
 // inFile is a conversion's error after the input it came from. swf/convert's
@@ -403,8 +423,9 @@ func (e inFile) Unwrap() error { return e.err }
 
 // once is a message of swf/convert without its "convert: ", which the
 // command's own prefix says ("convert: convert: Now … is before 1970"),
-// nor the "input: " of its gzip errors (standard input's only: the command
-// decompresses files itself), which inFile's name says.
+// nor the "input: " of its gzip errors (the command decompresses every
+// input itself, standard input too, but a library error may say it), which
+// inFile's name says.
 func once(msg string) string {
 	if m, ok := strings.CutPrefix(msg, "convert: input: "); ok {
 		return m
@@ -431,16 +452,26 @@ func (e inputError) Unwrap() error { return e.err }
 // swf/convert refuses one input: the library sees the stream's start only,
 // and a second file in UTF-16 read as malformed lines ("header lacks
 // JobID", or every line skipped) that did not say why.
-func copyInput(w io.Writer, path, from string, read func(int64)) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
+//
+// path "-" is stdin, named "standard input". st learns whether the input
+// is gzip, for a failed conversion's search for its damage.
+func copyInput(w io.Writer, path string, stdin io.Reader, from string, st *copyState, read func(int64)) (int64, error) {
+	in := stdin
+	if path == "-" {
+		path = "standard input"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		in = f
 	}
-	defer f.Close()
-	r, closers, err := inflate.Reader(&counting{f, read}, path)
+	r, closers, err := inflate.Reader(&counting{in, read}, path)
 	if err != nil {
 		return 0, inputError{err}
 	}
+	st.opened(len(closers) > 0)
 	defer func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i].Close()

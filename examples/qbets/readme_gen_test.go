@@ -259,11 +259,11 @@ func reading(w io.Writer, plain, fixed, two []row) {
 }
 
 // tally counts the winners of rows, in the order BM, LogN, LogU, Weib,
-// none.
+// none, and the rows where no job waited, which no method wins.
 func tally(rows []row) string {
 	n := map[string]int{}
 	for i := range rows {
-		n[winner(&rows[i].r)]++
+		n[winner(&rows[i])]++
 	}
 	return tallyText(n)
 }
@@ -274,6 +274,9 @@ func tallyText(n map[string]int) string {
 		if n[m] > 0 || m != "none" {
 			s = append(s, fmt.Sprintf("%s %d", m, n[m]))
 		}
+	}
+	if n[noWait] > 0 {
+		s = append(s, fmt.Sprintf("no job waited %d (no winner)", n[noWait]))
 	}
 	return strings.Join(s, ", ")
 }
@@ -304,7 +307,7 @@ func winners(w io.Writer, fixed, two []row) {
 					tighter++
 				}
 			}
-			if winner(r) == replay.Weibull.String() && r.Correctness() >= 0.95 {
+			if winner(&c.rows[i]) == replay.Weibull.String() && r.Correctness() >= 0.95 {
 				weibWins = append(weibWins, r.Ratio(replay.Weibull))
 			}
 		}

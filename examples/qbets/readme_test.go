@@ -21,13 +21,13 @@ import (
 //
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qbets -run TestReadmeTables
 var tablesDigests = map[string]string{
-	"table41":               "c652c48b27e782d689c14fac920a347c97dcb895ab1682f2b73bdc72b08135be",
-	"table42":               "74beeb4339364084cf59edcd4a0ee8703ee9dff21d2b2308be1551596b7c4be0",
-	"table42-twolevel":      "61b95c395a9ea14347de2c4418805c276014e639d51196d8aa7239d5c83cb972",
+	"table41":               "deccbc3cf04003dbf27ce81294223406f730b06704a6db483801a93f1794d4fe",
+	"table42":               "b234197f5ba4696cf634a9ebdf435580887bbe4118a215347c09a077f1123d8c",
+	"table42-twolevel":      "b692b82318e0c16d5f8d61bfe3fbebf48c75dafbcfe769be4cb4ab2234a69954",
 	"thesis41":              "4cc4754171e37b976c8e1995570cbf0d9637e5b46eac1a73117467f7b097380c",
 	"thesis42":              "c68a104776558b9fd3808a7b9deb0ff37846ff8b821fcf10f24102c0f5d5757c",
 	"reading":               "240d2c6278f31aeaef77dab8017d8d5113257847df56eeef64ca974461ef1846",
-	"winners":               "74d583f0fc259dcf9af83aa99d19db5da3c1639a70506334d752b00bd8579762",
+	"winners":               "382fc5c61f28a717c744ca5646ba15c00612c66dfbb9b7854cd59204fc42c7de",
 	"acceptance":            "c42bde0810a938c0865036364d5222d4e1d40611f05dd147467aaaae5c722d2d",
 	"ablation-features":     "14025865369b0a30acddfb01ce8778402612dd04b9c741ac6a9b427af2a62948",
 	"ablation-settings":     "5332fc89d281da54b3cd129261debf2fada8f47cbfc17958a7f8ccf9c692c3bf",

@@ -40,6 +40,9 @@ type checked struct {
 	// duration rounded up (tickRunTime), longer those of them it makes
 	// longer than sacct's End − Start; the others have End − Start.
 	fromLog, longer int
+	// noLimit counts the jobs sacct shows without a time limit, by the
+	// form of its TimelimitRaw (limitOf says what they are planned with).
+	noLimit map[string]int
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the
@@ -79,10 +82,20 @@ func prepare(rec *recording) (*checked, error) {
 		return int64(len(*names))
 	}
 	first := int64(math.MaxInt64)
+	var maxTimes map[string]int64 // the partitions', read at the first job without a limit
 	for i, id := range rec.IDs {
 		r, ok := real[id]
 		if !ok {
 			return nil, fmt.Errorf("job %d (Slurm %s) is not in sacct", i, id)
+		}
+		if r.Limit, err = limitOf(r, rec.Conf, &maxTimes); err != nil {
+			return nil, err
+		}
+		if r.NoLimit != "" {
+			if c.noLimit == nil {
+				c.noLimit = map[string]int{}
+			}
+			c.noLimit[r.NoLimit]++
 		}
 		if r.Start == 0 || r.End < r.Start || !strings.HasPrefix(r.State, "COMPLETED") {
 			return nil, fmt.Errorf("job %d (Slurm %s) did not run to completion: %s, start %d, end %d", i, id, r.State, r.Start, r.End)
@@ -442,10 +455,15 @@ type result struct {
 	// slurmctld's logged duration rounded up (tickRunTime), the others'
 	// being sacct's End − Start; RunTimesLonger those of them a second or
 	// more longer than End − Start.
-	RunTimesFromLog int       `json:"run_times_from_log"`
-	RunTimesLonger  int       `json:"run_times_longer_than_sacct"`
-	CPUs            int64     `json:"cpus"`
-	Figures         []figures `json:"figures"`
+	RunTimesFromLog int `json:"run_times_from_log"`
+	RunTimesLonger  int `json:"run_times_longer_than_sacct"`
+	// NoTimeLimit counts the jobs sacct shows without a time limit, by
+	// the form of TimelimitRaw ("UNLIMITED", "Partition_Limit"): planned
+	// with their partition's MaxTime, a year where it has none, as
+	// Slurm's backfill plans them.
+	NoTimeLimit map[string]int `json:"no_time_limit,omitempty"`
+	CPUs        int64          `json:"cpus"`
+	Figures     []figures      `json:"figures"`
 }
 
 // Goals of issue 33 for the Slurm policy.
@@ -467,7 +485,7 @@ func compareRun(rec *recording) (*result, error) {
 	}
 	ctx := context.Background()
 	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
-		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer}
+		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer, NoTimeLimit: c.noLimit}
 	var halfLife int64
 	if cfg, _, err := siteConfig(c); err == nil {
 		halfLife = cfg.DecayHalfLife
@@ -546,7 +564,11 @@ func (r *result) head() string {
 	if r.Phase >= 0 {
 		fmt.Fprintf(&b, "; Slurm recalculated priorities every PriorityCalcPeriod from about %.0f s before the first submission (the policy: from the first submission on)", float64(r.Phase)/1000)
 	}
-	b.WriteString("; " + r.runTimes() + ".\n\n")
+	b.WriteString("; " + r.runTimes())
+	if t := noLimitText(r.NoTimeLimit); t != "" {
+		b.WriteString("; " + t)
+	}
+	b.WriteString(".\n\n")
 	return b.String()
 }
 

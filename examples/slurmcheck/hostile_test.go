@@ -33,7 +33,13 @@ func TestHostileRecording(t *testing.T) {
 		// strconv.ParseInt: parsing ...: invalid syntax"), an empty QOS
 		// list by its key (it was "shares: empty input", naming sshare).
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "2-03:04:05") }, `field 11 (TimelimitRaw): "2-03:04:05" is not a whole number`},
-		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "UNLIMITED") }, `(TimelimitRaw): "UNLIMITED" is not`},
+		// (UNLIMITED was refused here as not a whole number: TestNoTimeLimit.)
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "Unknown") }, `(TimelimitRaw): "Unknown" is not a limit`},
+		// An empty TimelimitRaw is a limit of 0, which Slurm's backfill
+		// plans as ending at once: it was planned as no limit (MaxTime,
+		// a year), and a "0" was planned with the largest limit seen.
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "") }, `(TimelimitRaw): "" is a limit of 0 minutes`},
+		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, "0") }, `(TimelimitRaw): "0" is a limit of 0 minutes`},
 		{func(r map[string]any) { r["sacctmgr_qos"] = "" }, "sacctmgr_qos: "},
 		{func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 5, "1000000000") }, "more than a week"},
 		// A logged run that is not the one sacct shows (an end before

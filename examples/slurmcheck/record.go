@@ -254,9 +254,12 @@ type realJob struct {
 	User, Account, Partition, QOS string
 	Submit, Eligible, Start, End  int64 // Unix seconds; 0: none
 	Limit                         int64 // seconds
-	CPUs                          int64
-	State                         string
-	Priority                      int64 // sacct's Priority: the job's priority when it started
+	// NoLimit is TimelimitRaw's form when it gives no limit (Limit 0):
+	// noLimitForms says which sacct prints and what each means.
+	NoLimit  string
+	CPUs     int64
+	State    string
+	Priority int64 // sacct's Priority: the job's priority when it started
 }
 
 // parseSacct reads sacct -P -X -o sacctFormat output (with a header line).
@@ -296,6 +299,24 @@ func parseSacct(text string) (map[string]realJob, error) {
 			i int
 			v *int64
 		}{{5, &j.Submit}, {6, &j.Eligible}, {7, &j.Start}, {8, &j.End}, {10, &j.Limit}, {11, &j.CPUs}, {13, &j.Priority}} {
+			if p.i == 10 {
+				if form, ok := noLimitForm(f[10]); ok {
+					j.NoLimit = form // (Limit stays 0: prepare sets it)
+					continue
+				}
+				if f[10] == "Unknown" || f[10] == "None" {
+					// Forms of sacct's times, not of a limit: num took them as 0.
+					return nil, fmt.Errorf("sacct line %d field 11 (TimelimitRaw): %q is not a limit (sacct prints minutes, UNLIMITED, Partition_Limit or nothing)", n+2, f[10])
+				}
+				if f[10] == "" || f[10] == "0" {
+					// A limit of 0 (sacct prints nothing for it): not
+					// "no limit". Slurm's backfill plans the job with 0
+					// minutes (MIN(0, MaxTime)) and slurmctld ends it at
+					// its first time-limit check; no estimate of the
+					// simulations plans that.
+					return nil, fmt.Errorf("sacct line %d field 11 (TimelimitRaw): %q is a limit of 0 minutes, which Slurm's backfill plans as ending at once (not as no limit: that is UNLIMITED or Partition_Limit); the simulations cannot plan it", n+2, f[10])
+				}
+			}
 			if *p.v, err = num(p.i); err != nil {
 				return nil, err
 			}
@@ -304,6 +325,26 @@ func parseSacct(text string) (map[string]realJob, error) {
 		jobs[j.ID] = j
 	}
 	return jobs, nil
+}
+
+// noLimitForms are the TimelimitRaw values sacct prints for a job with no
+// limit of its own (src/sacct/print.c): UNLIMITED for a limit of INFINITE
+// (no --time in a partition of MaxTime=UNLIMITED, or an administrator's
+// --time=UNLIMITED), Partition_Limit for NO_VAL (a limit never set: the
+// partition's applies). Slurm's backfill plans a job of INFINITE or
+// NO_VAL with its partition's MaxTime, a year when that is UNLIMITED
+// (backfill.c, part_time_limit, Slurm 22.05); prepare gives the
+// simulations the same, and the report counts such jobs by form. The
+// empty form, a limit of 0, is not one of them: backfill plans it as 0
+// minutes (sbatch -t 0 sends INFINITE, but a job submitted through the
+// API with 0 keeps it), and parseSacct refuses it.
+var noLimitForms = map[string]string{"UNLIMITED": "UNLIMITED", "Partition_Limit": "Partition_Limit"}
+
+// noLimitForm returns the name of TimelimitRaw's value v if it is one of
+// noLimitForms.
+func noLimitForm(v string) (string, bool) {
+	form, ok := noLimitForms[v]
+	return form, ok
 }
 
 // prio is one line of a sprio sample: the job's priority and its weighted

@@ -49,6 +49,8 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	fs := cli.NewFlagSet("varq")
 	traces := fs.String("trace", "", "comma-separated SWF traces, - for standard input (default: SDSC-BLUE and CTC-SP2 from ../shared/traces)")
 	jobs := fs.Int("jobs", 0, "use only the first n sane jobs of each trace (0: all)")
+	machine := fs.Int64("machine", 0, "machine size in processors, for every trace (default: the trace header's MaxProcs, else MaxNodes; "+
+		"a trace converted from Alibaba's GPU pod list has neither: its processors are thousandths of a core, the node list's sum of cpu_milli)")
 	seed := fs.Uint64("seed", 1, "seed of the VARQ job selection")
 	every := fs.Int64("every", 0, "re-plan every n seconds while waiting (0: only at the planned submission)")
 	diag := fs.Bool("diag", false, "print, per cell, the forecaster's coverage at submission and the plans' drift (stderr)")
@@ -64,7 +66,7 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	if err != nil {
 		return err
 	}
-	opt := options{jobs: *jobs, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr}
+	opt := options{jobs: *jobs, machine: *machine, seed: *seed, every: *every, unsync: *unsync, noAvail: *noAvail, plot: *plot, progress: stderr}
 	if *diag {
 		opt.diag = stderr
 	}
@@ -72,6 +74,9 @@ func commandIn(args []string, stdin io.Reader, stdout, stderr io.Writer) (err er
 	// the traces with varq's "negative Step or Every" (exit 1).
 	if *jobs < 0 {
 		return cli.Usagef("-jobs %d: want 0 (all) or more", *jobs)
+	}
+	if *machine < 0 || *machine > cli.MaxSize {
+		return cli.Usagef("-machine %d: want 0 (the header's size) or a size of 1 to 2^40 processors", *machine)
 	}
 	if *every < 0 {
 		return cli.Usagef("-every %d: want 0 (only at the planned submission) or more seconds", *every)
@@ -158,6 +163,7 @@ func parseList(name, v string) ([]float64, error) {
 type options struct {
 	paths    []string
 	jobs     int
+	machine  int64 // -machine; 0: each trace header's size
 	seed     uint64
 	every    int64
 	progress io.Writer     // a line per cell; nil: quiet

@@ -21,6 +21,7 @@ import (
 type workload struct {
 	name     string
 	size     int64
+	sizeFrom string // "-machine", "header MaxProcs" or "header MaxNodes"
 	jobs     []swf.Job
 	excluded int   // not sane
 	dups     int   // sane jobs under a number an earlier one has (duplicate ID)
@@ -28,7 +29,12 @@ type workload struct {
 	zeros    int64 // zero bytes after the log's last gzip member, ignored
 }
 
-func loadWorkload(path string, limit int) (workload, error) {
+// loadWorkload reads the log at path for a machine of machine processors,
+// or of its header's size when machine is 0. A log without a size (one
+// converted from Alibaba's GPU pod list) needs -machine: its jobs do not
+// tell the machine (the largest is a bound from below, and a machine of
+// its size would run one job at a time), so none is guessed.
+func loadWorkload(path string, limit int, machine int64) (workload, error) {
 	h, jobs, zeros, err := cli.ReadLog(path)
 	if err != nil {
 		return workload{}, err
@@ -36,15 +42,21 @@ func loadWorkload(path string, limit int) (workload, error) {
 	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
 		return workload{}, fmt.Errorf("%s: no job lines: no sane job to simulate", path)
 	}
-	size, err := h.MachineSize()
-	if err != nil {
-		return workload{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := cli.CheckMachine(size); err != nil { // sched's error names no file
-		return workload{}, fmt.Errorf("%s: %w", path, err)
+	size, from := machine, "-machine"
+	if machine == 0 {
+		if size, err = h.MachineSize(); err != nil {
+			return workload{}, fmt.Errorf("%s: machine size unknown: %w; pass -machine P (processors as the log counts them)", path, err)
+		}
+		from = "header MaxNodes"
+		if h.MaxProcs > 0 {
+			from = "header MaxProcs"
+		}
+		if err := cli.CheckMachine(size); err != nil { // sched's error names no file
+			return workload{}, fmt.Errorf("%s: %w; pass -machine P (the size is the %s)", path, err, from)
+		}
 	}
 	sane, rep := sanitize.Sane(jobs, size)
-	w := workload{name: filepath.Base(path), size: size, excluded: len(rep.Excluded), zeros: zeros}
+	w := workload{name: filepath.Base(path), size: size, sizeFrom: from, excluded: len(rep.Excluded), zeros: zeros}
 	// A number already read names another job: the simulator would reject
 	// it (sched counts it as a duplicate ID) in the run without VARQ but
 	// not when the agent submits it under a new number, and the two runs
@@ -198,7 +210,7 @@ func reproduce(out io.Writer, opt options) error {
 	}
 	for _, p := range opt.paths {
 		opt.stage(filepath.Base(p) + " without VARQ")
-		w, err := loadWorkload(p, opt.jobs)
+		w, err := loadWorkload(p, opt.jobs, opt.machine)
 		if err != nil {
 			return err
 		}
@@ -259,8 +271,12 @@ func printHeader(out io.Writer, w workload, base cell, crowd string) {
 	if w.dups > 0 {
 		dups = fmt.Sprintf(", %d %s", w.dups, sanitize.DuplicateID)
 	}
-	fmt.Fprintf(out, "## %s: %d processors, %d sane jobs (%d not sane%s, %d beyond -jobs)\n\n",
-		w.name, w.size, len(w.jobs), w.excluded, dups, w.cut)
+	from := "" // the header's size, as the README's runs say it
+	if w.sizeFrom == "-machine" {
+		from = " (-machine)"
+	}
+	fmt.Fprintf(out, "## %s: %d processors%s, %d sane jobs (%d not sane%s, %d beyond -jobs)\n\n",
+		w.name, w.size, from, len(w.jobs), w.excluded, dups, w.cut)
 	if w.zeros > 0 {
 		fmt.Fprintf(out, "(%s.)\n\n", cli.PaddingNote(w.zeros))
 	}

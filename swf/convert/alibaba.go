@@ -88,12 +88,13 @@ import (
 // "num_gpu without gpu_milli", "GPU share over several GPUs", "gpu_spec
 // without GPUs" (dropped), "repeated model in gpu_spec". States counts the
 // jobs by phase ("none" when the list has none).
-func Alibaba(r io.Reader, opt Options) (*Result, error) {
+func Alibaba(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "alibaba")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	var pr *podReader
 	var buf []string
 	err = readTable(newLineReader(in), b, "alibaba", false,

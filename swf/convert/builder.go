@@ -93,6 +93,9 @@ func (n *notes) note(reason string) {
 type builder struct {
 	format string
 	opt    *Options
+	// damage, set by begin on a gzip input, inflates the rest of it and
+	// returns the stream's error (damaged).
+	damage func() error
 	rep    Report
 	recs   []record
 	latest map[string]int    // key → index in recs of its latest record

@@ -43,6 +43,9 @@
 // the Result, about 110 and 80 more for a job with a demand). The
 // converters share no state: they may run concurrently.
 //
+// A damaged gzip input fails with the stream's error (gzip.ErrChecksum)
+// even where its garbage stopped the conversion first (as swf.Open).
+//
 // Where the details are: how each SWF field is filled, Result; the
 // status, requeues, steps and arrays of Slurm logs, Sacct; each format's
 // fields and demands, its function; snapshots, QueueSnapshot and Snapshot;

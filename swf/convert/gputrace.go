@@ -101,12 +101,13 @@ import (
 // earliest start_time of its tasks in pai_task_table (its README), so a
 // wait needs a join of two header-less tables, not one stream read a line
 // at a time.
-func GPUTrace(r io.Reader, opt Options) (*Result, error) {
+func GPUTrace(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "gpu", "helios", "acme", "philly")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	if b.saw != "helios" && b.saw != "acme" && b.saw != "philly" {
 		return nil, &FormatError{Want: "gpu", Saw: b.saw, Line: b.firstLine, Sample: b.sample}
 	}

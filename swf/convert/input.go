@@ -20,10 +20,10 @@ var errLineTooLong = fmt.Errorf("line longer than %d bytes", maxLine)
 // decompress returns r, or r gunzipped when it starts with the gzip magic
 // bytes (swf.Open's decompression: the same inflater, and its errors say
 // "truncated" or "corrupt"). close stops the decompression.
-func decompress(r io.Reader) (out io.Reader, close func() error, err error) {
+func decompress(r io.Reader) (out io.Reader, close func() error, gz bool, err error) {
 	out, closers, err := inflate.Reader(r, "convert: input")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	return out, func() error {
 		var err error
@@ -31,7 +31,7 @@ func decompress(r io.Reader) (out io.Reader, close func() error, err error) {
 			err = errors.Join(err, closers[i].Close())
 		}
 		return err
-	}, nil
+	}, len(closers) > 0, nil
 }
 
 // lineReader reads lines of at most maxLine bytes, without their "\n" or
@@ -112,11 +112,15 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	if err := opt.Validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	in, done, err = decompress(r)
+	in, done, gz, err := decompress(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	b = newBuilder(format, opt)
+	if gz { // a failed conversion looks for the stream's damage (builder.damaged)
+		inflated := in
+		b.damage = func() error { return drainForDamage(inflated) }
+	}
 	br := bufio.NewReaderSize(&padNote{r: in, b: b}, sniffBytes)
 	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
 	b.saw, b.firstLine, b.sample = sniff(head)
@@ -133,8 +137,10 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 		br.Discard(len(utf8BOM))
 	}
 	if b.saw != "" && b.saw != format && !slices.Contains(also, b.saw) {
+		err = &FormatError{Want: format, Saw: b.saw, Line: b.firstLine, Sample: b.sample}
+		b.damaged(&err) // (garbage may sniff as another format)
 		done()
-		return nil, nil, nil, &FormatError{Want: format, Saw: b.saw, Line: b.firstLine, Sample: b.sample}
+		return nil, nil, nil, err
 	}
 	return br, done, b, nil
 }

@@ -36,12 +36,13 @@ var jobcompKeys = map[string]bool{
 // has a line per attempt; the last one is the job. The status and
 // requeues are read as Sacct's doc says, the fields as Result's says. The
 // demand (Result's doc) comes from Tres (the allocation) and NodeCnt.
-func Jobcomp(r io.Reader, opt Options) (*Result, error) {
+func Jobcomp(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "jobcomp")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	if err := eachLine(in, b, func(line string, num int) error { return jobcompRecord(b, line, num) }); err != nil {
 		return nil, err
 	}

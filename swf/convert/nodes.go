@@ -58,12 +58,13 @@ const maxNodes = 1 << 20
 // "fewer fields than the header" (the missing values absent), "more
 // fields than the header". An input that is neither format is a
 // *FormatError; one without a node is an error.
-func Nodes(r io.Reader, opt Options) ([]swf.Node, Report, error) {
+func Nodes(r io.Reader, opt Options) (_ []swf.Node, _ Report, err error) {
 	in, done, b, err := begin(r, &opt, "nodes", "alibaba-nodes")
 	if err != nil {
 		return nil, Report{}, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	var nr *nodeReader
 	var buf []string
 	err = readTable(newLineReader(in), b, "nodes", true,

@@ -41,12 +41,13 @@ import (
 // CPUs, memory and GPUs of any chunk, per node; noted), which never asks
 // less than the job needs; place=pack puts every chunk on one node
 // (noted).
-func PBS(r io.Reader, opt Options) (*Result, error) {
+func PBS(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "pbs")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	p := &pbsParser{b: b, jobs: map[string]*pbsJob{}}
 	if opt.Accounts {
 		b.rep.Notes = append(b.rep.Notes, "Options.Accounts applies to Slurm logs: Group stays the Unix group, Partition -1")

@@ -84,12 +84,13 @@ var sacctColumns = []struct{ name, feeds string }{
 // ReqMem (suffix c per CPU, n per node, none in all) when they have none;
 // GPUs from the old ReqGRES or AllocGRES ("gpu:tesla:2", per node). sacct
 // records no --exclusive.
-func Sacct(r io.Reader, opt Options) (*Result, error) {
+func Sacct(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "sacct")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	p := &sacctParser{b: b}
 	lines := 0
 	err = eachLine(in, b, func(line string, num int) error {

@@ -33,12 +33,13 @@ const maxJSONJob = 64 << 20
 // The demand is Sacct's, from tres.requested (else tres.allocated,
 // noted), with nodes from allocation_nodes and memory from the required
 // memory_per_cpu or memory_per_node when the TRES have none.
-func SacctJSON(r io.Reader, opt Options) (*Result, error) {
+func SacctJSON(r io.Reader, opt Options) (_ *Result, err error) {
 	in, done, b, err := begin(r, &opt, "sacct-json", "json")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	other := func(key string, v json.RawMessage) {
 		var list []json.RawMessage
 		if key == "errors" && json.Unmarshal(v, &list) == nil && len(list) > 0 {

@@ -224,13 +224,14 @@ func (s *snapBuilder) add(q queued, words []string) {
 // ("gres:gpu:a100:2"); OverSubscribe=NO for whole nodes. From slurmrestd:
 // tres_req_str, else tres_alloc_str; node_count; memory_per_node or
 // memory_per_cpu.
-func QueueSnapshot(r io.Reader, opt Options) (*Snapshot, error) {
+func QueueSnapshot(r io.Reader, opt Options) (_ *Snapshot, err error) {
 	const want = "slurmrestd or scontrol"
 	in, done, b, err := begin(r, &opt, want, "slurmrestd", "scontrol", "json")
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	defer b.damaged(&err) // (before done: it reads on in the input)
 	s := &snapBuilder{b: b, lastUpdate: -1}
 	b.format = b.saw
 	if b.format != "slurmrestd" && b.format != "scontrol" {

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestNoTimeLimit: sacct prints TimelimitRaw UNLIMITED for a job of no
+// limit and Partition_Limit for one whose limit was never set;
+// slurmcheck refused a recording holding either ("UNLIMITED" is not a
+// whole number). Each is now a job without a limit of its own, planned
+// as Slurm's backfill plans it: with its partition's MaxTime (job 4 is
+// in partition long, MaxTime=10: 600 s), a year when the partition has
+// none; counted by form in the report, text and JSON. (An empty one, a
+// limit of 0, is refused: TestHostileRecording.)
+func TestNoTimeLimit(t *testing.T) {
+	edit := func(t *testing.T, limit, conf string) *recording {
+		t.Helper()
+		var r map[string]any
+		if err := json.Unmarshal(liveRecording, &r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") {
+			t.Fatal("sacct line 4 is not job 4 in partition long: not the case tested")
+		}
+		r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
+		if conf != "" {
+			was := r["slurm_conf"].(string)
+			if r["slurm_conf"] = strings.Replace(was, "PartitionName=long Nodes=n[1-4] MaxTime=10 ", conf, 1); r["slurm_conf"] == was {
+				t.Fatal("slurm_conf has no partition long of MaxTime=10: not the case tested")
+			}
+		}
+		b, _ := json.Marshal(r)
+		rec, err := decodeRecording(b, "x.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	for _, c := range []struct{ limit, form string }{{"UNLIMITED", "UNLIMITED"}, {"Partition_Limit", "Partition_Limit"}} {
+		rec := edit(t, c.limit, "")
+		ch, err := prepare(rec)
+		if err != nil {
+			t.Fatalf("%q: %v", c.limit, err)
+		}
+		if got := ch.jobs[ch.index["4"]].ReqTime; got != 600 {
+			t.Errorf("%q: job 4 planned with a limit of %d s, want long's MaxTime, 600 s", c.limit, got)
+		}
+		res, err := compare(rec)
+		if err != nil {
+			t.Fatalf("%q: %v", c.limit, err)
+		}
+		if len(res.NoTimeLimit) != 1 || res.NoTimeLimit[c.form] != 1 {
+			t.Errorf("%q: counted %v, want 1 %s", c.limit, res.NoTimeLimit, c.form)
+		}
+		if want := "1 jobs without a time limit in sacct's TimelimitRaw (1 " + c.form + "), planned with their partition's MaxTime"; !strings.Contains(table(res), want) {
+			t.Errorf("%q: report lacks %q:\n%s", c.limit, want, table(res))
+		}
+		js, _ := json.Marshal(res)
+		if !strings.Contains(string(js), `"no_time_limit":{"`+c.form+`":1}`) {
+			t.Errorf("%q: JSON lacks the count: %s", c.limit, js)
+		}
+	}
+	// A partition without MaxTime: a year, as Slurm's YEAR_MINUTES.
+	ch, err := prepare(edit(t, "UNLIMITED", "PartitionName=long Nodes=n[1-4] MaxTime=UNLIMITED "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.jobs[ch.index["4"]].ReqTime; got != 365*86400 {
+		t.Errorf("no MaxTime: job 4 planned with %d s, want a year", got)
+	}
+	// The committed recordings have none: their report says nothing of it.
+	res, err := compare(edit(t, "5", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NoTimeLimit != nil || strings.Contains(table(res), "without a time limit") {
+		t.Errorf("numeric limits: %v, %q", res.NoTimeLimit, table(res))
+	}
+}
