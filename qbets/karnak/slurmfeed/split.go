@@ -184,16 +184,20 @@ func elements(b []byte, f func(v []byte, depth int)) error {
 // maxDepth is then one bad record, not an output that cannot be read.
 func splitOutput[E any](out []byte) (errs E, recs []json.RawMessage, err error) {
 	var errsText, jobsText []byte
+	invalid := false
 	err = members(out, func(key string, v []byte, depth int) bool {
 		switch {
+		case strings.EqualFold(key, "jobs"):
+			jobsText = v // (its records are checked as they are decoded)
+		case depth < maxDepth && !json.Valid(v):
+			invalid = true // (a member too deep to be checked is not read)
+			return false
 		case strings.EqualFold(key, "errors"):
 			errsText = v
-		case strings.EqualFold(key, "jobs"):
-			jobsText = v
 		}
 		return true
 	})
-	if err != nil {
+	if err != nil || invalid {
 		return errs, nil, errors.New("output is not a JSON object")
 	}
 	if errsText != nil {

@@ -1,10 +1,14 @@
 package slurmfeed
 
 import (
+	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // nested is a value nested n levels deep: [[…]].
@@ -147,4 +151,43 @@ func TestPollOfDeepRecord(t *testing.T) {
 	if r.Skipped["squeue: x nested deeper than 10000 levels"] != 1 || r.Errors != 0 || r.Events["submit"] != 5 {
 		t.Errorf("skipped %v, %d failed polls, %d submits; want job 4 skipped, the 5 others fed", r.Skipped, r.Errors, r.Events["submit"])
 	}
+}
+
+// TestSplitAgrees: on outputs mangled byte by byte (shallow: every value
+// within encoding/json's depth), reading record by record fails exactly
+// when encoding/json cannot read the output, and otherwise finds the
+// records it finds.
+func TestSplitAgrees(t *testing.T) {
+	orig := readTestdata(t, "squeue-22.05.json")
+	rapid.Check(t, func(rt *rapid.T) {
+		out := slices.Clone(orig)
+		for range rapid.IntRange(1, 4).Draw(rt, "edits") {
+			at := rapid.IntRange(0, len(out)-1).Draw(rt, "at")
+			c := rapid.SampledFrom([]byte(`{}[]",: 0\ntx`)).Draw(rt, "byte")
+			switch rapid.IntRange(0, 2).Draw(rt, "edit") {
+			case 0:
+				out[at] = c
+			case 1:
+				out = slices.Delete(out, at, at+1)
+			default:
+				out = slices.Insert(out, at, c)
+			}
+		}
+		var want jsonOutput[squeueErrors, []json.RawMessage]
+		werr := json.Unmarshal(out, &want)
+		_, got, err := splitOutput[squeueErrors](out)
+		if err == nil {
+			for _, r := range got {
+				if !json.Valid(r) {
+					err = errNotJSON // as readOutput finds decoding it
+				}
+			}
+		}
+		if (err == nil) != (werr == nil) {
+			rt.Fatalf("split: %v, encoding/json: %v", err, werr)
+		}
+		if err == nil && !reflect.DeepEqual(got, []json.RawMessage(want.Jobs)) && !(len(got) == 0 && len(want.Jobs) == 0) {
+			rt.Fatalf("split finds %d records, encoding/json %d", len(got), len(want.Jobs))
+		}
+	})
 }
