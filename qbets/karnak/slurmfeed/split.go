@@ -98,42 +98,73 @@ func skipBlanks(b []byte, i int) int {
 }
 
 // members calls f with each member of the JSON object b (its key
-// unquoted, its value's text and depth), in order; false when b is not
-// an object or f says stop.
+// unquoted, its value's text and depth), in order, until f says stop.
 func members(b []byte, f func(key string, v []byte, depth int) bool) error {
-	i := skipBlanks(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return errNotJSON
-	}
-	i = skipBlanks(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return trailing(b, i+1)
-	}
-	for {
+	err := sequence(b, '{', func(i int) (int, error) {
 		ks, ke, _, err := scanValue(b, i)
 		if err != nil || b[ks] != '"' {
-			return errNotJSON
+			return 0, errNotJSON
 		}
 		var key string
 		if json.Unmarshal(b[ks:ke], &key) != nil {
-			return errNotJSON
+			return 0, errNotJSON
 		}
 		i = skipBlanks(b, ke)
 		if i >= len(b) || b[i] != ':' {
-			return errNotJSON
+			return 0, errNotJSON
 		}
 		vs, ve, d, err := scanValue(b, i+1)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if !f(key, b[vs:ve], d) {
-			return nil
+			return 0, errStop
 		}
-		i = skipBlanks(b, ve)
+		return ve, nil
+	})
+	if err == errStop {
+		return nil
+	}
+	return err
+}
+
+var errStop = errors.New("stop")
+
+// elements calls f with each element of the JSON list b and its depth.
+func elements(b []byte, f func(v []byte, depth int)) error {
+	return sequence(b, '[', func(i int) (int, error) {
+		vs, ve, d, err := scanValue(b, i)
+		if err != nil {
+			return 0, err
+		}
+		f(b[vs:ve], d)
+		return ve, nil
+	})
+}
+
+// sequence walks the object or list b (open: '{' or '['), item reading
+// each of its members or elements, at i, and saying where it ends; after
+// the closing bracket there may be blanks only.
+func sequence(b []byte, open byte, item func(i int) (end int, err error)) error {
+	closing := open + 2 // '{'+2 == '}', '['+2 == ']'
+	i := skipBlanks(b, 0)
+	if i >= len(b) || b[i] != open {
+		return errNotJSON
+	}
+	i = skipBlanks(b, i+1)
+	if i < len(b) && b[i] == closing {
+		return trailing(b, i+1)
+	}
+	for {
+		end, err := item(i)
+		if err != nil {
+			return err
+		}
+		i = skipBlanks(b, end)
 		switch {
 		case i < len(b) && b[i] == ',':
 			i++
-		case i < len(b) && b[i] == '}':
+		case i < len(b) && b[i] == closing:
 			return trailing(b, i+1)
 		default:
 			return errNotJSON
@@ -147,34 +178,6 @@ func trailing(b []byte, i int) error {
 		return errNotJSON
 	}
 	return nil
-}
-
-// elements calls f with each element of the JSON list b and its depth.
-func elements(b []byte, f func(v []byte, depth int)) error {
-	i := skipBlanks(b, 0)
-	if i >= len(b) || b[i] != '[' {
-		return errNotJSON
-	}
-	i = skipBlanks(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return trailing(b, i+1)
-	}
-	for {
-		vs, ve, d, err := scanValue(b, i)
-		if err != nil {
-			return err
-		}
-		f(b[vs:ve], d)
-		i = skipBlanks(b, ve)
-		switch {
-		case i < len(b) && b[i] == ',':
-			i++
-		case i < len(b) && b[i] == ']':
-			return trailing(b, i+1)
-		default:
-			return errNotJSON
-		}
-	}
 }
 
 // splitOutput reads a --json output's two members, its errors (decoded
