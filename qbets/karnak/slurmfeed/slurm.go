@@ -243,17 +243,35 @@ type squeueRecord struct {
 // jobs of another kind, fail the poll.
 func readOutput[E, T any](out []byte) (errs E, recs []T, raws []json.RawMessage, deep []string, err error) {
 	var all jsonOutput[E, []T]
-	if json.Unmarshal(out, &all) == nil {
+	werr := json.Unmarshal(out, &all)
+	if werr == nil {
 		return all.Errors, all.Jobs, make([]json.RawMessage, len(all.Jobs)), make([]string, len(all.Jobs)), nil
 	}
-	errs, texts, err := splitOutput[E](out)
-	if err != nil {
-		return errs, nil, nil, nil, err
+	var texts []json.RawMessage
+	if se := (*json.SyntaxError)(nil); errors.As(werr, &se) {
+		// Not JSON, or nested beyond maxDepth, which encoding/json calls
+		// a syntax error too: only the latter is read, its records found
+		// by splitOutput. Output within the depth that encoding/json
+		// refuses fails the poll as it did (its checks, not split.go's).
+		if _, _, d, _ := scanValue(out, 0); d <= maxDepth {
+			return errs, nil, nil, nil, werr
+		}
+		if errs, texts, err = splitOutput[E](out); err != nil {
+			return errs, nil, nil, nil, err
+		}
+	} else {
+		var t jsonOutput[E, []json.RawMessage]
+		if err := json.Unmarshal(out, &t); err != nil {
+			return errs, nil, nil, nil, err
+		}
+		errs, texts = t.Errors, t.Jobs
 	}
 	recs, raws, deep = make([]T, len(texts)), make([]json.RawMessage, len(texts)), make([]string, len(texts))
 	for i, raw := range texts {
 		if _, _, d, _ := scanValue(raw, 0); d > maxDepth {
-			deep[i], raws[i] = tooDeep(raw)
+			if deep[i], raws[i], err = tooDeep(raw); err != nil {
+				return errs, nil, nil, nil, err
+			}
 			continue
 		}
 		if err := json.Unmarshal(raw, &recs[i]); err != nil {

@@ -182,40 +182,48 @@ func trailing(b []byte, i int) error {
 
 // splitOutput reads a --json output's two members, its errors (decoded
 // into errs) and its job records (each one's text, undecoded), as
-// encoding/json would (a key matched without regard to case, the last of
-// a name kept), without decoding the records: one nested beyond
-// maxDepth is then one bad record, not an output that cannot be read.
+// encoding/json would (a key matched without regard to case, every
+// member of a name read in turn, the last kept), without decoding the
+// records: one nested beyond maxDepth is then one bad record, not an
+// output that cannot be read.
 func splitOutput[E any](out []byte) (errs E, recs []json.RawMessage, err error) {
-	var errsText, jobsText []byte
+	var errsTexts, jobsTexts [][]byte
 	invalid := false
 	err = members(out, func(key string, v []byte, depth int) bool {
 		switch {
 		case strings.EqualFold(key, "jobs"):
-			jobsText = v // (its records are checked as they are decoded)
-		case depth < maxDepth && !json.Valid(v):
+			jobsTexts = append(jobsTexts, v) // (its records are checked below)
+		case depth <= maxDepth && !json.Valid(v):
 			invalid = true // (a member too deep to be checked is not read)
 			return false
 		case strings.EqualFold(key, "errors"):
-			errsText = v
+			errsTexts = append(errsTexts, v)
 		}
 		return true
 	})
 	if err != nil || invalid {
 		return errs, nil, errors.New("output is not a JSON object")
 	}
-	if errsText != nil {
-		if err := json.Unmarshal(errsText, &errs); err != nil {
+	for _, t := range errsTexts {
+		if err := json.Unmarshal(t, &errs); err != nil {
 			return errs, nil, err
 		}
 	}
-	if jobsText == nil || string(jobsText) == "null" {
-		return errs, nil, nil
-	}
-	err = elements(jobsText, func(v []byte, depth int) {
-		recs = append(recs, v)
-	})
-	if err != nil {
-		return errs, nil, errors.New("jobs: not a list")
+	for i, t := range jobsTexts {
+		recs = nil
+		if string(t) == "null" {
+			continue
+		}
+		last := i == len(jobsTexts)-1 // (its records are decoded, hence checked, by readOutput)
+		err = elements(t, func(v []byte, depth int) {
+			if !last && depth <= maxDepth && !json.Valid(v) {
+				invalid = true
+			}
+			recs = append(recs, v)
+		})
+		if err != nil || invalid {
+			return errs, nil, errors.New("jobs: not a list")
+		}
 	}
 	return errs, recs, nil
 }
@@ -224,16 +232,26 @@ func splitOutput[E any](out []byte) (errs E, recs []json.RawMessage, err error) 
 // its reason: the first of its members that is ("a record" when it is no
 // object), and the rest of it, what can be read, as an object of its
 // other members (nil when it is no object), from which its job id is
-// read.
-func tooDeep(raw []byte) (what string, rest json.RawMessage) {
+// read. A record whose other members are not JSON is an error, as
+// encoding/json would find it: only the inside of what is too deep is
+// not checked.
+func tooDeep(raw []byte) (what string, rest json.RawMessage, err error) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return "a record", nil, nil
+	}
 	var b bytes.Buffer
 	b.WriteByte('{')
-	err := members(raw, func(key string, v []byte, depth int) bool {
+	invalid := false
+	err = members(raw, func(key string, v []byte, depth int) bool {
 		if depth >= maxDepth { // the record's own level is one more
 			if what == "" {
 				what = key
 			}
 			return true
+		}
+		if !json.Valid(v) {
+			invalid = true
+			return false
 		}
 		if b.Len() > 1 {
 			b.WriteByte(',')
@@ -244,9 +262,12 @@ func tooDeep(raw []byte) (what string, rest json.RawMessage) {
 		b.Write(v)
 		return true
 	})
-	if err != nil || what == "" {
-		return "a record", nil
+	if err != nil || invalid {
+		return "", nil, errors.New("a record nested deeper than the limit is not JSON")
+	}
+	if what == "" { // (not reached: a member of the record is too deep)
+		return "a record", nil, nil
 	}
 	b.WriteByte('}')
-	return what, b.Bytes()
+	return what, b.Bytes(), nil
 }

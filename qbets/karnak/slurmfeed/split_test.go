@@ -2,6 +2,7 @@ package slurmfeed
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -116,6 +117,17 @@ func TestOutputStillChecked(t *testing.T) {
 		"a key without value":  `{"jobs": [` + nested(10001) + `], "x"}`,
 		"a member not a name":  `{"jobs": [` + nested(10001) + `], 5: 1}`,
 		"two values in a list": `{"jobs": [` + nested(10001) + ` 5]}`,
+		// A member of a name read before the last one, as encoding/json
+		// reads each (the output shallow, or deep).
+		"a first jobs not JSON":         `{"jobs": [tru], "jobs": [{"job_id": "x"}]}`,
+		"a first jobs not JSON, deep":   `{"jobs": [tru], "jobs": [` + nested(10001) + `]}`,
+		"a first jobs no list, deep":    `{"Jobs": 5, "jobs": [` + nested(10001) + `]}`,
+		"a first errors no list":        `{"errors": 5, "errors": [], "jobs": [{"job_id": "x"}]}`,
+		"a first errors no list, deep":  `{"errors": 5, "errors": [], "jobs": [` + nested(10001) + `]}`,
+		"a deep record's member":        `{"jobs": [{"job_id": tru, "x": ` + nested(10000) + `}]}`,
+		"a deep record's member's form": `{"jobs": [{"job_id" 1, "x": ` + nested(10000) + `}]}`,
+		// A member 10,000 deep, which encoding/json checks alone.
+		"a member at the limit": `{"meta": ` + strings.Replace(nested(10000), "[]", "[tru]", 1) + `, "jobs": [` + nested(10001) + `]}`,
 	} {
 		if _, err := parseSqueue([]byte(out)); err == nil {
 			t.Errorf("%s: read without an error", name)
@@ -153,15 +165,47 @@ func TestPollOfDeepRecord(t *testing.T) {
 	}
 }
 
-// TestSplitAgrees: on outputs mangled byte by byte (shallow: every value
-// within encoding/json's depth), reading record by record fails exactly
-// when encoding/json cannot read the output, and otherwise finds the
-// records it finds.
+// TestSplitAgrees: an output holding a record nested beyond
+// encoding/json's depth is read as the same output with that record
+// shallow (the record, or one of its members, a list of a list): the
+// poll fails exactly when it fails on the shallow output, always when
+// encoding/json refuses that, and otherwise finds as many jobs. The outputs are
+// the recording with members added before the others (another "jobs" or
+// "errors", of any case, not JSON or of another kind) and mangled byte by
+// byte; the deep value goes in last, so that its inside, which is not
+// checked, is JSON.
 func TestSplitAgrees(t *testing.T) {
-	orig := readTestdata(t, "squeue-22.05.json")
+	m := decodeOutput(t, readTestdata(t, "squeue-22.05.json"))
+	var rec map[string]any
+	for _, r := range m["jobs"].([]any) {
+		if r := r.(map[string]any); r["job_id"] == rawNumberOf("7") {
+			rec = r
+		}
+	}
+	if rec == nil {
+		t.Fatal("no job 7 in the recording")
+	}
+	var outs [][]byte // job 7 with a member "DEEP", or "DEEP" itself
+	for _, f := range []string{"x", "name", "job_id"} {
+		old := rec[f]
+		rec[f] = "DEEP"
+		outs = append(outs, encodeOutput(t, m))
+		rec[f] = old
+	}
+	jobs := m["jobs"].([]any)
+	for i := range jobs {
+		if jobs[i].(map[string]any)["job_id"] == rawNumberOf("7") {
+			jobs[i] = "DEEP"
+		}
+	}
+	outs = append(outs, encodeOutput(t, m))
+	cases := map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
-		out := slices.Clone(orig)
-		for range rapid.IntRange(1, 4).Draw(rt, "edits") {
+		out := slices.Clone(rapid.SampledFrom(outs).Draw(rt, "output"))
+		first := rapid.SampledFrom([]string{"", `"jobs": [tru],`, `"Jobs": 5,`, `"JOBS": [],`, `"jobſ": null,`,
+			`"errors": 5,`, `"Errors": [],`, `"errors": [{"e": tru}],`, `"meta": [tru],`}).Draw(rt, "first")
+		out = slices.Insert(out, 1, []byte(first)...)
+		for range rapid.IntRange(0, 3).Draw(rt, "edits") {
 			at := rapid.IntRange(0, len(out)-1).Draw(rt, "at")
 			c := rapid.SampledFrom([]byte(`{}[]",: 0\ntx`)).Draw(rt, "byte")
 			switch rapid.IntRange(0, 2).Draw(rt, "edit") {
@@ -173,21 +217,24 @@ func TestSplitAgrees(t *testing.T) {
 				out = slices.Insert(out, at, c)
 			}
 		}
-		var want jsonOutput[squeueErrors, []json.RawMessage]
-		werr := json.Unmarshal(out, &want)
-		_, got, err := splitOutput[squeueErrors](out)
-		if err == nil {
-			for _, r := range got {
-				if !json.Valid(r) {
-					err = errNotJSON // as readOutput finds decoding it
-				}
-			}
-		}
+		shallow := strings.Replace(string(out), `"DEEP"`, `[[]]`, 1)
+		deep := strings.Replace(string(out), `"DEEP"`, nested(10001), 1)
+		want, werr := parseSqueue([]byte(shallow))
+		got, err := parseSqueue([]byte(deep))
 		if (err == nil) != (werr == nil) {
-			rt.Fatalf("split: %v, encoding/json: %v", err, werr)
+			rt.Fatalf("with the record deep: %v; shallow: %v", err, werr)
 		}
-		if err == nil && !reflect.DeepEqual(got, []json.RawMessage(want.Jobs)) && !(len(got) == 0 && len(want.Jobs) == 0) {
-			rt.Fatalf("split finds %d records, encoding/json %d", len(got), len(want.Jobs))
+		var whole jsonOutput[squeueErrors, []json.RawMessage]
+		if jerr := json.Unmarshal([]byte(shallow), &whole); jerr != nil && err == nil {
+			rt.Fatalf("read with the record deep; encoding/json refuses it shallow: %v", jerr)
 		}
+		if len(got) != len(want) {
+			rt.Fatalf("with the record deep: %d jobs; shallow: %d", len(got), len(want))
+		}
+		cases[fmt.Sprint(err == nil, shallow != deep)]++
 	})
+	// Not vacuous: read and refused, with the record deep.
+	if cases["true true"] == 0 || cases["false true"] == 0 {
+		t.Errorf("cases (read, deep): %v", cases)
+	}
 }
