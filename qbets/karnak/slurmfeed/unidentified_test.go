@@ -3,6 +3,7 @@ package slurmfeed
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -221,4 +222,61 @@ func TestDegeneratePoll(t *testing.T) {
 	if r := c.Report(); r.Degenerate != 2 {
 		t.Errorf("a poll with one bad record of four counted as degenerate (%d)", r.Degenerate)
 	}
+}
+
+// TestSkipCountOtherReasons: a job skipped under "other reasons" (the
+// report holding maxReasons reasons already) stays counted there once
+// while its reason changes, leaves it when a poll can read it (fed
+// once), and the reasons counted before are untouched throughout.
+func TestSkipCountOtherReasons(t *testing.T) {
+	f := scenario()
+	f.jobs = append(f.jobs, &fakeJob{id: 20, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "short", cpus: 1})
+	on := true
+	field := `"priority":"Unknown",`
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" {
+			return out
+		}
+		return []byte(strings.Replace(string(out), `"job_id":20,`, `"job_id":20,`+field, 1))
+	}}
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := map[string]int64{}
+	for i := range maxReasons {
+		full[fmt.Sprint("reason ", i)] = 5
+	}
+	c.st.Report.Skipped = maps.Clone(full)
+	check := func(when string, other int64, submits int) {
+		t.Helper()
+		want := maps.Clone(full)
+		if other > 0 {
+			want["other reasons"] = other
+		}
+		if got := c.Report().Skipped; !maps.Equal(got, want) {
+			t.Errorf("%s: skipped %v, want the %d reasons and %d other", when, got, maxReasons, other)
+		}
+		n := 0
+		for _, e := range tp.events {
+			if e.Job == 20 && e.Kind == "submit" {
+				n++
+			}
+		}
+		if n != submits {
+			t.Errorf("%s: job 20 submitted %d times, want %d", when, n, submits)
+		}
+	}
+	mustPoll(t, c)
+	check("unreadable", 1, 0)
+	f.set(func() { field = `"cpus":"many",` })
+	clk.advance(10)
+	mustPoll(t, c)
+	check("unreadable otherwise", 1, 0)
+	f.set(func() { on = false })
+	clk.advance(10)
+	mustPoll(t, c)
+	check("readable", 0, 1)
 }
