@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -158,5 +159,44 @@ func TestReplaySlurm23Forms(t *testing.T) {
 	}
 	if g, w := replayOut(t, path, false), replayOut(t, recordingPath, false); !bytes.Equal(g, w) {
 		t.Errorf("the text output differs:\n%s\nwant\n%s", g, w)
+	}
+}
+
+// TestReplayDegenerate: the recorded run with every squeue record's
+// priority unreadable: each poll whose squeue output holds jobs is
+// degenerate, and the text and -json say so (counted, with the last
+// one's note); the recording itself has none.
+func TestReplayDegenerate(t *testing.T) {
+	path := mutateRecording(t, "degenerate.jsonl", func(j map[string]any, sacct bool) {
+		if !sacct {
+			j["priority"] = "Unknown"
+		}
+	})
+	rec, err := readRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(0) // the polls whose squeue output holds a job
+	for _, p := range rec.polls {
+		for _, l := range p {
+			if l.Cmd[0] == "squeue" && l.Err == "" && !strings.Contains(l.Out, `"jobs":[]`) {
+				want++
+			}
+		}
+	}
+	var r reportJSON
+	if err := json.Unmarshal(replayOut(t, path, true), &r); err != nil {
+		t.Fatal(err)
+	}
+	note := `squeue: priority: "Unknown" is not a number`
+	if r.Degenerate != want || want == 0 || !strings.HasPrefix(r.LastDegen, "squeue --json: ") || !strings.Contains(r.LastDegen, note) {
+		t.Errorf("degenerate_polls %d, last_degenerate %q; want %d, squeue's note", r.Degenerate, r.LastDegen, want)
+	}
+	text := string(replayOut(t, path, false))
+	if !strings.Contains(text, fmt.Sprintf("degenerate: in %d polls, every job record of squeue or sacct was bad", want)) || !strings.Contains(text, note) {
+		t.Errorf("the text does not say the polls were degenerate:\n%.1000s", text)
+	}
+	if orig := string(replayOut(t, recordingPath, false)); strings.Contains(orig, "degenerate") {
+		t.Errorf("the recording's replay is called degenerate:\n%.600s", orig)
 	}
 }

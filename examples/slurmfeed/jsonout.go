@@ -20,6 +20,8 @@ type reportJSON struct {
 	Skipped     map[string]int64  `json:"skipped,omitempty"`
 	NotDue      map[string]int64  `json:"not_due,omitempty"`
 	Probes      map[string]int64  `json:"probes,omitempty"`
+	Degenerate  int64             `json:"degenerate_polls,omitempty"`
+	LastDegen   string            `json:"last_degenerate,omitempty"`
 	Errors      int64             `json:"errors"`
 	LastError   string            `json:"last_error,omitempty"`
 	Unpredicted int64             `json:"unpredicted"`
@@ -42,7 +44,8 @@ type methodJSON struct {
 
 func toJSON(r *slurmfeed.Report) reportJSON {
 	out := reportJSON{System: r.System, Polls: r.Polls, Batches: r.Batches, Events: r.Events, Late: r.Late,
-		Skipped: r.Skipped, NotDue: r.NotDue, Probes: r.Probes, Errors: r.Errors, LastError: r.LastError,
+		Skipped: r.Skipped, NotDue: r.NotDue, Probes: r.Probes, Degenerate: r.Degenerate, LastDegen: r.LastDegenerate,
+		Errors: r.Errors, LastError: r.LastError,
 		Unpredicted: r.Unpredicted, Methods: make([]methodJSON, len(r.Methods)), Jobs: r.Jobs}
 	for i, m := range r.Methods {
 		out.Methods[i] = methodJSON{Name: m.Name, Jobs: m.Jobs, Missing: m.Missing, SumAbsLog10: m.SumAbsLog10, NWithin2: m.NWithin2}

@@ -29,6 +29,12 @@ func summary(r *slurmfeed.Report) string {
 		// never why, which only -json's last_error told.
 		fmt.Fprintf(&b, "The last failed poll: %s\n\n", r.LastError)
 	}
+	if r.Degenerate > 0 {
+		// As the project's other degenerate notes: the figures below say
+		// nothing of the jobs of such polls, which were all skipped.
+		fmt.Fprintf(&b, "degenerate: in %d polls, every job record of squeue or sacct was bad (skipped, below), so nothing of that output was fed: a Slurm whose JSON the feed does not read? The last: %s\n\n",
+			r.Degenerate, r.LastDegenerate)
+	}
 	countList(&b, "Skipped", r.Skipped)
 	countList(&b, "Seen but not yet due (neither fed nor skipped)", r.NotDue)
 	countList(&b, "Probes of Slurm's own estimate for hypothetical jobs (sbatch --test-only)", r.Probes)

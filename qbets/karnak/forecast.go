@@ -64,7 +64,7 @@ import (
 // window has not seen yet: the residuals are exchangeable only while the
 // system behaves as it did (examples/slurmfeed's README, the live table).
 // Ingest costs at most one simulation per run of submissions at one
-// instant that no other event separates (system.apply), so never more
+// instant that no other event separates (system.applyEvent), so never more
 // than one per submission whatever the feed sends: one per second that
 // has submissions when a feed sends a second's submissions together, one
 // per submission when it interleaves each with a start or an end at the
@@ -72,7 +72,9 @@ import (
 // ms a simulation, BenchmarkForecastBound) submitting a job every 10 s
 // costs at most about 7–10 minutes of CPU, to ingest or to Load; of a
 // typical one (a hundred live jobs, a fraction of a millisecond) about
-// 20 s.
+// 20 s. The simulation runs holding no lock (recording): requests are
+// answered meanwhile (they were held for it, up to 10 ms at each
+// submission instant).
 //
 // The run times the simulation plays are each job's time limit scaled by
 // its user's mean ratio of run time to time limit over the user's jobs
@@ -184,6 +186,14 @@ type forecaster struct {
 	// to check the bound of one simulation per request, state and
 	// minute; the service never does.
 	runsForTests int
+	// rec is the calibration's own simulation (recording), which the
+	// writer runs holding no lock, beside f, which requests run under mu;
+	// recSnap its snapshot. Only the writer (Service.ingestMu) uses them.
+	rec     *forecast.Forecaster
+	recSnap forecast.Snapshot
+	// recHookForTests, when set, is called by the calibration's
+	// simulation as it runs (the tests' view of what it holds).
+	recHookForTests func()
 }
 
 // hypoRun is one hypothetical job's simulation: its question (the
@@ -207,7 +217,11 @@ func newForecaster(max, window int) (*forecaster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &forecaster{max: max, f: f, rt: rt, cal: newCalWindow(window)}, nil
+	rec, err := forecast.New(forecast.Config{Runtime: rt})
+	if err != nil {
+		return nil, err
+	}
+	return &forecaster{max: max, f: f, rt: rt, cal: newCalWindow(window), rec: rec}, nil
 }
 
 // retainFrom is the first stored event a replay needs to rebuild the
@@ -329,11 +343,17 @@ func (s *system) machine() int64 {
 	return m
 }
 
-// snapshot fills fc.snap with the system at now: its running jobs (by
-// id) and its waiting ones in the scheduler's order; false and why when
-// the system has none to forecast or more live jobs than the bound. The
-// caller holds the system's lock and fc.mu.
+// snapshot fills fc.snap with the system at now (fill); the caller holds
+// the system's lock and fc.mu.
 func (fc *forecaster) snapshot(s *system, now int64) (bool, string) {
+	return fc.fill(&fc.snap, s, now)
+}
+
+// fill fills snap with the system at now: its running jobs (by id) and
+// its waiting ones in the scheduler's order; false and why when the
+// system has none to forecast or more live jobs than the bound. The
+// caller holds the system's lock.
+func (fc *forecaster) fill(snap *forecast.Snapshot, s *system, now int64) (bool, string) {
 	if n := len(s.jobs); n > fc.max {
 		return false, fmt.Sprintf("no forecast: %d live jobs on %s, more than the %d a forecast simulates (%s)", n, s.name, fc.max, setting("MaxForecastJobs"))
 	}
@@ -341,21 +361,21 @@ func (fc *forecaster) snapshot(s *system, now int64) (bool, string) {
 	if m <= 0 {
 		return false, "no forecast: no queue declared"
 	}
-	fc.snap = forecast.Snapshot{Now: now, MachineSize: m, Running: fc.snap.Running[:0], Waiting: fc.snap.Waiting[:0]}
+	*snap = forecast.Snapshot{Now: now, MachineSize: m, Running: snap.Running[:0], Waiting: snap.Waiting[:0]}
 	var waiting []*job
 	for _, j := range s.jobs {
 		if j.start >= 0 {
-			fc.snap.Running = append(fc.snap.Running, s.swfJob(j))
+			snap.Running = append(snap.Running, s.swfJob(j))
 		} else {
 			waiting = append(waiting, j)
 		}
 	}
-	slices.SortFunc(fc.snap.Running, func(a, b swf.Job) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(snap.Running, func(a, b swf.Job) int { return cmp.Compare(a.ID, b.ID) })
 	slices.SortFunc(waiting, func(a, b *job) int {
 		return cmp.Or(cmp.Compare(b.priority, a.priority), cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
 	})
 	for _, j := range waiting {
-		fc.snap.Waiting = append(fc.snap.Waiting, s.swfJob(j))
+		snap.Waiting = append(snap.Waiting, s.swfJob(j))
 	}
 	return true, ""
 }
@@ -577,49 +597,98 @@ func (s *system) placeOf(user, account string) int {
 	return pos
 }
 
-// recordForecasts forecasts the jobs submitted at now (the last event's
-// time), all still waiting (it runs before any later event), for the
-// calibration. The caller holds the system's write lock.
-func (s *system) recordForecasts(now int64) {
-	fc := s.fc
-	fresh := s.fcFresh
-	s.fcFresh = s.fcFresh[:0]
-	if fc == nil {
-		return
+// recording is the calibration's forecast of the jobs submitted at one
+// instant of the system's clock, made before any later event is applied:
+// the snapshot is taken under the system's write lock (forecastsDue), the
+// simulation, 7–10 ms at the bound of 2,000 live jobs, runs with no lock
+// held (run), so that requests are answered meanwhile, and its result is
+// published under the write lock again (publishForecasts), before the
+// event that made it due is applied. The writer holds
+// Service.ingestMu throughout, so no event is applied in between: the
+// state it publishes into is the one it simulated, and the answers are
+// those of a simulation under the lock.
+type recording struct {
+	fc     *forecaster
+	now    int64
+	fresh  []int64 // the jobs submitted at now, still waiting, not yet forecast
+	starts []int64 // their forecast starts, in fc.recSnap.Waiting's order
+	err    error
+}
+
+// forecastsDue is the recording that e makes due (nil: none): the jobs
+// submitted at the last instant are forecast before anything else
+// happens to them (no job escapes by starting). It takes them from
+// fcFresh, and the snapshot. The caller holds the system's write lock.
+func (s *system) forecastsDue(e *Event) *recording {
+	if e.Kind == "estimate" || len(s.fcFresh) == 0 || e.Kind == "submit" && e.Time == s.clock {
+		return nil
 	}
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	need := false
-	for _, id := range fresh {
+	fc, now := s.fc, s.clock
+	var fresh []int64
+	for _, id := range s.fcFresh {
 		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
-			need = true
-			break
+			fresh = append(fresh, id)
 		}
 	}
-	if !need {
-		return
+	s.fcFresh = s.fcFresh[:0]
+	if fc == nil || len(fresh) == 0 {
+		return nil
 	}
-	fc.have = false // the state of the last requests is not this one
-	if ok, _ := fc.snapshot(s, now); !ok {
-		return
+	if ok, _ := fc.fill(&fc.recSnap, s, now); !ok {
+		return nil
 	}
+	return &recording{fc: fc, now: now, fresh: fresh}
+}
+
+// run simulates the recording's snapshot. The caller holds no lock of
+// the system, and Service.ingestMu.
+func (r *recording) run() {
+	if h := r.fc.recHookForTests; h != nil {
+		h()
+	}
+	r.starts, r.err = r.fc.rec.Forecast(context.Background(), &r.fc.recSnap)
+}
+
+// publishForecasts records the forecasts of r's jobs, for the
+// calibration. The caller holds the system's write lock, and has applied
+// no event since forecastsDue.
+func (s *system) publishForecasts(r *recording) {
+	fc := r.fc
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
 	fc.runsForTests++
-	st, err := fc.f.Forecast(context.Background(), &fc.snap)
-	if err != nil {
+	if r.err != nil {
 		return
 	}
-	at := make(map[int64]int64, len(st))
-	for i := range st {
-		at[fc.snap.Waiting[i].ID] = st[i]
+	at := make(map[int64]int64, len(r.starts))
+	for i := range r.starts {
+		at[fc.recSnap.Waiting[i].ID] = r.starts[i]
 	}
 	rtFrom := fc.rt.seqs.min() // what the run times of this forecast learned from
-	for _, id := range fresh {
+	for _, id := range r.fresh {
 		if j := s.jobs[id]; j != nil && j.start < 0 && j.fcAt == 0 {
 			if t, ok := at[id]; ok && t >= 0 {
-				j.fcAt, j.fcWait, j.fcFrom = now, t-now, min(j.subSeq, rtFrom)
+				j.fcAt, j.fcWait, j.fcFrom = r.now, t-r.now, min(j.subSeq, rtFrom)
 			}
 		}
 	}
+}
+
+// applyEvent applies e (apply) under the system's write lock, but for
+// the simulation of a recording that e makes due, which runs between
+// two holds of the lock (recording). The caller holds Service.ingestMu,
+// and not the system's lock.
+func (s *system) applyEvent(e *Event, seq int64) error {
+	s.mu.Lock()
+	r := s.forecastsDue(e)
+	if r != nil {
+		s.mu.Unlock()
+		r.run()
+		s.mu.Lock()
+		s.publishForecasts(r)
+	}
+	defer s.mu.Unlock()
+	return s.apply(e, seq)
 }
 
 // forecastStarted calibrates with a job that started at t. The caller

@@ -150,7 +150,7 @@ func (s *Service) reapply(r *Record) (cleared bool, err error) {
 	if r.Batch != "" {
 		s.batches.add(r.Batch, r.Digest, e.System)
 	}
-	return cleared, sys.apply(e, r.Seq)
+	return cleared, sys.applyEvent(e, r.Seq)
 }
 
 // systemFor returns the named system, made if new (an error beyond
@@ -287,9 +287,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		if err != nil {
 			return Ack{}, internal(err)
 		}
-		sys.mu.Lock()
-		err = sys.apply(&recs[i].Event, recs[i].Seq)
-		sys.mu.Unlock()
+		err = sys.applyEvent(&recs[i].Event, recs[i].Seq)
 		if err != nil {
 			// Validated above; reaching here is a bug, and the stored
 			// event will fail the same way at the next start.

@@ -268,7 +268,8 @@ func (s *system) job(id int64) (known, started bool) {
 }
 
 // apply changes the state by a validated event, the seq-th of the store
-// (of the service, without a store). The caller holds mu.
+// (of the service, without a store). The caller holds mu, and has
+// recorded the forecasts e made due (applyEvent).
 func (s *system) apply(e *Event, seq int64) error {
 	if e.Kind == "estimate" {
 		s.gen++ // the predictions that show it change
@@ -278,11 +279,8 @@ func (s *system) apply(e *Event, seq int64) error {
 	if s.nextSnap < 0 {
 		s.nextSnap = e.Time - e.Time%snapshotEvery + snapshotEvery
 	}
-	if len(s.fcFresh) > 0 && (e.Kind != "submit" || e.Time != s.clock) {
-		// The jobs submitted at the last instant, before anything else
-		// happens to them (forecast.go: no job escapes by starting).
-		s.recordForecasts(s.clock)
-	}
+	// (The jobs submitted at the last instant were forecast before e,
+	// when it made that due: applyEvent, forecast.go.)
 	// A snapshot at t sees every event at times ≤ t. Only the first
 	// snapshot after the previous event can find jobs (it takes every
 	// fresh one), so the later ones up to e.Time are skipped: the cost

@@ -213,6 +213,7 @@ func (c *Collector) observe(ctx context.Context, now int64) (map[string]partitio
 	if err != nil {
 		return nil, nil, err
 	}
+	c.degenerate(sq, sa)
 	distinctKeys(sq)
 	distinctKeys(sa)
 	jobs := make(map[string]job, len(sq)+len(sa))
@@ -225,6 +226,33 @@ func (c *Collector) observe(ctx context.Context, now int64) (map[string]partitio
 		}
 	}
 	return parts, jobs, nil
+}
+
+// degenerate counts and logs a poll in which squeue's or sacct's records
+// (sq, sa) were all bad (Report.Degenerate): it feeds nothing of that
+// output, which its skipped records alone would not say.
+func (c *Collector) degenerate(sq, sa []job) {
+	var notes []string
+	for _, o := range []struct {
+		cmd  string
+		jobs []job
+	}{{"squeue --json", sq}, {"sacct --json", sa}} {
+		if len(o.jobs) == 0 || slices.ContainsFunc(o.jobs, func(j job) bool { return j.bad == "" }) {
+			continue
+		}
+		what := fmt.Sprintf("all %d job records bad", len(o.jobs))
+		if len(o.jobs) == 1 {
+			what = "its one job record bad"
+		}
+		notes = append(notes, fmt.Sprintf("%s: %s (the first: %s)", o.cmd, what, o.jobs[0].bad))
+	}
+	if len(notes) == 0 {
+		return
+	}
+	r := &c.st.Report
+	r.Degenerate++
+	r.LastDegenerate = text(strings.Join(notes, "; "))
+	c.cfg.Logf("slurmfeed: degenerate poll: %s", r.LastDegenerate)
 }
 
 // distinctKeys gives each unnamed record of one output a key of its own:
@@ -277,8 +305,24 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 	for _, k := range sortedKeys(jobs) {
 		j := jobs[k]
 		st := c.st.Jobs[k]
+		reread := false // a job skipped before that this poll can feed
+		if st != nil && st.Skip != "" {
+			// Its reason is the latest poll's: a record unreadable once
+			// (or in a partition then unknown) may be read now. The job is
+			// counted once, under its latest reason, or fed.
+			if why := c.why(&j, parts); why != st.Skip {
+				c.unskip(k, st, why)
+				if why == "" {
+					delete(c.st.Jobs, k)
+					st, reread = nil, true
+				} else {
+					st.Skip = why
+					st.SkipCount = c.skip(why, 1)
+				}
+			}
+		}
 		if st == nil {
-			if j.ended && j.end < c.st.Horizon {
+			if j.ended && j.end < c.st.Horizon && !reread {
 				continue // forgotten
 			}
 			if j.submit > cutoff { // not yet due: counted until it is
@@ -292,7 +336,7 @@ func (c *Collector) events(parts map[string]partition, jobs map[string]job, now,
 			st = &jobState{ID: j.id, Queue: j.partition, Submit: j.submit}
 			c.st.Jobs[k] = st
 			if st.Skip = c.why(&j, parts); st.Skip != "" {
-				c.skip(st.Skip, 1)
+				st.SkipCount = c.skip(st.Skip, 1)
 			}
 		}
 		st.LastSeen = now
@@ -540,14 +584,36 @@ func (c *Collector) prune(now int64) {
 // Report.Probes.
 const maxReasons = 64
 
-func (c *Collector) skip(reason string, n int64) {
-	count(&c.st.Report.Skipped, reason, n)
+// skip counts n skipped under reason, and returns the reason they are
+// counted under (count's).
+func (c *Collector) skip(reason string, n int64) string {
 	c.cfg.Logf("slurmfeed: skipped %d: %s", n, reason)
+	return count(&c.st.Report.Skipped, reason, n)
+}
+
+// unskip takes back the count of a job skipped (st.Skip) whose reason is
+// now why ("": it is fed).
+func (c *Collector) unskip(key string, st *jobState, why string) {
+	m := c.st.Report.Skipped
+	under := cmp.Or(st.SkipCount, st.Skip) // (a cursor from before SkipCount: the reason)
+	if m[under] == 0 {
+		under = "other reasons"
+	}
+	if m[under] > 0 {
+		if m[under]--; m[under] == 0 {
+			delete(m, under)
+		}
+	}
+	now := "it is fed"
+	if why != "" {
+		now = "now: " + why
+	}
+	c.cfg.Logf("slurmfeed: job %s no longer skipped as %s (%s)", key, st.Skip, now)
 }
 
 // count adds n to (*m)[reason], made when nil; beyond maxReasons reasons,
-// a new one is counted as "other reasons".
-func count(m *map[string]int64, reason string, n int64) {
+// a new one is counted as "other reasons". It returns the reason counted.
+func count(m *map[string]int64, reason string, n int64) string {
 	if *m == nil {
 		*m = map[string]int64{}
 	}
@@ -555,6 +621,7 @@ func count(m *map[string]int64, reason string, n int64) {
 		reason = "other reasons"
 	}
 	(*m)[reason] += n
+	return reason
 }
 
 func sortedKeys[V any](m map[string]V) []string {

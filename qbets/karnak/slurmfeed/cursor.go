@@ -83,9 +83,13 @@ type jobState struct {
 	Submitted bool `json:"submitted,omitempty"`
 	Started   bool `json:"started,omitempty"`
 	Ended     bool `json:"ended,omitempty"`
-	// Skip, when set, is why the job is not fed (counted once).
-	Skip     string `json:"skip,omitempty"`
-	LastSeen int64  `json:"lastSeen"`
+	// Skip, when set, is why the job is not fed (counted once, under
+	// SkipCount: Skip, or "other reasons" past maxReasons), as the last
+	// poll that saw it read it: a later poll that reads it otherwise
+	// moves the count, or feeds it.
+	Skip      string `json:"skip,omitempty"`
+	SkipCount string `json:"skipCount,omitempty"`
+	LastSeen  int64  `json:"lastSeen"`
 	// Predicted waits from submission, seconds, of Slurm, QBETS, IBL,
 	// and when each was taken (0: none yet).
 	Wait [nMethods]int64 `json:"wait"`

@@ -39,7 +39,8 @@
 // ended without its start or end time, or with a number past 2^40 (1e300)
 // is bad: left out and counted with its reason. So is a record that
 // cannot be read at all (a string where a number goes, as "Unknown" for a
-// time), its reason naming the field and the value, under its job id or,
+// time; a field nested deeper than encoding/json's 10,000 levels), its
+// reason naming the field and the value, under its job id or,
 // when that is unreadable, a key no Slurm job has ("job_id ..."). It never
 // fails the poll nor changes how the other records are read.
 //

@@ -16,8 +16,10 @@ type Report struct {
 	// Late counts events that came to light after later ones were sent
 	// (beyond the reorder delay): sent at the last sent time instead.
 	Late int64 `json:"late"`
-	// Skipped counts, by reason, the jobs not fed (once each) and the
-	// records not used (at every poll that shows them).
+	// Skipped counts, by reason, the jobs not fed (once each, under the
+	// reason of the latest poll that saw them: one a later poll can read
+	// is fed, and no longer counted here) and the records not used (at
+	// every poll that shows them).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	// NotDue counts, by reason, the jobs seen and not yet due (submitted
 	// within the reorder delay before the poll that saw them, or after its
@@ -31,6 +33,13 @@ type Report struct {
 	// Probes counts the probes of Slurm's own estimate (Config.ProbeEvery)
 	// by outcome: answered and sent, answered unchanged, or why not.
 	Probes map[string]int64 `json:"probes,omitempty"`
+	// Degenerate counts the polls in which squeue's or sacct's output
+	// held job records and every one was bad (Skipped has them): nothing
+	// of that output could be fed, as when Slurm writes its JSON in a
+	// form the feed does not read. LastDegenerate says what the last such
+	// poll read.
+	Degenerate     int64  `json:"degenerate,omitempty"`
+	LastDegenerate string `json:"lastDegenerate,omitempty"`
 	// Errors counts the failed polls (a command or the service); each was
 	// retried.
 	Errors    int64  `json:"errors"`

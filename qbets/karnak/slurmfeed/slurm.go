@@ -3,6 +3,7 @@ package slurmfeed
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -236,24 +237,52 @@ type squeueRecord struct {
 // readOutput reads a --json output: its errors and its job records, all
 // at once or, when one record cannot be read, each alone (the whole
 // output read twice, on such polls only), those unreadable coming back as
-// their text in raws (nil: read). Output that is not JSON, or errors or a
-// list of jobs of another kind, fail the poll.
-func readOutput[E, T any](out []byte) (errs E, recs []T, raws []json.RawMessage, err error) {
+// their text in raws (nil: read), and, for one nested beyond encoding/json's
+// depth limit, what of it is too deep in deep (split.go; raws then holds
+// its other members). Output that is not JSON, or errors or a list of
+// jobs of another kind, fail the poll.
+func readOutput[E, T any](out []byte) (errs E, recs []T, raws []json.RawMessage, deep []string, err error) {
 	var all jsonOutput[E, []T]
-	if json.Unmarshal(out, &all) == nil {
-		return all.Errors, all.Jobs, make([]json.RawMessage, len(all.Jobs)), nil
+	werr := json.Unmarshal(out, &all)
+	if werr == nil {
+		return all.Errors, all.Jobs, make([]json.RawMessage, len(all.Jobs)), make([]string, len(all.Jobs)), nil
 	}
-	var texts jsonOutput[E, []json.RawMessage]
-	if err := json.Unmarshal(out, &texts); err != nil {
-		return errs, nil, nil, err
+	var texts []json.RawMessage
+	if se := (*json.SyntaxError)(nil); errors.As(werr, &se) {
+		// Not JSON, or nested beyond maxDepth, which encoding/json calls
+		// a syntax error too: only the latter is read, its records found
+		// by splitOutput. Output within the depth that encoding/json
+		// refuses fails the poll as it did (its checks, not split.go's).
+		if _, _, d, _ := scanValue(out, 0); d <= maxDepth {
+			return errs, nil, nil, nil, werr
+		}
+		if errs, texts, err = splitOutput[E](out); err != nil {
+			return errs, nil, nil, nil, err
+		}
+	} else {
+		var t jsonOutput[E, []json.RawMessage]
+		if err := json.Unmarshal(out, &t); err != nil {
+			return errs, nil, nil, nil, err
+		}
+		errs, texts = t.Errors, t.Jobs
 	}
-	recs, raws = make([]T, len(texts.Jobs)), make([]json.RawMessage, len(texts.Jobs))
-	for i, raw := range texts.Jobs {
-		if json.Unmarshal(raw, &recs[i]) != nil {
+	recs, raws, deep = make([]T, len(texts)), make([]json.RawMessage, len(texts)), make([]string, len(texts))
+	for i, raw := range texts {
+		if _, _, d, _ := scanValue(raw, 0); d > maxDepth {
+			if deep[i], raws[i], err = tooDeep(raw); err != nil {
+				return errs, nil, nil, nil, err
+			}
+			continue
+		}
+		if err := json.Unmarshal(raw, &recs[i]); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				return errs, nil, nil, nil, err // not JSON: the output is cut or garbled
+			}
 			raws[i] = raw
 		}
 	}
-	return texts.Errors, recs, raws, nil
+	return errs, recs, raws, deep, nil
 }
 
 // maxPriority bounds a priority sent to the service (Slurm's are 32-bit).
@@ -265,7 +294,7 @@ const maxPriority = 1 << 40
 // that is what cannot be read, a key of its own. Only output that is not
 // squeue's JSON, or that reports errors, fails the poll.
 func parseSqueue(out []byte) ([]job, error) {
-	errs, recs, raws, err := readOutput[squeueErrors, squeueRecord](out)
+	errs, recs, raws, deep, err := readOutput[squeueErrors, squeueRecord](out)
 	if err != nil {
 		return nil, fmt.Errorf("squeue --json: %v", err)
 	}
@@ -276,7 +305,7 @@ func parseSqueue(out []byte) ([]job, error) {
 	tasksLeft := maxQueueTasks // array tasks the records may still expand to
 	for i := range recs {
 		r := &recs[i]
-		if raw := raws[i]; raw != nil {
+		if raw := raws[i]; raw != nil || deep[i] != "" {
 			var k struct {
 				JobID      slurmjson.Num `json:"job_id"`
 				ArrayJobID slurmjson.Num `json:"array_job_id"`
@@ -286,7 +315,7 @@ func parseSqueue(out []byte) ([]job, error) {
 			if json.Unmarshal(raw, &k) == nil {
 				kk = &recordKey{k.JobID, k.ArrayJobID, k.ArrayTask}
 			}
-			jobs = append(jobs, unreadable("squeue", reflect.TypeFor[squeueRecord](), raw, kk))
+			jobs = append(jobs, unreadable("squeue", reflect.TypeFor[squeueRecord](), raw, kk, deep[i]))
 			continue
 		}
 		j := job{
@@ -439,9 +468,15 @@ type recordKey struct{ job, array, task slurmjson.Num }
 // a key made of the job id as written, or "src record without job_id"
 // when there is no job id at all (such keys are never a Slurm job's; not
 // its place in the output, which moves as other jobs leave: it would be
-// counted again).
-func unreadable(src string, t reflect.Type, raw json.RawMessage, k *recordKey) job {
-	j := job{bad: src + ": " + fieldError(raw, t, "")}
+// counted again). deep, when not "", is what of the record is nested
+// beyond maxDepth (raw: its other members, or nil), which is its reason.
+func unreadable(src string, t reflect.Type, raw json.RawMessage, k *recordKey, deep string) job {
+	var j job
+	if deep != "" {
+		j.bad = fmt.Sprintf("%s: %s nested deeper than %d levels", src, deep, maxDepth)
+	} else {
+		j.bad = src + ": " + fieldError(raw, t, "")
+	}
 	var rawID struct {
 		JobID json.RawMessage `json:"job_id"`
 	}
@@ -648,7 +683,7 @@ func sacctGPUs(list []sacctTRES) (int64, string) {
 // (waiting jobs come from squeue, which also has their expected start). A
 // record it cannot read is a bad job, as in parseSqueue.
 func parseSacct(out []byte) ([]job, error) {
-	errs, recs, raws, err := readOutput[sacctErrors, sacctRecord](out)
+	errs, recs, raws, deep, err := readOutput[sacctErrors, sacctRecord](out)
 	if err != nil {
 		return nil, fmt.Errorf("sacct --json: %v", err)
 	}
@@ -661,7 +696,7 @@ func parseSacct(out []byte) ([]job, error) {
 	var jobs []job
 	for i := range recs {
 		r := &recs[i]
-		if raw := raws[i]; raw != nil {
+		if raw := raws[i]; raw != nil || deep[i] != "" {
 			var k struct {
 				JobID slurmjson.Num `json:"job_id"`
 				Array struct {
@@ -673,7 +708,7 @@ func parseSacct(out []byte) ([]job, error) {
 			if json.Unmarshal(raw, &k) == nil {
 				kk = &recordKey{k.JobID, k.Array.JobID, k.Array.TaskID}
 			}
-			jobs = append(jobs, unreadable("sacct", reflect.TypeFor[sacctRecord](), raw, kk))
+			jobs = append(jobs, unreadable("sacct", reflect.TypeFor[sacctRecord](), raw, kk, deep[i]))
 			continue
 		}
 		state := r.State.First()

@@ -3,6 +3,7 @@ package slurmfeed
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -114,4 +115,168 @@ func TestUnidentifiedRecordsCountedEach(t *testing.T) {
 	if got := c.Report().Skipped; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("4 records without a job id counted as\n%v, want\n%v", got, want)
 	}
+}
+
+// TestSkipReasonIsTheLatest: a job skipped for its record is counted
+// under the reason of the latest poll that read it: one that becomes
+// readable is fed and no longer counted as skipped, one whose reason
+// changes is counted once, under the new one. The first reason stuck:
+// the job was never fed, its count never moved.
+func TestSkipReasonIsTheLatest(t *testing.T) {
+	f := scenario()
+	f.jobs = append(f.jobs,
+		&fakeJob{id: 20, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "short", cpus: 1},
+		&fakeJob{id: 21, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "gpu", cpus: 1},
+		&fakeJob{id: 22, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "short", cpus: 1},
+	)
+	on := true
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" {
+			return out
+		}
+		s := strings.Replace(string(out), `"job_id":20,`, `"job_id":20,"priority":"Unknown",`, 1)
+		s = strings.Replace(s, `"job_id":21,`, `"job_id":21,"cpus":"many",`, 1)
+		return []byte(s)
+	}}
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Job 22 stays unreadable throughout (its state).
+	f.set(func() { f.jobs[len(f.jobs)-1].state = "WEIRD" })
+	check := func(when string, want map[string]int64, fed20 int) {
+		t.Helper()
+		if got := c.Report().Skipped; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: skipped %v, want %v", when, got, want)
+		}
+		n := 0
+		for _, e := range tp.events {
+			if e.Job == 20 && e.Kind == "submit" {
+				n++
+			}
+		}
+		if n != fed20 {
+			t.Errorf("%s: job 20 submitted %d times, want %d", when, n, fed20)
+		}
+	}
+	mustPoll(t, c)
+	check("unreadable", map[string]int64{`squeue: priority: "Unknown" is not a number`: 1, `squeue: cpus: "many" is not a number`: 1,
+		`squeue: unknown job state "WEIRD"`: 1}, 0)
+	f.set(func() { on = false })
+	for range 3 {
+		clk.advance(10)
+		mustPoll(t, c)
+	}
+	check("readable", map[string]int64{"partition not in scontrol's list (or without CPUs)": 1, `squeue: unknown job state "WEIRD"`: 1}, 1)
+}
+
+// TestDegeneratePoll: a poll in which every job record of squeue (or
+// sacct) is bad feeds nothing of it: it is counted and said
+// (Report.Degenerate, LastDegenerate, the log), each such poll; a poll
+// with one good record is not. Only the skipped counts said so.
+func TestDegeneratePoll(t *testing.T) {
+	f := scenario()
+	on := false
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" {
+			return out
+		}
+		return jobIDField.ReplaceAll(out, []byte(`"job_id":$1,"priority":"Unknown"`))
+	}}
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	var logs []string
+	logf := func(format string, a ...any) { logs = append(logs, fmt.Sprintf(format, a...)) }
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour, Logf: logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPoll(t, c)
+	if r := c.Report(); r.Degenerate != 0 || r.LastDegenerate != "" {
+		t.Errorf("a poll of good records: degenerate %d %q", r.Degenerate, r.LastDegenerate)
+	}
+	f.set(func() { on = true })
+	for range 2 {
+		clk.advance(10)
+		mustPoll(t, c)
+	}
+	const want = `squeue --json: all 4 job records bad (the first: squeue: priority: "Unknown" is not a number)`
+	if r := c.Report(); r.Degenerate != 2 || r.LastDegenerate != want {
+		t.Errorf("degenerate %d %q, want 2 %q", r.Degenerate, r.LastDegenerate, want)
+	}
+	if n := strings.Count(strings.Join(logs, "\n"), "slurmfeed: degenerate poll: "+want); n != 2 {
+		t.Errorf("%d degenerate polls logged, want 2:\n%s", n, strings.Join(logs, "\n"))
+	}
+	// One record good again: not degenerate.
+	run.fn = func(name string, out []byte) []byte {
+		if name != "squeue" {
+			return out
+		}
+		return []byte(strings.Replace(string(out), `"job_id":1,`, `"job_id":1,"priority":"Unknown",`, 1))
+	}
+	c.cfg.Runner = run
+	clk.advance(10)
+	mustPoll(t, c)
+	if r := c.Report(); r.Degenerate != 2 {
+		t.Errorf("a poll with one bad record of four counted as degenerate (%d)", r.Degenerate)
+	}
+}
+
+// TestSkipCountOtherReasons: a job skipped under "other reasons" (the
+// report holding maxReasons reasons already) stays counted there once
+// while its reason changes, leaves it when a poll can read it (fed
+// once), and the reasons counted before are untouched throughout.
+func TestSkipCountOtherReasons(t *testing.T) {
+	f := scenario()
+	f.jobs = append(f.jobs, &fakeJob{id: 20, state: "PENDING", submit: t0 + 5, start: t0 + 100, limit: 2, partition: "short", cpus: 1})
+	on := true
+	field := `"priority":"Unknown",`
+	run := rewriter{f, &on, func(name string, out []byte) []byte {
+		if name != "squeue" {
+			return out
+		}
+		return []byte(strings.Replace(string(out), `"job_id":20,`, `"job_id":20,`+field, 1))
+	}}
+	clk := &clock{t: t0 + 30}
+	tp := newTap(t, clk.unix)
+	c, err := New(Config{System: "c1", Service: tp, Runner: run, Now: clk.now, Since: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := map[string]int64{}
+	for i := range maxReasons {
+		full[fmt.Sprint("reason ", i)] = 5
+	}
+	c.st.Report.Skipped = maps.Clone(full)
+	check := func(when string, other int64, submits int) {
+		t.Helper()
+		want := maps.Clone(full)
+		if other > 0 {
+			want["other reasons"] = other
+		}
+		if got := c.Report().Skipped; !maps.Equal(got, want) {
+			t.Errorf("%s: skipped %v, want the %d reasons and %d other", when, got, maxReasons, other)
+		}
+		n := 0
+		for _, e := range tp.events {
+			if e.Job == 20 && e.Kind == "submit" {
+				n++
+			}
+		}
+		if n != submits {
+			t.Errorf("%s: job 20 submitted %d times, want %d", when, n, submits)
+		}
+	}
+	mustPoll(t, c)
+	check("unreadable", 1, 0)
+	f.set(func() { field = `"cpus":"many",` })
+	clk.advance(10)
+	mustPoll(t, c)
+	check("unreadable otherwise", 1, 0)
+	f.set(func() { on = false })
+	clk.advance(10)
+	mustPoll(t, c)
+	check("readable", 0, 1)
 }
