@@ -51,6 +51,10 @@ func noLimitText(counts map[string]int) string {
 		n += counts[form]
 		forms = append(forms, fmt.Sprintf("%d %s", counts[form], form))
 	}
-	return fmt.Sprintf("%d jobs without a time limit in sacct's TimelimitRaw (%s), planned with their partition's MaxTime, or a year where it has none, as Slurm's backfill plans them",
-		n, strings.Join(forms, ", "))
+	jobs := "jobs"
+	if n == 1 {
+		jobs = "job"
+	}
+	return fmt.Sprintf("%d %s without a time limit in sacct's TimelimitRaw (%s), planned with their partition's MaxTime, or a year where it has none, as Slurm's backfill plans them",
+		n, jobs, strings.Join(forms, ", "))
 }

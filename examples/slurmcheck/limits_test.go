@@ -54,7 +54,7 @@ func TestNoTimeLimit(t *testing.T) {
 		if len(res.NoTimeLimit) != 1 || res.NoTimeLimit[c.form] != 1 {
 			t.Errorf("%q: counted %v, want 1 %s", c.limit, res.NoTimeLimit, c.form)
 		}
-		if want := "1 jobs without a time limit in sacct's TimelimitRaw (1 " + c.form + "), planned with their partition's MaxTime"; !strings.Contains(table(res), want) {
+		if want := "1 job without a time limit in sacct's TimelimitRaw (1 " + c.form + "), planned with their partition's MaxTime"; !strings.Contains(table(res), want) {
 			t.Errorf("%q: report lacks %q:\n%s", c.limit, want, table(res))
 		}
 		js, _ := json.Marshal(res)

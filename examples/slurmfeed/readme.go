@@ -32,8 +32,12 @@ func summary(r *slurmfeed.Report) string {
 	if r.Degenerate > 0 {
 		// As the project's other degenerate notes: the figures below say
 		// nothing of the jobs of such polls, which were all skipped.
-		fmt.Fprintf(&b, "degenerate: in %d polls, every job record of squeue or sacct was bad (skipped, below), so nothing of that output was fed: a Slurm whose JSON the feed does not read? The last: %s\n\n",
-			r.Degenerate, r.LastDegenerate)
+		polls := "polls"
+		if r.Degenerate == 1 {
+			polls = "poll"
+		}
+		fmt.Fprintf(&b, "degenerate: in %d %s, every job record of squeue or sacct was bad (skipped, below), so nothing of that output was fed: a Slurm whose JSON the feed does not read? The last: %s\n\n",
+			r.Degenerate, polls, r.LastDegenerate)
 	}
 	countList(&b, "Skipped", r.Skipped)
 	countList(&b, "Seen but not yet due (neither fed nor skipped)", r.NotDue)
