@@ -23,6 +23,7 @@ import (
 func Offered(jobs []swf.Job, P int64) (load float64, skipped int) {
 	recs := make([]sched.Record, 0, len(jobs))
 	var last int64
+	first := int64(math.MaxInt64)
 	for i := range jobs {
 		j := &jobs[i]
 		if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 || j.Size() <= 0 {
@@ -30,8 +31,12 @@ func Offered(jobs []swf.Job, P int64) (load float64, skipped int) {
 			continue
 		}
 		last = max(last, j.Submit)
-		st := j.Submit + j.Wait
-		recs = append(recs, sched.Record{Job: j, Size: j.Size(), RunTime: j.RunTime, Start: st, End: st + j.RunTime})
+		first = min(first, j.Submit)
+		// A start or end past 2^63 − 1 is held there rather than
+		// wrapped: a wrapped end sorted first in termination order and
+		// moved the window's start before the log's.
+		st, end := satAdd(j.Submit, j.Wait), satAdd(satAdd(j.Submit, j.Wait), j.RunTime)
+		recs = append(recs, sched.Record{Job: j, Size: j.Size(), RunTime: j.RunTime, Start: st, End: end})
 	}
 	if len(recs) == 0 {
 		return 0, skipped
@@ -41,11 +46,19 @@ func Offered(jobs []swf.Job, P int64) (load float64, skipped int) {
 		ends[i] = recs[i].End
 	}
 	slices.Sort(ends)
-	start := recs[0].Job.Submit
+	start := first // the first arrival, in whatever order jobs come
 	if w := len(ends) / 100; w > 0 {
 		start = ends[w-1]
 	}
 	return (&sched.Result{Records: recs}).Utilization(P, start, last), skipped
+}
+
+// satAdd is a + b for a, b ≥ 0, held at 2^63 − 1.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // Scale multiplies every inter-arrival time by c (§4):
