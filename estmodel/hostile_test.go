@@ -98,6 +98,10 @@ func TestModalConfigRejects(t *testing.T) {
 		{N: 1 << 40, EMax: 3600, KExtrapolate: true},
 		{N: 1 << 40, EMax: 3600, KPower: true},
 		{N: math.MaxInt, EMax: 3600},
+		// Four bins of 2^62 jobs sum to 2^64, which wrapped to 0 ≤ N: the
+		// distribution's bins held 2^62 jobs each for N = 1000.
+		{N: 1000, EMax: 36000, Bins: []UserBin{{Time: 3600, Jobs: 1 << 62}, {Time: 7200, Jobs: 1 << 62}, {Time: 1800, Jobs: 1 << 62}, {Time: 900, Jobs: 1 << 62}}},
+		{N: 1000, EMax: 36000, Bins: []UserBin{{Time: 3600, Jobs: math.MaxInt}, {Time: 7200, Jobs: math.MaxInt}, {Time: 1800, Jobs: 2}}},
 	} {
 		done := make(chan error, 1)
 		go func() { _, err := Generate(c, rand.New(rand.NewPCG(1, 2))); done <- err }()
