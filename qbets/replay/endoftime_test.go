@@ -136,3 +136,24 @@ func TestSnapshotQuestions(t *testing.T) {
 		}
 	})
 }
+
+// Near the end of time the questions are still the Options doc's: the
+// first multiple of Snapshot after an arrival at 2^63 − 4 is 2^63 − 2 for
+// a snapshot of 2, and none fits in int64 for 2^62 (the first snapshot's
+// instant wrapped to −2^63 and was walked back up harmlessly; it is now
+// held at 2^63 − 1).
+func TestSnapshotEndOfTime(t *testing.T) {
+	for _, c := range []struct {
+		snap int64
+		want []int64
+	}{{2, []int64{math.MaxInt64 - 3, math.MaxInt64 - 3, math.MaxInt64 - 1}}, {1 << 62, []int64{math.MaxInt64 - 3, math.MaxInt64 - 3}}} {
+		var asked []int64
+		jobs := []swf.Job{rj(1, math.MaxInt64-3, 3, 0), rj(2, math.MaxInt64-3, 1, 0)}
+		_, err := replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, Snapshot: c.snap, OnPredict: func(_ int, _ *swf.Job, now int64, _ []replay.Prediction) {
+			asked = append(asked, now)
+		}}, &quiet{})
+		if err != nil || !slices.Equal(asked, c.want) {
+			t.Errorf("snapshot %d: questions at %v (%v), want %v", c.snap, asked, err, c.want)
+		}
+	}
+}

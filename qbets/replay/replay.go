@@ -167,7 +167,7 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 			r.scores[k].Queued = &Score{}
 		}
 		t := js[0].Submit
-		r.nextSnap = t - t%opt.Snapshot + opt.Snapshot
+		r.nextSnap = min(t-t%opt.Snapshot, math.MaxInt64-opt.Snapshot) + opt.Snapshot // (held, not wrapped)
 	}
 	for i := range js {
 		if i&1023 == 0 {
