@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/batchq/batchq/qbets/replay"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -74,6 +75,68 @@ func TestHugeEstimates(t *testing.T) {
 			if got, err := f.Forecast(context.Background(), &s); err != nil || got[0] != 100+sanitize.MaxTime {
 				t.Errorf("estimates %v, running job's estimate %d: %v, %v; want [100 + 2^40]", est, e, got, err)
 			}
+		}
+	}
+}
+
+// Running jobs of a corrupt 2^62 processors hold the whole pool, as ones
+// of 2^40 (sched's largest machine) do: three of them summed to −2^62
+// busy processors, and a one-processor job was "started now" (forecast 0)
+// on the full machine.
+func TestOnlineBusyNoWrap(t *testing.T) {
+	answers := func(size int64) []replay.Prediction {
+		jobs := []swf.Job{job(1, 0, 0, 5000, size, 6000, 1), job(2, 0, 0, 5000, size, 6000, 1), job(3, 0, 0, 5000, size, 6000, 1), job(4, 10, 4990, 10, 1, 100, 2)}
+		o, err := NewOnline(Config{NoCorrection: true}, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []replay.Prediction
+		_, err = replay.Run(context.Background(), jobs, replay.Options{PredictAll: true, OnPredict: func(_ int, j *swf.Job, now int64, p []replay.Prediction) {
+			if j.ID == 4 {
+				got = append(got, p[0])
+			}
+		}}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := answers(sanitize.MaxTime)
+	if len(want) != 1 || !(want[0].Point > 0) {
+		t.Fatalf("2^40 processors running: job 4 answered %+v, want a wait", want)
+	}
+	for _, size := range []int64{1 << 41, 1 << 62, math.MaxInt64 / 3} {
+		if got := answers(size); len(got) != 1 || got[0].Point != want[0].Point {
+			t.Errorf("%d processors running: job 4 answered %+v, want %+v as with 2^40", size, got, want)
+		}
+	}
+}
+
+// A running job's predicted end is held at 2^40 s from its start, as the
+// simulation holds it: with an estimate of 2^63 − 1 started at 3 the end
+// wrapped to −2^63 + 2, and "the first end of the class" came out 2^62 s
+// away only because its distance from now wrapped back.
+func TestOnlineRunEndNoWrap(t *testing.T) {
+	for _, est := range []int64{sanitize.MaxTime, 1 << 62, math.MaxInt64} {
+		o, err := NewOnline(Config{Estimates: true, NoCorrection: true}, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w := job(1, 3, 0, 100, 8, est, 1), job(2, 5, 10, 10, 8, 100, 2)
+		for _, e := range []struct {
+			ev replay.Event
+			j  *swf.Job
+		}{{replay.Arrive, &r}, {replay.Start, &r}, {replay.Arrive, &w}} {
+			if err := o.Observe(e.ev, e.j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := o.Predict(&w, 5); err != nil {
+			t.Fatal(err)
+		}
+		// x[25] is ln(time to the first end of the class + 60 s).
+		if soon := math.Exp(o.x[25]) - floor; math.Abs(soon-sanitize.MaxTime) > 10 {
+			t.Errorf("estimate %d: the running job ends in %v s, want about 2^40", est, soon)
 		}
 	}
 }
