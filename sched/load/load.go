@@ -62,8 +62,9 @@ func satAdd(a, b int64) int64 {
 }
 
 // Scale multiplies every inter-arrival time by c (§4):
-// t' = t0 + c·(t − t0), t0 the first submit time. Runtimes, sizes and
-// estimates are untouched. It returns a new slice.
+// t' = t0 + c·(t − t0), t0 the first submit time. Runtimes, sizes,
+// estimates and unknown submit times (−1) are untouched. It returns a new
+// slice.
 //
 // A factor that is not finite and positive, or a scaled submit time
 // beyond ±2^62 (far past any trace; the simulator adds run times to it),
@@ -73,16 +74,21 @@ func Scale(jobs []swf.Job, c float64) ([]swf.Job, error) {
 		return nil, fmt.Errorf("load: scale factor %v must be finite and positive", c)
 	}
 	out := slices.Clone(jobs)
-	if len(out) == 0 {
-		return out, nil
-	}
-	t0 := out[0].Submit
+	// t0 is the first known submit time: an unknown one (−1) is no time,
+	// and taken as the first it moved every other job (c = 0.5 made
+	// 1000 and 2000 into 500 and 1000). Unknown submit times stay unknown.
+	t0 := int64(-1)
 	for i := range out {
-		t0 = min(t0, out[i].Submit)
+		if s := out[i].Submit; s >= 0 && (t0 < 0 || s < t0) {
+			t0 = s
+		}
 	}
 	const limit = 1 << 62
 	for i := range out {
-		d := out[i].Submit - t0 // ≥ 0 unless it wrapped
+		if out[i].Submit < 0 {
+			continue
+		}
+		d := out[i].Submit - t0 // ≥ 0
 		x := math.Floor(float64(d)*c + 0.5)
 		if d < 0 || !(x < limit) || math.Abs(float64(t0)+x) >= limit {
 			return nil, fmt.Errorf("load: job %d: submit time %d scaled by %v about %d leaves ±2^62 s",
