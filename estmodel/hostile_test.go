@@ -83,6 +83,17 @@ func TestEstimateBadInput(t *testing.T) {
 	if e := (PhiModel{Phi: -1}).Estimate(math.MaxInt64, r); e < math.MaxInt32 {
 		t.Errorf("PhiModel.Estimate(MaxInt64) = %d", e)
 	}
+	// Both models draw e ≥ r: run times above 2^52 s got the saturated
+	// 2^52, an estimate below the run time.
+	for _, run := range []int64{1<<52 + 1, 1 << 60, math.MaxInt64} {
+		for _, m := range []interface {
+			Estimate(int64, *rand.Rand) int64
+		}{FModel{F: 1}, FModel{F: 3, Deterministic: true}, FModel{}, PhiModel{}, PhiModel{Phi: 1}} {
+			if e := m.Estimate(run, r); e < run {
+				t.Errorf("%+v.Estimate(%d) = %d, below the run time", m, run, e)
+			}
+		}
+	}
 }
 
 // NaN or infinite user-bin percentages, more distinct estimates than
