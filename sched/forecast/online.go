@@ -238,6 +238,12 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if pos < 0 {
 		return replay.Prediction{Reason: "not waiting"}, nil
 	}
+	if now < 0 || now > sanitize.MaxTime {
+		// A snapshot at such a time is an error (sched drops every job
+		// that arrives then); one corrupt time declines its question,
+		// counted by Reason, rather than end the replay.
+		return replay.Prediction{Reason: "time outside 0..2^40 s"}, nil
+	}
 	o.snap = Snapshot{Now: now, MachineSize: o.machine, Running: o.running, Waiting: o.waiting[:pos+1]}
 	if o.f.cores > 0 {
 		// The simulation places the running jobs again in Running's order:

@@ -140,3 +140,23 @@ func TestOnlineRunEndNoWrap(t *testing.T) {
 		}
 	}
 }
+
+// A question asked past 2^40 s (a corrupt submit time in a log) is
+// declined, counted by its Reason, and the replay goes on: the snapshot
+// it would simulate is an error (TestSnapshotTimesOutOfRange).
+func TestOnlineDeclinesTimeOutOfRange(t *testing.T) {
+	// (Job 1 fills the machine past 2^40 s, so job 3's question is
+	// simulated, not answered "starts now".)
+	jobs := []swf.Job{job(1, 0, 0, 1<<41, 8, 1<<41, 1), job(2, 10, 0, 100, 1, 200, 1), job(3, sanitize.MaxTime+1, 0, 100, 1, 200, 1)}
+	o, err := NewOnline(Config{}, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := replay.Run(context.Background(), jobs, replay.Options{From: 0, To: 3}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sc[0].Refused["time outside 0..2^40 s"]; n != 1 {
+		t.Errorf("refused %v, want job 3's question declined", sc[0].Refused)
+	}
+}
