@@ -120,3 +120,19 @@ func TestDBSCAN1D(t *testing.T) {
 		}
 	}
 }
+
+// Near the end of time the window still reaches back: a profile busy on
+// [−2^40, 2^40) and a window of 2^63 − 1 s before t = 2^63 − 1 − 2^39
+// covers [−2^39, t), 1.5·2^40 s of it busy. t − first wrapped in int64 and
+// the prediction was the instantaneous load at t, 0.
+func TestPredictedLoadNoWrap(t *testing.T) {
+	lp, err := NewLoadProfile(4, []Execution{{Start: -maxTime, End: maxTime, Procs: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := int64(math.MaxInt64 - maxTime/2)
+	want := 1.5 * maxTime / math.MaxInt64
+	if l := lp.PredictedLoad(at, LoadWindow{Window: math.MaxInt64, Slot: 1}); math.Abs(l-want) > 1e-9*want {
+		t.Errorf("PredictedLoad(2^63 − 1 − 2^39) = %v, want %v", l, want)
+	}
+}
