@@ -19,7 +19,10 @@ import (
 // Offered is the §3.6 load of a log's own schedule (S8): each job runs
 // from submit+wait for its runtime; the window starts at the end of the
 // first 1% of jobs in termination order and ends at the last arrival. Jobs
-// without a logged wait, runtime or size are skipped and counted.
+// without a logged wait, runtime or size are skipped and counted. A
+// machine of P ≤ 0 processors holds no load: the answer is 0, as
+// sched.Result.Utilization's, and a caller taking P from a log's header
+// checks it first (sweep refuses such a machine, and a load of 0 to scale).
 func Offered(jobs []swf.Job, P int64) (load float64, skipped int) {
 	recs := make([]sched.Record, 0, len(jobs))
 	var last int64
