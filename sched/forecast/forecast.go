@@ -14,7 +14,8 @@ import (
 // Snapshot is what a forecast starts from: the machine at Now.
 //
 // Jobs are SWF lines, so a log replay and a live feed fill them alike.
-// A running job needs Submit + Wait (its start), its size (AllocProcs or
+// Now is within 0..2^40 s (sanitize.MaxTime: sched drops a job arriving
+// later, so every start would read −1). A running job needs Submit + Wait (its start), its size (AllocProcs or
 // ReqProcs), ReqTime (the user's estimate; −1 if unknown) and User (for
 // history run-time predictors). A waiting job needs its size, ReqTime and
 // User; Waiting is in the scheduler's order (highest priority first), which
@@ -162,7 +163,10 @@ const maxMachine = 1 << 40
 
 // Forecast returns the predicted start of each waiting job of s (in
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
-// cannot place (larger than the machine).
+// cannot place (larger than the machine). A snapshot it cannot simulate
+// (see Snapshot: no machine, Now outside 0..2^40 s, a running job without
+// a start ≤ Now or a size, or one no node holds) is an error naming the
+// cause, never a −1.
 func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error) {
 	if err := f.simulate(ctx, s, nil, len(s.Running), len(s.Waiting)); err != nil {
 		return nil, err
@@ -173,6 +177,7 @@ func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error)
 // WhatIf returns the predicted start of a hypothetical job j ("if I
 // submit n processors for t now"), queued behind every waiting job of s:
 // an instant ≥ s.Now, or −1 if it cannot run (larger than the machine).
+// A snapshot it cannot simulate is an error, as for Forecast.
 func (f *Forecaster) WhatIf(ctx context.Context, s *Snapshot, j swf.Job) (int64, error) {
 	if err := f.simulate(ctx, s, &j, len(s.Running)+len(s.Waiting), 1); err != nil {
 		return -1, err
