@@ -67,7 +67,7 @@ type entry struct {
 // weights and histogram edges.
 type Predictor struct {
 	cfg   Config
-	slots []entry // ring of capacity cfg.History, physical order
+	slots []entry // ring of up to cfg.History entries (grown by Add), physical order
 	next  int     // slot the next Add writes
 	added int64
 
