@@ -82,9 +82,18 @@ func (c Config) Validate() error {
 		return fmt.Errorf("coalloc: negative Step %d", c.Step)
 	case c.ReboostEvery < 0:
 		return fmt.Errorf("coalloc: negative ReboostEvery %d", c.ReboostEvery)
+	case c.ReboostEvery > maxPeriod:
+		// The next review, now + ReboostEvery, wrapped into the past: a
+		// machine runs such a timer at once (sched's did, again and
+		// again, at the same instant) or refuses it.
+		return fmt.Errorf("coalloc: ReboostEvery %d above 2^40 s", c.ReboostEvery)
 	}
 	return nil
 }
+
+// maxPeriod bounds Config.ReboostEvery, as varq bounds its Step and Every:
+// 2^40 s, past any reservation's start.
+const maxPeriod = 1 << 40
 
 // Requests is the number of VARQ requests the plan launches, Σ|S_i|.
 func (b Plan) Requests() int {

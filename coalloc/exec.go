@@ -3,6 +3,8 @@ package coalloc
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 
 	"github.com/batchq/batchq/varq"
 )
@@ -92,6 +94,17 @@ type Result struct {
 
 // OverAllocation is Used/Required.
 func (r Result) OverAllocation() float64 { return overAllocation(r.Used, r.Required) }
+
+// addNodeSeconds is sum + nodes·secs (each ≥ 0), held at 2^63 − 1: a
+// request may ask up to 2^40 s of any number of nodes, and 2^40 nodes for
+// 2^40 s wrapped Required and Used to 0.
+func addNodeSeconds(sum int64, nodes int, secs int64) int64 {
+	hi, lo := bits.Mul64(uint64(max(nodes, 0)), uint64(max(secs, 0)))
+	if hi != 0 || lo > math.MaxInt64-uint64(sum) {
+		return math.MaxInt64
+	}
+	return sum + int64(lo)
+}
 
 // overAllocation is used/required, 0 when nothing was required.
 func overAllocation(used, required int64) float64 {
@@ -262,7 +275,7 @@ func (e *Executor) Started(site int, id int64, t int64) {
 	delete(e.jobs, siteJob{site, id})
 	x.satisfied[j.res] = true
 	end := r.Start + r.Walltime
-	x.used += int64(r.Nodes) * (end - t)
+	x.used = addNodeSeconds(x.used, r.Nodes, end-t)
 	if end < t+j.walltime { // else the walltime limit ends it
 		m := e.sites[site].Machine
 		m.At(end, func() {
@@ -292,7 +305,7 @@ func (x *Execution) Result() Result {
 		Used:      x.used,
 	}
 	for i, r := range x.reqs {
-		res.Required += int64(r.Nodes) * r.Walltime
+		res.Required = addNodeSeconds(res.Required, r.Nodes, r.Walltime)
 		res.Success = res.Success && x.satisfied[i]
 	}
 	return res

@@ -1,6 +1,7 @@
 package coalloc
 
 import (
+	"math"
 	"testing"
 
 	"github.com/batchq/batchq/varq"
@@ -155,5 +156,21 @@ func TestExecuteRefusesBadPlanWhole(t *testing.T) {
 		if len(m.Jobs) != 0 {
 			t.Errorf("site %d got %d jobs from a refused plan", i, len(m.Jobs))
 		}
+	}
+}
+
+// Node-seconds are held at 2^63 − 1: a request of 2^40 nodes for 2^40 s
+// (Request.Validate allows any node count) wrapped Required to 0 and Used
+// to a few node-hours.
+func TestNodeSecondsNoWrap(t *testing.T) {
+	e, ms := fakeSites(t, []float64{0.99}, []int64{10})
+	r := varq.Request{Nodes: 1 << 40, Walltime: 1 << 40, Start: 3600}
+	p, err := NewPlan([]varq.Request{r}, e.Resources(), 0.9, 0, Config{})
+	if err != nil || !p.OK {
+		t.Fatalf("plan %+v, %v", p, err)
+	}
+	res := execute(t, e, p, []varq.Request{r}, ms, 4000).Result()
+	if !res.Success || res.Required != math.MaxInt64 || res.Used != math.MaxInt64 {
+		t.Errorf("success %v, required %d, used %d; want true and both 2^63 − 1", res.Success, res.Required, res.Used)
 	}
 }

@@ -1,6 +1,9 @@
 package coalloc
 
 import (
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/varq"
@@ -126,5 +129,43 @@ func TestReboostWithoutReplacement(t *testing.T) {
 	if res := x.Result(); res.Reboosts != 1 || len(ms[1].Jobs) != 1 || len(ms[2].Jobs) != 1 || res.Success {
 		t.Errorf("reboosts %d, jobs on B %d, on C %d, success %v; want 1, 1, 1, false",
 			res.Reboosts, len(ms[1].Jobs), len(ms[2].Jobs), res.Success)
+	}
+}
+
+// A review period past 2^40 s is refused: from a plan executed at 100,
+// now + ReboostEvery = 100 + (2^63 − 1) wrapped into the past, and the
+// executor set a timer before the machine's clock (a sched machine runs
+// it at once, again and again at one instant; the fake machine panics).
+// At 2^40 the plan runs, with no review before the start.
+func TestReboostEveryRange(t *testing.T) {
+	const now = 100
+	r := varq.Request{Nodes: 4, Walltime: 3600, Start: 4 * 3600}
+	run := func(every int64) (Result, error) {
+		e, ms := reboostSites(t, 3600, 0.50, []int64{-1, 10, 10})
+		for _, m := range ms {
+			m.RunUntil(now)
+		}
+		p, err := NewPlan([]varq.Request{r}, e.Resources(), 0.90, now, Config{Reboost: true, ReboostEvery: every})
+		if err != nil {
+			return Result{}, err
+		}
+		var res Result
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					err = fmt.Errorf("panic: %v", v)
+				}
+			}()
+			res = execute(t, e, p, []varq.Request{r}, ms, 30000).Result()
+		}()
+		return res, err
+	}
+	for _, every := range []int64{maxPeriod + 1, 1 << 62, math.MaxInt64} {
+		if res, err := run(every); err == nil || strings.HasPrefix(err.Error(), "panic") {
+			t.Errorf("ReboostEvery %d: %+v, %v; want the plan refused", every, res, err)
+		}
+	}
+	if res, err := run(maxPeriod); err != nil || res.Reboosts != 0 {
+		t.Errorf("ReboostEvery 2^40: %+v, %v; want no re-boost before the start", res, err)
 	}
 }

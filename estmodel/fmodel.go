@@ -46,7 +46,7 @@ func (m FModel) Estimate(r int64, rng *rand.Rand) int64 {
 	if !m.Deterministic {
 		factor = 1 + rng.Float64()*m.F
 	}
-	return truncate(toSeconds(float64(r)*factor), m.EMax)
+	return truncate(max(toSeconds(float64(r)*factor), r), m.EMax)
 }
 
 // Apply sets field 9 of every job from its run time (unknown run times count
@@ -64,7 +64,9 @@ func (m FModel) Apply(jobs []swf.Job, rng *rand.Rand) error {
 	return nil
 }
 
-// toSeconds rounds to whole seconds, saturating far below overflow.
+// toSeconds rounds to whole seconds, saturating far below overflow. The
+// models take the larger of it and the run time: an estimate of a run time
+// above 2^52 s saturated below it, though both models draw e ≥ r.
 func toSeconds(x float64) int64 {
 	const ceiling = 1 << 52
 	if x >= ceiling {

@@ -83,6 +83,17 @@ func TestEstimateBadInput(t *testing.T) {
 	if e := (PhiModel{Phi: -1}).Estimate(math.MaxInt64, r); e < math.MaxInt32 {
 		t.Errorf("PhiModel.Estimate(MaxInt64) = %d", e)
 	}
+	// Both models draw e ≥ r: run times above 2^52 s got the saturated
+	// 2^52, an estimate below the run time.
+	for _, run := range []int64{1<<52 + 1, 1 << 60, math.MaxInt64} {
+		for _, m := range []interface {
+			Estimate(int64, *rand.Rand) int64
+		}{FModel{F: 1}, FModel{F: 3, Deterministic: true}, FModel{}, PhiModel{}, PhiModel{Phi: 1}} {
+			if e := m.Estimate(run, r); e < run {
+				t.Errorf("%+v.Estimate(%d) = %d, below the run time", m, run, e)
+			}
+		}
+	}
 }
 
 // NaN or infinite user-bin percentages, more distinct estimates than
@@ -98,6 +109,10 @@ func TestModalConfigRejects(t *testing.T) {
 		{N: 1 << 40, EMax: 3600, KExtrapolate: true},
 		{N: 1 << 40, EMax: 3600, KPower: true},
 		{N: math.MaxInt, EMax: 3600},
+		// Four bins of 2^62 jobs sum to 2^64, which wrapped to 0 ≤ N: the
+		// distribution's bins held 2^62 jobs each for N = 1000.
+		{N: 1000, EMax: 36000, Bins: []UserBin{{Time: 3600, Jobs: 1 << 62}, {Time: 7200, Jobs: 1 << 62}, {Time: 1800, Jobs: 1 << 62}, {Time: 900, Jobs: 1 << 62}}},
+		{N: 1000, EMax: 36000, Bins: []UserBin{{Time: 3600, Jobs: math.MaxInt}, {Time: 7200, Jobs: math.MaxInt}, {Time: 1800, Jobs: 2}}},
 	} {
 		done := make(chan error, 1)
 		go func() { _, err := Generate(c, rand.New(rand.NewPCG(1, 2))); done <- err }()

@@ -145,6 +145,9 @@ func (c ModalConfig) Validate() error {
 		case b.Jobs > 0 && b.Percent > 0:
 			return fmt.Errorf("estmodel: user bin %d: both jobs and percent given", i)
 		}
+		if b.Jobs > c.N-jobs { // (the sum compared as it grows: it wrapped past 2^63)
+			return errors.New("estmodel: user bins hold more than all N jobs")
+		}
 		jobs += b.Jobs
 		pct += b.Percent
 	}

@@ -59,7 +59,7 @@ func (m PhiModel) Estimate(r int64, rng *rand.Rand) int64 {
 	if r < 90 {
 		e *= 10
 	}
-	return truncate(toSeconds(e), m.EMax)
+	return truncate(max(toSeconds(e), r), m.EMax)
 }
 
 // Apply sets field 9 of every job (unknown run times count as 0).

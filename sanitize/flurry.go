@@ -262,7 +262,7 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 	if len(jobs) == 0 {
 		return nil, nil
 	}
-	if err := checkSpan(jobs); err != nil {
+	if err := checkSpan(jobs, cfg.Bins); err != nil {
 		return nil, err
 	}
 	// Jobs in submit order, per user.
@@ -322,14 +322,28 @@ func DetectFlurries(jobs []swf.Job, cfg FlurryConfig) (Candidates, error) {
 // panicked (makeslice: len out of range).
 const maxSpan = 100 * 365 * day
 
-// checkSpan refuses jobs (submit times known) spanning more than maxSpan.
-func checkSpan(jobs []swf.Job) error {
+// maxBins bounds the bins of one width over the span: 4,194,304, a
+// 10-second bin over a year and 6-hour ones over 100 years with room to
+// spare. A width of 1 s over the 100 years allowed asked for 3·10^9 bins,
+// 126 GB, and a width of a minute over ten years for 5·10^6: the memory
+// grew with the caller's width, not with the jobs.
+const maxBins = 1 << 22
+
+// checkSpan refuses jobs (submit times known) spanning more than maxSpan,
+// or more than maxBins bins of a width of bins (each counted from two
+// origins, the first submission and half a bin before it).
+func checkSpan(jobs []swf.Job, bins []int64) error {
 	lo, hi := jobs[0].Submit, jobs[0].Submit
 	for i := range jobs {
 		lo, hi = min(lo, jobs[i].Submit), max(hi, jobs[i].Submit)
 	}
 	if hi-lo > maxSpan {
 		return fmt.Errorf("sanitize: flurry detection: submissions span %d s (from %d to %d), more than 100 years: a corrupt submit time?", hi-lo, lo, hi)
+	}
+	for _, b := range bins {
+		if n := (hi-lo+b/2)/b + 1; n > maxBins {
+			return fmt.Errorf("sanitize: flurry detection: bins of %d s over submissions spanning %d s are %d bins, more than %d: a wider bin?", b, hi-lo, n, maxBins)
+		}
 	}
 	return nil
 }

@@ -395,6 +395,36 @@ func TestDetectCorruptSpan(t *testing.T) {
 	}
 }
 
+// The bins a width makes over the span are bounded (maxBins): bins of 1 s
+// over two submissions ten years apart asked for 3·10^8 bins of 40 bytes
+// (12 GB, twice), memory that grew with the width rather than the jobs.
+func TestDetectTooManyBins(t *testing.T) {
+	job := func(id, submit int64) swf.Job {
+		return swf.Job{ID: id, Submit: submit, User: 1, AllocProcs: 1, RunTime: 1}
+	}
+	// (Small enough that, without the bound, the detection runs: 4·10^6
+	// bins, 170 MB.)
+	for _, c := range []struct{ span, bin int64 }{{maxBins, 1}, {3 * maxBins, 3}} {
+		_, err := DetectFlurries([]swf.Job{job(1, 0), job(2, c.span)}, FlurryConfig{Bins: []int64{week, c.bin}})
+		if err == nil || !strings.Contains(err.Error(), "a wider bin?") {
+			t.Errorf("bins of %d s over %d s: %v, want an error naming the bins", c.bin, c.span, err)
+		}
+	}
+	for _, c := range []struct {
+		span, bin int64
+		ok        bool
+	}{
+		{maxBins - 1, 1, true}, {maxBins, 1, false},
+		{10 * 365 * day, 1, false}, {maxSpan, 60, false},
+		{maxSpan, 2 * maxSpan / maxBins, true}, {maxSpan, maxSpan / maxBins, false},
+	} {
+		err := checkSpan([]swf.Job{job(1, 0), job(2, c.span)}, []int64{c.bin})
+		if (err == nil) != c.ok {
+			t.Errorf("bins of %d s over %d s: %v, want accepted %v", c.bin, c.span, err, c.ok)
+		}
+	}
+}
+
 // Σ sizes saturate: 120 jobs of a corrupt size 2^62 summed to 0 modulo
 // 2^64, and the process flurry they make was not seen. With the sums
 // saturating at 2^63 − 1 it is, and its Procs says "at least 2^63 − 1".

@@ -1,5 +1,7 @@
 package swf
 
+import "math"
+
 // Unknown is the value SWF uses for a missing or meaningless field.
 const Unknown = -1
 
@@ -98,9 +100,10 @@ func (j *Job) Size() int64 {
 }
 
 // Start is the logged start time (submit + wait), or Unknown when the wait
-// is unknown.
+// is unknown, or the sum is past 2^63 − 1 (a corrupt time, which wrapped to
+// a negative start).
 func (j *Job) Start() int64 {
-	if j.Wait < 0 || j.Submit < 0 {
+	if j.Wait < 0 || j.Submit < 0 || j.Wait > math.MaxInt64-j.Submit {
 		return Unknown
 	}
 	return j.Submit + j.Wait

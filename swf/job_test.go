@@ -3,6 +3,7 @@ package swf_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -33,4 +34,24 @@ func ExampleNewJob() {
 	j.ID, j.Submit, j.RunTime, j.ReqProcs, j.ReqTime = 1, 0, 3600, 16, 7200
 	fmt.Println(j.Size(), j.Wait == swf.Unknown)
 	// Output: 16 true
+}
+
+// A start past 2^63 − 1 is unknown: submit 2^62 and wait 2^62 gave the
+// start −2^63, a time before every log.
+func TestStartNoWrap(t *testing.T) {
+	for _, c := range []struct{ submit, wait, want int64 }{
+		{1 << 62, 1 << 62, swf.Unknown},
+		{math.MaxInt64, 1, swf.Unknown},
+		{1, math.MaxInt64, swf.Unknown},
+		{math.MaxInt64 - 5, 5, math.MaxInt64},
+		{0, math.MaxInt64, math.MaxInt64},
+		{100, 20, 120},
+		{-1, 20, swf.Unknown},
+		{100, -1, swf.Unknown},
+	} {
+		j := swf.Job{Submit: c.submit, Wait: c.wait}
+		if got := j.Start(); got != c.want {
+			t.Errorf("submit %d, wait %d: start %d, want %d", c.submit, c.wait, got, c.want)
+		}
+	}
 }

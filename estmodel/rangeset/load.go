@@ -188,15 +188,21 @@ func (lp *LoadProfile) PredictedLoad(t int64, w LoadWindow) float64 {
 		first = lp.times[0]
 	}
 	// The slots have equal length, so the mean of their loads is the load
-	// of their union: one integral instead of 336.
-	n := w.Window / w.Slot
-	if t-first < n*w.Slot {
-		n = max(t-first, 0) / w.Slot
+	// of their union: one integral instead of 336. The slots since first
+	// are counted in uint64, where t − first is exact: in int64 it wrapped
+	// for t near 2^63 − 1 and a profile starting before 0, and the window
+	// shrank to the instantaneous load.
+	n := uint64(w.Window / w.Slot)
+	switch {
+	case t < first:
+		n = 0
+	case (uint64(t)-uint64(first))/uint64(w.Slot) < n:
+		n = (uint64(t) - uint64(first)) / uint64(w.Slot)
 	}
 	if n == 0 {
 		return float64(lp.Busy(t)) / float64(lp.p)
 	}
-	return lp.Load(t-n*w.Slot, t)
+	return lp.Load(int64(uint64(t)-n*uint64(w.Slot)), t) // (≥ first: no wrap)
 }
 
 // Trim drops the change points before t, keeping what is needed to

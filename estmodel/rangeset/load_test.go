@@ -3,6 +3,8 @@ package rangeset
 import (
 	"math"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // A 10-processor machine: job A uses 4 processors on [0, 100), job B 6 on
@@ -119,4 +121,55 @@ func TestDBSCAN1D(t *testing.T) {
 			t.Fatalf("labels %v, want %v", lab, want)
 		}
 	}
+}
+
+// Near the end of time the window still reaches back: a profile busy on
+// [−2^40, 2^40) and a window of 2^63 − 1 s before t = 2^63 − 1 − 2^39
+// covers [−2^39, t), 1.5·2^40 s of it busy. t − first wrapped in int64 and
+// the prediction was the instantaneous load at t, 0.
+func TestPredictedLoadNoWrap(t *testing.T) {
+	lp, err := NewLoadProfile(4, []Execution{{Start: -maxTime, End: maxTime, Procs: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := int64(math.MaxInt64 - maxTime/2)
+	want := 1.5 * maxTime / math.MaxInt64
+	if l := lp.PredictedLoad(at, LoadWindow{Window: math.MaxInt64, Slot: 1}); math.Abs(l-want) > 1e-9*want {
+		t.Errorf("PredictedLoad(2^63 − 1 − 2^39) = %v, want %v", l, want)
+	}
+}
+
+// Where t − first fits in int64, PredictedLoad is the int64 formula it
+// had (README numbers of apq's Tables VI and VII read it).
+func TestPredictedLoadAsBefore(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ex []Execution
+		for range rapid.IntRange(0, 8).Draw(t, "n") {
+			s := rapid.Int64Range(-5000, 5000).Draw(t, "start")
+			ex = append(ex, Execution{Start: s, End: s + rapid.Int64Range(0, 3000).Draw(t, "run"), Procs: rapid.Int64Range(1, 4).Draw(t, "procs")})
+		}
+		lp, err := NewLoadProfile(8, ex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := rapid.Int64Range(-8000, 8000).Draw(t, "t")
+		w := LoadWindow{Window: rapid.Int64Range(0, 6000).Draw(t, "window")}
+		w.Slot = rapid.Int64Range(0, max(w.Window, 1)).Draw(t, "slot")
+		d := w.withDefaults()
+		first := at
+		if len(lp.times) > 0 {
+			first = lp.times[0]
+		}
+		n := d.Window / d.Slot
+		if at-first < n*d.Slot {
+			n = max(at-first, 0) / d.Slot
+		}
+		want := float64(lp.Busy(at)) / float64(lp.p)
+		if n > 0 {
+			want = lp.Load(at-n*d.Slot, at)
+		}
+		if got := lp.PredictedLoad(at, w); got != want {
+			t.Fatalf("PredictedLoad(%d, %+v) = %v, want %v", at, w, got, want)
+		}
+	})
 }

@@ -12,6 +12,10 @@ import (
 // one a user sees.
 const logFloor = 60
 
+// initialSlots is the history ring's first capacity; it doubles up to
+// Config.History as jobs are added.
+const initialSlots = 1024
+
 // maxReplaced is the most changed slots updateWeights re-places one by
 // one (O(n) each) before it sorts each column again (O(n log n)).
 const maxReplaced = 64
@@ -63,7 +67,7 @@ type entry struct {
 // weights and histogram edges.
 type Predictor struct {
 	cfg   Config
-	slots []entry // ring of capacity cfg.History, physical order
+	slots []entry // ring of up to cfg.History entries (grown by Add), physical order
 	next  int     // slot the next Add writes
 	added int64
 
@@ -101,7 +105,9 @@ func New(cfg Config) (*Predictor, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	return &Predictor{cfg: cfg, slots: make([]entry, 0, cfg.History), edgeVer: [numDists]uint32{1, 1, 1, 1, 1, 1}}, nil
+	// The ring grows with the jobs added, up to History: made at its full
+	// capacity, History 2^24 took 7.2 GB (432 bytes a slot) before any job.
+	return &Predictor{cfg: cfg, slots: make([]entry, 0, min(cfg.History, initialSlots)), edgeVer: [numDists]uint32{1, 1, 1, 1, 1, 1}}, nil
 }
 
 // Config returns the configuration with defaults filled in.
@@ -137,6 +143,14 @@ func (p *Predictor) Add(pt Point, wait float64) error {
 	}
 	e := entry{pt: pt}
 	if len(p.slots) < p.cfg.History {
+		if len(p.slots) == cap(p.slots) {
+			// Grown (to at most History) by hand: rows point into the
+			// slots, and must follow them to the new array.
+			p.slots = slices.Grow(p.slots, min(len(p.slots), p.cfg.History-len(p.slots)))
+			for s := range p.rows {
+				p.rows[s] = p.slots[s].pt.F[:]
+			}
+		}
 		p.slots = append(p.slots, e)
 		p.waits = append(p.waits, wait)
 		p.rows = append(p.rows, nil)

@@ -1,6 +1,9 @@
 package apq
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // kernel is the Gaussian kernel K(d) = exp(−(d/b)²) of sdm and the k-NN
 // average (spec §2.7 [R], the paper's "e^{d^{-2}}" read so that nearer jobs
@@ -21,14 +24,38 @@ func sdm(d, wait []float64, w, thr, b float64, minJobs int) (pred float64, ok bo
 	if nw <= 0 {
 		return 0, false
 	}
-	cnt := make([]int, nw)
-	sum := make([]float64, nw)
+	last := nw - 1
 	win := func(x float64) int {
 		if !(x < thr) || x < 0 {
 			return -1
 		}
-		return min(int(x/w), nw-1)
+		return min(int(x/w), last)
 	}
+	if nw > len(d) {
+		// More windows than jobs (Validate allows w = 1e-9 at thr = 1: 10^9
+		// windows, 24 GB a prediction): only the windows holding a job
+		// are kept, in the same order, so the choice is the same.
+		var ms []int
+		for _, x := range d {
+			if m := win(x); m >= 0 {
+				ms = append(ms, m)
+			}
+		}
+		slices.Sort(ms)
+		ms = slices.Compact(ms)
+		all := win
+		win = func(x float64) int {
+			m := all(x)
+			if m < 0 {
+				return -1
+			}
+			k, _ := slices.BinarySearch(ms, m)
+			return k
+		}
+		nw = len(ms)
+	}
+	cnt := make([]int, nw)
+	sum := make([]float64, nw)
 	for i, x := range d {
 		if m := win(x); m >= 0 {
 			cnt[m]++

@@ -42,6 +42,9 @@ func (c Config) Validate() error {
 	if c.Window < 0 || c.MinClass < 0 || c.Gamma < 0 || c.Gamma >= 1 || c.Floor < 0 || math.IsNaN(c.Gamma+c.Floor) {
 		return fmt.Errorf("conformal: negative window, class minimum, step or floor, or step ≥ 1 (%+v)", c)
 	}
+	if math.IsInf(c.Floor, 1) { // every residual would be ln(Inf/Inf), NaN
+		return fmt.Errorf("conformal: floor %v not finite", c.Floor)
+	}
 	return nil
 }
 
@@ -118,7 +121,7 @@ func (c *Calibrator) state(class int64) *classState {
 // Interval returns the interval at level index i (of Levels) around point
 // for class: seconds, lo ≥ 0 (0 when the lower end is under the floor),
 // hi possibly +Inf (too few residuals for the level). Before any residual
-// it is [0, +Inf).
+// it is [0, +Inf). A NaN point has the interval NaN, NaN.
 func (c *Calibrator) Interval(class int64, point float64, i int) (lo, hi float64) {
 	ql, qh := c.quantiles(class, i)
 	return c.ends(point, ql, qh)
@@ -127,8 +130,13 @@ func (c *Calibrator) Interval(class int64, point float64, i int) (lo, hi float64
 func (c *Calibrator) ends(point, ql, qh float64) (lo, hi float64) {
 	p := math.Max(point, c.cfg.Floor)
 	lo, hi = p*math.Exp(ql), p*math.Exp(qh)
-	if lo <= c.cfg.Floor*(1+1e-9) { // (e^{ln(F/p)}·p is F only up to rounding)
+	// (e^{ln(F/p)}·p is F only up to rounding; an unbounded tail is 0
+	// even under a point of +Inf, where +Inf·e^{−Inf} is NaN.)
+	if lo <= c.cfg.Floor*(1+1e-9) || math.IsInf(ql, -1) {
 		lo = 0
+	}
+	if math.IsInf(qh, -1) { // (an empty upper tail)
+		hi = 0
 	}
 	return lo, hi
 }
@@ -181,14 +189,23 @@ func (c *Calibrator) residual(point, actual float64) float64 {
 // followed the point forecast for class. The adaptive levels learn whether
 // the interval the calibrator gives now would have held it; Wrap instead
 // checks the interval it gave at the question, which is the guarantee's
-// own bookkeeping when outcomes arrive late.
+// own bookkeeping when outcomes arrive late. A NaN point or actual value
+// is no outcome and changes nothing.
 func (c *Calibrator) Update(class int64, point, actual float64) {
+	r := c.residual(point, actual)
+	if math.IsNaN(r) {
+		// A NaN point or outcome is no outcome (as Wrap asks nothing of
+		// a NaN point): in the window it sorted below every residual
+		// and, as the lowest quantile, made intervals NaN until 2,000
+		// outcomes later.
+		return
+	}
 	var issued [][2]float64
 	for i := range c.cfg.Levels {
 		ql, qh := c.quantiles(class, i)
 		issued = append(issued, [2]float64{ql, qh})
 	}
-	c.update(class, c.residual(point, actual), issued)
+	c.update(class, r, issued)
 }
 
 // update adapts the tail levels from whether r fell inside each issued

@@ -117,7 +117,8 @@ var errNoJobs = errors.New("replay: no jobs")
 
 // Run replays jobs causally through every predictor and scores each (one
 // Score per predictor, in order). The jobs need Submit ≥ 0 and Wait ≥ 0
-// (SWF's unknown −1 is an error: drop those first, as Queues does);
+// (SWF's unknown −1 is an error: drop those first, as Queues does), and a
+// start and end within 2^63 − 1 s;
 // RunTime < 0 means the job never ends. They are taken in submit order
 // (sorted stably, so equal submit times keep their input order).
 //
@@ -140,6 +141,10 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 	for i := range jobs {
 		if j := &jobs[i]; j.Wait < 0 || j.Submit < 0 {
 			return nil, fmt.Errorf("replay: job %d (index %d): unknown submit %d or wait %d", j.ID, i, j.Submit, j.Wait)
+		} else if j.Wait > math.MaxInt64-j.Submit || j.RunTime > math.MaxInt64-j.Submit-j.Wait {
+			// Its start or end wrapped to near −2^63: released at the
+			// next arrival, long before its time.
+			return nil, fmt.Errorf("replay: job %d (index %d): submit %d + wait %d + run time %d is past 2^63 − 1 s", j.ID, i, j.Submit, j.Wait, j.RunTime)
 		}
 	}
 	js := make([]*swf.Job, len(jobs)) // the caller's jobs, not copies, in submit order
@@ -162,7 +167,7 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 			r.scores[k].Queued = &Score{}
 		}
 		t := js[0].Submit
-		r.nextSnap = t - t%opt.Snapshot + opt.Snapshot
+		r.nextSnap = min(t-t%opt.Snapshot, math.MaxInt64-opt.Snapshot) + opt.Snapshot // (held, not wrapped)
 	}
 	for i := range js {
 		if i&1023 == 0 {
@@ -224,8 +229,24 @@ type runner struct {
 // advance observes every end and start at times ≤ t, taking the
 // snapshots due before t on the way. After the last arrival (t =
 // MaxInt64) a snapshot is taken only while some event is still to come.
+//
+// A snapshot with no job to ask about (none submitted since the last one)
+// does nothing but release: the snapshots up to t are then skipped, rather
+// than taken every Snapshot seconds over the log's span (Snapshot 1 between
+// two jobs 2^33 s apart did not return), and the next one is the first
+// multiple at or after t, held at 2^63 − 1 (it wrapped near the end of time
+// to a negative instant, and the loop never ended).
 func (r *runner) advance(t int64) error {
 	for r.opt.Snapshot > 0 && r.nextSnap < t {
+		if len(r.fresh) == 0 {
+			k := (t - r.nextSnap - 1) / r.opt.Snapshot // snapshots before t after this one
+			if k >= (math.MaxInt64-r.nextSnap)/r.opt.Snapshot {
+				r.nextSnap = math.MaxInt64
+			} else {
+				r.nextSnap += (k + 1) * r.opt.Snapshot
+			}
+			break
+		}
 		s := r.nextSnap
 		if err := r.release(s); err != nil {
 			return err
@@ -236,7 +257,7 @@ func (r *runner) advance(t int64) error {
 		if err := r.snapshot(s); err != nil {
 			return err
 		}
-		r.nextSnap += r.opt.Snapshot
+		r.nextSnap = min(r.nextSnap, math.MaxInt64-r.opt.Snapshot) + r.opt.Snapshot
 	}
 	return r.release(t)
 }
@@ -249,7 +270,9 @@ func (r *runner) release(t int64) error {
 		if min(s, e) > t || len(r.starts)+len(r.ends) == 0 {
 			return nil
 		}
-		if e <= s {
+		// (An empty heap's minimum is 2^63 − 1, a time a job may have:
+		// ends are taken when there are some.)
+		if len(r.ends) > 0 && (e <= s || len(r.starts) == 0) {
 			i, _ := r.ends.pop()
 			if err := r.observe(End, r.js[i]); err != nil {
 				return err

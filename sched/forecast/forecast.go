@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/sched/predict"
 	"github.com/batchq/batchq/swf"
@@ -13,7 +14,8 @@ import (
 // Snapshot is what a forecast starts from: the machine at Now.
 //
 // Jobs are SWF lines, so a log replay and a live feed fill them alike.
-// A running job needs Submit + Wait (its start), its size (AllocProcs or
+// Now is within 0..2^40 s (sanitize.MaxTime: sched drops a job arriving
+// later, so every start would read −1). A running job needs Submit + Wait (its start), its size (AllocProcs or
 // ReqProcs), ReqTime (the user's estimate; −1 if unknown) and User (for
 // history run-time predictors). A waiting job needs its size, ReqTime and
 // User; Waiting is in the scheduler's order (highest priority first), which
@@ -91,7 +93,7 @@ func (c Config) Validate() error {
 	if c.Train < 0 {
 		return fmt.Errorf("forecast: Train %d < 0", c.Train)
 	}
-	if c.Forget < 0 || c.Forget > 1 {
+	if !(c.Forget >= 0 && c.Forget <= 1) { // (NaN too: it made every answer a minute)
 		return fmt.Errorf("forecast: Forget %v outside (0, 1]", c.Forget)
 	}
 	return nil
@@ -161,7 +163,10 @@ const maxMachine = 1 << 40
 
 // Forecast returns the predicted start of each waiting job of s (in
 // s.Waiting's order): an instant ≥ s.Now, or −1 for a job the simulation
-// cannot place (larger than the machine).
+// cannot place (larger than the machine). A snapshot it cannot simulate
+// (see Snapshot: no machine, Now outside 0..2^40 s, a running job without
+// a start ≤ Now or a size, or one no node holds) is an error naming the
+// cause, never a −1.
 func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error) {
 	if err := f.simulate(ctx, s, nil, len(s.Running), len(s.Waiting)); err != nil {
 		return nil, err
@@ -172,6 +177,7 @@ func (f *Forecaster) Forecast(ctx context.Context, s *Snapshot) ([]int64, error)
 // WhatIf returns the predicted start of a hypothetical job j ("if I
 // submit n processors for t now"), queued behind every waiting job of s:
 // an instant ≥ s.Now, or −1 if it cannot run (larger than the machine).
+// A snapshot it cannot simulate is an error, as for Forecast.
 func (f *Forecaster) WhatIf(ctx context.Context, s *Snapshot, j swf.Job) (int64, error) {
 	if err := f.simulate(ctx, s, &j, len(s.Running)+len(s.Waiting), 1); err != nil {
 		return -1, err
@@ -222,6 +228,10 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 		return fmt.Errorf("%w: machine size %d, but the nodes have %d cores", errSnapshot, s.MachineSize, f.cores)
 	case f.cores == 0 && s.MachineSize <= 0:
 		return fmt.Errorf("%w: machine size %d", errSnapshot, s.MachineSize)
+	case s.Now < 0 || s.Now > sanitize.MaxTime:
+		// Every job arrives at Now, and sched drops a submit time past
+		// MaxTime: each forecast would be −1, "cannot run", without error.
+		return fmt.Errorf("%w: now %d outside 0..2^40 s", errSnapshot, s.Now)
 	}
 	n := len(s.Running) + len(s.Waiting)
 	if extra != nil {
@@ -232,7 +242,9 @@ func (f *Forecaster) simulate(ctx context.Context, s *Snapshot, extra *swf.Job, 
 	for i := range s.Running {
 		r := &s.Running[i]
 		start := r.Submit + r.Wait
-		if r.Submit < 0 || r.Wait < 0 || start > s.Now {
+		// (Wait compared with Now − Submit: a start past 2^63 − 1 wrapped
+		// below Now and the job ran from there.)
+		if r.Submit < 0 || r.Wait < 0 || r.Wait > s.Now-r.Submit {
 			return fmt.Errorf("%w: running job %d has no start ≤ now (submit %d, wait %d)", errSnapshot, r.ID, r.Submit, r.Wait)
 		}
 		if r.Size() <= 0 && !(f.cores > 0 && demandCores(r)) {
@@ -409,7 +421,12 @@ func (h *timeHeap) pop() int64 {
 // time run and estimate est, numbered id (the snapshot's order), asking
 // what j asks of a machine of nodes (its Demand, shared: sched only reads
 // it; its SWF memory for CountMemory).
+//
+// Run time and estimate are held at sanitize.MaxTime, as sched holds
+// predictions: sched drops a job whose estimate is past it, and a running
+// job's processors would then be free, a waiting job's start −1.
 func simJob(id, now int64, j *swf.Job, run, est int64) swf.Job {
+	run, est = min(run, sanitize.MaxTime), min(est, sanitize.MaxTime)
 	s := swf.NewJob()
 	s.ID, s.Submit, s.RunTime, s.AllocProcs, s.ReqProcs, s.ReqTime = id, now, run, j.Size(), j.Size(), est
 	s.User, s.Group, s.Executable, s.Queue, s.Partition = j.User, j.Group, j.Executable, j.Queue, j.Partition

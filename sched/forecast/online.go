@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/batchq/batchq/qbets/replay"
+	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -152,8 +153,11 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.runAt[j.ID] = len(o.running)
 			o.running = append(o.running, *j)
 			e := o.f.estimate(j)
-			o.runEnd = append(o.runEnd, runEnd{j.Submit + j.Wait + o.f.runtime(j, e, j.Submit+j.Wait), j.Submit + j.Wait + max(e, 0)})
-			o.userR[j.User] += j.Size()
+			// (Held at 2^40 s, as the simulation holds them: an estimate
+			// near 2^63 wrapped the end below now, "ends in a minute".)
+			st := j.Submit + j.Wait
+			o.runEnd = append(o.runEnd, runEnd{st + min(o.f.runtime(j, e, st), sanitize.MaxTime), st + min(max(e, 0), sanitize.MaxTime)})
+			o.userR[j.User] += heldSize(j)
 		}
 		r := o.queueW[j.Queue]
 		if r == nil {
@@ -188,7 +192,7 @@ func (o *Online) Observe(ev replay.Event, j *swf.Job) error {
 			o.running = o.running[:last]
 			o.runEnd = o.runEnd[:last]
 			delete(o.runAt, j.ID)
-			o.userR[j.User] -= j.Size()
+			o.userR[j.User] -= heldSize(j)
 		}
 		o.f.Terminated(j, j.Submit+j.Wait+j.RunTime)
 	}
@@ -234,6 +238,12 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	if pos < 0 {
 		return replay.Prediction{Reason: "not waiting"}, nil
 	}
+	if now < 0 || now > sanitize.MaxTime {
+		// A snapshot at such a time is an error (sched drops every job
+		// that arrives then); one corrupt time declines its question,
+		// counted by Reason, rather than end the replay.
+		return replay.Prediction{Reason: "time outside 0..2^40 s"}, nil
+	}
 	o.snap = Snapshot{Now: now, MachineSize: o.machine, Running: o.running, Waiting: o.waiting[:pos+1]}
 	if o.f.cores > 0 {
 		// The simulation places the running jobs again in Running's order:
@@ -248,7 +258,7 @@ func (o *Online) Predict(j *swf.Job, now int64) (replay.Prediction, error) {
 	}
 	busy := int64(0)
 	for i := range o.running {
-		busy += o.running[i].Size()
+		busy += heldSize(&o.running[i])
 	}
 	sim := float64(-1)
 	if o.startsNow(j, pos, busy) {
@@ -451,6 +461,12 @@ type hourKey struct {
 func keyAt(j *swf.Job, at int64) hourKey {
 	return hourKey{j.Queue, sizeClass(j.Size()), int((at%86400 + 86400) % 86400 / 3600)}
 }
+
+// heldSize is the processors a running job holds, at most maxMachine as
+// in the simulation: sums of 2^23 of them fit in int64, where three jobs
+// of a corrupt 2^62 processors wrapped the busy count to −2^62, and the
+// job asked about "started now" on a full machine.
+func heldSize(j *swf.Job) int64 { return min(j.Size(), maxMachine) }
 
 // runEnd is a running job's end as predicted when it started (the
 // forward simulation's run time) and as its estimate bounds it.

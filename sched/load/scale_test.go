@@ -55,3 +55,22 @@ func TestScale(t *testing.T) {
 		t.Error("zero factor accepted")
 	}
 }
+
+// An unknown submit time (−1) is not the first arrival: it was taken as
+// t0, and c = 0.5 made 1000 and 2000 into 500 and 1000 instead of 1000
+// and 1500. It stays unknown.
+func TestScaleUnknownSubmit(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, Submit: -1}, {ID: 2, Submit: 1000}, {ID: 3, Submit: 2000}, {ID: 4, Submit: -1}}
+	got, err := load.Scale(jobs, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{-1, 1000, 1500, -1} {
+		if got[i].Submit != want {
+			t.Errorf("job %d: submit %d, want %d", got[i].ID, got[i].Submit, want)
+		}
+	}
+	if got, err := load.Scale([]swf.Job{{ID: 1, Submit: -1}}, 2); err != nil || got[0].Submit != -1 {
+		t.Errorf("only unknown submit times: %v, %v", got, err)
+	}
+}

@@ -166,7 +166,7 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 		if u != nil {
 			switch w := &u.all; {
 			case w.k == 2:
-				p = (w.d[2] + w.d[3]) / 2
+				p = mean2(w.d[2], w.d[3])
 			case w.k == 1 && h.cfg.Partial:
 				p = w.d[2]
 			}
@@ -208,7 +208,12 @@ func (h *UserHistory) Predict(j *swf.Job, _ int64) int64 {
 
 func (h *UserHistory) fallback(u *userState, e int64) int64 {
 	if h.cfg.RelativeFallback && u != nil && u.accN > 0 {
-		return int64(float64(e) * u.accS / float64(u.accN))
+		// The mean accuracy is at most 1, but float64(e) rounds up near
+		// 2^63 (e = 2^63 − 1 is 2^63), whose conversion wraps: e it is.
+		if p := float64(e) * u.accS / float64(u.accN); p < float64(e) || e <= 0 {
+			return int64(p)
+		}
+		return e
 	}
 	return e
 }

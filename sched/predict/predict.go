@@ -20,6 +20,8 @@ package predict
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/batchq/batchq/swf"
@@ -48,12 +50,21 @@ type X2 struct {
 	}
 }
 
-// Predict returns twice the inner prediction.
+// Predict returns twice the inner prediction, held at ±(2^63 − 1) rather
+// than wrapped: an estimate of 2^62 s or more is not doubled to a negative
+// prediction.
 func (x X2) Predict(j *swf.Job, now int64) int64 {
-	if x.P == nil {
-		return 2 * j.ReqTime
+	p := j.ReqTime
+	if x.P != nil {
+		p = x.P.Predict(j, now)
 	}
-	return 2 * x.P.Predict(j, now)
+	switch {
+	case p > math.MaxInt64/2:
+		return math.MaxInt64
+	case p < -math.MaxInt64/2:
+		return -math.MaxInt64
+	}
+	return 2 * p
 }
 
 // Terminated forwards to the inner predictor.
@@ -82,16 +93,45 @@ func metricOf(m metric, xs []int64) int64 {
 		if k%2 == 1 {
 			return s[k/2]
 		}
-		return (s[k/2-1] + s[k/2]) / 2
+		return mean(s[k/2-1 : k/2+1])
 	case metricMin:
 		return slices.Min(xs)
 	case metricMax:
 		return slices.Max(xs)
 	default:
-		var sum int64
-		for _, x := range xs {
-			sum += x
-		}
-		return sum / int64(len(xs))
+		return mean(xs)
 	}
+}
+
+// mean is sum(xs)/len(xs) rounded toward zero, as int64 division rounds,
+// with the sum kept in 128 bits: two run times of 2^62 s average 2^62, not
+// a negative number (xs non-empty).
+func mean(xs []int64) int64 {
+	var hi, lo uint64 // the sum, two's complement
+	for _, x := range xs {
+		var c uint64
+		lo, c = bits.Add64(lo, uint64(x), 0)
+		hi, _ = bits.Add64(hi, uint64(x>>63), c)
+	}
+	neg := int64(hi) < 0
+	if neg {
+		lo, hi = -lo, ^hi
+		if lo == 0 {
+			hi++
+		}
+	}
+	// |sum| ≤ n·2^63, so hi < n and the quotient (at most 2^63) fits.
+	q, _ := bits.Div64(hi, lo, uint64(len(xs)))
+	if neg {
+		return -int64(q)
+	}
+	return int64(q)
+}
+
+// mean2 is mean of a and b, without the loop when a + b does not wrap.
+func mean2(a, b int64) int64 {
+	if s := a + b; (a^s)&(b^s) >= 0 {
+		return s / 2
+	}
+	return mean([]int64{a, b})
 }

@@ -1,6 +1,11 @@
 package agent
 
-import "github.com/batchq/batchq/varq"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/batchq/batchq/varq"
+)
 
 // Outcome is what happened to one VARQ request in a simulation (or a live
 // run): what was predicted, whether the job was running by the start time,
@@ -65,8 +70,8 @@ func summarize(outs []Outcome) Summary {
 			ok++
 		}
 		if o.Submitted.Possible {
-			s.Required += o.Required
-			s.Used += o.Used
+			s.Required = min(s.Required, math.MaxInt64-o.Required) + o.Required // (held, as each term is)
+			s.Used = min(s.Used, math.MaxInt64-o.Used) + o.Used
 		}
 	}
 	if s.Count > 0 {
@@ -74,4 +79,15 @@ func summarize(outs []Outcome) Summary {
 		s.Success = float64(ok) / float64(s.Count)
 	}
 	return s
+}
+
+// nodeSeconds is nodes·secs (each ≥ 0), held at 2^63 − 1: a job of 2^40
+// processors (sched's largest machine) working 2^40 s wrapped Required to
+// 0.
+func nodeSeconds(nodes int, secs int64) int64 {
+	hi, lo := bits.Mul64(uint64(max(nodes, 0)), uint64(max(secs, 0)))
+	if hi != 0 || lo > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(lo)
 }

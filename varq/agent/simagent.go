@@ -185,7 +185,7 @@ func (a *Agent) Arrive(j swf.Job) {
 	}
 	r := varq.Request{Nodes: int(j.Size()), Walltime: max(w, 1), Start: start}
 	s := &simRequest{out: len(a.outs), req: r, work: min(max(j.RunTime, 0), r.Walltime)}
-	a.outs = append(a.outs, Outcome{Plan: varq.Plan{Request: r}, Required: int64(r.Nodes) * s.work})
+	a.outs = append(a.outs, Outcome{Plan: varq.Plan{Request: r}, Required: nodeSeconds(r.Nodes, s.work)})
 	var f varq.Forecaster = a.f
 	if a.crwd != nil {
 		f = &crowdForecaster{f: a.f, c: a.crwd, self: s}
@@ -299,7 +299,7 @@ func (a *Agent) Started(id int64, t int64) {
 		o.Success = true
 		end = s.req.Start + s.work
 	}
-	o.Used = int64(s.req.Nodes) * (end - t)
+	o.Used = nodeSeconds(s.req.Nodes, end-t)
 	if end < t+o.Submitted.Walltime {
 		a.m.At(end, func() {
 			if err := a.m.Cancel(s.id); err != nil {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"math"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -95,5 +96,34 @@ func TestSimAgentSelectionAndStarts(t *testing.T) {
 	}
 	if _, err := New(nil, f, Config{Replan: varq.ReplanConfig{ReqProb: 0.5}}); err == nil {
 		t.Error("nil machine accepted")
+	}
+}
+
+// Node-seconds are held at 2^63 − 1: a job of 2^40 processors working
+// 2^40 s (sched's limits) had Required 0 (a wrapped 2^80), and the
+// summary summed such wraps.
+func TestNodeSecondsNoWrap(t *testing.T) {
+	f := &shiftingForecaster{cut: 600, hi: 0.8, lo: 0.3}
+	job := swf.Job{Submit: 1000, RunTime: 1 << 40, ReqTime: 1 << 40, AllocProcs: 1 << 40}
+	m := &varqtest.FakeMachine{Delay: func(int, int64) int64 { return 100 }}
+	a, err := New(m, f, Config{Fraction: 1, Replan: varq.ReplanConfig{ReqProb: 0.75, OnlyAtSubmit: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.OnStart = a.Started
+	if !a.Select() {
+		t.Fatal("Fraction 1 did not select")
+	}
+	m.At(job.Submit, func() { a.Arrive(job) })
+	m.Run()
+	if a.Err() != nil {
+		t.Fatal(a.Err())
+	}
+	o := a.Outcomes()[0]
+	if !o.Success || o.Required != math.MaxInt64 || o.Used != math.MaxInt64 {
+		t.Errorf("outcome: success %v, required %d, used %d; want true and both 2^63 − 1", o.Success, o.Required, o.Used)
+	}
+	if s := summarize(append(a.Outcomes(), o)); s.Required != math.MaxInt64 || s.Used != math.MaxInt64 {
+		t.Errorf("summary of two: required %d, used %d; want both 2^63 − 1", s.Required, s.Used)
 	}
 }
