@@ -312,7 +312,11 @@ import (
 // the fresh entries, which every other route sets anyway (4,573.7 M:
 // the compiler kept fewer of the loop's values in registers), and
 // consEntry.after an int32 beside fresh, the entry 48 bytes instead of
-// 56 (4,599.0 M, the same cause). Where the 4,563.5 M go: fitBefore 815
+// 56 (4,599.0 M, the same cause), and counters of the visits at which
+// most or mostA left the gain or the slots given back out of a job's
+// starts (4,583.6 M: 20 M for two
+// increments, so TestConservativeRoutesTaken does not see those two
+// bounds). Where the 4,563.5 M go: fitBefore 815
 // M (3.19 M scans, 255 each), the placement loop 1,192 M (8.33 M
 // visits), shift 480 M with its inlined parts, Allocate 188 M, memmove
 // 151 M (shift's tail copies 75 M, Allocate's 36 M), fitOwn 77 M,
