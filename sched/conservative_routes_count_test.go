@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"errors"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/batchq/batchq/swf"
@@ -87,4 +89,50 @@ func routesWorkload(n int, P int64) []swf.Job {
 		jobs[i] = j
 	}
 	return jobs
+}
+
+// TestConservativeRoutesPerSimulation: the route counters are each
+// simulation's own (in its memo), not the package's: two simulations run
+// at once count what one alone does, and under -race their counting is
+// no data race (sweeps and forecasters run simulations side by side).
+func TestConservativeRoutesPerSimulation(t *testing.T) {
+	jobs := routesWorkload(1000, 128)
+	run := func() (consRoutes, error) {
+		sim, err := New(Config{MachineSize: 128, Scheduler: conservativeScheduler{}})
+		if err != nil {
+			return consRoutes{}, err
+		}
+		if err := sim.Load(jobs); err != nil {
+			return consRoutes{}, err
+		}
+		if _, err := sim.Finish(); err != nil {
+			return consRoutes{}, err
+		}
+		if sim.prof.memo == nil {
+			return consRoutes{}, errors.New("no memo")
+		}
+		return sim.prof.memo.routes, nil
+	}
+	alone, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone.full == 0 {
+		t.Fatalf("%+v: no full pass", alone)
+	}
+	var got [2]consRoutes
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i], errs[i] = run() })
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if got[i] != alone {
+			t.Errorf("simulation %d of two at once: %+v, alone %+v", i, got[i], alone)
+		}
+	}
 }
