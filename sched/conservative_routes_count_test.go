@@ -18,22 +18,14 @@ import (
 // the queue compresses), a fixed seed.
 func TestConservativeRoutesTaken(t *testing.T) {
 	jobs := routesWorkload(3000, 128)
-	run := func(sc Scheduler) (*Result, *Sim) {
-		sim, err := New(Config{MachineSize: 128, Scheduler: sc})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sim.Load(jobs); err != nil {
-			t.Fatal(err)
-		}
-		res, err := sim.Finish()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, sim
+	want, _, err := routesRun(jobs, plainConservative{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	want, _ := run(plainConservative{})
-	got, sim := run(conservativeScheduler{})
+	got, sim, err := routesRun(jobs, conservativeScheduler{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	samePlainRecords(t, want, got)
 	m := sim.prof.memo
 	if m == nil {
@@ -62,6 +54,20 @@ func TestConservativeRoutesTaken(t *testing.T) {
 	if kept := r.visits - r.scans; kept <= r.scans {
 		t.Errorf("%d visits, %d scans: the memo spared fewer scans than it made", r.visits, r.scans)
 	}
+}
+
+// routesRun simulates jobs under sc on 128 processors (safe to call from
+// several goroutines: it reports errors instead of failing a test).
+func routesRun(jobs []swf.Job, sc Scheduler) (*Result, *Sim, error) {
+	sim, err := New(Config{MachineSize: 128, Scheduler: sc})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := sim.Load(jobs); err != nil {
+		return nil, nil, err
+	}
+	res, err := sim.Finish()
+	return res, sim, err
 }
 
 // routesWorkload returns n jobs for a machine of P processors: Poisson
@@ -98,14 +104,8 @@ func routesWorkload(n int, P int64) []swf.Job {
 func TestConservativeRoutesPerSimulation(t *testing.T) {
 	jobs := routesWorkload(1000, 128)
 	run := func() (consRoutes, error) {
-		sim, err := New(Config{MachineSize: 128, Scheduler: conservativeScheduler{}})
+		_, sim, err := routesRun(jobs, conservativeScheduler{})
 		if err != nil {
-			return consRoutes{}, err
-		}
-		if err := sim.Load(jobs); err != nil {
-			return consRoutes{}, err
-		}
-		if _, err := sim.Finish(); err != nil {
 			return consRoutes{}, err
 		}
 		if sim.prof.memo == nil {
