@@ -323,6 +323,18 @@ import (
 // consDiff 67 M, most 55 M, Fit 47 M; the parse, the inflate and the
 // simulator's events that EASY shares about 1.2 G.
 //
+// Then (2026-12-01, 05:00 UTC, reviewer h-revcons5; the same callgrind,
+// whole process: 4,560.7 M at 51644685, 4,563.9 M at f5b88a87, EASY
+// 1,381.3 M; about 1 M off the figures above, which another binary's
+// path and environment explain). Measured and dropped: mostA per job,
+// the bound over the hull of the slots given back after the job's own
+// settling (after[e.after], nested in after[0]) rather than over all of
+// them. Counted on SDSC-BLUE, it drops the join of after in 123 k visits
+// that mostA lets through, 39.6 k of whose windows become empty and 68.6 k
+// narrower (at most 10 M of fitBefore's scans), but the bound, computed
+// once per after index a pass reaches (1.00 M calls of most), cost
+// 4,912.5 M: the inner loop, with a call, lost its registers as well.
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and
