@@ -285,6 +285,56 @@ import (
 // scan of one job tells another; a third of the run would need the
 // scans themselves gone, which the counts above do not find.
 //
+// Then (2026-12-01, 04:00–05:10 UTC, helper h-cons5; the same callgrind
+// of examples/simulate on the gzip file, whole process): conservative
+// 4,559.6 M, EASY 1,381.6 M at 51644685 (3.30×). No cut found. The
+// routes' counters (consRoutes, read by TestConservativeRoutesTaken)
+// cost 3.9 M: 4,563.5 M. Counted on a scratch copy, not kept: the full
+// passes by what they begin with:
+//
+//	                                 passes  visits  scans  moves  kept by r-1
+//	a gain, the last pass quiet       131 k  2.56 M  0.64 M  255 k  337 k
+//	a gain, the last pass moved jobs   78 k  4.00 M  2.10 M  776 k  198 k
+//	no gain, the last pass moved jobs  38 k  1.77 M  0.44 M   91 k   50 k
+//
+// (a gain at now, a job's end before its prediction, in 122 k and 61 k
+// of the first two). Half the visits, two thirds of the scans and of the
+// moves are in the second kind: compression spreading over successive
+// passes on a deep queue (51 jobs a pass on average there, 20 in the
+// first kind), each pass's scans of a job covering the hull of the gain
+// and the last pass's slots given back after it. fitBefore's first
+// window ends at the 4th point or before in 35% of its scans, the 8th in
+// 53%, the 16th in 74%, in profiles of about 45 points (median): a probe from
+// the front or a gallop costs about the binary search's 6 steps. shift's
+// three searches end 0 or 1 points after their start in 86%, 45% and 87%
+// of its moves, and its tail copy moves 28 points on average: neither is
+// a lever. Measured and dropped: the placement loop setting w only for
+// the fresh entries, which every other route sets anyway (4,573.7 M:
+// the compiler kept fewer of the loop's values in registers), and
+// consEntry.after an int32 beside fresh, the entry 48 bytes instead of
+// 56 (4,599.0 M, the same cause), and counters of the visits at which
+// most or mostA left the gain or the slots given back out of a job's
+// starts (4,583.6 M: 20 M for two
+// increments, so TestConservativeRoutesTaken does not see those two
+// bounds). Where the 4,563.5 M go: fitBefore 815
+// M (3.19 M scans, 255 each), the placement loop 1,192 M (8.33 M
+// visits), shift 480 M with its inlined parts, Allocate 188 M, memmove
+// 151 M (shift's tail copies 75 M, Allocate's 36 M), fitOwn 77 M,
+// consDiff 67 M, most 55 M, Fit 47 M; the parse, the inflate and the
+// simulator's events that EASY shares about 1.2 G.
+//
+// Then (2026-12-01, 05:00 UTC, reviewer h-revcons5; the same callgrind,
+// whole process: 4,560.7 M at 51644685, 4,563.9 M at f5b88a87, EASY
+// 1,381.3 M; about 1 M off the figures above, which another binary's
+// path and environment explain). Measured and dropped: mostA per job,
+// the bound over the hull of the slots given back after the job's own
+// settling (after[e.after], nested in after[0]) rather than over all of
+// them. Counted on SDSC-BLUE, it drops the join of after in 123 k visits
+// that mostA lets through, 39.6 k of whose windows become empty and 68.6 k
+// narrower (at most 10 M of fitBefore's scans), but the bound, computed
+// once per after index a pass reaches (1.00 M calls of most), cost
+// 4,912.5 M: the inner loop, with a call, lost its registers as well.
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and

@@ -75,6 +75,7 @@ func (s *Sim) conservativeQuiet() bool {
 	// copy), and the profile's buffer final's, which the pass fills at
 	// its end
 	m.final, prof.pts = prof.pts[:0], fromNow(m.final, s.now)
+	m.routes.quiet++
 	s.conservativeArrivals(prof, m)
 	return true
 }
@@ -154,6 +155,7 @@ type consMemo struct {
 	quiet   bool
 	minRes  int64
 	nextSeq int64
+	routes  consRoutes // what the passes spared, for the tests
 }
 
 // consEntry is a job reserved by the last pass: where, for how long, how
@@ -280,6 +282,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		// the rebase has taken in: 10 k such passes on SDSC-BLUE, 179 k
 		// visits (16 M instructions, h-cons4).
 		if sound && gain == noSpan && m.quiet && s.qepoch == m.qepoch && s.now < m.minRes {
+			m.routes.rebasedArrivals++
 			s.conservativeArrivals(prof, m)
 			return
 		}
@@ -287,6 +290,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// nothing but arrivals changed the queue, and every slot is
 			// as the last pass left it
 			list, inPlace = s.consArrivals(m.jobs, m.nextSeq), true
+			m.routes.arrivalsInPlace++
 			break
 		}
 		// the list rewritten in place, in m.jobs: most entries stay
@@ -356,7 +360,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 	}
 	if over {
 		consOverdrawn(prof.pts, list)
+		m.routes.overdrawn++
 	}
+	m.routes.full++
 	// the counts the memo stands for, taken before an observer's
 	// OnReservation can cancel or submit a job in the pass's midst (in
 	// the memo, not in locals live across the loop: 20 M instructions)
@@ -433,7 +439,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			}
 			from = w.from
 			if w.from < w.until {
-				from = c.last.skip(n, d, r, w)
+				if from = c.last.skip(n, d, r, w); from != w.from {
+					c.noStart++
+				}
 			}
 			// A job settled at r, not moved since, is blocked at r-1:
 			// its start there, the window cut at its own slot, is
@@ -444,8 +452,14 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			// r-1 still blocks every start from r-d on: with now+d ≥
 			// r, every start left (338 k fitBefore scans on
 			// SDSC-BLUE, 43 M instructions fewer, h-cons4).
-			if r <= c.now || from < w.until && (w.until >= r || c.now+d < r) {
+			if r <= c.now {
 				break
+			}
+			if from < w.until {
+				if w.until >= r || c.now+d < r {
+					break
+				}
+				c.rMinus1++
 			}
 			// kept where it is, planned after now: what the loop's end
 			// does for such a job, without its tests
@@ -481,6 +495,7 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 			} else if from < w.until {
 				// a settled job: its starts end by r (until ≤ r)
 				t, at = prof.fitBefore(n, d, from, w.until, r)
+				c.scans++
 				if t == r {
 					// field by field: a composite literal is built
 					// on the stack and copied
@@ -566,6 +581,9 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		list = list[:w]
 	}
 	m.gone = c.gone[:0]
+	m.routes.visits += int64(len(ls))
+	m.routes.moves += int64(len(c.gave))
+	m.routes.add(&c)
 	// after[i] becomes the span of this pass's slots given back from
 	// the i-th on
 	gave := c.gave
@@ -608,6 +626,8 @@ type consLoop struct {
 	now, most, mostA int64
 	gain             span
 	after            []span
+	// counts for consRoutes
+	scans, noStart, rMinus1 int64
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,
