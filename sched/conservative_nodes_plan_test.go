@@ -122,41 +122,63 @@ func TestConservativeNodesPlanRapid(t *testing.T) {
 func TestConservativeNodesPlanDeepRapid(t *testing.T) {
 	kept, late := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
-		models := []string{"A", "B"}
-		var nodes []swf.Node
-		for k := range rapid.IntRange(1, 3).Draw(t, "kinds") {
-			n := swf.Node{Name: fmt.Sprint("k", k), Count: rapid.Int64Range(1, 6).Draw(t, "count"), Cores: rapid.Int64Range(1, 4).Draw(t, "cores"),
-				Memory: rapid.Int64Range(0, 16).Draw(t, "memory")}
-			if rapid.IntRange(0, 3).Draw(t, "gpu") == 0 {
-				n.GPUs = rapid.Int64Range(1, 2).Draw(t, "gpus")
-				n.GPUModel = rapid.SampledFrom(models).Draw(t, "model")
-			}
-			nodes = append(nodes, n)
-		}
-		var jobs []swf.Job
-		var sub int64
-		for id := range int64(rapid.IntRange(1, 150).Draw(t, "jobs")) {
-			sub += rapid.SampledFrom([]int64{0, 0, 0, 1, 2, 5}).Draw(t, "gap")
-			run := rapid.SampledFrom([]int64{0, 1, 2, 3, 5, 8, 13, 20}).Draw(t, "run")
-			est := max(run+rapid.SampledFrom([]int64{-5, -1, 0, 1, 3, 7, 15, 30}).Draw(t, "slack"), 1)
-			j := swf.NewJob()
-			j.ID, j.Submit, j.RunTime, j.ReqTime = id+1, sub, run, est
-			j.AllocProcs = rapid.Int64Range(1, 10).Draw(t, "size")
-			j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
-			switch rapid.IntRange(0, 4).Draw(t, "shape") {
-			case 1:
-				j.Demand = &swf.Demand{Memory: rapid.Int64Range(0, 4).Draw(t, "mpc"), Exclusive: rapid.IntRange(0, 4).Draw(t, "sx") == 0}
-			case 2:
-				j.Demand = drawNodesDemand(t, models)
-			}
-			jobs = append(jobs, j)
-		}
+		nodes, jobs := drawDeepNodeCase(t)
 		c := samePlanRapid(t, nodes, jobs, 0)
 		kept, late = kept+c.kept, late+c.late
 	})
 	if kept == 0 || late == 0 && !testing.Short() {
 		t.Fatalf("%d jobs kept, %d passes standing after S3: the test checks nothing of the plan", kept, late)
 	}
+}
+
+// TestConservativeNodesPlanDeepBestRapid is TestConservativeNodesPlanDeepRapid
+// under best fit alone: deep queues on small machines, where losses and
+// gains meet kept jobs' windows on nodes they could take (lossReaches).
+func TestConservativeNodesPlanDeepBestRapid(t *testing.T) {
+	kept := 0
+	rapid.Check(t, func(t *rapid.T) {
+		nodes, jobs := drawDeepNodeCase(t)
+		c := samePlanRapid(t, nodes, jobs, 2)
+		kept += c.kept
+	})
+	if kept == 0 {
+		t.Fatal("no job kept under best fit: the test checks nothing of the plan")
+	}
+}
+
+// drawDeepNodeCase draws TestConservativeNodesPlanDeepRapid's machine and
+// queue.
+func drawDeepNodeCase(t *rapid.T) ([]swf.Node, []swf.Job) {
+	models := []string{"A", "B"}
+	var nodes []swf.Node
+	for k := range rapid.IntRange(1, 3).Draw(t, "kinds") {
+		n := swf.Node{Name: fmt.Sprint("k", k), Count: rapid.Int64Range(1, 6).Draw(t, "count"), Cores: rapid.Int64Range(1, 4).Draw(t, "cores"),
+			Memory: rapid.Int64Range(0, 16).Draw(t, "memory")}
+		if rapid.IntRange(0, 3).Draw(t, "gpu") == 0 {
+			n.GPUs = rapid.Int64Range(1, 2).Draw(t, "gpus")
+			n.GPUModel = rapid.SampledFrom(models).Draw(t, "model")
+		}
+		nodes = append(nodes, n)
+	}
+	var jobs []swf.Job
+	var sub int64
+	for id := range int64(rapid.IntRange(1, 150).Draw(t, "jobs")) {
+		sub += rapid.SampledFrom([]int64{0, 0, 0, 1, 2, 5}).Draw(t, "gap")
+		run := rapid.SampledFrom([]int64{0, 1, 2, 3, 5, 8, 13, 20}).Draw(t, "run")
+		est := max(run+rapid.SampledFrom([]int64{-5, -1, 0, 1, 3, 7, 15, 30}).Draw(t, "slack"), 1)
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime = id+1, sub, run, est
+		j.AllocProcs = rapid.Int64Range(1, 10).Draw(t, "size")
+		j.ReqProcs, j.User = j.AllocProcs, rapid.Int64Range(1, 3).Draw(t, "user")
+		switch rapid.IntRange(0, 4).Draw(t, "shape") {
+		case 1:
+			j.Demand = &swf.Demand{Memory: rapid.Int64Range(0, 4).Draw(t, "mpc"), Exclusive: rapid.IntRange(0, 4).Draw(t, "sx") == 0}
+		case 2:
+			j.Demand = drawNodesDemand(t, models)
+		}
+		jobs = append(jobs, j)
+	}
+	return nodes, jobs
 }
 
 // samePlanRapid draws the options (predictor, kills, passes per event,
