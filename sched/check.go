@@ -140,10 +140,15 @@ func (r *Result) Check() error {
 		if !e.start {
 			used -= held
 			if m != nil {
+				// given back node by node, as checkShares took it (apply
+				// on a run moves cores and memory alone)
 				n := needOf(rec.Job, rec.Size, m.countMemory)
 				shs := r.sharesOf(e.k)
 				for k := range shs {
-					m.apply(&a, &shs[k], &n, 1)
+					for x := int32(0); x <= int32(shs[k].more); x++ {
+						sh := shs[k].one(x)
+						m.apply(&a, &sh, &n, 1)
+					}
 				}
 			}
 			continue
