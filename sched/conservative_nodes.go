@@ -460,6 +460,9 @@ func (s *Sim) conservativeNodesPass() {
 				p.minRes = min(p.minRes, t)
 				p.next = append(p.next, planJob{j.seq, len(p.nextGave), len(p.tk.next), c.short})
 				c.moved(r0, d, t, j.resAlloc, m.best)
+				// its own new slot is no loss to it (it was placed
+				// without it): the slots taken after it start past it
+				p.next[len(p.next)-1].took = len(p.tk.next)
 				continue
 			}
 		}
