@@ -896,28 +896,37 @@ func (c *consNodes) gain(i int32, sp span) {
 
 // afterNodes makes al, ap and alNodes from gave, gaveAt and gaveNodes.
 func (p *consPlan) afterNodes() {
-	for _, i := range p.alNodes {
-		p.al[i] = p.al[i][:0]
+	p.alNodes = listSlots(p.gave, p.gaveAt, p.gaveNodes, p.al, p.ap, p.alNodes)
+}
+
+// listSlots lists slots (slot e on nodes[at[e-1]:at[e]]) by node: l[i]
+// for node i in listed (those of the last call cleared first, the new
+// ones returned) each slot on it (its index e) with the span of the
+// slots on i from e on, by e descending; p[i] its last entry.
+func listSlots(slots []span, at, nodes []int32, l [][]planAfter, p []int, listed []int32) []int32 {
+	for _, i := range listed {
+		l[i] = l[i][:0]
 	}
-	p.alNodes = p.alNodes[:0]
-	for e := len(p.gave) - 1; e >= 0; e-- {
+	listed = listed[:0]
+	for e := len(slots) - 1; e >= 0; e-- {
 		from := int32(0)
 		if e > 0 {
-			from = p.gaveAt[e-1]
+			from = at[e-1]
 		}
-		for _, i := range p.gaveNodes[from:p.gaveAt[e]] {
-			l, sp := p.al[i], p.gave[e]
-			if len(l) == 0 {
-				p.alNodes = append(p.alNodes, i)
+		for _, i := range nodes[from:at[e]] {
+			li, sp := l[i], slots[e]
+			if len(li) == 0 {
+				listed = append(listed, i)
 			} else {
-				sp = sp.join(l[len(l)-1].sp)
+				sp = sp.join(li[len(li)-1].sp)
 			}
-			p.al[i] = append(l, planAfter{e, sp})
+			l[i] = append(li, planAfter{e, sp})
 		}
 	}
-	for _, i := range p.alNodes {
-		p.ap[i] = len(p.al[i]) - 1
+	for _, i := range listed {
+		p[i] = len(l[i]) - 1
 	}
+	return listed
 }
 
 // add inserts event e on node i, after the events of earlier or equal
@@ -1193,25 +1202,28 @@ func (c *consNodes) setWin(m *machine, i int, v func(r int) int64) {
 // minimum over [t, t+d).
 func (c *consNodes) window(m *machine, t, d int64) {
 	for _, i32 := range c.touched {
-		i := int(i32)
-		sg := &c.segs[i]
-		T, V, nc := sg.t, sg.v, sg.nc
-		lo := 0
-		for lo+1 < len(T) && T[lo+1] <= t {
-			lo++
-		}
-		hi := lo
-		for hi+1 < len(T) && T[hi+1] < t+d {
-			hi++
-		}
-		c.setWin(m, i, func(r int) int64 {
-			v := V[lo*nc+r]
-			for k := lo + 1; k <= hi; k++ {
-				v = min(v, V[k*nc+r])
-			}
-			return v
-		})
+		c.windowOn(m, int(i32), t, d)
 	}
+}
+
+// windowOn sets c.win on node i to its minimum over [t, t+d) (its
+// segments, c.segs[i], up to date).
+func (c *consNodes) windowOn(m *machine, i int, t, d int64) {
+	sg := &c.segs[i]
+	T, V, nc := sg.t, sg.v, sg.nc
+	lo, _ := slices.BinarySearch(T, t+1) // (the last segment from t or before)
+	lo = max(lo-1, 0)
+	hi := lo
+	for hi+1 < len(T) && T[hi+1] < t+d {
+		hi++
+	}
+	c.setWin(m, i, func(r int) int64 {
+		v := V[lo*nc+r]
+		for k := lo + 1; k <= hi; k++ {
+			v = min(v, V[k*nc+r])
+		}
+		return v
+	})
 }
 
 // apply applies event e to c.cur. It is machine.apply, but a whole-node
@@ -1285,28 +1297,7 @@ func (tk *tookSlots) turn(nodes int) {
 	if tk.l == nil {
 		tk.l, tk.p = make([][]planAfter, nodes), make([]int, nodes)
 	}
-	for _, i := range tk.listed {
-		tk.l[i] = tk.l[i][:0]
-	}
-	tk.listed = tk.listed[:0]
-	for e := len(tk.slots) - 1; e >= 0; e-- {
-		from := int32(0)
-		if e > 0 {
-			from = tk.at[e-1]
-		}
-		for _, i := range tk.nodes[from:tk.at[e]] {
-			l, sp := tk.l[i], tk.slots[e]
-			if len(l) == 0 {
-				tk.listed = append(tk.listed, i)
-			} else {
-				sp = sp.join(l[len(l)-1].sp)
-			}
-			tk.l[i] = append(l, planAfter{e, sp})
-		}
-	}
-	for _, i := range tk.listed {
-		tk.p[i] = len(tk.l[i]) - 1
-	}
+	tk.listed = listSlots(tk.slots, tk.at, tk.nodes, tk.l, tk.p, tk.listed)
 }
 
 // lossReaches reports, under best fit, whether a loss since job j,
@@ -1357,21 +1348,7 @@ func (c *consNodes) gainOver(s *Sim, i int, n *need, t, d int64) int64 {
 	if c.stale[i] {
 		c.rebuild(s, i)
 	}
-	sg := &c.segs[i]
-	T, V, nc := sg.t, sg.v, sg.nc
-	lo, _ := slices.BinarySearch(T, t+1)
-	lo = max(lo-1, 0)
-	hi := lo
-	for hi+1 < len(T) && T[hi+1] < t+d {
-		hi++
-	}
-	c.setWin(m, i, func(r int) int64 {
-		v := V[lo*nc+r]
-		for k := lo + 1; k <= hi; k++ {
-			v = min(v, V[k*nc+r])
-		}
-		return v
-	})
+	c.windowOn(m, i, t, d)
 	g := m.gain(&c.win, i, n)
 	copyNode(m, &c.win, &c.base, i)
 	return g
