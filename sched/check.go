@@ -104,18 +104,27 @@ func (r *Result) Check() error {
 		return cmp.Compare(a.k, b.k)
 	})
 	m := r.machine
-	var a avail
+	var a, empty avail
 	var used int64
+	var seen []int // node → the last event that took a share there, +1 (checkShares)
 	if m != nil {
 		a.copyFrom(&m.cap)
+		empty.copyFrom(&m.cap)
+		seen = make([]int, len(m.kind))
 	}
 	for _, k := range zero {
 		rec := &r.Records[k]
 		if m != nil {
-			var empty avail
-			empty.copyFrom(&m.cap)
-			if err := m.checkShares(&empty, rec, r.sharesOf(k)); err != nil {
+			shs := r.sharesOf(k)
+			err := m.checkShares(&empty, rec, shs, seen, k+1)
+			if err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", rec.Start, rec.Job.ID, err)
+			}
+			// back to the empty machine, on the nodes it took
+			for x := range shs {
+				for i := shs[x].node; i <= shs[x].node+int32(shs[x].more); i++ {
+					copyNode(m, &empty, &m.cap, int(i))
+				}
 			}
 		}
 	}
@@ -125,16 +134,21 @@ func (r *Result) Check() error {
 		if m != nil {
 			held = 0
 			for _, sh := range r.sharesOf(e.k) {
-				held += sh.cores
+				held += sh.cores * sh.nodes()
 			}
 		}
 		if !e.start {
 			used -= held
 			if m != nil {
+				// given back node by node, as checkShares took it (apply
+				// on a run moves cores and memory alone)
 				n := needOf(rec.Job, rec.Size, m.countMemory)
 				shs := r.sharesOf(e.k)
 				for k := range shs {
-					m.apply(&a, &shs[k], &n, 1)
+					for x := int32(0); x <= int32(shs[k].more); x++ {
+						sh := shs[k].one(x)
+						m.apply(&a, &sh, &n, 1)
+					}
 				}
 			}
 			continue
@@ -147,7 +161,7 @@ func (r *Result) Check() error {
 			return fmt.Errorf("sched: check: at %d, %d processors in use on a machine of %d", e.t, used, r.machineSize)
 		}
 		if m != nil {
-			if err := m.checkShares(&a, rec, r.sharesOf(e.k)); err != nil {
+			if err := m.checkShares(&a, rec, r.sharesOf(e.k), seen, len(r.Records)+i+1); err != nil {
 				return fmt.Errorf("sched: check: at %d, job %d: %w", e.t, rec.Job.ID, err)
 			}
 		}
@@ -193,48 +207,53 @@ func (r *Result) checkReservations() error {
 }
 
 // checkShares takes a starting job's shares from a and reports one that
-// does not fit its demand or overdraws a node.
-func (m *machine) checkShares(a *avail, rec *Record, shs []share) error {
+// does not fit its demand or overdraws a node. A run of nodes (see share)
+// is checked node by node. seen marks the nodes it took (stamp, unique
+// to the call: one slice for every call, not a set per job).
+func (m *machine) checkShares(a *avail, rec *Record, shs []share, seen []int, stamp int) error {
 	n := needOf(rec.Job, rec.Size, m.countMemory)
-	var cores int64
-	seen := map[int32]bool{}
+	var cores, nodes int64
 	for k := range shs {
-		sh := &shs[k]
-		i := int(sh.node)
-		if i < 0 || i >= len(m.kind) || seen[sh.node] {
-			return fmt.Errorf("share on node %d: no such node, or twice", i)
-		}
-		seen[sh.node] = true
-		if n.excl && !m.idle(a, i) {
-			return fmt.Errorf("asked for whole nodes, node %d is shared", i)
-		}
-		if sh.gpus != 0 && !acceptsModel(n.models, m.kinds[m.kind[i]].GPUModel) {
-			return fmt.Errorf("GPU model %q on node %d not accepted", m.kinds[m.kind[i]].GPUModel, i)
-		}
-		if n.nodes > 0 && !n.excl && (sh.cores != n.cores || sh.mem != n.mem) {
-			return fmt.Errorf("share on node %d of %d cores, %d memory; asked %d, %d", i, sh.cores, sh.mem, n.cores, n.mem)
-		}
-		m.apply(a, sh, &n, -1)
-		if a.cores[i] < 0 || a.mem[i] < 0 {
-			return fmt.Errorf("node %d overdrawn: %d cores, %d memory free", i, a.cores[i], a.mem[i])
-		}
-		for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
-			if a.gpu[g] < 0 {
-				return fmt.Errorf("node %d GPU %d overdrawn", i, g-m.gpuAt[i])
+		run := &shs[k]
+		for x := int32(0); x <= int32(run.more); x++ {
+			sh := run.one(x)
+			i := int(sh.node)
+			if i < 0 || i >= len(m.kind) || seen[i] == stamp {
+				return fmt.Errorf("share on node %d: no such node, or twice", i)
 			}
-		}
-		if a.named != nil {
-			for name, v := range a.named[i] {
-				if v < 0 {
-					return fmt.Errorf("node %d named resource %q overdrawn", i, name)
+			seen[i] = stamp
+			if n.excl && !m.idle(a, i) {
+				return fmt.Errorf("asked for whole nodes, node %d is shared", i)
+			}
+			if sh.gpus != 0 && !acceptsModel(n.models, m.kinds[m.kind[i]].GPUModel) {
+				return fmt.Errorf("GPU model %q on node %d not accepted", m.kinds[m.kind[i]].GPUModel, i)
+			}
+			if n.nodes > 0 && !n.excl && (sh.cores != n.cores || sh.mem != n.mem) {
+				return fmt.Errorf("share on node %d of %d cores, %d memory; asked %d, %d", i, sh.cores, sh.mem, n.cores, n.mem)
+			}
+			m.apply(a, &sh, &n, -1)
+			if a.cores[i] < 0 || a.mem[i] < 0 {
+				return fmt.Errorf("node %d overdrawn: %d cores, %d memory free", i, a.cores[i], a.mem[i])
+			}
+			for g := m.gpuAt[i]; g < m.gpuAt[i+1]; g++ {
+				if a.gpu[g] < 0 {
+					return fmt.Errorf("node %d GPU %d overdrawn", i, g-m.gpuAt[i])
 				}
 			}
+			if a.named != nil {
+				for name, v := range a.named[i] {
+					if v < 0 {
+						return fmt.Errorf("node %d named resource %q overdrawn", i, name)
+					}
+				}
+			}
+			cores += sh.cores
+			nodes++
 		}
-		cores += sh.cores
 	}
 	switch {
-	case n.nodes > 0 && int64(len(shs)) != n.nodes:
-		return fmt.Errorf("on %d nodes, asked %d", len(shs), n.nodes)
+	case n.nodes > 0 && nodes != n.nodes:
+		return fmt.Errorf("on %d nodes, asked %d", nodes, n.nodes)
 	case n.nodes == 0 && cores < n.cores:
 		return fmt.Errorf("%d cores, asked %d", cores, n.cores)
 	}
@@ -353,7 +372,7 @@ func (a *shareArena) get(at int64, n int) []share {
 // a row) and what it held on each (cores, memory, thousandths of GPUs), on
 // a machine of nodes run with Config.KeepShares; nil otherwise.
 func (r *Result) Shares(k int) []NodeFree {
-	shs := r.sharesOf(k)
+	shs := perNode(r.sharesOf(k))
 	if len(shs) == 0 {
 		return nil
 	}

@@ -104,7 +104,11 @@ type consNodes struct {
 	// the schedule it gives is the one the plan's shortcut must give)
 	noMemo bool
 	kept   int // the jobs kept without a scan (for the tests)
-	late   int // the passes whose plan stood after S3 (consPlan's Losses; for the tests)
+	placed int // the jobs placed by a scan (for the tests)
+	// rebuilt is the passes that rebuilt the availability and placed
+	// every job (for the tests)
+	rebuilt int
+	late    int // the passes whose plan stood after S3 (consPlan's Losses; for the tests)
 }
 
 // consPlan is what the last conservativeNodesPass left, so that the next
@@ -123,9 +127,25 @@ type consNodes struct {
 // GPUs before A's in their order did not fit in W, so not in W'; those of
 // A do; a spread job's cores on a node are min(left, usable), usable the
 // same on A's nodes, where W ≥ W' ≥ A and first fit took all of W's
-// usable cores but on the last). Best fit and a user's Placement are not
-// stable (less free elsewhere can rank another node first): with them
-// every pass is rebuilt, as before.
+// usable cores but on the last). A user's Placement is not stable: with
+// it every pass is rebuilt, as before.
+//
+// Best fit. Best fit is not stable either (less free elsewhere can rank
+// another node first), but it ranks only the nodes that can hold a share
+// over the window at t, by what W leaves there, and takes them in that
+// order: a change on a node whose window at t cannot hold a share of k
+// (before or after it) leaves its choice as it was. So under best fit the
+// plan stands as under first fit, with the gains noted as below (a gain
+// meeting the window at t on any node that can now hold a share, not
+// only on one before k's last, re-places k), and the losses noted too:
+// the new slot of every job a pass places (an arrival's, a move's) is a
+// loss to the jobs after it in that pass (c.lost) and, in the next pass,
+// to the jobs before it (tk, as gave is for gains); a job whose window at
+// t such a loss meets, on one of its nodes or on a node that can hold a
+// share of it there, is placed again from now (tookSlots,
+// lossReaches). Losses open no start. Best fit had rebuilt every pass:
+// lublin_256 on 64 nodes of 4 cores over 400 s (TestConservativeNodesPlanBestCounts
+// counts the passes rebuilt).
 //
 // Settled. Each job k a pass reserved is, in the pass's final
 // availability F less k, where that pass placed it, but for the slots
@@ -201,7 +221,7 @@ type consNodes struct {
 // TestConservativeNodesPlanRapid checks the schedule against passes that
 // always rebuild (noMemo), on random machines, demands and events.
 type consPlan struct {
-	ok            bool   // the pass placed every job, and uses first fit
+	ok            bool   // the pass placed every job, and uses first or best fit
 	epoch, qepoch uint64 // s.epoch and s.qepoch after it (with its own starts)
 	// jobs is the jobs it reserved, in arrival order, each with the
 	// index in gave of the first slot given back after it; gave is the
@@ -222,7 +242,10 @@ type consPlan struct {
 	al      [][]planAfter
 	ap      []int
 	alNodes []int32
-	minRes  int64 // its earliest reservation
+	// tk is, under best fit, the slots its jobs took anew (losses to
+	// the jobs before them, for the next pass), as gave and al
+	tk     tookSlots
+	minRes int64 // its earliest reservation
 	// ends is when F gives each running job's resources back
 	// (freeFrom), sorted, and the job (its seq: its Job may be reused
 	// once it ends)
@@ -238,6 +261,7 @@ type planAfter struct {
 type planJob struct {
 	seq   int64
 	after int
+	took  int // the index in tk.slots of the first slot taken after it
 	// short bounds below what the job lacked at every start from now to
 	// its reservation (consPlan's Deficit)
 	short int64
@@ -318,6 +342,7 @@ func (s *Sim) conservativeNodesPass() {
 	c.lost = c.lost[:0]
 	kept := c.planStands(s)
 	if !kept {
+		c.rebuilt++
 		c.rebuildAll(s)
 	}
 	c.start = c.start[:0]
@@ -325,6 +350,7 @@ func (s *Sim) conservativeNodesPass() {
 	p.minRes = never
 	p.next, p.nextGave = p.next[:0], p.nextGave[:0]
 	p.nextAt, p.nextNodes = p.nextAt[:0], p.nextNodes[:0]
+	p.tk.next, p.tk.nextAt, p.tk.nextNodes = p.tk.next[:0], p.tk.nextAt[:0], p.tk.nextNodes[:0]
 	prev := p.jobs // the last pass's, to learn each job's after span
 	refused := false
 	blocked := false
@@ -338,11 +364,12 @@ func (s *Sim) conservativeNodesPass() {
 		if kept && held && j.res > s.now {
 			// the slots the last pass gave back after j: none, or from
 			// the a-th on
-			a := -1
+			a, ta := -1, -1
 			for len(prev) > 0 && prev[0].seq < j.seq {
 				prev = prev[1:]
 			}
 			if len(prev) > 0 && prev[0].seq == j.seq {
+				ta = prev[0].took
 				short = prev[0].short
 				if p.suf[prev[0].after].lo < j.res+d {
 					a = prev[0].after
@@ -351,16 +378,23 @@ func (s *Sim) conservativeNodesPass() {
 			// a job whose reservation a loss overdraws is placed again
 			// from now, as the full pass places it
 			over := c.overdrawn(s, j, d)
+			// best fit: a loss over its window on a node that can hold a
+			// share of it there, or on its own, may change the choice
+			// (consPlan's Best fit); ta < 0: not in the last plan
+			if m.best && !over && (ta < 0 || c.lossReaches(s, j, d, ta)) {
+				over = true
+			}
 			if !over && !c.reaches(s, j, d, a, short) {
 				// settled (consPlan): where the full pass would keep it
 				blocked = true
 				p.minRes = min(p.minRes, j.res)
-				p.next = append(p.next, planJob{j.seq, len(p.nextGave), short - c.got})
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave), len(p.tk.next), short - c.got})
 				c.kept++
 				continue
 			}
 			within = !over
 		}
+		c.placed++
 		r0 := int64(-1) // the old reservation, in c.old
 		if held {
 			r0 = j.res
@@ -390,7 +424,7 @@ func (s *Sim) conservativeNodesPass() {
 		if t == never { // cannot be: the idle machine holds every admitted job
 			s.refused++
 			refused, blocked = true, true
-			c.moved(r0, d, -1, nil)
+			c.moved(r0, d, -1, nil, m.best)
 			continue
 		}
 		c.window(m, t, d)
@@ -405,7 +439,7 @@ func (s *Sim) conservativeNodesPass() {
 				j.backfill = blocked
 				c.start = append(c.start, j)
 				c.hold(j, t, d, false)
-				c.moved(r0, d, t, j.alloc)
+				c.moved(r0, d, t, j.alloc, m.best)
 				continue
 			}
 			if c.ending { // (clean gave the window's nodes the base back)
@@ -424,8 +458,11 @@ func (s *Sim) conservativeNodesPass() {
 				s.reserve(j, t)
 				c.hold(j, t, d, true)
 				p.minRes = min(p.minRes, t)
-				p.next = append(p.next, planJob{j.seq, len(p.nextGave), c.short})
-				c.moved(r0, d, t, j.resAlloc)
+				p.next = append(p.next, planJob{j.seq, len(p.nextGave), len(p.tk.next), c.short})
+				c.moved(r0, d, t, j.resAlloc, m.best)
+				// its own new slot is no loss to it (it was placed
+				// without it): the slots taken after it start past it
+				p.next[len(p.next)-1].took = len(p.tk.next)
 				continue
 			}
 		}
@@ -433,15 +470,16 @@ func (s *Sim) conservativeNodesPass() {
 		// the tests (Result.Refused) see it.
 		s.refused++
 		refused, blocked = true, true
-		c.moved(r0, d, -1, nil)
+		c.moved(r0, d, -1, nil, m.best)
 	}
-	p.ok = !refused && !c.noMemo && m.place == firstFit
+	p.ok = !refused && !c.noMemo && (m.place == firstFit || m.best)
 	// suf[i]: the span of the slots given back from the i-th on
 	p.jobs, p.next = p.next, p.jobs[:0]
 	p.gave, p.nextGave = p.nextGave, p.gave[:0]
 	p.gaveAt, p.nextAt = p.nextAt, p.gaveAt[:0]
 	p.gaveNodes, p.nextNodes = p.nextNodes, p.gaveNodes[:0]
 	p.afterNodes()
+	p.tk.turn(len(m.kind))
 	p.suf = slices.Grow(p.suf[:0], len(p.gave)+1)[:len(p.gave)+1]
 	acc := noSpan
 	p.suf[len(p.gave)] = acc
@@ -783,7 +821,7 @@ func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool
 		}
 		// first fit at r looks at the nodes to j's last one: a node
 		// there that can now hold a share may change its choice
-		if atR && i32 < last && at > 0 {
+		if atR && (i32 < last || m.best) && at > 0 {
 			return true
 		}
 		if c.got += most; c.got >= short {
@@ -814,16 +852,35 @@ func (c *consNodes) planEnds(s *Sim) {
 // c.old for d seconds now starts or is reserved at t on shs (t < 0:
 // nowhere): if it moved, its old slot is given back, a gain on its nodes
 // (gs) that the plan notes too (gave, for the next pass's after).
-func (c *consNodes) moved(r0, d, t int64, shs []share) {
-	if r0 < 0 || t == r0 && slices.Equal(shs, c.old) {
+func (c *consNodes) moved(r0, d, t int64, shs []share, best bool) {
+	if r0 >= 0 && t == r0 && slices.Equal(shs, c.old) {
 		return
 	}
-	sp := span{r0, r0 + d}
+	if r0 >= 0 {
+		c.slot(span{r0, r0 + d}, c.old)
+	}
+	// best fit: the new slot, a loss that may change the choice of the
+	// jobs after it (consPlan's Best fit)
+	if best && t >= 0 {
+		sp := span{t, t + d}
+		tk := &c.plan.tk
+		tk.next = append(tk.next, sp)
+		for k := range shs {
+			tk.nextNodes = append(tk.nextNodes, shs[k].node)
+			c.lose(shs[k].node, sp)
+		}
+		tk.nextAt = append(tk.nextAt, int32(len(tk.nextNodes)))
+	}
+}
+
+// slot notes a gain over sp on the nodes of shs, for this pass and the
+// next one's after.
+func (c *consNodes) slot(sp span, shs []share) {
 	p := &c.plan
 	p.nextGave = append(p.nextGave, sp)
-	for k := range c.old {
-		p.nextNodes = append(p.nextNodes, c.old[k].node)
-		c.gain(c.old[k].node, sp)
+	for k := range shs {
+		p.nextNodes = append(p.nextNodes, shs[k].node)
+		c.gain(shs[k].node, sp)
 	}
 	p.nextAt = append(p.nextAt, int32(len(p.nextNodes)))
 }
@@ -839,28 +896,37 @@ func (c *consNodes) gain(i int32, sp span) {
 
 // afterNodes makes al, ap and alNodes from gave, gaveAt and gaveNodes.
 func (p *consPlan) afterNodes() {
-	for _, i := range p.alNodes {
-		p.al[i] = p.al[i][:0]
+	p.alNodes = listSlots(p.gave, p.gaveAt, p.gaveNodes, p.al, p.ap, p.alNodes)
+}
+
+// listSlots lists slots (slot e on nodes[at[e-1]:at[e]]) by node: l[i]
+// for node i in listed (those of the last call cleared first, the new
+// ones returned) each slot on it (its index e) with the span of the
+// slots on i from e on, by e descending; p[i] its last entry.
+func listSlots(slots []span, at, nodes []int32, l [][]planAfter, p []int, listed []int32) []int32 {
+	for _, i := range listed {
+		l[i] = l[i][:0]
 	}
-	p.alNodes = p.alNodes[:0]
-	for e := len(p.gave) - 1; e >= 0; e-- {
+	listed = listed[:0]
+	for e := len(slots) - 1; e >= 0; e-- {
 		from := int32(0)
 		if e > 0 {
-			from = p.gaveAt[e-1]
+			from = at[e-1]
 		}
-		for _, i := range p.gaveNodes[from:p.gaveAt[e]] {
-			l, sp := p.al[i], p.gave[e]
-			if len(l) == 0 {
-				p.alNodes = append(p.alNodes, i)
+		for _, i := range nodes[from:at[e]] {
+			li, sp := l[i], slots[e]
+			if len(li) == 0 {
+				listed = append(listed, i)
 			} else {
-				sp = sp.join(l[len(l)-1].sp)
+				sp = sp.join(li[len(li)-1].sp)
 			}
-			p.al[i] = append(l, planAfter{e, sp})
+			l[i] = append(li, planAfter{e, sp})
 		}
 	}
-	for _, i := range p.alNodes {
-		p.ap[i] = len(p.al[i]) - 1
+	for _, i := range listed {
+		p[i] = len(l[i]) - 1
 	}
+	return listed
 }
 
 // add inserts event e on node i, after the events of earlier or equal
@@ -1136,25 +1202,28 @@ func (c *consNodes) setWin(m *machine, i int, v func(r int) int64) {
 // minimum over [t, t+d).
 func (c *consNodes) window(m *machine, t, d int64) {
 	for _, i32 := range c.touched {
-		i := int(i32)
-		sg := &c.segs[i]
-		T, V, nc := sg.t, sg.v, sg.nc
-		lo := 0
-		for lo+1 < len(T) && T[lo+1] <= t {
-			lo++
-		}
-		hi := lo
-		for hi+1 < len(T) && T[hi+1] < t+d {
-			hi++
-		}
-		c.setWin(m, i, func(r int) int64 {
-			v := V[lo*nc+r]
-			for k := lo + 1; k <= hi; k++ {
-				v = min(v, V[k*nc+r])
-			}
-			return v
-		})
+		c.windowOn(m, int(i32), t, d)
 	}
+}
+
+// windowOn sets c.win on node i to its minimum over [t, t+d) (its
+// segments, c.segs[i], up to date).
+func (c *consNodes) windowOn(m *machine, i int, t, d int64) {
+	sg := &c.segs[i]
+	T, V, nc := sg.t, sg.v, sg.nc
+	lo, _ := slices.BinarySearch(T, t+1) // (the last segment from t or before)
+	lo = max(lo-1, 0)
+	hi := lo
+	for hi+1 < len(T) && T[hi+1] < t+d {
+		hi++
+	}
+	c.setWin(m, i, func(r int) int64 {
+		v := V[lo*nc+r]
+		for k := lo + 1; k <= hi; k++ {
+			v = min(v, V[k*nc+r])
+		}
+		return v
+	})
 }
 
 // apply applies event e to c.cur. It is machine.apply, but a whole-node
@@ -1203,4 +1272,84 @@ func copyNode(m *machine, dst, src *avail, i int) {
 		clear(dst.named[i])
 		maps.Copy(dst.named[i], src.named[i])
 	}
+}
+
+// tookSlots is, under best fit, the slots a pass's jobs took anew (new
+// reservations and starts, arrivals' too), each on the nodes of its
+// shares: slots, at and nodes as consPlan's gave, gaveAt and gaveNodes;
+// next, nextAt and nextNodes the current pass's; l[i] for node i in
+// listed each slot on it (its index e) with the span of the slots on i
+// from e on, by e descending, p[i] the entry the next job reads.
+type tookSlots struct {
+	slots, next      []span
+	at, nextAt       []int32
+	nodes, nextNodes []int32
+	l                [][]planAfter
+	p                []int
+	listed           []int32
+}
+
+// turn makes the current pass's slots the plan's and lists them by node.
+func (tk *tookSlots) turn(nodes int) {
+	tk.slots, tk.next = tk.next, tk.slots[:0]
+	tk.at, tk.nextAt = tk.nextAt, tk.at[:0]
+	tk.nodes, tk.nextNodes = tk.nextNodes, tk.nodes[:0]
+	if tk.l == nil {
+		tk.l, tk.p = make([][]planAfter, nodes), make([]int, nodes)
+	}
+	tk.listed = listSlots(tk.slots, tk.at, tk.nodes, tk.l, tk.p, tk.listed)
+}
+
+// lossReaches reports, under best fit, whether a loss since job j,
+// reserved at j.res for d, was placed (c.lost, this pass's; and the
+// slots the last pass's jobs took after j, from the ta-th on) meets its
+// window on a node of its reservation, or on a node that can hold a
+// share of it over that window: best fit ranks the nodes that can by what
+// they have, so a loss there may change its choice; a node that cannot
+// was not chosen, and a loss before the window opens no start.
+func (c *consNodes) lossReaches(s *Sim, j *Job, d int64, ta int) bool {
+	tk, r := &c.plan.tk, j.res
+	hit := func(i int32, g span) bool {
+		if g.lo >= r+d || g.hi <= r {
+			return false
+		}
+		for k := range j.resAlloc {
+			if j.resAlloc[k].node == i {
+				return true
+			}
+		}
+		return c.gainOver(s, int(i), &j.nd, r, d) > 0
+	}
+	for _, i := range tk.listed {
+		l, k := tk.l[i], tk.p[i]
+		for k >= 0 && l[k].e < ta {
+			k--
+		}
+		tk.p[i] = k
+		if k >= 0 && hit(i, l[k].sp) {
+			return true
+		}
+	}
+	for _, i := range c.lost {
+		if hit(i, c.ls[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// gainOver is what node i gives a job of need n over [t, t+d): its gain
+// on the node's minimum there.
+func (c *consNodes) gainOver(s *Sim, i int, n *need, t, d int64) int64 {
+	m := s.m
+	if len(c.ev[i]) == 0 {
+		return m.gain(&c.base, i, n)
+	}
+	if c.stale[i] {
+		c.rebuild(s, i)
+	}
+	c.windowOn(m, i, t, d)
+	g := m.gain(&c.win, i, n)
+	copyNode(m, &c.win, &c.base, i)
+	return g
 }

@@ -146,8 +146,6 @@ type machine struct {
 	// share); not under conservative backfilling, whose profile keeps
 	// each share's node.
 	runs bool
-	// perNodeBuf is perNode's scratch.
-	perNodeBuf []share
 	// oneCore: every node has one core; minMem is the least memory of a
 	// node (coresOnly).
 	oneCore bool
@@ -897,9 +895,9 @@ func (s *Sim) unfit(j *swf.Job) string {
 	return s.m.unfit(&n)
 }
 
-// perNode returns shs with its runs cut into a share per node (in a
-// scratch slice, valid until the next call), or shs if it has none.
-func (m *machine) perNode(shs []share) []share {
+// perNode returns shs with its runs cut into a share per node, or shs if
+// it has none (a new slice otherwise: a Result's readers may run at once).
+func perNode(shs []share) []share {
 	k := 0
 	for k < len(shs) && shs[k].more == 0 {
 		k++
@@ -907,13 +905,12 @@ func (m *machine) perNode(shs []share) []share {
 	if k == len(shs) {
 		return shs
 	}
-	out := append(m.perNodeBuf[:0], shs[:k]...)
+	out := shs[:k:k] // (full: append copies)
 	for _, sh := range shs[k:] {
 		for j := int32(0); j <= int32(sh.more); j++ {
 			out = append(out, sh.one(j))
 		}
 	}
-	m.perNodeBuf = out
 	return out
 }
 
