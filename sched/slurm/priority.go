@@ -297,6 +297,12 @@ func (p *Policy) catchUp(now int64) {
 		k := (now - p.nextCalc) / p.calcPeriod
 		p.nextCalc += k * p.calcPeriod
 	}
+	// The calculations after the first read and compute nothing but the
+	// tree's usage (their priorities are not computed, or no job waits):
+	// whole cycles of the decay scale may be passed over (cycle).
+	cycles := !p.stepAll && (p.lazyCalc() || p.jobs.len() == len(p.running))
+	folds := p.tree.folds
+	p.cycAt = -1
 	for i := 0; p.nextCalc <= now; i++ {
 		// Under Run's lazy calculations only the last of a run of due
 		// ones computes priorities: nothing read those of the others
@@ -305,6 +311,10 @@ func (p *Policy) catchUp(now int64) {
 		p.nextCalc += p.calcPeriod
 		prios := p.nextCalc > now || !p.lazyCalc()
 		p.calc(t, prios)
+		if cycles && p.tree.folds != folds {
+			folds = p.tree.folds
+			p.cycle(i, now)
+		}
 		// Now and then (the second calculation, then every 1,024th), see
 		// whether the ones still due before the last can change nothing.
 		if i&(stillEvery-1) == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt(t, prios) {
@@ -317,6 +327,60 @@ func (p *Policy) catchUp(now int64) {
 			return
 		}
 	}
+}
+
+// cycle is called after calculation i of a catch-up to now, which folded
+// the decay scale in (tree.decay): the scale is 1 again. From there on
+// each calculation of the catch-up but the last is the same map of the
+// tree's state (the same running jobs add the same usage at the same
+// scales, Δ is PriorityCalcPeriod, no end's usage waits, and nothing
+// reads a priority: see catchUp), so if the state is the one the last
+// fold left, bit for bit, every later cycle of the scale is the one just
+// stepped, and the next one would end in this state again, as would
+// every whole cycle after it: they are passed over, leaving their time,
+// as skipTo does, and the rest is stepped. The state is every active
+// association's usage, effective usage, key, rank, place among its
+// siblings and moved mark: all that a calculation reads or writes of
+// the tree but its counters.
+//
+// With PriorityWeightFairshare weighted, usage is read and stillAt never
+// passes over a calculation: a span of a user-supplied length (a job
+// running 2^40 seconds alone) cost one calculation per period. Usage
+// not added to decays by a factor of 10^200 a cycle (to 0 within a few),
+// and usage added to converges: the state a fold leaves is most often
+// the last one's from the second or third fold of a span on, so that a
+// span costs a few cycles at most (a cycle is ln(10^200)/ln(1/d^P)
+// periods: 1.3·10^6 under the defaults), whatever its length.
+func (p *Policy) cycle(i int, now int64) {
+	t := p.tree
+	s := p.cycNew[:0]
+	for _, k := range t.act {
+		a, f := &t.a[k], &t.ft[k]
+		ok := uint64(0)
+		if a.efctvOK {
+			ok = 1
+		}
+		if a.moved {
+			ok |= 2
+		}
+		s = append(s, math.Float64bits(a.usage), math.Float64bits(a.efctv), math.Float64bits(f.levelFS),
+			uint64(f.rank), uint64(a.pos), ok)
+	}
+	s = append(s, math.Float64bits(t.scale), uint64(len(t.moved)))
+	if p.cycAt >= 0 && slices.Equal(s, p.cyc) {
+		m := int64(i - p.cycAt) // the calculations of a cycle
+		if rest := (now-p.nextCalc)/p.calcPeriod + 1; p.nextCalc <= now && rest > m {
+			k := (rest - 1) / m * m // whole cycles, the last calculation still to step
+			p.nextCalc += k * p.calcPeriod
+			p.lastRan = p.nextCalc - p.calcPeriod
+			p.skips += k
+			p.cycSkips += k
+			if p.cfg.ClassicFairshare {
+				t.gen += k
+			}
+		}
+	}
+	p.cyc, p.cycNew, p.cycAt = s, p.cyc, i
 }
 
 // stillEvery is how often (in calculations) a long catch-up asks stillAt.
@@ -444,6 +508,7 @@ func (p *Policy) calc(t int64, prios bool) {
 		}
 	}
 	p.lastRan = t
+	p.calcs++
 	// Fair Tree's order and ranks follow when a factor is read (the
 	// tree's ranks): a calculation with no job waiting leaves them to the
 	// next that has one.
