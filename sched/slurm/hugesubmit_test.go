@@ -106,3 +106,49 @@ func TestConfigTimeAboveMaxTime(t *testing.T) {
 		t.Errorf("BatchSchedDelay 2^40: starts %v, want job 1 at 30 and job 2 at 150 (backfill cycles)", s)
 	}
 }
+
+// A time limit within 2^40 s whose limit plus OverTimeLimit is past it
+// was rejected as "time out of range", which named the limit, in range;
+// Run cancels it at submission, counted in Unrunnable under a reason that
+// says what is out of range. A limit of 2^40 − OverTimeLimit is killed at
+// 2^40 and simulated; without OverTimeLimit 2^40 itself is.
+func TestOverTimeLimitPastMaxTime(t *testing.T) {
+	const why = "time limit plus OverTimeLimit past 2^40 s"
+	for _, c := range []struct {
+		otl, limit int64
+		over       bool
+	}{
+		{60, sanitize.MaxTime - 10, true},
+		{60, sanitize.MaxTime, true},
+		{60, sanitize.MaxTime - 59, true},
+		{60, sanitize.MaxTime - 60, false},
+		{0, sanitize.MaxTime, false},
+	} {
+		jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, 10, 1, 4, 100, c.limit), mkJob(3, 20, 1, 4, 100, 200)}
+		p, err := slurm.New(slurm.Config{OverTimeLimit: c.otl}, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			t.Fatal(err)
+		}
+		cancelled := 0
+		for _, r := range res.Records {
+			if r.Cancelled {
+				cancelled++
+			}
+		}
+		n := 0
+		if c.over {
+			n = 1
+		}
+		if len(res.Rejected.Excluded) != 0 || len(res.Records) != 3 || p.Unrunnable()[why] != n || cancelled != n {
+			t.Errorf("OverTimeLimit %d, limit 2^40%+d: rejected %v, %d records, %d cancelled, unrunnable %v; want none rejected, 3 records, %d cancelled as %q",
+				c.otl, c.limit-sanitize.MaxTime, res.Rejected.Excluded, len(res.Records), cancelled, p.Unrunnable(), n, why)
+		}
+	}
+}

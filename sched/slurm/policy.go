@@ -42,6 +42,9 @@ type Policy struct {
 	running []*jobRec
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
+	// overKill counts by {ID, submit, limit} the jobs Run cancels at
+	// submission for a kill time past 2^40 s (limits, isOverKill).
+	overKill map[[3]int64]int
 
 	// The clocks. slurmctld is taken to start at simulated time 0, so
 	// its periodic threads tick on grids from 0: calculations at
