@@ -198,3 +198,32 @@ func TestSlurmNamedNodes(t *testing.T) {
 		t.Errorf("-named-nodes without -slurm-conf: exit %d, %q", code, errs)
 	}
 }
+
+// TestSlurmKilledLine: under -slurm-conf the policy kills a job at its
+// time limit (plus OverTimeLimit) whether or not -kill is given; the
+// text's "killed" line said "(ended at their estimate, -kill)", naming a
+// flag the run did not have. It names what killed them.
+func TestSlurmKilledLine(t *testing.T) {
+	dir := t.TempDir()
+	// Job 2 runs 900 s with a limit of 600 s: killed at 600.
+	trace := writeTrace(t, dir, "acct.swf", strings.Replace(slurmTrace, "2  60 0  600 4", "2  60 0  900 4", 1))
+	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
+	code, out, errs := runCmd(t, trace, "-slurm-conf", conf)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	const want = "(ended at their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf)"
+	var line string
+	for l := range strings.Lines(out) {
+		if strings.HasPrefix(l, "killed ") {
+			line = strings.TrimSpace(l)
+		}
+	}
+	if !strings.HasSuffix(line, want) || !strings.HasPrefix(strings.Join(strings.Fields(line), " "), "killed 1 ") {
+		t.Errorf("killed line %q, want 1 %s", line, want)
+	}
+	// Without -slurm-conf, -kill is what kills.
+	if _, out, _ := runCmd(t, trace, "-kill"); !strings.Contains(out, "(ended at their estimate, -kill)") {
+		t.Errorf("-kill: the killed line lost its flag: %q", out)
+	}
+}
