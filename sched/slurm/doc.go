@@ -24,7 +24,9 @@
 // start; Fair Tree re-ranks only the users whose
 // usage moved them) over the associations jobs reach, not the site's
 // whole tree, and a plan of the jobs each backfill cycle tests; a stretch
-// without jobs folds into one calculation (README.md's Cost).
+// without jobs folds into one calculation, and a long one in which no
+// job can start costs a few cycles of the decay scale at most, not a
+// calculation per period (README.md's Cost).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):

@@ -315,9 +315,9 @@ func (p *Policy) catchUp(now int64) {
 			folds = p.tree.folds
 			p.cycle(i, now)
 		}
-		// Now and then (the second calculation, then every 1,024th), see
-		// whether the ones still due before the last can change nothing.
-		if i&(stillEvery-1) == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt(t, prios) {
+		// After the second calculation, see whether the ones still due
+		// before the last can change nothing.
+		if i == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt() {
 			p.skipTo(now)
 		}
 		// Under Run, a catch-up that cannot skip hears an interrupt: Run
@@ -383,43 +383,48 @@ func (p *Policy) cycle(i int, now int64) {
 	p.cyc, p.cycNew, p.cycAt = s, p.cyc, i
 }
 
-// stillEvery is how often (in calculations) a long catch-up asks stillAt.
-const stillEvery = 1024
-
 // cutEvery is how often (in calculations) a catch-up under Run looks at
 // its context.
 const cutEvery = 1 << 16
 
-// stillAt reports that every calculation after the one at t (prios: it
-// computed priorities, as the later ones before the last will) leaves
-// unchanged all that anything reads, so that skipTo may pass over them.
-// Their usage is read only by the fair-share factor: with
-// PriorityWeightFairshare 0 it is read by nothing (classic's effective
-// usage is read by that factor alone). Their priorities, if they compute
-// any, are those the one at t just gave when every waiting job's age
-// factor is 1 at t: the other terms do not change between events. A
-// calculation's only other trace is its time (lastRan) and the count of
-// classic calculations, which skipTo keeps as stepping would.
+// stillAt reports that the calculations after the second of a catch-up
+// but the last leave unchanged all that anything reads, so that skipTo
+// may pass over them. Their usage is read only by the fair-share factor:
+// with PriorityWeightFairshare 0 it is read by nothing (classic's
+// effective usage is read by that factor alone). Their priorities, where
+// they compute any, change only by age, which only rises, so the last
+// calculation gives every waiting job the priority stepping would have,
+// and changes one if and only if one of those passed over would have: the
+// flags a change sets (fullPending, bfDirty) and the order are the same.
+// What may differ is when the changes were seen (evAt, evLast) and
+// whether the order went out and came back between (sorted,
+// fullPending), and nothing reads those where it can differ:
+//
+//   - Under Run, a calculation computes priorities while jobs wait only
+//     without lazyCalc, and then Run wakes at every calculation (arm,
+//     quiet): a catch-up with jobs waiting is never long enough to skip.
+//   - A plain Scheduler's catch-up runs at a pass. The main scheduler
+//     runs only after an arrival or an end, which sets fullPending and
+//     the event times to the pass's own; backfill runs at the first pass
+//     at or after its check whatever the event times, which it reads
+//     only as never or not when no job waited after the last pass, and
+//     a pass with jobs waiting that did not wait then has an arrival.
+//
+// So the age guard stillAt had (step while some waiting job's age factor
+// is below 1) changed no schedule, and is gone: a review found its
+// mutants equivalent, and random runs under Run, eager and lazy, and as a
+// plain Scheduler with and without KillAtEstimate (whose passes at
+// expiries have no arrival or end) start, reserve and end every job as
+// stepping does (TestQuietSpanSkipSame, where plain runs now skip while
+// ages rise). A calculation's only other trace is its time (lastRan) and
+// the count of classic calculations, which skipTo keeps as stepping
+// would.
 //
 // A span of a user-supplied length between events (a job running 2^40
 // seconds alone) cost one calculation per PriorityCalcPeriod: minutes,
 // and a run past 2^40 did not end.
-func (p *Policy) stillAt(t int64, prios bool) bool {
-	if p.cfg.WeightFairshare > 0 {
-		return false
-	}
-	if !prios || p.cfg.WeightAge <= 0 {
-		return true
-	}
-	for _, r := range p.queue {
-		if r.out && (r.running || r.gone) {
-			continue
-		}
-		if t-r.submit < p.maxAge {
-			return false
-		}
-	}
-	return true
+func (p *Policy) stillAt() bool {
+	return p.cfg.WeightFairshare <= 0
 }
 
 // skipTo passes over the calculations due by now but the last (stillAt

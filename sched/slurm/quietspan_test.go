@@ -81,7 +81,9 @@ func TestQuietSpanEnds(t *testing.T) {
 // no schedule: on random workloads with long gaps and long jobs, every
 // start (time, backfilled, priority), reservation and end is the same as
 // when stepping through each, under Run's lazy and eager calculations
-// and as a plain sched.Scheduler; and spans were passed over.
+// and as a plain sched.Scheduler (with and without KillAtEstimate, its
+// calculations computing priorities while ages rise); and spans were
+// passed over.
 func TestQuietSpanSkipSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 2))
 	rounds := 40
@@ -96,7 +98,11 @@ func TestQuietSpanSkipSame(t *testing.T) {
 		for i := range 5 + rng.IntN(40) {
 			at += rng.Int64N([]int64{10, 3000, 40000}[rng.IntN(3)])
 			limit := int64(60 + rng.Int64N([]int64{7200, 100000}[rng.IntN(2)]))
-			jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: at, RunTime: 1 + rng.Int64N(limit),
+			run := 1 + rng.Int64N(limit)
+			if rng.IntN(4) == 0 { // overruns: killed, or an expiry without KillAtEstimate
+				run = limit + 1 + rng.Int64N(2*limit)
+			}
+			jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: at, RunTime: run,
 				ReqTime: limit, AllocProcs: 1 + rng.Int64N(P), ReqProcs: -1, User: rng.Int64N(4),
 				Group: rng.Int64N(2), Queue: -1, Partition: -1, Status: 1})
 		}
@@ -108,6 +114,9 @@ func TestQuietSpanSkipSame(t *testing.T) {
 		if rng.IntN(4) == 0 { // usage is read: no calculation is passed over
 			site.WeightFairshare = 10000
 		}
+		// A plain Scheduler without kills also passes at expiries, where
+		// no job arrives or ends (see stillAt).
+		kill := rng.IntN(2) == 0
 		for mode := range 3 {
 			run := func(stepAll bool) []string {
 				p, err := New(site, sched.Config{MachineSize: P})
@@ -118,7 +127,7 @@ func TestQuietSpanSkipSame(t *testing.T) {
 				var log []string
 				obs := logHooks(p, &log)
 				if mode == 2 {
-					_, err = sched.Run(context.Background(), sched.Config{MachineSize: P, Scheduler: p, KillAtEstimate: true}, jobs, obs)
+					_, err = sched.Run(context.Background(), sched.Config{MachineSize: P, Scheduler: p, KillAtEstimate: kill}, jobs, obs)
 				} else {
 					_, err = p.Run(context.Background(), jobs, obs)
 				}
