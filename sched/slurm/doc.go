@@ -20,13 +20,11 @@
 // Run, makes it a sched.Scheduler for other simulators.
 //
 // A run costs a calculation per PriorityCalcPeriod while jobs run or wait
-// (every waiting job's priority, once for a stretch in which no job can
-// start; Fair Tree re-ranks only the users whose
-// usage moved them) over the associations jobs reach, not the site's
-// whole tree, and a plan of the jobs each backfill cycle tests; a stretch
-// without jobs folds into one calculation, and a long one in which no
-// job can start costs a few cycles of the decay scale at most, not a
-// calculation per period (README.md's Cost).
+// (priorities once for a stretch in which no job can start; Fair Tree
+// re-ranks only the users whose usage moved them) over the associations
+// jobs reach, and a plan of the jobs each backfill cycle tests; a quiet
+// stretch (no job can start; sched_min_interval unset) costs a few cycles
+// of usage decay at most (README.md's Cost).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
