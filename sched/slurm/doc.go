@@ -23,8 +23,7 @@
 // (priorities once for a stretch in which no job can start; Fair Tree
 // re-ranks only the users whose usage moved them) over the associations
 // jobs reach, and a plan of the jobs each backfill cycle tests; a quiet
-// stretch (no job can start; sched_min_interval unset) costs a few cycles
-// of usage decay at most (README.md's Cost).
+// stretch costs a few cycles of usage decay at most (README.md's Cost).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):
