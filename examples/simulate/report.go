@@ -327,7 +327,13 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("killed", "%d (%s)", sum.Killed, killedBy)
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)
 	line("estimates filled", "%d (no estimate in the log, S6)", sum.Filled)
-	line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
+	if info.policy.Name == slurmPreset.Name {
+		// The policy gave them a limit (slurm.Policy.Run), at which it
+		// kills them: the line said 0 jobs, and named -kill.
+		line("no estimate", "%d lines of the log (field 9 missing; their partition's DefaultTime, else MaxTime, else a year, is their time limit, -slurm-conf)", info.slurmNoLimit)
+	} else {
+		line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
+	}
 	line("changed by rules", "%s", cli.RuleCounts(info.changed()))
 	for _, f := range info.outputs {
 		line("wrote", "%s", f)

@@ -227,3 +227,32 @@ func TestSlurmKilledLine(t *testing.T) {
 		t.Errorf("-kill: the killed line lost its flag: %q", out)
 	}
 }
+
+// TestSlurmNoEstimateLine: under -slurm-conf the policy gives a log line
+// without a time limit (field 9) its partition's DefaultTime, and kills
+// the job there; the simulator so never saw a missing estimate, and the
+// text's "no estimate" line said 0 jobs, "-kill never ends them". It
+// counts the log's lines without a limit and says what limit they got.
+func TestSlurmNoEstimateLine(t *testing.T) {
+	dir := t.TempDir()
+	// Job 2 has no limit: batch's DefaultTime (1 hour here).
+	trace := writeTrace(t, dir, "acct.swf", strings.Replace(slurmTrace, "4  600 -1 1 2 1", "4   -1 -1 1 2 1", 1))
+	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
+	code, out, errs := runCmd(t, trace, "-slurm-conf", conf)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var line string
+	for l := range strings.Lines(out) {
+		if strings.HasPrefix(l, "no estimate ") {
+			line = strings.Join(strings.Fields(l), " ")
+		}
+	}
+	if !strings.HasPrefix(line, "no estimate 1 lines of the log ") || strings.Contains(line, "-kill") {
+		t.Errorf("no estimate line %q, want 1 line of the log, and no -kill", line)
+	}
+	// Without -slurm-conf the simulator's count, and -kill.
+	if _, out, _ := runCmd(t, trace, "-kill"); !strings.Contains(out, "(field 9 missing; -kill never ends them)") {
+		t.Errorf("-kill: the no estimate line changed: %q", out)
+	}
+}
