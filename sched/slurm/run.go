@@ -108,6 +108,7 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 	}
 	out := make([]swf.Job, len(jobs))
 	copy(out, jobs)
+	var over []int // the lines counted in overKill
 	for i := range out {
 		j := &out[i]
 		if j.ReqTime <= 0 {
@@ -127,6 +128,7 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 				p.overKill = map[[3]int64]int{}
 			}
 			p.overKill[[3]int64{j.ID, j.Submit, j.ReqTime}]++
+			over = append(over, i)
 			continue
 		}
 		// Saturated: a limit near 2^63 (a hostile log line) wrapped
@@ -134,7 +136,35 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 		// filled-in estimate instead of rejected as time out of range.
 		j.ReqTime = satAdd(j.ReqTime, otl)
 	}
+	if len(over) > 0 {
+		p.overKeys(out, over)
+	}
 	return out
+}
+
+// overKeys drops from overKill the keys whose first sane line in out is
+// not one of over (those limits counted there): a line in range whose
+// limit plus OverTimeLimit is an over-kill line's limit, with its ID and
+// submit time, has its key. Of lines of one ID Load keeps the first sane
+// one and rejects the others as duplicates, so the key is that line's
+// (it was cancelled as past 2^40 s when it came first).
+func (p *Policy) overKeys(out []swf.Job, over []int) {
+	first := map[[3]int64]bool{}
+	for i := range out {
+		isOver := len(over) > 0 && over[0] == i
+		if isOver {
+			over = over[1:]
+		}
+		j := &out[i]
+		k := [3]int64{j.ID, j.Submit, j.ReqTime}
+		if p.overKill[k] == 0 || first[k] || !isOver && sanitize.Check(j, p.cpus) != sanitize.SaneJob {
+			continue
+		}
+		first[k] = true
+		if !isOver {
+			delete(p.overKill, k)
+		}
+	}
 }
 
 // overKillWhy is the reason Unrunnable gives a job whose time limit is
