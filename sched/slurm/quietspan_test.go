@@ -261,7 +261,8 @@ func TestFairShareSpanCycles(t *testing.T) {
 }
 
 // sameTree fails t unless trees a and b hold the same usage, bit for bit,
-// and the same scale.
+// the same scale, and the same state of every association (effective
+// usage, key, rank, place) and of the ordering.
 func sameTree(t *testing.T, what string, a, b *tree) {
 	t.Helper()
 	if a.scale != b.scale || len(a.a) != len(b.a) || a.gen != b.gen {
@@ -272,12 +273,23 @@ func sameTree(t *testing.T, what string, a, b *tree) {
 		if x, y := a.a[i].usage, b.a[i].usage; math.Float64bits(x) != math.Float64bits(y) {
 			t.Fatalf("%s: association %d: usage %v stepping, %v", what, i, x, y)
 		}
+		// And all else a calculation writes and cycle's snapshot holds.
+		x, y, fx, fy := &a.a[i], &b.a[i], a.ft[i], b.ft[i]
+		if math.Float64bits(x.efctv) != math.Float64bits(y.efctv) || x.efctvOK != y.efctvOK || x.pos != y.pos ||
+			x.moved != y.moved || math.Float64bits(fx.levelFS) != math.Float64bits(fy.levelFS) || fx.rank != fy.rank {
+			t.Fatalf("%s: association %d: effective usage %v (%v), place %d, moved %v, key %v, rank %d stepping; %v (%v), %d, %v, %v, %d",
+				what, i, x.efctv, x.efctvOK, x.pos, x.moved, fx.levelFS, fx.rank, y.efctv, y.efctvOK, y.pos, y.moved, fy.levelFS, fy.rank)
+		}
+	}
+	if len(a.moved) != len(b.moved) || a.ranksOK != b.ranksOK || a.allStale != b.allStale || a.lo != b.lo || a.hi != b.hi {
+		t.Fatalf("%s: moved %d, ranks OK %v, stale %v, [%d, %d] stepping; %d, %v, %v, [%d, %d]", what,
+			len(a.moved), a.ranksOK, a.allStale, a.lo, a.hi, len(b.moved), b.ranksOK, b.allStale, b.lo, b.hi)
 	}
 }
 
 // TestCycleSkipSame: passing over whole cycles of the decay scale changes
 // no schedule: on random workloads with long jobs and short half-lives
-// (cycles of a few hundred to a few thousand calculations), fair share
+// (cycles of one calculation to a few thousand), fair share
 // weighted, every start, reservation and end, and every association's
 // usage at the end, is the same as when stepping each calculation, under
 // Run's lazy and eager calculations and as a plain sched.Scheduler; and
@@ -301,7 +313,7 @@ func TestCycleSkipSame(t *testing.T) {
 				Group: rng.Int64N(2), Queue: -1, Partition: -1, Status: 1})
 		}
 		site := Config{WeightAge: rng.Int64N(3) * 1000, WeightFairshare: 10000, WeightJobSize: rng.Int64N(2) * 1000,
-			CalcPeriod: []int64{7, 30, 60}[rng.IntN(3)], BackfillInterval: []int64{0, 7}[rng.IntN(2)],
+			CalcPeriod: []int64{7, 30, 60, 400}[rng.IntN(4)], BackfillInterval: []int64{0, 7}[rng.IntN(2)],
 			DecayHalfLife: []int64{1, 10, 60}[rng.IntN(3)], EnforceLimits: rng.IntN(2) == 0,
 			Epilog: rng.IntN(2) == 0, MaxAge: []int64{0, 100, 5000}[rng.IntN(3)],
 			ClassicFairshare: rng.IntN(2) == 0, SchedMinInterval: []int64{0, 0, 2}[rng.IntN(3)]}
