@@ -318,10 +318,22 @@ func textReport(w io.Writer, info *runInfo) error {
 	line("averaged", "%d jobs (S7: %d excluded, the first 1%% to end and those ending after the last arrival)", sum.Included, sum.Excluded)
 	line("completed", "%d", sum.Jobs)
 	line("cancelled", "%d", sum.Cancelled)
-	line("killed", "%d (ended at their estimate, -kill)", sum.Killed)
+	// Under -slurm-conf the policy kills at the time limit whatever -kill
+	// says (Run sets KillAtEstimate): the line named -kill.
+	killedBy := "ended at their estimate, -kill"
+	if info.policy.Name == slurmPreset.Name {
+		killedBy = "ended at their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf"
+	}
+	line("killed", "%d (%s)", sum.Killed, killedBy)
 	line("overran", "%d (ran more than twice their estimate)", sum.Overran)
 	line("estimates filled", "%d (no estimate in the log, S6)", sum.Filled)
-	line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
+	if info.policy.Name == slurmPreset.Name {
+		// The policy gave them a limit (slurm.Policy.Run), at which it
+		// kills them: the line said 0 jobs, and named -kill.
+		line("no estimate", "%d lines of the log (field 9 missing; their partition's DefaultTime, else MaxTime, else a year, is their time limit, -slurm-conf)", info.slurmNoLimit)
+	} else {
+		line("no estimate", "%d (field 9 missing; -kill never ends them)", sum.NoEstimate)
+	}
 	line("changed by rules", "%s", cli.RuleCounts(info.changed()))
 	for _, f := range info.outputs {
 		line("wrote", "%s", f)

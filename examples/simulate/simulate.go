@@ -43,6 +43,7 @@ type runInfo struct {
 	// partition can run, which the policy cancels at submission.
 	slurmCancelled map[string]int
 	slurmHint      string // -slurm-conf: why jobs named an unknown partition
+	slurmNoLimit   int    // -slurm-conf: the log's lines without a time limit (field 9)
 
 	// streamed: the run took the streaming path (stream), whose Result
 	// keeps no records; waits are its logged vs simulated waits.

@@ -110,6 +110,13 @@ func runSlurm(ctx context.Context, o options, info *runInfo) error {
 	if err != nil {
 		return interrupted(err)
 	}
+	// The policy gives a line without a limit its partition's before the
+	// simulator sees it, which so counts none (Summary.NoEstimate).
+	for i := range info.trace.jobs {
+		if info.trace.jobs[i].ReqTime <= 0 {
+			info.slurmNoLimit++
+		}
+	}
 	info.slurmCancelled = p.Unrunnable()
 	if info.slurmCancelled["unknown partition"] > 0 {
 		info.slurmHint = partitionHint(o.slurmConf, site, info.trace)

@@ -198,3 +198,57 @@ func TestSlurmNamedNodes(t *testing.T) {
 		t.Errorf("-named-nodes without -slurm-conf: exit %d, %q", code, errs)
 	}
 }
+
+// TestSlurmKilledLine: under -slurm-conf the policy kills a job at its
+// time limit (plus OverTimeLimit) whether or not -kill is given; the
+// text's "killed" line said "(ended at their estimate, -kill)", naming a
+// flag the run did not have. It names what killed them.
+func TestSlurmKilledLine(t *testing.T) {
+	// Job 2 runs 900 s with a limit of 600 s: killed at 600.
+	trace, line := slurmTextLine(t, strings.Replace(slurmTrace, "2  60 0  600 4", "2  60 0  900 4", 1), "killed")
+	const want = "(ended at their time limit plus OverTimeLimit by the Slurm policy, -slurm-conf)"
+	if !strings.HasSuffix(line, want) || !strings.HasPrefix(line, "killed 1 ") {
+		t.Errorf("killed line %q, want 1 %s", line, want)
+	}
+	// Without -slurm-conf, -kill is what kills.
+	if _, out, _ := runCmd(t, trace, "-kill"); !strings.Contains(out, "(ended at their estimate, -kill)") {
+		t.Errorf("-kill: the killed line lost its flag: %q", out)
+	}
+}
+
+// TestSlurmNoEstimateLine: under -slurm-conf the policy gives a log line
+// without a time limit (field 9) its partition's DefaultTime, and kills
+// the job there; the simulator so never saw a missing estimate, and the
+// text's "no estimate" line said 0 jobs, "-kill never ends them". It
+// counts the log's lines without a limit and says what limit they got.
+func TestSlurmNoEstimateLine(t *testing.T) {
+	// Job 2 has no limit: batch's DefaultTime (1 hour here).
+	trace, line := slurmTextLine(t, strings.Replace(slurmTrace, "4  600 -1 1 2 1", "4   -1 -1 1 2 1", 1), "no estimate")
+	if !strings.HasPrefix(line, "no estimate 1 lines of the log ") || strings.Contains(line, "-kill") {
+		t.Errorf("no estimate line %q, want 1 line of the log, and no -kill", line)
+	}
+	// Without -slurm-conf the simulator's count, and -kill.
+	if _, out, _ := runCmd(t, trace, "-kill"); !strings.Contains(out, "(field 9 missing; -kill never ends them)") {
+		t.Errorf("-kill: the no estimate line changed: %q", out)
+	}
+}
+
+// slurmTextLine runs the command on log text under slurmConf and returns
+// the log's file and the text report's line name, its fields joined by
+// one space.
+func slurmTextLine(t *testing.T, log, name string) (trace, line string) {
+	t.Helper()
+	dir := t.TempDir()
+	trace = writeTrace(t, dir, "acct.swf", log)
+	conf := writeTrace(t, dir, "slurm.conf", slurmConf)
+	code, out, errs := runCmd(t, trace, "-slurm-conf", conf)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for l := range strings.Lines(out) {
+		if strings.HasPrefix(l, name+" ") {
+			line = strings.Join(strings.Fields(l), " ")
+		}
+	}
+	return trace, line
+}

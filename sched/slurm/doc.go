@@ -20,11 +20,10 @@
 // Run, makes it a sched.Scheduler for other simulators.
 //
 // A run costs a calculation per PriorityCalcPeriod while jobs run or wait
-// (every waiting job's priority, once for a stretch in which no job can
-// start; Fair Tree re-ranks only the users whose
-// usage moved them) over the associations jobs reach, not the site's
-// whole tree, and a plan of the jobs each backfill cycle tests; a stretch
-// without jobs folds into one calculation (README.md's Cost).
+// (priorities once for a stretch in which no job can start; Fair Tree
+// re-ranks only the users whose usage moved them) over the associations
+// jobs reach, and a plan of the jobs each backfill cycle tests; a quiet
+// stretch costs a few cycles of usage decay at most (README.md's Cost).
 //
 // What Slurm does that the model leaves out, and the expected effect
 // (README.md gives each in full):

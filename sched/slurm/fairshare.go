@@ -146,6 +146,7 @@ type tree struct {
 	// whose usage only decayed does not change, so only those that ran
 	// move in their siblings' order.
 	scale   float64
+	folds   int64 // the times decay folded the scale in (catchUp's cycles)
 	moved   []int
 	ranksOK bool // the ranks are those of the order (moved aside)
 	// Ranks again after a calculation: on a tree of root and users alone,
@@ -602,6 +603,7 @@ func (t *tree) decay(f float64) {
 			t.touch(i)
 		}
 		t.scale = 1
+		t.folds++
 	}
 }
 

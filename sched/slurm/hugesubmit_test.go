@@ -106,3 +106,90 @@ func TestConfigTimeAboveMaxTime(t *testing.T) {
 		t.Errorf("BatchSchedDelay 2^40: starts %v, want job 1 at 30 and job 2 at 150 (backfill cycles)", s)
 	}
 }
+
+// A time limit within 2^40 s whose limit plus OverTimeLimit is past it
+// was rejected as "time out of range", which named the limit, in range;
+// Run cancels it at submission, counted in Unrunnable under a reason that
+// says what is out of range. A limit of 2^40 − OverTimeLimit is killed at
+// 2^40 and simulated; without OverTimeLimit 2^40 itself is.
+func TestOverTimeLimitPastMaxTime(t *testing.T) {
+	const why = "time limit plus OverTimeLimit past 2^40 s"
+	for _, c := range []struct {
+		otl, limit int64
+		over       bool
+	}{
+		{60, sanitize.MaxTime - 10, true},
+		{60, sanitize.MaxTime, true},
+		{60, sanitize.MaxTime - 59, true},
+		{60, sanitize.MaxTime - 60, false},
+		{0, sanitize.MaxTime, false},
+	} {
+		jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, 10, 1, 4, 100, c.limit), mkJob(3, 20, 1, 4, 100, 200)}
+		p, err := slurm.New(slurm.Config{OverTimeLimit: c.otl}, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Check(); err != nil {
+			t.Fatal(err)
+		}
+		cancelled := 0
+		for _, r := range res.Records {
+			if r.Cancelled {
+				cancelled++
+			}
+		}
+		n := 0
+		if c.over {
+			n = 1
+		}
+		if len(res.Rejected.Excluded) != 0 || len(res.Records) != 3 || p.Unrunnable()[why] != n || cancelled != n {
+			t.Errorf("OverTimeLimit %d, limit 2^40%+d: rejected %v, %d records, %d cancelled, unrunnable %v; want none rejected, 3 records, %d cancelled as %q",
+				c.otl, c.limit-sanitize.MaxTime, res.Rejected.Excluded, len(res.Records), cancelled, p.Unrunnable(), n, why)
+		}
+	}
+}
+
+// Run keys the jobs it cancels for OverTimeLimit by {ID, submit, limit}:
+// a line with a limit OverTimeLimit below an over-kill line's, and its ID
+// and submit time, has that key once OverTimeLimit is added. Of two such
+// lines (a duplicate ID) Load keeps the first and rejects the other; when
+// the first was the one in range, it was cancelled as past 2^40 s all the
+// same. It runs; the other is rejected as a duplicate ID, as in either
+// order when both are in range.
+func TestOverTimeLimitKeyCollision(t *testing.T) {
+	const otl = 60
+	why := "time limit plus OverTimeLimit past 2^40 s"
+	over := int64(sanitize.MaxTime - 10)
+	for _, c := range []struct {
+		first, second int64 // job 2's limits, in load order
+		cancelled     int
+	}{
+		{over - otl, over, 0},
+		{over, over - otl, 1},
+	} {
+		jobs := []swf.Job{mkJob(1, 0, 1, 4, 100, 200), mkJob(2, 10, 1, 4, 100, c.first), mkJob(2, 10, 1, 4, 100, c.second), mkJob(3, 20, 1, 4, 100, 200)}
+		p, err := slurm.New(slurm.Config{OverTimeLimit: otl}, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Run(context.Background(), jobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancelled := 0
+		for _, r := range res.Records {
+			if r.Cancelled {
+				cancelled++
+			}
+		}
+		by := res.Rejected.Excluded
+		if len(by) != 1 || by[0].Reason != sanitize.DuplicateID || p.Unrunnable()[why] != c.cancelled || cancelled != c.cancelled {
+			t.Errorf("limits 2^40%+d then 2^40%+d: rejected %v, %d cancelled, unrunnable %v; want one duplicate ID rejected, %d cancelled",
+				c.first-sanitize.MaxTime, c.second-sanitize.MaxTime, by, cancelled, p.Unrunnable(), c.cancelled)
+		}
+	}
+}

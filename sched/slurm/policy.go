@@ -42,6 +42,9 @@ type Policy struct {
 	running []*jobRec
 	// Unrunnable counts the jobs no partition lets start, by reason.
 	unrunnable map[string]int
+	// overKill counts by {ID, submit, limit} the jobs Run cancels at
+	// submission for a kill time past 2^40 s (limits, isOverKill).
+	overKill map[[3]int64]int
 
 	// The clocks. slurmctld is taken to start at simulated time 0, so
 	// its periodic threads tick on grids from 0: calculations at
@@ -125,6 +128,16 @@ type Policy struct {
 	// skips counts those passed over.
 	stepAll bool
 	skips   int64
+	// calcs counts the calculations done (calc), those passed over not:
+	// the tests bound the cost of a quiet span by it.
+	calcs int64
+	// cycSkips counts the calculations cycle passed over.
+	cycSkips int64
+	// cyc is the tree's state at the last fold of the decay scale in
+	// this catch-up, made at its calculation cycAt (see cycle); cycNew
+	// is the one being compared with it.
+	cyc, cycNew []uint64
+	cycAt       int
 	// ctx is Run's context: a catch-up that still steps (fair share
 	// weighted) looks at it now and then, and stops (cut) once it is done,
 	// as the catch-up of a span near 2^40 seconds takes minutes.

@@ -297,6 +297,12 @@ func (p *Policy) catchUp(now int64) {
 		k := (now - p.nextCalc) / p.calcPeriod
 		p.nextCalc += k * p.calcPeriod
 	}
+	// The calculations after the first read and compute nothing but the
+	// tree's usage (their priorities are not computed, or no job waits):
+	// whole cycles of the decay scale may be passed over (cycle).
+	cycles := !p.stepAll && (p.lazyCalc() || p.jobs.len() == len(p.running))
+	folds := p.tree.folds
+	p.cycAt = -1
 	for i := 0; p.nextCalc <= now; i++ {
 		// Under Run's lazy calculations only the last of a run of due
 		// ones computes priorities: nothing read those of the others
@@ -305,9 +311,13 @@ func (p *Policy) catchUp(now int64) {
 		p.nextCalc += p.calcPeriod
 		prios := p.nextCalc > now || !p.lazyCalc()
 		p.calc(t, prios)
-		// Now and then (the second calculation, then every 1,024th), see
-		// whether the ones still due before the last can change nothing.
-		if i&(stillEvery-1) == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt(t, prios) {
+		if cycles && p.tree.folds != folds {
+			folds = p.tree.folds
+			p.cycle(i, now)
+		}
+		// After the second calculation, see whether the ones still due
+		// before the last can change nothing.
+		if i == 1 && p.nextCalc+p.calcPeriod <= now && !p.stepAll && p.stillAt() {
 			p.skipTo(now)
 		}
 		// Under Run, a catch-up that cannot skip hears an interrupt: Run
@@ -319,43 +329,102 @@ func (p *Policy) catchUp(now int64) {
 	}
 }
 
-// stillEvery is how often (in calculations) a long catch-up asks stillAt.
-const stillEvery = 1024
+// cycle is called after calculation i of a catch-up to now, which folded
+// the decay scale in (tree.decay): the scale is 1 again. From there on
+// each calculation of the catch-up but the last is the same map of the
+// tree's state (the same running jobs add the same usage at the same
+// scales, Δ is PriorityCalcPeriod, no end's usage waits, and nothing
+// reads a priority: see catchUp), so if the state is the one the last
+// fold left, bit for bit, every later cycle of the scale is the one just
+// stepped, and the next one would end in this state again, as would
+// every whole cycle after it: they are passed over, leaving their time,
+// as skipTo does, and the rest is stepped. The state is every active
+// association's usage, effective usage, key, rank, place among its
+// siblings and moved mark: all that a calculation reads or writes of
+// the tree but its counters.
+//
+// With PriorityWeightFairshare weighted, usage is read and stillAt never
+// passes over a calculation: a span of a user-supplied length (a job
+// running 2^40 seconds alone) cost one calculation per period. Usage
+// not added to decays by a factor of 10^200 a cycle (to 0 within a few),
+// and usage added to converges: the state a fold leaves is most often
+// the last one's from the second or third fold of a span on, so that a
+// span costs a few cycles at most (a cycle is ln(10^200)/ln(1/d^P)
+// periods: 1.3·10^6 under the defaults), whatever its length.
+func (p *Policy) cycle(i int, now int64) {
+	t := p.tree
+	s := p.cycNew[:0]
+	for _, k := range t.act {
+		a, f := &t.a[k], &t.ft[k]
+		ok := uint64(0)
+		if a.efctvOK {
+			ok = 1
+		}
+		if a.moved {
+			ok |= 2
+		}
+		s = append(s, math.Float64bits(a.usage), math.Float64bits(a.efctv), math.Float64bits(f.levelFS),
+			uint64(f.rank), uint64(a.pos), ok)
+	}
+	s = append(s, math.Float64bits(t.scale), uint64(len(t.moved)))
+	if p.cycAt >= 0 && slices.Equal(s, p.cyc) {
+		m := int64(i - p.cycAt) // the calculations of a cycle
+		if rest := (now-p.nextCalc)/p.calcPeriod + 1; p.nextCalc <= now && rest > m {
+			k := (rest - 1) / m * m // whole cycles, the last calculation still to step
+			p.nextCalc += k * p.calcPeriod
+			p.lastRan = p.nextCalc - p.calcPeriod
+			p.skips += k
+			p.cycSkips += k
+			if p.cfg.ClassicFairshare {
+				t.gen += k
+			}
+		}
+	}
+	p.cyc, p.cycNew, p.cycAt = s, p.cyc, i
+}
 
 // cutEvery is how often (in calculations) a catch-up under Run looks at
 // its context.
 const cutEvery = 1 << 16
 
-// stillAt reports that every calculation after the one at t (prios: it
-// computed priorities, as the later ones before the last will) leaves
-// unchanged all that anything reads, so that skipTo may pass over them.
-// Their usage is read only by the fair-share factor: with
-// PriorityWeightFairshare 0 it is read by nothing (classic's effective
-// usage is read by that factor alone). Their priorities, if they compute
-// any, are those the one at t just gave when every waiting job's age
-// factor is 1 at t: the other terms do not change between events. A
-// calculation's only other trace is its time (lastRan) and the count of
-// classic calculations, which skipTo keeps as stepping would.
+// stillAt reports that the calculations after the second of a catch-up
+// but the last leave unchanged all that anything reads, so that skipTo
+// may pass over them. Their usage is read only by the fair-share factor:
+// with PriorityWeightFairshare 0 it is read by nothing (classic's
+// effective usage is read by that factor alone). Their priorities, where
+// they compute any, change only by age, which only rises, so the last
+// calculation gives every waiting job the priority stepping would have,
+// and changes one if and only if one of those passed over would have: the
+// flags a change sets (fullPending, bfDirty) and the order are the same.
+// What may differ is when the changes were seen (evAt, evLast) and
+// whether the order went out and came back between (sorted,
+// fullPending), and nothing reads those where it can differ:
+//
+//   - Under Run, a calculation computes priorities while jobs wait only
+//     without lazyCalc, and then Run wakes at every calculation (arm,
+//     quiet): a catch-up with jobs waiting is never long enough to skip.
+//   - A plain Scheduler's catch-up runs at a pass. The main scheduler
+//     runs only after an arrival or an end, which sets fullPending and
+//     the event times to the pass's own; backfill runs at the first pass
+//     at or after its check whatever the event times, which it reads
+//     only as never or not when no job waited after the last pass, and
+//     a pass with jobs waiting that did not wait then has an arrival.
+//
+// So the age guard stillAt had (step while some waiting job's age factor
+// is below 1) changed no schedule, and is gone: a review found its
+// mutants equivalent, and random runs under Run, eager and lazy, and as a
+// plain Scheduler with and without KillAtEstimate (whose passes at
+// expiries have no arrival or end) start, reserve and end every job as
+// stepping does (TestQuietSpanSkipSame, where plain runs now skip while
+// ages rise). A calculation's only other trace is its time (lastRan) and
+// the count of classic calculations, which skipTo keeps as stepping
+// would.
 //
 // A span of a user-supplied length between events (a job running 2^40
 // seconds alone) cost one calculation per PriorityCalcPeriod: minutes,
 // and a run past 2^40 did not end.
-func (p *Policy) stillAt(t int64, prios bool) bool {
-	if p.cfg.WeightFairshare > 0 {
-		return false
-	}
-	if !prios || p.cfg.WeightAge <= 0 {
-		return true
-	}
-	for _, r := range p.queue {
-		if r.out && (r.running || r.gone) {
-			continue
-		}
-		if t-r.submit < p.maxAge {
-			return false
-		}
-	}
-	return true
+func (p *Policy) stillAt() bool {
+	return p.cfg.WeightFairshare <= 0
 }
 
 // skipTo passes over the calculations due by now but the last (stillAt
@@ -444,6 +513,7 @@ func (p *Policy) calc(t int64, prios bool) {
 		}
 	}
 	p.lastRan = t
+	p.calcs++
 	// Fair Tree's order and ranks follow when a factor is read (the
 	// tree's ranks): a calculation with no job waiting leaves them to the
 	// next that has one.

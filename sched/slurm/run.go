@@ -108,6 +108,7 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 	}
 	out := make([]swf.Job, len(jobs))
 	copy(out, jobs)
+	var over []int // the lines counted in overKill
 	for i := range out {
 		j := &out[i]
 		if j.ReqTime <= 0 {
@@ -117,12 +118,70 @@ func (p *Policy) limits(jobs []swf.Job) []swf.Job {
 				j.ReqTime = yearSecs
 			}
 		}
+		if j.ReqTime <= sanitize.MaxTime && j.ReqTime > sanitize.MaxTime-otl && sanitize.Check(j, p.cpus) == sanitize.SaneJob {
+			// The limit is in range, its kill time is not: the job was
+			// rejected as "time out of range", which named no culprit.
+			// It keeps its limit, so that Load takes it, and OnSubmit
+			// cancels it with the reason (overKill). (A job not sane
+			// otherwise is rejected for that, whatever its limit.)
+			if p.overKill == nil {
+				p.overKill = map[[3]int64]int{}
+			}
+			p.overKill[[3]int64{j.ID, j.Submit, j.ReqTime}]++
+			over = append(over, i)
+			continue
+		}
 		// Saturated: a limit near 2^63 (a hostile log line) wrapped
 		// negative, read as no limit, and the job was simulated with a
 		// filled-in estimate instead of rejected as time out of range.
 		j.ReqTime = satAdd(j.ReqTime, otl)
 	}
+	if len(over) > 0 {
+		p.overKeys(out, over)
+	}
 	return out
+}
+
+// overKeys drops from overKill the keys whose first sane line in out is
+// not one of over (those limits counted there): a line in range whose
+// limit plus OverTimeLimit is an over-kill line's limit, with its ID and
+// submit time, has its key. Of lines of one ID Load keeps the first sane
+// one and rejects the others as duplicates, so the key is that line's
+// (it was cancelled as past 2^40 s when it came first).
+func (p *Policy) overKeys(out []swf.Job, over []int) {
+	first := map[[3]int64]bool{}
+	for i := range out {
+		isOver := len(over) > 0 && over[0] == i
+		if isOver {
+			over = over[1:]
+		}
+		j := &out[i]
+		k := [3]int64{j.ID, j.Submit, j.ReqTime}
+		if p.overKill[k] == 0 || first[k] || !isOver && sanitize.Check(j, p.cpus) != sanitize.SaneJob {
+			continue
+		}
+		first[k] = true
+		if !isOver {
+			delete(p.overKill, k)
+		}
+	}
+}
+
+// overKillWhy is the reason Unrunnable gives a job whose time limit is
+// within 2^40 s (sanitize.MaxTime) but whose limit plus OverTimeLimit,
+// when Slurm kills it, is not.
+const overKillWhy = "time limit plus OverTimeLimit past 2^40 s"
+
+// isOverKill reports whether job j, arriving, is one limits kept out of
+// OverTimeLimit (its limit plus OverTimeLimit past 2^40 s), and counts
+// it off.
+func (p *Policy) isOverKill(j *swf.Job) bool {
+	k := [3]int64{j.ID, j.Submit, j.ReqTime}
+	if p.overKill[k] == 0 {
+		return false
+	}
+	p.overKill[k]--
+	return true
 }
 
 // satAdd is a + b for b ≥ 0, at most math.MaxInt64.
@@ -148,7 +207,9 @@ func (p *Policy) partOf(j *swf.Job) int {
 // Unrunnable counts, by reason, the jobs no partition can run (an
 // unknown partition, a time limit above MaxTime, more nodes than MaxNodes
 // or than the partition has): Run cancels them at submission; under a
-// plain Schedule they wait for ever.
+// plain Schedule they wait for ever. Run also cancels, as "time limit
+// plus OverTimeLimit past 2^40 s", a job whose limit is within 2^40 s
+// (sanitize.MaxTime) but would be killed past it.
 func (p *Policy) Unrunnable() map[string]int { return maps.Clone(p.unrunnable) }
 
 // runObserver tells the policy of Run's submissions and ends as they
@@ -159,6 +220,11 @@ func (o runObserver) OnSubmit(now int64, j *swf.Job) {
 	p := o.p
 	p.begin(now)
 	p.catchUp(now)
+	if len(p.overKill) > 0 && p.isOverKill(j) {
+		p.unrunnable[overKillWhy]++
+		p.sim.Cancel(j.ID)
+		return
+	}
 	var nodes int64
 	if j.Demand != nil {
 		nodes = j.Demand.Nodes
