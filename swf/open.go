@@ -65,22 +65,9 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 	}
 	f := &File{Reader: NewReader(dr), closers: closers, src: dr}
 	if len(closers) > 0 { // gzip: a damaged stream inflates to garbage lines before its checksum fails
-		f.damage = func() error { return drainForDamage(dr) }
+		f.damage = func() error { return inflate.DrainForDamage(dr) }
 	}
 	return f, nil
-}
-
-// maxDamageDrain bounds what a strict read inflates after its first
-// malformed line to find the gzip stream's own error: a stream that never
-// ends (a pipe) stops there, and the parse error stands.
-const maxDamageDrain = 1 << 30
-
-// drainForDamage inflates up to maxDamageDrain more bytes of src and
-// returns the error that ended them: the gzip stream's (checksum, deflate
-// data, cut short), or nil when it ended cleanly or the bound came first.
-func drainForDamage(src io.Reader) error {
-	_, err := io.Copy(io.Discard, io.LimitReader(src, maxDamageDrain))
-	return err
 }
 
 // damagedError is a strict read's first malformed line on a gzip stream

@@ -1,14 +1,13 @@
 package main
 
 import (
-	"compress/flate"
-	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/batchq/batchq/internal/inflate"
 )
 
 // A flipped byte in a gzip log inflates to garbage text, often long
@@ -17,12 +16,7 @@ import (
 // that is not sacct's) reported the garbage ("sacct line 24: 17 fields,
 // the header has 25") and never the cause. As swf.Open does for SWF, a
 // failed conversion inflates the rest of the gzip input it was reading
-// (up to maxDamageDrain) for the stream's own error, and leads with it.
-
-// maxDamageDrain bounds what a failed conversion inflates of its input to
-// find the gzip stream's error (swf's bound): a stream that does not end
-// stops there, and the conversion's error stands.
-const maxDamageDrain = 1 << 30
+// (up to inflate.MaxDamageDrain) for the stream's own error, and leads with it.
 
 // damageIdle bounds how long the search for a damaged stream's error
 // waits for input that does not come: a gzip input that stalls (a named
@@ -79,9 +73,9 @@ func (s *copyState) damaged(pr *io.PipeReader, conv error) error {
 	if err == nil && gz {
 		// The copier ends the input (closing the pipe, with its error if
 		// the stream is damaged) and starts no other.
-		err = drain(pr, maxDamageDrain, damageIdle)
+		err = drain(pr, inflate.MaxDamageDrain, damageIdle)
 	}
-	if gzipDamage(err) {
+	if inflate.IsDamage(err) {
 		return damagedError{gzip: err, conv: conv}
 	}
 	return conv
@@ -113,13 +107,6 @@ func drain(r io.Reader, limit int64, idle time.Duration) error {
 			return nil // stalled: whether the stream is damaged is not known
 		}
 	}
-}
-
-// gzipDamage reports whether err is a gzip stream's: a bad checksum,
-// header or deflate data, or a stream cut short.
-func gzipDamage(err error) bool {
-	return errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) ||
-		errors.As(err, new(flate.CorruptInputError)) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // damagedError is a failed conversion of a gzip input found damaged after

@@ -1,12 +1,10 @@
 package convert
 
 import (
-	"compress/flate"
-	"compress/gzip"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
+
+	"github.com/batchq/batchq/internal/inflate"
 )
 
 // A flipped byte in a gzip input inflates to garbage text, often long
@@ -15,39 +13,20 @@ import (
 // that is not the format's, text sniffed as another format) said the
 // garbage and never the cause. As swf.Open does for SWF, a failed
 // conversion of a gzip input inflates the rest of it (up to
-// maxDamageDrain) for the stream's own error and leads with it.
-
-// maxDamageDrain bounds what a failed conversion inflates of its input to
-// find the gzip stream's error (swf's bound): a stream that does not end
-// stops there, and the conversion's error stands.
-const maxDamageDrain = 1 << 30
+// inflate.MaxDamageDrain) for the stream's own error and leads with it.
 
 // damaged replaces *err, a failed conversion's error, by a *damagedError
 // when the input is gzip (b.damage is set) and its stream turns out
 // damaged. An error that is the stream's own already stands.
 func (b *builder) damaged(err *error) {
-	if *err == nil || b.damage == nil || gzipDamage(*err) {
+	if *err == nil || b.damage == nil || inflate.IsDamage(*err) {
 		return
 	}
 	d := b.damage()
 	b.damage = nil
-	if gzipDamage(d) {
+	if inflate.IsDamage(d) {
 		*err = &damagedError{gzip: d, conv: *err}
 	}
-}
-
-// drainForDamage inflates up to maxDamageDrain more bytes of src and
-// returns the error that ended them, nil at the end or the bound.
-func drainForDamage(src io.Reader) error {
-	_, err := io.Copy(io.Discard, io.LimitReader(src, maxDamageDrain))
-	return err
-}
-
-// gzipDamage reports whether err is a gzip stream's: a bad checksum,
-// header or deflate data, or a stream cut short.
-func gzipDamage(err error) bool {
-	return errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) ||
-		errors.As(err, new(flate.CorruptInputError)) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // damagedError is a failed conversion of a gzip input found damaged after

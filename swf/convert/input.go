@@ -119,7 +119,7 @@ func begin(r io.Reader, opt *Options, format string, also ...string) (in io.Read
 	b = newBuilder(format, opt)
 	if gz { // a failed conversion looks for the stream's damage (builder.damaged)
 		inflated := in
-		b.damage = func() error { return drainForDamage(inflated) }
+		b.damage = func() error { return inflate.DrainForDamage(inflated) }
 	}
 	br := bufio.NewReaderSize(&padNote{r: in, b: b}, sniffBytes)
 	head, _ := br.Peek(sniffBytes) // a read error shows again at the first read
