@@ -335,6 +335,69 @@ import (
 // once per after index a pass reaches (1.00 M calls of most), cost
 // 4,912.5 M: the inner loop, with a call, lost its registers as well.
 //
+// Then (2026-12-01, 07:05–08:00 UTC, helper h-cons6; the same callgrind
+// of examples/simulate on the gzip file, whole process): 4,562.8 M at
+// 96fe7673, EASY 1,381.3 M (3.30×). No cut found; the structures the
+// issue's next step proposed, evaluated:
+//
+//	Compressing in the same pass what the next passes find (the pass
+//	run again at the same instant while the last one moved jobs, up to
+//	50 times): not the schedule. 121,138 of SDSC-BLUE's 232,563 rows
+//	of -jobs-out differ (mean wait 7,601 s → 7,781 s), 69,994 with
+//	-kill, and a rapid draw of 40 jobs on 4 processors differs from the
+//	plain pass at its third workload. A job's slot is its earliest fit
+//	given the later jobs' slots of the last pass; the next pass comes
+//	at a later instant, after arrivals placed in what the earlier job
+//	would have taken, ends and corrections: the compression spread over
+//	passes is the definition's, not a cost to spare. It also costs
+//	more: 6,123.1 M.
+//	The kept visits as their own function (keepRun, the pass's inputs
+//	copied into locals, the loop's counts and minRes written back once):
+//	4,817.0 M (+254 M). Its loop took 880 M where the same lines took
+//	about 624 M inside conservativePass: with some 16 values live, the
+//	compiler spilled them to keepRun's frame and reloaded them at every
+//	job as before, and added a call for each job that needs more.
+//	A skyline or interval tree over the points (first fit in O(log P)),
+//	not built: P is 45 to 100 points, so 6–7 levels of about 15
+//	instructions each against fitBefore's 255 a scan would spare at
+//	most 3.19 M × 155 ≈ 490 M; but each of the 1.1 M moves and the
+//	Allocates changes 2–4 points and mostly their number (the tail
+//	copies), which a tree in an array pays with a rebuild of O(P) and a
+//	tree of nodes with allocations and the updates on each path: as much
+//	again, and Fit, fitOwn, least, most and rebaseOwn rewritten on it.
+//	Batching a pass's moves: each move's slot given back joins moved,
+//	the range every later scan of the pass covers, so the next scan
+//	needs it applied; about 10 moves fall among 27 scans in the passes
+//	that follow a moving pass, so few moves have no scan between them.
+//	A per-pass index of the jobs that cannot move: counted before
+//	(entries in blocks of 4 that no span reaches: 634 k visits, at most
+//	70 M at the 110 instructions a visit costs now).
+//
+// Measured and dropped besides: a settled job kept without fitBefore
+// when its range of starts ends before r at u (w.until < r) and every
+// window from now holds u (now+d > u) where fewer than n are free, one
+// lookup of the step at u (4,654.5 M: fitBefore 815 M → 796 M, the pass
+// 92 M more; with the r-1 proof taking every job of now+d ≥ r, few are
+// left between u and r); the placement loop as its own method,
+// consPlace, so that fewer values are live across it (4,564.2 M, no
+// change: 992 M in consPlace against its share of the pass before), and
+// consPlace with the pass's inputs (now, most, mostA, gain, after) in
+// locals (4,652.6 M). Not the code but the build: examples/simulate
+// built with -pgo from a CPU profile of BenchmarkBlueConservative
+// (3 runs) costs 4,708.7 M for conservative and 1,367.3 M for EASY, a
+// ratio of 3.44.
+//
+// Where the 4,562.8 M go (callgrind_annotate by line): fitBefore 815 M
+// (3.19 M calls; the binary searches, 318 M over all callers, are
+// mostly its first window's); the placement loop 1,192 M, of which the
+// kept visits' inner loop about 110 instructions a visit, some 20 of
+// them loads of the loop's state (consLoop, in memory by design) and
+// of registers the path after it needs; shift 444 M with
+// its inlined searchNear and endAt; Allocate 187 M; memmove 151 M.
+// What is left is the schedule's own work (8.3 M visits, 3.19 M scans,
+// 1.12 M moves), which the definition of the pass fixes, in code the
+// compiler keeps at its floor: the goal of 3 (4,143.9 M) is not met.
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and
