@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/swf/synth"
 )
 
 // Every bad flag value is a usage error (exit 2) naming the flag or the
@@ -23,6 +25,9 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		// with -estimates every job is held at once (~200 bytes each):
 		// 2^28 of them were ~50 GB; at most 2^24
 		{"-jobs", "16777217", "-estimates"},
+		// the modal model needs 200 jobs: fewer failed after -out was
+		// made (exit 1, an empty file left)
+		{"-jobs", "199", "-estimates"},
 	} {
 		out := filepath.Join(dir, "s.swf")
 		var stdout, stderr bytes.Buffer
@@ -46,5 +51,19 @@ func TestMachineZeroReported(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), `"machine": 128`) {
 		t.Errorf("-json: %s", stdout.String())
+	}
+}
+
+// TestMinEstimated: minEstimated is the generator's own bound: it refuses
+// one job fewer and takes that many.
+func TestMinEstimated(t *testing.T) {
+	for _, n := range []int{minEstimated - 1, minEstimated} {
+		g, err := synth.New(synth.Config{Estimator: estmodel.Modal{}, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Jobs(n); (err == nil) != (n >= minEstimated) {
+			t.Errorf("Jobs(%d) with an estimator: %v", n, err)
+		}
 	}
 }

@@ -37,6 +37,11 @@ const (
 	maxEstimated = 1 << 24
 )
 
+// minEstimated is the fewest jobs that synth.Generator gives model
+// estimates (swf/synth's minEstimateJobs, pinned by TestMinEstimated):
+// fewer failed after -out was created, exit 1 with an empty file left.
+const minEstimated = 200
+
 // run is the command: it returns the exit status.
 func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return cli.Status("synth", stderr, generate(args, stdout, stderr))
@@ -70,6 +75,9 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	}
 	if *est && *jobs > maxEstimated {
 		return cli.Usagef("-jobs %d with -estimates: want at most %d (the estimates are assigned with every job held in memory)", *jobs, maxEstimated)
+	}
+	if *est && *jobs < minEstimated {
+		return cli.Usagef("-jobs %d with -estimates: want at least %d (below that the modal model has no tail)", *jobs, minEstimated)
 	}
 	cfg := synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
 		Typeless: *typeless, StartHour: *start}
