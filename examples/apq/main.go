@@ -359,6 +359,9 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return nil, fmt.Errorf("%s: no job lines", path)
+	}
 	procs, err := h.MachineSize()
 	if err == nil {
 		// before sched's "MachineSize N above 2^40", which names no file
