@@ -10,13 +10,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/swf/synth"
 )
 
@@ -58,6 +61,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	est := fs.Bool("estimates", false, "fill field 9 with modal-model user estimates (estmodel)")
 	out := fs.String("out", "-", "output path (- for standard output)")
 	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
 		return err
 	}
@@ -88,14 +92,25 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if *machine == 0 {
 		*machine = 128 // synth.Config's zero value, reported as what it is
 	}
-	w := stdout
+	// The bar moves with the job lines written (10^6 jobs took 2.9 s, and
+	// -jobs goes to 2^28); with -estimates every job is drawn and
+	// estimated first.
+	pb := progress.New(stderr, barOn(fs, bar, *asJSON, *out, stdout), 1)
+	defer pb.Done()
+	lb := &lineBar{w: stdout, jobs: *jobs, bar: pb}
+	if *est {
+		pb.Stage("generate and estimate", 0.5)
+		lb.stage = "write" // at the first line
+	}
+	w := io.Writer(lb)
 	if *out != "-" {
 		f, err := os.Create(*out)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		bw := bufio.NewWriter(f)
+		lb.w = f
+		bw := bufio.NewWriter(lb)
 		if err := g.WriteSWF(bw, *jobs); err != nil {
 			return err
 		}
@@ -108,6 +123,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	} else if err := g.WriteSWF(w, *jobs); err != nil {
 		return err
 	}
+	pb.Done()
 	if g.ShortEstimates > 0 {
 		fmt.Fprintf(stderr, "synth: %d jobs got an estimate below their run time\n", g.ShortEstimates)
 	}
@@ -121,4 +137,31 @@ func generate(args []string, stdout, stderr io.Writer) error {
 		}{*out, *jobs, *machine, *seed, g.ShortEstimates})
 	}
 	return nil
+}
+
+// lineBar is the output with the progress bar: it counts the lines
+// written (the header's and one a job) against the jobs to write.
+type lineBar struct {
+	w     io.Writer
+	jobs  int
+	lines int
+	bar   *progress.Bar
+	stage string // the stage to start at the first write, if any
+}
+
+func (l *lineBar) Write(p []byte) (int, error) {
+	if l.stage != "" {
+		l.bar.Stage(l.stage, 0.5)
+		l.stage = ""
+	}
+	l.lines += bytes.Count(p, []byte{'\n'})
+	l.bar.Set(float64(l.lines) / float64(l.jobs))
+	return l.w.Write(p)
+}
+
+// barOn reports whether to draw the bar: as cli.ProgressOn, and off by
+// default when the trace goes to standard output and that is the terminal
+// too (the bar would cut its lines).
+func barOn(fs *flag.FlagSet, bar *bool, json bool, out string, stdout io.Writer) bool {
+	return cli.ProgressOn(fs, bar, json || out == "-" && cli.Terminal(stdout))
 }

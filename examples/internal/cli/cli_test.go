@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -167,5 +168,21 @@ func TestParseTrace(t *testing.T) {
 		if c.bad != (err != nil) || !c.bad && *trace != c.want || c.bad && !errors.As(err, new(UsageError)) {
 			t.Errorf("%q: trace %q, %v; want %q (bad %v)", c.args, *trace, err, c.want, c.bad)
 		}
+	}
+}
+
+// TestTerminal: Terminal sees through the writer Main wraps os.Stdout in
+// (a character device stands for the terminal: /dev/null is one).
+func TestTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if !Terminal(f) || !Terminal(&stickyWriter{w: f}) {
+		t.Errorf("Terminal(%s) %v, wrapped %v; want true", os.DevNull, Terminal(f), Terminal(&stickyWriter{w: f}))
+	}
+	if Terminal(io.Discard) || Terminal(&stickyWriter{w: io.Discard}) {
+		t.Error("Terminal(io.Discard): true")
 	}
 }
