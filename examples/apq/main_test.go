@@ -77,6 +77,22 @@ func TestEmptyTrace(t *testing.T) {
 	}
 }
 
+// TestTracesNotADirectory: a -traces that does not exist, or is a file,
+// fails at once with nothing on stdout (it printed a "not found; skipped"
+// line per paper trace, then said no trace was found).
+func TestTracesNotADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(t.TempDir(), "none"), file} {
+		r := clitest.Exec(run, "", "-traces", dir, "-tables", "VI", "-quick")
+		if r.Code != cli.ExitError || r.Stdout != "" || !strings.Contains(r.Stderr, "trace directory") || !strings.Contains(r.Stderr, dir) {
+			t.Errorf("-traces %s: exit %d, stdout %q, stderr %q; want %d, nothing on stdout, the directory named", dir, r.Code, r.Stdout, r.Stderr, cli.ExitError)
+		}
+	}
+}
+
 // TestProgress: -progress draws the bar on stderr (a short run's too, with
 // the quiet second set to 0) and leaves stdout byte for byte as without it.
 func TestProgress(t *testing.T) {
