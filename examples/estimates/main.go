@@ -333,11 +333,13 @@ func runAssign(stdout, log io.Writer, o options) error {
 
 // jsonBin is a user bin in -json, with snake_case keys as every command's
 // -json (estmodel.UserBin has no tags: its keys came out as Time, Jobs and
-// Percent).
+// Percent). A bin is sized either in jobs or in percent of the jobs
+// (estmodel.UserBin), and carries that key alone: a percentage bin said
+// "jobs": 0, which no script should read as no job at that estimate.
 type jsonBin struct {
-	Time    int64   `json:"time_s"`
-	Jobs    int     `json:"jobs"`
-	Percent float64 `json:"percent"`
+	Time    int64    `json:"time_s"`
+	Jobs    *int     `json:"jobs,omitempty"`
+	Percent *float64 `json:"percent,omitempty"`
 }
 
 // logBins is the bins as the log line prints them: "18h 23.8%, 0:15 10.6%"
@@ -360,7 +362,12 @@ func logBins(bs []estmodel.UserBin) string {
 func jsonBins(bs []estmodel.UserBin) []jsonBin {
 	out := make([]jsonBin, len(bs))
 	for i, b := range bs {
-		out[i] = jsonBin{b.Time, b.Jobs, b.Percent}
+		out[i] = jsonBin{Time: b.Time}
+		if b.Jobs > 0 {
+			out[i].Jobs = &b.Jobs
+		} else {
+			out[i].Percent = &b.Percent
+		}
 	}
 	return out
 }
