@@ -95,22 +95,20 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	// The bar moves with the job lines written (10^6 jobs took 2.9 s, and
 	// -jobs goes to 2^28); with -estimates every job is drawn and
 	// estimated first.
-	pb := progress.New(stderr, barOn(fs, bar, *asJSON, *out, stdout), 1)
+	on := barOn(fs, bar, *asJSON, *out, stdout)
+	pb := progress.New(stderr, on, 1)
 	defer pb.Done()
-	lb := &lineBar{w: stdout, jobs: *jobs, bar: pb}
 	if *est {
 		pb.Stage("generate and estimate", 0.5)
-		lb.stage = "write" // at the first line
 	}
-	w := io.Writer(lb)
+	w := barred(stdout, pb, on, *jobs, *est)
 	if *out != "-" {
 		f, err := os.Create(*out)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		lb.w = f
-		bw := bufio.NewWriter(lb)
+		bw := bufio.NewWriter(barred(f, pb, on, *jobs, *est))
 		if err := g.WriteSWF(bw, *jobs); err != nil {
 			return err
 		}
@@ -157,6 +155,20 @@ func (l *lineBar) Write(p []byte) (int, error) {
 	l.lines += bytes.Count(p, []byte{'\n'})
 	l.bar.Set(float64(l.lines) / float64(l.jobs))
 	return l.w.Write(p)
+}
+
+// barred is w with the bar counting its lines when on, else w itself: a
+// run without the bar (a pipe, a file, -json) pays nothing for it. With
+// -estimates (est) the write stage starts at the first line.
+func barred(w io.Writer, bar *progress.Bar, on bool, jobs int, est bool) io.Writer {
+	if !on {
+		return w
+	}
+	lb := &lineBar{w: w, jobs: jobs, bar: bar}
+	if est {
+		lb.stage = "write"
+	}
+	return lb
 }
 
 // barOn reports whether to draw the bar: as cli.ProgressOn, and off by

@@ -9,6 +9,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -76,5 +77,19 @@ func TestNoBarOverTrace(t *testing.T) {
 		if got := barOn(fs, bar, false, *out, c.stdout); got != c.want {
 			t.Errorf("%q, stdout %T: bar %v, want %v", c.args, c.stdout, got, c.want)
 		}
+	}
+}
+
+// TestNoBarNoWrapper: without the bar the trace goes straight to its
+// writer, with nothing counting lines on the way (every run paid for the
+// count, bar or not: +0.1% of instructions on -jobs 100000 -out F).
+func TestNoBarNoWrapper(t *testing.T) {
+	var b bytes.Buffer
+	pb := progress.New(io.Discard, false, 1)
+	if w := barred(&b, pb, false, 10, false); w != io.Writer(&b) {
+		t.Errorf("bar off: output %T, want the writer itself", w)
+	}
+	if w, ok := barred(&b, pb, true, 10, true).(*lineBar); !ok || w.stage != "write" {
+		t.Errorf("bar on: output %T, want a *lineBar starting the write stage", w)
 	}
 }
