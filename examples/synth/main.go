@@ -15,7 +15,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strings"
 
 	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -82,6 +84,18 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	}
 	if *est && *jobs < minEstimated {
 		return cli.Usagef("-jobs %d with -estimates: want at least %d (below that the modal model has no tail)", *jobs, minEstimated)
+	}
+	// The flags that are synth.Config's fields are checked as its
+	// Validate checks them, and named: its errors name the fields
+	// ("TargetLoad -1 and ArrivalShapeScale 0 must be …").
+	if !(*load >= 0) || math.IsInf(*load, 0) {
+		return cli.Usagef("-load %v: want a finite load ≥ 0 (0: the model's own)", *load)
+	}
+	if err := (synth.Config{Machine: *machine}).Validate(); err != nil {
+		return cli.Usagef("-machine %d: %s", *machine, strings.TrimPrefix(err.Error(), "synth: "))
+	}
+	if err := (synth.Config{StartHour: *start}).Validate(); err != nil {
+		return cli.Usagef("-start-hour %d: %s", *start, strings.TrimPrefix(err.Error(), "synth: "))
 	}
 	cfg := synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
 		Typeless: *typeless, StartHour: *start}
