@@ -172,17 +172,23 @@ func TestParseTrace(t *testing.T) {
 }
 
 // TestTerminal: Terminal sees through the writer Main wraps os.Stdout in
-// (a character device stands for the terminal: /dev/null is one).
+// (commandStdout; a character device stands for the terminal: /dev/null
+// is one).
 func TestTerminal(t *testing.T) {
 	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip(err)
 	}
 	defer f.Close()
-	if !Terminal(f) || !Terminal(&stickyWriter{w: f}) {
-		t.Errorf("Terminal(%s) %v, wrapped %v; want true", os.DevNull, Terminal(f), Terminal(&stickyWriter{w: f}))
+	if !Terminal(f) || !Terminal(commandStdout(f)) {
+		t.Errorf("Terminal(%s) %v, as Main hands it %v; want true", os.DevNull, Terminal(f), Terminal(commandStdout(f)))
 	}
-	if Terminal(io.Discard) || Terminal(&stickyWriter{w: io.Discard}) {
-		t.Error("Terminal(io.Discard): true")
+	file, err := os.Create(t.TempDir() + "/out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if Terminal(io.Discard) || Terminal(&stickyWriter{w: io.Discard}) || Terminal(commandStdout(file)) {
+		t.Error("Terminal: true of io.Discard or a regular file")
 	}
 }
