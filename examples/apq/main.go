@@ -229,6 +229,13 @@ func reproduce(w io.Writer, o options) error {
 	}
 	// The bar's steps: each trace read (weight 1), then each table over
 	// every trace (weight 1 per trace): tables done of the total.
+	// A -traces that is not a directory fails at once, as qbets' does:
+	// it printed a "not found; skipped" line per paper trace first.
+	if fi, err := os.Stat(o.Dir); err != nil {
+		return fmt.Errorf("trace directory: %w (set -traces or $BATCHQ_TRACES)", err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("trace directory %s: not a directory (set -traces or $BATCHQ_TRACES)", o.Dir)
+	}
 	present := 0
 	for _, pt := range paperTraces {
 		if _, err := os.Stat(filepath.Join(o.Dir, pt.File)); err == nil && matches(pt.File, o.Only) {
@@ -358,6 +365,9 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 	h, jobs, zeros, err := cli.ReadLog(path) // (its errors name the file)
 	if err != nil {
 		return nil, err
+	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return nil, fmt.Errorf("%s: no job lines", path)
 	}
 	procs, err := h.MachineSize()
 	if err == nil {

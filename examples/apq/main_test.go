@@ -1,10 +1,12 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
 )
 
@@ -59,6 +61,36 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
 		JSON:    []string{"-traces", dir, "-tables", "VI", "-quick", "-json"},
 		Missing: []string{"-traces", missing}, File: missing})
+}
+
+// TestEmptyTrace: an empty file under a paper trace's name says it has no
+// job lines, as every command's empty trace does (it said the header lacks
+// MaxProcs and MaxNodes, true of any file without a header).
+func TestEmptyTrace(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := clitest.Exec(run, "", "-traces", dir, "-tables", "VI", "-quick")
+	if r.Code != cli.ExitError || !strings.Contains(r.Stderr, "SDSC-SP2-1998-4.2-cln.swf.gz: no job lines") {
+		t.Errorf("exit %d, stderr %q; want %d and no job lines", r.Code, r.Stderr, cli.ExitError)
+	}
+}
+
+// TestTracesNotADirectory: a -traces that does not exist, or is a file,
+// fails at once with nothing on stdout (it printed a "not found; skipped"
+// line per paper trace, then said no trace was found).
+func TestTracesNotADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(t.TempDir(), "none"), file} {
+		r := clitest.Exec(run, "", "-traces", dir, "-tables", "VI", "-quick")
+		if r.Code != cli.ExitError || r.Stdout != "" || !strings.Contains(r.Stderr, "trace directory") || !strings.Contains(r.Stderr, dir) {
+			t.Errorf("-traces %s: exit %d, stdout %q, stderr %q; want %d, nothing on stdout, the directory named", dir, r.Code, r.Stdout, r.Stderr, cli.ExitError)
+		}
+	}
 }
 
 // TestProgress: -progress draws the bar on stderr (a short run's too, with

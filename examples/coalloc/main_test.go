@@ -32,5 +32,6 @@ func TestCLI(t *testing.T) {
 	missing := filepath.Join(dir, "nope.swf")
 	clitest.Run(t, clitest.Command{Run: run, NoArgs: true,
 		JSON:    []string{"-trace", a + "," + b, "-days", "8", "-step", "300", "-json"},
-		Missing: []string{"-trace", a + "," + missing}, File: missing})
+		Missing: []string{"-trace", a + "," + missing}, File: missing,
+		Empty: func(p string) []string { return []string{"-trace", a + "," + p, "-days", "8"} }})
 }

@@ -41,6 +41,9 @@ func loadMachine(path string) (machine, error) {
 	if err != nil {
 		return machine{}, err
 	}
+	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
+		return machine{}, fmt.Errorf("%s: no job lines", path)
+	}
 	size, err := h.MachineSize()
 	if err != nil {
 		return machine{}, fmt.Errorf("%s: %w", path, err)

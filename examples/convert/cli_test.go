@@ -61,3 +61,32 @@ func TestOutputIsInput(t *testing.T) {
 		t.Error("the log changed")
 	}
 }
+
+// TestProgressOffWhenTraceOnTerminal: with stderr a terminal the bar is on
+// by default, but not when the trace goes to standard output and that is
+// the terminal too (the bar cut the SWF lines on the screen); -progress
+// still forces it. A character device stands for the terminal.
+func TestProgressOffWhenTraceOnTerminal(t *testing.T) {
+	tty, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer tty.Close()
+	in := testdata + "pbs-torque.log"
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-from", "pbs", in}, false},
+		{[]string{"-from", "pbs", in, "-progress"}, true},
+		{[]string{"-from", "pbs", in, "-o", filepath.Join(t.TempDir(), "o.swf")}, true},
+	} {
+		o, err := parse(c.args, tty, tty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.progress != c.want {
+			t.Errorf("%q: progress %v, want %v", c.args, o.progress, c.want)
+		}
+	}
+}

@@ -185,6 +185,11 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	if o.json && o.out == "" {
 		return o, cli.UsageError{Msg: "-json prints the report on standard output: give the SWF file with -o"}
 	}
+	progressGiven := false
+	fs.Visit(func(f *flag.Flag) { progressGiven = progressGiven || f.Name == "progress" })
+	if o.out == "" && !progressGiven && cli.Terminal(stdout) {
+		o.progress = false // the trace goes to the terminal: the bar would cut its lines
+	}
 	tzGiven := false
 	fs.Visit(func(f *flag.Flag) { tzGiven = tzGiven || f.Name == "tz" })
 	if o.from == "gpu" && !tzGiven {

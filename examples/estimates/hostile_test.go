@@ -71,6 +71,14 @@ func TestNotSaneReasons(t *testing.T) {
 				t.Errorf("-json bins: key %q, want time_s, jobs, percent", k)
 			}
 		}
+		// A bin is sized in jobs or in percent, and says which: a
+		// percentage bin said "jobs": 0 too.
+		if _, j := m["jobs"]; j == (m["percent"] != 0) {
+			t.Errorf("-json bin %v: want jobs or percent, not both, not neither", m)
+		}
+	}
+	if len(b.Bins) > 0 && b.Bins[0]["percent"] != 100 {
+		t.Errorf("-json bins %v: want E_max's at 100 percent", b.Bins)
 	}
 }
 

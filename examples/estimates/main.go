@@ -233,6 +233,9 @@ func runAssign(stdout, log io.Writer, o options) error {
 	if len(notSane) > 0 {
 		why = ": " + cli.Reasons(notSane)
 	}
+	if tr.leftOut > 0 {
+		why += fmt.Sprintf("; %d sane jobs left out of %s: %s", tr.leftOut, o.trace, tr.leftWhy)
+	}
 	fmt.Fprintf(log, "%s: %d sane jobs on %d processors (%d dropped as not sane%s)\n", o.trace, len(jobs), tr.procs, len(tr.sane.Excluded), why)
 	if tr.zeros > 0 {
 		fmt.Fprintf(log, "%s: %s\n", o.trace, cli.PaddingNote(tr.zeros))
@@ -298,18 +301,25 @@ func runAssign(stdout, log io.Writer, o options) error {
 		return err
 	}
 	return cli.WriteJSON(stdout, struct {
-		Trace     string         `json:"trace"`
-		Out       string         `json:"out"`
-		SaneJobs  int            `json:"sane_jobs"`
-		Procs     int64          `json:"procs"`
-		NotSane   int            `json:"not_sane"`
-		ByReason  map[string]int `json:"not_sane_by_reason"`
-		Model     string         `json:"model"`
-		EMax      int64          `json:"e_max_s"`
-		Bins      []jsonBin      `json:"bins"`
-		Truncated int            `json:"run_times_truncated"`
-		Short     int            `json:"estimates_below_run_time"`
-		Missing   int            `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
+		Trace    string         `json:"trace"`
+		Out      string         `json:"out"`
+		SaneJobs int            `json:"sane_jobs"`
+		Procs    int64          `json:"procs"`
+		NotSane  int            `json:"not_sane"`
+		ByReason map[string]int `json:"not_sane_by_reason"`
+		// JobsRead = SaneJobs + NotSane + LeftOut: the job lines read,
+		// and the sane jobs a short name's filter left out (kth4h's
+		// without an estimate of at most 4 h, sdsc106's), LeftWhy what
+		// they had.
+		JobsRead  int       `json:"jobs_read"`
+		LeftOut   int       `json:"left_out"`
+		LeftWhy   string    `json:"left_out_why,omitempty"`
+		Model     string    `json:"model"`
+		EMax      int64     `json:"e_max_s"`
+		Bins      []jsonBin `json:"bins"`
+		Truncated int       `json:"run_times_truncated"`
+		Short     int       `json:"estimates_below_run_time"`
+		Missing   int       `json:"estimates_missing"` // sane jobs without an estimate in the log (S6)
 		// Warnings and WarningData as simulate's: one line each, and
 		// their figures by kind (degenerate_e_max).
 		Warnings    []string       `json:"warnings,omitempty"`
@@ -317,17 +327,19 @@ func runAssign(stdout, log io.Writer, o options) error {
 		// TrailingZeros: zero bytes after the log's last gzip member,
 		// ignored (simulate's and swfstat's key).
 		TrailingZeros int64 `json:"trailing_zero_bytes"`
-	}{o.trace, o.out, len(jobs), tr.procs, len(tr.sane.Excluded), cli.ReasonKeys(notSane), o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
+	}{o.trace, o.out, len(jobs), tr.procs, len(tr.sane.Excluded), cli.ReasonKeys(notSane), tr.read, tr.leftOut, tr.leftWhy, o.model, set.EMax, jsonBins(set.Bins), len(rep.Truncated), rep.Short,
 		set.Missing, warnings, warningData, tr.zeros})
 }
 
 // jsonBin is a user bin in -json, with snake_case keys as every command's
 // -json (estmodel.UserBin has no tags: its keys came out as Time, Jobs and
-// Percent).
+// Percent). A bin is sized either in jobs or in percent of the jobs
+// (estmodel.UserBin), and carries that key alone: a percentage bin said
+// "jobs": 0, which no script should read as no job at that estimate.
 type jsonBin struct {
-	Time    int64   `json:"time_s"`
-	Jobs    int     `json:"jobs"`
-	Percent float64 `json:"percent"`
+	Time    int64    `json:"time_s"`
+	Jobs    *int     `json:"jobs,omitempty"`
+	Percent *float64 `json:"percent,omitempty"`
 }
 
 // logBins is the bins as the log line prints them: "18h 23.8%, 0:15 10.6%"
@@ -350,7 +362,12 @@ func logBins(bs []estmodel.UserBin) string {
 func jsonBins(bs []estmodel.UserBin) []jsonBin {
 	out := make([]jsonBin, len(bs))
 	for i, b := range bs {
-		out[i] = jsonBin{b.Time, b.Jobs, b.Percent}
+		out[i] = jsonBin{Time: b.Time}
+		if b.Jobs > 0 {
+			out[i].Jobs = &b.Jobs
+		} else {
+			out[i].Percent = &b.Percent
+		}
 	}
 	return out
 }

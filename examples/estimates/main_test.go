@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -116,4 +118,32 @@ func TestProgress(t *testing.T) {
 	trace := clitest.WriteTrace(t, t.TempDir(), "t.swf", 30, 16)
 	args := []string{"-validate", "-logs", trace, "-seeds", "2", "-fseeds", "2", "-noextra", "-workers", "1"}
 	clitest.Progress(t, run, args...)
+}
+
+// TestShortNameLeftOut: the jobs a short name's filter leaves out are
+// counted and said, so that -json's counts add up to the lines read:
+// kth4h said "23062 sane jobs (1 dropped as not sane)" of KTH's 28476,
+// and its 5413 jobs without an estimate of at most 4 h went unsaid.
+func TestShortNameLeftOut(t *testing.T) {
+	tracetest.Path(t, tracetest.KTH) // (skips without the traces)
+	r := clitest.Exec(run, "", "-trace", "kth4h", "-out", filepath.Join(t.TempDir(), "o.swf"), "-json")
+	if r.Code != 0 {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	var got struct {
+		Read    int    `json:"jobs_read"`
+		Sane    int    `json:"sane_jobs"`
+		NotSane int    `json:"not_sane"`
+		LeftOut int    `json:"left_out"`
+		Why     string `json:"left_out_why"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Read != 28476 || got.LeftOut == 0 || got.Sane+got.NotSane+got.LeftOut != got.Read || got.Why == "" {
+		t.Errorf("-json: %+v; want the 28476 lines of KTH accounted for", got)
+	}
+	if want := fmt.Sprintf("%d sane jobs left out of kth4h: no estimate or one above 4 h", got.LeftOut); !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr %q lacks %q", r.Stderr, want)
+	}
 }

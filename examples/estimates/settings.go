@@ -24,17 +24,18 @@ var shortNames = map[string]struct {
 	procs  int64
 	eMax   int64
 	filter func([]swf.Job) []swf.Job
+	why    string // what filter leaves out, for the report
 }{
-	"ctc":  {tracetest.CTC, 512, 18 * 3600, nil}, // S32: the thesis uses 512, not the ~430 batch nodes
-	"kth":  {tracetest.KTH, 0, 60 * 3600, nil},
-	"sdsc": {tracetest.SDSCSP2, 0, 18 * 3600, nil},
-	"blue": {tracetest.SDSCBlue, 0, 36 * 3600, nil},
+	"ctc":  {tracetest.CTC, 512, 18 * 3600, nil, ""}, // S32: the thesis uses 512, not the ~430 batch nodes
+	"kth":  {tracetest.KTH, 0, 60 * 3600, nil, ""},
+	"sdsc": {tracetest.SDSCSP2, 0, 18 * 3600, nil, ""},
+	"blue": {tracetest.SDSCBlue, 0, 36 * 3600, nil, ""},
 	// KTH4H (§5.5, S12): KTH's weekday 4-hour-limit jobs, the KTH workload
 	// of Ch. 5, on the same 100-processor machine.
-	"kth4h": {tracetest.KTH, 0, 4 * 3600, estimateAtMost(4 * 3600)},
+	"kth4h": {tracetest.KTH, 0, 4 * 3600, estimateAtMost(4 * 3600), "no estimate or one above 4 h"},
 	// SDSC-106 (§5.5): SDSC without the estimate values its most inventive
 	// user alone used.
-	"sdsc106": {tracetest.SDSCSP2, 0, 18 * 3600, withoutOwnedModes},
+	"sdsc106": {tracetest.SDSCSP2, 0, 18 * 3600, withoutOwnedModes, "an estimate value one user alone gave"},
 }
 
 // loadedTrace is a trace as loadTrace reads it.
@@ -44,6 +45,10 @@ type loadedTrace struct {
 	procs int64     // the machine size (-procs, the short name's, or the header's)
 	sane  sanitize.Report
 	zeros int64 // zero bytes after the last gzip member (ignored, and said: cli.PaddingNote)
+	// read is the job lines read; leftOut the sane jobs a short name's
+	// filter left out (kth4h, sdsc106), leftWhy what they had.
+	read, leftOut int
+	leftWhy       string
 }
 
 // loadTrace reads a trace given as a path or a short name (ctc, kth, kth4h,
@@ -52,8 +57,9 @@ type loadedTrace struct {
 func loadTrace(name string, procs int64) (loadedTrace, error) {
 	path := name
 	var filter func([]swf.Job) []swf.Job
+	why := ""
 	if s, ok := shortNames[strings.ToLower(name)]; ok {
-		filter = s.filter
+		filter, why = s.filter, s.why
 		p, err := tracetest.Find(s.file)
 		if err != nil {
 			return loadedTrace{}, fmt.Errorf("trace %s: %w", name, err)
@@ -88,10 +94,12 @@ func loadTrace(name string, procs int64) (loadedTrace, error) {
 		}
 	}
 	sane, rep := sanitize.Sane(jobs, procs)
+	n := len(sane)
 	if filter != nil {
 		sane = filter(sane)
 	}
-	return loadedTrace{hdr: hdr, jobs: sane, procs: procs, sane: rep, zeros: zeros}, nil
+	return loadedTrace{hdr: hdr, jobs: sane, procs: procs, sane: rep, zeros: zeros,
+		read: len(jobs), leftOut: n - len(sane), leftWhy: why}, nil
 }
 
 // logSetting is what the modal model is told about a log in the thesis's

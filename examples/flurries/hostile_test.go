@@ -45,7 +45,7 @@ func TestDegenerateLogsRefused(t *testing.T) {
 	write("unknown.swf", fmt.Sprintf(line, 1, -1))
 	write("far.swf", fmt.Sprintf(line, 1, 0)+fmt.Sprintf(line, 2, int64(1<<63-1000)))
 	for name, want := range map[string]string{
-		"empty.swf":   "no job with a known submit time (0 jobs read)",
+		"empty.swf":   "empty.swf: no job lines", // (as every command's: it said "no job with a known submit time (0 jobs read)")
 		"unknown.swf": "no job with a known submit time (1 jobs read)",
 		"far.swf":     "more than 100 years",
 	} {

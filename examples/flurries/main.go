@@ -207,6 +207,9 @@ func (n *logNotes) write(w io.Writer) {
 // submit time (an empty log panicked: index out of range), or a span
 // above cli.SubmitSpan's (a corrupt submit time).
 func checkSpan(name string, jobs []swf.Job) error {
+	if len(jobs) == 0 { // said as every command says it of an empty log
+		return fmt.Errorf("%s: no job lines", name)
+	}
 	known, err := cli.SubmitSpan(jobs)
 	switch {
 	case err != nil:

@@ -111,7 +111,7 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 		}
 		return o, cli.Usagef("one trace expected, got %q", got)
 	case o.trace == "":
-		return o, cli.UsageError{Msg: "missing trace (-trace FILE or FILE; -help for the flags)"}
+		return o, cli.UsageError{Msg: "missing trace (-trace FILE or FILE)"}
 	}
 	if o.machine < 0 || o.machine > cli.MaxSize {
 		// (2^63 − 1 was exit 1, sched's or synth's error, after the trace was read)

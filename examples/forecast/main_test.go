@@ -191,3 +191,13 @@ func TestProgressMovesInRun(t *testing.T) {
 		t.Errorf("a %v run drew no bar past 0%%: %q", d, r.Stderr)
 	}
 }
+
+// TestNoTrace: no trace is a usage error whose line points to the help
+// once ("(-trace FILE or FILE; -help for the flags) (-h for help)" did
+// twice).
+func TestNoTrace(t *testing.T) {
+	r := clitest.Exec(run, "")
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "missing trace") || strings.Count(r.Stderr, "help") != 1 {
+		t.Errorf("exit %d, stderr %q; want %d, missing trace and one help hint", r.Code, r.Stderr, cli.ExitUsage)
+	}
+}

@@ -125,6 +125,16 @@ func TestScoreTableAndBadFile(t *testing.T) {
 	if code := command([]string{"-trace", nowait}, io.Discard, &errn); code == 0 || strings.Count(errn.String(), nowait+": no job with a known wait") != 1 {
 		t.Errorf("exit %d, stderr %q; want the log named once", code, errn.String())
 	}
+	// An empty log says so, as every command's does (it said "no job
+	// with a known wait (0 jobs)").
+	empty := filepath.Join(dir, "empty.swf")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errn.Reset()
+	if code := command([]string{"-trace", empty}, io.Discard, &errn); code == 0 || strings.Count(errn.String(), empty+": no job lines") != 1 {
+		t.Errorf("exit %d, stderr %q; want the empty log named once, with no job lines", code, errn.String())
+	}
 	for _, want := range []string{"good: full QBETS, q = 0.95, C = 0.95", "| 1 short | 444 |", "| 2 long | 256 |"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the good file's table lacks %q:\n%s", want, out.String())

@@ -92,6 +92,9 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(jobs) == 0 { // as every command says it of an empty log
+		return nil, fmt.Errorf("%s: no job lines", path)
+	}
 	rows, err := scoreJobs(path, hdr, jobs, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -117,3 +117,32 @@ func TestHelpDocumentsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialLocations: kwouldwait and kwouldstart print every location's
+// answer and exit 1 when a location got an error instead of a prediction,
+// in each format (the service answers such a request 200, §2.3, and the
+// client exited 0: a script could not tell).
+func TestPartialLocations(t *testing.T) {
+	_, srv := newTestServer(t)
+	for _, f := range []struct{ format, answer string }{
+		{"text", "normal@s1: 4 cores"}, {"json", `"queue":"normal"`}, {"xml", "<queue>normal</queue>"}, {"html", "normal@s1</a></h2>"},
+	} {
+		for _, cmd := range []string{"kwouldwait", "kwouldstart"} {
+			var out, errb strings.Builder
+			args := []string{cmd, "-server", srv.URL, "-format", f.format, "4", "01:00:00", "normal@s1", "x@s1", "debug@s1"}
+			err := run(context.Background(), args, &out, &errb)
+			if err == nil || !strings.Contains(err.Error(), "1 of 3 locations got no prediction") {
+				t.Errorf("%s -format %s: error %v, want 1 of 3 locations failed", cmd, f.format, err)
+			}
+			if !strings.Contains(out.String(), f.answer) || !strings.Contains(out.String(), "x@s1") && !strings.Contains(out.String(), `"x"`) && !strings.Contains(out.String(), ">x<") {
+				t.Errorf("%s -format %s: the answers are not all printed:\n%s", cmd, f.format, out.String())
+			}
+		}
+	}
+	// A failure is never hidden by an answer that cannot be read back.
+	for _, ext := range []string{"json", "xml"} {
+		if n := failedLocations(ext, []byte("<html>")); n >= 0 {
+			t.Errorf("failedLocations(%s, unreadable) = %d, want -1", ext, n)
+		}
+	}
+}

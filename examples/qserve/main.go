@@ -561,6 +561,21 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
 	}
-	_, err = io.Copy(stdout, resp.Body)
-	return err
+	if !strings.HasPrefix(cmd, "kwould") {
+		_, err = io.Copy(stdout, resp.Body)
+		return err
+	}
+	// Every location's answer is printed, and a location that got an
+	// error makes the exit status 1 (it was 0: partialError).
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if _, err := stdout.Write(body); err != nil {
+		return err
+	}
+	if n := failedLocations(ext, body); n != 0 {
+		return partialError(n, len(a)-2)
+	}
+	return nil
 }

@@ -166,7 +166,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	switch len(pos) {
 	case 0:
-		return o, cli.Usagef("missing TRACE argument (usage: simulate [flags] TRACE; -help for the flags)")
+		return o, cli.Usagef("missing TRACE argument (usage: simulate [flags] TRACE)")
 	case 1:
 		o.trace = pos[0]
 	default:

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sched"
@@ -544,4 +545,14 @@ func TestCLI(t *testing.T) {
 	missing := filepath.Join(dir, "nope.swf")
 	clitest.Run(t, clitest.Command{Run: runContext, JSON: []string{trace, "-json"}, Missing: []string{missing}, File: missing,
 		Empty: func(p string) []string { return []string{p} }, Machine: []string{"t.swf"}})
+}
+
+// TestNoTrace: no trace is a usage error whose line points to the help
+// once ("(usage: simulate [flags] TRACE; -help for the flags) (-h for
+// help)" did twice).
+func TestNoTrace(t *testing.T) {
+	r := clitest.Exec(runContext, "")
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "missing TRACE") || strings.Count(r.Stderr, "help") != 1 {
+		t.Errorf("exit %d, stderr %q; want %d, missing TRACE and one help hint", r.Code, r.Stderr, cli.ExitUsage)
+	}
 }

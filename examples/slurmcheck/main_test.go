@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,8 @@ func TestCLI(t *testing.T) {
 	clitest.Run(t, clitest.Command{Run: run, JSON: []string{recordPath, "-json"}, Missing: []string{missing}, File: missing})
 }
 
-// TestJSONKeys: every key of -json is snake_case, as every command's. A
+// TestJSONKeys: every key of -json is snake_case, as every report's -json
+// (qserve's client alone prints the service's camelCase API objects). A
 // user saw "BackfillSeen" and "BackfillJumped" beside "own_pairs" (two
 // fields of slurmSide without tags).
 func TestJSONKeys(t *testing.T) {
@@ -32,12 +34,13 @@ func TestJSONKeys(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
 		t.Fatal(err)
 	}
+	snake := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 	var walk func(path string, v any)
 	walk = func(path string, v any) {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, e := range v {
-				if strings.ToLower(k) != k {
+				if !snake.MatchString(k) {
 					t.Errorf("-json key %s/%s: want snake_case", path, k)
 				}
 				walk(path+"/"+k, e)

@@ -44,8 +44,19 @@ func TestHostileLinesCounted(t *testing.T) {
 	out.Reset()
 	errs.Reset()
 	code := run(context.Background(), []string{"-lenient", "-"}, strings.NewReader("x y z\n\x00\x01\n"), &out, &errs)
-	if code != 1 || out.Len() != 0 || !strings.Contains(errs.String(), "no job line could be read: 2 malformed lines skipped") {
+	if code != 1 || out.Len() != 0 || !strings.Contains(errs.String(), "standard input: no job line could be read: 2 malformed lines skipped") {
 		t.Errorf("-lenient, nothing readable: exit %d, %q, %q", code, out.String(), errs.String())
+	}
+	// A file is named, as every run error names it (it was not).
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(bad, []byte("x y z\n\x00\x01\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errs.Reset()
+	code = run(context.Background(), []string{"-lenient", bad}, strings.NewReader(""), &out, &errs)
+	if code != 1 || !strings.Contains(errs.String(), bad+": no job line could be read") {
+		t.Errorf("-lenient %s, nothing readable: exit %d, %q", bad, code, errs.String())
 	}
 }
 

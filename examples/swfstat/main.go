@@ -103,6 +103,15 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	if s.jobs == 0 && s.stats.Skipped > 0 {
+		// As simulate says it: every line was malformed, nothing
+		// summarized (the file named, as every run error names it).
+		msg := fmt.Sprintf("%s: no job line could be read: %d malformed lines skipped (-lenient)", name, s.stats.Skipped)
+		if len(s.stats.Errors) > 0 {
+			msg += fmt.Sprintf("; first: %v", s.stats.Errors[0])
+		}
+		return errors.New(msg)
+	}
 	if s.jobs == 0 {
 		// A summary of nothing is not a summary: every other command
 		// says the same of such a file (exit 1), and a script reading
@@ -190,14 +199,6 @@ func summarize(r *swf.Reader) (*summary, error) {
 	}
 	s.seen = nil
 	s.stats = r.Stats()
-	if s.jobs == 0 && s.stats.Skipped > 0 {
-		// As simulate says it: every line was malformed, nothing summarized.
-		msg := fmt.Sprintf("no job line could be read: %d malformed lines skipped (-lenient)", s.stats.Skipped)
-		if len(s.stats.Errors) > 0 {
-			msg += fmt.Sprintf("; first: %v", s.stats.Errors[0])
-		}
-		return nil, errors.New(msg)
-	}
 	s.machine, s.machineErr = h.MachineSize()
 	return s, nil
 }

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/swf/synth"
 )
 
 // Every bad flag value is a usage error (exit 2) naming the flag or the
@@ -23,12 +25,17 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		// with -estimates every job is held at once (~200 bytes each):
 		// 2^28 of them were ~50 GB; at most 2^24
 		{"-jobs", "16777217", "-estimates"},
+		// the modal model needs 200 jobs: fewer failed after -out was
+		// made (exit 1, an empty file left)
+		{"-jobs", "199", "-estimates"},
 	} {
 		out := filepath.Join(dir, "s.swf")
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), append(args, "-out", out), strings.NewReader(""), &stdout, &stderr)
-		if code != cli.ExitUsage || !strings.Contains(stderr.String(), strings.TrimPrefix(args[1], "+")) {
-			t.Errorf("%q: exit %d, %q; want 2 naming %s", args, code, stderr.String(), args[1])
+		// The flag is named, not synth.Config's field ("TargetLoad -1
+		// and ArrivalShapeScale 0 must be …", "machine size -5").
+		if code != cli.ExitUsage || !strings.Contains(stderr.String(), args[0]+" "+args[1]) || strings.Contains(stderr.String(), "TargetLoad") {
+			t.Errorf("%q: exit %d, %q; want 2 naming %s %s", args, code, stderr.String(), args[0], args[1])
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%q: wrote %s", args, out)
@@ -46,5 +53,19 @@ func TestMachineZeroReported(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), `"machine": 128`) {
 		t.Errorf("-json: %s", stdout.String())
+	}
+}
+
+// TestMinEstimated: minEstimated is the generator's own bound: it refuses
+// one job fewer and takes that many.
+func TestMinEstimated(t *testing.T) {
+	for _, n := range []int{minEstimated - 1, minEstimated} {
+		g, err := synth.New(synth.Config{Estimator: estmodel.Modal{}, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Jobs(n); (err == nil) != (n >= minEstimated) {
+			t.Errorf("Jobs(%d) with an estimator: %v", n, err)
+		}
 	}
 }

@@ -10,13 +10,18 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strings"
 
 	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/swf/synth"
 )
 
@@ -37,6 +42,11 @@ const (
 	maxEstimated = 1 << 24
 )
 
+// minEstimated is the fewest jobs that synth.Generator gives model
+// estimates (swf/synth's minEstimateJobs, pinned by TestMinEstimated):
+// fewer failed after -out was created, exit 1 with an empty file left.
+const minEstimated = 200
+
 // run is the command: it returns the exit status.
 func run(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return cli.Status("synth", stderr, generate(args, stdout, stderr))
@@ -53,6 +63,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	est := fs.Bool("estimates", false, "fill field 9 with modal-model user estimates (estmodel)")
 	out := fs.String("out", "-", "output path (- for standard output)")
 	asJSON := cli.JSONFlag(fs)
+	bar := cli.ProgressFlag(fs, stderr)
 	if err := cli.ParseFlags(fs, args, usage, stdout); err != nil {
 		return err
 	}
@@ -71,6 +82,21 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if *est && *jobs > maxEstimated {
 		return cli.Usagef("-jobs %d with -estimates: want at most %d (the estimates are assigned with every job held in memory)", *jobs, maxEstimated)
 	}
+	if *est && *jobs < minEstimated {
+		return cli.Usagef("-jobs %d with -estimates: want at least %d (below that the modal model has no tail)", *jobs, minEstimated)
+	}
+	// The flags that are synth.Config's fields are checked as its
+	// Validate checks them, and named: its errors name the fields
+	// ("TargetLoad -1 and ArrivalShapeScale 0 must be …").
+	if !(*load >= 0) || math.IsInf(*load, 0) {
+		return cli.Usagef("-load %v: want a finite load ≥ 0 (0: the model's own)", *load)
+	}
+	if err := (synth.Config{Machine: *machine}).Validate(); err != nil {
+		return cli.Usagef("-machine %d: %s", *machine, strings.TrimPrefix(err.Error(), "synth: "))
+	}
+	if err := (synth.Config{StartHour: *start}).Validate(); err != nil {
+		return cli.Usagef("-start-hour %d: %s", *start, strings.TrimPrefix(err.Error(), "synth: "))
+	}
 	cfg := synth.Config{Estimator: estimator, Machine: *machine, TargetLoad: *load, Seed: *seed,
 		Typeless: *typeless, StartHour: *start}
 	g, err := synth.New(cfg)
@@ -80,14 +106,23 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	if *machine == 0 {
 		*machine = 128 // synth.Config's zero value, reported as what it is
 	}
-	w := stdout
+	// The bar moves with the job lines written (10^6 jobs took 2.9 s, and
+	// -jobs goes to 2^28); with -estimates every job is drawn and
+	// estimated first.
+	on := barOn(fs, bar, *asJSON, *out, stdout)
+	pb := progress.New(stderr, on, 1)
+	defer pb.Done()
+	if *est {
+		pb.Stage("generate and estimate", 0.5)
+	}
+	w := barred(stdout, pb, on, *jobs, *est)
 	if *out != "-" {
 		f, err := os.Create(*out)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		bw := bufio.NewWriter(f)
+		bw := bufio.NewWriter(barred(f, pb, on, *jobs, *est))
 		if err := g.WriteSWF(bw, *jobs); err != nil {
 			return err
 		}
@@ -100,6 +135,7 @@ func generate(args []string, stdout, stderr io.Writer) error {
 	} else if err := g.WriteSWF(w, *jobs); err != nil {
 		return err
 	}
+	pb.Done()
 	if g.ShortEstimates > 0 {
 		fmt.Fprintf(stderr, "synth: %d jobs got an estimate below their run time\n", g.ShortEstimates)
 	}
@@ -113,4 +149,45 @@ func generate(args []string, stdout, stderr io.Writer) error {
 		}{*out, *jobs, *machine, *seed, g.ShortEstimates})
 	}
 	return nil
+}
+
+// lineBar is the output with the progress bar: it counts the lines
+// written (the header's and one a job) against the jobs to write.
+type lineBar struct {
+	w     io.Writer
+	jobs  int
+	lines int
+	bar   *progress.Bar
+	stage string // the stage to start at the first write, if any
+}
+
+func (l *lineBar) Write(p []byte) (int, error) {
+	if l.stage != "" {
+		l.bar.Stage(l.stage, 0.5)
+		l.stage = ""
+	}
+	l.lines += bytes.Count(p, []byte{'\n'})
+	l.bar.Set(float64(l.lines) / float64(l.jobs))
+	return l.w.Write(p)
+}
+
+// barred is w with the bar counting its lines when on, else w itself: a
+// run without the bar (a pipe, a file, -json) pays nothing for it. With
+// -estimates (est) the write stage starts at the first line.
+func barred(w io.Writer, bar *progress.Bar, on bool, jobs int, est bool) io.Writer {
+	if !on {
+		return w
+	}
+	lb := &lineBar{w: w, jobs: jobs, bar: bar}
+	if est {
+		lb.stage = "write"
+	}
+	return lb
+}
+
+// barOn reports whether to draw the bar: as cli.ProgressOn, and off by
+// default when the trace goes to standard output and that is the terminal
+// too (the bar would cut its lines).
+func barOn(fs *flag.FlagSet, bar *bool, json bool, out string, stdout io.Writer) bool {
+	return cli.ProgressOn(fs, bar, json || out == "-" && cli.Terminal(stdout))
 }

@@ -30,7 +30,7 @@ func TestUnknownLogIsUsageError(t *testing.T) {
 // file's name.
 func TestEmptyOrBadLogNamed(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"", "no sane job (0 records)"},
+		{"", "KTH-SP2-1996-2.1-cln.swf.gz: no job lines"}, // (as every command's: it said "no sane job (0 records)")
 		{"; MaxProcs: 100\n1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n", "no sane job (1 record: 1 no submit time)"},
 		{"x\n", "line 1, field 1"},
 	} {

@@ -222,6 +222,9 @@ func (s *Service) Replay(ctx context.Context, path, name string, speed float64, 
 	if err != nil {
 		return err
 	}
+	if len(jobs) == 0 { // as the commands say it of an empty log (it said "no usable jobs (0 unusable)")
+		return fmt.Errorf("%s: no job lines", path)
+	}
 	evs, why := traceEvents(h, jobs, name)
 	if len(evs) == 0 {
 		return fmt.Errorf("%s: no usable jobs (%s)", path, reasons(why))

@@ -112,4 +112,13 @@ func TestTraceEventsReasons(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no usable jobs (2 unusable: 1 no submit time, 1 no wait time)") {
 		t.Errorf("Replay of unusable jobs: %v", err)
 	}
+	// An empty trace says so, as the commands say it of an empty log: it
+	// said "no usable jobs (0 unusable)".
+	empty := filepath.Join(t.TempDir(), "empty.swf")
+	if err := os.WriteFile(empty, []byte("; MaxProcs: 4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Replay(context.Background(), empty, "s", 1, t.Logf); err == nil || err.Error() != empty+": no job lines" {
+		t.Errorf("Replay of an empty trace: %v, want %s: no job lines", err, empty)
+	}
 }

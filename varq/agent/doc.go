@@ -1,7 +1,7 @@
 // Package agent drives VARQ requests on a simulated batch machine, the
 // generality simulation of Nurmi's thesis §5.4 (Table 5.6).
 //
-// A Agent turns a fraction of a trace's jobs into varq.Requests for
+// An Agent turns a fraction of a trace's jobs into varq.Requests for
 // start times every 6 h (Config.Period): it plans each at its arrival
 // with a varq.Replanner over a varq.Forecaster, waits (re-planning) until
 // the planned submission, submits the padded job to a varq.Machine, and

@@ -61,7 +61,7 @@ func Main(cmd Command) {
 	parent, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	ctx := &watched{Context: parent}
 	done := make(chan int, 1)
-	stdout := &stickyWriter{w: os.Stdout}
+	stdout := commandStdout(os.Stdout)
 	go func() { done <- cmd(ctx, os.Args[1:], os.Stdin, stdout, os.Stderr) }()
 	select {
 	case code := <-done:
@@ -80,6 +80,11 @@ func Main(cmd Command) {
 	// report too.
 	os.Exit(stdout.status(<-done))
 }
+
+// commandStdout is the standard output Main hands a command: Terminal
+// sees through it (TestTerminal checks it on this very writer, so that a
+// new wrapper here cannot hide a terminal from the progress bars' check).
+func commandStdout(f *os.File) *stickyWriter { return &stickyWriter{w: f} }
 
 // stickyWriter keeps the first error of its writes (safe for concurrent
 // writes, as the *os.File it wraps is).

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -167,5 +168,27 @@ func TestParseTrace(t *testing.T) {
 		if c.bad != (err != nil) || !c.bad && *trace != c.want || c.bad && !errors.As(err, new(UsageError)) {
 			t.Errorf("%q: trace %q, %v; want %q (bad %v)", c.args, *trace, err, c.want, c.bad)
 		}
+	}
+}
+
+// TestTerminal: Terminal sees through the writer Main wraps os.Stdout in
+// (commandStdout; a character device stands for the terminal: /dev/null
+// is one).
+func TestTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if !Terminal(f) || !Terminal(commandStdout(f)) {
+		t.Errorf("Terminal(%s) %v, as Main hands it %v; want true", os.DevNull, Terminal(f), Terminal(commandStdout(f)))
+	}
+	file, err := os.Create(t.TempDir() + "/out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if Terminal(io.Discard) || Terminal(&stickyWriter{w: io.Discard}) || Terminal(commandStdout(file)) {
+		t.Error("Terminal: true of io.Discard or a regular file")
 	}
 }

@@ -78,6 +78,17 @@ func ProgressFlag(fs *flag.FlagSet, stderr io.Writer) *bool {
 	return fs.Bool("progress", progress.IsTerminal(stderr), "progress bar on stderr for runs longer than a second (default: when stderr is a terminal)")
 }
 
+// Terminal reports whether w is a terminal, as progress.IsTerminal does,
+// also for the standard output Main hands a command (wrapped to keep its
+// write errors): a command whose output streams to stdout draws no bar by
+// default when stdout is the terminal too, or the bar cuts the lines.
+func Terminal(w io.Writer) bool {
+	if s, ok := w.(*stickyWriter); ok {
+		w = s.w
+	}
+	return progress.IsTerminal(w)
+}
+
 // ProgressOn reports whether to draw the bar of -progress (registered by
 // ProgressFlag as bar): as the command line set it, else a terminal's
 // default, which -json turns off (its output is for scripts).

@@ -114,8 +114,12 @@ func ReasonKeys(by map[string]int) map[string]int {
 // NoSaneJob is the error of a command left with no job to work on: every
 // one of the read lines of path was left out, counted by reason (by), in
 // the same words in every command ("no sane job (1 record: 1 no submit
-// time)").
+// time)"); a file without a job line says "no job lines", as every
+// command says it of an empty log (it said "no sane job (0 records)").
 func NoSaneJob(path string, read int, by map[string]int) error {
+	if read == 0 {
+		return fmt.Errorf("%s: no job lines", path)
+	}
 	noun := "records"
 	if read == 1 {
 		noun = "record"

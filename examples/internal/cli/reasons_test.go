@@ -59,7 +59,7 @@ func TestNoSaneJob(t *testing.T) {
 		by   map[string]int
 		want string
 	}{
-		{0, nil, "f: no sane job (0 records)"},
+		{0, nil, "f: no job lines"}, // an empty log, as every command says it
 		{1, map[string]int{"no submit time": 1}, "f: no sane job (1 record: 1 no submit time)"},
 		{3, map[string]int{"no size": 1, "duplicate ID": 2}, "f: no sane job (3 records: 2 duplicate ID, 1 no size)"},
 	} {
