@@ -13,30 +13,51 @@ import (
 // when its partition has no MaxTime either: a year (YEAR_MINUTES).
 const noLimitSecs = 365 * 24 * 3600
 
-// limitOf is the limit, in seconds, the simulations plan job r with: its
-// own, or for a job sacct shows without one (realJob.NoLimit) what
-// Slurm's backfill plans it with: its partition's MaxTime in the recorded
-// slurm.conf, a year when the partition has none (MaxTime=UNLIMITED, or
-// no such partition). maxTimes is read from the conf at the first such
-// job.
-func limitOf(r realJob, conf string, maxTimes *map[string]int64) (int64, error) {
-	if r.NoLimit == "" {
-		return r.Limit, nil
-	}
+// limitOf is the limit, in seconds, the simulations plan job r with, as
+// Slurm 22.05's backfill plans it (_attempt_backfill: MIN(time_limit,
+// part MaxTime), or the partition's MaxTime for a job without a limit):
+// its own, cut to its partition's MaxTime in the recorded slurm.conf when
+// above it (cut: a job a QOS of flag PartitionTimeLimit let in past the
+// partition's MaxTime, or one whose partition's MaxTime was lowered after
+// its submission, runs to its own limit but is planned with MaxTime);
+// for a job sacct shows without one (realJob.NoLimit) its partition's
+// MaxTime, a year when the partition has none (MaxTime=UNLIMITED, or no
+// such partition). maxTimes is read from the conf at the first job.
+func limitOf(r realJob, conf string, maxTimes *map[string]int64) (limit int64, cut bool, err error) {
 	if *maxTimes == nil {
 		cfg, _, err := slurm.ParseConf(strings.NewReader(conf))
 		if err != nil {
-			return 0, fmt.Errorf("slurm_conf, for the partitions' MaxTime of the jobs without a time limit: %w", err)
+			return 0, false, fmt.Errorf("slurm_conf, for the partitions' MaxTime, which Slurm's backfill plans the jobs' limits with: %w", err)
 		}
 		*maxTimes = map[string]int64{}
 		for _, p := range cfg.Partitions {
 			(*maxTimes)[p.Name] = p.MaxTime
 		}
 	}
-	if t := (*maxTimes)[r.Partition]; t > 0 {
-		return t, nil
+	t := (*maxTimes)[r.Partition]
+	if r.NoLimit == "" {
+		if t > 0 && r.Limit > t {
+			return t, true, nil
+		}
+		return r.Limit, false, nil
 	}
-	return noLimitSecs, nil
+	if t > 0 {
+		return t, false, nil
+	}
+	return noLimitSecs, false, nil
+}
+
+// cutLimitText says how many jobs' limits were above their partition's
+// MaxTime and were planned with it; "" when none.
+func cutLimitText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	jobs := "jobs"
+	if n == 1 {
+		jobs = "job"
+	}
+	return fmt.Sprintf("%d %s with a time limit above its partition's MaxTime, planned with that MaxTime as Slurm's backfill plans it (MIN(limit, MaxTime))", n, jobs)
 }
 
 // noLimitText says how many jobs sacct showed without a time limit, by

@@ -79,3 +79,61 @@ func TestNoTimeLimit(t *testing.T) {
 		t.Errorf("numeric limits: %v, %q", res.NoTimeLimit, table(res))
 	}
 }
+
+// TestLimitAboveMaxTime: a job whose numeric time limit lies above its
+// partition's MaxTime (a QOS of flag PartitionTimeLimit lets it in) is
+// planned by Slurm's backfill with the MaxTime (_attempt_backfill:
+// MIN(time_limit, part MaxTime)). slurmcheck gave the policy the limit
+// itself, which the policy cancels as above MaxTime, and refused the
+// recording ("simulated 199 of 200 jobs"). It is now cut to the MaxTime
+// (job 4, in long of MaxTime=10, with 20 minutes: 600 s), counted in
+// the report, text and JSON; a limit at the MaxTime is not counted.
+func TestLimitAboveMaxTime(t *testing.T) {
+	edit := func(t *testing.T, limit string) *recording {
+		t.Helper()
+		var r map[string]any
+		if err := json.Unmarshal(liveRecording, &r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") ||
+			!strings.Contains(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ") {
+			t.Fatal("sacct line 4 is not job 4 in partition long of MaxTime=10: not the case tested")
+		}
+		r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
+		b, _ := json.Marshal(r)
+		rec, err := decodeRecording(b, "x.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	rec := edit(t, "20")
+	ch, err := prepare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.jobs[ch.index["4"]].ReqTime; got != 600 {
+		t.Errorf("job 4 planned with a limit of %d s, want long's MaxTime, 600 s", got)
+	}
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LimitsCut != 1 {
+		t.Errorf("counted %d limits cut, want 1", res.LimitsCut)
+	}
+	if want := "1 job with a time limit above its partition's MaxTime, planned with that MaxTime"; !strings.Contains(table(res), want) {
+		t.Errorf("report lacks %q:\n%s", want, table(res))
+	}
+	if js, _ := json.Marshal(res); !strings.Contains(string(js), `"limits_cut_to_max_time":1`) {
+		t.Errorf("JSON lacks the count: %s", js)
+	}
+	// A limit at MaxTime is the job's own: not cut, not counted.
+	res, err = compare(edit(t, "10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LimitsCut != 0 || strings.Contains(table(res), "above its partition's MaxTime") {
+		t.Errorf("a limit at MaxTime counted as cut: %d, %q", res.LimitsCut, table(res))
+	}
+}
