@@ -204,7 +204,10 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 // periodic run and backfill cycle have work.
 func (p *Policy) changed(now int64, queued bool) {
 	if queued {
-		p.mainPending = true
+		p.loopRan(now)
+		if !p.mainPending {
+			p.mainPending, p.mainAt = true, now
+		}
 	} else {
 		p.mainSoon = true
 	}

@@ -71,6 +71,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 // than SchedMinInterval after the last. A periodic run with nothing
 // changed since the last is passed over: it would start nothing.
 func (p *Policy) mainDue(pass *sched.Pass, now int64) {
+	p.loopRan(now)
 	if g := floorTo(now, p.schedInt); g > p.lastFull {
 		p.lastFull = g
 		p.lastSched = max(p.lastSched, g)
@@ -94,6 +95,31 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 		p.mainSoon = false
 		p.mainRun(pass, false)
 	}
+}
+
+// loopRan notes the main scheduler run the background loop made, before
+// now, for a run queued while no job waited. Slurm's loop makes a queued
+// run at its first tick BatchSchedDelay after its last run
+// (_slurmctld_background: job_sched_cnt and last_sched_time), whether or
+// not a job waits; Run wakes for it while jobs wait, so one due before
+// now found none and started nothing, but it was the loop's last run:
+// the next queued run comes BatchSchedDelay after it. (Passed over, the
+// next submission's run came at once: the first job of a burst after an
+// idle span started up to BatchSchedDelay early.) A periodic run between
+// the queuing and that time made it instead (it clears the queue).
+func (p *Policy) loopRan(now int64) {
+	if !p.observed || !p.mainPending || p.mainSoon || p.fullAsked {
+		return
+	}
+	r := max(p.mainAt, p.lastSched+p.batchDelay, p.lastMain+p.minInt)
+	if g := p.lastFull + p.schedInt; g >= p.mainAt && g <= r {
+		r = g
+	}
+	if r >= now {
+		return
+	}
+	p.lastSched, p.lastMain = r, r
+	p.mainPending = false
 }
 
 // backfillDue runs a backfill cycle if one is due at now. The checks

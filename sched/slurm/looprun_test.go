@@ -1,0 +1,35 @@
+package slurm_test
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/sched/slurm"
+	"github.com/batchq/batchq/swf"
+)
+
+// TestLoopRunWhileIdle: slurmctld's background loop makes a queued main
+// scheduler run batch_sched_delay (3 s) after its last one whether or not
+// a job waits, and that run is its last. Job 1, submitted at 100, starts
+// at once (the last run was the periodic one at 60) and ends at 101; its
+// end queues a run, made at 103 with nothing waiting. Job 2, submitted at
+// 104, waits for the run 3 s after that one: 106. The model passed over
+// the run at 103 (no pass: nothing waited) and started job 2 at 104. Job
+// 2 submitted at 103 meets that run itself; with batch_sched_delay 0 it
+// starts at once. (sched/builtin: no backfill cycle to start it.)
+func TestLoopRunWhileIdle(t *testing.T) {
+	for _, c := range []struct {
+		delay, submit2, want2 int64
+	}{
+		{0, 104, 106},
+		{0, 103, 103},
+		{0, 110, 110},
+		{-1, 104, 104},
+	} {
+		jobs := []swf.Job{mkJob(1, 100, 1, 1, 1, 10), mkJob(2, c.submit2, 1, 1, 1, 10)}
+		res, _ := run(t, slurm.Config{Builtin: true, BatchSchedDelay: c.delay}, sched.Config{MachineSize: 1}, jobs)
+		if s := starts(res); s[1] != 100 || s[2] != c.want2 {
+			t.Errorf("BatchSchedDelay %d, job 2 submitted at %d: jobs start at %d, %d; want 100, %d", c.delay, c.submit2, s[1], s[2], c.want2)
+		}
+	}
+}
