@@ -33,3 +33,29 @@ func TestLoopRunWhileIdle(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopRunAfterIdlePeriodic: a periodic run made while no job waits
+// (no pass notes it) is the loop's last run too. Job 1 runs from 100
+// (the periodic run before it was at 60) to 121; the periodic run at 120
+// comes while it runs, so the run its end queues at 121 is made at 123,
+// batch_sched_delay after 120, not at 121. Job 2, submitted at 122,
+// meets that run (123); submitted at 124, after it, it waits for the
+// next one, 3 s on: 126. loopRan read the periodic run from the last
+// pass's grid (60, then 120 taken as after the end) and made the run at
+// 121: 124 and 124. Ending at 120, job 1's end meets the periodic run of
+// 120 itself, so job 2 at 121 waits until 123.
+func TestLoopRunAfterIdlePeriodic(t *testing.T) {
+	for _, c := range []struct {
+		run1, submit2, want2 int64
+	}{
+		{21, 122, 123},
+		{21, 124, 126},
+		{20, 121, 123},
+	} {
+		jobs := []swf.Job{mkJob(1, 100, 1, 1, c.run1, 100), mkJob(2, c.submit2, 1, 1, 1, 10)}
+		res, _ := run(t, slurm.Config{Builtin: true}, sched.Config{MachineSize: 1}, jobs)
+		if s := starts(res); s[1] != 100 || s[2] != c.want2 {
+			t.Errorf("job 1 running %d s, job 2 submitted at %d: jobs start at %d, %d; want 100, %d", c.run1, c.submit2, s[1], s[2], c.want2)
+		}
+	}
+}

@@ -20,11 +20,13 @@ import (
 // changes the model updates them and says why. Last updated for the main
 // scheduler run the background loop makes while no job waits, which is
 // its last run for batch_sched_delay (loopRan, TestLoopRunWhileIdle): a
-// job submitted soon after an idle run no longer starts at once.
+// job submitted soon after an idle run no longer starts at once; then the
+// Fair Tree pins for the periodic runs made while no job waits, which are
+// the loop's last runs too (TestLoopRunAfterIdlePeriodic).
 var scheduleHashes = map[string]string{
-	"KTH-SP2 fairtree":   "ecd7ef5b1e24a87d",
+	"KTH-SP2 fairtree":   "4920a64595d9b4bb",
 	"KTH-SP2 classic":    "d0dcd75efe7fd2fa",
-	"SDSC-BLUE fairtree": "59dc363b56d678a0",
+	"SDSC-BLUE fairtree": "05e6da86b8f709df",
 	"SDSC-BLUE classic":  "e5fc1d2543092394",
 }
 

@@ -106,14 +106,21 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 // the next queued run comes BatchSchedDelay after it. (Passed over, the
 // next submission's run came at once: the first job of a burst after an
 // idle span started up to BatchSchedDelay early.) A periodic run between
-// the queuing and that time made it instead (it clears the queue).
+// the queuing and that time made it instead (it clears the queue). The
+// periodic runs while no job waits are noted by no pass: each is the
+// loop's last run too (last_sched_time), so the queued run comes
+// BatchSchedDelay after the last one before the queuing, and the first
+// one at or after the queuing makes it; the grid is read from the
+// queuing's time, not from the last pass (lastFull), which may be long
+// before it (TestLoopRunAfterIdlePeriodic).
 func (p *Policy) loopRan(now int64) {
 	if !p.observed || !p.mainPending || p.mainSoon || p.fullAsked {
 		return
 	}
-	r := max(p.mainAt, p.lastSched+p.batchDelay, p.lastMain+p.minInt)
-	if g := p.lastFull + p.schedInt; g >= p.mainAt && g <= r {
-		r = g
+	before := max(p.lastFull, floorTo(p.mainAt-1, p.schedInt))
+	r := max(p.mainAt, max(p.lastSched, before)+p.batchDelay, p.lastMain+p.minInt)
+	if g := before + p.schedInt; g <= r {
+		r = max(g, p.lastMain+p.minInt)
 	}
 	if r >= now {
 		return
