@@ -86,17 +86,23 @@ func prepare(rec *recording) (*checked, error) {
 	}
 	first := int64(math.MaxInt64)
 	var maxTimes map[string]int64 // the partitions', read at the first job
+	var cutOwn map[int]int64      // the own limits of the jobs cut to MaxTime, by index
 	for i, id := range rec.IDs {
 		r, ok := real[id]
 		if !ok {
 			return nil, fmt.Errorf("job %d (Slurm %s) is not in sacct", i, id)
 		}
 		var cut bool
+		own := r.Limit
 		if r.Limit, cut, err = limitOf(r, rec.Conf, &maxTimes); err != nil {
 			return nil, err
 		}
 		if cut {
 			c.cutLimits++
+			if cutOwn == nil {
+				cutOwn = map[int]int64{}
+			}
+			cutOwn[i] = own
 		}
 		if r.NoLimit != "" {
 			if c.noLimit == nil {
@@ -125,6 +131,11 @@ func prepare(rec *recording) (*checked, error) {
 		run, fromLog, err := tickRunTime(r, logged[rec.IDs[i]])
 		if err != nil {
 			return nil, fmt.Errorf("job %d (Slurm %s): %w", i, rec.IDs[i], err)
+		}
+		if own, ok := cutOwn[i]; ok {
+			if err := cutRunsPast(r, run, own, rec.Conf); err != nil {
+				return nil, fmt.Errorf("job %d (Slurm %s): %w", i, rec.IDs[i], err)
+			}
 		}
 		if fromLog {
 			c.fromLog++

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,58 @@ func TestLimitAboveMaxTime(t *testing.T) {
 	}
 	if res.LimitsCut != 0 || strings.Contains(table(res), "above its partition's MaxTime") {
 		t.Errorf("a limit at MaxTime counted as cut: %d, %q", res.LimitsCut, table(res))
+	}
+}
+
+// TestLimitCutRunsPast: a job whose limit is cut to its partition's
+// MaxTime (TestLimitAboveMaxTime) but that ran past the MaxTime, as a QOS
+// of flag PartitionTimeLimit lets it (Slurm kills it at its own limit),
+// was killed by the simulations at the MaxTime (Run's KillAtEstimate): a
+// run silently shortened. The recording is refused, naming the job.
+// Job 4 (long, MaxTime=10) with 20 minutes, run 700 s (sacct's End −
+// Start, its log lines dropped); at 600 s it is kept.
+func TestLimitCutRunsPast(t *testing.T) {
+	edit := func(t *testing.T, run int64) *recording {
+		t.Helper()
+		var r map[string]any
+		if err := json.Unmarshal(liveRecording, &r); err != nil {
+			t.Fatal(err)
+		}
+		s := r["sacct"].(string)
+		f := strings.Split(strings.Split(s, "\n")[4], "|")
+		if f[0] != "4" || f[3] != "long" || !strings.Contains(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ") {
+			t.Fatal("sacct line 4 is not job 4 in partition long of MaxTime=10: not the case tested")
+		}
+		start, err := strconv.ParseInt(f[7], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = sacctField(s, 4, 10, "20")
+		s = sacctField(s, 4, 8, strconv.FormatInt(start+run, 10))
+		r["sacct"] = sacctField(s, 4, 9, strconv.FormatInt(run, 10))
+		var log []any
+		for _, l := range r["slurmctld_log"].([]any) {
+			if l.(map[string]any)["id"] != "4" {
+				log = append(log, l)
+			}
+		}
+		r["slurmctld_log"] = log
+		b, _ := json.Marshal(r)
+		rec, err := decodeRecording(b, "x.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	_, err := compare(edit(t, 700))
+	if want := "(Slurm 4): ran 700 s, past its partition long's MaxTime of 600 s"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a cut job that ran past MaxTime: error %v, want one containing %q", err, want)
+	}
+	ch, err := prepare(edit(t, 600))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := ch.jobs[ch.index["4"]]; j.RunTime != 600 || j.ReqTime != 600 {
+		t.Errorf("job 4 run %d s, limit %d s; want 600, 600", j.RunTime, j.ReqTime)
 	}
 }
