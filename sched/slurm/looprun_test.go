@@ -59,3 +59,21 @@ func TestLoopRunAfterIdlePeriodic(t *testing.T) {
 		}
 	}
 }
+
+// TestEpilogRunWhileIdle: with an Epilog a job's end runs the main
+// scheduler at once (schedule() from the epilog's report), whether or
+// not a job waits, and that run is not the background loop's: a job
+// submitted later waits for the loop's run, batch_sched_delay (3 s)
+// after its last (job 1's, at 100). Job 1 ends at 101 with nothing
+// waiting; job 2, submitted at 102, starts at 103, at 104 at 104. The
+// model left the end's run to the next pass, job 2's submission, and
+// made it then: job 2 started at 102.
+func TestEpilogRunWhileIdle(t *testing.T) {
+	for _, c := range []struct{ submit2, want2 int64 }{{102, 103}, {103, 103}, {104, 104}} {
+		jobs := []swf.Job{mkJob(1, 100, 1, 1, 1, 10), mkJob(2, c.submit2, 1, 1, 1, 10)}
+		res, _ := run(t, slurm.Config{Builtin: true, Epilog: true}, sched.Config{MachineSize: 1}, jobs)
+		if s := starts(res); s[1] != 100 || s[2] != c.want2 {
+			t.Errorf("job 2 submitted at %d: jobs start at %d, %d; want 100, %d", c.submit2, s[1], s[2], c.want2)
+		}
+	}
+}

@@ -22,12 +22,15 @@ import (
 // its last run for batch_sched_delay (loopRan, TestLoopRunWhileIdle): a
 // job submitted soon after an idle run no longer starts at once; then the
 // Fair Tree pins for the periodic runs made while no job waits, which are
-// the loop's last runs too (TestLoopRunAfterIdlePeriodic).
+// the loop's last runs too (TestLoopRunAfterIdlePeriodic); then the
+// classic pins (an Epilog) for the run an end asks at once while no job
+// waits, made then rather than at the next submission
+// (TestEpilogRunWhileIdle).
 var scheduleHashes = map[string]string{
 	"KTH-SP2 fairtree":   "4920a64595d9b4bb",
-	"KTH-SP2 classic":    "d0dcd75efe7fd2fa",
+	"KTH-SP2 classic":    "8b70593822fe605e",
 	"SDSC-BLUE fairtree": "05e6da86b8f709df",
-	"SDSC-BLUE classic":  "e5fc1d2543092394",
+	"SDSC-BLUE classic":  "c51b05faf2c4566d",
 }
 
 // hashSites are the configurations hashed: the benchmark's (Fair Tree),

@@ -112,21 +112,55 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 // BatchSchedDelay after the last one before the queuing, and the first
 // one at or after the queuing makes it; the grid is read from the
 // queuing's time, not from the last pass (lastFull), which may be long
-// before it (TestLoopRunAfterIdlePeriodic).
+// before it (TestLoopRunAfterIdlePeriodic). A run asked at once (an end
+// with an Epilog: schedule() from the epilog's report) while no job
+// waits is made then too, starting nothing (the last run for
+// SchedMinInterval), not left to the next submission, which would
+// start its job at once rather than at the loop's run
+// (TestEpilogRunWhileIdle); the two are taken in their order.
 func (p *Policy) loopRan(now int64) {
-	if !p.observed || !p.mainPending || p.mainSoon || p.fullAsked {
+	if !(p.mainPending || p.mainSoon) || !p.observed || p.fullAsked {
 		return
 	}
-	before := max(p.lastFull, floorTo(p.mainAt-1, p.schedInt))
-	r := max(p.mainAt, max(p.lastSched, before)+p.batchDelay, p.lastMain+p.minInt)
-	if g := before + p.schedInt; g <= r {
-		r = max(g, p.lastMain+p.minInt)
+	r, s := p.loopDue(), int64(never)
+	if p.mainSoon {
+		s = max(p.soonAt, p.lastMain+p.minInt)
+	}
+	if s < r {
+		if s >= now {
+			return
+		}
+		p.lastMain, p.mainSoon = s, false
+		r = p.loopDue()
 	}
 	if r >= now {
 		return
 	}
 	p.lastSched, p.lastMain = r, r
 	p.mainPending = false
+	if p.mainSoon {
+		if s = max(p.soonAt, p.lastMain+p.minInt); s < now {
+			p.lastMain, p.mainSoon = s, false
+		}
+	}
+}
+
+// loopDue is when the background loop makes the run queued at mainAt
+// (never: none is queued), reading the periodic runs from the queuing's
+// time (loopRan).
+func (p *Policy) loopDue() int64 {
+	if !p.mainPending {
+		return never
+	}
+	before := p.lastFull // a periodic run's time, on the grid
+	if before+p.schedInt < p.mainAt {
+		before = floorTo(p.mainAt-1, p.schedInt)
+	}
+	r := max(p.mainAt, max(p.lastSched, before)+p.batchDelay, p.lastMain+p.minInt)
+	if g := before + p.schedInt; g <= r {
+		r = max(g, p.lastMain+p.minInt)
+	}
+	return r
 }
 
 // backfillDue runs a backfill cycle if one is due at now. The checks
