@@ -18,26 +18,12 @@ import (
 func TestNoTimeLimit(t *testing.T) {
 	edit := func(t *testing.T, limit, conf string) *recording {
 		t.Helper()
-		var r map[string]any
-		if err := json.Unmarshal(liveRecording, &r); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") {
-			t.Fatal("sacct line 4 is not job 4 in partition long: not the case tested")
-		}
-		r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
-		if conf != "" {
-			was := r["slurm_conf"].(string)
-			if r["slurm_conf"] = strings.Replace(was, "PartitionName=long Nodes=n[1-4] MaxTime=10 ", conf, 1); r["slurm_conf"] == was {
-				t.Fatal("slurm_conf has no partition long of MaxTime=10: not the case tested")
+		return job4Long(t, func(r map[string]any) {
+			r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
+			if conf != "" {
+				r["slurm_conf"] = strings.Replace(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ", conf, 1)
 			}
-		}
-		b, _ := json.Marshal(r)
-		rec, err := decodeRecording(b, "x.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rec
+		})
 	}
 	for _, c := range []struct{ limit, form string }{{"UNLIMITED", "UNLIMITED"}, {"Partition_Limit", "Partition_Limit"}} {
 		rec := edit(t, c.limit, "")
@@ -92,21 +78,7 @@ func TestNoTimeLimit(t *testing.T) {
 func TestLimitAboveMaxTime(t *testing.T) {
 	edit := func(t *testing.T, limit string) *recording {
 		t.Helper()
-		var r map[string]any
-		if err := json.Unmarshal(liveRecording, &r); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") ||
-			!strings.Contains(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ") {
-			t.Fatal("sacct line 4 is not job 4 in partition long of MaxTime=10: not the case tested")
-		}
-		r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
-		b, _ := json.Marshal(r)
-		rec, err := decodeRecording(b, "x.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rec
+		return job4Long(t, func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit) })
 	}
 	rec := edit(t, "20")
 	ch, err := prepare(rec)
@@ -149,35 +121,23 @@ func TestLimitAboveMaxTime(t *testing.T) {
 func TestLimitCutRunsPast(t *testing.T) {
 	edit := func(t *testing.T, run int64) *recording {
 		t.Helper()
-		var r map[string]any
-		if err := json.Unmarshal(liveRecording, &r); err != nil {
-			t.Fatal(err)
-		}
-		s := r["sacct"].(string)
-		f := strings.Split(strings.Split(s, "\n")[4], "|")
-		if f[0] != "4" || f[3] != "long" || !strings.Contains(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ") {
-			t.Fatal("sacct line 4 is not job 4 in partition long of MaxTime=10: not the case tested")
-		}
-		start, err := strconv.ParseInt(f[7], 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s = sacctField(s, 4, 10, "20")
-		s = sacctField(s, 4, 8, strconv.FormatInt(start+run, 10))
-		r["sacct"] = sacctField(s, 4, 9, strconv.FormatInt(run, 10))
-		var log []any
-		for _, l := range r["slurmctld_log"].([]any) {
-			if l.(map[string]any)["id"] != "4" {
-				log = append(log, l)
+		return job4Long(t, func(r map[string]any) {
+			s := r["sacct"].(string)
+			start, err := strconv.ParseInt(strings.Split(strings.Split(s, "\n")[4], "|")[7], 10, 64)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		r["slurmctld_log"] = log
-		b, _ := json.Marshal(r)
-		rec, err := decodeRecording(b, "x.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rec
+			s = sacctField(s, 4, 10, "20")
+			s = sacctField(s, 4, 8, strconv.FormatInt(start+run, 10))
+			r["sacct"] = sacctField(s, 4, 9, strconv.FormatInt(run, 10))
+			var log []any
+			for _, l := range r["slurmctld_log"].([]any) {
+				if l.(map[string]any)["id"] != "4" {
+					log = append(log, l)
+				}
+			}
+			r["slurmctld_log"] = log
+		})
 	}
 	_, err := compare(edit(t, 700))
 	if want := "(Slurm 4): ran 700 s, past its partition long's MaxTime of 600 s"; err == nil || !strings.Contains(err.Error(), want) {
@@ -190,4 +150,26 @@ func TestLimitCutRunsPast(t *testing.T) {
 	if j := ch.jobs[ch.index["4"]]; j.RunTime != 600 || j.ReqTime != 600 {
 		t.Errorf("job 4 run %d s, limit %d s; want 600, 600", j.RunTime, j.ReqTime)
 	}
+}
+
+// job4Long is the live recording with edit applied, after checking that
+// sacct's line 4 is job 4 in partition long of MaxTime=10, the case the
+// limits' tests edit.
+func job4Long(t *testing.T, edit func(r map[string]any)) *recording {
+	t.Helper()
+	var r map[string]any
+	if err := json.Unmarshal(liveRecording, &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") ||
+		!strings.Contains(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ") {
+		t.Fatal("sacct line 4 is not job 4 in partition long of MaxTime=10: not the case tested")
+	}
+	edit(r)
+	b, _ := json.Marshal(r)
+	rec, err := decodeRecording(b, "x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
