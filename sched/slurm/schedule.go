@@ -119,7 +119,9 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 // start its job at once rather than at the loop's run
 // (TestEpilogRunWhileIdle); the two are taken in their order.
 func (p *Policy) loopRan(now int64) {
-	if !(p.mainPending || p.mainSoon) || !p.observed || p.fullAsked {
+	// Neither run is due before now (most calls: a pass at the time of
+	// the submission that queued the run) is the cheap test.
+	if (!p.mainPending || p.mainAt >= now) && (!p.mainSoon || p.soonAt >= now) || !p.observed || p.fullAsked {
 		return
 	}
 	r, s := p.loopDue(), int64(never)
