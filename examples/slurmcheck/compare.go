@@ -43,6 +43,9 @@ type checked struct {
 	// noLimit counts the jobs sacct shows without a time limit, by the
 	// form of its TimelimitRaw (limitOf says what they are planned with).
 	noLimit map[string]int
+	// cutLimits counts the jobs whose limit was above their partition's
+	// MaxTime, planned with it (limitOf).
+	cutLimits int
 }
 
 // prepare reads what Slurm did and turns the workload into SWF jobs: the
@@ -82,14 +85,24 @@ func prepare(rec *recording) (*checked, error) {
 		return int64(len(*names))
 	}
 	first := int64(math.MaxInt64)
-	var maxTimes map[string]int64 // the partitions', read at the first job without a limit
+	var maxTimes map[string]int64 // the partitions', read at the first job
+	var cutOwn map[int]int64      // the own limits of the jobs cut to MaxTime, by index
 	for i, id := range rec.IDs {
 		r, ok := real[id]
 		if !ok {
 			return nil, fmt.Errorf("job %d (Slurm %s) is not in sacct", i, id)
 		}
-		if r.Limit, err = limitOf(r, rec.Conf, &maxTimes); err != nil {
+		var cut bool
+		own := r.Limit
+		if r.Limit, cut, err = limitOf(r, rec.Conf, &maxTimes); err != nil {
 			return nil, err
+		}
+		if cut {
+			c.cutLimits++
+			if cutOwn == nil {
+				cutOwn = map[int]int64{}
+			}
+			cutOwn[i] = own
 		}
 		if r.NoLimit != "" {
 			if c.noLimit == nil {
@@ -118,6 +131,11 @@ func prepare(rec *recording) (*checked, error) {
 		run, fromLog, err := tickRunTime(r, logged[rec.IDs[i]])
 		if err != nil {
 			return nil, fmt.Errorf("job %d (Slurm %s): %w", i, rec.IDs[i], err)
+		}
+		if own, ok := cutOwn[i]; ok {
+			if err := cutRunsPast(r, run, own, rec.Conf); err != nil {
+				return nil, fmt.Errorf("job %d (Slurm %s): %w", i, rec.IDs[i], err)
+			}
 		}
 		if fromLog {
 			c.fromLog++
@@ -462,8 +480,12 @@ type result struct {
 	// with their partition's MaxTime, a year where it has none, as
 	// Slurm's backfill plans them.
 	NoTimeLimit map[string]int `json:"no_time_limit,omitempty"`
-	CPUs        int64          `json:"cpus"`
-	Figures     []figures      `json:"figures"`
+	// LimitsCut counts the jobs whose time limit was above their
+	// partition's MaxTime: planned with the MaxTime, as Slurm's backfill
+	// plans them.
+	LimitsCut int       `json:"limits_cut_to_max_time,omitempty"`
+	CPUs      int64     `json:"cpus"`
+	Figures   []figures `json:"figures"`
 }
 
 // Goals of issue 33 for the Slurm policy.
@@ -485,7 +507,7 @@ func compareRun(rec *recording) (*result, error) {
 	}
 	ctx := context.Background()
 	res := &result{Workload: describeWorkload(rec.Workload, c.nodes, c.perNode), Jobs: len(c.real), Samples: len(rec.Samples), CPUs: c.cpus,
-		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer, NoTimeLimit: c.noLimit}
+		RunTimesFromLog: c.fromLog, RunTimesLonger: c.longer, NoTimeLimit: c.noLimit, LimitsCut: c.cutLimits}
 	var halfLife int64
 	if cfg, _, err := siteConfig(c); err == nil {
 		halfLife = cfg.DecayHalfLife
@@ -566,6 +588,9 @@ func (r *result) head() string {
 	}
 	b.WriteString("; " + r.runTimes())
 	if t := noLimitText(r.NoTimeLimit); t != "" {
+		b.WriteString("; " + t)
+	}
+	if t := cutLimitText(r.LimitsCut); t != "" {
 		b.WriteString("; " + t)
 	}
 	b.WriteString(".\n\n")

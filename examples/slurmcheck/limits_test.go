@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,26 +18,12 @@ import (
 func TestNoTimeLimit(t *testing.T) {
 	edit := func(t *testing.T, limit, conf string) *recording {
 		t.Helper()
-		var r map[string]any
-		if err := json.Unmarshal(liveRecording, &r); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") {
-			t.Fatal("sacct line 4 is not job 4 in partition long: not the case tested")
-		}
-		r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
-		if conf != "" {
-			was := r["slurm_conf"].(string)
-			if r["slurm_conf"] = strings.Replace(was, "PartitionName=long Nodes=n[1-4] MaxTime=10 ", conf, 1); r["slurm_conf"] == was {
-				t.Fatal("slurm_conf has no partition long of MaxTime=10: not the case tested")
+		return job4Long(t, func(r map[string]any) {
+			r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit)
+			if conf != "" {
+				r["slurm_conf"] = strings.Replace(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ", conf, 1)
 			}
-		}
-		b, _ := json.Marshal(r)
-		rec, err := decodeRecording(b, "x.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rec
+		})
 	}
 	for _, c := range []struct{ limit, form string }{{"UNLIMITED", "UNLIMITED"}, {"Partition_Limit", "Partition_Limit"}} {
 		rec := edit(t, c.limit, "")
@@ -78,4 +65,111 @@ func TestNoTimeLimit(t *testing.T) {
 	if res.NoTimeLimit != nil || strings.Contains(table(res), "without a time limit") {
 		t.Errorf("numeric limits: %v, %q", res.NoTimeLimit, table(res))
 	}
+}
+
+// TestLimitAboveMaxTime: a job whose numeric time limit lies above its
+// partition's MaxTime (a QOS of flag PartitionTimeLimit lets it in) is
+// planned by Slurm's backfill with the MaxTime (_attempt_backfill:
+// MIN(time_limit, part MaxTime)). slurmcheck gave the policy the limit
+// itself, which the policy cancels as above MaxTime, and refused the
+// recording ("simulated 199 of 200 jobs"). It is now cut to the MaxTime
+// (job 4, in long of MaxTime=10, with 20 minutes: 600 s), counted in
+// the report, text and JSON; a limit at the MaxTime is not counted.
+func TestLimitAboveMaxTime(t *testing.T) {
+	edit := func(t *testing.T, limit string) *recording {
+		t.Helper()
+		return job4Long(t, func(r map[string]any) { r["sacct"] = sacctField(r["sacct"].(string), 4, 10, limit) })
+	}
+	rec := edit(t, "20")
+	ch, err := prepare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.jobs[ch.index["4"]].ReqTime; got != 600 {
+		t.Errorf("job 4 planned with a limit of %d s, want long's MaxTime, 600 s", got)
+	}
+	res, err := compare(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LimitsCut != 1 {
+		t.Errorf("counted %d limits cut, want 1", res.LimitsCut)
+	}
+	if want := "1 job with a time limit above its partition's MaxTime, planned with that MaxTime"; !strings.Contains(table(res), want) {
+		t.Errorf("report lacks %q:\n%s", want, table(res))
+	}
+	if js, _ := json.Marshal(res); !strings.Contains(string(js), `"limits_cut_to_max_time":1`) {
+		t.Errorf("JSON lacks the count: %s", js)
+	}
+	// A limit at MaxTime is the job's own: not cut, not counted.
+	res, err = compare(edit(t, "10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LimitsCut != 0 || strings.Contains(table(res), "above its partition's MaxTime") {
+		t.Errorf("a limit at MaxTime counted as cut: %d, %q", res.LimitsCut, table(res))
+	}
+}
+
+// TestLimitCutRunsPast: a job whose limit is cut to its partition's
+// MaxTime (TestLimitAboveMaxTime) but that ran past the MaxTime, as a QOS
+// of flag PartitionTimeLimit lets it (Slurm kills it at its own limit),
+// was killed by the simulations at the MaxTime (Run's KillAtEstimate): a
+// run silently shortened. The recording is refused, naming the job.
+// Job 4 (long, MaxTime=10) with 20 minutes, run 700 s (sacct's End −
+// Start, its log lines dropped); at 600 s it is kept.
+func TestLimitCutRunsPast(t *testing.T) {
+	edit := func(t *testing.T, run int64) *recording {
+		t.Helper()
+		return job4Long(t, func(r map[string]any) {
+			s := r["sacct"].(string)
+			start, err := strconv.ParseInt(strings.Split(strings.Split(s, "\n")[4], "|")[7], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = sacctField(s, 4, 10, "20")
+			s = sacctField(s, 4, 8, strconv.FormatInt(start+run, 10))
+			r["sacct"] = sacctField(s, 4, 9, strconv.FormatInt(run, 10))
+			var log []any
+			for _, l := range r["slurmctld_log"].([]any) {
+				if l.(map[string]any)["id"] != "4" {
+					log = append(log, l)
+				}
+			}
+			r["slurmctld_log"] = log
+		})
+	}
+	_, err := compare(edit(t, 700))
+	if want := "(Slurm 4): ran 700 s, past its partition long's MaxTime of 600 s"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a cut job that ran past MaxTime: error %v, want one containing %q", err, want)
+	}
+	ch, err := prepare(edit(t, 600))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := ch.jobs[ch.index["4"]]; j.RunTime != 600 || j.ReqTime != 600 {
+		t.Errorf("job 4 run %d s, limit %d s; want 600, 600", j.RunTime, j.ReqTime)
+	}
+}
+
+// job4Long is the live recording with edit applied, after checking that
+// sacct's line 4 is job 4 in partition long of MaxTime=10, the case the
+// limits' tests edit.
+func job4Long(t *testing.T, edit func(r map[string]any)) *recording {
+	t.Helper()
+	var r map[string]any
+	if err := json.Unmarshal(liveRecording, &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.Split(r["sacct"].(string), "\n")[4], "4|bq-alice|physics|long|") ||
+		!strings.Contains(r["slurm_conf"].(string), "PartitionName=long Nodes=n[1-4] MaxTime=10 ") {
+		t.Fatal("sacct line 4 is not job 4 in partition long of MaxTime=10: not the case tested")
+	}
+	edit(r)
+	b, _ := json.Marshal(r)
+	rec, err := decodeRecording(b, "x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }

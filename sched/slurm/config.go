@@ -83,7 +83,8 @@ type Config struct {
 	// BatchSchedDelay is batch_sched_delay: submissions and ends (without
 	// an Epilog) only queue a main scheduler run, which slurmctld's
 	// background loop, checking once a second, makes once this long has
-	// passed since its last one (0: 3 s; -1: none, Slurm's 0).
+	// passed since its last one, a run made while no job waited included
+	// (0: 3 s; -1: none, Slurm's 0).
 	BatchSchedDelay int64
 	// Epilog is slurm.conf naming an Epilog: a node then reports the end
 	// of a job after running it, and that report runs the main scheduler

@@ -60,7 +60,8 @@ type Policy struct {
 	// fullPending: something changed since the last periodic run.
 	lastMain, lastSched, lastFull int64
 	mainPending, mainSoon         bool
-	fullAsked                     bool // a periodic run waits for sched_min_interval
+	mainAt, soonAt                int64 // when the pending run was queued (mainPending), asked (mainSoon)
+	fullAsked                     bool  // a periodic run waits for sched_min_interval
 	fullPending                   bool
 	// Backfill: bfLast is the last cycle (run, or passed over because it
 	// could start nothing), evAt the first event (last_job_update) at or

@@ -203,10 +203,13 @@ func (p *Policy) enqueue(r *jobRec, now int64) {
 // background loop (an end with an Epilog asks one at once); the next
 // periodic run and backfill cycle have work.
 func (p *Policy) changed(now int64, queued bool) {
+	p.loopRan(now)
 	if queued {
-		p.mainPending = true
-	} else {
-		p.mainSoon = true
+		if !p.mainPending {
+			p.mainPending, p.mainAt = true, now
+		}
+	} else if !p.mainSoon {
+		p.mainSoon, p.soonAt = true, now
 	}
 	p.fullPending, p.bfDirty = true, true
 	p.noFit = false

@@ -71,6 +71,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 // than SchedMinInterval after the last. A periodic run with nothing
 // changed since the last is passed over: it would start nothing.
 func (p *Policy) mainDue(pass *sched.Pass, now int64) {
+	p.loopRan(now)
 	if g := floorTo(now, p.schedInt); g > p.lastFull {
 		p.lastFull = g
 		p.lastSched = max(p.lastSched, g)
@@ -94,6 +95,74 @@ func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 		p.mainSoon = false
 		p.mainRun(pass, false)
 	}
+}
+
+// loopRan notes the main scheduler run the background loop made, before
+// now, for a run queued while no job waited. Slurm's loop makes a queued
+// run at its first tick BatchSchedDelay after its last run
+// (_slurmctld_background: job_sched_cnt and last_sched_time), whether or
+// not a job waits; Run wakes for it while jobs wait, so one due before
+// now found none and started nothing, but it was the loop's last run:
+// the next queued run comes BatchSchedDelay after it. (Passed over, the
+// next submission's run came at once: the first job of a burst after an
+// idle span started up to BatchSchedDelay early.) A periodic run between
+// the queuing and that time made it instead (it clears the queue). The
+// periodic runs while no job waits are noted by no pass: each is the
+// loop's last run too (last_sched_time), so the queued run comes
+// BatchSchedDelay after the last one before the queuing, and the first
+// one at or after the queuing makes it; the grid is read from the
+// queuing's time, not from the last pass (lastFull), which may be long
+// before it (TestLoopRunAfterIdlePeriodic). A run asked at once (an end
+// with an Epilog: schedule() from the epilog's report) while no job
+// waits is made then too, starting nothing (the last run for
+// SchedMinInterval), not left to the next submission, which would
+// start its job at once rather than at the loop's run
+// (TestEpilogRunWhileIdle); the two are taken in their order.
+func (p *Policy) loopRan(now int64) {
+	// Neither run is due before now (most calls: a pass at the time of
+	// the submission that queued the run) is the cheap test.
+	if (!p.mainPending || p.mainAt >= now) && (!p.mainSoon || p.soonAt >= now) || !p.observed || p.fullAsked {
+		return
+	}
+	r, s := p.loopDue(), int64(never)
+	if p.mainSoon {
+		s = max(p.soonAt, p.lastMain+p.minInt)
+	}
+	if s < r {
+		if s >= now {
+			return
+		}
+		p.lastMain, p.mainSoon = s, false
+		r = p.loopDue()
+	}
+	if r >= now {
+		return
+	}
+	p.lastSched, p.lastMain = r, r
+	p.mainPending = false
+	if p.mainSoon {
+		if s = max(p.soonAt, p.lastMain+p.minInt); s < now {
+			p.lastMain, p.mainSoon = s, false
+		}
+	}
+}
+
+// loopDue is when the background loop makes the run queued at mainAt
+// (never: none is queued), reading the periodic runs from the queuing's
+// time (loopRan).
+func (p *Policy) loopDue() int64 {
+	if !p.mainPending {
+		return never
+	}
+	before := p.lastFull // a periodic run's time, on the grid
+	if before+p.schedInt < p.mainAt {
+		before = floorTo(p.mainAt-1, p.schedInt)
+	}
+	r := max(p.mainAt, max(p.lastSched, before)+p.batchDelay, p.lastMain+p.minInt)
+	if g := before + p.schedInt; g <= r {
+		r = max(g, p.lastMain+p.minInt)
+	}
+	return r
 }
 
 // backfillDue runs a backfill cycle if one is due at now. The checks
