@@ -5,14 +5,14 @@
 // its parameters. It is configured from a site's slurm.conf (ParseConf)
 // and fair-share tree (Config.ReadShares).
 //
-//	site, _ := slurm.ParseConf(f)            // or a Config by hand
+//	site, ignored, err := slurm.ParseConf(f) // ignored: keys the model leaves out; or a Config by hand
 //	p, err := slurm.New(site, sched.Config{MachineSize: 512})
 //	res, err := p.Run(ctx, jobs)             // a sched.Result
 //
 // A job's user, account, partition and QOS are its SWF User, Group, Queue
 // and Partition fields, named through Config's *Names maps. One pool of P
-// processors is P nodes of one CPU; Config.Nodes in the machine gives
-// Slurm's nodes. Each Config field says what the model does with its
+// processors is P nodes of one CPU; sched.Config.Nodes in the machine
+// gives Slurm's nodes. Each Config field says what the model does with its
 // slurm.conf key, as Slurm's source does it; sched/slurm/README.md walks
 // through the threads, their timing and the costs. Jobs are killed
 // at their time limit plus OverTimeLimit; a job no partition can run is
