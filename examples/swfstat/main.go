@@ -63,6 +63,10 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Wr
 	return cli.Status("swfstat", stderr, err)
 }
 
+// damageIdle bounds the wait of a strict read's search for a damaged
+// gzip input's own error (cli.BoundDrain; a variable for the tests).
+var damageIdle = cli.DamageIdle
+
 // stat summarizes the trace of args (none: the embedded one) on out.
 func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) error {
 	name := "embedded default (synthetic, 500 jobs)"
@@ -79,7 +83,7 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer cli.BoundDrain(f, damageIdle)() // (its writer may stall)
 		name, r = "standard input", f.Reader
 		zeros = f.TrailingZeros
 	default:
@@ -87,7 +91,7 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer cli.BoundDrain(f, damageIdle)() // (a named pipe may stall)
 		name, r = args[0], f.Reader
 		zeros = f.TrailingZeros
 	}
