@@ -271,19 +271,38 @@ func ratio(v float64) string {
 // method is correct. A queue in which no job waited has no winner
 // (noWait): every method's bound of 0 s holds and is exact, all four tie
 // at an RMS of 0, and the rule's first in table order, BM, read as a win.
+// Correct methods whose RMS is the same lowest tie ("tie: BM, LogU"): the
+// first in table order was named the winner and counted as such.
 func winner(x *row) string {
 	if x.waited == 0 {
 		return noWait
 	}
-	best, bestRMS := "none", math.Inf(1)
+	var best []string
+	bestRMS := math.Inf(1)
 	for _, m := range methods {
 		s := x.r.Of(m)
-		if s.Correctness() >= 0.95 && s.RMS() < bestRMS {
-			best, bestRMS = m.String(), s.RMS()
+		if s.Correctness() < 0.95 {
+			continue
+		}
+		switch rms := s.RMS(); {
+		case rms < bestRMS:
+			best, bestRMS = []string{m.String()}, rms
+		case rms == bestRMS:
+			best = append(best, m.String())
 		}
 	}
-	return best
+	switch len(best) {
+	case 0:
+		return "none"
+	case 1:
+		return best[0]
+	}
+	return tiePrefix + strings.Join(best, ", ")
 }
+
+// tiePrefix starts the winner cell of correct methods tied at the lowest
+// RMS.
+const tiePrefix = "tie: "
 
 // noWait is the winner cell of a degenerate row, where no job waited.
 const noWait = "degenerate: no job waited"
