@@ -54,19 +54,23 @@ func (j quirkJob) String() string {
 }
 
 // quirkBase is the workload every quirk bends: 24 jobs on a machine of 16
-// processors in 4 nodes, 3 users, 2 queues, every job sane, estimates
-// above the run time but for two jobs that overrun theirs.
+// processors in 4 nodes, 3 users, 2 queues over 10 hours, every job
+// sane, estimates above the run time (up to 18 h) but for the jobs that
+// overrun theirs.
 func quirkBase() []quirkJob {
 	var jobs []quirkJob
 	for i := range 24 {
 		size := int64(1 << (i % 5)) // 1..16
-		run := int64(60 + 53*(i%11))
+		run := int64(60 + 1900*(i%11))
 		est := 2 * run
-		if i%7 == 3 {
+		switch {
+		case i%7 == 3:
 			est = run / 2 // overruns its estimate
+		case i%6 == 1:
+			est = 18 * 3600 // the log's E_max
 		}
 		jobs = append(jobs, quirkJob{
-			int64(i + 1), int64(100 + 45*i), int64((31 * i) % 200), run, size, -1, -1, size, est, -1,
+			int64(i + 1), int64(100 + 1500*i), int64((3001 * i) % 7200), run, size, -1, -1, size, est, -1,
 			1, int64(1 + i%3), 1, int64(1 + i%4), int64(1 + i%2), 1, -1, -1})
 	}
 	return jobs
@@ -338,8 +342,8 @@ var wrapped = regexp.MustCompile(`-?9223372036854775[0-9]{3}|18446744073709551[0
 
 // RunQuirks writes each quirk log into a temporary directory and runs cmd
 // on each invocation of variants, with "TRACE" replaced by the log's
-// path, "OUT" by a new file's path, "DIR(NAME)" by a new directory that
-// holds the log as NAME (gzip if NAME ends in .gz), for the commands that
+// path ("GZTRACE" by its gzip copy's), "OUT" by a new file's path, "DIR(NAME,...)" by a new directory that
+// holds the log as each NAME (gzip if NAME ends in .gz), for the commands that
 // read logs by their archive names, and "-" (standard input) given the
 // log, checking what every command owes (see above). check, if not nil,
 // sees every run, for the command's own checks.
@@ -349,14 +353,13 @@ func RunQuirks(t *testing.T, cmd cli.Command, variants [][]string, check func(t 
 	out := 0
 	for _, qk := range Quirks() {
 		path := filepath.Join(dir, qk.Name+".swf")
-		if err := os.WriteFile(path, []byte(qk.Text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeQuirk(t, path, qk.Text)
+		writeQuirk(t, path+".gz", qk.Text)
 		for _, v := range variants {
 			args := slices.Clone(v)
 			stdin := ""
 			for i, a := range args {
-				args[i] = strings.ReplaceAll(a, "TRACE", path)
+				args[i] = strings.ReplaceAll(strings.ReplaceAll(a, "GZTRACE", path+".gz"), "TRACE", path)
 				if a == "OUT" {
 					out++
 					args[i] = filepath.Join(dir, fmt.Sprintf("out-%d", out))
@@ -371,7 +374,9 @@ func RunQuirks(t *testing.T, cmd cli.Command, variants [][]string, check func(t 
 					if err := os.Mkdir(d, 0o755); err != nil {
 						t.Fatal(err)
 					}
-					writeQuirk(t, filepath.Join(d, name), qk.Text)
+					for _, n := range strings.Split(name, ",") {
+						writeQuirk(t, filepath.Join(d, n), qk.Text)
+					}
 					args[i] = d
 				}
 			}
