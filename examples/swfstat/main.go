@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,6 +133,7 @@ type summary struct {
 	firstSubmit, last  int64
 	known              bool    // some submit time is known
 	procSeconds        float64 // Σ size × run time over jobs with both known
+	worked             int     // jobs with both known: none, and the offered load is unknown (it said 0.0%)
 	withEstimate, over int
 	queues             map[int64]int
 	// seen and dupIDs count the lines whose job number an earlier line
@@ -181,8 +183,9 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if farWork {
 			s.farWork++
 		}
-		if j.Size() > 0 && j.RunTime > 0 && !far && !farWork {
+		if j.Size() > 0 && j.RunTime >= 0 && !far && !farWork {
 			s.procSeconds += float64(j.Size()) * float64(j.RunTime)
+			s.worked++
 		}
 		if j.HasEstimate() {
 			s.withEstimate++
@@ -217,7 +220,9 @@ func (s *summary) print(out io.Writer, name string) {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "trace\t%s\n", name)
 	if s.header.Computer != "" || s.header.Installation != "" {
-		fmt.Fprintf(w, "machine\t%s, %s\n", cli.Printable(s.header.Computer), cli.Printable(s.header.Installation))
+		// (one of the two alone printed "X, " or ", Y")
+		fmt.Fprintf(w, "machine\t%s\n", strings.Join(slices.DeleteFunc([]string{cli.Printable(s.header.Computer), cli.Printable(s.header.Installation)},
+			func(v string) bool { return v == "" }), ", "))
 	}
 	fmt.Fprintf(w, "jobs\t%d\n", s.jobs)
 	span := s.last - s.firstSubmit
@@ -228,6 +233,8 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "machine size\t%d processors\n", s.machine)
 		if load, ok := s.offeredLoad(); ok {
 			fmt.Fprintf(w, "offered load\t%.1f%% (Σ size×runtime / (P × submit span))\n", 100*load)
+		} else if s.worked == 0 {
+			fmt.Fprintf(w, "offered load\tunknown (no job with both its size and its run time)\n")
 		}
 	}
 	fmt.Fprintf(w, "with user estimate\t%d (%s)\n", s.withEstimate, pct(s.withEstimate, s.jobs))
@@ -295,7 +302,7 @@ func (s *summary) print(out io.Writer, name string) {
 // size is unknown or the span empty.
 func (s *summary) offeredLoad() (float64, bool) {
 	span := s.last - s.firstSubmit
-	if s.machineErr != nil || span <= 0 {
+	if s.machineErr != nil || span <= 0 || s.worked == 0 {
 		return 0, false
 	}
 	return s.procSeconds / (float64(s.machine) * float64(span)), true
