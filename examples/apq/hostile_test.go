@@ -117,3 +117,37 @@ func TestNoSizeLeftOut(t *testing.T) {
 		t.Errorf("report:\n%s", out.String())
 	}
 }
+
+// "left out: no size" counts the jobs the filter keeps that have no
+// size: a line without a size that the filter drops anyway (cancelled
+// before it ran, no run time) was counted there too, overstating what
+// the size rule left out.
+func TestNoSizeCountsKeptOnly(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := range 40 {
+		size, run, status := 1+i%4, 300+97*(i%37), 1
+		switch i % 5 {
+		case 0:
+			size = -1 // left out: no size
+		case 1:
+			size, run, status = -1, 0, 5 // cancelled before it ran: dropped by the filter
+		}
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d 7200 -1 %d %d 1 1 1 -1 -1 -1\n", i+1, 600*i, (137*i)%900, run, size, size, status, 1+i%3)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(b.String()))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := reproduce(&out, options{Dir: dir, Only: "SP2", Tables: "VI", Quick: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "trace SDSC-SP2-1998-4.2-cln.swf.gz: 8 jobs left out: no size") {
+		t.Errorf("report:\n%s", out.String())
+	}
+}

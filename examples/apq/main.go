@@ -352,11 +352,6 @@ func keep(j *swf.Job, filter string) bool {
 	if j.Submit < 0 || j.Wait < 0 || j.RunTime < 0 {
 		return false // cannot be replayed
 	}
-	if j.Size() <= 0 {
-		// Neither processor count (fields 5 and 8): Li's distance
-		// took the log of −1 and printed Table VII's cell as NaN.
-		return false
-	}
 	if filter == filterStatus1 {
 		return j.Status == 1 || (j.Status == swf.StatusUnknown && j.RunTime > 0)
 	}
@@ -386,9 +381,16 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		}
 		if !keep(&jobs[i], filter) {
 			tr.Dropped++
-			if jobs[i].Size() <= 0 {
-				tr.NoSize++
-			}
+			continue
+		}
+		if jobs[i].Size() <= 0 {
+			// Neither processor count (fields 5 and 8): Li's distance
+			// took the log of −1 and printed Table VII's cell as NaN.
+			// Counted among the jobs the filter keeps only: a
+			// cancelled line without a size was left out anyway (it
+			// was counted as a "no size" too).
+			tr.Dropped++
+			tr.NoSize++
 			continue
 		}
 		if seen[jobs[i].ID] {
