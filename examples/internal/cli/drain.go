@@ -64,7 +64,10 @@ func (c countingReader) Read(p []byte) (int, error) {
 // BoundDrain bounds f's search for its damage (swf.File.Drain) to idle
 // without a byte, and returns the close of f to defer: it closes f unless
 // the search stalled, when the decompressor's read of the input is still
-// pending and f.Close would wait for it.
+// pending and f.Close would wait for it. That leaves the decompressor's
+// goroutine, Drain's and (for swf.Open) the file to the input's end: fine
+// for a command, which exits with the line's error; a long-lived process
+// would keep them for every stalled input.
 func BoundDrain(f *swf.File, idle time.Duration) (closeFile func()) {
 	stalled := false
 	f.Drain = func(rest io.Reader) error {
