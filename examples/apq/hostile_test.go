@@ -102,13 +102,7 @@ func TestNoSizeLeftOut(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 1 1 -1 -1 -1\n", i+1, 600*i, (137*i)%900, 300+97*(i%37), size, size, 7200, 1+i%3)
 	}
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	zw.Write([]byte(b.String()))
-	zw.Close()
-	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), z.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSP2(t, dir, b.String())
 	var out strings.Builder
 	if err := reproduce(&out, options{Dir: dir, Only: "SP2", Tables: "VI,VII", Quick: true}); err != nil {
 		t.Fatal(err)
@@ -136,18 +130,23 @@ func TestNoSizeCountsKeptOnly(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d 7200 -1 %d %d 1 1 1 -1 -1 -1\n", i+1, 600*i, (137*i)%900, run, size, size, status, 1+i%3)
 	}
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	zw.Write([]byte(b.String()))
-	zw.Close()
-	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), z.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSP2(t, dir, b.String())
 	var out strings.Builder
 	if err := reproduce(&out, options{Dir: dir, Only: "SP2", Tables: "VI", Quick: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "trace SDSC-SP2-1998-4.2-cln.swf.gz: 8 jobs left out: no size") {
 		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// writeSP2 writes text, gzipped, as dir's SDSC-SP2 log.
+func writeSP2(t *testing.T, dir, text string) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
