@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/qbets"
+	"github.com/batchq/batchq/qbets/replay"
 )
 
 // TestWinnerNoWait: a queue in which no job waited (LANL-CM5's queue 6,
@@ -105,6 +106,35 @@ func TestWinnerTie(t *testing.T) {
 		}
 		if got := tally(rows); !strings.Contains(got, "tied 1 (no single winner)") || !strings.HasPrefix(got, "BM 0,") {
 			t.Errorf("table %d: tally %q; want the row tied, not BM's", k, got)
+		}
+	}
+}
+
+// TestWinnerTiePrinted: two correct methods whose RMS differ past what
+// the table prints (accuracy ratios 1.00 and 1.00) tie; exact equality
+// named the lower alone, a choice the reader of the row cannot check.
+// One whose ratio reads higher still wins alone.
+func TestWinnerTiePrinted(t *testing.T) {
+	score := func(upper float64) replay.Score {
+		var s replay.Score
+		for range 20 {
+			s.Answers = append(s.Answers, replay.Outcome{Upper: upper, Wait: 10})
+		}
+		return s
+	}
+	for _, c := range []struct {
+		logN float64
+		want string
+	}{
+		{110 + 1e-7, "tie: BM, LogN"},
+		{110 - 1e-7, "tie: BM, LogN"},
+		{90, "LogN"},
+	} {
+		x := row{name: "q", jobs: 20, waited: 20}
+		x.r.Methods = []replay.Score{score(110), score(c.logN), score(210), score(5)}
+		x.r.Score = x.r.Methods[replay.BM]
+		if got := winner(&x); got != c.want {
+			t.Errorf("LogN's bound %v: winner %q, want %q (acc LogN %s)", c.logN, got, c.want, ratio(x.r.Ratio(replay.LogNormal)))
 		}
 	}
 }
