@@ -1,9 +1,13 @@
 package swf_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/batchq/batchq/swf"
 )
@@ -88,4 +92,42 @@ func ExampleReader_ReadInto() {
 	// job 1: 32 procs for 3600 s, demand true
 	// job 2: 17 procs for 75 s, demand false
 	// processor-seconds: 116475 jobs: 2
+}
+
+// A strict read of a gzip stream that stops at a malformed line reads on
+// for the stream's own error (a damaged stream inflates to garbage lines
+// long before its checksum fails). Drain bounds that read: here to a
+// second without the rest of the stream, after which the line's error
+// stands. The stream below reads on to its bad checksum at once.
+func ExampleFile_Drain() {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("; MaxProcs: 8\n1 0 10 100 4 -1 -1 4 300 -1 1 7 -1 -1 1 -1 -1 -1\n1 2 3\n"))
+	zw.Close()
+	damaged := gz.Bytes()
+	damaged[len(damaged)-8] ^= 0xff // the CRC-32
+
+	f, err := swf.OpenReader(bytes.NewReader(damaged), "in.swf.gz")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	stalled := false
+	f.Drain = func(rest io.Reader) error {
+		done := make(chan error, 1)
+		go func() { _, err := io.Copy(io.Discard, rest); done <- err }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(time.Second):
+			stalled = true // the line's error stands
+			return nil
+		}
+	}
+	_, err = f.ReadAll()
+	fmt.Println(errors.Is(err, gzip.ErrChecksum))
+	if !stalled { // else Close would wait for the stalled input (see Drain)
+		f.Close()
+	}
+	// Output: true
 }

@@ -12,6 +12,22 @@ import (
 // File is a Reader over a file opened by Open. Close releases the file.
 type File struct {
 	*Reader
+	// Drain, when set (before the read), is the read on past a strict
+	// read's first malformed line of a gzip input (see Open) in place of
+	// the File's own, which takes as long as the input does to give the
+	// rest: it gets the rest of the stream (up to 1 GiB) and returns the
+	// error that ended it, which the read's error then leads with, or nil
+	// (or io.EOF) to let the line's error stand. A program reading an
+	// input that may stall (standard input, a named pipe) bounds its wait
+	// here (see the example): the library starts no timer.
+	//
+	// On a stalled input the decompressor's own read of it is pending,
+	// and Close waits for that read to return (until the input gives a
+	// byte or ends), Drain or not. A command that exits may leave the
+	// File unclosed; a long-lived process that does so keeps the
+	// decompressor's goroutine (and any the Drain left reading), and for
+	// Open the file, until the input ends.
+	Drain   func(rest io.Reader) error
 	closers []io.Closer
 	src     io.Reader // the decompressed input, for TrailingZeros
 }
@@ -65,7 +81,12 @@ func OpenReader(r io.Reader, name string) (*File, error) {
 	}
 	f := &File{Reader: NewReader(dr), closers: closers, src: dr}
 	if len(closers) > 0 { // gzip: a damaged stream inflates to garbage lines before its checksum fails
-		f.damage = func() error { return inflate.DrainForDamage(dr) }
+		f.damage = func() error {
+			if f.Drain != nil {
+				return f.Drain(io.LimitReader(dr, inflate.MaxDamageDrain))
+			}
+			return inflate.DrainForDamage(dr)
+		}
 	}
 	return f, nil
 }

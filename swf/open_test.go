@@ -283,3 +283,39 @@ func TestReadFileNamesFile(t *testing.T) {
 		t.Errorf("%v, want the path once", err)
 	}
 }
+
+// File.Drain replaces the read on past a strict read's malformed line of
+// a gzip stream: it gets the rest of the stream and its error decides.
+// A Drain that gives up (nil, as a program bounding a stalled input's
+// wait does) leaves the line's error; one that reads to the end finds
+// the damage as the File's own read does.
+func TestOpenDrain(t *testing.T) {
+	text := "; MaxProcs: 8\n" + strings.Repeat(goodLine+"\n", 300) + "1 2 3\n" + strings.Repeat(goodLine+"\n", 20000)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	damaged := bytes.Clone(gz.Bytes())
+	damaged[len(damaged)-8] ^= 0xff // the CRC-32
+	for _, c := range []struct {
+		name     string
+		drain    func(io.Reader) error
+		checksum bool
+	}{
+		{"gives up", func(io.Reader) error { return nil }, false},
+		{"reads on", func(r io.Reader) error { _, err := io.Copy(io.Discard, r); return err }, true},
+	} {
+		f, err := OpenReader(bytes.NewReader(damaged), "in")
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		f.Drain = func(r io.Reader) error { calls++; return c.drain(r) }
+		_, err = f.ReadAll()
+		f.Close()
+		var pe *ParseError
+		if calls != 1 || errors.Is(err, gzip.ErrChecksum) != c.checksum || errors.As(err, &pe) == c.checksum {
+			t.Errorf("%s: %d calls, %v", c.name, calls, err)
+		}
+	}
+}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 )
 
 // -quick on a short log (-jobs 500) put the validation start before the
@@ -66,5 +70,83 @@ func TestHugeHeaderMachineNamed(t *testing.T) {
 	_, err := loadTrace(path, "huge", filterRan, 0)
 	if err == nil || !strings.Contains(err.Error(), path+": machine size 9223372036854775807 above 2^40 processors") {
 		t.Errorf("error %v; want one naming %s and the size", err, path)
+	}
+}
+
+// Table VI on a log too short for a test job with a nonzero baseline
+// printed its medians as "NaN" (the median of none); they read "–".
+func TestTable6ShortLogNoNaN(t *testing.T) {
+	dir := t.TempDir()
+	clitest.WriteTrace(t, dir, "SDSC-SP2-1998-4.2-cln.swf.gz", 24, 16)
+	var b strings.Builder
+	if err := reproduce(&b, options{Dir: dir, Only: "SP2", Tables: "VI", Quick: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "NaN") || !strings.Contains(b.String(), "| SDSC SP2 | – / – / – |") {
+		t.Errorf("Table VI:\n%s", b.String())
+	}
+}
+
+// A job with neither processor count (fields 5 and 8 −1 or 0, as in
+// some archive logs' cancelled lines) was kept: Li's distance took the
+// log of its size, −1, and Table VII's Li cell read "NaN". It is left out
+// and counted, with its reason, in the report.
+func TestNoSizeLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := range 40 {
+		size := 1 + i%4
+		if i%3 == 0 {
+			size = -1
+		}
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 1 1 -1 -1 -1\n", i+1, 600*i, (137*i)%900, 300+97*(i%37), size, size, 7200, 1+i%3)
+	}
+	writeSP2(t, dir, b.String())
+	var out strings.Builder
+	if err := reproduce(&out, options{Dir: dir, Only: "SP2", Tables: "VI,VII", Quick: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "NaN") || !strings.Contains(out.String(), "14 jobs left out: no size") {
+		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// "left out: no size" counts the jobs the filter keeps that have no
+// size: a line without a size that the filter drops anyway (cancelled
+// before it ran, no run time) was counted there too, overstating what
+// the size rule left out.
+func TestNoSizeCountsKeptOnly(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := range 40 {
+		size, run, status := 1+i%4, 300+97*(i%37), 1
+		switch i % 5 {
+		case 0:
+			size = -1 // left out: no size
+		case 1:
+			size, run, status = -1, 0, 5 // cancelled before it ran: dropped by the filter
+		}
+		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d 7200 -1 %d %d 1 1 1 -1 -1 -1\n", i+1, 600*i, (137*i)%900, run, size, size, status, 1+i%3)
+	}
+	writeSP2(t, dir, b.String())
+	var out strings.Builder
+	if err := reproduce(&out, options{Dir: dir, Only: "SP2", Tables: "VI", Quick: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "trace SDSC-SP2-1998-4.2-cln.swf.gz: 8 jobs left out: no size") {
+		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+// writeSP2 writes text, gzipped, as dir's SDSC-SP2 log.
+func writeSP2(t *testing.T, dir, text string) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(text))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

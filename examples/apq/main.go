@@ -84,6 +84,9 @@ type trace struct {
 	// stopped the whole run ("ibl: job 1 submitted twice"). Said in the
 	// report, as the padding is.
 	Duplicates int
+	// NoSize counts the jobs left out for having neither processor
+	// count, which no table can use; said in the report.
+	NoSize int
 }
 
 // env is what every table gets: the loaded traces and the common flags.
@@ -265,6 +268,9 @@ func reproduce(w io.Writer, o options) error {
 			// section's text).
 			fmt.Fprintf(w, "trace %s: %s\n", tr.File, cli.PaddingNote(tr.Zeros))
 		}
+		if tr.NoSize > 0 {
+			fmt.Fprintf(w, "trace %s: %d jobs left out: no size (neither field 5 nor field 8)\n", tr.File, tr.NoSize)
+		}
 		if tr.Duplicates > 0 {
 			fmt.Fprintf(w, "trace %s: %d jobs left out: duplicate ID (a later job under a number already read)\n", tr.File, tr.Duplicates)
 		}
@@ -385,6 +391,16 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		}
 		if !keep(&jobs[i], filter) {
 			tr.Dropped++
+			continue
+		}
+		if jobs[i].Size() <= 0 {
+			// Neither processor count (fields 5 and 8): Li's distance
+			// took the log of −1 and printed Table VII's cell as NaN.
+			// Counted among the jobs the filter keeps only: a
+			// cancelled line without a size was left out anyway (it
+			// was counted as a "no size" too).
+			tr.Dropped++
+			tr.NoSize++
 			continue
 		}
 		if seen[jobs[i].ID] {

@@ -121,10 +121,10 @@ func table6(w io.Writer, e *env) error {
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for i, r := range runs {
 		b := max(r.covTot[0], 1e-9)
-		fmt.Fprintf(w, "| %s | %.1f / %.1f / %.1f | %.1f / %.1f / %.1f | %.1f | %.1f |\n", e.Traces[i].Name,
-			100*median(r.covAll[1]), 100*median(r.covAll[2]), 100*median(r.covAll[3]),
+		fmt.Fprintf(w, "| %s | %s / %s / %s | %.1f / %.1f / %.1f | %.1f | %s |\n", e.Traces[i].Name,
+			medianPct(r.covAll[1]), medianPct(r.covAll[2]), medianPct(r.covAll[3]),
 			100*r.covTot[1]/b, 100*r.covTot[2]/b, 100*r.covTot[3]/b,
-			100*r.ratioSR/float64(max(r.tested, 1)), 100*median(r.ratioCov))
+			100*r.ratioSR/float64(max(r.tested, 1)), medianPct(r.ratioCov))
 		fmt.Fprintf(e.Log, "%s load functions: %v\n", e.Traces[i].Name, r.fs)
 	}
 	return nil
@@ -489,6 +489,15 @@ func (l *li) predict(j *swf.Job) float64 {
 		s += w * float64(l.jobs[i].RunTime)
 	}
 	return s / sw
+}
+
+// medianPct is the median of x in percent, "–" when x is empty (no test
+// job with a nonzero baseline: a short log's; it printed "NaN").
+func medianPct(x []float64) string {
+	if len(x) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", 100*median(x))
 }
 
 func median(x []float64) float64 {

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
-	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/inflate"
 )
 
@@ -25,7 +24,7 @@ import (
 // where it had exited at once. A file never stalls this long; an input
 // that does is left, and the conversion's error stands. (A variable for
 // the tests.)
-var damageIdle = 5 * time.Second
+var damageIdle = cli.DamageIdle
 
 // copyState is what the copier tells a failed conversion: whether the
 // input it copies is gzip, and the error that stopped it. Once the
@@ -73,40 +72,12 @@ func (s *copyState) damaged(pr *io.PipeReader, conv error) error {
 	if err == nil && gz {
 		// The copier ends the input (closing the pipe, with its error if
 		// the stream is damaged) and starts no other.
-		err = drain(pr, inflate.MaxDamageDrain, damageIdle)
+		_, err = cli.Drain(io.LimitReader(pr, inflate.MaxDamageDrain), damageIdle)
 	}
 	if inflate.IsDamage(err) {
 		return damagedError{gzip: err, conv: conv}
 	}
 	return conv
-}
-
-// drain reads and discards up to limit bytes of r and returns the error
-// that ended them (nil at the end or the limit), or nil when idle passes
-// without a byte: the reading goroutine then waits on, until the caller
-// closes r.
-func drain(r io.Reader, limit int64, idle time.Duration) error {
-	var n atomic.Int64
-	done := make(chan error, 1)
-	go func() {
-		_, err := io.Copy(io.Discard, io.LimitReader(&counting{r, func(k int64) { n.Add(k) }}, limit))
-		done <- err
-	}()
-	t := time.NewTicker(idle)
-	defer t.Stop()
-	seen := int64(0)
-	for {
-		select {
-		case err := <-done:
-			return err
-		case <-t.C:
-			if now := n.Load(); now != seen {
-				seen = now
-				continue
-			}
-			return nil // stalled: whether the stream is damaged is not known
-		}
-	}
 }
 
 // damagedError is a failed conversion of a gzip input found damaged after

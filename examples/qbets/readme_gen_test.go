@@ -275,6 +275,15 @@ func tallyText(n map[string]int) string {
 			s = append(s, fmt.Sprintf("%s %d", m, n[m]))
 		}
 	}
+	ties := 0
+	for k, c := range n {
+		if strings.HasPrefix(k, tiePrefix) {
+			ties += c
+		}
+	}
+	if ties > 0 {
+		s = append(s, fmt.Sprintf("tied %d (no single winner)", ties))
+	}
 	if n[noWait] > 0 {
 		s = append(s, fmt.Sprintf("no job waited %d (no winner)", n[noWait]))
 	}

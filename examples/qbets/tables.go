@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -271,19 +272,50 @@ func ratio(v float64) string {
 // method is correct. A queue in which no job waited has no winner
 // (noWait): every method's bound of 0 s holds and is exact, all four tie
 // at an RMS of 0, and the rule's first in table order, BM, read as a win.
+// Correct methods whose RMS reads the same in the table as the lowest
+// tie ("tie: BM, LogU"): the first in table order was named the winner
+// and counted as such, and then (ties by exact equality) so was the
+// lowest of two that printed the same accuracy ratio, 1.05 and 1.05, on
+// a difference the table does not show.
 func winner(x *row) string {
 	if x.waited == 0 {
 		return noWait
 	}
-	best, bestRMS := "none", math.Inf(1)
-	for _, m := range methods {
+	best := -1
+	for i, m := range methods {
 		s := x.r.Of(m)
-		if s.Correctness() >= 0.95 && s.RMS() < bestRMS {
-			best, bestRMS = m.String(), s.RMS()
+		if s.Correctness() >= 0.95 && (best < 0 || s.RMS() < x.r.Of(methods[best]).RMS()) {
+			best = i
 		}
 	}
-	return best
+	if best < 0 {
+		return "none"
+	}
+	var tied []string
+	for _, m := range methods {
+		if x.r.Of(m).Correctness() >= 0.95 && readAs(x, m) == readAs(x, methods[best]) {
+			tied = append(tied, m.String())
+		}
+	}
+	if len(tied) == 1 {
+		return tied[0]
+	}
+	return tiePrefix + strings.Join(tied, ", ")
 }
+
+// readAs is m's RMS as the table lets a reader compare it: its accuracy
+// ratio to BM's, as printed; the RMS itself where BM's is 0 or has no
+// correct prediction (every ratio then reads "–", 0.00 or ∞).
+func readAs(x *row, m replay.Method) string {
+	if bm := x.r.RMS(); bm > 0 && x.r.Correct() > 0 {
+		return ratio(x.r.Ratio(m))
+	}
+	return strconv.FormatFloat(x.r.Of(m).RMS(), 'g', -1, 64)
+}
+
+// tiePrefix starts the winner cell of correct methods tied at the lowest
+// RMS.
+const tiePrefix = "tie: "
 
 // noWait is the winner cell of a degenerate row, where no job waited.
 const noWait = "degenerate: no job waited"

@@ -27,6 +27,10 @@ type trace struct {
 	report *convert.Report // the conversion's report of an Alibaba pod list, nil for SWF
 }
 
+// damageIdle bounds the wait of a strict read's search for a damaged
+// gzip input's own error (cli.BoundDrain; a variable for the tests).
+var damageIdle = cli.DamageIdle
+
 // maxPresize bounds the jobs a header's count reserves room for, as
 // swf.Reader.ReadAll does, so that a hostile header cannot reserve much.
 const maxPresize = 1 << 22
@@ -72,7 +76,7 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 	if err != nil {
 		return nil, t.named(err)
 	}
-	defer f.Close()
+	defer cli.BoundDrain(f, damageIdle)() // (standard input, a named pipe may stall)
 	r := f.Reader
 	r.Lenient = lenient
 	h, err := r.Header()

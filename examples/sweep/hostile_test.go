@@ -183,3 +183,17 @@ func TestSpecOddFiles(t *testing.T) {
 		t.Errorf("a name of 200 bytes: %v", err)
 	}
 }
+
+// A trace whose machine size comes from its header (spec "machine"
+// left out, 0) was described as "P=0", a machine of no processor, in
+// the run list and the report's table.
+func TestDescribeHeaderMachine(t *testing.T) {
+	p := Params{Trace: "kth", Policy: "easy"}
+	if d := p.describe(); strings.Contains(d, "P=0") || !strings.Contains(d, "P=header's") {
+		t.Errorf("machine 0: %q", d)
+	}
+	p.Machine = 128
+	if d := p.describe(); !strings.Contains(d, "P=128 ") {
+		t.Errorf("machine 128: %q", d)
+	}
+}

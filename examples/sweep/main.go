@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/batchq/batchq/examples/internal/cli"
@@ -155,9 +156,15 @@ func cmdList(args []string, w io.Writer) error {
 	return nil
 }
 
-// describe is a run's parameters in one line.
+// describe is a run's parameters in one line. A machine size of 0 is the
+// header's (MaxProcs, else MaxNodes): it read "P=0", a machine of no
+// processor, in the list and the report.
 func (p Params) describe() string {
-	s := fmt.Sprintf("%s P=%d load=%s seed=%d %s", p.Trace, p.Machine, loadName(p.Load), p.Seed, p.Policy)
+	size := "header's"
+	if p.Machine != 0 {
+		size = strconv.FormatInt(p.Machine, 10)
+	}
+	s := fmt.Sprintf("%s P=%s load=%s seed=%d %s", p.Trace, size, loadName(p.Load), p.Seed, p.Policy)
 	if p.PerEvent {
 		s += " per-event"
 	}

@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
 )
 
 // swfstat counts what the simulators reject and would otherwise go
@@ -225,3 +228,22 @@ func TestOtherStatusByValue(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A log with no job whose size and run time are both known (every run
+// time −1) had an offered load of "0.0%", as if the machine had been
+// idle; it is unknown, and -json leaves it out. A header that names the
+// computer alone printed "machine  X, ".
+func TestOfferedLoadUnknown(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "norun.swf")
+	log := "; Computer: X\n; MaxProcs: 8\n1 0 0 -1 2 -1 -1 2 100 -1 1 1 1 1 1 -1 -1 -1\n2 50 0 -1 2 -1 -1 2 100 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := clitest.Exec(run, "", p)
+	if r.Code != 0 || !regexp.MustCompile(`(?m)^offered load +unknown`).MatchString(r.Stdout) || !regexp.MustCompile(`(?m)^machine +X$`).MatchString(r.Stdout) {
+		t.Errorf("exit %d:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := clitest.Exec(run, "", p, "-json"); r.Code != 0 || strings.Contains(r.Stdout, "offered_load") {
+		t.Errorf("-json: exit %d:\n%s", r.Code, r.Stdout)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,10 @@ func run(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Wr
 	return cli.Status("swfstat", stderr, err)
 }
 
+// damageIdle bounds the wait of a strict read's search for a damaged
+// gzip input's own error (cli.BoundDrain; a variable for the tests).
+var damageIdle = cli.DamageIdle
+
 // stat summarizes the trace of args (none: the embedded one) on out.
 func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) error {
 	name := "embedded default (synthetic, 500 jobs)"
@@ -79,7 +84,7 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer cli.BoundDrain(f, damageIdle)() // (its writer may stall)
 		name, r = "standard input", f.Reader
 		zeros = f.TrailingZeros
 	default:
@@ -87,7 +92,7 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer cli.BoundDrain(f, damageIdle)() // (a named pipe may stall)
 		name, r = args[0], f.Reader
 		zeros = f.TrailingZeros
 	}
@@ -137,6 +142,7 @@ type summary struct {
 	firstSubmit, last  int64
 	known              bool    // some submit time is known
 	procSeconds        float64 // Σ size × run time over jobs with both known
+	worked             int     // jobs with both known: none, and the offered load is unknown (it said 0.0%)
 	withEstimate, over int
 	queues             map[int64]int
 	// seen and dupIDs count the lines whose job number an earlier line
@@ -186,8 +192,9 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if farWork {
 			s.farWork++
 		}
-		if j.Size() > 0 && j.RunTime > 0 && !far && !farWork {
+		if j.Size() > 0 && j.RunTime >= 0 && !far && !farWork {
 			s.procSeconds += float64(j.Size()) * float64(j.RunTime)
+			s.worked++
 		}
 		if j.HasEstimate() {
 			s.withEstimate++
@@ -214,7 +221,9 @@ func (s *summary) print(out io.Writer, name string) {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "trace\t%s\n", name)
 	if s.header.Computer != "" || s.header.Installation != "" {
-		fmt.Fprintf(w, "machine\t%s, %s\n", cli.Printable(s.header.Computer), cli.Printable(s.header.Installation))
+		// (one of the two alone printed "X, " or ", Y")
+		fmt.Fprintf(w, "machine\t%s\n", strings.Join(slices.DeleteFunc([]string{cli.Printable(s.header.Computer), cli.Printable(s.header.Installation)},
+			func(v string) bool { return v == "" }), ", "))
 	}
 	fmt.Fprintf(w, "jobs\t%d\n", s.jobs)
 	span := s.last - s.firstSubmit
@@ -225,6 +234,8 @@ func (s *summary) print(out io.Writer, name string) {
 		fmt.Fprintf(w, "machine size\t%d processors\n", s.machine)
 		if load, ok := s.offeredLoad(); ok {
 			fmt.Fprintf(w, "offered load\t%.1f%% (Σ size×runtime / (P × submit span))\n", 100*load)
+		} else if s.worked == 0 {
+			fmt.Fprintf(w, "offered load\tunknown (no job with both its size and its run time)\n")
 		}
 	}
 	fmt.Fprintf(w, "with user estimate\t%d (%s)\n", s.withEstimate, pct(s.withEstimate, s.jobs))
@@ -292,7 +303,7 @@ func (s *summary) print(out io.Writer, name string) {
 // size is unknown or the span empty.
 func (s *summary) offeredLoad() (float64, bool) {
 	span := s.last - s.firstSubmit
-	if s.machineErr != nil || span <= 0 {
+	if s.machineErr != nil || span <= 0 || s.worked == 0 {
 		return 0, false
 	}
 	return s.procSeconds / (float64(s.machine) * float64(span)), true

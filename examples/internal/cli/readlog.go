@@ -20,7 +20,7 @@ func ReadLog(path string) (*swf.Header, []swf.Job, int64, error) {
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	defer f.Close()
+	defer BoundDrain(f, DamageIdle)() // (a named pipe may stall)
 	h, err := f.Header()
 	if err == nil {
 		var jobs []swf.Job

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/batchq/batchq/examples/internal/cli/clitest"
+)
+
+// TestQuirkLogs runs the synthetic logs of the archive's held-out logs'
+// quirks through the command (clitest.RunQuirks).
+func TestQuirkLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("many runs (-short)")
+	}
+	clitest.RunQuirks(t, run, [][]string{
+		{"-trace", "TRACE"}, {"-trace", "TRACE", "-json"}, {"-trace", "-", "-json"}, {"-trace", "TRACE", "-machine", "8", "-json"},
+	}, nil)
+}
