@@ -66,6 +66,8 @@ type consNodes struct {
 	// One job's scan: the nodes it touched, the deques, the segments'
 	// gains (scalar path), the steps of the nodes' gains.
 	touched    []int32
+	sum        coreSum // the free cores summed over the nodes with segments
+	runs       []span  // the runs of starts the sum leaves (earliest)
 	dq         []int32
 	head, tail []int32
 	vals       []int64
@@ -361,6 +363,7 @@ func (s *Sim) conservativeNodesPass() {
 		// have opened only the starts in c.starts, where it lacked at
 		// least short
 		within, short := false, int64(1)
+		pinned := false // placed again at j.res without a search
 		if kept && held && j.res > s.now {
 			// the slots the last pass gave back after j: none, or from
 			// the a-th on
@@ -383,6 +386,11 @@ func (s *Sim) conservativeNodesPass() {
 			// (consPlan's Best fit); ta < 0: not in the last plan
 			if m.best && !over && (ta < 0 || c.lossReaches(s, j, d, ta)) {
 				over = true
+				// a loss opens no start, and its slot is still free: if
+				// no gain reaches it either (it would be kept but for
+				// the loss), it starts at j.res again, where best fit
+				// chooses its nodes anew
+				pinned = ta >= 0 && !c.reaches(s, j, d, a, short)
 			}
 			if !over && !c.reaches(s, j, d, a, short) {
 				// settled (consPlan): where the full pass would keep it
@@ -406,6 +414,10 @@ func (s *Sim) conservativeNodesPass() {
 		// search looks no further first.
 		t := never
 		switch {
+		case pinned:
+			c.touch(s)
+			t = j.res
+			c.short = short - c.got
 		case within:
 			// the earliest start among those the gains may have
 			// opened, else its reservation, which still holds it
@@ -460,9 +472,12 @@ func (s *Sim) conservativeNodesPass() {
 				p.minRes = min(p.minRes, t)
 				p.next = append(p.next, planJob{j.seq, len(p.nextGave), len(p.tk.next), c.short})
 				c.moved(r0, d, t, j.resAlloc, m.best)
-				// its own new slot is no loss to it (it was placed
-				// without it): the slots taken after it start past it
+				// its own new slot is no loss to it, nor its old one,
+				// given back, a gain (it was placed without either):
+				// the slots taken and given back after it start past
+				// them
 				p.next[len(p.next)-1].took = len(p.tk.next)
+				p.next[len(p.next)-1].after = len(p.nextGave)
 				continue
 			}
 		}
@@ -503,6 +518,7 @@ func (s *Sim) newConsNodes() *consNodes {
 		c.gs[i], c.asp[i], c.ls[i] = noSpan, noSpan, noSpan
 	}
 	c.plan.al, c.plan.ap = make([][]planAfter, len(m.kind)), make([]int, len(m.kind))
+	c.sum.in = make([]bool, len(m.kind))
 	for k := range m.kinds {
 		c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
 	}
@@ -519,6 +535,7 @@ func (c *consNodes) rebuildAll(s *Sim) {
 		c.listed[i] = false
 	}
 	c.used = c.used[:0]
+	c.sum.reset()
 	c.base.copyFrom(&m.free)
 	c.cur.copyFrom(&m.free)
 	c.win.copyFrom(&m.free)
@@ -802,7 +819,13 @@ func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool
 				c.rebuild(s, i)
 			}
 			c.gev = c.gev[:0]
-			c.scan(s, i, n, d, max(s.now, lo), r, scalar)
+			// most reads the starts before g.hi, at the one at r: the
+			// scan stops at the later that is read
+			h := r
+			if !atR {
+				h = min(r, g.hi-1)
+			}
+			c.scan(s, i, n, d, max(s.now, lo), h, scalar)
 			copyNode(m, &c.win, &c.base, i)
 			var v int64
 			for k, st := range c.gev {
@@ -955,8 +978,13 @@ func (c *consNodes) hold(j *Job, t, d int64, res bool) {
 	}
 	for k := range shs {
 		i := int(shs[k].node)
+		keep := c.fresh(i, &shs[k])
 		c.add(i, nodeEv{t: t, jb: j, k: int32(k), sign: -1, res: res})
 		c.add(i, nodeEv{t: t + d, jb: j, k: int32(k), sign: 1, res: res})
+		if keep {
+			c.stale[i] = false
+			c.segApply(i, t, t+d, &shs[k], -1)
+		}
 	}
 }
 
@@ -964,9 +992,81 @@ func (c *consNodes) hold(j *Job, t, d int64, res bool) {
 func (c *consNodes) drop(j *Job) {
 	for k := range j.resAlloc {
 		i := j.resAlloc[k].node
-		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool { return e.jb == j && e.res })
+		keep := c.fresh(int(i), &j.resAlloc[k])
+		lo, hi := never, never // its events' times
+		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool {
+			if e.jb != j || !e.res {
+				return false
+			}
+			if e.sign < 0 {
+				lo = e.t
+			} else {
+				hi = e.t
+			}
+			return true
+		})
+		if keep && lo != never && hi != never {
+			c.segApply(int(i), lo, hi, &j.resAlloc[k], 1)
+			continue
+		}
 		c.stale[i] = true
 	}
+}
+
+// fresh reports whether node i's segments are up to date and counted
+// (c.sum), and share sh, taken or given back, can be applied to them in
+// place (segApply): cores, memory and GPUs alone, on one node.
+func (c *consNodes) fresh(i int, sh *share) bool {
+	return !c.stale[i] && c.sum.in[i] && c.base.named == nil && sh.more == 0
+}
+
+// segApply applies share sh, taken (sign −1) or given back (1) over
+// [lo, hi), to node i's segments in place, and the change of its free
+// cores (clamped at 0) to c.sum: what rebuilding them from the events
+// would give, at every time from their first on, without a walk over
+// the node's events (a rebuild applies every event of the node: on a
+// deep queue hundreds per node, for each job placed).
+func (c *consNodes) segApply(i int, lo, hi int64, sh *share, sign int64) {
+	sg := &c.segs[i]
+	lo = max(lo, sg.t[0])
+	if lo >= hi {
+		return
+	}
+	a := sg.split(lo)
+	b := sg.split(hi)
+	nc := sg.nc
+	var prev int64 // the change of the clamped cores on the segment before
+	for k := a; k < b; k++ {
+		v := sg.v[k*nc : (k+1)*nc]
+		old := max(v[0], 0)
+		v[0] += sign * sh.cores
+		v[1] += sign * sh.mem
+		for bs := sh.gpus; bs != 0; bs &= bs - 1 {
+			v[2+bits.TrailingZeros64(bs)] += sign * int64(sh.gpuPart)
+		}
+		diff := max(v[0], 0) - old
+		c.sum.step(sg.t[k], diff-prev)
+		prev = diff
+	}
+	if b < len(sg.t) {
+		c.sum.step(sg.t[b], -prev)
+	}
+}
+
+// split makes x the start of a segment (copying the one that holds x,
+// or the last) and returns its index; x ≥ the first segment's start.
+func (sg *nodeSegs) split(x int64) int {
+	k, found := slices.BinarySearch(sg.t, x)
+	if found {
+		return k
+	}
+	// segment k-1 holds x
+	nc := sg.nc
+	sg.t = slices.Insert(sg.t, k, x)
+	sg.v = slices.Grow(sg.v, nc)[:len(sg.v)+nc]
+	copy(sg.v[(k+1)*nc:], sg.v[k*nc:])
+	copy(sg.v[k*nc:(k+1)*nc], sg.v[(k-1)*nc:k*nc])
+	return k
 }
 
 func (e *nodeEv) share() *share {
@@ -988,45 +1088,94 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 	// A job without GPUs or named resources has a gain that is, window by
 	// window, the minimum of a gain segment by segment: one deque.
 	scalar := n.gpus == 0 && len(n.named) == 0
-	c.touched, c.gev = c.touched[:0], c.gev[:0]
-	var idle int64 // what the nodes without events offer, from now on
+	c.touch(s)
+	var idle int64      // what the nodes without events offer, from now on
+	var idleCores int64 // their free cores
 	for i := range m.kind {
 		if len(c.ev[i]) == 0 {
 			idle += m.gain(&c.base, i, n)
+			idleCores += max(c.base.cores[i], 0)
+		}
+	}
+	if from > h {
+		c.short = want
+		return never
+	}
+	// The runs of starts the free cores summed over the nodes leave
+	// (coreSum): a node gives at most its free cores (per: a share's
+	// cores for a job of shares; none: no bound).
+	per, bounded := int64(1), true
+	if n.nodes > 0 {
+		per, bounded = n.cores, n.cores > 0
+	}
+	c.runs = append(c.runs[:0], span{from, h})
+	if bounded {
+		c.runs = c.sum.allowed(s.now, idleCores, want*per, d, from, h, c.runs[:0])
+	}
+	var most int64
+	found := never
+	for _, run := range c.runs {
+		c.gev = c.gev[:0]
+		for _, i := range c.touched {
+			c.scan(s, int(i), n, d, run.lo, run.hi, scalar)
+		}
+		if idle > 0 {
+			c.gev = append(c.gev, gainStep{run.lo, idle})
+		}
+		slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
+		var have int64
+		for k := 0; k < len(c.gev) && found == never; {
+			t := c.gev[k].t
+			for ; k < len(c.gev) && c.gev[k].t == t; k++ {
+				have += c.gev[k].d
+			}
+			if have >= want {
+				found = t
+				break
+			}
+			most = max(most, have)
+		}
+		if found != never {
+			break
+		}
+	}
+	if bounded {
+		// at the starts the sum ruled out, the job had at most the
+		// sum's largest value there (in shares: its cores / per)
+		if b := c.sum.badMost(d, found); b >= 0 {
+			most = max(most, b/per)
+		}
+	}
+	c.short = want - most
+	return found
+}
+
+// touch lists in c.touched the nodes with events, their segments up to
+// date and counted in c.sum (and the others not).
+func (c *consNodes) touch(s *Sim) {
+	c.touched = c.touched[:0]
+	for i := range s.m.kind {
+		if len(c.ev[i]) == 0 {
+			if c.sum.in[i] {
+				c.sum.count(&c.segs[i], -1)
+				c.sum.in[i] = false
+			}
 			continue
 		}
 		c.touched = append(c.touched, int32(i))
 		if c.stale[i] {
 			c.rebuild(s, i)
 		}
-		if from <= h {
-			c.scan(s, i, n, d, from, h, scalar)
-		}
 	}
-	if idle > 0 && from <= h {
-		c.gev = append(c.gev, gainStep{from, idle})
-	}
-	slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
-	var have, most int64
-	for k := 0; k < len(c.gev); {
-		t := c.gev[k].t
-		for ; k < len(c.gev) && c.gev[k].t == t; k++ {
-			have += c.gev[k].d
-		}
-		if have >= want {
-			c.short = want - most
-			return t
-		}
-		most = max(most, have)
-	}
-	c.short = want - most
-	return never
 }
 
 // rebuild makes node i's segments from its events.
 func (c *consNodes) rebuild(s *Sim, i int) {
 	m, sg := s.m, &c.segs[i]
 	c.stale[i] = false
+	if c.sum.in[i] {
+		c.sum.count(sg, -1)
+	}
 	sg.nc = 2 + int(m.gpuAt[i+1]-m.gpuAt[i])
 	if m.cap.named != nil {
 		sg.nc += len(c.keys[m.kind[i]])
@@ -1047,6 +1196,8 @@ func (c *consNodes) rebuild(s *Sim, i int) {
 		c.push(m, i, t)
 	}
 	copyNode(m, &c.cur, &c.base, i)
+	c.sum.count(sg, 1)
+	c.sum.in[i] = true
 }
 
 // push appends a segment from t with node i's resources in c.cur.
