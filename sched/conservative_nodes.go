@@ -760,11 +760,76 @@ func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
 			}
 		}
 	}
-	r := c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+	r, known := c.reachesBound(s, j, d, short)
+	if !known {
+		r = c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+	}
 	for _, i := range c.an {
 		c.asp[i] = noSpan
 	}
 	return r
+}
+
+// reachesBound is reaches without a scan, known when it can tell: each
+// gained node's most bounded by what it gives j when idle (its base when
+// it has no events), the choice at j.res read on the node's window
+// there. It is known when the choice may change (true) or the bounds sum
+// below short (false, c.got their sum). On one-core nodes a gained node
+// gives a job its core when idle, so the bound is what the scan finds.
+func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches, known bool) {
+	m, n, r := s.m, &j.nd, j.res
+	last := int32(-1) // the last node of j's reservation
+	for k := range j.resAlloc {
+		last = max(last, j.resAlloc[k].node)
+	}
+	var got int64
+	for _, gained := range [2]bool{true, false} {
+		list := c.an
+		if gained {
+			list = c.gained
+		}
+		for _, i32 := range list {
+			i := int(i32)
+			g := c.gs[i]
+			if !gained {
+				if g != noSpan {
+					continue
+				}
+				g = c.asp[i]
+			} else {
+				g = g.join(c.asp[i])
+			}
+			if g.lo >= r+d {
+				continue
+			}
+			atR := g.hi > r
+			held := false
+			for k := range j.resAlloc {
+				held = held || j.resAlloc[k].node == i32
+			}
+			if held && atR {
+				return true, true
+			}
+			if atR && (i32 < last || m.best) && !held && c.gainOver(s, i, n, r, d) > 0 {
+				return true, true
+			}
+			switch {
+			case held:
+				got += m.gain(&m.cap, i, n)
+			case len(c.ev[i]) == 0:
+				if lo := g.lo - d + 1; max(lo, s.now) < min(g.hi, r) {
+					got += m.gain(&c.base, i, n)
+				}
+			default:
+				got += m.gain(&m.cap, i, n)
+			}
+		}
+	}
+	if c.got+got < short {
+		c.got += got
+		return false, true
+	}
+	return false, false
 }
 
 // reachesOn is reaches on the nodes of list: the gained ones (gained,
