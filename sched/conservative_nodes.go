@@ -71,6 +71,7 @@ type consNodes struct {
 	dq         []int32
 	head, tail []int32
 	vals       []int64
+	mins       []int64 // windowOn's
 	gev        []gainStep
 	start      []*Job
 
@@ -770,6 +771,40 @@ func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
 	return r
 }
 
+// gainRead is, for reachesOn and reachesBound, the gain noted on node i
+// that job j (reserved at r for d) reads: ok false when there is none to
+// read (a node of the last pass's slots that is gained too is read with
+// the gained ones), or it begins after j's window. atR: it meets the
+// window at r; held: j's reservation has a share on i.
+func (c *consNodes) gainRead(j *Job, d int64, i int32, gained bool) (g span, atR, held, ok bool) {
+	g = c.gs[i]
+	if !gained {
+		if g != noSpan {
+			return g, false, false, false
+		}
+		g = c.asp[i]
+	} else {
+		g = g.join(c.asp[i])
+	}
+	r := j.res
+	if g.lo >= r+d {
+		return g, false, false, false
+	}
+	for k := range j.resAlloc {
+		held = held || j.resAlloc[k].node == i
+	}
+	return g, g.hi > r, held, true
+}
+
+// lastNode is the last node of j's reservation (-1: none).
+func lastNode(j *Job) int32 {
+	last := int32(-1)
+	for k := range j.resAlloc {
+		last = max(last, j.resAlloc[k].node)
+	}
+	return last
+}
+
 // reachesBound is reaches without a scan, known when it can tell: each
 // gained node's most bounded by what it gives j when idle (its base when
 // it has no events), the choice at j.res read on the node's window
@@ -778,10 +813,7 @@ func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
 // gives a job its core when idle, so the bound is what the scan finds.
 func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches, known bool) {
 	m, n, r := s.m, &j.nd, j.res
-	last := int32(-1) // the last node of j's reservation
-	for k := range j.resAlloc {
-		last = max(last, j.resAlloc[k].node)
-	}
+	last := lastNode(j)
 	var got int64
 	for _, gained := range [2]bool{true, false} {
 		list := c.an
@@ -790,22 +822,9 @@ func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches,
 		}
 		for _, i32 := range list {
 			i := int(i32)
-			g := c.gs[i]
-			if !gained {
-				if g != noSpan {
-					continue
-				}
-				g = c.asp[i]
-			} else {
-				g = g.join(c.asp[i])
-			}
-			if g.lo >= r+d {
+			g, atR, held, ok := c.gainRead(j, d, i32, gained)
+			if !ok {
 				continue
-			}
-			atR := g.hi > r
-			held := false
-			for k := range j.resAlloc {
-				held = held || j.resAlloc[k].node == i32
 			}
 			if held && atR {
 				return true, true
@@ -838,29 +857,13 @@ func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches,
 func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool, short int64) bool {
 	m, n, r := s.m, &j.nd, j.res
 	scalar := n.gpus == 0 && len(n.named) == 0
-	last := int32(-1) // the last node of j's reservation
-	for k := range j.resAlloc {
-		last = max(last, j.resAlloc[k].node)
-	}
+	last := lastNode(j)
 	for _, i32 := range list {
 		i := int(i32)
-		g := c.gs[i]
-		if !gained {
-			if g != noSpan {
-				continue
-			}
-			g = c.asp[i]
-		} else {
-			g = g.join(c.asp[i])
-		}
-		if g.lo >= r+d {
+		// atR: the gain meets the window at r, where first fit chose
+		g, atR, held, ok := c.gainRead(j, d, i32, gained)
+		if !ok {
 			continue
-		}
-		// at: the gain meets the window at r, where first fit chose
-		atR := g.hi > r
-		held := false
-		for k := range j.resAlloc {
-			held = held || j.resAlloc[k].node == i32
 		}
 		if held && atR {
 			return true
@@ -1429,17 +1432,15 @@ func (c *consNodes) windowOn(m *machine, i int, t, d int64) {
 	T, V, nc := sg.t, sg.v, sg.nc
 	lo, _ := slices.BinarySearch(T, t+1) // (the last segment from t or before)
 	lo = max(lo-1, 0)
-	hi := lo
-	for hi+1 < len(T) && T[hi+1] < t+d {
-		hi++
-	}
-	c.setWin(m, i, func(r int) int64 {
-		v := V[lo*nc+r]
-		for k := lo + 1; k <= hi; k++ {
-			v = min(v, V[k*nc+r])
+	// the minimum of each resource, segment by segment
+	mins := append(c.mins[:0], V[lo*nc:(lo+1)*nc]...)
+	for k := lo + 1; k < len(T) && T[k] < t+d; k++ {
+		for r, v := range V[k*nc : (k+1)*nc] {
+			mins[r] = min(mins[r], v)
 		}
-		return v
-	})
+	}
+	c.mins = mins
+	c.setWin(m, i, func(r int) int64 { return mins[r] })
 }
 
 // apply applies event e to c.cur. It is machine.apply, but a whole-node
