@@ -1029,10 +1029,13 @@ func (c *consNodes) add(i int, e nodeEv) {
 	}
 	c.stale[i] = true
 	l := c.ev[i]
-	at := len(l)
-	for at > 0 && (l[at-1].t > e.t || l[at-1].t == e.t && l[at-1].sign < e.sign) {
-		at--
-	}
+	// (the events after it: a suffix, the list being in that order)
+	at, _ := slices.BinarySearchFunc(l, e, func(x, e nodeEv) int {
+		if x.t > e.t || x.t == e.t && x.sign < e.sign {
+			return 1
+		}
+		return -1
+	})
 	l = slices.Insert(l, at, e)
 	c.ev[i] = l
 }
