@@ -106,6 +106,10 @@ type consNodes struct {
 	// noMemo makes every pass rebuild and place every job (tests only:
 	// the schedule it gives is the one the plan's shortcut must give)
 	noMemo bool
+	// verify, when set (tests only), is called by each search once the
+	// nodes' segments are up to date, with the free cores of the nodes
+	// without events
+	verify func(s *Sim, idleCores int64)
 	kept   int // the jobs kept without a scan (for the tests)
 	placed int // the jobs placed by a scan (for the tests)
 	// rebuilt is the passes that rebuilt the availability and placed
@@ -1167,6 +1171,9 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 			idle += m.gain(&c.base, i, n)
 			idleCores += max(c.base.cores[i], 0)
 		}
+	}
+	if c.verify != nil {
+		c.verify(s, idleCores)
 	}
 	if from > h {
 		c.short = want
