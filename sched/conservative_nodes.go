@@ -810,9 +810,10 @@ func lastNode(j *Job) int32 {
 }
 
 // reachesBound is reaches without a scan, known when it can tell: each
-// gained node's most bounded by what it gives j when idle (its base when
-// it has no events), the choice at j.res read on the node's window
-// there. It is known when the choice may change (true) or the bounds sum
+// gained node's most bounded by what it gives j over the part of the
+// window that every start the gain may have opened shares (when idle
+// if there is none; its base when it has no events), the choice at
+// j.res read on the node's window there. It is known when the choice may change (true) or the bounds sum
 // below short (false, c.got their sum). On one-core nodes a gained node
 // gives a job its core when idle, so the bound is what the scan finds.
 func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches, known bool) {
@@ -844,7 +845,17 @@ func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches,
 					got += m.gain(&c.base, i, n)
 				}
 			default:
-				got += m.gain(&m.cap, i, n)
+				// every start in [a, b) has a window that holds [b-1,
+				// a+d) when b-a ≤ d: what the node gives j there bounds
+				// what it gives j at each of them
+				a, b := max(g.lo-d+1, s.now), min(g.hi, r)
+				switch {
+				case a >= b: // no start
+				case b-a <= d:
+					got += c.gainOver(s, i, n, b-1, a+d-(b-1))
+				default:
+					got += m.gain(&m.cap, i, n)
+				}
 			}
 		}
 	}
