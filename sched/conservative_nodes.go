@@ -110,6 +110,14 @@ type consNodes struct {
 	// nodes' segments are up to date, with the free cores of the nodes
 	// without events
 	verify func(s *Sim, idleCores int64)
+	// pinCheck, when set (tests only), is called at each job placed
+	// again at its reservation without a search (best fit's pinned
+	// path), with the deficit it keeps, after the nodes' segments are
+	// brought up to date
+	pinCheck func(s *Sim, j *Job, d, short int64)
+	// noSum makes earliest sweep every start, without the free cores
+	// summed (tests only: its deficit, c.short, is then exact)
+	noSum  bool
 	kept   int // the jobs kept without a scan (for the tests)
 	placed int // the jobs placed by a scan (for the tests)
 	// rebuilt is the passes that rebuilt the availability and placed
@@ -423,6 +431,9 @@ func (s *Sim) conservativeNodesPass() {
 			c.touch(s)
 			t = j.res
 			c.short = short - c.got
+			if c.pinCheck != nil {
+				c.pinCheck(s, j, d, c.short)
+			}
 		case within:
 			// the earliest start among those the gains may have
 			// opened, else its reservation, which still holds it
@@ -1193,7 +1204,7 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 	// The runs of starts the free cores summed over the nodes leave
 	// (coreSum): a node gives at most its free cores (per: a share's
 	// cores for a job of shares; none: no bound).
-	per, bounded := int64(1), true
+	per, bounded := int64(1), !c.noSum
 	if n.nodes > 0 {
 		per, bounded = n.cores, n.cores > 0
 	}
