@@ -117,9 +117,12 @@ type consNodes struct {
 	pinCheck func(s *Sim, j *Job, d, short int64)
 	// noSum makes earliest sweep every start, without the free cores
 	// summed (tests only: its deficit, c.short, is then exact)
-	noSum  bool
-	kept   int // the jobs kept without a scan (for the tests)
-	placed int // the jobs placed by a scan (for the tests)
+	noSum bool
+	// sumCheck, when set (tests only), is called at the end of each
+	// search that the free cores summed narrowed, with its start
+	sumCheck func(s *Sim, j *Job, d, from, h, found int64)
+	kept     int // the jobs kept without a scan (for the tests)
+	placed   int // the jobs placed by a scan (for the tests)
 	// rebuilt is the passes that rebuilt the availability and placed
 	// every job (for the tests)
 	rebuilt int
@@ -1204,10 +1207,11 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 	// The runs of starts the free cores summed over the nodes leave
 	// (coreSum): a node gives at most its free cores (per: a share's
 	// cores for a job of shares; none: no bound).
-	per, bounded := int64(1), !c.noSum
+	per, bounded := int64(1), true
 	if n.nodes > 0 {
 		per, bounded = n.cores, n.cores > 0
 	}
+	bounded = bounded && !c.noSum
 	c.runs = append(c.runs[:0], span{from, h})
 	if bounded {
 		c.runs = c.sum.allowed(s.now, idleCores, want*per, d, from, h, c.runs[:0])
@@ -1247,6 +1251,9 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 		}
 	}
 	c.short = want - most
+	if c.sumCheck != nil && bounded {
+		c.sumCheck(s, j, d, from, h, found)
+	}
 	return found
 }
 
