@@ -121,8 +121,12 @@ type consNodes struct {
 	// sumCheck, when set (tests only), is called at the end of each
 	// search that the free cores summed narrowed, with its start
 	sumCheck func(s *Sim, j *Job, d, from, h, found int64)
-	kept     int // the jobs kept without a scan (for the tests)
-	placed   int // the jobs placed by a scan (for the tests)
+	// boundCheck, when set (tests only), is called at each reaches
+	// that reachesBound decided, with its answer and the gains it
+	// counted, and the exact scans' (reachesOn's)
+	boundCheck func(s *Sim, j *Job, r bool, got int64, exact bool, exactGot int64)
+	kept       int // the jobs kept without a scan (for the tests)
+	placed     int // the jobs placed by a scan (for the tests)
 	// rebuilt is the passes that rebuilt the availability and placed
 	// every job (for the tests)
 	rebuilt int
@@ -782,6 +786,12 @@ func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
 	r, known := c.reachesBound(s, j, d, short)
 	if !known {
 		r = c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+	} else if c.boundCheck != nil {
+		got := c.got
+		c.got = 0
+		exact := c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+		c.boundCheck(s, j, r, got, exact, c.got)
+		c.got = got
 	}
 	for _, i := range c.an {
 		c.asp[i] = noSpan
