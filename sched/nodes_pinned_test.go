@@ -21,17 +21,7 @@ import (
 func TestConservativeNodesPinnedRapid(t *testing.T) {
 	pinned := 0
 	rapid.Check(t, func(t *rapid.T) {
-		draw := drawNodeCase
-		if rapid.Bool().Draw(t, "deep") {
-			draw = drawDeepNodeCase
-		}
-		nodes, jobs := draw(t)
-		cfg := Config{Nodes: nodes, Scheduler: conservativeScheduler{}, KeepShares: true, Placement: BestFit,
-			KillAtEstimate: rapid.Bool().Draw(t, "kill"), PerEventPass: rapid.Bool().Draw(t, "perEvent")}
-		withPredictor(t, &cfg, rapid.IntRange(0, 3).Draw(t, "predictor"))
-		cancels := drawCancels(t, 3, jobs[len(jobs)-1].Submit+60, len(jobs))
-		res := runCancelled(t, cfg, jobs, cancels, func(s *Sim) {
-			s.cons = s.newConsNodes()
+		runShortcutCase(t, true, func(s *Sim) {
 			s.cons.pinCheck = func(s *Sim, j *Job, d, short int64) {
 				c := s.cons
 				// the full search, and its deficit exact (every start
@@ -49,9 +39,6 @@ func TestConservativeNodesPinnedRapid(t *testing.T) {
 				pinned++
 			}
 		})
-		if err := res.Check(); err != nil {
-			t.Fatal(err)
-		}
 	})
 	t.Logf("%d jobs pinned", pinned)
 	if pinned == 0 {
