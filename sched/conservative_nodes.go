@@ -66,9 +66,12 @@ type consNodes struct {
 	// One job's scan: the nodes it touched, the deques, the segments'
 	// gains (scalar path), the steps of the nodes' gains.
 	touched    []int32
+	sum        coreSum // the free cores summed over the nodes with segments
+	runs       []span  // the runs of starts the sum leaves (earliest)
 	dq         []int32
 	head, tail []int32
 	vals       []int64
+	mins       []int64 // windowOn's
 	gev        []gainStep
 	start      []*Job
 
@@ -103,8 +106,27 @@ type consNodes struct {
 	// noMemo makes every pass rebuild and place every job (tests only:
 	// the schedule it gives is the one the plan's shortcut must give)
 	noMemo bool
-	kept   int // the jobs kept without a scan (for the tests)
-	placed int // the jobs placed by a scan (for the tests)
+	// verify, when set (tests only), is called by each search once the
+	// nodes' segments are up to date, with the free cores of the nodes
+	// without events
+	verify func(s *Sim, idleCores int64)
+	// pinCheck, when set (tests only), is called at each job placed
+	// again at its reservation without a search (best fit's pinned
+	// path), with the deficit it keeps, after the nodes' segments are
+	// brought up to date
+	pinCheck func(s *Sim, j *Job, d, short int64)
+	// noSum makes earliest sweep every start, without the free cores
+	// summed (tests only: its deficit, c.short, is then exact)
+	noSum bool
+	// sumCheck, when set (tests only), is called at the end of each
+	// search that the free cores summed narrowed, with its start
+	sumCheck func(s *Sim, j *Job, d, from, h, found int64)
+	// boundCheck, when set (tests only), is called at each reaches
+	// that reachesBound decided, with its answer and the gains it
+	// counted, and the exact scans' (reachesOn's)
+	boundCheck func(s *Sim, j *Job, r bool, got int64, exact bool, exactGot int64)
+	kept       int // the jobs kept without a scan (for the tests)
+	placed     int // the jobs placed by a scan (for the tests)
 	// rebuilt is the passes that rebuilt the availability and placed
 	// every job (for the tests)
 	rebuilt int
@@ -361,6 +383,7 @@ func (s *Sim) conservativeNodesPass() {
 		// have opened only the starts in c.starts, where it lacked at
 		// least short
 		within, short := false, int64(1)
+		pinned := false // placed again at j.res without a search
 		if kept && held && j.res > s.now {
 			// the slots the last pass gave back after j: none, or from
 			// the a-th on
@@ -383,6 +406,11 @@ func (s *Sim) conservativeNodesPass() {
 			// (consPlan's Best fit); ta < 0: not in the last plan
 			if m.best && !over && (ta < 0 || c.lossReaches(s, j, d, ta)) {
 				over = true
+				// a loss opens no start, and its slot is still free: if
+				// no gain reaches it either (it would be kept but for
+				// the loss), it starts at j.res again, where best fit
+				// chooses its nodes anew
+				pinned = ta >= 0 && !c.reaches(s, j, d, a, short)
 			}
 			if !over && !c.reaches(s, j, d, a, short) {
 				// settled (consPlan): where the full pass would keep it
@@ -406,6 +434,13 @@ func (s *Sim) conservativeNodesPass() {
 		// search looks no further first.
 		t := never
 		switch {
+		case pinned:
+			c.touch(s)
+			t = j.res
+			c.short = short - c.got
+			if c.pinCheck != nil {
+				c.pinCheck(s, j, d, c.short)
+			}
 		case within:
 			// the earliest start among those the gains may have
 			// opened, else its reservation, which still holds it
@@ -460,9 +495,12 @@ func (s *Sim) conservativeNodesPass() {
 				p.minRes = min(p.minRes, t)
 				p.next = append(p.next, planJob{j.seq, len(p.nextGave), len(p.tk.next), c.short})
 				c.moved(r0, d, t, j.resAlloc, m.best)
-				// its own new slot is no loss to it (it was placed
-				// without it): the slots taken after it start past it
+				// its own new slot is no loss to it, nor its old one,
+				// given back, a gain (it was placed without either):
+				// the slots taken and given back after it start past
+				// them
 				p.next[len(p.next)-1].took = len(p.tk.next)
+				p.next[len(p.next)-1].after = len(p.nextGave)
 				continue
 			}
 		}
@@ -503,6 +541,7 @@ func (s *Sim) newConsNodes() *consNodes {
 		c.gs[i], c.asp[i], c.ls[i] = noSpan, noSpan, noSpan
 	}
 	c.plan.al, c.plan.ap = make([][]planAfter, len(m.kind)), make([]int, len(m.kind))
+	c.sum.in = make([]bool, len(m.kind))
 	for k := range m.kinds {
 		c.keys[k] = slices.Sorted(maps.Keys(m.kinds[k].Named))
 	}
@@ -519,6 +558,7 @@ func (c *consNodes) rebuildAll(s *Sim) {
 		c.listed[i] = false
 	}
 	c.used = c.used[:0]
+	c.sum.reset()
 	c.base.copyFrom(&m.free)
 	c.cur.copyFrom(&m.free)
 	c.win.copyFrom(&m.free)
@@ -743,11 +783,111 @@ func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
 			}
 		}
 	}
-	r := c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+	r, known := c.reachesBound(s, j, d, short)
+	if !known {
+		r = c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+	} else if c.boundCheck != nil {
+		got := c.got
+		c.got = 0
+		exact := c.reachesOn(s, j, d, c.gained, true, short) || c.reachesOn(s, j, d, c.an, false, short)
+		c.boundCheck(s, j, r, got, exact, c.got)
+		c.got = got
+	}
 	for _, i := range c.an {
 		c.asp[i] = noSpan
 	}
 	return r
+}
+
+// gainRead is, for reachesOn and reachesBound, the gain noted on node i
+// that job j (reserved at r for d) reads: ok false when there is none to
+// read (a node of the last pass's slots that is gained too is read with
+// the gained ones), or it begins after j's window. atR: it meets the
+// window at r; held: j's reservation has a share on i.
+func (c *consNodes) gainRead(j *Job, d int64, i int32, gained bool) (g span, atR, held, ok bool) {
+	g = c.gs[i]
+	if !gained {
+		if g != noSpan {
+			return g, false, false, false
+		}
+		g = c.asp[i]
+	} else {
+		g = g.join(c.asp[i])
+	}
+	r := j.res
+	if g.lo >= r+d {
+		return g, false, false, false
+	}
+	for k := range j.resAlloc {
+		held = held || j.resAlloc[k].node == i
+	}
+	return g, g.hi > r, held, true
+}
+
+// lastNode is the last node of j's reservation (-1: none).
+func lastNode(j *Job) int32 {
+	last := int32(-1)
+	for k := range j.resAlloc {
+		last = max(last, j.resAlloc[k].node)
+	}
+	return last
+}
+
+// reachesBound is reaches without a scan, known when it can tell: each
+// gained node's most bounded by what it gives j over the part of the
+// window that every start the gain may have opened shares (when idle
+// if there is none; its base when it has no events), the choice at
+// j.res read on the node's window there. It is known when the choice may change (true) or the bounds sum
+// below short (false, c.got their sum). On one-core nodes a gained node
+// gives a job its core when idle, so the bound is what the scan finds.
+func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches, known bool) {
+	m, n, r := s.m, &j.nd, j.res
+	last := lastNode(j)
+	var got int64
+	for _, gained := range [2]bool{true, false} {
+		list := c.an
+		if gained {
+			list = c.gained
+		}
+		for _, i32 := range list {
+			i := int(i32)
+			g, atR, held, ok := c.gainRead(j, d, i32, gained)
+			if !ok {
+				continue
+			}
+			if held && atR {
+				return true, true
+			}
+			if atR && (i32 < last || m.best) && !held && c.gainOver(s, i, n, r, d) > 0 {
+				return true, true
+			}
+			switch {
+			case held:
+				got += m.gain(&m.cap, i, n)
+			case len(c.ev[i]) == 0:
+				if lo := g.lo - d + 1; max(lo, s.now) < min(g.hi, r) {
+					got += m.gain(&c.base, i, n)
+				}
+			default:
+				// every start in [a, b) has a window that holds [b-1,
+				// a+d) when b-a ≤ d: what the node gives j there bounds
+				// what it gives j at each of them
+				a, b := max(g.lo-d+1, s.now), min(g.hi, r)
+				switch {
+				case a >= b: // no start
+				case b-a <= d:
+					got += c.gainOver(s, i, n, b-1, a+d-(b-1))
+				default:
+					got += m.gain(&m.cap, i, n)
+				}
+			}
+		}
+	}
+	if c.got+got < short {
+		c.got += got
+		return false, true
+	}
+	return false, false
 }
 
 // reachesOn is reaches on the nodes of list: the gained ones (gained,
@@ -756,29 +896,13 @@ func (c *consNodes) reaches(s *Sim, j *Job, d int64, a int, short int64) bool {
 func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool, short int64) bool {
 	m, n, r := s.m, &j.nd, j.res
 	scalar := n.gpus == 0 && len(n.named) == 0
-	last := int32(-1) // the last node of j's reservation
-	for k := range j.resAlloc {
-		last = max(last, j.resAlloc[k].node)
-	}
+	last := lastNode(j)
 	for _, i32 := range list {
 		i := int(i32)
-		g := c.gs[i]
-		if !gained {
-			if g != noSpan {
-				continue
-			}
-			g = c.asp[i]
-		} else {
-			g = g.join(c.asp[i])
-		}
-		if g.lo >= r+d {
+		// atR: the gain meets the window at r, where first fit chose
+		g, atR, held, ok := c.gainRead(j, d, i32, gained)
+		if !ok {
 			continue
-		}
-		// at: the gain meets the window at r, where first fit chose
-		atR := g.hi > r
-		held := false
-		for k := range j.resAlloc {
-			held = held || j.resAlloc[k].node == i32
 		}
 		if held && atR {
 			return true
@@ -802,7 +926,13 @@ func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool
 				c.rebuild(s, i)
 			}
 			c.gev = c.gev[:0]
-			c.scan(s, i, n, d, max(s.now, lo), r, scalar)
+			// most reads the starts before g.hi, at the one at r: the
+			// scan stops at the later that is read
+			h := r
+			if !atR {
+				h = min(r, g.hi-1)
+			}
+			c.scan(s, i, n, d, max(s.now, lo), h, scalar)
 			copyNode(m, &c.win, &c.base, i)
 			var v int64
 			for k, st := range c.gev {
@@ -938,10 +1068,13 @@ func (c *consNodes) add(i int, e nodeEv) {
 	}
 	c.stale[i] = true
 	l := c.ev[i]
-	at := len(l)
-	for at > 0 && (l[at-1].t > e.t || l[at-1].t == e.t && l[at-1].sign < e.sign) {
-		at--
-	}
+	// (the events after it: a suffix, the list being in that order)
+	at, _ := slices.BinarySearchFunc(l, e, func(x, e nodeEv) int {
+		if x.t > e.t || x.t == e.t && x.sign < e.sign {
+			return 1
+		}
+		return -1
+	})
 	l = slices.Insert(l, at, e)
 	c.ev[i] = l
 }
@@ -955,8 +1088,13 @@ func (c *consNodes) hold(j *Job, t, d int64, res bool) {
 	}
 	for k := range shs {
 		i := int(shs[k].node)
+		keep := c.fresh(i, &shs[k])
 		c.add(i, nodeEv{t: t, jb: j, k: int32(k), sign: -1, res: res})
 		c.add(i, nodeEv{t: t + d, jb: j, k: int32(k), sign: 1, res: res})
+		if keep {
+			c.stale[i] = false
+			c.segApply(i, t, t+d, &shs[k], -1)
+		}
 	}
 }
 
@@ -964,9 +1102,81 @@ func (c *consNodes) hold(j *Job, t, d int64, res bool) {
 func (c *consNodes) drop(j *Job) {
 	for k := range j.resAlloc {
 		i := j.resAlloc[k].node
-		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool { return e.jb == j && e.res })
+		keep := c.fresh(int(i), &j.resAlloc[k])
+		lo, hi := never, never // its events' times
+		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool {
+			if e.jb != j || !e.res {
+				return false
+			}
+			if e.sign < 0 {
+				lo = e.t
+			} else {
+				hi = e.t
+			}
+			return true
+		})
+		if keep && lo != never && hi != never {
+			c.segApply(int(i), lo, hi, &j.resAlloc[k], 1)
+			continue
+		}
 		c.stale[i] = true
 	}
+}
+
+// fresh reports whether node i's segments are up to date and counted
+// (c.sum), and share sh, taken or given back, can be applied to them in
+// place (segApply): cores, memory and GPUs alone, on one node.
+func (c *consNodes) fresh(i int, sh *share) bool {
+	return !c.stale[i] && c.sum.in[i] && c.base.named == nil && sh.more == 0
+}
+
+// segApply applies share sh, taken (sign −1) or given back (1) over
+// [lo, hi), to node i's segments in place, and the change of its free
+// cores (clamped at 0) to c.sum: what rebuilding them from the events
+// would give, at every time from their first on, without a walk over
+// the node's events (a rebuild applies every event of the node: on a
+// deep queue hundreds per node, for each job placed).
+func (c *consNodes) segApply(i int, lo, hi int64, sh *share, sign int64) {
+	sg := &c.segs[i]
+	lo = max(lo, sg.t[0])
+	if lo >= hi {
+		return
+	}
+	a := sg.split(lo)
+	b := sg.split(hi)
+	nc := sg.nc
+	var prev int64 // the change of the clamped cores on the segment before
+	for k := a; k < b; k++ {
+		v := sg.v[k*nc : (k+1)*nc]
+		old := max(v[0], 0)
+		v[0] += sign * sh.cores
+		v[1] += sign * sh.mem
+		for bs := sh.gpus; bs != 0; bs &= bs - 1 {
+			v[2+bits.TrailingZeros64(bs)] += sign * int64(sh.gpuPart)
+		}
+		diff := max(v[0], 0) - old
+		c.sum.step(sg.t[k], diff-prev)
+		prev = diff
+	}
+	if b < len(sg.t) {
+		c.sum.step(sg.t[b], -prev)
+	}
+}
+
+// split makes x the start of a segment (copying the one that holds x,
+// or the last) and returns its index; x ≥ the first segment's start.
+func (sg *nodeSegs) split(x int64) int {
+	k, found := slices.BinarySearch(sg.t, x)
+	if found {
+		return k
+	}
+	// segment k-1 holds x
+	nc := sg.nc
+	sg.t = slices.Insert(sg.t, k, x)
+	sg.v = slices.Grow(sg.v, nc)[:len(sg.v)+nc]
+	copy(sg.v[(k+1)*nc:], sg.v[k*nc:])
+	copy(sg.v[k*nc:(k+1)*nc], sg.v[(k-1)*nc:k*nc])
+	return k
 }
 
 func (e *nodeEv) share() *share {
@@ -988,45 +1198,101 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 	// A job without GPUs or named resources has a gain that is, window by
 	// window, the minimum of a gain segment by segment: one deque.
 	scalar := n.gpus == 0 && len(n.named) == 0
-	c.touched, c.gev = c.touched[:0], c.gev[:0]
-	var idle int64 // what the nodes without events offer, from now on
+	c.touch(s)
+	var idle int64      // what the nodes without events offer, from now on
+	var idleCores int64 // their free cores
 	for i := range m.kind {
 		if len(c.ev[i]) == 0 {
 			idle += m.gain(&c.base, i, n)
+			idleCores += max(c.base.cores[i], 0)
+		}
+	}
+	if c.verify != nil {
+		c.verify(s, idleCores)
+	}
+	if from > h {
+		c.short = want
+		return never
+	}
+	// The runs of starts the free cores summed over the nodes leave
+	// (coreSum): a node gives at most its free cores (per: a share's
+	// cores for a job of shares; none: no bound).
+	per, bounded := int64(1), true
+	if n.nodes > 0 {
+		per, bounded = n.cores, n.cores > 0
+	}
+	bounded = bounded && !c.noSum
+	c.runs = append(c.runs[:0], span{from, h})
+	if bounded {
+		c.runs = c.sum.allowed(s.now, idleCores, want*per, d, from, h, c.runs[:0])
+	}
+	var most int64
+	found := never
+	for _, run := range c.runs {
+		c.gev = c.gev[:0]
+		for _, i := range c.touched {
+			c.scan(s, int(i), n, d, run.lo, run.hi, scalar)
+		}
+		if idle > 0 {
+			c.gev = append(c.gev, gainStep{run.lo, idle})
+		}
+		slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
+		var have int64
+		for k := 0; k < len(c.gev) && found == never; {
+			t := c.gev[k].t
+			for ; k < len(c.gev) && c.gev[k].t == t; k++ {
+				have += c.gev[k].d
+			}
+			if have >= want {
+				found = t
+				break
+			}
+			most = max(most, have)
+		}
+		if found != never {
+			break
+		}
+	}
+	if bounded {
+		// at the starts the sum ruled out, the job had at most the
+		// sum's largest value there (in shares: its cores / per)
+		if b := c.sum.badMost(d, found); b >= 0 {
+			most = max(most, b/per)
+		}
+	}
+	c.short = want - most
+	if c.sumCheck != nil && bounded {
+		c.sumCheck(s, j, d, from, h, found)
+	}
+	return found
+}
+
+// touch lists in c.touched the nodes with events, their segments up to
+// date and counted in c.sum (and the others not).
+func (c *consNodes) touch(s *Sim) {
+	c.touched = c.touched[:0]
+	for i := range s.m.kind {
+		if len(c.ev[i]) == 0 {
+			if c.sum.in[i] {
+				c.sum.count(&c.segs[i], -1)
+				c.sum.in[i] = false
+			}
 			continue
 		}
 		c.touched = append(c.touched, int32(i))
 		if c.stale[i] {
 			c.rebuild(s, i)
 		}
-		if from <= h {
-			c.scan(s, i, n, d, from, h, scalar)
-		}
 	}
-	if idle > 0 && from <= h {
-		c.gev = append(c.gev, gainStep{from, idle})
-	}
-	slices.SortFunc(c.gev, func(a, b gainStep) int { return cmp.Compare(a.t, b.t) })
-	var have, most int64
-	for k := 0; k < len(c.gev); {
-		t := c.gev[k].t
-		for ; k < len(c.gev) && c.gev[k].t == t; k++ {
-			have += c.gev[k].d
-		}
-		if have >= want {
-			c.short = want - most
-			return t
-		}
-		most = max(most, have)
-	}
-	c.short = want - most
-	return never
 }
 
 // rebuild makes node i's segments from its events.
 func (c *consNodes) rebuild(s *Sim, i int) {
 	m, sg := s.m, &c.segs[i]
 	c.stale[i] = false
+	if c.sum.in[i] {
+		c.sum.count(sg, -1)
+	}
 	sg.nc = 2 + int(m.gpuAt[i+1]-m.gpuAt[i])
 	if m.cap.named != nil {
 		sg.nc += len(c.keys[m.kind[i]])
@@ -1047,6 +1313,8 @@ func (c *consNodes) rebuild(s *Sim, i int) {
 		c.push(m, i, t)
 	}
 	copyNode(m, &c.cur, &c.base, i)
+	c.sum.count(sg, 1)
+	c.sum.in[i] = true
 }
 
 // push appends a segment from t with node i's resources in c.cur.
@@ -1213,17 +1481,15 @@ func (c *consNodes) windowOn(m *machine, i int, t, d int64) {
 	T, V, nc := sg.t, sg.v, sg.nc
 	lo, _ := slices.BinarySearch(T, t+1) // (the last segment from t or before)
 	lo = max(lo-1, 0)
-	hi := lo
-	for hi+1 < len(T) && T[hi+1] < t+d {
-		hi++
-	}
-	c.setWin(m, i, func(r int) int64 {
-		v := V[lo*nc+r]
-		for k := lo + 1; k <= hi; k++ {
-			v = min(v, V[k*nc+r])
+	// the minimum of each resource, segment by segment
+	mins := append(c.mins[:0], V[lo*nc:(lo+1)*nc]...)
+	for k := lo + 1; k < len(T) && T[k] < t+d; k++ {
+		for r, v := range V[k*nc : (k+1)*nc] {
+			mins[r] = min(mins[r], v)
 		}
-		return v
-	})
+	}
+	c.mins = mins
+	c.setWin(m, i, func(r int) int64 { return mins[r] })
 }
 
 // apply applies event e to c.cur. It is machine.apply, but a whole-node

@@ -516,3 +516,41 @@ func TestConservativeNodesPlanBestOwnSlot(t *testing.T) {
 		t.Errorf("%d placements, want at most %d (each queued job at its arrival and its start): a job's own slot read as a loss to it", c.placed, most)
 	}
 }
+
+// Under first fit a job that moved in a pass is kept in the next one
+// when nothing but its own old slot, given back as it moved, changed (it
+// was placed without that slot: no gain to it). One node of 2 cores; R
+// (2 cores, estimate 100) runs from 0 to 10; B1..B5 (2 cores, 100 s,
+// exact) arrive at 1..5 and reserve 100, 200, …; R's early end at 10
+// starts B1 and moves each other B 90 s earlier, its window still
+// meeting its old slot on its node; then a job of 1 core (1,000 s)
+// arrives at each second from 11 to 20, reserved after the Bs. Each job
+// is placed at its arrival, at R's end if it waits then, and at its
+// start, never more: with its old slot read as a gain each B moved was
+// placed again at 11 (4 placements over the bound).
+func TestConservativeNodesPlanFirstOwnOldSlot(t *testing.T) {
+	var jobs []swf.Job
+	add := func(sub, run, req, procs int64) {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs = int64(len(jobs)+1), sub, run, req, procs
+		j.ReqProcs = procs
+		jobs = append(jobs, j)
+	}
+	add(0, 10, 100, 2)
+	const queued = 5
+	for k := range int64(queued) {
+		add(1+k, 100, 100, 2)
+	}
+	const later = 10
+	for k := range int64(later) {
+		add(11+k, 1000, 1000, 1)
+	}
+	cfg := Config{Nodes: []swf.Node{{Count: 1, Cores: 2}}, Scheduler: conservativeScheduler{}, KeepShares: true}
+	got, c := consNodesFixed(t, cfg, jobs, false)
+	want, _ := consNodesFixed(t, cfg, jobs, true)
+	sameNodeSchedule(t, want, got)
+	t.Logf("%d passes rebuilt, %d jobs kept, %d placed", c.rebuilt, c.kept, c.placed)
+	if most := 2*len(jobs) + queued; c.placed > most {
+		t.Errorf("%d placements, want at most %d (each job at its arrival, at the early end if it waits, at its start): a job's own old slot read as a gain to it", c.placed, most)
+	}
+}
