@@ -624,3 +624,53 @@ func TestHypotheticalReuseKey(t *testing.T) {
 		t.Errorf("after job 1 ended: start %d, before %d: want earlier", after.Start, anon.Start)
 	}
 }
+
+// The request line is bounded on every route, not only the form's: the
+// handler is served by any http.Server, whose default MaxHeaderBytes is
+// 1 MB, and before this bound a 1 MB query on a page was copied into its
+// three alternative links (a 3 MB answer, 39 MB allocated, 190 ms), a
+// query of 300,000 parameters on a job's prediction page 6.4 MB and 86 MB,
+// and a 1 MB system, queue or resource name came back whole in the 404.
+// A value echoed in an error is quoted clipped.
+func TestRequestLineBounded(t *testing.T) {
+	_, srv := newTestServer(t, Config{Rate: -1})
+	long := strings.Repeat("x", 1<<20)
+	for _, p := range []string{
+		"/karnak/system/s1/job/waiting.html?" + long,
+		"/karnak/system/s1/status.html?q=" + long,
+		"/karnak/system/s1/job/1001/prediction/waittime.html?" + strings.Repeat("a=&", 300),
+		"/karnak/system/" + long + "/status.html",
+		"/karnak/system/s1/queue/" + long + "/summary.txt",
+		"/karnak/system/s1/job/1001/prediction/" + long,
+		"/karnak/" + long,
+		"/karnak/system/s1/job/" + long,
+	} {
+		resp, out := doReq(t, "GET", srv.URL+p, "", "", "")
+		if resp.StatusCode != http.StatusRequestURITooLong || len(out) > 200 {
+			t.Errorf("GET %.60s (%d bytes): %d, %d bytes %.100q, want a short 414", p, len(p), resp.StatusCode, len(out), out)
+		}
+	}
+	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format="+long, "application/json", "", `{"cores":1,"wallTime":60,"locations":["normal@s1"]}`); resp.StatusCode != http.StatusRequestURITooLong {
+		t.Errorf("POST with a 1 MB query: %d %.100q, want 414", resp.StatusCode, out)
+	}
+	mid := strings.Repeat("9", 30<<10) // under the bound: refused for what it is
+	for _, c := range []struct{ p, want string }{
+		{"/karnak/system/s1/job/1001/prediction/waittime.txt?within=" + mid, "within"},
+		{"/karnak/system/s1/job/1001/prediction/waittime.txt?quantile=" + mid, "quantile"},
+		{"/karnak/system/s1/job/1001/prediction/waittime.txt?confidence=" + mid, "confidence"},
+		{"/karnak/system/s1/job/" + mid[:400] + "/prediction/waittime.txt", "jobId"},
+		{"/karnak/system/" + mid[:400] + "/status.txt", "system"},
+		{"/karnak/system/s1/queue/" + mid[:400] + "/summary.txt", "queue"},
+		{"/karnak/system/s1/" + mid[:400], "is not a resource"},
+		{"/karnak/system/s1/job/1001/prediction/" + mid[:400], "is not a prediction"},
+		{"/karnak/system/s1/status." + mid[:400], "format"},
+	} {
+		resp, out := doReq(t, "GET", srv.URL+c.p, "", "", "")
+		if resp.StatusCode/100 != 4 || !strings.Contains(out, c.want) || len(out) > 400 {
+			t.Errorf("GET %.60s: %d, %d bytes %.100q, want a 4xx naming %s, its value clipped", c.p, resp.StatusCode, len(out), out, c.want)
+		}
+	}
+	if resp, _ := doReq(t, "GET", srv.URL+"/karnak/waittime/predict.html?cores=1&wallTime=60"+strings.Repeat("&loc=normal%40s1", maxLocations), "", "", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("the form with %d locations: %d, want 200", maxLocations, resp.StatusCode)
+	}
+}

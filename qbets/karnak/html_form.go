@@ -61,11 +61,7 @@ func levelsOf(r *http.Request, levels []Level) *levelsForm {
 // for each location below it. A GET form: asking is a read, so the
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
-	if len(r.URL.RawQuery) > maxQuery {
-		writeError(w, &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("query: longer than %d bytes", maxQuery)})
-		return
-	}
-	v := r.URL.Query()
+	v := r.URL.Query() // bounded by checkRequestLine
 	start := strings.HasPrefix(r.URL.Path, "/karnak/starttime/")
 	f := &predictForm{Action: r.URL.Path, Cores: "1", WallTime: "01:00:00", Quantile: itoa(defaultQuantile),
 		Confidence: itoa(defaultConfidence), Levels: s.opt.Levels, Errors: map[string]string{}}

@@ -136,6 +136,10 @@ func (s *Service) Handler() http.Handler {
 		if !s.charge(w, r, 1, "") {
 			return
 		}
+		if err := checkRequestLine(r); err != nil {
+			writeError(w, err)
+			return
+		}
 		if !s.ready.Load() {
 			w.Header().Set("Retry-After", "5")
 			writeError(w, errNotReady)
@@ -143,6 +147,27 @@ func (s *Service) Handler() http.Handler {
 		}
 		m.ServeHTTP(w, r)
 	})
+}
+
+// checkRequestLine refuses (414) a path longer than maxPath, or a query
+// longer than maxQuery or of more than maxParams parameters, on every
+// route: a handler may be served with net/http's default MaxHeaderBytes
+// (1 MB), and a page copies its query into its three alternative links
+// (a 1 MB query made a 3 MB page, 39 MB allocated; 300,000 parameters on
+// a prediction page 6.4 MB and 86 MB), an error quoted a 1 MB name back
+// whole (TestRequestLineBounded).
+func checkRequestLine(r *http.Request) error {
+	if n := max(len(r.URL.Path), len(r.URL.RawPath)); n > maxPath {
+		return &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("path: %d bytes, at most %d", n, maxPath)}
+	}
+	q := r.URL.RawQuery
+	if len(q) > maxQuery {
+		return &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("query: longer than %d bytes", maxQuery)}
+	}
+	if n := strings.Count(q, "&") + strings.Count(q, ";") + 1; n > maxParams {
+		return &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("query: %d parameters, at most %d", n, maxParams)}
+	}
+	return nil
 }
 
 // charge takes n more of the rate limit's tokens for a request of the
@@ -300,13 +325,13 @@ func listHeaders(w http.ResponseWriter, r *http.Request, l *listPage) {
 func format(r *http.Request, file, want string) (string, error) {
 	name, ext, dotted := strings.Cut(file, ".")
 	if name != want {
-		return "", notFound("%q is not a resource here, want %s.txt, .json, .xml or .html", file, want)
+		return "", notFound("%q is not a resource here, want %s.txt, .json, .xml or .html", clip(file), want)
 	}
 	if !dotted {
 		return negotiate(r.Header.Get("Accept")), nil
 	}
 	if !knownFormat(ext) {
-		return "", notFound("format: %q, want txt, json, xml or html", ext)
+		return "", notFound("format: %q, want txt, json, xml or html", clip(ext))
 	}
 	return ext, nil
 }
@@ -486,7 +511,7 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 		v.History = q.hist.summarize(now)
 	} else {
 		sys.mu.RUnlock()
-		return render{}, notFound("queue: %q is not a queue of system %q (or %s)", qn, sys.name, allJobs)
+		return render{}, notFound("queue: %q is not a queue of system %q (or %s)", clip(qn), sys.name, allJobs)
 	}
 	sys.mu.RUnlock()
 	return render{json: v, text: func(w io.Writer) {
@@ -631,12 +656,12 @@ func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	v := query(r.URL.RawQuery)
 	if s := v.Get("quantile"); s != "" {
 		if q, err = strconv.Atoi(s); err != nil {
-			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", s)
+			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", clip(s))
 		}
 	}
 	if s := v.Get("confidence"); s != "" {
 		if c, err = strconv.Atoi(s); err != nil {
-			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", s)
+			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", clip(s))
 		}
 	}
 	if err := checkLevels(q, c); err != nil {
@@ -654,7 +679,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	what, _, _ := strings.Cut(file, ".")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", file))
+		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
 		return
 	}
 	ext, err := format(r, file, what)
@@ -664,7 +689,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id < 0 {
-		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", r.PathValue("id")))
+		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
 	q, c, within, err := queryParams(r)
@@ -683,7 +708,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	what := r.PathValue("what")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", what))
+		writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
 	ext := r.URL.Query().Get("format")
@@ -692,7 +717,7 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		ext = negotiate(r.Header.Get("Accept"))
 	case "txt", "json", "xml", "html":
 	default:
-		writeError(w, badRequest("format: %q, want txt, json, xml or html", ext))
+		writeError(w, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
 		return
 	}
 	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
@@ -740,7 +765,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	}
 	if k := r.Header.Get("Idempotency-Key"); k != "" {
 		if batch != "" && batch != k {
-			writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", batch, k))
+			writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
 			return
 		}
 		batch = k
@@ -829,12 +854,12 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		v := r.URL.Query().Get("time")
 		t, perr := strconv.ParseInt(v, 10, 64)
 		if perr != nil {
-			writeError(w, badRequest("time: %q, want Unix seconds", v))
+			writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
 			return
 		}
 		err = s.Rewind(sys, t)
 	default:
-		err = notFound("%q is not a repair, want drop or rewind", op)
+		err = notFound("%q is not a repair, want drop or rewind", clip(op))
 	}
 	if err != nil {
 		writeError(w, err)
@@ -859,7 +884,7 @@ func (s *Service) lastEvent(r *http.Request) (render, error) {
 	name := r.PathValue("sys")
 	last, ok := s.Last(name)
 	if !ok {
-		return render{}, notFound("system: %q has no stored event", name)
+		return render{}, notFound("system: %q has no stored event", clip(name))
 	}
 	return render{json: last, text: func(w io.Writer) {
 		e := last.Event
