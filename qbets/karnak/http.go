@@ -91,8 +91,9 @@ import (
 // at most 1,000 items a response, at most ?limit=, with the whole list's
 // length in X-Total-Count, the next page in Link, and both in a last line
 // of the text and a note on the page when the response leaves jobs out),
-// a request and its body are
-// bounded (413, 414), and each client is rate-limited (Config.Rate, on by
+// a request and its body are bounded (413; 414 beyond a path of 512
+// bytes, a query of 64 KiB or of 256 parameters, on every route), and
+// each client is rate-limited (Config.Rate, on by
 // default; a hypothetical job's prediction counts one request per
 // location, at most the burst; behind a reverse proxy name it in
 // Config.TrustedProxies so that the limit applies to the clients, not
