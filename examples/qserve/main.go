@@ -329,6 +329,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ln = limitConns(ln, *clientConns, svc.ConnClient)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
+	errLog := newErrorLog(logger) // net/http's own lines, bounded (errlog.go)
+	defer errLog.flush()
+	srv.ErrorLog = errLog.logger()
 	errc := make(chan error, len(replays)+2)
 	go func() {
 		if err := serveOn(srv, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
