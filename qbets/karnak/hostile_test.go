@@ -674,3 +674,45 @@ func TestRequestLineBounded(t *testing.T) {
 		t.Errorf("the form with %d locations: %d, want 200", maxLocations, resp.StatusCode)
 	}
 }
+
+// A queue's summary scans its last week of jobs (8 ms an anonymous
+// request for 500,000 of them): it is computed once per queue, state and
+// instant of the system's clock, however many clients ask, in whatever
+// format, and again after an event.
+func TestSummaryComputedOnce(t *testing.T) {
+	s, srv := newTestServer(t, Config{Rate: -1})
+	sys, err := s.lookup("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	computed := func() int64 {
+		sys.sums.mu.Lock()
+		defer sys.sums.mu.Unlock()
+		return sys.sums.computed
+	}
+	var first string
+	for i := range 50 {
+		for _, q := range []string{"normal", "all_jobs"} {
+			resp, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/queue/"+q+"/summary."+[]string{"json", "txt", "xml", "html"}[i%4], "", "", "")
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: %d %s", q, resp.StatusCode, out)
+			}
+			if i == 0 && q == "normal" {
+				first = out
+			}
+		}
+	}
+	if n := computed(); n != 2 {
+		t.Errorf("100 summaries of 2 queues at one state and instant: %d scans, want 2", n)
+	}
+	if _, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/queue/normal/summary.json", "", "", ""); out != first {
+		t.Errorf("the cached summary differs from the first:\n%s\n%s", out, first)
+	}
+	if err := s.Ingest([]Event{{Kind: "submit", System: "s1", Job: 9001, Time: testNow, Queue: "normal", Cores: 1, WallTime: 60}, {Kind: "start", System: "s1", Job: 9001, Time: testNow}}); err != nil {
+		t.Fatal(err)
+	}
+	resp, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/queue/normal/summary.json", "", "", "")
+	if resp.StatusCode != 200 || computed() != 3 || out == first {
+		t.Errorf("after a start: %d scans, want 3, and a new summary (%v)", computed(), out != first)
+	}
+}

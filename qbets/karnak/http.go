@@ -506,10 +506,10 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 			v.Waiting += q.waiting
 			v.UsedCores += q.usedCores
 		}
-		v.History = sys.all.summarize(now)
+		v.History = sys.summary(allJobs, &sys.all, now)
 	} else if q := sys.queues[qn]; q != nil {
 		v.Running, v.Waiting, v.UsedCores = q.running, q.waiting, q.usedCores
-		v.History = q.hist.summarize(now)
+		v.History = sys.summary(qn, &q.hist, now)
 	} else {
 		sys.mu.RUnlock()
 		return render{}, notFound("queue: %q is not a queue of system %q (or %s)", clip(qn), sys.name, allJobs)
