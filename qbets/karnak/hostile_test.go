@@ -716,3 +716,37 @@ func TestSummaryComputedOnce(t *testing.T) {
 		t.Errorf("after a start: %d scans, want 3, and a new summary (%v)", computed(), out != first)
 	}
 }
+
+// What a feed sends (user, project and job names: free text from a
+// cluster's users) reaches a reader escaped in every format, and every
+// answer, not only the pages and the errors, tells the browser not to
+// guess its type (X-Content-Type-Options: nosniff): until this change a
+// text, JSON or XML answer did not, and a browser that sniffs could take
+// a text answer with markup in it for a page.
+func TestFeedTextEscapedEverywhere(t *testing.T) {
+	s, srv := newTestServer(t, Config{Rate: -1})
+	evil := "<script>alert(1)</script>\x1b[31m]]>&amp;\u2028"
+	if err := s.Ingest([]Event{{Kind: "submit", System: "s1", Job: 9100, Time: testNow, Queue: "normal", Cores: 1, WallTime: 60, User: evil, Project: evil, Name: evil}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/karnak/system/s1/event/last", "/karnak/system/s1/job/waiting", "/karnak/system/s1/job/9100/prediction/waittime", "/karnak/system/s1/status", "/karnak/system/s1/queue/normal/summary", "/karnak/system/status", "/karnak/stats"} {
+		for _, f := range []string{"txt", "json", "xml", "html"} {
+			resp, out := doReq(t, "GET", srv.URL+p+"."+f, "", "", "")
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s.%s: %d %s", p, f, resp.StatusCode, out)
+			}
+			if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("%s.%s: X-Content-Type-Options %q, want nosniff", p, f, got)
+			}
+			for _, raw := range []string{"<script", "\x1b", "]]>"} {
+				if strings.Contains(out, raw) {
+					t.Errorf("%s.%s: %q unescaped in %.200q", p, f, raw, out)
+				}
+			}
+		}
+	}
+	resp, _ := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=txt", "application/json", "", `{"cores":1,"wallTime":60,"locations":["normal@s1"]}`)
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("a hypothetical prediction: X-Content-Type-Options %q, want nosniff", got)
+	}
+}

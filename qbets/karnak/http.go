@@ -134,6 +134,10 @@ func (s *Service) Handler() http.Handler {
 	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
 	s.handleHTML(m)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every answer, not only the pages and http.Error's: a text or
+		// JSON answer may quote a client's markup (a location asked
+		// for), which a browser that guesses types could render.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if !s.charge(w, r, 1, "") {
 			return
 		}
