@@ -827,3 +827,26 @@ func TestFormCostBounded(t *testing.T) {
 		t.Errorf("%.0f allocations for the form, %.1f a checkbox, want at most 4", allocs, per)
 	}
 }
+
+// The list of systems allocates nothing a system at the default
+// limits (256 systems of 64 queues): it built and sorted every system's
+// queue lines only to drop them, 282 allocations and 4.7 ms of CPU a
+// request (a loaded 2-core machine).
+func TestSystemsListCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("declares 16,320 queues")
+	}
+	s, _ := newTestServer(t, Config{Rate: -1})
+	manyQueues(t, s, 255, 64)
+	h := s.Handler()
+	allocs := testing.AllocsPerRun(5, func() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/karnak/system/status.json", nil))
+		if w.Code != 200 {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+	})
+	if allocs > 64 {
+		t.Errorf("the list of 256 systems: %.0f allocations, want at most 64 (none a system)", allocs)
+	}
+}

@@ -432,15 +432,28 @@ type QueueStatus struct {
 }
 
 func (s *Service) statusOf(sys *system) (SystemStatus, []QueueStatus) {
+	return s.statusWith(sys, true)
+}
+
+// statusWith is statusOf, with the queues' lines only when queues is
+// set: the list of systems has no use for them, and building and sorting
+// them for every system was most of what it cost (256 systems of 64
+// queues, the default limits: TestSystemsListCost).
+func (s *Service) statusWith(sys *system, queues bool) (SystemStatus, []QueueStatus) {
 	sys.mu.RLock()
 	defer sys.mu.RUnlock()
 	st := SystemStatus{System: sys.name, Now: s.clockOf(sys)}
-	qs := make([]QueueStatus, 0, len(sys.queues))
+	var qs []QueueStatus
+	if queues {
+		qs = make([]QueueStatus, 0, len(sys.queues))
+	}
 	for _, q := range sys.queues {
 		st.Running += q.running
 		st.Waiting += q.waiting
 		st.UsedCores += q.usedCores
-		qs = append(qs, QueueStatus{q.name, q.maxCores, q.maxWall, q.running, q.waiting, q.usedCores})
+		if queues {
+			qs = append(qs, QueueStatus{q.name, q.maxCores, q.maxWall, q.running, q.waiting, q.usedCores})
+		}
 	}
 	sortBy(qs, func(q QueueStatus) string { return q.Queue })
 	return st, qs
@@ -454,7 +467,7 @@ func (s *Service) systemsStatus(*http.Request) (render, error) {
 		if err != nil {
 			return render{}, err
 		}
-		st, _ := s.statusOf(sys)
+		st, _ := s.statusWith(sys, false)
 		all = append(all, st)
 	}
 	return render{json: all, text: func(w io.Writer) {
