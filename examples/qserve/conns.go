@@ -21,24 +21,41 @@ import (
 // with a few dozen browsers (about six connections each) stays below it.
 const defaultClientConns = 256
 
+// The per-client limit bounds what one address holds, not what all of
+// them do: each address of a host (every 127.x.y.z of a Linux loopback;
+// an IPv6 host's many /64s) is a client of its own, and every one could
+// hold -client-conns until the process ran out of file descriptors (the
+// SQLite store then could not open its files) or of memory
+// (TestConnsBoundedInAll held 8 connections from 2 loopback addresses
+// with 6 allowed in all before this limit). The server holds at most
+// -max-conns connections at once, from everyone, trusted proxies
+// included; one more is closed as soon as it is accepted.
+
+// defaultMaxConns is -max-conns's default: a few dozen of the largest
+// campus NATs at -client-conns each, and, at some 20 KB a connection
+// (its goroutine and buffers), a few hundred MB.
+const defaultMaxConns = 16384
+
 // connLimit is a listener that holds at most per connections open from
-// one client address at once.
+// one client address at once, and at most total from all.
 type connLimit struct {
 	net.Listener
-	per    int
-	client func(net.Addr) (string, bool) // the key of a connection, false: not limited
-	mu     sync.Mutex
-	open   map[string]int // client → connections open; only clients with some
+	per, total int                           // ≤ 0: no limit
+	client     func(net.Addr) (string, bool) // the key of a connection, false: not limited per client
+	mu         sync.Mutex
+	open       map[string]int // client → connections open; only clients with some
+	all        int            // connections open
 }
 
 // limitConns wraps ln so that one client holds at most per connections
-// (per ≤ 0: ln as it is); client keys a connection, false for one not
-// limited (karnak.Service.ConnClient: a trusted proxy is not).
-func limitConns(ln net.Listener, per int, client func(net.Addr) (string, bool)) net.Listener {
-	if per <= 0 {
+// and all of them at most total (≤ 0: no such limit; both: ln as it is);
+// client keys a connection, false for one not limited per client
+// (karnak.Service.ConnClient: a trusted proxy is not).
+func limitConns(ln net.Listener, per, total int, client func(net.Addr) (string, bool)) net.Listener {
+	if per <= 0 && total <= 0 {
 		return ln
 	}
-	return &connLimit{Listener: ln, per: per, client: client, open: map[string]int{}}
+	return &connLimit{Listener: ln, per: per, total: total, client: client, open: map[string]int{}}
 }
 
 // Accept returns the next connection of a client under its limit,
@@ -50,18 +67,21 @@ func (l *connLimit) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		key, limited := l.client(c.RemoteAddr())
-		if !limited {
-			return c, nil
-		}
+		limited = limited && l.per > 0
 		l.mu.Lock()
-		if l.open[key] >= l.per {
+		if l.total > 0 && l.all >= l.total || limited && l.open[key] >= l.per {
 			l.mu.Unlock()
 			c.Close() //nolint:errcheck // refused: nothing was read or written
 			continue
 		}
-		l.open[key]++
+		l.all++
+		if limited {
+			l.open[key]++
+		} else {
+			key = ""
+		}
 		l.mu.Unlock()
-		return &limitedConn{Conn: c, l: l, key: key}, nil
+		return &limitedConn{Conn: c, l: l, key: key, limited: limited}, nil
 	}
 }
 
@@ -69,16 +89,20 @@ func (l *connLimit) Accept() (net.Conn, error) {
 // however many times Close is called).
 type limitedConn struct {
 	net.Conn
-	l    *connLimit
-	key  string
-	once sync.Once
+	l       *connLimit
+	key     string
+	limited bool // counted in l.open[key]
+	once    sync.Once
 }
 
 func (c *limitedConn) Close() error {
 	c.once.Do(func() {
 		c.l.mu.Lock()
-		if c.l.open[c.key]--; c.l.open[c.key] <= 0 {
-			delete(c.l.open, c.key)
+		c.l.all--
+		if c.limited {
+			if c.l.open[c.key]--; c.l.open[c.key] <= 0 {
+				delete(c.l.open, c.key)
+			}
 		}
 		c.l.mu.Unlock()
 	})

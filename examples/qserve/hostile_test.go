@@ -473,7 +473,7 @@ func TestClientConnsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := newService(t, nil, karnak.Config{TrustedProxies: c.exempt})
-		ln := limitConns(raw, per, s.ConnClient)
+		ln := limitConns(raw, per, 0, s.ConnClient)
 		srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
 		go srv.Serve(ln) //nolint:errcheck // closed below
 		// get asks for the status on a keep-alive connection: nil when
@@ -553,5 +553,75 @@ func TestHeadersBounded(t *testing.T) {
 		if resp.StatusCode != c.code {
 			t.Errorf("a query of %d bytes: %d, want %d", c.n, resp.StatusCode, c.code)
 		}
+	}
+}
+
+// The server holds at most -max-conns connections from all clients: every
+// loopback address is a client of its own (as each of an IPv6 host's /64s
+// is), and 4 connections from each of 127.0.0.1 and 127.0.0.2, with 4 a
+// client and 6 in all, were all held; now the last 2 are closed when
+// accepted, and one closed makes room for another.
+func TestConnsBoundedInAll(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("at most %d\n  connections at once (`-max-conns`", defaultMaxConns); !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not say the default: %q", want)
+	}
+	const per, total = 4, 6
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newService(t, nil, karnak.Config{})
+	ln := limitConns(raw, per, total, s.ConnClient)
+	srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
+	go srv.Serve(ln) //nolint:errcheck // closed below
+	defer srv.Close()
+	get := func(conn net.Conn) error {
+		fmt.Fprint(conn, "GET /karnak/system/status.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+		conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
+		return resp.Body.Close()
+	}
+	dial := func(from string) net.Conn {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		conn, err := d.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Skipf("dialing from %s: %v (a loopback without 127.0.0.2)", from, err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		return conn
+	}
+	kept := 0
+	var first net.Conn
+	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		for range per {
+			conn := dial(from)
+			if first == nil {
+				first = conn
+			}
+			if get(conn) == nil {
+				kept++
+			}
+		}
+	}
+	if kept != total {
+		t.Errorf("%d connections from 2 addresses (%d a client): %d answered, want %d in all", 2*per, per, kept, total)
+	}
+	first.Close()
+	for try := 0; ; try++ { // the server sees the close when it next reads
+		if get(dial("127.0.0.2")) == nil {
+			break
+		}
+		if try == 30 {
+			t.Fatal("after one connection closed, a new one is not answered")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -9,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"math/big"
@@ -123,5 +126,75 @@ func TestServeTLS(t *testing.T) {
 	}
 	if _, err := loadTLS(keyFile, certFile); err == nil || !strings.Contains(err.Error(), "-tls-cert") {
 		t.Fatalf("swapped files: %v", err)
+	}
+}
+
+// The server's own error log is bounded: net/http writes a line for
+// every failed TLS handshake ("http: TLS handshake error from ...") to
+// the server's ErrorLog, which serve left to the standard logger, so
+// that anyone who can open a connection wrote a line to stderr for each
+// (300 connections of garbage, 300 lines). serve's server logs at most
+// serverErrorBurst of them a serverErrorPeriod and then says how many it
+// left out.
+func TestServerErrorLogBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 300 connections")
+	}
+	dir := t.TempDir()
+	certFile, keyFile, _ := selfSigned(t, dir)
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-db", "", "-tokens", "off", "-tls-cert", certFile, "-tls-key", keyFile}, io.Discard, pw)
+		pw.Close()
+	}()
+	addr := make(chan string, 1)
+	lines := make(chan []string, 1)
+	go func() {
+		var all []string
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if _, u, ok := strings.Cut(sc.Text(), "listening on https://"); ok {
+				addr <- strings.TrimSuffix(u, "/karnak/")
+			}
+			all = append(all, sc.Text())
+		}
+		lines <- all
+	}()
+	var a string
+	select {
+	case a = <-addr:
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatal("serve did not start")
+	}
+	const conns = 300
+	for range conns {
+		c, err := net.DialTimeout("tcp", a, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))  //nolint:errcheck // bounded either way
+		c.Write([]byte("\x16\x03\x01\x00\x05hello!!!")) //nolint:errcheck // a malformed ClientHello
+		io.Copy(io.Discard, c)                          //nolint:errcheck // until the server closes it
+		c.Close()
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	all := <-lines
+	n := 0
+	for _, l := range all {
+		if strings.Contains(l, "TLS handshake error") {
+			n++
+		}
+	}
+	if n == 0 || n > serverErrorBurst {
+		t.Errorf("%d connections of garbage: %d handshake errors logged, want 1 to %d", conns, n, serverErrorBurst)
+	}
+	if want := fmt.Sprintf("%d more server errors", conns-n); !strings.Contains(strings.Join(all, "\n"), want) {
+		t.Errorf("the lines left out are not counted (no line says %q): %q", want, all[max(0, len(all)-5):])
 	}
 }

@@ -169,3 +169,33 @@ func TestReplayFailedPollsSayWhy(t *testing.T) {
 		t.Errorf("the text report does not say why the polls failed:\n%s", out.String())
 	}
 }
+
+// A bearer token is not sent over http:// to another host, where anyone on
+// the path reads it and may then feed the service as this site; over
+// https:// or to a loopback address (a tunnel) it is. A -service that is
+// not an http(s) URL is refused at once rather than at every post.
+func TestServiceTokenInClear(t *testing.T) {
+	for _, c := range []struct {
+		service, token string
+		ok             bool
+	}{
+		{"http://10.1.2.3:8080", "sA-0123456789abcdef", false},
+		{"http://karnak.example.edu", "sA-0123456789abcdef", false},
+		{"http://[2001:db8::1]:8080", "sA-0123456789abcdef", false},
+		{"https://karnak.example.edu", "sA-0123456789abcdef", true},
+		{"http://127.0.0.1:8080", "sA-0123456789abcdef", true},
+		{"http://[::1]:8080", "sA-0123456789abcdef", true},
+		{"http://localhost:8080", "sA-0123456789abcdef", true},
+		{"http://10.1.2.3:8080", "", true},
+		{"10.1.2.3:8080", "", false},
+		{"ftp://10.1.2.3/", "", false},
+	} {
+		_, err := parse([]string{"-service", c.service, "-token", c.token, "-cursor", filepath.Join(t.TempDir(), "c.json")}, io.Discard)
+		if (err == nil) != c.ok {
+			t.Errorf("-service %s -token %q: %v, want ok %v", c.service, c.token, err, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "-service") {
+			t.Errorf("-service %s: %v, want the flag named", c.service, err)
+		}
+	}
+}

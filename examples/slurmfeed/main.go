@@ -17,6 +17,8 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -50,6 +52,26 @@ type options struct {
 	record, replay, readme string
 }
 
+// checkService refuses a -service that is not an http or https URL with
+// a host (a bare host:port was taken, and every post failed), and a token
+// sent over http:// to another host: a bearer token crosses the network
+// in clear there, for anyone on the path to read and then feed the
+// service as this site (TestServiceTokenInClear). Serve the service over
+// TLS (qserve serve -tls-cert) or reach it through a tunnel to a loopback
+// address.
+func checkService(service, token string) error {
+	u, err := url.Parse(service)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return cli.Usagef("-service: %q, want http(s)://host:port", service)
+	}
+	if h := u.Hostname(); token != "" && u.Scheme == "http" && h != "localhost" {
+		if a, err := netip.ParseAddr(h); err != nil || !a.IsLoopback() {
+			return cli.Usagef("-service %s with a token: over http:// to another host the token crosses the network in clear; use https:// (qserve serve -tls-cert) or a loopback address (an SSH tunnel)", service)
+		}
+	}
+	return nil
+}
+
 func parse(args []string, stdout io.Writer) (*options, error) {
 	o := &options{}
 	fs := cli.NewFlagSet("slurmfeed")
@@ -79,6 +101,8 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.UsageError{Msg: "no arguments expected, got " + strings.Join(pos, " ")}
 	case o.service != "" && (o.listen != "" || o.replay != ""):
 		return nil, cli.UsageError{Msg: "-service feeds a remote service: -listen and -replay use one in this process"}
+	case o.service != "" && checkService(o.service, o.token) != nil:
+		return nil, checkService(o.service, o.token)
 	case o.service != "" && o.cfg.Cursor == "":
 		return nil, cli.UsageError{Msg: "-service needs -cursor: without it a restart would feed the same jobs again under new batch ids"}
 	case o.replay != "" && (o.record != "" || o.cfg.Cursor != "" || o.listen != ""):

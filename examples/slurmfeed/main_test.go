@@ -59,6 +59,9 @@ func TestReadmeFigures(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	// A token in the environment (the documented $SLURMFEED_TOKEN) would
+	// make -service http://x a refusal of its own (checkService).
+	t.Setenv("SLURMFEED_TOKEN", "")
 	for _, args := range [][]string{
 		{"extra"},
 		{"-service", "http://x"},
@@ -118,6 +121,7 @@ func TestCLI(t *testing.T) {
 // in the working directory (standard output carries the report). parse
 // alone is run: without the check the command would feed until stopped.
 func TestDashFiles(t *testing.T) {
+	t.Setenv("SLURMFEED_TOKEN", "") // else -service http://x is refused first, for the token
 	for _, args := range [][]string{{"-record", "-"}, {"-cursor", "-", "-service", "http://x"}} {
 		_, err := parse(args, &bytes.Buffer{})
 		var u cli.UsageError

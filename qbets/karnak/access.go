@@ -31,6 +31,11 @@ const (
 	maxBatches = 1 << 16 // batch ids remembered
 	maxBody    = 4 << 20 // bytes of an event batch (413 beyond)
 	maxQuery   = 64 << 10
+	// A path names at most a system, a queue and a job (64, 64 and 19
+	// bytes) and a query at most maxLocations locations and the levels:
+	// every route refuses more (414) before it is routed (checkRequestLine).
+	maxPath   = 512
+	maxParams = 2*maxLocations + 56
 )
 
 var errNotReady = &Error{Code: http.StatusServiceUnavailable, Message: "the service is rebuilding its state from the store; retry shortly"}

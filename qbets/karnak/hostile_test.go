@@ -624,3 +624,229 @@ func TestHypotheticalReuseKey(t *testing.T) {
 		t.Errorf("after job 1 ended: start %d, before %d: want earlier", after.Start, anon.Start)
 	}
 }
+
+// The request line is bounded on every route, not only the form's: the
+// handler is served by any http.Server, whose default MaxHeaderBytes is
+// 1 MB, and before this bound a 1 MB query on a page was copied into its
+// three alternative links (a 3 MB answer, 39 MB allocated, 190 ms), a
+// query of 300,000 parameters on a job's prediction page 6.4 MB and 86 MB,
+// and a 1 MB system, queue or resource name came back whole in the 404.
+// A value echoed in an error is quoted clipped.
+func TestRequestLineBounded(t *testing.T) {
+	_, srv := newTestServer(t, Config{Rate: -1})
+	long := strings.Repeat("x", 1<<20)
+	for _, p := range []string{
+		"/karnak/system/s1/job/waiting.html?" + long,
+		"/karnak/system/s1/status.html?q=" + long,
+		"/karnak/system/s1/job/1001/prediction/waittime.html?" + strings.Repeat("a=&", 300),
+		"/karnak/system/" + long + "/status.html",
+		"/karnak/system/s1/queue/" + long + "/summary.txt",
+		"/karnak/system/s1/job/1001/prediction/" + long,
+		"/karnak/" + long,
+		"/karnak/system/s1/job/" + long,
+	} {
+		resp, out := doReq(t, "GET", srv.URL+p, "", "", "")
+		if resp.StatusCode != http.StatusRequestURITooLong || len(out) > 200 {
+			t.Errorf("GET %.60s (%d bytes): %d, %d bytes %.100q, want a short 414", p, len(p), resp.StatusCode, len(out), out)
+		}
+	}
+	if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format="+long, "application/json", "", `{"cores":1,"wallTime":60,"locations":["normal@s1"]}`); resp.StatusCode != http.StatusRequestURITooLong {
+		t.Errorf("POST with a 1 MB query: %d %.100q, want 414", resp.StatusCode, out)
+	}
+	mid := strings.Repeat("9", 30<<10) // under the bound: refused for what it is
+	for _, c := range []struct{ p, want string }{
+		{"/karnak/system/s1/job/1001/prediction/waittime.txt?within=" + mid, "within"},
+		{"/karnak/system/s1/job/1001/prediction/waittime.txt?quantile=" + mid, "quantile"},
+		{"/karnak/system/s1/job/1001/prediction/waittime.txt?confidence=" + mid, "confidence"},
+		{"/karnak/system/s1/job/" + mid[:400] + "/prediction/waittime.txt", "jobId"},
+		{"/karnak/system/" + mid[:400] + "/status.txt", "system"},
+		{"/karnak/system/s1/queue/" + mid[:400] + "/summary.txt", "queue"},
+		{"/karnak/system/s1/" + mid[:400], "is not a resource"},
+		{"/karnak/system/s1/job/1001/prediction/" + mid[:400], "is not a prediction"},
+		{"/karnak/system/s1/status." + mid[:400], "format"},
+	} {
+		resp, out := doReq(t, "GET", srv.URL+c.p, "", "", "")
+		if resp.StatusCode/100 != 4 || !strings.Contains(out, c.want) || len(out) > 400 {
+			t.Errorf("GET %.60s: %d, %d bytes %.100q, want a 4xx naming %s, its value clipped", c.p, resp.StatusCode, len(out), out, c.want)
+		}
+	}
+	if resp, _ := doReq(t, "GET", srv.URL+"/karnak/waittime/predict.html?cores=1&wallTime=60"+strings.Repeat("&loc=normal%40s1", maxLocations), "", "", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("the form with %d locations: %d, want 200", maxLocations, resp.StatusCode)
+	}
+}
+
+// A queue's summary scans its last week of jobs (8 ms an anonymous
+// request for 500,000 of them): it is computed once per queue, state and
+// instant of the system's clock, however many clients ask, in whatever
+// format, and again after an event.
+func TestSummaryComputedOnce(t *testing.T) {
+	s, srv := newTestServer(t, Config{Rate: -1})
+	sys, err := s.lookup("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	computed := func() int64 {
+		sys.sums.mu.Lock()
+		defer sys.sums.mu.Unlock()
+		return sys.sums.computed
+	}
+	var first string
+	for i := range 50 {
+		for _, q := range []string{"normal", "all_jobs"} {
+			resp, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/queue/"+q+"/summary."+[]string{"json", "txt", "xml", "html"}[i%4], "", "", "")
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: %d %s", q, resp.StatusCode, out)
+			}
+			if i == 0 && q == "normal" {
+				first = out
+			}
+		}
+	}
+	if n := computed(); n != 2 {
+		t.Errorf("100 summaries of 2 queues at one state and instant: %d scans, want 2", n)
+	}
+	if _, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/queue/normal/summary.json", "", "", ""); out != first {
+		t.Errorf("the cached summary differs from the first:\n%s\n%s", out, first)
+	}
+	if err := s.Ingest([]Event{{Kind: "submit", System: "s1", Job: 9001, Time: testNow, Queue: "normal", Cores: 1, WallTime: 60}, {Kind: "start", System: "s1", Job: 9001, Time: testNow}}); err != nil {
+		t.Fatal(err)
+	}
+	resp, out := doReq(t, "GET", srv.URL+"/karnak/system/s1/queue/normal/summary.json", "", "", "")
+	if resp.StatusCode != 200 || computed() != 3 || out == first {
+		t.Errorf("after a start: %d scans, want 3, and a new summary (%v)", computed(), out != first)
+	}
+}
+
+// What a feed sends (user, project and job names: free text from a
+// cluster's users) reaches a reader escaped in every format, and every
+// answer, not only the pages and the errors, tells the browser not to
+// guess its type (X-Content-Type-Options: nosniff): until this change a
+// text, JSON or XML answer did not, and a browser that sniffs could take
+// a text answer with markup in it for a page.
+func TestFeedTextEscapedEverywhere(t *testing.T) {
+	s, srv := newTestServer(t, Config{Rate: -1})
+	evil := "<script>alert(1)</script>\x1b[31m]]>&amp;\u2028"
+	if err := s.Ingest([]Event{{Kind: "submit", System: "s1", Job: 9100, Time: testNow, Queue: "normal", Cores: 1, WallTime: 60, User: evil, Project: evil, Name: evil}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/karnak/system/s1/event/last", "/karnak/system/s1/job/waiting", "/karnak/system/s1/job/9100/prediction/waittime", "/karnak/system/s1/status", "/karnak/system/s1/queue/normal/summary", "/karnak/system/status", "/karnak/stats"} {
+		for _, f := range []string{"txt", "json", "xml", "html"} {
+			resp, out := doReq(t, "GET", srv.URL+p+"."+f, "", "", "")
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s.%s: %d %s", p, f, resp.StatusCode, out)
+			}
+			if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("%s.%s: X-Content-Type-Options %q, want nosniff", p, f, got)
+			}
+			for _, raw := range []string{"<script", "\x1b", "]]>"} {
+				if strings.Contains(out, raw) {
+					t.Errorf("%s.%s: %q unescaped in %.200q", p, f, raw, out)
+				}
+			}
+		}
+	}
+	resp, _ := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=txt", "application/json", "", `{"cores":1,"wallTime":60,"locations":["normal@s1"]}`)
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("a hypothetical prediction: X-Content-Type-Options %q, want nosniff", got)
+	}
+}
+
+// manyQueues declares systems of queues each, as a feed may up to the
+// default limits.
+func manyQueues(t *testing.T, s *Service, systems, queues int) {
+	t.Helper()
+	var evs []Event
+	for i := range systems {
+		for q := range queues {
+			evs = append(evs, Event{Kind: "queue", System: fmt.Sprintf("sys%03d", i), Time: testNow, Queue: fmt.Sprintf("queue-%02d", q), Cores: 64, WallTime: 3600})
+		}
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The form's checkboxes are written by groupHTML byte for byte as its
+// template writes them, checked or not, next to locations the service
+// does not know (which the template writes, escaped).
+func TestFormGroupsAsTemplate(t *testing.T) {
+	s, _ := newTestServer(t, Config{Rate: -1})
+	manyQueues(t, s, 3, 5)
+	r := httptest.NewRequest("GET", "/karnak/waittime/predict.html?cores=1&wallTime=60&loc=normal%40s1&loc=queue-03%40sys001&loc=%3Cb%3E%2B%22x%40y", nil)
+	w := httptest.NewRecorder()
+	s.predictPage(w, r)
+	fast := w.Body.String()
+	f := &predictForm{Errors: map[string]string{}}
+	f.Systems = s.locationChoices([]string{"normal@s1", "queue-03@sys001", `<b>+"x@y`})
+	var b strings.Builder
+	for i := range f.Systems {
+		b.WriteString(string(f.Systems[i].HTML))
+		f.Systems[i].HTML = ""
+	}
+	if n := strings.Count(b.String(), `type="checkbox"`); n != 2+3*5 {
+		t.Fatalf("groupHTML wrote %d checkboxes, want %d", n, 2+3*5)
+	}
+	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
+	w = httptest.NewRecorder()
+	s.renderPage(w, 200, "predict", p)
+	tmpl := w.Body.String()
+	// (up to the form's error, which names the unknown location)
+	i, j := strings.Index(tmpl, "<legend>Queues</legend>"), strings.Index(tmpl, "</fieldset>")
+	k, l := strings.Index(fast, "<legend>Queues</legend>"), strings.Index(fast, `<p class="error" id="loc-err">`)
+	if i < 0 || j < i || k < 0 || l < k {
+		t.Fatalf("no location fieldset:\n%s", fast)
+	}
+	if got, want := fast[k:l], tmpl[i:j]; got != want {
+		t.Errorf("the checkboxes differ from the template's:\n%s\nwant\n%s", got, want)
+	}
+	for _, v := range []string{`checked="checked"/> normal@s1`, `checked="checked"/> queue-03@sys001`, `&lt;b&gt;&#43;&#34;x@y`} {
+		if !strings.Contains(fast, v) {
+			t.Errorf("the form lacks %q", v)
+		}
+	}
+}
+
+// An anonymous view of the form costs little at the default limits (256
+// systems of 64 queues: 16,384 checkboxes): its template spent 450 ms and
+// 28 MB a request on them (10 requests, a loaded 2-core machine), about
+// 23 allocations a checkbox.
+func TestFormCostBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("declares 16,320 queues")
+	}
+	s, _ := newTestServer(t, Config{Rate: -1})
+	manyQueues(t, s, 255, 64)
+	allocs := testing.AllocsPerRun(3, func() {
+		w := httptest.NewRecorder()
+		s.predictPage(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html", nil))
+		if w.Code != 200 || strings.Count(w.Body.String(), `type="checkbox"`) != 255*64+2 {
+			t.Fatalf("%d, %d checkboxes", w.Code, strings.Count(w.Body.String(), `type="checkbox"`))
+		}
+	})
+	if per := allocs / (255*64 + 2); per > 4 {
+		t.Errorf("%.0f allocations for the form, %.1f a checkbox, want at most 4", allocs, per)
+	}
+}
+
+// The list of systems allocates nothing a system at the default
+// limits (256 systems of 64 queues): it built and sorted every system's
+// queue lines only to drop them, 282 allocations and 4.7 ms of CPU a
+// request (a loaded 2-core machine).
+func TestSystemsListCost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("declares 16,320 queues")
+	}
+	s, _ := newTestServer(t, Config{Rate: -1})
+	manyQueues(t, s, 255, 64)
+	h := s.Handler()
+	allocs := testing.AllocsPerRun(5, func() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/karnak/system/status.json", nil))
+		if w.Code != 200 {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+	})
+	if allocs > 64 {
+		t.Errorf("the list of 256 systems: %.0f allocations, want at most 64 (none a system)", allocs)
+	}
+}

@@ -91,8 +91,9 @@ import (
 // at most 1,000 items a response, at most ?limit=, with the whole list's
 // length in X-Total-Count, the next page in Link, and both in a last line
 // of the text and a note on the page when the response leaves jobs out),
-// a request and its body are
-// bounded (413, 414), and each client is rate-limited (Config.Rate, on by
+// a request and its body are bounded (413; 414 beyond a path of 512
+// bytes, a query of 64 KiB or of 256 parameters, on every route), and
+// each client is rate-limited (Config.Rate, on by
 // default; a hypothetical job's prediction counts one request per
 // location, at most the burst; behind a reverse proxy name it in
 // Config.TrustedProxies so that the limit applies to the clients, not
@@ -133,7 +134,15 @@ func (s *Service) Handler() http.Handler {
 	m.HandleFunc("GET /karnak/{file}", s.handle("stats", s.stats))
 	s.handleHTML(m)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every answer, not only the pages and http.Error's: a text or
+		// JSON answer may quote a client's markup (a location asked
+		// for), which a browser that guesses types could render.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if !s.charge(w, r, 1, "") {
+			return
+		}
+		if err := checkRequestLine(r); err != nil {
+			writeError(w, err)
 			return
 		}
 		if !s.ready.Load() {
@@ -143,6 +152,27 @@ func (s *Service) Handler() http.Handler {
 		}
 		m.ServeHTTP(w, r)
 	})
+}
+
+// checkRequestLine refuses (414) a path longer than maxPath, or a query
+// longer than maxQuery or of more than maxParams parameters, on every
+// route: a handler may be served with net/http's default MaxHeaderBytes
+// (1 MB), and a page copies its query into its three alternative links
+// (a 1 MB query made a 3 MB page, 39 MB allocated; 300,000 parameters on
+// a prediction page 6.4 MB and 86 MB), an error quoted a 1 MB name back
+// whole (TestRequestLineBounded).
+func checkRequestLine(r *http.Request) error {
+	if n := max(len(r.URL.Path), len(r.URL.RawPath)); n > maxPath {
+		return &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("path: %d bytes, at most %d", n, maxPath)}
+	}
+	q := r.URL.RawQuery
+	if len(q) > maxQuery {
+		return &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("query: longer than %d bytes", maxQuery)}
+	}
+	if n := strings.Count(q, "&") + strings.Count(q, ";") + 1; n > maxParams {
+		return &Error{Code: http.StatusRequestURITooLong, Message: fmt.Sprintf("query: %d parameters, at most %d", n, maxParams)}
+	}
+	return nil
 }
 
 // charge takes n more of the rate limit's tokens for a request of the
@@ -300,13 +330,13 @@ func listHeaders(w http.ResponseWriter, r *http.Request, l *listPage) {
 func format(r *http.Request, file, want string) (string, error) {
 	name, ext, dotted := strings.Cut(file, ".")
 	if name != want {
-		return "", notFound("%q is not a resource here, want %s.txt, .json, .xml or .html", file, want)
+		return "", notFound("%q is not a resource here, want %s.txt, .json, .xml or .html", clip(file), want)
 	}
 	if !dotted {
 		return negotiate(r.Header.Get("Accept")), nil
 	}
 	if !knownFormat(ext) {
-		return "", notFound("format: %q, want txt, json, xml or html", ext)
+		return "", notFound("format: %q, want txt, json, xml or html", clip(ext))
 	}
 	return ext, nil
 }
@@ -402,15 +432,28 @@ type QueueStatus struct {
 }
 
 func (s *Service) statusOf(sys *system) (SystemStatus, []QueueStatus) {
+	return s.statusWith(sys, true)
+}
+
+// statusWith is statusOf, with the queues' lines only when queues is
+// set: the list of systems has no use for them, and building and sorting
+// them for every system was most of what it cost (256 systems of 64
+// queues, the default limits: TestSystemsListCost).
+func (s *Service) statusWith(sys *system, queues bool) (SystemStatus, []QueueStatus) {
 	sys.mu.RLock()
 	defer sys.mu.RUnlock()
 	st := SystemStatus{System: sys.name, Now: s.clockOf(sys)}
-	qs := make([]QueueStatus, 0, len(sys.queues))
+	var qs []QueueStatus
+	if queues {
+		qs = make([]QueueStatus, 0, len(sys.queues))
+	}
 	for _, q := range sys.queues {
 		st.Running += q.running
 		st.Waiting += q.waiting
 		st.UsedCores += q.usedCores
-		qs = append(qs, QueueStatus{q.name, q.maxCores, q.maxWall, q.running, q.waiting, q.usedCores})
+		if queues {
+			qs = append(qs, QueueStatus{q.name, q.maxCores, q.maxWall, q.running, q.waiting, q.usedCores})
+		}
 	}
 	sortBy(qs, func(q QueueStatus) string { return q.Queue })
 	return st, qs
@@ -424,7 +467,7 @@ func (s *Service) systemsStatus(*http.Request) (render, error) {
 		if err != nil {
 			return render{}, err
 		}
-		st, _ := s.statusOf(sys)
+		st, _ := s.statusWith(sys, false)
 		all = append(all, st)
 	}
 	return render{json: all, text: func(w io.Writer) {
@@ -480,13 +523,13 @@ func (s *Service) queueSummary(r *http.Request) (render, error) {
 			v.Waiting += q.waiting
 			v.UsedCores += q.usedCores
 		}
-		v.History = sys.all.summarize(now)
+		v.History = sys.summary(allJobs, &sys.all, now)
 	} else if q := sys.queues[qn]; q != nil {
 		v.Running, v.Waiting, v.UsedCores = q.running, q.waiting, q.usedCores
-		v.History = q.hist.summarize(now)
+		v.History = sys.summary(qn, &q.hist, now)
 	} else {
 		sys.mu.RUnlock()
-		return render{}, notFound("queue: %q is not a queue of system %q (or %s)", qn, sys.name, allJobs)
+		return render{}, notFound("queue: %q is not a queue of system %q (or %s)", clip(qn), sys.name, allJobs)
 	}
 	sys.mu.RUnlock()
 	return render{json: v, text: func(w io.Writer) {
@@ -631,12 +674,12 @@ func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	v := query(r.URL.RawQuery)
 	if s := v.Get("quantile"); s != "" {
 		if q, err = strconv.Atoi(s); err != nil {
-			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", s)
+			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", clip(s))
 		}
 	}
 	if s := v.Get("confidence"); s != "" {
 		if c, err = strconv.Atoi(s); err != nil {
-			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", s)
+			return 0, 0, 0, badRequest("confidence: %q, want an integer in [10, 95]", clip(s))
 		}
 	}
 	if err := checkLevels(q, c); err != nil {
@@ -654,7 +697,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	what, _, _ := strings.Cut(file, ".")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", file))
+		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
 		return
 	}
 	ext, err := format(r, file, what)
@@ -664,7 +707,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id < 0 {
-		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", r.PathValue("id")))
+		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
 	q, c, within, err := queryParams(r)
@@ -683,7 +726,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	what := r.PathValue("what")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", what))
+		writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
 	ext := r.URL.Query().Get("format")
@@ -692,7 +735,7 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		ext = negotiate(r.Header.Get("Accept"))
 	case "txt", "json", "xml", "html":
 	default:
-		writeError(w, badRequest("format: %q, want txt, json, xml or html", ext))
+		writeError(w, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
 		return
 	}
 	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
@@ -740,7 +783,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	}
 	if k := r.Header.Get("Idempotency-Key"); k != "" {
 		if batch != "" && batch != k {
-			writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", batch, k))
+			writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
 			return
 		}
 		batch = k
@@ -829,12 +872,12 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		v := r.URL.Query().Get("time")
 		t, perr := strconv.ParseInt(v, 10, 64)
 		if perr != nil {
-			writeError(w, badRequest("time: %q, want Unix seconds", v))
+			writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
 			return
 		}
 		err = s.Rewind(sys, t)
 	default:
-		err = notFound("%q is not a repair, want drop or rewind", op)
+		err = notFound("%q is not a repair, want drop or rewind", clip(op))
 	}
 	if err != nil {
 		writeError(w, err)
@@ -859,7 +902,7 @@ func (s *Service) lastEvent(r *http.Request) (render, error) {
 	name := r.PathValue("sys")
 	last, ok := s.Last(name)
 	if !ok {
-		return render{}, notFound("system: %q has no stored event", name)
+		return render{}, notFound("system: %q has no stored event", clip(name))
 	}
 	return render{json: last, text: func(w io.Writer) {
 		e := last.Event

@@ -242,7 +242,7 @@ func checkLevels(quantile, confidence int) error {
 // parseDuration reads "hh:mm:ss", "mm:ss" or whole seconds.
 func parseDuration(s string) (int64, error) {
 	if strings.Count(s, ":") > 2 {
-		return 0, fmt.Errorf("%q, want hh:mm:ss", s)
+		return 0, fmt.Errorf("%q, want hh:mm:ss", clip(s))
 	}
 	var total int64
 	for i, rest := 0, s; ; i++ {
@@ -251,7 +251,7 @@ func parseDuration(s string) (int64, error) {
 		// Digits only: ParseInt takes a sign, and "-00:30:00" was read
 		// as +30 minutes (the sign of "-00" is lost).
 		if err != nil || !digits(p) || (i > 0 && n > 59) || n > 1e9 {
-			return 0, fmt.Errorf("%q, want hh:mm:ss", s)
+			return 0, fmt.Errorf("%q, want hh:mm:ss", clip(s))
 		}
 		total = total*60 + n
 		if len(p) == len(rest) {

@@ -182,7 +182,7 @@ func (s *Service) lookup(name string) (*system, error) {
 	defer s.mu.RUnlock()
 	sys := s.systems[name]
 	if sys == nil {
-		return nil, notFound("system: %q is not a known system", name)
+		return nil, notFound("system: %q is not a known system", clip(name))
 	}
 	return sys, nil
 }
@@ -517,7 +517,7 @@ func (s *Service) repair(system string, t int64) error {
 	old := s.systems[system]
 	s.mu.RUnlock()
 	if old == nil {
-		return notFound("system: %q is not a known system", system)
+		return notFound("system: %q is not a known system", clip(system))
 	}
 	old.mu.RLock()
 	replaying := old.sim != nil

@@ -31,7 +31,8 @@ type system struct {
 	queued    *ibl.Base
 	queues    map[string]*queue
 	jobs      map[int64]*job
-	all       history // the all_jobs pseudo-queue
+	all       history   // the all_jobs pseudo-queue
+	sums      summaries // the queues' last summaries (stats.go)
 
 	fresh    []int64 // submitted since the last snapshot
 	fcFresh  []int64 // submitted since the last recording of forecasts (forecast.go)
