@@ -473,6 +473,11 @@ func (s *Sim) conservativePass(prof *Profile, idle bool) {
 		if k == len(ls) {
 			break
 		}
+		// a flurry's 20 k waiting jobs make passes of seconds: one
+		// cancelled stops here, its state half written (halted)
+		if c.visits++; c.visits&(haltEvery-1) == 0 && s.halted() {
+			return
+		}
 		e := &ls[k]
 		d, r, n, j := e.d, e.res, e.n, e.job
 		t := r
@@ -628,6 +633,7 @@ type consLoop struct {
 	after            []span
 	// counts for consRoutes
 	scans, noStart, rMinus1 int64
+	visits                  uint32 // the visits that needed more than the inner loop, for halted
 }
 
 // consStart starts the jobs a pass planned now and returns e0 and q0,

@@ -376,7 +376,10 @@ func (s *Sim) conservativeNodesPass() {
 	prev := p.jobs // the last pass's, to learn each job's after span
 	refused := false
 	blocked := false
-	for _, j := range s.buf {
+	for v, j := range s.buf {
+		if v&(haltEvery-1) == haltEvery-1 && s.halted() {
+			return // a cancelled run's long pass stops here, half done
+		}
 		d := max(j.p, 1)
 		held := j.res >= 0 && len(j.resAlloc) > 0
 		// within: the job was settled at j.res, and a gain since may

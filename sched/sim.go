@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
@@ -199,7 +200,17 @@ type arrival struct {
 // use; run many Sims in parallel, or advance several in lockstep with
 // RunUntil.
 type Sim struct {
-	cfg    Config
+	cfg Config
+	// halt is set, from another goroutine, once the context of the
+	// running RunUntilContext or FinishContext is done (a fresh flag per
+	// call: a late setter of the last call's cannot halt the next). The
+	// passes whose cost grows with the queue look at it every so many
+	// visits (haltEvery) and stop short; cut then records that one did,
+	// and the Sim, whose pass state is half written, only returns cutErr
+	// from then on.
+	halt   *atomic.Bool
+	cut    bool
+	cutErr error
 	sched  Scheduler
 	view   Pass
 	pred   RuntimePredictor
@@ -332,6 +343,7 @@ func New(cfg Config) (*Sim, error) {
 	}
 	s := &Sim{
 		cfg:    cfg,
+		halt:   &noHalt,
 		pred:   cfg.Predictor,
 		free:   cfg.MachineSize,
 		maxEst: cfg.MaxEstimate,
@@ -732,6 +744,9 @@ func (s *Sim) schedule() {
 		s.dirty = true
 		return
 	}
+	if s.cut {
+		return // a pass stopped short: the Sim is done (halt)
+	}
 	s.inPass = true
 	for {
 		s.dirty = false
@@ -793,15 +808,30 @@ func (s *Sim) nextTime() (int64, bool) {
 func (s *Sim) RunUntil(t int64) error { return s.runUntil(context.Background(), t) }
 
 // RunUntilContext is RunUntil, returning ctx's error once ctx is done: it
-// looks at ctx every 4,096 instants, so a long run (a heavy queue, a
-// slow Scheduler) stops soon after a cancellation, between two instants,
-// where the clock is then; the Sim can go on from there.
+// hears a cancellation at the next instant, so a long run (a heavy queue,
+// a slow Scheduler) stops soon after it, where the clock is then, and the
+// Sim can go on from there. A built-in pass whose cost grows with the
+// queue (conservative's, on a flurry's 20 k waiting jobs) hears it within
+// a few thousand visits and stops short: then the Sim is done, and every
+// later call returns an error that wraps ctx's.
 func (s *Sim) RunUntilContext(ctx context.Context, t int64) error { return s.runUntil(ctx, t) }
 
 func (s *Sim) runUntil(ctx context.Context, t int64) error {
+	if s.cut {
+		return s.cutErr
+	}
+	if ctx.Done() != nil {
+		h := new(atomic.Bool)
+		s.halt = h
+		defer context.AfterFunc(ctx, func() { h.Store(true) })()
+		defer func() { s.halt = &noHalt }()
+	}
 	for n := 0; ; n++ {
-		if n&4095 == 0 {
+		if n&4095 == 0 || s.halt.Load() {
 			if err := ctx.Err(); err != nil {
+				if s.cut {
+					s.cutErr = fmt.Errorf("sched: the simulation was stopped in a scheduling pass: %w", err)
+				}
 				return err
 			}
 		}
@@ -818,6 +848,27 @@ func (s *Sim) runUntil(ctx context.Context, t int64) error {
 }
 
 const never = int64(1<<63 - 1)
+
+// noHalt is the halt flag of a Sim outside a call with a context that
+// can be done: never set.
+var noHalt atomic.Bool
+
+// haltEvery is how many visits a long pass makes between two looks at
+// the halt flag (a power of two, for a mask): a few thousand cheap
+// visits, or a few milliseconds of costly ones on a large queue.
+const haltEvery = 1024
+
+// halted tells whether the run is stopping, and if so records that the
+// calling pass stops short: the schedule from here on would not be the
+// policy's, and the Sim is done. (A cancellation between two instants, or
+// during a pass that never looks, leaves the Sim able to go on.)
+func (s *Sim) halted() bool {
+	if s.cut || s.halt.Load() {
+		s.cut = true
+		return true
+	}
+	return false
+}
 
 // Finish runs the simulation until no event is left and returns the
 // result. If jobs still wait then, the Scheduler stalled: the error wraps
