@@ -252,8 +252,17 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	// the whole of every log that has no such job.
 	raiseBefore := max(holdAfter, int(min(expect, maxPresize)/5))
 	tail.keep = cfg.MaxEstimate == 0
-	if expect > 0 { // room for the waits up to raiseBefore; the rest below
-		n := int(min(expect, int64(max(raiseBefore, holdAfter))))
+	if expect > 0 {
+		// Room for the header's count of waits, at once: grown by
+		// appends, the two lists allocated about five times their size
+		// (25 MB on CEA-Curie), garbage that raised the peak. Room not
+		// written to is never touched (make, not slices.Grow, which
+		// clears it), so a run that starts again whole wastes none; room
+		// first for the lines up to raiseBefore, then copied to the
+		// header's count, had left the first lists as garbage that no
+		// collection took back on a small log (KTH-SP2: 256 KB of its
+		// 3.5 MB heap).
+		n := int(min(expect, maxPresize))
 		log.logged, log.simulated = make([]int64, 0, n), make([]int64, 0, n)
 	}
 	s.Observe(sched.Hooks{Start: log.start, End: log.end})
@@ -353,7 +362,6 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 					if err := s.RaiseMaxEstimate(raised); err != nil {
 						return nil, err
 					}
-					raiseBefore = 0 // (the waits' room for the header's count, now)
 				}
 			}
 			lastID, latest = j.ID, max(latest, j.Submit)
@@ -374,16 +382,6 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			return nil, err
 		}
 		loaded = append(loaded, loadedPiece{piece, latest})
-		if n := int(min(expect, maxPresize)); t.read >= raiseBefore && cap(log.logged) < n {
-			// Room for the header's count of waits, once a job without
-			// an estimate can no longer start the command again: grown
-			// by appends, the two lists allocated about five times their
-			// size (25 MB on CEA-Curie), garbage that raised the peak.
-			// Room not written to is never touched (make, not
-			// slices.Grow, which clears it).
-			log.logged = append(make([]int64, 0, n), log.logged...)
-			log.simulated = append(make([]int64, 0, n), log.simulated...)
-		}
 		if !eof && !hold && latest > clock+1 {
 			clock = latest - 1
 			if err := s.RunUntilContext(ctx, clock); err != nil {
