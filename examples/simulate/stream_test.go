@@ -463,3 +463,18 @@ func TestField9Words(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedWideWaits: the streamed read keeps its waits in 32 bits
+// while they fit; a logged wait past 2^31 s, first or in the middle,
+// makes it copy them to 64 bits and go on, and the report is the whole
+// read's (the mean, median and 95th percentile of the logged waits).
+func TestStreamedWideWaits(t *testing.T) {
+	for _, at := range []int{0, 1500, 2999} {
+		p := writeLog(t, fmt.Sprintf("wide%d", at), 3000, "; MaxJobs: 3000\n", func(i int, f []int64) {
+			if i == at || i > at && i%7 == 0 {
+				f[2] = 3_000_000_000 + int64(i)
+			}
+		})
+		streamedSame(t, p, "-policy", "easy")
+	}
+}
