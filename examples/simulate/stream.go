@@ -202,13 +202,7 @@ func stream(ctx context.Context, o options, set func(float64)) (*runInfo, error)
 		// standard input, from its start.
 		return nil, errRestart
 	}
-	// Inflated here, between the parse's reads, not ahead of them in a
-	// goroutine of its own (inflate.Reader): the goroutine's hand-overs
-	// and its chunks cost CPU and memory that a sweep of many runs at
-	// once pays in full, where the overlap saves wall time only on an
-	// idle core (KTH-SP2: 0.92x the CPU, 256 KiB less RSS; the text is
-	// read no faster, but nothing waits on a second core).
-	inflated, closers, err := inflate.Prefix(f, "swf: "+o.trace)
+	inflated, closers, err := inflate.Reader(f, "swf: "+o.trace)
 	if err != nil {
 		return nil, (&trace{name: o.trace}).named(err)
 	}
