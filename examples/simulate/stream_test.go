@@ -478,3 +478,21 @@ func TestStreamedWideWaits(t *testing.T) {
 		streamedSame(t, p, "-policy", "easy")
 	}
 }
+
+// TestStreamedHostileHeader: the streamed read reserves room for the
+// header's count of waits at once, a number the log controls: a count of
+// 2^40 or 2^62 jobs (room capped at maxPresize, never written) beside a
+// negative one, on a log of 3,000 jobs, gives the whole read's report.
+// Without the cap the run dies allocating terabytes. (The whole read's
+// own room for 2^22 jobs, cleared when a test's heap is reused, takes
+// seconds: -short reads the first header only.)
+func TestStreamedHostileHeader(t *testing.T) {
+	headers := []string{"; MaxJobs: 1099511627776\n", "; MaxRecords: 4611686018427387904\n; MaxJobs: -9223372036854775808\n"}
+	if testing.Short() {
+		headers = headers[:1]
+	}
+	for i, h := range headers {
+		p := writeLog(t, fmt.Sprintf("hostile%d", i), 3000, h, func(int, []int64) {})
+		streamedSame(t, p, "-policy", "easy")
+	}
+}
