@@ -68,12 +68,13 @@ type waitStats struct {
 }
 
 // statsOf summarises waits (reordered in place); nearest-rank quantiles.
+// The streamed read keeps its waits in 32 bits while they fit (waitLists).
 // The median and the 95th percentile are selected, not sorted for: a sort
 // of SDSC-BLUE's two wait lists was 7% of the whole command's CPU. The
 // mean is the sum in sorted order, as before: the same value in any order
 // while every partial sum is an integer below 2^53 (checked), else the
 // list is sorted first.
-func statsOf(w []int64) waitStats {
+func statsOf[T int32 | int64](w []T) waitStats {
 	if len(w) == 0 {
 		return waitStats{}
 	}
@@ -87,11 +88,12 @@ func statsOf(w []int64) waitStats {
 		if x > 0 {
 			waited++
 		}
-		isum += x // (wraps only past the bound, where it is not used)
+		isum += int64(x) // (wraps only past the bound, where it is not used)
 		lo, hi = min(lo, x), max(hi, x)
 	}
 	sum := float64(isum)
-	if big := max(uint64(max(hi, -hi)), uint64(max(lo, -lo))); big > (1<<53-1)/uint64(len(w)) {
+	h, l := int64(hi), int64(lo)
+	if big := max(uint64(max(h, -h)), uint64(max(l, -l))); big > (1<<53-1)/uint64(len(w)) {
 		// (x = MinInt64 gives itself: 2^63 as uint64)
 		sum = sortedSum(w)
 	}
@@ -114,11 +116,11 @@ func statsOf(w []int64) waitStats {
 // w (in place) only when Σ|x| reaches 2^53: below, every partial sum in
 // any order is an integer below 2^53, held exactly, so any order gives
 // the sorted order's value.
-func sortedSum(w []int64) float64 {
+func sortedSum[T int32 | int64](w []T) float64 {
 	var abs uint64 // Σ|x|, saturating at 2^53
 	for _, x := range w {
 		if abs < 1<<53 {
-			abs += min(uint64(max(x, -x)), 1<<53) // (x = MinInt64 gives itself: ≥ 2^53 as uint64)
+			abs += min(uint64(max(int64(x), -int64(x))), 1<<53) // (x = MinInt64 gives itself: ≥ 2^53 as uint64)
 		}
 	}
 	if abs >= 1<<53 {
@@ -135,7 +137,7 @@ func sortedSum(w []int64) float64 {
 // quickselect with a median-of-three pivot, which falls back to sorting
 // the rest after 64 rounds (a hostile order cannot make it quadratic).
 // Selections after it on the same w stay correct: they reorder only.
-func nth(w []int64, k int) int64 {
+func nth[T int32 | int64](w []T, k int) T {
 	lo, hi := 0, len(w)-1
 	for round := 0; lo < hi; round++ {
 		if round == 64 {
@@ -225,7 +227,7 @@ func compareWaits(res *sched.Result) *waitCompare {
 
 // compareOf compares the logged waits with the simulated ones (the same
 // jobs, in any order; both reordered); nil when there are none.
-func compareOf(logged, simulated []int64) *waitCompare {
+func compareOf[T int32 | int64](logged, simulated []T) *waitCompare {
 	if len(logged) == 0 {
 		return nil
 	}

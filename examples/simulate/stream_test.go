@@ -463,3 +463,36 @@ func TestField9Words(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedWideWaits: the streamed read keeps its waits in 32 bits
+// while they fit; a logged wait past 2^31 s, first or in the middle,
+// makes it copy them to 64 bits and go on, and the report is the whole
+// read's (the mean, median and 95th percentile of the logged waits).
+func TestStreamedWideWaits(t *testing.T) {
+	for _, at := range []int{0, 1500, 2999} {
+		p := writeLog(t, fmt.Sprintf("wide%d", at), 3000, "; MaxJobs: 3000\n", func(i int, f []int64) {
+			if i == at || i > at && i%7 == 0 {
+				f[2] = 3_000_000_000 + int64(i)
+			}
+		})
+		streamedSame(t, p, "-policy", "easy")
+	}
+}
+
+// TestStreamedHostileHeader: the streamed read reserves room for the
+// header's count of waits at once, a number the log controls: a count of
+// 2^40 or 2^62 jobs (room capped at maxPresize, never written) beside a
+// negative one, on a log of 3,000 jobs, gives the whole read's report.
+// Without the cap the run dies allocating terabytes. (The whole read's
+// own room for 2^22 jobs, cleared when a test's heap is reused, takes
+// seconds: -short reads the first header only.)
+func TestStreamedHostileHeader(t *testing.T) {
+	headers := []string{"; MaxJobs: 1099511627776\n", "; MaxRecords: 4611686018427387904\n; MaxJobs: -9223372036854775808\n"}
+	if testing.Short() {
+		headers = headers[:1]
+	}
+	for i, h := range headers {
+		p := writeLog(t, fmt.Sprintf("hostile%d", i), 3000, h, func(int, []int64) {})
+		streamedSame(t, p, "-policy", "easy")
+	}
+}
