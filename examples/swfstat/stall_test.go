@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,24 +16,5 @@ import (
 func TestDamageStall(t *testing.T) {
 	defer func(d time.Duration) { damageIdle = d }(damageIdle)
 	damageIdle = 50 * time.Millisecond
-	stdin, release := clitest.StalledGzip()
-	defer release()
-	type result struct {
-		code   int
-		stderr string
-	}
-	done := make(chan result, 1)
-	go func() {
-		var out, errb bytes.Buffer
-		code := run(context.Background(), []string{"-"}, stdin, &out, &errb)
-		done <- result{code, errb.String()}
-	}()
-	select {
-	case r := <-done:
-		if r.code != 1 || !strings.Contains(r.stderr, "standard input") || !strings.Contains(r.stderr, "line 3") || !strings.Contains(r.stderr, "wrong number of fields: 17") {
-			t.Errorf("exit %d, %q; want the line's error", r.code, r.stderr)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("swfstat waited 20 s for an input that stalled after its error")
-	}
+	clitest.CheckDamageStall(t, "swfstat", run)
 }

@@ -3,6 +3,7 @@ package clitest
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -476,4 +477,33 @@ type stalled struct{ release chan struct{} }
 func (s stalled) Read([]byte) (int, error) {
 	<-s.release
 	return 0, io.EOF
+}
+
+// CheckDamageStall runs a command on StalledGzip as standard input ("-")
+// and wants the malformed line's error (exit 1, "line 3", 17 fields)
+// within 20 s: a strict read that reads on for a damaged gzip stream's
+// own error must give up on an input that stalls (the command's bound,
+// cli.DamageIdle, set short by the caller).
+func CheckDamageStall(t *testing.T, name string, run func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int) {
+	t.Helper()
+	stdin, release := StalledGzip()
+	defer release()
+	type result struct {
+		code   int
+		stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"-"}, stdin, &out, &errb)
+		done <- result{code, errb.String()}
+	}()
+	select {
+	case r := <-done:
+		if r.code != 1 || !strings.Contains(r.stderr, "standard input") || !strings.Contains(r.stderr, "line 3") || !strings.Contains(r.stderr, "wrong number of fields: 17") {
+			t.Errorf("exit %d, %q; want the line's error", r.code, r.stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s waited 20 s for an input that stalled after its error", name)
+	}
 }
