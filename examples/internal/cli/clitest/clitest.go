@@ -183,19 +183,24 @@ func WriteTrace(t testing.TB, dir, name string, n int, procs int64) string {
 		fmt.Fprintf(&b, "%d %d %d %d %d -1 -1 %d %d -1 1 %d 1 1 %d 1 -1 -1\n",
 			i+1, 600*i, (137*i)%900, run, size, size, 2*run, 1+i%3, 1+i%2)
 	}
-	data := b.Bytes()
-	if strings.HasSuffix(name, ".gz") {
+	p := filepath.Join(dir, name)
+	writeLog(t, p, b.Bytes())
+	return p
+}
+
+// writeLog writes data to path, gzipped when path ends in .gz.
+func writeLog(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if strings.HasSuffix(path, ".gz") {
 		var z bytes.Buffer
 		zw := gzip.NewWriter(&z)
 		zw.Write(data)
 		zw.Close()
 		data = z.Bytes()
 	}
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
 }
 
 // Progress checks a command's progress bar on a cheap invocation args:

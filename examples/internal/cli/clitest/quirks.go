@@ -354,8 +354,8 @@ func RunQuirks(t *testing.T, cmd cli.Command, variants [][]string, check func(t 
 	out := 0
 	for _, qk := range Quirks() {
 		path := filepath.Join(dir, qk.Name+".swf")
-		writeQuirk(t, path, qk.Text)
-		writeQuirk(t, path+".gz", qk.Text)
+		writeLog(t, path, []byte(qk.Text))
+		writeLog(t, path+".gz", []byte(qk.Text))
 		for _, v := range variants {
 			args := slices.Clone(v)
 			stdin := ""
@@ -376,7 +376,7 @@ func RunQuirks(t *testing.T, cmd cli.Command, variants [][]string, check func(t 
 						t.Fatal(err)
 					}
 					for _, n := range strings.Split(name, ",") {
-						writeQuirk(t, filepath.Join(d, n), qk.Text)
+						writeLog(t, filepath.Join(d, n), []byte(qk.Text))
 					}
 					args[i] = d
 				}
@@ -392,20 +392,6 @@ func RunQuirks(t *testing.T, cmd cli.Command, variants [][]string, check func(t 
 				check(t, QuirkRun{qk, args, r})
 			}
 		}
-	}
-}
-
-func writeQuirk(t *testing.T, path, text string) {
-	data := []byte(text)
-	if strings.HasSuffix(path, ".gz") {
-		var z bytes.Buffer
-		zw := gzip.NewWriter(&z)
-		zw.Write(data)
-		zw.Close()
-		data = z.Bytes()
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
