@@ -18,12 +18,12 @@ var errNotJSON = errors.New("not a JSON value")
 
 // scanValue finds the JSON value that starts at b[i] (after blanks): its
 // start and end, and how deeply it nests (1 for an object of numbers).
-// It is not a validator: it matches brackets (their kinds up to
-// maxDepth, the count beyond) and strings, which is what finding a
-// value's end needs; the values it delimits are decoded, hence checked,
-// by encoding/json, but for those nested beyond maxDepth, which are
-// skipped as bad records. Time is linear in the value's length, memory
-// at most maxDepth bytes whatever the depth.
+// A value within maxDepth is not checked here, only delimited (brackets
+// and strings matched): encoding/json decodes, hence checks, it. One
+// nested deeper, which encoding/json refuses for its depth alone, is
+// checked here, all of it (validDeep), so that an output is read only
+// when it would be JSON but for its depth. Time is linear in the
+// value's length, memory at most maxDepth bytes whatever the depth.
 func scanValue(b []byte, i int) (start, end, depth int, err error) {
 	i = skipBlanks(b, i)
 	if i >= len(b) {
@@ -66,6 +66,9 @@ func scanValue(b []byte, i int) (start, end, depth int, err error) {
 				kinds = kinds[:open-1]
 			}
 			if open--; open == 0 {
+				if depth > maxDepth && !validDeep(b[start:i+1]) {
+					return 0, 0, 0, errNotJSON
+				}
 				return start, i + 1, depth, nil
 			}
 		}
@@ -194,7 +197,7 @@ func splitOutput[E any](out []byte) (errs E, recs []json.RawMessage, err error) 
 		case strings.EqualFold(key, "jobs"):
 			jobsTexts = append(jobsTexts, v) // (its records are checked below)
 		case depth <= maxDepth && !json.Valid(v):
-			invalid = true // (a member too deep to be checked is not read)
+			invalid = true // (one deeper was checked by scanValue)
 			return false
 		case strings.EqualFold(key, "errors"):
 			errsTexts = append(errsTexts, v)
@@ -216,7 +219,7 @@ func splitOutput[E any](out []byte) (errs E, recs []json.RawMessage, err error) 
 		}
 		last := i == len(jobsTexts)-1 // (its records are decoded, hence checked, by readOutput)
 		err = elements(t, func(v []byte, depth int) {
-			if !last && depth <= maxDepth && !json.Valid(v) {
+			if !last && depth <= maxDepth && !json.Valid(v) { // (deeper: checked by scanValue)
 				invalid = true
 			}
 			recs = append(recs, v)
@@ -233,8 +236,8 @@ func splitOutput[E any](out []byte) (errs E, recs []json.RawMessage, err error) 
 // object), and the rest of it, what can be read, as an object of its
 // other members (nil when it is no object), from which its job id is
 // read. A record whose other members are not JSON is an error, as
-// encoding/json would find it: only the inside of what is too deep is
-// not checked.
+// encoding/json would find it (what is too deep was checked by
+// scanValue).
 func tooDeep(raw []byte) (what string, rest json.RawMessage, err error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return "a record", nil, nil
