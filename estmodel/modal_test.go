@@ -356,6 +356,24 @@ func TestGenerateSmall(t *testing.T) {
 	}
 }
 
+// Under ThesisTail, an E_max that is not a whole minute keeps every bin in
+// (0, E_max]: the values just below it rounded to the minute went past it
+// (E_max 3,652 s, K 1,087: a tail bin at 3,660 s; found by
+// TestGenerateRangeProperty, seed 9055992062658955525). Each E_max of two
+// minutes past the hour, with K small and large.
+func TestGenerateThesisTailWithinEMax(t *testing.T) {
+	for emax := int64(hour); emax < hour+2*minute; emax++ {
+		for _, k := range []int{2, 20, 100, 1087} {
+			cfg := ModalConfig{N: k, K: k, EMax: emax, ThesisTail: true}
+			d, err := Generate(cfg, rand.New(rand.NewPCG(0, 1)))
+			if err != nil {
+				t.Fatalf("E_max %d, K %d: %v", emax, k, err)
+			}
+			checkDistribution(t, d, cfg)
+		}
+	}
+}
+
 func TestValidate(t *testing.T) {
 	bad := []ModalConfig{
 		{},

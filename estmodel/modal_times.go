@@ -54,20 +54,22 @@ func tailTimes(kTail int, eMax int64, a float64, head []int64) (tail []int64, dr
 
 // tailTimesThesis is step 2 as the thesis describes it (§5.8, §5.10.2): k
 // values on x = i/k, rounded to the minute unless that collides with an
-// earlier value (then to the second), after which, for each head time in turn,
-// the closest value not yet replaced is replaced by that head time. The values
-// not replaced (and not equal to a head time) are the tail, returned ascending
-// with the number dropped.
+// earlier value or leaves (0, E_max] (then to the second), after which, for
+// each head time in turn, the closest value not yet replaced is replaced by
+// that head time. The values not replaced (and not equal to a head time) are
+// the tail, returned ascending with the number dropped. An E_max that is not
+// a whole minute (3,652 s) rounds the values just below it up past it (3,660
+// s): rounded to the second they stay in range, as every bin must.
 func tailTimesThesis(k int, eMax int64, a float64, head []int64) (tail []int64, dropped int) {
 	vals := make([]int64, 0, k)
 	seen := make(map[int64]bool, k)
 	for i := 1; i <= k; i++ {
 		raw := timeCurve(i, k, eMax, a)
 		v := roundMinute(raw)
-		if seen[v] || v <= 0 {
+		if seen[v] || v <= 0 || v > eMax {
 			v = int64(math.Round(raw))
 		}
-		if seen[v] || v <= 0 {
+		if seen[v] || v <= 0 || v > eMax {
 			dropped++
 			continue
 		}

@@ -202,19 +202,26 @@ func TestSplitAgrees(t *testing.T) {
 	cases := map[string]int{}
 	rapid.Check(t, func(rt *rapid.T) {
 		out := slices.Clone(rapid.SampledFrom(outs).Draw(rt, "output"))
-		first := rapid.SampledFrom([]string{"", `"jobs": [tru],`, `"Jobs": 5,`, `"JOBS": [],`, `"jobſ": null,`,
-			`"errors": 5,`, `"Errors": [],`, `"errors": [{"e": tru}],`, `"meta": [tru],`}).Draw(rt, "first")
-		out = slices.Insert(out, 1, []byte(first)...)
-		for range rapid.IntRange(0, 3).Draw(rt, "edits") {
-			at := rapid.IntRange(0, len(out)-1).Draw(rt, "at")
-			c := rapid.SampledFrom([]byte(`{}[]",: 0\ntx`)).Draw(rt, "byte")
-			switch rapid.IntRange(0, 2).Draw(rt, "edit") {
-			case 0:
-				out[at] = c
-			case 1:
-				out = slices.Delete(out, at, at+1)
-			default:
-				out = slices.Insert(out, at, c)
+		// One output in four is the recording as it is, read whether the
+		// record is deep or shallow: of the others about one in four is
+		// read (a harmless first member, edits that keep it JSON), and
+		// the check below needs both kinds within the 20 checks of -short
+		// (0.3% of seeds drew none read when every output was mangled).
+		if rapid.IntRange(0, 3).Draw(rt, "mangle") > 0 {
+			first := rapid.SampledFrom([]string{"", `"jobs": [tru],`, `"Jobs": 5,`, `"JOBS": [],`, `"jobſ": null,`,
+				`"errors": 5,`, `"Errors": [],`, `"errors": [{"e": tru}],`, `"meta": [tru],`}).Draw(rt, "first")
+			out = slices.Insert(out, 1, []byte(first)...)
+			for range rapid.IntRange(0, 3).Draw(rt, "edits") {
+				at := rapid.IntRange(0, len(out)-1).Draw(rt, "at")
+				c := rapid.SampledFrom([]byte(`{}[]",: 0\ntx`)).Draw(rt, "byte")
+				switch rapid.IntRange(0, 2).Draw(rt, "edit") {
+				case 0:
+					out[at] = c
+				case 1:
+					out = slices.Delete(out, at, at+1)
+				default:
+					out = slices.Insert(out, at, c)
+				}
 			}
 		}
 		shallow := strings.Replace(string(out), `"DEEP"`, `[[]]`, 1)
