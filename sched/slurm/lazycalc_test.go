@@ -18,7 +18,7 @@ import (
 // same as with a wake-up at every calculation.
 func TestLazyCalcSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 9))
-	for round := range 300 {
+	for round := range lazyRounds() {
 		P := int64(4 + rng.IntN(60))
 		var jobs []swf.Job
 		at := int64(rng.IntN(500))
@@ -52,6 +52,16 @@ func TestLazyCalcSame(t *testing.T) {
 	}
 }
 
+// lazyRounds is the number of random workloads of the lazy-calculation
+// tests: 300, or 60 under -short, which CI runs with -race (at 5–10× the
+// cost: the 300 took 93–102 s each at load 15); CI's plain run does 300.
+func lazyRounds() int {
+	if testing.Short() {
+		return 60
+	}
+	return 300
+}
+
 // sameLog fails t at the first event where the eager and lazy runs' logs
 // differ.
 func sameLog(t *testing.T, what string, eager, lazy []string) {
@@ -78,7 +88,7 @@ func sameLog(t *testing.T, what string, eager, lazy []string) {
 // running, at a submission or at a time of their own.
 func TestLazyCalcSameSites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 10))
-	for round := range 300 {
+	for round := range lazyRounds() {
 		var mach sched.Config
 		var P, nodes, cores int64
 		kind := rng.IntN(3) // 0: a pool of CPUs; 1, 2: nodes (2: jobs ask nodes)
