@@ -398,6 +398,60 @@ import (
 // 1.12 M moves), which the definition of the pass fixes, in code the
 // compiler keeps at its floor: the goal of 3 (4,143.9 M) is not met.
 //
+// A flurry (2026-12-01, 09:50–11:10 UTC, helper h-consflurry; no cut
+// kept). The log of flurryJobs(20000) (30,000 jobs on 128 processors:
+// 5,000 random jobs, 20,000 one-processor jobs of one user within 100 s,
+// then 5,000 jobs of 1–128 processors 60 s apart, about 1,900 processors
+// of demand), written as SWF, under examples/simulate at main (7b9c9f49),
+// /usr/bin/time, load average 2.5–11: conservative 148.9 s of user CPU
+// (310 s wall), EASY 0.06 s, EASY++ with -compat pyss 9.5 s (25.9 s
+// wall). Two costs, counted on a scratch copy (not kept):
+//
+//	The flurry's drain: 19 k waiting one-processor jobs, a pass per
+//	end, and at each end before its prediction nearly every waiting job
+//	moves one slot earlier (a pass at 749,705 s: 17,816 visits, 17,815
+//	scans, 17,770 moves, a profile of 207 points). On the log's first
+//	15,000 jobs with a flurry of 10,000: 40.2 M visits, 34.5 M moves;
+//	CPU profile: shift 74% (memmove 43%, the copies between and after
+//	the slots), fitBefore 10%. Every reservation changes at every pass
+//	(an observer's OnReservation sees each): the definition's work,
+//	Θ(q) moves a pass; a move without the copies (a gap buffer) would
+//	cut the constant only.
+//	The overloaded tail: the queue grows to about 4,000 jobs and the
+//	profile to as many points; each pass moves most jobs 13–57 s
+//	earlier, and each settled job's fitBefore walks from the last
+//	proof's instant (noStart: kept until a move spoils it, and a later
+//	job needs no smaller n and d, so it stays at an old job's) to its
+//	slot: with a flurry of 2,000, 17.3 M scans walked 17.8 G steps
+//	with fewer than n free (1,028 a scan; profiles of 2,760 points on
+//	average), fitBefore 71% of the CPU (its closed loop 44%): O(q·P) a
+//	pass. Tried and dropped: a deep pass (256 waiting or more) keeping
+//	8 proofs that no start fits, none dominated by another, consulted
+//	before each scan: -11% user CPU with a flurry of 2,000 (43.3 s
+//	against 48.6 s, one pair at load 13), +20% on
+//	BenchmarkConservativeDeepQueue (0.75–0.81 s against 0.61–0.67 s
+//	user, two pairs): most of the walk is not before the last proof.
+//	Not built, the likely cut: the exact gain since a job settled, the
+//	current profile less the one it settled in, kept as one step
+//	function summed over a sliding window (the last pass's moves from
+//	the job's index on, the rebase's gains, this pass's moves so far;
+//	each move added when made and taken off when the next pass passes
+//	its index), the scan only over the windows that meet a positive
+//	step before r: in this tail that is a sliver before r (the job
+//	before moved as much), where the hulls (moved, after, gain) cover
+//	everything from the first move on.
+//
+// EASY++ -compat pyss there: repredict at each of the user's 20 k
+// terminations walks the whole queue and re-predicts and accumulates
+// every waiting job of that user (98.5% of the CPU: accumulate 32%, the
+// walk through Ascend's callback into a copy 27%, UserHistory.Predict
+// 16%), Θ(q) a termination. The walk is now the queue's slice in place,
+// one walk: 5.2–6.6 s of user CPU against 6.9–7.4 s (two pairs at load
+// 14), KTH-SP2 with -compat pyss 216.2 M → 208.2 M instructions
+// (callgrind, whole process). Skipping the jobs whose prediction is
+// unchanged would change the accuracy column: accSum takes one product
+// per re-prediction, and their sum rounds otherwise.
+//
 // EASY++ against EASY (2026-11-29, 05:35–06:05 UTC). Its extra cost is
 // spread out: the prediction-ordered queue's insertions and deletions,
 // the corrections (heap events, the run set's later), the predictor, and
