@@ -216,17 +216,7 @@ func levelOptions(levels []Level, conf bool, typed string) []option {
 
 // clip shortens what a user typed to quote it in an error (at most 64
 // bytes, on a rune boundary).
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	for i := 64; i > 0; i-- {
-		if i < len(s) && s[i]&0xc0 != 0x80 {
-			return s[:i] + "…"
-		}
-	}
-	return ""
-}
+func clip(s string) string { return clipN(s, 64) }
 
 // locationChoices lists every queue of every system as a checkbox,
 // checked when asked for; locations asked for that the service does not
