@@ -277,6 +277,9 @@ func (c *predCache) put(k predKey, p Prediction) Prediction {
 	p.enc = slices.Clip(enc)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if k.sys.retired.Load() {
+		return p // replaced since it was looked up: drop has emptied the cache of it
+	}
 	if c.m == nil {
 		c.m = map[*system]*stateCache{}
 	}

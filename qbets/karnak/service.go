@@ -560,6 +560,7 @@ func (s *Service) repair(system string, t int64) error {
 	s.mu.Lock()
 	delete(s.systems, system)
 	s.mu.Unlock()
+	old.retired.Store(true) // before the drops: a request still holding old keeps nothing of it after them
 	s.cache.drop(old)
 	s.charts.drop(old)
 	delete(s.prunes, system)
