@@ -39,6 +39,8 @@ type Error struct {
 	Code    int    // an HTTP status code
 	Message string // names the field or the cause
 	err     error  // the underlying error, if any (a store's)
+	// retry is when to ask again, for a 429 (Retry-After); 0: unsaid.
+	retry time.Duration
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -117,13 +117,18 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
 		req := f.validate(locs)
-		if len(f.Errors) == 0 && !s.charge(w, r, len(req.Locations)-1, locationsCharged(len(req.Locations))) {
-			return
+		pay := s.payer(r)
+		if len(f.Errors) == 0 {
+			if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
+				writeError(w, err)
+				return
+			}
 		}
 		if len(f.Errors) == 0 {
-			ps, err := s.PredictHypothetical(req)
+			ps, err := s.predictHypothetical(req, pay)
 			if err != nil {
 				f.Errors["loc"], status = err.Error(), statusOf(err)
+				retryAfter(w, err)
 			} else {
 				f.Answered, f.Results = true, ps
 			}
