@@ -34,7 +34,7 @@ import (
 //	POST /karnak/admin/system/{sys}/drop                          repair: Drop (admin token)
 //	POST /karnak/admin/system/{sys}/rewind?time=T                 repair: Rewind to Unix time T (admin token)
 //	GET  /karnak/stats.{fmt}                                      cache hits and misses
-//	GET  /karnak/waittime/predict.html                            the form for a hypothetical job, and its answer
+//	GET  /karnak/waittime/predict.html                            the form for a hypothetical job, and its answer (?sys=&show=: a system's queues)
 //	GET  /karnak/starttime/predict.html                           (the same, Karnak's second name)
 //	GET  /karnak/style.css                                        the pages' stylesheet
 //
@@ -92,7 +92,10 @@ import (
 // length in X-Total-Count, the next page in Link, and both in a last line
 // of the text and a note on the page when the response leaves jobs out),
 // a request and its body are bounded (413; 414 beyond a path of 512
-// bytes, a query of 64 KiB or of 256 parameters, on every route), and
+// bytes, a query of 64 KiB or of 256 parameters, on every route: the
+// form's is the form again with its error, counting the queues checked),
+// the form lists at most 512 queues at once (the systems beyond, as
+// checkboxes to show theirs: formMaxChoices), and
 // each client is rate-limited (Config.Rate, on by
 // default; a hypothetical job's prediction counts one request per
 // location, at most the burst, and one more per 100 jobs its forecast
@@ -143,6 +146,11 @@ func (s *Service) Handler() http.Handler {
 			return
 		}
 		if err := checkRequestLine(r); err != nil {
+			if p := r.URL.Path; r.Method == http.MethodGet && s.ready.Load() &&
+				(p == "/karnak/waittime/predict.html" || p == "/karnak/starttime/predict.html") {
+				s.formOverlong(w, r, err) // the form's own error, not a bare 414
+				return
+			}
 			writeError(w, err)
 			return
 		}
