@@ -861,6 +861,16 @@ func TestFormCompactAtDefaultLimits(t *testing.T) {
 	if code, body = get(strings.TrimPrefix(predictLink(qs...), "/karnak/waittime/predict.html")); code != 200 || count(body, `checked="checked"`) != 64 {
 		t.Errorf("sys100's page's link: %d, %d queues checked, want 64", code, count(body, `checked="checked"`))
 	}
+	// Queues asked for of more systems than the bound lists: those of
+	// the systems not listed are checked apart, not said unknown.
+	many := "?cores=1&wallTime=60&show=queues"
+	for i := range 20 {
+		many += fmt.Sprintf("&loc=queue-00%%40sys%03d", i)
+	}
+	if code, body = get(many); code != 200 || count(body, `checked="checked"`) != 20 || strings.Contains(body, "not known to the service") ||
+		!strings.Contains(body, "chosen, of systems not listed above") {
+		t.Errorf("20 queues of 20 systems: %d, %d checked (unknown: %v)", code, count(body, `checked="checked"`), strings.Contains(body, "not known to the service"))
+	}
 	all := ""
 	for i := range 255 {
 		all += fmt.Sprintf("&sys=sys%03d", i)

@@ -333,13 +333,28 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		out = append(out, g)
 	}
 	if len(want) > 0 {
-		g := locGroup{System: "not known to the service"}
+		// Those of a system not listed (a compact form's bound) are
+		// not unknown: they are said apart, checked all the same.
+		unlisted := map[string]bool{}
+		for _, n := range rest {
+			unlisted[n] = true
+		}
+		other := locGroup{System: fmt.Sprintf("chosen, of systems not listed above (at most %d queues are)", formMaxChoices)}
+		unknown := locGroup{System: "not known to the service"}
 		for _, l := range asked {
 			if want[l] {
-				g.Queues = append(g.Queues, next(l))
+				if _, sys, _ := strings.Cut(l, "@"); unlisted[sys] {
+					other.Queues = append(other.Queues, next(l))
+				} else {
+					unknown.Queues = append(unknown.Queues, next(l))
+				}
 			}
 		}
-		out = append(out, g)
+		for _, g := range []locGroup{other, unknown} {
+			if len(g.Queues) > 0 {
+				out = append(out, g)
+			}
+		}
 	}
 	if compact {
 		more = moreHTML(rest, total)
