@@ -226,6 +226,11 @@ func (s *Service) payer(r *http.Request) payFunc {
 			return nil
 		}
 		if ok, wait := s.limiter.allowN(id, n); !ok {
+			// The request sent again pays again what this one took
+			// before the refusal: its Retry-After waits for that too,
+			// or a client that waits as told is one token short at
+			// every retry, for ever (TestRetryAfterCoversTheRetry).
+			wait += time.Duration(float64(taken) / s.limiter.rate * float64(time.Second))
 			return &Error{Code: http.StatusTooManyRequests, Message: "rate limit: too many requests from " + id + why, err: errPayRefused, retry: wait}
 		}
 		taken += n

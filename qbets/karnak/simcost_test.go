@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // boundSystem is a service whose system "s1" is at the forecast's bound:
@@ -88,6 +90,43 @@ func TestHypotheticalChargedBySimulation(t *testing.T) {
 		body := fmt.Sprintf(`{"cores": 8, "wallTime": "01:00:00", "within": %d, "locations": ["q@s1"]}`, i) // past the prediction cache
 		if resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=json", "application/json", "", body); resp.StatusCode != 200 {
 			t.Fatalf("the same shape, request %d: %d %.200s, want it answered from the simulation already run", i+1, resp.StatusCode, out)
+		}
+	}
+}
+
+// A client that waits as its 429's Retry-After says is answered: the
+// request it sends again pays again what it paid before the refusal (its
+// own token, its other locations), so the wait covers that too. Before,
+// Retry-After covered only the simulation's shortfall: at -rate 1
+// -burst 30 a new shape at a system at the bound (1 + 20 tokens) was
+// refused again after every wait, for ever (Retry-After 12, then 1, 1,
+// 1, ...: the retry's own token left it one short). Bounded: a fake
+// clock, no network, at most 10 retries a request.
+func TestRetryAfterCoversTheRetry(t *testing.T) {
+	s := boundSystem(t, Config{Rate: 1, Burst: 30})
+	at := time.Unix(1e9, 0)
+	s.limiter.now = func() time.Time { return at }
+	h := s.Handler()
+	for shape := 1; shape <= 4; shape++ {
+		var waits []string
+		for try := 0; ; try++ {
+			if try == 10 {
+				t.Fatalf("shape %d: refused 10 times, Retry-After %v", shape, waits)
+			}
+			w := httptest.NewRecorder()
+			r := httptest.NewRequest("POST", "/karnak/waittime/prediction/?format=json",
+				strings.NewReader(fmt.Sprintf(`{"cores": %d, "wallTime": "01:00:00", "locations": ["q@s1"]}`, shape)))
+			r.Header.Set("Content-Type", "application/json")
+			h.ServeHTTP(w, r)
+			if w.Code == 200 {
+				break
+			}
+			ra, err := strconv.Atoi(w.Header().Get("Retry-After"))
+			if w.Code != 429 || err != nil || ra < 1 {
+				t.Fatalf("shape %d: %d (Retry-After %q) %s", shape, w.Code, w.Header().Get("Retry-After"), w.Body)
+			}
+			waits = append(waits, strconv.Itoa(ra))
+			at = at.Add(time.Duration(ra) * time.Second)
 		}
 	}
 }
