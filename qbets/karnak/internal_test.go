@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // failingStore is a MemStore whose Append and Rewrite fail with a
@@ -36,6 +37,8 @@ func TestStoreErrorNotLeaked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	at := time.Unix(1e9, 0) // one minute of the log's: all of the test's errors in it
+	s.internals.now = func() time.Time { return at }
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	body := `{"kind":"queue","system":"s1","time":` + fmt.Sprint(testNow) + `,"queue":"q","cores":8,"wallTime":3600}`
@@ -76,5 +79,32 @@ func TestInternalLogClipped(t *testing.T) {
 	l.log(func(f string, a ...any) { got = fmt.Sprintf(f, a...) }, errors.New(strings.Repeat("é", 4096)))
 	if len(got) > maxLogDetail+64 || !strings.HasSuffix(got, "…") {
 		t.Errorf("a 8 KiB cause logged as %d bytes", len(got))
+	}
+}
+
+// The lines a minute leaves out are counted in the next minute's first
+// line, numbered on: 25 errors in one minute log 20, and the first of the
+// next minute says 5 were left out (the count was untested, and the
+// minute came from the wall clock, so a test whose errors straddled a
+// minute's turn logged more than logBurst).
+func TestInternalLogCountsLeftOut(t *testing.T) {
+	at := time.Unix(60*16_666_666+30, 0) // the middle of a minute
+	l := internalLog{now: func() time.Time { return at }}
+	var got []string
+	logf := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
+	for range logBurst + 5 {
+		l.log(logf, errDisk)
+	}
+	if len(got) != logBurst {
+		t.Fatalf("%d errors in a minute: %d lines logged, want %d", logBurst+5, len(got), logBurst)
+	}
+	at = at.Add(time.Minute)
+	if n := l.log(logf, errDisk); n != logBurst+6 || len(got) != logBurst+1 ||
+		got[logBurst] != fmt.Sprintf("karnak: internal error %d (5 earlier ones not logged: at most %d a minute): %v", logBurst+6, logBurst, errDisk) {
+		t.Errorf("the next minute's first error: number %d, lines %d, last %q", n, len(got), got[len(got)-1])
+	}
+	l.log(logf, errDisk)
+	if !strings.HasPrefix(got[len(got)-1], fmt.Sprintf("karnak: internal error %d: ", logBurst+7)) {
+		t.Errorf("the count said twice: %q", got[len(got)-1])
 	}
 }
