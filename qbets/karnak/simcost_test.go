@@ -107,7 +107,13 @@ func TestRetryAfterCoversTheRetry(t *testing.T) {
 	at := time.Unix(1e9, 0)
 	s.limiter.now = func() time.Time { return at }
 	h := s.Handler()
-	for shape := 1; shape <= 4; shape++ {
+	// Shapes 1–4 name one location, 5–6 ten (9 tokens more, paid before
+	// the simulation's 20: 30, the whole burst).
+	for shape := 1; shape <= 6; shape++ {
+		locs := `"q@s1"`
+		if shape > 4 {
+			locs = strings.Repeat(`"q@s1", `, 9) + locs
+		}
 		var waits []string
 		for try := 0; ; try++ {
 			if try == 10 {
@@ -115,7 +121,7 @@ func TestRetryAfterCoversTheRetry(t *testing.T) {
 			}
 			w := httptest.NewRecorder()
 			r := httptest.NewRequest("POST", "/karnak/waittime/prediction/?format=json",
-				strings.NewReader(fmt.Sprintf(`{"cores": %d, "wallTime": "01:00:00", "locations": ["q@s1"]}`, shape)))
+				strings.NewReader(fmt.Sprintf(`{"cores": %d, "wallTime": "01:00:00", "locations": [%s]}`, shape, locs)))
 			r.Header.Set("Content-Type", "application/json")
 			h.ServeHTTP(w, r)
 			if w.Code == 200 {
