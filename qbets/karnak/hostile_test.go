@@ -878,6 +878,12 @@ func TestFormCompactAtDefaultLimits(t *testing.T) {
 	if code, body = get("?show=queues" + all); code != 200 || count(body, `name="loc"`) > formMaxChoices || count(body, `name="loc"`) < formMaxChoices-64 {
 		t.Errorf("every system shown: %d, %d queues listed, want at most %d", code, count(body, `name="loc"`), formMaxChoices)
 	}
+	// The systems asked for that the bound left out stay checked, so
+	// that the user sees them (and can ask again): before, they came
+	// back unchecked among the others, the choice silently dropped.
+	if listed, left := count(body, `<input type="hidden" name="sys"`), count(body, `name="sys" value="sys`)-count(body, `<input type="hidden" name="sys"`); count(body, `checked="checked"`) != left || listed+left != 255 {
+		t.Errorf("every system shown: %d listed, %d left out, %d of them checked", listed, left, count(body, `checked="checked"`))
+	}
 }
 
 // The list of systems allocates nothing a system at the default

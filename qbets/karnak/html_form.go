@@ -293,10 +293,10 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		total += n
 	}
 	compact := total > formMaxChoices
-	open := map[string]bool{}
+	open, checked := map[string]bool{}, map[string]bool{}
 	if compact {
 		for _, n := range show[:min(len(show), maxParams)] {
-			open[n] = true
+			open[n], checked[n] = true, true
 		}
 		for _, l := range asked {
 			if _, sys, ok := strings.Cut(l, "@"); ok {
@@ -357,14 +357,15 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		}
 	}
 	if compact {
-		more = moreHTML(rest, total)
+		more = moreHTML(rest, checked, total)
 	}
 	return out, more
 }
 
 // moreHTML is a compact form's systems whose queues it does not list,
-// as checkboxes to show them (sys).
-func moreHTML(systems []string, total int) template.HTML {
+// as checkboxes to show them (sys), checked when checked (?sys=) and
+// left out by the bound, so that the user sees which were not shown.
+func moreHTML(systems []string, checked map[string]bool, total int) template.HTML {
 	var b strings.Builder
 	b.WriteString(`<div class="system more">` + "\n")
 	fmt.Fprintf(&b, `<p class="sysname">The service knows %d queues, too many to list at once: check systems and press Show queues to choose among theirs (at most %d queues are listed).</p>`+"\n", total, formMaxChoices)
@@ -372,6 +373,9 @@ func moreHTML(systems []string, total int) template.HTML {
 		v := template.HTMLEscapeString(name)
 		b.WriteString(`<label class="check"><input type="checkbox" name="sys" value="`)
 		b.WriteString(v)
+		if checked[name] {
+			b.WriteString(`" checked="checked`)
+		}
 		b.WriteString(`"/> `)
 		b.WriteString(v)
 		b.WriteString("</label>\n")
