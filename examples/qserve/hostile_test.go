@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/examples/internal/connlimit"
 	"github.com/batchq/batchq/qbets/karnak"
 )
 
@@ -460,7 +461,7 @@ func TestClientConnsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("most %d open at once (`-client-conns`", defaultClientConns); !strings.Contains(string(readme), want) {
+	if want := fmt.Sprintf("most %d open at once (`-client-conns`", connlimit.DefaultClient); !strings.Contains(string(readme), want) {
 		t.Errorf("README.md does not say the default: %q", want)
 	}
 	const per = 4
@@ -473,7 +474,7 @@ func TestClientConnsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := newService(t, nil, karnak.Config{TrustedProxies: c.exempt})
-		ln := limitConns(raw, per, 0, s.ConnClient)
+		ln := connlimit.Listen(raw, per, 0, s.ConnClient)
 		srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
 		go srv.Serve(ln) //nolint:errcheck // closed below
 		// get asks for the status on a keep-alive connection: nil when
@@ -566,7 +567,7 @@ func TestConnsBoundedInAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("at most %d\n  connections at once (`-max-conns`", defaultMaxConns); !strings.Contains(string(readme), want) {
+	if want := fmt.Sprintf("at most %d\n  connections at once (`-max-conns`", connlimit.DefaultTotal); !strings.Contains(string(readme), want) {
 		t.Errorf("README.md does not say the default: %q", want)
 	}
 	const per, total = 4, 6
@@ -575,7 +576,7 @@ func TestConnsBoundedInAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newService(t, nil, karnak.Config{})
-	ln := limitConns(raw, per, total, s.ConnClient)
+	ln := connlimit.Listen(raw, per, total, s.ConnClient)
 	srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
 	go srv.Serve(ln) //nolint:errcheck // closed below
 	defer srv.Close()

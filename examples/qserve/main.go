@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/examples/internal/connlimit"
 	"github.com/batchq/batchq/qbets/karnak"
 )
 
@@ -211,8 +212,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	key := fs.String("tls-key", "", "TLS private key `file` (PEM)")
 	rate := fs.Float64("rate", 0, "per-client request limit, requests/s, beyond which 429 (0 = 100; < 0: none)")
 	burst := fs.Int("burst", 0, "per-client burst (0 = 1000 at the default rate, else 2×rate)")
-	maxConns := fs.Int("max-conns", 0, fmt.Sprintf("connections the server holds open at once from all clients, trusted proxies included, beyond which they are closed when accepted (0 = %d; < 0: no limit)", defaultMaxConns))
-	clientConns := fs.Int("client-conns", 0, fmt.Sprintf("connections one client address (IPv6: its /64) may hold open at once, beyond which they are closed when accepted; trusted proxies are exempt (0 = %d; < 0: no limit)", defaultClientConns))
+	conns := connlimit.AddFlags(fs) // -max-conns, -client-conns
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
@@ -324,13 +324,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *clientConns == 0 {
-		*clientConns = defaultClientConns
-	}
-	if *maxConns == 0 {
-		*maxConns = defaultMaxConns
-	}
-	ln = limitConns(ln, *clientConns, *maxConns, svc.ConnClient)
+	ln = conns.Wrap(ln, svc.ConnClient)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
 	errLog := newErrorLog(logger) // net/http's own lines, bounded (errlog.go)

@@ -1,16 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/batchq/batchq/examples/internal/connlimit"
+	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
@@ -128,5 +136,66 @@ func TestListenHeadersBounded(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Errorf("a 200 KiB header: %d, want 431", resp.StatusCode)
+	}
+}
+
+// -listen's server holds at most -max-conns connections from everyone
+// and -client-conns from one address (connlimit, shared with qserve
+// serve): before, it held every connection a client opened until its
+// idle timeout. 5 keep-alive connections from 127.0.0.1: 3 answered with
+// -client-conns 3, 2 with -max-conns 2, the others closed when accepted
+// (loopback only; bounded: 10 connections, 3 s each at most).
+func TestListenConnsBounded(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("at most %d connections from one address", connlimit.DefaultClient), fmt.Sprintf("at most %d in all (`-max-conns`)", connlimit.DefaultTotal)} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md does not say the default: %q", want)
+		}
+	}
+	svc, err := karnak.New(nil, karnak.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := slurmfeed.New(slurmfeed.Config{System: "x", Service: svc, Poll: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []struct {
+		flags []string
+		want  int
+	}{{[]string{"-client-conns", "3"}, 3}, {[]string{"-max-conns", "2"}, 2}} {
+		o, err := parse(append([]string{"-listen", "127.0.0.1:0"}, k.flags...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop, addr, err := serve(o.listen, o.conns, svc, c, log.New(io.Discard, "", 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered := 0
+		for range 5 {
+			conn, err := net.Dial("tcp", addr.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprint(conn, "GET /slurmfeed/report.json HTTP/1.1\r\nHost: x\r\n\r\n")
+			conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
+			if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err == nil {
+				io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
+				resp.Body.Close()
+				answered++
+			}
+		}
+		stop()
+		if answered != k.want {
+			t.Errorf("%v: 5 connections from one address: %d answered, want %d", k.flags, answered, k.want)
+		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/examples/internal/connlimit"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/sysname"
 	"github.com/batchq/batchq/qbets/karnak"
@@ -50,6 +51,7 @@ type options struct {
 	duration               time.Duration
 	jsonOut                bool
 	record, replay, readme string
+	conns                  *connlimit.Flags // -max-conns, -client-conns: -listen's bounds
 }
 
 // checkService refuses a -service that is not an http or https URL with
@@ -87,6 +89,7 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	fs.StringVar(&o.service, "service", "", "`URL` of a karnak service (examples/qserve); default: one in this process")
 	fs.StringVar(&o.token, "token", os.Getenv("SLURMFEED_TOKEN"), "bearer token for -service (default $SLURMFEED_TOKEN)")
 	fs.StringVar(&o.listen, "listen", "", "serve the in-process service and /slurmfeed/report.json at `ADDR` (keep it on loopback: no auth)")
+	o.conns = connlimit.AddFlags(fs) // as qserve serve's
 	fs.DurationVar(&o.duration, "duration", 0, "stop after this long (default: until interrupted)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the report as JSON")
 	fs.StringVar(&o.record, "record", "", "write every command's output to `FILE` (JSON lines, gzip) for -replay")
@@ -186,7 +189,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.listen != "" {
-		stopServe, err := serve(o.listen, svc, c, logger)
+		stopServe, _, err := serve(o.listen, o.conns, svc, c, logger)
 		if err != nil {
 			return err
 		}
@@ -224,12 +227,15 @@ func newServer(h http.Handler) *http.Server {
 }
 
 // serve serves the in-process service and the collector's report on addr
-// until the returned function is called.
-func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log.Logger) (func(), error) {
+// until the returned function is called, holding at most the
+// connections conns allows (as qserve serve does: the report and the
+// service's pages are as open as qserve's), and says where it listens.
+func serve(addr string, conns *connlimit.Flags, svc *karnak.Service, c *slurmfeed.Collector, logger *log.Logger) (func(), net.Addr, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	ln = conns.Wrap(ln, svc.ConnClient)
 	mux := http.NewServeMux()
 	mux.Handle("/karnak/", svc.Handler())
 	mux.HandleFunc("GET /slurmfeed/report.json", reportHandler(c.Report))
@@ -240,5 +246,5 @@ func serve(addr string, svc *karnak.Service, c *slurmfeed.Collector, logger *log
 		}
 	}()
 	logger.Printf("serving the service and /slurmfeed/report.json at http://%s", ln.Addr())
-	return func() { srv.Close() }, nil
+	return func() { srv.Close() }, ln.Addr(), nil
 }

@@ -31,6 +31,12 @@ type drawnChart struct {
 func (s *Service) queueCharts(sys *system, queue string) template.HTML {
 	k := chartKey{sys, queue}
 	s.charts.mu.Lock()
+	if sys.retired.Load() {
+		// Replaced since it was looked up (Drop, Rewind): drawn for
+		// this request, not kept (charts.drop has emptied the map of it).
+		s.charts.mu.Unlock()
+		return s.drawQueueCharts(sys, queue)
+	}
 	if s.charts.drawn == nil {
 		s.charts.drawn = map[chartKey]*drawnChart{}
 	}

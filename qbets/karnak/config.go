@@ -46,7 +46,9 @@ type Config struct {
 	Tokens []Token
 	// Rate limits each client to Rate requests per second with bursts of
 	// Burst, answering 429 with Retry-After; a hypothetical job's
-	// prediction counts as one request per location (at most Burst).
+	// prediction counts as one request per location, and its forecast's
+	// simulation, when it runs one, one more per 100 jobs it simulates
+	// (the burst at most, in each case).
 	// 0 means 100 a second with bursts of 1,000 (a browser asks for a page, its stylesheet and its
 	// icon; a feed's poll may ask about a thousand waiting jobs at once);
 	// < 0: no limit. Burst 0 means max(2·Rate, 1,000 when Rate is the

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 )
 
 // Error is how the service says no, the same from a Service in the
@@ -27,13 +29,18 @@ import (
 //	Fix the credentials or the configuration; retrying does not help.
 //	408, 429 Too Many Requests, 503 Service Unavailable and every 5xx:
 //	transient (the service is rebuilding, rate-limited, or its store
-//	failed): send the same request again later (Retry-After).
+//	failed): send the same request again later (Retry-After). A 500's
+//	message is fixed and numbered ("internal error N: ..."), whatever
+//	its cause: the cause (a store's error, with its paths) is logged
+//	under N (Config.Logf) and is the Error's Unwrap.
 //
 // Temporary tells the last group from the others.
 type Error struct {
 	Code    int    // an HTTP status code
 	Message string // names the field or the cause
 	err     error  // the underlying error, if any (a store's)
+	// retry is when to ask again, for a 429 (Retry-After); 0: unsaid.
+	retry time.Duration
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -58,8 +65,14 @@ func notFound(format string, a ...any) error {
 }
 
 // internal wraps an error of the store (or a bug) as a 500: transient
-// for the caller, who may retry.
-func internal(err error) error {
+// for the caller, who may retry. Its message is fixed and numbered, the
+// same for every cause: a store's error names files, tables and the
+// store's own words (the SQLite store's paths, a driver's message), and
+// reached every authenticated feeder verbatim, in the process and over
+// HTTP. The detail goes to the operator's log under the number
+// (internalLog, bounded), and stays the Error's Unwrap for a program
+// that embeds the service.
+func (s *Service) internal(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -67,7 +80,68 @@ func internal(err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
-	return &Error{Code: http.StatusInternalServerError, Message: err.Error(), err: err}
+	n := s.internals.log(s.opt.Logf, err)
+	return &Error{Code: http.StatusInternalServerError, err: err,
+		Message: fmt.Sprintf("internal error %d: the service could not complete the request (its operator's log has the cause under this number): send it again later", n)}
+}
+
+// internalLog numbers the internal errors and logs each one's cause,
+// clipped to maxLogDetail bytes, at most logBurst a minute: a store that
+// fails at every request (a full disk) must not fill the operator's
+// disk too. The lines left out are counted in the next one logged.
+type internalLog struct {
+	mu      sync.Mutex
+	n       int64 // errors numbered
+	minute  int64 // of the wall clock, of the lines counted in logged
+	logged  int   // lines logged in minute
+	dropped int64 // lines left out since the last one logged
+	// now is the wall clock (nil: time.Now); the tests set it, so that
+	// a minute's turn does not fall inside one.
+	now func() time.Time
+}
+
+const (
+	maxLogDetail = 1024
+	logBurst     = 20
+)
+
+// log numbers err and logs it (if the minute's lines allow), returning
+// its number.
+func (l *internalLog) log(logf func(string, ...any), err error) int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n++
+	now := time.Now
+	if l.now != nil {
+		now = l.now
+	}
+	if m := now().Unix() / 60; m != l.minute {
+		l.minute, l.logged = m, 0
+	}
+	if l.logged >= logBurst {
+		l.dropped++
+		return l.n
+	}
+	l.logged++
+	more := ""
+	if l.dropped > 0 {
+		more = fmt.Sprintf(" (%d earlier ones not logged: at most %d a minute)", l.dropped, logBurst)
+		l.dropped = 0
+	}
+	logf("karnak: internal error %d%s: %s", l.n, more, clipN(err.Error(), maxLogDetail))
+	return l.n
+}
+
+// clipN shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clipN(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && s[i]&0xc0 == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 func statusOf(err error) int {

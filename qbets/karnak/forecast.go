@@ -492,13 +492,15 @@ func (s *system) forecastJob(p *Prediction, j *job, now int64) {
 // submitted now by user of account (either may be ""): where the user's
 // (else the account's) most recent waiting job has a priority, the job
 // has it, and goes behind the waiting jobs of a priority as high;
-// otherwise behind every waiting job. The caller holds the system's
-// lock.
-func (s *system) forecastHypothetical(p *Prediction, now int64, user, account string) {
+// otherwise behind every waiting job. A simulation it must run first
+// (not the last one's question) is paid for with pay (nil: free): an
+// error, and no forecast, when pay refuses. The caller holds the
+// system's lock.
+func (s *system) forecastHypothetical(p *Prediction, now int64, user, account string, pay payFunc) error {
 	fc := s.fc
 	if fc == nil {
 		p.ForecastReason = "no forecast: turned off on this service (" + setting("MaxForecastJobs") + ")"
-		return
+		return nil
 	}
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
@@ -510,16 +512,54 @@ func (s *system) forecastHypothetical(p *Prediction, now int64, user, account st
 	if k := fc.hypo; k.have && k.gen == h.gen && k.now == h.now && k.cores == h.cores && k.wall == h.wall && k.user == h.user && k.account == h.account {
 		h = k
 	} else {
+		if jobs := len(s.jobs) + 1; pay != nil && jobs <= fc.max && s.machine() > 0 { // it will simulate
+			if err := pay(simulationCost(jobs), fmt.Sprintf(" (a forecast for a new job shape simulates the %d jobs of %s, and counts as %d requests)", jobs, s.name, simulationCost(jobs))); err != nil {
+				return err
+			}
+		}
 		h.start, h.jobs, h.why = fc.hypothetical(s, now, p.Cores, wall, user, account)
 		fc.hypo = h
 	}
 	if h.why != "" {
 		p.ForecastReason = h.why
-		return
+		return nil
 	}
 	fc.overdue(s, now)
 	p.Forecast = fc.part(p.Cores, h.start, now, p.Confidence, h.jobs)
+	return nil
 }
+
+// payFunc takes n more of the rate limit's tokens for the request being
+// answered, or returns the 429 to answer it with (why is added to its
+// message). The handler makes one per request (Service.payer); a program
+// that calls PredictHypothetical itself pays nothing.
+type payFunc func(n int, why string) error
+
+// simJobsPerToken is the number of jobs a forecast's simulation plays for
+// one token of the rate limit. A token pays for a request, the dearest of
+// which, one location's prediction computed anew (a conditional QBETS
+// bound, an IBL search of a full base), cost 0.27 ms where a simulation
+// at the bound of 2,000 jobs cost 4.5 ms, some 17 of them
+// (BenchmarkHandler/job/cache=false and BenchmarkForecastBound, one run
+// on a 2-core machine at a load average of 13: noisy): 100 jobs a token
+// charges such a simulation 20, a little more than its work. Checked
+// since (a probe, not committed: the same GET and a new shape at
+// boundSystem, in turn, GOMAXPROCS=1): CPU time, 12 paired rounds at a
+// load average of 10–14, a simulation cost 13–33 GETs, about 20 in the
+// middle (GOGC=off or not); instructions (callgrind, GOGC=off), 9.7
+// million against 1.5 million, 6.3: the simulation's instructions are
+// slower (memory, not arithmetic), and the CPU time is what the server
+// spends. Its cost grows with the jobs (0.13, 0.83, 1.7 and 3.7 ms at
+// 100, 500, 1,000 and 2,000 jobs) and stayed within 2.4–3.7 ms at
+// 2,000 for the other mixes of running and waiting sizes tried. Until this
+// cost, a hypothetical job of a new shape cost one token whatever it
+// simulated: a client at the default rate (100 a second, bursts of 1,000)
+// bought 100 simulations of up to 2,000 jobs a second
+// (TestHypotheticalChargedBySimulation).
+const simJobsPerToken = 100
+
+// simulationCost is the tokens a simulation of jobs jobs costs.
+func simulationCost(jobs int) int { return (jobs + simJobsPerToken - 1) / simJobsPerToken }
 
 // hypothetical simulates a job of cores and wall seconds submitted now
 // by user of account: its forecast start and the jobs played, or why

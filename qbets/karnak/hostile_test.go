@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -777,7 +778,7 @@ func TestFormGroupsAsTemplate(t *testing.T) {
 	s.predictPage(w, r)
 	fast := w.Body.String()
 	f := &predictForm{Errors: map[string]string{}}
-	f.Systems = s.locationChoices([]string{"normal@s1", "queue-03@sys001", `<b>+"x@y`})
+	f.Systems, _ = s.locationChoices([]string{"normal@s1", "queue-03@sys001", `<b>+"x@y`}, nil)
 	var b strings.Builder
 	for i := range f.Systems {
 		b.WriteString(string(f.Systems[i].HTML))
@@ -806,25 +807,82 @@ func TestFormGroupsAsTemplate(t *testing.T) {
 	}
 }
 
-// An anonymous view of the form costs little at the default limits (256
-// systems of 64 queues: 16,384 checkboxes): its template spent 450 ms and
-// 28 MB a request on them (10 requests, a loaded 2-core machine), about
-// 23 allocations a checkbox.
-func TestFormCostBounded(t *testing.T) {
+// The form at the default limits (256 systems of 64 queues) was 2.2 MB,
+// every queue a checkbox (5.7 MB with names of 64 bytes): beyond
+// formMaxChoices queues it is compact, the systems as checkboxes and the
+// queues of those asked for, and still reaches every queue: Show queues
+// lists a system's (kept listed by a hidden field as the user predicts),
+// a system page's link lists its queues checked, and asking for every
+// system lists formMaxChoices queues at most. Its cost is bounded per
+// checkbox listed (the template's 30 µs a checkbox had made it 450 ms).
+func TestFormCompactAtDefaultLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("declares 16,320 queues")
 	}
 	s, _ := newTestServer(t, Config{Rate: -1})
 	manyQueues(t, s, 255, 64)
-	allocs := testing.AllocsPerRun(3, func() {
+	get := func(query string) (int, string) {
 		w := httptest.NewRecorder()
-		s.predictPage(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html", nil))
-		if w.Code != 200 || strings.Count(w.Body.String(), `type="checkbox"`) != 255*64+2 {
-			t.Fatalf("%d, %d checkboxes", w.Code, strings.Count(w.Body.String(), `type="checkbox"`))
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html"+query, nil))
+		return w.Code, w.Body.String()
+	}
+	count := func(body, what string) int { return strings.Count(body, what) }
+	code, body := get("")
+	if code != 200 || count(body, `name="loc"`) != 0 || count(body, `name="sys"`) != 256 || len(body) > 64<<10 {
+		t.Errorf("the empty form: %d, %d bytes, %d queues, %d systems; want 200, at most 64 KiB, 0 and 256", code, len(body), count(body, `name="loc"`), count(body, `name="sys"`))
+	}
+	t.Logf("the empty form at 256 systems of 64 queues: %d bytes", len(body))
+	readme, err := os.ReadFile("../../examples/qserve/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("Beyond %d queues in all the form is compact", formMaxChoices), fmt.Sprintf("lists the queues of those checked (%d at most;", formMaxChoices),
+		fmt.Sprintf(" and is %d KB\n(`TestFormCompactAtDefaultLimits`)", (len(body)+500)/1000)} {
+		if !strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), strings.ReplaceAll(want, "\n", " ")) {
+			t.Errorf("examples/qserve/README.md does not say %q", want)
 		}
-	})
-	if per := allocs / (255*64 + 2); per > 4 {
+	}
+	allocs := testing.AllocsPerRun(3, func() { get("") })
+	if per := allocs / 256; per > 4 {
 		t.Errorf("%.0f allocations for the form, %.1f a checkbox, want at most 4", allocs, per)
+	}
+	if code, body = get("?cores=4&wallTime=01:00:00&sys=sys007&show=queues"); code != 200 || count(body, `name="loc"`) != 64 ||
+		!strings.Contains(body, `value="queue-05@sys007"`) || strings.Contains(body, `id="answers"`) || !strings.Contains(body, `name="sys" value="sys007"/>`) {
+		t.Errorf("Show queues of sys007: %d, %d queues listed (answered: %v)", code, count(body, `name="loc"`), strings.Contains(body, `id="answers"`))
+	}
+	if code, body = get("?cores=4&wallTime=01:00:00&sys=sys007&loc=queue-05%40sys007"); code != 200 || !strings.Contains(body, `id="answers"`) ||
+		count(body, `name="loc"`) != 64 || !strings.Contains(body, `value="queue-05@sys007" checked="checked"`) {
+		t.Errorf("a prediction for queue-05@sys007: %d, %d queues listed (answered: %v)", code, count(body, `name="loc"`), strings.Contains(body, `id="answers"`))
+	}
+	var qs []string
+	for q := range 64 {
+		qs = append(qs, fmt.Sprintf("queue-%02d@sys100", q))
+	}
+	if code, body = get(strings.TrimPrefix(predictLink(qs...), "/karnak/waittime/predict.html")); code != 200 || count(body, `checked="checked"`) != 64 {
+		t.Errorf("sys100's page's link: %d, %d queues checked, want 64", code, count(body, `checked="checked"`))
+	}
+	// Queues asked for of more systems than the bound lists: those of
+	// the systems not listed are checked apart, not said unknown.
+	many := "?cores=1&wallTime=60&show=queues"
+	for i := range 20 {
+		many += fmt.Sprintf("&loc=queue-00%%40sys%03d", i)
+	}
+	if code, body = get(many); code != 200 || count(body, `checked="checked"`) != 20 || strings.Contains(body, "not known to the service") ||
+		!strings.Contains(body, "chosen, of systems not listed above") {
+		t.Errorf("20 queues of 20 systems: %d, %d checked (unknown: %v)", code, count(body, `checked="checked"`), strings.Contains(body, "not known to the service"))
+	}
+	all := ""
+	for i := range 255 {
+		all += fmt.Sprintf("&sys=sys%03d", i)
+	}
+	if code, body = get("?show=queues" + all); code != 200 || count(body, `name="loc"`) > formMaxChoices || count(body, `name="loc"`) < formMaxChoices-64 {
+		t.Errorf("every system shown: %d, %d queues listed, want at most %d", code, count(body, `name="loc"`), formMaxChoices)
+	}
+	// The systems asked for that the bound left out stay checked, so
+	// that the user sees them (and can ask again): before, they came
+	// back unchecked among the others, the choice silently dropped.
+	if listed, left := count(body, `<input type="hidden" name="sys"`), count(body, `name="sys" value="sys`)-count(body, `<input type="hidden" name="sys"`); count(body, `checked="checked"`) != left || listed+left != 255 {
+		t.Errorf("every system shown: %d listed, %d left out, %d of them checked", listed, left, count(body, `checked="checked"`))
 	}
 }
 
@@ -848,5 +906,25 @@ func TestSystemsListCost(t *testing.T) {
 	})
 	if allocs > 64 {
 		t.Errorf("the list of 256 systems: %.0f allocations, want at most 64 (none a system)", allocs)
+	}
+}
+
+// A form with more queues checked than a query holds (each is a
+// parameter: 256 at most) is the form again with its own error, which
+// counts them and says the most, with the fields of the query's first
+// part kept, not a bare 414 (fewer got the form's error: "120 queues
+// chosen, at most 100"). A query far past every bound reads and keeps no
+// more than one within them (bounded: 2 requests).
+func TestFormTooManyQueues(t *testing.T) {
+	_, srv := newTestServer(t, Config{Rate: -1})
+	q := "?cores=7&wallTime=00:20:00" + strings.Repeat("&loc=normal%40s1", 300)
+	resp, body := doReq(t, "GET", srv.URL+"/karnak/waittime/predict.html"+q, "", "", "")
+	if resp.StatusCode != 414 || !strings.Contains(body, "<form") || !strings.Contains(body, "with 300 queues chosen: choose at most 100") ||
+		!strings.Contains(body, `value="7"`) || strings.Contains(body, `id="answers"`) {
+		t.Errorf("300 queues checked: %d %.400s, want 414 with the form and its error", resp.StatusCode, body)
+	}
+	resp, body = doReq(t, "GET", srv.URL+"/karnak/starttime/predict.html?cores=2&x="+strings.Repeat("a", 1<<20), "", "", "")
+	if resp.StatusCode != 414 || !strings.Contains(body, "<form") || !strings.Contains(body, "too long for the service to read (query: longer than 65536 bytes)") || len(body) > 64<<10 {
+		t.Errorf("a 1 MB query: %d, %d bytes %.300s, want 414 with the form, at most 64 KiB", resp.StatusCode, len(body), body)
 	}
 }

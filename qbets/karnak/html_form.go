@@ -19,9 +19,13 @@ type predictForm struct {
 	Cores, WallTime, Quantile, Confidence, Within string  // as typed, shown again
 	Levels                                        []Level // the pairs the service answers: the choices offered
 	Systems                                       []locGroup
-	Errors                                        map[string]string // field name → message
-	Answered                                      bool
-	Results                                       []Prediction
+	// More is the systems whose queues the form does not list (compact:
+	// more than formMaxChoices queues in all), to check and show.
+	More     template.HTML
+	Compact  bool
+	Errors   map[string]string // field name → message
+	Answered bool
+	Results  []Prediction
 }
 
 // locGroup is the queues of one system as checkboxes (or, last, the
@@ -32,7 +36,21 @@ type locGroup struct {
 	// HTML is the group as the template writes it, written by
 	// groupHTML for a known system (empty: the template writes it).
 	HTML template.HTML
+	// shown: the system's queues are listed because they were asked to
+	// be (?sys=) in a compact form, which keeps asking (a hidden sys).
+	shown bool
 }
+
+// formMaxChoices bounds the queues the form lists as checkboxes. With
+// every queue of every system listed, the form was 2.2 MB at the default
+// limits (256 systems of 64 queues; 5.7 MB with names of 64 bytes), the
+// page anyone who asks about a hypothetical job loads first. Beyond the
+// bound the form is compact: it lists the systems, each a checkbox
+// (sys), and the queues of the systems checked (Show queues) or of the
+// queues asked for (a system's page links to the form with its queues
+// checked), up to the bound; the rest stay systems
+// (TestFormCompactAtDefaultLimits).
+const formMaxChoices = 512
 
 // groupHTML writes a known system's group of checkboxes as the form's
 // template does, byte for byte (TestFormGroupsAsTemplate), without it:
@@ -48,6 +66,11 @@ func groupHTML(g *locGroup) template.HTML {
 	b.WriteString("<div class=\"system\">\n<p class=\"sysname\">")
 	b.WriteString(template.HTMLEscapeString(g.System))
 	b.WriteString("</p>\n")
+	if g.shown {
+		b.WriteString(`<input type="hidden" name="sys" value="`)
+		b.WriteString(template.HTMLEscapeString(g.System))
+		b.WriteString("\"/>\n")
+	}
 	for _, c := range g.Queues {
 		id, v := template.HTMLEscapeString(c.ID), template.HTMLEscapeString(c.Value)
 		b.WriteString(`<label class="check" for="`)
@@ -99,7 +122,13 @@ func levelsOf(r *http.Request, levels []Level) *levelsForm {
 // for each location below it. A GET form: asking is a read, so the
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query() // bounded by checkRequestLine
+	s.predictForm(w, r, r.URL.Query(), "") // bounded by checkRequestLine
+}
+
+// predictForm is predictPage for the query v; overlong, when not "", is
+// why the query was too long to read whole (formOverlong): the form is
+// then shown again with it, asking nothing.
+func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Values, overlong string) {
 	start := strings.HasPrefix(r.URL.Path, "/karnak/starttime/")
 	f := &predictForm{Action: r.URL.Path, Cores: "1", WallTime: "01:00:00", Quantile: itoa(defaultQuantile),
 		Confidence: itoa(defaultConfidence), Levels: s.opt.Levels, Errors: map[string]string{}}
@@ -107,7 +136,8 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 	// Karnak's own form named the locations queue=queue@system and the
 	// wall time hours= and minutes= (spec §2.3); both are understood.
 	locs := slices.Concat(v["loc"], v["queue"])
-	if _, asked := v["cores"]; asked {
+	_, asked := v["cores"]
+	if asked {
 		// Levels left empty (or not sent, as from a link) keep their
 		// defaults; the job's size and time must be given.
 		f.Cores, f.WallTime, f.Within = v.Get("cores"), v.Get("wallTime"), v.Get("within")
@@ -116,14 +146,24 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
+	}
+	switch {
+	case overlong != "":
+		f.Errors["loc"], status = overlong, http.StatusRequestURITooLong
+	case asked && !v.Has("show"): // "Show queues" asks for the systems' queues, not a prediction
 		req := f.validate(locs)
-		if len(f.Errors) == 0 && !s.charge(w, r, len(req.Locations)-1, locationsCharged(len(req.Locations))) {
-			return
+		pay := s.payer(r)
+		if len(f.Errors) == 0 {
+			if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
+				writeError(w, err)
+				return
+			}
 		}
 		if len(f.Errors) == 0 {
-			ps, err := s.PredictHypothetical(req)
+			ps, err := s.predictHypothetical(req, pay)
 			if err != nil {
 				f.Errors["loc"], status = err.Error(), statusOf(err)
+				retryAfter(w, err)
 			} else {
 				f.Answered, f.Results = true, ps
 			}
@@ -131,7 +171,8 @@ func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
 			status = http.StatusBadRequest
 		}
 	}
-	f.Systems = s.locationChoices(locs)
+	f.Systems, f.More = s.locationChoices(locs, v["sys"])
+	f.Compact = f.More != ""
 	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
 	if start {
 		p.Title = "Predict a job's start"
@@ -216,41 +257,73 @@ func levelOptions(levels []Level, conf bool, typed string) []option {
 
 // clip shortens what a user typed to quote it in an error (at most 64
 // bytes, on a rune boundary).
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	for i := 64; i > 0; i-- {
-		if i < len(s) && s[i]&0xc0 != 0x80 {
-			return s[:i] + "…"
-		}
-	}
-	return ""
-}
+func clip(s string) string { return clipN(s, 64) }
 
 // locationChoices lists every queue of every system as a checkbox,
 // checked when asked for; locations asked for that the service does not
 // know come last, checked, so the user sees them and can uncheck them.
-func (s *Service) locationChoices(asked []string) []locGroup {
+// Beyond formMaxChoices queues in all it is compact (formMaxChoices):
+// only the queues of the systems of show (?sys=) and of the locations
+// asked for are listed, as many systems as the bound takes, in name
+// order, and the other systems are more, as checkboxes.
+func (s *Service) locationChoices(asked, show []string) (out []locGroup, more template.HTML) {
+	asked = asked[:min(len(asked), maxLocations)]
 	want := map[string]bool{}
-	for _, l := range asked[:min(len(asked), maxLocations)] {
+	for _, l := range asked {
 		want[l] = true
 	}
-	var out []locGroup
-	n := 0
+	type sysQueues struct {
+		sys *system
+		n   int // its queues
+	}
+	// The queues are counted first, and listed only for the systems
+	// listed: a compact form builds no other system's list.
+	names := s.systemNames()
+	all := make([]sysQueues, 0, len(names))
+	total := 0
+	for _, name := range names {
+		sys, err := s.lookup(name)
+		if err != nil {
+			continue
+		}
+		sys.mu.RLock()
+		n := len(sys.queues)
+		sys.mu.RUnlock()
+		all = append(all, sysQueues{sys, n})
+		total += n
+	}
+	compact := total > formMaxChoices
+	open, checked := map[string]bool{}, map[string]bool{}
+	if compact {
+		for _, n := range show[:min(len(show), maxParams)] {
+			open[n], checked[n] = true, true
+		}
+		for _, l := range asked {
+			if _, sys, ok := strings.Cut(l, "@"); ok {
+				open[sys] = true
+			}
+		}
+	}
+	n, listed := 0, 0
 	next := func(v string) locChoice {
 		n++
 		c := locChoice{ID: "loc-" + itoa(n), Value: v, Checked: want[v]}
 		delete(want, v)
 		return c
 	}
-	for _, name := range s.systemNames() {
-		sys, err := s.lookup(name)
-		if err != nil {
+	var rest []string
+	for _, sq := range all {
+		name := sq.sys.name
+		// (The first system asked for is listed whatever its queues, so
+		// that a system of more than formMaxChoices (Config.MaxQueues)
+		// can still be asked about.)
+		if compact && (!open[name] || listed > 0 && listed+sq.n > formMaxChoices) {
+			rest = append(rest, name)
 			continue
 		}
-		_, qs := s.statusOf(sys)
-		g := locGroup{System: name}
+		_, qs := s.statusOf(sq.sys)
+		listed += len(qs)
+		g := locGroup{System: name, shown: compact}
 		for _, q := range qs {
 			g.Queues = append(g.Queues, next(q.Queue+"@"+name))
 		}
@@ -260,15 +333,88 @@ func (s *Service) locationChoices(asked []string) []locGroup {
 		out = append(out, g)
 	}
 	if len(want) > 0 {
-		g := locGroup{System: "not known to the service"}
+		// Those of a system not listed (a compact form's bound) are
+		// not unknown: they are said apart, checked all the same.
+		unlisted := map[string]bool{}
+		for _, n := range rest {
+			unlisted[n] = true
+		}
+		other := locGroup{System: fmt.Sprintf("chosen, of systems not listed above (at most %d queues are)", formMaxChoices)}
+		unknown := locGroup{System: "not known to the service"}
 		for _, l := range asked {
 			if want[l] {
-				g.Queues = append(g.Queues, next(l))
+				if _, sys, _ := strings.Cut(l, "@"); unlisted[sys] {
+					other.Queues = append(other.Queues, next(l))
+				} else {
+					unknown.Queues = append(unknown.Queues, next(l))
+				}
 			}
 		}
-		out = append(out, g)
+		for _, g := range []locGroup{other, unknown} {
+			if len(g.Queues) > 0 {
+				out = append(out, g)
+			}
+		}
 	}
-	return out
+	if compact {
+		more = moreHTML(rest, checked, total)
+	}
+	return out, more
+}
+
+// moreHTML is a compact form's systems whose queues it does not list,
+// as checkboxes to show them (sys), checked when checked (?sys=) and
+// left out by the bound, so that the user sees which were not shown.
+func moreHTML(systems []string, checked map[string]bool, total int) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<div class="system more">` + "\n")
+	fmt.Fprintf(&b, `<p class="sysname">The service knows %d queues, too many to list at once: check systems and press Show queues to choose among theirs (at most %d queues are listed).</p>`+"\n", total, formMaxChoices)
+	for _, name := range systems {
+		v := template.HTMLEscapeString(name)
+		b.WriteString(`<label class="check"><input type="checkbox" name="sys" value="`)
+		b.WriteString(v)
+		if checked[name] {
+			b.WriteString(`" checked="checked`)
+		}
+		b.WriteString(`"/> `)
+		b.WriteString(v)
+		b.WriteString("</label>\n")
+	}
+	b.WriteString("</div>\n")
+	return template.HTML(b.String()) //nolint:gosec // every value in it is escaped
+}
+
+// formOverlong is the form's answer to a query too long to read whole
+// (checkRequestLine's 414): a form with more queues checked than a
+// query holds (each is a parameter, and at most maxParams are read) got
+// a bare 414 where fewer got the form's own error. The form is shown
+// again with its error and the fields of the query's first part (at
+// most maxQuery bytes and maxParams parameters, so no more is read or
+// kept than for a query within the bounds), still a 414; the locations
+// are counted in the whole query without keeping them.
+func (s *Service) formOverlong(w http.ResponseWriter, r *http.Request, why error) {
+	raw := r.URL.RawQuery
+	locs, params, cut := 0, 0, len(raw)
+	for i := 0; i <= len(raw); {
+		j := strings.IndexAny(raw[i:], "&;")
+		if j < 0 {
+			j = len(raw) - i
+		}
+		p := raw[i : i+j]
+		if strings.HasPrefix(p, "loc=") || strings.HasPrefix(p, "queue=") {
+			locs++
+		}
+		if params++; params == maxParams || i+j > maxQuery {
+			cut = min(cut, i)
+		}
+		i += j + 1
+	}
+	v, _ := url.ParseQuery(raw[:min(cut, maxQuery)]) // a bad pair is left out, as by URL.Query
+	msg := fmt.Sprintf("the form's address is too long for the service to read (%v), with %d queues chosen: choose at most %d", why, locs, maxLocations)
+	if locs <= maxLocations {
+		msg = fmt.Sprintf("the form's address is too long for the service to read (%v)", why)
+	}
+	s.predictForm(w, r, v, msg)
 }
 
 // predictLink is the form's address with locs chosen (the system and

@@ -34,7 +34,7 @@ import (
 //	POST /karnak/admin/system/{sys}/drop                          repair: Drop (admin token)
 //	POST /karnak/admin/system/{sys}/rewind?time=T                 repair: Rewind to Unix time T (admin token)
 //	GET  /karnak/stats.{fmt}                                      cache hits and misses
-//	GET  /karnak/waittime/predict.html                            the form for a hypothetical job, and its answer
+//	GET  /karnak/waittime/predict.html                            the form for a hypothetical job, and its answer (?sys=&show=: a system's queues)
 //	GET  /karnak/starttime/predict.html                           (the same, Karnak's second name)
 //	GET  /karnak/style.css                                        the pages' stylesheet
 //
@@ -92,10 +92,14 @@ import (
 // length in X-Total-Count, the next page in Link, and both in a last line
 // of the text and a note on the page when the response leaves jobs out),
 // a request and its body are bounded (413; 414 beyond a path of 512
-// bytes, a query of 64 KiB or of 256 parameters, on every route), and
+// bytes, a query of 64 KiB or of 256 parameters, on every route: the
+// form's is the form again with its error, counting the queues checked),
+// the form lists at most 512 queues at once (the systems beyond, as
+// checkboxes to show theirs: formMaxChoices), and
 // each client is rate-limited (Config.Rate, on by
 // default; a hypothetical job's prediction counts one request per
-// location, at most the burst; behind a reverse proxy name it in
+// location, at most the burst, and one more per 100 jobs its forecast
+// simulates when it runs a simulation; behind a reverse proxy name it in
 // Config.TrustedProxies so that the limit applies to the clients, not
 // to the proxy). Writes are
 // closed by default: without Config.Tokens the handler takes event
@@ -138,10 +142,15 @@ func (s *Service) Handler() http.Handler {
 		// JSON answer may quote a client's markup (a location asked
 		// for), which a browser that guesses types could render.
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		if !s.charge(w, r, 1, "") {
+		if !s.charge(w, r) {
 			return
 		}
 		if err := checkRequestLine(r); err != nil {
+			if p := r.URL.Path; r.Method == http.MethodGet && s.ready.Load() &&
+				(p == "/karnak/waittime/predict.html" || p == "/karnak/starttime/predict.html") {
+				s.formOverlong(w, r, err) // the form's own error, not a bare 414
+				return
+			}
 			writeError(w, err)
 			return
 		}
@@ -175,33 +184,58 @@ func checkRequestLine(r *http.Request) error {
 	return nil
 }
 
-// charge takes n more of the rate limit's tokens for a request of the
-// client's (Config.Rate), or answers 429 with Retry-After, why added to
-// its message, and reports false. Every request takes one before it is
-// routed; a hypothetical request takes one more for each location after
-// the first, once it is decoded (at most the burst in all, so that it can
-// be answered): each location is a prediction computed (QBETS, an IBL
-// search of about 150 µs, a simulation), and at one token a request a
-// client at the default rate could ask for 100 locations 100 times a
-// second.
-func (s *Service) charge(w http.ResponseWriter, r *http.Request, n int, why string) bool {
+// charge takes the rate limit's token of a request of the client's
+// (Config.Rate) before it is routed, or answers 429 with Retry-After and
+// reports false. A hypothetical request pays more once decoded (payer).
+func (s *Service) charge(w http.ResponseWriter, r *http.Request) bool {
 	if s.limiter == nil {
 		return true
 	}
-	if why != "" { // more for the request that took one
-		n = min(n, int(s.limiter.burst)-1)
-	}
-	if n <= 0 {
-		return true
-	}
 	c := s.clientOf(r)
-	if ok, wait := s.limiter.allowN(c.id, n); !ok {
-		msg := "rate limit: too many requests from " + c.id + why
+	if ok, wait := s.limiter.allowN(c.id, 1); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-		http.Error(w, msg, http.StatusTooManyRequests)
+		http.Error(w, "rate limit: too many requests from "+c.id, http.StatusTooManyRequests)
 		return false
 	}
 	return true
+}
+
+// errPayRefused is the cause of the 429 of a request whose forecasts'
+// simulations its client's tokens did not cover (payer).
+var errPayRefused = errors.New("rate limit: a simulation not paid for")
+
+// payer is what r's hypothetical job pays with, once decoded, beyond the
+// token its request took (charge): one token for each location after the
+// first, since each is a prediction computed (QBETS, an IBL search of
+// about 150 µs), and at one token a request a client at the default rate
+// could ask for 100 locations 100 times a second; and, for each forward
+// simulation its forecasts run (forecastHypothetical), tokens in
+// proportion to the jobs simulated (simulationCost), taken when the
+// simulation is about to run, so that a request answered from a
+// simulation already run (the cache, or the same question a moment ago)
+// costs nothing more. A request takes at most the burst in all, so that
+// every request can be answered. Without a rate limit it pays nothing.
+func (s *Service) payer(r *http.Request) payFunc {
+	if s.limiter == nil {
+		return func(int, string) error { return nil }
+	}
+	id := s.clientOf(r).id
+	taken := 1 // by charge
+	return func(n int, why string) error {
+		if n = min(n, int(s.limiter.burst)-taken); n <= 0 {
+			return nil
+		}
+		if ok, wait := s.limiter.allowN(id, n); !ok {
+			// The request sent again pays again what this one took
+			// before the refusal: its Retry-After waits for that too,
+			// or a client that waits as told is one token short at
+			// every retry, for ever (TestRetryAfterCoversTheRetry).
+			wait += time.Duration(float64(taken) / s.limiter.rate * float64(time.Second))
+			return &Error{Code: http.StatusTooManyRequests, Message: "rate limit: too many requests from " + id + why, err: errPayRefused, retry: wait}
+		}
+		taken += n
+		return nil
+	}
 }
 
 // locationsCharged says why a prediction for n locations was refused
@@ -376,10 +410,21 @@ func write(w http.ResponseWriter, ext string, out render) {
 // its message, which names the offending field.
 func writeError(w http.ResponseWriter, err error) {
 	code := statusOf(err)
-	if code == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "5")
-	}
+	retryAfter(w, err)
 	http.Error(w, err.Error(), code)
+}
+
+// retryAfter sets Retry-After for an error that says when to retry: a
+// 503 (the service is loading), a 429 (the client's rate limit).
+func retryAfter(w http.ResponseWriter, err error) {
+	var he *Error
+	switch {
+	case !errors.As(err, &he):
+	case he.Code == http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", "5")
+	case he.retry > 0:
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(he.retry.Seconds())))))
+	}
 }
 
 // readBody reads a POST body of at most limit bytes whose media type is
@@ -748,10 +793,12 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("%v", err))
 		return
 	}
-	if !s.charge(w, r, len(req.Locations)-1, locationsCharged(len(req.Locations))) {
+	pay := s.payer(r)
+	if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
+		writeError(w, err)
 		return
 	}
-	ps, err := s.PredictHypothetical(req)
+	ps, err := s.predictHypothetical(req, pay)
 	if err != nil {
 		writeError(w, err)
 		return

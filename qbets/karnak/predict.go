@@ -277,6 +277,9 @@ func (c *predCache) put(k predKey, p Prediction) Prediction {
 	p.enc = slices.Clip(enc)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if k.sys.retired.Load() {
+		return p // replaced since it was looked up: drop has emptied the cache of it
+	}
 	if c.m == nil {
 		c.m = map[*system]*stateCache{}
 	}
@@ -358,11 +361,21 @@ type PredictRequest struct {
 // fails is the request an error, with the first failure's status and
 // every location's message.
 func (s *Service) PredictHypothetical(r *PredictRequest) ([]Prediction, error) {
+	return s.predictHypothetical(r, nil)
+}
+
+// predictHypothetical is PredictHypothetical, paying for the forecasts'
+// simulations with pay (nil: free); when pay refuses, the request is its
+// error (a 429), whatever the other locations.
+func (s *Service) predictHypothetical(r *PredictRequest, pay payFunc) ([]Prediction, error) {
 	out := make([]Prediction, 0, len(r.Locations))
 	var errs []string
 	status := 0
 	for i, loc := range r.Locations {
-		p, err := s.predictAt(loc, r)
+		p, err := s.predictAt(loc, r, pay)
+		if errors.Is(err, errPayRefused) {
+			return nil, err
+		}
 		if err != nil {
 			err = wrapField(err, fmt.Sprintf("locations[%d] (%s)", i, loc))
 			if status == 0 {
@@ -388,7 +401,7 @@ func wrapField(err error, prefix string) error {
 	return fmt.Errorf("%s: %w", prefix, err)
 }
 
-func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error) {
+func (s *Service) predictAt(loc Location, r *PredictRequest, pay payFunc) (Prediction, error) {
 	sys, err := s.lookup(loc.System)
 	if err != nil {
 		return Prediction{}, err
@@ -416,7 +429,9 @@ func (s *Service) predictAt(loc Location, r *PredictRequest) (Prediction, error)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
 	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
 	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
-	sys.forecastHypothetical(&p, now, r.User, r.Account)
+	if err := sys.forecastHypothetical(&p, now, r.User, r.Account, pay); err != nil {
+		return Prediction{}, err // not cached: it has no forecast for want of tokens
+	}
 	return s.cache.put(ck, p), nil
 }
 

@@ -53,6 +53,8 @@ type Service struct {
 	// it scans, and one after the scan would hold every such record in
 	// memory (an old feed may have sent a queue with each start and end).
 	queuesCleared atomic.Int64
+	// internals numbers the internal errors and logs their causes.
+	internals internalLog
 }
 
 // pruneState is what the service knows of a system's last pruning.
@@ -273,7 +275,7 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 		}
 	}
 	if err := s.store.Append(recs); err != nil {
-		return Ack{}, internal(err)
+		return Ack{}, s.internal(err)
 	}
 	s.raised.Add(int64(raised))
 	if batch != "" {
@@ -285,13 +287,13 @@ func (s *Service) IngestBatch(batch string, evs []Event) (Ack, error) {
 	for i := range recs {
 		sys, err := s.systemFor(recs[i].Event.System, true)
 		if err != nil {
-			return Ack{}, internal(err)
+			return Ack{}, s.internal(err)
 		}
 		err = sys.applyEvent(&recs[i].Event, recs[i].Seq)
 		if err != nil {
 			// Validated above; reaching here is a bug, and the stored
 			// event will fail the same way at the next start.
-			return Ack{}, internal(fmt.Errorf("events[%d]: %w", i, err))
+			return Ack{}, s.internal(fmt.Errorf("events[%d]: %w", i, err))
 		}
 		s.observeForCharts(sys, &recs[i].Event)
 	}
@@ -540,7 +542,7 @@ func (s *Service) repair(system string, t int64) error {
 		return nil
 	})
 	if err != nil {
-		return internal(err)
+		return s.internal(err)
 	}
 	// A saved state that has learned from a deleted event (times, hence
 	// sequence numbers, only grow, estimates aside) is dropped: the predictor then learns
@@ -553,11 +555,12 @@ func (s *Service) repair(system string, t int64) error {
 		}
 	}
 	if err := s.store.Rewrite(system, del, put); err != nil {
-		return internal(err)
+		return s.internal(err)
 	}
 	s.mu.Lock()
 	delete(s.systems, system)
 	s.mu.Unlock()
+	old.retired.Store(true) // before the drops: a request still holding old keeps nothing of it after them
 	s.cache.drop(old)
 	s.charts.drop(old)
 	delete(s.prunes, system)
@@ -566,7 +569,7 @@ func (s *Service) repair(system string, t int64) error {
 		return nil
 	}
 	// Rebuild from what is left; the old state answers no more requests.
-	return internal(s.store.Scan(system, 0, func(r *Record) error {
+	return s.internal(s.store.Scan(system, 0, func(r *Record) error {
 		if _, err := s.reapply(r); err != nil { // counted by Load
 			return fmt.Errorf("stored event %d: %w", r.Seq, err)
 		}

@@ -3,6 +3,7 @@ package karnak
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/ibl"
@@ -59,6 +60,12 @@ type system struct {
 	// fc is the forward-simulation forecast and its calibration
 	// (forecast.go); nil when Config.MaxForecastJobs turns it off.
 	fc *forecaster
+	// retired is set when Drop or Rewind replaces the system: a request
+	// that looked it up before answers from it, but keeps nothing of it
+	// in the service's caches (predCache.put, queueCharts), which the
+	// repair has emptied of it and which would otherwise hold it, and
+	// everything it holds, for ever.
+	retired atomic.Bool
 }
 
 type job struct {
