@@ -10,7 +10,7 @@
 // of its idle connections from one address before this limit). A client
 // address (an IPv6 client: its /64, as the rate limit counts it) may hold
 // at most -client-conns connections at once; one more is closed as soon
-// as it is accepted. The reverse proxies of -trusted-proxies are exempt:
+// as it is accepted. The reverse proxies of -trusted-proxies (qserve) are exempt:
 // their clients share their address. Who a connection's client is,
 // karnak says (Service.ConnClient), as for its rate limit.
 //
@@ -49,7 +49,7 @@ type Flags struct{ total, client int }
 func AddFlags(fs *flag.FlagSet) *Flags {
 	f := &Flags{}
 	fs.IntVar(&f.total, "max-conns", 0, fmt.Sprintf("connections the server holds open at once from all clients, trusted proxies included, beyond which they are closed when accepted (0 = %d; < 0: no limit)", DefaultTotal))
-	fs.IntVar(&f.client, "client-conns", 0, fmt.Sprintf("connections one client address (IPv6: its /64) may hold open at once, beyond which they are closed when accepted; trusted proxies are exempt (0 = %d; < 0: no limit)", DefaultClient))
+	fs.IntVar(&f.client, "client-conns", 0, fmt.Sprintf("connections one client address (IPv6: its /64) may hold open at once, beyond which they are closed when accepted; the reverse proxies a command trusts (qserve's -trusted-proxies) are exempt (0 = %d; < 0: no limit)", DefaultClient))
 	return f
 }
 
