@@ -65,10 +65,8 @@ type phases struct {
 	drift    float64 // ms a second the loop's phase moved, first to last
 	wraps    int     // times the phase went from late in a second to early in the next
 	// The policy's starts of the jobs of Slurm's first main scheduler
-	// run (s from the origin), first and last, and how many of them its
-	// backfill started.
+	// run (s from the origin), first and last.
 	policy0, policy1 int64
-	policyBF         int
 }
 
 // phasesOf reads a recording's phases from slurmctld's log and runs the
@@ -130,27 +128,18 @@ func phasesOf(t *testing.T, path string) phases {
 	for _, id := range first {
 		i := c.index[id]
 		ph.policy0, ph.policy1 = min(ph.policy0, s.starts[i]-c.origin), max(ph.policy1, s.starts[i]-c.origin)
-		if s.byBackfill[i] {
-			ph.policyBF++
-		}
 	}
 	return ph
 }
 
-// policyStarts says when and by which scheduler the policy started the
-// jobs of Slurm's first main scheduler run.
+// policyStarts says when the policy started the jobs of Slurm's first
+// main scheduler run. (Which of its schedulers did is not in its
+// result: Record.Backfilled marks only a start past a reservation.)
 func policyStarts(ph phases) string {
-	at := fmt.Sprintf("%d s", ph.policy0)
 	if ph.policy1 != ph.policy0 {
-		at = fmt.Sprintf("%d–%d s", ph.policy0, ph.policy1)
+		return fmt.Sprintf("%d–%d s", ph.policy0, ph.policy1)
 	}
-	switch ph.policyBF {
-	case 0:
-		return at + ", main scheduler"
-	case len(ph.mainSub):
-		return at + ", backfill"
-	}
-	return fmt.Sprintf("%s, backfill %d of them", at, ph.policyBF)
+	return fmt.Sprintf("%d s", ph.policy0)
 }
 
 // secs writes ms as seconds to two places.
@@ -219,8 +208,8 @@ func TestPhases(t *testing.T) {
 		}
 		lo, hi = min(lo, ph.mainRun), max(hi, ph.mainRun)
 		wraps = append(wraps, ph.wraps)
-		if ph.policy0 != 8 || ph.policy1 != 8 || ph.policyBF != 0 {
-			t.Errorf("%s: the policy started the first burst at %d–%d s, %d by backfill; want at 8 s by the main scheduler", path, ph.policy0, ph.policy1, ph.policyBF)
+		if ph.policy0 != 8 || ph.policy1 != 8 {
+			t.Errorf("%s: the policy started the first burst at %d–%d s, want 8 s", path, ph.policy0, ph.policy1)
 		}
 	}
 	if (lo+50)/100 != 94 || (hi+50)/100 != 100 {
