@@ -197,10 +197,8 @@ type simulated struct {
 	// ends are the jobs' ends when they are not start + Slurm's run time
 	// (another run of Slurm); nil otherwise.
 	ends []int64
-	// backfilled counts the jobs backfill started; byBackfill says
-	// which (in the workload's order).
+	// backfilled counts the jobs backfill started.
 	backfilled int
-	byBackfill []bool
 	// prios[k][id] is the simulated priority of job id at sample k; nil
 	// when the policy has no priority to compare.
 	prios []map[string]int64
@@ -432,7 +430,7 @@ func runEASY(ctx context.Context, c *checked) (*simulated, error) {
 }
 
 func startsOf(name string, c *checked, res *sched.Result) (*simulated, error) {
-	s := &simulated{name: name, starts: make([]int64, len(c.jobs)), byBackfill: make([]bool, len(c.jobs))}
+	s := &simulated{name: name, starts: make([]int64, len(c.jobs))}
 	if len(res.Records) != len(c.jobs) {
 		return nil, fmt.Errorf("%s simulated %d of %d jobs (rejected: %v)", name, len(res.Records), len(c.jobs), res.Rejected)
 	}
@@ -443,7 +441,6 @@ func startsOf(name string, c *checked, res *sched.Result) (*simulated, error) {
 		s.starts[r.Job.ID-1] = r.Start + c.origin
 		if r.Backfilled {
 			s.backfilled++
-			s.byBackfill[r.Job.ID-1] = true
 		}
 	}
 	return s, nil
