@@ -67,6 +67,9 @@ type phases struct {
 	// The policy's starts of the jobs of Slurm's first main scheduler
 	// run (s from the origin), first and last.
 	policy0, policy1 int64
+	// earlierApart counts the jobs Slurm started before its first main
+	// scheduler run that the policy starts at another second.
+	earlierApart int
 }
 
 // phasesOf reads a recording's phases from slurmctld's log and runs the
@@ -123,6 +126,11 @@ func phasesOf(t *testing.T, path string) phases {
 	s, err := runSlurm(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i, r := range c.real {
+		if 1000*r.Start < o+ph.mainRun-ph.mainRun%1000 && s.starts[i] != r.Start {
+			ph.earlierApart++
+		}
 	}
 	ph.policy0, ph.policy1 = math.MaxInt64, math.MinInt64
 	for _, id := range first {
@@ -182,7 +190,8 @@ func phaseTable(phs []phases) string {
 // every run backfill's first cycle comes a fraction of a second before
 // the decay thread's run in the second and the loop's first run just after
 // it; the first burst (submitted at 7 s) starts at 9.4–10.0 s by Slurm's
-// main scheduler, at 8 s by the policy's; the loop's phase drifts later
+// main scheduler, at 8 s by the policy's, the earliest difference (the
+// jobs Slurm started before start at the same second in the policy); the loop's phase drifts later
 // in the second and wraps 0–2
 // times a run. The figures were first read by a script that was not kept (commit
 // e53d4039's message); this test replaces it.
@@ -212,6 +221,9 @@ func TestPhases(t *testing.T) {
 			bfEarlier++
 		}
 		wraps = append(wraps, ph.wraps)
+		if ph.earlierApart != 0 {
+			t.Errorf("%s: %d jobs Slurm started before its first main scheduler run start at another second in the policy, want none (the first burst is the earliest difference)", path, ph.earlierApart)
+		}
 		if ph.policy0 != 8 || ph.policy1 != 8 {
 			t.Errorf("%s: the policy started the first burst at %d–%d s, want 8 s", path, ph.policy0, ph.policy1)
 		}
