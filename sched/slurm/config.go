@@ -76,9 +76,12 @@ type Config struct {
 	// scheduler when nothing triggers it (0: 60 s).
 	SchedInterval int64
 	// SchedMinInterval is sched_min_interval: the least time between two
-	// runs of the main scheduler triggered by submissions and ends. Slurm
-	// gives it in microseconds, default 2 µs, below this model's 1-second
-	// clock: 0 (and -1, Slurm's 0) is no minimum.
+	// runs of the main scheduler's thread, whoever asked them (the
+	// background loop's periodic and queued runs, an Epilog's); the loop
+	// asks at its own ticks all the same, a periodic tick clearing the
+	// queued run, and counts BatchSchedDelay from them. Slurm gives it in
+	// microseconds, default 2 µs, below this model's 1-second clock: 0
+	// (and -1, Slurm's 0) is no minimum.
 	SchedMinInterval int64
 	// BatchSchedDelay is batch_sched_delay: submissions and ends (without
 	// an Epilog) only queue a main scheduler run, which slurmctld's

@@ -43,9 +43,9 @@
 //     a run reuses CPUs at their end's second, Slurm's at its loop's next
 //     tick (a job ends just after one): give run times rounded up, or
 //     the schedule runs ahead (examples/slurmcheck: 17–21 s at 200 jobs).
-//   - Grids on Unix time (bf_resolution, will-run) only on named nodes
-//     with Config.UnixStart; elsewhere from time 0: ±bf_resolution.
-//   - No COMPLETING nodes (< 0.1 s); main scheduler's phase: ±1–2 s.
+//   - Grids on Unix time only with NamedNodes and UnixStart: ±bf_resolution.
+//   - No COMPLETING nodes (< 0.1 s); main scheduler's phase: ±1–2 s; a
+//     periodic run passed over holds back none by SchedMinInterval.
 //   - EnforcePartLimits=ALL always: over-limit jobs cancelled, not pending.
 //   - Backfill plans no job that cannot start now: squeue --start only.
 //   - KillWait, the 30 s limit check: jobs die at limit + OverTimeLimit at

@@ -54,14 +54,17 @@ type Policy struct {
 	nextCalc, lastRan int64
 	// The main scheduler: lastMain is its last run of any kind
 	// (sched_min_interval), lastSched the background loop's last run
-	// (batch_sched_delay), lastFull the last periodic run. mainPending: a
+	// (batch_sched_delay), lastFull the last periodic tick. mainPending: a
 	// run is queued for the background loop (queue_job_scheduler);
-	// mainSoon: one is asked at once (schedule(), an end with an Epilog);
-	// fullPending: something changed since the last periodic run.
+	// mainSoon: one is asked of the scheduler thread (schedule(): by the
+	// loop, or at once by an end with an Epilog), which makes it
+	// SchedMinInterval after its last (mainDue); fullAsked: that run is
+	// over the whole queue (a periodic tick asked it); fullPending:
+	// something changed since the last periodic run.
 	lastMain, lastSched, lastFull int64
 	mainPending, mainSoon         bool
-	mainAt, soonAt                int64 // when the pending run was queued (mainPending), asked (mainSoon)
-	fullAsked                     bool  // a periodic run waits for sched_min_interval
+	mainAt, soonAt                int64 // when the pending run was queued (mainPending), first asked (mainSoon)
+	fullAsked                     bool
 	fullPending                   bool
 	// Backfill: bfLast is the last cycle (run, or passed over because it
 	// could start nothing), evAt the first event (last_job_update) at or

@@ -65,104 +65,114 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	p.arm()
 }
 
-// mainDue runs the main scheduler if it is due at now (Run): the periodic
-// run on its grid, else a queued run once BatchSchedDelay has passed
-// since the background loop's last, or one asked at once; none sooner
-// than SchedMinInterval after the last. A periodic run with nothing
-// changed since the last is passed over: it would start nothing.
+// mainDue runs the main scheduler if it is due at now (Run). Two of
+// slurmctld's threads make a run, and SchedMinInterval holds back only the
+// second: the background loop asks for one (_slurmctld_background calls
+// schedule()) at its periodic tick on the SchedInterval grid, which clears
+// a queued run (job_sched_cnt), or for a queued run once BatchSchedDelay
+// has passed since its last, and either is its last run from the tick
+// (last_sched_time); the scheduler thread (_sched_agent) makes the runs
+// asked, of the loop or at once (an end with an Epilog), merged into one,
+// no sooner than SchedMinInterval after its own last run. A periodic run
+// with nothing changed since the last is passed over: it would start
+// nothing.
 func (p *Policy) mainDue(pass *sched.Pass, now int64) {
 	p.loopRan(now)
 	if g := floorTo(now, p.schedInt); g > p.lastFull {
 		p.lastFull = g
 		p.lastSched = max(p.lastSched, g)
-		// Run wakes at the periodic run when it might start a job, so one
-		// passed over before now started nothing; what is pending now
-		// came at now (Run would have woken for what came before).
-		p.fullAsked = g == now && (p.fullPending || p.mainPending)
+		// Run wakes at the periodic tick when it might start a job or
+		// clears a queued run, so one passed over before now started
+		// nothing; what is pending now came at now (Run would have woken
+		// for what came before).
+		if g == now && (p.fullPending || p.mainPending) {
+			p.mainPending = false
+			p.fullAsked = true
+			p.ask(now)
+		}
 	}
-	if now < p.lastMain+p.minInt {
-		return
-	}
-	switch {
-	case p.fullAsked:
-		p.fullAsked, p.mainPending, p.mainSoon = false, false, false
-		p.mainRun(pass, true)
-	case p.mainPending && now >= p.lastSched+p.batchDelay:
-		p.mainPending, p.mainSoon = false, false
+	if p.mainPending && now >= p.lastSched+p.batchDelay {
+		p.mainPending = false
 		p.lastSched = now
-		p.mainRun(pass, false)
-	case p.mainSoon:
-		p.mainSoon = false
-		p.mainRun(pass, false)
+		p.ask(now)
+	}
+	if p.mainSoon && now >= p.lastMain+p.minInt {
+		full := p.fullAsked
+		p.mainSoon, p.fullAsked = false, false
+		p.mainRun(pass, full)
 	}
 }
 
-// loopRan notes the main scheduler run the background loop made, before
-// now, for a run queued while no job waited. Slurm's loop makes a queued
-// run at its first tick BatchSchedDelay after its last run
-// (_slurmctld_background: job_sched_cnt and last_sched_time), whether or
-// not a job waits; Run wakes for it while jobs wait, so one due before
-// now found none and started nothing, but it was the loop's last run:
-// the next queued run comes BatchSchedDelay after it. (Passed over, the
-// next submission's run came at once: the first job of a burst after an
-// idle span started up to BatchSchedDelay early.) A periodic run between
-// the queuing and that time made it instead (it clears the queue). The
-// periodic runs while no job waits are noted by no pass: each is the
-// loop's last run too (last_sched_time), so the queued run comes
-// BatchSchedDelay after the last one before the queuing, and the first
-// one at or after the queuing makes it; the grid is read from the
-// queuing's time, not from the last pass (lastFull), which may be long
-// before it (TestLoopRunAfterIdlePeriodic). A run asked at once (an end
-// with an Epilog: schedule() from the epilog's report) while no job
-// waits is made then too, starting nothing (the last run for
-// SchedMinInterval), not left to the next submission, which would
-// start its job at once rather than at the loop's run
-// (TestEpilogRunWhileIdle); the two are taken in their order.
+// ask asks the scheduler thread for a run at now (schedule()); asks
+// not yet made merge into the first (sched_requests).
+func (p *Policy) ask(now int64) {
+	if !p.mainSoon {
+		p.mainSoon, p.soonAt = true, now
+	}
+}
+
+// loopRan notes the runs slurmctld's threads made before now while no
+// job waited, starting nothing. Slurm's loop asks a queued run at its
+// first tick BatchSchedDelay after its last run (_slurmctld_background:
+// job_sched_cnt and last_sched_time), whether or not a job waits; Run
+// wakes for it while jobs wait, so one due before now found none, but it
+// was the loop's last run: the next queued run comes BatchSchedDelay
+// after it. (Passed over, the next submission's run came at once: the
+// first job of a burst after an idle span started up to BatchSchedDelay
+// early.) A periodic tick between the queuing and that time asked the run
+// instead (it clears the queue). The periodic ticks while no job waits
+// are noted by no pass: each is the loop's last run too (last_sched_time),
+// so the queued run comes BatchSchedDelay after the last one before the
+// queuing, and the first one at or after the queuing asks it; the grid is
+// read from the queuing's time, not from the last pass (lastFull), which
+// may be long before it (TestLoopRunAfterIdlePeriodic). The scheduler
+// thread makes each run asked SchedMinInterval after its last run at the
+// earliest, a run asked at once (an end with an Epilog: schedule() from
+// the epilog's report) included: made then, starting nothing, it is the
+// thread's last run, not left to the next submission, which would start
+// its job at once rather than at the loop's run (TestEpilogRunWhileIdle).
+// The runs are taken in their order.
 func (p *Policy) loopRan(now int64) {
 	// Neither run is due before now (most calls: a pass at the time of
 	// the submission that queued the run) is the cheap test.
-	if (!p.mainPending || p.mainAt >= now) && (!p.mainSoon || p.soonAt >= now) || !p.observed || p.fullAsked {
+	if (!p.mainPending || p.mainAt >= now) && (!p.mainSoon || p.soonAt >= now) || !p.observed {
 		return
 	}
-	r, s := p.loopDue(), int64(never)
-	if p.mainSoon {
-		s = max(p.soonAt, p.lastMain+p.minInt)
-	}
-	if s < r {
-		if s >= now {
+	for {
+		r, periodic := p.loopDue()
+		s := int64(never)
+		if p.mainSoon {
+			s = max(p.soonAt, p.lastMain+p.minInt)
+		}
+		if min(r, s) >= now {
 			return
 		}
-		p.lastMain, p.mainSoon = s, false
-		r = p.loopDue()
-	}
-	if r >= now {
-		return
-	}
-	p.lastSched, p.lastMain = r, r
-	p.mainPending = false
-	if p.mainSoon {
-		if s = max(p.soonAt, p.lastMain+p.minInt); s < now {
-			p.lastMain, p.mainSoon = s, false
+		if r <= s { // the loop asks, and the thread's run merges it
+			p.lastSched, p.mainPending = r, false
+			p.fullAsked = p.fullAsked || periodic
+			p.ask(r)
+		} else {
+			p.lastMain, p.mainSoon, p.fullAsked = s, false, false
 		}
 	}
 }
 
-// loopDue is when the background loop makes the run queued at mainAt
-// (never: none is queued), reading the periodic runs from the queuing's
-// time (loopRan).
-func (p *Policy) loopDue() int64 {
+// loopDue is the background loop's tick that asks the run queued at
+// mainAt (never: none is queued), reading the periodic ticks from the
+// queuing's time (loopRan), and whether it is a periodic one.
+func (p *Policy) loopDue() (int64, bool) {
 	if !p.mainPending {
-		return never
+		return never, false
 	}
-	before := p.lastFull // a periodic run's time, on the grid
+	before := p.lastFull // a periodic tick's time, on the grid
 	if before+p.schedInt < p.mainAt {
 		before = floorTo(p.mainAt-1, p.schedInt)
 	}
-	r := max(p.mainAt, max(p.lastSched, before)+p.batchDelay, p.lastMain+p.minInt)
+	r := max(p.mainAt, max(p.lastSched, before)+p.batchDelay)
 	if g := before + p.schedInt; g <= r {
-		r = max(g, p.lastMain+p.minInt)
+		return g, true
 	}
-	return r
+	return r, false
 }
 
 // backfillDue runs a backfill cycle if one is due at now. The checks
@@ -746,16 +756,18 @@ func (p *Policy) arm() {
 		if !p.quiet() {
 			t = p.nextCalc
 		}
+		// The loop's ticks come on their own times, and the scheduler
+		// thread makes the run they ask SchedMinInterval after its last.
 		nextFull := p.lastFull + p.schedInt
-		if p.mainSoon || p.fullAsked {
+		if p.mainSoon {
 			t = min(t, p.lastMain+p.minInt)
 		}
 		if p.mainPending {
-			t = min(t, max(p.lastSched+p.batchDelay, p.lastMain+p.minInt), max(nextFull, p.lastMain+p.minInt))
+			t = min(t, p.lastSched+p.batchDelay, nextFull)
 		}
 		mayFit := p.freeAfter != 0 && !p.noFit
 		if p.fullPending && mayFit {
-			t = min(t, max(nextFull, p.lastMain+p.minInt))
+			t = min(t, nextFull)
 		}
 		if p.bfDirty && mayFit && !p.cfg.Builtin {
 			// The first check with work: jobs wait, so the next.
