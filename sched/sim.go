@@ -419,7 +419,8 @@ func (s *Sim) Now() int64 { return s.now }
 // is numbered 10^18 + n, n its line's position among the lines given to
 // the Sim (Load's and Submit's, 1 for the first), counted under the rule
 // id_made_up (Result.Changed): no real job has such a number. (A real
-// one at or above 10^18 that a live made-up one has is a duplicate.)
+// one at or above 10^18 that a live made-up one has is a duplicate, and so
+// is a job without a number whose made-up one a live real job has.)
 // Missing estimates become MaxEstimate or the largest estimate seen (S6).
 //
 // The simulator keeps a pointer to each sane job (Record.Job) instead of a
@@ -539,11 +540,11 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	// held: rising IDs, a real log's, skip the call and the map (28
 	// instructions a job), and so do jobs without a number, unless a
 	// real number past 10^18 came (hostile: the later is a duplicate).
-	madeUp, id := jobid.Missing(sj.ID), sj.ID
-	if madeUp {
+	id := sj.ID
+	if jobid.Missing(id) {
 		id = jobid.MadeUp(s.lines)
 	}
-	if r == sanitize.SaneJob && s.anyID && (id <= s.hiID || id > jobid.Base && (!madeUp || s.hiID > jobid.Base)) && s.holds(id) {
+	if r == sanitize.SaneJob && s.anyID && (id <= s.hiID || id > jobid.Base && (!jobid.Missing(sj.ID) || s.hiID > jobid.Base)) && s.holds(id) {
 		r = sanitize.DuplicateID
 	}
 	if r == sanitize.SaneJob && s.m != nil {
@@ -559,7 +560,8 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, 0, false
 	}
-	if madeUp {
+	s.hiID = max(s.hiID, sj.ID) // (a made-up one's is still below 1: no change)
+	if jobid.Missing(sj.ID) {
 		own := line
 		line = s.madeUpID(line, index)
 		if sj == own {
@@ -571,9 +573,6 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	}
 	if s.live != nil {
 		s.live[sj.ID] = nil
-	}
-	if !madeUp {
-		s.hiID = max(s.hiID, sj.ID)
 	}
 	s.anyID = true
 	s.lastSubmit = max(s.lastSubmit, sj.Submit)
