@@ -30,6 +30,9 @@ const (
 	// DuplicateID is not a reason of Check: sched's simulator counts a job
 	// under it when another job with the same ID is still to arrive,
 	// waiting or running, so that an ID names one live job (Sim.Cancel).
+	// A job without a number (below 1, SWF's -1) is none: the simulator
+	// numbers it (the rule id_made_up), unless a live job has that number,
+	// which only a hostile real number at or past 10^18 can.
 	DuplicateID
 	// FitsNoNode is not a reason of Check either: sched's simulator, on a
 	// machine of nodes, counts a job under it when no node of the machine

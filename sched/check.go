@@ -225,7 +225,10 @@ func (m *machine) checkShares(a *avail, rec *Record, shs []share, seen []int, st
 			if n.excl && !m.idle(a, i) {
 				return fmt.Errorf("asked for whole nodes, node %d is shared", i)
 			}
-			if sh.gpus != 0 && !acceptsModel(n.models, m.kinds[m.kind[i]].GPUModel) {
+			// The models a job accepts are of the GPUs it asks: a job of
+			// none may run on any node (machine.lacks), and one that asks
+			// for whole nodes holds their GPUs without asking them.
+			if n.gpus > 0 && !acceptsModel(n.models, m.kinds[m.kind[i]].GPUModel) {
 				return fmt.Errorf("GPU model %q on node %d not accepted", m.kinds[m.kind[i]].GPUModel, i)
 			}
 			if n.nodes > 0 && !n.excl && (sh.cores != n.cores || sh.mem != n.mem) {

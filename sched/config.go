@@ -93,7 +93,8 @@ type Config struct {
 	// swf.Demand is placed: shares of one shape on Demand.Nodes distinct
 	// nodes, whole GPUs or a share of one GPU (thousandths: many jobs share
 	// a GPU up to 1000), only GPU models the job accepts, whole nodes
-	// (Exclusive). nil is one pool of MachineSize processors, the papers'
+	// (Exclusive; a job that asks no GPUs runs on a node of any model,
+	// whole or not: its models are those of the GPUs it asks). nil is one pool of MachineSize processors, the papers'
 	// machine, and nothing below applies. MachineSize may then be 0: it
 	// becomes the cores of all nodes (a value given must equal it). A job
 	// without a Demand asks for Size() cores spread over as many nodes as

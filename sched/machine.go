@@ -316,7 +316,10 @@ func (m *machine) unfit(n *need) string {
 
 // lacks returns the first resource node i lacks in a for one share of n,
 // "" if the share fits. The kinds of node a job cannot use at all (no GPU,
-// not its GPU model) are told first, then the amounts.
+// not its GPU model) are told first, then the amounts. The models a job
+// accepts are those of the GPUs it asks: a job that asks none runs on a
+// node of any model, whole nodes (Exclusive) too, whose GPUs it then
+// holds unused (Result.Check agrees).
 func (m *machine) lacks(a *avail, i int, n *need) string {
 	why, _ := m.lacksRanked(a, i, n)
 	return why

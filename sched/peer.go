@@ -21,7 +21,9 @@ import (
 // has is rejected (sanitize.DuplicateID) in a peer mode too, where the
 // peers differ: they simulate both lines when the two jobs do not overlap
 // in time, and crash when they do (pyss an AssertionError, predictsim a
-// KeyError). A peer's schedule of a log with missing fields can
+// KeyError); a line without a number (ID below 1, SWF's -1) is numbered
+// as Sim.Load says (id_made_up), where the peers key it by the -1 too. A
+// peer's schedule of a log with missing fields can
 // be degenerate (no estimates: every job runs 1 s); Result.Changed counts
 // the jobs each rule changed. A peer mode has one pool of processors and
 // refuses Config.Nodes.
@@ -34,6 +36,7 @@ import (
 //
 //	case                       default                        pyss                                              predictsim
 //	every field present        r/e/f5                         r/e/f5                                            r/e/f8
+//	f1 job number -1           r/e/f5 id_made_up              r/e/f5 id_made_up                                 r/e/f8 id_made_up
 //	f2 submit -1               rejected: no submit time       1/1/f5 @1 no_submit_1s_job                        1/1/f5 @1 no_submit_1s_job
 //	f3 wait -1                 =                              =                                                 =
 //	f4 run -1                  rejected: no run time          1/1/f5 no_run_time_1s_job                         1/1/f5 no_run_time_1s_job

@@ -49,6 +49,12 @@ const (
 	// among its nodes, rounded up, are the cores per node: those are its
 	// CPUs (a log's), kept.
 	ruleSizeFromDemand
+	// ruleIDMadeUp: no job number (field 1 below 1: SWF's -1, "missing",
+	// or 0, which no counter from 1 gives); the job is numbered 10^18 + n,
+	// n its line's position among the lines given to the simulation
+	// (Load's and Submit's, 1 for the first), a number no real job has
+	// and that names its line (madeUpID).
+	ruleIDMadeUp
 
 	nRules = iota
 )
@@ -69,6 +75,7 @@ var ruleNames = [nRules]string{
 	"size_from_allocated",
 	"size_clamped_to_machine",
 	"size_from_demand",
+	"id_made_up",
 }
 
 // Changes returns the names of the job-building rules that changed the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -254,8 +255,9 @@ type Sim struct {
 	// after Load, so keeping it costs a map update per arrival and end in
 	// a small map.
 	byID  map[int64]*Job
-	hiID  int64 // the largest admitted ID
+	hiID  int64 // the largest admitted ID but the made-up ones (madeUpID)
 	anyID bool  // some job was admitted
+	lines int64 // the lines given to admit: a job without a number is numbered from it (madeUpID)
 	// ended lists the records of the jobs that terminated, in the order
 	// they did: summarize's termination order without a sort of all
 	// records. Jobs ending at the same instant must come in record order:
@@ -413,12 +415,18 @@ func (s *Sim) Now() int64 { return s.now }
 // counted in Result.Rejected, and so is a job whose ID is that of a job
 // still to arrive, waiting or running (sanitize.DuplicateID; the first
 // one loaded is kept), so that Cancel names one job; jobs submitted
-// before Now are an error.
+// before Now are an error. A job without a number (ID below 1; SWF's -1)
+// is numbered 10^18 + n, n its line's position among the lines given to
+// the Sim (Load's and Submit's, 1 for the first), counted under the rule
+// id_made_up (Result.Changed): no real job has such a number. (A real
+// one at or above 10^18 that a live made-up one has is a duplicate, and so
+// is a job without a number whose made-up one a live real job has.)
 // Missing estimates become MaxEstimate or the largest estimate seen (S6).
 //
 // The simulator keeps a pointer to each sane job (Record.Job) instead of a
 // copy, so that every job is held once: jobs must not change until the
-// Result is no longer used.
+// Result is no longer used. (A job without a number is held as a copy
+// that carries the made-up one.)
 func (s *Sim) Load(jobs []swf.Job) error {
 	for i := 0; i < len(jobs) && s.now > 0; i++ { // (the clock never goes below 0)
 		at := jobs[i].Submit
@@ -525,10 +533,18 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 			sj = &sized
 		}
 	}
+	s.lines++
 	r := sanitize.Check(sj, s.cfg.MachineSize)
-	// Only an ID not above the highest admitted may be held (rising IDs,
-	// a real log's, skip the call and the map: 28 instructions a job).
-	if r == sanitize.SaneJob && s.anyID && sj.ID <= s.hiID && s.holds(sj.ID) {
+	// Only an ID not above the highest real one admitted, or one of the
+	// made-up ones (madeUpID: no real job below 10^18 has one), may be
+	// held: rising IDs, a real log's, skip the call and the map (28
+	// instructions a job), and so do jobs without a number, unless a
+	// real number past 10^18 came (hostile: the later is a duplicate).
+	id := sj.ID
+	if jobid.Missing(id) {
+		id = jobid.MadeUp(s.lines)
+	}
+	if r == sanitize.SaneJob && s.anyID && (id <= s.hiID || id > jobid.Base && (!jobid.Missing(sj.ID) || s.hiID > jobid.Base)) && s.holds(id) {
 		r = sanitize.DuplicateID
 	}
 	if r == sanitize.SaneJob && s.m != nil {
@@ -544,10 +560,21 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 		s.rejected.Excluded = append(s.rejected.Excluded, sanitize.Excluded{Index: index, ID: sj.ID, Reason: r})
 		return 0, 0, false
 	}
+	s.hiID = max(s.hiID, sj.ID) // (a made-up one's is still below 1: no change)
+	if jobid.Missing(sj.ID) {
+		own := line
+		line = s.madeUpID(line, index)
+		if sj == own {
+			sj = line // (the caller's line is never written)
+		} else {
+			sj.ID = line.ID // a peer's or a sized copy
+		}
+		rules |= ruleIDMadeUp
+	}
 	if s.live != nil {
 		s.live[sj.ID] = nil
 	}
-	s.hiID, s.anyID = max(s.hiID, sj.ID), true
+	s.anyID = true
 	s.lastSubmit = max(s.lastSubmit, sj.Submit)
 	// Fill the new record in place: appending or zeroing a Record value
 	// goes through write barriers while a collection runs, which Load's
@@ -568,6 +595,28 @@ func (s *Sim) admit(line *swf.Job, index int) (int32, int64, bool) {
 	}
 	s.rejected.Kept = s.recBase + len(s.recs)
 	return int32(s.recBase + len(s.recs) - 1), sj.Submit, true
+}
+
+// madeUpID returns the line of a job without a number (field 1 below 1:
+// SWF's -1, "missing", as archive and converted logs can carry on every
+// line, or 0) numbered 10^18 + n, n the line's position among all the
+// lines given to the simulation, Load's and Submit's, rejected ones
+// included (1 for the first): on a log loaded whole, or piece by piece,
+// the job line's position in the log, as internal/jobid numbers it for
+// the commands. Real numbers count from 1 and stay far below 10^18, so
+// no made-up number is a real job's, whatever lines come later; the
+// number names the line and is a valid SWF job number (Record.SWF); the
+// job counts under the rule id_made_up. (Such lines were rejected as
+// duplicates of the first one.) A loaded line is copied (Load's lines
+// must not change); Submit's (index -1) is already the Sim's own.
+func (s *Sim) madeUpID(line *swf.Job, index int) *swf.Job {
+	if index >= 0 {
+		c := new(swf.Job)
+		*c = *line
+		line = c
+	}
+	line.ID = jobid.MadeUp(s.lines)
+	return line
 }
 
 // demandCores is the cores a valid demand asks in all, Nodes × Cores
@@ -694,7 +743,8 @@ func copyLine(dst, src *swf.Job) {
 
 // Submit makes j arrive now (its Submit field is set to Now). Returns false
 // and counts it if the job is not sane or its ID is that of a job still to
-// arrive, waiting or running (sanitize.DuplicateID).
+// arrive, waiting or running (sanitize.DuplicateID). A job without a
+// number (ID below 1) is numbered as Load numbers it.
 func (s *Sim) Submit(j swf.Job) bool {
 	line := new(swf.Job)
 	*line = j

@@ -15,6 +15,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/cli/clitest"
+	"github.com/batchq/batchq/internal/jobid"
 )
 
 // -quick on a short log (-jobs 500) put the validation start before the
@@ -148,5 +149,34 @@ func writeSP2(t *testing.T, dir, text string) {
 	zw.Close()
 	if err := os.WriteFile(filepath.Join(dir, "SDSC-SP2-1998-4.2-cln.swf.gz"), z.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Jobs without a number (field 1 -1, SWF's "missing") are kept, numbered
+// 10^18 + n by their line n as simulate numbers them, and said in the report: IBL
+// and APQ key jobs by number, and all but the first were left out as
+// duplicate IDs.
+func TestNoJobNumbersKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "noid.swf")
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "-1 %d 10 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n", 60*i)
+	}
+	b.WriteString("7 1800 10 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n7 1860 10 600 1 -1 -1 1 900 -1 1 1 1 1 1 -1 -1 -1\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := loadTrace(path, "noid", filterRan, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 31 || tr.Duplicates != 1 || tr.MadeUp != 30 {
+		t.Fatalf("%d jobs kept, %d duplicates, %d numbered; want 31, 1 (the second 7) and 30", len(tr.Jobs), tr.Duplicates, tr.MadeUp)
+	}
+	for i := range 30 {
+		if tr.Jobs[i].ID != jobid.MadeUp(int64(i+1)) {
+			t.Fatalf("job of line %d numbered %d, want %d", i+1, tr.Jobs[i].ID, jobid.MadeUp(int64(i+1)))
+		}
 	}
 }

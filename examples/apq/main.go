@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/cli"
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
@@ -87,6 +88,11 @@ type trace struct {
 	// NoSize counts the jobs left out for having neither processor
 	// count, which no table can use; said in the report.
 	NoSize int
+	// MadeUp counts the jobs kept without a number (field 1 below 1, SWF's
+	// -1), numbered 10^18 + n by their line n (as cli.MadeUpIDs), as simulate numbers
+	// them: they were all one number, and left out as duplicates but the
+	// first. Said in the report.
+	MadeUp int
 }
 
 // env is what every table gets: the loaded traces and the common flags.
@@ -274,6 +280,9 @@ func reproduce(w io.Writer, o options) error {
 		if tr.Duplicates > 0 {
 			fmt.Fprintf(w, "trace %s: %d jobs left out: duplicate ID (a later job under a number already read)\n", tr.File, tr.Duplicates)
 		}
+		if tr.MadeUp > 0 {
+			fmt.Fprintf(w, "trace %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", tr.File, tr.MadeUp, cli.MadeUpID)
+		}
 		e.Traces = append(e.Traces, tr)
 	}
 	if len(e.Traces) == 0 {
@@ -389,6 +398,11 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		if maxJobs > 0 && len(tr.Jobs) == maxJobs {
 			break
 		}
+		// Numbered by the line, as cli.MadeUpIDs and sched number them.
+		madeUp := jobid.Missing(jobs[i].ID)
+		if madeUp {
+			jobs[i].ID = jobid.MadeUp(int64(i + 1))
+		}
 		if !keep(&jobs[i], filter) {
 			tr.Dropped++
 			continue
@@ -410,6 +424,9 @@ func loadTrace(path, name, filter string, maxJobs int) (*trace, error) {
 		}
 		seen[jobs[i].ID] = true
 		tr.Jobs = append(tr.Jobs, jobs[i])
+		if madeUp {
+			tr.MadeUp++
+		}
 	}
 	return tr, nil
 }

@@ -248,10 +248,12 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		if err != nil {
 			return trialSummary{}, nil, err
 		}
-		var maxID int64
+		first, err := cli.AgentFirstID(mc.jobs)
+		if err != nil {
+			return trialSummary{}, nil, fmt.Errorf("%s: %w", mc.name, err)
+		}
 		n := 0
 		for _, j := range mc.jobs {
-			maxID = max(maxID, j.ID)
 			if j.Submit <= until+2*tr.Lead {
 				n++
 			}
@@ -270,7 +272,7 @@ func simulateTrial(ms []machine, tr trial, opt options, refc []reforecastStat) (
 		}
 		s.Observe(&siteObserver{site: i, fc: fc, x: &x})
 		sims = append(sims, s)
-		var m varq.Machine = agent.NewSchedMachine(s, maxID+1)
+		var m varq.Machine = agent.NewSchedMachine(s, first)
 		if refc != nil {
 			m = &reforecast{Machine: m, fc: versioned{fc, nil}, w: tr.Walltime, stat: &refc[i]}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"slices"
 	"strings"
@@ -29,16 +30,18 @@ func TestAllRejectedSaysWhy(t *testing.T) {
 	}
 }
 
-// A log of "-1" lines (no ID, no submit time, no wait) said only
-// "rejected: 49 duplicate ID": each job is counted under its first fault,
-// and the 50 missing submit times were hidden. The error says how many of
-// the jobs read have no wait or submit time, whatever else rejected them.
+// A log of lines under one number without a submit time or wait said
+// only "rejected: 49 duplicate ID": each job is counted under its first
+// fault, and the 50 missing submit times were hidden. The error says how
+// many of the jobs read have no wait or submit time, whatever else
+// rejected them. (The log was of "-1" lines; a job without a number is
+// no duplicate now: TestNoJobNumbersReplayed.)
 func TestNoWaitsCountedWhateverRejected(t *testing.T) {
 	dir := t.TempDir()
 	path := smallLog(t, dir, 50)
 	blank := rewrite(t, path, dir, "blank.swf", func(js []swf.Job) []swf.Job {
 		for i := range js {
-			js[i].ID, js[i].Submit, js[i].Wait = -1, -1, -1
+			js[i].ID, js[i].Submit, js[i].Wait = 7, -1, -1
 		}
 		return js
 	})
@@ -81,5 +84,42 @@ func TestFixedPredictorsFlag(t *testing.T) {
 	}
 	if o, err = parse([]string{"x.swf"}, io.Discard, io.Discard); err != nil || !slices.Equal(o.predictors, allPredictors) {
 		t.Errorf("default predictors %q (%v), want the scoreboard's %q", o.predictors, err, allPredictors)
+	}
+}
+
+// A log whose lines carry no job number (-1, SWF's "missing") is
+// replayed whole, each job numbered -n by its line and counted as
+// simulate counts it (id_made_up), in the text and in -json's
+// "changed": all but the first were rejected as duplicate IDs, since
+// the predictors key jobs by number.
+func TestNoJobNumbersReplayed(t *testing.T) {
+	dir := t.TempDir()
+	path := smallLog(t, dir, 400)
+	noID := rewrite(t, path, dir, "noid.swf", func(js []swf.Job) []swf.Job {
+		for i := range js {
+			js[i].ID = -1
+		}
+		return js
+	})
+	code, out, errs := runCmd(t, noID)
+	if code != 0 || !strings.Contains(out, "400 jobs replayed") || strings.Contains(out, "rejected") ||
+		!strings.Contains(out, "400 jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (id_made_up)") {
+		t.Errorf("exit %d, %s; text:\n%s\nwant 400 jobs replayed, none rejected, 400 numbered", code, errs, out)
+	}
+	code, out, errs = runCmd(t, noID, "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			Changed  map[string]int `json:"changed"`
+			Rejected map[string]int `json:"rejected"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Changed["id_made_up"] != 400 || len(r.Rejected) != 0 {
+			t.Errorf("-json: changed %v, rejected %v; want id_made_up 400 and none", r.Changed, r.Rejected)
+		}
 	}
 }

@@ -32,7 +32,9 @@
 //
 // Jobs the replay cannot take are rejected first and counted by reason in
 // the report's first line and in -json's "rejected": a later job under a
-// number already read (duplicate ID, -json's duplicate_id), a size,
+// number already read (duplicate ID, -json's duplicate_id; a job without
+// a number, field 1 below 1, is none: it is numbered 10^18 + n by its line n, as
+// simulate numbers it, and counted in -json's "changed" as id_made_up), a size,
 // estimate or time beyond what the predictors hold, under simulate's
 // reasons (larger than machine: above 2^40 processors; time out of range:
 // a time or estimate above 2^40 s, the simulators' sanitize.MaxTime), and

@@ -31,6 +31,10 @@ type jsonRow struct {
 	// Rejected counts the log's jobs left out of the replay, by reason
 	// (reject.go); absent when none was.
 	Rejected map[string]int `json:"rejected,omitempty"`
+	// Changed counts the jobs a rule changed, as simulate's "changed":
+	// id_made_up, the jobs without a number numbered 10^18 + n by their line n;
+	// absent when none was.
+	Changed map[string]int `json:"changed,omitempty"`
 	// Replayed is the jobs replayed, and SkippedNoWait the log's jobs left
 	// out for want of a logged wait or submit time (replay.Queues), as the
 	// text's first line says them ("31330 jobs replayed (805 without a
@@ -99,6 +103,9 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		j := r.json()
 		j.Rejected, j.LargerThanMachine, j.NoSize = cli.ReasonKeys(info.rejected), info.larger, info.noSize
 		j.Replayed, j.SkippedNoWait = info.jobs, info.skipped
+		if info.madeUp > 0 {
+			j.Changed = map[string]int{cli.MadeUpID: info.madeUp}
+		}
 		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
 		j.NoEstimate, j.TrailingZeros, j.Waited = info.noEstimate, info.zeros, info.waited
 		if err := enc.Encode(j); err != nil {
@@ -142,6 +149,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 		info.name, info.jobs, info.skipped, rej, info.machineText())
 	if info.zeros > 0 {
 		fmt.Fprintf(w, "%s\n\n", cli.PaddingNote(info.zeros))
+	}
+	if info.madeUp > 0 {
+		fmt.Fprintf(w, "%d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n\n", info.madeUp, cli.MadeUpID)
 	}
 	if len(info.nodesSkipped)+len(info.nodesAnomalies) > 0 {
 		var parts []string

@@ -60,6 +60,10 @@ type traceInfo struct {
 	jobs     int            // jobs replayed (with a known wait)
 	skipped  int            // jobs without a wait or submit time
 	rejected map[string]int // jobs rejected before the replay, by reason (reject.go)
+	// madeUp: jobs without a number (below 1, SWF's -1) numbered 10^18 + n by
+	// their line (cli.MadeUpIDs), counted as simulate counts them
+	// (changed id_made_up)
+	madeUp int
 	// larger: replayed jobs larger than the machine. The forward
 	// simulation cannot place them; forecast and estimates answer them
 	// with the naive median (sched/forecast.Online).
@@ -261,6 +265,7 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 		}
 		return fmt.Errorf("%s: %w: %d of the %d jobs read have none", path, errNoWaits, noWait, read)
 	}
+	info.madeUp = cli.MadeUpIDs(jobs) // (before reject: the -1s were all one duplicate number)
 	jobs, info.rejected = reject(jobs)
 	if info.nodes != nil {
 		if jobs, err = rejectOnNodes(ctx, info.nodes, jobs, info.rejected); err != nil {

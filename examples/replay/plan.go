@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -83,12 +84,12 @@ func (p *planResult) check(ctx context.Context, machine int64, jobs []swf.Job) e
 	if err := s.Load(jobs); err != nil {
 		return err
 	}
-	var id int64
-	for _, j := range jobs {
-		id = max(id, j.ID)
+	id, err := cli.AgentFirstID(jobs)
+	if err != nil {
+		return fmt.Errorf("varq check: %w", err)
 	}
-	m := agent.NewSchedMachine(s, id+1)
-	w := &startWatch{id: id + 1, start: -1}
+	m := agent.NewSchedMachine(s, id)
+	w := &startWatch{id: id, start: -1}
 	s.Observe(w)
 	serr := errors.New("not submitted by the reservation's start")
 	m.At(p.plan.Submit, func() { _, serr = m.Submit(p.plan.Nodes, p.plan.Walltime, p.plan.Walltime) })

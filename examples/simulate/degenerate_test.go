@@ -291,3 +291,30 @@ func TestDegenerateMostlyCancelled(t *testing.T) {
 		t.Errorf("2 of 4 cancelled: exit %d, got:\n%s", code, out)
 	}
 }
+
+// A log whose lines carry no job number (-1, SWF's "missing") is
+// simulated whole, each job counted under id_made_up in the text and in
+// -json; a made-up number changes no job's size or times, so the schedule
+// is not called degenerate for it. It simulated 1 job and rejected the
+// others as duplicate IDs, and a warning said so.
+func TestNoJobNumbers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 4\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "-1 %d -1 100 2 -1 -1 2 200 -1 1 1 1 -1 -1 -1 -1 -1\n", 30*i)
+	}
+	p := writeTrace(t, t.TempDir(), "noid.swf", b.String())
+	code, out, errs := runCmd(t, p)
+	for _, re := range []string{`(?m)^simulated +20$`, `(?m)^rejected +0$`, `(?m)^changed by rules +id_made_up 20$`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("exit %d, stderr %q; text lacks %s, got:\n%s", code, errs, re, out)
+		}
+	}
+	if strings.Contains(out, "degenerate") {
+		t.Errorf("a log without job numbers called degenerate:\n%s", out)
+	}
+	m := runJSON(t, p)
+	if !reflect.DeepEqual(m["changed"], map[string]any{"id_made_up": 20.0}) || m["jobs_rejected"] != 0.0 {
+		t.Errorf("-json: changed %v, jobs_rejected %v; want id_made_up 20 and none", m["changed"], m["jobs_rejected"])
+	}
+}

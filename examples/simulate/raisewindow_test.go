@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +170,14 @@ func TestRaiseWindowHostile(t *testing.T) {
 		{"tabs", strings.ReplaceAll(hostileLog(3000, 500, 2000, "\n", nil), " 500000 ", "\t500000\t"), nil, nil},
 		{"out-of-order", strings.Replace(hostileLog(3000, 500, 2000, "\n", nil), "\n2500 749700 ", "\n2500 1 ", 1), nil, errRestart},
 		{"duplicate-id", strings.Replace(hostileLog(3000, 500, 2000, "\n", nil), "\n2500 749700 ", "\n2499 749700 ", 1), nil, errRestart},
+		// Lines without a number ("-1", 0) stream (they read whole, at 8
+		// times the memory), among numbered ones too; a real number past
+		// 10^18, which may be a made-up one's, reads whole.
+		{"no-numbers", regexp.MustCompile(`(?m)^\d+ `).ReplaceAllString(hostileLog(3000, 500, 2000, "\n", nil), "-1 "), nil, nil},
+		{"some-numbers", regexp.MustCompile(`(?m)^(\d*[13579]|\d*0) `).ReplaceAllString(hostileLog(3000, 500, 2000, "\n", nil), "-1 "), nil, nil},
+		{"zero-numbers", regexp.MustCompile(`(?m)^\d*[05] `).ReplaceAllString(hostileLog(3000, 500, 2000, "\n", nil), "0 "), nil, nil},
+		{"past-made-up", strings.Replace(regexp.MustCompile(`(?m)^\d+ `).ReplaceAllString(hostileLog(3000, 500, 2000, "\n", nil), "-1 "),
+			"\n-1 749700 ", "\n1000000000000000001 749700 ", 1), nil, errRestart},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

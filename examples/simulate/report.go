@@ -164,8 +164,10 @@ const (
 // the same line (the other processor count, or the demand's cores)
 // rather than make one up: a log where most jobs need them is not
 // degenerate for that (a GPU trace on nodes, whose CPU jobs, over half of
-// Helios's, have no processors but a demand).
-var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true}
+// Helios's, have no processors but a demand). A made-up job number
+// (id_made_up) changes no job's size or times; it orders the job at its
+// instant only (after the numbered jobs, in line order among such jobs).
+var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true, "id_made_up": true}
 
 // simulated is the number of jobs simulated: the records, or their count
 // when the run kept none (sched.Config.SummaryOnly).

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/internal/inflate"
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
@@ -395,7 +396,14 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 			} else if err != nil {
 				return nil, t.named(err)
 			}
-			if j.ID <= lastID || j.Submit >= 0 && j.Submit <= clock {
+			// Rising numbers are what make a streamed run's duplicates
+			// those of a whole load. A line without a number gets a
+			// made-up one above every real number below 10^18 and every
+			// earlier made-up one (sched's id_made_up), so it may come
+			// anywhere; a real number past 10^18 may be a made-up one's,
+			// read whole (a log of "-1" lines was read whole: 8 times the
+			// memory on SDSC-BLUE).
+			if id := j.ID; !jobid.Missing(id) && (id <= lastID || id > jobid.Base) || j.Submit >= 0 && j.Submit <= clock {
 				return nil, errRestart
 			}
 			if j.ReqTime <= 0 && cfg.MaxEstimate == 0 && raised < 0 && !hold {
@@ -416,7 +424,10 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 					}
 				}
 			}
-			lastID, latest = j.ID, max(latest, j.Submit)
+			if !jobid.Missing(j.ID) {
+				lastID = j.ID
+			}
+			latest = max(latest, j.Submit)
 			if e := j.ReqTime; e > seenEst && e <= sanitize.MaxTime {
 				seenEst = e
 			}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -245,5 +246,35 @@ func TestOfferedLoadUnknown(t *testing.T) {
 	}
 	if r := clitest.Exec(run, "", p, "-json"); r.Code != 0 || strings.Contains(r.Stdout, "offered_load") {
 		t.Errorf("-json: exit %d:\n%s", r.Code, r.Stdout)
+	}
+}
+
+// Lines without a job number (-1, SWF's "missing"; 0) are counted as such,
+// not as duplicates of one another: the simulators number them. A log of
+// 20 "-1" lines said "duplicate job numbers 19".
+func TestNoJobNumbersNotDuplicates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 10\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "-1 %d 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n", 10*i)
+	}
+	b.WriteString("0 300 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n4 300 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n4 300 0 100 1 -1 -1 1 200 -1 1 1 1 1 1 -1 -1 -1\n")
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-", "-json"}, strings.NewReader(b.String()), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s summaryJSON
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 23 || s.DuplicateIDs != 1 || s.NoJobNumber != 21 {
+		t.Errorf("%d jobs, %d duplicate IDs, %d without a number; want 23, 1 (the second 4), 21", s.Jobs, s.DuplicateIDs, s.NoJobNumber)
+	}
+	out.Reset()
+	run(context.Background(), []string{"-"}, strings.NewReader(b.String()), &out, &errs)
+	for _, want := range []string{"duplicate job numbers  1 ", "without job number     21 "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, out.String())
+		}
 	}
 }

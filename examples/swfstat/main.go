@@ -154,6 +154,10 @@ type summary struct {
 	seen       map[int64]struct{}
 	dupIDs     int
 	farSubmits int
+	// noID counts the lines without a job number (field 1 below 1: SWF's
+	// -1, "missing"), which are no duplicates of one another: the
+	// simulators number them 10^18 + n by their line n (rule id_made_up).
+	noID int
 	// farWork counts the lines with a run time past sanitize.MaxTime or a
 	// size past cli.MaxSize, which every simulator rejects as out of range:
 	// left out of the offered load (one such line made it 2.9e18 %).
@@ -170,7 +174,9 @@ func summarize(r *swf.Reader) (*summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := s.seen[j.ID]; dup {
+		if j.ID < 1 {
+			s.noID++
+		} else if _, dup := s.seen[j.ID]; dup {
 			s.dupIDs++
 		}
 		s.seen[j.ID] = struct{}{}
@@ -246,6 +252,9 @@ func (s *summary) print(out io.Writer, name string) {
 	}
 	if s.dupIDs > 0 {
 		fmt.Fprintf(w, "duplicate job numbers\t%d (lines whose number an earlier line has)\n", s.dupIDs)
+	}
+	if s.noID > 0 {
+		fmt.Fprintf(w, "without job number\t%d (field 1 below 1; the simulators number them 10^18 + n by their line n, id_made_up)\n", s.noID)
 	}
 	if s.farSubmits > 0 {
 		fmt.Fprintf(w, "submits past 2^40 s\t%d (out of the span; every simulator rejects them)\n", s.farSubmits)
@@ -340,6 +349,7 @@ type summaryJSON struct {
 	// absent when no status is outside -1..5.
 	OtherStatusBy    map[string]int `json:"status_outside_standard_by_value,omitempty"`
 	DuplicateIDs     int            `json:"duplicate_ids"`
+	NoJobNumber      int            `json:"no_job_number"` // field 1 below 1: no duplicates; the simulators' id_made_up
 	FarSubmits       int            `json:"submits_past_max_time"`
 	FarWork          int            `json:"run_time_or_size_past_max"` // left out of offered_load
 	Skipped          int            `json:"malformed_lines_skipped"`
@@ -361,7 +371,7 @@ func (s *summary) json(name string) summaryJSON {
 	o := summaryJSON{Trace: name, Computer: s.header.Computer, Installation: s.header.Installation, Jobs: s.jobs,
 		SubmitSpan: s.last - s.firstSubmit, WithEstimate: s.withEstimate, OverEstimate: s.over,
 		OutOfOrder: s.stats.OutOfOrder, UnknownSubmit: s.stats.UnknownSubmit, OtherStatus: s.stats.OtherStatus,
-		DuplicateIDs: s.dupIDs, FarSubmits: s.farSubmits, FarWork: s.farWork,
+		DuplicateIDs: s.dupIDs, NoJobNumber: s.noID, FarSubmits: s.farSubmits, FarWork: s.farWork,
 		Skipped: s.stats.Skipped, LateComments: s.stats.LateComments, TrailingZeros: s.zeros, UnixStartTime: s.header.UnixStartTime, Queues: []queueJSON{}}
 	for v, n := range s.stats.OtherStatusCounts {
 		if o.OtherStatusBy == nil {

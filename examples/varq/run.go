@@ -99,11 +99,11 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 	if err != nil {
 		return cell{}, err
 	}
-	var maxID int64
-	for _, j := range w.jobs {
-		maxID = max(maxID, j.ID)
+	first, err := cli.AgentFirstID(w.jobs)
+	if err != nil {
+		return cell{}, fmt.Errorf("%s: %w", w.name, err)
 	}
-	m := agent.NewSchedMachine(s, maxID+1)
+	m := agent.NewSchedMachine(s, first)
 	// Full QBETS (clustering, trimming, availability) fed by the
 	// simulated queue's own arrivals and starts (thesis §6.5), the VARQ
 	// jobs' included: they are ordinary jobs to the scheduler.

@@ -23,8 +23,12 @@ type SchedMachine struct {
 var _ varq.Machine = (*SchedMachine)(nil)
 
 // NewSchedMachine wraps s; the jobs it submits are numbered from firstID
-// on (choose it above every ID the simulation loads).
+// on (choose it above every ID the simulation loads), from 1 if firstID
+// is below: sched numbers a job below 1 itself (the rule id_made_up, as a
+// log's "-1" lines), and its observers would see another number than
+// Submit returned.
 func NewSchedMachine(s *sched.Sim, firstID int64) *SchedMachine {
+	firstID = max(firstID, 1)
 	return &SchedMachine{Sim: s, nextID: firstID, first: firstID}
 }
 

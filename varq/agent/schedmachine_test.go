@@ -56,3 +56,34 @@ func TestSchedMachine(t *testing.T) {
 		t.Errorf("ownership or clock wrong")
 	}
 }
+
+// Over a log of jobs without a number (sched numbers them -n), a machine
+// numbered from 0 submits from 1: sched would have made up a number for
+// job 0, and the observer seen it, not the one Submit returned.
+func TestSchedMachineNumbersFromOne(t *testing.T) {
+	s, err := sched.New(sched.EASY(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs = -1, 0, 50, 50, 1
+	if err := s.Load([]swf.Job{j}); err != nil {
+		t.Fatal(err)
+	}
+	rec := &startRecorder{starts: map[int64]int64{}}
+	s.Observe(rec)
+	m := NewSchedMachine(s, 0)
+	var a int64
+	m.At(10, func() {
+		var err error
+		if a, err = m.Submit(1, 100, 100); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := s.RunUntil(1000); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rec.starts[a]; !ok || a < 1 || !m.Owns(a) || m.Owns(-1) {
+		t.Errorf("submitted job %d, starts seen %v; want it started under its number, 1 or above", a, rec.starts)
+	}
+}

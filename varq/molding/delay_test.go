@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -86,6 +87,36 @@ func TestRunStrategyDelayed(t *testing.T) {
 		}
 		if len(res.Treated) != 2 || (s == "delayed") != (held == 1) {
 			t.Errorf("%v: %d treated jobs, %d held", s, len(res.Treated), held)
+		}
+	}
+}
+
+// Jobs without a number (-1, SWF's "missing"), history and treated alike,
+// all run and are told apart: the treated ones numbered by their line as
+// sched numbers them, counted in Numbered, the caller's jobs unchanged.
+// Keyed by -1, the treated jobs were matched to the history's job sched
+// numbered for line 1: one treated job, with that job's start and end.
+func TestRunStrategyNoJobNumbers(t *testing.T) {
+	jobs := []swf.Job{
+		job(-1, 0, 1000, 10, 2000, 2),
+		job(-1, 1000, 100, 10, 200, 1),
+		job(-1, 2000, 1000, 10, 2000, 2),
+		job(-1, 2500, 100, 10, 200, 1),
+		job(-1, 2600, 100, 10, 200, 1),
+	}
+	for _, s := range []string{"baseline", "molding", "delayed"} {
+		res, err := RunStrategy(context.Background(), sched.EASY(10), jobs, busyWait{}, StrategyConfig{Strategy: s, History: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Jobs != 2 || res.Numbered != 2 || res.Rejected != 0 || len(res.Treated) != 2 ||
+			res.Treated[0].ID != jobid.MadeUp(4) || res.Treated[1].ID != jobid.MadeUp(5) || res.Treated[1].Arrival != 2600 {
+			t.Errorf("%s: %d jobs ran, %d numbered, %d rejected, treated %+v; want 2, 2, 0, lines 4 and 5", s, res.Jobs, res.Numbered, res.Rejected, res.Treated)
+		}
+	}
+	for i := range jobs {
+		if jobs[i].ID != -1 {
+			t.Fatalf("the caller's job %d now numbered %d", i, jobs[i].ID)
 		}
 	}
 }

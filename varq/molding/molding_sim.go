@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/batchq/batchq/estmodel/rangeset"
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sched"
 	"github.com/batchq/batchq/swf"
 )
@@ -80,6 +82,12 @@ type StrategyResult struct {
 	// the paper's hold queue costs the jobs that did not ask for it.
 	MeanHold, HeldResp float64
 	Rejected           int // treated jobs the simulator refused (not sane)
+	// Numbered counts the treated jobs without a number (ID below 1,
+	// SWF's -1), numbered 10^18 + n by their position n in jobs, as sched
+	// numbers a log's (the rule id_made_up), so that their fate is told
+	// apart (TreatedJob.ID): keyed by -1 they were matched to the
+	// history's job that sched numbered for line 1.
+	Numbered int
 	// For the molded jobs, by outcome (0 same size, 1 grown, 2 shrunk):
 	// how many, and the means of the predicted wait (at the chosen size,
 	// from submission), the simulated wait from submission, and the
@@ -124,6 +132,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	}
 	end := cfg.History + min(cfg.Window, len(jobs)-cfg.History)
 	hist, treated := jobs[:cfg.History], jobs[cfg.History:end]
+	treated, numbered := numberTreated(treated, cfg.History)
 	sim, err := sched.New(sc)
 	if err != nil {
 		return nil, err
@@ -134,7 +143,7 @@ func RunStrategy(ctx context.Context, sc sched.Config, jobs []swf.Job, wait Wait
 	}
 	m.TrackRunning = cfg.Strategy == "delayed"
 	m.Estimate = sim.EstimateFor
-	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{}, arrival: map[int64]arrival{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
+	r := &runner{ctx: ctx, sim: sim, m: m, cfg: cfg, res: &StrategyResult{Numbered: numbered}, arrival: map[int64]arrival{}, pred: map[int64]outcomePred{}, held: map[int64]bool{}}
 	for p := wait; p != nil; {
 		if o, ok := p.(sched.Observer); ok {
 			sim.Observe(o)
@@ -242,6 +251,26 @@ type runner struct {
 	holdFrom, holdTo int64
 	holding          bool
 	err              error
+}
+
+// numberTreated returns treated, jobs[from:], with each job without a
+// number (ID below 1) numbered by its position in jobs as sched numbers
+// the lines of a log (10^18 + n, internal/jobid), and how many; a copy if
+// any is, the caller's jobs unchanged. sched keeps these numbers, so the
+// window finds its jobs among the records.
+func numberTreated(treated []swf.Job, from int) ([]swf.Job, int) {
+	if !slices.ContainsFunc(treated, func(j swf.Job) bool { return jobid.Missing(j.ID) }) {
+		return treated, 0
+	}
+	treated = slices.Clone(treated)
+	n := 0
+	for i := range treated {
+		if jobid.Missing(treated[i].ID) {
+			treated[i].ID = jobid.MadeUp(int64(from + i + 1))
+			n++
+		}
+	}
+	return treated, n
 }
 
 func (r *runner) fail(err error) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -54,11 +55,17 @@ func RuleCounts(m map[string]int) string {
 // scheduler's counter wraps or two logs are joined; the simulator rejects
 // such a job only while the first is live, and predictors that key by
 // number would mix the two up, so a command that must compare like with
-// like leaves them all out first.
+// like leaves them all out first. A job without a number (below 1, SWF's
+// -1) is no duplicate: it is kept, and the simulator numbers it
+// (sched's rule id_made_up), unless MadeUpIDs did before.
 func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 	seen := make(map[int64]bool, len(jobs))
 	kept := jobs[:0]
 	for _, j := range jobs {
+		if jobid.Missing(j.ID) {
+			kept = append(kept, j)
+			continue
+		}
 		if seen[j.ID] {
 			continue
 		}
@@ -66,6 +73,32 @@ func FirstIDs(jobs []swf.Job) ([]swf.Job, int) {
 		kept = append(kept, j)
 	}
 	return kept, len(jobs) - len(kept)
+}
+
+// MadeUpID is the rule's name under which sched counts a job it
+// numbered (sched.Result.Changed), and the commands that number jobs
+// themselves (MadeUpIDs) count them.
+const MadeUpID = "id_made_up"
+
+// MadeUpIDs numbers, in place, every job of jobs without a number (ID
+// below 1: SWF's -1, "missing", or 0) by its position n in jobs (1 for
+// the first), 10^18 + n, as sched numbers the lines of a log (the rule
+// id_made_up, internal/jobid: no real job has such a number), and returns
+// how many it numbered. For a command whose predictors key by job number
+// before any simulation (the replays of QBETS, IBL and APQ): every such
+// job was one number, and all but the first were left out as duplicates.
+// sched keeps the numbers (they are not below 1), so the command and its
+// simulations name a job alike. jobs must be the log's job lines as read,
+// for n to be the line's position.
+func MadeUpIDs(jobs []swf.Job) int {
+	n := 0
+	for i := range jobs {
+		if jobid.Missing(jobs[i].ID) {
+			jobs[i].ID = jobid.MadeUp(int64(i + 1))
+			n++
+		}
+	}
+	return n
 }
 
 // MaxSize bounds a job's size and a machine's, in processors (2^40), as

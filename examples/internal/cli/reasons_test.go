@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sanitize"
 	"github.com/batchq/batchq/swf"
 )
@@ -25,6 +27,28 @@ func TestFirstIDs(t *testing.T) {
 	kept, dups := FirstIDs(jobs)
 	if dups != 2 || len(kept) != 3 || kept[0].Submit != 0 || kept[1].Submit != 1 || kept[2].ID != 3 {
 		t.Errorf("FirstIDs: %v, %d left out; want jobs 1, 2, 3 as first read and 2 left out", kept, dups)
+	}
+}
+
+// Jobs without a number are no duplicates of one another: FirstIDs keeps
+// them (it kept the first -1 and left the others out as duplicates), and
+// MadeUpIDs numbers them 10^18 + n by their position, as sched does.
+func TestNoNumberNoDuplicate(t *testing.T) {
+	jobs := []swf.Job{{ID: -1}, {ID: 2}, {ID: -1}, {ID: 0}, {ID: 2}, {ID: -5}}
+	kept, dups := FirstIDs(slices.Clone(jobs))
+	if dups != 1 || len(kept) != 5 {
+		t.Errorf("FirstIDs: %v, %d left out; want the 4 without a number and the first 2 kept, 1 left out", kept, dups)
+	}
+	if n := MadeUpIDs(jobs); n != 4 {
+		t.Errorf("MadeUpIDs numbered %d jobs, want 4", n)
+	}
+	var ids []int64
+	for _, j := range jobs {
+		ids = append(ids, j.ID)
+	}
+	b := int64(jobid.Base)
+	if want := []int64{b + 1, 2, b + 3, b + 4, 2, b + 6}; !slices.Equal(ids, want) {
+		t.Errorf("MadeUpIDs: %v, want %v", ids, want)
 	}
 }
 
