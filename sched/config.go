@@ -94,11 +94,12 @@ type Config struct {
 	// nodes, whole GPUs or a share of one GPU (thousandths: many jobs share
 	// a GPU up to 1000), only GPU models the job accepts, whole nodes
 	// (Exclusive; a job that asks no GPUs runs on a node of any model,
-	// whole or not: its models are those of the GPUs it asks). nil is one pool of MachineSize processors, the papers'
-	// machine, and nothing below applies. MachineSize may then be 0: it
-	// becomes the cores of all nodes (a value given must equal it). A job
-	// without a Demand asks for Size() cores spread over as many nodes as
-	// it takes; a job whose Demand gives its cores is sized as them,
+	// whole or not: its models are those of the GPUs it asks). nil is one
+	// pool of MachineSize processors, the papers' machine, and nothing
+	// below applies. MachineSize may then be 0: it becomes the cores of
+	// all nodes (a value given must equal it). A job without a Demand asks
+	// for Size() cores spread over as many nodes as it takes; a job whose
+	// Demand gives its cores is sized as them,
 	// Nodes × Cores, unless its processors are those cores per node split
 	// among its nodes, rounded up (a log's 10 CPUs on 3 nodes stay 10):
 	// Record.Size, counted under the rule size_from_demand (a GPU trace's
