@@ -3,6 +3,7 @@ package sanitize
 import (
 	"slices"
 
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -26,7 +27,8 @@ type ReorderReport struct {
 	Moved int
 	// Duplicates lists every job number used more than once, in order of
 	// first occurrence. Reorder keeps all of them; job-number filters
-	// would match each.
+	// would match each. A job without a number (below 1, SWF's -1) has
+	// none to repeat: the simulator numbers it (sched's rule id_made_up).
 	Duplicates []Duplicate
 }
 
@@ -60,6 +62,9 @@ func Reorder(jobs []swf.Job) ([]swf.Job, ReorderReport) {
 	first := map[int64]int{} // ID → index into rep.Duplicates, or -1-position
 	for i := range jobs {
 		id := jobs[i].ID
+		if jobid.Missing(id) {
+			continue
+		}
 		d, seen := first[id]
 		switch {
 		case !seen:

@@ -29,6 +29,17 @@ func TestReorder(t *testing.T) {
 	}
 }
 
+// Jobs without a number (SWF's -1, or 0) are no duplicates of each
+// other: the simulator numbers each (sched's id_made_up); a real number
+// beside them still is.
+func TestReorderNoNumberNoDuplicate(t *testing.T) {
+	jobs := []swf.Job{{ID: -1, Submit: 1}, {ID: -1, Submit: 2}, {ID: 0, Submit: 3}, {ID: 0, Submit: 4}, {ID: 5, Submit: 5}, {ID: 5, Submit: 6}}
+	_, rep := Reorder(jobs)
+	if len(rep.Duplicates) != 1 || rep.Duplicates[0].ID != 5 || !reflect.DeepEqual(rep.Duplicates[0].Indices, []int{4, 5}) {
+		t.Errorf("duplicates %+v, want job 5 at 4 and 5 only", rep.Duplicates)
+	}
+}
+
 // The cleaned logs are already in submit order with unique job numbers.
 func TestReorderRealLog(t *testing.T) {
 	_, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.KTH))
