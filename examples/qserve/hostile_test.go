@@ -477,18 +477,7 @@ func TestClientConnsBounded(t *testing.T) {
 		ln := connlimit.Listen(raw, per, 0, s.ConnClient)
 		srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
 		go srv.Serve(ln) //nolint:errcheck // closed below
-		// get asks for the status on a keep-alive connection: nil when
-		// it is answered.
-		get := func(conn net.Conn) error {
-			fmt.Fprint(conn, "GET /karnak/system/status.txt HTTP/1.1\r\nHost: x\r\n\r\n")
-			conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
-			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-			if err != nil {
-				return err
-			}
-			io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
-			return resp.Body.Close()
-		}
+		get := statusOn
 		var conns []net.Conn
 		kept := 0
 		for range per + 1 {
@@ -580,16 +569,7 @@ func TestConnsBoundedInAll(t *testing.T) {
 	srv := newServer(s.Handler(), timeouts{header: 5 * time.Second, read: 5 * time.Second, write: 5 * time.Second, idle: 30 * time.Second})
 	go srv.Serve(ln) //nolint:errcheck // closed below
 	defer srv.Close()
-	get := func(conn net.Conn) error {
-		fmt.Fprint(conn, "GET /karnak/system/status.txt HTTP/1.1\r\nHost: x\r\n\r\n")
-		conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
-		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-		if err != nil {
-			return err
-		}
-		io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
-		return resp.Body.Close()
-	}
+	get := statusOn
 	dial := func(from string) net.Conn {
 		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
 		conn, err := d.Dial("tcp", ln.Addr().String())
@@ -625,4 +605,17 @@ func TestConnsBoundedInAll(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// statusOn asks for the status on a keep-alive connection: nil when it is
+// answered.
+func statusOn(conn net.Conn) error {
+	fmt.Fprint(conn, "GET /karnak/system/status.txt HTTP/1.1\r\nHost: x\r\n\r\n")
+	conn.SetReadDeadline(time.Now().Add(3 * time.Second)) //nolint:errcheck // a deadline on a live conn
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body) //nolint:errcheck // drained
+	return resp.Body.Close()
 }
