@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 	"time"
 
@@ -128,9 +127,6 @@ func TestFlurryCancelStopsInPass(t *testing.T) {
 				after++ // reservations made after the flag was set
 			case last >= 0 && now > last:
 				cancel()
-				for !s.halt.Load() { // AfterFunc's goroutine sets it
-					runtime.Gosched()
-				}
 				in = s
 			}
 		}})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync/atomic"
 
 	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sanitize"
@@ -202,14 +201,17 @@ type arrival struct {
 // RunUntil.
 type Sim struct {
 	cfg Config
-	// halt is set, from another goroutine, once the context of the
-	// running RunUntilContext or FinishContext is done (a fresh flag per
-	// call: a late setter of the last call's cannot halt the next). The
-	// passes whose cost grows with the queue look at it every so many
-	// visits (haltEvery) and stop short; cut then records that one did,
-	// and the Sim, whose pass state is half written, only returns cutErr
-	// from then on.
-	halt   *atomic.Bool
+	// ctx is the context of the running RunUntilContext or
+	// FinishContext (nil outside one). Its Err, an atomic load, is read
+	// at every instant and, by the passes whose cost grows with the
+	// queue, every so many visits (haltEvery): a pass that hears it stops
+	// short; cut then records that one did, and the Sim, whose pass state
+	// is half written, only returns cutErr from then on. (Read in this
+	// goroutine, a cancellation by a hook is heard at the same point on
+	// every run; a flag set by context.AfterFunc's goroutine was heard
+	// sooner or later, and a run stopped where that goroutine's timing
+	// said.)
+	ctx    context.Context
 	cut    bool
 	cutErr error
 	sched  Scheduler
@@ -345,7 +347,6 @@ func New(cfg Config) (*Sim, error) {
 	}
 	s := &Sim{
 		cfg:    cfg,
-		halt:   &noHalt,
 		pred:   cfg.Predictor,
 		free:   cfg.MachineSize,
 		maxEst: cfg.MaxEstimate,
@@ -871,7 +872,8 @@ func (s *Sim) RunUntil(t int64) error { return s.runUntil(context.Background(), 
 // RunUntilContext is RunUntil, returning ctx's error once ctx is done: it
 // hears a cancellation at the next instant, so a long run (a heavy queue,
 // a slow Scheduler) stops soon after it, where the clock is then, and the
-// Sim can go on from there. A built-in pass whose cost grows with the
+// Sim can go on from there. A cancellation by an observer (a Hooks
+// function) is heard at the same point on every run. A built-in pass whose cost grows with the
 // queue (conservative's, on a flurry's 20 k waiting jobs) hears it within
 // a few thousand visits and stops short: then the Sim is done, and every
 // later call returns an error that wraps ctx's.
@@ -881,20 +883,15 @@ func (s *Sim) runUntil(ctx context.Context, t int64) error {
 	if s.cut {
 		return s.cutErr
 	}
-	if ctx.Done() != nil {
-		h := new(atomic.Bool)
-		s.halt = h
-		defer context.AfterFunc(ctx, func() { h.Store(true) })()
-		defer func() { s.halt = &noHalt }()
-	}
-	for n := 0; ; n++ {
-		if n&4095 == 0 || s.halt.Load() {
-			if err := ctx.Err(); err != nil {
-				if s.cut {
-					s.cutErr = fmt.Errorf("sched: the simulation was stopped in a scheduling pass: %w", err)
-				}
-				return err
+	prev := s.ctx
+	s.ctx = ctx
+	defer func() { s.ctx = prev }()
+	for {
+		if err := ctx.Err(); err != nil {
+			if s.cut {
+				s.cutErr = fmt.Errorf("sched: the simulation was stopped in a scheduling pass: %w", err)
 			}
+			return err
 		}
 		nt, ok := s.nextTime()
 		if !ok || nt > t {
@@ -910,12 +907,8 @@ func (s *Sim) runUntil(ctx context.Context, t int64) error {
 
 const never = int64(1<<63 - 1)
 
-// noHalt is the halt flag of a Sim outside a call with a context that
-// can be done: never set.
-var noHalt atomic.Bool
-
 // haltEvery is how many visits a long pass makes between two looks at
-// the halt flag (a power of two, for a mask): a few thousand cheap
+// the context (a power of two, for a mask): a few thousand cheap
 // visits, or a few milliseconds of costly ones on a large queue.
 const haltEvery = 1024
 
@@ -924,7 +917,7 @@ const haltEvery = 1024
 // policy's, and the Sim is done. (A cancellation between two instants, or
 // during a pass that never looks, leaves the Sim able to go on.)
 func (s *Sim) halted() bool {
-	if s.cut || s.halt.Load() {
+	if s.cut || (s.ctx != nil && s.ctx.Err() != nil) {
 		s.cut = true
 		return true
 	}

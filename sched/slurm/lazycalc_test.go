@@ -230,8 +230,11 @@ func TestLazyCalcSameSites(t *testing.T) {
 // priorities (Policy.Priority) of the calculations due by then, as a
 // wake-up at each would have, not those of the last event: two jobs wait
 // behind a running one, their age factor rising at each calculation, and
-// the run is cancelled at the second submission (Run stops at the end of
-// that simulated hour).
+// the run is cancelled in the quiet stretch after the second submission,
+// as by another goroutine an hour into the simulation (clockCancel: the
+// eager run wakes at every calculation, the lazy one does not, so a
+// cancellation heard at the next instant would stop them at different
+// times).
 func TestLazyCalcCancel(t *testing.T) {
 	job := func(id, submit, run int64) swf.Job {
 		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: 2 * run, AllocProcs: 4, ReqProcs: -1,
@@ -245,14 +248,12 @@ func TestLazyCalcCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.eagerCalc = eager
-		ctx, cancel := context.WithCancel(context.Background())
-		_, err = p.Run(ctx, jobs, sched.Hooks{Submit: func(_ int64, j *swf.Job) {
-			if j.ID == 3 {
-				cancel()
-			}
-		}})
-		if !errors.Is(err, context.Canceled) {
+		ctx := newClockCancel(p, 3600)
+		if _, err = p.Run(ctx, jobs, sched.Hooks{}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("eager %v: err %v, want context.Canceled", eager, err)
+		}
+		if now := p.sim.Now(); now != 3600 {
+			t.Fatalf("eager %v: stopped at %d, want 3600", eager, now)
 		}
 		got[k][0], _ = p.Priority(2)
 		got[k][1], _ = p.Priority(3)
@@ -260,6 +261,28 @@ func TestLazyCalcCancel(t *testing.T) {
 	if got[0] != got[1] || got[0][0] <= 1 {
 		t.Errorf("priorities after a cancelled run: eager %v, lazy %v", got[0], got[1])
 	}
+}
+
+// clockCancel is a context cancelled when its Err is read once p's
+// simulation clock has reached at: a cancellation by another goroutine,
+// heard at a chosen simulated time.
+type clockCancel struct {
+	context.Context
+	cancel context.CancelFunc
+	p      *Policy
+	at     int64
+}
+
+func newClockCancel(p *Policy, at int64) *clockCancel {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &clockCancel{ctx, cancel, p, at}
+}
+
+func (c *clockCancel) Err() error {
+	if c.p.sim != nil && c.p.sim.Now() >= c.at {
+		c.cancel()
+	}
+	return c.Context.Err()
 }
 
 // logHooks writes every start (with its backfill flag and the job's
