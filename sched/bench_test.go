@@ -441,7 +441,7 @@ import (
 //	before moved as much), where the hulls (moved, after, gain) cover
 //	everything from the first move on.
 //
-// Then (2026-12-01, 13:05–14:05 UTC, helper h-consflurry2; no cut
+// Then (2026-12-01, 13:05–14:10 UTC, helper h-consflurry2; no cut
 // kept; load average 13–20 throughout, so CPU figures are noisy and the
 // instruction counts are the ones to compare). Two benchmarks now cut
 // the flurry log in parts (conservative_flurry_bench_test.go):
