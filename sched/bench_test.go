@@ -441,6 +441,72 @@ import (
 //	before moved as much), where the hulls (moved, after, gain) cover
 //	everything from the first move on.
 //
+// Then (2026-12-01, 13:05–14:10 UTC, helper h-consflurry2; no cut
+// kept; load average 13–20 throughout, so CPU figures are noisy and the
+// instruction counts are the ones to compare). Two benchmarks now cut
+// the flurry log in parts (conservative_flurry_bench_test.go):
+// BenchmarkConservativeFlurryDrain (the first 15,000 jobs of
+// flurryJobs(10000): 40.2 M visits, 39.8 M scans, 34.5 M moves; 12.4 s
+// user a run, memmove 43% and shift 75% of its CPU profile, fitBefore
+// 10%) and BenchmarkConservativeFlurryTail (the first 8,500 jobs of
+// flurryJobs(2000): 3.15 M visits, 2.62 M scans, 2.21 M moves; about 2 s
+// user and 10,519 M instructions under callgrind, test binary, run once;
+// fitBefore 59% of the CPU profile). Counted and measured:
+//
+//	The exact gain, counted on a scratch copy: each sampled job's
+//	profile as its last visit left it kept, and at each of its
+//	fitBefore scans the current profile less that one walked over
+//	[now, r). Of 130,725 scans (one job in 20), 17,838 (13.6%) meet no
+//	positive step with a window of their starts; the points from the
+//	first start whose window meets one to until are 21.06 M against
+//	21.29 M from the scan's from (1.1% fewer). Even asking for a step
+//	that opened (fewer than n free then, n or more now, which depends
+//	on n and is no single step function): 15.9% of 67,252 scans (one in
+//	40) spared, 8.5% of the points. The positive gain lies at the front
+//	of nearly every scan range (an end before its prediction gains from
+//	now on, and the moves before a job give back slivers that the jobs
+//	between do not all take): the cut proposed above does not pay.
+//	The drain's copies, counted on the first 12,000 jobs of
+//	flurryJobs(10000): 16.4 M shifts, 48% of them one case, a move into
+//	an overlapping slot that deletes the points at t and r and inserts
+//	t+d and r+d, so that the points between r and t+d (the overlap)
+//	move two places left; 111.5 points a shift copied between the slots
+//	and 76 in the tail (1.83 G and 1.25 G points). The points inside
+//	the job's own slot must move in any array of them (a gap buffer
+//	too, the gap crossing them): only a tree or a list of chunks (every
+//	reader of pts rewritten, see the tree above) takes that away.
+//	The closed steps by blocks (a pass whose profile starts with 512
+//	points or more keeps the most free of each block of 16 points,
+//	counted as a walk reaches it and dropped from the first one a
+//	change reaches; fitBefore's closed loop crosses a block of fewer
+//	than n at once): the tail's closed loops took 349 M steps one by
+//	one, with blocks 187 M, 10.1 M blocks crossed and 3.38 M counted
+//	(54 M points read): most stretches are short, and a change at
+//	every move drops the blocks after it. 13,117 M instructions
+//	(+25%) with the block walk at every closed stretch, 11,245 M (+6.9%)
+//	with 32 steps one by one first; CPU higher in paired runs too.
+//	Reverted. With every pass taking the blocks,
+//	TestConservativeDeepEqualsPlain caught a planted error in the cut
+//	(one block too few dropped) and a rapid test of the workloads of
+//	TestConservativeFlurryEqualsPlainRapid (flurries, ties,
+//	cancellations, early ends) one in the crossing (a block holding
+//	exactly n crossed, at its 94th check).
+//	fitBefore's closed loop four steps at a time (one test of until
+//	for the four): the tail 10,519 M → 10,019 M (−4.8%), but SDSC-BLUE
+//	conservative (examples/simulate on the gzip file, whole process,
+//	callgrind as above) 4,614.8 M → 4,670.4 M (+1.2%; 4,614.8 M is
+//	this session's figure at d3a5ac15 for the 4,563.5 M above): its
+//	closed stretches are a few steps, and the four's test is paid at
+//	each. Dropped. TestFitBeforeLongClosedRapid (profiles with long
+//	stretches of fewer than n) and the flurry rapid test stay: both,
+//	TestConservativeDeepEqualsPlain and TestRunHashes fail when the
+//	four's test leaves out its last step's free.
+//
+// What is left on the flurry log is Θ(q) moves a pass in the drain,
+// each copying the points inside its slot, and in the tail scans that
+// walk the steps before r one by one with a gain at their front: both
+// need another representation of the profile, not another bound.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
