@@ -139,11 +139,11 @@ func appendJob(b []byte, j *Job) []byte {
 // would drop as "no submit time"), a wait, run time, size or estimate
 // below -1 a computation gone wrong, a user, group, executable, queue or
 // partition below -1 a distinct id (a hash, say) that -1 would merge with
-// every other, a job number below -1 one of a set that a caller numbering
-// jobs chose (any number below 1 is "missing" to sched, which numbers such
-// a job; -1 says so), and a NaN or infinite average or memory a division
-// by zero. The caller knows which; a Writer that wrote -1 would have
-// changed the job for it.
+// every other, a job number below -1 a key of the caller's (to sched any
+// number below 1 is "missing", and -1 says so: a caller that means it
+// writes -1), and a NaN or infinite average or memory a division by zero.
+// The caller knows which; a Writer that wrote -1 would have changed the
+// job for it.
 func (j *Job) checkFields() error {
 	ints := [NumFields]int64{j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, 0, 0,
 		j.ReqProcs, j.ReqTime, 0, 0, j.User, j.Group, j.Executable,
