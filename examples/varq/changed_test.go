@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/batchq/batchq/internal/jobid"
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // writeRuleLog writes n jobs on 8 processors, a minute apart, job i
@@ -104,6 +106,44 @@ func TestHostileNumbersSaid(t *testing.T) {
 			if !strings.Contains(out.String(), w) {
 				t.Errorf("%s: output lacks %q:\n%s", c.name, w, out.String())
 			}
+		}
+	}
+}
+
+// A copy of CTC-SP2 whose job numbers are all -1 gives the original's
+// cells: the simulator numbers its jobs 10^18 + n and orders the arrivals
+// of one instant by number, and the agent's jobs now come after them, as
+// after the original's (cli.AgentFirstID). The agent numbered from 1, before
+// every made-up number, and the cells differed (50 %, 0.50: 3,109 requests
+// accepted, 3,104 without numbers; `varq -jobs 8000` differed in 3 of 4
+// cells).
+func TestNoNumbersSameCells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four VARQ simulations of 8,000 jobs of CTC-SP2")
+	}
+	w, err := loadWorkload(tracetest.Path(t, tracetest.CTC), 8000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	neg := w
+	neg.jobs = slices.Clone(w.jobs)
+	for i := range neg.jobs {
+		neg.jobs[i].ID = -1
+	}
+	for _, c := range []struct{ f, q float64 }{{0.1, 0.95}, {0.5, 0.5}} {
+		a, err := simulate(w, c.f, c.q, options{seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := simulate(neg, c.f, c.q, options{seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := b.changed["id_made_up"]; n < len(w.jobs)/4 || a.changed["id_made_up"] != 0 {
+			t.Errorf("%v: %d numbers made up (%d in the original)", c, n, a.changed["id_made_up"])
+		}
+		if a.Summary != b.Summary || a.makespan != b.makespan || a.wait != b.wait || a.dropped != b.dropped {
+			t.Errorf("%v: without numbers %+v, makespan %d, wait %.0f; want %+v, %d, %.0f", c, b.Summary, b.makespan, b.wait, a.Summary, a.makespan, a.wait)
 		}
 	}
 }
