@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/batchq/batchq/internal/jobid"
+	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/qbets"
 	"github.com/batchq/batchq/qbets/apq"
 	"github.com/batchq/batchq/qbets/ibl"
@@ -172,5 +173,31 @@ func TestRunMadeUpIDsHostile(t *testing.T) {
 				t.Errorf("%s: %T: error %v, want one: %v", c.name, p, err, c.fail)
 			}
 		}
+	}
+}
+
+// The first 3,000 jobs of KTH-SP2 with every number -1 get the
+// predictions of the log as numbered (APQ, IBL with queued snapshots,
+// QBETS per queue; every answer compared as printed).
+func TestRunMadeUpIDsKTH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three predictors over 3,000 jobs of KTH-SP2, twice (about 15 s)")
+	}
+	_, jobs, err := swf.ReadFile(tracetest.Path(t, tracetest.KTH))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byQ, _ := replay.Queues(jobs[:3000])
+	all, err := replay.All(byQ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := predictions(t, all)
+	for i := range all {
+		all[i].ID = swf.Unknown
+	}
+	got, s := predictions(t, all)
+	if got != want || s[0].MadeUpIDs != len(all) {
+		t.Errorf("without numbers: %d numbered; the predictions differ: %v", s[0].MadeUpIDs, got != want)
 	}
 }
