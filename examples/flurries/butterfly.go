@@ -47,6 +47,7 @@ const (
 type bsld struct {
 	all, included, flurry, other float64
 	starts                       map[int64]int64 // job ID → start
+	rejected                     map[string]int  // jobs the simulator rejected, by reason
 }
 
 func simulate(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (bsld, error) {
@@ -54,7 +55,7 @@ func simulate(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (bsld,
 	if err != nil {
 		return bsld{}, err
 	}
-	var b bsld
+	b := bsld{rejected: cli.ByReason(res.Rejected)}
 	b.starts = make(map[int64]int64, len(res.Records))
 	var nf, no int
 	for _, r := range res.Records {
@@ -207,6 +208,9 @@ func runButterfly(ctx context.Context, dir string, notes *logNotes) (*butterflyR
 	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, key, nil); err != nil {
 		return nil, err
 	}
+	for why, n := range r.base.rejected { // (those of the log: the flurry's jobs are sane)
+		notes.left(tracetest.SDSCSP2, why+" (rejected by the simulator)", n)
+	}
 	for _, h := range butterflyHours {
 		row, err := butterflyRun(ctx, jobs, key, h)
 		if err != nil {
@@ -234,6 +238,11 @@ func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
 	notes.padding(tracetest.SDSCSP2, zeros)
 	key := butterflyKey(jobs)
 	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
+	// A number repeated names two jobs: the simulator would reject the
+	// later while the first is live, and the starts compared are keyed by
+	// number. The first keeps it; the others are left out, noted.
+	jobs, dups := cli.FirstIDs(jobs)
+	notes.left(tracetest.SDSCSP2, sanitize.DuplicateID.String(), dups)
 	jobs, _ = sanitize.Reorder(jobs)
 	return jobs, key, nil
 }

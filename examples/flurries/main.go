@@ -188,6 +188,24 @@ type logNotes struct {
 	names  []string
 	zeros  map[string]int64
 	madeUp map[string]int
+	// lefts counts the jobs of a log left out, by reason (the butterfly's
+	// duplicate numbers and the simulator's rejections).
+	lefts map[string]map[string]int
+}
+
+// left keeps the note of k jobs of log name left out for why.
+func (n *logNotes) left(name, why string, k int) {
+	if n == nil || k == 0 {
+		return
+	}
+	n.note(name)
+	if n.lefts == nil {
+		n.lefts = map[string]map[string]int{}
+	}
+	if n.lefts[name] == nil {
+		n.lefts[name] = map[string]int{}
+	}
+	n.lefts[name][why] = k
 }
 
 // note records log name, in the order first read.
@@ -229,6 +247,9 @@ func (n *logNotes) write(w io.Writer) {
 		}
 		if k := n.madeUp[name]; k > 0 {
 			fmt.Fprintf(w, "flurries: %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", name, k, cli.MadeUpID)
+		}
+		if l := n.lefts[name]; len(l) > 0 {
+			fmt.Fprintf(w, "flurries: %s: butterfly: jobs left out: %s\n", name, cli.Reasons(l))
 		}
 	}
 }

@@ -221,3 +221,34 @@ func TestInjectHostileNumbers(t *testing.T) {
 		}
 	}
 }
+
+// The butterfly on a copy of SDSC-SP2 with a number repeated leaves the
+// later job out, noted with the jobs the simulator rejects (it rejected
+// the later job only while the first was live, said nothing, and keyed
+// the starts compared by number).
+func TestButterflyDuplicateNoted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two EASY simulations of SDSC-SP2")
+	}
+	var prev string
+	dir := unnumbered(t, tracetest.SDSCSP2, func(n int, number string) string {
+		if n == 10 {
+			return prev
+		}
+		prev = number
+		return number
+	})
+	notes := &logNotes{}
+	jobs, key, err := readButterfly(dir, notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, _, err := pair(context.Background(), jobs, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	notes.write(&b)
+	if !strings.Contains(b.String(), "butterfly: jobs left out: 1 duplicate ID") {
+		t.Errorf("notes %q lack the duplicate", b.String())
+	}
+}
