@@ -106,6 +106,9 @@ func TestRunMadeUpIDs(t *testing.T) {
 			if gs[k].MadeUpIDs != missing {
 				t.Errorf("%s: score %d counts %d numbered, want %d", c.name, k, gs[k].MadeUpIDs, missing)
 			}
+			if q := gs[k].Queued; q != nil && q.MadeUpIDs != missing { // (every Score of the Run, the snapshots' too)
+				t.Errorf("%s: score %d's Queued counts %d numbered, want %d", c.name, k, q.MadeUpIDs, missing)
+			}
 		}
 		for i := range jobs {
 			if jobs[i].ID != c.id(i, orig[i].ID) {

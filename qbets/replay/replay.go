@@ -179,7 +179,7 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 	}
 	if opt.Snapshot > 0 {
 		for k := range r.scores {
-			r.scores[k].Queued = &Score{}
+			r.scores[k].Queued = &Score{MadeUpIDs: madeUp} // (the same jobs, replayed)
 		}
 		t := js[0].Submit
 		r.nextSnap = min(t-t%opt.Snapshot, math.MaxInt64-opt.Snapshot) + opt.Snapshot // (held, not wrapped)
