@@ -145,6 +145,14 @@ func appendJob(b []byte, j *Job) []byte {
 // The caller knows which; a Writer that wrote -1 would have changed the
 // job for it.
 func (j *Job) checkFields() error {
+	// Every field in range, the case of any line worth writing, in a
+	// few compares (NaN fails both of okFloat's): the loop below, which
+	// names the field, cost about 470 instructions a job, 13 % of Write.
+	if min(j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, j.ReqProcs, j.ReqTime, j.User, j.Group,
+		j.Executable, j.Queue, j.Partition, j.PrecedingJob, j.ThinkTime) >= -1 &&
+		okFloat(j.AvgCPUTime) && okFloat(j.UsedMemory) && okFloat(j.ReqMemory) {
+		return nil
+	}
 	ints := [NumFields]int64{j.ID, j.Submit, j.Wait, j.RunTime, j.AllocProcs, 0, 0,
 		j.ReqProcs, j.ReqTime, 0, 0, j.User, j.Group, j.Executable,
 		j.Queue, j.Partition, j.PrecedingJob, j.ThinkTime}
@@ -166,3 +174,7 @@ func (j *Job) checkFields() error {
 	}
 	return nil
 }
+
+// okFloat reports whether a float field reads back: finite and -1 or
+// above.
+func okFloat(f float64) bool { return f >= -1 && f <= math.MaxFloat64 }
