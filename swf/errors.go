@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// Errors wrapped by ParseError.
+// Errors wrapped by ParseError; ErrRange also by the error of Writer.Write
+// (and Job.AppendText) on a field the Reader would refuse.
 var (
 	ErrFieldCount = errors.New("wrong number of fields")
 	ErrSyntax     = errors.New("not a number")

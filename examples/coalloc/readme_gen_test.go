@@ -29,6 +29,9 @@ type study struct {
 	three map[string][]trialSummary   // COUNT = 3, 120 days: none, reboost, both
 	diag  map[string][][]siteStat     // -diag, 120 days: none and latest, [trial][site]
 	drop  [][]trialSummary            // reboost with -drop, 60 and 120 days
+	// changed is loadedChanges of the machines, 120 days (-remedy none's
+	// heading)
+	changed []loaded
 }
 
 // options of one README run.
@@ -43,6 +46,10 @@ func studyOptions(method string, days int64, count int) options {
 // runStudy makes every run of the README (about 3 CPU-minutes).
 func runStudy(ms []machine, progress io.Writer) (*study, error) {
 	st := &study{ms: ms, sums: map[string][][]trialSummary{}, three: map[string][]trialSummary{}, diag: map[string][][]siteStat{}}
+	var err error
+	if st.changed, err = loadedChanges(ms, studyOptions("none", 120, 2)); err != nil {
+		return nil, err
+	}
 	for _, m := range methods {
 		for _, d := range windows {
 			fmt.Fprintf(progress, "coalloc: -remedy %s -days %d\n", m, d)
@@ -464,13 +471,7 @@ func (st *study) countThree(w io.Writer) {
 // noneRun prints the output of `-remedy none` (120 days).
 func (st *study) noneRun(w io.Writer) {
 	fmt.Fprintln(w, "```")
-	o := studyOptions("none", 120, 2)
-	fmt.Fprintf(w, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",
-		len(st.ms), warmupDays, o.days, warmupDays, o.count, pointName(o.plan), o.plan.Reboost, o.plan.DropDead)
-	for _, m := range st.ms {
-		fmt.Fprintf(w, " %s (%d)", m.name, m.size)
-	}
-	fmt.Fprint(w, "\n\n")
+	printHeading(w, st.ms, studyOptions("none", 120, 2), st.changed)
 	printTable(w, table62, st.sums["none"][1])
 	fmt.Fprintln(w, "```")
 }

@@ -43,7 +43,7 @@ var studyDigests = map[string]string{
 	"remedies":     "43ab92b37e1884c013581a197c9dac5130087133f779ea6f7dcad284527608f8",
 	"noise":        "9450fdea7c79a93956c9e5a6b7ecd9124e20710de52c6c02c5d049098c789a45",
 	"count3":       "26c8ee0ebafe887310a769c2b840a6a7551d996ddb44c86233b01b748e93def7",
-	"none":         "f2741ff74f555832ebf1b41a9092e31c1f34366703cd64860ca372be64bdd46c",
+	"none":         "369e448383ff312a3f43fcbb46750a684dccc136b0a6543086c1658a7d9e72a2",
 	"none-windows": "6423e99c62b7b26c51c8247a9820960f3c96372e2e62000b912b0a4bd7fe6a6c",
 	"diag":         "efab333a0287b422df35bd96edf56a3070f5ef0b0ed9dce2d33293f77f3cf8f1",
 }
@@ -76,6 +76,9 @@ func TestReadmeSliceNone(t *testing.T) {
 	}
 	st := &study{ms: ms, sums: map[string][][]trialSummary{"none": make([][]trialSummary, len(windows))}}
 	st.sums["none"][day] = sums
+	if st.changed, err = loadedChanges(ms, studyOptions("none", windows[day], 2)); err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
 	st.noneRun(&b)
 	readme.Check(t, "README.md", "none", b.Bytes())

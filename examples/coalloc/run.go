@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -321,12 +322,11 @@ func reproduce(out io.Writer, opt options) error {
 			fmt.Fprintf(opt.warn, "coalloc: %s: %s\n", m.name, cli.PaddingNote(m.zeros))
 		}
 	}
-	fmt.Fprintf(out, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",
-		len(ms), warmupDays, opt.days, warmupDays, opt.count, pointName(opt.plan), opt.plan.Reboost, opt.plan.DropDead)
-	for _, m := range ms {
-		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
+	changed, err := loadedChanges(ms, opt)
+	if err != nil {
+		return err
 	}
-	fmt.Fprint(out, "\n\n")
+	printHeading(out, ms, opt, changed)
 	sums, _, err := runTrials(ms, opt)
 	if err != nil {
 		return err
@@ -340,6 +340,68 @@ func reproduce(out io.Writer, opt options) error {
 		fmt.Fprintf(out, "\nRequests dropped for a live probability of 0, per reservation: %s.\n", strings.Join(dropped, "; "))
 	}
 	return nil
+}
+
+// printHeading prints the machines and the trials' settings, and, per
+// machine, the jobs the simulator's rules changed (changed, from
+// loadedChanges: an estimate filled in, a size taken from the requested
+// processors, a number made up for a job without one, …), as every
+// command that simulates says them.
+func printHeading(out io.Writer, ms []machine, opt options, changed []loaded) {
+	fmt.Fprintf(out, "%d machines, requests on days %d–%d (after a %d-day warm-up), COUNT = %d, point %v, re-boost %v, drop %v:",
+		len(ms), warmupDays, opt.days, warmupDays, opt.count, pointName(opt.plan), opt.plan.Reboost, opt.plan.DropDead)
+	for _, m := range ms {
+		fmt.Fprintf(out, " %s (%d)", m.name, m.size)
+	}
+	fmt.Fprint(out, "\n\n")
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.name + ": " + cli.RuleCounts(changed[i].changed)
+		if len(changed[i].rejected) > 0 {
+			parts[i] += " (rejected by the simulator: " + cli.Reasons(changed[i].rejected) + ")"
+		}
+	}
+	fmt.Fprintf(out, "Jobs changed per rule, of those the trials load: %s.\n\n", strings.Join(parts, "; "))
+}
+
+// loaded is what the simulator did to one machine's jobs: the jobs each
+// rule changed (sched.Result.Changed) and those it rejected, by reason
+// (a real number at or above 10^18 that a made-up one takes, say: the
+// log's duplicates are left out before, machine.left).
+type loaded struct {
+	changed, rejected map[string]int
+}
+
+// loadedChanges counts, per machine, the jobs a rule of the simulator
+// changed or rejected among those the trials load (submitted by day -days
+// plus twice the longest lead; a trial of a shorter lead loads fewer), by
+// an EASY run of them without CO-VARQ: the rules change a job as it is
+// loaded or as it runs, whatever else the machine runs. (A trial does not
+// finish its simulations, so it has no sched.Result to count from; this
+// run costs about a second for the five default machines.)
+func loadedChanges(ms []machine, opt options) ([]loaded, error) {
+	trials := opt.trials
+	if trials == nil {
+		trials = table62
+	}
+	var lead int64
+	for _, tr := range trials {
+		lead = max(lead, tr.Lead)
+	}
+	until := opt.days*86400 + 2*lead
+	out := make([]loaded, len(ms))
+	for i, m := range ms {
+		n := 0
+		for n < len(m.jobs) && m.jobs[n].Submit <= until {
+			n++
+		}
+		res, err := sched.Run(context.Background(), sched.EASY(m.size), m.jobs[:n])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.name, err)
+		}
+		out[i] = loaded{res.Changed(), cli.ByReason(res.Rejected)}
+	}
+	return out, nil
 }
 
 // runTrials runs every trial of opt.trials (Table 6.2 when nil) on the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/flurrytest"
+	"github.com/batchq/batchq/internal/jobid"
 
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/sanitize"
@@ -33,7 +34,8 @@ const hourSec, daySec = 3600, 24 * 3600
 
 const (
 	butterflyJob     = 64241
-	butterflyCut     = 30 // seconds
+	butterflyLine    = 50912 // job 64241's line among the job lines of the cleaned log
+	butterflyCut     = 30    // seconds
 	butterflyDay     = 580
 	butterflySize    = 32
 	butterflyMachine = 128
@@ -45,6 +47,7 @@ const (
 type bsld struct {
 	all, included, flurry, other float64
 	starts                       map[int64]int64 // job ID → start
+	rejected                     map[string]int  // jobs the simulator rejected, by reason
 }
 
 func simulate(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (bsld, error) {
@@ -52,7 +55,7 @@ func simulate(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (bsld,
 	if err != nil {
 		return bsld{}, err
 	}
-	var b bsld
+	b := bsld{rejected: cli.ByReason(res.Rejected)}
 	b.starts = make(map[int64]int64, len(res.Records))
 	var nf, no int
 	for _, r := range res.Records {
@@ -85,13 +88,24 @@ func shorten(jobs []swf.Job, id, d int64) ([]swf.Job, error) {
 	return nil, fmt.Errorf("job %d not in the log", id)
 }
 
-// pair simulates jobs and jobs with the cut, and returns both and how many
+// butterflyKey is the number of the job to cut in the log as read (before
+// cli.MadeUpIDs): 64241, or, when the job on its line has no number (a
+// copy of the log with field 1 set to -1), the number that line is given,
+// 10^18 + 50912, so that such a copy is cut at the same job.
+func butterflyKey(jobs []swf.Job) int64 {
+	if len(jobs) >= butterflyLine && jobid.Missing(jobs[butterflyLine-1].ID) {
+		return jobid.MadeUp(butterflyLine)
+	}
+	return butterflyJob
+}
+
+// pair simulates jobs and jobs with job key's cut, and returns both and how many
 // jobs changed start time (and the largest change, hours).
-func pair(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (orig, cut bsld, changed int, maxH float64, err error) {
+func pair(ctx context.Context, jobs []swf.Job, key int64, flurry map[int64]bool) (orig, cut bsld, changed int, maxH float64, err error) {
 	if orig, err = simulate(ctx, jobs, flurry); err != nil {
 		return
 	}
-	short, err := shorten(jobs, butterflyJob, -butterflyCut)
+	short, err := shorten(jobs, key, -butterflyCut)
 	if err != nil {
 		return
 	}
@@ -125,14 +139,14 @@ type butterflyRow struct {
 	detected                     bool
 }
 
-func butterflyRun(ctx context.Context, jobs []swf.Job, hour int64) (butterflyRow, error) {
+func butterflyRun(ctx context.Context, jobs []swf.Job, key, hour int64) (butterflyRow, error) {
 	row := butterflyRow{hour: hour}
 	s := flurry581(hour)
 	inj, flurry, err := injected(jobs, hour)
 	if err != nil {
 		return row, err
 	}
-	if row.with, row.withCut, row.changed, row.maxH, err = pair(ctx, inj, flurry); err != nil {
+	if row.with, row.withCut, row.changed, row.maxH, err = pair(ctx, inj, key, flurry); err != nil {
 		return row, err
 	}
 	cs, err := sanitize.DetectFlurries(inj, sanitize.FlurryConfig{})
@@ -155,7 +169,7 @@ func butterflyRun(ctx context.Context, jobs []swf.Job, hour int64) (butterflyRow
 			row.removedInjected++
 		}
 	}
-	if row.removed, row.removedCut, _, _, err = pair(ctx, kept, flurry); err != nil {
+	if row.removed, row.removedCut, _, _, err = pair(ctx, kept, key, flurry); err != nil {
 		return row, err
 	}
 	return row, nil
@@ -186,30 +200,51 @@ func butterflySections(ctx context.Context, dir string, st setup) ([]section, er
 // runButterfly runs the whole experiment on the cleaned SDSC-SP2 log,
 // keeping its note in notes (nil: none kept).
 func runButterfly(ctx context.Context, dir string, notes *logNotes) (*butterflyResult, error) {
-	_, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, tracetest.SDSCSP2))
+	jobs, key, err := readButterfly(dir, notes)
 	if err != nil {
 		return nil, err
 	}
-	notes.padding(tracetest.SDSCSP2, zeros)
-	jobs, _ = sanitize.Reorder(jobs)
 	var r butterflyResult
-	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, nil); err != nil {
+	if r.base, r.baseCut, r.changed, r.maxH, err = pair(ctx, jobs, key, nil); err != nil {
 		return nil, err
 	}
+	for why, n := range r.base.rejected { // (those of the log: the flurry's jobs are sane)
+		notes.left(tracetest.SDSCSP2, why+" (rejected by the simulator)", n)
+	}
 	for _, h := range butterflyHours {
-		row, err := butterflyRun(ctx, jobs, h)
+		row, err := butterflyRun(ctx, jobs, key, h)
 		if err != nil {
 			return nil, err
 		}
 		r.rows = append(r.rows, row)
 	}
-	if r.offsets, err = offsetRows(ctx, jobs); err != nil {
+	if r.offsets, err = offsetRows(ctx, jobs, key); err != nil {
 		return nil, err
 	}
-	if r.shaking, err = shakeRows(ctx, jobs); err != nil {
+	if r.shaking, err = shakeRows(ctx, jobs, key); err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// readButterfly reads the cleaned SDSC-SP2 log of dir in submit order,
+// its jobs without a number numbered as load numbers them, and returns
+// the number of the job to cut (butterflyKey).
+func readButterfly(dir string, notes *logNotes) ([]swf.Job, int64, error) {
+	_, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, tracetest.SDSCSP2))
+	if err != nil {
+		return nil, 0, err
+	}
+	notes.padding(tracetest.SDSCSP2, zeros)
+	key := butterflyKey(jobs)
+	notes.numbered(tracetest.SDSCSP2, cli.MadeUpIDs(jobs)) // (as load does)
+	// A number repeated names two jobs: the simulator would reject the
+	// later while the first is live, and the starts compared are keyed by
+	// number. The first keeps it; the others are left out, noted.
+	jobs, dups := cli.FirstIDs(jobs)
+	notes.left(tracetest.SDSCSP2, sanitize.DuplicateID.String(), dups)
+	jobs, _ = sanitize.Reorder(jobs)
+	return jobs, key, nil
 }
 
 func (r *butterflyResult) sections() []section {
@@ -324,9 +359,9 @@ var sweepOffsets = []int64{-10, -9, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 
 // spread simulates jobs with every offset of job 64,241 and returns the
 // range of the mean bsld over all jobs, of the flurry jobs' mean and of
 // the other jobs' mean.
-func spread(ctx context.Context, jobs []swf.Job, flurry map[int64]bool) (all, fl, other [2]float64, err error) {
+func spread(ctx context.Context, jobs []swf.Job, key int64, flurry map[int64]bool) (all, fl, other [2]float64, err error) {
 	for k, off := range sweepOffsets {
-		j, err := shorten(jobs, butterflyJob, 60*off)
+		j, err := shorten(jobs, key, 60*off)
 		if err != nil {
 			return all, fl, other, err
 		}
@@ -353,8 +388,8 @@ type offsetRow struct {
 }
 
 // offsetRows runs it without the flurry, then with it at each start hour.
-func offsetRows(ctx context.Context, jobs []swf.Job) ([]offsetRow, error) {
-	a, _, o, err := spread(ctx, jobs, nil)
+func offsetRows(ctx context.Context, jobs []swf.Job, key int64) ([]offsetRow, error) {
+	a, _, o, err := spread(ctx, jobs, key, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +399,7 @@ func offsetRows(ctx context.Context, jobs []swf.Job) ([]offsetRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		a, f, o, err := spread(ctx, inj, fl)
+		a, f, o, err := spread(ctx, inj, key, fl)
 		if err != nil {
 			return nil, err
 		}

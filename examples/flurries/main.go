@@ -153,13 +153,19 @@ func parseBins(s string) ([]int64, error) {
 var cleaned = []string{tracetest.CTC, tracetest.KTH, tracetest.SDSCSP2, tracetest.SDSCBlue}
 
 // load reads a log of dir (the jobs sanitize.Sane keeps if sane), in
-// submission order, and keeps its note in notes (nil: none kept).
+// submission order, and keeps its notes in notes (nil: none kept). A job
+// without a number (field 1 below 1) is numbered 10^18 + its line, as
+// sched numbers it (cli.MadeUpIDs), before anything keys jobs by number:
+// the injected flurries' numbers come after the largest (one -1 or 0
+// made them 0, 1, …, among numbers sched makes up) and the butterfly's
+// starts are keyed by number.
 func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	h, jobs, zeros, err := cli.ReadLog(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}
 	notes.padding(name, zeros)
+	notes.numbered(name, cli.MadeUpIDs(jobs))
 	if sane {
 		size, err := h.MachineSize()
 		if err != nil {
@@ -171,15 +177,42 @@ func load(dir, name string, sane bool, notes *logNotes) ([]swf.Job, error) {
 	return jobs, checkSpan(name, jobs)
 }
 
-// logNotes is what reading the logs ignored: zero padding after a gzip
-// log's last member (a tape's, dd's), in cli.PaddingNote's words, as
-// simulate, swfstat, varq and the other commands say it. The experiments
-// read a log several times; its note is said once, after the output, on
-// standard error (flurries has no report of its logs, and its output is
-// README.md's tables).
+// logNotes is what reading the logs ignored or changed: zero padding
+// after a gzip log's last member (a tape's, dd's), in cli.PaddingNote's
+// words, as simulate, swfstat, varq and the other commands say it, and the
+// jobs without a number numbered by their line (id_made_up, in forecast's
+// words). The experiments read a log several times; its notes are said
+// once, after the output, on standard error (flurries has no report of
+// its logs, and its output is README.md's tables).
 type logNotes struct {
-	names []string
-	zeros map[string]int64
+	names  []string
+	zeros  map[string]int64
+	madeUp map[string]int
+	// lefts counts the jobs of a log left out, by reason (the butterfly's
+	// duplicate numbers and the simulator's rejections).
+	lefts map[string]map[string]int
+}
+
+// left keeps the note of k jobs of log name left out for why.
+func (n *logNotes) left(name, why string, k int) {
+	if n == nil || k == 0 {
+		return
+	}
+	n.note(name)
+	if n.lefts == nil {
+		n.lefts = map[string]map[string]int{}
+	}
+	if n.lefts[name] == nil {
+		n.lefts[name] = map[string]int{}
+	}
+	n.lefts[name][why] = k
+}
+
+// note records log name, in the order first read.
+func (n *logNotes) note(name string) {
+	if !slices.Contains(n.names, name) {
+		n.names = append(n.names, name)
+	}
 }
 
 // padding keeps the note of z zero bytes after log name's last gzip member.
@@ -187,19 +220,37 @@ func (n *logNotes) padding(name string, z int64) {
 	if n == nil || z == 0 {
 		return
 	}
-	if _, ok := n.zeros[name]; !ok {
-		if n.zeros == nil {
-			n.zeros = map[string]int64{}
-		}
-		n.names = append(n.names, name)
+	n.note(name)
+	if n.zeros == nil {
+		n.zeros = map[string]int64{}
 	}
 	n.zeros[name] = z
 }
 
-// write says the notes on w, one line per log in the order first read.
+// numbered keeps the note of k jobs of log name numbered by their line.
+func (n *logNotes) numbered(name string, k int) {
+	if n == nil || k == 0 {
+		return
+	}
+	n.note(name)
+	if n.madeUp == nil {
+		n.madeUp = map[string]int{}
+	}
+	n.madeUp[name] = k
+}
+
+// write says the notes on w, one line each, logs in the order first read.
 func (n *logNotes) write(w io.Writer) {
 	for _, name := range n.names {
-		fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.PaddingNote(n.zeros[name]))
+		if z := n.zeros[name]; z > 0 {
+			fmt.Fprintf(w, "flurries: %s: %s\n", name, cli.PaddingNote(z))
+		}
+		if k := n.madeUp[name]; k > 0 {
+			fmt.Fprintf(w, "flurries: %s: %d jobs without a job number (field 1 below 1) numbered 10^18 + n by their line n (%s)\n", name, k, cli.MadeUpID)
+		}
+		if l := n.lefts[name]; len(l) > 0 {
+			fmt.Fprintf(w, "flurries: %s: butterfly: jobs left out: %s\n", name, cli.Reasons(l))
+		}
 	}
 }
 

@@ -44,7 +44,7 @@ type shakeRow struct {
 	orig, origHalf, cut, cutHalf float64
 }
 
-func shakeRows(ctx context.Context, jobs []swf.Job) ([]shakeRow, error) {
+func shakeRows(ctx context.Context, jobs []swf.Job, key int64) ([]shakeRow, error) {
 	inj, _, err := injected(jobs, 0)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func shakeRows(ctx context.Context, jobs []swf.Job) ([]shakeRow, error) {
 		name string
 		jobs []swf.Job
 	}{{"cln, no flurry", jobs}, {"cln + flurry at +0 h", inj}} {
-		cut, err := shorten(in.jobs, butterflyJob, -butterflyCut)
+		cut, err := shorten(in.jobs, key, -butterflyCut)
 		if err != nil {
 			return nil, err
 		}

@@ -23,7 +23,7 @@ var studyDigests = map[string]string{
 	"seeds":            "42ee7ab1f40c5313613b129e743cfa861c4c2760f03142e37ee428931c73e6c8",
 	"crowd-contention": "0d3af89ffdccb83abc1d000d6631b9cf5cc106bfe28b10b3bdd3b96a487c0e57",
 	"crowd-reading":    "b686dd7bda88890af55166ca7bb2c1901c587a9d2489e6e02cd078f5b0906adf",
-	"measured":         "81ddb978af148fa834f5613db65e33b95c280e602861337b21bde8f1641394fd",
+	"measured":         "9647ea7f604f9da36304b496ba724807af3decf9aaf15cca28a85d0c761b1c4b",
 	"coverage":         "6d97666580e733fac7d6f72dad2bceb74db8daf20c449367919f37dff32b01d8",
 	"silence":          "87ca6488b0bdfbfffe3a28ee0eb6d82ea7e0ec3ef3226a9011e00b2c8f23a930",
 	"contention":       "d2c6895164dbe407765cb0a1b05376966835b963c2867832d815a37da33cc858",

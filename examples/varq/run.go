@@ -88,6 +88,13 @@ type cell struct {
 	wait     float64 // mean wait of all jobs in the simulation
 	elapsed  time.Duration
 	diag     *diagResult // with -diag
+	// changed counts the jobs each rule of the simulator changed
+	// (sched.Result.Changed): the log's and, with VARQ, the agent's.
+	changed map[string]int
+	// rejected counts the jobs the simulator rejected, by reason (a real
+	// number at or above 10^18 that a made-up one takes, say: the
+	// duplicates of the log are left out before, w.dups).
+	rejected map[string]int
 }
 
 // simulate runs one cell: EASY on the machine's real size, the selected
@@ -157,7 +164,7 @@ func simulate(w workload, fraction, target float64, opt options) (cell, error) {
 		return cell{}, fmt.Errorf("%s, %.0f%% VARQ, target %.2f: %w", w.name, 100*fraction, target, err)
 	}
 	c := cell{fraction: fraction, target: target, Summary: ag.Summary(), stats: ag.Stats(),
-		elapsed: time.Since(t0)}
+		elapsed: time.Since(t0), changed: res.Changed(), rejected: cli.ByReason(res.Rejected)}
 	if diag != nil && fraction > 0 {
 		fmt.Fprintf(opt.diag, "diagnosis %s, %.0f%% VARQ, target %.2f: coverage P(wait ≤ B(%.2f)) at submission\n",
 			w.name, 100*fraction, target, target)
@@ -246,9 +253,9 @@ func reproduce(out io.Writer, opt options) error {
 				printRow(out, c, base)
 				if opt.progress != nil {
 					fmt.Fprintf(opt.progress, "%s %.0f%% %.2f: %d accepted, %d refused, %d dropped, "+
-						"plan kept through silence %d times (%d submitted so), crowd-made zeros %d, %v\n",
+						"plan kept through silence %d times (%d submitted so), crowd-made zeros %d, jobs changed per rule: %s, %v\n",
 						w.name, 100*f, q, c.Count, c.Refused, c.dropped, c.stats.Kept, c.stats.KeptRequests,
-						c.stats.CrowdZeros, c.elapsed.Round(time.Millisecond))
+						c.stats.CrowdZeros, cli.RuleCounts(c.changed), c.elapsed.Round(time.Millisecond))
 				}
 			}
 		}
@@ -264,8 +271,9 @@ func (o options) stage(name string) {
 	}
 }
 
-// printHeader prints one log's heading, its run without VARQ and the
-// table's header.
+// printHeader prints one log's heading, its run without VARQ (with the
+// jobs the simulator's rules changed, as every command that simulates
+// says them) and the table's header.
 func printHeader(out io.Writer, w workload, base cell, crowd string) {
 	dups := ""
 	if w.dups > 0 {
@@ -280,7 +288,12 @@ func printHeader(out io.Writer, w workload, base cell, crowd string) {
 	if w.zeros > 0 {
 		fmt.Fprintf(out, "(%s.)\n\n", cli.PaddingNote(w.zeros))
 	}
-	fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s.\n\n", float64(base.makespan)/86400, base.wait)
+	rejected := ""
+	if len(base.rejected) > 0 {
+		rejected = "; rejected by the simulator: " + cli.Reasons(base.rejected)
+	}
+	fmt.Fprintf(out, "Without VARQ: makespan %.1f d, mean wait %.0f s; jobs changed per rule: %s%s.\n\n",
+		float64(base.makespan)/86400, base.wait, cli.RuleCounts(base.changed), rejected)
 	if crowd != "" && crowd != "off" {
 		fmt.Fprintf(out, "Crowd-aware planning (beyond the thesis): -crowd %v.\n\n", crowd)
 	}

@@ -7,6 +7,7 @@ package flurrytest
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -61,6 +62,9 @@ func Inject(jobs []swf.Job, s Synthetic, rng *rand.Rand) ([]swf.Job, []int64, er
 	next := int64(0)
 	for i := range jobs {
 		next = max(next, jobs[i].ID)
+	}
+	if next > math.MaxInt64-int64(s.Jobs) { // (a corrupt 2^63 − 1: the numbers wrapped to −2^63)
+		return nil, nil, fmt.Errorf("flurrytest: job number %d leaves no room for %d injected jobs above it", next, s.Jobs)
 	}
 	out := make([]swf.Job, len(jobs), len(jobs)+s.Jobs)
 	copy(out, jobs)

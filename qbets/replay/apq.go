@@ -13,8 +13,9 @@ import (
 // as a Predictor: it keeps the waiting and running jobs (an apq.System),
 // describes each job at its arrival by the state it meets, adds it to the
 // history when it starts, and predicts its wait at submission (a point, no
-// interval). A job's size is swf.Job.Size, its estimate ReqTime. Jobs need
-// unique IDs.
+// interval). A job's size is swf.Job.Size, its estimate ReqTime. It keys
+// jobs by number: two live jobs under one number are an error, and Run
+// numbers the jobs that have none (Run's doc).
 type APQ struct {
 	p    *apq.Predictor
 	sys  *apq.System

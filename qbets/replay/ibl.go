@@ -31,7 +31,8 @@ type iblOpen struct {
 // when the job starts. The answer is the estimate as Point and the
 // confidence interval as [Lower, Upper] (±Inf when unbounded). Symbolic
 // features: Queue, User, Group as Project and Executable as job name, each
-// a distinct value per SWF number. Jobs need unique IDs. notQueued and
+// a distinct value per SWF number. It keys jobs by number, as APQ does
+// (Run numbers the jobs that have none). notQueued and
 // queued configure the two bases (nil Features: Table III and Table IV),
 // level is the interval's level in percent (0: 90, the paper's).
 func NewIBL(notQueued, queued ibl.Config, level int) (Predictor, error) {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/swf"
 )
 
@@ -123,6 +124,16 @@ var errNoJobs = errors.New("replay: no jobs")
 // (sorted stably, so equal submit times keep their input order). A
 // cancelled ctx ends the replay, with ctx's error, within 64 arrivals.
 //
+// Every job is replayed under its own number: a job without one (ID below
+// 1: SWF's -1, or 0) is handed to the predictors and hooks as a copy
+// numbered 10^18 + n, n its position in jobs (1 for the first), as sched
+// numbers the n-th line of a log (rule id_made_up), and counted in every
+// Score's MadeUpIDs; jobs itself is not written. A log without numbers is
+// then predicted as the same log numbered in line order. Two jobs under
+// one number (a real one repeated while the first is live, or a real
+// number at or above 10^18 that a made-up one takes) stop a predictor
+// that keys by number (APQ, IBL) with an error naming it.
+//
 // The causal order is the thesis's (spec qbets-varq-coalloc §5.1 and its
 // tie rule): before the arrival of a job at t, every start and end at a
 // time ≤ t is observed, in time order — ends before starts at equal times,
@@ -148,24 +159,27 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 			return nil, fmt.Errorf("replay: job %d (index %d): submit %d + wait %d + run time %d is past 2^63 − 1 s", j.ID, i, j.Submit, j.Wait, j.RunTime)
 		}
 	}
-	js := make([]*swf.Job, len(jobs)) // the caller's jobs, not copies, in submit order
-	for i := range jobs {
-		js[i] = &jobs[i]
+	order := make([]int, len(jobs)) // positions in jobs, in submit order
+	for i := range order {
+		order[i] = i
 	}
-	slices.SortStableFunc(js, func(a, b *swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(jobs[a].Submit, jobs[b].Submit) })
 	from, to := opt.From, opt.To
 	if to == 0 {
-		to = len(js)
-		from = int(float64(len(js)) * cmp.Or(opt.Train, 0.10))
+		to = len(order)
+		from = int(float64(len(order)) * cmp.Or(opt.Train, 0.10))
 	}
-	if to > len(js) {
-		return nil, fmt.Errorf("replay: scored range [%d, %d) outside the %d jobs", from, to, len(js))
+	if to > len(order) {
+		return nil, fmt.Errorf("replay: scored range [%d, %d) outside the %d jobs", from, to, len(order))
 	}
-	js = js[:to]
+	js, madeUp := numbered(jobs, order[:to])
 	r := runner{js: js, ps: ps, opt: opt, scores: make([]Score, len(ps)), ans: make([]Prediction, len(ps))}
+	for k := range r.scores {
+		r.scores[k].MadeUpIDs = madeUp
+	}
 	if opt.Snapshot > 0 {
 		for k := range r.scores {
-			r.scores[k].Queued = &Score{}
+			r.scores[k].Queued = &Score{MadeUpIDs: madeUp} // (the same jobs, replayed)
 		}
 		t := js[0].Submit
 		r.nextSnap = min(t-t%opt.Snapshot, math.MaxInt64-opt.Snapshot) + opt.Snapshot // (held, not wrapped)
@@ -215,6 +229,41 @@ func Run(ctx context.Context, jobs []swf.Job, opt Options, ps ...Predictor) ([]S
 		opt.Progress(len(js), len(js))
 	}
 	return r.scores, nil
+}
+
+// numbered returns the jobs at positions order of jobs: the caller's
+// jobs, not copies, except that a job without a number (ID below 1: SWF's
+// -1, "missing", or 0) is a copy numbered 10^18 + n, n its position in
+// jobs (1 for the first), as sched numbers a log's lines (its rule
+// id_made_up, internal/jobid), and how many it numbered. The predictors
+// key jobs by number (APQ's and IBL's queues): under one -1 every such
+// job was the same job, and the replay failed or mixed them up; numbered
+// alike, a log without numbers is predicted as the same log numbered in
+// line order, and a command that numbered its log with the same rule
+// (cli.MadeUpIDs) names each job as sched and Run do.
+func numbered(jobs []swf.Job, order []int) ([]*swf.Job, int) {
+	js := make([]*swf.Job, len(order))
+	var made []swf.Job
+	for i, k := range order {
+		js[i] = &jobs[k]
+		if !jobid.Missing(jobs[k].ID) {
+			continue
+		}
+		if made == nil {
+			n := 0
+			for _, k := range order[i:] {
+				if jobid.Missing(jobs[k].ID) {
+					n++
+				}
+			}
+			made = make([]swf.Job, 0, n) // (never grown: the pointers into it stay valid)
+		}
+		made = append(made, jobs[k])
+		c := &made[len(made)-1]
+		c.ID = jobid.MadeUp(int64(k) + 1)
+		js[i] = c
+	}
+	return js, len(made)
 }
 
 // runner is one Run's state.

@@ -23,6 +23,10 @@ type Score struct {
 	// Queued scores the snapshot predictions (Options.Snapshot; nil
 	// without).
 	Queued *Score
+	// MadeUpIDs counts the replayed jobs without a number of their own
+	// (ID below 1) that Run numbered 10^18 + their position in its jobs,
+	// as sched's rule id_made_up: the same in every Score of one Run.
+	MadeUpIDs int
 }
 
 // Add scores one prediction of a job that waited wait seconds from the

@@ -9,7 +9,7 @@ import (
 )
 
 // The agent's first number is above every real and every made-up number
-// of the loaded jobs (small while the log's are), and never wraps.
+// of the loaded jobs (small while the log's are, all real), and never wraps.
 func TestAgentFirstID(t *testing.T) {
 	ids := func(ns ...int64) []swf.Job {
 		jobs := make([]swf.Job, len(ns))
@@ -24,8 +24,8 @@ func TestAgentFirstID(t *testing.T) {
 	}{
 		{nil, 1},
 		{ids(3, 9, 4), 10},
-		{ids(-1, -1, -1), 1},
-		{ids(-1, 5, 0), 6},
+		{ids(-1, -1, -1), jobid.MadeUp(3) + 1}, // (after the log's jobs, as the same log numbered has them)
+		{ids(-1, 5, 0), jobid.MadeUp(3) + 1},
 		{ids(jobid.MadeUp(1), -1, 0), jobid.MadeUp(3) + 1}, // (B+1 + 1 is line 2's made-up number)
 		{ids(jobid.MadeUp(7), -1), jobid.MadeUp(7) + 1},
 	} {
