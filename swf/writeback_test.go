@@ -191,3 +191,19 @@ func TestWriteEdges(t *testing.T) {
 		}
 	}
 }
+
+// WriteAll refuses a log with a refused job before writing anything: a
+// log cut short at the job reads back as a shorter log, without a word.
+func TestWriteAllRefusedWritesNothing(t *testing.T) {
+	jobs := make([]Job, 2000) // past the buffer's size: the lines before it reach w
+	for i := range jobs {
+		jobs[i] = NewJob()
+		jobs[i].ID, jobs[i].Submit = int64(i+1), int64(10*i)
+	}
+	jobs[len(jobs)-1].RunTime = -7
+	var b bytes.Buffer
+	err := WriteAll(&b, &Header{Lines: []string{"; Version: 2.2"}}, jobs)
+	if !errors.Is(err, ErrRange) || b.Len() != 0 {
+		t.Errorf("WriteAll with the last job out of range: %v, %d bytes written; want ErrRange and nothing", err, b.Len())
+	}
+}

@@ -73,8 +73,15 @@ func (w *Writer) Write(j *Job) error {
 // Flush writes buffered data to the underlying writer.
 func (w *Writer) Flush() error { return w.w.Flush() }
 
-// WriteAll writes h (if not nil) and jobs to w as one SWF file.
+// WriteAll writes h (if not nil) and jobs to w as one SWF file. When a
+// job has a field the Reader would refuse, it writes nothing and returns
+// that job's error (wrapping ErrRange): not a file cut short at the job.
 func WriteAll(w io.Writer, h *Header, jobs []Job) error {
+	for i := range jobs {
+		if err := jobs[i].checkFields(); err != nil {
+			return err
+		}
+	}
 	sw := NewWriter(w)
 	if h != nil {
 		if err := sw.WriteHeader(h); err != nil {
