@@ -3,6 +3,7 @@ package karnak
 import (
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -226,6 +227,50 @@ func TestChartSVG(t *testing.T) {
 	}
 	if svg := string(s.queueCharts(sys, "empty")); !strings.Contains(svg, "no job submitted in this window yet") {
 		t.Errorf("empty queue:\n%s", svg)
+	}
+}
+
+// The all-jobs chart is drawn the same whatever the order in which the
+// queues' series come out of their map: it gathered the samples queue by
+// queue in that order, so samples of several queues at one time were
+// drawn, and past maxDrawn thinned, in an order that changed from one
+// drawing of the same state to the next (and from one service to
+// another fed the same events).
+func TestChartAllJobsOrder(t *testing.T) {
+	s, err := NewService(nil, func() int64 { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	const queues, samples = 6, 150 // 900 samples: thinned to maxDrawn
+	var evs []Event
+	for q := range queues {
+		evs = append(evs, Event{Kind: "queue", System: "s1", Time: testNow - 7200, Queue: fmt.Sprintf("q%d", q), Cores: 8, WallTime: 3600})
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := s.lookup("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.charts.mu.Lock()
+	ss := s.charts.seriesOf(sys)
+	for q := range queues {
+		qs := ss.queue(fmt.Sprintf("q%d", q))
+		qs.preds = qs.preds[:0]
+		for k := range samples { // every queue sampled at the same times
+			qs.preds = append(qs.preds, predSample{at: testNow - 3000 + 20*int64(k), bound: float64(60*(q+1) + k), est: float64(30 * (q + 1)), half: float64(q)})
+		}
+	}
+	s.charts.mu.Unlock()
+	first := s.drawQueueCharts(sys, allJobs)
+	if !strings.Contains(string(first), `class="bound" d="M`) {
+		t.Fatalf("no bound drawn:\n%s", first)
+	}
+	for range 20 {
+		if s.drawQueueCharts(sys, allJobs) != first {
+			t.Fatal("two drawings of the all-jobs chart of one state differ")
+		}
 	}
 }
 
