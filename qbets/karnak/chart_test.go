@@ -309,10 +309,14 @@ func TestChartsDuringIngest(t *testing.T) {
 	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	// At most perClient views each: 3 × 50 of at most 6 tokens stay
+	// within the default burst of 1,000 (unbounded, the readers asked as
+	// often as the ingest's pace allowed, and a slow ingest got 429s).
+	const perClient = 50
 	for _, path := range []string{"/karnak/system/s1/queue/normal/summary.html", "/karnak/system/s1/queue/all_jobs/summary.html",
 		"/karnak/waittime/predict.html?cores=2&wallTime=600&loc=normal@s1&loc=debug@s1"} {
 		wg.Go(func() {
-			for {
+			for range perClient {
 				select {
 				case <-done:
 					return
