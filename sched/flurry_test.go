@@ -90,8 +90,8 @@ func TestFlurryCancelStopsConservative(t *testing.T) {
 }
 
 // A cancellation heard in the midst of a long pass stops the pass there
-// (the flag is set before the flurry's pass begins, so no timing decides
-// it), and the Sim, its pass state half written, returns the error from
+// (a hook cancels in the pass, and the pass reads the context itself, so
+// no goroutine's timing decides where), and the Sim, its pass state half written, returns the error from
 // then on: it cannot go on to a schedule that is the policy's. On
 // processors and on nodes (conservativeNodesPass).
 func TestFlurryCancelStopsInPass(t *testing.T) {
@@ -110,7 +110,7 @@ func TestFlurryCancelStopsInPass(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		// the flag set at the first reservation of a pass after the
+		// cancelled at the first reservation of a pass after the
 		// flurry's last arrival (at an end: a pass of arrivals alone
 		// takes a short route), in that pass's midst
 		n, after, last := 0, 0, int64(-1)
@@ -124,7 +124,7 @@ func TestFlurryCancelStopsInPass(t *testing.T) {
 		}, Reservation: func(now int64, _ *swf.Job, _ int64) {
 			switch {
 			case in != nil:
-				after++ // reservations made after the flag was set
+				after++ // reservations made after the cancellation
 			case last >= 0 && now > last:
 				cancel()
 				in = s

@@ -348,10 +348,16 @@ func (m *machine) lacksRanked(a *avail, i int, n *need) (string, int) {
 	if n.gpus > 0 && !m.gpusFit(a, i, n.gpus) {
 		return "GPUs", 4
 	}
+	// The first lacking by name: the map's order made the reason
+	// (Result.NoNode's key) change from one run to the next.
+	lack, lacking := "", false
 	for name, v := range n.named {
-		if a.named == nil || a.named[i][name] < v {
-			return "named resource " + name, 5
+		if (a.named == nil || a.named[i][name] < v) && (!lacking || name < lack) {
+			lack, lacking = name, true
 		}
+	}
+	if lacking {
+		return "named resource " + lack, 5
 	}
 	if n.excl && !m.idle(a, i) {
 		return "whole node", 6

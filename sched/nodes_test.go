@@ -226,3 +226,27 @@ func samePoolSchedule(t *testing.T, got, want *sched.Result) {
 		t.Errorf("summary on nodes %+v\npool %+v", got.Summary, want.Summary)
 	}
 }
+
+// A job no node holds for several named resources is counted under the
+// first of them in name order, on every run: it was counted under the
+// first its demand's map gave, so Result.NoNode changed from one run of
+// the same log to the next.
+func TestNodesNamedReasonStable(t *testing.T) {
+	have, want := map[string]int64{}, map[string]int64{}
+	for _, name := range []string{"lic-f", "lic-b", "lic-e", "lic-a", "lic-d", "lic-c"} {
+		have[name], want[name] = 1, 2
+	}
+	nodes := []swf.Node{{Name: "n", Count: 2, Cores: 4, Named: have}}
+	j := swf.NewJob()
+	j.ID, j.Submit, j.RunTime, j.ReqTime, j.AllocProcs = 1, 0, 10, 10, 1
+	j.Demand = &swf.Demand{Nodes: 1, Named: want}
+	for range 20 {
+		res, err := sched.Run(context.Background(), sched.Config{Nodes: nodes}, []swf.Job{j})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.NoNode) != 1 || res.NoNode["named resource lic-a"] != 1 {
+			t.Fatalf("rejected by %v, want by named resource lic-a (the first lacking, by name)", res.NoNode)
+		}
+	}
+}

@@ -82,8 +82,9 @@ type Result struct {
 	Refused int
 	// NoNode counts, on a machine of nodes, the jobs rejected as
 	// sanitize.FitsNoNode by what no node has enough of: "cores",
-	// "memory", "GPUs", "GPU model", "named resource X", "whole node",
-	// "nodes" (fewer nodes than asked) or "invalid demand".
+	// "memory", "GPUs", "GPU model", "named resource X" (the first
+	// lacking, by name), "whole node", "nodes" (fewer nodes than asked)
+	// or "invalid demand".
 	NoNode map[string]int
 
 	machine     *machine // Check's machine of nodes, nil for one pool

@@ -873,10 +873,11 @@ func (s *Sim) RunUntil(t int64) error { return s.runUntil(context.Background(), 
 // hears a cancellation at the next instant, so a long run (a heavy queue,
 // a slow Scheduler) stops soon after it, where the clock is then, and the
 // Sim can go on from there. A cancellation by an observer (a Hooks
-// function) is heard at the same point on every run. A built-in pass whose cost grows with the
-// queue (conservative's, on a flurry's 20 k waiting jobs) hears it within
-// a few thousand visits and stops short: then the Sim is done, and every
-// later call returns an error that wraps ctx's.
+// function) is heard at the same point on every run. A built-in pass
+// whose cost grows with the queue (conservative's, on a flurry's 20 k
+// waiting jobs) hears it within a few thousand visits and stops short:
+// then the Sim is done, and every later call returns an error that wraps
+// ctx's.
 func (s *Sim) RunUntilContext(ctx context.Context, t int64) error { return s.runUntil(ctx, t) }
 
 func (s *Sim) runUntil(ctx context.Context, t int64) error {

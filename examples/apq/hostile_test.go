@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -37,20 +38,36 @@ func TestTestRangeInsideTheLog(t *testing.T) {
 
 // The seed sweep started a goroutine a seed, each waiting for its turn,
 // and made every seed's slots first: -nseeds 10000000 held 10^7
-// goroutines. At most -par run at once and exist at once; -nseeds and
+// goroutines. At most -par run at once and exist at once: -par goroutines
+// run every seed (a goroutine a seed, started when the last one gave its
+// slot back, overlapped that one's exit: 5 beside the test's with -par 2,
+// about one run in 300 under -race on a loaded machine); -nseeds and
 // -par are bounded.
 func TestSeedSweepBounded(t *testing.T) {
 	base := runtime.NumGoroutine()
 	var most atomic.Int64
+	var mu sync.Mutex
+	ran := map[string]bool{} // the goroutines that ran a seed
 	e := &env{Seeds: 200, Par: 2}
-	_, err := sweepSeeds(e, func(uint64) (float64, error) {
+	res, err := sweepSeeds(e, func(seed uint64) (float64, error) {
 		if n := int64(runtime.NumGoroutine() - base); n > most.Load() {
 			most.Store(n)
 		}
-		return 0, nil
+		mu.Lock()
+		ran[goroutineID()] = true
+		mu.Unlock()
+		return float64(seed), nil
 	})
 	if err != nil || most.Load() > 4 {
 		t.Errorf("%d goroutines beside the test's, %v; want at most -par (2) and a little", most.Load(), err)
+	}
+	if len(ran) > e.Par {
+		t.Errorf("%d goroutines ran the %d seeds, want at most -par (%d)", len(ran), e.Seeds, e.Par)
+	}
+	for i, r := range res {
+		if r != float64(e.Seed+uint64(i)) {
+			t.Fatalf("result %d is %v, want seed %d's", i, r, e.Seed+uint64(i))
+		}
 	}
 	for _, args := range [][]string{{"-nseeds", "10001"}, {"-par", "5000"}} {
 		if err := command(args, io.Discard, io.Discard); !errors.As(err, new(cli.UsageError)) {
@@ -179,4 +196,15 @@ func TestNoJobNumbersKept(t *testing.T) {
 			t.Fatalf("job of line %d numbered %d, want %d", i+1, tr.Jobs[i].ID, jobid.MadeUp(int64(i+1)))
 		}
 	}
+}
+
+// goroutineID is the calling goroutine's number, from its stack's first
+// line ("goroutine 7 [running]:").
+func goroutineID() string {
+	b := make([]byte, 64)
+	f := strings.Fields(string(b[:runtime.Stack(b, false)]))
+	if len(f) < 2 {
+		return ""
+	}
+	return f[1]
 }

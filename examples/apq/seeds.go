@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/batchq/batchq/internal/interval"
 	"github.com/batchq/batchq/varq/molding"
@@ -89,20 +90,25 @@ func tableSeeds(w io.Writer, e *env) error {
 const maxSeeds, maxPar = 10000, 4096
 
 // sweepSeeds runs one simulation per seed, e.Par at a time, and returns
-// their results in seed order, with every error joined.
+// their results in seed order, with every error joined. e.Par goroutines
+// take the seeds in turn: a goroutine a seed, let in when the one before
+// gave its slot back, overlapped that one's exit, so that more than e.Par
+// existed at once.
 func sweepSeeds(e *env, run func(seed uint64) (float64, error)) ([]float64, error) {
 	out := make([]float64, e.Seeds)
 	errs := make([]error, e.Seeds)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(e.Par, 1))
-	for i := range out {
-		wg.Add(1)
-		sem <- struct{}{} // before the goroutine: at most e.Par of them, not one a seed
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i], errs[i] = run(e.Seed + uint64(i))
-		}()
+	for range min(max(e.Par, 1), e.Seeds) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(out) {
+					return
+				}
+				out[i], errs[i] = run(e.Seed + uint64(i))
+			}
+		})
 	}
 	wg.Wait()
 	return out, errors.Join(errs...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"html/template"
+	"maps"
 	"slices"
 	"sync"
 )
@@ -82,8 +83,11 @@ func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 	s.charts.mu.Lock()
 	if ss := s.charts.series[sys]; ss != nil {
 		if queue == allJobs {
-			for _, qs := range ss.queues {
-				wc.preds = append(wc.preds, window(qs.preds, from, now, func(p predSample) int64 { return p.at })...)
+			// By queue name, then (the stable sort below) by time: in
+			// the map's order, samples of several queues at one time
+			// were drawn, and thinned, differently at each drawing.
+			for _, name := range slices.Sorted(maps.Keys(ss.queues)) {
+				wc.preds = append(wc.preds, window(ss.queues[name].preds, from, now, func(p predSample) int64 { return p.at })...)
 			}
 			cc.cores = window(ss.all.cores, from, now, func(c coreSample) int64 { return c.at })
 		} else if qs := ss.queues[queue]; qs != nil {
@@ -94,7 +98,7 @@ func (s *Service) drawQueueCharts(sys *system, queue string) template.HTML {
 	s.charts.mu.Unlock()
 	// Waits are recorded at the start; drawn at the submission.
 	slices.SortFunc(wc.waits, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
-	slices.SortFunc(wc.preds, func(a, b predSample) int { return cmp.Compare(a.at, b.at) })
+	slices.SortStableFunc(wc.preds, func(a, b predSample) int { return cmp.Compare(a.at, b.at) })
 	wc.title = "Waits on " + name + ": the 7 days to " + stamp(now) + " UTC, with the predictions made at submission"
 	cc.title = "Cores on " + name + ": running and waiting, the 7 days to " + stamp(now) + " UTC"
 	var b bytes.Buffer

@@ -3,6 +3,7 @@ package karnak
 import (
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -229,6 +230,50 @@ func TestChartSVG(t *testing.T) {
 	}
 }
 
+// The all-jobs chart is drawn the same whatever the order in which the
+// queues' series come out of their map: it gathered the samples queue by
+// queue in that order, so samples of several queues at one time were
+// drawn, and past maxDrawn thinned, in an order that changed from one
+// drawing of the same state to the next (and from one service to
+// another fed the same events).
+func TestChartAllJobsOrder(t *testing.T) {
+	s, err := NewService(nil, func() int64 { return testNow })
+	if err != nil {
+		t.Fatal(err)
+	}
+	const queues, samples = 6, 150 // 900 samples: thinned to maxDrawn
+	var evs []Event
+	for q := range queues {
+		evs = append(evs, Event{Kind: "queue", System: "s1", Time: testNow - 7200, Queue: fmt.Sprintf("q%d", q), Cores: 8, WallTime: 3600})
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := s.lookup("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.charts.mu.Lock()
+	ss := s.charts.seriesOf(sys)
+	for q := range queues {
+		qs := ss.queue(fmt.Sprintf("q%d", q))
+		qs.preds = qs.preds[:0]
+		for k := range samples { // every queue sampled at the same times
+			qs.preds = append(qs.preds, predSample{at: testNow - 3000 + 20*int64(k), bound: float64(60*(q+1) + k), est: float64(30 * (q + 1)), half: float64(q)})
+		}
+	}
+	s.charts.mu.Unlock()
+	first := s.drawQueueCharts(sys, allJobs)
+	if !strings.Contains(string(first), `class="bound" d="M`) {
+		t.Fatalf("no bound drawn:\n%s", first)
+	}
+	for range 20 {
+		if s.drawQueueCharts(sys, allJobs) != first {
+			t.Fatal("two drawings of the all-jobs chart of one state differ")
+		}
+	}
+}
+
 func TestThin(t *testing.T) {
 	xs := make([]int, 1000)
 	for i := range xs {
@@ -264,10 +309,14 @@ func TestChartsDuringIngest(t *testing.T) {
 	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	// At most perClient views each: 3 × 50 of at most 6 tokens stay
+	// within the default burst of 1,000 (unbounded, the readers asked as
+	// often as the ingest's pace allowed, and a slow ingest got 429s).
+	const perClient = 50
 	for _, path := range []string{"/karnak/system/s1/queue/normal/summary.html", "/karnak/system/s1/queue/all_jobs/summary.html",
 		"/karnak/waittime/predict.html?cores=2&wallTime=600&loc=normal@s1&loc=debug@s1"} {
 		wg.Go(func() {
-			for {
+			for range perClient {
 				select {
 				case <-done:
 					return

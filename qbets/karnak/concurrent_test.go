@@ -44,11 +44,19 @@ func TestConcurrentRequests(t *testing.T) {
 		{"POST", "/karnak/waittime/prediction/?format=json", `{"cores": 4, "wallTime": 600, "quantile": 50, "within": 60, "locations": ["normal@s1", "debug@s1"]}`},
 		{"POST", "/karnak/starttime/prediction/", "processors 2\nrequestedWallTime 00:10:00\nlocation s1 normal\n"},
 	}
+	// Each client asks at most perClient times: 4 × 32 requests of at
+	// most 6 tokens (one, one more for a second location, a forecast's
+	// simulation of at most 200 jobs for each) stay within the default
+	// burst of 1,000, whatever the interleaving. Unbounded, the clients
+	// asked as often as the ingesting goroutine's pace allowed, and were
+	// refused (429) when it was slow: 15 batches ingested 100 ms apart
+	// got thousands of refusals.
+	const perClient = 32
 	for w := 0; w < 4; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := w; ; k++ {
+			for k := w; k < w+perClient; k++ {
 				select {
 				case <-done:
 					return

@@ -3,6 +3,7 @@ package karnak
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -117,7 +118,8 @@ func TestConditionalWaitReplay(t *testing.T) {
 	buckets := []int64{3600, 10 * 3600, 1 << 62}
 	names := []string{"< 1 h", "1–10 h", "≥ 10 h"}
 	sc := make([]score, len(buckets))
-	for id, as := range asked {
+	for _, id := range slices.Sorted(maps.Keys(asked)) { // the sums in one order: the README's means to the last bit
+		as := asked[id]
 		st, ok := started[id]
 		if !ok {
 			continue // cancelled while waiting, or beyond the replay

@@ -62,6 +62,10 @@ type Collector struct {
 	// which a poll that then fails to send leaves ahead of LastPoll (0:
 	// none since New; the cursor's NotDue were seen before it).
 	notDueAt int64
+	// roundClockForTests, when set, is the time a probe round has taken
+	// (roundTime), in place of the real time: a round of a test dated its
+	// later probes a second late when the machine stalled it that long.
+	roundClockForTests func(began time.Time) time.Duration
 }
 
 // New returns a collector with the settings of cfg, resuming from the

@@ -34,6 +34,7 @@ func newTest(t *testing.T, f *fakeSlurm, cursor string) (*Collector, *tapService
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.roundClockForTests = func(time.Time) time.Duration { return 0 } // (see probeTest)
 	return c, tp, clk
 }
 

@@ -137,16 +137,25 @@ func (c *Collector) probe(ctx context.Context, parts map[string]partition, now i
 		if ctx.Err() != nil {
 			return out // the poll was cut short by its caller
 		}
-		if time.Since(began) > probeBudget {
+		if c.roundTime(began) > probeBudget {
 			c.probed(fmt.Sprintf("not asked: the round took longer than %v", probeBudget), int64(n-i))
 			return out
 		}
 		s := all[(first+i)%len(all)]
-		if e, ok := c.probeOne(ctx, s, now+int64(time.Since(began)/time.Second)); ok {
+		if e, ok := c.probeOne(ctx, s, now+int64(c.roundTime(began)/time.Second)); ok {
 			out = append(out, pending{e, 6, s.key()})
 		}
 	}
 	return out
+}
+
+// roundTime is the real time since a probe round began (or the tests'
+// clock's, roundClockForTests).
+func (c *Collector) roundTime(began time.Time) time.Duration {
+	if c.roundClockForTests != nil {
+		return c.roundClockForTests(began)
+	}
+	return time.Since(began)
 }
 
 // probeOne asks Slurm about one shape at time at and returns the answer

@@ -123,7 +123,36 @@ func probeTest(t *testing.T, cfg Config, wait func(part string, cores, mins int6
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A round takes no time: with the real one, a machine that stalled
+	// a round for a second dated its later probes a second late.
+	c.roundClockForTests = func(time.Time) time.Duration { return 0 }
 	return c, tp, clk, f
+}
+
+// A probe is dated the poll's clock plus the time its round has taken
+// (whole seconds), and a round that has taken longer than probeBudget
+// asks no more, counting the shapes it left.
+func TestProbesDatedByRound(t *testing.T) {
+	c, tp, _, _ := probeTest(t, Config{}, func(string, int64, int64) (int64, error) { return 100, nil })
+	looks := 0 // two a probe: the budget, then the date
+	c.roundClockForTests = func(time.Time) time.Duration {
+		looks++
+		if looks > 6 {
+			return probeBudget + time.Second
+		}
+		return time.Duration(looks/2) * 1500 * time.Millisecond
+	}
+	mustPoll(t, c)
+	var got []int64
+	for _, e := range estimates(tp.events) {
+		got = append(got, e.Time-t0)
+	}
+	if fmt.Sprint(got) != "[31 33 34]" {
+		t.Errorf("probes dated %v (seconds after t0), want [31 33 34]: the poll's t0+30 plus 1.5, 3 and 4.5 s, whole seconds", got)
+	}
+	if r := c.Report(); r.Probes["answered, sent"] != 3 || r.Probes[fmt.Sprintf("not asked: the round took longer than %v", probeBudget)] != 13 {
+		t.Errorf("probes %v, want 3 sent and 13 not asked", r.Probes)
+	}
 }
 
 // estimates are the probes' estimates among evs (not the jobs').
