@@ -244,10 +244,14 @@ func (m *machine) checkShares(a *avail, rec *Record, shs []share, seen []int, st
 				}
 			}
 			if a.named != nil {
+				over, found := "", false // the first by name, the same every run
 				for name, v := range a.named[i] {
-					if v < 0 {
-						return fmt.Errorf("node %d named resource %q overdrawn", i, name)
+					if v < 0 && (!found || name < over) {
+						over, found = name, true
 					}
+				}
+				if found {
+					return fmt.Errorf("node %d named resource %q overdrawn", i, over)
 				}
 			}
 			cores += sh.cores

@@ -114,10 +114,8 @@ func (d *Demand) Validate() error {
 	if d.GPUs > 1000 && d.GPUs%1000 != 0 {
 		return fmt.Errorf("swf: demand: %d thousandths of a GPU: above one GPU only whole GPUs", d.GPUs)
 	}
-	for k, n := range d.Named {
-		if k == "" || n < 0 || n > maxAmount {
-			return fmt.Errorf("swf: demand: named resource %q = %d", k, n)
-		}
+	if k, ok := firstBadNamed(d.Named); ok {
+		return fmt.Errorf("swf: demand: named resource %q = %d", k, d.Named[k])
 	}
 	if d.Nodes == 0 && (d.GPUs > 0 || len(d.Named) > 0) {
 		return errors.New("swf: demand: GPUs or named resources need a node count (Nodes > 0)")
@@ -138,12 +136,23 @@ func (n *Node) Validate() error {
 	if n.GPUs > 1<<10 {
 		return fmt.Errorf("swf: node kind %q: %d GPUs, above 1024", n.Name, n.GPUs)
 	}
-	for k, v := range n.Named {
-		if k == "" || v < 0 || v > maxAmount {
-			return fmt.Errorf("swf: node kind %q: named resource %q = %d", n.Name, k, v)
-		}
+	if k, ok := firstBadNamed(n.Named); ok {
+		return fmt.Errorf("swf: node kind %q: named resource %q = %d", n.Name, k, n.Named[k])
 	}
 	return nil
+}
+
+// firstBadNamed returns the first by name of the named resources whose
+// name is empty or amount out of [0, 2^40]: the same one on every call,
+// which the map's order is not.
+func firstBadNamed(named map[string]int64) (string, bool) {
+	bad, found := "", false
+	for k, v := range named {
+		if (k == "" || v < 0 || v > maxAmount) && (!found || k < bad) {
+			bad, found = k, true
+		}
+	}
+	return bad, found
 }
 
 // AcceptsModel reports whether the demand accepts GPUs of model m.

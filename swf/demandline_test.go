@@ -170,3 +170,22 @@ func TestDemandLineWrite(t *testing.T) {
 		t.Errorf("wrote %q", buf.String())
 	}
 }
+
+// Validate names the same bad named resource on every call, the first by
+// name: it named whichever the map's order gave first.
+func TestValidateNamesFirstBadNamed(t *testing.T) {
+	named := map[string]int64{}
+	for _, k := range []string{"m", "c", "x", "b", "q", "z", "e", "k"} {
+		named[k] = -1
+	}
+	for range 50 {
+		d := Demand{Nodes: 1, Named: named}
+		if err := d.Validate(); err == nil || !strings.Contains(err.Error(), `"b"`) {
+			t.Fatalf("demand with every named resource bad: %v; want it to name \"b\"", err)
+		}
+		n := Node{Count: 1, Named: named}
+		if err := n.Validate(); err == nil || !strings.Contains(err.Error(), `"b"`) {
+			t.Fatalf("node with every named resource bad: %v; want it to name \"b\"", err)
+		}
+	}
+}
