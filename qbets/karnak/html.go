@@ -97,8 +97,8 @@ type fieldView struct {
 // stylesheet and the icon, the form for a hypothetical job, and /karnak/
 // itself (to the list of systems).
 func (s *Service) handleHTML(m *http.ServeMux) {
-	m.HandleFunc("GET /karnak/style.css", serveFile("style.css", "text/css; charset=utf-8"))
-	m.HandleFunc("GET /karnak/favicon.svg", serveFile("favicon.svg", "image/svg+xml"))
+	m.HandleFunc("GET /karnak/style.css", s.serveFile("style.css", "text/css; charset=utf-8"))
+	m.HandleFunc("GET /karnak/favicon.svg", s.serveFile("favicon.svg", "image/svg+xml"))
 	m.HandleFunc("GET /karnak/waittime/predict.html", s.predictPage)
 	m.HandleFunc("GET /karnak/starttime/predict.html", s.predictPage)
 	m.HandleFunc("GET /karnak/{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -107,11 +107,11 @@ func (s *Service) handleHTML(m *http.ServeMux) {
 }
 
 // serveFile serves an embedded file (the stylesheet, the icon).
-func serveFile(name, ctype string) http.HandlerFunc {
+func (s *Service) serveFile(name, ctype string) http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		b, err := templateFS.ReadFile("templates/" + name)
 		if err != nil {
-			writeError(w, err)
+			s.writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", ctype)
@@ -170,13 +170,13 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 func (s *Service) renderPage(w http.ResponseWriter, status int, name string, p *page) {
 	t, err := pageTemplates()
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	var b bytes.Buffer
 	b.Grow(len(p.Charts) + 16<<10) // one allocation for the page
 	if err := t.ExecuteTemplate(&b, name+".html", p); err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	h := w.Header()

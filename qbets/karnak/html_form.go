@@ -155,13 +155,13 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		pay := s.payer(r)
 		if len(f.Errors) == 0 {
 			if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-				writeError(w, err)
+				s.writeError(w, err)
 				return
 			}
 		}
 		if len(f.Errors) == 0 {
 			ps, err := s.predictHypothetical(req, pay)
-			if err != nil {
+			if err = s.internal(err); err != nil { // (a cause not the service's own is numbered, not shown)
 				f.Errors["loc"], status = err.Error(), statusOf(err)
 				retryAfter(w, err)
 			} else {
