@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -15,14 +16,18 @@ import (
 // predict.html, spec karnak-ibl-service §2.3) as the user filled it in,
 // the errors beside its fields, and the answer once it is valid.
 type predictForm struct {
-	Action                                        string
-	Cores, WallTime, Quantile, Confidence, Within string  // as typed, shown again
+	Action string
+	// As typed, shown again: at most maxEcho bytes each (boundTyped).
+	Cores, WallTime, Quantile, Confidence, Within string
 	Levels                                        []Level // the pairs the service answers: the choices offered
 	Systems                                       []locGroup
 	// More is the systems whose queues the form does not list (compact:
 	// more than formMaxChoices queues in all), to check and show.
-	More     template.HTML
-	Compact  bool
+	More    template.HTML
+	Compact bool
+	// Left says how many of the locations asked for the form leaves out,
+	// not being queue@system ("" when none: see queueLocations).
+	Left     string
 	Errors   map[string]string // field name → message
 	Answered bool
 	Results  []Prediction
@@ -147,6 +152,7 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
 	}
+	f.boundTyped()
 	switch {
 	case overlong != "":
 		f.Errors["loc"], status = overlong, http.StatusRequestURITooLong
@@ -171,7 +177,11 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 			status = http.StatusBadRequest
 		}
 	}
-	f.Systems, f.More = s.locationChoices(locs, v["sys"])
+	shown, left := queueLocations(locs)
+	if left > 0 {
+		f.Left = fmt.Sprintf("%d of the queues chosen are not queue@system and are left out of the form (the first: %q)", left, clip(firstMalformed(locs)))
+	}
+	f.Systems, f.More = s.locationChoices(shown, v["sys"])
 	f.Compact = f.More != ""
 	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
 	if start {
@@ -180,11 +190,63 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 	s.renderPage(w, status, "predict", p)
 }
 
+// maxEcho bounds what the form shows again of a value typed (a field, a
+// location's name): a form shown again with its errors copied every
+// value whole, a location twice, and escaped ('"' is 5 bytes), so a
+// 64 KiB query came back as 330 KB (a field) or 660 KB (the locations,
+// a quantile), ten times its size (TestFormEchoBounded). No valid value
+// is as long, leading zeros aside: a field longer is refused, shown
+// clipped; a location longer is no queue@system, left out (queueLocations).
+const maxEcho = 64
+
+// boundTyped clips each field typed longer than maxEcho, its error
+// saying so (validate keeps that error, the first).
+func (f *predictForm) boundTyped() {
+	for _, fl := range []struct {
+		name string
+		v    *string
+	}{{"cores", &f.Cores}, {"wallTime", &f.WallTime}, {"quantile", &f.Quantile}, {"confidence", &f.Confidence}, {"within", &f.Within}} {
+		if len(*fl.v) > maxEcho {
+			f.Errors[fl.name] = fmt.Sprintf("%d bytes typed, at most %d (shown clipped)", len(*fl.v), maxEcho)
+			*fl.v = clip(*fl.v)
+		}
+	}
+}
+
+// queueLocations is the locations of asked that are queue@system (two
+// names: at most 129 bytes, nothing to escape), which the form shows
+// again as checkboxes, and how many others it leaves out: it showed
+// every one, twice, escaped, and they could not be asked for anyway.
+func queueLocations(asked []string) (shown []string, left int) {
+	shown = make([]string, 0, len(asked))
+	for _, l := range asked {
+		if locationName(l) {
+			shown = append(shown, l)
+		} else {
+			left++
+		}
+	}
+	return shown, left
+}
+
+func firstMalformed(asked []string) string {
+	i := slices.IndexFunc(asked, func(l string) bool { return !locationName(l) })
+	return asked[i]
+}
+
+// locationName reports whether l is queue@system, both names.
+func locationName(l string) bool {
+	q, sys, ok := strings.Cut(l, "@")
+	return ok && validName(q) && validName(sys)
+}
+
 // validate checks each field as typed, recording an error beside each bad
-// one, and returns the request they make.
+// one (unless one is there already: boundTyped's), and returns the
+// request they make.
 func (f *predictForm) validate(locs []string) *PredictRequest {
 	req := &PredictRequest{}
 	var err error
+	defer maps.Copy(f.Errors, maps.Clone(f.Errors))
 	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
 		f.Errors["cores"] = fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores))
 	}
@@ -255,9 +317,9 @@ func levelOptions(levels []Level, conf bool, typed string) []option {
 	return out
 }
 
-// clip shortens what a user typed to quote it in an error (at most 64
-// bytes, on a rune boundary).
-func clip(s string) string { return clipN(s, 64) }
+// clip shortens what a user typed to quote it in an error (at most
+// maxEcho bytes, on a rune boundary).
+func clip(s string) string { return clipN(s, maxEcho) }
 
 // locationChoices lists every queue of every system as a checkbox,
 // checked when asked for; locations asked for that the service does not

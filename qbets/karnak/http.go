@@ -717,10 +717,17 @@ func (s *Service) stats(*http.Request) (render, error) {
 }
 
 // queryParams reads quantile, confidence and within from the URL query,
-// with the same ranges as a hypothetical request.
+// with the same ranges as a hypothetical request, each at most maxEcho
+// bytes (no valid one is longer, leading zeros aside): the prediction
+// page shows them again in its form.
 func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	q, c = defaultQuantile, defaultConfidence
 	v := query(r.URL.RawQuery)
+	for _, k := range []string{"quantile", "confidence", "within"} {
+		if n := len(v.Get(k)); n > maxEcho {
+			return 0, 0, 0, badRequest("%s: %d bytes, at most %d", k, n, maxEcho)
+		}
+	}
 	if s := v.Get("quantile"); s != "" {
 		if q, err = strconv.Atoi(s); err != nil {
 			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", clip(s))
