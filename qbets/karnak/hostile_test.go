@@ -1051,3 +1051,60 @@ func TestAltLinksBounded(t *testing.T) {
 		t.Errorf("a quantile of 64 bytes: %d, want 200", code)
 	}
 }
+
+// The compact form is bounded whatever the operator's limits: it listed
+// every system as a checkbox (5,000 systems under MaxSystems 5,000: 498
+// KB), and every queue of the first system asked for (a MaxQueues past
+// formMaxChoices). It lists at most formMaxSystems systems besides those
+// checked and formMaxChoices queues of that system, the ones asked for
+// among them, and says how many it leaves out.
+func TestFormBoundedAnyLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("declares 1,100 systems")
+	}
+	const systems, big = 1100, 700
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, MaxSystems: systems + 1, MaxQueues: big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	for i := range systems {
+		evs = append(evs, Event{Kind: "queue", System: fmt.Sprintf("sys%04d", i), Time: testNow, Queue: "q", Cores: 64, WallTime: 3600})
+	}
+	for q := range big {
+		evs = append(evs, Event{Kind: "queue", System: "big", Time: testNow, Queue: fmt.Sprintf("queue-%03d", q), Cores: 64, WallTime: 3600})
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	get := func(query string) (int, string) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html"+query, nil))
+		return w.Code, w.Body.String()
+	}
+	count := strings.Count
+	code, body := get("")
+	t.Logf("the empty form at %d systems: %d bytes", systems+1, len(body))
+	if want := fmt.Sprintf("%d more systems are not listed here (at most %d are, by name)", systems+1-formMaxSystems, formMaxSystems); code != 200 ||
+		count(body, `name="sys"`) != formMaxSystems || !strings.Contains(body, want) || len(body) > 64<<10 {
+		t.Errorf("the empty form: %d, %d bytes, %d systems listed; want 200, at most 64 KiB, %d, and %q", code, len(body), count(body, `name="sys"`), formMaxSystems, want)
+	}
+	// Systems checked are listed beyond the bound, checked.
+	if code, body = get("?show=queues&sys=sys1099&sys=sys1098"); code != 200 || count(body, `name="sys"`) > formMaxSystems+2 ||
+		!strings.Contains(body, `value="q@sys1099"`) || !strings.Contains(body, `value="q@sys1098"`) {
+		t.Errorf("two systems far down the list shown: %d, %d systems, their queues listed: %v", code, count(body, `name="sys"`), strings.Contains(body, `value="q@sys1099"`))
+	}
+	readme, err := os.ReadFile("../../examples/qserve/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("it lists at most %d systems besides those checked, and at most %d queues of a system", formMaxSystems, formMaxChoices); !strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), want) {
+		t.Errorf("examples/qserve/README.md does not say %q", want)
+	}
+	code, body = get("?show=queues&sys=big&loc=queue-699%40big")
+	if want := fmt.Sprintf("%d queues of big are not listed (at most %d are)", big-formMaxChoices, formMaxChoices); code != 200 || count(body, `name="loc"`) != formMaxChoices ||
+		!strings.Contains(body, want) || !strings.Contains(body, `value="queue-699@big" checked="checked"`) {
+		t.Errorf("a system of %d queues shown: %d, %d queues listed (queue-699 checked: %v); want %d, %q", big, code, count(body, `name="loc"`),
+			strings.Contains(body, `value="queue-699@big" checked="checked"`), formMaxChoices, want)
+	}
+}

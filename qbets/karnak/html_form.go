@@ -57,6 +57,15 @@ type locGroup struct {
 // (TestFormCompactAtDefaultLimits).
 const formMaxChoices = 512
 
+// formMaxSystems bounds the systems a compact form lists as checkboxes,
+// those checked aside (at most maxParams): they were all listed, and
+// an operator's MaxSystems made the form as large as every queue had
+// (5,000 systems: 498 KB; TestFormBoundedAnyLimits). The default
+// MaxSystems, so that at the default limits every system is listed.
+// The systems beyond are reached from their pages (the list of
+// systems), whose link to the form lists their queues.
+const formMaxSystems = 256
+
 // groupHTML writes a known system's group of checkboxes as the form's
 // template does, byte for byte (TestFormGroupsAsTemplate), without it:
 // the template spent some 30 µs a checkbox in reflection and escapers,
@@ -374,16 +383,37 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		return c
 	}
 	var rest []string
+	cutQueues, cutSys := 0, ""
 	for _, sq := range all {
 		name := sq.sys.name
 		// (The first system asked for is listed whatever its queues, so
 		// that a system of more than formMaxChoices (Config.MaxQueues)
-		// can still be asked about.)
+		// can still be asked about: its queues asked for, and the first
+		// others up to the bound.)
 		if compact && (!open[name] || listed > 0 && listed+sq.n > formMaxChoices) {
 			rest = append(rest, name)
 			continue
 		}
 		_, qs := s.statusOf(sq.sys)
+		if compact && len(qs) > formMaxChoices {
+			room := formMaxChoices
+			for _, q := range qs {
+				if want[q.Queue+"@"+name] {
+					room--
+				}
+			}
+			kept := qs[:0]
+			for _, q := range qs {
+				if asked := want[q.Queue+"@"+name]; asked || room > 0 {
+					if !asked {
+						room--
+					}
+					kept = append(kept, q)
+				}
+			}
+			cutQueues, cutSys = len(qs)-len(kept), name
+			qs = kept
+		}
 		listed += len(qs)
 		g := locGroup{System: name, shown: compact}
 		for _, q := range qs {
@@ -419,19 +449,32 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		}
 	}
 	if compact {
-		more = moreHTML(rest, checked, total)
+		more = moreHTML(rest, checked, total, cutQueues, cutSys)
 	}
 	return out, more
 }
 
 // moreHTML is a compact form's systems whose queues it does not list,
 // as checkboxes to show them (sys), checked when checked (?sys=) and
-// left out by the bound, so that the user sees which were not shown.
-func moreHTML(systems []string, checked map[string]bool, total int) template.HTML {
+// left out by the bound, so that the user sees which were not shown: at
+// most formMaxSystems unchecked, the rest counted. cut queues of the
+// system cutSys were left out by formMaxChoices.
+func moreHTML(systems []string, checked map[string]bool, total, cut int, cutSys string) template.HTML {
 	var b strings.Builder
 	b.WriteString(`<div class="system more">` + "\n")
 	fmt.Fprintf(&b, `<p class="sysname">The service knows %d queues, too many to list at once: check systems and press Show queues to choose among theirs (at most %d queues are listed).</p>`+"\n", total, formMaxChoices)
+	if cut > 0 {
+		fmt.Fprintf(&b, `<p class="note">%d queues of %s are not listed (at most %d are): a queue's page links here with it chosen.</p>`+"\n", cut, template.HTMLEscapeString(cutSys), formMaxChoices)
+	}
+	unchecked, left := 0, 0
 	for _, name := range systems {
+		if !checked[name] {
+			if unchecked == formMaxSystems {
+				left++
+				continue
+			}
+			unchecked++
+		}
 		v := template.HTMLEscapeString(name)
 		b.WriteString(`<label class="check"><input type="checkbox" name="sys" value="`)
 		b.WriteString(v)
@@ -441,6 +484,9 @@ func moreHTML(systems []string, checked map[string]bool, total int) template.HTM
 		b.WriteString(`"/> `)
 		b.WriteString(v)
 		b.WriteString("</label>\n")
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, `<p class="note">%d more systems are not listed here (at most %d are, by name): a system's page, from the list of systems, links here with its queues chosen.</p>`+"\n", left, formMaxSystems)
 	}
 	b.WriteString("</div>\n")
 	return template.HTML(b.String()) //nolint:gosec // every value in it is escaped
