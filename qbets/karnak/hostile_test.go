@@ -1108,3 +1108,47 @@ func TestFormBoundedAnyLimits(t *testing.T) {
 			strings.Contains(body, `value="queue-699@big" checked="checked"`), formMaxChoices, want)
 	}
 }
+
+// A hypothetical job's simulation is reused only for the same question
+// at the same second of the system's clock (forecaster.hypo), not over a
+// minute as the prediction cache is: the answer is not the one a second
+// later shifted. Here 48 of 64 cores run until testNow+600 (their
+// requested time) and a 64-core job waits for them: a 16-core job of
+// 600 s submitted at testNow fits before that job's reservation and
+// starts at once, and submitted 5 s later it does not, and waits 7,795 s
+// (until the 64-core job's end). Reused from the
+// first second (another request, here another within, which the cache
+// keys apart), the second would have said 0. Reuse across a window
+// would need every threshold of the schedule (each backfilling
+// decision, each running job past its prediction, whose end moves with
+// the clock) to hold: not cheaper to check than to simulate.
+func TestHypotheticalNotReusedAcrossSeconds(t *testing.T) {
+	now := int64(testNow)
+	s, err := NewServiceWith(nil, func() int64 { return now }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest([]Event{
+		{Kind: "queue", System: "p", Time: testNow - 7200, Queue: "a", Cores: 64, WallTime: 86400},
+		{Kind: "submit", System: "p", Job: 1, Time: testNow - 7000, Queue: "a", Cores: 48, WallTime: 3600},
+		{Kind: "start", System: "p", Job: 1, Time: testNow - 3000},
+		{Kind: "submit", System: "p", Job: 2, Time: testNow - 2000, Queue: "a", Cores: 64, WallTime: 7200},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(within int64) *ForecastPart {
+		t.Helper()
+		ps, err := s.PredictHypothetical(&PredictRequest{Cores: 16, WallTime: 600, Confidence: 90, Quantile: 95, Within: within, Locations: []Location{{"p", "a"}}})
+		if err != nil || len(ps) != 1 || ps[0].Forecast == nil {
+			t.Fatalf("%v %+v", err, ps)
+		}
+		return ps[0].Forecast
+	}
+	if f := ask(0); f.Wait != 0 {
+		t.Fatalf("at testNow: wait %d, want 0 (the job backfills)", f.Wait)
+	}
+	now += 5
+	if f := ask(600); f.Wait < 3600 || f.Start < now {
+		t.Errorf("5 s later: wait %d, start %d: want the wait behind job 2 (hours), as a simulation at that second says", f.Wait, f.Start)
+	}
+}
