@@ -230,6 +230,24 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// listenFixture is an in-process service, loaded, and a collector
+// feeding it, for -listen's server.
+func listenFixture(t *testing.T) (*karnak.Service, *slurmfeed.Collector) {
+	t.Helper()
+	svc, err := karnak.New(nil, karnak.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := slurmfeed.New(slurmfeed.Config{System: "x", Service: svc, Poll: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, c
+}
+
 // emfileListener fails every other accept as the kernel's accept does
 // when the process is out of file descriptors (EMFILE).
 type emfileListener struct {
@@ -256,17 +274,7 @@ func (l *emfileListener) Accept() (net.Conn, error) {
 // client wrote to the daemon's log at will (60 failed accepts, 60 lines
 // on stderr).
 func TestListenErrorLogBounded(t *testing.T) {
-	svc, err := karnak.New(nil, karnak.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Load(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c, err := slurmfeed.New(slurmfeed.Config{System: "x", Service: svc, Poll: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, c := listenFixture(t)
 	o, err := parse([]string{"-listen", "127.0.0.1:0"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
