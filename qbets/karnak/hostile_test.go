@@ -1152,3 +1152,26 @@ func TestHypotheticalNotReusedAcrossSeconds(t *testing.T) {
 		t.Errorf("5 s later: wait %d, start %d: want the wait behind job 2 (hours), as a simulation at that second says", f.Wait, f.Start)
 	}
 }
+
+// A hypothetical request's errors quote its values clipped, as every
+// other error does: a text body's unknown key, a number that does not
+// parse, a location without '@', a JSON wall time came back whole, and
+// quoted (a control character is 4 bytes: a 64 KiB body of them, a
+// 256 KB error).
+func TestPredictRequestErrorsClipped(t *testing.T) {
+	_, srv := newTestServer(t, Config{Rate: -1})
+	junk := strings.Repeat("\x01", 60<<10)
+	for _, c := range []struct{ ctype, body, want string }{
+		{"text/plain", junk + " 1\n", "is not a field"},
+		{"text/plain", "nofield" + junk + " 1 2\n", "want 1 values"},
+		{"text/plain", "processors " + junk + "\n", "processors"},
+		{"text/plain", "quantile " + strings.Repeat("9", 60<<10) + "\n", "quantile"},
+		{"application/json", `{"cores":1,"wallTime":60,"locations":["` + strings.Repeat(`\u0001`, 10<<10) + `"]}`, "want queue@system"},
+		{"application/json", `{"cores":1,"wallTime":[` + strings.Repeat("1,", 30<<10) + `1],"locations":["normal@s1"]}`, "wallTime"},
+	} {
+		resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=txt", c.ctype, "", c.body)
+		if resp.StatusCode != 400 || !strings.Contains(out, c.want) || len(out) > 600 {
+			t.Errorf("%s body of %d bytes: %d, %d bytes %.200q, want a short 400 naming %q", c.ctype, len(c.body), resp.StatusCode, len(out), out, c.want)
+		}
+	}
+}
