@@ -1157,7 +1157,9 @@ func TestHypotheticalNotReusedAcrossSeconds(t *testing.T) {
 // other error does: a text body's unknown key, a number that does not
 // parse, a location without '@', a JSON wall time came back whole, and
 // quoted (a control character is 4 bytes: a 64 KiB body of them, a
-// 256 KB error).
+// 256 KB error); so did encoding/json's errors (a number of the wrong
+// type, an unknown key) and a 415's Content-Type (its charset twice,
+// quoted: a 60 KB header, a 240 KB error).
 func TestPredictRequestErrorsClipped(t *testing.T) {
 	_, srv := newTestServer(t, Config{Rate: -1})
 	junk := strings.Repeat("\x01", 60<<10)
@@ -1168,10 +1170,15 @@ func TestPredictRequestErrorsClipped(t *testing.T) {
 		{"text/plain", "quantile " + strings.Repeat("9", 60<<10) + "\n", "quantile"},
 		{"application/json", `{"cores":1,"wallTime":60,"locations":["` + strings.Repeat(`\u0001`, 10<<10) + `"]}`, "want queue@system"},
 		{"application/json", `{"cores":1,"wallTime":[` + strings.Repeat("1,", 30<<10) + `1],"locations":["normal@s1"]}`, "wallTime"},
+		// encoding/json's own errors quote a number and an unknown key whole
+		{"application/json", `{"cores":` + strings.Repeat("9", 60<<10) + `,"wallTime":60,"locations":["normal@s1"]}`, "into the field cores of type int64"},
+		{"application/json", `{"cores":1,"wallTime":60,"locations":["normal@s1"],"x` + strings.Repeat("9", 60<<10) + `":1}`, "unknown field"},
+		// the Content-Type is quoted in a 415, its charset twice
+		{"text/plain; charset=\"" + strings.Repeat(`\"`, 30<<10) + `"`, "processors 1\n", "want application/json or text/plain"},
 	} {
 		resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=txt", c.ctype, "", c.body)
-		if resp.StatusCode != 400 || !strings.Contains(out, c.want) || len(out) > 600 {
-			t.Errorf("%s body of %d bytes: %d, %d bytes %.200q, want a short 400 naming %q", c.ctype, len(c.body), resp.StatusCode, len(out), out, c.want)
+		if resp.StatusCode/100 != 4 || !strings.Contains(out, c.want) || len(out) > 600 {
+			t.Errorf("%.50s body of %d bytes: %d, %d bytes %.200q, want a short 4xx naming %q", c.ctype, len(c.body), resp.StatusCode, len(out), out, c.want)
 		}
 	}
 }

@@ -445,7 +445,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		if err != nil && mt != "" {
 			why = ": " + err.Error()
 		}
-		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", ct, why, strings.Join(types, " or "))}
+		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", clip(ct), why, strings.Join(types, " or "))}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -886,7 +886,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 	switch {
 	case bytes.HasPrefix(trim, []byte("[")):
 		if err := d.Decode(&evs); err != nil {
-			return "", nil, badRequest("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 	case bytes.Contains(trim, []byte(`"events"`)):
 		var b struct {
@@ -894,13 +894,13 @@ func decodeEvents(body []byte) (string, []Event, error) {
 			Events []Event `json:"events" xml:"events"`
 		}
 		if err := d.Decode(&b); err != nil {
-			return "", nil, badRequest("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 		batch, evs = b.Batch, b.Events
 	default:
 		var e Event
 		if err := d.Decode(&e); err != nil {
-			return "", nil, badRequest("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 		evs = []Event{e}
 	}

@@ -67,7 +67,7 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 		d := json.NewDecoder(bytes.NewReader(body))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&j); err != nil {
-			return fmt.Errorf("body: malformed JSON: %v", err)
+			return fmt.Errorf("body: malformed JSON: %s", jsonError(err))
 		}
 		if trailingData(body, d) {
 			return fmt.Errorf("body: trailing data after the JSON object")
@@ -104,6 +104,17 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 		r.Locations = append(r.Locations, Location{System: sys, Queue: q})
 	}
 	return nil
+}
+
+// jsonError is the decoder's err with the value it quotes clipped:
+// encoding/json quotes a number of the wrong type whole (its digits), and
+// an unknown key whole, so a 60 KB number came back as a 60 KB error.
+func jsonError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("json: cannot unmarshal %s into the field %s of type %s", clip(te.Value), te.Field, te.Type)
+	}
+	return clipN(err.Error(), 2*maxEcho) // (json: unknown field "…")
 }
 
 func jsonDuration(m json.RawMessage) (int64, error) {
