@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -255,46 +254,53 @@ func locationName(l string) bool {
 func (f *predictForm) validate(locs []string) *PredictRequest {
 	req := &PredictRequest{}
 	var err error
-	defer maps.Copy(f.Errors, maps.Clone(f.Errors))
 	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
-		f.Errors["cores"] = fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores))
+		f.fail("cores", fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores)))
 	}
 	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 || req.WallTime > maxSpan {
-		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600)
+		f.fail("wallTime", fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600))
 	}
 	if req.Quantile, err = strconv.Atoi(strings.TrimSpace(f.Quantile)); err != nil || req.Quantile < 1 || req.Quantile > 99 {
-		f.Errors["quantile"] = fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile))
+		f.fail("quantile", fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile)))
 	}
 	if req.Confidence, err = strconv.Atoi(strings.TrimSpace(f.Confidence)); err != nil || req.Confidence < 10 || req.Confidence > 95 {
-		f.Errors["confidence"] = fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence))
+		f.fail("confidence", fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence)))
 	}
 	if f.Errors["quantile"] == "" && f.Errors["confidence"] == "" && !slices.Contains(f.Levels, Level{req.Quantile, req.Confidence}) {
 		// The two lists offer every quantile and every confidence of
 		// the levels, not every pair of them is one.
-		f.Errors["quantile"] = fmt.Sprintf("the %d%% quantile at %d%% confidence is not answered here: this service answers the quantile/confidence pairs %s (its operator chooses them: qserve -levels)",
-			req.Quantile, req.Confidence, levelList(f.Levels))
+		f.fail("quantile", fmt.Sprintf("the %d%% quantile at %d%% confidence is not answered here: this service answers the quantile/confidence pairs %s (its operator chooses them: qserve -levels)",
+			req.Quantile, req.Confidence, levelList(f.Levels)))
 	}
 	if w := strings.TrimSpace(f.Within); w != "" {
 		if req.Within, err = parseDuration(w); err != nil || req.Within > maxSpan {
-			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, at most %d hours (2^40 s), or leave it empty", clip(f.Within), int64(maxSpan)/3600)
+			f.fail("within", fmt.Sprintf("%q: want hh:mm:ss, at most %d hours (2^40 s), or leave it empty", clip(f.Within), int64(maxSpan)/3600))
 		}
 	}
 	switch {
 	case len(locs) == 0:
-		f.Errors["loc"] = "choose at least one queue"
+		f.fail("loc", "choose at least one queue")
 	case len(locs) > maxLocations:
-		f.Errors["loc"] = fmt.Sprintf("%d queues chosen, at most %d", len(locs), maxLocations)
+		f.fail("loc", fmt.Sprintf("%d queues chosen, at most %d", len(locs), maxLocations))
 	default:
 		for _, l := range locs {
 			q, sys, ok := strings.Cut(l, "@")
 			if !ok || !validName(q) || !validName(sys) {
-				f.Errors["loc"] = fmt.Sprintf("%q is not queue@system", clip(l))
+				f.fail("loc", fmt.Sprintf("%q is not queue@system", clip(l)))
 				break
 			}
 			req.Locations = append(req.Locations, Location{System: sys, Queue: q})
 		}
 	}
 	return req
+}
+
+// fail records msg as the error of field, unless it has one already
+// (boundTyped's, which says the value shown is clipped).
+func (f *predictForm) fail(field, msg string) {
+	if _, ok := f.Errors[field]; !ok {
+		f.Errors[field] = msg
+	}
 }
 
 // option is one choice of a select: a quantile or a confidence.
