@@ -1059,9 +1059,6 @@ func TestAltLinksBounded(t *testing.T) {
 // checked and formMaxChoices queues of that system, the ones asked for
 // among them, and says how many it leaves out.
 func TestFormBoundedAnyLimits(t *testing.T) {
-	if testing.Short() {
-		t.Skip("declares 1,100 systems")
-	}
 	const systems, big = 1100, 700
 	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, MaxSystems: systems + 1, MaxQueues: big})
 	if err != nil {
