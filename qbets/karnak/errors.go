@@ -128,7 +128,7 @@ func (l *internalLog) log(logf func(string, ...any), err error) int64 {
 		more = fmt.Sprintf(" (%d earlier ones not logged: at most %d a minute)", l.dropped, logBurst)
 		l.dropped = 0
 	}
-	logf("karnak: internal error %d%s: %s", l.n, more, oneLine(clipN(err.Error(), maxLogDetail)))
+	logf("karnak: internal error %d%s: %s", l.n, more, clipN(oneLine(err.Error()), maxLogDetail))
 	return l.n
 }
 

@@ -80,6 +80,12 @@ func TestInternalLogClipped(t *testing.T) {
 	if len(got) > maxLogDetail+64 || !strings.HasSuffix(got, "…") {
 		t.Errorf("a 8 KiB cause logged as %d bytes", len(got))
 	}
+	// Bytes that are not UTF-8 become U+FFFD (3 bytes each) on the one
+	// line: clipped after, not before (a 4 KiB cause was 3 KiB logged).
+	l.log(func(f string, a ...any) { got = fmt.Sprintf(f, a...) }, errors.New(strings.Repeat("\xff", 4096)))
+	if len(got) > maxLogDetail+64 || !strings.HasSuffix(got, "…") {
+		t.Errorf("a 4 KiB cause not UTF-8 logged as %d bytes", len(got))
+	}
 }
 
 // The lines a minute leaves out are counted in the next minute's first
