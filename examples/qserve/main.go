@@ -38,6 +38,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/connlimit"
+	"github.com/batchq/batchq/examples/internal/errlog"
 	"github.com/batchq/batchq/qbets/karnak"
 )
 
@@ -327,9 +328,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	ln = conns.Wrap(ln, svc.ConnClient)
 	srv := newServer(svc.Handler(), to)
 	srv.TLSConfig = tlsCfg
-	errLog := newErrorLog(logger) // net/http's own lines, bounded (errlog.go)
-	defer errLog.flush()
-	srv.ErrorLog = errLog.logger()
+	errLog := errlog.New(logger) // net/http's own lines, bounded
+	defer errLog.Flush()
+	srv.ErrorLog = errLog.Logger()
 	errc := make(chan error, len(replays)+2)
 	go func() {
 		if err := serveOn(srv, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/batchq/batchq/examples/internal/errlog"
 )
 
 // selfSigned writes a self-signed certificate for 127.0.0.1 and its key
@@ -134,7 +136,7 @@ func TestServeTLS(t *testing.T) {
 // the server's ErrorLog, which serve left to the standard logger, so
 // that anyone who can open a connection wrote a line to stderr for each
 // (300 connections of garbage, 300 lines). serve's server logs at most
-// serverErrorBurst of them a serverErrorPeriod and then says how many it
+// errlog.Burst of them an errlog.Period and then says how many it
 // left out.
 func TestServerErrorLogBounded(t *testing.T) {
 	if testing.Short() {
@@ -191,8 +193,8 @@ func TestServerErrorLogBounded(t *testing.T) {
 			n++
 		}
 	}
-	if n == 0 || n > serverErrorBurst {
-		t.Errorf("%d connections of garbage: %d handshake errors logged, want 1 to %d", conns, n, serverErrorBurst)
+	if n == 0 || n > errlog.Burst {
+		t.Errorf("%d connections of garbage: %d handshake errors logged, want 1 to %d", conns, n, errlog.Burst)
 	}
 	if want := fmt.Sprintf("%d more server errors", conns-n); !strings.Contains(strings.Join(all, "\n"), want) {
 		t.Errorf("the lines left out are not counted (no line says %q): %q", want, all[max(0, len(all)-5):])

@@ -1,15 +1,27 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/batchq/batchq/examples/internal/errlog"
+	"github.com/batchq/batchq/qbets/karnak"
+	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
 // A recording given to -replay may have been gunzipped to be read (it is
@@ -197,5 +209,115 @@ func TestServiceTokenInClear(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "-service") {
 			t.Errorf("-service %s: %v, want the flag named", c.service, err)
 		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer for a logger that goroutines share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// listenFixture is an in-process service, loaded, and a collector
+// feeding it, for -listen's server.
+func listenFixture(t *testing.T) (*karnak.Service, *slurmfeed.Collector) {
+	t.Helper()
+	svc, err := karnak.New(nil, karnak.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c, err := slurmfeed.New(slurmfeed.Config{System: "x", Service: svc, Poll: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, c
+}
+
+// emfileListener fails every other accept as the kernel's accept does
+// when the process is out of file descriptors (EMFILE).
+type emfileListener struct {
+	net.Listener
+	mu sync.Mutex
+	n  int
+}
+
+func (l *emfileListener) Accept() (net.Conn, error) {
+	l.mu.Lock()
+	l.n++
+	fail := l.n%2 == 1
+	l.mu.Unlock()
+	if fail {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Addr: l.Addr(), Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
+}
+
+// -listen's server logs at most errlog.Burst of net/http's own lines a
+// period, then how many it left out. net/http writes one for each accept
+// that fails, as every one does while a client holds connections past
+// the process's file limit, and they went to the standard logger: a
+// client wrote to the daemon's log at will (60 failed accepts, 60 lines
+// on stderr).
+func TestListenErrorLogBounded(t *testing.T) {
+	svc, c := listenFixture(t)
+	o, err := parse([]string{"-listen", "127.0.0.1:0"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := &emfileListener{Listener: inner}
+	var out lockedBuffer
+	stop := serveOn(ln, o.conns, svc, c, log.New(&out, "", 0))
+	const conns = 60 // each after a failed accept
+	for range conns {
+		conn, err := net.DialTimeout("tcp", inner.Addr().String(), 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second)) //nolint:errcheck // a deadline on a live conn
+		fmt.Fprint(conn, "GET /slurmfeed/report.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+		if _, err := http.ReadResponse(bufio.NewReader(conn), nil); err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+	}
+	stop()
+	// (A last accept may fail after stop, unlogged: the count is read
+	// from the log, and must cover the conns accepts that failed.)
+	n, more := 0, 0
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, "too many open files") {
+			n++
+		}
+		fmt.Sscanf(l, "%d more server errors", &more) //nolint:errcheck // 0 unless the line says it
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("are at most %d a minute of at most %s bytes", errlog.Burst, "1,024"); errlog.Period != time.Minute || errlog.MaxLine != 1024 ||
+		!strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), want) {
+		t.Errorf("README.md does not say the bounds: %q", want)
+	}
+	if n == 0 || n > errlog.Burst || n+more < conns {
+		t.Errorf("%d failed accepts: %d lines logged and %d counted, want 1 to %d logged and all %d said", conns, n, more, errlog.Burst, conns)
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/batchq/batchq/examples/internal/connlimit"
-	"github.com/batchq/batchq/qbets/karnak"
 	"github.com/batchq/batchq/qbets/karnak/slurmfeed"
 )
 
@@ -155,17 +154,7 @@ func TestListenConnsBounded(t *testing.T) {
 			t.Errorf("README.md does not say the default: %q", want)
 		}
 	}
-	svc, err := karnak.New(nil, karnak.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Load(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	c, err := slurmfeed.New(slurmfeed.Config{System: "x", Service: svc, Poll: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, c := listenFixture(t)
 	for _, k := range []struct {
 		flags []string
 		want  int

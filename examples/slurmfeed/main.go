@@ -25,6 +25,7 @@ import (
 
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/examples/internal/connlimit"
+	"github.com/batchq/batchq/examples/internal/errlog"
 	"github.com/batchq/batchq/internal/progress"
 	"github.com/batchq/batchq/internal/sysname"
 	"github.com/batchq/batchq/qbets/karnak"
@@ -235,16 +236,32 @@ func serve(addr string, conns *connlimit.Flags, svc *karnak.Service, c *slurmfee
 	if err != nil {
 		return nil, nil, err
 	}
+	stop := serveOn(ln, conns, svc, c, logger)
+	logger.Printf("serving the service and /slurmfeed/report.json at http://%s", ln.Addr())
+	return stop, ln.Addr(), nil
+}
+
+// serveOn is serve on a listener.
+func serveOn(ln net.Listener, conns *connlimit.Flags, svc *karnak.Service, c *slurmfeed.Collector, logger *log.Logger) (stop func()) {
 	ln = conns.Wrap(ln, svc.ConnClient)
 	mux := http.NewServeMux()
 	mux.Handle("/karnak/", svc.Handler())
 	mux.HandleFunc("GET /slurmfeed/report.json", reportHandler(c.Report))
 	srv := newServer(mux)
+	// net/http's own lines, bounded as qserve serve's (errlog): they went
+	// to the standard logger, and a client writes them at will. A client
+	// that holds connections past the process's file limit (below
+	// -max-conns at a common ulimit -n of 1,024) fails every accept, each
+	// a line ("http: Accept error: … too many open files; retrying in
+	// 5ms"): one a second while it holds them, and more as it lets some
+	// go and takes them again, since each accept that succeeds starts
+	// the retry's delay again at 5 ms (TestListenErrorLogBounded).
+	errLog := errlog.New(logger)
+	srv.ErrorLog = errLog.Logger()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			logger.Printf("serve: %v", err)
 		}
 	}()
-	logger.Printf("serving the service and /slurmfeed/report.json at http://%s", ln.Addr())
-	return func() { srv.Close() }, ln.Addr(), nil
+	return func() { srv.Close(); errLog.Flush() }
 }

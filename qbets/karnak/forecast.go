@@ -180,7 +180,10 @@ type forecaster struct {
 	// plays one pool for the whole system, so the queue does not enter
 	// it: a request naming several queues of one system (up to
 	// maxLocations) asks it the same question for each, and one
-	// simulation answers them all rather than one per location.
+	// simulation answers them all rather than one per location. It is
+	// keyed by the second, not reused over a window: a job submitted a
+	// few seconds later may miss a backfilling slot and wait hours
+	// (TestHypotheticalNotReusedAcrossSeconds).
 	hypo hypoRun
 	// runsForTests counts the simulations run. Only the tests read it,
 	// to check the bound of one simulation per request, state and

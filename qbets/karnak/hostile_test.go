@@ -769,16 +769,17 @@ func manyQueues(t *testing.T, s *Service, systems, queues int) {
 
 // The form's checkboxes are written by groupHTML byte for byte as its
 // template writes them, checked or not, next to locations the service
-// does not know (which the template writes, escaped).
+// does not know (which the template writes; those that are not
+// queue@system the form leaves out, TestFormEchoBounded).
 func TestFormGroupsAsTemplate(t *testing.T) {
 	s, _ := newTestServer(t, Config{Rate: -1})
 	manyQueues(t, s, 3, 5)
-	r := httptest.NewRequest("GET", "/karnak/waittime/predict.html?cores=1&wallTime=60&loc=normal%40s1&loc=queue-03%40sys001&loc=%3Cb%3E%2B%22x%40y", nil)
+	r := httptest.NewRequest("GET", "/karnak/waittime/predict.html?cores=1&wallTime=60&loc=normal%40s1&loc=queue-03%40sys001&loc=no.such_q-1%40nosys", nil)
 	w := httptest.NewRecorder()
 	s.predictPage(w, r)
 	fast := w.Body.String()
 	f := &predictForm{Errors: map[string]string{}}
-	f.Systems, _ = s.locationChoices([]string{"normal@s1", "queue-03@sys001", `<b>+"x@y`}, nil)
+	f.Systems, _ = s.locationChoices([]string{"normal@s1", "queue-03@sys001", "no.such_q-1@nosys"}, nil)
 	var b strings.Builder
 	for i := range f.Systems {
 		b.WriteString(string(f.Systems[i].HTML))
@@ -791,16 +792,17 @@ func TestFormGroupsAsTemplate(t *testing.T) {
 	w = httptest.NewRecorder()
 	s.renderPage(w, 200, "predict", p)
 	tmpl := w.Body.String()
-	// (up to the form's error, which names the unknown location)
+	// (the request is answered, an error for the unknown location
+	// beside the others' predictions: the fieldset has no error)
 	i, j := strings.Index(tmpl, "<legend>Queues</legend>"), strings.Index(tmpl, "</fieldset>")
-	k, l := strings.Index(fast, "<legend>Queues</legend>"), strings.Index(fast, `<p class="error" id="loc-err">`)
+	k, l := strings.Index(fast, "<legend>Queues</legend>"), strings.Index(fast, "</fieldset>")
 	if i < 0 || j < i || k < 0 || l < k {
 		t.Fatalf("no location fieldset:\n%s", fast)
 	}
 	if got, want := fast[k:l], tmpl[i:j]; got != want {
 		t.Errorf("the checkboxes differ from the template's:\n%s\nwant\n%s", got, want)
 	}
-	for _, v := range []string{`checked="checked"/> normal@s1`, `checked="checked"/> queue-03@sys001`, `&lt;b&gt;&#43;&#34;x@y`} {
+	for _, v := range []string{`checked="checked"/> normal@s1`, `checked="checked"/> queue-03@sys001`, `value="no.such_q-1@nosys" checked="checked"/> no.such_q-1@nosys`} {
 		if !strings.Contains(fast, v) {
 			t.Errorf("the form lacks %q", v)
 		}
@@ -926,5 +928,254 @@ func TestFormTooManyQueues(t *testing.T) {
 	resp, body = doReq(t, "GET", srv.URL+"/karnak/starttime/predict.html?cores=2&x="+strings.Repeat("a", 1<<20), "", "", "")
 	if resp.StatusCode != 414 || !strings.Contains(body, "<form") || !strings.Contains(body, "too long for the service to read (query: longer than 65536 bytes)") || len(body) > 64<<10 {
 		t.Errorf("a 1 MB query: %d, %d bytes %.300s, want 414 with the form, at most 64 KiB", resp.StatusCode, len(body), body)
+	}
+}
+
+// The most a hostile query adds to the form: its fields clipped at
+// maxEcho and maxLocations locations of two names (measured 43,222
+// bytes at the worst, all of them at once).
+const formEchoBudget = 48 << 10
+
+// A reply is at most a constant and a bounded echo of its query. The
+// form showed every value typed again whole and escaped ('"' is 5
+// bytes; a location and a quantile twice): a 64 KiB query came back as
+// 330 KB (one field) to 660 KB (100 locations), ten times its size. Now
+// a field typed longer than maxEcho is refused and shown clipped, and a
+// location that is not queue@system is left out, each with a note: the
+// same query with values twice as long gets no longer an answer, and
+// none is more than formEchoBudget over the empty form.
+func TestFormEchoBounded(t *testing.T) {
+	s, _ := newTestServer(t, Config{Rate: -1})
+	get := func(q string) (int, string) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html"+q, nil))
+		return w.Code, w.Body.String()
+	}
+	_, empty := get("")
+	quotes := func(n int) string { return strings.Repeat(`"`, n) }
+	field := func(name string) func(int) string {
+		return func(n int) string { return "?cores=1&" + name + "=" + quotes(n) }
+	}
+	for _, c := range []struct {
+		name string
+		q    func(n int) string
+		n    int // the query at n and at 2n bytes a value
+		note string
+	}{
+		{"cores", func(n int) string { return "?cores=" + quotes(n) }, 30000, "bytes typed, at most 64 (shown clipped)"},
+		{"wallTime", field("wallTime"), 30000, "bytes typed, at most 64 (shown clipped)"},
+		{"quantile", field("quantile"), 30000, "bytes typed, at most 64 (shown clipped)"},
+		{"confidence", field("confidence"), 30000, "bytes typed, at most 64 (shown clipped)"},
+		{"within", field("within"), 30000, "bytes typed, at most 64 (shown clipped)"},
+		{"locations", func(n int) string {
+			q := "?cores=1"
+			for i := range maxLocations {
+				q += fmt.Sprintf("&loc=%03d", i) + quotes(n)
+			}
+			return q
+		}, 300, "100 of the queues chosen are not queue@system and are left out of the form"},
+	} {
+		q1, q2 := c.q(c.n), c.q(2*c.n)
+		if len(q2) > maxQuery {
+			t.Fatalf("%s: a query of %d bytes, past the bound", c.name, len(q2))
+		}
+		code1, b1 := get(q1)
+		code2, b2 := get(q2)
+		t.Logf("%s: a %d-byte query answered in %d bytes, a %d-byte one in %d", c.name, len(q1), len(b1), len(q2), len(b2))
+		if code1 != 400 || code2 != 400 || !strings.Contains(b2, c.note) {
+			t.Errorf("%s: %d and %d, want 400 with the note %q", c.name, code1, code2, c.note)
+		}
+		if len(b2) > len(b1)+8 || len(b2) > len(empty)+formEchoBudget {
+			t.Errorf("%s: values of %d bytes answered in %d bytes, of %d bytes in %d: want no longer, and at most %d over the empty form's %d",
+				c.name, c.n, len(b1), 2*c.n, len(b2), formEchoBudget, len(empty))
+		}
+	}
+	// Everything at once: each field at the clip, and 100 locations of
+	// two 64-byte names, unknown to the service, shown again checked.
+	q := ""
+	for _, f := range []string{"cores", "wallTime", "quantile", "confidence", "within"} {
+		q += "&" + f + "=" + quotes(maxEcho)
+	}
+	for i := range maxLocations {
+		q += fmt.Sprintf("&loc=%s%04d@%s", strings.Repeat("q", 60), i, strings.Repeat("s", 64))
+	}
+	readme, err := os.ReadFile("../../examples/qserve/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("a field of the form typed longer than %d bytes is refused and shown clipped", maxEcho),
+		fmt.Sprintf("only up to %s bytes (`TestAltLinksBounded`)", thousands(maxAltQuery))} {
+		if !strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), want) {
+			t.Errorf("examples/qserve/README.md does not say %q", want)
+		}
+	}
+	code, b := get("?" + q[1:])
+	t.Logf("every field at the clip and %d unknown locations: %d bytes over the empty form (%d)", maxLocations, len(b)-len(empty), len(empty))
+	if code != 400 || strings.Count(b, `checked="checked"`) != maxLocations || len(b) > len(empty)+formEchoBudget {
+		t.Errorf("every field at the clip and %d unknown locations: %d, %d checked, %d bytes: want 400, all checked, at most %d over the empty form's %d",
+			maxLocations, code, strings.Count(b, `checked="checked"`), len(b), formEchoBudget, len(empty))
+	}
+}
+
+// A page copied its whole query into its three alternative links
+// (escaped: '"' is %22), and took any query: a 64 KiB one came back as a
+// page of 590 KB, nine times its size. It copies at most maxAltQuery
+// bytes, and says when it leaves the query out; a page's own parameters
+// are still carried (?limit=), and the prediction page refuses a level
+// longer than maxEcho (it shows them again in its form), which leading
+// zeros made valid.
+func TestAltLinksBounded(t *testing.T) {
+	s, _ := newTestServer(t, Config{Rate: -1})
+	get := func(p string) (int, string) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", p, nil))
+		return w.Code, w.Body.String()
+	}
+	junk := "?x=" + strings.Repeat(`"`, maxQuery-3)
+	for _, p := range []string{"/karnak/system/status.html", "/karnak/system/s1/status.html", "/karnak/system/s1/queue/normal/summary.html",
+		"/karnak/system/s1/job/waiting.html", "/karnak/system/s1/job/1001/prediction/waittime.html", "/karnak/system/s1/event/last.html", "/karnak/stats.html"} {
+		_, plain := get(p)
+		code, b := get(p + junk)
+		if code != 200 || len(b) > len(plain)+200 || !strings.Contains(b, fmt.Sprintf("the links leave out this page&#39;s query: %d bytes, at most %d are copied", len(junk)-1, maxAltQuery)) {
+			t.Errorf("%s with a %d-byte query: %d, %d bytes (%d without it), want 200, at most 200 more, and the note", p, len(junk), code, len(b), len(plain))
+		}
+	}
+	if _, b := get("/karnak/system/s1/job/waiting.html?limit=1"); !strings.Contains(b, `href="/karnak/system/s1/job/waiting.txt?limit=1"`) {
+		t.Error("the waiting list's links lost its ?limit=1")
+	}
+	zeros := strings.Repeat("0", maxEcho-1)
+	if code, b := get("/karnak/system/s1/job/1001/prediction/waittime.html?quantile=" + zeros + "95"); code != 400 || !strings.Contains(b, "quantile: 65 bytes, at most 64") {
+		t.Errorf("a quantile of 65 bytes: %d %.200q, want 400", code, b)
+	}
+	if code, _ := get("/karnak/system/s1/job/1001/prediction/waittime.html?quantile=" + zeros[1:] + "95"); code != 200 {
+		t.Errorf("a quantile of 64 bytes: %d, want 200", code)
+	}
+}
+
+// The compact form is bounded whatever the operator's limits: it listed
+// every system as a checkbox (5,000 systems under MaxSystems 5,000: 498
+// KB), and every queue of the first system asked for (a MaxQueues past
+// formMaxChoices). It lists at most formMaxSystems systems besides those
+// checked and formMaxChoices queues of that system, the ones asked for
+// among them, and says how many it leaves out.
+func TestFormBoundedAnyLimits(t *testing.T) {
+	const systems, big = 1100, 700
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, MaxSystems: systems + 1, MaxQueues: big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	for i := range systems {
+		evs = append(evs, Event{Kind: "queue", System: fmt.Sprintf("sys%04d", i), Time: testNow, Queue: "q", Cores: 64, WallTime: 3600})
+	}
+	for q := range big {
+		evs = append(evs, Event{Kind: "queue", System: "big", Time: testNow, Queue: fmt.Sprintf("queue-%03d", q), Cores: 64, WallTime: 3600})
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	get := func(query string) (int, string) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/waittime/predict.html"+query, nil))
+		return w.Code, w.Body.String()
+	}
+	count := strings.Count
+	code, body := get("")
+	t.Logf("the empty form at %d systems: %d bytes", systems+1, len(body))
+	if want := fmt.Sprintf("%d more systems are not listed here (at most %d are, by name)", systems+1-formMaxSystems, formMaxSystems); code != 200 ||
+		count(body, `name="sys"`) != formMaxSystems || !strings.Contains(body, want) || len(body) > 64<<10 {
+		t.Errorf("the empty form: %d, %d bytes, %d systems listed; want 200, at most 64 KiB, %d, and %q", code, len(body), count(body, `name="sys"`), formMaxSystems, want)
+	}
+	// Systems checked are listed beyond the bound, checked.
+	if code, body = get("?show=queues&sys=sys1099&sys=sys1098"); code != 200 || count(body, `name="sys"`) > formMaxSystems+2 ||
+		!strings.Contains(body, `value="q@sys1099"`) || !strings.Contains(body, `value="q@sys1098"`) {
+		t.Errorf("two systems far down the list shown: %d, %d systems, their queues listed: %v", code, count(body, `name="sys"`), strings.Contains(body, `value="q@sys1099"`))
+	}
+	readme, err := os.ReadFile("../../examples/qserve/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("it lists at most %d systems besides those checked, and at most %d queues of a system", formMaxSystems, formMaxChoices); !strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), want) {
+		t.Errorf("examples/qserve/README.md does not say %q", want)
+	}
+	code, body = get("?show=queues&sys=big&loc=queue-699%40big")
+	if want := fmt.Sprintf("%d queues of big are not listed (at most %d are)", big-formMaxChoices, formMaxChoices); code != 200 || count(body, `name="loc"`) != formMaxChoices ||
+		!strings.Contains(body, want) || !strings.Contains(body, `value="queue-699@big" checked="checked"`) {
+		t.Errorf("a system of %d queues shown: %d, %d queues listed (queue-699 checked: %v); want %d, %q", big, code, count(body, `name="loc"`),
+			strings.Contains(body, `value="queue-699@big" checked="checked"`), formMaxChoices, want)
+	}
+}
+
+// A hypothetical job's simulation is reused only for the same question
+// at the same second of the system's clock (forecaster.hypo), not over a
+// minute as the prediction cache is: the answer is not the one a second
+// later shifted. Here 48 of 64 cores run until testNow+600 (their
+// requested time) and a 64-core job waits for them: a 16-core job of
+// 600 s submitted at testNow fits before that job's reservation and
+// starts at once, and submitted 5 s later it does not, and waits 7,795 s
+// (until the 64-core job's end). Reused from the
+// first second (another request, here another within, which the cache
+// keys apart), the second would have said 0. Reuse across a window
+// would need every threshold of the schedule (each backfilling
+// decision, each running job past its prediction, whose end moves with
+// the clock) to hold: not cheaper to check than to simulate.
+func TestHypotheticalNotReusedAcrossSeconds(t *testing.T) {
+	now := int64(testNow)
+	s, err := NewServiceWith(nil, func() int64 { return now }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest([]Event{
+		{Kind: "queue", System: "p", Time: testNow - 7200, Queue: "a", Cores: 64, WallTime: 86400},
+		{Kind: "submit", System: "p", Job: 1, Time: testNow - 7000, Queue: "a", Cores: 48, WallTime: 3600},
+		{Kind: "start", System: "p", Job: 1, Time: testNow - 3000},
+		{Kind: "submit", System: "p", Job: 2, Time: testNow - 2000, Queue: "a", Cores: 64, WallTime: 7200},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(within int64) *ForecastPart {
+		t.Helper()
+		ps, err := s.PredictHypothetical(&PredictRequest{Cores: 16, WallTime: 600, Confidence: 90, Quantile: 95, Within: within, Locations: []Location{{"p", "a"}}})
+		if err != nil || len(ps) != 1 || ps[0].Forecast == nil {
+			t.Fatalf("%v %+v", err, ps)
+		}
+		return ps[0].Forecast
+	}
+	if f := ask(0); f.Wait != 0 {
+		t.Fatalf("at testNow: wait %d, want 0 (the job backfills)", f.Wait)
+	}
+	now += 5
+	if f := ask(600); f.Wait < 3600 || f.Start < now {
+		t.Errorf("5 s later: wait %d, start %d: want the wait behind job 2 (hours), as a simulation at that second says", f.Wait, f.Start)
+	}
+}
+
+// A hypothetical request's errors quote its values clipped, as every
+// other error does: a text body's unknown key, a number that does not
+// parse, a location without '@', a JSON wall time came back whole, and
+// quoted (a control character is 4 bytes: a 64 KiB body of them, a
+// 256 KB error); so did encoding/json's errors (a number of the wrong
+// type, an unknown key) and a 415's Content-Type (its charset twice,
+// quoted: a 60 KB header, a 240 KB error).
+func TestPredictRequestErrorsClipped(t *testing.T) {
+	_, srv := newTestServer(t, Config{Rate: -1})
+	junk := strings.Repeat("\x01", 60<<10)
+	for _, c := range []struct{ ctype, body, want string }{
+		{"text/plain", junk + " 1\n", "is not a field"},
+		{"text/plain", "nofield" + junk + " 1 2\n", "want 1 values"},
+		{"text/plain", "processors " + junk + "\n", "processors"},
+		{"text/plain", "quantile " + strings.Repeat("9", 60<<10) + "\n", "quantile"},
+		{"application/json", `{"cores":1,"wallTime":60,"locations":["` + strings.Repeat(`\u0001`, 10<<10) + `"]}`, "want queue@system"},
+		{"application/json", `{"cores":1,"wallTime":[` + strings.Repeat("1,", 30<<10) + `1],"locations":["normal@s1"]}`, "wallTime"},
+		// encoding/json's own errors quote a number and an unknown key whole
+		{"application/json", `{"cores":` + strings.Repeat("9", 60<<10) + `,"wallTime":60,"locations":["normal@s1"]}`, "into the field cores of type int64"},
+		{"application/json", `{"cores":1,"wallTime":60,"locations":["normal@s1"],"x` + strings.Repeat("9", 60<<10) + `":1}`, "unknown field"},
+		// the Content-Type is quoted in a 415, its charset twice
+		{"text/plain; charset=\"" + strings.Repeat(`\"`, 30<<10) + `"`, "processors 1\n", "want application/json or text/plain"},
+	} {
+		resp, out := doReq(t, "POST", srv.URL+"/karnak/waittime/prediction/?format=txt", c.ctype, "", c.body)
+		if resp.StatusCode/100 != 4 || !strings.Contains(out, c.want) || len(out) > 600 {
+			t.Errorf("%.50s body of %d bytes: %d, %d bytes %.200q, want a short 4xx naming %q", c.ctype, len(c.body), resp.StatusCode, len(out), out, c.want)
+		}
 	}
 }

@@ -74,10 +74,12 @@ type page struct {
 	System string // the system of the page, if any
 	Crumbs []link // from the list of systems down to this page's parent
 	Alt    []link // the same resource as text, JSON and XML
-	Data   any
-	Charts template.HTML // the queue page's SVG charts (chart.go)
-	Form   *predictForm  // the hypothetical-job form and its answer
-	Query  *levelsForm   // a queued job's levels (prediction page)
+	// AltNote says that Alt's links leave out the page's query (maxAltQuery).
+	AltNote string
+	Data    any
+	Charts  template.HTML // the queue page's SVG charts (chart.go)
+	Form    *predictForm  // the hypothetical-job form and its answer
+	Query   *levelsForm   // a queued job's levels (prediction page)
 	// ListNote says which items a page of a list shows ("" when it
 	// shows the whole list), and ListNext links the next page.
 	ListNote, ListNext string
@@ -97,8 +99,8 @@ type fieldView struct {
 // stylesheet and the icon, the form for a hypothetical job, and /karnak/
 // itself (to the list of systems).
 func (s *Service) handleHTML(m *http.ServeMux) {
-	m.HandleFunc("GET /karnak/style.css", serveFile("style.css", "text/css; charset=utf-8"))
-	m.HandleFunc("GET /karnak/favicon.svg", serveFile("favicon.svg", "image/svg+xml"))
+	m.HandleFunc("GET /karnak/style.css", s.serveFile("style.css", "text/css; charset=utf-8"))
+	m.HandleFunc("GET /karnak/favicon.svg", s.serveFile("favicon.svg", "image/svg+xml"))
 	m.HandleFunc("GET /karnak/waittime/predict.html", s.predictPage)
 	m.HandleFunc("GET /karnak/starttime/predict.html", s.predictPage)
 	m.HandleFunc("GET /karnak/{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -107,11 +109,11 @@ func (s *Service) handleHTML(m *http.ServeMux) {
 }
 
 // serveFile serves an embedded file (the stylesheet, the icon).
-func serveFile(name, ctype string) http.HandlerFunc {
+func (s *Service) serveFile(name, ctype string) http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		b, err := templateFS.ReadFile("templates/" + name)
 		if err != nil {
-			writeError(w, err)
+			s.writeError(w, err)
 			return
 		}
 		w.Header().Set("Content-Type", ctype)
@@ -128,7 +130,8 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 	sys, queue := r.PathValue("sys"), r.PathValue("queue")
 	systems := link{"/karnak/system/status.html", "Systems"}
 	sysLink := link{"/karnak/system/" + sys + "/status.html", sys}
-	p := &page{Data: v, Alt: alternatives(r), System: sys}
+	p := &page{Data: v, System: sys}
+	p.Alt, p.AltNote = alternatives(r)
 	switch name {
 	case "systems":
 		p.Title = "Systems"
@@ -170,13 +173,13 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 func (s *Service) renderPage(w http.ResponseWriter, status int, name string, p *page) {
 	t, err := pageTemplates()
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	var b bytes.Buffer
 	b.Grow(len(p.Charts) + 16<<10) // one allocation for the page
 	if err := t.ExecuteTemplate(&b, name+".html", p); err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	h := w.Header()
@@ -200,18 +203,30 @@ func printable(r rune) rune {
 	return r
 }
 
+// maxAltQuery bounds the query a page copies into its three alternative
+// links. Every page took any query (it reads a few parameters and
+// ignores the others) and copied it whole, escaped ('"' is %22) into
+// each: a 64 KiB query came back as a 590 KB page, nine times its size
+// (TestAltLinksBounded). A page's own parameters take some 100 bytes
+// (?quantile=&confidence=&within=, ?after=&limit=), each at most maxEcho
+// (queryParams): a longer query is left out of the links, which say so.
+const maxAltQuery = 1024
+
 // alternatives links a GET resource's other representations, with the
-// same query.
-func alternatives(r *http.Request) []link {
+// same query if at most maxAltQuery bytes, else without it and a note
+// saying so.
+func alternatives(r *http.Request) (out []link, note string) {
 	dir, file := path.Split(r.URL.Path)
 	name, _, _ := strings.Cut(file, ".")
 	q := ""
-	if r.URL.RawQuery != "" {
-		q = "?" + r.URL.RawQuery
+	switch raw := r.URL.RawQuery; {
+	case len(raw) > maxAltQuery:
+		note = fmt.Sprintf("the links leave out this page's query: %d bytes, at most %d are copied", len(raw), maxAltQuery)
+	case raw != "":
+		q = "?" + raw
 	}
-	var out []link
 	for _, ext := range []string{"txt", "json", "xml"} {
 		out = append(out, link{dir + name + "." + ext + q, ext})
 	}
-	return out
+	return out, note
 }

@@ -15,14 +15,18 @@ import (
 // predict.html, spec karnak-ibl-service §2.3) as the user filled it in,
 // the errors beside its fields, and the answer once it is valid.
 type predictForm struct {
-	Action                                        string
-	Cores, WallTime, Quantile, Confidence, Within string  // as typed, shown again
+	Action string
+	// As typed, shown again: at most maxEcho bytes each (boundTyped).
+	Cores, WallTime, Quantile, Confidence, Within string
 	Levels                                        []Level // the pairs the service answers: the choices offered
 	Systems                                       []locGroup
 	// More is the systems whose queues the form does not list (compact:
 	// more than formMaxChoices queues in all), to check and show.
-	More     template.HTML
-	Compact  bool
+	More    template.HTML
+	Compact bool
+	// Left says how many of the locations asked for the form leaves out,
+	// not being queue@system ("" when none: see queueLocations).
+	Left     string
 	Errors   map[string]string // field name → message
 	Answered bool
 	Results  []Prediction
@@ -51,6 +55,15 @@ type locGroup struct {
 // checked), up to the bound; the rest stay systems
 // (TestFormCompactAtDefaultLimits).
 const formMaxChoices = 512
+
+// formMaxSystems bounds the systems a compact form lists as checkboxes,
+// those checked aside (at most maxParams): they were all listed, and
+// an operator's MaxSystems made the form as large as every queue had
+// (5,000 systems: 498 KB; TestFormBoundedAnyLimits). The default
+// MaxSystems, so that at the default limits every system is listed.
+// The systems beyond are reached from their pages (the list of
+// systems), whose link to the form lists their queues.
+const formMaxSystems = 256
 
 // groupHTML writes a known system's group of checkboxes as the form's
 // template does, byte for byte (TestFormGroupsAsTemplate), without it:
@@ -147,6 +160,7 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		f.Quantile = cmp.Or(strings.TrimSpace(v.Get("quantile")), f.Quantile)
 		f.Confidence = cmp.Or(strings.TrimSpace(v.Get("confidence")), f.Confidence)
 	}
+	f.boundTyped()
 	switch {
 	case overlong != "":
 		f.Errors["loc"], status = overlong, http.StatusRequestURITooLong
@@ -155,13 +169,13 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		pay := s.payer(r)
 		if len(f.Errors) == 0 {
 			if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-				writeError(w, err)
+				s.writeError(w, err)
 				return
 			}
 		}
 		if len(f.Errors) == 0 {
 			ps, err := s.predictHypothetical(req, pay)
-			if err != nil {
+			if err = s.internal(err); err != nil { // (a cause not the service's own is numbered, not shown)
 				f.Errors["loc"], status = err.Error(), statusOf(err)
 				retryAfter(w, err)
 			} else {
@@ -171,7 +185,11 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 			status = http.StatusBadRequest
 		}
 	}
-	f.Systems, f.More = s.locationChoices(locs, v["sys"])
+	shown, left := queueLocations(locs)
+	if left > 0 {
+		f.Left = fmt.Sprintf("%d of the queues chosen are not queue@system and are left out of the form (the first: %q)", left, clip(firstMalformed(locs)))
+	}
+	f.Systems, f.More = s.locationChoices(shown, v["sys"])
 	f.Compact = f.More != ""
 	p := &page{Title: "Predict a job's wait", Crumbs: []link{{"/karnak/system/status.html", "Systems"}}, Form: f}
 	if start {
@@ -180,50 +198,109 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 	s.renderPage(w, status, "predict", p)
 }
 
+// maxEcho bounds what the form shows again of a value typed (a field, a
+// location's name): a form shown again with its errors copied every
+// value whole, a location twice, and escaped ('"' is 5 bytes), so a
+// 64 KiB query came back as 330 KB (a field) or 660 KB (the locations,
+// a quantile), ten times its size (TestFormEchoBounded). No valid value
+// is as long, leading zeros aside: a field longer is refused, shown
+// clipped; a location longer is no queue@system, left out (queueLocations).
+const maxEcho = 64
+
+// boundTyped clips each field typed longer than maxEcho, its error
+// saying so (validate keeps that error, the first).
+func (f *predictForm) boundTyped() {
+	for _, fl := range []struct {
+		name string
+		v    *string
+	}{{"cores", &f.Cores}, {"wallTime", &f.WallTime}, {"quantile", &f.Quantile}, {"confidence", &f.Confidence}, {"within", &f.Within}} {
+		if len(*fl.v) > maxEcho {
+			f.Errors[fl.name] = fmt.Sprintf("%d bytes typed, at most %d (shown clipped)", len(*fl.v), maxEcho)
+			*fl.v = clip(*fl.v)
+		}
+	}
+}
+
+// queueLocations is the locations of asked that are queue@system (two
+// names: at most 129 bytes, nothing to escape), which the form shows
+// again as checkboxes, and how many others it leaves out: it showed
+// every one, twice, escaped, and they could not be asked for anyway.
+func queueLocations(asked []string) (shown []string, left int) {
+	shown = make([]string, 0, len(asked))
+	for _, l := range asked {
+		if locationName(l) {
+			shown = append(shown, l)
+		} else {
+			left++
+		}
+	}
+	return shown, left
+}
+
+func firstMalformed(asked []string) string {
+	i := slices.IndexFunc(asked, func(l string) bool { return !locationName(l) })
+	return asked[i]
+}
+
+// locationName reports whether l is queue@system, both names.
+func locationName(l string) bool {
+	q, sys, ok := strings.Cut(l, "@")
+	return ok && validName(q) && validName(sys)
+}
+
 // validate checks each field as typed, recording an error beside each bad
-// one, and returns the request they make.
+// one (unless one is there already: boundTyped's), and returns the
+// request they make.
 func (f *predictForm) validate(locs []string) *PredictRequest {
 	req := &PredictRequest{}
 	var err error
 	if req.Cores, err = strconv.ParseInt(strings.TrimSpace(f.Cores), 10, 64); err != nil || req.Cores < 1 || req.Cores > maxSpan {
-		f.Errors["cores"] = fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores))
+		f.fail("cores", fmt.Sprintf("%q: want a whole number of cores, at least 1", clip(f.Cores)))
 	}
 	if req.WallTime, err = parseDuration(strings.TrimSpace(f.WallTime)); err != nil || req.WallTime < 1 || req.WallTime > maxSpan {
-		f.Errors["wallTime"] = fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600)
+		f.fail("wallTime", fmt.Sprintf("%q: want the requested time as hh:mm:ss (or mm:ss, or seconds), at least 1 second, at most %d hours (2^40 s)", clip(f.WallTime), int64(maxSpan)/3600))
 	}
 	if req.Quantile, err = strconv.Atoi(strings.TrimSpace(f.Quantile)); err != nil || req.Quantile < 1 || req.Quantile > 99 {
-		f.Errors["quantile"] = fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile))
+		f.fail("quantile", fmt.Sprintf("%q: want a whole percent from 1 to 99", clip(f.Quantile)))
 	}
 	if req.Confidence, err = strconv.Atoi(strings.TrimSpace(f.Confidence)); err != nil || req.Confidence < 10 || req.Confidence > 95 {
-		f.Errors["confidence"] = fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence))
+		f.fail("confidence", fmt.Sprintf("%q: want a whole percent from 10 to 95", clip(f.Confidence)))
 	}
 	if f.Errors["quantile"] == "" && f.Errors["confidence"] == "" && !slices.Contains(f.Levels, Level{req.Quantile, req.Confidence}) {
 		// The two lists offer every quantile and every confidence of
 		// the levels, not every pair of them is one.
-		f.Errors["quantile"] = fmt.Sprintf("the %d%% quantile at %d%% confidence is not answered here: this service answers the quantile/confidence pairs %s (its operator chooses them: qserve -levels)",
-			req.Quantile, req.Confidence, levelList(f.Levels))
+		f.fail("quantile", fmt.Sprintf("the %d%% quantile at %d%% confidence is not answered here: this service answers the quantile/confidence pairs %s (its operator chooses them: qserve -levels)",
+			req.Quantile, req.Confidence, levelList(f.Levels)))
 	}
 	if w := strings.TrimSpace(f.Within); w != "" {
 		if req.Within, err = parseDuration(w); err != nil || req.Within > maxSpan {
-			f.Errors["within"] = fmt.Sprintf("%q: want hh:mm:ss, at most %d hours (2^40 s), or leave it empty", clip(f.Within), int64(maxSpan)/3600)
+			f.fail("within", fmt.Sprintf("%q: want hh:mm:ss, at most %d hours (2^40 s), or leave it empty", clip(f.Within), int64(maxSpan)/3600))
 		}
 	}
 	switch {
 	case len(locs) == 0:
-		f.Errors["loc"] = "choose at least one queue"
+		f.fail("loc", "choose at least one queue")
 	case len(locs) > maxLocations:
-		f.Errors["loc"] = fmt.Sprintf("%d queues chosen, at most %d", len(locs), maxLocations)
+		f.fail("loc", fmt.Sprintf("%d queues chosen, at most %d", len(locs), maxLocations))
 	default:
 		for _, l := range locs {
 			q, sys, ok := strings.Cut(l, "@")
 			if !ok || !validName(q) || !validName(sys) {
-				f.Errors["loc"] = fmt.Sprintf("%q is not queue@system", clip(l))
+				f.fail("loc", fmt.Sprintf("%q is not queue@system", clip(l)))
 				break
 			}
 			req.Locations = append(req.Locations, Location{System: sys, Queue: q})
 		}
 	}
 	return req
+}
+
+// fail records msg as the error of field, unless it has one already
+// (boundTyped's, which says the value shown is clipped).
+func (f *predictForm) fail(field, msg string) {
+	if _, ok := f.Errors[field]; !ok {
+		f.Errors[field] = msg
+	}
 }
 
 // option is one choice of a select: a quantile or a confidence.
@@ -255,9 +332,9 @@ func levelOptions(levels []Level, conf bool, typed string) []option {
 	return out
 }
 
-// clip shortens what a user typed to quote it in an error (at most 64
-// bytes, on a rune boundary).
-func clip(s string) string { return clipN(s, 64) }
+// clip shortens what a user typed to quote it in an error (at most
+// maxEcho bytes, on a rune boundary).
+func clip(s string) string { return clipN(s, maxEcho) }
 
 // locationChoices lists every queue of every system as a checkbox,
 // checked when asked for; locations asked for that the service does not
@@ -312,16 +389,37 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		return c
 	}
 	var rest []string
+	cutQueues, cutSys := 0, ""
 	for _, sq := range all {
 		name := sq.sys.name
 		// (The first system asked for is listed whatever its queues, so
 		// that a system of more than formMaxChoices (Config.MaxQueues)
-		// can still be asked about.)
+		// can still be asked about: its queues asked for, and the first
+		// others up to the bound.)
 		if compact && (!open[name] || listed > 0 && listed+sq.n > formMaxChoices) {
 			rest = append(rest, name)
 			continue
 		}
 		_, qs := s.statusOf(sq.sys)
+		if compact && len(qs) > formMaxChoices {
+			room := formMaxChoices
+			for _, q := range qs {
+				if want[q.Queue+"@"+name] {
+					room--
+				}
+			}
+			kept := qs[:0]
+			for _, q := range qs {
+				if asked := want[q.Queue+"@"+name]; asked || room > 0 {
+					if !asked {
+						room--
+					}
+					kept = append(kept, q)
+				}
+			}
+			cutQueues, cutSys = len(qs)-len(kept), name
+			qs = kept
+		}
 		listed += len(qs)
 		g := locGroup{System: name, shown: compact}
 		for _, q := range qs {
@@ -357,19 +455,32 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		}
 	}
 	if compact {
-		more = moreHTML(rest, checked, total)
+		more = moreHTML(rest, checked, total, cutQueues, cutSys)
 	}
 	return out, more
 }
 
 // moreHTML is a compact form's systems whose queues it does not list,
 // as checkboxes to show them (sys), checked when checked (?sys=) and
-// left out by the bound, so that the user sees which were not shown.
-func moreHTML(systems []string, checked map[string]bool, total int) template.HTML {
+// left out by the bound, so that the user sees which were not shown: at
+// most formMaxSystems unchecked, the rest counted. cut queues of the
+// system cutSys were left out by formMaxChoices.
+func moreHTML(systems []string, checked map[string]bool, total, cut int, cutSys string) template.HTML {
 	var b strings.Builder
 	b.WriteString(`<div class="system more">` + "\n")
 	fmt.Fprintf(&b, `<p class="sysname">The service knows %d queues, too many to list at once: check systems and press Show queues to choose among theirs (at most %d queues are listed).</p>`+"\n", total, formMaxChoices)
+	if cut > 0 {
+		fmt.Fprintf(&b, `<p class="note">%d queues of %s are not listed (at most %d are): a queue's page links here with it chosen.</p>`+"\n", cut, template.HTMLEscapeString(cutSys), formMaxChoices)
+	}
+	unchecked, left := 0, 0
 	for _, name := range systems {
+		if !checked[name] {
+			if unchecked == formMaxSystems {
+				left++
+				continue
+			}
+			unchecked++
+		}
 		v := template.HTMLEscapeString(name)
 		b.WriteString(`<label class="check"><input type="checkbox" name="sys" value="`)
 		b.WriteString(v)
@@ -379,6 +490,9 @@ func moreHTML(systems []string, checked map[string]bool, total int) template.HTM
 		b.WriteString(`"/> `)
 		b.WriteString(v)
 		b.WriteString("</label>\n")
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, `<p class="note">%d more systems are not listed here (at most %d are, by name): a system's page, from the list of systems, links here with its queues chosen.</p>`+"\n", left, formMaxSystems)
 	}
 	b.WriteString("</div>\n")
 	return template.HTML(b.String()) //nolint:gosec // every value in it is escaped

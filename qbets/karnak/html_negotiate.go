@@ -70,10 +70,10 @@ func (s *Service) represent(w http.ResponseWriter, r *http.Request, ext, page st
 	}
 	switch ext {
 	case "xml":
-		writeXML(w, page, out.json)
+		s.writeXML(w, page, out.json)
 	case "html":
 		s.writeHTML(w, r, page, out)
 	default:
-		write(w, ext, out)
+		s.write(w, ext, out)
 	}
 }

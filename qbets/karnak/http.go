@@ -151,12 +151,12 @@ func (s *Service) Handler() http.Handler {
 				s.formOverlong(w, r, err) // the form's own error, not a bare 414
 				return
 			}
-			writeError(w, err)
+			s.writeError(w, err)
 			return
 		}
 		if !s.ready.Load() {
 			w.Header().Set("Retry-After", "5")
-			writeError(w, errNotReady)
+			s.writeError(w, errNotReady)
 			return
 		}
 		m.ServeHTTP(w, r)
@@ -379,24 +379,24 @@ func (s *Service) handle(want string, f func(r *http.Request) (render, error)) h
 	return func(w http.ResponseWriter, r *http.Request) {
 		ext, err := format(r, r.PathValue("file"), want)
 		if err != nil {
-			writeError(w, err)
+			s.writeError(w, err)
 			return
 		}
 		out, err := f(r)
 		if err != nil {
-			writeError(w, err)
+			s.writeError(w, err)
 			return
 		}
 		s.represent(w, r, ext, pageOf(r, want), out)
 	}
 }
 
-func write(w http.ResponseWriter, ext string, out render) {
+func (s *Service) write(w http.ResponseWriter, ext string, out render) {
 	if ext == "json" {
 		w.Header().Set("Content-Type", "application/json")
 		b, err := marshalJSON(out.json)
 		if err != nil {
-			writeError(w, err)
+			s.writeError(w, err)
 			return
 		}
 		w.Write(append(b, '\n')) //nolint:errcheck // the client went away
@@ -407,8 +407,12 @@ func write(w http.ResponseWriter, ext string, out render) {
 }
 
 // writeError answers with the error's status (4xx for bad requests) and
-// its message, which names the offending field.
-func writeError(w http.ResponseWriter, err error) {
+// its message, which names the offending field. An error that is not the
+// service's own (*Error: a template's, an encoder's, an embedded file's)
+// is a 500 numbered as the store's errors are (internal): its text, Go's
+// words about the service's types and files, was the body.
+func (s *Service) writeError(w http.ResponseWriter, err error) {
+	err = s.internal(err)
 	code := statusOf(err)
 	retryAfter(w, err)
 	http.Error(w, err.Error(), code)
@@ -441,7 +445,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		if err != nil && mt != "" {
 			why = ": " + err.Error()
 		}
-		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", ct, why, strings.Join(types, " or "))}
+		return nil, "", &Error{Code: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("Content-Type: %q%s, want %s in UTF-8", clip(ct), why, strings.Join(types, " or "))}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -713,10 +717,17 @@ func (s *Service) stats(*http.Request) (render, error) {
 }
 
 // queryParams reads quantile, confidence and within from the URL query,
-// with the same ranges as a hypothetical request.
+// with the same ranges as a hypothetical request, each at most maxEcho
+// bytes (no valid one is longer, leading zeros aside): the prediction
+// page shows them again in its form.
 func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	q, c = defaultQuantile, defaultConfidence
 	v := query(r.URL.RawQuery)
+	for _, k := range []string{"quantile", "confidence", "within"} {
+		if n := len(v.Get(k)); n > maxEcho {
+			return 0, 0, 0, badRequest("%s: %d bytes, at most %d", k, n, maxEcho)
+		}
+	}
 	if s := v.Get("quantile"); s != "" {
 		if q, err = strconv.Atoi(s); err != nil {
 			return 0, 0, 0, badRequest("quantile: %q, want an integer percent in [1, 99]", clip(s))
@@ -742,27 +753,27 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	what, _, _ := strings.Cut(file, ".")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
+		s.writeError(w, notFound("%q is not a prediction, want waittime.{txt,json,xml,html} or starttime.{txt,json,xml,html}", clip(file)))
 		return
 	}
 	ext, err := format(r, file, what)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id < 0 {
-		writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
+		s.writeError(w, badRequest("jobId: %q is not a job id (an integer ≥ 0)", clip(r.PathValue("id"))))
 		return
 	}
 	q, c, within, err := queryParams(r)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	p, err := s.PredictJob(r.PathValue("sys"), id, q, c, within)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	s.represent(w, r, ext, "prediction", render{json: p, text: func(w io.Writer) { textPrediction(w, &p, what == "starttime") }})
@@ -771,7 +782,7 @@ func (s *Service) jobPrediction(w http.ResponseWriter, r *http.Request) {
 func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 	what := r.PathValue("what")
 	if what != "waittime" && what != "starttime" {
-		writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
+		s.writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
 	ext := r.URL.Query().Get("format")
@@ -780,27 +791,27 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		ext = negotiate(r.Header.Get("Accept"))
 	case "txt", "json", "xml", "html":
 	default:
-		writeError(w, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
+		s.writeError(w, badRequest("format: %q, want txt, json, xml or html", clip(ext)))
 		return
 	}
 	body, mt, err := readBody(w, r, maxQuery, "application/json", "text/plain")
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	req, err := decodePredictRequest(mt, body)
 	if err != nil {
-		writeError(w, badRequest("%v", err))
+		s.writeError(w, badRequest("%v", err))
 		return
 	}
 	pay := s.payer(r)
 	if err := pay(len(req.Locations)-1, locationsCharged(len(req.Locations))); err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	ps, err := s.predictHypothetical(req, pay)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	s.represent(w, r, ext, "predictions", render{json: ps, text: func(w io.Writer) {
@@ -815,22 +826,22 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// unauthenticated batch of megabytes costs a header lookup.
 	tk, err := s.authenticate(r, false)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	body, _, err := readBody(w, r, maxBody, "application/json")
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	batch, evs, err := decodeEvents(body)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	if k := r.Header.Get("Idempotency-Key"); k != "" {
 		if batch != "" && batch != k {
-			writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
+			s.writeError(w, badRequest("batch: %q differs from the Idempotency-Key header %q", clip(batch), clip(k)))
 			return
 		}
 		batch = k
@@ -840,7 +851,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 		systems[i] = evs[i].System
 	}
 	if err := authorize(tk, systems); err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	// A system fed by a trace replay takes no live events: they would
@@ -848,16 +859,16 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request) {
 	// first out-of-order batch, would stop the service.
 	for i := range evs {
 		if s.replaying(evs[i].System) {
-			writeError(w, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
+			s.writeError(w, &Error{Code: http.StatusConflict, Message: fmt.Sprintf("events[%d].system: %q is fed by a trace replay; send live events for another system", i, evs[i].System)})
 			return
 		}
 	}
 	ack, err := s.IngestBatch(batch, evs)
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
-	write(w, "json", render{json: ack})
+	s.write(w, "json", render{json: ack})
 }
 
 // decodeEvents reads one event object, an array of them, or a batch
@@ -875,7 +886,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 	switch {
 	case bytes.HasPrefix(trim, []byte("[")):
 		if err := d.Decode(&evs); err != nil {
-			return "", nil, badRequest("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 	case bytes.Contains(trim, []byte(`"events"`)):
 		var b struct {
@@ -883,13 +894,13 @@ func decodeEvents(body []byte) (string, []Event, error) {
 			Events []Event `json:"events" xml:"events"`
 		}
 		if err := d.Decode(&b); err != nil {
-			return "", nil, badRequest("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 		batch, evs = b.Batch, b.Events
 	default:
 		var e Event
 		if err := d.Decode(&e); err != nil {
-			return "", nil, badRequest("body: malformed JSON: %v", err)
+			return "", nil, badRequest("body: malformed JSON: %s", jsonError(err))
 		}
 		evs = []Event{e}
 	}
@@ -908,7 +919,7 @@ func decodeEvents(body []byte) (string, []Event, error) {
 func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	sys, op := r.PathValue("sys"), r.PathValue("op")
 	if _, err := s.authenticate(r, true); err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	var err error
@@ -919,7 +930,7 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		v := r.URL.Query().Get("time")
 		t, perr := strconv.ParseInt(v, 10, 64)
 		if perr != nil {
-			writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
+			s.writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))
 			return
 		}
 		err = s.Rewind(sys, t)
@@ -927,11 +938,11 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 		err = notFound("%q is not a repair, want drop or rewind", clip(op))
 	}
 	if err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 		return
 	}
 	last, _ := s.Last(sys)
-	write(w, "json", render{json: struct {
+	s.write(w, "json", render{json: struct {
 		System string  `json:"system" xml:"system"`
 		Op     string  `json:"op" xml:"op"`
 		Last   *Record `json:"last,omitempty" xml:"last,omitempty"`

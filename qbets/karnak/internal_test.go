@@ -80,6 +80,12 @@ func TestInternalLogClipped(t *testing.T) {
 	if len(got) > maxLogDetail+64 || !strings.HasSuffix(got, "…") {
 		t.Errorf("a 8 KiB cause logged as %d bytes", len(got))
 	}
+	// Bytes that are not UTF-8 become U+FFFD (3 bytes each) on the one
+	// line: clipped after, not before (a 4 KiB cause was 3 KiB logged).
+	l.log(func(f string, a ...any) { got = fmt.Sprintf(f, a...) }, errors.New(strings.Repeat("\xff", 4096)))
+	if len(got) > maxLogDetail+64 || !strings.HasSuffix(got, "…") {
+		t.Errorf("a 4 KiB cause not UTF-8 logged as %d bytes", len(got))
+	}
 }
 
 // The lines a minute leaves out are counted in the next minute's first
@@ -106,5 +112,94 @@ func TestInternalLogCountsLeftOut(t *testing.T) {
 	l.log(logf, errDisk)
 	if !strings.HasPrefix(got[len(got)-1], fmt.Sprintf("karnak: internal error %d: ", logBurst+7)) {
 		t.Errorf("the count said twice: %q", got[len(got)-1])
+	}
+}
+
+// An error that is not the service's own reaches the client as the
+// store's errors do, a numbered 500 without its words: an embedded file
+// that cannot be read, a value the JSON or XML encoder refuses, a
+// template that fails. Before, writeError sent its text ("open
+// templates/…: file does not exist", "json: unsupported type: chan
+// int"), Go's words about the service's own files and types.
+func TestForeignErrorNotLeaked(t *testing.T) {
+	var logged []string
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, Logf: func(f string, a ...any) {
+		logged = append(logged, fmt.Sprintf(f, a...))
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		what  string
+		serve func(w *httptest.ResponseRecorder)
+		cause string
+	}{
+		{"a missing embedded file", func(w *httptest.ResponseRecorder) {
+			s.serveFile("missing.css", "text/css")(w, httptest.NewRequest("GET", "/karnak/missing.css", nil))
+		}, "templates/missing.css"},
+		{"JSON of a channel", func(w *httptest.ResponseRecorder) { s.write(w, "json", render{json: make(chan int)}) }, "chan int"},
+		{"XML of a channel", func(w *httptest.ResponseRecorder) { s.writeXML(w, "stats", make(chan int)) }, "chan int"},
+		{"a template that fails", func(w *httptest.ResponseRecorder) { s.renderPage(w, 200, "no-such-page", &page{}) }, "no-such-page"},
+	} {
+		w := httptest.NewRecorder()
+		c.serve(w)
+		out := w.Body.String()
+		if w.Code != 500 || strings.Contains(out, c.cause) || !strings.HasPrefix(out, fmt.Sprintf("internal error %d: ", i+1)) {
+			t.Errorf("%s: %d %q, want a numbered 500 without %q", c.what, w.Code, out, c.cause)
+		}
+		if len(logged) != i+1 || !strings.Contains(logged[i], c.cause) {
+			t.Errorf("%s: the log %q does not hold the cause %q", c.what, logged, c.cause)
+		}
+	}
+}
+
+// pruneFailStore is a MemStore whose Rewrite, which only pruning calls
+// here, fails with a long error of many lines.
+type pruneFailStore struct {
+	MemStore
+	failed int
+}
+
+var errLongDisk = errors.New(strings.Repeat("disk I/O error at /var/lib/qserve/site.db\n", 200))
+
+func (st *pruneFailStore) Rewrite(string, []int64, []Record) error {
+	st.failed++
+	return errLongDisk
+}
+
+// A pruning's store error is logged as every store error is: numbered,
+// clipped to maxLogDetail bytes, at most logBurst lines a minute. Before,
+// each failed pruning logged the store's error whole (8 KB here), as
+// often as the feed reached PruneEvery.
+func TestPruneErrorLogBounded(t *testing.T) {
+	var logged []string
+	o := retainOptions()
+	o.eager = true
+	o.Logf = func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	st := &pruneFailStore{}
+	s, err := NewServiceWith(st, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Unix(1e9, 0) // one minute of the log's
+	s.internals.now = func() time.Time { return at }
+	evs := retainEvents(1500)
+	for i := 0; i < len(evs); i += 50 {
+		if err := s.Ingest(evs[i:min(i+50, len(evs))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failed := st.failed
+	t.Logf("%d prunings failed", failed)
+	if failed <= logBurst {
+		t.Fatalf("%d prunings failed, want more than %d for the test to mean anything", failed, logBurst)
+	}
+	if len(logged) != logBurst {
+		t.Errorf("%d failed prunings in a minute: %d lines logged, want %d", failed, len(logged), logBurst)
+	}
+	for _, l := range logged {
+		if len(l) > maxLogDetail+100 || strings.Contains(l, "\n") || !strings.Contains(l, "internal error") || !strings.Contains(l, "pruning the store of") {
+			t.Fatalf("a failed pruning logged as %d bytes: %.200q", len(l), l)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -66,7 +67,7 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 		d := json.NewDecoder(bytes.NewReader(body))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&j); err != nil {
-			return fmt.Errorf("body: malformed JSON: %v", err)
+			return fmt.Errorf("body: malformed JSON: %s", jsonError(err))
 		}
 		if trailingData(body, d) {
 			return fmt.Errorf("body: trailing data after the JSON object")
@@ -98,11 +99,22 @@ func decodeJSON(body []byte, r *PredictRequest) error {
 	for i, l := range j.Locations {
 		q, sys, ok := strings.Cut(l, "@")
 		if !ok {
-			return fmt.Errorf("locations[%d]: %q, want queue@system", i, l)
+			return fmt.Errorf("locations[%d]: %q, want queue@system", i, clip(l))
 		}
 		r.Locations = append(r.Locations, Location{System: sys, Queue: q})
 	}
 	return nil
+}
+
+// jsonError is the decoder's err with the value it quotes clipped:
+// encoding/json quotes a number of the wrong type whole (its digits), and
+// an unknown key whole, so a 60 KB number came back as a 60 KB error.
+func jsonError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("json: cannot unmarshal %s into the field %s of type %s", clip(te.Value), te.Field, te.Type)
+	}
+	return clipN(err.Error(), 2*maxEcho) // (json: unknown field "…")
 }
 
 func jsonDuration(m json.RawMessage) (int64, error) {
@@ -122,7 +134,7 @@ func jsonDuration(m json.RawMessage) (int64, error) {
 	}
 	var n int64
 	if err := json.Unmarshal(m, &n); err != nil {
-		return 0, fmt.Errorf("%s, want \"hh:mm:ss\" or whole seconds", m)
+		return 0, fmt.Errorf("%s, want \"hh:mm:ss\" or whole seconds", clip(string(m)))
 	}
 	return n, nil
 }
@@ -148,7 +160,7 @@ func decodeText(body []byte, r *PredictRequest) error {
 			want = 3
 		}
 		if len(f) != want {
-			return fmt.Errorf("line %d: %s: want %d values, got %d", line, key, want-1, len(f)-1)
+			return fmt.Errorf("line %d: %s: want %d values, got %d", line, clip(key), want-1, len(f)-1)
 		}
 		var err error
 		switch key {
@@ -169,9 +181,13 @@ func decodeText(body []byte, r *PredictRequest) error {
 		case "account":
 			r.Account = f[1]
 		default:
-			return fmt.Errorf("line %d: %q is not a field (processors, requestedWallTime, confidence, quantile, within, location, user, account)", line, key)
+			return fmt.Errorf("line %d: %q is not a field (processors, requestedWallTime, confidence, quantile, within, location, user, account)", line, clip(key))
 		}
 		if err != nil {
+			var ne *strconv.NumError
+			if errors.As(err, &ne) { // (it quotes the value whole)
+				err = fmt.Errorf("%q: %v", clip(ne.Num), ne.Err)
+			}
 			return fmt.Errorf("line %d: %s: %v", line, key, err)
 		}
 	}
@@ -215,7 +231,7 @@ func (r *PredictRequest) validate() error {
 	}
 	for i, l := range r.Locations {
 		if !validName(l.System) || !validName(l.Queue) {
-			return fmt.Errorf("locations[%d]: %q is not queue@system", i, l.String())
+			return fmt.Errorf("locations[%d]: %q is not queue@system", i, clip(l.String()))
 		}
 	}
 	for _, f := range []struct{ name, v string }{{"user", r.User}, {"account", r.Account}} {

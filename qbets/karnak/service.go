@@ -337,7 +337,10 @@ func (s *Service) maybePrune(evs []Event) {
 		t0 := time.Now()
 		deleted, scanned, err := s.prune(sys, cut)
 		if err != nil {
-			s.opt.Logf("pruning the store of %q: %v", name, err)
+			// Numbered, clipped and at most logBurst lines a minute, as
+			// every store error (internalLog): a store that fails at
+			// every pruning wrote its whole error each time.
+			s.internals.log(s.opt.Logf, fmt.Errorf("pruning the store of %q: %w", name, err))
 			continue
 		}
 		ps.cut, ps.kept = cut, scanned-deleted

@@ -217,7 +217,7 @@ func mediaType(ct string) (string, error) {
 		return "", err
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
-		return mt, fmt.Errorf("charset %q, want utf-8", cs)
+		return mt, fmt.Errorf("charset %q, want utf-8", clip(cs))
 	}
 	return mt, nil
 }
