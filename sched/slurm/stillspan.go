@@ -6,27 +6,31 @@ import "math/bits"
 // need sched_min_interval 0: a periodic main scheduler run that a
 // calculation's new priorities bring (fullPending, at a tick the
 // calculation's wake-up meets) starts nothing in a quiet stretch, but its
-// time holds back the scheduler thread's next run, so Run wakes for every
-// calculation while jobs wait, and a job waiting behind one running 2^40
-// seconds cost a wake-up per PriorityCalcPeriod (3.7·10^9: a hang).
+// time holds back the scheduler thread's next run, so Run woke for every
+// calculation while jobs waited, and a job waiting behind one running
+// 2^40 seconds cost a wake-up per PriorityCalcPeriod (3.7·10^9: a hang).
+// (Without one, quiet needs no waiting job to fit, which Builtin's stale
+// minWait may not show: the same hang.)
 //
-// Most of those wake-ups do nothing a later one does not redo: a
-// calculation that changes no priority sets no flag and calls no event,
-// and its pass, with no run queued or asked (mainPending, mainSoon,
-// fullAsked), makes no main scheduler run unless its instant is a
-// periodic tick with something changed since the last (fullPending), and
-// no backfill cycle unless its instant is a backfill check with work
-// (bfDirty): it moves the last tick (lastFull, lastSched) and the last
-// check (bfLast, evAt) up to its instant, which the next wake-up's pass
-// moves further on the same grids. stillUntil finds the first
-// calculation at which one of those may happen, and arm asks no wake-up
-// before it; the first catch-up after (an event, or that wake-up) makes
-// the pass of the last calculation passed over (stillPass) before
-// anything reads those clocks (OnEnd's arm does, before its pass), and
-// then the calculations themselves, which change no priority: catchUp
-// passes over their usage as stillAt lets it. TestLazyCalcSame* draw
-// SchedMinInterval, and compare with a wake-up at every calculation
-// (eagerCalc); TestLoopRef steps slurmctld's threads second by second.
+// Most of those wake-ups do nothing a later one does not redo. A
+// calculation that changes no priority sets no flag and calls no event;
+// its pass makes no main scheduler run unless its instant is a periodic
+// tick that asks one (a queued run, or fullPending with no run over the
+// whole queue held back already), asks none before the thread's held run
+// or the loop's queued one (arm wakes for those), and makes no backfill
+// cycle unless its instant is a check with work (bfDirty): it moves the
+// last tick (lastFull, lastSched) and the last check (bfLast, evAt) up to
+// its instant, which the next pass moves further on the same grids.
+// stillUntil finds the first calculation at which one of those may
+// happen, and arm asks no wake-up before it; the first catch-up after (an
+// event, or that wake-up) makes the pass of the last one passed over
+// (stillPass) before anything reads those clocks (OnEnd's arm does,
+// before its pass), then the calculations, which catchUp passes over as
+// stillAt or cycle lets it. With fair share weighted a priority may move
+// at any calculation, so only when both flags it would set are set do
+// the calculations pass over (their priorities computed at the last, as
+// quiet's). TestLazyCalcSame* draw SchedMinInterval against a wake-up at
+// every calculation (eagerCalc); TestStillSpanWakes bounds the wake-ups.
 
 // stillUntil is the time of the next calculation Run wakes for while jobs
 // wait and the calculations are not lazy (quiet): the next one, or under
@@ -44,11 +48,18 @@ func (p *Policy) stillUntil() int64 {
 	if !p.stillLazy && p.cfg.WeightFairshare > 0 {
 		return p.nextCalc // usage moves a factor at any calculation
 	}
-	t := int64(never)
-	if p.mainPending || p.fullPending && !(p.mainSoon && p.fullAsked) {
+	// The next calculation is most often a tick or a check that matters:
+	// one division tells, and the grids are not searched.
+	next, t := p.nextCalc, int64(never)
+	ticks := p.mainPending || p.fullPending && !(p.mainSoon && p.fullAsked)
+	checks := p.bfDirty && !p.cfg.Builtin
+	if ticks && next%p.schedInt == 0 || checks && (next-p.bfLast)%p.bfInt == 0 {
+		return next
+	}
+	if ticks {
 		t = p.calcOnGrid(p.schedInt, 0)
 	}
-	if p.bfDirty && !p.cfg.Builtin {
+	if checks {
 		// The first calculation at a check: the checks keep a grid of
 		// BackfillInterval from the last while jobs wait.
 		t = min(t, p.calcOnGrid(p.bfInt, p.bfLast))
@@ -93,8 +104,17 @@ func (p *Policy) stillPass(now int64) {
 // it is past 2^62.
 func (p *Policy) calcOnGrid(step, off int64) int64 {
 	P := p.calcPeriod
-	g := gcd(P, step)
 	off = (off%step + step) % step
+	switch {
+	case P%step == 0: // every calculation is on the grid of multiples of step
+		if off != 0 {
+			return never
+		}
+		return p.nextCalc
+	case step%P == 0 && off%P == 0: // the grid is on the calculations'
+		return p.nextCalc + ((off-p.nextCalc)%step+step)%step
+	}
+	g := gcd(P, step)
 	if off%g != 0 {
 		return never
 	}
