@@ -766,11 +766,12 @@ func (p *Policy) arm() {
 	// While no job waits, the calculations are left to the next event,
 	// which catches them up with their own times before it acts: they
 	// change no priority, only usage, and the same.
-	t := int64(never)
+	t, still := int64(never), int64(never)
 	p.stillSkip, p.tickSkip, p.stillLazy = false, false, false
 	if p.jobs.len() > len(p.running) { // jobs wait
 		if !p.quiet() {
-			t = p.stillUntil()
+			still = p.stillUntil()
+			t = still
 		}
 		// The loop's ticks come on their own times, and the scheduler
 		// thread makes the run they ask SchedMinInterval after its last.
@@ -792,6 +793,15 @@ func (p *Policy) arm() {
 		if p.bfDirty && mayFit && !p.cfg.Builtin {
 			// The first check with work: jobs wait, so the next.
 			t = min(t, p.bfLast+p.bfInt)
+		}
+		if t < still && t > p.nextCalc {
+			// A wake-up for something else than a calculation, with
+			// calculations passed over before it: the eager algorithm
+			// asks it only at the last calculation before it (or a later
+			// pass), which may no longer want it (an event in between left
+			// no CPU free), and a pass on a tick asks a run. So wake at
+			// that calculation, whose arm asks it again if still wanted.
+			t = p.nextCalc + (t-1-p.nextCalc)/p.calcPeriod*p.calcPeriod
 		}
 	}
 	// What is due now was done by the pass of now, or is left to it.
