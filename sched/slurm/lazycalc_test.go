@@ -18,6 +18,7 @@ import (
 // same as with a wake-up at every calculation.
 func TestLazyCalcSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 9))
+	var still stillCount
 	for round := range lazyRounds() {
 		P := int64(4 + rng.IntN(60))
 		var jobs []swf.Job
@@ -35,7 +36,8 @@ func TestLazyCalcSame(t *testing.T) {
 			DecayHalfLife: []int64{0, 3600}[rng.IntN(2)], EnforceLimits: rng.IntN(2) == 0,
 			Epilog: rng.IntN(2) == 0, BackfillMaxJobUser: rng.Int64N(3), MaxAge: []int64{0, 2000}[rng.IntN(2)]}
 		site.ClassicFairshare = rng.IntN(2) == 0
-		run := func(eager bool) []string {
+		site.SchedMinInterval = []int64{0, 0, 1, 2, 5, 400}[rng.IntN(6)]
+		run := func(eager bool) ([]string, int64) {
 			p, err := New(site, sched.Config{MachineSize: P})
 			if err != nil {
 				t.Fatal(err)
@@ -46,9 +48,35 @@ func TestLazyCalcSame(t *testing.T) {
 			if _, err := p.Run(context.Background(), jobs, obs); err != nil {
 				t.Fatal(err)
 			}
-			return log
+			return log, p.wakes
 		}
-		sameLog(t, fmt.Sprintf("round %d (%+v, P %d)", round, site, P), run(true), run(false))
+		eager, ew := run(true)
+		lazy, lw := run(false)
+		sameLog(t, fmt.Sprintf("round %d (%+v, P %d)", round, site, P), eager, lazy)
+		still.note(site, ew, lw)
+	}
+	still.check(t)
+}
+
+// stillCount counts the rounds under SchedMinInterval whose lazy run woke
+// less often than the eager one (stillspan.go passed calculations over):
+// the tests compare something only if some do.
+type stillCount struct{ rounds, fewer int }
+
+func (c *stillCount) note(site Config, eagerWakes, lazyWakes int64) {
+	if site.SchedMinInterval > 0 {
+		c.rounds++
+		if lazyWakes < eagerWakes {
+			c.fewer++
+		}
+	}
+}
+
+func (c *stillCount) check(t *testing.T) {
+	t.Helper()
+	t.Logf("under SchedMinInterval: %d of %d rounds woke less often lazily", c.fewer, c.rounds)
+	if c.fewer == 0 {
+		t.Errorf("no round under SchedMinInterval (of %d) passed a calculation's wake-up over", c.rounds)
 	}
 }
 
@@ -88,6 +116,7 @@ func sameLog(t *testing.T, what string, eager, lazy []string) {
 // running, at a submission or at a time of their own.
 func TestLazyCalcSameSites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 10))
+	var still stillCount
 	for round := range lazyRounds() {
 		var mach sched.Config
 		var P, nodes, cores int64
@@ -152,6 +181,7 @@ func TestLazyCalcSameSites(t *testing.T) {
 			Epilog: rng.IntN(2) == 0, BackfillMaxJobUser: rng.Int64N(3), MaxAge: []int64{0, 2000, 100}[rng.IntN(3)],
 			QOS: map[string]int64{"0": 10, "1": 3}}
 		site.ClassicFairshare = rng.IntN(2) == 0
+		site.SchedMinInterval = []int64{0, 0, 1, 2, 5, 400}[rng.IntN(6)]
 		if rng.IntN(2) == 0 {
 			site.Partitions = []Partition{
 				{Name: "0", MaxTime: 4000, DefaultTime: 600, PriorityJobFactor: 10, PriorityTier: 1 + rng.Int64N(2), Default: true},
@@ -174,7 +204,7 @@ func TestLazyCalcSameSites(t *testing.T) {
 			}
 			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
 		}
-		run := func(eager bool) []string {
+		run := func(eager bool) ([]string, int64) {
 			p, err := New(site, mach)
 			if err != nil {
 				t.Fatalf("round %d: %v", round, err)
@@ -220,10 +250,14 @@ func TestLazyCalcSameSites(t *testing.T) {
 			if _, err := p.Run(context.Background(), jobs, obs); err != nil && !errors.Is(err, sched.ErrStall) {
 				t.Fatalf("round %d: %v", round, err)
 			}
-			return log
+			return log, p.wakes
 		}
-		sameLog(t, fmt.Sprintf("round %d (%+v, %+v)", round, site, mach), run(true), run(false))
+		eager, ew := run(true)
+		lazy, lw := run(false)
+		sameLog(t, fmt.Sprintf("round %d (%+v, %+v)", round, site, mach), eager, lazy)
+		still.note(site, ew, lw)
 	}
+	still.check(t)
 }
 
 // TestLazyCalcCancel checks that a Run stopped by its context leaves the

@@ -137,6 +137,15 @@ type Policy struct {
 	calcs int64
 	// cycSkips counts the calculations cycle passed over.
 	cycSkips int64
+	// wakes counts Run's wake-ups (the tests bound a quiet span's).
+	wakes int64
+	// passAt is the time of Run's last pass; stillSkip: arm left the
+	// calculations before stillUntil's time without a wake-up, tickSkip
+	// the periodic ticks (heldFull), their passes to catchUp's stillPass
+	// (stillspan.go).
+	passAt              int64
+	stillSkip, tickSkip bool
+	stillLazy           bool // the calculations passed over compute no priorities
 	// cyc is the tree's state at the last fold of the decay scale in
 	// this catch-up, made at its calculation cycAt (see cycle); cycNew
 	// is the one being compared with it.

@@ -293,6 +293,13 @@ func (p *Policy) begin(now int64) {
 // folded into the last one: decay composes (d^a·d^b = d^(a+b)) and no
 // usage is added.
 func (p *Policy) catchUp(now int64) {
+	lazy := p.lazyCalc()
+	if p.stillSkip || p.tickSkip {
+		// The pass of the last calculation or tick Run passed over; their
+		// priorities are read by nothing with stillLazy (stillspan.go).
+		lazy = lazy || p.stillSkip && p.stillLazy
+		p.stillPass(now)
+	}
 	if !p.started || now < p.nextCalc {
 		return
 	}
@@ -303,7 +310,7 @@ func (p *Policy) catchUp(now int64) {
 	// The calculations after the first read and compute nothing but the
 	// tree's usage (their priorities are not computed, or no job waits):
 	// whole cycles of the decay scale may be passed over (cycle).
-	cycles := !p.stepAll && (p.lazyCalc() || p.jobs.len() == len(p.running))
+	cycles := !p.stepAll && (lazy || p.jobs.len() == len(p.running))
 	folds := p.tree.folds
 	p.cycAt = -1
 	for i := 0; p.nextCalc <= now; i++ {
@@ -312,7 +319,7 @@ func (p *Policy) catchUp(now int64) {
 		// (see quiet).
 		t := p.nextCalc
 		p.nextCalc += p.calcPeriod
-		prios := p.nextCalc > now || !p.lazyCalc()
+		prios := p.nextCalc > now || !lazy
 		p.calc(t, prios)
 		if cycles && p.tree.folds != folds {
 			folds = p.tree.folds

@@ -39,6 +39,7 @@ func (p *Policy) Schedule(pass *sched.Pass) {
 	}
 	p.catchUp(now)
 	if p.observed {
+		p.passAt = now
 		p.mainDue(pass, now)
 	} else if p.mainPending || p.mainSoon {
 		p.mainPending, p.mainSoon = false, false
@@ -183,10 +184,31 @@ func (p *Policy) loopDue() (int64, bool) {
 // keeping their times; without Run the first pass at or after a check
 // with work runs the cycle.
 func (p *Policy) backfillDue(pass *sched.Pass, now int64) {
+	if p.bfChecks(now) {
+		if p.bfDirty {
+			p.backfill(pass)
+		}
+		p.bfCycled(now)
+	}
+}
+
+// bfCycled notes the check at now that made a cycle (or had none to
+// make): the events from now on are for the next.
+func (p *Policy) bfCycled(now int64) {
+	p.evAt = never
+	if p.evLast >= now {
+		p.evAt = now
+	}
+}
+
+// bfChecks brings the backfill checks up to now (backfillDue) and
+// reports whether one at now makes a cycle, which the caller runs if it
+// has work (bfDirty).
+func (p *Policy) bfChecks(now int64) bool {
 	for {
 		due := p.bfLast + p.bfInt
 		if due > now {
-			return
+			return false
 		}
 		if p.bfWaiting && due+p.bfInt <= now && !p.stepAll {
 			// While jobs wait every check has work, at due and every
@@ -210,18 +232,11 @@ func (p *Policy) backfillDue(pass *sched.Pass, now int64) {
 			t = min(t, max(due, p.evAt))
 		}
 		if t > now {
-			return
+			return false
 		}
 		if t == now || !p.observed {
 			p.bfLast = now
-			if p.bfDirty {
-				p.backfill(pass)
-			}
-			p.evAt = never
-			if p.evLast >= now {
-				p.evAt = now
-			}
-			return
+			return true
 		}
 		p.bfLast = t
 		p.evAt = never
@@ -751,10 +766,12 @@ func (p *Policy) arm() {
 	// While no job waits, the calculations are left to the next event,
 	// which catches them up with their own times before it acts: they
 	// change no priority, only usage, and the same.
-	t := int64(never)
+	t, still := int64(never), int64(never)
+	p.stillSkip, p.tickSkip, p.stillLazy = false, false, false
 	if p.jobs.len() > len(p.running) { // jobs wait
 		if !p.quiet() {
-			t = p.nextCalc
+			still = p.stillUntil()
+			t = still
 		}
 		// The loop's ticks come on their own times, and the scheduler
 		// thread makes the run they ask SchedMinInterval after its last.
@@ -767,11 +784,24 @@ func (p *Policy) arm() {
 		}
 		mayFit := p.freeAfter != 0 && !p.noFit
 		if p.fullPending && mayFit {
-			t = min(t, nextFull)
+			if p.heldFull() {
+				p.tickSkip = true // see stillspan.go
+			} else {
+				t = min(t, nextFull)
+			}
 		}
 		if p.bfDirty && mayFit && !p.cfg.Builtin {
 			// The first check with work: jobs wait, so the next.
 			t = min(t, p.bfLast+p.bfInt)
+		}
+		if t < still && t > p.nextCalc {
+			// A wake-up for something else than a calculation, with
+			// calculations passed over before it: the eager algorithm
+			// asks it only at the last calculation before it (or a later
+			// pass), which may no longer want it (an event in between left
+			// no CPU free), and a pass on a tick asks a run. So wake at
+			// that calculation, whose arm asks it again if still wanted.
+			t = p.nextCalc + (t-1-p.nextCalc)/p.calcPeriod*p.calcPeriod
 		}
 	}
 	// What is due now was done by the pass of now, or is left to it.
@@ -803,6 +833,7 @@ func (p *Policy) wake(now int64) {
 	if k := len(p.pending) - 1; k >= 0 {
 		p.armed = p.pending[k]
 	}
+	p.wakes++
 	p.catchUp(now)
 	if p.sim.Waiting() == 0 {
 		p.arm()
