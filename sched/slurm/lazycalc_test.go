@@ -205,52 +205,7 @@ func TestLazyCalcSameSites(t *testing.T) {
 			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
 		}
 		run := func(eager bool) ([]string, int64) {
-			p, err := New(site, mach)
-			if err != nil {
-				t.Fatalf("round %d: %v", round, err)
-			}
-			p.eagerCalc = eager
-			var log []string
-			waiting := map[int64]bool{}
-			prios := func(what string, now, id int64) {
-				s := fmt.Sprint(what, " ", now, " ", id, ":")
-				for _, j := range jobs {
-					if waiting[j.ID] {
-						pr, ok := p.Priority(j.ID)
-						s += fmt.Sprint(" ", j.ID, "=", pr, ok)
-					}
-				}
-				log = append(log, s)
-			}
-			armed := false
-			obs := sched.Hooks{
-				Submit: func(now int64, j *swf.Job) {
-					waiting[j.ID] = true
-					prios("submit", now, j.ID)
-					if !armed {
-						armed = true
-						for id, t := range cancels {
-							p.sim.At(t, func(int64) { p.sim.Cancel(id) })
-						}
-					}
-					if j.ID%9 == 0 {
-						p.sim.Cancel(j.ID - 4) // waiting, running or gone
-					}
-				},
-				Start: func(now int64, j *swf.Job, bf bool) {
-					prios(fmt.Sprint("start ", bf), now, j.ID)
-					delete(waiting, j.ID)
-				},
-				Reservation: func(now int64, j *swf.Job, at int64) { prios(fmt.Sprint("resv ", at), now, j.ID) },
-				End: func(now int64, j *swf.Job, c bool) {
-					delete(waiting, j.ID)
-					prios(fmt.Sprint("end ", c), now, j.ID)
-				},
-			}
-			if _, err := p.Run(context.Background(), jobs, obs); err != nil && !errors.Is(err, sched.ErrStall) {
-				t.Fatalf("round %d: %v", round, err)
-			}
-			return log, p.wakes
+			return prioLog(t, fmt.Sprint("round ", round), site, mach, jobs, cancels, true, eager)
 		}
 		eager, ew := run(true)
 		lazy, lw := run(false)
@@ -333,4 +288,60 @@ func logHooks(p *Policy, log *[]string) sched.Hooks {
 		},
 		End: func(now int64, j *swf.Job, c bool) { *log = append(*log, fmt.Sprint("end ", now, " ", j.ID, " ", c)) },
 	}
+}
+
+// prioLog runs jobs under site on mach, with the eager or the lazy
+// calculations, cancelling each job of cancels at its time (and, with
+// ninth, at each ninth job's submission the job four before it: waiting,
+// running or gone), and returns a line for each submission, start,
+// reservation and end with the priority of every job waiting then, and
+// the wake-ups Run made.
+func prioLog(t *testing.T, label string, site Config, mach sched.Config, jobs []swf.Job, cancels map[int64]int64, ninth, eager bool) ([]string, int64) {
+	t.Helper()
+	p, err := New(site, mach)
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	p.eagerCalc = eager
+	var log []string
+	waiting := map[int64]bool{}
+	prios := func(what string, now, id int64) {
+		s := fmt.Sprint(what, " ", now, " ", id, ":")
+		for _, j := range jobs {
+			if waiting[j.ID] {
+				pr, ok := p.Priority(j.ID)
+				s += fmt.Sprint(" ", j.ID, "=", pr, ok)
+			}
+		}
+		log = append(log, s)
+	}
+	armed := false
+	obs := sched.Hooks{
+		Submit: func(now int64, j *swf.Job) {
+			waiting[j.ID] = true
+			prios("submit", now, j.ID)
+			if !armed {
+				armed = true
+				for id, at := range cancels {
+					p.sim.At(at, func(int64) { p.sim.Cancel(id) })
+				}
+			}
+			if ninth && j.ID%9 == 0 {
+				p.sim.Cancel(j.ID - 4)
+			}
+		},
+		Start: func(now int64, j *swf.Job, bf bool) {
+			prios(fmt.Sprint("start ", bf), now, j.ID)
+			delete(waiting, j.ID)
+		},
+		Reservation: func(now int64, j *swf.Job, at int64) { prios(fmt.Sprint("resv ", at), now, j.ID) },
+		End: func(now int64, j *swf.Job, c bool) {
+			delete(waiting, j.ID)
+			prios(fmt.Sprint("end ", c), now, j.ID)
+		},
+	}
+	if _, err := p.Run(context.Background(), jobs, obs); err != nil && !errors.Is(err, sched.ErrStall) {
+		t.Fatalf("%s: %v", label, err)
+	}
+	return log, p.wakes
 }

@@ -1,8 +1,6 @@
 package slurm
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -123,49 +121,7 @@ func TestStillSpanSearch(t *testing.T) {
 			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
 		}
 		run := func(eager bool) ([]string, int64) {
-			p, err := New(site, mach)
-			if err != nil {
-				t.Fatalf("round %d: %v", round, err)
-			}
-			p.eagerCalc = eager
-			var log []string
-			waiting := map[int64]bool{}
-			prios := func(what string, now, id int64) {
-				s := fmt.Sprint(what, " ", now, " ", id, ":")
-				for _, j := range jobs {
-					if waiting[j.ID] {
-						pr, ok := p.Priority(j.ID)
-						s += fmt.Sprint(" ", j.ID, "=", pr, ok)
-					}
-				}
-				log = append(log, s)
-			}
-			armed := false
-			obs := sched.Hooks{
-				Submit: func(now int64, j *swf.Job) {
-					waiting[j.ID] = true
-					prios("submit", now, j.ID)
-					if !armed {
-						armed = true
-						for id, t := range cancels {
-							p.sim.At(t, func(int64) { p.sim.Cancel(id) })
-						}
-					}
-				},
-				Start: func(now int64, j *swf.Job, bf bool) {
-					prios(fmt.Sprint("start ", bf), now, j.ID)
-					delete(waiting, j.ID)
-				},
-				Reservation: func(now int64, j *swf.Job, at int64) { prios(fmt.Sprint("resv ", at), now, j.ID) },
-				End: func(now int64, j *swf.Job, c bool) {
-					delete(waiting, j.ID)
-					prios(fmt.Sprint("end ", c), now, j.ID)
-				},
-			}
-			if _, err := p.Run(context.Background(), jobs, obs); err != nil && !errors.Is(err, sched.ErrStall) {
-				t.Fatalf("round %d: %v", round, err)
-			}
-			return log, p.wakes
+			return prioLog(t, fmt.Sprint("round ", round), site, mach, jobs, cancels, false, eager)
 		}
 		eager, ew := run(true)
 		lazy, lw := run(false)
