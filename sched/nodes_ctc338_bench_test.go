@@ -1,0 +1,36 @@
+package sched_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// Conservative backfilling on CTC-SP2's 338 batch nodes of one core
+// (issue 34: the whole log did not finish in 900 s), over the log's
+// first 5,000 and 15,000 jobs as read (swf.ReadFile, every job): the
+// prefixes the profiles and callgrind counts of sched/bench_test.go's
+// notes are taken on.
+func benchCTC338(b *testing.B, n int) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.CTC))
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs = jobs[:min(len(jobs), n)]
+	nodes := []swf.Node{{Count: 338, Cores: 1}}
+	b.ResetTimer()
+	for b.Loop() {
+		c := preset("Conservative")(0)
+		c.MachineSize, c.Nodes, c.KeepShares = 0, nodes, true
+		if _, err := sched.Run(context.Background(), c, jobs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+func BenchmarkNodesCTC338Conservative5k(b *testing.B)  { benchCTC338(b, 5_000) }
+func BenchmarkNodesCTC338Conservative15k(b *testing.B) { benchCTC338(b, 15_000) }
