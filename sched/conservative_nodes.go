@@ -1484,6 +1484,10 @@ func (c *consNodes) idle(m *machine, i int, v []int64) bool {
 // that reaches it, at a gain of stop or more from a start before the
 // time before (never: it does not).
 func (c *consNodes) scan(s *Sim, i int, n *need, d, from, h int64, scalar bool, stop, before int64) {
+	if scalar && !c.oldPaths {
+		c.scanScalar(s.m, i, n, d, from, h, stop, before)
+		return
+	}
 	m, sg := s.m, &c.segs[i]
 	T, V, K := sg.t, sg.v, len(sg.t)
 	nc := sg.nc
@@ -1537,6 +1541,62 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d, from, h int64, scalar bool, 
 			c.setWin(m, i, func(r int) int64 { return V[int(c.dq[c.head[r]])*nc+r] })
 			g = m.gain(&c.win, i, n)
 		}
+		if g != prev {
+			c.gev = append(c.gev, gainStep{t, g - prev})
+			prev = g
+		}
+		if g >= stop && t < before {
+			c.stops++
+			return
+		}
+		next := never
+		if hi+1 < K {
+			next = T[hi+1] - d + 1
+		}
+		if lo+1 < K {
+			next = min(next, T[lo+1])
+		}
+		if next == never || next > h { // the last segment, or past the horizon
+			return
+		}
+		t = next
+	}
+}
+
+// scanScalar is scan on the scalar path: one deque of the segments'
+// gains, without the loops over resources of the general path (the
+// scans are a third of conservative backfilling on CTC-SP2's 338 one-core
+// nodes).
+func (c *consNodes) scanScalar(m *machine, i int, n *need, d, from, h, stop, before int64) {
+	sg := &c.segs[i]
+	T, V, K, nc := sg.t, sg.v, len(sg.t), sg.nc
+	c.vals = slices.Grow(c.vals[:0], K)[:K]
+	c.dq = slices.Grow(c.dq[:0], K)[:K]
+	vals, dq := c.vals, c.dq
+	head, tail := 0, 0
+	// from the segment that holds from (those before end by from)
+	lo, _ := slices.BinarySearch(T, from+1)
+	lo = max(lo-1, 0)
+	hi := lo - 1
+	var prev int64
+	for t := from; ; {
+		for hi+1 < K && T[hi+1]-d+1 <= t { // segment hi+1 enters the window
+			hi++
+			v := c.segGain(m, i, V[hi*nc:(hi+1)*nc], n)
+			vals[hi] = v
+			for tail > head && vals[dq[tail-1]] >= v {
+				tail--
+			}
+			dq[tail] = int32(hi)
+			tail++
+		}
+		for lo+1 < K && T[lo+1] <= t { // segment lo leaves it
+			lo++
+		}
+		for int(dq[head]) < lo {
+			head++
+		}
+		g := vals[dq[head]]
 		if g != prev {
 			c.gev = append(c.gev, gainStep{t, g - prev})
 			prev = g
