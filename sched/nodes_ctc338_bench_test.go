@@ -15,12 +15,18 @@ import (
 // prefixes the profiles and callgrind counts of sched/bench_test.go's
 // notes are taken on.
 func benchCTC338(b *testing.B, n int) {
-	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.CTC))
+	benchNodesConservative(b, tracetest.CTC, n, []swf.Node{{Count: 338, Cores: 1}})
+}
+
+// benchNodesConservative runs conservative backfilling on nodes over the
+// trace's first n jobs as read (swf.ReadFile, every job), its reading
+// not timed.
+func benchNodesConservative(b *testing.B, trace string, n int, nodes []swf.Node) {
+	_, jobs, err := swf.ReadFile(tracetest.Path(b, trace))
 	if err != nil {
 		b.Fatal(err)
 	}
 	jobs = jobs[:min(len(jobs), n)]
-	nodes := []swf.Node{{Count: 338, Cores: 1}}
 	b.ResetTimer()
 	for b.Loop() {
 		c := preset("Conservative")(0)
