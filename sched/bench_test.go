@@ -791,3 +791,47 @@ func BenchmarkLANLNodesEASY(b *testing.B) {
 func BenchmarkLANLNodesMemEASY(b *testing.B) {
 	benchLANL(b, sched.Config{Nodes: []swf.Node{{Count: 1024, Cores: 1, Memory: 32}}, CountMemory: true})
 }
+
+// Conservative backfilling on nodes, its costs beside the scan
+// (2026-12-01, 13:05–14:25 UTC, helper h-consnodes2; issue 34: the whole
+// of CTC-SP2 on its 338 one-core batch nodes did not finish in 900 s).
+// pprof of BenchmarkNodesCTC338Conservative15k (CTC-SP2's first 15,000
+// jobs as read, on 338 one-core nodes; 48 s of CPU): the scans 32%,
+// windowOn 18%, reaches 31% (gainRead's walk of the job's shares at each
+// gained node 6%), drop 14% (its whole-list DeleteFunc 10%). Cut, each
+// schedule unchanged (TestNodeRunHashes, digests taken before;
+// TestConservativeNodesOldPathsRapid against the old paths, oldPaths,
+// with planted bugs caught; TestDropOnRapid):
+//
+//	drop finds a reservation's events at the two instants hold took
+//	them at (binary search), the whole list tested only if either
+//	holds none; the nodes of a job checked are marked once (heldMarks),
+//	not walked per gained node; windowOn's min over cores and memory
+//	alone without setWin's closure; reachesOn's scans stop once the
+//	gains fill what the job lacks (the answer is then true whatever
+//	the rest gives); the scalar scan (no GPUs, no named resources) in
+//	a loop of its own, one deque.
+//
+// callgrind (GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1, the test
+// binary, the trace's read included) of BenchmarkNodesCTC338Conservative2k:
+// 23,411.2 M instructions before, 17,840.1 M after the five cuts (−24%;
+// whole process, so the read of the 77k-job trace is in both). (Of the
+// first 5,000: 39,517.4 M after the first four cuts; the count before
+// was stopped by its timeout after 37,782.6 M and 7,481 of the 9,575
+// passes, so it is not a figure.) CPU seconds
+// (/usr/bin/time, user, machine at load average 14–21, noisy), before ->
+// after: the first 5,000 jobs, medians of 3 alternated rounds, 6.47 ->
+// 5.89 (four cuts) -> 5.30 s (five); the first 15,000, one run each
+// (four cuts), 64.7 -> 61.5 s; lublin_256 on 64 four-core nodes
+// (BenchmarkNodesLublinConservative), 2 rounds, 0.81–0.84 -> 0.77–0.81 s.
+// The whole log (BenchmarkNodesCTC338Conservative, timeout 900 nice)
+// still does not finish: stopped after 254.7 s of CPU (load 7–15).
+//
+// What is left is the search itself: the scans (earliest's over every
+// node with events to the job's old reservation, reaches' over the
+// gained nodes) and the window's minimum on every node for each job
+// placed, each a binary search and a walk of segments per node, times
+// the hundreds of jobs a pass places again on loose estimates. A node
+// summary (h-consnodes, reverted) did not pay; fewer jobs placed again
+// per pass, or a window kept per node between the jobs of a pass, are
+// what would.

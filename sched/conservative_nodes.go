@@ -99,13 +99,26 @@ type consNodes struct {
 	overdue []*Job
 	// asp is, on each node in an, the span of the last pass's slots
 	// given back on it after the job being checked (reaches)
-	asp  []span
-	an   []int32
-	old  []share // the reservation of the job being placed, as it was
-	plan consPlan
+	asp []span
+	an  []int32
+	old []share // the reservation of the job being placed, as it was
+	// held[i] == heldStamp marks node i as one of heldFor's reservation
+	// (heldMarks), heldLast its last node; heldDone is the stamp they
+	// were made at
+	held                []int64
+	heldStamp, heldDone int64
+	heldFor             *Job
+	heldLast            int32
+	plan                consPlan
 	// noMemo makes every pass rebuild and place every job (tests only:
 	// the schedule it gives is the one the plan's shortcut must give)
 	noMemo bool
+	// oldPaths makes drop test every event of the node, holds and
+	// lastNode walk the job's shares, windowOn take the general path and
+	// reachesOn scan to the end (tests only: the paths before the
+	// shortcuts of dropOn, heldMarks, windowOn and scan's stop, which
+	// must give the same schedule)
+	oldPaths bool
 	// verify, when set (tests only), is called by each search once the
 	// nodes' segments are up to date, with the free cores of the nodes
 	// without events
@@ -126,7 +139,10 @@ type consNodes struct {
 	// counted, and the exact scans' (reachesOn's)
 	boundCheck func(s *Sim, j *Job, r bool, got int64, exact bool, exactGot int64)
 	kept       int // the jobs kept without a scan (for the tests)
-	placed     int // the jobs placed by a scan (for the tests)
+	// cuts is the drops dropOn made at the two instants, stops the
+	// scans reachesOn stopped early (for the tests)
+	cuts, stops int
+	placed      int // the jobs placed by a scan (for the tests)
 	// rebuilt is the passes that rebuilt the availability and placed
 	// every job (for the tests)
 	rebuilt int
@@ -388,6 +404,7 @@ func (s *Sim) conservativeNodesPass() {
 		within, short := false, int64(1)
 		pinned := false // placed again at j.res without a search
 		if kept && held && j.res > s.now {
+			c.newCheck()
 			// the slots the last pass gave back after j: none, or from
 			// the a-th on
 			a, ta := -1, -1
@@ -538,7 +555,7 @@ func (s *Sim) conservativeNodesPass() {
 func (s *Sim) newConsNodes() *consNodes {
 	m := s.m
 	c := &consNodes{ev: make([][]nodeEv, len(m.kind)), listed: make([]bool, len(m.kind)), keys: make([][]string, len(m.kinds)),
-		segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind)),
+		segs: make([]nodeSegs, len(m.kind)), stale: make([]bool, len(m.kind)), held: make([]int64, len(m.kind)), heldStamp: 1,
 		gs: make([]span, len(m.kind)), asp: make([]span, len(m.kind)), ls: make([]span, len(m.kind))}
 	for i := range c.gs {
 		c.gs[i], c.asp[i], c.ls[i] = noSpan, noSpan, noSpan
@@ -821,20 +838,54 @@ func (c *consNodes) gainRead(j *Job, d int64, i int32, gained bool) (g span, atR
 	if g.lo >= r+d {
 		return g, false, false, false
 	}
-	for k := range j.resAlloc {
-		held = held || j.resAlloc[k].node == i
+	return g, g.hi > r, c.holds(j, i), true
+}
+
+// holds reports whether job j's reservation has a share on node i. The
+// nodes it holds are marked once per job checked (heldMarks), not read
+// share by share at each gained node: a wide job kept through a pass
+// after an early end of a wide one was a walk of its shares for each
+// gained node (gainRead, 6% of CTC-SP2 on 338 one-core nodes).
+func (c *consNodes) holds(j *Job, i int32) bool {
+	if c.oldPaths {
+		return slices.ContainsFunc(j.resAlloc, func(sh share) bool { return sh.node == i })
 	}
-	return g, g.hi > r, held, true
+	c.heldMarks(j)
+	return c.held[i] == c.heldStamp
 }
 
 // lastNode is the last node of j's reservation (-1: none).
-func lastNode(j *Job) int32 {
-	last := int32(-1)
-	for k := range j.resAlloc {
-		last = max(last, j.resAlloc[k].node)
+func (c *consNodes) lastNode(j *Job) int32 {
+	if c.oldPaths {
+		last := int32(-1)
+		for k := range j.resAlloc {
+			last = max(last, j.resAlloc[k].node)
+		}
+		return last
 	}
-	return last
+	c.heldMarks(j)
+	return c.heldLast
 }
+
+// heldMarks marks, unless done since the last newCheck, the nodes of job
+// j's reservation (c.held[i] == c.heldStamp) and notes its last node.
+// The marks hold while j.resAlloc does not change: newCheck is called
+// for each job checked before it is read.
+func (c *consNodes) heldMarks(j *Job) {
+	if c.heldFor == j && c.heldDone == c.heldStamp {
+		return
+	}
+	c.heldFor, c.heldDone = j, c.heldStamp
+	c.heldLast = -1
+	for k := range j.resAlloc {
+		i := j.resAlloc[k].node
+		c.held[i] = c.heldStamp
+		c.heldLast = max(c.heldLast, i)
+	}
+}
+
+// newCheck forgets the marks of the last job checked (heldMarks).
+func (c *consNodes) newCheck() { c.heldStamp++ }
 
 // reachesBound is reaches without a scan, known when it can tell: each
 // gained node's most bounded by what it gives j over the part of the
@@ -845,7 +896,6 @@ func lastNode(j *Job) int32 {
 // gives a job its core when idle, so the bound is what the scan finds.
 func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches, known bool) {
 	m, n, r := s.m, &j.nd, j.res
-	last := lastNode(j)
 	var got int64
 	for _, gained := range [2]bool{true, false} {
 		list := c.an
@@ -861,7 +911,7 @@ func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches,
 			if held && atR {
 				return true, true
 			}
-			if atR && (i32 < last || m.best) && !held && c.gainOver(s, i, n, r, d) > 0 {
+			if atR && !held && (m.best || i32 < c.lastNode(j)) && c.gainOver(s, i, n, r, d) > 0 {
 				return true, true
 			}
 			switch {
@@ -899,7 +949,6 @@ func (c *consNodes) reachesBound(s *Sim, j *Job, d int64, short int64) (reaches,
 func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool, short int64) bool {
 	m, n, r := s.m, &j.nd, j.res
 	scalar := n.gpus == 0 && len(n.named) == 0
-	last := lastNode(j)
 	for _, i32 := range list {
 		i := int(i32)
 		// atR: the gain meets the window at r, where first fit chose
@@ -935,7 +984,14 @@ func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool
 			if !atR {
 				h = min(r, g.hi-1)
 			}
-			c.scan(s, i, n, d, max(s.now, lo), h, scalar)
+			// once most reaches what the job still lacks, reachesOn
+			// answers true whatever the rest of the scan gives (at r
+			// too): the scan stops there (c.got is then unread)
+			stop := short - c.got
+			if c.oldPaths {
+				stop = never
+			}
+			c.scan(s, i, n, d, max(s.now, lo), h, scalar, stop, min(g.hi, r))
 			copyNode(m, &c.win, &c.base, i)
 			var v int64
 			for k, st := range c.gev {
@@ -954,7 +1010,7 @@ func (c *consNodes) reachesOn(s *Sim, j *Job, d int64, list []int32, gained bool
 		}
 		// first fit at r looks at the nodes to j's last one: a node
 		// there that can now hold a share may change its choice
-		if atR && (i32 < last || m.best) && at > 0 {
+		if atR && at > 0 && (m.best || i32 < c.lastNode(j)) {
 			return true
 		}
 		if c.got += most; c.got >= short {
@@ -1106,24 +1162,68 @@ func (c *consNodes) drop(j *Job) {
 	for k := range j.resAlloc {
 		i := j.resAlloc[k].node
 		keep := c.fresh(int(i), &j.resAlloc[k])
-		lo, hi := never, never // its events' times
-		c.ev[i] = slices.DeleteFunc(c.ev[i], func(e nodeEv) bool {
-			if e.jb != j || !e.res {
-				return false
-			}
-			if e.sign < 0 {
-				lo = e.t
-			} else {
-				hi = e.t
-			}
-			return true
-		})
+		lo, hi := c.dropOn(i, j)
 		if keep && lo != never && hi != never {
 			c.segApply(int(i), lo, hi, &j.resAlloc[k], 1)
 			continue
 		}
 		c.stale[i] = true
 	}
+}
+
+// dropOn removes job j's reservation's events from node i's list and
+// returns their times (never: none of that sign). hold took them at j.res
+// and j.res+max(j.p, 1), and whatever changes either since makes the
+// pass rebuild (consPlan) before any drop, so they are looked for at
+// those two instants by binary search, the list's other events left as
+// they were, rather than by a test of every event on the node (a node
+// holds hundreds on a deep queue: drop was 10% of CTC-SP2 on 338
+// one-core nodes). If either instant holds none of them, the whole list
+// is tested, as before: the same list and times either way.
+func (c *consNodes) dropOn(i int32, j *Job) (lo, hi int64) {
+	lo, hi = never, never
+	l := c.ev[i]
+	// cut removes j's events at instant t, reporting whether there were
+	// any; the run of events at t keeps its order
+	cut := func(t int64) bool {
+		at, _ := slices.BinarySearchFunc(l, t, func(x nodeEv, t int64) int { return cmp.Compare(x.t, t) })
+		w, x := at, at
+		for ; x < len(l) && l[x].t == t; x++ {
+			e := l[x]
+			if e.jb != j || !e.res {
+				l[w] = e
+				w++
+				continue
+			}
+			if e.sign < 0 {
+				lo = e.t
+			} else {
+				hi = e.t
+			}
+		}
+		if w == x {
+			return false
+		}
+		l = slices.Delete(l, w, x)
+		return true
+	}
+	if !c.oldPaths && cut(j.res) && cut(j.res+max(j.p, 1)) {
+		c.cuts++
+		c.ev[i] = l
+		return lo, hi
+	}
+	c.ev[i] = slices.DeleteFunc(l, func(e nodeEv) bool {
+		if e.jb != j || !e.res {
+			return false
+		}
+		if e.sign < 0 {
+			lo = e.t
+		} else {
+			hi = e.t
+		}
+		return true
+	})
+	return lo, hi
 }
 
 // fresh reports whether node i's segments are up to date and counted
@@ -1234,7 +1334,7 @@ func (c *consNodes) earliest(s *Sim, j *Job, d, from, h int64) int64 {
 	for _, run := range c.runs {
 		c.gev = c.gev[:0]
 		for _, i := range c.touched {
-			c.scan(s, int(i), n, d, run.lo, run.hi, scalar)
+			c.scan(s, int(i), n, d, run.lo, run.hi, scalar, never, never)
 		}
 		if idle > 0 {
 			c.gev = append(c.gev, gainStep{run.lo, idle})
@@ -1380,8 +1480,14 @@ func (c *consNodes) idle(m *machine, i int, v []int64) bool {
 // scan appends to c.gev the steps of node i's gain for job need n as a
 // function of the window's start t: the minimum of each resource over
 // the segments that meet [t, t+d), a deque per resource (one deque of
-// segment gains on the scalar path).
-func (c *consNodes) scan(s *Sim, i int, n *need, d, from, h int64, scalar bool) {
+// segment gains on the scalar path). It stops early, after the step
+// that reaches it, at a gain of stop or more from a start before the
+// time before (never: it does not).
+func (c *consNodes) scan(s *Sim, i int, n *need, d, from, h int64, scalar bool, stop, before int64) {
+	if scalar && !c.oldPaths {
+		c.scanScalar(s.m, i, n, d, from, h, stop, before)
+		return
+	}
 	m, sg := s.m, &c.segs[i]
 	T, V, K := sg.t, sg.v, len(sg.t)
 	nc := sg.nc
@@ -1439,6 +1545,66 @@ func (c *consNodes) scan(s *Sim, i int, n *need, d, from, h int64, scalar bool) 
 			c.gev = append(c.gev, gainStep{t, g - prev})
 			prev = g
 		}
+		if g >= stop && t < before {
+			c.stops++
+			return
+		}
+		next := never
+		if hi+1 < K {
+			next = T[hi+1] - d + 1
+		}
+		if lo+1 < K {
+			next = min(next, T[lo+1])
+		}
+		if next == never || next > h { // the last segment, or past the horizon
+			return
+		}
+		t = next
+	}
+}
+
+// scanScalar is scan on the scalar path: one deque of the segments'
+// gains, without the loops over resources of the general path (the
+// scans are a third of conservative backfilling on CTC-SP2's 338 one-core
+// nodes).
+func (c *consNodes) scanScalar(m *machine, i int, n *need, d, from, h, stop, before int64) {
+	sg := &c.segs[i]
+	T, V, K, nc := sg.t, sg.v, len(sg.t), sg.nc
+	c.vals = slices.Grow(c.vals[:0], K)[:K]
+	c.dq = slices.Grow(c.dq[:0], K)[:K]
+	vals, dq := c.vals, c.dq
+	head, tail := 0, 0
+	// from the segment that holds from (those before end by from)
+	lo, _ := slices.BinarySearch(T, from+1)
+	lo = max(lo-1, 0)
+	hi := lo - 1
+	var prev int64
+	for t := from; ; {
+		for hi+1 < K && T[hi+1]-d+1 <= t { // segment hi+1 enters the window
+			hi++
+			v := c.segGain(m, i, V[hi*nc:(hi+1)*nc], n)
+			vals[hi] = v
+			for tail > head && vals[dq[tail-1]] >= v {
+				tail--
+			}
+			dq[tail] = int32(hi)
+			tail++
+		}
+		for lo+1 < K && T[lo+1] <= t { // segment lo leaves it
+			lo++
+		}
+		for int(dq[head]) < lo {
+			head++
+		}
+		g := vals[dq[head]]
+		if g != prev {
+			c.gev = append(c.gev, gainStep{t, g - prev})
+			prev = g
+		}
+		if g >= stop && t < before {
+			c.stops++
+			return
+		}
 		next := never
 		if hi+1 < K {
 			next = T[hi+1] - d + 1
@@ -1484,6 +1650,14 @@ func (c *consNodes) windowOn(m *machine, i int, t, d int64) {
 	T, V, nc := sg.t, sg.v, sg.nc
 	lo, _ := slices.BinarySearch(T, t+1) // (the last segment from t or before)
 	lo = max(lo-1, 0)
+	if nc == 2 && !c.oldPaths { // cores and memory alone (setWin's, without its closure)
+		cores, mem := V[2*lo], V[2*lo+1]
+		for k := lo + 1; k < len(T) && T[k] < t+d; k++ {
+			cores, mem = min(cores, V[2*k]), min(mem, V[2*k+1])
+		}
+		c.win.cores[i], c.win.mem[i] = cores, mem
+		return
+	}
 	// the minimum of each resource, segment by segment
 	mins := append(c.mins[:0], V[lo*nc:(lo+1)*nc]...)
 	for k := lo + 1; k < len(T) && T[k] < t+d; k++ {
@@ -1582,12 +1756,7 @@ func (c *consNodes) lossReaches(s *Sim, j *Job, d int64, ta int) bool {
 		if g.lo >= r+d || g.hi <= r {
 			return false
 		}
-		for k := range j.resAlloc {
-			if j.resAlloc[k].node == i {
-				return true
-			}
-		}
-		return c.gainOver(s, int(i), &j.nd, r, d) > 0
+		return c.holds(j, i) || c.gainOver(s, int(i), &j.nd, r, d) > 0
 	}
 	for _, i := range tk.listed {
 		l, k := tk.l[i], tk.p[i]

@@ -364,18 +364,5 @@ func BenchmarkPoolCTCConservative(b *testing.B) {
 // of CPU (/usr/bin/time on the test binary, -benchtime 1x -cpu 1), 7.5 s
 // wall.
 func BenchmarkNodesLublinConservative(b *testing.B) {
-	_, jobs, err := swf.ReadFile(tracetest.Path(b, tracetest.Lublin))
-	if err != nil {
-		b.Fatal(err)
-	}
-	nodes := []swf.Node{{Count: 64, Cores: 4}}
-	b.ResetTimer()
-	for b.Loop() {
-		c := preset("Conservative")(0)
-		c.MachineSize, c.Nodes, c.KeepShares = 0, nodes, true
-		if _, err := sched.Run(context.Background(), c, jobs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+	benchNodesConservative(b, tracetest.Lublin, 1<<30, []swf.Node{{Count: 64, Cores: 4}})
 }
