@@ -34,7 +34,10 @@ func TestConservativeNodesOldPathsRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var nodes []swf.Node
 		var jobs []swf.Job
-		switch rapid.IntRange(0, 2).Draw(t, "case") {
+		// The wide one-core case twice as often: it makes most of the
+		// scans that stop early (with one in three, a -short run of 20
+		// checks had none about once in 2,000).
+		switch rapid.IntRange(0, 3).Draw(t, "case") {
 		case 0:
 			nodes, jobs = drawNodeCase(t)
 		case 1:
