@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/batchq/batchq/internal/textclip"
 )
 
 // Error is how the service says no, the same from a Service in the
@@ -128,33 +130,8 @@ func (l *internalLog) log(logf func(string, ...any), err error) int64 {
 		more = fmt.Sprintf(" (%d earlier ones not logged: at most %d a minute)", l.dropped, logBurst)
 		l.dropped = 0
 	}
-	logf("karnak: internal error %d%s: %s", l.n, more, clipN(oneLine(err.Error()), maxLogDetail))
+	logf("karnak: internal error %d%s: %s", l.n, more, textclip.Clip(textclip.OneLine(err.Error()), maxLogDetail))
 	return l.n
-}
-
-// oneLine is s with its line ends and other control characters as
-// spaces: a cause of many lines (a driver's report) is one line of the
-// log, as counted by logBurst, and no cause writes a line of its own
-// that a reader of the log would take for the service's.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r >= 0x7f && r <= 0x9f {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// clipN shortens s to at most n bytes, on a rune boundary, marking the cut.
-func clipN(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xc0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
 }
 
 func statusOf(err error) int {

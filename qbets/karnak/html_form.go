@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/batchq/batchq/internal/textclip"
 )
 
 // predictForm is the form for a hypothetical job (Karnak's
@@ -334,7 +336,7 @@ func levelOptions(levels []Level, conf bool, typed string) []option {
 
 // clip shortens what a user typed to quote it in an error (at most
 // maxEcho bytes, on a rune boundary).
-func clip(s string) string { return clipN(s, maxEcho) }
+func clip(s string) string { return textclip.Clip(s, maxEcho) }
 
 // locationChoices lists every queue of every system as a checkbox,
 // checked when asked for; locations asked for that the service does not

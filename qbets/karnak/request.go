@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/batchq/batchq/internal/textclip"
 )
 
 // maxLocations bounds one hypothetical request (TeraGrid had 10–15
@@ -114,7 +116,7 @@ func jsonError(err error) string {
 	if errors.As(err, &te) {
 		return fmt.Sprintf("json: cannot unmarshal %s into the field %s of type %s", clip(te.Value), te.Field, te.Type)
 	}
-	return clipN(err.Error(), 2*maxEcho) // (json: unknown field "…")
+	return textclip.Clip(err.Error(), 2*maxEcho) // (json: unknown field "…")
 }
 
 func jsonDuration(m json.RawMessage) (int64, error) {

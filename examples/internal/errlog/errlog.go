@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/batchq/batchq/internal/textclip"
 )
 
 // The bounds: at most Burst lines a Period, each at most MaxLine bytes
@@ -65,20 +67,7 @@ func (e *Log) Write(p []byte) (int, error) {
 // line is p on one line (its control characters as spaces), clipped to
 // MaxLine bytes on a rune boundary, the cut marked.
 func line(p []byte) string {
-	s := strings.Map(func(r rune) rune {
-		if r < 0x20 || r >= 0x7f && r <= 0x9f {
-			return ' '
-		}
-		return r
-	}, strings.TrimSuffix(string(p), "\n"))
-	if len(s) <= MaxLine {
-		return s
-	}
-	i := MaxLine
-	for i > 0 && s[i]&0xc0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
+	return textclip.Clip(textclip.OneLine(strings.TrimSuffix(string(p), "\n")), MaxLine)
 }
 
 // Flush writes how many lines were left out, if any (at shutdown).
