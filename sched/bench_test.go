@@ -398,6 +398,52 @@ import (
 // 1.12 M moves), which the definition of the pass fixes, in code the
 // compiler keeps at its floor: the goal of 3 (4,143.9 M) is not met.
 //
+// Then (2026-12-01, 16:20–17:10 UTC, helper h-cons3-s26; no cut kept;
+// the same callgrind of examples/simulate on the gzip file, whole
+// process, --dump-instr=no, at f8a914bc): conservative 4,614.4 M, EASY
+// 1,413.3 M (3.27×; both 1–2% above the README's, as h-consflurry2's
+// 4,614.8 M for 4,563.5 M: the binary's path and environment). 3× needs
+// 4,239.9 M: 374.5 M (8.1%) less. The two profiles, function by
+// function (exclusive), differ only in the pass: what conservative
+// does beside its search is EASY's within 3 M (the report and
+// summary, startJob, terminate, release, the parse), no allocation
+// (growslice under 0.1 M), no observer (examples/simulate registers
+// none on reservations), reserve 46 M more for its 1.03 M changed
+// reservations. The pass, by unit of work:
+//
+//	the placement loop's own code 1,176 M: 8.17 M visits enter the
+//	inner loop at about 74 instructions each (600 M), the 3.35 M that
+//	need more about 90 more;
+//	fitBefore 815 M, 3.10 M scans at 263 each, its binary search a
+//	third;
+//	the moves about 600 M: shift 509 M with its copies for 1.06 M
+//	moves (481 each), the loop's Allocates, reserve;
+//	the pass's start (rebaseOwn 109 M, consDiff 67 M, most 54 M,
+//	consArrivals 26 M, consOverdrawn 16 M) and conservativeQuiet's
+//	route 234 M over 160 k passes (its starts, startJob, are EASY's
+//	too).
+//
+// So 374.5 M is 46% of the scans, 62% of the inner loop or 62% of
+// the moves. Counted on a scratch copy (not kept): shift's segments
+// between its four ends hold 0.72, 4.10 and 0.59 points on average and
+// its tail 28.3 (profiles of 48.2 points); its cases (a point present
+// and kept or not at each end, the segments' lengths up to 3) spread:
+// the commonest is 4.7% of the moves and the five commonest 12.4%, so
+// no case is worth a path of its own. Of the 262 k rebases, 171 k have
+// one log entry and a diff of two points and 70.6 k an empty log: a
+// path of their own in consDiff and rebaseOwn would spare at most about
+// 40 M (their 670 instructions a pass are mostly Allocate's walk of the
+// points the ended job's slot covered). searchFrom's loop is 12
+// instructions an iteration, 2 of them its bounds check; a CMOV version
+// keeps the check and the log2 P iterations (h-cons4's +163 M). Measured
+// and dropped: Fit handing its fit's indices to Allocate (fitAt and
+// allocateAt, for the arrivals' 170 k placements and the loop's 61 k
+// Fit then Allocate): 4,614.4 M → 4,612.5 M (−0.04%): Allocate's
+// searches there cost little (fitAt 55.0 M against Fit's 46.9 M,
+// Allocate with allocateAt 179.2 M against 188.6 M). CPU (/usr/bin/time,
+// user + sys, 5 alternated rounds at load 8.5, noisy): EASY 0.31–0.38 s,
+// conservative 1.27–1.46 s.
+//
 // A flurry (2026-12-01, 09:50–11:10 UTC, helper h-consflurry; no cut
 // kept). The log of flurryJobs(20000) (30,000 jobs on 128 processors:
 // 5,000 random jobs, 20,000 one-processor jobs of one user within 100 s,
