@@ -307,10 +307,16 @@ func TestCorruptOffset(t *testing.T) {
 	for at := len(data) / 8; at < len(data) && checked < 20; at += 997 {
 		d := bytes.Clone(data)
 		d[at] ^= 0x5a
-		_, err := inflateRaw(d)
-		_, werr := reference(d, 8<<20)
 		var got, want flate.CorruptInputError
-		if !errors.As(err, &got) || !errors.As(werr, &want) {
+		if _, err := inflateRaw(d); !errors.As(err, &got) {
+			// Most damage decodes to other bytes without an error
+			// (331 of the 332 bytes tried): compress/flate, which
+			// then reads the whole stream, is asked only when ours
+			// fails. Under -race that took the test from 49.8 s of
+			// CPU to 19.0 s; the bytes checked are the same.
+			continue
+		}
+		if _, werr := reference(d, 8<<20); !errors.As(werr, &want) {
 			continue
 		}
 		checked++
