@@ -81,8 +81,9 @@ type page struct {
 	Form    *predictForm  // the hypothetical-job form and its answer
 	Query   *levelsForm   // a queued job's levels (prediction page)
 	// ListNote says which items a page of a list shows ("" when it
-	// shows the whole list), and ListNext links the next page.
-	ListNote, ListNext string
+	// shows the whole list), and ListNext and ListPrev link the next
+	// and the previous page.
+	ListNote, ListNext, ListPrev string
 }
 
 type link struct{ Href, Text string }
@@ -132,6 +133,15 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 	sysLink := link{"/karnak/system/" + sys + "/status.html", sys}
 	p := &page{Data: v, System: sys}
 	p.Alt, p.AltNote = alternatives(r)
+	if l := out.list; l != nil && l.partial() {
+		p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
+		if q := l.next(); q != "" {
+			p.ListNext = r.URL.EscapedPath() + q
+		}
+		if q := l.prev(); q != "" {
+			p.ListPrev = r.URL.EscapedPath() + q
+		}
+	}
 	switch name {
 	case "systems":
 		p.Title = "Systems"
@@ -147,12 +157,6 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 		}
 	case "waiting":
 		p.Title, p.Crumbs = "Waiting jobs on "+sys, []link{systems, sysLink}
-		if l := out.list; l != nil && l.partial() {
-			p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
-			if q := l.next(); q != "" {
-				p.ListNext = r.URL.EscapedPath() + q
-			}
-		}
 	case "last":
 		p.Title, p.Crumbs = "Last event of "+sys, []link{systems, sysLink}
 	case "stats":
