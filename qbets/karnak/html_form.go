@@ -187,6 +187,15 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		} else {
 			status = http.StatusBadRequest
 		}
+	case len(f.Errors) > 0:
+		// Show queues with a field typed longer than maxEcho: the form
+		// shows it clipped, with its error, and says so with a 400 as
+		// every other answer that refuses a value does (it was a 200
+		// with the error: a script or a cache took the clipped form for
+		// the one asked for). The page is the same for the user, who
+		// sees the error before asking for a prediction. A field merely
+		// invalid is not checked until a prediction is asked for.
+		status = http.StatusBadRequest
 	}
 	shown, left := queueLocations(locs)
 	if left > 0 {
