@@ -175,7 +175,7 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 			return nil, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("system: %q would be system %d, at most %d (%s)", name, len(s.systems)+1, s.opt.MaxSystems, setting("MaxSystems"))}
 		}
 		var err error
-		if sys, err = newSystem(name, &s.opt); err != nil {
+		if sys, err = newSystem(name, &s.opt, &s.internals); err != nil {
 			return nil, err
 		}
 		s.systems[name] = sys
