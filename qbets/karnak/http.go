@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -55,7 +56,9 @@ import (
 // before the body is read), 403 with one that may not feed the batch's
 // systems, or, without Config.Tokens, for a client not on loopback; 409
 // for a batch id reused with other events; 413 beyond 4 MiB or 20,000
-// events; 415 unless the body is application/json in UTF-8. Every
+// events; 415 unless the body is application/json in UTF-8; 408 for a
+// body not received within the server's read timeout, 400 for one whose
+// connection ended first (every POST's body alike). Every
 // request may get 429 (Config.Rate, with Retry-After) and, until Load is
 // done, 503 with Retry-After. Every error answer is the text of an Error. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
@@ -499,7 +502,15 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		if errors.As(err, &mbe) {
 			return nil, "", &Error{Code: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("body: larger than %d bytes", limit)}
 		}
-		return nil, "", badRequest("body: %v", err)
+		// The connection's error is not the client's to read: net's
+		// text names the server's own address ("read tcp
+		// 10.0.0.5:8080->…: i/o timeout"), which behind a proxy is
+		// an internal one (TestBodyReadErrorsOwnWords).
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, "", &Error{Code: http.StatusRequestTimeout, Message: "body: not received in time (the server's read timeout): send it again"}
+		}
+		return nil, "", badRequest("body: not received whole (the connection ended before it did)")
 	}
 	if err := validUTF8(body); err != nil {
 		return nil, "", badRequest("%v", err)
