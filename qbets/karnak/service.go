@@ -211,7 +211,7 @@ func (s *Service) systemsPage(after, before string, limit int) (page []*system, 
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	total = len(s.names)
-	end := total
+	var end int
 	switch {
 	case after != "":
 		i, found := slices.BinarySearch(s.names, after)
