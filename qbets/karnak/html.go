@@ -66,8 +66,9 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 // queues chosen, or, when they are more than a prediction takes
 // (maxLocations), with the system's queues shown for the user to choose
 // among (?sys=, as Show queues does). The link chose them all, which the
-// form then refused: past maxLocations when asked (a 400), and past
-// maxParams when followed (a 414) (TestPagesLinksAnswer).
+// form did not take: past maxParams it was a 414, and past maxLocations
+// the form checked the first maxLocations and left the others unchecked
+// without a word (TestPagesLinksAnswer).
 func predictFor(system string, qs []QueueStatus) link {
 	if len(qs) > maxLocations {
 		return link{"/karnak/waittime/predict.html?" + url.Values{"sys": {system}}.Encode(),

@@ -74,7 +74,8 @@ import (
 // both parameters at once, or ?offset= is a 400. The waiting jobs are
 // listed in submission order (submit time, then job id: ibl.System's
 // order, the one the queued-job predictions count the jobs ahead in), at
-// most ?limit= (1,000, the default and the most) a response. Follow the Link header's rel="next" page (the text's
+// most ?limit= (1,000, the default and the most) a response. Follow the
+// Link header's rel="next" page (the text's
 // last line and the HTML page's link give the same): it is
 // ?after=<submit>.<id>, the key of the page's last job, and the next page
 // starts with the first job after that key, so a job that waits from the
