@@ -1,0 +1,44 @@
+package karnak
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The 408 for a body not received within the server's read timeout
+// reaches the client over a real connection (a server with ReadTimeout,
+// as examples/qserve's), in the service's words, for both POST routes
+// a client sends a body to: the prediction and the feed's events.
+func TestBodyReadTimeoutOverTheWire(t *testing.T) {
+	s, _ := newTestServer(t, Config{Rate: -1})
+	srv := httptest.NewUnstartedServer(s.Handler())
+	srv.Config.ReadTimeout = 300 * time.Millisecond
+	srv.Config.WriteTimeout = 5 * time.Second
+	srv.Start()
+	defer srv.Close()
+	for _, path := range []string{"/karnak/waittime/prediction/?format=json", "/karnak/events"} {
+		c, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := c.Write([]byte("POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"cores\":")); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s: no answer: %v", path, err)
+		}
+		b := make([]byte, 512)
+		nb, _ := resp.Body.Read(b)
+		if body := string(b[:nb]); resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(body, "not received in time") || strings.Contains(body, "127.0.0.1") {
+			t.Errorf("%s: %d %q, want 408 in the service's words", path, resp.StatusCode, body)
+		}
+	}
+}
