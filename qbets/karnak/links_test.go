@@ -61,12 +61,15 @@ func formQuery(body string) (q url.Values, checked int) {
 // checked: a system's page linked to the form with all its queues
 // chosen, which the form refused when they were more than a query holds
 // (256 parameters: a 414), and of which it checked the first 100 (a
-// prediction's most) and left the others out when they were more. The walk starts at /karnak/ and follows every link
-// and form of every HTML page it reaches (the text, JSON and XML are
-// fetched, not read), but only three of the links that differ in a
-// queue of the two large systems alone; systems of 2, 150 (more than
-// 100) and 400 queues (more than 256, and the form then compact: 552
-// queues in all; 257 under -short, the form not compact).
+// prediction's most) and left the others out when they were more. The
+// walk starts at /karnak/, and at the two lists' pages of one item
+// (a list is paged only past 1,000 items: the walk must follow their
+// next and previous links too), and follows every link and form of
+// every HTML page it reaches (the text, JSON and XML are fetched, not
+// read), but only three of the links that differ in a queue of the two
+// large systems alone; systems of 2, 150 (more than 100) and 400 queues
+// (more than 256, and the form then compact: 552 queues in all; 257
+// under -short, the form not compact).
 func TestPagesLinksAnswer(t *testing.T) {
 	huge := 400
 	if testing.Short() {
@@ -84,7 +87,9 @@ func TestPagesLinksAnswer(t *testing.T) {
 	}
 	h := s.Handler()
 	seen, shapes := map[string]bool{}, map[string]int{}
-	todo := []string{"/karnak/"}
+	// The lists' pages of one item each, so that the walk follows their
+	// next and previous links too (a list is paged past 1,000 items).
+	todo := []string{"/karnak/", "/karnak/system/status.html?limit=1", "/karnak/system/s1/job/waiting.html?limit=1"}
 	forms, fetched := 0, 0
 	const most = 3000 // requests: the walk is bounded whatever it finds
 	for len(todo) > 0 && len(seen) < most {
@@ -142,10 +147,18 @@ func TestPagesLinksAnswer(t *testing.T) {
 	if len(seen) >= most {
 		t.Fatalf("more than %d pages: the walk did not end", most)
 	}
-	for _, want := range []string{"/karnak/system/wide/status.html", "/karnak/system/huge/status.html", "/karnak/system/s1/job/1002/prediction/waittime.html"} {
+	for _, want := range []string{"/karnak/system/wide/status.html", "/karnak/system/huge/status.html", "/karnak/system/s1/job/1002/prediction/waittime.html",
+		"/karnak/system/status.html?after=s1&limit=1", "/karnak/system/status.html?before=wide&limit=1", "/karnak/system/status.txt?before=wide&limit=1"} {
 		if !seen[want] {
 			t.Errorf("the walk did not reach %s", want)
 		}
+	}
+	waitingNext := false
+	for u := range seen {
+		waitingNext = waitingNext || strings.HasPrefix(u, "/karnak/system/s1/job/waiting.html?after=")
+	}
+	if !waitingNext {
+		t.Errorf("the walk did not follow the waiting jobs' next page")
 	}
 	t.Logf("%d requests, %d of them forms sent; %d links left out as differing in a queue only", fetched, forms, len(seen)-fetched)
 	if forms < 3 {
