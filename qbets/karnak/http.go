@@ -58,7 +58,8 @@ import (
 // for a batch id reused with other events; 413 beyond 4 MiB or 20,000
 // events; 415 unless the body is application/json in UTF-8; 408 for a
 // body not received within the server's read timeout, 400 for one whose
-// connection ended first (every POST's body alike). Every
+// connection ended first or whose chunked encoding is malformed (every
+// POST's body alike). Every
 // request may get 429 (Config.Rate, with Retry-After) and, until Load is
 // done, 503 with Retry-After. Every error answer is the text of an Error. The handler
 // sets no timeouts: the http.Server that serves it should (ReadTimeout,
@@ -507,11 +508,18 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, types ...stri
 		// text names the server's own address ("read tcp
 		// 10.0.0.5:8080->…: i/o timeout"), which behind a proxy is
 		// an internal one (TestBodyReadErrorsOwnWords).
+		// A body that is not the connection's fault is one whose
+		// chunked encoding net/http refused ("invalid byte in chunk
+		// length"): the connection did not end, and saying it did sent
+		// the client looking at its network (TestBodyMalformedChunks).
 		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
+		switch {
+		case errors.As(err, &ne) && ne.Timeout():
 			return nil, "", &Error{Code: http.StatusRequestTimeout, Message: "body: not received in time (the server's read timeout): send it again"}
+		case ne != nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return nil, "", badRequest("body: not received whole (the connection ended before it did)")
 		}
-		return nil, "", badRequest("body: not received whole (the connection ended before it did)")
+		return nil, "", badRequest("body: not received whole (its chunked encoding is malformed)")
 	}
 	if err := validUTF8(body); err != nil {
 		return nil, "", badRequest("%v", err)
