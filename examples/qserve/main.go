@@ -54,7 +54,7 @@ const usage = `usage: qserve <command> [flags] [args]
 
 commands:
   serve                                   run the service (qserve serve -h)
-  ksystems                                every system: running, waiting, used cores
+  ksystems                                the systems: running, waiting, used cores (at most 1,000: -after, -before, -limit)
   ksystem <system>                        a system's queues
   kqueue [queue@]<system>                 current and historical queue statistics
   kjobs <system>                          the waiting jobs (at most 1,000: -after, -limit)
@@ -455,7 +455,7 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the JSON representation (the same as -format json)")
 	outFormat := fs.String("format", "text", "representation to print: text, json, xml or html (Karnak's four)")
 	var conf, quant, offset, limit *int
-	var within, after *string
+	var within, after, before *string
 	operands := map[string]string{
 		"ksystems": "", "ksystem": "<system>", "kqueue": "[queue@]<system>", "kjobs": "<system>",
 		"kwait": "<system> <jobId>", "kstart": "<system> <jobId>",
@@ -475,6 +475,11 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		after = fs.String("after", "", "list the jobs after this `cursor` (<submit time>.<job id>, as the last line's \"next: ?after=\" gives it): the next page, whatever left or arrived since")
 		offset = fs.Int("offset", 0, "the first job to list, counted from 0 in submission order (a list that changes between pages shifts: prefer -after)")
 		limit = fs.Int("limit", 1000, "the most jobs to list, at most 1,000 (the service's bound)")
+	}
+	if cmd == "ksystems" {
+		after = fs.String("after", "", "list the systems after this `name`, in name order (as the last line's \"next: ?after=\" gives it): the next page")
+		before = fs.String("before", "", "list the last systems before this `name`, in name order (as the last line's \"previous: ?before=\" gives it)")
+		limit = fs.Int("limit", 1000, "the most systems to list, at most 1,000 (the service's bound)")
 	}
 	a, err := cli.ParseArgs(fs, args, fmt.Sprintf("usage: qserve %s [flags] %s\n\nFlags:\n", cmd, ops), stdout)
 	if err != nil {
@@ -513,7 +518,16 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 	var req *http.Request
 	switch cmd {
 	case "ksystems":
-		req, err = http.NewRequest("GET", base+"/system/status."+ext, nil)
+		from := ""
+		switch {
+		case *after != "" && *before != "":
+			return cli.Usagef("-after and -before: choose one")
+		case *after != "":
+			from = "after=" + url.QueryEscape(*after) + "&"
+		case *before != "":
+			from = "before=" + url.QueryEscape(*before) + "&"
+		}
+		req, err = http.NewRequest("GET", fmt.Sprintf("%s/system/status.%s?%slimit=%d", base, ext, from, *limit), nil)
 	case "ksystem":
 		req, err = http.NewRequest("GET", base+"/system/"+a[0]+"/status."+ext, nil)
 	case "kqueue":

@@ -37,10 +37,10 @@
 // event log, the Store, rebuilt from it by Load (Store says what is kept).
 //
 // The service is meant to be reachable by anyone on a campus network:
-// reads are anonymous and bounded (a list, the waiting jobs, gives at most
-// 1,000 a response, paged by the Link header's ?after=, which neither
-// skips nor repeats a job when the list changes between pages; ?offset=
-// still works: Handler's doc), writes closed by default (Config.Tokens),
+// reads are anonymous and bounded (a list, the systems or the waiting
+// jobs, gives at most 1,000 a response, paged by the Link header's
+// ?after=, which neither skips nor repeats an item when the list changes
+// between pages; the waiting jobs' ?offset= still works: Handler's doc), writes closed by default (Config.Tokens),
 // feeds' events validated before they are stored; Handler's doc has the
 // threat model. Every refusal is an Error whose Code says whether retrying
 // can help, the same in the process and over HTTP. A Service is safe for

@@ -399,7 +399,7 @@ func (fc *forecaster) queued(s *system, now int64) (map[int64]int64, string) {
 	fc.runsForTests++
 	st, err := fc.f.Forecast(context.Background(), &fc.snap)
 	if err != nil {
-		fc.why = "no forecast: " + err.Error()
+		fc.why = s.failed("no forecast", err)
 		return nil, fc.why
 	}
 	fc.starts = make(map[int64]int64, len(st))
@@ -594,7 +594,7 @@ func (fc *forecaster) hypothetical(s *system, now, cores, wall int64, user, acco
 	}
 	switch {
 	case err != nil:
-		return 0, 0, "no forecast: " + err.Error()
+		return 0, 0, s.failed("no forecast", err)
 	case st < 0:
 		return 0, 0, "no forecast: the simulation cannot place the job (larger than the machine)"
 	}
@@ -700,7 +700,8 @@ func (s *system) publishForecasts(r *recording) {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	fc.runsForTests++
-	if r.err != nil {
+	if r.err != nil { // (no client asked: logged, numbered, and not recorded)
+		s.failed("no forecast recorded for the calibration", r.err)
 		return
 	}
 	at := make(map[int64]int64, len(r.starts))

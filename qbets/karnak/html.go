@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"math"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -45,17 +46,11 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 			}
 			return fmt.Sprint(n, " cores")
 		},
-		"f1":    func(f float64) string { return fmt.Sprintf("%.1f", f) },
-		"pct":   func(p *float64) string { return fmt.Sprintf("%.0f%%", 100**p) },
-		"lower": func(p *int64) string { return hms(*p) },
-		"job":   func(p *int64) int64 { return *p },
-		"predictFor": func(system string, qs []QueueStatus) string {
-			locs := make([]string, len(qs))
-			for i, q := range qs {
-				locs[i] = q.Queue + "@" + system
-			}
-			return predictLink(locs...)
-		},
+		"f1":         func(f float64) string { return fmt.Sprintf("%.1f", f) },
+		"pct":        func(p *float64) string { return fmt.Sprintf("%.0f%%", 100**p) },
+		"lower":      func(p *int64) string { return hms(*p) },
+		"job":        func(p *int64) int64 { return *p },
+		"predictFor": predictFor,
 		"field": func(name, label, help, value, err, mode string) fieldView {
 			return fieldView{Name: name, Label: label, Help: help, Value: value, Err: err, Mode: mode}
 		},
@@ -66,6 +61,25 @@ var pageTemplates = sync.OnceValues(func() (*template.Template, error) {
 		"predictAt": func(queue, system string) string { return predictLink(queue + "@" + system) },
 	}).ParseFS(templateFS, "templates/*.html")
 })
+
+// predictFor is a system page's link to the form: with the system's
+// queues chosen, or, when they are more than a prediction takes
+// (maxLocations), with the system's queues shown for the user to choose
+// among (?sys=, as Show queues does). The link chose them all, which the
+// form did not take: past maxParams it was a 414, and past maxLocations
+// the form checked the first maxLocations and left the others unchecked
+// without a word (TestPagesLinksAnswer).
+func predictFor(system string, qs []QueueStatus) link {
+	if len(qs) > maxLocations {
+		return link{"/karnak/waittime/predict.html?" + url.Values{"sys": {system}}.Encode(),
+			fmt.Sprintf("Predict a job's wait on some of these queues (choose at most %d of the %d)", maxLocations, len(qs))}
+	}
+	locs := make([]string, len(qs))
+	for i, q := range qs {
+		locs[i] = q.Queue + "@" + system
+	}
+	return link{predictLink(locs...), "Predict a job's wait on these queues"}
+}
 
 // page is what every template gets: the title, the breadcrumb trail, the
 // other representations of the resource, and the resource itself.
@@ -81,8 +95,9 @@ type page struct {
 	Form    *predictForm  // the hypothetical-job form and its answer
 	Query   *levelsForm   // a queued job's levels (prediction page)
 	// ListNote says which items a page of a list shows ("" when it
-	// shows the whole list), and ListNext links the next page.
-	ListNote, ListNext string
+	// shows the whole list), and ListNext and ListPrev link the next
+	// and the previous page.
+	ListNote, ListNext, ListPrev string
 }
 
 type link struct{ Href, Text string }
@@ -132,6 +147,15 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 	sysLink := link{"/karnak/system/" + sys + "/status.html", sys}
 	p := &page{Data: v, System: sys}
 	p.Alt, p.AltNote = alternatives(r)
+	if l := out.list; l != nil && l.partial() {
+		p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
+		if q := l.next(); q != "" {
+			p.ListNext = r.URL.EscapedPath() + q
+		}
+		if q := l.prev(); q != "" {
+			p.ListPrev = r.URL.EscapedPath() + q
+		}
+	}
 	switch name {
 	case "systems":
 		p.Title = "Systems"
@@ -147,12 +171,6 @@ func (s *Service) writeHTML(w http.ResponseWriter, r *http.Request, name string,
 		}
 	case "waiting":
 		p.Title, p.Crumbs = "Waiting jobs on "+sys, []link{systems, sysLink}
-		if l := out.list; l != nil && l.partial() {
-			p.ListNote = strings.ToUpper(l.note()[:1]) + l.note()[1:]
-			if q := l.next(); q != "" {
-				p.ListNext = r.URL.EscapedPath() + q
-			}
-		}
 	case "last":
 		p.Title, p.Crumbs = "Last event of "+sys, []link{systems, sysLink}
 	case "stats":

@@ -27,7 +27,8 @@ type predictForm struct {
 	More    template.HTML
 	Compact bool
 	// Left says how many of the locations asked for the form leaves out,
-	// not being queue@system ("" when none: see queueLocations).
+	// not being queue@system ("" when none: see queueLocations), or past
+	// maxLocations.
 	Left     string
 	Errors   map[string]string // field name → message
 	Answered bool
@@ -186,10 +187,23 @@ func (s *Service) predictForm(w http.ResponseWriter, r *http.Request, v url.Valu
 		} else {
 			status = http.StatusBadRequest
 		}
+	case len(f.Errors) > 0:
+		// Show queues with a field typed longer than maxEcho: the form
+		// shows it clipped, with its error, and says so with a 400 as
+		// every other answer that refuses a value does (it was a 200
+		// with the error: a script or a cache took the clipped form for
+		// the one asked for). The page is the same for the user, who
+		// sees the error before asking for a prediction. A field merely
+		// invalid is not checked until a prediction is asked for.
+		status = http.StatusBadRequest
 	}
 	shown, left := queueLocations(locs)
 	if left > 0 {
 		f.Left = fmt.Sprintf("%d of the queues chosen are not queue@system and are left out of the form (the first: %q)", left, clip(firstMalformed(locs)))
+	}
+	if len(shown) > maxLocations { // (locationChoices checks the first maxLocations)
+		more := fmt.Sprintf("%d queues chosen: the form checks the first %d (a prediction asks about at most %d), not the others", len(shown), maxLocations, maxLocations)
+		f.Left = strings.TrimPrefix(f.Left+"; "+more, "; ")
 	}
 	f.Systems, f.More = s.locationChoices(shown, v["sys"])
 	f.Compact = f.More != ""
@@ -494,7 +508,7 @@ func moreHTML(systems []string, checked map[string]bool, total, cut int, cutSys 
 		b.WriteString("</label>\n")
 	}
 	if left > 0 {
-		fmt.Fprintf(&b, `<p class="note">%d more systems are not listed here (at most %d are, by name): a system's page, from the list of systems, links here with its queues chosen.</p>`+"\n", left, formMaxSystems)
+		fmt.Fprintf(&b, `<p class="note">%d more systems are not listed here (at most %d are, by name): a system's page, from the list of systems, links here with its queues.</p>`+"\n", left, formMaxSystems)
 	}
 	b.WriteString("</div>\n")
 	return template.HTML(b.String()) //nolint:gosec // every value in it is escaped

@@ -60,7 +60,10 @@ type Prediction struct {
 	Slurm *SlurmPart `json:"slurm,omitempty" xml:"slurm,omitempty"`
 	// Forecast is the start by forward simulation of the system as it is
 	// now, with its calibrated interval (forecast.go); nil with the
-	// reason when there is none.
+	// reason when there is none. A reason (IBLReason too) is the
+	// service's own words; a failure of the library it calls is
+	// "no forecast: internal error N (…)", its cause in the operator's
+	// log under N, as a 500's (Error).
 	Forecast       *ForecastPart `json:"forecast,omitempty" xml:"forecast,omitempty"`
 	ForecastReason string        `json:"forecastReason,omitempty" xml:"forecastReason,omitempty"`
 
@@ -427,7 +430,7 @@ func (s *Service) predictAt(loc Location, r *PredictRequest, pay payFunc) (Predi
 		Quantile: r.Quantile, Confidence: r.Confidence, Within: r.Within}
 	s.qbetsPart(&p, q)
 	in := sys.feat.NotQueued(ibl.Job{Queue: q.name, Cores: r.Cores, ReqTime: r.WallTime}, now)
-	p.IBL, p.IBLReason = estimateAt(sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
+	p.IBL, p.IBLReason = estimateAt(sys, sys.notQueued, in, r.Confidence, now, "no job has started on this system yet")
 	p.Slurm = q.slurm.forJob(r.Cores, r.WallTime, now)
 	if err := sys.forecastHypothetical(&p, now, r.User, r.Account, pay); err != nil {
 		return Prediction{}, err // not cached: it has no forecast for want of tokens
@@ -540,15 +543,16 @@ func noBound(q *queue, lv Level, r qbets.Reason) string {
 		r, q.name, q.pred.Stats().Releases, lv.Quantile, lv.Confidence, qbets.Level{Quantile: qf, Confidence: cf}.MinHistory())
 }
 
-// estimateAt asks base b; empty says why a base without experiences is
-// empty (the queued-job base learns only from jobs a snapshot saw waiting).
-func estimateAt(b *ibl.Base, in []ibl.Value, level int, now int64, empty string) (*EstimatePart, string) {
+// estimateAt asks sys's base b; empty says why a base without
+// experiences is empty (the queued-job base learns only from jobs a
+// snapshot saw waiting). Any other error is the service's (failed).
+func estimateAt(sys *system, b *ibl.Base, in []ibl.Value, level int, now int64, empty string) (*EstimatePart, string) {
 	pr, err := b.Predict(in, level)
 	if err != nil {
 		if errors.Is(err, ibl.ErrEmpty) {
 			return nil, "no IBL estimate: " + empty
 		}
-		return nil, "no IBL estimate: " + err.Error()
+		return nil, sys.failed("no IBL estimate", err)
 	}
 	half := pr.HalfWidth
 	// The library reports +Inf when the spread is undefined (one
@@ -592,7 +596,7 @@ func (s *Service) PredictJob(system string, id int64, quantile, confidence int, 
 		Now: now, Quantile: quantile, Confidence: confidence, Within: within, Conditional: true, Waited: max(now-j.Submit, 0)}
 	s.qbetsWaited(&p, q)
 	if in, ok := sys.feat.Queued(id, now); ok {
-		p.IBL, p.IBLReason = estimateAt(sys.queued, in, confidence, now, "no job seen waiting at a 5-minute snapshot has started yet")
+		p.IBL, p.IBLReason = estimateAt(sys, sys.queued, in, confidence, now, "no job seen waiting at a 5-minute snapshot has started yet")
 	}
 	p.Slurm = slurmOfJob(j, now)
 	sys.forecastJob(&p, j, now)

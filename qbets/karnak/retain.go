@@ -1,8 +1,11 @@
 package karnak
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 )
 
 // Retention: which stored events a restart needs.
@@ -142,10 +145,13 @@ func (s *system) retainFrom() (cut int64) {
 // saveStates is each queue's saved QBETS state as its first stored
 // declaration should carry it: a new one for the queues whose predictor
 // learned since its last saved state, the one it has for the others. The
-// caller holds mu.
+// queues are saved in name order, so that of two that fail the error
+// names the first by name, not whichever the map gave first
+// (TestSaveStatesErrorFirstByName). The caller holds mu.
 func (s *system) saveStates() (map[string]savedQueue, error) {
 	out := make(map[string]savedQueue, len(s.queues))
-	for name, q := range s.queues {
+	for _, name := range slices.Sorted(maps.Keys(s.queues)) {
+		q := s.queues[name]
 		sv := savedQueue{feed: q.decl.Feed, state: q.decl.State}
 		if q.lastFed > 0 && q.lastFed >= sv.feed && s.ignore != "state" {
 			b, err := q.pred.MarshalBinary()
@@ -287,6 +293,10 @@ func (s *Service) prune(sys *system, cut int64) (deleted, scanned int, err error
 			decls[name] = nd
 		}
 	}
+	// In store order, not the map's: the store is handed the same
+	// rewrite for the same state, and a store that fails on one record
+	// fails on the same one (TestPruneRewritesInOrder).
+	slices.SortFunc(put, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
 	if err := s.store.Rewrite(sys.name, del, put); err != nil {
 		return 0, 0, fmt.Errorf("rewriting the store of %q: %w", sys.name, err)
 	}

@@ -18,9 +18,13 @@ import (
 // Service is the prediction and statistics service: the systems, the
 // event store, and the clock. It is safe for concurrent use.
 type Service struct {
-	mu      sync.RWMutex // guards systems (the map, not the systems)
+	mu      sync.RWMutex // guards systems and names (not the systems)
 	systems map[string]*system
-	store   Store
+	// names is the systems' names in order, kept as systems come and go
+	// (rarely), so that a page of the list of systems costs its own
+	// systems, not a copy and a sort of all of them (systemsPage).
+	names []string
+	store Store
 	// now is the service clock for systems without a simulated clock.
 	now   func() int64
 	cache predCache
@@ -171,10 +175,12 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 			return nil, &Error{Code: http.StatusForbidden, Message: fmt.Sprintf("system: %q would be system %d, at most %d (%s)", name, len(s.systems)+1, s.opt.MaxSystems, setting("MaxSystems"))}
 		}
 		var err error
-		if sys, err = newSystem(name, &s.opt); err != nil {
+		if sys, err = newSystem(name, &s.opt, &s.internals); err != nil {
 			return nil, err
 		}
 		s.systems[name] = sys
+		i, _ := slices.BinarySearch(s.names, name)
+		s.names = slices.Insert(s.names, i, name)
 	}
 	return sys, nil
 }
@@ -189,15 +195,41 @@ func (s *Service) lookup(name string) (*system, error) {
 	return sys, nil
 }
 
+// systemNames is the systems' names in order (a copy).
 func (s *Service) systemNames() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	names := make([]string, 0, len(s.systems))
-	for n := range s.systems {
-		names = append(names, n)
+	return slices.Clone(s.names)
+}
+
+// systemsPage is at most limit systems in name order: the first ones,
+// those after the name after (when not ""), or the last ones before the
+// name before (when not ""), a name being a place in the order whether
+// or not a system has it; with the index of the first in the whole
+// list, and its length. It costs the page, not the list (names).
+func (s *Service) systemsPage(after, before string, limit int) (page []*system, first, total int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	total = len(s.names)
+	var end int
+	switch {
+	case after != "":
+		i, found := slices.BinarySearch(s.names, after)
+		if found {
+			i++
+		}
+		first, end = i, min(i+limit, total)
+	case before != "":
+		end, _ = slices.BinarySearch(s.names, before)
+		first = max(end-limit, 0)
+	default:
+		end = min(limit, total)
 	}
-	slices.Sort(names)
-	return names
+	page = make([]*system, 0, end-first)
+	for _, n := range s.names[first:end] {
+		page = append(page, s.systems[n])
+	}
+	return page, first, total
 }
 
 // Ingest stores and applies a batch of events without a batch id; see
@@ -562,6 +594,9 @@ func (s *Service) repair(system string, t int64) error {
 	}
 	s.mu.Lock()
 	delete(s.systems, system)
+	if i, found := slices.BinarySearch(s.names, system); found {
+		s.names = slices.Delete(s.names, i, i+1)
+	}
 	s.mu.Unlock()
 	old.retired.Store(true) // before the drops: a request still holding old keeps nothing of it after them
 	s.cache.drop(old)

@@ -52,7 +52,8 @@ type system struct {
 	saved         map[string]savedQueue
 	qcfg          qbets.Config // of every queue's predictor
 	logf          func(string, ...any)
-	ignore        string // Config.ignore
+	internals     *internalLog // the service's (failed)
+	ignore        string       // Config.ignore
 
 	// sim, when set, is the simulated clock of a trace replay; otherwise
 	// "now" is the service clock.
@@ -155,8 +156,8 @@ func (q *queue) learns(seq int64) bool {
 }
 
 // newSystem returns an empty system with o's settings (o has its
-// defaults).
-func newSystem(name string, o *Config) (*system, error) {
+// defaults), numbering its libraries' errors in internals (failed).
+func newSystem(name string, o *Config, internals *internalLog) (*system, error) {
 	n := o.neighborsFor(name)
 	nq, err := ibl.New(ibl.Config{Features: ibl.NotQueuedFeatures(), N: n, MaxSize: o.baseSize})
 	if err != nil {
@@ -169,13 +170,27 @@ func newSystem(name string, o *Config) (*system, error) {
 	s := &system{name: name, feat: new(ibl.System), notQueued: nq, queued: qd,
 		queues: map[string]*queue{}, jobs: map[int64]*job{}, nextSnap: -1,
 		nqSubs: newSeqRing(o.baseSize), qSubs: newSeqRing(o.baseSize),
-		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, ignore: o.ignore}
+		saved: map[string]savedQueue{}, qcfg: qbetsConfig(o), logf: o.Logf, internals: internals, ignore: o.ignore}
 	if o.MaxForecastJobs > 0 {
 		if s.fc, err = newForecaster(o.MaxForecastJobs, min(fcWindow, o.baseSize)); err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// failed is the reason a part of a prediction (what: "no forecast", "no
+// IBL estimate") gives for err, an error of the library it called (the
+// forecast's simulation, the IBL search). Every such error is the
+// service's bug, not the client's: a snapshot the simulation refuses, a
+// query of the wrong shape. Its text, the library's words about the
+// service's state and types ("forecast: bad snapshot: running job 17 has
+// no start ≤ now (submit …, wait …)"), reached every client verbatim,
+// which could act on none of it. The reason is numbered as an internal
+// error is (Service.internal), and the cause logged under the number.
+func (s *system) failed(what string, err error) string {
+	n := s.internals.log(s.logf, fmt.Errorf("system %q: %s: %w", s.name, what, err))
+	return fmt.Sprintf("%s: internal error %d (its operator's log has the cause under this number)", what, n)
 }
 
 // stateView is what an event's validity depends on: a system's last

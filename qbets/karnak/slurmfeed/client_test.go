@@ -2,6 +2,7 @@ package slurmfeed
 
 import (
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -36,5 +37,19 @@ func TestClient(t *testing.T) {
 	}
 	if _, err := (&Client{URL: "http://127.0.0.1:1"}).IngestBatch("b2", evs); err == nil || rejected(err) {
 		t.Fatalf("no service: %v (want a retryable error)", err)
+	}
+}
+
+// A 408 (the service's answer to a body not received within its read
+// timeout) is retried, the batch kept: the service says "send it again".
+func TestClient408Retried(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "body: not received in time (the server's read timeout): send it again", http.StatusRequestTimeout)
+	}))
+	defer srv.Close()
+	_, err := (&Client{URL: srv.URL, HTTP: srv.Client()}).IngestBatch("b", []karnak.Event{{Kind: "queue", System: "c1", Time: t0, Queue: "q", Cores: 8, WallTime: 120}})
+	var ke *karnak.Error
+	if !errors.As(err, &ke) || ke.Code != http.StatusRequestTimeout || !ke.Temporary() || rejected(err) {
+		t.Fatalf("a 408: %v, want a karnak.Error 408 that is retried (not rejected)", err)
 	}
 }
