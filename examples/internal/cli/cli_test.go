@@ -93,21 +93,51 @@ func TestReport(t *testing.T) {
 }
 
 func TestWatched(t *testing.T) {
-	parent, cancel := context.WithCancel(context.Background())
-	w := &watched{Context: parent}
-	if w.used.Load() {
+	w := newWatched()
+	if w.watchedYet() {
 		t.Fatal("used before any call")
 	}
 	_ = w.Value("k")
-	if w.used.Load() {
+	if w.watchedYet() {
 		t.Error("Value marks the context as watched")
 	}
 	child, stop := context.WithCancel(w) // a derived context watches its parent
 	defer stop()
-	cancel()
+	w.cancel(nil)
 	<-child.Done()
-	if !w.used.Load() || w.Err() == nil {
-		t.Errorf("used %v, err %v after a derived context", w.used.Load(), w.Err())
+	if !w.watchedYet() || w.Err() == nil {
+		t.Errorf("used %v, err %v after a derived context", w.watchedYet(), w.Err())
+	}
+}
+
+// TestWatchedErr: Err is nil until cancel and context.Canceled after,
+// once its holder has read it (its one-load path) as before (the path
+// that marks it), and Cause keeps the signal's.
+func TestWatchedErr(t *testing.T) {
+	for _, readFirst := range []bool{true, false} {
+		w := newWatched()
+		if readFirst && w.Err() != nil {
+			t.Fatalf("Err %v before cancel", w.Err())
+		}
+		if readFirst && w.Err() != nil { // the second read takes the one-load path
+			t.Fatalf("Err %v before cancel, read again", w.Err())
+		}
+		cause := errors.New("interrupt signal received")
+		w.cancel(cause)
+		select {
+		case <-w.Done():
+		default:
+			t.Fatalf("readFirst %v: Done open after cancel", readFirst)
+		}
+		if err := w.Err(); err != context.Canceled {
+			t.Errorf("readFirst %v: Err %v after cancel, want %v", readFirst, err, context.Canceled)
+		}
+		if got := context.Cause(w); got != cause {
+			t.Errorf("readFirst %v: Cause %v, want %v", readFirst, got, cause)
+		}
+		if !w.watchedYet() {
+			t.Errorf("readFirst %v: not watched after Err and Done", readFirst)
+		}
 	}
 }
 
