@@ -153,7 +153,7 @@ func notifyWatched(sigs ...os.Signal) (w *watched, stop func()) {
 	go func() {
 		select {
 		case s := <-ch:
-			w.cancel(errors.New(s.String() + " signal received"))
+			w.cancel(signalCause(s.String() + " signal received"))
 		case <-w.Context.Done():
 		}
 	}()
@@ -162,6 +162,16 @@ func notifyWatched(sigs ...os.Signal) (w *watched, stop func()) {
 		signal.Stop(ch)
 	}
 }
+
+// signalCause is the cause of a cancel on a signal, as os/signal's own
+// (signal.NotifyContext's): its message, and errors.Is(cause,
+// context.Canceled) holds, so that a caller testing context.Cause(ctx)
+// for a cancel still sees one.
+type signalCause string
+
+func (s signalCause) Error() string { return string(s) }
+
+func (s signalCause) Is(target error) bool { return target == context.Canceled }
 
 // newWatched is a watched that only its cancel cancels.
 func newWatched() *watched {

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -220,5 +223,45 @@ func TestTerminal(t *testing.T) {
 	defer file.Close()
 	if Terminal(io.Discard) || Terminal(&stickyWriter{w: io.Discard}) || Terminal(commandStdout(file)) {
 		t.Error("Terminal: true of io.Discard or a regular file")
+	}
+}
+
+// TestNotifyWatchedAsNotifyContext: on a real signal, the context Main
+// hands a command ends as signal.NotifyContext's did (it replaced it):
+// the same Err, a Cause with the same message that is still
+// context.Canceled for errors.Is, and a context derived from it (as
+// commands make with WithTimeout) cancelled too.
+func TestNotifyWatchedAsNotifyContext(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGUSR2} {
+		w, stop := notifyWatched(sig)
+		ref, refStop := signal.NotifyContext(context.Background(), sig)
+		child, childStop := context.WithTimeout(w, time.Hour)
+		if err := syscall.Kill(syscall.Getpid(), sig); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []context.Context{w, ref, child} {
+			select {
+			case <-c.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%v: not cancelled after 10 s", sig)
+			}
+		}
+		if w.Err() != ref.Err() || child.Err() != ref.Err() {
+			t.Errorf("%v: Err %v, derived %v, NotifyContext's %v", sig, w.Err(), child.Err(), ref.Err())
+		}
+		got, want := context.Cause(w), context.Cause(ref)
+		if got.Error() != want.Error() {
+			t.Errorf("%v: Cause %q, NotifyContext's %q", sig, got, want)
+		}
+		if errors.Is(got, context.Canceled) != errors.Is(want, context.Canceled) {
+			t.Errorf("%v: errors.Is(Cause, context.Canceled) %v, NotifyContext's %v",
+				sig, errors.Is(got, context.Canceled), errors.Is(want, context.Canceled))
+		}
+		if got := context.Cause(child); got.Error() != want.Error() {
+			t.Errorf("%v: derived context's Cause %q, want %q", sig, got, want)
+		}
+		childStop()
+		refStop()
+		stop()
 	}
 }
