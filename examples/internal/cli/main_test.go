@@ -46,6 +46,14 @@ func TestMain(m *testing.M) {
 			io.WriteString(stdout, "the report\n")
 			return 0
 		})
+	case "stubborn": // watches its context, then ignores the signal
+		Main(func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			done := ctx.Done()
+			io.WriteString(stdout, "ready\n")
+			<-done
+			time.Sleep(time.Minute)
+			return 0
+		})
 	case "deaf": // never looks at its context
 		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
 			io.WriteString(stdout, "ready\n")
@@ -148,6 +156,51 @@ func TestMainStdoutWriteError(t *testing.T) {
 		}
 		if lines := strings.Split(strings.TrimSuffix(string(msg), "\n"), "\n"); len(lines) != 1 || !strings.HasSuffix(lines[0], c.want) {
 			t.Errorf("%s: stderr %q, want one line ending %q", c.child, msg, c.want)
+		}
+	}
+}
+
+// TestMainSecondSignal: a command that watched its context but does not
+// stop on the first signal is ended by the second, with the signal's
+// default action, as when Main used signal.NotifyContext (the second is
+// sent again until the process ends, since Main gives the default action
+// back only once it has seen the first).
+func TestMainSecondSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "CLI_CHILD=stubborn")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 6)
+		if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
+			t.Fatalf("%q, %v", buf, err)
+		}
+		cmd.Process.Signal(sig)
+		waited := make(chan error, 1)
+		go func() { waited <- cmd.Wait() }()
+		tick := time.NewTicker(50 * time.Millisecond)
+		deadline := time.After(20 * time.Second)
+	loop:
+		for {
+			select {
+			case err = <-waited:
+				break loop
+			case <-tick.C:
+				cmd.Process.Signal(sig)
+			case <-deadline:
+				cmd.Process.Kill()
+				t.Fatalf("%v: still running 20 s after the second signal", sig)
+			}
+		}
+		tick.Stop()
+		ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !ok || !ws.Signaled() || ws.Signal() != sig {
+			t.Errorf("%v: ended with %v (%v), want killed by the signal", sig, cmd.ProcessState, err)
 		}
 	}
 }
