@@ -64,6 +64,27 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// startReady starts the test binary as the child of TestMain named child,
+// its stderr to stderr, and returns once the child said "ready" on stdout.
+func startReady(t *testing.T, child string, stderr io.Writer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CLI_CHILD="+child)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
+		t.Fatalf("%s: %q, %v", child, buf, err)
+	}
+	return cmd
+}
+
 func TestMainSignals(t *testing.T) {
 	for _, c := range []struct {
 		child string
@@ -74,24 +95,11 @@ func TestMainSignals(t *testing.T) {
 		{"watching", syscall.SIGINT, 7},
 		{"deaf", syscall.SIGINT, ExitError},
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "CLI_CHILD="+c.child)
 		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 6)
-		if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
-			t.Fatalf("%s: %q, %v", c.child, buf, err)
-		}
+		cmd := startReady(t, c.child, &stderr)
 		t0 := time.Now()
 		cmd.Process.Signal(c.sig)
-		err = cmd.Wait()
+		err := cmd.Wait()
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -167,20 +175,9 @@ func TestMainStdoutWriteError(t *testing.T) {
 // back only once it has seen the first).
 func TestMainSecondSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "CLI_CHILD=stubborn")
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 6)
-		if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
-			t.Fatalf("%q, %v", buf, err)
-		}
+		cmd := startReady(t, "stubborn", nil)
 		cmd.Process.Signal(sig)
+		var err error
 		waited := make(chan error, 1)
 		go func() { waited <- cmd.Wait() }()
 		tick := time.NewTicker(50 * time.Millisecond)
