@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -263,5 +264,46 @@ func TestNotifyWatchedAsNotifyContext(t *testing.T) {
 		childStop()
 		refStop()
 		stop()
+	}
+}
+
+// TestWatchedDoneErrAgree: a reader that sees Done closed sees Err
+// non-nil, and one that sees Err non-nil finds Done closed, while another
+// goroutine cancels (sched.Sim stops on Err; a server waits on Done).
+
+func TestWatchedDoneErrAgree(t *testing.T) {
+	for range 2000 {
+		w := newWatched()
+		_ = w.Err() // watched: Err's one-load path from here on
+		var wg sync.WaitGroup
+		bad := make(chan string, 2)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-w.Done():
+					if w.Err() == nil {
+						bad <- "Done closed, Err nil"
+					}
+					return
+				default:
+				}
+				if w.Err() != nil {
+					select {
+					case <-w.Done():
+					default:
+						bad <- "Err non-nil, Done open"
+					}
+					return
+				}
+			}
+		}()
+		w.cancel(nil)
+		wg.Wait()
+		close(bad)
+		for b := range bad {
+			t.Fatal(b)
+		}
 	}
 }
