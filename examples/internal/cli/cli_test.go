@@ -270,7 +270,6 @@ func TestNotifyWatchedAsNotifyContext(t *testing.T) {
 // TestWatchedDoneErrAgree: a reader that sees Done closed sees Err
 // non-nil, and one that sees Err non-nil finds Done closed, while another
 // goroutine cancels (sched.Sim stops on Err; a server waits on Done).
-
 func TestWatchedDoneErrAgree(t *testing.T) {
 	for range 2000 {
 		w := newWatched()
