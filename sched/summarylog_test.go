@@ -8,9 +8,10 @@ import (
 )
 
 // TestSummaryLogRoundTrip: the summary log's hand-inlined varint decoder
-// (logReader.next) gives back every field flush wrote, over the whole
-// int64 range and across blocks: the traces and TestSummaryOnlyRapid
-// mostly write one- and two-byte values, this reaches the 10-byte ones.
+// (logReader.next, and read in batches as summary decodes) gives back
+// every field flush wrote, over the whole int64 range and across blocks:
+// the traces and TestSummaryOnlyRapid mostly write one- and two-byte
+// values, this reaches the 10-byte ones.
 func TestSummaryLogRoundTrip(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		// Extreme values half of the time, small ones the rest.
@@ -51,16 +52,14 @@ func TestSummaryLogRoundTrip(t *testing.T) {
 				f.flush()
 			}
 		}
-		r := logReader{blocks: f.log}
-		// one entry decoded into again and again, as summary does: next
-		// sets every field but k (here junk from the start)
-		got := endedJob{-1, -1, -1, -1, -1, -1, -1, -1, -1, true}
-		for i, w := range want {
-			if i > 0 && w.end < want[i-1].end {
-				break // (the generator reset the clock: entries before are checked)
+		checked := len(want)
+		for i := 1; i < len(want); i++ {
+			if want[i].end < want[i-1].end {
+				checked = i // (the generator reset the clock: entries before are checked)
+				break
 			}
-			r.next(&got)
-			k := got.k
+		}
+		same := func(i int, got, w endedJob) {
 			got.k = w.k
 			// acc by its bits (flush writes them): a NaN equals nothing,
 			// and must not excuse the other fields
@@ -69,7 +68,29 @@ func TestSummaryLogRoundTrip(t *testing.T) {
 			if got != w || math.Float64bits(ga) != math.Float64bits(wa) {
 				rt.Fatalf("entry %d: decoded %+v (acc %v), wrote %+v (acc %v)", i, got, ga, w, wa)
 			}
-			got.k = k
+		}
+		r := logReader{blocks: f.log}
+		// one entry decoded into again and again, as the warm-up does:
+		// next sets every field but k (here junk from the start)
+		got := endedJob{-1, -1, -1, -1, -1, -1, -1, -1, -1, true}
+		for i, w := range want[:checked] {
+			r.next(&got)
+			if got.k != -1 {
+				rt.Fatalf("entry %d: next wrote k %d", i, got.k)
+			}
+			same(i, got, w)
+		}
+		// in batches, as summary reads the log (entries of a batch may
+		// lie in two blocks)
+		r = logReader{blocks: f.log}
+		batch := make([]endedJob, rapid.IntRange(1, 2*logBatch).Draw(rt, "batch"))
+		for i := 0; i < checked; {
+			es := batch[:min(len(batch), checked-i)]
+			r.read(es)
+			for j := range es {
+				same(i+j, es[j], want[i+j])
+			}
+			i += len(es)
 		}
 	})
 }

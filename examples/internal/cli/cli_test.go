@@ -8,9 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -93,21 +97,51 @@ func TestReport(t *testing.T) {
 }
 
 func TestWatched(t *testing.T) {
-	parent, cancel := context.WithCancel(context.Background())
-	w := &watched{Context: parent}
-	if w.used.Load() {
+	w := newWatched()
+	if w.watchedYet() {
 		t.Fatal("used before any call")
 	}
 	_ = w.Value("k")
-	if w.used.Load() {
+	if w.watchedYet() {
 		t.Error("Value marks the context as watched")
 	}
 	child, stop := context.WithCancel(w) // a derived context watches its parent
 	defer stop()
-	cancel()
+	w.cancel(nil)
 	<-child.Done()
-	if !w.used.Load() || w.Err() == nil {
-		t.Errorf("used %v, err %v after a derived context", w.used.Load(), w.Err())
+	if !w.watchedYet() || w.Err() == nil {
+		t.Errorf("used %v, err %v after a derived context", w.watchedYet(), w.Err())
+	}
+}
+
+// TestWatchedErr: Err is nil until cancel and context.Canceled after,
+// once its holder has read it (its one-load path) as before (the path
+// that marks it), and Cause keeps the signal's.
+func TestWatchedErr(t *testing.T) {
+	for _, readFirst := range []bool{true, false} {
+		w := newWatched()
+		if readFirst && w.Err() != nil {
+			t.Fatalf("Err %v before cancel", w.Err())
+		}
+		if readFirst && w.Err() != nil { // the second read takes the one-load path
+			t.Fatalf("Err %v before cancel, read again", w.Err())
+		}
+		cause := errors.New("interrupt signal received")
+		w.cancel(cause)
+		select {
+		case <-w.Done():
+		default:
+			t.Fatalf("readFirst %v: Done open after cancel", readFirst)
+		}
+		if err := w.Err(); err != context.Canceled {
+			t.Errorf("readFirst %v: Err %v after cancel, want %v", readFirst, err, context.Canceled)
+		}
+		if got := context.Cause(w); got != cause {
+			t.Errorf("readFirst %v: Cause %v, want %v", readFirst, got, cause)
+		}
+		if !w.watchedYet() {
+			t.Errorf("readFirst %v: not watched after Err and Done", readFirst)
+		}
 	}
 }
 
@@ -190,5 +224,85 @@ func TestTerminal(t *testing.T) {
 	defer file.Close()
 	if Terminal(io.Discard) || Terminal(&stickyWriter{w: io.Discard}) || Terminal(commandStdout(file)) {
 		t.Error("Terminal: true of io.Discard or a regular file")
+	}
+}
+
+// TestNotifyWatchedAsNotifyContext: on a real signal, the context Main
+// hands a command ends as signal.NotifyContext's did (it replaced it):
+// the same Err, a Cause with the same message that is still
+// context.Canceled for errors.Is, and a context derived from it (as
+// commands make with WithTimeout) cancelled too.
+func TestNotifyWatchedAsNotifyContext(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGUSR2} {
+		w, stop := notifyWatched(sig)
+		ref, refStop := signal.NotifyContext(context.Background(), sig)
+		child, childStop := context.WithTimeout(w, time.Hour)
+		if err := syscall.Kill(syscall.Getpid(), sig); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []context.Context{w, ref, child} {
+			select {
+			case <-c.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%v: not cancelled after 10 s", sig)
+			}
+		}
+		if w.Err() != ref.Err() || child.Err() != ref.Err() {
+			t.Errorf("%v: Err %v, derived %v, NotifyContext's %v", sig, w.Err(), child.Err(), ref.Err())
+		}
+		got, want := context.Cause(w), context.Cause(ref)
+		if got.Error() != want.Error() {
+			t.Errorf("%v: Cause %q, NotifyContext's %q", sig, got, want)
+		}
+		if errors.Is(got, context.Canceled) != errors.Is(want, context.Canceled) {
+			t.Errorf("%v: errors.Is(Cause, context.Canceled) %v, NotifyContext's %v",
+				sig, errors.Is(got, context.Canceled), errors.Is(want, context.Canceled))
+		}
+		if got := context.Cause(child); got.Error() != want.Error() {
+			t.Errorf("%v: derived context's Cause %q, want %q", sig, got, want)
+		}
+		childStop()
+		refStop()
+		stop()
+	}
+}
+
+// TestWatchedDoneErrAgree: a reader that sees Done closed sees Err
+// non-nil, and one that sees Err non-nil finds Done closed, while another
+// goroutine cancels (sched.Sim stops on Err; a server waits on Done).
+func TestWatchedDoneErrAgree(t *testing.T) {
+	for range 2000 {
+		w := newWatched()
+		_ = w.Err() // watched: Err's one-load path from here on
+		var wg sync.WaitGroup
+		bad := make(chan string, 2)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-w.Done():
+					if w.Err() == nil {
+						bad <- "Done closed, Err nil"
+					}
+					return
+				default:
+				}
+				if w.Err() != nil {
+					select {
+					case <-w.Done():
+					default:
+						bad <- "Err non-nil, Done open"
+					}
+					return
+				}
+			}
+		}()
+		w.cancel(nil)
+		wg.Wait()
+		close(bad)
+		for b := range bad {
+			t.Fatal(b)
+		}
 	}
 }

@@ -46,6 +46,14 @@ func TestMain(m *testing.M) {
 			io.WriteString(stdout, "the report\n")
 			return 0
 		})
+	case "stubborn": // watches its context, then ignores the signal
+		Main(func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
+			done := ctx.Done()
+			io.WriteString(stdout, "ready\n")
+			<-done
+			time.Sleep(time.Minute)
+			return 0
+		})
 	case "deaf": // never looks at its context
 		Main(func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) int {
 			io.WriteString(stdout, "ready\n")
@@ -54,6 +62,27 @@ func TestMain(m *testing.M) {
 		})
 	}
 	os.Exit(m.Run())
+}
+
+// startReady starts the test binary as the child of TestMain named child,
+// its stderr to stderr, and returns once the child said "ready" on stdout.
+func startReady(t *testing.T, child string, stderr io.Writer) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CLI_CHILD="+child)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
+		t.Fatalf("%s: %q, %v", child, buf, err)
+	}
+	return cmd
 }
 
 func TestMainSignals(t *testing.T) {
@@ -66,24 +95,11 @@ func TestMainSignals(t *testing.T) {
 		{"watching", syscall.SIGINT, 7},
 		{"deaf", syscall.SIGINT, ExitError},
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "CLI_CHILD="+c.child)
 		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 6)
-		if _, err := io.ReadFull(out, buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
-			t.Fatalf("%s: %q, %v", c.child, buf, err)
-		}
+		cmd := startReady(t, c.child, &stderr)
 		t0 := time.Now()
 		cmd.Process.Signal(c.sig)
-		err = cmd.Wait()
+		err := cmd.Wait()
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -148,6 +164,40 @@ func TestMainStdoutWriteError(t *testing.T) {
 		}
 		if lines := strings.Split(strings.TrimSuffix(string(msg), "\n"), "\n"); len(lines) != 1 || !strings.HasSuffix(lines[0], c.want) {
 			t.Errorf("%s: stderr %q, want one line ending %q", c.child, msg, c.want)
+		}
+	}
+}
+
+// TestMainSecondSignal: a command that watched its context but does not
+// stop on the first signal is ended by the second, with the signal's
+// default action, as when Main used signal.NotifyContext (the second is
+// sent again until the process ends, since Main gives the default action
+// back only once it has seen the first).
+func TestMainSecondSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := startReady(t, "stubborn", nil)
+		cmd.Process.Signal(sig)
+		var err error
+		waited := make(chan error, 1)
+		go func() { waited <- cmd.Wait() }()
+		tick := time.NewTicker(50 * time.Millisecond)
+		deadline := time.After(20 * time.Second)
+	loop:
+		for {
+			select {
+			case err = <-waited:
+				break loop
+			case <-tick.C:
+				cmd.Process.Signal(sig)
+			case <-deadline:
+				cmd.Process.Kill()
+				t.Fatalf("%v: still running 20 s after the second signal", sig)
+			}
+		}
+		tick.Stop()
+		ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !ok || !ws.Signaled() || ws.Signal() != sig {
+			t.Errorf("%v: ended with %v (%v), want killed by the signal", sig, cmd.ProcessState, err)
 		}
 	}
 }
