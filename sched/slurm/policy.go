@@ -152,10 +152,11 @@ type Policy struct {
 	// the calculations before fsUntil, which changes one if fsHit.
 	runGen, fsGen   uint64
 	fsFrom, fsUntil int64
-	// fsStart: the first look ahead since the jobs last started or
-	// ended (fsRun) was made from it.
+	// fsStart: the next calculation when stillUntil first asked fsStill
+	// (fsSeen) since the jobs last started or ended (fsRun).
 	fsRun    uint64
 	fsStart  int64
+	fsSeen   bool
 	fsHit    bool
 	fsLooked bool
 	fsSave   fsSave // fsChange's scratch

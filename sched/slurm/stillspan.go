@@ -73,7 +73,13 @@ func (p *Policy) stillUntil() int64 {
 		// BackfillInterval from the last while jobs wait.
 		t = min(t, p.calcOnGrid(p.bfInt, p.bfLast))
 	}
-	if t > p.nextCalc && !p.stillLazy {
+	switch {
+	case t == p.nextCalc || p.stillLazy:
+	case fs && p.fsStill() < fsLook:
+		// A stretch just begun: looking ahead would cost more than the
+		// wake-ups it spares (most end within a few calculations).
+		t = p.nextCalc
+	default:
 		t = min(t, p.prioChange())
 		if fs && t > p.nextCalc {
 			// Fair Tree: a factor moves only with its user's rank.
@@ -236,8 +242,19 @@ func (p *Policy) heldFull() bool {
 	return p.minInt > 0 && !p.eagerCalc && !p.stepAll && p.mainSoon && p.fullAsked && !p.mainPending
 }
 
-// fsLook is the fewest calculations fsChange looks ahead at once.
-const fsLook = 64
+// fsLook is the calculations since a job last started or ended
+// (fsStill) from which stillUntil looks ahead (fsChange) with Fair Tree
+// weighted: the fewest it looks ahead at once.
+const fsLook = 16
+
+// fsStill is the calculations since the first stillUntil that asked it
+// after a job last started or ended.
+func (p *Policy) fsStill() int64 {
+	if !p.fsSeen || p.fsRun != p.runGen {
+		p.fsSeen, p.fsRun, p.fsStart = true, p.runGen, p.nextCalc
+	}
+	return (p.nextCalc - p.fsStart) / p.calcPeriod
+}
 
 // fsChange is, under Fair Tree with fair share weighted, the first
 // calculation in [nextCalc, limit) at which some user's rank may differ
@@ -250,10 +267,10 @@ const fsLook = 64
 // and then puts every association back as it was. Once the tree's state
 // at a fold of the decay scale is the last fold's, bit for bit, the
 // calculations between repeat for ever (cycle): none changes a rank
-// then. A look ahead goes no further than the calculations since the
-// first of this run of jobs (runGen), at least fsLook: so it costs no
-// more than those, which woke Run each, and the wake-ups of a still
-// stretch are a logarithm of its length. Its answer holds until a job
+// then. A look ahead goes no further than the calculations since a job
+// last started or ended (fsStill), at least fsLook: so it costs no more
+// than those, which woke Run each, and the wake-ups of a still stretch
+// are a logarithm of its length. Its answer holds until a job
 // starts or ends, or the calculations pass it.
 func (p *Policy) fsChange(limit int64) int64 {
 	if p.fsLooked && p.fsGen == p.runGen && p.fsFrom <= p.nextCalc &&
@@ -267,11 +284,8 @@ func (p *Policy) fsChange(limit int64) int64 {
 	for _, i := range t.act {
 		sv.rank0 = append(sv.rank0, t.ft[i].rank)
 	}
-	if p.fsRun != p.runGen || !p.fsLooked {
-		p.fsRun, p.fsStart = p.runGen, p.nextCalc
-	}
 	end := limit
-	if n := max(fsLook, (p.nextCalc-p.fsStart)/P); (end-p.nextCalc)/P > n {
+	if n := max(fsLook, p.fsStill()); (end-p.nextCalc)/P > n {
 		end = p.nextCalc + n*P
 	}
 	res, hit := end, false
