@@ -245,7 +245,7 @@ func (p *Policy) heldFull() bool {
 // fsLook is the calculations since a job last started or ended
 // (fsStill) from which stillUntil looks ahead (fsChange) with Fair Tree
 // weighted: the fewest it looks ahead at once.
-const fsLook = 16
+const fsLook = 64
 
 // fsStill is the calculations since the first stillUntil that asked it
 // after a job last started or ended.
