@@ -146,6 +146,20 @@ type Policy struct {
 	passAt              int64
 	stillSkip, tickSkip bool
 	stillLazy           bool // the calculations passed over compute no priorities
+	// runGen counts the starts and ends (Run): the tree's usage then
+	// goes on as before, calculation after calculation. fsChange's last
+	// look ahead, made at fsGen from fsFrom: no user's rank changes at
+	// the calculations before fsUntil, which changes one if fsHit.
+	runGen, fsGen   uint64
+	fsFrom, fsUntil int64
+	// fsStart: the next calculation when stillUntil first asked fsStill
+	// (fsSeen) since the jobs last started or ended (fsRun).
+	fsRun    uint64
+	fsStart  int64
+	fsSeen   bool
+	fsHit    bool
+	fsLooked bool
+	fsSave   fsSave // fsChange's scratch
 	// cyc is the tree's state at the last fold of the decay scale in
 	// this catch-up, made at its calculation cycAt (see cycle); cycNew
 	// is the one being compared with it.
@@ -298,10 +312,12 @@ func (p *Policy) Name() string {
 // Priority returns the current priority of waiting job id, as sprio
 // shows it: the one Slurm last computed (at submission or at the last
 // PriorityCalcPeriod), false if the job is not waiting. An Observer's
-// OnStart still sees the priority the job starts with (sacct's).
+// OnStart still sees the priority the job starts with (sacct's). After a
+// cancelled Run whose catch-up of a long quiet stretch stopped short
+// (see Run) it reports none: the last priorities computed are stale.
 func (p *Policy) Priority(id int64) (int64, bool) {
 	r, ok := p.jobs.get(id)
-	if !ok || r.running {
+	if !ok || r.running || p.cut {
 		return 0, false
 	}
 	return r.prio, true

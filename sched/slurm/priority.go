@@ -363,20 +363,7 @@ func (p *Policy) catchUp(now int64) {
 // periods: 1.3·10^6 under the defaults), whatever its length.
 func (p *Policy) cycle(i int, now int64) {
 	t := p.tree
-	s := p.cycNew[:0]
-	for _, k := range t.act {
-		a, f := &t.a[k], &t.ft[k]
-		ok := uint64(0)
-		if a.efctvOK {
-			ok = 1
-		}
-		if a.moved {
-			ok |= 2
-		}
-		s = append(s, math.Float64bits(a.usage), math.Float64bits(a.efctv), math.Float64bits(f.levelFS),
-			uint64(f.rank), uint64(a.pos), ok)
-	}
-	s = append(s, math.Float64bits(t.scale), uint64(len(t.moved)))
+	s := t.state(p.cycNew[:0])
 	if p.cycAt >= 0 && slices.Equal(s, p.cyc) {
 		m := int64(i - p.cycAt) // the calculations of a cycle
 		if rest := (now-p.nextCalc)/p.calcPeriod + 1; p.nextCalc <= now && rest > m {
@@ -391,6 +378,23 @@ func (p *Policy) cycle(i int, now int64) {
 		}
 	}
 	p.cyc, p.cycNew, p.cycAt = s, p.cyc, i
+}
+
+// state appends to s the tree's state that cycle compares (see there).
+func (t *tree) state(s []uint64) []uint64 {
+	for _, k := range t.act {
+		a, f := &t.a[k], &t.ft[k]
+		ok := uint64(0)
+		if a.efctvOK {
+			ok = 1
+		}
+		if a.moved {
+			ok |= 2
+		}
+		s = append(s, math.Float64bits(a.usage), math.Float64bits(a.efctv), math.Float64bits(f.levelFS),
+			uint64(f.rank), uint64(a.pos), ok)
+	}
+	return append(s, math.Float64bits(t.scale), uint64(len(t.moved)))
 }
 
 // cutEvery is how often (in calculations) a catch-up under Run looks at
@@ -488,6 +492,19 @@ func (p *Policy) quiet() bool {
 // d^Δ and the running jobs add theirs; Fair Tree then ranks the users;
 // every waiting job gets its priority again.
 func (p *Policy) calc(t int64, prios bool) {
+	p.calcUsage(t)
+	// Fair Tree's order and ranks follow when a factor is read (the
+	// tree's ranks): a calculation with no job waiting leaves them to the
+	// next that has one.
+	if len(p.queue) == 0 || !prios {
+		return
+	}
+	p.reprio(t)
+}
+
+// calcUsage is calc's part on the tree: the usage of the period, and
+// the calculation's time (fsChange looks ahead with it).
+func (p *Policy) calcUsage(t int64) {
 	if p.cfg.ClassicFairshare {
 		p.tree.classicAccounts()
 	}
@@ -524,12 +541,11 @@ func (p *Policy) calc(t int64, prios bool) {
 	}
 	p.lastRan = t
 	p.calcs++
-	// Fair Tree's order and ranks follow when a factor is read (the
-	// tree's ranks): a calculation with no job waiting leaves them to the
-	// next that has one.
-	if len(p.queue) == 0 || !prios {
-		return
-	}
+}
+
+// reprio is calc's part on the waiting jobs: their priorities at t, and
+// what a change brings.
+func (p *Policy) reprio(t int64) {
 	w := p.weights()
 	var inOrder bool
 	var changes int64 // nonzero once a priority changed
@@ -730,6 +746,7 @@ func (p *Policy) ended(id, now int64) {
 		p.queueGen++ // a waiting job cancelled
 	}
 	r.gone, r.out, r.ptr = true, true, nil
+	p.runGen++
 	if r.running {
 		switch {
 		case !p.cfg.EnforceLimits:

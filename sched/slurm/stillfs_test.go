@@ -1,0 +1,64 @@
+package slurm
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/batchq/batchq/sched"
+	"github.com/batchq/batchq/swf"
+)
+
+// TestStillSpanFairShare: with fair share weighted (Fair Tree) under a
+// sched_min_interval, a still stretch costs a bounded number of Run's
+// wake-ups and a bounded time. Job 1 runs 2^40 seconds on every CPU and
+// job 2 waits behind it: Run woke at every PriorityCalcPeriod, 3.7·10^9
+// times (over 100,000 in the first 0.4 s), as usage might move a
+// fair-share factor at any calculation. Now it wakes while the age
+// factor rises (a week) and then, looking ahead, for a logarithm of the
+// stretch. The wake-ups are counted (a context stops the run past the
+// bound); the time bound is loose, for a shared machine. The priorities
+// and the schedule are those of a wake-up at every calculation
+// (TestLazyCalcSame*, TestStillSpanSearch).
+func TestStillSpanFairShare(t *testing.T) {
+	const huge = int64(1) << 40
+	const bound = 5000
+	job := func(id, submit, run, cpus int64) swf.Job {
+		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: run, AllocProcs: cpus, ReqProcs: -1,
+			User: id, Group: 1, Queue: -1, Partition: -1, Status: 1}
+	}
+	for _, c := range []struct {
+		name string
+		site Config
+	}{
+		{"the issue's", Config{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2}},
+		{"no age", Config{WeightFairshare: 10000, SchedMinInterval: 2}},
+		{"half-life an hour, assoc weighted", Config{WeightAge: 1000, WeightFairshare: 10000, WeightAssoc: 100,
+			DecayHalfLife: 3600, SchedMinInterval: 5}},
+	} {
+		p, err := New(c.site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := []swf.Job{job(1, 0, huge, 8), job(2, 1, 10, 8)}
+		begin := time.Now()
+		res, err := p.Run(wakeBound{context.Background(), p, bound}, jobs)
+		took := time.Since(begin)
+		if err != nil {
+			t.Errorf("%s: %v after %d wake-ups", c.name, err, p.wakes)
+			continue
+		}
+		if took > time.Minute {
+			t.Errorf("%s: took %v", c.name, took)
+		}
+		if len(res.Records) != 2 {
+			t.Errorf("%s: %d records, want 2", c.name, len(res.Records))
+		}
+		for _, r := range res.Records {
+			if r.Job.ID == 2 && r.Start < huge {
+				t.Errorf("%s: job 2 starts at %d, before job 1's end", c.name, r.Start)
+			}
+		}
+		t.Logf("%s: %d wake-ups, %d calculations, %v", c.name, p.wakes, p.calcs, took)
+	}
+}
