@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -119,6 +122,43 @@ func TestKillOnlyUserEstimates(t *testing.T) {
 		ws[3] != "degenerate schedule, it reflects the job-building rules more than the log: 3 of 4 jobs (75%) changed by rule estimate_filled; "+
 			"jobs changed per rule: estimate_filled 3, killed_at_estimate 1" {
 		t.Errorf("warnings %q", ws)
+	}
+}
+
+// In a peer mode a job without an estimate runs 1 second and no estimate
+// is filled (sched.Peer's table), so -kill's warning must not say they
+// ran their logged time with an S6 estimate, as it did beside the
+// degenerate warning's "ran 1 second" (every held-out log without
+// estimates: NASA-iPSC, SDSC-Par, OSC-Clust, a fifth of LLNL-Atlas). The
+// jobs list shows the 1-second runs the warning names.
+func TestKillNoEstimatePeer(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTrace(t, dir, "part.swf", partEstimates)
+	for _, compat := range []string{"pyss", "predictsim"} {
+		out := filepath.Join(dir, compat+".csv")
+		m := runJSON(t, p, "-kill", "-compat", compat, "-jobs-out", out)
+		want := "3 of 4 jobs had no estimate (field 9): -compat " + compat + " ran each 1 second, as the peer does; " +
+			"-kill changes nothing in a peer mode (the peer already cuts every run at its estimate)"
+		if ws := m["warnings"].([]any); !slices.Contains(ws, any(want)) {
+			t.Errorf("%s: warnings %q, want %q", compat, ws, want)
+		}
+		if m["killed"] != 0.0 || m["estimates_filled"] != 0.0 || m["no_estimate"] != 3.0 {
+			t.Errorf("%s: killed %v, estimates_filled %v, no_estimate %v", compat, m["killed"], m["estimates_filled"], m["no_estimate"])
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, run := slices.Index(rows[0], "id"), slices.Index(rows[0], "run")
+		for _, r := range rows[1:] {
+			if r[id] != "1" && r[run] != "1" { // jobs 2-4 have no estimate
+				t.Errorf("%s: job %s ran %s s, the warning says 1", compat, r[id], r[run])
+			}
+		}
 	}
 }
 

@@ -101,9 +101,20 @@ func warnings(info *runInfo) []warning {
 			sum.Overran)
 	}
 	if info.cfg.KillAtEstimate && sum.NoEstimate > 0 {
-		add("kill_no_estimate", map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": simulated(info.res)},
-			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
-			sum.NoEstimate, simulated(info.res))
+		data := map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": simulated(info.res)}
+		if info.cfg.Peer != sched.PeerNone {
+			// A peer builds a job without an estimate as a 1-second run
+			// and no estimate is filled (sched.Peer's table): "ran their
+			// logged time" was false there, beside the degenerate
+			// warning's "ran 1 second". -kill itself changes nothing.
+			add("kill_no_estimate", data,
+				"%d of %d jobs had no estimate (field 9): -compat %s ran each 1 second, as the peer does; -kill changes nothing in a peer mode (the peer already cuts every run at its estimate)",
+				sum.NoEstimate, simulated(info.res), info.cfg.Peer)
+		} else {
+			add("kill_no_estimate", data,
+				"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
+				sum.NoEstimate, simulated(info.res))
+		}
 	}
 	if d := degenerateEMax(info); d != nil {
 		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
