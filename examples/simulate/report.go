@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,15 +170,6 @@ const (
 	degenerateUtilization = 0.01
 )
 
-// sameInformation are the rules that take a value from another field of
-// the same line (the other processor count, or the demand's cores)
-// rather than make one up: a log where most jobs need them is not
-// degenerate for that (a GPU trace on nodes, whose CPU jobs, over half of
-// Helios's, have no processors but a demand). A made-up job number
-// (id_made_up) changes no job's size or times; it orders the job at its
-// instant only (after the numbered jobs, in line order among such jobs).
-var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true, "id_made_up": true}
-
 // simulated is the number of jobs simulated: the records, or their count
 // when the run kept none (sched.Config.SummaryOnly).
 func simulated(res *sched.Result) int { return res.Rejected.Kept }
@@ -224,12 +214,8 @@ func degeneracy(res *sched.Result, changed, cancelled map[string]int) *degenerat
 	if float64(d.OneSecondJobs) > degenerateShare*float64(n) {
 		d.Symptoms = append(d.Symptoms, "one_second_jobs")
 	}
-	for _, rule := range slices.Sorted(maps.Keys(d.Changed)) {
-		if !sameInformation[rule] && float64(d.Changed[rule]) > degenerateShare*float64(n) {
-			d.MostlyChanged = append(d.MostlyChanged, rule)
-		}
-	}
-	if len(d.MostlyChanged) > 0 {
+	// (the rules that fill a value from the same line are left out there)
+	if d.MostlyChanged = cli.MostlyChanged(d.Changed, n); len(d.MostlyChanged) > 0 {
 		d.Symptoms = append(d.Symptoms, "mostly_changed_by_rule")
 	}
 	if sum.Included > 0 && sum.Utilization < degenerateUtilization {

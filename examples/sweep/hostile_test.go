@@ -39,6 +39,40 @@ func TestPlainReportDegenerate(t *testing.T) {
 	}
 }
 
+// A run of a peer mode on a log without estimates (NASA-iPSC, SDSC-Par,
+// OSC-Clust) runs every job 1 second: wait 0.0 and bsld 1.0 in the
+// table, with only the rule counts below to tell. The report names such
+// runs degenerate, as simulate does, by the same rule (cli.MostlyChanged:
+// a rule that fills a size from the same line does not count), and so a
+// run that lost most lines, or used the machine near 0.
+func TestPlainReportDegenerateRules(t *testing.T) {
+	lines := []Line{
+		{Run: 0, Params: Params{Trace: "nasa", Policy: "EASY", Compat: "pyss"}, Summary: Metrics{Jobs: 100, Included: 98, MeanBSLD: 1, Utilization: 0.0004,
+			Changed: map[string]int{"no_estimate_1s_run": 99, "zero_run_time_1s_job": 1}}},
+		{Run: 1, Params: Params{Trace: "nasa", Policy: "EASY++", Compat: "pyss"}, Summary: Metrics{Jobs: 100, Included: 98, MeanBSLD: 1, Utilization: 0.0004,
+			Changed: map[string]int{"no_estimate_1s_run": 99, "zero_run_time_1s_job": 1}}},
+		{Run: 2, Params: Params{Trace: "kth", Policy: "EASY", Compat: "predictsim"}, Summary: Metrics{Jobs: 100, Included: 98, MeanWait: 600, MeanBSLD: 9, Utilization: 0.6,
+			Changed: map[string]int{"size_from_allocated": 100, "run_cut_to_estimate": 3}}},
+		{Run: 3, Params: Params{Trace: "llnl", Policy: "EASY"}, Summary: Metrics{Jobs: 40, Included: 39, MeanWait: 60, MeanBSLD: 2, Utilization: 0.5, Rejected: 60}},
+	}
+	var b bytes.Buffer
+	if err := report(&b, &Spec{Name: "x"}, lines); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"\nruns 0-1 degenerate, their figures reflect the job-building rules more than the log: most jobs changed by rule no_estimate_1s_run; utilization 0.000\n",
+		"\nrun 3 degenerate, their figures reflect the job-building rules more than the log: most lines rejected\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "run 2 degenerate") || strings.Contains(out, "runs 2") {
+		t.Errorf("run 2 (sizes from field 5, the same line) called degenerate:\n%s", out)
+	}
+}
+
 // merge -o naming one of its inputs (or the spec) truncated it before
 // reading it; it is a usage error and the shard is left as it was.
 func TestMergeOutIsInput(t *testing.T) {

@@ -98,7 +98,51 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 		fmt.Fprintf(w, "\nrun %s averaged no job (every job rejected, or excluded as warm-up and cool-down): no figures.\n", strings.Join(empty, ", "))
 	}
 	reasons(w, lines)
+	degenerateRuns(w, lines)
 	return nil
+}
+
+// degenerateRuns names the runs whose figures reflect the job-building
+// rules more than the log, as simulate's degenerate warning does: most
+// lines rejected, most jobs changed by one rule (a peer mode on a log
+// without estimates runs every job 1 second, and every wait is 0), or
+// utilization near 0. The table's "0.0" and "1.0" there read as a result
+// with only the rule counts below to tell otherwise. Runs with the same
+// symptoms are named once ("runs 3-8 degenerate: ...").
+func degenerateRuns(w io.Writer, lines []Line) {
+	var texts []string
+	runs := map[string][]int{}
+	for _, l := range lines {
+		m := l.Summary
+		var parts []string
+		if 2*m.Rejected > m.Jobs+m.Rejected {
+			parts = append(parts, "most lines rejected")
+		}
+		for _, rule := range cli.MostlyChanged(m.Changed, m.Jobs) {
+			parts = append(parts, "most jobs changed by rule "+rule)
+		}
+		if m.Included > 0 && m.Utilization < 0.01 {
+			parts = append(parts, fmt.Sprintf("utilization %.3f", m.Utilization))
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		text := strings.Join(parts, "; ")
+		if _, ok := runs[text]; !ok {
+			texts = append(texts, text)
+		}
+		runs[text] = append(runs[text], l.Run)
+	}
+	if len(texts) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, text := range texts {
+		word := "run"
+		if len(runs[text]) > 1 {
+			word = "runs"
+		}
+		fmt.Fprintf(w, "%s %s degenerate, their figures reflect the job-building rules more than the log: %s\n", word, runRanges(runs[text]), text)
+	}
 }
 
 // reasons says why jobs were rejected or changed, once per distinct
