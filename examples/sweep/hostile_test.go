@@ -73,6 +73,49 @@ func TestPlainReportDegenerateRules(t *testing.T) {
 	}
 }
 
+// A thesis table (table48, table410, fig43) shows the first run of each
+// thesis log, policy and load. A spec of table48 over held-out logs
+// printed an empty table with "?" averages (0/0), exit 0; runs of other
+// logs, or repeating a run with other options (kill, compat), were left
+// out without a word. Now the first is an error and the others are named.
+func TestThesisTableNotShown(t *testing.T) {
+	spec, err := ReadSpec(filepath.Join("specs", "table48.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun, err := loadComplete(spec, []string{filepath.Join("testdata", "table48.jsonl.gz")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []Line
+	for _, l := range byRun {
+		lines = append(lines, l.line)
+	}
+	n := len(lines)
+	nasa, again := lines[0], lines[0]
+	nasa.Run, nasa.Params.Trace = n, "NASA"
+	again.Run, again.Params.Kill = n+1, true
+	var b bytes.Buffer
+	if err := report(&b, spec, append(lines, nasa, again)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("\nrun %d not in the table: table48 compares the thesis's logs (SDSC, CTC, KTH, BLUE) only; a spec without \"report\" gives one row per run.\n", n),
+		fmt.Sprintf("\nrun %d not in the table: each repeats an earlier run's log, policy and load with other options, and the table shows the first.\n", n+1),
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	for i := range lines {
+		lines[i].Params.Trace = "NASA"
+	}
+	if err := report(&b, spec, lines); err == nil || !strings.Contains(err.Error(), "no run of X2 on any of the thesis's logs") {
+		t.Errorf("table48 of held-out logs only: %v, want an error; printed:\n%s", err, b.String())
+	}
+}
+
 // merge -o naming one of its inputs (or the spec) truncated it before
 // reading it; it is a usage error and the shard is left as it was.
 func TestMergeOutIsInput(t *testing.T) {
