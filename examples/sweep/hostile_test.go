@@ -116,6 +116,54 @@ func TestThesisTableNotShown(t *testing.T) {
 	}
 }
 
+// A parameter study over a log where every job starts at once under the
+// best configuration (-compat pyss on NASA-iPSC: every job runs 1 second)
+// has a test case whose best mean wait is 0: its degradation 100·P/0 was
+// NaN, printed "NaN%" and ranked by. The case is left out and named; with
+// no case left the report is an error.
+func TestStudyZeroBest(t *testing.T) {
+	var lines []Line
+	for _, w := range []int{1, 2} {
+		for _, tr := range []struct {
+			name       string
+			wait, bsld float64
+		}{{"NASA", 0, 1}, {"KTH", 600 * float64(w), 10 * float64(w)}} {
+			lines = append(lines, Line{Run: len(lines), Params: Params{Trace: tr.name, Policy: "EASY++",
+				Predictor: &PredictorParams{Window: w, Type: "all", Metric: "avg", Fallback: "estimate", Correction: "estimate"}},
+				Summary: Metrics{Jobs: 10, Included: 10, MeanWait: tr.wait, MeanBSLD: tr.bsld}})
+		}
+	}
+	var b bytes.Buffer
+	if err := report(&b, &Spec{Name: "x", Report: "study"}, lines); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+		t.Errorf("NaN or Inf in the report:\n%s", out)
+	}
+	for _, want := range []string{
+		"2 configurations × 2 logs (NASA, KTH); 3 test cases",
+		"Left out: 1 test cases whose best value is 0, where no degradation is defined (NASA wait).",
+		"| 1 / 1 | 0.00% | 1 |", "| 2 / 2 | 66.67% | 2 |", // KTH wait +100%, bsld +100%, NASA bsld 0: (100+0+100)/3
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// One log, every wait and bsld 0 (as no run writes a bsld below 1,
+	// the bsld case is only a guard).
+	lines = nil
+	for i, w := range []int{1, 2} {
+		lines = append(lines, Line{Run: i, Params: Params{Trace: "NASA", Policy: "EASY++",
+			Predictor: &PredictorParams{Window: w, Type: "all", Metric: "avg", Fallback: "estimate", Correction: "estimate"}},
+			Summary: Metrics{Jobs: 10, Included: 10}})
+	}
+	b.Reset()
+	if err := report(&b, &Spec{Name: "x", Report: "study"}, lines); err == nil || !strings.Contains(err.Error(), "every test case's best value is 0 (NASA wait, NASA bsld)") {
+		t.Errorf("every best 0: %v, want an error; printed:\n%s", err, b.String())
+	}
+}
+
 // merge -o naming one of its inputs (or the spec) truncated it before
 // reading it; it is a usage error and the shard is left as it was.
 func TestMergeOutIsInput(t *testing.T) {
