@@ -164,6 +164,38 @@ func TestStudyZeroBest(t *testing.T) {
 	}
 }
 
+// A load to scale to needs the log's offered load, that of its own
+// schedule (S8), which a log without waits (NASA-iPSC, LLNL-Atlas) lacks.
+// The error said only that it could not be computed; it now says why,
+// with the count.
+func TestLoadNoWaits(t *testing.T) {
+	b, err := os.ReadFile(synthTrace(t, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noWait strings.Builder
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 18 {
+			f[2] = "-1" // the wait
+			line = strings.Join(f, " ") + "\n"
+		}
+		noWait.WriteString(line)
+	}
+	trace := filepath.Join(t.TempDir(), "nowait.swf")
+	if err := os.WriteFile(trace, []byte(noWait.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(t.TempDir(), "s.json")
+	js := fmt.Sprintf(`{"name": "nw", "traces": [{"name": "nowait", "file": %q}], "policies": ["EASY"], "loads": [0.9]}`, trace)
+	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", t.TempDir())
+	if want := "trace nowait: cannot compute its offered load to scale to 0.9: 50 of its 50 jobs have no logged wait, run time or size"; code == 0 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, %q; want an error with %q", code, errs, want)
+	}
+}
+
 // merge -o naming one of its inputs (or the spec) truncated it before
 // reading it; it is a usage error and the shard is left as it was.
 func TestMergeOutIsInput(t *testing.T) {
