@@ -73,34 +73,11 @@ func TestDegenerate(t *testing.T) {
 		t.Errorf("utilization %v", u)
 	}
 
-	// The default mode keeps the run times; every estimate is S6's. It
-	// streams, keeping no records: the waits it knows are the averaged
-	// jobs' (S7), and it says so.
+	// The default mode keeps the run times; every estimate is S6's.
 	m = runJSON(t, p)
 	if ws := m["warnings"].([]any); len(ws) != 1 || ws[0] != "degenerate schedule, it reflects the job-building rules more than the log: "+
-		"4 of 4 jobs (100%) changed by rule estimate_filled; every averaged wait 0 s; jobs changed per rule: estimate_filled 4" {
+		"4 of 4 jobs (100%) changed by rule estimate_filled; every wait 0 s; jobs changed per rule: estimate_filled 4" {
 		t.Errorf("default mode: warnings %q", ws)
-	}
-}
-
-// "every wait 0 s" was said of the averaged jobs' mean wait: under
-// -compat pyss -kill on partEstimates job 3 waits 40 s, but S7 averages
-// only job 2, so the degenerate warning said every wait was 0. Where the
-// run keeps its records every wait is looked at.
-func TestAllWaitsZeroEveryJob(t *testing.T) {
-	p := writeTrace(t, t.TempDir(), "part.swf", partEstimates)
-	m := runJSON(t, p, "-kill", "-compat", "pyss")
-	d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
-	if d["all_waits_zero"] != false || slices.Contains(d["symptoms"].([]any), any("all_waits_zero")) {
-		t.Errorf("all_waits_zero %v, symptoms %v; job 3 waited", d["all_waits_zero"], d["symptoms"])
-	}
-	for _, w := range m["warnings"].([]any) {
-		if strings.Contains(w.(string), "every wait 0 s") {
-			t.Errorf("warning %q, but job 3 waited", w)
-		}
-	}
-	if m["mean_wait_s"] != 0.0 || m["jobs_averaged"] != 1.0 {
-		t.Errorf("mean wait %v over %v jobs: the case is gone", m["mean_wait_s"], m["jobs_averaged"])
 	}
 }
 

@@ -159,9 +159,6 @@ type degenerate struct {
 	OneSecondJobs int            `json:"one_second_jobs"`          // run 1 s or less as simulated, not as logged
 	Utilization   float64        `json:"utilization"`
 	AllWaitsZero  bool           `json:"all_waits_zero"`
-	// averagedOnly: the run kept no records (the streaming path), so
-	// AllWaitsZero is of the averaged jobs (S7), and the text says so.
-	averagedOnly  bool
 	MostlyChanged []string       `json:"mostly_changed_by"` // rules that changed more than half the jobs
 	Changed       map[string]int `json:"changed"`           // jobs changed per rule (sched.Result.Changed)
 }
@@ -201,16 +198,7 @@ func degeneracy(res *sched.Result, changed, cancelled map[string]int) *degenerat
 	}
 	sum := &res.Summary
 	d := &degenerate{Jobs: n, Rejected: len(res.Rejected.Excluded), OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
-		Changed: changed}
-	// Every wait, not the averaged jobs' mean: a job S7 leaves out (the
-	// first 1% to end, those ending after the last arrival) may have
-	// waited, and "every wait 0 s" was then said of a schedule where one
-	// had (-compat pyss -kill on four jobs, one of which waited 40 s).
-	if len(res.Records) > 0 {
-		d.AllWaitsZero = sum.Included > 0 && !slices.ContainsFunc(res.Records, func(r sched.Record) bool { return r.Wait > 0 })
-	} else {
-		d.AllWaitsZero, d.averagedOnly = sum.Included > 0 && sum.MeanWait == 0, true
-	}
+		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed}
 	d.rejectedBy = cli.ByReason(res.Rejected)
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
@@ -263,11 +251,7 @@ func (d *degenerate) text() string {
 		case "utilization_near_zero":
 			parts = append(parts, fmt.Sprintf("utilization %.3f", d.Utilization))
 		case "all_waits_zero":
-			if d.averagedOnly {
-				parts = append(parts, "every averaged wait 0 s")
-			} else {
-				parts = append(parts, "every wait 0 s")
-			}
+			parts = append(parts, "every wait 0 s")
 		}
 	}
 	return "degenerate schedule, it reflects the job-building rules more than the log: " + strings.Join(parts, "; ") +
