@@ -358,3 +358,59 @@ func TestNoJobNumbers(t *testing.T) {
 		t.Errorf("-json: changed %v, jobs_rejected %v; want id_made_up 20 and none", m["changed"], m["jobs_rejected"])
 	}
 }
+
+// "every wait 0 s" was said of the averaged jobs' mean wait: under
+// -compat pyss -kill on partEstimates job 3 waits 40 s, but S7 averages
+// only job 2, so the degenerate warning said every wait was 0. Every
+// simulated job's wait is looked at now (the whole read's records).
+func TestAllWaitsZeroEveryJob(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "part.swf", partEstimates)
+	m := runJSON(t, p, "-kill", "-compat", "pyss")
+	d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d["all_waits_zero"] != false || slices.Contains(d["symptoms"].([]any), any("all_waits_zero")) {
+		t.Errorf("all_waits_zero %v, symptoms %v; job 3 waited", d["all_waits_zero"], d["symptoms"])
+	}
+	for _, w := range m["warnings"].([]any) {
+		if strings.Contains(w.(string), "every wait 0 s") {
+			t.Errorf("warning %q, but job 3 waited", w)
+		}
+	}
+	if m["mean_wait_s"] != 0.0 || m["jobs_averaged"] != 1.0 {
+		t.Errorf("mean wait %v over %v jobs: the case is gone", m["mean_wait_s"], m["jobs_averaged"])
+	}
+}
+
+// excludedWait has no estimates (default mode: every one filled, a
+// degenerate symptom) and one job that waits: job 2 waits for job 1 until
+// 10,000 s, and both end after the last arrival, so S7 averages neither;
+// jobs 3-6 start at once. The streaming path (a file, default mode) keeps
+// no records: its observer must tell that job 2 waited, as the whole
+// read's records do, and both reports must agree.
+const excludedWait = `; MaxProcs: 4
+1     0 -1 10000 3 -1 -1 3 -1 -1 1 1 1 -1 -1 -1 -1 -1
+2    10 -1    10 2 -1 -1 2 -1 -1 1 1 1 -1 -1 -1 -1 -1
+3    20 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+4   100 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+5   200 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+6   300 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+`
+
+func TestAllWaitsZeroStreamed(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "excluded.swf", excludedWait)
+	streamedSame(t, p)
+	m := runJSON(t, p)
+	d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d["all_waits_zero"] != false {
+		t.Errorf("all_waits_zero %v, symptoms %v; job 2 waited", d["all_waits_zero"], d["symptoms"])
+	}
+	if m["mean_wait_s"] != 0.0 {
+		t.Errorf("mean wait %v over %v jobs: the averaged jobs waited, the case is gone", m["mean_wait_s"], m["jobs_averaged"])
+	}
+	// The same log with job 2 able to start at once: every wait 0, said.
+	p = writeTrace(t, t.TempDir(), "none.swf", strings.Replace(excludedWait, "10000 3 -1 -1 3", "10000 2 -1 -1 2", 1))
+	streamedSame(t, p)
+	m = runJSON(t, p)
+	if d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any); d["all_waits_zero"] != true {
+		t.Errorf("no job waits: all_waits_zero %v", d["all_waits_zero"])
+	}
+}

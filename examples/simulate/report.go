@@ -118,7 +118,7 @@ func warnings(info *runInfo) []warning {
 	if d := degenerateEMax(info); d != nil {
 		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
 	}
-	if d := degeneracy(info.res, info.changed(), info.slurmCancelled); d != nil {
+	if d := degeneracy(info.res, info.changed(), info.slurmCancelled, info.waited()); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
@@ -170,6 +170,20 @@ const (
 	degenerateUtilization = 0.01
 )
 
+// waited reports whether any simulated job waited, averaged or not:
+// "every wait 0 s" had been said of the averaged jobs' mean wait where a
+// job S7 leaves out (the first 1% to end, those ending after the last
+// arrival) had waited (-compat pyss -kill on four jobs, one of which
+// waited 40 s). The streaming path, which keeps no records, has its
+// observer tell (streamLog.waited), so that both paths give the same
+// report.
+func (info *runInfo) waited() bool {
+	if info.streamed {
+		return info.streamWaited
+	}
+	return slices.ContainsFunc(info.res.Records, func(r sched.Record) bool { return r.Wait > 0 })
+}
+
 // simulated is the number of jobs simulated: the records, or their count
 // when the run kept none (sched.Config.SummaryOnly).
 func simulated(res *sched.Result) int { return res.Rejected.Kept }
@@ -190,15 +204,16 @@ func oneSecondJobs(res *sched.Result) int {
 // shows none. Every wait 0 counts only beside another symptom: a lightly
 // loaded machine legitimately starts every job at once. changed is
 // res.Changed() (runInfo.changed); cancelled, the jobs the Slurm policy
-// cancelled at submission by reason (nil without -slurm-conf).
-func degeneracy(res *sched.Result, changed, cancelled map[string]int) *degenerate {
+// cancelled at submission by reason (nil without -slurm-conf); waited,
+// whether any simulated job waited (runInfo.waited).
+func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited bool) *degenerate {
 	n := simulated(res)
 	if n == 0 {
 		return nil
 	}
 	sum := &res.Summary
 	d := &degenerate{Jobs: n, Rejected: len(res.Rejected.Excluded), OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
-		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed}
+		AllWaitsZero: sum.Included > 0 && !waited, Changed: changed}
 	d.rejectedBy = cli.ByReason(res.Rejected)
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
