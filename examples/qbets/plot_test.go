@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,31 @@ func TestPlotWaitsOutOfRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "(jobs of the log left out: 1 time out of range)") {
+		t.Errorf("output without the count: %q", out.String())
+	}
+}
+
+// -plot leaves out the jobs without a known wait or submit time, as the
+// tables do, and says how many: SDSC-Par's 805 went without a word.
+func TestPlotWaitsSomeUnknown(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 300 {
+		wait := 30 * (i % 20)
+		if i%100 == 7 {
+			wait = -1
+		}
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, wait)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "some.swf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := plotWaits(&out, dir, plotOptions{dir: t.TempDir(), queues: "some/1", days: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(jobs of the log without a known wait or submit time left out: 3)") {
 		t.Errorf("output without the count: %q", out.String())
 	}
 }
