@@ -129,18 +129,7 @@ func TestTablesLeftOutInReport(t *testing.T) {
 // and on the log.
 func TestTablesSomeWaitsUnknown(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("; MaxProcs: 64\n")
-	for i := range 300 {
-		wait := 30 * (i % 20)
-		if i%100 == 7 {
-			wait = -1
-		}
-		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, wait)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "some.swf"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSomeWaitsUnknown(t, dir)
 	var out, log strings.Builder
 	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -322,5 +311,23 @@ func TestScoreNoBoundNotDegenerate(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "degenerate: no job of queue 1 waited at all,") {
 		t.Errorf("want queue 1 alone said degenerate:\n%s", out.String())
+	}
+}
+
+// writeSomeWaitsUnknown writes dir/some.swf: 300 jobs on queue 1, of
+// which 3 (jobs 8, 108, 208) have no logged wait.
+func writeSomeWaitsUnknown(t *testing.T, dir string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 300 {
+		wait := 30 * (i % 20)
+		if i%100 == 7 {
+			wait = -1
+		}
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, wait)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "some.swf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

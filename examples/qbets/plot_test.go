@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,18 +98,7 @@ func TestPlotWaitsOutOfRange(t *testing.T) {
 // tables do, and says how many: SDSC-Par's 805 went without a word.
 func TestPlotWaitsSomeUnknown(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("; MaxProcs: 64\n")
-	for i := range 300 {
-		wait := 30 * (i % 20)
-		if i%100 == 7 {
-			wait = -1
-		}
-		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, wait)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "some.swf"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeSomeWaitsUnknown(t, dir)
 	var out strings.Builder
 	if err := plotWaits(&out, dir, plotOptions{dir: t.TempDir(), queues: "some/1", days: 1}); err != nil {
 		t.Fatal(err)
