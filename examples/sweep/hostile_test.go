@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,16 +93,25 @@ func TestThesisTableNotShown(t *testing.T) {
 		lines = append(lines, l.line)
 	}
 	n := len(lines)
-	nasa, again := lines[0], lines[0]
+	x2 := slices.IndexFunc(lines, func(l Line) bool { return l.Params.Policy == "X2" })
+	nasa, again, scaled := lines[x2], lines[x2], lines[x2]
 	nasa.Run, nasa.Params.Trace = n, "NASA"
 	again.Run, again.Params.Kill = n+1, true
+	scaled.Run, scaled.Params.Load = n+2, 0.9
 	var b bytes.Buffer
-	if err := report(&b, spec, append(lines, nasa, again)); err != nil {
+	if err := report(&b, spec, append(lines, nasa, again, scaled)); err != nil {
 		t.Fatal(err)
+	}
+	var easy []int // the spec's EASY runs, which table48 does not read either
+	for _, l := range lines {
+		if l.Params.Policy == "EASY" {
+			easy = append(easy, l.Run)
+		}
 	}
 	for _, want := range []string{
 		fmt.Sprintf("\nrun %d not in the table: table48 compares the thesis's logs (SDSC, CTC, KTH, BLUE) only; a spec without \"report\" gives one row per run.\n", n),
 		fmt.Sprintf("\nrun %d not in the table: each repeats an earlier run's log, policy and load with other options, and the table shows the first.\n", n+1),
+		fmt.Sprintf("\nruns %s not in the table: table48 reads X2, X2+, X2_perf, X2++, X2++_perf, SJF, SJF+, SJF_perf at the log's own load only.\n", runRanges(append(easy, n+2))),
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())

@@ -217,8 +217,10 @@ func pct(x float64) string {
 }
 
 // notShown names the runs a thesis table (table48, table410, fig43) never
-// reads: it shows, for each of the thesis's logs, policy and load, the
-// first run (find). A run of another log, or one that repeats an earlier
+// reads: it shows, for each of the thesis's logs, the policies it
+// compares (tableReads) and load, the first run (find). A run of another
+// log, of a policy or load the table does not read (the table48 spec's
+// EASY, a table48 run scaled to a load), or one that repeats an earlier
 // run's log, policy and load with other options (kill, compat, ties, a
 // seed, a predictor), was left out of the report without a word: a spec
 // of table48 over four held-out logs printed an empty table, exit 0.
@@ -231,20 +233,23 @@ func notShown(w io.Writer, report string, lines []Line) {
 	for _, l := range thesislogs.Logs {
 		thesis[l.Name] = true
 	}
+	read := tableReads[report]
 	first := map[key]bool{}
-	var other, repeated []int
+	var other, unread, repeated []int
 	for _, l := range lines {
 		k := key{l.Params.Trace, l.Params.Policy, l.Params.Load}
 		switch {
 		case !thesis[k.trace]:
 			other = append(other, l.Run)
+		case !slices.Contains(read.policies, k.policy) || (read.loadZero && k.load != 0):
+			unread = append(unread, l.Run)
 		case first[k]:
 			repeated = append(repeated, l.Run)
 		default:
 			first[k] = true
 		}
 	}
-	if len(other)+len(repeated) > 0 {
+	if len(other)+len(unread)+len(repeated) > 0 {
 		fmt.Fprintln(w)
 	}
 	runs := func(rs []int) string {
@@ -257,10 +262,28 @@ func notShown(w io.Writer, report string, lines []Line) {
 		fmt.Fprintf(w, "%s not in the table: %s compares the thesis's logs (%s) only; a spec without \"report\" gives one row per run.\n",
 			runs(other), report, thesislogs.Names())
 	}
+	if len(unread) > 0 {
+		at := ""
+		if read.loadZero {
+			at = " at the log's own load"
+		}
+		fmt.Fprintf(w, "%s not in the table: %s reads %s%s only.\n", runs(unread), report, strings.Join(read.policies, ", "), at)
+	}
 	if len(repeated) > 0 {
 		fmt.Fprintf(w, "%s not in the table: each repeats an earlier run's log, policy and load with other options, and the table shows the first.\n",
 			runs(repeated))
 	}
+}
+
+// tableReads is what each thesis table reads of a thesis log: the
+// policies, and whether only the log's own load (0) or every load.
+var tableReads = map[string]struct {
+	policies []string
+	loadZero bool
+}{
+	"table48":  {slices.Concat(groups48...), true},
+	"table410": {[]string{"EASY", "EASY+", "X2"}, true},
+	"fig43":    {fig43Policies, false},
 }
 
 // byKey finds the line of a trace and policy (the first, at load 0 unless
