@@ -111,6 +111,31 @@ func TestEMaxAboveEveryEstimate(t *testing.T) {
 	}
 }
 
+// A log of short jobs has a largest estimate under an hour, its E_max
+// without -emax, below what the modal model takes: the error named the
+// bound and no way out. It now names -emax and the other models, and the
+// way it names works.
+func TestShortEMaxRemedy(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	log := "; MaxProcs: 8\n" +
+		"1 0 0 100 1 -1 -1 1 600 -1 1 1 1 1 1 -1 -1 -1\n" +
+		"2 10 0 200 1 -1 -1 1 300 -1 1 1 1 1 1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := command(t.Context(), []string{"-trace", in, "-out", filepath.Join(dir, "out.swf")}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "give -emax 1h or more, or -model f, fdet, phi or shuffle") {
+		t.Errorf("E_max 600 s: %v, want the remedy named", err)
+	}
+	for _, args := range [][]string{{"-emax", "1h"}, {"-model", "f"}} {
+		if err := command(t.Context(), append([]string{"-trace", in, "-out", filepath.Join(dir, "out.swf")}, args...), &out, &errs); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
+
 // The machine size is checked as the simulators check it: -procs negative
 // or above 2^40 is a usage error (a negative one called every job larger
 // than the machine, then "the log has no estimates"), a header's size

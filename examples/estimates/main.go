@@ -397,6 +397,11 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 	case "modal":
 		d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}, rng)
 		if err != nil {
+			if set.EMax < 3600 {
+				// A log whose largest estimate is under an hour (its
+				// own E_max): the error named no way out.
+				return rep, fmt.Errorf("%w (the modal model's E_max is at least 1 hour: give -emax 1h or more, or -model f, fdet, phi or shuffle)", err)
+			}
 			return rep, err
 		}
 		return d.Assign(jobs, estmodel.AssignConfig{}, rng)

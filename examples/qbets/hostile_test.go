@@ -123,6 +123,28 @@ func TestTablesLeftOutInReport(t *testing.T) {
 	}
 }
 
+// A log with some waits unknown (SDSC-Par's 805 of 32,135, OSC-Clust's 1)
+// had those jobs left out of the tables without a word: only a log
+// without any wait was named. They are counted per log, in the report
+// and on the log.
+func TestTablesSomeWaitsUnknown(t *testing.T) {
+	dir := t.TempDir()
+	writeSomeWaitsUnknown(t, dir)
+	var out, log strings.Builder
+	if err := tables(&out, &log, false, dir, 10, qbets.ClusterFixedProcs); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if want := "Jobs without a known wait or submit time left out: some 3."; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	if want := "some.swf: 3 jobs without a known wait or submit time left out"; !strings.Contains(log.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, log.String())
+	}
+	if n := strings.Count(out.String(), "| some/1 | 297 |"); n != 2 {
+		t.Errorf("%d rows of some/1 with 297 jobs, want 2:\n%s", n, out.String())
+	}
+}
+
 // A queue's name from the header ("; Queue: 1 NAME") is printed quoted
 // when it is not printable, as swfstat prints it: "\x1b[31m" went to the
 // terminal raw.
@@ -289,5 +311,23 @@ func TestScoreNoBoundNotDegenerate(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "degenerate: no job of queue 1 waited at all,") {
 		t.Errorf("want queue 1 alone said degenerate:\n%s", out.String())
+	}
+}
+
+// writeSomeWaitsUnknown writes dir/some.swf: 300 jobs on queue 1, of
+// which 3 (jobs 8, 108, 208) have no logged wait.
+func writeSomeWaitsUnknown(t *testing.T, dir string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 300 {
+		wait := 30 * (i % 20)
+		if i%100 == 7 {
+			wait = -1
+		}
+		fmt.Fprintf(&b, "%d %d %d 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n", i+1, 60*i, wait)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "some.swf"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

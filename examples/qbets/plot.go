@@ -75,6 +75,9 @@ func plotWaits(w io.Writer, traces string, o plotOptions) error {
 		if len(sc.far) > 0 {
 			fmt.Fprintf(w, "  (jobs of the log left out: %s)\n", cli.Reasons(sc.far))
 		}
+		if sc.noWait > 0 {
+			fmt.Fprintf(w, "  (jobs of the log without a known wait or submit time left out: %d)\n", sc.noWait)
+		}
 		if sc.zeros > 0 {
 			fmt.Fprintf(w, "  (%s)\n", cli.PaddingNote(sc.zeros))
 		}
@@ -92,6 +95,7 @@ type figureScore struct {
 	fromDay, toDay  int64 // the window, days since the log's time 0
 	held, n         [2]int
 	far             map[string]int // jobs of the log left out by reason: a time or size out of range (cli.InRange)
+	noWait          int            // jobs of the log without a known wait or submit time (replay.Queues skips them)
 	zeros           int64          // zero bytes after the log's last gzip member, ignored
 }
 
@@ -113,7 +117,10 @@ func plotQueue(traces, outDir, item string, days int) ([]string, figureScore, er
 	}
 	sc.zeros = zeros
 	all, sc.far = cli.InRange(all) // as the tables and the scores do: a wait of 2^63 − 1 failed the replay
-	byQ, _ := replay.Queues(all)
+	// Jobs without a known wait were left out of the figures without a
+	// word (SDSC-Par's 805), as they were of the tables (measure).
+	byQ, noWait := replay.Queues(all)
+	sc.noWait = noWait
 	base := traceBase(path)
 	var jobs []swf.Job
 	name := base + "/" + queue

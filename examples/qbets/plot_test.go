@@ -93,3 +93,17 @@ func TestPlotWaitsOutOfRange(t *testing.T) {
 		t.Errorf("output without the count: %q", out.String())
 	}
 }
+
+// -plot leaves out the jobs without a known wait or submit time, as the
+// tables do, and says how many: SDSC-Par's 805 went without a word.
+func TestPlotWaitsSomeUnknown(t *testing.T) {
+	dir := t.TempDir()
+	writeSomeWaitsUnknown(t, dir)
+	var out strings.Builder
+	if err := plotWaits(&out, dir, plotOptions{dir: t.TempDir(), queues: "some/1", days: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "(jobs of the log without a known wait or submit time left out: 3)") {
+		t.Errorf("output without the count: %q", out.String())
+	}
+}

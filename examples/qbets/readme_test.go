@@ -22,7 +22,7 @@ import (
 //	BATCHQ_LONG=1 BATCHQ_UPDATE_README=1 go test ./examples/qbets -run TestReadmeTables
 var tablesDigests = map[string]string{
 	"table41":               "deccbc3cf04003dbf27ce81294223406f730b06704a6db483801a93f1794d4fe",
-	"table42":               "b234197f5ba4696cf634a9ebdf435580887bbe4118a215347c09a077f1123d8c",
+	"table42":               "00337a7b8e74ce4147582abc5194b410aad37af044a6b223d3190c2c482c6821",
 	"table42-twolevel":      "b692b82318e0c16d5f8d61bfe3fbebf48c75dafbcfe769be4cb4ab2234a69954",
 	"thesis41":              "4cc4754171e37b976c8e1995570cbf0d9637e5b46eac1a73117467f7b097380c",
 	"thesis42":              "c68a104776558b9fd3808a7b9deb0ff37846ff8b821fcf10f24102c0f5d5757c",

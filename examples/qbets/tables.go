@@ -38,6 +38,10 @@ type measured struct {
 	// leftOut names, per log, the jobs cli.InRange left out with their
 	// reasons ("far 1 time out of range"), for the report.
 	leftOut []string
+	// noWait names, per log with some waits, how many jobs had no known
+	// wait or submit time (replay.Queues skips them): SDSC-Par's 805 and
+	// OSC-Clust's 1 were left out of the tables without a word.
+	noWait []string
 }
 
 // traceFiles lists the SWF logs of dir; none is an error.
@@ -104,6 +108,10 @@ func measure(dir string, minJobs int, cfgs []replay.Config, log io.Writer, bar *
 		if skipped == len(jobs) {
 			m.noWaits = append(m.noWaits, base)
 			continue
+		}
+		if skipped > 0 {
+			fmt.Fprintf(log, "qbets: %s: %d jobs without a known wait or submit time left out\n", p, skipped)
+			m.noWait = append(m.noWait, fmt.Sprintf("%s %d", base, skipped))
 		}
 		type set struct {
 			name string
@@ -215,6 +223,9 @@ func (m *measured) skips(w io.Writer) {
 	if len(m.leftOut) > 0 {
 		// In the report too: -json carries its text, not the log's.
 		left = " Jobs left out: " + strings.Join(m.leftOut, "; ") + "."
+	}
+	if len(m.noWait) > 0 {
+		left += " Jobs without a known wait or submit time left out: " + strings.Join(m.noWait, ", ") + "."
 	}
 	fmt.Fprintf(w, "Traces without waits: %s. %d queues with fewer than %d jobs skipped%s.%s\n", nw, m.small, m.minJobs, empty, left)
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -119,6 +122,43 @@ func TestKillOnlyUserEstimates(t *testing.T) {
 		ws[3] != "degenerate schedule, it reflects the job-building rules more than the log: 3 of 4 jobs (75%) changed by rule estimate_filled; "+
 			"jobs changed per rule: estimate_filled 3, killed_at_estimate 1" {
 		t.Errorf("warnings %q", ws)
+	}
+}
+
+// In a peer mode a job without an estimate runs 1 second and no estimate
+// is filled (sched.Peer's table), so -kill's warning must not say they
+// ran their logged time with an S6 estimate, as it did beside the
+// degenerate warning's "ran 1 second" (every held-out log without
+// estimates: NASA-iPSC, SDSC-Par, OSC-Clust, a fifth of LLNL-Atlas). The
+// jobs list shows the 1-second runs the warning names.
+func TestKillNoEstimatePeer(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTrace(t, dir, "part.swf", partEstimates)
+	for _, compat := range []string{"pyss", "predictsim"} {
+		out := filepath.Join(dir, compat+".csv")
+		m := runJSON(t, p, "-kill", "-compat", compat, "-jobs-out", out)
+		want := "3 of 4 jobs had no estimate (field 9): -compat " + compat + " ran each 1 second, as the peer does; " +
+			"-kill changes nothing in a peer mode (the peer already cuts every run at its estimate)"
+		if ws := m["warnings"].([]any); !slices.Contains(ws, any(want)) {
+			t.Errorf("%s: warnings %q, want %q", compat, ws, want)
+		}
+		if m["killed"] != 0.0 || m["estimates_filled"] != 0.0 || m["no_estimate"] != 3.0 {
+			t.Errorf("%s: killed %v, estimates_filled %v, no_estimate %v", compat, m["killed"], m["estimates_filled"], m["no_estimate"])
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, run := slices.Index(rows[0], "id"), slices.Index(rows[0], "run")
+		for _, r := range rows[1:] {
+			if r[id] != "1" && r[run] != "1" { // jobs 2-4 have no estimate
+				t.Errorf("%s: job %s ran %s s, the warning says 1", compat, r[id], r[run])
+			}
+		}
 	}
 }
 
@@ -316,5 +356,61 @@ func TestNoJobNumbers(t *testing.T) {
 	m := runJSON(t, p)
 	if !reflect.DeepEqual(m["changed"], map[string]any{"id_made_up": 20.0}) || m["jobs_rejected"] != 0.0 {
 		t.Errorf("-json: changed %v, jobs_rejected %v; want id_made_up 20 and none", m["changed"], m["jobs_rejected"])
+	}
+}
+
+// "every wait 0 s" was said of the averaged jobs' mean wait: under
+// -compat pyss -kill on partEstimates job 3 waits 40 s, but S7 averages
+// only job 2, so the degenerate warning said every wait was 0. Every
+// simulated job's wait is looked at now (the whole read's records).
+func TestAllWaitsZeroEveryJob(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "part.swf", partEstimates)
+	m := runJSON(t, p, "-kill", "-compat", "pyss")
+	d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d["all_waits_zero"] != false || slices.Contains(d["symptoms"].([]any), any("all_waits_zero")) {
+		t.Errorf("all_waits_zero %v, symptoms %v; job 3 waited", d["all_waits_zero"], d["symptoms"])
+	}
+	for _, w := range m["warnings"].([]any) {
+		if strings.Contains(w.(string), "every wait 0 s") {
+			t.Errorf("warning %q, but job 3 waited", w)
+		}
+	}
+	if m["mean_wait_s"] != 0.0 || m["jobs_averaged"] != 1.0 {
+		t.Errorf("mean wait %v over %v jobs: the case is gone", m["mean_wait_s"], m["jobs_averaged"])
+	}
+}
+
+// excludedWait has no estimates (default mode: every one filled, a
+// degenerate symptom) and one job that waits: job 2 waits for job 1 until
+// 10,000 s, and both end after the last arrival, so S7 averages neither;
+// jobs 3-6 start at once. The streaming path (a file, default mode) keeps
+// no records: its observer must tell that job 2 waited, as the whole
+// read's records do, and both reports must agree.
+const excludedWait = `; MaxProcs: 4
+1     0 -1 10000 3 -1 -1 3 -1 -1 1 1 1 -1 -1 -1 -1 -1
+2    10 -1    10 2 -1 -1 2 -1 -1 1 1 1 -1 -1 -1 -1 -1
+3    20 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+4   100 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+5   200 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+6   300 -1    10 1 -1 -1 1 -1 -1 1 1 1 -1 -1 -1 -1 -1
+`
+
+func TestAllWaitsZeroStreamed(t *testing.T) {
+	p := writeTrace(t, t.TempDir(), "excluded.swf", excludedWait)
+	streamedSame(t, p)
+	m := runJSON(t, p)
+	d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any)
+	if d["all_waits_zero"] != false {
+		t.Errorf("all_waits_zero %v, symptoms %v; job 2 waited", d["all_waits_zero"], d["symptoms"])
+	}
+	if m["mean_wait_s"] != 0.0 {
+		t.Errorf("mean wait %v over %v jobs: the averaged jobs waited, the case is gone", m["mean_wait_s"], m["jobs_averaged"])
+	}
+	// The same log with job 2 able to start at once: every wait 0, said.
+	p = writeTrace(t, t.TempDir(), "none.swf", strings.Replace(excludedWait, "10000 3 -1 -1 3", "10000 2 -1 -1 2", 1))
+	streamedSame(t, p)
+	m = runJSON(t, p)
+	if d := m["warning_data"].(map[string]any)["degenerate"].(map[string]any); d["all_waits_zero"] != true {
+		t.Errorf("no job waits: all_waits_zero %v", d["all_waits_zero"])
 	}
 }

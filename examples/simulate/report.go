@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,14 +100,25 @@ func warnings(info *runInfo) []warning {
 			sum.Overran)
 	}
 	if info.cfg.KillAtEstimate && sum.NoEstimate > 0 {
-		add("kill_no_estimate", map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": simulated(info.res)},
-			"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
-			sum.NoEstimate, simulated(info.res))
+		data := map[string]int{"no_estimate": sum.NoEstimate, "jobs_simulated": simulated(info.res)}
+		if info.cfg.Peer != sched.PeerNone {
+			// A peer builds a job without an estimate as a 1-second run
+			// and no estimate is filled (sched.Peer's table): "ran their
+			// logged time" was false there, beside the degenerate
+			// warning's "ran 1 second". -kill itself changes nothing.
+			add("kill_no_estimate", data,
+				"%d of %d jobs had no estimate (field 9): -compat %s ran each 1 second, as the peer does; -kill changes nothing in a peer mode (the peer already cuts every run at its estimate)",
+				sum.NoEstimate, simulated(info.res), info.cfg.Peer)
+		} else {
+			add("kill_no_estimate", data,
+				"%d of %d jobs had no estimate (field 9): -kill did not end them, they ran their logged time (S6 filled in an estimate for planning only)",
+				sum.NoEstimate, simulated(info.res))
+		}
 	}
 	if d := degenerateEMax(info); d != nil {
 		add("degenerate_e_max", d, "%s", d.Text("the schedule planned them with it (examples/estimates -emax writes the log with another E_max)"))
 	}
-	if d := degeneracy(info.res, info.changed(), info.slurmCancelled); d != nil {
+	if d := degeneracy(info.res, info.changed(), info.slurmCancelled, info.waited()); d != nil {
 		add("degenerate", d, "%s", d.text())
 	}
 	return ws
@@ -160,14 +170,19 @@ const (
 	degenerateUtilization = 0.01
 )
 
-// sameInformation are the rules that take a value from another field of
-// the same line (the other processor count, or the demand's cores)
-// rather than make one up: a log where most jobs need them is not
-// degenerate for that (a GPU trace on nodes, whose CPU jobs, over half of
-// Helios's, have no processors but a demand). A made-up job number
-// (id_made_up) changes no job's size or times; it orders the job at its
-// instant only (after the numbered jobs, in line order among such jobs).
-var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true, "id_made_up": true}
+// waited reports whether any simulated job waited, averaged or not:
+// "every wait 0 s" had been said of the averaged jobs' mean wait where a
+// job S7 leaves out (the first 1% to end, those ending after the last
+// arrival) had waited (-compat pyss -kill on four jobs, one of which
+// waited 40 s). The streaming path, which keeps no records, has its
+// observer tell (streamLog.waited), so that both paths give the same
+// report.
+func (info *runInfo) waited() bool {
+	if info.streamed {
+		return info.streamWaited
+	}
+	return slices.ContainsFunc(info.res.Records, func(r sched.Record) bool { return r.Wait > 0 })
+}
 
 // simulated is the number of jobs simulated: the records, or their count
 // when the run kept none (sched.Config.SummaryOnly).
@@ -189,15 +204,16 @@ func oneSecondJobs(res *sched.Result) int {
 // shows none. Every wait 0 counts only beside another symptom: a lightly
 // loaded machine legitimately starts every job at once. changed is
 // res.Changed() (runInfo.changed); cancelled, the jobs the Slurm policy
-// cancelled at submission by reason (nil without -slurm-conf).
-func degeneracy(res *sched.Result, changed, cancelled map[string]int) *degenerate {
+// cancelled at submission by reason (nil without -slurm-conf); waited,
+// whether any simulated job waited (runInfo.waited).
+func degeneracy(res *sched.Result, changed, cancelled map[string]int, waited bool) *degenerate {
 	n := simulated(res)
 	if n == 0 {
 		return nil
 	}
 	sum := &res.Summary
 	d := &degenerate{Jobs: n, Rejected: len(res.Rejected.Excluded), OneSecondJobs: oneSecondJobs(res), Utilization: sum.Utilization,
-		AllWaitsZero: sum.Included > 0 && sum.MeanWait == 0, Changed: changed}
+		AllWaitsZero: sum.Included > 0 && !waited, Changed: changed}
 	d.rejectedBy = cli.ByReason(res.Rejected)
 	d.RejectedBy = cli.ReasonKeys(d.rejectedBy)
 	if float64(d.Rejected) > degenerateShare*float64(d.Rejected+n) {
@@ -213,12 +229,8 @@ func degeneracy(res *sched.Result, changed, cancelled map[string]int) *degenerat
 	if float64(d.OneSecondJobs) > degenerateShare*float64(n) {
 		d.Symptoms = append(d.Symptoms, "one_second_jobs")
 	}
-	for _, rule := range slices.Sorted(maps.Keys(d.Changed)) {
-		if !sameInformation[rule] && float64(d.Changed[rule]) > degenerateShare*float64(n) {
-			d.MostlyChanged = append(d.MostlyChanged, rule)
-		}
-	}
-	if len(d.MostlyChanged) > 0 {
+	// (the rules that fill a value from the same line are left out there)
+	if d.MostlyChanged = cli.MostlyChanged(d.Changed, n); len(d.MostlyChanged) > 0 {
 		d.Symptoms = append(d.Symptoms, "mostly_changed_by_rule")
 	}
 	if sum.Included > 0 && sum.Utilization < degenerateUtilization {

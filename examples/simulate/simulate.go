@@ -47,9 +47,10 @@ type runInfo struct {
 
 	// streamed: the run took the streaming path (stream), whose Result
 	// keeps no records; waits are its logged vs simulated waits.
-	streamed bool
-	waits    *waitCompare
-	use      use // and Result.Use's
+	streamed     bool
+	streamWaited bool // a job started after its submit time (streamLog.waited)
+	waits        *waitCompare
+	use          use // and Result.Use's
 
 	// eMax scans every line's estimate as S6 does (sched.Sim.Load), to
 	// tell a degenerate E_max (cli.DegenerateEMax): LLNL-Atlas's 23-year

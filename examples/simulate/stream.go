@@ -93,6 +93,7 @@ type streamLog struct {
 	from   int64
 	to     int64
 	hi, lo uint64 // Σ size·(end − start) modulo 2^128
+	waited bool   // a job started after its submit time, averaged or not (runInfo.waited)
 }
 
 // waitLists are the logged and simulated waits, in 32 bits while every
@@ -151,6 +152,7 @@ func (l *streamLog) start(now int64, j *swf.Job, _ bool) {
 			w.add(logged, simulated)
 		}
 	}
+	l.waited = l.waited || now > j.Submit
 	l.from = min(l.from, now)
 	h, lo := bits.Mul64(uint64(j.Size()), uint64(now))
 	var b uint64
@@ -486,6 +488,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	}
 	info.simTime = time.Since(t0) - readDur
 	info.waits = log.waits.compare()
+	info.streamWaited = log.waited
 	info.use = log.use(cfg.MachineSize)
 	return info, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,172 @@ func TestPlainReportDegenerate(t *testing.T) {
 	}
 	if !strings.Contains(out, "run 0 averaged no job") {
 		t.Errorf("no note on run 0:\n%s", out)
+	}
+}
+
+// A run of a peer mode on a log without estimates (NASA-iPSC, SDSC-Par,
+// OSC-Clust) runs every job 1 second: wait 0.0 and bsld 1.0 in the
+// table, with only the rule counts below to tell. The report names such
+// runs degenerate, as simulate does, by the same rule (cli.MostlyChanged:
+// a rule that fills a size from the same line does not count), and so a
+// run that lost most lines, or used the machine near 0.
+func TestPlainReportDegenerateRules(t *testing.T) {
+	lines := []Line{
+		{Run: 0, Params: Params{Trace: "nasa", Policy: "EASY", Compat: "pyss"}, Summary: Metrics{Jobs: 100, Included: 98, MeanBSLD: 1, Utilization: 0.0004,
+			Changed: map[string]int{"no_estimate_1s_run": 99, "zero_run_time_1s_job": 1}}},
+		{Run: 1, Params: Params{Trace: "nasa", Policy: "EASY++", Compat: "pyss"}, Summary: Metrics{Jobs: 100, Included: 98, MeanBSLD: 1, Utilization: 0.0004,
+			Changed: map[string]int{"no_estimate_1s_run": 99, "zero_run_time_1s_job": 1}}},
+		{Run: 2, Params: Params{Trace: "kth", Policy: "EASY", Compat: "predictsim"}, Summary: Metrics{Jobs: 100, Included: 98, MeanWait: 600, MeanBSLD: 9, Utilization: 0.6,
+			Changed: map[string]int{"size_from_allocated": 100, "run_cut_to_estimate": 3}}},
+		{Run: 3, Params: Params{Trace: "llnl", Policy: "EASY"}, Summary: Metrics{Jobs: 40, Included: 39, MeanWait: 60, MeanBSLD: 2, Utilization: 0.5, Rejected: 60}},
+	}
+	var b bytes.Buffer
+	if err := report(&b, &Spec{Name: "x"}, lines); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"\nruns 0-1 degenerate, their figures reflect the job-building rules more than the log: most jobs changed by rule no_estimate_1s_run; utilization 0.000\n",
+		"\nrun 3 degenerate, their figures reflect the job-building rules more than the log: most lines rejected\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "run 2 degenerate") || strings.Contains(out, "runs 2") {
+		t.Errorf("run 2 (sizes from field 5, the same line) called degenerate:\n%s", out)
+	}
+}
+
+// A thesis table (table48, table410, fig43) shows the first run of each
+// thesis log, policy and load. A spec of table48 over held-out logs
+// printed an empty table with "?" averages (0/0), exit 0; runs of other
+// logs, or repeating a run with other options (kill, compat), were left
+// out without a word. Now the first is an error and the others are named.
+func TestThesisTableNotShown(t *testing.T) {
+	spec, err := ReadSpec(filepath.Join("specs", "table48.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun, err := loadComplete(spec, []string{filepath.Join("testdata", "table48.jsonl.gz")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []Line
+	for _, l := range byRun {
+		lines = append(lines, l.line)
+	}
+	n := len(lines)
+	x2 := slices.IndexFunc(lines, func(l Line) bool { return l.Params.Policy == "X2" })
+	nasa, again, scaled := lines[x2], lines[x2], lines[x2]
+	nasa.Run, nasa.Params.Trace = n, "NASA"
+	again.Run, again.Params.Kill = n+1, true
+	scaled.Run, scaled.Params.Load = n+2, 0.9
+	var b bytes.Buffer
+	if err := report(&b, spec, append(lines, nasa, again, scaled)); err != nil {
+		t.Fatal(err)
+	}
+	var easy []int // the spec's EASY runs, which table48 does not read either
+	for _, l := range lines {
+		if l.Params.Policy == "EASY" {
+			easy = append(easy, l.Run)
+		}
+	}
+	for _, want := range []string{
+		fmt.Sprintf("\nrun %d not in the table: table48 compares the thesis's logs (SDSC, CTC, KTH, BLUE) only; a spec without \"report\" gives one row per run.\n", n),
+		fmt.Sprintf("\nrun %d not in the table: each repeats an earlier run's log, policy and load with other options, and the table shows the first.\n", n+1),
+		fmt.Sprintf("\nruns %s not in the table: table48 reads X2, X2+, X2_perf, X2++, X2++_perf, SJF, SJF+, SJF_perf at the log's own load only.\n", runRanges(append(easy, n+2))),
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	for i := range lines {
+		lines[i].Params.Trace = "NASA"
+	}
+	if err := report(&b, spec, lines); err == nil || !strings.Contains(err.Error(), "no run of X2 on any of the thesis's logs") {
+		t.Errorf("table48 of held-out logs only: %v, want an error; printed:\n%s", err, b.String())
+	}
+}
+
+// A parameter study over a log where every job starts at once under the
+// best configuration (-compat pyss on NASA-iPSC: every job runs 1 second)
+// has a test case whose best mean wait is 0: its degradation 100·P/0 was
+// NaN, printed "NaN%" and ranked by. The case is left out and named; with
+// no case left the report is an error.
+func TestStudyZeroBest(t *testing.T) {
+	var lines []Line
+	for _, w := range []int{1, 2} {
+		for _, tr := range []struct {
+			name       string
+			wait, bsld float64
+		}{{"NASA", 0, 1}, {"KTH", 600 * float64(w), 10 * float64(w)}} {
+			lines = append(lines, Line{Run: len(lines), Params: Params{Trace: tr.name, Policy: "EASY++",
+				Predictor: &PredictorParams{Window: w, Type: "all", Metric: "avg", Fallback: "estimate", Correction: "estimate"}},
+				Summary: Metrics{Jobs: 10, Included: 10, MeanWait: tr.wait, MeanBSLD: tr.bsld}})
+		}
+	}
+	var b bytes.Buffer
+	if err := report(&b, &Spec{Name: "x", Report: "study"}, lines); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+		t.Errorf("NaN or Inf in the report:\n%s", out)
+	}
+	for _, want := range []string{
+		"2 configurations × 2 logs (NASA, KTH); 3 test cases",
+		"Left out: 1 test cases whose best value is 0, where no degradation is defined (NASA wait).",
+		"| 1 / 1 | 0.00% | 1 |", "| 2 / 2 | 66.67% | 2 |", // KTH wait +100%, bsld +100%, NASA bsld 0: (100+0+100)/3
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// One log, every wait and bsld 0 (as no run writes a bsld below 1,
+	// the bsld case is only a guard).
+	lines = nil
+	for i, w := range []int{1, 2} {
+		lines = append(lines, Line{Run: i, Params: Params{Trace: "NASA", Policy: "EASY++",
+			Predictor: &PredictorParams{Window: w, Type: "all", Metric: "avg", Fallback: "estimate", Correction: "estimate"}},
+			Summary: Metrics{Jobs: 10, Included: 10}})
+	}
+	b.Reset()
+	if err := report(&b, &Spec{Name: "x", Report: "study"}, lines); err == nil || !strings.Contains(err.Error(), "every test case's best value is 0 (NASA wait, NASA bsld)") {
+		t.Errorf("every best 0: %v, want an error; printed:\n%s", err, b.String())
+	}
+}
+
+// A load to scale to needs the log's offered load, that of its own
+// schedule (S8), which a log without waits (NASA-iPSC, LLNL-Atlas) lacks.
+// The error said only that it could not be computed; it now says why,
+// with the count.
+func TestLoadNoWaits(t *testing.T) {
+	b, err := os.ReadFile(synthTrace(t, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noWait strings.Builder
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 18 {
+			f[2] = "-1" // the wait
+			line = strings.Join(f, " ") + "\n"
+		}
+		noWait.WriteString(line)
+	}
+	trace := filepath.Join(t.TempDir(), "nowait.swf")
+	if err := os.WriteFile(trace, []byte(noWait.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(t.TempDir(), "s.json")
+	js := fmt.Sprintf(`{"name": "nw", "traces": [{"name": "nowait", "file": %q}], "policies": ["EASY"], "loads": [0.9]}`, trace)
+	if err := os.WriteFile(spec, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := sweep(t, nil, "run", "-spec", spec, "-out", t.TempDir())
+	if want := "trace nowait: cannot compute its offered load to scale to 0.9: 50 of its 50 jobs have no logged wait, run time or size"; code == 0 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, %q; want an error with %q", code, errs, want)
 	}
 }
 

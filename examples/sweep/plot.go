@@ -68,7 +68,7 @@ func plotFig43(dir string, lines []Line) ([]string, error) {
 // over all configurations and per window type; writes dir/fig119.png and
 // dir/fig119.svg.
 func plotFig119(dir string, lines []Line) ([]string, error) {
-	cfgs, _, _, err := rankConfigs(lines)
+	cfgs, _, _, _, err := rankConfigs(lines)
 	if err != nil {
 		return nil, err
 	}

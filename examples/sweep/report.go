@@ -69,13 +69,15 @@ func cmdReport(args []string, w io.Writer) error {
 }
 
 func report(w io.Writer, spec *Spec, lines []Line) error {
+	thesisTable := map[string]func(io.Writer, []Line) error{"table48": table48, "table410": table410, "fig43": fig43Table}[spec.Report]
+	if thesisTable != nil {
+		if err := thesisTable(w, lines); err != nil {
+			return err
+		}
+		notShown(w, spec.Report, lines)
+		return nil
+	}
 	switch spec.Report {
-	case "table48":
-		return table48(w, lines)
-	case "table410":
-		return table410(w, lines)
-	case "fig43":
-		return fig43Table(w, lines)
 	case "study":
 		return study(w, lines)
 	}
@@ -98,7 +100,51 @@ func report(w io.Writer, spec *Spec, lines []Line) error {
 		fmt.Fprintf(w, "\nrun %s averaged no job (every job rejected, or excluded as warm-up and cool-down): no figures.\n", strings.Join(empty, ", "))
 	}
 	reasons(w, lines)
+	degenerateRuns(w, lines)
 	return nil
+}
+
+// degenerateRuns names the runs whose figures reflect the job-building
+// rules more than the log, as simulate's degenerate warning does: most
+// lines rejected, most jobs changed by one rule (a peer mode on a log
+// without estimates runs every job 1 second, and every wait is 0), or
+// utilization near 0. The table's "0.0" and "1.0" there read as a result
+// with only the rule counts below to tell otherwise. Runs with the same
+// symptoms are named once ("runs 3-8 degenerate: ...").
+func degenerateRuns(w io.Writer, lines []Line) {
+	var texts []string
+	runs := map[string][]int{}
+	for _, l := range lines {
+		m := l.Summary
+		var parts []string
+		if 2*m.Rejected > m.Jobs+m.Rejected {
+			parts = append(parts, "most lines rejected")
+		}
+		for _, rule := range cli.MostlyChanged(m.Changed, m.Jobs) {
+			parts = append(parts, "most jobs changed by rule "+rule)
+		}
+		if m.Included > 0 && m.Utilization < 0.01 {
+			parts = append(parts, fmt.Sprintf("utilization %.3f", m.Utilization))
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		text := strings.Join(parts, "; ")
+		if _, ok := runs[text]; !ok {
+			texts = append(texts, text)
+		}
+		runs[text] = append(runs[text], l.Run)
+	}
+	if len(texts) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, text := range texts {
+		word := "run"
+		if len(runs[text]) > 1 {
+			word = "runs"
+		}
+		fmt.Fprintf(w, "%s %s degenerate, their figures reflect the job-building rules more than the log: %s\n", word, runRanges(runs[text]), text)
+	}
 }
 
 // reasons says why jobs were rejected or changed, once per distinct
@@ -170,6 +216,76 @@ func pct(x float64) string {
 	return fmt.Sprintf("%+.0f%%", x)
 }
 
+// notShown names the runs a thesis table (table48, table410, fig43) never
+// reads: it shows, for each of the thesis's logs, the policies it
+// compares (tableReads) and load, the first run (find). A run of another
+// log, of a policy or load the table does not read (the table48 spec's
+// EASY, a table48 run scaled to a load), or one that repeats an earlier
+// run's log, policy and load with other options (kill, compat, ties, a
+// seed, a predictor), was left out of the report without a word: a spec
+// of table48 over four held-out logs printed an empty table, exit 0.
+func notShown(w io.Writer, report string, lines []Line) {
+	type key struct {
+		trace, policy string
+		load          float64
+	}
+	thesis := map[string]bool{}
+	for _, l := range thesislogs.Logs {
+		thesis[l.Name] = true
+	}
+	read := tableReads[report]
+	first := map[key]bool{}
+	var other, unread, repeated []int
+	for _, l := range lines {
+		k := key{l.Params.Trace, l.Params.Policy, l.Params.Load}
+		switch {
+		case !thesis[k.trace]:
+			other = append(other, l.Run)
+		case !slices.Contains(read.policies, k.policy) || (read.loadZero && k.load != 0):
+			unread = append(unread, l.Run)
+		case first[k]:
+			repeated = append(repeated, l.Run)
+		default:
+			first[k] = true
+		}
+	}
+	if len(other)+len(unread)+len(repeated) > 0 {
+		fmt.Fprintln(w)
+	}
+	runs := func(rs []int) string {
+		if len(rs) == 1 {
+			return "run " + runRanges(rs)
+		}
+		return "runs " + runRanges(rs)
+	}
+	if len(other) > 0 {
+		fmt.Fprintf(w, "%s not in the table: %s compares the thesis's logs (%s) only; a spec without \"report\" gives one row per run.\n",
+			runs(other), report, thesislogs.Names())
+	}
+	if len(unread) > 0 {
+		at := ""
+		if read.loadZero {
+			at = " at the log's own load"
+		}
+		fmt.Fprintf(w, "%s not in the table: %s reads %s%s only.\n", runs(unread), report, strings.Join(read.policies, ", "), at)
+	}
+	if len(repeated) > 0 {
+		fmt.Fprintf(w, "%s not in the table: each repeats an earlier run's log, policy and load with other options, and the table shows the first.\n",
+			runs(repeated))
+	}
+}
+
+// tableReads is what each thesis table reads of a thesis log: the
+// policies, and whether only the log's own load (0) or every load.
+var tableReads = map[string]struct {
+	policies []string
+	loadZero bool
+}{
+	"table48":  {slices.Concat(groups48...), true},
+	"table410": {[]string{"EASY", "EASY+", "X2"}, true},
+	"fig43":    {fig43Policies, false},
+}
+
 // byKey finds the line of a trace and policy (the first, at load 0 unless
 // given).
 func find(lines []Line, trace, policy string, load float64) (Metrics, bool) {
@@ -237,6 +353,10 @@ func table48(w io.Writer, lines []Line) error {
 				}
 				fmt.Fprintln(w)
 			}
+		}
+		if nlogs == 0 {
+			// The averages were 0/0, printed "?" under an empty table.
+			return fmt.Errorf("table48: no run of %s on any of the thesis's logs (%s)", g[0], thesislogs.Names())
 		}
 		for k, m := range ms {
 			fmt.Fprintf(w, "| avg Δ | %s |", m.name)

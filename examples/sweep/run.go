@@ -395,6 +395,7 @@ type entry struct {
 	jobs    []swf.Job
 	machine int64
 	offered float64
+	skipped int // jobs load.Offered skipped: no logged wait, run time or size
 	err     error
 }
 
@@ -476,7 +477,7 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 				return
 			}
 		}
-		raw.offered, _ = load.Offered(jobs, raw.machine)
+		raw.offered, raw.skipped = load.Offered(jobs, raw.machine)
 		c.mu.Lock()
 		c.parse += time.Since(t0)
 		c.mu.Unlock()
@@ -496,7 +497,10 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 		}
 		if p.Load != 0 {
 			if !(raw.offered > 0) {
-				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v", p.Trace, p.Load)
+				// Say why: NASA-iPSC and LLNL-Atlas log no wait, and the
+				// offered load is that of the log's own schedule (S8).
+				in.err = fmt.Errorf("trace %s: cannot compute its offered load to scale to %v: %d of its %d jobs have no logged wait, run time or size (the load is that of the log's own schedule, S8)",
+					p.Trace, p.Load, raw.skipped, len(raw.jobs))
 				return
 			}
 			scaled, err := load.Scale(jobs, raw.offered/p.Load)

@@ -22,7 +22,13 @@ type config struct {
 // their average degradation over the test cases (each log × {wait,
 // bsld}), best first, and returns them with the logs and every run's
 // metrics.
-func rankConfigs(lines []Line) ([]config, []string, map[PredictorParams]map[string]Metrics, error) {
+//
+// A test case whose best value is 0 (every job of a log started at once
+// under the best configuration: a peer mode on a log without estimates,
+// whose jobs all run 1 second) has no degradation: 100·P/0 is NaN or
+// +Inf, and NaN% ranked the table. Such cases are left out of every
+// configuration's cases and named in undefined ("NASA wait").
+func rankConfigs(lines []Line) ([]config, []string, map[PredictorParams]map[string]Metrics, []string, error) {
 	type key = PredictorParams
 	var logs []string
 	vals := map[key]map[string]Metrics{}
@@ -42,7 +48,7 @@ func rankConfigs(lines []Line) ([]config, []string, map[PredictorParams]map[stri
 		}
 	}
 	if len(order) == 0 {
-		return nil, nil, nil, errors.New("study: no run has predictor parameters")
+		return nil, nil, nil, nil, errors.New("study: no run has predictor parameters")
 	}
 	// Test cases: each log × {wait, bsld}; the best configuration of each.
 	ncase := 2 * len(logs)
@@ -60,38 +66,53 @@ func rankConfigs(lines []Line) ([]config, []string, map[PredictorParams]map[stri
 		for c := range ncase {
 			m, ok := vals[k][logs[c/2]]
 			if !ok {
-				return nil, nil, nil, fmt.Errorf("study: configuration %+v not run on %s", k, logs[c/2])
+				return nil, nil, nil, nil, fmt.Errorf("study: configuration %+v not run on %s", k, logs[c/2])
 			}
 			best[c] = min(best[c], get(m, c))
 		}
 	}
+	var kept []int
+	var undefined []string
+	for t := range ncase {
+		if best[t] > 0 {
+			kept = append(kept, t)
+		} else {
+			undefined = append(undefined, logs[t/2]+" "+[2]string{"wait", "bsld"}[t%2])
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, nil, nil, fmt.Errorf("study: every test case's best value is 0 (%s): no degradation is defined", strings.Join(undefined, ", "))
+	}
 	cfgs := make([]config, len(order))
 	for i, k := range order {
-		c := config{PredictorParams: k, cases: make([]float64, ncase)}
-		for t := range ncase {
-			c.cases[t] = 100*get(vals[k][logs[t/2]], t)/best[t] - 100
-			c.degr += c.cases[t]
+		c := config{PredictorParams: k}
+		for _, t := range kept {
+			c.cases = append(c.cases, 100*get(vals[k][logs[t/2]], t)/best[t]-100)
+			c.degr += c.cases[len(c.cases)-1]
 		}
-		c.degr /= float64(ncase)
+		c.degr /= float64(len(kept))
 		cfgs[i] = c
 	}
 	// Stable: ties keep expansion order.
 	sort.SliceStable(cfgs, func(a, b int) bool { return cfgs[a].degr < cfgs[b].degr })
-	return cfgs, logs, vals, nil
+	return cfgs, logs, vals, undefined, nil
 }
 
 // study prints Tables 4.9, 4.12 and 4.13 and the numbers of Figure 1.19
 // from a parameter study: one policy, every predictor configuration on
 // every log.
 func study(w io.Writer, lines []Line) error {
-	cfgs, logs, vals, err := rankConfigs(lines)
+	cfgs, logs, vals, undefined, err := rankConfigs(lines)
 	if err != nil {
 		return err
 	}
-	ncase := 2 * len(logs)
+	ncase := len(cfgs[0].cases)
 
 	fmt.Fprintf(w, "%d configurations × %d logs (%s); %d test cases (log × {wait, bsld}). Degradation of a configuration on a test case: 100·P/P_best − 100; configurations ranked by the average over the test cases.\n\n",
 		len(cfgs), len(logs), strings.Join(logs, ", "), ncase)
+	if len(undefined) > 0 {
+		fmt.Fprintf(w, "Left out: %d test cases whose best value is 0, where no degradation is defined (%s).\n\n", len(undefined), strings.Join(undefined, ", "))
+	}
 
 	// Table 4.12.
 	fmt.Fprintln(w, "#### Table 4.12 — top configurations, ours and the thesis's")

@@ -49,6 +49,27 @@ func RuleCounts(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// MostlyChanged is the rules of changed (sched.Result.Changed) that
+// changed more than half of the n jobs simulated, in alphabetical order:
+// a schedule they built reflects the rule more than the log (simulate's
+// degenerate warning, sweep's report). The rules that take a value from
+// another field of the same line rather than make one up (the other
+// processor count, a demand's cores) are left out, as is id_made_up,
+// which changes no job's size or times: a log where most jobs need them
+// is not degenerate for that (a GPU trace on nodes, whose CPU jobs, over
+// half of Helios's, have no processors but a demand).
+func MostlyChanged(changed map[string]int, n int) []string {
+	var rules []string
+	for _, rule := range slices.Sorted(maps.Keys(changed)) {
+		if !sameInformation[rule] && 2*changed[rule] > n {
+			rules = append(rules, rule)
+		}
+	}
+	return rules
+}
+
+var sameInformation = map[string]bool{"size_from_requested": true, "size_from_allocated": true, "size_from_demand": true, "id_made_up": true}
+
 // FirstIDs leaves out, in place, every job under a number an earlier job
 // of jobs has (the first keeps it) and returns the rest, in order, and how
 // many it left out (sanitize.DuplicateID). A log repeats numbers when a
