@@ -31,14 +31,10 @@ func (c simAt) Err() error {
 // reports no priority after a cut, and the right one otherwise.
 func TestCancelledStalePriority(t *testing.T) {
 	const end = int64(1) << 28 // 895k calculations of five minutes
-	job := func(id, submit, run, cpus int64) swf.Job {
-		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: run, AllocProcs: cpus, ReqProcs: -1,
-			User: id, Group: 1, Queue: -1, Partition: -1, Status: 1}
-	}
 	cuts := 0
 	for _, site := range []Config{{WeightAge: 1000, WeightFairshare: 10000, ClassicFairshare: true},
 		{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2}} {
-		jobs := []swf.Job{job(1, 0, end, 8), job(2, 1, 10, 8), job(3, 2, 10, 8)}
+		jobs := []swf.Job{stillJob(1, 0, end, 8), stillJob(2, 1, 10, 8), stillJob(3, 2, 10, 8)}
 		p, err := New(site, sched.Config{MachineSize: 8})
 		if err != nil {
 			t.Fatal(err)

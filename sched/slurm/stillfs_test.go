@@ -23,10 +23,6 @@ import (
 func TestStillSpanFairShare(t *testing.T) {
 	const huge = int64(1) << 40
 	const bound = 5000
-	job := func(id, submit, run, cpus int64) swf.Job {
-		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: run, AllocProcs: cpus, ReqProcs: -1,
-			User: id, Group: 1, Queue: -1, Partition: -1, Status: 1}
-	}
 	for _, c := range []struct {
 		name string
 		site Config
@@ -40,7 +36,7 @@ func TestStillSpanFairShare(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs := []swf.Job{job(1, 0, huge, 8), job(2, 1, 10, 8)}
+		jobs := []swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}
 		begin := time.Now()
 		res, err := p.Run(wakeBound{context.Background(), p, bound}, jobs)
 		took := time.Since(begin)

@@ -9,6 +9,13 @@ import (
 	"github.com/batchq/batchq/swf"
 )
 
+// stillJob is job id submitted at submit, running run seconds (its
+// estimate exact) on cpus CPUs, of user id: the still-span tests' jobs.
+func stillJob(id, submit, run, cpus int64) swf.Job {
+	return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: run, AllocProcs: cpus, ReqProcs: -1,
+		User: id, Group: 1, Queue: -1, Partition: -1, Status: 1}
+}
+
 // TestStillSpanWakes: a quiet stretch costs a bounded number of Run's
 // wake-ups whatever its length, with SchedMinInterval too. Job 1 runs
 // near 2^40 seconds on every CPU and job 2 waits behind it. Under a
@@ -22,27 +29,23 @@ import (
 func TestStillSpanWakes(t *testing.T) {
 	const huge = int64(1) << 40
 	const bound = 20000
-	job := func(id, submit, run, cpus int64) swf.Job {
-		return swf.Job{ID: id, Submit: submit, RunTime: run, ReqTime: run, AllocProcs: cpus, ReqProcs: -1,
-			User: id, Group: 1, Queue: -1, Partition: -1, Status: 1}
-	}
 	for _, c := range []struct {
 		name string
 		site Config
 		jobs []swf.Job
 	}{
 		{"the issue's: intervals and delay 2^40", Config{WeightAge: 1000, SchedMinInterval: 5, SchedInterval: huge, BatchSchedDelay: huge},
-			[]swf.Job{job(1, 0, huge-10, 8), job(2, 5, 10, 8)}},
+			[]swf.Job{stillJob(1, 0, huge-10, 8), stillJob(2, 5, 10, 8)}},
 		{"defaults, sched_min_interval 2", Config{WeightAge: 1000, SchedMinInterval: 2},
-			[]swf.Job{job(1, 0, huge, 8), job(2, 1, 10, 8)}},
+			[]swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}},
 		{"MaxAge 2^40", Config{WeightAge: 1000, MaxAge: huge, SchedMinInterval: 2},
-			[]swf.Job{job(1, 0, huge, 8), job(2, 1, 10, 8)}},
+			[]swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}},
 		{"a held run over the whole queue", Config{Builtin: true, SchedMinInterval: huge, SchedInterval: 13},
-			[]swf.Job{job(1, 0, huge, 8), job(2, 1, 10, 8)}},
+			[]swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}},
 		{"backfill checks off the calculations' grid", Config{WeightAge: 1000, SchedMinInterval: 2, BackfillInterval: 7},
-			[]swf.Job{job(1, 3, huge-10, 8), job(3, 20, 100, 1), job(2, 4, 10, 8)}},
+			[]swf.Job{stillJob(1, 3, huge-10, 8), stillJob(3, 20, 100, 1), stillJob(2, 4, 10, 8)}},
 		{"Builtin, job 1 of 1 CPU", Config{Builtin: true, SchedInterval: huge, CalcPeriod: 60},
-			[]swf.Job{job(3, 0, 10, 1), job(1, 30, huge-100, 7), job(2, 40, 10, 8)}},
+			[]swf.Job{stillJob(3, 0, 10, 1), stillJob(1, 30, huge-100, 7), stillJob(2, 40, 10, 8)}},
 	} {
 		p, err := New(c.site, sched.Config{MachineSize: 8})
 		if err != nil {
