@@ -361,7 +361,7 @@ synth_row() {
 		row+=" | – | – | – |"
 	fi
 	echo "$row"
-	goal_synth+=("$(awk -v l="$label" -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "%s %s jobs %.2f µs, %.3f KB", l, n >= 1e6 ? n / 1e6 " M" : n / 1e3 " k", c * 1e6 / n, k * 1.024 / n}')")
+	goal_synth+=("$(awk -v l="$label" -v n="$n" -v c="$cpu" -v k="$rss" 'BEGIN {printf "%s %s jobs %.2f µs, %.3f KB", l, (n >= 1e6 ? n / 1e6 " M" : n / 1e3 " k"), c * 1e6 / n, k * 1.024 / n}')")
 }
 
 echo
