@@ -269,9 +269,11 @@ fi
 # collector's background workers) then made the counts vary from run to run: EASY++ on SDSC-BLUE
 # 2.2 G and 9.8 G with two Ps; with one P and the collector on, SDSC-BLUE's exact run 1,482 M and
 # 3,829 M. So batchq's counts leave out the collector's work (two collections on SDSC-BLUE), which
-# its CPU seconds above include. The peer (Rust, no collector) ignores both.
+# its CPU seconds above include. The peer (Rust, no collector) ignores both. cpu.rdtscp=off: on AMD
+# CPUs the runtime reads the clock with RDTSCP, which valgrind 3.19 does not decode (the process dies
+# of SIGILL, now and then: LANL-CM5's plain run on 2026-12-01); RDTSC in its place changes no work.
 instr() {
-	if GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
+	if GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind --callgrind-out-file="$bin/cg.out" "$@" >/dev/null 2>"$bin/cg.err"; then
 		awk '/Collected :/ {n = $NF} END {print (n == "" ? "nan" : n)}' "$bin/cg.err"
 	else
 		note "callgrind failed on: $*"
@@ -391,10 +393,9 @@ for n in $synth_sizes; do
 					for (c = 0; c < copies; c++)
 						for (i = 0; i < k; i++) {
 							split(line[i], f, " ")
-							f[1] = c * base + i + 1
-							f[2] += c * 3000000
-							out = f[1]
-							for (j = 2; j <= 18; j++) out = out " " f[j]
+							# %.0f: mawk prints a number past 2^31 as 3e+09.
+							out = sprintf("%.0f %.0f", c * base + i + 1, f[2] + c * 3000000)
+							for (j = 3; j <= 18; j++) out = out " " f[j]
 							print out
 						}
 				}' "$cache/synth-$first.swf" >"$rep.tmp"
