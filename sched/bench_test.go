@@ -553,7 +553,7 @@ import (
 // walk the steps before r one by one with a gain at their front: both
 // need another representation of the profile, not another bound.
 //
-// Then (2026-12-01, 19:40–20:10 UTC, helper h-cons4-s27; no cut kept;
+// Then (2026-12-01, 19:40–20:00 UTC, helper h-cons4-s27; no cut kept;
 // callgrind of examples/simulate on the gzip file, whole process,
 // GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1, --dump-instr=no, at
 // faa10aa0): conservative 4,594.9 M, EASY 1,392.9 M (3.30×); 3× needs
