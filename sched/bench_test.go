@@ -553,6 +553,75 @@ import (
 // walk the steps before r one by one with a gain at their front: both
 // need another representation of the profile, not another bound.
 //
+// Then (2026-12-01, 19:40–20:00 UTC, helper h-cons4-s27; no cut kept;
+// callgrind of examples/simulate on the gzip file, whole process,
+// GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1, --dump-instr=no, at
+// faa10aa0): conservative 4,594.9 M, EASY 1,392.9 M (3.30×); 3× needs
+// 4,178.6 M, 416.3 M (9.1%) less. The ideas of issue 34's next step,
+// each counted first (counters on a scratch copy, not kept; sched.Run
+// on the trace's jobs: 247,332 full passes, 8,330,386 visits, 3,186,058
+// fitBefore scans of which 2,135,027 fruitless, 1,121,944 moves), none
+// of which can reach it:
+//
+//	Fewer visits. The inner loop (its lines with join and starts
+//	inlined, callgrind_annotate) costs about 578 M for the 8.33 M
+//	visits, 69 each; the 4.98 M that it keeps cost about 345 M, so a
+//	pass that spared every kept visit for nothing would still be
+//	short of 416 M. A bound carried from job to job to stop the pass
+//	early can spare at most the longest suffix of each pass's list in
+//	which no job needs more than the inner loop: 650,259 visits (7.8%,
+//	about 45 M) counted as an oracle.
+//	A job that cannot start before the first instant at which n are
+//	free (in the current profile from now on, which the running jobs'
+//	profile bounds from above, so a job already at its earliest
+//	possible instant is among these): the scans whose starts hold no
+//	point with n free before until are 862,886 (40% of the fruitless
+//	ones; 5.3 points each before until). Spared by an oracle, at about
+//	200 instructions each (fitBefore's search and a few points, the
+//	outer loop's path), at most about 175 M. Built from records of
+//	the pass's first profile (each point freeing more than every
+//	earlier one; 12.6 a pass), capped by the moves' gains (moved.lo):
+//	228 k scans spared; rebuilt after each move: 613 k, at 1.02 M
+//	rebuilds walking 50.0 M points (about 250 M). The same records
+//	over the gain's and the last pass's moves' hulls, each job's span
+//	starting at the first point of n free there (the most and mostA
+//	bounds per n): 246 k scans spared and 189 k shortened, for a query
+//	at each of the 3.19 M scans.
+//	most and mostA over the gained hulls cut at the latest reservation
+//	of the pass's list (a start a gain opens has a gained step before
+//	its own slot): 25,007 scans spared, 4,257 shortened; taken again
+//	at each scan, after the pass's moves so far took processors
+//	there, 33,420 and 182,406; over each job's own part of the hulls,
+//	before its r (two walks a scan), 355,640 spared (at most about
+//	70 M, for some 3.19 M walks).
+//	A fitBefore that walks forward from its from (no search for the
+//	window's end): from is the profile's first point in 1.72 M of the
+//	3.19 M scans only, so the others need a search all the same.
+//	Another structure. github.com/google/btree (v1.1.3, degree 32)
+//	against the slice, callgrind of a scratch program, 1 M operations
+//	on a profile of 48 points: a search and a walk of at most 4 steps
+//	111 instructions on the slice, 405 with AscendGreaterOrEqual; a
+//	point inserted and deleted 333 against 911 (at 100 points 125
+//	against 547 and 433 against 1,207). It keeps no aggregate of its
+//	subtrees, so it cannot skip the steps of fewer than n either. An
+//	implicit tree of the minimum over ranges pays a descent of about
+//	6 levels for each walk it replaces, and SDSC-BLUE's walks are
+//	short: 3.4 points before the first with n free in the 2.32 M scans
+//	that find one, 5.3 in the others; the search (a third of
+//	fitBefore) stays in any ordered structure, and each of the 1.12 M
+//	moves would update the tree.
+//	Cheaper moves: 1.12 M, each a changed reservation (the
+//	definition's), about 600 M with shift 491 M (its inlined searches
+//	and ends included), its tail copies 61 M of memmove; h-cons3-s26's
+//	counts of shift's cases stand.
+//
+// No one of these reaches 416 M: every kept visit spared for nothing
+// would give about 345 M, every scan with no point of n free before
+// until about 175 M, and the moves are the schedule's. The forms that
+// can be built spare a fraction of those for about what they cost, so
+// 3× needs at least two of the ideas at once at almost no cost, which
+// nothing counted here offers.
+//
 // EASY++ -compat pyss there: repredict at each of the user's 20 k
 // terminations walks the whole queue and re-predicts and accumulates
 // every waiting job of that user (98.5% of the CPU: accumulate 32%, the
