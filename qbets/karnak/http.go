@@ -69,6 +69,9 @@ import (
 // default and the most) a response, with Link's rel="next" page
 // (?after=, the page's last name) and rel="prev" page (?before=, its
 // first); the text's last line and the HTML page's note give the same.
+// An empty page of a list that is not (a stale link, a place after the
+// last name or before the first) links to the last page (prev) or the
+// first (next) instead, and its note says why it is empty.
 // A place is a name, so a system added or dropped between two pages
 // moves no other from one page to the other, and a name no system has
 // is a place like any other; one that is not a name (sysname's rule),
@@ -275,6 +278,25 @@ type listPage struct {
 	offset, n, total, limit int
 	last, first             string
 	systems                 bool // the list of systems (note's words)
+	// lastAfter is, on an empty page past the end of the list of
+	// systems, the place its last page starts after (systemsPage).
+	lastAfter string
+}
+
+// pastEnd and beforeStart say that a page of the list of systems is
+// empty though the list is not, because its place is after the last
+// name or before the first: a stale link (the systems it was to show
+// dropped since) or a name given by hand. Such a page links to the
+// nearest page that has systems, the last (prev) or the first (next),
+// so that neither a script following Link nor a person is stranded on
+// it. (?limit=0 asks for no systems: its page links nowhere, as a page
+// that links to itself would be followed for ever.)
+func (l *listPage) pastEnd() bool {
+	return l.systems && l.n == 0 && l.limit > 0 && l.total > 0 && l.offset >= l.total
+}
+
+func (l *listPage) beforeStart() bool {
+	return l.systems && l.n == 0 && l.limit > 0 && l.total > 0 && l.offset == 0
 }
 
 // partial says whether the page leaves items out.
@@ -285,6 +307,9 @@ func (l *listPage) partial() bool { return l.offset > 0 || l.offset+l.n < l.tota
 // page was asked for, so that following Link never skips or repeats an
 // item when the list changes between pages.
 func (l *listPage) next() string {
+	if l.beforeStart() {
+		return fmt.Sprintf("?limit=%d", l.limit) // the first page
+	}
 	if l.offset+l.n >= l.total || l.limit == 0 || l.n == 0 {
 		return ""
 	}
@@ -295,6 +320,12 @@ func (l *listPage) next() string {
 // a list that pages forward only: the items before this page's first
 // (?before=).
 func (l *listPage) prev() string {
+	if l.pastEnd() { // the last page
+		if l.lastAfter == "" {
+			return fmt.Sprintf("?limit=%d", l.limit)
+		}
+		return fmt.Sprintf("?after=%s&limit=%d", url.QueryEscape(l.lastAfter), l.limit)
+	}
 	if l.first == "" || l.offset == 0 || l.n == 0 {
 		return ""
 	}
@@ -584,13 +615,13 @@ func (s *Service) systemsStatus(r *http.Request) (render, error) {
 	if err != nil {
 		return render{}, err
 	}
-	page, first, total := s.systemsPage(after, before, limit)
+	page, first, total, lastAfter := s.systemsPage(after, before, limit)
 	all := make([]SystemStatus, 0, len(page)) // none: [], not null
 	for _, sys := range page {
 		st, _ := s.statusWith(sys, false)
 		all = append(all, st)
 	}
-	l := &listPage{offset: first, n: len(all), total: total, limit: limit, systems: true}
+	l := &listPage{offset: first, n: len(all), total: total, limit: limit, systems: true, lastAfter: lastAfter}
 	if l.n > 0 {
 		l.first, l.last = all[0].System, all[l.n-1].System
 	}
@@ -789,7 +820,12 @@ func (s *system) checkCursor(c cursor) error {
 // note says which items of the list a partial page holds.
 func (l *listPage) note() string {
 	if l.systems {
-		if l.n == 0 {
+		switch {
+		case l.pastEnd():
+			return fmt.Sprintf("none of the %d systems on this page: its place is after the last", l.total)
+		case l.beforeStart():
+			return fmt.Sprintf("none of the %d systems on this page: its place is before the first", l.total)
+		case l.n == 0:
 			return fmt.Sprintf("none of the %d systems on this page", l.total)
 		}
 		return fmt.Sprintf("systems %d–%d of the %d, by name", l.offset+1, l.offset+l.n, l.total)

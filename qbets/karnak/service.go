@@ -207,7 +207,12 @@ func (s *Service) systemNames() []string {
 // name before (when not ""), a name being a place in the order whether
 // or not a system has it; with the index of the first in the whole
 // list, and its length. It costs the page, not the list (names).
-func (s *Service) systemsPage(after, before string, limit int) (page []*system, first, total int) {
+//
+// An empty page past the list's end (a stale link: its systems dropped
+// since, or a name after the last) gives lastAfter, the place the list's
+// last page starts after ("" when that page is the first), so that the
+// page can link back to it (listPage.prev).
+func (s *Service) systemsPage(after, before string, limit int) (page []*system, first, total int, lastAfter string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	total = len(s.names)
@@ -229,7 +234,10 @@ func (s *Service) systemsPage(after, before string, limit int) (page []*system, 
 	for _, n := range s.names[first:end] {
 		page = append(page, s.systems[n])
 	}
-	return page, first, total
+	if first >= total && total > limit && limit > 0 {
+		lastAfter = s.names[total-limit-1]
+	}
+	return page, first, total, lastAfter
 }
 
 // Ingest stores and applies a batch of events without a batch id; see
