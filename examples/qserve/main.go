@@ -217,6 +217,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
+	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; a system costs up to 64 queues and 262,144 live jobs)")
 	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (stored at it, counted); 0 = -max-skew; < 0: strict time order")
 	var to timeouts
 	fs.DurationVar(&to.header, "header-timeout", 10*time.Second, "time to read a request's headers")
@@ -266,6 +267,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("%s: %v, want > 0", d.name, d.d)
 		}
 	}
+	if *maxSystems < 0 {
+		return cli.Usagef("max-systems: %d, want ≥ 0 (0 = 256)", *maxSystems)
+	}
 	if *fixed < 0 {
 		return cli.Usagef("now: %d, want Unix seconds ≥ 0 (0 = the wall clock)", *fixed)
 	}
@@ -275,7 +279,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
 		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds()),
-		ClientHeader: *clientHeader, MaxForecastJobs: *forecastJobs}
+		ClientHeader: *clientHeader, MaxForecastJobs: *forecastJobs, MaxSystems: *maxSystems}
 	if *backstep < 0 {
 		cfg.MaxBackstep = -1
 	}
