@@ -310,4 +310,3 @@ func refMoreHTML(systems []string, checked map[string]bool, total, cut int, cutS
 	b.WriteString("</div>\n")
 	return template.HTML(b.String()) //nolint:gosec // every value in it is escaped
 }
-
