@@ -582,8 +582,13 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
 	}
 	if !strings.HasPrefix(cmd, "kwould") {
-		_, err = io.Copy(stdout, resp.Body)
-		return err
+		if _, err = io.Copy(stdout, resp.Body); err != nil {
+			return err
+		}
+		if cmd == "ksystems" && (ext == "json" || ext == "xml") {
+			pagesHint(stderr, resp.Header)
+		}
+		return nil
 	}
 	// Every location's answer is printed, and a location that got an
 	// error makes the exit status 1 (it was 0: partialError).
@@ -598,4 +603,45 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		return partialError(n, len(a)-2)
 	}
 	return nil
+}
+
+// pagesHint tells a script reading ksystems' JSON or XML (the service's
+// representation, printed as it is: a script that reads its array keeps
+// working) where the other pages are, as the text's last line does: on
+// stderr, when the list has more than the page, one line with the
+// whole list's length (X-Total-Count) and the flags of the next and
+// previous pages (from Link), for example
+//
+//	ksystems: total 5000; next: -after sys0999 -limit 1000
+//
+// Nothing is printed for a page that holds the whole list.
+func pagesHint(stderr io.Writer, h http.Header) {
+	total := h.Get("X-Total-Count")
+	if total == "" {
+		return
+	}
+	line := "ksystems: total " + total
+	for _, p := range []struct{ word, rel string }{{"next", "next"}, {"previous", "prev"}} {
+		for _, l := range strings.Split(h.Get("Link"), ",") {
+			u, r, _ := strings.Cut(strings.TrimSpace(l), ";")
+			if strings.TrimSpace(r) != `rel="`+p.rel+`"` {
+				continue
+			}
+			pu, err := url.Parse(strings.Trim(u, "<>"))
+			if err != nil {
+				continue
+			}
+			q := pu.Query()
+			line += "; " + p.word + ":"
+			for _, k := range []string{"after", "before", "limit"} {
+				if q.Has(k) {
+					line += " -" + k + " " + q.Get(k)
+				}
+			}
+		}
+	}
+	if !strings.Contains(line, ";") {
+		return // one page: the whole list
+	}
+	fmt.Fprintln(stderr, line)
 }
