@@ -396,3 +396,68 @@ func TestSystemsListEmptyPageLinksBack(t *testing.T) {
 		}
 	}
 }
+
+// The waiting jobs' empty page past the end (?after= the last job's key,
+// a stale next link whose jobs started since, or an ?offset= past the
+// list) links the list's last page (rel="prev"), in the Link header,
+// the text's last line and the page's note, as the list of systems
+// does; it linked nowhere.
+func TestWaitingEmptyPageLinksBack(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (string, string) {
+		t.Helper()
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %.300s", path, w.Code, w.Body)
+		}
+		return w.Body.String(), w.Header().Get("Link")
+	}
+	// The three waiting jobs and their keys.
+	body, _ := get("/karnak/system/s1/job/waiting.json")
+	var jobs []WaitingJob
+	if err := json.Unmarshal([]byte(body), &jobs); err != nil || len(jobs) != 3 {
+		t.Fatalf("the waiting jobs: %v %s", err, body)
+	}
+	key := func(j WaitingJob) string { return fmt.Sprintf("%d.%d", j.Submit, j.Job) }
+	base := "/karnak/system/s1/job/waiting."
+	for _, c := range []struct{ query, prev string }{
+		{"?after=" + key(jobs[2]) + "&limit=2", "?after=" + key(jobs[0]) + "&limit=2"},
+		{"?offset=99&limit=2", "?after=" + key(jobs[0]) + "&limit=2"},
+		{"?offset=3", "?limit=1000"},
+		{"?offset=9223372036854775807&limit=3", "?limit=3"},
+	} {
+		for _, ext := range []string{"json", "txt", "html"} {
+			body, link := get(base + ext + c.query)
+			want := "<" + base + ext + c.prev + `>; rel="prev"`
+			if link != want {
+				t.Errorf("%s%s: Link %q, want %q", ext, c.query, link, want)
+			}
+			switch ext {
+			case "txt":
+				if !strings.HasSuffix(body, ": its place is after the last; previous: "+c.prev+"\n") {
+					t.Errorf("%s%s: the last line does not link %s:\n%s", ext, c.query, c.prev, body)
+				}
+			case "html":
+				if !strings.Contains(body, `<a href="`+strings.ReplaceAll(base+ext+c.prev, "&", "&amp;")+`">the last ones</a>`) {
+					t.Errorf("%s%s: the page does not link %s:\n%s", ext, c.query, c.prev, body)
+				}
+			}
+		}
+		// The link leads to the last jobs.
+		body, _ := get(base + "json" + c.prev)
+		var page []WaitingJob
+		if err := json.Unmarshal([]byte(body), &page); err != nil || len(page) == 0 || page[len(page)-1] != jobs[2] {
+			t.Errorf("%s: its prev page %s is %s, want the last jobs", c.query, c.prev, body)
+		}
+	}
+	if _, link := get(base + "txt?offset=5&limit=0"); link != "" {
+		t.Errorf("?limit=0: Link %q, want none", link)
+	}
+}
