@@ -945,7 +945,14 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
-	ext := r.URL.Query().Get("format")
+	// (A ?format= whose pair cannot be read is a 400, as the lists'
+	// parameters: skipped, the Accept header chose another format.)
+	v := query(r.URL.RawQuery)
+	if err := v.check("format"); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	ext := v.Get("format")
 	switch ext {
 	case "":
 		ext = negotiate(r.Header.Get("Accept"))

@@ -52,3 +52,35 @@ func TestQuerySkippedRefused(t *testing.T) {
 		}
 	}
 }
+
+// A hypothetical job's ?format= whose pair cannot be read is a 400
+// naming it, before the body is read: it was skipped as the lists'
+// parameters were, and the Accept header chose the format (a JSON
+// answer to ?format=txt;x). A well-formed one still chooses.
+func TestFormatSkippedRefused(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	post := func(q string) (int, string, string) {
+		r := httptest.NewRequest("POST", "/karnak/waittime/prediction/"+q, strings.NewReader(`{"cores": 4, "wallTime": "01:00:00", "locations": ["normal@s1"]}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json")
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		return w.Code, w.Header().Get("Content-Type"), w.Body.String()
+	}
+	for _, q := range []string{"?format=txt;x", "?format=%zz", "?format=t%xt", "?x=1&format;=txt"} {
+		if code, _, body := post(q); code != 400 || !strings.HasPrefix(body, "format: ") || !strings.Contains(body, "cannot be read") {
+			t.Errorf("%s: %d %q, want a 400 naming format", q, code, body)
+		}
+	}
+	for q, ctype := range map[string]string{"?format=txt": "text/plain", "?format=t%78t": "text/plain", "": "application/json", "?x=%zz&format=txt": "text/plain"} {
+		if code, got, body := post(q); code != 200 || !strings.HasPrefix(got, ctype) {
+			t.Errorf("%s: %d %q %q, want 200 %s", q, code, got, body, ctype)
+		}
+	}
+}
