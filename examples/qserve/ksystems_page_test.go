@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -55,5 +56,72 @@ func TestKsystemsPages(t *testing.T) {
 	var out, errb strings.Builder
 	if err := run(context.Background(), []string{"ksystems", "-server", srv.URL, "-after", "a", "-before", "c"}, &out, &errb); err == nil || !strings.Contains(err.Error(), "-after and -before: choose one") {
 		t.Errorf("-after with -before: %v", err)
+	}
+}
+
+// ksystems -json (and -format xml) prints the service's representation
+// as it is, so a script reading its array keeps working, and, when the
+// list has more than the page, says on stderr what a script needs to
+// read the rest: the whole list's length and the flags of the next and
+// previous pages. It said nothing: a script could not tell a full page
+// from the whole list. Following the next pages' flags from the first
+// page reads every system once; a page holding the whole list prints
+// nothing on stderr, as before.
+func TestKsystemsJSONPages(t *testing.T) {
+	s := newService(t, nil, karnak.Config{})
+	var evs []karnak.Event
+	for _, name := range []string{"d", "b", "a", "c", "e"} {
+		evs = append(evs, karnak.Event{Kind: "queue", System: name, Time: testNow, Queue: "q", Cores: 8, WallTime: 3600})
+	}
+	if err := s.Ingest(evs); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	ksystems := func(args ...string) (string, string) {
+		t.Helper()
+		var out, errb strings.Builder
+		if err := run(context.Background(), append([]string{"ksystems", "-server", srv.URL}, args...), &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	for _, c := range []struct {
+		args       []string
+		path, hint string
+	}{
+		{[]string{"-json"}, "/karnak/system/status.json?limit=1000", ""},
+		{[]string{"-json", "-limit", "2"}, "/karnak/system/status.json?limit=2", "ksystems: total 5; next: -after b -limit 2\n"},
+		{[]string{"-limit", "2", "-after", "b", "-json"}, "/karnak/system/status.json?after=b&limit=2", "ksystems: total 5; next: -after d -limit 2; previous: -before c -limit 2\n"},
+		{[]string{"-format", "xml", "-before", "c", "-limit", "2"}, "/karnak/system/status.xml?before=c&limit=2", "ksystems: total 5; next: -after b -limit 2\n"},
+		{[]string{"-json", "-after", "e", "-limit", "2"}, "/karnak/system/status.json?after=e&limit=2", "ksystems: total 5; previous: -after c -limit 2\n"},
+	} {
+		out, hint := ksystems(c.args...)
+		_, body := do(t, "GET", srv.URL+c.path, "", "")
+		if out != body || hint != c.hint {
+			t.Errorf("%q: stdout %q, stderr %q; want the service's %q and %q", c.args, out, hint, body, c.hint)
+		}
+	}
+	// A script pages by the hint.
+	var names []string
+	args := []string{"-json", "-limit", "2"}
+	for range 5 {
+		out, hint := ksystems(args...)
+		var page []karnak.SystemStatus
+		if err := json.Unmarshal([]byte(out), &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range page {
+			names = append(names, st.System)
+		}
+		_, next, ok := strings.Cut(strings.TrimSpace(hint), "; next: ")
+		if !ok {
+			break
+		}
+		next, _, _ = strings.Cut(next, ";")
+		args = append([]string{"-json"}, strings.Fields(next)...)
+	}
+	if strings.Join(names, " ") != "a b c d e" {
+		t.Errorf("paged by the hint: %q, want a b c d e", names)
 	}
 }

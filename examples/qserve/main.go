@@ -217,6 +217,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	proxies := fs.String("trusted-proxies", "", "comma-separated `addresses or prefixes` of reverse proxies whose -client-header names the client (rate limit, loopback rule)")
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
+	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; a system costs up to 64 queues and 262,144 live jobs)")
 	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (stored at it, counted); 0 = -max-skew; < 0: strict time order")
 	var to timeouts
 	fs.DurationVar(&to.header, "header-timeout", 10*time.Second, "time to read a request's headers")
@@ -266,6 +267,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("%s: %v, want > 0", d.name, d.d)
 		}
 	}
+	if *maxSystems < 0 {
+		return cli.Usagef("max-systems: %d, want ≥ 0 (0 = 256)", *maxSystems)
+	}
 	if *fixed < 0 {
 		return cli.Usagef("now: %d, want Unix seconds ≥ 0 (0 = the wall clock)", *fixed)
 	}
@@ -275,7 +279,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
 		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds()),
-		ClientHeader: *clientHeader, MaxForecastJobs: *forecastJobs}
+		ClientHeader: *clientHeader, MaxForecastJobs: *forecastJobs, MaxSystems: *maxSystems}
 	if *backstep < 0 {
 		cfg.MaxBackstep = -1
 	}
@@ -578,8 +582,13 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(msg)))
 	}
 	if !strings.HasPrefix(cmd, "kwould") {
-		_, err = io.Copy(stdout, resp.Body)
-		return err
+		if _, err = io.Copy(stdout, resp.Body); err != nil {
+			return err
+		}
+		if cmd == "ksystems" && (ext == "json" || ext == "xml") {
+			pagesHint(stderr, resp.Header)
+		}
+		return nil
 	}
 	// Every location's answer is printed, and a location that got an
 	// error makes the exit status 1 (it was 0: partialError).
@@ -594,4 +603,45 @@ func client(cmd string, args []string, stdout, stderr io.Writer) error {
 		return partialError(n, len(a)-2)
 	}
 	return nil
+}
+
+// pagesHint tells a script reading ksystems' JSON or XML (the service's
+// representation, printed as it is: a script that reads its array keeps
+// working) where the other pages are, as the text's last line does: on
+// stderr, when the list has more than the page, one line with the
+// whole list's length (X-Total-Count) and the flags of the next and
+// previous pages (from Link), for example
+//
+//	ksystems: total 5000; next: -after sys0999 -limit 1000
+//
+// Nothing is printed for a page that holds the whole list.
+func pagesHint(stderr io.Writer, h http.Header) {
+	total := h.Get("X-Total-Count")
+	if total == "" {
+		return
+	}
+	line := "ksystems: total " + total
+	for _, p := range []struct{ word, rel string }{{"next", "next"}, {"previous", "prev"}} {
+		for _, l := range strings.Split(h.Get("Link"), ",") {
+			u, r, _ := strings.Cut(strings.TrimSpace(l), ";")
+			if strings.TrimSpace(r) != `rel="`+p.rel+`"` {
+				continue
+			}
+			pu, err := url.Parse(strings.Trim(u, "<>"))
+			if err != nil {
+				continue
+			}
+			q := pu.Query()
+			line += "; " + p.word + ":"
+			for _, k := range []string{"after", "before", "limit"} {
+				if q.Has(k) {
+					line += " -" + k + " " + q.Get(k)
+				}
+			}
+		}
+	}
+	if !strings.Contains(line, ";") {
+		return // one page: the whole list
+	}
+	fmt.Fprintln(stderr, line)
 }

@@ -42,19 +42,38 @@ func startChild(t *testing.T, db string, flags ...string) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // already dead is fine
-	found := make(chan string, 1)
+	// A child that exits before it listens (a flag it does not know, a
+	// usage error) fails the test at once with what it wrote, rather
+	// than after the 60 s wait.
+	found, exited := make(chan string, 1), make(chan string, 1)
 	go func() {
+		var log strings.Builder
 		sc := bufio.NewScanner(errs)
 		for sc.Scan() {
 			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				found <- strings.TrimSuffix(url, "/karnak/")
+				select {
+				case found <- strings.TrimSuffix(url, "/karnak/"):
+				default:
+				}
+			}
+			if log.Len() < 4096 {
+				log.WriteString(sc.Text() + "\n")
 			}
 		}
+		exited <- log.String()
 	}()
 	select {
 	case url := <-found:
 		waitReady(t, url)
 		return cmd, url
+	case log := <-exited:
+		select {
+		case url := <-found: // listened, then stopped: as before
+			waitReady(t, url)
+			return cmd, url
+		default:
+		}
+		t.Fatalf("child server (%s) exited before listening:\n%s", strings.Join(flags, " "), log)
 	case <-time.After(60 * time.Second):
 		t.Fatal("child server did not start")
 	}

@@ -159,6 +159,8 @@ func setting(field string) string {
 		flag = "-tokens"
 	case "MaxForecastJobs":
 		flag = "-max-forecast-jobs"
+	case "MaxSystems":
+		flag = "-max-systems"
 	}
 	if flag == "" {
 		return "a limit of the service: karnak.Config." + field

@@ -301,7 +301,7 @@ func TestBoundedInputs(t *testing.T) {
 		{"text/plain", ev(""), 415, "Content-Type"},
 		{"", ev(""), 415, "Content-Type"},
 		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "(a limit of the service: karnak.Config.MaxQueues)"},
-		{"application/json", fmt.Sprintf(`[{"kind":"queue","system":"n2","time":%[1]d,"queue":"q","cores":1,"wallTime":60},{"kind":"queue","system":"n3","time":%[1]d,"queue":"q","cores":1,"wallTime":60}]`, testNow), 403, "(a limit of the service: karnak.Config.MaxSystems)"},
+		{"application/json", fmt.Sprintf(`[{"kind":"queue","system":"n2","time":%[1]d,"queue":"q","cores":1,"wallTime":60},{"kind":"queue","system":"n3","time":%[1]d,"queue":"q","cores":1,"wallTime":60}]`, testNow), 403, "(set by the operator: qserve -max-systems; karnak.Config.MaxSystems)"},
 		{"application/json", fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7001,"time":%[1]d,"queue":"debug","cores":1},{"kind":"submit","system":"s1","job":7002,"time":%[1]d,"queue":"debug","cores":1}]`, testNow), 400, "(a limit of the service: karnak.Config.MaxLiveJobs)"},
 	} {
 		resp, out := doReq(t, "POST", u, c.ctype, "", c.body)

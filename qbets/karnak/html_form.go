@@ -355,10 +355,17 @@ func clip(s string) string { return textclip.Clip(s, maxEcho) }
 // locationChoices lists every queue of every system as a checkbox,
 // checked when asked for; locations asked for that the service does not
 // know come last, checked, so the user sees them and can uncheck them.
-// Beyond formMaxChoices queues in all it is compact (formMaxChoices):
-// only the queues of the systems of show (?sys=) and of the locations
-// asked for are listed, as many systems as the bound takes, in name
-// order, and the other systems are more, as checkboxes.
+// Beyond formMaxChoices queues, or systems, in all it is compact
+// (formMaxChoices): only the queues of the systems of show (?sys=) and
+// of the locations asked for are listed, as many systems as the bound
+// takes, in name order, and the other systems are more, as checkboxes.
+//
+// What a request costs is bounded whatever the number of systems: the
+// queues are counted as they are declared (Service.queueCount), a
+// compact form looks up only the systems it opens, and its checkboxes
+// of the others are the first formMaxSystems names and those checked
+// (moreSystems). It visited every system, and built a list of all of
+// them, at every request of the form (TestFormCostBounded).
 func (s *Service) locationChoices(asked, show []string) (out []locGroup, more template.HTML) {
 	asked = asked[:min(len(asked), maxLocations)]
 	want := map[string]bool{}
@@ -369,24 +376,15 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		sys *system
 		n   int // its queues
 	}
-	// The queues are counted first, and listed only for the systems
-	// listed: a compact form builds no other system's list.
-	names := s.systemNames()
-	all := make([]sysQueues, 0, len(names))
-	total := 0
-	for _, name := range names {
-		sys, err := s.lookup(name)
-		if err != nil {
-			continue
-		}
-		sys.mu.RLock()
-		n := len(sys.queues)
-		sys.mu.RUnlock()
-		all = append(all, sysQueues{sys, n})
-		total += n
-	}
-	compact := total > formMaxChoices
+	s.mu.RLock()
+	nsys := len(s.names)
+	s.mu.RUnlock()
+	total := int(s.queueCount.Load())
+	// (A system without queues counts too: past formMaxChoices systems
+	// a form that listed every system would cost as many.)
+	compact := total > formMaxChoices || nsys > formMaxChoices
 	open, checked := map[string]bool{}, map[string]bool{}
+	var names []string // the systems to visit, in name order
 	if compact {
 		for _, n := range show[:min(len(show), maxParams)] {
 			open[n], checked[n] = true, true
@@ -396,6 +394,25 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 				open[sys] = true
 			}
 		}
+		for n := range open {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+	} else {
+		names = s.systemNames() // at most formMaxChoices
+	}
+	// The queues are counted first, and listed only for the systems
+	// listed: a compact form builds no other system's list.
+	all := make([]sysQueues, 0, len(names))
+	for _, name := range names {
+		sys, err := s.lookup(name)
+		if err != nil {
+			continue
+		}
+		sys.mu.RLock()
+		n := len(sys.queues)
+		sys.mu.RUnlock()
+		all = append(all, sysQueues{sys, n})
 	}
 	n, listed := 0, 0
 	next := func(v string) locChoice {
@@ -404,7 +421,7 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		delete(want, v)
 		return c
 	}
-	var rest []string
+	rest := map[string]bool{} // the systems opened but not listed
 	cutQueues, cutSys := 0, ""
 	for _, sq := range all {
 		name := sq.sys.name
@@ -412,8 +429,8 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		// that a system of more than formMaxChoices (Config.MaxQueues)
 		// can still be asked about: its queues asked for, and the first
 		// others up to the bound.)
-		if compact && (!open[name] || listed > 0 && listed+sq.n > formMaxChoices) {
-			rest = append(rest, name)
+		if compact && listed > 0 && listed+sq.n > formMaxChoices {
+			rest[name] = true
 			continue
 		}
 		_, qs := s.statusOf(sq.sys)
@@ -446,18 +463,26 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		}
 		out = append(out, g)
 	}
+	// A known system not listed: opened but beyond the bound, or, in a
+	// compact form, not opened.
+	unlisted := func(sys string) bool {
+		if !compact {
+			return false
+		}
+		if rest[sys] {
+			return true
+		}
+		_, err := s.lookup(sys)
+		return err == nil && !open[sys]
+	}
 	if len(want) > 0 {
 		// Those of a system not listed (a compact form's bound) are
 		// not unknown: they are said apart, checked all the same.
-		unlisted := map[string]bool{}
-		for _, n := range rest {
-			unlisted[n] = true
-		}
 		other := locGroup{System: fmt.Sprintf("chosen, of systems not listed above (at most %d queues are)", formMaxChoices)}
 		unknown := locGroup{System: "not known to the service"}
 		for _, l := range asked {
 			if want[l] {
-				if _, sys, _ := strings.Cut(l, "@"); unlisted[sys] {
+				if _, sys, _ := strings.Cut(l, "@"); unlisted(sys) {
 					other.Queues = append(other.Queues, next(l))
 				} else {
 					unknown.Queues = append(unknown.Queues, next(l))
@@ -471,32 +496,82 @@ func (s *Service) locationChoices(asked, show []string) (out []locGroup, more te
 		}
 	}
 	if compact {
-		more = moreHTML(rest, checked, total, cutQueues, cutSys)
+		shown := map[string]bool{} // the systems whose queues are listed
+		for _, g := range out {
+			if g.shown {
+				shown[g.System] = true
+			}
+		}
+		more = moreHTML(s.moreSystems(shown, checked), checked, total, cutQueues, cutSys)
 	}
 	return out, more
 }
 
-// moreHTML is a compact form's systems whose queues it does not list,
-// as checkboxes to show them (sys), checked when checked (?sys=) and
-// left out by the bound, so that the user sees which were not shown: at
-// most formMaxSystems unchecked, the rest counted. cut queues of the
-// system cutSys were left out by formMaxChoices.
-func moreHTML(systems []string, checked map[string]bool, total, cut int, cutSys string) template.HTML {
+// moreSystems is what a compact form lists of the systems whose queues
+// it does not list (shown): those checked, and the first formMaxSystems
+// others, in name order, and how many others are left. It visits at
+// most formMaxSystems names besides those shown or checked (each a
+// parameter of the request: at most maxParams), not every system.
+func (s *Service) moreSystems(shown, checked map[string]bool) moreList {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var m moreList
+	known := 0 // the known systems shown or checked
+	for n := range shown {
+		if _, ok := s.systems[n]; ok {
+			known++
+		}
+	}
+	var late []string // the systems checked after the walk's end
+	for n := range checked {
+		if _, ok := s.systems[n]; ok && !shown[n] {
+			known++
+			late = append(late, n)
+		}
+	}
+	slices.Sort(late)
+	end := ""
+	for _, n := range s.names {
+		if shown[n] {
+			continue
+		}
+		if !checked[n] {
+			if m.unchecked == formMaxSystems {
+				break
+			}
+			m.unchecked++
+		}
+		m.names = append(m.names, n)
+		end = n
+	}
+	for _, n := range late {
+		if n > end {
+			m.names = append(m.names, n)
+		}
+	}
+	m.left = len(s.names) - known - m.unchecked
+	return m
+}
+
+// moreList is moreSystems' answer.
+type moreList struct {
+	names           []string
+	unchecked, left int
+}
+
+// moreHTML is a compact form's systems whose queues it does not list
+// (moreSystems), as checkboxes to show them (sys), checked when checked
+// (?sys=) and left out by the bound, so that the user sees which were
+// not shown: at most formMaxSystems unchecked, the rest counted. cut
+// queues of the system cutSys were left out by formMaxChoices.
+func moreHTML(m moreList, checked map[string]bool, total, cut int, cutSys string) template.HTML {
 	var b strings.Builder
 	b.WriteString(`<div class="system more">` + "\n")
 	fmt.Fprintf(&b, `<p class="sysname">The service knows %d queues, too many to list at once: check systems and press Show queues to choose among theirs (at most %d queues are listed).</p>`+"\n", total, formMaxChoices)
 	if cut > 0 {
 		fmt.Fprintf(&b, `<p class="note">%d queues of %s are not listed (at most %d are): a queue's page links here with it chosen.</p>`+"\n", cut, template.HTMLEscapeString(cutSys), formMaxChoices)
 	}
-	unchecked, left := 0, 0
-	for _, name := range systems {
-		if !checked[name] {
-			if unchecked == formMaxSystems {
-				left++
-				continue
-			}
-			unchecked++
-		}
+	for _, name := range m.names {
 		v := template.HTMLEscapeString(name)
 		b.WriteString(`<label class="check"><input type="checkbox" name="sys" value="`)
 		b.WriteString(v)
@@ -507,8 +582,8 @@ func moreHTML(systems []string, checked map[string]bool, total, cut int, cutSys 
 		b.WriteString(v)
 		b.WriteString("</label>\n")
 	}
-	if left > 0 {
-		fmt.Fprintf(&b, `<p class="note">%d more systems are not listed here (at most %d are, by name): a system's page, from the list of systems, links here with its queues.</p>`+"\n", left, formMaxSystems)
+	if m.left > 0 {
+		fmt.Fprintf(&b, `<p class="note">%d more systems are not listed here (at most %d are, by name): a system's page, from the list of systems, links here with its queues.</p>`+"\n", m.left, formMaxSystems)
 	}
 	b.WriteString("</div>\n")
 	return template.HTML(b.String()) //nolint:gosec // every value in it is escaped

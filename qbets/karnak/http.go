@@ -69,6 +69,11 @@ import (
 // default and the most) a response, with Link's rel="next" page
 // (?after=, the page's last name) and rel="prev" page (?before=, its
 // first); the text's last line and the HTML page's note give the same.
+// An empty page of a list that is not (a stale link, a place after the
+// last item or before the first) links to the last page (prev) or the
+// first (next) instead, and its note says why it is empty; so does the
+// waiting jobs' past their last. A parameter whose pair cannot be read
+// (a malformed %-escape, a ';') is a 400 naming it, not left out.
 // A place is a name, so a system added or dropped between two pages
 // moves no other from one page to the other, and a name no system has
 // is a place like any other; one that is not a name (sysname's rule),
@@ -275,6 +280,25 @@ type listPage struct {
 	offset, n, total, limit int
 	last, first             string
 	systems                 bool // the list of systems (note's words)
+	// lastAfter is, on an empty page past the end of the list, the
+	// place (?after=) its last page starts after ("": the first page).
+	lastAfter string
+}
+
+// pastEnd and beforeStart say that a page of a list is empty though the
+// list is not, because its place is after the last item or (the list
+// of systems) before the first: a stale link (the items it was to show
+// gone since), a name or an offset given by hand. Such a page links to
+// the nearest page that has items, the last (prev) or the first
+// (next), so that neither a script following Link nor a person is
+// stranded on it. (?limit=0 asks for no systems: its page links nowhere, as a page
+// that links to itself would be followed for ever.)
+func (l *listPage) pastEnd() bool {
+	return l.n == 0 && l.limit > 0 && l.total > 0 && l.offset >= l.total
+}
+
+func (l *listPage) beforeStart() bool {
+	return l.systems && l.n == 0 && l.limit > 0 && l.total > 0 && l.offset == 0
 }
 
 // partial says whether the page leaves items out.
@@ -285,6 +309,9 @@ func (l *listPage) partial() bool { return l.offset > 0 || l.offset+l.n < l.tota
 // page was asked for, so that following Link never skips or repeats an
 // item when the list changes between pages.
 func (l *listPage) next() string {
+	if l.beforeStart() {
+		return fmt.Sprintf("?limit=%d", l.limit) // the first page
+	}
 	if l.offset+l.n >= l.total || l.limit == 0 || l.n == 0 {
 		return ""
 	}
@@ -295,6 +322,12 @@ func (l *listPage) next() string {
 // a list that pages forward only: the items before this page's first
 // (?before=).
 func (l *listPage) prev() string {
+	if l.pastEnd() { // the last page
+		if l.lastAfter == "" {
+			return fmt.Sprintf("?limit=%d", l.limit)
+		}
+		return fmt.Sprintf("?after=%s&limit=%d", url.QueryEscape(l.lastAfter), l.limit)
+	}
 	if l.first == "" || l.offset == 0 || l.n == 0 {
 		return ""
 	}
@@ -353,6 +386,9 @@ type listQuery struct {
 // at most maxListRows), from the URL query.
 func listParams(r *http.Request) (q listQuery, err error) {
 	v := query(r.URL.RawQuery)
+	if err := v.check("offset", "after", "limit"); err != nil {
+		return listQuery{}, err
+	}
 	q.limit = maxListRows
 	if s := v.Get("offset"); s != "" {
 		if q.offset, err = strconv.Atoi(s); err != nil || q.offset < 0 {
@@ -584,13 +620,13 @@ func (s *Service) systemsStatus(r *http.Request) (render, error) {
 	if err != nil {
 		return render{}, err
 	}
-	page, first, total := s.systemsPage(after, before, limit)
+	page, first, total, lastAfter := s.systemsPage(after, before, limit)
 	all := make([]SystemStatus, 0, len(page)) // none: [], not null
 	for _, sys := range page {
 		st, _ := s.statusWith(sys, false)
 		all = append(all, st)
 	}
-	l := &listPage{offset: first, n: len(all), total: total, limit: limit, systems: true}
+	l := &listPage{offset: first, n: len(all), total: total, limit: limit, systems: true, lastAfter: lastAfter}
 	if l.n > 0 {
 		l.first, l.last = all[0].System, all[l.n-1].System
 	}
@@ -611,6 +647,9 @@ func (s *Service) systemsStatus(r *http.Request) (render, error) {
 // so the first page for ever.
 func systemsParams(r *http.Request) (after, before string, limit int, err error) {
 	v := query(r.URL.RawQuery)
+	if err := v.check("after", "before", "limit", "offset"); err != nil {
+		return "", "", 0, err
+	}
 	after, before, limit = v.Get("after"), v.Get("before"), maxListRows
 	for _, p := range []struct{ name, v string }{{"after", after}, {"before", before}} {
 		if p.v != "" && !validName(p.v) {
@@ -746,8 +785,14 @@ func (s *Service) waitingJobs(r *http.Request) (render, error) {
 		}
 		js = append(js, wj)
 	}
-	sys.mu.RUnlock()
 	l.n = len(js)
+	if l.pastEnd() && l.total > l.limit {
+		// The last page's place: the key of the job before it.
+		if before, _ := sys.feat.WaitingPage(l.total-l.limit-1, 1); len(before) == 1 {
+			l.lastAfter = cursor{before[0].Submit, before[0].ID}.String()
+		}
+	}
+	sys.mu.RUnlock()
 	if l.n > 0 {
 		l.last = cursor{page[l.n-1].Submit, page[l.n-1].ID}.String()
 	}
@@ -789,12 +834,20 @@ func (s *system) checkCursor(c cursor) error {
 // note says which items of the list a partial page holds.
 func (l *listPage) note() string {
 	if l.systems {
-		if l.n == 0 {
+		switch {
+		case l.pastEnd():
+			return fmt.Sprintf("none of the %d systems on this page: its place is after the last", l.total)
+		case l.beforeStart():
+			return fmt.Sprintf("none of the %d systems on this page: its place is before the first", l.total)
+		case l.n == 0:
 			return fmt.Sprintf("none of the %d systems on this page", l.total)
 		}
 		return fmt.Sprintf("systems %d–%d of the %d, by name", l.offset+1, l.offset+l.n, l.total)
 	}
 	if l.n == 0 { // (offset+1 as a uint64: ?offset= may be the largest int)
+		if l.pastEnd() {
+			return fmt.Sprintf("none of the %d waiting jobs from number %d on: its place is after the last", l.total, uint64(l.offset)+1)
+		}
 		return fmt.Sprintf("none of the %d waiting jobs from number %d on", l.total, uint64(l.offset)+1)
 	}
 	return fmt.Sprintf("jobs %d–%d of the %d waiting, in submission order", l.offset+1, l.offset+l.n, l.total)
@@ -827,6 +880,9 @@ func (s *Service) stats(*http.Request) (render, error) {
 func queryParams(r *http.Request) (q, c int, within int64, err error) {
 	q, c = defaultQuantile, defaultConfidence
 	v := query(r.URL.RawQuery)
+	if err := v.check("quantile", "confidence", "within"); err != nil {
+		return 0, 0, 0, err
+	}
 	for _, k := range []string{"quantile", "confidence", "within"} {
 		if n := len(v.Get(k)); n > maxEcho {
 			return 0, 0, 0, badRequest("%s: %d bytes, at most %d", k, n, maxEcho)
@@ -889,7 +945,14 @@ func (s *Service) hypothetical(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, notFound("%q: want /karnak/waittime/prediction/ or /karnak/starttime/prediction/", clip(what)))
 		return
 	}
-	ext := r.URL.Query().Get("format")
+	// (A ?format= whose pair cannot be read is a 400, as the lists'
+	// parameters: skipped, the Accept header chose another format.)
+	v := query(r.URL.RawQuery)
+	if err := v.check("format"); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	ext := v.Get("format")
 	switch ext {
 	case "":
 		ext = negotiate(r.Header.Get("Accept"))

@@ -24,7 +24,12 @@ type Service struct {
 	// (rarely), so that a page of the list of systems costs its own
 	// systems, not a copy and a sort of all of them (systemsPage).
 	names []string
-	store Store
+	// queueCount is the number of queues of the systems (each system
+	// adds its own as they are declared; a drop takes its away), so
+	// that the form knows whether it is compact without visiting every
+	// system (locationChoices).
+	queueCount atomic.Int64
+	store      Store
 	// now is the service clock for systems without a simulated clock.
 	now   func() int64
 	cache predCache
@@ -178,6 +183,7 @@ func (s *Service) systemFor(name string, stored bool) (*system, error) {
 		if sys, err = newSystem(name, &s.opt, &s.internals); err != nil {
 			return nil, err
 		}
+		sys.queuesAll = &s.queueCount
 		s.systems[name] = sys
 		i, _ := slices.BinarySearch(s.names, name)
 		s.names = slices.Insert(s.names, i, name)
@@ -207,7 +213,12 @@ func (s *Service) systemNames() []string {
 // name before (when not ""), a name being a place in the order whether
 // or not a system has it; with the index of the first in the whole
 // list, and its length. It costs the page, not the list (names).
-func (s *Service) systemsPage(after, before string, limit int) (page []*system, first, total int) {
+//
+// An empty page past the list's end (a stale link: its systems dropped
+// since, or a name after the last) gives lastAfter, the place the list's
+// last page starts after ("" when that page is the first), so that the
+// page can link back to it (listPage.prev).
+func (s *Service) systemsPage(after, before string, limit int) (page []*system, first, total int, lastAfter string) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	total = len(s.names)
@@ -229,7 +240,10 @@ func (s *Service) systemsPage(after, before string, limit int) (page []*system, 
 	for _, n := range s.names[first:end] {
 		page = append(page, s.systems[n])
 	}
-	return page, first, total
+	if first >= total && total > limit && limit > 0 {
+		lastAfter = s.names[total-limit-1]
+	}
+	return page, first, total, lastAfter
 }
 
 // Ingest stores and applies a batch of events without a batch id; see
@@ -598,6 +612,11 @@ func (s *Service) repair(system string, t int64) error {
 		s.names = slices.Delete(s.names, i, i+1)
 	}
 	s.mu.Unlock()
+	// (ingestMu is held: no event adds a queue to old meanwhile.)
+	old.mu.Lock()
+	old.queuesAll.Add(-int64(len(old.queues)))
+	old.queuesAll = nil
+	old.mu.Unlock()
 	old.retired.Store(true) // before the drops: a request still holding old keeps nothing of it after them
 	s.cache.drop(old)
 	s.charts.drop(old)

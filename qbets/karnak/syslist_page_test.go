@@ -27,6 +27,9 @@ func manySystems(t *testing.T, n int) *Service {
 		k := (i*7919 + 13) % n // 7919 is prime, so a permutation when n is not a multiple of it
 		evs = append(evs, Event{Kind: "queue", System: fmt.Sprintf("sys%04d", k), Time: testNow, Queue: "q", Cores: 64, WallTime: 3600})
 	}
+	if n == 0 {
+		return s
+	}
 	if err := s.Ingest(evs); err != nil {
 		t.Fatal(err)
 	}
@@ -280,5 +283,181 @@ func TestSystemsListParams(t *testing.T) {
 	}
 	if code, body, link := get(""); code != 200 || strings.Count(body, "\n") != 30 || link != "" {
 		t.Errorf("the whole list: %d, %d lines, Link %q; want the header and 29 systems, no link", code, strings.Count(body, "\n"), link)
+	}
+}
+
+// An empty page of a list of systems that is not empty, past its end
+// (?after= the last name, or a stale next link whose systems were
+// dropped since) or before its start (?before= the first), links to the
+// nearest page that has systems, the last (rel="prev") or the first
+// (rel="next"), in the Link header and in the text's and the page's own
+// links, and says it is empty and why in every representation (JSON's
+// [], XML's empty root, X-Total-Count; the text's last line, the page's
+// note). It linked nowhere: a script paging by Link, or a person who
+// followed a stale link, was stranded. ?limit=0 and an empty list link
+// nowhere still.
+func TestSystemsListEmptyPageLinksBack(t *testing.T) {
+	s := manySystems(t, 30)
+	get := func(path string) (string, string, string) {
+		t.Helper()
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %.300s", path, w.Code, w.Body)
+		}
+		return w.Body.String(), w.Header().Get("Link"), w.Header().Get("X-Total-Count")
+	}
+	for _, c := range []struct {
+		query, rel, link, want, why string // want: the first system of the page the link gives
+	}{
+		{"?after=sys0029&limit=10", "prev", "?after=sys0019&limit=10", "sys0020", "after the last"},
+		{"?after=zzz&limit=7", "prev", "?after=sys0022&limit=7", "sys0023", "after the last"},
+		{"?after=zzz&limit=30", "prev", "?limit=30", "sys0000", "after the last"},
+		{"?after=zzz", "prev", "?limit=1000", "sys0000", "after the last"},
+		{"?before=sys0000&limit=10", "next", "?limit=10", "sys0000", "before the first"},
+		{"?before=a&limit=1000", "next", "?limit=1000", "sys0000", "before the first"},
+	} {
+		for _, ext := range []string{"json", "xml", "txt", "html"} {
+			path := "/karnak/system/status." + ext + c.query
+			body, link, total := get(path)
+			names, bnext, bprev := systemsOf(t, ext, body)
+			wantLink := `</karnak/system/status.` + ext + c.link + `>; rel="` + c.rel + `"`
+			if len(names) != 0 || link != wantLink || total != "30" {
+				t.Errorf("%s: %d systems, Link %q, X-Total-Count %q; want none, %q, 30", path, len(names), link, total, wantLink)
+			}
+			blink := bprev
+			if c.rel == "next" {
+				blink = bnext
+			}
+			if (ext == "txt" || ext == "html") && (blink != "/karnak/system/status."+ext+c.link || bnext+bprev != blink) {
+				t.Errorf("%s: the body links next %q, previous %q; want only its %s, %s", path, bnext, bprev, c.rel, c.link)
+			}
+			switch note := "none of the 30 systems on this page: its place is " + c.why; ext {
+			case "json":
+				if strings.TrimSpace(body) != "[]" {
+					t.Errorf("%s: %q, want []", path, body)
+				}
+			case "txt":
+				if !strings.Contains(body, "\n"+note+"; ") {
+					t.Errorf("%s: %q, want the last line to say %q", path, body, note)
+				}
+			case "html":
+				if !strings.Contains(body, "N"+note[1:]) || strings.Contains(body, "No system yet") {
+					t.Errorf("%s: the page does not say %q, or says there is no system yet:\n%s", path, note, body)
+				}
+			}
+			if ext != "json" {
+				continue
+			}
+			// The link leads to systems.
+			body, _, _ = get("/karnak/system/status.json" + c.link)
+			if names, _, _ := systemsOf(t, ext, body); len(names) == 0 || names[0] != c.want {
+				t.Errorf("%s: its %s page %s starts with %v, want %s", path, c.rel, c.link, names, c.want)
+			}
+		}
+	}
+	// The README's example of the empty page's last line.
+	const line = "none of the 30 systems on this page: its place is after the last; previous: ?after=sys0019&limit=10"
+	body, _, _ := get("/karnak/system/status.txt?after=sys0029&limit=10")
+	readme, err := os.ReadFile("../../examples/qserve/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(body, "\n"+line+"\n") || !strings.Contains(strings.ReplaceAll(string(readme), "\n", " "), "`"+line+"`") {
+		t.Errorf("the empty page's last line is not %q, or examples/qserve/README.md does not quote it:\n%s", line, body)
+	}
+	// A stale next link: the systems after the page were dropped.
+	_, link, _ := get("/karnak/system/status.json?limit=25")
+	m := nextLink.FindStringSubmatch(link)
+	if m == nil {
+		t.Fatalf("the first page of 25: Link %q, want a next page", link)
+	}
+	for i := 25; i < 30; i++ {
+		if err := s.Drop(fmt.Sprintf("sys%04d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, link, total := get(m[1]); link != `</karnak/system/status.json?limit=25>; rel="prev"` || total != "25" {
+		t.Errorf("%s after the systems it was to show were dropped: Link %q, X-Total-Count %q; want the first page, which is the last, as prev, and 25", m[1], link, total)
+	}
+	// Links nowhere: ?limit=0 (a page that linked to itself would be
+	// followed for ever), and a service without systems.
+	for _, q := range []string{"?limit=0", "?after=zzz&limit=0", "?before=a&limit=0"} {
+		if _, link, total := get("/karnak/system/status.txt" + q); link != "" || total != "25" {
+			t.Errorf("%s: Link %q, X-Total-Count %q; want none, 25", q, link, total)
+		}
+	}
+	empty := manySystems(t, 0)
+	for _, q := range []string{"", "?after=zzz", "?before=a"} {
+		w := httptest.NewRecorder()
+		empty.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/karnak/system/status.html"+q, nil))
+		if w.Code != 200 || w.Header().Get("Link") != "" || !strings.Contains(w.Body.String(), "No system yet") {
+			t.Errorf("no systems, %s: %d, Link %q; want 200, none, and the page's \"No system yet\"", q, w.Code, w.Header().Get("Link"))
+		}
+	}
+}
+
+// The waiting jobs' empty page past the end (?after= the last job's key,
+// a stale next link whose jobs started since, or an ?offset= past the
+// list) links the list's last page (rel="prev"), in the Link header,
+// the text's last line and the page's note, as the list of systems
+// does; it linked nowhere.
+func TestWaitingEmptyPageLinksBack(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (string, string) {
+		t.Helper()
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %.300s", path, w.Code, w.Body)
+		}
+		return w.Body.String(), w.Header().Get("Link")
+	}
+	// The three waiting jobs and their keys.
+	body, _ := get("/karnak/system/s1/job/waiting.json")
+	var jobs []WaitingJob
+	if err := json.Unmarshal([]byte(body), &jobs); err != nil || len(jobs) != 3 {
+		t.Fatalf("the waiting jobs: %v %s", err, body)
+	}
+	key := func(j WaitingJob) string { return fmt.Sprintf("%d.%d", j.Submit, j.Job) }
+	base := "/karnak/system/s1/job/waiting."
+	for _, c := range []struct{ query, prev string }{
+		{"?after=" + key(jobs[2]) + "&limit=2", "?after=" + key(jobs[0]) + "&limit=2"},
+		{"?offset=99&limit=2", "?after=" + key(jobs[0]) + "&limit=2"},
+		{"?offset=3", "?limit=1000"},
+		{"?offset=9223372036854775807&limit=3", "?limit=3"},
+	} {
+		for _, ext := range []string{"json", "txt", "html"} {
+			body, link := get(base + ext + c.query)
+			want := "<" + base + ext + c.prev + `>; rel="prev"`
+			if link != want {
+				t.Errorf("%s%s: Link %q, want %q", ext, c.query, link, want)
+			}
+			switch ext {
+			case "txt":
+				if !strings.HasSuffix(body, ": its place is after the last; previous: "+c.prev+"\n") {
+					t.Errorf("%s%s: the last line does not link %s:\n%s", ext, c.query, c.prev, body)
+				}
+			case "html":
+				if !strings.Contains(body, `<a href="`+strings.ReplaceAll(base+ext+c.prev, "&", "&amp;")+`">the last ones</a>`) {
+					t.Errorf("%s%s: the page does not link %s:\n%s", ext, c.query, c.prev, body)
+				}
+			}
+		}
+		// The link leads to the last jobs.
+		body, _ := get(base + "json" + c.prev)
+		var page []WaitingJob
+		if err := json.Unmarshal([]byte(body), &page); err != nil || len(page) == 0 || page[len(page)-1] != jobs[2] {
+			t.Errorf("%s: its prev page %s is %s, want the last jobs", c.query, c.prev, body)
+		}
+	}
+	if _, link := get(base + "txt?offset=5&limit=0"); link != "" {
+		t.Errorf("?limit=0: Link %q, want none", link)
 	}
 }

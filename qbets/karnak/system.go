@@ -31,6 +31,10 @@ type system struct {
 	notQueued *ibl.Base
 	queued    *ibl.Base
 	queues    map[string]*queue
+	// queuesAll is the service's count of the queues of all its
+	// systems (Service.queueCount), kept as queues are declared: the
+	// form reads it instead of visiting every system (locationChoices).
+	queuesAll *atomic.Int64
 	jobs      map[int64]*job
 	all       history   // the all_jobs pseudo-queue
 	sums      summaries // the queues' last summaries (stats.go)
@@ -328,6 +332,9 @@ func (s *system) apply(e *Event, seq int64) error {
 				return err
 			}
 			s.queues[e.Queue] = q
+			if s.queuesAll != nil {
+				s.queuesAll.Add(1)
+			}
 		}
 		q.maxCores, q.maxWall = e.Cores, e.WallTime
 	case "submit":

@@ -39,3 +39,28 @@ func (raw query) Get(key string) string {
 	}
 	return ""
 }
+
+// check refuses (400, naming it) a parameter of keys that Get would skip
+// and so leave at its default: a value with a malformed %-escape
+// (?limit=%zz), or a pair with a ';' (?limit=10;after=x; url.ParseQuery
+// skips those too). A page asked for with ?after=%zz was the first page,
+// ?limit=5;x a page of 1,000 (TestQuerySkippedRefused).
+func (raw query) check(keys ...string) error {
+	for rest := string(raw); rest != ""; {
+		var pair string
+		pair, rest, _ = strings.Cut(rest, "&")
+		end := strings.IndexAny(pair, "=;")
+		if end < 0 {
+			end = len(pair)
+		}
+		k, err := url.QueryUnescape(pair[:end])
+		if err != nil || !slices.Contains(keys, k) {
+			continue
+		}
+		_, v, _ := strings.Cut(pair, "=")
+		if _, err := url.QueryUnescape(v); err != nil || strings.Contains(pair, ";") {
+			return badRequest("%s: %q cannot be read: a malformed %%-escape, or a ';' (separate parameters with '&')", k, clip(pair))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package karnak
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// A parameter whose pair cannot be read, a malformed %-escape or a ';'
+// in it, is a 400 naming it, on the lists and the queued job's
+// prediction: it was skipped, as url.ParseQuery skips it, so that
+// ?after=%zz gave the first page, ?limit=5;x a page of 1,000 and
+// ?quantile=50;x the default quantile, each a 200 answering another
+// question than the one asked. Other parameters' bad pairs are still
+// skipped, and a well-formed query is read as before.
+func TestQuerySkippedRefused(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (int, string) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		return w.Code, w.Body.String()
+	}
+	for path, field := range map[string]string{
+		"/karnak/system/status.txt?after=%zz":                                "after",
+		"/karnak/system/status.txt?limit=5;x":                                "limit",
+		"/karnak/system/status.json?before=s%2":                              "before",
+		"/karnak/system/status.json?x=1&offset=%":                            "offset",
+		"/karnak/system/s1/job/waiting.txt?after=1.1;x=2":                    "after",
+		"/karnak/system/s1/job/waiting.json?limit=%G0":                       "limit",
+		"/karnak/system/s1/job/waiting.json?offset;=3":                       "offset",
+		"/karnak/system/s1/job/1001/prediction/waittime.txt?quantile=50;x":   "quantile",
+		"/karnak/system/s1/job/1001/prediction/waittime.txt?within=%zz":      "within",
+		"/karnak/system/s1/job/1001/prediction/starttime.json?confidence=9%": "confidence",
+	} {
+		if code, body := get(path); code != 400 || !strings.HasPrefix(body, field+": ") || !strings.Contains(body, "cannot be read") {
+			t.Errorf("%s: %d %q, want a 400 naming %s", path, code, body, field)
+		}
+	}
+	for _, path := range []string{
+		"/karnak/system/status.txt?x=%zz&limit=1",
+		"/karnak/system/s1/job/waiting.txt?limit=1&y=1;2",
+		"/karnak/system/s1/job/1001/prediction/waittime.txt?quantile=50&within=00%3A30%3A00&z=%",
+	} {
+		if code, body := get(path); code != 200 {
+			t.Errorf("%s: %d %q, want 200 (the bad pair is not one the resource reads)", path, code, body)
+		}
+	}
+}
+
+// A hypothetical job's ?format= whose pair cannot be read is a 400
+// naming it, before the body is read: it was skipped as the lists'
+// parameters were, and the Accept header chose the format (a JSON
+// answer to ?format=txt;x). A well-formed one still chooses.
+func TestFormatSkippedRefused(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	post := func(q string) (int, string, string) {
+		r := httptest.NewRequest("POST", "/karnak/waittime/prediction/"+q, strings.NewReader(`{"cores": 4, "wallTime": "01:00:00", "locations": ["normal@s1"]}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json")
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		return w.Code, w.Header().Get("Content-Type"), w.Body.String()
+	}
+	for _, q := range []string{"?format=txt;x", "?format=%zz", "?format=t%xt", "?x=1&format;=txt"} {
+		if code, _, body := post(q); code != 400 || !strings.HasPrefix(body, "format: ") || !strings.Contains(body, "cannot be read") {
+			t.Errorf("%s: %d %q, want a 400 naming format", q, code, body)
+		}
+	}
+	for q, ctype := range map[string]string{"?format=txt": "text/plain", "?format=t%78t": "text/plain", "": "application/json", "?x=%zz&format=txt": "text/plain"} {
+		if code, got, body := post(q); code != 200 || !strings.HasPrefix(got, ctype) {
+			t.Errorf("%s: %d %q %q, want 200 %s", q, code, got, body, ctype)
+		}
+	}
+}
