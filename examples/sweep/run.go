@@ -275,6 +275,12 @@ type Sidecar struct {
 	// them too), of the traces this invocation read (none when every
 	// run was done already); absent when none had any.
 	TrailingZeros map[string]int64 `json:"trailing_zero_bytes,omitempty"`
+	// DegenerateEMax is, by trace, its largest estimate when that is one
+	// corrupt value (cli.DegenerateEMax: LLNL-Atlas's 23 years) and S6
+	// fills the jobs without an estimate with it, as simulate and
+	// estimates warn (their warning_data.degenerate_e_max); of the traces
+	// this invocation read, absent when none.
+	DegenerateEMax map[string]*cli.DegenerateEMax `json:"degenerate_e_max,omitempty"`
 }
 
 // runOptions are the run command's settings.
@@ -381,7 +387,8 @@ type traceCache struct {
 	rawRefs map[string]int
 	inRefs  map[inputKey]int
 	parse   time.Duration
-	zeros   map[string]int64 // by trace: zero bytes after its last gzip member (cli.ReadLog)
+	zeros   map[string]int64               // by trace: zero bytes after its last gzip member (cli.ReadLog)
+	eMax    map[string]*cli.DegenerateEMax // by trace: a degenerate E_max (degenerateEMax)
 }
 
 type inputKey struct {
@@ -464,6 +471,14 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 			// warm-up for a log that has no job at all.
 			raw.err = fmt.Errorf("trace %s: %s: no job lines", p.Trace, path)
 			return
+		}
+		if d := degenerateEMax(jobs); d != nil {
+			c.mu.Lock()
+			if c.eMax == nil {
+				c.eMax = map[string]*cli.DegenerateEMax{}
+			}
+			c.eMax[p.Trace] = d
+			c.mu.Unlock()
 		}
 		raw.jobs, raw.machine = jobs, p.Machine
 		if raw.machine == 0 {
@@ -610,7 +625,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 	if len(todo) > 0 {
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
 		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
-		side.Parse, side.TrailingZeros = cpu.parse.Seconds(), cpu.zeros
+		side.Parse, side.TrailingZeros, side.DegenerateEMax = cpu.parse.Seconds(), cpu.zeros, cpu.eMax
 		if err != nil {
 			return side, err
 		}
@@ -630,7 +645,8 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 type cpuUse struct {
 	sim, parse  time.Duration
 	ran, reused int
-	zeros       map[string]int64 // traceCache.zeros
+	zeros       map[string]int64               // traceCache.zeros
+	eMax        map[string]*cli.DegenerateEMax // traceCache.eMax
 }
 
 // maxWorkers bounds run's -j.
@@ -717,7 +733,7 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 	}
 	use.parse = cache.parse
 	cache.mu.Lock()
-	use.zeros = cache.zeros
+	use.zeros, use.eMax = cache.zeros, cache.eMax
 	cache.mu.Unlock()
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
@@ -726,4 +742,25 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 		firstErr = fmt.Errorf("interrupted after %d of %d runs (run again to resume)", next, len(todo))
 	}
 	return use, firstErr
+}
+
+// degenerateEMax is the log's largest estimate if it is one corrupt value
+// (cli.DegenerateEMax, simulate's and estimates' rule) and some job has no
+// estimate, which S6 fills with it in every run but a peer's (-compat):
+// the jobs it reaches are those and the ones that asked it. nil otherwise.
+func degenerateEMax(jobs []swf.Job) *cli.DegenerateEMax {
+	var s cli.EMaxScan
+	missing := 0
+	for i := range jobs {
+		s.Add(&jobs[i])
+		if !jobs[i].HasEstimate() {
+			missing++
+		}
+	}
+	d := s.Degenerate()
+	if d == nil || missing == 0 {
+		return nil
+	}
+	d.Reached(min(missing+s.AtMax, len(jobs)), len(jobs))
+	return d
 }
