@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
@@ -383,5 +385,25 @@ func TestValidatePlotDirFirst(t *testing.T) {
 	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1", "-plot", filepath.Join(path, "figures")}, &out, &errs)
 	if err == nil || !strings.HasPrefix(err.Error(), "-plot: mkdir") || out.Len() != 0 {
 		t.Errorf("%v, stdout %q; want a -plot error before the run", err, out.String())
+	}
+}
+
+// The -emax remedy follows the modal model's error of a short E_max
+// (estmodel.ErrShortEMax) and no other: any error of the model over a log
+// whose E_max is under an hour was given it (here one of N, which a log
+// of more than 2^28 sane jobs would get).
+func TestShortEMaxRemedyOnlyForItsError(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, RunTime: 100, ReqTime: 600, AllocProcs: 1}}
+	set := logSetting{EMax: 600}
+	rng := rand.New(rand.NewPCG(1, 2))
+	_, err := applyModel(jobs, "modal", set, 0, 0, rng)
+	if !errors.Is(err, estmodel.ErrShortEMax) || !strings.Contains(err.Error(), "give -emax 1h") {
+		t.Errorf("E_max 600 s: %v; want ErrShortEMax and the remedy", err)
+	}
+	other := errors.New("estmodel: N = 300000000 is above 268435456 jobs")
+	defer func(g func(estmodel.ModalConfig, *rand.Rand) (*estmodel.Distribution, error)) { modalGenerate = g }(modalGenerate)
+	modalGenerate = func(estmodel.ModalConfig, *rand.Rand) (*estmodel.Distribution, error) { return nil, other }
+	if _, err := applyModel(jobs, "modal", set, 0, 0, rng); err != other {
+		t.Errorf("another error of the model over E_max 600 s: %v; want it as it is, without the -emax remedy", err)
 	}
 }

@@ -382,6 +382,9 @@ func shareAt(jobs []swf.Job, t int64) float64 {
 	return 100 * float64(n) / float64(len(jobs))
 }
 
+// modalGenerate is estmodel.Generate (a variable for the tests).
+var modalGenerate = estmodel.Generate
+
 // applyModel replaces the estimates of jobs by the named model.
 func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rng *rand.Rand) (estmodel.AssignReport, error) {
 	rep := estmodel.AssignReport{Jobs: len(jobs)}
@@ -395,13 +398,15 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 	}
 	switch model {
 	case "modal":
-		d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}, rng)
+		d, err := modalGenerate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}, rng)
+		if errors.Is(err, estmodel.ErrShortEMax) {
+			// A log whose largest estimate is under an hour (its own
+			// E_max): the error named no way out. Said of this error
+			// only: an E_max under an hour was taken for the cause of
+			// any error of the model.
+			return rep, fmt.Errorf("%w (the modal model's E_max is at least 1 hour: give -emax 1h or more, or -model f, fdet, phi or shuffle)", err)
+		}
 		if err != nil {
-			if set.EMax < 3600 {
-				// A log whose largest estimate is under an hour (its
-				// own E_max): the error named no way out.
-				return rep, fmt.Errorf("%w (the modal model's E_max is at least 1 hour: give -emax 1h or more, or -model f, fdet, phi or shuffle)", err)
-			}
 			return rep, err
 		}
 		return d.Assign(jobs, estmodel.AssignConfig{}, rng)
