@@ -82,12 +82,16 @@ func (h *Header) MachineSize() (int64, error) {
 	}
 	// A line that means to give the size but was not read as one ("abc",
 	// past int64, 0) is named, so that the user can mend it rather than be
-	// told it is absent.
+	// told it is absent. One whose value is a size was not applied: it
+	// follows the first job line (a header at the end of the file), and
+	// is said so (it was called no size, "want N a whole number > 0", of
+	// "; MaxNodes: 100").
 	for _, line := range h.Lines {
 		body := strings.TrimLeft(strings.TrimPrefix(line, ";"), " \t")
 		for _, key := range []string{"MaxProcs", "MaxNodes"} {
 			if len(body) > len(key) && body[len(key)] == ':' && strings.EqualFold(body[:len(key)], key) {
-				return 0, unreadableSize(line)
+				n, err := leadingInt(strings.TrimSpace(body[len(key)+1:]))
+				return 0, unreadableSize{line, err == nil && n > 0}
 			}
 		}
 	}
@@ -95,11 +99,18 @@ func (h *Header) MachineSize() (int64, error) {
 }
 
 // unreadableSize is ErrNoMachineSize for a header line that names the
-// machine size in a form not read as one.
-type unreadableSize string
+// machine size in a form not read as one, or (late) after the first job
+// line, where a header key sets nothing.
+type unreadableSize struct {
+	line string
+	late bool
+}
 
 func (u unreadableSize) Error() string {
-	return fmt.Sprintf("swf: header line %q gives no machine size (want \"; MaxProcs: N\" with N a whole number > 0, or MaxNodes)", string(u))
+	if u.late {
+		return fmt.Sprintf("swf: header line %q gives no machine size: it follows the first job line, where a header key sets nothing (move the header before the jobs)", u.line)
+	}
+	return fmt.Sprintf("swf: header line %q gives no machine size (want \"; MaxProcs: N\" with N a whole number > 0, or MaxNodes)", u.line)
 }
 
 func (u unreadableSize) Is(target error) bool { return target == ErrNoMachineSize }

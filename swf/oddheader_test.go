@@ -137,3 +137,26 @@ func TestUnreadableKeyClaimsNothing(t *testing.T) {
 		t.Errorf("machine size %d, warnings %v; want 128, the prose kept as text and line 4 a repeat", size, ws)
 	}
 }
+
+// A header after the jobs (a log written jobs first) sets nothing, and
+// MachineSize says why of its size line: it was told "gives no machine
+// size (want N a whole number > 0)" of "; MaxProcs: 100". A size line
+// with no size in it is still said so.
+func TestMachineSizeLateHeader(t *testing.T) {
+	for log, want := range map[string]string{
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxProcs: 100\n":                `"; MaxProcs: 100" gives no machine size: it follows the first job line`,
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; maxnodes: 64 (of 66)\n":         `"; maxnodes: 64 (of 66)" gives no machine size: it follows the first job line`,
+		"; MaxProcs: 0\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxProcs: 100\n": `"; MaxProcs: 0" gives no machine size (want`,
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxProcs: abc\n":                `"; MaxProcs: abc" gives no machine size (want`,
+	} {
+		r := NewReader(strings.NewReader(log))
+		if _, err := r.ReadAll(); err != nil {
+			t.Fatal(err)
+		}
+		h, _ := r.Header()
+		size, err := h.MachineSize()
+		if size != 0 || !errors.Is(err, ErrNoMachineSize) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: MachineSize %d, %v; want ErrNoMachineSize saying %q", log, size, err, want)
+		}
+	}
+}
