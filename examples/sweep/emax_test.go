@@ -12,8 +12,10 @@ import (
 // A log whose largest estimate is one corrupt value (LLNL-Atlas's job
 // 6762: 23 years, 570× the next) and whose jobs without an estimate S6
 // fills with it is said by run, in its summary and in -json (the
-// shard's .meta.json), as simulate and estimates say it: sweep ran every
-// such job with a 23-year estimate without a word.
+// shard's .meta.json), as simulate and estimates say it, with the jobs
+// it reached counted as simulate counts them (the lowest-numbered run
+// that filled estimates): sweep ran every such job with a 23-year
+// estimate without a word.
 func TestDegenerateEMaxWarned(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
@@ -47,6 +49,17 @@ func TestDegenerateEMaxWarned(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &side); err != nil || side.DegenerateEMax["corrupt"] == nil ||
 		side.DegenerateEMax["corrupt"].EMax != 738738720 || side.DegenerateEMax["corrupt"].Jobs != 11 {
 		t.Errorf("%v, %s; want degenerate_e_max {corrupt: e_max_s 738738720, 11 jobs}", err, out)
+	}
+
+	// Runs that fill no estimate (a peer's: a job without one runs 1
+	// second) are not warned of.
+	peer := filepath.Join(dir, "peer.json")
+	js = fmt.Sprintf(`{"name": "peer", "traces": [{"name": "corrupt", "file": %q}], "policies": ["EASY"], "options": {"compat": ["pyss"]}}`, log)
+	if err := os.WriteFile(peer, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustRun(t, "run", "-spec", peer, "-out", filepath.Join(dir, "peer")); strings.Contains(out, "E_max") {
+		t.Errorf("a peer's runs warned:\n%s", out)
 	}
 
 	// A log without one says nothing.
