@@ -82,33 +82,56 @@ func (h *Header) MachineSize() (int64, error) {
 	}
 	// A line that means to give the size but was not read as one ("abc",
 	// past int64, 0) is named, so that the user can mend it rather than be
-	// told it is absent. One whose value is a size was not applied: it
-	// follows the first job line (a header at the end of the file), and
-	// is said so (it was called no size, "want N a whole number > 0", of
-	// "; MaxNodes: 100").
+	// told it is absent. One whose value is a size was not applied, and
+	// is said why (it was called no size, "want N a whole number > 0", of
+	// "; MaxNodes: 100"): it follows the first job line (a header at the
+	// end of the file), or it is indented under a multi-line entry, which
+	// it continues.
 	for _, line := range h.Lines {
 		body := strings.TrimLeft(strings.TrimPrefix(line, ";"), " \t")
 		for _, key := range []string{"MaxProcs", "MaxNodes"} {
 			if len(body) > len(key) && body[len(key)] == ':' && strings.EqualFold(body[:len(key)], key) {
-				n, err := leadingInt(strings.TrimSpace(body[len(key)+1:]))
-				return 0, unreadableSize{line, err == nil && n > 0}
+				u := unreadableSize{line: line}
+				if n, err := leadingInt(strings.TrimSpace(body[len(key)+1:])); err == nil && n > 0 {
+					u.why = "it continues the multi-line entry above it, under which it is indented"
+					if late, ok := lateSizeLine(h.Lines); ok {
+						u.line, u.why = late, "it follows the first job line, where a header key sets nothing (move the header before the jobs)"
+					}
+				}
+				return 0, u
 			}
 		}
 	}
 	return 0, ErrNoMachineSize
 }
 
+// lateSizeLine is the first of lines that sets a machine size when every
+// line is read as a header line, if one does. A Reader reads them so up to
+// the first job line, and the same lines left the size unset: that line
+// follows the first job line. (Only a late line tells this apart from an
+// indented one, which continues an entry wherever it is.)
+func lateSizeLine(lines []string) (string, bool) {
+	var h Header
+	p := headerParser{h: &h}
+	for _, line := range lines {
+		p.add(line, false)
+		if h.MaxProcs > 0 || h.MaxNodes > 0 {
+			return line, true
+		}
+	}
+	return "", false
+}
+
 // unreadableSize is ErrNoMachineSize for a header line that names the
-// machine size in a form not read as one, or (late) after the first job
-// line, where a header key sets nothing.
+// machine size in a form not read as one, or (why) one whose size was not
+// applied and the reason.
 type unreadableSize struct {
-	line string
-	late bool
+	line, why string
 }
 
 func (u unreadableSize) Error() string {
-	if u.late {
-		return fmt.Sprintf("swf: header line %q gives no machine size: it follows the first job line, where a header key sets nothing (move the header before the jobs)", u.line)
+	if u.why != "" {
+		return fmt.Sprintf("swf: header line %q gives no machine size: %s", u.line, u.why)
 	}
 	return fmt.Sprintf("swf: header line %q gives no machine size (want \"; MaxProcs: N\" with N a whole number > 0, or MaxNodes)", u.line)
 }

@@ -141,13 +141,20 @@ func TestUnreadableKeyClaimsNothing(t *testing.T) {
 // A header after the jobs (a log written jobs first) sets nothing, and
 // MachineSize says why of its size line: it was told "gives no machine
 // size (want N a whole number > 0)" of "; MaxProcs: 100". A size line
-// with no size in it is still said so.
+// with no size in it is still said so, and an indented one under a
+// multi-line entry is said to continue it, not to follow the jobs.
 func TestMachineSizeLateHeader(t *testing.T) {
 	for log, want := range map[string]string{
 		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxProcs: 100\n":                `"; MaxProcs: 100" gives no machine size: it follows the first job line`,
 		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; maxnodes: 64 (of 66)\n":         `"; maxnodes: 64 (of 66)" gives no machine size: it follows the first job line`,
 		"; MaxProcs: 0\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxProcs: 100\n": `"; MaxProcs: 0" gives no machine size (want`,
 		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxProcs: abc\n":                `"; MaxProcs: abc" gives no machine size (want`,
+		// a size line among the jobs; a second header block after them
+		"1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; MaxNodes: 64\n2 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n": `"; MaxNodes: 64" gives no machine size: it follows the first job line`,
+		"; Computer: x\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n; Computer: y\n; MaxProcs: 64\n":                `"; MaxProcs: 64" gives no machine size: it follows the first job line`,
+		// an indented size line under a Note, before the jobs: it
+		// continues the Note (it was said to follow the first job line)
+		"; Note: a\n;    MaxProcs: 100\n1 0 5 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n": `";    MaxProcs: 100" gives no machine size: it continues the multi-line entry above it`,
 	} {
 		r := NewReader(strings.NewReader(log))
 		if _, err := r.ReadAll(); err != nil {
