@@ -390,8 +390,8 @@ func TestValidatePlotDirFirst(t *testing.T) {
 
 // The -emax remedy follows the modal model's error of a short E_max
 // (estmodel.ErrShortEMax) and no other: any error of the model over a log
-// whose E_max is under an hour was given it (here one of N, which a log
-// of more than 2^28 sane jobs would get).
+// whose E_max is under an hour was given it (here N's, of no job; one of
+// more than 2^28 sane jobs would get another of N's).
 func TestShortEMaxRemedyOnlyForItsError(t *testing.T) {
 	jobs := []swf.Job{{ID: 1, RunTime: 100, ReqTime: 600, AllocProcs: 1}}
 	set := logSetting{EMax: 600}
@@ -400,10 +400,8 @@ func TestShortEMaxRemedyOnlyForItsError(t *testing.T) {
 	if !errors.Is(err, estmodel.ErrShortEMax) || !strings.Contains(err.Error(), "give -emax 1h") {
 		t.Errorf("E_max 600 s: %v; want ErrShortEMax and the remedy", err)
 	}
-	other := errors.New("estmodel: N = 300000000 is above 268435456 jobs")
-	defer func(g func(estmodel.ModalConfig, *rand.Rand) (*estmodel.Distribution, error)) { modalGenerate = g }(modalGenerate)
-	modalGenerate = func(estmodel.ModalConfig, *rand.Rand) (*estmodel.Distribution, error) { return nil, other }
-	if _, err := applyModel(jobs, "modal", set, 0, 0, rng); err != other {
-		t.Errorf("another error of the model over E_max 600 s: %v; want it as it is, without the -emax remedy", err)
+	_, want := estmodel.Generate(estmodel.ModalConfig{N: 0, EMax: 600}, rng)
+	if _, err := applyModel(nil, "modal", set, 0, 0, rng); want == nil || errors.Is(want, estmodel.ErrShortEMax) || err == nil || err.Error() != want.Error() {
+		t.Errorf("another error of the model over E_max 600 s: %v; want %v as it is, without the -emax remedy", err, want)
 	}
 }

@@ -395,9 +395,6 @@ func shareAt(jobs []swf.Job, t int64) float64 {
 	return 100 * float64(n) / float64(len(jobs))
 }
 
-// modalGenerate is estmodel.Generate (a variable for the tests).
-var modalGenerate = estmodel.Generate
-
 // applyModel replaces the estimates of jobs by the named model.
 func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rng *rand.Rand) (estmodel.AssignReport, error) {
 	rep := estmodel.AssignReport{Jobs: len(jobs)}
@@ -411,7 +408,7 @@ func applyModel(jobs []swf.Job, model string, set logSetting, f, phi float64, rn
 	}
 	switch model {
 	case "modal":
-		d, err := modalGenerate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}, rng)
+		d, err := estmodel.Generate(estmodel.ModalConfig{N: len(jobs), EMax: set.EMax, Bins: set.Bins}, rng)
 		if errors.Is(err, estmodel.ErrShortEMax) {
 			// A log whose largest estimate is under an hour (its own
 			// E_max): the error named no way out. Said of this error
