@@ -188,7 +188,12 @@ type headerParser struct {
 	h       *Header
 	cont    *string         // the entry a continuation line extends, or nil
 	set     map[string]bool // single-valued standard keys met so far
-	ignored string          // collects continuations of an ignored entry
+	ignored string          // the entry of an ignored line: its continuations go nowhere
+	// more is the entry cont points to as continued so far: each line
+	// appended to the string ("+=") copied the entry, and 40 000 lines
+	// under a Note took 27 s to read. (A Builder's String is not copied,
+	// and stays valid as it grows.)
+	more strings.Builder
 }
 
 // add parses one comment line (without its line terminator). late says
@@ -205,14 +210,23 @@ func (p *headerParser) add(line string, late bool) *ParseError {
 		// A continuation line is indented and non-empty; a bare ";" ends
 		// the block.
 		text := strings.TrimSpace(body)
-		if text == "" {
+		switch {
+		case text == "":
 			p.cont = nil
-		} else if p.cont != nil {
-			*p.cont += "\n" + text
+			p.more.Reset()
+		case p.cont == &p.ignored: // (kept nowhere)
+		case p.cont != nil:
+			if p.more.Len() == 0 {
+				p.more.WriteString(*p.cont)
+			}
+			p.more.WriteString("\n")
+			p.more.WriteString(text)
+			*p.cont = p.more.String()
 		}
 		return nil
 	}
 	p.cont = nil
+	p.more.Reset()
 	if late {
 		p.ignore()
 		return &ParseError{Key: key, Value: clip(value), Err: ErrLateHeader}
@@ -263,7 +277,6 @@ func (p *headerParser) other(key, value string) {
 // ignore makes the continuation lines of an ignored entry go nowhere, so
 // that they are not read as keys of their own.
 func (p *headerParser) ignore() {
-	p.ignored = ""
 	p.cont = &p.ignored
 }
 
