@@ -67,7 +67,7 @@ const (
 // other zero field means the spec's recommended default.
 type ModalConfig struct {
 	N    int   // number of estimates to produce (jobs)
-	EMax int64 // maximal estimate, seconds; at least one hour (reference implementation check)
+	EMax int64 // maximal estimate, seconds; at least one hour (reference implementation check; else ErrShortEMax)
 	// Bins are up to 20 user-supplied modes, at most 19 of them below E_max.
 	Bins []UserBin
 	// K, when positive, fixes the number of distinct estimates.
