@@ -40,7 +40,8 @@ const where = "line 16, field 4 (run time)"
 // 64 processors) with one malformed job line: c.Args(path) must fail
 // without -lenient (exit 1, the error naming the line and saying that
 // -lenient skips it) and with -lenient read the log, the skipped line
-// said in the text and in every JSON object -json prints (LenientCase).
+// said in the text and in every JSON object -json prints (LenientCase); a
+// log of no other job line fails with -lenient too, saying so.
 func Lenient(t *testing.T, c LenientCase) {
 	t.Helper()
 	if c.Text == nil {
@@ -64,7 +65,18 @@ func Lenient(t *testing.T, c LenientCase) {
 		t.Fatal(err)
 	}
 
-	r := Exec(cmd, "", args(path)...)
+	// A log whose every job line is malformed is an error with -lenient
+	// too, which says so (cli.NoJobLines): nothing was read.
+	none := filepath.Join(dir, "no-good-line.swf")
+	if err := os.WriteFile(none, []byte(strings.Join(append(lines[:head:head], malformedLine+"\n"), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := Exec(cmd, "", append(args(none), "-lenient")...)
+	if want := "no job line could be read: 1 malformed lines skipped (-lenient); first: swf: line 6"; r.Code != cli.ExitError || !strings.Contains(r.Stderr, want) {
+		t.Errorf("-lenient, every job line malformed: exit %d, stderr %q; want exit 1 saying %q", r.Code, r.Stderr, want)
+	}
+
+	r = Exec(cmd, "", args(path)...)
 	if r.Code != cli.ExitError || !strings.Contains(r.Stderr, where) || !strings.Contains(r.Stderr, "-lenient skips") {
 		t.Errorf("strict: exit %d, stderr %q; want exit 1 naming %s and saying that -lenient skips it", r.Code, r.Stderr, where)
 	}
