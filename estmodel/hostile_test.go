@@ -1,6 +1,7 @@
 package estmodel
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -185,5 +186,17 @@ func TestAssignHandBuiltDistribution(t *testing.T) {
 	d := &Distribution{N: 5, Bins: []Bin{{Time: 60, Jobs: math.MaxInt}, {Time: 120, Jobs: math.MaxInt}}}
 	if n := len(d.Estimates()); n != 5 {
 		t.Errorf("Estimates of a hand-built distribution: %d values, want N = 5", n)
+	}
+}
+
+// An E_max below one hour is ErrShortEMax, which a caller offers a longer
+// E_max or another model for (examples/estimates), with the value said.
+func TestShortEMaxTyped(t *testing.T) {
+	_, err := Generate(ModalConfig{N: 10, EMax: 1800}, rand.New(rand.NewPCG(1, 2)))
+	if !errors.Is(err, ErrShortEMax) || err.Error() != "estmodel: E_max = 1800 s is below one hour" {
+		t.Errorf("E_max 1800 s: %v; want ErrShortEMax, the text as before", err)
+	}
+	if _, err := Generate(ModalConfig{N: 10, EMax: 3600, Bins: make([]UserBin, 21)}, rand.New(rand.NewPCG(1, 2))); errors.Is(err, ErrShortEMax) {
+		t.Errorf("21 user bins: %v is ErrShortEMax", err)
 	}
 }

@@ -67,7 +67,7 @@ const (
 // other zero field means the spec's recommended default.
 type ModalConfig struct {
 	N    int   // number of estimates to produce (jobs)
-	EMax int64 // maximal estimate, seconds; at least one hour (reference implementation check)
+	EMax int64 // maximal estimate, seconds; at least one hour (reference implementation check; else ErrShortEMax)
 	// Bins are up to 20 user-supplied modes, at most 19 of them below E_max.
 	Bins []UserBin
 	// K, when positive, fixes the number of distinct estimates.
@@ -99,6 +99,11 @@ func (c ModalConfig) params() params {
 	return refParams()
 }
 
+// ErrShortEMax is wrapped by the error of Validate (and Generate) for an
+// E_max below one hour, the least the model takes: a caller can then offer
+// a longer E_max or another model, which it cannot for the other errors.
+var ErrShortEMax = errors.New("below one hour")
+
 // Validate reports whether the configuration is usable.
 func (c ModalConfig) Validate() error {
 	if c.N <= 0 {
@@ -109,7 +114,7 @@ func (c ModalConfig) Validate() error {
 		return fmt.Errorf("estmodel: N = %d is above %d jobs", c.N, maxJobs)
 	}
 	if c.EMax < 3600 {
-		return fmt.Errorf("estmodel: E_max = %d s is below one hour", c.EMax)
+		return fmt.Errorf("estmodel: E_max = %d s is %w", c.EMax, ErrShortEMax)
 	}
 	if c.K < 0 {
 		return errors.New("estmodel: K must not be negative")

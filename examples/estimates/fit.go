@@ -184,7 +184,7 @@ type fitRow struct {
 func fitRows(seeds int) ([]fitRow, error) {
 	var rows []fitRow
 	for _, l := range fitLogs {
-		tr, err := loadTrace(l.trace, 0)
+		tr, err := loadTrace(l.trace, 0, false)
 		if err != nil {
 			return nil, err
 		}

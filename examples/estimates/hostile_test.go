@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/batchq/batchq/estmodel"
 	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/tracetest"
 	"github.com/batchq/batchq/swf"
@@ -383,5 +385,23 @@ func TestValidatePlotDirFirst(t *testing.T) {
 	err := command(t.Context(), []string{"-validate", "-logs", path, "-seeds", "1", "-fseeds", "1", "-plot", filepath.Join(path, "figures")}, &out, &errs)
 	if err == nil || !strings.HasPrefix(err.Error(), "-plot: mkdir") || out.Len() != 0 {
 		t.Errorf("%v, stdout %q; want a -plot error before the run", err, out.String())
+	}
+}
+
+// The -emax remedy follows the modal model's error of a short E_max
+// (estmodel.ErrShortEMax) and no other: any error of the model over a log
+// whose E_max is under an hour was given it (here N's, of no job; one of
+// more than 2^28 sane jobs would get another of N's).
+func TestShortEMaxRemedyOnlyForItsError(t *testing.T) {
+	jobs := []swf.Job{{ID: 1, RunTime: 100, ReqTime: 600, AllocProcs: 1}}
+	set := logSetting{EMax: 600}
+	rng := rand.New(rand.NewPCG(1, 2))
+	_, err := applyModel(jobs, "modal", set, 0, 0, rng)
+	if !errors.Is(err, estmodel.ErrShortEMax) || !strings.Contains(err.Error(), "give -emax 1h") {
+		t.Errorf("E_max 600 s: %v; want ErrShortEMax and the remedy", err)
+	}
+	_, want := estmodel.Generate(estmodel.ModalConfig{N: 0, EMax: 600}, rng)
+	if _, err := applyModel(nil, "modal", set, 0, 0, rng); want == nil || errors.Is(want, estmodel.ErrShortEMax) || err == nil || err.Error() != want.Error() {
+		t.Errorf("another error of the model over E_max 600 s: %v; want %v as it is, without the -emax remedy", err, want)
 	}
 }

@@ -37,7 +37,7 @@ func diagnoseKTH(ctx context.Context, seeds int, easy easyFunc) (*kthDiagnosis, 
 	if err != nil {
 		return nil, err
 	}
-	tr, err := loadTrace("kth", 0)
+	tr, err := loadTrace("kth", 0, false)
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,8 @@ type loadedTrace struct {
 	procs int64     // the machine size (-procs, the short name's, or the header's)
 	sane  sanitize.Report
 	zeros int64 // zero bytes after the last gzip member (ignored, and said: cli.PaddingNote)
+	// skipped is the malformed lines skipped (lenient).
+	skipped cli.Skipped
 	// read is the job lines read; leftOut the sane jobs a short name's
 	// filter left out (kth4h, sdsc106), leftWhy what they had.
 	read, leftOut int
@@ -53,8 +55,8 @@ type loadedTrace struct {
 
 // loadTrace reads a trace given as a path or a short name (ctc, kth, kth4h,
 // sdsc, sdsc106, blue) and keeps its sane jobs. procs > 0 overrides the
-// machine size.
-func loadTrace(name string, procs int64) (loadedTrace, error) {
+// machine size. lenient skips malformed lines (counted) instead of failing.
+func loadTrace(name string, procs int64, lenient bool) (loadedTrace, error) {
 	path := name
 	var filter func([]swf.Job) []swf.Job
 	why := ""
@@ -77,7 +79,7 @@ func loadTrace(name string, procs int64) (loadedTrace, error) {
 			return loadedTrace{}, fmt.Errorf("%w (want a path or a short name: %s)", err, strings.Join(slices.Sorted(maps.Keys(shortNames)), ", "))
 		}
 	}
-	hdr, jobs, zeros, err := cli.ReadLog(path)
+	hdr, jobs, st, zeros, err := cli.ReadLogLenient(path, lenient)
 	if err != nil {
 		return loadedTrace{}, err
 	}
@@ -98,7 +100,7 @@ func loadTrace(name string, procs int64) (loadedTrace, error) {
 	if filter != nil {
 		sane = filter(sane)
 	}
-	return loadedTrace{hdr: hdr, jobs: sane, procs: procs, sane: rep, zeros: zeros,
+	return loadedTrace{hdr: hdr, jobs: sane, procs: procs, sane: rep, zeros: zeros, skipped: cli.SkippedOf(st),
 		read: len(jobs), leftOut: n - len(sane), leftWhy: why}, nil
 }
 

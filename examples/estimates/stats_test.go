@@ -16,7 +16,7 @@ const hour = 3600
 // vanilla model's output beside them (Tab 5.2 shape).
 func TestCTCEstimatesTables(t *testing.T) {
 	tracetest.Path(t, tracetest.CTC) // skips without the trace
-	tr, err := loadTrace("ctc", 0)
+	tr, err := loadTrace("ctc", 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

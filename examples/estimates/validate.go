@@ -146,7 +146,7 @@ type easyFunc func(ctx context.Context, jobs []swf.Job, procs int64) (wait, bsld
 // validateLog runs the experiment on one log with workers parallel simulations.
 // It reports the simulations done on bar, if not nil.
 func validateLog(ctx context.Context, name string, o options, easy easyFunc, bar *progress.Bar) (*logValidation, error) {
-	tr, err := loadTrace(name, o.procs)
+	tr, err := loadTrace(name, o.procs, false)
 	if err != nil {
 		return nil, err
 	}

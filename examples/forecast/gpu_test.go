@@ -236,7 +236,7 @@ func gpuRun(t *testing.T, path string, nodes bool, preds []string) ([]*row, trac
 	if nodes {
 		machine, nodesFile = 0, tracetest.Path(t, gpuNodes)
 	}
-	rows, info, err := scoreOn(context.Background(), path, machine, nodesFile, preds, nil)
+	rows, info, err := scoreOn(context.Background(), path, machine, nodesFile, false, preds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

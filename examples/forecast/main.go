@@ -50,6 +50,10 @@
 // within a minute (not by AAE): the report says
 // the board is degenerate, and -json's "waited" is 0.
 //
+// Parsing is strict unless -lenient is given; then malformed lines (of the
+// trace and of -nodes) are skipped, counted and reported, as simulate does
+// (-json's malformed_lines_skipped and skipped, swfstat's keys).
+//
 // Flags may come before or after the trace. Exit status: 0 ok, 1 a run
 // error (a missing or malformed trace, no waits in it), 2 a usage error.
 package main
@@ -76,6 +80,7 @@ type options struct {
 	json       bool
 	predictors []string
 	progress   bool
+	lenient    bool
 }
 
 const usageHead = `usage: forecast [flags] -trace TRACE   (or TRACE as an argument; flags may follow it)
@@ -94,6 +99,7 @@ func parse(args []string, stdout io.Writer, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.machine, "machine", 0, "machine size in processors (default: the header's MaxProcs, else MaxNodes; with -nodes their cores)")
 	fs.StringVar(&o.nodes, "nodes", "", "the machine is the nodes of `FILE` (an Alibaba node list or a batchq nodes file, as simulate's -nodes): forecast and estimates place each job's demand (its ;= line) on them")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per predictor, one per line")
+	fs.BoolVar(&o.lenient, "lenient", false, "skip malformed trace lines (counted and reported) instead of failing")
 	fs.StringVar(&preds, "predictors", strings.Join(allPredictors, ","), "comma-separated predictors to score; besides these, "+strings.Join(fixedPredictors, ", ")+" score the README's fixed IBL and APQ")
 	bar := cli.ProgressFlag(fs, stderr)
 	pos, err := cli.ParseArgs(fs, args, usageHead, stdout)
@@ -143,7 +149,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer done()
 	stderr = cli.StdinStderr(stderr, o.trace, trace)
 	bar := newBar(stderr, o.progress)
-	rows, info, err := scoreOn(ctx, trace, o.machine, o.nodes, o.predictors, bar.Set)
+	rows, info, err := scoreOn(ctx, trace, o.machine, o.nodes, o.lenient, o.predictors, bar.Set)
 	bar.Done()
 	if errors.Is(err, errNoWaits) && len(info.rejected) > 0 {
 		// A log whose every job was rejected said only that none had a

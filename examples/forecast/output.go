@@ -64,6 +64,8 @@ type jsonRow struct {
 	// TrailingZeros is the zero bytes after the log's last gzip member,
 	// ignored (simulate's and swfstat's key; the text's note).
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
+	// Skipped is -lenient's malformed lines skipped (swfstat's keys).
+	cli.Skipped
 	// Waited is the scored jobs that waited at least 60 s (the floor of
 	// the ratios); 0 with jobs scored makes the board degenerate (every
 	// answer under a minute exact), as the text's note says.
@@ -108,6 +110,7 @@ func writeJSON(w io.Writer, info traceInfo, rows []*row) error {
 		}
 		j.NodesSkipped, j.NodesAnomalies = info.nodesSkipped, info.nodesAnomalies
 		j.NoEstimate, j.TrailingZeros, j.Waited = info.noEstimate, info.zeros, info.waited
+		j.Skipped = cli.SkippedOf(info.read)
 		if err := enc.Encode(j); err != nil {
 			return err
 		}
@@ -147,6 +150,9 @@ func writeText(w io.Writer, info traceInfo, rows []*row) error {
 	}
 	fmt.Fprintf(w, "%s: %d jobs replayed (%d without a wait skipped%s), machine %s; scored after the first 10%%, waits floored at 60 s in the ratios\n\n",
 		info.name, info.jobs, info.skipped, rej, info.machineText())
+	if w0 := cli.SkippedOf(info.read).Note(); w0 != "" {
+		fmt.Fprintf(w, "%s\n\n", w0)
+	}
 	if info.zeros > 0 {
 		fmt.Fprintf(w, "%s\n\n", cli.PaddingNote(info.zeros))
 	}

@@ -92,6 +92,9 @@ type traceInfo struct {
 	// on one pool only their processor counts are simulated.
 	demands int
 	zeros   int64 // zero bytes after the last gzip member, ignored
+	// read is the reader's counts: with -lenient, the malformed lines
+	// skipped (cli.SkippedOf).
+	read swf.Stats
 	// waited counts the scored jobs that waited at least the floor (60 s).
 	// None did in a log of no queueing (a quiet machine, a log whose waits
 	// were not recorded as such): every answer under a minute is then
@@ -200,16 +203,17 @@ var errNoWaits = errors.New("no job with a recorded wait and submit time (nothin
 // score replays the trace at path through the named predictors on a
 // machine of one pool.
 func score(ctx context.Context, path string, machine int64, names []string, progress func(float64)) ([]*row, traceInfo, error) {
-	return scoreOn(ctx, path, machine, "", names, progress)
+	return scoreOn(ctx, path, machine, "", false, names, progress)
 }
 
 // scoreOn is score on the machine of the nodes file nodesFile (none: one
-// pool); a machine size given must then be the nodes' cores.
-func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, names []string, progress func(float64)) ([]*row, traceInfo, error) {
+// pool); a machine size given must then be the nodes' cores. lenient skips
+// the malformed lines of both files (counted) instead of failing.
+func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, lenient bool, names []string, progress func(float64)) ([]*row, traceInfo, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, traceInfo{}, err
 	}
-	h, jobs, zeros, err := cli.ReadLog(path)
+	h, jobs, st, zeros, err := cli.ReadLogLenient(path, lenient)
 	if err != nil {
 		if cf := convertFirst(path); cf != nil {
 			return nil, traceInfo{}, cf
@@ -219,10 +223,10 @@ func scoreOn(ctx context.Context, path string, machine int64, nodesFile string, 
 	if len(jobs) == 0 { // (before the header's size: an empty file has no header either)
 		return nil, traceInfo{}, fmt.Errorf("%s: no job lines (nothing to score)", path)
 	}
-	info := traceInfo{name: tracetest.ShortName(path), machine: machine, zeros: zeros}
+	info := traceInfo{name: tracetest.ShortName(path), machine: machine, zeros: zeros, read: st}
 	if nodesFile != "" {
 		var rep convert.Report
-		if info.nodes, rep, err = cli.ReadNodes(nodesFile, false); err != nil {
+		if info.nodes, rep, err = cli.ReadNodes(nodesFile, lenient); err != nil {
 			return nil, info, err
 		}
 		info.nodesSkipped, info.nodesAnomalies = rep.Skipped, rep.Anomalies

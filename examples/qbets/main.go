@@ -10,7 +10,8 @@
 // the way the original QBETS tool does, with the default config (or -q and
 // -c): jobs, share answered, share correct, median bound and Brevik et
 // al.'s median bound/wait ratio; -json prints one JSON object per queue
-// per line.
+// per line. -lenient skips a scored log's malformed lines, counted and
+// reported as simulate does (-json's malformed_lines_skipped and skipped).
 //
 //	go run ./examples/qbets                       # Tables 4.1 and 4.2 over ../shared/traces
 //	go run ./examples/qbets -cluster two-level    # Table 4.2 with the thesis's model-based clustering
@@ -57,6 +58,7 @@ type options struct {
 	cluster qbets.ClusterMode // Table 4.2's clustering
 	plot    plotOptions
 	bar     bool // the tables' progress bar on stderr (-progress)
+	lenient bool // -lenient: the logs scored skip malformed lines (counted)
 }
 
 // parse reads flags before or after the arguments.
@@ -71,6 +73,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.q, "q", 0.95, "quantile of the bound when scoring a log (0 < q < 1)")
 	fs.Float64Var(&o.c, "c", 0.95, "confidence of the bound when scoring a log (0 < c < 1)")
 	fs.BoolVar(&o.json, "json", false, "JSON: when scoring a log, one object per queue per line; else the tables as one object")
+	fs.BoolVar(&o.lenient, "lenient", false, "when scoring a log: skip malformed lines (counted and reported) instead of failing")
 	fs.IntVar(&o.minJobs, "min", 1000, "tables: skip queues with fewer jobs (counted)")
 	fs.Func("cluster", "tables: Table 4.2's clustering, fixed (processor ranges, the default) or two-level (the thesis's model-based clustering)", func(v string) error {
 		c, ok := clusterModes[v]
@@ -106,6 +109,10 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	}
 	if err := cli.DashOutput("-plot", o.plot.dir, "the figures go to a directory"); err != nil {
 		return o, err
+	}
+	if o.lenient && len(o.files) == 0 {
+		// The tables reproduce the thesis over its logs, read strictly.
+		return o, cli.Usagef("-lenient applies to the logs scored: give it with logs (the tables read -traces' logs strictly)")
 	}
 	if o.plot.dir != "" && len(o.files) > 0 {
 		// Figure 4.1 is drawn over -traces' logs, never over the logs

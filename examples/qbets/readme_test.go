@@ -122,7 +122,7 @@ func TestReadmeKTH(t *testing.T) {
 			}
 		}
 	}
-	rows, err := scoreLog(filepath.Join(dir, tracetest.KTH), replay.Config{})
+	rows, err := scoreLog(filepath.Join(dir, tracetest.KTH), replay.Config{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

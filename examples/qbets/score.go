@@ -38,6 +38,8 @@ type queueScore struct {
 	// TrailingZeros is the zero bytes after the log's last gzip member,
 	// ignored (simulate's and swfstat's key; the text's note).
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
+	// Skipped is the log's malformed lines skipped (-lenient).
+	cli.Skipped
 	// Rejected counts the jobs of the log left out by sanitize's reason
 	// (cli.InRange): larger_than_machine (above 2^40 processors),
 	// time_out_of_range (a time or estimate above 2^40 s), as simulate and forecast
@@ -62,7 +64,7 @@ func scoreLogs(w, stderr io.Writer, o options) error {
 	}
 	bad := 0
 	for _, path := range o.files {
-		rows, err := scoreLog(path, cfg)
+		rows, err := scoreLog(path, cfg, o.lenient)
 		if err != nil {
 			fmt.Fprintf(stderr, "qbets: %v\n", err) // it names the log
 			bad++
@@ -86,9 +88,9 @@ func scoreLogs(w, stderr io.Writer, o options) error {
 }
 
 // scoreLog replays one log per queue. Its errors name the log
-// (cli.ReadLog's already do).
-func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
-	hdr, jobs, zeros, err := cli.ReadLog(path)
+// (cli.ReadLog's already do). lenient skips malformed lines (counted).
+func scoreLog(path string, cfg replay.Config, lenient bool) ([]queueScore, error) {
+	hdr, jobs, st, zeros, err := cli.ReadLogLenient(path, lenient)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +103,7 @@ func scoreLog(path string, cfg replay.Config) ([]queueScore, error) {
 	}
 	for i := range rows {
 		rows[i].TrailingZeros = zeros
+		rows[i].Skipped = cli.SkippedOf(st)
 	}
 	return rows, nil
 }
@@ -190,6 +193,9 @@ func printScores(w io.Writer, path string, rows []queueScore) {
 		fmt.Fprintf(w, " (%s)", cli.PaddingNote(z))
 	}
 	fmt.Fprint(w, "\n\n")
+	if n := rows[0].Skipped.Note(); n != "" {
+		fmt.Fprintf(w, "%s\n\n", n)
+	}
 	scoreTable(w, rows)
 	var idle []string
 	for _, r := range rows {

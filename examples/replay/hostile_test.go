@@ -96,7 +96,7 @@ func TestSpanWithoutRejectedJobs(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := fromTrace(path, 0)
+	w, err := fromTrace(path, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

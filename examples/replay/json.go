@@ -21,6 +21,8 @@ type reportJSON struct {
 	// TrailingZeros is the zero bytes after the trace's last gzip
 	// member, ignored (simulate's and swfstat's key).
 	TrailingZeros int64 `json:"trailing_zero_bytes"`
+	// Skipped is the trace's malformed lines skipped (-lenient).
+	cli.Skipped
 	// Changed counts the jobs a job-building rule changed (an estimate
 	// filled, a size taken from the request ...), by rule, as simulate's
 	// changed (sched.Result.Changed of EASY); empty when none was.
@@ -82,7 +84,7 @@ type varqJSON struct {
 // writeJSON prints r as reportJSON.
 func writeJSON(w io.Writer, r *result, files []string) error {
 	out := reportJSON{Workload: r.w.desc, Figures: files, Rejected: cli.ReasonKeys(cli.ByReason(r.sims["EASY"].Rejected)),
-		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Changed: r.sims["EASY"].Changed()}
+		OutOfOrder: r.w.outOfOrder, TrailingZeros: r.w.zeros, Skipped: r.w.skipped, Changed: r.sims["EASY"].Changed()}
 	if out.Changed == nil {
 		out.Changed = map[string]int{}
 	}

@@ -14,6 +14,9 @@
 //	go run ./examples/replay -out figures          # also write PNG and SVG figures
 //	go run ./examples/replay -days 2 -json         # the report's numbers as JSON
 //
+// -lenient skips the malformed lines of -trace's log, counted and reported
+// as simulate does (-json's malformed_lines_skipped and skipped).
+//
 // Exit status: 0 ok, 1 a run error (an unreadable trace, an unwritable
 // figure), 2 a usage error.
 package main
@@ -57,6 +60,7 @@ type options struct {
 	out      string
 	progress bool
 	json     bool
+	lenient  bool
 }
 
 func parse(args []string, stdout, stderr io.Writer) (options, error) {
@@ -70,6 +74,7 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "out", "", "directory to write the figures to (PNG and SVG)")
 	bar := cli.ProgressFlag(fs, stderr)
 	fs.BoolVar(&o.json, "json", false, "print the report's numbers as JSON")
+	fs.BoolVar(&o.lenient, "lenient", false, "skip malformed lines of -trace (counted and reported) instead of failing")
 	if err := cli.ParseTrace(fs, args, usage, stdout, &o.trace, ""); err != nil {
 		return o, err
 	}
@@ -88,6 +93,9 @@ func parse(args []string, stdout, stderr io.Writer) (options, error) {
 	// (0 jobs, synth's error) is a bad command line.
 	if o.trace == "" && !(o.days > 0 && o.days <= maxDays) {
 		return o, cli.Usagef("-days %v: must be in (0, %d]", o.days, maxDays)
+	}
+	if o.lenient && o.trace == "" {
+		return o, cli.Usagef("-lenient applies to -trace's log: the synthetic workload has no malformed line")
 	}
 	if o.trace == "" {
 		// the synthetic workload's own bounds (-machine 1 was exit 1,
@@ -158,7 +166,7 @@ func execute(ctx context.Context, o options, stderr io.Writer) (*result, []strin
 	bar.Stage("workload", 1)
 	var w workload
 	if o.trace != "" {
-		w, err = fromTrace(o.trace, o.machine)
+		w, err = fromTrace(o.trace, o.machine, o.lenient)
 	} else {
 		w, err = synthetic(o.days, cmp.Or(o.machine, 128), o.load, o.seed)
 	}

@@ -12,6 +12,9 @@ import (
 // report prints the run's findings in a few readable blocks.
 func report(w io.Writer, r *result, files []string) {
 	fmt.Fprintf(w, "batchq replay — %s\n\n", r.w.desc)
+	if n := r.w.skipped.Note(); n != "" {
+		fmt.Fprintf(w, "%s\n\n", n)
+	}
 
 	easy := r.sims["EASY"].Summary
 	fmt.Fprintf(w, "Schedulers (package sched; Tsafrir's thesis Table 4.3), %d jobs averaged (first 1%% and those ending after the last arrival excluded):\n", easy.Included)

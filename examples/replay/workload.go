@@ -21,7 +21,8 @@ type workload struct {
 	// line, which the replay takes in submit order (as simulate, which
 	// says so too).
 	outOfOrder int
-	zeros      int64 // zero bytes after the trace's last gzip member, ignored
+	zeros      int64       // zero bytes after the trace's last gzip member, ignored
+	skipped    cli.Skipped // the trace's malformed lines skipped (-lenient)
 }
 
 // maxSynthJobs is the most jobs synth.Generator.Jobs makes at once.
@@ -71,9 +72,9 @@ func synthetic(days float64, machine int64, load float64, seed uint64) (workload
 }
 
 // fromTrace reads an SWF log (plain or gzip); machine 0 takes the size from
-// the header.
-func fromTrace(path string, machine int64) (workload, error) {
-	h, jobs, zeros, err := cli.ReadLog(path)
+// the header; lenient skips malformed lines (counted).
+func fromTrace(path string, machine int64, lenient bool) (workload, error) {
+	h, jobs, st, zeros, err := cli.ReadLogLenient(path, lenient)
 	if err != nil {
 		return workload{}, err
 	}
@@ -117,5 +118,6 @@ func fromTrace(path string, machine int64) (workload, error) {
 		// (the count only: every simulator takes jobs in submit order)
 		outOfOrder: late,
 		zeros:      zeros,
+		skipped:    cli.SkippedOf(st),
 	}, nil
 }

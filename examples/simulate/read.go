@@ -112,22 +112,9 @@ func readTrace(path string, stdin io.Reader, lenient bool, set func(float64)) (*
 	t.zeros = f.TrailingZeros()
 	t.read = len(t.jobs)
 	if len(t.jobs) == 0 {
-		return nil, noJobLines(t.name, t.stats)
+		return nil, cli.NoJobLines(t.name, t.stats)
 	}
 	return t, nil
-}
-
-// noJobLines is the error for a log without a job: with -lenient, every
-// job line may have been malformed and skipped, and then it says so.
-func noJobLines(name string, st swf.Stats) error {
-	if st.Skipped == 0 {
-		return fmt.Errorf("%s: no job lines", name)
-	}
-	err := fmt.Errorf("%s: no job line could be read: %d malformed lines skipped (-lenient)", name, st.Skipped)
-	if len(st.Errors) > 0 {
-		err = fmt.Errorf("%w; first: %v", err, st.Errors[0])
-	}
-	return err
 }
 
 // sniffBytes is how much of the (decompressed) input sniff looks at for

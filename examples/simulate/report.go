@@ -44,11 +44,7 @@ func warnings(info *runInfo) []warning {
 		ws = append(ws, warning{kind, fmt.Sprintf(format, a...), data})
 	}
 	st := info.trace.stats
-	if st.Skipped > 0 {
-		w := fmt.Sprintf("skipped %d malformed lines (-lenient)", st.Skipped)
-		if len(st.Errors) > 0 {
-			w += "; first: " + st.Errors[0].Error()
-		}
+	if w := cli.SkippedOf(st).Note(); w != "" {
 		add("skipped", map[string]int{"lines": st.Skipped}, "%s", w)
 	}
 	if st.OutOfOrder > 0 {

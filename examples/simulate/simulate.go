@@ -125,13 +125,13 @@ func simulate(ctx context.Context, o options, stdin io.Reader, stdout, stderr io
 			info.streamed = true
 			return finish(o, info, t0, stdout, bar)
 		case !errors.Is(err, errRestart):
-			return err
+			return cli.LenientHint(err)
 		}
 	}
 	bar.Stage("read", 1)
 	tr, err := readTrace(o.trace, stdin, o.lenient, bar.Set)
 	if err != nil {
-		return err
+		return cli.LenientHint(err)
 	}
 	info := &runInfo{trace: tr, policy: o.policy}
 	for i := range tr.jobs {

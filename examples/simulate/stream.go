@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/batchq/batchq/examples/internal/cli"
 	"github.com/batchq/batchq/internal/inflate"
 	"github.com/batchq/batchq/internal/jobid"
 	"github.com/batchq/batchq/sanitize"
@@ -462,7 +463,7 @@ func streamRun(ctx context.Context, o options, set func(float64), t0 time.Time, 
 	}
 	t.stats = r.Stats()
 	if t.read == 0 {
-		return nil, noJobLines(t.name, t.stats)
+		return nil, cli.NoJobLines(t.name, t.stats)
 	}
 	if raised >= 0 && seenEst != raised {
 		// The scan read a line the Reader skipped (lenient), or the

@@ -275,6 +275,12 @@ type Sidecar struct {
 	// them too), of the traces this invocation read (none when every
 	// run was done already); absent when none had any.
 	TrailingZeros map[string]int64 `json:"trailing_zero_bytes,omitempty"`
+	// DegenerateEMax is, by trace, its largest estimate when that is one
+	// corrupt value (cli.DegenerateEMax: LLNL-Atlas's 23 years) and S6
+	// fills the jobs without an estimate with it, as simulate and
+	// estimates warn (their warning_data.degenerate_e_max); of the traces
+	// this invocation read, absent when none.
+	DegenerateEMax map[string]*cli.DegenerateEMax `json:"degenerate_e_max,omitempty"`
 }
 
 // runOptions are the run command's settings.
@@ -381,7 +387,51 @@ type traceCache struct {
 	rawRefs map[string]int
 	inRefs  map[inputKey]int
 	parse   time.Duration
-	zeros   map[string]int64 // by trace: zero bytes after its last gzip member (cli.ReadLog)
+	zeros   map[string]int64      // by trace: zero bytes after its last gzip member (cli.ReadLog)
+	eMax    map[string]*eMaxState // by trace: a degenerate E_max (degenerateEMax)
+}
+
+// eMaxState is a trace's degenerate E_max and the run that counted the
+// jobs it reached: the lowest-numbered run that filled estimates with it
+// (S6), as simulate counts them (its filled jobs and those that asked
+// it, of the jobs simulated); run -1 until one did.
+type eMaxState struct {
+	d     *cli.DegenerateEMax
+	atMax int
+	run   int
+}
+
+// noteEMax counts, for run n of trace, the jobs its degenerate E_max
+// reached, if the run filled estimates with it and no lower-numbered run
+// did.
+func (c *traceCache) noteEMax(trace string, n int, cfg sched.Config, res *sched.Result) {
+	if cfg.Peer != sched.PeerNone || cfg.MaxEstimate != 0 || res.Summary.Filled == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.eMax[trace]; st != nil && (st.run < 0 || n < st.run) {
+		st.run = n
+		kept := res.Rejected.Kept
+		st.d.Reached(min(res.Summary.Filled+st.atMax, kept), kept)
+	}
+}
+
+// eMaxReached is the degenerate E_max of each trace that a run filled
+// estimates with, nil when none did.
+func (c *traceCache) eMaxReached() map[string]*cli.DegenerateEMax {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var m map[string]*cli.DegenerateEMax
+	for t, st := range c.eMax {
+		if st.run >= 0 {
+			if m == nil {
+				m = map[string]*cli.DegenerateEMax{}
+			}
+			m[t] = st.d
+		}
+	}
+	return m
 }
 
 type inputKey struct {
@@ -465,6 +515,14 @@ func (c *traceCache) input(p Params) ([]swf.Job, int64, error) {
 			raw.err = fmt.Errorf("trace %s: %s: no job lines", p.Trace, path)
 			return
 		}
+		if d, atMax := degenerateEMax(jobs); d != nil {
+			c.mu.Lock()
+			if c.eMax == nil {
+				c.eMax = map[string]*eMaxState{}
+			}
+			c.eMax[p.Trace] = &eMaxState{d: d, atMax: atMax, run: -1}
+			c.mu.Unlock()
+		}
 		raw.jobs, raw.machine = jobs, p.Machine
 		if raw.machine == 0 {
 			if raw.machine, err = h.MachineSize(); err != nil {
@@ -547,6 +605,7 @@ func simulateRun(ctx context.Context, c *traceCache, hash string, r Run) ([]byte
 	if err != nil {
 		return nil, fmt.Errorf("run %d (%s %s): %w", r.N, r.Trace, r.Policy, err)
 	}
+	c.noteEMax(r.Trace, r.N, cfg, res)
 	m := metricsOf(res.Summary)
 	if len(res.Rejected.Excluded) > 0 {
 		m.RejectedBy = cli.ReasonKeys(cli.ByReason(res.Rejected))
@@ -610,7 +669,7 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 	if len(todo) > 0 {
 		cpu, err := execute(ctx, o, hash, todo, f, stderr)
 		side.RunTime, side.Ran, side.Reused = cpu.sim.Seconds(), cpu.ran, cpu.reused
-		side.Parse, side.TrailingZeros = cpu.parse.Seconds(), cpu.zeros
+		side.Parse, side.TrailingZeros, side.DegenerateEMax = cpu.parse.Seconds(), cpu.zeros, cpu.eMax
 		if err != nil {
 			return side, err
 		}
@@ -630,7 +689,8 @@ func runShard(ctx context.Context, o runOptions, stderr io.Writer) (*Sidecar, er
 type cpuUse struct {
 	sim, parse  time.Duration
 	ran, reused int
-	zeros       map[string]int64 // traceCache.zeros
+	zeros       map[string]int64               // traceCache.zeros
+	eMax        map[string]*cli.DegenerateEMax // traceCache.eMax
 }
 
 // maxWorkers bounds run's -j.
@@ -716,6 +776,7 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 		bar.Set(float64(next) / float64(len(todo)))
 	}
 	use.parse = cache.parse
+	use.eMax = cache.eMaxReached()
 	cache.mu.Lock()
 	use.zeros = cache.zeros
 	cache.mu.Unlock()
@@ -726,4 +787,25 @@ func execute(ctx context.Context, o runOptions, hash string, todo []Run, w io.Wr
 		firstErr = fmt.Errorf("interrupted after %d of %d runs (run again to resume)", next, len(todo))
 	}
 	return use, firstErr
+}
+
+// degenerateEMax is the log's largest estimate if it is one corrupt value
+// (cli.DegenerateEMax, simulate's and estimates' rule) and some job has no
+// estimate, which S6 fills with it in every run but a peer's (-compat),
+// with how many jobs ask it; nil otherwise. The jobs it reached are
+// counted by the runs (traceCache.noteEMax).
+func degenerateEMax(jobs []swf.Job) (*cli.DegenerateEMax, int) {
+	var s cli.EMaxScan
+	missing := 0
+	for i := range jobs {
+		s.Add(&jobs[i])
+		if !jobs[i].HasEstimate() {
+			missing++
+		}
+	}
+	d := s.Degenerate()
+	if d == nil || missing == 0 {
+		return nil, 0
+	}
+	return d, s.AtMax
 }

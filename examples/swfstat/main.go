@@ -106,22 +106,15 @@ func stat(out io.Writer, stdin io.Reader, args []string, lenient, asJSON bool) e
 		if pe := (*swf.ParseError)(nil); len(args) == 0 || !errors.As(err, &pe) {
 			return err
 		}
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if s.jobs == 0 && s.stats.Skipped > 0 {
-		// As simulate says it: every line was malformed, nothing
-		// summarized (the file named, as every run error names it).
-		msg := fmt.Sprintf("%s: no job line could be read: %d malformed lines skipped (-lenient)", name, s.stats.Skipped)
-		if len(s.stats.Errors) > 0 {
-			msg += fmt.Sprintf("; first: %v", s.stats.Errors[0])
-		}
-		return errors.New(msg)
+		return cli.LenientHint(fmt.Errorf("%s: %w", name, err))
 	}
 	if s.jobs == 0 {
 		// A summary of nothing is not a summary: every other command
 		// says the same of such a file (exit 1), and a script reading
-		// "jobs 0" with exit 0 took it for a log that was read.
-		return fmt.Errorf("%s: no job lines", name)
+		// "jobs 0" with exit 0 took it for a log that was read. With
+		// -lenient, every line may have been malformed: said as simulate
+		// says it.
+		return cli.NoJobLines(name, s.stats)
 	}
 	s.zeros = zeros()
 	if asJSON {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/batchq/batchq/internal/tracetest"
 )
 
 // A -logs name that is not one of the four logs is a usage error before
@@ -75,5 +78,39 @@ func TestRefusedJobsNoted(t *testing.T) {
 		if !strings.Contains(out.String(), "the simulator refused 2 of the 3 sane jobs (2 duplicate ID)") {
 			t.Errorf("%q: the refused jobs are not said:\n%s", args, out.String())
 		}
+	}
+}
+
+// A log shorter than the thesis's under its name (a part of SDSC-BLUE)
+// whose sane set holds jobs sized from field 8 says it simulates fewer
+// jobs than the thesis, and does not blame those jobs for a difference
+// they do not make: it said "we simulate -220587 jobs more than the
+// thesis" and that the thesis's count matched the jobs with an allocated
+// size.
+func TestShortLogFewerJobs(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 1152\n")
+	for i := range 30 {
+		alloc := 8
+		if i%3 == 0 {
+			alloc = -1 // sized from field 8 (S5)
+		}
+		fmt.Fprintf(&b, "%d %d 10 100 %d -1 -1 8 200 -1 1 1 1 1 1 -1 -1 -1\n", i+1, 60*i, alloc)
+	}
+	if err := os.WriteFile(filepath.Join(dir, tracetest.SDSCBlue), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if code := run(t.Context(), []string{"-logs", "BLUE", "-dir", dir}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	s := out.String()
+	if want := "On BLUE we simulate 223377 jobs fewer than the thesis (-100.0%)."; !strings.Contains(s, want) ||
+		strings.Contains(s, "more than the thesis") || strings.Contains(s, "The thesis's count matches") {
+		t.Errorf("want %q and no claim that the thesis left out the field-8 jobs:\n%s", want, s)
+	}
+	if want := "do not explain the difference: the log read is not the thesis's (30 records)"; !strings.Contains(s, want) {
+		t.Errorf("want %q in:\n%s", want, s)
 	}
 }

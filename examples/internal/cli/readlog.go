@@ -16,23 +16,101 @@ import (
 // convert, which open theirs with swf.Open or inflate, take the count
 // from the reader).
 func ReadLog(path string) (*swf.Header, []swf.Job, int64, error) {
+	h, jobs, _, zeros, err := readLog(path, false)
+	return h, jobs, zeros, err
+}
+
+// ReadLogLenient is ReadLog for a command with -lenient (simulate's and
+// swfstat's flag): lenient, a malformed line is skipped and counted in the
+// returned Stats (Skipped, Errors), which the command reports (SkippedOf);
+// strict, the error of a malformed line says that -lenient skips it
+// (LenientHint). A log whose every job line was skipped is an error
+// (NoJobLines).
+func ReadLogLenient(path string, lenient bool) (*swf.Header, []swf.Job, swf.Stats, int64, error) {
+	h, jobs, st, zeros, err := readLog(path, lenient)
+	if err != nil {
+		return nil, nil, st, 0, LenientHint(err)
+	}
+	if len(jobs) == 0 && st.Skipped > 0 {
+		return nil, nil, st, 0, NoJobLines(path, st)
+	}
+	return h, jobs, st, zeros, nil
+}
+
+func readLog(path string, lenient bool) (*swf.Header, []swf.Job, swf.Stats, int64, error) {
 	f, err := swf.Open(path)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, swf.Stats{}, 0, err
 	}
 	defer BoundDrain(f, DamageIdle)() // (a named pipe may stall)
+	f.Lenient = lenient
 	h, err := f.Header()
 	if err == nil {
 		var jobs []swf.Job
 		if jobs, err = f.ReadAll(); err == nil {
-			return h, jobs, f.TrailingZeros(), nil
+			return h, jobs, f.Stats(), f.TrailingZeros(), nil
 		}
 	}
 	// A *ParseError names no file (swf.ReadFile's rule); the others do.
 	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) {
 		err = fmt.Errorf("%s: %w", path, err)
 	}
-	return nil, nil, 0, err
+	return nil, nil, f.Stats(), 0, err
+}
+
+// LenientHint makes the error of a strict read's malformed line (a
+// *swf.ParseError, which a lenient read skips) say that -lenient skips
+// such lines; any other error (a damaged gzip stream's, whose garbage
+// lines a lenient read would skip only to fail at its end) is as it is.
+func LenientHint(err error) error {
+	if pe := (*swf.ParseError)(nil); errors.As(err, &pe) {
+		return fmt.Errorf("%w (-lenient skips malformed lines, counted and reported)", err)
+	}
+	return err
+}
+
+// NoJobLines is the error for a log of name without a job line: with
+// -lenient, every job line may have been malformed and skipped, and then
+// it says so (simulate's and swfstat's words).
+func NoJobLines(name string, st swf.Stats) error {
+	if st.Skipped == 0 {
+		return fmt.Errorf("%s: no job lines", name)
+	}
+	err := fmt.Errorf("%s: no job line could be read: %d malformed lines skipped (-lenient)", name, st.Skipped)
+	if len(st.Errors) > 0 {
+		err = fmt.Errorf("%w; first: %v", err, st.Errors[0])
+	}
+	return err
+}
+
+// Skipped is a lenient read's skipped lines as a report says them: in
+// -json under swfstat's keys, the count and the errors kept (the first
+// 100; a command's JSON object embeds it), in text Note's line.
+type Skipped struct {
+	Lines  int      `json:"malformed_lines_skipped"`
+	Errors []string `json:"skipped,omitempty"`
+}
+
+// Note is the text report's line of the skipped lines, "" when none was
+// (simulate's words).
+func (s Skipped) Note() string {
+	if s.Lines == 0 {
+		return ""
+	}
+	w := fmt.Sprintf("skipped %d malformed lines (-lenient)", s.Lines)
+	if len(s.Errors) > 0 {
+		w += "; first: " + s.Errors[0]
+	}
+	return w
+}
+
+// SkippedOf is st's Skipped.
+func SkippedOf(st swf.Stats) Skipped {
+	s := Skipped{Lines: st.Skipped}
+	for _, e := range st.Errors {
+		s.Errors = append(s.Errors, e.Error())
+	}
+	return s
 }
 
 // PaddingNote is the report's note of z zero bytes after the last gzip
