@@ -136,3 +136,39 @@ func TestFormQuerySkippedRefused(t *testing.T) {
 		t.Errorf("within=1%%3B: %d, want the form with the field's error", code)
 	}
 }
+
+// A rewind's ?time= that cannot be read is a 400 quoting what was sent,
+// clipped: it said time: "" (URL.Query skipped the pair), as if no time
+// had been sent. A time that is not Unix seconds is quoted as before.
+func TestRewindTimeQuoted(t *testing.T) {
+	admin := Token{Name: "admin", Secret: "admin-secret-0123456789", Systems: []string{"*"}, Admin: true}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, Tokens: []Token{admin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	rewind := func(q string) (int, string) {
+		r := httptest.NewRequest("POST", "/karnak/admin/system/s1/rewind?"+q, nil)
+		r.Header.Set("Authorization", "Bearer "+admin.Secret)
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	long := strings.Repeat("9", 300) + "%zz"
+	for q, want := range map[string]string{
+		"time=%zz":           `time: "time=%zz" cannot be read`,
+		"time=1;x=2":         `time: "time=1;x=2" cannot be read`,
+		"x=1&time=12%":       `time: "time=12%" cannot be read`,
+		"time=" + long:       `time: "time=` + strings.Repeat("9", 40),
+		"time=abc":           `time: "abc", want Unix seconds`,
+		"time=" + long[:300]: `time: "` + strings.Repeat("9", 40),
+		"":                   `time: "", want Unix seconds`,
+	} {
+		code, body := rewind(q)
+		if code != 400 || !strings.HasPrefix(body, want) || len(body) > 300 || strings.Contains(body, `time: ""`) != (q == "") {
+			t.Errorf("?%.40s: %d %q, want a 400 beginning %q, clipped", q, code, body, want)
+		}
+	}
+}
