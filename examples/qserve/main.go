@@ -218,6 +218,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clientHeader := fs.String("client-header", "", "header a trusted proxy names the client in: X-Forwarded-For (default with -trusted-proxies) or X-Real-IP")
 	skew := fs.Duration("max-skew", 5*time.Minute, "how far ahead of the wall clock an event's time may be")
 	maxSystems := fs.Int("max-systems", 0, "the most systems the service holds; an event naming one more is a 403 (0 = 256; a system costs up to 64 queues and 262,144 live jobs)")
+	maxQueues := fs.Int("max-queues", 0, "the most queues a system holds; an event naming one more is a 400 (0 = 64)")
+	maxLiveJobs := fs.Int("max-live-jobs", 0, "the most live jobs (submitted, not ended) a system holds; a submission past it is a 400 (0 = 262144)")
 	backstep := fs.Duration("max-backstep", 0, "how far before its system's last event an event may be (stored at it, counted); 0 = -max-skew; < 0: strict time order")
 	var to timeouts
 	fs.DurationVar(&to.header, "header-timeout", 10*time.Second, "time to read a request's headers")
@@ -267,8 +269,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("%s: %v, want > 0", d.name, d.d)
 		}
 	}
-	if *maxSystems < 0 {
-		return cli.Usagef("max-systems: %d, want ≥ 0 (0 = 256)", *maxSystems)
+	for _, m := range []struct {
+		name   string
+		n, def int
+	}{{"max-systems", *maxSystems, 256}, {"max-queues", *maxQueues, 64}, {"max-live-jobs", *maxLiveJobs, 1 << 18}} {
+		if m.n < 0 {
+			return cli.Usagef("%s: %d, want ≥ 0 (0 = %d)", m.name, m.n, m.def)
+		}
 	}
 	if *fixed < 0 {
 		return cli.Usagef("now: %d, want Unix seconds ≥ 0 (0 = the wall clock)", *fixed)
@@ -279,7 +286,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := karnak.Config{History: *history, Levels: levels, PruneEvery: *pruneEvery, Neighbors: neighbors, Logf: logger.Printf,
 		NoCache: *noCache, Rate: *rate, Burst: *burst, MaxSkew: int64(skew.Seconds()), MaxBackstep: int64(backstep.Seconds()),
-		ClientHeader: *clientHeader, MaxForecastJobs: *forecastJobs, MaxSystems: *maxSystems}
+		ClientHeader: *clientHeader, MaxForecastJobs: *forecastJobs, MaxSystems: *maxSystems,
+		MaxQueues: *maxQueues, MaxLiveJobs: *maxLiveJobs}
 	if *backstep < 0 {
 		cfg.MaxBackstep = -1
 	}

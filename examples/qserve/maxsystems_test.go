@@ -40,3 +40,55 @@ func TestServeMaxSystems(t *testing.T) {
 		}
 	}
 }
+
+// -max-queues and -max-live-jobs set karnak.Config.MaxQueues and
+// MaxLiveJobs as -max-systems sets MaxSystems: given before or after the
+// other flags, a system of 2 queues refuses a third, and one of 2 live
+// jobs a third submission, with a 400 that names the flag; a negative or
+// non-numeric count is a usage error naming it, before the service
+// listens.
+func TestServeMaxQueuesLiveJobs(t *testing.T) {
+	limits := []struct {
+		flag   string
+		events func(i int) string // the i-th event after the system's queue q0
+	}{
+		{"max-queues", func(i int) string {
+			return fmt.Sprintf(`{"kind":"queue","system":"s","time":%d,"queue":"q%d","cores":8,"wallTime":3600}`, testNow, i)
+		}},
+		{"max-live-jobs", func(i int) string {
+			return fmt.Sprintf(`{"kind":"submit","system":"s","job":%d,"time":%d,"queue":"q0","cores":1,"wallTime":60}`, 100+i, testNow)
+		}},
+	}
+	for _, l := range limits {
+		for _, args := range [][]string{{"-" + l.flag, "-1"}, {"-" + l.flag + "=-9223372036854775808"}, {"-" + l.flag, "x"}} {
+			var out, errb strings.Builder
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a service that started stops
+			err := run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", "", "-tokens", "off"}, args...), &out, &errb)
+			cancel()
+			if !errors.As(err, new(cli.UsageError)) || !strings.Contains(err.Error(), l.flag) || strings.Contains(err.Error(), "not defined") || strings.Contains(errb.String(), "listening") {
+				t.Errorf("%q: %v (log %q), want a usage error naming %s, before listening", args, err, errb.String(), l.flag)
+			}
+		}
+	}
+	if testing.Short() {
+		t.Skip("starts subprocesses")
+	}
+	for _, l := range limits {
+		for _, flags := range [][]string{{"-" + l.flag, "2", "-tokens", "off"}, {"-tokens", "off", "-" + l.flag + "=2"}} {
+			_, url := startChild(t, filepath.Join(t.TempDir(), "q.db"), flags...)
+			if code, msg := do(t, "POST", url+"/karnak/events", "application/json", fmt.Sprintf(`{"kind":"queue","system":"s","time":%d,"queue":"q0","cores":8,"wallTime":3600}`, testNow)); code != 200 {
+				t.Fatalf("%q: the first queue: %d %q", flags, code, msg)
+			}
+			wants := []int{200, 200, 400} // live jobs 1, 2 and 3
+			if l.flag == "max-queues" {
+				wants = []int{200, 400} // queues q1 (the second) and q2
+			}
+			for i, want := range wants {
+				code, msg := do(t, "POST", url+"/karnak/events", "application/json", l.events(i+1))
+				if code != want || (want == 400 && !strings.Contains(msg, "at most 2 (set by the operator: qserve -"+l.flag+";")) {
+					t.Errorf("%q: event %d: %d %q, want %d (a 400 naming -%s)", flags, i+1, code, msg, want, l.flag)
+				}
+			}
+		}
+	}
+}

@@ -161,6 +161,10 @@ func setting(field string) string {
 		flag = "-max-forecast-jobs"
 	case "MaxSystems":
 		flag = "-max-systems"
+	case "MaxQueues":
+		flag = "-max-queues"
+	case "MaxLiveJobs":
+		flag = "-max-live-jobs"
 	}
 	if flag == "" {
 		return "a limit of the service: karnak.Config." + field

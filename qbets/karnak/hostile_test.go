@@ -300,9 +300,9 @@ func TestBoundedInputs(t *testing.T) {
 		{"application/json", fmt.Sprintf(`{"kind":"start","system":"%s","job":1,"time":%d}`, strings.Repeat("y", 1<<20), testNow), 400, "events[0].system"},
 		{"text/plain", ev(""), 415, "Content-Type"},
 		{"", ev(""), 415, "Content-Type"},
-		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "(a limit of the service: karnak.Config.MaxQueues)"},
+		{"application/json", fmt.Sprintf(`{"kind":"queue","system":"s1","time":%d,"queue":"q3","cores":1,"wallTime":60}`, testNow), 400, "(set by the operator: qserve -max-queues; karnak.Config.MaxQueues)"},
 		{"application/json", fmt.Sprintf(`[{"kind":"queue","system":"n2","time":%[1]d,"queue":"q","cores":1,"wallTime":60},{"kind":"queue","system":"n3","time":%[1]d,"queue":"q","cores":1,"wallTime":60}]`, testNow), 403, "(set by the operator: qserve -max-systems; karnak.Config.MaxSystems)"},
-		{"application/json", fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7001,"time":%[1]d,"queue":"debug","cores":1},{"kind":"submit","system":"s1","job":7002,"time":%[1]d,"queue":"debug","cores":1}]`, testNow), 400, "(a limit of the service: karnak.Config.MaxLiveJobs)"},
+		{"application/json", fmt.Sprintf(`[{"kind":"submit","system":"s1","job":7001,"time":%[1]d,"queue":"debug","cores":1},{"kind":"submit","system":"s1","job":7002,"time":%[1]d,"queue":"debug","cores":1}]`, testNow), 400, "(set by the operator: qserve -max-live-jobs; karnak.Config.MaxLiveJobs)"},
 	} {
 		resp, out := doReq(t, "POST", u, c.ctype, "", c.body)
 		if resp.StatusCode != c.code || !strings.Contains(out, c.want) {

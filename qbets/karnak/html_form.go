@@ -138,8 +138,20 @@ func levelsOf(r *http.Request, levels []Level) *levelsForm {
 // for each location below it. A GET form: asking is a read, so the
 // answer can be bookmarked and needs no token.
 func (s *Service) predictPage(w http.ResponseWriter, r *http.Request) {
+	if err := query(r.URL.RawQuery).check(formParams...); err != nil {
+		s.writeError(w, err)
+		return
+	}
 	s.predictForm(w, r, r.URL.Query(), "") // bounded by checkRequestLine
 }
+
+// formParams are the parameters predictForm reads. One whose pair cannot
+// be read (a malformed %-escape, a ';': never in what a browser submits)
+// is a 400 naming it, as on the lists: URL.Query skipped it, so that
+// ?cores=%zz showed the empty form, ?show=%zz asked for a prediction
+// and ?quantile=50;x answered the default quantile, each a 200
+// (TestFormQuerySkippedRefused).
+var formParams = []string{"loc", "queue", "cores", "wallTime", "hours", "minutes", "quantile", "confidence", "within", "show", "sys"}
 
 // predictForm is predictPage for the query v; overlong, when not "", is
 // why the query was too long to read whole (formOverlong): the form is

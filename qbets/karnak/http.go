@@ -1094,7 +1094,14 @@ func (s *Service) admin(w http.ResponseWriter, r *http.Request) {
 	case "drop":
 		err = s.Drop(sys)
 	case "rewind":
-		v := r.URL.Query().Get("time")
+		// A pair that cannot be read is refused quoting it, as the
+		// lists' are: URL.Query skipped it, and the 400 said time: "".
+		q := query(r.URL.RawQuery)
+		if err := q.check("time"); err != nil {
+			s.writeError(w, err)
+			return
+		}
+		v := q.Get("time")
 		t, perr := strconv.ParseInt(v, 10, 64)
 		if perr != nil {
 			s.writeError(w, badRequest("time: %q, want Unix seconds", clip(v)))

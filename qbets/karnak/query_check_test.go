@@ -84,3 +84,91 @@ func TestFormatSkippedRefused(t *testing.T) {
 		}
 	}
 }
+
+// The form's parameters whose pair cannot be read are a 400 naming them,
+// as the lists' are: the form read its query with URL.Query, which skips
+// such a pair, so that ?cores=%zz showed the empty form and
+// ?quantile=50;x answered the default quantile, each a 200. Other
+// parameters' bad pairs are still skipped, and a well-formed query (one
+// with a ';' escaped, as a browser sends it) is read as before.
+func TestFormQuerySkippedRefused(t *testing.T) {
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (int, string) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		return w.Code, w.Body.String()
+	}
+	const ok = "loc=normal%40s1&cores=4&wallTime=01%3A00%3A00"
+	for q, field := range map[string]string{
+		"cores=%zz":                      "cores",
+		ok + "&quantile=50;x":            "quantile",
+		ok + "&confidence=9%":            "confidence",
+		ok + "&within=%G0":               "within",
+		ok + "&show=%zz":                 "show",
+		"loc=normal%40s1;loc=debug%40s1": "loc",
+		"queue=normal@s1%":               "queue",
+		"x=1&wallTime;=3600":             "wallTime",
+		"hours=1;minutes=2":              "hours",
+		"minutes=%2":                     "minutes",
+		"sys=s%zz":                       "sys",
+	} {
+		for _, page := range []string{"waittime", "starttime"} {
+			path := "/karnak/" + page + "/predict.html?" + q
+			if code, body := get(path); code != 400 || !strings.HasPrefix(body, field+": ") || !strings.Contains(body, "cannot be read") {
+				t.Errorf("%s: %d %q, want a 400 naming %s", path, code, body, field)
+			}
+		}
+	}
+	for _, q := range []string{"", "x=%zz", ok + "&y=1;2", ok + "&within=00%3A30%3A00&z=%"} {
+		path := "/karnak/waittime/predict.html?" + q
+		if code, _ := get(path); code != 200 {
+			t.Errorf("%s: %d, want the form as before", path, code)
+		}
+	}
+	// An escaped ';' is a value's: the form shows it again with its error.
+	if code, body := get("/karnak/waittime/predict.html?" + ok + "&within=1%3B"); code != 400 || !strings.Contains(body, `&#34;1;&#34;: want hh:mm:ss`) {
+		t.Errorf("within=1%%3B: %d, want the form with the field's error", code)
+	}
+}
+
+// A rewind's ?time= that cannot be read is a 400 quoting what was sent,
+// clipped: it said time: "" (URL.Query skipped the pair), as if no time
+// had been sent. A time that is not Unix seconds is quoted as before.
+func TestRewindTimeQuoted(t *testing.T) {
+	admin := Token{Name: "admin", Secret: "admin-secret-0123456789", Systems: []string{"*"}, Admin: true}
+	s, err := NewServiceWith(nil, func() int64 { return testNow }, Config{Rate: -1, Tokens: []Token{admin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ingest(testEvents()); err != nil {
+		t.Fatal(err)
+	}
+	rewind := func(q string) (int, string) {
+		r := httptest.NewRequest("POST", "/karnak/admin/system/s1/rewind?"+q, nil)
+		r.Header.Set("Authorization", "Bearer "+admin.Secret)
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	long := strings.Repeat("9", 300) + "%zz"
+	for q, want := range map[string]string{
+		"time=%zz":           `time: "time=%zz" cannot be read`,
+		"time=1;x=2":         `time: "time=1;x=2" cannot be read`,
+		"x=1&time=12%":       `time: "time=12%" cannot be read`,
+		"time=" + long:       `time: "time=` + strings.Repeat("9", 40),
+		"time=abc":           `time: "abc", want Unix seconds`,
+		"time=" + long[:300]: `time: "` + strings.Repeat("9", 40),
+		"":                   `time: "", want Unix seconds`,
+	} {
+		code, body := rewind(q)
+		if code != 400 || !strings.HasPrefix(body, want) || len(body) > 300 || strings.Contains(body, `time: ""`) != (q == "") {
+			t.Errorf("?%.40s: %d %q, want a 400 beginning %q, clipped", q, code, body, want)
+		}
+	}
+}

@@ -445,7 +445,7 @@ func TestWaitingEmptyPageLinksBack(t *testing.T) {
 					t.Errorf("%s%s: the last line does not link %s:\n%s", ext, c.query, c.prev, body)
 				}
 			case "html":
-				if !strings.Contains(body, `<a href="`+strings.ReplaceAll(base+ext+c.prev, "&", "&amp;")+`">the last ones</a>`) {
+				if !strings.Contains(body, `<a href="`+strings.ReplaceAll(base+ext+c.prev, "&", "&amp;")+`">the previous ones</a>`) {
 					t.Errorf("%s%s: the page does not link %s:\n%s", ext, c.query, c.prev, body)
 				}
 			}
