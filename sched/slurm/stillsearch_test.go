@@ -26,7 +26,7 @@ func TestStillSpanSearch(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
-	stillSearch(t, n, 77, false)
+	stillSearch(t, n, 77, searchAny)
 }
 
 // TestStillSpanSearchFairTree is TestStillSpanSearch on Fair Tree sites
@@ -45,13 +45,32 @@ func TestStillSpanSearchFairTree(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	stillSearch(t, n, 91, true)
+	stillSearch(t, n, 91, searchFairTree)
 }
 
+// TestStillSpanSearchClassic is TestStillSpanSearchFairTree on classic
+// sites (fair share weighted under a SchedMinInterval), where stillUntil
+// looks ahead on the classic factors and the waiting jobs' priorities
+// (csChange).
+func TestStillSpanSearchClassic(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	stillSearch(t, n, 92, searchClassic)
+}
+
+// The sites stillSearch draws.
+const (
+	searchAny      = iota // TestStillSpanSearch's
+	searchFairTree        // Fair Tree weighted under a SchedMinInterval
+	searchClassic         // the same, classic
+)
+
 // stillSearch runs n rounds (BATCHQ_STILL_ROUNDS) of the search from
-// seed BATCHQ_STILL_SEED on PCG stream stream; fairTree draws Fair Tree
-// sites (see TestStillSpanSearchFairTree), otherwise TestStillSpanSearch's.
-func stillSearch(t *testing.T, n int, stream uint64, fairTree bool) {
+// seed BATCHQ_STILL_SEED on PCG stream stream, of the sites sites says.
+func stillSearch(t *testing.T, n int, stream uint64, sites int) {
+	fairTree := sites != searchAny // fair share weighted under a SchedMinInterval
 	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
 		n = v
 	}
@@ -128,7 +147,7 @@ func stillSearch(t *testing.T, n int, stream uint64, fairTree bool) {
 		}
 		site.ClassicFairshare = rng.IntN(2) == 0
 		if fairTree {
-			site.ClassicFairshare = false
+			site.ClassicFairshare = sites == searchClassic
 			site.WeightFairshare = 10000 * (1 + rng.Int64N(3))
 			site.CalcPeriod = []int64{1, 7, 30, 60}[rng.IntN(4)]
 			if rng.IntN(2) == 0 {

@@ -54,9 +54,6 @@ func (p *Policy) stillUntil() int64 {
 	// not compute any, and catchUp leaves them to the last, as quiet's.
 	p.stillLazy = p.fullPending && (p.bfDirty || p.cfg.Builtin)
 	fs := !p.stillLazy && p.cfg.WeightFairshare > 0
-	if fs && p.cfg.ClassicFairshare {
-		return p.nextCalc // usage moves classic's factor at any calculation
-	}
 	if fs && p.fsStill() < fsLook {
 		// A stretch just begun: looking ahead would cost more than the
 		// wake-ups it spares (most end within a few calculations), and
@@ -82,6 +79,12 @@ func (p *Policy) stillUntil() int64 {
 	}
 	switch {
 	case t == p.nextCalc || p.stillLazy:
+	case fs && p.cfg.ClassicFairshare:
+		// Classic: a factor moves with usage at any calculation, and a
+		// priority with it and its age: looking ahead finds the first
+		// that changes one.
+		t = min(t, p.csChange(t))
+		p.stillLazy = t > p.nextCalc
 	default:
 		t = min(t, p.prioChange())
 		if fs && t > p.nextCalc {
@@ -326,10 +329,79 @@ func (p *Policy) fsChange(limit int64) int64 {
 	return res
 }
 
+// csChange is fsChange under classic fair share (with fair share
+// weighted): the first calculation in [nextCalc, limit) at which some
+// waiting job's priority differs from the one it has (limit if none
+// does), and never if none ever does until a job starts, ends, arrives
+// or leaves. Classic's factors (2^(−UE/S), UE the effective usage the
+// accounts get at every calculation and a user when a priority reads it)
+// move with usage at any calculation, and a priority with them and its
+// age: so it looks ahead as fsChange does, computing at each calculation
+// every waiting job's priority as a wake-up would (calc), and then puts
+// the tree back as it was, effective usage and the count of
+// calculations (tree.gen) included. Once the tree's state at a fold of
+// the decay scale is the last fold's and no waiting job's age factor
+// moved since that fold (each at 1, or age unweighted), the calculations
+// between repeat for ever with the same priorities, none of which
+// changed. Its answer holds until a job starts or ends (runGen), the
+// waiting jobs change (queueGen), or the calculations pass it. A job
+// running 2^40 s on the whole machine with another waiting woke Run at
+// every calculation: 3.7·10^9 times (TestStillSpanClassic).
+func (p *Policy) csChange(limit int64) int64 {
+	if p.fsLooked && p.fsGen == p.runGen && p.csQueue == p.queueGen && p.fsFrom <= p.nextCalc &&
+		(p.nextCalc < p.fsUntil && (p.fsHit || limit <= p.fsUntil) || p.nextCalc == p.fsUntil && p.fsHit) {
+		return p.fsUntil
+	}
+	t, sv, P := p.tree, &p.fsSave, p.calcPeriod
+	w := p.weights()
+	// aged: the first calculation from which no waiting job's age factor
+	// moves (it is 1 from PriorityMaxAge after its submission on).
+	aged := int64(-never)
+	if w.age > 0 {
+		for _, r := range p.queue {
+			if !(r.out && (r.running || r.gone)) {
+				aged = max(aged, r.submit+p.maxAge)
+			}
+		}
+	}
+	sv.save(p)
+	end := limit
+	if n := max(fsLook, p.fsStill()); (end-p.nextCalc)/P > n {
+		end = p.nextCalc + n*P
+	}
+	res, hit := end, false
+	folds, seen, fold := t.folds, false, int64(0)
+	for c := p.nextCalc; c < end && !hit; c += P {
+		p.calcUsage(c)
+		for _, r := range p.queue { // reprioSlow's walk
+			if !(r.out && (r.running || r.gone)) && w.full(p, r, c) != r.prio {
+				hit, res = true, c
+				break
+			}
+		}
+		if !hit && t.folds != folds {
+			folds = t.folds
+			sv.state = t.state(sv.state[:0])
+			if seen && fold+P >= aged && slices.Equal(sv.state, sv.prev) {
+				res = never // the cycle since fold repeats, ages and all
+				break
+			}
+			sv.state, sv.prev, seen, fold = sv.prev, sv.state, true, c
+		}
+	}
+	sv.restore(p)
+	p.fsLooked, p.fsGen, p.fsFrom, p.fsUntil, p.fsHit = true, p.runGen, p.nextCalc, res, hit
+	p.csQueue = p.queueGen
+	return res
+}
+
 // fsSave is what a calculation's usage and a ranking change of the
-// tree and the policy, for fsChange to put back.
+// tree and the policy, for fsChange and csChange to put back.
 type fsSave struct {
 	usage, key     []float64
+	efctv          []float64 // classic's effective usage, and efctvOK
+	efctvOK        []bool
+	gen            int64 // classic's count of calculations
 	pos            []int
 	rank, rank0    []int32
 	moved          []bool
@@ -346,11 +418,14 @@ type fsSave struct {
 func (sv *fsSave) save(p *Policy) {
 	t := p.tree
 	sv.usage, sv.key, sv.pos, sv.rank, sv.moved = sv.usage[:0], sv.key[:0], sv.pos[:0], sv.rank[:0], sv.moved[:0]
+	sv.efctv, sv.efctvOK = sv.efctv[:0], sv.efctvOK[:0]
 	for _, i := range t.act {
 		a := &t.a[i]
 		sv.usage, sv.key = append(sv.usage, a.usage), append(sv.key, t.ft[i].levelFS)
 		sv.pos, sv.rank, sv.moved = append(sv.pos, a.pos), append(sv.rank, t.ft[i].rank), append(sv.moved, a.moved)
+		sv.efctv, sv.efctvOK = append(sv.efctv, a.efctv), append(sv.efctvOK, a.efctvOK)
 	}
+	sv.gen = t.gen
 	sv.tmoved = append(sv.tmoved[:0], t.moved...)
 	sv.pend = append(sv.pend[:0], p.pendingUse...)
 	sv.lastRan, sv.calcs = p.lastRan, p.calcs
@@ -362,11 +437,13 @@ func (sv *fsSave) restore(p *Policy) {
 	for k, i := range t.act {
 		a := &t.a[i]
 		a.usage, t.ft[i].levelFS, a.pos, t.ft[i].rank, a.moved = sv.usage[k], sv.key[k], sv.pos[k], sv.rank[k], sv.moved[k]
+		a.efctv, a.efctvOK = sv.efctv[k], sv.efctvOK[k]
 		if i != 0 {
 			t.a[a.parent].children[a.pos] = i
 		}
 	}
 	t.moved = append(t.moved[:0], sv.tmoved...)
+	t.gen = sv.gen
 	p.pendingUse = append(p.pendingUse[:0], sv.pend...)
 	p.lastRan, p.calcs = sv.lastRan, sv.calcs
 	t.scale, t.folds, t.ranksOK, t.allStale, t.lo, t.hi = sv.scale, sv.folds, sv.ranksOK, sv.stale, sv.lo, sv.hi
