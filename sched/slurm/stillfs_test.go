@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -106,5 +107,25 @@ func TestStillSpanClassic(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d wake-ups, %d calculations, %v", c.name, p.wakes, p.calcs, took)
+	}
+}
+
+// TestStillSpanClassicArrival: csChange's answer is about the jobs that
+// waited when it looked. Job 3 arrives long into a still stretch whose
+// look ahead found that nothing changes until an event (the state repeats
+// from one fold to the next); its age factor then rises at every
+// calculation for PriorityMaxAge, and each change brings a periodic run
+// (fullPending) whose time SchedMinInterval reads when job 1 ends. The
+// schedule is compared with a wake-up at every calculation.
+func TestStillSpanClassicArrival(t *testing.T) {
+	site := Config{WeightAge: 1000, MaxAge: 3600, WeightFairshare: 10000, ClassicFairshare: true,
+		DecayHalfLife: 60, SchedMinInterval: 400}
+	mach := sched.Config{MachineSize: 8}
+	const at = 1 << 20
+	for _, end := range []int64{at + 700, at + 1000, at + 2300} {
+		jobs := []swf.Job{stillJob(1, 0, end, 8), stillJob(2, 1, 10, 8), stillJob(3, at, 10, 4)}
+		eager, _ := prioLog(t, "eager", site, mach, jobs, nil, false, true)
+		lazy, _ := prioLog(t, "lazy", site, mach, jobs, nil, false, false)
+		sameLog(t, fmt.Sprint("job 1 ending at ", end), eager, lazy)
 	}
 }
