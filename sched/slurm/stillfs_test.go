@@ -129,3 +129,30 @@ func TestStillSpanClassicArrival(t *testing.T) {
 		sameLog(t, fmt.Sprint("job 1 ending at ", end), eager, lazy)
 	}
 }
+
+// TestStillSpanNoDecay pins what a still stretch costs without decay
+// (DecayHalfLife -1), under Fair Tree and classic fair share: the tree's
+// state never repeats, so the wake-ups stay few (a look ahead reaches as
+// far as the stretch has gone) but the looks and the catch-up step every
+// calculation, one per PriorityCalcPeriod (README, Cost). Job 1 runs
+// 2^24 s: 55,924 periods of 300 s.
+func TestStillSpanNoDecay(t *testing.T) {
+	const span = int64(1) << 24
+	for _, classic := range []bool{false, true} {
+		site := Config{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2, DecayHalfLife: -1,
+			ClassicFairshare: classic}
+		p, err := New(site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := []swf.Job{stillJob(1, 0, span, 8), stillJob(2, 1, 10, 8)}
+		if _, err := p.Run(wakeBound{context.Background(), p, 2000}, jobs); err != nil {
+			t.Fatalf("classic %v: %v after %d wake-ups", classic, err, p.wakes)
+		}
+		if periods := span / 300; p.calcs < periods {
+			t.Errorf("classic %v: %d calculations stepped, fewer than the %d periods: update the README's Cost",
+				classic, p.calcs, periods)
+		}
+		t.Logf("classic %v: %d wake-ups, %d calculations stepped", classic, p.wakes, p.calcs)
+	}
+}
