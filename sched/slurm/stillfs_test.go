@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -155,4 +156,46 @@ func TestStillSpanNoDecay(t *testing.T) {
 		}
 		t.Logf("classic %v: %d wake-ups, %d calculations stepped", classic, p.wakes, p.calcs)
 	}
+}
+
+// TestStillSpanLookCancel: a look ahead (fsChange, csChange) hears Run's
+// context as a catch-up does, every cutEvery calculations. It steps as
+// many calculations as the stretch has gone, each a wake-up before: a
+// still stretch without decay, whose looks never end at a repeat, ran a
+// look of millions of calculations after Run was cancelled (a deadline
+// of 5 s returned after 6.6 s under classic, 7.7 s under Fair Tree; of
+// 2^40 s, a look is minutes). The context here is done once the
+// calculations made, a look's included, pass 2^22.
+func TestStillSpanLookCancel(t *testing.T) {
+	for _, classic := range []bool{false, true} {
+		site := Config{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2, DecayHalfLife: -1,
+			ClassicFairshare: classic}
+		p, err := New(site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := []swf.Job{stillJob(1, 0, 1<<36, 8), stillJob(2, 1, 10, 8)}
+		if _, err := p.Run(calcBound{context.Background(), p, 1 << 22}, jobs); !errors.Is(err, context.Canceled) {
+			t.Fatalf("classic %v: %v, want context.Canceled", classic, err)
+		}
+		if n := (p.fsUntil - p.fsFrom) / p.calcPeriod; !p.fsLooked || p.fsUntil == never || n > cutEvery {
+			t.Errorf("classic %v: the last look ahead stepped %d calculations (looked %v, up to %d), more than %d: it did not hear the context",
+				classic, n, p.fsLooked, p.fsUntil, cutEvery)
+		}
+	}
+}
+
+// calcBound is a context done once p has made more than n calculations,
+// a look ahead's counted as it steps them.
+type calcBound struct {
+	context.Context
+	p *Policy
+	n int64
+}
+
+func (c calcBound) Err() error {
+	if c.p.calcs > c.n {
+		return context.Canceled
+	}
+	return nil
 }

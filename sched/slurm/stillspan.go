@@ -335,7 +335,11 @@ func (p *Policy) fsChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen := t.folds, false
-	for c := p.nextCalc; c < end; c += P {
+	for c, k := p.nextCalc, 0; c < end; c, k = c+P, k+1 {
+		if p.lookCut(k) {
+			res = c
+			break
+		}
 		p.calcUsage(c)
 		if len(t.moved) > 0 {
 			t.reorder()
@@ -410,7 +414,11 @@ func (p *Policy) csChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen, fold := t.folds, false, int64(0)
-	for c := p.nextCalc; c < end && !hit; c += P {
+	for c, k := p.nextCalc, 0; c < end && !hit; c, k = c+P, k+1 {
+		if p.lookCut(k) {
+			res = c
+			break
+		}
 		p.calcUsage(c)
 		for _, r := range p.queue { // reprioSlow's walk
 			if !(r.out && (r.running || r.gone)) && w.full(p, r, c) != r.prio {
@@ -432,6 +440,17 @@ func (p *Policy) csChange(limit int64) int64 {
 	p.fsLooked, p.fsGen, p.fsFrom, p.fsUntil, p.fsHit = true, p.runGen, p.nextCalc, res, hit
 	p.csQueue = p.queueGen
 	return res
+}
+
+// lookCut reports, before calculation k of a look ahead (from 0), once
+// every cutEvery calculations, that Run's context is done: the look then
+// ends before it, its answer exact for the calculations it stepped, and
+// Run returns the context's error. A look steps as many calculations as
+// the stretch has gone (millions in one without decay, which never
+// repeats) and ran them all after a cancellation
+// (TestStillSpanLookCancel).
+func (p *Policy) lookCut(k int) bool {
+	return k&(cutEvery-1) == cutEvery-1 && p.ctx != nil && p.ctx.Err() != nil
 }
 
 // fsSave is what a calculation's usage and a ranking change of the
