@@ -160,6 +160,7 @@ type Policy struct {
 	fsHit    bool
 	fsLooked bool
 	fsSave   fsSave // fsChange's scratch
+	csQueue  uint64 // the queueGen of csChange's last look ahead
 	// cyc is the tree's state at the last fold of the decay scale in
 	// this catch-up, made at its calculation cycAt (see cycle); cycNew
 	// is the one being compared with it.

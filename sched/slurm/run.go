@@ -31,7 +31,8 @@ import (
 // to a few cycles of the decay scale, 1.3·10^6 calculations each under
 // the defaults), and once ctx is done it stops after 65,536 of them (227
 // days of five minutes): Priority then reports no priority rather than
-// stale ones.
+// stale ones. A look ahead over a still stretch (stillspan.go), which
+// steps calculations too, stops within as many.
 func (p *Policy) Run(ctx context.Context, jobs []swf.Job, obs ...sched.Observer) (*sched.Result, error) {
 	if p.sim != nil || p.started {
 		return nil, errors.New("slurm: a Policy simulates once: make a new one with New")

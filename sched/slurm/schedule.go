@@ -835,6 +835,13 @@ func (p *Policy) wake(now int64) {
 		p.armed = p.pending[k]
 	}
 	p.wakes++
+	if p.jobs.len() == 0 {
+		// A wake-up asked while jobs were there, after the last left: the
+		// calculations are the next event's, folded as while none waits
+		// (catchUp), not split at the time of a wake-up that a look ahead
+		// put far on and a wake-up at every calculation does not have.
+		return
+	}
 	p.catchUp(now)
 	if p.sim.Waiting() == 0 {
 		p.arm()

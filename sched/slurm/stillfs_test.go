@@ -2,6 +2,8 @@ package slurm
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -57,4 +59,143 @@ func TestStillSpanFairShare(t *testing.T) {
 		}
 		t.Logf("%s: %d wake-ups, %d calculations, %v", c.name, p.wakes, p.calcs, took)
 	}
+}
+
+// TestStillSpanClassic is TestStillSpanFairShare under classic fair
+// share, whose factors move with usage at any calculation: Run woke and
+// computed every priority at each of the 3.7·10^9 calculations (2^30 s
+// took 1.65 s, 3.6·10^6 wake-ups; 2^40 s about half an hour). Now it
+// looks ahead (csChange) for a logarithm of the stretch. In the last
+// site job 2's user has usage of its own under an account tree, so that
+// its factor moves for the first cycles of the decay scale.
+func TestStillSpanClassic(t *testing.T) {
+	const huge = int64(1) << 40
+	const bound = 5000
+	tree := []Association{{Account: "a"}, {Account: "b", Parent: "a", Shares: 3}, {Account: "c", Shares: 2},
+		{Account: "b", User: "1", Shares: 2}, {Account: "c", User: "2", RawUsage: 1e6}}
+	for _, c := range []struct {
+		name string
+		site Config
+	}{
+		{"the issue's", Config{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2, ClassicFairshare: true}},
+		{"no age", Config{WeightFairshare: 10000, SchedMinInterval: 2, ClassicFairshare: true}},
+		{"half-life an hour, assoc weighted", Config{WeightAge: 1000, WeightFairshare: 10000, WeightAssoc: 100,
+			DecayHalfLife: 3600, SchedMinInterval: 5, ClassicFairshare: true}},
+		{"an account tree, usage of job 2's user", Config{WeightAge: 1000, WeightFairshare: 1000, SchedMinInterval: 2,
+			ClassicFairshare: true, Associations: tree, AccountNames: map[int64]string{1: "b"}}},
+	} {
+		p, err := New(c.site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := []swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}
+		begin := time.Now()
+		res, err := p.Run(wakeBound{context.Background(), p, bound}, jobs)
+		took := time.Since(begin)
+		if err != nil {
+			t.Errorf("%s: %v after %d wake-ups", c.name, err, p.wakes)
+			continue
+		}
+		if took > time.Minute {
+			t.Errorf("%s: took %v", c.name, took)
+		}
+		if len(res.Records) != 2 {
+			t.Errorf("%s: %d records, want 2", c.name, len(res.Records))
+		}
+		for _, r := range res.Records {
+			if r.Job.ID == 2 && r.Start < huge {
+				t.Errorf("%s: job 2 starts at %d, before job 1's end", c.name, r.Start)
+			}
+		}
+		t.Logf("%s: %d wake-ups, %d calculations, %v", c.name, p.wakes, p.calcs, took)
+	}
+}
+
+// TestStillSpanClassicArrival: csChange's answer is about the jobs that
+// waited when it looked. Job 3 arrives long into a still stretch whose
+// look ahead found that nothing changes until an event (the state repeats
+// from one fold to the next); its age factor then rises at every
+// calculation for PriorityMaxAge, and each change brings a periodic run
+// (fullPending) whose time SchedMinInterval reads when job 1 ends. The
+// schedule is compared with a wake-up at every calculation.
+func TestStillSpanClassicArrival(t *testing.T) {
+	site := Config{WeightAge: 1000, MaxAge: 3600, WeightFairshare: 10000, ClassicFairshare: true,
+		DecayHalfLife: 60, SchedMinInterval: 400}
+	mach := sched.Config{MachineSize: 8}
+	const at = 1 << 20
+	for _, end := range []int64{at + 700, at + 1000, at + 2300} {
+		jobs := []swf.Job{stillJob(1, 0, end, 8), stillJob(2, 1, 10, 8), stillJob(3, at, 10, 4)}
+		eager, _ := prioLog(t, "eager", site, mach, jobs, nil, false, true)
+		lazy, _ := prioLog(t, "lazy", site, mach, jobs, nil, false, false)
+		sameLog(t, fmt.Sprint("job 1 ending at ", end), eager, lazy)
+	}
+}
+
+// TestStillSpanNoDecay pins what a still stretch costs without decay
+// (DecayHalfLife -1), under Fair Tree and classic fair share: the tree's
+// state never repeats, so the wake-ups stay few (a look ahead reaches as
+// far as the stretch has gone) but the looks and the catch-up step every
+// calculation, one per PriorityCalcPeriod (README, Cost). Job 1 runs
+// 2^24 s: 55,924 periods of 300 s.
+func TestStillSpanNoDecay(t *testing.T) {
+	const span = int64(1) << 24
+	for _, classic := range []bool{false, true} {
+		site := Config{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2, DecayHalfLife: -1,
+			ClassicFairshare: classic}
+		p, err := New(site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := []swf.Job{stillJob(1, 0, span, 8), stillJob(2, 1, 10, 8)}
+		if _, err := p.Run(wakeBound{context.Background(), p, 2000}, jobs); err != nil {
+			t.Fatalf("classic %v: %v after %d wake-ups", classic, err, p.wakes)
+		}
+		if periods := span / 300; p.calcs < periods {
+			t.Errorf("classic %v: %d calculations stepped, fewer than the %d periods: update the README's Cost",
+				classic, p.calcs, periods)
+		}
+		t.Logf("classic %v: %d wake-ups, %d calculations stepped", classic, p.wakes, p.calcs)
+	}
+}
+
+// TestStillSpanLookCancel: a look ahead (fsChange, csChange) hears Run's
+// context as a catch-up does, every cutEvery calculations. It steps as
+// many calculations as the stretch has gone, each a wake-up before: a
+// still stretch without decay, whose looks never end at a repeat, ran a
+// look of millions of calculations after Run was cancelled (a deadline
+// of 5 s returned after 6.6 s under classic, 7.7 s under Fair Tree; of
+// 2^40 s, a look is minutes). The context here is done once the
+// calculations made, a look's included, pass 2^22.
+func TestStillSpanLookCancel(t *testing.T) {
+	for _, classic := range []bool{false, true} {
+		site := Config{WeightAge: 1000, WeightFairshare: 10000, SchedMinInterval: 2, DecayHalfLife: -1,
+			ClassicFairshare: classic}
+		p, err := New(site, sched.Config{MachineSize: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := []swf.Job{stillJob(1, 0, 1<<36, 8), stillJob(2, 1, 10, 8)}
+		if _, err := p.Run(calcBound{context.Background(), p, 1 << 22}, jobs); !errors.Is(err, context.Canceled) {
+			t.Fatalf("classic %v: %v, want context.Canceled", classic, err)
+		}
+		if n := (p.fsUntil - p.fsFrom) / p.calcPeriod; !p.fsLooked || p.fsUntil == never || n > cutEvery {
+			t.Errorf("classic %v: the last look ahead stepped %d calculations (looked %v, up to %d), more than %d: it did not hear the context",
+				classic, n, p.fsLooked, p.fsUntil, cutEvery)
+		}
+	}
+}
+
+// calcBound is a context done once p has made more than n calculations,
+// a look ahead's counted as it steps them.
+type calcBound struct {
+	context.Context
+	p *Policy
+	n int64
+}
+
+func (c calcBound) Err() error {
+	if c.p.calcs > c.n {
+		return context.Canceled
+	}
+	return nil
 }

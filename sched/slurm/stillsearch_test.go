@@ -1,9 +1,11 @@
 package slurm
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -26,7 +28,7 @@ func TestStillSpanSearch(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
-	stillSearch(t, n, 77, false)
+	stillSearch(t, n, 77, searchAny)
 }
 
 // TestStillSpanSearchFairTree is TestStillSpanSearch on Fair Tree sites
@@ -45,13 +47,32 @@ func TestStillSpanSearchFairTree(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	stillSearch(t, n, 91, true)
+	stillSearch(t, n, 91, searchFairTree)
 }
 
+// TestStillSpanSearchClassic is TestStillSpanSearchFairTree on classic
+// sites (fair share weighted under a SchedMinInterval), where stillUntil
+// looks ahead on the classic factors and the waiting jobs' priorities
+// (csChange).
+func TestStillSpanSearchClassic(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	stillSearch(t, n, 92, searchClassic)
+}
+
+// The sites stillSearch draws.
+const (
+	searchAny      = iota // TestStillSpanSearch's
+	searchFairTree        // Fair Tree weighted under a SchedMinInterval
+	searchClassic         // the same, classic
+)
+
 // stillSearch runs n rounds (BATCHQ_STILL_ROUNDS) of the search from
-// seed BATCHQ_STILL_SEED on PCG stream stream; fairTree draws Fair Tree
-// sites (see TestStillSpanSearchFairTree), otherwise TestStillSpanSearch's.
-func stillSearch(t *testing.T, n int, stream uint64, fairTree bool) {
+// seed BATCHQ_STILL_SEED on PCG stream stream, of the sites sites says.
+func stillSearch(t *testing.T, n int, stream uint64, sites int) {
+	fairTree := sites != searchAny // fair share weighted under a SchedMinInterval
 	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
 		n = v
 	}
@@ -128,7 +149,7 @@ func stillSearch(t *testing.T, n int, stream uint64, fairTree bool) {
 		}
 		site.ClassicFairshare = rng.IntN(2) == 0
 		if fairTree {
-			site.ClassicFairshare = false
+			site.ClassicFairshare = sites == searchClassic
 			site.WeightFairshare = 10000 * (1 + rng.Int64N(3))
 			site.CalcPeriod = []int64{1, 7, 30, 60}[rng.IntN(4)]
 			if rng.IntN(2) == 0 {
@@ -166,6 +187,98 @@ func stillSearch(t *testing.T, n int, stream uint64, fairTree bool) {
 		}
 		eager, ew := run(true)
 		lazy, lw := run(false)
+		sameLog(t, fmt.Sprintf("round %d (%+v, %+v)", round, site, mach), eager, lazy)
+		if t.Failed() {
+			return
+		}
+		still.note(site, ew, lw)
+	}
+	still.check(t)
+}
+
+// TestStillSpanSearchArrivals is the review's search of the looks ahead
+// (fsChange, csChange) with jobs arriving, cancelled and ending through
+// long still stretches: one or two jobs hold the whole machine for 5,000
+// to 2·10^6 s while up to 21 others arrive over the stretch (some on the
+// calculation grid), calculation periods of 1 to 30 s, half-lives of 1 s
+// to none, PriorityMaxAge from 1 s to 2^20, Fairshare=parent users, raw
+// usage and association priorities; classic two sites in three, Fair
+// Tree the rest, all under a SchedMinInterval. Against the eager
+// reference, as stillSearch. Seeds 1–4 passed 400 rounds each (csChange
+// looked 9,925,113 times, 9,638,824 finding a priority that moves and
+// 2,862 a repeating state: reviewer, with a count), and seed 7 300 rounds
+// with every look's tree and clocks compared before and after, bit for
+// bit, as did TestLazyCalcSame* and TestStillSpanSearch{Classic,FairTree}.
+// 60 rounds (12 under -short); BATCHQ_STILL_ROUNDS and BATCHQ_STILL_SEED
+// as in TestStillSpanSearch.
+func TestStillSpanSearchArrivals(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 12
+	}
+	if v, err := strconv.Atoi(os.Getenv("BATCHQ_STILL_ROUNDS")); err == nil && v > 0 {
+		n = v
+	}
+	seed, _ := strconv.Atoi(os.Getenv("BATCHQ_STILL_SEED"))
+	rng := rand.New(rand.NewPCG(uint64(seed), 4242))
+	var still stillCount
+	for round := range n {
+		P := 2 + rng.Int64N(8)
+		mach := sched.Config{MachineSize: P, PerEventPass: rng.IntN(3) == 0}
+		period := []int64{1, 2, 7, 30}[rng.IntN(4)]
+		L := []int64{5000, 20000, 100000, 1000000}[rng.IntN(4)]
+		var jobs []swf.Job
+		long := 1 + rng.IntN(2) // jobs holding the machine
+		for i := range long {
+			cpus := P
+			if long == 2 {
+				cpus = P / 2
+				if i == 1 {
+					cpus = P - P/2
+				}
+			}
+			run := L + rng.Int64N(L)
+			jobs = append(jobs, swf.Job{ID: int64(i + 1), Submit: rng.Int64N(50), RunTime: run,
+				ReqTime: run + rng.Int64N(3)*1000, AllocProcs: cpus, ReqProcs: -1, User: rng.Int64N(4),
+				Group: rng.Int64N(3), Queue: -1, Partition: rng.Int64N(3) - 1, Status: 1})
+		}
+		for i := range 2 + rng.IntN(20) {
+			at := 50 + rng.Int64N(L)
+			if rng.IntN(3) == 0 {
+				at = floorTo(at, period)
+			}
+			limit := 60 + rng.Int64N(20000)
+			jobs = append(jobs, swf.Job{ID: int64(long + i + 1), Submit: at, RunTime: 1 + rng.Int64N(limit),
+				ReqTime: limit, AllocProcs: 1 + rng.Int64N(P), ReqProcs: -1, User: rng.Int64N(5),
+				Group: rng.Int64N(3), Queue: -1, Partition: rng.Int64N(3) - 1, Status: 1})
+		}
+		slices.SortStableFunc(jobs, func(a, b swf.Job) int { return cmp.Compare(a.Submit, b.Submit) })
+		cancels := map[int64]int64{}
+		for range rng.IntN(4) {
+			cancels[1+rng.Int64N(int64(len(jobs)))] = rng.Int64N(L + 1000)
+		}
+		site := Config{WeightAge: []int64{0, 1000, 1, 999999999}[rng.IntN(4)], WeightFairshare: 10000 * (1 + rng.Int64N(3)),
+			WeightJobSize: rng.Int64N(2) * 1000, WeightQOS: rng.Int64N(2) * 5000, WeightAssoc: rng.Int64N(2) * 300,
+			CalcPeriod: period, ClassicFairshare: rng.IntN(3) != 0,
+			DecayHalfLife:    []int64{1, 10, 60, 600, 3600, -1, 0}[rng.IntN(7)],
+			MaxAge:           []int64{0, 1, 100, 3000, 20000, 1 << 20}[rng.IntN(6)],
+			SchedMinInterval: []int64{1, 2, 5, 61, 400}[rng.IntN(5)],
+			BackfillInterval: []int64{0, 1, 7, 30}[rng.IntN(4)], SchedInterval: []int64{0, 1, 13, 60}[rng.IntN(4)],
+			Builtin: rng.IntN(4) == 0, EnforceLimits: rng.IntN(2) == 0, Epilog: rng.IntN(2) == 0,
+			BatchSchedDelay: []int64{0, 3, 100}[rng.IntN(3)], QOS: map[string]int64{"0": 10, "1": 3}}
+		if rng.IntN(4) != 0 {
+			site.Associations = []Association{{Account: "a", Priority: 5}, {Account: "b", Parent: "a", Shares: 3},
+				{Account: "c", Shares: 2, Priority: 9}}
+			for u := range 5 {
+				site.Associations = append(site.Associations, Association{Account: []string{"a", "b", "c"}[u%3],
+					User: fmt.Sprint(u), Shares: []int64{1, 2, 3, -1}[rng.IntN(4)],
+					RawUsage: float64(rng.IntN(3)) * float64(rng.IntN(1000000))})
+			}
+			site.AccountNames = map[int64]string{0: "a", 1: "b", 2: "c"}
+		}
+		ninth := rng.IntN(2) == 0 // also cancel each ninth job's fourth before
+		eager, ew := prioLog(t, fmt.Sprint("round ", round), site, mach, jobs, cancels, ninth, true)
+		lazy, lw := prioLog(t, fmt.Sprint("round ", round), site, mach, jobs, cancels, ninth, false)
 		sameLog(t, fmt.Sprintf("round %d (%+v, %+v)", round, site, mach), eager, lazy)
 		if t.Failed() {
 			return

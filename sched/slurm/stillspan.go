@@ -35,10 +35,13 @@ import (
 // quiet's); under Fair Tree, otherwise, until the first at which a
 // user's rank moves, which fsChange finds by looking ahead (a job running
 // 2^40 s on the whole machine, another waiting, woke Run at every
-// calculation: 3.7·10^9 times); classic's factors move with usage at
-// any calculation, and Run still wakes for each. TestLazyCalcSame* draw
+// calculation: 3.7·10^9 times); under classic fair share, whose factors
+// move with usage at any calculation, until the first at which a waiting
+// job's priority changes, which csChange finds the same way (the same
+// 3.7·10^9 wake-ups; 1,045 now). TestLazyCalcSame* draw
 // SchedMinInterval against a wake-up at every calculation (eagerCalc);
-// TestStillSpanWakes and TestStillSpanFairShare bound the wake-ups.
+// TestStillSpanWakes, TestStillSpanFairShare and TestStillSpanClassic
+// bound the wake-ups.
 
 // stillUntil is the time of the next calculation Run wakes for while jobs
 // wait and the calculations are not lazy (quiet): the next one, or under
@@ -54,9 +57,6 @@ func (p *Policy) stillUntil() int64 {
 	// not compute any, and catchUp leaves them to the last, as quiet's.
 	p.stillLazy = p.fullPending && (p.bfDirty || p.cfg.Builtin)
 	fs := !p.stillLazy && p.cfg.WeightFairshare > 0
-	if fs && p.cfg.ClassicFairshare {
-		return p.nextCalc // usage moves classic's factor at any calculation
-	}
 	if fs && p.fsStill() < fsLook {
 		// A stretch just begun: looking ahead would cost more than the
 		// wake-ups it spares (most end within a few calculations), and
@@ -68,6 +68,16 @@ func (p *Policy) stillUntil() int64 {
 	// one division tells, and the grids are not searched.
 	next, t := p.nextCalc, int64(never)
 	ticks := p.mainPending || p.fullPending && !(p.mainSoon && p.fullAsked)
+	// checks changes wake-ups, not schedules: no test needs it (with it
+	// false every test passes, and TestStillSpanSearch on seeds 1–4, 600
+	// rounds each; TestStillSpanWakes' site with checks off the grid
+	// wakes 1,060 times rather than 1,197). A check that could start or
+	// plan a job has CPUs free and a waiting job that may fit them
+	// (arm's mayFit), and then arm wakes for it anyway; without those a
+	// cycle returns at once (backfill: nothing free, or less than the
+	// least a waiting job asks), and what it leaves (bfDirty, noFit,
+	// bfStill, bfLast on the same grid, evAt) is read only under mayFit
+	// or made again by the next event or check while jobs wait.
 	checks := p.bfDirty && !p.cfg.Builtin
 	if ticks && next%p.schedInt == 0 || checks && (next-p.bfLast)%p.bfInt == 0 {
 		return next
@@ -82,6 +92,12 @@ func (p *Policy) stillUntil() int64 {
 	}
 	switch {
 	case t == p.nextCalc || p.stillLazy:
+	case fs && p.cfg.ClassicFairshare:
+		// Classic: a factor moves with usage at any calculation, and a
+		// priority with it and its age: looking ahead finds the first
+		// that changes one.
+		t = min(t, p.csChange(t))
+		p.stillLazy = t > p.nextCalc
 	default:
 		t = min(t, p.prioChange())
 		if fs && t > p.nextCalc {
@@ -101,6 +117,32 @@ func (p *Policy) stillUntil() int64 {
 // before now that stillUntil passed over (tv, after the last pass): the
 // periodic tick and the backfill checks move up to tv, as its pass would
 // have moved them, with no run or cycle (see above).
+//
+// No test tells it is there: with it made a no-op, every test of the
+// package passes, and TestStillSpanSearch too on seeds 1–8 (600 rounds
+// each), as every mutation of it did in the last two reviews. Its clocks
+// are read before the next pass moves them again only where they cannot
+// differ in effect:
+//   - the pass's mainDue moves lastFull and lastSched to the tick at or
+//     before now, which is at or after tv's, and asks a run only at a
+//     tick at now, which tv's pass cannot have moved it past; before
+//     that, loopRan reads them (loopDue) only with a run queued, and
+//     then arm woke for every tick, so none lay between the last pass
+//     and now for stillPass to move them to;
+//   - the pass's bfChecks steps the same checks (while jobs wait they
+//     stay on bfLast's grid) to the same bfLast, and sets evAt from
+//     evLast as bfCycled(tv) did, unless an event came at tv itself:
+//     none does, as a priority that changes at tv makes tv a wake-up
+//     (or, with stillLazy, bfDirty makes the first check a wake-up, and
+//     no check lies before it); stillUntil reads bfLast modulo
+//     BackfillInterval only;
+//   - OnEnd's arm, before its pass, reads them stale and may ask a
+//     wake-up at now+1 rather than later: its pass finds nothing due
+//     that the arm with the clocks moved would not have asked at or
+//     before now+1, and arms as the end's pass did.
+//
+// It is kept so that the clocks are those of a wake-up at every
+// calculation, whatever reads them next.
 func (p *Policy) stillPass(now int64) {
 	tv := p.passAt
 	if p.stillSkip {
@@ -246,8 +288,8 @@ func (p *Policy) heldFull() bool {
 }
 
 // fsLook is the calculations since a job last started or ended
-// (fsStill) from which stillUntil looks ahead (fsChange) with Fair Tree
-// weighted: the fewest it looks ahead at once.
+// (fsStill) from which stillUntil looks ahead (fsChange, csChange) with
+// fair share weighted: the fewest it looks ahead at once.
 const fsLook = 64
 
 // fsStill is the calculations since the first stillUntil that asked it
@@ -293,7 +335,11 @@ func (p *Policy) fsChange(limit int64) int64 {
 	}
 	res, hit := end, false
 	folds, seen := t.folds, false
-	for c := p.nextCalc; c < end; c += P {
+	for c, k := p.nextCalc, 0; c < end; c, k = c+P, k+1 {
+		if p.lookCut(k) {
+			res = c
+			break
+		}
 		p.calcUsage(c)
 		if len(t.moved) > 0 {
 			t.reorder()
@@ -326,10 +372,94 @@ func (p *Policy) fsChange(limit int64) int64 {
 	return res
 }
 
+// csChange is fsChange under classic fair share (with fair share
+// weighted): the first calculation in [nextCalc, limit) at which some
+// waiting job's priority differs from the one it has (limit if none
+// does), and never if none ever does until a job starts, ends, arrives
+// or leaves. Classic's factors (2^(−UE/S), UE the effective usage the
+// accounts get at every calculation and a user when a priority reads it)
+// move with usage at any calculation, and a priority with them and its
+// age: so it looks ahead as fsChange does, computing at each calculation
+// every waiting job's priority as a wake-up would (calc), and then puts
+// the tree back as it was, effective usage and the count of
+// calculations (tree.gen) included. Once the tree's state at a fold of
+// the decay scale is the last fold's and no waiting job's age factor
+// moved since that fold (each at 1, or age unweighted), the calculations
+// between repeat for ever with the same priorities, none of which
+// changed. Its answer holds until a job starts or ends (runGen), the
+// waiting jobs change (queueGen), or the calculations pass it. A job
+// running 2^40 s on the whole machine with another waiting woke Run at
+// every calculation: 3.7·10^9 times (TestStillSpanClassic).
+func (p *Policy) csChange(limit int64) int64 {
+	if p.fsLooked && p.fsGen == p.runGen && p.csQueue == p.queueGen && p.fsFrom <= p.nextCalc &&
+		(p.nextCalc < p.fsUntil && (p.fsHit || limit <= p.fsUntil) || p.nextCalc == p.fsUntil && p.fsHit) {
+		return p.fsUntil
+	}
+	t, sv, P := p.tree, &p.fsSave, p.calcPeriod
+	w := p.weights()
+	// aged: the first calculation from which no waiting job's age factor
+	// moves (it is 1 from PriorityMaxAge after its submission on).
+	aged := int64(-never)
+	if w.age > 0 {
+		for _, r := range p.queue {
+			if !(r.out && (r.running || r.gone)) {
+				aged = max(aged, r.submit+p.maxAge)
+			}
+		}
+	}
+	sv.save(p)
+	end := limit
+	if n := max(fsLook, p.fsStill()); (end-p.nextCalc)/P > n {
+		end = p.nextCalc + n*P
+	}
+	res, hit := end, false
+	folds, seen, fold := t.folds, false, int64(0)
+	for c, k := p.nextCalc, 0; c < end && !hit; c, k = c+P, k+1 {
+		if p.lookCut(k) {
+			res = c
+			break
+		}
+		p.calcUsage(c)
+		for _, r := range p.queue { // reprioSlow's walk
+			if !(r.out && (r.running || r.gone)) && w.full(p, r, c) != r.prio {
+				hit, res = true, c
+				break
+			}
+		}
+		if !hit && t.folds != folds {
+			folds = t.folds
+			sv.state = t.state(sv.state[:0])
+			if seen && fold+P >= aged && slices.Equal(sv.state, sv.prev) {
+				res = never // the cycle since fold repeats, ages and all
+				break
+			}
+			sv.state, sv.prev, seen, fold = sv.prev, sv.state, true, c
+		}
+	}
+	sv.restore(p)
+	p.fsLooked, p.fsGen, p.fsFrom, p.fsUntil, p.fsHit = true, p.runGen, p.nextCalc, res, hit
+	p.csQueue = p.queueGen
+	return res
+}
+
+// lookCut reports, before calculation k of a look ahead (from 0), once
+// every cutEvery calculations, that Run's context is done: the look then
+// ends before it, its answer exact for the calculations it stepped, and
+// Run returns the context's error. A look steps as many calculations as
+// the stretch has gone (millions in one without decay, which never
+// repeats) and ran them all after a cancellation
+// (TestStillSpanLookCancel).
+func (p *Policy) lookCut(k int) bool {
+	return k&(cutEvery-1) == cutEvery-1 && p.ctx != nil && p.ctx.Err() != nil
+}
+
 // fsSave is what a calculation's usage and a ranking change of the
-// tree and the policy, for fsChange to put back.
+// tree and the policy, for fsChange and csChange to put back.
 type fsSave struct {
 	usage, key     []float64
+	efctv          []float64 // classic's effective usage, and efctvOK
+	efctvOK        []bool
+	gen            int64 // classic's count of calculations
 	pos            []int
 	rank, rank0    []int32
 	moved          []bool
@@ -345,12 +475,24 @@ type fsSave struct {
 
 func (sv *fsSave) save(p *Policy) {
 	t := p.tree
-	sv.usage, sv.key, sv.pos, sv.rank, sv.moved = sv.usage[:0], sv.key[:0], sv.pos[:0], sv.rank[:0], sv.moved[:0]
+	sv.usage, sv.moved = sv.usage[:0], sv.moved[:0]
 	for _, i := range t.act {
-		a := &t.a[i]
-		sv.usage, sv.key = append(sv.usage, a.usage), append(sv.key, t.ft[i].levelFS)
-		sv.pos, sv.rank, sv.moved = append(sv.pos, a.pos), append(sv.rank, t.ft[i].rank), append(sv.moved, a.moved)
+		sv.usage, sv.moved = append(sv.usage, t.a[i].usage), append(sv.moved, t.a[i].moved)
 	}
+	// A calculation changes classic's effective usage, and Fair Tree's
+	// keys, order and ranks: each algorithm's own.
+	if p.cfg.ClassicFairshare {
+		sv.efctv, sv.efctvOK = sv.efctv[:0], sv.efctvOK[:0]
+		for _, i := range t.act {
+			sv.efctv, sv.efctvOK = append(sv.efctv, t.a[i].efctv), append(sv.efctvOK, t.a[i].efctvOK)
+		}
+	} else {
+		sv.key, sv.pos, sv.rank = sv.key[:0], sv.pos[:0], sv.rank[:0]
+		for _, i := range t.act {
+			sv.key, sv.pos, sv.rank = append(sv.key, t.ft[i].levelFS), append(sv.pos, t.a[i].pos), append(sv.rank, t.ft[i].rank)
+		}
+	}
+	sv.gen = t.gen
 	sv.tmoved = append(sv.tmoved[:0], t.moved...)
 	sv.pend = append(sv.pend[:0], p.pendingUse...)
 	sv.lastRan, sv.calcs = p.lastRan, p.calcs
@@ -360,13 +502,23 @@ func (sv *fsSave) save(p *Policy) {
 func (sv *fsSave) restore(p *Policy) {
 	t := p.tree
 	for k, i := range t.act {
-		a := &t.a[i]
-		a.usage, t.ft[i].levelFS, a.pos, t.ft[i].rank, a.moved = sv.usage[k], sv.key[k], sv.pos[k], sv.rank[k], sv.moved[k]
-		if i != 0 {
-			t.a[a.parent].children[a.pos] = i
+		t.a[i].usage, t.a[i].moved = sv.usage[k], sv.moved[k]
+	}
+	if p.cfg.ClassicFairshare {
+		for k, i := range t.act {
+			t.a[i].efctv, t.a[i].efctvOK = sv.efctv[k], sv.efctvOK[k]
+		}
+	} else {
+		for k, i := range t.act {
+			a := &t.a[i]
+			t.ft[i].levelFS, a.pos, t.ft[i].rank = sv.key[k], sv.pos[k], sv.rank[k]
+			if i != 0 {
+				t.a[a.parent].children[a.pos] = i
+			}
 		}
 	}
 	t.moved = append(t.moved[:0], sv.tmoved...)
+	t.gen = sv.gen
 	p.pendingUse = append(p.pendingUse[:0], sv.pend...)
 	p.lastRan, p.calcs = sv.lastRan, sv.calcs
 	t.scale, t.folds, t.ranksOK, t.allStale, t.lo, t.hi = sv.scale, sv.folds, sv.ranksOK, sv.stale, sv.lo, sv.hi
