@@ -34,30 +34,7 @@ func TestStillSpanFairShare(t *testing.T) {
 		{"half-life an hour, assoc weighted", Config{WeightAge: 1000, WeightFairshare: 10000, WeightAssoc: 100,
 			DecayHalfLife: 3600, SchedMinInterval: 5}},
 	} {
-		p, err := New(c.site, sched.Config{MachineSize: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		jobs := []swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}
-		begin := time.Now()
-		res, err := p.Run(wakeBound{context.Background(), p, bound}, jobs)
-		took := time.Since(begin)
-		if err != nil {
-			t.Errorf("%s: %v after %d wake-ups", c.name, err, p.wakes)
-			continue
-		}
-		if took > time.Minute {
-			t.Errorf("%s: took %v", c.name, took)
-		}
-		if len(res.Records) != 2 {
-			t.Errorf("%s: %d records, want 2", c.name, len(res.Records))
-		}
-		for _, r := range res.Records {
-			if r.Job.ID == 2 && r.Start < huge {
-				t.Errorf("%s: job 2 starts at %d, before job 1's end", c.name, r.Start)
-			}
-		}
-		t.Logf("%s: %d wake-ups, %d calculations, %v", c.name, p.wakes, p.calcs, took)
+		stillStretch(t, c.name, c.site, huge, bound)
 	}
 }
 
@@ -84,30 +61,7 @@ func TestStillSpanClassic(t *testing.T) {
 		{"an account tree, usage of job 2's user", Config{WeightAge: 1000, WeightFairshare: 1000, SchedMinInterval: 2,
 			ClassicFairshare: true, Associations: tree, AccountNames: map[int64]string{1: "b"}}},
 	} {
-		p, err := New(c.site, sched.Config{MachineSize: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		jobs := []swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}
-		begin := time.Now()
-		res, err := p.Run(wakeBound{context.Background(), p, bound}, jobs)
-		took := time.Since(begin)
-		if err != nil {
-			t.Errorf("%s: %v after %d wake-ups", c.name, err, p.wakes)
-			continue
-		}
-		if took > time.Minute {
-			t.Errorf("%s: took %v", c.name, took)
-		}
-		if len(res.Records) != 2 {
-			t.Errorf("%s: %d records, want 2", c.name, len(res.Records))
-		}
-		for _, r := range res.Records {
-			if r.Job.ID == 2 && r.Start < huge {
-				t.Errorf("%s: job 2 starts at %d, before job 1's end", c.name, r.Start)
-			}
-		}
-		t.Logf("%s: %d wake-ups, %d calculations, %v", c.name, p.wakes, p.calcs, took)
+		stillStretch(t, c.name, c.site, huge, bound)
 	}
 }
 
@@ -198,4 +152,35 @@ func (c calcBound) Err() error {
 		return context.Canceled
 	}
 	return nil
+}
+
+// stillStretch runs job 1 on the whole 8-CPU machine for huge seconds with
+// job 2 waiting behind it, under site, and fails when Run wakes more than
+// bound times (wakeBound), takes over a minute, or starts job 2 early.
+func stillStretch(t *testing.T, name string, site Config, huge, bound int64) {
+	t.Helper()
+	p, err := New(site, sched.Config{MachineSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := []swf.Job{stillJob(1, 0, huge, 8), stillJob(2, 1, 10, 8)}
+	begin := time.Now()
+	res, err := p.Run(wakeBound{context.Background(), p, bound}, jobs)
+	took := time.Since(begin)
+	if err != nil {
+		t.Errorf("%s: %v after %d wake-ups", name, err, p.wakes)
+		return
+	}
+	if took > time.Minute {
+		t.Errorf("%s: took %v", name, took)
+	}
+	if len(res.Records) != 2 {
+		t.Errorf("%s: %d records, want 2", name, len(res.Records))
+	}
+	for _, r := range res.Records {
+		if r.Job.ID == 2 && r.Start < huge {
+			t.Errorf("%s: job 2 starts at %d, before job 1's end", name, r.Start)
+		}
+	}
+	t.Logf("%s: %d wake-ups, %d calculations, %v", name, p.wakes, p.calcs, took)
 }
