@@ -113,6 +113,24 @@ func SkippedOf(st swf.Stats) Skipped {
 	return s
 }
 
+// Add adds the lines st skipped in the log named name to s, for a
+// command reading several logs (varq's, coalloc's): the errors kept stay
+// the first 100 (the reader's bound), each prefixed "name: " when named
+// (more than one log: which log the line is in).
+func (s *Skipped) Add(name string, st swf.Stats, named bool) {
+	s.Lines += st.Skipped
+	for _, e := range st.Errors {
+		if len(s.Errors) == 100 {
+			break
+		}
+		w := e.Error()
+		if named {
+			w = name + ": " + w
+		}
+		s.Errors = append(s.Errors, w)
+	}
+}
+
 // PaddingNote is the report's note of z zero bytes after the last gzip
 // member (simulate's, swfstat's and convert's words); -json says
 // "trailing_zero_bytes": z.
