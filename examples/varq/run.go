@@ -23,10 +23,10 @@ type workload struct {
 	size     int64
 	sizeFrom string // "-machine", "header MaxProcs" or "header MaxNodes"
 	jobs     []swf.Job
-	excluded int   // not sane
-	dups     int   // sane jobs under a number an earlier one has (duplicate ID)
-	cut      int   // sane jobs beyond -jobs
-	zeros    int64 // zero bytes after the log's last gzip member, ignored
+	excluded int       // not sane
+	dups     int       // sane jobs under a number an earlier one has (duplicate ID)
+	cut      int       // sane jobs beyond -jobs
+	zeros    int64     // zero bytes after the log's last gzip member, ignored
 	read     swf.Stats // the reader's counts: with -lenient, the malformed lines skipped
 }
 
