@@ -53,3 +53,10 @@ func TestLenientSeveralLogs(t *testing.T) {
 		}
 	}
 }
+
+// A -lenient log left with no sane job says the lines skipped too.
+func TestLenientNothingLeft(t *testing.T) {
+	clitest.NothingLeft(t, clitest.LenientCase{Run: run, Args: func(path string) []string {
+		return []string{"-trace", path, "-count", "1", "-days", "8"}
+	}}, "no sane job (1 record")
+}

@@ -64,7 +64,7 @@ func loadMachine(path string, lenient bool) (machine, error) {
 		left[sanitize.DuplicateID.String()] = dups
 	}
 	if len(sane) == 0 {
-		return machine{}, cli.NoSaneJob(path, len(jobs), left)
+		return machine{}, cli.NothingLeft(cli.NoSaneJob(path, len(jobs), left), st)
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	t0 := sane[0].Submit

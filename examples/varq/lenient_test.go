@@ -15,3 +15,10 @@ func TestLenient(t *testing.T) {
 		return []string{"-trace", path, "-fractions", "0.1", "-targets", "0.5"}
 	}})
 }
+
+// A -lenient log left with no sane job says the lines skipped too.
+func TestLenientNothingLeft(t *testing.T) {
+	clitest.NothingLeft(t, clitest.LenientCase{Run: run, Args: func(path string) []string {
+		return []string{"-trace", path, "-fractions", "0.1", "-targets", "0.5"}
+	}}, "no sane job to simulate (1 jobs read, 1 not sane")
+}

@@ -69,7 +69,7 @@ func loadWorkload(path string, limit int, machine int64, lenient bool) (workload
 		if w.excluded > 0 {
 			why = ": " + cli.Reasons(cli.ByReason(rep))
 		}
-		return workload{}, fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane%s)", path, len(jobs), w.excluded, why)
+		return workload{}, cli.NothingLeft(fmt.Errorf("%s: no sane job to simulate (%d jobs read, %d not sane%s)", path, len(jobs), w.excluded, why), read)
 	}
 	slices.SortStableFunc(sane, func(a, b swf.Job) int { return int(a.Submit - b.Submit) })
 	if limit > 0 && len(sane) > limit {
